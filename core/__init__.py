@@ -1,0 +1,1 @@
+"""The dumpscope engine: formats, pairing, metrics, analysis. No UI imports here."""

@@ -1,0 +1,111 @@
+"""Small data types shared by every part of the engine.
+
+A *dump* is a set of named tensors read from one run (golden or target).  Readers
+in :mod:`dumpscope.core.formats` produce a :class:`Dump` whose tensors are
+:class:`TensorRef` objects: the metadata is known up front, the data is loaded
+(memory-mapped where the format allows) only when :meth:`TensorRef.load` is called.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+
+TensorKind = Literal["activation", "input", "constant"]
+
+
+class DumpError(Exception):
+    """A whole input is unusable (not a dump, unreadable directory...).
+
+    The message is shown to the user as is, on one line; the CLI exits with 2.
+    """
+
+
+class TensorReadError(Exception):
+    """One tensor could not be read; its row carries the message and the run goes on."""
+
+
+@dataclass(frozen=True)
+class TensorInfo:
+    """What is known about a tensor without reading its data."""
+
+    name: str
+    """The true tensor name (as in the model), never a sanitised file name."""
+    dtype: str | None = None
+    """numpy dtype name (``float16``, ``bfloat16``, ``int64``...) or None when unknown."""
+    shape: tuple[int, ...] | None = None
+    node_name: str | None = None
+    """Name of the node that produced the tensor."""
+    op_type: str | None = None
+    topo_index: int | None = None
+    """Topological index of the producing node (graph inputs and constants: -1)."""
+    node_inputs: tuple[str, ...] = ()
+    """Input tensor names of the producing node."""
+    output_index: int = 0
+    """Which output of the producing node this tensor is."""
+    kind: TensorKind = "activation"
+    source: str | None = None
+    """Where the data lives (a file path, ``archive.npz:member``...), for messages."""
+    order: float | None = None
+    """The dump's own ordering key (execution id, timestamp) when it has one."""
+    extra: tuple[tuple[str, str], ...] = ()
+    """Format-specific facts (device format, task id...) as ``(key, value)`` pairs."""
+
+
+@dataclass(frozen=True)
+class TensorRef:
+    """A tensor in a dump: metadata plus a lazy loader.
+
+    ``error`` is set when the reader already knows the tensor is unusable (a
+    truncated file, a pickled array...); ``load`` then raises
+    :class:`TensorReadError` with that message.
+    """
+
+    info: TensorInfo
+    loader: Callable[[], np.ndarray] | None = field(default=None, repr=False, compare=False)
+    error: str | None = None
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    def load(self) -> np.ndarray:
+        """Return the data (possibly a read-only memory map).  Never unpickles."""
+        if self.error is not None or self.loader is None:
+            raise TensorReadError(self.error or f"{self.info.name}: no data")
+        try:
+            return self.loader()
+        except TensorReadError:
+            raise
+        except (OSError, ValueError, TypeError) as exc:
+            raise TensorReadError(f"{self.info.source or self.info.name}: {exc}") from exc
+
+
+@dataclass(frozen=True)
+class DumpProblem:
+    """A file in a dump that could not be interpreted as a tensor."""
+
+    path: str
+    message: str
+
+
+@dataclass
+class Dump:
+    """The tensors of one run, keyed by true tensor name, in the dump's own order."""
+
+    path: Path
+    format: str
+    tensors: dict[str, TensorRef]
+    problems: list[DumpProblem] = field(default_factory=list)
+    meta: dict[str, object] = field(default_factory=dict)
+    """Format-specific facts: the manifest, the model path, fp16 clamp records..."""
+
+    def __len__(self) -> int:
+        return len(self.tensors)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.tensors.values())
