@@ -15,7 +15,9 @@ from typing import Literal
 
 import numpy as np
 
-TensorKind = Literal["activation", "input", "constant"]
+TensorKind = Literal["activation", "input", "constant", "op_input"]
+"""``input``: a graph input; ``constant``: an initializer or Constant output; ``op_input``: an
+operator's input as a vendor dump records it (a copy of its producer's output)."""
 
 
 class DumpError(Exception):
