@@ -1,0 +1,131 @@
+"""A minimal protobuf wire-format decoder (no protoc, no generated code).
+
+Vendor dump headers (Ascend ``DumpData``) are small protobuf messages; reading them
+needs only the wire format: a key varint ``(field_number << 3) | wire_type`` followed
+by a varint, a fixed 32/64-bit value or a length-delimited payload.  Every length is
+checked against the buffer, so a truncated or corrupt header raises
+:class:`ProtobufError` instead of reading past the end.
+
+Length-delimited values are returned as ``(offset, length)`` into the original
+buffer, never copied, so large inline tensors (dump v1) can later be viewed with
+``np.frombuffer`` at that offset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+VARINT, FIXED64, LEN, START_GROUP, END_GROUP, FIXED32 = 0, 1, 2, 3, 4, 5
+_MAX_VARINT_BYTES = 10
+
+
+class ProtobufError(ValueError):
+    """The bytes are not a well-formed protobuf message."""
+
+
+@dataclass(frozen=True)
+class Field:
+    """One decoded field.  ``value`` is an int, or for ``LEN`` fields the payload offset."""
+
+    number: int
+    wire_type: int
+    value: int
+    length: int = 0
+    """Payload length of a ``LEN`` field (0 otherwise)."""
+
+
+def read_varint(buf: bytes | memoryview, pos: int, end: int) -> tuple[int, int]:
+    """Decode one varint at ``pos``; return ``(value, next_pos)``."""
+    result = 0
+    shift = 0
+    for i in range(_MAX_VARINT_BYTES):
+        if pos + i >= end:
+            raise ProtobufError(f"varint runs past the end of the message at byte {pos}")
+        byte = buf[pos + i]
+        result |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return result, pos + i + 1
+        shift += 7
+    raise ProtobufError(f"varint longer than {_MAX_VARINT_BYTES} bytes at byte {pos}")
+
+
+def iter_fields(buf: bytes | memoryview, start: int = 0, end: int | None = None) -> Iterator[Field]:
+    """Yield the fields of the message in ``buf[start:end]`` in wire order."""
+    stop = len(buf) if end is None else end
+    if stop > len(buf) or start < 0 or start > stop:
+        raise ProtobufError(f"message bounds {start}..{stop} outside a buffer of {len(buf)} bytes")
+    pos = start
+    while pos < stop:
+        key, pos = read_varint(buf, pos, stop)
+        number, wire_type = key >> 3, key & 7
+        if number == 0:
+            raise ProtobufError(f"field number 0 at byte {pos}")
+        if wire_type == VARINT:
+            value, pos = read_varint(buf, pos, stop)
+            yield Field(number, wire_type, value)
+        elif wire_type == FIXED64:
+            if pos + 8 > stop:
+                raise ProtobufError(f"fixed64 field {number} runs past the end")
+            yield Field(number, wire_type, int.from_bytes(bytes(buf[pos : pos + 8]), "little"))
+            pos += 8
+        elif wire_type == FIXED32:
+            if pos + 4 > stop:
+                raise ProtobufError(f"fixed32 field {number} runs past the end")
+            yield Field(number, wire_type, int.from_bytes(bytes(buf[pos : pos + 4]), "little"))
+            pos += 4
+        elif wire_type == LEN:
+            length, pos = read_varint(buf, pos, stop)
+            if pos + length > stop:
+                raise ProtobufError(
+                    f"field {number} claims {length} bytes but only {stop - pos} remain"
+                )
+            yield Field(number, wire_type, pos, length)
+            pos += length
+        else:
+            # Groups (3/4) are deprecated and never used by the schemas we read.
+            raise ProtobufError(f"unsupported wire type {wire_type} for field {number}")
+
+
+def packed_varints(buf: bytes | memoryview, field: Field) -> list[int]:
+    """Values of a packed ``repeated uint64`` field."""
+    out: list[int] = []
+    pos, end = field.value, field.value + field.length
+    while pos < end:
+        value, pos = read_varint(buf, pos, end)
+        out.append(value)
+    return out
+
+
+def repeated_varints(buf: bytes | memoryview, fields: list[Field]) -> list[int]:
+    """A ``repeated`` integer field, packed or not (parsers must accept both)."""
+    out: list[int] = []
+    for f in fields:
+        if f.wire_type == LEN:
+            out.extend(packed_varints(buf, f))
+        elif f.wire_type == VARINT:
+            out.append(f.value)
+        else:
+            raise ProtobufError(f"field {f.number}: expected an integer, got wire type {f.wire_type}")
+    return out
+
+
+def text(buf: bytes | memoryview, field: Field) -> str:
+    """A ``string`` field; undecodable bytes survive as surrogate escapes."""
+    if field.wire_type != LEN:
+        raise ProtobufError(f"field {field.number}: expected a string, got wire type {field.wire_type}")
+    return bytes(buf[field.value : field.value + field.length]).decode("utf-8", "surrogateescape")
+
+
+def group(fields: Iterator[Field]) -> dict[int, list[Field]]:
+    """Fields by number, keeping the wire order of repeated ones."""
+    out: dict[int, list[Field]] = {}
+    for f in fields:
+        out.setdefault(f.number, []).append(f)
+    return out
+
+
+def to_signed32(value: int) -> int:
+    """An ``int32`` varint (negative values are sent as 10-byte two's complement)."""
+    value &= 0xFFFFFFFFFFFFFFFF
+    return value - (1 << 64) if value >= 1 << 63 else value
