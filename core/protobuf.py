@@ -129,3 +129,33 @@ def to_signed32(value: int) -> int:
     """An ``int32`` varint (negative values are sent as 10-byte two's complement)."""
     value &= 0xFFFFFFFFFFFFFFFF
     return value - (1 << 64) if value >= 1 << 63 else value
+
+
+# --- encoding (used to write synthetic vendor dumps for tests, demos and benchmarks) ---
+
+
+def encode_varint(value: int) -> bytes:
+    """Encode a non-negative integer (negative int32/int64 as 10-byte two's complement)."""
+    value &= 0xFFFFFFFFFFFFFFFF
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def encode_int(number: int, value: int) -> bytes:
+    return encode_varint(number << 3 | VARINT) + encode_varint(value)
+
+
+def encode_bytes(number: int, payload: bytes | str) -> bytes:
+    data = payload.encode("utf-8", "surrogateescape") if isinstance(payload, str) else payload
+    return encode_varint(number << 3 | LEN) + encode_varint(len(data)) + data
+
+
+def encode_packed(number: int, values: list[int] | tuple[int, ...]) -> bytes:
+    return encode_bytes(number, b"".join(encode_varint(v) for v in values))

@@ -474,3 +474,63 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names i
         problems=builder.problems,
         meta={"opdebug_files": builder.opdebug},
     )
+
+
+# --- writing (synthetic dumps for tests, demos and benchmarks; same layout as the device) ---
+
+
+@dataclass(frozen=True)
+class RawTensor:
+    """A tensor to write: ``data`` is already in the device format and dtype."""
+
+    data: np.ndarray
+    dtype_code: int
+    format_code: int = 2
+    original_shape: tuple[int, ...] = ()
+    origin_name: str | None = None
+    origin_output_index: int = 0
+    origin_format_code: int | None = None
+
+
+def _encode_tensor(t: RawTensor, role: str, inline: bool) -> bytes:
+    raw = np.ascontiguousarray(t.data).tobytes()
+    shape = pb.encode_bytes(3, pb.encode_packed(1, t.data.shape))
+    orig = pb.encode_packed(1, t.original_shape) if t.original_shape else b""
+    msg = pb.encode_int(1, t.dtype_code) + pb.encode_int(2, t.format_code) + shape
+    if role == "output":
+        if t.origin_name is not None:
+            op = pb.encode_bytes(1, t.origin_name) + pb.encode_int(2, t.origin_output_index)
+            if t.origin_format_code is not None:
+                op += pb.encode_int(4, t.origin_format_code)
+            msg += pb.encode_bytes(4, op)
+        msg += (pb.encode_bytes(5, raw) if inline else b"") + pb.encode_int(6, len(raw))
+        msg += pb.encode_bytes(7, orig) if t.original_shape else b""
+    else:
+        msg += (pb.encode_bytes(4, raw) if inline else b"") + pb.encode_int(5, len(raw))
+        msg += pb.encode_bytes(6, orig) if t.original_shape else b""
+    return msg
+
+
+def write_dump(
+    path: Path,
+    op_name: str,
+    outputs: list[RawTensor],
+    inputs: list[RawTensor] = (),  # type: ignore[assignment]
+    dump_time: int = 0,
+    layout_version: int = 2,
+) -> Path:
+    """Write one op's dump file in layout v2 (header + raw chunks) or v1 (inline data)."""
+    inline = layout_version == 1
+    header = pb.encode_bytes(1, "2.0") + pb.encode_int(2, dump_time)
+    header += b"".join(pb.encode_bytes(3, _encode_tensor(t, "output", inline)) for t in outputs)
+    header += b"".join(pb.encode_bytes(4, _encode_tensor(t, "input", inline)) for t in inputs)
+    header += pb.encode_bytes(6, op_name)
+    with io.open(path, "wb") as fh:
+        if inline:
+            fh.write(header)
+        else:
+            fh.write(struct.pack("<Q", len(header)))
+            fh.write(header)
+            for t in [*inputs, *outputs]:
+                fh.write(np.ascontiguousarray(t.data).tobytes())
+    return path

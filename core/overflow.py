@@ -1,0 +1,578 @@
+"""Overflow evidence: Ascend Opdebug status records and dtype range checks.
+
+Two sources:
+
+* **Hardware records** (``Opdebug.Node_OpDebug.{task}.{stream}.{ts}``, written when
+  ``dump_debug`` is on).  The file is itself a dump whose output[0] bytes hold the
+  record, in the old 2048-byte layout or the newer one starting with magic
+  0x5A5A5A5A (research/ascend.md §1.3).  :func:`parse_payload` gives the same dict
+  msaccucmp writes to ``*.output.0.json``; :func:`scan` turns every non-zero status
+  into an :class:`OverflowRecord` with each set bit decoded and links it to the op
+  dump it names by (task_id, stream_id[, context_id, thread_id]) - never by the
+  Opdebug file's own task id.
+* **Range checks** (no hardware needed): :func:`range_check` flags a tensor whose
+  values reach or pass the range of the dtype the target runs in.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+import struct
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+
+import ml_dtypes
+import numpy as np
+
+from dumpscope.core.formats import ascend_dump as ad
+from dumpscope.core.formats.ascend_layout import LayoutError
+
+MAGIC = 0x5A5A5A5A
+LEGACY_SIZE = 2048
+_U64 = struct.Struct("<Q")
+
+# --- status meanings (research/errors.md; Ascend precision_tool and asc_get_status docs) ---
+
+AICORE_BITS: dict[int, str] = {
+    0x8: "signed integer NEG overflow (negating the minimum value)",
+    0x10: "integer add/sub/mul/multiply-add overflow",
+    0x20: "floating-point compute overflow",
+    0x40: "floating-point underflow",
+    0x80: "negative float converted to an unsigned integer",
+    0x100: "FP32/INT32 -> FP16 conversion overflow (L0C -> UB)",
+    0x200: "float -> half conversion underflow (L0C -> UB)",
+    0x400: "CUBE accumulation overflow",
+    0x800: "CUBE accumulation underflow",
+    0x2000: "NaN/Inf input to a scalar instruction",
+    0x4000: "NaN/Inf input to a vector instruction",
+    0x8000: "NaN/Inf input to a CUBE instruction",
+    1 << 61: "NaN/Inf in data movement",
+}
+DHA_STATUS: dict[int, str] = {
+    0x9: "atomic add overflow",
+    0xA: "atomic add underflow",
+    0xB: "atomic add source operand is NaN",
+    0xC: "atomic add destination operand is NaN",
+    0xD: "atomic add source and destination are NaN",
+}
+L2_STATUS: dict[int, str] = {
+    1: "atomic add overflow",
+    2: "atomic add underflow",
+    3: "atomic add source operand is NaN",
+    4: "atomic add destination operand is NaN",
+    5: "atomic add source and destination are NaN",
+}
+
+_ACC_TYPES = {0: "AIC", 1: "AIV", 2: "AICPU", 3: "SDMA"}
+_HEX_FIELDS = {"pc_start", "para_base", "kernel_code", "src_addr", "dst_addr"}
+_INFO_FIELDS = ("model_id", "stream_id", "task_id", "task_type", "pc_start", "para_base")
+_NEW_FIELDS = {
+    "AIC": ("model_id", "stream_id", "task_id", "task_type", "context_id", "thread_id", "pc_start",
+            "para_base", "core_id", "block_id", "status"),
+    "SDMA": ("model_id", "stream_id", "task_id", "task_type", "context_id", "thread_id", "src_addr",
+             "dst_addr", "channel_id", "status"),
+    "AICPU": ("model_id", "stream_id", "task_id", "task_type", "context_id", "cpu_id", "thread_id",
+              "status"),
+}  # fmt: skip
+_NEW_FIELDS["AIV"] = _NEW_FIELDS["AIC"]
+_LEGACY_UNITS = (("DHA Atomic Add", 0, 512), ("L2 Atomic Add", 128, 768))
+
+
+class OpdebugError(ValueError):
+    """An Opdebug record cannot be decoded (the message says why)."""
+
+
+@dataclass(frozen=True)
+class StatusBit:
+    mask: int
+    meaning: str
+
+
+@dataclass(frozen=True)
+class TensorStats:
+    name: str
+    shape: tuple[int, ...] | None = None
+    dtype: str | None = None
+    format: str | None = None
+    min: float | None = None
+    max: float | None = None
+    mean: float | None = None
+    nan: int = 0
+    inf: int = 0
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class OverflowRecord:
+    """One unit's non-zero status in one Opdebug file, linked to its op when found."""
+
+    file: str
+    layout: str
+    """``legacy-2048``, ``magic-0x5a5a5a5a`` or ``msaccucmp-json``."""
+    unit: str
+    """``AI Core``, ``DHA``, ``L2`` (legacy layout) or ``AIC``, ``AIV``, ``AICPU``, ``SDMA``."""
+    task_id: int
+    stream_id: int
+    status: int
+    bits: tuple[StatusBit, ...]
+    context_id: int | None = None
+    thread_id: int | None = None
+    timestamp: int | None = None
+    fields: dict[str, object] = field(default_factory=dict)
+    op_name: str | None = None
+    op_type: str | None = None
+    op_file: str | None = None
+    tensors: tuple[TensorStats, ...] = ()
+    link_note: str | None = None
+    """Why no op (or which of several) was linked."""
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "file": self.file,
+            "layout": self.layout,
+            "unit": self.unit,
+            "task_id": self.task_id,
+            "stream_id": self.stream_id,
+            "context_id": self.context_id,
+            "thread_id": self.thread_id,
+            "timestamp": self.timestamp,
+            "status": self.status,
+            "bits": [{"mask": b.mask, "meaning": b.meaning} for b in self.bits],
+            "op_name": self.op_name,
+            "op_type": self.op_type,
+            "op_file": self.op_file,
+            "link_note": self.link_note,
+            "fields": self.fields,
+            "tensors": [asdict(t) | {"shape": None if t.shape is None else list(t.shape)} for t in self.tensors],
+        }
+
+
+@dataclass
+class OverflowReport:
+    records: list[OverflowRecord] = field(default_factory=list)
+    problems: list[tuple[str, str]] = field(default_factory=list)
+    """``(file, message)`` for Opdebug files that could not be decoded."""
+    files: int = 0
+    """Opdebug files (or msaccucmp JSONs) read, including those with all statuses zero."""
+
+
+# --- decoding ---
+
+
+def decode_status(unit: str, status: int) -> tuple[StatusBit, ...]:
+    """Every cause a status value encodes; unknown AI Core bits become ``reserved bit N``."""
+    if status == 0:
+        return ()
+    if unit in ("AI Core", "AIC", "AIV"):
+        out = []
+        for bit in range(64):
+            mask = 1 << bit
+            if status & mask:
+                out.append(StatusBit(mask, AICORE_BITS.get(mask, f"reserved bit {bit}")))
+        return tuple(out)
+    if unit == "DHA":
+        return (StatusBit(status, DHA_STATUS.get(status, f"atomic add error, undocumented code {status:#x}")),)
+    if unit == "L2":
+        return (StatusBit(status, L2_STATUS.get(status & 7, f"atomic add error, undocumented code {status:#x}")),)
+    return (StatusBit(status, f"{unit} reported a non-zero status ({status:#x}); its bits are not documented"),)
+
+
+def _fmt(name: str, value: int) -> object:
+    return f"{value:#x}" if name in _HEX_FIELDS else value
+
+
+def _u64s(buf: bytes, offset: int, count: int) -> tuple[int, ...]:
+    return struct.unpack_from(f"<{count}Q", buf, offset)
+
+
+def parse_payload(buf: bytes) -> dict[str, object]:
+    """Decode an Opdebug record into msaccucmp's JSON structure."""
+    if len(buf) >= 4 and int.from_bytes(buf[:4], "little") == MAGIC:
+        return _parse_new(buf)
+    if len(buf) == LEGACY_SIZE:
+        return _parse_legacy(buf)
+    raise OpdebugError(
+        f"{len(buf)}-byte record is neither the 2048-byte legacy layout nor starts with magic 0x5A5A5A5A"
+    )
+
+
+def _parse_legacy(buf: bytes) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for unit, info_off, status_off in _LEGACY_UNITS:
+        info = dict(zip(_INFO_FIELDS, _u64s(buf, info_off, 6)))
+        out[unit] = {k: _fmt(k, v) for k, v in info.items()} | {"status": _u64s(buf, status_off, 1)[0]}
+    info = {k: _fmt(k, v) for k, v in zip(_INFO_FIELDS, _u64s(buf, 256, 6))}
+    kernel_code, block_idx, status = _u64s(buf, 1024, 3)
+    out["AI Core"] = info | {"kernel_code": _fmt("kernel_code", kernel_code), "block_idx": block_idx, "status": status}
+    return out
+
+
+def _parse_new(buf: bytes) -> dict[str, object]:
+    if len(buf) < 24:
+        raise OpdebugError(f"record with magic 0x5A5A5A5A is only {len(buf)} bytes (header needs 24)")
+    magic, version, valid, acc_code, rsv, data_len = struct.unpack_from("<6I", buf, 0)
+    acc_type = _ACC_TYPES.get(acc_code)
+    if acc_type is None:
+        raise OpdebugError(f"unknown accelerator type {acc_code} (known: 0 AIC, 1 AIV, 2 AICPU, 3 SDMA)")
+    names = _NEW_FIELDS[acc_type]
+    status_words = 4 if version == 1 and acc_type in ("AIC", "AIV") else 1
+    need = (len(names) - 1 + status_words) * 8
+    if 24 + min(data_len, need) > len(buf) or data_len < need:
+        raise OpdebugError(
+            f"{acc_type} record needs {need} data bytes; data_len is {data_len} and {len(buf) - 24} are present"
+        )
+    values = _u64s(buf, 24, len(names) - 1 + status_words)
+    data: dict[str, object] = {k: _fmt(k, v) for k, v in zip(names[:-1], values)}
+    data["status"] = values[-status_words] if status_words == 1 else list(values[-status_words:])
+    return {
+        "magic": f"{magic:#x}",
+        "version": version,
+        "acc_list": {"valid": valid, "acc_type": acc_type, "rsv": rsv, "data_len": data_len, "data": data},
+    }
+
+
+def records_from_parsed(parsed: dict[str, object], file: str, layout: str, timestamp: int | None) -> list[OverflowRecord]:
+    """Non-zero statuses of a parsed record (msaccucmp JSON structure) as records."""
+    out: list[OverflowRecord] = []
+    units: list[tuple[str, dict[str, object]]] = []
+    if "acc_list" in parsed:
+        acc = parsed["acc_list"]
+        if not isinstance(acc, dict) or not isinstance(acc.get("data"), dict):
+            raise OpdebugError("acc_list has no data")
+        if not acc.get("valid", 1):
+            return []
+        units.append((str(acc.get("acc_type")), acc["data"]))
+    else:
+        for key, unit in (("AI Core", "AI Core"), ("DHA Atomic Add", "DHA"), ("L2 Atomic Add", "L2")):
+            if isinstance(parsed.get(key), dict):
+                units.append((unit, parsed[key]))  # type: ignore[arg-type]
+        if not units:
+            raise OpdebugError("no 'AI Core', 'DHA Atomic Add', 'L2 Atomic Add' or 'acc_list' entry")
+    for unit, data in units:
+        raw_status = data.get("status", 0)
+        words = raw_status if isinstance(raw_status, list) else [raw_status]
+        status = int(words[0]) if words else 0
+        if not any(int(w) for w in words):
+            continue
+        bits = tuple(b for w in words for b in decode_status(unit, int(w)))
+        out.append(
+            OverflowRecord(
+                file=file,
+                layout=layout,
+                unit=unit,
+                task_id=int(data.get("task_id", -1)),  # type: ignore[arg-type]
+                stream_id=int(data.get("stream_id", -1)),  # type: ignore[arg-type]
+                status=status,
+                bits=bits,
+                context_id=_opt_int(data.get("context_id")),
+                thread_id=_opt_int(data.get("thread_id")),
+                timestamp=timestamp,
+                fields=dict(data),
+            )
+        )
+    return out
+
+
+def _opt_int(value: object) -> int | None:
+    return int(value) if isinstance(value, int) else None
+
+
+def read_opdebug(path: Path) -> tuple[dict[str, object], str]:
+    """The parsed record of an Opdebug file (wrapped in a dump, or the bare payload)
+    or of msaccucmp's ``*.output.0.json``; returns ``(parsed, layout)``."""
+    if path.name.endswith(".json"):
+        try:
+            with io.open(path, encoding="utf-8") as fh:
+                parsed = json.load(fh)
+        except (OSError, ValueError) as exc:
+            raise OpdebugError(f"cannot read msaccucmp JSON: {exc}") from exc
+        if not isinstance(parsed, dict):
+            raise OpdebugError("msaccucmp JSON is not an object")
+        return parsed, "msaccucmp-json"
+    try:
+        with io.open(path, "rb") as fh:
+            head = fh.read(4)
+            size = os.fstat(fh.fileno()).st_size
+            bare = (len(head) == 4 and int.from_bytes(head, "little") == MAGIC) or size == LEGACY_SIZE
+            payload = head + fh.read() if bare and size <= 1 << 20 else None
+    except OSError as exc:
+        raise OpdebugError(f"cannot read: {exc.strerror or exc}") from exc
+    if payload is None:
+        payload = _wrapped_payload(path)
+    parsed = parse_payload(payload)
+    return parsed, "legacy-2048" if "AI Core" in parsed else "magic-0x5a5a5a5a"
+
+
+def _wrapped_payload(path: Path) -> bytes:
+    try:
+        header = ad.parse_header(path)
+        outputs = header.role("output")
+        if not outputs:
+            raise OpdebugError("the Opdebug dump has no output[0] holding the record")
+        return ad.read_raw(header, outputs[0]).tobytes()
+    except (ad.DumpFileError, LayoutError) as exc:
+        raise OpdebugError(str(exc)) from exc
+
+
+# --- linking to op dumps ---
+
+
+@dataclass(frozen=True)
+class _OpFile:
+    path: Path
+    name: ad.DumpName
+
+
+def _op_files(paths: Iterable[Path]) -> list[_OpFile]:
+    out = []
+    for p in paths:
+        if p.name.startswith(ad.OPDEBUG_PREFIX):
+            continue
+        name = ad.parse_dump_name(p.name)
+        if name is not None:
+            out.append(_OpFile(p, name))
+    return out
+
+
+def _link(rec: OverflowRecord, ops: list[_OpFile]) -> tuple[_OpFile | None, str | None]:
+    """The op dump a record names: same task and stream (and context/thread when the op
+    file carries them); of several executions, the last one before the record."""
+    cands = [
+        o
+        for o in ops
+        if o.name.task_id == rec.task_id
+        and o.name.stream_id in (rec.stream_id, None)
+        and (o.name.context_id is None or rec.context_id is None or o.name.context_id == rec.context_id)
+        and (o.name.thread_id is None or rec.thread_id is None or o.name.thread_id == rec.thread_id)
+    ]
+    if not cands:
+        return None, f"no op dump with task_id {rec.task_id} on stream {rec.stream_id} next to the record"
+    if rec.timestamp is not None:
+        before = [o for o in cands if o.name.timestamp <= rec.timestamp]
+        if before:
+            cands = before
+    best = max(cands, key=lambda o: o.name.timestamp)
+    note = f"{len(cands)} executions match; linked the latest before the record" if len(cands) > 1 else None
+    return best, note
+
+
+def tensor_stats(path: Path) -> tuple[TensorStats, ...]:
+    """Shape, dtype, range and NaN/Inf counts of every input and output of an op dump."""
+    try:
+        header = ad.parse_header(path)
+    except ad.DumpFileError as exc:
+        return (TensorStats(name=path.name, error=str(exc)),)
+    out = []
+    for desc in header.tensors:
+        if desc.role not in ("input", "output"):
+            continue
+        name = f"{desc.role}.{desc.index}"
+        problem = ad.tensor_problem(desc, header.file_size)
+        fmt = ad.layout.format_name(desc.format_code)
+        if problem:
+            out.append(TensorStats(name=name, format=fmt, error=problem))
+            continue
+        try:
+            arr = ad.load_tensor(header, desc)
+        except (LayoutError, OSError, ValueError) as exc:
+            out.append(TensorStats(name=name, format=fmt, error=str(exc)))
+            continue
+        out.append(_stats(name, fmt, arr))
+    return tuple(out)
+
+
+def _stats(name: str, fmt: str, arr: np.ndarray) -> TensorStats:
+    kind = arr.dtype.kind
+    values = arr.astype(np.float64) if kind not in "fc" or arr.dtype.itemsize < 4 else arr
+    if kind == "c":
+        values = np.abs(values)
+    finite = np.isfinite(values)
+    nan = int(np.isnan(values).sum())
+    inf = int(values.size - nan - finite.sum())
+    good = values[finite]
+    return TensorStats(
+        name=name,
+        shape=tuple(arr.shape),
+        dtype=arr.dtype.name,
+        format=fmt,
+        min=float(good.min()) if good.size else None,
+        max=float(good.max()) if good.size else None,
+        mean=float(good.mean(dtype=np.float64)) if good.size else None,
+        nan=nan,
+        inf=inf,
+    )
+
+
+def _walk(root: Path) -> Iterator[Path]:
+    if root.is_file():
+        yield root
+        return
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for name in sorted(filenames):
+            yield Path(dirpath) / name
+
+
+def is_opdebug(path: Path) -> bool:
+    return path.name.startswith(ad.OPDEBUG_PREFIX)
+
+
+def scan(path: Path, with_stats: bool = True) -> OverflowReport:
+    """Every overflow record under ``path`` (a dump directory, an Opdebug file or a
+    msaccucmp JSON), in time order, each linked to the op dump in its directory."""
+    path = Path(path)
+    files = list(_walk(path))
+    report = OverflowReport()
+    by_dir: dict[Path, list[_OpFile]] = {}
+    debug_files = [p for p in files if is_opdebug(p)]
+    if path.is_file() and not debug_files:
+        debug_files = [path]
+    for p in debug_files:
+        stem = p.name.removesuffix(".json")
+        stem = stem[: stem.index(".output.")] if ".output." in stem else stem
+        dname = ad.parse_dump_name(stem)
+        timestamp = dname.timestamp if dname else None
+        try:
+            parsed, layout = read_opdebug(p)
+            recs = records_from_parsed(parsed, str(p), layout, timestamp)
+        except OpdebugError as exc:
+            report.problems.append((str(p), str(exc)))
+            continue
+        report.files += 1
+        if p.parent not in by_dir:
+            siblings = files if not path.is_file() else list(_walk(p.parent))
+            by_dir[p.parent] = _op_files(s for s in siblings if s.parent == p.parent)
+        for rec in recs:
+            op, note = _link(rec, by_dir[p.parent])
+            if op is not None:
+                stats = tensor_stats(op.path) if with_stats else ()
+                rec = _replace(rec, op, note, stats)
+            else:
+                rec = _replace(rec, None, note, ())
+            report.records.append(rec)
+    report.records.sort(key=lambda r: (r.timestamp if r.timestamp is not None else math.inf, r.file))
+    return report
+
+
+def _replace(rec: OverflowRecord, op: _OpFile | None, note: str | None, stats: tuple[TensorStats, ...]) -> OverflowRecord:
+    if op is None:
+        return replace(rec, link_note=note)
+    true_name = op.name.op_name
+    try:
+        true_name = ad.parse_header(op.path).op_name or true_name
+    except ad.DumpFileError:
+        pass
+    return replace(
+        rec, op_name=true_name, op_type=op.name.op_type, op_file=str(op.path), tensors=stats, link_note=note
+    )
+
+
+# --- dtype range checks ---
+
+
+@dataclass(frozen=True)
+class RangeFinding:
+    """How a tensor fits a target dtype.  ``flagged`` when anything is at or past the
+    representable range, or not finite."""
+
+    target_dtype: str
+    low: float
+    high: float
+    size: int
+    out_of_range: int
+    nan: int
+    inf: int
+    max_abs: float | None
+    underflow: int = 0
+    """Non-zero values that flush to zero in the target float type (informational)."""
+    first_index: int | None = None
+    """Flat index of the first out-of-range or non-finite element."""
+
+    @property
+    def flagged(self) -> bool:
+        return bool(self.out_of_range or self.nan or self.inf)
+
+    @property
+    def message(self) -> str:
+        if not self.flagged:
+            return f"fits {self.target_dtype} [{self.low:g}, {self.high:g}]"
+        parts = []
+        if self.out_of_range:
+            parts.append(
+                f"{self.out_of_range} of {self.size} values reach or pass the {self.target_dtype} range "
+                f"[{self.low:g}, {self.high:g}] (max |x| {self.max_abs:g})"
+            )
+        if self.nan:
+            parts.append(f"{self.nan} NaN")
+        if self.inf:
+            parts.append(f"{self.inf} Inf")
+        return "; ".join(parts)
+
+
+_CHUNK = 1 << 20
+
+
+def dtype_range(target_dtype: str, scale: float | None = None, zero_point: int = 0) -> tuple[float, float, float]:
+    """``(low, high, tiny)`` real-valued limits of ``target_dtype``; for integer types with a
+    ``scale`` the limits are the dequantised ends ``(q_min - zp) * scale`` and ``(q_max - zp) * scale``.
+    ``tiny`` is the smallest positive subnormal of a float type (0 for integers)."""
+    try:
+        dt = np.dtype(getattr(ml_dtypes, target_dtype, None) or target_dtype)
+    except TypeError as exc:
+        raise ValueError(f"unknown target dtype {target_dtype!r}") from exc
+    if dt.kind == "f" or dt.name in _ML_FLOATS:
+        info = ml_dtypes.finfo(dt) if dt.name in _ML_FLOATS else np.finfo(dt)
+        return -float(info.max), float(info.max), float(info.smallest_subnormal)
+    if dt.kind in "iu":
+        info_i = np.iinfo(dt)
+        s = 1.0 if scale is None else float(scale)
+        if s <= 0 or not math.isfinite(s):
+            raise ValueError(f"scale must be a positive finite number, got {scale}")
+        lo, hi = (info_i.min - zero_point) * s, (info_i.max - zero_point) * s
+        return lo, hi, 0.0
+    raise ValueError(f"no numeric range for dtype {dt.name}")
+
+
+_ML_FLOATS = {"bfloat16", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu"}
+
+
+def range_check(
+    array: np.ndarray, target_dtype: str, scale: float | None = None, zero_point: int = 0
+) -> RangeFinding:
+    """Does ``array`` fit ``target_dtype`` (``float16``, ``bfloat16``, ``int8``...)?
+
+    Streams over the data in chunks, so a memory-mapped tensor is read once and
+    memory stays bounded.  Values *equal* to the limit count too: fp16's 65504 is the
+    saturation value a clamped overflow leaves behind.
+    """
+    low, high, tiny = dtype_range(target_dtype, scale, zero_point)
+    flat = np.asarray(array).reshape(-1)
+    if flat.dtype.kind == "c":
+        raise ValueError("range checks need real values, got a complex tensor")
+    out = nan = inf = under = 0
+    max_abs: float | None = None
+    first: int | None = None
+    for start in range(0, flat.size, _CHUNK):
+        chunk = flat[start : start + _CHUNK].astype(np.float64, copy=False)
+        isnan = np.isnan(chunk)
+        isinf = np.isinf(chunk)
+        finite = ~(isnan | isinf)
+        beyond = finite & ((chunk >= high) | (chunk <= low))
+        nan += int(isnan.sum())
+        inf += int(isinf.sum())
+        out += int(beyond.sum())
+        if tiny:
+            a = np.abs(chunk)
+            under += int((finite & (a > 0) & (a < tiny)).sum())
+        if finite.any():
+            m = float(np.abs(chunk[finite]).max())
+            max_abs = m if max_abs is None else max(max_abs, m)
+        if first is None:
+            bad = np.flatnonzero(beyond | isnan | isinf)
+            if bad.size:
+                first = start + int(bad[0])
+    return RangeFinding(target_dtype, low, high, int(flat.size), out, nan, inf, max_abs, under, first)
