@@ -382,20 +382,24 @@ class _Builder:
     opdebug: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
 
-    def add_file(self, p: Path, mapping: dict[str, str]) -> None:
+    def read_file(self, p: Path, mapping: dict[str, str]) -> tuple[DumpHeader, DumpName | None, str] | None:
+        """Parse one file's header; ``(header, parsed name, real file name)`` or None."""
         real_name = mapping.get(p.name, p.name)
         if real_name.startswith(OPDEBUG_PREFIX):
             self.opdebug.append(str(p))
-            return
+            return None
         dname = parse_dump_name(real_name)
         try:
             header = parse_header(p)
         except DumpFileError as exc:
             if dname is not None or self.root.is_file():
                 self.problems.append(DumpProblem(str(p), str(exc)))
-            return
+            return None
         for msg in header.problems:
             self.problems.append(DumpProblem(str(p), msg))
+        return header, dname, real_name
+
+    def add_op(self, header: DumpHeader, dname: DumpName | None, real_name: str) -> None:
         op_name = header.op_name or (dname.op_name if dname else real_name)
         occurrence = self.counts.get(op_name, 0) + 1
         self.counts[op_name] = occurrence
@@ -447,30 +451,31 @@ class _Builder:
         self.tensors[name] = TensorRef(info, loader, error)
 
 
-def _order_key(ref: TensorRef) -> float:
-    return ref.info.order if ref.info.order is not None else math.inf
-
-
 def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names it `open`
     path = Path(path)
     builder = _Builder(path)
     mappings: dict[Path, dict[str, str]] = {}
+    ops: list[tuple[DumpHeader, DumpName | None, str]] = []
     try:
         for p in _candidate_files(path):
             if p.parent not in mappings:
                 mappings[p.parent] = _read_mapping(p.parent)
-            builder.add_file(p, mappings[p.parent])
+            item = builder.read_file(p, mappings[p.parent])
+            if item is not None:
+                ops.append(item)
     except OSError as exc:
         raise DumpError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    # Execution order decides which run of a repeated op keeps the plain name.
+    ops.sort(key=lambda item: item[1].timestamp if item[1] is not None else item[0].dump_time)
+    for item in ops:
+        builder.add_op(*item)
     if not builder.tensors and not builder.opdebug:
         detail = f" ({builder.problems[0].message})" if builder.problems else ""
         raise DumpError(f"{path}: no Ascend dump files found{detail}")
-    # Stable sort: tensors of one op keep their input-then-output order.
-    ordered = dict(sorted(builder.tensors.items(), key=lambda kv: _order_key(kv[1])))
     return Dump(
         path=path,
         format=NAME,
-        tensors=ordered,
+        tensors=builder.tensors,
         problems=builder.problems,
         meta={"opdebug_files": builder.opdebug},
     )
