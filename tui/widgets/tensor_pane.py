@@ -1,0 +1,242 @@
+"""The tensor pane: everything about the selected row.
+
+What the comparison table already knows (shapes, dtypes, min/max/mean/std, NaN/Inf
+counts, every metric and the band it is judged by, why the row is unhealthy) shows at
+once.  What needs the tensors themselves (histograms, first NaN/Inf positions, the worst
+elements) is read in a thread worker for the selected row only; a result for a row that
+is no longer selected is dropped.  Rapid cursor moves are coalesced so holding `j`
+costs one refresh per frame, not one per key.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.markup import escape
+from textual.message import Message
+from textual.timer import Timer
+from textual.widgets import Static
+from textual.worker import get_current_worker
+
+from dumpscope.core.names import display
+from dumpscope.tui.widgets.histogram import bars
+from dumpscope.tui.widgets.layer_rows import fmt_num
+from dumpscope.tui.widgets.summary_bar import health_markup
+
+if TYPE_CHECKING:
+    from dumpscope.core.session import Comparison
+
+METRICS: tuple[tuple[str, str], ...] = (
+    ("cosine_similarity", "cosine similarity"),
+    ("max_absolute_error", "max abs error"),
+    ("mean_absolute_error", "mean abs error"),
+    ("root_mean_square_error", "RMSE"),
+    ("relative_euclidean_distance", "relative distance"),
+    ("accumulated_relative_error", "accum. rel error"),
+    ("max_relative_error", "max rel error"),
+    ("mean_relative_error", "mean rel error"),
+    ("kullback_leibler_divergence", "KL divergence"),
+    ("sqnr_db", "SQNR dB"),
+    ("within_tolerance", "within tolerance"),
+)
+SIDE_ROWS: tuple[tuple[str, str], ...] = (("min", "min"), ("max", "max"), ("mean", "mean"), ("std", "std"),
+                                          ("nan", "NaN"), ("inf", "Inf"))
+COALESCE_S = 0.06
+"""Cursor moves closer together than this refresh the pane once."""
+
+
+def _num(value: Any) -> str:
+    if value is None:
+        return "·"
+    if isinstance(value, int):
+        return str(value)
+    return fmt_num(float(value), 6)
+
+
+def _shape(value: Any) -> str:
+    return "?" if value is None else "×".join(str(d) for d in value) or "scalar"
+
+
+def _index(ix: Any) -> str:
+    return "(" + ",".join(str(int(i)) for i in ix) + ")"
+
+
+class TensorPane(VerticalScroll, can_focus=True):
+    """Details of one comparison row; tensors read lazily off the UI thread."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j,down", "scroll_down", "Scroll down", show=False, id="pane.down"),
+        Binding("k,up", "scroll_up", "Scroll up", show=False, id="pane.up"),
+    ]
+
+    class StatsReady(Message):
+        """Tensor-level statistics for ``position`` (or why they are unavailable)."""
+
+        def __init__(self, position: int, stats: Any, problem: str | None) -> None:
+            super().__init__()
+            self.position, self.stats, self.problem = position, stats, problem
+
+    def __init__(self, *, detail: bool = False, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.detail = detail
+        """Full-screen mode: wider histograms and more worst elements."""
+        self.comparison: Comparison | None = None
+        self.position: int | None = None
+        self._pending: int | None = None
+        self._timer: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="pane-title")
+        yield Static(id="pane-sides")
+        yield Static(id="pane-metrics")
+        yield Static(id="pane-tensors")
+
+    def set_comparison(self, comparison: Comparison) -> None:
+        """A newer comparison (streamed update): re-show the current row from it."""
+        changed = comparison is not self.comparison
+        self.comparison = comparison
+        if changed and self.position is not None:
+            self._render_row(self.position, reload=False)
+
+    def show_row(self, position: int | None) -> None:
+        """Select ``position``; refreshes are coalesced over :data:`COALESCE_S`."""
+        self._pending = position
+        if self._timer is None:
+            self._timer = self.set_timer(COALESCE_S, self._flush)
+
+    def _flush(self) -> None:
+        self._timer = None
+        if self._pending != self.position or self._pending is None:
+            self.position = self._pending
+            self._render_row(self.position, reload=True)
+
+    # -- rendering -----------------------------------------------------------------------
+    def _render_row(self, position: int | None, *, reload: bool) -> None:
+        title, sides, metrics, tensors = (self.query_one(f"#pane-{n}", Static)
+                                          for n in ("title", "sides", "metrics", "tensors"))
+        cmp = self.comparison
+        if cmp is None or position is None or position >= cmp.frame.height:
+            title.update("[$text-muted]no row selected[/]")
+            for part in (sides, metrics, tensors):
+                part.update("")
+            return
+        row = cmp.frame.row(position, named=True)
+        title.update(self._title(row))
+        sides.update(self._sides(row))
+        metrics.update(self._metrics(cmp, row))
+        if not reload:
+            return
+        if not cmp.has_tensors:
+            tensors.update("[$text-muted]Tensor data is not available: this comparison was reopened from a "
+                           "saved file. Open the dumps (dumpscope GOLDEN TARGET) for histograms and the "
+                           "worst elements.[/]")
+        elif row.get("side") not in (None, "both"):
+            tensors.update("[$text-muted]Only one side has this tensor: nothing to compare element-wise.[/]")
+        else:
+            tensors.update("[$text-muted]reading tensors…[/]")
+            self._load(cmp, position)
+
+    def _title(self, row: dict[str, Any]) -> str:
+        name = display(row.get("name") or row.get("target_name") or "")
+        lines = [f"[b]{escape(name)}[/b]  {health_markup(row.get('health') or 'pending')}"]
+        target_name = row.get("target_name")
+        if target_name and target_name != row.get("name"):
+            lines.append(f"target name: {escape(display(target_name))}")
+        facts = [row.get("op_type") or "?", f"node {display(row.get('node_name') or '?')}",
+                 f"#{row.get('index')}", row.get("kind") or ""]
+        lines.append("[$text-muted]" + escape(" · ".join(f for f in facts if f)) + "[/]")
+        if row.get("message"):
+            lines.append(f"[$warning]{escape(display(row['message']))}[/]")
+        return "\n".join(lines)
+
+    def _sides(self, row: dict[str, Any]) -> str:
+        lines = [f"[b]{'':<8}{'golden':>16}{'target':>16}[/b]",
+                 f"{'shape':<8}{_shape(row.get('shape')):>16}{_shape(row.get('target_shape')):>16}",
+                 f"{'dtype':<8}{row.get('dtype') or '?':>16}{row.get('target_dtype') or '?':>16}"]
+        for key, label in SIDE_ROWS:
+            g, t = row.get(f"{key}_golden"), row.get(f"{key}_target")
+            line = f"{label:<8}{_num(g):>16}{_num(t):>16}"
+            if key in ("nan", "inf") and (t or 0) > (g or 0):
+                line = f"[$error b]{line}[/]"
+            lines.append(line)
+        return "\n".join(lines)
+
+    def _metrics(self, cmp: Comparison, row: dict[str, Any]) -> str:
+        """Every metric of the row; the band it is judged by goes under it (panes are narrow)."""
+        lines = [f"[b]{'metric':<18}{'value':>14}[/b]"]
+        for column, label in METRICS:
+            if column not in row:
+                continue
+            lines.append(f"{label:<18}{_num(row[column]):>14}")
+            band = _describe(cmp, column)
+            if band:
+                lines.append(f"  [$text-muted]judged by: {escape(band)}[/]")
+        return "\n".join(lines)
+
+    # -- tensors -------------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="tensor-pane", exit_on_error=False)
+    def _load(self, cmp: Comparison, position: int) -> None:
+        worker = get_current_worker()
+        try:
+            from dumpscope.core.metrics import tensor_stats
+
+            golden, target = cmp.load_pair(position)
+            if worker.is_cancelled:
+                return
+            if golden is None or target is None:
+                stats, problem = None, "one side has no data for this row"
+            else:
+                stats, problem = tensor_stats(golden, target), None
+        except Exception as exc:  # noqa: BLE001 - unreadable data is shown in the pane, never raised
+            stats, problem = None, f"{type(exc).__name__}: {exc}" if not str(exc) else str(exc)
+        if not worker.is_cancelled:
+            self.post_message(self.StatsReady(position, stats, problem))
+
+    def on_tensor_pane_stats_ready(self, message: StatsReady) -> None:
+        message.stop()
+        if message.position != self.position:
+            return  # the user moved on; a newer load is under way
+        part = self.query_one("#pane-tensors", Static)
+        if message.problem is not None:
+            part.update(f"[$error]cannot read tensors:[/] {escape(display(message.problem))}")
+        else:
+            part.update(self._tensors(message.stats))
+
+    def _tensors(self, stats: Any) -> str:
+        width = max(16, self.scrollable_content_region.width - 2)
+        height = 5 if self.detail else 3
+        lines: list[str] = []
+        for title, hist in (("|target − golden|", stats.error_hist), ("golden values", stats.golden_hist),
+                            ("target values", stats.target_hist)):
+            if hist is None or not sum(hist.counts):
+                continue
+            lo, hi = hist.edges
+            lines.append(f"[b]{title}[/b]  [$text-muted]{_num(lo)} … {_num(hi)}  (log count)[/]")
+            lines.extend(f"[$accent]{row}[/]" for row in bars(hist.counts, width, height))
+        for side in ("golden", "target"):
+            s = getattr(stats, side)
+            for kind in ("nan", "inf"):
+                where = getattr(s, f"{kind}_at", ())
+                if where:
+                    shown = " ".join(_index(ix) for ix in where)
+                    lines.append(f"[$error]first {kind.upper()} in {side}:[/] {shown}")
+        worst = stats.worst[: 20 if self.detail else 8]
+        if worst:
+            lines.append(f"[b]worst {len(worst)} elements[/b]")
+            lines.append(f"[b]{'index':<16}{'golden':>13}{'target':>13}{'|diff|':>12}[/b]")
+            for item in worst:
+                lines.append(f"{_index(item.index):<16}{_num(item.golden):>13}{_num(item.target):>13}"
+                             f"{_num(item.abs_error):>12}")
+        return "\n".join(lines) or "[$text-muted]no element-wise differences[/]"
+
+
+def _describe(cmp: Comparison, metric: str) -> str:
+    try:
+        text = cmp.thresholds.describe(metric)
+    except (KeyError, ValueError, AttributeError):
+        return ""
+    return text or ""
