@@ -91,11 +91,11 @@ def generate_input(name: str, dtype: np.dtype, shape: tuple[int, ...], seed: int
     """
     rng = np.random.default_rng([seed, zlib.crc32(name.encode("utf-8", "surrogateescape"))])
     if dtype == np.bool_:
-        return rng.random(shape) < 0.5
+        return np.asarray(rng.random(shape) < 0.5)  # asarray: shape () gives a numpy scalar
     if np.issubdtype(dtype, np.integer):
-        return rng.integers(0, 4, size=shape).astype(dtype)
+        return np.asarray(rng.integers(0, 4, size=shape), dtype=dtype)
     if np.issubdtype(dtype, np.floating) or dtype.kind == "V":
-        return rng.standard_normal(shape).astype(dtype)
+        return np.asarray(rng.standard_normal(shape), dtype=dtype)
     raise DumpError(f"input {name!r}: cannot generate data of type {dtype}; give it with --input")
 
 
@@ -469,7 +469,7 @@ def dump_model(
     with tempfile.TemporaryDirectory(prefix="dumpscope-") as tmp:
         work = Path(tmp)
         prepared = prepare_target(proto, facts, work, source_dir, target, model_inputs)
-        session = open_session(prepared.path, proto)
+        session = open_session(prepared.path, proto, data_dir=prepared.data_dir)
         reported = proto if prepared.facts is facts else onnx.load_model(str(prepared.path), load_external_data=False)
         sizes = estimate_sizes(reported, prepared.facts, model_inputs)
         entries, notes, runs = dump_prepared(
@@ -513,7 +513,7 @@ def prepare_target(
         return prepare_golden(proto, facts, work, source_dir)
     if target == "fp16":
         probe = prepare_golden(proto, facts, work, source_dir)
-        session = open_session(probe.path, proto)
+        session = open_session(probe.path, proto, data_dir=probe.data_dir)
         types = {o.name: o.type for o in session.get_outputs()} | {i.name: i.type for i in session.get_inputs()}
         del session
         return targets.prepare_fp16(proto, facts, work, source_dir, types)

@@ -68,6 +68,8 @@ class Prepared:
     """The graph whose nodes are reported (the optimised one for ``optimized``)."""
     fetch: dict[str, str]
     """True tensor name -> name of the graph output to fetch for it (topological order)."""
+    data_dir: Path | None = None
+    """Where the run model's external data lives when that is not next to ``path``."""
     feed_names: dict[str, str] = field(default_factory=dict)
     """True input name -> input name in ``path`` when they differ."""
     constants: dict[str, Callable[[], np.ndarray]] = field(default_factory=dict)
@@ -102,28 +104,26 @@ def _external_location(t: onnx.TensorProto) -> str | None:
     return next((e.value for e in t.external_data if e.key == "location"), None)
 
 
-def write_model(proto: onnx.ModelProto, path: Path, source_dir: Path | None) -> Path:
-    """Save ``proto`` as ``path`` so that onnxruntime can load it from there.
+def external_data_dir(proto: onnx.ModelProto, source_dir: Path | None) -> Path | None:
+    """The directory holding the model's external data files (checked), or None when it has none.
 
-    External data files of the source model are linked next to ``path`` (never
-    copied, never read).  A proto whose own data is too big for protobuf is saved
-    with external data instead of being serialised whole.
+    onnxruntime and onnx refuse external data reached through symbolic links or
+    outside the model's directory, so a run model that still refers to the user's
+    weight files is loaded from bytes with this directory named explicitly.
     """
-    work = path.parent
-    for t in iter_tensors(proto.graph):
-        loc = _external_location(t)
-        if loc is None:
-            continue
-        dest = work / loc
-        if dest.exists() or dest.is_symlink():
-            continue
-        if source_dir is None:
-            raise DumpError(f"tensor {t.name!r} has external data {loc!r} but the model has no directory")
-        src = (source_dir / loc).resolve()
-        if not src.is_file():
-            raise DumpError(f"external data file {src} (for tensor {t.name!r}) not found")
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.symlink_to(src)
+    refs = [(t.name, loc) for t in iter_tensors(proto.graph) if (loc := _external_location(t)) is not None]
+    if not refs:
+        return None
+    if source_dir is None:
+        raise DumpError(f"tensor {refs[0][0]!r} has external data {refs[0][1]!r} but the model has no directory")
+    for name, loc in refs:
+        if not (source_dir / loc).is_file():
+            raise DumpError(f"external data file {source_dir / loc} (for tensor {name!r}) not found")
+    return source_dir
+
+
+def write_model(proto: onnx.ModelProto, path: Path) -> Path:
+    """Save ``proto`` as ``path``; a proto too big for protobuf is saved with external data next to it."""
     if proto.ByteSize() > _PROTO_LIMIT:
         onnx.save_model(
             proto, str(path), save_as_external_data=True, all_tensors_to_one_file=True,
@@ -186,8 +186,13 @@ def _all_names(graph: onnx.GraphProto) -> set[str]:
 # ----------------------------------------------------------------- onnxruntime
 
 
-def open_session(path: Path, proto: onnx.ModelProto, *, optimize: str = "none", save_to: Path | None = None) -> ort.InferenceSession:
-    """An onnxruntime CPU session; a model the runtime cannot run gives a one-line DumpError."""
+def open_session(
+    path: Path, proto: onnx.ModelProto, *, data_dir: Path | None = None, optimize: str = "none", save_to: Path | None = None
+) -> ort.InferenceSession:
+    """An onnxruntime CPU session; a model the runtime cannot run gives a one-line DumpError.
+
+    ``data_dir``: where the model's external data lives when that is not next to ``path``.
+    """
     import onnxruntime as ort
 
     so = ort.SessionOptions()
@@ -200,8 +205,12 @@ def open_session(path: Path, proto: onnx.ModelProto, *, optimize: str = "none", 
         so.optimized_model_filepath = str(save_to)
         so.add_session_config_entry("session.optimized_model_external_initializers_file_name", f"{save_to.stem}.weights")
         so.add_session_config_entry("session.optimized_model_external_initializers_min_size_in_bytes", str(1 << 20))
+    source: str | bytes = str(path)
+    if data_dir is not None:
+        so.add_session_config_entry("session.model_external_initializers_file_folder_path", str(data_dir))
+        source = path.read_bytes()  # small: the weights stay in data_dir
     try:
-        return ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
+        return ort.InferenceSession(source, so, providers=["CPUExecutionProvider"])
     except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own pybind exception types
         raise DumpError(runtime_error_message(proto, str(exc))) from None
 
@@ -259,9 +268,10 @@ def prepare_golden(proto: onnx.ModelProto, facts: GraphFacts, work: Path, source
     names = _activation_names(facts)
     expose(run.graph, names)
     return Prepared(
-        path=write_model(run, work / "golden.onnx", source_dir),
+        path=write_model(run, work / "golden.onnx"),
         facts=facts,
         fetch={n: n for n in names},
+        data_dir=external_data_dir(proto, source_dir),
         constants=_golden_constants(proto, facts, source_dir),
         notes=control_flow_notes(facts),
     )
@@ -300,7 +310,7 @@ def _set_tensor(t: onnx.TensorProto, arr: np.ndarray, work: Path, counter: list[
     """Replace a tensor's data, keeping big data external (written into ``work``)."""
     if t.data_location == TensorProto.EXTERNAL:
         counter[0] += 1
-        loc = f"dumpscope_fp16_{counter[0]}.bin"
+        loc = f"dumpscope_tensor_{counter[0]}.bin"
         data = np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<"), copy=False)
         data.tofile(work / loc)
         del t.external_data[:]
@@ -330,6 +340,9 @@ def prepare_fp16(
     def fp16_loader(load: Callable[[], np.ndarray], name: str) -> Callable[[], np.ndarray]:
         return lambda: to_fp16_storage(name, load(), None)[0]
 
+    for t in iter_tensors(g):
+        if t.data_location == TensorProto.EXTERNAL and (t.data_type not in _FLOAT_TYPES or t.name not in used):
+            _set_tensor(t, tensor_loader(t, source_dir)(), work, counter)  # the run model reads no user file
     for t in g.initializer:
         if t.data_type not in _FLOAT_TYPES or t.name not in used:
             continue
@@ -379,7 +392,7 @@ def prepare_fp16(
     g.node.extend(new_nodes)
     prepared.fetch = _topo_sorted(prepared.fetch, facts)
     expose(g, list(prepared.fetch.values()))
-    write_model(run, prepared.path, source_dir)
+    write_model(run, prepared.path)
     return prepared
 
 
@@ -500,14 +513,16 @@ def prepare_int8(
     from onnxruntime.quantization import CalibrationDataReader, CalibrationMethod, QuantFormat, QuantType, quantize_static
 
     reader_cls = type("FeedReader", (_FeedReader, CalibrationDataReader), {})
-    float_path = write_model(_copy(proto), work / "float.onnx", source_dir)
+    float_model = _copy(proto)
+    if external_data_dir(proto, source_dir) is not None:
+        onnx.load_external_data_for_model(float_model, str(source_dir))
     q_path = work / "int8.onnx"
     root = logging.getLogger()
     level = root.level
     root.setLevel(logging.ERROR)  # the quantizer warns on the root logger ("consider pre-processing")
     try:
         quantize_static(
-            str(float_path), str(q_path), reader_cls(feeds),
+            float_model, str(q_path), reader_cls(feeds),
             quant_format=QuantFormat.QDQ, per_channel=False,
             activation_type=QuantType.QInt8, weight_type=QuantType.QInt8,
             calibrate_method=CalibrationMethod.MinMax,
@@ -549,7 +564,7 @@ def prepare_int8(
         )
     prepared.fetch = _topo_sorted(prepared.fetch, facts)
     expose(q.graph, list(prepared.fetch.values()))
-    write_model(q, prepared.path, work)
+    write_model(q, prepared.path)
     return prepared
 
 
@@ -598,9 +613,9 @@ def fused_from(original: GraphFacts, optimized: GraphFacts) -> dict[str, list[st
 
 def prepare_optimized(proto: onnx.ModelProto, facts: GraphFacts, work: Path, source_dir: Path | None) -> Prepared:
     """onnxruntime's extended-optimised graph, dumped tensor by tensor (see the module docstring)."""
-    float_path = write_model(_copy(proto), work / "float.onnx", source_dir)
+    float_path = write_model(_copy(proto), work / "float.onnx")
     opt_path = work / "optimized.onnx"
-    open_session(float_path, proto, optimize="extended", save_to=opt_path)
+    open_session(float_path, proto, data_dir=external_data_dir(proto, source_dir), optimize="extended", save_to=opt_path)
     opt = onnx.load_model(str(opt_path), load_external_data=False)
     opt_facts = graph_facts(opt.graph)
     names = _activation_names(opt_facts)
@@ -613,5 +628,5 @@ def prepare_optimized(proto: onnx.ModelProto, facts: GraphFacts, work: Path, sou
         notes=control_flow_notes(opt_facts),
     )
     expose(opt.graph, names)
-    write_model(opt, prepared.path, work)
+    write_model(opt, prepared.path)
     return prepared
