@@ -1,1 +1,33 @@
-"""The dumpscope engine: formats, pairing, metrics, analysis. No UI imports here."""
+"""The dumpscope engine: formats, pairing, metrics, analysis.  No UI imports here.
+
+Python API::
+
+    from dumpscope.core import compare, compare_frame
+    cmp = compare("golden/", "target/", model="model.onnx")   # a Comparison
+    frame = compare_frame("golden/", "target/")                # the same Polars frame
+
+Names are resolved lazily so that importing the package stays cheap.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["Comparison", "Thresholds", "compare", "compare_frame", "compare_stream", "open_dump"]
+
+_HOME = {
+    "Comparison": "dumpscope.core.session",
+    "compare": "dumpscope.core.session",
+    "compare_frame": "dumpscope.core.session",
+    "compare_stream": "dumpscope.core.session",
+    "Thresholds": "dumpscope.core.analysis",
+    "open_dump": "dumpscope.core.formats",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOME:
+        import importlib
+
+        return getattr(importlib.import_module(_HOME[name]), name)
+    raise AttributeError(f"module 'dumpscope.core' has no attribute {name!r}")

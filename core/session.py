@@ -1,0 +1,408 @@
+"""A comparison: what the CLI and the UI hold.
+
+``compare(golden, target)`` opens both dumps, pairs their tensors, computes every
+metric (in a small thread pool; numpy releases the GIL) and judges health.  The
+result is a :class:`Comparison`: one Polars frame with a row per tensor in
+topological order, plus lazy access to the tensors behind each row.
+``compare_stream`` yields the same comparison while it fills in, for a UI that shows
+rows as they are computed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from dumpscope import __version__
+from dumpscope.core import analysis
+from dumpscope.core.analysis import Thresholds
+from dumpscope.core.formats import open_dump
+from dumpscope.core.metrics import COUNT_COLUMNS, FLOAT_COLUMNS, compare_arrays
+from dumpscope.core.model import Dump, TensorReadError, TensorRef
+from dumpscope.core.pairing import Pair, Pairing, pair_dumps
+from dumpscope.core.shapes import align
+
+#: Columns of the comparison frame, in order, with their Polars types.
+SCHEMA: dict[str, pl.DataType] = {
+    "index": pl.Int64(),
+    "name": pl.String(),
+    "target_name": pl.String(),
+    "node_name": pl.String(),
+    "op_type": pl.String(),
+    "kind": pl.String(),
+    "shape": pl.List(pl.Int64()),
+    "target_shape": pl.List(pl.Int64()),
+    "dtype": pl.String(),
+    "target_dtype": pl.String(),
+    "size": pl.Int64(),
+    **{c: pl.Float64() for c in FLOAT_COLUMNS},
+    **{c: pl.Int64() for c in COUNT_COLUMNS},
+    "health": pl.String(),
+    "side": pl.String(),
+    "message": pl.String(),
+    "band": pl.String(),
+    "status": pl.String(),
+    "hard_fail": pl.String(),
+    "hard_warn": pl.String(),
+    "notes": pl.String(),
+    "pairing": pl.String(),
+    "golden_file": pl.String(),
+    "target_file": pl.String(),
+}
+#: Internal columns that ``judge`` needs but users do not.
+INTERNAL_COLUMNS: tuple[str, ...] = ("status", "hard_fail", "hard_warn", "notes")
+
+ProgressCallback = Callable[[int, int], None]
+
+
+@dataclass
+class Comparison:
+    """One golden/target comparison: the frame plus lazy access to its tensors."""
+
+    frame: pl.DataFrame
+    thresholds: Thresholds = field(default_factory=Thresholds)
+    meta: dict[str, object] = field(default_factory=dict)
+    golden: Dump | None = None
+    target: Dump | None = None
+    pairing: Pairing | None = None
+
+    @property
+    def has_tensors(self) -> bool:
+        return self.golden is not None and self.target is not None
+
+    def load_pair(self, row: int) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """The tensors behind frame row ``row`` (None for a missing side).
+
+        Raises TensorReadError when a side cannot be read, or when the comparison was
+        reopened from a saved file and has no tensors.
+        """
+        if self.golden is None or self.target is None:
+            raise TensorReadError("this comparison was reopened from a saved file: its tensors are not available")
+        rec = self.frame.row(row, named=True)
+        side = rec["side"]
+        g = self.golden.tensors[rec["name"]].load() if side in ("both", "golden") else None
+        t_name = rec["target_name"] if side == "both" else rec["name"]
+        t = self.target.tensors[t_name].load() if side in ("both", "target") else None
+        return g, t
+
+    def first_divergent(self) -> int | None:
+        return analysis.first_divergent(self.frame)
+
+    def health_counts(self) -> dict[str, int]:
+        return analysis.health_counts(self.frame)
+
+    def unmatched(self) -> pl.DataFrame:
+        """Every tensor without a partner, per side, with the reason."""
+        rows = []
+        if self.pairing is not None:
+            for side, pairs in (("golden", self.pairing.unmatched_golden), ("target", self.pairing.unmatched_target)):
+                for p in pairs:
+                    ref = p.golden or p.target
+                    assert ref is not None
+                    rows.append({"side": side, "name": ref.name, "kind": ref.info.kind, "reason": p.how})
+        elif "side" in self.frame.columns:
+            rows = (
+                self.frame.filter(pl.col("health") == "unmatched")
+                .select("side", "name", "kind", pl.col("message").alias("reason"))
+                .to_dicts()
+            )
+        return pl.DataFrame(rows, schema={"side": pl.String, "name": pl.String, "kind": pl.String, "reason": pl.String})
+
+    def public_frame(self) -> pl.DataFrame:
+        """The frame without internal bookkeeping columns."""
+        return self.frame.drop([c for c in INTERNAL_COLUMNS if c in self.frame.columns])
+
+    def save(self, path: str | Path) -> None:
+        """Write the frame as Parquet, with the meta data and thresholds inside the file."""
+        meta = {"dumpscope": json.dumps({"meta": self.meta, "thresholds": _thresholds_json(self.thresholds)}, default=str)}
+        self.frame.write_parquet(path, metadata=meta)
+
+    @classmethod
+    def open(cls, path: str | Path) -> Comparison:
+        """Reopen a saved comparison (no tensors: ``has_tensors`` is False)."""
+        frame = pl.read_parquet(path)
+        info = json.loads(pl.read_parquet_metadata(path).get("dumpscope", "{}"))
+        th = _thresholds_from_json(info.get("thresholds"))
+        frame = _conform(frame)
+        return cls(frame=frame, thresholds=th, meta=dict(info.get("meta", {}), reopened=str(path)))
+
+    @classmethod
+    def from_frame(cls, frame: pl.DataFrame, meta: dict[str, object] | None = None, thresholds: Thresholds | None = None) -> Comparison:
+        """Wrap a frame (missing columns are added as nulls); for tests and imports."""
+        return cls(frame=_conform(frame), thresholds=thresholds or Thresholds(), meta=dict(meta or {}))
+
+
+def _conform(frame: pl.DataFrame) -> pl.DataFrame:
+    missing = [pl.lit(None, dtype=dt).alias(c) for c, dt in SCHEMA.items() if c not in frame.columns]
+    if missing:
+        frame = frame.with_columns(missing)
+    if "health" in frame.columns:
+        frame = frame.with_columns(pl.col("health").fill_null("ok"))
+    return frame.select([*SCHEMA, *[c for c in frame.columns if c not in SCHEMA]])
+
+
+def _thresholds_json(th: Thresholds) -> dict[str, object]:
+    return {
+        "preset": th.preset,
+        "rtol": th.rtol,
+        "atol": th.atol,
+        "bands": {b: {m: [lim.warn, lim.fail] for m, lim in lims.items()} for b, lims in th.bands.items()},
+    }
+
+
+def _thresholds_from_json(data: object) -> Thresholds:
+    if not isinstance(data, dict):
+        return Thresholds()
+    bands = {b: {m: analysis.Limit(*v) for m, v in lims.items()} for b, lims in data.get("bands", {}).items()}
+    return Thresholds(preset=data.get("preset", "auto"), bands=bands or Thresholds().bands,
+                      rtol=data.get("rtol", 1e-3), atol=data.get("atol", 1e-5))
+
+
+@dataclass(frozen=True)
+class Progress:
+    done: int
+    total: int
+    comparison: Comparison
+
+
+def compare(
+    golden: str | Path | Dump,
+    target: str | Path | Dump,
+    *,
+    model: str | Path | None = None,
+    preset: str = "auto",
+    thresholds: Thresholds | Sequence[str] | None = None,
+    progress: ProgressCallback | None = None,
+    workers: int | None = None,
+) -> Comparison:
+    """Compare two dumps; the result's ``frame`` has one row per tensor, topologically ordered."""
+    result: Comparison | None = None
+    for step in compare_stream(golden, target, model=model, preset=preset, thresholds=thresholds, workers=workers, final_only=True):
+        result = step.comparison
+        if progress is not None:
+            progress(step.done, step.total)
+    assert result is not None
+    return result
+
+
+def compare_frame(golden: str | Path | Dump, target: str | Path | Dump, **kwargs: object) -> pl.DataFrame:
+    """The Python API's one-call form: the comparison frame (public columns only)."""
+    return compare(golden, target, **kwargs).public_frame()  # type: ignore[arg-type]
+
+
+def compare_stream(
+    golden: str | Path | Dump,
+    target: str | Path | Dump,
+    *,
+    model: str | Path | None = None,
+    preset: str = "auto",
+    thresholds: Thresholds | Sequence[str] | None = None,
+    workers: int | None = None,
+    batch: int = 64,
+    interval: float = 0.25,
+    final_only: bool = False,
+    on_pair: ProgressCallback | None = None,
+) -> Iterator[Progress]:
+    """Yield the comparison as it fills in.
+
+    Every yielded frame has all rows in their final order; rows not computed yet have
+    health ``pending``.  A new frame is yielded at most every ``interval`` seconds and
+    always at the end.  Stop iterating to cancel.
+    """
+    th = thresholds if isinstance(thresholds, Thresholds) else Thresholds.from_preset(preset, thresholds or ())
+    g = golden if isinstance(golden, Dump) else open_dump(golden)
+    t = target if isinstance(target, Dump) else open_dump(target)
+    tensor_order, node_order = _graph_order(model)
+    pairing = pair_dumps(g, t, tensor_order=tensor_order, node_order=node_order)
+    meta = _meta(g, t, model, th, pairing)
+    columns = _pending_columns(pairing.pairs, th)
+    total = len(pairing.pairs)
+
+    def snapshot(done: int) -> Progress:
+        frame = analysis.judge(pl.DataFrame(columns, schema=SCHEMA), th)
+        return Progress(done, total, Comparison(frame, th, meta, g, t, pairing))
+
+    if not final_only:
+        yield snapshot(0)
+    done = 0
+    last = time.monotonic()
+    with _single_threaded_blas(), ThreadPoolExecutor(max_workers=workers or min(4, os.cpu_count() or 1)) as pool:
+        todo = [i for i, p in enumerate(pairing.pairs) if p.golden is not None and p.target is not None]
+        done = total - len(todo)
+        for start in range(0, len(todo), batch):
+            part = todo[start : start + batch]
+            for i, row in zip(part, pool.map(lambda i: compute_row(pairing.pairs[i], th), part)):
+                for key, value in row.items():
+                    columns[key][i] = value
+            done += len(part)
+            if on_pair is not None:
+                on_pair(done, total)
+            if not final_only and time.monotonic() - last >= interval and done < total:
+                last = time.monotonic()
+                yield snapshot(done)
+    yield snapshot(total)
+
+
+def _graph_order(model: str | Path | None) -> tuple[dict[str, int] | None, dict[str, int] | None]:
+    if model is None:
+        return None, None
+    from dumpscope.core.graph import load_graph
+
+    facts = load_graph(model)
+    return facts.tensor_order(), {n.name: n.index for n in facts.nodes}
+
+
+def _meta(g: Dump, t: Dump, model: str | Path | None, th: Thresholds, pairing: Pairing) -> dict[str, object]:
+    warnings = [f"golden: {p.path}: {p.message}" for p in g.problems] + [f"target: {p.path}: {p.message}" for p in t.problems]
+    warnings += _input_mismatch(g, t)
+    return {
+        "golden": str(g.path),
+        "target": str(t.path),
+        "golden_format": g.format,
+        "target_format": t.format,
+        "model": str(model) if model else None,
+        "preset": th.preset,
+        "order": pairing.order_source,
+        "version": __version__,
+        "warnings": warnings,
+        "unmatched_golden": len(pairing.unmatched_golden),
+        "unmatched_target": len(pairing.unmatched_target),
+    }
+
+
+def _input_mismatch(g: Dump, t: Dump) -> list[str]:
+    """Seed 001: when golden and target were fed different inputs, say so first."""
+    gm, tm = g.meta.get("manifest"), t.meta.get("manifest")
+    if not isinstance(gm, dict) or not isinstance(tm, dict):
+        return []
+    gi = {i.get("name"): i.get("sha256") for i in gm.get("inputs", []) if isinstance(i, dict)}
+    ti = {i.get("name"): i.get("sha256") for i in tm.get("inputs", []) if isinstance(i, dict)}
+    return [
+        f"input {name!r} differs between golden and target runs (different data was fed): "
+        "check pre-processing before reading any layer"
+        for name in sorted(set(gi) & set(ti), key=str)
+        if gi[name] and ti[name] and gi[name] != ti[name]
+    ]
+
+
+def _pending_columns(pairs: list[Pair], th: Thresholds) -> dict[str, list[object]]:
+    cols: dict[str, list[object]] = {c: [None] * len(pairs) for c in SCHEMA}
+    for i, p in enumerate(pairs):
+        for key, value in _identity(p, th).items():
+            cols[key][i] = value
+        if p.topo is None:  # no topological index known: the row's rank in dump order
+            cols["index"][i] = i
+    return cols
+
+
+def _identity(p: Pair, th: Thresholds) -> dict[str, object]:
+    """The columns known before any data is read."""
+    g, t = p.golden, p.target
+    ref = g or t
+    assert ref is not None
+    gi, ti = (g.info if g else None), (t.info if t else None)
+    row: dict[str, object] = {
+        "index": p.topo,
+        "name": ref.name,
+        "target_name": ti.name if ti and g else None,
+        "node_name": (gi or ti).node_name,  # type: ignore[union-attr]
+        "op_type": (gi.op_type if gi and gi.op_type else ti.op_type if ti else None),
+        "kind": ref.info.kind,
+        "shape": list(gi.shape) if gi and gi.shape is not None else None,
+        "target_shape": list(ti.shape) if ti and ti.shape is not None else None,
+        "dtype": gi.dtype if gi else None,
+        "target_dtype": ti.dtype if ti else None,
+        "side": "both" if g and t else ("golden" if g else "target"),
+        "pairing": p.how,
+        "golden_file": gi.source if gi else None,
+        "target_file": ti.source if ti else None,
+    }
+    shape = (gi or ti).shape  # type: ignore[union-attr]
+    row["size"] = int(np.prod(shape)) if shape is not None else None
+    quantised = bool(ti and any(k.startswith("quant_") for k, _v in ti.extra))
+    row["band"] = th.band_for(row["dtype"], row["target_dtype"], quantised)  # type: ignore[arg-type]
+    if g and t:
+        row.update(health="pending", status="pending", message="")
+    else:
+        row.update(health="unmatched", status="unmatched", message=p.how)
+    return row
+
+
+def compute_row(p: Pair, th: Thresholds) -> dict[str, object]:
+    """Read both tensors of a pair and compute its metric columns; never raises."""
+    assert p.golden is not None and p.target is not None
+    try:
+        g = p.golden.load()
+    except TensorReadError as exc:
+        return _error(f"golden unreadable: {exc}")
+    try:
+        t = p.target.load()
+    except TensorReadError as exc:
+        return _error(f"target unreadable: {exc}")
+    shapes = {"shape": list(g.shape), "target_shape": list(t.shape), "dtype": g.dtype.name, "target_dtype": t.dtype.name}
+    for side, a in (("golden", g), ("target", t)):
+        if a.dtype.kind not in "biuf" and a.dtype.name != "bfloat16":
+            return {**shapes, **_error(f"{side} has dtype {a.dtype.name}, which has no numeric comparison")}
+    aligned = align(g, t)
+    if aligned.error:
+        return {**shapes, **_error(aligned.error)}
+    try:
+        m = compare_arrays(aligned.golden, aligned.target, rtol=th.rtol, atol=th.atol)
+    except (ValueError, TypeError, OSError, MemoryError) as exc:
+        return {**shapes, **_error(f"comparison failed: {exc}")}
+    values = m.as_dict()
+    notes = list(values.pop("notes"))
+    if aligned.note:
+        notes.insert(0, aligned.note)
+    values.pop("compared")
+    row: dict[str, object] = {**shapes, **values, "size": int(g.size), "status": "computed", "notes": "; ".join(notes)}
+    row["hard_fail"] = _hard_fail(m)
+    row["hard_warn"] = aligned.warn
+    return row
+
+
+def _hard_fail(m: object) -> str:
+    """Findings that are unhealthy whatever the thresholds."""
+    from dumpscope.core.metrics import PairMetrics
+
+    assert isinstance(m, PairMetrics)
+    reasons = []
+    if m.nonfinite_mismatch:
+        reasons.append(
+            f"{m.nonfinite_mismatch} positions are NaN/Inf on one side only "
+            f"(target NaN {m.nan_target}, Inf {m.inf_target}; golden NaN {m.nan_golden}, Inf {m.inf_golden})"
+        )
+    if any(n.startswith("golden is all zero") for n in m.notes):
+        reasons.append("golden is all zero but target is not")
+    if m.compared == 0 and not m.nonfinite_mismatch and m.nan_golden + m.inf_golden == 0:
+        reasons.append("nothing could be compared")
+    return "; ".join(reasons)
+
+
+def _error(message: str) -> dict[str, object]:
+    return {"health": "error", "status": "error", "message": message}
+
+
+class _single_threaded_blas:
+    """Limit BLAS to one thread for the run: OpenBLAS threads each dot product over
+    10k elements, which on a busy 2-core machine made the kernel 10-100x slower."""
+
+    def __enter__(self) -> None:
+        try:
+            from threadpoolctl import threadpool_limits
+        except ImportError:  # optional: speed only
+            self._ctx = None
+            return
+        self._ctx = threadpool_limits(limits=1, user_api="blas")
+
+    def __exit__(self, *exc: object) -> None:
+        if self._ctx is not None:
+            self._ctx.restore_original_limits()
