@@ -1,0 +1,336 @@
+"""SigmaStar SGS IPU dumps: ``sigma_outtensor_dump.bin`` (float.sim / fixed.sim) and the
+framework-side ``onnx_NHWC_outtensor_dump.bin`` / ``caffe_NHWC_outtensor_dump.bin``, in
+binary or text (``dumpasstring``, ``.txt``) form (research/errors.md, "SigmaStar
+dump-format findings").
+
+Binary layout: ``isFloat: <0|1>`` then per tensor an ASCII header line
+``//out <i> s: <scale> z: <zp> type: <float|SGS_S16|SGS_S8|SGS_U8...> name: <name>
+bConstant:<0|1> shape:[d0, ...] dims:<rank>`` (``//in`` for op inputs), a line
+``op_out[<op index>] <op name> = {``, a line ``//buffer data size: <N>`` and N raw
+bytes (float32 when the file or tensor is float, else int16/int8/uint8 per ``type``),
+then for simulator dumps a ``};`` trailer.  N may exceed the tensor (alignment); the
+first ``prod(shape)`` elements are the tensor.  The text form prints the values
+comma-separated instead of the raw bytes, closed by ``}``.
+
+Fixed-point tensors are dequantised on load: ``real = (q - z) * s`` (the mapping is
+inferred from the header fields; research marks it UNCERTAIN).  Records with
+``bConstant:1`` become ``kind="constant"``; ``//in`` records of tensors no ``//out``
+produces become graph inputs.  4-D tensors are NHWC in every one of these files (the
+framework dumps transpose NCHW -> NHWC to line up with the simulator); the data is
+kept as stored and ``extra`` says ``layout=NHWC`` - pairing transposes when the other
+side is NCHW.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import mmap
+import re
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+
+from dumpscope.core.model import Dump, DumpError, DumpProblem, TensorInfo, TensorRef
+
+NAME = "sigmastar"
+
+DUMP_NAMES = (
+    "sigma_outtensor_dump.bin",
+    "sigma_outtensor_dump.txt",
+    "onnx_NHWC_outtensor_dump.bin",
+    "onnx_NHWC_outtensor_dump.txt",
+    "caffe_NHWC_outtensor_dump.bin",
+    "caffe_NHWC_outtensor_dump.txt",
+    "tflite_outtensor_dump.bin",
+)
+_MAGIC = b"isFloat:"
+_HEADER_RE = re.compile(
+    rb"^//(?P<role>in|out)\s+(?P<idx>\d+)\s+s:\s*(?P<s>\S+)\s+z:\s*(?P<z>\S+)\s+type:\s*(?P<type>\S+)\s+"
+    rb"name:\s?(?P<name>.*?)\s+bConstant:\s*(?P<const>\d)\s+shape:\s*\[(?P<shape>[^\]]*)\]"
+)
+_OP_RE = re.compile(rb"^(?:op_out|op_in|input|output)\[(?P<idx>\d+)\]\s+(?P<name>.*?)\s*=\s*\{\s*$")
+_SIZE_RE = re.compile(rb"^//buffer data size:\s*(?P<n>\d+)\s*$")
+_INT_TYPES = {"SGS_S16": np.dtype(np.int16), "SGS_S8": np.dtype(np.int8), "SGS_S32": np.dtype(np.int32)}
+
+
+@dataclass(frozen=True)
+class Record:
+    role: str
+    index: int
+    scale: float
+    zero_point: float
+    sgs_type: str
+    name: str
+    constant: bool
+    shape: tuple[int, ...]
+    op_index: int | None
+    op_name: str | None
+    start: int
+    """Offset of the data bytes (binary) or of the first value line (text)."""
+    length: int
+    """Bytes of raw data (binary) or of the value text (text)."""
+    is_float: bool
+
+
+def _storage_dtype(rec: Record) -> np.dtype:
+    if rec.is_float or rec.sgs_type.lower().startswith("float"):
+        return np.dtype("<f4")
+    return _INT_TYPES.get(rec.sgs_type, np.dtype(np.uint8))
+
+
+def _dequantised(rec: Record) -> bool:
+    return _storage_dtype(rec).kind != "f" and rec.scale != 0.0
+
+
+def _line(buf: mmap.mmap | bytes, pos: int) -> tuple[bytes, int]:
+    end = buf.find(b"\n", pos)
+    if end < 0:
+        end = len(buf)
+    return bytes(buf[pos:end]).rstrip(b"\r"), end + 1
+
+
+def _decode(raw: bytes) -> str:
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def _num(raw: bytes) -> float:
+    try:
+        return float(raw)
+    except ValueError:
+        return math.nan
+
+
+def scan(buf: mmap.mmap | bytes, text: bool) -> tuple[bool, list[Record], list[str]]:
+    """``(is_float, records, problems)`` of a whole dump; data is located, not read."""
+    first, pos = _line(buf, 0)
+    if not first.startswith(_MAGIC):
+        raise DumpError("not a SigmaStar dump (the file does not start with 'isFloat:')")
+    is_float = first[len(_MAGIC) :].strip() == b"1"
+    records: list[Record] = []
+    problems: list[str] = []
+    while pos < len(buf):
+        line, nxt = _line(buf, pos)
+        m = _HEADER_RE.match(line)
+        if not m:
+            pos = nxt  # trailers ("};"), blank lines, junk: resync on the next header
+            continue
+        header_pos = pos
+        pos = nxt
+        op_index = op_name = None
+        line, nxt = _line(buf, pos)
+        om = _OP_RE.match(line)
+        if om:
+            op_index, op_name = int(om["idx"]), _decode(om["name"])
+            pos = nxt
+        try:
+            shape = tuple(int(d) for d in m["shape"].replace(b" ", b"").split(b",") if d)
+        except ValueError:
+            problems.append(f"byte {header_pos}: shape [{_decode(m['shape'])}] is not a list of integers; skipped")
+            continue
+        line, nxt = _line(buf, pos)
+        sm = _SIZE_RE.match(line)
+        if sm:
+            pos = nxt
+        if text:
+            start = pos
+            end = buf.find(b"}", pos)
+            end = len(buf) if end < 0 else end
+            length = end - start
+            pos = end
+        else:
+            if not sm:
+                problems.append(f"byte {header_pos}: tensor {_decode(m['name'])!r} has no '//buffer data size' line; skipped")
+                continue
+            start, length = pos, int(sm["n"])
+            if start + length > len(buf):
+                problems.append(
+                    f"tensor {_decode(m['name'])!r}: the record claims {length} bytes at byte {start}, "
+                    f"the file ends at {len(buf)} (truncated)"
+                )
+                length = -1
+            pos = start + max(length, 0)
+        records.append(
+            Record(
+                role=m["role"].decode(),
+                index=int(m["idx"]),
+                scale=_num(m["s"]),
+                zero_point=_num(m["z"]),
+                sgs_type=m["type"].decode("ascii", "replace"),
+                name=_decode(m["name"]),
+                constant=m["const"] == b"1",
+                shape=shape,
+                op_index=op_index,
+                op_name=op_name,
+                start=start,
+                length=length,
+                is_float=is_float,
+            )
+        )
+    return is_float, records, problems
+
+
+def record_problem(rec: Record, text: bool) -> str | None:
+    if rec.length < 0:
+        return "truncated file: the tensor's bytes are missing"
+    if text:
+        return None
+    need = math.prod(rec.shape) * _storage_dtype(rec).itemsize
+    if rec.length < need:
+        return f"record holds {rec.length} bytes, shape {list(rec.shape)} of {rec.sgs_type} needs {need}"
+    if _storage_dtype(rec).kind != "f" and not math.isfinite(rec.scale):
+        return f"scale {rec.scale} is not a number; cannot dequantise"
+    return None
+
+
+def load_record(path: Path, rec: Record, text: bool) -> np.ndarray:
+    """The tensor of one record: float32 as stored, or fixed-point dequantised."""
+    count = math.prod(rec.shape)
+    dtype = _storage_dtype(rec)
+    with io.open(path, "rb") as fh:
+        if text:
+            fh.seek(rec.start)
+            chunk = fh.read(rec.length)
+            values = np.array(
+                [float(v) for v in chunk.replace(b"\n", b",").split(b",") if v.strip()], dtype=np.float64
+            )
+            if values.size < count:
+                raise ValueError(f"text record holds {values.size} values, shape {list(rec.shape)} needs {count}")
+            values = values[:count]
+            raw = values.astype(np.float32) if dtype.kind == "f" else values
+        else:
+            mm = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+            raw = np.frombuffer(mm, dtype=dtype, count=count, offset=rec.start)
+    if _dequantised(rec):
+        out = ((raw.astype(np.float64) - rec.zero_point) * rec.scale).astype(np.float32)
+    else:
+        out = raw
+    return out.reshape(rec.shape)
+
+
+def _dump_file(path: Path) -> Path | None:
+    if path.is_file():
+        return path
+    if path.is_dir():
+        for name in DUMP_NAMES:
+            for p in (path / name, path / "dumpData" / name):
+                if p.is_file():
+                    return p
+    return None
+
+
+def sniff(path: Path) -> float:
+    try:
+        p = _dump_file(path)
+        if p is None:
+            return 0.0
+        with io.open(p, "rb") as fh:
+            return 0.95 if fh.read(len(_MAGIC)) == _MAGIC else 0.0
+    except OSError:
+        return 0.0
+
+
+def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names it `open`
+    path = Path(path)
+    p = _dump_file(path)
+    if p is None:
+        raise DumpError(f"{path}: no SigmaStar dump ({', '.join(DUMP_NAMES[:3])}...)")
+    text = p.suffix.lower() == ".txt"
+    try:
+        with io.open(p, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+            is_float, records, messages = scan(mm, text)
+    except ValueError as exc:  # an empty file cannot be mapped
+        raise DumpError(f"{p}: not a SigmaStar dump ({exc})") from exc
+    except DumpError as exc:
+        raise DumpError(f"{p}: {exc}") from exc
+    except OSError as exc:
+        raise DumpError(f"{p}: cannot read: {exc.strerror or exc}") from exc
+    problems = [DumpProblem(str(p), m) for m in messages]
+    produced = {r.name for r in records if r.role == "out"}
+    tensors: dict[str, TensorRef] = {}
+    for rec in records:
+        if rec.role == "in" and not rec.constant and rec.name in produced:
+            continue  # an op input repeats its producer's output
+        if rec.name in tensors:
+            problems.append(DumpProblem(str(p), f"tensor {rec.name!r} is dumped twice; the first record is used"))
+            continue
+        kind = "constant" if rec.constant else ("activation" if rec.role == "out" else "input")
+        extra = [
+            ("sgs_type", rec.sgs_type),
+            ("scale", repr(rec.scale)),
+            ("zero_point", repr(rec.zero_point)),
+            ("is_float", str(int(rec.is_float))),
+            ("dequantised", str(int(_dequantised(rec)))),
+        ]
+        if len(rec.shape) == 4:
+            extra.append(("layout", "NHWC"))
+        error = record_problem(rec, text)
+        dtype = "float32" if _dequantised(rec) or _storage_dtype(rec).kind == "f" else _storage_dtype(rec).name
+        info = TensorInfo(
+            name=rec.name,
+            dtype=dtype,
+            shape=rec.shape,
+            node_name=rec.op_name,
+            topo_index=rec.op_index if kind == "activation" else -1,
+            output_index=rec.index if rec.role == "out" else 0,
+            kind=kind,  # type: ignore[arg-type]
+            source=f"{p}@{rec.start}",
+            order=float(rec.op_index) if rec.op_index is not None else None,
+            extra=tuple(extra),
+        )
+        tensors[rec.name] = TensorRef(info, None if error else partial(load_record, p, rec, text), error)
+    if not tensors and not problems:
+        raise DumpError(f"{p}: a SigmaStar dump header but no tensor records")
+    return Dump(path=path, format=NAME, tensors=tensors, problems=problems, meta={"file": str(p), "is_float": is_float})
+
+
+# --- writing (test fixtures and demos; follows the documented layout) ---
+
+
+@dataclass(frozen=True)
+class SgsTensor:
+    name: str
+    data: np.ndarray
+    """Stored values: float32, or int8/uint8/int16 for fixed-point tensors."""
+    op_name: str
+    op_index: int
+    sgs_type: str = "float"
+    scale: float = 1.0
+    zero_point: int = 0
+    constant: bool = False
+    role: str = "out"
+    index: int = 0
+    pad_bytes: int = 0
+    """Alignment bytes appended after the data (binary form)."""
+
+
+def write_sigmastar(path: Path, tensors: list[SgsTensor], is_float: bool, text: bool = False, trailer: bool = True) -> Path:
+    """Write a SigmaStar dump in the binary or text form."""
+    out = io.BytesIO()
+    out.write(f"isFloat: {int(is_float)}\n".encode())
+    for t in tensors:
+        shape = ", ".join(str(d) for d in t.data.shape)
+        head = (
+            f"//{t.role} {t.index} s: {t.scale:.6f} z: {t.zero_point} type: {t.sgs_type} name: {t.name} "
+            f"bConstant:{int(t.constant)} shape:[{shape}] dims:{t.data.ndim}\n"
+        )
+        prefix = "op_out" if t.role == "out" else "op_in"
+        out.write(head.encode("utf-8", "surrogateescape"))
+        out.write(f"{prefix}[{t.op_index}] {t.op_name} = {{\n".encode("utf-8", "surrogateescape"))
+        flat = t.data.reshape(-1)
+        if text:
+            fmt = "%.6f, " if flat.dtype.kind == "f" else "%6d, "
+            out.write(b"\n")
+            for i in range(0, flat.size, 16):
+                out.write("".join(fmt % v for v in flat[i : i + 16].tolist()).encode() + b"\n")
+            out.write(b"}\n")
+        else:
+            raw = flat.tobytes() + b"\0" * t.pad_bytes
+            out.write(f"//buffer data size: {len(raw)}\n".encode())
+            out.write(raw)
+            if trailer:
+                out.write(b"\n};\n")
+    path.write_bytes(out.getvalue())
+    return path
