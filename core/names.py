@@ -54,5 +54,9 @@ def ascend_sanitise(name: str) -> str:
 
 
 def display(name: str) -> str:
-    """A printable form of a name that may hold undecodable bytes (surrogate escapes)."""
-    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    """Valid UTF-8 text for a name that may hold undecodable bytes (surrogate escapes).
+
+    Undecodable bytes become ``\\xNN``, so two names that differ only in such bytes
+    still read differently; Polars, JSON and terminals then accept the text.
+    """
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")

@@ -26,7 +26,8 @@ from dumpscope.core import analysis
 from dumpscope.core.analysis import Thresholds
 from dumpscope.core.formats import open_dump
 from dumpscope.core.metrics import COUNT_COLUMNS, FLOAT_COLUMNS, compare_arrays
-from dumpscope.core.model import Dump, TensorReadError, TensorRef
+from dumpscope.core.model import Dump, TensorReadError
+from dumpscope.core.names import display
 from dumpscope.core.pairing import Pair, Pairing, pair_dumps
 from dumpscope.core.shapes import align
 
@@ -86,11 +87,10 @@ class Comparison:
         """
         if self.golden is None or self.target is None:
             raise TensorReadError("this comparison was reopened from a saved file: its tensors are not available")
-        rec = self.frame.row(row, named=True)
-        side = rec["side"]
-        g = self.golden.tensors[rec["name"]].load() if side in ("both", "golden") else None
-        t_name = rec["target_name"] if side == "both" else rec["name"]
-        t = self.target.tensors[t_name].load() if side in ("both", "target") else None
+        assert self.pairing is not None  # frame rows are the pairing's pairs, in order
+        pair = self.pairing.pairs[row]
+        g = pair.golden.load() if pair.golden is not None else None
+        t = pair.target.load() if pair.target is not None else None
         return g, t
 
     def first_divergent(self) -> int | None:
@@ -261,7 +261,7 @@ def _graph_order(model: str | Path | None) -> tuple[dict[str, int] | None, dict[
 
 
 def _meta(g: Dump, t: Dump, model: str | Path | None, th: Thresholds, pairing: Pairing) -> dict[str, object]:
-    warnings = [f"golden: {p.path}: {p.message}" for p in g.problems] + [f"target: {p.path}: {p.message}" for p in t.problems]
+    warnings = [display(f"{side}: {p.path}: {p.message}") for side, d in (("golden", g), ("target", t)) for p in d.problems]
     warnings += _input_mismatch(g, t)
     return {
         "golden": str(g.path),
@@ -311,19 +311,19 @@ def _identity(p: Pair, th: Thresholds) -> dict[str, object]:
     gi, ti = (g.info if g else None), (t.info if t else None)
     row: dict[str, object] = {
         "index": p.topo,
-        "name": ref.name,
-        "target_name": ti.name if ti and g else None,
-        "node_name": (gi or ti).node_name,  # type: ignore[union-attr]
-        "op_type": (gi.op_type if gi and gi.op_type else ti.op_type if ti else None),
+        "name": display(ref.name),
+        "target_name": display(ti.name) if ti and g else None,
+        "node_name": _text((gi or ti).node_name),  # type: ignore[union-attr]
+        "op_type": _text(gi.op_type if gi and gi.op_type else ti.op_type if ti else None),
         "kind": ref.info.kind,
         "shape": list(gi.shape) if gi and gi.shape is not None else None,
         "target_shape": list(ti.shape) if ti and ti.shape is not None else None,
         "dtype": gi.dtype if gi else None,
         "target_dtype": ti.dtype if ti else None,
         "side": "both" if g and t else ("golden" if g else "target"),
-        "pairing": p.how,
-        "golden_file": gi.source if gi else None,
-        "target_file": ti.source if ti else None,
+        "pairing": display(p.how),
+        "golden_file": _text(gi.source if gi else None),
+        "target_file": _text(ti.source if ti else None),
     }
     shape = (gi or ti).shape  # type: ignore[union-attr]
     row["size"] = int(np.prod(shape)) if shape is not None else None
@@ -332,8 +332,12 @@ def _identity(p: Pair, th: Thresholds) -> dict[str, object]:
     if g and t:
         row.update(health="pending", status="pending", message="")
     else:
-        row.update(health="unmatched", status="unmatched", message=p.how)
+        row.update(health="unmatched", status="unmatched", message=display(p.how))
     return row
+
+
+def _text(value: str | None) -> str | None:
+    return None if value is None else display(value)
 
 
 def compute_row(p: Pair, th: Thresholds) -> dict[str, object]:
@@ -363,7 +367,7 @@ def compute_row(p: Pair, th: Thresholds) -> dict[str, object]:
     if aligned.note:
         notes.insert(0, aligned.note)
     values.pop("compared")
-    row: dict[str, object] = {**shapes, **values, "size": int(g.size), "status": "computed", "notes": "; ".join(notes)}
+    row: dict[str, object] = {**shapes, **values, "size": int(g.size), "status": "computed", "notes": display("; ".join(notes))}
     row["hard_fail"] = _hard_fail(m)
     row["hard_warn"] = aligned.warn
     return row
@@ -388,7 +392,7 @@ def _hard_fail(m: object) -> str:
 
 
 def _error(message: str) -> dict[str, object]:
-    return {"health": "error", "status": "error", "message": message}
+    return {"health": "error", "status": "error", "message": display(message)}
 
 
 class _single_threaded_blas:
