@@ -28,6 +28,7 @@ from dumpscope.core.model import Dump, DumpError
 FORMAT_MODULES: tuple[str, ...] = (
     "npy_dir",
     "npz",
+    "ascend_dump", "sigmastar", "polygraphy",
 )
 
 

@@ -1,0 +1,151 @@
+"""Polygraphy RunResults / input JSON as dumps (layout per polygraphy/comparator/struct.py)."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dumpscope.core.formats import polygraphy as pg
+from dumpscope.core.model import DumpError, TensorReadError
+
+rng = np.random.default_rng(3)
+
+
+def ndarray(arr: np.ndarray, legacy: bool = False, pickle: bool = False) -> dict[str, object]:
+    buf = io.BytesIO()
+    np.save(buf, arr, allow_pickle=pickle)
+    if legacy:
+        return {"array": buf.getvalue().decode("latin-1"), "__polygraphy_encoded_ndarray": "polygraphy_serialized_json_type"}
+    return {"array": base64.b64encode(buf.getvalue()).decode(), "polygraphy_class": "ndarray"}
+
+
+def lazy(arr: np.ndarray) -> dict[str, object]:
+    return {"values": ndarray(arr), "polygraphy_class": "LazyArray"}
+
+
+def iteration(outputs: dict[str, object], runner: str) -> dict[str, object]:
+    return {"outputs": outputs, "runtime": 0.01, "runner_name": runner, "polygraphy_class": "IterationResult"}
+
+
+def run_results(runs: list[tuple[str, list[dict[str, object]]]]) -> dict[str, object]:
+    return {"lst": [[name, its] for name, its in runs], "polygraphy_class": "RunResults"}
+
+
+def save(tmp_path: Path, doc: object, name: str = "outputs.json") -> Path:
+    p = tmp_path / name
+    p.write_text(json.dumps(doc))
+    return p
+
+
+def test_single_runner_round_trip(tmp_path: Path) -> None:
+    arrays = {
+        "logits": rng.standard_normal((2, 10)).astype(np.float32),
+        "conv/1:0@x": rng.standard_normal((1, 3, 4, 4)).astype(np.float16),
+        "idx": np.arange(5, dtype=np.int64),
+        "mask": np.array([True, False]),
+    }
+    p = save(tmp_path, run_results([("onnxrt-runner-N0", [iteration({k: lazy(v) for k, v in arrays.items()}, "onnxrt")])]))
+    assert pg.sniff(p) == 0.9
+    dump = pg.open(p)
+    assert list(dump.tensors) == list(arrays) and not dump.problems
+    assert dump.meta["runner"] == "onnxrt-runner-N0" and dump.meta["runtime_s"] == 0.01
+    for name, arr in arrays.items():
+        ref = dump.tensors[name]
+        assert ref.info.shape == arr.shape and ref.info.dtype == arr.dtype.name  # from the npy header
+        np.testing.assert_array_equal(ref.load(), arr)
+    assert [t.info.order for t in dump] == [0.0, 1.0, 2.0, 3.0]
+
+
+def test_several_runners_and_iterations(tmp_path: Path) -> None:
+    a0, a1, b0 = (rng.standard_normal(4).astype(np.float32) for _ in range(3))
+    doc = run_results([
+        ("onnxrt", [iteration({"y": lazy(a0)}, "onnxrt"), iteration({"y": lazy(a1)}, "onnxrt")]),
+        ("trt", [iteration({"y": lazy(b0)}, "trt")]),
+    ])  # fmt: skip
+    p = save(tmp_path, doc)
+    assert pg.runners(p) == [("onnxrt", 2), ("trt", 1)]
+    first = pg.open(p)
+    np.testing.assert_array_equal(first.tensors["y"].load(), a0)
+    assert "also holds trt (1 iteration(s))" in first.problems[0].message
+    np.testing.assert_array_equal(pg.open_runner(p, "onnxrt", 1).tensors["y"].load(), a1)
+    np.testing.assert_array_equal(pg.open_runner(p, "trt").tensors["y"].load(), b0)
+    with pytest.raises(DumpError, match="no runner 'tf'"):
+        pg.open_runner(p, "tf")
+    with pytest.raises(DumpError, match="has 1 iteration"):
+        pg.open_runner(p, "trt", 3)
+
+
+def test_legacy_markers_latin1_arrays_and_pre_lazy_outputs(tmp_path: Path) -> None:
+    x = rng.standard_normal((3, 2)).astype(np.float32)
+    doc = {
+        "lst": [["old", [{"outputs": {"x": ndarray(x, legacy=True)}, "runtime": 1, "runner_name": "old",
+                          "__polygraphy_encoded_IterationResult": "polygraphy_serialized_json_type"}]]],
+        "__polygraphy_encoded_RunResults": "polygraphy_serialized_json_type",
+    }  # fmt: skip
+    p = save(tmp_path, doc)
+    assert pg.sniff(p) == 0.9
+    ref = pg.open(p).tensors["x"]
+    assert ref.info.shape == (3, 2)
+    np.testing.assert_array_equal(ref.load(), x)
+
+
+def test_object_arrays_are_never_unpickled(tmp_path: Path) -> None:
+    evil = np.array([{"a": 1}, None], dtype=object)
+    outputs = {"evil": {"values": ndarray(evil, pickle=True), "polygraphy_class": "LazyArray"}, "ok": lazy(np.ones(2))}
+    dump = pg.open(save(tmp_path, run_results([("r", [iteration(outputs, "r")])])))
+    assert "object array" in (dump.tensors["evil"].error or "")
+    with pytest.raises(TensorReadError, match="unpickling"):
+        dump.tensors["evil"].load()
+    np.testing.assert_array_equal(dump.tensors["ok"].load(), np.ones(2))
+
+
+def test_unreadable_values_are_messages_on_their_tensor(tmp_path: Path) -> None:
+    outputs = {
+        "torch": {"values": {"tensor": "...", "polygraphy_class": "Tensor"}, "polygraphy_class": "LazyArray"},
+        "garbage": {"array": "!!!!not npy", "polygraphy_class": "ndarray"},
+        "fine": lazy(np.zeros(3, np.float32)),
+    }
+    dump = pg.open(save(tmp_path, run_results([("r", [iteration(outputs, "r")])])))
+    assert "Tensor, not a numpy array" in (dump.tensors["torch"].error or "")
+    assert "no readable npy header" in (dump.tensors["garbage"].error or "")
+    assert dump.tensors["fine"].load().shape == (3,)
+
+
+def test_input_feed_list(tmp_path: Path) -> None:
+    x = rng.standard_normal((1, 3)).astype(np.float32)
+    p = save(tmp_path, [{"x": ndarray(x)}, {"x": ndarray(x * 2)}], "inputs.json")
+    assert pg.sniff(p) == 0.6
+    dump = pg.open(p)
+    assert dump.tensors["x"].info.kind == "input"
+    np.testing.assert_array_equal(dump.tensors["x"].load(), x)
+    assert "2 input feeds" in dump.problems[0].message
+
+
+@pytest.mark.parametrize(
+    ("doc", "message"),
+    [
+        ({"polygraphy_class": "AccuracyResult", "lst": []}, "accuracy-results file"),
+        ({"hello": 1}, "not a Polygraphy RunResults"),
+        ({"lst": [], "polygraphy_class": "RunResults"}, "no runner results"),
+        ([], "empty Polygraphy input list"),
+    ],
+)
+def test_unusable_json(tmp_path: Path, doc: object, message: str) -> None:
+    with pytest.raises(DumpError, match=message):
+        pg.open(save(tmp_path, doc))
+
+
+def test_not_json_and_sniff(tmp_path: Path) -> None:
+    bad = tmp_path / "x.json"
+    bad.write_text("{")
+    with pytest.raises(DumpError, match="not valid JSON"):
+        pg.open(bad)
+    assert pg.sniff(bad) == 0.0
+    assert pg.sniff(tmp_path) == 0.0
+    other = save(tmp_path, {"graph": []}, "graph.json")
+    assert pg.sniff(other) == 0.0
