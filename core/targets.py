@@ -617,6 +617,12 @@ def prepare_optimized(proto: onnx.ModelProto, facts: GraphFacts, work: Path, sou
     opt_path = work / "optimized.onnx"
     open_session(float_path, proto, data_dir=external_data_dir(proto, source_dir), optimize="extended", save_to=opt_path)
     opt = onnx.load_model(str(opt_path), load_external_data=False)
+    # IR < 4 models list initializers as graph inputs; onnxruntime drops the ones it folded
+    # away but keeps them as inputs, which would then be required feeds.
+    kept = set(facts.graph_inputs) | {t.name for t in opt.graph.initializer}
+    inputs = [i for i in opt.graph.input if i.name in kept]
+    del opt.graph.input[:]
+    opt.graph.input.extend(inputs)
     opt_facts = graph_facts(opt.graph)
     names = _activation_names(opt_facts)
     prepared = Prepared(

@@ -1,0 +1,127 @@
+"""The streaming demo: fp16 Exp overflows at a known frame, both dumps complete."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dumpscope.core.demo import make_demo
+from dumpscope.core.model import DumpError
+from dumpscope.core.runner import read_manifest
+from dumpscope.tui.cli import main
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    return make_demo(tmp_path_factory.mktemp("demo"))
+
+
+def _first_nonfinite(root: Path) -> str | None:
+    manifest = read_manifest(root)
+    for t in sorted(manifest["tensors"], key=lambda t: t["topo_index"]):
+        if t["kind"] == "activation" and not np.isfinite(np.load(root / t["file"])).all():
+            return t["name"]
+    return None
+
+
+def test_manifests_are_complete_and_streaming_ordered(demo) -> None:  # type: ignore[no-untyped-def]
+    golden, target = read_manifest(demo.golden), read_manifest(demo.target)
+    assert golden["target"] is None and target["target"] == "fp16"
+    g_names = [t["name"] for t in golden["tensors"]]
+    assert g_names == [t["name"] for t in target["tensors"]]
+    assert len(g_names) == len(set(g_names))
+    n_nodes = len(golden["nodes"]) // 6
+    acts = [t for t in golden["tensors"] if t["kind"] == "activation"]
+    assert len(acts) == 6 * n_nodes
+    for t in acts:
+        frame = int(t["name"].split("/")[0].removeprefix("frame"))
+        assert frame * n_nodes <= t["topo_index"] < (frame + 1) * n_nodes
+        assert t["node_name"].startswith(f"frame{frame}/")
+    exp5 = next(t for t in acts if t["name"] == "frame5/attn/exp:0")
+    assert exp5["op_type"] == "Exp" and exp5["topo_index"] == 5 * n_nodes + [n["name"] for n in golden["nodes"]].index("frame0/attn/exp")
+    assert {t["dtype"] for t in target["tensors"] if t["kind"] == "activation"} == {"float16"}
+    assert {t["dtype"] for t in acts} == {"float32"}
+    for root, manifest in ((demo.golden, golden), (demo.target, target)):
+        for t in manifest["tensors"]:
+            assert (root / t["file"]).is_file()
+    # Frame 0's inputs are the same data on both sides; later caches are each run's own state.
+    g_in = {i["name"]: i for i in golden["inputs"]}
+    t_in = {i["name"]: i for i in target["inputs"]}
+    assert g_in["frame0/cached_key"]["sha256"] == t_in["frame0/cached_key"]["sha256"]
+    assert g_in["frame3/x"]["sha256"] == t_in["frame3/x"]["sha256"]
+    assert t_in["frame3/cached_key"]["fed_from"] == "frame2/new_cached_key"
+
+
+def test_fp16_exp_overflows_first_at_the_overflow_frame(demo) -> None:  # type: ignore[no-untyped-def]
+    assert _first_nonfinite(demo.golden) is None
+    assert _first_nonfinite(demo.target) == "frame5/attn/exp:0"
+    golden = {t["name"]: t for t in read_manifest(demo.golden)["tensors"]}
+    target = {t["name"]: t for t in read_manifest(demo.target)["tensors"]}
+    for k in range(5):  # frames before the overflow agree to fp16 rounding
+        name = f"frame{k}/out"
+        g = np.load(demo.golden / golden[name]["file"])
+        t = np.load(demo.target / target[name]["file"]).astype(np.float32)
+        np.testing.assert_allclose(t, g, rtol=1e-2, atol=1e-2)
+    probs = np.load(demo.target / target["frame5/attn/probs:0"]["file"])
+    assert np.isnan(probs).any()  # inf / inf
+    assert read_manifest(demo.target)["clamped"] == []  # the weights fit fp16: the overflow is the activation's
+
+
+def test_demo_is_small_and_deterministic(demo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    files = [p for p in demo.model.parent.rglob("*") if p.is_file()]
+    assert sum(p.stat().st_size for p in files) < 400_000
+    again = make_demo(tmp_path / "again")
+
+    def digest(root: Path) -> dict[str, str]:
+        return {
+            str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in root.rglob("*.npy")
+        }
+
+    assert digest(demo.golden) == digest(again.golden)
+    assert digest(demo.target) == digest(again.target)
+
+
+def test_other_overflow_frame(tmp_path: Path) -> None:
+    paths = make_demo(tmp_path, frames=4, overflow_frame=1)
+    assert _first_nonfinite(paths.target) == "frame2/attn/exp:0"
+    assert _first_nonfinite(paths.golden) is None
+
+
+def test_bad_arguments(tmp_path: Path) -> None:
+    with pytest.raises(DumpError, match="frames"):
+        make_demo(tmp_path / "a", frames=0)
+    with pytest.raises(DumpError, match="fp32 too"):
+        make_demo(tmp_path / "b", frames=60, overflow_frame=4)
+    (tmp_path / "c" / "golden").mkdir(parents=True)
+    (tmp_path / "c" / "golden" / "x.txt").write_text("mine")
+    with pytest.raises(DumpError, match="not empty"):
+        make_demo(tmp_path / "c")
+
+
+def test_compare_finds_the_exp_at_the_overflow_frame(demo) -> None:  # type: ignore[no-untyped-def]
+    session = pytest.importorskip("dumpscope.core.session")
+    cmp = session.compare(demo.golden, demo.target)
+    first = cmp.first_divergent()
+    assert first is not None
+    row = cmp.frame.row(first, named=True)
+    assert row["name"] == "frame5/attn/exp:0" and row["op_type"] == "Exp"
+    assert cmp.meta["warnings"] == []  # no false "different inputs" warning for fed-forward caches
+    early = cmp.frame.filter(cmp.frame["name"].str.starts_with("frame4/"))
+    assert set(early["health"].to_list()) == {"ok"}
+
+
+def test_cli_headless(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    assert main(["demo", "--headless", "--out", str(tmp_path / "out"), "--frames", "6"]) == 0
+    out = capsys.readouterr().out
+    assert "frame5/attn/exp:0" in out
+    assert f"dumpscope compare {tmp_path / 'out' / 'golden'} {tmp_path / 'out' / 'target'}" in out
+    assert out.rstrip().endswith(f"dumpscope {tmp_path / 'out' / 'golden'} {tmp_path / 'out' / 'target'}")
+    assert list(cwd.iterdir()) == []
+    assert main(["demo", "--headless", "--frames", "0"]) == 2

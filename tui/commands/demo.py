@@ -1,0 +1,58 @@
+"""``dumpscope demo``: a streaming model whose fp16 port overflows at a known frame."""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "make a small streaming-attention demo (fp32 golden vs fp16 target) and compare it"
+DESCRIPTION = (
+    "Build a tiny streaming attention model (a key cache that grows every frame and a softmax "
+    "without max-subtraction, as in seed 000's Zipformer case), dump a float32 golden and an fp16 "
+    "target over several frames, and compare them: the first frames match, then Exp overflows to "
+    "inf in fp16 and NaN spreads.  Files go to --out DIR or to a new temporary directory."
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", metavar="DIR", help="where to write model.onnx, golden/ and target/ (default: a new temp dir)")
+    parser.add_argument("--headless", action="store_true", help="print the comparison instead of opening the UI")
+    parser.add_argument("--frames", type=int, default=6, metavar="N", help="number of streamed frames (default 6)")
+
+
+def run(args: argparse.Namespace) -> int:
+    import shlex
+    import shutil
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    from dumpscope.core.demo import MAX_FRAMES, make_demo
+    from dumpscope.tui.cli import EXIT_OK, UsageError
+    from dumpscope.tui.commands import compare
+
+    if not 1 <= args.frames <= MAX_FRAMES:
+        raise UsageError(f"--frames must be between 1 and {MAX_FRAMES}")
+    # The overflow comes at frame 5 (seed 000: "the first x frames are normal"), earlier for short runs.
+    overflow_frame = min(4, max(args.frames - 2, 0))
+    out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="dumpscope-demo-"))
+    try:
+        paths = make_demo(out, frames=args.frames, overflow_frame=overflow_frame)
+    except BaseException:
+        if not args.out:
+            shutil.rmtree(out, ignore_errors=True)
+        raise
+    expect = (
+        f"the fp16 Exp overflows at frame {overflow_frame + 1}"
+        if overflow_frame + 1 < args.frames
+        else "too few frames for the fp16 overflow to show"
+    )
+    print(
+        f"demo: {args.frames} frame(s) of a streaming attention block, fp32 golden vs fp16 target; {expect}.\n",
+        file=sys.stderr,
+    )
+    parser = argparse.ArgumentParser(add_help=False)
+    compare.add_arguments(parser)
+    compare.run(parser.parse_args([str(paths.golden), str(paths.target)]))
+    g, t = shlex.quote(str(paths.golden)), shlex.quote(str(paths.target))
+    print(f"\nReproduce:\n  dumpscope compare {g} {t}\n  dumpscope {g} {t}")
+    return EXIT_OK
