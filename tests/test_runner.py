@@ -383,3 +383,40 @@ def test_light_model_targets(light_models_dir: Path, tmp_path: Path) -> None:
             assert np.abs(h.astype(np.float32) - g).max() <= 0.02 * scale, entry["name"]
     assert overflowed
     assert sum("quant" in e for e in int8["tensors"]) > 20
+
+
+def test_end_to_end_compare_light_model(light_models_dir: Path, tmp_path: Path) -> None:
+    """Dump squeezenet, make the three targets, compare each with the lead's comparison."""
+    session = pytest.importorskip("dumpscope.core.session")
+    model = light_models_dir / "light_squeezenet.onnx"
+    golden = dump_model(model, tmp_path / "g")
+    first_over = next(
+        t["name"]
+        for t in sorted(golden["tensors"], key=lambda t: t["topo_index"])
+        if t["kind"] == "activation" and t["dtype"] == "float32" and np.abs(_load(tmp_path / "g", t)).max() > 65504
+    )
+    results = {}
+    for target in ("fp16", "int8", "optimized"):
+        dump_model(model, tmp_path / target, target=target)
+        results[target] = session.compare(tmp_path / "g", tmp_path / target, model=model)
+        assert results[target].meta["warnings"] == []  # same generated inputs on both sides
+        assert results[target].health_counts()["error"] == 0
+
+    fp16 = results["fp16"]
+    first = fp16.first_divergent()
+    assert first is not None and fp16.frame.row(first, named=True)["name"] == first_over
+    assert set(fp16.frame.head(first)["health"].to_list()) <= {"ok", "warn"}
+
+    optimized = results["optimized"].health_counts()
+    assert optimized["fail"] == 0 and optimized["warn"] == 0 and optimized["ok"] > 50
+
+    int8 = results["int8"].health_counts()
+    assert int8["ok"] > 0.8 * (int8["ok"] + int8["warn"] + int8["fail"])
+
+
+def test_optimized_ir3_model_with_initializers_as_inputs(light_models_dir: Path, tmp_path: Path) -> None:
+    """onnxruntime keeps folded initializers of IR < 4 models as graph inputs; they must not become feeds."""
+    manifest = dump_model(light_models_dir / "light_shufflenet.onnx", tmp_path / "o", target="optimized")
+    assert [t["name"] for t in manifest["tensors"] if t["kind"] == "input"] == ["gpu_0/data_0"]
+    fused = [n for n in manifest["nodes"] if len(n["fused_from"]) > 1]
+    assert fused and all(n["op_type"] in ("FusedConv", "Conv", "FusedGemm", "Gemm") for n in fused)
