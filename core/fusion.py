@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dumpscope.core.model import DumpError
+from dumpscope.core.names import display
 
 #: Op types that never produce a dump file (no task on the device).
 NO_DUMP_TYPES = frozenset({"NetOutput", "Const", "Constant", "Variable", "If", "While", "PartitionedCall"})
@@ -95,9 +96,10 @@ class FusionMap:
     op_types: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, object]:
+        """A JSON-ready dict; undecodable bytes in names are shown as ``\\xNN``."""
         return {
-            "fused": list(self.fused),
-            "originals": list(self.originals),
+            "fused": [display(n) for n in self.fused],
+            "originals": [display(n) for n in self.originals],
             "relation": self.relation,
             "passes": list(self.passes),
             "op_types": list(self.op_types),

@@ -30,6 +30,7 @@ import numpy as np
 
 from dumpscope.core.formats import ascend_dump as ad
 from dumpscope.core.formats.ascend_layout import LayoutError
+from dumpscope.core.names import display
 
 MAGIC = 0x5A5A5A5A
 LEGACY_SIZE = 2048
@@ -131,8 +132,9 @@ class OverflowRecord:
     """Why no op (or which of several) was linked."""
 
     def to_json(self) -> dict[str, object]:
+        """A JSON-ready dict; undecodable bytes in names are shown as ``\\xNN``."""
         return {
-            "file": self.file,
+            "file": display(self.file),
             "layout": self.layout,
             "unit": self.unit,
             "task_id": self.task_id,
@@ -142,9 +144,9 @@ class OverflowRecord:
             "timestamp": self.timestamp,
             "status": self.status,
             "bits": [{"mask": b.mask, "meaning": b.meaning} for b in self.bits],
-            "op_name": self.op_name,
+            "op_name": None if self.op_name is None else display(self.op_name),
             "op_type": self.op_type,
-            "op_file": self.op_file,
+            "op_file": None if self.op_file is None else display(self.op_file),
             "link_note": self.link_note,
             "fields": self.fields,
             "tensors": [asdict(t) | {"shape": None if t.shape is None else list(t.shape)} for t in self.tensors],

@@ -90,7 +90,7 @@ def test_short_rows_blank_lines_and_odd_bytes(tmp_path: Path) -> None:
     )
     df = read_result_csv(p)
     assert df.height == 2 and df["cosine_similarity"].to_list() == [0.9, None]
-    assert df["target_name"][0] == "op\ufffd@1"
+    assert df["target_name"][0] == "op\\xff@1"
 
 
 @pytest.mark.parametrize(

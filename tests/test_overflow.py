@@ -13,6 +13,7 @@ import pytest
 
 from dumpscope.core import overflow as ov
 from dumpscope.core.formats import ascend_dump as ad
+from dumpscope.core.names import display
 from dumpscope.tui.cli import main
 
 SAMPLES = Path("/work/shared/samples/ascend")
@@ -316,3 +317,18 @@ def test_range_check_rejects_what_it_cannot_judge() -> None:
         ov.range_check(np.zeros(2, np.complex64), "float16")
     with pytest.raises(ValueError, match="scale"):
         ov.range_check(np.zeros(2), "int8", scale=0.0)
+
+
+def test_cli_handles_undecodable_names_and_unreadable_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    odd = tmp_path / "dump\udcff"
+    odd.mkdir()
+    op_dump(odd / "Mul.m\udcfe.7.1.1700000000000050", "m\udcfe")
+    wrap(odd / "Opdebug.Node_OpDebug.1.1.1700000000000100", legacy_payload(aicore=0x20))
+    assert main(["overflow", str(odd), "--json"]) == 1
+    (rec,) = json.loads(capsys.readouterr().out)
+    assert rec["op_name"] == display("m\udcfe") and display("dump\udcff") in rec["file"]
+    assert main(["overflow", str(odd)]) == 1
+    single = tmp_path / "Opdebug.Node_OpDebug.3.1.1700000000000300"
+    single.write_bytes(b"\x00" * 10)
+    assert main(["overflow", str(single)]) == 2
+    assert "no readable overflow record" in capsys.readouterr().err

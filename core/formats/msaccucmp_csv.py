@@ -141,8 +141,8 @@ def read_result_csv(path: str | Path) -> pl.DataFrame:
     """A msaccucmp/msit result CSV as a Polars frame with dumpscope's column names."""
     p = Path(path)
     try:
-        # Polars strings must be valid UTF-8: undecodable bytes become U+FFFD.
-        with io.open(p, newline="", encoding="utf-8-sig", errors="replace") as fh:
+        # Polars strings must be valid UTF-8: undecodable bytes become "\xNN" (as names.display).
+        with io.open(p, newline="", encoding="utf-8-sig", errors="backslashreplace") as fh:
             rows = list(csv.reader(fh))
     except OSError as exc:
         raise DumpError(f"{p}: cannot read: {exc.strerror or exc}") from exc

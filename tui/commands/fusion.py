@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from dumpscope.core import fusion
+    from dumpscope.core.names import display
     from dumpscope.tui.cli import EXIT_OK
 
     kind, src = _load(args.graph)
@@ -70,10 +71,10 @@ def run(args: argparse.Namespace) -> int:
             "source": kind,
             "relations": fusion.relation_counts(maps),
             "maps": [m.to_json() for m in shown],
-            "target_only": sorted(n for m in maps if m.relation == fusion.TARGET_ONLY for n in m.fused),
+            "target_only": sorted(display(n) for m in maps if m.relation == fusion.TARGET_ONLY for n in m.fused),
         }
         if args.outputs:
-            doc["outputs"] = {k: {"golden": v[0], "output_index": v[1]} for k, v in origins.items()}
+            doc["outputs"] = {display(k): {"golden": display(v[0]), "output_index": v[1]} for k, v in origins.items()}
         json.dump(doc, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
         return EXIT_OK

@@ -25,16 +25,19 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from dumpscope.core import overflow
+    from dumpscope.core.names import display
     from dumpscope.tui.cli import EXIT_OK, EXIT_UNHEALTHY, UsageError
 
     path = Path(args.path)
     if not path.exists():
         raise UsageError(f"{path}: no such file or directory")
     report = overflow.scan(path, with_stats=not args.no_stats)
-    if report.files == 0 and not report.problems:
-        raise UsageError(f"{path}: no Opdebug.Node_OpDebug.* files (enable dump_debug in acl.json)")
     for file, message in report.problems:
-        print(f"dumpscope: {file}: {message}", file=sys.stderr)
+        print(f"dumpscope: {display(file)}: {message}", file=sys.stderr)
+    if report.files == 0:
+        if report.problems:
+            raise UsageError(f"{path}: no readable overflow record")
+        raise UsageError(f"{path}: no Opdebug.Node_OpDebug.* files (enable dump_debug in acl.json)")
     if args.json:
         json.dump([r.to_json() for r in report.records], sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
