@@ -306,6 +306,7 @@ def dump_prepared(
     entries: list[dict[str, Any]] = []
     notes: list[str] = []
     fetched_inputs = {n for n in prepared.fetch if n in facts.graph_inputs}
+    constants = facts.initializers | facts.constants
 
     for inp in inputs:
         entry = tensor_entry(facts, inp.name, "input", prefix=prefix)
@@ -318,7 +319,7 @@ def dump_prepared(
         entry = tensor_entry(facts, name, "constant", prefix=prefix)
         try:
             _store(out_dir, entry, load())
-        except (OSError, ValueError, onnx.onnx_cpp2py_export.checker.ValidationError) as exc:  # type: ignore[attr-defined]
+        except (OSError, ValueError, onnx.checker.ValidationError) as exc:
             notes.append(f"constant {display(name)!r} not dumped: {exc}")
             continue
         entry.update(prepared.extra.get(name, {}))
@@ -336,7 +337,7 @@ def dump_prepared(
             raise DumpError(f"onnxruntime failed while running the model: {str(exc).strip().splitlines()[0]}") from None
         for fetch_name, value in zip(group, values):
             true = by_fetch[fetch_name]
-            kind = "input" if true in facts.graph_inputs else ("constant" if true in facts.initializers else "activation")
+            kind = "input" if true in facts.graph_inputs else ("constant" if true in constants else "activation")
             entry = tensor_entry(facts, true, kind, prefix=prefix, topo_offset=topo_offset)
             if not isinstance(value, np.ndarray) or value.dtype == object:
                 notes.append(f"tensor {display(true)!r} is not a numeric tensor ({type(value).__name__}); not dumped")

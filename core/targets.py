@@ -234,6 +234,12 @@ def runtime_error_message(proto: onnx.ModelProto, error: str) -> str:
 # ----------------------------------------------------------------- golden
 
 
+def _copy(proto: onnx.ModelProto) -> onnx.ModelProto:
+    run = onnx.ModelProto()
+    run.CopyFrom(proto)
+    return run
+
+
 def _activation_names(facts: GraphFacts) -> list[str]:
     return [o for n in facts.nodes for o in n.outputs if o not in facts.constants]
 
@@ -243,7 +249,7 @@ def _golden_constants(proto: onnx.ModelProto, facts: GraphFacts, source_dir: Pat
     used = set(facts.consumers)
     out: dict[str, Callable[[], np.ndarray]] = {}
     for t in proto.graph.initializer:
-        if t.name in used and t.name not in facts.graph_inputs:
+        if t.name in used:
             out[t.name] = tensor_loader(t, source_dir)
     for node in proto.graph.node:
         if node.op_type == "Constant" and not node.domain and node.output and node.output[0] in used:
@@ -263,8 +269,7 @@ def control_flow_notes(facts: GraphFacts) -> list[str]:
 
 
 def prepare_golden(proto: onnx.ModelProto, facts: GraphFacts, work: Path, source_dir: Path | None) -> Prepared:
-    run = onnx.ModelProto()
-    run.CopyFrom(proto)
+    run = _copy(proto)
     names = _activation_names(facts)
     expose(run.graph, names)
     return Prepared(
@@ -298,7 +303,7 @@ def to_fp16_storage(name: str, arr: np.ndarray, node_name: str | None) -> tuple[
                 "name": name,
                 "node_name": node_name,
                 "count": int(idx.size),
-                "max_abs": float(np.abs(flat[idx]).max()) if action == "clamp" else float(np.abs(flat[idx]).min()),
+                "max_abs": float(np.abs(flat[idx]).max()),
                 "action": action,
                 "examples": [[int(i), float(flat[i]), float(flat_stored[i])] for i in idx[:3]],
             }
@@ -329,8 +334,7 @@ def prepare_fp16(
     ``types``: onnxruntime type strings (``tensor(float)``) of the node outputs and
     graph inputs, from a probe session.
     """
-    run = onnx.ModelProto()
-    run.CopyFrom(proto)
+    run = _copy(proto)
     g = run.graph
     prepared = Prepared(path=work / "fp16.onnx", facts=facts, fetch={}, notes=control_flow_notes(facts))
     used = set(facts.consumers)
@@ -430,12 +434,6 @@ def _round_constant_node(node: onnx.NodeProto, node_name: str, prepared: Prepare
 
 
 # ----------------------------------------------------------------- int8
-
-
-def _copy(proto: onnx.ModelProto) -> onnx.ModelProto:
-    run = onnx.ModelProto()
-    run.CopyFrom(proto)
-    return run
 
 
 def _has_external_data(proto: onnx.ModelProto) -> bool:

@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     for rec in manifest["clamped"]:
         print(
             f"dumpscope: fp16: {rec['action']} {rec['count']} value(s) of constant {display(rec['name'])!r} "
-            f"(|x| {'up to' if rec['action'] == 'clamp' else 'down to'} {rec['max_abs']:.6g})",
+            f"(largest |x| {rec['max_abs']:.6g})",
             file=sys.stderr,
         )
     kinds = [t["kind"] for t in manifest["tensors"]]
