@@ -110,6 +110,13 @@ def repeated_varints(buf: bytes | memoryview, fields: list[Field]) -> list[int]:
     return out
 
 
+def integer(field: Field) -> int:
+    """An integer (varint) field; any other wire type means the bytes are not this schema."""
+    if field.wire_type != VARINT:
+        raise ProtobufError(f"field {field.number}: expected an integer, got wire type {field.wire_type}")
+    return field.value
+
+
 def text(buf: bytes | memoryview, field: Field) -> str:
     """A ``string`` field; undecodable bytes survive as surrogate escapes."""
     if field.wire_type != LEN:
@@ -125,8 +132,8 @@ def group(fields: Iterator[Field]) -> dict[int, list[Field]]:
     return out
 
 
-def to_signed32(value: int) -> int:
-    """An ``int32`` varint (negative values are sent as 10-byte two's complement)."""
+def to_signed(value: int) -> int:
+    """A signed ``int32``/``int64`` varint (negative values are 10-byte two's complement)."""
     value &= 0xFFFFFFFFFFFFFFFF
     return value - (1 << 64) if value >= 1 << 63 else value
 

@@ -171,10 +171,22 @@ def test_size_that_disagrees_with_shape_is_reported(tmp_path: Path) -> None:
     assert ref.error is not None and "needs 16" in ref.error
 
 
+def _negative_dim_header() -> bytes:
+    shape = pb.encode_bytes(3, pb.encode_packed(1, [-1 & 0xFFFFFFFFFFFFFFFF, 4]))
+    header = pb.encode_bytes(3, pb.encode_int(1, 1) + shape + pb.encode_int(6, 0)) + pb.encode_bytes(6, "dyn")
+    return len(header).to_bytes(8, "little") + header
+
+
 @pytest.mark.parametrize(
     "content",
-    [b"", b"\x01\x02", b"\xff" * 64, (10**9).to_bytes(8, "little") + b"\x0a\x03abc"],
-    ids=["empty", "tiny", "junk", "huge-header-length"],
+    [
+        b"", b"\x01\x02", b"\xff" * 64, (10**9).to_bytes(8, "little") + b"\x0a\x03abc",
+        b"plain text that is no dump\n",
+        (3).to_bytes(8, "little") + pb.encode_bytes(2, b"x"),  # dump_time sent as bytes
+        (4).to_bytes(8, "little") + pb.encode_int(5, 1) + pb.encode_int(9, 1),  # no known field
+        _negative_dim_header(),
+    ],
+    ids=["empty", "tiny", "junk", "huge-header-length", "text", "wrong-wire-type", "unknown-fields", "negative-dim"],
 )
 def test_corrupt_files_with_dump_names_become_problems(tmp_path: Path, content: bytes) -> None:
     (tmp_path / "Add.bad.1.1.1700000000000001").write_bytes(content)
@@ -359,4 +371,4 @@ def test_protobuf_reads_packed_and_unpacked_repeated_fields() -> None:
     for msg in (packed, unpacked):
         fields = pb.group(pb.iter_fields(msg))
         assert pb.repeated_varints(msg, fields[1]) == [1, 300, 2**40]
-    assert pb.to_signed32(pb.read_varint(pb.encode_varint(-1), 0, 10)[0]) == -1
+    assert pb.to_signed(pb.read_varint(pb.encode_varint(-1), 0, 10)[0]) == -1

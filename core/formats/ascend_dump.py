@@ -154,13 +154,17 @@ def _shape(buf: bytes | memoryview, fields: list[pb.Field]) -> tuple[int, ...]:
         dims = pb.repeated_varints(buf, sub.get(1, []))
     for d in dims:
         if d >= 1 << 63:
-            raise DumpFileError(f"shape has an unknown (negative) dimension: {[pb.to_signed32(x) for x in dims]}")
+            raise DumpFileError(f"shape has an unknown (negative) dimension: {[pb.to_signed(x) for x in dims]}")
     return tuple(dims)
 
 
 def _int(fields: dict[int, list[pb.Field]], number: int, default: int = 0) -> int:
     got = fields.get(number)
-    return got[-1].value if got else default
+    return pb.integer(got[-1]) if got else default
+
+
+# DumpData fields and their wire types: a header that breaks these is not a dump.
+_DUMPDATA_WIRE = {1: pb.LEN, 2: pb.VARINT, 3: pb.LEN, 4: pb.LEN, 5: pb.LEN, 6: pb.LEN, 7: pb.LEN, 8: pb.LEN}
 
 
 # Field numbers per message: (data_type, format, shape, data, size, original_shape, original_op)
@@ -213,13 +217,17 @@ def _decode_dumpdata(
     buf: bytes | memoryview, start: int, end: int, data_start: int, inline: bool, path: Path, file_size: int
 ) -> DumpHeader:
     top = pb.group(pb.iter_fields(buf, start, end))
+    for number, fields in top.items():
+        expected = _DUMPDATA_WIRE.get(number)
+        if expected is not None and any(f.wire_type != expected for f in fields):
+            raise DumpFileError(f"DumpData field {number} has the wrong wire type")
+    if not (top.keys() & {1, 3, 4, 6}):
+        raise DumpFileError("no version, op name, input or output in the header")
     descs: list[TensorDesc] = []
     pos = data_start
     # Chunk order on disk is input, output, buffer, space (not the field-number order).
     for role, number in (("input", 4), ("output", 3), ("buffer", 5), ("space", 8)):
         for i, f in enumerate(top.get(number, [])):
-            if f.wire_type != pb.LEN:
-                raise DumpFileError(f"DumpData field {number} is not a message")
             desc, size = _tensor_desc(buf, f, role, i, pos, inline)
             descs.append(desc)
             pos += size
