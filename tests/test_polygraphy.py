@@ -61,6 +61,14 @@ def test_single_runner_round_trip(tmp_path: Path) -> None:
     assert [t.info.order for t in dump] == [0.0, 1.0, 2.0, 3.0]
 
 
+def test_sniff_sees_a_run_results_file_whose_first_array_is_large(tmp_path: Path) -> None:
+    big = np.zeros(50_000, np.float32)
+    p = tmp_path / "out.json"
+    p.write_text(json.dumps(run_results([("r", [iteration({"y": lazy(big)}, "r")])]), indent=4))
+    assert pg.sniff(p) == 0.9
+    assert pg.open(p).tensors["y"].info.shape == (50_000,)
+
+
 def test_several_runners_and_iterations(tmp_path: Path) -> None:
     a0, a1, b0 = (rng.standard_normal(4).astype(np.float32) for _ in range(3))
     doc = run_results([

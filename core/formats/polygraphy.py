@@ -25,6 +25,7 @@ import base64
 import binascii
 import io
 import json
+import re
 from functools import partial
 from pathlib import Path
 
@@ -38,6 +39,7 @@ TYPE_MARKER = "polygraphy_class"
 LEGACY_MARKER = "polygraphy_serialized_json_type"
 LEGACY_PREFIX = "__polygraphy_encoded_"
 _HEADER_B64 = 4096  # base64 characters decoded to read an npy header (3 KB of bytes)
+_RUN_RESULTS_START = re.compile(rb'\s*\{\s*"lst"\s*:\s*\[\s*(\]|\[\s*")')
 
 
 def _type_of(obj: object) -> str | None:
@@ -210,7 +212,8 @@ def sniff(path: Path) -> float:
             head = fh.read(8192)
     except OSError:
         return 0.0
-    if b"RunResults" in head or (b'"lst"' in head and (TYPE_MARKER.encode() in head or LEGACY_MARKER.encode() in head)):
+    # The encoder writes "lst" first; type markers follow the (possibly huge) arrays.
+    if _RUN_RESULTS_START.match(head) or b'"RunResults"' in head:
         return 0.9
     if head.lstrip().startswith(b"[") and b'"ndarray"' in head:
         return 0.6  # a --save-inputs feed list
