@@ -427,35 +427,39 @@ def scan(path: Path, with_stats: bool = True) -> OverflowReport:
     """Every overflow record under ``path`` (a dump directory, an Opdebug file or a
     msaccucmp JSON), in time order, each linked to the op dump in its directory."""
     path = Path(path)
-    files = list(_walk(path))
-    report = OverflowReport()
-    by_dir: dict[Path, list[_OpFile]] = {}
-    debug_files = [p for p in files if is_opdebug(p)]
-    if path.is_file() and not debug_files:
+    if path.is_file():
+        files = [c for c in path.parent.iterdir() if c.is_file()]
         debug_files = [path]
+    else:
+        files = list(_walk(path))
+        raw = {p for p in files if is_opdebug(p) and not p.name.endswith(".json")}
+        # msaccucmp's parsed JSON next to its raw file would repeat the same record.
+        debug_files = [
+            p for p in files
+            if is_opdebug(p) and (p in raw or p.with_name(p.name.split(".output.")[0]) not in raw)
+        ]  # fmt: skip
+    by_dir: dict[Path, list[Path]] = {}
+    for f in files:
+        by_dir.setdefault(f.parent, []).append(f)
+    ops: dict[Path, list[_OpFile]] = {}
+    report = OverflowReport()
     for p in debug_files:
         stem = p.name.removesuffix(".json")
         stem = stem[: stem.index(".output.")] if ".output." in stem else stem
         dname = ad.parse_dump_name(stem)
-        timestamp = dname.timestamp if dname else None
         try:
             parsed, layout = read_opdebug(p)
-            recs = records_from_parsed(parsed, str(p), layout, timestamp)
+            recs = records_from_parsed(parsed, str(p), layout, dname.timestamp if dname else None)
         except OpdebugError as exc:
             report.problems.append((str(p), str(exc)))
             continue
         report.files += 1
-        if p.parent not in by_dir:
-            siblings = files if not path.is_file() else list(_walk(p.parent))
-            by_dir[p.parent] = _op_files(s for s in siblings if s.parent == p.parent)
+        if p.parent not in ops:
+            ops[p.parent] = _op_files(by_dir.get(p.parent, []))
         for rec in recs:
-            op, note = _link(rec, by_dir[p.parent])
-            if op is not None:
-                stats = tensor_stats(op.path) if with_stats else ()
-                rec = _replace(rec, op, note, stats)
-            else:
-                rec = _replace(rec, None, note, ())
-            report.records.append(rec)
+            op, note = _link(rec, ops[p.parent])
+            stats = tensor_stats(op.path) if op is not None and with_stats else ()
+            report.records.append(_replace(rec, op, note, stats))
     report.records.sort(key=lambda r: (r.timestamp if r.timestamp is not None else math.inf, r.file))
     return report
 

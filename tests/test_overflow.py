@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import struct
 from pathlib import Path
 
@@ -124,6 +125,16 @@ def test_msaccucmp_json_gives_the_same_records_as_the_raw_files() -> None:
     key = [(r.unit, r.task_id, r.stream_id, r.status, r.bits, r.timestamp) for r in raw]
     assert key == [(r.unit, r.task_id, r.stream_id, r.status, r.bits, r.timestamp) for r in parsed]
     assert {r.layout for r in parsed} == {"msaccucmp-json"}
+
+
+@needs_samples
+def test_a_parsed_json_next_to_its_raw_file_is_not_counted_twice(tmp_path: Path) -> None:
+    for f in (SAMPLES / "opdebug_raw").iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    for f in (SAMPLES / "opdebug_parsed").glob("*.json"):
+        shutil.copy(f, tmp_path / f.name)
+    report = ov.scan(tmp_path)
+    assert report.files == 2 and {r.layout for r in report.records} == {"legacy-2048", "magic-0x5a5a5a5a"}
 
 
 # --- decoding ---
