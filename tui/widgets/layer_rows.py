@@ -9,13 +9,13 @@ The widget never rebuilds anything when the view changes; it just reads another 
 
 from __future__ import annotations
 
+import difflib
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from dumpscope.core.names import display
 
 if TYPE_CHECKING:
     import polars as pl
@@ -111,8 +111,8 @@ class Query:
     """A parsed filter: ``op:Conv health:fail relu`` = op is Conv AND health is fail AND name has "relu".
 
     Values after ``field:`` may be comma lists (``op:Conv,Relu``); bare words are
-    case-insensitive name substrings (the target name counts too); ``#12`` or ``#10-20``
-    select topological indices.
+    case-insensitive name substrings (the target name counts too), so ``relu:0`` searches
+    names; ``#12`` or ``#10-20`` select topological indices.
     """
 
     words: tuple[str, ...] = ()
@@ -145,8 +145,9 @@ class Query:
                         )
                     values = tuple(h for v in values for h in HEALTH_ALIASES[v])
                 fields.append((_FIELDS[key.lower()], values))
-            elif sep and key and key.isalpha() and value:
-                raise QueryError(f"unknown filter field {key!r}; use {', '.join(_FIELDS)} or plain words")
+            elif sep and value and (near := difflib.get_close_matches(key.lower(), _FIELDS, 1, 0.7)):
+                # `relu:0` is a tensor name, `heath:fail` is a typo: only near-misses are errors.
+                raise QueryError(f"unknown filter field {key!r}: did you mean {near[0]}:?")
             else:
                 words.append(token.lower())
         return cls(tuple(words), tuple(fields), index_range, text.strip())
@@ -220,10 +221,10 @@ class LayerRows:
         shape_s = "×".join(map(str, shape)) if shape is not None else "?"
         if tshape is not None and tshape != shape:
             shape_s += "→" + "×".join(map(str, tshape))
-        return display(name), op, shape_s, dtypes
+        return name, op, shape_s, dtypes
 
     def name(self, pos: int) -> str:
-        return display(self._text["name"][pos])
+        return str(self._text["name"][pos])
 
     def side(self, pos: int) -> str:
         return str(self._text["side"][pos])
@@ -274,7 +275,6 @@ class LayerRows:
     # -- views -----------------------------------------------------------------------------
     def mask(self, query: Query) -> np.ndarray:
         """Boolean mask over frame positions of the rows that match ``query`` (vectorised)."""
-        pl = self._pl
         mask = np.ones(self.n, dtype=bool)
         for word in query.words:
             search = self._search
@@ -284,12 +284,12 @@ class LayerRows:
             if field == "health":
                 mask &= np.isin(self.health, [HEALTH_CODE[v] for v in values])
             elif field == "dtype":
-                wanted = pl.Series(values)
+                wanted = list(values)
                 hit = self._search["dtype"].is_in(wanted) | self._search["target_dtype"].is_in(wanted)
                 mask &= hit.to_numpy()
             else:
                 column = {"op": "op_type", "kind": "kind", "side": "side"}[field]
-                mask &= self._search[column].is_in(pl.Series(values)).to_numpy()
+                mask &= self._search[column].is_in(list(values)).to_numpy()
         if query.index_range is not None:
             lo, hi = query.index_range
             mask &= (self.index >= lo) & (self.index <= hi)

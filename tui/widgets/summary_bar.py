@@ -68,4 +68,6 @@ class SummaryBar(Static):
             if summary.progress is None
             else "first divergent: not yet found"
         )
-        self.update(f"{line}\n{first}" + (f"  [$text-muted]│[/] {summary.status}" if summary.status else ""))
+        # The view's state goes first on the second line: a long tensor name may be cut, it may not.
+        second = f"{summary.status}  [$text-muted]│[/] {first}" if summary.status else first
+        self.update(f"{line}\n{second}")

@@ -10,6 +10,7 @@ costs one refresh per frame, not one per key.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
@@ -24,7 +25,6 @@ from textual.worker import get_current_worker
 
 from dumpscope.core.names import display
 from dumpscope.tui.widgets.histogram import bars
-from dumpscope.tui.widgets.layer_rows import fmt_num
 from dumpscope.tui.widgets.summary_bar import health_markup
 
 if TYPE_CHECKING:
@@ -50,11 +50,15 @@ COALESCE_S = 0.06
 
 
 def _num(value: Any) -> str:
+    """Seven significant digits: enough to tell 0.9999999 from 1 (cosine needs its nines)."""
     if value is None:
         return "·"
     if isinstance(value, int):
         return str(value)
-    return fmt_num(float(value), 6)
+    value = float(value)
+    if math.isnan(value):
+        return "·"
+    return f"{value:.7g}"
 
 
 def _shape(value: Any) -> str:
@@ -147,7 +151,9 @@ class TensorPane(VerticalScroll, can_focus=True):
         if target_name and target_name != row.get("name"):
             lines.append(f"target name: {escape(display(target_name))}")
         facts = [row.get("op_type") or "?", f"node {display(row.get('node_name') or '?')}",
-                 f"#{row.get('index')}", row.get("kind") or ""]
+                 f"#{row.get('index')}", row.get("kind") or "",
+                 f"band {row['band']}" if row.get("band") else "",
+                 f"paired by {row['pairing']}" if row.get("pairing") else ""]
         lines.append("[$text-muted]" + escape(" · ".join(f for f in facts if f)) + "[/]")
         if row.get("message"):
             lines.append(f"[$warning]{escape(display(row['message']))}[/]")
@@ -172,8 +178,8 @@ class TensorPane(VerticalScroll, can_focus=True):
             if column not in row:
                 continue
             lines.append(f"{label:<18}{_num(row[column]):>14}")
-            band = _describe(cmp, column)
-            if band:
+            band = _describe(cmp, column, row.get("band"))
+            if band and band != "not judged":
                 lines.append(f"  [$text-muted]judged by: {escape(band)}[/]")
         return "\n".join(lines)
 
@@ -234,9 +240,9 @@ class TensorPane(VerticalScroll, can_focus=True):
         return "\n".join(lines) or "[$text-muted]no element-wise differences[/]"
 
 
-def _describe(cmp: Comparison, metric: str) -> str:
+def _describe(cmp: Comparison, metric: str, band: str | None) -> str:
     try:
-        text = cmp.thresholds.describe(metric)
+        text = cmp.thresholds.describe(metric, band) if band else cmp.thresholds.describe(metric)
     except (KeyError, ValueError, AttributeError):
         return ""
     return text or ""

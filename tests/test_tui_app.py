@@ -1,0 +1,392 @@
+"""The app driven by Pilot: keys, filter, sort, panes, export, help, keymap, loading, reopen."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from rich.console import Console
+from textual.content import Content
+from textual.pilot import Pilot
+from textual.widgets import Input, Static
+
+from dumpscope.core.session import Comparison
+from dumpscope.tui.app import CompareRequest, DumpscopeApp, load_keymap
+from dumpscope.tui.screens.export import ExportScreen
+from dumpscope.tui.screens.help import HelpScreen
+from dumpscope.tui.screens.message import MessageScreen
+from dumpscope.tui.screens.tensor import TensorScreen
+from dumpscope.tui.screenshots import generated_frame
+from dumpscope.tui.widgets.layer_list import LayerList
+from dumpscope.tui.widgets.layer_rows import SORT_KEYS
+from dumpscope.tui.widgets.tensor_pane import TensorPane
+
+SIZE = (120, 40)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """No user keymap leaks into the tests."""
+    config = tmp_path / "config"
+    config.mkdir()
+    monkeypatch.setenv("DUMPSCOPE_CONFIG_DIR", str(config))
+    return config
+
+
+@pytest.fixture(scope="module")
+def generated() -> Comparison:
+    return Comparison.from_frame(generated_frame(600, seed=1), meta={"golden": "g_dir", "target": "t_dir"})
+
+
+def screen_text(app: DumpscopeApp) -> str:
+    """What the terminal shows, as plain text."""
+    console = Console(width=app.size.width, height=app.size.height, file=io.StringIO(), record=True,
+                      force_terminal=True)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return console.export_text()
+
+
+def pane_text(pane: TensorPane) -> str:
+    """The tensor pane's text without markup (long names wrap on screen)."""
+    return "\n".join(Content.from_markup(str(part.content)).plain for part in pane.query(Static))
+
+
+async def settle(pilot: Pilot[int]) -> None:
+    """Let workers finish and the coalesced pane refresh run."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause(0.1)
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def type_text(pilot: Pilot[int], text: str) -> None:
+    for ch in text:
+        await pilot.press("space" if ch == " " else ch)
+
+
+async def filter_by(pilot: Pilot[int], text: str) -> None:
+    """Open the filter box, put ``text`` in it (as a paste would) and press enter."""
+    await pilot.press("slash")
+    pilot.app.query_one("#filter", Input).value = text
+    await pilot.pause()
+    await pilot.press("enter")
+
+
+async def test_navigation_keys(generated: Comparison) -> None:
+    app = DumpscopeApp(generated)
+    async with app.run_test(size=SIZE) as pilot:
+        lst = app.layer_list
+        assert lst.selected == 0 and lst.has_focus
+        await pilot.press("j", "j", "down")
+        assert lst.selected == 3
+        await pilot.press("k")
+        assert lst.selected == 2
+        await pilot.press("G")
+        assert lst.selected == 599
+        await pilot.press("g")
+        assert lst.selected == 0
+        await pilot.press("ctrl+d")
+        page = lst.selected
+        assert page > 20
+        await pilot.press("pagedown", "ctrl+u")
+        assert lst.selected == page
+        await pilot.press("end", "home")
+        assert lst.selected == 0
+        await pilot.press("j")
+        await settle(pilot)
+        assert app.tensor_pane.position == 1
+        assert generated.frame["name"][1] in pane_text(app.tensor_pane)
+
+
+async def test_filter_search_and_clear(generated: Comparison) -> None:
+    app = DumpscopeApp(generated)
+    async with app.run_test(size=SIZE) as pilot:
+        await filter_by(pilot, "op:conv health:fail")
+        frame = generated.frame
+        expected = frame.with_row_index("pos").filter(
+            (pl.col("op_type") == "Conv") & (pl.col("health") == "fail"))["pos"].to_list()
+        lst = app.layer_list
+        assert lst.view.tolist() == expected
+        assert lst.has_focus
+        assert f"filter op:conv health:fail: {len(expected)} of 600" in screen_text(app)
+        await pilot.press("j", "j")
+        kept = lst.selected
+        await pilot.press("escape")  # clears the filter, keeps the row
+        assert lst.view.size == 600 and lst.selected == kept
+        await pilot.press("n")  # the cleared filter is still the search
+        assert lst.selected == expected[expected.index(kept) + 1]
+        await pilot.press("N", "N")
+        assert lst.selected == expected[expected.index(kept) - 1]
+
+
+async def test_filter_escape_restores_and_errors_are_shown(generated: Comparison) -> None:
+    app = DumpscopeApp(generated)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("slash")
+        app.query_one("#filter", Input).value = "heath:"
+        await type_text(pilot, "f")
+        assert "did you mean health" in screen_text(app)
+        assert app.query_.text == "heath:"  # the last filter that parsed stays applied
+        await pilot.press("escape")
+        assert app.layer_list.view.size == 600
+        assert app.layer_list.has_focus and not app.query_
+        await pilot.press("slash")
+        await type_text(pilot, "re")
+        assert app.layer_list.view.size < 600  # live as you type
+        await pilot.press("escape")  # restores the filter from before `/`
+        assert app.layer_list.view.size == 600
+
+
+async def test_sort_cycle_and_reverse(generated: Comparison) -> None:
+    app = DumpscopeApp(generated)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("s")
+        lst = app.layer_list
+        assert SORT_KEYS[app._sort_index].id == "cos"
+        cos = generated.frame["cosine_similarity"].to_numpy()
+        assert lst.selected is not None
+        assert cos[int(lst.view[0])] == np.nanmin(cos)
+        assert "cosine▲" in screen_text(app)
+        await pilot.press("S")
+        assert cos[int(lst.view[0])] == np.nanmax(cos)
+        assert "cosine▼" in screen_text(app)
+        for _ in range(len(SORT_KEYS) - 1):
+            await pilot.press("s")
+        assert lst.view.tolist() == list(range(600))
+
+
+async def test_first_divergent_and_unhealthy_steps(generated: Comparison) -> None:
+    app = DumpscopeApp(generated)
+    async with app.run_test(size=SIZE) as pilot:
+        first = generated.first_divergent()
+        assert first is not None
+        await pilot.press("f")
+        assert app.layer_list.selected == first
+        health = generated.frame["health"].to_list()
+        unhealthy = [i for i, h in enumerate(health) if h in ("warn", "fail", "error")]
+        await pilot.press("g", "right_square_bracket")
+        assert app.layer_list.selected == unhealthy[0]
+        await pilot.press("right_square_bracket")
+        assert app.layer_list.selected == unhealthy[1]
+        await pilot.press("left_square_bracket")
+        assert app.layer_list.selected == unhealthy[0]
+        # `f` clears a filter that hides the first divergent layer
+        await filter_by(pilot, "health:ok")
+        await pilot.press("f")
+        assert app.layer_list.selected == first and not app.query_
+
+
+async def test_error_row_shows_its_message(generated: Comparison) -> None:
+    app = DumpscopeApp(generated)
+    async with app.run_test(size=SIZE) as pilot:
+        await filter_by(pilot, "health:error")
+        await settle(pilot)
+        assert "⚠ ERR" in screen_text(app)
+        assert "target file truncated: 1024 of 4096 bytes" in pane_text(app.tensor_pane)
+
+
+async def test_enter_drills_in_and_escape_returns(generated: Comparison) -> None:
+    app = DumpscopeApp(generated)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("j", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, TensorScreen)
+        assert generated.frame["name"][1] in pane_text(app.screen.query_one(TensorPane))
+        await pilot.press("escape")
+        assert isinstance(app.screen.query_one(LayerList), LayerList)
+        assert app.layer_list.selected == 1
+
+
+async def test_help_lists_bindings_with_the_user_keymap(generated: Comparison, _isolated_config: Path) -> None:
+    (_isolated_config / "keymap.toml").write_text('[keymap]\n"list.down" = "ctrl+n"\n"app.sort" = ["o"]\n')
+    app = DumpscopeApp(generated)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+n", "ctrl+n")
+        assert app.layer_list.selected == 2
+        await pilot.press("o")
+        assert SORT_KEYS[app._sort_index].id == "cos"
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        text = screen_text(app)
+        assert "First divergent" in text and "list.down" in text and "^n" in text
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+def test_keymap_file_problems_are_reported(tmp_path: Path) -> None:
+    bad = tmp_path / "keymap.toml"
+    bad.write_text("[keymap\n")
+    keymap, problems = load_keymap(bad)
+    assert keymap == {} and "ignored" in problems[0]
+    bad.write_text('"list.down" = ""\n"list.up" = "K, up"\n')
+    keymap, problems = load_keymap(bad)
+    assert keymap == {"list.up": "K,up"} and "list.down" in problems[0]
+    assert load_keymap(tmp_path / "missing.toml") == ({}, [])
+
+
+async def test_broken_keymap_does_not_stop_the_app(generated: Comparison, _isolated_config: Path) -> None:
+    (_isolated_config / "keymap.toml").write_text("= nonsense")
+    app = DumpscopeApp(generated)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("j")
+        assert app.layer_list.selected == 1
+
+
+async def test_command_palette_runs_actions(generated: Comparison) -> None:
+    app = DumpscopeApp(generated)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+p")
+        await type_text(pilot, "divergent")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert app.layer_list.selected == generated.first_divergent()
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "csv", "markdown"])
+async def test_export_writes_with_the_cli_writers(generated: Comparison, tmp_path: Path, fmt: str) -> None:
+    app = DumpscopeApp(generated)
+    target = tmp_path / "out"
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("x")
+        assert isinstance(app.screen, ExportScreen)
+        screen = app.screen
+        index = {"csv": 0, "parquet": 1, "json": 2, "markdown": 3}[fmt]
+        screen.query_one("RadioSet").query("RadioButton")[index].value = True
+        await pilot.pause()
+        box = screen.query_one("#export-path")
+        assert box.value.startswith(str(Path.cwd() / "g_dir_vs_t_dir"))
+        box.value = str(target.with_suffix(box.value[box.value.rfind("."):]))
+        await pilot.press("enter")
+        await settle(pilot)
+        assert not isinstance(app.screen, ExportScreen)
+    written = list(tmp_path.glob("out.*"))
+    assert len(written) == 1 and written[0].stat().st_size > 0
+    if fmt == "parquet":
+        assert Comparison.open(written[0]).frame.height == 600
+
+
+async def test_export_of_a_filtered_view(generated: Comparison, tmp_path: Path) -> None:
+    app = DumpscopeApp(generated)
+    async with app.run_test(size=SIZE) as pilot:
+        await filter_by(pilot, "op:gemm")
+        await pilot.press("x")
+        screen = app.screen
+        screen.query_one("RadioSet").query("RadioButton")[1].value = True
+        await pilot.pause()
+        screen.query_one("#export-path").value = str(tmp_path / "view.parquet")
+        await pilot.press("enter")
+        await settle(pilot)
+    assert Comparison.open(tmp_path / "view.parquet").frame["op_type"].to_list() == ["Gemm"]
+
+
+async def test_export_to_a_missing_directory_stays_open(generated: Comparison, tmp_path: Path) -> None:
+    app = DumpscopeApp(generated)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("x")
+        app.screen.query_one("#export-path").value = str(tmp_path / "nope" / "x.csv")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ExportScreen)
+        assert "no such directory" in screen_text(app)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, ExportScreen)
+
+
+async def test_quit_returns(generated: Comparison) -> None:
+    app = DumpscopeApp(generated)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+async def test_reopened_comparison_says_tensors_are_missing(generated: Comparison, tmp_path: Path) -> None:
+    generated.save(tmp_path / "r.parquet")
+    app = DumpscopeApp(Comparison.open(tmp_path / "r.parquet"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert "reopened from a saved file" in pane_text(app.tensor_pane)
+        await pilot.press("f")
+        assert app.layer_list.selected == generated.first_divergent()
+
+
+async def test_list_renders_only_visible_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    original = LayerList.render_line
+
+    def counting(self: LayerList, y: int):  # type: ignore[no-untyped-def]
+        calls.append(y)
+        return original(self, y)
+
+    monkeypatch.setattr(LayerList, "render_line", counting)
+    big = Comparison.from_frame(generated_frame(100_000, seed=2))
+    app = DumpscopeApp(big)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        height = app.layer_list.size.height
+        assert 0 < len(calls) <= 3 * height
+        assert max(calls) < height
+        calls.clear()
+        await pilot.press("j")
+        await pilot.pause()
+        assert len(calls) <= 4  # the old and the new cursor line (maybe twice)
+        calls.clear()
+        await pilot.press("G")
+        await pilot.pause()
+        assert app.layer_list.selected == 99_999
+        assert len(calls) <= 2 * height
+
+
+async def test_narrow_and_short_terminals_degrade(generated: Comparison) -> None:
+    app = DumpscopeApp(generated)
+    async with app.run_test(size=(70, 30)) as pilot:
+        await settle(pilot)
+        lst, pane = app.layer_list, app.tensor_pane
+        assert pane.region.y > lst.region.y  # stacked under the list
+        assert "✓ OK" in screen_text(app)
+        await pilot.resize_terminal(70, 14)
+        await pilot.pause()
+        assert not pane.display or pane.region.height == 0
+        await pilot.press("j")
+        assert lst.selected == 1
+
+
+# -- loading from dumps -------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def chain_dumps(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    from tests.conftest import make_chain_model  # noqa: PLC0415 - shared model builder
+
+    from dumpscope.core.runner import dump_model
+
+    root = tmp_path_factory.mktemp("chain")
+    model = make_chain_model(root)
+    dump_model(model, root / "golden")
+    dump_model(model, root / "target", target="fp16")
+    return model, root / "golden", root / "target"
+
+
+async def test_compares_in_the_background(chain_dumps: tuple[Path, Path, Path]) -> None:
+    model, golden, target = chain_dumps
+    app = DumpscopeApp(CompareRequest(golden, target, model))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.comparison is not None
+        assert "pending" not in app.comparison.frame["health"].to_list()
+        assert app.layer_list.view.size == app.comparison.frame.height
+        text = screen_text(app)
+        assert "enc/relu:0" in text and "comparing" not in text
+
+
+async def test_unreadable_dump_shows_a_message_screen(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    app = DumpscopeApp(CompareRequest(tmp_path / "empty", tmp_path / "missing"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, MessageScreen)
+        text = screen_text(app)
+        assert "Cannot compare these dumps" in text and "Traceback" not in text
+        await pilot.press("q")

@@ -1,0 +1,192 @@
+"""The layer table's column model: filter syntax, sort orders, cell formatting, histogram drawing."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+
+from dumpscope.core.session import Comparison
+from dumpscope.tui.screenshots import generated_frame
+from dumpscope.tui.widgets.histogram import bars, resample
+from dumpscope.tui.widgets.layer_list import layout_columns
+from dumpscope.tui.widgets.layer_rows import (
+    HEALTH_CODE,
+    LayerRows,
+    Query,
+    QueryError,
+    fmt_cosine,
+    fmt_num,
+    short_dtype,
+)
+
+
+@pytest.fixture(scope="module")
+def frame() -> pl.DataFrame:
+    return generated_frame(700, seed=3)
+
+
+@pytest.fixture(scope="module")
+def rows(frame: pl.DataFrame) -> LayerRows:
+    return LayerRows(Comparison.from_frame(frame).frame)
+
+
+def test_query_parse_combines_fields_and_words() -> None:
+    q = Query.parse("op:Conv,Relu health:bad  relu #10-20")
+    assert q.words == ("relu",)
+    assert dict(q.fields) == {"op": ("conv", "relu"), "health": ("warn", "fail", "error")}
+    assert q.index_range == (10, 20)
+    assert Query.parse("   ") == Query(text="")
+    assert not Query.parse("")
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [("health:nope", "unknown health"), ("heath:fail", "did you mean health"), ("op:", "nothing after"),
+     ("#x", "#N")],
+)
+def test_query_errors_say_why(text: str, fragment: str) -> None:
+    with pytest.raises(QueryError, match=fragment):
+        Query.parse(text)
+
+
+def test_names_with_colons_are_words_not_fields() -> None:
+    """`frame5/attn/exp:0` or `a::b` must stay a name search, not an unknown field."""
+    assert Query.parse("frame5/attn/exp:0").words == ("frame5/attn/exp:0",)
+    assert Query.parse("ns::op").words == ("ns::op",)
+    assert Query.parse("relu:0").words == ("relu:0",)
+
+
+def test_filter_matches_a_vectorised_reference(rows: LayerRows, frame: pl.DataFrame) -> None:
+    view = rows.view(Query.parse("op:conv health:fail BLOCK6"))
+    expected = frame.with_row_index("pos").filter(
+        (pl.col("op_type") == "Conv") & (pl.col("health") == "fail")
+        & pl.col("name").str.to_lowercase().str.contains("block6", literal=True)
+    )["pos"].to_numpy()
+    assert view.size > 0
+    np.testing.assert_array_equal(np.sort(view), expected)
+
+
+def test_filter_by_side_kind_dtype_and_index(rows: LayerRows) -> None:
+    assert rows.view(Query.parse("side:golden")).size == 1
+    assert rows.view(Query.parse("health:only")).size == 2
+    assert rows.view(Query.parse("kind:activation")).size == rows.n
+    assert rows.view(Query.parse("dtype:float16")).size == rows.n
+    np.testing.assert_array_equal(rows.view(Query.parse("#5-9")), np.arange(5, 10))
+
+
+def test_target_name_is_searched_too(rows: LayerRows) -> None:
+    assert rows.view(Query.parse("fused_cast")).size == 1
+
+
+def test_sort_by_cosine_puts_worst_first_and_missing_last(rows: LayerRows) -> None:
+    order = rows.sorted_positions("cos", False)
+    values = rows.cos[order]
+    finite = values[~np.isnan(values)]
+    assert np.all(np.diff(finite) >= 0)
+    assert np.isnan(values[-3:]).all() and not np.isnan(values[-4])  # error + unmatched rows have no cosine
+    reverse = rows.sorted_positions("cos", True)
+    assert rows.cos[reverse[0]] == np.nanmax(rows.cos)
+    assert np.isnan(rows.cos[reverse[-1]])
+
+
+def test_sort_ties_keep_topological_order(rows: LayerRows) -> None:
+    order = rows.sorted_positions("op", False)
+    ops = [rows.text(int(p))[1].lower() for p in order]
+    assert ops == sorted(ops)
+    for op in set(ops):
+        positions = [int(p) for p in order if rows.text(int(p))[1].lower() == op]
+        assert positions == sorted(positions)
+
+
+def test_sort_by_health_puts_fail_first(rows: LayerRows) -> None:
+    order = rows.sorted_positions("health", True)
+    assert rows.health[order[0]] == HEALTH_CODE["fail"]
+    assert rows.health[order[-1]] == HEALTH_CODE["ok"]
+
+
+def test_filter_then_sort_is_a_subset_in_sorted_order(rows: LayerRows) -> None:
+    view = rows.view(Query.parse("op:relu"), "max_abs", True)
+    assert np.all(np.diff(rows.max_abs[view][~np.isnan(rows.max_abs[view])]) <= 0)
+    assert {rows.text(int(p))[1] for p in view} == {"Relu"}
+
+
+def test_next_in_view_walks_a_mask(rows: LayerRows) -> None:
+    view = np.arange(rows.n)
+    mask = rows.unhealthy_mask
+    first = rows.next_in_view(view, -1, 1, mask)
+    assert first == rows.first_unhealthy()
+    assert rows.next_in_view(view, first, -1, mask) is None
+    last = int(np.flatnonzero(mask)[-1])
+    assert rows.next_in_view(view, last, 1, mask) is None
+
+
+def test_streamed_update_changes_health_but_keeps_text(frame: pl.DataFrame) -> None:
+    pending = frame.with_columns(pl.lit("pending").alias("health"), pl.lit(None, pl.Float64).alias("cosine_similarity"))
+    rows = LayerRows(pending)
+    assert rows.health_counts() == {"pending": rows.n}
+    assert math.isnan(rows.cos[0])
+    text_before = rows.text(3)
+    rows.update(frame)
+    assert rows.health_counts()["fail"] > 0
+    assert rows.cos[0] == pytest.approx(frame["cosine_similarity"][0])
+    assert rows.text(3) == text_before
+
+
+def test_text_of_odd_rows() -> None:
+    frame = Comparison.from_frame(pl.DataFrame({
+        "index": [0, 1],
+        "name": ["a@b/c.d:0 \ufffd", None],
+        "target_name": [None, "only/in:target"],
+        "shape": [[1, 2], None],
+        "target_shape": [[2, 1], [3]],
+        "dtype": ["float32", None],
+        "target_dtype": ["bfloat16", "int8"],
+        "health": ["fail", "unmatched"],
+        "side": ["both", "target"],
+        "nan_target": [2, 0],
+        "inf_golden": [1, 0],
+    })).frame
+    rows = LayerRows(frame)
+    name, _op, shape, dtypes = rows.text(0)
+    assert name == "a@b/c.d:0 \ufffd"
+    assert shape == "1×2→2×1" and dtypes == "f32→bf16"
+    assert rows.text(1)[0] == "only/in:target"
+    assert rows.nan_inf(0) == "n2 i1" and rows.nan_inf(1) == "·"
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [(0.5, "0.5"), (123.456, "123.5"), (1.2e-5, "1.20e-05"), (0.0, "0"), (float("nan"), "·"),
+     (float("inf"), "inf"), (-float("inf"), "-inf"), (2.5e7, "2.50e+07")],
+)
+def test_fmt_num(value: float, text: str) -> None:
+    assert fmt_num(value) == text
+
+
+def test_fmt_cosine_keeps_the_nines() -> None:
+    assert fmt_cosine(0.9999991) == "0.999999"
+    assert fmt_cosine(float("nan")) == "·"
+    assert short_dtype("bfloat16") == "bf16" and short_dtype("complex64") == "complex64" and short_dtype(None) == "?"
+
+
+def test_layout_drops_low_priority_columns_and_keeps_health() -> None:
+    wide = [c.id for c in layout_columns(200, 4, 12)]
+    assert wide[0] == "index" and wide[-1] == "health" and "shape" in wide
+    narrow = [c.id for c in layout_columns(50, 4, 12)]
+    assert "health" in narrow and "name" in narrow and "shape" not in narrow
+    for width in (30, 60, 90, 140):
+        cols = layout_columns(width, 4, 18)
+        assert 2 + sum(c.width for c in cols) + len(cols) - 1 <= max(width, 2 + 22 + 6 + 1)
+
+
+def test_histogram_bars() -> None:
+    assert resample([1, 2, 3, 4], 2) == [3, 7]
+    assert resample([1, 2], 5) == [1, 2]
+    rows = bars([0, 1, 100, 10_000], 4, height=2)
+    assert len(rows) == 2 and all(len(r) == 4 for r in rows)
+    assert rows[1][0] == " " and rows[1][1] != " "  # an empty bucket stays empty, a tiny one shows
+    assert rows[0][3] == "█"
+    assert bars([], 10) == ["", "", ""]

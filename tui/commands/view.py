@@ -1,0 +1,62 @@
+"""``dumpscope GOLDEN TARGET``: open the terminal UI on two dumps (compared in the background)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dumpscope.tui.app import DumpscopeApp
+
+HELP = "open the terminal UI on a golden and a target dump (the default command)"
+DESCRIPTION = (
+    "Compare GOLDEN and TARGET layer dumps in the terminal UI.  Rows fill in as they are "
+    "compared (esc cancels); press ? in the app for every key.  `dumpscope A B` is short "
+    "for `dumpscope view A B`."
+)
+
+
+def add_ui_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options shared by every command that opens the app."""
+    parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse (e.g. over SSH)")
+    parser.add_argument("--theme", metavar="T", help="colour theme: textual-dark (default), ansi-dark (the terminal's 16 colours), nord...")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("golden", type=Path, help="golden dump (directory or file)")
+    parser.add_argument("target", type=Path, help="target dump (directory or file)")
+    parser.add_argument("--model", type=Path, metavar="M", help="ONNX model: topological order and graph facts")
+    parser.add_argument("--preset", default="auto", metavar="P", help="health bands preset (default: auto)")
+    add_ui_arguments(parser)
+
+
+def check_theme(theme: str | None) -> None:
+    """Refuse an unknown theme before the terminal is taken over."""
+    if theme is None:
+        return
+    from textual.theme import BUILTIN_THEMES
+
+    from dumpscope.tui.cli import UsageError
+
+    if theme not in BUILTIN_THEMES:
+        raise UsageError(f"unknown theme {theme!r}; choose from {', '.join(sorted(BUILTIN_THEMES))}")
+
+
+def run_app(app: DumpscopeApp, args: argparse.Namespace) -> int:
+    """Run ``app`` honouring ``--no-mouse``; the app's return code is the exit code."""
+    result = app.run(mouse=not args.no_mouse)
+    return int(result or 0)
+
+
+def run(args: argparse.Namespace) -> int:
+    from dumpscope.tui.cli import UsageError
+
+    for label, path in (("golden", args.golden), ("target", args.target), ("model", args.model)):
+        if path is not None and not path.exists():
+            raise UsageError(f"{label} {path}: no such file or directory")
+    check_theme(args.theme)
+    from dumpscope.tui.app import CompareRequest, DumpscopeApp
+
+    request = CompareRequest(args.golden, args.target, args.model, args.preset)
+    return run_app(DumpscopeApp(request, theme=args.theme), args)
