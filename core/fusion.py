@@ -213,10 +213,11 @@ def parse_graph(data: object, path: Path | None = None) -> AtcGraph:
             problems.append(f"op name {op.name!r} appears more than once; the first is used for pairing")
         seen.add(op.name)
     # Inputs often carry no id; they run first.  Other id-less ops keep their place at the end.
-    order = sorted(
-        range(len(ops)),
-        key=lambda i: (ops[i].id is None and ops[i].type not in INPUT_TYPES, ops[i].id if ops[i].id is not None else -1, i),
-    )
+    def rank(i: int) -> tuple[bool, int, int]:
+        op = ops[i]
+        return (op.id is None and op.type not in INPUT_TYPES, op.id if op.id is not None else -1, i)
+
+    order = sorted(range(len(ops)), key=rank)
     return AtcGraph(path=path, name=str(data.get("name", "")), ops=[ops[i] for i in order], problems=problems)
 
 

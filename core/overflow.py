@@ -237,7 +237,9 @@ def _parse_new(buf: bytes) -> dict[str, object]:
     }
 
 
-def records_from_parsed(parsed: dict[str, object], file: str, layout: str, timestamp: int | None) -> list[OverflowRecord]:
+def records_from_parsed(
+    parsed: dict[str, object], file: str, layout: str, timestamp: int | None
+) -> list[OverflowRecord]:
     """Non-zero statuses of a parsed record (msaccucmp JSON structure) as records."""
     out: list[OverflowRecord] = []
     units: list[tuple[str, dict[str, object]]] = []
@@ -464,7 +466,9 @@ def scan(path: Path, with_stats: bool = True) -> OverflowReport:
     return report
 
 
-def _replace(rec: OverflowRecord, op: _OpFile | None, note: str | None, stats: tuple[TensorStats, ...]) -> OverflowRecord:
+def _replace(
+    rec: OverflowRecord, op: _OpFile | None, note: str | None, stats: tuple[TensorStats, ...]
+) -> OverflowRecord:
     if op is None:
         return replace(rec, link_note=note)
     true_name = op.name.op_name

@@ -416,7 +416,9 @@ class _Builder:
             if desc.role in ("input", "output"):
                 self._add_tensor(header, desc, base, op_name, dname)
 
-    def _add_tensor(self, header: DumpHeader, desc: TensorDesc, base: str, op_name: str, dname: DumpName | None) -> None:
+    def _add_tensor(
+        self, header: DumpHeader, desc: TensorDesc, base: str, op_name: str, dname: DumpName | None
+    ) -> None:
         if desc.role == "output":
             name = base if desc.index == 0 else f"{base}:{desc.index}"
             kind = "activation"

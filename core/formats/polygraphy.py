@@ -103,7 +103,8 @@ def _tensor(name: str, value: object, source: str, position: int, kind: str) -> 
     where = f"{source}:{name}"
     encoded = _array_field(value)
     if encoded is None:
-        inner = value.get("values") if _type_of(value) in ("LazyArray", "LazyNumpyArray") else value  # type: ignore[union-attr]
+        is_lazy = _type_of(value) in ("LazyArray", "LazyNumpyArray")
+        inner = value.get("values") if is_lazy else value  # type: ignore[union-attr]
         found = _type_of(inner) or type(inner).__name__
         return TensorRef(
             TensorInfo(name=name, kind=kind, source=where, order=float(position)),  # type: ignore[arg-type]

@@ -142,7 +142,9 @@ def scan(buf: mmap.mmap | bytes, text: bool) -> tuple[bool, list[Record], list[s
             pos = end
         else:
             if not sm:
-                problems.append(f"byte {header_pos}: tensor {_decode(m['name'])!r} has no '//buffer data size' line; skipped")
+                problems.append(
+                    f"byte {header_pos}: tensor {_decode(m['name'])!r} has no '//buffer data size' line; skipped"
+                )
                 continue
             start, length = pos, int(sm["n"])
             if start + length > len(buf):
@@ -306,7 +308,9 @@ class SgsTensor:
     """Alignment bytes appended after the data (binary form)."""
 
 
-def write_sigmastar(path: Path, tensors: list[SgsTensor], is_float: bool, text: bool = False, trailer: bool = True) -> Path:
+def write_sigmastar(
+    path: Path, tensors: list[SgsTensor], is_float: bool, text: bool = False, trailer: bool = True
+) -> Path:
     """Write a SigmaStar dump in the binary or text form."""
     out = io.BytesIO()
     out.write(f"isFloat: {int(is_float)}\n".encode())

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dumpscope.core.fusion import FusionMap
 
 HELP = "show fused <-> original op mapping from an ATC graph JSON or an optimised-target manifest"
 DESCRIPTION = (
@@ -82,7 +86,9 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _print(maps: list, shown: list, origins: dict[str, tuple[str, int]] | None, kind: str) -> None:  # type: ignore[type-arg]
+def _print(
+    maps: list[FusionMap], shown: list[FusionMap], origins: dict[str, tuple[str, int]] | None, kind: str
+) -> None:
     from rich.console import Console
     from rich.table import Table
 

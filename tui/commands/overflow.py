@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dumpscope.core.overflow import OverflowReport
 
 HELP = "decode Ascend overflow (Opdebug) records and show the overflowing ops"
 DESCRIPTION = (
@@ -50,7 +54,7 @@ def _fmt(value: float | None) -> str:
     return "-" if value is None else f"{value:.6g}"
 
 
-def _print_report(report: object) -> None:
+def _print_report(report: OverflowReport) -> None:
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -58,8 +62,7 @@ def _print_report(report: object) -> None:
     from dumpscope.core.names import display
 
     console = Console()
-    records = report.records  # type: ignore[attr-defined]
-    files = report.files  # type: ignore[attr-defined]
+    records, files = report.records, report.files
     if not records:
         console.print(f"OK: no overflow recorded in {files} Opdebug file(s)")
         return
