@@ -9,6 +9,8 @@ from pathlib import Path
 import ml_dtypes
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from dumpscope.core import protobuf as pb
 from dumpscope.core.formats import ascend_dump as ad
@@ -372,3 +374,50 @@ def test_protobuf_reads_packed_and_unpacked_repeated_fields() -> None:
         fields = pb.group(pb.iter_fields(msg))
         assert pb.repeated_varints(msg, fields[1]) == [1, 300, 2**40]
     assert pb.to_signed(pb.read_varint(pb.encode_varint(-1), 0, 10)[0]) == -1
+
+
+# --- properties ---
+
+_dims = st.integers(min_value=1, max_value=9)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=_dims, c=st.integers(1, 40), h=_dims, w=_dims, c0=st.sampled_from([4, 8, 16, 32]))
+def test_nc1hwc0_round_trip_property(n: int, c: int, h: int, w: int, c0: int) -> None:
+    x = np.arange(n * c * h * w, dtype=np.float32).reshape(n, c, h, w)
+    device = nchw_to_nc1hwc0(x, c0)
+    out = lay.to_original(device.reshape(-1), NC1HWC0, device.shape, x.shape, "NCHW")
+    np.testing.assert_array_equal(out, x)
+
+
+@settings(max_examples=60, deadline=None)
+@given(batch=st.lists(_dims, max_size=2), h=st.integers(1, 40), w=st.integers(1, 40), w0=st.sampled_from([16, 32]))
+def test_fractal_nz_round_trip_property(batch: list[int], h: int, w: int, w0: int) -> None:
+    x = np.arange(math.prod(batch) * h * w, dtype=np.float32).reshape(*batch, h, w)
+    device = nd_to_fractal_nz(x, 16, w0)
+    np.testing.assert_array_equal(lay.to_original(device.reshape(-1), FRACTAL_NZ, device.shape, x.shape), x)
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 40), c=st.integers(1, 40), h=_dims, w=_dims, c0=st.sampled_from([16, 32]))
+def test_fractal_z_round_trip_property(n: int, c: int, h: int, w: int, c0: int) -> None:
+    x = np.arange(n * c * h * w, dtype=np.float32).reshape(n, c, h, w)
+    device = nchw_to_fractal_z(x, c0)
+    np.testing.assert_array_equal(lay.to_original(device.reshape(-1), FRACTAL_Z, device.shape, x.shape), x)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.binary(max_size=300), name=st.sampled_from(["Add.a.1.1.1700000000000001", "8812731"]))
+def test_arbitrary_bytes_never_crash_the_reader(tmp_path: Path, data: bytes, name: str) -> None:
+    p = tmp_path / name
+    p.write_bytes(data)
+    try:
+        header = ad.parse_header(p)
+    except ad.DumpFileError:
+        return
+    for desc in header.tensors:
+        if desc.role in ("input", "output") and ad.tensor_problem(desc, header.file_size) is None:
+            try:
+                ad.load_tensor(header, desc)
+            except (lay.LayoutError, ValueError):
+                pass

@@ -11,6 +11,8 @@ from pathlib import Path
 import ml_dtypes
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dumpscope.core import overflow as ov
 from dumpscope.core.formats import ascend_dump as ad
@@ -343,3 +345,14 @@ def test_cli_handles_undecodable_names_and_unreadable_records(tmp_path: Path, ca
     single.write_bytes(b"\x00" * 10)
     assert main(["overflow", str(single)]) == 2
     assert "no readable overflow record" in capsys.readouterr().err
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.binary(max_size=200), magic=st.booleans())
+def test_arbitrary_payloads_decode_or_raise_opdebug_error(data: bytes, magic: bool) -> None:
+    payload = (struct.pack("<I", ov.MAGIC) + data) if magic else data
+    try:
+        parsed = ov.parse_payload(payload)
+    except ov.OpdebugError:
+        return
+    ov.records_from_parsed(parsed, "f", "x", None)

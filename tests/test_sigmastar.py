@@ -6,6 +6,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from dumpscope.core.formats import sigmastar as sg
 from dumpscope.core.model import DumpError, TensorReadError
@@ -162,3 +164,20 @@ def test_data_is_read_at_load_time(tmp_path: Path) -> None:
     raw[start : start + 4] = np.float32(3.5).tobytes()
     p.write_bytes(bytes(raw))
     assert ref.load()[0] == 3.5
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(tail=st.binary(max_size=400), text=st.booleans())
+def test_arbitrary_records_never_crash(tmp_path: Path, tail: bytes, text: bool) -> None:
+    head = b"isFloat: 0\n//out 0 s: 0.5 z: 1 type: SGS_S8 name: t bConstant:0 shape:[2, 3] dims:2\nop_out[0] a = {\n"
+    p = tmp_path / f"sigma_outtensor_dump.{'txt' if text else 'bin'}"
+    p.write_bytes(head + tail)
+    try:
+        dump = sg.open(p)
+    except DumpError:
+        return
+    for ref in dump:
+        try:
+            ref.load()
+        except TensorReadError:
+            pass
