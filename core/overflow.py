@@ -34,7 +34,6 @@ from dumpscope.core.names import display
 
 MAGIC = 0x5A5A5A5A
 LEGACY_SIZE = 2048
-_U64 = struct.Struct("<Q")
 
 # --- status meanings (research/errors.md; Ascend precision_tool and asc_get_status docs) ---
 
