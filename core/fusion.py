@@ -253,13 +253,9 @@ def target_tensor_name(op_name: str, index: int) -> str:
     return op_name if index == 0 else f"{op_name}:{index}"
 
 
-def target_origins(graph: AtcGraph | str | Path) -> dict[str, tuple[str, int]]:
-    """Target tensor name -> (golden node name, output index) for every output whose
-    original is known: its ``_datadump_origin_*`` attributes, else - for an op that
-    stands for exactly one original op with no other dumped op in its group - that op's
-    output of the same index.
-    Target-only ops are left out (see :func:`target_only`)."""
-    g = _as_graph(graph)
+def _resolve_outputs(g: AtcGraph) -> tuple[dict[str, tuple[str, int]], set[str]]:
+    """``(origins, unresolved)``: known golden origins per target output, and the outputs
+    of fused groups whose original producer the graph does not name."""
     types = {op.name: op.type for op in g.ops}
     # Members that run on the device (a split-off Const produces no dump and no rival output).
     group_size = {
@@ -267,7 +263,8 @@ def target_origins(graph: AtcGraph | str | Path) -> dict[str, tuple[str, int]]:
         for grp in _groups(_entries_from_graph(g))
         for name in grp.fused
     }
-    out: dict[str, tuple[str, int]] = {}
+    origins: dict[str, tuple[str, int]] = {}
+    unresolved: set[str] = set()
     for op in _first_ops(g):
         if op.target_only or op.type in NO_DUMP_TYPES:
             continue
@@ -275,10 +272,30 @@ def target_origins(graph: AtcGraph | str | Path) -> dict[str, tuple[str, int]]:
         for o in op.outputs:
             name = target_tensor_name(op.name, o.index)
             if o.origin_name:
-                out[name] = (o.origin_name, o.origin_output_index or 0)
+                origins[name] = (o.origin_name, o.origin_output_index or 0)
             elif len(originals) == 1 and group_size.get(op.name, 1) == 1:
-                out[name] = (originals[0], o.index)
-    return out
+                origins[name] = (originals[0], o.index)
+            else:
+                unresolved.add(name)
+    return origins, unresolved
+
+
+def target_origins(graph: AtcGraph | str | Path) -> dict[str, tuple[str, int]]:
+    """Target tensor name -> (golden node name, output index) for every output whose
+    original is known: its ``_datadump_origin_*`` attributes, else - for an op that
+    stands for exactly one original op with no other dumped op in its group - that op's
+    output of the same index.
+    Target-only ops are left out (see :func:`target_only`)."""
+    return _resolve_outputs(_as_graph(graph))[0]
+
+
+def unresolved_outputs(graph: AtcGraph | str | Path) -> set[str]:
+    """Target outputs of fused groups whose original producer the graph does not name.
+
+    A fused op often keeps the name of its *first* original op (a Conv fused with its
+    Relu is still called ``Conv_1``), so pairing these by name would compare the fused
+    output with an intermediate of the group; they are better left unpaired."""
+    return _resolve_outputs(_as_graph(graph))[1]
 
 
 def target_only(graph: AtcGraph | str | Path) -> set[str]:

@@ -139,6 +139,7 @@ def test_fused_outputs_pair_with_the_original_that_produces_them(graph: Path) ->
     origins = fusion.target_origins(graph)
     assert origins["conv1/fused"] == ("relu.1", 0)  # never the group's intermediate conv1/Conv:0
     assert "mm_add" not in origins  # many-to-one without origin attributes: no guess
+    assert fusion.unresolved_outputs(graph) == {"mm_add", "split/a"}
     assert "split/a" not in origins and origins["split/b"] == ("Split_5", 1)
     assert origins["topk"] == ("TopK_6", 0) and origins["topk:1"] == ("TopK_6", 1)
     assert "trans_TransData_1" not in origins and fusion.target_only(graph) == {"trans_TransData_1"}
