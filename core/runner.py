@@ -281,6 +281,13 @@ def tensor_entry(facts: GraphFacts, name: str, kind: str, *, prefix: str = "", t
     }
 
 
+def _not_numeric(value: object) -> str | None:
+    """Why ``value`` cannot be stored as a plain .npy (None when it can)."""
+    if isinstance(value, np.ndarray):
+        return "strings" if value.dtype == object else None
+    return "a sequence" if isinstance(value, list) else f"a {type(value).__name__}"
+
+
 def _store(out_dir: Path, entry: dict[str, Any], arr: np.ndarray) -> None:
     rel = to_filename(entry["name"])
     np.save(out_dir / rel, arr, allow_pickle=False)
@@ -318,10 +325,14 @@ def dump_prepared(
     for name, load in prepared.constants.items():
         entry = tensor_entry(facts, name, "constant", prefix=prefix)
         try:
-            _store(out_dir, entry, load())
+            value = load()
         except (OSError, ValueError, onnx.checker.ValidationError) as exc:
             notes.append(f"constant {display(name)!r} not dumped: {exc}")
             continue
+        if (why := _not_numeric(value)) is not None:
+            notes.append(f"constant {display(name)!r} holds {why}; not dumped")
+            continue
+        _store(out_dir, entry, value)
         entry.update(prepared.extra.get(name, {}))
         entries.append(entry)
 
@@ -339,8 +350,8 @@ def dump_prepared(
             true = by_fetch[fetch_name]
             kind = "input" if true in facts.graph_inputs else ("constant" if true in constants else "activation")
             entry = tensor_entry(facts, true, kind, prefix=prefix, topo_offset=topo_offset)
-            if not isinstance(value, np.ndarray) or value.dtype == object:
-                notes.append(f"tensor {display(true)!r} is not a numeric tensor ({type(value).__name__}); not dumped")
+            if (why := _not_numeric(value)) is not None:
+                notes.append(f"tensor {display(true)!r} holds {why}; not dumped")
                 continue
             _store(out_dir, entry, value)
             entry.update(prepared.extra.get(true, {}))

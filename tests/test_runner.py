@@ -420,3 +420,21 @@ def test_optimized_ir3_model_with_initializers_as_inputs(light_models_dir: Path,
     assert [t["name"] for t in manifest["tensors"] if t["kind"] == "input"] == ["gpu_0/data_0"]
     fused = [n for n in manifest["nodes"] if len(n["fused_from"]) > 1]
     assert fused and all(n["op_type"] in ("FusedConv", "Conv", "FusedGemm", "Gemm") for n in fused)
+
+
+def test_strings_and_sequences_are_noted_not_dumped(model_builder: ModelBuilder, tmp_path: Path) -> None:
+    vi = helper.make_tensor_value_info
+    model = model_builder(
+        [
+            helper.make_node("SequenceConstruct", ["x", "x"], ["seq"], name="pack"),
+            helper.make_node("ConcatFromSequence", ["seq"], ["cat"], axis=0, name="concat"),
+            helper.make_node("Constant", [], ["s"], value=helper.make_tensor("sv", TensorProto.STRING, [1], [b"hi"]), name="text"),
+            helper.make_node("Identity", ["s"], ["s2"], name="copy"),
+        ],
+        [vi("x", F, [2])],
+        [vi("cat", F, [4]), vi("s2", TensorProto.STRING, [1])],
+    )
+    manifest = dump_model(model, tmp_path / "d")
+    assert [t["name"] for t in manifest["tensors"]] == ["x", "cat"]
+    notes = " ".join(manifest["notes"])
+    assert "'seq' holds a sequence" in notes and "'s2' holds strings" in notes and "'s' holds strings" in notes
