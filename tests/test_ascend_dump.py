@@ -273,6 +273,7 @@ def test_nested_device_layout_and_repeated_executions(tmp_path: Path) -> None:
     # The earlier execution (step 1, smaller timestamp) keeps the plain name.
     assert dump.tensors["relu1"].load()[0] == 1 and dump.tensors["relu1#2"].load()[0] == 0
     assert dump.tensors["relu1#2"].info.node_name == "relu1"
+    assert dump.meta["repeated_ops"] == {"relu1": 2}
 
 
 @needs_samples

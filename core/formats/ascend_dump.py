@@ -487,7 +487,11 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names i
         format=NAME,
         tensors=builder.tensors,
         problems=builder.problems,
-        meta={"opdebug_files": builder.opdebug},
+        meta={
+            "opdebug_files": builder.opdebug,
+            # Ops dumped more than once (loops, several steps): later runs are ``name#k``.
+            "repeated_ops": {name: n for name, n in builder.counts.items() if n > 1},
+        },
     )
 
 
