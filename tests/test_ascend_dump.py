@@ -316,6 +316,20 @@ def test_nc1hwc0_to_nhwc_inferred_and_declared(tmp_path: Path) -> None:
     np.testing.assert_array_equal(got, square.transpose(0, 2, 3, 1))
 
 
+def test_graph_origin_formats_settle_ambiguous_layouts(tmp_path: Path) -> None:
+    square = _values((1, 4, 4, 4))  # NCHW; H == W == C
+    nhwc = square.transpose(0, 2, 3, 1)
+    _write(tmp_path / "Op.t.1.1.1700000000000001", "t", ad.RawTensor(nchw_to_nc1hwc0(square), FLOAT16, NC1HWC0, nhwc.shape))
+    _write(tmp_path / "Op.u.2.1.1700000000000002", "u", ad.RawTensor(nhwc.copy(), FLOAT16, NHWC, square.shape))
+    dump = ad.open(tmp_path)
+    np.testing.assert_array_equal(dump.tensors["t"].load(), square)  # without a hint, NCHW is assumed
+    hinted = ad.with_origin_formats(dump, {"t": "NHWC", "u": "NCHW", "missing": "NCHW"})
+    np.testing.assert_array_equal(hinted.tensors["t"].load(), nhwc)
+    np.testing.assert_array_equal(hinted.tensors["u"].load(), square)
+    assert dict(hinted.tensors["t"].info.extra)["origin_format"] == "NHWC"
+    assert dump.tensors["t"].info.extra != hinted.tensors["t"].info.extra  # the original dump is untouched
+
+
 @pytest.mark.parametrize("shape", [(5, 7), (16, 16), (3, 20, 33), (2, 2, 1, 17), (40,)])
 def test_fractal_nz_to_nd(tmp_path: Path, shape: tuple[int, ...]) -> None:
     x = _values(shape)

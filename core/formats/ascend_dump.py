@@ -28,7 +28,7 @@ import mmap
 import os
 import struct
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
@@ -47,7 +47,6 @@ _NOT_DUMP_SUFFIXES = (
 )  # fmt: skip
 _MAX_HEADER = 64 << 20  # a DumpData header is kilobytes; anything near this is not a dump
 _SNIFF_FILES = 64
-_ROLES = ("input", "output", "buffer", "space")
 _TIMESTAMP_MIN_DIGITS = 10
 _UINT8 = 4  # DataType code of buffers and workspaces (raw bytes)
 
@@ -493,6 +492,23 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names i
             "repeated_ops": {name: n for name, n in builder.counts.items() if n > 1},
         },
     )
+
+
+def with_origin_formats(dump: Dump, formats: dict[str, str]) -> Dump:
+    """The dump with each named tensor converted to the given framework layout.
+
+    ``formats`` (tensor name -> ``NCHW``/``NHWC``..., e.g. from
+    :func:`dumpscope.core.fusion.origin_formats`) settles what a dump alone cannot: an
+    NC1HWC0 tensor whose H, W and C are equal, or a plain NHWC device tensor whose
+    original layout is NCHW.  Tensors not named keep their loaders."""
+    tensors = dict(dump.tensors)
+    for name, fmt in formats.items():
+        ref = tensors.get(name)
+        loader = ref.loader if ref is not None else None
+        if isinstance(loader, partial) and loader.func is load_tensor and len(loader.args) == 2:
+            info = replace(ref.info, extra=(*ref.info.extra, ("origin_format", fmt)))  # type: ignore[union-attr]
+            tensors[name] = TensorRef(info, partial(load_tensor, *loader.args, fmt), ref.error)  # type: ignore[union-attr]
+    return Dump(path=dump.path, format=dump.format, tensors=tensors, problems=dump.problems, meta=dump.meta)
 
 
 # --- writing (synthetic dumps for tests, demos and benchmarks; same layout as the device) ---

@@ -118,8 +118,6 @@ def to_original(
             raise LayoutError(f"{name} -> {list(original_shape)} gave {list(out.shape)}")
         return out
     if name in _PLAIN_AXES or name in _FLAT_FORMATS:
-        if not original_shape or tuple(original_shape) == tuple(shape):
-            return device
         if (
             name in _PLAIN_AXES
             and origin_format in _PLAIN_AXES
@@ -127,6 +125,8 @@ def to_original(
             and name != origin_format
         ):
             return device.transpose([name.index(a) for a in origin_format])
+        if not original_shape or tuple(original_shape) == tuple(shape):
+            return device
         if math.prod(original_shape) == device.size:
             return device.reshape(original_shape)
         raise LayoutError(
