@@ -12,9 +12,11 @@ differ from msaccucmp only where it is wrong:
   distance is ``inf`` (msaccucmp reports 0) and cosine is undefined (null);
 * a tensor of one element is compared by value: cosine is null, not "1".
 
-Data is streamed in cache-sized chunks, so memory is bounded by the chunk and not by
-the tensor; memory-mapped inputs are read once (plus a second pass for the KL
-divergence, which needs the global min/max, only when a tensor spans several chunks).
+Data is streamed in chunks, so memory is bounded by the chunk and not by the tensor;
+memory-mapped inputs are read once (plus a second pass for the KL divergence, which
+needs the global min/max, only when a tensor spans several chunks).  The hot loops are
+in a small C extension (``_kernel.c``, one vectorised pass each); when it is not built,
+the same arithmetic runs in numpy with float64 sums through BLAS.
 """
 
 from __future__ import annotations
@@ -30,6 +32,13 @@ REL_EPS = float(np.finfo(np.float64).eps)
 KL_FLOOR = float(np.finfo(np.float32).eps)
 #: Elements per chunk: four float64 work arrays of this size stay in a 2 MB L2 cache.
 CHUNK = 1 << 15
+#: Elements per chunk for the compiled kernel, which streams without work arrays.
+NATIVE_CHUNK = 1 << 18
+
+try:  # the compiled kernel (core/_kernel.c) is optional; numpy does the same work slower
+    from dumpscope.core import _kernel
+except ImportError:  # pragma: no cover - depends on the build
+    _kernel = None
 
 #: The ten msaccucmp metric columns, in msaccucmp's CSV order (StandardDeviation is
 #: split into the per-side mean/std columns of :data:`STAT_COLUMNS`).
@@ -130,6 +139,18 @@ class _Acc:
         self.a, self.b, self.c = (np.empty(chunk, work) for _ in range(3))
         self.mask = np.empty(chunk, bool)
 
+    def merge(self, part: dict[str, float]) -> None:
+        """Add the sums of one chunk computed by the compiled kernel."""
+        for key in ("n", "sxx", "syy", "sdd", "sad", "sx", "sy", "srel", "within",
+                    "nan_x", "nan_y", "inf_x", "inf_y", "mismatch", "matched_nonfinite"):
+            setattr(self, key, getattr(self, key) + part[key])
+        self.mad = max(self.mad, part["mad"])
+        self.mrel = max(self.mrel, part["mrel"])
+        self.minx = min(self.minx, part["minx"])
+        self.maxx = max(self.maxx, part["maxx"])
+        self.miny = min(self.miny, part["miny"])
+        self.maxy = max(self.maxy, part["maxy"])
+
     def total(self, v: np.ndarray) -> float:
         """float64 sum of ``v`` (a BLAS dot with ones: 3x faster than ``v.sum()``)."""
         n = v.size
@@ -179,31 +200,24 @@ class _Acc:
         """Partial sums of msaccucmp's min-max-normalised KL divergence for one chunk.
 
         Needs the global min/max, so it runs after :meth:`add` has seen every chunk.
+        Computed in float64: the normalised values of two close tensors differ in the
+        7th digit, which float32 would round away.
         """
         n = x.size
-        a, b, c = self.a[:n], self.b[:n], self.c[:n]
+        a, b, c = self.x64[:n], self.y64[:n], self.w64[:n]
         for v, p, lo, hi in ((x, a, self.minx, self.maxx), (y, b, self.miny, self.maxy)):
+            np.copyto(p, v)
             if hi > lo:
-                np.subtract(v, lo, out=p)
+                np.subtract(p, lo, out=p)
                 np.multiply(p, 1.0 / (hi - lo), out=p)
-            else:  # a constant tensor is not normalised (msaccucmp)
-                np.copyto(p, v)
+            # else: a constant tensor is not normalised (msaccucmp)
             np.maximum(p, KL_FLOOR, out=p)
-        sx, sy = self.total(a), self.total(b)
-        # log(p/q) as log1p((p - q)/q): in float32 this is ~250x more accurate than
-        # log(p/q) when p and q are close, which is exactly when KL is small.  Where
-        # p < q/2 the subtraction can swallow p, so there the plain ratio is used.
+        ones = self.ones[:n]
+        sx, sy = float(a @ ones), float(b @ ones)
         np.subtract(a, b, out=c)
         np.divide(c, b, out=c)
-        far = np.less(c, -0.5, out=self.mask[:n])
-        if far.any():
-            c[far] = np.log(a[far] / b[far])
-            np.log1p(c, out=c, where=~far)
-        else:
-            np.log1p(c, out=c)
-        np.copyto(self.w64[:n], c)
-        np.copyto(self.x64[:n], a)
-        return sx, sy, float(self.x64[:n] @ self.w64[:n])
+        np.log1p(c, out=c)  # log(p/q) = log1p((p - q)/q): exact where p and q are close
+        return sx, sy, float(a @ c)
 
 
 def _work_type(a: np.ndarray) -> np.dtype:
@@ -258,8 +272,46 @@ def compare_arrays(
 
 
 def _compare(g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chunk: int) -> PairMetrics:
-    size = g.size
     work = np.promote_types(_work_type(g), _work_type(t))
+    if _kernel is not None:
+        acc, kl = _compare_native(g, t, rtol, atol, max(chunk, NATIVE_CHUNK), work)
+    else:
+        acc, kl = _compare_numpy(g, t, rtol, atol, chunk, work)
+    m = _finish(acc, g.size)
+    if kl is not None:
+        m.kullback_leibler_divergence = 0.0 if abs(kl) < REL_EPS else kl
+    return m
+
+
+def _compare_native(g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chunk: int, work: np.dtype) -> tuple[_Acc, float | None]:
+    """The compiled kernel: one vectorised pass for the moments, one for KL."""
+    assert _kernel is not None
+    size = g.size
+    acc = _Acc(0, work)
+    single = size <= chunk
+    kept: tuple[np.ndarray, np.ndarray] | None = None
+    for x, y in _chunks(g, t, chunk, work):
+        acc.merge(_kernel.moments(x, y, rtol, atol))
+        if single:
+            kept = (x, y)
+    if not acc.n:
+        return acc, None
+    s_x = 1.0 / (acc.maxx - acc.minx) if acc.maxx > acc.minx else 0.0
+    s_y = 1.0 / (acc.maxy - acc.miny) if acc.maxy > acc.miny else 0.0
+    a_buf, t_buf = np.empty(min(chunk, size)), np.empty(min(chunk, size))
+    sa = sb = tt = 0.0
+    for x, y in [kept] if kept is not None else _chunks(g, t, chunk, work):
+        n = x.size
+        a, lt = a_buf[:n], t_buf[:n]
+        pa, pb = _kernel.kl_prep(x, y, acc.minx, s_x, acc.miny, s_y, KL_FLOOR, a, lt)
+        np.log1p(lt, out=lt)  # log(p/q) = log1p((p - q)/q): exact where p and q are close
+        sa, sb, tt = sa + pa, sb + pb, tt + float(a @ lt)
+    return acc, tt / sa + math.log(sb / sa)
+
+
+def _compare_numpy(g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chunk: int, work: np.dtype) -> tuple[_Acc, float | None]:
+    """The same computation with numpy only (when the compiled kernel is not built)."""
+    size = g.size
     acc = _Acc(min(chunk, size), work)
     clean = True  # no chunk had a NaN/Inf
     kept: list[tuple[np.ndarray, np.ndarray]] = []  # the finite data when it is one chunk
@@ -274,17 +326,15 @@ def _compare(g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chunk: int)
         acc.add(x, y, sxx, syy, rtol, atol)
         if size <= chunk:
             kept.append((x, y))
-    m = _finish(acc, size)
-    if acc.n:
-        # KL needs the global min/max: a second pass, over memory only for big tensors.
-        parts = kept or _finite_chunks(g, t, chunk, work, None if clean else _Acc(1, work))
-        sx = sy = tt = 0.0
-        for x, y in parts:
-            a, b, c = acc.kl_sums(x, y)
-            sx, sy, tt = sx + a, sy + b, tt + c
-        kl = tt / sx + math.log(sy / sx)
-        m.kullback_leibler_divergence = 0.0 if abs(kl) < REL_EPS else kl
-    return m
+    if not acc.n:
+        return acc, None
+    # KL needs the global min/max: a second pass, over memory only for big tensors.
+    parts = kept or _finite_chunks(g, t, chunk, work, None if clean else _Acc(1, work))
+    sx = sy = tt = 0.0
+    for x, y in parts:
+        a, b, c = acc.kl_sums(x, y)
+        sx, sy, tt = sx + a, sy + b, tt + c
+    return acc, tt / sx + math.log(sy / sx)
 
 
 def _load64(acc: _Acc, x: np.ndarray, y: np.ndarray) -> tuple[float, float]:

@@ -11,7 +11,18 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from dumpscope.core import metrics
 from dumpscope.core.metrics import KL_FLOOR, MSACCUCMP_METRICS, REL_EPS, compare_arrays
+
+
+@pytest.fixture(autouse=True, params=["native", "numpy"])
+def kernel(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test runs on the compiled kernel and on the numpy fallback."""
+    if request.param == "numpy":
+        monkeypatch.setattr(metrics, "_kernel", None)
+    elif metrics._kernel is None:
+        pytest.skip("the compiled kernel is not built here")
+    return str(request.param)
 
 
 def reference(golden: np.ndarray, target: np.ndarray) -> dict[str, float]:
@@ -73,6 +84,12 @@ def test_chunking_does_not_change_results() -> None:
     target = golden * 1.01 + 0.001
     whole = compare_arrays(golden, target, chunk=1 << 20).as_dict()
     tiny = compare_arrays(golden, target, chunk=17).as_dict()
+    if metrics._kernel is not None:  # the kernel's own chunk floor: force several chunks
+        big = np.tile(golden.ravel(), 300)
+        several = compare_arrays(big, np.tile(target.ravel(), 300)).as_dict()
+        one = compare_arrays(big, np.tile(target.ravel(), 300), chunk=1 << 22).as_dict()
+        for key in MSACCUCMP_METRICS:
+            assert math.isclose(several[key], one[key], rel_tol=1e-9, abs_tol=1e-12), key
     for key in MSACCUCMP_METRICS + ("sqnr_db", "within_tolerance", "std_golden"):
         assert math.isclose(whole[key], tiny[key], rel_tol=1e-9, abs_tol=1e-12), key
 
@@ -172,6 +189,9 @@ def test_float16_working_conversion_is_exact_for_every_bit_pattern() -> None:
     value = np.where(exp == 0, sign * frac * 2.0**-24, sign * (1 + frac / 1024) * 2.0 ** (exp - 15))
     value = np.where(exp == 31, np.where(frac == 0, sign * np.inf, np.nan), value)
     converted = np.concatenate([x.copy() for x, _y in _chunks(np.zeros(65536, np.float32), halves, 4096, np.dtype(np.float32))])
+    # ...and through the whole kernel: each value compared with itself in float64.
+    m = compare_arrays(value.astype(np.float64), halves)
+    assert m.max_absolute_error == 0.0 and m.nonfinite_mismatch == 0
     assert converted.dtype == np.float32
     finite = ~np.isnan(value)
     assert np.array_equal(converted[finite].astype(np.float64), value[finite])
