@@ -281,6 +281,9 @@ def test_cli_text_and_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(["overflow", str(tmp_path)]) == 1
     out = capsys.readouterr().out
     assert "FAIL" in out and "signed integer NEG overflow" in out and "op not found" in out
+    assert main(["overflow", str(tmp_path), "--json", "-n", "1"]) == 1
+    assert len(json.loads(capsys.readouterr().out)) == 1
+    assert main(["overflow", str(tmp_path), "--top", "0"]) == 2
     empty = tmp_path / "empty"
     empty.mkdir()
     assert main(["overflow", str(empty)]) == 2

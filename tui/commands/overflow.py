@@ -21,6 +21,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", metavar="PATH", help="dump directory, Opdebug file or msaccucmp JSON")
     parser.add_argument("--json", action="store_true", help="print a JSON array of records")
     parser.add_argument("--no-stats", action="store_true", help="do not read the linked ops' tensors")
+    parser.add_argument(
+        "-n", "--top", type=int, metavar="N", help="only the first N records in time order (msaccucmp -n)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,7 +38,12 @@ def run(args: argparse.Namespace) -> int:
     path = Path(args.path)
     if not path.exists():
         raise UsageError(f"{path}: no such file or directory")
+    if args.top is not None and args.top < 1:
+        raise UsageError(f"--top must be at least 1, got {args.top}")
     report = overflow.scan(path, with_stats=not args.no_stats)
+    total = len(report.records)
+    if args.top is not None:
+        report.records = report.records[: args.top]
     for file, message in report.problems:
         print(f"dumpscope: {display(file)}: {message}", file=sys.stderr)
     if report.files == 0:
@@ -46,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         json.dump([r.to_json() for r in report.records], sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
-        _print_report(report)
+        _print_report(report, total)
     return EXIT_UNHEALTHY if report.records else EXIT_OK
 
 
@@ -54,7 +62,7 @@ def _fmt(value: float | None) -> str:
     return "-" if value is None else f"{value:.6g}"
 
 
-def _print_report(report: OverflowReport) -> None:
+def _print_report(report: OverflowReport, total: int) -> None:
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -66,7 +74,8 @@ def _print_report(report: OverflowReport) -> None:
     if not records:
         console.print(f"OK: no overflow recorded in {files} Opdebug file(s)")
         return
-    console.print(f"FAIL: {len(records)} overflow record(s) in {files} Opdebug file(s)\n")
+    shown = f"; the first {len(records)} shown" if len(records) < total else ""
+    console.print(f"FAIL: {total} overflow record(s) in {files} Opdebug file(s){shown}\n")
     for i, rec in enumerate(records, 1):
         op = f"[{rec.op_type}] {display(rec.op_name)}" if rec.op_name else "op not found"
         where = f"task {rec.task_id}, stream {rec.stream_id}"
@@ -77,7 +86,8 @@ def _print_report(report: OverflowReport) -> None:
             console.print(f"   {bit.mask:>#8x}  {bit.meaning}", soft_wrap=True)
         if rec.link_note:
             console.print(Text(f"   note: {rec.link_note}", style="dim"), soft_wrap=True)
-        console.print(Text(f"   record: {display(rec.file)}", style="dim"), soft_wrap=True)
+        when = f" (timestamp {rec.timestamp})" if rec.timestamp is not None else ""
+        console.print(Text(f"   record: {display(rec.file)}{when}", style="dim"), soft_wrap=True)
         if rec.op_file:
             console.print(Text(f"   op dump: {display(rec.op_file)}", style="dim"), soft_wrap=True)
         if rec.tensors:
