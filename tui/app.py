@@ -25,6 +25,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal
 from textual.markup import escape
 from textual.message import Message
+from textual.screen import Screen
 from textual.widgets import Footer, Input
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -182,12 +183,27 @@ class DumpscopeApp(App[int]):
         yield Footer()
 
     @property
+    def main_screen(self) -> Screen[Any]:
+        """The screen with the list (the bottom of the stack, whatever is pushed on top)."""
+        return self.screen_stack[0]
+
+    @property
     def layer_list(self) -> LayerList:
-        return self.query_one("#layers", LayerList)
+        return self.main_screen.query_one("#layers", LayerList)
 
     @property
     def tensor_pane(self) -> TensorPane:
-        return self.query_one("#tensor", TensorPane)
+        return self.main_screen.query_one("#tensor", TensorPane)
+
+    @property
+    def filter_box(self) -> Input:
+        return self.main_screen.query_one("#filter", Input)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """List actions run only while the list's screen is in front (hidden from the footer otherwise)."""
+        if action in _LIST_ACTIONS and self.screen is not self.main_screen:
+            return False
+        return True
 
     def on_mount(self) -> None:
         if self._theme_name:
@@ -265,7 +281,7 @@ class DumpscopeApp(App[int]):
         if note:
             status.append(note)
         summary.status = "  ".join(status)
-        self.query_one(SummaryBar).show(summary)
+        self.main_screen.query_one(SummaryBar).show(summary)
 
     @work(thread=True, exclusive=True, group="compare", exit_on_error=False)
     def _compare(self, request: CompareRequest) -> None:
@@ -323,7 +339,7 @@ class DumpscopeApp(App[int]):
             return
         if not self.layer_list.select_position(position):
             self.query_ = Query()
-            self.query_one("#filter", Input).value = ""
+            self.filter_box.value = ""
             self._apply_view()
             self.layer_list.select_position(position)
             self.notify(f"filter cleared to show the {what}", timeout=2)
@@ -331,7 +347,7 @@ class DumpscopeApp(App[int]):
 
     # -- actions -------------------------------------------------------------------------
     def action_filter(self) -> None:
-        box = self.query_one("#filter", Input)
+        box = self.filter_box
         self._filter_before = self.query_.text
         box.add_class("-active")
         box.value = self.query_.text or self.search.text
@@ -394,7 +410,7 @@ class DumpscopeApp(App[int]):
         self._apply_view()
 
     def action_back(self) -> None:
-        box = self.query_one("#filter", Input)
+        box = self.filter_box
         if box.has_focus:
             box.value = self._filter_before
             self._set_query(self._filter_before)
@@ -477,6 +493,11 @@ class DumpscopeApp(App[int]):
 
     def key_help(self) -> list[KeyHelp]:
         return [entry for _title, entries in self._help_sections() for entry in entries]
+
+
+_LIST_ACTIONS = frozenset(
+    {"filter", "match", "first_divergent", "unhealthy", "sort", "reverse_sort", "back", "export"}
+)
 
 
 def _describe_error(exc: BaseException) -> str:

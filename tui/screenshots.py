@@ -19,11 +19,13 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import polars as pl
+    from textual.pilot import Pilot
 
     from dumpscope.tui.app import DumpscopeApp
 
 SIZE = (120, 40)
 THEME = "textual-dark"
+GENERATED_ROWS = 5000
 
 _STAGE_OPS = ("Conv", "BatchNormalization", "Relu", "Conv", "BatchNormalization", "Add", "Relu")
 _HEAD_OPS = ("GlobalAveragePool", "Flatten", "Gemm", "Softmax")
@@ -142,3 +144,86 @@ def generated_frame(rows: int = 2000, seed: int = 0) -> pl.DataFrame:
         schema_overrides={"target_name": pl.Utf8, "message": pl.Utf8},
     )
     return frame
+
+
+Step = Callable[["Pilot[int]"], Awaitable[None]]
+
+
+async def _shoot(app: DumpscopeApp, shots: Sequence[tuple[str, Step]], out: Path) -> list[Path]:
+    """Run ``app`` headless; after each step save ``<name>.svg``."""
+    written: list[Path] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await _settle(pilot)
+        for name, step in shots:
+            await step(pilot)
+            await _settle(pilot)
+            written.append(Path(app.save_screenshot(f"{name}.svg", str(out))))
+    return written
+
+
+async def _settle(pilot: Pilot[int]) -> None:
+    """Let the comparison worker, the coalesced pane refresh and tensor reads finish."""
+    for _ in range(3):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause(0.15)
+
+
+def _keys(*keys: str) -> Step:
+    async def press(pilot: Pilot[int]) -> None:
+        await pilot.press(*keys)
+
+    return press
+
+
+def _filter(text: str, *then: str) -> Step:
+    async def apply(pilot: Pilot[int]) -> None:
+        from textual.widgets import Input
+
+        await pilot.press("slash")
+        pilot.app.query_one("#filter", Input).value = text
+        await pilot.pause()
+        await pilot.press("enter", *then)
+
+    return apply
+
+
+async def demo_screenshots(out: Path) -> list[Path]:
+    """The demo (fp16 Exp overflow in a streaming attention block), compared for real."""
+    from dumpscope.core.demo import make_demo
+    from dumpscope.tui.app import CompareRequest, DumpscopeApp
+
+    with tempfile.TemporaryDirectory(prefix="dumpscope-shots-") as tmp:
+        paths = make_demo(Path(tmp) / "demo")
+        app = DumpscopeApp(CompareRequest(paths.golden, paths.target, paths.model), theme=THEME)
+        return await _shoot(app, [("demo", _keys("f")), ("demo-tensor", _keys("enter"))], out)
+
+
+async def generated_screenshots(out: Path) -> list[Path]:
+    """A larger generated case (ResNet-like, 5000 tensors): list, filter + sort, help."""
+    from dumpscope.core.session import Comparison
+    from dumpscope.tui.app import DumpscopeApp
+
+    cmp = Comparison.from_frame(
+        generated_frame(GENERATED_ROWS), meta={"golden": "resnet_fp32", "target": "resnet_fp16"}
+    )
+    app = DumpscopeApp(cmp, theme=THEME)
+    return await _shoot(
+        app,
+        [("layers", _keys("f")), ("filter-sort", _filter("op:conv health:bad", "s")), ("help", _keys("question_mark"))],
+        out,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m dumpscope.tui.screenshots", description=__doc__)
+    parser.add_argument("--out", type=Path, default=Path("screenshots"), help="output directory (default: screenshots)")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    written = asyncio.run(generated_screenshots(args.out)) + asyncio.run(demo_screenshots(args.out))
+    for path in written:
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -26,7 +26,11 @@ class KeyHelp:
 
 
 def collect_bindings(nodes: list[DOMNode]) -> list[KeyHelp]:
-    """Bindings of ``nodes`` (in order) with the app's keymap applied; one entry per action."""
+    """Bindings of ``nodes`` (in order) with the app's keymap applied; one entry per action.
+
+    Only bindings with an id are listed: those are ours and remappable; the ones a
+    widget inherits (horizontal scrolling of a list that never scrolls sideways...) are noise.
+    """
     found: dict[tuple[int, str], KeyHelp] = {}
     for node in nodes:
         bindings_map = node._bindings.copy()
@@ -35,7 +39,7 @@ def collect_bindings(nodes: list[DOMNode]) -> list[KeyHelp]:
             bindings_map.apply_keymap(keymap)
         for key, bindings in bindings_map.key_to_bindings.items():
             for binding in bindings:
-                if not binding.description:
+                if not binding.description or not binding.id:
                     continue
                 slot = (id(node), binding.action)
                 display = node.app.get_key_display(binding.with_key(key))

@@ -40,12 +40,12 @@ class Column:
 
 
 def _ellipsis_middle(text: str, width: int) -> str:
-    """Keep both ends of long tensor names: the prefix says where, the suffix says what."""
+    """Cut long tensor names in the middle, keeping more of the end (the op and output part)."""
     if len(text) <= width:
         return text
     if width <= 1:
         return text[:width]
-    head = (width - 1) // 2
+    head = (width - 1) // 3
     return f"{text[:head]}…{text[len(text) - (width - 1 - head):]}"
 
 

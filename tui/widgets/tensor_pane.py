@@ -29,6 +29,7 @@ from dumpscope.tui.widgets.summary_bar import health_markup
 
 if TYPE_CHECKING:
     from dumpscope.core.session import Comparison
+    from dumpscope.core.tensor_stats import TensorStats
 
 METRICS: tuple[tuple[str, str], ...] = (
     ("cosine_similarity", "cosine similarity"),
@@ -75,12 +76,15 @@ class TensorPane(VerticalScroll, can_focus=True):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j,down", "scroll_down", "Scroll down", show=False, id="pane.down"),
         Binding("k,up", "scroll_up", "Scroll up", show=False, id="pane.up"),
+        Binding("ctrl+d,pagedown", "page_down", "Page down", show=False, id="pane.page_down"),
+        Binding("ctrl+u,pageup", "page_up", "Page up", show=False, id="pane.page_up"),
     ]
 
     class StatsReady(Message):
         """Tensor-level statistics for ``position`` (or why they are unavailable)."""
 
-        def __init__(self, position: int, stats: Any, problem: str | None) -> None:
+        def __init__(self, position: int, stats: TensorStats | None, problem: str | None) -> None:
+            """Exactly one of ``stats`` and ``problem`` is set."""
             super().__init__()
             self.position, self.stats, self.problem = position, stats, problem
 
@@ -188,7 +192,7 @@ class TensorPane(VerticalScroll, can_focus=True):
     def _load(self, cmp: Comparison, position: int) -> None:
         worker = get_current_worker()
         try:
-            from dumpscope.core.metrics import tensor_stats
+            from dumpscope.core.tensor_stats import tensor_stats
 
             golden, target = cmp.load_pair(position)
             if worker.is_cancelled:
@@ -198,7 +202,7 @@ class TensorPane(VerticalScroll, can_focus=True):
             else:
                 stats, problem = tensor_stats(golden, target), None
         except Exception as exc:  # noqa: BLE001 - unreadable data is shown in the pane, never raised
-            stats, problem = None, f"{type(exc).__name__}: {exc}" if not str(exc) else str(exc)
+            stats, problem = None, str(exc) or type(exc).__name__
         if not worker.is_cancelled:
             self.post_message(self.StatsReady(position, stats, problem))
 
@@ -209,13 +213,13 @@ class TensorPane(VerticalScroll, can_focus=True):
         part = self.query_one("#pane-tensors", Static)
         if message.problem is not None:
             part.update(f"[$error]cannot read tensors:[/] {escape(display(message.problem))}")
-        else:
+        elif message.stats is not None:
             part.update(self._tensors(message.stats))
 
-    def _tensors(self, stats: Any) -> str:
+    def _tensors(self, stats: TensorStats) -> str:
         width = max(16, self.scrollable_content_region.width - 2)
         height = 5 if self.detail else 3
-        lines: list[str] = []
+        lines: list[str] = [f"[$text-muted]{escape(stats.note)}[/]"] if stats.note else []
         for title, hist in (("|target − golden|", stats.error_hist), ("golden values", stats.golden_hist),
                             ("target values", stats.target_hist)):
             if hist is None or not sum(hist.counts):

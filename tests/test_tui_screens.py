@@ -1,0 +1,184 @@
+"""The app's other screens and paths: help and keymap, palette, export, reopen, background loading."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dumpscope.core.runner import dump_model
+from dumpscope.core.session import Comparison
+from dumpscope.tui.app import CompareRequest, DumpscopeApp, load_keymap
+from dumpscope.tui.screens.export import ExportScreen
+from dumpscope.tui.screens.help import HelpScreen
+from dumpscope.tui.screens.message import MessageScreen
+from dumpscope.tui.widgets.layer_rows import SORT_KEYS
+from dumpscope.tui.widgets.tensor_pane import TensorPane
+from tests.conftest import make_chain_model
+from tests.test_tui_app import (  # noqa: F401 - fixtures are found by name
+    SIZE,
+    _isolated_config,
+    filter_by,
+    generated,
+    pane_text,
+    screen_text,
+    settle,
+    type_text,
+)
+
+
+async def test_help_lists_bindings_with_the_user_keymap(generated: Comparison, _isolated_config: Path) -> None:
+    (_isolated_config / "keymap.toml").write_text('[keymap]\n"list.down" = "ctrl+n"\n"app.sort" = ["o"]\n')
+    app = DumpscopeApp(generated)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+n", "ctrl+n")
+        assert app.layer_list.selected == 2
+        await pilot.press("o")
+        assert SORT_KEYS[app._sort_index].id == "cos"
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        text = screen_text(app)
+        assert "First divergent" in text and "list.down" in text and "^n" in text
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+def test_keymap_file_problems_are_reported(tmp_path: Path) -> None:
+    bad = tmp_path / "keymap.toml"
+    bad.write_text("[keymap\n")
+    keymap, problems = load_keymap(bad)
+    assert keymap == {} and "ignored" in problems[0]
+    bad.write_text('"list.down" = ""\n"list.up" = "K, up"\n')
+    keymap, problems = load_keymap(bad)
+    assert keymap == {"list.up": "K,up"} and "list.down" in problems[0]
+    assert load_keymap(tmp_path / "missing.toml") == ({}, [])
+
+
+async def test_broken_keymap_does_not_stop_the_app(generated: Comparison, _isolated_config: Path) -> None:
+    (_isolated_config / "keymap.toml").write_text("= nonsense")
+    app = DumpscopeApp(generated)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("j")
+        assert app.layer_list.selected == 1
+
+
+async def test_command_palette_runs_actions(generated: Comparison) -> None:
+    app = DumpscopeApp(generated)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+p")
+        await type_text(pilot, "divergent")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert app.layer_list.selected == generated.first_divergent()
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "csv", "markdown"])
+async def test_export_writes_with_the_cli_writers(generated: Comparison, tmp_path: Path, fmt: str) -> None:
+    app = DumpscopeApp(generated)
+    target = tmp_path / "out"
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("x")
+        assert isinstance(app.screen, ExportScreen)
+        screen = app.screen
+        index = {"csv": 0, "parquet": 1, "json": 2, "markdown": 3}[fmt]
+        screen.query_one("RadioSet").query("RadioButton")[index].value = True
+        await pilot.pause()
+        box = screen.query_one("#export-path")
+        assert box.value.startswith(str(Path.cwd() / "g_dir_vs_t_dir"))
+        box.value = str(target.with_suffix(box.value[box.value.rfind("."):]))
+        await pilot.press("enter")
+        await settle(pilot)
+        assert not isinstance(app.screen, ExportScreen)
+    written = list(tmp_path.glob("out.*"))
+    assert len(written) == 1 and written[0].stat().st_size > 0
+    if fmt == "parquet":
+        assert Comparison.open(written[0]).frame.height == 600
+
+
+async def test_export_of_a_filtered_view(generated: Comparison, tmp_path: Path) -> None:
+    app = DumpscopeApp(generated)
+    async with app.run_test(size=SIZE) as pilot:
+        await filter_by(pilot, "op:gemm")
+        await pilot.press("x")
+        screen = app.screen
+        screen.query_one("RadioSet").query("RadioButton")[1].value = True
+        await pilot.pause()
+        screen.query_one("#export-path").value = str(tmp_path / "view.parquet")
+        await pilot.press("enter")
+        await settle(pilot)
+    assert Comparison.open(tmp_path / "view.parquet").frame["op_type"].to_list() == ["Gemm"]
+
+
+async def test_export_to_a_missing_directory_stays_open(generated: Comparison, tmp_path: Path) -> None:
+    app = DumpscopeApp(generated)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("x")
+        app.screen.query_one("#export-path").value = str(tmp_path / "nope" / "x.csv")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ExportScreen)
+        assert "no such directory" in screen_text(app)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, ExportScreen)
+
+
+async def test_reopened_comparison_says_tensors_are_missing(generated: Comparison, tmp_path: Path) -> None:
+    generated.save(tmp_path / "r.parquet")
+    app = DumpscopeApp(Comparison.open(tmp_path / "r.parquet"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert "reopened from a saved file" in pane_text(app.tensor_pane)
+        await pilot.press("f")
+        assert app.layer_list.selected == generated.first_divergent()
+
+
+@pytest.fixture(scope="module")
+def chain_dumps(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    root = tmp_path_factory.mktemp("chain")
+    model = make_chain_model(root)
+    dump_model(model, root / "golden")
+    dump_model(model, root / "target", target="fp16")
+    return model, root / "golden", root / "target"
+
+
+async def test_compares_in_the_background(chain_dumps: tuple[Path, Path, Path]) -> None:
+    model, golden, target = chain_dumps
+    app = DumpscopeApp(CompareRequest(golden, target, model))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.comparison is not None
+        assert "pending" not in app.comparison.frame["health"].to_list()
+        assert app.layer_list.view.size == app.comparison.frame.height
+        text = screen_text(app)
+        assert "enc/relu:0" in text and "comparing" not in text
+
+
+async def test_unreadable_dump_shows_a_message_screen(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    app = DumpscopeApp(CompareRequest(tmp_path / "empty", tmp_path / "missing"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, MessageScreen)
+        text = screen_text(app)
+        assert "Cannot compare these dumps" in text and "Traceback" not in text
+        await pilot.press("q")
+
+
+async def test_tensor_pane_reads_the_selected_pair(chain_dumps: tuple[Path, Path, Path]) -> None:
+    model, golden, target = chain_dumps
+    app = DumpscopeApp(CompareRequest(golden, target, model))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("G")  # y = Exp(relu): the largest fp16 rounding
+        await settle(pilot)
+        text = pane_text(app.tensor_pane)
+        assert "|target − golden|" in text and "golden values" in text
+        assert "worst 8 elements" in text and "(0,0)" in text  # y is [1, 8]: all eight, by index
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "worst 8 elements" in pane_text(app.screen.query_one(TensorPane))
+        await pilot.press("slash", "f", "s")  # list keys are off on the detail screen
+        assert app.screen is not app.main_screen
+        await pilot.press("escape")
+        assert app.screen is app.main_screen
