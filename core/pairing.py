@@ -62,6 +62,7 @@ def pair_dumps(
     node_order: Mapping[str, int] | None = None,
     origins: Mapping[str, tuple[str, int]] | None = None,
     target_only: frozenset[str] | set[str] = frozenset(),
+    no_name_fallback: frozenset[str] | set[str] = frozenset(),
 ) -> Pairing:
     """Match the tensors of two dumps and order the result.
 
@@ -96,6 +97,10 @@ def pair_dumps(
             if partner is None and idx == 0:
                 partner = by_name.get(node) or by_sanitised.get(ascend_sanitise(node))
             how = "graph origin"
+        if partner is None and info.name in no_name_fallback:
+            unmatched_target.append(Pair(None, ref, "fused op output whose original tensor the graph does not name "
+                                                     "(not compared with an intermediate of the group)"))
+            continue
         if partner is None and info.name in by_name:
             partner, how = by_name[info.name], "name"
         if partner is None and ascend_sanitise(info.name) in by_sanitised:

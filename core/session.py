@@ -178,14 +178,21 @@ def compare(
     target: str | Path | Dump,
     *,
     model: str | Path | None = None,
+    graph: str | Path | None = None,
     preset: str = "auto",
     thresholds: Thresholds | Sequence[str] | None = None,
     progress: ProgressCallback | None = None,
     workers: int | None = None,
 ) -> Comparison:
-    """Compare two dumps; the result's ``frame`` has one row per tensor, topologically ordered."""
+    """Compare two dumps; the result's ``frame`` has one row per tensor, topologically ordered.
+
+    ``model``: the ONNX model (topological order, node names).  ``graph``: a vendor graph
+    (Ascend ATC ``--mode=1/5`` JSON) that says which golden tensor each fused target op
+    produces.
+    """
     result: Comparison | None = None
-    for step in compare_stream(golden, target, model=model, preset=preset, thresholds=thresholds, workers=workers, final_only=True):
+    for step in compare_stream(golden, target, model=model, graph=graph, preset=preset, thresholds=thresholds,
+                               workers=workers, final_only=True):
         result = step.comparison
         if progress is not None:
             progress(step.done, step.total)
@@ -203,6 +210,7 @@ def compare_stream(
     target: str | Path | Dump,
     *,
     model: str | Path | None = None,
+    graph: str | Path | None = None,
     preset: str = "auto",
     thresholds: Thresholds | Sequence[str] | None = None,
     workers: int | None = None,
@@ -221,8 +229,13 @@ def compare_stream(
     g = golden if isinstance(golden, Dump) else open_dump(golden)
     t = target if isinstance(target, Dump) else open_dump(target)
     tensor_order, node_order = _graph_order(model)
-    pairing = pair_dumps(g, t, tensor_order=tensor_order, node_order=node_order)
+    links: dict[str, object] = {}
+    if graph is not None:
+        t, links, atc_order = _vendor_graph(graph, t)
+        node_order = node_order or atc_order
+    pairing = pair_dumps(g, t, tensor_order=tensor_order, node_order=node_order, **links)  # type: ignore[arg-type]
     meta = _meta(g, t, model, th, pairing)
+    meta["graph"] = str(graph) if graph is not None else None
     columns = _pending_columns(pairing.pairs, th)
     total = len(pairing.pairs)
 
@@ -258,6 +271,23 @@ def _graph_order(model: str | Path | None) -> tuple[dict[str, int] | None, dict[
 
     facts = load_graph(model)
     return facts.tensor_order(), {n.name: n.index for n in facts.nodes}
+
+
+def _vendor_graph(path: str | Path, target: Dump) -> tuple[Dump, dict[str, object], dict[str, int]]:
+    """Pairing facts from an ATC graph JSON, and the target with framework layouts applied."""
+    from dumpscope.core import fusion
+
+    atc = fusion.load_graph(path)
+    if target.format == "ascend-dump":
+        from dumpscope.core.formats.ascend_dump import with_origin_formats
+
+        target = with_origin_formats(target, fusion.origin_formats(atc))
+    links = {
+        "origins": fusion.target_origins(atc),
+        "target_only": frozenset(fusion.target_only(atc)),
+        "no_name_fallback": frozenset(fusion.unresolved_outputs(atc)),
+    }
+    return target, links, fusion.op_order(atc)
 
 
 def _meta(g: Dump, t: Dump, model: str | Path | None, th: Thresholds, pairing: Pairing) -> dict[str, object]:

@@ -29,6 +29,8 @@ def add_comparison_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("golden", help="golden (reference) dump: a directory of .npy files, an .npz, or a vendor dump")
     p.add_argument("target", help="target dump to check against the golden")
     p.add_argument("--model", metavar="MODEL.onnx", help="ONNX model: gives the topological order and node names")
+    p.add_argument("--graph", metavar="GRAPH.json",
+                   help="Ascend ATC graph JSON (atc --mode=1/5): pairs fused target ops with their golden originals")
     p.add_argument("--preset", choices=sorted(PRESETS), default="auto",
                    help="health thresholds: " + "; ".join(f"{k}: {v[0]}" for k, v in PRESETS.items()))
     p.add_argument("--threshold", action="append", default=[], metavar="KEY=VALUE",
@@ -57,10 +59,10 @@ def load_comparison(args: argparse.Namespace):  # type: ignore[no-untyped-def]
             bar.update(task, completed=done, total=total)
 
         try:
-            return compare(args.golden, args.target, model=args.model, thresholds=th, progress=progress)
+            return compare(args.golden, args.target, model=args.model, graph=args.graph, thresholds=th, progress=progress)
         finally:
             bar.stop()
-    return compare(args.golden, args.target, model=args.model, thresholds=th)
+    return compare(args.golden, args.target, model=args.model, graph=args.graph, thresholds=th)
 
 
 def exit_code(cmp) -> int:  # type: ignore[no-untyped-def]
