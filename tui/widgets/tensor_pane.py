@@ -4,8 +4,8 @@ What the comparison table already knows (shapes, dtypes, min/max/mean/std, NaN/I
 counts, every metric and the band it is judged by, why the row is unhealthy) shows at
 once.  What needs the tensors themselves (histograms, first NaN/Inf positions, the worst
 elements) is read in a thread worker for the selected row only; a result for a row that
-is no longer selected is dropped.  Rapid cursor moves are coalesced so holding `j`
-costs one refresh per frame, not one per key.
+is no longer selected is dropped.  Rapid cursor moves are debounced so holding `j`
+repaints the list only; the pane follows when the cursor rests.
 """
 
 from __future__ import annotations
@@ -46,8 +46,9 @@ METRICS: tuple[tuple[str, str], ...] = (
 )
 SIDE_ROWS: tuple[tuple[str, str], ...] = (("min", "min"), ("max", "max"), ("mean", "mean"), ("std", "std"),
                                           ("nan", "NaN"), ("inf", "Inf"))
-COALESCE_S = 0.06
-"""Cursor moves closer together than this refresh the pane once."""
+SETTLE_S = 0.08
+"""The pane follows the cursor once it rests this long: holding `j` (key repeat ~30 ms)
+repaints only the list, and the pane catches up when the key is let go."""
 
 
 def _num(value: Any) -> str:
@@ -111,10 +112,12 @@ class TensorPane(VerticalScroll, can_focus=True):
             self._render_row(self.position, reload=False)
 
     def show_row(self, position: int | None) -> None:
-        """Select ``position``; refreshes are coalesced over :data:`COALESCE_S`."""
+        """Select ``position``; the pane refreshes when the cursor has rested :data:`SETTLE_S`."""
         self._pending = position
         if self._timer is None:
-            self._timer = self.set_timer(COALESCE_S, self._flush)
+            self._timer = self.set_timer(SETTLE_S, self._flush)
+        else:
+            self._timer.reset()
 
     def _flush(self) -> None:
         self._timer = None

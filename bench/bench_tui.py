@@ -1,0 +1,235 @@
+"""Benchmark the terminal UI's layer list (figures printed, nothing asserted).
+
+    python bench/bench_tui.py            # everything, each measurement in a fresh process
+    python bench/bench_tui.py --quick    # skip the slow DataTable baseline
+
+Measured (targets from research/tui.md §5.4, 160x50, the 2-core CI box):
+  * headless first paint at 10k and 100k rows (target <= 0.1 s at 100k);
+  * CPU per `j` and per page at 100k, minus an unbound key (target <= 10 ms per `j`);
+  * sort and filter at 100k, data work plus the repaint (target <= 50 ms);
+  * RSS the UI adds beyond the comparison frame;
+  * cold start to the first frame of `dumpscope open RESULT.parquet` at 10k in a real
+    pseudo-terminal (target <= 1 s);
+  * baseline: Textual's built-in DataTable showing the same 10k rows, same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import pty
+import select
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+SIZE = (160, 50)
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def _comparison(rows: int):  # type: ignore[no-untyped-def]
+    from dumpscope.core.session import Comparison
+    from dumpscope.tui.screenshots import generated_frame
+
+    return Comparison.from_frame(generated_frame(rows), meta={"golden": "g", "target": "t"})
+
+
+async def _measure_app(rows: int) -> dict[str, float]:
+    """First paint, key costs, sort/filter and RSS of the dumpscope app, headless."""
+    from dumpscope.tui.app import DumpscopeApp
+    from dumpscope.tui.widgets.layer_list import LayerList
+
+    cmp = _comparison(rows)
+    rss_data = _rss_mb()
+    painted: list[float] = []
+    original = LayerList.render_line
+
+    def timed(self: LayerList, y: int):  # type: ignore[no-untyped-def]
+        strip = original(self, y)
+        if y > 0 and not painted and self.view.size:
+            painted.append(time.perf_counter())
+        return strip
+
+    LayerList.render_line = timed  # type: ignore[method-assign]
+    start = time.perf_counter()
+    app = DumpscopeApp(cmp)
+    out: dict[str, float] = {"rows": rows}
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        out["first_paint_s"] = painted[0] - start
+        out["rss_ui_mb"] = _rss_mb() - rss_data
+
+        async def cpu_per_key(key: str, n: int) -> float:
+            t0 = time.process_time()
+            for _ in range(n):
+                await pilot.press(key)
+            await pilot.pause(0.1)
+            return (time.process_time() - t0) / n * 1000
+
+        base = await cpu_per_key("z", 30)  # unbound: what Pilot itself costs
+        out["j_ms"] = await cpu_per_key("j", 30) - base
+        out["page_ms"] = await cpu_per_key("pagedown", 20) - base
+        out["key_baseline_ms"] = base
+
+        async def timed_call(call) -> float:  # type: ignore[no-untyped-def]
+            """CPU ms (all threads: Polars works in its pool) of ``call`` plus the repaint it causes."""
+            t0 = time.process_time()
+            call()
+            await pilot.pause()
+            return (time.process_time() - t0) * 1000
+
+        pane = app.tensor_pane
+        out["pane_ms"] = await timed_call(lambda: pane._render_row(app.layer_list.selected, reload=False))
+
+        out["sort_cos_ms"] = await timed_call(app.action_sort)
+        out["sort_name_ms"] = await timed_call(lambda: [app.action_sort() for _ in range(6)][-1]) / 6
+        out["filter_ms"] = await timed_call(lambda: app._set_query("op:conv health:fail relu"))
+        out["filter_word_ms"] = await timed_call(lambda: app._set_query("block12"))
+    return out
+
+
+async def _measure_datatable(rows: int) -> dict[str, float]:
+    """The same display columns in Textual's built-in DataTable (the baseline)."""
+    from textual.app import App, ComposeResult
+    from textual.widgets import DataTable
+
+    from dumpscope.tui.widgets.layer_rows import HEALTH_LABEL, LayerRows, fmt_cosine, fmt_num
+
+    cmp = _comparison(rows)
+    painted: list[float] = []
+
+    class Baseline(App[None]):
+        def compose(self) -> ComposeResult:
+            yield DataTable()
+
+        def on_mount(self) -> None:
+            table = self.query_one(DataTable)
+            data = LayerRows(cmp.frame)
+            table.add_columns("#", "tensor", "op", "shape", "dtype", "cosine", "max abs", "rmse", "health")
+            table.add_rows(
+                (str(int(data.index[p])), *data.text(p), fmt_cosine(float(data.cos[p])),
+                 fmt_num(float(data.max_abs[p])), fmt_num(float(data.rmse[p])),
+                 HEALTH_LABEL[cmp.frame["health"][p]])
+                for p in range(data.n)
+            )
+            table.focus()
+
+    start = time.perf_counter()
+    app = Baseline()
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.query_one(DataTable)
+        while table.virtual_size.height < rows:
+            await pilot.pause(0.05)
+        await pilot.pause()
+        painted.append(time.perf_counter())
+        t0 = time.process_time()
+        for _ in range(20):
+            await pilot.press("down")
+        await pilot.pause(0.1)
+        down = (time.process_time() - t0) / 20 * 1000
+    return {"rows": rows, "first_paint_s": painted[0] - start, "j_ms": down}
+
+
+def _cold_start(rows: int) -> dict[str, float]:
+    """Spawn `dumpscope open` on a saved 10k comparison in a pty; time to the first row on screen."""
+    import fcntl
+    import termios
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "cmp.parquet"
+        _comparison(rows).save(path)
+        master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", SIZE[1], SIZE[0], 0, 0))
+        env = {**os.environ, "TERM": "xterm-256color", "DUMPSCOPE_CONFIG_DIR": tmp}
+        start = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-m", "dumpscope", "open", str(path)],
+                                stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
+        os.close(slave)
+        seen = b""
+        first = None
+        deadline = start + 30
+        while time.perf_counter() < deadline and first is None:
+            ready, _, _ = select.select([master], [], [], 0.05)
+            if ready:
+                try:
+                    seen += os.read(master, 65536)
+                except OSError:
+                    break
+                if "✓ OK".encode() in seen or "✗ FAIL".encode() in seen:
+                    first = time.perf_counter() - start
+        while select.select([master], [], [], 0.3)[0]:  # the rest of the start-up output
+            try:
+                seen += os.read(master, 65536)
+            except OSError:
+                break
+        startup_bytes = len(seen)
+        os.write(master, b"q")
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        os.close(master)
+    return {"rows": rows, "cold_start_s": first if first is not None else float("nan"),
+            "startup_kb": startup_bytes / 1024}
+
+
+def _one(kind: str, rows: int) -> None:
+    if kind == "app":
+        result = asyncio.run(_measure_app(rows))
+    elif kind == "datatable":
+        result = asyncio.run(_measure_datatable(rows))
+    else:
+        result = _cold_start(rows)
+    print(json.dumps(result))
+
+
+def _spawn(kind: str, rows: int) -> dict[str, float]:
+    out = subprocess.run([sys.executable, __file__, "--one", kind, "--rows", str(rows)],
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="skip the DataTable baseline")
+    parser.add_argument("--one", choices=("app", "datatable", "cold"), help=argparse.SUPPRESS)
+    parser.add_argument("--rows", type=int, default=10_000, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        _one(args.one, args.rows)
+        return 0
+    small, big = _spawn("app", 10_000), _spawn("app", 100_000)
+    cold = _spawn("cold", 10_000)
+    print(f"{'measure':<38}{'10k':>10}{'100k':>10}   target")
+    print(f"{'first paint, headless (s)':<38}{small['first_paint_s']:>10.3f}{big['first_paint_s']:>10.3f}   <= 0.1 @100k")
+    print(f"{'CPU per j (ms, minus unbound key)':<38}{small['j_ms']:>10.1f}{big['j_ms']:>10.1f}   <= 10")
+    print(f"{'tensor pane refresh, when it rests (ms)':<38}{small['pane_ms']:>10.1f}{big['pane_ms']:>10.1f}")
+    print(f"{'CPU per page (ms)':<38}{small['page_ms']:>10.1f}{big['page_ms']:>10.1f}   <= 30")
+    print(f"{'sort by cosine + repaint (CPU ms)':<38}{small['sort_cos_ms']:>10.1f}{big['sort_cos_ms']:>10.1f}   <= 50")
+    print(f"{'sort, next keys, mean (CPU ms)':<38}{small['sort_name_ms']:>10.1f}{big['sort_name_ms']:>10.1f}   <= 50")
+    print(f"{'filter op:+health:+word (CPU ms)':<38}{small['filter_ms']:>10.1f}{big['filter_ms']:>10.1f}   <= 50")
+    print(f"{'filter, name word (CPU ms)':<38}{small['filter_word_ms']:>10.1f}{big['filter_word_ms']:>10.1f}   <= 50")
+    print(f"{'RSS added by the UI (MB)':<38}{small['rss_ui_mb']:>10.1f}{big['rss_ui_mb']:>10.1f}   <= 50 @100k")
+    print(f"{'Pilot cost of an unbound key (ms)':<38}{small['key_baseline_ms']:>10.1f}{big['key_baseline_ms']:>10.1f}")
+    print(f"cold start to first frame, pty 160x50, `dumpscope open` 10k: {cold['cold_start_s']:.2f} s "
+          f"({cold['startup_kb']:.0f} KB written)   target <= 1.0 s")
+    if not args.quick:
+        base = _spawn("datatable", 10_000)
+        print(f"baseline DataTable @10k: first paint {base['first_paint_s']:.2f} s, down {base['j_ms']:.1f} ms"
+              f"  ->  line-API list is {base['first_paint_s'] / small['first_paint_s']:.0f}x faster to first paint, "
+              f"{base['j_ms'] / max(small['j_ms'] + small['key_baseline_ms'], 1e-3):.1f}x cheaper per key "
+              "(both including Pilot's own cost)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
