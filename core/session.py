@@ -410,8 +410,9 @@ def _hard_fail(m: object) -> str:
     assert isinstance(m, PairMetrics)
     reasons = []
     if m.nonfinite_mismatch:
+        n = m.nonfinite_mismatch
         reasons.append(
-            f"{m.nonfinite_mismatch} positions are NaN/Inf on one side only "
+            f"{n} position{'s are' if n != 1 else ' is'} NaN/Inf on one side only "
             f"(target NaN {m.nan_target}, Inf {m.inf_target}; golden NaN {m.nan_golden}, Inf {m.inf_golden})"
         )
     if any(n.startswith("golden is all zero") for n in m.notes):
