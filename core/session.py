@@ -217,7 +217,6 @@ def compare_stream(
     batch: int = 64,
     interval: float = 0.25,
     final_only: bool = False,
-    on_pair: ProgressCallback | None = None,
 ) -> Iterator[Progress]:
     """Yield the comparison as it fills in.
 
@@ -256,8 +255,6 @@ def compare_stream(
                 for key, value in row.items():
                     columns[key][i] = value
             done += len(part)
-            if on_pair is not None:
-                on_pair(done, total)
             if not final_only and time.monotonic() - last >= interval and done < total:
                 last = time.monotonic()
                 yield snapshot(done)
