@@ -192,10 +192,8 @@ def compare(
     """
     result: Comparison | None = None
     for step in compare_stream(golden, target, model=model, graph=graph, preset=preset, thresholds=thresholds,
-                               workers=workers, final_only=True):
+                               workers=workers, final_only=True, progress=progress):
         result = step.comparison
-        if progress is not None:
-            progress(step.done, step.total)
     assert result is not None
     return result
 
@@ -217,12 +215,14 @@ def compare_stream(
     batch: int = 64,
     interval: float = 0.25,
     final_only: bool = False,
+    progress: ProgressCallback | None = None,
 ) -> Iterator[Progress]:
     """Yield the comparison as it fills in.
 
     Every yielded frame has all rows in their final order; rows not computed yet have
     health ``pending``.  A new frame is yielded at most every ``interval`` seconds and
-    always at the end.  Stop iterating to cancel.
+    always at the end (only at the end with ``final_only``); ``progress(done, total)``
+    is called after every batch.  Stop iterating to cancel.
     """
     th = thresholds if isinstance(thresholds, Thresholds) else Thresholds.from_preset(preset, thresholds or ())
     g = golden if isinstance(golden, Dump) else open_dump(golden)
@@ -255,6 +255,8 @@ def compare_stream(
                 for key, value in row.items():
                     columns[key][i] = value
             done += len(part)
+            if progress is not None:  # cheap, every batch (snapshots cost a frame build)
+                progress(done, total)
             if not final_only and time.monotonic() - last >= interval and done < total:
                 last = time.monotonic()
                 yield snapshot(done)

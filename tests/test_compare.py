@@ -293,3 +293,11 @@ def _npy_header(descr: str, shape: tuple[int, ...]) -> bytes:
 
 def _object_npy() -> bytes:
     return _npy_header("|O", (1,)) + pickle.dumps([1, 2])
+
+
+def test_progress_is_reported_per_batch(pair_dirs: tuple[Path, Path]) -> None:
+    from dumpscope.core.session import compare_stream
+
+    seen: list[tuple[int, int]] = []
+    steps = list(compare_stream(*pair_dirs, batch=1, final_only=True, progress=lambda d, t: seen.append((d, t))))
+    assert len(steps) == 1 and seen == [(1, 4), (2, 4), (3, 4), (4, 4)]
