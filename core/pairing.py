@@ -176,8 +176,11 @@ def _order(
                 return ref.info.order
         return None
 
-    if tensor_order or node_order:
-        topo, source = graph_index, "the ONNX graph"
+    graph_hits = sum(graph_index(p) is not None for p in rows) if (tensor_order or node_order) else 0
+    # A graph whose names do not match the dumps (another model, frame-prefixed names...)
+    # must not scramble an order the manifest knows: use it only where it covers most rows.
+    if graph_hits and graph_hits * 2 >= len(rows):
+        topo, source = graph_index, "the model graph"
     elif any(manifest_index(p) is not None for p in rows):
         topo, source = manifest_index, "the dump manifest"
     else:
@@ -195,4 +198,6 @@ def _order(
         key = (inf if t is None else t, 0 if t is None else out_idx, inf if o is None else o, out_idx, pos)
         keyed.append((key, Pair(p.golden, p.target, p.how, t, o)))
     keyed.sort(key=lambda kp: kp[0])
+    if (tensor_order or node_order) and topo is not graph_index:
+        source += f" (the model graph names only {graph_hits} of {len(rows)} tensors)"
     return [p for _k, p in keyed], source

@@ -301,3 +301,16 @@ def test_progress_is_reported_per_batch(pair_dirs: tuple[Path, Path]) -> None:
     seen: list[tuple[int, int]] = []
     steps = list(compare_stream(*pair_dirs, batch=1, final_only=True, progress=lambda d, t: seen.append((d, t))))
     assert len(steps) == 1 and seen == [(1, 4), (2, 4), (3, 4), (4, 4)]
+
+
+def test_a_model_that_does_not_name_the_tensors_does_not_scramble_the_order(pair_dirs: tuple[Path, Path], tmp_path: Path) -> None:
+    import onnx
+    from onnx import TensorProto, helper
+
+    graph = helper.make_graph([helper.make_node("Relu", ["a"], ["b"])], "g",
+                              [helper.make_tensor_value_info("a", TensorProto.FLOAT, [1])],
+                              [helper.make_tensor_value_info("b", TensorProto.FLOAT, [1])])
+    onnx.save(helper.make_model(graph), tmp_path / "other.onnx")
+    cmp = compare(*pair_dirs, model=tmp_path / "other.onnx")
+    assert cmp.frame["name"].to_list() == ["conv0", "conv1", "conv2", "conv3"]
+    assert "names only 0 of 4" in str(cmp.meta["order"])
