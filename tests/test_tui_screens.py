@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -182,3 +184,76 @@ async def test_tensor_pane_reads_the_selected_pair(chain_dumps: tuple[Path, Path
         assert app.screen is not app.main_screen
         await pilot.press("escape")
         assert app.screen is app.main_screen
+
+
+async def test_escape_cancels_a_running_comparison(monkeypatch: pytest.MonkeyPatch) -> None:
+    import polars as pl
+
+    from dumpscope.core import session
+    from dumpscope.tui.screenshots import generated_frame
+
+    frame = generated_frame(200)
+    steps: list[int] = []
+
+    def slow_stream(golden: Path, target: Path, **_: object):  # type: ignore[no-untyped-def]
+        for done in range(0, 200, 10):
+            steps.append(done)
+            health = pl.Series([h if i < done else "pending" for i, h in enumerate(frame["health"])])
+            yield session.Progress(done, 200, Comparison.from_frame(frame.with_columns(health=health)))
+            time.sleep(0.05)
+
+    monkeypatch.setattr(session, "compare_stream", slow_stream)
+    app = DumpscopeApp(CompareRequest(Path("g"), Path("t")))
+    async with app.run_test(size=SIZE) as pilot:
+        while app.rows is None:
+            await pilot.pause(0.05)
+        assert "comparing" in screen_text(app) and "… wait" in screen_text(app)  # pending rows show
+        await pilot.press("escape")
+        await settle(pilot)
+        assert "comparison cancelled" in screen_text(app)
+        assert len(steps) < 20 and app.rows.health_counts().get("pending", 0) > 0
+
+
+async def test_error_lookup_jumps_to_the_named_op(generated: Comparison, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`e` opens the lookup screen (another module); its JumpToOp(op_name) selects that op's row."""
+    import sys
+    import types
+
+    from textual.message import Message
+    from textual.screen import Screen
+
+    class LookupScreen(Screen[None]):
+        class JumpToOp(Message):
+            def __init__(self, op_name: str) -> None:
+                super().__init__()
+                self.op_name = op_name
+
+        def __init__(self, known_ops: Any = None) -> None:
+            super().__init__()
+            self.known_ops = known_ops
+
+    module = types.ModuleType("dumpscope.tui.screens.lookup")
+    module.LookupScreen = LookupScreen  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "dumpscope.tui.screens.lookup", module)
+    node = generated.frame["node_name"][250]
+    app = DumpscopeApp(generated)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("e")
+        screen = app.screen
+        assert isinstance(screen, LookupScreen)
+        assert screen.known_ops(node) and not screen.known_ops("no/such/op")
+        assert screen.known_ops(node.replace("/", "_"))  # Ascend's sanitised spelling
+        screen.post_message(LookupScreen.JumpToOp(node))
+        await pilot.pause()
+        assert app.screen is app.main_screen
+        assert app.layer_list.selected == 250
+
+
+async def test_health_reads_without_colour(generated: Comparison, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = DumpscopeApp(generated)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f")
+        text = screen_text(app)
+        assert app.no_color
+        assert "✗ FAIL" in text and "✓ OK" in text and "▶" in text

@@ -25,11 +25,13 @@ def run(args: argparse.Namespace) -> int:
     if not args.result.is_file():
         raise UsageError(f"{args.result}: no such file")
     check_theme(args.theme)
+    import polars as pl
+
     from dumpscope.core.session import Comparison
     from dumpscope.tui.app import DumpscopeApp
 
     try:
         comparison = Comparison.open(args.result)
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, pl.exceptions.PolarsError) as exc:
         raise UsageError(f"{args.result}: not a dumpscope result ({exc})") from exc
     return run_app(DumpscopeApp(comparison, theme=args.theme), args)

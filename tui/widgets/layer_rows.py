@@ -34,7 +34,7 @@ HEALTH_LABEL: dict[str, str] = {
     "fail": "✗ FAIL",
     "error": "⚠ ERR",
     "unmatched": "– ONLY",
-    "pending": "… ",
+    "pending": "… wait",
 }
 """Glyph + word: health must read without colour (16 colours, NO_COLOR, colour-blind users)."""
 
