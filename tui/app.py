@@ -212,7 +212,7 @@ class DumpscopeApp(App[int]):
         if keymap:
             self.set_keymap(keymap)
         for problem in problems:
-            self.notify(problem, title="keymap", severity="warning")
+            self.notify(problem, title="keymap", severity="warning", markup=False)
         self.layer_list.focus()
         if isinstance(self._source, CompareRequest):
             self.sub_title = f"{self._source.golden}  ⟷  {self._source.target}"
@@ -262,10 +262,9 @@ class DumpscopeApp(App[int]):
             first = cmp.first_divergent()
             if first is not None:
                 summary.first_divergent = f"#{int(rows.index[first])} {rows.name(first)}"
-            unmatched = np.flatnonzero(rows.health == 4)
-            sides = [rows.side(int(p)) for p in unmatched[:10_000]]
-            summary.unmatched_golden = sides.count("golden")
-            summary.unmatched_target = sides.count("target")
+            sides = dict(cmp.frame.filter(cmp.frame["health"] == "unmatched")["side"].value_counts().iter_rows())
+            summary.unmatched_golden = int(sides.get("golden", 0))
+            summary.unmatched_target = int(sides.get("target", 0))
         status: list[str] = []
         if self._cancelled and self._progress is None:
             status.append("[$warning]comparison cancelled: rows left pending[/]")
@@ -335,14 +334,14 @@ class DumpscopeApp(App[int]):
     def _jump_to(self, position: int | None, what: str) -> None:
         """Select frame row ``position``, clearing the filter when it hides that row."""
         if position is None:
-            self.notify(f"no {what}", timeout=2)
+            self.notify(f"no {what}", timeout=2, markup=False)
             return
         if not self.layer_list.select_position(position):
             self.query_ = Query()
             self.filter_box.value = ""
             self._apply_view()
             self.layer_list.select_position(position)
-            self.notify(f"filter cleared to show the {what}", timeout=2)
+            self.notify(f"filter cleared to show the {what}", timeout=2, markup=False)
         self.layer_list.focus()
 
     # -- actions -------------------------------------------------------------------------
@@ -382,7 +381,7 @@ class DumpscopeApp(App[int]):
         lst = self.layer_list
         hit = self.rows.next_in_view(lst.view, lst.cursor, step, self.rows.mask(self.search))
         if hit is None:
-            self.notify(f"no {'further' if step > 0 else 'earlier'} match for {self.search.text!r}", timeout=2)
+            self.notify(f"no {'further' if step > 0 else 'earlier'} match for {self.search.text!r}", timeout=2, markup=False)
         else:
             lst.move_cursor(hit)
 
@@ -442,7 +441,7 @@ class DumpscopeApp(App[int]):
 
     def _exported(self, result: str | None) -> None:
         if result:
-            self.notify(result, title="export", timeout=4)
+            self.notify(result, title="export", timeout=4, markup=False)
 
     def action_lookup(self) -> None:
         try:
@@ -477,7 +476,7 @@ class DumpscopeApp(App[int]):
         op_name = str(getattr(message, "op_name", ""))
         position = self._op_position(op_name)
         if position is None:
-            self.notify(f"{op_name!r} is not in this comparison", severity="warning")
+            self.notify(f"{op_name!r} is not in this comparison", severity="warning", markup=False)
             return
         if self.screen is not self.screen_stack[0]:
             self.pop_screen()

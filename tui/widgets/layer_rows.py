@@ -194,7 +194,6 @@ class LayerRows:
             .then(short("dtype"))
             .otherwise(short("dtype") + "→" + short("target_dtype"))
             .alias("dtypes"),
-            pl.col("side").fill_null("both"),
         )
         self.index = frame["index"].fill_null(-1).to_numpy()
         self.op_width = int(self._text["op_type"].str.len_chars().max() or 0)
@@ -217,7 +216,7 @@ class LayerRows:
 
     def text(self, pos: int) -> tuple[str, str, str, str]:
         """(name, op type, shape, dtype pair) of one row, printable."""
-        name, op, shape, tshape, dtypes, _side = self._text.row(pos)
+        name, op, shape, tshape, dtypes = self._text.row(pos)
         shape_s = "×".join(map(str, shape)) if shape is not None else "?"
         if tshape is not None and tshape != shape:
             shape_s += "→" + "×".join(map(str, tshape))
@@ -225,9 +224,6 @@ class LayerRows:
 
     def name(self, pos: int) -> str:
         return str(self._text["name"][pos])
-
-    def side(self, pos: int) -> str:
-        return str(self._text["side"][pos])
 
     def _extract_dynamic(self, frame: pl.DataFrame) -> None:
         """Metrics and health: re-read on every streamed update."""
