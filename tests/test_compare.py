@@ -314,3 +314,22 @@ def test_a_model_that_does_not_name_the_tensors_does_not_scramble_the_order(pair
     cmp = compare(*pair_dirs, model=tmp_path / "other.onnx")
     assert cmp.frame["name"].to_list() == ["conv0", "conv1", "conv2", "conv3"]
     assert "names only 0 of 4" in str(cmp.meta["order"])
+
+
+@pytest.mark.parametrize("array", [
+    np.zeros((2, 3), np.float32), np.zeros(5, ">f8"), np.zeros((), np.int64), np.zeros((4, 2), order="F"),
+    np.zeros(0, np.float16), np.zeros(3, dtype=[("a", "<f4")]), np.zeros((1, 2, 3, 4, 5), np.uint8),
+])
+def test_npy_header_fast_path_agrees_with_numpy(array: np.ndarray, tmp_path: Path) -> None:
+    import io
+
+    from dumpscope.core.formats.npyfile import open_npy, read_header
+
+    buf = io.BytesIO()
+    np.save(buf, array)
+    buf.seek(0)
+    shape, fortran, dtype = read_header(buf)
+    assert shape == array.shape and dtype == array.dtype and fortran == (array.flags.f_contiguous and array.ndim > 1)
+    np.save(tmp_path / "a.npy", array)
+    _s, _d, load = open_npy(tmp_path / "a.npy")
+    assert np.array_equal(load(), array)
