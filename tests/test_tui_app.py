@@ -52,10 +52,15 @@ def pane_text(pane: TensorPane) -> str:
 
 
 async def settle(pilot: Pilot[int]) -> None:
-    """Let workers finish and the coalesced pane refresh run."""
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause(0.1)
-    await pilot.app.workers.wait_for_complete()
+    """Let workers finish and the pane catch up with the cursor."""
+    app = pilot.app
+    assert isinstance(app, DumpscopeApp)
+    for _ in range(100):
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.02)
+        panes = app.screen.query(TensorPane)
+        if all(p.is_settled for p in panes) and not app.workers:
+            break
     await pilot.pause()
 
 

@@ -190,3 +190,9 @@ def test_histogram_bars() -> None:
     assert rows[1][0] == " " and rows[1][1] != " "  # an empty bucket stays empty, a tiny one shows
     assert rows[0][3] == "█"
     assert bars([], 10) == ["", "", ""]
+
+
+def test_unmatched_rows_say_which_side(rows: LayerRows) -> None:
+    labels = {rows.health_label(int(p)) for p in rows.view(Query.parse("health:only"))}
+    assert labels == {"– GOLD", "– TRGT"}
+    assert rows.health_label(0) == "✓ OK"

@@ -257,3 +257,18 @@ async def test_health_reads_without_colour(generated: Comparison, monkeypatch: p
         text = screen_text(app)
         assert app.no_color
         assert "✗ FAIL" in text and "✓ OK" in text and "▶" in text
+
+
+async def test_input_warnings_are_listed(generated: Comparison) -> None:
+    from dumpscope.tui.screens.notes import NotesScreen
+
+    cmp = Comparison.from_frame(generated.frame, meta={"warnings": ["golden: a.npy: truncated [sic]",
+                                                                    "inputs differ: x"]})
+    app = DumpscopeApp(cmp)
+    async with app.run_test(size=SIZE) as pilot:
+        assert "2 input warnings (w)" in screen_text(app)
+        await pilot.press("w")
+        assert isinstance(app.screen, NotesScreen)
+        assert "truncated [sic]" in screen_text(app)
+        await pilot.press("escape")
+        assert app.screen is app.main_screen

@@ -131,6 +131,7 @@ class DumpscopeApp(App[int]):
         Binding("escape", "back", "Back / clear / cancel", show=False, id="app.back"),
         Binding("e", "lookup", "Error lookup", id="app.lookup"),
         Binding("x", "export", "Export", id="app.export"),
+        Binding("w", "warnings", "Input warnings", show=False, id="app.warnings"),
         Binding("question_mark,f1", "help", "Help", id="app.help"),
         Binding("q", "quit", "Quit", id="app.quit"),
     ]
@@ -277,6 +278,9 @@ class DumpscopeApp(App[int]):
             key = SORT_KEYS[self._sort_index]
             if key.id != "order" or self._descending:
                 status.append(f"sorted by {key.label} {'▼' if self._descending else '▲'}")
+        warnings = self._warnings()
+        if warnings:
+            status.append(f"[$warning]⚠ {len(warnings)} input warning{'s' if len(warnings) > 1 else ''} (w)[/]")
         if note:
             status.append(note)
         summary.status = "  ".join(status)
@@ -427,6 +431,20 @@ class DumpscopeApp(App[int]):
         elif not self.layer_list.has_focus:
             self.layer_list.focus()
 
+    def _warnings(self) -> list[str]:
+        meta = self.comparison.meta if self.comparison is not None else {}
+        found = meta.get("warnings") if isinstance(meta, dict) else None
+        return [str(w) for w in found] if isinstance(found, list) else []
+
+    def action_warnings(self) -> None:
+        from dumpscope.tui.screens.notes import NotesScreen
+
+        warnings = self._warnings()
+        if not warnings:
+            self.notify("no warnings about the inputs", timeout=2)
+            return
+        self.push_screen(NotesScreen("What the readers and the pairing noticed", warnings))
+
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self._help_sections()))
 
@@ -495,7 +513,7 @@ class DumpscopeApp(App[int]):
 
 
 _LIST_ACTIONS = frozenset(
-    {"filter", "match", "first_divergent", "unhealthy", "sort", "reverse_sort", "back", "export"}
+    {"filter", "match", "first_divergent", "unhealthy", "sort", "reverse_sort", "back", "export", "warnings"}
 )
 
 

@@ -162,10 +162,15 @@ async def _shoot(app: DumpscopeApp, shots: Sequence[tuple[str, Step]], out: Path
 
 
 async def _settle(pilot: Pilot[int]) -> None:
-    """Let the comparison worker, the coalesced pane refresh and tensor reads finish."""
-    for _ in range(3):
+    """Let the comparison worker, the pane's refresh and its tensor read finish."""
+    from dumpscope.tui.widgets.tensor_pane import TensorPane
+
+    for _ in range(200):
         await pilot.app.workers.wait_for_complete()
-        await pilot.pause(0.15)
+        await pilot.pause(0.03)
+        if all(p.is_settled for p in pilot.app.screen.query(TensorPane)) and not pilot.app.workers:
+            break
+    await pilot.pause()
 
 
 def _keys(*keys: str) -> Step:

@@ -23,7 +23,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from dumpscope.tui.widgets.layer_rows import HEALTH_LABEL, HEALTHS, LayerRows, fmt_cosine, fmt_num
+from dumpscope.tui.widgets.layer_rows import HEALTHS, LayerRows, fmt_cosine, fmt_num
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ _COLUMNS: tuple[Column, ...] = (
     Column("max_abs", "max abs", 8, lambda r, p: fmt_num(float(r.max_abs[p])), right=True, priority=5),
     Column("rmse", "rmse", 8, lambda r, p: fmt_num(float(r.rmse[p])), right=True, priority=6),
     Column("naninf", "nan/inf", 7, lambda r, p: r.nan_inf(p), right=True, priority=3),
-    Column("health", "health", 6, lambda r, p: HEALTH_LABEL.get(HEALTHS[r.health[p]], "?"), priority=0),
+    Column("health", "health", 6, lambda r, p: r.health_label(p), priority=0),
 )
 _SORT_COLUMN = {"order": "index", "cos": "cos", "max_abs": "max_abs", "rmse": "rmse", "health": "health",
                 "op": "op", "name": "name"}

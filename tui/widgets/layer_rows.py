@@ -37,6 +37,8 @@ HEALTH_LABEL: dict[str, str] = {
     "pending": "… wait",
 }
 """Glyph + word: health must read without colour (16 colours, NO_COLOR, colour-blind users)."""
+UNMATCHED_LABEL: dict[str, str] = {"golden": "– GOLD", "target": "– TRGT"}
+"""An unmatched row says which side has the tensor (``– GOLD``: only in the golden dump)."""
 
 HEALTH_ALIASES: dict[str, tuple[str, ...]] = {
     **{h: (h,) for h in HEALTHS},
@@ -196,6 +198,7 @@ class LayerRows:
             .alias("dtypes"),
         )
         self.index = frame["index"].fill_null(-1).to_numpy()
+        self.only_target = (frame["side"] == "target").fill_null(False).to_numpy()
         self.op_width = int(self._text["op_type"].str.len_chars().max() or 0)
         """Longest op type name (the list sizes its op column to it)."""
         self._search_frame: pl.DataFrame | None = None
@@ -265,8 +268,11 @@ class LayerRows:
             return "·"
         return " ".join(part for part in (f"n{nan}" if nan else "", f"i{inf}" if inf else "") if part)
 
-    def is_unhealthy(self, pos: int) -> bool:
-        return bool(self._unhealthy[pos])
+    def health_label(self, pos: int) -> str:
+        health = HEALTHS[self.health[pos]]
+        if health == "unmatched":
+            return UNMATCHED_LABEL["target" if self.only_target[pos] else "golden"]
+        return HEALTH_LABEL[health]
 
     # -- views -----------------------------------------------------------------------------
     def mask(self, query: Query) -> np.ndarray:

@@ -25,6 +25,7 @@ from textual.worker import get_current_worker
 
 from dumpscope.core.names import display
 from dumpscope.tui.widgets.histogram import bars
+from dumpscope.tui.widgets.layer_rows import UNMATCHED_LABEL
 from dumpscope.tui.widgets.summary_bar import health_markup
 
 if TYPE_CHECKING:
@@ -119,6 +120,11 @@ class TensorPane(VerticalScroll, can_focus=True):
         else:
             self._timer.reset()
 
+    @property
+    def is_settled(self) -> bool:
+        """No refresh waiting for the cursor to rest (tests and screenshots wait on this)."""
+        return self._timer is None
+
     def _flush(self) -> None:
         self._timer = None
         if self._pending != self.position or self._pending is None:
@@ -153,7 +159,9 @@ class TensorPane(VerticalScroll, can_focus=True):
 
     def _title(self, row: dict[str, Any]) -> str:
         name = display(row.get("name") or row.get("target_name") or "")
-        lines = [f"[b]{escape(name)}[/b]  {health_markup(row.get('health') or 'pending')}"]
+        health = row.get("health") or "pending"
+        label = UNMATCHED_LABEL.get(row.get("side") or "") if health == "unmatched" else None
+        lines = [f"[b]{escape(name)}[/b]  {health_markup(health, label)}"]
         target_name = row.get("target_name")
         if target_name and target_name != row.get("name"):
             lines.append(f"target name: {escape(display(target_name))}")
