@@ -87,6 +87,22 @@ PRESETS: dict[str, tuple[str, dict[str, Band]]] = {
 }
 
 
+#: Bands from the most to the least precise.
+_PRECISION_ORDER = ("fp32", "fp16", "bf16", "int8")
+
+
+def precision_band(dtypes: Iterable[str | None], quantised: bool = False) -> str:
+    """The band of the least precise float dtype among ``dtypes`` (``int8`` if quantised)."""
+    names = {d for d in dtypes if d}
+    if quantised or any(d in ("int8", "uint8", "int16", "uint16") for d in names):
+        return "int8"
+    if "bfloat16" in names:
+        return "bf16"
+    if "float16" in names:
+        return "fp16"
+    return "fp32"
+
+
 @dataclass(frozen=True)
 class Thresholds:
     """Health bands plus the element tolerance used for ``within_tolerance``."""
@@ -142,20 +158,17 @@ class Thresholds:
             new[b][metric] = replace(old, **{which: value})
         return replace(self, bands=new)
 
-    def band_for(self, dtype: str | None, target_dtype: str | None, quantised: bool) -> str:
-        """Which band judges a pair, from its dtypes (``exact`` for integer/bool pairs)."""
+    def band_for(self, dtype: str | None, target_dtype: str | None, quantised: bool, run_band: str | None = None) -> str:
+        """Which band judges a pair: ``exact`` for integer/bool pairs, else the lower
+        precision of the pair's own dtypes and ``run_band``, the precision of the target
+        run as a whole (a float32 layer after float16 layers carries float16 error)."""
         exact = all(d is not None and (d.startswith(("int", "uint")) or d == "bool") for d in (dtype, target_dtype))
         if exact and not quantised:
             return "exact"
         if "all" in self.bands:
             return "all"
-        if quantised or (target_dtype or "").startswith(("int", "uint")):
-            return "int8"
-        if target_dtype == "bfloat16" or dtype == "bfloat16":
-            return "bf16"
-        if target_dtype == "float16" or dtype == "float16":
-            return "fp16"
-        return "fp32"
+        own = precision_band((dtype, target_dtype), quantised)
+        return max(own, run_band or "fp32", key=_PRECISION_ORDER.index)
 
     def describe(self, metric: str, band: str | None = None) -> str:
         """Human text of the limits a metric is judged by (``not judged`` when none)."""

@@ -235,7 +235,7 @@ def compare_stream(
     pairing = pair_dumps(g, t, tensor_order=tensor_order, node_order=node_order, **links)  # type: ignore[arg-type]
     meta = _meta(g, t, model, th, pairing)
     meta["graph"] = str(graph) if graph is not None else None
-    columns = _pending_columns(pairing.pairs, th)
+    columns = _pending_columns(pairing.pairs, th, _run_band(t))
     total = len(pairing.pairs)
 
     def snapshot(done: int) -> Progress:
@@ -322,17 +322,27 @@ def _input_mismatch(g: Dump, t: Dump) -> list[str]:
     ]
 
 
-def _pending_columns(pairs: list[Pair], th: Thresholds) -> dict[str, list[object]]:
+def _run_band(target: Dump) -> str:
+    """The precision of the target run: its least precise float activations, or int8
+    when it is quantised (a manifest that says so, or quantisation parameters)."""
+    manifest = target.meta.get("manifest")
+    quantised = isinstance(manifest, dict) and manifest.get("target") == "int8"
+    quantised = quantised or any(k.startswith("quant_") for ref in target.tensors.values() for k, _v in ref.info.extra)
+    activations = (ref.info.dtype for ref in target.tensors.values() if ref.info.kind == "activation")
+    return analysis.precision_band(activations, quantised)
+
+
+def _pending_columns(pairs: list[Pair], th: Thresholds, run_band: str) -> dict[str, list[object]]:
     cols: dict[str, list[object]] = {c: [None] * len(pairs) for c in SCHEMA}
     for i, p in enumerate(pairs):
-        for key, value in _identity(p, th).items():
+        for key, value in _identity(p, th, run_band).items():
             cols[key][i] = value
         if p.topo is None:  # no topological index known: the row's rank in dump order
             cols["index"][i] = i
     return cols
 
 
-def _identity(p: Pair, th: Thresholds) -> dict[str, object]:
+def _identity(p: Pair, th: Thresholds, run_band: str) -> dict[str, object]:
     """The columns known before any data is read."""
     g, t = p.golden, p.target
     ref = g or t
@@ -357,7 +367,7 @@ def _identity(p: Pair, th: Thresholds) -> dict[str, object]:
     shape = (gi or ti).shape  # type: ignore[union-attr]
     row["size"] = int(np.prod(shape)) if shape is not None else None
     quantised = bool(ti and any(k.startswith("quant_") for k, _v in ti.extra))
-    row["band"] = th.band_for(row["dtype"], row["target_dtype"], quantised)  # type: ignore[arg-type]
+    row["band"] = th.band_for(row["dtype"], row["target_dtype"], quantised, run_band)  # type: ignore[arg-type]
     if g and t:
         row.update(health="pending", status="pending", message="")
     else:

@@ -333,3 +333,15 @@ def test_npy_header_fast_path_agrees_with_numpy(array: np.ndarray, tmp_path: Pat
     np.save(tmp_path / "a.npy", array)
     _s, _d, load = open_npy(tmp_path / "a.npy")
     assert np.array_equal(load(), array)
+
+
+def test_float32_layers_of_a_float16_run_are_judged_as_float16(tmp_path: Path) -> None:
+    """A float32 output after float16 layers carries float16 error: same band for the run."""
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal(1000).astype(np.float32)
+    save(tmp_path / "g", "mid", a)
+    save(tmp_path / "t", "mid", a.astype(np.float16))
+    save(tmp_path / "g", "out", a * 2)
+    save(tmp_path / "t", "out", (a.astype(np.float16) * 2).astype(np.float32) + np.float32(1e-3) * rng.standard_normal(1000).astype(np.float32))
+    frame = compare_frame(tmp_path / "g", tmp_path / "t")
+    assert row(frame, "out")["band"] == "fp16" and row(frame, "out")["health"] == "ok"
