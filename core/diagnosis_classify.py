@@ -3,10 +3,10 @@
 Every row gets an ``origin``:
 
 ``clean``       the row is healthy;
-``introduced``  the row is unhealthy and its inputs are healthier: this node made the error
-                (also: a graph input or constant that already differs, a row whose inputs
-                are as bad but which turns finite values into NaN/Inf, or multiplies the
-                error by 10 or more);
+``introduced``  the row is unhealthy and its inputs are healthy, or one band better and
+                the error at least doubles here: this node made the error (also: a graph
+                input or constant that already differs, a row that turns finite inputs into
+                NaN/Inf, or multiplies its worst input's error by 10 or more);
 ``inherited``   the row is no worse than its worst input: the error came from upstream;
 ``unknown``     not compared, or unhealthy with no known input.
 
@@ -27,6 +27,8 @@ from dumpscope.core.names import display
 
 #: Error growth (output error / worst input error) that counts as a new error at equal health.
 AMPLIFY = 10.0
+#: Error growth needed for a row one band worse than its (unhealthy) worst input to count as introduced.
+CROSSING = 2.0
 LEVEL = {"ok": 0, "warn": 1, "fail": 2, "error": 2}
 ORIGINS = ("introduced", "inherited", "clean", "unknown")
 
@@ -120,7 +122,9 @@ def classify_frame(frame: pl.DataFrame, edges: Edges) -> pl.DataFrame:
         .when(~has_inputs & pl.col("bad_constant").is_not_null()).then(pl.lit("introduced"))
         .when(~has_inputs).then(pl.lit("unknown"))
         .when(in_level.is_null()).then(pl.lit("unknown"))
-        .when(in_level < level).then(pl.lit("introduced"))
+        .when(in_level == 0).then(pl.lit("introduced"))
+        # Crossing from warn to fail with little growth is a drift crossing a band, not a new error.
+        .when((in_level < level) & (growth.fill_null(math.inf) >= CROSSING)).then(pl.lit("introduced"))
         .when(new_nonfinite).then(pl.lit("introduced"))
         .when(growth.fill_null(0.0) >= AMPLIFY).then(pl.lit("introduced"))
         .otherwise(pl.lit("inherited"))

@@ -107,30 +107,50 @@ def build_edges(cmp: Comparison, graph: GraphFacts | AtcInputs | None = None) ->
     constant_names = _constant_names(cmp, graph)
     sources: set[str] = set()
 
+    def resolve(name: str) -> int | None:
+        j = by_name.get(name)
+        if j is None and (split := _split_ref(name)) is not None:
+            j = by_node.get(split)
+        return j
+
+    def is_constant(name: str, j: int | None) -> bool:
+        if name in constant_names:
+            return True
+        ref = pairs[j].golden or pairs[j].target if j is not None else None
+        return ref is not None and (ref.name in constant_names or ref.info.kind == "constant")
+
     for i, p in enumerate(pairs):
-        names, source = _input_names(p.golden, p.target, graph)
-        if source is None:
+        choices = _input_names(p.golden, p.target, graph)
+        if not choices:
             continue
+        # A fused target op's golden inputs are intermediates of its group, not compared:
+        # prefer the first source whose flowing inputs are all compared rows.
+        names, source = next(
+            (
+                (names, source) for names, source in choices
+                if all(
+                    (j := resolve(n)) is not None and j != i and pairs[j].golden is not None and pairs[j].target is not None
+                    for n in names if not is_constant(n, resolve(n))
+                )
+            ),
+            choices[0],
+        )
         sources.add(source)
         known.add(i)
         cons: list[str] = []
         lost: list[str] = []
         for name in dict.fromkeys(names):
-            j = by_name.get(name)
-            if j is None and (split := _split_ref(name)) is not None:
-                j = by_node.get(split)
-            is_const = name in constant_names or (j is not None and pairs[j].name in constant_names)
-            if j is not None and pairs[j].golden is not None and pairs[j].golden.info.kind == "constant":
-                is_const = True
-            if is_const:
+            j = resolve(name)
+            const = is_constant(name, j)
+            if const:
                 cons.append(name)
             if j is None or j == i:
-                if not is_const:
+                if not const:
                     lost.append(name)
                 continue
             rows.append(i)
             inputs.append(j)
-            consts.append(is_const)
+            consts.append(const)
         if cons:
             constant_inputs[i] = tuple(cons)
         if lost:
@@ -141,22 +161,23 @@ def build_edges(cmp: Comparison, graph: GraphFacts | AtcInputs | None = None) ->
 
 def _input_names(
     golden: TensorRef | None, target: TensorRef | None, graph: GraphFacts | AtcInputs | None
-) -> tuple[tuple[str, ...], str | None]:
+) -> list[tuple[tuple[str, ...], str]]:
+    """Every known input list of a row's producing node, best source first."""
+    found: list[tuple[tuple[str, ...], str]] = []
     for ref in (golden, target):
         if ref is not None and ref.info.node_inputs:
-            return ref.info.node_inputs, "the dump manifest"
+            found.append((ref.info.node_inputs, "the dump manifest"))
     if isinstance(graph, GraphFacts):
         for ref in (golden, target):
-            if ref is None:
-                continue
-            node = graph.producer.get(ref.name)
+            node = graph.producer.get(ref.name) if ref is not None else None
             if node is not None:
-                return node.inputs, "the ONNX graph"
+                found.append((node.inputs, "the ONNX graph"))
+                break
     if isinstance(graph, AtcInputs) and target is not None and target.info.node_name:
         refs = graph.inputs.get(target.info.node_name)
         if refs is not None:
-            return refs, "the ATC graph"
-    return (), None
+            found.append((refs, "the ATC graph"))
+    return found
 
 
 def _constant_names(cmp: Comparison, graph: GraphFacts | AtcInputs | None) -> frozenset[str]:
