@@ -288,7 +288,8 @@ def patch_commands(fixes: Sequence[PatchAction], model: str | None, nodes: froze
     head = f"dumpscope patch {shlex.quote(src)} -o {shlex.quote(out)}"
     clips = [f"--clip {shlex.quote(model_node(f.node, nodes) + '=' + _bound(f.clip[0]) + ',' + _bound(f.clip[1]))}"
              for f in fixes if f.clip is not None]
-    keeps = [f"--keep-fp32 {shlex.quote(model_node(f.node, nodes))}" for f in fixes if f.keep_fp32]
+    kept = list(dict.fromkeys(shlex.quote(model_node(f.node, nodes)) for f in fixes if f.keep_fp32))
+    keeps = [f"--keep-fp32 {' '.join(kept)}"] if kept else []
     return [f"{head} {' '.join(dict.fromkeys(opts))}" for opts in (clips, keeps) if opts]
 
 

@@ -145,7 +145,7 @@ def _float_range(ctx: CheckContext, row: int, r: dict[str, object], target: str)
             width = _reduction_width(ctx, row)
             hi = fp16_floor(math.log(top / width)) if target == "float16" else round(math.log(top / width), 2)
             producer = ctx.cmp.frame["node_name"][j]
-            fixes = [PatchAction(node, keep_fp32=True)]
+            fixes = [PatchAction(n, keep_fp32=True) for n in (node, *_normalisers(ctx, row))]
             if producer:
                 fixes.insert(0, PatchAction(str(producer), clip=(-math.inf, hi)))
             summed = f" (and {width} of them are summed downstream, so clip at {hi:.7g})" if width > 1 else ""
@@ -167,6 +167,16 @@ def _float_range(ctx: CheckContext, row: int, r: dict[str, object], target: str)
                 (PatchAction(node, keep_fp32=True),), weight=0.25,
             ))
     return out
+
+
+def _normalisers(ctx: CheckContext, row: int) -> list[str]:
+    """Nodes that sum ``row`` and divide by that sum (a hand-written softmax): kept in fp32
+    with the Exp, since the sum of exps overflows fp16 as surely as the exp did."""
+    frame = ctx.cmp.frame
+    consumers = _consumers_of(ctx, row)
+    sums = [c for c in consumers if (frame["op_type"][c] or "") in SUM_OPS]
+    divs = [c for c in consumers if c not in sums and any(c in _consumers_of(ctx, s) for s in sums)]
+    return [str(frame["node_name"][c]) for c in (*sums, *divs) if frame["node_name"][c]]
 
 
 def _reduction_width(ctx: CheckContext, row: int) -> int:

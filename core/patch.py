@@ -159,6 +159,7 @@ def patch_model(
     done: list[tuple[str, str, float, float]] = []
     for name, lo, hi in clips:
         i = resolve(name)
+        owner = node_name(i)
         node = out.graph.node[i]
         tensor = name if name in node.output else next(o for o in node.output if o)
         elem = _elem_type(out, tensor) or TensorProto.FLOAT
@@ -166,9 +167,9 @@ def patch_model(
             raise DumpError(f"--clip {name!r}: output {tensor!r} is not a float tensor")
         pre = _fresh(f"{tensor}__dumpscope_preclip", taken)
         node.output[list(node.output).index(tensor)] = pre
-        clip_name = _fresh(f"{node_name(i)}/dumpscope_clip", taken)
+        clip_name = _fresh(f"{owner}/dumpscope_clip", taken)
         inserted.setdefault(i, []).append(_clip_node(out, clip_name, pre, tensor, lo, hi, elem, opset, taken))
-        done.append((node_name(i), tensor, lo, hi))
+        done.append((owner, tensor, lo, hi))
     if inserted:
         nodes = list(out.graph.node)
         del out.graph.node[:]
