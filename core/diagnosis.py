@@ -28,8 +28,8 @@ import numpy as np
 import polars as pl
 
 from dumpscope.core.diagnosis_checks import CheckContext, Finding, PatchAction, check_row, clamp_records, quant_params
-from dumpscope.core.diagnosis_classify import LEVEL, Trend, classify_frame, nan_origin, trend
-from dumpscope.core.diagnosis_graph import AtcInputs, Edges, build_edges, load_atc_inputs
+from dumpscope.core.diagnosis_classify import Trend, classify_frame, nan_origin, trend
+from dumpscope.core.diagnosis_graph import AtcInputs, build_edges, load_atc_inputs
 from dumpscope.core.graph import GraphFacts, load_graph
 from dumpscope.core.model import DumpError
 from dumpscope.core.names import display
@@ -178,25 +178,43 @@ def _clean(value: object) -> object:
 # ----------------------------------------------------------------- graph sources
 
 
-def _graph_source(cmp: Comparison, graph: GraphFacts | str | Path | None) -> tuple[GraphFacts | AtcInputs | None, str | None]:
-    """The graph to take edges from, and the ATC graph path (for fusion facts) if any."""
+Graph = GraphFacts | AtcInputs
+
+
+def _graph_sources(cmp: Comparison, graph: GraphFacts | str | Path | None) -> tuple[list[Graph], str | None]:
+    """The graphs to take edges from, and the ATC graph path (for fusion facts) if any.
+
+    An explicit ``graph`` that cannot be read is an error; the model and ATC graph the
+    comparison recorded are used when they can still be read, and skipped otherwise.
+    """
     if isinstance(graph, GraphFacts):
-        return graph, None
-    path = graph
-    if path is None:
-        path = cmp.meta.get("graph") or cmp.meta.get("model")  # type: ignore[assignment]
-    if not path:
-        return None, None
-    if str(path).lower().endswith(".json"):
-        return load_atc_inputs(path), str(path)
-    return load_graph(path), None
+        return [graph], None
+    if graph is not None:
+        paths, strict = [graph], True
+    elif cmp.pairing is None:
+        return [], None  # a reopened comparison: no tensors, so no edges either
+    else:
+        paths = [p for p in (cmp.meta.get("model"), cmp.meta.get("graph")) if p]  # type: ignore[misc]
+        strict = False
+    sources: list[Graph] = []
+    atc: str | None = None
+    for path in paths:
+        is_atc = str(path).lower().endswith(".json")
+        try:
+            sources.append(load_atc_inputs(path) if is_atc else load_graph(path))  # type: ignore[arg-type]
+        except DumpError:
+            if strict:
+                raise
+            continue
+        atc = str(path) if is_atc else atc
+    return sources, atc
 
 
 def classify(cmp: Comparison, graph: GraphFacts | str | Path | None = None) -> pl.DataFrame:
     """Per frame row (same order): ``origin`` (introduced/inherited/clean/unknown), the worst
     input (row, name, health, error), the error ``growth`` over it and ``bad_constant``."""
-    source, _ = _graph_source(cmp, graph)
-    return classify_frame(cmp.frame, build_edges(cmp, source))
+    sources, _ = _graph_sources(cmp, graph)
+    return classify_frame(cmp.frame, build_edges(cmp, sources))
 
 
 # ----------------------------------------------------------------- vendor facts
@@ -321,7 +339,7 @@ def _origin_sentence(r: dict[str, object], c: dict[str, object]) -> str:
     if c["worst_input"] is None:
         if c["bad_constant"]:
             return f"its only bad input is the constant {display(str(c['bad_constant']))!r}; this output: {here}"
-        return f"this output: {here}; its inputs are not compared"
+        return f"this output: {here}; its inputs are unknown or not compared (give --model or --graph to judge them)"
     in_err = c["worst_input_error"]
     there = "NaN/Inf" if in_err is not None and math.isinf(in_err) else f"relative error {in_err:.3g}" if in_err is not None else "n/a"
     growth = c["growth"]
@@ -330,6 +348,21 @@ def _origin_sentence(r: dict[str, object], c: dict[str, object]) -> str:
         f"introduced here: worst input {display(str(c['worst_input']))!r} is {c['worst_input_health']} ({there}); "
         f"this output is {r['health']} ({here}{grown})"
     )
+
+
+def _candidate_rows(cmp: Comparison, classes: pl.DataFrame, opdebug: dict[str, list[object]]) -> pl.Expr:
+    """Rows that may be root causes: introduced ones; the first divergent row when its inputs
+    are unknown (a dump without graph facts still gets an answer); unhealthy rows whose target
+    op has an Opdebug record."""
+    rows = set()
+    first = cmp.first_divergent()
+    if first is not None and classes["origin"][first] == "unknown":
+        rows.add(first)
+    if opdebug and cmp.pairing is not None:
+        for i, p in enumerate(cmp.pairing.pairs):
+            if p.target is not None and p.target.info.node_name in opdebug and (classes["level"][i] or 0) > 0:
+                rows.add(i)
+    return (pl.col("origin") == "introduced") | pl.col("row").is_in(sorted(rows))
 
 
 def _preliminary(c: dict[str, object], first: int | None, nan_row: int | None) -> float:
@@ -356,8 +389,8 @@ def diagnose(
     or graph the comparison was made with, and the dump manifests' own node inputs.
     """
     frame = cmp.frame
-    source, atc_path = _graph_source(cmp, graph)
-    edges = build_edges(cmp, source)
+    sources, atc_path = _graph_sources(cmp, graph)
+    edges = build_edges(cmp, sources)
     classes = classify_frame(frame, edges)
     counts = cmp.health_counts()
     healthy = not (counts.get("fail", 0) or counts.get("error", 0))
@@ -365,12 +398,11 @@ def diagnose(
     nan_row = nan_origin(frame, classes)
     warnings = tuple(str(w) for w in cmp.meta.get("warnings", []) or [])  # type: ignore[union-attr]
 
-    candidates = classes.filter(pl.col("origin") == "introduced")
+    opdebug, overflow_lines = _opdebug_records(cmp)
+    candidates = classes.filter(_candidate_rows(cmp, classes, opdebug))
     first_introduced = int(candidates["row"][0]) if candidates.height else None
     prelim = [(_preliminary(c, first_introduced, nan_row), c) for c in candidates.iter_rows(named=True)]
     prelim.sort(key=lambda sc: (-sc[0], sc[1]["row"]))
-
-    opdebug, overflow_lines = _opdebug_records(cmp)
     ctx = CheckContext(
         cmp, edges,
         clamped=clamp_records(_manifest(cmp.target).get("clamped", []) or []),  # type: ignore[arg-type]

@@ -8,6 +8,9 @@ A row's inputs come from the best source at hand, per row:
    producing the golden tensor;
 3. an Ascend ATC graph JSON: the ``input`` list (``"op:index"``) of the target op.
 
+Several sources can be given (an ONNX model and an ATC graph); per row, the first input
+list whose flowing inputs are all compared rows wins, else the first one known.
+
 An input name resolves to a row by tensor name (golden or target side), then by
 ``(node, output index)`` on either side.  Inputs that are constants (initializers,
 ``Constant`` outputs, rows of kind ``constant``) are kept apart: a node whose only bad
@@ -18,7 +21,7 @@ inherit it.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -83,7 +86,7 @@ def _split_ref(ref: str) -> tuple[str, int] | None:
     return None
 
 
-def build_edges(cmp: Comparison, graph: GraphFacts | AtcInputs | None = None) -> Edges:
+def build_edges(cmp: Comparison, graphs: Sequence[GraphFacts | AtcInputs] = ()) -> Edges:
     """The input edges of every row of ``cmp`` (none when it has no pairing)."""
     rows: list[int] = []
     inputs: list[int] = []
@@ -104,7 +107,7 @@ def build_edges(cmp: Comparison, graph: GraphFacts | AtcInputs | None = None) ->
             by_name.setdefault(ref.name, i)
             if ref.info.node_name and ref.info.kind != "op_input":
                 by_node.setdefault((ref.info.node_name, ref.info.output_index), i)
-    constant_names = _constant_names(cmp, graph)
+    constant_names = _constant_names(cmp, graphs)
     sources: set[str] = set()
 
     def resolve(name: str) -> int | None:
@@ -120,7 +123,7 @@ def build_edges(cmp: Comparison, graph: GraphFacts | AtcInputs | None = None) ->
         return ref is not None and (ref.name in constant_names or ref.info.kind == "constant")
 
     for i, p in enumerate(pairs):
-        choices = _input_names(p.golden, p.target, graph)
+        choices = _input_names(p.golden, p.target, graphs)
         if not choices:
             continue
         # A fused target op's golden inputs are intermediates of its group, not compared:
@@ -160,31 +163,31 @@ def build_edges(cmp: Comparison, graph: GraphFacts | AtcInputs | None = None) ->
 
 
 def _input_names(
-    golden: TensorRef | None, target: TensorRef | None, graph: GraphFacts | AtcInputs | None
+    golden: TensorRef | None, target: TensorRef | None, graphs: Sequence[GraphFacts | AtcInputs]
 ) -> list[tuple[tuple[str, ...], str]]:
     """Every known input list of a row's producing node, best source first."""
     found: list[tuple[tuple[str, ...], str]] = []
     for ref in (golden, target):
         if ref is not None and ref.info.node_inputs:
             found.append((ref.info.node_inputs, "the dump manifest"))
-    if isinstance(graph, GraphFacts):
-        for ref in (golden, target):
-            node = graph.producer.get(ref.name) if ref is not None else None
+    for graph in graphs:
+        if isinstance(graph, GraphFacts):
+            node = next((graph.producer[r.name] for r in (golden, target) if r is not None and r.name in graph.producer), None)
             if node is not None:
                 found.append((node.inputs, "the ONNX graph"))
-                break
-    if isinstance(graph, AtcInputs) and target is not None and target.info.node_name:
-        refs = graph.inputs.get(target.info.node_name)
-        if refs is not None:
-            found.append((refs, "the ATC graph"))
+        elif target is not None and target.info.node_name:
+            refs = graph.inputs.get(target.info.node_name)
+            if refs is not None:
+                found.append((refs, "the ATC graph"))
     return found
 
 
-def _constant_names(cmp: Comparison, graph: GraphFacts | AtcInputs | None) -> frozenset[str]:
+def _constant_names(cmp: Comparison, graphs: Sequence[GraphFacts | AtcInputs]) -> frozenset[str]:
     names: set[str] = set()
     for dump in (cmp.golden, cmp.target):
         if dump is not None:
             names.update(n for n, ref in dump.tensors.items() if ref.info.kind == "constant")
-    if isinstance(graph, GraphFacts):
-        names |= graph.initializers | graph.constants
+    for graph in graphs:
+        if isinstance(graph, GraphFacts):
+            names |= graph.initializers | graph.constants
     return frozenset(names)

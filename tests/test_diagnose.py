@@ -10,7 +10,6 @@ import shlex
 from pathlib import Path
 
 import numpy as np
-import onnx
 import polars as pl
 import pytest
 from onnx import TensorProto, helper
@@ -311,6 +310,7 @@ def test_edges_from_the_onnx_graph_when_dumps_have_no_manifest(tmp_path: Path, m
         (tmp_path / side / "manifest.json").unlink()
     cmp = compare(tmp_path / "g", tmp_path / "t", model=model)
     diag = diagnose(cmp, model)
+    assert diagnose(cmp).edges_source == "the ONNX graph"  # the model the comparison was made with
     assert diag.edges_source == "the ONNX graph"
     worst = dict(zip(cmp.frame["name"].to_list(), diag.classification["worst_input"].to_list()))
     assert worst["b"] == "a" and worst["c"] in ("a", "b")
@@ -439,3 +439,25 @@ def test_markdown_lists_overflow_and_unmatched(tmp_path: Path) -> None:
     text = markdown(cmp, diagnose(cmp), "dumpscope diagnose g t --markdown")
     assert "## Reproduce" in text and "dumpscope diagnose g t --markdown" in text
     assert "`b`" in text
+
+
+@pytest.mark.skipif(not (SAMPLES / "opdebug_raw").is_dir(), reason="shared Ascend samples not present")
+def test_opdebug_records_are_evidence_without_graph_edges(tmp_path: Path) -> None:
+    import shutil
+
+    target = tmp_path / "npu"
+    shutil.copytree(SAMPLES / "opdebug_raw", target)
+    golden = write_dump(tmp_path / "golden", [
+        {"name": "conv1_mul", "node": "conv1_mul", "op": "Mul", "data": np.full(16, 1e6, np.float32)},
+        {"name": "layer_add", "node": "layer_add", "op": "Add", "inputs": ["conv1_mul"],
+         "data": np.full(16, 1.001e6, np.float32)},
+    ])
+    cmp = compare(golden, target)
+    diag = diagnose(cmp)
+    assert [c.name for c in diag.root_causes] == ["conv1_mul", "layer_add"]
+    top = diag.root_causes[0]
+    assert top.cause == "opdebug"
+    assert any("Opdebug record" in e and "floating-point compute overflow" in e for e in top.evidence)
+    assert any("inputs are unknown" in e for e in top.evidence)
+    assert any(line.startswith("Opdebug: AI Core task") for line in diag.overflow)
+    assert _origins(diag, cmp)["layer_add"] == "inherited"
