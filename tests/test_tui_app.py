@@ -251,3 +251,16 @@ async def test_narrow_and_short_terminals_degrade(generated: Comparison) -> None
         assert lst.selected == 1
 
 
+
+
+async def test_tab_moves_between_list_and_pane(generated: Comparison) -> None:
+    app = DumpscopeApp(generated)
+    async with app.run_test(size=(120, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("tab")
+        pane = app.tensor_pane
+        assert pane.has_focus
+        await pilot.press("j", "j")
+        assert pane.scroll_y > 0 and app.layer_list.selected == 0  # j scrolls the pane now
+        await pilot.press("tab")
+        assert app.layer_list.has_focus

@@ -184,7 +184,7 @@ def test_layout_drops_low_priority_columns_and_keeps_health() -> None:
 
 def test_histogram_bars() -> None:
     assert resample([1, 2, 3, 4], 2) == [3, 7]
-    assert resample([1, 2], 5) == [1, 2]
+    assert resample([1, 2], 5) == [1, 1, 2, 2]
     rows = bars([0, 1, 100, 10_000], 4, height=2)
     assert len(rows) == 2 and all(len(r) == 4 for r in rows)
     assert rows[1][0] == " " and rows[1][1] != " "  # an empty bucket stays empty, a tiny one shows

@@ -57,3 +57,10 @@ def test_help_screen(snap_compare: SnapCompare) -> None:
 
 def test_narrow_terminal(snap_compare: SnapCompare) -> None:
     assert snap_compare(make_app(), press=["wait:150", "G", "wait:150"], terminal_size=(80, 24))
+
+
+def test_sixteen_colours(snap_compare: SnapCompare) -> None:
+    """The terminal's own 16 colours (ansi-dark): health still reads by glyph and word."""
+    cmp = Comparison.from_frame(generated_frame(400, seed=5), meta={"golden": "golden", "target": "target_fp16"})
+    assert snap_compare(DumpscopeApp(cmp, theme="ansi-dark"), press=["wait:150", "f", "wait:150"],
+                        terminal_size=SIZE)

@@ -200,7 +200,7 @@ async def demo_screenshots(out: Path) -> list[Path]:
     with tempfile.TemporaryDirectory(prefix="dumpscope-shots-") as tmp:
         paths = make_demo(Path(tmp) / "demo")
         app = DumpscopeApp(CompareRequest(paths.golden, paths.target, paths.model), theme=THEME)
-        return await _shoot(app, [("demo", _keys("f")), ("demo-tensor", _keys("enter"))], out)
+        return await _shoot(app, [("demo", _keys("f")), ("demo-tensor", _keys("enter", "pagedown"))], out)
 
 
 async def generated_screenshots(out: Path) -> list[Path]:

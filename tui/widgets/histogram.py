@@ -15,10 +15,10 @@ _EIGHTHS = " ▁▂▃▄▅▆▇█"
 
 
 def resample(counts: Sequence[int], width: int) -> list[int]:
-    """Sum ``counts`` into ``width`` buckets (or keep them when there are fewer)."""
+    """Sum ``counts`` into ``width`` buckets; fewer counts are widened to whole multiples."""
     n = len(counts)
     if n <= width:
-        return [int(c) for c in counts]
+        return [int(c) for c in counts for _ in range(width // max(n, 1))]
     out = [0] * width
     for i, c in enumerate(counts):
         out[i * width // n] += int(c)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Container, VerticalScroll
 from textual.markup import escape
 from textual.message import Message
 from textual.timer import Timer
@@ -52,8 +52,8 @@ SETTLE_S = 0.08
 repaints only the list, and the pane catches up when the key is let go."""
 
 
-def _num(value: Any) -> str:
-    """Seven significant digits: enough to tell 0.9999999 from 1 (cosine needs its nines)."""
+def _num(value: Any, digits: int = 7) -> str:
+    """Seven significant digits by default: enough to tell 0.9999999 from 1 (cosine needs its nines)."""
     if value is None:
         return "·"
     if isinstance(value, int):
@@ -61,7 +61,7 @@ def _num(value: Any) -> str:
     value = float(value)
     if math.isnan(value):
         return "·"
-    return f"{value:.7g}"
+    return f"{value:.{digits}g}"
 
 
 def _shape(value: Any) -> str:
@@ -101,8 +101,9 @@ class TensorPane(VerticalScroll, can_focus=True):
 
     def compose(self) -> ComposeResult:
         yield Static(id="pane-title")
-        yield Static(id="pane-sides")
-        yield Static(id="pane-metrics")
+        with Container(id="pane-numbers"):  # stacked in the side pane, side by side full-screen
+            yield Static(id="pane-sides")
+            yield Static(id="pane-metrics")
         yield Static(id="pane-tensors")
 
     def set_comparison(self, comparison: Comparison) -> None:
@@ -244,14 +245,16 @@ class TensorPane(VerticalScroll, can_focus=True):
                 where = getattr(s, f"{kind}_at", ())
                 if where:
                     shown = " ".join(_index(ix) for ix in where)
-                    lines.append(f"[$error]first {kind.upper()} in {side}:[/] {shown}")
+                    lines.append(f"[$error]first {kind.upper()} in {side}:[/]  {shown}")
         worst = stats.worst[: 20 if self.detail else 8]
         if worst:
+            # Full screen: 7 significant digits; in the side pane the table must fit ~42 cells.
+            w_ix, w_val, digits = (14, 13, 7) if self.detail else (10, 10, 5)
             lines.append(f"[b]worst {len(worst)} elements[/b]")
-            lines.append(f"[b]{'index':<16}{'golden':>13}{'target':>13}{'|diff|':>12}[/b]")
+            lines.append(f"[b]{'index':<{w_ix}} {'golden':>{w_val}} {'target':>{w_val}} {'|diff|':>{w_val}}[/b]")
             for item in worst:
-                lines.append(f"{_index(item.index):<16}{_num(item.golden):>13}{_num(item.target):>13}"
-                             f"{_num(item.abs_error):>12}")
+                lines.append(f"{_index(item.index):<{w_ix}} {_num(item.golden, digits):>{w_val}} "
+                             f"{_num(item.target, digits):>{w_val}} {_num(item.abs_error, digits):>{w_val}}")
         return "\n".join(lines) or "[$text-muted]no element-wise differences[/]"
 
 
