@@ -68,6 +68,10 @@ ADVICE: dict[str, str] = {
         "SigmaStar: input_config.ini [CONV_CONFIG] input_format=ALL_INT16, or INT16 for this convolution or the "
         "ones around a non-convolution op), or recalibrate on more representative data."
     ),
+    "not-compared": (
+        "This tensor could not be compared (the message says why): fix or re-dump it; every judgement "
+        "downstream of it is uncertain until then."
+    ),
     "nan-inf": (
         "This is where NaN/Inf first appear with finite inputs: check the op for overflow or a division by zero "
         "in the target precision; keep it in fp32 to confirm."
@@ -317,6 +321,8 @@ def patch_commands(fixes: Sequence[PatchAction], model: str | None, nodes: froze
 def _cause_of(findings: list[Finding], r: dict[str, object], is_nan_origin: bool, drift: bool) -> str:
     if r["kind"] == "input":
         return "input-mismatch"
+    if r["health"] == "error":
+        return "not-compared"
     if findings:
         return max(findings, key=lambda f: f.weight).cause
     if drift:

@@ -8,7 +8,8 @@ Every row gets an ``origin``:
                 input or constant that already differs, a row that turns finite inputs into
                 NaN/Inf, or multiplies its worst input's error by 10 or more);
 ``inherited``   the row is no worse than its worst input: the error came from upstream;
-``unknown``     not compared, or unhealthy with no known input.
+``unknown``     not compared (unmatched, unreadable), or unhealthy with no known input or
+                with an input that could not be compared.
 
 The worst input is the input row with the highest health level, then the largest error.
 Constants are judged apart: a node whose only bad input is a constant introduces its error.
@@ -71,7 +72,8 @@ def classify_frame(frame: pl.DataFrame, edges: Edges) -> pl.DataFrame:
     e = edges.frame.join(
         base.select(
             pl.col("row").alias("input_row"),
-            pl.col("level").alias("in_level"),
+            # An input that could not be compared tells nothing about where the error came from.
+            pl.when(pl.col("_health") != "error").then(pl.col("level")).alias("in_level"),
             pl.col("error").alias("in_error"),
             pl.col("nonfinite").alias("in_nonfinite"),
             pl.col("_name").alias("in_name"),
@@ -116,7 +118,7 @@ def classify_frame(frame: pl.DataFrame, edges: Edges) -> pl.DataFrame:
     source_kind = pl.col("_kind").is_in(["input", "constant"])
     has_inputs = pl.col("inputs").fill_null(0) > 0
     origin = (
-        pl.when(level.is_null()).then(pl.lit("unknown"))
+        pl.when(level.is_null() | (pl.col("_health") == "error")).then(pl.lit("unknown"))
         .when(level == 0).then(pl.lit("clean"))
         .when(source_kind).then(pl.lit("introduced"))
         .when(~has_inputs & pl.col("bad_constant").is_not_null()).then(pl.lit("introduced"))

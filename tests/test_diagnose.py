@@ -16,7 +16,7 @@ from onnx import TensorProto, helper
 
 from dumpscope.core.diagnosis import Diagnosis, classify, diagnose, model_node
 from dumpscope.core.diagnosis_report import markdown
-from dumpscope.core.names import to_filename
+from dumpscope.core.names import display, to_filename
 from dumpscope.core.runner import dump_model
 from dumpscope.core.session import Comparison, compare
 from dumpscope.tui.cli import main
@@ -461,3 +461,29 @@ def test_opdebug_records_are_evidence_without_graph_edges(tmp_path: Path) -> Non
     assert any("inputs are unknown" in e for e in top.evidence)
     assert any(line.startswith("Opdebug: AI Core task") for line in diag.overflow)
     assert _origins(diag, cmp)["layer_add"] == "inherited"
+
+
+def test_bad_rows_and_odd_names_never_crash(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    odd = "enc/blk.0:mul@1\udcff"  # a name with / . : @ and an undecodable byte
+    cmp = pair_dirs(tmp_path, [
+        {"name": "x", "kind": "input"},
+        {"name": odd, "op": "Mul", "inputs": ["x", "missing/w"], "red": 0.5},
+        {"name": "nan_both", "inputs": [odd], "data": np.full(8, np.nan, np.float32),
+         "target": np.full(8, np.nan, np.float16)},
+        {"name": "trunc", "inputs": ["nan_both"]},
+        {"name": "tail", "inputs": ["trunc"], "red": 0.5},
+    ])
+    (tmp_path / "target" / to_filename("trunc")).write_bytes(b"\x93NUMPY")  # truncated after reading
+    cmp = compare(tmp_path / "golden", tmp_path / "target")
+    diag = diagnose(cmp)
+    health = dict(zip(cmp.frame["name"].to_list(), cmp.frame["health"].to_list()))
+    assert health["trunc"] == "error"
+    origin = _origins(diag, cmp)
+    assert origin["trunc"] == "unknown" and origin["tail"] == "unknown"  # nothing known upstream of it
+    assert [(c.name, c.cause) for c in diag.root_causes] == [(display(odd), "precision")]
+    assert any("inputs not compared: 'missing/w'" in e for e in diag.root_causes[0].evidence)
+    text = json.dumps(diag.to_json(), allow_nan=False)
+    assert "\\\\xff" in text or "\\xff" in text
+    markdown(cmp, diag)
+    assert main(["diagnose", str(tmp_path / "golden"), str(tmp_path / "target")]) == 1
+    assert "UNHEALTHY" in capsys.readouterr().out
