@@ -27,7 +27,15 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from dumpscope.core.diagnosis_checks import CheckContext, Finding, PatchAction, check_row, clamp_records, quant_params
+from dumpscope.core.diagnosis_checks import (
+    WIDE_RANGE,
+    CheckContext,
+    Finding,
+    PatchAction,
+    check_row,
+    clamp_records,
+    quant_params,
+)
 from dumpscope.core.diagnosis_classify import Trend, classify_frame, nan_origin, trend
 from dumpscope.core.diagnosis_graph import AtcInputs, build_edges, load_atc_inputs
 from dumpscope.core.graph import GraphFacts, load_graph
@@ -38,6 +46,8 @@ from dumpscope.core.session import Comparison
 #: Candidates whose tensors the checks read (the strongest by the frame's numbers).
 MAX_CHECKED = 12
 MAX_CAUSES = 10
+#: A quantised layer is listed as losing precision from this SQNR loss (dB) on, or when unhealthy.
+MIN_LOSS_DB = 1.0
 
 ADVICE: dict[str, str] = {
     "input-mismatch": (
@@ -476,7 +486,8 @@ def _row_info(frame: pl.DataFrame, classes: pl.DataFrame, row: int) -> dict[str,
 
 
 def _quantisation_losses(cmp: Comparison, classes: pl.DataFrame, top: int = 5) -> tuple[dict[str, object], ...]:
-    """Quantised layers ranked by the SQNR they lose against their worst input (dB)."""
+    """Quantised layers ranked by the SQNR they lose against their worst input (dB); only
+    layers losing at least :data:`MIN_LOSS_DB`, or unhealthy ones."""
     frame = cmp.frame
     q = frame.select(
         pl.int_range(pl.len(), dtype=pl.Int64).alias("row"), "sqnr_db", "band", "status", "kind"
@@ -492,7 +503,8 @@ def _quantisation_losses(cmp: Comparison, classes: pl.DataFrame, top: int = 5) -
     idx = worst[has_in].astype(np.int64)
     in_sqnr[has_in] = sqnr[idx]
     lost = np.where(np.isfinite(in_sqnr), in_sqnr - sqnr, np.nan)
-    rows = np.flatnonzero(mask & (lost > 0))
+    level = classes["level"].fill_null(0).to_numpy()
+    rows = np.flatnonzero(mask & ((lost >= MIN_LOSS_DB) | ((lost > 0) & (level > 0))))
     rows = rows[np.argsort(-lost[rows], kind="stable")][:top]
     out = []
     for row in rows:
@@ -503,8 +515,10 @@ def _quantisation_losses(cmp: Comparison, classes: pl.DataFrame, top: int = 5) -
             "sqnr_db": float(sqnr[row]), "sqnr_lost_db": float(lost[row]),
             "golden_min": r["min_golden"], "golden_max": r["max_golden"],
             "scale": params[0] if params else None, "zero_point": params[1] if params else None,
+            # Seed 004 §3.2.6: bad metrics *and* a range wider than 20 still in 8 bits.
             "int16_advised": bool(
-                r["min_golden"] is not None and r["max_golden"] is not None and r["max_golden"] - r["min_golden"] > 20
+                level[row] > 0 and r["min_golden"] is not None and r["max_golden"] is not None
+                and r["max_golden"] - r["min_golden"] > WIDE_RANGE
             ),
         })
     return tuple(out)

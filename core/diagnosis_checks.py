@@ -28,6 +28,8 @@ SUM_OPS = frozenset({"ReduceSum", "ReduceSumSquare", "Sum", "ReduceL2", "ReduceL
 #: Seed 004 §3.2.6: a tensor whose range is wider than this and is still 8-bit quantised
 #: should be tried in INT16.
 WIDE_RANGE = 20.0
+#: A quantised tensor whose largest value spans fewer steps than this has lost its information.
+FEW_LEVELS = 8.0
 _FLOAT_TARGETS = {"float16": "float16", "bfloat16": "bfloat16"}
 
 
@@ -262,6 +264,14 @@ def _quantised(ctx: CheckContext, row: int, r: dict[str, object]) -> list[Findin
                 weight=0.2,
             ))
     step = f"one {qdtype} step is {scale:.4g}"
+    top = max(abs(lo), abs(hi)) if isinstance(lo, float) and isinstance(hi, float) else None  # type: ignore[arg-type]
+    if top is not None and top > 0 and top / scale < FEW_LEVELS:
+        out.append(Finding(
+            "quantisation",
+            f"{step} but the golden values of {display(node)!r} reach only |x| {top:.4g}: "
+            f"{'every value rounds to zero' if top / scale < 0.5 else f'they use about {top / scale:.1f} steps'}",
+            weight=0.25,
+        ))
     if width is not None and width > WIDE_RANGE:
         out.append(Finding(
             "quantisation",

@@ -487,3 +487,14 @@ def test_bad_rows_and_odd_names_never_crash(tmp_path: Path, capsys: pytest.Captu
     markdown(cmp, diag)
     assert main(["diagnose", str(tmp_path / "golden"), str(tmp_path / "target")]) == 1
     assert "UNHEALTHY" in capsys.readouterr().out
+
+
+def test_quantised_tensor_smaller_than_one_step_rounds_to_zero(tmp_path: Path) -> None:
+    bias = np.linspace(-0.9, 0.9, 64).astype(np.float32)
+    cmp = pair_dirs(tmp_path, [
+        {"name": "b", "kind": "constant", "data": bias, "target": np.zeros(64, np.float32),
+         "quant": {"scale": 7.5, "zero_point": 0, "dtype": "int32"}},
+    ])
+    top = diagnose(cmp).root_causes[0]
+    assert top.name == "b" and top.cause == "quantisation" and top.kind == "constant"
+    assert any("one int32 step is 7.5" in e and "every value rounds to zero" in e for e in top.evidence)
