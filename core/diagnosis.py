@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import ml_dtypes
 import numpy as np
 import polars as pl
 
@@ -465,6 +466,7 @@ def diagnose(
             line = (f"fp16 conversion: {rec.get('action')} {rec.get('count')} value(s) of constant {display(name)!r} "
                     f"(largest |x| {float(rec.get('max_abs') or 0):.6g})")  # type: ignore[arg-type]
             overflow_lines.append(line)
+    overflow_lines += frame_range_findings(frame)
     first = cmp.first_divergent()
     first_info = _row_info(frame, classes, first) if first is not None else None
     quant = _quantisation_losses(cmp, classes)
@@ -474,6 +476,28 @@ def diagnose(
         trend=shape, nan_origin=nan_row, overflow=tuple(dict.fromkeys(overflow_lines)), quantisation=quant,
         warnings=warnings, edges_source=edges.source, healthy=healthy, counts=counts,
     )
+
+
+#: Largest finite value of the float types a target may run in.
+FLOAT_MAX = {"float16": 65504.0, "bfloat16": float(ml_dtypes.finfo(ml_dtypes.bfloat16).max)}
+
+
+def frame_range_findings(frame: pl.DataFrame, limit: int = 20) -> list[str]:
+    """Rows whose golden values (the frame's min/max, no tensor read) reach the maximum of the
+    target's float type: likely overflows even where nothing is Inf yet."""
+    top = pl.col("target_dtype").replace_strict(FLOAT_MAX, default=None, return_dtype=pl.Float64)
+    reach = pl.max_horizontal(pl.col("min_golden").abs(), pl.col("max_golden").abs())
+    hits = frame.select("index", "name", "kind", "target_dtype", reach.alias("reach"), top.alias("top")).filter(
+        pl.col("top").is_not_null() & (pl.col("reach") >= pl.col("top"))
+    )
+    lines = [
+        f"golden {r['kind']} #{r['index']} {display(str(r['name']))!r} reaches |x| {r['reach']:.6g}, "
+        f"at or beyond the {r['target_dtype']} maximum {r['top']:g}"
+        for r in hits.head(limit).iter_rows(named=True)
+    ]
+    if hits.height > limit:
+        lines.append(f"... and {hits.height - limit} more tensors beyond their target float range")
+    return lines
 
 
 def _row_info(frame: pl.DataFrame, classes: pl.DataFrame, row: int) -> dict[str, object]:

@@ -206,7 +206,9 @@ def test_constant_out_of_fp16_range_is_named_as_the_cause(tmp_path: Path, model_
     assert any("constant 'scale/w'" in e and "clamped 1 value" in e for e in top.evidence)
     assert any("only bad input is the constant 'scale/w'" in e or "worst input 'r' is ok" in e for e in top.evidence)
     assert _origins(diag, cmp)["y"] == "introduced"
-    assert any("scale/w" in line for line in diag.overflow)
+    assert any("fp16 conversion: clamp 1 value(s) of constant 'scale/w'" in line for line in diag.overflow)
+    assert any(line.startswith("golden constant #-1 'scale/w' reaches |x| 1e+06, at or beyond the float16 maximum")
+               for line in diag.overflow)
     assert top.commands == (f"dumpscope patch {shlex.quote(str(model))} -o "
                             f"{shlex.quote(str(model.with_suffix('')) + '.patched.onnx')} --keep-fp32 scale_mul",)
 
