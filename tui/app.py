@@ -115,8 +115,8 @@ class DumpscopeApp(App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "dumpscope"
     COMMANDS: ClassVar[set[Any]] = App.COMMANDS | {ActionsProvider}
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (100, "-wide")]
-    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (20, "-tall")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "filter", "Filter", id="app.filter"),
@@ -128,7 +128,7 @@ class DumpscopeApp(App[int]):
                 id="app.previous_unhealthy"),
         Binding("s", "sort", "Sort", id="app.sort"),
         Binding("S", "reverse_sort", "Reverse sort", show=False, id="app.reverse_sort"),
-        Binding("escape", "back", "Back / clear / cancel", show=False, id="app.back"),
+        Binding("escape", "step_back", "Back / clear / cancel", show=False, id="app.back"),
         Binding("e", "lookup", "Error lookup", id="app.lookup"),
         Binding("x", "export", "Export", id="app.export"),
         Binding("w", "warnings", "Input warnings", show=False, id="app.warnings"),
@@ -295,14 +295,18 @@ class DumpscopeApp(App[int]):
 
             last = 0.0
             stream = compare_stream(request.golden, request.target, model=request.model, preset=request.preset)
-            for progress in stream:
-                if worker.is_cancelled:
-                    stream.close()
-                    return
-                now = monotonic()
-                if now - last >= 0.25 or progress.done >= progress.total:
-                    last = now
-                    self.post_message(self.Progressed(progress.comparison, progress.done, progress.total))
+            try:
+                for progress in stream:
+                    if worker.is_cancelled:
+                        return
+                    now = monotonic()
+                    if now - last >= 0.25 or progress.done >= progress.total:
+                        last = now
+                        self.post_message(self.Progressed(progress.comparison, progress.done, progress.total))
+            finally:
+                close = getattr(stream, "close", None)  # a generator holds the thread pool: release it now
+                if close is not None:
+                    close()
         except Exception as exc:  # noqa: BLE001 - every failure becomes a message screen, never a traceback
             self.post_message(self.LoadFailed(_describe_error(exc)))
 
@@ -412,7 +416,8 @@ class DumpscopeApp(App[int]):
         self._descending = not self._descending
         self._apply_view()
 
-    def action_back(self) -> None:
+    def action_step_back(self) -> None:
+        """Esc: leave the filter box, else cancel the comparison, else clear the filter, else refocus."""
         box = self.filter_box
         if box.has_focus:
             box.value = self._filter_before
@@ -513,7 +518,8 @@ class DumpscopeApp(App[int]):
 
 
 _LIST_ACTIONS = frozenset(
-    {"filter", "match", "first_divergent", "unhealthy", "sort", "reverse_sort", "back", "export", "warnings"}
+    {"filter", "match", "first_divergent", "unhealthy", "sort", "reverse_sort", "step_back", "export",
+     "warnings"}
 )
 
 

@@ -70,7 +70,8 @@ def generated_frame(rows: int = 2000, seed: int = 0) -> pl.DataFrame:
     rmse = rel * scale * 0.3
     max_abs = rmse * rng.uniform(3, 12, n)
     health = np.where(cos < 0.99, "fail", np.where(cos < 0.999, "warn", "ok")).astype(object)
-    message = np.where(health == "ok", None, "cosine below the band").astype(object)
+    message = np.full(n, None, dtype=object)
+    message[health != "ok"] = "cosine below the band"
 
     err_row, inf_row = n // 3, (3 * n) // 4
     inf_target = np.zeros(n, dtype=np.int64)
@@ -83,7 +84,7 @@ def generated_frame(rows: int = 2000, seed: int = 0) -> pl.DataFrame:
         arr[err_row] = np.nan
 
     side = np.full(n, "both", dtype=object)
-    target_names = list(names)
+    target_names: list[str | None] = list(names)
     golden_only, target_only = n // 5, n // 5 + 1
     side[golden_only], side[target_only] = "golden", "target"
     target_names[golden_only] = None

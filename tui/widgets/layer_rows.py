@@ -162,9 +162,6 @@ class LayerRows:
     """Columnar, display-ready copy of a comparison frame plus cached view orders."""
 
     def __init__(self, frame: pl.DataFrame) -> None:
-        import polars as pl
-
-        self._pl = pl
         self._load(frame)
 
     def _load(self, frame: pl.DataFrame) -> None:
@@ -182,7 +179,7 @@ class LayerRows:
         a 100k-row table costs no Python loop; lower-cased search columns are built on
         the first filter or sort (:attr:`_search`).
         """
-        pl = self._pl
+        import polars as pl
 
         def short(col: str) -> pl.Expr:
             return pl.col(col).replace(_DTYPE_SHORT).fill_null("?")
@@ -199,7 +196,7 @@ class LayerRows:
         )
         self.index = frame["index"].fill_null(-1).to_numpy()
         self.only_target = (frame["side"] == "target").fill_null(False).to_numpy()
-        self.op_width = int(self._text["op_type"].str.len_chars().max() or 0)
+        self.op_width = int(np.max(self._text["op_type"].str.len_chars().to_numpy(), initial=0))
         """Longest op type name (the list sizes its op column to it)."""
         self._search_frame: pl.DataFrame | None = None
 
@@ -207,7 +204,7 @@ class LayerRows:
     def _search(self) -> pl.DataFrame:
         """Lower-cased columns the filter and the name/op sorts read (built once, on demand)."""
         if self._search_frame is None:
-            pl = self._pl
+            import polars as pl
             self._search_frame = self.frame.select(
                 pl.col("name").fill_null(pl.col("target_name")).fill_null("").str.to_lowercase(),
                 pl.col("target_name").fill_null("").str.to_lowercase().alias("tname"),
@@ -230,7 +227,7 @@ class LayerRows:
 
     def _extract_dynamic(self, frame: pl.DataFrame) -> None:
         """Metrics and health: re-read on every streamed update."""
-        pl = self._pl
+        import polars as pl
 
         def floats(name: str) -> np.ndarray:
             return frame[name].cast(pl.Float64).fill_null(float("nan")).to_numpy()
@@ -302,6 +299,7 @@ class LayerRows:
         cached = self._orders.get((key, descending))
         if cached is not None:
             return cached
+        order: np.ndarray
         if key == "order":
             order = np.arange(self.n)
             order = order[::-1].copy() if descending else order
@@ -313,7 +311,7 @@ class LayerRows:
             rank = SEVERITY[self.health].astype(np.int16)
             order = np.argsort(-rank if descending else rank, kind="stable")
         else:
-            pl = self._pl
+            import polars as pl
             column = "op_type" if key == "op" else "name"
             order = (
                 self._search.select(pl.arg_sort_by(column, descending=descending, maintain_order=True))
@@ -328,7 +326,8 @@ class LayerRows:
         order = self.sorted_positions(key, descending)
         if not query:
             return order
-        return order[self.mask(query)[order]]
+        shown: np.ndarray = order[self.mask(query)[order]]
+        return shown
 
     def health_counts(self) -> dict[str, int]:
         counts = np.bincount(self.health.astype(np.intp), minlength=len(HEALTHS))
