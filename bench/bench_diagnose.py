@@ -6,8 +6,8 @@ Generates a CNN-shaped pair of dumps with manifests (the way `dumpscope dump` wr
 them): a chain of conv/relu-like layers with a residual Add every third layer, each
 activation 1 x 16 x 128 x 128 float32 on the golden side (1 MiB) and float16 on the
 target side, about 1 GB in total for 700 layers.  The target carries fp16-sized noise,
-a gradual drift, and a sudden break at 70 % depth, so the diagnosis has candidates to
-check (it reads their tensors).  Prints compare time, diagnose time and their ratio;
+a slow drift, one-layer breaks every 50 layers and a lasting break at 70 % depth, so the
+diagnosis has a dozen candidates to check (it reads their tensors).  Prints compare time, diagnose time and their ratio;
 both run in this process on a warm page cache (the files were just written).
 """
 
@@ -54,7 +54,8 @@ def generate(root: Path, layers: int, shape: tuple[int, ...] = SHAPE) -> tuple[P
         op = "Add" if residual else ("Conv" if k % 3 == 0 else "Relu")
         inputs = [prev, skip] if residual else [prev]
         g = rng.standard_normal(shape, dtype=np.float32)
-        red = 2e-4 * (1.002**k) + (0.3 if k >= jump_at else 0.0)
+        isolated = k % 50 == 25  # a one-layer break: more candidates whose tensors get read
+        red = 2e-4 * (1.002**k) + (0.3 if k >= jump_at or isolated else 0.0)
         noise = rng.standard_normal(shape, dtype=np.float32) * np.float32(red)
         t = (g + noise).astype(np.float16)
         np.save(gdir / f"{name}.npy", g)
