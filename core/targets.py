@@ -48,6 +48,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 from dumpscope.core.graph import GraphFacts, graph_facts
 from dumpscope.core.model import DumpError
+from dumpscope.core.patch import kept_fp32_nodes
 
 if TYPE_CHECKING:
     import onnxruntime as ort
@@ -361,6 +362,7 @@ def prepare_fp16(
 
     taken = _all_names(g)
     new_nodes: list[onnx.NodeProto] = []
+    keep = kept_fp32_nodes(proto)  # `dumpscope patch --keep-fp32`: these outputs stay float32
 
     def cast_pair(src: str, dst: str, elem: int) -> str:
         half = _fresh(f"{dst}__dumpscope_fp16", taken)
@@ -386,7 +388,7 @@ def prepare_fp16(
             if not out:
                 continue
             elem = _elem_of(types.get(out))
-            if elem is None:
+            if elem is None or node.name in keep:
                 prepared.fetch[out] = out
                 continue
             raw = _fresh(f"{out}__dumpscope_raw", taken)
