@@ -16,6 +16,7 @@ names prefixed ``frame{k}/`` and ``topo_index = k * n_nodes + node index``.
 
 from __future__ import annotations
 
+import json
 import math
 import tempfile
 from dataclasses import dataclass, replace
@@ -193,19 +194,48 @@ def _run_frames(
 
 def make_demo(out_dir: str | Path, frames: int = 6, overflow_frame: int = 4) -> DemoPaths:
     """Write ``model.onnx``, ``golden/`` and ``target/`` (fp16) under ``out_dir``."""
-    import onnxruntime as ort
-
     if not 0 <= overflow_frame:
         raise DumpError("the overflow frame must be >= 0")
     if not 1 <= frames <= MAX_FRAMES:
         raise DumpError(f"frames must be between 1 and {MAX_FRAMES}")
     out = Path(out_dir)
     paths = DemoPaths(out / "model.onnx", out / "golden", out / "target")
+    _check_empty(paths)
+    out.mkdir(parents=True, exist_ok=True)
+    onnx.save_model(build_model(frames, overflow_frame), str(paths.model))
+    dump_frames(paths, frames, {"frames": frames, "overflow_frame": overflow_frame})
+    return paths
+
+
+def verify_patched(demo: DemoPaths, patched_model: str | Path, out_dir: str | Path) -> DemoPaths:
+    """Dump a patched demo model (``dumpscope patch``) the way the demo was dumped.
+
+    The fix-and-verify loop: the same frames, golden in float32 and target in fp16, so
+    ``compare`` on the result shows whether the patch removed the divergence.
+    """
+    manifest = json.loads((demo.golden / "manifest.json").read_text(encoding="utf-8"))
+    info = manifest.get("demo") or {}
+    frames = int(info.get("frames", 6))
+    out = Path(out_dir)
+    paths = DemoPaths(Path(patched_model), out / "golden", out / "target")
+    _check_empty(paths)
+    dump_frames(paths, frames, {**info, "patched_from": str(demo.model)})
+    return paths
+
+
+def _check_empty(paths: DemoPaths) -> None:
     for d in (paths.golden, paths.target):
         if d.exists() and any(d.iterdir()):
             raise DumpError(f"{d}: directory is not empty (choose a new --out directory)")
+
+
+def dump_frames(paths: DemoPaths, frames: int, demo_info: dict[str, Any]) -> None:
+    """Run ``paths.model`` over ``frames`` streamed frames into ``paths.golden`` (float32)
+    and ``paths.target`` (fp16 emulation), with complete manifests."""
+    import onnxruntime as ort
+
+    for d in (paths.golden, paths.target):
         d.mkdir(parents=True, exist_ok=True)
-    onnx.save_model(build_model(frames, overflow_frame), str(paths.model))
     proto, source_dir, model_path, model_sha = load_model(paths.model)
     facts = graph_facts(proto.graph)
     with tempfile.TemporaryDirectory(prefix="dumpscope-demo-") as tmp:
@@ -233,7 +263,6 @@ def make_demo(out_dir: str | Path, frames: int = 6, overflow_frame: int = 4) -> 
                         f"streaming demo: {frames} frames of {model_path}; tensor names are prefixed frame{{k}}/ "
                         "and each frame's cached_key is that run's new_cached_key of the frame before"
                     ],
-                    "demo": {"frames": frames, "overflow_frame": overflow_frame},
+                    "demo": demo_info,
                 },
             )
-    return paths

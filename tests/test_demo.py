@@ -125,3 +125,23 @@ def test_cli_headless(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: p
     assert out.rstrip().endswith(f"dumpscope {tmp_path / 'out' / 'golden'} {tmp_path / 'out' / 'target'}")
     assert list(cwd.iterdir()) == []
     assert main(["demo", "--headless", "--frames", "0"]) == 2
+
+
+def test_streaming_fix_and_verify_loop(tmp_path: Path) -> None:
+    """demo -> diagnose -> patch -> the same frames again -> every row healthy."""
+    import shlex
+
+    from dumpscope.core.demo import make_demo, verify_patched
+    from dumpscope.core.diagnosis import diagnose
+    from dumpscope.core.session import compare
+    from dumpscope.tui.cli import main
+
+    demo = make_demo(tmp_path / "demo")
+    top = diagnose(compare(demo.golden, demo.target, model=demo.model)).root_causes[0]
+    assert top.name == "frame5/attn/exp:0"
+    command = shlex.split(next(c for c in top.commands if "--clip" in c))
+    command[command.index("-o") + 1] = str(tmp_path / "fixed.onnx")
+    assert main(command[1:]) == 0
+    fixed = verify_patched(demo, tmp_path / "fixed.onnx", tmp_path / "fixed")
+    after = compare(fixed.golden, fixed.target)
+    assert set(after.frame["health"]) == {"ok"} and after.frame.height > 90
