@@ -23,7 +23,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal
-from textual.markup import escape
+from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Input
@@ -32,7 +32,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from dumpscope.tui.screens.help import HelpScreen, KeyHelp, collect_bindings
 from dumpscope.tui.widgets.layer_list import LayerList
 from dumpscope.tui.widgets.layer_rows import SORT_KEYS, LayerRows, Query, QueryError
-from dumpscope.tui.widgets.summary_bar import Summary, SummaryBar
+from dumpscope.tui.widgets.summary_bar import Summary, SummaryBar, styled
 from dumpscope.tui.widgets.tensor_pane import TensorPane
 
 if TYPE_CHECKING:
@@ -255,7 +255,7 @@ class DumpscopeApp(App[int]):
             self.layer_list.set_view(self._view())
         self._show_summary()
 
-    def _show_summary(self, note: str = "") -> None:
+    def _show_summary(self, note: Content | None = None) -> None:
         summary = Summary(progress=self._progress)
         rows, cmp = self.rows, self.comparison
         if rows is not None and cmp is not None:
@@ -266,24 +266,23 @@ class DumpscopeApp(App[int]):
             sides = dict(cmp.frame.filter(cmp.frame["health"] == "unmatched")["side"].value_counts().iter_rows())
             summary.unmatched_golden = int(sides.get("golden", 0))
             summary.unmatched_target = int(sides.get("target", 0))
-        status: list[str] = []
+        status = summary.status
         if self._cancelled and self._progress is None:
-            status.append("[$warning]comparison cancelled: rows left pending[/]")
+            status.append(styled("[$warning]comparison cancelled: rows left pending[/]"))
         if rows is not None:
             shown = self.layer_list.view.size
             if self.query_:
-                status.append(f"filter [b]{escape(self.query_.text)}[/b]: {shown} of {rows.n}")
+                status.append(styled(f"filter [b]$query[/b]: {shown} of {rows.n}", query=self.query_.text))
             else:
-                status.append(f"{rows.n} tensors")
+                status.append(styled(f"{rows.n} tensors"))
             key = SORT_KEYS[self._sort_index]
             if key.id != "order" or self._descending:
-                status.append(f"sorted by {key.label} {'▼' if self._descending else '▲'}")
+                status.append(styled(f"sorted by {key.label} {'▼' if self._descending else '▲'}"))
         warnings = self._warnings()
         if warnings:
-            status.append(f"[$warning]⚠ {len(warnings)} input warning{'s' if len(warnings) > 1 else ''} (w)[/]")
-        if note:
+            status.append(styled(f"[$warning]⚠ {len(warnings)} input warning{'s' if len(warnings) > 1 else ''} (w)[/]"))
+        if note is not None:
             status.append(note)
-        summary.status = "  ".join(status)
         self.main_screen.query_one(SummaryBar).show(summary)
 
     @work(thread=True, exclusive=True, group="compare", exit_on_error=False)
@@ -374,7 +373,7 @@ class DumpscopeApp(App[int]):
         try:
             query = Query.parse(text)
         except QueryError as exc:
-            self._show_summary(f"[$error]{escape(str(exc))}[/]")
+            self._show_summary(styled("[$error]$problem[/]", problem=str(exc)))
             return False
         self.query_ = query
         if query:

@@ -11,7 +11,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.markup import escape
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, RadioButton, RadioSet, Static
 
@@ -59,7 +59,7 @@ class ExportScreen(ModalScreen[str | None]):
                     yield RadioButton(label, value=i == 0)
             yield Input(str(Path.cwd() / f"{stem}{FORMATS[0][2]}"), id="export-path")
             if self._filter:
-                yield Checkbox(f"only the {self._view.size} rows shown (filter: {self._filter})",
+                yield Checkbox(Content(f"only the {self._view.size} rows shown (filter: {self._filter})"),
                                value=True, id="export-subset")
             yield Static("", id="export-status")
 
@@ -80,21 +80,21 @@ class ExportScreen(ModalScreen[str | None]):
     def action_save(self) -> None:
         path = Path(self.query_one("#export-path", Input).value).expanduser()
         if not path.name:
-            self._status("[$error]give a file name[/]")
+            self._status(Content.from_markup("[$error]give a file name[/]"))
             return
         if not path.parent.is_dir():
-            self._status(f"[$error]no such directory: {escape(str(path.parent))}[/]")
+            self._status(Content.from_markup("[$error]no such directory: $dir[/]", dir=str(path.parent)))
             return
         subset = self.query("#export-subset")
         only_view = bool(subset) and subset.first(Checkbox).value
-        self._status("saving…")
+        self._status(Content("saving…"))
         self._write(self._format[0], path, only_view)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
 
-    def _status(self, markup: str) -> None:
-        self.query_one("#export-status", Static).update(markup)
+    def _status(self, message: Content) -> None:
+        self.query_one("#export-status", Static).update(message)
 
     @work(thread=True, exclusive=True, exit_on_error=False)
     def _write(self, fmt: str, path: Path, only_view: bool) -> None:
@@ -109,7 +109,7 @@ class ExportScreen(ModalScreen[str | None]):
         try:
             writer(cmp, path)
         except (OSError, ValueError) as exc:
-            self.app.call_from_thread(self._status, f"[$error]{escape(str(exc))}[/]")
+            self.app.call_from_thread(self._status, Content.from_markup("[$error]$problem[/]", problem=str(exc)))
             return
         rows = cmp.frame.height
         self.app.call_from_thread(self.dismiss, f"saved {rows} rows to {path}")

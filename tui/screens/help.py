@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.dom import DOMNode
-from textual.markup import escape
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -61,19 +61,18 @@ class HelpScreen(ModalScreen[None]):
         self._sections = sections
 
     def compose(self) -> ComposeResult:
-        lines: list[str] = []
+        lines: list[Content] = []
         for title, entries in self._sections:
             if not entries:
                 continue
-            lines.append(f"[b $accent]{escape(title)}[/]")
+            lines.append(Content.from_markup("[b $accent]$title[/]", title=title))
             for entry in entries:
-                keys = escape(", ".join(entry.keys))
-                ident = f"  [$text-muted]{escape(entry.id)}[/]" if entry.id else ""
-                lines.append(f"  [b]{keys:<22}[/b] {escape(entry.description):<34}{ident}")
-            lines.append("")
-        lines.append(
+                lines.append(Content.from_markup(
+                    "  [b]$keys[/b] $what[$text-muted]$ident[/]",
+                    keys=f"{', '.join(entry.keys):<22}", what=f"{entry.description:<34}", ident=entry.id or ""))
+            lines.append(Content(""))
+        lines.append(Content.from_markup(
             "[$text-muted]Filter syntax: words match names; op:Conv  health:fail|warn|error|bad  "
-            "kind:  side:  dtype:  #10-20 (indices). Keys can be remapped in keymap.toml by binding id.[/]"
-        )
+            "kind:  side:  dtype:  #10-20 (indices). Keys can be remapped in keymap.toml by binding id.[/]"))
         with VerticalScroll(id="help-body"):
-            yield Static("\n".join(lines), id="help-text")
+            yield Static(Content("\n").join(lines), id="help-text")

@@ -7,7 +7,7 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.markup import escape
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -25,7 +25,7 @@ class MessageScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="message-box"):
-            yield Static(f"[b $error]{escape(self._title)}[/]", id="message-title")
-            yield Static(escape(self._text), id="message-text")
+            yield Static(Content.from_markup("[b $error]$title[/]", title=self._title), id="message-title")
+            yield Static(Content(self._text), id="message-text")
             yield Static("[$text-muted]Press q to quit.  `dumpscope compare --debug ...` shows the details.[/]",
                          id="message-hint")

@@ -8,7 +8,7 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.markup import escape
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -26,6 +26,6 @@ class NotesScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="notes-body"):
-            yield Static(f"[b $warning]{escape(self._title)}[/]")
+            yield Static(Content.from_markup("[b $warning]$title[/]", title=self._title))
             for note in self._notes:
-                yield Static(f"• {escape(note)}", classes="note")
+                yield Static(Content(f"• {note}"), classes="note")

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
+from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from textual import events
 from textual.binding import Binding, BindingType
@@ -37,6 +38,14 @@ class Column:
     right: bool = False
     priority: int = 0
     """Columns with the highest priority number are dropped first when space runs out."""
+
+
+def _fit(text: str, width: int, *, right: bool = False, middle: bool = False) -> str:
+    """Exactly ``width`` cells (wide characters count double): cut, then pad."""
+    if cell_len(text) > width:
+        text = set_cell_size(_ellipsis_middle(text, width) if middle else text, width)
+    pad = " " * (width - cell_len(text))
+    return pad + text if right else text + pad
 
 
 def _ellipsis_middle(text: str, width: int) -> str:
@@ -301,9 +310,7 @@ class LayerList(ScrollView, can_focus=True):
         for i, col in enumerate(self._layout(width)):
             if i:
                 segments.append(Segment(" " * _GAP, base))
-            text = col.cell(rows, position)
-            text = _ellipsis_middle(text, col.width) if col.id == "name" else text[: col.width]
-            text = text.rjust(col.width) if col.right else text.ljust(col.width)
+            text = _fit(col.cell(rows, position), col.width, right=col.right, middle=col.id == "name")
             style = base
             if col.id in ("health", "cos"):
                 style = health_style

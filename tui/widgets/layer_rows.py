@@ -56,6 +56,14 @@ _DTYPE_SHORT = {
 }
 
 
+_CONTROL = {c: "\ufffd" for c in (*range(0x20), *range(0x7F, 0xA0))}
+
+
+def printable(text: str) -> str:
+    """A name safe to draw: control characters (newlines, ESC...) become U+FFFD."""
+    return text.translate(_CONTROL)
+
+
 def short_dtype(dtype: str | None) -> str:
     """``float16`` -> ``f16``; unknown names pass through, missing ones become ``?``."""
     if not dtype:
@@ -220,10 +228,10 @@ class LayerRows:
         shape_s = "×".join(map(str, shape)) if shape is not None else "?"
         if tshape is not None and tshape != shape:
             shape_s += "→" + "×".join(map(str, tshape))
-        return name, op, shape_s, dtypes
+        return printable(name), printable(op), shape_s, printable(dtypes)
 
     def name(self, pos: int) -> str:
-        return str(self._text["name"][pos])
+        return printable(str(self._text["name"][pos]))
 
     def _extract_dynamic(self, frame: pl.DataFrame) -> None:
         """Metrics and health: re-read on every streamed update."""

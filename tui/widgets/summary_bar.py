@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from textual.markup import escape
+from textual.content import Content
 from textual.widgets import Static
 
 from dumpscope.tui.widgets.layer_rows import HEALTH_LABEL
@@ -20,12 +20,21 @@ HEALTH_VAR: dict[str, str] = {
 """Theme variable per health (shared by every widget that colours a health word)."""
 
 
-def health_markup(health: str, text: str | None = None) -> str:
-    """Content markup for a health word in its theme colour, glyph included (reads without colour)."""
-    label = escape(text if text is not None else HEALTH_LABEL.get(health, health))
+def styled(template: str, **values: str) -> Content:
+    """Content from markup whose ``$name`` slots take ``values`` verbatim.
+
+    Tensor names, messages and filters come from users and dumps: put them in through
+    variables, never by pasting them into markup (``[31m`` or a trailing backslash would
+    be read as markup).
+    """
+    return Content.from_markup(template, **values)
+
+
+def health_text(health: str, label: str | None = None) -> Content:
+    """A health word in its theme colour, glyph included (it reads without colour too)."""
     style = HEALTH_VAR.get(health, "$text")
     bold = " bold" if health in ("warn", "fail", "error") else ""
-    return f"[{style}{bold}]{label}[/]"
+    return styled(f"[{style}{bold}]$label[/]", label=label if label is not None else HEALTH_LABEL.get(health, health))
 
 
 @dataclass
@@ -37,37 +46,29 @@ class Summary:
     unmatched_golden: int = 0
     unmatched_target: int = 0
     progress: tuple[int, int] | None = None
-    status: str = ""
-    """Filter/sort state or a transient note (already markup-escaped by the caller)."""
+    status: list[Content] = field(default_factory=list)
+    """Filter/sort state and transient notes."""
 
 
 class SummaryBar(Static):
     """Counts per health with glyphs, the first divergent layer and what the view shows."""
 
     def show(self, summary: Summary) -> None:
-        parts: list[str] = []
+        parts: list[Content] = []
         for health in ("ok", "warn", "fail", "error", "pending"):
             count = summary.counts.get(health, 0)
             if count or health == "ok":
-                parts.append(health_markup(health, f"{HEALTH_LABEL[health].strip()} {count}"))
+                parts.append(health_text(health, f"{HEALTH_LABEL[health].strip()} {count}"))
         if summary.unmatched_golden or summary.unmatched_target:
-            parts.append(
-                health_markup(
-                    "unmatched",
-                    f"– only golden {summary.unmatched_golden} / only target {summary.unmatched_target}",
-                )
-            )
-        line = "  ".join(parts)
+            parts.append(health_text(
+                "unmatched", f"– only golden {summary.unmatched_golden} / only target {summary.unmatched_target}"))
         if summary.progress is not None:
             done, total = summary.progress
-            line += f"  [$accent]comparing {done}/{total} (esc cancels)[/]"
-        first = (
-            f"first divergent: [b]{escape(summary.first_divergent)}[/b] (f)"
-            if summary.first_divergent
-            else "no divergent layer"
-            if summary.progress is None
-            else "first divergent: not yet found"
-        )
+            parts.append(styled(f"[$accent]comparing {done}/{total} (esc cancels)[/]"))
+        if summary.first_divergent:
+            first = styled("first divergent: [b]$name[/b] (f)", name=summary.first_divergent)
+        else:
+            first = styled("no divergent layer" if summary.progress is None else "first divergent: not yet found")
         # The view's state goes first on the second line: a long tensor name may be cut, it may not.
-        second = f"{summary.status}  [$text-muted]│[/] {first}" if summary.status else first
-        self.update(f"{line}\n{second}")
+        second = Content("  ").join([*summary.status, styled("[$text-muted]│[/]"), first])
+        self.update(Content("\n").join([Content("  ").join(parts), second]))

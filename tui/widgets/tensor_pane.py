@@ -17,7 +17,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, VerticalScroll
-from textual.markup import escape
+from textual.content import Content
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Static
@@ -25,8 +25,8 @@ from textual.worker import get_current_worker
 
 from dumpscope.core.names import display
 from dumpscope.tui.widgets.histogram import bars
-from dumpscope.tui.widgets.layer_rows import UNMATCHED_LABEL
-from dumpscope.tui.widgets.summary_bar import health_markup
+from dumpscope.tui.widgets.layer_rows import UNMATCHED_LABEL, printable
+from dumpscope.tui.widgets.summary_bar import health_text, styled
 
 if TYPE_CHECKING:
     from dumpscope.core.session import Comparison
@@ -158,46 +158,48 @@ class TensorPane(VerticalScroll, can_focus=True):
             tensors.update("[$text-muted]reading tensors…[/]")
             self._load(cmp, position)
 
-    def _title(self, row: dict[str, Any]) -> str:
-        name = display(row.get("name") or row.get("target_name") or "")
+    def _title(self, row: dict[str, Any]) -> Content:
+        name = printable(row.get("name") or row.get("target_name") or "")
         health = row.get("health") or "pending"
         label = UNMATCHED_LABEL.get(row.get("side") or "") if health == "unmatched" else None
-        lines = [f"[b]{escape(name)}[/b]  {health_markup(health, label)}"]
+        lines = [Content("  ").join([styled("[b]$name[/b]", name=name), health_text(health, label)])]
         target_name = row.get("target_name")
         if target_name and target_name != row.get("name"):
-            lines.append(f"target name: {escape(display(target_name))}")
-        facts = [row.get("op_type") or "?", f"node {display(row.get('node_name') or '?')}",
+            lines.append(styled("target name: $name", name=printable(target_name)))
+        facts = [printable(row.get("op_type") or "?"), f"node {printable(row.get('node_name') or '?')}",
                  f"#{row.get('index')}", row.get("kind") or "",
                  f"band {row['band']}" if row.get("band") else "",
                  f"paired by {row['pairing']}" if row.get("pairing") else ""]
-        lines.append("[$text-muted]" + escape(" · ".join(f for f in facts if f)) + "[/]")
+        lines.append(styled("[$text-muted]$facts[/]", facts=" · ".join(f for f in facts if f)))
         if row.get("message"):
-            lines.append(f"[$warning]{escape(display(row['message']))}[/]")
-        return "\n".join(lines)
+            lines.append(styled("[$warning]$message[/]", message=printable(row["message"])))
+        return Content("\n").join(lines)
 
-    def _sides(self, row: dict[str, Any]) -> str:
-        lines = [f"[b]{'':<8}{'golden':>16}{'target':>16}[/b]",
-                 f"{'shape':<8}{_shape(row.get('shape')):>16}{_shape(row.get('target_shape')):>16}",
-                 f"{'dtype':<8}{row.get('dtype') or '?':>16}{row.get('target_dtype') or '?':>16}"]
+    def _sides(self, row: dict[str, Any]) -> Content:
+        lines = [styled(f"[b]{'':<8}{'golden':>16}{'target':>16}[/b]")]
+        for label, g_text, t_text in (
+            ("shape", _shape(row.get("shape")), _shape(row.get("target_shape"))),
+            ("dtype", printable(row.get("dtype") or "?"), printable(row.get("target_dtype") or "?")),
+        ):
+            lines.append(styled("$line", line=f"{label:<8}{g_text:>16}{t_text:>16}"))
         for key, label in SIDE_ROWS:
             g, t = row.get(f"{key}_golden"), row.get(f"{key}_target")
             line = f"{label:<8}{_num(g):>16}{_num(t):>16}"
-            if key in ("nan", "inf") and (t or 0) > (g or 0):
-                line = f"[$error b]{line}[/]"
-            lines.append(line)
-        return "\n".join(lines)
+            alarm = key in ("nan", "inf") and (t or 0) > (g or 0)
+            lines.append(styled("[$error b]$line[/]" if alarm else "$line", line=line))
+        return Content("\n").join(lines)
 
-    def _metrics(self, cmp: Comparison, row: dict[str, Any]) -> str:
+    def _metrics(self, cmp: Comparison, row: dict[str, Any]) -> Content:
         """Every metric of the row; the band it is judged by goes under it (panes are narrow)."""
-        lines = [f"[b]{'metric':<18}{'value':>14}[/b]"]
+        lines = [styled(f"[b]{'metric':<18}{'value':>14}[/b]")]
         for column, label in METRICS:
             if column not in row:
                 continue
-            lines.append(f"{label:<18}{_num(row[column]):>14}")
+            lines.append(styled(f"{label:<18}{_num(row[column]):>14}"))
             band = _describe(cmp, column, row.get("band"))
             if band and band != "not judged":
-                lines.append(f"  [$text-muted]judged by: {escape(band)}[/]")
-        return "\n".join(lines)
+                lines.append(styled("  [$text-muted]judged by: $band[/]", band=band))
+        return Content("\n").join(lines)
 
     # -- tensors -------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="tensor-pane", exit_on_error=False)
@@ -224,38 +226,38 @@ class TensorPane(VerticalScroll, can_focus=True):
             return  # the user moved on; a newer load is under way
         part = self.query_one("#pane-tensors", Static)
         if message.problem is not None:
-            part.update(f"[$error]cannot read tensors:[/] {escape(display(message.problem))}")
+            part.update(styled("[$error]cannot read tensors:[/] $problem", problem=printable(display(message.problem))))
         elif message.stats is not None:
             part.update(self._tensors(message.stats))
 
-    def _tensors(self, stats: TensorStats) -> str:
+    def _tensors(self, stats: TensorStats) -> Content:
         width = max(16, self.scrollable_content_region.width - 2)
         height = 5 if self.detail else 3
-        lines: list[str] = [f"[$text-muted]{escape(stats.note)}[/]"] if stats.note else []
+        lines = [styled("[$text-muted]$note[/]", note=stats.note)] if stats.note else []
         for title, hist in (("|target − golden|", stats.error_hist), ("golden values", stats.golden_hist),
                             ("target values", stats.target_hist)):
             if hist is None or not sum(hist.counts):
                 continue
             lo, hi = hist.edges
-            lines.append(f"[b]{title}[/b]  [$text-muted]{_num(lo)} … {_num(hi)}  (log count)[/]")
-            lines.extend(f"[$accent]{row}[/]" for row in bars(hist.counts, width, height))
+            lines.append(styled(f"[b]$title[/b]  [$text-muted]{_num(lo)} … {_num(hi)}  (log count)[/]", title=title))
+            lines.extend(styled("[$accent]$bars[/]", bars=row) for row in bars(hist.counts, width, height))
         for side in ("golden", "target"):
             s = getattr(stats, side)
             for kind in ("nan", "inf"):
                 where = getattr(s, f"{kind}_at", ())
                 if where:
                     shown = " ".join(_index(ix) for ix in where)
-                    lines.append(f"[$error]first {kind.upper()} in {side}:[/]  {shown}")
+                    lines.append(styled(f"[$error]first {kind.upper()} in {side}:[/]  {shown}"))
         worst = stats.worst[: 20 if self.detail else 8]
         if worst:
             # Full screen: 7 significant digits; in the side pane the table must fit ~42 cells.
             w_ix, w_val, digits = (14, 13, 7) if self.detail else (10, 10, 5)
-            lines.append(f"[b]worst {len(worst)} elements[/b]")
-            lines.append(f"[b]{'index':<{w_ix}} {'golden':>{w_val}} {'target':>{w_val}} {'|diff|':>{w_val}}[/b]")
+            lines.append(styled(f"[b]worst {len(worst)} elements[/b]"))
+            lines.append(styled(f"[b]{'index':<{w_ix}} {'golden':>{w_val}} {'target':>{w_val}} {'|diff|':>{w_val}}[/b]"))
             for item in worst:
-                lines.append(f"{_index(item.index):<{w_ix}} {_num(item.golden, digits):>{w_val}} "
-                             f"{_num(item.target, digits):>{w_val}} {_num(item.abs_error, digits):>{w_val}}")
-        return "\n".join(lines) or "[$text-muted]no element-wise differences[/]"
+                lines.append(Content(f"{_index(item.index):<{w_ix}} {_num(item.golden, digits):>{w_val}} "
+                                     f"{_num(item.target, digits):>{w_val}} {_num(item.abs_error, digits):>{w_val}}"))
+        return Content("\n").join(lines) if lines else styled("[$text-muted]no element-wise differences[/]")
 
 
 def _describe(cmp: Comparison, metric: str, band: str | None) -> str:
