@@ -27,7 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("golden", type=Path, help="golden dump (directory or file)")
     parser.add_argument("target", type=Path, help="target dump (directory or file)")
     parser.add_argument("--model", type=Path, metavar="M", help="ONNX model: topological order and graph facts")
-    parser.add_argument("--preset", default="auto", metavar="P", help="health bands preset (default: auto)")
+    parser.add_argument("--preset", default="auto", metavar="P",
+                        help="health bands: auto (default), seed, msit, fp32, fp16, bf16, int8")
     add_ui_arguments(parser)
 
 
@@ -56,6 +57,10 @@ def run(args: argparse.Namespace) -> int:
         if path is not None and not path.exists():
             raise UsageError(f"{label} {path}: no such file or directory")
     check_theme(args.theme)
+    from dumpscope.core.analysis import PRESETS
+
+    if args.preset not in PRESETS:
+        raise UsageError(f"unknown preset {args.preset!r}; choose from {', '.join(PRESETS)}")
     from dumpscope.tui.app import CompareRequest, DumpscopeApp
 
     request = CompareRequest(args.golden, args.target, args.model, args.preset)
