@@ -215,7 +215,7 @@ async def generated_screenshots(out: Path) -> list[Path]:
     app = DumpscopeApp(cmp, theme=THEME)
     return await _shoot(
         app,
-        [("layers", _keys("f")), ("filter-sort", _filter("op:conv health:bad", "s")), ("help", _keys("question_mark"))],
+        [("layers", _keys("f")), ("filter-sort", _filter("op:conv health:bad", "s", "g")), ("help", _keys("question_mark"))],
         out,
     )
 
