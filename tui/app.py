@@ -156,12 +156,10 @@ class DumpscopeApp(App[int]):
         source: Comparison | CompareRequest,
         *,
         theme: str | None = None,
-        keymap_path: Path | None = None,
     ) -> None:
         super().__init__()
         self._source = source
         self._theme_name = theme
-        self._keymap_path = keymap_path
         self.comparison: Comparison | None = None
         self.rows: LayerRows | None = None
         self.query_: Query = Query()
@@ -209,14 +207,13 @@ class DumpscopeApp(App[int]):
     def on_mount(self) -> None:
         if self._theme_name:
             self.theme = self._theme_name
-        keymap, problems = load_keymap(self._keymap_path)
+        keymap, problems = load_keymap()
         if keymap:
             self.set_keymap(keymap)
         for problem in problems:
             self.notify(problem, title="keymap", severity="warning", markup=False)
         self.layer_list.focus()
         if isinstance(self._source, CompareRequest):
-            self.sub_title = f"{self._source.golden}  ⟷  {self._source.target}"
             self._progress = (0, 0)
             self._show_summary()
             self._compare(self._source)
@@ -227,9 +224,6 @@ class DumpscopeApp(App[int]):
     def _show_comparison(self, comparison: Comparison) -> None:
         first_time = self.rows is None
         self.comparison = comparison
-        meta = comparison.meta or {}
-        if meta.get("golden") and meta.get("target"):
-            self.sub_title = f"{meta.get('golden')}  ⟷  {meta.get('target')}"
         if self.rows is None or self.rows.n != comparison.frame.height:
             self.rows = LayerRows(comparison.frame)
             self._known_ops = None
