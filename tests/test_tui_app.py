@@ -283,3 +283,10 @@ async def test_odd_names_render_aligned_and_safe() -> None:
         columns = {cell_len(row[: row.index("✗ FAIL")]) for row in rows}
         assert len(columns) == 1  # the health column lines up whatever the name holds
         assert "evil\ufffd[31m\ufffdname" in pane_text(app.tensor_pane)
+
+
+async def test_y_copies_the_tensor_name(generated: Comparison) -> None:
+    app = DumpscopeApp(generated)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("j", "y")
+        assert app.clipboard == generated.frame["name"][1]

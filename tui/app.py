@@ -132,6 +132,7 @@ class DumpscopeApp(App[int]):
         Binding("e", "lookup", "Error lookup", id="app.lookup"),
         Binding("x", "export", "Export", id="app.export"),
         Binding("w", "warnings", "Input warnings", show=False, id="app.warnings"),
+        Binding("y", "copy_name", "Copy tensor name", show=False, id="app.copy_name"),
         Binding("question_mark,f1", "help", "Help", id="app.help"),
         Binding("q", "quit", "Quit", id="app.quit"),
     ]
@@ -443,6 +444,15 @@ class DumpscopeApp(App[int]):
             return
         self.push_screen(NotesScreen("What the readers and the pairing noticed", warnings))
 
+    def action_copy_name(self) -> None:
+        """Put the selected tensor's name on the clipboard (OSC 52: works over SSH too)."""
+        position = self.layer_list.selected
+        if self.rows is None or position is None:
+            return
+        name = str(self.rows.frame["name"][position] or self.rows.frame["target_name"][position] or "")
+        self.copy_to_clipboard(name)
+        self.notify(f"copied {name}", timeout=2, markup=False)
+
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self._help_sections()))
 
@@ -512,7 +522,7 @@ class DumpscopeApp(App[int]):
 
 _LIST_ACTIONS = frozenset(
     {"filter", "match", "first_divergent", "unhealthy", "sort", "reverse_sort", "step_back", "export",
-     "warnings"}
+     "warnings", "copy_name"}
 )
 
 
