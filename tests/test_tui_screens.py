@@ -16,8 +16,8 @@ from dumpscope.tui.screens.help import HelpScreen
 from dumpscope.tui.screens.message import MessageScreen
 from dumpscope.tui.widgets.layer_rows import SORT_KEYS
 from dumpscope.tui.widgets.tensor_pane import TensorPane
-from tests.conftest import make_chain_model
-from tests.test_tui_app import (  # noqa: F401 - fixtures are found by name
+from conftest import make_chain_model
+from test_tui_app import (  # noqa: F401 - fixtures are found by name
     SIZE,
     _isolated_config,
     filter_by,
