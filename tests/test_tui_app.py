@@ -81,8 +81,8 @@ async def test_navigation_keys(generated: Comparison) -> None:
     app = DumpscopeApp(generated)
     async with app.run_test(size=SIZE) as pilot:
         lst = app.layer_list
-        assert lst.selected == 0 and lst.has_focus
-        await pilot.press("j", "j", "down")
+        assert lst.selected == generated.first_divergent() and lst.has_focus  # it starts at the answer
+        await pilot.press("g", "j", "j", "down")
         assert lst.selected == 3
         await pilot.press("k")
         assert lst.selected == 2
@@ -193,7 +193,7 @@ async def test_error_row_shows_its_message(generated: Comparison) -> None:
 async def test_enter_drills_in_and_escape_returns(generated: Comparison) -> None:
     app = DumpscopeApp(generated)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("j", "enter")
+        await pilot.press("g", "j", "enter")
         await settle(pilot)
         assert isinstance(app.screen, TensorScreen)
         assert generated.frame["name"][1] in pane_text(app.screen.query_one(TensorPane))
@@ -247,7 +247,7 @@ async def test_narrow_and_short_terminals_degrade(generated: Comparison) -> None
         await pilot.resize_terminal(70, 14)
         await pilot.pause()
         assert not pane.display or pane.region.height == 0
-        await pilot.press("j")
+        await pilot.press("g", "j")
         assert lst.selected == 1
 
 
@@ -261,7 +261,7 @@ async def test_tab_moves_between_list_and_pane(generated: Comparison) -> None:
         pane = app.tensor_pane
         assert pane.has_focus
         await pilot.press("j", "j")
-        assert pane.scroll_y > 0 and app.layer_list.selected == 0  # j scrolls the pane now
+        assert pane.scroll_y > 0 and app.layer_list.selected == generated.first_divergent()  # j scrolls the pane
         await pilot.press("tab")
         assert app.layer_list.has_focus
 
@@ -288,5 +288,5 @@ async def test_odd_names_render_aligned_and_safe() -> None:
 async def test_y_copies_the_tensor_name(generated: Comparison) -> None:
     app = DumpscopeApp(generated)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("j", "y")
+        await pilot.press("g", "j", "y")
         assert app.clipboard == generated.frame["name"][1]

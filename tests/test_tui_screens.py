@@ -33,7 +33,7 @@ async def test_help_lists_bindings_with_the_user_keymap(generated: Comparison, _
     (_isolated_config / "keymap.toml").write_text('[keymap]\n"list.down" = "ctrl+n"\n"app.sort" = ["o"]\n')
     app = DumpscopeApp(generated)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("ctrl+n", "ctrl+n")
+        await pilot.press("g", "ctrl+n", "ctrl+n")
         assert app.layer_list.selected == 2
         await pilot.press("o")
         assert SORT_KEYS[app._sort_index].id == "cos"
@@ -60,7 +60,7 @@ async def test_broken_keymap_does_not_stop_the_app(generated: Comparison, _isola
     (_isolated_config / "keymap.toml").write_text("= nonsense")
     app = DumpscopeApp(generated)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("j")
+        await pilot.press("g", "j")
         assert app.layer_list.selected == 1
 
 
@@ -186,7 +186,9 @@ async def test_tensor_pane_reads_the_selected_pair(chain_dumps: tuple[Path, Path
         assert app.screen is app.main_screen
 
 
-async def test_escape_cancels_a_running_comparison(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def slow_compare(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """compare_stream replaced by 20 steps of 50 ms over a generated 200-row frame; returns the steps run."""
     import polars as pl
 
     from dumpscope.core import session
@@ -196,13 +198,17 @@ async def test_escape_cancels_a_running_comparison(monkeypatch: pytest.MonkeyPat
     steps: list[int] = []
 
     def slow_stream(golden: Path, target: Path, **_: object):  # type: ignore[no-untyped-def]
-        for done in range(0, 200, 10):
+        for done in (*range(0, 200, 10), 200):
             steps.append(done)
             health = pl.Series([h if i < done else "pending" for i, h in enumerate(frame["health"])])
             yield session.Progress(done, 200, Comparison.from_frame(frame.with_columns(health=health)))
             time.sleep(0.05)
 
     monkeypatch.setattr(session, "compare_stream", slow_stream)
+    return steps
+
+
+async def test_escape_cancels_a_running_comparison(slow_compare: list[int]) -> None:
     app = DumpscopeApp(CompareRequest(Path("g"), Path("t")))
     async with app.run_test(size=SIZE) as pilot:
         while app.rows is None:
@@ -211,7 +217,25 @@ async def test_escape_cancels_a_running_comparison(monkeypatch: pytest.MonkeyPat
         await pilot.press("escape")
         await settle(pilot)
         assert "comparison cancelled" in screen_text(app)
-        assert len(steps) < 20 and app.rows.health_counts().get("pending", 0) > 0
+        assert len(slow_compare) < 21 and app.rows is not None and app.rows.health_counts().get("pending", 0) > 0
+
+
+async def test_finished_comparison_lands_on_the_first_divergent_row(slow_compare: list[int]) -> None:
+    app = DumpscopeApp(CompareRequest(Path("g"), Path("t")))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert slow_compare[-1] == 200 and app.comparison is not None
+        assert app.layer_list.selected == app.comparison.first_divergent()
+
+
+async def test_no_landing_once_the_user_has_moved(slow_compare: list[int]) -> None:
+    app = DumpscopeApp(CompareRequest(Path("g"), Path("t")))
+    async with app.run_test(size=SIZE) as pilot:
+        while app.rows is None:
+            await pilot.pause(0.05)
+        await pilot.press("j", "j")
+        await settle(pilot)
+        assert slow_compare[-1] == 200 and app.layer_list.selected == 2
 
 
 async def test_error_lookup_jumps_to_the_named_op(generated: Comparison, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -171,6 +171,7 @@ class DumpscopeApp(App[int]):
         self._cancelled = False
         self._filter_before: str = ""
         self._known_ops: dict[str, int] | None = None
+        self._landed = False
 
     # -- layout --------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -237,7 +238,22 @@ class DumpscopeApp(App[int]):
         self.tensor_pane.set_comparison(comparison)
         if first_time:
             self.tensor_pane.show_row(self.layer_list.selected)
+        if self._progress is None:
+            self._land_on_first_divergent()
         self._show_summary()
+
+    def _land_on_first_divergent(self) -> None:
+        """Once the comparison is complete, start where the answer is, unless the user has moved on.
+
+        "Moved on" is a filter, a sort or a cursor off the first row.
+        """
+        lst, cmp = self.layer_list, self.comparison
+        if self._landed or cmp is None or self.query_ or self._sort_index or lst.cursor:
+            return
+        self._landed = True
+        first = cmp.first_divergent()
+        if first is not None:
+            lst.select_position(first)
 
     def _view(self) -> np.ndarray:
         assert self.rows is not None
