@@ -103,7 +103,7 @@ class ExportScreen(ModalScreen[str | None]):
 
         cmp = self._cmp
         if only_view:
-            cmp = Comparison.from_frame(cmp.frame[self._view], meta=cmp.meta)
+            cmp = Comparison.from_frame(cmp.frame[self._view], meta=cmp.meta, thresholds=cmp.thresholds)
         writer = {"csv": report.write_csv, "parquet": report.write_parquet,
                   "json": report.write_json, "markdown": report.write_markdown}[fmt]
         try:
