@@ -135,7 +135,6 @@ class LayerList(ScrollView, can_focus=True):
         self.sort_key, self.sort_descending = "order", False
         self._columns: list[Column] = []
         self._cache: LRUCache[tuple[int, bool, int], Strip] = LRUCache(1024)
-        self._generation = 0
         self._last_posted: int | None = -1
 
     # -- data ----------------------------------------------------------------------------
@@ -145,9 +144,9 @@ class LayerList(ScrollView, can_focus=True):
         self._invalidate()
         self.set_view(np.arange(rows.n) if view is None else view)
 
-    def set_view(self, view: np.ndarray, *, keep: int | None = None) -> None:
+    def set_view(self, view: np.ndarray) -> None:
         """Show ``view`` (frame positions in display order); keep the selected row if it is there."""
-        selected = self.selected if keep is None else keep
+        selected = self.selected
         self.view = view
         self.cursor = 0
         if selected is not None and view.size:
@@ -163,11 +162,8 @@ class LayerList(ScrollView, can_focus=True):
         """The rows' metrics changed in place (a streamed update): repaint visible lines."""
         self._invalidate()
         self.refresh()
-        self._last_posted = -1
-        self._post_cursor()
 
     def _invalidate(self) -> None:
-        self._generation += 1
         self._cache.clear()
         self._columns = []
 
