@@ -296,3 +296,19 @@ async def test_input_warnings_are_listed(generated: Comparison) -> None:
         assert "truncated [sic]" in screen_text(app)
         await pilot.press("escape")
         assert app.screen is app.main_screen
+
+
+async def test_streamed_updates_do_not_reload_the_pane(slow_compare: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    reloads: list[int | None] = []
+    original = TensorPane._render_row
+
+    def counting(self: TensorPane, position: int | None, *, reload: bool) -> None:
+        if reload:
+            reloads.append(position)
+        original(self, position, reload=reload)
+
+    monkeypatch.setattr(TensorPane, "_render_row", counting)
+    app = DumpscopeApp(CompareRequest(Path("g"), Path("t")))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+    assert len(slow_compare) == 21 and len(reloads) <= 3  # first row, then the landing on the answer
