@@ -1,0 +1,43 @@
+"""Error-message knowledge base: what a converter or runtime error means and how to fix it.
+
+Usage::
+
+    from dumpscope.core.knowledge import load_kb, scan_log
+
+    kb = load_kb()                      # built-in entries + ~/.config/dumpscope/kb/*.jsonl
+    for m in kb.lookup("E10001: Value [NCWH] for parameter [--input_format] is invalid. Reason: ..."):
+        print(m.score, m.reason, m.tool, m.code, m.cause, m.fix, dict(m.captures))
+
+    with open("atc.log", "rb") as f:
+        for problem in scan_log(f, kb):
+            print(problem.first_line_no, problem.count, problem.text, problem.matches[0].cause)
+
+The data file ``kb.jsonl`` (package data) holds one JSON object per line with ``id, family,
+tool, stage, code, keys, pattern, cause, fix, source, uncertain, generic`` (+ ``group``,
+``example``).  Patterns are written to run in bounded time; see :mod:`.entry`.
+"""
+
+from __future__ import annotations
+
+from dumpscope.core.knowledge.codes import FoundCode, extract_codes
+from dumpscope.core.knowledge.entry import Entry, EntryError, entry_from_dict
+from dumpscope.core.knowledge.kb import KnowledgeBase, Match
+from dumpscope.core.knowledge.loader import builtin_entries, load_kb, user_kb_dir
+from dumpscope.core.knowledge.scan import Problem, scan_log
+from dumpscope.core.knowledge.words import normalise
+
+__all__ = [
+    "Entry",
+    "EntryError",
+    "FoundCode",
+    "KnowledgeBase",
+    "Match",
+    "Problem",
+    "builtin_entries",
+    "entry_from_dict",
+    "extract_codes",
+    "load_kb",
+    "normalise",
+    "scan_log",
+    "user_kb_dir",
+]

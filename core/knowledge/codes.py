@@ -1,0 +1,110 @@
+"""Error codes: find them in a message and name them with normalised keys.
+
+A key is ``<scheme>:<code>``; the same function names the codes of knowledge-base entries
+(:func:`keys_for_code`) and the codes found in a message (:func:`extract_codes`), so a code
+match is a set intersection.
+
+Schemes: ``ascend`` (CANN ``E10001``/``EZ9999``/``W11001``), ``acl`` (AscendCL numbers such
+as ``507015``), ``ts`` (task-scheduler ``retCode=0x26``), ``ort`` (ONNX Runtime status
+numbers), ``rknn`` (``RKNN_ERR_*`` and their negative numbers), ``trt`` (onnx-tensorrt
+``ErrorCode`` names), ``onnx`` (``ValidationError``), ``qnn`` (Qualcomm QNN codes).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+ORT_STATUS: dict[str, int] = {
+    "FAIL": 1,
+    "INVALID_ARGUMENT": 2,
+    "NO_SUCHFILE": 3,
+    "NO_MODEL": 4,
+    "ENGINE_ERROR": 5,
+    "RUNTIME_EXCEPTION": 6,
+    "INVALID_PROTOBUF": 7,
+    "MODEL_LOADED": 8,
+    "NOT_IMPLEMENTED": 9,
+    "INVALID_GRAPH": 10,
+    "EP_FAIL": 11,
+}
+TRT_CODES: tuple[str, ...] = (
+    "SUCCESS",
+    "INTERNAL_ERROR",
+    "MEM_ALLOC_FAILED",
+    "MODEL_DESERIALIZE_FAILED",
+    "INVALID_VALUE",
+    "INVALID_GRAPH",
+    "INVALID_NODE",
+    "UNSUPPORTED_GRAPH",
+    "UNSUPPORTED_NODE",
+    "UNSUPPORTED_NODE_ATTR",
+    "UNSUPPORTED_NODE_INPUT",
+    "UNSUPPORTED_NODE_DATATYPE",
+    "UNSUPPORTED_NODE_DYNAMIC",
+    "UNSUPPORTED_NODE_SHAPE",
+)
+_TRT_NAMES = "|".join(sorted(TRT_CODES[1:], key=len, reverse=True))
+
+
+@dataclass(frozen=True)
+class FoundCode:
+    key: str
+    text: str
+    """The code as printed in the message."""
+    start: int
+
+
+_EXTRACTORS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"(?<![\w-])([EW][0-9A-Z]\d{4})\b"), "ascend"),
+    (re.compile(r"retCode\s{0,2}[=:]\s{0,2}(0x[0-9a-fA-F]{1,8})\b"), "ts"),
+    (
+        re.compile(
+            r"(?i:error[ _]?code|errno|ret(?:urn)?(?:[ _]?code)?|result|failed|error)"
+            r"[^\n\d]{0,16}?\b([1-5]\d{5})\b"
+        ),
+        "acl",
+    ),
+    (re.compile(r"\[ONNXRuntimeError\]\s{0,4}:\s{0,4}(\d{1,3})\s{0,4}:\s{0,4}([A-Z_]{1,40})"), "ort"),
+    (re.compile(r"\b(RKNN_ERR_[A-Z_]{1,60})\b"), "rknn"),
+    (re.compile(r"(?i:rknn)[^\n]{0,80}?\bret\s{0,2}=\s{0,2}(-\d{1,3})\b"), "rknn"),
+    (re.compile(r"(?:ErrorCode::k|\):\s{0,2})(%s)\b" % _TRT_NAMES), "trt"),
+    (re.compile(r"In function \w{1,120}:\s{0,8}\[(\d{1,2})\]"), "trt"),
+    (re.compile(r"\b(ValidationError)\b"), "onnx"),
+    (re.compile(r"(?i:qnn)[^\n]{0,120}?\b(3110|0xc26)\b"), "qnn"),
+)
+
+
+def extract_codes(text: str) -> list[FoundCode]:
+    """Every code in ``text`` in order of appearance, each key once."""
+    found: dict[str, FoundCode] = {}
+    for rx, scheme in _EXTRACTORS:
+        for m in rx.finditer(text):
+            key = _key(scheme, m)
+            if key and key not in found:
+                found[key] = FoundCode(key, m.group(0), m.start())
+    return sorted(found.values(), key=lambda c: c.start)
+
+
+def _key(scheme: str, m: re.Match[str]) -> str | None:
+    value = m.group(1)
+    if scheme == "ts":
+        return f"ts:{int(value, 16):#x}"
+    if scheme == "trt" and value.isdigit():
+        number = int(value)
+        return f"trt:{TRT_CODES[number]}" if 0 < number < len(TRT_CODES) else None
+    if scheme == "ort":
+        return f"ort:{int(value)}"
+    if scheme == "qnn":
+        return f"qnn:{value.lower()}"
+    return f"{scheme}:{value}"
+
+
+def keys_for_code(code: str) -> list[str]:
+    """Keys named by an entry's ``code`` field (``507015/retCode=0x26`` -> acl and ts keys)."""
+    keys = [f"ascend:{c}" for c in re.findall(r"(?<![\w-])([EW][0-9A-Z]\d{4})\b", code)]
+    keys += [f"acl:{c}" for c in re.findall(r"(?<![\w-])([1-5]\d{5})\b", code)]
+    keys += [f"ts:{int(c, 16):#x}" for c in re.findall(r"retCode=(0x[0-9a-fA-F]+)", code)]
+    keys += [f"rknn:{c}" for c in re.findall(r"\b(RKNN_ERR_[A-Z_]+)", code)]
+    keys += [f"trt:{c}" for c in re.findall(r"ErrorCode::k(\w+)", code)]
+    return keys

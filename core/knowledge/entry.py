@@ -1,0 +1,254 @@
+"""One knowledge-base entry: schema, validation and the literal anchors of its pattern.
+
+An entry is one known error message (or one family of them) with its cause and fix.
+``pattern`` is a Python ``re`` pattern searched in a log line or a short block; named
+groups (``(?P<op>...)``, ``(?P<shape>...)``...) are the variable parts shown to the user.
+
+Matching many entries fast rests on *anchors*: literal strings that any text matching the
+pattern must contain (lower-cased).  A cheap ``in`` test on anchors decides whether the
+regular expression is worth running at all, and :mod:`dumpscope.core.knowledge.scan` joins
+every anchor into one prefilter for whole logs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from dumpscope.core.knowledge.codes import keys_for_code
+from dumpscope.core.knowledge.words import pattern_words, tokens
+
+try:  # Python >= 3.11
+    import re._constants as _sre_c
+    import re._parser as _sre_parse
+except ImportError:  # pragma: no cover - Python 3.10
+    import sre_constants as _sre_c  # type: ignore[no-redef]
+    import sre_parse as _sre_parse  # type: ignore[no-redef]
+
+STAGES = ("parse", "convert", "calibrate", "compile", "simulate", "run", "compare")
+REQUIRED_TEXT = ("tool", "stage", "cause", "fix", "source")
+
+#: Patterns run on at most this many characters around an anchor, so a pathological
+#: line (a megabyte without newlines) costs a bounded time per entry.
+WINDOW = 8192
+#: How many anchor occurrences in one long text are tried before giving up.
+MAX_WINDOWS = 8
+#: Anchors shorter than this are too common to filter anything.
+MIN_ANCHOR = 3
+
+
+class EntryError(ValueError):
+    """An entry does not follow the schema; the message says which field and why."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A curated (or user-supplied) error description."""
+
+    id: str
+    tool: str
+    stage: str
+    cause: str
+    fix: str
+    source: str
+    pattern: str = ""
+    code: str = ""
+    keys: tuple[str, ...] = ()
+    """Normalised codes (``ascend:E10001``, ``acl:507015``, ``ts:0x26``, ``ort:10``,
+    ``rknn:RKNN_ERR_FAIL``, ``trt:UNSUPPORTED_NODE``...) that identify this entry."""
+    family: str = ""
+    group: str = ""
+    """Entries of one tool that share a code on purpose name the code here."""
+    uncertain: bool = False
+    generic: bool = False
+    """A scheme entry (a whole code range, an "inner error" code): a specific entry for
+    the same code ranks above it."""
+    example: str = ""
+    origin: str = "builtin"
+    words: frozenset[str] = field(default=frozenset(), compare=False)
+    """Tokens of the message wording, filled by the knowledge base for word ranking."""
+
+    @cached_property
+    def regex(self) -> re.Pattern[str] | None:
+        return re.compile(self.pattern) if self.pattern else None
+
+    @cached_property
+    def anchors(self) -> tuple[str, ...]:
+        """Lower-cased literals of which every match contains at least one; () = unknown."""
+        return pattern_anchors(self.pattern) if self.pattern else ()
+
+    def search(self, text: str, lowered: str | None = None) -> re.Match[str] | None:
+        """Search the pattern in ``text``; ``lowered`` is ``text.lower()`` when the caller has it.
+
+        Long texts are searched only in windows around the first anchor occurrences.
+        """
+        rx = self.regex
+        if rx is None:
+            return None
+        low = text.lower() if lowered is None else lowered
+        anchors = self.anchors
+        if anchors and not any(a in low for a in anchors):
+            return None
+        if len(text) <= WINDOW:
+            return rx.search(text)
+        if not anchors:
+            return rx.search(text, 0, WINDOW)
+        for start in _anchor_positions(low, anchors):
+            lo = max(0, start - WINDOW // 2)
+            m = rx.search(text, lo, lo + WINDOW)
+            if m:
+                return m
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id,
+            "family": self.family,
+            "tool": self.tool,
+            "stage": self.stage,
+            "code": self.code,
+            "keys": list(self.keys),
+            "pattern": self.pattern,
+            "cause": self.cause,
+            "fix": self.fix,
+            "source": self.source,
+            "uncertain": self.uncertain,
+            "generic": self.generic,
+            "origin": self.origin,
+        }
+        if self.group:
+            out["group"] = self.group
+        if self.example:
+            out["example"] = self.example
+        return out
+
+
+def _anchor_positions(low: str, anchors: tuple[str, ...]) -> list[int]:
+    found: list[int] = []
+    for a in anchors:
+        pos = low.find(a)
+        while pos >= 0 and len(found) < MAX_WINDOWS * len(anchors):
+            found.append(pos)
+            pos = low.find(a, pos + max(1, WINDOW // 2))
+    return sorted(found)[:MAX_WINDOWS]
+
+
+def entry_from_dict(raw: Any, origin: str = "builtin") -> Entry:
+    """Validate one JSON object and build an :class:`Entry` (raises :class:`EntryError`)."""
+    if not isinstance(raw, dict):
+        raise EntryError("an entry must be a JSON object")
+    for name in REQUIRED_TEXT:
+        value = raw.get(name)
+        if not isinstance(value, str) or not value.strip():
+            raise EntryError(f"field {name!r} is missing or empty")
+    if raw["stage"] not in STAGES:
+        raise EntryError(f"stage {raw['stage']!r} is not one of {', '.join(STAGES)}")
+    pattern = raw.get("pattern", "")
+    code = raw.get("code", "")
+    if not isinstance(pattern, str) or not isinstance(code, str):
+        raise EntryError("'pattern' and 'code' must be strings")
+    keys = raw.get("keys", [])
+    if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+        raise EntryError("'keys' must be a list of strings")
+    if not pattern and not keys and not code:
+        raise EntryError("an entry needs a pattern, a code or keys to be found")
+    if pattern:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise EntryError(f"pattern does not compile: {exc}") from None
+    all_keys = tuple(sorted(set(keys) | set(keys_for_code(code))))
+    entry_id = raw.get("id") or _default_id(raw["tool"], code, pattern)
+    return Entry(
+        id=str(entry_id),
+        tool=raw["tool"].strip(),
+        stage=raw["stage"],
+        cause=raw["cause"].strip(),
+        fix=raw["fix"].strip(),
+        source=raw["source"].strip(),
+        pattern=pattern,
+        code=code,
+        keys=all_keys,
+        family=str(raw.get("family", "")),
+        group=str(raw.get("group", "")),
+        uncertain=bool(raw.get("uncertain", False)) or "UNCERTAIN" in f"{raw['cause']} {raw['fix']} {raw['source']}",
+        generic=bool(raw.get("generic", False)),
+        example=str(raw.get("example", "")),
+        origin=origin,
+        words=pattern_words(pattern) | tokens(code),
+    )
+
+
+def _default_id(tool: str, code: str, pattern: str) -> str:
+    words = re.findall(r"[a-z0-9]+", f"{tool} {code or pattern}".lower())
+    return "-".join(words[:8]) or "entry"
+
+
+# --- anchors ----------------------------------------------------------------------------
+
+_LIT = _sre_c.LITERAL
+_SUB = _sre_c.SUBPATTERN
+_BRANCH = _sre_c.BRANCH
+_ATOMIC = _sre_c.ATOMIC_GROUP if hasattr(_sre_c, "ATOMIC_GROUP") else None
+_REPEATS = tuple(
+    getattr(_sre_c, n) for n in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT") if hasattr(_sre_c, n)
+)
+
+
+def pattern_anchors(pattern: str) -> tuple[str, ...]:
+    """Literal strings (lower-cased) of which any match of ``pattern`` contains one.
+
+    Returns () when no such set is known (the pattern must then always be tried).
+    Only sound facts are used: literal runs of mandatory items; a branch contributes one
+    anchor per alternative, and only if every alternative has one.
+    """
+    try:
+        parsed = _sre_parse.parse(pattern)
+    except re.error:
+        return ()
+    if parsed.state.flags & re.IGNORECASE and any(ord(c) > 127 for c in pattern):
+        return ()
+    best = _best_anchor_set(list(parsed))
+    return tuple(sorted(set(best))) if best else ()
+
+
+def _best_anchor_set(seq: list[tuple[Any, Any]]) -> list[str] | None:
+    """The best anchor set for a sequence: its longest literal run, or a branch's set."""
+    candidates: list[list[str]] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        if run:
+            text = "".join(run).lower().strip()
+            if len(text) >= MIN_ANCHOR:
+                candidates.append([text])
+            run.clear()
+
+    for op, av in seq:
+        if op is _LIT:
+            run.append(chr(av))
+            continue
+        flush()
+        if op is _SUB:
+            sub = _best_anchor_set(list(av[3]))
+            if sub:
+                candidates.append(sub)
+        elif _ATOMIC is not None and op is _ATOMIC:
+            sub = _best_anchor_set(list(av))
+            if sub:
+                candidates.append(sub)
+        elif op is _BRANCH:
+            alts = [_best_anchor_set(list(b)) for b in av[1]]
+            if alts and all(alts):
+                candidates.append([a for alt in alts if alt for a in alt])
+        elif op in _REPEATS and av[0] >= 1:
+            sub = _best_anchor_set(list(av[2]))
+            if sub:
+                candidates.append(sub)
+    flush()
+    if not candidates:
+        return None
+    # Prefer few alternatives, then the shortest alternative being as long as possible.
+    return max(candidates, key=lambda c: (min(len(a) for a in c) if len(c) == 1 else min(len(a) for a in c) - 2 * len(c)))

@@ -1,0 +1,89 @@
+"""Load the curated knowledge base (package data) and merge the user's own entries.
+
+User entries come from ``<config>/kb/*.jsonl`` (``<config>`` = ``$DUMPSCOPE_CONFIG_DIR``,
+else ``$XDG_CONFIG_HOME/dumpscope``, else ``~/.config/dumpscope``) and from files given
+explicitly (``dumpscope explain --kb FILE``), in that order.  Same JSONL schema as the
+built-in file.  Their ``origin`` is ``user:<file>``; an entry whose ``id`` equals an
+earlier one replaces it (that is how a user corrects a built-in entry).  A bad line gives a
+warning naming ``file:line`` and the rest still loads.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from dumpscope.core.knowledge.entry import Entry, EntryError, entry_from_dict
+from dumpscope.core.knowledge.kb import KnowledgeBase
+
+BUILTIN_FILE = "kb.jsonl"
+
+
+def user_kb_dir() -> Path:
+    """Where per-user KB files live (the directory need not exist)."""
+    base = os.environ.get("DUMPSCOPE_CONFIG_DIR")
+    if base:
+        return Path(base).expanduser() / "kb"
+    xdg = os.environ.get("XDG_CONFIG_HOME")
+    root = Path(xdg).expanduser() if xdg else Path.home() / ".config"
+    return root / "dumpscope" / "kb"
+
+
+@lru_cache(maxsize=1)
+def builtin_entries() -> tuple[Entry, ...]:
+    """The curated entries shipped with dumpscope (patterns are compiled on first use)."""
+    text = resources.files("dumpscope.core.knowledge").joinpath(BUILTIN_FILE).read_text(encoding="utf-8")
+    entries, problems = parse_jsonl(text.splitlines(), origin="builtin", label=BUILTIN_FILE)
+    if problems:  # the test-suite keeps this from ever happening in a release
+        raise RuntimeError("; ".join(problems))
+    return tuple(entries)
+
+
+def parse_jsonl(lines: Iterable[str], origin: str, label: str) -> tuple[list[Entry], list[str]]:
+    """Entries of a JSONL text and one ``label:line: reason`` warning per bad line."""
+    entries: list[Entry] = []
+    problems: list[str] = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            raw = json.loads(line)
+        except json.JSONDecodeError as exc:
+            problems.append(f"{label}:{number}: not valid JSON ({exc.msg})")
+            continue
+        try:
+            entries.append(entry_from_dict(raw, origin=origin))
+        except EntryError as exc:
+            problems.append(f"{label}:{number}: {exc}")
+    return entries, problems
+
+
+def read_user_file(path: Path) -> tuple[list[Entry], list[str]]:
+    """Entries of one user file; an unreadable file is one warning, never an exception."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return [], [f"{path}: cannot read ({exc.strerror or exc})"]
+    text = data.decode("utf-8", errors="replace")
+    return parse_jsonl(text.splitlines(), origin=f"user:{path}", label=str(path))
+
+
+def load_kb(extra: Iterable[str | os.PathLike[str]] = (), user_dir: Path | None = None) -> KnowledgeBase:
+    """The built-in KB merged with the user's directory and the ``extra`` files.
+
+    ``user_dir`` defaults to :func:`user_kb_dir`; warnings are on ``kb.warnings``.
+    """
+    merged: dict[str, Entry] = {e.id: e for e in builtin_entries()}
+    warnings: list[str] = []
+    directory = user_kb_dir() if user_dir is None else user_dir
+    files = sorted(directory.glob("*.jsonl")) if directory.is_dir() else []
+    for path in [*files, *(Path(p) for p in extra)]:
+        entries, problems = read_user_file(path)
+        warnings.extend(problems)
+        for e in entries:
+            merged[e.id] = e
+    return KnowledgeBase(merged.values(), warnings=warnings)

@@ -1,0 +1,57 @@
+"""Wording of a message without its variable parts, for ranking and for grouping.
+
+Messages change between versions and carry op names, shapes, paths, timestamps and PIDs.
+:func:`normalise` blanks those variable parts so two occurrences of one problem compare
+equal; :func:`tokens` turns what is left into the word set used by the ranking.
+"""
+
+from __future__ import annotations
+
+import re
+
+_VARIABLE = re.compile(
+    r"""
+      '[^'\n]{0,200}'                                  # quoted names
+    | "[^"\n]{0,200}"
+    | `[^`\n]{0,200}`
+    | (?:[A-Za-z]:)?(?:[./~]{0,2}[/\\][\w.@%+=:,~-]{1,200}){2,}   # paths
+    | \b\d{4}-\d{2}-\d{2}[-T ]\d{1,2}[:.]\d{2}[:.]\d{2}(?:[.,]\d{1,9}){0,2}  # timestamps
+    | \b\d{1,2}:\d{2}:\d{2}(?:[.,]\d{1,9})?
+    | \b0x[0-9a-fA-F]{1,16}\b                         # addresses, registers
+    | \[\s{0,2}-?\d{1,9}(?:\s{0,2}[,x]\s{0,2}-?\d{1,9}){1,12}\s{0,2}\]   # shapes
+    | \(\s{0,2}-?\d{1,9}(?:\s{0,2},\s{0,2}-?\d{1,9}){1,12}\s{0,2}\)
+    | \b[A-Za-z_]{1,40}\d[\w./:-]{0,120}              # op and tensor names with digits
+    | -?\b\d{1,30}(?:\.\d{1,30})?(?:[eE][-+]?\d{1,3})?\b   # numbers
+    """,
+    re.VERBOSE,
+)
+_WORD = re.compile(r"[a-z][a-z_]{1,40}")
+_SPACES = re.compile(r"\s+")
+
+STOP_WORDS = frozenset(
+    """
+    the a an and or of to in on for is are be by with as at it this that from not no was were
+    has have had but if then than into its can cannot may must should will which when where
+    please check see more info information log detail details other some any all do does
+    pid tid
+    """.split()
+)
+
+
+def normalise(text: str) -> str:
+    """``text`` with quoted names, paths, times, numbers, shapes and hex values blanked."""
+    return _SPACES.sub(" ", _VARIABLE.sub("#", text)).strip()
+
+
+def tokens(text: str) -> frozenset[str]:
+    """Content words of ``text`` (lower-case, variable parts and stop words removed)."""
+    return frozenset(w for w in _WORD.findall(normalise(text).lower()) if w not in STOP_WORDS)
+
+
+def pattern_words(pattern: str) -> frozenset[str]:
+    """Content words of a regular expression's literal text (escapes and classes removed)."""
+    text = re.sub(r"\(\?P<\w+>|\(\?[:>=!]|\(\?<[=!]", " ", pattern)
+    text = re.sub(r"\\[^A-Za-z0-9]", " ", text)  # escaped punctuation: \[ \. \(
+    text = re.sub(r"\\[A-Za-z]", " ", text)  # \s \d \b \n
+    text = re.sub(r"\[[^\]]*\]|\{\d*,?\d*\}|[(){}?*+|^$]", " ", text)
+    return tokens(text)

@@ -1,0 +1,223 @@
+"""The error-lookup screen: type or paste a message, see ranked causes and fixes as you type.
+
+Usable on its own (:class:`LookupApp`, what ``dumpscope explain`` without a message opens)
+and from the main app, which pushes :class:`LookupScreen` and handles
+:class:`LookupScreen.JumpToOp` to select the layer of a captured op name.
+
+Lookups run in a thread worker (``exclusive``, so a new keystroke supersedes the previous
+lookup) and a result is shown only if the input still holds the text it was computed for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.content import Content
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+if TYPE_CHECKING:
+    from dumpscope.core.knowledge import KnowledgeBase, Match
+
+MAX_RESULTS = 20
+
+
+def _badge(m: Match) -> tuple[str, str]:
+    """(theme variable, glyph and word) for a match: readable without colour too."""
+    if m.entry.uncertain:
+        return "$warning", "? UNCERTAIN"
+    if "code" in m.reason or "pattern" in m.reason:
+        return ("$accent", "~ generic") if m.entry.generic else ("$success", "✓ " + m.reason)
+    return "$warning", "~ words"
+
+
+class LookupScreen(Screen[None]):
+    """Search-as-you-type over the error knowledge base."""
+
+    DEFAULT_CSS = """
+    LookupScreen { layout: vertical; }
+    LookupScreen #lookup-title { padding: 0 1; text-style: bold; }
+    LookupScreen #lookup-input { margin: 0 0; }
+    LookupScreen #lookup-status { padding: 0 1; color: $text-muted; }
+    LookupScreen #lookup-results { height: 1fr; }
+    LookupScreen #lookup-results > .option-list--option { padding: 0 1; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Back", id="lookup.close"),
+        Binding("down", "focus_results", "Results", show=False, id="lookup.results"),
+        Binding("ctrl+l", "focus_input", "Edit message", id="lookup.edit"),
+    ]
+
+    class JumpToOp(Message):
+        """The user chose a captured op name: show that layer."""
+
+        def __init__(self, op_name: str) -> None:
+            super().__init__()
+            self.op_name = op_name
+
+    def __init__(
+        self,
+        kb: KnowledgeBase | None = None,
+        *,
+        message: str = "",
+        known_ops: Callable[[str], bool] | None = None,
+        top: int = MAX_RESULTS,
+    ) -> None:
+        super().__init__()
+        self._kb = kb
+        self._initial = message
+        self._known_ops = known_ops
+        self._top = top
+        self._matches: list[Match] = []
+        self._expanded: set[int] = set()
+
+    def compose(self) -> ComposeResult:
+        yield Static("Error lookup: paste or type a message (Ascend, SigmaStar, RKNN, TensorRT, ONNX Runtime...)",
+                     id="lookup-title")
+        yield Input(value=self._initial, placeholder="e.g. E10001 ... or [ONNXRuntimeError] : 10 : INVALID_GRAPH",
+                    id="lookup-input")
+        yield Static("", id="lookup-status")
+        yield OptionList(id="lookup-results")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+        self._set_status("Loading the knowledge base...")
+        self._search(self._initial)
+
+    # --- searching ---------------------------------------------------------------------
+
+    @on(Input.Changed, "#lookup-input")
+    def _input_changed(self, event: Input.Changed) -> None:
+        self._search(event.value)
+
+    @work(thread=True, exclusive=True, group="lookup", exit_on_error=False)
+    def _search(self, query: str) -> None:
+        from textual.worker import get_current_worker
+
+        kb = self._ensure_kb()
+        matches = kb.lookup(query, top=self._top) if query.strip() else []
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._show, query, matches, len(kb))
+
+    def _ensure_kb(self) -> KnowledgeBase:
+        if self._kb is None:
+            from dumpscope.core.knowledge import load_kb
+
+            self._kb = load_kb()
+        return self._kb
+
+    def _show(self, query: str, matches: list[Match], kb_size: int) -> None:
+        if query != self.query_one(Input).value:
+            return  # stale: the user typed on
+        self._matches = matches
+        self._expanded = set()
+        self._rebuild()
+        if not query.strip():
+            self._set_status(f"{kb_size} known messages.  Type or paste an error message.")
+        elif matches:
+            self._set_status(f"{len(matches)} match(es), best first.  enter: details  esc: back")
+        else:
+            self._set_status("No known cause.  Add your own entries in ~/.config/dumpscope/kb/*.jsonl.")
+
+    # --- results -------------------------------------------------------------------------
+
+    def _rebuild(self, highlight: str | None = None) -> None:
+        results = self.query_one("#lookup-results", OptionList)
+        options: list[Option] = []
+        for i, m in enumerate(self._matches):
+            options.append(Option(self._render_match(m, i in self._expanded), id=f"r{i}"))
+            if i in self._expanded:
+                for j, name in enumerate(m.op_names):
+                    if self._known_ops is None or self._known_ops(name):
+                        label = Content.from_markup("    [b $accent]→ go to layer[/] $name", name=name)
+                        options.append(Option(label, id=f"op{i}.{j}"))
+        results.set_options(options)
+        if highlight is not None:
+            index = next((k for k, o in enumerate(options) if o.id == highlight), None)
+            if index is not None:
+                results.highlighted = index
+
+    def _render_match(self, m: Match, expanded: bool) -> Content:
+        e = m.entry
+        colour, word = _badge(m)
+        origin = "" if e.origin == "builtin" else f"  [{e.origin}]"
+        head = Content.from_markup(
+            f"[b {colour}]$word[/] [b]$score[/]  [b]$tool[/] $code  [dim]$stage$origin[/]",
+            word=word,
+            score=f"{m.score:.0f}",
+            tool=e.tool,
+            code=e.code,
+            stage=e.stage,
+            origin=origin,
+        )
+        if not expanded:
+            first = e.cause.split(". ")[0]
+            return Content("\n").join([head, Content("  " + (first if len(first) < 160 else first[:157] + "..."))])
+        parts = [head, Content.from_markup("  [b]cause[/]  $t", t=e.cause), Content.from_markup("  [b]fix[/]    $t", t=e.fix)]
+        if m.captures:
+            found = ", ".join(f"{k}={v}" for k, v in m.captures)
+            parts.append(Content.from_markup("  [b]found[/]  $t", t=found))
+            unknown = [n for n in m.op_names if self._known_ops is not None and not self._known_ops(n)]
+            if unknown:
+                parts.append(Content.from_markup("  [dim]not in the layer list: $t[/]", t=", ".join(unknown)))
+        parts.append(Content.from_markup("  [dim]source  $t[/]", t=e.source))
+        return Content("\n").join(parts)
+
+    @on(OptionList.OptionSelected, "#lookup-results")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        option_id = event.option.id or ""
+        if option_id.startswith("r"):
+            index = int(option_id[1:])
+            self._expanded ^= {index}
+            self._rebuild(highlight=option_id)
+        elif option_id.startswith("op"):
+            i, j = (int(x) for x in option_id[2:].split("."))
+            self.post_message(self.JumpToOp(self._matches[i].op_names[j]))
+
+    # --- actions -------------------------------------------------------------------------
+
+    def action_focus_results(self) -> None:
+        results = self.query_one("#lookup-results", OptionList)
+        if results.option_count:
+            results.focus()
+            if results.highlighted is None:
+                results.highlighted = 0
+
+    def action_focus_input(self) -> None:
+        self.query_one(Input).focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def _set_status(self, text: str) -> None:
+        self.query_one("#lookup-status", Static).update(Content(text))
+
+    @property
+    def matches(self) -> list[Match]:
+        """The results on show (best first)."""
+        return list(self._matches)
+
+
+class LookupApp(App[None]):
+    """``dumpscope explain`` with no message: the lookup screen on its own."""
+
+    TITLE = "dumpscope explain"
+
+    def __init__(self, kb: KnowledgeBase | None = None, message: str = "") -> None:
+        super().__init__()
+        self._kb = kb
+        self._message = message
+
+    def on_mount(self) -> None:
+        self.push_screen(LookupScreen(self._kb, message=self._message), callback=lambda _result: self.exit())
+
+    def on_lookup_screen_jump_to_op(self, event: LookupScreen.JumpToOp) -> None:
+        self.notify(f"{event.op_name}: open a comparison (dumpscope GOLDEN TARGET) to jump to its layer.")
