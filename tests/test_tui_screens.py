@@ -312,3 +312,18 @@ async def test_streamed_updates_do_not_reload_the_pane(slow_compare: list[int], 
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
     assert len(slow_compare) == 21 and len(reloads) <= 3  # first row, then the landing on the answer
+
+
+@pytest.mark.parametrize(("query", "check"), [("sort by RMSE", "rmse"), ("only failing", "health:fail")])
+async def test_palette_sorts_and_filters(generated: Comparison, query: str, check: str) -> None:
+    app = DumpscopeApp(generated)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+p")
+        await type_text(pilot, query)
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        if check == "rmse":
+            assert SORT_KEYS[app._sort_index].id == "rmse" and app._descending
+        else:
+            assert app.query_.text == "health:fail" and app.layer_list.view.size == generated.health_counts()["fail"]

@@ -85,28 +85,48 @@ class CompareRequest:
     preset: str = "auto"
 
 
-class ActionsProvider(Provider):
-    """Command palette entries for every bound action (list, pane and app)."""
+@dataclass(frozen=True)
+class PaletteEntry:
+    """One command palette line: what it says, which action it runs where, and its keys."""
 
-    def _entries(self) -> list[KeyHelp]:
+    title: str
+    action: str
+    node: Any
+    keys: str = ""
+
+
+QUICK_FILTERS: tuple[tuple[str, str], ...] = (
+    ("Show only unhealthy rows (warn, fail, error)", "health:bad"),
+    ("Show only failing rows", "health:fail"),
+    ("Show only rows that could not be compared", "health:error"),
+    ("Show only unmatched tensors", "health:only"),
+)
+
+
+class ActionsProvider(Provider):
+    """Command palette: every bound action, plus each sort column and the common filters."""
+
+    def _entries(self) -> list[PaletteEntry]:
         app = self.app
         assert isinstance(app, DumpscopeApp)
-        return [e for e in app.key_help() if e.action not in ("command_palette",)]
+        entries = [PaletteEntry(e.description, e.action, e.node, ", ".join(e.keys)) for e in app.key_help()]
+        entries += [PaletteEntry(f"Sort by {key.label}", f"sort_by({key.id!r})", app) for key in SORT_KEYS]
+        entries += [PaletteEntry(title, f"filter_to({text!r})", app, text) for title, text in QUICK_FILTERS]
+        return entries
 
-    def _run(self, entry: KeyHelp) -> None:
+    def _run(self, entry: PaletteEntry) -> None:
         self.app.call_later(self.app.run_action, entry.action, entry.node)
 
     async def discover(self) -> Hits:
         for entry in self._entries():
-            yield DiscoveryHit(entry.description, partial(self._run, entry), help=", ".join(entry.keys))
+            yield DiscoveryHit(entry.title, partial(self._run, entry), help=entry.keys)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for entry in self._entries():
-            score = matcher.match(entry.description)
+            score = matcher.match(entry.title)
             if score > 0:
-                yield Hit(score, matcher.highlight(entry.description), partial(self._run, entry),
-                          help=", ".join(entry.keys))
+                yield Hit(score, matcher.highlight(entry.title), partial(self._run, entry), help=entry.keys)
 
 
 class DumpscopeApp(App[int]):
@@ -422,6 +442,17 @@ class DumpscopeApp(App[int]):
         self._descending = SORT_KEYS[self._sort_index].descending
         self._apply_view()
 
+    def action_sort_by(self, key: str) -> None:
+        """Sort by the column ``key`` (a :data:`SORT_KEYS` id), worst first."""
+        self._sort_index = next(i for i, k in enumerate(SORT_KEYS) if k.id == key)
+        self._descending = SORT_KEYS[self._sort_index].descending
+        self._apply_view()
+
+    def action_filter_to(self, text: str) -> None:
+        """Apply the filter ``text`` as if typed after `/`."""
+        self.filter_box.value = text
+        self._set_query(text)
+
     def action_reverse_sort(self) -> None:
         self._descending = not self._descending
         self._apply_view()
@@ -538,7 +569,7 @@ class DumpscopeApp(App[int]):
 
 _LIST_ACTIONS = frozenset(
     {"filter", "match", "first_divergent", "unhealthy", "sort", "reverse_sort", "step_back", "export",
-     "warnings", "copy_name"}
+     "warnings", "copy_name", "sort_by", "filter_to"}
 )
 
 
