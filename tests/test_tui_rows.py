@@ -7,6 +7,8 @@ import math
 import numpy as np
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dumpscope.core.session import Comparison
 from dumpscope.tui.screenshots import generated_frame
@@ -196,3 +198,16 @@ def test_unmatched_rows_say_which_side(rows: LayerRows) -> None:
     labels = {rows.health_label(int(p)) for p in rows.view(Query.parse("health:only"))}
     assert labels == {"– GOLD", "– TRGT"}
     assert rows.health_label(0) == "✓ OK"
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab:#-, op health kind side dtype fail bad 0123456789[]\\\\/.@\\t")),
+               max_size=40))
+def test_any_filter_text_parses_or_says_why(rows: LayerRows, text: str) -> None:
+    try:
+        query = Query.parse(text)
+    except QueryError as exc:
+        assert str(exc)
+        return
+    view = rows.view(query, "cos", True)
+    assert view.size <= rows.n and (view.size == 0 or 0 <= view.min() <= view.max() < rows.n)
