@@ -67,17 +67,15 @@ class Entry:
     the same code ranks above it."""
     example: str = ""
     origin: str = "builtin"
+    anchors: tuple[str, ...] = ()
+    """Lower-cased literals of which every match contains at least one; () = always try.
+    Stored in the built-in data file (a test checks them); computed for user entries."""
     words: frozenset[str] = field(default=frozenset(), compare=False)
     """Tokens of the message wording, filled by the knowledge base for word ranking."""
 
     @cached_property
     def regex(self) -> re.Pattern[str] | None:
         return re.compile(self.pattern) if self.pattern else None
-
-    @cached_property
-    def anchors(self) -> tuple[str, ...]:
-        """Lower-cased literals of which every match contains at least one; () = unknown."""
-        return pattern_anchors(self.pattern) if self.pattern else ()
 
     def search(self, text: str, lowered: str | None = None) -> re.Match[str] | None:
         """Search the pattern in ``text``; ``lowered`` is ``text.lower()`` when the caller has it.
@@ -117,6 +115,7 @@ class Entry:
             "uncertain": self.uncertain,
             "generic": self.generic,
             "origin": self.origin,
+            "anchors": list(self.anchors),
         }
         if self.group:
             out["group"] = self.group
@@ -135,8 +134,12 @@ def _anchor_positions(low: str, anchors: tuple[str, ...]) -> list[int]:
     return sorted(found)[:MAX_WINDOWS]
 
 
-def entry_from_dict(raw: Any, origin: str = "builtin") -> Entry:
-    """Validate one JSON object and build an :class:`Entry` (raises :class:`EntryError`)."""
+def entry_from_dict(raw: Any, origin: str = "builtin", trusted: bool = False) -> Entry:
+    """Validate one JSON object and build an :class:`Entry` (raises :class:`EntryError`).
+
+    ``trusted`` (the built-in file, which the test-suite checks) skips compiling the
+    pattern and takes the stored ``anchors``: loading then costs no regex compilation.
+    """
     if not isinstance(raw, dict):
         raise EntryError("an entry must be a JSON object")
     for name in REQUIRED_TEXT:
@@ -154,11 +157,16 @@ def entry_from_dict(raw: Any, origin: str = "builtin") -> Entry:
         raise EntryError("'keys' must be a list of strings")
     if not pattern and not keys and not code:
         raise EntryError("an entry needs a pattern, a code or keys to be found")
-    if pattern:
+    if pattern and not trusted:
         try:
             re.compile(pattern)
         except re.error as exc:
             raise EntryError(f"pattern does not compile: {exc}") from None
+    stored = raw.get("anchors")
+    if trusted and isinstance(stored, list):
+        anchors = tuple(str(a) for a in stored)
+    else:
+        anchors = pattern_anchors(pattern) if pattern else ()
     all_keys = tuple(sorted(set(keys) | set(keys_for_code(code))))
     entry_id = raw.get("id") or _default_id(raw["tool"], code, pattern)
     return Entry(
@@ -178,6 +186,7 @@ def entry_from_dict(raw: Any, origin: str = "builtin") -> Entry:
         example=str(raw.get("example", "")),
         origin=origin,
         words=pattern_words(pattern) | tokens(code),
+        anchors=anchors,
     )
 
 

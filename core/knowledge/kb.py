@@ -6,8 +6,8 @@ Scoring (0-100, shown to users):
 * the entry's pattern matches: +40;
 * shared wording (IDF-weighted cosine of word sets, variable parts removed): up to +15;
   an entry found by wording only needs :data:`MIN_WORDS` similarity to be listed at all,
-  and then scores up to 40 (so it never outranks a code or pattern match);
-* a generic scheme entry (code range, inner-error code): -20, so the specific entry for
+  and then scores up to 30 (so it never outranks a code or pattern match);
+* a generic scheme entry (code range, inner-error code): -15, so the specific entry for
   the same code comes first; an UNCERTAIN entry: -3.
 """
 
@@ -26,8 +26,8 @@ from dumpscope.core.knowledge.words import tokens
 CODE_SCORE = 45.0
 PATTERN_SCORE = 40.0
 WORDS_SCORE = 15.0
-WORDS_ONLY_SCORE = 40.0
-GENERIC_PENALTY = 20.0
+WORDS_ONLY_SCORE = 30.0
+GENERIC_PENALTY = 15.0
 UNCERTAIN_PENALTY = 3.0
 MIN_WORDS = 0.3
 """Least word similarity for an entry found by wording alone."""

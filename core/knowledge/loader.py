@@ -37,13 +37,15 @@ def user_kb_dir() -> Path:
 def builtin_entries() -> tuple[Entry, ...]:
     """The curated entries shipped with dumpscope (patterns are compiled on first use)."""
     text = resources.files("dumpscope.core.knowledge").joinpath(BUILTIN_FILE).read_text(encoding="utf-8")
-    entries, problems = parse_jsonl(text.splitlines(), origin="builtin", label=BUILTIN_FILE)
+    entries, problems = parse_jsonl(text.splitlines(), origin="builtin", label=BUILTIN_FILE, trusted=True)
     if problems:  # the test-suite keeps this from ever happening in a release
         raise RuntimeError("; ".join(problems))
     return tuple(entries)
 
 
-def parse_jsonl(lines: Iterable[str], origin: str, label: str) -> tuple[list[Entry], list[str]]:
+def parse_jsonl(
+    lines: Iterable[str], origin: str, label: str, trusted: bool = False
+) -> tuple[list[Entry], list[str]]:
     """Entries of a JSONL text and one ``label:line: reason`` warning per bad line."""
     entries: list[Entry] = []
     problems: list[str] = []
@@ -56,7 +58,7 @@ def parse_jsonl(lines: Iterable[str], origin: str, label: str) -> tuple[list[Ent
             problems.append(f"{label}:{number}: not valid JSON ({exc.msg})")
             continue
         try:
-            entries.append(entry_from_dict(raw, origin=origin))
+            entries.append(entry_from_dict(raw, origin=origin, trusted=trusted))
         except EntryError as exc:
             problems.append(f"{label}:{number}: {exc}")
     return entries, problems

@@ -1,9 +1,11 @@
 """Scan a whole log (hundreds of MB) for known problems, streaming.
 
-The log is read in binary chunks; one prefilter regex (every entry's literal anchors as a
-trie, the code shapes and a few error words, over the lower-cased chunk) finds the few
-lines worth a full lookup, so noise lines cost one pass of the regex engine and nothing
-in Python.  Lines are decoded with ``errors="replace"``: any bytes are fine.
+The log is read in binary chunks; a prefilter (a few cue words found with ``bytes.find``
+and the shape of Ascend codes) picks the few lines worth a full lookup, so noise lines
+cost a handful of C-speed passes and nothing in Python.  A line is a candidate when it
+carries a cue (``error``, ``fail``, ``warn``, ``exception``, ``invalid``, ``not``...) or a
+vendor code, which error lines of every supported tool do.  Lines are decoded with
+``errors="replace"``: any bytes are fine.
 
 Repeated messages are grouped by their normalised text (op names, numbers, paths, times
 blanked) and listed in order of first appearance with their line numbers.
@@ -18,20 +20,25 @@ from dataclasses import dataclass, field
 from typing import IO
 
 from dumpscope.core.knowledge.kb import KnowledgeBase, Match
-from dumpscope.core.knowledge.words import normalise
+from dumpscope.core.knowledge.words import group_key
 
 CHUNK = 4 << 20
 MAX_LINE = 64 * 1024
 """Longest part of one line handed to the lookup (the rest of a monster line is ignored)."""
+LOG_WORDS_MIN = 20.0
+"""In a log, a match by wording alone must be this strong (half the word weight shared)."""
 MAX_LINE_NUMBERS = 1000
 """Line numbers kept per problem (the count goes on)."""
-ERROR_WORDS = ("error", "fail", "exception", "fatal", "assert", "abort", "traceback", "not support", "unsupport")
-CODE_SHAPES = (
-    rb"\b[ew][0-9a-z]\d{4}\b",
-    rb"retcode",
-    rb"onnxruntimeerror",
-    rb"rknn_err",
+CUES: tuple[bytes, ...] = (
+    b"error", b"fail", b"warn", b"except", b"fatal", b"assert", b"invalid", b"support", b"not ",
+    b"retcode", b"traceback",
 )
+"""Lower-case words of which an error line carries at least one (besides a vendor code).
+
+Each is found with ``bytes.find`` (memchr speed); one regex alternation of many words
+runs at a tenth of that speed in ``re``, which is why the list is short."""
+ASCEND_CODE = re.compile(rb"[EW][0-9A-Z]\d{4}\b")
+ERROR_WORDS = ("error", "fail", "exception", "fatal", "assert", "abort", "traceback", "not support", "unsupport")
 
 
 @dataclass
@@ -56,43 +63,37 @@ class Problem:
         }
 
 
-def build_prefilter(kb: KnowledgeBase) -> re.Pattern[bytes]:
-    """One bytes regex that finds every line any entry could match (lower-cased text)."""
-    anchors: set[str] = set(ERROR_WORDS)
-    for e in kb.entries:
-        anchors.update(a for a in e.anchors if a.isascii())
-    # An anchor that contains a shorter one adds nothing.
-    kept = sorted(anchors, key=len)
-    minimal: list[str] = []
-    for a in kept:
-        if not any(m in a for m in minimal):
-            minimal.append(a)
-    trie = _trie_regex([a.encode() for a in minimal])
-    return re.compile(b"|".join([trie, *CODE_SHAPES]))
+class Prefilter:
+    """Finds the lines of a chunk worth a full lookup: a cue word or a code on the line.
+
+    User entries add their longest anchor as an extra cue, so a user's own message is
+    found in logs even when it carries none of the built-in cue words.
+    """
+
+    def __init__(self, kb: KnowledgeBase) -> None:
+        extra = {max(e.anchors, key=len).encode() for e in kb.entries if e.origin != "builtin" and e.anchors}
+        self.cues: tuple[bytes, ...] = tuple(sorted(set(CUES) | {a for a in extra if a.isascii()}))
+
+    def line_starts(self, buf: bytes) -> list[int]:
+        """Sorted offsets of the starts of the selected lines of ``buf``."""
+        low = buf.lower()
+        hits: set[int] = set()
+        for cue in self.cues:
+            pos = low.find(cue)
+            while pos >= 0:
+                start = buf.rfind(b"\n", 0, pos) + 1
+                hits.add(start)
+                end = buf.find(b"\n", pos)
+                if end < 0:
+                    break
+                pos = low.find(cue, end)
+        for m in ASCEND_CODE.finditer(buf):
+            if m.start() == 0 or not (buf[m.start() - 1 : m.start()].isalnum() or buf[m.start() - 1] in b"_-"):
+                hits.add(buf.rfind(b"\n", 0, m.start()) + 1)
+        return sorted(hits)
 
 
-def _trie_regex(words: list[bytes]) -> bytes:
-    """A regex matching any of ``words``, factored as a trie so alternation stays cheap."""
-    tree: dict[int, dict] = {}
-    for w in words:
-        node = tree
-        for byte in w:
-            node = node.setdefault(byte, {})
-        node[-1] = {}
-
-    def emit(node: dict[int, dict]) -> bytes:
-        if -1 in node and len(node) == 1:
-            return b""
-        alts = [re.escape(bytes([b])) + emit(child) for b, child in sorted(node.items()) if b != -1]
-        body = alts[0] if len(alts) == 1 else b"(?:" + b"|".join(alts) + b")"
-        if -1 in node:
-            return b"(?:" + body + b")?"
-        return body
-
-    return emit(tree)
-
-
-def _lines_of_interest(stream: IO[bytes], prefilter: re.Pattern[bytes]) -> Iterator[tuple[int, bytes]]:
+def _lines_of_interest(stream: IO[bytes], prefilter: Prefilter) -> Iterator[tuple[int, bytes]]:
     """``(line number, line)`` of every line the prefilter selects, streaming.
 
     A line longer than ``4 * MAX_LINE`` bytes is judged by its head; the rest is skipped.
@@ -125,17 +126,12 @@ def _lines_of_interest(stream: IO[bytes], prefilter: re.Pattern[bytes]) -> Itera
         line_base += whole.count(b"\n")
 
 
-def _select(buf: bytes, prefilter: re.Pattern[bytes], line_base: int) -> Iterator[tuple[int, bytes]]:
-    low = buf.lower()
-    counted_to, line_no, last_start = 0, line_base, -1
-    for m in prefilter.finditer(low):
-        start = buf.rfind(b"\n", 0, m.start()) + 1
-        if start == last_start:
-            continue
-        last_start = start
+def _select(buf: bytes, prefilter: Prefilter, line_base: int) -> Iterator[tuple[int, bytes]]:
+    counted_to, line_no = 0, line_base
+    for start in prefilter.line_starts(buf):
         line_no += buf.count(b"\n", counted_to, start)
         counted_to = start
-        end = buf.find(b"\n", m.end())
+        end = buf.find(b"\n", start)
         yield line_no, buf[start : end if end >= 0 else len(buf)]
 
 
@@ -150,18 +146,18 @@ def scan_log(source: IO[bytes] | IO[str] | Iterable[str], kb: KnowledgeBase | No
 
         kb = load_kb()
     stream = _as_binary(source)
-    prefilter = prefilter_for(kb)
+    prefilter = Prefilter(kb)
     problems: dict[str, Problem] = {}
     for line_no, raw in _lines_of_interest(stream, prefilter):
         text = raw[:MAX_LINE].decode("utf-8", errors="replace").rstrip("\r\n")
-        key = normalise(text)
+        key = group_key(text)
         known = problems.get(key)
         if known is not None:
             known.count += 1
             if len(known.line_numbers) < MAX_LINE_NUMBERS:
                 known.line_numbers.append(line_no)
             continue
-        matches = kb.lookup(text, top=3)
+        matches = [m for m in kb.lookup(text, top=3) if m.reason != "words" or m.score >= LOG_WORDS_MIN]
         if not matches or all(m.reason == "words" for m in matches) and _is_noise(text):
             continue
         problems[key] = Problem(text=text.strip(), first_line_no=line_no, matches=matches, line_numbers=[line_no], key=key)
@@ -172,19 +168,6 @@ def _is_noise(text: str) -> bool:
     """A line found by wording only that carries no error word is not a problem."""
     low = text.lower()
     return not any(w in low for w in ERROR_WORDS)
-
-
-_PREFILTERS: dict[int, tuple[KnowledgeBase, re.Pattern[bytes]]] = {}
-
-
-def prefilter_for(kb: KnowledgeBase) -> re.Pattern[bytes]:
-    """The prefilter of ``kb``, built once per knowledge base."""
-    cached = _PREFILTERS.get(id(kb))
-    if cached is None or cached[0] is not kb:
-        cached = (kb, build_prefilter(kb))
-        _PREFILTERS.clear()
-        _PREFILTERS[id(kb)] = cached
-    return cached[1]
 
 
 class _LinesAsBinary(io.RawIOBase):

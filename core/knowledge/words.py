@@ -43,6 +43,17 @@ def normalise(text: str) -> str:
     return _SPACES.sub(" ", _VARIABLE.sub("#", text)).strip()
 
 
+_BRACKETED = re.compile(r"\[(?!(?:ERROR|WARN(?:ING)?|INFO|DEBUG|FATAL|TRT|[EWIV])\])[^\]\n]{1,200}\]")
+
+
+def group_key(text: str) -> str:
+    """What two occurrences of one problem share: :func:`normalise` plus bracketed values blanked.
+
+    (Bracketed words stay in :func:`tokens`: ``[aicore exception]`` is wording, not a value.)
+    """
+    return normalise(_BRACKETED.sub("[#]", text))
+
+
 def tokens(text: str) -> frozenset[str]:
     """Content words of ``text`` (lower-case, variable parts and stop words removed)."""
     return frozenset(w for w in _WORD.findall(normalise(text).lower()) if w not in STOP_WORDS)
