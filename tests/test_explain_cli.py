@@ -1,0 +1,167 @@
+"""``dumpscope explain``: text and JSON output, exit codes, --log scanning, stdin, user KB files."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from dumpscope.tui import cli
+
+MESSAGE = (
+    "E10001: [PID: 7001] 2025-06-01-09:00:00.000.001 Value [HWCN] for parameter [--input_format] is invalid. "
+    "Reason: The value must be one of NCHW, NHWC."
+)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    config = tmp_path / "config"
+    monkeypatch.setenv("DUMPSCOPE_CONFIG_DIR", str(config))
+    return config
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = cli.main(["explain", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def set_stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+
+
+def test_text_output_ranks_and_explains(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run([MESSAGE, "--top", "2"], capsys)
+    assert code == 0
+    first = out.splitlines()[0]
+    assert first.startswith("1.") and "E10001" in first and "code+pattern" in first
+    assert "cause:" in out and "fix:" in out and "source:" in out
+    assert "value=HWCN" in out and "option=--input_format" in out
+    assert "\n2." in out and "\n3." not in out
+
+
+def test_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run([MESSAGE, "--json", "--top", "3"], capsys)
+    assert code == 0
+    data = json.loads(out)
+    assert isinstance(data, list) and 1 <= len(data) <= 3
+    for item in data:
+        for key in ("tool", "stage", "code", "cause", "fix", "source", "score", "captures", "reason", "origin"):
+            assert key in item, key
+        assert isinstance(item["captures"], dict)
+    assert data[0]["code"] == "E10001" and data[0]["captures"]["value"] == "HWCN"
+    assert [d["score"] for d in data] == sorted((d["score"] for d in data), reverse=True)
+
+
+def test_no_match_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["zzzz qqqq"], capsys)
+    assert code == 1 and "No known cause" in out
+    code, out, _ = run(["zzzz qqqq", "--json"], capsys)
+    assert code == 1 and json.loads(out) == []
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [MESSAGE, "--top", "0"],
+        [MESSAGE, "--log", "x.log"],
+        ["--log", "/nonexistent/dumpscope.log"],
+        [MESSAGE, "--kb", "/nonexistent/kb.jsonl"],
+        ["   "],
+    ],
+)
+def test_usage_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(argv, capsys)
+    assert code == 2
+    assert err.startswith("dumpscope: ") and len(err.strip().splitlines()) == 1
+
+
+def test_message_from_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    set_stdin(monkeypatch, MESSAGE.encode() + b"\n\xff\xfe")
+    code, out, _ = run(["-", "--json"], capsys)
+    assert code == 0 and json.loads(out)[0]["code"] == "E10001"
+
+
+LOG = (
+    b"[INFO] starting conversion\n"
+    b"[INFO] parsing model /data/yolo.onnx\n"
+    + MESSAGE.encode()
+    + b"\n[INFO] retrying with other options\n"
+    b"\xff\xfe\x80 garbage bytes in the middle, not an error\n"
+    b"[ERROR] onnxruntime: [ONNXRuntimeError] : 9 : NOT_IMPLEMENTED : Could not find an implementation for "
+    b"ConvInteger(10) node with name 'conv_1'\n"
+    + MESSAGE.replace("HWCN", "CHWN").replace("7001", "7002").encode()
+    + b"\n[INFO] done\n"
+)
+
+
+def test_log_groups_repeats_with_line_numbers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "atc.log"
+    log.write_bytes(LOG)
+    code, out, _ = run(["--log", str(log), "--json"], capsys)
+    assert code == 0
+    problems = json.loads(out)
+    assert [p["first_line"] for p in problems] == [3, 6]
+    assert problems[0]["count"] == 2 and problems[0]["line_numbers"] == [3, 7]
+    assert problems[0]["matches"][0]["code"] == "E10001"
+    assert problems[1]["matches"][0]["captures"]["op"] == "conv_1"
+    code, text, _ = run(["--log", str(log)], capsys)
+    assert code == 0
+    assert text.startswith("line 3 x2 (lines 3, 7):") and "line 6 (lines 6)" in text
+
+
+def test_log_from_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    set_stdin(monkeypatch, LOG)
+    code, out, _ = run(["--log", "-", "--json"], capsys)
+    assert code == 0 and [p["first_line"] for p in json.loads(out)] == [3, 6]
+
+
+def test_clean_log_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "ok.log"
+    log.write_bytes(b"[INFO] all good\n" * 100)
+    code, out, _ = run(["--log", str(log)], capsys)
+    assert code == 1 and "No known problem" in out
+
+
+def test_user_kb_file_and_warnings(tmp_path: Path, _isolated_config: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    entry = {
+        "id": "lab-dsp-1",
+        "tool": "LabDSP compiler",
+        "stage": "compile",
+        "code": "LD-17",
+        "pattern": r"LD-17: vector register spill in (?P<op>\S+)",
+        "cause": "Too many live vectors.",
+        "fix": "Split the kernel.",
+        "source": "team notes",
+    }
+    extra = tmp_path / "extra.jsonl"
+    extra.write_text(json.dumps(entry) + "\n", encoding="utf-8")
+    (_isolated_config / "kb").mkdir(parents=True)
+    bad = _isolated_config / "kb" / "broken.jsonl"
+    bad.write_text('{"id": "half"\n', encoding="utf-8")
+    code, out, err = run(["LD-17: vector register spill in blocks/3/attn", "--kb", str(extra), "--json"], capsys)
+    assert code == 0
+    best = json.loads(out)[0]
+    assert best["origin"] == f"user:{extra}" and best["captures"] == {"op": "blocks/3/attn"}
+    assert f"{bad}:1:" in err and "warning" in err
+
+
+def test_uncertain_is_visible_in_text(capsys: pytest.CaptureFixture[str]) -> None:
+    from dumpscope.core.knowledge import builtin_entries
+
+    entry = next(e for e in builtin_entries() if e.uncertain and e.example)
+    code, out, _ = run([entry.example, "--top", "10"], capsys)
+    assert code == 0 and "UNCERTAIN" in out
+
+
+def test_no_message_opens_the_lookup_app(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from dumpscope.tui.screens import lookup
+
+    started: list[object] = []
+    monkeypatch.setattr(lookup.LookupApp, "run", lambda self, *a, **k: started.append(self))
+    code, _, _ = run([], capsys)
+    assert code == 0 and len(started) == 1 and isinstance(started[0], lookup.LookupApp)
