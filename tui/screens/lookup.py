@@ -37,6 +37,11 @@ def _badge(m: Match) -> tuple[str, str]:
     return "$warning", "~ words"
 
 
+def _field(label: str, text: str, style: str = "") -> Content:
+    """``  label   text`` with the label in bold, the text as is (never parsed as markup)."""
+    return Content.assemble("  ", Content.styled(f"{label:<7}", "bold"), Content.styled(text, style) if style else text)
+
+
 class LookupScreen(Screen[None]):
     """Search-as-you-type over the error knowledge base."""
 
@@ -137,7 +142,7 @@ class LookupScreen(Screen[None]):
             if i in self._expanded:
                 for j, name in enumerate(m.op_names):
                     if self._known_ops is None or self._known_ops(name):
-                        label = Content.from_markup("    [b $accent]→ go to layer[/] $name", name=name)
+                        label = Content.assemble(Content.from_markup("    [b $accent]→ go to layer[/]"), " " + name)
                         options.append(Option(label, id=f"op{i}.{j}"))
         results.set_options(options)
         if highlight is not None:
@@ -148,27 +153,23 @@ class LookupScreen(Screen[None]):
     def _render_match(self, m: Match, expanded: bool) -> Content:
         e = m.entry
         colour, word = _badge(m)
-        origin = "" if e.origin == "builtin" else f"  [{e.origin}]"
-        head = Content.from_markup(
-            f"[b {colour}]$word[/] [b]$score[/]  [b]$tool[/] $code  [dim]$stage$origin[/]",
-            word=word,
-            score=f"{m.score:.0f}",
-            tool=e.tool,
-            code=e.code,
-            stage=e.stage,
-            origin=origin,
+        head = Content.assemble(
+            Content.from_markup(f"[b {colour}]{word}[/]"),
+            Content.styled(f" {m.score:3.0f}  ", "bold"),
+            Content.styled(e.tool, "bold"),
+            f"  {e.code}  " if e.code else "  ",
+            Content.styled(e.stage + ("" if e.origin == "builtin" else f"  [{e.origin}]"), "dim"),
         )
         if not expanded:
             first = e.cause.split(". ")[0]
             return Content("\n").join([head, Content("  " + (first if len(first) < 160 else first[:157] + "..."))])
-        parts = [head, Content.from_markup("  [b]cause[/]  $t", t=e.cause), Content.from_markup("  [b]fix[/]    $t", t=e.fix)]
+        parts = [head, _field("cause", e.cause), _field("fix", e.fix)]
         if m.captures:
-            found = ", ".join(f"{k}={v}" for k, v in m.captures)
-            parts.append(Content.from_markup("  [b]found[/]  $t", t=found))
+            parts.append(_field("found", ", ".join(f"{k}={v}" for k, v in m.captures)))
             unknown = [n for n in m.op_names if self._known_ops is not None and not self._known_ops(n)]
             if unknown:
-                parts.append(Content.from_markup("  [dim]not in the layer list: $t[/]", t=", ".join(unknown)))
-        parts.append(Content.from_markup("  [dim]source  $t[/]", t=e.source))
+                parts.append(Content.styled("  not in the layer list: " + ", ".join(unknown), "dim"))
+        parts.append(_field("source", e.source, "dim"))
         return Content("\n").join(parts)
 
     @on(OptionList.OptionSelected, "#lookup-results")
