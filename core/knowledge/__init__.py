@@ -14,7 +14,15 @@ Usage::
 
 The data file ``kb.jsonl`` (package data) holds one JSON object per line with ``id, family,
 tool, stage, code, keys, pattern, cause, fix, source, uncertain, generic`` (+ ``group``,
-``example``).  Patterns are written to run in bounded time; see :mod:`.entry`.
+``example``, ``anchors``).
+
+Writing patterns (the test-suite enforces it on 1 MB adversarial lines): no unbounded
+gap (``.*?``) -- use bounded ones (``[^\n]{0,120}?``), wrap "gap + the literal after it" in
+an atomic group ``(?>...)`` so gaps never multiply, temper a gap with the pattern's head
+(``(?:(?!Value)[^\n]){0,120}?``) so repeats of the head cannot restart it, and start a
+pattern with a literal, not a capture.  Name the variable parts: ``(?P<op>...)`` (linkable
+op names), ``shape``, ``dtype``, ``value``, ``path``, ``option``, ``input``, ``output``.
+``anchors`` are what :func:`~dumpscope.core.knowledge.entry.pattern_anchors` computes.
 """
 
 from __future__ import annotations

@@ -130,7 +130,9 @@ class LookupScreen(Screen[None]):
         elif matches:
             self._set_status(f"{len(matches)} match(es), best first.  enter: details  esc: back")
         else:
-            self._set_status("No known cause.  Add your own entries in ~/.config/dumpscope/kb/*.jsonl.")
+            from dumpscope.core.knowledge import user_kb_dir
+
+            self._set_status(f"No known cause.  Add your own entries in {user_kb_dir()}/*.jsonl.")
 
     # --- results -------------------------------------------------------------------------
 
