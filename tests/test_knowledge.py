@@ -205,7 +205,8 @@ def test_code_extraction_covers_each_scheme() -> None:
         "EZ9999: Inner Error! W11001: op not fused. aclrtSynchronizeStream failed, error code 507015; "
         "Kernel task happen error, retCode=0x026, [aicore exception]; "
         "[ONNXRuntimeError] : 10 : INVALID_GRAPH : bad; RKNN_ERR_MODEL_INVALID; rknn_init fail! ret=-6; "
-        "In node 3 (importResize): UNSUPPORTED_NODE: Assertion failed; ValidationError"
+        "In node 3 (importResize): UNSUPPORTED_NODE: Assertion failed; ValidationError; "
+        "Error Code 4: Internal Error (x)"
     )
     keys = [c.key for c in extract_codes(text)]
     for key in (
@@ -218,6 +219,7 @@ def test_code_extraction_covers_each_scheme() -> None:
         "rknn:-6",
         "trt:UNSUPPORTED_NODE",
         "onnx:ValidationError",
+        "trtb:4",
     ):
         assert key in keys, key
     assert len(keys) == len(set(keys))
@@ -296,6 +298,13 @@ REALISTIC = [
         None,
         {},
     ),
+    # TensorRT builder
+    (
+        "[03/01/2025-11:22:33] [TRT] [E] 10: [optimizer.cpp::computeCosts::3869] Error Code 10: Internal Error "
+        "(Could not find any implementation for node /head/cls/Conv_2.)",
+        "tensorrt-no-implementation-for-node",
+        {"op": "/head/cls/Conv_2"},
+    ),
     # ONNX Runtime
     (
         "onnxruntime.capi.onnxruntime_pybind11_state.NotImplemented: [ONNXRuntimeError] : 9 : NOT_IMPLEMENTED : "
@@ -346,7 +355,7 @@ def test_rknn_return_code_names_the_error(kb: KnowledgeBase) -> None:
 
 
 def test_tensorrt_block_is_read_as_a_whole(kb: KnowledgeBase) -> None:
-    block = REALISTIC[11][0]
+    block = next(m for m, _, _ in REALISTIC if "While parsing node number" in m)
     matches = kb.lookup(block, top=10)
     ids = [m.entry.id for m in matches]
     assert any("resize-scales" in i for i in ids), ids

@@ -7,7 +7,7 @@ match is a set intersection.
 Schemes: ``ascend`` (CANN ``E10001``/``EZ9999``/``W11001``), ``acl`` (AscendCL numbers such
 as ``507015``), ``ts`` (task-scheduler ``retCode=0x26``), ``ort`` (ONNX Runtime status
 numbers), ``rknn`` (``RKNN_ERR_*`` and their negative numbers), ``trt`` (onnx-tensorrt
-``ErrorCode`` names), ``onnx`` (``ValidationError``), ``qnn`` (Qualcomm QNN codes).
+``ErrorCode`` names), ``trtb`` (TensorRT builder/runtime ``Error Code N``), ``onnx`` (``ValidationError``), ``qnn`` (Qualcomm QNN codes).
 """
 
 from __future__ import annotations
@@ -70,6 +70,7 @@ _EXTRACTORS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?i:rknn)[^\n]{0,80}?\bret\s{0,2}=\s{0,2}(-\d{1,3})\b"), "rknn"),
     (re.compile(r"(?:ErrorCode::k|\):\s{0,2})(%s)\b" % _TRT_NAMES), "trt"),
     (re.compile(r"In function \w{1,120}:\s{0,8}\[(\d{1,2})\]"), "trt"),
+    (re.compile(r"\bError Code (\d{1,2}): "), "trtb"),
     (re.compile(r"\b(ValidationError)\b"), "onnx"),
     (re.compile(r"(?i:qnn)[^\n]{0,120}?\b(3110|0xc26)\b"), "qnn"),
 )

@@ -7,8 +7,8 @@ Scoring (0-100, shown to users):
 * shared wording (IDF-weighted cosine of word sets, variable parts removed): up to +15;
   an entry found by wording only needs :data:`MIN_WORDS` similarity to be listed at all,
   and then scores up to 30 (so it never outranks a code or pattern match);
-* a generic scheme entry (code range, inner-error code): -15, so the specific entry for
-  the same code comes first; an UNCERTAIN entry: -3.
+* a generic scheme entry (code range, inner-error code, a tool's status-code list): -15 and
+  at most 39, so any specific entry found by code or pattern comes first; UNCERTAIN: -3.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ PATTERN_SCORE = 40.0
 WORDS_SCORE = 15.0
 WORDS_ONLY_SCORE = 30.0
 GENERIC_PENALTY = 15.0
+GENERIC_CAP = PATTERN_SCORE - 1.0
+"""A generic entry never outranks a specific entry found by its code or pattern."""
 UNCERTAIN_PENALTY = 3.0
 MIN_WORDS = 0.3
 """Least word similarity for an entry found by wording alone."""
@@ -158,7 +160,7 @@ class KnowledgeBase:
                 reasons.append("words")
                 score = WORDS_ONLY_SCORE * sim
             if e.generic:
-                score -= GENERIC_PENALTY
+                score = min(score - GENERIC_PENALTY, GENERIC_CAP)
             if e.uncertain:
                 score -= UNCERTAIN_PENALTY
             results.append(
