@@ -510,6 +510,34 @@ def test_scan_groups_repeats_in_order_of_first_appearance(kb: KnowledgeBase) -> 
     assert aicore.matches[0].entry.id == "ascend-507015-retCode-0x26"
 
 
+ASCEND_BLOCK = (
+    "EZ9999: Inner Error!\n"
+    "EZ9999: [PID: {pid}] 2025-01-02-03:04:05.678.901 The error from device(chipId:0, dieId:0), serial number is 3, "
+    "there is an aicore error exception, core id is 7, error code = 0x800000\n"
+    "        Kernel task happen error, retCode=0x26, [aicore exception].[FUNC:GetError][FILE:stream.cc][LINE:1082]\n"
+    "        TraceBack (most recent call last):\n"
+    "        rtStreamSynchronize execute failed, reason=[aicore exception][FUNC:FuncErrorReason]\n"
+)
+
+
+def test_scan_reads_a_multiline_report_as_one_block(kb: KnowledgeBase) -> None:
+    log = "[INFO] start\n" + ASCEND_BLOCK.format(pid=10) + "[INFO] retry\n" + ASCEND_BLOCK.format(pid=11)
+    problems = scan_log(io.BytesIO(log.encode()), kb)
+    assert len(problems) == 1
+    block = problems[0]
+    assert block.first_line_no == 2 and block.count == 2 and block.line_numbers == [2, 8]
+    assert len(block.block) == 5
+    assert block.matches[0].entry.id == "ascend-507015-retCode-0x26"  # the specific cause, not EZ9999
+
+
+def test_scan_keeps_unrelated_neighbours_apart(kb: KnowledgeBase) -> None:
+    log = (
+        "E10001: [PID: 1] Value [X] for parameter [--input_format] is invalid. Reason: r\n"
+        "[ERROR] Kernel task happen error, retCode=0x26, [aicore exception].\n"
+    )
+    assert [p.first_line_no for p in scan_log(io.BytesIO(log.encode()), kb)] == [1, 2]
+
+
 def test_scan_accepts_text_streams_and_line_lists(kb: KnowledgeBase) -> None:
     text = make_log().decode("utf-8", errors="replace")
     from_text = scan_log(io.StringIO(text), kb)

@@ -28,6 +28,10 @@ MAX_LINE = 64 * 1024
 LOG_WORDS_MIN = 20.0
 """In a log, a match by wording alone must be this strong (half the word weight shared)."""
 MAX_LINE_NUMBERS = 1000
+MAX_BLOCK = 40
+"""Most lines joined into one report block."""
+MAX_UNMATCHED = 100_000
+"""Distinct unmatched candidate lines remembered (so repeats are not looked up again)."""
 """Line numbers kept per problem (the count goes on)."""
 CUES: tuple[bytes, ...] = (
     b"error", b"fail", b"warn", b"except", b"fatal", b"assert", b"invalid", b"support", b"not ",
@@ -52,6 +56,8 @@ class Problem:
     count: int = 1
     line_numbers: list[int] = field(default_factory=list)
     key: str = ""
+    block: tuple[str, ...] = ()
+    """Every line of the first occurrence's report (one line, or a multi-line block)."""
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -59,6 +65,7 @@ class Problem:
             "first_line": self.first_line_no,
             "count": self.count,
             "line_numbers": self.line_numbers,
+            "block": list(self.block),
             "matches": [m.to_dict() for m in self.matches],
         }
 
@@ -139,29 +146,75 @@ def scan_log(source: IO[bytes] | IO[str] | Iterable[str], kb: KnowledgeBase | No
     """Distinct known problems of a log in order of first appearance.
 
     ``source`` is a binary stream (best: files, stdin.buffer), a text stream or any
-    iterable of lines.  Only lines with at least one match become problems.
+    iterable of lines.  Only lines with at least one match become problems.  Consecutive
+    lines of one report (an Ascend code repeated at the start of each line, indented
+    TraceBack lines, a TensorRT parser's "While parsing node" + "In node" pair) are
+    looked up together as one block.
     """
     if kb is None:
         from dumpscope.core.knowledge.loader import load_kb
 
         kb = load_kb()
-    stream = _as_binary(source)
-    prefilter = Prefilter(kb)
     problems: dict[str, Problem] = {}
-    for line_no, raw in _lines_of_interest(stream, prefilter):
-        text = raw[:MAX_LINE].decode("utf-8", errors="replace").rstrip("\r\n")
-        key = group_key(text)
+    unmatched: set[str] = set()
+    for line_no, block in _blocks(_lines_of_interest(_as_binary(source), Prefilter(kb))):
+        key = group_key(block[0])
         known = problems.get(key)
         if known is not None:
             known.count += 1
             if len(known.line_numbers) < MAX_LINE_NUMBERS:
                 known.line_numbers.append(line_no)
             continue
+        if key in unmatched:
+            continue
+        text = "\n".join(block)
         matches = [m for m in kb.lookup(text, top=3) if m.reason != "words" or m.score >= LOG_WORDS_MIN]
         if not matches or all(m.reason == "words" for m in matches) and _is_noise(text):
+            if len(unmatched) < MAX_UNMATCHED:
+                unmatched.add(key)
             continue
-        problems[key] = Problem(text=text.strip(), first_line_no=line_no, matches=matches, line_numbers=[line_no], key=key)
+        problems[key] = Problem(
+            text=block[0].strip(),
+            first_line_no=line_no,
+            matches=matches,
+            line_numbers=[line_no],
+            key=key,
+            block=tuple(line.strip() for line in block),
+        )
     return list(problems.values())
+
+
+_CODE_PREFIX = re.compile(r"\s{0,4}([EW][0-9A-Z]\d{4}):")
+_TRT_CONTINUES = ("While parsing node number", "In node", "In function")
+
+
+def _continues(block: list[str], line: str) -> bool:
+    """Whether ``line`` (the line right after ``block``) belongs to the same report."""
+    if len(block) >= MAX_BLOCK or not line.strip():
+        return False
+    if line[:1] in (" ", "\t") or line.lstrip().startswith("TraceBack"):
+        return True
+    first, this = _CODE_PREFIX.match(block[0]), _CODE_PREFIX.match(line)
+    if first and this and first.group(1) == this.group(1):
+        return True
+    return _TRT_CONTINUES[0] in block[-1] and any(t in line for t in _TRT_CONTINUES[1:])
+
+
+def _blocks(lines: Iterator[tuple[int, bytes]]) -> Iterator[tuple[int, list[str]]]:
+    """Group consecutive candidate lines of one report: ``(first line number, lines)``."""
+    start, last = 0, -2
+    block: list[str] = []
+    for line_no, raw in lines:
+        text = raw[:MAX_LINE].decode("utf-8", errors="replace").rstrip("\r\n")
+        if block and line_no == last + 1 and _continues(block, text):
+            block.append(text)
+        else:
+            if block:
+                yield start, block
+            start, block = line_no, [text]
+        last = line_no
+    if block:
+        yield start, block
 
 
 def _is_noise(text: str) -> bool:

@@ -125,7 +125,8 @@ def _print_problems(problems: list[Problem], as_json: bool, top: int) -> None:
     for p in problems:
         where = ", ".join(str(n) for n in p.line_numbers[:10]) + (", ..." if p.count > 10 else "")
         times = f" x{p.count}" if p.count > 1 else ""
-        print(f"line {p.first_line_no}{times} (lines {where}): {p.text[:300]}")
+        more = f"  (+{len(p.block) - 1} more lines of the same report)" if len(p.block) > 1 else ""
+        print(f"line {p.first_line_no}{times} (lines {where}): {p.text[:300]}{more}")
         for rank, m in enumerate(p.matches[: min(top, 2)], 1):
             print(format_match(m, rank, indent="    "))
         print()
