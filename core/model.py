@@ -77,10 +77,21 @@ class TensorRef:
 
     def load(self) -> np.ndarray:
         """Return the data (possibly a read-only memory map).  Never unpickles."""
+        return self._guarded(lambda loader: loader())
+
+    def load_transient(self, scratch: object) -> np.ndarray:
+        """Like :meth:`load`, but a loader that can (``read_into``) reads into the caller's
+        reusable ``scratch`` buffer: the array is valid only until ``scratch`` is used
+        again.  For a pass over many tensors, e.g. computing metrics."""
+        if hasattr(self.loader, "read_into"):
+            return self._guarded(lambda loader: loader.read_into(scratch))  # type: ignore[attr-defined]
+        return self.load()
+
+    def _guarded(self, read: Callable[[Callable[[], np.ndarray]], np.ndarray]) -> np.ndarray:
         if self.error is not None or self.loader is None:
             raise TensorReadError(self.error or f"{self.info.name}: no data")
         try:
-            return self.loader()
+            return read(self.loader)
         except TensorReadError:
             raise
         except (OSError, ValueError, TypeError) as exc:

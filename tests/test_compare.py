@@ -345,3 +345,19 @@ def test_float32_layers_of_a_float16_run_are_judged_as_float16(tmp_path: Path) -
     save(tmp_path / "t", "out", (a.astype(np.float16) * 2).astype(np.float32) + np.float32(1e-3) * rng.standard_normal(1000).astype(np.float32))
     frame = compare_frame(tmp_path / "g", tmp_path / "t")
     assert row(frame, "out")["band"] == "fp16" and row(frame, "out")["health"] == "ok"
+
+
+def test_transient_reads_match_mapped_loads(pair_dirs: tuple[Path, Path], tmp_path: Path) -> None:
+    from dumpscope.core.formats.npyfile import Scratch
+
+    dump = open_dump(pair_dirs[0])
+    scratch = Scratch()
+    for ref in dump.tensors.values():
+        assert np.array_equal(ref.load_transient(scratch), ref.load())
+    big = np.arange(300_000, dtype=np.float32).reshape(300, 1000)  # mapped, not read, by load()
+    save(tmp_path / "big", "x", np.asfortranarray(big))
+    ref = open_dump(tmp_path / "big").tensors["x"]
+    assert np.array_equal(ref.load(), big) and np.array_equal(ref.load_transient(scratch), big)
+    p = tmp_path / "big" / "x.npy"
+    p.write_bytes(p.read_bytes()[:-10])
+    assert "truncated" in (open_dump(tmp_path / "big").tensors["x"].error or "")
