@@ -327,3 +327,31 @@ async def test_palette_sorts_and_filters(generated: Comparison, query: str, chec
             assert SORT_KEYS[app._sort_index].id == "rmse" and app._descending
         else:
             assert app.query_.text == "health:fail" and app.layer_list.view.size == generated.health_counts()["fail"]
+
+
+async def test_error_lookup_screen_links_to_the_layer(generated: Comparison) -> None:
+    """The real lookup screen: an ONNX Runtime error naming a node jumps to that node's row."""
+    from textual.widgets import Input
+
+    from dumpscope.tui.screens.lookup import LookupScreen
+
+    node = generated.frame["node_name"][250]
+    message = ("[ONNXRuntimeError] : 1 : FAIL : Non-zero status code returned while running Conv node. "
+               f"Name:'{node}' Status Message: x")
+    app = DumpscopeApp(generated)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("e")
+        screen = app.screen
+        assert isinstance(screen, LookupScreen)
+        screen.query_one(Input).value = message
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if screen.matches:
+                break
+        assert screen.matches and node in screen.matches[0].op_names
+        await pilot.press("down", "enter")  # expand the best match: its op names become links
+        await pilot.pause()
+        await pilot.press("down", "enter")  # "→ go to layer"
+        await pilot.pause()
+        assert app.screen is app.main_screen
+        assert app.layer_list.selected == 250
