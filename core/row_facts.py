@@ -322,45 +322,64 @@ def _sources(cmp: Comparison) -> list[_Groups]:
     return out
 
 
-def _find(maps: tuple[fusion.FusionMap, ...], names: list[str]) -> tuple[fusion.FusionMap, str] | None:
-    """The group whose fused ops (first) or original ops hold one of ``names``."""
-    for role, attr in (("fused", "fused"), ("original", "originals")):
+def _find(maps: tuple[fusion.FusionMap, ...], names: list[tuple[str, str]]) -> tuple[fusion.FusionMap, str] | None:
+    """The group holding the first of ``(name, "fused" | "originals")`` that any group holds."""
+    for name, attr in names:
         for m in maps:
-            members = getattr(m, attr)
-            if any(n in members for n in names):
-                return m, role
+            if name in getattr(m, attr):
+                return m, attr
     return None
 
 
+def _lookup_names(cmp: Comparison, row: int, r: dict[str, object]) -> list[tuple[str, str]]:
+    """What to look the row up by, best first: its target op among fused ops, its golden
+    node among original ops (a golden-only row is an original the target fused away)."""
+    target = _ref(cmp, row, "target")
+    side = r["side"]
+    out: list[tuple[object, str]] = [(target.info.node_name if target else None, "fused")]
+    if side in ("both", "target"):
+        out.append((r["target_name"], "fused"))
+    own = "fused" if side == "target" else "originals"
+    out += [(r["node_name"], own), (r["name"], own)]
+    names = [(str(n), attr) for n, attr in out if n]
+    return list(dict.fromkeys(names + [(display(n), attr) for n, attr in names]))
+
+
 def _op_facts(frame: pl.DataFrame, names: tuple[str, ...], types: tuple[str, ...], side: str) -> tuple[OpFact, ...]:
-    """Each op with the frame row showing it: by node name, else by tensor name; a row with
-    both sides first (it has metrics), else one that has this op's side."""
+    """Each op with the frame row that shows it on ``side`` (``golden`` for original ops,
+    ``target`` for fused ones); a compared row (both sides) is preferred."""
     shown = [display(n) for n in names]
+    own = pl.col("name").is_in(shown) | pl.col("node_name").is_in(shown)
+    if side == "golden":
+        match = pl.col("side").is_in(["both", "golden"]) & own
+    else:
+        match = pl.col("target_name").is_in(shown) | ((pl.col("side") == "target") & own)
     rows = (
         frame.select("node_name", "name", "target_name", "op_type", "index", "health", "cosine_similarity", "side")
         .with_row_index("row")
-        .filter(pl.col("node_name").is_in(shown) | pl.col("name").is_in(shown) | pl.col("target_name").is_in(shown))
+        .filter(match)
     )
     best: dict[str, dict[str, object]] = {}
-    rank = {"both": 0, side: 1}
     for r in rows.iter_rows(named=True):
-        keys = {r["node_name"], r["name"], r["target_name"]}
+        keys = {r["target_name"]} if side == "target" and r["side"] == "both" else {r["node_name"], r["name"]}
         for n in shown:
-            if n in keys and rank.get(r["side"], 2) < rank.get(best.get(n, {}).get("side"), 3):  # type: ignore[arg-type]
+            if n in keys and (n not in best or (r["side"] == "both" and best[n]["side"] != "both")):
                 best[n] = r
     out = []
     for k, n in enumerate(shown):
         op_type = types[k] if k < len(types) and types[k] else None
         r = best.get(n)
         if r is None:
-            note = "no golden dump for this op" if side == "golden" else "no dump of this op"
-            out.append(OpFact(n, op_type, note=note))
+            out.append(OpFact(n, op_type, note="no golden dump of this op" if side == "golden" else "no dump of this op"))
             continue
-        only = r["side"] != "both"
+        note = None
+        if r["side"] == "golden":
+            note = "golden only: the target has no output for it"
+        elif r["side"] == "target":
+            note = "target only: not compared"
         out.append(OpFact(
             n, op_type or r["op_type"], int(r["row"]), r["index"], r["health"],  # type: ignore[arg-type]
-            r["cosine_similarity"],  # type: ignore[arg-type]
-            note=f"{r['side']} side only" if only else None,
+            r["cosine_similarity"], note,  # type: ignore[arg-type]
         ))
     return tuple(out)
 
@@ -375,10 +394,8 @@ def fusion_facts(cmp: Comparison, row: int) -> FusionFacts:
     if not 0 <= row < frame.height:
         return FusionFacts(row, None, note=f"row {row} is not in this comparison")
     r = frame.row(row, named=True)
-    target = _ref(cmp, row, "target")
-    names = [n for n in (target.info.node_name if target else None, r["target_name"], r["node_name"], r["name"]) if n]
-    names = list(dict.fromkeys(names + [display(n) for n in names]))
-    op = names[0] if names else None
+    names = _lookup_names(cmp, row, r)
+    op = names[0][0] if names else None
     sources = _sources(cmp)
     if not sources:
         return FusionFacts(row, op, note=(
@@ -390,14 +407,14 @@ def fusion_facts(cmp: Comparison, row: int) -> FusionFacts:
         hit = _find(src.maps, names)
         if hit is None:
             continue
-        group, role = hit
+        group, attr = hit
         if group.relation == fusion.ONE_TO_ONE and group.fused == group.originals:
             continue  # the op is its own original: not a fusion
         return FusionFacts(
             row, op, src.source, group.relation, group.passes,
             fused=_op_facts(frame, group.fused, group.op_types, "target"),
             originals=_op_facts(frame, group.originals, (), "golden"),
-            role=role, note="; ".join(problems) or None,
+            role="fused" if attr == "fused" else "original", note="; ".join(problems) or None,
         )
     searched = ", ".join(s.source for s in sources if not s.error)
     note = f"not fused: {searched} lists no fusion for this op" if searched else ""
