@@ -16,7 +16,7 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 import polars as pl
@@ -170,7 +170,8 @@ def _range_fact(ref: TensorRef | None, side: str, dtype: str, scale: float | Non
         finding = range_check(array, dtype, scale, zero_point)
     except (ValueError, TypeError) as exc:
         return RangeFact(side, dtype, error=display(str(exc)))
-    beyond = nonfinite = ()
+    beyond: tuple[tuple[int, ...], ...] = ()
+    nonfinite: tuple[tuple[int, ...], ...] = ()
     if finding.out_of_range:
         beyond = first_positions(array, lambda c: np.isfinite(c) & ((c >= finding.high) | (c <= finding.low)))
     if finding.nan or finding.inf:
@@ -359,7 +360,7 @@ def _op_facts(frame: pl.DataFrame, names: tuple[str, ...], types: tuple[str, ...
         .with_row_index("row")
         .filter(match)
     )
-    best: dict[str, dict[str, object]] = {}
+    best: dict[str, dict[str, Any]] = {}
     for r in rows.iter_rows(named=True):
         keys = {r["target_name"]} if side == "target" and r["side"] == "both" else {r["node_name"], r["name"]}
         for n in shown:
@@ -368,19 +369,17 @@ def _op_facts(frame: pl.DataFrame, names: tuple[str, ...], types: tuple[str, ...
     out = []
     for k, n in enumerate(shown):
         op_type = types[k] if k < len(types) and types[k] else None
-        r = best.get(n)
-        if r is None:
+        hit = best.get(n)
+        if hit is None:
             out.append(OpFact(n, op_type, note="no golden dump of this op" if side == "golden" else "no dump of this op"))
             continue
         note = None
-        if r["side"] == "golden":
+        if hit["side"] == "golden":
             note = "golden only: the target has no output for it"
-        elif r["side"] == "target":
+        elif hit["side"] == "target":
             note = "target only: not compared"
-        out.append(OpFact(
-            n, op_type or r["op_type"], int(r["row"]), r["index"], r["health"],  # type: ignore[arg-type]
-            r["cosine_similarity"], note,  # type: ignore[arg-type]
-        ))
+        out.append(OpFact(n, op_type or hit["op_type"], int(hit["row"]), hit["index"], hit["health"],
+                          hit["cosine_similarity"], note))
     return tuple(out)
 
 

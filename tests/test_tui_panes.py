@@ -56,7 +56,8 @@ class Host(App[None]):
 
 
 async def settle(pilot: Pilot[None]) -> None:
-    await pilot.pause()
+    """Past the panes' settle delay, their workers done and the answers drawn."""
+    await pilot.pause(0.15)
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
 
@@ -112,6 +113,29 @@ async def test_a_late_answer_for_a_row_the_user_left_is_dropped(demo_cmp: Compar
         pane.post_message(RowFactsPane.FactsReady(-1, None, "an old request failed"))
         await pilot.pause()
         assert pane.facts is stale and "cannot check" not in body(pane)
+
+
+async def test_holding_a_key_computes_only_where_the_cursor_rests(
+    demo_cmp: Comparison, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dumpscope.core import row_facts
+
+    asked: list[int] = []
+    real = row_facts.overflow_facts
+
+    def counting(cmp: Comparison, row: int) -> row_facts.OverflowFacts:
+        asked.append(row)
+        return real(cmp, row)
+
+    monkeypatch.setattr(row_facts, "overflow_facts", counting)
+    pane = OverflowPane()
+    async with Host(pane).run_test(size=(120, 40)) as pilot:
+        for row in range(20):  # key repeat: far faster than the settle delay
+            pane.show(demo_cmp, row)
+        title = str(pane.query_one(".facts-title", Static).render())
+        assert demo_cmp.frame["name"][19] in title  # the title follows at once
+        await settle(pilot)
+        assert asked == [19] and pane.facts is not None and pane.facts.row == 19
 
 
 async def test_overflow_pane_without_row_or_tensors(demo_cmp: Comparison, tmp_path: Path) -> None:

@@ -1,9 +1,9 @@
 """The overflow pane: hardware overflow records and dtype range checks of the selected row.
 
 :class:`RowFactsPane` is the shared machinery of the row panes (this one and the fusion
-pane): ``show(cmp, row)`` paints the row's title at once, computes the facts in a thread
-worker (the newest request wins; a late answer for an older row is dropped) and renders
-them.  Subclasses say how to compute (a :mod:`dumpscope.core.row_facts` function) and how
+pane): ``show(cmp, row)`` paints the row's title at once and, once the cursor has rested
+:data:`SETTLE_S` (holding `j` starts no work), computes the facts in a thread worker (the
+newest request wins; a late answer for an older row is dropped) and renders them.  Subclasses say how to compute (a :mod:`dumpscope.core.row_facts` function) and how
 to draw the result.
 """
 
@@ -18,6 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.message import Message
+from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
@@ -32,11 +33,14 @@ if TYPE_CHECKING:
 
 F = TypeVar("F")
 
+SETTLE_S = 0.08
+"""Facts are computed once the cursor has rested this long (the tensor pane's rhythm)."""
+
 #: Glyph + theme colour for a check: flagged, fine, or not judged.
 BAD, GOOD, UNKNOWN = health_text("fail", "✗"), health_text("ok", "✓"), health_text("warn", "?")
 
 
-def num(value: float | int | None, digits: int = 6) -> str:
+def num(value: float | None, digits: int = 6) -> str:
     """A short number for narrow panes (``·`` for missing)."""
     if value is None:
         return "·"
@@ -102,10 +106,11 @@ class RowFactsPane(VerticalScroll, Generic[F], can_focus=True):
         """The facts on screen (None while computing or when no row is selected)."""
         self._token = 0
         self._answered = False
+        self._timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(classes="facts-title")
-        yield Static(classes="facts-body")
+        yield Static(styled(f"[b]{self.HEADING}[/b]"), classes="facts-title")
+        yield Static(muted("no row selected"), classes="facts-body")
 
     @property
     def is_settled(self) -> bool:
@@ -131,7 +136,15 @@ class RowFactsPane(VerticalScroll, Generic[F], can_focus=True):
                                           f"{short_dtype(r.get('dtype'))} → {short_dtype(r.get('target_dtype'))}") if x)),
         ]))
         body.update(muted(self.READING))
-        self._load(comparison, row, self._token)
+        if self._timer is None:
+            self._timer = self.set_timer(SETTLE_S, self._start)
+        else:
+            self._timer.reset()
+
+    def _start(self) -> None:
+        self._timer = None
+        if self.comparison is not None and self.row is not None:
+            self._load(self.comparison, self.row, self._token)
 
     @work(thread=True, exclusive=True, exit_on_error=False)
     def _load(self, comparison: Comparison, row: int, token: int) -> None:
@@ -153,7 +166,15 @@ class RowFactsPane(VerticalScroll, Generic[F], can_focus=True):
             body.update(styled("[$error]cannot check this row:[/] $problem", problem=printable(message.problem)))
             return
         self.facts = message.facts  # type: ignore[assignment]
-        body.update(self.render_facts(message.facts, max(24, self.scrollable_content_region.width)))  # type: ignore[arg-type]
+        self._render_body()
+
+    def _render_body(self) -> None:
+        if self.facts is not None:
+            width = max(24, self.scrollable_content_region.width)
+            self.query_one(".facts-body", Static).update(self.render_facts(self.facts, width))
+
+    def on_resize(self) -> None:
+        self._render_body()  # tables pick their columns by width
 
     def compute(self, comparison: Comparison, row: int) -> F:
         """The facts for ``row`` (runs in a worker thread)."""
