@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -72,3 +74,25 @@ async def test_screenshots_script_writes_svgs(tmp_path: Path) -> None:
     for path in written:
         text = path.read_text(encoding="utf-8")
         assert text.startswith("<svg") and "FAIL" in text
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_demo_opens_the_app_on_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          launched: list[dict[str, Any]]) -> None:
+    monkeypatch.setattr(sys, "stdin", _Terminal())
+    monkeypatch.setattr(sys, "stdout", out := _Terminal())
+    assert cli.main(["demo", "--out", str(tmp_path / "demo"), "--no-mouse"]) == 0
+    (run,) = launched
+    assert run["source"] == CompareRequest(tmp_path / "demo" / "golden", tmp_path / "demo" / "target",
+                                           tmp_path / "demo" / "model.onnx")
+    assert run["mouse"] is False and "dumpscope compare" in out.getvalue()
+
+
+def test_demo_prints_when_not_on_a_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                            launched: list[dict[str, Any]]) -> None:
+    assert cli.main(["demo", "--out", str(tmp_path / "demo")]) == 0
+    assert launched == [] and "frame5/attn/exp:0" in capsys.readouterr().out

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from dumpscope.tui.commands.view import add_ui_arguments
+
 HELP = "make a small streaming-attention demo (fp32 golden vs fp16 target) and compare it"
 DESCRIPTION = (
     "Build a tiny streaming attention model (a key cache that grows every frame and a softmax "
@@ -15,8 +17,10 @@ DESCRIPTION = (
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="DIR", help="where to write model.onnx, golden/ and target/ (default: a new temp dir)")
-    parser.add_argument("--headless", action="store_true", help="print the comparison instead of opening the UI")
+    parser.add_argument("--headless", action="store_true",
+                        help="print the comparison instead of opening the UI (the default when not on a terminal)")
     parser.add_argument("--frames", type=int, default=6, metavar="N", help="number of streamed frames (default 6)")
+    add_ui_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -29,9 +33,13 @@ def run(args: argparse.Namespace) -> int:
     from dumpscope.core.demo import MAX_FRAMES, make_demo
     from dumpscope.tui.cli import EXIT_OK, UsageError
     from dumpscope.tui.commands import compare
+    from dumpscope.tui.commands.view import check_theme, run_app
 
     if not 1 <= args.frames <= MAX_FRAMES:
         raise UsageError(f"--frames must be between 1 and {MAX_FRAMES}")
+    check_theme(args.theme)
+    # The UI needs a terminal; piped or scripted runs print the comparison instead.
+    interactive = not args.headless and sys.stdin.isatty() and sys.stdout.isatty()
     # The overflow comes at frame 5 (seed 000: "the first x frames are normal"), earlier for short runs.
     overflow_frame = min(4, max(args.frames - 2, 0))
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="dumpscope-demo-"))
@@ -50,9 +58,14 @@ def run(args: argparse.Namespace) -> int:
         f"demo: {args.frames} frame(s) of a streaming attention block, fp32 golden vs fp16 target; {expect}.\n",
         file=sys.stderr,
     )
-    parser = argparse.ArgumentParser(add_help=False)
-    compare.add_arguments(parser)
-    compare.run(parser.parse_args([str(paths.golden), str(paths.target)]))
+    if interactive:
+        from dumpscope.tui.app import CompareRequest, DumpscopeApp
+
+        run_app(DumpscopeApp(CompareRequest(paths.golden, paths.target, paths.model), theme=args.theme), args)
+    else:
+        parser = argparse.ArgumentParser(add_help=False)
+        compare.add_arguments(parser)
+        compare.run(parser.parse_args([str(paths.golden), str(paths.target)]))
     g, t = shlex.quote(str(paths.golden)), shlex.quote(str(paths.target))
     print(f"\nReproduce:\n  dumpscope compare {g} {t}\n  dumpscope {g} {t}")
     return EXIT_OK
