@@ -26,17 +26,24 @@ from textual.containers import Horizontal
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Input
+from textual.widgets import ContentSwitcher, Footer, Input
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from dumpscope.tui.screens.help import HelpScreen, KeyHelp, collect_bindings
 from dumpscope.tui.widgets.layer_list import LayerList
 from dumpscope.tui.widgets.layer_rows import SORT_KEYS, LayerRows, Query, QueryError
 from dumpscope.tui.widgets.summary_bar import Summary, SummaryBar, styled
+from dumpscope.tui.widgets.fusion_pane import FusionPane
+from dumpscope.tui.widgets.overflow_pane import OverflowPane
 from dumpscope.tui.widgets.tensor_pane import TensorPane
+from dumpscope.tui.widgets.verdict_bar import VerdictBar
 
 if TYPE_CHECKING:
+    from dumpscope.core.diagnosis import Diagnosis
     from dumpscope.core.session import Comparison
+
+SIDE_PANES: tuple[tuple[str, str], ...] = (("tensor", "tensor"), ("overflow", "overflow"), ("fusion", "fusion"))
+"""The side panes `p` cycles through: (widget id, name shown)."""
 
 
 def config_dir() -> Path:
@@ -149,8 +156,10 @@ class DumpscopeApp(App[int]):
         Binding("s", "sort", "Sort", id="app.sort"),
         Binding("S", "reverse_sort", "Reverse sort", show=False, id="app.reverse_sort"),
         Binding("escape", "step_back", "Back / clear / cancel", show=False, id="app.back"),
+        Binding("v", "verdict_jump", "Root cause", id="app.root_cause"),
+        Binding("p", "next_pane", "Next side pane (tensor, overflow, fusion)", show=False, id="app.next_pane"),
         Binding("e", "lookup", "Error lookup", id="app.lookup"),
-        Binding("x", "export", "Export", id="app.export"),
+        Binding("x", "export", "Export", show=False, id="app.export"),
         Binding("w", "warnings", "Input warnings", show=False, id="app.warnings"),
         Binding("y", "copy_name", "Copy tensor name", show=False, id="app.copy_name"),
         Binding("question_mark,f1", "help", "Help", id="app.help"),
@@ -192,13 +201,21 @@ class DumpscopeApp(App[int]):
         self._filter_before: str = ""
         self._known_ops: dict[str, int] | None = None
         self._landed = False
+        self._diagnosed: Comparison | None = None
+        self.diagnosis: Diagnosis | None = None
 
     # -- layout --------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield SummaryBar(id="summary")
+        verdict = VerdictBar(id="verdict")
+        verdict.can_focus = False  # `v` works from anywhere; tab stays between the list and the pane
+        yield verdict
         with Horizontal(id="main"):
             yield LayerList(id="layers")
-            yield TensorPane(id="tensor")
+            with ContentSwitcher(initial="tensor", id="side"):
+                yield TensorPane(id="tensor")
+                yield OverflowPane(id="overflow")
+                yield FusionPane(id="fusion")
         yield Input(placeholder="filter: words  op:Conv  health:fail  #10-20   (enter keeps, esc restores)",
                     id="filter")
         yield Footer()
@@ -215,6 +232,10 @@ class DumpscopeApp(App[int]):
     @property
     def tensor_pane(self) -> TensorPane:
         return self.main_screen.query_one("#tensor", TensorPane)
+
+    @property
+    def side(self) -> ContentSwitcher:
+        return self.main_screen.query_one("#side", ContentSwitcher)
 
     @property
     def filter_box(self) -> Input:
@@ -260,6 +281,10 @@ class DumpscopeApp(App[int]):
             self.tensor_pane.show_row(self.layer_list.selected)
         if self._progress is None:
             self._land_on_first_divergent()
+            if self._diagnosed is not comparison:  # complete: name the root cause (off the UI thread)
+                self._diagnosed = comparison
+                self.main_screen.query_one(VerdictBar).compute(comparison)
+            self._show_side_pane()
         self._show_summary()
 
     def _land_on_first_divergent(self) -> None:
@@ -361,6 +386,47 @@ class DumpscopeApp(App[int]):
     @on(LayerList.CursorMoved)
     def _cursor_moved(self, message: LayerList.CursorMoved) -> None:
         self.tensor_pane.show_row(message.position)
+        self._show_side_pane()
+
+    def _show_side_pane(self) -> None:
+        """The overflow and fusion panes work for the selected row only while shown."""
+        current = self.side.current
+        if current in ("overflow", "fusion"):
+            pane = self.main_screen.query_one(f"#{current}", OverflowPane if current == "overflow" else FusionPane)
+            pane.show(self.comparison, self.layer_list.selected)
+
+    def action_next_pane(self) -> None:
+        """Cycle the side pane: tensor -> overflow -> fusion."""
+        ids = [pane_id for pane_id, _name in SIDE_PANES]
+        current = ids.index(self.side.current or "tensor")
+        self.side.current = ids[(current + 1) % len(ids)]
+        self._show_side_pane()
+        self.notify(f"{SIDE_PANES[(current + 1) % len(ids)][1]} pane (p for the next)", timeout=1.5)
+
+    @on(VerdictBar.Diagnosed)
+    def _diagnosed_now(self, message: VerdictBar.Diagnosed) -> None:
+        """Mark where errors start in the list and put the evidence in the tensor pane."""
+        diagnosis = message.diagnosis
+        if diagnosis is None or self.rows is None or self.comparison is not self._diagnosed:
+            return
+        self.diagnosis = diagnosis
+        self.rows.set_origin(diagnosis.classification["origin"].to_list())
+        self.layer_list.data_changed()
+        messages = self.comparison.frame["message"].to_list()
+        findings = {
+            c.row: (f"root cause #{rank}: {c.cause}",
+                    *(e for e in c.evidence if not (messages[c.row] and messages[c.row] in e)),  # said above it
+                    f"advice: {c.advice}", *c.commands)
+            for rank, c in enumerate(diagnosis.root_causes, 1)
+        }
+        self.tensor_pane.set_findings(findings)
+
+    @on(VerdictBar.JumpTo)
+    def _verdict_jump(self, message: VerdictBar.JumpTo) -> None:
+        self._jump_to(message.row, "root cause")
+
+    def action_verdict_jump(self) -> None:
+        self.main_screen.query_one(VerdictBar).action_jump()
 
     @on(LayerList.Activated)
     def _activated(self, message: LayerList.Activated) -> None:
@@ -569,7 +635,7 @@ class DumpscopeApp(App[int]):
 
 _LIST_ACTIONS = frozenset(
     {"filter", "match", "first_divergent", "unhealthy", "sort", "reverse_sort", "step_back", "export",
-     "warnings", "copy_name", "sort_by", "filter_to"}
+     "warnings", "copy_name", "sort_by", "filter_to", "verdict_jump", "next_pane"}
 )
 
 

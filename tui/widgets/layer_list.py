@@ -58,18 +58,19 @@ def _ellipsis_middle(text: str, width: int) -> str:
     return f"{text[:head]}…{text[len(text) - (width - 1 - head):]}"
 
 
-_NAME_MIN = 22
+_NAME_MIN = 20
 _OP_MAX = 18
 _COLUMNS: tuple[Column, ...] = (
     Column("index", "#", 5, lambda r, p: str(int(r.index[p])), right=True, priority=4),
     Column("name", "tensor", _NAME_MIN, lambda r, p: r.text(p)[0]),
     Column("op", "op", 12, lambda r, p: r.text(p)[1], priority=2),
-    Column("shape", "shape", 14, lambda r, p: r.text(p)[2], priority=8),
-    Column("dtype", "dtype", 7, lambda r, p: r.text(p)[3], priority=7),
+    Column("shape", "shape", 14, lambda r, p: r.text(p)[2], priority=9),
+    Column("dtype", "dtype", 7, lambda r, p: r.text(p)[3], priority=8),
     Column("cos", "cosine", 8, lambda r, p: fmt_cosine(float(r.cos[p])), right=True, priority=1),
-    Column("max_abs", "max abs", 8, lambda r, p: fmt_num(float(r.max_abs[p])), right=True, priority=5),
-    Column("rmse", "rmse", 8, lambda r, p: fmt_num(float(r.rmse[p])), right=True, priority=6),
+    Column("max_abs", "max abs", 8, lambda r, p: fmt_num(float(r.max_abs[p])), right=True, priority=6),
+    Column("rmse", "rmse", 8, lambda r, p: fmt_num(float(r.rmse[p])), right=True, priority=7),
     Column("naninf", "nan/inf", 7, lambda r, p: r.nan_inf(p), right=True, priority=3),
+    Column("origin", "src", 3, lambda r, p: r.origin_label(p), priority=5),
     Column("health", "health", 6, lambda r, p: r.health_label(p), priority=0),
 )
 _SORT_COLUMN = {"order": "index", "cos": "cos", "max_abs": "max_abs", "rmse": "rmse", "health": "health",
@@ -110,7 +111,7 @@ class LayerList(ScrollView, can_focus=True):
         Binding("ctrl+u,pageup", "page(-1)", "Page up", show=False, id="list.page_up"),
         Binding("g,home", "first", "First row", show=False, id="list.first"),
         Binding("G,end", "last", "Last row", show=False, id="list.last"),
-        Binding("enter", "activate", "Details", id="list.activate"),
+        Binding("enter", "activate", "Details", show=False, id="list.activate"),
     ]
 
     class CursorMoved(Message):

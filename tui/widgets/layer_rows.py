@@ -40,6 +40,18 @@ HEALTH_LABEL: dict[str, str] = {
 UNMATCHED_LABEL: dict[str, str] = {"golden": "– GOLD", "target": "– TRGT"}
 """An unmatched row says which side has the tensor (``– GOLD``: only in the golden dump)."""
 
+ORIGINS: tuple[str, ...] = ("", "introduced", "inherited", "clean", "unknown")
+"""Where a row's error comes from (``diagnosis.classify``); "" until the diagnosis is in."""
+ORIGIN_CODE: dict[str, int] = {o: i for i, o in enumerate(ORIGINS)}
+ORIGIN_LABEL: tuple[str, ...] = ("", "NEW", "↓", "", "?")
+"""``NEW``: the error starts at this node (its inputs are healthy); ``↓``: inherited from an input."""
+ORIGIN_ALIASES: dict[str, tuple[str, ...]] = {
+    **{o: (o,) for o in ORIGINS if o},
+    "new": ("introduced",),
+    "root": ("introduced",),
+    "inherit": ("inherited",),
+}
+
 HEALTH_ALIASES: dict[str, tuple[str, ...]] = {
     **{h: (h,) for h in HEALTHS},
     "err": ("error",),
@@ -113,12 +125,15 @@ class QueryError(ValueError):
     """A filter the user typed cannot be understood; the message says why."""
 
 
-_FIELDS: dict[str, str] = {"op": "op", "health": "health", "kind": "kind", "side": "side", "dtype": "dtype"}
+_FIELDS: dict[str, str] = {"op": "op", "health": "health", "kind": "kind", "side": "side", "dtype": "dtype",
+                           "origin": "origin"}
 
 
 @dataclass(frozen=True)
 class Query:
     """A parsed filter: ``op:Conv health:fail relu`` = op is Conv AND health is fail AND name has "relu".
+
+    ``origin:new`` keeps the rows where an error starts (once the diagnosis is in).
 
     Values after ``field:`` may be comma lists (``op:Conv,Relu``); bare words are
     case-insensitive name substrings (the target name counts too), so ``relu:0`` searches
@@ -154,6 +169,11 @@ class Query:
                             f"unknown health {unknown[0]!r}; use one of {', '.join(HEALTH_ALIASES)}"
                         )
                     values = tuple(h for v in values for h in HEALTH_ALIASES[v])
+                if key.lower() == "origin":
+                    unknown = [v for v in values if v not in ORIGIN_ALIASES]
+                    if unknown:
+                        raise QueryError(f"unknown origin {unknown[0]!r}; use one of {', '.join(ORIGIN_ALIASES)}")
+                    values = tuple(o for v in values for o in ORIGIN_ALIASES[v])
                 fields.append((_FIELDS[key.lower()], values))
             elif sep and value and (near := difflib.get_close_matches(key.lower(), _FIELDS, 1, 0.7)):
                 # `relu:0` is a tensor name, `heath:fail` is a typo: only near-misses are errors.
@@ -178,6 +198,15 @@ class LayerRows:
         self._extract_static(frame)
         self._extract_dynamic(frame)
         self._orders: dict[tuple[str, bool], np.ndarray] = {}
+        self.origin = np.zeros(self.n, dtype=np.int8)
+
+    def set_origin(self, origins: list[str | None]) -> None:
+        """Introduced / inherited / clean per row, from the diagnosis (same row order)."""
+        if len(origins) == self.n:
+            self.origin = np.array([ORIGIN_CODE.get(o or "", 0) for o in origins], dtype=np.int8)
+
+    def origin_label(self, pos: int) -> str:
+        return ORIGIN_LABEL[self.origin[pos]]
 
     # -- extraction ------------------------------------------------------------------------
     def _extract_static(self, frame: pl.DataFrame) -> None:
@@ -290,6 +319,8 @@ class LayerRows:
         for field, values in query.fields:
             if field == "health":
                 mask &= np.isin(self.health, [HEALTH_CODE[v] for v in values])
+            elif field == "origin":
+                mask &= np.isin(self.origin, [ORIGIN_CODE[v] for v in values])
             elif field == "dtype":
                 wanted = list(values)
                 hit = self._search["dtype"].is_in(wanted) | self._search["target_dtype"].is_in(wanted)

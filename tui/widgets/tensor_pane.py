@@ -98,6 +98,8 @@ class TensorPane(VerticalScroll, can_focus=True):
         self.position: int | None = None
         self._pending: int | None = None
         self._timer: Timer | None = None
+        self.findings: dict[int, tuple[str, ...]] = {}
+        """Diagnosis lines per frame row (root causes: evidence and advice)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="pane-title")
@@ -111,6 +113,12 @@ class TensorPane(VerticalScroll, can_focus=True):
         changed = comparison is not self.comparison
         self.comparison = comparison
         if changed and self.position is not None:
+            self._render_row(self.position, reload=False)
+
+    def set_findings(self, findings: dict[int, tuple[str, ...]]) -> None:
+        """What the diagnosis says about rows (shown under the row's title)."""
+        self.findings = findings
+        if self.position is not None:
             self._render_row(self.position, reload=False)
 
     def show_row(self, position: int | None) -> None:
@@ -143,7 +151,7 @@ class TensorPane(VerticalScroll, can_focus=True):
                 part.update("")
             return
         row = cmp.frame.row(position, named=True)
-        title.update(self._title(row))
+        title.update(self._title(row, self.findings.get(position, ())))
         sides.update(self._sides(row))
         metrics.update(self._metrics(cmp, row))
         if not reload:
@@ -158,7 +166,7 @@ class TensorPane(VerticalScroll, can_focus=True):
             tensors.update("[$text-muted]reading tensors…[/]")
             self._load(cmp, position)
 
-    def _title(self, row: dict[str, Any]) -> Content:
+    def _title(self, row: dict[str, Any], findings: tuple[str, ...] = ()) -> Content:
         name = printable(row.get("name") or row.get("target_name") or "")
         health = row.get("health") or "pending"
         label = UNMATCHED_LABEL.get(row.get("side") or "") if health == "unmatched" else None
@@ -173,6 +181,9 @@ class TensorPane(VerticalScroll, can_focus=True):
         lines.append(styled("[$text-muted]$facts[/]", facts=" · ".join(f for f in facts if f)))
         if row.get("message"):
             lines.append(styled("[$warning]$message[/]", message=printable(row["message"])))
+        if findings:
+            lines.append(styled("[b $error]$head[/]", head=printable(findings[0])))
+            lines.extend(styled("• $line", line=printable(line)) for line in findings[1:])
         return Content("\n").join(lines)
 
     def _sides(self, row: dict[str, Any]) -> Content:

@@ -1,0 +1,86 @@
+"""The diagnosis in the app: verdict bar, `v`, the introduced/inherited column, evidence, side panes."""
+
+from __future__ import annotations
+
+import pytest
+
+from dumpscope.core.demo import make_demo
+from dumpscope.core.session import compare
+from dumpscope.tui.app import DumpscopeApp
+from dumpscope.tui.widgets.fusion_pane import FusionPane
+from dumpscope.tui.widgets.overflow_pane import OverflowPane
+from dumpscope.tui.widgets.verdict_bar import VerdictBar
+
+SIZE = (140, 40)
+
+
+@pytest.fixture(scope="module")
+def demo_cmp(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    demo = make_demo(tmp_path_factory.mktemp("demo"))
+    return compare(demo.golden, demo.target)
+
+
+async def _diagnosed(pilot, app: DumpscopeApp) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(100):
+        await pilot.pause(0.05)
+        if app.diagnosis is not None:
+            return
+    raise AssertionError("the diagnosis never arrived")
+
+
+async def test_verdict_origin_column_and_evidence(demo_cmp) -> None:  # type: ignore[no-untyped-def]
+    app = DumpscopeApp(demo_cmp)
+    async with app.run_test(size=SIZE) as pilot:
+        await _diagnosed(pilot, app)
+        await pilot.pause(0.2)
+        bar_text = str(app.query_one("#verdict-text").render())
+        assert "frame5/attn/exp:0" in bar_text and "overflow" in bar_text
+        exp_row = int(demo_cmp.frame["name"].to_list().index("frame5/attn/exp:0"))
+        assert app.rows is not None and app.rows.origin_label(exp_row) == "NEW"
+        assert app.rows.origin_label(exp_row + 1) == "↓"
+        await pilot.press("g")
+        assert app.layer_list.selected == 0
+        await pilot.press("v")
+        await pilot.pause(0.3)
+        assert app.layer_list.selected == exp_row
+        title = str(app.tensor_pane.query_one("#pane-title").render())
+        assert "root cause #1: overflow" in title and "ln(65504)" in title
+        await pilot.press("slash")
+        await pilot.press(*"origin:new")
+        await pilot.press("enter")
+        assert app.layer_list.view.tolist() == [exp_row]
+
+
+async def test_p_cycles_the_side_panes(demo_cmp) -> None:  # type: ignore[no-untyped-def]
+    app = DumpscopeApp(demo_cmp)
+    async with app.run_test(size=SIZE) as pilot:
+        await _diagnosed(pilot, app)
+        await pilot.press("f", "p")
+        assert app.side.current == "overflow"
+        pane = app.query_one(OverflowPane)
+        text = ""
+        for _ in range(60):
+            await pilot.pause(0.05)
+            text = " ".join(str(w.render()) for w in pane.query("Static"))
+            if "Range checks" in text:
+                break
+        assert "Range checks" in text and "Inf" in text and "65504" in text
+        await pilot.press("p")
+        assert app.side.current == "fusion" and app.query_one(FusionPane).display
+        await pilot.press("p")
+        assert app.side.current == "tensor"
+
+
+async def test_verdict_bar_does_not_take_focus(demo_cmp) -> None:  # type: ignore[no-untyped-def]
+    app = DumpscopeApp(demo_cmp)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("tab", "tab")
+        assert not app.query_one(VerdictBar).has_focus
+
+
+def test_origin_filter_words_are_checked() -> None:
+    from dumpscope.tui.widgets.layer_rows import Query, QueryError
+
+    assert Query.parse("origin:new").fields == (("origin", ("introduced",)),)
+    with pytest.raises(QueryError, match="unknown origin"):
+        Query.parse("origin:sideways")
