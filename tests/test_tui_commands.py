@@ -45,7 +45,7 @@ def test_two_paths_open_the_app(tmp_path: Path, launched: list[dict[str, Any]]) 
     ("argv", "message"),
     [(["view", "{tmp}/nope", "{tmp}/t"], "golden {tmp}/nope: no such file or directory"),
      (["{tmp}/t", "{tmp}/t", "--theme", "neon"], "unknown theme 'neon'"),
-     (["{tmp}/t", "{tmp}/t", "--preset", "loose"], "unknown preset 'loose'"),
+     (["{tmp}/t", "{tmp}/t", "--preset", "loose"], "invalid choice: 'loose'"),
      (["open", "{tmp}/missing.parquet"], "{tmp}/missing.parquet: no such file"),
      (["open", "{tmp}/t/junk.parquet"], "not a dumpscope result")],
 )

@@ -10,7 +10,7 @@ Numbers come from :mod:`dumpscope.core`; this module only decides what to show.
 from __future__ import annotations
 
 import os
-import tomllib
+import sys
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -37,6 +37,11 @@ from dumpscope.tui.widgets.fusion_pane import FusionPane
 from dumpscope.tui.widgets.overflow_pane import OverflowPane
 from dumpscope.tui.widgets.tensor_pane import TensorPane
 from dumpscope.tui.widgets.verdict_bar import VerdictBar
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10
+    import tomli as tomllib
 
 if TYPE_CHECKING:
     from dumpscope.core.diagnosis import Diagnosis
@@ -90,6 +95,9 @@ class CompareRequest:
     target: Path
     model: Path | None = None
     preset: str = "auto"
+    graph: Path | None = None
+    thresholds: tuple[str, ...] = ()
+    """``KEY=VALUE`` overrides, as ``--threshold`` takes them."""
 
 
 @dataclass(frozen=True)
@@ -349,7 +357,8 @@ class DumpscopeApp(App[int]):
             from dumpscope.core.session import compare_stream
 
             last = 0.0
-            stream = compare_stream(request.golden, request.target, model=request.model, preset=request.preset)
+            stream = compare_stream(request.golden, request.target, model=request.model, graph=request.graph,
+                                    preset=request.preset, thresholds=list(request.thresholds))
             try:
                 for progress in stream:
                     if worker.is_cancelled:

@@ -19,6 +19,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import NoReturn
 
 from dumpscope import __version__
 
@@ -43,6 +44,14 @@ class UsageError(Exception):
     """A bad command line or unusable input: one line to stderr, exit code 2."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a bad command line is one line on stderr (exit 2), like every other
+    usage error, instead of the usage block plus a line."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message} (see --help)")
+
+
 def _command_modules() -> dict[str, ModuleType]:
     mods: dict[str, ModuleType] = {}
     for name in COMMANDS:
@@ -56,7 +65,7 @@ def _command_modules() -> dict[str, ModuleType]:
 
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     mods = _command_modules()
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="dumpscope",
         description=(
             "Compare golden and target layer dumps of a neural network, find the first "
@@ -82,7 +91,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     first = next((a for a in args_list if a != "--debug"), None)
     if first is not None and not first.startswith("-") and first not in mods and "view" in mods:
         args_list.insert(args_list.index(first), "view")
-    args = parser.parse_args(args_list)
+    try:
+        args = parser.parse_args(args_list)
+    except UsageError as exc:
+        print(exc, file=sys.stderr)  # "dumpscope compare: ...": the parser names itself
+        return EXIT_USAGE
     if not hasattr(args, "_run"):
         parser.print_help()
         return EXIT_USAGE

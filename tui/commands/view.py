@@ -24,11 +24,9 @@ def add_ui_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("golden", type=Path, help="golden dump (directory or file)")
-    parser.add_argument("target", type=Path, help="target dump (directory or file)")
-    parser.add_argument("--model", type=Path, metavar="M", help="ONNX model: topological order and graph facts")
-    parser.add_argument("--preset", default="auto", metavar="P",
-                        help="health bands: auto (default), seed, msit, fp32, fp16, bf16, int8")
+    from dumpscope.tui.commands.compare import add_comparison_arguments
+
+    add_comparison_arguments(parser)  # the same inputs as `dumpscope compare`
     add_ui_arguments(parser)
 
 
@@ -53,15 +51,18 @@ def run_app(app: DumpscopeApp, args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     from dumpscope.tui.cli import UsageError
 
-    for label, path in (("golden", args.golden), ("target", args.target), ("model", args.model)):
-        if path is not None and not path.exists():
+    for label, path in (("golden", args.golden), ("target", args.target), ("model", args.model), ("graph", args.graph)):
+        if path is not None and not Path(path).exists():
             raise UsageError(f"{label} {path}: no such file or directory")
     check_theme(args.theme)
-    from dumpscope.core.analysis import PRESETS
+    from dumpscope.core.analysis import Thresholds
 
-    if args.preset not in PRESETS:
-        raise UsageError(f"unknown preset {args.preset!r}; choose from {', '.join(PRESETS)}")
+    try:  # refuse a bad preset or threshold before the terminal is taken over
+        Thresholds.from_preset(args.preset, args.threshold)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     from dumpscope.tui.app import CompareRequest, DumpscopeApp
 
-    request = CompareRequest(args.golden, args.target, args.model, args.preset)
+    request = CompareRequest(Path(args.golden), Path(args.target), args.model and Path(args.model), args.preset,
+                             args.graph and Path(args.graph), tuple(args.threshold))
     return run_app(DumpscopeApp(request, theme=args.theme), args)
