@@ -418,3 +418,22 @@ def fusion_facts(cmp: Comparison, row: int) -> FusionFacts:
     searched = ", ".join(s.source for s in sources if not s.error)
     note = f"not fused: {searched} lists no fusion for this op" if searched else ""
     return FusionFacts(row, op, note="; ".join(p for p in [note, *problems] if p))
+
+
+def fused_rows(cmp: Comparison) -> np.ndarray:
+    """Boolean per frame row: the row's op takes part in a fusion (a fused target op, or an
+    original op a fused op stands for), from the same sources as :func:`fusion_facts`."""
+    names: set[str] = set()
+    for src in _sources(cmp):
+        for group in src.maps:
+            if group.relation == fusion.TARGET_ONLY or (
+                group.relation == fusion.ONE_TO_ONE and group.fused == group.originals
+            ):
+                continue  # an inserted op (TransData...) or an op that is its own original
+            names.update(display(n) for n in (*group.fused, *group.originals))
+    frame = cmp.frame
+    if not names:
+        return np.zeros(frame.height, dtype=bool)
+    wanted = list(names)
+    hit = pl.col("name").is_in(wanted) | pl.col("node_name").is_in(wanted) | pl.col("target_name").is_in(wanted)
+    return frame.select(hit.fill_null(False)).to_series().to_numpy()

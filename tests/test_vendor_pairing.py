@@ -56,3 +56,20 @@ def test_fused_op_is_compared_with_the_groups_output_not_an_intermediate(tmp_pat
     fused = frame.filter((pl.col("side") == "target") & (pl.col("name") == "Mul_3"))
     assert fused.height == 1 and "intermediate" in fused["message"][0]
     assert rows["Conv_1"]["health"] == "unmatched"  # the golden intermediate has no target
+
+
+def test_fused_rows_and_the_fused_filter(tmp_path: Path) -> None:
+    from dumpscope.core.row_facts import fused_rows
+    from dumpscope.core.session import compare
+    from dumpscope.tui.widgets.layer_rows import LayerRows, Query
+
+    test_fused_op_is_compared_with_the_groups_output_not_an_intermediate(tmp_path)  # builds the dumps
+    cmp = compare(tmp_path / "golden", tmp_path / "npu", graph=tmp_path / "graph.json")
+    mask = fused_rows(cmp)
+    names = cmp.frame["name"].to_list()
+    fused = {names[i] for i in range(len(names)) if mask[i]}
+    assert {"Relu_2", "Conv_1", "Mul_3", "Add_4"} <= fused and "trans_TransData_9" not in fused
+    rows = LayerRows(cmp.frame)
+    rows.fused = mask
+    assert set(rows.view(Query.parse("fused:yes")).tolist()) == {i for i in range(len(names)) if mask[i]}
+    assert not set(rows.view(Query.parse("fused:no")).tolist()) & set(rows.view(Query.parse("fused:yes")).tolist())

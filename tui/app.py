@@ -224,7 +224,7 @@ class DumpscopeApp(App[int]):
                 yield TensorPane(id="tensor")
                 yield OverflowPane(id="overflow")
                 yield FusionPane(id="fusion")
-        yield Input(placeholder="filter: words  op:Conv  health:fail  #10-20   (enter keeps, esc restores)",
+        yield Input(placeholder="filter: words  op:Conv  health:fail  origin:new  fused:yes  #10-20   (enter keeps, esc restores)",
                     id="filter")
         yield Footer()
 
@@ -292,6 +292,7 @@ class DumpscopeApp(App[int]):
             if self._diagnosed is not comparison:  # complete: name the root cause (off the UI thread)
                 self._diagnosed = comparison
                 self.main_screen.query_one(VerdictBar).compute(comparison)
+                self._mark_fused(comparison)
             self._show_side_pane()
         self._show_summary()
 
@@ -403,6 +404,15 @@ class DumpscopeApp(App[int]):
         if current in ("overflow", "fusion"):
             pane = self.main_screen.query_one(f"#{current}", OverflowPane if current == "overflow" else FusionPane)
             pane.show(self.comparison, self.layer_list.selected)
+
+    def _mark_fused(self, comparison: Comparison) -> None:
+        """Which rows take part in a fusion, for the ``fused:yes`` filter."""
+        from dumpscope.core.row_facts import fused_rows
+
+        if self.rows is not None:
+            self.rows.fused = fused_rows(comparison)
+            if self.query_.fields:
+                self._apply_view()
 
     def action_next_pane(self) -> None:
         """Cycle the side pane: tensor -> overflow -> fusion."""

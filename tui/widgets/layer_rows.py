@@ -126,14 +126,15 @@ class QueryError(ValueError):
 
 
 _FIELDS: dict[str, str] = {"op": "op", "health": "health", "kind": "kind", "side": "side", "dtype": "dtype",
-                           "origin": "origin"}
+                           "origin": "origin", "fused": "fused"}
 
 
 @dataclass(frozen=True)
 class Query:
     """A parsed filter: ``op:Conv health:fail relu`` = op is Conv AND health is fail AND name has "relu".
 
-    ``origin:new`` keeps the rows where an error starts (once the diagnosis is in).
+    ``origin:new`` keeps the rows where an error starts (once the diagnosis is in);
+    ``fused:yes`` the rows that take part in a fusion (with an ATC graph or an optimised target).
 
     Values after ``field:`` may be comma lists (``op:Conv,Relu``); bare words are
     case-insensitive name substrings (the target name counts too), so ``relu:0`` searches
@@ -169,6 +170,10 @@ class Query:
                             f"unknown health {unknown[0]!r}; use one of {', '.join(HEALTH_ALIASES)}"
                         )
                     values = tuple(h for v in values for h in HEALTH_ALIASES[v])
+                if key.lower() == "fused":
+                    if any(v not in ("yes", "no", "true", "false") for v in values) or len(values) != 1:
+                        raise QueryError(f"{token!r}: use fused:yes or fused:no")
+                    values = ("yes",) if values[0] in ("yes", "true") else ("no",)
                 if key.lower() == "origin":
                     unknown = [v for v in values if v not in ORIGIN_ALIASES]
                     if unknown:
@@ -199,6 +204,8 @@ class LayerRows:
         self._extract_dynamic(frame)
         self._orders: dict[tuple[str, bool], np.ndarray] = {}
         self.origin = np.zeros(self.n, dtype=np.int8)
+        self.fused = np.zeros(self.n, dtype=bool)
+        """Rows whose op takes part in a fusion (``fused:yes``), once known."""
 
     def set_origin(self, origins: list[str | None]) -> None:
         """Introduced / inherited / clean per row, from the diagnosis (same row order)."""
@@ -319,6 +326,8 @@ class LayerRows:
         for field, values in query.fields:
             if field == "health":
                 mask &= np.isin(self.health, [HEALTH_CODE[v] for v in values])
+            elif field == "fused":
+                mask &= self.fused if values == ("yes",) else ~self.fused
             elif field == "origin":
                 mask &= np.isin(self.origin, [ORIGIN_CODE[v] for v in values])
             elif field == "dtype":
