@@ -145,3 +145,14 @@ def test_streaming_fix_and_verify_loop(tmp_path: Path) -> None:
     fixed = verify_patched(demo, tmp_path / "fixed.onnx", tmp_path / "fixed")
     after = compare(fixed.golden, fixed.target)
     assert set(after.frame["health"]) == {"ok"} and after.frame.height > 90
+
+
+def test_demo_fix_runs_the_whole_loop_from_the_command_line(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from dumpscope.tui.cli import main
+
+    assert main(["demo", "--fix", "--headless", "--out", str(tmp_path / "d")]) == 0
+    out = capsys.readouterr().out
+    assert "root cause: #72 frame5/attn/exp:0 (Exp): overflow" in out
+    assert "--clip attn/scale=-inf," in out
+    assert "5. compare" in out and "no divergent layer" in out.split("5. compare")[1]
+    assert (tmp_path / "d" / "fixed" / "target" / "manifest.json").is_file()

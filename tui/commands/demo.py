@@ -20,6 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--headless", action="store_true",
                         help="print the comparison instead of opening the UI (the default when not on a terminal)")
     parser.add_argument("--frames", type=int, default=6, metavar="N", help="number of streamed frames (default 6)")
+    parser.add_argument("--fix", action="store_true",
+                        help="then run the whole loop: diagnose, patch the model as advised, dump the same frames "
+                             "again and compare (printed; the UI opens on the fixed pair)")
     add_ui_arguments(parser)
 
 
@@ -58,14 +61,60 @@ def run(args: argparse.Namespace) -> int:
         f"demo: {args.frames} frame(s) of a streaming attention block, fp32 golden vs fp16 target; {expect}.\n",
         file=sys.stderr,
     )
+    shown = paths
+    if args.fix:
+        shown = fix_and_verify(paths, out)
     if interactive:
         from dumpscope.tui.app import CompareRequest, DumpscopeApp
 
-        run_app(DumpscopeApp(CompareRequest(paths.golden, paths.target, paths.model), theme=args.theme), args)
-    else:
+        run_app(DumpscopeApp(CompareRequest(shown.golden, shown.target, shown.model), theme=args.theme), args)
+    elif not args.fix:
         parser = argparse.ArgumentParser(add_help=False)
         compare.add_arguments(parser)
         compare.run(parser.parse_args([str(paths.golden), str(paths.target)]))
+        print("\n(run `dumpscope demo --fix` to diagnose, patch and verify the fix)")
     g, t = shlex.quote(str(paths.golden)), shlex.quote(str(paths.target))
-    print(f"\nReproduce:\n  dumpscope compare {g} {t}\n  dumpscope {g} {t}")
+    print(f"\nReproduce:\n  dumpscope compare {g} {t}\n  dumpscope diagnose {g} {t}\n  dumpscope {g} {t}")
     return EXIT_OK
+
+
+def fix_and_verify(paths, out):  # type: ignore[no-untyped-def]
+    """The fix-and-verify loop of issue 6 on the demo: diagnose, patch as advised, re-dump
+    the same streamed frames, compare.  Prints each step; returns the fixed pair's paths."""
+    import shlex
+
+    from rich.console import Console
+
+    from dumpscope.core.demo import verify_patched
+    from dumpscope.core.diagnosis import diagnose
+    from dumpscope.core.session import compare
+    from dumpscope.tui.cli import UsageError, main
+    from dumpscope.tui.render import summary_text
+
+    console = Console(stderr=False, highlight=False)
+    before = compare(paths.golden, paths.target, model=paths.model)
+    console.print("[b]1. compare[/b] ", summary_text(before))
+    causes = diagnose(before).root_causes
+    if not causes:
+        raise UsageError("the demo shows no root cause to fix")
+    top = causes[0]
+    console.print(f"[b]2. diagnose[/b] root cause: #{top.index} {top.name} ({top.op_type}): {top.cause}", markup=True)
+    for line in top.evidence[1:4]:
+        console.print(f"   - {line}", markup=False)
+    command = next((c for c in top.commands if "--clip" in c), top.commands[0] if top.commands else None)
+    if command is None:
+        raise UsageError("the diagnosis suggests no patch for the demo")
+    argv = shlex.split(command)[1:]
+    fixed_model = out / "model.fixed.onnx"
+    argv[argv.index("-o") + 1] = str(fixed_model)
+    console.print("[b]3. patch[/b]    dumpscope " + " ".join(shlex.quote(a) for a in argv), markup=True)
+    if main(argv) != 0:
+        raise UsageError("dumpscope patch failed on the demo model")
+    fixed = verify_patched(paths, fixed_model, out / "fixed")
+    console.print(f"[b]4. re-dump[/b]  the same frames through {fixed_model.name}: golden float32, target fp16",
+                  markup=True)
+    after = compare(fixed.golden, fixed.target, model=fixed.model)
+    console.print("[b]5. compare[/b] ", summary_text(after))
+    g, t = shlex.quote(str(fixed.golden)), shlex.quote(str(fixed.target))
+    console.print(f"\nFixed pair:\n  dumpscope compare {g} {t}", markup=False)
+    return fixed
