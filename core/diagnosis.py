@@ -518,7 +518,8 @@ def _quantisation_losses(cmp: Comparison, classes: pl.DataFrame, top: int = 5) -
     ).with_columns(classes["worst_input_row"])
     sqnr = q["sqnr_db"].to_numpy().astype(np.float64)
     worst = q["worst_input_row"].to_numpy()
-    mask = (q["band"] == "int8").to_numpy() & (q["status"] == "computed").to_numpy() & (q["kind"] == "activation").to_numpy()
+    # fill_null: a frame imported or reopened from elsewhere may lack these columns' values
+    mask = ((q["band"] == "int8") & (q["status"] == "computed") & (q["kind"] == "activation")).fill_null(False).to_numpy()
     mask &= np.isfinite(sqnr)
     if not mask.any():
         return ()

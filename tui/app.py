@@ -221,9 +221,7 @@ class DumpscopeApp(App[int]):
         with Horizontal(id="main"):
             yield LayerList(id="layers")
             with ContentSwitcher(initial="tensor", id="side"):
-                yield TensorPane(id="tensor")
-                yield OverflowPane(id="overflow")
-                yield FusionPane(id="fusion")
+                yield TensorPane(id="tensor")  # the overflow and fusion panes mount on first use (`p`)
         yield Input(placeholder="filter: words  op:Conv  health:fail  origin:new  fused:yes  #10-20   (enter keeps, esc restores)",
                     id="filter")
         yield Footer()
@@ -291,8 +289,8 @@ class DumpscopeApp(App[int]):
             self._land_on_first_divergent()
             if self._diagnosed is not comparison:  # complete: name the root cause (off the UI thread)
                 self._diagnosed = comparison
-                self.main_screen.query_one(VerdictBar).compute(comparison)
-                self._mark_fused(comparison)
+                # after the first frames are drawn, so the worker does not compete with the first paint
+                self.set_timer(0.2, partial(self._diagnose, comparison))
             self._show_side_pane()
         self._show_summary()
 
@@ -405,6 +403,11 @@ class DumpscopeApp(App[int]):
             pane = self.main_screen.query_one(f"#{current}", OverflowPane if current == "overflow" else FusionPane)
             pane.show(self.comparison, self.layer_list.selected)
 
+    def _diagnose(self, comparison: Comparison) -> None:
+        if comparison is self._diagnosed:
+            self.main_screen.query_one(VerdictBar).compute(comparison)
+            self._mark_fused(comparison)
+
     def _mark_fused(self, comparison: Comparison) -> None:
         """Which rows take part in a fusion, for the ``fused:yes`` filter."""
         from dumpscope.core.row_facts import fused_rows
@@ -414,11 +417,14 @@ class DumpscopeApp(App[int]):
             if self.query_.fields:
                 self._apply_view()
 
-    def action_next_pane(self) -> None:
-        """Cycle the side pane: tensor -> overflow -> fusion."""
+    async def action_next_pane(self) -> None:
+        """Cycle the side pane: tensor -> overflow -> fusion (each mounted when first shown)."""
         ids = [pane_id for pane_id, _name in SIDE_PANES]
         current = ids.index(self.side.current or "tensor")
-        self.side.current = ids[(current + 1) % len(ids)]
+        new = ids[(current + 1) % len(ids)]
+        if not self.side.query(f"#{new}"):
+            await self.side.mount(OverflowPane(id=new) if new == "overflow" else FusionPane(id=new))
+        self.side.current = new
         self._show_side_pane()
         self.notify(f"{SIDE_PANES[(current + 1) % len(ids)][1]} pane (p for the next)", timeout=1.5)
 

@@ -59,7 +59,7 @@ def _ellipsis_middle(text: str, width: int) -> str:
 
 
 _NAME_MIN = 20
-_OP_MAX = 18
+_OP_MAX = 12
 _COLUMNS: tuple[Column, ...] = (
     Column("index", "#", 5, lambda r, p: str(int(r.index[p])), right=True, priority=4),
     Column("name", "tensor", _NAME_MIN, lambda r, p: r.text(p)[0]),
