@@ -39,19 +39,21 @@ try:  # the compiled kernel (core/_kernel.c) is optional; numpy does the same wo
 except ImportError:  # pragma: no cover - depends on the build
     _kernel = None
 
-#: The ten msaccucmp metric columns, in msaccucmp's CSV order (StandardDeviation is
-#: split into the per-side mean/std columns of :data:`STAT_COLUMNS`).
-MSACCUCMP_METRICS: tuple[str, ...] = (
-    "cosine_similarity",
-    "max_absolute_error",
-    "accumulated_relative_error",
-    "relative_euclidean_distance",
-    "kullback_leibler_divergence",
-    "mean_absolute_error",
-    "root_mean_square_error",
-    "max_relative_error",
-    "mean_relative_error",
-)
+#: msaccucmp's metric columns (CSV name -> our snake_case name), in its CSV order.  Its
+#: ``StandardDeviation`` column, between KullbackLeiblerDivergence and
+#: MeanAbsoluteError, is split into the per-side mean/std of :data:`STAT_COLUMNS`.
+MSACCUCMP_CSV_NAMES: dict[str, str] = {
+    "CosineSimilarity": "cosine_similarity",
+    "MaxAbsoluteError": "max_absolute_error",
+    "AccumulatedRelativeError": "accumulated_relative_error",
+    "RelativeEuclideanDistance": "relative_euclidean_distance",
+    "KullbackLeiblerDivergence": "kullback_leibler_divergence",
+    "MeanAbsoluteError": "mean_absolute_error",
+    "RootMeanSquareError": "root_mean_square_error",
+    "MaxRelativeError": "max_relative_error",
+    "MeanRelativeError": "mean_relative_error",
+}
+MSACCUCMP_METRICS: tuple[str, ...] = tuple(MSACCUCMP_CSV_NAMES.values())
 EXTRA_METRICS: tuple[str, ...] = ("sqnr_db", "within_tolerance")
 COUNT_COLUMNS: tuple[str, ...] = ("nan_golden", "nan_target", "inf_golden", "inf_target", "nonfinite_mismatch")
 STAT_COLUMNS: tuple[str, ...] = (

@@ -15,16 +15,17 @@ from typing import TextIO
 
 import polars as pl
 
-from dumpscope.core.metrics import MSACCUCMP_METRICS
+from dumpscope.core.metrics import MSACCUCMP_CSV_NAMES
 from dumpscope.core.names import display
 from dumpscope.core.session import Comparison
 
 #: msaccucmp's result_*.csv header (research/ascend.md §2.4), without its optional columns.
+_METRIC_HEADER = list(MSACCUCMP_CSV_NAMES)
+_METRIC_HEADER.insert(_METRIC_HEADER.index("KullbackLeiblerDivergence") + 1, "StandardDeviation")
+#: msaccucmp's result_*.csv header (research/ascend.md §2.4), without its optional columns.
 MSACCUCMP_HEADER: tuple[str, ...] = (
     "Index", "OpType", "NPUDump", "DataType", "Address", "GroundTruth", "DataType", "TensorIndex", "Shape",
-    "CosineSimilarity", "MaxAbsoluteError", "AccumulatedRelativeError", "RelativeEuclideanDistance",
-    "KullbackLeiblerDivergence", "StandardDeviation", "MeanAbsoluteError", "RootMeanSquareError",
-    "MaxRelativeError", "MeanRelativeError", "CompareFailReason",
+    *_METRIC_HEADER, "CompareFailReason",
 )
 #: Our columns after msaccucmp's, in the CSV.
 EXTRA_CSV_COLUMNS: tuple[str, ...] = (
@@ -33,12 +34,8 @@ EXTRA_CSV_COLUMNS: tuple[str, ...] = (
     "min_golden", "max_golden", "mean_golden", "std_golden",
     "min_target", "max_target", "mean_target", "std_target", "band", "pairing",
 )
-_CSV_METRICS = (
-    "cosine_similarity", "max_absolute_error", "accumulated_relative_error", "relative_euclidean_distance",
-    "kullback_leibler_divergence", None, "mean_absolute_error", "root_mean_square_error",
-    "max_relative_error", "mean_relative_error",
-)
-assert [m for m in _CSV_METRICS if m] == list(MSACCUCMP_METRICS)
+#: The frame column behind each metric cell (None: the StandardDeviation cell).
+_CSV_METRICS = tuple(MSACCUCMP_CSV_NAMES.get(h) for h in _METRIC_HEADER)
 
 
 def _num(v: object) -> str:

@@ -14,19 +14,9 @@ import numpy as np
 import pytest
 
 from dumpscope.core import compare
+from dumpscope.core.metrics import MSACCUCMP_CSV_NAMES as COLUMNS
 
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"
-COLUMNS = {
-    "CosineSimilarity": "cosine_similarity",
-    "MaxAbsoluteError": "max_absolute_error",
-    "AccumulatedRelativeError": "accumulated_relative_error",
-    "RelativeEuclideanDistance": "relative_euclidean_distance",
-    "KullbackLeiblerDivergence": "kullback_leibler_divergence",
-    "MeanAbsoluteError": "mean_absolute_error",
-    "RootMeanSquareError": "root_mean_square_error",
-    "MaxRelativeError": "max_relative_error",
-    "MeanRelativeError": "mean_relative_error",
-}
 
 pytestmark = pytest.mark.skipif(not (SAMPLES / "npu").is_dir(), reason="shared samples not present")
 

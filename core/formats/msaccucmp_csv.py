@@ -24,19 +24,10 @@ from pathlib import Path
 
 import polars as pl
 
+from dumpscope.core.metrics import MSACCUCMP_CSV_NAMES
 from dumpscope.core.model import DumpError
 
-METRIC_COLUMNS: dict[str, str] = {
-    "CosineSimilarity": "cosine_similarity",
-    "MaxAbsoluteError": "max_absolute_error",
-    "AccumulatedRelativeError": "accumulated_relative_error",
-    "RelativeEuclideanDistance": "relative_euclidean_distance",
-    "KullbackLeiblerDivergence": "kullback_leibler_divergence",
-    "MeanAbsoluteError": "mean_absolute_error",
-    "RootMeanSquareError": "root_mean_square_error",
-    "MaxRelativeError": "max_relative_error",
-    "MeanRelativeError": "mean_relative_error",
-}
+METRIC_COLUMNS: dict[str, str] = MSACCUCMP_CSV_NAMES
 STD_COLUMNS = ("mean_target", "std_target", "mean_golden", "std_golden")
 FLAG_COLUMNS: dict[str, str] = {
     "OverFlow": "overflow",
