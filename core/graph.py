@@ -254,3 +254,22 @@ def _unique_names(nodes: list[onnx.NodeProto], order: Iterable[int]) -> dict[int
         taken.add(name)
         result[file_idx] = name
     return result
+
+
+def used_names(graph: onnx.GraphProto) -> set[str]:
+    """Every tensor and node name a graph uses (to invent new ones that do not clash)."""
+    names = {i.name for i in graph.input} | {t.name for t in graph.initializer}
+    for n in graph.node:
+        names.update(n.input)
+        names.update(n.output)
+        names.add(n.name)
+    return names
+
+
+def fresh_name(base: str, taken: set[str]) -> str:
+    """``base``, made unique against ``taken`` (and recorded there)."""
+    name = base
+    while name in taken:
+        name += "_"
+    taken.add(name)
+    return name

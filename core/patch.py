@@ -32,7 +32,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from dumpscope.core.graph import graph_facts
+from dumpscope.core.graph import fresh_name, graph_facts, used_names
 from dumpscope.core.model import DumpError
 
 KEEP_FP32_KEY = "dumpscope.keep_fp32"
@@ -110,21 +110,6 @@ def _elem_type(model: onnx.ModelProto, tensor: str) -> int | None:
     return None
 
 
-def _taken(model: onnx.ModelProto) -> set[str]:
-    names = {i.name for i in model.graph.input} | {t.name for t in model.graph.initializer}
-    for n in model.graph.node:
-        names.update(n.input)
-        names.update(n.output)
-        names.add(n.name)
-    return names
-
-
-def _fresh(base: str, taken: set[str]) -> str:
-    name = base
-    while name in taken:
-        name += "_"
-    taken.add(name)
-    return name
 
 
 def patch_model(
@@ -153,7 +138,7 @@ def patch_model(
         return node.name
 
     keep = [node_name(resolve(n)) for n in keep_fp32]
-    taken = _taken(out)
+    taken = used_names(out.graph)
     opset = _opset(out)
     inserted: dict[int, list[onnx.NodeProto]] = {}
     done: list[tuple[str, str, float, float]] = []
@@ -165,9 +150,9 @@ def patch_model(
         elem = _elem_type(out, tensor) or TensorProto.FLOAT
         if elem not in _CLIP_TYPES:
             raise DumpError(f"--clip {name!r}: output {tensor!r} is not a float tensor")
-        pre = _fresh(f"{tensor}__dumpscope_preclip", taken)
+        pre = fresh_name(f"{tensor}__dumpscope_preclip", taken)
         node.output[list(node.output).index(tensor)] = pre
-        clip_name = _fresh(f"{owner}/dumpscope_clip", taken)
+        clip_name = fresh_name(f"{owner}/dumpscope_clip", taken)
         inserted.setdefault(i, []).append(_clip_node(out, clip_name, pre, tensor, lo, hi, elem, opset, taken))
         done.append((owner, tensor, lo, hi))
     if inserted:
@@ -195,7 +180,7 @@ def _clip_node(
     inputs = [src]
     for tag, v in (("min", lo), ("max", hi)):
         if math.isfinite(v):
-            init = _fresh(f"{name}/{tag}", taken)
+            init = fresh_name(f"{name}/{tag}", taken)
             model.graph.initializer.append(numpy_helper.from_array(np.array(v, dtype=np_type), init))
             inputs.append(init)
         else:

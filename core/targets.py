@@ -46,7 +46,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from dumpscope.core.graph import GraphFacts, graph_facts
+from dumpscope.core.graph import GraphFacts, fresh_name, graph_facts, used_names
 from dumpscope.core.model import DumpError
 from dumpscope.core.patch import kept_fp32_nodes
 
@@ -168,20 +168,6 @@ def expose(graph: onnx.GraphProto, names: list[str]) -> None:
             present.add(name)
 
 
-def _fresh(base: str, taken: set[str]) -> str:
-    name = base
-    while name in taken:
-        name += "_"
-    taken.add(name)
-    return name
-
-
-def _all_names(graph: onnx.GraphProto) -> set[str]:
-    names = {i.name for i in graph.input} | {t.name for t in graph.initializer}
-    for n in graph.node:
-        names.update(n.input)
-        names.update(n.output)
-    return names
 
 
 # ----------------------------------------------------------------- onnxruntime
@@ -360,20 +346,20 @@ def prepare_fp16(
     for name, load in golden_consts.items():
         prepared.constants.setdefault(name, load)
 
-    taken = _all_names(g)
+    taken = used_names(g)
     new_nodes: list[onnx.NodeProto] = []
     keep = kept_fp32_nodes(proto)  # `dumpscope patch --keep-fp32`: these outputs stay float32
 
     def cast_pair(src: str, dst: str, elem: int) -> str:
-        half = _fresh(f"{dst}__dumpscope_fp16", taken)
-        new_nodes.append(helper.make_node("Cast", [src], [half], to=TensorProto.FLOAT16, name=_fresh(f"{half}/cast", taken)))
-        new_nodes.append(helper.make_node("Cast", [half], [dst], to=elem, name=_fresh(f"{dst}__dumpscope_back", taken)))
+        half = fresh_name(f"{dst}__dumpscope_fp16", taken)
+        new_nodes.append(helper.make_node("Cast", [src], [half], to=TensorProto.FLOAT16, name=fresh_name(f"{half}/cast", taken)))
+        new_nodes.append(helper.make_node("Cast", [half], [dst], to=elem, name=fresh_name(f"{dst}__dumpscope_back", taken)))
         return half
 
     for inp in g.input:
         elem = inp.type.tensor_type.elem_type
         if inp.name in facts.graph_inputs and elem in _FLOAT_TYPES:
-            raw = _fresh(f"{inp.name}__dumpscope_in", taken)
+            raw = fresh_name(f"{inp.name}__dumpscope_in", taken)
             prepared.feed_names[inp.name] = raw
             prepared.fetch[inp.name] = cast_pair(raw, inp.name, elem)
             inp.name = raw
@@ -391,7 +377,7 @@ def prepare_fp16(
             if elem is None or node.name in keep:
                 prepared.fetch[out] = out
                 continue
-            raw = _fresh(f"{out}__dumpscope_raw", taken)
+            raw = fresh_name(f"{out}__dumpscope_raw", taken)
             node.output[i] = raw
             prepared.fetch[out] = cast_pair(raw, out, elem)
     del g.node[:]
