@@ -22,6 +22,7 @@ the same arithmetic runs in numpy with float64 sums through BLAS.
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -107,50 +108,79 @@ class PairMetrics:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
-class _Acc:
+_buffers = threading.local()
+
+
+def _buffer(name: str, size: int, dtype: np.dtype | type = np.float64) -> np.ndarray:
+    """A work array of at least ``size`` elements, reused by this thread from call to call.
+
+    Fresh arrays of this size are mapped and unmapped on every call, and the page faults
+    of two worker threads contend for the process's memory-map lock: that alone kept two
+    threads from going faster than one.
+    """
+    key = (name, np.dtype(dtype).str)
+    buf = getattr(_buffers, "cache", None)
+    if buf is None:
+        buf = _buffers.cache = {}
+    arr = buf.get(key)
+    if arr is None or arr.size < size:
+        arr = buf[key] = np.empty(max(size, 1), dtype)
+    return arr[:size]
+
+
+_ZERO_SUMS: dict[str, float] = {
+    "n": 0, "sxx": 0.0, "syy": 0.0, "sdd": 0.0, "sad": 0.0, "mad": 0.0, "sx": 0.0, "sy": 0.0,
+    "srel": 0.0, "mrel": 0.0, "within": 0, "minx": math.inf, "maxx": -math.inf, "miny": math.inf,
+    "maxy": -math.inf, "nan_x": 0, "nan_y": 0, "inf_x": 0, "inf_y": 0, "mismatch": 0, "matched_nonfinite": 0,
+}
+_ADDED = ("n", "sxx", "syy", "sdd", "sad", "sx", "sy", "srel", "within",
+          "nan_x", "nan_y", "inf_x", "inf_y", "mismatch", "matched_nonfinite")
+
+
+class _Sums:
     """Running float64 sums over chunks (x = target, y = golden).
+
+    Kept to plain attributes: with two worker threads the Python work around each kernel
+    call holds the GIL, so it is what limits scaling (a heavier accumulator made two
+    threads slower than one).
+    """
+
+    def __init__(self) -> None:
+        self.__dict__.update(_ZERO_SUMS)
+
+    def merge(self, part: dict[str, float]) -> None:
+        """Add the sums of one chunk computed by the compiled kernel."""
+        d = self.__dict__
+        if not d["n"] and not d["mismatch"]:
+            d.update(part)  # the first chunk (most tensors have one)
+            return
+        for key in _ADDED:
+            d[key] += part[key]
+        d["mad"] = max(d["mad"], part["mad"])
+        d["mrel"] = max(d["mrel"], part["mrel"])
+        d["minx"] = min(d["minx"], part["minx"])
+        d["maxx"] = max(d["maxx"], part["maxx"])
+        d["miny"] = min(d["miny"], part["miny"])
+        d["maxy"] = max(d["maxy"], part["maxy"])
+
+
+class _Acc(_Sums):
+    """The numpy path's sums, plus its work arrays.
 
     Element-wise work runs in the narrowest float type that holds the inputs exactly
     (float32 for float16/bfloat16/float32 data: a difference or ratio of two float32
     values is correctly rounded, a relative error of 6e-8 on that one term), and every
     *sum* runs in float64 through BLAS dot products, which is where precision is
-    otherwise lost.  All buffers are allocated once per tensor: fresh numpy arrays
-    of this size would be page-faulted in on every chunk.
+    otherwise lost.  The work arrays are reused (see :func:`_buffer`).
     """
 
-    __slots__ = (
-        "n", "sxx", "syy", "sdd", "sad", "mad", "sx", "sy", "srel", "mrel", "within",
-        "minx", "maxx", "miny", "maxy", "nan_x", "nan_y", "inf_x", "inf_y", "mismatch",
-        "matched_nonfinite", "ones", "x64", "y64", "w64", "a", "b", "c", "mask",
-    )
-
     def __init__(self, chunk: int, work: np.dtype) -> None:
-        self.n = 0
-        self.sxx = self.syy = self.sdd = self.sad = 0.0
-        self.mad = 0.0
-        self.sx = self.sy = self.srel = 0.0
-        self.mrel = 0.0
-        self.within = 0
-        self.minx = self.miny = math.inf
-        self.maxx = self.maxy = -math.inf
-        self.nan_x = self.nan_y = self.inf_x = self.inf_y = self.mismatch = 0
-        self.matched_nonfinite = 0
-        self.ones = np.ones(chunk)
-        self.x64, self.y64, self.w64 = np.empty(chunk), np.empty(chunk), np.empty(chunk)
-        self.a, self.b, self.c = (np.empty(chunk, work) for _ in range(3))
-        self.mask = np.empty(chunk, bool)
-
-    def merge(self, part: dict[str, float]) -> None:
-        """Add the sums of one chunk computed by the compiled kernel."""
-        for key in ("n", "sxx", "syy", "sdd", "sad", "sx", "sy", "srel", "within",
-                    "nan_x", "nan_y", "inf_x", "inf_y", "mismatch", "matched_nonfinite"):
-            setattr(self, key, getattr(self, key) + part[key])
-        self.mad = max(self.mad, part["mad"])
-        self.mrel = max(self.mrel, part["mrel"])
-        self.minx = min(self.minx, part["minx"])
-        self.maxx = max(self.maxx, part["maxx"])
-        self.miny = min(self.miny, part["miny"])
-        self.maxy = max(self.maxy, part["maxy"])
+        super().__init__()
+        self.ones = _buffer("ones", chunk)
+        self.ones.fill(1.0)
+        self.x64, self.y64, self.w64 = _buffer("x64", chunk), _buffer("y64", chunk), _buffer("w64", chunk)
+        self.a, self.b, self.c = (_buffer(n, chunk, work) for n in ("a", "b", "c"))
+        self.mask = _buffer("mask", chunk, bool)
 
     def total(self, v: np.ndarray) -> float:
         """float64 sum of ``v`` (a BLAS dot with ones: 3x faster than ``v.sum()``)."""
@@ -284,11 +314,11 @@ def _compare(g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chunk: int)
     return m
 
 
-def _compare_native(g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chunk: int, work: np.dtype) -> tuple[_Acc, float | None]:
+def _compare_native(g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chunk: int, work: np.dtype) -> tuple[_Sums, float | None]:
     """The compiled kernel: one vectorised pass for the moments, one for KL."""
     assert _kernel is not None
     size = g.size
-    acc = _Acc(0, work)
+    acc = _Sums()
     single = size <= chunk
     kept: tuple[np.ndarray, np.ndarray] | None = None
     for x, y in _chunks(g, t, chunk, work):
@@ -299,7 +329,7 @@ def _compare_native(g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chun
         return acc, None
     s_x = 1.0 / (acc.maxx - acc.minx) if acc.maxx > acc.minx else 0.0
     s_y = 1.0 / (acc.maxy - acc.miny) if acc.maxy > acc.miny else 0.0
-    a_buf, t_buf = np.empty(min(chunk, size)), np.empty(min(chunk, size))
+    a_buf, t_buf = _buffer("kl_a", min(chunk, size)), _buffer("kl_t", min(chunk, size))
     sa = sb = tt = 0.0
     for x, y in [kept] if kept is not None else _chunks(g, t, chunk, work):
         n = x.size
@@ -310,7 +340,7 @@ def _compare_native(g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chun
     return acc, tt / sa + math.log(sb / sa)
 
 
-def _compare_numpy(g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chunk: int, work: np.dtype) -> tuple[_Acc, float | None]:
+def _compare_numpy(g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chunk: int, work: np.dtype) -> tuple[_Sums, float | None]:
     """The same computation with numpy only (when the compiled kernel is not built)."""
     size = g.size
     acc = _Acc(min(chunk, size), work)
@@ -353,7 +383,7 @@ def _chunks(g: np.ndarray, t: np.ndarray, chunk: int, work: np.dtype):  # type: 
     Conversion (float16 -> float32 is exact) goes into two reused buffers; a chunk
     already in the working type is a view, not a copy.
     """
-    bufs = {id(a): np.empty(min(chunk, a.size), work) for a in (t, g) if a.dtype != work}
+    bufs = {id(a): _buffer(f"in{i}", min(chunk, a.size), work) for i, a in enumerate((t, g)) if a.dtype != work}
     for start in range(0, g.size, chunk):
         pair = []
         for a in (t, g):
@@ -374,7 +404,7 @@ def _finite_chunks(g: np.ndarray, t: np.ndarray, chunk: int, work: np.dtype, scr
             yield x, y
 
 
-def _finish(acc: _Acc, size: int) -> PairMetrics:
+def _finish(acc: _Sums, size: int) -> PairMetrics:
     m = PairMetrics(
         nan_golden=acc.nan_y,
         nan_target=acc.nan_x,
