@@ -17,7 +17,7 @@ from dumpscope.core.formats import ascend_dump as ad
 from dumpscope.core.formats import ascend_layout as lay
 from dumpscope.core.model import DumpError, TensorReadError
 
-SAMPLES = Path("/work/shared/samples/ascend")
+SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"  # shared/ sits beside the repo
 needs_samples = pytest.mark.skipif(not SAMPLES.is_dir(), reason="shared Ascend samples not present")
 JUNK = 7777.0  # padding lanes are filled with this; it must never reach a converted tensor
 NC1HWC0, FRACTAL_Z, FRACTAL_NZ, NDC1HWC0 = 3, 4, 29, 32

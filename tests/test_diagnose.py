@@ -21,7 +21,7 @@ from dumpscope.core.runner import dump_model
 from dumpscope.core.session import Comparison, compare
 from dumpscope.tui.cli import main
 
-SAMPLES = Path("/work/shared/samples/ascend")
+SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"  # shared/ sits beside the repo
 
 
 # ----------------------------------------------------------------- synthetic dumps

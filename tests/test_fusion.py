@@ -13,7 +13,7 @@ from dumpscope.core.formats import ascend_dump as ad
 from dumpscope.core.model import DumpError
 from dumpscope.tui.cli import main
 
-SAMPLES = Path("/work/shared/samples/ascend")
+SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"  # shared/ sits beside the repo
 REAL = SAMPLES / "om_model_atc_mode1_Ascend310.json"
 SYNTH = SAMPLES / "graph.json"
 needs_samples = pytest.mark.skipif(not SAMPLES.is_dir(), reason="shared Ascend samples not present")

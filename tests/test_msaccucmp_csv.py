@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 from dumpscope.core.formats.msaccucmp_csv import METRIC_COLUMNS, SCHEMA, read_result_csv
 from dumpscope.core.model import DumpError
 
-SAMPLES = Path("/work/shared/samples/ascend")
+SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"  # shared/ sits beside the repo
 needs_samples = pytest.mark.skipif(not SAMPLES.is_dir(), reason="shared Ascend samples not present")
 
 
@@ -121,3 +122,18 @@ def test_header_only_gives_an_empty_frame_with_the_schema(tmp_path: Path) -> Non
     p.write_text(HEADER_NPU_NPU + "\n")
     df = read_result_csv(p)
     assert df.height == 0 and df.schema == pl.Schema(SCHEMA)
+
+
+def test_a_result_csv_opens_as_a_judged_comparison(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from dumpscope.core.formats.msaccucmp_csv import open_result
+    from dumpscope.tui.cli import main
+
+    csv_path = next((SAMPLES / "msit_nan_case").glob("result_*.csv"))
+    cmp = open_result(csv_path)
+    health = dict(zip(cmp.frame["name"].to_list(), cmp.frame["health"].to_list()))
+    assert health["layer_5"] == "fail"  # all-NaN target: msit said "no accuracy issue"
+    assert health["input0"] == "unmatched" and health["layer_4"] == "ok"
+    assert not cmp.has_tensors and cmp.first_divergent() is not None
+    assert main(["open", str(csv_path), "--format", "json"]) == 1
+    records = json.loads(capsys.readouterr().out)
+    assert {r["name"] for r in records if r["health"] == "fail"} == {"layer_5"}

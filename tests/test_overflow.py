@@ -19,7 +19,7 @@ from dumpscope.core.formats import ascend_dump as ad
 from dumpscope.core.names import display
 from dumpscope.tui.cli import main
 
-SAMPLES = Path("/work/shared/samples/ascend")
+SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"  # shared/ sits beside the repo
 needs_samples = pytest.mark.skipif(not SAMPLES.is_dir(), reason="shared Ascend samples not present")
 UINT8, FLOAT16 = 4, 2
 

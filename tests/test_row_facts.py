@@ -18,7 +18,7 @@ from dumpscope.core.names import to_filename
 from dumpscope.core.row_facts import first_positions, fusion_facts, overflow_facts
 from dumpscope.core.session import Comparison, compare
 
-SAMPLES = Path("/work/shared/samples/ascend")
+SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"  # shared/ sits beside the repo
 
 
 def row_of(cmp: Comparison, name: str, side: str | None = None) -> int:

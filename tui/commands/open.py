@@ -7,15 +7,19 @@ from pathlib import Path
 
 from dumpscope.tui.commands.view import add_ui_arguments, check_theme, run_app
 
-HELP = "reopen a saved comparison (.parquet) in the terminal UI"
+HELP = "reopen a saved comparison (.parquet) or an msaccucmp/msit result_*.csv in the terminal UI"
 DESCRIPTION = (
-    "Open a comparison saved with `dumpscope compare --parquet` or the app's export (x).  "
-    "The dumps are not needed; panes that need tensor data say so."
+    "Open a comparison saved with `dumpscope compare --format parquet` or the app's export (x), or "
+    "import an msaccucmp / msit result_*.csv as a ready-made comparison (judged by dumpscope's bands, "
+    "with msaccucmp's blind spots flagged).  The dumps are not needed; panes that need tensor data say "
+    "so.  --format prints it instead (table, csv, json, markdown)."
 )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("result", type=Path, help="a .parquet file written by dumpscope")
+    parser.add_argument("result", type=Path, help="a .parquet file written by dumpscope, or an msaccucmp result_*.csv")
+    parser.add_argument("--format", "-f", choices=("table", "csv", "json", "markdown"),
+                        help="print the result instead of opening the UI")
     add_ui_arguments(parser)
 
 
@@ -30,8 +34,34 @@ def run(args: argparse.Namespace) -> int:
     from dumpscope.core.session import Comparison
     from dumpscope.tui.app import DumpscopeApp
 
+    from dumpscope.core.model import DumpError
+
     try:
-        comparison = Comparison.open(args.result)
+        if args.result.suffix.lower() == ".csv":
+            from dumpscope.core.formats.msaccucmp_csv import open_result
+
+            comparison = open_result(args.result)
+        else:
+            comparison = Comparison.open(args.result)
+    except DumpError as exc:
+        raise UsageError(str(exc)) from exc
     except (OSError, ValueError, pl.exceptions.PolarsError) as exc:
         raise UsageError(f"{args.result}: not a dumpscope result ({exc})") from exc
+    if args.format:
+        return _print(comparison, args.format)
     return run_app(DumpscopeApp(comparison, theme=args.theme), args)
+
+
+def _print(comparison, fmt: str) -> int:  # type: ignore[no-untyped-def]
+    import sys
+
+    from dumpscope.core import report
+    from dumpscope.tui.commands.compare import exit_code
+
+    if fmt == "table":
+        from dumpscope.tui.render import render_table
+
+        render_table(comparison)
+    else:
+        sys.stdout.write(report.to_text(comparison, fmt))
+    return exit_code(comparison)
