@@ -30,12 +30,11 @@ from onnx import TensorProto, helper, numpy_helper
 from dumpscope.core.graph import GraphFacts, graph_facts
 from dumpscope.core.model import DumpError
 from dumpscope.core.runner import (
-    MANIFEST_FORMAT,
-    MANIFEST_VERSION,
     ModelInput,
     dump_prepared,
     estimate_sizes,
     load_model,
+    manifest_header,
     node_entries,
     prepare_target,
     save_inputs,
@@ -232,8 +231,6 @@ def _check_empty(paths: DemoPaths) -> None:
 def dump_frames(paths: DemoPaths, frames: int, demo_info: dict[str, Any]) -> None:
     """Run ``paths.model`` over ``frames`` streamed frames into ``paths.golden`` (float32)
     and ``paths.target`` (fp16 emulation), with complete manifests."""
-    import onnxruntime as ort
-
     for d in (paths.golden, paths.target):
         d.mkdir(parents=True, exist_ok=True)
     proto, source_dir, model_path, model_sha = load_model(paths.model)
@@ -247,13 +244,7 @@ def dump_frames(paths: DemoPaths, frames: int, demo_info: dict[str, Any]) -> Non
             write_manifest(
                 where,
                 {
-                    "format": MANIFEST_FORMAT,
-                    "version": MANIFEST_VERSION,
-                    "model": model_path,
-                    "model_sha256": model_sha,
-                    "producer": f"onnxruntime {ort.__version__}",
-                    "target": target,
-                    "seed": _SEED,
+                    **manifest_header(model_path, model_sha, target, _SEED),
                     "ort_runs": body["ort_runs"],
                     "inputs": body["inputs"],
                     "tensors": body["tensors"],

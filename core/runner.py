@@ -263,6 +263,21 @@ def group_by_budget(names: Sequence[str], sizes: Mapping[str, int], budget: int)
 # ----------------------------------------------------------------- dumping
 
 
+def manifest_header(model_path: str, model_sha: str, target: str | None, seed: int) -> dict[str, Any]:
+    """The fields every manifest starts with (our dumps and the demo's)."""
+    import onnxruntime as ort
+
+    return {
+        "format": MANIFEST_FORMAT,
+        "version": MANIFEST_VERSION,
+        "model": model_path,
+        "model_sha256": model_sha,
+        "producer": f"onnxruntime {ort.__version__}",
+        "target": target,
+        "seed": seed,
+    }
+
+
 def tensor_entry(facts: GraphFacts, name: str, kind: str, *, prefix: str = "", topo_offset: int = 0) -> dict[str, Any]:
     """Manifest fields of one tensor that come from the graph."""
     node = facts.producer.get(name)
@@ -459,8 +474,6 @@ def dump_model(
     inputs with dynamic dims.  ``target``: None (golden), ``fp16``, ``int8`` or
     ``optimized``.  Raises :class:`DumpError` with a one-line message on bad input.
     """
-    import onnxruntime as ort
-
     if target is not None and target not in TARGETS:
         raise DumpError(f"unknown target {target!r} (choose from {', '.join(TARGETS)})")
     if max_memory_mb <= 0:
@@ -492,13 +505,7 @@ def dump_model(
         del session
 
     manifest: dict[str, Any] = {
-        "format": MANIFEST_FORMAT,
-        "version": MANIFEST_VERSION,
-        "model": model_path,
-        "model_sha256": model_sha,
-        "producer": f"onnxruntime {ort.__version__}",
-        "target": target,
-        "seed": seed,
+        **manifest_header(model_path, model_sha, target, seed),
         "ort_runs": runs,
         "inputs": input_entries,
         "tensors": entries,

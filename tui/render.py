@@ -11,16 +11,12 @@ from rich.text import Text
 
 from dumpscope.core.names import display
 from dumpscope.core.session import Comparison
+from dumpscope.tui.widgets.layer_rows import HEALTH_LABEL, short_dtype
 
-#: Glyph, word and style per health: readable in 16 colours, under NO_COLOR, and by
-#: colour-blind users (the word carries the meaning; colour only helps).
-HEALTH_STYLE: dict[str, tuple[str, str, str]] = {
-    "ok": ("✓", "OK", "green"),
-    "warn": ("!", "WARN", "yellow"),
-    "fail": ("✗", "FAIL", "bold red"),
-    "error": ("⚠", "ERROR", "bold magenta"),
-    "unmatched": ("–", "NO PAIR", "dim"),
-    "pending": ("…", "PENDING", "dim"),
+#: Style per health; the glyph and word come from the UI's labels (one wording for both),
+#: so health reads in 16 colours, under NO_COLOR and for colour-blind users.
+HEALTH_STYLE: dict[str, str] = {
+    "ok": "green", "warn": "yellow", "fail": "bold red", "error": "bold magenta", "unmatched": "dim", "pending": "dim",
 }
 
 
@@ -36,17 +32,8 @@ def fmt_metric(v: float | None, digits: int = 6) -> str:
     return f"{v:.{digits}f}" if abs(v) < 10 else f"{v:.{max(digits - 3, 1)}f}"
 
 
-_DTYPE_SHORT = {"float32": "f32", "float16": "f16", "float64": "f64", "bfloat16": "bf16", "int64": "i64",
-                "int32": "i32", "int16": "i16", "int8": "i8", "uint8": "u8", "bool": "bool"}
-
-
-def _short_dtype(dtype: str | None) -> str:
-    return "?" if dtype is None else _DTYPE_SHORT.get(dtype, dtype)
-
-
 def health_text(health: str) -> Text:
-    glyph, word, style = HEALTH_STYLE.get(health, ("?", health.upper(), ""))
-    return Text(f"{glyph} {word}", style=style)
+    return Text(HEALTH_LABEL.get(health, f"? {health}"), style=HEALTH_STYLE.get(health, ""))
 
 
 def render_table(cmp: Comparison, console: Console | None = None, limit: int | None = 1000) -> None:
@@ -73,7 +60,7 @@ def render_table(cmp: Comparison, console: Console | None = None, limit: int | N
         cells: list[str | Text] = [str(r["index"]), display(r["name"]), r["op_type"] or ""]
         if wide:
             shape = "×".join(str(d) for d in r["shape"]) if r["shape"] is not None else "?"
-            cells += [shape, f"{_short_dtype(r['dtype'])}/{_short_dtype(r['target_dtype'])}"]
+            cells += [shape, f"{short_dtype(r['dtype'])}/{short_dtype(r['target_dtype'])}"]
         cells.append(fmt_metric(r["cosine_similarity"], 8))
         if wide:
             cells.append(fmt_metric(r["max_absolute_error"]))
@@ -92,8 +79,8 @@ def summary_text(cmp: Comparison) -> Text:
     text = Text()
     for h in ("ok", "warn", "fail", "error", "unmatched"):
         if counts.get(h):
-            glyph, word, style = HEALTH_STYLE[h]
-            text.append(f"{glyph} {counts[h]} {word}  ", style=style)
+            glyph, _, word = HEALTH_LABEL[h].partition(" ")
+            text.append(f"{glyph} {counts[h]} {word}  ", style=HEALTH_STYLE[h])
     first = cmp.first_divergent()
     if first is None:
         text.append("— no divergent layer", style="green")
