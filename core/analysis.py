@@ -19,8 +19,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
-import polars as pl
+if TYPE_CHECKING:  # polars is imported where frames are judged: `dumpscope --help` needs only PRESETS
+    import polars as pl
 
 HEALTHS: tuple[str, ...] = ("ok", "warn", "fail", "error", "unmatched", "pending")
 UNHEALTHY: frozenset[str] = frozenset({"warn", "fail", "error"})
@@ -186,6 +188,8 @@ def judge(frame: pl.DataFrame, thresholds: Thresholds) -> pl.DataFrame:
 
     Rows that are errors, unmatched or pending keep their health and message.
     """
+    import polars as pl
+
     fail_reasons: list[pl.Expr] = []
     warn_reasons: list[pl.Expr] = []
     for band, limits in thresholds.bands.items():
@@ -224,11 +228,15 @@ def judge(frame: pl.DataFrame, thresholds: Thresholds) -> pl.DataFrame:
 
 def _fmt(col: pl.Expr) -> pl.Expr:
     """Six significant digits, the way a user reads a metric."""
+    import polars as pl
+
     return col.round_sig_figs(6).cast(pl.String)
 
 
 def first_divergent(frame: pl.DataFrame) -> int | None:
     """Row position of the first ``fail``/``error`` row in frame (topological) order."""
+    import polars as pl
+
     hits = frame.select(pl.arg_where(pl.col("health").is_in(list(DIVERGENT)))).to_series()
     return int(hits[0]) if len(hits) else None
 
