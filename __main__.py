@@ -2,6 +2,6 @@
 
 import sys
 
-from dumpscope.tui.cli import main
+from dumpscope.tui.cli.main import main
 
 sys.exit(main())

@@ -108,7 +108,7 @@ def kernel_throughput(repeat: int = 40) -> float:
     """GB/s of float32 pair data through compare_arrays on one core (CPU time)."""
     from threadpoolctl import threadpool_limits
 
-    from dumpscope.core.metrics import compare_arrays
+    from dumpscope.core.comparison.metrics import compare_arrays
 
     rng = np.random.default_rng(0)
     g = rng.standard_normal(1_000_000, dtype=np.float32)

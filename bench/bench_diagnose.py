@@ -80,8 +80,8 @@ def main() -> None:
     args = ap.parse_args()
     layers = 70 if args.quick else args.layers
 
-    from dumpscope.core.diagnosis import diagnose
-    from dumpscope.core.session import compare
+    from dumpscope.core.diagnosis.engine import diagnose
+    from dumpscope.core.comparison.pipeline import compare
 
     root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="dumpscope-bench-diagnose-"))
     try:

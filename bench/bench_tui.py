@@ -37,16 +37,16 @@ def _rss_mb() -> float:
 
 
 def _comparison(rows: int):  # type: ignore[no-untyped-def]
-    from dumpscope.core.session import Comparison
-    from dumpscope.tui.screenshots import generated_frame
+    from dumpscope.core.comparison.pipeline import Comparison
+    from dumpscope.tui.app.screenshots import generated_frame
 
     return Comparison.from_frame(generated_frame(rows), meta={"golden": "g", "target": "t"})
 
 
 async def _measure_app(rows: int) -> dict[str, float]:
     """First paint, key costs, sort/filter and RSS of the dumpscope app, headless."""
-    from dumpscope.tui.app import DumpscopeApp
-    from dumpscope.tui.widgets.layer_list import LayerList
+    from dumpscope.tui.app.explorer import DumpscopeApp
+    from dumpscope.tui.app.widgets.layer_list import LayerList
 
     cmp = _comparison(rows)
     rss_data = _rss_mb()
@@ -102,7 +102,7 @@ async def _measure_datatable(rows: int) -> dict[str, float]:
     from textual.app import App, ComposeResult
     from textual.widgets import DataTable
 
-    from dumpscope.tui.widgets.layer_rows import HEALTH_LABEL, LayerRows, fmt_cosine, fmt_num
+    from dumpscope.tui.app.widgets.layer_rows import HEALTH_LABEL, LayerRows, fmt_cosine, fmt_num
 
     cmp = _comparison(rows)
     painted: list[float] = []

@@ -16,11 +16,11 @@ from typing import Any
 __all__ = ["Comparison", "Thresholds", "compare", "compare_frame", "compare_stream", "open_dump"]
 
 _HOME = {
-    "Comparison": "dumpscope.core.session",
-    "compare": "dumpscope.core.session",
-    "compare_frame": "dumpscope.core.session",
-    "compare_stream": "dumpscope.core.session",
-    "Thresholds": "dumpscope.core.analysis",
+    "Comparison": "dumpscope.core.comparison.pipeline",
+    "compare": "dumpscope.core.comparison.pipeline",
+    "compare_frame": "dumpscope.core.comparison.pipeline",
+    "compare_stream": "dumpscope.core.comparison.pipeline",
+    "Thresholds": "dumpscope.core.comparison.judge",
     "open_dump": "dumpscope.core.formats",
 }
 

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dumpscope.core import protobuf as pb
+from dumpscope.core.formats import protobuf as pb
 from dumpscope.core.formats import ascend_dump as ad
 from dumpscope.core.formats import ascend_layout as lay
-from dumpscope.core.model import DumpError, TensorReadError
+from dumpscope.core.dumps import DumpError, TensorReadError
 
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"  # shared/ sits beside the repo
 needs_samples = pytest.mark.skipif(not SAMPLES.is_dir(), reason="shared Ascend samples not present")

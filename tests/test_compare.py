@@ -14,10 +14,10 @@ import pytest
 from dumpscope.core import compare, compare_frame
 from dumpscope.core.formats import open_dump
 from dumpscope.core.formats.npy_dir import parse_name
-from dumpscope.core.model import DumpError
+from dumpscope.core.dumps import DumpError
 from dumpscope.core.names import from_filename, to_filename
-from dumpscope.core.session import Comparison
-from dumpscope.tui.cli import main
+from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.tui.cli.main import main
 
 
 def save(directory: Path, name: str, array: np.ndarray) -> Path:
@@ -239,7 +239,7 @@ def test_saved_comparison_reopens_without_tensors(pair_dirs: tuple[Path, Path], 
 
 
 def test_stream_yields_pending_then_final(pair_dirs: tuple[Path, Path]) -> None:
-    from dumpscope.core.session import compare_stream
+    from dumpscope.core.comparison.pipeline import compare_stream
 
     steps = list(compare_stream(*pair_dirs, interval=0.0, batch=1))
     assert steps[0].done == 0 and set(steps[0].comparison.frame["health"]) == {"pending"}
@@ -296,7 +296,7 @@ def _object_npy() -> bytes:
 
 
 def test_progress_is_reported_per_batch(pair_dirs: tuple[Path, Path]) -> None:
-    from dumpscope.core.session import compare_stream
+    from dumpscope.core.comparison.pipeline import compare_stream
 
     seen: list[tuple[int, int]] = []
     steps = list(compare_stream(*pair_dirs, batch=1, final_only=True, progress=lambda d, t: seen.append((d, t))))

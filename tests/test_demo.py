@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dumpscope.core.demo import make_demo
-from dumpscope.core.model import DumpError
-from dumpscope.core.runner import read_manifest
-from dumpscope.tui.cli import main
+from dumpscope.core.onnx.demo import make_demo
+from dumpscope.core.dumps import DumpError
+from dumpscope.core.onnx.runner import read_manifest
+from dumpscope.tui.cli.main import main
 
 
 @pytest.fixture(scope="module")
@@ -103,7 +103,7 @@ def test_bad_arguments(tmp_path: Path) -> None:
 
 
 def test_compare_finds_the_exp_at_the_overflow_frame(demo) -> None:  # type: ignore[no-untyped-def]
-    session = pytest.importorskip("dumpscope.core.session")
+    session = pytest.importorskip("dumpscope.core.comparison.pipeline")
     cmp = session.compare(demo.golden, demo.target)
     first = cmp.first_divergent()
     assert first is not None
@@ -131,10 +131,10 @@ def test_streaming_fix_and_verify_loop(tmp_path: Path) -> None:
     """demo -> diagnose -> patch -> the same frames again -> every row healthy."""
     import shlex
 
-    from dumpscope.core.demo import make_demo, verify_patched
-    from dumpscope.core.diagnosis import diagnose
-    from dumpscope.core.session import compare
-    from dumpscope.tui.cli import main
+    from dumpscope.core.onnx.demo import make_demo, verify_patched
+    from dumpscope.core.diagnosis.engine import diagnose
+    from dumpscope.core.comparison.pipeline import compare
+    from dumpscope.tui.cli.main import main
 
     demo = make_demo(tmp_path / "demo")
     top = diagnose(compare(demo.golden, demo.target, model=demo.model)).root_causes[0]
@@ -148,7 +148,7 @@ def test_streaming_fix_and_verify_loop(tmp_path: Path) -> None:
 
 
 def test_demo_fix_runs_the_whole_loop_from_the_command_line(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    from dumpscope.tui.cli import main
+    from dumpscope.tui.cli.main import main
 
     assert main(["demo", "--fix", "--headless", "--out", str(tmp_path / "d")]) == 0
     out = capsys.readouterr().out

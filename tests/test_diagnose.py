@@ -14,12 +14,12 @@ import polars as pl
 import pytest
 from onnx import TensorProto, helper
 
-from dumpscope.core.diagnosis import Diagnosis, classify, diagnose, model_node
-from dumpscope.core.diagnosis_report import markdown
+from dumpscope.core.diagnosis.engine import Diagnosis, classify, diagnose, model_node
+from dumpscope.core.diagnosis.markdown import markdown
 from dumpscope.core.names import display, to_filename
-from dumpscope.core.runner import dump_model
-from dumpscope.core.session import Comparison, compare
-from dumpscope.tui.cli import main
+from dumpscope.core.onnx.runner import dump_model
+from dumpscope.core.comparison.pipeline import Comparison, compare
+from dumpscope.tui.cli.main import main
 
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"  # shared/ sits beside the repo
 
@@ -347,7 +347,7 @@ def test_reopened_comparison_without_tensors(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def demo_diagnosis(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    from dumpscope.core.demo import make_demo
+    from dumpscope.core.onnx.demo import make_demo
 
     demo = make_demo(tmp_path_factory.mktemp("demo"), frames=6, overflow_frame=4)
     return demo, diagnose(compare(demo.golden, demo.target))

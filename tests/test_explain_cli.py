@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from dumpscope.tui import cli
+from dumpscope.tui.cli import main as cli
 
 MESSAGE = (
     "E10001: [PID: 7001] 2025-06-01-09:00:00.000.001 Value [HWCN] for parameter [--input_format] is invalid. "
@@ -159,7 +159,7 @@ def test_uncertain_is_visible_in_text(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_no_message_opens_the_lookup_app(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    from dumpscope.tui.screens import lookup
+    from dumpscope.tui.app.screens import lookup
 
     started: list[object] = []
     monkeypatch.setattr(lookup.LookupApp, "run", lambda self, *a, **k: started.append(self))

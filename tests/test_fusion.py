@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dumpscope.core import fusion
+from dumpscope.core.vendor import atc_graph as fusion
 from dumpscope.core.formats import ascend_dump as ad
-from dumpscope.core.model import DumpError
-from dumpscope.tui.cli import main
+from dumpscope.core.dumps import DumpError
+from dumpscope.tui.cli.main import main
 
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"  # shared/ sits beside the repo
 REAL = SAMPLES / "om_model_atc_mode1_Ascend310.json"

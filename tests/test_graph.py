@@ -10,8 +10,8 @@ import pytest
 from conftest import build_model
 from onnx import TensorProto, helper
 
-from dumpscope.core.graph import GraphFacts, load_graph
-from dumpscope.core.model import DumpError
+from dumpscope.core.onnx.graph import GraphFacts, load_graph
+from dumpscope.core.dumps import DumpError
 
 F = TensorProto.FLOAT
 

@@ -27,4 +27,4 @@ def test_core_module_does_not_import_ui(module: str) -> None:
 
 
 def test_there_are_core_modules() -> None:
-    assert "dumpscope.core.metrics" in CORE_MODULES
+    assert "dumpscope.core.comparison.metrics" in CORE_MODULES

@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
 from dumpscope.core.knowledge import KnowledgeBase, load_kb
-from dumpscope.tui.screens.lookup import LookupApp, LookupScreen
+from dumpscope.tui.app.screens.lookup import LookupApp, LookupScreen
 
 SIZE = (120, 40)
 THEME = "textual-dark"

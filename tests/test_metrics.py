@@ -11,8 +11,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from dumpscope.core import metrics
-from dumpscope.core.metrics import KL_FLOOR, MSACCUCMP_METRICS, REL_EPS, compare_arrays
+from dumpscope.core.comparison import metrics
+from dumpscope.core.comparison.metrics import KL_FLOOR, MSACCUCMP_METRICS, REL_EPS, compare_arrays
 
 
 @pytest.fixture(autouse=True, params=["native", "numpy"])
@@ -178,7 +178,7 @@ def test_integer_and_bool_inputs() -> None:
 
 def test_float16_working_conversion_is_exact_for_every_bit_pattern() -> None:
     """All 65,536 float16 values, subnormals, ±inf and NaN included, through the kernel's path."""
-    from dumpscope.core.metrics import _chunks
+    from dumpscope.core.comparison.metrics import _chunks
 
     bits = np.arange(65536, dtype=np.uint32).astype(np.uint16)
     halves = bits.view(np.float16)

@@ -9,8 +9,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from dumpscope.core.formats.msaccucmp_csv import METRIC_COLUMNS, SCHEMA, read_result_csv
-from dumpscope.core.model import DumpError
+from dumpscope.core.vendor.msaccucmp_csv import METRIC_COLUMNS, SCHEMA, read_result_csv
+from dumpscope.core.dumps import DumpError
 
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"  # shared/ sits beside the repo
 needs_samples = pytest.mark.skipif(not SAMPLES.is_dir(), reason="shared Ascend samples not present")
@@ -125,8 +125,8 @@ def test_header_only_gives_an_empty_frame_with_the_schema(tmp_path: Path) -> Non
 
 
 def test_a_result_csv_opens_as_a_judged_comparison(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from dumpscope.core.formats.msaccucmp_csv import open_result
-    from dumpscope.tui.cli import main
+    from dumpscope.core.vendor.msaccucmp_csv import open_result
+    from dumpscope.tui.cli.main import main
 
     csv_path = next((SAMPLES / "msit_nan_case").glob("result_*.csv"))
     cmp = open_result(csv_path)

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from dumpscope.core import compare
-from dumpscope.core.metrics import MSACCUCMP_CSV_NAMES as COLUMNS
+from dumpscope.core.comparison.metrics import MSACCUCMP_CSV_NAMES as COLUMNS
 
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"
 

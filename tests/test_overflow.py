@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dumpscope.core import overflow as ov
+from dumpscope.core.vendor import opdebug as ov
 from dumpscope.core.formats import ascend_dump as ad
 from dumpscope.core.names import display
-from dumpscope.tui.cli import main
+from dumpscope.tui.cli.main import main
 
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"  # shared/ sits beside the repo
 needs_samples = pytest.mark.skipif(not SAMPLES.is_dir(), reason="shared Ascend samples not present")

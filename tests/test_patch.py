@@ -12,10 +12,10 @@ import pytest
 from conftest import build_model
 from onnx import TensorProto, helper
 
-from dumpscope.core.model import DumpError
-from dumpscope.core.patch import KEEP_FP32_KEY, kept_fp32_nodes, parse_clip, patch_file, patch_model
-from dumpscope.core.runner import dump_model
-from dumpscope.tui.cli import main
+from dumpscope.core.dumps import DumpError
+from dumpscope.core.onnx.patch import KEEP_FP32_KEY, kept_fp32_nodes, parse_clip, patch_file, patch_model
+from dumpscope.core.onnx.runner import dump_model
+from dumpscope.tui.cli.main import main
 
 X = np.linspace(-20, 20, 8, dtype=np.float32).reshape(1, 8)
 

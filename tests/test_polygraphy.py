@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from dumpscope.core.formats import polygraphy as pg
-from dumpscope.core.model import DumpError, TensorReadError
+from dumpscope.core.dumps import DumpError, TensorReadError
 
 rng = np.random.default_rng(3)
 

@@ -12,11 +12,11 @@ import pytest
 from test_diagnose import pair_dirs, write_dump
 from test_overflow import legacy_payload, op_dump, wrap
 
-from dumpscope.core import row_facts
-from dumpscope.core.demo import make_demo
+from dumpscope.core.inspect import row_facts
+from dumpscope.core.onnx.demo import make_demo
 from dumpscope.core.names import to_filename
-from dumpscope.core.row_facts import first_positions, fusion_facts, overflow_facts
-from dumpscope.core.session import Comparison, compare
+from dumpscope.core.inspect.row_facts import first_positions, fusion_facts, overflow_facts
+from dumpscope.core.comparison.pipeline import Comparison, compare
 
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"  # shared/ sits beside the repo
 

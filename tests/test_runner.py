@@ -12,11 +12,11 @@ import pytest
 from conftest import ModelBuilder, build_model
 from onnx import TensorProto, helper
 
-from dumpscope.core.model import DumpError
+from dumpscope.core.dumps import DumpError
 from dumpscope.core.names import from_filename
-from dumpscope.core.runner import dump_model, generate_input, parse_input_shapes, read_manifest
-from dumpscope.core.targets import to_fp16_storage
-from dumpscope.tui.cli import main
+from dumpscope.core.onnx.runner import dump_model, generate_input, parse_input_shapes, read_manifest
+from dumpscope.core.onnx.targets import to_fp16_storage
+from dumpscope.tui.cli.main import main
 
 F = TensorProto.FLOAT
 
@@ -387,7 +387,7 @@ def test_light_model_targets(light_models_dir: Path, tmp_path: Path) -> None:
 
 def test_end_to_end_compare_light_model(light_models_dir: Path, tmp_path: Path) -> None:
     """Dump squeezenet, make the three targets, compare each with the lead's comparison."""
-    session = pytest.importorskip("dumpscope.core.session")
+    session = pytest.importorskip("dumpscope.core.comparison.pipeline")
     model = light_models_dir / "light_squeezenet.onnx"
     golden = dump_model(model, tmp_path / "g")
     first_over = next(

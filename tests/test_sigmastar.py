@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dumpscope.core.formats import sigmastar as sg
-from dumpscope.core.model import DumpError, TensorReadError
+from dumpscope.core.dumps import DumpError, TensorReadError
 
 rng = np.random.default_rng(7)
 NAMES = ["images", "backbone/conv 1:0", "Conv@44", "relu.out"]

@@ -13,13 +13,13 @@ from textual.content import Content
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from dumpscope.core.session import Comparison
-from dumpscope.tui.app import DumpscopeApp
-from dumpscope.tui.screens.tensor import TensorScreen
-from dumpscope.tui.screenshots import generated_frame
-from dumpscope.tui.widgets.layer_list import LayerList
-from dumpscope.tui.widgets.layer_rows import SORT_KEYS
-from dumpscope.tui.widgets.tensor_pane import TensorPane
+from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.tui.app.explorer import DumpscopeApp
+from dumpscope.tui.app.screens.tensor import TensorScreen
+from dumpscope.tui.app.screenshots import generated_frame
+from dumpscope.tui.app.widgets.layer_list import LayerList
+from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS
+from dumpscope.tui.app.widgets.tensor_pane import TensorPane
 
 SIZE = (120, 40)
 

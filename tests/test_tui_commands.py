@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from dumpscope.core.session import Comparison
-from dumpscope.tui import cli
-from dumpscope.tui.app import CompareRequest, DumpscopeApp
-from dumpscope.tui.screenshots import generated_frame, generated_screenshots
+from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.tui.cli import main as cli
+from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.screenshots import generated_frame, generated_screenshots
 
 
 @pytest.fixture

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from dumpscope.core.demo import make_demo
-from dumpscope.core.session import compare
-from dumpscope.tui.app import DumpscopeApp
-from dumpscope.tui.widgets.fusion_pane import FusionPane
-from dumpscope.tui.widgets.overflow_pane import OverflowPane
-from dumpscope.tui.widgets.verdict_bar import VerdictBar
+from dumpscope.core.onnx.demo import make_demo
+from dumpscope.core.comparison.pipeline import compare
+from dumpscope.tui.app.explorer import DumpscopeApp
+from dumpscope.tui.app.widgets.fusion_pane import FusionPane
+from dumpscope.tui.app.widgets.overflow_pane import OverflowPane
+from dumpscope.tui.app.widgets.verdict_bar import VerdictBar
 
 SIZE = (140, 40)
 
@@ -79,7 +79,7 @@ async def test_verdict_bar_does_not_take_focus(demo_cmp) -> None:  # type: ignor
 
 
 def test_origin_filter_words_are_checked() -> None:
-    from dumpscope.tui.widgets.layer_rows import Query, QueryError
+    from dumpscope.tui.app.widgets.layer_rows import Query, QueryError
 
     assert Query.parse("origin:new").fields == (("origin", ("introduced",)),)
     with pytest.raises(QueryError, match="unknown origin"):

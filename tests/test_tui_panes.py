@@ -15,12 +15,12 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Footer, Static
 
-from dumpscope.core.demo import make_demo
-from dumpscope.core.diagnosis import diagnose
-from dumpscope.core.session import Comparison, compare
-from dumpscope.tui.widgets.fusion_pane import FusionPane
-from dumpscope.tui.widgets.overflow_pane import OverflowPane, RowFactsPane
-from dumpscope.tui.widgets.verdict_bar import VerdictBar
+from dumpscope.core.onnx.demo import make_demo
+from dumpscope.core.diagnosis.engine import diagnose
+from dumpscope.core.comparison.pipeline import Comparison, compare
+from dumpscope.tui.app.widgets.fusion_pane import FusionPane
+from dumpscope.tui.app.widgets.overflow_pane import OverflowPane, RowFactsPane
+from dumpscope.tui.app.widgets.verdict_bar import VerdictBar
 
 SnapCompare = Callable[..., bool]
 EXP = "frame5/attn/exp:0"
@@ -118,7 +118,7 @@ async def test_a_late_answer_for_a_row_the_user_left_is_dropped(demo_cmp: Compar
 async def test_holding_a_key_computes_only_where_the_cursor_rests(
     demo_cmp: Comparison, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dumpscope.core import row_facts
+    from dumpscope.core.inspect import row_facts
 
     asked: list[int] = []
     real = row_facts.overflow_facts
@@ -155,7 +155,7 @@ async def test_a_failing_computation_is_shown_not_raised(demo_cmp: Comparison, m
     def boom(_cmp: Comparison, _row: int) -> object:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("dumpscope.core.row_facts.overflow_facts", boom)
+    monkeypatch.setattr("dumpscope.core.inspect.row_facts.overflow_facts", boom)
     pane = OverflowPane()
     async with Host(pane).run_test(size=(80, 24)) as pilot:
         pane.show(demo_cmp, 0)
@@ -231,7 +231,7 @@ async def test_verdict_bar_healthy_and_failed_diagnoses(tmp_path: Path, monkeypa
         def boom(_cmp: Comparison) -> object:
             raise RuntimeError("graph unreadable")
 
-        monkeypatch.setattr("dumpscope.core.diagnosis.diagnose", boom)
+        monkeypatch.setattr("dumpscope.core.diagnosis.engine.diagnose", boom)
         bar.compute(healthy)
         await settle(pilot)
         assert "diagnosis failed: RuntimeError: graph unreadable" in text_of(bar) and bar.diagnosis is None

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dumpscope.core.session import Comparison
-from dumpscope.tui.screenshots import generated_frame
-from dumpscope.tui.widgets.histogram import bars, resample
-from dumpscope.tui.widgets.layer_list import layout_columns
-from dumpscope.tui.widgets.layer_rows import (
+from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.tui.app.screenshots import generated_frame
+from dumpscope.tui.app.widgets.histogram import bars, resample
+from dumpscope.tui.app.widgets.layer_list import layout_columns
+from dumpscope.tui.app.widgets.layer_rows import (
     HEALTH_CODE,
     LayerRows,
     Query,

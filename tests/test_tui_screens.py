@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-from dumpscope.core.runner import dump_model
-from dumpscope.core.session import Comparison
-from dumpscope.tui.app import CompareRequest, DumpscopeApp, load_keymap
-from dumpscope.tui.screens.export import ExportScreen
-from dumpscope.tui.screens.help import HelpScreen
-from dumpscope.tui.screens.message import MessageScreen
-from dumpscope.tui.widgets.layer_rows import SORT_KEYS
-from dumpscope.tui.widgets.tensor_pane import TensorPane
+from dumpscope.core.onnx.runner import dump_model
+from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp, load_keymap
+from dumpscope.tui.app.screens.export import ExportScreen
+from dumpscope.tui.app.screens.help import HelpScreen
+from dumpscope.tui.app.screens.message import MessageScreen
+from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS
+from dumpscope.tui.app.widgets.tensor_pane import TensorPane
 from conftest import make_chain_model
 from test_tui_app import (  # noqa: F401 - fixtures are found by name
     SIZE,
@@ -191,8 +191,8 @@ def slow_compare(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """compare_stream replaced by 20 steps of 50 ms over a generated 200-row frame; returns the steps run."""
     import polars as pl
 
-    from dumpscope.core import session
-    from dumpscope.tui.screenshots import generated_frame
+    from dumpscope.core.comparison import pipeline as session
+    from dumpscope.tui.app.screenshots import generated_frame
 
     frame = generated_frame(200)
     steps: list[int] = []
@@ -256,9 +256,9 @@ async def test_error_lookup_jumps_to_the_named_op(generated: Comparison, monkeyp
             super().__init__()
             self.known_ops = known_ops
 
-    module = types.ModuleType("dumpscope.tui.screens.lookup")
+    module = types.ModuleType("dumpscope.tui.app.screens.lookup")
     module.LookupScreen = LookupScreen  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "dumpscope.tui.screens.lookup", module)
+    monkeypatch.setitem(sys.modules, "dumpscope.tui.app.screens.lookup", module)
     node = generated.frame["node_name"][250]
     app = DumpscopeApp(generated)
     async with app.run_test(size=SIZE) as pilot:
@@ -284,7 +284,7 @@ async def test_health_reads_without_colour(generated: Comparison, monkeypatch: p
 
 
 async def test_input_warnings_are_listed(generated: Comparison) -> None:
-    from dumpscope.tui.screens.notes import NotesScreen
+    from dumpscope.tui.app.screens.notes import NotesScreen
 
     cmp = Comparison.from_frame(generated.frame, meta={"warnings": ["golden: a.npy: truncated [sic]",
                                                                     "inputs differ: x"]})
@@ -333,7 +333,7 @@ async def test_error_lookup_screen_links_to_the_layer(generated: Comparison) -> 
     """The real lookup screen: an ONNX Runtime error naming a node jumps to that node's row."""
     from textual.widgets import Input
 
-    from dumpscope.tui.screens.lookup import LookupScreen
+    from dumpscope.tui.app.screens.lookup import LookupScreen
 
     node = generated.frame["node_name"][250]
     message = ("[ONNXRuntimeError] : 1 : FAIL : Non-zero status code returned while running Conv node. "

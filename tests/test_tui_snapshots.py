@@ -13,9 +13,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from dumpscope.core.session import Comparison
-from dumpscope.tui.app import DumpscopeApp
-from dumpscope.tui.screenshots import SIZE, THEME, generated_frame
+from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.tui.app.explorer import DumpscopeApp
+from dumpscope.tui.app.screenshots import SIZE, THEME, generated_frame
 
 SnapCompare = Callable[..., bool]
 

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-import dumpscope.core.tensor_stats as ts
-from dumpscope.core.tensor_stats import tensor_stats
+import dumpscope.core.inspect.tensor_stats as ts
+from dumpscope.core.inspect.tensor_stats import tensor_stats
 
 
 def _pair() -> tuple[np.ndarray, np.ndarray]:

@@ -7,9 +7,9 @@ Each format module defines
   format; it must be cheap (look at names and a few header bytes, never load data)
   and must not raise;
 * ``open(path: Path) -> Dump`` - read the metadata of every tensor and return a
-  :class:`~dumpscope.core.model.Dump` whose tensors load lazily.  Files that are not
+  :class:`~dumpscope.core.dumps.Dump` whose tensors load lazily.  Files that are not
   tensors become ``Dump.problems``; a tensor that is broken becomes a ``TensorRef``
-  with ``error`` set.  Raise :class:`~dumpscope.core.model.DumpError` only when the
+  with ``error`` set.  Raise :class:`~dumpscope.core.dumps.DumpError` only when the
   whole input is unusable.
 
 :func:`open_dump` picks the format with the highest confidence.  Later formats
@@ -23,7 +23,7 @@ import importlib
 from pathlib import Path
 from types import ModuleType
 
-from dumpscope.core.model import Dump, DumpError
+from dumpscope.core.dumps import Dump, DumpError
 
 FORMAT_MODULES: tuple[str, ...] = (
     "npy_dir",

@@ -34,9 +34,9 @@ from pathlib import Path
 
 import numpy as np
 
-from dumpscope.core import protobuf as pb
+from dumpscope.core.formats import protobuf as pb
 from dumpscope.core.formats import ascend_layout as layout
-from dumpscope.core.model import Dump, DumpError, DumpProblem, TensorInfo, TensorRef
+from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorRef
 
 NAME = "ascend-dump"
 
@@ -498,7 +498,7 @@ def with_origin_formats(dump: Dump, formats: dict[str, str]) -> Dump:
     """The dump with each named tensor converted to the given framework layout.
 
     ``formats`` (tensor name -> ``NCHW``/``NHWC``..., e.g. from
-    :func:`dumpscope.core.fusion.origin_formats`) settles what a dump alone cannot: an
+    :func:`dumpscope.core.vendor.atc_graph.origin_formats`) settles what a dump alone cannot: an
     NC1HWC0 tensor whose H, W and C are equal, or a plain NHWC device tensor whose
     original layout is NCHW.  Tensors not named keep their loaders."""
     tensors = dict(dump.tensors)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dumpscope.core.formats.npyfile import open_npy
-from dumpscope.core.model import Dump, DumpError, DumpProblem, TensorInfo, TensorReadError, TensorRef
+from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorReadError, TensorRef
 from dumpscope.core.names import from_filename
 
 NAME = "npy-dir"

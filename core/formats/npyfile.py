@@ -15,7 +15,7 @@ from typing import BinaryIO
 import numpy as np
 from numpy.lib import format as npformat
 
-from dumpscope.core.model import TensorReadError
+from dumpscope.core.dumps import TensorReadError
 
 _BF16_NAMES = {"bfloat16"}
 #: The header numpy itself writes for a simple dtype; anything else goes to numpy's parser.

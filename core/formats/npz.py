@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from dumpscope.core.formats.npyfile import read_header
-from dumpscope.core.model import Dump, DumpError, DumpProblem, TensorInfo, TensorReadError, TensorRef
+from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorReadError, TensorRef
 
 NAME = "npz"
 

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from dumpscope.core.model import Dump, DumpError, DumpProblem, TensorInfo, TensorRef
+from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorRef
 
 NAME = "polygraphy"
 

@@ -1,0 +1,248 @@
+"""Health of each compared tensor: configurable bands, judged on the whole frame at once.
+
+One absolute tolerance cannot serve every layer: RMSE > 0.1 on a tensor whose values
+reach 300 is kernel noise, on a softmax it is a broken layer.  So the default preset
+(``auto``) judges each row by *relative* metrics (cosine, relative Euclidean distance)
+with bands chosen by the pair's precision: float32 targets (an optimised graph) must
+agree to kernel noise, float16/bfloat16 targets to their rounding, quantised targets
+to quantisation noise, and integer/bool tensors exactly.  The seeds' rule of thumb
+(``COS < 0.99 or RMSE > 0.1``, SigmaStar) and msit's five thresholds are presets too.
+
+Some findings are unhealthy whatever the thresholds: a position finite on one side
+only (NaN/Inf where the other has a number), and an all-zero golden with a non-zero
+target.  The row builder records them in ``hard_fail`` (and findings that make a row at
+least a warning, such as an unexplained reshape, in ``hard_warn``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # polars is imported where frames are judged: `dumpscope --help` needs only PRESETS
+    import polars as pl
+
+HEALTHS: tuple[str, ...] = ("ok", "warn", "fail", "error", "unmatched", "pending")
+UNHEALTHY: frozenset[str] = frozenset({"warn", "fail", "error"})
+DIVERGENT: frozenset[str] = frozenset({"fail", "error"})
+
+#: Metrics where a larger value is better; for every other metric larger is worse.
+HIGHER_IS_BETTER: frozenset[str] = frozenset({"cosine_similarity", "sqnr_db", "within_tolerance"})
+
+_SHORT = {
+    "cosine_similarity": "cosine",
+    "relative_euclidean_distance": "rel. distance",
+    "root_mean_square_error": "RMSE",
+    "kullback_leibler_divergence": "KL",
+    "mean_relative_error": "mean rel. error",
+    "max_absolute_error": "max abs error",
+    "max_relative_error": "max rel. error",
+    "mean_absolute_error": "mean abs error",
+    "sqnr_db": "SQNR dB",
+    "within_tolerance": "within tolerance",
+    "accumulated_relative_error": "acc. rel. error",
+}
+
+
+@dataclass(frozen=True)
+class Limit:
+    """``warn``/``fail`` bounds of one metric (either may be None)."""
+
+    warn: float | None = None
+    fail: float | None = None
+
+    def describe(self, metric: str) -> str:
+        op = "<" if metric in HIGHER_IS_BETTER else ">"
+        parts = [f"{k} {op} {v:g}" for k, v in (("warn", self.warn), ("fail", self.fail)) if v is not None]
+        return ", ".join(parts) or "not judged"
+
+
+Band = Mapping[str, Limit]
+
+_REL = {
+    "fp32": {"cosine_similarity": Limit(0.99999, 0.9999), "relative_euclidean_distance": Limit(1e-3, 1e-2)},
+    "fp16": {"cosine_similarity": Limit(0.9999, 0.999), "relative_euclidean_distance": Limit(0.01, 0.05)},
+    "bf16": {"cosine_similarity": Limit(0.999, 0.99), "relative_euclidean_distance": Limit(0.03, 0.1)},
+    "int8": {"cosine_similarity": Limit(0.99, 0.95), "relative_euclidean_distance": Limit(0.1, 0.3)},
+    "exact": {"max_absolute_error": Limit(None, 0.0)},
+}
+_SEED = {"cosine_similarity": Limit(0.999, 0.99), "root_mean_square_error": Limit(None, 0.1)}
+_MSIT = {
+    "cosine_similarity": Limit(None, 0.99),
+    "relative_euclidean_distance": Limit(None, 0.05),
+    "kullback_leibler_divergence": Limit(None, 0.005),
+    "root_mean_square_error": Limit(None, 1.0),
+    "mean_relative_error": Limit(None, 1.0),
+}
+
+#: name -> (description, bands).  A single-band preset judges every row the same way.
+PRESETS: dict[str, tuple[str, dict[str, Band]]] = {
+    "auto": ("relative metrics, bands by the pair's precision (fp32/fp16/bf16/int8/exact)", _REL),
+    "seed": ("the SigmaStar rule of thumb: COS < 0.99 or RMSE > 0.1 fails (COS < 0.999 warns)", {"all": _SEED, "exact": _REL["exact"]}),
+    "msit": ("msit's analyser: COS < 0.99, RED > 0.05, KL > 0.005, RMSE > 1, mean rel. error > 1", {"all": _MSIT, "exact": _REL["exact"]}),
+    "fp32": ("every row judged as a float32 target", {"all": _REL["fp32"], "exact": _REL["exact"]}),
+    "fp16": ("every row judged as a float16 target", {"all": _REL["fp16"], "exact": _REL["exact"]}),
+    "bf16": ("every row judged as a bfloat16 target", {"all": _REL["bf16"], "exact": _REL["exact"]}),
+    "int8": ("every row judged as a quantised target", {"all": _REL["int8"], "exact": _REL["exact"]}),
+}
+
+
+#: Bands from the most to the least precise.
+_PRECISION_ORDER = ("fp32", "fp16", "bf16", "int8")
+
+
+def precision_band(dtypes: Iterable[str | None], quantised: bool = False) -> str:
+    """The band of the least precise float dtype among ``dtypes`` (``int8`` if quantised)."""
+    names = {d for d in dtypes if d}
+    if quantised or any(d in ("int8", "uint8", "int16", "uint16") for d in names):
+        return "int8"
+    if "bfloat16" in names:
+        return "bf16"
+    if "float16" in names:
+        return "fp16"
+    return "fp32"
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Health bands plus the element tolerance used for ``within_tolerance``."""
+
+    preset: str = "auto"
+    bands: Mapping[str, Band] = field(default_factory=lambda: dict(_REL))
+    rtol: float = 1e-3
+    atol: float = 1e-5
+
+    @classmethod
+    def from_preset(cls, name: str = "auto", overrides: Iterable[str] = ()) -> Thresholds:
+        """A preset, adjusted by ``KEY=VALUE`` overrides.
+
+        Keys: ``rtol``, ``atol``, ``METRIC`` (sets ``fail`` in every band),
+        ``METRIC.warn``/``METRIC.fail``, or ``BAND.METRIC[.warn|.fail]``.
+        """
+        if name not in PRESETS:
+            raise ValueError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})")
+        th = cls(preset=name, bands={b: dict(lims) for b, lims in PRESETS[name][1].items()})
+        for item in overrides:
+            th = th.with_override(item)
+        return th
+
+    def with_override(self, item: str) -> Thresholds:
+        from dumpscope.core.comparison.metrics import FLOAT_COLUMNS
+
+        key, sep, raw = item.partition("=")
+        try:
+            value = float(raw)
+        except ValueError:
+            raise ValueError(f"threshold {item!r}: expected KEY=NUMBER") from None
+        if not sep or math.isnan(value):
+            raise ValueError(f"threshold {item!r}: expected KEY=NUMBER")
+        key = key.strip()
+        if key in ("rtol", "atol"):
+            return replace(self, **{key: value})
+        parts = key.split(".")
+        which = "fail"
+        if parts[-1] in ("warn", "fail"):
+            which = parts.pop()
+        bands = [b for b in self.bands if b != "exact"]
+        if len(parts) == 2:
+            if parts[0] not in self.bands:
+                raise ValueError(f"threshold {item!r}: unknown band {parts[0]!r} (bands: {', '.join(self.bands)})")
+            bands = [parts[0]]
+            parts = parts[1:]
+        if len(parts) != 1 or parts[0] not in FLOAT_COLUMNS:
+            raise ValueError(f"threshold {item!r}: unknown metric {'.'.join(parts)!r}")
+        metric = parts[0]
+        new = {b: dict(lims) for b, lims in self.bands.items()}
+        for b in bands:
+            old = new[b].get(metric, Limit())
+            new[b][metric] = replace(old, **{which: value})
+        return replace(self, bands=new)
+
+    def band_for(self, dtype: str | None, target_dtype: str | None, quantised: bool, run_band: str | None = None) -> str:
+        """Which band judges a pair: ``exact`` for integer/bool pairs, else the lower
+        precision of the pair's own dtypes and ``run_band``, the precision of the target
+        run as a whole (a float32 layer after float16 layers carries float16 error)."""
+        exact = all(d is not None and (d.startswith(("int", "uint")) or d == "bool") for d in (dtype, target_dtype))
+        if exact and not quantised:
+            return "exact"
+        if "all" in self.bands:
+            return "all"
+        own = precision_band((dtype, target_dtype), quantised)
+        return max(own, run_band or "fp32", key=_PRECISION_ORDER.index)
+
+    def describe(self, metric: str, band: str | None = None) -> str:
+        """Human text of the limits a metric is judged by (``not judged`` when none)."""
+        bands = [band] if band else list(self.bands)
+        texts = []
+        for b in bands:
+            lim = self.bands.get(b, {}).get(metric)
+            if lim is not None:
+                texts.append(lim.describe(metric) + ("" if band else f" ({b})"))
+        return "; ".join(texts) or "not judged"
+
+
+def judge(frame: pl.DataFrame, thresholds: Thresholds) -> pl.DataFrame:
+    """Set ``health`` and ``message`` of every computed row (``status == "computed"``).
+
+    Rows that are errors, unmatched or pending keep their health and message.
+    """
+    import polars as pl
+
+    fail_reasons: list[pl.Expr] = []
+    warn_reasons: list[pl.Expr] = []
+    for band, limits in thresholds.bands.items():
+        in_band = pl.col("band") == band
+        for metric, lim in limits.items():
+            col = pl.col(metric)
+            higher = metric in HIGHER_IS_BETTER
+            name = _SHORT.get(metric, metric)
+            for bound, out in ((lim.fail, fail_reasons), (lim.warn, warn_reasons)):
+                if bound is None:
+                    continue
+                bad = (col < bound) if higher else (col > bound)
+                op = "<" if higher else ">"
+                text = pl.format(f"{name} {{}} {op} {bound:g}", _fmt(col))
+                out.append(pl.when(in_band & bad.fill_null(False)).then(text))
+    hard = pl.col("hard_fail").fill_null("")
+    fail_msg = pl.concat_str([pl.when(hard != "").then(hard), *fail_reasons], separator="; ", ignore_nulls=True)
+    soft = pl.col("hard_warn").fill_null("")
+    warn_msg = pl.concat_str([pl.when(soft != "").then(soft), *warn_reasons], separator="; ", ignore_nulls=True)
+    computed = pl.col("status") == "computed"
+    notes = pl.col("notes").fill_null("")
+    frame = frame.with_columns(_fail=fail_msg.fill_null(""), _warn=warn_msg.fill_null(""))
+    health = (
+        pl.when(~computed).then(pl.col("health"))
+        .when(pl.col("_fail") != "").then(pl.lit("fail"))
+        .when(pl.col("_warn") != "").then(pl.lit("warn"))
+        .otherwise(pl.lit("ok"))
+    )
+    reason = pl.when(pl.col("_fail") != "").then(pl.col("_fail")).otherwise(pl.col("_warn"))
+    message = (
+        pl.when(~computed).then(pl.col("message"))
+        .otherwise(pl.concat_str([pl.when(reason != "").then(reason), pl.when(notes != "").then(notes)], separator="; ", ignore_nulls=True))
+    )
+    return frame.with_columns(health=health, message=message.fill_null("")).drop("_fail", "_warn")
+
+
+def _fmt(col: pl.Expr) -> pl.Expr:
+    """Six significant digits, the way a user reads a metric."""
+    import polars as pl
+
+    return col.round_sig_figs(6).cast(pl.String)
+
+
+def first_divergent(frame: pl.DataFrame) -> int | None:
+    """Row position of the first ``fail``/``error`` row in frame (topological) order."""
+    import polars as pl
+
+    hits = frame.select(pl.arg_where(pl.col("health").is_in(list(DIVERGENT)))).to_series()
+    return int(hits[0]) if len(hits) else None
+
+
+def health_counts(frame: pl.DataFrame) -> dict[str, int]:
+    counts = dict.fromkeys(HEALTHS, 0)
+    for health, n in frame.group_by("health").len().iter_rows():
+        counts[str(health)] = int(n)
+    return counts

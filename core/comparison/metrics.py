@@ -1,0 +1,459 @@
+"""The numeric kernels: every per-pair metric, defined once, here.
+
+Conventions (as msaccucmp): ``x`` is the *target* ("my output"), ``y`` the *golden*
+("ground truth"); both are flattened.  Formulas follow research/ascend.md §2.2 and
+differ from msaccucmp only where it is wrong:
+
+* everything accumulates in float64 (msaccucmp casts to float32 first);
+* NaN/Inf never silently pass: they are counted per side, metrics are computed over
+  the positions where both sides are finite, and a position that is finite on one
+  side only is a *non-finite mismatch* (always unhealthy, see ``analysis``);
+* an all-zero golden with a non-zero target is a mismatch: relative Euclidean
+  distance is ``inf`` (msaccucmp reports 0) and cosine is undefined (null);
+* a tensor of one element is compared by value: cosine is null, not "1".
+
+Data is streamed in chunks, so memory is bounded by the chunk and not by the tensor;
+memory-mapped inputs are read once (plus a second pass for the KL divergence, which
+needs the global min/max, only when a tensor spans several chunks).  The hot loops are
+in a small C extension (``_kernel.c``, one vectorised pass each); when it is not built,
+the same arithmetic runs in numpy with float64 sums through BLAS.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+#: float64 epsilon used by msaccucmp to ignore golden values near zero in relative errors.
+REL_EPS = float(np.finfo(np.float64).eps)
+#: msaccucmp's floor for the min-max normalised KL distributions.
+KL_FLOOR = float(np.finfo(np.float32).eps)
+#: Elements per chunk: the work arrays of a chunk stay in a 2 MB L2 cache (measured:
+#: 2^15 beats 2^18 by 1.5x, because the KL pass re-reads what the first pass wrote).
+CHUNK = 1 << 15
+
+try:  # the compiled kernel (core/_kernel.c) is optional; numpy does the same work slower
+    from dumpscope.core.comparison import _kernel
+except ImportError:  # pragma: no cover - depends on the build
+    _kernel = None
+
+#: msaccucmp's metric columns (CSV name -> our snake_case name), in its CSV order.  Its
+#: ``StandardDeviation`` column, between KullbackLeiblerDivergence and
+#: MeanAbsoluteError, is split into the per-side mean/std of :data:`STAT_COLUMNS`.
+MSACCUCMP_CSV_NAMES: dict[str, str] = {
+    "CosineSimilarity": "cosine_similarity",
+    "MaxAbsoluteError": "max_absolute_error",
+    "AccumulatedRelativeError": "accumulated_relative_error",
+    "RelativeEuclideanDistance": "relative_euclidean_distance",
+    "KullbackLeiblerDivergence": "kullback_leibler_divergence",
+    "MeanAbsoluteError": "mean_absolute_error",
+    "RootMeanSquareError": "root_mean_square_error",
+    "MaxRelativeError": "max_relative_error",
+    "MeanRelativeError": "mean_relative_error",
+}
+MSACCUCMP_METRICS: tuple[str, ...] = tuple(MSACCUCMP_CSV_NAMES.values())
+EXTRA_METRICS: tuple[str, ...] = ("sqnr_db", "within_tolerance")
+COUNT_COLUMNS: tuple[str, ...] = ("nan_golden", "nan_target", "inf_golden", "inf_target", "nonfinite_mismatch")
+STAT_COLUMNS: tuple[str, ...] = (
+    "min_golden",
+    "max_golden",
+    "mean_golden",
+    "std_golden",
+    "min_target",
+    "max_target",
+    "mean_target",
+    "std_target",
+)
+FLOAT_COLUMNS: tuple[str, ...] = MSACCUCMP_METRICS + EXTRA_METRICS + STAT_COLUMNS
+
+
+@dataclass
+class PairMetrics:
+    """Every metric of one golden/target pair.  ``None`` = not defined for this pair."""
+
+    cosine_similarity: float | None = None
+    max_absolute_error: float | None = None
+    accumulated_relative_error: float | None = None
+    relative_euclidean_distance: float | None = None
+    kullback_leibler_divergence: float | None = None
+    mean_absolute_error: float | None = None
+    root_mean_square_error: float | None = None
+    max_relative_error: float | None = None
+    mean_relative_error: float | None = None
+    sqnr_db: float | None = None
+    within_tolerance: float | None = None
+    min_golden: float | None = None
+    max_golden: float | None = None
+    mean_golden: float | None = None
+    std_golden: float | None = None
+    min_target: float | None = None
+    max_target: float | None = None
+    mean_target: float | None = None
+    std_target: float | None = None
+    nan_golden: int = 0
+    nan_target: int = 0
+    inf_golden: int = 0
+    inf_target: int = 0
+    nonfinite_mismatch: int = 0
+    """Positions finite on one side only, or Inf of opposite signs."""
+    compared: int = 0
+    """Positions where both sides are finite (the ones the metrics cover)."""
+    notes: tuple[str, ...] = ()
+    """Facts a user must know to read the numbers (all-zero golden, one element...)."""
+
+    def as_dict(self) -> dict[str, object]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+_buffers = threading.local()
+
+
+def _buffer(name: str, size: int, dtype: np.dtype | type = np.float64) -> np.ndarray:
+    """A work array of at least ``size`` elements, reused by this thread from call to call.
+
+    Fresh arrays of this size are mapped and unmapped on every call, and the page faults
+    of two worker threads contend for the process's memory-map lock: that alone kept two
+    threads from going faster than one.
+    """
+    key = (name, np.dtype(dtype).str)
+    buf = getattr(_buffers, "cache", None)
+    if buf is None:
+        buf = _buffers.cache = {}
+    arr = buf.get(key)
+    if arr is None or arr.size < size:
+        arr = buf[key] = np.empty(max(size, 1), dtype)
+    return arr[:size]
+
+
+_ZERO_SUMS: dict[str, float] = {
+    "n": 0, "sxx": 0.0, "syy": 0.0, "sdd": 0.0, "sad": 0.0, "mad": 0.0, "sx": 0.0, "sy": 0.0,
+    "srel": 0.0, "mrel": 0.0, "within": 0, "minx": math.inf, "maxx": -math.inf, "miny": math.inf,
+    "maxy": -math.inf, "nan_x": 0, "nan_y": 0, "inf_x": 0, "inf_y": 0, "mismatch": 0, "matched_nonfinite": 0,
+}
+_ADDED = ("n", "sxx", "syy", "sdd", "sad", "sx", "sy", "srel", "within",
+          "nan_x", "nan_y", "inf_x", "inf_y", "mismatch", "matched_nonfinite")
+
+
+class _Sums:
+    """Running float64 sums over chunks (x = target, y = golden).
+
+    Kept to plain attributes: with two worker threads the Python work around each kernel
+    call holds the GIL, so it is what limits scaling (a heavier accumulator made two
+    threads slower than one).
+    """
+
+    def __init__(self) -> None:
+        self.__dict__.update(_ZERO_SUMS)
+
+    def merge(self, part: dict[str, float]) -> None:
+        """Add the sums of one chunk computed by the compiled kernel."""
+        d = self.__dict__
+        if not d["n"] and not d["mismatch"]:
+            d.update(part)  # the first chunk (most tensors have one)
+            return
+        for key in _ADDED:
+            d[key] += part[key]
+        d["mad"] = max(d["mad"], part["mad"])
+        d["mrel"] = max(d["mrel"], part["mrel"])
+        d["minx"] = min(d["minx"], part["minx"])
+        d["maxx"] = max(d["maxx"], part["maxx"])
+        d["miny"] = min(d["miny"], part["miny"])
+        d["maxy"] = max(d["maxy"], part["maxy"])
+
+
+class _Acc(_Sums):
+    """The numpy path's sums, plus its work arrays.
+
+    Element-wise work runs in the narrowest float type that holds the inputs exactly
+    (float32 for float16/bfloat16/float32 data: a difference or ratio of two float32
+    values is correctly rounded, a relative error of 6e-8 on that one term), and every
+    *sum* runs in float64 through BLAS dot products, which is where precision is
+    otherwise lost.  The work arrays are reused (see :func:`_buffer`).
+    """
+
+    def __init__(self, chunk: int, work: np.dtype) -> None:
+        super().__init__()
+        self.ones = _buffer("ones", chunk)
+        self.ones.fill(1.0)
+        self.x64, self.y64, self.w64 = _buffer("x64", chunk), _buffer("y64", chunk), _buffer("w64", chunk)
+        self.a, self.b, self.c = (_buffer(n, chunk, work) for n in ("a", "b", "c"))
+        self.mask = _buffer("mask", chunk, bool)
+
+    def total(self, v: np.ndarray) -> float:
+        """float64 sum of ``v`` (a BLAS dot with ones: 3x faster than ``v.sum()``)."""
+        n = v.size
+        if v.dtype != np.float64:
+            np.copyto(self.w64[:n], v)
+            v = self.w64[:n]
+        return float(v @ self.ones[:n])
+
+    def add(self, x: np.ndarray, y: np.ndarray, sxx: float, syy: float, rtol: float, atol: float) -> None:
+        """Accumulate one chunk of finite values in the working type.
+
+        ``self.x64[:n]``/``self.y64[:n]`` already hold the chunk in float64 and
+        ``sxx``/``syy`` its squared norms (the caller needed them for the finiteness test).
+        """
+        n = x.size
+        x64, y64, ones = self.x64[:n], self.y64[:n], self.ones[:n]
+        a, b, c, mask = self.a[:n], self.b[:n], self.c[:n], self.mask[:n]
+        self.n += n
+        self.sxx += sxx
+        self.syy += syy
+        self.sx += float(x64 @ ones)
+        self.sy += float(y64 @ ones)
+        self.minx = min(self.minx, float(x.min()))
+        self.maxx = max(self.maxx, float(x.max()))
+        self.miny = min(self.miny, float(y.min()))
+        self.maxy = max(self.maxy, float(y.max()))
+        np.subtract(x, y, out=a)
+        np.abs(a, out=a)  # a = |x - y|
+        self.mad = max(self.mad, float(a.max()))
+        d64 = self.w64[:n]
+        np.copyto(d64, a)
+        self.sdd += float(d64 @ d64)
+        self.sad += float(d64 @ ones)
+        np.abs(y, out=b)  # b = |y|
+        np.multiply(b, rtol, out=c)
+        np.add(c, atol, out=c)
+        np.less_equal(a, c, out=mask)
+        self.within += int(np.count_nonzero(mask))
+        np.divide(a, b, out=c)  # c = |x - y| / |y|
+        np.less_equal(b, REL_EPS, out=mask)
+        if mask.any():  # golden values at zero are left out, as msaccucmp does
+            c[mask] = 0.0
+        self.mrel = max(self.mrel, float(c.max()))
+        self.srel += self.total(c)
+
+    def kl_sums(self, x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
+        """Partial sums of msaccucmp's min-max-normalised KL divergence for one chunk.
+
+        Needs the global min/max, so it runs after :meth:`add` has seen every chunk.
+        Computed in float64: the normalised values of two close tensors differ in the
+        7th digit, which float32 would round away.
+        """
+        n = x.size
+        a, b, c = self.x64[:n], self.y64[:n], self.w64[:n]
+        for v, p, lo, hi in ((x, a, self.minx, self.maxx), (y, b, self.miny, self.maxy)):
+            np.copyto(p, v)
+            if hi > lo:
+                np.subtract(p, lo, out=p)
+                np.multiply(p, 1.0 / (hi - lo), out=p)
+            # else: a constant tensor is not normalised (msaccucmp)
+            np.maximum(p, KL_FLOOR, out=p)
+        ones = self.ones[:n]
+        sx, sy = float(a @ ones), float(b @ ones)
+        np.subtract(a, b, out=c)
+        np.divide(c, b, out=c)
+        np.log1p(c, out=c)  # log(p/q) = log1p((p - q)/q): exact where p and q are close
+        return sx, sy, float(a @ c)
+
+
+def _work_type(a: np.ndarray) -> np.dtype:
+    """float32 for inputs that float32 holds exactly, float64 otherwise."""
+    k, size = a.dtype.kind, a.dtype.itemsize
+    if (k == "f" and size <= 4) or k == "b" or a.dtype.name == "bfloat16" or (k in "iu" and size <= 2):
+        return np.dtype(np.float32)
+    return np.dtype(np.float64)
+
+
+def _finite_part(x: np.ndarray, y: np.ndarray, acc: _Acc) -> tuple[np.ndarray, np.ndarray]:
+    """Count NaN/Inf of a chunk and return the positions finite on both sides."""
+    fx, fy = np.isfinite(x), np.isfinite(y)
+    nx, ny = np.isnan(x), np.isnan(y)
+    acc.nan_x += int(np.count_nonzero(nx))
+    acc.nan_y += int(np.count_nonzero(ny))
+    acc.inf_x += int(np.count_nonzero(~fx & ~nx))
+    acc.inf_y += int(np.count_nonzero(~fy & ~ny))
+    both_bad = ~fx & ~fy
+    # Both non-finite and equal (same-signed Inf, or NaN on both) is agreement, not mismatch.
+    same = both_bad & ((x == y) | (nx & ny))
+    acc.matched_nonfinite += int(np.count_nonzero(same))
+    acc.mismatch += int(np.count_nonzero(fx != fy)) + int(np.count_nonzero(both_bad & ~same))
+    keep = fx & fy
+    return x[keep], y[keep]
+
+
+def compare_arrays(
+    golden: np.ndarray,
+    target: np.ndarray,
+    *,
+    rtol: float = 1e-3,
+    atol: float = 1e-5,
+    chunk: int = CHUNK,
+) -> PairMetrics:
+    """Every metric of a golden/target pair of equal size (any shapes; flattened).
+
+    ``within_tolerance`` is the share of elements with ``|x - y| <= atol + rtol*|y|``
+    (positions that are non-finite on both sides with the same value count as within).
+    For best speed call it with BLAS limited to one thread (``session`` does): OpenBLAS
+    threads every dot product over 10k elements, which is slower here, not faster.
+    """
+    g = np.asarray(golden).reshape(-1)
+    t = np.asarray(target).reshape(-1)
+    if g.size != t.size:
+        raise ValueError(f"sizes differ: golden {g.size}, target {t.size}")
+    size = g.size
+    if size == 0:
+        return PairMetrics(notes=("empty tensor: nothing to compare",))
+    with np.errstate(all="ignore"):  # NaN/Inf are counted explicitly, never warned about
+        return _compare(g, t, rtol, atol, chunk)
+
+
+def _compare(g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chunk: int) -> PairMetrics:
+    work = np.promote_types(_work_type(g), _work_type(t))
+    if _kernel is not None:
+        acc, kl = _compare_native(g, t, rtol, atol, chunk, work)
+    else:
+        acc, kl = _compare_numpy(g, t, rtol, atol, chunk, work)
+    m = _finish(acc, g.size)
+    if kl is not None:
+        m.kullback_leibler_divergence = 0.0 if abs(kl) < REL_EPS else kl
+    return m
+
+
+def _compare_native(g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chunk: int, work: np.dtype) -> tuple[_Sums, float | None]:
+    """The compiled kernel: one vectorised pass for the moments, one for KL."""
+    assert _kernel is not None
+    size = g.size
+    acc = _Sums()
+    single = size <= chunk
+    kept: tuple[np.ndarray, np.ndarray] | None = None
+    for x, y in _chunks(g, t, chunk, work):
+        acc.merge(_kernel.moments(x, y, rtol, atol))
+        if single:
+            kept = (x, y)
+    if not acc.n:
+        return acc, None
+    s_x = 1.0 / (acc.maxx - acc.minx) if acc.maxx > acc.minx else 0.0
+    s_y = 1.0 / (acc.maxy - acc.miny) if acc.maxy > acc.miny else 0.0
+    a_buf, t_buf = _buffer("kl_a", min(chunk, size)), _buffer("kl_t", min(chunk, size))
+    sa = sb = tt = 0.0
+    for x, y in [kept] if kept is not None else _chunks(g, t, chunk, work):
+        n = x.size
+        a, lt = a_buf[:n], t_buf[:n]
+        pa, pb = _kernel.kl_prep(x, y, acc.minx, s_x, acc.miny, s_y, KL_FLOOR, a, lt)
+        np.log1p(lt, out=lt)  # log(p/q) = log1p((p - q)/q): exact where p and q are close
+        sa, sb, tt = sa + pa, sb + pb, tt + float(a @ lt)
+    return acc, tt / sa + math.log(sb / sa)
+
+
+def _compare_numpy(g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chunk: int, work: np.dtype) -> tuple[_Sums, float | None]:
+    """The same computation with numpy only (when the compiled kernel is not built)."""
+    size = g.size
+    acc = _Acc(min(chunk, size), work)
+    clean = True  # no chunk had a NaN/Inf
+    kept: list[tuple[np.ndarray, np.ndarray]] = []  # the finite data when it is one chunk
+    for x, y in _chunks(g, t, chunk, work):
+        sxx, syy = _load64(acc, x, y)
+        if not (math.isfinite(sxx) and math.isfinite(syy)):
+            clean = False
+            x, y = _finite_part(x, y, acc)
+            if x.size == 0:
+                continue
+            sxx, syy = _load64(acc, x, y)
+        acc.add(x, y, sxx, syy, rtol, atol)
+        if size <= chunk:
+            kept.append((x, y))
+    if not acc.n:
+        return acc, None
+    # KL needs the global min/max: a second pass, over memory only for big tensors.
+    parts = kept or _finite_chunks(g, t, chunk, work, None if clean else _Acc(1, work))
+    sx = sy = tt = 0.0
+    for x, y in parts:
+        a, b, c = acc.kl_sums(x, y)
+        sx, sy, tt = sx + a, sy + b, tt + c
+    return acc, tt / sx + math.log(sy / sx)
+
+
+def _load64(acc: _Acc, x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """Copy a chunk into acc's float64 buffers; return both squared norms."""
+    n = x.size
+    x64, y64 = acc.x64[:n], acc.y64[:n]
+    np.copyto(x64, x)
+    np.copyto(y64, y)
+    return float(x64 @ x64), float(y64 @ y64)
+
+
+def _chunks(g: np.ndarray, t: np.ndarray, chunk: int, work: np.dtype):  # type: ignore[no-untyped-def]
+    """(target, golden) chunks in the working float type.
+
+    Conversion (float16 -> float32 is exact) goes into two reused buffers; a chunk
+    already in the working type is a view, not a copy.
+    """
+    bufs = {id(a): _buffer(f"in{i}", min(chunk, a.size), work) for i, a in enumerate((t, g)) if a.dtype != work}
+    for start in range(0, g.size, chunk):
+        pair = []
+        for a in (t, g):
+            part = a[start : start + chunk]
+            buf = bufs.get(id(a))
+            if buf is not None:
+                np.copyto(buf[: part.size], part, casting="unsafe")
+                part = buf[: part.size]
+            pair.append(part)
+        yield pair[0], pair[1]
+
+
+def _finite_chunks(g: np.ndarray, t: np.ndarray, chunk: int, work: np.dtype, scratch: _Acc | None):  # type: ignore[no-untyped-def]
+    for x, y in _chunks(g, t, chunk, work):
+        if scratch is not None:
+            x, y = _finite_part(x, y, scratch)
+        if x.size:
+            yield x, y
+
+
+def _finish(acc: _Sums, size: int) -> PairMetrics:
+    m = PairMetrics(
+        nan_golden=acc.nan_y,
+        nan_target=acc.nan_x,
+        inf_golden=acc.inf_y,
+        inf_target=acc.inf_x,
+        nonfinite_mismatch=acc.mismatch,
+        compared=acc.n,
+    )
+    notes: list[str] = []
+    n = acc.n
+    m.within_tolerance = (acc.within + acc.matched_nonfinite) / size
+    if n == 0:
+        notes.append("no position is finite on both sides")
+        m.notes = tuple(notes)
+        return m
+    if n < size:
+        notes.append(f"metrics cover the {n} of {size} positions finite on both sides")
+    m.max_absolute_error = acc.mad
+    m.mean_absolute_error = acc.sad / n
+    m.root_mean_square_error = math.sqrt(acc.sdd / n)
+    m.accumulated_relative_error = acc.srel
+    m.max_relative_error = acc.mrel
+    m.mean_relative_error = acc.srel / n
+    m.min_golden, m.max_golden, m.min_target, m.max_target = acc.miny, acc.maxy, acc.minx, acc.maxx
+    m.mean_golden, m.mean_target = acc.sy / n, acc.sx / n
+    m.std_golden = math.sqrt(max(acc.syy / n - m.mean_golden**2, 0.0))
+    m.std_target = math.sqrt(max(acc.sxx / n - m.mean_target**2, 0.0))
+    golden_zero = acc.syy == 0.0
+    target_zero = acc.sxx == 0.0
+    if golden_zero:
+        m.relative_euclidean_distance = 0.0 if acc.sdd == 0.0 else math.inf
+        m.sqnr_db = math.inf if acc.sdd == 0.0 else -math.inf
+    else:
+        m.relative_euclidean_distance = math.sqrt(acc.sdd / acc.syy)
+        m.sqnr_db = math.inf if acc.sdd == 0.0 else 10.0 * math.log10(acc.syy / acc.sdd)
+    if size == 1:
+        notes.append("one element: compared by value (cosine is not defined)")
+    elif golden_zero and target_zero:
+        m.cosine_similarity = 1.0
+    elif golden_zero:
+        notes.append("golden is all zero but target is not")
+    elif target_zero:
+        m.cosine_similarity = 0.0
+        notes.append("target is all zero but golden is not")
+    else:
+        # x.y = (|x|^2 + |y|^2 - |x-y|^2) / 2 saves a dot product and is exact enough
+        # in float64: its error is eps64 * (|x|^2 + |y|^2), far below float32 data noise.
+        sxy = (acc.sxx + acc.syy - acc.sdd) / 2.0
+        cos = sxy / (math.sqrt(acc.sxx) * math.sqrt(acc.syy))
+        m.cosine_similarity = max(-1.0, min(1.0, cos))
+    m.notes = tuple(notes)
+    return m

@@ -1,0 +1,203 @@
+"""Golden <-> target matching and topological ordering.
+
+Target tensors find their golden partner, in this order:
+
+1. an explicit origin (a vendor graph says which golden node output a target op
+   produces: ATC ``_datadump_origin_name``/``_datadump_origin_output_index``);
+2. the same tensor name;
+3. the same name after Ascend's lossy sanitising (``. / \\ space`` -> ``_``);
+4. the same producing node and output index (msit golden dumps are named by node,
+   our manifests by tensor), exact then sanitised.
+
+Every tensor left without a partner is reported, per side, with the reason.  Rows are
+ordered topologically: by the ONNX graph when one is given, else by the manifests'
+topological indices, else by the dumps' own ids/timestamps -- never by file order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from dumpscope.core.dumps import Dump, TensorRef
+from dumpscope.core.names import ascend_sanitise
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One row of a comparison: both sides, or one side with the reason it has no partner."""
+
+    golden: TensorRef | None
+    target: TensorRef | None
+    how: str
+    """How the pair was made (``name``, ``sanitised name``, ``node output``, ``graph origin``)
+    or, for an unmatched tensor, why it has no partner."""
+    topo: int | None = None
+    order: float | None = None
+
+    @property
+    def name(self) -> str:
+        ref = self.golden or self.target
+        assert ref is not None
+        return ref.name
+
+
+@dataclass
+class Pairing:
+    pairs: list[Pair]
+    """Matched pairs and unmatched activations/graph inputs, in topological order."""
+    unmatched_golden: list[Pair] = field(default_factory=list)
+    unmatched_target: list[Pair] = field(default_factory=list)
+    order_source: str = "dump order"
+
+
+_SIDE_ONLY_KINDS = ("constant", "op_input")
+
+
+def pair_dumps(
+    golden: Dump,
+    target: Dump,
+    *,
+    tensor_order: Mapping[str, int] | None = None,
+    node_order: Mapping[str, int] | None = None,
+    origins: Mapping[str, tuple[str, int]] | None = None,
+    target_only: frozenset[str] | set[str] = frozenset(),
+    no_name_fallback: frozenset[str] | set[str] = frozenset(),
+) -> Pairing:
+    """Match the tensors of two dumps and order the result.
+
+    ``tensor_order``/``node_order``: topological index per tensor name / node name
+    (from the ONNX graph).  ``origins``: target tensor name -> (golden node, output
+    index) from a vendor graph.  ``target_only``: target ops a vendor graph says have no
+    golden counterpart (TransData, inserted casts): unmatched by design, not an error.
+    """
+    by_name: dict[str, TensorRef] = {}
+    by_sanitised: dict[str, TensorRef] = {}
+    by_node: dict[tuple[str, int, str], TensorRef] = {}
+    by_node_sanitised: dict[tuple[str, int, str], TensorRef] = {}
+    for ref in golden.tensors.values():
+        info = ref.info
+        by_name.setdefault(info.name, ref)
+        by_sanitised.setdefault(ascend_sanitise(info.name), ref)
+        if info.node_name:
+            kind = "op_input" if info.kind == "op_input" else "out"
+            by_node.setdefault((info.node_name, info.output_index, kind), ref)
+            by_node_sanitised.setdefault((ascend_sanitise(info.node_name), info.output_index, kind), ref)
+
+    claimed: dict[str, str] = {}  # golden name -> target name that took it
+    matched: list[Pair] = []
+    unmatched_target: list[Pair] = []
+    for ref in target.tensors.values():
+        info = ref.info
+        kind = "op_input" if info.kind == "op_input" else "out"
+        partner, how = None, ""
+        if origins and info.name in origins:
+            node, idx = origins[info.name]
+            partner = by_node.get((node, idx, kind)) or by_node_sanitised.get((ascend_sanitise(node), idx, kind))
+            if partner is None and idx == 0:
+                partner = by_name.get(node) or by_sanitised.get(ascend_sanitise(node))
+            how = "graph origin"
+        if partner is None and info.name in no_name_fallback:
+            unmatched_target.append(Pair(None, ref, "fused op output whose original tensor the graph does not name "
+                                                     "(not compared with an intermediate of the group)"))
+            continue
+        if partner is None and info.name in by_name:
+            partner, how = by_name[info.name], "name"
+        if partner is None and ascend_sanitise(info.name) in by_sanitised:
+            partner, how = by_sanitised[ascend_sanitise(info.name)], "sanitised name"
+        if partner is None and info.node_name:
+            key = (info.node_name, info.output_index, kind)
+            skey = (ascend_sanitise(info.node_name), info.output_index, kind)
+            partner = by_node.get(key) or by_node_sanitised.get(skey)
+            how = "node output"
+        if partner is None:
+            if info.name in target_only or (info.node_name or "") in target_only:
+                why = "target-only op (inserted by the target compiler; no golden counterpart)"
+            elif info.kind in _SIDE_ONLY_KINDS:
+                why = f"{info.kind.replace('_', ' ')}: the golden dump has no such tensor"
+            else:
+                why = "no golden tensor with this name or producing node"
+            unmatched_target.append(Pair(None, ref, why))
+            continue
+        if partner.name in claimed and (partner.info.kind not in _SIDE_ONLY_KINDS):
+            how += f"; golden also paired with {claimed[partner.name]!r}"
+        claimed.setdefault(partner.name, info.name)
+        matched.append(Pair(partner, ref, how))
+
+    unmatched_golden: list[Pair] = []
+    for ref in golden.tensors.values():
+        if ref.name in claimed:
+            continue
+        info = ref.info
+        if info.kind == "constant":
+            why = "constant: the target dump does not record it"
+        elif info.kind == "op_input":
+            why = "operator input: the target dump does not record it"
+        else:
+            why = "no target tensor with this name or producing node (fused away, or not dumped)"
+        unmatched_golden.append(Pair(ref, None, why))
+
+    rows = matched + [p for p in unmatched_golden + unmatched_target if _is_row(p)]
+    ordered, source = _order(rows, tensor_order, node_order)
+    return Pairing(ordered, unmatched_golden, unmatched_target, source)
+
+
+def _is_row(p: Pair) -> bool:
+    """Unmatched activations and graph inputs are rows; constants and op inputs are listed only."""
+    ref = p.golden or p.target
+    assert ref is not None
+    return ref.info.kind not in _SIDE_ONLY_KINDS
+
+
+def _order(
+    rows: list[Pair],
+    tensor_order: Mapping[str, int] | None,
+    node_order: Mapping[str, int] | None,
+) -> tuple[list[Pair], str]:
+    def graph_index(p: Pair) -> int | None:
+        for ref in (p.golden, p.target):
+            if ref is None:
+                continue
+            if tensor_order and ref.name in tensor_order:
+                return tensor_order[ref.name]
+            if node_order and ref.info.node_name in node_order:
+                return node_order[ref.info.node_name]  # type: ignore[index]
+        return None
+
+    def manifest_index(p: Pair) -> int | None:
+        for ref in (p.golden, p.target):
+            if ref is not None and ref.info.topo_index is not None:
+                return ref.info.topo_index
+        return None
+
+    def dump_order(p: Pair) -> float | None:
+        for ref in (p.golden, p.target):
+            if ref is not None and ref.info.order is not None:
+                return ref.info.order
+        return None
+
+    graph_hits = sum(graph_index(p) is not None for p in rows) if (tensor_order or node_order) else 0
+    # A graph whose names do not match the dumps (another model, frame-prefixed names...)
+    # must not scramble an order the manifest knows: use it only where it covers most rows.
+    if graph_hits and graph_hits * 2 >= len(rows):
+        topo, source = graph_index, "the model graph"
+    elif any(manifest_index(p) is not None for p in rows):
+        topo, source = manifest_index, "the dump manifest"
+    else:
+        topo, source = (lambda p: None), "the dumps' own ids/timestamps"
+    inf = float("inf")
+    keyed = []
+    for pos, p in enumerate(rows):
+        t = topo(p)
+        o = dump_order(p)
+        ref = p.golden or p.target
+        assert ref is not None
+        out_idx = ref.info.output_index
+        # Outputs of one node stay together in output order; without a topological
+        # index the dump's own order decides.
+        key = (inf if t is None else t, 0 if t is None else out_idx, inf if o is None else o, out_idx, pos)
+        keyed.append((key, Pair(p.golden, p.target, p.how, t, o)))
+    keyed.sort(key=lambda kp: kp[0])
+    if (tensor_order or node_order) and topo is not graph_index:
+        source += f" (the model graph names only {graph_hits} of {len(rows)} tensors)"
+    return [p for _k, p in keyed], source

@@ -1,0 +1,464 @@
+"""A comparison: what the CLI and the UI hold.
+
+``compare(golden, target)`` opens both dumps, pairs their tensors, computes every
+metric (in a small thread pool; numpy releases the GIL) and judges health.  The
+result is a :class:`Comparison`: one Polars frame with a row per tensor in
+topological order, plus lazy access to the tensors behind each row.
+``compare_stream`` yields the same comparison while it fills in, for a UI that shows
+rows as they are computed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from dumpscope import __version__
+from dumpscope.core.comparison import judge as analysis
+from dumpscope.core.comparison.judge import Thresholds
+from dumpscope.core.formats import open_dump
+from dumpscope.core.formats.npyfile import Scratch
+from dumpscope.core.comparison.metrics import COUNT_COLUMNS, FLOAT_COLUMNS, compare_arrays
+from dumpscope.core.dumps import Dump, TensorReadError
+from dumpscope.core.names import display
+from dumpscope.core.comparison.pairing import Pair, Pairing, pair_dumps
+from dumpscope.core.comparison.shapes import align
+
+#: Columns of the comparison frame, in order, with their Polars types.
+SCHEMA: dict[str, pl.DataType] = {
+    "index": pl.Int64(),
+    "name": pl.String(),
+    "target_name": pl.String(),
+    "node_name": pl.String(),
+    "op_type": pl.String(),
+    "kind": pl.String(),
+    "shape": pl.List(pl.Int64()),
+    "target_shape": pl.List(pl.Int64()),
+    "dtype": pl.String(),
+    "target_dtype": pl.String(),
+    "size": pl.Int64(),
+    **{c: pl.Float64() for c in FLOAT_COLUMNS},
+    **{c: pl.Int64() for c in COUNT_COLUMNS},
+    "health": pl.String(),
+    "side": pl.String(),
+    "message": pl.String(),
+    "band": pl.String(),
+    "status": pl.String(),
+    "hard_fail": pl.String(),
+    "hard_warn": pl.String(),
+    "notes": pl.String(),
+    "pairing": pl.String(),
+    "golden_file": pl.String(),
+    "target_file": pl.String(),
+}
+#: Internal columns that ``judge`` needs but users do not.
+INTERNAL_COLUMNS: tuple[str, ...] = ("status", "hard_fail", "hard_warn", "notes")
+
+ProgressCallback = Callable[[int, int], None]
+
+
+@dataclass
+class Comparison:
+    """One golden/target comparison: the frame plus lazy access to its tensors."""
+
+    frame: pl.DataFrame
+    thresholds: Thresholds = field(default_factory=Thresholds)
+    meta: dict[str, object] = field(default_factory=dict)
+    golden: Dump | None = None
+    target: Dump | None = None
+    pairing: Pairing | None = None
+
+    @property
+    def has_tensors(self) -> bool:
+        return self.golden is not None and self.target is not None
+
+    def load_pair(self, row: int) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """The tensors behind frame row ``row`` (None for a missing side).
+
+        Raises TensorReadError when a side cannot be read, or when the comparison was
+        reopened from a saved file and has no tensors.
+        """
+        if self.golden is None or self.target is None:
+            raise TensorReadError("this comparison was reopened from a saved file: its tensors are not available")
+        assert self.pairing is not None  # frame rows are the pairing's pairs, in order
+        pair = self.pairing.pairs[row]
+        g = pair.golden.load() if pair.golden is not None else None
+        t = pair.target.load() if pair.target is not None else None
+        return g, t
+
+    def first_divergent(self) -> int | None:
+        return analysis.first_divergent(self.frame)
+
+    def health_counts(self) -> dict[str, int]:
+        return analysis.health_counts(self.frame)
+
+    def unmatched(self) -> pl.DataFrame:
+        """Every tensor without a partner, per side, with the reason."""
+        rows = []
+        if self.pairing is not None:
+            for side, pairs in (("golden", self.pairing.unmatched_golden), ("target", self.pairing.unmatched_target)):
+                for p in pairs:
+                    ref = p.golden or p.target
+                    assert ref is not None
+                    rows.append({"side": side, "name": ref.name, "kind": ref.info.kind, "reason": p.how})
+        elif "side" in self.frame.columns:
+            rows = (
+                self.frame.filter(pl.col("health") == "unmatched")
+                .select("side", "name", "kind", pl.col("message").alias("reason"))
+                .to_dicts()
+            )
+        return pl.DataFrame(rows, schema={"side": pl.String, "name": pl.String, "kind": pl.String, "reason": pl.String})
+
+    def public_frame(self) -> pl.DataFrame:
+        """The frame without internal bookkeeping columns."""
+        return self.frame.drop([c for c in INTERNAL_COLUMNS if c in self.frame.columns])
+
+    def save(self, path: str | Path) -> None:
+        """Write the frame as Parquet, with the meta data and thresholds inside the file."""
+        meta = {"dumpscope": json.dumps({"meta": self.meta, "thresholds": _thresholds_json(self.thresholds)}, default=str)}
+        self.frame.write_parquet(path, metadata=meta)
+
+    @classmethod
+    def open(cls, path: str | Path) -> Comparison:
+        """Reopen a saved comparison (no tensors: ``has_tensors`` is False)."""
+        frame = pl.read_parquet(path)
+        info = json.loads(pl.read_parquet_metadata(path).get("dumpscope", "{}"))
+        th = _thresholds_from_json(info.get("thresholds"))
+        frame = _conform(frame)
+        return cls(frame=frame, thresholds=th, meta=dict(info.get("meta", {}), reopened=str(path)))
+
+    @classmethod
+    def from_frame(cls, frame: pl.DataFrame, meta: dict[str, object] | None = None, thresholds: Thresholds | None = None) -> Comparison:
+        """Wrap a frame (missing columns are added as nulls); for tests and imports."""
+        return cls(frame=_conform(frame), thresholds=thresholds or Thresholds(), meta=dict(meta or {}))
+
+
+def _conform(frame: pl.DataFrame) -> pl.DataFrame:
+    missing = [pl.lit(None, dtype=dt).alias(c) for c, dt in SCHEMA.items() if c not in frame.columns]
+    if missing:
+        frame = frame.with_columns(missing)
+    if "health" in frame.columns:
+        frame = frame.with_columns(pl.col("health").fill_null("ok"))
+    return frame.select([*SCHEMA, *[c for c in frame.columns if c not in SCHEMA]])
+
+
+def _thresholds_json(th: Thresholds) -> dict[str, object]:
+    return {
+        "preset": th.preset,
+        "rtol": th.rtol,
+        "atol": th.atol,
+        "bands": {b: {m: [lim.warn, lim.fail] for m, lim in lims.items()} for b, lims in th.bands.items()},
+    }
+
+
+def _thresholds_from_json(data: object) -> Thresholds:
+    if not isinstance(data, dict):
+        return Thresholds()
+    bands = {b: {m: analysis.Limit(*v) for m, v in lims.items()} for b, lims in data.get("bands", {}).items()}
+    return Thresholds(preset=data.get("preset", "auto"), bands=bands or Thresholds().bands,
+                      rtol=data.get("rtol", 1e-3), atol=data.get("atol", 1e-5))
+
+
+@dataclass(frozen=True)
+class Progress:
+    done: int
+    total: int
+    comparison: Comparison
+
+
+def compare(
+    golden: str | Path | Dump,
+    target: str | Path | Dump,
+    *,
+    model: str | Path | None = None,
+    graph: str | Path | None = None,
+    preset: str = "auto",
+    thresholds: Thresholds | Sequence[str] | None = None,
+    progress: ProgressCallback | None = None,
+    workers: int | None = None,
+) -> Comparison:
+    """Compare two dumps; the result's ``frame`` has one row per tensor, topologically ordered.
+
+    ``model``: the ONNX model (topological order, node names).  ``graph``: a vendor graph
+    (Ascend ATC ``--mode=1/5`` JSON) that says which golden tensor each fused target op
+    produces.
+    """
+    result: Comparison | None = None
+    for step in compare_stream(golden, target, model=model, graph=graph, preset=preset, thresholds=thresholds,
+                               workers=workers, final_only=True, progress=progress):
+        result = step.comparison
+    assert result is not None
+    return result
+
+
+def compare_frame(golden: str | Path | Dump, target: str | Path | Dump, **kwargs: object) -> pl.DataFrame:
+    """The Python API's one-call form: the comparison frame (public columns only)."""
+    return compare(golden, target, **kwargs).public_frame()  # type: ignore[arg-type]
+
+
+def compare_stream(
+    golden: str | Path | Dump,
+    target: str | Path | Dump,
+    *,
+    model: str | Path | None = None,
+    graph: str | Path | None = None,
+    preset: str = "auto",
+    thresholds: Thresholds | Sequence[str] | None = None,
+    workers: int | None = None,
+    batch: int = 64,
+    interval: float = 0.25,
+    final_only: bool = False,
+    progress: ProgressCallback | None = None,
+) -> Iterator[Progress]:
+    """Yield the comparison as it fills in.
+
+    Every yielded frame has all rows in their final order; rows not computed yet have
+    health ``pending``.  A new frame is yielded at most every ``interval`` seconds and
+    always at the end (only at the end with ``final_only``); ``progress(done, total)``
+    is called after every batch.  Stop iterating to cancel.
+    """
+    th = thresholds if isinstance(thresholds, Thresholds) else Thresholds.from_preset(preset, thresholds or ())
+    g = golden if isinstance(golden, Dump) else open_dump(golden)
+    t = target if isinstance(target, Dump) else open_dump(target)
+    tensor_order, node_order = _graph_order(model)
+    links: dict[str, object] = {}
+    if graph is not None:
+        t, links, atc_order = _vendor_graph(graph, t)
+        node_order = node_order or atc_order
+    pairing = pair_dumps(g, t, tensor_order=tensor_order, node_order=node_order, **links)  # type: ignore[arg-type]
+    meta = _meta(g, t, model, th, pairing)
+    meta["graph"] = str(graph) if graph is not None else None
+    columns = _pending_columns(pairing.pairs, th, _run_band(t))
+    total = len(pairing.pairs)
+
+    def snapshot(done: int) -> Progress:
+        frame = analysis.judge(pl.DataFrame(columns, schema=SCHEMA), th)
+        return Progress(done, total, Comparison(frame, th, meta, g, t, pairing))
+
+    if not final_only:
+        yield snapshot(0)
+    done = 0
+    last = time.monotonic()
+    with _single_threaded_blas(), ThreadPoolExecutor(max_workers=workers or min(4, os.cpu_count() or 1)) as pool:
+        todo = [i for i, p in enumerate(pairing.pairs) if p.golden is not None and p.target is not None]
+        done = total - len(todo)
+        for start in range(0, len(todo), batch):
+            part = todo[start : start + batch]
+            for i, row in zip(part, pool.map(lambda i: compute_row(pairing.pairs[i], th), part)):
+                for key, value in row.items():
+                    columns[key][i] = value
+            done += len(part)
+            if progress is not None:  # cheap, every batch (snapshots cost a frame build)
+                progress(done, total)
+            if not final_only and time.monotonic() - last >= interval and done < total:
+                last = time.monotonic()
+                yield snapshot(done)
+    yield snapshot(total)
+
+
+def _graph_order(model: str | Path | None) -> tuple[dict[str, int] | None, dict[str, int] | None]:
+    if model is None:
+        return None, None
+    from dumpscope.core.onnx.graph import load_graph
+
+    facts = load_graph(model)
+    return facts.tensor_order(), {n.name: n.index for n in facts.nodes}
+
+
+def _vendor_graph(path: str | Path, target: Dump) -> tuple[Dump, dict[str, object], dict[str, int]]:
+    """Pairing facts from an ATC graph JSON, and the target with framework layouts applied."""
+    from dumpscope.core.vendor import atc_graph as fusion
+
+    atc = fusion.load_graph(path)
+    if target.format == "ascend-dump":
+        from dumpscope.core.formats.ascend_dump import with_origin_formats
+
+        target = with_origin_formats(target, fusion.origin_formats(atc))
+    links = {
+        "origins": fusion.target_origins(atc),
+        "target_only": frozenset(fusion.target_only(atc)),
+        "no_name_fallback": frozenset(fusion.unresolved_outputs(atc)),
+    }
+    return target, links, fusion.op_order(atc)
+
+
+def _meta(g: Dump, t: Dump, model: str | Path | None, th: Thresholds, pairing: Pairing) -> dict[str, object]:
+    warnings = [display(f"{side}: {p.path}: {p.message}") for side, d in (("golden", g), ("target", t)) for p in d.problems]
+    warnings += _input_mismatch(g, t)
+    return {
+        "golden": str(g.path),
+        "target": str(t.path),
+        "golden_format": g.format,
+        "target_format": t.format,
+        "model": str(model) if model else None,
+        "preset": th.preset,
+        "order": pairing.order_source,
+        "version": __version__,
+        "warnings": warnings,
+        "unmatched_golden": len(pairing.unmatched_golden),
+        "unmatched_target": len(pairing.unmatched_target),
+    }
+
+
+def _input_mismatch(g: Dump, t: Dump) -> list[str]:
+    """Seed 001: when golden and target were fed different inputs, say so first."""
+    gm, tm = g.meta.get("manifest"), t.meta.get("manifest")
+    if not isinstance(gm, dict) or not isinstance(tm, dict):
+        return []
+    gi = {i.get("name"): i.get("sha256") for i in gm.get("inputs", []) if isinstance(i, dict)}
+    ti = {i.get("name"): i.get("sha256") for i in tm.get("inputs", []) if isinstance(i, dict)}
+    return [
+        f"input {name!r} differs between golden and target runs (different data was fed): "
+        "check pre-processing before reading any layer"
+        for name in sorted(set(gi) & set(ti), key=str)
+        if gi[name] and ti[name] and gi[name] != ti[name]
+    ]
+
+
+def _run_band(target: Dump) -> str:
+    """The precision of the target run: its least precise float activations, or int8
+    when it is quantised (a manifest that says so, or quantisation parameters)."""
+    manifest = target.meta.get("manifest")
+    quantised = isinstance(manifest, dict) and manifest.get("target") == "int8"
+    quantised = quantised or any(k.startswith("quant_") for ref in target.tensors.values() for k, _v in ref.info.extra)
+    activations = (ref.info.dtype for ref in target.tensors.values() if ref.info.kind == "activation")
+    return analysis.precision_band(activations, quantised)
+
+
+def _pending_columns(pairs: list[Pair], th: Thresholds, run_band: str) -> dict[str, list[object]]:
+    cols: dict[str, list[object]] = {c: [None] * len(pairs) for c in SCHEMA}
+    for i, p in enumerate(pairs):
+        for key, value in _identity(p, th, run_band).items():
+            cols[key][i] = value
+        if p.topo is None:  # no topological index known: the row's rank in dump order
+            cols["index"][i] = i
+    return cols
+
+
+def _identity(p: Pair, th: Thresholds, run_band: str) -> dict[str, object]:
+    """The columns known before any data is read."""
+    g, t = p.golden, p.target
+    ref = g or t
+    assert ref is not None
+    gi, ti = (g.info if g else None), (t.info if t else None)
+    row: dict[str, object] = {
+        "index": p.topo,
+        "name": display(ref.name),
+        "target_name": display(ti.name) if ti and g else None,
+        "node_name": _text((gi or ti).node_name),  # type: ignore[union-attr]
+        "op_type": _text(gi.op_type if gi and gi.op_type else ti.op_type if ti else None),
+        "kind": ref.info.kind,
+        "shape": list(gi.shape) if gi and gi.shape is not None else None,
+        "target_shape": list(ti.shape) if ti and ti.shape is not None else None,
+        "dtype": gi.dtype if gi else None,
+        "target_dtype": ti.dtype if ti else None,
+        "side": "both" if g and t else ("golden" if g else "target"),
+        "pairing": display(p.how),
+        "golden_file": _text(gi.source if gi else None),
+        "target_file": _text(ti.source if ti else None),
+    }
+    shape = (gi or ti).shape  # type: ignore[union-attr]
+    row["size"] = int(np.prod(shape)) if shape is not None else None
+    quantised = bool(ti and any(k.startswith("quant_") for k, _v in ti.extra))
+    row["band"] = th.band_for(row["dtype"], row["target_dtype"], quantised, run_band)  # type: ignore[arg-type]
+    if g and t:
+        row.update(health="pending", status="pending", message="")
+    else:
+        row.update(health="unmatched", status="unmatched", message=display(p.how))
+    return row
+
+
+def _text(value: str | None) -> str | None:
+    return None if value is None else display(value)
+
+
+_scratch = threading.local()
+
+
+def compute_row(p: Pair, th: Thresholds) -> dict[str, object]:
+    """Read both tensors of a pair and compute its metric columns; never raises.
+
+    Each worker thread reads into its own two reusable buffers (no page faults, no
+    contention on the memory map lock between threads).
+    """
+    assert p.golden is not None and p.target is not None
+    if not hasattr(_scratch, "pair"):
+        _scratch.pair = (Scratch(), Scratch())
+    g_buf, t_buf = _scratch.pair
+    try:
+        g = p.golden.load_transient(g_buf)
+    except TensorReadError as exc:
+        return _error(f"golden unreadable: {exc}")
+    try:
+        t = p.target.load_transient(t_buf)
+    except TensorReadError as exc:
+        return _error(f"target unreadable: {exc}")
+    shapes = {"shape": list(g.shape), "target_shape": list(t.shape), "dtype": g.dtype.name, "target_dtype": t.dtype.name}
+    for side, a in (("golden", g), ("target", t)):
+        if a.dtype.kind not in "biuf" and a.dtype.name != "bfloat16":
+            return {**shapes, **_error(f"{side} has dtype {a.dtype.name}, which has no numeric comparison")}
+    aligned = align(g, t)
+    if aligned.error:
+        return {**shapes, **_error(aligned.error)}
+    try:
+        m = compare_arrays(aligned.golden, aligned.target, rtol=th.rtol, atol=th.atol)
+    except (ValueError, TypeError, OSError, MemoryError) as exc:
+        return {**shapes, **_error(f"comparison failed: {exc}")}
+    values = m.as_dict()
+    notes = list(values.pop("notes"))
+    if aligned.note:
+        notes.insert(0, aligned.note)
+    values.pop("compared")
+    row: dict[str, object] = {**shapes, **values, "size": int(g.size), "status": "computed", "notes": display("; ".join(notes))}
+    row["hard_fail"] = _hard_fail(m)
+    row["hard_warn"] = aligned.warn
+    return row
+
+
+def _hard_fail(m: object) -> str:
+    """Findings that are unhealthy whatever the thresholds."""
+    from dumpscope.core.comparison.metrics import PairMetrics
+
+    assert isinstance(m, PairMetrics)
+    reasons = []
+    if m.nonfinite_mismatch:
+        n = m.nonfinite_mismatch
+        reasons.append(
+            f"{n} position{'s are' if n != 1 else ' is'} NaN/Inf on one side only "
+            f"(target NaN {m.nan_target}, Inf {m.inf_target}; golden NaN {m.nan_golden}, Inf {m.inf_golden})"
+        )
+    if any(n.startswith("golden is all zero") for n in m.notes):
+        reasons.append("golden is all zero but target is not")
+    if m.compared == 0 and not m.nonfinite_mismatch and m.nan_golden + m.inf_golden == 0:
+        reasons.append("nothing could be compared")
+    return "; ".join(reasons)
+
+
+def _error(message: str) -> dict[str, object]:
+    return {"health": "error", "status": "error", "message": display(message)}
+
+
+class _single_threaded_blas:
+    """Limit BLAS to one thread for the run: OpenBLAS threads each dot product over
+    10k elements, which on a busy 2-core machine made the kernel 10-100x slower."""
+
+    def __enter__(self) -> None:
+        try:
+            from threadpoolctl import threadpool_limits
+        except ImportError:  # optional: speed only
+            self._ctx = None
+            return
+        self._ctx = threadpool_limits(limits=1, user_api="blas")
+
+    def __exit__(self, *exc: object) -> None:
+        if self._ctx is not None:
+            self._ctx.restore_original_limits()

@@ -1,0 +1,215 @@
+"""Introduced vs inherited error, NaN/Inf origin, jump vs drift: vectorised over the frame.
+
+Every row gets an ``origin``:
+
+``clean``       the row is healthy;
+``introduced``  the row is unhealthy and its inputs are healthy, or one band better and
+                the error at least doubles here: this node made the error (also: a graph
+                input or constant that already differs, a row that turns finite inputs into
+                NaN/Inf, or multiplies its worst input's error by 10 or more);
+``inherited``   the row is no worse than its worst input: the error came from upstream;
+``unknown``     not compared (unmatched, unreadable), or unhealthy with no known input or
+                with an input that could not be compared.
+
+The worst input is the input row with the highest health level, then the largest error.
+Constants are judged apart: a node whose only bad input is a constant introduces its error.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+from dumpscope.core.diagnosis.edges import Edges
+from dumpscope.core.names import display
+
+#: Error growth (output error / worst input error) that counts as a new error at equal health.
+AMPLIFY = 10.0
+#: Error growth needed for a row one band worse than its (unhealthy) worst input to count as introduced.
+CROSSING = 2.0
+LEVEL = {"ok": 0, "warn": 1, "fail": 2, "error": 2}
+ORIGINS = ("introduced", "inherited", "clean", "unknown")
+
+CLASSIFY_SCHEMA: dict[str, pl.DataType] = {
+    "row": pl.Int64(),
+    "level": pl.Int64(),
+    "error": pl.Float64(),
+    "nonfinite": pl.Int64(),
+    "inputs": pl.Int64(),
+    "worst_input_row": pl.Int64(),
+    "worst_input": pl.String(),
+    "worst_input_health": pl.String(),
+    "worst_input_error": pl.Float64(),
+    "input_nonfinite": pl.Int64(),
+    "bad_constant": pl.String(),
+    "growth": pl.Float64(),
+    "origin": pl.String(),
+}
+
+
+def row_errors(frame: pl.DataFrame) -> pl.DataFrame:
+    """Per row: ``level`` (0 ok, 1 warn, 2 fail/error, null not compared), ``error`` (relative
+    Euclidean distance, else 1 - cosine; +inf where NaN/Inf appear on one side only) and
+    ``nonfinite`` (positions NaN/Inf on one side only)."""
+    err = pl.coalesce(pl.col("relative_euclidean_distance"), 1.0 - pl.col("cosine_similarity"))
+    nonfinite = pl.col("nonfinite_mismatch").fill_null(0)
+    return frame.select(
+        pl.int_range(pl.len(), dtype=pl.Int64).alias("row"),
+        pl.col("health").replace_strict(LEVEL, default=None, return_dtype=pl.Int64).alias("level"),
+        pl.when(nonfinite > 0).then(pl.lit(math.inf)).otherwise(err.cast(pl.Float64)).alias("error"),
+        nonfinite.cast(pl.Int64).alias("nonfinite"),
+    )
+
+
+def classify_frame(frame: pl.DataFrame, edges: Edges) -> pl.DataFrame:
+    """One row per frame row (same order) with the origin and the worst input; see the module doc."""
+    base = row_errors(frame).with_columns(
+        frame["name"].alias("_name"), frame["kind"].alias("_kind"), frame["health"].alias("_health")
+    )
+    e = edges.frame.join(
+        base.select(
+            pl.col("row").alias("input_row"),
+            # An input that could not be compared tells nothing about where the error came from.
+            pl.when(pl.col("_health") != "error").then(pl.col("level")).alias("in_level"),
+            pl.col("error").alias("in_error"),
+            pl.col("nonfinite").alias("in_nonfinite"),
+            pl.col("_name").alias("in_name"),
+            pl.col("_health").alias("in_health"),
+        ),
+        on="input_row",
+        how="left",
+    )
+    flowing = e.filter(~pl.col("constant"))
+    worst = (
+        flowing.sort(["row", "in_level", "in_error"], descending=[False, True, True], nulls_last=True)
+        .group_by("row", maintain_order=True)
+        .agg(
+            pl.len().cast(pl.Int64).alias("inputs"),
+            pl.col("input_row").first().alias("worst_input_row"),
+            pl.col("in_name").first().alias("worst_input"),
+            pl.col("in_health").first().alias("worst_input_health"),
+            pl.col("in_level").max().alias("_in_level"),
+            pl.col("in_error").first().alias("worst_input_error"),
+            pl.col("in_nonfinite").max().alias("input_nonfinite"),
+        )
+    )
+    bad_const = (
+        e.filter(pl.col("constant") & (pl.col("in_level").fill_null(0) > 0))
+        .group_by("row", maintain_order=True)
+        .agg(pl.col("in_name").first().alias("bad_constant"))
+    )
+    known = pl.Series("row", sorted(edges.known), dtype=pl.Int64)
+    out = (
+        base.join(worst, on="row", how="left")
+        .join(bad_const, on="row", how="left")
+        .with_columns(pl.col("row").is_in(known.implode()).alias("_known"))
+        .sort("row")
+    )
+    level, in_level = pl.col("level"), pl.col("_in_level")
+    in_err = pl.col("worst_input_error")
+    growth = (
+        pl.when(in_err.is_infinite() & pl.col("error").is_infinite()).then(pl.lit(1.0))
+        .when(in_err > 0).then(pl.col("error") / in_err)
+    )
+    new_nonfinite = (pl.col("nonfinite") > 0) & (pl.col("input_nonfinite").fill_null(0) == 0)
+    source_kind = pl.col("_kind").is_in(["input", "constant"])
+    has_inputs = pl.col("inputs").fill_null(0) > 0
+    origin = (
+        pl.when(level.is_null() | (pl.col("_health") == "error")).then(pl.lit("unknown"))
+        .when(level == 0).then(pl.lit("clean"))
+        .when(source_kind).then(pl.lit("introduced"))
+        .when(~has_inputs & pl.col("bad_constant").is_not_null()).then(pl.lit("introduced"))
+        .when(~has_inputs).then(pl.lit("unknown"))
+        .when(in_level.is_null()).then(pl.lit("unknown"))
+        .when(in_level == 0).then(pl.lit("introduced"))
+        # Crossing from warn to fail with little growth is a drift crossing a band, not a new error.
+        .when((in_level < level) & (growth.fill_null(math.inf) >= CROSSING)).then(pl.lit("introduced"))
+        .when(new_nonfinite).then(pl.lit("introduced"))
+        .when(growth.fill_null(0.0) >= AMPLIFY).then(pl.lit("introduced"))
+        .otherwise(pl.lit("inherited"))
+    )
+    return out.with_columns(
+        pl.col("inputs").fill_null(0),
+        growth.alias("growth"),
+        origin.alias("origin"),
+    ).select(list(CLASSIFY_SCHEMA))
+
+
+def nan_origin(frame: pl.DataFrame, classes: pl.DataFrame) -> int | None:
+    """The first row whose target has NaN/Inf the golden lacks while its inputs' targets had none."""
+    new = (classes["nonfinite"] > 0) & (classes["input_nonfinite"].fill_null(0) == 0)
+    hits = np.flatnonzero(new.to_numpy())
+    return int(hits[0]) if hits.size else None
+
+
+@dataclass(frozen=True)
+class Trend:
+    """How the error grows along the topological order (seed 004 §3.2.5)."""
+
+    kind: str
+    """``jump`` (a sudden break at one layer), ``drift`` (a gradual decline), or ``none``."""
+    row: int | None
+    """Where it happens: the jump's row, or the first row leaving the band for a drift."""
+    slope: float | None = None
+    """Drift: decades of relative error gained per layer (least squares over log10)."""
+    layers: int = 0
+    """Drift: layers the fit spans."""
+    before: float | None = None
+    """The error just before ``row`` (the worst input's, or the previous layers')."""
+    after: float | None = None
+    """The error at ``row``."""
+
+    def sentence(self, frame: pl.DataFrame) -> str:
+        if self.kind == "none" or self.row is None:
+            return "no layer leaves its band"
+        where = f"#{frame['index'][self.row]} {display(str(frame['name'][self.row]))!r}"
+        if self.kind == "jump":
+            return f"a sudden break (jump) at {where}: relative error {_num(self.before)} -> {_num(self.after)}"
+        return (
+            f"a gradual decline (drift) over {self.layers} layers: relative error grows by "
+            f"{_num(self.slope)} decades per layer and first leaves the band at {where} ({_num(self.after)})"
+        )
+
+
+def _num(v: float | None) -> str:
+    if v is None:
+        return "n/a"
+    if math.isinf(v):
+        return "NaN/Inf"
+    return f"{v:.3g}"
+
+
+#: Look-back window (layers) for the error before a suspected jump when no graph edges exist.
+_WINDOW = 5
+
+
+def trend(frame: pl.DataFrame, classes: pl.DataFrame) -> Trend:
+    """Jump vs drift over computed activation rows in topological order."""
+    act = classes.with_columns(frame["kind"].alias("_kind"), frame["status"].alias("_status")).filter(
+        (pl.col("_kind") == "activation") & (pl.col("_status") == "computed") & pl.col("level").is_not_null()
+    )
+    bad = act.filter(pl.col("level") > 0)
+    if bad.height == 0:
+        return Trend("none", None)
+    first = bad.row(0, named=True)
+    pos = act["row"].to_list().index(first["row"])
+    errs = act["error"].to_numpy()
+    after = float(first["error"])
+    if first["worst_input_error"] is not None:
+        before = float(first["worst_input_error"])
+    else:
+        prev = errs[max(0, pos - _WINDOW) : pos]
+        before = float(np.nanmax(prev)) if prev.size else 0.0
+    if math.isinf(after) or (first["nonfinite"] or 0) > 0 or before <= 0 or after / before >= AMPLIFY:
+        return Trend("jump", int(first["row"]), before=before, after=after)
+    upto = errs[: pos + 1]
+    finite = np.isfinite(upto) & (upto > 0)
+    if finite.sum() < 3:
+        return Trend("jump", int(first["row"]), before=before, after=after)
+    x = np.flatnonzero(finite).astype(np.float64)
+    y = np.log10(upto[finite])
+    slope = float(np.polyfit(x, y, 1)[0])
+    return Trend("drift", int(first["row"]), slope=slope, layers=int(finite.sum()), before=before, after=after)

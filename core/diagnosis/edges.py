@@ -1,0 +1,193 @@
+"""Which comparison rows feed which: the edges the diagnosis reasons over.
+
+A row's inputs come from the best source at hand, per row:
+
+1. the dump's own record of the producing node's inputs (our manifests'
+   ``node_inputs``, held in :attr:`TensorInfo.node_inputs`);
+2. the ONNX graph (:class:`~dumpscope.core.onnx.graph.GraphFacts`): the inputs of the node
+   producing the golden tensor;
+3. an Ascend ATC graph JSON: the ``input`` list (``"op:index"``) of the target op.
+
+Several sources can be given (an ONNX model and an ATC graph); per row, the first input
+list whose flowing inputs are all compared rows wins, else the first one known.
+
+An input name resolves to a row by tensor name (golden or target side), then by
+``(node, output index)`` on either side.  Inputs that are constants (initializers,
+``Constant`` outputs, rows of kind ``constant``) are kept apart: a node whose only bad
+input is a constant *introduces* its error (the constant is the evidence), it does not
+inherit it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from dumpscope.core.onnx.graph import GraphFacts
+from dumpscope.core.dumps import DumpError, TensorRef
+from dumpscope.core.comparison.pipeline import Comparison
+
+EDGE_SCHEMA: dict[str, pl.DataType] = {"row": pl.Int64(), "input_row": pl.Int64(), "constant": pl.Boolean()}
+
+
+@dataclass(frozen=True)
+class Edges:
+    """Input edges between rows of a comparison frame."""
+
+    frame: pl.DataFrame
+    """``row``, ``input_row``, ``constant`` (the input is a constant)."""
+    constant_inputs: Mapping[int, tuple[str, ...]]
+    """Row -> names of its constant inputs (whether or not they are rows)."""
+    unresolved: Mapping[int, tuple[str, ...]]
+    """Row -> input names that match no row (not dumped, unmatched, or unknown)."""
+    known: frozenset[int]
+    """Rows whose inputs are known (from any source), even if none resolved."""
+    source: str
+    """Where the edges came from, for the report."""
+
+
+@dataclass(frozen=True)
+class AtcInputs:
+    """Target op name -> its input references (``"op:index"``) in an ATC graph JSON."""
+
+    inputs: Mapping[str, tuple[str, ...]]
+
+
+def load_atc_inputs(path: str | Path) -> AtcInputs:
+    """The ``input`` lists of every op in an ATC graph JSON (control edges ``:-1`` dropped)."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8", errors="surrogateescape"))
+    except FileNotFoundError:
+        raise DumpError(f"{p}: no such file") from None
+    except (OSError, ValueError) as exc:
+        raise DumpError(f"{p}: not a readable ATC graph JSON ({exc})") from None
+    graphs = data.get("graph") if isinstance(data, dict) else None
+    if not isinstance(graphs, list):
+        raise DumpError(f"{p}: not an ATC graph JSON (no 'graph' list)")
+    out: dict[str, tuple[str, ...]] = {}
+    for g in graphs:
+        for op in g.get("op", []) if isinstance(g, dict) else []:
+            if not isinstance(op, dict) or not isinstance(op.get("name"), str):
+                continue
+            refs = [r for r in op.get("input", []) if isinstance(r, str) and r and not r.endswith(":-1")]
+            out.setdefault(op["name"], tuple(refs))
+    return AtcInputs(out)
+
+
+def _split_ref(ref: str) -> tuple[str, int] | None:
+    node, sep, idx = ref.rpartition(":")
+    if sep and node and idx.isdigit():
+        return node, int(idx)
+    return None
+
+
+def build_edges(cmp: Comparison, graphs: Sequence[GraphFacts | AtcInputs] = ()) -> Edges:
+    """The input edges of every row of ``cmp`` (none when it has no pairing)."""
+    rows: list[int] = []
+    inputs: list[int] = []
+    consts: list[bool] = []
+    constant_inputs: dict[int, tuple[str, ...]] = {}
+    unresolved: dict[int, tuple[str, ...]] = {}
+    known: set[int] = set()
+    if cmp.pairing is None:
+        return Edges(pl.DataFrame(schema=EDGE_SCHEMA), {}, {}, frozenset(), "none (no tensors)")
+
+    pairs = cmp.pairing.pairs
+    by_name: dict[str, int] = {}
+    by_node: dict[tuple[str, int], int] = {}
+    for i, p in enumerate(pairs):
+        for ref in (p.golden, p.target):
+            if ref is None:
+                continue
+            by_name.setdefault(ref.name, i)
+            if ref.info.node_name and ref.info.kind != "op_input":
+                by_node.setdefault((ref.info.node_name, ref.info.output_index), i)
+    constant_names = _constant_names(cmp, graphs)
+    sources: set[str] = set()
+
+    def resolve(name: str) -> int | None:
+        j = by_name.get(name)
+        if j is None and (split := _split_ref(name)) is not None:
+            j = by_node.get(split)
+        return j
+
+    def is_constant(name: str, j: int | None) -> bool:
+        if name in constant_names:
+            return True
+        ref = pairs[j].golden or pairs[j].target if j is not None else None
+        return ref is not None and (ref.name in constant_names or ref.info.kind == "constant")
+
+    for i, p in enumerate(pairs):
+        choices = _input_names(p.golden, p.target, graphs)
+        if not choices:
+            continue
+        # A fused target op's golden inputs are intermediates of its group, not compared:
+        # prefer the first source whose flowing inputs are all compared rows.
+        names, source = next(
+            (
+                (names, source) for names, source in choices
+                if all(
+                    (j := resolve(n)) is not None and j != i and pairs[j].golden is not None and pairs[j].target is not None
+                    for n in names if not is_constant(n, resolve(n))
+                )
+            ),
+            choices[0],
+        )
+        sources.add(source)
+        known.add(i)
+        cons: list[str] = []
+        lost: list[str] = []
+        for name in dict.fromkeys(names):
+            j = resolve(name)
+            const = is_constant(name, j)
+            if const:
+                cons.append(name)
+            if j is None or j == i:
+                if not const:
+                    lost.append(name)
+                continue
+            rows.append(i)
+            inputs.append(j)
+            consts.append(const)
+        if cons:
+            constant_inputs[i] = tuple(cons)
+        if lost:
+            unresolved[i] = tuple(lost)
+    frame = pl.DataFrame({"row": rows, "input_row": inputs, "constant": consts}, schema=EDGE_SCHEMA)
+    return Edges(frame, constant_inputs, unresolved, frozenset(known), ", ".join(sorted(sources)) or "none")
+
+
+def _input_names(
+    golden: TensorRef | None, target: TensorRef | None, graphs: Sequence[GraphFacts | AtcInputs]
+) -> list[tuple[tuple[str, ...], str]]:
+    """Every known input list of a row's producing node, best source first."""
+    found: list[tuple[tuple[str, ...], str]] = []
+    for ref in (golden, target):
+        if ref is not None and ref.info.node_inputs:
+            found.append((ref.info.node_inputs, "the dump manifest"))
+    for graph in graphs:
+        if isinstance(graph, GraphFacts):
+            node = next((graph.producer[r.name] for r in (golden, target) if r is not None and r.name in graph.producer), None)
+            if node is not None:
+                found.append((node.inputs, "the ONNX graph"))
+        elif target is not None and target.info.node_name:
+            refs = graph.inputs.get(target.info.node_name)
+            if refs is not None:
+                found.append((refs, "the ATC graph"))
+    return found
+
+
+def _constant_names(cmp: Comparison, graphs: Sequence[GraphFacts | AtcInputs]) -> frozenset[str]:
+    names: set[str] = set()
+    for dump in (cmp.golden, cmp.target):
+        if dump is not None:
+            names.update(n for n, ref in dump.tensors.items() if ref.info.kind == "constant")
+    for graph in graphs:
+        if isinstance(graph, GraphFacts):
+            names |= graph.initializers | graph.constants
+    return frozenset(names)

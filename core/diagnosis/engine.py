@@ -1,0 +1,573 @@
+"""Root causes of a comparison: which node broke the target, with the numbers, and the fix.
+
+``diagnose(cmp)`` reasons over the comparison frame it is given (no tensor is read twice):
+
+1. **Edges** (:mod:`~dumpscope.core.diagnosis.edges`): each row's inputs, from the dump
+   manifest, the ONNX graph or the ATC graph.
+2. **Origin** (:mod:`~dumpscope.core.diagnosis.classify`): per row, its error against
+   the worst error among its inputs: introduced, inherited, clean or unknown; the first
+   NaN/Inf; jump vs drift along the topological order (seed 004 §3.2.5).
+3. **Evidence** (:mod:`~dumpscope.core.diagnosis.checks`) for the strongest candidates
+   only: range and overflow checks on their golden inputs, outputs and constants, the
+   fp16 conversion's clamp records, decoded Opdebug records, fused ops, quantisation.
+4. **Ranking and advice** from the seeds: clip before an overflowing exp or keep it in
+   fp32 (seed 000), disable the fusion pattern (seed 003), INT16 for a badly quantised
+   layer (seed 004), align pre-processing when the inputs already differ (seed 001), with
+   the ``dumpscope patch`` command when one applies.
+"""
+
+from __future__ import annotations
+
+import math
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import ml_dtypes
+import numpy as np
+import polars as pl
+
+from dumpscope.core.diagnosis.checks import (
+    WIDE_RANGE,
+    CheckContext,
+    Finding,
+    PatchAction,
+    check_row,
+    clamp_records,
+    quant_params,
+)
+from dumpscope.core.diagnosis.classify import Trend, classify_frame, nan_origin, trend
+from dumpscope.core.diagnosis.edges import AtcInputs, build_edges, load_atc_inputs
+from dumpscope.core.onnx.graph import GraphFacts, load_graph
+from dumpscope.core.dumps import DumpError
+from dumpscope.core.names import display
+from dumpscope.core.comparison.pipeline import Comparison
+
+#: Candidates whose tensors the checks read (the strongest by the frame's numbers).
+MAX_CHECKED = 12
+MAX_CAUSES = 10
+#: A quantised layer is listed as losing precision from this SQNR loss (dB) on, or when unhealthy.
+MIN_LOSS_DB = 1.0
+
+ADVICE: dict[str, str] = {
+    "input-mismatch": (
+        "The graph inputs already differ: align pre-processing with the golden run before reading any layer "
+        "(same input files, normalisation mean/std and its on/off flag, layout, dtype, resize) - seed 001."
+    ),
+    "overflow": (
+        "Clip the values before the overflowing op, or keep the op in fp32 (seed 000: a Clip before the exp). "
+        "For a hand-written softmax, subtracting the row maximum before Exp removes the overflow without "
+        "changing the result."
+    ),
+    "constant-range": (
+        "A constant does not fit the target dtype: keep this node in fp32, or rescale the constant "
+        "(fold the factor into a neighbouring op) so that it fits."
+    ),
+    "clamped": (
+        "The fp16 conversion clamped a constant this node reads: keep the node in fp32, or rescale the "
+        "constant so that it fits."
+    ),
+    "opdebug": "The hardware flagged this op: keep it in fp32 or clip its input, and read the decoded status bits.",
+    "fusion": (
+        "Disable this fusion pattern and compare again (seed 003): set the pass to \"off\" in fusion_switch.cfg "
+        "(GraphFusion / UBFusion), rebuild, dump, and compare the fusion-on and fusion-off dumps "
+        "(msaccucmp compare -f ON.json -cf OFF.json); if accuracy recovers, keep the pass off and report it."
+    ),
+    "quantisation": (
+        "Quantise this layer in INT16 (seed 004: a tensor whose range is wider than 20 loses too much in 8 bits; "
+        "SigmaStar: input_config.ini [CONV_CONFIG] input_format=ALL_INT16, or INT16 for this convolution or the "
+        "ones around a non-convolution op), or recalibrate on more representative data."
+    ),
+    "not-compared": (
+        "This tensor could not be compared (the message says why): fix or re-dump it; every judgement "
+        "downstream of it is uncertain until then."
+    ),
+    "nan-inf": (
+        "This is where NaN/Inf first appear with finite inputs: check the op for overflow or a division by zero "
+        "in the target precision; keep it in fp32 to confirm."
+    ),
+    "precision": "This node loses precision in the target dtype: keep it in fp32 (mixed precision) and compare again.",
+    "optimisation": (
+        "At equal precision the target computes this node differently (a fused or rewritten kernel): compare "
+        "with that optimisation disabled."
+    ),
+    "drift": (
+        "No single layer breaks: the error accumulates (seed 004 §3.2.5). Start from the first layer leaving "
+        "the band; recalibrate (quantisation-aware tools) or raise the precision of the layers whose error grows most."
+    ),
+}
+
+
+@dataclass(frozen=True)
+class RootCause:
+    row: int
+    name: str
+    node_name: str | None
+    op_type: str | None
+    index: int | None
+    kind: str | None
+    cause: str
+    score: float
+    evidence: tuple[str, ...]
+    advice: str
+    commands: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "name": display(self.name),
+            "node_name": None if self.node_name is None else display(self.node_name),
+            "op_type": self.op_type,
+            "index": self.index,
+            "row": self.row,
+            "kind": self.kind,
+            "cause": self.cause,
+            "score": self.score,
+            "evidence": list(self.evidence),
+            "advice": self.advice,
+            "commands": list(self.commands),
+        }
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    root_causes: tuple[RootCause, ...]
+    first_divergent: dict[str, object] | None
+    """The first fail/error row in topological order (with its origin), or None."""
+    summary: str
+    classification: pl.DataFrame
+    """Per frame row: origin, worst input, error growth (see :func:`classify`)."""
+    trend: Trend
+    nan_origin: int | None
+    overflow: tuple[str, ...] = ()
+    """Range/overflow findings: clamp records, Opdebug records, out-of-range values."""
+    quantisation: tuple[dict[str, object], ...] = ()
+    """The layers that lose most to quantisation (SQNR lost against their worst input)."""
+    warnings: tuple[str, ...] = ()
+    edges_source: str = "none"
+    healthy: bool = True
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, object]:
+        return _clean({
+            "verdict": "healthy" if self.healthy else "unhealthy",
+            "summary": self.summary,
+            "root_causes": [c.to_json() for c in self.root_causes],
+            "first_divergent": self.first_divergent,
+            "trend": {
+                "kind": self.trend.kind,
+                "row": self.trend.row,
+                "slope_decades_per_layer": self.trend.slope,
+                "layers": self.trend.layers,
+                "error_before": self.trend.before,
+                "error_at": self.trend.after,
+            },
+            "nan_origin": self.nan_origin,
+            "overflow": list(self.overflow),
+            "quantisation": list(self.quantisation),
+            "warnings": list(self.warnings),
+            "edges": self.edges_source,
+            "counts": self.counts,
+        })  # type: ignore[return-value]
+
+
+def _json_float(v: float | None) -> float | str | None:
+    if v is None or math.isfinite(v):
+        return v
+    return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
+
+
+def _clean(value: object) -> object:
+    """JSON-ready: non-finite floats as strings, names as valid text."""
+    if isinstance(value, float):
+        return _json_float(value)
+    if isinstance(value, str):
+        return display(value)
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    return value
+
+
+# ----------------------------------------------------------------- graph sources
+
+
+Graph = GraphFacts | AtcInputs
+
+
+def _graph_sources(cmp: Comparison, graph: GraphFacts | str | Path | None) -> tuple[list[Graph], str | None]:
+    """The graphs to take edges from, and the ATC graph path (for fusion facts) if any.
+
+    An explicit ``graph`` that cannot be read is an error; the model and ATC graph the
+    comparison recorded are used when they can still be read, and skipped otherwise.
+    """
+    if isinstance(graph, GraphFacts):
+        return [graph], None
+    if graph is not None:
+        paths, strict = [graph], True
+    elif cmp.pairing is None:
+        return [], None  # a reopened comparison: no tensors, so no edges either
+    else:
+        paths = [p for p in (cmp.meta.get("model"), cmp.meta.get("graph")) if p]  # type: ignore[misc]
+        strict = False
+    sources: list[Graph] = []
+    atc: str | None = None
+    for path in paths:
+        is_atc = str(path).lower().endswith(".json")
+        try:
+            sources.append(load_atc_inputs(path) if is_atc else load_graph(path))  # type: ignore[arg-type]
+        except DumpError:
+            if strict:
+                raise
+            continue
+        atc = str(path) if is_atc else atc
+    return sources, atc
+
+
+def classify(cmp: Comparison, graph: GraphFacts | str | Path | None = None) -> pl.DataFrame:
+    """Per frame row (same order): ``origin`` (introduced/inherited/clean/unknown), the worst
+    input (row, name, health, error), the error ``growth`` over it and ``bad_constant``."""
+    sources, _ = _graph_sources(cmp, graph)
+    return classify_frame(cmp.frame, build_edges(cmp, sources))
+
+
+# ----------------------------------------------------------------- vendor facts
+
+
+def _manifest(dump: object) -> dict[str, object]:
+    meta = getattr(dump, "meta", None)
+    m = meta.get("manifest") if isinstance(meta, dict) else None
+    return m if isinstance(m, dict) else {}
+
+
+def _fused_ops(cmp: Comparison, atc_path: str | None) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+    fused: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+    if atc_path:
+        from dumpscope.core.vendor import atc_graph as fusion
+
+        for op in fusion.load_graph(atc_path).ops:
+            if len(op.effective_originals) > 1:
+                fused[op.name] = (op.effective_originals, op.passes)
+    for node in _manifest(cmp.target).get("nodes", []) or []:  # type: ignore[union-attr]
+        if not isinstance(node, dict):
+            continue
+        origin = node.get("fused_from")
+        if isinstance(origin, list) and len(origin) > 1:
+            fused[str(node.get("name"))] = (tuple(str(o) for o in origin), ())
+    return fused
+
+
+def _opdebug_records(cmp: Comparison) -> tuple[dict[str, list[object]], list[str]]:
+    """Opdebug records of an Ascend target dump, by linked op name, plus one line each."""
+    target = cmp.target
+    if target is None or target.format != "ascend-dump" or not Path(target.path).exists():
+        return {}, []
+    from dumpscope.core.vendor.opdebug import scan
+
+    try:
+        report = scan(Path(target.path), with_stats=False)
+    except OSError as exc:
+        return {}, [f"Opdebug scan of {target.path} failed: {exc}"]
+    by_op: dict[str, list[object]] = {}
+    lines = []
+    for rec in report.records:
+        bits = ", ".join(b.meaning for b in rec.bits) or f"status 0x{rec.status:x}"
+        op = display(rec.op_name) if rec.op_name else "an op not found in the dump"
+        lines.append(f"Opdebug: {rec.unit} task {rec.task_id} stream {rec.stream_id} ({op}): {bits}")
+        if rec.op_name:
+            by_op.setdefault(rec.op_name, []).append(rec)
+    return by_op, lines
+
+
+# ----------------------------------------------------------------- patch commands
+
+
+def _model_path(cmp: Comparison) -> str | None:
+    path = cmp.meta.get("model") or _manifest(cmp.golden).get("model")
+    return str(path) if path else None
+
+
+def _model_node_names(path: str | None) -> frozenset[str] | None:
+    if path is None or not Path(path).is_file():
+        return None
+    try:
+        return frozenset(n.name for n in load_graph(path).nodes)
+    except DumpError:
+        return None
+
+
+def model_node(name: str, nodes: frozenset[str] | None) -> str:
+    """The model's name for a dumped node: exact, else the longest model name the dump name
+    ends with after a ``/`` (dumps of several runs prefix node names, e.g. ``frame5/``)."""
+    if nodes is None or name in nodes:
+        return name
+    parts = name.split("/")
+    for k in range(1, len(parts)):
+        tail = "/".join(parts[k:])
+        if tail in nodes:
+            return tail
+    return name
+
+
+def _bound(v: float) -> str:
+    return "-inf" if v == -math.inf else "inf" if v == math.inf else f"{v:.7g}"
+
+
+def patch_commands(fixes: Sequence[PatchAction], model: str | None, nodes: frozenset[str] | None) -> list[str]:
+    """One ``dumpscope patch`` command per kind of fix (clip first, then keep-fp32)."""
+    src = model or "MODEL.onnx"
+    out = str(Path(src).with_suffix("")) + ".patched.onnx"
+    head = f"dumpscope patch {shlex.quote(src)} -o {shlex.quote(out)}"
+    clips = [f"--clip {shlex.quote(model_node(f.node, nodes) + '=' + _bound(f.clip[0]) + ',' + _bound(f.clip[1]))}"
+             for f in fixes if f.clip is not None]
+    kept = list(dict.fromkeys(shlex.quote(model_node(f.node, nodes)) for f in fixes if f.keep_fp32))
+    keeps = [f"--keep-fp32 {' '.join(kept)}"] if kept else []
+    return [f"{head} {' '.join(dict.fromkeys(opts))}" for opts in (clips, keeps) if opts]
+
+
+# ----------------------------------------------------------------- ranking
+
+
+def _cause_of(findings: list[Finding], r: dict[str, object], is_nan_origin: bool, drift: bool) -> str:
+    if r["kind"] == "input":
+        return "input-mismatch"
+    if r["health"] == "error":
+        return "not-compared"
+    if findings:
+        return max(findings, key=lambda f: f.weight).cause
+    if drift:
+        return "drift"
+    if is_nan_origin:
+        return "nan-inf"
+    band = r["band"]
+    if band == "int8":
+        return "quantisation"
+    if band in ("fp16", "bf16"):
+        return "precision"
+    return "optimisation"
+
+
+def _origin_sentence(r: dict[str, object], c: dict[str, object]) -> str:
+    err = c["error"]
+    here = "NaN/Inf on one side only" if err is not None and math.isinf(err) else f"relative error {err:.3g}" if err is not None else "no error measure"
+    if r["kind"] in ("input", "constant"):
+        return f"a {r['kind']} that already differs ({here})"
+    if c["worst_input"] is None:
+        if c["bad_constant"]:
+            return f"its only bad input is the constant {display(str(c['bad_constant']))!r}; this output: {here}"
+        return f"this output: {here}; its inputs are unknown or not compared (give --model or --graph to judge them)"
+    in_err = c["worst_input_error"]
+    there = "NaN/Inf" if in_err is not None and math.isinf(in_err) else f"relative error {in_err:.3g}" if in_err is not None else "n/a"
+    growth = c["growth"]
+    grown = f", {growth:.3g}x its worst input's" if growth is not None and math.isfinite(growth) and growth > 1 else ""
+    return (
+        f"introduced here: worst input {display(str(c['worst_input']))!r} is {c['worst_input_health']} ({there}); "
+        f"this output is {r['health']} ({here}{grown})"
+    )
+
+
+def _candidate_rows(cmp: Comparison, classes: pl.DataFrame, opdebug: dict[str, list[object]]) -> pl.Expr:
+    """Rows that may be root causes: introduced ones; the first divergent row when its inputs
+    are unknown (a dump without graph facts still gets an answer); unhealthy rows whose target
+    op has an Opdebug record."""
+    rows = set()
+    first = cmp.first_divergent()
+    if first is not None and classes["origin"][first] == "unknown":
+        rows.add(first)
+    if opdebug and cmp.pairing is not None:
+        for i, p in enumerate(cmp.pairing.pairs):
+            if p.target is not None and p.target.info.node_name in opdebug and (classes["level"][i] or 0) > 0:
+                rows.add(i)
+    return (pl.col("origin") == "introduced") | pl.col("row").is_in(sorted(rows))
+
+
+def _preliminary(c: dict[str, object], first: int | None, nan_row: int | None) -> float:
+    level = c["level"] or 0
+    score = 0.5 if level >= 2 else 0.25
+    growth = c["growth"]
+    if growth is None or (isinstance(growth, float) and math.isnan(growth)):
+        score += 0.05
+    elif math.isinf(growth) or growth > 1:
+        score += 0.15 * min(1.0, math.log10(max(growth, 1.0)) / 3) if math.isfinite(growth) else 0.15
+    if c["row"] == first:
+        score += 0.1
+    if c["row"] == nan_row:
+        score += 0.1
+    return score
+
+
+def diagnose(
+    cmp: Comparison, graph: GraphFacts | str | Path | None = None, *, limit: int = MAX_CAUSES
+) -> Diagnosis:
+    """Rank the root causes of ``cmp``'s unhealthy rows (see the module docstring).
+
+    ``graph``: graph facts, an ONNX model path or an ATC graph JSON; by default the model
+    or graph the comparison was made with, and the dump manifests' own node inputs.
+    """
+    frame = cmp.frame
+    sources, atc_path = _graph_sources(cmp, graph)
+    edges = build_edges(cmp, sources)
+    classes = classify_frame(frame, edges)
+    counts = cmp.health_counts()
+    healthy = not (counts.get("fail", 0) or counts.get("error", 0))
+    shape = trend(frame, classes)
+    nan_row = nan_origin(frame, classes)
+    warnings = tuple(str(w) for w in cmp.meta.get("warnings", []) or [])  # type: ignore[union-attr]
+
+    opdebug, overflow_lines = _opdebug_records(cmp)
+    candidates = classes.filter(_candidate_rows(cmp, classes, opdebug))
+    first_introduced = int(candidates["row"][0]) if candidates.height else None
+    prelim = [(_preliminary(c, first_introduced, nan_row), c) for c in candidates.iter_rows(named=True)]
+    prelim.sort(key=lambda sc: (-sc[0], sc[1]["row"]))
+    ctx = CheckContext(
+        cmp, edges,
+        clamped=clamp_records(_manifest(cmp.target).get("clamped", []) or []),  # type: ignore[arg-type]
+        opdebug=opdebug,  # type: ignore[arg-type]
+        fused=_fused_ops(cmp, atc_path),
+    )
+    model = _model_path(cmp)
+    nodes = _model_node_names(model)
+    causes: list[RootCause] = []
+    for k, (score, c) in enumerate(prelim):
+        row = int(c["row"])
+        r = frame.row(row, named=True)
+        findings = check_row(ctx, row) if k < MAX_CHECKED and cmp.has_tensors else []
+        drift = shape.kind == "drift" and shape.row == row
+        cause = _cause_of(findings, r, row == nan_row, drift)
+        evidence = [f"{r['health']}: {r['message']}" if r["message"] else str(r["health"]), _origin_sentence(r, c)]
+        if row == nan_row:
+            evidence.append(
+                f"first NaN/Inf: the target has {r['nan_target'] or 0} NaN and {r['inf_target'] or 0} Inf here "
+                f"(golden {r['nan_golden'] or 0} NaN, {r['inf_golden'] or 0} Inf) while its inputs are finite"
+            )
+        if drift or (shape.kind == "jump" and shape.row == row):
+            evidence.append(shape.sentence(frame))
+        evidence += [f.text for f in findings]
+        unresolved = edges.unresolved.get(row)
+        if unresolved:
+            evidence.append("inputs not compared: " + ", ".join(repr(display(n)) for n in unresolved[:5]))
+        fixes = [fx for f in findings for fx in f.fixes]
+        if cause in ("precision", "nan-inf", "drift") and r["band"] in ("fp16", "bf16") and r["node_name"]:
+            fixes.append(PatchAction(str(r["node_name"]), keep_fp32=True))
+        commands = patch_commands(fixes, model, nodes) if fixes else []
+        advice = ADVICE[cause] + ("" if not commands else " Patch and verify: " + " or ".join(f"`{c}`" for c in commands)
+                                  + ", then dump golden and target again from the patched model and compare.")
+        total = 1.0 if cause == "input-mismatch" else score + min(0.3, sum(f.weight for f in findings))
+        causes.append(RootCause(
+            row=row, name=str(r["name"]), node_name=r["node_name"], op_type=r["op_type"], index=r["index"],
+            kind=r["kind"], cause=cause, score=round(min(1.0, total), 3), evidence=tuple(evidence),
+            advice=advice, commands=tuple(commands),
+        ))
+        overflow_lines += [f.text for f in findings if f.cause in ("overflow", "clamped", "constant-range")]
+    causes.sort(key=lambda c: (-c.score, c.row))
+    for name, recs in ctx.clamped.items():
+        for rec in recs:
+            line = (f"fp16 conversion: {rec.get('action')} {rec.get('count')} value(s) of constant {display(name)!r} "
+                    f"(largest |x| {float(rec.get('max_abs') or 0):.6g})")  # type: ignore[arg-type]
+            overflow_lines.append(line)
+    overflow_lines += frame_range_findings(frame)
+    first = cmp.first_divergent()
+    first_info = _row_info(frame, classes, first) if first is not None else None
+    quant = _quantisation_losses(cmp, classes)
+    summary = _summary(cmp, causes, first_info, shape, warnings, healthy, counts)
+    return Diagnosis(
+        root_causes=tuple(causes[:limit]), first_divergent=first_info, summary=summary, classification=classes,
+        trend=shape, nan_origin=nan_row, overflow=tuple(dict.fromkeys(overflow_lines)), quantisation=quant,
+        warnings=warnings, edges_source=edges.source, healthy=healthy, counts=counts,
+    )
+
+
+#: Largest finite value of the float types a target may run in.
+FLOAT_MAX = {"float16": 65504.0, "bfloat16": float(ml_dtypes.finfo(ml_dtypes.bfloat16).max)}
+
+
+def frame_range_findings(frame: pl.DataFrame, limit: int = 20) -> list[str]:
+    """Rows whose golden values (the frame's min/max, no tensor read) reach the maximum of the
+    target's float type: likely overflows even where nothing is Inf yet."""
+    top = pl.col("target_dtype").replace_strict(FLOAT_MAX, default=None, return_dtype=pl.Float64)
+    reach = pl.max_horizontal(pl.col("min_golden").abs(), pl.col("max_golden").abs())
+    hits = frame.select("index", "name", "kind", "target_dtype", reach.alias("reach"), top.alias("top")).filter(
+        pl.col("top").is_not_null() & (pl.col("reach") >= pl.col("top"))
+    )
+    lines = [
+        f"golden {r['kind']} #{r['index']} {display(str(r['name']))!r} reaches |x| {r['reach']:.6g}, "
+        f"at or beyond the {r['target_dtype']} maximum {r['top']:g}"
+        for r in hits.head(limit).iter_rows(named=True)
+    ]
+    if hits.height > limit:
+        lines.append(f"... and {hits.height - limit} more tensors beyond their target float range")
+    return lines
+
+
+def _row_info(frame: pl.DataFrame, classes: pl.DataFrame, row: int) -> dict[str, object]:
+    r = frame.row(row, named=True)
+    return {
+        "row": row, "name": display(str(r["name"])), "node_name": None if r["node_name"] is None else display(r["node_name"]),
+        "op_type": r["op_type"], "index": r["index"], "kind": r["kind"], "health": r["health"],
+        "message": r["message"], "origin": classes["origin"][row],
+    }
+
+
+def _quantisation_losses(cmp: Comparison, classes: pl.DataFrame, top: int = 5) -> tuple[dict[str, object], ...]:
+    """Quantised layers ranked by the SQNR they lose against their worst input (dB); only
+    layers losing at least :data:`MIN_LOSS_DB`, or unhealthy ones."""
+    frame = cmp.frame
+    q = frame.select(
+        pl.int_range(pl.len(), dtype=pl.Int64).alias("row"), "sqnr_db", "band", "status", "kind"
+    ).with_columns(classes["worst_input_row"])
+    sqnr = q["sqnr_db"].to_numpy().astype(np.float64)
+    worst = q["worst_input_row"].to_numpy()
+    # fill_null: a frame imported or reopened from elsewhere may lack these columns' values
+    mask = ((q["band"] == "int8") & (q["status"] == "computed") & (q["kind"] == "activation")).fill_null(False).to_numpy()
+    mask &= np.isfinite(sqnr)
+    if not mask.any():
+        return ()
+    has_in = ~np.isnan(worst.astype(np.float64))
+    in_sqnr = np.full(sqnr.shape, np.nan)
+    idx = worst[has_in].astype(np.int64)
+    in_sqnr[has_in] = sqnr[idx]
+    lost = np.where(np.isfinite(in_sqnr), in_sqnr - sqnr, np.nan)
+    level = classes["level"].fill_null(0).to_numpy()
+    rows = np.flatnonzero(mask & ((lost >= MIN_LOSS_DB) | ((lost > 0) & (level > 0))))
+    rows = rows[np.argsort(-lost[rows], kind="stable")][:top]
+    out = []
+    for row in rows:
+        r = frame.row(int(row), named=True)
+        params = quant_params(cmp, int(row))
+        out.append({
+            "row": int(row), "name": display(str(r["name"])), "node_name": r["node_name"], "op_type": r["op_type"],
+            "sqnr_db": float(sqnr[row]), "sqnr_lost_db": float(lost[row]),
+            "golden_min": r["min_golden"], "golden_max": r["max_golden"],
+            "scale": params[0] if params else None, "zero_point": params[1] if params else None,
+            # Seed 004 §3.2.6: bad metrics *and* a range wider than 20 still in 8 bits.
+            "int16_advised": bool(
+                level[row] > 0 and r["min_golden"] is not None and r["max_golden"] is not None
+                and r["max_golden"] - r["min_golden"] > WIDE_RANGE
+            ),
+        })
+    return tuple(out)
+
+
+def _summary(
+    cmp: Comparison, causes: list[RootCause], first: dict[str, object] | None, shape: Trend,
+    warnings: tuple[str, ...], healthy: bool, counts: dict[str, int],
+) -> str:
+    parts = [w for w in warnings if "differs between golden and target" in w]
+    bad = sum(counts.get(h, 0) for h in ("fail", "error"))
+    if healthy:
+        warn = counts.get("warn", 0)
+        parts.append("Healthy: every compared tensor is within its band" + (f" ({warn} warn)" if warn else "") + ".")
+    else:
+        parts.append(f"Unhealthy: {bad} of {cmp.frame.height} rows fail or could not be compared.")
+    if first is not None:
+        parts.append(
+            f"First divergent: #{first['index']} {first['name']!r} ({first['op_type'] or '?'}), {first['origin']}."
+        )
+    if causes:
+        top = causes[0]
+        parts.append(f"Most likely root cause: {display(top.name)!r} ({top.op_type or '?'}), {top.cause}.")
+    if shape.kind != "none":
+        text = shape.sentence(cmp.frame)
+        parts.append(text[0].upper() + text[1:] + ".")
+    return " ".join(parts)

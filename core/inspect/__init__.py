@@ -1,0 +1,1 @@
+"""Facts about one compared row for the panes: tensor statistics, overflow and range checks, fusion groups."""

@@ -1,0 +1,147 @@
+"""Element-level facts about one golden/target pair, for the UI's tensor pane.
+
+The comparison frame already holds every metric; what it cannot hold is *where* the
+tensors differ: histograms of the error and of each side's values, the first NaN/Inf
+positions and the worst elements with their multi-dimensional index.  These are computed
+for one selected pair at a time, in two streamed passes over row blocks of (possibly
+memory-mapped) data in float64, so memory stays bounded by the block, not the tensor.
+
+Positions are given in the golden tensor's index space, after the same alignment the
+metrics use (:func:`dumpscope.core.comparison.shapes.align`: size-1 axes, NHWC/NCHW transposes).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from dumpscope.core.comparison.shapes import align
+
+BLOCK = 1 << 20
+"""Elements per streamed block."""
+
+
+@dataclass(frozen=True)
+class Histogram:
+    counts: tuple[int, ...]
+    edges: tuple[float, float]
+    """Low and high edge of the whole range; the bins are of equal width."""
+
+
+@dataclass(frozen=True)
+class Element:
+    index: tuple[int, ...]
+    golden: float
+    target: float
+    abs_error: float
+
+
+@dataclass(frozen=True)
+class SideStats:
+    nan_at: tuple[tuple[int, ...], ...]
+    """Indices of the first few NaN, in flat order."""
+    inf_at: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class TensorStats:
+    golden: SideStats
+    target: SideStats
+    error_hist: Histogram | None
+    """|target - golden| over positions finite on both sides (None when not comparable)."""
+    golden_hist: Histogram | None
+    target_hist: Histogram | None
+    worst: tuple[Element, ...]
+    """Largest |target - golden| first (finite positions only)."""
+    note: str = ""
+    """How the tensors were lined up, or why they could not be compared element-wise."""
+
+
+def _blocks(a: np.ndarray, b: np.ndarray | None) -> Iterator[tuple[int, np.ndarray, np.ndarray | None]]:
+    """(flat offset, float64 block of a, of b) in C order, by leading-axis row blocks."""
+    a = a.reshape(1) if a.ndim == 0 else a
+    b = None if b is None else (b.reshape(1) if b.ndim == 0 else b)
+    per_row = max(1, a.size // max(a.shape[0], 1))
+    rows = max(1, BLOCK // per_row)
+    for start in range(0, a.shape[0], rows):
+        ga = np.asarray(a[start : start + rows], dtype=np.float64).reshape(-1)
+        gb = None if b is None else np.asarray(b[start : start + rows], dtype=np.float64).reshape(-1)
+        yield start * per_row, ga, gb
+
+
+def _first(mask: np.ndarray, offset: int, shape: tuple[int, ...], found: list[tuple[int, ...]], limit: int) -> None:
+    if len(found) < limit and mask.any():
+        for flat in np.flatnonzero(mask)[: limit - len(found)]:
+            found.append(tuple(int(i) for i in np.unravel_index(offset + int(flat), shape or (1,))))
+
+
+def _side(a: np.ndarray, positions: int) -> tuple[SideStats, float, float]:
+    """NaN/Inf positions and the finite range of one side."""
+    nan_at: list[tuple[int, ...]] = []
+    inf_at: list[tuple[int, ...]] = []
+    lo, hi = np.inf, -np.inf
+    for offset, block, _ in _blocks(a, None):
+        finite = np.isfinite(block)
+        _first(np.isnan(block), offset, a.shape, nan_at, positions)
+        _first(np.isinf(block), offset, a.shape, inf_at, positions)
+        if finite.any():
+            vals = block[finite]
+            lo, hi = min(lo, float(vals.min())), max(hi, float(vals.max()))
+    return SideStats(tuple(nan_at), tuple(inf_at)), lo, hi
+
+
+def _hist(a: np.ndarray, lo: float, hi: float, bins: int) -> Histogram | None:
+    if lo > hi:
+        return None
+    hi = hi if hi > lo else lo + 1.0
+    counts = np.zeros(bins, dtype=np.int64)
+    for _, block, _ in _blocks(a, None):
+        counts += np.histogram(block[np.isfinite(block)], bins=bins, range=(lo, hi))[0]
+    return Histogram(tuple(int(c) for c in counts), (lo, hi))
+
+
+def tensor_stats(
+    golden: np.ndarray, target: np.ndarray, *, bins: int = 64, worst: int = 20, positions: int = 5
+) -> TensorStats:
+    """Histograms, first NaN/Inf positions and the ``worst`` largest differences of a pair."""
+    aligned = align(golden, target)
+    g, t = aligned.golden, aligned.target
+    g_side, g_lo, g_hi = _side(g, positions)
+    t_side, t_lo, t_hi = _side(t, positions)
+    g_hist, t_hist = _hist(g, g_lo, g_hi, bins), _hist(t, t_lo, t_hi, bins)
+    if aligned.error:
+        return TensorStats(g_side, t_side, None, g_hist, t_hist, (), aligned.error)
+
+    shape = tuple(g.shape)
+    top: list[tuple[float, int, float, float]] = []  # min-heap of the largest errors
+    err_max = -np.inf
+    for offset, gb, tb in _blocks(g, t):
+        assert tb is not None
+        with np.errstate(invalid="ignore", over="ignore"):  # inf - inf: masked out just below
+            err = np.abs(tb - gb)
+        err[~(np.isfinite(gb) & np.isfinite(tb))] = -1.0
+        if not err.size or err.max() < 0:
+            continue
+        err_max = max(err_max, float(err.max()))
+        k = min(worst, err.size)
+        for i in np.argpartition(err, err.size - k)[err.size - k :]:
+            if err[i] >= 0:
+                item = (float(err[i]), offset + int(i), float(gb[i]), float(tb[i]))
+                (heapq.heappush if len(top) < worst else heapq.heappushpop)(top, item)
+    err_hist = None
+    if err_max >= 0:
+        counts = np.zeros(bins, dtype=np.int64)
+        hi = err_max if err_max > 0 else 1.0
+        for _, gb, tb in _blocks(g, t):
+            assert tb is not None
+            both = np.isfinite(gb) & np.isfinite(tb)
+            counts += np.histogram(np.abs(tb[both] - gb[both]), bins=bins, range=(0.0, hi))[0]
+        err_hist = Histogram(tuple(int(c) for c in counts), (0.0, hi))
+    elements = tuple(
+        Element(tuple(int(i) for i in np.unravel_index(flat, shape or (1,))), gv, tv, e)
+        for e, flat, gv, tv in sorted(top, key=lambda item: (-item[0], item[1]))
+    )
+    return TensorStats(g_side, t_side, err_hist, g_hist, t_hist, elements, aligned.note)

@@ -1,0 +1,275 @@
+"""ONNX graph facts: topological order, producers and consumers, constants.
+
+Pairing, ordering and the introduced-vs-inherited diagnosis all need the same few
+facts about a model; :func:`load_graph` computes them once and never fails on a
+messy graph: a cycle or an input nobody produces is recorded in
+:attr:`GraphFacts.problems` and the nodes involved are still listed.
+
+Only the top-level graph is described.  Nodes inside If/Loop/Scan bodies are not
+listed (their tensors are not dumped either), but the outer-scope tensors a body
+reads count as inputs of the control-flow node when ordering, so that node never
+comes before the producers of what its bodies use.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+
+import onnx
+
+from dumpscope.core.dumps import DumpError
+
+CONTROL_FLOW_OPS = frozenset({"If", "Loop", "Scan"})
+
+
+@dataclass(frozen=True)
+class NodeFacts:
+    """One node of the top-level graph."""
+
+    name: str
+    """``node.name``, or ``f"{op_type}_{index}"`` when empty (msit's rule); unique in the graph."""
+    op_type: str
+    index: int
+    """Topological index (0..n-1)."""
+    inputs: tuple[str, ...]
+    """Input tensor names; empty (omitted optional) inputs are dropped."""
+    outputs: tuple[str, ...]
+    domain: str = ""
+
+
+@dataclass(frozen=True)
+class GraphFacts:
+    """What the engine needs to know about a model's top-level graph."""
+
+    nodes: tuple[NodeFacts, ...]
+    """Topologically sorted (Kahn, stable with respect to file order)."""
+    graph_inputs: tuple[str, ...]
+    """Real inputs: graph inputs that are not initializers."""
+    graph_outputs: tuple[str, ...]
+    initializers: frozenset[str]
+    constants: frozenset[str]
+    """Outputs of ``Constant`` nodes."""
+    producer: Mapping[str, NodeFacts]
+    consumers: Mapping[str, tuple[NodeFacts, ...]]
+    control_flow: tuple[str, ...]
+    """Names of If/Loop/Scan nodes (tensors inside their bodies are not dumped)."""
+    problems: tuple[str, ...] = ()
+    _order: Mapping[str, int] = field(default_factory=dict, repr=False, compare=False)
+
+    def tensor_order(self) -> dict[str, int]:
+        """Tensor name -> topological index of its producer (-1 for inputs and constants)."""
+        return dict(self._order)
+
+
+def load_graph(model: str | Path | onnx.ModelProto) -> GraphFacts:
+    """Graph facts of ``model`` (a path or a loaded proto).
+
+    External data is never read: only the graph structure is needed, and weights
+    of a large model would cost gigabytes.
+    """
+    if isinstance(model, onnx.ModelProto):
+        proto = model
+    else:
+        path = Path(model)
+        try:
+            proto = onnx.load_model(str(path), load_external_data=False)
+        except FileNotFoundError:
+            raise DumpError(f"{path}: no such file") from None
+        except Exception as exc:  # noqa: BLE001 - protobuf raises DecodeError and friends
+            raise DumpError(f"{path}: not a readable ONNX model ({type(exc).__name__}: {exc})") from None
+    return graph_facts(proto.graph)
+
+
+def graph_facts(graph: onnx.GraphProto) -> GraphFacts:
+    """Graph facts of an already loaded graph."""
+    problems: list[str] = []
+    initializers = frozenset(t.name for t in graph.initializer) | frozenset(
+        t.values.name for t in graph.sparse_initializer
+    )
+    graph_inputs = tuple(i.name for i in graph.input if i.name not in initializers)
+    graph_outputs = tuple(o.name for o in graph.output)
+
+    raw = list(graph.node)
+    order = _kahn_order(raw, set(graph_inputs) | initializers, problems)
+    names = _unique_names(raw, order)
+
+    nodes: list[NodeFacts] = []
+    for topo, file_idx in enumerate(order):
+        n = raw[file_idx]
+        nodes.append(
+            NodeFacts(
+                name=names[file_idx],
+                op_type=n.op_type,
+                index=topo,
+                inputs=tuple(i for i in n.input if i),
+                outputs=tuple(o for o in n.output if o),
+                domain=n.domain,
+            )
+        )
+
+    producer: dict[str, NodeFacts] = {}
+    consumers: dict[str, list[NodeFacts]] = {}
+    for nf in nodes:
+        for out in nf.outputs:
+            if out in producer:
+                problems.append(
+                    f"tensor {out!r} is produced by both {producer[out].name!r} and {nf.name!r}"
+                )
+                continue
+            producer[out] = nf
+        for inp in dict.fromkeys(nf.inputs):
+            consumers.setdefault(inp, []).append(nf)
+
+    constants = frozenset(o for nf in nodes if nf.op_type == "Constant" and not nf.domain for o in nf.outputs)
+    tensor_order = {name: -1 for name in (*graph_inputs, *initializers)}
+    for name, nf in producer.items():
+        tensor_order[name] = -1 if name in constants else nf.index
+
+    return GraphFacts(
+        nodes=tuple(nodes),
+        graph_inputs=graph_inputs,
+        graph_outputs=graph_outputs,
+        initializers=initializers,
+        constants=constants,
+        producer=MappingProxyType(producer),
+        consumers=MappingProxyType({k: tuple(v) for k, v in consumers.items()}),
+        control_flow=tuple(nf.name for nf in nodes if nf.op_type in CONTROL_FLOW_OPS and not nf.domain),
+        problems=tuple(problems),
+        _order=MappingProxyType(tensor_order),
+    )
+
+
+def outer_scope_inputs(node: onnx.NodeProto) -> set[str]:
+    """Tensors a node's subgraphs read from the enclosing scope (empty for plain nodes)."""
+    used: set[str] = set()
+    for g in _subgraphs(node):
+        used |= _free_names(g)
+    return used
+
+
+def _subgraphs(node: onnx.NodeProto) -> Iterator[onnx.GraphProto]:
+    for attr in node.attribute:
+        if attr.type == onnx.AttributeProto.GRAPH:
+            yield attr.g
+        elif attr.type == onnx.AttributeProto.GRAPHS:
+            yield from attr.graphs
+
+
+def _free_names(graph: onnx.GraphProto) -> set[str]:
+    """Names used in ``graph`` (and nested bodies) that it does not define itself."""
+    defined = {i.name for i in graph.input} | {t.name for t in graph.initializer}
+    defined |= {t.values.name for t in graph.sparse_initializer}
+    used: set[str] = set()
+    for n in graph.node:
+        used.update(i for i in n.input if i)
+        used |= outer_scope_inputs(n)
+        defined.update(o for o in n.output if o)
+    used.update(o.name for o in graph.output)
+    return used - defined
+
+
+def _kahn_order(nodes: list[onnx.NodeProto], available: set[str], problems: list[str]) -> list[int]:
+    """File indices of ``nodes`` in topological order, smallest file index first among ready nodes.
+
+    An input that no node produces and that is not a graph input or initializer is a
+    *dangling* input: it is reported and treated as available.  Nodes left over by a
+    cycle are reported and appended in file order.
+    """
+    produced: dict[str, int] = {}
+    for idx, n in enumerate(nodes):
+        for o in n.output:
+            if o:
+                produced.setdefault(o, idx)
+
+    deps: list[set[int]] = []
+    dangling: dict[str, str] = {}
+    for idx, n in enumerate(nodes):
+        needed = {i for i in n.input if i} | outer_scope_inputs(n)
+        mine: set[int] = set()
+        for t in needed:
+            if t in available:
+                continue
+            p = produced.get(t)
+            if p is None:
+                dangling.setdefault(t, n.name or f"{n.op_type} #{idx}")
+            elif p != idx:
+                mine.add(p)
+            else:
+                problems.append(f"node {n.name or n.op_type!r} reads its own output {t!r}")
+        deps.append(mine)
+    for t, who in dangling.items():
+        problems.append(f"input {t!r} of node {who!r} is produced by no node and is not a graph input")
+
+    waiting = [len(d) for d in deps]
+    dependants: list[list[int]] = [[] for _ in nodes]
+    for idx, d in enumerate(deps):
+        for p in d:
+            dependants[p].append(idx)
+    ready = [idx for idx, w in enumerate(waiting) if w == 0]
+    heapq.heapify(ready)
+    order: list[int] = []
+    while ready:
+        idx = heapq.heappop(ready)
+        order.append(idx)
+        for d in dependants[idx]:
+            waiting[d] -= 1
+            if waiting[d] == 0:
+                heapq.heappush(ready, d)
+    if len(order) < len(nodes):
+        done = set(order)
+        stuck = [idx for idx in range(len(nodes)) if idx not in done]
+        shown = ", ".join(repr(nodes[i].name or nodes[i].op_type) for i in stuck[:5])
+        more = f" and {len(stuck) - 5} more" if len(stuck) > 5 else ""
+        problems.append(f"the graph has a cycle; nodes {shown}{more} are listed in file order")
+        order.extend(stuck)
+    return order
+
+
+def _unique_names(nodes: list[onnx.NodeProto], order: Iterable[int]) -> dict[int, str]:
+    """File index -> unique node name.
+
+    Named nodes keep their name (the first one, in topological order, when a name
+    repeats); unnamed nodes get ``{op_type}_{topo_index}``; clashes get ``_1``, ``_2``...
+    """
+    topo_of = {file_idx: topo for topo, file_idx in enumerate(order)}
+    taken: set[str] = set()
+    result: dict[int, str] = {}
+    pending: list[tuple[int, str]] = []
+    for file_idx in sorted(topo_of, key=topo_of.__getitem__):
+        name = nodes[file_idx].name
+        if name and name not in taken:
+            taken.add(name)
+            result[file_idx] = name
+        else:
+            pending.append((file_idx, name or f"{nodes[file_idx].op_type}_{topo_of[file_idx]}"))
+    for file_idx, base in pending:
+        name, k = base, 0
+        while name in taken:
+            k += 1
+            name = f"{base}_{k}"
+        taken.add(name)
+        result[file_idx] = name
+    return result
+
+
+def used_names(graph: onnx.GraphProto) -> set[str]:
+    """Every tensor and node name a graph uses (to invent new ones that do not clash)."""
+    names = {i.name for i in graph.input} | {t.name for t in graph.initializer}
+    for n in graph.node:
+        names.update(n.input)
+        names.update(n.output)
+        names.add(n.name)
+    return names
+
+
+def fresh_name(base: str, taken: set[str]) -> str:
+    """``base``, made unique against ``taken`` (and recorded there)."""
+    name = base
+    while name in taken:
+        name += "_"
+    taken.add(name)
+    return name

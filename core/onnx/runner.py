@@ -1,0 +1,541 @@
+"""Golden and hardware-free target dumps of an ONNX model with onnxruntime.
+
+:func:`dump_model` runs a model on the CPU and writes every node output as a
+``.npy`` file named with :func:`~dumpscope.core.names.to_filename`, the graph
+inputs (given or generated from a seed) under ``inputs/``, the constants nodes
+read, and ``manifest.json`` holding the true names and graph facts of each tensor.
+The recipes for targets (fp16, int8, optimized) are in :mod:`dumpscope.core.onnx.targets`.
+
+Memory stays bounded: onnxruntime's Python API returns the requested outputs of a
+run together, so outputs are fetched in groups whose estimated size (from shape
+inference) stays under a budget, each group written and dropped before the next run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tempfile
+import zlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import onnx
+from onnx import helper
+
+from dumpscope.core.onnx.graph import GraphFacts, graph_facts
+from dumpscope.core.dumps import DumpError
+from dumpscope.core.names import display, to_filename
+from dumpscope.core.onnx.targets import TARGETS, Prepared, open_session, prepare_golden
+
+if TYPE_CHECKING:
+    import onnxruntime as ort
+
+MANIFEST_FORMAT = "dumpscope-manifest"
+MANIFEST_VERSION = 1
+DEFAULT_MAX_MEMORY_MB = 512
+_UNKNOWN_SIZE = 1 << 20  # bytes assumed for a tensor shape inference could not size
+
+Progress = Callable[[int, int], None]
+"""Called as ``progress(runs_done, runs_total)``."""
+
+
+# ----------------------------------------------------------------- inputs
+
+
+def parse_input_shapes(text: str | None) -> dict[str, tuple[int, ...]]:
+    """``"x:1,3,224,224;y:1,16"`` (msit / ATC syntax) -> ``{"x": (1, 3, 224, 224), ...}``."""
+    shapes: dict[str, tuple[int, ...]] = {}
+    for item in (text or "").split(";"):
+        item = item.strip()
+        if not item:
+            continue
+        name, sep, dims = item.rpartition(":")
+        if not sep or not name:
+            raise DumpError(f"bad --input-shape item {item!r}: expected NAME:D1,D2,... (e.g. x:1,3,224,224)")
+        try:
+            shape = tuple(int(d) for d in dims.split(",")) if dims.strip() else ()
+        except ValueError:
+            raise DumpError(f"bad --input-shape item {item!r}: dimensions must be integers") from None
+        if any(d < 0 for d in shape):
+            raise DumpError(f"bad --input-shape item {item!r}: dimensions must be >= 0")
+        shapes[name] = shape
+    return shapes
+
+
+def parse_input_files(items: Sequence[str], input_names: Sequence[str]) -> dict[str, Path]:
+    """``["x=a.npy", ...]`` -> ``{"x": Path("a.npy")}``; a bare path is fine for a one-input model."""
+    files: dict[str, Path] = {}
+    for item in items:
+        name, sep, path = item.partition("=")
+        if not sep:
+            if len(input_names) != 1:
+                raise DumpError(f"--input {item!r}: give NAME=FILE.npy (inputs: {', '.join(input_names)})")
+            name, path = input_names[0], item
+        files[name] = Path(path)
+    return files
+
+
+def _np_dtype(elem_type: int) -> np.dtype:
+    return np.dtype(helper.tensor_dtype_to_np_dtype(elem_type))
+
+
+def generate_input(name: str, dtype: np.dtype, shape: tuple[int, ...], seed: int) -> np.ndarray:
+    """Deterministic data for one input: the same (name, dtype, shape, seed) gives the same bytes.
+
+    Floats are standard normal; integers are small and non-negative (0..3, safe as
+    indices and lengths); booleans are fair coin flips.
+    """
+    rng = np.random.default_rng([seed, zlib.crc32(name.encode("utf-8", "surrogateescape"))])
+    if dtype == np.bool_:
+        return np.asarray(rng.random(shape) < 0.5)  # asarray: shape () gives a numpy scalar
+    if np.issubdtype(dtype, np.integer):
+        return np.asarray(rng.integers(0, 4, size=shape), dtype=dtype)
+    if np.issubdtype(dtype, np.floating) or dtype.kind == "V":
+        return np.asarray(rng.standard_normal(shape), dtype=dtype)
+    raise DumpError(f"input {name!r}: cannot generate data of type {dtype}; give it with --input")
+
+
+def _dims(vi: onnx.ValueInfoProto) -> list[int | str] | None:
+    tt = vi.type.tensor_type
+    if not tt.HasField("shape"):
+        return None
+    return [d.dim_value if d.HasField("dim_value") else (d.dim_param or "?") for d in tt.shape.dim]
+
+
+@dataclass(frozen=True)
+class ModelInput:
+    name: str
+    array: np.ndarray
+    generated: bool
+
+
+def resolve_inputs(
+    graph: onnx.GraphProto,
+    facts: GraphFacts,
+    files: Mapping[str, Path],
+    shapes: Mapping[str, tuple[int, ...]],
+    seed: int,
+) -> list[ModelInput]:
+    """The data of every real graph input: read from ``files`` or generated."""
+    real = {vi.name: vi for vi in graph.input if vi.name in facts.graph_inputs}
+    for what, given in (("--input", files), ("--input-shape", shapes)):
+        unknown = [n for n in given if n not in real]
+        if unknown:
+            raise DumpError(
+                f"{what}: no graph input named {', '.join(map(repr, unknown))} "
+                f"(inputs: {', '.join(map(repr, real)) or 'none'})"
+            )
+    result: list[ModelInput] = []
+    for name, vi in real.items():
+        if not vi.type.HasField("tensor_type"):
+            raise DumpError(f"input {name!r} is not a tensor; only tensor inputs are supported")
+        dtype = _np_dtype(vi.type.tensor_type.elem_type)
+        dims = _dims(vi)
+        if name in files:
+            arr = _read_input_file(name, files[name], dtype)
+            _check_shape(name, dims, tuple(arr.shape), f"file {files[name]}")
+            result.append(ModelInput(name, arr, False))
+            continue
+        shape = shapes.get(name)
+        if shape is not None:
+            _check_shape(name, dims, shape, "--input-shape")
+        elif dims is not None and all(isinstance(d, int) and d > 0 for d in dims):
+            shape = tuple(int(d) for d in dims)  # type: ignore[arg-type]
+        else:
+            symbolic = [d for d in (dims or []) if not isinstance(d, int) or d <= 0]
+            example = ",".join(str(d) if isinstance(d, int) and d > 0 else "1" for d in (dims or [1]))
+            what_dims = f"dynamic dims {symbolic} (shape {dims})" if dims is not None else "no known shape"
+            raise DumpError(
+                f"input {name!r} has {what_dims}: give its shape with --input-shape "
+                f"\"{name}:{example}\" or its data with --input {name}=FILE.npy"
+            )
+        result.append(ModelInput(name, generate_input(name, dtype, shape, seed), True))
+    return result
+
+
+def _read_input_file(name: str, path: Path, dtype: np.dtype) -> np.ndarray:
+    try:
+        arr = np.load(path, allow_pickle=False)
+    except FileNotFoundError:
+        raise DumpError(f"--input {name}: {path}: no such file") from None
+    except (OSError, ValueError, EOFError) as exc:
+        raise DumpError(f"--input {name}: {path} is not a readable .npy file ({exc})") from None
+    if not isinstance(arr, np.ndarray):
+        raise DumpError(f"--input {name}: {path} holds several arrays; give a single .npy file")
+    if arr.dtype != dtype:
+        if not np.can_cast(arr.dtype, dtype, casting="same_kind"):
+            raise DumpError(f"--input {name}: {path} holds {arr.dtype}, the model expects {dtype}")
+        arr = arr.astype(dtype)
+    return arr
+
+
+def _check_shape(name: str, dims: list[int | str] | None, shape: tuple[int, ...], source: str) -> None:
+    if dims is None:
+        return
+    if len(dims) != len(shape) or any(isinstance(d, int) and d > 0 and d != s for d, s in zip(dims, shape)):
+        raise DumpError(f"input {name!r}: {source} gives shape {list(shape)}, the model expects {dims}")
+
+
+def save_inputs(out_dir: Path, inputs: Sequence[ModelInput], prefix: str = "") -> list[dict[str, Any]]:
+    """Write inputs under ``out_dir/inputs/`` and return their manifest entries."""
+    entries = []
+    (out_dir / "inputs").mkdir(parents=True, exist_ok=True)
+    for inp in inputs:
+        rel = f"inputs/{to_filename(prefix + inp.name)}"
+        np.save(out_dir / rel, inp.array, allow_pickle=False)
+        entries.append(
+            {
+                "name": prefix + inp.name,
+                "file": rel,
+                "sha256": _sha256(out_dir / rel),
+                "generated": inp.generated,
+                "dtype": str(inp.array.dtype),
+                "shape": list(inp.array.shape),
+            }
+        )
+    return entries
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+# ----------------------------------------------------------------- onnxruntime
+
+
+def estimate_sizes(proto: onnx.ModelProto, facts: GraphFacts, inputs: Sequence[ModelInput]) -> dict[str, int]:
+    """Bytes of each node output, from shape inference with the inputs' real shapes.
+
+    A tensor shape inference cannot size gets the largest size among its node's
+    inputs (right for elementwise ops, the common case), else 1 MiB.
+    """
+    graph = onnx.GraphProto()
+    graph.CopyFrom(proto.graph)
+    shapes = {i.name: i.array for i in inputs}
+    for vi in graph.input:
+        if vi.name in shapes:
+            vi.type.tensor_type.ClearField("shape")
+            for d in shapes[vi.name].shape:
+                vi.type.tensor_type.shape.dim.add().dim_value = d
+    model = helper.make_model(graph, opset_imports=proto.opset_import, ir_version=proto.ir_version)
+    known: dict[str, int] = {i.name: i.array.nbytes for i in inputs}
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model, strict_mode=False, data_prop=True)
+        for vi in (*inferred.graph.value_info, *inferred.graph.output):
+            tt = vi.type.tensor_type
+            dims = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
+            if tt.elem_type and tt.HasField("shape") and None not in dims:
+                known[vi.name] = int(np.prod(dims, dtype=np.int64)) * _np_dtype(tt.elem_type).itemsize
+    except Exception:  # noqa: BLE001 - inference is a best effort; sizes fall back below
+        pass
+    for node in facts.nodes:
+        fallback = max((known.get(i, 0) for i in node.inputs), default=0) or _UNKNOWN_SIZE
+        for out in node.outputs:
+            known.setdefault(out, fallback)
+    return known
+
+
+def group_by_budget(names: Sequence[str], sizes: Mapping[str, int], budget: int) -> list[list[str]]:
+    """Consecutive groups whose summed size stays under ``budget`` (a bigger tensor goes alone)."""
+    groups: list[list[str]] = []
+    current: list[str] = []
+    total = 0
+    for name in names:
+        size = sizes.get(name, _UNKNOWN_SIZE)
+        if current and total + size > budget:
+            groups.append(current)
+            current, total = [], 0
+        current.append(name)
+        total += size
+    if current:
+        groups.append(current)
+    return groups
+
+
+# ----------------------------------------------------------------- dumping
+
+
+def manifest_header(model_path: str, model_sha: str, target: str | None, seed: int) -> dict[str, Any]:
+    """The fields every manifest starts with (our dumps and the demo's)."""
+    import onnxruntime as ort
+
+    return {
+        "format": MANIFEST_FORMAT,
+        "version": MANIFEST_VERSION,
+        "model": model_path,
+        "model_sha256": model_sha,
+        "producer": f"onnxruntime {ort.__version__}",
+        "target": target,
+        "seed": seed,
+    }
+
+
+def tensor_entry(facts: GraphFacts, name: str, kind: str, *, prefix: str = "", topo_offset: int = 0) -> dict[str, Any]:
+    """Manifest fields of one tensor that come from the graph."""
+    node = facts.producer.get(name)
+    topo = facts.tensor_order().get(name, -1) if kind == "activation" else -1
+    return {
+        "name": prefix + name,
+        "file": None,
+        "kind": kind,
+        "node_name": prefix + node.name if node is not None else None,
+        "op_type": node.op_type if node is not None else None,
+        "topo_index": topo + topo_offset if topo >= 0 else -1,
+        "node_inputs": [prefix + i for i in node.inputs] if node is not None else [],
+        "output_index": node.outputs.index(name) if node is not None else 0,
+        "dtype": None,
+        "shape": None,
+    }
+
+
+def _not_numeric(value: object) -> str | None:
+    """Why ``value`` cannot be stored as a plain .npy (None when it can)."""
+    if isinstance(value, np.ndarray):
+        return "strings" if value.dtype == object else None
+    return "a sequence" if isinstance(value, list) else f"a {type(value).__name__}"
+
+
+def _store(out_dir: Path, entry: dict[str, Any], arr: np.ndarray) -> None:
+    rel = to_filename(entry["name"])
+    np.save(out_dir / rel, arr, allow_pickle=False)
+    entry.update(file=rel, dtype=str(arr.dtype), shape=list(arr.shape))
+
+
+def dump_prepared(
+    prepared: Prepared,
+    session: ort.InferenceSession,
+    inputs: Sequence[ModelInput],
+    out_dir: Path,
+    *,
+    sizes: Mapping[str, int],
+    budget_bytes: int,
+    input_entries: Mapping[str, dict[str, Any]],
+    prefix: str = "",
+    topo_offset: int = 0,
+    progress: Progress | None = None,
+) -> tuple[list[dict[str, Any]], list[str], int]:
+    """Run ``prepared`` and write its tensors; return (manifest entries, notes, number of runs)."""
+    facts = prepared.facts
+    feeds = {prepared.feed_names.get(i.name, i.name): i.array for i in inputs}
+    entries: list[dict[str, Any]] = []
+    notes: list[str] = []
+    fetched_inputs = {n for n in prepared.fetch if n in facts.graph_inputs}
+    constants = facts.initializers | facts.constants
+
+    for inp in inputs:
+        entry = tensor_entry(facts, inp.name, "input", prefix=prefix)
+        if inp.name not in fetched_inputs:
+            src = input_entries[prefix + inp.name]
+            entry.update(file=src["file"], dtype=src["dtype"], shape=src["shape"])
+        entry.update(prepared.extra.get(inp.name, {}))
+        entries.append(entry)
+    for name, load in prepared.constants.items():
+        entry = tensor_entry(facts, name, "constant", prefix=prefix)
+        try:
+            value = load()
+        except (OSError, ValueError, onnx.checker.ValidationError) as exc:
+            notes.append(f"constant {display(name)!r} not dumped: {exc}")
+            continue
+        if (why := _not_numeric(value)) is not None:
+            notes.append(f"constant {display(name)!r} holds {why}; not dumped")
+            continue
+        _store(out_dir, entry, value)
+        entry.update(prepared.extra.get(name, {}))
+        entries.append(entry)
+
+    by_fetch = {fetch: true for true, fetch in prepared.fetch.items()}
+    groups = group_by_budget(list(by_fetch), {f: sizes.get(t, _UNKNOWN_SIZE) for f, t in by_fetch.items()}, budget_bytes)
+    position = {e["name"]: k for k, e in enumerate(entries)}
+    for run, group in enumerate(groups):
+        if progress is not None:
+            progress(run, len(groups))
+        try:
+            values = session.run(group, feeds)
+        except Exception as exc:  # noqa: BLE001 - onnxruntime's pybind errors have no common base
+            raise DumpError(f"onnxruntime failed while running the model: {str(exc).strip().splitlines()[0]}") from None
+        for fetch_name, value in zip(group, values):
+            true = by_fetch[fetch_name]
+            kind = "input" if true in facts.graph_inputs else ("constant" if true in constants else "activation")
+            entry = tensor_entry(facts, true, kind, prefix=prefix, topo_offset=topo_offset)
+            if (why := _not_numeric(value)) is not None:
+                notes.append(f"tensor {display(true)!r} holds {why}; not dumped")
+                continue
+            _store(out_dir, entry, value)
+            entry.update(prepared.extra.get(true, {}))
+            if entry["name"] in position:
+                entries[position[entry["name"]]] = entry
+            else:
+                entries.append(entry)
+        del values
+    if progress is not None:
+        progress(len(groups), len(groups))
+    return entries, notes, len(groups)
+
+
+def node_entries(facts: GraphFacts, fused_from: Mapping[str, list[str]] | None, prefix: str = "", topo_offset: int = 0) -> list[dict[str, Any]]:
+    nodes = []
+    for n in facts.nodes:
+        entry: dict[str, Any] = {
+            "name": prefix + n.name,
+            "op_type": n.op_type,
+            "index": n.index + topo_offset,
+            "inputs": [prefix + i for i in n.inputs],
+            "outputs": [prefix + o for o in n.outputs],
+        }
+        if n.domain:
+            entry["domain"] = n.domain
+        if fused_from is not None:
+            entry["fused_from"] = [prefix + f for f in fused_from.get(n.name, [])]
+        nodes.append(entry)
+    return nodes
+
+
+# ----------------------------------------------------------------- manifest
+
+
+def write_manifest(out_dir: Path, manifest: Mapping[str, Any]) -> Path:
+    path = out_dir / "manifest.json"
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(manifest, indent=1, ensure_ascii=True, allow_nan=True), encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def read_manifest(path: str | Path) -> dict[str, Any]:
+    """Read ``manifest.json`` (or the one in a dump directory) and check its format and version."""
+    p = Path(path)
+    if p.is_dir():
+        p = p / "manifest.json"
+    try:
+        data = json.loads(p.read_text(encoding="utf-8", errors="surrogateescape"))
+    except FileNotFoundError:
+        raise DumpError(f"{p}: no such file") from None
+    except (OSError, ValueError) as exc:
+        raise DumpError(f"{p}: not a readable manifest ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT:
+        raise DumpError(f"{p}: not a dumpscope manifest")
+    if data.get("version") != MANIFEST_VERSION:
+        raise DumpError(f"{p}: manifest version {data.get('version')!r} (this dumpscope reads {MANIFEST_VERSION})")
+    return data
+
+
+def _prepare_out_dir(out_dir: Path) -> None:
+    """Create ``out_dir``, or clear a previous dumpscope dump in it; refuse other non-empty dirs."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise DumpError(f"{out_dir}: exists and is not a directory")
+    if out_dir.is_dir() and any(out_dir.iterdir()):
+        if not (out_dir / "manifest.json").is_file():
+            raise DumpError(f"{out_dir}: directory is not empty (choose a new -o directory)")
+        old = read_manifest(out_dir)
+        for item in (*old.get("tensors", []), *old.get("inputs", [])):
+            f = item.get("file") if isinstance(item, dict) else None
+            if isinstance(f, str) and ".." not in Path(f).parts and not Path(f).is_absolute():
+                (out_dir / f).unlink(missing_ok=True)
+    out_dir.mkdir(parents=True, exist_ok=True)
+
+
+def load_model(model: str | Path | onnx.ModelProto) -> tuple[onnx.ModelProto, Path | None, str | None, str | None]:
+    """(proto without external data, its directory, absolute path, sha256 of the file)."""
+    if isinstance(model, onnx.ModelProto):
+        return model, None, None, None
+    path = Path(model).resolve()
+    if not path.is_file():
+        raise DumpError(f"{model}: no such model file")
+    try:
+        proto = onnx.load_model(str(path), load_external_data=False)
+    except Exception as exc:  # noqa: BLE001 - protobuf raises DecodeError and friends
+        raise DumpError(f"{model}: not a readable ONNX model ({type(exc).__name__})") from None
+    return proto, path.parent, str(path), _sha256(path)
+
+
+def dump_model(
+    model: str | Path | onnx.ModelProto,
+    out_dir: str | Path,
+    *,
+    inputs: Mapping[str, str | Path] | Sequence[str] | None = None,
+    input_shapes: str | Mapping[str, tuple[int, ...]] | None = None,
+    seed: int = 0,
+    target: str | None = None,
+    max_memory_mb: float = DEFAULT_MAX_MEMORY_MB,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Dump every tensor of ``model`` run by onnxruntime into ``out_dir``; return the manifest.
+
+    ``inputs``: ``{name: file.npy}`` or ``["name=file.npy", ...]``; inputs not given are
+    generated from ``seed``.  ``input_shapes``: ``"x:1,3;y:2"`` or ``{name: shape}`` for
+    inputs with dynamic dims.  ``target``: None (golden), ``fp16``, ``int8`` or
+    ``optimized``.  Raises :class:`DumpError` with a one-line message on bad input.
+    """
+    if target is not None and target not in TARGETS:
+        raise DumpError(f"unknown target {target!r} (choose from {', '.join(TARGETS)})")
+    if max_memory_mb <= 0:
+        raise DumpError("--max-memory must be a positive number of MB")
+    proto, source_dir, model_path, model_sha = load_model(model)
+    facts = graph_facts(proto.graph)
+    shapes = parse_input_shapes(input_shapes) if isinstance(input_shapes, str) or input_shapes is None else dict(input_shapes)
+    files = (
+        parse_input_files(list(inputs), facts.graph_inputs)
+        if isinstance(inputs, (list, tuple))
+        else {k: Path(v) for k, v in (inputs or {}).items()}  # type: ignore[union-attr]
+    )
+    model_inputs = resolve_inputs(proto.graph, facts, files, shapes, seed)
+    out = Path(out_dir)
+    _prepare_out_dir(out)
+    input_entries = save_inputs(out, model_inputs)
+
+    with tempfile.TemporaryDirectory(prefix="dumpscope-") as tmp:
+        work = Path(tmp)
+        prepared = prepare_target(proto, facts, work, source_dir, target, model_inputs)
+        session = open_session(prepared.path, proto, data_dir=prepared.data_dir)
+        reported = proto if prepared.facts is facts else onnx.load_model(str(prepared.path), load_external_data=False)
+        sizes = estimate_sizes(reported, prepared.facts, model_inputs)
+        entries, notes, runs = dump_prepared(
+            prepared, session, model_inputs, out,
+            sizes=sizes, budget_bytes=int(max_memory_mb * (1 << 20)),
+            input_entries={e["name"]: e for e in input_entries}, progress=progress,
+        )
+        del session
+
+    manifest: dict[str, Any] = {
+        **manifest_header(model_path, model_sha, target, seed),
+        "ort_runs": runs,
+        "inputs": input_entries,
+        "tensors": entries,
+        "nodes": node_entries(prepared.facts, prepared.fused_from),
+        "clamped": prepared.clamped,
+        "notes": [*prepared.notes, *(f"graph problem: {p}" for p in facts.problems), *notes],
+    }
+    write_manifest(out, manifest)
+    return manifest
+
+
+def prepare_target(
+    proto: onnx.ModelProto,
+    facts: GraphFacts,
+    work: Path,
+    source_dir: Path | None,
+    target: str | None,
+    inputs: Sequence[ModelInput],
+) -> Prepared:
+    """The :class:`Prepared` run for ``target`` (None = golden)."""
+    from dumpscope.core.onnx import targets
+
+    if target is None:
+        return prepare_golden(proto, facts, work, source_dir)
+    if target == "fp16":
+        probe = prepare_golden(proto, facts, work, source_dir)
+        session = open_session(probe.path, proto, data_dir=probe.data_dir)
+        types = {o.name: o.type for o in session.get_outputs()} | {i.name: i.type for i in session.get_inputs()}
+        del session
+        return targets.prepare_fp16(proto, facts, work, source_dir, types)
+    if target == "int8":
+        return targets.prepare_int8(proto, facts, work, source_dir, [{i.name: i.array for i in inputs}])
+    return targets.prepare_optimized(proto, facts, work, source_dir)

@@ -1,0 +1,624 @@
+"""What onnxruntime runs for a golden or a hardware-free target dump.
+
+A recipe turns the user's model into a :class:`Prepared` run: an ONNX file that
+onnxruntime loads (written to a private work directory, never next to the user's
+model), the tensors to fetch from it and, for each, the *original* tensor name it
+is dumped under, so golden and target pair by name.
+
+Recipes:
+
+``golden``
+    The model as is; every node output becomes a graph output.
+``fp16``
+    onnxruntime's CPU provider lacks float16 kernels for many operators, so fp16
+    hardware is emulated by *storage* rounding instead of fp16 arithmetic: every
+    float initializer and Constant is rounded to float16 (finite values beyond
+    +-65504 are clamped and non-zero values below the fp16 subnormal range are
+    flushed to 0 - both recorded in ``clamped``), and every float node output (and
+    graph input) goes through ``Cast(to=FLOAT16)`` then ``Cast`` back for its
+    consumers.  The float16 tensor is what gets dumped, as float16, under the
+    original name.  Values beyond 65504 become inf exactly as on fp16 hardware, so
+    overflow propagates like it does there.  Arithmetic inside an operator stays in
+    float32 (real fp16 kernels accumulate in fp32 too on most accelerators), and
+    graph input/output types are unchanged.
+``int8``
+    Static QDQ quantisation (``onnxruntime.quantization.quantize_static``,
+    per-tensor, int8, MinMax) calibrated on the dump's own inputs.  For a quantised
+    tensor ``X`` the ``DequantizeLinear`` output - the value its consumers actually
+    see - is dumped under the name ``X``, with its scale and zero point.
+``optimized``
+    onnxruntime's optimised graph (``ORT_ENABLE_EXTENDED``: fusions, constant
+    folding; portable to any CPU).  Exposing every tensor as an output would block
+    fusion, so the optimised model is saved first and its own tensors are dumped
+    with optimisation disabled.  Each optimised node records the original nodes it
+    replaced (``fused_from``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+from dumpscope.core.onnx.graph import GraphFacts, fresh_name, graph_facts, used_names
+from dumpscope.core.dumps import DumpError
+from dumpscope.core.onnx.patch import kept_fp32_nodes
+
+if TYPE_CHECKING:
+    import onnxruntime as ort
+
+TARGETS: tuple[str, ...] = ("fp16", "int8", "optimized")
+FP16_MAX = 65504.0
+_PROTO_LIMIT = 1_800_000_000  # protobuf refuses to serialise 2 GiB; stay well below
+_FLOAT_TYPES = {TensorProto.FLOAT: "tensor(float)", TensorProto.DOUBLE: "tensor(double)"}
+
+
+@dataclass
+class Prepared:
+    """One run to make with onnxruntime and how to name what it returns."""
+
+    path: Path
+    """The model file onnxruntime loads."""
+    facts: GraphFacts
+    """The graph whose nodes are reported (the optimised one for ``optimized``)."""
+    fetch: dict[str, str]
+    """True tensor name -> name of the graph output to fetch for it (topological order)."""
+    data_dir: Path | None = None
+    """Where the run model's external data lives when that is not next to ``path``."""
+    feed_names: dict[str, str] = field(default_factory=dict)
+    """True input name -> input name in ``path`` when they differ."""
+    constants: dict[str, Callable[[], np.ndarray]] = field(default_factory=dict)
+    """True name -> loader of a constant's value as this run uses it."""
+    extra: dict[str, dict[str, object]] = field(default_factory=dict)
+    """True name -> extra manifest fields (``quant``)."""
+    fused_from: dict[str, list[str]] | None = None
+    clamped: list[dict[str, object]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+# ----------------------------------------------------------------- model files
+
+
+def iter_tensors(graph: onnx.GraphProto) -> Iterator[onnx.TensorProto]:
+    """Every TensorProto of a graph: initializers and tensor attributes, bodies included."""
+    yield from graph.initializer
+    for node in graph.node:
+        for attr in node.attribute:
+            if attr.type == onnx.AttributeProto.TENSOR:
+                yield attr.t
+            elif attr.type == onnx.AttributeProto.GRAPH:
+                yield from iter_tensors(attr.g)
+            elif attr.type == onnx.AttributeProto.GRAPHS:
+                for g in attr.graphs:
+                    yield from iter_tensors(g)
+
+
+def _external_location(t: onnx.TensorProto) -> str | None:
+    if t.data_location != TensorProto.EXTERNAL:
+        return None
+    return next((e.value for e in t.external_data if e.key == "location"), None)
+
+
+def external_data_dir(proto: onnx.ModelProto, source_dir: Path | None) -> Path | None:
+    """The directory holding the model's external data files (checked), or None when it has none.
+
+    onnxruntime and onnx refuse external data reached through symbolic links or
+    outside the model's directory, so a run model that still refers to the user's
+    weight files is loaded from bytes with this directory named explicitly.
+    """
+    refs = [(t.name, loc) for t in iter_tensors(proto.graph) if (loc := _external_location(t)) is not None]
+    if not refs:
+        return None
+    if source_dir is None:
+        raise DumpError(f"tensor {refs[0][0]!r} has external data {refs[0][1]!r} but the model has no directory")
+    for name, loc in refs:
+        if not (source_dir / loc).is_file():
+            raise DumpError(f"external data file {source_dir / loc} (for tensor {name!r}) not found")
+    return source_dir
+
+
+def write_model(proto: onnx.ModelProto, path: Path) -> Path:
+    """Save ``proto`` as ``path``; a proto too big for protobuf is saved with external data next to it."""
+    if proto.ByteSize() > _PROTO_LIMIT:
+        onnx.save_model(
+            proto, str(path), save_as_external_data=True, all_tensors_to_one_file=True,
+            location=f"{path.stem}.weights", size_threshold=1024,
+        )
+    else:
+        onnx.save_model(proto, str(path))
+    return path
+
+
+def tensor_loader(t: onnx.TensorProto, base_dir: Path | None) -> Callable[[], np.ndarray]:
+    """A loader for one initializer that reads external data only when called."""
+    snapshot = onnx.TensorProto()
+    snapshot.CopyFrom(t)
+    base = str(base_dir) if base_dir is not None else ""
+    return lambda: numpy_helper.to_array(snapshot, base_dir=base)
+
+
+def constant_value(node: onnx.NodeProto) -> np.ndarray | None:
+    """The value of a ``Constant`` node, or None for string/sparse values we do not dump."""
+    for attr in node.attribute:
+        if attr.name == "value":
+            return numpy_helper.to_array(attr.t)
+        if attr.name == "value_float":
+            return np.array(attr.f, dtype=np.float32)
+        if attr.name == "value_floats":
+            return np.array(list(attr.floats), dtype=np.float32)
+        if attr.name == "value_int":
+            return np.array(attr.i, dtype=np.int64)
+        if attr.name == "value_ints":
+            return np.array(list(attr.ints), dtype=np.int64)
+    return None
+
+
+def expose(graph: onnx.GraphProto, names: list[str]) -> None:
+    """Make every name in ``names`` a graph output (onnxruntime infers the types)."""
+    present = {o.name for o in graph.output}
+    for name in names:
+        if name not in present:
+            graph.output.append(onnx.ValueInfoProto(name=name))
+            present.add(name)
+
+
+
+
+# ----------------------------------------------------------------- onnxruntime
+
+
+def open_session(
+    path: Path, proto: onnx.ModelProto, *, data_dir: Path | None = None, optimize: str = "none", save_to: Path | None = None
+) -> ort.InferenceSession:
+    """An onnxruntime CPU session; a model the runtime cannot run gives a one-line DumpError.
+
+    ``data_dir``: where the model's external data lives when that is not next to ``path``.
+    """
+    import onnxruntime as ort
+
+    so = ort.SessionOptions()
+    so.log_severity_level = 3
+    so.graph_optimization_level = {
+        "none": ort.GraphOptimizationLevel.ORT_DISABLE_ALL,
+        "extended": ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED,
+    }[optimize]
+    if save_to is not None:
+        so.optimized_model_filepath = str(save_to)
+        so.add_session_config_entry("session.optimized_model_external_initializers_file_name", f"{save_to.stem}.weights")
+        so.add_session_config_entry("session.optimized_model_external_initializers_min_size_in_bytes", str(1 << 20))
+    source: str | bytes = str(path)
+    if data_dir is not None:
+        so.add_session_config_entry("session.model_external_initializers_file_folder_path", str(data_dir))
+        source = path.read_bytes()  # small: the weights stay in data_dir
+    try:
+        return ort.InferenceSession(source, so, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own pybind exception types
+        raise DumpError(runtime_error_message(proto, str(exc))) from None
+
+
+def runtime_error_message(proto: onnx.ModelProto, error: str) -> str:
+    """One line saying why onnxruntime refused a model, with the versions involved."""
+    import onnxruntime as ort
+
+    opsets = ", ".join(f"{o.domain or 'ai.onnx'} {o.version}" for o in proto.opset_import)
+    versions = f"IR version {proto.ir_version}, opset {opsets}"
+    if m := re.search(r"max supported IR version: (\d+)", error):
+        why = f"it reads IR versions up to {m.group(1)}"
+    elif m := re.search(r"support for domain (\S+) is till opset (\d+)", error):
+        why = f"it supports {m.group(1)} opsets up to {m.group(2)}"
+    else:
+        why = re.sub(r"^(\[ONNXRuntimeError\] : \d+ : \w+ : )?(\S+:\d+ .*?\) )?", "", error.strip()).splitlines()[0]
+        return f"onnxruntime {ort.__version__} cannot load this model ({versions}): {why}"
+    return f"onnxruntime {ort.__version__} cannot run this model ({versions}): {why}"
+
+
+# ----------------------------------------------------------------- golden
+
+
+def _copy(proto: onnx.ModelProto) -> onnx.ModelProto:
+    run = onnx.ModelProto()
+    run.CopyFrom(proto)
+    return run
+
+
+def _activation_names(facts: GraphFacts) -> list[str]:
+    return [o for n in facts.nodes for o in n.outputs if o not in facts.constants]
+
+
+def _golden_constants(proto: onnx.ModelProto, facts: GraphFacts, source_dir: Path | None) -> dict[str, Callable[[], np.ndarray]]:
+    """Loaders for the initializers and Constant outputs that some node reads."""
+    used = set(facts.consumers)
+    out: dict[str, Callable[[], np.ndarray]] = {}
+    for t in proto.graph.initializer:
+        if t.name in used:
+            out[t.name] = tensor_loader(t, source_dir)
+    for node in proto.graph.node:
+        if node.op_type == "Constant" and not node.domain and node.output and node.output[0] in used:
+            value = constant_value(node)
+            if value is not None:
+                out[node.output[0]] = lambda v=value: v
+    return out
+
+
+def control_flow_notes(facts: GraphFacts) -> list[str]:
+    return [
+        f"{n.op_type} node {n.name!r}: "
+        "tensors inside its subgraphs are not dumped (only its outputs)"
+        for n in facts.nodes
+        if n.name in facts.control_flow
+    ]
+
+
+def prepare_golden(proto: onnx.ModelProto, facts: GraphFacts, work: Path, source_dir: Path | None) -> Prepared:
+    run = _copy(proto)
+    names = _activation_names(facts)
+    expose(run.graph, names)
+    return Prepared(
+        path=write_model(run, work / "golden.onnx"),
+        facts=facts,
+        fetch={n: n for n in names},
+        data_dir=external_data_dir(proto, source_dir),
+        constants=_golden_constants(proto, facts, source_dir),
+        notes=control_flow_notes(facts),
+    )
+
+
+# ----------------------------------------------------------------- fp16
+
+
+def to_fp16_storage(name: str, arr: np.ndarray, node_name: str | None) -> tuple[np.ndarray, list[dict[str, object]]]:
+    """Round a float array to float16 storage; clamp records for what did not fit."""
+    finite = np.isfinite(arr)
+    stored = np.where(finite, np.clip(arr, -FP16_MAX, FP16_MAX), arr).astype(np.float16)
+    records: list[dict[str, object]] = []
+    flat, flat_stored = arr.reshape(-1), stored.reshape(-1)
+    for action, mask in (
+        ("clamp", finite & (np.abs(arr) > FP16_MAX)),
+        ("flush", (arr != 0) & (stored == 0)),
+    ):
+        idx = np.flatnonzero(mask)
+        if idx.size == 0:
+            continue
+        records.append(
+            {
+                "name": name,
+                "node_name": node_name,
+                "count": int(idx.size),
+                "max_abs": float(np.abs(flat[idx]).max()),
+                "action": action,
+                "examples": [[int(i), float(flat[i]), float(flat_stored[i])] for i in idx[:3]],
+            }
+        )
+    return stored, records
+
+
+def _set_tensor(t: onnx.TensorProto, arr: np.ndarray, work: Path, counter: list[int]) -> None:
+    """Replace a tensor's data, keeping big data external (written into ``work``)."""
+    if t.data_location == TensorProto.EXTERNAL:
+        counter[0] += 1
+        loc = f"dumpscope_tensor_{counter[0]}.bin"
+        data = np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<"), copy=False)
+        data.tofile(work / loc)
+        del t.external_data[:]
+        for key, value in (("location", loc), ("offset", "0"), ("length", str(data.nbytes))):
+            t.external_data.add(key=key, value=value)
+        return
+    new = numpy_helper.from_array(arr, t.name)
+    t.CopyFrom(new)
+
+
+def prepare_fp16(
+    proto: onnx.ModelProto, facts: GraphFacts, work: Path, source_dir: Path | None, types: Mapping[str, str]
+) -> Prepared:
+    """The fp16-storage emulation described in the module docstring.
+
+    ``types``: onnxruntime type strings (``tensor(float)``) of the node outputs and
+    graph inputs, from a probe session.
+    """
+    run = _copy(proto)
+    g = run.graph
+    prepared = Prepared(path=work / "fp16.onnx", facts=facts, fetch={}, notes=control_flow_notes(facts))
+    used = set(facts.consumers)
+    counter = [0]
+    first_reader = {name: nodes[0].name for name, nodes in facts.consumers.items()}
+
+    def fp16_loader(load: Callable[[], np.ndarray], name: str) -> Callable[[], np.ndarray]:
+        return lambda: to_fp16_storage(name, load(), None)[0]
+
+    for t in iter_tensors(g):
+        if t.data_location == TensorProto.EXTERNAL and (t.data_type not in _FLOAT_TYPES or t.name not in used):
+            _set_tensor(t, tensor_loader(t, source_dir)(), work, counter)  # the run model reads no user file
+    for t in g.initializer:
+        if t.data_type not in _FLOAT_TYPES or t.name not in used:
+            continue
+        load = tensor_loader(t, source_dir)
+        stored, records = to_fp16_storage(t.name, load(), first_reader.get(t.name))
+        prepared.clamped.extend(records)
+        _set_tensor(t, stored.astype(helper.tensor_dtype_to_np_dtype(t.data_type)), work, counter)
+        prepared.constants[t.name] = fp16_loader(load, t.name)
+    golden_consts = _golden_constants(proto, facts, source_dir)
+    for name, load in golden_consts.items():
+        prepared.constants.setdefault(name, load)
+
+    taken = used_names(g)
+    new_nodes: list[onnx.NodeProto] = []
+    keep = kept_fp32_nodes(proto)  # `dumpscope patch --keep-fp32`: these outputs stay float32
+
+    def cast_pair(src: str, dst: str, elem: int) -> str:
+        half = fresh_name(f"{dst}__dumpscope_fp16", taken)
+        new_nodes.append(helper.make_node("Cast", [src], [half], to=TensorProto.FLOAT16, name=fresh_name(f"{half}/cast", taken)))
+        new_nodes.append(helper.make_node("Cast", [half], [dst], to=elem, name=fresh_name(f"{dst}__dumpscope_back", taken)))
+        return half
+
+    for inp in g.input:
+        elem = inp.type.tensor_type.elem_type
+        if inp.name in facts.graph_inputs and elem in _FLOAT_TYPES:
+            raw = fresh_name(f"{inp.name}__dumpscope_in", taken)
+            prepared.feed_names[inp.name] = raw
+            prepared.fetch[inp.name] = cast_pair(raw, inp.name, elem)
+            inp.name = raw
+
+    for node in g.node:
+        new_nodes.append(node)
+        if node.op_type == "Constant" and not node.domain:
+            if node.output and node.output[0] in facts.producer:
+                _round_constant_node(node, facts.producer[node.output[0]].name, prepared)
+            continue
+        for i, out in enumerate(node.output):
+            if not out:
+                continue
+            elem = _elem_of(types.get(out))
+            if elem is None or node.name in keep:
+                prepared.fetch[out] = out
+                continue
+            raw = fresh_name(f"{out}__dumpscope_raw", taken)
+            node.output[i] = raw
+            prepared.fetch[out] = cast_pair(raw, out, elem)
+    del g.node[:]
+    g.node.extend(new_nodes)
+    prepared.fetch = _topo_sorted(prepared.fetch, facts)
+    expose(g, list(prepared.fetch.values()))
+    write_model(run, prepared.path)
+    return prepared
+
+
+def _elem_of(ort_type: str | None) -> int | None:
+    for elem, name in _FLOAT_TYPES.items():
+        if ort_type == name:
+            return elem
+    return None
+
+
+def _topo_sorted(fetch: dict[str, str], facts: GraphFacts) -> dict[str, str]:
+    order = facts.tensor_order()
+    return dict(sorted(fetch.items(), key=lambda kv: order.get(kv[0], -1)))
+
+
+def _round_constant_node(node: onnx.NodeProto, node_name: str, prepared: Prepared) -> None:
+    out = node.output[0] if node.output else ""
+    for attr in node.attribute:
+        if attr.name == "value" and attr.t.data_type in _FLOAT_TYPES:
+            arr = numpy_helper.to_array(attr.t)
+            stored, records = to_fp16_storage(out, arr, node_name)
+            attr.t.CopyFrom(numpy_helper.from_array(stored.astype(arr.dtype), attr.t.name))
+        elif attr.name in ("value_float", "value_floats"):
+            arr = np.array(attr.f if attr.name == "value_float" else list(attr.floats), dtype=np.float32)
+            stored, records = to_fp16_storage(out, arr, node_name)
+            if attr.name == "value_float":
+                attr.f = float(stored)
+            else:
+                del attr.floats[:]
+                attr.floats.extend(float(v) for v in stored)
+        else:
+            continue
+        prepared.clamped.extend(records)
+        prepared.constants[out] = lambda s=stored: s
+
+
+# ----------------------------------------------------------------- int8
+
+
+def _has_external_data(proto: onnx.ModelProto) -> bool:
+    return any(t.data_location == TensorProto.EXTERNAL for t in iter_tensors(proto.graph))
+
+
+def _scalar_or_list(arr: np.ndarray) -> float | int | list[float | int]:
+    flat = arr.reshape(-1).tolist()
+    return flat[0] if len(flat) == 1 else flat
+
+
+def _quant_info(dq: onnx.NodeProto, inits: Mapping[str, onnx.TensorProto]) -> dict[str, object] | None:
+    """Scale, zero point and integer dtype of a DequantizeLinear whose parameters are initializers."""
+    scale_t = inits.get(dq.input[1]) if len(dq.input) > 1 else None
+    if scale_t is None:
+        return None
+    zp_t = inits.get(dq.input[2]) if len(dq.input) > 2 and dq.input[2] else None
+    if zp_t is not None:
+        zero_point: float | int | list[float | int] = _scalar_or_list(numpy_helper.to_array(zp_t))
+        dtype = str(helper.tensor_dtype_to_np_dtype(zp_t.data_type))
+    else:
+        zero_point = 0
+        x = inits.get(dq.input[0])
+        dtype = str(helper.tensor_dtype_to_np_dtype(x.data_type)) if x is not None else "uint8"
+    return {"scale": _scalar_or_list(numpy_helper.to_array(scale_t)), "zero_point": zero_point, "dtype": dtype}
+
+
+def dequantized_sources(q: onnx.ModelProto, names: set[str]) -> dict[str, onnx.NodeProto]:
+    """Original tensor name -> the DequantizeLinear node whose output its consumers now read.
+
+    ``quantize_static`` (QDQ) turns an activation ``X`` into ``X -> QuantizeLinear ->
+    DequantizeLinear -> consumers`` and an initializer ``W`` into ``W_quantized ->
+    DequantizeLinear`` (whose output is usually named ``W`` again).
+    """
+    producer = {o: n for n in q.graph.node for o in n.output}
+    inits = {t.name for t in q.graph.initializer}
+    found: dict[str, onnx.NodeProto] = {}
+    for node in q.graph.node:
+        if node.op_type != "DequantizeLinear" or not node.input:
+            continue
+        src = node.input[0]
+        q_node = producer.get(src)
+        if q_node is not None and q_node.op_type == "QuantizeLinear":
+            origin = q_node.input[0]
+        elif src in inits:
+            origin = src.removesuffix("_quantized")
+            origin = origin if origin in names else node.output[0]
+        else:
+            continue
+        if origin in names:
+            found.setdefault(origin, node)
+    return found
+
+
+class _FeedReader:
+    """A CalibrationDataReader over the dump's own inputs."""
+
+    def __init__(self, feeds: list[dict[str, np.ndarray]]) -> None:
+        self._feeds = feeds
+        self._it = iter(feeds)
+
+    def get_next(self) -> dict[str, np.ndarray] | None:
+        return next(self._it, None)
+
+    def rewind(self) -> None:
+        self._it = iter(self._feeds)
+
+
+def prepare_int8(
+    proto: onnx.ModelProto, facts: GraphFacts, work: Path, source_dir: Path | None, feeds: list[dict[str, np.ndarray]]
+) -> Prepared:
+    """Static QDQ int8 quantisation calibrated on ``feeds`` (see the module docstring)."""
+    import logging
+
+    from onnxruntime.quantization import CalibrationDataReader, CalibrationMethod, QuantFormat, QuantType, quantize_static
+
+    reader_cls = type("FeedReader", (_FeedReader, CalibrationDataReader), {})
+    float_model = _copy(proto)
+    if external_data_dir(proto, source_dir) is not None:
+        onnx.load_external_data_for_model(float_model, str(source_dir))
+    q_path = work / "int8.onnx"
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(logging.ERROR)  # the quantizer warns on the root logger ("consider pre-processing")
+    try:
+        quantize_static(
+            float_model, str(q_path), reader_cls(feeds),
+            quant_format=QuantFormat.QDQ, per_channel=False,
+            activation_type=QuantType.QInt8, weight_type=QuantType.QInt8,
+            calibrate_method=CalibrationMethod.MinMax,
+            use_external_data_format=_has_external_data(proto) or proto.ByteSize() > _PROTO_LIMIT,
+        )
+    except DumpError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the quantizer raises anything from ValueError to ORT errors
+        raise DumpError(f"int8 quantisation failed: {runtime_error_message(proto, str(exc))}") from None
+    finally:
+        root.setLevel(level)
+
+    q = onnx.load_model(str(q_path), load_external_data=False)
+    q_inits = {t.name: t for t in q.graph.initializer}
+    q_outputs = {o for n in q.graph.node for o in n.output if o}
+    wanted = set(facts.graph_inputs) | set(facts.consumers) | set(facts.producer)
+    dq = dequantized_sources(q, wanted)
+    prepared = Prepared(path=work / "int8_run.onnx", facts=facts, fetch={}, notes=control_flow_notes(facts))
+    golden_consts = _golden_constants(proto, facts, source_dir)
+    folded: list[str] = []
+    for name in (*facts.graph_inputs, *golden_consts, *_activation_names(facts)):
+        node = dq.get(name)
+        if node is not None and node.output[0] in q_outputs:
+            prepared.fetch[name] = node.output[0]
+            info = _quant_info(node, q_inits)
+            if info is not None:
+                prepared.extra[name] = {"quant": info}
+        elif name in golden_consts:
+            prepared.constants[name] = golden_consts[name]
+        elif name in q_outputs:
+            prepared.fetch[name] = name
+        elif name not in facts.graph_inputs:
+            folded.append(name)
+    if folded:
+        shown = ", ".join(map(repr, folded[:5])) + (f" and {len(folded) - 5} more" if len(folded) > 5 else "")
+        prepared.notes.append(
+            f"{len(folded)} tensor(s) folded away by the quantizer (e.g. a Relu merged into its producer), "
+            f"not in the int8 dump: {shown}"
+        )
+    prepared.fetch = _topo_sorted(prepared.fetch, facts)
+    expose(q.graph, list(prepared.fetch.values()))
+    write_model(q, prepared.path)
+    return prepared
+
+
+# ----------------------------------------------------------------- optimized
+
+
+def fused_from(original: GraphFacts, optimized: GraphFacts) -> dict[str, list[str]]:
+    """Optimised node name -> the original nodes it replaced, in original topological order.
+
+    Those are the original nodes lying between the optimised node's inputs and
+    outputs: walking back from its outputs through original producers, stopping at
+    its inputs, and keeping only nodes that are reachable from those inputs (so
+    folded weight sub-graphs do not count).  A node whose outputs are all new
+    tensors maps to the original node of the same name, if any.
+    """
+    names = {n.name for n in original.nodes}
+    result: dict[str, list[str]] = {}
+    for node in optimized.nodes:
+        inputs = set(node.inputs)
+        outs = [o for o in node.outputs if o in original.producer]
+        if not outs or not inputs & (set(original.producer) | set(original.graph_inputs) | original.initializers):
+            result[node.name] = [node.name] if node.name in names else []
+            continue
+        between: dict[str, object] = {}
+        stack = list(outs)
+        while stack:
+            t = stack.pop()
+            if t in inputs:
+                continue
+            p = original.producer.get(t)
+            if p is None or p.name in between:
+                continue
+            between[p.name] = p
+            stack.extend(p.inputs)
+        reached: set[str] = set()
+        frontier = list(inputs)
+        while frontier:
+            t = frontier.pop()
+            for c in original.consumers.get(t, ()):
+                if c.name in between and c.name not in reached:
+                    reached.add(c.name)
+                    frontier.extend(c.outputs)
+        result[node.name] = [n.name for n in original.nodes if n.name in reached]
+    return result
+
+
+def prepare_optimized(proto: onnx.ModelProto, facts: GraphFacts, work: Path, source_dir: Path | None) -> Prepared:
+    """onnxruntime's extended-optimised graph, dumped tensor by tensor (see the module docstring)."""
+    float_path = write_model(_copy(proto), work / "float.onnx")
+    opt_path = work / "optimized.onnx"
+    open_session(float_path, proto, data_dir=external_data_dir(proto, source_dir), optimize="extended", save_to=opt_path)
+    opt = onnx.load_model(str(opt_path), load_external_data=False)
+    # IR < 4 models list initializers as graph inputs; onnxruntime drops the ones it folded
+    # away but keeps them as inputs, which would then be required feeds.
+    kept = set(facts.graph_inputs) | {t.name for t in opt.graph.initializer}
+    inputs = [i for i in opt.graph.input if i.name in kept]
+    del opt.graph.input[:]
+    opt.graph.input.extend(inputs)
+    opt_facts = graph_facts(opt.graph)
+    names = _activation_names(opt_facts)
+    prepared = Prepared(
+        path=work / "optimized_run.onnx",
+        facts=opt_facts,
+        fetch={n: n for n in names},
+        constants=_golden_constants(opt, opt_facts, work),
+        fused_from=fused_from(facts, opt_facts),
+        notes=control_flow_notes(opt_facts),
+    )
+    expose(opt.graph, names)
+    write_model(opt, prepared.path)
+    return prepared

@@ -1,0 +1,1 @@
+"""Writers of a Comparison: CSV (msaccucmp's columns first), JSON, Parquet, Markdown."""

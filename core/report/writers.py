@@ -1,0 +1,197 @@
+"""Writers for a comparison: msaccucmp-compatible CSV, JSON, Parquet and a Markdown report.
+
+The same writers serve the CLI (``dumpscope compare --format ...``) and the UI's export.
+(The terminal table is drawn by ``dumpscope.tui.cli.render``: core does not import Rich.)
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from pathlib import Path
+from typing import TextIO
+
+import polars as pl
+
+from dumpscope.core.comparison.metrics import MSACCUCMP_CSV_NAMES
+from dumpscope.core.names import display
+from dumpscope.core.comparison.pipeline import Comparison
+
+#: msaccucmp's result_*.csv header (research/ascend.md §2.4), without its optional columns.
+_METRIC_HEADER = list(MSACCUCMP_CSV_NAMES)
+_METRIC_HEADER.insert(_METRIC_HEADER.index("KullbackLeiblerDivergence") + 1, "StandardDeviation")
+#: msaccucmp's result_*.csv header (research/ascend.md §2.4), without its optional columns.
+MSACCUCMP_HEADER: tuple[str, ...] = (
+    "Index", "OpType", "NPUDump", "DataType", "Address", "GroundTruth", "DataType", "TensorIndex", "Shape",
+    *_METRIC_HEADER, "CompareFailReason",
+)
+#: Our columns after msaccucmp's, in the CSV.
+EXTRA_CSV_COLUMNS: tuple[str, ...] = (
+    "health", "index", "node_name", "kind", "target_shape", "sqnr_db", "within_tolerance",
+    "nan_golden", "nan_target", "inf_golden", "inf_target", "nonfinite_mismatch",
+    "min_golden", "max_golden", "mean_golden", "std_golden",
+    "min_target", "max_target", "mean_target", "std_target", "band", "pairing",
+)
+#: The frame column behind each metric cell (None: the StandardDeviation cell).
+_CSV_METRICS = tuple(MSACCUCMP_CSV_NAMES.get(h) for h in _METRIC_HEADER)
+
+
+def _num(v: object) -> str:
+    """A metric cell: NaN when absent (as msaccucmp writes), 9 significant digits otherwise."""
+    if v is None:
+        return "NaN"
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "NaN"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        return f"{v:.9g}"
+    return str(v)
+
+
+def _shape(v: object) -> str:
+    return "NaN" if v is None else "[" + ",".join(str(d) for d in v) + "]"  # type: ignore[union-attr]
+
+
+def _std_cell(r: dict[str, object]) -> str:
+    """msaccucmp's ``(mean;std),(mean;std)`` cell, target ("my output") first."""
+    vals = [r["mean_target"], r["std_target"], r["mean_golden"], r["std_golden"]]
+    if any(v is None for v in vals):
+        return "NaN"
+    mt, st, mg, sg = (f"{v:.3f}" for v in vals)  # type: ignore[str-format]
+    return f"({mt};{st}),({mg};{sg})"
+
+
+def write_csv(cmp: Comparison, out: str | Path | TextIO) -> None:
+    """msaccucmp's column order first (so existing scripts keep working), then ours."""
+    def rows(w: csv.writer) -> None:  # type: ignore[valid-type]
+        w.writerow([*MSACCUCMP_HEADER, *EXTRA_CSV_COLUMNS])
+        for r in cmp.frame.iter_rows(named=True):
+            side = r["side"]
+            npu = r["target_name"] if side == "both" else (r["name"] if side == "target" else "NaN")
+            truth = r["name"] if side in ("both", "golden") else "*"
+            cells = [
+                r["index"], r["op_type"] or "NaN", display(str(npu)), r["target_dtype"] or "NaN", "NaN",
+                display(str(truth)), r["dtype"] or "NaN", f"{display(str(npu))}:output:0", _shape(r["shape"]),
+            ]
+            for m in _CSV_METRICS:
+                cells.append(_std_cell(r) if m is None else _num(r[m]))
+            cells.append(r["message"] or "")
+            for c in EXTRA_CSV_COLUMNS:
+                v = r[c]
+                cells.append(_shape(v) if c == "target_shape" else ("" if v is None else _num(v) if isinstance(v, float) else display(str(v))))
+            w.writerow(cells)
+
+    if isinstance(out, (str, Path)):
+        with open(out, "w", newline="", encoding="utf-8") as f:
+            rows(csv.writer(f))
+    else:
+        rows(csv.writer(out))
+
+
+def _json_value(v: object) -> object:
+    if isinstance(v, float) and not math.isfinite(v):
+        return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
+    if isinstance(v, str):
+        return display(v)
+    return v
+
+
+def frame_records(cmp: Comparison) -> list[dict[str, object]]:
+    """Row objects with snake_case keys; non-finite floats become "inf"/"-inf"/"nan"."""
+    return [{k: _json_value(v) for k, v in r.items()} for r in cmp.public_frame().iter_rows(named=True)]
+
+
+def write_json(cmp: Comparison, out: str | Path | TextIO) -> None:
+    text = json.dumps(frame_records(cmp), indent=1, allow_nan=False)
+    if isinstance(out, (str, Path)):
+        Path(out).write_text(text + "\n", encoding="utf-8")
+    else:
+        out.write(text + "\n")
+
+
+def write_parquet(cmp: Comparison, out: str | Path) -> None:
+    cmp.save(out)
+
+
+def _md_escape(text: str) -> str:
+    return display(text).replace("|", "\\|").replace("\n", " ")
+
+
+def worst_rows(cmp: Comparison, n: int = 10) -> pl.DataFrame:
+    """The ``n`` rows a reader should look at first: failures, then lowest cosine."""
+    rank = pl.col("health").replace_strict({"error": 0, "fail": 1, "warn": 2}, default=3, return_dtype=pl.Int8)
+    return (
+        cmp.frame.with_row_index("_row")
+        .filter(pl.col("health").is_in(["error", "fail", "warn"]))
+        .sort([rank, pl.col("cosine_similarity").fill_null(-2.0), "_row"])
+        .head(n)
+    )
+
+
+def markdown_report(cmp: Comparison, command: str | None = None, worst: int = 10) -> str:
+    """A short shareable report: inputs, verdict counts, first divergent layer, worst rows."""
+    meta = cmp.meta
+    counts = cmp.health_counts()
+    lines = ["# dumpscope comparison", ""]
+    lines += [f"- golden: `{meta.get('golden')}` ({meta.get('golden_format')})",
+              f"- target: `{meta.get('target')}` ({meta.get('target_format')})"]
+    if meta.get("model"):
+        lines.append(f"- model: `{meta['model']}`")
+    lines.append(f"- preset: `{meta.get('preset')}`; order from {meta.get('order')}")
+    lines.append("")
+    lines.append("| ok | warn | fail | error | unmatched |")
+    lines.append("|---|---|---|---|---|")
+    lines.append("| " + " | ".join(str(counts.get(h, 0)) for h in ("ok", "warn", "fail", "error", "unmatched")) + " |")
+    lines.append("")
+    first = cmp.first_divergent()
+    if first is None:
+        lines.append("**No divergent layer**: every compared tensor is within its band.")
+    else:
+        r = cmp.frame.row(first, named=True)
+        lines.append(
+            f"**First divergent layer**: #{r['index']} `{_md_escape(r['name'])}` ({r['op_type'] or '?'}) "
+            f"is **{r['health']}**: {_md_escape(r['message'] or '')}"
+        )
+    warnings = meta.get("warnings") or []
+    if warnings:
+        lines += ["", "## Warnings", ""] + [f"- {_md_escape(str(w))}" for w in warnings[:20]]  # type: ignore[union-attr]
+        if len(warnings) > 20:  # type: ignore[arg-type]
+            lines.append(f"- … and {len(warnings) - 20} more")  # type: ignore[arg-type]
+    bad = worst_rows(cmp, worst)
+    if bad.height:
+        lines += ["", f"## Worst rows (up to {worst})", "",
+                  "| # | name | op | health | cosine | max abs err | rel. distance | NaN/Inf (t) | why |",
+                  "|---|---|---|---|---|---|---|---|---|"]
+        for r in bad.iter_rows(named=True):
+            lines.append(
+                f"| {r['index']} | `{_md_escape(r['name'])}` | {r['op_type'] or ''} | {r['health']} | "
+                f"{_num(r['cosine_similarity'])} | {_num(r['max_absolute_error'])} | {_num(r['relative_euclidean_distance'])} | "
+                f"{(r['nan_target'] or 0)}/{(r['inf_target'] or 0)} | {_md_escape(r['message'] or '')} |"
+            )
+    ug, ut = meta.get("unmatched_golden", 0), meta.get("unmatched_target", 0)
+    if ug or ut:
+        lines += ["", f"Unmatched tensors: {ug} golden, {ut} target (see `--format json`, rows with health `unmatched`)."]
+    if command:
+        lines += ["", "Reproduce:", "", f"```\n{command}\n```"]
+    return "\n".join(lines) + "\n"
+
+
+def write_markdown(cmp: Comparison, out: str | Path | TextIO, command: str | None = None) -> None:
+    text = markdown_report(cmp, command)
+    if isinstance(out, (str, Path)):
+        Path(out).write_text(text, encoding="utf-8")
+    else:
+        out.write(text)
+
+
+WRITERS = {"csv": write_csv, "json": write_json, "markdown": write_markdown}
+
+
+def to_text(cmp: Comparison, fmt: str) -> str:
+    """A writer's output as a string (for stdout)."""
+    buf = io.StringIO()
+    WRITERS[fmt](cmp, buf)
+    return buf.getvalue()

@@ -1,0 +1,429 @@
+"""Which target (fused) ops stand for which original ops, and which golden tensor each
+target output must be compared with.
+
+Sources:
+
+* the Ascend ATC graph JSON (``atc --mode=1`` for an .om, ``--mode=5`` for a GE build
+  graph; research/ascend.md §3): each op's ``_datadump_original_op_names`` lists the
+  framework ops it replaces (an empty list marks a target-only op such as
+  ``TransData`` or an inserted ``trans_Cast``; a missing attribute means the op is its
+  own original), ``pass_name``/``pass_name_ub`` name the fusion passes, and every
+  ``output_desc`` carries ``_datadump_origin_name``/``_datadump_origin_output_index``
+  - the original tensor the output reproduces;
+* a dumpscope manifest of an onnxruntime-optimised target, whose nodes carry
+  ``fused_from`` (written by :mod:`dumpscope.core.onnx.runner`).
+
+A fused op's output is compared with the golden output of the original op that
+produces the *same* tensor (origin name and index), never with an intermediate of the
+fused group; when the graph does not say which original produced an output of a
+many-to-one group, no pairing is offered.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dumpscope.core.dumps import DumpError
+from dumpscope.core.names import display
+
+#: Op types that never produce a dump file (no task on the device).
+NO_DUMP_TYPES = frozenset({"NetOutput", "Const", "Constant", "Variable", "If", "While", "PartitionedCall"})
+#: Op types the graph JSON uses for model inputs.
+INPUT_TYPES = frozenset({"Data", "AippData", "RefData"})
+
+ONE_TO_ONE, MANY_TO_ONE, ONE_TO_MANY, MANY_TO_MANY, TARGET_ONLY = (
+    "one-to-one", "many-to-one", "one-to-many", "many-to-many", "target-only",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class OutputOrigin:
+    """What one output of a target op reproduces."""
+
+    index: int
+    origin_name: str | None = None
+    origin_output_index: int | None = None
+    origin_format: str | None = None
+    origin_shape: tuple[int, ...] | None = None
+    dtype: str | None = None
+    layout: str | None = None
+
+
+@dataclass(frozen=True)
+class AtcOp:
+    name: str
+    type: str
+    id: int | None
+    graph: str
+    originals: tuple[str, ...] | None
+    """Original op names; ``()`` = target-only; ``None`` = attribute absent (the op is its own original)."""
+    passes: tuple[str, ...] = ()
+    outputs: tuple[OutputOrigin, ...] = ()
+    l1_group: str | None = None
+
+    @property
+    def target_only(self) -> bool:
+        return self.originals == () and self.type not in INPUT_TYPES and self.type not in NO_DUMP_TYPES
+
+    @property
+    def effective_originals(self) -> tuple[str, ...]:
+        if self.originals is None or (self.originals == () and self.type in INPUT_TYPES):
+            return (self.name,)
+        return self.originals
+
+
+@dataclass
+class AtcGraph:
+    path: Path | None
+    name: str
+    ops: list[AtcOp]
+    """In ``id`` order (input ops without an id first, other ops without one last)."""
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class FusionMap:
+    """A group of target ops and the original ops they replace."""
+
+    fused: tuple[str, ...]
+    originals: tuple[str, ...]
+    relation: str
+    passes: tuple[str, ...] = ()
+    op_types: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON-ready dict; undecodable bytes in names are shown as ``\\xNN``."""
+        return {
+            "fused": [display(n) for n in self.fused],
+            "originals": [display(n) for n in self.originals],
+            "relation": self.relation,
+            "passes": list(self.passes),
+            "op_types": list(self.op_types),
+        }
+
+
+# --- ATC graph JSON ---
+
+
+def _attrs(items: object) -> dict[str, dict[str, object]]:
+    out: dict[str, dict[str, object]] = {}
+    if isinstance(items, list):
+        for a in items:
+            if isinstance(a, dict) and isinstance(a.get("key"), str) and isinstance(a.get("value"), dict):
+                out[a["key"]] = a["value"]
+    return out
+
+
+def _strings(value: dict[str, object] | None) -> tuple[str, ...] | None:
+    """``{"list": {"s": [...]}}`` or ``{"s": "..."}`` as a tuple; None when absent."""
+    if value is None:
+        return None
+    lst = value.get("list")
+    if isinstance(lst, dict):
+        return tuple(str(s) for s in lst.get("s", []) or [])
+    s = value.get("s")
+    return (str(s),) if isinstance(s, str) and s else ()
+
+
+def _int(value: dict[str, object] | None) -> int | None:
+    if value is None:
+        return None
+    i = value.get("i")
+    try:
+        return int(i) if i is not None else None  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+
+
+def _ints(value: dict[str, object] | None) -> tuple[int, ...] | None:
+    if value is None:
+        return None
+    lst = value.get("list")
+    if isinstance(lst, dict):
+        try:
+            return tuple(int(i) for i in lst.get("i", []) or [])
+        except (TypeError, ValueError):
+            return None
+    return None
+
+
+def _output(index: int, desc: object) -> OutputOrigin:
+    d = desc if isinstance(desc, dict) else {}
+    a = _attrs(d.get("attr"))
+    name = _strings(a.get("_datadump_origin_name"))
+    fmt = _strings(a.get("_datadump_origin_format"))
+    return OutputOrigin(
+        index=index,
+        origin_name=name[0] if name else None,
+        origin_output_index=_int(a.get("_datadump_origin_output_index")),
+        origin_format=fmt[0] if fmt else None,
+        origin_shape=_ints(a.get("origin_shape")),
+        dtype=d.get("dtype") if isinstance(d.get("dtype"), str) else None,
+        layout=d.get("layout") if isinstance(d.get("layout"), str) else None,
+    )
+
+
+def _op(raw: dict[str, object], graph_name: str) -> AtcOp:
+    a = _attrs(raw.get("attr"))
+    passes = (_strings(a.get("pass_name")) or ()) + (_strings(a.get("pass_name_ub")) or ())
+    l1 = a.get("_L1_fusion_sub_graph_no")
+    l1_group = None
+    if l1 is not None:
+        l1_value = _int(l1)
+        l1_s = _strings(l1)
+        l1_group = str(l1_value) if l1_value is not None else (l1_s[0] if l1_s else None)
+    raw_id = raw.get("id")
+    outputs = raw.get("output_desc")
+    return AtcOp(
+        name=str(raw.get("name", "")),
+        type=str(raw.get("type", "")),
+        id=raw_id if isinstance(raw_id, int) else None,
+        graph=graph_name,
+        originals=_strings(a.get("_datadump_original_op_names")),
+        passes=tuple(dict.fromkeys(passes)),
+        outputs=tuple(_output(i, d) for i, d in enumerate(outputs)) if isinstance(outputs, list) else (),
+        l1_group=l1_group,
+    )
+
+
+def parse_graph(data: object, path: Path | None = None) -> AtcGraph:
+    """An :class:`AtcGraph` from the decoded JSON of ``atc --mode=1/5``."""
+    where = str(path) if path else "graph JSON"
+    if not isinstance(data, dict) or not isinstance(data.get("graph"), list):
+        raise DumpError(f"{where}: not an ATC graph JSON (no 'graph' list; expected atc --mode=1 or --mode=5 output)")
+    ops: list[AtcOp] = []
+    problems: list[str] = []
+    for g in data["graph"]:
+        if not isinstance(g, dict):
+            problems.append("a 'graph' entry is not an object; skipped")
+            continue
+        gname = str(g.get("name", ""))
+        for raw in g.get("op", []) or []:
+            if not isinstance(raw, dict) or not raw.get("name"):
+                problems.append(f"graph {gname!r}: an op without a name; skipped")
+                continue
+            ops.append(_op(raw, gname))
+    seen: set[str] = set()
+    for op in ops:
+        if op.name in seen:
+            problems.append(f"op name {op.name!r} appears more than once; the first is used for pairing")
+        seen.add(op.name)
+    # Inputs often carry no id; they run first.  Other id-less ops keep their place at the end.
+    def rank(i: int) -> tuple[bool, int, int]:
+        op = ops[i]
+        return (op.id is None and op.type not in INPUT_TYPES, op.id if op.id is not None else -1, i)
+
+    order = sorted(range(len(ops)), key=rank)
+    return AtcGraph(path=path, name=str(data.get("name", "")), ops=[ops[i] for i in order], problems=problems)
+
+
+def load_graph(path: str | Path) -> AtcGraph:
+    p = Path(path)
+    try:
+        with io.open(p, encoding="utf-8", errors="surrogateescape") as fh:
+            data = json.load(fh)
+    except OSError as exc:
+        raise DumpError(f"{p}: cannot read: {exc.strerror or exc}") from exc
+    except ValueError as exc:
+        raise DumpError(f"{p}: not valid JSON ({exc})") from exc
+    return parse_graph(data, p)
+
+
+def _as_graph(graph: AtcGraph | str | Path) -> AtcGraph:
+    return graph if isinstance(graph, AtcGraph) else load_graph(graph)
+
+
+def _first_ops(graph: AtcGraph) -> list[AtcOp]:
+    """Ops with their first occurrence only (duplicate names are reported as problems)."""
+    seen: set[str] = set()
+    out = []
+    for op in graph.ops:
+        if op.name not in seen:
+            seen.add(op.name)
+            out.append(op)
+    return out
+
+
+def target_tensor_name(op_name: str, index: int) -> str:
+    """The dump reader's name for output ``index`` of a target op."""
+    return op_name if index == 0 else f"{op_name}:{index}"
+
+
+def _resolve_outputs(g: AtcGraph) -> tuple[dict[str, tuple[str, int]], set[str]]:
+    """``(origins, unresolved)``: known golden origins per target output, and the outputs
+    of fused groups whose original producer the graph does not name."""
+    types = {op.name: op.type for op in g.ops}
+    # Members that run on the device (a split-off Const produces no dump and no rival output).
+    group_size = {
+        name: sum(types.get(n) not in NO_DUMP_TYPES for n in grp.fused)
+        for grp in _groups(_entries_from_graph(g))
+        for name in grp.fused
+    }
+    origins: dict[str, tuple[str, int]] = {}
+    unresolved: set[str] = set()
+    for op in _first_ops(g):
+        if op.target_only or op.type in NO_DUMP_TYPES:
+            continue
+        originals = op.effective_originals
+        for o in op.outputs:
+            name = target_tensor_name(op.name, o.index)
+            if o.origin_name:
+                origins[name] = (o.origin_name, o.origin_output_index or 0)
+            elif len(originals) == 1 and group_size.get(op.name, 1) == 1:
+                origins[name] = (originals[0], o.index)
+            else:
+                unresolved.add(name)
+    return origins, unresolved
+
+
+def target_origins(graph: AtcGraph | str | Path) -> dict[str, tuple[str, int]]:
+    """Target tensor name -> (golden node name, output index) for every output whose
+    original is known: its ``_datadump_origin_*`` attributes, else - for an op that
+    stands for exactly one original op with no other dumped op in its group - that op's
+    output of the same index.
+    Target-only ops are left out (see :func:`target_only`)."""
+    return _resolve_outputs(_as_graph(graph))[0]
+
+
+def unresolved_outputs(graph: AtcGraph | str | Path) -> set[str]:
+    """Target outputs of fused groups whose original producer the graph does not name.
+
+    A fused op often keeps the name of its *first* original op (a Conv fused with its
+    Relu is still called ``Conv_1``), so pairing these by name would compare the fused
+    output with an intermediate of the group; they are better left unpaired."""
+    return _resolve_outputs(_as_graph(graph))[1]
+
+
+def target_only(graph: AtcGraph | str | Path) -> set[str]:
+    """Names of ops that exist only on the target (layout casts, TransData...)."""
+    return {op.name for op in _as_graph(graph).ops if op.target_only}
+
+
+def op_order(graph: AtcGraph | str | Path) -> dict[str, int]:
+    """Op name -> position in execution (``id``) order, 0-based."""
+    out: dict[str, int] = {}
+    for op in _as_graph(graph).ops:
+        out.setdefault(op.name, len(out))
+    return out
+
+
+def origin_formats(graph: AtcGraph | str | Path) -> dict[str, str]:
+    """Target tensor name -> framework layout (``NCHW``...) of the original tensor, for
+    converting device formats (the dump itself does not always say)."""
+    out: dict[str, str] = {}
+    for op in _first_ops(_as_graph(graph)):
+        for o in op.outputs:
+            if o.origin_format:
+                out[target_tensor_name(op.name, o.index)] = o.origin_format
+    return out
+
+
+def fusion_maps(graph: AtcGraph | str | Path) -> list[FusionMap]:
+    """Every group of target ops and the original ops they stand for, in execution order."""
+    return _groups(_entries_from_graph(_as_graph(graph)))
+
+
+# --- grouping (shared by the ATC graph and the onnxruntime manifest) ---
+
+
+@dataclass(frozen=True)
+class _Entry:
+    name: str
+    op_type: str
+    originals: tuple[str, ...]
+    passes: tuple[str, ...] = ()
+    link: str | None = None
+    """An extra grouping key (L1 fusion sub-graph number)."""
+
+
+def _entries_from_graph(g: AtcGraph) -> list[_Entry]:
+    return [
+        _Entry(op.name, op.type, op.effective_originals, op.passes, op.l1_group)
+        for op in _first_ops(g)
+        # Constants and the like are listed only when the graph ties them to an original op.
+        if op.type not in NO_DUMP_TYPES or op.originals
+    ]
+
+
+def _groups(entries: list[_Entry]) -> list[FusionMap]:
+    """Connect target ops that share an original op (or an L1 group); each connected
+    set is one :class:`FusionMap`.  Target-only ops stay single."""
+    parent = list(range(len(entries)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    owner: dict[str, int] = {}
+    for i, e in enumerate(entries):
+        keys = [f"o:{n}" for n in e.originals] + ([f"l1:{e.link}"] if e.link else [])
+        for k in keys:
+            if k in owner:
+                parent[find(i)] = find(owner[k])
+            else:
+                owner[k] = i
+    members: dict[int, list[int]] = {}
+    for i in range(len(entries)):
+        members.setdefault(find(i), []).append(i)
+    maps = []
+    for idx in sorted(members.values(), key=lambda m: m[0]):
+        es = [entries[i] for i in idx]
+        originals = tuple(dict.fromkeys(n for e in es for n in e.originals))
+        fused = tuple(e.name for e in es)
+        maps.append(
+            FusionMap(
+                fused=fused,
+                originals=originals,
+                relation=_relation(len(fused), len(originals)),
+                passes=tuple(dict.fromkeys(p for e in es for p in e.passes)),
+                op_types=tuple(e.op_type for e in es),
+            )
+        )
+    return maps
+
+
+def _relation(n_fused: int, n_originals: int) -> str:
+    if n_originals == 0:
+        return TARGET_ONLY
+    if n_fused == 1:
+        return ONE_TO_ONE if n_originals == 1 else MANY_TO_ONE
+    return ONE_TO_MANY if n_originals == 1 else MANY_TO_MANY
+
+
+# --- onnxruntime-optimised target (dumpscope manifest) ---
+
+
+def fusion_from_manifest(manifest: dict[str, object]) -> list[FusionMap]:
+    """Fusion groups of an optimised target from its manifest's ``nodes[].fused_from``.
+
+    Nodes without ``fused_from`` were not rewritten and are not listed; a node whose
+    ``fused_from`` is empty was added by the optimiser (target-only).
+    """
+    nodes = manifest.get("nodes")
+    if isinstance(nodes, dict):
+        nodes = [dict(v, name=k) if isinstance(v, dict) else {"name": k} for k, v in nodes.items()]
+    if not isinstance(nodes, list):
+        return []
+    entries: list[_Entry] = []
+    for n in nodes:
+        if not isinstance(n, dict) or "fused_from" not in n or not isinstance(n.get("fused_from"), list):
+            continue
+        name = str(n.get("name", ""))
+        originals = tuple(str(x) for x in n["fused_from"])
+        if originals == (name,):
+            continue  # kept as is
+        entries.append(_Entry(name, str(n.get("op_type", "")), originals))
+    return _groups(entries)
+
+
+def relation_counts(maps: Iterable[FusionMap]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for m in maps:
+        out[m.relation] = out.get(m.relation, 0) + 1
+    return out

@@ -1,0 +1,233 @@
+"""Import a msaccucmp / msit ``result_*.csv`` as a metrics table.
+
+The CSV (research/ascend.md §2.4) repeats column names (``DataType`` and ``Address``
+once for each side), so columns are taken by position relative to ``NPUDump`` and
+``GroundTruth``.  Optional columns (``OpSequence``, ``OverFlow``, the golden
+``Address``, msit's ``IsNpuOps``/``IsOutputNode``/``IsPrecisionError``) may be absent.
+
+Cells: ``NaN`` means *not computed* and becomes null; ``nan``/``inf`` are computed
+values and stay NaN/Inf.  ``StandardDeviation`` ``"(mean;std),(mean;std)"`` (target
+first) is split into four columns.
+
+``blind_spot`` names the rows where msaccucmp's verdict cannot be trusted: metrics that
+are NaN (msit's analyser skips them and calls the row fine) and an all-zero golden
+(relative Euclidean distance reported as 0 although the target differs).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import re
+from pathlib import Path
+
+import polars as pl
+
+from dumpscope.core.comparison.metrics import MSACCUCMP_CSV_NAMES
+from dumpscope.core.dumps import DumpError
+
+METRIC_COLUMNS: dict[str, str] = MSACCUCMP_CSV_NAMES
+STD_COLUMNS = ("mean_target", "std_target", "mean_golden", "std_golden")
+FLAG_COLUMNS: dict[str, str] = {
+    "OverFlow": "overflow",
+    "IsNpuOps": "is_npu_ops",
+    "IsOutputNode": "is_output_node",
+    "IsPrecisionError": "is_precision_error",
+}
+
+SCHEMA: dict[str, pl.DataType] = {
+    "index": pl.Int64(),
+    "op_sequence": pl.Int64(),
+    "name": pl.String(),
+    "target_name": pl.String(),
+    "node_name": pl.String(),
+    "op_type": pl.String(),
+    "kind": pl.String(),
+    "tensor_index": pl.String(),
+    "shape": pl.List(pl.Int64()),
+    "dtype": pl.String(),
+    "target_dtype": pl.String(),
+    "target_address": pl.String(),
+    "golden_address": pl.String(),
+    **{c: pl.Float64() for c in METRIC_COLUMNS.values()},
+    **{c: pl.Float64() for c in STD_COLUMNS},
+    **{c: pl.Boolean() for c in FLAG_COLUMNS.values()},
+    "message": pl.String(),
+    "blind_spot": pl.String(),
+}
+
+_REQUIRED = ("Index", "OpType", "NPUDump", "GroundTruth", "TensorIndex", "CosineSimilarity")
+_STD_RE = re.compile(r"\(\s*([^;()]*);\s*([^;()]*)\),\s*\(\s*([^;()]*);\s*([^;()]*)\)")
+_MISSING = {"", "NaN", "N/A", "None"}
+
+
+def _float(cell: str) -> float | None:
+    """``NaN`` (not computed) -> None; ``nan``/``inf`` -> the float."""
+    c = cell.strip()
+    if c in _MISSING:
+        return None
+    try:
+        return float(c)
+    except ValueError:
+        return None
+
+
+def _flag(cell: str) -> bool | None:
+    c = cell.strip().upper()
+    return True if c == "YES" else False if c == "NO" else None
+
+
+def _shape(cell: str) -> list[int] | None:
+    c = cell.strip()
+    if not (c.startswith("[") and c.endswith("]")):
+        return None
+    try:
+        return [int(d) for d in c[1:-1].replace(" ", "").split(",") if d]
+    except ValueError:
+        return None
+
+
+def _text(cell: str) -> str | None:
+    c = cell.strip()
+    return None if c in _MISSING else c
+
+
+def _tensor_names(npu: str | None, truth: str | None, tensor_index: str | None) -> tuple[str | None, str | None, str]:
+    """``(golden name, target name, kind)`` from ``TensorIndex`` (``op:output:0`` / ``op:input:1``).
+
+    Names follow the dump readers: output 0 is the op name, output N is ``op:N``,
+    input N of a target op is ``op:input:N``."""
+    role, idx = "output", 0
+    if tensor_index:
+        parts = tensor_index.rsplit(":", 2)
+        if len(parts) == 3 and parts[1] in ("output", "input") and parts[2].isdigit():
+            role, idx = parts[1], int(parts[2])
+    suffix = "" if idx == 0 else f":{idx}"
+    if role == "input":
+        target = f"{npu}:input:{idx}" if npu else None
+        return None, target, "op_input"
+    golden = None if truth in (None, "*") or "," in (truth or "") else f"{truth}{suffix}"
+    target = f"{npu}{suffix}" if npu else None
+    return golden, target, "activation"
+
+
+def _blind_spot(row: dict[str, object]) -> str | None:
+    metrics = [row[c] for c in METRIC_COLUMNS.values()]
+    if any(isinstance(v, float) and math.isnan(v) for v in metrics):
+        return (
+            "metrics are NaN: msaccucmp prints 'nan' and msit's analyser skips the row, so it is "
+            "reported as fine; a side holds NaN/Inf"
+        )
+    red, mae = row["relative_euclidean_distance"], row["max_absolute_error"]
+    if red == 0.0 and isinstance(mae, float) and mae > 0:
+        return (
+            "golden is all zero: msaccucmp reports relative Euclidean distance 0 although the "
+            f"target differs (max absolute error {mae:g})"
+        )
+    return None
+
+
+def read_result_csv(path: str | Path) -> pl.DataFrame:
+    """A msaccucmp/msit result CSV as a Polars frame with dumpscope's column names."""
+    p = Path(path)
+    try:
+        # Polars strings must be valid UTF-8: undecodable bytes become "\xNN" (as names.display).
+        with io.open(p, newline="", encoding="utf-8-sig", errors="backslashreplace") as fh:
+            rows = list(csv.reader(fh))
+    except OSError as exc:
+        raise DumpError(f"{p}: cannot read: {exc.strerror or exc}") from exc
+    except csv.Error as exc:
+        raise DumpError(f"{p}: not a readable CSV ({exc})") from exc
+    if not rows:
+        raise DumpError(f"{p}: empty file, not a msaccucmp result CSV")
+    header = [h.strip() for h in rows[0]]
+    missing = [c for c in _REQUIRED if c not in header]
+    if missing:
+        raise DumpError(f"{p}: not a msaccucmp result CSV (missing columns: {', '.join(missing)})")
+    npu_at, truth_at = header.index("NPUDump"), header.index("GroundTruth")
+
+    def side_col(name: str, start: int, stop: int) -> int | None:
+        for i in range(start, stop):
+            if header[i] == name:
+                return i
+        return None
+
+    stop = header.index("TensorIndex")
+    cols = {
+        "target_dtype": side_col("DataType", npu_at, truth_at),
+        "target_address": side_col("Address", npu_at, truth_at),
+        "dtype": side_col("DataType", truth_at, stop),
+        "golden_address": side_col("Address", truth_at, stop),
+    }
+    by_name = {h: i for i, h in reversed(list(enumerate(header)))}
+    records: list[dict[str, object]] = []
+    for line_no, raw in enumerate(rows[1:], start=2):
+        if not any(c.strip() for c in raw):
+            continue
+        cells = raw + [""] * (len(header) - len(raw))
+
+        def cell(name: str) -> str:
+            i = by_name.get(name)
+            return cells[i] if i is not None else ""  # noqa: B023 - used within this iteration
+
+        index = _float(cell("Index"))
+        if index is None:
+            raise DumpError(f"{p}: line {line_no}: Index {cell('Index')!r} is not a number")
+        npu, truth, tidx = _text(cell("NPUDump")), _text(cell("GroundTruth")), _text(cell("TensorIndex"))
+        golden_name, target_name, kind = _tensor_names(npu, truth, tidx)
+        seq = _float(cell("OpSequence"))
+        rec: dict[str, object] = {
+            "index": int(index),
+            "op_sequence": None if seq is None else int(seq),
+            "name": golden_name,
+            "target_name": target_name,
+            "node_name": truth,
+            "op_type": _text(cell("OpType")),
+            "kind": kind,
+            "tensor_index": tidx,
+            "shape": _shape(cell("Shape")),
+        }
+        for key, i in cols.items():
+            rec[key] = _text(cells[i]) if i is not None else None
+        for src, dst in METRIC_COLUMNS.items():
+            rec[dst] = _float(cell(src))
+        m = _STD_RE.fullmatch(cell("StandardDeviation").strip())
+        for dst, value in zip(STD_COLUMNS, m.groups() if m else (None,) * 4):
+            rec[dst] = _float(value) if value is not None else None
+        for src, dst in FLAG_COLUMNS.items():
+            rec[dst] = _flag(cell(src))
+        rec["message"] = _text(cell("CompareFailReason"))
+        rec["blind_spot"] = _blind_spot(rec)
+        records.append(rec)
+    return pl.DataFrame(records, schema=SCHEMA, orient="row") if records else pl.DataFrame(schema=SCHEMA)
+
+
+def open_result(path: str | Path, thresholds: object = None):  # type: ignore[no-untyped-def]
+    """A ``result_*.csv`` as a ready-made :class:`~dumpscope.core.comparison.pipeline.Comparison`
+    (no tensors), judged by our bands: rows msaccucmp could not compare are ``error``,
+    and its blind spots (NaN metrics it reports as fine, a zero golden it reports as
+    distance 0) fail with the reason."""
+    from dumpscope.core.comparison import judge as analysis
+    from dumpscope.core.comparison.pipeline import Comparison
+
+    th = thresholds if isinstance(thresholds, analysis.Thresholds) else analysis.Thresholds()
+    frame = read_result_csv(path)
+    bands = [th.band_for(d, t, False) for d, t in zip(frame["dtype"].to_list(), frame["target_dtype"].to_list())]
+    computed = pl.any_horizontal([pl.col(c).is_not_null() for c in METRIC_COLUMNS.values()])
+    # msaccucmp's rows for ops with no dump on one side (Data, inserted ops) are unmatched, not errors.
+    no_dump = pl.col("message").fill_null("").str.contains("no dump file", literal=True)
+    status = pl.when(computed).then(pl.lit("computed")).when(no_dump).then(pl.lit("unmatched")).otherwise(pl.lit("error"))
+    frame = frame.with_columns(
+        band=pl.Series(bands, dtype=pl.String),
+        status=status,
+        health=pl.when(computed).then(pl.lit("pending")).otherwise(status),
+        hard_fail=pl.col("blind_spot").fill_null(""),
+        message=pl.col("message").fill_null("msaccucmp computed no metric for this row"),
+        side=pl.when(computed | ~no_dump).then(pl.lit("both")).otherwise(pl.lit("golden")),
+        golden_file=pl.lit(None, dtype=pl.String),
+    )
+    cmp = Comparison.from_frame(frame, meta={"golden": str(path), "target": str(path), "imported": "msaccucmp/msit CSV",
+                                               "preset": th.preset, "order": "the CSV's Index"}, thresholds=th)
+    cmp.frame = analysis.judge(cmp.frame, th)
+    return cmp

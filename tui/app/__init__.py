@@ -1,0 +1,1 @@
+"""The Textual explorer: the app, its widgets (panes), screens, keymap and palette."""

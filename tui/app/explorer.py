@@ -1,0 +1,673 @@
+"""The dumpscope terminal UI: a keyboard-driven explorer of a golden/target layer comparison.
+
+The app holds one :class:`~dumpscope.core.comparison.pipeline.Comparison` (or computes it in a worker
+thread from two dumps, showing rows as they are compared), a :class:`LayerList` over it,
+a tensor pane for the selected row and a summary line.  Every key is a binding with an
+id, so ``keymap.toml`` can remap it and the help screen and the command palette list it.
+Numbers come from :mod:`dumpscope.core`; this module only decides what to show.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from time import monotonic
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.containers import Horizontal
+from textual.content import Content
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import ContentSwitcher, Footer, Input
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from dumpscope.tui.app.screens.help import HelpScreen, KeyHelp, collect_bindings
+from dumpscope.tui.app.widgets.layer_list import LayerList
+from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS, LayerRows, Query, QueryError
+from dumpscope.tui.app.widgets.summary_bar import Summary, SummaryBar, styled
+from dumpscope.tui.app.widgets.fusion_pane import FusionPane
+from dumpscope.tui.app.widgets.overflow_pane import OverflowPane
+from dumpscope.tui.app.widgets.tensor_pane import TensorPane
+from dumpscope.tui.app.widgets.verdict_bar import VerdictBar
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10
+    import tomli as tomllib
+
+if TYPE_CHECKING:
+    from dumpscope.core.diagnosis.engine import Diagnosis
+    from dumpscope.core.comparison.pipeline import Comparison
+
+SIDE_PANES: tuple[tuple[str, str], ...] = (("tensor", "tensor"), ("overflow", "overflow"), ("fusion", "fusion"))
+"""The side panes `p` cycles through: (widget id, name shown)."""
+
+
+def config_dir() -> Path:
+    """``$DUMPSCOPE_CONFIG_DIR`` or ``~/.config/dumpscope`` (XDG_CONFIG_HOME honoured)."""
+    env = os.environ.get("DUMPSCOPE_CONFIG_DIR")
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config"
+    return Path(base) / "dumpscope"
+
+
+def load_keymap(path: Path | None = None) -> tuple[dict[str, str], list[str]]:
+    """Read ``keymap.toml``: ``binding.id = "key[,key...]"`` (top level or under ``[keymap]``).
+
+    Returns the keymap and the problems found; a broken file never stops the app.
+    """
+    path = path or config_dir() / "keymap.toml"
+    if not path.is_file():
+        return {}, []
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return {}, [f"{path}: ignored ({exc})"]
+    table = data.get("keymap", data)
+    keymap: dict[str, str] = {}
+    problems: list[str] = []
+    if not isinstance(table, dict):
+        return {}, [f"{path}: [keymap] must be a table"]
+    for binding_id, keys in table.items():
+        if isinstance(keys, list) and all(isinstance(k, str) for k in keys):
+            keys = ",".join(keys)
+        if not isinstance(keys, str) or not keys.strip():
+            problems.append(f"{path}: {binding_id!r} needs a key string like \"j,down\"")
+            continue
+        keymap[str(binding_id)] = ",".join(k.strip() for k in keys.split(",") if k.strip())
+    return keymap, problems
+
+
+@dataclass(frozen=True)
+class CompareRequest:
+    """Two dumps to compare in the background (what ``dumpscope GOLDEN TARGET`` passes)."""
+
+    golden: Path
+    target: Path
+    model: Path | None = None
+    preset: str = "auto"
+    graph: Path | None = None
+    thresholds: tuple[str, ...] = ()
+    """``KEY=VALUE`` overrides, as ``--threshold`` takes them."""
+
+
+@dataclass(frozen=True)
+class PaletteEntry:
+    """One command palette line: what it says, which action it runs where, and its keys."""
+
+    title: str
+    action: str
+    node: Any
+    keys: str = ""
+
+
+QUICK_FILTERS: tuple[tuple[str, str], ...] = (
+    ("Show only unhealthy rows (warn, fail, error)", "health:bad"),
+    ("Show only failing rows", "health:fail"),
+    ("Show only rows that could not be compared", "health:error"),
+    ("Show only unmatched tensors", "health:only"),
+)
+
+
+class ActionsProvider(Provider):
+    """Command palette: every bound action, plus each sort column and the common filters."""
+
+    def _entries(self) -> list[PaletteEntry]:
+        app = self.app
+        assert isinstance(app, DumpscopeApp)
+        entries = [PaletteEntry(e.description, e.action, e.node, ", ".join(e.keys)) for e in app.key_help()]
+        entries += [PaletteEntry(f"Sort by {key.label}", f"sort_by({key.id!r})", app) for key in SORT_KEYS]
+        entries += [PaletteEntry(title, f"filter_to({text!r})", app, text) for title, text in QUICK_FILTERS]
+        return entries
+
+    def _run(self, entry: PaletteEntry) -> None:
+        self.app.call_later(self.app.run_action, entry.action, entry.node)
+
+    async def discover(self) -> Hits:
+        for entry in self._entries():
+            yield DiscoveryHit(entry.title, partial(self._run, entry), help=entry.keys)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for entry in self._entries():
+            score = matcher.match(entry.title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(entry.title), partial(self._run, entry), help=entry.keys)
+
+
+class DumpscopeApp(App[int]):
+    """Explore a comparison: layer list, tensor pane, summary, filter, export, lookup."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "dumpscope"
+    COMMANDS: ClassVar[set[Any]] = App.COMMANDS | {ActionsProvider}
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "filter", "Filter", id="app.filter"),
+        Binding("n", "match(1)", "Next match", show=False, id="app.next_match"),
+        Binding("N", "match(-1)", "Previous match", show=False, id="app.previous_match"),
+        Binding("f", "first_divergent", "First divergent", id="app.first_divergent"),
+        Binding("right_square_bracket", "unhealthy(1)", "Next unhealthy", id="app.next_unhealthy"),
+        Binding("left_square_bracket", "unhealthy(-1)", "Previous unhealthy", show=False,
+                id="app.previous_unhealthy"),
+        Binding("s", "sort", "Sort", id="app.sort"),
+        Binding("S", "reverse_sort", "Reverse sort", show=False, id="app.reverse_sort"),
+        Binding("escape", "step_back", "Back / clear / cancel", show=False, id="app.back"),
+        Binding("v", "verdict_jump", "Root cause", id="app.root_cause"),
+        Binding("p", "next_pane", "Next side pane (tensor, overflow, fusion)", show=False, id="app.next_pane"),
+        Binding("e", "lookup", "Error lookup", id="app.lookup"),
+        Binding("x", "export", "Export", show=False, id="app.export"),
+        Binding("w", "warnings", "Input warnings", show=False, id="app.warnings"),
+        Binding("y", "copy_name", "Copy tensor name", show=False, id="app.copy_name"),
+        Binding("question_mark,f1", "help", "Help", id="app.help"),
+        Binding("q", "quit", "Quit", id="app.quit"),
+    ]
+
+    class Progressed(Message):
+        """A newer state of the comparison arrived from the worker."""
+
+        def __init__(self, comparison: Comparison, done: int, total: int) -> None:
+            super().__init__()
+            self.comparison, self.done, self.total = comparison, done, total
+
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, DumpscopeApp.Progressed)
+
+    class LoadFailed(Message):
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    def __init__(
+        self,
+        source: Comparison | CompareRequest,
+        *,
+        theme: str | None = None,
+    ) -> None:
+        super().__init__()
+        self._source = source
+        self._theme_name = theme
+        self.comparison: Comparison | None = None
+        self.rows: LayerRows | None = None
+        self.query_: Query = Query()
+        self.search: Query = Query()
+        self._sort_index = 0
+        self._descending = SORT_KEYS[0].descending
+        self._progress: tuple[int, int] | None = None
+        self._cancelled = False
+        self._filter_before: str = ""
+        self._known_ops: dict[str, int] | None = None
+        self._landed = False
+        self._diagnosed: Comparison | None = None
+        self.diagnosis: Diagnosis | None = None
+
+    # -- layout --------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield SummaryBar(id="summary")
+        verdict = VerdictBar(id="verdict")
+        verdict.can_focus = False  # `v` works from anywhere; tab stays between the list and the pane
+        yield verdict
+        with Horizontal(id="main"):
+            yield LayerList(id="layers")
+            with ContentSwitcher(initial="tensor", id="side"):
+                yield TensorPane(id="tensor")  # the overflow and fusion panes mount on first use (`p`)
+        yield Input(placeholder="filter: words  op:Conv  health:fail  origin:new  fused:yes  #10-20   (enter keeps, esc restores)",
+                    id="filter")
+        yield Footer()
+
+    @property
+    def main_screen(self) -> Screen[Any]:
+        """The screen with the list (the bottom of the stack, whatever is pushed on top)."""
+        return self.screen_stack[0]
+
+    @property
+    def layer_list(self) -> LayerList:
+        return self.main_screen.query_one("#layers", LayerList)
+
+    @property
+    def tensor_pane(self) -> TensorPane:
+        return self.main_screen.query_one("#tensor", TensorPane)
+
+    @property
+    def side(self) -> ContentSwitcher:
+        return self.main_screen.query_one("#side", ContentSwitcher)
+
+    @property
+    def filter_box(self) -> Input:
+        return self.main_screen.query_one("#filter", Input)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """List actions run only while the list's screen is in front (hidden from the footer otherwise)."""
+        if action in _LIST_ACTIONS and self.screen is not self.main_screen:
+            return False
+        return True
+
+    def on_mount(self) -> None:
+        if self._theme_name:
+            self.theme = self._theme_name
+        keymap, problems = load_keymap()
+        if keymap:
+            self.set_keymap(keymap)
+        for problem in problems:
+            self.notify(problem, title="keymap", severity="warning", markup=False)
+        self.layer_list.focus()
+        if isinstance(self._source, CompareRequest):
+            self._progress = (0, 0)
+            self._show_summary()
+            self._compare(self._source)
+        else:
+            self._show_comparison(self._source)
+
+    # -- data ----------------------------------------------------------------------------
+    def _show_comparison(self, comparison: Comparison) -> None:
+        first_time = self.rows is None
+        self.comparison = comparison
+        if self.rows is None or self.rows.n != comparison.frame.height:
+            self.rows = LayerRows(comparison.frame)
+            self._known_ops = None
+            self.layer_list.set_rows(self.rows, self._view())
+        else:
+            self.rows.update(comparison.frame)
+            self.layer_list.data_changed()
+            if SORT_KEYS[self._sort_index].id not in ("order", "op", "name") or self.query_.fields:
+                self.layer_list.set_view(self._view())
+        self.tensor_pane.set_comparison(comparison)
+        if first_time:
+            self.tensor_pane.show_row(self.layer_list.selected)
+        if self._progress is None:
+            self._land_on_first_divergent()
+            if self._diagnosed is not comparison:  # complete: name the root cause (off the UI thread)
+                self._diagnosed = comparison
+                # after the first frames are drawn, so the worker does not compete with the first paint
+                self.set_timer(0.2, partial(self._diagnose, comparison))
+            self._show_side_pane()
+        self._show_summary()
+
+    def _land_on_first_divergent(self) -> None:
+        """Once the comparison is complete, start where the answer is, unless the user has moved on.
+
+        "Moved on" is a filter, a sort or a cursor off the first row.
+        """
+        lst, cmp = self.layer_list, self.comparison
+        if self._landed or cmp is None or self.query_ or self._sort_index or lst.cursor:
+            return
+        self._landed = True
+        first = cmp.first_divergent()
+        if first is not None:
+            lst.select_position(first)
+
+    def _view(self) -> np.ndarray:
+        assert self.rows is not None
+        return self.rows.view(self.query_, SORT_KEYS[self._sort_index].id, self._descending)
+
+    def _apply_view(self) -> None:
+        if self.rows is not None:
+            self.layer_list.sort_key, self.layer_list.sort_descending = (
+                SORT_KEYS[self._sort_index].id, self._descending)
+            self.layer_list.set_view(self._view())
+        self._show_summary()
+
+    def _show_summary(self, note: Content | None = None) -> None:
+        summary = Summary(progress=self._progress)
+        rows, cmp = self.rows, self.comparison
+        if rows is not None and cmp is not None:
+            summary.counts = rows.health_counts()
+            first = cmp.first_divergent()
+            if first is not None:
+                summary.first_divergent = f"#{int(rows.index[first])} {rows.name(first)}"
+            sides = dict(cmp.frame.filter(cmp.frame["health"] == "unmatched")["side"].value_counts().iter_rows())
+            summary.unmatched_golden = int(sides.get("golden", 0))
+            summary.unmatched_target = int(sides.get("target", 0))
+        status = summary.status
+        if self._cancelled and self._progress is None:
+            status.append(styled("[$warning]comparison cancelled: rows left pending[/]"))
+        if rows is not None:
+            shown = self.layer_list.view.size
+            if self.query_:
+                status.append(styled(f"filter [b]$query[/b]: {shown} of {rows.n}", query=self.query_.text))
+            else:
+                status.append(styled(f"{rows.n} tensors"))
+            key = SORT_KEYS[self._sort_index]
+            if key.id != "order" or self._descending:
+                status.append(styled(f"sorted by {key.label} {'▼' if self._descending else '▲'}"))
+        warnings = self._warnings()
+        if warnings:
+            status.append(styled(f"[$warning]⚠ {len(warnings)} input warning{'s' if len(warnings) > 1 else ''} (w)[/]"))
+        if note is not None:
+            status.append(note)
+        self.main_screen.query_one(SummaryBar).show(summary)
+
+    @work(thread=True, exclusive=True, group="compare", exit_on_error=False)
+    def _compare(self, request: CompareRequest) -> None:
+        """Run the comparison off the UI thread, posting the growing table at most ~4 times a second."""
+        worker = get_current_worker()
+        try:
+            from dumpscope.core.comparison.pipeline import compare_stream
+
+            last = 0.0
+            stream = compare_stream(request.golden, request.target, model=request.model, graph=request.graph,
+                                    preset=request.preset, thresholds=list(request.thresholds))
+            try:
+                for progress in stream:
+                    if worker.is_cancelled:
+                        return
+                    now = monotonic()
+                    if now - last >= 0.25 or progress.done >= progress.total:
+                        last = now
+                        self.post_message(self.Progressed(progress.comparison, progress.done, progress.total))
+            finally:
+                close = getattr(stream, "close", None)  # a generator holds the thread pool: release it now
+                if close is not None:
+                    close()
+        except Exception as exc:  # noqa: BLE001 - every failure becomes a message screen, never a traceback
+            self.post_message(self.LoadFailed(_describe_error(exc)))
+
+    def on_dumpscope_app_progressed(self, message: Progressed) -> None:
+        self._progress = None if message.done >= message.total else (message.done, message.total)
+        self._show_comparison(message.comparison)
+
+    def on_dumpscope_app_load_failed(self, message: LoadFailed) -> None:
+        from dumpscope.tui.app.screens.message import MessageScreen
+
+        self._progress = None
+        self.push_screen(MessageScreen("Cannot compare these dumps", message.text))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group == "compare" and event.state in (WorkerState.CANCELLED, WorkerState.SUCCESS):
+            if event.state == WorkerState.CANCELLED:
+                self._cancelled = True
+            self._progress = None
+            self._show_summary()
+
+    # -- selection -----------------------------------------------------------------------
+    @on(LayerList.CursorMoved)
+    def _cursor_moved(self, message: LayerList.CursorMoved) -> None:
+        self.tensor_pane.show_row(message.position)
+        self._show_side_pane()
+
+    def _show_side_pane(self) -> None:
+        """The overflow and fusion panes work for the selected row only while shown."""
+        current = self.side.current
+        if current in ("overflow", "fusion"):
+            pane = self.main_screen.query_one(f"#{current}", OverflowPane if current == "overflow" else FusionPane)
+            pane.show(self.comparison, self.layer_list.selected)
+
+    def _diagnose(self, comparison: Comparison) -> None:
+        if comparison is self._diagnosed:
+            self.main_screen.query_one(VerdictBar).compute(comparison)
+            self._mark_fused(comparison)
+
+    def _mark_fused(self, comparison: Comparison) -> None:
+        """Which rows take part in a fusion, for the ``fused:yes`` filter."""
+        from dumpscope.core.inspect.row_facts import fused_rows
+
+        if self.rows is not None:
+            self.rows.fused = fused_rows(comparison)
+            if self.query_.fields:
+                self._apply_view()
+
+    async def action_next_pane(self) -> None:
+        """Cycle the side pane: tensor -> overflow -> fusion (each mounted when first shown)."""
+        ids = [pane_id for pane_id, _name in SIDE_PANES]
+        current = ids.index(self.side.current or "tensor")
+        new = ids[(current + 1) % len(ids)]
+        if not self.side.query(f"#{new}"):
+            await self.side.mount(OverflowPane(id=new) if new == "overflow" else FusionPane(id=new))
+        self.side.current = new
+        self._show_side_pane()
+        self.notify(f"{SIDE_PANES[(current + 1) % len(ids)][1]} pane (p for the next)", timeout=1.5)
+
+    @on(VerdictBar.Diagnosed)
+    def _diagnosed_now(self, message: VerdictBar.Diagnosed) -> None:
+        """Mark where errors start in the list and put the evidence in the tensor pane."""
+        diagnosis = message.diagnosis
+        if diagnosis is None or self.rows is None or self.comparison is not self._diagnosed:
+            return
+        self.diagnosis = diagnosis
+        self.rows.set_origin(diagnosis.classification["origin"].to_list())
+        self.layer_list.data_changed()
+        messages = self.comparison.frame["message"].to_list()
+        findings = {
+            c.row: (f"root cause #{rank}: {c.cause}",
+                    *(e for e in c.evidence if not (messages[c.row] and messages[c.row] in e)),  # said above it
+                    f"advice: {c.advice}", *c.commands)
+            for rank, c in enumerate(diagnosis.root_causes, 1)
+        }
+        self.tensor_pane.set_findings(findings)
+
+    @on(VerdictBar.JumpTo)
+    def _verdict_jump(self, message: VerdictBar.JumpTo) -> None:
+        self._jump_to(message.row, "root cause")
+
+    def action_verdict_jump(self) -> None:
+        self.main_screen.query_one(VerdictBar).action_jump()
+
+    @on(LayerList.Activated)
+    def _activated(self, message: LayerList.Activated) -> None:
+        from dumpscope.tui.app.screens.tensor import TensorScreen
+
+        if self.comparison is not None:
+            self.push_screen(TensorScreen(self.comparison, message.position))
+
+    def _jump_to(self, position: int | None, what: str) -> None:
+        """Select frame row ``position``, clearing the filter when it hides that row."""
+        if position is None:
+            self.notify(f"no {what}", timeout=2, markup=False)
+            return
+        if not self.layer_list.select_position(position):
+            self.query_ = Query()
+            self.filter_box.value = ""
+            self._apply_view()
+            self.layer_list.select_position(position)
+            self.notify(f"filter cleared to show the {what}", timeout=2, markup=False)
+        self.layer_list.focus()
+
+    # -- actions -------------------------------------------------------------------------
+    def action_filter(self) -> None:
+        box = self.filter_box
+        self._filter_before = self.query_.text
+        box.add_class("-active")
+        box.value = self.query_.text or self.search.text
+        box.focus()
+
+    @on(Input.Changed, "#filter")
+    def _filter_typed(self, event: Input.Changed) -> None:
+        self._set_query(event.value)
+
+    @on(Input.Submitted, "#filter")
+    def _filter_done(self, event: Input.Submitted) -> None:
+        if self._set_query(event.value):
+            event.input.remove_class("-active")
+            self.layer_list.focus()
+
+    def _set_query(self, text: str) -> bool:
+        try:
+            query = Query.parse(text)
+        except QueryError as exc:
+            self._show_summary(styled("[$error]$problem[/]", problem=str(exc)))
+            return False
+        self.query_ = query
+        if query:
+            self.search = query
+        self._apply_view()
+        return True
+
+    def action_match(self, step: int) -> None:
+        if self.rows is None or not self.search:
+            self.notify("no search yet: press / and type", timeout=2)
+            return
+        lst = self.layer_list
+        hit = self.rows.next_in_view(lst.view, lst.cursor, step, self.rows.mask(self.search))
+        if hit is None:
+            self.notify(f"no {'further' if step > 0 else 'earlier'} match for {self.search.text!r}", timeout=2, markup=False)
+        else:
+            lst.move_cursor(hit)
+
+    def action_first_divergent(self) -> None:
+        if self.comparison is not None:
+            self._jump_to(self.comparison.first_divergent(), "divergent layer")
+
+    def action_unhealthy(self, step: int) -> None:
+        if self.rows is None:
+            return
+        lst = self.layer_list
+        hit = self.rows.next_in_view(lst.view, lst.cursor, step, self.rows.unhealthy_mask)
+        if hit is None:
+            self.notify(f"no {'next' if step > 0 else 'previous'} unhealthy layer in view", timeout=2)
+        else:
+            lst.move_cursor(hit)
+
+    def action_sort(self) -> None:
+        self._sort_index = (self._sort_index + 1) % len(SORT_KEYS)
+        self._descending = SORT_KEYS[self._sort_index].descending
+        self._apply_view()
+
+    def action_sort_by(self, key: str) -> None:
+        """Sort by the column ``key`` (a :data:`SORT_KEYS` id), worst first."""
+        self._sort_index = next(i for i, k in enumerate(SORT_KEYS) if k.id == key)
+        self._descending = SORT_KEYS[self._sort_index].descending
+        self._apply_view()
+
+    def action_filter_to(self, text: str) -> None:
+        """Apply the filter ``text`` as if typed after `/`."""
+        self.filter_box.value = text
+        self._set_query(text)
+
+    def action_reverse_sort(self) -> None:
+        self._descending = not self._descending
+        self._apply_view()
+
+    def action_step_back(self) -> None:
+        """Esc: leave the filter box, else cancel the comparison, else clear the filter, else refocus."""
+        box = self.filter_box
+        if box.has_focus:
+            box.value = self._filter_before
+            self._set_query(self._filter_before)
+            box.remove_class("-active")
+            self.layer_list.focus()
+        elif self._progress is not None:
+            self.workers.cancel_group(self, "compare")
+        elif self.query_:
+            position = self.layer_list.selected
+            self.query_ = Query()
+            box.value = ""
+            self._apply_view()
+            if position is not None:
+                self.layer_list.select_position(position)
+        elif not self.layer_list.has_focus:
+            self.layer_list.focus()
+
+    def _warnings(self) -> list[str]:
+        meta = self.comparison.meta if self.comparison is not None else {}
+        found = meta.get("warnings") if isinstance(meta, dict) else None
+        return [str(w) for w in found] if isinstance(found, list) else []
+
+    def action_warnings(self) -> None:
+        from dumpscope.tui.app.screens.notes import NotesScreen
+
+        warnings = self._warnings()
+        if not warnings:
+            self.notify("no warnings about the inputs", timeout=2)
+            return
+        self.push_screen(NotesScreen("What the readers and the pairing noticed", warnings))
+
+    def action_copy_name(self) -> None:
+        """Put the selected tensor's name on the clipboard (OSC 52: works over SSH too)."""
+        position = self.layer_list.selected
+        if self.rows is None or position is None:
+            return
+        name = str(self.rows.frame["name"][position] or self.rows.frame["target_name"][position] or "")
+        self.copy_to_clipboard(name)
+        self.notify(f"copied {name}", timeout=2, markup=False)
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(self._help_sections()))
+
+    def action_export(self) -> None:
+        from dumpscope.tui.app.screens.export import ExportScreen
+
+        if self.comparison is None:
+            self.notify("nothing to export yet", timeout=2)
+            return
+        self.push_screen(ExportScreen(self.comparison, self.layer_list.view, self.query_.text),
+                         callback=self._exported)
+
+    def _exported(self, result: str | None) -> None:
+        if result:
+            self.notify(result, title="export", timeout=4, markup=False)
+
+    def action_lookup(self) -> None:
+        try:
+            from dumpscope.tui.app.screens.lookup import LookupScreen
+        except ImportError:
+            self.notify("error lookup is not installed in this build", severity="warning")
+            return
+        self.push_screen(LookupScreen(known_ops=self._is_known_op))
+
+    def _is_known_op(self, name: str) -> bool:
+        return self._op_position(name) is not None
+
+    def _op_position(self, name: str) -> int | None:
+        """First row whose node or tensor name is ``name`` (Ascend-sanitised spellings too)."""
+        if self.comparison is None:
+            return None
+        if self._known_ops is None:
+            from dumpscope.core.names import ascend_sanitise
+
+            index: dict[str, int] = {}
+            frame = self.comparison.frame
+            for column in ("name", "node_name"):
+                for pos, value in enumerate(frame[column].to_list()):
+                    if value:
+                        index.setdefault(value, pos)
+                        index.setdefault(ascend_sanitise(value), pos)
+            self._known_ops = index
+        return self._known_ops.get(name)
+
+    def on_lookup_screen_jump_to_op(self, message: Any) -> None:
+        """The lookup screen names an op: leave it and select that op's row."""
+        op_name = str(getattr(message, "op_name", ""))
+        position = self._op_position(op_name)
+        if position is None:
+            self.notify(f"{op_name!r} is not in this comparison", severity="warning", markup=False)
+            return
+        if self.screen is not self.screen_stack[0]:
+            self.pop_screen()
+        self._jump_to(position, f"op {op_name}")
+
+    # -- help and palette ----------------------------------------------------------------
+    def _help_sections(self) -> list[tuple[str, list[KeyHelp]]]:
+        return [
+            ("Layer list", collect_bindings([self.layer_list])),
+            ("Tensor pane", collect_bindings([self.tensor_pane])),
+            ("Everywhere", collect_bindings([self])),
+        ]
+
+    def key_help(self) -> list[KeyHelp]:
+        return [entry for _title, entries in self._help_sections() for entry in entries]
+
+
+_LIST_ACTIONS = frozenset(
+    {"filter", "match", "first_divergent", "unhealthy", "sort", "reverse_sort", "step_back", "export",
+     "warnings", "copy_name", "sort_by", "filter_to", "verdict_jump", "next_pane"}
+)
+
+
+def _describe_error(exc: BaseException) -> str:
+    """One readable paragraph for a failure to load or compare (no traceback)."""
+    from dumpscope.core.dumps import DumpError
+
+    if isinstance(exc, (DumpError, FileNotFoundError, PermissionError, NotADirectoryError)):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}"

@@ -1,0 +1,1 @@
+"""Screens of the explorer: tensor detail, help, lookup, export, messages."""

@@ -1,0 +1,1 @@
+"""Widgets of the explorer: the layer list and the side panes."""

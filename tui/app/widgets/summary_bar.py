@@ -1,0 +1,74 @@
+"""One line above the layer list: health counts, the first divergent layer, unmatched per side, status."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from textual.content import Content
+from textual.widgets import Static
+
+from dumpscope.tui.app.widgets.layer_rows import HEALTH_LABEL
+
+HEALTH_VAR: dict[str, str] = {
+    "ok": "$success",
+    "warn": "$warning",
+    "fail": "$error",
+    "error": "$error",
+    "unmatched": "$text-muted",
+    "pending": "$text-disabled",
+}
+"""Theme variable per health (shared by every widget that colours a health word)."""
+
+
+def styled(template: str, **values: str) -> Content:
+    """Content from markup whose ``$name`` slots take ``values`` verbatim.
+
+    Tensor names, messages and filters come from users and dumps: put them in through
+    variables, never by pasting them into markup (``[31m`` or a trailing backslash would
+    be read as markup).
+    """
+    return Content.from_markup(template, **values)
+
+
+def health_text(health: str, label: str | None = None) -> Content:
+    """A health word in its theme colour, glyph included (it reads without colour too)."""
+    style = HEALTH_VAR.get(health, "$text")
+    bold = " bold" if health in ("warn", "fail", "error") else ""
+    return styled(f"[{style}{bold}]$label[/]", label=label if label is not None else HEALTH_LABEL.get(health, health))
+
+
+@dataclass
+class Summary:
+    """What the bar shows; the app fills it in and calls :meth:`SummaryBar.show`."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+    first_divergent: str | None = None
+    unmatched_golden: int = 0
+    unmatched_target: int = 0
+    progress: tuple[int, int] | None = None
+    status: list[Content] = field(default_factory=list)
+    """Filter/sort state and transient notes."""
+
+
+class SummaryBar(Static):
+    """Counts per health with glyphs, the first divergent layer and what the view shows."""
+
+    def show(self, summary: Summary) -> None:
+        parts: list[Content] = []
+        for health in ("ok", "warn", "fail", "error", "pending"):
+            count = summary.counts.get(health, 0)
+            if count or health == "ok":
+                parts.append(health_text(health, f"{HEALTH_LABEL[health].strip()} {count}"))
+        if summary.unmatched_golden or summary.unmatched_target:
+            parts.append(health_text(
+                "unmatched", f"– only golden {summary.unmatched_golden} / only target {summary.unmatched_target}"))
+        if summary.progress is not None:
+            done, total = summary.progress
+            parts.append(styled(f"[$accent]comparing {done}/{total} (esc cancels)[/]"))
+        if summary.first_divergent:
+            first = styled("first divergent: [b]$name[/b] (f)", name=summary.first_divergent)
+        else:
+            first = styled("no divergent layer" if summary.progress is None else "first divergent: not yet found")
+        # The view's state goes first on the second line: a long tensor name may be cut, it may not.
+        second = Content("  ").join([*summary.status, styled("[$text-muted]│[/]"), first])
+        self.update(Content("\n").join([Content("  ").join(parts), second]))

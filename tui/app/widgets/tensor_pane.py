@@ -1,0 +1,279 @@
+"""The tensor pane: everything about the selected row.
+
+What the comparison table already knows (shapes, dtypes, min/max/mean/std, NaN/Inf
+counts, every metric and the band it is judged by, why the row is unhealthy) shows at
+once.  What needs the tensors themselves (histograms, first NaN/Inf positions, the worst
+elements) is read in a thread worker for the selected row only; a result for a row that
+is no longer selected is dropped.  Rapid cursor moves are debounced so holding `j`
+repaints the list only; the pane follows when the cursor rests.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Container, VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.timer import Timer
+from textual.widgets import Static
+from textual.worker import get_current_worker
+
+from dumpscope.core.names import display
+from dumpscope.tui.app.widgets.histogram import bars
+from dumpscope.tui.app.widgets.layer_rows import UNMATCHED_LABEL, printable
+from dumpscope.tui.app.widgets.summary_bar import health_text, styled
+
+if TYPE_CHECKING:
+    from dumpscope.core.comparison.pipeline import Comparison
+    from dumpscope.core.inspect.tensor_stats import TensorStats
+
+METRICS: tuple[tuple[str, str], ...] = (
+    ("cosine_similarity", "cosine similarity"),
+    ("max_absolute_error", "max abs error"),
+    ("mean_absolute_error", "mean abs error"),
+    ("root_mean_square_error", "RMSE"),
+    ("relative_euclidean_distance", "relative distance"),
+    ("accumulated_relative_error", "accum. rel error"),
+    ("max_relative_error", "max rel error"),
+    ("mean_relative_error", "mean rel error"),
+    ("kullback_leibler_divergence", "KL divergence"),
+    ("sqnr_db", "SQNR dB"),
+    ("within_tolerance", "within tolerance"),
+)
+SIDE_ROWS: tuple[tuple[str, str], ...] = (("min", "min"), ("max", "max"), ("mean", "mean"), ("std", "std"),
+                                          ("nan", "NaN"), ("inf", "Inf"))
+SETTLE_S = 0.08
+"""The pane follows the cursor once it rests this long: holding `j` (key repeat ~30 ms)
+repaints only the list, and the pane catches up when the key is let go."""
+
+
+def _num(value: Any, digits: int = 7) -> str:
+    """Seven significant digits by default: enough to tell 0.9999999 from 1 (cosine needs its nines)."""
+    if value is None:
+        return "·"
+    if isinstance(value, int):
+        return str(value)
+    value = float(value)
+    if math.isnan(value):
+        return "·"
+    return f"{value:.{digits}g}"
+
+
+def _shape(value: Any) -> str:
+    return "?" if value is None else "×".join(str(d) for d in value) or "scalar"
+
+
+def _index(ix: Any) -> str:
+    return "(" + ",".join(str(int(i)) for i in ix) + ")"
+
+
+class TensorPane(VerticalScroll, can_focus=True):
+    """Details of one comparison row; tensors read lazily off the UI thread."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j,down", "scroll_down", "Scroll down", show=False, id="pane.down"),
+        Binding("k,up", "scroll_up", "Scroll up", show=False, id="pane.up"),
+        Binding("ctrl+d,pagedown", "page_down", "Page down", show=False, id="pane.page_down"),
+        Binding("ctrl+u,pageup", "page_up", "Page up", show=False, id="pane.page_up"),
+    ]
+
+    class StatsReady(Message):
+        """Tensor-level statistics for ``position`` (or why they are unavailable)."""
+
+        def __init__(self, position: int, stats: TensorStats | None, problem: str | None) -> None:
+            """Exactly one of ``stats`` and ``problem`` is set."""
+            super().__init__()
+            self.position, self.stats, self.problem = position, stats, problem
+
+    def __init__(self, *, detail: bool = False, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.detail = detail
+        """Full-screen mode: wider histograms and more worst elements."""
+        self.comparison: Comparison | None = None
+        self.position: int | None = None
+        self._pending: int | None = None
+        self._timer: Timer | None = None
+        self.findings: dict[int, tuple[str, ...]] = {}
+        """Diagnosis lines per frame row (root causes: evidence and advice)."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="pane-title")
+        with Container(id="pane-numbers"):  # stacked in the side pane, side by side full-screen
+            yield Static(id="pane-sides")
+            yield Static(id="pane-metrics")
+        yield Static(id="pane-tensors")
+
+    def set_comparison(self, comparison: Comparison) -> None:
+        """A newer comparison (streamed update): re-show the current row from it."""
+        changed = comparison is not self.comparison
+        self.comparison = comparison
+        if changed and self.position is not None:
+            self._render_row(self.position, reload=False)
+
+    def set_findings(self, findings: dict[int, tuple[str, ...]]) -> None:
+        """What the diagnosis says about rows (shown under the row's title)."""
+        self.findings = findings
+        if self.position is not None:
+            self._render_row(self.position, reload=False)
+
+    def show_row(self, position: int | None) -> None:
+        """Select ``position``; the pane refreshes when the cursor has rested :data:`SETTLE_S`."""
+        self._pending = position
+        if self._timer is None:
+            self._timer = self.set_timer(SETTLE_S, self._flush)
+        else:
+            self._timer.reset()
+
+    @property
+    def is_settled(self) -> bool:
+        """No refresh waiting for the cursor to rest (tests and screenshots wait on this)."""
+        return self._timer is None
+
+    def _flush(self) -> None:
+        self._timer = None
+        if self._pending != self.position or self._pending is None:
+            self.position = self._pending
+            self._render_row(self.position, reload=True)
+
+    # -- rendering -----------------------------------------------------------------------
+    def _render_row(self, position: int | None, *, reload: bool) -> None:
+        title, sides, metrics, tensors = (self.query_one(f"#pane-{n}", Static)
+                                          for n in ("title", "sides", "metrics", "tensors"))
+        cmp = self.comparison
+        if cmp is None or position is None or position >= cmp.frame.height:
+            title.update("[$text-muted]no row selected[/]")
+            for part in (sides, metrics, tensors):
+                part.update("")
+            return
+        row = cmp.frame.row(position, named=True)
+        title.update(self._title(row, self.findings.get(position, ())))
+        sides.update(self._sides(row))
+        metrics.update(self._metrics(cmp, row))
+        if not reload:
+            return
+        if not cmp.has_tensors:
+            tensors.update("[$text-muted]Tensor data is not available: this comparison was reopened from a "
+                           "saved file. Open the dumps (dumpscope GOLDEN TARGET) for histograms and the "
+                           "worst elements.[/]")
+        elif row.get("side") not in (None, "both"):
+            tensors.update("[$text-muted]Only one side has this tensor: nothing to compare element-wise.[/]")
+        else:
+            tensors.update("[$text-muted]reading tensors…[/]")
+            self._load(cmp, position)
+
+    def _title(self, row: dict[str, Any], findings: tuple[str, ...] = ()) -> Content:
+        name = printable(row.get("name") or row.get("target_name") or "")
+        health = row.get("health") or "pending"
+        label = UNMATCHED_LABEL.get(row.get("side") or "") if health == "unmatched" else None
+        lines = [Content("  ").join([styled("[b]$name[/b]", name=name), health_text(health, label)])]
+        target_name = row.get("target_name")
+        if target_name and target_name != row.get("name"):
+            lines.append(styled("target name: $name", name=printable(target_name)))
+        facts = [printable(row.get("op_type") or "?"), f"node {printable(row.get('node_name') or '?')}",
+                 f"#{row.get('index')}", row.get("kind") or "",
+                 f"band {row['band']}" if row.get("band") else "",
+                 f"paired by {row['pairing']}" if row.get("pairing") else ""]
+        lines.append(styled("[$text-muted]$facts[/]", facts=" · ".join(f for f in facts if f)))
+        if row.get("message"):
+            lines.append(styled("[$warning]$message[/]", message=printable(row["message"])))
+        if findings:
+            lines.append(styled("[b $error]$head[/]", head=printable(findings[0])))
+            lines.extend(styled("• $line", line=printable(line)) for line in findings[1:])
+        return Content("\n").join(lines)
+
+    def _sides(self, row: dict[str, Any]) -> Content:
+        lines = [styled(f"[b]{'':<8}{'golden':>16}{'target':>16}[/b]")]
+        for label, g_text, t_text in (
+            ("shape", _shape(row.get("shape")), _shape(row.get("target_shape"))),
+            ("dtype", printable(row.get("dtype") or "?"), printable(row.get("target_dtype") or "?")),
+        ):
+            lines.append(styled("$line", line=f"{label:<8}{g_text:>16}{t_text:>16}"))
+        for key, label in SIDE_ROWS:
+            g, t = row.get(f"{key}_golden"), row.get(f"{key}_target")
+            line = f"{label:<8}{_num(g):>16}{_num(t):>16}"
+            alarm = key in ("nan", "inf") and (t or 0) > (g or 0)
+            lines.append(styled("[$error b]$line[/]" if alarm else "$line", line=line))
+        return Content("\n").join(lines)
+
+    def _metrics(self, cmp: Comparison, row: dict[str, Any]) -> Content:
+        """Every metric of the row; the band it is judged by goes under it (panes are narrow)."""
+        lines = [styled(f"[b]{'metric':<18}{'value':>14}[/b]")]
+        for column, label in METRICS:
+            if column not in row:
+                continue
+            lines.append(styled(f"{label:<18}{_num(row[column]):>14}"))
+            band = _describe(cmp, column, row.get("band"))
+            if band and band != "not judged":
+                lines.append(styled("  [$text-muted]judged by: $band[/]", band=band))
+        return Content("\n").join(lines)
+
+    # -- tensors -------------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="tensor-pane", exit_on_error=False)
+    def _load(self, cmp: Comparison, position: int) -> None:
+        worker = get_current_worker()
+        try:
+            from dumpscope.core.inspect.tensor_stats import tensor_stats
+
+            golden, target = cmp.load_pair(position)
+            if worker.is_cancelled:
+                return
+            if golden is None or target is None:
+                stats, problem = None, "one side has no data for this row"
+            else:
+                stats, problem = tensor_stats(golden, target), None
+        except Exception as exc:  # noqa: BLE001 - unreadable data is shown in the pane, never raised
+            stats, problem = None, str(exc) or type(exc).__name__
+        if not worker.is_cancelled:
+            self.post_message(self.StatsReady(position, stats, problem))
+
+    def on_tensor_pane_stats_ready(self, message: StatsReady) -> None:
+        message.stop()
+        if message.position != self.position:
+            return  # the user moved on; a newer load is under way
+        part = self.query_one("#pane-tensors", Static)
+        if message.problem is not None:
+            part.update(styled("[$error]cannot read tensors:[/] $problem", problem=printable(display(message.problem))))
+        elif message.stats is not None:
+            part.update(self._tensors(message.stats))
+
+    def _tensors(self, stats: TensorStats) -> Content:
+        width = max(16, self.scrollable_content_region.width - 2)
+        height = 5 if self.detail else 3
+        lines = [styled("[$text-muted]$note[/]", note=stats.note)] if stats.note else []
+        for title, hist in (("|target − golden|", stats.error_hist), ("golden values", stats.golden_hist),
+                            ("target values", stats.target_hist)):
+            if hist is None or not sum(hist.counts):
+                continue
+            lo, hi = hist.edges
+            lines.append(styled(f"[b]$title[/b]  [$text-muted]{_num(lo)} … {_num(hi)}  (log count)[/]", title=title))
+            lines.extend(styled("[$accent]$bars[/]", bars=row) for row in bars(hist.counts, width, height))
+        for side in ("golden", "target"):
+            s = getattr(stats, side)
+            for kind in ("nan", "inf"):
+                where = getattr(s, f"{kind}_at", ())
+                if where:
+                    shown = " ".join(_index(ix) for ix in where)
+                    lines.append(styled(f"[$error]first {kind.upper()} in {side}:[/]  {shown}"))
+        worst = stats.worst[: 20 if self.detail else 8]
+        if worst:
+            # Full screen: 7 significant digits; in the side pane the table must fit ~42 cells.
+            w_ix, w_val, digits = (14, 13, 7) if self.detail else (10, 10, 5)
+            lines.append(styled(f"[b]worst {len(worst)} elements[/b]"))
+            lines.append(styled(f"[b]{'index':<{w_ix}} {'golden':>{w_val}} {'target':>{w_val}} {'|diff|':>{w_val}}[/b]"))
+            for item in worst:
+                lines.append(Content(f"{_index(item.index):<{w_ix}} {_num(item.golden, digits):>{w_val}} "
+                                     f"{_num(item.target, digits):>{w_val}} {_num(item.abs_error, digits):>{w_val}}"))
+        return Content("\n").join(lines) if lines else styled("[$text-muted]no element-wise differences[/]")
+
+
+def _describe(cmp: Comparison, metric: str, band: str | None) -> str:
+    try:
+        text = cmp.thresholds.describe(metric, band) if band else cmp.thresholds.describe(metric)
+    except (KeyError, ValueError, AttributeError):
+        return ""
+    return text or ""

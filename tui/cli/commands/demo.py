@@ -1,0 +1,120 @@
+"""``dumpscope demo``: a streaming model whose fp16 port overflows at a known frame."""
+
+from __future__ import annotations
+
+import argparse
+
+from dumpscope.tui.cli.commands.view import add_ui_arguments
+
+HELP = "make a small streaming-attention demo (fp32 golden vs fp16 target) and compare it"
+DESCRIPTION = (
+    "Build a tiny streaming attention model (a key cache that grows every frame and a softmax "
+    "without max-subtraction, as in seed 000's Zipformer case), dump a float32 golden and an fp16 "
+    "target over several frames, and compare them: the first frames match, then Exp overflows to "
+    "inf in fp16 and NaN spreads.  Files go to --out DIR or to a new temporary directory."
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", metavar="DIR", help="where to write model.onnx, golden/ and target/ (default: a new temp dir)")
+    parser.add_argument("--headless", action="store_true",
+                        help="print the comparison instead of opening the UI (the default when not on a terminal)")
+    parser.add_argument("--frames", type=int, default=6, metavar="N", help="number of streamed frames (default 6)")
+    parser.add_argument("--fix", action="store_true",
+                        help="then run the whole loop: diagnose, patch the model as advised, dump the same frames "
+                             "again and compare (printed; the UI opens on the fixed pair)")
+    add_ui_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    import shlex
+    import shutil
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    from dumpscope.core.onnx.demo import MAX_FRAMES, make_demo
+    from dumpscope.tui.cli.main import EXIT_OK, UsageError
+    from dumpscope.tui.cli.commands import compare
+    from dumpscope.tui.cli.commands.view import check_theme, run_app
+
+    if not 1 <= args.frames <= MAX_FRAMES:
+        raise UsageError(f"--frames must be between 1 and {MAX_FRAMES}")
+    check_theme(args.theme)
+    # The UI needs a terminal; piped or scripted runs print the comparison instead.
+    interactive = not args.headless and sys.stdin.isatty() and sys.stdout.isatty()
+    # The overflow comes at frame 5 (seed 000: "the first x frames are normal"), earlier for short runs.
+    overflow_frame = min(4, max(args.frames - 2, 0))
+    out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="dumpscope-demo-"))
+    try:
+        paths = make_demo(out, frames=args.frames, overflow_frame=overflow_frame)
+    except BaseException:
+        if not args.out:
+            shutil.rmtree(out, ignore_errors=True)
+        raise
+    expect = (
+        f"the fp16 Exp overflows at frame {overflow_frame + 1}"
+        if overflow_frame + 1 < args.frames
+        else "too few frames for the fp16 overflow to show"
+    )
+    print(
+        f"demo: {args.frames} frame(s) of a streaming attention block, fp32 golden vs fp16 target; {expect}.\n",
+        file=sys.stderr,
+    )
+    shown = paths
+    if args.fix:
+        shown = fix_and_verify(paths, out)
+    if interactive:
+        from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
+
+        run_app(DumpscopeApp(CompareRequest(shown.golden, shown.target, shown.model), theme=args.theme), args)
+    elif not args.fix:
+        parser = argparse.ArgumentParser(add_help=False)
+        compare.add_arguments(parser)
+        compare.run(parser.parse_args([str(paths.golden), str(paths.target)]))
+        print("\n(run `dumpscope demo --fix` to diagnose, patch and verify the fix)")
+    g, t = shlex.quote(str(paths.golden)), shlex.quote(str(paths.target))
+    print(f"\nReproduce:\n  dumpscope compare {g} {t}\n  dumpscope diagnose {g} {t}\n  dumpscope {g} {t}")
+    return EXIT_OK
+
+
+def fix_and_verify(paths, out):  # type: ignore[no-untyped-def]
+    """The fix-and-verify loop of issue 6 on the demo: diagnose, patch as advised, re-dump
+    the same streamed frames, compare.  Prints each step; returns the fixed pair's paths."""
+    import shlex
+
+    from rich.console import Console
+
+    from dumpscope.core.onnx.demo import verify_patched
+    from dumpscope.core.diagnosis.engine import diagnose
+    from dumpscope.core.comparison.pipeline import compare
+    from dumpscope.tui.cli.main import UsageError, main
+    from dumpscope.tui.cli.render import summary_text
+
+    console = Console(stderr=False, highlight=False)
+    before = compare(paths.golden, paths.target, model=paths.model)
+    console.print("[b]1. compare[/b] ", summary_text(before))
+    causes = diagnose(before).root_causes
+    if not causes:
+        raise UsageError("the demo shows no root cause to fix")
+    top = causes[0]
+    console.print(f"[b]2. diagnose[/b] root cause: #{top.index} {top.name} ({top.op_type}): {top.cause}", markup=True)
+    for line in top.evidence[1:4]:
+        console.print(f"   - {line}", markup=False)
+    command = next((c for c in top.commands if "--clip" in c), top.commands[0] if top.commands else None)
+    if command is None:
+        raise UsageError("the diagnosis suggests no patch for the demo")
+    argv = shlex.split(command)[1:]
+    fixed_model = out / "model.fixed.onnx"
+    argv[argv.index("-o") + 1] = str(fixed_model)
+    console.print("[b]3. patch[/b]    dumpscope " + " ".join(shlex.quote(a) for a in argv), markup=True)
+    if main(argv) != 0:
+        raise UsageError("dumpscope patch failed on the demo model")
+    fixed = verify_patched(paths, fixed_model, out / "fixed")
+    console.print(f"[b]4. re-dump[/b]  the same frames through {fixed_model.name}: golden float32, target fp16",
+                  markup=True)
+    after = compare(fixed.golden, fixed.target, model=fixed.model)
+    console.print("[b]5. compare[/b] ", summary_text(after))
+    g, t = shlex.quote(str(fixed.golden)), shlex.quote(str(fixed.target))
+    console.print(f"\nFixed pair:\n  dumpscope compare {g} {t}", markup=False)
+    return fixed

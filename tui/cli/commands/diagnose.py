@@ -1,0 +1,111 @@
+"""``dumpscope diagnose GOLDEN TARGET``: ranked root causes with evidence and advice."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from dumpscope.core.diagnosis.engine import Diagnosis
+
+HELP = "name the root cause of a divergence, with the numbers behind it and the fix"
+DESCRIPTION = (
+    "Compare GOLDEN with TARGET, then reason over the result: for every node, its output error against "
+    "the worst error among its inputs (introduced vs inherited), where NaN/Inf first appear, jump vs drift, "
+    "golden values and constants out of the target dtype's range (fp16 clamps, Exp overflow, int8 scale), "
+    "Opdebug records, fused ops, quantisation loss, and inputs that already differ.  Prints a ranked list "
+    "of root causes with evidence and advice (including the `dumpscope patch` command when one applies).  "
+    "Exit code as compare: 0 healthy, 1 some row fails or could not be compared, 2 usage or input error."
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    from dumpscope.tui.cli.commands.compare import add_comparison_arguments
+
+    add_comparison_arguments(p)
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print the diagnosis as JSON")
+    out.add_argument("--markdown", action="store_true", help="print a short shareable Markdown report")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    p.add_argument("--limit", type=int, default=10, metavar="N", help="report at most N root causes (default 10)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from dumpscope.core.diagnosis.engine import diagnose
+    from dumpscope.tui.cli.main import UsageError
+    from dumpscope.tui.cli.commands.compare import exit_code, load_comparison
+
+    if args.limit < 1:
+        raise UsageError("--limit must be at least 1")
+    cmp = load_comparison(args)
+    diag = diagnose(cmp, limit=args.limit)
+    command = "dumpscope diagnose " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else None
+    if args.json or args.markdown:
+        if args.json:
+            text = json.dumps(diag.to_json(), indent=1, allow_nan=False, default=str) + "\n"
+        else:
+            from dumpscope.core.diagnosis.markdown import markdown
+
+            text = markdown(cmp, diag, command)
+        if args.output:
+            with open(args.output, "w", encoding="utf-8") as f:
+                f.write(text)
+        else:
+            sys.stdout.write(text)
+        return exit_code(cmp)
+    from rich.console import Console
+
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            render(diag, Console(file=f, width=120))
+    else:
+        render(diag, Console())
+    return exit_code(cmp)
+
+
+def render(diag: Diagnosis, console: Console) -> None:
+    """The readable report: verdict, root causes with evidence and advice, findings."""
+    from rich.markup import escape
+    from rich.panel import Panel
+    from rich.text import Text
+
+    from dumpscope.core.names import display
+
+    style = "green" if diag.healthy else "red"
+    word = "HEALTHY" if diag.healthy else "UNHEALTHY"
+    console.print(Panel(Text(diag.summary), title=f"[bold {style}]{word}[/]", title_align="left", border_style=style))
+    for w in diag.warnings:
+        console.print(f"[yellow]! warning:[/] {escape(display(w))}")
+    if not diag.root_causes:
+        console.print("No node introduces an error." if diag.healthy else "No root-cause candidate (no input edges known).")
+    for k, c in enumerate(diag.root_causes, 1):
+        console.print()
+        console.print(
+            f"[bold]{k}. {escape(display(c.name))}[/] ({escape(c.op_type or '?')}, node "
+            f"{escape(display(c.node_name or '?'))}, #{c.index})  [bold]{escape(c.cause)}[/]  score {c.score:.2f}"
+        )
+        for e in c.evidence:
+            console.print(f"   - {escape(display(e))}", highlight=False)
+        console.print(f"   [cyan]advice:[/] {escape(c.advice.split(' Patch and verify:')[0])}", highlight=False)
+        for cmd in c.commands:
+            console.print(f"   [cyan]$[/] {escape(cmd)}", highlight=False, soft_wrap=True)
+    if diag.overflow:
+        console.print()
+        console.print("[bold]Overflow and range findings[/]")
+        for line in diag.overflow:
+            console.print(f"   - {escape(display(line))}", highlight=False)
+    if diag.quantisation:
+        console.print()
+        console.print("[bold]Quantisation loss[/] (SQNR lost against the worst input)")
+        for q in diag.quantisation:
+            int16 = "  -> try INT16" if q["int16_advised"] else ""
+            console.print(
+                f"   - #{q['row']} {escape(str(q['name']))} ({q['op_type'] or '?'}): {q['sqnr_lost_db']:.3g} dB lost, "
+                f"SQNR {q['sqnr_db']:.3g} dB{int16}",
+                highlight=False,
+            )

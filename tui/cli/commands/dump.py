@@ -1,0 +1,73 @@
+"""``dumpscope dump MODEL.onnx -o DIR``: golden or hardware-free target dumps with onnxruntime."""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "run an ONNX model with onnxruntime and dump every tensor (golden, or an fp16/int8/optimized target)"
+DESCRIPTION = (
+    "Run MODEL on the CPU with onnxruntime (graph optimisation off) and write every node output, "
+    "graph input and constant as .npy files plus DIR/manifest.json (true tensor names, producing "
+    "node, topological index).  Inputs not given with --input are generated from --seed and saved "
+    "in DIR/inputs/, so a target dump made with the same options sees the very same data.  "
+    "--target makes a hardware-free target to compare with the golden: fp16 (float16 storage "
+    "emulation, overflow to inf as on fp16 hardware), int8 (static QDQ quantisation calibrated on "
+    "the inputs) or optimized (onnxruntime's fused graph, with the original nodes of each fused node)."
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("model", metavar="MODEL.onnx", help="the ONNX model")
+    parser.add_argument("-o", "--out", required=True, metavar="DIR", help="output directory (new, empty, or a previous dump)")
+    parser.add_argument(
+        "--input", action="append", default=[], metavar="NAME=FILE.npy",
+        help="data for a graph input (repeat for several inputs; a bare FILE.npy for a one-input model)",
+    )
+    parser.add_argument(
+        "--input-shape", metavar='"x:1,3,224,224;y:1,16"',
+        help="shapes of inputs with dynamic dims (msit / ATC syntax)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed for generated inputs (default 0)")
+    parser.add_argument("--target", choices=("fp16", "int8", "optimized"), help="make a hardware-free target dump")
+    parser.add_argument(
+        "--max-memory", type=float, default=512, metavar="MB",
+        help="fetch tensors in groups of at most this many MB per onnxruntime run (default 512)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from dumpscope.core.names import display
+    from dumpscope.core.onnx.runner import dump_model
+    from dumpscope.tui.cli.main import EXIT_OK
+
+    progress = None
+    if sys.stderr.isatty():
+
+        def progress(done: int, total: int) -> None:
+            end = "\n" if done == total else ""
+            print(f"\rdumpscope: onnxruntime run {done}/{total}", end=end, file=sys.stderr, flush=True)
+
+    manifest = dump_model(
+        args.model, args.out,
+        inputs=args.input, input_shapes=args.input_shape, seed=args.seed,
+        target=args.target, max_memory_mb=args.max_memory, progress=progress,
+    )
+    for note in manifest["notes"]:
+        print(f"dumpscope: note: {display(note)}", file=sys.stderr)
+    for rec in manifest["clamped"]:
+        print(
+            f"dumpscope: fp16: {rec['action']} {rec['count']} value(s) of constant {display(rec['name'])!r} "
+            f"(largest |x| {rec['max_abs']:.6g})",
+            file=sys.stderr,
+        )
+    kinds = [t["kind"] for t in manifest["tensors"]]
+    what = manifest["target"] or "golden"
+    generated = sum(1 for i in manifest["inputs"] if i["generated"])
+    print(
+        f"{what} dump of {args.model}: {kinds.count('activation')} activations, {kinds.count('input')} inputs "
+        f"({generated} generated, seed {manifest['seed']}), {kinds.count('constant')} constants "
+        f"in {manifest['ort_runs']} onnxruntime run(s) -> {args.out}"
+    )
+    return EXIT_OK

@@ -1,0 +1,67 @@
+"""``dumpscope open RESULT.parquet``: reopen a saved comparison in the terminal UI (no dumps needed)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from dumpscope.tui.cli.commands.view import add_ui_arguments, check_theme, run_app
+
+HELP = "reopen a saved comparison (.parquet) or an msaccucmp/msit result_*.csv in the terminal UI"
+DESCRIPTION = (
+    "Open a comparison saved with `dumpscope compare --format parquet` or the app's export (x), or "
+    "import an msaccucmp / msit result_*.csv as a ready-made comparison (judged by dumpscope's bands, "
+    "with msaccucmp's blind spots flagged).  The dumps are not needed; panes that need tensor data say "
+    "so.  --format prints it instead (table, csv, json, markdown)."
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("result", type=Path, help="a .parquet file written by dumpscope, or an msaccucmp result_*.csv")
+    parser.add_argument("--format", "-f", choices=("table", "csv", "json", "markdown"),
+                        help="print the result instead of opening the UI")
+    add_ui_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from dumpscope.tui.cli.main import UsageError
+
+    if not args.result.is_file():
+        raise UsageError(f"{args.result}: no such file")
+    check_theme(args.theme)
+    import polars as pl
+
+    from dumpscope.core.comparison.pipeline import Comparison
+    from dumpscope.tui.app.explorer import DumpscopeApp
+
+    from dumpscope.core.dumps import DumpError
+
+    try:
+        if args.result.suffix.lower() == ".csv":
+            from dumpscope.core.vendor.msaccucmp_csv import open_result
+
+            comparison = open_result(args.result)
+        else:
+            comparison = Comparison.open(args.result)
+    except DumpError as exc:
+        raise UsageError(str(exc)) from exc
+    except (OSError, ValueError, pl.exceptions.PolarsError) as exc:
+        raise UsageError(f"{args.result}: not a dumpscope result ({exc})") from exc
+    if args.format:
+        return _print(comparison, args.format)
+    return run_app(DumpscopeApp(comparison, theme=args.theme), args)
+
+
+def _print(comparison, fmt: str) -> int:  # type: ignore[no-untyped-def]
+    import sys
+
+    from dumpscope.core.report import writers as report
+    from dumpscope.tui.cli.commands.compare import exit_code
+
+    if fmt == "table":
+        from dumpscope.tui.cli.render import render_table
+
+        render_table(comparison)
+    else:
+        sys.stdout.write(report.to_text(comparison, fmt))
+    return exit_code(comparison)

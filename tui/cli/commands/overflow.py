@@ -1,0 +1,106 @@
+"""``dumpscope overflow PATH``: decode Ascend Opdebug overflow records."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dumpscope.core.vendor.opdebug import OverflowReport
+
+HELP = "decode Ascend overflow (Opdebug) records and show the overflowing ops"
+DESCRIPTION = (
+    "Read every Opdebug.Node_OpDebug.* file under PATH (or one file, or msaccucmp's "
+    "*.output.0.json), decode each set status bit, link the record to the op dump it names "
+    "by task and stream id, and show that op's inputs and outputs.  Exit 1 when any overflow "
+    "is recorded, 0 when none, 2 on unreadable input."
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", metavar="PATH", help="dump directory, Opdebug file or msaccucmp JSON")
+    parser.add_argument("--json", action="store_true", help="print a JSON array of records")
+    parser.add_argument("--no-stats", action="store_true", help="do not read the linked ops' tensors")
+    parser.add_argument(
+        "-n", "--top", type=int, metavar="N", help="only the first N records in time order (msaccucmp -n)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+    import sys
+    from pathlib import Path
+
+    from dumpscope.core.vendor import opdebug as overflow
+    from dumpscope.core.names import display
+    from dumpscope.tui.cli.main import EXIT_OK, EXIT_UNHEALTHY, UsageError
+
+    path = Path(args.path)
+    if not path.exists():
+        raise UsageError(f"{path}: no such file or directory")
+    if args.top is not None and args.top < 1:
+        raise UsageError(f"--top must be at least 1, got {args.top}")
+    report = overflow.scan(path, with_stats=not args.no_stats)
+    total = len(report.records)
+    if args.top is not None:
+        report.records = report.records[: args.top]
+    for file, message in report.problems:
+        print(f"dumpscope: {display(file)}: {message}", file=sys.stderr)
+    if report.files == 0:
+        if report.problems:
+            raise UsageError(f"{path}: no readable overflow record")
+        raise UsageError(f"{path}: no Opdebug.Node_OpDebug.* files (enable dump_debug in acl.json)")
+    if args.json:
+        json.dump([r.to_json() for r in report.records], sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        _print_report(report, total)
+    return EXIT_UNHEALTHY if report.records else EXIT_OK
+
+
+def _fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:.6g}"
+
+
+def _print_report(report: OverflowReport, total: int) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from dumpscope.core.names import display
+
+    console = Console()
+    records, files = report.records, report.files
+    if not records:
+        console.print(f"OK: no overflow recorded in {files} Opdebug file(s)")
+        return
+    shown = f"; the first {len(records)} shown" if len(records) < total else ""
+    console.print(f"FAIL: {total} overflow record(s) in {files} Opdebug file(s){shown}\n")
+    for i, rec in enumerate(records, 1):
+        op = f"[{rec.op_type}] {display(rec.op_name)}" if rec.op_name else "op not found"
+        where = f"task {rec.task_id}, stream {rec.stream_id}"
+        if rec.context_id is not None:
+            where += f", context {rec.context_id}, thread {rec.thread_id}"
+        console.print(Text(f"{i}. ✗ {op}  ({rec.unit}, {where}, status {rec.status:#x})", style="bold"))
+        for bit in rec.bits:
+            console.print(f"   {bit.mask:>#8x}  {bit.meaning}", soft_wrap=True)
+        if rec.link_note:
+            console.print(Text(f"   note: {rec.link_note}", style="dim"), soft_wrap=True)
+        when = f" (timestamp {rec.timestamp})" if rec.timestamp is not None else ""
+        console.print(Text(f"   record: {display(rec.file)}{when}", style="dim"), soft_wrap=True)
+        if rec.op_file:
+            console.print(Text(f"   op dump: {display(rec.op_file)}", style="dim"), soft_wrap=True)
+        if rec.tensors:
+            table = Table(show_edge=False, pad_edge=False, box=None, padding=(0, 1))
+            for col in ("tensor", "shape", "dtype", "format", "min", "max", "mean", "NaN", "Inf"):
+                table.add_column(col, justify="right" if col in ("min", "max", "mean", "NaN", "Inf") else "left")
+            for t in rec.tensors:
+                if t.error:
+                    table.add_row(t.name, Text(t.error, style="red"), "", "", "", "", "", "", "")
+                    continue
+                shape = "x".join(map(str, t.shape)) if t.shape else "scalar"
+                table.add_row(
+                    t.name, shape, t.dtype or "-", t.format or "-", _fmt(t.min), _fmt(t.max), _fmt(t.mean),
+                    str(t.nan), str(t.inf),
+                )  # fmt: skip
+            console.print(table, "")

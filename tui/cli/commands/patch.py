@@ -1,0 +1,49 @@
+"""``dumpscope patch MODEL.onnx -o OUT.onnx``: apply the fixes diagnose advises."""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "write a patched model: Clip after a node, or keep nodes in fp32 for fp16 targets"
+DESCRIPTION = (
+    "Write a copy of MODEL with fixes applied: --clip NODE=LO,HI inserts a Clip after NODE (its output "
+    "keeps its name, so dumps still pair; -inf/inf or an empty side leaves a bound open; opset aware), "
+    "--keep-fp32 NODE marks NODE to stay in float32 (model metadata 'dumpscope.keep_fp32', read by the fp16 "
+    "target recipe; list the same nodes in ATC --keep_dtype or onnxconverter-common's node_block_list).  "
+    "NODE is a node name or one of its output tensor names.  Verify with `dumpscope dump` (golden and "
+    "--target) on the patched model and `dumpscope compare`."
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("model", metavar="MODEL.onnx", help="the ONNX model to patch (not modified)")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.onnx", help="where to write the patched model")
+    p.add_argument("--keep-fp32", nargs="+", action="extend", default=[], metavar="NODE",
+                   help="keep these nodes in float32 when an fp16 target is made")
+    p.add_argument("--clip", nargs="+", action="extend", default=[], metavar="NODE=LO,HI",
+                   help="insert Clip(LO, HI) after NODE (e.g. attn/scale=-inf,11)")
+
+
+def run(args: argparse.Namespace) -> int:
+    import shlex
+
+    from dumpscope.core.names import display
+    from dumpscope.core.onnx.patch import parse_clip, patch_file
+    from dumpscope.tui.cli.main import EXIT_OK, UsageError
+
+    if not args.keep_fp32 and not args.clip:
+        raise UsageError("nothing to do: give --clip NODE=LO,HI and/or --keep-fp32 NODE")
+    try:
+        clips = [parse_clip(c) for c in args.clip]
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    result = patch_file(args.model, args.output, keep_fp32=args.keep_fp32, clip=clips)
+    for node, tensor, lo, hi in result.clipped:
+        print(f"clip: {display(tensor)!r} (output of {display(node)!r}) to [{lo:.7g}, {hi:.7g}]")
+    if result.kept:
+        print(f"keep fp32: {', '.join(repr(display(n)) for n in result.kept)}")
+    out = shlex.quote(args.output)
+    print(f"wrote {args.output}; verify: dumpscope dump {out} -o golden_patched [--input ...] && "
+          f"dumpscope dump {out} -o target_patched --target fp16 [--input ...] && "
+          "dumpscope compare golden_patched target_patched")
+    return EXIT_OK
