@@ -1,0 +1,288 @@
+"""Run ``compare``/``diagnose`` on a case, check the answer, and check the truth independently.
+
+The diagnosis is read from ``dumpscope diagnose --json``; the fields keyed on are
+listed in :data:`DIAGNOSE_FIELDS` (keep them stable).  The independent check reloads
+the dump files and recomputes, in float64 with numpy only, the error of the truth
+tensor and of the node's inputs (introduced here, not inherited), the per-slice error
+along axis 1 and, for same-size tensors, the axis permutation that aligns them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import subprocess
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bench.realmodels.build import dumpscope_cmd
+from bench.realmodels.cases import CLASS_ALIASES, Case
+from bench.realmodels.models import model_path
+
+#: The ``diagnose --json`` fields this corpus reads.
+DIAGNOSE_FIELDS = (
+    "verdict", "summary", "counts.fail", "counts.error",
+    "root_causes[].name", "root_causes[].node_name", "root_causes[].cause",
+    "root_causes[].advice", "root_causes[].commands", "nan_origin",
+)
+#: The ``compare --format json`` fields this corpus reads (one object per row).
+COMPARE_FIELDS = ("name", "health")
+RUN_TIMEOUT_S = 300
+
+
+@dataclass
+class Run:
+    """One CLI invocation: exit code, wall time, output."""
+
+    code: int
+    seconds: float
+    stdout: str
+    stderr: str
+
+    def json(self) -> Any:
+        """The parsed stdout, or None when it is not JSON."""
+        try:
+            return json.loads(self.stdout)
+        except ValueError:
+            return None
+
+
+@dataclass
+class Outcome:
+    """The judged result of one case."""
+
+    case: str
+    cls: str
+    expect: str
+    truth: list[str]
+    how: str
+    passed: bool = False
+    reasons: list[str] = field(default_factory=list)
+    rank1: str | None = None
+    rank1_cause: str | None = None
+    verdict: str | None = None
+    compare_code: int | None = None
+    diagnose_code: int | None = None
+    compare_s: float = 0.0
+    diagnose_s: float = 0.0
+    fail_rows: int | None = None
+    summary: str = ""
+    independent: dict[str, Any] = field(default_factory=dict)
+    error: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def run_cli(args: list[str]) -> Run:
+    """``dumpscope ARGS`` in a subprocess, timed."""
+    start = time.perf_counter()
+    done = subprocess.run([*dumpscope_cmd(), *args], capture_output=True, text=True, timeout=RUN_TIMEOUT_S, check=False)
+    return Run(done.returncode, time.perf_counter() - start, done.stdout, done.stderr)
+
+
+def _flags(case: Case) -> list[str]:
+    return ["--model", str(model_path(case.model_flag or case.model))]
+
+
+def norm_cause(cause: str | None) -> str:
+    """A cause string folded to lower case with '-' for spaces and underscores."""
+    return re.sub(r"[\s_]+", "-", (cause or "").strip().lower())
+
+
+def class_matches(cls: str, cause: str | None) -> bool:
+    """Whether the diagnosis cause string names corpus class ``cls``."""
+    return norm_cause(cause) in CLASS_ALIASES[cls]
+
+
+def _names(cause: dict[str, Any]) -> set[str]:
+    return {str(cause.get("name")), str(cause.get("node_name"))}
+
+
+def _advice(cause: dict[str, Any]) -> str:
+    return " ".join([str(cause.get("advice", "")), *map(str, cause.get("commands", []))])
+
+
+def check_advice(case: Case, causes: list[dict[str, Any]]) -> list[str]:
+    """Reasons the advice does not fit (empty when it does)."""
+    reasons = []
+    if case.must and causes:
+        reasons += [f"rank-1 advice lacks /{rx}/" for rx in case.must if not re.search(rx, _advice(causes[0]))]
+    for rx in case.must_not:
+        bad = [c.get("name") for c in causes if re.search(rx, _advice(c))]
+        if bad:
+            reasons.append(f"advice matching /{rx}/ on {bad[:3]}")
+    return reasons
+
+
+def _judge_culprit(case: Case, diag: dict[str, Any], out: Outcome) -> list[str]:
+    causes = diag.get("root_causes") or []
+    if not causes:
+        return ["no root cause named"]
+    reasons = []
+    if not _names(causes[0]) & set(case.truth):
+        reasons.append(f"rank 1 is {causes[0].get('name')!r}, not the truth")
+    if not class_matches(case.cls, causes[0].get("cause")):
+        reasons.append(f"rank-1 cause {causes[0].get('cause')!r} is not class {case.cls}")
+    if out.diagnose_code != 1:
+        reasons.append(f"diagnose exit {out.diagnose_code}, expected 1")
+    return reasons + check_advice(case, causes)
+
+
+def _judge_healthy(case: Case, diag: dict[str, Any], out: Outcome) -> list[str]:
+    reasons = [f"{what} exit {code}, expected 0" for what, code in
+               (("compare", out.compare_code), ("diagnose", out.diagnose_code)) if code != 0]
+    if out.fail_rows:
+        reasons.append(f"{out.fail_rows} FAIL rows")
+    return reasons + check_advice(case, diag.get("root_causes") or [])
+
+
+def _judge_drift(case: Case, diag: dict[str, Any], out: Outcome) -> list[str]:
+    causes = diag.get("root_causes") or []
+    reasons = []
+    if causes and not class_matches("drift", causes[0].get("cause")):
+        reasons.append(f"rank 1 names a culprit {causes[0].get('name')!r} ({causes[0].get('cause')}), truth is drift")
+    return reasons + check_advice(case, causes)
+
+
+def _judge_mismatch(case: Case, runs: tuple[Run, Run], out: Outcome) -> list[str]:
+    reasons = []
+    for what, run in zip(("compare", "diagnose"), runs):
+        if run.code == 0:
+            reasons.append(f"{what} exit 0, expected an error")
+        if not re.search(case.message, run.stdout + run.stderr):
+            reasons.append(f"{what} output lacks /{case.message}/")
+    if out.verdict == "healthy":
+        reasons.append("diagnose verdict healthy")
+    return reasons
+
+
+def judge(case: Case, golden: Path, target: Path) -> Outcome:
+    """Run both commands on a built case and judge the answer."""
+    out = Outcome(case.name, case.cls, case.expect, list(case.truth), case.how)
+    pair = [str(golden), str(target), *_flags(case)]
+    cmp_run = run_cli(["compare", *pair, "--format", "json"])
+    diag_run = run_cli(["diagnose", *pair, "--json"])
+    out.compare_code, out.compare_s = cmp_run.code, round(cmp_run.seconds, 3)
+    out.diagnose_code, out.diagnose_s = diag_run.code, round(diag_run.seconds, 3)
+    rows, diag = cmp_run.json(), diag_run.json()
+    out.fail_rows = sum(1 for r in rows if r.get("health") in ("fail", "error")) if isinstance(rows, list) else None
+    diag = diag if isinstance(diag, dict) else {}
+    _read_diagnosis(diag, out)
+    if case.expect == "mismatch":
+        out.reasons = _judge_mismatch(case, (cmp_run, diag_run), out)
+    elif not diag:
+        out.reasons = [f"diagnose gave no JSON (exit {diag_run.code}): {_tail(diag_run)}"]
+    else:
+        judges = {"culprit": _judge_culprit, "healthy": _judge_healthy, "drift": _judge_drift}
+        out.reasons = judges[case.expect](case, diag, out)
+    out.independent = independent(case, golden, target)
+    out.passed = not out.reasons
+    return out
+
+
+def _tail(run: Run) -> str:
+    lines = (run.stderr or run.stdout).strip().splitlines()
+    return lines[-1] if lines else ""
+
+
+def _read_diagnosis(diag: dict[str, Any], out: Outcome) -> None:
+    causes = diag.get("root_causes") or []
+    out.verdict = diag.get("verdict")
+    out.summary = str(diag.get("summary", ""))[:300]
+    if causes:
+        out.rank1, out.rank1_cause = str(causes[0].get("name")), str(causes[0].get("cause"))
+
+
+# ------------------------------------------------------------------ independent check (float64)
+
+
+def _tensors(dump: Path) -> dict[str, dict[str, Any]]:
+    manifest = json.loads((dump / "manifest.json").read_text())
+    return {e["name"]: e for e in [*manifest.get("tensors", []), *manifest.get("inputs", [])] if "file" in e}
+
+
+def _load(dump: Path, entry: dict[str, Any]) -> np.ndarray:
+    return np.load(dump / entry["file"], allow_pickle=False).astype(np.float64)
+
+
+def rel_error(g: np.ndarray, t: np.ndarray) -> float:
+    """||t - g|| / ||g|| over finite positions, inf when non-finite values differ (float64)."""
+    finite = np.isfinite(g) & np.isfinite(t)
+    if (np.isfinite(g) != np.isfinite(t)).any():
+        return float("inf")
+    den = float(np.linalg.norm(g[finite]))
+    num = float(np.linalg.norm((t - g)[finite]))
+    return num / den if den > 0 else (0.0 if num == 0 else float("inf"))
+
+
+def cosine(g: np.ndarray, t: np.ndarray) -> float | None:
+    """Cosine similarity in float64 over finite positions (None when undefined)."""
+    finite = np.isfinite(g) & np.isfinite(t)
+    a, b = g[finite].ravel(), t[finite].ravel()
+    den = float(np.linalg.norm(a) * np.linalg.norm(b))
+    return float(a @ b / den) if den > 0 else None
+
+
+def aligning_permutation(g: np.ndarray, t: np.ndarray) -> tuple[int, ...] | None:
+    """The first axis permutation p (identity excluded) with t.transpose(p) == g exactly, if any."""
+    if g.size != t.size or g.ndim != t.ndim or g.ndim > 6:
+        return None
+    for perm in itertools.permutations(range(t.ndim)):
+        if perm != tuple(range(t.ndim)) and t.transpose(perm).shape == g.shape and np.array_equal(t.transpose(perm), g):
+            return perm
+    return None
+
+
+def slice_errors(g: np.ndarray, t: np.ndarray) -> dict[str, Any]:
+    """Relative error of every index along axis 1; the worst slice and the whole tensor's cosine."""
+    errs = [rel_error(g[:, k], t[:, k]) for k in range(g.shape[1])]
+    worst = int(np.argmax(errs))
+    return {"worst_slice": worst, "worst_slice_rel_error": errs[worst], "whole_cosine": cosine(g, t),
+            "whole_rel_error": rel_error(g, t)}
+
+
+def _inputs_error(golden: Path, target: Path, entry: dict[str, Any], gt: dict, tt: dict) -> float | None:
+    """The worst relative error among a node's non-constant inputs (None when it has none)."""
+    errs = []
+    for name in entry.get("node_inputs") or []:
+        ge, te = gt.get(name), tt.get(name)
+        if ge and te and ge.get("kind") != "constant" and ge.get("shape") == te.get("shape"):
+            errs.append(rel_error(_load(golden, ge), _load(target, te)))
+    return max(errs) if errs else None
+
+
+def independent(case: Case, golden: Path, target: Path) -> dict[str, Any]:
+    """What numpy float64 says about the case's truth tensor, read straight from the dump files."""
+    if case.expect == "mismatch":
+        return {}
+    gt, tt = _tensors(golden), _tensors(target)
+    if case.expect != "culprit":
+        return _permuted_share(golden, target, gt, tt)
+    name = next((n for n in case.truth if n in gt and n in tt), None)
+    if name is None:
+        return {"note": "no truth tensor in both dumps"}
+    g, t = _load(golden, gt[name]), _load(target, tt[name])
+    facts: dict[str, Any] = {"tensor": name, "nonfinite_target": int((~np.isfinite(t)).sum())}
+    if g.shape != t.shape:
+        facts["permutation"] = aligning_permutation(g, t)
+        return facts
+    facts.update(cosine=cosine(g, t), rel_error=rel_error(g, t), permutation=aligning_permutation(g, t),
+                 inputs_rel_error=_inputs_error(golden, target, gt[name], gt, tt))
+    if case.slices and g.ndim >= 2:
+        facts["slices"] = slice_errors(g, t)
+    return facts
+
+
+def _permuted_share(golden: Path, target: Path, gt: dict, tt: dict) -> dict[str, Any]:
+    """How many paired tensors differ only by an axis permutation (exactly), in float64."""
+    permuted = 0
+    for name in set(gt) & set(tt):
+        if gt[name].get("shape") != tt[name].get("shape") and len(gt[name].get("shape", [])) == len(tt[name].get("shape", [])):
+            permuted += aligning_permutation(_load(golden, gt[name]), _load(target, tt[name])) is not None
+    return {"paired": len(set(gt) & set(tt)), "exact_permutations": permuted}
