@@ -117,7 +117,7 @@ def _scaled_pair(scale: float, name: str, target: str) -> Build:
 
 
 def _build_fusion(b: Builder, case: Case) -> tuple[Path, Path]:
-    """Target = onnxruntime's optimised det graph with one fused HardSigmoid's alpha 1/6 (PyTorch's) for 0.2.
+    """Target = onnxruntime's optimised det graph with one fused HardSigmoid alpha 0.2 (Paddle's slope) for 1/6.
 
     Its tensors are dumped by running the modified optimised graph; its manifest is the
     real ``--target optimized`` manifest of the unmodified model (same graph, same names),
@@ -130,7 +130,7 @@ def _build_fusion(b: Builder, case: Case) -> tuple[Path, Path]:
         return golden, out
     work = b.case_dir(case.name)
     opt = faults.optimised_model(model_path(case.model), work / "optimized.onnx")
-    bad = faults.fused_activation_param(opt, work / "model.onnx", FUSED_NODE, [1.0 / 6.0, 0.5])
+    bad = faults.fused_activation_param(opt, work / "model.onnx", FUSED_NODE, [0.2, 0.5])
     b.dump(bad, out, MODELS[case.model].shapes, b.inputs_of(golden))
     mine = {e["name"] for e in json.loads((out / "manifest.json").read_text())["tensors"]}
     ref = json.loads((reference / "manifest.json").read_text())
@@ -209,7 +209,7 @@ FAULT_CASES: tuple[Case, ...] = (
          "PP-OCR cls fed x*0.5+0.5 ([0,1] instead of [-1,1] normalisation)", truth=("x",),
          must=(r"(?i)pre-?processing|normali[sz]|mean|std",), must_not=FP32_TARGET, quick=True),
     Case("det-fusion-hardsigmoid", "ppocr-det", "fusion", "culprit", _build_fusion,
-         "PP-OCRv4 det, ORT-optimised: FusedConv p2o.Conv.23 with HardSigmoid alpha 1/6 instead of 0.2",
+         "PP-OCRv4 det, ORT-optimised: FusedConv p2o.Conv.23 with HardSigmoid alpha 0.2 instead of 1/6",
          truth=("hardsigmoid_4.tmp_0", FUSED_NODE), must=(r"(?i)fus",), must_not=FP32_TARGET, quick=True),
     Case("vad-overflow-fp16", "silero-vad", "overflow", "culprit", _scaled_pair(10.0, "input", "fp16"),
          "Silero VAD fed audio x10 (unnormalised), fp16 target: the STFT power (Pow) exceeds 65504",
