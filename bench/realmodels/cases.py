@@ -30,7 +30,7 @@ CLASS_ALIASES: dict[str, tuple[str, ...]] = {
     "operator": ("operator", "operator-implementation", "operator-implementation-differs", "implementation"),
     "preprocessing": ("input-mismatch", "pre-processing", "preprocessing"),
     "fusion": ("fusion",),
-    "overflow": ("overflow",),
+    "overflow": ("overflow", "clamped", "constant-range"),  # a value beyond the target dtype, constants included
     "nan": ("nan-inf", "nan-origin", "nan"),
     "quantisation": ("quantisation", "quantization"),
     "drift": ("drift", "accumulated-precision-drift", "precision-drift"),
@@ -228,8 +228,11 @@ FAULT_CASES: tuple[Case, ...] = (
 RECIPE_CASES: tuple[Case, ...] = (
     Case("rec-fp16-drift", "ppocr-rec", "drift", "drift", _recipe("fp16"),
          "PP-OCRv4 rec, dumpscope's fp16 recipe: rounding everywhere, no single culprit", must_not=(NOT_ASCEND,)),
-    Case("det-fp16-drift", "ppocr-det", "drift", "drift", _recipe("fp16"),
-         "PP-OCRv4 det, dumpscope's fp16 recipe", must_not=(NOT_ASCEND,)),
+    Case("det-fp16-bn-variance", "ppocr-det", "overflow", "culprit", _recipe("fp16"),
+         "PP-OCRv4 det, dumpscope's fp16 recipe: the first BatchNorm's running variance (max 9.8e7) "
+         "is clamped to 65504 (found by this corpus; not injected)",
+         truth=("batch_norm_0.tmp_3", "p2o.BatchNormalization.1", "batch_norm_0.w_2"),
+         must=(r"(?i)fp32|rescale|fold",)),
     Case("cls-int8-drift", "ppocr-cls", "drift", "drift", _recipe("int8"),
          "PP-OCR cls, dumpscope's int8 recipe (QDQ per tensor)", must_not=(NOT_ASCEND,)),
     Case("yolo-int8-recipe", "yolov8n", "quantisation", "culprit", _recipe("int8"),

@@ -34,18 +34,24 @@ def _short(text: str | None, width: int) -> str:
 
 def table(outcomes: Sequence[Outcome]) -> str:
     """The corpus table, one line per case."""
-    head = f"{'case':26} {'class':13} {'truth':30} {'rank 1 (dumpscope)':30} {'its cause':14} {'ok':4} {'cmp':>3} {'dia':>3} {'t_cmp':>6} {'t_dia':>6}"
+    head = f"{'case':26} {'class':13} {'truth':30} {'rank 1 (dumpscope)':30} {'its cause':14} {'replay':10} {'ok':4} {'cmp':>3} {'dia':>3} {'t_cmp':>6} {'t_dia':>6}"
     lines = [head, "-" * len(head)]
     for o in outcomes:
         truth = o.truth[0] if o.truth else ("none" if o.expect != "drift" else "drift")
         lines.append(
-            f"{o.case:26} {o.cls:13} {_short(truth, 30):30} {_short(o.rank1, 30):30} {_short(o.rank1_cause, 14):14} "
+            f"{o.case:26} {o.cls:13} {_short(truth, 30):30} {_short(o.rank1, 30):30} {_short(o.rank1_cause, 14):14} {_replay(o):10} "
             f"{'PASS' if o.passed else 'FAIL':4} {_code(o.compare_code):>3} {_code(o.diagnose_code):>3} "
             f"{o.compare_s:6.2f} {o.diagnose_s:6.2f}"
         )
     passed = sum(o.passed for o in outcomes)
     lines.append(f"{passed} of {len(outcomes)} cases pass")
     return "\n".join(lines)
+
+
+def _replay(o: Outcome) -> str:
+    """What the independent replay of the rank-1 node says (see :mod:`bench.realmodels.replay`)."""
+    rep = o.independent.get("rank1_replay") or {}
+    return str(rep.get("says", "-" if not rep else "n/a"))
 
 
 def _code(code: int | None) -> str:
