@@ -170,6 +170,21 @@ def _build_nhwc(b: Builder, case: Case) -> tuple[Path, Path]:
     return golden, out
 
 
+def _plain(inner: Build) -> Build:
+    """The pair ``inner`` builds, both re-stored as plain ``{tensor}.npy`` folders (no manifest)."""
+    def build(b: Builder, case: Case) -> tuple[Path, Path]:
+        pair = inner(b, case)
+        outs = []
+        for side, src in zip(("golden-npy", "target-npy"), pair):
+            out = b.case_dir(case.name) / side
+            if not b.fresh(out):
+                faults.plain_npy(src, out)
+                b.mark(out)
+            outs.append(out)
+        return outs[0], outs[1]
+    return build
+
+
 def _build_unrelated(other: str) -> Build:
     """Golden of ``case.model`` against the golden of another model."""
     def build(b: Builder, case: Case) -> tuple[Path, Path]:
@@ -225,6 +240,19 @@ FAULT_CASES: tuple[Case, ...] = (
          slices=True),
 )
 
+_PAD_EDGE = _modified_model(lambda s, d: faults.set_attribute(s, d, f"{VAD}padding/Pad", {"mode": "edge"}))
+
+PLAIN_CASES: tuple[Case, ...] = (
+    Case("vad-pad-mode-plain-npy", "silero-vad", "operator", "culprit", _plain(_PAD_EDGE),
+         "vad-pad-mode stored as plain {tensor}.npy folders ('/' -> '_', no manifest), with --model",
+         truth=(f"{VAD}padding/Pad_output_0", f"{VAD}padding/Pad"),
+         must=(r"(?i)implement|kernel|mode|attribute",), must_not=FP32_TARGET),
+    Case("rec-bgr-plain-npy", "ppocr-rec", "preprocessing", "culprit",
+         _plain(_modified_input(lambda x: x[:, ::-1], "x")),
+         "rec-bgr stored as plain {tensor}.npy folders (no manifest), with --model", truth=("x",),
+         must=(r"(?i)pre-?processing|normali[sz]|BGR|RGB|channel order",), must_not=FP32_TARGET),
+)
+
 RECIPE_CASES: tuple[Case, ...] = (
     Case("rec-fp16-drift", "ppocr-rec", "drift", "drift", _recipe("fp16"),
          "PP-OCRv4 rec, dumpscope's fp16 recipe: rounding everywhere, no single culprit", must_not=(NOT_ASCEND,)),
@@ -255,6 +283,6 @@ MISMATCH_CASES: tuple[Case, ...] = (
          "Silero VAD dumps compared with --model PP-OCR cls", message=WRONG_MODEL, model_flag="ppocr-cls", quick=True),
 )
 
-CASES: tuple[Case, ...] = (*FAULT_CASES, *RECIPE_CASES, *HEALTHY_CASES, *MISMATCH_CASES)
+CASES: tuple[Case, ...] = (*FAULT_CASES, *PLAIN_CASES, *RECIPE_CASES, *HEALTHY_CASES, *MISMATCH_CASES)
 BY_NAME: dict[str, Case] = {c.name: c for c in CASES}
 QUICK: tuple[Case, ...] = tuple(c for c in CASES if c.quick)

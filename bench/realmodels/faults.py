@@ -150,3 +150,22 @@ def nhwc_copy(golden: Path, out: Path) -> int:
         moved += 1
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1))
     return moved
+
+
+def plain_npy(dump: Path, out: Path) -> int:
+    """Re-store a dump as a plain folder of ``{tensor}.npy`` files, '/' replaced by '_', no manifest.
+
+    This is how many vendor tools and hand-written hooks save tensors; the values are
+    the dump's own.  Returns the number of files written.
+    """
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    manifest = json.loads((dump / "manifest.json").read_text())
+    written = 0
+    for entry in [*manifest.get("inputs", []), *manifest.get("tensors", [])]:
+        if "file" not in entry:
+            continue
+        shutil.copyfile(dump / entry["file"], out / f"{entry['name'].replace('/', '_')}.npy")
+        written += 1
+    return written

@@ -182,9 +182,14 @@ def judge(case: Case, golden: Path, target: Path) -> Outcome:
     else:
         judges = {"culprit": _judge_culprit, "healthy": _judge_healthy, "drift": _judge_drift}
         out.reasons = judges[case.expect](case, diag, out)
-    out.independent = independent(case, golden, target)
-    if out.rank1 is not None and case.expect != "mismatch":
-        out.independent["rank1_replay"] = replay(model_path(case.model), golden, target, out.rank1)
+    try:
+        out.independent = independent(case, golden, target)
+        if isinstance(rows, list) and out.fail_rows:
+            out.independent["fail_rows"] = fail_row_facts(rows)
+        if out.rank1 is not None and case.expect != "mismatch":
+            out.independent["rank1_replay"] = replay(model_path(case.model), golden, target, out.rank1)
+    except (OSError, ValueError, KeyError) as exc:  # a check that cannot run is noted, not fatal
+        out.independent["error"] = f"{type(exc).__name__}: {exc}"
     out.passed = not out.reasons
     return out
 
@@ -206,12 +211,20 @@ def _read_diagnosis(diag: dict[str, Any], out: Outcome) -> None:
 
 
 def _tensors(dump: Path) -> dict[str, dict[str, Any]]:
+    """Name -> manifest entry; for a plain folder, file stem -> {"file"} ('/' is '_' there)."""
+    if not (dump / "manifest.json").is_file():
+        return {p.stem: {"file": p.name} for p in sorted(dump.glob("*.npy"))}
     manifest = json.loads((dump / "manifest.json").read_text())
     return {e["name"]: e for e in [*manifest.get("tensors", []), *manifest.get("inputs", [])] if "file" in e}
 
 
 def _load(dump: Path, entry: dict[str, Any]) -> np.ndarray:
     return np.load(dump / entry["file"], allow_pickle=False).astype(np.float64)
+
+
+def _find(entries: dict[str, dict[str, Any]], name: str) -> dict[str, Any] | None:
+    """The entry of tensor ``name``, also under its plain-folder spelling ('/' -> '_')."""
+    return entries.get(name) or entries.get(name.replace("/", "_"))
 
 
 def _inputs_error(golden: Path, target: Path, entry: dict[str, Any], gt: dict, tt: dict) -> float | None:
@@ -231,16 +244,16 @@ def independent(case: Case, golden: Path, target: Path) -> dict[str, Any]:
     gt, tt = _tensors(golden), _tensors(target)
     if case.expect != "culprit":
         return _permuted_share(golden, target, gt, tt)
-    name = next((n for n in case.truth if n in gt and n in tt), None)
+    name = next((n for n in case.truth if _find(gt, n) and _find(tt, n)), None)
     if name is None:
         return {"note": "no truth tensor in both dumps"}
-    g, t = _load(golden, gt[name]), _load(target, tt[name])
+    g, t = _load(golden, _find(gt, name)), _load(target, _find(tt, name))
     facts: dict[str, Any] = {"tensor": name, "nonfinite_target": int((~np.isfinite(t)).sum())}
     if g.shape != t.shape:
         facts["permutation"] = aligning_permutation(g, t)
         return facts
     facts.update(cosine=cosine(g, t), rel_error=rel_error(g, t), permutation=aligning_permutation(g, t),
-                 inputs_rel_error=_inputs_error(golden, target, gt[name], gt, tt))
+                 inputs_rel_error=_inputs_error(golden, target, _find(gt, name), gt, tt))
     if case.slices and g.ndim >= 2:
         facts["slices"] = slice_errors(g, t)
     return facts
@@ -251,5 +264,33 @@ def _permuted_share(golden: Path, target: Path, gt: dict, tt: dict) -> dict[str,
     permuted = 0
     for name in set(gt) & set(tt):
         if gt[name].get("shape") != tt[name].get("shape") and len(gt[name].get("shape", [])) == len(tt[name].get("shape", [])):
-            permuted += aligning_permutation(_load(golden, gt[name]), _load(target, tt[name])) is not None
+            permuted += aligning_permutation(_load(golden, gt[name]), _load(target, tt[name]), tol=1e-5) is not None
     return {"paired": len(set(gt) & set(tt)), "exact_permutations": permuted}
+
+
+def _fail_label(golden_file: str, target_file: str) -> str:
+    """Why a FAIL row's two files differ, from the files alone (float64)."""
+    g = np.load(golden_file, allow_pickle=False)
+    t = np.load(target_file, allow_pickle=False)
+    if g.size == 0 or t.size == 0:
+        return "empty tensor"
+    if g.ndim == 1 and t.ndim == 1 and g.dtype.kind in "iu" and t.dtype.kind in "iu":
+        return "integer shape/index tensor"
+    g64, t64 = g.astype(np.float64), t.astype(np.float64)
+    if g.shape != t.shape and aligning_permutation(g64, t64, tol=1e-5) is not None:
+        return "axis permutation of the golden"
+    return "values differ"
+
+
+def fail_row_facts(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """For each FAIL/error row of ``compare --format json``: what its paired files really are."""
+    labels: dict[str, list[str]] = {}
+    for row in rows:
+        if row.get("health") not in ("fail", "error"):
+            continue
+        try:
+            label = _fail_label(str(row["golden_file"]), str(row["target_file"]))
+        except (KeyError, OSError, ValueError, TypeError):
+            label = "not loadable"
+        labels.setdefault(label, []).append(str(row.get("name")))
+    return {label: {"rows": len(names), "first": names[:4]} for label, names in labels.items()}

@@ -26,12 +26,18 @@ def cosine(g: np.ndarray, t: np.ndarray) -> float | None:
     return float(a @ b / den) if den > 0 else None
 
 
-def aligning_permutation(g: np.ndarray, t: np.ndarray) -> tuple[int, ...] | None:
-    """The first axis permutation p (identity excluded) with t.transpose(p) == g exactly, if any."""
+def aligning_permutation(g: np.ndarray, t: np.ndarray, tol: float = 0.0) -> tuple[int, ...] | None:
+    """The first axis permutation p (identity excluded) with t.transpose(p) equal to g, if any.
+
+    ``tol`` = 0 asks for exact equality, else a relative error (float64) of at most ``tol``.
+    """
     if g.size != t.size or g.ndim != t.ndim or g.ndim > 6:
         return None
     for perm in itertools.permutations(range(t.ndim)):
-        if perm != tuple(range(t.ndim)) and t.transpose(perm).shape == g.shape and np.array_equal(t.transpose(perm), g):
+        moved = t.transpose(perm)
+        if perm == tuple(range(t.ndim)) or moved.shape != g.shape:
+            continue
+        if np.array_equal(moved, g) or (tol > 0 and rel_error(g, moved) <= tol):
             return perm
     return None
 

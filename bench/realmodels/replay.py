@@ -63,6 +63,8 @@ def _feeds(node: onnx.NodeProto, dumps: dict[str, tuple[Path, dict]], golden_dty
 
 def replay(model_file: Path, golden: Path, target: Path, tensor: str) -> dict[str, Any]:
     """Replay the producer of ``tensor`` (see the module docstring); a dict of relative errors."""
+    if not (golden / "manifest.json").is_file() or not (target / "manifest.json").is_file():
+        return {"note": "plain .npy folders: no manifest to replay from"}
     gt, tt = _entries(golden), _entries(target)
     entry = gt.get(tensor)
     if entry is None or tensor not in tt or not entry.get("node_name"):
