@@ -116,6 +116,32 @@ def _scaled_pair(scale: float, name: str, target: str) -> Build:
     return build
 
 
+def _model_pair(make: Callable[[Path, Path], Path], target: str) -> Build:
+    """Golden and ``target`` recipe both of a modified model (a model that is itself hard for the target)."""
+    def build(b: Builder, case: Case) -> tuple[Path, Path]:
+        work = b.case_dir(case.name)
+        golden_out, target_out = work / "golden", work / "target"
+        if b.fresh(golden_out) and b.fresh(target_out):
+            return golden_out, target_out
+        feeds = b.inputs_of(b.golden(case.model))
+        model = make(model_path(case.model), work / "model.onnx")
+        shapes = MODELS[case.model].shapes
+        return b.dump(model, golden_out, shapes, feeds), b.dump(model, target_out, shapes, feeds, target)
+    return build
+
+
+def _nhwc_of(inner: Build) -> Build:
+    """The pair ``inner`` builds, with the target re-stored NHWC (a vendor's layout; same numbers)."""
+    def build(b: Builder, case: Case) -> tuple[Path, Path]:
+        golden, target = inner(b, case)
+        out = b.case_dir(case.name) / "target-nhwc"
+        if not b.fresh(out):
+            faults.nhwc_copy(target, out)
+            b.mark(out)
+        return golden, out
+    return build
+
+
 def _build_fusion(b: Builder, case: Case) -> tuple[Path, Path]:
     """Target = onnxruntime's optimised det graph with one fused HardSigmoid alpha 0.2 (Paddle's slope) for 1/6.
 
@@ -211,6 +237,16 @@ FAULT_CASES: tuple[Case, ...] = (
          "PP-OCRv4 det: the first FPN Resize implemented as linear instead of nearest",
          truth=("nearest_interp_v2_0.tmp_0", "p2o.Resize.0"),
          must=(r"(?i)implement|kernel|mode|attribute",), must_not=FP32_TARGET),
+    Case("yolo-resize-mode", "yolov8n", "operator", "culprit",
+         _modified_model(lambda s, d: faults.set_attribute(s, d, "/model.10/Resize", {"mode": "linear"})),
+         "YOLOv8n: the first neck Resize implemented as linear instead of nearest",
+         truth=("/model.10/Resize_output_0", "/model.10/Resize"),
+         must=(r"(?i)implement|kernel|mode|attribute",), must_not=FP32_TARGET),
+    Case("det-resize-nhwc", "ppocr-det", "operator", "culprit",
+         _nhwc_of(_modified_model(lambda s, d: faults.set_attribute(s, d, "p2o.Resize.0", {"mode": "linear"}))),
+         "det-resize-mode with the target dump stored NHWC: the layout must not hide (or fake) the fault",
+         truth=("nearest_interp_v2_0.tmp_0", "p2o.Resize.0"),
+         must=(r"(?i)implement|kernel|mode|attribute",), must_not=FP32_TARGET),
     Case("det-layout-input", "ppocr-det", "layout", "culprit",
          _modified_input(lambda x: x.transpose(0, 1, 3, 2), "x"),
          "PP-OCRv4 det fed its image with H and W swapped (same shape, 64x64)",
@@ -218,6 +254,10 @@ FAULT_CASES: tuple[Case, ...] = (
     Case("rec-bgr", "ppocr-rec", "preprocessing", "culprit",
          _modified_input(lambda x: x[:, ::-1], "x"),
          "PP-OCRv4 rec fed BGR instead of RGB", truth=("x",),
+         must=(r"(?i)pre-?processing|normali[sz]|BGR|RGB|channel order",), must_not=FP32_TARGET),
+    Case("yolo-bgr", "yolov8n", "preprocessing", "culprit",
+         _modified_input(lambda x: x[:, ::-1], "images"),
+         "YOLOv8n fed BGR instead of RGB", truth=("images",),
          must=(r"(?i)pre-?processing|normali[sz]|BGR|RGB|channel order",), must_not=FP32_TARGET),
     Case("cls-normalise", "ppocr-cls", "preprocessing", "culprit",
          _modified_input(lambda x: x * np.float32(0.5) + np.float32(0.5), "x"),
@@ -230,6 +270,11 @@ FAULT_CASES: tuple[Case, ...] = (
          "Silero VAD fed audio x10 (unnormalised), fp16 target: the STFT power (Pow) exceeds 65504",
          truth=(f"{VAD}Pow_output_0", f"{VAD}Pow_1_output_0", f"{VAD}Pow", f"{VAD}Pow_1"),
          must=(r"(?i)clip|fp32|scale|65504|overflow",), quick=True),
+    Case("rec-matmul-overflow-fp16", "ppocr-rec", "overflow", "culprit",
+         _model_pair(lambda s, d: faults.scale_constant(s, d, "p2o.helper.constant.169", 3e4), "fp16"),
+         "PP-OCRv4 rec whose first attention scale is x3e4 (both runs), fp16 target: q.k^T MatMul exceeds 65504 "
+         "(its inputs stay below)",
+         truth=("p2o.MatMul.3", "p2o.MatMul.2"), must=(r"(?i)clip|fp32|scale|65504|overflow",)),
     Case("rec-nan-eps", "ppocr-rec", "nan", "culprit", _build_nan,
          "PP-OCRv4 rec: the first LayerNorm's eps constant set to -1, Sqrt of a negative gives NaN",
          truth=(LN_EPS, LN_ADD, LN_SQRT, "p2o.Add.232", "p2o.Sqrt.0"),
@@ -261,6 +306,8 @@ RECIPE_CASES: tuple[Case, ...] = (
          "is clamped to 65504 (found by this corpus; not injected)",
          truth=("batch_norm_0.tmp_3", "p2o.BatchNormalization.1", "batch_norm_0.w_2"),
          must=(r"(?i)fp32|rescale|fold",)),
+    Case("yolo-fp16-drift", "yolov8n", "drift", "drift", _recipe("fp16"),
+         "YOLOv8n, dumpscope's fp16 recipe", must_not=(NOT_ASCEND,)),
     Case("cls-int8-drift", "ppocr-cls", "drift", "drift", _recipe("int8"),
          "PP-OCR cls, dumpscope's int8 recipe (QDQ per tensor)", must_not=(NOT_ASCEND,)),
     Case("yolo-int8-recipe", "yolov8n", "quantisation", "culprit", _recipe("int8"),

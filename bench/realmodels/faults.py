@@ -66,6 +66,22 @@ def set_constant(src: Path, dst: Path, tensor: str, value: float) -> Path:
     return dst
 
 
+def scale_constant(src: Path, dst: Path, tensor: str, factor: float) -> Path:
+    """A copy of the model where the Constant/initializer ``tensor`` is multiplied by ``factor``."""
+    model = onnx.load(str(src))
+    for init in model.graph.initializer:
+        if init.name == tensor:
+            arr = numpy_helper.to_array(init)
+            init.CopyFrom(numpy_helper.from_array((arr * factor).astype(arr.dtype), tensor))
+            onnx.save(model, str(dst))
+            return dst
+    node = producer(model, tensor)
+    arr = numpy_helper.to_array(node.attribute[0].t)
+    _set_attr(node, "value", numpy_helper.from_array((arr * factor).astype(arr.dtype), tensor))
+    onnx.save(model, str(dst))
+    return dst
+
+
 def layernorm_eps(model_file: Path) -> tuple[str, str, str]:
     """(eps constant, Add output, Sqrt output) of the first decomposed LayerNorm: Sqrt(var + eps)."""
     model = onnx.load(str(model_file), load_external_data=False)
