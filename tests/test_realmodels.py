@@ -24,7 +24,9 @@ from bench.realmodels import judge as corpus_judge  # noqa: E402
 from bench.realmodels import numerics  # noqa: E402
 from bench.realmodels.build import Builder, BuildError  # noqa: E402
 from bench.realmodels.cases import BY_NAME, CASES, CLASS_ALIASES, QUICK, Case  # noqa: E402
-from bench.realmodels.models import ModelUnavailable, cache_root  # noqa: E402
+from bench.realmodels.models import ModelUnavailable, cache_root, model_path  # noqa: E402
+from bench.realmodels.replay import replay  # noqa: E402
+from bench.realmodels.replay import verdict as replay_verdict  # noqa: E402
 
 #: Quick cases dumpscope gets wrong today, with the issue-10 item that fixes each.
 KNOWN_WRONG: dict[str, str] = {
@@ -76,6 +78,18 @@ def test_the_injected_fault_is_where_the_case_says(case: Case, builder: Builder)
     assert broken, facts
     inputs = facts.get("inputs_rel_error")
     assert inputs is None or inputs < 5e-3, facts
+    replayed = replay(model_path(case.model), golden, target, facts["tensor"])
+    assert "note" in replayed or replayed["says"] in ("introduced", "constant"), replayed
+
+
+@pytest.mark.parametrize(("facts", "says"), [
+    ({"target_error": 0.0, "constant_effect": 0.0, "replay_with_target_inputs_error": 0.0}, "clean"),
+    ({"target_error": 12.5, "constant_effect": 12.5, "replay_with_target_inputs_error": 0.002}, "constant"),
+    ({"target_error": 0.73, "constant_effect": 0.0, "replay_with_target_inputs_error": 0.0}, "introduced"),
+    ({"target_error": 0.011, "constant_effect": 1e-3, "replay_with_target_inputs_error": 0.011}, "inherited"),
+])
+def test_replay_verdict(facts: dict[str, float], says: str) -> None:
+    assert replay_verdict(facts) == says
 
 
 def test_the_corpus_covers_every_class_of_issue_10() -> None:

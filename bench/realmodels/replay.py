@@ -61,20 +61,30 @@ def _feeds(node: onnx.NodeProto, dumps: dict[str, tuple[Path, dict]], golden_dty
     return feeds
 
 
+def _locate(model_file: Path, gt: dict, tt: dict, tensor: str) -> tuple[onnx.ModelProto, onnx.NodeProto] | str:
+    """The golden model and the node producing ``tensor``, or why it cannot be replayed."""
+    entry = gt.get(tensor)
+    if entry is None or tensor not in tt or not entry.get("node_name"):
+        return f"{tensor!r} is not a node output in both dumps"
+    model = onnx.load(str(model_file))
+    node = next((n for n in model.graph.node if n.name == entry["node_name"] and tensor in n.output), None)
+    if node is None or node.output[0] != tensor:
+        return f"node of {tensor!r} not found in the golden model"
+    if any(i and (i not in gt or i not in tt) for i in node.input):
+        return "an input of the node is missing from a dump"
+    return model, node
+
+
 def replay(model_file: Path, golden: Path, target: Path, tensor: str) -> dict[str, Any]:
     """Replay the producer of ``tensor`` (see the module docstring); a dict of relative errors."""
     if not (golden / "manifest.json").is_file() or not (target / "manifest.json").is_file():
         return {"note": "plain .npy folders: no manifest to replay from"}
     gt, tt = _entries(golden), _entries(target)
-    entry = gt.get(tensor)
-    if entry is None or tensor not in tt or not entry.get("node_name"):
-        return {"note": f"{tensor!r} is not a node output in both dumps"}
-    model = onnx.load(str(model_file))
-    node = next((n for n in model.graph.node if n.name == entry["node_name"] and tensor in n.output), None)
-    if node is None or node.output[0] != tensor:
-        return {"note": f"node of {tensor!r} not found in the golden model"}
-    if any(i and (i not in gt or i not in tt) for i in node.input):
-        return {"note": "an input of the node is missing from a dump"}
+    found = _locate(model_file, gt, tt, tensor)
+    if isinstance(found, str):
+        return {"note": found}
+    model, node = found
+    entry = gt[tensor]
     kinds = {n: (np.load(golden / gt[n]["file"], allow_pickle=False).dtype, gt[n].get("kind")) for n in node.input if n}
     g_out = np.load(golden / entry["file"], allow_pickle=False).astype(np.float64)
     t_out = np.load(target / tt[tensor]["file"], allow_pickle=False).astype(np.float64)
