@@ -32,7 +32,7 @@ DIAGNOSE_FIELDS = (
     "root_causes[].advice", "root_causes[].commands", "nan_origin",
 )
 #: The ``compare --format json`` fields this corpus reads (one object per row).
-COMPARE_FIELDS = ("name", "health")
+COMPARE_FIELDS = ("name", "health", "golden_file", "target_file", "dtype", "target_dtype", "band", "max_golden")
 RUN_TIMEOUT_S = 300
 
 
@@ -182,6 +182,8 @@ def judge(case: Case, golden: Path, target: Path) -> Outcome:
     else:
         judges = {"culprit": _judge_culprit, "healthy": _judge_healthy, "drift": _judge_drift}
         out.reasons = judges[case.expect](case, diag, out)
+        out.reasons += row_checks(case, rows if isinstance(rows, list) else [], target)
+    out.reasons += noise((cmp_run, diag_run))
     try:
         out.independent = independent(case, golden, target)
         if isinstance(rows, list) and out.fail_rows:
@@ -297,3 +299,45 @@ def fail_row_facts(rows: list[dict[str, Any]]) -> dict[str, Any]:
             label = "not loadable"
         labels.setdefault(label, []).append(str(row.get("name")))
     return {label: {"rows": len(names), "first": names[:4]} for label, names in labels.items()}
+
+
+def noise(runs: tuple[Run, ...]) -> list[str]:
+    """Item 9: a traceback or a numpy RuntimeWarning on stderr is a defect whatever the verdict."""
+    return [f"{what} printed {needle}" for what, run in zip(("compare", "diagnose"), runs)
+            for needle in ("Traceback", "RuntimeWarning") if needle in run.stderr]
+
+
+def _target_precision(target: Path) -> str | None:
+    """The recipe the target dump records (None = a plain float run), '?' when unknown."""
+    path = target / "manifest.json"
+    return json.loads(path.read_text()).get("target") if path.is_file() else "?"
+
+
+def band_violations(rows: list[dict[str, Any]], target: Path) -> int:
+    """Item 8: float32-vs-float32 rows of an fp32 run (plain or optimized) judged in another band."""
+    if _target_precision(target) not in (None, "optimized"):
+        return 0
+    return sum(1 for r in rows if r.get("dtype") == "float32" and r.get("target_dtype") == "float32"
+               and r.get("band") not in (None, "fp32"))
+
+
+def stats_hidden(case: Case, rows: list[dict[str, Any]]) -> list[str]:
+    """Item 10: the truth row's golden min/max must describe the whole golden tensor (float64 from the file)."""
+    reasons = []
+    for row in rows:
+        if row.get("name") not in case.truth or not row.get("golden_file") or row.get("max_golden") is None:
+            continue
+        g = np.load(str(row["golden_file"]), allow_pickle=False).astype(np.float64)
+        finite = g[np.isfinite(g)]
+        if finite.size and not np.isclose(float(row["max_golden"]), float(finite.max()), rtol=1e-6):
+            reasons.append(f"row {row['name']!r} max_golden {row['max_golden']:.6g}, the file's max is {finite.max():.6g}")
+    return reasons
+
+
+def row_checks(case: Case, rows: list[dict[str, Any]], target: Path) -> list[str]:
+    """Per-row facts of ``compare --format json`` checked against the files (items 8 and 10)."""
+    reasons = stats_hidden(case, rows)
+    bad = band_violations(rows, target)
+    if bad:
+        reasons.append(f"{bad} float32/float32 rows of an fp32 target judged outside the fp32 band")
+    return reasons
