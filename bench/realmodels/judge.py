@@ -184,6 +184,9 @@ def judge(case: Case, golden: Path, target: Path) -> Outcome:
         out.reasons = judges[case.expect](case, diag, out)
         out.reasons += row_checks(case, rows if isinstance(rows, list) else [], target)
     out.reasons += noise((cmp_run, diag_run))
+    if case.text_must_not:
+        text = run_cli(["diagnose", *pair]).stdout
+        out.reasons += [f"diagnose text prints /{rx}/" for rx in case.text_must_not if re.search(rx, text)]
     try:
         out.independent = independent(case, golden, target)
         if isinstance(rows, list) and out.fail_rows:

@@ -48,6 +48,26 @@ def table(outcomes: Sequence[Outcome]) -> str:
     return "\n".join(lines)
 
 
+def _truth_text(o: Outcome) -> str:
+    if o.truth:
+        return ", ".join(f"`{t}`" for t in o.truth[:2])
+    return {"drift": "drift (no culprit)", "mismatch": "an error"}.get(o.expect, "none (no FAIL)")
+
+
+def markdown(outcomes: Sequence[Outcome]) -> str:
+    """The corpus table in Markdown, with the runner's reasons for each failing case."""
+    lines = ["| case | class | truth (rank 1 must be one of) | dumpscope rank 1 | its cause | replay of rank 1 | ok "
+             "| exit cmp/diag | s cmp / diag |", "|---|---|---|---|---|---|---|---|---|"]
+    for o in outcomes:
+        rank1 = f"`{o.rank1}`" if o.rank1 else "-"
+        lines.append(f"| {o.case} | {o.cls} | {_truth_text(o)} | {rank1} | {o.rank1_cause or '-'} | {_replay(o)} "
+                     f"| {'PASS' if o.passed else 'FAIL'} | {_code(o.compare_code)}/{_code(o.diagnose_code)} "
+                     f"| {o.compare_s:.2f} / {o.diagnose_s:.2f} |")
+    lines += ["", "| case | why it fails |", "|---|---|"]
+    lines += [f"| {o.case} | " + "; ".join(o.reasons).replace("|", "\\|") + " |" for o in outcomes if not o.passed]
+    return "\n".join(lines) + "\n"
+
+
 def _replay(o: Outcome) -> str:
     """What the independent replay of the rank-1 node says (see :mod:`bench.realmodels.replay`)."""
     rep = o.independent.get("rank1_replay") or {}
@@ -76,6 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--work", type=Path, default=None, help="where dumps are built (default: the cache)")
     ap.add_argument("-o", "--output", type=Path, default=None, help="JSON results (default: WORK/results.json)")
     ap.add_argument("--reasons", action="store_true", help="print why each failing case fails")
+    ap.add_argument("--markdown", type=Path, default=None, help="also write the table as Markdown to this file")
     args = ap.parse_args(argv)
     builder = Builder(args.work or cache_root() / "corpus")
     start = time.perf_counter()
@@ -90,6 +111,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"{o.case}: " + "; ".join(o.reasons))
     total = time.perf_counter() - start
     print(f"total {total:.1f} s (dumping {builder.dump_seconds:.1f} s)")
+    if args.markdown is not None:
+        args.markdown.write_text(markdown(outcomes))
     path = args.output or builder.root / "results.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"seconds": total, "dump_seconds": builder.dump_seconds,
