@@ -66,6 +66,8 @@ class Entry:
     """A scheme entry (a whole code range, an "inner error" code): a specific entry for
     the same code ranks above it."""
     example: str = ""
+    level: str = ""
+    """``family`` for a family-level entry (what any error of that tool means, how to get detail)."""
     origin: str = "builtin"
     anchors: tuple[str, ...] = ()
     """Lower-cased literals of which every match contains at least one; () = always try.
@@ -82,13 +84,14 @@ class Entry:
 
         Long texts are searched only in windows around the first anchor occurrences.
         """
-        rx = self.regex
-        if rx is None:
+        if not self.pattern:
             return None
         low = text.lower() if lowered is None else lowered
         anchors = self.anchors
         if anchors and not any(a in low for a in anchors):
-            return None
+            return None  # decided without compiling the pattern
+        rx = self.regex
+        assert rx is not None
         if len(text) <= WINDOW:
             return rx.search(text)
         if not anchors:
@@ -121,6 +124,8 @@ class Entry:
             out["group"] = self.group
         if self.example:
             out["example"] = self.example
+        if self.level:
+            out["level"] = self.level
         return out
 
 
@@ -184,6 +189,7 @@ def entry_from_dict(raw: Any, origin: str = "builtin", trusted: bool = False) ->
         uncertain=bool(raw.get("uncertain", False)) or "UNCERTAIN" in f"{raw['cause']} {raw['fix']} {raw['source']}",
         generic=bool(raw.get("generic", False)),
         example=str(raw.get("example", "")),
+        level=str(raw.get("level", "")),
         origin=origin,
         words=pattern_words(pattern) | tokens(code),
         anchors=anchors,

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from dumpscope.core.knowledge.codes import extract_codes
+from dumpscope.core.knowledge.codes import extract_codes, range_keys, scheme_family
 from dumpscope.core.knowledge.entry import Entry
+from dumpscope.core.knowledge.family import detect_families
 from dumpscope.core.knowledge.words import tokens
 
 CODE_SCORE = 45.0
@@ -35,6 +36,13 @@ MIN_WORDS = 0.3
 """Least word similarity for an entry found by wording alone."""
 MAX_TEXT = 1 << 20
 """Only the first MiB of a message is examined (codes, words); patterns use windows."""
+SHARED_CODE_LIMIT = 3
+"""A code named by more specific entries than this is evidence of the family only."""
+SHARED_CODE_SCORE = 10.0
+FAMILY_SCORE = 29.0
+"""A family-level entry (the tool was recognised): below any code or pattern match."""
+FOREIGN_WORDS_FACTOR = 0.4
+"""Wording alone found an entry of another tool than the one the message names."""
 
 
 @dataclass(frozen=True)
@@ -48,7 +56,9 @@ class Match:
     captures: tuple[tuple[str, str], ...] = ()
     """Named variable parts from the message (``op``, ``shape``, ``value``...), in order."""
     codes: tuple[str, ...] = ()
-    """Keys of the message's codes that named this entry."""
+    """Keys of the message's codes that named this entry or concern its tool."""
+    via: tuple[str, ...] = ()
+    """Other tools the message names (a library error seen through a consumer: "also seen via")."""
 
     @property
     def tool(self) -> str:
@@ -104,6 +114,8 @@ class Match:
             "family": e.family,
             "uncertain": e.uncertain,
             "generic": e.generic,
+            "codes": list(self.codes),
+            "via": list(self.via),
         }
 
 
@@ -115,9 +127,12 @@ class KnowledgeBase:
         self.warnings: tuple[str, ...] = tuple(warnings)
         self._by_key: dict[str, list[int]] = defaultdict(list)
         self._by_word: dict[str, list[int]] = defaultdict(list)
+        self._specific: dict[str, int] = defaultdict(int)
+        """How many specific (non-generic) entries name each code key."""
         for i, e in enumerate(self.entries):
             for k in e.keys:
                 self._by_key[k].append(i)
+                self._specific[k] += not e.generic
             for w in e.words:
                 self._by_word[w].append(i)
         n = max(1, len(self.entries))
@@ -128,52 +143,67 @@ class KnowledgeBase:
         return len(self.entries)
 
     def lookup(self, message: str, top: int = 5) -> list[Match]:
-        """Ranked matches for a message (one line or a whole multi-line block)."""
+        """Ranked matches for a message (one line or a whole multi-line block).
+
+        The tool is detected first, on the raw text.  The whole text, the inner message of
+        an envelope and each line of a block are looked up; an entry keeps its best score.
+        Generic entries (scheme, range, family level) take at most one of the first three places.
+        """
         text = message[:MAX_TEXT]
         if not text.strip():
             return []
+        families = self._families(text)
+        best: dict[int, Match] = {}
+        for segment in segments(text):
+            for i, match in self._lookup_segment(segment, families):
+                if i not in best or match.score > best[i].score:
+                    best[i] = match
+        ranked = sorted(best.values(), key=lambda r: (-r.score, r.entry.generic))
+        return limit_generic(ranked, top)
+
+    def _families(self, text: str) -> list[str]:
+        """Families named by markers, then by the schemes of the codes found."""
+        families = detect_families(text)
+        for c in extract_codes(text):
+            family = scheme_family(c.key)
+            if family and family not in families:
+                families.append(family)
+        return families
+
+    def _lookup_segment(self, text: str, families: list[str]) -> Iterator[tuple[int, Match]]:
+        """``(entry index, match)`` for every entry found in one segment."""
         lowered = text.lower()
-        codes = extract_codes(text)
-        code_hits: dict[int, list[str]] = defaultdict(list)
-        for c in codes:
-            for i in self._by_key.get(c.key, ()):
-                code_hits[i].append(c.key)
+        codes = [c.key for c in extract_codes(text)]
+        code_hits, shared_hits = self._code_hits(codes, families)
         word_sim = self._word_similarity(tokens(text))
-        results: list[Match] = []
         for i, e in enumerate(self.entries):
             m = e.search(text, lowered)
-            hit_codes = code_hits.get(i)
+            hit = code_hits.get(i, ())
             sim = word_sim.get(i, 0.0)
-            if m is None and not hit_codes and sim < MIN_WORDS:
+            if m is None and not hit and sim < MIN_WORDS and i not in shared_hits:
                 continue
-            reasons: list[str] = []
-            score = 0.0
-            if hit_codes:
-                reasons.append("code")
-                score += CODE_SCORE
-            if m is not None:
-                reasons.append("pattern")
-                score += PATTERN_SCORE
-            if reasons:
-                score += WORDS_SCORE * sim
-            else:
-                reasons.append("words")
-                score = WORDS_ONLY_SCORE * sim
-            if e.generic:
-                score = min(score - GENERIC_PENALTY, GENERIC_CAP)
-            if e.uncertain:
-                score -= UNCERTAIN_PENALTY
-            results.append(
-                Match(
-                    entry=e,
-                    score=round(max(score, 0.0), 1),
-                    reason="+".join(reasons),
-                    captures=_captures(m),
-                    codes=tuple(hit_codes or ()),
-                )
-            )
-        results.sort(key=lambda r: (-r.score, r.entry.generic))
-        return results[: max(0, top)]
+            score, reason = _score(e, m is not None, bool(hit), i in shared_hits, sim, families)
+            if score <= 0 and reason == "words":
+                continue
+            shown = tuple(dict.fromkeys([*hit, *_related_codes(e, codes)]))
+            via = tuple(f for f in families if f != e.family) if e.family in families or m is not None else ()
+            yield i, Match(entry=e, score=score, reason=reason, captures=_captures(m), codes=shown, via=via)
+
+    def _code_hits(self, codes: list[str], families: list[str]) -> tuple[dict[int, list[str]], set[int]]:
+        """Entries named by a code (or its range, or a detected family), and entries named only by a shared code."""
+        hits: dict[int, list[str]] = defaultdict(list)
+        shared: set[int] = set()
+        for key in codes:
+            for k in (key, *range_keys(key)):
+                for i in self._by_key.get(k, ()):
+                    if self._specific[k] > SHARED_CODE_LIMIT and not self.entries[i].generic:
+                        shared.add(i)
+                    else:
+                        hits[i].append(key)
+        for family in families:
+            for i in self._by_key.get(f"family:{family}", ()):
+                hits[i].append(f"family:{family}")
+        return hits, shared - set(hits)
 
     def _word_similarity(self, words: frozenset[str]) -> dict[int, float]:
         """IDF-weighted cosine between the message's words and each entry's wording."""
@@ -187,6 +217,62 @@ class KnowledgeBase:
             for i in self._by_word[w]:
                 shared[i] += weight
         return {i: s / (msg_norm * self._norm[i]) for i, s in shared.items()}
+
+
+def _score(e: Entry, pattern: bool, code: bool, shared: bool, sim: float, families: list[str]) -> tuple[float, str]:
+    """Score (0-100) and reason of one entry for one segment."""
+    if e.level == "family":
+        rank = families.index(e.family) if e.family in families else len(families)
+        return round(max(FAMILY_SCORE - rank, 1.0), 1), "family"
+    reasons = [r for r, on in (("code", code), ("pattern", pattern), ("shared code", shared and not code)) if on]
+    score = CODE_SCORE * code + PATTERN_SCORE * pattern + SHARED_CODE_SCORE * (shared and not code)
+    if reasons:
+        score += WORDS_SCORE * sim
+    else:
+        reasons.append("words")
+        score = WORDS_ONLY_SCORE * sim
+        if families and e.family not in families:
+            score *= FOREIGN_WORDS_FACTOR
+    if e.generic:
+        score = min(score - GENERIC_PENALTY, GENERIC_CAP)
+    if e.uncertain:
+        score -= UNCERTAIN_PENALTY
+    return round(max(score, 0.0), 1), "+".join(reasons)
+
+
+def _related_codes(e: Entry, codes: list[str]) -> list[str]:
+    """The message's codes that concern this entry's tool (its schemes, or a scheme every tool prints)."""
+    return [k for k in codes if scheme_family(k) in (e.family, "")]
+
+
+_ENVELOPES = ("Status Message:", "RecentErrMsg:", "Message=", "what():")
+MAX_SEGMENT_LINES = 40
+
+
+def segments(text: str) -> list[str]:
+    """What to look up: the whole text, each envelope's inner message, each non-blank line."""
+    out = [text]
+    for marker in _ENVELOPES:
+        pos = text.find(marker)
+        if pos > 0 and text[pos + len(marker) :].strip():
+            out.append(text[pos + len(marker) :].strip())
+    if "\n" in text:
+        lines = [line for line in text.splitlines() if line.strip()]
+        out.extend(lines[:MAX_SEGMENT_LINES])
+    return list(dict.fromkeys(out))
+
+
+def limit_generic(ranked: list[Match], top: int, slots: int = 3) -> list[Match]:
+    """``ranked`` cut to ``top`` with at most one generic entry among the first ``slots``."""
+    head: list[Match] = []
+    rest: list[Match] = []
+    for m in ranked:
+        generic = m.entry.generic or m.entry.level == "family"
+        if len(head) < slots and not (generic and any(h.entry.generic or h.entry.level == "family" for h in head)):
+            head.append(m)
+        else:
+            rest.append(m)
+    return (head + rest)[: max(0, top)]
 
 
 def _captures(m: Any) -> tuple[tuple[str, str], ...]:
