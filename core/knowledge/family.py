@@ -30,14 +30,15 @@ MARKERS: dict[str, tuple[tuple[str, int], ...]] = {
     "rknn": (
         ("e rknn:", STRONG), ("rknn_", STRONG), ("rknn.api", STRONG), ("rknn toolkit", STRONG), ("rknnlib", STRONG),
         ("rknpu", STRONG), ("rknnapi", STRONG), ("rknn", WEAK), ("load_onnx", WEAK), ("init_runtime", WEAK),
-        ("rknn_op_support", STRONG), ("need <= 12", WEAK),
+        ("rknn_op_support", STRONG), ("e load_onnx:", STRONG), ("e build:", STRONG), ("e init_runtime:", STRONG),
+        ("e export_rknn:", STRONG), ("e config:", STRONG), ("e inference:", STRONG), ("w load_onnx:", STRONG), ("need <= 12", WEAK),
     ),
     "tensorrt": (
         ("[trt]", STRONG), ("nvinfer1::", STRONG), ("tensorrt", WEAK), ("trtexec", STRONG), ("modelimporter.cpp", STRONG),
         ("builtin_op_importers", STRONG), ("ibuilder::", STRONG), ("buildserializednetwork", STRONG),
         ("while parsing node number", STRONG), ("unnamed layer*", STRONG), ("foreignnode", STRONG),
         ("onnx-tensorrt", STRONG), ("onnxtrt_", STRONG), ("error code ", WEAK), ("engine could not be created", STRONG),
-        ("importmodel", WEAK), ("deserializeonnxmodel", STRONG), ("[e] error[", STRONG),
+        ("importmodel", WEAK), ("deserializeonnxmodel", STRONG), ("[e] error[", STRONG), ("tensorrt engine", STRONG),
     ),
     "onnxruntime": (
         ("[onnxruntimeerror]", STRONG), ("[e:onnxruntime:", STRONG), ("[w:onnxruntime:", STRONG),
@@ -72,7 +73,7 @@ MARKERS: dict[str, tuple[tuple[str, int], ...]] = {
         ("openvino", STRONG), ("ov::", STRONG), ("inferenceengine", STRONG), ("_pyopenvino", STRONG),
         ("src/inference/src", STRONG), ("src/core/", WEAK), ("src/frontends/", STRONG), ("ngraph", STRONG),
         ("model optimizer", STRONG), ("check '", WEAK), ("opconversionfailure", STRONG),
-        ("return status -", WEAK), ("ov_infer_request", STRONG),
+        ("return status -", WEAK), ("failed at src/", STRONG), ("ov_infer_request", STRONG),
     ),
     "tflite": (
         ("tflite", STRONG), ("tensorflow/lite", STRONG), ("tensorflow lite", STRONG), ("litert", STRONG),
@@ -81,7 +82,7 @@ MARKERS: dict[str, tuple[tuple[str, int], ...]] = {
     ),
     "mnn": (
         ("mnn", STRONG), ("mnnconvert", STRONG), ("not_supported_op", STRONG), ("these op not support", STRONG),
-        ("writefb.cpp", STRONG), ("liteconverter.cpp", STRONG), ("tmpgraph.cpp", STRONG),
+        ("writefb.cpp", STRONG), ("mnn converter", STRONG), ("tools/converter/source", STRONG), ("liteconverter.cpp", STRONG), ("tmpgraph.cpp", STRONG),
     ),
     "ncnn": (
         ("ncnn", STRONG), ("pnnx", STRONG), ("not exists or registered", STRONG), ("ncnn::", STRONG),
@@ -99,7 +100,7 @@ MARKERS: dict[str, tuple[tuple[str, int], ...]] = {
     "tvm": (
         ("tvm", STRONG), ("tvmerror", STRONG), ("relay", WEAK), ("relax", WEAK), ("opnotimplemented", STRONG),
         ("for frontend onnx", STRONG), ("check failed:", WEAK), ("internalerror:", WEAK), ("t.any()", STRONG),
-        ("tvmfunccall", STRONG), ("objecttypechecker", STRONG),
+        ("tvmfunccall", STRONG), ("check failed: (", STRONG), ("objecttypechecker", STRONG),
     ),
     "coreml": (
         ("coremltools", STRONG), ("coreml", STRONG), ("mlmodel", STRONG), ("mil ops", STRONG), ("mil_convert", STRONG),

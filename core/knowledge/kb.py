@@ -41,6 +41,10 @@ SHARED_CODE_LIMIT = 3
 SHARED_CODE_SCORE = 10.0
 FAMILY_SCORE = 29.0
 """A family-level entry (the tool was recognised): below any code or pattern match."""
+FOREIGN_PATTERN_PENALTY = 20.0
+"""A pattern of another tool than the one the message names (a generic Python error text)."""
+LIBRARY_FAMILIES = frozenset({"onnx"})
+"""Libraries whose messages appear inside other tools' logs: never foreign."""
 FOREIGN_WORDS_FACTOR = 0.4
 """Wording alone found an entry of another tool than the one the message names."""
 
@@ -231,13 +235,21 @@ def _score(e: Entry, pattern: bool, code: bool, shared: bool, sim: float, famili
     else:
         reasons.append("words")
         score = WORDS_ONLY_SCORE * sim
-        if families and e.family not in families:
-            score *= FOREIGN_WORDS_FACTOR
+    score = _foreign_adjusted(e, score, reasons, families)
     if e.generic:
         score = min(score - GENERIC_PENALTY, GENERIC_CAP)
     if e.uncertain:
         score -= UNCERTAIN_PENALTY
     return round(max(score, 0.0), 1), "+".join(reasons)
+
+
+def _foreign_adjusted(e: Entry, score: float, reasons: list[str], families: list[str]) -> float:
+    """Lower an entry of another tool than the one(s) the message names (not libraries, not code hits)."""
+    if not families or e.family in families or e.family in LIBRARY_FAMILIES or "code" in reasons:
+        return score
+    if reasons == ["words"]:
+        return score * FOREIGN_WORDS_FACTOR
+    return score - FOREIGN_PATTERN_PENALTY
 
 
 def _related_codes(e: Entry, codes: list[str]) -> list[str]:
