@@ -41,7 +41,7 @@ SHARED_CODE_LIMIT = 3
 SHARED_CODE_SCORE = 10.0
 FAMILY_SCORE = 29.0
 """A family-level entry (the tool was recognised): below any code or pattern match."""
-FOREIGN_PATTERN_PENALTY = 20.0
+FOREIGN_PATTERN_PENALTY = 30.0
 """A pattern of another tool than the one the message names (a generic Python error text)."""
 LIBRARY_FAMILIES = frozenset({"onnx"})
 """Libraries whose messages appear inside other tools' logs: never foreign."""
