@@ -163,10 +163,7 @@ def entry_from_dict(raw: Any, origin: str = "builtin", trusted: bool = False) ->
     if not pattern and not keys and not code:
         raise EntryError("an entry needs a pattern, a code or keys to be found")
     if pattern and not trusted:
-        try:
-            re.compile(pattern)
-        except re.error as exc:
-            raise EntryError(f"pattern does not compile: {exc}") from None
+        _check_user_pattern(pattern)
     stored = raw.get("anchors")
     if trusted and isinstance(stored, list):
         anchors = tuple(str(a) for a in stored)
@@ -196,6 +193,45 @@ def entry_from_dict(raw: Any, origin: str = "builtin", trusted: bool = False) ->
     )
 
 
+def _check_user_pattern(pattern: str) -> None:
+    """Compile ``pattern`` and reject shapes that backtrack catastrophically (raises :class:`EntryError`).
+
+    Python's ``re`` cannot be interrupted, so a user pattern such as ``(a+)+$`` would hang a
+    lookup; a repeat that contains an unbounded repeat (outside an atomic group) is refused.
+    """
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        raise EntryError(f"pattern does not compile: {exc}") from None
+    if _nested_unbounded(list(_sre_parse.parse(pattern)), outer=""):
+        raise EntryError(
+            "pattern can backtrack catastrophically (an unbounded repeat inside another repeat, "
+            "like (a+)+); bound the inner repeat ({0,120}) or wrap it in an atomic group (?>...)"
+        )
+
+
+def _nested_unbounded(seq: list[tuple[Any, Any]], outer: str) -> bool:
+    """Whether a repeating repeat (``outer``: "", "bounded" or "unbounded") nests an ambiguous repeat.
+
+    Inside a bounded repeat an unbounded one is refused; inside an unbounded repeat any
+    repeat of variable length is (``(a{0,5})+`` is as bad as ``(a+)+``).
+    """
+    for op, av in seq:
+        if op in _REPEATS and op is not _POSSESSIVE:
+            lo, hi, body = av
+            unbounded = hi == _sre_c.MAXREPEAT
+            if (outer == "bounded" and unbounded) or (outer == "unbounded" and lo != hi):
+                return True
+            inner = outer or ("unbounded" if unbounded else "bounded" if hi > 1 else "")
+            if _nested_unbounded(list(body), inner):
+                return True
+        elif op is _SUB and _nested_unbounded(list(av[3]), outer):
+            return True
+        elif op is _BRANCH and any(_nested_unbounded(list(b), outer) for b in av[1]):
+            return True
+    return False
+
+
 def _default_id(tool: str, code: str, pattern: str) -> str:
     words = re.findall(r"[a-z0-9]+", f"{tool} {code or pattern}".lower())
     return "-".join(words[:8]) or "entry"
@@ -210,6 +246,7 @@ _ATOMIC = _sre_c.ATOMIC_GROUP if hasattr(_sre_c, "ATOMIC_GROUP") else None
 _REPEATS = tuple(
     getattr(_sre_c, n) for n in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT") if hasattr(_sre_c, n)
 )
+_POSSESSIVE = getattr(_sre_c, "POSSESSIVE_REPEAT", None)
 
 
 def pattern_anchors(pattern: str) -> tuple[str, ...]:

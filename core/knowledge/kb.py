@@ -13,7 +13,9 @@ Scoring (0-100, shown to users):
 
 from __future__ import annotations
 
+import json
 import math
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -268,10 +270,41 @@ def segments(text: str) -> list[str]:
         pos = text.find(marker)
         if pos > 0 and text[pos + len(marker) :].strip():
             out.append(text[pos + len(marker) :].strip())
+    out.extend(record_fields(text))
     if "\n" in text:
         lines = [line for line in text.splitlines() if line.strip()]
         out.extend(lines[:MAX_SEGMENT_LINES])
     return list(dict.fromkeys(out))
+
+
+MAX_RECORD = 64 * 1024
+_KEY_VALUE = re.compile(r"(?:^|[;,]\s{0,4})([A-Za-z_][\w.]{0,40})\s{0,2}=\s{0,2}([^;\n]{1,400})")
+
+
+def record_fields(text: str) -> list[str]:
+    """The values of a structured record: a JSON object (op-support check results and the like)
+    or a ``key=value; key=value`` line, each value as its own segment."""
+    stripped = text.strip()
+    if stripped.startswith(("{", "[")) and len(stripped) <= MAX_RECORD:
+        try:
+            return [v for v in _json_strings(json.loads(stripped)) if len(v) > 3][:MAX_SEGMENT_LINES]
+        except ValueError:
+            return []
+    if stripped.count("=") >= 2 and (";" in stripped or ", " in stripped):
+        return [v.strip() for _, v in _KEY_VALUE.findall(stripped) if len(v.strip()) > 3][:MAX_SEGMENT_LINES]
+    return []
+
+
+def _json_strings(value: Any) -> Iterator[str]:
+    """Every string in a parsed JSON value, depth first."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _json_strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _json_strings(v)
 
 
 def limit_generic(ranked: list[Match], top: int, slots: int = 3) -> list[Match]:
