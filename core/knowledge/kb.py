@@ -159,9 +159,10 @@ class KnowledgeBase:
         if not text.strip():
             return []
         families = self._families(text)
+        all_codes = [c.key for c in extract_codes(text)]
         best: dict[int, Match] = {}
         for segment in segments(text):
-            for i, match in self._lookup_segment(segment, families):
+            for i, match in self._lookup_segment(segment, families, all_codes):
                 if i not in best or match.score > best[i].score:
                     best[i] = match
         ranked = sorted(best.values(), key=lambda r: (-r.score, r.entry.generic))
@@ -176,8 +177,8 @@ class KnowledgeBase:
                 families.append(family)
         return families
 
-    def _lookup_segment(self, text: str, families: list[str]) -> Iterator[tuple[int, Match]]:
-        """``(entry index, match)`` for every entry found in one segment."""
+    def _lookup_segment(self, text: str, families: list[str], all_codes: list[str]) -> Iterator[tuple[int, Match]]:
+        """``(entry index, match)`` for every entry found in one segment (codes shown: the whole message's)."""
         lowered = text.lower()
         codes = [c.key for c in extract_codes(text)]
         code_hits, shared_hits = self._code_hits(codes, families)
@@ -191,7 +192,7 @@ class KnowledgeBase:
             score, reason = _score(e, m is not None, bool(hit), i in shared_hits, sim, families)
             if score <= 0 and reason == "words":
                 continue
-            shown = tuple(dict.fromkeys([*hit, *_related_codes(e, codes)]))
+            shown = tuple(dict.fromkeys([*hit, *_related_codes(e, all_codes)]))
             via = tuple(f for f in families if f != e.family) if e.family in families or m is not None else ()
             yield i, Match(entry=e, score=score, reason=reason, captures=_captures(m), codes=shown, via=via)
 
