@@ -73,7 +73,7 @@ class Entry:
     """Lower-cased literals of which every match contains at least one; () = always try.
     Stored in the built-in data file (a test checks them); computed for user entries."""
     words: frozenset[str] = field(default=frozenset(), compare=False)
-    """Tokens of the message wording, filled by the knowledge base for word ranking."""
+    """Tokens of the pattern and code wording for ranking (stored in the built-in file, computed for user entries)."""
 
     @cached_property
     def regex(self) -> re.Pattern[str] | None:
@@ -169,7 +169,12 @@ def entry_from_dict(raw: Any, origin: str = "builtin", trusted: bool = False) ->
         anchors = tuple(str(a) for a in stored)
     else:
         anchors = pattern_anchors(pattern) if pattern else ()
-    all_keys = tuple(sorted(set(keys) | set(keys_for_code(code))))
+    if trusted:  # the built-in file stores the complete keys and the word set (a test checks both)
+        all_keys = tuple(keys)
+        words = frozenset(raw.get("words", ()))
+    else:
+        all_keys = tuple(sorted(set(keys) | set(keys_for_code(code))))
+        words = entry_words(pattern, code)
     entry_id = raw.get("id") or _default_id(raw["tool"], code, pattern)
     return Entry(
         id=str(entry_id),
@@ -188,9 +193,14 @@ def entry_from_dict(raw: Any, origin: str = "builtin", trusted: bool = False) ->
         example=str(raw.get("example", "")),
         level=str(raw.get("level", "")),
         origin=origin,
-        words=pattern_words(pattern) | tokens(code),
+        words=words,
         anchors=anchors,
     )
+
+
+def entry_words(pattern: str, code: str) -> frozenset[str]:
+    """The wording of an entry used for ranking: its pattern's literal words and its code's."""
+    return pattern_words(pattern) | tokens(code)
 
 
 def _check_user_pattern(pattern: str) -> None:
