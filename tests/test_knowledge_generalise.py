@@ -324,3 +324,10 @@ def test_no_entry_cites_a_heldout_thread() -> None:
     for line in text.splitlines():
         source = json.loads(line)["source"]
         assert not any(url in source for url in held)
+
+
+def test_partial_paste_of_the_core_phrase_matches_at_reduced_score(kb: KnowledgeBase) -> None:
+    full = kb.lookup("[E] Error Code 10: Internal Error (Could not find any implementation for node conv_1.)", top=1)[0]
+    part = kb.lookup("...Internal Error (Could not find any implementation for node", top=1)[0]
+    assert part.entry.id == full.entry.id == "tensorrt-no-implementation-for-node"
+    assert part.reason == "partial" and part.score < full.score

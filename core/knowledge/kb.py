@@ -38,6 +38,10 @@ MIN_WORDS = 0.3
 """Least word similarity for an entry found by wording alone."""
 MAX_TEXT = 1 << 20
 """Only the first MiB of a message is examined (codes, words); patterns use windows."""
+PARTIAL_SCORE = 24.0
+"""The core phrase of an entry is present but its full pattern does not match."""
+PARTIAL_ANCHOR = 12
+"""Shortest anchor (of several words) that counts as a core phrase for a partial match."""
 SHARED_CODE_LIMIT = 3
 """A code named by more specific entries than this is evidence of the family only."""
 SHARED_CODE_SCORE = 10.0
@@ -187,9 +191,12 @@ class KnowledgeBase:
             m = e.search(text, lowered)
             hit = code_hits.get(i, ())
             sim = word_sim.get(i, 0.0)
-            if m is None and not hit and sim < MIN_WORDS and i not in shared_hits:
+            partial = m is None and _core_phrase_present(e, lowered)
+            if m is None and not hit and not partial and sim < MIN_WORDS and i not in shared_hits:
                 continue
             score, reason = _score(e, m is not None, bool(hit), i in shared_hits, sim, families)
+            if partial and not hit:
+                score, reason = _partial_score(e, sim, families), "partial"
             if score <= 0 and reason == "words":
                 continue
             shown = tuple(dict.fromkeys([*hit, *_related_codes(e, all_codes)]))
@@ -244,6 +251,20 @@ def _score(e: Entry, pattern: bool, code: bool, shared: bool, sim: float, famili
     if e.uncertain:
         score -= UNCERTAIN_PENALTY
     return round(max(score, 0.0), 1), "+".join(reasons)
+
+
+def _core_phrase_present(e: Entry, lowered: str) -> bool:
+    """The entry's stable core phrase (a long anchor) is in the text although the pattern failed:
+    the wording drifted around it, or the paste is partial."""
+    return any(len(a) >= PARTIAL_ANCHOR and " " in a and a in lowered for a in e.anchors)
+
+
+def _partial_score(e: Entry, sim: float, families: list[str]) -> float:
+    """Score of a partial match: below a full pattern match, above wording alone."""
+    score = _foreign_adjusted(e, PARTIAL_SCORE + WORDS_SCORE * sim, ["partial"], families)
+    if e.generic:
+        score = min(score - GENERIC_PENALTY, GENERIC_CAP)
+    return round(max(score - UNCERTAIN_PENALTY * e.uncertain, 0.0), 1)
 
 
 def _foreign_adjusted(e: Entry, score: float, reasons: list[str], families: list[str]) -> float:
