@@ -115,7 +115,8 @@ def range_keys(key: str) -> list[str]:
     """Keys of the code ranges a code falls in, narrowest first.
 
     ``acl:507033`` -> ``acl:5070xx``, ``acl:507xxx``; ``ascend:EI0006`` -> ``ascend:EIxxxx``
-    (CANN codes: E/W, a module letter or digit, four digits).
+    (CANN codes: E/W, a module letter or digit, four digits); ``qnn:6022`` -> ``qnn:6xxx``
+    (QNN gives each API component a block of 1000 codes).
     """
     scheme, _, code = key.partition(":")
     if scheme == "acl" and len(code) == 6:
@@ -124,6 +125,8 @@ def range_keys(key: str) -> list[str]:
         return [f"ascend:{code[:2]}xxxx"]
     if scheme == "torch_npu":
         return [f"torch_npu:{code[:5]}xxx"]
+    if scheme == "qnn" and code.isdigit() and len(code) >= 4:
+        return [f"qnn:{int(code) // 1000}xxx"]
     return []
 
 
