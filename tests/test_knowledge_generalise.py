@@ -102,6 +102,8 @@ def test_wording_of_another_tool_does_not_beat_the_detected_tool(kb: KnowledgeBa
         ("acl set device 0 failed, errorCode = 507033", "acl:507033"),
         ("aclrtSetDevice failed, error_code=507033", "acl:507033"),
         ("NPU function error: call aclnnInplaceCopy failed, error code is 161002", "acl:161002"),
+        ("[endpoint.cpp:45] : [MIE04E02011C] [endpoint] Failed to init engine!", "mindie:MIE04E02011C"),
+        ("QnnDsp <E> graph finalize failed with error 6022", "qnn:6022"),
     ],
 )
 def test_new_code_syntaxes_are_extracted(text: str, key: str) -> None:
@@ -119,6 +121,7 @@ def test_code_schemes_name_their_family_and_ranges() -> None:
     assert scheme_family("cuda:CUDNN_STATUS_BAD_PARAM") == ""
     assert range_keys("acl:507099") == ["acl:5070xx", "acl:507xxx"]
     assert range_keys("ascend:EI0099") == ["ascend:EIxxxx"]
+    assert range_keys("qnn:6099") == ["qnn:6xxx"]
 
 
 def test_unknown_code_falls_back_to_its_range_entry(kb: KnowledgeBase) -> None:

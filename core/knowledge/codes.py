@@ -10,7 +10,7 @@ numbers), ``rknn`` (``RKNN_ERR_*`` and their negative numbers), ``trt`` (onnx-te
 ``ErrorCode`` names), ``trtb`` (TensorRT builder/runtime ``Error Code N`` and the logger's ``Error[N]:``), ``onnx``
 (``ValidationError``), ``qnn`` (Qualcomm QNN numbers after ``error``/``failed`` on a QNN line),
 ``cuda`` (CUDA/cuDNN/cuBLAS status names, ``CUDNN failure 5000``), ``torch_npu`` (``ERR00100``),
-``ge`` (GE ``ErrorNo: N`` / ``errNo[0x..]``).
+``ge`` (GE ``ErrorNo: N`` / ``errNo[0x..]``), ``mindie`` (MindIE ``[MIE04E02011C]``).
 """
 
 from __future__ import annotations
@@ -87,6 +87,7 @@ _EXTRACTORS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(CUDA|CUBLAS|CUDNN|CUFFT|CURAND|CUSPARSE|NCCL) failure (\d{1,5})\b"), "cudafail"),
     (re.compile(r"(?<![A-Za-z])(ERR\d{5})\b"), "torch_npu"),
     (re.compile(r"ErrorNo:\s{0,2}(\d{1,12})\b"), "ge"),
+    (re.compile(r"\b(MIE\d{2}[EWIC][0-9A-F]{5,7})\b"), "mindie"),
     (re.compile(r"errNo\[(0x[0-9a-fA-F]{1,16})\]"), "ge"),
 )
 
@@ -97,6 +98,7 @@ SCHEME_FAMILY: dict[str, str] = {
     "ts": "ascend",
     "ge": "ascend",
     "torch_npu": "ascend",
+    "mindie": "ascend",
     "ort": "onnxruntime",
     "rknn": "rknn",
     "trt": "tensorrt",
@@ -125,6 +127,8 @@ def range_keys(key: str) -> list[str]:
         return [f"ascend:{code[:2]}xxxx"]
     if scheme == "torch_npu":
         return [f"torch_npu:{code[:5]}xxx"]
+    if scheme == "mindie":
+        return [f"mindie:{code[:5]}xxx"]
     if scheme == "qnn" and code.isdigit() and len(code) >= 4:
         return [f"qnn:{int(code) // 1000}xxx"]
     return []
