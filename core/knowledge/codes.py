@@ -16,6 +16,7 @@ numbers), ``rknn`` (``RKNN_ERR_*`` and their negative numbers), ``trt`` (onnx-te
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 ORT_STATUS: dict[str, int] = {
@@ -121,18 +122,25 @@ def range_keys(key: str) -> list[str]:
     (QNN gives each API component a block of 1000 codes).
     """
     scheme, _, code = key.partition(":")
-    if scheme == "acl" and len(code) == 6:
-        return [f"acl:{code[:4]}xx", f"acl:{code[:3]}xxx"]
-    if scheme == "ascend" and len(code) == 6:
-        return [f"ascend:{code[:2]}xxxx"]
-    if scheme == "torch_npu":
-        return [f"torch_npu:{code[:5]}xxx"]
-    if scheme == "mindie":
-        return [f"mindie:{code[:5]}xxx"]
-    if scheme == "qnn" and code.isdigit() and len(code) >= 4:
-        return [f"qnn:{int(code) // 1000}xxx"]
-    return []
+    rule = _RANGES.get(scheme)
+    return rule(code) if rule else []
 
+
+def _acl_ranges(code: str) -> list[str]:
+    return [f"acl:{code[:4]}xx", f"acl:{code[:3]}xxx"] if len(code) == 6 else []
+
+
+def _qnn_ranges(code: str) -> list[str]:
+    return [f"qnn:{int(code) // 1000}xxx"] if code.isdigit() and len(code) >= 4 else []
+
+
+_RANGES: dict[str, Callable[[str], list[str]]] = {
+    "acl": _acl_ranges,
+    "ascend": lambda code: [f"ascend:{code[:2]}xxxx"] if len(code) == 6 else [],
+    "torch_npu": lambda code: [f"torch_npu:{code[:5]}xxx"],
+    "mindie": lambda code: [f"mindie:{code[:5]}xxx"],
+    "qnn": _qnn_ranges,
+}
 
 def extract_codes(text: str) -> list[FoundCode]:
     """Every code in ``text`` in order of appearance, each key once."""

@@ -145,36 +145,10 @@ def entry_from_dict(raw: Any, origin: str = "builtin", trusted: bool = False) ->
     ``trusted`` (the built-in file, which the test-suite checks) skips compiling the
     pattern and takes the stored ``anchors``: loading then costs no regex compilation.
     """
-    if not isinstance(raw, dict):
-        raise EntryError("an entry must be a JSON object")
-    for name in REQUIRED_TEXT:
-        value = raw.get(name)
-        if not isinstance(value, str) or not value.strip():
-            raise EntryError(f"field {name!r} is missing or empty")
-    if raw["stage"] not in STAGES:
-        raise EntryError(f"stage {raw['stage']!r} is not one of {', '.join(STAGES)}")
-    pattern = raw.get("pattern", "")
-    code = raw.get("code", "")
-    if not isinstance(pattern, str) or not isinstance(code, str):
-        raise EntryError("'pattern' and 'code' must be strings")
-    keys = raw.get("keys", [])
-    if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
-        raise EntryError("'keys' must be a list of strings")
-    if not pattern and not keys and not code:
-        raise EntryError("an entry needs a pattern, a code or keys to be found")
+    pattern, code, keys = _validated(raw)
     if pattern and not trusted:
         _check_user_pattern(pattern)
-    stored = raw.get("anchors")
-    if trusted and isinstance(stored, list):
-        anchors = tuple(str(a) for a in stored)
-    else:
-        anchors = pattern_anchors(pattern) if pattern else ()
-    if trusted:  # the built-in file stores the complete keys and the word set (a test checks both)
-        all_keys = tuple(keys)
-        words = frozenset(raw.get("words", ()))
-    else:
-        all_keys = tuple(sorted(set(keys) | set(keys_for_code(code))))
-        words = entry_words(pattern, code)
+    anchors, all_keys, words = _derived(raw, pattern, code, keys, trusted)
     entry_id = raw.get("id") or _default_id(raw["tool"], code, pattern)
     return Entry(
         id=str(entry_id),
@@ -196,6 +170,39 @@ def entry_from_dict(raw: Any, origin: str = "builtin", trusted: bool = False) ->
         words=words,
         anchors=anchors,
     )
+
+
+def _validated(raw: Any) -> tuple[str, str, list[str]]:
+    """``(pattern, code, keys)`` of a raw entry after the schema checks (raises :class:`EntryError`)."""
+    if not isinstance(raw, dict):
+        raise EntryError("an entry must be a JSON object")
+    for name in REQUIRED_TEXT:
+        value = raw.get(name)
+        if not isinstance(value, str) or not value.strip():
+            raise EntryError(f"field {name!r} is missing or empty")
+    if raw["stage"] not in STAGES:
+        raise EntryError(f"stage {raw['stage']!r} is not one of {', '.join(STAGES)}")
+    pattern = raw.get("pattern", "")
+    code = raw.get("code", "")
+    if not isinstance(pattern, str) or not isinstance(code, str):
+        raise EntryError("'pattern' and 'code' must be strings")
+    keys = raw.get("keys", [])
+    if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+        raise EntryError("'keys' must be a list of strings")
+    if not pattern and not keys and not code:
+        raise EntryError("an entry needs a pattern, a code or keys to be found")
+    return pattern, code, keys
+
+
+def _derived(
+    raw: dict[str, Any], pattern: str, code: str, keys: list[str], trusted: bool
+) -> tuple[tuple[str, ...], tuple[str, ...], frozenset[str]]:
+    """``(anchors, complete keys, words)``: stored in the built-in file (a test checks them), else computed."""
+    stored = raw.get("anchors")
+    if trusted and isinstance(stored, list):
+        return tuple(str(a) for a in stored), tuple(keys), frozenset(raw.get("words", ()))
+    anchors = pattern_anchors(pattern) if pattern else ()
+    return anchors, tuple(sorted(set(keys) | set(keys_for_code(code)))), entry_words(pattern, code)
 
 
 def entry_words(pattern: str, code: str) -> frozenset[str]:
@@ -224,21 +231,25 @@ def _nested_unbounded(seq: list[tuple[Any, Any]], outer: str) -> bool:
     """Whether a repeating repeat (``outer``: "", "bounded" or "unbounded") nests an ambiguous repeat.
 
     Inside a bounded repeat an unbounded one is refused; inside an unbounded repeat any
-    repeat of variable length is (``(a{0,5})+`` is as bad as ``(a+)+``).
+    repeat of variable length is (``(a{0,5})+`` is as bad as ``(a+)+``).  Atomic groups
+    and possessive repeats cannot backtrack and are not entered.
     """
-    for op, av in seq:
-        if op in _REPEATS and op is not _POSSESSIVE:
-            lo, hi, body = av
-            unbounded = hi == _sre_c.MAXREPEAT
-            if (outer == "bounded" and unbounded) or (outer == "unbounded" and lo != hi):
-                return True
-            inner = outer or ("unbounded" if unbounded else "bounded" if hi > 1 else "")
-            if _nested_unbounded(list(body), inner):
-                return True
-        elif op is _SUB and _nested_unbounded(list(av[3]), outer):
+    return any(_item_is_ambiguous(op, av, outer) for op, av in seq)
+
+
+def _item_is_ambiguous(op: Any, av: Any, outer: str) -> bool:
+    """One parsed item of :func:`_nested_unbounded`."""
+    if op in _REPEATS and op is not _POSSESSIVE:
+        lo, hi, body = av
+        unbounded = hi == _sre_c.MAXREPEAT
+        if (outer == "bounded" and unbounded) or (outer == "unbounded" and lo != hi):
             return True
-        elif op is _BRANCH and any(_nested_unbounded(list(b), outer) for b in av[1]):
-            return True
+        inner = outer or ("unbounded" if unbounded else "bounded" if hi > 1 else "")
+        return _nested_unbounded(list(body), inner)
+    if op is _SUB:
+        return _nested_unbounded(list(av[3]), outer)
+    if op is _BRANCH:
+        return any(_nested_unbounded(list(b), outer) for b in av[1])
     return False
 
 

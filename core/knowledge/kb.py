@@ -188,20 +188,37 @@ class KnowledgeBase:
         code_hits, shared_hits = self._code_hits(codes, families)
         word_sim = self._word_similarity(tokens(text))
         for i, e in enumerate(self.entries):
-            m = e.search(text, lowered)
-            hit = code_hits.get(i, ())
-            sim = word_sim.get(i, 0.0)
-            partial = m is None and _core_phrase_present(e, lowered)
-            if m is None and not hit and not partial and sim < MIN_WORDS and i not in shared_hits:
-                continue
-            score, reason = _score(e, m is not None, bool(hit), i in shared_hits, sim, families)
-            if partial and not hit:
-                score, reason = _partial_score(e, sim, families), "partial"
-            if score <= 0 and reason == "words":
-                continue
-            shown = tuple(dict.fromkeys([*hit, *_related_codes(e, all_codes)]))
-            via = tuple(f for f in families if f != e.family) if e.family in families or m is not None else ()
-            yield i, Match(entry=e, score=score, reason=reason, captures=_captures(m), codes=shown, via=via)
+            match = self._match(i, e, text, lowered, code_hits, shared_hits, word_sim, families, all_codes)
+            if match is not None:
+                yield i, match
+
+    def _match(
+        self,
+        i: int,
+        e: Entry,
+        text: str,
+        lowered: str,
+        code_hits: dict[int, list[str]],
+        shared_hits: set[int],
+        word_sim: dict[int, float],
+        families: list[str],
+        all_codes: list[str],
+    ) -> Match | None:
+        """The match of entry ``i`` in one segment, or None."""
+        m = e.search(text, lowered)
+        hit = code_hits.get(i, ())
+        sim = word_sim.get(i, 0.0)
+        partial = m is None and _core_phrase_present(e, lowered)
+        if m is None and not hit and not partial and sim < MIN_WORDS and i not in shared_hits:
+            return None
+        score, reason = _score(e, m is not None, bool(hit), i in shared_hits, sim, families)
+        if partial and not hit:
+            score, reason = _partial_score(e, sim, families), "partial"
+        if score <= 0 and reason == "words":
+            return None
+        shown = tuple(dict.fromkeys([*hit, *_related_codes(e, all_codes)]))
+        via = tuple(f for f in families if f != e.family) if e.family in families or m is not None else ()
+        return Match(entry=e, score=score, reason=reason, captures=_captures(m), codes=shown, via=via)
 
     def _code_hits(self, codes: list[str], families: list[str]) -> tuple[dict[int, list[str]], set[int]]:
         """Entries named by a code (or its range, or a detected family), and entries named only by a shared code."""
