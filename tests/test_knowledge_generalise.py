@@ -334,3 +334,15 @@ def test_partial_paste_of_the_core_phrase_matches_at_reduced_score(kb: Knowledge
     part = kb.lookup("...Internal Error (Could not find any implementation for node", top=1)[0]
     assert part.entry.id == full.entry.id == "tensorrt-no-implementation-for-node"
     assert part.reason == "partial" and part.score < full.score
+
+
+def test_log_scan_ignores_tool_lines_without_an_error(kb: KnowledgeBase) -> None:
+    """A recognised tool alone does not make a log line a problem; its error lines still are."""
+    from dumpscope.core.knowledge import scan_log
+
+    log = [
+        "[I] [TRT] Local timing cache in use. Profiling results in this builder pass will not be stored.",
+        "[E] [TRT] IBuilder::buildSerializedNetwork: Error Code 10: Internal Error (Could not find any implementation for node conv1.)",
+    ]
+    problems = scan_log(log, kb)
+    assert [p.first_line_no for p in problems] == [2]
