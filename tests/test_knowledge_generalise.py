@@ -92,6 +92,8 @@ def test_wording_of_another_tool_does_not_beat_the_detected_tool(kb: KnowledgeBa
     ("text", "key"),
     [
         ("[E] Error[10]: [optimizer.cpp::computeCosts::2033] internal", "trtb:10"),
+        ("[TRT] 4: [graphShapeAnalyzer.cpp::analyzeShapes::1285] Error", "trtb:4"),
+        ("[TRT] [E] 2: [ltWrapper.cpp::setupHeuristic::327] Error", "trtb:2"),
         ("CUDNN failure 5000: CUDNN_STATUS_EXECUTION_FAILED ; GPU=0", "cuda:CUDNN_STATUS_EXECUTION_FAILED"),
         ("CUDA failure 700: an illegal memory access was encountered", "cuda:CUDA:700"),
         ("cublas returned CUBLAS_STATUS_NOT_INITIALIZED", "cuda:CUBLAS_STATUS_NOT_INITIALIZED"),
@@ -346,3 +348,13 @@ def test_log_scan_ignores_tool_lines_without_an_error(kb: KnowledgeBase) -> None
     ]
     problems = scan_log(log, kb)
     assert [p.first_line_no for p in problems] == [2]
+
+
+def test_a_category_code_does_not_drag_one_entry_to_the_top(kb: KnowledgeBase) -> None:
+    """TensorRT 'Error Code 4' covers many problems: new wording must not get the one entry keyed by it."""
+    text = "[E] [TRT] 4: [graphShapeAnalyzer.cpp::analyzeShapes::1285] Error Code 4: Internal Error (a wording no entry has.)"
+    matches = kb.lookup(text, top=3)
+    assert matches[0].entry.family == "tensorrt"
+    assert matches[0].entry.id != "tensorrt-no-optimization-profile"
+    own = kb.lookup("Error Code 4: Internal Error (Network has dynamic or shape inputs, but no optimization profile has been defined.)", top=1)
+    assert own[0].entry.id == "tensorrt-no-optimization-profile"

@@ -84,6 +84,7 @@ _EXTRACTORS: tuple[tuple[re.Pattern[str], str], ...] = (
         "qnn",
     ),
     (re.compile(r"\bError\[(\d{1,2})\]:"), "trtb"),
+    (re.compile(r"\[TRT\](?: \[[EWIV]\])?\s{1,3}(\d{1,2}):\s"), "trtb"),
     (re.compile(r"\b(CUDNN_STATUS_[A-Z_]{2,40}|CUBLAS_STATUS_[A-Z_]{2,40}|CUDA_ERROR_[A-Z_]{2,40}|cudaError[A-Z]\w{2,40})\b"), "cuda"),
     (re.compile(r"\b(CUDA|CUBLAS|CUDNN|CUFFT|CURAND|CUSPARSE|NCCL) failure (\d{1,5})\b"), "cudafail"),
     (re.compile(r"(?<![A-Za-z])(ERR\d{5})\b"), "torch_npu"),

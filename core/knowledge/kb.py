@@ -45,6 +45,9 @@ PARTIAL_ANCHOR = 12
 SHARED_CODE_LIMIT = 3
 """A code named by more specific entries than this is evidence of the family only."""
 SHARED_CODE_SCORE = 10.0
+CATEGORY_SCHEMES = frozenset({"trtb", "trt", "ort", "onnx"})
+"""Schemes whose codes are categories shared by many different problems (TensorRT ``Error Code 4``,
+onnx-tensorrt ``[8]``, onnxruntime status numbers, ``ValidationError``): family evidence only."""
 FAMILY_SCORE = 29.0
 """A family-level entry (the tool was recognised): below any code or pattern match."""
 FOREIGN_PATTERN_PENALTY = 30.0
@@ -227,7 +230,7 @@ class KnowledgeBase:
         for key in codes:
             for k in (key, *range_keys(key)):
                 for i in self._by_key.get(k, ()):
-                    if self._specific[k] > SHARED_CODE_LIMIT and not self.entries[i].generic:
+                    if _shared(k, self._specific[k]) and not self.entries[i].generic:
                         shared.add(i)
                     else:
                         hits[i].append(key)
@@ -248,6 +251,11 @@ class KnowledgeBase:
             for i in self._by_word[w]:
                 shared[i] += weight
         return {i: s / (msg_norm * self._norm[i]) for i, s in shared.items()}
+
+
+def _shared(key: str, specific_entries: int) -> bool:
+    """Whether a code only tells the family/scheme: a category code, or one many entries share."""
+    return key.split(":", 1)[0] in CATEGORY_SCHEMES or specific_entries > SHARED_CODE_LIMIT
 
 
 def _score(e: Entry, pattern: bool, code: bool, shared: bool, sim: float, families: list[str]) -> tuple[float, str]:
