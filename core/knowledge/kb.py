@@ -142,12 +142,19 @@ class KnowledgeBase:
         self._by_word: dict[str, list[int]] = defaultdict(list)
         self._specific: dict[str, int] = defaultdict(int)
         """How many specific (non-generic) entries name each code key."""
+        self._by_anchor: dict[str, list[int]] = defaultdict(list)
+        self._always: list[int] = []
+        """Entries whose pattern has no anchor: tried on every segment."""
         for i, e in enumerate(self.entries):
             for k in e.keys:
                 self._by_key[k].append(i)
                 self._specific[k] += not e.generic
             for w in e.words:
                 self._by_word[w].append(i)
+            for a in e.anchors:
+                self._by_anchor[a].append(i)
+            if e.pattern and not e.anchors:
+                self._always.append(i)
         n = max(1, len(self.entries))
         self._idf = {w: math.log(1 + n / len(ids)) for w, ids in self._by_word.items()}
         self._norm = [math.sqrt(sum(self._idf[w] ** 2 for w in e.words)) or 1.0 for e in self.entries]
@@ -190,10 +197,23 @@ class KnowledgeBase:
         codes = [c.key for c in extract_codes(text)]
         code_hits, shared_hits = self._code_hits(codes, families)
         word_sim = self._word_similarity(tokens(text))
-        for i, e in enumerate(self.entries):
-            match = self._match(i, e, text, lowered, code_hits, shared_hits, word_sim, families, all_codes)
+        candidates = self._candidates(lowered, code_hits, shared_hits, word_sim)
+        for i in sorted(candidates):
+            match = self._match(i, self.entries[i], text, lowered, code_hits, shared_hits, word_sim, families, all_codes)
             if match is not None:
                 yield i, match
+
+    def _candidates(
+        self, lowered: str, code_hits: dict[int, list[str]], shared_hits: set[int], word_sim: dict[int, float]
+    ) -> set[int]:
+        """Entries worth a look: an anchor is in the text, a code names them, or their wording is close.
+
+        One ``in`` test per distinct anchor replaces a Python-level visit of every entry.
+        """
+        found = {i for a, ids in self._by_anchor.items() if a in lowered for i in ids}
+        found.update(code_hits, shared_hits, self._always)
+        found.update(i for i, sim in word_sim.items() if sim >= MIN_WORDS)
+        return found
 
     def _match(
         self,
