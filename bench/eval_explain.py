@@ -11,7 +11,9 @@ land on the same side).  Entries may be written from ``dev`` messages only.
   family listed in ``also``: an onnx checker/shape-inference error inside an onnxruntime or
   torch.onnx envelope is right under either layer);
 * code@3: for messages that carry a code, one of the expected codes is among the codes
-  shown by the three best matches (``Match.codes``).
+  shown by the three best matches (``Match.codes``: the codes of the message that concern
+  the entry's tool);
+* strict: one of the three best entries is itself keyed by an expected code or its range.
 
 Claimed families (the KB covered them before issue 12) are reported apart from the new ones.
 """
@@ -40,21 +42,25 @@ def load(path: Path) -> list[dict[str, Any]]:
         return [json.loads(line) for line in f if line.strip()]
 
 
-def judge(kb: Any, record: dict[str, Any]) -> tuple[bool, bool | None, str]:
-    """``(family right at top-1, expected code shown in top 3 or None, top family)``."""
+def judge(kb: Any, record: dict[str, Any]) -> tuple[bool, tuple[bool, bool] | None, str]:
+    """``(family right at top-1, (code shown, code keys an entry) in the top 3 or None, top family)``."""
     matches = kb.lookup(record["message"], top=3)
     top = matches[0].entry.family if matches else "-"
     fam_ok = top in (record["family"], *record.get("also", ()))
     expected = set(record.get("codes") or ())
     if not expected:
         return fam_ok, None, top
+    from dumpscope.core.knowledge.codes import range_keys
+
     shown = {c for m in matches for c in m.codes}
-    return fam_ok, bool(expected & shown), top
+    wanted = expected | {r for c in expected for r in range_keys(c)}
+    keyed = any(wanted & set(m.entry.keys) for m in matches)
+    return fam_ok, (bool(expected & shown), keyed), top
 
 
 def evaluate(kb: Any, records: list[dict[str, Any]], misses: bool) -> dict[tuple[str, str], list[int]]:
-    """Counts per (split, family): [n, family hits, code cases, code hits]."""
-    table: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    """Counts per (split, family): [n, family hits, code cases, code hits, strict code hits]."""
+    table: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
     for r in records:
         fam_ok, code_ok, top = judge(kb, r)
         row = table[(r["split"], r["family"])]
@@ -62,8 +68,9 @@ def evaluate(kb: Any, records: list[dict[str, Any]], misses: bool) -> dict[tuple
         row[1] += fam_ok
         if code_ok is not None:
             row[2] += 1
-            row[3] += code_ok
-        if misses and (not fam_ok or code_ok is False):
+            row[3] += code_ok[0]
+            row[4] += code_ok[1]
+        if misses and (not fam_ok or (code_ok is not None and not code_ok[0])):
             print(f"MISS [{r['split']}] want {r['family']} {r.get('codes')} got {top}: {r['message'][:140]!r}")
     return table
 
@@ -75,17 +82,17 @@ def _pct(hit: int, n: int) -> str:
 def report(table: dict[tuple[str, str], list[int]]) -> None:
     """Print the per-family table and the claimed/new totals for each split."""
     for split in ("dev", "heldout"):
-        print(f"\n== {split} ==   {'family':12s} family@1          code@3")
-        totals = {"claimed": [0, 0, 0, 0], "new": [0, 0, 0, 0]}
+        print(f"\n== {split} ==   {'family':12s} family@1          code@3          strict")
+        totals = {"claimed": [0, 0, 0, 0, 0], "new": [0, 0, 0, 0, 0]}
         for (s, fam), row in sorted(table.items()):
             if s != split:
                 continue
-            print(f"   {fam:24s} {_pct(row[1], row[0])}   {_pct(row[3], row[2])}")
+            print(f"   {fam:24s} {_pct(row[1], row[0])}   {_pct(row[3], row[2])}   {_pct(row[4], row[2])}")
             bucket = totals["claimed" if fam in CLAIMED else "new"]
             for i, v in enumerate(row):
                 bucket[i] += v
         for name, row in totals.items():
-            print(f"   {'ALL ' + name:24s} {_pct(row[1], row[0])}   {_pct(row[3], row[2])}")
+            print(f"   {'ALL ' + name:24s} {_pct(row[1], row[0])}   {_pct(row[3], row[2])}   {_pct(row[4], row[2])}")
 
 
 def main() -> None:
