@@ -283,7 +283,7 @@ def test_catastrophic_user_regex_is_refused_at_load(tmp_path: Path) -> None:
     assert time.perf_counter() - start < 5.0  # budget far above normal (milliseconds)
 
 
-@pytest.mark.parametrize("pattern", ["(a+)+$", r"(\w+\s?)*$", "(a{0,5})+b", "(?:x*)*y"])
+@pytest.mark.parametrize("pattern", ["(a+)+$", r"(\w+\s?)*$", "(a{0,5})+b", "(?:x*)*y", "(a|a)*$"])
 def test_nested_repeats_are_refused(pattern: str, tmp_path: Path) -> None:
     raw = {"tool": "mine", "stage": "run", "cause": "c", "fix": "f", "source": "me", "pattern": pattern}
     path = tmp_path / "p.jsonl"

@@ -214,10 +214,12 @@ def _check_user_pattern(pattern: str) -> None:
     """Compile ``pattern`` and reject shapes that backtrack catastrophically (raises :class:`EntryError`).
 
     Python's ``re`` cannot be interrupted, so a user pattern such as ``(a+)+$`` would hang a
-    lookup; a repeat that contains an unbounded repeat (outside an atomic group) is refused.
+    lookup; a repeat that contains an unbounded repeat (outside an atomic group) is refused, and
+    so is a pattern whose matching time grows exponentially on short probes (``(a|a)*``).
+    Slower exponentials (``(a|aa)+``) can still pass: a known limit of the probe.
     """
     try:
-        re.compile(pattern)
+        rx = re.compile(pattern)
     except re.error as exc:
         raise EntryError(f"pattern does not compile: {exc}") from None
     if _nested_unbounded(list(_sre_parse.parse(pattern)), outer=""):
@@ -225,6 +227,41 @@ def _check_user_pattern(pattern: str) -> None:
             "pattern can backtrack catastrophically (an unbounded repeat inside another repeat, "
             "like (a+)+); bound the inner repeat ({0,120}) or wrap it in an atomic group (?>...)"
         )
+    if _grows_exponentially(rx, pattern):
+        raise EntryError(
+            "pattern can backtrack catastrophically (its matching time doubles with each extra "
+            "character, e.g. overlapping alternatives under a repeat like (a|a)*); make the alternatives distinct"
+        )
+
+
+PROBE_SHORT, PROBE_LONG = 14, 18
+"""Probe lengths: an exponential pattern takes 2**4 = 16 times longer on the long probe."""
+
+
+def _grows_exponentially(rx: re.Pattern[str], pattern: str) -> bool:
+    """Time the pattern on short failing strings made of its own literal characters.
+
+    Each probe is tiny (about 2**18 backtracking steps for the worst patterns), so this
+    check costs milliseconds even for a pattern it rejects.
+    """
+    chars = {ch for ch in pattern if ch.isalnum()} or {"a"}
+    for ch in sorted(chars)[:8]:
+        short = _probe_time(rx, ch * PROBE_SHORT + "\x00")
+        long = _probe_time(rx, ch * PROBE_LONG + "\x00")
+        if long > 0.002 and long > 8 * max(short, 1e-5):
+            # confirm (a busy machine can stall one probe): the best of two more runs
+            long = min(_probe_time(rx, ch * PROBE_LONG + "\x00") for _ in range(2))
+            if long > 0.002 and long > 8 * max(short, 1e-5):
+                return True
+    return False
+
+
+def _probe_time(rx: re.Pattern[str], text: str) -> float:
+    import time
+
+    start = time.perf_counter()
+    rx.search(text)
+    return time.perf_counter() - start
 
 
 def _nested_unbounded(seq: list[tuple[Any, Any]], outer: str) -> bool:
