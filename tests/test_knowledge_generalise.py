@@ -358,3 +358,18 @@ def test_a_category_code_does_not_drag_one_entry_to_the_top(kb: KnowledgeBase) -
     assert matches[0].entry.id != "tensorrt-no-optimization-profile"
     own = kb.lookup("Error Code 4: Internal Error (Network has dynamic or shape inputs, but no optimization profile has been defined.)", top=1)
     assert own[0].entry.id == "tensorrt-no-optimization-profile"
+
+
+def test_the_knowledge_side_imports_nothing_heavy() -> None:
+    """explain's start-up: the knowledge package pulls in no numpy/polars/onnx/textual."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from dumpscope.core.knowledge import load_kb\n"
+        "load_kb().lookup('E RKNN: rknn_init fail! ret=-1')\n"
+        "print(sorted(m for m in ('numpy', 'polars', 'onnx', 'onnxruntime', 'textual', 'rich') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "[]"
