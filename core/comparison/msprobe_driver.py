@@ -1,0 +1,116 @@
+"""Compare two msprobe dump trees (NPU vs bench) step by step and rank by rank.
+
+:func:`compare_msprobe` is the one integration point for the CLI / TUI::
+
+    from dumpscope.core.comparison.msprobe_driver import compare_msprobe
+    report = compare_msprobe(npu_path, bench_path, steps=[1], ranks=[0], mapping_path=None)
+    report.first                 # the RankResult that diverges first, or None
+    report.summary()             # a small Polars frame: one row per step/rank
+    for r in report.results:     # never merged: one frame per step/rank
+        r.frame, r.divergence, r.pairing, r.problems
+
+With several steps or ranks present and none chosen, each (step, rank) is compared
+separately and the report says which diverges first (the earliest step; within it the
+rank whose first divergence comes earliest in call order).  Ranks are paired by their
+directory name (``rank3`` with ``rank3``); a step/rank present on one side only, or
+unreadable, becomes one result with an ``error`` message.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from dumpscope.core.comparison.msprobe_pairing import Mapping, Pairing, load_mapping, pair_ranks
+from dumpscope.core.comparison.statistics import Divergence, compare_statistics, first_divergence
+from dumpscope.core.dumps import DumpError, DumpProblem
+from dumpscope.core.formats.msprobe import discover, read_rank
+
+
+@dataclass
+class RankResult:
+    """The comparison of one (step, rank)."""
+
+    step: int | None
+    rank: str
+    frame: pl.DataFrame | None = None
+    pairing: Pairing | None = None
+    divergence: Divergence | None = None
+    problems: list[DumpProblem] = field(default_factory=list)
+    error: str | None = None
+    seconds: float = 0.0
+
+    @property
+    def label(self) -> str:
+        return f"step{'' if self.step is None else self.step}/{self.rank}"
+
+
+@dataclass
+class MsprobeReport:
+    results: list[RankResult]
+
+    @property
+    def first(self) -> RankResult | None:
+        """The step/rank that diverges first: earliest step, then earliest call."""
+        bad = [r for r in self.results if r.divergence is not None]
+        return min(bad, key=lambda r: (r.step if r.step is not None else -1, r.divergence.order), default=None)  # type: ignore[union-attr]
+
+    def summary(self) -> pl.DataFrame:
+        rows = [{"step": r.step, "rank": r.rank, "entries": r.frame.height if r.frame is not None else 0,
+                 "errors": int((r.frame["Result"] == "error").sum()) if r.frame is not None else 0,
+                 "first divergence": r.divergence.describe() if r.divergence else None,
+                 "problem": r.error, "seconds": r.seconds} for r in self.results]
+        return pl.DataFrame(rows, schema={"step": pl.Int64, "rank": pl.Utf8, "entries": pl.Int64, "errors": pl.Int64,
+                                          "first divergence": pl.Utf8, "problem": pl.Utf8, "seconds": pl.Float64})
+
+
+def _select(found: list[tuple[int | None, str, Path]], steps: Sequence[int] | None,
+            ranks: Sequence[int | str] | None) -> dict[tuple[int | None, str], Path]:
+    wanted_ranks = {r if isinstance(r, str) else f"rank{r}" for r in ranks or ()}
+    return {(s, r): p for s, r, p in found
+            if (not steps or s in steps) and (not wanted_ranks or r in wanted_ranks)}
+
+
+def compare_msprobe(npu_path: str | Path, bench_path: str | Path, *, steps: Sequence[int] | None = None,
+                    ranks: Sequence[int | str] | None = None, mapping: Mapping | None = None,
+                    mapping_path: str | Path | None = None, tensors: bool | None = None) -> MsprobeReport:
+    """Compare every selected (step, rank) of ``npu_path`` against ``bench_path`` separately.
+
+    ``tensors``: compute per-tensor metrics where ``.npy`` files exist (default: when the
+    NPU dump's task is ``tensor``).  Raises DumpError only when neither path holds an
+    msprobe dump at all."""
+    npu_found, bench_found = discover(npu_path), discover(bench_path)
+    if not npu_found or not bench_found:
+        raise DumpError(f"{npu_path if not npu_found else bench_path}: no msprobe dump.json found")
+    if mapping is None and mapping_path is not None:
+        mapping = load_mapping(mapping_path)
+    npu_sel, bench_sel = _select(npu_found, steps, ranks), _select(bench_found, steps, ranks)
+    keys = sorted(set(npu_sel) | set(bench_sel), key=lambda k: (k[0] if k[0] is not None else -1, k[1]))
+    if not keys:
+        raise DumpError(f"no step/rank matches --step {list(steps or [])} --rank {list(ranks or [])}")
+    return MsprobeReport([_compare_one(k, npu_sel.get(k), bench_sel.get(k), mapping, tensors) for k in keys])
+
+
+def _compare_one(key: tuple[int | None, str], npu: Path | None, bench: Path | None,
+                 mapping: Mapping | None, tensors: bool | None) -> RankResult:
+    result = RankResult(*key)
+    if npu is None or bench is None:
+        result.error = f"{result.label} present on the {'bench' if npu is None else 'NPU'} side only"
+        return result
+    start = time.perf_counter()
+    try:
+        npu_rank, bench_rank = read_rank(npu), read_rank(bench)
+    except DumpError as exc:
+        result.error = str(exc)
+        return result
+    result.pairing = pair_ranks(npu_rank, bench_rank, mapping)
+    use_tensors = npu_rank.task == "tensor" if tensors is None else tensors
+    result.frame = compare_statistics(result.pairing, mapping, tensors=use_tensors)
+    result.divergence = first_divergence(result.frame, npu_rank)
+    result.problems = npu_rank.problems + bench_rank.problems
+    result.seconds = time.perf_counter() - start
+    return result

@@ -1,0 +1,336 @@
+"""Statistics-mode comparison of paired msprobe entries, msprobe's columns and rules, and
+a first-divergence answer that reasons along the call order and the module tree.
+
+One row per NPU record (tensor or plain argument) of every entry, plus one row per
+unmatched entry.  Columns named as msprobe names them:
+
+* ``Max diff``, ``Min diff``, ``Mean diff``, ``L2norm diff``: NPU - bench;
+* ``MaxRelativeErr`` ... ``NormRelativeErr``: ``|diff / bench| * 100`` (percent, as msprobe
+  prints ``"x%"``), ``0`` when identical, ``inf`` when the bench value is 0; null when a
+  statistic is missing.  :func:`msprobe_text` formats one as msprobe writes it;
+* ``Result`` (``pass`` / ``warning`` / ``error`` / ``unmatched``) and ``Err_message``.
+
+Error rules (msprobe's): the NPU Max/Min is NaN/Inf while the bench's is finite; the
+entry's inputs have NormRelativeErr < 10 % but this output > 50 %; dtype or shape
+mismatch; a plain argument that differs; md5 (CRC) mismatch.  Warning rule: an output's
+NormRelativeErr more than 10x the largest of its entry's inputs.
+
+msprobe's own first-difference rule (``-da``) flags an API when an output statistic's
+relative error exceeds 50 % *as a "%" string*, so an Inf/NaN output is never flagged.
+:func:`first_divergence` instead marks an entry *introduced* when its outputs are bad
+(non-finite where the bench is finite, NormRelativeErr above ``bad``, or a CRC change)
+while its inputs are good, and *inherited* when its inputs were bad already; a jump is
+an output error at least 10x its inputs', drift is less.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+
+from dumpscope.core.comparison.metrics import compare_arrays
+from dumpscope.core.comparison.msprobe_pairing import EntryPair, Mapping, Pairing
+from dumpscope.core.dumps import TensorReadError
+from dumpscope.core.formats.msprobe import Entry, MsprobeRank, Record, split_name
+from dumpscope.core.formats.npyfile import open_npy
+
+STATS = ("Max", "Min", "Mean", "L2norm")
+REL = ("MaxRelativeErr", "MinRelativeErr", "MeanRelativeErr", "NormRelativeErr")
+#: NormRelativeErr (percent) above which an output is "bad" for the divergence answer.
+BAD_NORM_PERCENT = 5.0
+_TENSOR_METRICS = ("cosine_similarity", "max_absolute_error", "relative_euclidean_distance",
+                   "root_mean_square_error", "mean_relative_error", "max_relative_error")
+_SEVERITY = {"pass": 0, "warning": 1, "error": 2, "unmatched": 1}
+
+
+def rel_err(npu: float | None, bench: float | None) -> float | None:
+    """``|npu - bench| / |bench| * 100``; 0 when identical, inf when bench is 0."""
+    if npu is None or bench is None:
+        return None
+    if npu == bench:
+        return 0.0
+    diff = npu - bench
+    if bench == 0:
+        return math.inf if not math.isnan(diff) else math.nan
+    return abs(diff / bench) * 100.0
+
+
+def msprobe_text(value: float | None) -> str:
+    """A relative error as msprobe writes it: ``"12.5%"``, ``"0"``, ``"inf"``, ``"nan"``, ``"N/A"``."""
+    if value is None:
+        return "N/A"
+    if value == 0:
+        return "0"
+    if math.isinf(value) or math.isnan(value):
+        return str(value)
+    return f"{value:.6g}%"
+
+
+def _diff(a: float | None, b: float | None) -> float | None:
+    return None if a is None or b is None else a - b
+
+
+def _nonfinite(x: float | None) -> bool:
+    return x is not None and not math.isfinite(x)
+
+
+@dataclass
+class _Row:
+    npu: Record
+    bench: Record | None
+    pair: EntryPair
+
+    def rels(self) -> tuple[float | None, ...]:
+        if self.bench is None:
+            return (None,) * 4
+        return tuple(rel_err(a, b) for a, b in zip(self.npu.stats, self.bench.stats))
+
+    def new_nonfinite(self) -> bool:
+        """NPU Max/Min is NaN/Inf while the bench's is finite."""
+        if self.bench is None:
+            return False
+        return any(_nonfinite(a) and b is not None and math.isfinite(b)
+                   for a, b in zip(self.npu.stats[:2], self.bench.stats[:2]))
+
+    def norm_rel(self) -> float | None:
+        return self.rels()[3]
+
+    def deviation(self) -> float:
+        """For the divergence answer: inf when a non-finite value is new, else NormRelativeErr."""
+        if self.new_nonfinite():
+            return math.inf
+        if self.bench is not None and self.npu.md5 and self.bench.md5 and self.npu.md5 != self.bench.md5 \
+                and self.npu.stats[3] is None:
+            return math.inf
+        value = self.norm_rel()
+        return 0.0 if value is None or math.isnan(value) else value
+
+
+def _pair_records(pair: EntryPair, mapping: Mapping) -> Iterator[_Row]:
+    bench = {r.suffix: r for r in pair.bench.records}
+    by_name = {r.name: r for r in pair.bench.records}
+    for rec in pair.npu.records:
+        mapped = mapping.record_name(rec.name)
+        yield _Row(rec, by_name.get(mapped) if mapped else bench.get(rec.suffix), pair)
+
+
+def _entry_input_norm(rows: list[_Row]) -> float:
+    """The largest NormRelativeErr (percent) of an entry's input and parameter tensors."""
+    values = [r.deviation() for r in rows if r.npu.role in ("input", "parameters") and r.npu.is_tensor]
+    return max(values, default=0.0)
+
+
+def _errors(row: _Row, input_norm: float) -> list[str]:
+    npu, bench = row.npu, row.bench
+    if bench is None:
+        return [f"no bench record {npu.suffix} in {row.pair.bench.name}"]
+    out = []
+    if npu.is_tensor != bench.is_tensor:
+        out.append("tensor on one side, plain value on the other")
+    if not npu.is_tensor:
+        return out + ([f"argument differs: NPU {npu.value} vs bench {bench.value}"] if npu.value != bench.value else [])
+    if row.new_nonfinite():
+        out.append("NPU Max/Min is inf/nan while the bench is finite")
+    if npu.dtype != bench.dtype:
+        out.append(f"dtype mismatch: NPU {npu.dtype} vs bench {bench.dtype}")
+    if npu.shape != bench.shape:
+        out.append(f"shape mismatch: NPU {list(npu.shape or [])} vs bench {list(bench.shape or [])}")
+    if npu.md5 and bench.md5 and npu.md5 != bench.md5:
+        out.append(f"md5 (CRC-32) differs: {npu.md5} vs {bench.md5}")
+    norm = row.norm_rel()
+    if npu.role == "output" and norm is not None and input_norm < 10.0 and norm > 50.0:
+        out.append("input NormRelativeErr < 10% but output > 50%")
+    return out
+
+
+def _warnings(row: _Row, input_norm: float) -> list[str]:
+    norm = row.norm_rel()
+    if row.npu.role != "output" or norm is None or math.isnan(norm) or norm == 0:
+        return []
+    if norm > 10.0 * input_norm:
+        return [f"output NormRelativeErr {msprobe_text(norm)} > 10x the inputs' {msprobe_text(input_norm)}"]
+    return []
+
+
+def _flat_rule(row: _Row) -> bool:
+    """msprobe -da: an output statistic's relative error > 50 %, counted only when finite."""
+    return row.npu.role == "output" and any(v is not None and math.isfinite(v) and v > 50.0 for v in row.rels())
+
+
+def _tensor_metrics(row: _Row) -> dict[str, float | None]:
+    """Our full metric set when both records have an ``.npy`` file (tensor mode)."""
+    empty = dict.fromkeys(_TENSOR_METRICS)
+    paths = (row.npu.data_path, row.bench.data_path if row.bench else None)
+    if any(p is None or p.suffix != ".npy" or not p.is_file() for p in paths):
+        return empty
+    try:
+        arrays = [_load(p, r.dtype) for p, r in zip(paths, (row.npu, row.bench))]
+        metrics = compare_arrays(arrays[1], arrays[0]).as_dict()
+    except (TensorReadError, ValueError, OSError):
+        return empty
+    return {k: metrics.get(k) for k in _TENSOR_METRICS}
+
+
+def _load(path, dtype: str | None) -> np.ndarray:  # type: ignore[no-untyped-def]
+    _shape, _dt, loader = open_npy(path, dtype)
+    return loader()
+
+
+def _row_dict(row: _Row, input_norm: float, tensors: bool) -> dict[str, object]:
+    npu, bench = row.npu, row.bench
+    errors, warnings = _errors(row, input_norm), _warnings(row, input_norm)
+    bstats = bench.stats if bench else (None,) * 4
+    out: dict[str, object] = {
+        "NPU Name": npu.name, "Bench Name": bench.name if bench else None,
+        "Entry": row.pair.npu.name, "Bench Entry": row.pair.bench.name, "Order": row.pair.npu.order,
+        "Role": npu.role, "Pairing": row.pair.how, "Parent": row.pair.npu.parent,
+        "NPU Dtype": npu.dtype, "Bench Dtype": bench.dtype if bench else None,
+        "NPU Tensor Shape": _shape_text(npu), "Bench Tensor Shape": _shape_text(bench),
+    }
+    out.update({f"{s} diff": _diff(a, b) for s, a, b in zip(STATS, npu.stats, bstats)})
+    out.update(dict(zip(REL, row.rels())))
+    out.update({f"NPU {s.lower()}": v for s, v in zip(STATS, npu.stats)})
+    out.update({f"Bench {s.lower()}": v for s, v in zip(STATS, bstats)})
+    out.update({"NPU MD5": npu.md5, "Bench MD5": bench.md5 if bench else None})
+    out["Result"] = "error" if errors else "warning" if warnings else "pass"
+    out["Err_message"] = "; ".join(errors + warnings + ([npu.error] if npu.error else []))
+    out["Deviation"] = row.deviation() if npu.is_tensor else (0.0 if not errors else math.inf)
+    out["msprobe -da flags"] = _flat_rule(row)
+    out["NPU_Stack_Info"] = row.pair.npu.stack
+    if tensors:
+        out.update(_tensor_metrics(row))
+    return out
+
+
+def _shape_text(record: Record | None) -> str | None:
+    if record is None or record.shape is None:
+        return None
+    return str(list(record.shape))
+
+
+def _unmatched_row(item, tensors: bool) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    out: dict[str, object] = {"NPU Name" if item.side == "npu" else "Bench Name": item.entry.name,
+                              "Entry": item.entry.name if item.side == "npu" else None,
+                              "Bench Entry": item.entry.name if item.side == "bench" else None,
+                              "Order": item.entry.order, "Pairing": f"{item.side}-only", "Parent": item.entry.parent,
+                              "Result": "unmatched", "Err_message": item.reason, "msprobe -da flags": False}
+    return out
+
+
+_SCHEMA: dict[str, pl.DataType] = {
+    "NPU Name": pl.Utf8, "Bench Name": pl.Utf8, "Entry": pl.Utf8, "Bench Entry": pl.Utf8, "Order": pl.Int64,
+    "Role": pl.Utf8, "Pairing": pl.Utf8, "Parent": pl.Utf8, "NPU Dtype": pl.Utf8, "Bench Dtype": pl.Utf8,
+    "NPU Tensor Shape": pl.Utf8, "Bench Tensor Shape": pl.Utf8,
+    **{f"{s} diff": pl.Float64 for s in STATS}, **{r: pl.Float64 for r in REL},
+    **{f"NPU {s.lower()}": pl.Float64 for s in STATS}, **{f"Bench {s.lower()}": pl.Float64 for s in STATS},
+    "NPU MD5": pl.Utf8, "Bench MD5": pl.Utf8, "Result": pl.Utf8, "Err_message": pl.Utf8,
+    "Deviation": pl.Float64, "msprobe -da flags": pl.Boolean, "NPU_Stack_Info": pl.Utf8,
+}
+
+
+def compare_statistics(pairing: Pairing, mapping: Mapping | None = None, *, tensors: bool = False) -> pl.DataFrame:
+    """The statistics frame of a pairing (see the module docstring).  With ``tensors``,
+    records saved as ``.npy`` on both sides also get our per-tensor metrics."""
+    mapping = mapping or Mapping()
+    rows: list[dict[str, object]] = []
+    for pair in pairing.pairs:
+        pair_rows = list(_pair_records(pair, mapping))
+        input_norm = _entry_input_norm(pair_rows)
+        rows += [_row_dict(r, input_norm, tensors) for r in pair_rows]
+    rows += [_unmatched_row(u, tensors) for u in pairing.unmatched]
+    schema = dict(_SCHEMA) | ({k: pl.Float64 for k in _TENSOR_METRICS} if tensors else {})
+    return pl.DataFrame(rows, schema=schema).sort("Order", nulls_last=True, maintain_order=True)
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """Where a step/rank first diverges, and why."""
+
+    entry: str
+    order: int
+    kind: str
+    """``introduced`` (outputs bad, inputs good) or ``inherited`` (its inputs were bad)."""
+    shape: str
+    """``jump`` (output error >= 10x its inputs') or ``drift``."""
+    input_deviation: float
+    output_deviation: float
+    nonfinite: bool
+    """The outputs hold Inf/NaN where the bench is finite."""
+    missed_by_msprobe: bool
+    """msprobe's flat ``-da`` rule would not flag this entry."""
+    module_path: tuple[str, ...]
+    """The enclosing modules from construct.json, outermost first."""
+
+    def describe(self) -> str:
+        where = " > ".join(self.module_path + (self.entry,))
+        what = "Inf/NaN output while the bench is finite" if self.nonfinite else \
+            f"output NormRelativeErr {msprobe_text(self.output_deviation)}"
+        note = " (msprobe's -da rule misses it)" if self.missed_by_msprobe else ""
+        return f"{where}: {self.kind} {self.shape}, {what}, inputs {msprobe_text(self.input_deviation)}{note}"
+
+
+def _entry_devs(frame: pl.DataFrame) -> dict[str, tuple[float, float, bool, bool, int]]:
+    """Per paired entry: (input deviation, output deviation, output non-finite, -da flag, order)."""
+    out: dict[str, tuple[float, float, bool, bool, int]] = {}
+    paired = frame.filter(pl.col("Result") != "unmatched")
+    for (entry,), group in paired.group_by("Entry", maintain_order=True):
+        ins = group.filter(pl.col("Role").is_in(["input", "parameters"]))["Deviation"].fill_null(0.0)
+        outs = group.filter(pl.col("Role") == "output")
+        out_dev = outs["Deviation"].fill_null(0.0)
+        nonfinite = bool(outs["Err_message"].str.contains("inf/nan").any()) if outs.height else False
+        out[str(entry)] = (float(ins.max() or 0.0) if ins.len() else 0.0, float(out_dev.max() or 0.0) if out_dev.len() else 0.0,
+                           nonfinite, bool(outs["msprobe -da flags"].any()) if outs.height else False, int(group["Order"][0]))
+    return out
+
+
+def _module_path(rank: MsprobeRank | None, entry: str) -> tuple[str, ...]:
+    if rank is None:
+        return ()
+    path: list[str] = []
+    current = rank.entries.get(entry)
+    while current is not None and current.parent and current.parent not in path:
+        path.append(current.parent)
+        current = rank.entries.get(current.parent)
+    return tuple(reversed(path))
+
+
+def _is_leaf(name: str) -> bool:
+    """API calls, not module aggregates or gradients: where a fault is introduced."""
+    parts = split_name(name)
+    return parts.prefix not in ("Module", "Cell") and parts.direction == "forward"
+
+
+def first_divergence(frame: pl.DataFrame, rank: MsprobeRank | None = None,
+                     bad: float = BAD_NORM_PERCENT) -> Divergence | None:
+    """The first forward API call (in NPU call order) whose outputs are bad; ``introduced``
+    when its inputs were good.  Module and backward entries are skipped (a module is as
+    bad as its worst call).  None when every paired output is within ``bad``."""
+    devs = sorted(_entry_devs(frame).items(), key=lambda kv: kv[1][4])
+    for entry, (din, dout, nonfinite, flagged, order) in devs:
+        if not _is_leaf(entry) or dout <= bad:
+            continue
+        kind = "introduced" if din <= bad else "inherited"
+        shape = "jump" if dout >= 10.0 * din else "drift"
+        return Divergence(entry, order, kind, shape, din, dout, nonfinite, not flagged, _module_path(rank, entry))
+    return None
+
+
+def module_health(frame: pl.DataFrame, rank: MsprobeRank) -> dict[str, str]:
+    """Worst ``Result`` of every entry and of every module above it (construct.json), for
+    a collapsible tree: a module takes its worst child's health."""
+    worst: dict[str, str] = {}
+    for (entry,), group in frame.filter(pl.col("Entry").is_not_null()).group_by("Entry"):
+        result = max(group["Result"].to_list(), key=lambda r: _SEVERITY.get(r, 0))
+        for name in (str(entry),) + _module_path(rank, str(entry)):
+            if _SEVERITY.get(result, 0) >= _SEVERITY.get(worst.get(name, "pass"), 0):
+                worst[name] = result if _SEVERITY.get(result, 0) >= _SEVERITY.get(worst.get(name, "pass"), 0) else worst[name]
+    return worst
+
+
+def entries_in_order(rank: MsprobeRank) -> list[Entry]:
+    """The rank's entries in call order (dump.json order)."""
+    return sorted(rank.entries.values(), key=lambda e: e.order)
