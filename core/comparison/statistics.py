@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import polars as pl
@@ -264,26 +264,54 @@ class Divergence:
     """msprobe's flat ``-da`` rule would not flag this entry."""
     module_path: tuple[str, ...]
     """The enclosing modules from construct.json, outermost first."""
+    local_inputs: tuple[str, ...] = ()
+    """Inputs no earlier call produced (weights, constants) that differ from the bench."""
 
     def describe(self) -> str:
         where = " > ".join(self.module_path + (self.entry,))
         what = "Inf/NaN output while the bench is finite" if self.nonfinite else \
             f"output NormRelativeErr {msprobe_text(self.output_deviation)}"
         note = " (msprobe's -da rule misses it)" if self.missed_by_msprobe else ""
-        return f"{where}: {self.kind} {self.shape}, {what}, inputs {msprobe_text(self.input_deviation)}{note}"
+        local = f"; its own inputs differ: {', '.join(self.local_inputs)}" if self.local_inputs else ""
+        return f"{where}: {self.kind} {self.shape}, {what}, upstream inputs {msprobe_text(self.input_deviation)}{note}{local}"
 
 
-def _entry_devs(frame: pl.DataFrame) -> dict[str, tuple[float, float, bool, bool, int]]:
-    """Per paired entry: (input deviation, output deviation, output non-finite, -da flag, order)."""
-    out: dict[str, tuple[float, float, bool, bool, int]] = {}
-    paired = frame.filter(pl.col("Result") != "unmatched")
-    for (entry,), group in paired.group_by("Entry", maintain_order=True):
-        ins = group.filter(pl.col("Role").is_in(["input", "parameters"]))["Deviation"].fill_null(0.0)
-        outs = group.filter(pl.col("Role") == "output")
-        out_dev = outs["Deviation"].fill_null(0.0)
-        nonfinite = bool(outs["Err_message"].str.contains("inf/nan").any()) if outs.height else False
-        out[str(entry)] = (float(ins.max() or 0.0) if ins.len() else 0.0, float(out_dev.max() or 0.0) if out_dev.len() else 0.0,
-                           nonfinite, bool(outs["msprobe -da flags"].any()) if outs.height else False, int(group["Order"][0]))
+@dataclass
+class _EntryDev:
+    order: int
+    upstream: float = 0.0
+    """Largest deviation of the inputs that an earlier call produced (inherited)."""
+    local: float = 0.0
+    """Largest deviation of the inputs no earlier call produced (weights, constants, model inputs)."""
+    output: float = 0.0
+    nonfinite: bool = False
+    flagged: bool = False
+    local_names: list[str] = field(default_factory=list)
+
+
+def _stat_key(row: dict[str, object]) -> str:
+    """Identifies a tensor by its NPU statistics (and CRC): an input equal to an earlier
+    output was produced upstream."""
+    return repr((row["NPU max"], row["NPU min"], row["NPU mean"], row["NPU l2norm"], row["NPU MD5"]))
+
+
+def _entry_devs(frame: pl.DataFrame) -> dict[str, _EntryDev]:
+    out: dict[str, _EntryDev] = {}
+    produced: set[str] = set()
+    for row in frame.filter(pl.col("Result") != "unmatched").iter_rows(named=True):
+        dev = out.setdefault(str(row["Entry"]), _EntryDev(int(row["Order"])))
+        value = float(row["Deviation"] or 0.0)
+        if row["Role"] == "output":
+            dev.output = max(dev.output, value)
+            dev.nonfinite |= "inf/nan" in (row["Err_message"] or "")
+            dev.flagged |= bool(row["msprobe -da flags"])
+            produced.add(_stat_key(row))
+        elif _stat_key(row) in produced:
+            dev.upstream = max(dev.upstream, value)
+        else:
+            dev.local = max(dev.local, value)
+            if value > 0:
+                dev.local_names.append(str(row["NPU Name"]))
     return out
 
 
@@ -306,16 +334,20 @@ def _is_leaf(name: str) -> bool:
 
 def first_divergence(frame: pl.DataFrame, rank: MsprobeRank | None = None,
                      bad: float = BAD_NORM_PERCENT) -> Divergence | None:
-    """The first forward API call (in NPU call order) whose outputs are bad; ``introduced``
-    when its inputs were good.  Module and backward entries are skipped (a module is as
-    bad as its worst call).  None when every paired output is within ``bad``."""
-    devs = sorted(_entry_devs(frame).items(), key=lambda kv: kv[1][4])
-    for entry, (din, dout, nonfinite, flagged, order) in devs:
-        if not _is_leaf(entry) or dout <= bad:
+    """The first forward API call (in NPU call order) whose outputs are bad.
+
+    It is ``introduced`` when the inputs an earlier call produced are good (its own
+    weights/constants may differ: they are named in ``local_inputs``), ``inherited`` when
+    they were bad already.  Module and backward entries are skipped (a module is as bad
+    as its worst call).  None when every paired output is within ``bad`` percent."""
+    devs = sorted(_entry_devs(frame).items(), key=lambda kv: kv[1].order)
+    for entry, d in devs:
+        if not _is_leaf(entry) or d.output <= bad:
             continue
-        kind = "introduced" if din <= bad else "inherited"
-        shape = "jump" if dout >= 10.0 * din else "drift"
-        return Divergence(entry, order, kind, shape, din, dout, nonfinite, not flagged, _module_path(rank, entry))
+        kind = "introduced" if d.upstream <= bad else "inherited"
+        shape = "jump" if d.output >= 10.0 * d.upstream else "drift"
+        return Divergence(entry, d.order, kind, shape, d.upstream, d.output, d.nonfinite, not d.flagged,
+                          _module_path(rank, entry), tuple(n for n in d.local_names))
     return None
 
 
@@ -327,7 +359,7 @@ def module_health(frame: pl.DataFrame, rank: MsprobeRank) -> dict[str, str]:
         result = max(group["Result"].to_list(), key=lambda r: _SEVERITY.get(r, 0))
         for name in (str(entry),) + _module_path(rank, str(entry)):
             if _SEVERITY.get(result, 0) >= _SEVERITY.get(worst.get(name, "pass"), 0):
-                worst[name] = result if _SEVERITY.get(result, 0) >= _SEVERITY.get(worst.get(name, "pass"), 0) else worst[name]
+                worst[name] = result
     return worst
 
 
