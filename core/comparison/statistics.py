@@ -332,23 +332,31 @@ def _is_leaf(name: str) -> bool:
     return parts.prefix not in ("Module", "Cell") and parts.direction == "forward"
 
 
-def first_divergence(frame: pl.DataFrame, rank: MsprobeRank | None = None,
-                     bad: float = BAD_NORM_PERCENT) -> Divergence | None:
-    """The first forward API call (in NPU call order) whose outputs are bad.
+def bad_entries(frame: pl.DataFrame, rank: MsprobeRank | None = None,
+                bad: float = BAD_NORM_PERCENT) -> list[Divergence]:
+    """Every forward API call whose outputs are bad, in NPU call order, each classified.
 
-    It is ``introduced`` when the inputs an earlier call produced are good (its own
+    A call is ``introduced`` when the inputs an earlier call produced are good (its own
     weights/constants may differ: they are named in ``local_inputs``), ``inherited`` when
     they were bad already.  Module and backward entries are skipped (a module is as bad
-    as its worst call).  None when every paired output is within ``bad`` percent."""
-    devs = sorted(_entry_devs(frame).items(), key=lambda kv: kv[1].order)
-    for entry, d in devs:
+    as its worst call, see :func:`module_health`)."""
+    out = []
+    for entry, d in sorted(_entry_devs(frame).items(), key=lambda kv: kv[1].order):
         if not _is_leaf(entry) or d.output <= bad:
             continue
         kind = "introduced" if d.upstream <= bad else "inherited"
         shape = "jump" if d.output >= 10.0 * d.upstream else "drift"
-        return Divergence(entry, d.order, kind, shape, d.upstream, d.output, d.nonfinite, not d.flagged,
-                          _module_path(rank, entry), tuple(n for n in d.local_names))
-    return None
+        out.append(Divergence(entry, d.order, kind, shape, d.upstream, d.output, d.nonfinite, not d.flagged,
+                              _module_path(rank, entry), tuple(d.local_names)))
+    return out
+
+
+def first_divergence(frame: pl.DataFrame, rank: MsprobeRank | None = None,
+                     bad: float = BAD_NORM_PERCENT) -> Divergence | None:
+    """The first bad forward API call in NPU call order (see :func:`bad_entries`); None
+    when every paired output is within ``bad`` percent NormRelativeErr."""
+    found = bad_entries(frame, rank, bad)
+    return found[0] if found else None
 
 
 def module_health(frame: pl.DataFrame, rank: MsprobeRank) -> dict[str, str]:
