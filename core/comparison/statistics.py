@@ -43,7 +43,8 @@ REL = ("MaxRelativeErr", "MinRelativeErr", "MeanRelativeErr", "NormRelativeErr")
 #: NormRelativeErr (percent) above which an output is "bad" for the divergence answer.
 BAD_NORM_PERCENT = 5.0
 _TENSOR_METRICS = ("cosine_similarity", "max_absolute_error", "relative_euclidean_distance",
-                   "root_mean_square_error", "mean_relative_error", "max_relative_error")
+                   "root_mean_square_error", "mean_relative_error", "max_relative_error",
+                   "nonfinite_mismatch")
 _SEVERITY = {"pass": 0, "warning": 1, "error": 2, "unmatched": 1}
 
 
