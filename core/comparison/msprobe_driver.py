@@ -19,6 +19,7 @@ unreadable, becomes one result with an ``error`` message.
 from __future__ import annotations
 
 import time
+from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,12 +78,14 @@ def _select(found: list[tuple[int | None, str, Path]], steps: Sequence[int] | No
 
 def compare_msprobe(npu_path: str | Path, bench_path: str | Path, *, steps: Sequence[int] | None = None,
                     ranks: Sequence[int | str] | None = None, mapping: Mapping | None = None,
-                    mapping_path: str | Path | None = None, tensors: bool | None = None) -> MsprobeReport:
+                    mapping_path: str | Path | None = None, tensors: bool | None = None,
+                    workers: int = 1) -> MsprobeReport:
     """Compare every selected (step, rank) of ``npu_path`` against ``bench_path`` separately.
 
     ``tensors``: compute per-tensor metrics where ``.npy`` files exist (default: when the
-    NPU dump's task is ``tensor``).  Raises DumpError only when neither path holds an
-    msprobe dump at all."""
+    NPU dump's task is ``tensor``).  ``workers`` > 1 compares that many step/rank pairs at
+    once in worker processes (each owns whole ranks: no GIL contention).  Raises
+    DumpError only when neither path holds an msprobe dump at all."""
     npu_found, bench_found = discover(npu_path), discover(bench_path)
     if not npu_found or not bench_found:
         raise DumpError(f"{npu_path if not npu_found else bench_path}: no msprobe dump.json found")
@@ -92,7 +95,15 @@ def compare_msprobe(npu_path: str | Path, bench_path: str | Path, *, steps: Sequ
     keys = sorted(set(npu_sel) | set(bench_sel), key=lambda k: (k[0] if k[0] is not None else -1, k[1]))
     if not keys:
         raise DumpError(f"no step/rank matches --step {list(steps or [])} --rank {list(ranks or [])}")
-    return MsprobeReport([_compare_one(k, npu_sel.get(k), bench_sel.get(k), mapping, tensors) for k in keys])
+    jobs = [(k, npu_sel.get(k), bench_sel.get(k), mapping, tensors) for k in keys]
+    if workers > 1 and len(jobs) > 1:
+        with ProcessPoolExecutor(min(workers, len(jobs))) as pool:
+            return MsprobeReport(list(pool.map(_compare_job, jobs)))
+    return MsprobeReport([_compare_job(job) for job in jobs])
+
+
+def _compare_job(job: tuple) -> RankResult:
+    return _compare_one(*job)
 
 
 def _compare_one(key: tuple[int | None, str], npu: Path | None, bench: Path | None,
