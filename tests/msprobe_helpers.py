@@ -35,3 +35,54 @@ def write_rank(path: Path, data: dict[str, object], *, task: str = "statistics",
     if stack is not None:
         (path / "stack.json").write_text(json.dumps(stack))
     return path
+
+
+def write_pt(path: Path, arr: np.ndarray, storage: str = "FloatStorage", offset: int = 0,
+             stride: tuple[int, ...] | None = None, payload: object = None, numel: int | None = None) -> Path:
+    """A ``torch.save``-like zip written with Python's pickler and no torch: protocol 2,
+    the tensor as ``torch._utils._rebuild_tensor_v2(storage, offset, size, stride, False,
+    OrderedDict())`` with the storage as a persistent id, as torch lays it out.
+    ``payload`` pickles that object instead (for refusal tests)."""
+    import collections
+    import io
+    import pickle
+    import sys
+    import types
+    import zipfile
+
+    def _fake(module: str, name: str, obj: object) -> object:
+        mod = sys.modules.setdefault(module, types.ModuleType(module))
+        obj.__module__, obj.__qualname__, obj.__name__ = module, name, name  # type: ignore[attr-defined]
+        setattr(mod, name, obj)
+        return obj
+
+    storage_cls = _fake("torch", storage, type(storage, (), {}))
+    rebuild = _fake("torch._utils", "_rebuild_tensor_v2", lambda *a: None)
+
+    class _StorageRef:
+        pass
+
+    class _Tensor:
+        def __reduce__(self):  # type: ignore[no-untyped-def]
+            strides = stride or tuple(s // arr.itemsize for s in arr.strides)
+            return rebuild, (_StorageRef(), offset, tuple(arr.shape), strides, False, collections.OrderedDict())
+
+    class _Pickler(pickle.Pickler):
+        def persistent_id(self, obj):  # type: ignore[no-untyped-def]
+            if isinstance(obj, _StorageRef):
+                return ("storage", storage_cls, "0", "cpu", numel if numel is not None else arr.size + offset)
+            return None
+
+    buf = io.BytesIO()
+    try:
+        _Pickler(buf, protocol=2).dump(_Tensor() if payload is None else payload)
+    finally:  # the stand-in modules must not outlive the pickling (other tests may look for torch)
+        for name in ("torch._utils", "torch"):
+            if isinstance(sys.modules.get(name), types.ModuleType) and not hasattr(sys.modules[name], "__file__"):
+                del sys.modules[name]
+    flat = np.concatenate([np.zeros(offset, arr.dtype), np.ascontiguousarray(arr).ravel()])
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as zf:
+        zf.writestr("archive/data.pkl", buf.getvalue())
+        zf.writestr("archive/byteorder", "little")
+        zf.writestr("archive/data/0", flat.tobytes())
+    return path

@@ -11,7 +11,7 @@ import pytest
 from dumpscope.core.dumps import DumpError, TensorReadError
 from dumpscope.core.formats import msprobe, open_dump, sniff
 from dumpscope.core.formats.msprobe import discover, read_rank, split_name
-from msprobe_helpers import entry, tensor, write_rank
+from msprobe_helpers import entry, tensor, write_pt, write_rank
 
 
 def test_entry_names_are_taken_apart() -> None:
@@ -84,11 +84,12 @@ def test_tensor_mode_npy_pt_and_missing_files(tmp_path) -> None:
     data = {"Functional.relu.0.forward": entry(
         [tensor(x, data_name="Functional.relu.0.forward.input.0.npy")],
         [tensor(x, data_name="Functional.relu.0.forward.output.0.pt"),
-         tensor(x, data_name="missing.npy")])}
+         tensor(x, data_name="missing.npy"), tensor(x, data_name="junk.pt")])}
     write_rank(d, data, task="tensor")
     (d / "dump_tensor_data").mkdir()
     np.save(d / "dump_tensor_data" / "Functional.relu.0.forward.input.0.npy", x)
-    (d / "dump_tensor_data" / "Functional.relu.0.forward.output.0.pt").write_bytes(b"PK\x03\x04")
+    write_pt(d / "dump_tensor_data" / "Functional.relu.0.forward.output.0.pt", x)
+    (d / "dump_tensor_data" / "junk.pt").write_bytes(b"PK\x03\x04")
     # dump_data_dir pointing elsewhere is ignored: tensors are looked up next to dump.json
     body = json.loads((d / "dump.json").read_text())
     body["dump_data_dir"] = "/somewhere/else"
@@ -97,8 +98,9 @@ def test_tensor_mode_npy_pt_and_missing_files(tmp_path) -> None:
     dump = open_dump(d)
     assert dump.format == "msprobe"
     np.testing.assert_array_equal(dump.tensors["Functional.relu.0.forward.input.0"].load(), x)
-    with pytest.raises(TensorReadError, match="never unpickles"):
-        dump.tensors["Functional.relu.0.forward.output.0"].load()
+    np.testing.assert_array_equal(dump.tensors["Functional.relu.0.forward.output.0"].load(), x)
+    with pytest.raises(TensorReadError, match="not a readable .pt zip"):
+        dump.tensors["Functional.relu.0.forward.output.2"].load()
     with pytest.raises(TensorReadError, match="missing.npy"):
         dump.tensors["Functional.relu.0.forward.output.1"].load()
 

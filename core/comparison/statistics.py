@@ -32,19 +32,19 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from dumpscope.core.comparison.metrics import compare_arrays
+from dumpscope.core.comparison.metrics import COUNT_COLUMNS, EXTRA_METRICS, MSACCUCMP_METRICS, compare_arrays
 from dumpscope.core.comparison.msprobe_pairing import EntryPair, Mapping, Pairing
 from dumpscope.core.dumps import TensorReadError
 from dumpscope.core.formats.msprobe import Entry, MsprobeRank, Record, split_name
 from dumpscope.core.formats.npyfile import open_npy
+from dumpscope.core.formats.torch_pt import load_pt
 
 STATS = ("Max", "Min", "Mean", "L2norm")
 REL = ("MaxRelativeErr", "MinRelativeErr", "MeanRelativeErr", "NormRelativeErr")
 #: NormRelativeErr (percent) above which an output is "bad" for the divergence answer.
 BAD_NORM_PERCENT = 5.0
-_TENSOR_METRICS = ("cosine_similarity", "max_absolute_error", "relative_euclidean_distance",
-                   "root_mean_square_error", "mean_relative_error", "max_relative_error",
-                   "nonfinite_mismatch")
+#: Tensor mode: our full per-tensor metric set (msaccucmp's columns, SQNR, tolerance, NaN/Inf counts).
+_TENSOR_METRICS = MSACCUCMP_METRICS + EXTRA_METRICS + COUNT_COLUMNS
 _SEVERITY = {"pass": 0, "warning": 1, "error": 2, "unmatched": 1}
 
 
@@ -163,10 +163,10 @@ def _flat_rule(row: _Row) -> bool:
 
 
 def _tensor_metrics(row: _Row) -> dict[str, float | None]:
-    """Our full metric set when both records have an ``.npy`` file (tensor mode)."""
+    """Our full metric set when both records have an ``.npy`` / ``.pt`` file (tensor mode)."""
     empty = dict.fromkeys(_TENSOR_METRICS)
     paths = (row.npu.data_path, row.bench.data_path if row.bench else None)
-    if any(p is None or p.suffix != ".npy" or not p.is_file() for p in paths):
+    if any(p is None or p.suffix not in (".npy", ".pt") or not p.is_file() for p in paths):
         return empty
     try:
         arrays = [_load(p, r.dtype) for p, r in zip(paths, (row.npu, row.bench))]
@@ -177,6 +177,8 @@ def _tensor_metrics(row: _Row) -> dict[str, float | None]:
 
 
 def _load(path, dtype: str | None) -> np.ndarray:  # type: ignore[no-untyped-def]
+    if path.suffix == ".pt":
+        return load_pt(path)
     _shape, _dt, loader = open_npy(path, dtype)
     return loader()
 

@@ -15,8 +15,10 @@ One *rank directory* (``rank{N}`` or ``proc{pid}``) holds
 * ``dump_tensor_data/*.npy`` (tensor mode): looked up next to ``dump.json``, as msprobe
   does; ``dump_data_dir`` is ignored.
 
-``.pt`` tensors are **refused** per record with a clear message: their ``data.pkl`` is a
-pickle, and dumpscope never unpickles (a non-executing opcode reader is left for later).
+``.pt`` tensors (``torch.save`` zips) are read without torch and without unpickling:
+:mod:`dumpscope.core.formats.torch_pt` walks ``data.pkl``'s opcodes on an inert stack
+machine that accepts only the tensor-rebuild globals; any other content refuses that
+one record with a message.
 
 Record names follow msprobe's compare convention: ``{entry}.{input|output|parameters}.{i}``
 (kwargs ``{entry}.input.{key}``, nested lists append ``.{j}``).
@@ -36,6 +38,7 @@ from pathlib import Path
 
 from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorRef
 from dumpscope.core.formats.npyfile import open_npy
+from dumpscope.core.formats.torch_pt import load_pt
 
 NAME = "msprobe"
 DUMP_JSON = "dump.json"
@@ -173,8 +176,6 @@ def _tensor_record(raw: dict, base: dict, tensor_dir: Path) -> Record:
     data_name = raw.get("data_name")
     path = tensor_dir / data_name if isinstance(data_name, str) and data_name else None
     error = None
-    if path is not None and path.suffix == ".pt":
-        error = f"{data_name}: .pt tensor refused (a pickle; dumpscope never unpickles) - statistics only"
     stats = tuple(_stat(raw.get(k)) for k in _STAT_KEYS)
     grad = raw.get("requires_grad")
     return Record(**base, is_tensor=True, dtype=_dtype(raw.get("dtype")), shape=_shape(raw.get("shape")),
@@ -359,6 +360,8 @@ def _tensor_ref(record: Record, entry: Entry) -> TensorRef:
 
 
 def _npy_ref(info: TensorInfo, path: Path) -> TensorRef:
+    if path.suffix == ".pt":
+        return TensorRef(info, lambda: load_pt(path))
     try:
         _shape_, _dt, loader = open_npy(path, info.dtype)
     except Exception as exc:  # noqa: BLE001 - any broken file is one row
