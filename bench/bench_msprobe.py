@@ -32,7 +32,7 @@ HERE = Path(__file__).resolve().parent
 OURS = r'''
 import sys
 from dumpscope.core.comparison.msprobe_driver import compare_msprobe
-r = compare_msprobe(sys.argv[1], sys.argv[2])
+r = compare_msprobe(sys.argv[1], sys.argv[2], workers=int(sys.argv[3]))
 first = r.first
 print(first.label if first else "none", first.divergence.entry if first else "")
 '''
@@ -102,10 +102,11 @@ def _replicate(stats: Path, copies: int) -> None:
 def _case(name: str, root: Path, naive: str) -> None:
     size = _size(root)
     naive_s, naive_rss, naive_out = _run(naive, str(root / "npu"), str(root / "bench"))
-    ours_s, ours_rss, ours_out = _run(OURS, str(root / "npu"), str(root / "bench"))
-    print(f"{name}: {size / 1e9:.2f} GB (both sides)  ours {ours_s:.2f} s = {size / 1e9 / ours_s:.2f} GB/s, "
-          f"peak RSS {ours_rss:.0f} MB  |  naive {naive_s:.2f} s, {naive_rss:.0f} MB  |  ratio {ours_s / naive_s:.2f}x"
-          f"  |  first divergence: {ours_out}")
+    for workers in (1, 2):
+        ours_s, ours_rss, ours_out = _run(OURS, str(root / "npu"), str(root / "bench"), str(workers))
+        print(f"{name}, {workers} worker(s): {size / 1e9:.2f} GB (both sides)  ours {ours_s:.2f} s = "
+              f"{size / 1e9 / ours_s:.2f} GB/s, peak RSS {ours_rss:.0f} MB  |  naive {naive_s:.2f} s, "
+              f"{naive_rss:.0f} MB  |  ratio {ours_s / naive_s:.2f}x  |  first divergence: {ours_out}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
+from threadpoolctl import threadpool_limits
 
 from dumpscope.core.comparison.msprobe_pairing import Mapping, Pairing, load_mapping, pair_ranks
 from dumpscope.core.comparison.statistics import Divergence, compare_statistics, first_divergence
@@ -120,7 +121,8 @@ def _compare_one(key: tuple[int | None, str], npu: Path | None, bench: Path | No
         return result
     result.pairing = pair_ranks(npu_rank, bench_rank, mapping)
     use_tensors = npu_rank.task == "tensor" if tensors is None else tensors
-    result.frame = compare_statistics(result.pairing, mapping, tensors=use_tensors)
+    with threadpool_limits(limits=1, user_api="blas"):  # threaded BLAS dots are slower here, and workers share cores
+        result.frame = compare_statistics(result.pairing, mapping, tensors=use_tensors)
     result.divergence = first_divergence(result.frame, npu_rank)
     result.problems = npu_rank.problems + bench_rank.problems
     result.seconds = time.perf_counter() - start
