@@ -83,24 +83,32 @@ def compare_msprobe(npu_path: str | Path, bench_path: str | Path, *, steps: Sequ
                     workers: int = 1) -> MsprobeReport:
     """Compare every selected (step, rank) of ``npu_path`` against ``bench_path`` separately.
 
-    ``tensors``: compute per-tensor metrics where ``.npy`` files exist (default: when the
-    NPU dump's task is ``tensor``).  ``workers`` > 1 compares that many step/rank pairs at
-    once in worker processes (each owns whole ranks: no GIL contention).  Raises
-    DumpError only when neither path holds an msprobe dump at all."""
-    npu_found, bench_found = discover(npu_path), discover(bench_path)
-    if not npu_found or not bench_found:
-        raise DumpError(f"{npu_path if not npu_found else bench_path}: no msprobe dump.json found")
+    ``tensors``: compute per-tensor metrics where ``.npy``/``.pt`` files exist (default:
+    when the NPU dump's task is ``tensor``).  ``workers`` > 1 compares that many step/rank
+    pairs at once in worker processes (each owns whole ranks: no GIL contention).  Raises
+    DumpError only when one side holds no msprobe dump at all or nothing matches the
+    selection."""
     if mapping is None and mapping_path is not None:
         mapping = load_mapping(mapping_path)
-    npu_sel, bench_sel = _select(npu_found, steps, ranks), _select(bench_found, steps, ranks)
-    keys = sorted(set(npu_sel) | set(bench_sel), key=lambda k: (k[0] if k[0] is not None else -1, k[1]))
-    if not keys:
-        raise DumpError(f"no step/rank matches --step {list(steps or [])} --rank {list(ranks or [])}")
-    jobs = [(k, npu_sel.get(k), bench_sel.get(k), mapping, tensors) for k in keys]
+    jobs = [(k, n, b, mapping, tensors) for k, n, b in _selected_pairs(npu_path, bench_path, steps, ranks)]
     if workers > 1 and len(jobs) > 1:
         with ProcessPoolExecutor(min(workers, len(jobs))) as pool:
             return MsprobeReport(list(pool.map(_compare_job, jobs)))
     return MsprobeReport([_compare_job(job) for job in jobs])
+
+
+def _selected_pairs(npu_path: str | Path, bench_path: str | Path, steps: Sequence[int] | None,
+                    ranks: Sequence[int | str] | None) -> list[tuple[tuple[int | None, str], Path | None, Path | None]]:
+    """Every selected (step, rank) with its NPU and bench directories (None on a missing side)."""
+    npu_found, bench_found = discover(npu_path), discover(bench_path)
+    for path, found in ((npu_path, npu_found), (bench_path, bench_found)):
+        if not found:
+            raise DumpError(f"{path}: no msprobe dump.json found")
+    npu_sel, bench_sel = _select(npu_found, steps, ranks), _select(bench_found, steps, ranks)
+    keys = sorted(set(npu_sel) | set(bench_sel), key=lambda k: (-1 if k[0] is None else k[0], k[1]))
+    if not keys:
+        raise DumpError(f"no step/rank matches --step {list(steps or [])} --rank {list(ranks or [])}")
+    return [(k, npu_sel.get(k), bench_sel.get(k)) for k in keys]
 
 
 def _compare_job(job: tuple) -> RankResult:

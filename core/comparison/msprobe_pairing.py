@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import difflib
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -173,17 +174,23 @@ def _pair_by_key(npu: list[Entry], bench: list[Entry], key, out: Pairing, how: s
 
 
 def _align(npu: list[Entry], bench: list[Entry], out: Pairing, how: str | None) -> list[Entry]:
-    if [e.name for e in npu] == [e.name for e in bench] and how is None:
+    """Pair two call sequences of one key; return the NPU calls left over."""
+    if how is None and [e.name for e in npu] == [e.name for e in bench]:
         out.pairs += [EntryPair(a, b, "exact") for a, b in zip(npu, bench)]
         return []
-    matcher = difflib.SequenceMatcher(None, [signature(e) for e in npu], [signature(e) for e in bench], autojunk=False)
-    used: set[int] = set()
-    for block in matcher.get_matching_blocks():
-        for i in range(block.size):
-            a, b = npu[block.a + i], bench[block.b + i]
-            out.pairs.append(EntryPair(a, b, how or ("exact" if a.name == b.name else "fuzzy")))
-            used.add(block.a + i)
+    used = set()
+    for i, j in _aligned_indices(npu, bench):
+        a, b = npu[i], bench[j]
+        out.pairs.append(EntryPair(a, b, how or ("exact" if a.name == b.name else "fuzzy")))
+        used.add(i)
     return [e for i, e in enumerate(npu) if i not in used]
+
+
+def _aligned_indices(npu: list[Entry], bench: list[Entry]) -> Iterator[tuple[int, int]]:
+    """Index pairs of calls aligned on their signatures (longest matching blocks, in order)."""
+    matcher = difflib.SequenceMatcher(None, [signature(e) for e in npu], [signature(e) for e in bench], autojunk=False)
+    for block in matcher.get_matching_blocks():
+        yield from ((block.a + k, block.b + k) for k in range(block.size))
 
 
 def _bench_leftovers(bench: MsprobeRank, out: Pairing) -> list[Entry]:

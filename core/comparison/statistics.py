@@ -126,26 +126,27 @@ def _entry_input_norm(rows: list[_Row]) -> float:
 
 
 def _errors(row: _Row, input_norm: float) -> list[str]:
+    """msprobe's error rules for one row (empty: no error)."""
     npu, bench = row.npu, row.bench
     if bench is None:
         return [f"no bench record {npu.suffix} in {row.pair.bench.name}"]
-    out = []
     if npu.is_tensor != bench.is_tensor:
-        out.append("tensor on one side, plain value on the other")
+        return ["tensor on one side, plain value on the other"]
     if not npu.is_tensor:
-        return out + ([f"argument differs: NPU {npu.value} vs bench {bench.value}"] if npu.value != bench.value else [])
-    if row.new_nonfinite():
-        out.append("NPU Max/Min is inf/nan while the bench is finite")
-    if npu.dtype != bench.dtype:
-        out.append(f"dtype mismatch: NPU {npu.dtype} vs bench {bench.dtype}")
-    if npu.shape != bench.shape:
-        out.append(f"shape mismatch: NPU {list(npu.shape or [])} vs bench {list(bench.shape or [])}")
-    if npu.md5 and bench.md5 and npu.md5 != bench.md5:
-        out.append(f"md5 (CRC-32) differs: {npu.md5} vs {bench.md5}")
+        return [f"argument differs: NPU {npu.value} vs bench {bench.value}"] if npu.value != bench.value else []
+    checks = (
+        (row.new_nonfinite(), "NPU Max/Min is inf/nan while the bench is finite"),
+        (npu.dtype != bench.dtype, f"dtype mismatch: NPU {npu.dtype} vs bench {bench.dtype}"),
+        (npu.shape != bench.shape, f"shape mismatch: NPU {list(npu.shape or [])} vs bench {list(bench.shape or [])}"),
+        (bool(npu.md5 and bench.md5 and npu.md5 != bench.md5), f"md5 (CRC-32) differs: {npu.md5} vs {bench.md5}"),
+        (_norm_jump(row, input_norm), "input NormRelativeErr < 10% but output > 50%"),
+    )
+    return [message for failed, message in checks if failed]
+
+
+def _norm_jump(row: _Row, input_norm: float) -> bool:
     norm = row.norm_rel()
-    if npu.role == "output" and norm is not None and input_norm < 10.0 and norm > 50.0:
-        out.append("input NormRelativeErr < 10% but output > 50%")
-    return out
+    return row.npu.role == "output" and norm is not None and input_norm < 10.0 and norm > 50.0
 
 
 def _warnings(row: _Row, input_norm: float) -> list[str]:
@@ -184,28 +185,38 @@ def _load(path, dtype: str | None) -> np.ndarray:  # type: ignore[no-untyped-def
 
 
 def _row_dict(row: _Row, input_norm: float, tensors: bool) -> dict[str, object]:
-    npu, bench = row.npu, row.bench
+    npu = row.npu
     errors, warnings = _errors(row, input_norm), _warnings(row, input_norm)
-    bstats = bench.stats if bench else (None,) * 4
-    out: dict[str, object] = {
-        "NPU Name": npu.name, "Bench Name": bench.name if bench else None,
-        "Entry": row.pair.npu.name, "Bench Entry": row.pair.bench.name, "Order": row.pair.npu.order,
-        "Role": npu.role, "Pairing": row.pair.how, "Parent": row.pair.npu.parent,
-        "NPU Dtype": npu.dtype, "Bench Dtype": bench.dtype if bench else None,
-        "NPU Tensor Shape": _shape_text(npu), "Bench Tensor Shape": _shape_text(bench),
-    }
-    out.update({f"{s} diff": _diff(a, b) for s, a, b in zip(STATS, npu.stats, bstats)})
-    out.update(dict(zip(REL, row.rels())))
-    out.update({f"NPU {s.lower()}": v for s, v in zip(STATS, npu.stats)})
-    out.update({f"Bench {s.lower()}": v for s, v in zip(STATS, bstats)})
-    out.update({"NPU MD5": npu.md5, "Bench MD5": bench.md5 if bench else None})
+    out = _names(row) | _stat_columns(row)
     out["Result"] = "error" if errors else "warning" if warnings else "pass"
     out["Err_message"] = "; ".join(errors + warnings + ([npu.error] if npu.error else []))
-    out["Deviation"] = row.deviation() if npu.is_tensor else (0.0 if not errors else math.inf)
+    out["Deviation"] = row.deviation() if npu.is_tensor else (math.inf if errors else 0.0)
     out["msprobe -da flags"] = _flat_rule(row)
     out["NPU_Stack_Info"] = row.pair.npu.stack
     if tensors:
         out.update(_tensor_metrics(row))
+    return out
+
+
+def _names(row: _Row) -> dict[str, object]:
+    npu, bench = row.npu, row.bench or Record("", "", "", "", False)
+    return {
+        "NPU Name": npu.name, "Bench Name": bench.name or None,
+        "Entry": row.pair.npu.name, "Bench Entry": row.pair.bench.name, "Order": row.pair.npu.order,
+        "Role": npu.role, "Pairing": row.pair.how, "Parent": row.pair.npu.parent,
+        "NPU Dtype": npu.dtype, "Bench Dtype": bench.dtype,
+        "NPU Tensor Shape": _shape_text(npu), "Bench Tensor Shape": _shape_text(bench),
+        "NPU MD5": npu.md5, "Bench MD5": bench.md5,
+    }
+
+
+def _stat_columns(row: _Row) -> dict[str, object]:
+    nstats = row.npu.stats
+    bstats = row.bench.stats if row.bench else (None,) * 4
+    out: dict[str, object] = {f"{s} diff": _diff(a, b) for s, a, b in zip(STATS, nstats, bstats)}
+    out.update(dict(zip(REL, row.rels())))
+    out.update({f"NPU {s.lower()}": v for s, v in zip(STATS, nstats)})
+    out.update({f"Bench {s.lower()}": v for s, v in zip(STATS, bstats)})
     return out
 
 
