@@ -84,11 +84,14 @@ class _Row:
     npu: Record
     bench: Record | None
     pair: EntryPair
+    _rels: tuple[float | None, ...] | None = None
 
     def rels(self) -> tuple[float | None, ...]:
-        if self.bench is None:
-            return (None,) * 4
-        return tuple(rel_err(a, b) for a, b in zip(self.npu.stats, self.bench.stats))
+        """The four relative errors (percent), computed once."""
+        if self._rels is None:
+            bench = self.bench.stats if self.bench is not None else (None,) * 4
+            self._rels = tuple(rel_err(a, b) for a, b in zip(self.npu.stats, bench))
+        return self._rels
 
     def new_nonfinite(self) -> bool:
         """NPU Max/Min is NaN/Inf while the bench's is finite."""

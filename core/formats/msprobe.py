@@ -30,6 +30,7 @@ rows); :func:`discover` lists the step/rank directories of a dump tree; ``sniff`
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -55,7 +56,7 @@ _IO_KEYS = (("input_args", "input"), ("input_kwargs", "input"), ("input", "input
             ("output", "output"), ("parameters", "parameters"))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Record:
     """One argument of an entry: a tensor (statistics, optional file) or a plain value."""
 
@@ -135,6 +136,7 @@ _PARAM_GRAD = re.compile(r"^(?P<prefix>Module|Cell)\.(?P<api>.+)\.parameters_gra
 _API = re.compile(r"^(?P<prefix>[^.]+)\.(?P<api>.+)\.(?P<n>\d+)\.(?P<dir>forward|backward)(?:\.\d+)?$")
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def split_name(name: str) -> NameParts:
     """Take an entry name apart; a name of no known shape keeps itself as ``api``."""
     for pattern, direction in ((_MODULE, None), (_PARAM_GRAD, "parameters_grad"), (_API, None)):
