@@ -108,3 +108,15 @@ def test_tensor_mode_adds_our_metrics(tmp_path) -> None:
     assert rows["input"]["cosine_similarity"] == pytest.approx(1.0)
     assert rows["output"]["nonfinite_mismatch"] == 1
     assert result.divergence is not None and result.divergence.nonfinite
+
+
+def test_plain_text_entry_point(tmp_path, capsys) -> None:
+    from dumpscope.core.comparison.msprobe_driver import main
+
+    same = {"Functional.relu.0.forward": entry([tensor()], [tensor()])}
+    for side in ("npu", "bench"):
+        write_rank(tmp_path / side / "step0" / "rank0", same)
+    assert main([str(tmp_path / "npu"), str(tmp_path / "bench"), "--csv", str(tmp_path / "out")]) == 0
+    assert "first divergence: none" in capsys.readouterr().out
+    assert (tmp_path / "out" / "step0_rank0.csv").is_file()
+    assert main([str(tmp_path / "npu"), str(tmp_path / "bench"), "--rank", "7"]) == 2

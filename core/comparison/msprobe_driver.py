@@ -135,3 +135,37 @@ def _compare_one(key: tuple[int | None, str], npu: Path | None, bench: Path | No
     result.problems = npu_rank.problems + bench_rank.problems
     result.seconds = time.perf_counter() - start
     return result
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m dumpscope.core.comparison.msprobe_driver NPU BENCH [--step N] [--rank N]``:
+    a plain-text stand-in until ``dumpscope compare`` routes msprobe trees here.
+    Exit 1 when a step/rank diverges, 2 on unusable input."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="msprobe_driver", description="compare msprobe dumps per step and rank")
+    ap.add_argument("npu")
+    ap.add_argument("bench")
+    ap.add_argument("--step", type=int, action="append")
+    ap.add_argument("--rank", type=int, action="append")
+    ap.add_argument("--mapping", help="msprobe data/api/layer mapping YAML")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--csv", type=Path, help="write one CSV per step/rank into this folder")
+    a = ap.parse_args(argv)
+    try:
+        report = compare_msprobe(a.npu, a.bench, steps=a.step, ranks=a.rank, mapping_path=a.mapping, workers=a.workers)
+    except (DumpError, ValueError, OSError) as exc:
+        print(f"error: {exc}")
+        return 2
+    for r in report.results:
+        print(f"{r.label}: {r.error or (r.divergence.describe() if r.divergence else 'no divergence')}")
+        if a.csv is not None and r.frame is not None:
+            a.csv.mkdir(parents=True, exist_ok=True)
+            r.frame.drop("NPU_Stack_Info").write_csv(a.csv / f"step{r.step}_{r.rank}.csv")
+    first = report.first
+    print(f"first divergence: {first.label if first else 'none'}")
+    return 1 if first else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
