@@ -117,3 +117,27 @@ def test_identical_dumps_have_no_divergence(tmp_path) -> None:
     frame, rank = _frame(tmp_path, data, data)
     assert first_divergence(frame, rank) is None
     assert set(frame["Result"]) == {"pass"}
+
+
+def test_backward_after_forward_and_requires_grad_rule(tmp_path) -> None:
+    s, bad = (1.0, 0.0, 0.5, 10.0), (1.0, 0.0, 0.5, 20.0)
+    npu = {"Functional.relu.0.backward": {"input": [tensor(stats=s)], "output": [tensor(stats=bad)]},
+           "Functional.relu.0.forward": entry([tensor(stats=s)], [tensor(stats=s, requires_grad=True)])}
+    bench = {"Functional.relu.0.backward": {"input": [tensor(stats=s)], "output": [tensor(stats=s)]},
+             "Functional.relu.0.forward": entry([tensor(stats=s)], [tensor(stats=s)])}
+    frame, rank = _frame(tmp_path, npu, bench)
+    msg = dict(zip(frame["NPU Name"], frame["Err_message"]))
+    assert "requires_grad differs" in msg["Functional.relu.0.forward.output.0"]
+    assert first_divergence(frame, rank).entry == "Functional.relu.0.backward"
+
+
+def test_module_tree_from_construct(tmp_path) -> None:
+    data = {"Functional.relu.0.forward": entry([tensor()], [tensor()]),
+            "Module.block.Block.forward.0": entry([tensor()], [tensor()])}
+    rank = read_rank(write_rank(tmp_path / "rank0", data, construct={
+        "Functional.relu.0.forward": "Module.block.Block.forward.0",
+        "Module.block.Block.forward.0": "Module.model.Net.forward.0"}))
+    tree = rank.children()
+    assert tree["Module.block.Block.forward.0"] == ["Functional.relu.0.forward"]
+    assert tree["Module.model.Net.forward.0"] == ["Module.block.Block.forward.0"]
+    assert tree[None] == ["Module.model.Net.forward.0"]

@@ -142,6 +142,8 @@ def _errors(row: _Row, input_norm: float) -> list[str]:
         (npu.dtype != bench.dtype, f"dtype mismatch: NPU {npu.dtype} vs bench {bench.dtype}"),
         (npu.shape != bench.shape, f"shape mismatch: NPU {list(npu.shape or [])} vs bench {list(bench.shape or [])}"),
         (bool(npu.md5 and bench.md5 and npu.md5 != bench.md5), f"md5 (CRC-32) differs: {npu.md5} vs {bench.md5}"),
+        (None not in (npu.requires_grad, bench.requires_grad) and npu.requires_grad != bench.requires_grad,
+         f"requires_grad differs: NPU {npu.requires_grad} vs bench {bench.requires_grad}"),
         (_norm_jump(row, input_norm), "input NormRelativeErr < 10% but output > 50%"),
     )
     return [message for failed, message in checks if failed]
@@ -344,9 +346,14 @@ def _module_path(rank: MsprobeRank | None, entry: str) -> tuple[str, ...]:
 
 
 def _is_leaf(name: str) -> bool:
-    """API calls, not module aggregates or gradients: where a fault is introduced."""
+    """API calls, not module aggregates or parameter gradients: where a fault is introduced."""
     parts = split_name(name)
-    return parts.prefix not in ("Module", "Cell") and parts.direction == "forward"
+    return parts.prefix not in ("Module", "Cell") and parts.direction in ("forward", "backward")
+
+
+def _walk_order(item: tuple[str, "_EntryDev"]) -> tuple[bool, int]:
+    """Forward calls first, in call order; backward calls after them (a training step's order)."""
+    return split_name(item[0]).direction != "forward", item[1].order
 
 
 def bad_entries(frame: pl.DataFrame, rank: MsprobeRank | None = None,
@@ -356,9 +363,10 @@ def bad_entries(frame: pl.DataFrame, rank: MsprobeRank | None = None,
     A call is ``introduced`` when the inputs an earlier call produced are good (its own
     weights/constants may differ: they are named in ``local_inputs``), ``inherited`` when
     they were bad already.  Module and backward entries are skipped (a module is as bad
-    as its worst call, see :func:`module_health`)."""
+    as its worst call, see :func:`module_health`); backward calls come after every
+    forward call, so a forward divergence is always named first."""
     out = []
-    for entry, d in sorted(_entry_devs(frame).items(), key=lambda kv: kv[1].order):
+    for entry, d in sorted(_entry_devs(frame).items(), key=_walk_order):
         if not _is_leaf(entry) or d.output <= bad:
             continue
         kind = "introduced" if d.upstream <= bad else "inherited"

@@ -130,6 +130,17 @@ class MsprobeRank:
     def label(self) -> str:
         return f"step{'' if self.step is None else self.step}/{self.rank}"
 
+    def children(self) -> dict[str | None, list[str]]:
+        """The module tree of construct.json: parent (None = top level) -> children in
+        call order; modules named only as parents are included.  For a collapsible view."""
+        tree: dict[str | None, list[str]] = {}
+        known = set(self.entries)
+        for entry in sorted(self.entries.values(), key=lambda e: e.order):
+            tree.setdefault(entry.parent, []).append(entry.name)
+        for parent in [p for p in tree if p is not None and p not in known]:
+            tree.setdefault(None, []).append(parent)
+        return tree
+
 
 _MODULE = re.compile(r"^(?P<prefix>Module|Cell)\.(?P<api>.+)\.(?P<dir>forward|backward)\.(?P<n>\d+)$")
 _PARAM_GRAD = re.compile(r"^(?P<prefix>Module|Cell)\.(?P<api>.+)\.parameters_grad(?:\.(?P<n>\d+))?$")
