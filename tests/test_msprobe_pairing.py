@@ -88,3 +88,15 @@ def test_mapping_shapes() -> None:
         mapping_from_obj(["nonsense"])
     with pytest.raises(ValueError):
         mapping_from_obj(3)
+
+
+def test_calls_whose_signatures_differ_still_pair_by_order_when_counts_agree(tmp_path) -> None:
+    # one extra NPU call shifts the counters, and the NPU's third conv has another shape (a real
+    # shape mismatch that must be reported, not hidden as unmatched)
+    bench = [_conv(0, [1, 4]), _conv(1, [1, 8])]
+    npu = [_conv(0, [1, 2]), _conv(1, [1, 4]), _conv(2, [1, 9])]
+    pairing = pair_ranks(*_ranks(tmp_path, npu, bench))
+    got = {p.npu.name: p.bench.name for p in pairing.pairs}
+    assert got == {"Functional.conv2d.1.forward": "Functional.conv2d.0.forward",
+                   "Functional.conv2d.2.forward": "Functional.conv2d.1.forward"}
+    assert [u.entry.name for u in pairing.unmatched] == ["Functional.conv2d.0.forward"]

@@ -187,10 +187,13 @@ def _align(npu: list[Entry], bench: list[Entry], out: Pairing, how: str | None) 
 
 
 def _aligned_indices(npu: list[Entry], bench: list[Entry]) -> Iterator[tuple[int, int]]:
-    """Index pairs of calls aligned on their signatures (longest matching blocks, in order)."""
+    """Index pairs of calls aligned on their signatures; between two aligned stretches, a
+    run of calls of equal length on both sides pairs by order (calls whose shapes differ
+    are still the same calls, and their mismatch must be reported)."""
     matcher = difflib.SequenceMatcher(None, [signature(e) for e in npu], [signature(e) for e in bench], autojunk=False)
-    for block in matcher.get_matching_blocks():
-        yield from ((block.a + k, block.b + k) for k in range(block.size))
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
+            yield from zip(range(i1, i2), range(j1, j2))
 
 
 def _bench_leftovers(bench: MsprobeRank, out: Pairing) -> list[Entry]:
