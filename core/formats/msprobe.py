@@ -206,33 +206,41 @@ def _value_record(raw: object, base: dict) -> Record:
     return Record(**base, is_tensor=False, value=text)
 
 
+def _items(raw: list | dict) -> list[tuple[object, object]]:
+    """(index or key, item) of a list or dict argument."""
+    return list(enumerate(raw)) if isinstance(raw, list) else list(raw.items())
+
+
+def _is_container(raw: object) -> bool:
+    """A nested list/dict of arguments (a dict with ``type`` is one record)."""
+    return isinstance(raw, list) or isinstance(raw, dict) and bool(raw) and "type" not in raw
+
+
 def _records(raw: object, entry: str, role: str, suffix: str, tensor_dir: Path) -> list[Record]:
     """Flatten one argument (tensor, value, nested list or dict) into records."""
+    if _is_container(raw):
+        return [r for k, item in _items(raw) for r in _records(item, entry, role, f"{suffix}.{k}", tensor_dir)]  # type: ignore[arg-type]
     base = {"name": f"{entry}.{suffix}", "entry": entry, "role": role, "suffix": suffix}
-    if isinstance(raw, list):
-        return [r for i, item in enumerate(raw) for r in _records(item, entry, role, f"{suffix}.{i}", tensor_dir)]
-    if isinstance(raw, dict) and "type" not in raw and raw:
-        return [r for k, item in raw.items() for r in _records(item, entry, role, f"{suffix}.{k}", tensor_dir)]
     if isinstance(raw, dict) and _is_tensor(raw):
         return [_tensor_record(raw, base, tensor_dir)]
     return [_value_record(raw, base)]
 
 
 def _entry_records(name: str, body: dict, tensor_dir: Path) -> list[Record]:
+    """Every record of an entry: forward/backward arguments, or parameter gradients."""
     if split_name(name).direction == "parameters_grad":
-        out: list[Record] = []
-        for key, item in body.items():
-            item = item[0] if isinstance(item, list) and len(item) == 1 else item
-            out += _records(item, name, "parameters_grad", key, tensor_dir)
-        return out
-    out = []
+        return [r for key, item in body.items() for r in _records(_single(item), name, "parameters_grad", key, tensor_dir)]
+    out: list[Record] = []
     for key, role in _IO_KEYS:
         args = body.get(key)
-        if isinstance(args, list):
-            out += [r for i, a in enumerate(args) for r in _records(a, name, role, f"{role}.{i}", tensor_dir)]
-        elif isinstance(args, dict):
-            out += [r for k, a in args.items() for r in _records(a, name, role, f"{role}.{k}", tensor_dir)]
+        if isinstance(args, (list, dict)):
+            out += [r for k, a in _items(args) for r in _records(a, name, role, f"{role}.{k}", tensor_dir)]
     return out
+
+
+def _single(item: object) -> object:
+    """``{"weight": [tensor]}``: a one-element gradient list is the tensor itself."""
+    return item[0] if isinstance(item, list) and len(item) == 1 else item
 
 
 def _load_json(path: Path) -> object:
