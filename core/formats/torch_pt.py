@@ -198,12 +198,20 @@ def _np_dtype(name: str) -> np.dtype:
     return np.dtype(name).newbyteorder("<")
 
 
+def _last_element(spec: TensorSpec) -> int:
+    """Index of the last storage element the view touches (offset - 1 for an empty view)."""
+    if not all(spec.shape):
+        return spec.offset - 1
+    return spec.offset + sum((d - 1) * s for d, s in zip(spec.shape, spec.stride))
+
+
 def _view(storage: np.ndarray, spec: TensorSpec) -> np.ndarray:
-    if any(d < 0 for d in spec.shape) or any(s < 0 for s in spec.stride) or len(spec.shape) != len(spec.stride):
-        raise TensorReadError("data.pkl: negative or inconsistent shape/stride")
-    last = spec.offset + sum((d - 1) * s for d, s in zip(spec.shape, spec.stride)) if all(spec.shape) else spec.offset - 1
-    if spec.offset < 0 or last >= storage.size:
+    """The tensor as a copy of its strided view of the storage, bounds checked first."""
+    if len(spec.shape) != len(spec.stride) or min(spec.shape + spec.stride + (spec.offset,), default=0) < 0:
+        raise TensorReadError("data.pkl: negative or inconsistent shape/stride/offset")
+    last = _last_element(spec)
+    if last >= storage.size:
         raise TensorReadError(f"tensor view reaches element {last} of a {storage.size}-element storage (truncated file?)")
-    base = storage[spec.offset:]
     strides = tuple(s * storage.itemsize for s in spec.stride)
-    return np.lib.stride_tricks.as_strided(base, shape=spec.shape, strides=strides, writeable=False).copy()
+    return np.lib.stride_tricks.as_strided(storage[spec.offset:], shape=spec.shape, strides=strides,
+                                           writeable=False).copy()
