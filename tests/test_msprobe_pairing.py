@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dumpscope.core.comparison.msprobe_pairing import Mapping, load_mapping, mapping_from_obj, pair_ranks
 from dumpscope.core.formats.msprobe import read_rank
@@ -100,3 +102,21 @@ def test_calls_whose_signatures_differ_still_pair_by_order_when_counts_agree(tmp
     assert got == {"Functional.conv2d.1.forward": "Functional.conv2d.0.forward",
                    "Functional.conv2d.2.forward": "Functional.conv2d.1.forward"}
     assert [u.entry.name for u in pairing.unmatched] == ["Functional.conv2d.0.forward"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(1, 6), min_size=1, max_size=12), st.data())
+def test_one_extra_call_anywhere_leaves_every_other_call_correctly_paired(tmp_path_factory, widths, data) -> None:
+    """Bench: adds of distinct widths.  NPU: the same calls plus one extra add (a width no
+    bench call has) inserted at any position; every bench call pairs with its own NPU call."""
+    tmp_path = tmp_path_factory.mktemp("prop")
+    shapes = [[1, 10 * k + w] for k, w in enumerate(widths)]
+    at = data.draw(st.integers(0, len(shapes)))
+    npu_shapes = shapes[:at] + [[1, 7]] + shapes[at:]
+    bench = [_add(i, s) for i, s in enumerate(shapes)]
+    npu = [_add(i, s) for i, s in enumerate(npu_shapes)]
+    pairing = pair_ranks(*_ranks(tmp_path, npu, bench))
+    got = {p.bench.name: p.npu.name for p in pairing.pairs}
+    want = {f"Tensor.__add__.{i}.forward": f"Tensor.__add__.{i + (i >= at)}.forward" for i in range(len(shapes))}
+    assert got == want
+    assert [u.entry.name for u in pairing.unmatched] == [f"Tensor.__add__.{at}.forward"]
