@@ -141,3 +141,20 @@ def test_module_tree_from_construct(tmp_path) -> None:
     assert tree["Module.block.Block.forward.0"] == ["Functional.relu.0.forward"]
     assert tree["Module.model.Net.forward.0"] == ["Module.block.Block.forward.0"]
     assert tree[None] == ["Module.model.Net.forward.0"]
+
+
+def test_msprobe_skip_lists(tmp_path) -> None:
+    s, other = (1.0, 0.0, 0.5, 10.0), (9.0, -9.0, 3.0, 99.0)
+    npu = {"Torch.empty.0.forward": entry([], [tensor(stats=other)]),
+           "Distributed.all_to_all_single.0.forward": entry([tensor(stats=other)], [tensor(stats=(1.0, 0.0, 0.5, 16.0))]),
+           "Functional.relu.0.forward": entry([tensor(stats=s)], [tensor(stats=(1.0, 0.0, 0.5, 16.0))])}
+    bench = {"Torch.empty.0.forward": entry([], [tensor(stats=s)]),
+             "Distributed.all_to_all_single.0.forward": entry([tensor(stats=s)], [tensor(stats=s)]),
+             "Functional.relu.0.forward": entry([tensor(stats=s)], [tensor(stats=s)])}
+    frame, rank = _frame(tmp_path, npu, bench)
+    res = dict(zip(frame["NPU Name"], zip(frame["Result"], frame["Err_message"])))
+    assert res["Torch.empty.0.forward.output.0"][0] == "pass" and "not compared" in res["Torch.empty.0.forward.output.0"][1]
+    # the input-based rule (inputs < 10 % but output > 50 %) is skipped for the collective, kept for relu
+    assert res["Distributed.all_to_all_single.0.forward.output.0"][0] == "pass"
+    assert res["Functional.relu.0.forward.output.0"][0] == "error"
+    assert first_divergence(frame, rank).entry == "Distributed.all_to_all_single.0.forward"

@@ -45,6 +45,10 @@ REL = ("MaxRelativeErr", "MinRelativeErr", "MeanRelativeErr", "NormRelativeErr")
 BAD_NORM_PERCENT = 5.0
 #: Tensor mode: our full per-tensor metric set (msaccucmp's columns, SQNR, tolerance, NaN/Inf counts).
 _TENSOR_METRICS = MSACCUCMP_METRICS + EXTRA_METRICS + COUNT_COLUMNS
+#: APIs msprobe does not compare at all (their outputs are uninitialised memory or conversions).
+NOT_COMPARED = frozenset({"empty", "empty_like", "numpy", "to", "setitem", "__setitem__"})
+#: Collectives whose input-based rules msprobe skips (inputs and outputs are different shards).
+NO_INPUT_RULES = frozenset({"_reduce_scatter_base", "_all_gather_base", "all_to_all_single", "batch_isend_irecv"})
 _SEVERITY = {"pass": 0, "warning": 1, "error": 2, "unmatched": 1}
 
 
@@ -225,6 +229,12 @@ def _stat_columns(row: _Row) -> dict[str, object]:
     return out
 
 
+def _not_compared(row: dict[str, object], api: str) -> dict[str, object]:
+    """msprobe compares nothing for these APIs (uninitialised memory, conversions)."""
+    return row | {"Result": "pass", "Deviation": 0.0, "msprobe -da flags": False,
+                  "Err_message": f"not compared: msprobe skips {api} (uninitialised memory or a conversion)"}
+
+
 def _shape_text(record: Record | None) -> str | None:
     if record is None or record.shape is None:
         return None
@@ -258,8 +268,11 @@ def compare_statistics(pairing: Pairing, mapping: Mapping | None = None, *, tens
     rows: list[dict[str, object]] = []
     for pair in pairing.pairs:
         pair_rows = list(_pair_records(pair, mapping))
-        input_norm = _entry_input_norm(pair_rows)
+        api = split_name(pair.npu.name).api
+        input_norm = math.inf if api in NO_INPUT_RULES else _entry_input_norm(pair_rows)
         rows += [_row_dict(r, input_norm, tensors) for r in pair_rows]
+        if api in NOT_COMPARED:
+            rows[len(rows) - len(pair_rows):] = [_not_compared(r, api) for r in rows[len(rows) - len(pair_rows):]]
     rows += [_unmatched_row(u, tensors) for u in pairing.unmatched]
     schema = dict(_SCHEMA) | ({k: pl.Float64 for k in _TENSOR_METRICS} if tensors else {})
     return pl.DataFrame(rows, schema=schema).sort("Order", nulls_last=True, maintain_order=True)
