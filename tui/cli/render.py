@@ -9,9 +9,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from dumpscope.core.names import display
 from dumpscope.core.comparison.pipeline import Comparison
 from dumpscope.tui.app.widgets.layer_rows import HEALTH_LABEL, short_dtype
+from dumpscope.tui.cli.safe import markup, plain
 
 #: Style per health; the glyph and word come from the UI's labels (one wording for both),
 #: so health reads in 16 colours, under NO_COLOR and for colour-blind users.
@@ -57,10 +57,10 @@ def render_table(cmp: Comparison, console: Console | None = None, limit: int | N
     shown = frame if limit is None else frame.head(limit)
     for r in shown.iter_rows(named=True):
         nan_inf = f"{r['nan_target'] or 0}/{r['inf_target'] or 0}" if r["side"] == "both" else ""
-        cells: list[str | Text] = [str(r["index"]), display(r["name"]), r["op_type"] or ""]
+        cells: list[str | Text] = [str(r["index"]), markup(r["name"]), markup(r["op_type"] or "")]
         if wide:
             shape = "×".join(str(d) for d in r["shape"]) if r["shape"] is not None else "?"
-            cells += [shape, f"{short_dtype(r['dtype'])}/{short_dtype(r['target_dtype'])}"]
+            cells += [shape, markup(f"{short_dtype(r['dtype'])}/{short_dtype(r['target_dtype'])}")]
         cells.append(fmt_metric(r["cosine_similarity"], 8))
         if wide:
             cells.append(fmt_metric(r["max_absolute_error"]))
@@ -71,7 +71,7 @@ def render_table(cmp: Comparison, console: Console | None = None, limit: int | N
         console.print(f"[dim]… {frame.height - limit} more rows (use --format csv/json/parquet for all)[/dim]")
     console.print(summary_text(cmp))
     for w in (cmp.meta.get("warnings") or [])[:10]:  # type: ignore[union-attr]
-        console.print(Text(f"warning: {display(str(w))}", style="yellow"))
+        console.print(Text(f"warning: {plain(w)}", style="yellow"))
 
 
 def summary_text(cmp: Comparison) -> Text:
@@ -86,5 +86,5 @@ def summary_text(cmp: Comparison) -> Text:
         text.append("— no divergent layer", style="green")
     else:
         r = cmp.frame.row(first, named=True)
-        text.append(f"— first divergent: #{r['index']} {display(r['name'])} ({r['op_type'] or '?'}): {display(r['message'] or '')}")
+        text.append(f"— first divergent: #{r['index']} {plain(r['name'])} ({plain(r['op_type'] or '?')}): {plain(r['message'] or '')}")
     return text
