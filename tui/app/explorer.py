@@ -31,7 +31,8 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from dumpscope.tui.app.screens.help import HelpScreen, KeyHelp, collect_bindings
 from dumpscope.tui.app.widgets.layer_list import LayerList
-from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS, LayerRows, Query, QueryError
+from dumpscope.tui.app.filters import Query, QueryError
+from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS, LayerRows
 from dumpscope.tui.app.widgets.summary_bar import Summary, SummaryBar, styled
 from dumpscope.tui.app.widgets.fusion_pane import FusionPane
 from dumpscope.tui.app.widgets.overflow_pane import OverflowPane
