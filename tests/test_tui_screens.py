@@ -10,7 +10,7 @@ import pytest
 
 from dumpscope.core.onnx.runner import dump_model
 from dumpscope.core.comparison.pipeline import Comparison
-from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp, load_keymap
+from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
 from dumpscope.tui.app.screens.export import ExportScreen
 from dumpscope.tui.app.screens.help import HelpScreen
 from dumpscope.tui.app.screens.message import MessageScreen
@@ -43,17 +43,6 @@ async def test_help_lists_bindings_with_the_user_keymap(generated: Comparison, _
         assert "First divergent" in text and "list.down" in text and "^n" in text
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
-
-
-def test_keymap_file_problems_are_reported(tmp_path: Path) -> None:
-    bad = tmp_path / "keymap.toml"
-    bad.write_text("[keymap\n")
-    keymap, problems = load_keymap(bad)
-    assert keymap == {} and "ignored" in problems[0]
-    bad.write_text('"list.down" = ""\n"list.up" = "K, up"\n')
-    keymap, problems = load_keymap(bad)
-    assert keymap == {"list.up": "K,up"} and "list.down" in problems[0]
-    assert load_keymap(tmp_path / "missing.toml") == ({}, [])
 
 
 async def test_broken_keymap_does_not_stop_the_app(generated: Comparison, _isolated_config: Path) -> None:

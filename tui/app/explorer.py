@@ -9,8 +9,6 @@ Numbers come from :mod:`dumpscope.core`; this module only decides what to show.
 
 from __future__ import annotations
 
-import os
-import sys
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -21,7 +19,6 @@ import numpy as np
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.message import Message
@@ -29,64 +26,21 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Input
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from dumpscope.tui.app.keymap import load_keymap
+from dumpscope.tui.app.palette import ActionsProvider
 from dumpscope.tui.app.screens.help import HelpScreen, KeyHelp, collect_bindings
 from dumpscope.tui.app.widgets.layer_list import LayerList
 from dumpscope.tui.app.filters import Query, QueryError
 from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS, LayerRows
 from dumpscope.tui.app.widgets.summary_bar import Summary, SummaryBar, styled
-from dumpscope.tui.app.widgets.fusion_pane import FusionPane
-from dumpscope.tui.app.widgets.overflow_pane import OverflowPane
+from dumpscope.tui.app.panes import SIDE_PANES, next_pane
+from dumpscope.tui.app.widgets.row_facts_pane import RowFactsPane
 from dumpscope.tui.app.widgets.tensor_pane import TensorPane
 from dumpscope.tui.app.widgets.verdict_bar import VerdictBar
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # Python 3.10
-    import tomli as tomllib
 
 if TYPE_CHECKING:
     from dumpscope.core.diagnosis.engine import Diagnosis
     from dumpscope.core.comparison.pipeline import Comparison
-
-SIDE_PANES: tuple[tuple[str, str], ...] = (("tensor", "tensor"), ("overflow", "overflow"), ("fusion", "fusion"))
-"""The side panes `p` cycles through: (widget id, name shown)."""
-
-
-def config_dir() -> Path:
-    """``$DUMPSCOPE_CONFIG_DIR`` or ``~/.config/dumpscope`` (XDG_CONFIG_HOME honoured)."""
-    env = os.environ.get("DUMPSCOPE_CONFIG_DIR")
-    if env:
-        return Path(env).expanduser()
-    base = os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config"
-    return Path(base) / "dumpscope"
-
-
-def load_keymap(path: Path | None = None) -> tuple[dict[str, str], list[str]]:
-    """Read ``keymap.toml``: ``binding.id = "key[,key...]"`` (top level or under ``[keymap]``).
-
-    Returns the keymap and the problems found; a broken file never stops the app.
-    """
-    path = path or config_dir() / "keymap.toml"
-    if not path.is_file():
-        return {}, []
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        return {}, [f"{path}: ignored ({exc})"]
-    table = data.get("keymap", data)
-    keymap: dict[str, str] = {}
-    problems: list[str] = []
-    if not isinstance(table, dict):
-        return {}, [f"{path}: [keymap] must be a table"]
-    for binding_id, keys in table.items():
-        if isinstance(keys, list) and all(isinstance(k, str) for k in keys):
-            keys = ",".join(keys)
-        if not isinstance(keys, str) or not keys.strip():
-            problems.append(f"{path}: {binding_id!r} needs a key string like \"j,down\"")
-            continue
-        keymap[str(binding_id)] = ",".join(k.strip() for k in keys.split(",") if k.strip())
-    return keymap, problems
-
 
 @dataclass(frozen=True)
 class CompareRequest:
@@ -99,50 +53,6 @@ class CompareRequest:
     graph: Path | None = None
     thresholds: tuple[str, ...] = ()
     """``KEY=VALUE`` overrides, as ``--threshold`` takes them."""
-
-
-@dataclass(frozen=True)
-class PaletteEntry:
-    """One command palette line: what it says, which action it runs where, and its keys."""
-
-    title: str
-    action: str
-    node: Any
-    keys: str = ""
-
-
-QUICK_FILTERS: tuple[tuple[str, str], ...] = (
-    ("Show only unhealthy rows (warn, fail, error)", "health:bad"),
-    ("Show only failing rows", "health:fail"),
-    ("Show only rows that could not be compared", "health:error"),
-    ("Show only unmatched tensors", "health:only"),
-)
-
-
-class ActionsProvider(Provider):
-    """Command palette: every bound action, plus each sort column and the common filters."""
-
-    def _entries(self) -> list[PaletteEntry]:
-        app = self.app
-        assert isinstance(app, DumpscopeApp)
-        entries = [PaletteEntry(e.description, e.action, e.node, ", ".join(e.keys)) for e in app.key_help()]
-        entries += [PaletteEntry(f"Sort by {key.label}", f"sort_by({key.id!r})", app) for key in SORT_KEYS]
-        entries += [PaletteEntry(title, f"filter_to({text!r})", app, text) for title, text in QUICK_FILTERS]
-        return entries
-
-    def _run(self, entry: PaletteEntry) -> None:
-        self.app.call_later(self.app.run_action, entry.action, entry.node)
-
-    async def discover(self) -> Hits:
-        for entry in self._entries():
-            yield DiscoveryHit(entry.title, partial(self._run, entry), help=entry.keys)
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for entry in self._entries():
-            score = matcher.match(entry.title)
-            if score > 0:
-                yield Hit(score, matcher.highlight(entry.title), partial(self._run, entry), help=entry.keys)
 
 
 class DumpscopeApp(App[int]):
@@ -221,8 +131,9 @@ class DumpscopeApp(App[int]):
         yield verdict
         with Horizontal(id="main"):
             yield LayerList(id="layers")
-            with ContentSwitcher(initial="tensor", id="side"):
-                yield TensorPane(id="tensor")  # the overflow and fusion panes mount on first use (`p`)
+            first = SIDE_PANES[0]
+            with ContentSwitcher(initial=first.id, id="side"):
+                yield first.make(first.id)  # the other panes mount on first use (`p`)
         yield Input(placeholder="filter: words  op:Conv  health:fail  origin:new  fused:yes  #10-20   (enter keeps, esc restores)",
                     id="filter")
         yield Footer()
@@ -400,8 +311,10 @@ class DumpscopeApp(App[int]):
     def _show_side_pane(self) -> None:
         """The overflow and fusion panes work for the selected row only while shown."""
         current = self.side.current
-        if current in ("overflow", "fusion"):
-            pane = self.main_screen.query_one(f"#{current}", OverflowPane if current == "overflow" else FusionPane)
+        if current is None:
+            return
+        pane = self.side.query_one(f"#{current}")
+        if isinstance(pane, RowFactsPane):
             pane.show(self.comparison, self.layer_list.selected)
 
     def _diagnose(self, comparison: Comparison) -> None:
@@ -419,15 +332,13 @@ class DumpscopeApp(App[int]):
                 self._apply_view()
 
     async def action_next_pane(self) -> None:
-        """Cycle the side pane: tensor -> overflow -> fusion (each mounted when first shown)."""
-        ids = [pane_id for pane_id, _name in SIDE_PANES]
-        current = ids.index(self.side.current or "tensor")
-        new = ids[(current + 1) % len(ids)]
-        if not self.side.query(f"#{new}"):
-            await self.side.mount(OverflowPane(id=new) if new == "overflow" else FusionPane(id=new))
-        self.side.current = new
+        """Cycle the side panes of :data:`SIDE_PANES` (each mounted when first shown)."""
+        new = next_pane(self.side.current)
+        if not self.side.query(f"#{new.id}"):
+            await self.side.mount(new.make(new.id))
+        self.side.current = new.id
         self._show_side_pane()
-        self.notify(f"{SIDE_PANES[(current + 1) % len(ids)][1]} pane (p for the next)", timeout=1.5)
+        self.notify(f"{new.title} pane (p for the next)", timeout=1.5)
 
     @on(VerdictBar.Diagnosed)
     def _diagnosed_now(self, message: VerdictBar.Diagnosed) -> None:
