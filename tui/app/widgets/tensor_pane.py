@@ -11,9 +11,9 @@ repaints the list only; the pane follows when the cursor rests.
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, VerticalScroll
@@ -21,9 +21,9 @@ from textual.content import Content
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Static
-from textual.worker import get_current_worker
 
 from dumpscope.core.names import display
+from dumpscope.tui.app.background import Superseded, cancelled, run_in_background
 from dumpscope.tui.app.widgets.histogram import bars
 from dumpscope.tui.app.widgets.layer_rows import UNMATCHED_LABEL, printable
 from dumpscope.tui.app.widgets.summary_bar import health_text, styled
@@ -213,23 +213,10 @@ class TensorPane(VerticalScroll, can_focus=True):
         return Content("\n").join(lines)
 
     # -- tensors -------------------------------------------------------------------------
-    @work(thread=True, exclusive=True, group="tensor-pane", exit_on_error=False)
     def _load(self, cmp: Comparison, position: int) -> None:
-        worker = get_current_worker()
-        try:
-            from dumpscope.core.inspect.tensor_stats import tensor_stats
-
-            golden, target = cmp.load_pair(position)
-            if worker.is_cancelled:
-                return
-            if golden is None or target is None:
-                stats, problem = None, "one side has no data for this row"
-            else:
-                stats, problem = tensor_stats(golden, target), None
-        except Exception as exc:  # noqa: BLE001 - unreadable data is shown in the pane, never raised
-            stats, problem = None, str(exc) or type(exc).__name__
-        if not worker.is_cancelled:
-            self.post_message(self.StatsReady(position, stats, problem))
+        run_in_background(self, partial(_read_stats, cmp, position),
+                          lambda stats, problem: self.StatsReady(position, stats, problem),
+                          group="tensor-pane", explain=lambda exc: str(exc) or type(exc).__name__)
 
     def on_tensor_pane_stats_ready(self, message: StatsReady) -> None:
         message.stop()
@@ -277,3 +264,15 @@ def _describe(cmp: Comparison, metric: str, band: str | None) -> str:
     except (KeyError, ValueError, AttributeError):
         return ""
     return text or ""
+
+
+def _read_stats(cmp: Comparison, position: int) -> TensorStats:
+    """Both sides' tensors of ``position`` and their statistics (in a worker thread)."""
+    from dumpscope.core.inspect.tensor_stats import tensor_stats
+
+    golden, target = cmp.load_pair(position)
+    if cancelled():
+        raise Superseded
+    if golden is None or target is None:
+        raise ValueError("one side has no data for this row")
+    return tensor_stats(golden, target)
