@@ -21,6 +21,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.content import Content
+from textual.reactive import reactive
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Input
@@ -34,6 +35,7 @@ from dumpscope.tui.app.filters import Query, QueryError
 from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS, LayerRows
 from dumpscope.tui.app.widgets.summary_bar import Summary, SummaryBar, styled
 from dumpscope.tui.app.panes import SIDE_PANES, next_pane
+from dumpscope.tui.app.view_state import ViewState
 from dumpscope.tui.app.widgets.row_facts_pane import RowFactsPane
 from dumpscope.tui.app.widgets.tensor_pane import TensorPane
 from dumpscope.tui.app.widgets.verdict_bar import VerdictBar
@@ -85,6 +87,11 @@ class DumpscopeApp(App[int]):
         Binding("q", "quit", "Quit", id="app.quit"),
     ]
 
+    view: reactive[ViewState] = reactive(ViewState(), always_update=True, init=False)
+    """The list's filter and sort: assigning one re-applies the view (:meth:`watch_view`)."""
+    progress: reactive[tuple[int, int] | None] = reactive(None, always_update=True, init=False)
+    """``(done, total)`` while the comparison streams in, else None (the summary follows it)."""
+
     class Progressed(Message):
         """A newer state of the comparison arrived from the worker."""
 
@@ -111,11 +118,7 @@ class DumpscopeApp(App[int]):
         self._theme_name = theme
         self.comparison: Comparison | None = None
         self.rows: LayerRows | None = None
-        self.query_: Query = Query()
         self.search: Query = Query()
-        self._sort_index = 0
-        self._descending = SORT_KEYS[0].descending
-        self._progress: tuple[int, int] | None = None
         self._cancelled = False
         self._filter_before: str = ""
         self._known_ops: dict[str, int] | None = None
@@ -137,6 +140,26 @@ class DumpscopeApp(App[int]):
         yield Input(placeholder="filter: words  op:Conv  health:fail  origin:new  fused:yes  #10-20   (enter keeps, esc restores)",
                     id="filter")
         yield Footer()
+
+    # -- view state ----------------------------------------------------------------------
+    @property
+    def query_(self) -> Query:
+        """The filter applied to the list."""
+        return self.view.query
+
+    @property
+    def _sort_index(self) -> int:
+        return self.view.sort_index
+
+    @property
+    def _descending(self) -> bool:
+        return self.view.descending
+
+    def watch_view(self) -> None:
+        self._apply_view()
+
+    def watch_progress(self) -> None:
+        self._show_summary()
 
     @property
     def main_screen(self) -> Screen[Any]:
@@ -175,8 +198,7 @@ class DumpscopeApp(App[int]):
             self.notify(problem, title="keymap", severity="warning", markup=False)
         self.layer_list.focus()
         if isinstance(self._source, CompareRequest):
-            self._progress = (0, 0)
-            self._show_summary()
+            self.progress = (0, 0)
             self._compare(self._source)
         else:
             self._show_comparison(self._source)
@@ -192,12 +214,12 @@ class DumpscopeApp(App[int]):
         else:
             self.rows.update(comparison.frame)
             self.layer_list.data_changed()
-            if SORT_KEYS[self._sort_index].id not in ("order", "op", "name") or self.query_.fields:
+            if self.view.sort_key.id not in ("order", "op", "name") or self.view.query.fields:
                 self.layer_list.set_view(self._view())
         self.tensor_pane.set_comparison(comparison)
         if first_time:
             self.tensor_pane.show_row(self.layer_list.selected)
-        if self._progress is None:
+        if self.progress is None:
             self._land_on_first_divergent()
             if self._diagnosed is not comparison:  # complete: name the root cause (off the UI thread)
                 self._diagnosed = comparison
@@ -212,7 +234,7 @@ class DumpscopeApp(App[int]):
         "Moved on" is a filter, a sort or a cursor off the first row.
         """
         lst, cmp = self.layer_list, self.comparison
-        if self._landed or cmp is None or self.query_ or self._sort_index or lst.cursor:
+        if self._landed or cmp is None or self.view.moved_from_start or lst.cursor:
             return
         self._landed = True
         first = cmp.first_divergent()
@@ -221,17 +243,17 @@ class DumpscopeApp(App[int]):
 
     def _view(self) -> np.ndarray:
         assert self.rows is not None
-        return self.rows.view(self.query_, SORT_KEYS[self._sort_index].id, self._descending)
+        view = self.view
+        return self.rows.view(view.query, view.sort_key.id, view.descending)
 
     def _apply_view(self) -> None:
         if self.rows is not None:
-            self.layer_list.sort_key, self.layer_list.sort_descending = (
-                SORT_KEYS[self._sort_index].id, self._descending)
+            self.layer_list.sort_key, self.layer_list.sort_descending = self.view.sort_key.id, self.view.descending
             self.layer_list.set_view(self._view())
         self._show_summary()
 
     def _show_summary(self, note: Content | None = None) -> None:
-        summary = Summary(progress=self._progress)
+        summary = Summary(progress=self.progress)
         rows, cmp = self.rows, self.comparison
         if rows is not None and cmp is not None:
             summary.counts = rows.health_counts()
@@ -242,17 +264,17 @@ class DumpscopeApp(App[int]):
             summary.unmatched_golden = int(sides.get("golden", 0))
             summary.unmatched_target = int(sides.get("target", 0))
         status = summary.status
-        if self._cancelled and self._progress is None:
+        if self._cancelled and self.progress is None:
             status.append(styled("[$warning]comparison cancelled: rows left pending[/]"))
         if rows is not None:
             shown = self.layer_list.view.size
-            if self.query_:
-                status.append(styled(f"filter [b]$query[/b]: {shown} of {rows.n}", query=self.query_.text))
+            if self.view.query:
+                status.append(styled(f"filter [b]$query[/b]: {shown} of {rows.n}", query=self.view.query.text))
             else:
                 status.append(styled(f"{rows.n} tensors"))
-            key = SORT_KEYS[self._sort_index]
-            if key.id != "order" or self._descending:
-                status.append(styled(f"sorted by {key.label} {'▼' if self._descending else '▲'}"))
+            key, descending = self.view.sort_key, self.view.descending
+            if key.id != "order" or descending:
+                status.append(styled(f"sorted by {key.label} {'▼' if descending else '▲'}"))
         warnings = self._warnings()
         if warnings:
             status.append(styled(f"[$warning]⚠ {len(warnings)} input warning{'s' if len(warnings) > 1 else ''} (w)[/]"))
@@ -286,21 +308,20 @@ class DumpscopeApp(App[int]):
             self.post_message(self.LoadFailed(_describe_error(exc)))
 
     def on_dumpscope_app_progressed(self, message: Progressed) -> None:
-        self._progress = None if message.done >= message.total else (message.done, message.total)
+        self.progress = None if message.done >= message.total else (message.done, message.total)
         self._show_comparison(message.comparison)
 
     def on_dumpscope_app_load_failed(self, message: LoadFailed) -> None:
         from dumpscope.tui.app.screens.message import MessageScreen
 
-        self._progress = None
+        self.progress = None
         self.push_screen(MessageScreen("Cannot compare these dumps", message.text))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group == "compare" and event.state in (WorkerState.CANCELLED, WorkerState.SUCCESS):
             if event.state == WorkerState.CANCELLED:
                 self._cancelled = True
-            self._progress = None
-            self._show_summary()
+            self.progress = None
 
     # -- selection -----------------------------------------------------------------------
     @on(LayerList.CursorMoved)
@@ -328,7 +349,7 @@ class DumpscopeApp(App[int]):
 
         if self.rows is not None:
             self.rows.fused = fused_rows(comparison)
-            if self.query_.fields:
+            if self.view.query.fields:
                 self._apply_view()
 
     async def action_next_pane(self) -> None:
@@ -378,9 +399,8 @@ class DumpscopeApp(App[int]):
             self.notify(f"no {what}", timeout=2, markup=False)
             return
         if not self.layer_list.select_position(position):
-            self.query_ = Query()
             self.filter_box.value = ""
-            self._apply_view()
+            self.view = self.view.filtered(Query())
             self.layer_list.select_position(position)
             self.notify(f"filter cleared to show the {what}", timeout=2, markup=False)
         self.layer_list.focus()
@@ -388,9 +408,9 @@ class DumpscopeApp(App[int]):
     # -- actions -------------------------------------------------------------------------
     def action_filter(self) -> None:
         box = self.filter_box
-        self._filter_before = self.query_.text
+        self._filter_before = self.view.query.text
         box.add_class("-active")
-        box.value = self.query_.text or self.search.text
+        box.value = self.view.query.text or self.search.text
         box.focus()
 
     @on(Input.Changed, "#filter")
@@ -409,10 +429,9 @@ class DumpscopeApp(App[int]):
         except QueryError as exc:
             self._show_summary(styled("[$error]$problem[/]", problem=str(exc)))
             return False
-        self.query_ = query
         if query:
             self.search = query
-        self._apply_view()
+        self.view = self.view.filtered(query)
         return True
 
     def action_match(self, step: int) -> None:
@@ -441,15 +460,11 @@ class DumpscopeApp(App[int]):
             lst.move_cursor(hit)
 
     def action_sort(self) -> None:
-        self._sort_index = (self._sort_index + 1) % len(SORT_KEYS)
-        self._descending = SORT_KEYS[self._sort_index].descending
-        self._apply_view()
+        self.view = self.view.sorted_by(self.view.sort_index + 1)
 
     def action_sort_by(self, key: str) -> None:
         """Sort by the column ``key`` (a :data:`SORT_KEYS` id), worst first."""
-        self._sort_index = next(i for i, k in enumerate(SORT_KEYS) if k.id == key)
-        self._descending = SORT_KEYS[self._sort_index].descending
-        self._apply_view()
+        self.view = self.view.sorted_by(next(i for i, k in enumerate(SORT_KEYS) if k.id == key))
 
     def action_filter_to(self, text: str) -> None:
         """Apply the filter ``text`` as if typed after `/`."""
@@ -457,8 +472,7 @@ class DumpscopeApp(App[int]):
         self._set_query(text)
 
     def action_reverse_sort(self) -> None:
-        self._descending = not self._descending
-        self._apply_view()
+        self.view = self.view.reversed()
 
     def action_step_back(self) -> None:
         """Esc: leave the filter box, else cancel the comparison, else clear the filter, else refocus."""
@@ -468,13 +482,12 @@ class DumpscopeApp(App[int]):
             self._set_query(self._filter_before)
             box.remove_class("-active")
             self.layer_list.focus()
-        elif self._progress is not None:
+        elif self.progress is not None:
             self.workers.cancel_group(self, "compare")
-        elif self.query_:
+        elif self.view.query:
             position = self.layer_list.selected
-            self.query_ = Query()
             box.value = ""
-            self._apply_view()
+            self.view = self.view.filtered(Query())
             if position is not None:
                 self.layer_list.select_position(position)
         elif not self.layer_list.has_focus:
@@ -512,7 +525,7 @@ class DumpscopeApp(App[int]):
         if self.comparison is None:
             self.notify("nothing to export yet", timeout=2)
             return
-        self.push_screen(ExportScreen(self.comparison, self.layer_list.view, self.query_.text),
+        self.push_screen(ExportScreen(self.comparison, self.layer_list.view, self.view.query.text),
                          callback=self._exported)
 
     def _exported(self, result: str | None) -> None:
