@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from rich import box
 from rich.console import Console
@@ -36,11 +37,8 @@ def health_text(health: str) -> Text:
     return Text(HEALTH_LABEL.get(health, f"? {health}"), style=HEALTH_STYLE.get(health, ""))
 
 
-def render_table(cmp: Comparison, console: Console | None = None, limit: int | None = 1000) -> None:
-    """Print the layer table, a summary line and the first divergent layer."""
-    console = console or Console()
-    frame = cmp.frame
-    wide = console.width >= 118  # an 80-column terminal gets the essential columns only
+def _table(wide: bool) -> Table:
+    """The layer table's columns; an 80-column terminal gets the essential ones only."""
     table = Table(box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False, padding=(0, 1))
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("name", overflow="fold", min_width=16)
@@ -54,18 +52,32 @@ def render_table(cmp: Comparison, console: Console | None = None, limit: int | N
     table.add_column("rel. dist", justify="right", no_wrap=True)
     table.add_column("NaN/Inf", justify="right", no_wrap=True)
     table.add_column("health", no_wrap=True)
+    return table
+
+
+def _cells(r: dict[str, Any], wide: bool) -> list[str | Text]:
+    """One compared row as the table's cells (names escaped for the terminal)."""
+    nan_inf = f"{r['nan_target'] or 0}/{r['inf_target'] or 0}" if r["side"] == "both" else ""
+    cells: list[str | Text] = [str(r["index"]), markup(r["name"]), markup(r["op_type"] or "")]
+    if wide:
+        shape = "×".join(str(d) for d in r["shape"]) if r["shape"] is not None else "?"
+        cells += [shape, markup(f"{short_dtype(r['dtype'])}/{short_dtype(r['target_dtype'])}")]
+    cells.append(fmt_metric(r["cosine_similarity"], 8))
+    if wide:
+        cells.append(fmt_metric(r["max_absolute_error"]))
+    cells += [fmt_metric(r["relative_euclidean_distance"]), nan_inf, health_text(r["health"])]
+    return cells
+
+
+def render_table(cmp: Comparison, console: Console | None = None, limit: int | None = 1000) -> None:
+    """Print the layer table, a summary line and the first divergent layer."""
+    console = console or Console()
+    frame = cmp.frame
+    wide = console.width >= 118
+    table = _table(wide)
     shown = frame if limit is None else frame.head(limit)
     for r in shown.iter_rows(named=True):
-        nan_inf = f"{r['nan_target'] or 0}/{r['inf_target'] or 0}" if r["side"] == "both" else ""
-        cells: list[str | Text] = [str(r["index"]), markup(r["name"]), markup(r["op_type"] or "")]
-        if wide:
-            shape = "×".join(str(d) for d in r["shape"]) if r["shape"] is not None else "?"
-            cells += [shape, markup(f"{short_dtype(r['dtype'])}/{short_dtype(r['target_dtype'])}")]
-        cells.append(fmt_metric(r["cosine_similarity"], 8))
-        if wide:
-            cells.append(fmt_metric(r["max_absolute_error"]))
-        cells += [fmt_metric(r["relative_euclidean_distance"]), nan_inf, health_text(r["health"])]
-        table.add_row(*cells)
+        table.add_row(*_cells(r, wide))
     console.print(table)
     if limit is not None and frame.height > limit:
         console.print(f"[dim]… {frame.height - limit} more rows (use --format csv/json/parquet for all)[/dim]")

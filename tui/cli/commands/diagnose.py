@@ -10,11 +10,12 @@ from typing import TYPE_CHECKING
 
 from dumpscope.tui.cli.args import add_comparison_arguments, exit_code, load_comparison
 from dumpscope.tui.cli.errors import UsageError
+from dumpscope.tui.cli.safe import markup, plain
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from dumpscope.core.diagnosis.engine import Diagnosis
+    from dumpscope.core.diagnosis.engine import Diagnosis, RootCause
 
 HELP = "name the root cause of a divergence, with the numbers behind it and the fix"
 DESCRIPTION = (
@@ -72,8 +73,6 @@ def render(diag: Diagnosis, console: Console) -> None:
     from rich.panel import Panel
     from rich.text import Text
 
-    from dumpscope.tui.cli.safe import markup, plain
-
     style = "green" if diag.healthy else "red"
     word = "HEALTHY" if diag.healthy else "UNHEALTHY"
     console.print(Panel(Text(plain(diag.summary)), title=f"[bold {style}]{word}[/]", title_align="left", border_style=style))
@@ -82,16 +81,26 @@ def render(diag: Diagnosis, console: Console) -> None:
     if not diag.root_causes:
         console.print("No node introduces an error." if diag.healthy else "No root-cause candidate (no input edges known).")
     for k, c in enumerate(diag.root_causes, 1):
-        console.print()
-        console.print(
-            f"[bold]{k}. {markup(c.name)}[/] ({markup(c.op_type or '?')}, node "
-            f"{markup(c.node_name or '?')}, #{c.index})  [bold]{markup(c.cause)}[/]  score {c.score:.2f}"
-        )
-        for e in c.evidence:
-            console.print(f"   - {markup(e)}", highlight=False)
-        console.print(f"   [cyan]advice:[/] {markup(c.advice.split(' Patch and verify:')[0])}", highlight=False)
-        for cmd in c.commands:
-            console.print(f"   [cyan]$[/] {markup(cmd)}", highlight=False, soft_wrap=True)
+        _render_cause(console, k, c)
+    _render_findings(diag, console)
+
+
+def _render_cause(console: Console, k: int, c: RootCause) -> None:
+    """Root cause ``k``: what and where, the evidence, the advice and the commands that fix it."""
+    console.print()
+    console.print(
+        f"[bold]{k}. {markup(c.name)}[/] ({markup(c.op_type or '?')}, node "
+        f"{markup(c.node_name or '?')}, #{c.index})  [bold]{markup(c.cause)}[/]  score {c.score:.2f}"
+    )
+    for e in c.evidence:
+        console.print(f"   - {markup(e)}", highlight=False)
+    console.print(f"   [cyan]advice:[/] {markup(c.advice.split(' Patch and verify:')[0])}", highlight=False)
+    for cmd in c.commands:
+        console.print(f"   [cyan]$[/] {markup(cmd)}", highlight=False, soft_wrap=True)
+
+
+def _render_findings(diag: Diagnosis, console: Console) -> None:
+    """Overflow/range findings and quantisation loss, when there are any."""
     if diag.overflow:
         console.print()
         console.print("[bold]Overflow and range findings[/]")
