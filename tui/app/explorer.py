@@ -254,33 +254,45 @@ class DumpscopeApp(App[int]):
 
     def _show_summary(self, note: Content | None = None) -> None:
         summary = Summary(progress=self.progress)
-        rows, cmp = self.rows, self.comparison
-        if rows is not None and cmp is not None:
-            summary.counts = rows.health_counts()
-            first = cmp.first_divergent()
-            if first is not None:
-                summary.first_divergent = f"#{int(rows.index[first])} {rows.name(first)}"
-            sides = dict(cmp.frame.filter(cmp.frame["health"] == "unmatched")["side"].value_counts().iter_rows())
-            summary.unmatched_golden = int(sides.get("golden", 0))
-            summary.unmatched_target = int(sides.get("target", 0))
+        self._fill_counts(summary)
         status = summary.status
         if self._cancelled and self.progress is None:
             status.append(styled("[$warning]comparison cancelled: rows left pending[/]"))
-        if rows is not None:
-            shown = self.layer_list.view.size
-            if self.view.query:
-                status.append(styled(f"filter [b]$query[/b]: {shown} of {rows.n}", query=self.view.query.text))
-            else:
-                status.append(styled(f"{rows.n} tensors"))
-            key, descending = self.view.sort_key, self.view.descending
-            if key.id != "order" or descending:
-                status.append(styled(f"sorted by {key.label} {'▼' if descending else '▲'}"))
+        status += self._view_notes()
         warnings = self._warnings()
         if warnings:
             status.append(styled(f"[$warning]⚠ {len(warnings)} input warning{'s' if len(warnings) > 1 else ''} (w)[/]"))
         if note is not None:
             status.append(note)
         self.main_screen.query_one(SummaryBar).show(summary)
+
+    def _fill_counts(self, summary: Summary) -> None:
+        """Health counts, the first divergent row and the unmatched tensors per side."""
+        rows, cmp = self.rows, self.comparison
+        if rows is None or cmp is None:
+            return
+        summary.counts = rows.health_counts()
+        first = cmp.first_divergent()
+        if first is not None:
+            summary.first_divergent = f"#{int(rows.index[first])} {rows.name(first)}"
+        sides = dict(cmp.frame.filter(cmp.frame["health"] == "unmatched")["side"].value_counts().iter_rows())
+        summary.unmatched_golden = int(sides.get("golden", 0))
+        summary.unmatched_target = int(sides.get("target", 0))
+
+    def _view_notes(self) -> list[Content]:
+        """What the filter keeps and the sort, for the status line."""
+        rows = self.rows
+        if rows is None:
+            return []
+        shown = self.layer_list.view.size
+        if self.view.query:
+            notes = [styled(f"filter [b]$query[/b]: {shown} of {rows.n}", query=self.view.query.text)]
+        else:
+            notes = [styled(f"{rows.n} tensors")]
+        key, descending = self.view.sort_key, self.view.descending
+        if key.id != "order" or descending:
+            notes.append(styled(f"sorted by {key.label} {'▼' if descending else '▲'}"))
+        return notes
 
     @work(thread=True, exclusive=True, group="compare", exit_on_error=False)
     def _compare(self, request: CompareRequest) -> None:

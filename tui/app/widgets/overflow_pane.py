@@ -23,7 +23,7 @@ from dumpscope.tui.app.widgets.summary_bar import styled
 if TYPE_CHECKING:
     from dumpscope.core.comparison.pipeline import Comparison
     from dumpscope.core.inspect.row_facts import OverflowFacts, RangeFact
-    from dumpscope.core.vendor.opdebug import OverflowRecord, TensorStats
+    from dumpscope.core.vendor.opdebug import OverflowRecord, RangeFinding, TensorStats
 
 
 class OverflowPane(RowFactsPane["OverflowFacts"]):
@@ -57,19 +57,35 @@ class OverflowPane(RowFactsPane["OverflowFacts"]):
         return Content("\n").join(lines)
 
 
+def _range_label(fact: RangeFact) -> str:
+    """``target float16`` or ``golden as int8 (scale .., zero point ..)``."""
+    if fact.side == "target":
+        return f"target {fact.dtype}"
+    scale = f" (scale {num(fact.scale)}, zero point {fact.zero_point})" if fact.scale is not None else ""
+    return f"golden as {fact.dtype}{scale}"
+
+
 def _range_lines(fact: RangeFact) -> list[Content]:
     target = fact.side == "target"
-    scale = f" (scale {num(fact.scale)}, zero point {fact.zero_point})" if fact.scale is not None else ""
-    label = f"target {fact.dtype}" if target else f"golden as {fact.dtype}{scale}"
+    label = _range_label(fact)
     if fact.error:
         return [Content(" ").join([UNKNOWN, styled("$label: $error", label=label, error=printable(fact.error))])]
     finding = fact.finding
     assert finding is not None
     if not finding.flagged:
-        text = f"{label}: {'nothing saturated' if target else 'fits'} (max |x| {num(finding.max_abs)})"
-        if finding.underflow:
-            text += f"; {finding.underflow} flush to zero"
-        return [Content(" ").join([GOOD, styled("$text", text=text)])]
+        return [_fits_line(finding, label, target)]
+    return _flagged_lines(fact, finding, label, target)
+
+
+def _fits_line(finding: RangeFinding, label: str, target: bool) -> Content:
+    text = f"{label}: {'nothing saturated' if target else 'fits'} (max |x| {num(finding.max_abs)})"
+    if finding.underflow:
+        text += f"; {finding.underflow} flush to zero"
+    return Content(" ").join([GOOD, styled("$text", text=text)])
+
+
+def _flagged_lines(fact: RangeFact, finding: RangeFinding, label: str, target: bool) -> list[Content]:
+    """A range check that failed: how many values and where the first ones are."""
     parts = []
     if finding.out_of_range:
         verb = "saturated at" if target else "reach or pass"
