@@ -107,3 +107,28 @@ def test_default_command_is_view_and_bad_lines_exit_2(capsys: pytest.CaptureFixt
 def test_the_demo_calls_the_patch_command_directly() -> None:
     demo = (CLI_DIR / "commands" / "demo.py").read_text(encoding="utf-8")
     assert "main(" not in demo.replace("def main", "")
+
+
+def _top_level_imports(path: Path) -> set[str]:
+    """Modules imported when ``path`` is imported (module level, outside ``if TYPE_CHECKING``)."""
+    found: set[str] = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+    return found
+
+
+@pytest.mark.parametrize("path", sorted(CLI_DIR.rglob("*.py")), ids=lambda p: str(p.relative_to(CLI_DIR)))
+def test_cli_modules_load_neither_textual_nor_the_app(path: Path) -> None:
+    imported = _top_level_imports(path)
+    ui = {m for m in imported if m.split(".")[0] == "textual" or m.startswith("dumpscope.tui.app.explorer")
+          or m.startswith("dumpscope.tui.app.screens")}
+    assert not ui, f"{path.name} loads the app stack on import: {sorted(ui)}"
+
+
+def test_the_top_level_checker_sees_a_module_level_textual_import(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("from typing import TYPE_CHECKING\nimport textual.app\nif TYPE_CHECKING:\n    import rich\n")
+    assert _top_level_imports(bad) == {"typing", "textual.app"}
