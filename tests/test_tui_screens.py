@@ -36,7 +36,7 @@ async def test_help_lists_bindings_with_the_user_keymap(generated: Comparison, _
         await pilot.press("g", "ctrl+n", "ctrl+n")
         assert app.layer_list.selected == 2
         await pilot.press("o")
-        assert SORT_KEYS[app._sort_index].id == "cos"
+        assert SORT_KEYS[app.view.sort_index].id == "cos"
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         text = screen_text(app)
@@ -313,9 +313,9 @@ async def test_palette_sorts_and_filters(generated: Comparison, query: str, chec
         await pilot.press("enter")
         await pilot.pause(0.1)
         if check == "rmse":
-            assert SORT_KEYS[app._sort_index].id == "rmse" and app._descending
+            assert SORT_KEYS[app.view.sort_index].id == "rmse" and app.view.descending
         else:
-            assert app.query_.text == "health:fail" and app.layer_list.view.size == generated.health_counts()["fail"]
+            assert app.view.query.text == "health:fail" and app.layer_list.view.size == generated.health_counts()["fail"]
 
 
 async def test_error_lookup_screen_links_to_the_layer(generated: Comparison) -> None:

@@ -28,6 +28,7 @@ from textual.widgets import ContentSwitcher, Footer, Input
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from dumpscope.tui.app.keymap import load_keymap
+from dumpscope.tui.app.op_index import OpIndex
 from dumpscope.tui.app.palette import ActionsProvider
 from dumpscope.tui.app.screens.help import HelpScreen, KeyHelp, collect_bindings
 from dumpscope.tui.app.widgets.layer_list import LayerList
@@ -121,7 +122,7 @@ class DumpscopeApp(App[int]):
         self.search: Query = Query()
         self._cancelled = False
         self._filter_before: str = ""
-        self._known_ops: dict[str, int] | None = None
+        self._known_ops: OpIndex | None = None
         self._landed = False
         self._diagnosed: Comparison | None = None
         self.diagnosis: Diagnosis | None = None
@@ -142,19 +143,6 @@ class DumpscopeApp(App[int]):
         yield Footer()
 
     # -- view state ----------------------------------------------------------------------
-    @property
-    def query_(self) -> Query:
-        """The filter applied to the list."""
-        return self.view.query
-
-    @property
-    def _sort_index(self) -> int:
-        return self.view.sort_index
-
-    @property
-    def _descending(self) -> bool:
-        return self.view.descending
-
     def watch_view(self) -> None:
         self._apply_view()
 
@@ -254,45 +242,19 @@ class DumpscopeApp(App[int]):
 
     def _show_summary(self, note: Content | None = None) -> None:
         summary = Summary(progress=self.progress)
-        self._fill_counts(summary)
+        if self.rows is not None and self.comparison is not None:
+            _fill_counts(summary, self.rows, self.comparison)
         status = summary.status
         if self._cancelled and self.progress is None:
             status.append(styled("[$warning]comparison cancelled: rows left pending[/]"))
-        status += self._view_notes()
+        if self.rows is not None:
+            status += _view_notes(self.view, self.rows, self.layer_list.view.size)
         warnings = self._warnings()
         if warnings:
             status.append(styled(f"[$warning]⚠ {len(warnings)} input warning{'s' if len(warnings) > 1 else ''} (w)[/]"))
         if note is not None:
             status.append(note)
         self.main_screen.query_one(SummaryBar).show(summary)
-
-    def _fill_counts(self, summary: Summary) -> None:
-        """Health counts, the first divergent row and the unmatched tensors per side."""
-        rows, cmp = self.rows, self.comparison
-        if rows is None or cmp is None:
-            return
-        summary.counts = rows.health_counts()
-        first = cmp.first_divergent()
-        if first is not None:
-            summary.first_divergent = f"#{int(rows.index[first])} {rows.name(first)}"
-        sides = dict(cmp.frame.filter(cmp.frame["health"] == "unmatched")["side"].value_counts().iter_rows())
-        summary.unmatched_golden = int(sides.get("golden", 0))
-        summary.unmatched_target = int(sides.get("target", 0))
-
-    def _view_notes(self) -> list[Content]:
-        """What the filter keeps and the sort, for the status line."""
-        rows = self.rows
-        if rows is None:
-            return []
-        shown = self.layer_list.view.size
-        if self.view.query:
-            notes = [styled(f"filter [b]$query[/b]: {shown} of {rows.n}", query=self.view.query.text)]
-        else:
-            notes = [styled(f"{rows.n} tensors")]
-        key, descending = self.view.sort_key, self.view.descending
-        if key.id != "order" or descending:
-            notes.append(styled(f"sorted by {key.label} {'▼' if descending else '▲'}"))
-        return notes
 
     @work(thread=True, exclusive=True, group="compare", exit_on_error=False)
     def _compare(self, request: CompareRequest) -> None:
@@ -550,27 +512,15 @@ class DumpscopeApp(App[int]):
         except ImportError:
             self.notify("error lookup is not installed in this build", severity="warning")
             return
-        self.push_screen(LookupScreen(known_ops=self._is_known_op))
-
-    def _is_known_op(self, name: str) -> bool:
-        return self._op_position(name) is not None
+        self.push_screen(LookupScreen(known_ops=lambda name: self._op_position(name) is not None))
 
     def _op_position(self, name: str) -> int | None:
         """First row whose node or tensor name is ``name`` (Ascend-sanitised spellings too)."""
         if self.comparison is None:
             return None
         if self._known_ops is None:
-            from dumpscope.core.names import ascend_sanitise
-
-            index: dict[str, int] = {}
-            frame = self.comparison.frame
-            for column in ("name", "node_name"):
-                for pos, value in enumerate(frame[column].to_list()):
-                    if value:
-                        index.setdefault(value, pos)
-                        index.setdefault(ascend_sanitise(value), pos)
-            self._known_ops = index
-        return self._known_ops.get(name)
+            self._known_ops = OpIndex(self.comparison.frame)
+        return self._known_ops.position(name)
 
     def on_lookup_screen_jump_to_op(self, message: Any) -> None:
         """The lookup screen names an op: leave it and select that op's row."""
@@ -599,6 +549,28 @@ _LIST_ACTIONS = frozenset(
     {"filter", "match", "first_divergent", "unhealthy", "sort", "reverse_sort", "step_back", "export",
      "warnings", "copy_name", "sort_by", "filter_to", "verdict_jump", "next_pane"}
 )
+
+
+def _fill_counts(summary: Summary, rows: LayerRows, cmp: Comparison) -> None:
+    """Health counts, the first divergent row and the unmatched tensors per side."""
+    summary.counts = rows.health_counts()
+    first = cmp.first_divergent()
+    if first is not None:
+        summary.first_divergent = f"#{int(rows.index[first])} {rows.name(first)}"
+    sides = dict(cmp.frame.filter(cmp.frame["health"] == "unmatched")["side"].value_counts().iter_rows())
+    summary.unmatched_golden = int(sides.get("golden", 0))
+    summary.unmatched_target = int(sides.get("target", 0))
+
+
+def _view_notes(view: ViewState, rows: LayerRows, shown: int) -> list[Content]:
+    """What the filter keeps (``shown`` of all rows) and the sort, for the status line."""
+    if view.query:
+        notes = [styled(f"filter [b]$query[/b]: {shown} of {rows.n}", query=view.query.text)]
+    else:
+        notes = [styled(f"{rows.n} tensors")]
+    if view.sort_key.id != "order" or view.descending:
+        notes.append(styled(f"sorted by {view.sort_key.label} {'▼' if view.descending else '▲'}"))
+    return notes
 
 
 def _describe_error(exc: BaseException) -> str:
