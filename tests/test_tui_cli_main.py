@@ -132,3 +132,14 @@ def test_the_top_level_checker_sees_a_module_level_textual_import(tmp_path: Path
     bad = tmp_path / "bad.py"
     bad.write_text("from typing import TYPE_CHECKING\nimport textual.app\nif TYPE_CHECKING:\n    import rich\n")
     assert _top_level_imports(bad) == {"typing", "textual.app"}
+
+
+def test_open_format_prints_without_loading_textual(tmp_path: Path) -> None:
+    import numpy as np
+
+    np.savez(tmp_path / "g.npz", a=np.ones(4, np.float32))
+    saved = tmp_path / "saved.parquet"
+    assert main(["compare", str(tmp_path / "g.npz"), str(tmp_path / "g.npz"), "-f", "parquet", "-o", str(saved)]) == 0
+    loaded = _modules_after(["open", str(saved), "--format", "json"]).split()
+    assert "dumpscope.core.comparison.pipeline" in loaded
+    assert not [m for m in loaded if m.split(".")[0] == "textual"]

@@ -31,8 +31,6 @@ def run(args: argparse.Namespace) -> int:
     import polars as pl
 
     from dumpscope.core.comparison.pipeline import Comparison
-    from dumpscope.tui.app.explorer import DumpscopeApp
-
     from dumpscope.core.dumps import DumpError
 
     try:
@@ -48,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.result}: not a dumpscope result ({exc})") from exc
     if args.format:
         return _print(comparison, args.format)
+    from dumpscope.tui.app.explorer import DumpscopeApp
+
     return run_app(DumpscopeApp(comparison, theme=args.theme), args)
 
 
