@@ -88,9 +88,9 @@ class DumpscopeApp(App[int]):
         Binding("q", "quit", "Quit", id="app.quit"),
     ]
 
-    view: reactive[ViewState] = reactive(ViewState(), always_update=True, init=False)
+    view: reactive[ViewState] = reactive(ViewState(), always_update=True, init=False, repaint=False)
     """The list's filter and sort: assigning one re-applies the view (:meth:`watch_view`)."""
-    progress: reactive[tuple[int, int] | None] = reactive(None, always_update=True, init=False)
+    progress: reactive[tuple[int, int] | None] = reactive(None, always_update=True, init=False, repaint=False)
     """``(done, total)`` while the comparison streams in, else None (the summary follows it)."""
 
     class Progressed(Message):
