@@ -313,7 +313,8 @@ class DumpscopeApp(App[int]):
             pane.show(self.comparison, self.layer_list.selected)
 
     def _diagnose(self, comparison: Comparison) -> None:
-        if comparison is self._diagnosed:
+        """Diagnose the complete comparison (a timer; it may fire while the app shuts down)."""
+        if comparison is self._diagnosed and self.screen_stack:
             self.main_screen.query_one(VerdictBar).compute(comparison)
             self._mark_fused(comparison)
 
