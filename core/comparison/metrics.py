@@ -27,6 +27,8 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from dumpscope.core.comparison.verdict import Finding, render_notes
+
 #: float64 epsilon used by msaccucmp to ignore golden values near zero in relative errors.
 REL_EPS = float(np.finfo(np.float64).eps)
 #: msaccucmp's floor for the min-max normalised KL distributions.
@@ -101,8 +103,15 @@ class PairMetrics:
     """Positions finite on one side only, or Inf of opposite signs."""
     compared: int = 0
     """Positions where both sides are finite (the ones the metrics cover)."""
-    notes: tuple[str, ...] = ()
-    """Facts a user must know to read the numbers (all-zero golden, one element...)."""
+    size: int = 0
+    """Elements of the pair (each side)."""
+    flags: Finding = Finding.NONE
+    """What the kernel found beyond the numbers (all-zero golden, one element...)."""
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """The flags as the sentences a user reads (rendered in :mod:`verdict`)."""
+        return render_notes(self)
 
     def as_dict(self) -> dict[str, object]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
@@ -297,7 +306,7 @@ def compare_arrays(
         raise ValueError(f"sizes differ: golden {g.size}, target {t.size}")
     size = g.size
     if size == 0:
-        return PairMetrics(notes=("empty tensor: nothing to compare",))
+        return PairMetrics(flags=Finding.EMPTY | Finding.NOTHING_COMPARED)
     with np.errstate(all="ignore"):  # NaN/Inf are counted explicitly, never warned about
         return _compare(g, t, rtol, atol, chunk)
 
@@ -412,16 +421,34 @@ def _finish(acc: _Sums, size: int) -> PairMetrics:
         inf_target=acc.inf_x,
         nonfinite_mismatch=acc.mismatch,
         compared=acc.n,
+        size=size,
+        flags=_count_flags(acc),
     )
-    notes: list[str] = []
-    n = acc.n
     m.within_tolerance = (acc.within + acc.matched_nonfinite) / size
-    if n == 0:
-        notes.append("no position is finite on both sides")
-        m.notes = tuple(notes)
+    if acc.n == 0:
+        m.flags |= Finding.NOTHING_COMPARED
         return m
-    if n < size:
-        notes.append(f"metrics cover the {n} of {size} positions finite on both sides")
+    if acc.n < size:
+        m.flags |= Finding.PARTIAL_FINITE
+    _moments(m, acc)
+    _distances(m, acc)
+    _cosine(m, acc, size)
+    return m
+
+
+def _count_flags(acc: _Sums) -> Finding:
+    """Flags of the NaN/Inf counts."""
+    flags = Finding.NONE
+    if acc.mismatch:
+        flags |= Finding.NONFINITE_MISMATCH
+    if acc.nan_y + acc.inf_y:
+        flags |= Finding.GOLDEN_NONFINITE
+    return flags
+
+
+def _moments(m: PairMetrics, acc: _Sums) -> None:
+    """Error and per-side statistics over the ``acc.n`` compared positions."""
+    n = acc.n
     m.max_absolute_error = acc.mad
     m.mean_absolute_error = acc.sad / n
     m.root_mean_square_error = math.sqrt(acc.sdd / n)
@@ -432,28 +459,33 @@ def _finish(acc: _Sums, size: int) -> PairMetrics:
     m.mean_golden, m.mean_target = acc.sy / n, acc.sx / n
     m.std_golden = math.sqrt(max(acc.syy / n - m.mean_golden**2, 0.0))
     m.std_target = math.sqrt(max(acc.sxx / n - m.mean_target**2, 0.0))
-    golden_zero = acc.syy == 0.0
-    target_zero = acc.sxx == 0.0
-    if golden_zero:
+
+
+def _distances(m: PairMetrics, acc: _Sums) -> None:
+    """Relative Euclidean distance and SQNR (an all-zero golden makes both infinite)."""
+    if acc.syy == 0.0:
         m.relative_euclidean_distance = 0.0 if acc.sdd == 0.0 else math.inf
         m.sqnr_db = math.inf if acc.sdd == 0.0 else -math.inf
     else:
         m.relative_euclidean_distance = math.sqrt(acc.sdd / acc.syy)
         m.sqnr_db = math.inf if acc.sdd == 0.0 else 10.0 * math.log10(acc.syy / acc.sdd)
+
+
+def _cosine(m: PairMetrics, acc: _Sums, size: int) -> None:
+    """Cosine similarity, or the flag that says why it is not defined."""
+    golden_zero, target_zero = acc.syy == 0.0, acc.sxx == 0.0
     if size == 1:
-        notes.append("one element: compared by value (cosine is not defined)")
+        m.flags |= Finding.SINGLE_ELEMENT
     elif golden_zero and target_zero:
         m.cosine_similarity = 1.0
     elif golden_zero:
-        notes.append("golden is all zero but target is not")
+        m.flags |= Finding.ALL_ZERO_GOLDEN
     elif target_zero:
         m.cosine_similarity = 0.0
-        notes.append("target is all zero but golden is not")
+        m.flags |= Finding.ALL_ZERO_TARGET
     else:
         # x.y = (|x|^2 + |y|^2 - |x-y|^2) / 2 saves a dot product and is exact enough
         # in float64: its error is eps64 * (|x|^2 + |y|^2), far below float32 data noise.
         sxy = (acc.sxx + acc.syy - acc.sdd) / 2.0
         cos = sxy / (math.sqrt(acc.sxx) * math.sqrt(acc.syy))
         m.cosine_similarity = max(-1.0, min(1.0, cos))
-    m.notes = tuple(notes)
-    return m

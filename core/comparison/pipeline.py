@@ -32,6 +32,7 @@ from dumpscope.core.dumps import Dump, TensorReadError
 from dumpscope.core.names import display
 from dumpscope.core.comparison.pairing import Pair, Pairing, pair_dumps
 from dumpscope.core.comparison.shapes import align
+from dumpscope.core.comparison.verdict import render_hard_fail
 
 #: Columns of the comparison frame, in order, with their Polars types.
 SCHEMA: dict[str, pl.DataType] = {
@@ -413,34 +414,14 @@ def compute_row(p: Pair, th: Thresholds) -> dict[str, object]:
         m = compare_arrays(aligned.golden, aligned.target, rtol=th.rtol, atol=th.atol)
     except (ValueError, TypeError, OSError, MemoryError) as exc:
         return {**shapes, **_error(f"comparison failed: {exc}")}
-    values = m.as_dict()
-    notes = list(values.pop("notes"))
+    notes = list(m.notes)
     if aligned.note:
         notes.insert(0, aligned.note)
-    values.pop("compared")
+    values = {c: getattr(m, c) for c in (*FLOAT_COLUMNS, *COUNT_COLUMNS)}
     row: dict[str, object] = {**shapes, **values, "size": int(g.size), "status": "computed", "notes": display("; ".join(notes))}
-    row["hard_fail"] = _hard_fail(m)
+    row["hard_fail"] = render_hard_fail(m)
     row["hard_warn"] = aligned.warn
     return row
-
-
-def _hard_fail(m: object) -> str:
-    """Findings that are unhealthy whatever the thresholds."""
-    from dumpscope.core.comparison.metrics import PairMetrics
-
-    assert isinstance(m, PairMetrics)
-    reasons = []
-    if m.nonfinite_mismatch:
-        n = m.nonfinite_mismatch
-        reasons.append(
-            f"{n} position{'s are' if n != 1 else ' is'} NaN/Inf on one side only "
-            f"(target NaN {m.nan_target}, Inf {m.inf_target}; golden NaN {m.nan_golden}, Inf {m.inf_golden})"
-        )
-    if any(n.startswith("golden is all zero") for n in m.notes):
-        reasons.append("golden is all zero but target is not")
-    if m.compared == 0 and not m.nonfinite_mismatch and m.nan_golden + m.inf_golden == 0:
-        reasons.append("nothing could be compared")
-    return "; ".join(reasons)
 
 
 def _error(message: str) -> dict[str, object]:
