@@ -21,29 +21,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from dumpscope.core.vocabulary import DIVERGENT, HEALTHS, METRIC, METRICS, UNHEALTHY
+
+__all__ = ["DIVERGENT", "HEALTHS", "UNHEALTHY", "Limit", "Thresholds", "judge", "first_divergent", "health_counts"]
+
 if TYPE_CHECKING:  # polars is imported where frames are judged: `dumpscope --help` needs only PRESETS
     import polars as pl
 
-HEALTHS: tuple[str, ...] = ("ok", "warn", "fail", "error", "unmatched", "pending")
-UNHEALTHY: frozenset[str] = frozenset({"warn", "fail", "error"})
-DIVERGENT: frozenset[str] = frozenset({"fail", "error"})
-
 #: Metrics where a larger value is better; for every other metric larger is worse.
-HIGHER_IS_BETTER: frozenset[str] = frozenset({"cosine_similarity", "sqnr_db", "within_tolerance"})
-
-_SHORT = {
-    "cosine_similarity": "cosine",
-    "relative_euclidean_distance": "rel. distance",
-    "root_mean_square_error": "RMSE",
-    "kullback_leibler_divergence": "KL",
-    "mean_relative_error": "mean rel. error",
-    "max_absolute_error": "max abs error",
-    "max_relative_error": "max rel. error",
-    "mean_absolute_error": "mean abs error",
-    "sqnr_db": "SQNR dB",
-    "within_tolerance": "within tolerance",
-    "accumulated_relative_error": "acc. rel. error",
-}
+HIGHER_IS_BETTER: frozenset[str] = frozenset(m.name for m in METRICS if m.higher_is_better)
 
 
 @dataclass(frozen=True)
@@ -197,7 +183,7 @@ def judge(frame: pl.DataFrame, thresholds: Thresholds) -> pl.DataFrame:
         for metric, lim in limits.items():
             col = pl.col(metric)
             higher = metric in HIGHER_IS_BETTER
-            name = _SHORT.get(metric, metric)
+            name = METRIC[metric].short if metric in METRIC else metric
             for bound, out in ((lim.fail, fail_reasons), (lim.warn, warn_reasons)):
                 if bound is None:
                     continue

@@ -28,6 +28,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from dumpscope.core.comparison.verdict import Finding, render_notes
+from dumpscope.core.vocabulary import METRICS, MSACCUCMP_CSV_NAMES, metrics_in
 
 #: float64 epsilon used by msaccucmp to ignore golden values near zero in relative errors.
 REL_EPS = float(np.finfo(np.float64).eps)
@@ -42,34 +43,15 @@ try:  # the compiled kernel (core/_kernel.c) is optional; numpy does the same wo
 except ImportError:  # pragma: no cover - depends on the build
     _kernel = None
 
-#: msaccucmp's metric columns (CSV name -> our snake_case name), in its CSV order.  Its
-#: ``StandardDeviation`` column, between KullbackLeiblerDivergence and
+#: msaccucmp's ``StandardDeviation`` column, between KullbackLeiblerDivergence and
 #: MeanAbsoluteError, is split into the per-side mean/std of :data:`STAT_COLUMNS`.
-MSACCUCMP_CSV_NAMES: dict[str, str] = {
-    "CosineSimilarity": "cosine_similarity",
-    "MaxAbsoluteError": "max_absolute_error",
-    "AccumulatedRelativeError": "accumulated_relative_error",
-    "RelativeEuclideanDistance": "relative_euclidean_distance",
-    "KullbackLeiblerDivergence": "kullback_leibler_divergence",
-    "MeanAbsoluteError": "mean_absolute_error",
-    "RootMeanSquareError": "root_mean_square_error",
-    "MaxRelativeError": "max_relative_error",
-    "MeanRelativeError": "mean_relative_error",
-}
-MSACCUCMP_METRICS: tuple[str, ...] = tuple(MSACCUCMP_CSV_NAMES.values())
-EXTRA_METRICS: tuple[str, ...] = ("sqnr_db", "within_tolerance")
+__all__ = ["MSACCUCMP_CSV_NAMES", "PairMetrics", "compare_arrays"]
+MSACCUCMP_METRICS: tuple[str, ...] = metrics_in("msaccucmp")
+EXTRA_METRICS: tuple[str, ...] = metrics_in("extra")
 COUNT_COLUMNS: tuple[str, ...] = ("nan_golden", "nan_target", "inf_golden", "inf_target", "nonfinite_mismatch")
-STAT_COLUMNS: tuple[str, ...] = (
-    "min_golden",
-    "max_golden",
-    "mean_golden",
-    "std_golden",
-    "min_target",
-    "max_target",
-    "mean_target",
-    "std_target",
-)
-FLOAT_COLUMNS: tuple[str, ...] = MSACCUCMP_METRICS + EXTRA_METRICS + STAT_COLUMNS
+STAT_COLUMNS: tuple[str, ...] = metrics_in("stat")
+#: Every float column of the frame, in the registry's order (:data:`vocabulary.METRICS`).
+FLOAT_COLUMNS: tuple[str, ...] = tuple(m.name for m in METRICS)
 
 
 @dataclass

@@ -15,14 +15,13 @@ from typing import TextIO
 
 import polars as pl
 
-from dumpscope.core.comparison.metrics import MSACCUCMP_CSV_NAMES
+from dumpscope.core.vocabulary import MSACCUCMP_CSV_NAMES
 from dumpscope.core.names import display
 from dumpscope.core.comparison.pipeline import Comparison
 
-#: msaccucmp's result_*.csv header (research/ascend.md §2.4), without its optional columns.
 _METRIC_HEADER = list(MSACCUCMP_CSV_NAMES)
 _METRIC_HEADER.insert(_METRIC_HEADER.index("KullbackLeiblerDivergence") + 1, "StandardDeviation")
-#: msaccucmp's result_*.csv header (research/ascend.md §2.4), without its optional columns.
+#: msaccucmp's result_*.csv header (as CANN's msaccucmp writes it), without its optional columns.
 MSACCUCMP_HEADER: tuple[str, ...] = (
     "Index", "OpType", "NPUDump", "DataType", "Address", "GroundTruth", "DataType", "TensorIndex", "Shape",
     *_METRIC_HEADER, "CompareFailReason",

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import polars as pl
 
-from dumpscope.core.comparison.metrics import MSACCUCMP_CSV_NAMES
+from dumpscope.core.vocabulary import MSACCUCMP_CSV_NAMES
 from dumpscope.core.dumps import DumpError
 
 METRIC_COLUMNS: dict[str, str] = MSACCUCMP_CSV_NAMES
