@@ -16,7 +16,7 @@ from typing import Any
 __all__ = ["Comparison", "Thresholds", "compare", "compare_frame", "compare_stream", "open_dump"]
 
 _HOME = {
-    "Comparison": "dumpscope.core.comparison.pipeline",
+    "Comparison": "dumpscope.core.comparison.result",
     "compare": "dumpscope.core.comparison.pipeline",
     "compare_frame": "dumpscope.core.comparison.pipeline",
     "compare_stream": "dumpscope.core.comparison.pipeline",

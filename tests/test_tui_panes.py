@@ -15,7 +15,6 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Footer, Static
 
-from dumpscope.core.onnx.demo import make_demo
 from dumpscope.core.diagnosis.engine import diagnose
 from dumpscope.core.comparison.pipeline import Comparison, compare
 from dumpscope.tui.app.widgets.fusion_pane import FusionPane
@@ -27,8 +26,7 @@ EXP = "frame5/attn/exp:0"
 
 
 @pytest.fixture(scope="module")
-def demo_cmp(tmp_path_factory: pytest.TempPathFactory) -> Comparison:
-    demo = make_demo(tmp_path_factory.mktemp("demo"))
+def demo_cmp(demo) -> Comparison:  # type: ignore[no-untyped-def]
     return compare(demo.golden, demo.target, model=demo.model)
 
 

@@ -10,14 +10,14 @@ rows as they are computed.
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import polars as pl
@@ -25,6 +25,7 @@ import polars as pl
 from dumpscope import __version__
 from dumpscope.core.comparison import judge as analysis
 from dumpscope.core.comparison.judge import Thresholds
+from dumpscope.core.comparison.result import INTERNAL_COLUMNS, SCHEMA, Comparison
 from dumpscope.core.formats import open_dump
 from dumpscope.core.formats.npyfile import Scratch
 from dumpscope.core.comparison.metrics import COUNT_COLUMNS, FLOAT_COLUMNS, compare_arrays
@@ -34,139 +35,13 @@ from dumpscope.core.comparison.pairing import Pair, Pairing, pair_dumps
 from dumpscope.core.comparison.shapes import align
 from dumpscope.core.comparison.verdict import render_hard_fail
 
-#: Columns of the comparison frame, in order, with their Polars types.
-SCHEMA: dict[str, pl.DataType] = {
-    "index": pl.Int64(),
-    "name": pl.String(),
-    "target_name": pl.String(),
-    "node_name": pl.String(),
-    "op_type": pl.String(),
-    "kind": pl.String(),
-    "shape": pl.List(pl.Int64()),
-    "target_shape": pl.List(pl.Int64()),
-    "dtype": pl.String(),
-    "target_dtype": pl.String(),
-    "size": pl.Int64(),
-    **{c: pl.Float64() for c in FLOAT_COLUMNS},
-    **{c: pl.Int64() for c in COUNT_COLUMNS},
-    "health": pl.String(),
-    "side": pl.String(),
-    "message": pl.String(),
-    "band": pl.String(),
-    "status": pl.String(),
-    "hard_fail": pl.String(),
-    "hard_warn": pl.String(),
-    "notes": pl.String(),
-    "pairing": pl.String(),
-    "golden_file": pl.String(),
-    "target_file": pl.String(),
-}
-#: Internal columns that ``judge`` needs but users do not.
-INTERNAL_COLUMNS: tuple[str, ...] = ("status", "hard_fail", "hard_warn", "notes")
+if TYPE_CHECKING:
+    from dumpscope.core.onnx.graph import GraphFacts
+    from dumpscope.core.vendor.atc_graph import AtcGraph
+
+__all__ = ["INTERNAL_COLUMNS", "SCHEMA", "Comparison", "Progress", "compare", "compare_frame", "compare_stream"]
 
 ProgressCallback = Callable[[int, int], None]
-
-
-@dataclass
-class Comparison:
-    """One golden/target comparison: the frame plus lazy access to its tensors."""
-
-    frame: pl.DataFrame
-    thresholds: Thresholds = field(default_factory=Thresholds)
-    meta: dict[str, object] = field(default_factory=dict)
-    golden: Dump | None = None
-    target: Dump | None = None
-    pairing: Pairing | None = None
-
-    @property
-    def has_tensors(self) -> bool:
-        return self.golden is not None and self.target is not None
-
-    def load_pair(self, row: int) -> tuple[np.ndarray | None, np.ndarray | None]:
-        """The tensors behind frame row ``row`` (None for a missing side).
-
-        Raises TensorReadError when a side cannot be read, or when the comparison was
-        reopened from a saved file and has no tensors.
-        """
-        if self.golden is None or self.target is None:
-            raise TensorReadError("this comparison was reopened from a saved file: its tensors are not available")
-        assert self.pairing is not None  # frame rows are the pairing's pairs, in order
-        pair = self.pairing.pairs[row]
-        g = pair.golden.load() if pair.golden is not None else None
-        t = pair.target.load() if pair.target is not None else None
-        return g, t
-
-    def first_divergent(self) -> int | None:
-        return analysis.first_divergent(self.frame)
-
-    def health_counts(self) -> dict[str, int]:
-        return analysis.health_counts(self.frame)
-
-    def unmatched(self) -> pl.DataFrame:
-        """Every tensor without a partner, per side, with the reason."""
-        rows = []
-        if self.pairing is not None:
-            for side, pairs in (("golden", self.pairing.unmatched_golden), ("target", self.pairing.unmatched_target)):
-                for p in pairs:
-                    ref = p.golden or p.target
-                    assert ref is not None
-                    rows.append({"side": side, "name": ref.name, "kind": ref.info.kind, "reason": p.how})
-        elif "side" in self.frame.columns:
-            rows = (
-                self.frame.filter(pl.col("health") == "unmatched")
-                .select("side", "name", "kind", pl.col("message").alias("reason"))
-                .to_dicts()
-            )
-        return pl.DataFrame(rows, schema={"side": pl.String, "name": pl.String, "kind": pl.String, "reason": pl.String})
-
-    def public_frame(self) -> pl.DataFrame:
-        """The frame without internal bookkeeping columns."""
-        return self.frame.drop([c for c in INTERNAL_COLUMNS if c in self.frame.columns])
-
-    def save(self, path: str | Path) -> None:
-        """Write the frame as Parquet, with the meta data and thresholds inside the file."""
-        meta = {"dumpscope": json.dumps({"meta": self.meta, "thresholds": _thresholds_json(self.thresholds)}, default=str)}
-        self.frame.write_parquet(path, metadata=meta)
-
-    @classmethod
-    def open(cls, path: str | Path) -> Comparison:
-        """Reopen a saved comparison (no tensors: ``has_tensors`` is False)."""
-        frame = pl.read_parquet(path)
-        info = json.loads(pl.read_parquet_metadata(path).get("dumpscope", "{}"))
-        th = _thresholds_from_json(info.get("thresholds"))
-        frame = _conform(frame)
-        return cls(frame=frame, thresholds=th, meta=dict(info.get("meta", {}), reopened=str(path)))
-
-    @classmethod
-    def from_frame(cls, frame: pl.DataFrame, meta: dict[str, object] | None = None, thresholds: Thresholds | None = None) -> Comparison:
-        """Wrap a frame (missing columns are added as nulls); for tests and imports."""
-        return cls(frame=_conform(frame), thresholds=thresholds or Thresholds(), meta=dict(meta or {}))
-
-
-def _conform(frame: pl.DataFrame) -> pl.DataFrame:
-    missing = [pl.lit(None, dtype=dt).alias(c) for c, dt in SCHEMA.items() if c not in frame.columns]
-    if missing:
-        frame = frame.with_columns(missing)
-    if "health" in frame.columns:
-        frame = frame.with_columns(pl.col("health").fill_null("ok"))
-    return frame.select([*SCHEMA, *[c for c in frame.columns if c not in SCHEMA]])
-
-
-def _thresholds_json(th: Thresholds) -> dict[str, object]:
-    return {
-        "preset": th.preset,
-        "rtol": th.rtol,
-        "atol": th.atol,
-        "bands": {b: {m: [lim.warn, lim.fail] for m, lim in lims.items()} for b, lims in th.bands.items()},
-    }
-
-
-def _thresholds_from_json(data: object) -> Thresholds:
-    if not isinstance(data, dict):
-        return Thresholds()
-    bands = {b: {m: analysis.Limit(*v) for m, v in lims.items()} for b, lims in data.get("bands", {}).items()}
-    return Thresholds(preset=data.get("preset", "auto"), bands=bands or Thresholds().bands,
-                      rtol=data.get("rtol", 1e-3), atol=data.get("atol", 1e-5))
 
 
 @dataclass(frozen=True)
@@ -230,10 +105,12 @@ def compare_stream(
     th = thresholds if isinstance(thresholds, Thresholds) else Thresholds.from_preset(preset, thresholds or ())
     g = golden if isinstance(golden, Dump) else open_dump(golden)
     t = target if isinstance(target, Dump) else open_dump(target)
-    tensor_order, node_order = _graph_order(model)
+    facts = _load_model(model)
+    tensor_order, node_order = _graph_order(facts)
     links: dict[str, object] = {}
-    if graph is not None:
-        t, links, atc_order = _vendor_graph(graph, t)
+    atc = _load_atc(graph)
+    if atc is not None:
+        t, links, atc_order = _vendor_graph(atc, t)
         node_order = node_order or atc_order
     pairing = pair_dumps(g, t, tensor_order=tensor_order, node_order=node_order, **links)  # type: ignore[arg-type]
     meta = _meta(g, t, model, th, pairing)
@@ -243,7 +120,7 @@ def compare_stream(
 
     def snapshot(done: int) -> Progress:
         frame = analysis.judge(pl.DataFrame(columns, schema=SCHEMA), th)
-        return Progress(done, total, Comparison(frame, th, meta, g, t, pairing))
+        return Progress(done, total, Comparison(frame, th, meta, g, t, pairing, facts, atc))
 
     if not final_only:
         yield snapshot(0)
@@ -266,20 +143,34 @@ def compare_stream(
     yield snapshot(total)
 
 
-def _graph_order(model: str | Path | None) -> tuple[dict[str, int] | None, dict[str, int] | None]:
+def _load_model(model: str | Path | None) -> GraphFacts | None:
+    """The model's graph facts, parsed once for the whole comparison (None without a model)."""
     if model is None:
-        return None, None
+        return None
     from dumpscope.core.onnx.graph import load_graph
 
-    facts = load_graph(model)
+    return load_graph(model)
+
+
+def _load_atc(graph: str | Path | None) -> AtcGraph | None:
+    """The vendor graph, parsed once for the whole comparison (None without one)."""
+    if graph is None:
+        return None
+    from dumpscope.core.vendor.atc_graph import load_graph
+
+    return load_graph(graph)
+
+
+def _graph_order(facts: GraphFacts | None) -> tuple[dict[str, int] | None, dict[str, int] | None]:
+    if facts is None:
+        return None, None
     return facts.tensor_order(), {n.name: n.index for n in facts.nodes}
 
 
-def _vendor_graph(path: str | Path, target: Dump) -> tuple[Dump, dict[str, object], dict[str, int]]:
-    """Pairing facts from an ATC graph JSON, and the target with framework layouts applied."""
+def _vendor_graph(atc: AtcGraph, target: Dump) -> tuple[Dump, dict[str, object], dict[str, int]]:
+    """Pairing facts from an ATC graph, and the target with framework layouts applied."""
     from dumpscope.core.vendor import atc_graph as fusion
 
-    atc = fusion.load_graph(path)
     if target.format == "ascend-dump":
         from dumpscope.core.formats.ascend_dump import with_origin_formats
 

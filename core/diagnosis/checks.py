@@ -19,7 +19,7 @@ from dumpscope.core.diagnosis.edges import Edges
 from dumpscope.core.dumps import TensorReadError, TensorRef
 from dumpscope.core.names import display
 from dumpscope.core.vendor.opdebug import OverflowRecord, range_check
-from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.core.comparison.result import Comparison
 
 #: Operators whose float16 output overflows for moderate inputs (seed 000).
 EXP_OPS = frozenset({"Exp"})

@@ -20,16 +20,18 @@ inherit it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import polars as pl
 
 from dumpscope.core.onnx.graph import GraphFacts
-from dumpscope.core.dumps import DumpError, TensorRef
-from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.core.vendor.atc_graph import AtcGraph
+from dumpscope.core.dumps import TensorRef
+from dumpscope.core.comparison.result import Comparison
+
+#: A parsed graph that knows each node's inputs.
+GraphSource = GraphFacts | AtcGraph
 
 EDGE_SCHEMA: dict[str, pl.DataType] = {"row": pl.Int64(), "input_row": pl.Int64(), "constant": pl.Boolean()}
 
@@ -50,35 +52,6 @@ class Edges:
     """Where the edges came from, for the report."""
 
 
-@dataclass(frozen=True)
-class AtcInputs:
-    """Target op name -> its input references (``"op:index"``) in an ATC graph JSON."""
-
-    inputs: Mapping[str, tuple[str, ...]]
-
-
-def load_atc_inputs(path: str | Path) -> AtcInputs:
-    """The ``input`` lists of every op in an ATC graph JSON (control edges ``:-1`` dropped)."""
-    p = Path(path)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8", errors="surrogateescape"))
-    except FileNotFoundError:
-        raise DumpError(f"{p}: no such file") from None
-    except (OSError, ValueError) as exc:
-        raise DumpError(f"{p}: not a readable ATC graph JSON ({exc})") from None
-    graphs = data.get("graph") if isinstance(data, dict) else None
-    if not isinstance(graphs, list):
-        raise DumpError(f"{p}: not an ATC graph JSON (no 'graph' list)")
-    out: dict[str, tuple[str, ...]] = {}
-    for g in graphs:
-        for op in g.get("op", []) if isinstance(g, dict) else []:
-            if not isinstance(op, dict) or not isinstance(op.get("name"), str):
-                continue
-            refs = [r for r in op.get("input", []) if isinstance(r, str) and r and not r.endswith(":-1")]
-            out.setdefault(op["name"], tuple(refs))
-    return AtcInputs(out)
-
-
 def _split_ref(ref: str) -> tuple[str, int] | None:
     node, sep, idx = ref.rpartition(":")
     if sep and node and idx.isdigit():
@@ -86,7 +59,7 @@ def _split_ref(ref: str) -> tuple[str, int] | None:
     return None
 
 
-def build_edges(cmp: Comparison, graphs: Sequence[GraphFacts | AtcInputs] = ()) -> Edges:
+def build_edges(cmp: Comparison, graphs: Sequence[GraphSource] = ()) -> Edges:
     """The input edges of every row of ``cmp`` (none when it has no pairing)."""
     rows: list[int] = []
     inputs: list[int] = []
@@ -163,7 +136,7 @@ def build_edges(cmp: Comparison, graphs: Sequence[GraphFacts | AtcInputs] = ()) 
 
 
 def _input_names(
-    golden: TensorRef | None, target: TensorRef | None, graphs: Sequence[GraphFacts | AtcInputs]
+    golden: TensorRef | None, target: TensorRef | None, graphs: Sequence[GraphSource]
 ) -> list[tuple[tuple[str, ...], str]]:
     """Every known input list of a row's producing node, best source first."""
     found: list[tuple[tuple[str, ...], str]] = []
@@ -182,7 +155,7 @@ def _input_names(
     return found
 
 
-def _constant_names(cmp: Comparison, graphs: Sequence[GraphFacts | AtcInputs]) -> frozenset[str]:
+def _constant_names(cmp: Comparison, graphs: Sequence[GraphSource]) -> frozenset[str]:
     names: set[str] = set()
     for dump in (cmp.golden, cmp.target):
         if dump is not None:

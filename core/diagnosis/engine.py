@@ -38,11 +38,13 @@ from dumpscope.core.diagnosis.checks import (
     quant_params,
 )
 from dumpscope.core.diagnosis.classify import Trend, classify_frame, nan_origin, trend
-from dumpscope.core.diagnosis.edges import AtcInputs, build_edges, load_atc_inputs
+from dumpscope.core.diagnosis.edges import GraphSource, build_edges
 from dumpscope.core.onnx.graph import GraphFacts, load_graph
+from dumpscope.core.vendor.atc_graph import AtcGraph
+from dumpscope.core.vendor.fusion import fused_ops
 from dumpscope.core.dumps import DumpError
 from dumpscope.core.names import display
-from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.core.comparison.result import Comparison
 
 #: Candidates whose tensors the checks read (the strongest by the frame's numbers).
 MAX_CHECKED = 12
@@ -193,36 +195,43 @@ def _clean(value: object) -> object:
 # ----------------------------------------------------------------- graph sources
 
 
-Graph = GraphFacts | AtcInputs
+def _graph_sources(cmp: Comparison, graph: GraphFacts | str | Path | None) -> tuple[list[GraphSource], AtcGraph | None]:
+    """The graphs to take edges from, and the ATC graph (for fusion facts) if any.
 
-
-def _graph_sources(cmp: Comparison, graph: GraphFacts | str | Path | None) -> tuple[list[Graph], str | None]:
-    """The graphs to take edges from, and the ATC graph path (for fusion facts) if any.
-
-    An explicit ``graph`` that cannot be read is an error; the model and ATC graph the
-    comparison recorded are used when they can still be read, and skipped otherwise.
+    An explicit ``graph`` that cannot be read is an error.  By default the graph facts
+    the comparison was built with are reused (parsed once per command); a reopened
+    comparison has none, and no tensors, so no edges either.
     """
     if isinstance(graph, GraphFacts):
         return [graph], None
     if graph is not None:
-        paths, strict = [graph], True
-    elif cmp.pairing is None:
-        return [], None  # a reopened comparison: no tensors, so no edges either
-    else:
-        paths = [p for p in (cmp.meta.get("model"), cmp.meta.get("graph")) if p]  # type: ignore[misc]
-        strict = False
-    sources: list[Graph] = []
-    atc: str | None = None
-    for path in paths:
-        is_atc = str(path).lower().endswith(".json")
-        try:
-            sources.append(load_atc_inputs(path) if is_atc else load_graph(path))  # type: ignore[arg-type]
-        except DumpError:
-            if strict:
-                raise
-            continue
-        atc = str(path) if is_atc else atc
-    return sources, atc
+        return _explicit_source(graph)
+    if cmp.pairing is None:
+        return [], None
+    model = cmp.model_facts or _reload(cmp.meta.get("model"))
+    atc = cmp.atc or _reload(cmp.meta.get("graph"))
+    recorded: list[GraphSource] = [g for g in (model, atc) if g is not None]
+    return recorded, atc if isinstance(atc, AtcGraph) else None
+
+
+def _reload(path: object) -> GraphSource | None:
+    """A graph recorded by path only (a comparison built by hand); None when unreadable."""
+    if not path:
+        return None
+    try:
+        return _explicit_source(str(path))[0][0]
+    except DumpError:
+        return None
+
+
+def _explicit_source(path: str | Path) -> tuple[list[GraphSource], AtcGraph | None]:
+    """A graph given to ``diagnose`` itself: an ATC graph JSON or an ONNX model."""
+    if str(path).lower().endswith(".json"):
+        from dumpscope.core.vendor.atc_graph import load_graph as load_atc
+
+        atc = load_atc(path)
+        return [atc], atc
+    return [load_graph(path)], None
 
 
 def classify(cmp: Comparison, graph: GraphFacts | str | Path | None = None) -> pl.DataFrame:
@@ -239,23 +248,6 @@ def _manifest(dump: object) -> dict[str, object]:
     meta = getattr(dump, "meta", None)
     m = meta.get("manifest") if isinstance(meta, dict) else None
     return m if isinstance(m, dict) else {}
-
-
-def _fused_ops(cmp: Comparison, atc_path: str | None) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
-    fused: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
-    if atc_path:
-        from dumpscope.core.vendor import atc_graph as fusion
-
-        for op in fusion.load_graph(atc_path).ops:
-            if len(op.effective_originals) > 1:
-                fused[op.name] = (op.effective_originals, op.passes)
-    for node in _manifest(cmp.target).get("nodes", []) or []:  # type: ignore[union-attr]
-        if not isinstance(node, dict):
-            continue
-        origin = node.get("fused_from")
-        if isinstance(origin, list) and len(origin) > 1:
-            fused[str(node.get("name"))] = (tuple(str(o) for o in origin), ())
-    return fused
 
 
 def _opdebug_records(cmp: Comparison) -> tuple[dict[str, list[object]], list[str]]:
@@ -288,7 +280,10 @@ def _model_path(cmp: Comparison) -> str | None:
     return str(path) if path else None
 
 
-def _model_node_names(path: str | None) -> frozenset[str] | None:
+def _model_node_names(cmp: Comparison, path: str | None) -> frozenset[str] | None:
+    """Node names of the model (the comparison's parsed facts when it is that model)."""
+    if cmp.model_facts is not None and path == cmp.meta.get("model"):
+        return frozenset(n.name for n in cmp.model_facts.nodes)
     if path is None or not Path(path).is_file():
         return None
     try:
@@ -406,7 +401,7 @@ def diagnose(
     or graph the comparison was made with, and the dump manifests' own node inputs.
     """
     frame = cmp.frame
-    sources, atc_path = _graph_sources(cmp, graph)
+    sources, atc = _graph_sources(cmp, graph)
     edges = build_edges(cmp, sources)
     classes = classify_frame(frame, edges)
     counts = cmp.health_counts()
@@ -424,10 +419,10 @@ def diagnose(
         cmp, edges,
         clamped=clamp_records(_manifest(cmp.target).get("clamped", []) or []),  # type: ignore[arg-type]
         opdebug=opdebug,  # type: ignore[arg-type]
-        fused=_fused_ops(cmp, atc_path),
+        fused=fused_ops(atc, _manifest(cmp.target)),
     )
     model = _model_path(cmp)
-    nodes = _model_node_names(model)
+    nodes = _model_node_names(cmp, model)
     causes: list[RootCause] = []
     for k, (score, c) in enumerate(prelim):
         row = int(c["row"])

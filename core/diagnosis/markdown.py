@@ -7,7 +7,7 @@ import math
 from dumpscope.core.diagnosis.engine import Diagnosis
 from dumpscope.core.names import display
 from dumpscope.core.report.writers import worst_rows
-from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.core.comparison.result import Comparison
 
 
 def _md(text: object) -> str:

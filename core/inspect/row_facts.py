@@ -21,12 +21,13 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 import polars as pl
 
-from dumpscope.core.vendor import atc_graph as fusion
+from dumpscope.core.vendor import fusion
+from dumpscope.core.vendor.atc_graph import AtcGraph, load_graph
 from dumpscope.core.diagnosis.checks import quant_params
 from dumpscope.core.dumps import Dump, DumpError, TensorReadError, TensorRef
 from dumpscope.core.names import display
 from dumpscope.core.vendor.opdebug import OverflowRecord, RangeFinding, TensorStats, range_check, scan, tensor_stats
-from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.core.comparison.result import Comparison
 
 #: How many positions of flagged elements a fact lists.
 MAX_POSITIONS = 5
@@ -300,7 +301,7 @@ def _graph_groups(path: str) -> _Groups:
     with _GRAPHS_LOCK:
         if key not in _GRAPHS:
             try:
-                _GRAPHS[key] = _Groups(source, tuple(fusion.fusion_maps(fusion.load_graph(path))))
+                _GRAPHS[key] = _Groups(source, tuple(fusion.fusion_maps(load_graph(path))))
             except DumpError as exc:
                 _GRAPHS[key] = _Groups(source, (), display(str(exc)))
         return _GRAPHS[key]
@@ -312,10 +313,21 @@ def _manifest_groups(target: Dump) -> _Groups:
     return _Groups("target manifest (optimised onnxruntime run)", tuple(maps))
 
 
+_PARSED: _PerObject[_Groups] = _PerObject()
+
+
+def _parsed_groups(atc: AtcGraph) -> _Groups:
+    """Fusion groups of the ATC graph a comparison was built with (parsed once, by compare)."""
+    name = display(atc.path.name) if atc.path is not None else "graph JSON"
+    return _PARSED.get(atc, lambda: _Groups(f"ATC graph {name}", tuple(fusion.fusion_maps(atc))))
+
+
 def _sources(cmp: Comparison) -> list[_Groups]:
     out = []
     graph = cmp.meta.get("graph")
-    if graph:
+    if cmp.atc is not None:
+        out.append(_parsed_groups(cmp.atc))
+    elif graph:
         out.append(_graph_groups(str(graph)))
     if cmp.target is not None:
         target = cmp.target

@@ -17,7 +17,7 @@ import polars as pl
 
 from dumpscope.core.vocabulary import MSACCUCMP_CSV_NAMES
 from dumpscope.core.names import display
-from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.core.comparison.result import Comparison
 
 _METRIC_HEADER = list(MSACCUCMP_CSV_NAMES)
 _METRIC_HEADER.insert(_METRIC_HEADER.index("KullbackLeiblerDivergence") + 1, "StandardDeviation")
