@@ -37,7 +37,7 @@ Recipes:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -48,6 +48,8 @@ from onnx import TensorProto, helper, numpy_helper
 
 from dumpscope.core.onnx.graph import GraphFacts, fresh_name, graph_facts, used_names
 from dumpscope.core.dumps import DumpError
+from dumpscope.core.onnx.model_io import PROTO_LIMIT as _PROTO_LIMIT
+from dumpscope.core.onnx.model_io import iter_tensors, write_model
 from dumpscope.core.onnx.patch import kept_fp32_nodes
 
 if TYPE_CHECKING:
@@ -55,7 +57,6 @@ if TYPE_CHECKING:
 
 TARGETS: tuple[str, ...] = ("fp16", "int8", "optimized")
 FP16_MAX = 65504.0
-_PROTO_LIMIT = 1_800_000_000  # protobuf refuses to serialise 2 GiB; stay well below
 _FLOAT_TYPES = {TensorProto.FLOAT: "tensor(float)", TensorProto.DOUBLE: "tensor(double)"}
 
 
@@ -85,20 +86,6 @@ class Prepared:
 # ----------------------------------------------------------------- model files
 
 
-def iter_tensors(graph: onnx.GraphProto) -> Iterator[onnx.TensorProto]:
-    """Every TensorProto of a graph: initializers and tensor attributes, bodies included."""
-    yield from graph.initializer
-    for node in graph.node:
-        for attr in node.attribute:
-            if attr.type == onnx.AttributeProto.TENSOR:
-                yield attr.t
-            elif attr.type == onnx.AttributeProto.GRAPH:
-                yield from iter_tensors(attr.g)
-            elif attr.type == onnx.AttributeProto.GRAPHS:
-                for g in attr.graphs:
-                    yield from iter_tensors(g)
-
-
 def _external_location(t: onnx.TensorProto) -> str | None:
     if t.data_location != TensorProto.EXTERNAL:
         return None
@@ -121,18 +108,6 @@ def external_data_dir(proto: onnx.ModelProto, source_dir: Path | None) -> Path |
         if not (source_dir / loc).is_file():
             raise DumpError(f"external data file {source_dir / loc} (for tensor {name!r}) not found")
     return source_dir
-
-
-def write_model(proto: onnx.ModelProto, path: Path) -> Path:
-    """Save ``proto`` as ``path``; a proto too big for protobuf is saved with external data next to it."""
-    if proto.ByteSize() > _PROTO_LIMIT:
-        onnx.save_model(
-            proto, str(path), save_as_external_data=True, all_tensors_to_one_file=True,
-            location=f"{path.stem}.weights", size_threshold=1024,
-        )
-    else:
-        onnx.save_model(proto, str(path))
-    return path
 
 
 def tensor_loader(t: onnx.TensorProto, base_dir: Path | None) -> Callable[[], np.ndarray]:

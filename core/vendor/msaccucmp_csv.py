@@ -201,33 +201,3 @@ def read_result_csv(path: str | Path) -> pl.DataFrame:
         rec["blind_spot"] = _blind_spot(rec)
         records.append(rec)
     return pl.DataFrame(records, schema=SCHEMA, orient="row") if records else pl.DataFrame(schema=SCHEMA)
-
-
-def open_result(path: str | Path, thresholds: object = None):  # type: ignore[no-untyped-def]
-    """A ``result_*.csv`` as a ready-made :class:`~dumpscope.core.comparison.pipeline.Comparison`
-    (no tensors), judged by our bands: rows msaccucmp could not compare are ``error``,
-    and its blind spots (NaN metrics it reports as fine, a zero golden it reports as
-    distance 0) fail with the reason."""
-    from dumpscope.core.comparison import judge as analysis
-    from dumpscope.core.comparison.pipeline import Comparison
-
-    th = thresholds if isinstance(thresholds, analysis.Thresholds) else analysis.Thresholds()
-    frame = read_result_csv(path)
-    bands = [th.band_for(d, t, False) for d, t in zip(frame["dtype"].to_list(), frame["target_dtype"].to_list())]
-    computed = pl.any_horizontal([pl.col(c).is_not_null() for c in METRIC_COLUMNS.values()])
-    # msaccucmp's rows for ops with no dump on one side (Data, inserted ops) are unmatched, not errors.
-    no_dump = pl.col("message").fill_null("").str.contains("no dump file", literal=True)
-    status = pl.when(computed).then(pl.lit("computed")).when(no_dump).then(pl.lit("unmatched")).otherwise(pl.lit("error"))
-    frame = frame.with_columns(
-        band=pl.Series(bands, dtype=pl.String),
-        status=status,
-        health=pl.when(computed).then(pl.lit("pending")).otherwise(status),
-        hard_fail=pl.col("blind_spot").fill_null(""),
-        message=pl.col("message").fill_null("msaccucmp computed no metric for this row"),
-        side=pl.when(computed | ~no_dump).then(pl.lit("both")).otherwise(pl.lit("golden")),
-        golden_file=pl.lit(None, dtype=pl.String),
-    )
-    cmp = Comparison.from_frame(frame, meta={"golden": str(path), "target": str(path), "imported": "msaccucmp/msit CSV",
-                                               "preset": th.preset, "order": "the CSV's Index"}, thresholds=th)
-    cmp.frame = analysis.judge(cmp.frame, th)
-    return cmp
