@@ -414,3 +414,17 @@ def test_complexity_counts_each_decision_and_catches_a_planted_decider() -> None
     assert complexity_problems(complexities(decider, "m")) == [
         "m:g@1: 20 >= 20", "mean complexity 20.00 > 3.5",
     ]
+
+
+def test_public_api_is_importable_lazily() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, dumpscope.core as c; assert 'polars' not in sys.modules; "
+        "from dumpscope.core import Comparison, Diagnosis, Thresholds, compare, compare_frame, compare_stream, diagnose, open_dump; "
+        "assert sorted(c.__all__) == sorted(['Comparison', 'Diagnosis', 'Thresholds', 'compare', 'compare_frame', "
+        "'compare_stream', 'diagnose', 'open_dump']); print('ok')"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "ok"

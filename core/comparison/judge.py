@@ -5,7 +5,7 @@ reach 300 is kernel noise, on a softmax it is a broken layer.  So the default pr
 (``auto``) judges each row by *relative* metrics (cosine, relative Euclidean distance)
 with bands chosen by the pair's precision: float32 targets (an optimised graph) must
 agree to kernel noise, float16/bfloat16 targets to their rounding, quantised targets
-to quantisation noise, and integer/bool tensors exactly.  The seeds' rule of thumb
+to quantisation noise, and integer/bool tensors exactly.  The SigmaStar porting rule of thumb
 (``COS < 0.99 or RMSE > 0.1``, SigmaStar) and msit's five thresholds are presets too.
 
 Some findings are unhealthy whatever the thresholds: a position finite on one side

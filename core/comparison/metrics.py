@@ -1,7 +1,7 @@
 """The numeric kernels: every per-pair metric, defined once, here.
 
 Conventions (as msaccucmp): ``x`` is the *target* ("my output"), ``y`` the *golden*
-("ground truth"); both are flattened.  Formulas follow research/ascend.md §2.2 and
+("ground truth"); both are flattened.  Formulas follow msaccucmp's algorithm modules and
 differ from msaccucmp only where it is wrong:
 
 * everything accumulates in float64 (msaccucmp casts to float32 first);

@@ -202,7 +202,7 @@ def _meta(g: Dump, t: Dump, model: str | Path | None, th: Thresholds, pairing: P
 
 
 def _input_mismatch(g: Dump, t: Dump) -> list[str]:
-    """Seed 001: when golden and target were fed different inputs, say so first."""
+    """When golden and target were fed different inputs, say so first: no layer can be read then."""
     gm, tm = g.meta.get("manifest"), t.meta.get("manifest")
     if not isinstance(gm, dict) or not isinstance(tm, dict):
         return []

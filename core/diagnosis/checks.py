@@ -21,11 +21,11 @@ from dumpscope.core.names import display
 from dumpscope.core.vendor.opdebug import OverflowRecord, range_check
 from dumpscope.core.comparison.result import Comparison
 
-#: Operators whose float16 output overflows for moderate inputs (seed 000).
+#: Operators whose float16 output overflows for moderate inputs (exp(12) > 65504).
 EXP_OPS = frozenset({"Exp"})
 #: Reductions whose sum can pass the fp16 maximum although every addend fits.
 SUM_OPS = frozenset({"ReduceSum", "ReduceSumSquare", "Sum", "ReduceL2", "ReduceLogSumExp"})
-#: Seed 004 §3.2.6: a tensor whose range is wider than this and is still 8-bit quantised
+#: A tensor whose range is wider than this and is still 8-bit quantised
 #: should be tried in INT16.
 WIDE_RANGE = 20.0
 #: A quantised tensor whose largest value spans fewer steps than this has lost its information.

@@ -6,13 +6,13 @@
    manifest, the ONNX graph or the ATC graph.
 2. **Origin** (:mod:`~dumpscope.core.diagnosis.classify`): per row, its error against
    the worst error among its inputs: introduced, inherited, clean or unknown; the first
-   NaN/Inf; jump vs drift along the topological order (seed 004 §3.2.5).
+   NaN/Inf; jump vs drift along the topological order.
 3. **Evidence** (:mod:`~dumpscope.core.diagnosis.checks`) for the strongest candidates
    only: range and overflow checks on their golden inputs, outputs and constants, the
    fp16 conversion's clamp records, decoded Opdebug records, fused ops, quantisation.
-4. **Ranking and advice** from the seeds: clip before an overflowing exp or keep it in
-   fp32 (seed 000), disable the fusion pattern (seed 003), INT16 for a badly quantised
-   layer (seed 004), align pre-processing when the inputs already differ (seed 001), with
+4. **Ranking and advice** from known porting fixes: clip before an overflowing exp or
+   keep it in fp32, disable the fusion pattern, INT16 for a badly quantised layer, align
+   pre-processing when the inputs already differ, with
    the ``dumpscope patch`` command when one applies.
 """
 
@@ -535,7 +535,7 @@ def _quantisation_losses(cmp: Comparison, classes: pl.DataFrame, top: int = 5) -
             "sqnr_db": float(sqnr[row]), "sqnr_lost_db": float(lost[row]),
             "golden_min": r["min_golden"], "golden_max": r["max_golden"],
             "scale": params[0] if params else None, "zero_point": params[1] if params else None,
-            # Seed 004 §3.2.6: bad metrics *and* a range wider than 20 still in 8 bits.
+            # Bad metrics *and* a range wider than 20 still in 8 bits: the layer needs INT16.
             "int16_advised": bool(
                 level[row] > 0 and r["min_golden"] is not None and r["max_golden"] is not None
                 and r["max_golden"] - r["min_golden"] > WIDE_RANGE

@@ -4,7 +4,7 @@ target output must be compared with.
 Sources:
 
 * the Ascend ATC graph JSON (``atc --mode=1`` for an .om, ``--mode=5`` for a GE build
-  graph; research/ascend.md §3): each op's ``_datadump_original_op_names`` lists the
+  graph): each op's ``_datadump_original_op_names`` lists the
   framework ops it replaces (an empty list marks a target-only op such as
   ``TransData`` or an inserted ``trans_Cast``; a missing attribute means the op is its
   own original), ``pass_name``/``pass_name_ub`` name the fusion passes, and every

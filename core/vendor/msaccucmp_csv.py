@@ -1,6 +1,6 @@
 """Import a msaccucmp / msit ``result_*.csv`` as a metrics table.
 
-The CSV (research/ascend.md §2.4) repeats column names (``DataType`` and ``Address``
+The CSV (as msaccucmp and msit write it) repeats column names (``DataType`` and ``Address``
 once for each side), so columns are taken by position relative to ``NPUDump`` and
 ``GroundTruth``.  Optional columns (``OpSequence``, ``OverFlow``, the golden
 ``Address``, msit's ``IsNpuOps``/``IsOutputNode``/``IsPrecisionError``) may be absent.

@@ -5,7 +5,7 @@ Two sources:
 * **Hardware records** (``Opdebug.Node_OpDebug.{task}.{stream}.{ts}``, written when
   ``dump_debug`` is on).  The file is itself a dump whose output[0] bytes hold the
   record, in the old 2048-byte layout or the newer one starting with magic
-  0x5A5A5A5A (research/ascend.md §1.3).  :func:`parse_payload` gives the same dict
+  0x5A5A5A5A (as CANN's dump tools write them).  :func:`parse_payload` gives the same dict
   msaccucmp writes to ``*.output.0.json``; :func:`scan` turns every non-zero status
   into an :class:`OverflowRecord` with each set bit decoded and links it to the op
   dump it names by (task_id, stream_id[, context_id, thread_id]) - never by the
@@ -35,7 +35,7 @@ from dumpscope.core.names import display
 MAGIC = 0x5A5A5A5A
 LEGACY_SIZE = 2048
 
-# --- status meanings (research/errors.md; Ascend precision_tool and asc_get_status docs) ---
+# --- status meanings (Ascend precision_tool and asc_get_status docs) ---
 
 AICORE_BITS: dict[int, str] = {
     0x8: "signed integer NEG overflow (negating the minimum value)",
