@@ -90,14 +90,18 @@ def test_opdebug_record_is_linked_to_its_row_and_decoded(tmp_path: Path) -> None
 
 def test_the_opdebug_scan_runs_once_per_target_dump(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     cmp = ascend_case(tmp_path)
+    from dumpscope.core.diagnosis.engine import diagnose
+    from dumpscope.core.vendor import opdebug
+
     calls: list[Path] = []
-    real = row_facts.scan
+    real = opdebug.scan
 
     def counting(path: Path, with_stats: bool = True) -> object:
         calls.append(path)
         return real(path, with_stats=with_stats)
 
-    monkeypatch.setattr(row_facts, "scan", counting)
+    monkeypatch.setattr(opdebug, "scan", counting)
+    diagnose(cmp)  # the diagnosis groups the same records: one scan serves both
     for _ in range(3):
         for name in ("right", "other"):
             overflow_facts(cmp, row_of(cmp, name))

@@ -34,6 +34,7 @@ from dumpscope.core.names import display
 from dumpscope.core.comparison.pairing import Pair, Pairing, pair_dumps
 from dumpscope.core.comparison.shapes import align
 from dumpscope.core.comparison.verdict import render_hard_fail
+from dumpscope.core.vendor.traits import traits_of
 
 if TYPE_CHECKING:
     from dumpscope.core.onnx.graph import GraphFacts
@@ -171,7 +172,7 @@ def _vendor_graph(atc: AtcGraph, target: Dump) -> tuple[Dump, dict[str, object],
     """Pairing facts from an ATC graph, and the target with framework layouts applied."""
     from dumpscope.core.vendor import atc_graph as fusion
 
-    if target.format == "ascend-dump":
+    if traits_of(target).device_layouts:
         from dumpscope.core.formats.ascend_dump import with_origin_formats
 
         target = with_origin_formats(target, fusion.origin_formats(atc))

@@ -42,6 +42,7 @@ from dumpscope.core.diagnosis.edges import GraphSource, build_edges
 from dumpscope.core.onnx.graph import GraphFacts, load_graph
 from dumpscope.core.vendor.atc_graph import AtcGraph
 from dumpscope.core.vendor.fusion import fused_ops
+from dumpscope.core.vendor.opdebug import OverflowRecord
 from dumpscope.core.dumps import DumpError
 from dumpscope.core.names import display
 from dumpscope.core.comparison.result import Comparison
@@ -251,25 +252,21 @@ def _manifest(dump: object) -> dict[str, object]:
 
 
 def _opdebug_records(cmp: Comparison) -> tuple[dict[str, list[object]], list[str]]:
-    """Opdebug records of an Ascend target dump, by linked op name, plus one line each."""
-    target = cmp.target
-    if target is None or target.format != "ascend-dump" or not Path(target.path).exists():
-        return {}, []
-    from dumpscope.core.vendor.opdebug import scan
+    """Opdebug records of the target dump, by linked op name, plus one line each."""
+    from dumpscope.core.vendor.opdebug import opdebug_index
 
-    try:
-        report = scan(Path(target.path), with_stats=False)
-    except OSError as exc:
-        return {}, [f"Opdebug scan of {target.path} failed: {exc}"]
-    by_op: dict[str, list[object]] = {}
-    lines = []
-    for rec in report.records:
-        bits = ", ".join(b.meaning for b in rec.bits) or f"status 0x{rec.status:x}"
-        op = display(rec.op_name) if rec.op_name else "an op not found in the dump"
-        lines.append(f"Opdebug: {rec.unit} task {rec.task_id} stream {rec.stream_id} ({op}): {bits}")
-        if rec.op_name:
-            by_op.setdefault(rec.op_name, []).append(rec)
-    return by_op, lines
+    index = opdebug_index(cmp.target)
+    if index is None:
+        return {}, []
+    if index.error is not None:
+        return {}, [f"Opdebug scan of {cmp.target.path} failed: {index.error}"]  # type: ignore[union-attr]
+    return {op: list(recs) for op, recs in index.by_op.items()}, [_opdebug_line(rec) for rec in index.records]
+
+
+def _opdebug_line(rec: OverflowRecord) -> str:
+    bits = ", ".join(b.meaning for b in rec.bits) or f"status 0x{rec.status:x}"
+    op = display(rec.op_name) if rec.op_name else "an op not found in the dump"
+    return f"Opdebug: {rec.unit} task {rec.task_id} stream {rec.stream_id} ({op}): {bits}"
 
 
 # ----------------------------------------------------------------- patch commands

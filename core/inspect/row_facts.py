@@ -12,11 +12,10 @@ undecodable bytes becomes a ``note`` or an ``error`` string in the result.
 from __future__ import annotations
 
 import threading
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -24,36 +23,16 @@ import polars as pl
 from dumpscope.core.vendor import fusion
 from dumpscope.core.vendor.atc_graph import AtcGraph, load_graph
 from dumpscope.core.diagnosis.checks import quant_params
-from dumpscope.core.dumps import Dump, DumpError, TensorReadError, TensorRef
+from dumpscope.core.dumps import Dump, DumpError, PerObject, TensorReadError, TensorRef
 from dumpscope.core.names import display
-from dumpscope.core.vendor.opdebug import OverflowRecord, RangeFinding, TensorStats, range_check, scan, tensor_stats
+from dumpscope.core.vendor.opdebug import OverflowRecord, RangeFinding, TensorStats, opdebug_index, range_check, tensor_stats
+from dumpscope.core.vendor.traits import traits_of
 from dumpscope.core.comparison.result import Comparison
 
 #: How many positions of flagged elements a fact lists.
 MAX_POSITIONS = 5
 _CHUNK = 1 << 20
 
-T = TypeVar("T")
-
-
-class _PerObject(Generic[T]):
-    """Values computed once per live object (by identity; dumps are unhashable dataclasses).
-
-    An entry goes away with its object, so a closed comparison frees its scan.  A lock
-    makes concurrent workers (a cancelled one may still be running) compute once.
-    """
-
-    def __init__(self) -> None:
-        self._values: dict[int, T] = {}
-        self._lock = threading.Lock()
-
-    def get(self, obj: object, make: Callable[[], T]) -> T:
-        key = id(obj)
-        with self._lock:
-            if key not in self._values:
-                self._values[key] = make()
-                weakref.finalize(obj, self._values.pop, key, None)
-            return self._values[key]
 
 
 # ------------------------------------------------------------------------------- overflow
@@ -103,35 +82,6 @@ class OverflowFacts:
     @property
     def flagged(self) -> bool:
         return bool(self.records) or any(r.flagged for r in self.ranges)
-
-
-@dataclass(frozen=True)
-class _OpdebugIndex:
-    by_op: dict[str, tuple[OverflowRecord, ...]]
-    unlinked: int
-    problems: tuple[str, ...]
-    files: int
-    error: str | None = None
-
-
-_SCANS: _PerObject[_OpdebugIndex] = _PerObject()
-
-
-def _scan_target(target: Dump) -> _OpdebugIndex:
-    try:
-        report = scan(Path(target.path), with_stats=False)
-    except OSError as exc:
-        return _OpdebugIndex({}, 0, (), 0, f"Opdebug scan of {display(str(target.path))} failed: {exc}")
-    by_op: dict[str, list[OverflowRecord]] = {}
-    for rec in report.records:
-        if rec.op_name is not None:
-            by_op.setdefault(rec.op_name, []).append(rec)
-    return _OpdebugIndex(
-        {k: tuple(v) for k, v in by_op.items()},
-        unlinked=sum(rec.op_name is None for rec in report.records),
-        problems=tuple(display(f"{Path(f).name}: {msg}") for f, msg in report.problems),
-        files=report.files,
-    )
 
 
 def _ref(cmp: Comparison, row: int, side: str) -> TensorRef | None:
@@ -202,15 +152,15 @@ def _ranges(cmp: Comparison, row: int, target_dtype: str | None) -> tuple[RangeF
 
 def _opdebug(cmp: Comparison, op: str | None) -> tuple[tuple[OverflowRecord, ...], str | None]:
     target = cmp.target
-    if target is None or target.format != "ascend-dump":
-        return (), None  # hardware overflow records exist for Ascend dumps only
+    if target is None or not traits_of(target).opdebug:
+        return (), None  # this format carries no hardware overflow records
     if not target.meta.get("opdebug_files"):
         return (), "no Opdebug files in the target dump (dump with dump_debug on to get hardware overflow records)"
-    if not Path(target.path).exists():
+    index = opdebug_index(target)
+    if index is None:
         return (), f"the target dump {display(str(target.path))} is no longer there"
-    index = _SCANS.get(target, lambda: _scan_target(target))
-    if index.error:
-        return (), index.error
+    if index.error is not None:
+        return (), f"Opdebug scan of {display(str(target.path))} failed: {index.error}"
     records = index.by_op.get(op, ()) if op else ()
     if records:
         return records, None
@@ -218,7 +168,8 @@ def _opdebug(cmp: Comparison, op: str | None) -> tuple[tuple[OverflowRecord, ...
     if index.unlinked:
         parts.append(f"{index.unlinked} record(s) could not be linked to an op dump")
     if index.problems:
-        parts.append(f"{len(index.problems)} unreadable ({index.problems[0]})")
+        file, message = index.problems[0]
+        parts.append(f"{len(index.problems)} unreadable ({display(f'{Path(file).name}: {message}')})")
     return (), "; ".join(parts)
 
 
@@ -287,7 +238,7 @@ class _Groups:
 
 _GRAPHS: dict[tuple[str, int, int], _Groups] = {}
 _GRAPHS_LOCK = threading.Lock()
-_MANIFESTS: _PerObject[_Groups] = _PerObject()
+_MANIFESTS: PerObject[_Groups] = PerObject()
 
 
 def _graph_groups(path: str) -> _Groups:
@@ -313,7 +264,7 @@ def _manifest_groups(target: Dump) -> _Groups:
     return _Groups("target manifest (optimised onnxruntime run)", tuple(maps))
 
 
-_PARSED: _PerObject[_Groups] = _PerObject()
+_PARSED: PerObject[_Groups] = PerObject()
 
 
 def _parsed_groups(atc: AtcGraph) -> _Groups:

@@ -21,7 +21,7 @@ import json
 import math
 import os
 import struct
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
@@ -30,7 +30,9 @@ import numpy as np
 
 from dumpscope.core.formats import ascend_dump as ad
 from dumpscope.core.formats.ascend_layout import LayoutError
+from dumpscope.core.dumps import Dump, PerObject
 from dumpscope.core.names import display
+from dumpscope.core.vendor.traits import traits_of
 
 MAGIC = 0x5A5A5A5A
 LEGACY_SIZE = 2048
@@ -159,6 +161,55 @@ class OverflowReport:
     """``(file, message)`` for Opdebug files that could not be decoded."""
     files: int = 0
     """Opdebug files (or msaccucmp JSONs) read, including those with all statuses zero."""
+
+
+@dataclass(frozen=True)
+class OpdebugIndex:
+    """A target dump's Opdebug records, grouped by the op they name: scanned once per dump."""
+
+    records: tuple[OverflowRecord, ...] = ()
+    """Every record, in time order (linked to an op or not)."""
+    by_op: Mapping[str, tuple[OverflowRecord, ...]] = field(default_factory=dict)
+    problems: tuple[tuple[str, str], ...] = ()
+    """``(file, message)`` for Opdebug files that could not be decoded."""
+    files: int = 0
+    error: str | None = None
+    """Why the dump folder could not be scanned (the OS error), if it could not."""
+
+    @property
+    def unlinked(self) -> int:
+        """Records that name no op dump."""
+        return sum(not rec.op_name for rec in self.records)
+
+
+def index_report(report: OverflowReport) -> OpdebugIndex:
+    """Group a scan's records by op name (records without one are kept, ungrouped)."""
+    by_op: dict[str, list[OverflowRecord]] = {}
+    for rec in report.records:
+        if rec.op_name:
+            by_op.setdefault(rec.op_name, []).append(rec)
+    return OpdebugIndex(tuple(report.records), {k: tuple(v) for k, v in by_op.items()},
+                        tuple(report.problems), report.files)
+
+
+_INDEXES: PerObject[OpdebugIndex] = PerObject()
+
+
+def opdebug_index(target: Dump | None) -> OpdebugIndex | None:
+    """The Opdebug index of a target dump, scanned on first use and kept while the dump lives.
+
+    None when the dump's format carries no Opdebug records or its folder is gone.
+    """
+    if target is None or not traits_of(target).opdebug or not Path(target.path).exists():
+        return None
+    return _INDEXES.get(target, lambda: _scan_index(Path(target.path)))
+
+
+def _scan_index(path: Path) -> OpdebugIndex:
+    try:
+        return index_report(scan(path, with_stats=False))
+    except OSError as exc:
+        return OpdebugIndex(error=str(exc))
 
 
 # --- decoding ---
