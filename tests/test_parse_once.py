@@ -14,7 +14,8 @@ import pytest
 
 from dumpscope.core.comparison.pipeline import compare
 from dumpscope.core.diagnosis.engine import diagnose
-from dumpscope.core.inspect.row_facts import fusion_facts, overflow_facts
+from dumpscope.core.inspect.fusion import fusion_facts
+from dumpscope.core.inspect.overflow import overflow_facts
 from dumpscope.core.vendor import atc_graph
 from test_row_facts import atc_case
 

@@ -1,4 +1,4 @@
-"""Overflow and fusion facts of one comparison row (core/row_facts.py)."""
+"""Overflow and fusion facts of one comparison row (core/inspect/overflow.py and fusion.py)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ import pytest
 from test_diagnose import pair_dirs, write_dump
 from test_overflow import legacy_payload, op_dump, wrap
 
-from dumpscope.core.inspect import row_facts
+from dumpscope.core.inspect import overflow as overflow_mod
 from dumpscope.core.names import to_filename
-from dumpscope.core.inspect.row_facts import first_positions, fusion_facts, overflow_facts
+from dumpscope.core.inspect.fusion import fusion_facts
+from dumpscope.core.inspect.overflow import first_positions, overflow_facts
 from dumpscope.core.comparison.pipeline import Comparison, compare
 
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"  # shared/ sits beside the repo
@@ -173,7 +174,7 @@ def test_unreadable_tensor_and_odd_names(tmp_path: Path) -> None:
 
 
 def test_first_positions_streams_and_stops(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(row_facts, "_CHUNK", 4)
+    monkeypatch.setattr(overflow_mod, "_CHUNK", 4)
     a = np.zeros((3, 5), np.float32)
     a[0, 4] = a[1, 3] = a[2, 0] = a[2, 4] = np.inf
     assert first_positions(a, np.isinf, limit=3) == ((0, 4), (1, 3), (2, 0))

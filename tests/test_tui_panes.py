@@ -116,7 +116,7 @@ async def test_a_late_answer_for_a_row_the_user_left_is_dropped(demo_cmp: Compar
 async def test_holding_a_key_computes_only_where_the_cursor_rests(
     demo_cmp: Comparison, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dumpscope.core.inspect import row_facts
+    from dumpscope.core.inspect import overflow as row_facts
 
     asked: list[int] = []
     real = row_facts.overflow_facts
@@ -153,7 +153,7 @@ async def test_a_failing_computation_is_shown_not_raised(demo_cmp: Comparison, m
     def boom(_cmp: Comparison, _row: int) -> object:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("dumpscope.core.inspect.row_facts.overflow_facts", boom)
+    monkeypatch.setattr("dumpscope.core.inspect.overflow.overflow_facts", boom)
     pane = OverflowPane()
     async with Host(pane).run_test(size=(80, 24)) as pilot:
         pane.show(demo_cmp, 0)

@@ -18,7 +18,9 @@ import numpy as np
 from dumpscope.core.diagnosis.edges import Edges
 from dumpscope.core.dumps import TensorReadError, TensorRef
 from dumpscope.core.names import display
-from dumpscope.core.vendor.opdebug import OverflowRecord, range_check
+from dumpscope.core.inspect.overflow import quant_params, row_ref
+from dumpscope.core.inspect.ranges import range_check
+from dumpscope.core.vendor.opdebug import OverflowRecord
 from dumpscope.core.comparison.result import Comparison
 
 #: Operators whose float16 output overflows for moderate inputs (exp(12) > 65504).
@@ -76,13 +78,6 @@ class CheckContext:
             except TensorReadError:
                 self._cache[ref.name] = None
         return self._cache[ref.name]
-
-
-def row_ref(cmp: Comparison, row: int, side: str = "golden") -> TensorRef | None:
-    if cmp.pairing is None or not 0 <= row < len(cmp.pairing.pairs):
-        return None
-    pair = cmp.pairing.pairs[row]
-    return pair.golden if side == "golden" else pair.target
 
 
 def _float_view(a: np.ndarray) -> np.ndarray | None:
@@ -221,25 +216,6 @@ def _constants(ctx: CheckContext, row: int, target: str | None) -> list[Finding]
                 (PatchAction(node, keep_fp32=True),), weight=0.3,
             ))
     return out
-
-
-def _quant(ref: TensorRef | None) -> tuple[float, int, str] | None:
-    if ref is None:
-        return None
-    extra = dict(ref.info.extra)
-    try:
-        scale = float(extra["quant_scale"])
-        zp = int(float(extra.get("quant_zero_point", "0")))
-    except (KeyError, ValueError):
-        return None
-    if not math.isfinite(scale) or scale <= 0:
-        return None
-    return scale, zp, extra.get("quant_dtype", "int8")
-
-
-def quant_params(cmp: Comparison, row: int) -> tuple[float, int, str] | None:
-    """(scale, zero point, integer dtype) of a row's quantised target tensor, when per-tensor."""
-    return _quant(row_ref(cmp, row, "target"))
 
 
 def _quantised(ctx: CheckContext, row: int, r: dict[str, object]) -> list[Finding]:

@@ -1,6 +1,4 @@
-"""Overflow evidence: Ascend Opdebug status records and dtype range checks.
-
-Two sources:
+"""Ascend Opdebug status records: hardware overflow evidence.
 
 * **Hardware records** (``Opdebug.Node_OpDebug.{task}.{stream}.{ts}``, written when
   ``dump_debug`` is on).  The file is itself a dump whose output[0] bytes hold the
@@ -10,8 +8,8 @@ Two sources:
   into an :class:`OverflowRecord` with each set bit decoded and links it to the op
   dump it names by (task_id, stream_id[, context_id, thread_id]) - never by the
   Opdebug file's own task id.
-* **Range checks** (no hardware needed): :func:`range_check` flags a tensor whose
-  values reach or pass the range of the dtype the target runs in.
+
+Whether a tensor fits a dtype (no hardware needed) is :mod:`dumpscope.core.inspect.ranges`.
 """
 
 from __future__ import annotations
@@ -25,7 +23,6 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-import ml_dtypes
 import numpy as np
 
 from dumpscope.core.formats import ascend_dump as ad
@@ -529,110 +526,3 @@ def _replace(
     return replace(
         rec, op_name=true_name, op_type=op.name.op_type, op_file=str(op.path), tensors=stats, link_note=note
     )
-
-
-# --- dtype range checks ---
-
-
-@dataclass(frozen=True)
-class RangeFinding:
-    """How a tensor fits a target dtype.  ``flagged`` when anything is at or past the
-    representable range, or not finite."""
-
-    target_dtype: str
-    low: float
-    high: float
-    size: int
-    out_of_range: int
-    nan: int
-    inf: int
-    max_abs: float | None
-    underflow: int = 0
-    """Non-zero values that flush to zero in the target float type (informational)."""
-    first_index: int | None = None
-    """Flat index of the first out-of-range or non-finite element."""
-
-    @property
-    def flagged(self) -> bool:
-        return bool(self.out_of_range or self.nan or self.inf)
-
-    @property
-    def message(self) -> str:
-        if not self.flagged:
-            return f"fits {self.target_dtype} [{self.low:g}, {self.high:g}]"
-        parts = []
-        if self.out_of_range:
-            parts.append(
-                f"{self.out_of_range} of {self.size} values reach or pass the {self.target_dtype} range "
-                f"[{self.low:g}, {self.high:g}] (max |x| {self.max_abs:g})"
-            )
-        if self.nan:
-            parts.append(f"{self.nan} NaN")
-        if self.inf:
-            parts.append(f"{self.inf} Inf")
-        return "; ".join(parts)
-
-
-_CHUNK = 1 << 20
-
-
-def dtype_range(target_dtype: str, scale: float | None = None, zero_point: int = 0) -> tuple[float, float, float]:
-    """``(low, high, tiny)`` real-valued limits of ``target_dtype``; for integer types with a
-    ``scale`` the limits are the dequantised ends ``(q_min - zp) * scale`` and ``(q_max - zp) * scale``.
-    ``tiny`` is the smallest positive subnormal of a float type (0 for integers)."""
-    try:
-        dt = np.dtype(getattr(ml_dtypes, target_dtype, None) or target_dtype)
-    except TypeError as exc:
-        raise ValueError(f"unknown target dtype {target_dtype!r}") from exc
-    if dt.kind == "f" or dt.name in _ML_FLOATS:
-        info = ml_dtypes.finfo(dt) if dt.name in _ML_FLOATS else np.finfo(dt)
-        return -float(info.max), float(info.max), float(info.smallest_subnormal)
-    if dt.kind in "iu":
-        info_i = np.iinfo(dt)
-        s = 1.0 if scale is None else float(scale)
-        if s <= 0 or not math.isfinite(s):
-            raise ValueError(f"scale must be a positive finite number, got {scale}")
-        lo, hi = (info_i.min - zero_point) * s, (info_i.max - zero_point) * s
-        return lo, hi, 0.0
-    raise ValueError(f"no numeric range for dtype {dt.name}")
-
-
-_ML_FLOATS = {"bfloat16", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu"}
-
-
-def range_check(
-    array: np.ndarray, target_dtype: str, scale: float | None = None, zero_point: int = 0
-) -> RangeFinding:
-    """Does ``array`` fit ``target_dtype`` (``float16``, ``bfloat16``, ``int8``...)?
-
-    Streams over the data in chunks, so a memory-mapped tensor is read once and
-    memory stays bounded.  Values *equal* to the limit count too: fp16's 65504 is the
-    saturation value a clamped overflow leaves behind.
-    """
-    low, high, tiny = dtype_range(target_dtype, scale, zero_point)
-    flat = np.asarray(array).reshape(-1)
-    if flat.dtype.kind == "c":
-        raise ValueError("range checks need real values, got a complex tensor")
-    out = nan = inf = under = 0
-    max_abs: float | None = None
-    first: int | None = None
-    for start in range(0, flat.size, _CHUNK):
-        chunk = flat[start : start + _CHUNK].astype(np.float64, copy=False)
-        isnan = np.isnan(chunk)
-        isinf = np.isinf(chunk)
-        finite = ~(isnan | isinf)
-        beyond = finite & ((chunk >= high) | (chunk <= low))
-        nan += int(isnan.sum())
-        inf += int(isinf.sum())
-        out += int(beyond.sum())
-        if tiny:
-            a = np.abs(chunk)
-            under += int((finite & (a > 0) & (a < tiny)).sum())
-        if finite.any():
-            m = float(np.abs(chunk[finite]).max())
-            max_abs = m if max_abs is None else max(max_abs, m)
-        if first is None:
-            bad = np.flatnonzero(beyond | isnan | isinf)
-            if bad.size:
-                first = start + int(bad[0])
-    return RangeFinding(target_dtype, low, high, int(flat.size), out, nan, inf, max_abs, under, first)

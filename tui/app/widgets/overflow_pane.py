@@ -28,7 +28,7 @@ from dumpscope.tui.app.widgets.summary_bar import health_text, styled
 
 if TYPE_CHECKING:
     from dumpscope.core.vendor.opdebug import OverflowRecord, TensorStats
-    from dumpscope.core.inspect.row_facts import OverflowFacts, RangeFact
+    from dumpscope.core.inspect.overflow import OverflowFacts, RangeFact
     from dumpscope.core.comparison.pipeline import Comparison
 
 F = TypeVar("F")
@@ -192,7 +192,7 @@ class OverflowPane(RowFactsPane["OverflowFacts"]):
     READING = "reading tensors and Opdebug records…"
 
     def compute(self, comparison: Comparison, row: int) -> OverflowFacts:
-        from dumpscope.core.inspect.row_facts import overflow_facts
+        from dumpscope.core.inspect.overflow import overflow_facts
 
         return overflow_facts(comparison, row)
 
