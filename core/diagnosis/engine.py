@@ -37,6 +37,7 @@ from dumpscope.core.diagnosis.checks import (
     clamp_records,
     quant_params,
 )
+from dumpscope.core.diagnosis.checks import advice as check_advice
 from dumpscope.core.diagnosis.classify import Trend, classify_frame, nan_origin, trend
 from dumpscope.core.diagnosis.edges import GraphSource, build_edges
 from dumpscope.core.onnx.graph import GraphFacts, load_graph
@@ -53,34 +54,11 @@ MAX_CAUSES = 10
 #: A quantised layer is listed as losing precision from this SQNR loss (dB) on, or when unhealthy.
 MIN_LOSS_DB = 1.0
 
-ADVICE: dict[str, str] = {
+#: Advice for the causes the diagnosis itself finds; each check brings its own (``checks.advice()``).
+_OWN_ADVICE: dict[str, str] = {
     "input-mismatch": (
         "The graph inputs already differ: align pre-processing with the golden run before reading any layer "
         "(same input files, normalisation mean/std and its on/off flag, layout, dtype, resize) - seed 001."
-    ),
-    "overflow": (
-        "Clip the values before the overflowing op, or keep the op in fp32 (seed 000: a Clip before the exp). "
-        "For a hand-written softmax, subtracting the row maximum before Exp removes the overflow without "
-        "changing the result."
-    ),
-    "constant-range": (
-        "A constant does not fit the target dtype: keep this node in fp32, or rescale the constant "
-        "(fold the factor into a neighbouring op) so that it fits."
-    ),
-    "clamped": (
-        "The fp16 conversion clamped a constant this node reads: keep the node in fp32, or rescale the "
-        "constant so that it fits."
-    ),
-    "opdebug": "The hardware flagged this op: keep it in fp32 or clip its input, and read the decoded status bits.",
-    "fusion": (
-        "Disable this fusion pattern and compare again (seed 003): set the pass to \"off\" in fusion_switch.cfg "
-        "(GraphFusion / UBFusion), rebuild, dump, and compare the fusion-on and fusion-off dumps "
-        "(msaccucmp compare -f ON.json -cf OFF.json); if accuracy recovers, keep the pass off and report it."
-    ),
-    "quantisation": (
-        "Quantise this layer in INT16 (seed 004: a tensor whose range is wider than 20 loses too much in 8 bits; "
-        "SigmaStar: input_config.ini [CONV_CONFIG] input_format=ALL_INT16, or INT16 for this convolution or the "
-        "ones around a non-convolution op), or recalibrate on more representative data."
     ),
     "not-compared": (
         "This tensor could not be compared (the message says why): fix or re-dump it; every judgement "
@@ -100,6 +78,7 @@ ADVICE: dict[str, str] = {
         "the band; recalibrate (quantisation-aware tools) or raise the precision of the layers whose error grows most."
     ),
 }
+ADVICE: dict[str, str] = {**_OWN_ADVICE, **check_advice()}
 
 
 @dataclass(frozen=True)
