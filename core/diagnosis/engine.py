@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import ml_dtypes
@@ -39,7 +39,7 @@ from dumpscope.core.diagnosis.checks import (
 )
 from dumpscope.core.diagnosis.checks import advice as check_advice
 from dumpscope.core.diagnosis.classify import Trend, classify_frame, nan_origin, trend
-from dumpscope.core.diagnosis.edges import GraphSource, build_edges
+from dumpscope.core.diagnosis.edges import Edges, GraphSource, build_edges
 from dumpscope.core.onnx.graph import GraphFacts, load_graph
 from dumpscope.core.vendor.atc_graph import AtcGraph
 from dumpscope.core.vendor.fusion import fused_ops
@@ -368,6 +368,20 @@ def _preliminary(c: dict[str, object], first: int | None, nan_row: int | None) -
     return score
 
 
+@dataclass(frozen=True)
+class _Run:
+    """What every step of one diagnosis shares."""
+
+    cmp: Comparison
+    edges: Edges
+    classes: pl.DataFrame
+    shape: Trend
+    nan_row: int | None
+    ctx: CheckContext
+    model: str | None
+    nodes: frozenset[str] | None
+
+
 def diagnose(
     cmp: Comparison, graph: GraphFacts | str | Path | None = None, *, limit: int = MAX_CAUSES
 ) -> Diagnosis:
@@ -382,71 +396,105 @@ def diagnose(
     classes = classify_frame(frame, edges)
     counts = cmp.health_counts()
     healthy = not (counts.get("fail", 0) or counts.get("error", 0))
-    shape = trend(frame, classes)
-    nan_row = nan_origin(frame, classes)
     warnings = tuple(str(w) for w in cmp.meta.get("warnings", []) or [])  # type: ignore[union-attr]
-
     opdebug, overflow_lines = _opdebug_records(cmp)
-    candidates = classes.filter(_candidate_rows(cmp, classes, opdebug))
-    first_introduced = int(candidates["row"][0]) if candidates.height else None
-    prelim = [(_preliminary(c, first_introduced, nan_row), c) for c in candidates.iter_rows(named=True)]
-    prelim.sort(key=lambda sc: (-sc[0], sc[1]["row"]))
-    ctx = CheckContext(
-        cmp, edges,
-        clamped=clamp_records(_manifest(cmp.target).get("clamped", []) or []),  # type: ignore[arg-type]
-        opdebug=opdebug,  # type: ignore[arg-type]
-        fused=fused_ops(atc, _manifest(cmp.target)),
-    )
-    model = _model_path(cmp)
-    nodes = _model_node_names(cmp, model)
+    run = _Run(cmp, edges, classes, trend(frame, classes), nan_origin(frame, classes),
+               _check_context(cmp, edges, opdebug, atc), _model_path(cmp), None)
+    run = replace(run, nodes=_model_node_names(cmp, run.model))
     causes: list[RootCause] = []
-    for k, (score, c) in enumerate(prelim):
-        row = int(c["row"])
-        r = frame.row(row, named=True)
-        findings = check_row(ctx, row) if k < MAX_CHECKED and cmp.has_tensors else []
-        drift = shape.kind == "drift" and shape.row == row
-        cause = _cause_of(findings, r, row == nan_row, drift)
-        evidence = [f"{r['health']}: {r['message']}" if r["message"] else str(r["health"]), _origin_sentence(r, c)]
-        if row == nan_row:
-            evidence.append(
-                f"first NaN/Inf: the target has {r['nan_target'] or 0} NaN and {r['inf_target'] or 0} Inf here "
-                f"(golden {r['nan_golden'] or 0} NaN, {r['inf_golden'] or 0} Inf) while its inputs are finite"
-            )
-        if drift or (shape.kind == "jump" and shape.row == row):
-            evidence.append(shape.sentence(frame))
-        evidence += [f.text for f in findings]
-        unresolved = edges.unresolved.get(row)
-        if unresolved:
-            evidence.append("inputs not compared: " + ", ".join(repr(display(n)) for n in unresolved[:5]))
-        fixes = [fx for f in findings for fx in f.fixes]
-        if cause in ("precision", "nan-inf", "drift") and r["band"] in ("fp16", "bf16") and r["node_name"]:
-            fixes.append(PatchAction(str(r["node_name"]), keep_fp32=True))
-        commands = patch_commands(fixes, model, nodes) if fixes else []
-        advice = ADVICE[cause] + ("" if not commands else " Patch and verify: " + " or ".join(f"`{c}`" for c in commands)
-                                  + ", then dump golden and target again from the patched model and compare.")
-        total = 1.0 if cause == "input-mismatch" else score + min(0.3, sum(f.weight for f in findings))
-        causes.append(RootCause(
-            row=row, name=str(r["name"]), node_name=r["node_name"], op_type=r["op_type"], index=r["index"],
-            kind=r["kind"], cause=cause, score=round(min(1.0, total), 3), evidence=tuple(evidence),
-            advice=advice, commands=tuple(commands),
-        ))
+    for k, (score, c) in enumerate(_ranked_candidates(run, opdebug)):
+        cause, findings = _root_cause(run, k, score, c)
+        causes.append(cause)
         overflow_lines += [f.text for f in findings if f.cause in ("overflow", "clamped", "constant-range")]
     causes.sort(key=lambda c: (-c.score, c.row))
-    for name, recs in ctx.clamped.items():
-        for rec in recs:
-            line = (f"fp16 conversion: {rec.get('action')} {rec.get('count')} value(s) of constant {display(name)!r} "
-                    f"(largest |x| {float(rec.get('max_abs') or 0):.6g})")  # type: ignore[arg-type]
-            overflow_lines.append(line)
-    overflow_lines += frame_range_findings(frame)
+    overflow_lines += _clamp_lines(run.ctx) + frame_range_findings(frame)
     first = cmp.first_divergent()
     first_info = _row_info(frame, classes, first) if first is not None else None
-    quant = _quantisation_losses(cmp, classes)
-    summary = _summary(cmp, causes, first_info, shape, warnings, healthy, counts)
+    summary = _summary(cmp, causes, first_info, run.shape, warnings, healthy, counts)
     return Diagnosis(
         root_causes=tuple(causes[:limit]), first_divergent=first_info, summary=summary, classification=classes,
-        trend=shape, nan_origin=nan_row, overflow=tuple(dict.fromkeys(overflow_lines)), quantisation=quant,
-        warnings=warnings, edges_source=edges.source, healthy=healthy, counts=counts,
+        trend=run.shape, nan_origin=run.nan_row, overflow=tuple(dict.fromkeys(overflow_lines)),
+        quantisation=_quantisation_losses(cmp, classes), warnings=warnings, edges_source=edges.source,
+        healthy=healthy, counts=counts,
     )
+
+
+def _check_context(cmp: Comparison, edges: Edges, opdebug: dict[str, list[object]], atc: AtcGraph | None) -> CheckContext:
+    """The vendor facts the checks read: clamp records, Opdebug records, fused ops."""
+    manifest = _manifest(cmp.target)
+    return CheckContext(
+        cmp, edges,
+        clamped=clamp_records(manifest.get("clamped", []) or []),  # type: ignore[arg-type]
+        opdebug=opdebug,  # type: ignore[arg-type]
+        fused=fused_ops(atc, manifest),
+    )
+
+
+def _ranked_candidates(run: _Run, opdebug: dict[str, list[object]]) -> list[tuple[float, dict[str, object]]]:
+    """Candidate rows with their preliminary score, best first."""
+    candidates = run.classes.filter(_candidate_rows(run.cmp, run.classes, opdebug))
+    first_introduced = int(candidates["row"][0]) if candidates.height else None
+    prelim = [(_preliminary(c, first_introduced, run.nan_row), c) for c in candidates.iter_rows(named=True)]
+    prelim.sort(key=lambda sc: (-sc[0], sc[1]["row"]))  # type: ignore[index]
+    return prelim
+
+
+def _root_cause(run: _Run, k: int, score: float, c: dict[str, object]) -> tuple[RootCause, list[Finding]]:
+    """One candidate as a root cause: checked (the strongest only), explained, advised."""
+    row = int(c["row"])  # type: ignore[call-overload]
+    r = run.cmp.frame.row(row, named=True)
+    findings = check_row(run.ctx, row) if k < MAX_CHECKED and run.cmp.has_tensors else []
+    drift = run.shape.kind == "drift" and run.shape.row == row
+    cause = _cause_of(findings, r, row == run.nan_row, drift)
+    commands = _commands(run, cause, r, findings)
+    total = 1.0 if cause == "input-mismatch" else score + min(0.3, sum(f.weight for f in findings))
+    return RootCause(
+        row=row, name=str(r["name"]), node_name=r["node_name"], op_type=r["op_type"], index=r["index"],
+        kind=r["kind"], cause=cause, score=round(min(1.0, total), 3), evidence=tuple(_evidence(run, row, r, c, findings)),
+        advice=_advice(cause, commands), commands=tuple(commands),
+    ), findings
+
+
+def _evidence(run: _Run, row: int, r: dict[str, object], c: dict[str, object], findings: list[Finding]) -> list[str]:
+    """The sentences that support a root cause, strongest first."""
+    evidence = [f"{r['health']}: {r['message']}" if r["message"] else str(r["health"]), _origin_sentence(r, c)]
+    if row == run.nan_row:
+        evidence.append(
+            f"first NaN/Inf: the target has {r['nan_target'] or 0} NaN and {r['inf_target'] or 0} Inf here "
+            f"(golden {r['nan_golden'] or 0} NaN, {r['inf_golden'] or 0} Inf) while its inputs are finite"
+        )
+    if run.shape.kind in ("drift", "jump") and run.shape.row == row:
+        evidence.append(run.shape.sentence(run.cmp.frame))
+    evidence += [f.text for f in findings]
+    unresolved = run.edges.unresolved.get(row)
+    if unresolved:
+        evidence.append("inputs not compared: " + ", ".join(repr(display(n)) for n in unresolved[:5]))
+    return evidence
+
+
+def _commands(run: _Run, cause: str, r: dict[str, object], findings: list[Finding]) -> list[str]:
+    """``dumpscope patch`` commands for the fixes the findings (and the cause) suggest."""
+    fixes = [fx for f in findings for fx in f.fixes]
+    if cause in ("precision", "nan-inf", "drift") and r["band"] in ("fp16", "bf16") and r["node_name"]:
+        fixes.append(PatchAction(str(r["node_name"]), keep_fp32=True))
+    return patch_commands(fixes, run.model, run.nodes) if fixes else []
+
+
+def _advice(cause: str, commands: list[str]) -> str:
+    if not commands:
+        return ADVICE[cause]
+    return (ADVICE[cause] + " Patch and verify: " + " or ".join(f"`{c}`" for c in commands)
+            + ", then dump golden and target again from the patched model and compare.")
+
+
+def _clamp_lines(ctx: CheckContext) -> list[str]:
+    """One line per fp16 clamp record of the target manifest."""
+    return [
+        f"fp16 conversion: {rec.get('action')} {rec.get('count')} value(s) of constant {display(name)!r} "
+        f"(largest |x| {float(rec.get('max_abs') or 0):.6g})"  # type: ignore[arg-type]
+        for name, recs in ctx.clamped.items()
+        for rec in recs
+    ]
 
 
 #: Largest finite value of the float types a target may run in.
