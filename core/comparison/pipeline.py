@@ -29,7 +29,7 @@ from dumpscope.core.comparison.result import INTERNAL_COLUMNS, SCHEMA, Compariso
 from dumpscope.core.formats import open_dump
 from dumpscope.core.formats.npyfile import Scratch
 from dumpscope.core.comparison.metrics import COUNT_COLUMNS, FLOAT_COLUMNS, compare_arrays
-from dumpscope.core.dumps import Dump, TensorReadError
+from dumpscope.core.dumps import Dump, TensorInfo, TensorReadError
 from dumpscope.core.names import display
 from dumpscope.core.comparison.pairing import Pair, Pairing, pair_dumps
 from dumpscope.core.comparison.shapes import align
@@ -247,27 +247,40 @@ def _identity(p: Pair, th: Thresholds, run_band: str) -> dict[str, object]:
         "index": p.topo,
         "name": display(ref.name),
         "target_name": display(ti.name) if ti and g else None,
-        "node_name": _text((gi or ti).node_name),  # type: ignore[union-attr]
-        "op_type": _text(gi.op_type if gi and gi.op_type else ti.op_type if ti else None),
+        "node_name": _text(ref.info.node_name),
+        "op_type": _text(_op_type(gi, ti)),
         "kind": ref.info.kind,
-        "shape": list(gi.shape) if gi and gi.shape is not None else None,
-        "target_shape": list(ti.shape) if ti and ti.shape is not None else None,
-        "dtype": gi.dtype if gi else None,
-        "target_dtype": ti.dtype if ti else None,
-        "side": "both" if g and t else ("golden" if g else "target"),
+        **_side_columns(gi, "shape", "dtype", "golden_file"),
+        **_side_columns(ti, "target_shape", "target_dtype", "target_file"),
         "pairing": display(p.how),
-        "golden_file": _text(gi.source if gi else None),
-        "target_file": _text(ti.source if ti else None),
+        "size": int(np.prod(ref.info.shape)) if ref.info.shape is not None else None,
+        **_status(g is not None, t is not None, p.how),
     }
-    shape = (gi or ti).shape  # type: ignore[union-attr]
-    row["size"] = int(np.prod(shape)) if shape is not None else None
     quantised = bool(ti and any(k.startswith("quant_") for k, _v in ti.extra))
     row["band"] = th.band_for(row["dtype"], row["target_dtype"], quantised, run_band)  # type: ignore[arg-type]
-    if g and t:
-        row.update(health="pending", status="pending", message="")
-    else:
-        row.update(health="unmatched", status="unmatched", message=display(p.how))
     return row
+
+
+def _op_type(gi: TensorInfo | None, ti: TensorInfo | None) -> str | None:
+    """The golden op type, else the target's."""
+    if gi and gi.op_type:
+        return gi.op_type
+    return ti.op_type if ti else None
+
+
+def _side_columns(info: TensorInfo | None, shape: str, dtype: str, file: str) -> dict[str, object]:
+    """One side's shape, dtype and file columns (all None for a missing side)."""
+    if info is None:
+        return {shape: None, dtype: None, file: None}
+    return {shape: list(info.shape) if info.shape is not None else None, dtype: info.dtype, file: _text(info.source)}
+
+
+def _status(has_golden: bool, has_target: bool, how: str) -> dict[str, object]:
+    """``side``, ``health``, ``status`` and ``message`` before any data is read."""
+    if has_golden and has_target:
+        return {"side": "both", "health": "pending", "status": "pending", "message": ""}
+    side = "golden" if has_golden else "target"
+    return {"side": side, "health": "unmatched", "status": "unmatched", "message": display(how)}
 
 
 def _text(value: str | None) -> str | None:
