@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -104,6 +104,30 @@ def compare_stream(
     is called after every batch.  Stop iterating to cancel.
     """
     th = thresholds if isinstance(thresholds, Thresholds) else Thresholds.from_preset(preset, thresholds or ())
+    base = _prepare(golden, target, model, graph, th)
+    pairs = base.pairing.pairs
+    columns = _pending_columns(pairs, th, _run_band(base.target))
+    total = len(pairs)
+
+    def snapshot(done: int) -> Progress:
+        frame = analysis.judge(pl.DataFrame(columns, schema=SCHEMA), th)
+        return Progress(done, total, replace(base, frame=frame))
+
+    if not final_only:
+        yield snapshot(0)
+    last = time.monotonic()
+    for done in _fill(pairs, th, columns, workers, batch):
+        if progress is not None:  # cheap, every batch (snapshots cost a frame build)
+            progress(done, total)
+        if not final_only and time.monotonic() - last >= interval and done < total:
+            last = time.monotonic()
+            yield snapshot(done)
+    yield snapshot(total)
+
+
+def _prepare(golden: str | Path | Dump, target: str | Path | Dump, model: str | Path | None,
+             graph: str | Path | None, th: Thresholds) -> Comparison:
+    """Open, parse (model and vendor graph, once) and pair: a Comparison without a frame yet."""
     g = golden if isinstance(golden, Dump) else open_dump(golden)
     t = target if isinstance(target, Dump) else open_dump(target)
     facts = _load_model(model)
@@ -116,32 +140,21 @@ def compare_stream(
     pairing = pair_dumps(g, t, tensor_order=tensor_order, node_order=node_order, **links)  # type: ignore[arg-type]
     meta = _meta(g, t, model, th, pairing)
     meta["graph"] = str(graph) if graph is not None else None
-    columns = _pending_columns(pairing.pairs, th, _run_band(t))
-    total = len(pairing.pairs)
+    return Comparison(pl.DataFrame(), th, meta, g, t, pairing, facts, atc)
 
-    def snapshot(done: int) -> Progress:
-        frame = analysis.judge(pl.DataFrame(columns, schema=SCHEMA), th)
-        return Progress(done, total, Comparison(frame, th, meta, g, t, pairing, facts, atc))
 
-    if not final_only:
-        yield snapshot(0)
-    done = 0
-    last = time.monotonic()
+def _fill(pairs: list[Pair], th: Thresholds, columns: dict[str, list[object]], workers: int | None, batch: int) -> Iterator[int]:
+    """Compute every matched pair into ``columns`` in a thread pool; yield the rows done after each batch."""
+    todo = [i for i, p in enumerate(pairs) if p.golden is not None and p.target is not None]
+    done = len(pairs) - len(todo)
     with _single_threaded_blas(), ThreadPoolExecutor(max_workers=workers or min(4, os.cpu_count() or 1)) as pool:
-        todo = [i for i, p in enumerate(pairing.pairs) if p.golden is not None and p.target is not None]
-        done = total - len(todo)
         for start in range(0, len(todo), batch):
             part = todo[start : start + batch]
-            for i, row in zip(part, pool.map(lambda i: compute_row(pairing.pairs[i], th), part)):
+            for i, row in zip(part, pool.map(lambda i: compute_row(pairs[i], th), part)):
                 for key, value in row.items():
                     columns[key][i] = value
             done += len(part)
-            if progress is not None:  # cheap, every batch (snapshots cost a frame build)
-                progress(done, total)
-            if not final_only and time.monotonic() - last >= interval and done < total:
-                last = time.monotonic()
-                yield snapshot(done)
-    yield snapshot(total)
+            yield done
 
 
 def _load_model(model: str | Path | None) -> GraphFacts | None:
