@@ -179,12 +179,26 @@ def _kahn_order(nodes: list[onnx.NodeProto], available: set[str], problems: list
     *dangling* input: it is reported and treated as available.  Nodes left over by a
     cycle are reported and appended in file order.
     """
+    deps = _dependencies(nodes, available, problems)
+    order = _ready_order(deps)
+    if len(order) < len(nodes):
+        order += _cycle_leftovers(nodes, order, problems)
+    return order
+
+
+def _producers(nodes: list[onnx.NodeProto]) -> dict[str, int]:
+    """Tensor name -> index of the first node producing it."""
     produced: dict[str, int] = {}
     for idx, n in enumerate(nodes):
         for o in n.output:
             if o:
                 produced.setdefault(o, idx)
+    return produced
 
+
+def _dependencies(nodes: list[onnx.NodeProto], available: set[str], problems: list[str]) -> list[set[int]]:
+    """Per node, the nodes it waits for; dangling inputs and self-reads are reported."""
+    produced = _producers(nodes)
     deps: list[set[int]] = []
     dangling: dict[str, str] = {}
     for idx, n in enumerate(nodes):
@@ -201,11 +215,14 @@ def _kahn_order(nodes: list[onnx.NodeProto], available: set[str], problems: list
             else:
                 problems.append(f"node {n.name or n.op_type!r} reads its own output {t!r}")
         deps.append(mine)
-    for t, who in dangling.items():
-        problems.append(f"input {t!r} of node {who!r} is produced by no node and is not a graph input")
+    problems += [f"input {t!r} of node {who!r} is produced by no node and is not a graph input" for t, who in dangling.items()]
+    return deps
 
+
+def _ready_order(deps: list[set[int]]) -> list[int]:
+    """Kahn's algorithm, smallest index first among ready nodes."""
     waiting = [len(d) for d in deps]
-    dependants: list[list[int]] = [[] for _ in nodes]
+    dependants: list[list[int]] = [[] for _ in deps]
     for idx, d in enumerate(deps):
         for p in d:
             dependants[p].append(idx)
@@ -219,14 +236,17 @@ def _kahn_order(nodes: list[onnx.NodeProto], available: set[str], problems: list
             waiting[d] -= 1
             if waiting[d] == 0:
                 heapq.heappush(ready, d)
-    if len(order) < len(nodes):
-        done = set(order)
-        stuck = [idx for idx in range(len(nodes)) if idx not in done]
-        shown = ", ".join(repr(nodes[i].name or nodes[i].op_type) for i in stuck[:5])
-        more = f" and {len(stuck) - 5} more" if len(stuck) > 5 else ""
-        problems.append(f"the graph has a cycle; nodes {shown}{more} are listed in file order")
-        order.extend(stuck)
     return order
+
+
+def _cycle_leftovers(nodes: list[onnx.NodeProto], order: list[int], problems: list[str]) -> list[int]:
+    """Nodes a cycle kept from running, in file order (reported)."""
+    done = set(order)
+    stuck = [idx for idx in range(len(nodes)) if idx not in done]
+    shown = ", ".join(repr(nodes[i].name or nodes[i].op_type) for i in stuck[:5])
+    more = f" and {len(stuck) - 5} more" if len(stuck) > 5 else ""
+    problems.append(f"the graph has a cycle; nodes {shown}{more} are listed in file order")
+    return stuck
 
 
 def _unique_names(nodes: list[onnx.NodeProto], order: Iterable[int]) -> dict[int, str]:
