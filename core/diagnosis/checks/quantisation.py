@@ -24,46 +24,65 @@ ADVICE: dict[str, str] = {"quantisation": (
 
 def quantised(ctx: CheckContext, case: RowCase) -> list[Finding]:
     """A quantised target: values past its grid, too few levels used, or a range too wide for 8 bits."""
-    row, r = case.row, case.values
-    q = quant_params(ctx.cmp, row)
+    q = quant_params(ctx.cmp, case.row)
     if q is None:
         return []
-    scale, zp, qdtype = q
-    node = str(r["node_name"] or r["name"])
-    out: list[Finding] = []
+    r = case.values
+    node = display(str(r["node_name"] or r["name"]))
     lo, hi = r["min_golden"], r["max_golden"]
-    width = (hi - lo) if isinstance(lo, float) and isinstance(hi, float) else None  # type: ignore[operator]
+    bounds = (lo, hi) if isinstance(lo, float) and isinstance(hi, float) else None
+    return [
+        *_off_grid(ctx, case.row, node, q),
+        *_few_levels(node, q, bounds),
+        *_wide_range(node, q, bounds, r["op_type"] or ""),
+    ]
+
+
+def _off_grid(ctx: CheckContext, row: int, node: str, q: tuple[float, int, str]) -> list[Finding]:
+    """Golden values the integer grid (scale, zero point) cannot hold."""
+    scale, zp, qdtype = q
     y = ctx.golden_of(row_ref(ctx.cmp, row))
-    if y is not None and y.dtype.kind == "f":
-        try:
-            found = range_check(y, qdtype, scale, zp)
-        except ValueError:
-            found = None
-        if found is not None and found.out_of_range:
-            out.append(Finding(
-                "quantisation",
-                f"{display(node)!r} quantised as {qdtype} (scale {scale:.4g}, zero point {zp}): {found.message}",
-                weight=0.2,
-            ))
-    step = f"one {qdtype} step is {scale:.4g}"
-    top = max(abs(lo), abs(hi)) if isinstance(lo, float) and isinstance(hi, float) else None  # type: ignore[arg-type]
-    if top is not None and top > 0 and top / scale < FEW_LEVELS:
-        out.append(Finding(
-            "quantisation",
-            f"{step} but the golden values of {display(node)!r} reach only |x| {top:.4g}: "
-            f"{'every value rounds to zero' if top / scale < 0.5 else f'they use about {top / scale:.1f} steps'}",
-            weight=0.25,
-        ))
+    if y is None or y.dtype.kind != "f":
+        return []
+    try:
+        found = range_check(y, qdtype, scale, zp)
+    except ValueError:
+        return []
+    if not found.out_of_range:
+        return []
+    return [Finding("quantisation", f"{node!r} quantised as {qdtype} (scale {scale:.4g}, zero point {zp}): {found.message}",
+                    weight=0.2)]
+
+
+def _step(q: tuple[float, int, str]) -> str:
+    return f"one {q[2]} step is {q[0]:.4g}"
+
+
+def _few_levels(node: str, q: tuple[float, int, str], bounds: tuple[float, float] | None) -> list[Finding]:
+    """Golden values so small that they use only a few steps of the grid."""
+    top = max(abs(bounds[0]), abs(bounds[1])) if bounds else None
+    if top is None or top <= 0 or top / q[0] >= FEW_LEVELS:
+        return []
+    steps = top / q[0]
+    used = "every value rounds to zero" if steps < 0.5 else f"they use about {steps:.1f} steps"
+    return [Finding("quantisation", f"{_step(q)} but the golden values of {node!r} reach only |x| {top:.4g}: {used}",
+                    weight=0.25)]
+
+
+def _wide_range(node: str, q: tuple[float, int, str], bounds: tuple[float, float] | None, op_type: str) -> list[Finding]:
+    """A range too wide for 8 bits (try INT16), else a note for a quantised convolution."""
+    width = bounds[1] - bounds[0] if bounds else None
     if width is not None and width > WIDE_RANGE:
-        out.append(Finding(
+        lo, hi = bounds  # type: ignore[misc]
+        return [Finding(
             "quantisation",
-            f"golden range of {display(node)!r} is [{lo:.4g}, {hi:.4g}] (width {width:.4g} > {WIDE_RANGE:g}) "
-            f"but it is {qdtype}-quantised ({step}): try INT16 for it",
+            f"golden range of {node!r} is [{lo:.4g}, {hi:.4g}] (width {width:.4g} > {WIDE_RANGE:g}) "
+            f"but it is {q[2]}-quantised ({_step(q)}): try INT16 for it",
             weight=0.15,
-        ))
-    elif (r["op_type"] or "") in ("Conv", "ConvTranspose"):
-        out.append(Finding("quantisation", f"convolution {display(node)!r} is {qdtype}-quantised ({step})", weight=0.05))
-    return out
+        )]
+    if op_type in ("Conv", "ConvTranspose"):
+        return [Finding("quantisation", f"convolution {node!r} is {q[2]}-quantised ({_step(q)})", weight=0.05)]
+    return []
 
 
 CHECK = Check("quantisation", quantised, ADVICE)
