@@ -319,8 +319,9 @@ def test_every_package_folder_is_listed_in_pyproject() -> None:
     assert unlisted_packages(folders, (REPO / "pyproject.toml").read_text(encoding="utf-8")) == set()
 
 
-#: Where core stands today (issue 9 work in progress): no change may make it worse.
-RATCHET_MEAN, RATCHET_MAX = 5.11, 33
+#: Where core stands today (was 5.24 and 33 before issue 9): no change may make it worse.
+#: The three functions at 20-23 are in formats/sigmastar.py, onnx/runner.py and knowledge/.
+RATCHET_MEAN, RATCHET_MAX = 4.66, 23
 
 
 def test_core_complexity_does_not_grow() -> None:
