@@ -91,48 +91,16 @@ def graph_facts(graph: onnx.GraphProto) -> GraphFacts:
         t.values.name for t in graph.sparse_initializer
     )
     graph_inputs = tuple(i.name for i in graph.input if i.name not in initializers)
-    graph_outputs = tuple(o.name for o in graph.output)
-
-    raw = list(graph.node)
-    order = _kahn_order(raw, set(graph_inputs) | initializers, problems)
-    names = _unique_names(raw, order)
-
-    nodes: list[NodeFacts] = []
-    for topo, file_idx in enumerate(order):
-        n = raw[file_idx]
-        nodes.append(
-            NodeFacts(
-                name=names[file_idx],
-                op_type=n.op_type,
-                index=topo,
-                inputs=tuple(i for i in n.input if i),
-                outputs=tuple(o for o in n.output if o),
-                domain=n.domain,
-            )
-        )
-
-    producer: dict[str, NodeFacts] = {}
-    consumers: dict[str, list[NodeFacts]] = {}
-    for nf in nodes:
-        for out in nf.outputs:
-            if out in producer:
-                problems.append(
-                    f"tensor {out!r} is produced by both {producer[out].name!r} and {nf.name!r}"
-                )
-                continue
-            producer[out] = nf
-        for inp in dict.fromkeys(nf.inputs):
-            consumers.setdefault(inp, []).append(nf)
-
+    nodes = _node_facts(list(graph.node), set(graph_inputs) | initializers, problems)
+    producer, consumers = _links(nodes, problems)
     constants = frozenset(o for nf in nodes if nf.op_type == "Constant" and not nf.domain for o in nf.outputs)
     tensor_order = {name: -1 for name in (*graph_inputs, *initializers)}
     for name, nf in producer.items():
         tensor_order[name] = -1 if name in constants else nf.index
-
     return GraphFacts(
         nodes=tuple(nodes),
         graph_inputs=graph_inputs,
-        graph_outputs=graph_outputs,
+        graph_outputs=tuple(o.name for o in graph.output),
         initializers=initializers,
         constants=constants,
         producer=MappingProxyType(producer),
@@ -141,6 +109,38 @@ def graph_facts(graph: onnx.GraphProto) -> GraphFacts:
         problems=tuple(problems),
         _order=MappingProxyType(tensor_order),
     )
+
+
+def _node_facts(raw: list[onnx.NodeProto], available: set[str], problems: list[str]) -> list[NodeFacts]:
+    """The nodes in topological order, with unique names."""
+    order = _kahn_order(raw, available, problems)
+    names = _unique_names(raw, order)
+    return [
+        NodeFacts(
+            name=names[file_idx],
+            op_type=raw[file_idx].op_type,
+            index=topo,
+            inputs=tuple(i for i in raw[file_idx].input if i),
+            outputs=tuple(o for o in raw[file_idx].output if o),
+            domain=raw[file_idx].domain,
+        )
+        for topo, file_idx in enumerate(order)
+    ]
+
+
+def _links(nodes: list[NodeFacts], problems: list[str]) -> tuple[dict[str, NodeFacts], dict[str, list[NodeFacts]]]:
+    """Tensor -> its producer (the first; a second one is reported) and -> its consumers."""
+    producer: dict[str, NodeFacts] = {}
+    consumers: dict[str, list[NodeFacts]] = {}
+    for nf in nodes:
+        for out in nf.outputs:
+            if out in producer:
+                problems.append(f"tensor {out!r} is produced by both {producer[out].name!r} and {nf.name!r}")
+                continue
+            producer[out] = nf
+        for inp in dict.fromkeys(nf.inputs):
+            consumers.setdefault(inp, []).append(nf)
+    return producer, consumers
 
 
 def outer_scope_inputs(node: onnx.NodeProto) -> set[str]:
