@@ -35,46 +35,56 @@ def float_range(ctx: CheckContext, case: RowCase) -> list[Finding]:
     """A reduced-float target: the Exp input past ln(max), or a golden output past the dtype's range."""
     if case.float_target is None:
         return []
-    row, r, target = case.row, case.values, case.float_target
-    out: list[Finding] = []
+    target = case.float_target
     top = float(ml_dtypes.finfo(target).max) if target == "bfloat16" else float(np.finfo(np.float16).max)
-    op = r["op_type"] or ""
-    node = str(r["node_name"] or r["name"])
+    op = case.values["op_type"] or ""
+    node = str(case.values["node_name"] or case.values["name"])
+    out: list[Finding] = []
     if op in EXP_OPS:
-        for j in inputs_of(ctx, row)[:1]:
-            x = ctx.golden_of(row_ref(ctx.cmp, j))
-            if x is None or float_view(x) is None:
-                continue
-            limit = math.log(top)
-            flat = x.reshape(-1).astype(np.float64, copy=False)
-            over = int(np.count_nonzero(flat > limit))
-            if not over:
-                continue
-            width = _reduction_width(ctx, row)
-            hi = fp16_floor(math.log(top / width)) if target == "float16" else round(math.log(top / width), 2)
-            producer = ctx.cmp.frame["node_name"][j]
-            fixes = [PatchAction(n, keep_fp32=True) for n in (node, *_normalisers(ctx, row))]
-            if producer:
-                fixes.insert(0, PatchAction(str(producer), clip=(-math.inf, hi)))
-            summed = f" (and {width} of them are summed downstream, so clip at {hi:.7g})" if width > 1 else ""
-            out.append(Finding(
-                "overflow",
-                f"Exp input {display(str(ctx.cmp.frame['name'][j]))!r}: {over} of {flat.size} golden values exceed "
-                f"ln({top:g}) = {limit:.4g} (max {float(np.nanmax(flat)):.4g}), so exp passes the {target} maximum "
-                f"{top:g} and becomes inf{summed}",
-                tuple(fixes), weight=0.3,
-            ))
+        out += [f for j in inputs_of(ctx, case.row)[:1] for f in _exp_input(ctx, case.row, j, node, target, top)]
+    return out + _stored_output(ctx, case.row, node, op, target)
+
+
+def _exp_input(ctx: CheckContext, row: int, j: int, node: str, target: str, top: float) -> list[Finding]:
+    """Golden values of an Exp's input past ln(max): exp overflows to inf in the target dtype."""
+    x = ctx.golden_of(row_ref(ctx.cmp, j))
+    if x is None or float_view(x) is None:
+        return []
+    limit = math.log(top)
+    flat = x.reshape(-1).astype(np.float64, copy=False)
+    over = int(np.count_nonzero(flat > limit))
+    if not over:
+        return []
+    width = _reduction_width(ctx, row)
+    hi = fp16_floor(math.log(top / width)) if target == "float16" else round(math.log(top / width), 2)
+    producer = ctx.cmp.frame["node_name"][j]
+    fixes = [PatchAction(n, keep_fp32=True) for n in (node, *_normalisers(ctx, row))]
+    if producer:
+        fixes.insert(0, PatchAction(str(producer), clip=(-math.inf, hi)))
+    summed = f" (and {width} of them are summed downstream, so clip at {hi:.7g})" if width > 1 else ""
+    return [Finding(
+        "overflow",
+        f"Exp input {display(str(ctx.cmp.frame['name'][j]))!r}: {over} of {flat.size} golden values exceed "
+        f"ln({top:g}) = {limit:.4g} (max {float(np.nanmax(flat)):.4g}), so exp passes the {target} maximum "
+        f"{top:g} and becomes inf{summed}",
+        tuple(fixes), weight=0.3,
+    )]
+
+
+def _stored_output(ctx: CheckContext, row: int, node: str, op: str, target: str) -> list[Finding]:
+    """A golden output (or sum) the target dtype cannot store."""
     y = ctx.golden_of(row_ref(ctx.cmp, row))
-    if y is not None and float_view(y) is not None and y.dtype.kind == "f":
-        found = range_check(y, target)
-        if found.out_of_range:
-            what = "sum" if op in SUM_OPS else "output"
-            out.append(Finding(
-                "overflow",
-                f"golden {what} of {display(node)!r}: {found.message}: it cannot be stored in {target}",
-                (PatchAction(node, keep_fp32=True),), weight=0.25,
-            ))
-    return out
+    if y is None or float_view(y) is None or y.dtype.kind != "f":
+        return []
+    found = range_check(y, target)
+    if not found.out_of_range:
+        return []
+    what = "sum" if op in SUM_OPS else "output"
+    return [Finding(
+        "overflow",
+        f"golden {what} of {display(node)!r}: {found.message}: it cannot be stored in {target}",
+        (PatchAction(node, keep_fp32=True),), weight=0.25,
+    )]
 
 
 def _normalisers(ctx: CheckContext, row: int) -> list[str]:
