@@ -137,37 +137,46 @@ def _op_facts(frame: pl.DataFrame, names: tuple[str, ...], types: tuple[str, ...
     """Each op with the frame row that shows it on ``side`` (``golden`` for original ops,
     ``target`` for fused ones); a compared row (both sides) is preferred."""
     shown = [display(n) for n in names]
+    best = _best_rows(_candidate_rows(frame, shown, side), shown, side)
+    return tuple(
+        _op_fact(n, types[k] if k < len(types) and types[k] else None, best.get(n), side) for k, n in enumerate(shown)
+    )
+
+
+def _candidate_rows(frame: pl.DataFrame, shown: list[str], side: str) -> pl.DataFrame:
+    """Frame rows that may show one of the ops on ``side``."""
     own = pl.col("name").is_in(shown) | pl.col("node_name").is_in(shown)
     if side == "golden":
         match = pl.col("side").is_in(["both", "golden"]) & own
     else:
         match = pl.col("target_name").is_in(shown) | ((pl.col("side") == "target") & own)
-    rows = (
+    return (
         frame.select("node_name", "name", "target_name", "op_type", "index", "health", "cosine_similarity", "side")
         .with_row_index("row")
         .filter(match)
     )
+
+
+def _best_rows(rows: pl.DataFrame, shown: list[str], side: str) -> dict[str, dict[str, Any]]:
+    """Op name -> the row showing it (the first compared row, else the first row)."""
     best: dict[str, dict[str, Any]] = {}
     for r in rows.iter_rows(named=True):
         keys = {r["target_name"]} if side == "target" and r["side"] == "both" else {r["node_name"], r["name"]}
         for n in shown:
             if n in keys and (n not in best or (r["side"] == "both" and best[n]["side"] != "both")):
                 best[n] = r
-    out = []
-    for k, n in enumerate(shown):
-        op_type = types[k] if k < len(types) and types[k] else None
-        hit = best.get(n)
-        if hit is None:
-            out.append(OpFact(n, op_type, note="no golden dump of this op" if side == "golden" else "no dump of this op"))
-            continue
-        note = None
-        if hit["side"] == "golden":
-            note = "golden only: the target has no output for it"
-        elif hit["side"] == "target":
-            note = "target only: not compared"
-        out.append(OpFact(n, op_type or hit["op_type"], int(hit["row"]), hit["index"], hit["health"],
-                          hit["cosine_similarity"], note))
-    return tuple(out)
+    return best
+
+
+#: The note of an op shown by a one-sided row.
+_ONE_SIDED = {"golden": "golden only: the target has no output for it", "target": "target only: not compared"}
+
+
+def _op_fact(name: str, op_type: str | None, hit: dict[str, Any] | None, side: str) -> OpFact:
+    if hit is None:
+        return OpFact(name, op_type, note="no golden dump of this op" if side == "golden" else "no dump of this op")
+    return OpFact(name, op_type or hit["op_type"], int(hit["row"]), hit["index"], hit["health"],
+                  hit["cosine_similarity"], _ONE_SIDED.get(hit["side"]))
 
 
 def fusion_facts(cmp: Comparison, row: int) -> FusionFacts:
