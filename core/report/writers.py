@@ -132,50 +132,71 @@ def worst_rows(cmp: Comparison, n: int = 10) -> pl.DataFrame:
 
 def markdown_report(cmp: Comparison, command: str | None = None, worst: int = 10) -> str:
     """A short shareable report: inputs, verdict counts, first divergent layer, worst rows."""
+    sections = (_md_inputs(cmp), _md_counts(cmp), _md_first(cmp), _md_warnings(cmp), _md_worst(cmp, worst),
+                _md_unmatched(cmp), _md_reproduce(command))
+    return "\n".join(line for section in sections for line in section) + "\n"
+
+
+def _md_inputs(cmp: Comparison) -> list[str]:
     meta = cmp.meta
-    counts = cmp.health_counts()
-    lines = ["# dumpscope comparison", ""]
-    lines += [f"- golden: `{meta.get('golden')}` ({meta.get('golden_format')})",
-              f"- target: `{meta.get('target')}` ({meta.get('target_format')})"]
+    lines = ["# dumpscope comparison", "",
+             f"- golden: `{meta.get('golden')}` ({meta.get('golden_format')})",
+             f"- target: `{meta.get('target')}` ({meta.get('target_format')})"]
     if meta.get("model"):
         lines.append(f"- model: `{meta['model']}`")
-    lines.append(f"- preset: `{meta.get('preset')}`; order from {meta.get('order')}")
-    lines.append("")
-    lines.append("| ok | warn | fail | error | unmatched |")
-    lines.append("|---|---|---|---|---|")
-    lines.append("| " + " | ".join(str(counts.get(h, 0)) for h in ("ok", "warn", "fail", "error", "unmatched")) + " |")
-    lines.append("")
+    return lines + [f"- preset: `{meta.get('preset')}`; order from {meta.get('order')}", ""]
+
+
+def _md_counts(cmp: Comparison) -> list[str]:
+    counts = cmp.health_counts()
+    return ["| ok | warn | fail | error | unmatched |", "|---|---|---|---|---|",
+            "| " + " | ".join(str(counts.get(h, 0)) for h in ("ok", "warn", "fail", "error", "unmatched")) + " |", ""]
+
+
+def _md_first(cmp: Comparison) -> list[str]:
     first = cmp.first_divergent()
     if first is None:
-        lines.append("**No divergent layer**: every compared tensor is within its band.")
-    else:
-        r = cmp.frame.row(first, named=True)
-        lines.append(
-            f"**First divergent layer**: #{r['index']} `{_md_escape(r['name'])}` ({r['op_type'] or '?'}) "
-            f"is **{r['health']}**: {_md_escape(r['message'] or '')}"
-        )
-    warnings = meta.get("warnings") or []
-    if warnings:
-        lines += ["", "## Warnings", ""] + [f"- {_md_escape(str(w))}" for w in warnings[:20]]  # type: ignore[union-attr]
-        if len(warnings) > 20:  # type: ignore[arg-type]
-            lines.append(f"- … and {len(warnings) - 20} more")  # type: ignore[arg-type]
+        return ["**No divergent layer**: every compared tensor is within its band."]
+    r = cmp.frame.row(first, named=True)
+    return [f"**First divergent layer**: #{r['index']} `{_md_escape(r['name'])}` ({r['op_type'] or '?'}) "
+            f"is **{r['health']}**: {_md_escape(r['message'] or '')}"]
+
+
+def _md_warnings(cmp: Comparison) -> list[str]:
+    warnings = cmp.meta.get("warnings") or []
+    if not warnings:
+        return []
+    lines = ["", "## Warnings", ""] + [f"- {_md_escape(str(w))}" for w in warnings[:20]]  # type: ignore[union-attr]
+    if len(warnings) > 20:  # type: ignore[arg-type]
+        lines.append(f"- … and {len(warnings) - 20} more")  # type: ignore[arg-type]
+    return lines
+
+
+def _md_worst(cmp: Comparison, worst: int) -> list[str]:
     bad = worst_rows(cmp, worst)
-    if bad.height:
-        lines += ["", f"## Worst rows (up to {worst})", "",
-                  "| # | name | op | health | cosine | max abs err | rel. distance | NaN/Inf (t) | why |",
-                  "|---|---|---|---|---|---|---|---|---|"]
-        for r in bad.iter_rows(named=True):
-            lines.append(
-                f"| {r['index']} | `{_md_escape(r['name'])}` | {r['op_type'] or ''} | {r['health']} | "
-                f"{_num(r['cosine_similarity'])} | {_num(r['max_absolute_error'])} | {_num(r['relative_euclidean_distance'])} | "
-                f"{(r['nan_target'] or 0)}/{(r['inf_target'] or 0)} | {_md_escape(r['message'] or '')} |"
-            )
-    ug, ut = meta.get("unmatched_golden", 0), meta.get("unmatched_target", 0)
-    if ug or ut:
-        lines += ["", f"Unmatched tensors: {ug} golden, {ut} target (see `--format json`, rows with health `unmatched`)."]
-    if command:
-        lines += ["", "Reproduce:", "", f"```\n{command}\n```"]
-    return "\n".join(lines) + "\n"
+    if not bad.height:
+        return []
+    lines = ["", f"## Worst rows (up to {worst})", "",
+             "| # | name | op | health | cosine | max abs err | rel. distance | NaN/Inf (t) | why |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in bad.iter_rows(named=True):
+        lines.append(
+            f"| {r['index']} | `{_md_escape(r['name'])}` | {r['op_type'] or ''} | {r['health']} | "
+            f"{_num(r['cosine_similarity'])} | {_num(r['max_absolute_error'])} | {_num(r['relative_euclidean_distance'])} | "
+            f"{(r['nan_target'] or 0)}/{(r['inf_target'] or 0)} | {_md_escape(r['message'] or '')} |"
+        )
+    return lines
+
+
+def _md_unmatched(cmp: Comparison) -> list[str]:
+    ug, ut = cmp.meta.get("unmatched_golden", 0), cmp.meta.get("unmatched_target", 0)
+    if not (ug or ut):
+        return []
+    return ["", f"Unmatched tensors: {ug} golden, {ut} target (see `--format json`, rows with health `unmatched`)."]
+
+
+def _md_reproduce(command: str | None) -> list[str]:
+    return ["", "Reproduce:", "", f"```\n{command}\n```"] if command else []
 
 
 def write_markdown(cmp: Comparison, out: str | Path | TextIO, command: str | None = None) -> None:
