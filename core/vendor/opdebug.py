@@ -475,42 +475,55 @@ def is_opdebug(path: Path) -> bool:
 def scan(path: Path, with_stats: bool = True) -> OverflowReport:
     """Every overflow record under ``path`` (a dump directory, an Opdebug file or a
     msaccucmp JSON), in time order, each linked to the op dump in its directory."""
-    path = Path(path)
-    if path.is_file():
-        files = [c for c in path.parent.iterdir() if c.is_file()]
-        debug_files = [path]
-    else:
-        files = list(_walk(path))
-        raw = {p for p in files if is_opdebug(p) and not p.name.endswith(".json")}
-        # msaccucmp's parsed JSON next to its raw file would repeat the same record.
-        debug_files = [
-            p for p in files
-            if is_opdebug(p) and (p in raw or p.with_name(p.name.split(".output.")[0]) not in raw)
-        ]  # fmt: skip
+    files, debug_files = _debug_files(Path(path))
     by_dir: dict[Path, list[Path]] = {}
     for f in files:
         by_dir.setdefault(f.parent, []).append(f)
     ops: dict[Path, list[_OpFile]] = {}
     report = OverflowReport()
     for p in debug_files:
-        stem = p.name.removesuffix(".json")
-        stem = stem[: stem.index(".output.")] if ".output." in stem else stem
-        dname = ad.parse_dump_name(stem)
-        try:
-            parsed, layout = read_opdebug(p)
-            recs = records_from_parsed(parsed, str(p), layout, dname.timestamp if dname else None)
-        except OpdebugError as exc:
-            report.problems.append((str(p), str(exc)))
+        recs = _read_records(p, report)
+        if recs is None:
             continue
-        report.files += 1
         if p.parent not in ops:
             ops[p.parent] = _op_files(by_dir.get(p.parent, []))
-        for rec in recs:
-            op, note = _link(rec, ops[p.parent])
-            stats = tensor_stats(op.path) if op is not None and with_stats else ()
-            report.records.append(_replace(rec, op, note, stats))
+        report.records += [_linked(rec, ops[p.parent], with_stats) for rec in recs]
     report.records.sort(key=lambda r: (r.timestamp if r.timestamp is not None else math.inf, r.file))
     return report
+
+
+def _debug_files(path: Path) -> tuple[list[Path], list[Path]]:
+    """(every file to link records with, the Opdebug files to read)."""
+    if path.is_file():
+        return [c for c in path.parent.iterdir() if c.is_file()], [path]
+    files = list(_walk(path))
+    raw = {p for p in files if is_opdebug(p) and not p.name.endswith(".json")}
+    # msaccucmp's parsed JSON next to its raw file would repeat the same record.
+    return files, [
+        p for p in files
+        if is_opdebug(p) and (p in raw or p.with_name(p.name.split(".output.")[0]) not in raw)
+    ]  # fmt: skip
+
+
+def _read_records(p: Path, report: OverflowReport) -> list[OverflowRecord] | None:
+    """The records of one Opdebug file (None, and a problem noted, when it cannot be decoded)."""
+    stem = p.name.removesuffix(".json")
+    stem = stem[: stem.index(".output.")] if ".output." in stem else stem
+    dname = ad.parse_dump_name(stem)
+    try:
+        parsed, layout = read_opdebug(p)
+        recs = records_from_parsed(parsed, str(p), layout, dname.timestamp if dname else None)
+    except OpdebugError as exc:
+        report.problems.append((str(p), str(exc)))
+        return None
+    report.files += 1
+    return recs
+
+
+def _linked(rec: OverflowRecord, ops: list[_OpFile], with_stats: bool) -> OverflowRecord:
+    op, note = _link(rec, ops)
+    stats = tensor_stats(op.path) if op is not None and with_stats else ()
+    return _replace(rec, op, note, stats)
 
 
 def _replace(
