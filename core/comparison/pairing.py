@@ -16,7 +16,7 @@ topological indices, else by the dumps' own ids/timestamps -- never by file orde
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from dumpscope.core.dumps import Dump, TensorRef
@@ -200,55 +200,70 @@ def _is_row(p: Pair) -> bool:
     return ref.info.kind not in _SIDE_ONLY_KINDS
 
 
+@dataclass(frozen=True)
+class _OrderKeys:
+    """The three sources of a row's position, best first."""
+
+    tensor_order: Mapping[str, int] | None
+    node_order: Mapping[str, int] | None
+
+    def graph_index(self, p: Pair) -> int | None:
+        """The model graph's topological index of the row's tensor (or of its node)."""
+        for ref in (p.golden, p.target):
+            if ref is None:
+                continue
+            if self.tensor_order and ref.name in self.tensor_order:
+                return self.tensor_order[ref.name]
+            if self.node_order and ref.info.node_name in self.node_order:
+                return self.node_order[ref.info.node_name]  # type: ignore[index]
+        return None
+
+    @staticmethod
+    def manifest_index(p: Pair) -> int | None:
+        return next((ref.info.topo_index for ref in (p.golden, p.target) if ref is not None and ref.info.topo_index is not None), None)
+
+    @staticmethod
+    def dump_order(p: Pair) -> float | None:
+        return next((ref.info.order for ref in (p.golden, p.target) if ref is not None and ref.info.order is not None), None)
+
+    @staticmethod
+    def none(p: Pair) -> int | None:
+        return None
+
+
 def _order(
     rows: list[Pair],
     tensor_order: Mapping[str, int] | None,
     node_order: Mapping[str, int] | None,
 ) -> tuple[list[Pair], str]:
-    def graph_index(p: Pair) -> int | None:
-        for ref in (p.golden, p.target):
-            if ref is None:
-                continue
-            if tensor_order and ref.name in tensor_order:
-                return tensor_order[ref.name]
-            if node_order and ref.info.node_name in node_order:
-                return node_order[ref.info.node_name]  # type: ignore[index]
-        return None
-
-    def manifest_index(p: Pair) -> int | None:
-        for ref in (p.golden, p.target):
-            if ref is not None and ref.info.topo_index is not None:
-                return ref.info.topo_index
-        return None
-
-    def dump_order(p: Pair) -> float | None:
-        for ref in (p.golden, p.target):
-            if ref is not None and ref.info.order is not None:
-                return ref.info.order
-        return None
-
-    graph_hits = sum(graph_index(p) is not None for p in rows) if (tensor_order or node_order) else 0
-    # A graph whose names do not match the dumps (another model, frame-prefixed names...)
-    # must not scramble an order the manifest knows: use it only where it covers most rows.
-    if graph_hits and graph_hits * 2 >= len(rows):
-        topo, source = graph_index, "the model graph"
-    elif any(manifest_index(p) is not None for p in rows):
-        topo, source = manifest_index, "the dump manifest"
-    else:
-        topo, source = (lambda p: None), "the dumps' own ids/timestamps"
-    inf = float("inf")
-    keyed = []
-    for pos, p in enumerate(rows):
-        t = topo(p)
-        o = dump_order(p)
-        ref = p.golden or p.target
-        assert ref is not None
-        out_idx = ref.info.output_index
-        # Outputs of one node stay together in output order; without a topological
-        # index the dump's own order decides.
-        key = (inf if t is None else t, 0 if t is None else out_idx, inf if o is None else o, out_idx, pos)
-        keyed.append((key, Pair(p.golden, p.target, p.how, t, o)))
+    keys = _OrderKeys(tensor_order, node_order)
+    graph_given = bool(tensor_order or node_order)
+    graph_hits = sum(keys.graph_index(p) is not None for p in rows) if graph_given else 0
+    topo, source = _topo_source(rows, keys, graph_hits)
+    keyed = [_sort_key(pos, p, topo(p), keys.dump_order(p)) for pos, p in enumerate(rows)]
     keyed.sort(key=lambda kp: kp[0])
-    if (tensor_order or node_order) and topo is not graph_index:
+    if graph_given and topo != keys.graph_index:
         source += f" (the model graph names only {graph_hits} of {len(rows)} tensors)"
     return [p for _k, p in keyed], source
+
+
+def _topo_source(rows: list[Pair], keys: _OrderKeys, graph_hits: int) -> tuple[Callable[[Pair], int | None], str]:
+    """Which index orders the rows.  A graph whose names do not match the dumps (another
+    model, frame-prefixed names...) must not scramble an order the manifest knows: it is
+    used only where it covers most rows."""
+    if graph_hits and graph_hits * 2 >= len(rows):
+        return keys.graph_index, "the model graph"
+    if any(keys.manifest_index(p) is not None for p in rows):
+        return keys.manifest_index, "the dump manifest"
+    return keys.none, "the dumps' own ids/timestamps"
+
+
+def _sort_key(pos: int, p: Pair, t: int | None, o: float | None) -> tuple[tuple[float, ...], Pair]:
+    """Outputs of one node stay together in output order; without a topological index
+    the dump's own order decides."""
+    ref = p.golden or p.target
+    assert ref is not None
+    out_idx = ref.info.output_index
+    inf = float("inf")
+    key = (inf if t is None else t, 0 if t is None else out_idx, inf if o is None else o, out_idx, pos)
+    return key, Pair(p.golden, p.target, p.how, t, o)
