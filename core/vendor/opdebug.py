@@ -389,23 +389,28 @@ def _op_files(paths: Iterable[Path]) -> list[_OpFile]:
     return out
 
 
+def _same_or_unknown(a: int | None, b: int | None) -> bool:
+    return a is None or b is None or a == b
+
+
+def _names_task(o: _OpFile, rec: OverflowRecord) -> bool:
+    """The op file has the record's task and stream (and context/thread when both carry them)."""
+    return (
+        o.name.task_id == rec.task_id
+        and o.name.stream_id in (rec.stream_id, None)
+        and _same_or_unknown(o.name.context_id, rec.context_id)
+        and _same_or_unknown(o.name.thread_id, rec.thread_id)
+    )
+
+
 def _link(rec: OverflowRecord, ops: list[_OpFile]) -> tuple[_OpFile | None, str | None]:
     """The op dump a record names: same task and stream (and context/thread when the op
     file carries them); of several executions, the last one before the record."""
-    cands = [
-        o
-        for o in ops
-        if o.name.task_id == rec.task_id
-        and o.name.stream_id in (rec.stream_id, None)
-        and (o.name.context_id is None or rec.context_id is None or o.name.context_id == rec.context_id)
-        and (o.name.thread_id is None or rec.thread_id is None or o.name.thread_id == rec.thread_id)
-    ]
+    cands = [o for o in ops if _names_task(o, rec)]
     if not cands:
         return None, f"no op dump with task_id {rec.task_id} on stream {rec.stream_id} next to the record"
     if rec.timestamp is not None:
-        before = [o for o in cands if o.name.timestamp <= rec.timestamp]
-        if before:
-            cands = before
+        cands = [o for o in cands if o.name.timestamp <= rec.timestamp] or cands
     best = max(cands, key=lambda o: o.name.timestamp)
     note = f"{len(cands)} executions match; linked the latest before the record" if len(cands) > 1 else None
     return best, note
