@@ -346,10 +346,7 @@ def test_reopened_comparison_without_tensors(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def demo_diagnosis(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    from dumpscope.core.onnx.demo import make_demo
-
-    demo = make_demo(tmp_path_factory.mktemp("demo"), frames=6, overflow_frame=4)
+def demo_diagnosis(demo):  # type: ignore[no-untyped-def]
     return demo, diagnose(compare(demo.golden, demo.target))
 
 

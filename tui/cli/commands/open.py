@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         if args.result.suffix.lower() == ".csv":
-            from dumpscope.core.vendor.msaccucmp_csv import open_result
+            from dumpscope.core.comparison.imported import open_result
 
             comparison = open_result(args.result)
         else:
