@@ -18,10 +18,10 @@ from dumpscope.tui.app.filters import Query, QueryError
 from dumpscope.tui.app.widgets.layer_rows import (
     HEALTH_CODE,
     LayerRows,
-    fmt_cosine,
-    fmt_num,
+    count_text,
     short_dtype,
 )
+from dumpscope.tui.app.widgets.layer_names import common_prefix, elide
 
 
 @pytest.fixture(scope="module")
@@ -129,21 +129,50 @@ def test_text_of_odd_rows() -> None:
     assert name == "a@b/c.d:0 \ufffd"
     assert shape == "1×2→2×1" and dtypes == "f32→bf16"
     assert rows.text(1)[0] == "only/in:target"
-    assert rows.nan_inf(0) == "n2 i1" and rows.nan_inf(1) == "·"
+    assert rows.nan_inf(0) == "i1|n2" and rows.nan_inf(1) == "·"
+
+
+def test_nan_inf_shows_both_sides_and_unknown_counts() -> None:
+    frame = Comparison.from_frame(pl.DataFrame({
+        "index": [0, 1, 2, 3],
+        "name": ["golden_nan", "target_inf", "imported", "clean"],
+        "nan_golden": [3, 0, None, 0], "inf_golden": [0, 0, None, 0],
+        "nan_target": [0, 0, None, 0], "inf_target": [0, 2_500, None, 0],
+    })).frame
+    rows = LayerRows(frame)
+    assert [rows.nan_inf(p) for p in range(4)] == ["n3|·", "·|i2k", "?", "·"]
+    assert rows.naninf_width == 5
+    assert [count_text(n) for n in (7, 999, 1000, 999_999, 12_000_000)] == ["7", "999", "1k", "999k", "12M"]
 
 
 @pytest.mark.parametrize(
     ("value", "text"),
-    [(0.5, "0.5"), (123.456, "123.5"), (1.2e-5, "1.20e-05"), (0.0, "0"), (float("nan"), "·"),
-     (float("inf"), "inf"), (-float("inf"), "-inf"), (2.5e7, "2.50e+07")],
+    [(0.5, "0.5"), (123.456, "123.456"), (1.2e-5, "1.2e-5"), (0.0, "0"), (None, "·"), (float("nan"), "NaN"),
+     (float("inf"), "inf"), (-float("inf"), "-inf"), (2.5e7, "25000000"), (934496.0, "934496"), (0.9999991, "0.999999")],
 )
-def test_fmt_num(value: float, text: str) -> None:
-    assert fmt_num(value) == text
+def test_list_numbers_use_the_one_formatter(value: float | None, text: str) -> None:
+    frame = Comparison.from_frame(pl.DataFrame({"index": [0], "name": ["x"], "max_absolute_error": [value]},
+                                               schema_overrides={"max_absolute_error": pl.Float64})).frame
+    assert LayerRows(frame).number("max_abs", 0, 8) == text
 
 
-def test_fmt_cosine_keeps_the_nines() -> None:
-    assert fmt_cosine(0.9999991) == "0.999999"
-    assert fmt_cosine(float("nan")) == "·"
+def test_names_keep_what_tells_rows_apart() -> None:
+    names = ["/model.2/Sigmoid_output_0", "/model.22/Sigmoid_output_0", "/model.0/Constant_output_0",
+             "/model.0/Constant_1_output_0", "/model.0/Constant_2_output_0"]
+    prefix = common_prefix(names)
+    for width in (16, 20, 24):
+        shown = [elide(n, width, prefix) for n in names]
+        assert all(len(s) <= width for s in shown)
+        assert shown[0].startswith("/model.2/") and shown[1].startswith("/model.22/"), shown
+    shown = [elide(n, 20, prefix) for n in names[2:]]
+    assert len(set(shown)) == 3, shown
+    assert elide("/a/b/c/d/Split_output_1", 16) == "…/d/Split_out…_1"
+    assert elide("/layer2/block19/conv_0/Conv_output_0", 30) == "…/block19/conv_0/Conv_output_0"
+    assert common_prefix(["/backbone/x/a", "/backbone/y/b"]) == len("/backbone/")
+    assert elide("/backbone/stage1/Conv_output_0", 24, len("/backbone/")) == "…stage1/Conv_output_0"
+
+
+def test_short_dtype() -> None:
     assert short_dtype("bfloat16") == "bf16" and short_dtype("complex64") == "complex64" and short_dtype(None) == "?"
 
 

@@ -104,8 +104,8 @@ def _sources(cmp: Comparison) -> list[_Groups]:
         out.append(_parsed_groups(cmp.atc))
     elif graph:
         out.append(_graph_groups(str(graph)))
-    if cmp.target is not None:
-        target = cmp.target
+    target = cmp.target
+    if target is not None and isinstance(target.meta.get("manifest"), dict):  # only a source that exists
         out.append(_MANIFESTS.get(target, lambda: _manifest_groups(target)))
     return out
 

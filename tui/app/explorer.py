@@ -24,7 +24,7 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Input
+from textual.widgets import ContentSwitcher, Footer, Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from dumpscope.tui.app.keymap import load_keymap
@@ -33,7 +33,7 @@ from dumpscope.tui.app.palette import ActionsProvider
 from dumpscope.tui.app.screens.help import HelpScreen, KeyHelp, collect_bindings
 from dumpscope.tui.app.widgets.layer_list import LayerList
 from dumpscope.tui.app.filters import Query, QueryError
-from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS, LayerRows
+from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS, LayerRows, printable
 from dumpscope.tui.app.widgets.summary_bar import Summary, SummaryBar, styled
 from dumpscope.tui.app.panes import SIDE_PANES, next_pane
 from dumpscope.tui.app.view_state import ViewState
@@ -138,6 +138,7 @@ class DumpscopeApp(App[int]):
             first = SIDE_PANES[0]
             with ContentSwitcher(initial=first.id, id="side"):
                 yield first.make(first.id)  # the other panes mount on first use (`p`)
+        yield Static(id="cursor-name", markup=False)
         yield Input(placeholder="filter: words  op:Conv  health:fail  origin:new  fused:yes  #10-20   (enter keeps, esc restores)",
                     id="filter")
         yield Footer()
@@ -302,6 +303,18 @@ class DumpscopeApp(App[int]):
     def _cursor_moved(self, message: LayerList.CursorMoved) -> None:
         self.tensor_pane.show_row(message.position)
         self._show_side_pane()
+        self._show_cursor_name(message.position)
+
+    def _show_cursor_name(self, position: int | None) -> None:
+        """The full name of the cursor row (the list may have elided it), the target's too when it differs."""
+        text = ""
+        if self.rows is not None and position is not None:
+            frame = self.rows.frame
+            name, target = frame["name"][position], frame["target_name"][position]
+            text = f"▶ {printable(str(name or target or ''))}"
+            if target and name and target != name:
+                text += f"   target: {printable(str(target))}"
+        self.main_screen.query_one("#cursor-name", Static).update(text)
 
     def _show_side_pane(self) -> None:
         """The overflow and fusion panes work for the selected row only while shown."""

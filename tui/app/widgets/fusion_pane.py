@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from textual.content import Content
 
+from dumpscope.core.vocabulary import format_number
 from dumpscope.tui.app.widgets.layer_rows import HEALTH_LABEL
 from dumpscope.tui.app.widgets.row_facts_pane import RowFactsPane, muted, name_text, section
 from dumpscope.tui.app.widgets.summary_bar import health_text, styled
@@ -65,7 +66,7 @@ def _op_line(op: OpFact, current: int, wide: bool) -> Content:
         health = health_text(op.health, f"{HEALTH_LABEL.get(op.health, op.health):<{_HEALTH_W}}")
     index = f"#{op.index}" if op.index is not None else ""
     kind = f" ({name_text(op.op_type)})" if wide and op.op_type else ""
-    cosine = f"  cos {op.cosine:.6f}" if op.cosine is not None else ""
+    cosine = f"  cos {format_number(op.cosine, 8)}" if op.cosine is not None else ""
     note = f"  {op.note}" if op.note and (wide or op.row is None) else ""
     return Content.assemble(
         mark, health, styled("$index $name", index=f"{index:>5}", name=name_text(op.name) + kind),

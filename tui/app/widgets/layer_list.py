@@ -24,54 +24,61 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from dumpscope.tui.app.widgets.layer_rows import HEALTHS, LayerRows, fmt_cosine, fmt_num
+from dumpscope.tui.app.widgets.layer_names import elide
+from dumpscope.core.vocabulary import UNHEALTHY as ALARMING
+from dumpscope.tui.app.widgets.layer_rows import HEALTHS, LayerRows
 
 
 @dataclass(frozen=True)
 class Column:
-    """One column of the list: ``cell(rows, pos)`` gives its text."""
+    """One column of the list: ``cell(rows, pos, width)`` gives its text (at most ``width`` cells)."""
 
     id: str
     header: str
     width: int
-    cell: Callable[[LayerRows, int], str]
+    cell: Callable[[LayerRows, int, int], str]
     right: bool = False
     priority: int = 0
     """Columns with the highest priority number are dropped first when space runs out."""
 
 
-def _fit(text: str, width: int, *, right: bool = False, middle: bool = False) -> str:
+def _fit(text: str, width: int, *, right: bool = False) -> str:
     """Exactly ``width`` cells (wide characters count double): cut, then pad."""
     if cell_len(text) > width:
-        text = set_cell_size(_ellipsis_middle(text, width) if middle else text, width)
+        text = set_cell_size(text, width)
     pad = " " * (width - cell_len(text))
     return pad + text if right else text + pad
 
 
-def _ellipsis_middle(text: str, width: int) -> str:
-    """Cut long tensor names in the middle, keeping more of the end (the op and output part)."""
-    if len(text) <= width:
-        return text
-    if width <= 1:
-        return text[:width]
-    head = (width - 1) // 3
-    return f"{text[:head]}…{text[len(text) - (width - 1 - head):]}"
+def _number(column: str) -> Callable[[LayerRows, int, int], str]:
+    """A number cell: :func:`~dumpscope.core.vocabulary.format_number` at the column's width."""
+    return lambda rows, pos, width: rows.number(column, pos, width)
+
+
+def _name(rows: LayerRows, pos: int, width: int) -> str:
+    """The name, elided so rows stay apart (shared prefix, middle segments; never model.2 vs model.22)."""
+    return elide(rows.text(pos)[0], width, rows.name_prefix)
 
 
 _NAME_MIN = 20
+_NAME_STEP = 8
+"""`>` / `<` widen / narrow the name column by this much (other columns make room)."""
 _OP_MAX = 12
+_NUMBER_W = 8
+"""Width of a number column: :func:`format_number` always fits 8 cells (``-1.2e-38``, ``934496``)."""
+NANINF_HEADER = "nan/inf g|t"
 _COLUMNS: tuple[Column, ...] = (
-    Column("index", "#", 5, lambda r, p: str(int(r.index[p])), right=True, priority=4),
-    Column("name", "tensor", _NAME_MIN, lambda r, p: r.text(p)[0]),
-    Column("op", "op", 12, lambda r, p: r.text(p)[1], priority=2),
-    Column("shape", "shape", 14, lambda r, p: r.text(p)[2], priority=9),
-    Column("dtype", "dtype", 7, lambda r, p: r.text(p)[3], priority=8),
-    Column("cos", "cosine", 8, lambda r, p: fmt_cosine(float(r.cos[p])), right=True, priority=1),
-    Column("max_abs", "max abs", 8, lambda r, p: fmt_num(float(r.max_abs[p])), right=True, priority=6),
-    Column("rmse", "rmse", 8, lambda r, p: fmt_num(float(r.rmse[p])), right=True, priority=7),
-    Column("naninf", "nan/inf", 7, lambda r, p: r.nan_inf(p), right=True, priority=3),
-    Column("origin", "src", 3, lambda r, p: r.origin_label(p), priority=5),
-    Column("health", "health", 6, lambda r, p: r.health_label(p), priority=0),
+    Column("index", "#", 5, lambda r, p, w: str(int(r.index[p])), right=True, priority=4),
+    Column("name", "tensor", _NAME_MIN, _name),
+    Column("op", "op", 12, lambda r, p, w: r.text(p)[1], priority=2),
+    Column("shape", "shape", 14, lambda r, p, w: r.text(p)[2], priority=9),
+    Column("dtype", "dtype", 7, lambda r, p, w: r.text(p)[3], priority=8),
+    Column("cos", "cosine", _NUMBER_W, _number("cos"), right=True, priority=1),
+    Column("max_abs", "max abs", _NUMBER_W, _number("max_abs"), right=True, priority=6),
+    Column("rmse", "rmse", _NUMBER_W, _number("rmse"), right=True, priority=7),
+    Column("naninf", NANINF_HEADER, len(NANINF_HEADER), lambda r, p, w: r.nan_inf(p), right=True, priority=3),
+    Column("origin", "src", 3, lambda r, p, w: r.origin_label(p), priority=5),
+    Column("health", "health", 6, lambda r, p, w: r.health_label(p), priority=0),
 )
 _SORT_COLUMN = {"order": "index", "cos": "cos", "max_abs": "max_abs", "rmse": "rmse", "health": "health",
                 "op": "op", "name": "name"}
@@ -79,9 +86,15 @@ _GAP = 1
 _GUTTER = 2
 
 
-def layout_columns(width: int, index_width: int, op_width: int) -> list[Column]:
-    """The columns that fit in ``width`` cells; the name column takes what is left."""
-    fitted = {"index": max(index_width, 3), "op": max(2, min(op_width, _OP_MAX))}
+def layout_columns(width: int, index_width: int, op_width: int, naninf_width: int = 0,
+                   name_extra: int = 0) -> list[Column]:
+    """The columns that fit in ``width`` cells; the name column takes what is left.
+
+    ``name_extra`` widens the name column beyond its minimum (other columns drop out to
+    make room); ``naninf_width`` is the widest NaN/Inf cell of the table.
+    """
+    fitted = {"index": max(index_width, 3), "op": max(2, min(op_width, _OP_MAX)),
+              "naninf": max(len(NANINF_HEADER), naninf_width), "name": _NAME_MIN + max(0, name_extra)}
     cols = [Column(**{**c.__dict__, "width": fitted[c.id]}) if c.id in fitted else c for c in _COLUMNS]
 
     def used(cs: list[Column]) -> int:
@@ -101,6 +114,7 @@ class LayerList(ScrollView, can_focus=True):
         "layer-list--header",
         "layer-list--cursor",
         "layer-list--dim",
+        "layer-list--alarm",
         *(f"layer-list--{h}" for h in HEALTHS),
     }
 
@@ -112,6 +126,8 @@ class LayerList(ScrollView, can_focus=True):
         Binding("g,home", "first", "First row", show=False, id="list.first"),
         Binding("G,end", "last", "Last row", show=False, id="list.last"),
         Binding("enter", "activate", "Details", show=False, id="list.activate"),
+        Binding("greater_than_sign", "name_width(1)", "Wider name column", show=False, id="list.wider_names"),
+        Binding("less_than_sign", "name_width(-1)", "Narrower name column", show=False, id="list.narrower_names"),
     ]
 
     class CursorMoved(Message):
@@ -137,6 +153,8 @@ class LayerList(ScrollView, can_focus=True):
         self._columns: list[Column] = []
         self._cache: LRUCache[tuple[int, bool, int], Strip] = LRUCache(1024)
         self._last_posted: int | None = -1
+        self.name_extra = 0
+        """Cells the name column has beyond its minimum (`>` / `<`)."""
 
     # -- data ----------------------------------------------------------------------------
     def set_rows(self, rows: LayerRows, view: np.ndarray | None = None) -> None:
@@ -239,6 +257,16 @@ class LayerList(ScrollView, can_focus=True):
         if self.selected is not None:
             self.post_message(self.Activated(self.selected))
 
+    def action_name_width(self, step: int) -> None:
+        """Grow or shrink the name column (the lowest-priority columns give way)."""
+        width = self.scrollable_content_region.width
+        extra = max(0, self.name_extra + step * _NAME_STEP)
+        extra = min(extra, max(0, width - _GUTTER - _NAME_MIN - 6 - _GAP))  # the health column always stays
+        if extra != self.name_extra:
+            self.name_extra = extra
+            self._invalidate()
+            self.refresh()
+
     def on_click(self, event: events.Click) -> None:
         if event.y >= 1:
             self.move_cursor(round(self.scroll_y) + event.y - 1)
@@ -262,7 +290,8 @@ class LayerList(ScrollView, can_focus=True):
         if not self._columns and self.rows is not None:
             index = self.rows.index
             widest = max(len(str(int(index.min(initial=0)))), len(str(int(index.max(initial=0)))))
-            self._columns = layout_columns(width, widest, self.rows.op_width)
+            self._columns = layout_columns(width, widest, self.rows.op_width, self.rows.naninf_width,
+                                           self.name_extra)
         return self._columns
 
     def render_line(self, y: int) -> Strip:
@@ -303,11 +332,13 @@ class LayerList(ScrollView, can_focus=True):
         health = HEALTHS[rows.health[position]]
         health_style = base + self.get_component_rich_style(f"layer-list--{health}", partial=True)
         dim = base + self.get_component_rich_style("layer-list--dim", partial=True)
+        if health in ALARMING:  # bold without colour too: an unhealthy row is never the dimmest text
+            base = base + self.get_component_rich_style("layer-list--alarm", partial=True)
         segments = [Segment("▶ " if is_cursor else "  ", base)]
         for i, col in enumerate(self._layout(width)):
             if i:
                 segments.append(Segment(" " * _GAP, base))
-            text = _fit(col.cell(rows, position), col.width, right=col.right, middle=col.id == "name")
+            text = _fit(col.cell(rows, position, col.width), col.width, right=col.right)
             style = base
             if col.id in ("health", "cos"):
                 style = health_style

@@ -9,14 +9,13 @@ The widget never rebuilds anything when the view changes; it just reads another 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 
-from dumpscope.core.vocabulary import HEALTH_LABEL, HEALTHS, UNMATCHED_LABEL
+from dumpscope.core.vocabulary import HEALTH_LABEL, HEALTHS, UNMATCHED_LABEL, format_number
 
 if TYPE_CHECKING:
     import polars as pl
@@ -50,6 +49,12 @@ HEALTH_ALIASES: dict[str, tuple[str, ...]] = {
     "wait": ("pending",),
 }
 
+_NUMBER_COLUMNS: dict[str, str] = {
+    "cos": "cosine_similarity", "max_abs": "max_absolute_error",
+    "rmse": "root_mean_square_error", "rel": "relative_euclidean_distance",
+}
+"""List attribute -> frame column of the numbers the list shows."""
+
 _DTYPE_SHORT = {
     "float64": "f64", "float32": "f32", "float16": "f16", "bfloat16": "bf16",
     "int64": "i64", "int32": "i32", "int16": "i16", "int8": "i8",
@@ -72,21 +77,21 @@ def short_dtype(dtype: str | None) -> str:
     return _DTYPE_SHORT.get(dtype, dtype)
 
 
-def fmt_num(value: float, digits: int = 4) -> str:
-    """Compact, width-stable number: ``0.99987``, ``1.2e-05``, ``inf``; NaN/missing as ``·``."""
-    if math.isnan(value):
+def count_text(count: int) -> str:
+    """A NaN/Inf count in at most 4 characters: ``7``, ``812``, ``12k``, ``3M``."""
+    for limit, suffix in ((1, ""), (1_000, "k"), (1_000_000, "M"), (1_000_000_000, "G")):
+        if count < limit * 1000:
+            return f"{count // limit}{suffix}"
+    return "many"
+
+
+def side_nonfinite(nan: int, inf: int, known: bool) -> str:
+    """One side's NaN/Inf: ``·`` clean, ``?`` unknown (imported CSV), else ``n3``, ``i1``, ``n3i1``."""
+    if not known:
+        return "?"
+    if not nan and not inf:
         return "·"
-    if math.isinf(value):
-        return "inf" if value > 0 else "-inf"
-    mag = abs(value)
-    if mag != 0 and (mag < 10 ** -(digits - 1) or mag >= 10**6):
-        return f"{value:.{max(digits - 2, 1)}e}"
-    return f"{value:.{digits}g}" if mag >= 1 else f"{value:.{digits}f}".rstrip("0").rstrip(".") or "0"
-
-
-def fmt_cosine(value: float) -> str:
-    """Cosine near 1 needs its nines: show 6 decimals, ``·`` when missing."""
-    return "·" if math.isnan(value) else f"{value:.6f}"
+    return (f"n{count_text(nan)}" if nan else "") + (f"i{count_text(inf)}" if inf else "")
 
 
 @dataclass(frozen=True)
@@ -162,6 +167,7 @@ class LayerRows:
         self.op_width = int(np.max(self._text["op_type"].str.len_chars().to_numpy(), initial=0))
         """Longest op type name (the list sizes its op column to it)."""
         self._search_frame: pl.DataFrame | None = None
+        self._name_prefix: int | None = None
 
     @property
     def _search(self) -> pl.DataFrame:
@@ -190,6 +196,23 @@ class LayerRows:
             shape_s += "→" + "×".join(map(str, tshape))
         return printable(name), printable(op), shape_s, printable(dtypes)
 
+    @property
+    def name_prefix(self) -> int:
+        """Length of the path prefix every name shares (elided as ``…`` when a name does not fit)."""
+        if self._name_prefix is None:
+            from dumpscope.tui.app.widgets.layer_names import common_prefix
+
+            self._name_prefix = common_prefix(self._text["name"].to_list())
+        return self._name_prefix
+
+    @property
+    def naninf_width(self) -> int:
+        """The widest NaN/Inf cell (only rows with a count or without counts are formatted)."""
+        if self._naninf_width is None:
+            odd = np.flatnonzero((self.nan + self.inf > 0) | ~self.counted_g | ~self.counted_t)
+            self._naninf_width = max((len(self.nan_inf(int(p))) for p in odd), default=1)
+        return self._naninf_width
+
     def name(self, pos: int) -> str:
         return printable(str(self._text["name"][pos]))
 
@@ -204,12 +227,18 @@ class LayerRows:
             return frame[name].fill_null(0).to_numpy()
 
         self.cos = floats("cosine_similarity")
+        self.missing = {c: frame[c].is_null().to_numpy() for c in _NUMBER_COLUMNS.values()}
+        """Per number column: the value was never computed (shown ``·``, unlike a computed NaN)."""
         self.max_abs = floats("max_absolute_error")
         self.rmse = floats("root_mean_square_error")
         self.rel = floats("relative_euclidean_distance")
-        self.nan = ints("nan_target") + ints("nan_golden")
-        self.inf = ints("inf_target") + ints("inf_golden")
         self.nan_g, self.inf_g = ints("nan_golden"), ints("inf_golden")
+        self.nan_t, self.inf_t = ints("nan_target"), ints("inf_target")
+        self.nan, self.inf = self.nan_g + self.nan_t, self.inf_g + self.inf_t
+        self.counted_g = (frame["nan_golden"].is_not_null() | frame["inf_golden"].is_not_null()).to_numpy()
+        self.counted_t = (frame["nan_target"].is_not_null() | frame["inf_target"].is_not_null()).to_numpy()
+        """False where no count exists (msaccucmp/msit CSV rows): shown as ``?``, never as 0."""
+        self._naninf_width: int | None = None
         codes = frame["health"].fill_null("pending").replace_strict(
             HEALTH_CODE, default=HEALTH_CODE["error"], return_dtype=pl.Int8
         )
@@ -226,12 +255,22 @@ class LayerRows:
         self._orders = {k: v for k, v in self._orders.items() if k[0] in ("order", "op", "name")}
 
     # -- cells -----------------------------------------------------------------------------
+    def number(self, column: str, pos: int, width: int) -> str:
+        """The value of ``column`` (``cos``, ``max_abs``, ``rmse``, ``rel``) in ``width`` cells: the app's one formatter."""
+        if self.missing[_NUMBER_COLUMNS[column]][pos]:
+            return format_number(None, width)
+        return format_number(float(getattr(self, column)[pos]), width)
+
     def nan_inf(self, pos: int) -> str:
-        """``·`` when clean, else ``n3 i1`` (NaN / Inf counts over both sides)."""
-        nan, inf = int(self.nan[pos]), int(self.inf[pos])
-        if not nan and not inf:
+        """NaN/Inf of both sides, ``golden|target``: ``·`` when both are clean, ``n3|·``
+        for a golden-only NaN, ``?`` for a side with no counts (imported CSV rows)."""
+        golden = side_nonfinite(int(self.nan_g[pos]), int(self.inf_g[pos]), bool(self.counted_g[pos]))
+        target = side_nonfinite(int(self.nan_t[pos]), int(self.inf_t[pos]), bool(self.counted_t[pos]))
+        if golden == target == "·":
             return "·"
-        return " ".join(part for part in (f"n{nan}" if nan else "", f"i{inf}" if inf else "") if part)
+        if golden == target == "?":
+            return "?"
+        return f"{golden}|{target}"
 
     def health_label(self, pos: int) -> str:
         health = HEALTHS[self.health[pos]]

@@ -11,9 +11,9 @@ in :mod:`dumpscope.tui.app.panes`.
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
 
+from dumpscope.core.vocabulary import format_number
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -39,17 +39,11 @@ SETTLE_S = 0.08
 BAD, GOOD, UNKNOWN = health_text("fail", "✗"), health_text("ok", "✓"), health_text("warn", "?")
 
 
-def num(value: float | None, digits: int = 6) -> str:
-    """A short number for narrow panes (``·`` for missing)."""
-    if value is None:
-        return "·"
-    if isinstance(value, int):
+def num(value: float | None, width: int = 9) -> str:
+    """A short number for narrow panes (the app's one formatter; ``·`` for missing)."""
+    if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
-    if math.isnan(value):
-        return "nan"
-    if math.isinf(value):
-        return "inf" if value > 0 else "-inf"
-    return f"{value:.{digits}g}"
+    return format_number(value, width)
 
 
 def index_text(ix: tuple[int, ...]) -> str:

@@ -10,7 +10,6 @@ repaints the list only; the pane follows when the cursor rests.
 
 from __future__ import annotations
 
-import math
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -23,6 +22,7 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from dumpscope.core.names import display
+from dumpscope.core.vocabulary import format_number
 from dumpscope.tui.app.background import Superseded, cancelled, run_in_background
 from dumpscope.tui.app.widgets.histogram import bars
 from dumpscope.tui.app.widgets.layer_rows import UNMATCHED_LABEL, printable
@@ -52,16 +52,11 @@ SETTLE_S = 0.08
 repaints only the list, and the pane catches up when the key is let go."""
 
 
-def _num(value: Any, digits: int = 7) -> str:
-    """Seven significant digits by default: enough to tell 0.9999999 from 1 (cosine needs its nines)."""
-    if value is None:
-        return "·"
-    if isinstance(value, int):
+def _num(value: Any, width: int = 14) -> str:
+    """A value in ``width`` cells through the app's one formatter (counts stay exact integers)."""
+    if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
-    value = float(value)
-    if math.isnan(value):
-        return "·"
-    return f"{value:.{digits}g}"
+    return format_number(None if value is None else float(value), width)
 
 
 def _shape(value: Any) -> str:
@@ -189,7 +184,7 @@ class TensorPane(VerticalScroll, can_focus=True):
             lines.append(styled("$line", line=f"{label:<8}{g_text:>16}{t_text:>16}"))
         for key, label in SIDE_ROWS:
             g, t = row.get(f"{key}_golden"), row.get(f"{key}_target")
-            line = f"{label:<8}{_num(g):>16}{_num(t):>16}"
+            line = f"{label:<8}{_num(g, 15):>16}{_num(t, 15):>16}"
             alarm = key in ("nan", "inf") and (t or 0) > (g or 0)
             lines.append(styled("[$error b]$line[/]" if alarm else "$line", line=line))
         return Content("\n").join(lines)
@@ -200,7 +195,7 @@ class TensorPane(VerticalScroll, can_focus=True):
         for column, label in METRICS:
             if column not in row:
                 continue
-            lines.append(styled(f"{label:<18}{_num(row[column]):>14}"))
+            lines.append(styled(f"{label:<18}{_num(row[column], 14):>14}"))
             band = _describe(cmp, column, row.get("band"))
             if band and band != "not judged":
                 lines.append(styled("  [$text-muted]judged by: $band[/]", band=band))
@@ -255,7 +250,7 @@ def _histogram_lines(stats: TensorStats, width: int, height: int) -> list[Conten
         if hist is None or not sum(hist.counts):
             continue
         lo, hi = hist.edges
-        lines.append(styled(f"[b]$title[/b]  [$text-muted]{_num(lo)} … {_num(hi)}  (log count)[/]", title=title))
+        lines.append(styled(f"[b]$title[/b]  [$text-muted]{_num(lo, 10)} … {_num(hi, 10)}  (log count)[/]", title=title))
         lines.extend(styled("[$accent]$bars[/]", bars=row) for row in bars(hist.counts, width, height))
     return lines
 
@@ -278,12 +273,12 @@ def _worst_lines(stats: TensorStats, detail: bool) -> list[Content]:
     worst = stats.worst[: 20 if detail else 8]
     if not worst:
         return []
-    w_ix, w_val, digits = (14, 13, 7) if detail else (10, 10, 5)
+    w_ix, w_val = (14, 13) if detail else (10, 10)
     lines = [styled(f"[b]worst {len(worst)} elements[/b]"),
              styled(f"[b]{'index':<{w_ix}} {'golden':>{w_val}} {'target':>{w_val}} {'|diff|':>{w_val}}[/b]")]
     for item in worst:
-        lines.append(Content(f"{_index(item.index):<{w_ix}} {_num(item.golden, digits):>{w_val}} "
-                             f"{_num(item.target, digits):>{w_val}} {_num(item.abs_error, digits):>{w_val}}"))
+        lines.append(Content(f"{_index(item.index):<{w_ix}} {_num(item.golden, w_val):>{w_val}} "
+                             f"{_num(item.target, w_val):>{w_val}} {_num(item.abs_error, w_val):>{w_val}}"))
     return lines
 
 

@@ -1,0 +1,135 @@
+"""Issue 14, the screen tells the truth: numbers, NaN/Inf of both sides, names, NO_COLOR, help, q.
+
+Each test drives the real app with Pilot and reads what the terminal shows.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import polars as pl
+import pytest
+from rich.console import Console
+
+from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.tui.app.explorer import DumpscopeApp
+from dumpscope.tui.app.widgets.layer_list import LayerList
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"  # shared/ sits beside the repo
+MSIT_CSV = SHARED / "samples" / "ascend" / "msit_nan_case" / "result_20261121233557.csv"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = tmp_path / "config"
+    config.mkdir()
+    monkeypatch.setenv("DUMPSCOPE_CONFIG_DIR", str(config))
+
+
+def screen_text(app: DumpscopeApp) -> str:
+    console = Console(width=app.size.width, height=app.size.height, file=io.StringIO(), record=True,
+                      force_terminal=True)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return console.export_text()
+
+
+EXTREMES = [1e-30, 65504.0, 934496.0, 1e38, float("inf"), float("-inf"), float("nan")]
+
+
+def _extremes() -> Comparison:
+    n = len(EXTREMES)
+    frame = pl.DataFrame({
+        "index": list(range(n)),
+        "name": [f"/net/extreme_{i}/Mul_output_0" for i in range(n)],
+        "op_type": ["Mul"] * n,
+        "side": ["both"] * n,
+        "health": ["fail"] * n,
+        "cosine_similarity": [0.5] * n,
+        "max_absolute_error": EXTREMES,
+        "root_mean_square_error": EXTREMES[::-1],
+        "nan_golden": [3, 0, 0, 0, 0, 0, 0], "nan_target": [0, 0, 0, 0, 0, 0, 1],
+        "inf_golden": [0] * n, "inf_target": [0, 0, 0, 0, 5, 0, 0],
+    }, schema_overrides={"max_absolute_error": pl.Float64, "root_mean_square_error": pl.Float64})
+    return Comparison.from_frame(frame, meta={"golden": "g", "target": "t"})
+
+
+def list_lines(app: DumpscopeApp) -> list[str]:
+    """The layer list's rows as drawn (header first), without the side pane."""
+    lst = app.query_one(LayerList)
+    height = min(lst.scrollable_content_region.height, int(lst.view.size) + 1)
+    return ["".join(seg.text for seg in lst.render_line(y)) for y in range(height)]
+
+
+@pytest.mark.parametrize("width", [160, 100, 80])
+async def test_extreme_numbers_render_whole(width: int) -> None:
+    app = DumpscopeApp(_extremes())
+    async with app.run_test(size=(width, 30)) as pilot:
+        await pilot.pause(0.3)
+        lines = list_lines(app)
+    header, rows = lines[0], lines[1:]
+    wanted = ["1e-30", "65504", "934496", "1e38", "inf", "-inf", "NaN"]
+    assert len(rows) == len(wanted)
+    for row, want in zip(rows, wanted):
+        cells = row.replace("▶", " ").split()
+        if "max abs" in header:
+            assert want in cells, (want, row)
+        assert "#" not in row and "9.345e+0" not in row
+    # a golden-only NaN is not "clean": both sides shown, golden first
+    if "nan/inf" in header:
+        assert "n3|·" in rows[0] and "·|n1" in rows[6] and "·|i5" in rows[4]
+
+
+@pytest.mark.skipif(not MSIT_CSV.exists(), reason="needs ../shared/samples (the msit sample CSV)")
+async def test_imported_rows_without_counts_show_a_question_mark() -> None:
+    from dumpscope.core.comparison.imported import open_result
+
+    app = DumpscopeApp(open_result(MSIT_CSV))
+    async with app.run_test(size=(160, 30)) as pilot:
+        await pilot.pause(0.3)
+        lines = list_lines(app)
+    row = next(line for line in lines if " layer_1 " in line)
+    cells = row.split()
+    assert "?" in cells and "0.00097" in cells and "0" not in cells[3:]
+
+
+async def test_names_keep_their_distinguishing_scope_and_the_full_name_is_in_the_status_line() -> None:
+    names = ["/model.2/Sigmoid_output_0", "/model.22/Sigmoid_output_0", "/model.0/Constant_output_0",
+             "/model.0/Constant_1_output_0", "/model.0/Constant_2_output_0"]
+    frame = pl.DataFrame({"index": list(range(5)), "name": names, "op_type": ["Sigmoid"] * 2 + ["Constant"] * 3,
+                          "side": ["both"] * 5, "health": ["ok"] * 5, "cosine_similarity": [1.0] * 5})
+    app = DumpscopeApp(Comparison.from_frame(frame, meta={"golden": "g", "target": "t"}))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.3)
+        await pilot.press("j")
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        listed = [line for line in text.splitlines() if "/model." in line and "▶ /model" not in line]
+        shown = [line.split()[1] if not line.startswith("▶") else line.split()[2] for line in listed[:5]]
+        assert len(set(shown)) == 5, shown
+        assert any(s.startswith("/model.2/") for s in shown) and any(s.startswith("/model.22/") for s in shown)
+        assert "▶ /model.22/Sigmoid_output_0" in text  # the cursor row's full name
+        lst = app.query_one(LayerList)
+        before = lst._layout(lst.scrollable_content_region.width)[1].width
+        await pilot.press("greater_than_sign")
+        await pilot.pause(0.1)
+        after = lst._layout(lst.scrollable_content_region.width)[1].width
+        assert after > before
+
+
+async def test_no_color_marks_unhealthy_rows_and_the_focused_pane(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = DumpscopeApp(_extremes())
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause(0.3)
+        lst = app.query_one(LayerList)
+        strip = lst.render_line(2)
+        assert any(seg.style is not None and (seg.style.bold or seg.style.reverse) for seg in strip if "extreme" in seg.text)
+        header_focused = lst.render_line(0)
+        await pilot.press("tab")
+        await pilot.pause(0.1)
+        assert not lst.has_focus
+        lst._invalidate()
+        header_blurred = lst.render_line(0)
+        assert [s.style for s in header_focused] != [s.style for s in header_blurred]
+        assert any(s.style is not None and s.style.reverse for s in header_focused)
