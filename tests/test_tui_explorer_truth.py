@@ -11,6 +11,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 from rich.console import Console
+from textual.pilot import Pilot
 
 from dumpscope.core.comparison.pipeline import Comparison
 from dumpscope.tui.app.explorer import DumpscopeApp
@@ -61,12 +62,23 @@ def list_lines(app: DumpscopeApp) -> list[str]:
     return ["".join(seg.text for seg in lst.render_line(y)) for y in range(height)]
 
 
+async def settled_lines(pilot: Pilot[int]) -> list[str]:
+    """The list's lines once it has laid out and drawn its rows (the CI box is slow)."""
+    app = pilot.app
+    assert isinstance(app, DumpscopeApp)
+    for _ in range(100):
+        await pilot.pause(0.05)
+        lst = app.query_one(LayerList)
+        if lst.view.size and lst.scrollable_content_region.height > 1:
+            break
+    return list_lines(app)
+
+
 @pytest.mark.parametrize("width", [160, 100, 80])
 async def test_extreme_numbers_render_whole(width: int) -> None:
     app = DumpscopeApp(_extremes())
     async with app.run_test(size=(width, 30)) as pilot:
-        await pilot.pause(0.3)
-        lines = list_lines(app)
+        lines = await settled_lines(pilot)
     header, rows = lines[0], lines[1:]
     wanted = ["1e-30", "65504", "934496", "1e38", "inf", "-inf", "NaN"]
     assert len(rows) == len(wanted)
@@ -86,8 +98,7 @@ async def test_imported_rows_without_counts_show_a_question_mark() -> None:
 
     app = DumpscopeApp(open_result(MSIT_CSV))
     async with app.run_test(size=(160, 30)) as pilot:
-        await pilot.pause(0.3)
-        lines = list_lines(app)
+        lines = await settled_lines(pilot)
     row = next(line for line in lines if " layer_1 " in line)
     cells = row.split()
     assert "?" in cells and "0.00097" in cells and "0" not in cells[3:]
@@ -133,3 +144,34 @@ async def test_no_color_marks_unhealthy_rows_and_the_focused_pane(monkeypatch: p
         header_blurred = lst.render_line(0)
         assert [s.style for s in header_focused] != [s.style for s in header_blurred]
         assert any(s.style is not None and s.style.reverse for s in header_focused)
+
+
+async def test_help_lists_focus_palette_and_the_filter_grammar_and_q_quits_from_the_detail_screen() -> None:
+    from textual.widgets import Static
+
+    from dumpscope.tui.app.filters import FILTER_FIELDS
+    from dumpscope.tui.app.screens.help import HelpScreen
+    from dumpscope.tui.app.screens.tensor import TensorScreen
+
+    app = DumpscopeApp(_extremes())
+    async with app.run_test(size=(120, 50)) as pilot:
+        await pilot.pause(0.2)
+        await pilot.press("question_mark")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, HelpScreen)
+        help_text = str(app.screen.query_one("#help-text", Static).render())
+        for needed in ("tab", "shift+tab", "^p", "Command palette", "origin:", "fused:", "#N-M", "list.wider_names"):
+            assert needed in help_text, needed
+        assert all(f"{key}:" in help_text for key in FILTER_FIELDS)
+        await pilot.press("escape")
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, TensorScreen)
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        assert not isinstance(app.screen, TensorScreen)
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        await pilot.press("q")
+        await pilot.pause(0.2)
+    assert app.return_code is not None or not app.is_running

@@ -79,7 +79,7 @@ class DumpscopeApp(App[int]):
         Binding("S", "reverse_sort", "Reverse sort", show=False, id="app.reverse_sort"),
         Binding("escape", "step_back", "Back / clear / cancel", show=False, id="app.back"),
         Binding("v", "verdict_jump", "Root cause", id="app.root_cause"),
-        Binding("p", "next_pane", "Next side pane (tensor, overflow, fusion)", show=False, id="app.next_pane"),
+        Binding("p", "next_pane", "Next side pane", show=False, id="app.next_pane"),
         Binding("e", "lookup", "Error lookup", id="app.lookup"),
         Binding("x", "export", "Export", show=False, id="app.export"),
         Binding("w", "warnings", "Input warnings", show=False, id="app.warnings"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.dom import DOMNode
@@ -49,6 +49,38 @@ def collect_bindings(nodes: list[DOMNode]) -> list[KeyHelp]:
     return list(found.values())
 
 
+def filter_help() -> list[Content]:
+    """The filter grammar, generated from :data:`~dumpscope.tui.app.filters.FILTER_FIELDS`."""
+    from dumpscope.tui.app.filters import FILTER_FIELDS
+
+    lines = [Content.from_markup("[b $accent]Filter (/)[/]"),
+             Content.from_markup("  [b]$key[/b] $what", key=f"{'words':<22}", what="name contains (golden or target name)"),
+             Content.from_markup("  [b]$key[/b] $what", key=f"{'#N  #N-M':<22}", what="topological index or range")]
+    for field in FILTER_FIELDS.values():
+        lines.append(Content.from_markup("  [b]$key[/b] $what", key=f"{field.key + ':':<22}", what=field.help))
+    lines.append(Content.from_markup("  [$text-muted]terms are ANDed; a,b after a key means either[/]"))
+    return [*lines, Content("")]
+
+
+#: Textual's own bindings worth knowing (they have no id of ours), by action: what they do here.
+BUILT_IN_ACTIONS: dict[str, str] = {
+    "app.focus_next": "Focus the next pane (list, side pane)",
+    "app.focus_previous": "Focus the previous pane",
+}
+
+
+def built_in_keys(app: App[object]) -> list[tuple[str, str]]:
+    """(keys, what) of Textual's focus bindings and the command palette key, read from the live app."""
+    from textual.screen import Screen
+
+    found = [(app.get_key_display(b), BUILT_IN_ACTIONS[b.action])
+             for b in Screen.BINDINGS if isinstance(b, Binding) and b.action in BUILT_IN_ACTIONS]
+    if app.ENABLE_COMMAND_PALETTE:
+        key = app.get_key_display(Binding(app.COMMAND_PALETTE_BINDING, "command_palette"))
+        found.append((key, "Command palette: every action by name"))
+    return found
+
+
 class HelpScreen(ModalScreen[None]):
     """Every key of the focused context, grouped by where it applies."""
 
@@ -61,7 +93,10 @@ class HelpScreen(ModalScreen[None]):
         self._sections = sections
 
     def compose(self) -> ComposeResult:
-        lines: list[Content] = []
+        lines: list[Content] = [Content.from_markup("[b $accent]Focus and commands[/]")]
+        lines += [Content.from_markup("  [b]$keys[/b] $what", keys=f"{keys:<22}", what=what)
+                  for keys, what in built_in_keys(self.app)]
+        lines.append(Content(""))
         for title, entries in self._sections:
             if not entries:
                 continue
@@ -71,8 +106,7 @@ class HelpScreen(ModalScreen[None]):
                     "  [b]$keys[/b] $what[$text-muted]$ident[/]",
                     keys=f"{', '.join(entry.keys):<22}", what=f"{entry.description:<34}", ident=entry.id or ""))
             lines.append(Content(""))
-        lines.append(Content.from_markup(
-            "[$text-muted]Filter syntax: words match names; op:Conv  health:fail|warn|error|bad  "
-            "kind:  side:  dtype:  #10-20 (indices). Keys can be remapped in keymap.toml by binding id.[/]"))
+        lines += filter_help()
+        lines.append(Content.from_markup("[$text-muted]Keys can be remapped in keymap.toml by binding id.[/]"))
         with VerticalScroll(id="help-body"):
             yield Static(Content("\n").join(lines), id="help-text")

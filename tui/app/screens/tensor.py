@@ -16,10 +16,11 @@ if TYPE_CHECKING:
 
 
 class TensorScreen(Screen[None]):
-    """Full-size tensor pane for one row; esc goes back to the list."""
+    """Full-size tensor pane for one row; esc goes back to the list, q quits (as everywhere)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,enter", "app.pop_screen", "Back", id="tensor.back"),
+        Binding("escape,enter", "app.pop_screen", "Back", id="tensor.back"),
+        Binding("q", "app.quit", "Quit", id="tensor.quit"),
     ]
 
     def __init__(self, comparison: Comparison, position: int) -> None:
