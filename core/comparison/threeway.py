@@ -41,7 +41,10 @@ from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.dumps import Dump
 from dumpscope.core.vocabulary import DIVERGENT
 
-__all__ = ["SIDE_COLUMNS", "WORSE_VALUES", "FusionBlame", "ThreeWay", "compare_three", "join_sides", "worse_mask", "worse_side"]
+__all__ = [
+    "SIDE_COLUMNS", "WORSE_VALUES", "FusionBlame", "ThreeWay", "compare_three", "fused_culprit", "join_sides", "worse_mask",
+    "worse_side",
+]  # fmt: skip
 
 #: Per-side columns carried into the three-way frame (prefixed ``a_`` / ``b_``).
 SIDE_COLUMNS: tuple[str, ...] = (
@@ -118,6 +121,18 @@ class ThreeWay:
         rows = self.blame(side)
         fused = [b for b in rows if b.originals]
         return (fused or rows or [None])[0]
+
+
+def fused_culprit(cmp: Comparison) -> FusionBlame | None:
+    """Two-way fusion on vs off (golden = the fusion-off run, target = the fused run): the first
+    divergent row produced by a fused op, named with its originals (else the first divergent row)."""
+    fused = _fused_ops(cmp)
+    found = []
+    for r in cmp.frame.filter(pl.col("health").is_in(list(DIVERGENT))).iter_rows(named=True):
+        originals, passes = fused.get(_op_of(r["target_name"], fused), ((), ()))
+        found.append(FusionBlame(r["name"], "A", r["target_name"], tuple(originals), tuple(passes), r["message"] or ""))
+    with_fusion = [b for b in found if b.originals]
+    return (with_fusion or found or [None])[0]
 
 
 def _op_of(target_name: str | None, fused: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]) -> str:
