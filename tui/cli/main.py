@@ -37,6 +37,7 @@ COMMANDS: tuple[str, ...] = (
     "explain",
     "overflow",
     "fusion",
+    "convert",
     "patch",
     "open",
     "demo",

@@ -27,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="data for a graph input (repeat for several inputs; a bare FILE.npy for a one-input model)",
     )
     parser.add_argument(
-        "--input-shape", metavar='"x:1,3,224,224;y:1,16"',
+        "-is", "--input-shape", metavar='"x:1,3,224,224;y:1,16"',
         help="shapes of inputs with dynamic dims (msit / ATC syntax)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed for generated inputs (default 0)")
