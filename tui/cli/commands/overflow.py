@@ -75,7 +75,8 @@ def _print_report(report: OverflowReport, total: int) -> None:
         console.print(f"OK: no overflow recorded in {files} Opdebug file(s)")
         return
     shown = f"; the first {len(records)} shown" if len(records) < total else ""
-    console.print(f"FAIL: {total} overflow record(s) in {files} Opdebug file(s){shown}\n")
+    same = f" ({report.duplicates} record(s) of msaccucmp's parsed JSON are the same events, counted once)" if report.duplicates else ""
+    console.print(f"FAIL: {total} overflow record(s) in {files} Opdebug file(s){same}{shown}\n")
     for i, rec in enumerate(records, 1):
         _print_record(console, i, rec)
 
