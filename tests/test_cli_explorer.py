@@ -202,3 +202,28 @@ def test_reproduce_command_uses_the_path_that_works(monkeypatch: pytest.MonkeyPa
     assert invocation() == "dumpscope"
     monkeypatch.setattr(sys, "argv", ["/x/__main__.py"])
     assert invocation().endswith(" -m dumpscope")
+
+
+def test_fp16_dump_prints_one_summary_line_and_the_detail_with_verbose(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    consts = [numpy_helper.from_array(np.array([1e-9, 1.0, 1e-10], dtype=np.float32), f"tiny{i}") for i in range(5)]
+    consts.append(numpy_helper.from_array(np.array([1e6, 1.0, 2.0], dtype=np.float32), "huge"))
+    nodes, prev = [], "x"
+    for i, c in enumerate(consts):
+        nodes.append(helper.make_node("Add", [prev, c.name], [f"a{i}"], f"add{i}"))
+        prev = f"a{i}"
+    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3])],
+                              [helper.make_tensor_value_info(prev, TensorProto.FLOAT, [3])], consts)
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), tmp_path / "m.onnx")
+    assert main(["dump", str(tmp_path / "m.onnx"), "-o", str(tmp_path / "t"), "--target", "fp16"]) == 0
+    err = [line for line in capsys.readouterr().err.splitlines() if "fp16:" in line]
+    assert err == [
+        "dumpscope: fp16: 1 value(s) in 1 constant(s) clamped to +-65504; --verbose lists them",
+        "dumpscope: fp16: 10 value(s) in 5 constant(s) flushed to 0 (below the fp16 subnormal range); --verbose lists them",
+    ]
+    assert main(["dump", str(tmp_path / "m.onnx"), "-o", str(tmp_path / "t"), "--target", "fp16", "--verbose"]) == 0
+    err = [line for line in capsys.readouterr().err.splitlines() if "fp16:" in line]
+    assert len(err) == 6 and any("constant 'huge'" in line for line in err)
