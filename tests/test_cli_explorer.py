@@ -227,3 +227,22 @@ def test_fp16_dump_prints_one_summary_line_and_the_detail_with_verbose(tmp_path:
     assert main(["dump", str(tmp_path / "m.onnx"), "-o", str(tmp_path / "t"), "--target", "fp16", "--verbose"]) == 0
     err = [line for line in capsys.readouterr().err.splitlines() if "fp16:" in line]
     assert len(err) == 6 and any("constant 'huge'" in line for line in err)
+
+
+def test_markdown_report_paths_are_relative_to_the_report(fusion: FusionData, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    report_dir = tmp_path / "reports"
+    report_dir.mkdir()
+    main(["compare", str(fusion.golden), str(fusion.on), "--graph", str(fusion.graph_on), "--format", "markdown",
+          "-o", str(report_dir / "r.md")])
+    text = (report_dir / "r.md").read_text()
+    assert str(fusion.golden) not in text and "Paths are relative to this report's folder" in text
+    golden_rel = os.path.relpath(fusion.golden, report_dir)
+    assert f"- golden: `{golden_rel}`" in text and (report_dir / golden_rel).resolve() == fusion.golden.resolve()
+    monkeypatch.chdir(fusion.golden.parent)
+    main(["compare", str(fusion.golden), str(fusion.on), "--format", "markdown"])
+    out = capsys.readouterr().out
+    assert "- golden: `golden`" in out and "relative to the folder the command ran in" in out

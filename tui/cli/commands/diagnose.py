@@ -51,7 +51,9 @@ def run(args: argparse.Namespace) -> int:
         else:
             from dumpscope.core.diagnosis.markdown import markdown
 
-            text = markdown(cmp, diag, command)
+            from pathlib import Path
+
+            text = markdown(cmp, diag, command, base=Path(args.output).resolve().parent if args.output else None)
         if args.output:
             with open(args.output, "w", encoding="utf-8") as f:
                 f.write(text)
