@@ -38,7 +38,8 @@ def test_three_way_table_says_which_side_is_worse(fusion: FusionData, capsys: py
     assert "fusion on cosine" in header and "fusion off cosine" in header and header.rstrip().endswith("worse")
     relu1 = next(line for line in out.splitlines() if " relu1 " in line)
     assert relu1.rstrip().endswith("A") and "FAIL" in relu1
-    assert f"only in fusion on: {fusion.bad_op} (fused from {', '.join(fusion.bad_originals)}" in out
+    assert f"{fusion.bad_op} (fused from {', '.join(fusion.bad_originals)}; passes OnnxRuntimeFusion) diverges only in fusion on" in out
+    assert "worse rows: fusion on: 1, fusion off: 0" in out
 
 
 def test_three_way_csv_has_both_sides_and_the_worse_column(fusion: FusionData, capsys: pytest.CaptureFixture[str],

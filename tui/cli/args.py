@@ -94,6 +94,8 @@ def resolve_sides(args: argparse.Namespace) -> None:
     if missing:
         raise UsageError(f"dumpscope {getattr(args, 'command', None) or 'compare'}: the following arguments are required: "
                          f"{', '.join(missing)} (GOLDEN TARGET, or -g GOLDEN -m TARGET)")
+    if args.unfused_graph and not args.fused_graph:
+        raise UsageError("-cf (the fusion-off graph) goes with -f (the fused graph)")
     graphs = [*args.graph, *(g for g in (args.fused_graph, args.unfused_graph) if g)]
     if args.b is None and args.fused_graph and args.unfused_graph:
         _fusion_sides(args)

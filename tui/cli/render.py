@@ -179,12 +179,12 @@ def threeway_lines(tw: Any, limit: int | None = 1000) -> list[str]:
     widths = [max(len(x) for x in col) for col in zip(header, *rows, strict=True)]
     lines = ["  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip() for cells in (header, *rows)]
     counts = tw.worse_counts()
-    lines.append(f"worse: {a} on {counts['A']} rows, {b} on {counts['B']} rows, the same on {counts['=']}"
-                 f" ({counts['']} rows compared on one side only)")
-    for side, label in (("A", a), ("B", b)):
+    lines.append(f"worse rows: {a}: {counts['A']}, {b}: {counts['B']}, the same: {counts['=']}, "
+                 f"compared on one side only: {counts['']}")
+    for side in ("A", "B"):
         blame = tw.first_blame(side)
         if blame is not None:
-            lines.append(plain(f"only in {label}: {blame.sentence(tw.labels)}"))
+            lines.append(plain(blame.sentence(tw.labels)))
     return lines
 
 
