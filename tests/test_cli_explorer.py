@@ -247,3 +247,12 @@ def test_markdown_report_paths_are_relative_to_the_report(fusion: FusionData, tm
     main(["compare", str(fusion.golden), str(fusion.on), "--format", "markdown"])
     out = capsys.readouterr().out
     assert "- golden: `golden`" in out and "relative to the folder the command ran in" in out
+
+
+def test_view_takes_msaccucmp_flags_and_says_where_three_way_is(fusion: FusionData,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = _run([str(fusion.golden), str(fusion.on), str(fusion.off)], capsys)
+    assert code == 2 and "dumpscope compare GOLDEN A B" in err
+    code, _, err = _run(["view", "-g", str(fusion.golden), "-m", str(fusion.on), "-f", str(fusion.graph_on),
+                         "--theme", "no-such-theme"], capsys)
+    assert code == 2 and "unknown theme" in err  # -g/-m/-f parsed; refused only for the theme
