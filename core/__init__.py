@@ -5,6 +5,7 @@ Python API::
     from dumpscope.core import compare, compare_frame
     cmp = compare("golden/", "target/", model="model.onnx")   # a Comparison
     frame = compare_frame("golden/", "target/")                # the same Polars frame
+    diag = diagnose(cmp)                                       # ranked root causes
 
 Names are resolved lazily so that importing the package stays cheap.
 """
@@ -13,15 +14,17 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["Comparison", "Thresholds", "compare", "compare_frame", "compare_stream", "open_dump"]
+__all__ = ["Comparison", "Diagnosis", "Thresholds", "compare", "compare_frame", "compare_stream", "diagnose", "open_dump"]
 
 _HOME = {
-    "Comparison": "dumpscope.core.comparison.pipeline",
+    "Comparison": "dumpscope.core.comparison.result",
     "compare": "dumpscope.core.comparison.pipeline",
     "compare_frame": "dumpscope.core.comparison.pipeline",
     "compare_stream": "dumpscope.core.comparison.pipeline",
     "Thresholds": "dumpscope.core.comparison.judge",
     "open_dump": "dumpscope.core.formats",
+    "diagnose": "dumpscope.core.diagnosis.engine",
+    "Diagnosis": "dumpscope.core.diagnosis.engine",
 }
 
 

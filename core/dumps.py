@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+import threading
+import weakref
+from typing import Generic, Literal, TypeVar
 
 import numpy as np
 
@@ -122,3 +124,26 @@ class Dump:
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         return iter(self.tensors.values())
+
+
+T = TypeVar("T")
+
+
+class PerObject(Generic[T]):
+    """Values computed once per live object (by identity; dumps are unhashable dataclasses).
+
+    An entry goes away with its object, so a closed comparison frees its scan.  A lock
+    makes concurrent workers (a cancelled one may still be running) compute once.
+    """
+
+    def __init__(self) -> None:
+        self._values: dict[int, T] = {}
+        self._lock = threading.Lock()
+
+    def get(self, obj: object, make: Callable[[], T]) -> T:
+        key = id(obj)
+        with self._lock:
+            if key not in self._values:
+                self._values[key] = make()
+                weakref.finalize(obj, self._values.pop, key, None)
+            return self._values[key]

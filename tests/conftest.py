@@ -87,3 +87,14 @@ def chain_model(tmp_path: Path) -> Path:
 @pytest.fixture(scope="session")
 def light_models_dir() -> Path:
     return Path(onnx.__file__).parent / "backend" / "test" / "data" / "light"
+
+
+@pytest.fixture(scope="session")
+def demo(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """The demo (model, golden and fp16 target dumps), built once per test session.
+
+    Read-only: a test that needs to change a demo builds its own with ``make_demo``.
+    """
+    from dumpscope.core.onnx.demo import make_demo
+
+    return make_demo(tmp_path_factory.mktemp("demo"))

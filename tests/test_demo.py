@@ -14,11 +14,6 @@ from dumpscope.core.onnx.runner import read_manifest
 from dumpscope.tui.cli.main import main
 
 
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    return make_demo(tmp_path_factory.mktemp("demo"))
-
-
 def _first_nonfinite(root: Path) -> str | None:
     manifest = read_manifest(root)
     for t in sorted(manifest["tensors"], key=lambda t: t["topo_index"]):
@@ -127,16 +122,15 @@ def test_cli_headless(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: p
     assert main(["demo", "--headless", "--frames", "0"]) == 2
 
 
-def test_streaming_fix_and_verify_loop(tmp_path: Path) -> None:
+def test_streaming_fix_and_verify_loop(tmp_path: Path, demo) -> None:  # type: ignore[no-untyped-def]
     """demo -> diagnose -> patch -> the same frames again -> every row healthy."""
     import shlex
 
-    from dumpscope.core.onnx.demo import make_demo, verify_patched
+    from dumpscope.core.onnx.demo import verify_patched
     from dumpscope.core.diagnosis.engine import diagnose
     from dumpscope.core.comparison.pipeline import compare
     from dumpscope.tui.cli.main import main
 
-    demo = make_demo(tmp_path / "demo")
     top = diagnose(compare(demo.golden, demo.target, model=demo.model)).root_causes[0]
     assert top.name == "frame5/attn/exp:0"
     command = shlex.split(next(c for c in top.commands if "--clip" in c))

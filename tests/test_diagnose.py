@@ -18,7 +18,8 @@ from dumpscope.core.diagnosis.engine import Diagnosis, classify, diagnose, model
 from dumpscope.core.diagnosis.markdown import markdown
 from dumpscope.core.names import display, to_filename
 from dumpscope.core.onnx.runner import dump_model
-from dumpscope.core.comparison.pipeline import Comparison, compare
+from dumpscope.core.comparison.pipeline import compare
+from dumpscope.core.comparison.result import Comparison
 from dumpscope.tui.cli.main import main
 
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"  # shared/ sits beside the repo
@@ -346,10 +347,7 @@ def test_reopened_comparison_without_tensors(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def demo_diagnosis(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    from dumpscope.core.onnx.demo import make_demo
-
-    demo = make_demo(tmp_path_factory.mktemp("demo"), frames=6, overflow_frame=4)
+def demo_diagnosis(demo):  # type: ignore[no-untyped-def]
     return demo, diagnose(compare(demo.golden, demo.target))
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dumpscope.core.vendor import atc_graph as fusion
+from dumpscope.core.vendor import atc_graph as atc
+from dumpscope.core.vendor import fusion
 from dumpscope.core.formats import ascend_dump as ad
 from dumpscope.core.dumps import DumpError
 from dumpscope.tui.cli.main import main
@@ -86,9 +87,9 @@ def graph(tmp_path: Path) -> Path:
 
 @needs_samples
 def test_real_atc_json_groups_and_target_only_ops() -> None:
-    g = fusion.load_graph(REAL)
+    g = atc.load_graph(REAL)
     assert not g.problems
-    assert fusion.target_only(g) == {"trans_Cast_0", "trans_Cast_2", "trans_Cast_6", "trans_Cast_7"}
+    assert atc.target_only(g) == {"trans_Cast_0", "trans_Cast_2", "trans_Cast_6", "trans_Cast_7"}
     maps = {m.fused: m for m in fusion.fusion_maps(g)}
     split = maps[("PartitionedCall_Gather_1221_const_data_2", "PartitionedCall_Gather_1221_gatherv2_3")]
     assert split.relation == fusion.ONE_TO_MANY and split.originals == ("Gather_1221",)
@@ -99,13 +100,13 @@ def test_real_atc_json_groups_and_target_only_ops() -> None:
 
 @needs_samples
 def test_real_atc_json_output_origins_and_order() -> None:
-    origins = fusion.target_origins(REAL)
+    origins = atc.target_origins(REAL)
     assert origins["Slice_1218"] == ("Slice_1218", 0)
     # The Const half of the split has no dump, so the GatherV2 output is the Gather output.
     assert origins["PartitionedCall_Gather_1221_gatherv2_3"] == ("Gather_1221", 0)
     assert origins["BatchMultiClassNMS_1203:3"] == ("BatchMultiClassNMS_1203", 3)
     assert not any(name.startswith("trans_Cast") for name in origins)
-    order = fusion.op_order(REAL)
+    order = atc.op_order(REAL)
     assert order["boxes_all"] == 0  # an input op without an id runs first
     assert order["trans_Cast_0"] < order["Slice_1218"] < order["trans_Cast_6"] < order["Node_Output"]
     assert sorted(order.values()) == list(range(len(order)))
@@ -113,10 +114,10 @@ def test_real_atc_json_output_origins_and_order() -> None:
 
 @needs_samples
 def test_synthetic_sample_graph_is_one_to_one_in_id_order() -> None:
-    origins = fusion.target_origins(SYNTH)
+    origins = atc.target_origins(SYNTH)
     assert origins == {"input0": ("input0", 0)} | {f"layer_{i}": (f"layer_{i}", 0) for i in range(20)}
-    assert list(fusion.op_order(SYNTH))[:3] == ["input0", "layer_0", "layer_1"]
-    assert fusion.target_only(SYNTH) == set()
+    assert list(atc.op_order(SYNTH))[:3] == ["input0", "layer_0", "layer_1"]
+    assert atc.target_only(SYNTH) == set()
 
 
 # --- synthetic graph with every relation ---
@@ -136,15 +137,15 @@ def test_relations_passes_and_l1_groups(graph: Path) -> None:
 
 
 def test_fused_outputs_pair_with_the_original_that_produces_them(graph: Path) -> None:
-    origins = fusion.target_origins(graph)
+    origins = atc.target_origins(graph)
     assert origins["conv1/fused"] == ("relu.1", 0)  # never the group's intermediate conv1/Conv:0
     assert "mm_add" not in origins  # many-to-one without origin attributes: no guess
-    assert fusion.unresolved_outputs(graph) == {"mm_add", "split/a"}
+    assert atc.unresolved_outputs(graph) == {"mm_add", "split/a"}
     assert "split/a" not in origins and origins["split/b"] == ("Split_5", 1)
     assert origins["topk"] == ("TopK_6", 0) and origins["topk:1"] == ("TopK_6", 1)
-    assert "trans_TransData_1" not in origins and fusion.target_only(graph) == {"trans_TransData_1"}
-    assert fusion.origin_formats(graph)["conv1/fused"] == "NCHW"
-    g = fusion.load_graph(graph)
+    assert "trans_TransData_1" not in origins and atc.target_only(graph) == {"trans_TransData_1"}
+    assert atc.origin_formats(graph)["conv1/fused"] == "NCHW"
+    g = atc.load_graph(graph)
     conv = next(op for op in g.ops if op.name == "conv1/fused")
     assert conv.outputs[0].origin_shape == (1, 8, 4, 4)
     assert [op.name for op in g.ops][:3] == ["x", "trans_TransData_1", "conv1/fused"]
@@ -157,16 +158,16 @@ def test_origin_names_match_the_dump_reader_names(graph: Path, tmp_path: Path) -
     ad.write_dump(dumps / "TopKV2.topk.6.1.1700000000000001", "topk", two)
     names = set(ad.open(dumps).tensors)
     assert {"topk", "topk:1"} == names
-    assert names <= set(fusion.target_origins(graph))
+    assert names <= set(atc.target_origins(graph))
 
 
 def test_duplicate_names_and_malformed_ops_are_problems(tmp_path: Path) -> None:
     data = synthetic_graph()
     data["graph"][0]["op"] += [_op("topk", "TopKV2", 10, ["Other"], [_out()]), {"type": "Add"}, 7]  # type: ignore[index]
-    g = fusion.parse_graph(data)
+    g = atc.parse_graph(data)
     assert any("'topk' appears more than once" in p for p in g.problems)
     assert any("without a name" in p for p in g.problems)
-    assert fusion.target_origins(g)["topk"] == ("TopK_6", 0)
+    assert atc.target_origins(g)["topk"] == ("TopK_6", 0)
 
 
 @pytest.mark.parametrize(
@@ -177,9 +178,9 @@ def test_unusable_graph_files(tmp_path: Path, content: str, message: str) -> Non
     p = tmp_path / "g.json"
     p.write_text(content)
     with pytest.raises(DumpError, match=message):
-        fusion.load_graph(p)
+        atc.load_graph(p)
     with pytest.raises(DumpError, match="cannot read"):
-        fusion.load_graph(tmp_path / "missing.json")
+        atc.load_graph(tmp_path / "missing.json")
 
 
 # --- onnxruntime manifest ---

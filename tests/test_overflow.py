@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dumpscope.core.inspect import ranges
 from dumpscope.core.vendor import opdebug as ov
 from dumpscope.core.formats import ascend_dump as ad
 from dumpscope.core.names import display
@@ -295,44 +296,44 @@ def test_cli_text_and_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 def test_fp16_range_counts_the_saturation_value_and_non_finite() -> None:
     x = np.array([0.0, 65504.0, -70000.0, 65000.0, np.nan, np.inf, 1e-9], np.float32)
-    f = ov.range_check(x, "float16")
+    f = ranges.range_check(x, "float16")
     assert (f.out_of_range, f.nan, f.inf, f.underflow, f.first_index) == (2, 1, 1, 1, 1)
     assert f.flagged and "2 of 7 values" in f.message and "1 NaN" in f.message
-    assert not ov.range_check(np.array([65000.0, -1.0]), "float16").flagged
+    assert not ranges.range_check(np.array([65000.0, -1.0]), "float16").flagged
 
 
 def test_bf16_and_fp8_ranges() -> None:
-    assert not ov.range_check(np.array([1e38], np.float64), "bfloat16").flagged
-    assert ov.range_check(np.array([1e39], np.float64), "bfloat16").flagged
-    assert ov.range_check(np.array([448.0]), "float8_e4m3fn").flagged
+    assert not ranges.range_check(np.array([1e38], np.float64), "bfloat16").flagged
+    assert ranges.range_check(np.array([1e39], np.float64), "bfloat16").flagged
+    assert ranges.range_check(np.array([448.0]), "float8_e4m3fn").flagged
     big = float(ml_dtypes.finfo(ml_dtypes.bfloat16).max)
-    assert ov.dtype_range("bfloat16")[1] == big
+    assert ranges.dtype_range("bfloat16")[1] == big
 
 
 def test_int8_with_scale_and_zero_point() -> None:
-    low, high, _ = ov.dtype_range("int8", scale=0.1, zero_point=-28)
+    low, high, _ = ranges.dtype_range("int8", scale=0.1, zero_point=-28)
     assert (low, high) == pytest.approx((-10.0, 15.5))
-    f = ov.range_check(np.array([0.0, 15.5, -12.0, 3.0], np.float32), "int8", scale=0.1, zero_point=-28)
+    f = ranges.range_check(np.array([0.0, 15.5, -12.0, 3.0], np.float32), "int8", scale=0.1, zero_point=-28)
     assert f.out_of_range == 2 and f.first_index == 1
-    assert ov.range_check(np.array([127], np.int32), "int8").flagged
-    assert not ov.range_check(np.array([126, -127], np.int32), "int8").flagged
+    assert ranges.range_check(np.array([127], np.int32), "int8").flagged
+    assert not ranges.range_check(np.array([126, -127], np.int32), "int8").flagged
 
 
 def test_range_check_streams_over_chunks() -> None:
     x = np.zeros(3 * (1 << 20) + 5, np.float16)
     x[-1] = np.inf
     x[(1 << 20) + 3] = 65504
-    f = ov.range_check(x, "float16")
+    f = ranges.range_check(x, "float16")
     assert (f.out_of_range, f.inf, f.first_index) == (1, 1, (1 << 20) + 3)
 
 
 def test_range_check_rejects_what_it_cannot_judge() -> None:
     with pytest.raises(ValueError, match="unknown target dtype"):
-        ov.range_check(np.zeros(2), "float99")
+        ranges.range_check(np.zeros(2), "float99")
     with pytest.raises(ValueError, match="complex"):
-        ov.range_check(np.zeros(2, np.complex64), "float16")
+        ranges.range_check(np.zeros(2, np.complex64), "float16")
     with pytest.raises(ValueError, match="scale"):
-        ov.range_check(np.zeros(2), "int8", scale=0.0)
+        ranges.range_check(np.zeros(2), "int8", scale=0.0)
 
 
 def test_cli_handles_undecodable_names_and_unreadable_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,4 +1,4 @@
-"""Overflow and fusion facts of one comparison row (core/row_facts.py)."""
+"""Overflow and fusion facts of one comparison row (core/inspect/overflow.py and fusion.py)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,12 @@ import pytest
 from test_diagnose import pair_dirs, write_dump
 from test_overflow import legacy_payload, op_dump, wrap
 
-from dumpscope.core.inspect import row_facts
-from dumpscope.core.onnx.demo import make_demo
+from dumpscope.core.inspect import overflow as overflow_mod
 from dumpscope.core.names import to_filename
-from dumpscope.core.inspect.row_facts import first_positions, fusion_facts, overflow_facts
-from dumpscope.core.comparison.pipeline import Comparison, compare
+from dumpscope.core.inspect.fusion import fusion_facts
+from dumpscope.core.inspect.overflow import first_positions, overflow_facts
+from dumpscope.core.comparison.pipeline import compare
+from dumpscope.core.comparison.result import Comparison
 
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"  # shared/ sits beside the repo
 
@@ -30,8 +31,7 @@ def row_of(cmp: Comparison, name: str, side: str | None = None) -> int:
 
 
 @pytest.fixture(scope="module")
-def demo_cmp(tmp_path_factory: pytest.TempPathFactory) -> Comparison:
-    demo = make_demo(tmp_path_factory.mktemp("demo"))
+def demo_cmp(demo) -> Comparison:  # type: ignore[no-untyped-def]
     return compare(demo.golden, demo.target, model=demo.model)
 
 
@@ -92,14 +92,18 @@ def test_opdebug_record_is_linked_to_its_row_and_decoded(tmp_path: Path) -> None
 
 def test_the_opdebug_scan_runs_once_per_target_dump(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     cmp = ascend_case(tmp_path)
+    from dumpscope.core.diagnosis.engine import diagnose
+    from dumpscope.core.vendor import opdebug
+
     calls: list[Path] = []
-    real = row_facts.scan
+    real = opdebug.scan
 
     def counting(path: Path, with_stats: bool = True) -> object:
         calls.append(path)
         return real(path, with_stats=with_stats)
 
-    monkeypatch.setattr(row_facts, "scan", counting)
+    monkeypatch.setattr(opdebug, "scan", counting)
+    diagnose(cmp)  # the diagnosis groups the same records: one scan serves both
     for _ in range(3):
         for name in ("right", "other"):
             overflow_facts(cmp, row_of(cmp, name))
@@ -171,7 +175,7 @@ def test_unreadable_tensor_and_odd_names(tmp_path: Path) -> None:
 
 
 def test_first_positions_streams_and_stops(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(row_facts, "_CHUNK", 4)
+    monkeypatch.setattr(overflow_mod, "_CHUNK", 4)
     a = np.zeros((3, 5), np.float32)
     a[0, 4] = a[1, 3] = a[2, 0] = a[2, 4] = np.inf
     assert first_positions(a, np.isinf, limit=3) == ((0, 4), (1, 3), (2, 0))
@@ -252,10 +256,13 @@ def test_fusion_facts_survive_a_reopened_comparison_and_a_broken_graph(tmp_path:
     facts = fusion_facts(reopened, row_of(reopened, "Relu_2"))
     assert facts.relation == "many-to-one" and [op.name for op in facts.originals] == ["Conv_1", "Relu_2"]
     graph.write_text("{not json")
-    broken = fusion_facts(cmp, row_of(cmp, "Relu_2"))
+    # The live comparison keeps the graph it was parsed with; a reopened one reads the file.
+    assert fusion_facts(cmp, row_of(cmp, "Relu_2")).relation == "many-to-one"
+    reopened = Comparison.open(tmp_path / "c.parquet")
+    broken = fusion_facts(reopened, row_of(reopened, "Relu_2"))
     assert broken.relation is None and broken.note is not None and "not valid JSON" in broken.note
     graph.unlink()
-    gone = fusion_facts(cmp, row_of(cmp, "Relu_2"))
+    gone = fusion_facts(reopened, row_of(reopened, "Relu_2"))
     assert gone.note is not None and "cannot read the ATC graph" in gone.note
 
 

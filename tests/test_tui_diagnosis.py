@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from dumpscope.core.onnx.demo import make_demo
 from dumpscope.core.comparison.pipeline import compare
 from dumpscope.tui.app.explorer import DumpscopeApp
 from dumpscope.tui.app.widgets.fusion_pane import FusionPane
@@ -15,8 +14,7 @@ SIZE = (140, 40)
 
 
 @pytest.fixture(scope="module")
-def demo_cmp(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    demo = make_demo(tmp_path_factory.mktemp("demo"))
+def demo_cmp(demo):  # type: ignore[no-untyped-def]
     return compare(demo.golden, demo.target)
 
 

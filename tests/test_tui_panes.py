@@ -15,9 +15,9 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Footer, Static
 
-from dumpscope.core.onnx.demo import make_demo
 from dumpscope.core.diagnosis.engine import diagnose
-from dumpscope.core.comparison.pipeline import Comparison, compare
+from dumpscope.core.comparison.pipeline import compare
+from dumpscope.core.comparison.result import Comparison
 from dumpscope.tui.app.widgets.fusion_pane import FusionPane
 from dumpscope.tui.app.widgets.overflow_pane import OverflowPane
 from dumpscope.tui.app.widgets.row_facts_pane import RowFactsPane
@@ -28,8 +28,7 @@ EXP = "frame5/attn/exp:0"
 
 
 @pytest.fixture(scope="module")
-def demo_cmp(tmp_path_factory: pytest.TempPathFactory) -> Comparison:
-    demo = make_demo(tmp_path_factory.mktemp("demo"))
+def demo_cmp(demo) -> Comparison:  # type: ignore[no-untyped-def]
     return compare(demo.golden, demo.target, model=demo.model)
 
 
@@ -119,7 +118,7 @@ async def test_a_late_answer_for_a_row_the_user_left_is_dropped(demo_cmp: Compar
 async def test_holding_a_key_computes_only_where_the_cursor_rests(
     demo_cmp: Comparison, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from dumpscope.core.inspect import row_facts
+    from dumpscope.core.inspect import overflow as row_facts
 
     asked: list[int] = []
     real = row_facts.overflow_facts
@@ -156,7 +155,7 @@ async def test_a_failing_computation_is_shown_not_raised(demo_cmp: Comparison, m
     def boom(_cmp: Comparison, _row: int) -> object:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("dumpscope.core.inspect.row_facts.overflow_facts", boom)
+    monkeypatch.setattr("dumpscope.core.inspect.overflow.overflow_facts", boom)
     pane = OverflowPane()
     async with Host(pane).run_test(size=(80, 24)) as pilot:
         pane.show(demo_cmp, 0)

@@ -59,7 +59,7 @@ def test_fused_op_is_compared_with_the_groups_output_not_an_intermediate(tmp_pat
 
 
 def test_fused_rows_and_the_fused_filter(tmp_path: Path) -> None:
-    from dumpscope.core.inspect.row_facts import fused_rows
+    from dumpscope.core.inspect.fusion import fused_rows
     from dumpscope.core.comparison.pipeline import compare
     from dumpscope.tui.app.filters import Query
     from dumpscope.tui.app.widgets.layer_rows import LayerRows

@@ -5,7 +5,7 @@ reach 300 is kernel noise, on a softmax it is a broken layer.  So the default pr
 (``auto``) judges each row by *relative* metrics (cosine, relative Euclidean distance)
 with bands chosen by the pair's precision: float32 targets (an optimised graph) must
 agree to kernel noise, float16/bfloat16 targets to their rounding, quantised targets
-to quantisation noise, and integer/bool tensors exactly.  The seeds' rule of thumb
+to quantisation noise, and integer/bool tensors exactly.  The SigmaStar porting rule of thumb
 (``COS < 0.99 or RMSE > 0.1``, SigmaStar) and msit's five thresholds are presets too.
 
 Some findings are unhealthy whatever the thresholds: a position finite on one side
@@ -21,29 +21,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from dumpscope.core.vocabulary import DIVERGENT, HEALTHS, METRIC, METRICS, UNHEALTHY
+
+__all__ = ["DIVERGENT", "HEALTHS", "UNHEALTHY", "Limit", "Thresholds", "judge", "first_divergent", "health_counts"]
+
 if TYPE_CHECKING:  # polars is imported where frames are judged: `dumpscope --help` needs only PRESETS
     import polars as pl
 
-HEALTHS: tuple[str, ...] = ("ok", "warn", "fail", "error", "unmatched", "pending")
-UNHEALTHY: frozenset[str] = frozenset({"warn", "fail", "error"})
-DIVERGENT: frozenset[str] = frozenset({"fail", "error"})
-
 #: Metrics where a larger value is better; for every other metric larger is worse.
-HIGHER_IS_BETTER: frozenset[str] = frozenset({"cosine_similarity", "sqnr_db", "within_tolerance"})
-
-_SHORT = {
-    "cosine_similarity": "cosine",
-    "relative_euclidean_distance": "rel. distance",
-    "root_mean_square_error": "RMSE",
-    "kullback_leibler_divergence": "KL",
-    "mean_relative_error": "mean rel. error",
-    "max_absolute_error": "max abs error",
-    "max_relative_error": "max rel. error",
-    "mean_absolute_error": "mean abs error",
-    "sqnr_db": "SQNR dB",
-    "within_tolerance": "within tolerance",
-    "accumulated_relative_error": "acc. rel. error",
-}
+HIGHER_IS_BETTER: frozenset[str] = frozenset(m.name for m in METRICS if m.higher_is_better)
 
 
 @dataclass(frozen=True)
@@ -129,36 +115,29 @@ class Thresholds:
         return th
 
     def with_override(self, item: str) -> Thresholds:
-        from dumpscope.core.comparison.metrics import FLOAT_COLUMNS
-
-        key, sep, raw = item.partition("=")
-        try:
-            value = float(raw)
-        except ValueError:
-            raise ValueError(f"threshold {item!r}: expected KEY=NUMBER") from None
-        if not sep or math.isnan(value):
-            raise ValueError(f"threshold {item!r}: expected KEY=NUMBER")
-        key = key.strip()
+        key, value = _parse_override(item)
         if key in ("rtol", "atol"):
             return replace(self, **{key: value})
+        bands, metric, which = self._override_target(item, key)
+        new = {b: dict(lims) for b, lims in self.bands.items()}
+        for b in bands:
+            old = new[b].get(metric, Limit())
+            new[b][metric] = replace(old, **{which: value})
+        return replace(self, bands=new)
+
+    def _override_target(self, item: str, key: str) -> tuple[list[str], str, str]:
+        """(bands, metric, ``warn``/``fail``) an override key names."""
         parts = key.split(".")
-        which = "fail"
-        if parts[-1] in ("warn", "fail"):
-            which = parts.pop()
+        which = parts.pop() if parts[-1] in ("warn", "fail") else "fail"
         bands = [b for b in self.bands if b != "exact"]
         if len(parts) == 2:
             if parts[0] not in self.bands:
                 raise ValueError(f"threshold {item!r}: unknown band {parts[0]!r} (bands: {', '.join(self.bands)})")
             bands = [parts[0]]
             parts = parts[1:]
-        if len(parts) != 1 or parts[0] not in FLOAT_COLUMNS:
+        if len(parts) != 1 or parts[0] not in METRIC:
             raise ValueError(f"threshold {item!r}: unknown metric {'.'.join(parts)!r}")
-        metric = parts[0]
-        new = {b: dict(lims) for b, lims in self.bands.items()}
-        for b in bands:
-            old = new[b].get(metric, Limit())
-            new[b][metric] = replace(old, **{which: value})
-        return replace(self, bands=new)
+        return bands, parts[0], which
 
     def band_for(self, dtype: str | None, target_dtype: str | None, quantised: bool, run_band: str | None = None) -> str:
         """Which band judges a pair: ``exact`` for integer/bool pairs, else the lower
@@ -183,6 +162,18 @@ class Thresholds:
         return "; ".join(texts) or "not judged"
 
 
+def _parse_override(item: str) -> tuple[str, float]:
+    """``KEY=NUMBER`` -> (key, number); anything else is a ValueError."""
+    key, sep, raw = item.partition("=")
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"threshold {item!r}: expected KEY=NUMBER") from None
+    if not sep or math.isnan(value):
+        raise ValueError(f"threshold {item!r}: expected KEY=NUMBER")
+    return key.strip(), value
+
+
 def judge(frame: pl.DataFrame, thresholds: Thresholds) -> pl.DataFrame:
     """Set ``health`` and ``message`` of every computed row (``status == "computed"``).
 
@@ -197,7 +188,7 @@ def judge(frame: pl.DataFrame, thresholds: Thresholds) -> pl.DataFrame:
         for metric, lim in limits.items():
             col = pl.col(metric)
             higher = metric in HIGHER_IS_BETTER
-            name = _SHORT.get(metric, metric)
+            name = METRIC[metric].short if metric in METRIC else metric
             for bound, out in ((lim.fail, fail_reasons), (lim.warn, warn_reasons)):
                 if bound is None:
                     continue

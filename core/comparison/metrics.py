@@ -1,7 +1,7 @@
 """The numeric kernels: every per-pair metric, defined once, here.
 
 Conventions (as msaccucmp): ``x`` is the *target* ("my output"), ``y`` the *golden*
-("ground truth"); both are flattened.  Formulas follow research/ascend.md §2.2 and
+("ground truth"); both are flattened.  Formulas follow msaccucmp's algorithm modules and
 differ from msaccucmp only where it is wrong:
 
 * everything accumulates in float64 (msaccucmp casts to float32 first);
@@ -27,6 +27,9 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from dumpscope.core.comparison.verdict import Finding, render_notes
+from dumpscope.core.vocabulary import METRICS, MSACCUCMP_CSV_NAMES, metrics_in
+
 #: float64 epsilon used by msaccucmp to ignore golden values near zero in relative errors.
 REL_EPS = float(np.finfo(np.float64).eps)
 #: msaccucmp's floor for the min-max normalised KL distributions.
@@ -40,34 +43,15 @@ try:  # the compiled kernel (core/_kernel.c) is optional; numpy does the same wo
 except ImportError:  # pragma: no cover - depends on the build
     _kernel = None
 
-#: msaccucmp's metric columns (CSV name -> our snake_case name), in its CSV order.  Its
-#: ``StandardDeviation`` column, between KullbackLeiblerDivergence and
+#: msaccucmp's ``StandardDeviation`` column, between KullbackLeiblerDivergence and
 #: MeanAbsoluteError, is split into the per-side mean/std of :data:`STAT_COLUMNS`.
-MSACCUCMP_CSV_NAMES: dict[str, str] = {
-    "CosineSimilarity": "cosine_similarity",
-    "MaxAbsoluteError": "max_absolute_error",
-    "AccumulatedRelativeError": "accumulated_relative_error",
-    "RelativeEuclideanDistance": "relative_euclidean_distance",
-    "KullbackLeiblerDivergence": "kullback_leibler_divergence",
-    "MeanAbsoluteError": "mean_absolute_error",
-    "RootMeanSquareError": "root_mean_square_error",
-    "MaxRelativeError": "max_relative_error",
-    "MeanRelativeError": "mean_relative_error",
-}
-MSACCUCMP_METRICS: tuple[str, ...] = tuple(MSACCUCMP_CSV_NAMES.values())
-EXTRA_METRICS: tuple[str, ...] = ("sqnr_db", "within_tolerance")
+__all__ = ["MSACCUCMP_CSV_NAMES", "PairMetrics", "compare_arrays"]
+MSACCUCMP_METRICS: tuple[str, ...] = metrics_in("msaccucmp")
+EXTRA_METRICS: tuple[str, ...] = metrics_in("extra")
 COUNT_COLUMNS: tuple[str, ...] = ("nan_golden", "nan_target", "inf_golden", "inf_target", "nonfinite_mismatch")
-STAT_COLUMNS: tuple[str, ...] = (
-    "min_golden",
-    "max_golden",
-    "mean_golden",
-    "std_golden",
-    "min_target",
-    "max_target",
-    "mean_target",
-    "std_target",
-)
-FLOAT_COLUMNS: tuple[str, ...] = MSACCUCMP_METRICS + EXTRA_METRICS + STAT_COLUMNS
+STAT_COLUMNS: tuple[str, ...] = metrics_in("stat")
+#: Every float column of the frame, in the registry's order (:data:`vocabulary.METRICS`).
+FLOAT_COLUMNS: tuple[str, ...] = tuple(m.name for m in METRICS)
 
 
 @dataclass
@@ -101,8 +85,15 @@ class PairMetrics:
     """Positions finite on one side only, or Inf of opposite signs."""
     compared: int = 0
     """Positions where both sides are finite (the ones the metrics cover)."""
-    notes: tuple[str, ...] = ()
-    """Facts a user must know to read the numbers (all-zero golden, one element...)."""
+    size: int = 0
+    """Elements of the pair (each side)."""
+    flags: Finding = Finding.NONE
+    """What the kernel found beyond the numbers (all-zero golden, one element...)."""
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """The flags as the sentences a user reads (rendered in :mod:`verdict`)."""
+        return render_notes(self)
 
     def as_dict(self) -> dict[str, object]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
@@ -181,6 +172,9 @@ class _Acc(_Sums):
         self.x64, self.y64, self.w64 = _buffer("x64", chunk), _buffer("y64", chunk), _buffer("w64", chunk)
         self.a, self.b, self.c = (_buffer(n, chunk, work) for n in ("a", "b", "c"))
         self.mask = _buffer("mask", chunk, bool)
+        self.sxy = 0.0
+        """x.y accumulated directly: the identity used by the kernel path cancels badly
+        when x and y are nearly orthogonal."""
 
     def total(self, v: np.ndarray) -> float:
         """float64 sum of ``v`` (a BLAS dot with ones: 3x faster than ``v.sum()``)."""
@@ -204,6 +198,7 @@ class _Acc(_Sums):
         self.syy += syy
         self.sx += float(x64 @ ones)
         self.sy += float(y64 @ ones)
+        self.sxy += float(x64 @ y64)
         self.minx = min(self.minx, float(x.min()))
         self.maxx = max(self.maxx, float(x.max()))
         self.miny = min(self.miny, float(y.min()))
@@ -297,7 +292,7 @@ def compare_arrays(
         raise ValueError(f"sizes differ: golden {g.size}, target {t.size}")
     size = g.size
     if size == 0:
-        return PairMetrics(notes=("empty tensor: nothing to compare",))
+        return PairMetrics(flags=Finding.EMPTY | Finding.NOTHING_COMPARED)
     with np.errstate(all="ignore"):  # NaN/Inf are counted explicitly, never warned about
         return _compare(g, t, rtol, atol, chunk)
 
@@ -412,16 +407,34 @@ def _finish(acc: _Sums, size: int) -> PairMetrics:
         inf_target=acc.inf_x,
         nonfinite_mismatch=acc.mismatch,
         compared=acc.n,
+        size=size,
+        flags=_count_flags(acc),
     )
-    notes: list[str] = []
-    n = acc.n
     m.within_tolerance = (acc.within + acc.matched_nonfinite) / size
-    if n == 0:
-        notes.append("no position is finite on both sides")
-        m.notes = tuple(notes)
+    if acc.n == 0:
+        m.flags |= Finding.NOTHING_COMPARED
         return m
-    if n < size:
-        notes.append(f"metrics cover the {n} of {size} positions finite on both sides")
+    if acc.n < size:
+        m.flags |= Finding.PARTIAL_FINITE
+    _moments(m, acc)
+    _distances(m, acc)
+    _cosine(m, acc, size)
+    return m
+
+
+def _count_flags(acc: _Sums) -> Finding:
+    """Flags of the NaN/Inf counts."""
+    flags = Finding.NONE
+    if acc.mismatch:
+        flags |= Finding.NONFINITE_MISMATCH
+    if acc.nan_y + acc.inf_y:
+        flags |= Finding.GOLDEN_NONFINITE
+    return flags
+
+
+def _moments(m: PairMetrics, acc: _Sums) -> None:
+    """Error and per-side statistics over the ``acc.n`` compared positions."""
+    n = acc.n
     m.max_absolute_error = acc.mad
     m.mean_absolute_error = acc.sad / n
     m.root_mean_square_error = math.sqrt(acc.sdd / n)
@@ -432,28 +445,36 @@ def _finish(acc: _Sums, size: int) -> PairMetrics:
     m.mean_golden, m.mean_target = acc.sy / n, acc.sx / n
     m.std_golden = math.sqrt(max(acc.syy / n - m.mean_golden**2, 0.0))
     m.std_target = math.sqrt(max(acc.sxx / n - m.mean_target**2, 0.0))
-    golden_zero = acc.syy == 0.0
-    target_zero = acc.sxx == 0.0
-    if golden_zero:
+
+
+def _distances(m: PairMetrics, acc: _Sums) -> None:
+    """Relative Euclidean distance and SQNR (an all-zero golden makes both infinite)."""
+    if acc.syy == 0.0:
         m.relative_euclidean_distance = 0.0 if acc.sdd == 0.0 else math.inf
         m.sqnr_db = math.inf if acc.sdd == 0.0 else -math.inf
     else:
         m.relative_euclidean_distance = math.sqrt(acc.sdd / acc.syy)
         m.sqnr_db = math.inf if acc.sdd == 0.0 else 10.0 * math.log10(acc.syy / acc.sdd)
+
+
+def _cosine(m: PairMetrics, acc: _Sums, size: int) -> None:
+    """Cosine similarity, or the flag that says why it is not defined."""
+    golden_zero, target_zero = acc.syy == 0.0, acc.sxx == 0.0
     if size == 1:
-        notes.append("one element: compared by value (cosine is not defined)")
+        m.flags |= Finding.SINGLE_ELEMENT
     elif golden_zero and target_zero:
         m.cosine_similarity = 1.0
     elif golden_zero:
-        notes.append("golden is all zero but target is not")
+        m.flags |= Finding.ALL_ZERO_GOLDEN
     elif target_zero:
         m.cosine_similarity = 0.0
-        notes.append("target is all zero but golden is not")
+        m.flags |= Finding.ALL_ZERO_TARGET
     else:
-        # x.y = (|x|^2 + |y|^2 - |x-y|^2) / 2 saves a dot product and is exact enough
-        # in float64: its error is eps64 * (|x|^2 + |y|^2), far below float32 data noise.
-        sxy = (acc.sxx + acc.syy - acc.sdd) / 2.0
+        # x.y = (|x|^2 + |y|^2 - |x-y|^2) / 2 saves a dot product in the compiled kernel;
+        # its error is eps64 * (|x|^2 + |y|^2), which matters only for a cosine near 0.
+        # The numpy path accumulates x.y directly.
+        sxy = getattr(acc, "sxy", None)
+        if sxy is None:
+            sxy = (acc.sxx + acc.syy - acc.sdd) / 2.0
         cos = sxy / (math.sqrt(acc.sxx) * math.sqrt(acc.syy))
         m.cosine_similarity = max(-1.0, min(1.0, cos))
-    m.notes = tuple(notes)
-    return m

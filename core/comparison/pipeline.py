@@ -10,14 +10,14 @@ rows as they are computed.
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import polars as pl
@@ -25,147 +25,24 @@ import polars as pl
 from dumpscope import __version__
 from dumpscope.core.comparison import judge as analysis
 from dumpscope.core.comparison.judge import Thresholds
+from dumpscope.core.comparison.result import INTERNAL_COLUMNS, SCHEMA, Comparison
 from dumpscope.core.formats import open_dump
 from dumpscope.core.formats.npyfile import Scratch
 from dumpscope.core.comparison.metrics import COUNT_COLUMNS, FLOAT_COLUMNS, compare_arrays
-from dumpscope.core.dumps import Dump, TensorReadError
+from dumpscope.core.dumps import Dump, TensorInfo, TensorReadError
 from dumpscope.core.names import display
 from dumpscope.core.comparison.pairing import Pair, Pairing, pair_dumps
 from dumpscope.core.comparison.shapes import align
+from dumpscope.core.comparison.verdict import render_hard_fail
+from dumpscope.core.vendor.traits import traits_of
 
-#: Columns of the comparison frame, in order, with their Polars types.
-SCHEMA: dict[str, pl.DataType] = {
-    "index": pl.Int64(),
-    "name": pl.String(),
-    "target_name": pl.String(),
-    "node_name": pl.String(),
-    "op_type": pl.String(),
-    "kind": pl.String(),
-    "shape": pl.List(pl.Int64()),
-    "target_shape": pl.List(pl.Int64()),
-    "dtype": pl.String(),
-    "target_dtype": pl.String(),
-    "size": pl.Int64(),
-    **{c: pl.Float64() for c in FLOAT_COLUMNS},
-    **{c: pl.Int64() for c in COUNT_COLUMNS},
-    "health": pl.String(),
-    "side": pl.String(),
-    "message": pl.String(),
-    "band": pl.String(),
-    "status": pl.String(),
-    "hard_fail": pl.String(),
-    "hard_warn": pl.String(),
-    "notes": pl.String(),
-    "pairing": pl.String(),
-    "golden_file": pl.String(),
-    "target_file": pl.String(),
-}
-#: Internal columns that ``judge`` needs but users do not.
-INTERNAL_COLUMNS: tuple[str, ...] = ("status", "hard_fail", "hard_warn", "notes")
+if TYPE_CHECKING:
+    from dumpscope.core.onnx.graph import GraphFacts
+    from dumpscope.core.vendor.atc_graph import AtcGraph
+
+__all__ = ["INTERNAL_COLUMNS", "SCHEMA", "Comparison", "Progress", "compare", "compare_frame", "compare_stream"]
 
 ProgressCallback = Callable[[int, int], None]
-
-
-@dataclass
-class Comparison:
-    """One golden/target comparison: the frame plus lazy access to its tensors."""
-
-    frame: pl.DataFrame
-    thresholds: Thresholds = field(default_factory=Thresholds)
-    meta: dict[str, object] = field(default_factory=dict)
-    golden: Dump | None = None
-    target: Dump | None = None
-    pairing: Pairing | None = None
-
-    @property
-    def has_tensors(self) -> bool:
-        return self.golden is not None and self.target is not None
-
-    def load_pair(self, row: int) -> tuple[np.ndarray | None, np.ndarray | None]:
-        """The tensors behind frame row ``row`` (None for a missing side).
-
-        Raises TensorReadError when a side cannot be read, or when the comparison was
-        reopened from a saved file and has no tensors.
-        """
-        if self.golden is None or self.target is None:
-            raise TensorReadError("this comparison was reopened from a saved file: its tensors are not available")
-        assert self.pairing is not None  # frame rows are the pairing's pairs, in order
-        pair = self.pairing.pairs[row]
-        g = pair.golden.load() if pair.golden is not None else None
-        t = pair.target.load() if pair.target is not None else None
-        return g, t
-
-    def first_divergent(self) -> int | None:
-        return analysis.first_divergent(self.frame)
-
-    def health_counts(self) -> dict[str, int]:
-        return analysis.health_counts(self.frame)
-
-    def unmatched(self) -> pl.DataFrame:
-        """Every tensor without a partner, per side, with the reason."""
-        rows = []
-        if self.pairing is not None:
-            for side, pairs in (("golden", self.pairing.unmatched_golden), ("target", self.pairing.unmatched_target)):
-                for p in pairs:
-                    ref = p.golden or p.target
-                    assert ref is not None
-                    rows.append({"side": side, "name": ref.name, "kind": ref.info.kind, "reason": p.how})
-        elif "side" in self.frame.columns:
-            rows = (
-                self.frame.filter(pl.col("health") == "unmatched")
-                .select("side", "name", "kind", pl.col("message").alias("reason"))
-                .to_dicts()
-            )
-        return pl.DataFrame(rows, schema={"side": pl.String, "name": pl.String, "kind": pl.String, "reason": pl.String})
-
-    def public_frame(self) -> pl.DataFrame:
-        """The frame without internal bookkeeping columns."""
-        return self.frame.drop([c for c in INTERNAL_COLUMNS if c in self.frame.columns])
-
-    def save(self, path: str | Path) -> None:
-        """Write the frame as Parquet, with the meta data and thresholds inside the file."""
-        meta = {"dumpscope": json.dumps({"meta": self.meta, "thresholds": _thresholds_json(self.thresholds)}, default=str)}
-        self.frame.write_parquet(path, metadata=meta)
-
-    @classmethod
-    def open(cls, path: str | Path) -> Comparison:
-        """Reopen a saved comparison (no tensors: ``has_tensors`` is False)."""
-        frame = pl.read_parquet(path)
-        info = json.loads(pl.read_parquet_metadata(path).get("dumpscope", "{}"))
-        th = _thresholds_from_json(info.get("thresholds"))
-        frame = _conform(frame)
-        return cls(frame=frame, thresholds=th, meta=dict(info.get("meta", {}), reopened=str(path)))
-
-    @classmethod
-    def from_frame(cls, frame: pl.DataFrame, meta: dict[str, object] | None = None, thresholds: Thresholds | None = None) -> Comparison:
-        """Wrap a frame (missing columns are added as nulls); for tests and imports."""
-        return cls(frame=_conform(frame), thresholds=thresholds or Thresholds(), meta=dict(meta or {}))
-
-
-def _conform(frame: pl.DataFrame) -> pl.DataFrame:
-    missing = [pl.lit(None, dtype=dt).alias(c) for c, dt in SCHEMA.items() if c not in frame.columns]
-    if missing:
-        frame = frame.with_columns(missing)
-    if "health" in frame.columns:
-        frame = frame.with_columns(pl.col("health").fill_null("ok"))
-    return frame.select([*SCHEMA, *[c for c in frame.columns if c not in SCHEMA]])
-
-
-def _thresholds_json(th: Thresholds) -> dict[str, object]:
-    return {
-        "preset": th.preset,
-        "rtol": th.rtol,
-        "atol": th.atol,
-        "bands": {b: {m: [lim.warn, lim.fail] for m, lim in lims.items()} for b, lims in th.bands.items()},
-    }
-
-
-def _thresholds_from_json(data: object) -> Thresholds:
-    if not isinstance(data, dict):
-        return Thresholds()
-    bands = {b: {m: analysis.Limit(*v) for m, v in lims.items()} for b, lims in data.get("bands", {}).items()}
-    return Thresholds(preset=data.get("preset", "auto"), bands=bands or Thresholds().bands,
-                      rtol=data.get("rtol", 1e-3), atol=data.get("atol", 1e-5))
 
 
 @dataclass(frozen=True)
@@ -227,59 +104,88 @@ def compare_stream(
     is called after every batch.  Stop iterating to cancel.
     """
     th = thresholds if isinstance(thresholds, Thresholds) else Thresholds.from_preset(preset, thresholds or ())
+    base = _prepare(golden, target, model, graph, th)
+    pairs = base.pairing.pairs
+    columns = _pending_columns(pairs, th, _run_band(base.target))
+    total = len(pairs)
+
+    def snapshot(done: int) -> Progress:
+        frame = analysis.judge(pl.DataFrame(columns, schema=SCHEMA), th)
+        return Progress(done, total, replace(base, frame=frame))
+
+    if not final_only:
+        yield snapshot(0)
+    last = time.monotonic()
+    for done in _fill(pairs, th, columns, workers, batch):
+        if progress is not None:  # cheap, every batch (snapshots cost a frame build)
+            progress(done, total)
+        if not final_only and time.monotonic() - last >= interval and done < total:
+            last = time.monotonic()
+            yield snapshot(done)
+    yield snapshot(total)
+
+
+def _prepare(golden: str | Path | Dump, target: str | Path | Dump, model: str | Path | None,
+             graph: str | Path | None, th: Thresholds) -> Comparison:
+    """Open, parse (model and vendor graph, once) and pair: a Comparison without a frame yet."""
     g = golden if isinstance(golden, Dump) else open_dump(golden)
     t = target if isinstance(target, Dump) else open_dump(target)
-    tensor_order, node_order = _graph_order(model)
+    facts = _load_model(model)
+    tensor_order, node_order = _graph_order(facts)
     links: dict[str, object] = {}
-    if graph is not None:
-        t, links, atc_order = _vendor_graph(graph, t)
+    atc = _load_atc(graph)
+    if atc is not None:
+        t, links, atc_order = _vendor_graph(atc, t)
         node_order = node_order or atc_order
     pairing = pair_dumps(g, t, tensor_order=tensor_order, node_order=node_order, **links)  # type: ignore[arg-type]
     meta = _meta(g, t, model, th, pairing)
     meta["graph"] = str(graph) if graph is not None else None
-    columns = _pending_columns(pairing.pairs, th, _run_band(t))
-    total = len(pairing.pairs)
+    return Comparison(pl.DataFrame(), th, meta, g, t, pairing, facts, atc)
 
-    def snapshot(done: int) -> Progress:
-        frame = analysis.judge(pl.DataFrame(columns, schema=SCHEMA), th)
-        return Progress(done, total, Comparison(frame, th, meta, g, t, pairing))
 
-    if not final_only:
-        yield snapshot(0)
-    done = 0
-    last = time.monotonic()
+def _fill(pairs: list[Pair], th: Thresholds, columns: dict[str, list[object]], workers: int | None, batch: int) -> Iterator[int]:
+    """Compute every matched pair into ``columns`` in a thread pool; yield the rows done after each batch."""
+    todo = [i for i, p in enumerate(pairs) if p.golden is not None and p.target is not None]
+    done = len(pairs) - len(todo)
     with _single_threaded_blas(), ThreadPoolExecutor(max_workers=workers or min(4, os.cpu_count() or 1)) as pool:
-        todo = [i for i, p in enumerate(pairing.pairs) if p.golden is not None and p.target is not None]
-        done = total - len(todo)
         for start in range(0, len(todo), batch):
             part = todo[start : start + batch]
-            for i, row in zip(part, pool.map(lambda i: compute_row(pairing.pairs[i], th), part)):
+            for i, row in zip(part, pool.map(lambda i: compute_row(pairs[i], th), part)):
                 for key, value in row.items():
                     columns[key][i] = value
             done += len(part)
-            if progress is not None:  # cheap, every batch (snapshots cost a frame build)
-                progress(done, total)
-            if not final_only and time.monotonic() - last >= interval and done < total:
-                last = time.monotonic()
-                yield snapshot(done)
-    yield snapshot(total)
+            yield done
 
 
-def _graph_order(model: str | Path | None) -> tuple[dict[str, int] | None, dict[str, int] | None]:
+def _load_model(model: str | Path | None) -> GraphFacts | None:
+    """The model's graph facts, parsed once for the whole comparison (None without a model)."""
     if model is None:
-        return None, None
+        return None
     from dumpscope.core.onnx.graph import load_graph
 
-    facts = load_graph(model)
+    return load_graph(model)
+
+
+def _load_atc(graph: str | Path | None) -> AtcGraph | None:
+    """The vendor graph, parsed once for the whole comparison (None without one)."""
+    if graph is None:
+        return None
+    from dumpscope.core.vendor.atc_graph import load_graph
+
+    return load_graph(graph)
+
+
+def _graph_order(facts: GraphFacts | None) -> tuple[dict[str, int] | None, dict[str, int] | None]:
+    if facts is None:
+        return None, None
     return facts.tensor_order(), {n.name: n.index for n in facts.nodes}
 
 
-def _vendor_graph(path: str | Path, target: Dump) -> tuple[Dump, dict[str, object], dict[str, int]]:
-    """Pairing facts from an ATC graph JSON, and the target with framework layouts applied."""
+def _vendor_graph(atc: AtcGraph, target: Dump) -> tuple[Dump, dict[str, object], dict[str, int]]:
+    """Pairing facts from an ATC graph, and the target with framework layouts applied."""
     from dumpscope.core.vendor import atc_graph as fusion
 
-    atc = fusion.load_graph(path)
-    if target.format == "ascend-dump":
+    if traits_of(target).device_layouts:
         from dumpscope.core.formats.ascend_dump import with_origin_formats
 
         target = with_origin_formats(target, fusion.origin_formats(atc))
@@ -310,7 +216,7 @@ def _meta(g: Dump, t: Dump, model: str | Path | None, th: Thresholds, pairing: P
 
 
 def _input_mismatch(g: Dump, t: Dump) -> list[str]:
-    """Seed 001: when golden and target were fed different inputs, say so first."""
+    """When golden and target were fed different inputs, say so first: no layer can be read then."""
     gm, tm = g.meta.get("manifest"), t.meta.get("manifest")
     if not isinstance(gm, dict) or not isinstance(tm, dict):
         return []
@@ -354,27 +260,40 @@ def _identity(p: Pair, th: Thresholds, run_band: str) -> dict[str, object]:
         "index": p.topo,
         "name": display(ref.name),
         "target_name": display(ti.name) if ti and g else None,
-        "node_name": _text((gi or ti).node_name),  # type: ignore[union-attr]
-        "op_type": _text(gi.op_type if gi and gi.op_type else ti.op_type if ti else None),
+        "node_name": _text(ref.info.node_name),
+        "op_type": _text(_op_type(gi, ti)),
         "kind": ref.info.kind,
-        "shape": list(gi.shape) if gi and gi.shape is not None else None,
-        "target_shape": list(ti.shape) if ti and ti.shape is not None else None,
-        "dtype": gi.dtype if gi else None,
-        "target_dtype": ti.dtype if ti else None,
-        "side": "both" if g and t else ("golden" if g else "target"),
+        **_side_columns(gi, "shape", "dtype", "golden_file"),
+        **_side_columns(ti, "target_shape", "target_dtype", "target_file"),
         "pairing": display(p.how),
-        "golden_file": _text(gi.source if gi else None),
-        "target_file": _text(ti.source if ti else None),
+        "size": int(np.prod(ref.info.shape)) if ref.info.shape is not None else None,
+        **_status(g is not None, t is not None, p.how),
     }
-    shape = (gi or ti).shape  # type: ignore[union-attr]
-    row["size"] = int(np.prod(shape)) if shape is not None else None
     quantised = bool(ti and any(k.startswith("quant_") for k, _v in ti.extra))
     row["band"] = th.band_for(row["dtype"], row["target_dtype"], quantised, run_band)  # type: ignore[arg-type]
-    if g and t:
-        row.update(health="pending", status="pending", message="")
-    else:
-        row.update(health="unmatched", status="unmatched", message=display(p.how))
     return row
+
+
+def _op_type(gi: TensorInfo | None, ti: TensorInfo | None) -> str | None:
+    """The golden op type, else the target's."""
+    if gi and gi.op_type:
+        return gi.op_type
+    return ti.op_type if ti else None
+
+
+def _side_columns(info: TensorInfo | None, shape: str, dtype: str, file: str) -> dict[str, object]:
+    """One side's shape, dtype and file columns (all None for a missing side)."""
+    if info is None:
+        return {shape: None, dtype: None, file: None}
+    return {shape: list(info.shape) if info.shape is not None else None, dtype: info.dtype, file: _text(info.source)}
+
+
+def _status(has_golden: bool, has_target: bool, how: str) -> dict[str, object]:
+    """``side``, ``health``, ``status`` and ``message`` before any data is read."""
+    if has_golden and has_target:
+        return {"side": "both", "health": "pending", "status": "pending", "message": ""}
+    side = "golden" if has_golden else "target"
+    return {"side": side, "health": "unmatched", "status": "unmatched", "message": display(how)}
 
 
 def _text(value: str | None) -> str | None:
@@ -385,7 +304,28 @@ _scratch = threading.local()
 
 
 def compute_row(p: Pair, th: Thresholds) -> dict[str, object]:
-    """Read both tensors of a pair and compute its metric columns; never raises.
+    """Read both tensors of a pair and compute its metric columns; never raises."""
+    loaded = _load_pair(p)
+    if isinstance(loaded, str):
+        return _error(loaded)
+    g, t = loaded
+    shapes = {"shape": list(g.shape), "target_shape": list(t.shape), "dtype": g.dtype.name, "target_dtype": t.dtype.name}
+    aligned = align(g, t)
+    problem = _non_numeric(g, t) or aligned.error
+    if problem:
+        return {**shapes, **_error(problem)}
+    try:
+        m = compare_arrays(aligned.golden, aligned.target, rtol=th.rtol, atol=th.atol)
+    except (ValueError, TypeError, OSError, MemoryError) as exc:
+        return {**shapes, **_error(f"comparison failed: {exc}")}
+    notes = [aligned.note, *m.notes] if aligned.note else list(m.notes)
+    values = {c: getattr(m, c) for c in (*FLOAT_COLUMNS, *COUNT_COLUMNS)}
+    return {**shapes, **values, "size": int(g.size), "status": "computed", "notes": display("; ".join(notes)),
+            "hard_fail": render_hard_fail(m), "hard_warn": aligned.warn}
+
+
+def _load_pair(p: Pair) -> tuple[np.ndarray, np.ndarray] | str:
+    """Both tensors of a pair, or why one cannot be read.
 
     Each worker thread reads into its own two reusable buffers (no page faults, no
     contention on the memory map lock between threads).
@@ -393,54 +333,21 @@ def compute_row(p: Pair, th: Thresholds) -> dict[str, object]:
     assert p.golden is not None and p.target is not None
     if not hasattr(_scratch, "pair"):
         _scratch.pair = (Scratch(), Scratch())
-    g_buf, t_buf = _scratch.pair
-    try:
-        g = p.golden.load_transient(g_buf)
-    except TensorReadError as exc:
-        return _error(f"golden unreadable: {exc}")
-    try:
-        t = p.target.load_transient(t_buf)
-    except TensorReadError as exc:
-        return _error(f"target unreadable: {exc}")
-    shapes = {"shape": list(g.shape), "target_shape": list(t.shape), "dtype": g.dtype.name, "target_dtype": t.dtype.name}
+    out = []
+    for side, ref, buf in (("golden", p.golden, _scratch.pair[0]), ("target", p.target, _scratch.pair[1])):
+        try:
+            out.append(ref.load_transient(buf))
+        except TensorReadError as exc:
+            return f"{side} unreadable: {exc}"
+    return out[0], out[1]
+
+
+def _non_numeric(g: np.ndarray, t: np.ndarray) -> str | None:
+    """Why a side cannot be compared numerically (None when both can)."""
     for side, a in (("golden", g), ("target", t)):
         if a.dtype.kind not in "biuf" and a.dtype.name != "bfloat16":
-            return {**shapes, **_error(f"{side} has dtype {a.dtype.name}, which has no numeric comparison")}
-    aligned = align(g, t)
-    if aligned.error:
-        return {**shapes, **_error(aligned.error)}
-    try:
-        m = compare_arrays(aligned.golden, aligned.target, rtol=th.rtol, atol=th.atol)
-    except (ValueError, TypeError, OSError, MemoryError) as exc:
-        return {**shapes, **_error(f"comparison failed: {exc}")}
-    values = m.as_dict()
-    notes = list(values.pop("notes"))
-    if aligned.note:
-        notes.insert(0, aligned.note)
-    values.pop("compared")
-    row: dict[str, object] = {**shapes, **values, "size": int(g.size), "status": "computed", "notes": display("; ".join(notes))}
-    row["hard_fail"] = _hard_fail(m)
-    row["hard_warn"] = aligned.warn
-    return row
-
-
-def _hard_fail(m: object) -> str:
-    """Findings that are unhealthy whatever the thresholds."""
-    from dumpscope.core.comparison.metrics import PairMetrics
-
-    assert isinstance(m, PairMetrics)
-    reasons = []
-    if m.nonfinite_mismatch:
-        n = m.nonfinite_mismatch
-        reasons.append(
-            f"{n} position{'s are' if n != 1 else ' is'} NaN/Inf on one side only "
-            f"(target NaN {m.nan_target}, Inf {m.inf_target}; golden NaN {m.nan_golden}, Inf {m.inf_golden})"
-        )
-    if any(n.startswith("golden is all zero") for n in m.notes):
-        reasons.append("golden is all zero but target is not")
-    if m.compared == 0 and not m.nonfinite_mismatch and m.nan_golden + m.inf_golden == 0:
-        reasons.append("nothing could be compared")
-    return "; ".join(reasons)
+            return f"{side} has dtype {a.dtype.name}, which has no numeric comparison"
+    return None
 
 
 def _error(message: str) -> dict[str, object]:

@@ -147,7 +147,7 @@ def nan_origin(frame: pl.DataFrame, classes: pl.DataFrame) -> int | None:
 
 @dataclass(frozen=True)
 class Trend:
-    """How the error grows along the topological order (seed 004 §3.2.5)."""
+    """How the error grows along the topological order: one jump, or a drift that accumulates."""
 
     kind: str
     """``jump`` (a sudden break at one layer), ``drift`` (a gradual decline), or ``none``."""

@@ -20,16 +20,19 @@ inherit it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, field
 
 import polars as pl
 
 from dumpscope.core.onnx.graph import GraphFacts
-from dumpscope.core.dumps import DumpError, TensorRef
-from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.core.vendor.atc_graph import AtcGraph
+from dumpscope.core.comparison.pairing import Pair
+from dumpscope.core.dumps import TensorRef
+from dumpscope.core.comparison.result import Comparison
+
+#: A parsed graph that knows each node's inputs.
+GraphSource = GraphFacts | AtcGraph
 
 EDGE_SCHEMA: dict[str, pl.DataType] = {"row": pl.Int64(), "input_row": pl.Int64(), "constant": pl.Boolean()}
 
@@ -50,35 +53,6 @@ class Edges:
     """Where the edges came from, for the report."""
 
 
-@dataclass(frozen=True)
-class AtcInputs:
-    """Target op name -> its input references (``"op:index"``) in an ATC graph JSON."""
-
-    inputs: Mapping[str, tuple[str, ...]]
-
-
-def load_atc_inputs(path: str | Path) -> AtcInputs:
-    """The ``input`` lists of every op in an ATC graph JSON (control edges ``:-1`` dropped)."""
-    p = Path(path)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8", errors="surrogateescape"))
-    except FileNotFoundError:
-        raise DumpError(f"{p}: no such file") from None
-    except (OSError, ValueError) as exc:
-        raise DumpError(f"{p}: not a readable ATC graph JSON ({exc})") from None
-    graphs = data.get("graph") if isinstance(data, dict) else None
-    if not isinstance(graphs, list):
-        raise DumpError(f"{p}: not an ATC graph JSON (no 'graph' list)")
-    out: dict[str, tuple[str, ...]] = {}
-    for g in graphs:
-        for op in g.get("op", []) if isinstance(g, dict) else []:
-            if not isinstance(op, dict) or not isinstance(op.get("name"), str):
-                continue
-            refs = [r for r in op.get("input", []) if isinstance(r, str) and r and not r.endswith(":-1")]
-            out.setdefault(op["name"], tuple(refs))
-    return AtcInputs(out)
-
-
 def _split_ref(ref: str) -> tuple[str, int] | None:
     node, sep, idx = ref.rpartition(":")
     if sep and node and idx.isdigit():
@@ -86,42 +60,85 @@ def _split_ref(ref: str) -> tuple[str, int] | None:
     return None
 
 
-def build_edges(cmp: Comparison, graphs: Sequence[GraphFacts | AtcInputs] = ()) -> Edges:
-    """The input edges of every row of ``cmp`` (none when it has no pairing)."""
-    rows: list[int] = []
-    inputs: list[int] = []
-    consts: list[bool] = []
-    constant_inputs: dict[int, tuple[str, ...]] = {}
-    unresolved: dict[int, tuple[str, ...]] = {}
-    known: set[int] = set()
-    if cmp.pairing is None:
-        return Edges(pl.DataFrame(schema=EDGE_SCHEMA), {}, {}, frozenset(), "none (no tensors)")
+class _Resolver:
+    """Input names -> rows: by tensor name, then by ``node:index``; and which are constants."""
 
-    pairs = cmp.pairing.pairs
-    by_name: dict[str, int] = {}
-    by_node: dict[tuple[str, int], int] = {}
-    for i, p in enumerate(pairs):
-        for ref in (p.golden, p.target):
-            if ref is None:
-                continue
-            by_name.setdefault(ref.name, i)
-            if ref.info.node_name and ref.info.kind != "op_input":
-                by_node.setdefault((ref.info.node_name, ref.info.output_index), i)
-    constant_names = _constant_names(cmp, graphs)
-    sources: set[str] = set()
+    def __init__(self, pairs: Sequence[Pair], constant_names: frozenset[str]) -> None:
+        self.pairs = pairs
+        self.constant_names = constant_names
+        self.by_name: dict[str, int] = {}
+        self.by_node: dict[tuple[str, int], int] = {}
+        for i, p in enumerate(pairs):
+            for ref in (p.golden, p.target):
+                if ref is not None:
+                    self._add(ref, i)
 
-    def resolve(name: str) -> int | None:
-        j = by_name.get(name)
+    def _add(self, ref: TensorRef, i: int) -> None:
+        self.by_name.setdefault(ref.name, i)
+        if ref.info.node_name and ref.info.kind != "op_input":
+            self.by_node.setdefault((ref.info.node_name, ref.info.output_index), i)
+
+    def resolve(self, name: str) -> int | None:
+        j = self.by_name.get(name)
         if j is None and (split := _split_ref(name)) is not None:
-            j = by_node.get(split)
+            j = self.by_node.get(split)
         return j
 
-    def is_constant(name: str, j: int | None) -> bool:
-        if name in constant_names:
+    def is_constant(self, name: str, j: int | None) -> bool:
+        if name in self.constant_names:
             return True
-        ref = pairs[j].golden or pairs[j].target if j is not None else None
-        return ref is not None and (ref.name in constant_names or ref.info.kind == "constant")
+        ref = self.pairs[j].golden or self.pairs[j].target if j is not None else None
+        return ref is not None and (ref.name in self.constant_names or ref.info.kind == "constant")
 
+    def compared(self, name: str, row: int) -> bool:
+        """A flowing input that is another compared row (constants always qualify)."""
+        j = self.resolve(name)
+        if self.is_constant(name, j):
+            return True
+        return j is not None and j != row and self.pairs[j].golden is not None and self.pairs[j].target is not None
+
+
+@dataclass
+class _EdgeLists:
+    """The edges being built, column by column."""
+
+    rows: list[int] = field(default_factory=list)
+    inputs: list[int] = field(default_factory=list)
+    consts: list[bool] = field(default_factory=list)
+    constant_inputs: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    unresolved: dict[int, tuple[str, ...]] = field(default_factory=dict)
+
+    def add_row(self, i: int, names: Sequence[str], resolver: _Resolver) -> None:
+        """The edges of row ``i`` from its input names."""
+        cons: list[str] = []
+        lost: list[str] = []
+        for name in dict.fromkeys(names):
+            j = resolver.resolve(name)
+            const = resolver.is_constant(name, j)
+            if const:
+                cons.append(name)
+            if j is None or j == i:
+                if not const:
+                    lost.append(name)
+                continue
+            self.rows.append(i)
+            self.inputs.append(j)
+            self.consts.append(const)
+        if cons:
+            self.constant_inputs[i] = tuple(cons)
+        if lost:
+            self.unresolved[i] = tuple(lost)
+
+
+def build_edges(cmp: Comparison, graphs: Sequence[GraphSource] = ()) -> Edges:
+    """The input edges of every row of ``cmp`` (none when it has no pairing)."""
+    if cmp.pairing is None:
+        return Edges(pl.DataFrame(schema=EDGE_SCHEMA), {}, {}, frozenset(), "none (no tensors)")
+    pairs = cmp.pairing.pairs
+    resolver = _Resolver(pairs, _constant_names(cmp, graphs))
+    lists = _EdgeLists()
+    sources: set[str] = set()
+    known: set[int] = set()
     for i, p in enumerate(pairs):
         choices = _input_names(p.golden, p.target, graphs)
         if not choices:
@@ -129,60 +146,48 @@ def build_edges(cmp: Comparison, graphs: Sequence[GraphFacts | AtcInputs] = ()) 
         # A fused target op's golden inputs are intermediates of its group, not compared:
         # prefer the first source whose flowing inputs are all compared rows.
         names, source = next(
-            (
-                (names, source) for names, source in choices
-                if all(
-                    (j := resolve(n)) is not None and j != i and pairs[j].golden is not None and pairs[j].target is not None
-                    for n in names if not is_constant(n, resolve(n))
-                )
-            ),
+            ((names, source) for names, source in choices if all(resolver.compared(n, i) for n in names)),
             choices[0],
         )
         sources.add(source)
         known.add(i)
-        cons: list[str] = []
-        lost: list[str] = []
-        for name in dict.fromkeys(names):
-            j = resolve(name)
-            const = is_constant(name, j)
-            if const:
-                cons.append(name)
-            if j is None or j == i:
-                if not const:
-                    lost.append(name)
-                continue
-            rows.append(i)
-            inputs.append(j)
-            consts.append(const)
-        if cons:
-            constant_inputs[i] = tuple(cons)
-        if lost:
-            unresolved[i] = tuple(lost)
-    frame = pl.DataFrame({"row": rows, "input_row": inputs, "constant": consts}, schema=EDGE_SCHEMA)
-    return Edges(frame, constant_inputs, unresolved, frozenset(known), ", ".join(sorted(sources)) or "none")
+        lists.add_row(i, names, resolver)
+    frame = pl.DataFrame({"row": lists.rows, "input_row": lists.inputs, "constant": lists.consts}, schema=EDGE_SCHEMA)
+    return Edges(frame, lists.constant_inputs, lists.unresolved, frozenset(known), ", ".join(sorted(sources)) or "none")
+
+
+InputList = tuple[tuple[str, ...], str]
 
 
 def _input_names(
-    golden: TensorRef | None, target: TensorRef | None, graphs: Sequence[GraphFacts | AtcInputs]
-) -> list[tuple[tuple[str, ...], str]]:
+    golden: TensorRef | None, target: TensorRef | None, graphs: Sequence[GraphSource]
+) -> list[InputList]:
     """Every known input list of a row's producing node, best source first."""
-    found: list[tuple[tuple[str, ...], str]] = []
-    for ref in (golden, target):
-        if ref is not None and ref.info.node_inputs:
-            found.append((ref.info.node_inputs, "the dump manifest"))
+    found: list[InputList] = [
+        (ref.info.node_inputs, "the dump manifest") for ref in (golden, target) if ref is not None and ref.info.node_inputs
+    ]
     for graph in graphs:
-        if isinstance(graph, GraphFacts):
-            node = next((graph.producer[r.name] for r in (golden, target) if r is not None and r.name in graph.producer), None)
-            if node is not None:
-                found.append((node.inputs, "the ONNX graph"))
-        elif target is not None and target.info.node_name:
-            refs = graph.inputs.get(target.info.node_name)
-            if refs is not None:
-                found.append((refs, "the ATC graph"))
+        listed = _onnx_inputs(graph, golden, target) if isinstance(graph, GraphFacts) else _atc_inputs(graph, target)
+        if listed is not None:
+            found.append(listed)
     return found
 
 
-def _constant_names(cmp: Comparison, graphs: Sequence[GraphFacts | AtcInputs]) -> frozenset[str]:
+def _onnx_inputs(graph: GraphFacts, golden: TensorRef | None, target: TensorRef | None) -> InputList | None:
+    """The inputs of the ONNX node producing either side's tensor."""
+    node = next((graph.producer[r.name] for r in (golden, target) if r is not None and r.name in graph.producer), None)
+    return (node.inputs, "the ONNX graph") if node is not None else None
+
+
+def _atc_inputs(graph: AtcGraph, target: TensorRef | None) -> InputList | None:
+    """The inputs an ATC graph lists for the target op."""
+    if target is None or not target.info.node_name:
+        return None
+    refs = graph.inputs.get(target.info.node_name)
+    return (refs, "the ATC graph") if refs is not None else None
+
+
+def _constant_names(cmp: Comparison, graphs: Sequence[GraphSource]) -> frozenset[str]:
     names: set[str] = set()
     for dump in (cmp.golden, cmp.target):
         if dump is not None:

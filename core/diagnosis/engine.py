@@ -6,13 +6,13 @@
    manifest, the ONNX graph or the ATC graph.
 2. **Origin** (:mod:`~dumpscope.core.diagnosis.classify`): per row, its error against
    the worst error among its inputs: introduced, inherited, clean or unknown; the first
-   NaN/Inf; jump vs drift along the topological order (seed 004 §3.2.5).
+   NaN/Inf; jump vs drift along the topological order.
 3. **Evidence** (:mod:`~dumpscope.core.diagnosis.checks`) for the strongest candidates
    only: range and overflow checks on their golden inputs, outputs and constants, the
    fp16 conversion's clamp records, decoded Opdebug records, fused ops, quantisation.
-4. **Ranking and advice** from the seeds: clip before an overflowing exp or keep it in
-   fp32 (seed 000), disable the fusion pattern (seed 003), INT16 for a badly quantised
-   layer (seed 004), align pre-processing when the inputs already differ (seed 001), with
+4. **Ranking and advice** from known porting fixes: clip before an overflowing exp or
+   keep it in fp32, disable the fusion pattern, INT16 for a badly quantised layer, align
+   pre-processing when the inputs already differ, with
    the ``dumpscope patch`` command when one applies.
 """
 
@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import ml_dtypes
@@ -37,12 +37,16 @@ from dumpscope.core.diagnosis.checks import (
     clamp_records,
     quant_params,
 )
+from dumpscope.core.diagnosis.checks import advice as check_advice
 from dumpscope.core.diagnosis.classify import Trend, classify_frame, nan_origin, trend
-from dumpscope.core.diagnosis.edges import AtcInputs, build_edges, load_atc_inputs
+from dumpscope.core.diagnosis.edges import Edges, GraphSource, build_edges
 from dumpscope.core.onnx.graph import GraphFacts, load_graph
+from dumpscope.core.vendor.atc_graph import AtcGraph
+from dumpscope.core.vendor.fusion import fused_ops
+from dumpscope.core.vendor.opdebug import OverflowRecord
 from dumpscope.core.dumps import DumpError
 from dumpscope.core.names import display
-from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.core.comparison.result import Comparison
 
 #: Candidates whose tensors the checks read (the strongest by the frame's numbers).
 MAX_CHECKED = 12
@@ -50,34 +54,11 @@ MAX_CAUSES = 10
 #: A quantised layer is listed as losing precision from this SQNR loss (dB) on, or when unhealthy.
 MIN_LOSS_DB = 1.0
 
-ADVICE: dict[str, str] = {
+#: Advice for the causes the diagnosis itself finds; each check brings its own (``checks.advice()``).
+_OWN_ADVICE: dict[str, str] = {
     "input-mismatch": (
         "The graph inputs already differ: align pre-processing with the golden run before reading any layer "
         "(same input files, normalisation mean/std and its on/off flag, layout, dtype, resize) - seed 001."
-    ),
-    "overflow": (
-        "Clip the values before the overflowing op, or keep the op in fp32 (seed 000: a Clip before the exp). "
-        "For a hand-written softmax, subtracting the row maximum before Exp removes the overflow without "
-        "changing the result."
-    ),
-    "constant-range": (
-        "A constant does not fit the target dtype: keep this node in fp32, or rescale the constant "
-        "(fold the factor into a neighbouring op) so that it fits."
-    ),
-    "clamped": (
-        "The fp16 conversion clamped a constant this node reads: keep the node in fp32, or rescale the "
-        "constant so that it fits."
-    ),
-    "opdebug": "The hardware flagged this op: keep it in fp32 or clip its input, and read the decoded status bits.",
-    "fusion": (
-        "Disable this fusion pattern and compare again (seed 003): set the pass to \"off\" in fusion_switch.cfg "
-        "(GraphFusion / UBFusion), rebuild, dump, and compare the fusion-on and fusion-off dumps "
-        "(msaccucmp compare -f ON.json -cf OFF.json); if accuracy recovers, keep the pass off and report it."
-    ),
-    "quantisation": (
-        "Quantise this layer in INT16 (seed 004: a tensor whose range is wider than 20 loses too much in 8 bits; "
-        "SigmaStar: input_config.ini [CONV_CONFIG] input_format=ALL_INT16, or INT16 for this convolution or the "
-        "ones around a non-convolution op), or recalibrate on more representative data."
     ),
     "not-compared": (
         "This tensor could not be compared (the message says why): fix or re-dump it; every judgement "
@@ -97,6 +78,7 @@ ADVICE: dict[str, str] = {
         "the band; recalibrate (quantisation-aware tools) or raise the precision of the layers whose error grows most."
     ),
 }
+ADVICE: dict[str, str] = {**_OWN_ADVICE, **check_advice()}
 
 
 @dataclass(frozen=True)
@@ -193,36 +175,43 @@ def _clean(value: object) -> object:
 # ----------------------------------------------------------------- graph sources
 
 
-Graph = GraphFacts | AtcInputs
+def _graph_sources(cmp: Comparison, graph: GraphFacts | str | Path | None) -> tuple[list[GraphSource], AtcGraph | None]:
+    """The graphs to take edges from, and the ATC graph (for fusion facts) if any.
 
-
-def _graph_sources(cmp: Comparison, graph: GraphFacts | str | Path | None) -> tuple[list[Graph], str | None]:
-    """The graphs to take edges from, and the ATC graph path (for fusion facts) if any.
-
-    An explicit ``graph`` that cannot be read is an error; the model and ATC graph the
-    comparison recorded are used when they can still be read, and skipped otherwise.
+    An explicit ``graph`` that cannot be read is an error.  By default the graph facts
+    the comparison was built with are reused (parsed once per command); a reopened
+    comparison has none, and no tensors, so no edges either.
     """
     if isinstance(graph, GraphFacts):
         return [graph], None
     if graph is not None:
-        paths, strict = [graph], True
-    elif cmp.pairing is None:
-        return [], None  # a reopened comparison: no tensors, so no edges either
-    else:
-        paths = [p for p in (cmp.meta.get("model"), cmp.meta.get("graph")) if p]  # type: ignore[misc]
-        strict = False
-    sources: list[Graph] = []
-    atc: str | None = None
-    for path in paths:
-        is_atc = str(path).lower().endswith(".json")
-        try:
-            sources.append(load_atc_inputs(path) if is_atc else load_graph(path))  # type: ignore[arg-type]
-        except DumpError:
-            if strict:
-                raise
-            continue
-        atc = str(path) if is_atc else atc
-    return sources, atc
+        return _explicit_source(graph)
+    if cmp.pairing is None:
+        return [], None
+    model = cmp.model_facts or _reload(cmp.meta.get("model"))
+    atc = cmp.atc or _reload(cmp.meta.get("graph"))
+    recorded: list[GraphSource] = [g for g in (model, atc) if g is not None]
+    return recorded, atc if isinstance(atc, AtcGraph) else None
+
+
+def _reload(path: object) -> GraphSource | None:
+    """A graph recorded by path only (a comparison built by hand); None when unreadable."""
+    if not path:
+        return None
+    try:
+        return _explicit_source(str(path))[0][0]
+    except DumpError:
+        return None
+
+
+def _explicit_source(path: str | Path) -> tuple[list[GraphSource], AtcGraph | None]:
+    """A graph given to ``diagnose`` itself: an ATC graph JSON or an ONNX model."""
+    if str(path).lower().endswith(".json"):
+        from dumpscope.core.vendor.atc_graph import load_graph as load_atc
+
+        atc = load_atc(path)
+        return [atc], atc
+    return [load_graph(path)], None
 
 
 def classify(cmp: Comparison, graph: GraphFacts | str | Path | None = None) -> pl.DataFrame:
@@ -241,43 +230,22 @@ def _manifest(dump: object) -> dict[str, object]:
     return m if isinstance(m, dict) else {}
 
 
-def _fused_ops(cmp: Comparison, atc_path: str | None) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
-    fused: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
-    if atc_path:
-        from dumpscope.core.vendor import atc_graph as fusion
-
-        for op in fusion.load_graph(atc_path).ops:
-            if len(op.effective_originals) > 1:
-                fused[op.name] = (op.effective_originals, op.passes)
-    for node in _manifest(cmp.target).get("nodes", []) or []:  # type: ignore[union-attr]
-        if not isinstance(node, dict):
-            continue
-        origin = node.get("fused_from")
-        if isinstance(origin, list) and len(origin) > 1:
-            fused[str(node.get("name"))] = (tuple(str(o) for o in origin), ())
-    return fused
-
-
 def _opdebug_records(cmp: Comparison) -> tuple[dict[str, list[object]], list[str]]:
-    """Opdebug records of an Ascend target dump, by linked op name, plus one line each."""
-    target = cmp.target
-    if target is None or target.format != "ascend-dump" or not Path(target.path).exists():
-        return {}, []
-    from dumpscope.core.vendor.opdebug import scan
+    """Opdebug records of the target dump, by linked op name, plus one line each."""
+    from dumpscope.core.vendor.opdebug import opdebug_index
 
-    try:
-        report = scan(Path(target.path), with_stats=False)
-    except OSError as exc:
-        return {}, [f"Opdebug scan of {target.path} failed: {exc}"]
-    by_op: dict[str, list[object]] = {}
-    lines = []
-    for rec in report.records:
-        bits = ", ".join(b.meaning for b in rec.bits) or f"status 0x{rec.status:x}"
-        op = display(rec.op_name) if rec.op_name else "an op not found in the dump"
-        lines.append(f"Opdebug: {rec.unit} task {rec.task_id} stream {rec.stream_id} ({op}): {bits}")
-        if rec.op_name:
-            by_op.setdefault(rec.op_name, []).append(rec)
-    return by_op, lines
+    index = opdebug_index(cmp.target)
+    if index is None:
+        return {}, []
+    if index.error is not None:
+        return {}, [f"Opdebug scan of {cmp.target.path} failed: {index.error}"]  # type: ignore[union-attr]
+    return {op: list(recs) for op, recs in index.by_op.items()}, [_opdebug_line(rec) for rec in index.records]
+
+
+def _opdebug_line(rec: OverflowRecord) -> str:
+    bits = ", ".join(b.meaning for b in rec.bits) or f"status 0x{rec.status:x}"
+    op = display(rec.op_name) if rec.op_name else "an op not found in the dump"
+    return f"Opdebug: {rec.unit} task {rec.task_id} stream {rec.stream_id} ({op}): {bits}"
 
 
 # ----------------------------------------------------------------- patch commands
@@ -288,7 +256,10 @@ def _model_path(cmp: Comparison) -> str | None:
     return str(path) if path else None
 
 
-def _model_node_names(path: str | None) -> frozenset[str] | None:
+def _model_node_names(cmp: Comparison, path: str | None) -> frozenset[str] | None:
+    """Node names of the model (the comparison's parsed facts when it is that model)."""
+    if cmp.model_facts is not None and path == cmp.meta.get("model"):
+        return frozenset(n.name for n in cmp.model_facts.nodes)
     if path is None or not Path(path).is_file():
         return None
     try:
@@ -348,23 +319,32 @@ def _cause_of(findings: list[Finding], r: dict[str, object], is_nan_origin: bool
     return "optimisation"
 
 
+def _error_words(err: float | None, infinite: str, missing: str) -> str:
+    """A relative error in words (``infinite`` for NaN/Inf on one side)."""
+    if err is None:
+        return missing
+    return infinite if math.isinf(err) else f"relative error {err:.3g}"
+
+
 def _origin_sentence(r: dict[str, object], c: dict[str, object]) -> str:
-    err = c["error"]
-    here = "NaN/Inf on one side only" if err is not None and math.isinf(err) else f"relative error {err:.3g}" if err is not None else "no error measure"
+    here = _error_words(c["error"], "NaN/Inf on one side only", "no error measure")  # type: ignore[arg-type]
     if r["kind"] in ("input", "constant"):
         return f"a {r['kind']} that already differs ({here})"
     if c["worst_input"] is None:
-        if c["bad_constant"]:
-            return f"its only bad input is the constant {display(str(c['bad_constant']))!r}; this output: {here}"
-        return f"this output: {here}; its inputs are unknown or not compared (give --model or --graph to judge them)"
-    in_err = c["worst_input_error"]
-    there = "NaN/Inf" if in_err is not None and math.isinf(in_err) else f"relative error {in_err:.3g}" if in_err is not None else "n/a"
+        return _no_input_sentence(c, here)
+    there = _error_words(c["worst_input_error"], "NaN/Inf", "n/a")  # type: ignore[arg-type]
     growth = c["growth"]
-    grown = f", {growth:.3g}x its worst input's" if growth is not None and math.isfinite(growth) and growth > 1 else ""
+    grown = f", {growth:.3g}x its worst input's" if growth is not None and math.isfinite(growth) and growth > 1 else ""  # type: ignore[arg-type,operator]
     return (
         f"introduced here: worst input {display(str(c['worst_input']))!r} is {c['worst_input_health']} ({there}); "
         f"this output is {r['health']} ({here}{grown})"
     )
+
+
+def _no_input_sentence(c: dict[str, object], here: str) -> str:
+    if c["bad_constant"]:
+        return f"its only bad input is the constant {display(str(c['bad_constant']))!r}; this output: {here}"
+    return f"this output: {here}; its inputs are unknown or not compared (give --model or --graph to judge them)"
 
 
 def _candidate_rows(cmp: Comparison, classes: pl.DataFrame, opdebug: dict[str, list[object]]) -> pl.Expr:
@@ -397,6 +377,20 @@ def _preliminary(c: dict[str, object], first: int | None, nan_row: int | None) -
     return score
 
 
+@dataclass(frozen=True)
+class _Run:
+    """What every step of one diagnosis shares."""
+
+    cmp: Comparison
+    edges: Edges
+    classes: pl.DataFrame
+    shape: Trend
+    nan_row: int | None
+    ctx: CheckContext
+    model: str | None
+    nodes: frozenset[str] | None
+
+
 def diagnose(
     cmp: Comparison, graph: GraphFacts | str | Path | None = None, *, limit: int = MAX_CAUSES
 ) -> Diagnosis:
@@ -406,76 +400,110 @@ def diagnose(
     or graph the comparison was made with, and the dump manifests' own node inputs.
     """
     frame = cmp.frame
-    sources, atc_path = _graph_sources(cmp, graph)
+    sources, atc = _graph_sources(cmp, graph)
     edges = build_edges(cmp, sources)
     classes = classify_frame(frame, edges)
     counts = cmp.health_counts()
     healthy = not (counts.get("fail", 0) or counts.get("error", 0))
-    shape = trend(frame, classes)
-    nan_row = nan_origin(frame, classes)
     warnings = tuple(str(w) for w in cmp.meta.get("warnings", []) or [])  # type: ignore[union-attr]
-
     opdebug, overflow_lines = _opdebug_records(cmp)
-    candidates = classes.filter(_candidate_rows(cmp, classes, opdebug))
-    first_introduced = int(candidates["row"][0]) if candidates.height else None
-    prelim = [(_preliminary(c, first_introduced, nan_row), c) for c in candidates.iter_rows(named=True)]
-    prelim.sort(key=lambda sc: (-sc[0], sc[1]["row"]))
-    ctx = CheckContext(
-        cmp, edges,
-        clamped=clamp_records(_manifest(cmp.target).get("clamped", []) or []),  # type: ignore[arg-type]
-        opdebug=opdebug,  # type: ignore[arg-type]
-        fused=_fused_ops(cmp, atc_path),
-    )
-    model = _model_path(cmp)
-    nodes = _model_node_names(model)
+    run = _Run(cmp, edges, classes, trend(frame, classes), nan_origin(frame, classes),
+               _check_context(cmp, edges, opdebug, atc), _model_path(cmp), None)
+    run = replace(run, nodes=_model_node_names(cmp, run.model))
     causes: list[RootCause] = []
-    for k, (score, c) in enumerate(prelim):
-        row = int(c["row"])
-        r = frame.row(row, named=True)
-        findings = check_row(ctx, row) if k < MAX_CHECKED and cmp.has_tensors else []
-        drift = shape.kind == "drift" and shape.row == row
-        cause = _cause_of(findings, r, row == nan_row, drift)
-        evidence = [f"{r['health']}: {r['message']}" if r["message"] else str(r["health"]), _origin_sentence(r, c)]
-        if row == nan_row:
-            evidence.append(
-                f"first NaN/Inf: the target has {r['nan_target'] or 0} NaN and {r['inf_target'] or 0} Inf here "
-                f"(golden {r['nan_golden'] or 0} NaN, {r['inf_golden'] or 0} Inf) while its inputs are finite"
-            )
-        if drift or (shape.kind == "jump" and shape.row == row):
-            evidence.append(shape.sentence(frame))
-        evidence += [f.text for f in findings]
-        unresolved = edges.unresolved.get(row)
-        if unresolved:
-            evidence.append("inputs not compared: " + ", ".join(repr(display(n)) for n in unresolved[:5]))
-        fixes = [fx for f in findings for fx in f.fixes]
-        if cause in ("precision", "nan-inf", "drift") and r["band"] in ("fp16", "bf16") and r["node_name"]:
-            fixes.append(PatchAction(str(r["node_name"]), keep_fp32=True))
-        commands = patch_commands(fixes, model, nodes) if fixes else []
-        advice = ADVICE[cause] + ("" if not commands else " Patch and verify: " + " or ".join(f"`{c}`" for c in commands)
-                                  + ", then dump golden and target again from the patched model and compare.")
-        total = 1.0 if cause == "input-mismatch" else score + min(0.3, sum(f.weight for f in findings))
-        causes.append(RootCause(
-            row=row, name=str(r["name"]), node_name=r["node_name"], op_type=r["op_type"], index=r["index"],
-            kind=r["kind"], cause=cause, score=round(min(1.0, total), 3), evidence=tuple(evidence),
-            advice=advice, commands=tuple(commands),
-        ))
+    for k, (score, c) in enumerate(_ranked_candidates(run, opdebug)):
+        cause, findings = _root_cause(run, k, score, c)
+        causes.append(cause)
         overflow_lines += [f.text for f in findings if f.cause in ("overflow", "clamped", "constant-range")]
     causes.sort(key=lambda c: (-c.score, c.row))
-    for name, recs in ctx.clamped.items():
-        for rec in recs:
-            line = (f"fp16 conversion: {rec.get('action')} {rec.get('count')} value(s) of constant {display(name)!r} "
-                    f"(largest |x| {float(rec.get('max_abs') or 0):.6g})")  # type: ignore[arg-type]
-            overflow_lines.append(line)
-    overflow_lines += frame_range_findings(frame)
+    overflow_lines += _clamp_lines(run.ctx) + frame_range_findings(frame)
     first = cmp.first_divergent()
     first_info = _row_info(frame, classes, first) if first is not None else None
-    quant = _quantisation_losses(cmp, classes)
-    summary = _summary(cmp, causes, first_info, shape, warnings, healthy, counts)
+    summary = _summary(cmp, causes, first_info, run.shape, warnings, healthy, counts)
     return Diagnosis(
         root_causes=tuple(causes[:limit]), first_divergent=first_info, summary=summary, classification=classes,
-        trend=shape, nan_origin=nan_row, overflow=tuple(dict.fromkeys(overflow_lines)), quantisation=quant,
-        warnings=warnings, edges_source=edges.source, healthy=healthy, counts=counts,
+        trend=run.shape, nan_origin=run.nan_row, overflow=tuple(dict.fromkeys(overflow_lines)),
+        quantisation=_quantisation_losses(cmp, classes), warnings=warnings, edges_source=edges.source,
+        healthy=healthy, counts=counts,
     )
+
+
+def _check_context(cmp: Comparison, edges: Edges, opdebug: dict[str, list[object]], atc: AtcGraph | None) -> CheckContext:
+    """The vendor facts the checks read: clamp records, Opdebug records, fused ops."""
+    manifest = _manifest(cmp.target)
+    return CheckContext(
+        cmp, edges,
+        clamped=clamp_records(manifest.get("clamped", []) or []),  # type: ignore[arg-type]
+        opdebug=opdebug,  # type: ignore[arg-type]
+        fused=fused_ops(atc, manifest),
+    )
+
+
+def _ranked_candidates(run: _Run, opdebug: dict[str, list[object]]) -> list[tuple[float, dict[str, object]]]:
+    """Candidate rows with their preliminary score, best first."""
+    candidates = run.classes.filter(_candidate_rows(run.cmp, run.classes, opdebug))
+    first_introduced = int(candidates["row"][0]) if candidates.height else None
+    prelim = [(_preliminary(c, first_introduced, run.nan_row), c) for c in candidates.iter_rows(named=True)]
+    prelim.sort(key=lambda sc: (-sc[0], sc[1]["row"]))  # type: ignore[index]
+    return prelim
+
+
+def _root_cause(run: _Run, k: int, score: float, c: dict[str, object]) -> tuple[RootCause, list[Finding]]:
+    """One candidate as a root cause: checked (the strongest only), explained, advised."""
+    row = int(c["row"])  # type: ignore[call-overload]
+    r = run.cmp.frame.row(row, named=True)
+    findings = check_row(run.ctx, row) if k < MAX_CHECKED and run.cmp.has_tensors else []
+    drift = run.shape.kind == "drift" and run.shape.row == row
+    cause = _cause_of(findings, r, row == run.nan_row, drift)
+    commands = _commands(run, cause, r, findings)
+    total = 1.0 if cause == "input-mismatch" else score + min(0.3, sum(f.weight for f in findings))
+    return RootCause(
+        row=row, name=str(r["name"]), node_name=r["node_name"], op_type=r["op_type"], index=r["index"],
+        kind=r["kind"], cause=cause, score=round(min(1.0, total), 3), evidence=tuple(_evidence(run, row, r, c, findings)),
+        advice=_advice(cause, commands), commands=tuple(commands),
+    ), findings
+
+
+def _evidence(run: _Run, row: int, r: dict[str, object], c: dict[str, object], findings: list[Finding]) -> list[str]:
+    """The sentences that support a root cause, strongest first."""
+    evidence = [f"{r['health']}: {r['message']}" if r["message"] else str(r["health"]), _origin_sentence(r, c)]
+    if row == run.nan_row:
+        evidence.append(
+            f"first NaN/Inf: the target has {r['nan_target'] or 0} NaN and {r['inf_target'] or 0} Inf here "
+            f"(golden {r['nan_golden'] or 0} NaN, {r['inf_golden'] or 0} Inf) while its inputs are finite"
+        )
+    if run.shape.kind in ("drift", "jump") and run.shape.row == row:
+        evidence.append(run.shape.sentence(run.cmp.frame))
+    evidence += [f.text for f in findings]
+    unresolved = run.edges.unresolved.get(row)
+    if unresolved:
+        evidence.append("inputs not compared: " + ", ".join(repr(display(n)) for n in unresolved[:5]))
+    return evidence
+
+
+def _commands(run: _Run, cause: str, r: dict[str, object], findings: list[Finding]) -> list[str]:
+    """``dumpscope patch`` commands for the fixes the findings (and the cause) suggest."""
+    fixes = [fx for f in findings for fx in f.fixes]
+    if cause in ("precision", "nan-inf", "drift") and r["band"] in ("fp16", "bf16") and r["node_name"]:
+        fixes.append(PatchAction(str(r["node_name"]), keep_fp32=True))
+    return patch_commands(fixes, run.model, run.nodes) if fixes else []
+
+
+def _advice(cause: str, commands: list[str]) -> str:
+    if not commands:
+        return ADVICE[cause]
+    return (ADVICE[cause] + " Patch and verify: " + " or ".join(f"`{c}`" for c in commands)
+            + ", then dump golden and target again from the patched model and compare.")
+
+
+def _clamp_lines(ctx: CheckContext) -> list[str]:
+    """One line per fp16 clamp record of the target manifest."""
+    return [
+        f"fp16 conversion: {rec.get('action')} {rec.get('count')} value(s) of constant {display(name)!r} "
+        f"(largest |x| {float(rec.get('max_abs') or 0):.6g})"  # type: ignore[arg-type]
+        for name, recs in ctx.clamped.items()
+        for rec in recs
+    ]
 
 
 #: Largest finite value of the float types a target may run in.
@@ -540,7 +568,7 @@ def _quantisation_losses(cmp: Comparison, classes: pl.DataFrame, top: int = 5) -
             "sqnr_db": float(sqnr[row]), "sqnr_lost_db": float(lost[row]),
             "golden_min": r["min_golden"], "golden_max": r["max_golden"],
             "scale": params[0] if params else None, "zero_point": params[1] if params else None,
-            # Seed 004 §3.2.6: bad metrics *and* a range wider than 20 still in 8 bits.
+            # Bad metrics *and* a range wider than 20 still in 8 bits: the layer needs INT16.
             "int16_advised": bool(
                 level[row] > 0 and r["min_golden"] is not None and r["max_golden"] is not None
                 and r["max_golden"] - r["min_golden"] > WIDE_RANGE

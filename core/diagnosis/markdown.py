@@ -7,7 +7,7 @@ import math
 from dumpscope.core.diagnosis.engine import Diagnosis
 from dumpscope.core.names import display
 from dumpscope.core.report.writers import worst_rows
-from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.core.comparison.result import Comparison
 
 
 def _md(text: object) -> str:
@@ -25,15 +25,30 @@ def _metric(v: object) -> str:
 def markdown(cmp: Comparison, diag: Diagnosis, command: str | None = None, worst: int = 10) -> str:
     """Verdict, root causes with evidence, first divergent layer, worst rows, overflow
     findings, unmatched tensors and the command that reproduces the report."""
+    sections = (
+        _header(cmp, diag), _warnings(diag), _root_causes(diag), _first_divergent(cmp, diag),
+        _worst(cmp, diag, worst), _overflow(diag), _quantisation(diag), _unmatched(cmp), _reproduce(command),
+    )
+    return "\n".join(line for section in sections for line in section)
+
+
+def _header(cmp: Comparison, diag: Diagnosis) -> list[str]:
     meta = cmp.meta
-    lines = ["# dumpscope diagnosis", ""]
-    lines += [f"- golden: `{_md(meta.get('golden'))}` ({meta.get('golden_format')})",
-              f"- target: `{_md(meta.get('target'))}` ({meta.get('target_format')})",
-              f"- graph edges from: {diag.edges_source}", ""]
-    lines += [f"**Verdict: {'healthy' if diag.healthy else 'unhealthy'}.** {_md(diag.summary)}", ""]
-    if diag.warnings:
-        lines += ["## Warnings", ""] + [f"- {_md(w)}" for w in diag.warnings[:20]] + [""]
-    lines += ["## Root causes", ""]
+    return ["# dumpscope diagnosis", "",
+            f"- golden: `{_md(meta.get('golden'))}` ({meta.get('golden_format')})",
+            f"- target: `{_md(meta.get('target'))}` ({meta.get('target_format')})",
+            f"- graph edges from: {diag.edges_source}", "",
+            f"**Verdict: {'healthy' if diag.healthy else 'unhealthy'}.** {_md(diag.summary)}", ""]
+
+
+def _warnings(diag: Diagnosis) -> list[str]:
+    if not diag.warnings:
+        return []
+    return ["## Warnings", ""] + [f"- {_md(w)}" for w in diag.warnings[:20]] + [""]
+
+
+def _root_causes(diag: Diagnosis) -> list[str]:
+    lines = ["## Root causes", ""]
     if not diag.root_causes:
         lines += ["No node introduces an error." if diag.healthy else "No candidate found (no input edges known).", ""]
     for k, c in enumerate(diag.root_causes, 1):
@@ -46,7 +61,11 @@ def markdown(cmp: Comparison, diag: Diagnosis, command: str | None = None, worst
         lines += ["", f"**Advice:** {_md(c.advice.split(' Patch and verify:')[0])}", ""]
         if c.commands:
             lines += ["```"] + list(c.commands) + ["```", ""]
-    lines += ["## First divergent layer", ""]
+    return lines
+
+
+def _first_divergent(cmp: Comparison, diag: Diagnosis) -> list[str]:
+    lines = ["## First divergent layer", ""]
     fd = diag.first_divergent
     if fd is None:
         lines.append("None: every compared tensor is within its band.")
@@ -55,40 +74,57 @@ def markdown(cmp: Comparison, diag: Diagnosis, command: str | None = None, worst
             f"#{fd['index']} `{_md(fd['name'])}` ({fd['op_type'] or '?'}) is **{fd['health']}** "
             f"({fd['origin']}): {_md(fd['message'] or '')}"
         )
-    lines += ["", f"Trend: {_md(diag.trend.sentence(cmp.frame))}.", ""]
+    return lines + ["", f"Trend: {_md(diag.trend.sentence(cmp.frame))}.", ""]
+
+
+def _worst(cmp: Comparison, diag: Diagnosis, worst: int) -> list[str]:
     bad = worst_rows(cmp, worst)
-    if bad.height:
-        origin = diag.classification["origin"]
-        lines += [f"## Worst rows (up to {worst})", "",
-                  "| # | name | op | health | origin | cosine | rel. distance | NaN/Inf (t) |",
-                  "|---|---|---|---|---|---|---|---|"]
-        for r in bad.iter_rows(named=True):
-            lines.append(
-                f"| {r['index']} | `{_md(r['name'])}` | {r['op_type'] or ''} | {r['health']} | {origin[r['_row']]} | "
-                f"{_metric(r['cosine_similarity'])} | {_metric(r['relative_euclidean_distance'])} | "
-                f"{r['nan_target'] or 0}/{r['inf_target'] or 0} |"
-            )
-        lines.append("")
-    if diag.overflow:
-        lines += ["## Overflow and range findings", ""] + [f"- {_md(o)}" for o in diag.overflow] + [""]
-    if diag.quantisation:
-        lines += ["## Quantisation loss", "", "| # | name | op | SQNR dB | lost dB | golden range | scale | INT16? |",
-                  "|---|---|---|---|---|---|---|---|"]
-        for q in diag.quantisation:
-            lines.append(
-                f"| {q['row']} | `{_md(q['name'])}` | {q['op_type'] or ''} | {_metric(q['sqnr_db'])} | "
-                f"{_metric(q['sqnr_lost_db'])} | [{_metric(q['golden_min'])}, {_metric(q['golden_max'])}] | "
-                f"{_metric(q['scale'])} | {'yes' if q['int16_advised'] else ''} |"
-            )
-        lines.append("")
+    if not bad.height:
+        return []
+    origin = diag.classification["origin"]
+    lines = [f"## Worst rows (up to {worst})", "",
+             "| # | name | op | health | origin | cosine | rel. distance | NaN/Inf (t) |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in bad.iter_rows(named=True):
+        lines.append(
+            f"| {r['index']} | `{_md(r['name'])}` | {r['op_type'] or ''} | {r['health']} | {origin[r['_row']]} | "
+            f"{_metric(r['cosine_similarity'])} | {_metric(r['relative_euclidean_distance'])} | "
+            f"{r['nan_target'] or 0}/{r['inf_target'] or 0} |"
+        )
+    return lines + [""]
+
+
+def _overflow(diag: Diagnosis) -> list[str]:
+    if not diag.overflow:
+        return []
+    return ["## Overflow and range findings", ""] + [f"- {_md(o)}" for o in diag.overflow] + [""]
+
+
+def _quantisation(diag: Diagnosis) -> list[str]:
+    if not diag.quantisation:
+        return []
+    lines = ["## Quantisation loss", "", "| # | name | op | SQNR dB | lost dB | golden range | scale | INT16? |",
+             "|---|---|---|---|---|---|---|---|"]
+    for q in diag.quantisation:
+        lines.append(
+            f"| {q['row']} | `{_md(q['name'])}` | {q['op_type'] or ''} | {_metric(q['sqnr_db'])} | "
+            f"{_metric(q['sqnr_lost_db'])} | [{_metric(q['golden_min'])}, {_metric(q['golden_max'])}] | "
+            f"{_metric(q['scale'])} | {'yes' if q['int16_advised'] else ''} |"
+        )
+    return lines + [""]
+
+
+def _unmatched(cmp: Comparison) -> list[str]:
     unmatched = cmp.unmatched()
-    if unmatched.height:
-        lines += [f"## Unmatched tensors ({unmatched.height})", ""]
-        for r in unmatched.head(20).iter_rows(named=True):
-            lines.append(f"- {r['side']}: `{_md(r['name'])}` ({r['kind']}): {_md(r['reason'])}")
-        if unmatched.height > 20:
-            lines.append(f"- ... and {unmatched.height - 20} more")
-        lines.append("")
-    if command:
-        lines += ["## Reproduce", "", "```", command, "```", ""]
-    return "\n".join(lines)
+    if not unmatched.height:
+        return []
+    lines = [f"## Unmatched tensors ({unmatched.height})", ""]
+    for r in unmatched.head(20).iter_rows(named=True):
+        lines.append(f"- {r['side']}: `{_md(r['name'])}` ({r['kind']}): {_md(r['reason'])}")
+    if unmatched.height > 20:
+        lines.append(f"- ... and {unmatched.height - 20} more")
+    return lines + [""]
+
+
+def _reproduce(command: str | None) -> list[str]:
+    return ["## Reproduce", "", "```", command, "```", ""] if command else []

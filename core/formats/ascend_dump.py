@@ -1,6 +1,6 @@
 """Ascend raw dump files (one file per executed op), read without CANN.
 
-Layouts (research/ascend.md §1.1):
+Layouts (as CANN's ``toolkit.dumpdata`` writes them):
 
 * **v2** (default): ``uint64 LE header_len`` + protobuf ``DumpData`` whose ``data``
   fields are empty + the raw bytes of input[0..], output[0..], buffer[0..], space[0..]
@@ -554,7 +554,11 @@ def write_dump(
     dump_time: int = 0,
     layout_version: int = 2,
 ) -> Path:
-    """Write one op's dump file in layout v2 (header + raw chunks) or v1 (inline data)."""
+    """Write one op's dump file in layout v2 (header + raw chunks) or v1 (inline data).
+
+    Public API: the inverse of :func:`open`, for building synthetic Ascend dumps (test
+    fixtures, minimal reproductions of a reader bug) without CANN.
+    """
     inline = layout_version == 1
     header = pb.encode_bytes(1, "2.0") + pb.encode_int(2, dump_time)
     header += b"".join(pb.encode_bytes(3, _encode_tensor(t, "output", inline)) for t in outputs)

@@ -6,7 +6,7 @@ tensor can be compared with a golden one it is converted back to the framework
 layout given by the dump's ``original_shape``; the padding lanes may hold anything
 and are sliced away, never averaged in.
 
-Codes follow ``toolkit.dumpdata`` (research/ascend.md §1.1).
+Codes follow CANN's ``toolkit.dumpdata``.
 """
 
 from __future__ import annotations

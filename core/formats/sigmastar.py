@@ -1,7 +1,6 @@
 """SigmaStar SGS IPU dumps: ``sigma_outtensor_dump.bin`` (float.sim / fixed.sim) and the
 framework-side ``onnx_NHWC_outtensor_dump.bin`` / ``caffe_NHWC_outtensor_dump.bin``, in
-binary or text (``dumpasstring``, ``.txt``) form (research/errors.md, "SigmaStar
-dump-format findings").
+binary or text (``dumpasstring``, ``.txt``) form.
 
 Binary layout: ``isFloat: <0|1>`` then per tensor an ASCII header line
 ``//out <i> s: <scale> z: <zp> type: <float|SGS_S16|SGS_S8|SGS_U8...> name: <name>
@@ -13,7 +12,7 @@ first ``prod(shape)`` elements are the tensor.  The text form prints the values
 comma-separated instead of the raw bytes, closed by ``}``.
 
 Fixed-point tensors are dequantised on load: ``real = (q - z) * s`` (the mapping is
-inferred from the header fields; research marks it UNCERTAIN).  Records with
+inferred from the header fields and not confirmed by SigmaStar documentation).  Records with
 ``bConstant:1`` become ``kind="constant"``; ``//in`` records of tensors no ``//out``
 produces become graph inputs.  4-D tensors are NHWC in every one of these files (the
 framework dumps transpose NCHW -> NHWC to line up with the simulator); the data is
@@ -311,7 +310,11 @@ class SgsTensor:
 def write_sigmastar(
     path: Path, tensors: list[SgsTensor], is_float: bool, text: bool = False, trailer: bool = True
 ) -> Path:
-    """Write a SigmaStar dump in the binary or text form."""
+    """Write a SigmaStar dump in the binary or text form.
+
+    Public API: the inverse of :func:`open`, for building synthetic SigmaStar dumps (test
+    fixtures, minimal reproductions of a reader bug) without the SGS tools.
+    """
     out = io.BytesIO()
     out.write(f"isFloat: {int(is_float)}\n".encode())
     for t in tensors:

@@ -1,6 +1,6 @@
 """A small streaming model that overflows in fp16 at a known frame: the demo case.
 
-It mirrors seed 000 (a Zipformer port whose first frames are right and a later one
+It mirrors a typical porting bug (a Zipformer port whose first frames are right and a later one
 is not): attention over a key cache that every frame adds to, with a hand-written
 softmax *without* max-subtraction (``Exp -> ReduceSum -> Div``), as real exported
 models have.  The scores grow with the cache, so ``Exp`` eventually exceeds 65504:

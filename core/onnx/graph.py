@@ -91,48 +91,16 @@ def graph_facts(graph: onnx.GraphProto) -> GraphFacts:
         t.values.name for t in graph.sparse_initializer
     )
     graph_inputs = tuple(i.name for i in graph.input if i.name not in initializers)
-    graph_outputs = tuple(o.name for o in graph.output)
-
-    raw = list(graph.node)
-    order = _kahn_order(raw, set(graph_inputs) | initializers, problems)
-    names = _unique_names(raw, order)
-
-    nodes: list[NodeFacts] = []
-    for topo, file_idx in enumerate(order):
-        n = raw[file_idx]
-        nodes.append(
-            NodeFacts(
-                name=names[file_idx],
-                op_type=n.op_type,
-                index=topo,
-                inputs=tuple(i for i in n.input if i),
-                outputs=tuple(o for o in n.output if o),
-                domain=n.domain,
-            )
-        )
-
-    producer: dict[str, NodeFacts] = {}
-    consumers: dict[str, list[NodeFacts]] = {}
-    for nf in nodes:
-        for out in nf.outputs:
-            if out in producer:
-                problems.append(
-                    f"tensor {out!r} is produced by both {producer[out].name!r} and {nf.name!r}"
-                )
-                continue
-            producer[out] = nf
-        for inp in dict.fromkeys(nf.inputs):
-            consumers.setdefault(inp, []).append(nf)
-
+    nodes = _node_facts(list(graph.node), set(graph_inputs) | initializers, problems)
+    producer, consumers = _links(nodes, problems)
     constants = frozenset(o for nf in nodes if nf.op_type == "Constant" and not nf.domain for o in nf.outputs)
     tensor_order = {name: -1 for name in (*graph_inputs, *initializers)}
     for name, nf in producer.items():
         tensor_order[name] = -1 if name in constants else nf.index
-
     return GraphFacts(
         nodes=tuple(nodes),
         graph_inputs=graph_inputs,
-        graph_outputs=graph_outputs,
+        graph_outputs=tuple(o.name for o in graph.output),
         initializers=initializers,
         constants=constants,
         producer=MappingProxyType(producer),
@@ -141,6 +109,38 @@ def graph_facts(graph: onnx.GraphProto) -> GraphFacts:
         problems=tuple(problems),
         _order=MappingProxyType(tensor_order),
     )
+
+
+def _node_facts(raw: list[onnx.NodeProto], available: set[str], problems: list[str]) -> list[NodeFacts]:
+    """The nodes in topological order, with unique names."""
+    order = _kahn_order(raw, available, problems)
+    names = _unique_names(raw, order)
+    return [
+        NodeFacts(
+            name=names[file_idx],
+            op_type=raw[file_idx].op_type,
+            index=topo,
+            inputs=tuple(i for i in raw[file_idx].input if i),
+            outputs=tuple(o for o in raw[file_idx].output if o),
+            domain=raw[file_idx].domain,
+        )
+        for topo, file_idx in enumerate(order)
+    ]
+
+
+def _links(nodes: list[NodeFacts], problems: list[str]) -> tuple[dict[str, NodeFacts], dict[str, list[NodeFacts]]]:
+    """Tensor -> its producer (the first; a second one is reported) and -> its consumers."""
+    producer: dict[str, NodeFacts] = {}
+    consumers: dict[str, list[NodeFacts]] = {}
+    for nf in nodes:
+        for out in nf.outputs:
+            if out in producer:
+                problems.append(f"tensor {out!r} is produced by both {producer[out].name!r} and {nf.name!r}")
+                continue
+            producer[out] = nf
+        for inp in dict.fromkeys(nf.inputs):
+            consumers.setdefault(inp, []).append(nf)
+    return producer, consumers
 
 
 def outer_scope_inputs(node: onnx.NodeProto) -> set[str]:
@@ -179,12 +179,26 @@ def _kahn_order(nodes: list[onnx.NodeProto], available: set[str], problems: list
     *dangling* input: it is reported and treated as available.  Nodes left over by a
     cycle are reported and appended in file order.
     """
+    deps = _dependencies(nodes, available, problems)
+    order = _ready_order(deps)
+    if len(order) < len(nodes):
+        order += _cycle_leftovers(nodes, order, problems)
+    return order
+
+
+def _producers(nodes: list[onnx.NodeProto]) -> dict[str, int]:
+    """Tensor name -> index of the first node producing it."""
     produced: dict[str, int] = {}
     for idx, n in enumerate(nodes):
         for o in n.output:
             if o:
                 produced.setdefault(o, idx)
+    return produced
 
+
+def _dependencies(nodes: list[onnx.NodeProto], available: set[str], problems: list[str]) -> list[set[int]]:
+    """Per node, the nodes it waits for; dangling inputs and self-reads are reported."""
+    produced = _producers(nodes)
     deps: list[set[int]] = []
     dangling: dict[str, str] = {}
     for idx, n in enumerate(nodes):
@@ -201,11 +215,14 @@ def _kahn_order(nodes: list[onnx.NodeProto], available: set[str], problems: list
             else:
                 problems.append(f"node {n.name or n.op_type!r} reads its own output {t!r}")
         deps.append(mine)
-    for t, who in dangling.items():
-        problems.append(f"input {t!r} of node {who!r} is produced by no node and is not a graph input")
+    problems += [f"input {t!r} of node {who!r} is produced by no node and is not a graph input" for t, who in dangling.items()]
+    return deps
 
+
+def _ready_order(deps: list[set[int]]) -> list[int]:
+    """Kahn's algorithm, smallest index first among ready nodes."""
     waiting = [len(d) for d in deps]
-    dependants: list[list[int]] = [[] for _ in nodes]
+    dependants: list[list[int]] = [[] for _ in deps]
     for idx, d in enumerate(deps):
         for p in d:
             dependants[p].append(idx)
@@ -219,14 +236,17 @@ def _kahn_order(nodes: list[onnx.NodeProto], available: set[str], problems: list
             waiting[d] -= 1
             if waiting[d] == 0:
                 heapq.heappush(ready, d)
-    if len(order) < len(nodes):
-        done = set(order)
-        stuck = [idx for idx in range(len(nodes)) if idx not in done]
-        shown = ", ".join(repr(nodes[i].name or nodes[i].op_type) for i in stuck[:5])
-        more = f" and {len(stuck) - 5} more" if len(stuck) > 5 else ""
-        problems.append(f"the graph has a cycle; nodes {shown}{more} are listed in file order")
-        order.extend(stuck)
     return order
+
+
+def _cycle_leftovers(nodes: list[onnx.NodeProto], order: list[int], problems: list[str]) -> list[int]:
+    """Nodes a cycle kept from running, in file order (reported)."""
+    done = set(order)
+    stuck = [idx for idx in range(len(nodes)) if idx not in done]
+    shown = ", ".join(repr(nodes[i].name or nodes[i].op_type) for i in stuck[:5])
+    more = f" and {len(stuck) - 5} more" if len(stuck) > 5 else ""
+    problems.append(f"the graph has a cycle; nodes {shown}{more} are listed in file order")
+    return stuck
 
 
 def _unique_names(nodes: list[onnx.NodeProto], order: Iterable[int]) -> dict[int, str]:

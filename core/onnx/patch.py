@@ -194,7 +194,7 @@ def patch_file(
     src: str | Path, dst: str | Path, *, keep_fp32: Iterable[str] = (), clip: Iterable[tuple[str, float, float]] = ()
 ) -> PatchResult:
     """Read ``src``, patch it, write ``dst`` (external data is carried over next to ``dst``)."""
-    from dumpscope.core.onnx.targets import iter_tensors, write_model
+    from dumpscope.core.onnx.model_io import iter_tensors, write_model
 
     src, dst = Path(src), Path(dst)
     if not src.is_file():

@@ -37,7 +37,7 @@ Recipes:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -48,6 +48,8 @@ from onnx import TensorProto, helper, numpy_helper
 
 from dumpscope.core.onnx.graph import GraphFacts, fresh_name, graph_facts, used_names
 from dumpscope.core.dumps import DumpError
+from dumpscope.core.onnx.model_io import PROTO_LIMIT as _PROTO_LIMIT
+from dumpscope.core.onnx.model_io import iter_tensors, write_model
 from dumpscope.core.onnx.patch import kept_fp32_nodes
 
 if TYPE_CHECKING:
@@ -55,7 +57,6 @@ if TYPE_CHECKING:
 
 TARGETS: tuple[str, ...] = ("fp16", "int8", "optimized")
 FP16_MAX = 65504.0
-_PROTO_LIMIT = 1_800_000_000  # protobuf refuses to serialise 2 GiB; stay well below
 _FLOAT_TYPES = {TensorProto.FLOAT: "tensor(float)", TensorProto.DOUBLE: "tensor(double)"}
 
 
@@ -85,20 +86,6 @@ class Prepared:
 # ----------------------------------------------------------------- model files
 
 
-def iter_tensors(graph: onnx.GraphProto) -> Iterator[onnx.TensorProto]:
-    """Every TensorProto of a graph: initializers and tensor attributes, bodies included."""
-    yield from graph.initializer
-    for node in graph.node:
-        for attr in node.attribute:
-            if attr.type == onnx.AttributeProto.TENSOR:
-                yield attr.t
-            elif attr.type == onnx.AttributeProto.GRAPH:
-                yield from iter_tensors(attr.g)
-            elif attr.type == onnx.AttributeProto.GRAPHS:
-                for g in attr.graphs:
-                    yield from iter_tensors(g)
-
-
 def _external_location(t: onnx.TensorProto) -> str | None:
     if t.data_location != TensorProto.EXTERNAL:
         return None
@@ -121,18 +108,6 @@ def external_data_dir(proto: onnx.ModelProto, source_dir: Path | None) -> Path |
         if not (source_dir / loc).is_file():
             raise DumpError(f"external data file {source_dir / loc} (for tensor {name!r}) not found")
     return source_dir
-
-
-def write_model(proto: onnx.ModelProto, path: Path) -> Path:
-    """Save ``proto`` as ``path``; a proto too big for protobuf is saved with external data next to it."""
-    if proto.ByteSize() > _PROTO_LIMIT:
-        onnx.save_model(
-            proto, str(path), save_as_external_data=True, all_tensors_to_one_file=True,
-            location=f"{path.stem}.weights", size_threshold=1024,
-        )
-    else:
-        onnx.save_model(proto, str(path))
-    return path
 
 
 def tensor_loader(t: onnx.TensorProto, base_dir: Path | None) -> Callable[[], np.ndarray]:
@@ -324,13 +299,29 @@ def prepare_fp16(
     run = _copy(proto)
     g = run.graph
     prepared = Prepared(path=work / "fp16.onnx", facts=facts, fetch={}, notes=control_flow_notes(facts))
+    _store_weights_fp16(g, facts, prepared, work, source_dir)
+    for name, load in _golden_constants(proto, facts, source_dir).items():
+        prepared.constants.setdefault(name, load)
+    casts = _Casts(used_names(g))
+    _round_graph_inputs(g, facts, prepared, casts)
+    _round_node_outputs(g, facts, prepared, casts, types, kept_fp32_nodes(proto))
+    del g.node[:]
+    g.node.extend(casts.nodes)
+    prepared.fetch = _topo_sorted(prepared.fetch, facts)
+    expose(g, list(prepared.fetch.values()))
+    write_model(run, prepared.path)
+    return prepared
+
+
+def _fp16_loader(load: Callable[[], np.ndarray], name: str) -> Callable[[], np.ndarray]:
+    return lambda: to_fp16_storage(name, load(), None)[0]
+
+
+def _store_weights_fp16(g: onnx.GraphProto, facts: GraphFacts, prepared: Prepared, work: Path, source_dir: Path | None) -> None:
+    """Round every used float initializer to fp16 storage (clamps recorded); inline other external data."""
     used = set(facts.consumers)
     counter = [0]
     first_reader = {name: nodes[0].name for name, nodes in facts.consumers.items()}
-
-    def fp16_loader(load: Callable[[], np.ndarray], name: str) -> Callable[[], np.ndarray]:
-        return lambda: to_fp16_storage(name, load(), None)[0]
-
     for t in iter_tensors(g):
         if t.data_location == TensorProto.EXTERNAL and (t.data_type not in _FLOAT_TYPES or t.name not in used):
             _set_tensor(t, tensor_loader(t, source_dir)(), work, counter)  # the run model reads no user file
@@ -341,51 +332,59 @@ def prepare_fp16(
         stored, records = to_fp16_storage(t.name, load(), first_reader.get(t.name))
         prepared.clamped.extend(records)
         _set_tensor(t, stored.astype(helper.tensor_dtype_to_np_dtype(t.data_type)), work, counter)
-        prepared.constants[t.name] = fp16_loader(load, t.name)
-    golden_consts = _golden_constants(proto, facts, source_dir)
-    for name, load in golden_consts.items():
-        prepared.constants.setdefault(name, load)
+        prepared.constants[t.name] = _fp16_loader(load, t.name)
 
-    taken = used_names(g)
-    new_nodes: list[onnx.NodeProto] = []
-    keep = kept_fp32_nodes(proto)  # `dumpscope patch --keep-fp32`: these outputs stay float32
 
-    def cast_pair(src: str, dst: str, elem: int) -> str:
-        half = fresh_name(f"{dst}__dumpscope_fp16", taken)
-        new_nodes.append(helper.make_node("Cast", [src], [half], to=TensorProto.FLOAT16, name=fresh_name(f"{half}/cast", taken)))
-        new_nodes.append(helper.make_node("Cast", [half], [dst], to=elem, name=fresh_name(f"{dst}__dumpscope_back", taken)))
+class _Casts:
+    """The rewritten node list, with fp16 round trips (Cast to float16 and back) inserted."""
+
+    def __init__(self, taken: set[str]) -> None:
+        self.taken = taken
+        self.nodes: list[onnx.NodeProto] = []
+
+    def pair(self, src: str, dst: str, elem: int) -> str:
+        """``src`` -> float16 -> ``dst`` (of type ``elem``); returns the float16 tensor's name."""
+        half = fresh_name(f"{dst}__dumpscope_fp16", self.taken)
+        self.nodes.append(helper.make_node("Cast", [src], [half], to=TensorProto.FLOAT16, name=fresh_name(f"{half}/cast", self.taken)))
+        self.nodes.append(helper.make_node("Cast", [half], [dst], to=elem, name=fresh_name(f"{dst}__dumpscope_back", self.taken)))
         return half
 
+
+def _round_graph_inputs(g: onnx.GraphProto, facts: GraphFacts, prepared: Prepared, casts: _Casts) -> None:
+    """Float graph inputs are fed under a new name and rounded to fp16 before any node reads them."""
     for inp in g.input:
         elem = inp.type.tensor_type.elem_type
         if inp.name in facts.graph_inputs and elem in _FLOAT_TYPES:
-            raw = fresh_name(f"{inp.name}__dumpscope_in", taken)
+            raw = fresh_name(f"{inp.name}__dumpscope_in", casts.taken)
             prepared.feed_names[inp.name] = raw
-            prepared.fetch[inp.name] = cast_pair(raw, inp.name, elem)
+            prepared.fetch[inp.name] = casts.pair(raw, inp.name, elem)
             inp.name = raw
 
+
+def _round_node_outputs(g: onnx.GraphProto, facts: GraphFacts, prepared: Prepared, casts: _Casts,
+                        types: Mapping[str, str], keep: frozenset[str]) -> None:
+    """Every float node output is rounded to fp16 storage, except for nodes kept in fp32."""
     for node in g.node:
-        new_nodes.append(node)
+        casts.nodes.append(node)
         if node.op_type == "Constant" and not node.domain:
             if node.output and node.output[0] in facts.producer:
                 _round_constant_node(node, facts.producer[node.output[0]].name, prepared)
             continue
         for i, out in enumerate(node.output):
-            if not out:
-                continue
-            elem = _elem_of(types.get(out))
-            if elem is None or node.name in keep:
-                prepared.fetch[out] = out
-                continue
-            raw = fresh_name(f"{out}__dumpscope_raw", taken)
-            node.output[i] = raw
-            prepared.fetch[out] = cast_pair(raw, out, elem)
-    del g.node[:]
-    g.node.extend(new_nodes)
-    prepared.fetch = _topo_sorted(prepared.fetch, facts)
-    expose(g, list(prepared.fetch.values()))
-    write_model(run, prepared.path)
-    return prepared
+            _round_output(node, i, out, prepared, casts, types, keep)
+
+
+def _round_output(node: onnx.NodeProto, i: int, out: str, prepared: Prepared, casts: _Casts,
+                  types: Mapping[str, str], keep: frozenset[str]) -> None:
+    if not out:
+        return
+    elem = _elem_of(types.get(out))
+    if elem is None or node.name in keep:
+        prepared.fetch[out] = out
+        return
+    raw = fresh_name(f"{out}__dumpscope_raw", casts.taken)
+    node.output[i] = raw
+    prepared.fetch[out] = casts.pair(raw, out, elem)
 
 
 def _elem_of(ort_type: str | None) -> int | None:

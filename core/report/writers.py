@@ -15,14 +15,13 @@ from typing import TextIO
 
 import polars as pl
 
-from dumpscope.core.comparison.metrics import MSACCUCMP_CSV_NAMES
+from dumpscope.core.vocabulary import MSACCUCMP_CSV_NAMES
 from dumpscope.core.names import display
-from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.core.comparison.result import Comparison
 
-#: msaccucmp's result_*.csv header (research/ascend.md §2.4), without its optional columns.
 _METRIC_HEADER = list(MSACCUCMP_CSV_NAMES)
 _METRIC_HEADER.insert(_METRIC_HEADER.index("KullbackLeiblerDivergence") + 1, "StandardDeviation")
-#: msaccucmp's result_*.csv header (research/ascend.md §2.4), without its optional columns.
+#: msaccucmp's result_*.csv header (as CANN's msaccucmp writes it), without its optional columns.
 MSACCUCMP_HEADER: tuple[str, ...] = (
     "Index", "OpType", "NPUDump", "DataType", "Address", "GroundTruth", "DataType", "TensorIndex", "Shape",
     *_METRIC_HEADER, "CompareFailReason",
@@ -69,26 +68,36 @@ def write_csv(cmp: Comparison, out: str | Path | TextIO) -> None:
     def rows(w: csv.writer) -> None:  # type: ignore[valid-type]
         w.writerow([*MSACCUCMP_HEADER, *EXTRA_CSV_COLUMNS])
         for r in cmp.frame.iter_rows(named=True):
-            side = r["side"]
-            npu = r["target_name"] if side == "both" else (r["name"] if side == "target" else "NaN")
-            truth = r["name"] if side in ("both", "golden") else "*"
-            cells = [
-                r["index"], r["op_type"] or "NaN", display(str(npu)), r["target_dtype"] or "NaN", "NaN",
-                display(str(truth)), r["dtype"] or "NaN", f"{display(str(npu))}:output:0", _shape(r["shape"]),
-            ]
-            for m in _CSV_METRICS:
-                cells.append(_std_cell(r) if m is None else _num(r[m]))
-            cells.append(r["message"] or "")
-            for c in EXTRA_CSV_COLUMNS:
-                v = r[c]
-                cells.append(_shape(v) if c == "target_shape" else ("" if v is None else _num(v) if isinstance(v, float) else display(str(v))))
-            w.writerow(cells)
+            w.writerow(_csv_row(r))
 
     if isinstance(out, (str, Path)):
         with open(out, "w", newline="", encoding="utf-8") as f:
             rows(csv.writer(f))
     else:
         rows(csv.writer(out))
+
+
+def _csv_row(r: dict[str, object]) -> list[object]:
+    """One frame row as msaccucmp's cells, then ours."""
+    side = r["side"]
+    npu = r["target_name"] if side == "both" else (r["name"] if side == "target" else "NaN")
+    truth = r["name"] if side in ("both", "golden") else "*"
+    cells: list[object] = [
+        r["index"], r["op_type"] or "NaN", display(str(npu)), r["target_dtype"] or "NaN", "NaN",
+        display(str(truth)), r["dtype"] or "NaN", f"{display(str(npu))}:output:0", _shape(r["shape"]),  # type: ignore[arg-type]
+    ]
+    cells += [_std_cell(r) if m is None else _num(r[m]) for m in _CSV_METRICS]
+    cells.append(r["message"] or "")
+    cells += [_extra_cell(c, r[c]) for c in EXTRA_CSV_COLUMNS]
+    return cells
+
+
+def _extra_cell(column: str, v: object) -> str:
+    if column == "target_shape":
+        return _shape(v)  # type: ignore[arg-type]
+    if v is None:
+        return ""
+    return _num(v) if isinstance(v, float) else display(str(v))
 
 
 def _json_value(v: object) -> object:
@@ -133,50 +142,71 @@ def worst_rows(cmp: Comparison, n: int = 10) -> pl.DataFrame:
 
 def markdown_report(cmp: Comparison, command: str | None = None, worst: int = 10) -> str:
     """A short shareable report: inputs, verdict counts, first divergent layer, worst rows."""
+    sections = (_md_inputs(cmp), _md_counts(cmp), _md_first(cmp), _md_warnings(cmp), _md_worst(cmp, worst),
+                _md_unmatched(cmp), _md_reproduce(command))
+    return "\n".join(line for section in sections for line in section) + "\n"
+
+
+def _md_inputs(cmp: Comparison) -> list[str]:
     meta = cmp.meta
-    counts = cmp.health_counts()
-    lines = ["# dumpscope comparison", ""]
-    lines += [f"- golden: `{meta.get('golden')}` ({meta.get('golden_format')})",
-              f"- target: `{meta.get('target')}` ({meta.get('target_format')})"]
+    lines = ["# dumpscope comparison", "",
+             f"- golden: `{meta.get('golden')}` ({meta.get('golden_format')})",
+             f"- target: `{meta.get('target')}` ({meta.get('target_format')})"]
     if meta.get("model"):
         lines.append(f"- model: `{meta['model']}`")
-    lines.append(f"- preset: `{meta.get('preset')}`; order from {meta.get('order')}")
-    lines.append("")
-    lines.append("| ok | warn | fail | error | unmatched |")
-    lines.append("|---|---|---|---|---|")
-    lines.append("| " + " | ".join(str(counts.get(h, 0)) for h in ("ok", "warn", "fail", "error", "unmatched")) + " |")
-    lines.append("")
+    return lines + [f"- preset: `{meta.get('preset')}`; order from {meta.get('order')}", ""]
+
+
+def _md_counts(cmp: Comparison) -> list[str]:
+    counts = cmp.health_counts()
+    return ["| ok | warn | fail | error | unmatched |", "|---|---|---|---|---|",
+            "| " + " | ".join(str(counts.get(h, 0)) for h in ("ok", "warn", "fail", "error", "unmatched")) + " |", ""]
+
+
+def _md_first(cmp: Comparison) -> list[str]:
     first = cmp.first_divergent()
     if first is None:
-        lines.append("**No divergent layer**: every compared tensor is within its band.")
-    else:
-        r = cmp.frame.row(first, named=True)
-        lines.append(
-            f"**First divergent layer**: #{r['index']} `{_md_escape(r['name'])}` ({r['op_type'] or '?'}) "
-            f"is **{r['health']}**: {_md_escape(r['message'] or '')}"
-        )
-    warnings = meta.get("warnings") or []
-    if warnings:
-        lines += ["", "## Warnings", ""] + [f"- {_md_escape(str(w))}" for w in warnings[:20]]  # type: ignore[union-attr]
-        if len(warnings) > 20:  # type: ignore[arg-type]
-            lines.append(f"- … and {len(warnings) - 20} more")  # type: ignore[arg-type]
+        return ["**No divergent layer**: every compared tensor is within its band."]
+    r = cmp.frame.row(first, named=True)
+    return [f"**First divergent layer**: #{r['index']} `{_md_escape(r['name'])}` ({r['op_type'] or '?'}) "
+            f"is **{r['health']}**: {_md_escape(r['message'] or '')}"]
+
+
+def _md_warnings(cmp: Comparison) -> list[str]:
+    warnings = cmp.meta.get("warnings") or []
+    if not warnings:
+        return []
+    lines = ["", "## Warnings", ""] + [f"- {_md_escape(str(w))}" for w in warnings[:20]]  # type: ignore[union-attr]
+    if len(warnings) > 20:  # type: ignore[arg-type]
+        lines.append(f"- … and {len(warnings) - 20} more")  # type: ignore[arg-type]
+    return lines
+
+
+def _md_worst(cmp: Comparison, worst: int) -> list[str]:
     bad = worst_rows(cmp, worst)
-    if bad.height:
-        lines += ["", f"## Worst rows (up to {worst})", "",
-                  "| # | name | op | health | cosine | max abs err | rel. distance | NaN/Inf (t) | why |",
-                  "|---|---|---|---|---|---|---|---|---|"]
-        for r in bad.iter_rows(named=True):
-            lines.append(
-                f"| {r['index']} | `{_md_escape(r['name'])}` | {r['op_type'] or ''} | {r['health']} | "
-                f"{_num(r['cosine_similarity'])} | {_num(r['max_absolute_error'])} | {_num(r['relative_euclidean_distance'])} | "
-                f"{(r['nan_target'] or 0)}/{(r['inf_target'] or 0)} | {_md_escape(r['message'] or '')} |"
-            )
-    ug, ut = meta.get("unmatched_golden", 0), meta.get("unmatched_target", 0)
-    if ug or ut:
-        lines += ["", f"Unmatched tensors: {ug} golden, {ut} target (see `--format json`, rows with health `unmatched`)."]
-    if command:
-        lines += ["", "Reproduce:", "", f"```\n{command}\n```"]
-    return "\n".join(lines) + "\n"
+    if not bad.height:
+        return []
+    lines = ["", f"## Worst rows (up to {worst})", "",
+             "| # | name | op | health | cosine | max abs err | rel. distance | NaN/Inf (t) | why |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in bad.iter_rows(named=True):
+        lines.append(
+            f"| {r['index']} | `{_md_escape(r['name'])}` | {r['op_type'] or ''} | {r['health']} | "
+            f"{_num(r['cosine_similarity'])} | {_num(r['max_absolute_error'])} | {_num(r['relative_euclidean_distance'])} | "
+            f"{(r['nan_target'] or 0)}/{(r['inf_target'] or 0)} | {_md_escape(r['message'] or '')} |"
+        )
+    return lines
+
+
+def _md_unmatched(cmp: Comparison) -> list[str]:
+    ug, ut = cmp.meta.get("unmatched_golden", 0), cmp.meta.get("unmatched_target", 0)
+    if not (ug or ut):
+        return []
+    return ["", f"Unmatched tensors: {ug} golden, {ut} target (see `--format json`, rows with health `unmatched`)."]
+
+
+def _md_reproduce(command: str | None) -> list[str]:
+    return ["", "Reproduce:", "", f"```\n{command}\n```"] if command else []
 
 
 def write_markdown(cmp: Comparison, out: str | Path | TextIO, command: str | None = None) -> None:

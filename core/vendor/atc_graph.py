@@ -4,7 +4,7 @@ target output must be compared with.
 Sources:
 
 * the Ascend ATC graph JSON (``atc --mode=1`` for an .om, ``--mode=5`` for a GE build
-  graph; research/ascend.md §3): each op's ``_datadump_original_op_names`` lists the
+  graph): each op's ``_datadump_original_op_names`` lists the
   framework ops it replaces (an empty list marks a target-only op such as
   ``TransData`` or an inserted ``trans_Cast``; a missing attribute means the op is its
   own original), ``pass_name``/``pass_name_ub`` name the fusion passes, and every
@@ -23,21 +23,17 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from dumpscope.core.dumps import DumpError
-from dumpscope.core.names import display
+from dumpscope.core.vendor.groups import FusionEntry, FusionMap, group_entries
 
 #: Op types that never produce a dump file (no task on the device).
 NO_DUMP_TYPES = frozenset({"NetOutput", "Const", "Constant", "Variable", "If", "While", "PartitionedCall"})
 #: Op types the graph JSON uses for model inputs.
 INPUT_TYPES = frozenset({"Data", "AippData", "RefData"})
 
-ONE_TO_ONE, MANY_TO_ONE, ONE_TO_MANY, MANY_TO_MANY, TARGET_ONLY = (
-    "one-to-one", "many-to-one", "one-to-many", "many-to-many", "target-only",
-)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -83,27 +79,9 @@ class AtcGraph:
     ops: list[AtcOp]
     """In ``id`` order (input ops without an id first, other ops without one last)."""
     problems: list[str] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class FusionMap:
-    """A group of target ops and the original ops they replace."""
-
-    fused: tuple[str, ...]
-    originals: tuple[str, ...]
-    relation: str
-    passes: tuple[str, ...] = ()
-    op_types: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, object]:
-        """A JSON-ready dict; undecodable bytes in names are shown as ``\\xNN``."""
-        return {
-            "fused": [display(n) for n in self.fused],
-            "originals": [display(n) for n in self.originals],
-            "relation": self.relation,
-            "passes": list(self.passes),
-            "op_types": list(self.op_types),
-        }
+    inputs: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Op name -> its data inputs (``"op:index"``; control edges ``:-1`` dropped), first
+    occurrence of a name in file order."""
 
 
 # --- ATC graph JSON ---
@@ -197,6 +175,7 @@ def parse_graph(data: object, path: Path | None = None) -> AtcGraph:
         raise DumpError(f"{where}: not an ATC graph JSON (no 'graph' list; expected atc --mode=1 or --mode=5 output)")
     ops: list[AtcOp] = []
     problems: list[str] = []
+    inputs: dict[str, tuple[str, ...]] = {}
     for g in data["graph"]:
         if not isinstance(g, dict):
             problems.append("a 'graph' entry is not an object; skipped")
@@ -207,6 +186,7 @@ def parse_graph(data: object, path: Path | None = None) -> AtcGraph:
                 problems.append(f"graph {gname!r}: an op without a name; skipped")
                 continue
             ops.append(_op(raw, gname))
+            inputs.setdefault(ops[-1].name, _input_refs(raw.get("input")))
     seen: set[str] = set()
     for op in ops:
         if op.name in seen:
@@ -218,7 +198,14 @@ def parse_graph(data: object, path: Path | None = None) -> AtcGraph:
         return (op.id is None and op.type not in INPUT_TYPES, op.id if op.id is not None else -1, i)
 
     order = sorted(range(len(ops)), key=rank)
-    return AtcGraph(path=path, name=str(data.get("name", "")), ops=[ops[i] for i in order], problems=problems)
+    return AtcGraph(path=path, name=str(data.get("name", "")), ops=[ops[i] for i in order], problems=problems, inputs=inputs)
+
+
+def _input_refs(raw: object) -> tuple[str, ...]:
+    """An op's data input references (control edges, ``"op:-1"``, dropped)."""
+    if not isinstance(raw, list):
+        return ()
+    return tuple(r for r in raw if isinstance(r, str) and r and not r.endswith(":-1"))
 
 
 def load_graph(path: str | Path) -> AtcGraph:
@@ -260,7 +247,7 @@ def _resolve_outputs(g: AtcGraph) -> tuple[dict[str, tuple[str, int]], set[str]]
     # Members that run on the device (a split-off Const produces no dump and no rival output).
     group_size = {
         name: sum(types.get(n) not in NO_DUMP_TYPES for n in grp.fused)
-        for grp in _groups(_entries_from_graph(g))
+        for grp in group_entries(_entries_from_graph(g))
         for name in grp.fused
     }
     origins: dict[str, tuple[str, int]] = {}
@@ -322,108 +309,15 @@ def origin_formats(graph: AtcGraph | str | Path) -> dict[str, str]:
     return out
 
 
-def fusion_maps(graph: AtcGraph | str | Path) -> list[FusionMap]:
-    """Every group of target ops and the original ops they stand for, in execution order."""
-    return _groups(_entries_from_graph(_as_graph(graph)))
-
-
-# --- grouping (shared by the ATC graph and the onnxruntime manifest) ---
-
-
-@dataclass(frozen=True)
-class _Entry:
-    name: str
-    op_type: str
-    originals: tuple[str, ...]
-    passes: tuple[str, ...] = ()
-    link: str | None = None
-    """An extra grouping key (L1 fusion sub-graph number)."""
-
-
-def _entries_from_graph(g: AtcGraph) -> list[_Entry]:
+def _entries_from_graph(g: AtcGraph) -> list[FusionEntry]:
     return [
-        _Entry(op.name, op.type, op.effective_originals, op.passes, op.l1_group)
+        FusionEntry(op.name, op.type, op.effective_originals, op.passes, op.l1_group)
         for op in _first_ops(g)
         # Constants and the like are listed only when the graph ties them to an original op.
         if op.type not in NO_DUMP_TYPES or op.originals
     ]
 
 
-def _groups(entries: list[_Entry]) -> list[FusionMap]:
-    """Connect target ops that share an original op (or an L1 group); each connected
-    set is one :class:`FusionMap`.  Target-only ops stay single."""
-    parent = list(range(len(entries)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    owner: dict[str, int] = {}
-    for i, e in enumerate(entries):
-        keys = [f"o:{n}" for n in e.originals] + ([f"l1:{e.link}"] if e.link else [])
-        for k in keys:
-            if k in owner:
-                parent[find(i)] = find(owner[k])
-            else:
-                owner[k] = i
-    members: dict[int, list[int]] = {}
-    for i in range(len(entries)):
-        members.setdefault(find(i), []).append(i)
-    maps = []
-    for idx in sorted(members.values(), key=lambda m: m[0]):
-        es = [entries[i] for i in idx]
-        originals = tuple(dict.fromkeys(n for e in es for n in e.originals))
-        fused = tuple(e.name for e in es)
-        maps.append(
-            FusionMap(
-                fused=fused,
-                originals=originals,
-                relation=_relation(len(fused), len(originals)),
-                passes=tuple(dict.fromkeys(p for e in es for p in e.passes)),
-                op_types=tuple(e.op_type for e in es),
-            )
-        )
-    return maps
-
-
-def _relation(n_fused: int, n_originals: int) -> str:
-    if n_originals == 0:
-        return TARGET_ONLY
-    if n_fused == 1:
-        return ONE_TO_ONE if n_originals == 1 else MANY_TO_ONE
-    return ONE_TO_MANY if n_originals == 1 else MANY_TO_MANY
-
-
-# --- onnxruntime-optimised target (dumpscope manifest) ---
-
-
-def fusion_from_manifest(manifest: dict[str, object]) -> list[FusionMap]:
-    """Fusion groups of an optimised target from its manifest's ``nodes[].fused_from``.
-
-    Nodes without ``fused_from`` were not rewritten and are not listed; a node whose
-    ``fused_from`` is empty was added by the optimiser (target-only).
-    """
-    nodes = manifest.get("nodes")
-    if isinstance(nodes, dict):
-        nodes = [dict(v, name=k) if isinstance(v, dict) else {"name": k} for k, v in nodes.items()]
-    if not isinstance(nodes, list):
-        return []
-    entries: list[_Entry] = []
-    for n in nodes:
-        if not isinstance(n, dict) or "fused_from" not in n or not isinstance(n.get("fused_from"), list):
-            continue
-        name = str(n.get("name", ""))
-        originals = tuple(str(x) for x in n["fused_from"])
-        if originals == (name,):
-            continue  # kept as is
-        entries.append(_Entry(name, str(n.get("op_type", "")), originals))
-    return _groups(entries)
-
-
-def relation_counts(maps: Iterable[FusionMap]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for m in maps:
-        out[m.relation] = out.get(m.relation, 0) + 1
-    return out
+def fusion_maps(graph: AtcGraph | str | Path) -> list[FusionMap]:
+    """Every group of target ops and the original ops they stand for, in execution order."""
+    return group_entries(_entries_from_graph(_as_graph(graph)))

@@ -1,6 +1,6 @@
 """Import a msaccucmp / msit ``result_*.csv`` as a metrics table.
 
-The CSV (research/ascend.md §2.4) repeats column names (``DataType`` and ``Address``
+The CSV (as msaccucmp and msit write it) repeats column names (``DataType`` and ``Address``
 once for each side), so columns are taken by position relative to ``NPUDump`` and
 ``GroundTruth``.  Optional columns (``OpSequence``, ``OverFlow``, the golden
 ``Address``, msit's ``IsNpuOps``/``IsOutputNode``/``IsPrecisionError``) may be absent.
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import polars as pl
 
-from dumpscope.core.comparison.metrics import MSACCUCMP_CSV_NAMES
+from dumpscope.core.vocabulary import MSACCUCMP_CSV_NAMES
 from dumpscope.core.dumps import DumpError
 
 METRIC_COLUMNS: dict[str, str] = MSACCUCMP_CSV_NAMES
@@ -131,103 +131,87 @@ def _blind_spot(row: dict[str, object]) -> str | None:
 def read_result_csv(path: str | Path) -> pl.DataFrame:
     """A msaccucmp/msit result CSV as a Polars frame with dumpscope's column names."""
     p = Path(path)
+    rows = _read_rows(p)
+    header = _header(p, rows)
+    layout = _Layout(header)
+    records = [
+        _record(p, line_no, raw + [""] * (len(header) - len(raw)), layout)
+        for line_no, raw in enumerate(rows[1:], start=2)
+        if any(c.strip() for c in raw)
+    ]
+    return pl.DataFrame(records, schema=SCHEMA, orient="row") if records else pl.DataFrame(schema=SCHEMA)
+
+
+def _read_rows(p: Path) -> list[list[str]]:
     try:
         # Polars strings must be valid UTF-8: undecodable bytes become "\xNN" (as names.display).
         with io.open(p, newline="", encoding="utf-8-sig", errors="backslashreplace") as fh:
-            rows = list(csv.reader(fh))
+            return list(csv.reader(fh))
     except OSError as exc:
         raise DumpError(f"{p}: cannot read: {exc.strerror or exc}") from exc
     except csv.Error as exc:
         raise DumpError(f"{p}: not a readable CSV ({exc})") from exc
+
+
+def _header(p: Path, rows: list[list[str]]) -> list[str]:
     if not rows:
         raise DumpError(f"{p}: empty file, not a msaccucmp result CSV")
     header = [h.strip() for h in rows[0]]
     missing = [c for c in _REQUIRED if c not in header]
     if missing:
         raise DumpError(f"{p}: not a msaccucmp result CSV (missing columns: {', '.join(missing)})")
-    npu_at, truth_at = header.index("NPUDump"), header.index("GroundTruth")
+    return header
 
-    def side_col(name: str, start: int, stop: int) -> int | None:
-        for i in range(start, stop):
-            if header[i] == name:
-                return i
-        return None
 
-    stop = header.index("TensorIndex")
-    cols = {
-        "target_dtype": side_col("DataType", npu_at, truth_at),
-        "target_address": side_col("Address", npu_at, truth_at),
-        "dtype": side_col("DataType", truth_at, stop),
-        "golden_address": side_col("Address", truth_at, stop),
-    }
-    by_name = {h: i for i, h in reversed(list(enumerate(header)))}
-    records: list[dict[str, object]] = []
-    for line_no, raw in enumerate(rows[1:], start=2):
-        if not any(c.strip() for c in raw):
-            continue
-        cells = raw + [""] * (len(header) - len(raw))
+class _Layout:
+    """Where each column is: by name (first occurrence), and per side for repeated names."""
 
-        def cell(name: str) -> str:
-            i = by_name.get(name)
-            return cells[i] if i is not None else ""  # noqa: B023 - used within this iteration
-
-        index = _float(cell("Index"))
-        if index is None:
-            raise DumpError(f"{p}: line {line_no}: Index {cell('Index')!r} is not a number")
-        npu, truth, tidx = _text(cell("NPUDump")), _text(cell("GroundTruth")), _text(cell("TensorIndex"))
-        golden_name, target_name, kind = _tensor_names(npu, truth, tidx)
-        seq = _float(cell("OpSequence"))
-        rec: dict[str, object] = {
-            "index": int(index),
-            "op_sequence": None if seq is None else int(seq),
-            "name": golden_name,
-            "target_name": target_name,
-            "node_name": truth,
-            "op_type": _text(cell("OpType")),
-            "kind": kind,
-            "tensor_index": tidx,
-            "shape": _shape(cell("Shape")),
+    def __init__(self, header: list[str]) -> None:
+        self.header = header
+        npu_at, truth_at, stop = header.index("NPUDump"), header.index("GroundTruth"), header.index("TensorIndex")
+        self.sides = {
+            "target_dtype": self._between("DataType", npu_at, truth_at),
+            "target_address": self._between("Address", npu_at, truth_at),
+            "dtype": self._between("DataType", truth_at, stop),
+            "golden_address": self._between("Address", truth_at, stop),
         }
-        for key, i in cols.items():
-            rec[key] = _text(cells[i]) if i is not None else None
-        for src, dst in METRIC_COLUMNS.items():
-            rec[dst] = _float(cell(src))
-        m = _STD_RE.fullmatch(cell("StandardDeviation").strip())
-        for dst, value in zip(STD_COLUMNS, m.groups() if m else (None,) * 4):
-            rec[dst] = _float(value) if value is not None else None
-        for src, dst in FLAG_COLUMNS.items():
-            rec[dst] = _flag(cell(src))
-        rec["message"] = _text(cell("CompareFailReason"))
-        rec["blind_spot"] = _blind_spot(rec)
-        records.append(rec)
-    return pl.DataFrame(records, schema=SCHEMA, orient="row") if records else pl.DataFrame(schema=SCHEMA)
+        self.by_name = {h: i for i, h in reversed(list(enumerate(header)))}
+
+    def _between(self, name: str, start: int, stop: int) -> int | None:
+        return next((i for i in range(start, stop) if self.header[i] == name), None)
+
+    def cell(self, cells: list[str], name: str) -> str:
+        i = self.by_name.get(name)
+        return cells[i] if i is not None else ""
 
 
-def open_result(path: str | Path, thresholds: object = None):  # type: ignore[no-untyped-def]
-    """A ``result_*.csv`` as a ready-made :class:`~dumpscope.core.comparison.pipeline.Comparison`
-    (no tensors), judged by our bands: rows msaccucmp could not compare are ``error``,
-    and its blind spots (NaN metrics it reports as fine, a zero golden it reports as
-    distance 0) fail with the reason."""
-    from dumpscope.core.comparison import judge as analysis
-    from dumpscope.core.comparison.pipeline import Comparison
+def _record(p: Path, line_no: int, cells: list[str], layout: _Layout) -> dict[str, object]:
+    """One CSV row as a frame record (a row whose Index is not a number is an error)."""
+    def cell(name: str) -> str:
+        return layout.cell(cells, name)
 
-    th = thresholds if isinstance(thresholds, analysis.Thresholds) else analysis.Thresholds()
-    frame = read_result_csv(path)
-    bands = [th.band_for(d, t, False) for d, t in zip(frame["dtype"].to_list(), frame["target_dtype"].to_list())]
-    computed = pl.any_horizontal([pl.col(c).is_not_null() for c in METRIC_COLUMNS.values()])
-    # msaccucmp's rows for ops with no dump on one side (Data, inserted ops) are unmatched, not errors.
-    no_dump = pl.col("message").fill_null("").str.contains("no dump file", literal=True)
-    status = pl.when(computed).then(pl.lit("computed")).when(no_dump).then(pl.lit("unmatched")).otherwise(pl.lit("error"))
-    frame = frame.with_columns(
-        band=pl.Series(bands, dtype=pl.String),
-        status=status,
-        health=pl.when(computed).then(pl.lit("pending")).otherwise(status),
-        hard_fail=pl.col("blind_spot").fill_null(""),
-        message=pl.col("message").fill_null("msaccucmp computed no metric for this row"),
-        side=pl.when(computed | ~no_dump).then(pl.lit("both")).otherwise(pl.lit("golden")),
-        golden_file=pl.lit(None, dtype=pl.String),
-    )
-    cmp = Comparison.from_frame(frame, meta={"golden": str(path), "target": str(path), "imported": "msaccucmp/msit CSV",
-                                               "preset": th.preset, "order": "the CSV's Index"}, thresholds=th)
-    cmp.frame = analysis.judge(cmp.frame, th)
-    return cmp
+    index = _float(cell("Index"))
+    if index is None:
+        raise DumpError(f"{p}: line {line_no}: Index {cell('Index')!r} is not a number")
+    npu, truth, tidx = _text(cell("NPUDump")), _text(cell("GroundTruth")), _text(cell("TensorIndex"))
+    golden_name, target_name, kind = _tensor_names(npu, truth, tidx)
+    seq = _float(cell("OpSequence"))
+    rec: dict[str, object] = {
+        "index": int(index),
+        "op_sequence": None if seq is None else int(seq),
+        "name": golden_name,
+        "target_name": target_name,
+        "node_name": truth,
+        "op_type": _text(cell("OpType")),
+        "kind": kind,
+        "tensor_index": tidx,
+        "shape": _shape(cell("Shape")),
+    }
+    rec.update({key: _text(cells[i]) if i is not None else None for key, i in layout.sides.items()})
+    rec.update({dst: _float(cell(src)) for src, dst in METRIC_COLUMNS.items()})
+    m = _STD_RE.fullmatch(cell("StandardDeviation").strip())
+    rec.update({dst: _float(value) if value is not None else None for dst, value in zip(STD_COLUMNS, m.groups() if m else (None,) * 4)})
+    rec.update({dst: _flag(cell(src)) for src, dst in FLAG_COLUMNS.items()})
+    rec["message"] = _text(cell("CompareFailReason"))
+    rec["blind_spot"] = _blind_spot(rec)
+    return rec

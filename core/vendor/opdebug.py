@@ -1,17 +1,15 @@
-"""Overflow evidence: Ascend Opdebug status records and dtype range checks.
-
-Two sources:
+"""Ascend Opdebug status records: hardware overflow evidence.
 
 * **Hardware records** (``Opdebug.Node_OpDebug.{task}.{stream}.{ts}``, written when
   ``dump_debug`` is on).  The file is itself a dump whose output[0] bytes hold the
   record, in the old 2048-byte layout or the newer one starting with magic
-  0x5A5A5A5A (research/ascend.md §1.3).  :func:`parse_payload` gives the same dict
+  0x5A5A5A5A (as CANN's dump tools write them).  :func:`parse_payload` gives the same dict
   msaccucmp writes to ``*.output.0.json``; :func:`scan` turns every non-zero status
   into an :class:`OverflowRecord` with each set bit decoded and links it to the op
   dump it names by (task_id, stream_id[, context_id, thread_id]) - never by the
   Opdebug file's own task id.
-* **Range checks** (no hardware needed): :func:`range_check` flags a tensor whose
-  values reach or pass the range of the dtype the target runs in.
+
+Whether a tensor fits a dtype (no hardware needed) is :mod:`dumpscope.core.inspect.ranges`.
 """
 
 from __future__ import annotations
@@ -21,21 +19,22 @@ import json
 import math
 import os
 import struct
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-import ml_dtypes
 import numpy as np
 
 from dumpscope.core.formats import ascend_dump as ad
 from dumpscope.core.formats.ascend_layout import LayoutError
+from dumpscope.core.dumps import Dump, PerObject
 from dumpscope.core.names import display
+from dumpscope.core.vendor.traits import traits_of
 
 MAGIC = 0x5A5A5A5A
 LEGACY_SIZE = 2048
 
-# --- status meanings (research/errors.md; Ascend precision_tool and asc_get_status docs) ---
+# --- status meanings (Ascend precision_tool and asc_get_status docs) ---
 
 AICORE_BITS: dict[int, str] = {
     0x8: "signed integer NEG overflow (negating the minimum value)",
@@ -159,6 +158,55 @@ class OverflowReport:
     """``(file, message)`` for Opdebug files that could not be decoded."""
     files: int = 0
     """Opdebug files (or msaccucmp JSONs) read, including those with all statuses zero."""
+
+
+@dataclass(frozen=True)
+class OpdebugIndex:
+    """A target dump's Opdebug records, grouped by the op they name: scanned once per dump."""
+
+    records: tuple[OverflowRecord, ...] = ()
+    """Every record, in time order (linked to an op or not)."""
+    by_op: Mapping[str, tuple[OverflowRecord, ...]] = field(default_factory=dict)
+    problems: tuple[tuple[str, str], ...] = ()
+    """``(file, message)`` for Opdebug files that could not be decoded."""
+    files: int = 0
+    error: str | None = None
+    """Why the dump folder could not be scanned (the OS error), if it could not."""
+
+    @property
+    def unlinked(self) -> int:
+        """Records that name no op dump."""
+        return sum(not rec.op_name for rec in self.records)
+
+
+def index_report(report: OverflowReport) -> OpdebugIndex:
+    """Group a scan's records by op name (records without one are kept, ungrouped)."""
+    by_op: dict[str, list[OverflowRecord]] = {}
+    for rec in report.records:
+        if rec.op_name:
+            by_op.setdefault(rec.op_name, []).append(rec)
+    return OpdebugIndex(tuple(report.records), {k: tuple(v) for k, v in by_op.items()},
+                        tuple(report.problems), report.files)
+
+
+_INDEXES: PerObject[OpdebugIndex] = PerObject()
+
+
+def opdebug_index(target: Dump | None) -> OpdebugIndex | None:
+    """The Opdebug index of a target dump, scanned on first use and kept while the dump lives.
+
+    None when the dump's format carries no Opdebug records or its folder is gone.
+    """
+    if target is None or not traits_of(target).opdebug or not Path(target.path).exists():
+        return None
+    return _INDEXES.get(target, lambda: _scan_index(Path(target.path)))
+
+
+def _scan_index(path: Path) -> OpdebugIndex:
+    try:
+        return index_report(scan(path, with_stats=False))
+    except OSError as exc:
+        return OpdebugIndex(error=str(exc))
 
 
 # --- decoding ---
@@ -341,23 +389,28 @@ def _op_files(paths: Iterable[Path]) -> list[_OpFile]:
     return out
 
 
+def _same_or_unknown(a: int | None, b: int | None) -> bool:
+    return a is None or b is None or a == b
+
+
+def _names_task(o: _OpFile, rec: OverflowRecord) -> bool:
+    """The op file has the record's task and stream (and context/thread when both carry them)."""
+    return (
+        o.name.task_id == rec.task_id
+        and o.name.stream_id in (rec.stream_id, None)
+        and _same_or_unknown(o.name.context_id, rec.context_id)
+        and _same_or_unknown(o.name.thread_id, rec.thread_id)
+    )
+
+
 def _link(rec: OverflowRecord, ops: list[_OpFile]) -> tuple[_OpFile | None, str | None]:
     """The op dump a record names: same task and stream (and context/thread when the op
     file carries them); of several executions, the last one before the record."""
-    cands = [
-        o
-        for o in ops
-        if o.name.task_id == rec.task_id
-        and o.name.stream_id in (rec.stream_id, None)
-        and (o.name.context_id is None or rec.context_id is None or o.name.context_id == rec.context_id)
-        and (o.name.thread_id is None or rec.thread_id is None or o.name.thread_id == rec.thread_id)
-    ]
+    cands = [o for o in ops if _names_task(o, rec)]
     if not cands:
         return None, f"no op dump with task_id {rec.task_id} on stream {rec.stream_id} next to the record"
     if rec.timestamp is not None:
-        before = [o for o in cands if o.name.timestamp <= rec.timestamp]
-        if before:
-            cands = before
+        cands = [o for o in cands if o.name.timestamp <= rec.timestamp] or cands
     best = max(cands, key=lambda o: o.name.timestamp)
     note = f"{len(cands)} executions match; linked the latest before the record" if len(cands) > 1 else None
     return best, note
@@ -427,42 +480,55 @@ def is_opdebug(path: Path) -> bool:
 def scan(path: Path, with_stats: bool = True) -> OverflowReport:
     """Every overflow record under ``path`` (a dump directory, an Opdebug file or a
     msaccucmp JSON), in time order, each linked to the op dump in its directory."""
-    path = Path(path)
-    if path.is_file():
-        files = [c for c in path.parent.iterdir() if c.is_file()]
-        debug_files = [path]
-    else:
-        files = list(_walk(path))
-        raw = {p for p in files if is_opdebug(p) and not p.name.endswith(".json")}
-        # msaccucmp's parsed JSON next to its raw file would repeat the same record.
-        debug_files = [
-            p for p in files
-            if is_opdebug(p) and (p in raw or p.with_name(p.name.split(".output.")[0]) not in raw)
-        ]  # fmt: skip
+    files, debug_files = _debug_files(Path(path))
     by_dir: dict[Path, list[Path]] = {}
     for f in files:
         by_dir.setdefault(f.parent, []).append(f)
     ops: dict[Path, list[_OpFile]] = {}
     report = OverflowReport()
     for p in debug_files:
-        stem = p.name.removesuffix(".json")
-        stem = stem[: stem.index(".output.")] if ".output." in stem else stem
-        dname = ad.parse_dump_name(stem)
-        try:
-            parsed, layout = read_opdebug(p)
-            recs = records_from_parsed(parsed, str(p), layout, dname.timestamp if dname else None)
-        except OpdebugError as exc:
-            report.problems.append((str(p), str(exc)))
+        recs = _read_records(p, report)
+        if recs is None:
             continue
-        report.files += 1
         if p.parent not in ops:
             ops[p.parent] = _op_files(by_dir.get(p.parent, []))
-        for rec in recs:
-            op, note = _link(rec, ops[p.parent])
-            stats = tensor_stats(op.path) if op is not None and with_stats else ()
-            report.records.append(_replace(rec, op, note, stats))
+        report.records += [_linked(rec, ops[p.parent], with_stats) for rec in recs]
     report.records.sort(key=lambda r: (r.timestamp if r.timestamp is not None else math.inf, r.file))
     return report
+
+
+def _debug_files(path: Path) -> tuple[list[Path], list[Path]]:
+    """(every file to link records with, the Opdebug files to read)."""
+    if path.is_file():
+        return [c for c in path.parent.iterdir() if c.is_file()], [path]
+    files = list(_walk(path))
+    raw = {p for p in files if is_opdebug(p) and not p.name.endswith(".json")}
+    # msaccucmp's parsed JSON next to its raw file would repeat the same record.
+    return files, [
+        p for p in files
+        if is_opdebug(p) and (p in raw or p.with_name(p.name.split(".output.")[0]) not in raw)
+    ]  # fmt: skip
+
+
+def _read_records(p: Path, report: OverflowReport) -> list[OverflowRecord] | None:
+    """The records of one Opdebug file (None, and a problem noted, when it cannot be decoded)."""
+    stem = p.name.removesuffix(".json")
+    stem = stem[: stem.index(".output.")] if ".output." in stem else stem
+    dname = ad.parse_dump_name(stem)
+    try:
+        parsed, layout = read_opdebug(p)
+        recs = records_from_parsed(parsed, str(p), layout, dname.timestamp if dname else None)
+    except OpdebugError as exc:
+        report.problems.append((str(p), str(exc)))
+        return None
+    report.files += 1
+    return recs
+
+
+def _linked(rec: OverflowRecord, ops: list[_OpFile], with_stats: bool) -> OverflowRecord:
+    op, note = _link(rec, ops)
+    stats = tensor_stats(op.path) if op is not None and with_stats else ()
+    return _replace(rec, op, note, stats)
 
 
 def _replace(
@@ -478,110 +544,3 @@ def _replace(
     return replace(
         rec, op_name=true_name, op_type=op.name.op_type, op_file=str(op.path), tensors=stats, link_note=note
     )
-
-
-# --- dtype range checks ---
-
-
-@dataclass(frozen=True)
-class RangeFinding:
-    """How a tensor fits a target dtype.  ``flagged`` when anything is at or past the
-    representable range, or not finite."""
-
-    target_dtype: str
-    low: float
-    high: float
-    size: int
-    out_of_range: int
-    nan: int
-    inf: int
-    max_abs: float | None
-    underflow: int = 0
-    """Non-zero values that flush to zero in the target float type (informational)."""
-    first_index: int | None = None
-    """Flat index of the first out-of-range or non-finite element."""
-
-    @property
-    def flagged(self) -> bool:
-        return bool(self.out_of_range or self.nan or self.inf)
-
-    @property
-    def message(self) -> str:
-        if not self.flagged:
-            return f"fits {self.target_dtype} [{self.low:g}, {self.high:g}]"
-        parts = []
-        if self.out_of_range:
-            parts.append(
-                f"{self.out_of_range} of {self.size} values reach or pass the {self.target_dtype} range "
-                f"[{self.low:g}, {self.high:g}] (max |x| {self.max_abs:g})"
-            )
-        if self.nan:
-            parts.append(f"{self.nan} NaN")
-        if self.inf:
-            parts.append(f"{self.inf} Inf")
-        return "; ".join(parts)
-
-
-_CHUNK = 1 << 20
-
-
-def dtype_range(target_dtype: str, scale: float | None = None, zero_point: int = 0) -> tuple[float, float, float]:
-    """``(low, high, tiny)`` real-valued limits of ``target_dtype``; for integer types with a
-    ``scale`` the limits are the dequantised ends ``(q_min - zp) * scale`` and ``(q_max - zp) * scale``.
-    ``tiny`` is the smallest positive subnormal of a float type (0 for integers)."""
-    try:
-        dt = np.dtype(getattr(ml_dtypes, target_dtype, None) or target_dtype)
-    except TypeError as exc:
-        raise ValueError(f"unknown target dtype {target_dtype!r}") from exc
-    if dt.kind == "f" or dt.name in _ML_FLOATS:
-        info = ml_dtypes.finfo(dt) if dt.name in _ML_FLOATS else np.finfo(dt)
-        return -float(info.max), float(info.max), float(info.smallest_subnormal)
-    if dt.kind in "iu":
-        info_i = np.iinfo(dt)
-        s = 1.0 if scale is None else float(scale)
-        if s <= 0 or not math.isfinite(s):
-            raise ValueError(f"scale must be a positive finite number, got {scale}")
-        lo, hi = (info_i.min - zero_point) * s, (info_i.max - zero_point) * s
-        return lo, hi, 0.0
-    raise ValueError(f"no numeric range for dtype {dt.name}")
-
-
-_ML_FLOATS = {"bfloat16", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu"}
-
-
-def range_check(
-    array: np.ndarray, target_dtype: str, scale: float | None = None, zero_point: int = 0
-) -> RangeFinding:
-    """Does ``array`` fit ``target_dtype`` (``float16``, ``bfloat16``, ``int8``...)?
-
-    Streams over the data in chunks, so a memory-mapped tensor is read once and
-    memory stays bounded.  Values *equal* to the limit count too: fp16's 65504 is the
-    saturation value a clamped overflow leaves behind.
-    """
-    low, high, tiny = dtype_range(target_dtype, scale, zero_point)
-    flat = np.asarray(array).reshape(-1)
-    if flat.dtype.kind == "c":
-        raise ValueError("range checks need real values, got a complex tensor")
-    out = nan = inf = under = 0
-    max_abs: float | None = None
-    first: int | None = None
-    for start in range(0, flat.size, _CHUNK):
-        chunk = flat[start : start + _CHUNK].astype(np.float64, copy=False)
-        isnan = np.isnan(chunk)
-        isinf = np.isinf(chunk)
-        finite = ~(isnan | isinf)
-        beyond = finite & ((chunk >= high) | (chunk <= low))
-        nan += int(isnan.sum())
-        inf += int(isinf.sum())
-        out += int(beyond.sum())
-        if tiny:
-            a = np.abs(chunk)
-            under += int((finite & (a > 0) & (a < tiny)).sum())
-        if finite.any():
-            m = float(np.abs(chunk[finite]).max())
-            max_abs = m if max_abs is None else max(max_abs, m)
-        if first is None:
-            bad = np.flatnonzero(beyond | isnan | isinf)
-            if bad.size:
-                first = start + int(bad[0])
-    return RangeFinding(target_dtype, low, high, int(flat.size), out, nan, inf, max_abs, under, first)

@@ -43,7 +43,7 @@ from dumpscope.tui.app.widgets.verdict_bar import VerdictBar
 
 if TYPE_CHECKING:
     from dumpscope.core.diagnosis.engine import Diagnosis
-    from dumpscope.core.comparison.pipeline import Comparison
+    from dumpscope.core.comparison.result import Comparison
 
 @dataclass(frozen=True)
 class CompareRequest:
@@ -320,7 +320,7 @@ class DumpscopeApp(App[int]):
 
     def _mark_fused(self, comparison: Comparison) -> None:
         """Which rows take part in a fusion, for the ``fused:yes`` filter."""
-        from dumpscope.core.inspect.row_facts import fused_rows
+        from dumpscope.core.inspect.fusion import fused_rows
 
         if self.rows is not None:
             self.rows.fused = fused_rows(comparison)

@@ -16,8 +16,8 @@ from dumpscope.tui.app.widgets.row_facts_pane import RowFactsPane, muted, name_t
 from dumpscope.tui.app.widgets.summary_bar import health_text, styled
 
 if TYPE_CHECKING:
-    from dumpscope.core.inspect.row_facts import FusionFacts, OpFact
-    from dumpscope.core.comparison.pipeline import Comparison
+    from dumpscope.core.inspect.fusion import FusionFacts, OpFact
+    from dumpscope.core.comparison.result import Comparison
 
 #: Width of the health column (the longest label, ``– ONLY``, plus a space).
 _HEALTH_W = max(len(label) for label in HEALTH_LABEL.values()) + 1
@@ -30,7 +30,7 @@ class FusionPane(RowFactsPane["FusionFacts"]):
     READING = "looking up the fusion group…"
 
     def compute(self, comparison: Comparison, row: int) -> FusionFacts:
-        from dumpscope.core.inspect.row_facts import fusion_facts
+        from dumpscope.core.inspect.fusion import fusion_facts
 
         return fusion_facts(comparison, row)
 

@@ -16,30 +16,18 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 
+from dumpscope.core.vocabulary import HEALTH_LABEL, HEALTHS, UNMATCHED_LABEL
+
 if TYPE_CHECKING:
     import polars as pl
 
     from dumpscope.tui.app.filters import Query
 
-HEALTHS: tuple[str, ...] = ("ok", "warn", "fail", "error", "unmatched", "pending")
-"""Health words of the engine; a row's code is its position here."""
 HEALTH_CODE: dict[str, int] = {h: i for i, h in enumerate(HEALTHS)}
 UNHEALTHY: frozenset[int] = frozenset({HEALTH_CODE["warn"], HEALTH_CODE["fail"], HEALTH_CODE["error"]})
 """What `]`/`[` and `f` stop at (the engine's definition of divergent)."""
 SEVERITY = np.array([0, 3, 5, 4, 2, 1], dtype=np.int8)
 """Sort rank by health code: fail > error > warn > unmatched > pending > ok."""
-
-HEALTH_LABEL: dict[str, str] = {
-    "ok": "✓ OK",
-    "warn": "! WARN",
-    "fail": "✗ FAIL",
-    "error": "⚠ ERR",
-    "unmatched": "– ONLY",
-    "pending": "… wait",
-}
-"""Glyph + word: health must read without colour (16 colours, NO_COLOR, colour-blind users)."""
-UNMATCHED_LABEL: dict[str, str] = {"golden": "– GOLD", "target": "– TRGT"}
-"""An unmatched row says which side has the tensor (``– GOLD``: only in the golden dump)."""
 
 ORIGINS: tuple[str, ...] = ("", "introduced", "inherited", "clean", "unknown")
 """Where a row's error comes from (``diagnosis.classify``); "" until the diagnosis is in."""

@@ -21,9 +21,10 @@ from dumpscope.tui.app.widgets.row_facts_pane import (
 from dumpscope.tui.app.widgets.summary_bar import styled
 
 if TYPE_CHECKING:
-    from dumpscope.core.comparison.pipeline import Comparison
-    from dumpscope.core.inspect.row_facts import OverflowFacts, RangeFact
-    from dumpscope.core.vendor.opdebug import OverflowRecord, RangeFinding, TensorStats
+    from dumpscope.core.comparison.result import Comparison
+    from dumpscope.core.inspect.overflow import OverflowFacts, RangeFact
+    from dumpscope.core.inspect.ranges import RangeFinding
+    from dumpscope.core.vendor.opdebug import OverflowRecord, TensorStats
 
 
 class OverflowPane(RowFactsPane["OverflowFacts"]):
@@ -33,7 +34,7 @@ class OverflowPane(RowFactsPane["OverflowFacts"]):
     READING = "reading tensors and Opdebug records…"
 
     def compute(self, comparison: Comparison, row: int) -> OverflowFacts:
-        from dumpscope.core.inspect.row_facts import overflow_facts
+        from dumpscope.core.inspect.overflow import overflow_facts
 
         return overflow_facts(comparison, row)
 

@@ -9,7 +9,7 @@ from dumpscope.tui.cli.errors import EXIT_OK
 from dumpscope.tui.cli.safe import markup, plain
 
 if TYPE_CHECKING:
-    from dumpscope.core.vendor.atc_graph import FusionMap
+    from dumpscope.core.vendor.fusion import FusionMap
 
 HELP = "show fused <-> original op mapping from an ATC graph JSON or an optimised-target manifest"
 DESCRIPTION = (
@@ -30,44 +30,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _load(path: object) -> tuple[str, object]:
-    """``("atc", AtcGraph)`` or ``("manifest", dict)``."""
-    import json
-    from pathlib import Path
-
-    from dumpscope.core.vendor import atc_graph as fusion
-    from dumpscope.core.dumps import DumpError
-
-    p = Path(str(path))
-    if p.is_dir():
-        p = p / "manifest.json"
-    try:
-        data = json.loads(p.read_text(encoding="utf-8", errors="surrogateescape"))
-    except OSError as exc:
-        raise DumpError(f"{p}: cannot read: {exc.strerror or exc}") from exc
-    except ValueError as exc:
-        raise DumpError(f"{p}: not valid JSON ({exc})") from exc
-    if isinstance(data, dict) and data.get("format") == "dumpscope-manifest":
-        return "manifest", data
-    return "atc", fusion.parse_graph(data, p)
-
-
 def run(args: argparse.Namespace) -> int:
     import json
     import sys
 
-    from dumpscope.core.vendor import atc_graph as fusion
+    from dumpscope.core.vendor import fusion
     from dumpscope.core.names import display
 
-    kind, src = _load(args.graph)
-    if kind == "manifest":
-        maps = fusion.fusion_from_manifest(src)  # type: ignore[arg-type]
-        origins: dict[str, tuple[str, int]] = {}
-        problems: list[str] = []
-    else:
-        maps = fusion.fusion_maps(src)  # type: ignore[arg-type]
-        origins = fusion.target_origins(src)  # type: ignore[arg-type]
-        problems = src.problems  # type: ignore[attr-defined]
+    source = fusion.load_source(str(args.graph))
+    kind, maps, origins, problems = source.kind, source.maps, source.origins, source.problems
     for message in problems:
         print(f"dumpscope: {args.graph}: {plain(message)}", file=sys.stderr)
     shown = maps if args.all else [m for m in maps if m.relation != fusion.ONE_TO_ONE or m.passes]
@@ -94,7 +65,7 @@ def _print(
     from rich.console import Console
     from rich.table import Table
 
-    from dumpscope.core.vendor import atc_graph as fusion
+    from dumpscope.core.vendor import fusion
 
     console = Console()
     counts = fusion.relation_counts(maps)

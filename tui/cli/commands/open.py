@@ -30,12 +30,12 @@ def run(args: argparse.Namespace) -> int:
     check_theme(args.theme)
     import polars as pl
 
-    from dumpscope.core.comparison.pipeline import Comparison
+    from dumpscope.core.comparison.result import Comparison
     from dumpscope.core.dumps import DumpError
 
     try:
         if args.result.suffix.lower() == ".csv":
-            from dumpscope.core.vendor.msaccucmp_csv import open_result
+            from dumpscope.core.comparison.imported import open_result
 
             comparison = open_result(args.result)
         else:

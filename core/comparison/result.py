@@ -1,0 +1,163 @@
+"""The result of a comparison: one Polars frame plus what it was built from.
+
+A :class:`Comparison` holds the frame (a row per tensor, in topological order), the
+thresholds that judged it, the dumps and pairing behind its rows (for lazy access to
+the tensors), and the parsed graph facts it was built with -- the ONNX model's
+:class:`~dumpscope.core.onnx.graph.GraphFacts` and the vendor's ATC graph -- so that
+every later step (diagnosis, row facts, fusion) reuses them instead of parsing again.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import polars as pl
+
+from dumpscope.core.comparison import judge as analysis
+from dumpscope.core.comparison.judge import Thresholds
+from dumpscope.core.comparison.metrics import COUNT_COLUMNS, FLOAT_COLUMNS
+from dumpscope.core.comparison.pairing import Pairing
+from dumpscope.core.dumps import Dump, TensorReadError
+
+if TYPE_CHECKING:
+    from dumpscope.core.onnx.graph import GraphFacts
+    from dumpscope.core.vendor.atc_graph import AtcGraph
+
+#: Columns of the comparison frame, in order, with their Polars types.
+SCHEMA: dict[str, pl.DataType] = {
+    "index": pl.Int64(),
+    "name": pl.String(),
+    "target_name": pl.String(),
+    "node_name": pl.String(),
+    "op_type": pl.String(),
+    "kind": pl.String(),
+    "shape": pl.List(pl.Int64()),
+    "target_shape": pl.List(pl.Int64()),
+    "dtype": pl.String(),
+    "target_dtype": pl.String(),
+    "size": pl.Int64(),
+    **{c: pl.Float64() for c in FLOAT_COLUMNS},
+    **{c: pl.Int64() for c in COUNT_COLUMNS},
+    "health": pl.String(),
+    "side": pl.String(),
+    "message": pl.String(),
+    "band": pl.String(),
+    "status": pl.String(),
+    "hard_fail": pl.String(),
+    "hard_warn": pl.String(),
+    "notes": pl.String(),
+    "pairing": pl.String(),
+    "golden_file": pl.String(),
+    "target_file": pl.String(),
+}
+#: Internal columns that ``judge`` needs but users do not.
+INTERNAL_COLUMNS: tuple[str, ...] = ("status", "hard_fail", "hard_warn", "notes")
+
+@dataclass
+class Comparison:
+    """One golden/target comparison: the frame plus lazy access to its tensors."""
+
+    frame: pl.DataFrame
+    thresholds: Thresholds = field(default_factory=Thresholds)
+    meta: dict[str, object] = field(default_factory=dict)
+    golden: Dump | None = None
+    target: Dump | None = None
+    pairing: Pairing | None = None
+    model_facts: GraphFacts | None = field(default=None, repr=False)
+    """The parsed ONNX model the comparison was built with (``meta["model"]``)."""
+    atc: AtcGraph | None = field(default=None, repr=False)
+    """The parsed vendor (ATC) graph the comparison was built with (``meta["graph"]``)."""
+
+    @property
+    def has_tensors(self) -> bool:
+        return self.golden is not None and self.target is not None
+
+    def load_pair(self, row: int) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """The tensors behind frame row ``row`` (None for a missing side).
+
+        Raises TensorReadError when a side cannot be read, or when the comparison was
+        reopened from a saved file and has no tensors.
+        """
+        if self.golden is None or self.target is None:
+            raise TensorReadError("this comparison was reopened from a saved file: its tensors are not available")
+        assert self.pairing is not None  # frame rows are the pairing's pairs, in order
+        pair = self.pairing.pairs[row]
+        g = pair.golden.load() if pair.golden is not None else None
+        t = pair.target.load() if pair.target is not None else None
+        return g, t
+
+    def first_divergent(self) -> int | None:
+        return analysis.first_divergent(self.frame)
+
+    def health_counts(self) -> dict[str, int]:
+        return analysis.health_counts(self.frame)
+
+    def unmatched(self) -> pl.DataFrame:
+        """Every tensor without a partner, per side, with the reason."""
+        rows = []
+        if self.pairing is not None:
+            for side, pairs in (("golden", self.pairing.unmatched_golden), ("target", self.pairing.unmatched_target)):
+                for p in pairs:
+                    ref = p.golden or p.target
+                    assert ref is not None
+                    rows.append({"side": side, "name": ref.name, "kind": ref.info.kind, "reason": p.how})
+        elif "side" in self.frame.columns:
+            rows = (
+                self.frame.filter(pl.col("health") == "unmatched")
+                .select("side", "name", "kind", pl.col("message").alias("reason"))
+                .to_dicts()
+            )
+        return pl.DataFrame(rows, schema={"side": pl.String, "name": pl.String, "kind": pl.String, "reason": pl.String})
+
+    def public_frame(self) -> pl.DataFrame:
+        """The frame without internal bookkeeping columns."""
+        return self.frame.drop([c for c in INTERNAL_COLUMNS if c in self.frame.columns])
+
+    def save(self, path: str | Path) -> None:
+        """Write the frame as Parquet, with the meta data and thresholds inside the file."""
+        meta = {"dumpscope": json.dumps({"meta": self.meta, "thresholds": _thresholds_json(self.thresholds)}, default=str)}
+        self.frame.write_parquet(path, metadata=meta)
+
+    @classmethod
+    def open(cls, path: str | Path) -> Comparison:
+        """Reopen a saved comparison (no tensors: ``has_tensors`` is False)."""
+        frame = pl.read_parquet(path)
+        info = json.loads(pl.read_parquet_metadata(path).get("dumpscope", "{}"))
+        th = _thresholds_from_json(info.get("thresholds"))
+        frame = _conform(frame)
+        return cls(frame=frame, thresholds=th, meta=dict(info.get("meta", {}), reopened=str(path)))
+
+    @classmethod
+    def from_frame(cls, frame: pl.DataFrame, meta: dict[str, object] | None = None, thresholds: Thresholds | None = None) -> Comparison:
+        """Wrap a frame (missing columns are added as nulls); for tests and imports."""
+        return cls(frame=_conform(frame), thresholds=thresholds or Thresholds(), meta=dict(meta or {}))
+
+
+def _conform(frame: pl.DataFrame) -> pl.DataFrame:
+    missing = [pl.lit(None, dtype=dt).alias(c) for c, dt in SCHEMA.items() if c not in frame.columns]
+    if missing:
+        frame = frame.with_columns(missing)
+    if "health" in frame.columns:
+        frame = frame.with_columns(pl.col("health").fill_null("ok"))
+    return frame.select([*SCHEMA, *[c for c in frame.columns if c not in SCHEMA]])
+
+
+def _thresholds_json(th: Thresholds) -> dict[str, object]:
+    return {
+        "preset": th.preset,
+        "rtol": th.rtol,
+        "atol": th.atol,
+        "bands": {b: {m: [lim.warn, lim.fail] for m, lim in lims.items()} for b, lims in th.bands.items()},
+    }
+
+
+def _thresholds_from_json(data: object) -> Thresholds:
+    if not isinstance(data, dict):
+        return Thresholds()
+    bands = {b: {m: analysis.Limit(*v) for m, v in lims.items()} for b, lims in data.get("bands", {}).items()}
+    return Thresholds(preset=data.get("preset", "auto"), bands=bands or Thresholds().bands,
+                      rtol=data.get("rtol", 1e-3), atol=data.get("atol", 1e-5))

@@ -1,0 +1,106 @@
+"""The typed facts of one compared pair, and the one function that reads a verdict from them.
+
+The kernel (:mod:`metrics`) states what it found as :class:`Finding` flags; nothing
+downstream matches prose.  :func:`hard_failures` decides which findings make a row
+unhealthy whatever the thresholds, and the two renderers turn flags into the
+``notes``/``hard_fail`` text shown to users -- the only place those words are written.
+"""
+
+from __future__ import annotations
+
+from enum import IntFlag
+from typing import Protocol
+
+
+class Finding(IntFlag):
+    """What the kernel found about one golden/target pair, beyond its numbers."""
+
+    NONE = 0
+    EMPTY = 1
+    """The tensors have no element."""
+    NOTHING_COMPARED = 2
+    """No position is finite on both sides (also set for an empty pair)."""
+    PARTIAL_FINITE = 4
+    """Some, not all, positions are finite on both sides: the metrics cover those."""
+    SINGLE_ELEMENT = 8
+    """One element: compared by value, cosine is not defined."""
+    ALL_ZERO_GOLDEN = 16
+    """The golden is all zero but the target is not."""
+    ALL_ZERO_TARGET = 32
+    """The target is all zero but the golden is not."""
+    NONFINITE_MISMATCH = 64
+    """A position is NaN/Inf on one side only (or Inf of opposite signs)."""
+    GOLDEN_NONFINITE = 128
+    """The golden itself holds NaN or Inf."""
+
+
+#: Findings that are unhealthy whatever the thresholds (besides "nothing comparable").
+_ALWAYS_FAIL = Finding.NONFINITE_MISMATCH | Finding.ALL_ZERO_GOLDEN
+
+
+class Counts(Protocol):
+    """The counts the renderers quote (a :class:`~.metrics.PairMetrics` has them)."""
+
+    flags: Finding
+    size: int
+    compared: int
+    nonfinite_mismatch: int
+    nan_golden: int
+    inf_golden: int
+    nan_target: int
+    inf_target: int
+
+
+def hard_failures(flags: Finding) -> Finding:
+    """The findings that fail a row whatever the thresholds.
+
+    Nothing compared fails the row only when no other finding explains it (a mismatch
+    is reported instead; a non-finite golden is the user's reference, not a failure).
+    """
+    out = flags & _ALWAYS_FAIL
+    unexplained = not flags & (Finding.NONFINITE_MISMATCH | Finding.GOLDEN_NONFINITE)
+    if flags & Finding.NOTHING_COMPARED and unexplained:
+        out |= Finding.NOTHING_COMPARED
+    return out
+
+
+def render_notes(m: Counts) -> tuple[str, ...]:
+    """Facts a user must know to read the numbers, in the order they are shown."""
+    flags = m.flags
+    if flags & Finding.EMPTY:
+        return ("empty tensor: nothing to compare",)
+    if flags & Finding.NOTHING_COMPARED:
+        return ("no position is finite on both sides",)
+    notes = []
+    if flags & Finding.PARTIAL_FINITE:
+        notes.append(f"metrics cover the {m.compared} of {m.size} positions finite on both sides")
+    notes += [text for flag, text in _VALUE_NOTES if flags & flag]
+    return tuple(notes)
+
+
+_VALUE_NOTES: tuple[tuple[Finding, str], ...] = (
+    (Finding.SINGLE_ELEMENT, "one element: compared by value (cosine is not defined)"),
+    (Finding.ALL_ZERO_GOLDEN, "golden is all zero but target is not"),
+    (Finding.ALL_ZERO_TARGET, "target is all zero but golden is not"),
+)
+
+
+def render_hard_fail(m: Counts) -> str:
+    """The reasons a row fails whatever the thresholds ('' when there is none)."""
+    flags = hard_failures(m.flags)
+    reasons = []
+    if flags & Finding.NONFINITE_MISMATCH:
+        reasons.append(_mismatch_text(m))
+    if flags & Finding.ALL_ZERO_GOLDEN:
+        reasons.append("golden is all zero but target is not")
+    if flags & Finding.NOTHING_COMPARED:
+        reasons.append("nothing could be compared")
+    return "; ".join(reasons)
+
+
+def _mismatch_text(m: Counts) -> str:
+    n = m.nonfinite_mismatch
+    return (
+        f"{n} position{'s are' if n != 1 else ' is'} NaN/Inf on one side only "
+        f"(target NaN {m.nan_target}, Inf {m.inf_target}; golden NaN {m.nan_golden}, Inf {m.inf_golden})"
+    )

@@ -1,0 +1,49 @@
+"""Diagnosis checks: evidence for a candidate root cause, one module per check.
+
+Adding a check: write ``checks/<name>.py`` (a function, its ``ADVICE`` and
+``CHECK = Check(...)``), import it, and add it to :data:`CHECKS` -- whose order is the
+order findings are listed in.
+"""
+
+from __future__ import annotations
+
+from dumpscope.core.diagnosis.checks import (
+    constants,
+    fusion,
+    opdebug,
+    overflow,
+    quantisation,
+)
+from dumpscope.core.diagnosis.checks.base import (
+    EXP_OPS,
+    FEW_LEVELS,
+    SUM_OPS,
+    WIDE_RANGE,
+    Check,
+    CheckContext,
+    Finding,
+    PatchAction,
+    clamp_records,
+    fp16_floor,
+    row_case,
+)
+from dumpscope.core.inspect.overflow import quant_params, row_ref
+
+#: The registry: every check, in the order its findings are listed.
+CHECKS: tuple[Check, ...] = (overflow.CHECK, constants.CHECK, quantisation.CHECK, opdebug.CHECK, fusion.CHECK)
+
+__all__ = [
+    "CHECKS", "EXP_OPS", "FEW_LEVELS", "SUM_OPS", "WIDE_RANGE", "CheckContext", "Finding", "PatchAction",
+    "advice", "check_row", "clamp_records", "fp16_floor", "quant_params", "row_ref",
+]  # fmt: skip
+
+
+def check_row(ctx: CheckContext, row: int) -> list[Finding]:
+    """Every finding of every registered check for the node producing ``row``."""
+    case = row_case(ctx, row)
+    return [finding for check in CHECKS for finding in check.run(ctx, case)]
+
+
+def advice() -> dict[str, str]:
+    """Cause -> advice text, from every registered check."""
+    return {cause: text for check in CHECKS for cause, text in check.advice.items()}

@@ -1,0 +1,112 @@
+"""Overflow in a reduced-float target: an Exp fed past ln(max), a sum or output past the range."""
+
+from __future__ import annotations
+
+import math
+
+import ml_dtypes
+import numpy as np
+from dumpscope.core.diagnosis.checks.base import (
+    EXP_OPS,
+    SUM_OPS,
+    Check,
+    CheckContext,
+    Finding,
+    PatchAction,
+    RowCase,
+    consumers_of,
+    float_view,
+    fp16_floor,
+    inputs_of,
+)
+from dumpscope.core.inspect.overflow import row_ref
+from dumpscope.core.inspect.ranges import range_check
+from dumpscope.core.names import display
+
+#: Cause -> what to do about it.
+ADVICE: dict[str, str] = {"overflow": (
+        "Clip the values before the overflowing op, or keep the op in fp32 (seed 000: a Clip before the exp). "
+        "For a hand-written softmax, subtracting the row maximum before Exp removes the overflow without "
+        "changing the result."
+    )}
+
+
+def float_range(ctx: CheckContext, case: RowCase) -> list[Finding]:
+    """A reduced-float target: the Exp input past ln(max), or a golden output past the dtype's range."""
+    if case.float_target is None:
+        return []
+    target = case.float_target
+    top = float(ml_dtypes.finfo(target).max) if target == "bfloat16" else float(np.finfo(np.float16).max)
+    op = case.values["op_type"] or ""
+    node = str(case.values["node_name"] or case.values["name"])
+    out: list[Finding] = []
+    if op in EXP_OPS:
+        out += [f for j in inputs_of(ctx, case.row)[:1] for f in _exp_input(ctx, case.row, j, node, target, top)]
+    return out + _stored_output(ctx, case.row, node, op, target)
+
+
+def _exp_input(ctx: CheckContext, row: int, j: int, node: str, target: str, top: float) -> list[Finding]:
+    """Golden values of an Exp's input past ln(max): exp overflows to inf in the target dtype."""
+    x = ctx.golden_of(row_ref(ctx.cmp, j))
+    if x is None or float_view(x) is None:
+        return []
+    limit = math.log(top)
+    flat = x.reshape(-1).astype(np.float64, copy=False)
+    over = int(np.count_nonzero(flat > limit))
+    if not over:
+        return []
+    width = _reduction_width(ctx, row)
+    hi = fp16_floor(math.log(top / width)) if target == "float16" else round(math.log(top / width), 2)
+    producer = ctx.cmp.frame["node_name"][j]
+    fixes = [PatchAction(n, keep_fp32=True) for n in (node, *_normalisers(ctx, row))]
+    if producer:
+        fixes.insert(0, PatchAction(str(producer), clip=(-math.inf, hi)))
+    summed = f" (and {width} of them are summed downstream, so clip at {hi:.7g})" if width > 1 else ""
+    return [Finding(
+        "overflow",
+        f"Exp input {display(str(ctx.cmp.frame['name'][j]))!r}: {over} of {flat.size} golden values exceed "
+        f"ln({top:g}) = {limit:.4g} (max {float(np.nanmax(flat)):.4g}), so exp passes the {target} maximum "
+        f"{top:g} and becomes inf{summed}",
+        tuple(fixes), weight=0.3,
+    )]
+
+
+def _stored_output(ctx: CheckContext, row: int, node: str, op: str, target: str) -> list[Finding]:
+    """A golden output (or sum) the target dtype cannot store."""
+    y = ctx.golden_of(row_ref(ctx.cmp, row))
+    if y is None or float_view(y) is None or y.dtype.kind != "f":
+        return []
+    found = range_check(y, target)
+    if not found.out_of_range:
+        return []
+    what = "sum" if op in SUM_OPS else "output"
+    return [Finding(
+        "overflow",
+        f"golden {what} of {display(node)!r}: {found.message}: it cannot be stored in {target}",
+        (PatchAction(node, keep_fp32=True),), weight=0.25,
+    )]
+
+
+def _normalisers(ctx: CheckContext, row: int) -> list[str]:
+    """Nodes that sum ``row`` and divide by that sum (a hand-written softmax): kept in fp32
+    with the Exp, since the sum of exps overflows fp16 as surely as the exp did."""
+    frame = ctx.cmp.frame
+    consumers = consumers_of(ctx, row)
+    sums = [c for c in consumers if (frame["op_type"][c] or "") in SUM_OPS]
+    divs = [c for c in consumers if c not in sums and any(c in consumers_of(ctx, s) for s in sums)]
+    return [str(frame["node_name"][c]) for c in (*sums, *divs) if frame["node_name"][c]]
+
+
+def _reduction_width(ctx: CheckContext, row: int) -> int:
+    """How many values of ``row`` a downstream sum adds up (1 when none does)."""
+    frame = ctx.cmp.frame
+    size = frame["size"][row] or 0
+    widths = [
+        int(size // frame["size"][c])
+        for c in consumers_of(ctx, row)
+        if (frame["op_type"][c] or "") in SUM_OPS and frame["size"][c]
+    ]
+    return max([w for w in widths if w > 0], default=1)
+
+
+CHECK = Check("overflow", float_range, ADVICE)

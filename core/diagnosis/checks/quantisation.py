@@ -1,0 +1,88 @@
+"""Quantised targets: values off the integer grid, too few steps, or a range too wide for 8 bits."""
+
+from __future__ import annotations
+
+from dumpscope.core.diagnosis.checks.base import (
+    FEW_LEVELS,
+    WIDE_RANGE,
+    Check,
+    CheckContext,
+    Finding,
+    RowCase,
+)
+from dumpscope.core.inspect.overflow import quant_params, row_ref
+from dumpscope.core.inspect.ranges import range_check
+from dumpscope.core.names import display
+
+#: Cause -> what to do about it.
+ADVICE: dict[str, str] = {"quantisation": (
+        "Quantise this layer in INT16 (seed 004: a tensor whose range is wider than 20 loses too much in 8 bits; "
+        "SigmaStar: input_config.ini [CONV_CONFIG] input_format=ALL_INT16, or INT16 for this convolution or the "
+        "ones around a non-convolution op), or recalibrate on more representative data."
+    )}
+
+
+def quantised(ctx: CheckContext, case: RowCase) -> list[Finding]:
+    """A quantised target: values past its grid, too few levels used, or a range too wide for 8 bits."""
+    q = quant_params(ctx.cmp, case.row)
+    if q is None:
+        return []
+    r = case.values
+    node = display(str(r["node_name"] or r["name"]))
+    lo, hi = r["min_golden"], r["max_golden"]
+    bounds = (lo, hi) if isinstance(lo, float) and isinstance(hi, float) else None
+    return [
+        *_off_grid(ctx, case.row, node, q),
+        *_few_levels(node, q, bounds),
+        *_wide_range(node, q, bounds, r["op_type"] or ""),
+    ]
+
+
+def _off_grid(ctx: CheckContext, row: int, node: str, q: tuple[float, int, str]) -> list[Finding]:
+    """Golden values the integer grid (scale, zero point) cannot hold."""
+    scale, zp, qdtype = q
+    y = ctx.golden_of(row_ref(ctx.cmp, row))
+    if y is None or y.dtype.kind != "f":
+        return []
+    try:
+        found = range_check(y, qdtype, scale, zp)
+    except ValueError:
+        return []
+    if not found.out_of_range:
+        return []
+    return [Finding("quantisation", f"{node!r} quantised as {qdtype} (scale {scale:.4g}, zero point {zp}): {found.message}",
+                    weight=0.2)]
+
+
+def _step(q: tuple[float, int, str]) -> str:
+    return f"one {q[2]} step is {q[0]:.4g}"
+
+
+def _few_levels(node: str, q: tuple[float, int, str], bounds: tuple[float, float] | None) -> list[Finding]:
+    """Golden values so small that they use only a few steps of the grid."""
+    top = max(abs(bounds[0]), abs(bounds[1])) if bounds else None
+    if top is None or top <= 0 or top / q[0] >= FEW_LEVELS:
+        return []
+    steps = top / q[0]
+    used = "every value rounds to zero" if steps < 0.5 else f"they use about {steps:.1f} steps"
+    return [Finding("quantisation", f"{_step(q)} but the golden values of {node!r} reach only |x| {top:.4g}: {used}",
+                    weight=0.25)]
+
+
+def _wide_range(node: str, q: tuple[float, int, str], bounds: tuple[float, float] | None, op_type: str) -> list[Finding]:
+    """A range too wide for 8 bits (try INT16), else a note for a quantised convolution."""
+    width = bounds[1] - bounds[0] if bounds else None
+    if width is not None and width > WIDE_RANGE:
+        lo, hi = bounds  # type: ignore[misc]
+        return [Finding(
+            "quantisation",
+            f"golden range of {node!r} is [{lo:.4g}, {hi:.4g}] (width {width:.4g} > {WIDE_RANGE:g}) "
+            f"but it is {q[2]}-quantised ({_step(q)}): try INT16 for it",
+            weight=0.15,
+        )]
+    if op_type in ("Conv", "ConvTranspose"):
+        return [Finding("quantisation", f"convolution {node!r} is {q[2]}-quantised ({_step(q)})", weight=0.05)]
+    return []
+
+
+CHECK = Check("quantisation", quantised, ADVICE)

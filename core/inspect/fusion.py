@@ -1,0 +1,250 @@
+"""Fusion facts for one comparison row (what the TUI's fusion pane shows).
+
+The fusion groups come from the ATC graph the comparison was built with (parsed once by
+``compare``), from the graph file of a reopened comparison (cached per path and
+modification time), or from an optimised target's manifest (once per target dump).
+Nothing raises on odd input: an unreadable graph becomes a ``note``.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from dumpscope.core.comparison.result import Comparison
+from dumpscope.core.dumps import Dump, DumpError, PerObject
+from dumpscope.core.inspect.overflow import row_ref
+from dumpscope.core.names import display
+from dumpscope.core.vendor import fusion
+from dumpscope.core.vendor.atc_graph import AtcGraph, load_graph
+
+@dataclass(frozen=True)
+class OpFact:
+    """An op of a fusion group and the comparison row that shows it, if any."""
+
+    name: str
+    op_type: str | None = None
+    row: int | None = None
+    index: int | None = None
+    health: str | None = None
+    cosine: float | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class FusionFacts:
+    row: int
+    op_name: str | None
+    """The op the row was looked up by (its target op, else its node)."""
+    source: str | None = None
+    """``ATC graph <path>`` or ``target manifest``."""
+    relation: str | None = None
+    passes: tuple[str, ...] = ()
+    fused: tuple[OpFact, ...] = ()
+    originals: tuple[OpFact, ...] = ()
+    role: str | None = None
+    """Whether the row's op is one of the ``fused`` ops or one of the ``originals``."""
+    note: str | None = None
+    """Why there is no group, or what to keep in mind about it."""
+
+
+@dataclass(frozen=True)
+class _Groups:
+    source: str
+    maps: tuple[fusion.FusionMap, ...]
+    error: str | None = None
+
+
+_GRAPHS: dict[tuple[str, int, int], _Groups] = {}
+_GRAPHS_LOCK = threading.Lock()
+_MANIFESTS: PerObject[_Groups] = PerObject()
+
+
+def _graph_groups(path: str) -> _Groups:
+    """Fusion groups of an ATC graph JSON, cached per (path, mtime, size)."""
+    source = f"ATC graph {display(Path(path).name)}"
+    try:
+        st = Path(path).stat()
+    except OSError as exc:
+        return _Groups(source, (), f"cannot read the ATC graph {display(path)}: {exc.strerror or exc}")
+    key = (path, st.st_mtime_ns, st.st_size)
+    with _GRAPHS_LOCK:
+        if key not in _GRAPHS:
+            try:
+                _GRAPHS[key] = _Groups(source, tuple(fusion.fusion_maps(load_graph(path))))
+            except DumpError as exc:
+                _GRAPHS[key] = _Groups(source, (), display(str(exc)))
+        return _GRAPHS[key]
+
+
+def _manifest_groups(target: Dump) -> _Groups:
+    manifest = target.meta.get("manifest")
+    maps = fusion.fusion_from_manifest(manifest) if isinstance(manifest, dict) else []
+    return _Groups("target manifest (optimised onnxruntime run)", tuple(maps))
+
+
+_PARSED: PerObject[_Groups] = PerObject()
+
+
+def _parsed_groups(atc: AtcGraph) -> _Groups:
+    """Fusion groups of the ATC graph a comparison was built with (parsed once, by compare)."""
+    name = display(atc.path.name) if atc.path is not None else "graph JSON"
+    return _PARSED.get(atc, lambda: _Groups(f"ATC graph {name}", tuple(fusion.fusion_maps(atc))))
+
+
+def _sources(cmp: Comparison) -> list[_Groups]:
+    out = []
+    graph = cmp.meta.get("graph")
+    if cmp.atc is not None:
+        out.append(_parsed_groups(cmp.atc))
+    elif graph:
+        out.append(_graph_groups(str(graph)))
+    if cmp.target is not None:
+        target = cmp.target
+        out.append(_MANIFESTS.get(target, lambda: _manifest_groups(target)))
+    return out
+
+
+def _find(maps: tuple[fusion.FusionMap, ...], names: list[tuple[str, str]]) -> tuple[fusion.FusionMap, str] | None:
+    """The group holding the first of ``(name, "fused" | "originals")`` that any group holds."""
+    for name, attr in names:
+        for m in maps:
+            if name in getattr(m, attr):
+                return m, attr
+    return None
+
+
+def _lookup_names(cmp: Comparison, row: int, r: dict[str, object]) -> list[tuple[str, str]]:
+    """What to look the row up by, best first: its target op among fused ops, its golden
+    node among original ops (a golden-only row is an original the target fused away)."""
+    target = row_ref(cmp, row, "target")
+    side = r["side"]
+    out: list[tuple[object, str]] = [(target.info.node_name if target else None, "fused")]
+    if side in ("both", "target"):
+        out.append((r["target_name"], "fused"))
+    own = "fused" if side == "target" else "originals"
+    out += [(r["node_name"], own), (r["name"], own)]
+    names = [(str(n), attr) for n, attr in out if n]
+    return list(dict.fromkeys(names + [(display(n), attr) for n, attr in names]))
+
+
+def _op_facts(frame: pl.DataFrame, names: tuple[str, ...], types: tuple[str, ...], side: str) -> tuple[OpFact, ...]:
+    """Each op with the frame row that shows it on ``side`` (``golden`` for original ops,
+    ``target`` for fused ones); a compared row (both sides) is preferred."""
+    shown = [display(n) for n in names]
+    best = _best_rows(_candidate_rows(frame, shown, side), shown, side)
+    return tuple(
+        _op_fact(n, types[k] if k < len(types) and types[k] else None, best.get(n), side) for k, n in enumerate(shown)
+    )
+
+
+def _candidate_rows(frame: pl.DataFrame, shown: list[str], side: str) -> pl.DataFrame:
+    """Frame rows that may show one of the ops on ``side``."""
+    own = pl.col("name").is_in(shown) | pl.col("node_name").is_in(shown)
+    if side == "golden":
+        match = pl.col("side").is_in(["both", "golden"]) & own
+    else:
+        match = pl.col("target_name").is_in(shown) | ((pl.col("side") == "target") & own)
+    return (
+        frame.select("node_name", "name", "target_name", "op_type", "index", "health", "cosine_similarity", "side")
+        .with_row_index("row")
+        .filter(match)
+    )
+
+
+def _best_rows(rows: pl.DataFrame, shown: list[str], side: str) -> dict[str, dict[str, Any]]:
+    """Op name -> the row showing it (the first compared row, else the first row)."""
+    best: dict[str, dict[str, Any]] = {}
+    for r in rows.iter_rows(named=True):
+        keys = {r["target_name"]} if side == "target" and r["side"] == "both" else {r["node_name"], r["name"]}
+        for n in shown:
+            if n in keys and (n not in best or (r["side"] == "both" and best[n]["side"] != "both")):
+                best[n] = r
+    return best
+
+
+#: The note of an op shown by a one-sided row.
+_ONE_SIDED = {"golden": "golden only: the target has no output for it", "target": "target only: not compared"}
+
+
+def _op_fact(name: str, op_type: str | None, hit: dict[str, Any] | None, side: str) -> OpFact:
+    if hit is None:
+        return OpFact(name, op_type, note="no golden dump of this op" if side == "golden" else "no dump of this op")
+    return OpFact(name, op_type or hit["op_type"], int(hit["row"]), hit["index"], hit["health"],
+                  hit["cosine_similarity"], _ONE_SIDED.get(hit["side"]))
+
+
+def fusion_facts(cmp: Comparison, row: int) -> FusionFacts:
+    """The fusion group the row's op belongs to, with a row (health, cosine) for each op.
+
+    From the ATC graph the comparison was made with (``meta["graph"]``), else the target
+    manifest's ``fused_from``.  Always returns facts; ``note`` says why when there is no group.
+    """
+    if not 0 <= row < cmp.frame.height:
+        return FusionFacts(row, None, note=f"row {row} is not in this comparison")
+    names = _lookup_names(cmp, row, cmp.frame.row(row, named=True))
+    op = names[0][0] if names else None
+    sources = _sources(cmp)
+    if not sources:
+        return FusionFacts(row, op, note=_NO_SOURCE + ("" if cmp.has_tensors else _REOPENED))
+    problems = [s.error for s in sources if s.error]
+    for src in sources:
+        hit = _fusion_of(src, names)
+        if hit is not None:
+            return _group_facts(cmp.frame, row, op, src, hit, problems)
+    searched = ", ".join(s.source for s in sources if not s.error)
+    note = f"not fused: {searched} lists no fusion for this op" if searched else ""
+    return FusionFacts(row, op, note="; ".join(p for p in [note, *problems] if p))
+
+
+_NO_SOURCE = (
+    "no fusion facts: give the ATC graph (--graph, atc --mode=1/5 JSON) or compare an optimised "
+    "onnxruntime target whose manifest records fused_from"
+)
+_REOPENED = "; this comparison was reopened from a saved file"
+
+
+def _fusion_of(src: _Groups, names: list[tuple[str, str]]) -> tuple[fusion.FusionMap, str] | None:
+    """The group of a source holding the row's op, unless the op is only its own original."""
+    hit = _find(src.maps, names)
+    if hit is None:
+        return None
+    group = hit[0]
+    if group.relation == fusion.ONE_TO_ONE and group.fused == group.originals:
+        return None  # the op is its own original: not a fusion
+    return hit
+
+
+def _group_facts(frame: pl.DataFrame, row: int, op: str | None, src: _Groups,
+                 hit: tuple[fusion.FusionMap, str], problems: list[str | None]) -> FusionFacts:
+    group, attr = hit
+    return FusionFacts(
+        row, op, src.source, group.relation, group.passes,
+        fused=_op_facts(frame, group.fused, group.op_types, "target"),
+        originals=_op_facts(frame, group.originals, (), "golden"),
+        role="fused" if attr == "fused" else "original", note="; ".join(p for p in problems if p) or None,
+    )
+
+
+def fused_rows(cmp: Comparison) -> np.ndarray:
+    """Boolean per frame row: the row's op takes part in a fusion (a fused target op, or an
+    original op a fused op stands for), from the same sources as :func:`fusion_facts`."""
+    names: set[str] = set()
+    for src in _sources(cmp):
+        for group in src.maps:
+            if group.relation == fusion.TARGET_ONLY or (
+                group.relation == fusion.ONE_TO_ONE and group.fused == group.originals
+            ):
+                continue  # an inserted op (TransData...) or an op that is its own original
+            names.update(display(n) for n in (*group.fused, *group.originals))
+    frame = cmp.frame
+    if not names:
+        return np.zeros(frame.height, dtype=bool)
+    wanted = list(names)
+    hit = pl.col("name").is_in(wanted) | pl.col("node_name").is_in(wanted) | pl.col("target_name").is_in(wanted)
+    return frame.select(hit.fill_null(False)).to_series().to_numpy()

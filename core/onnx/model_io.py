@@ -1,0 +1,37 @@
+"""Reading and writing ONNX model protos: the helpers both target recipes and patches use."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import onnx
+
+PROTO_LIMIT = 1_800_000_000
+"""Protobuf refuses to serialise 2 GiB; a model above this is saved with external data."""
+
+
+def iter_tensors(graph: onnx.GraphProto) -> Iterator[onnx.TensorProto]:
+    """Every TensorProto of a graph: initializers and tensor attributes, bodies included."""
+    yield from graph.initializer
+    for node in graph.node:
+        for attr in node.attribute:
+            if attr.type == onnx.AttributeProto.TENSOR:
+                yield attr.t
+            elif attr.type == onnx.AttributeProto.GRAPH:
+                yield from iter_tensors(attr.g)
+            elif attr.type == onnx.AttributeProto.GRAPHS:
+                for g in attr.graphs:
+                    yield from iter_tensors(g)
+
+
+def write_model(proto: onnx.ModelProto, path: Path) -> Path:
+    """Save ``proto`` as ``path``; a proto too big for protobuf is saved with external data next to it."""
+    if proto.ByteSize() > PROTO_LIMIT:
+        onnx.save_model(
+            proto, str(path), save_as_external_data=True, all_tensors_to_one_file=True,
+            location=f"{path.stem}.weights", size_threshold=1024,
+        )
+    else:
+        onnx.save_model(proto, str(path))
+    return path

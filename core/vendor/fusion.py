@@ -1,0 +1,118 @@
+"""Fusion maps from either source, in one place.
+
+A target op that stands for several original ops (a fused Conv+Relu, a GELU kernel) is
+described by
+
+* an Ascend ATC graph JSON (:mod:`~dumpscope.core.vendor.atc_graph`), or
+* the manifest of an onnxruntime-optimised target: its nodes carry ``fused_from``
+  (written by :mod:`dumpscope.core.onnx.runner`).
+
+:func:`load_source` opens either file for the ``fusion`` command; :func:`fused_ops`
+gives the diagnosis the multi-original ops of both; the grouping itself is
+:func:`~dumpscope.core.vendor.groups.group_entries`.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dumpscope.core.dumps import DumpError
+from dumpscope.core.vendor.atc_graph import AtcGraph, fusion_maps, parse_graph, target_origins
+from dumpscope.core.vendor.groups import (
+    MANY_TO_MANY,
+    MANY_TO_ONE,
+    ONE_TO_MANY,
+    ONE_TO_ONE,
+    TARGET_ONLY,
+    FusionEntry,
+    FusionMap,
+    group_entries,
+    relation_counts,
+)
+
+__all__ = [
+    "MANY_TO_MANY", "MANY_TO_ONE", "ONE_TO_MANY", "ONE_TO_ONE", "TARGET_ONLY", "FusionMap", "FusionSource",
+    "fused_ops", "fusion_from_manifest", "fusion_maps", "load_source", "relation_counts",
+]  # fmt: skip
+
+#: Op name -> (its original ops, the fusion passes that made it).
+FusedOps = dict[str, tuple[tuple[str, ...], tuple[str, ...]]]
+
+
+@dataclass(frozen=True)
+class FusionSource:
+    """The fusion maps of one file, with what else it tells."""
+
+    kind: str
+    """``atc`` (an ATC graph JSON) or ``manifest`` (an optimised onnxruntime target)."""
+    maps: list[FusionMap]
+    origins: dict[str, tuple[str, int]] = field(default_factory=dict)
+    """Target tensor -> (golden node, output index); ATC graphs only."""
+    problems: list[str] = field(default_factory=list)
+
+
+def load_source(path: str | Path) -> FusionSource:
+    """The fusion maps of an ATC graph JSON, a dumpscope manifest, or a dump folder holding one."""
+    p = Path(path)
+    if p.is_dir():
+        p = p / "manifest.json"
+    data = _read_json(p)
+    if isinstance(data, dict) and data.get("format") == "dumpscope-manifest":
+        return FusionSource("manifest", fusion_from_manifest(data))
+    graph = parse_graph(data, p)
+    return FusionSource("atc", fusion_maps(graph), target_origins(graph), graph.problems)
+
+
+def _read_json(p: Path) -> object:
+    try:
+        with io.open(p, encoding="utf-8", errors="surrogateescape") as fh:
+            return json.load(fh)
+    except OSError as exc:
+        raise DumpError(f"{p}: cannot read: {exc.strerror or exc}") from exc
+    except ValueError as exc:
+        raise DumpError(f"{p}: not valid JSON ({exc})") from exc
+
+
+def fusion_from_manifest(manifest: dict[str, object]) -> list[FusionMap]:
+    """Fusion groups of an optimised target from its manifest's ``nodes[].fused_from``.
+
+    Nodes without ``fused_from`` were not rewritten and are not listed; a node whose
+    ``fused_from`` is empty was added by the optimiser (target-only).
+    """
+    nodes = manifest.get("nodes")
+    if isinstance(nodes, dict):
+        nodes = [dict(v, name=k) if isinstance(v, dict) else {"name": k} for k, v in nodes.items()]
+    if not isinstance(nodes, list):
+        return []
+    entries: list[FusionEntry] = []
+    for n in nodes:
+        if not isinstance(n, dict) or "fused_from" not in n or not isinstance(n.get("fused_from"), list):
+            continue
+        name = str(n.get("name", ""))
+        originals = tuple(str(x) for x in n["fused_from"])
+        if originals == (name,):
+            continue  # kept as is
+        entries.append(FusionEntry(name, str(n.get("op_type", "")), originals))
+    return group_entries(entries)
+
+
+def fused_ops(atc: AtcGraph | None, manifest: Mapping[str, object] | None) -> FusedOps:
+    """Every target op that stands for more than one original op, from both sources."""
+    fused: FusedOps = {}
+    for op in atc.ops if atc is not None else ():
+        if len(op.effective_originals) > 1:
+            fused[op.name] = (op.effective_originals, op.passes)
+    for node in _manifest_nodes(manifest):
+        origin = node.get("fused_from")
+        if isinstance(origin, list) and len(origin) > 1:
+            fused[str(node.get("name"))] = (tuple(str(o) for o in origin), ())
+    return fused
+
+
+def _manifest_nodes(manifest: Mapping[str, object] | None) -> list[dict[str, object]]:
+    nodes = manifest.get("nodes") if manifest else None
+    return [n for n in nodes if isinstance(n, dict)] if isinstance(nodes, list) else []

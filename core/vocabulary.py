@@ -1,0 +1,129 @@
+"""The words dumpscope speaks: health words and the metric registry, defined once.
+
+Every user of a health word (the judge, the CLI, the TUI) and every list of metrics
+(the frame's columns, the msaccucmp CSV, the judge's messages, the panes) reads this
+module.  Adding a metric is one :data:`METRICS` entry (plus its kernel code).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+HEALTHS: tuple[str, ...] = ("ok", "warn", "fail", "error", "unmatched", "pending")
+"""Health words of the engine, in a fixed order (the TUI codes a row by its position here)."""
+UNHEALTHY: frozenset[str] = frozenset({"warn", "fail", "error"})
+"""Rows a user must look at."""
+DIVERGENT: frozenset[str] = frozenset({"fail", "error"})
+"""Rows that count as the comparison diverging (the first one is "first divergent")."""
+
+HEALTH_LABEL: dict[str, str] = {
+    "ok": "✓ OK",
+    "warn": "! WARN",
+    "fail": "✗ FAIL",
+    "error": "⚠ ERR",
+    "unmatched": "– ONLY",
+    "pending": "… wait",
+}
+"""Glyph + word: health must read without colour (16 colours, NO_COLOR, colour-blind users)."""
+UNMATCHED_LABEL: dict[str, str] = {"golden": "– GOLD", "target": "– TRGT"}
+"""An unmatched row says which side has the tensor (``– GOLD``: only in the golden dump)."""
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One float column of the comparison frame.
+
+    ``name`` is the frame column; ``short`` the label in verdict messages and tables,
+    ``long`` the label in a detail pane; ``csv_name`` the msaccucmp result-CSV column
+    (None when msaccucmp has none); ``fmt`` the format spec a table cell uses;
+    ``higher_is_better`` the direction (larger cosine is better, larger error worse);
+    ``group``: ``msaccucmp`` (its nine metrics), ``extra`` (ours) or ``stat`` (per side).
+    """
+
+    name: str
+    short: str
+    long: str
+    csv_name: str | None = None
+    fmt: str = ".4g"
+    higher_is_better: bool = False
+    group: str = "extra"
+
+
+def _stat(name: str) -> Metric:
+    stat, _, side = name.partition("_")
+    return Metric(name, name, f"{side} {stat}", fmt=".6g", group="stat")
+
+
+#: Every metric, in the frame's column order (msaccucmp's nine in its CSV order first).
+METRICS: tuple[Metric, ...] = (
+    Metric("cosine_similarity", "cosine", "cosine similarity", "CosineSimilarity", ".6f", True, "msaccucmp"),
+    Metric("max_absolute_error", "max abs error", "max abs error", "MaxAbsoluteError", group="msaccucmp"),
+    Metric("accumulated_relative_error", "acc. rel. error", "accum. rel error", "AccumulatedRelativeError", group="msaccucmp"),
+    Metric("relative_euclidean_distance", "rel. distance", "relative distance", "RelativeEuclideanDistance", group="msaccucmp"),
+    Metric("kullback_leibler_divergence", "KL", "KL divergence", "KullbackLeiblerDivergence", group="msaccucmp"),
+    Metric("mean_absolute_error", "mean abs error", "mean abs error", "MeanAbsoluteError", group="msaccucmp"),
+    Metric("root_mean_square_error", "RMSE", "RMSE", "RootMeanSquareError", group="msaccucmp"),
+    Metric("max_relative_error", "max rel. error", "max rel error", "MaxRelativeError", group="msaccucmp"),
+    Metric("mean_relative_error", "mean rel. error", "mean rel error", "MeanRelativeError", group="msaccucmp"),
+    Metric("sqnr_db", "SQNR dB", "SQNR dB", fmt=".3g", higher_is_better=True),
+    Metric("within_tolerance", "within tolerance", "within tolerance", fmt=".4f", higher_is_better=True),
+    *(_stat(f"{stat}_{side}") for side in ("golden", "target") for stat in ("min", "max", "mean", "std")),
+)
+METRIC: dict[str, Metric] = {m.name: m for m in METRICS}
+"""Registry lookup by frame column."""
+MSACCUCMP_CSV_NAMES: dict[str, str] = {m.csv_name: m.name for m in METRICS if m.csv_name}
+"""msaccucmp's metric columns (CSV name -> frame column), in its CSV order."""
+
+
+def metrics_in(group: str) -> tuple[str, ...]:
+    """Frame columns of one group, in registry order."""
+    return tuple(m.name for m in METRICS if m.group == group)
+
+
+def format_number(value: float | None, width: int) -> str:
+    """``value`` in at most ``width`` characters, with as many digits as fit.
+
+    ``·`` for a missing value, ``NaN``, ``inf``/``-inf``; an exponent is written
+    compactly (``1e-30``, ``9.3e5``).  A number that cannot fit at all (``width`` too
+    small even for one digit and its exponent) is shown as ``#`` repeated.
+    """
+    if width < 1:
+        return ""
+    text = _special(value)
+    if text is None:
+        text = _finite(float(value), width)  # type: ignore[arg-type]
+    return text if len(text) <= width else "#" * width
+
+
+def _special(value: float | None) -> str | None:
+    """The text of a missing, NaN or infinite value (None for a finite number)."""
+    if value is None:
+        return "·"
+    value = float(value)
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return None
+
+
+def _finite(value: float, width: int) -> str:
+    """The longest-precision rendering of a finite value that fits in ``width``."""
+    shortest = _compact(repr(value).removesuffix(".0"))
+    if len(shortest) <= width:
+        return shortest
+    for digits in range(min(width, 15), 0, -1):
+        text = _compact(f"{value:.{digits}g}")
+        if len(text) <= width:
+            return text
+    return _compact(f"{value:.0e}")
+
+
+def _compact(text: str) -> str:
+    """Drop what an exponent does not need: ``1e+38`` -> ``1e38``, ``1e-05`` -> ``1e-5``."""
+    if "e" not in text:
+        return text
+    mantissa, _, exp = text.partition("e")
+    sign = "-" if exp.startswith("-") else ""
+    return f"{mantissa}e{sign}{exp.lstrip('+-').lstrip('0') or '0'}"

@@ -1,0 +1,42 @@
+"""The diagnosis checks registry: one module + one registration per check."""
+
+from __future__ import annotations
+
+import pytest
+
+from dumpscope.core.diagnosis import checks
+from dumpscope.core.diagnosis.checks.base import Check, CheckContext, Finding, RowCase
+from dumpscope.core.diagnosis.engine import ADVICE
+
+
+def test_every_check_is_registered_with_its_advice() -> None:
+    causes = {cause for c in checks.CHECKS for cause in c.advice}
+    assert causes == {"overflow", "clamped", "constant-range", "quantisation", "opdebug", "fusion"}
+    assert all(ADVICE[cause] == text and text for cause, text in checks.advice().items())
+
+
+def test_findings_keep_the_historic_order() -> None:
+    """Findings are listed overflow, constants, quantisation, Opdebug, fusion (the diagnosis ranks by it)."""
+    assert [c.name for c in checks.CHECKS] == ["overflow", "constants", "quantisation", "opdebug", "fusion"]
+
+
+def test_a_registered_check_runs_for_every_checked_row(demo, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    from dumpscope.core.comparison.pipeline import compare
+
+    seen: list[int] = []
+
+    def probe(ctx: CheckContext, case: RowCase) -> list[Finding]:
+        seen.append(case.row)
+        return [Finding("probe", f"row {case.row} probed")] if case.row == seen[0] else []
+
+    monkeypatch.setattr(checks, "CHECKS", (*checks.CHECKS, Check("probe", probe, {"probe": "probe advice"})))
+    found = checks.check_row(CheckContext(compare(demo.golden, demo.target, model=demo.model), _no_edges()), 3)
+    assert seen == [3] and found[-1].text == "row 3 probed"
+
+
+def _no_edges():  # type: ignore[no-untyped-def]
+    import polars as pl
+
+    from dumpscope.core.diagnosis.edges import EDGE_SCHEMA, Edges
+
+    return Edges(pl.DataFrame(schema=EDGE_SCHEMA), {}, {}, frozenset(), "none")
