@@ -15,9 +15,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+import os
+import shutil
+import stat
 import tempfile
 import zlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -427,19 +432,117 @@ def read_manifest(path: str | Path) -> dict[str, Any]:
     return data
 
 
-def _prepare_out_dir(out_dir: Path) -> None:
-    """Create ``out_dir``, or clear a previous dumpscope dump in it; refuse other non-empty dirs."""
-    if out_dir.exists() and not out_dir.is_dir():
-        raise DumpError(f"{out_dir}: exists and is not a directory")
-    if out_dir.is_dir() and any(out_dir.iterdir()):
-        if not (out_dir / "manifest.json").is_file():
-            raise DumpError(f"{out_dir}: directory is not empty (choose a new -o directory)")
-        old = read_manifest(out_dir)
-        for item in (*old.get("tensors", []), *old.get("inputs", [])):
+def _listed_files(manifest: Mapping[str, Any]) -> set[str]:
+    """Relative paths of the files an earlier dumpscope manifest says it wrote."""
+    listed = {"manifest.json"}
+    for key in ("tensors", "inputs"):
+        items = manifest.get(key)
+        for item in items if isinstance(items, list) else ():
             f = item.get("file") if isinstance(item, dict) else None
-            if isinstance(f, str) and ".." not in Path(f).parts and not Path(f).is_absolute():
-                (out_dir / f).unlink(missing_ok=True)
-    out_dir.mkdir(parents=True, exist_ok=True)
+            if isinstance(f, str):
+                listed.add(f)
+    return listed
+
+
+def _foreign_entry(out_dir: Path, listed: set[str]) -> str | None:
+    """The first entry of ``out_dir`` a dumpscope dump would not hold (None when all are ours).
+
+    Walked with ``lstat`` only: a symlink is always foreign, never followed.
+    """
+    for dirpath, dirnames, filenames in os.walk(out_dir, followlinks=False):
+        rel_dir = Path(dirpath).relative_to(out_dir)
+        for d in dirnames:
+            rel = (rel_dir / d).as_posix()
+            if rel != "inputs" or Path(dirpath, d).is_symlink():
+                return rel
+        for f in filenames:
+            rel = (rel_dir / f).as_posix()
+            if rel not in listed or not stat.S_ISREG(os.lstat(Path(dirpath, f)).st_mode):
+                return rel
+    return None
+
+
+def check_out_dir(out_dir: Path) -> bool:
+    """Check that ``out_dir`` may be written; True when it holds an earlier dump to replace.
+
+    Refuses a symlink, a non-directory, and a non-empty directory holding anything that
+    an earlier ``dumpscope dump`` did not write (files not in its manifest, symlinks,
+    folders other than ``inputs/``).  Nothing is followed, opened for writing or deleted.
+    """
+    if out_dir.is_symlink():
+        raise DumpError(f"{out_dir}: is a symbolic link; give a real directory for -o")
+    if not out_dir.exists():
+        return False
+    if not out_dir.is_dir():
+        raise DumpError(f"{out_dir}: exists and is not a directory")
+    try:
+        if not any(out_dir.iterdir()):
+            return False
+        if out_dir.joinpath("manifest.json").is_symlink() or not (out_dir / "manifest.json").is_file():
+            raise DumpError(f"{out_dir}: directory is not empty (choose a new -o directory)")
+        foreign = _foreign_entry(out_dir, _listed_files(read_manifest(out_dir)))
+    except OSError as exc:
+        raise DumpError(f"{out_dir}: cannot inspect the output directory ({exc.strerror or exc})") from None
+    if foreign is not None:
+        raise DumpError(
+            f"{out_dir}: holds {foreign!r}, which dumpscope did not write; refusing to replace it (choose a new -o directory)"
+        )
+    return True
+
+
+@contextmanager
+def staged_out_dir(out_dir: Path) -> Iterator[Path]:
+    """A fresh temporary folder beside ``out_dir``, renamed into place when the body succeeds.
+
+    An earlier dump at ``out_dir`` (checked by :func:`check_out_dir`) is moved aside and
+    removed only after the new one is in place.  On any error or Ctrl-C the temporary
+    folder is removed and ``out_dir`` is left as it was.  ``shutil.rmtree`` never follows
+    symlinks, and only folders this function created are removed.
+    """
+    replace = check_out_dir(out_dir)
+    parent = out_dir.absolute().parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix=f".{out_dir.name[:40]}.dumpscope-tmp-", dir=parent))
+    except OSError as exc:
+        raise DumpError(f"{out_dir}: cannot create the output directory ({exc.strerror or exc})") from None
+    try:
+        os.chmod(work, 0o777 & ~_umask())
+        yield work
+        _swap_into_place(work, out_dir, replace)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _swap_into_place(work: Path, out_dir: Path, replace: bool) -> None:
+    """Rename ``work`` to ``out_dir``; an earlier dump there is checked again, moved aside, then removed."""
+    if replace != check_out_dir(out_dir):
+        raise DumpError(f"{out_dir}: changed while the dump was written; nothing replaced")
+    if not replace:
+        if out_dir.exists():
+            out_dir.rmdir()  # still empty (checked above); rmdir never removes anything else
+        work.rename(out_dir)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{out_dir.name[:40]}.dumpscope-old-", dir=work.parent))
+    old.rmdir()
+    out_dir.rename(old)
+    work.rename(out_dir)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _check_options(max_memory_mb: float, seed: int) -> None:
+    """Usage errors caught before anything is read or written."""
+    if not isinstance(max_memory_mb, (int, float)) or not math.isfinite(max_memory_mb) or max_memory_mb <= 0:
+        raise DumpError(f"--max-memory must be a positive, finite number of MB (got {max_memory_mb!r})")
+    if not isinstance(seed, int) or seed < 0:
+        raise DumpError(f"--seed must be a non-negative integer (got {seed!r})")
 
 
 def load_model(model: str | Path | onnx.ModelProto) -> tuple[onnx.ModelProto, Path | None, str | None, str | None]:
@@ -476,8 +579,7 @@ def dump_model(
     """
     if target is not None and target not in TARGETS:
         raise DumpError(f"unknown target {target!r} (choose from {', '.join(TARGETS)})")
-    if max_memory_mb <= 0:
-        raise DumpError("--max-memory must be a positive number of MB")
+    _check_options(max_memory_mb, seed)
     proto, source_dir, model_path, model_sha = load_model(model)
     facts = graph_facts(proto.graph)
     shapes = parse_input_shapes(input_shapes) if isinstance(input_shapes, str) or input_shapes is None else dict(input_shapes)
@@ -487,33 +589,29 @@ def dump_model(
         else {k: Path(v) for k, v in (inputs or {}).items()}  # type: ignore[union-attr]
     )
     model_inputs = resolve_inputs(proto.graph, facts, files, shapes, seed)
-    out = Path(out_dir)
-    _prepare_out_dir(out)
-    input_entries = save_inputs(out, model_inputs)
-
-    with tempfile.TemporaryDirectory(prefix="dumpscope-") as tmp:
-        work = Path(tmp)
-        prepared = prepare_target(proto, facts, work, source_dir, target, model_inputs)
-        session = open_session(prepared.path, proto, data_dir=prepared.data_dir)
-        reported = proto if prepared.facts is facts else onnx.load_model(str(prepared.path), load_external_data=False)
-        sizes = estimate_sizes(reported, prepared.facts, model_inputs)
-        entries, notes, runs = dump_prepared(
-            prepared, session, model_inputs, out,
-            sizes=sizes, budget_bytes=int(max_memory_mb * (1 << 20)),
-            input_entries={e["name"]: e for e in input_entries}, progress=progress,
-        )
-        del session
-
-    manifest: dict[str, Any] = {
-        **manifest_header(model_path, model_sha, target, seed),
-        "ort_runs": runs,
-        "inputs": input_entries,
-        "tensors": entries,
-        "nodes": node_entries(prepared.facts, prepared.fused_from),
-        "clamped": prepared.clamped,
-        "notes": [*prepared.notes, *(f"graph problem: {p}" for p in facts.problems), *notes],
-    }
-    write_manifest(out, manifest)
+    with staged_out_dir(Path(out_dir)) as out:
+        input_entries = save_inputs(out, model_inputs)
+        with tempfile.TemporaryDirectory(prefix="dumpscope-") as tmp:
+            prepared = prepare_target(proto, facts, Path(tmp), source_dir, target, model_inputs)
+            session = open_session(prepared.path, proto, data_dir=prepared.data_dir)
+            reported = proto if prepared.facts is facts else onnx.load_model(str(prepared.path), load_external_data=False)
+            sizes = estimate_sizes(reported, prepared.facts, model_inputs)
+            entries, notes, runs = dump_prepared(
+                prepared, session, model_inputs, out,
+                sizes=sizes, budget_bytes=int(max_memory_mb * (1 << 20)),
+                input_entries={e["name"]: e for e in input_entries}, progress=progress,
+            )
+            del session
+        manifest: dict[str, Any] = {
+            **manifest_header(model_path, model_sha, target, seed),
+            "ort_runs": runs,
+            "inputs": input_entries,
+            "tensors": entries,
+            "nodes": node_entries(prepared.facts, prepared.fused_from),
+            "clamped": prepared.clamped,
+            "notes": [*prepared.notes, *(f"graph problem: {p}" for p in facts.problems), *notes],
+        }
+        write_manifest(out, manifest)
     return manifest
 
 
