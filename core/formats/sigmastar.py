@@ -48,11 +48,11 @@ DUMP_NAMES = (
 )
 _MAGIC = b"isFloat:"
 _HEADER_RE = re.compile(
-    rb"^//(?P<role>in|out)\s+(?P<idx>\d+)\s+s:\s*(?P<s>\S+)\s+z:\s*(?P<z>\S+)\s+type:\s*(?P<type>\S+)\s+"
+    rb"^//(?P<role>in|out)\s+(?P<idx>\d{1,18})\s+s:\s*(?P<s>\S+)\s+z:\s*(?P<z>\S+)\s+type:\s*(?P<type>\S+)\s+"
     rb"name:\s?(?P<name>.*?)\s+bConstant:\s*(?P<const>\d)\s+shape:\s*\[(?P<shape>[^\]]*)\]"
 )
-_OP_RE = re.compile(rb"^(?:op_out|op_in|input|output)\[(?P<idx>\d+)\]\s+(?P<name>.*?)\s*=\s*\{\s*$")
-_SIZE_RE = re.compile(rb"^//buffer data size:\s*(?P<n>\d+)\s*$")
+_OP_RE = re.compile(rb"^(?:op_out|op_in|input|output)\[(?P<idx>\d{1,18})\]\s+(?P<name>.*?)\s*=\s*\{\s*$")
+_SIZE_RE = re.compile(rb"^//buffer data size:\s*(?P<n>\d{1,18})\s*$")
 _INT_TYPES = {"SGS_S16": np.dtype(np.int16), "SGS_S8": np.dtype(np.int8), "SGS_S32": np.dtype(np.int32)}
 
 
@@ -103,6 +103,28 @@ def _num(raw: bytes) -> float:
         return math.nan
 
 
+#: A header line longer than this is junk (names are far shorter); the pattern is not tried on it,
+#: which keeps a line of 80k spaces linear.
+MAX_HEADER_LINE = 16 << 10
+_MAX_DIGITS = 15  # a dimension of 10**15 elements is already absurd; more digits are corrupt
+
+
+def _header_match(line: bytes) -> re.Match[bytes] | None:
+    if not line.startswith((b"//in", b"//out")) or len(line) > MAX_HEADER_LINE:
+        return None
+    return _HEADER_RE.match(line)
+
+
+def _parse_shape(text: bytes) -> tuple[int, ...] | str:
+    """The dims of ``shape:[...]``, or why they are not a plausible shape."""
+    dims = [d for d in text.replace(b" ", b"").split(b",") if d]
+    if not all(d.isdigit() for d in dims):
+        return "is not a list of integers"
+    if any(len(d) > _MAX_DIGITS for d in dims) or math.prod(int(d) for d in dims) > 1 << 48:
+        return "claims more than 2**48 elements (a corrupt header)"
+    return tuple(int(d) for d in dims)
+
+
 def scan(buf: mmap.mmap | bytes, text: bool) -> tuple[bool, list[Record], list[str]]:
     """``(is_float, records, problems)`` of a whole dump; data is located, not read."""
     first, pos = _line(buf, 0)
@@ -113,7 +135,7 @@ def scan(buf: mmap.mmap | bytes, text: bool) -> tuple[bool, list[Record], list[s
     problems: list[str] = []
     while pos < len(buf):
         line, nxt = _line(buf, pos)
-        m = _HEADER_RE.match(line)
+        m = _header_match(line)
         if not m:
             pos = nxt  # trailers ("};"), blank lines, junk: resync on the next header
             continue
@@ -125,10 +147,9 @@ def scan(buf: mmap.mmap | bytes, text: bool) -> tuple[bool, list[Record], list[s
         if om:
             op_index, op_name = int(om["idx"]), _decode(om["name"])
             pos = nxt
-        try:
-            shape = tuple(int(d) for d in m["shape"].replace(b" ", b"").split(b",") if d)
-        except ValueError:
-            problems.append(f"byte {header_pos}: shape [{_decode(m['shape'])}] is not a list of integers; skipped")
+        shape = _parse_shape(m["shape"])
+        if isinstance(shape, str):
+            problems.append(f"byte {header_pos}: shape [{_decode(m['shape'][:80])}] {shape}; skipped")
             continue
         line, nxt = _line(buf, pos)
         sm = _SIZE_RE.match(line)
@@ -194,13 +215,7 @@ def load_record(path: Path, rec: Record, text: bool) -> np.ndarray:
     with io.open(path, "rb") as fh:
         if text:
             fh.seek(rec.start)
-            chunk = fh.read(rec.length)
-            values = np.array(
-                [float(v) for v in chunk.replace(b"\n", b",").split(b",") if v.strip()], dtype=np.float64
-            )
-            if values.size < count:
-                raise ValueError(f"text record holds {values.size} values, shape {list(rec.shape)} needs {count}")
-            values = values[:count]
+            values = _text_values(fh, rec.length, count)
             raw = values.astype(np.float32) if dtype.kind == "f" else values
         else:
             mm = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
@@ -210,6 +225,42 @@ def load_record(path: Path, rec: Record, text: bool) -> np.ndarray:
     else:
         out = raw
     return out.reshape(rec.shape)
+
+
+_TEXT_CHUNK = 1 << 20
+
+
+def _text_values(fh: io.BufferedReader, length: int, count: int) -> np.ndarray:
+    """The first ``count`` comma/newline-separated numbers of ``length`` bytes of text.
+
+    Read in 1 MiB pieces into a preallocated array: memory is the array plus one piece,
+    never a Python list of every value.
+    """
+    out = np.empty(count, dtype=np.float64)
+    filled, left, carry = 0, length, b""
+    while filled < count:
+        piece = fh.read(min(_TEXT_CHUNK, left)) if left > 0 else b""
+        left -= len(piece)
+        block = carry + piece
+        carry = b""
+        if piece:  # keep a value cut by the piece's end for the next round
+            cut = max(block.rfind(b","), block.rfind(b"\n"))
+            block, carry = block[: cut + 1], block[cut + 1 :]
+            if len(carry) > _TEXT_CHUNK:
+                raise ValueError("a text value longer than 1 MiB")
+        filled = _fill(out, filled, block)
+        if not piece:
+            break
+    if filled < count:
+        raise ValueError(f"text record holds {filled} values, shape needs {count}")
+    return out
+
+
+def _fill(out: np.ndarray, filled: int, block: bytes) -> int:
+    """Parse the values of ``block`` into ``out`` from ``filled``; the new fill level."""
+    tokens = [v for v in block.replace(b"\n", b",").split(b",") if v.strip()][: out.size - filled]
+    out[filled : filled + len(tokens)] = [float(v) for v in tokens]
+    return filled + len(tokens)
 
 
 def _dump_file(path: Path) -> Path | None:
