@@ -47,10 +47,13 @@ DUMP_NAMES = (
     "tflite_outtensor_dump.bin",
 )
 _MAGIC = b"isFloat:"
-_HEADER_RE = re.compile(
+# The header line is matched in two parts split at "bConstant:" so that no pattern has two
+# adjacent runs that can both take spaces (that was quadratic on a line of 80k spaces).
+_HEADER_HEAD_RE = re.compile(
     rb"^//(?P<role>in|out)\s+(?P<idx>\d{1,18})\s+s:\s*(?P<s>\S+)\s+z:\s*(?P<z>\S+)\s+type:\s*(?P<type>\S+)\s+"
-    rb"name:\s?(?P<name>.*?)\s+bConstant:\s*(?P<const>\d)\s+shape:\s*\[(?P<shape>[^\]]*)\]"
+    rb"name:\s?(?P<name>.*)$"
 )
+_HEADER_TAIL_RE = re.compile(rb"^bConstant:\s*(?P<const>\d)\s+shape:\s*\[(?P<shape>[^\]]*)\]")
 _OP_RE = re.compile(rb"^(?:op_out|op_in|input|output)\[(?P<idx>\d{1,18})\]\s+(?P<name>.*?)\s*=\s*\{\s*$")
 _SIZE_RE = re.compile(rb"^//buffer data size:\s*(?P<n>\d{1,18})\s*$")
 _INT_TYPES = {"SGS_S16": np.dtype(np.int16), "SGS_S8": np.dtype(np.int8), "SGS_S32": np.dtype(np.int32)}
@@ -109,10 +112,17 @@ MAX_HEADER_LINE = 16 << 10
 _MAX_DIGITS = 15  # a dimension of 10**15 elements is already absurd; more digits are corrupt
 
 
-def _header_match(line: bytes) -> re.Match[bytes] | None:
+def _header_match(line: bytes) -> dict[str, bytes] | None:
+    """The fields of a tensor header line (``//out 0 s: ... name: N bConstant:0 shape:[...]``), or None."""
     if not line.startswith((b"//in", b"//out")) or len(line) > MAX_HEADER_LINE:
         return None
-    return _HEADER_RE.match(line)
+    cut = line.find(b"bConstant:")
+    if cut < 0:
+        return None
+    head, tail = _HEADER_HEAD_RE.match(line[:cut]), _HEADER_TAIL_RE.match(line[cut:])
+    if head is None or tail is None or not line[cut - 1 : cut].isspace():
+        return None
+    return {**head.groupdict(), "name": head["name"].rstrip(), **tail.groupdict()}
 
 
 def _parse_shape(text: bytes) -> tuple[int, ...] | str:
@@ -143,7 +153,7 @@ def scan(buf: mmap.mmap | bytes, text: bool) -> tuple[bool, list[Record], list[s
         pos = nxt
         op_index = op_name = None
         line, nxt = _line(buf, pos)
-        om = _OP_RE.match(line)
+        om = _OP_RE.match(line) if len(line) <= MAX_HEADER_LINE else None
         if om:
             op_index, op_name = int(om["idx"]), _decode(om["name"])
             pos = nxt
