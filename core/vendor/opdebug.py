@@ -411,13 +411,14 @@ def _stats(name: str, fmt: str, arr: np.ndarray) -> TensorStats:
 
 
 def _walk(root: Path) -> Iterator[Path]:
+    """Regular files under ``root``: iterative and depth-bounded, FIFOs and links leading out skipped."""
     if root.is_file():
         yield root
         return
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        for name in sorted(filenames):
-            yield Path(dirpath) / name
+    from dumpscope.core.formats.safe_fs import walk_files
+
+    walk = walk_files(root, lambda _name: True, 16, skip_hidden=True)
+    yield from (p for p in walk.files if p not in walk.refused)
 
 
 def is_opdebug(path: Path) -> bool:

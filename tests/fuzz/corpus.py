@@ -229,6 +229,27 @@ def nest(top: Path, levels: int = 1100) -> Path:
     return deep
 
 
+def remove_tree(top: Path) -> None:
+    """Remove ``top`` bottom-up without recursion (``shutil.rmtree`` recurses once per level)."""
+    entries: list[Path] = []
+    stack = [top]
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as it:
+                for e in it:
+                    entries.append(Path(e.path))
+                    if e.is_dir(follow_symlinks=False):
+                        stack.append(Path(e.path))
+        except OSError:
+            continue
+    for p in sorted(entries, key=lambda p: -len(p.parts)):
+        try:
+            p.rmdir() if p.is_dir() and not p.is_symlink() else p.unlink()
+        except OSError:
+            pass
+
+
 def _nested_deep(folder: Path) -> tuple[Path, Path]:
     def spoil(t: Path) -> None:
         np.save(nest(t) / "deep.npy", good_array("deep"))

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .corpus import Case, cases, make_outside
+from .corpus import Case, cases, make_outside, remove_tree
 
 RSS_SLACK = 200 << 20
 COLUMNS = ("cases", "internal errors", "tracebacks", "hangs", "RSS over bound", "rows lost", "outside touches")
@@ -340,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
                 if args.only in name:
                     (root / name).mkdir()
                     other.append(run_elsewhere(name, build, root / name, min(args.timeout, 20.0)))
-        _cleanup(root)
+        remove_tree(root)
     print(f"Readers, dump -o (this area): {len({o.case for o in mine})} cases, {len(mine)} runs")
     print(table(mine))
     _details(mine)
@@ -357,15 +357,6 @@ def _details(outcomes: list[Outcome], owners: dict[str, str] | None = None) -> N
         if o.problems:
             owner = f" [{owners[o.case]}]" if owners else ""
             print(f"  FAIL {o.command} {o.case}{owner}: {', '.join(o.problems)} (exit {o.rc}): {o.stderr}")
-
-
-def _cleanup(root: Path) -> None:
-    """Remove the deep case folders bottom-up (shutil.rmtree recurses per level)."""
-    for p in sorted(_entries(root), key=lambda p: -len(p.parts)):
-        try:
-            p.rmdir() if p.is_dir() and not p.is_symlink() else p.unlink()
-        except OSError:
-            pass
 
 
 if __name__ == "__main__":
