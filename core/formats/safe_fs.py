@@ -83,7 +83,10 @@ def member_path(root: Path, rel: object) -> tuple[Path | None, str | None]:
         return None, f"{rel[:200]!r} is an absolute path; only files inside the dump folder are read"
     path = root / rel
     if not is_inside(root, path):
-        return None, f"{rel[:200]!r} leads outside the dump folder; refused"
+        lexical = os.path.normpath(rel)
+        if lexical == ".." or lexical.startswith(".." + os.sep):
+            return None, f"{rel[:200]!r} leads outside the dump folder; refused"
+        return None, f"{rel[:200]!r} goes through a symbolic link leading outside the dump folder; not followed"
     return path, None
 
 
