@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorRef
+from dumpscope.core.formats.safe_fs import regular_file_problem
 
 NAME = "sigmastar"
 
@@ -279,7 +280,7 @@ def _dump_file(path: Path) -> Path | None:
     if path.is_dir():
         for name in DUMP_NAMES:
             for p in (path / name, path / "dumpData" / name):
-                if p.is_file():
+                if p.is_file() and regular_file_problem(path, p) is None:  # no link leading out of the folder
                     return p
     return None
 

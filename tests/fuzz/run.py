@@ -88,11 +88,30 @@ def input_bytes(paths: list[Path]) -> int:
     return total
 
 
+#: A small fresh interpreter runs the command and reports its peak RSS: a child forked from
+#: this (large) process would inherit this process's high-water mark in ``ru_maxrss``.
+_WRAPPER = (
+    "import resource, subprocess, sys\n"
+    "rc = subprocess.call([sys.executable, '-m', 'dumpscope', *sys.argv[1:]])\n"
+    "sys.stderr.write('\\n' + _MARK + str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) + '\\n')\n"
+    "sys.exit(rc)\n"
+)
+_MARK = "@@dumpscope-fuzz-maxrss-kb@@ "
+
+
+def _split_rss(stderr: str) -> tuple[str, int]:
+    head, mark, tail = stderr.rpartition(_MARK)
+    if not mark:
+        return stderr, 0
+    return head.rstrip("\n") + ("\n" if head.strip() else ""), int(tail.split()[0]) * 1024
+
+
 def run(argv: list[str], timeout: float, cwd: Path) -> tuple[int | None, str, str, int]:
     """``(exit code or None on a hang, stdout, stderr, peak RSS bytes)`` of one CLI run."""
+    wrapper = f"_MARK = {_MARK!r}\n" + _WRAPPER
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "dumpscope", *argv], stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+            [sys.executable, "-c", wrapper, *argv], stdout=out, stderr=err, stdin=subprocess.DEVNULL,
             cwd=cwd, start_new_session=True, env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200"},
         )
         hung = threading.Event()
@@ -103,13 +122,14 @@ def run(argv: list[str], timeout: float, cwd: Path) -> tuple[int | None, str, st
 
         timer = threading.Timer(timeout, kill)
         timer.start()
-        _pid, status, usage = os.wait4(proc.pid, 0)
+        _pid, status, _usage = os.wait4(proc.pid, 0)
         timer.cancel()
         proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
         rc = None if hung.is_set() else proc.returncode
-        return rc, out.read().decode(errors="replace"), err.read().decode(errors="replace"), usage.ru_maxrss * 1024
+        stderr, rss = _split_rss(err.read().decode(errors="replace"))
+        return rc, out.read().decode(errors="replace"), stderr, rss
 
 
 def _rows_lost(case: Case, stdout: str) -> list[str]:
