@@ -292,8 +292,9 @@ def _overflow_status(status: object) -> Callable[[Path], list[str]]:
     def build(folder: Path) -> list[str]:
         d = folder / "od"
         d.mkdir()
-        (d / "Opdebug.Node_OpDebug.0.1.1700000000000000.output.0.json").write_text(json.dumps({"status": status}))
-        (d / "Opdebug.Node_OpDebug.0.2.1700000000000001.output.0.json").write_text(json.dumps({"status": "0x0"}))
+        for k, word in enumerate((status, 32)):
+            record = {"AI Core": {"status": word, "task_id": k, "stream_id": 1}}
+            (d / f"Opdebug.Node_OpDebug.{k}.1.170000000000000{k}.output.0.json").write_text(json.dumps(record))
         return ["overflow", str(d), "--json"]
 
     return build

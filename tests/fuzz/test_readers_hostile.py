@@ -290,3 +290,15 @@ def test_sigmastar_text_values_are_parsed_in_pieces(tmp_path: Path) -> None:
     dump = open_dump(tmp_path)
     np.testing.assert_allclose(dump.tensors["big"].load(), big.data, rtol=1e-6, atol=1e-6)  # written with %.6f
     np.testing.assert_allclose(dump.tensors["a"].load(), good_array("a"), rtol=1e-5)
+
+
+@pytest.mark.parametrize("status", ["0x20", None, "junk", [1, "x"], True])
+def test_opdebug_odd_status_costs_its_file_only(tmp_path: Path, status: object) -> None:
+    from dumpscope.core.vendor.opdebug import scan as overflow_scan
+
+    for k, word in enumerate((status, 32)):
+        record = {"AI Core": {"status": word, "task_id": k, "stream_id": "1"}}
+        (tmp_path / f"Opdebug.Node_OpDebug.{k}.1.170000000000000{k}.output.0.json").write_text(json.dumps(record))
+    report = overflow_scan(tmp_path, with_stats=False)
+    assert any(r.task_id == 1 and r.status == 32 for r in report.records)
+    assert report.problems or any(r.task_id == 0 for r in report.records)
