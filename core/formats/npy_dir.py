@@ -231,7 +231,36 @@ def _open_manifest(root: Path, manifest: dict) -> Dump:  # type: ignore[type-arg
             name = from_filename(str(rel.with_suffix("")))
             _put(tensors, problems, _ref(TensorInfo(name=name, source=str(file)), file, walk.refused.get(file)))
             problems.append(DumpProblem(str(file), "not in the manifest; read by its file name"))
-    return Dump(path=root, format=NAME, tensors=tensors, problems=problems, meta={"manifest": manifest})
+    meta = {"manifest": _checked_manifest(manifest, problems, str(root / MANIFEST))}
+    return Dump(path=root, format=NAME, tensors=tensors, problems=problems, meta=meta)
+
+
+#: Top-level manifest fields other parts read, and the JSON types they may have.
+_MANIFEST_FIELDS: dict[str, tuple[type, ...]] = {
+    "version": (int,), "model": (str, type(None)), "model_sha256": (str, type(None)), "producer": (str,),
+    "target": (str, type(None)), "seed": (int,), "ort_runs": (int,), "inputs": (list,), "nodes": (list, dict),
+    "clamped": (list,), "notes": (list,), "demo": (dict,),
+}  # fmt: skip
+_ITEM_TYPES: dict[str, type] = {"inputs": dict, "clamped": dict, "notes": str, "nodes": dict}
+
+
+def _checked_manifest(manifest: dict, problems: list[DumpProblem], where: str) -> dict:  # type: ignore[type-arg]
+    """The manifest with every known field of the wrong type dropped (and said), so no later
+    reader meets an ``"inputs": 7``; list fields keep only items of the right type."""
+    out = dict(manifest)
+    for key, types in _MANIFEST_FIELDS.items():
+        if key not in out:
+            continue
+        value = out[key]
+        if not isinstance(value, types) or isinstance(value, bool):
+            problems.append(DumpProblem(where, f"manifest field {key!r} is a {type(value).__name__}; ignored"))
+            del out[key]
+        elif isinstance(value, list) and key in _ITEM_TYPES:
+            kept = [v for v in value if isinstance(v, _ITEM_TYPES[key])]
+            if len(kept) != len(value):
+                problems.append(DumpProblem(where, f"manifest field {key!r}: {len(value) - len(kept)} malformed item(s) ignored"))
+            out[key] = kept
+    return out
 
 
 def _manifest_extra(entry: dict) -> tuple[tuple[str, str], ...]:  # type: ignore[type-arg]

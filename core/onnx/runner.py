@@ -425,6 +425,8 @@ def read_manifest(path: str | Path) -> dict[str, Any]:
         raise DumpError(f"{p}: no such file") from None
     except (OSError, ValueError) as exc:
         raise DumpError(f"{p}: not a readable manifest ({exc})") from None
+    except RecursionError:
+        raise DumpError(f"{p}: not a readable manifest (JSON nested too deeply)") from None
     if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT:
         raise DumpError(f"{p}: not a dumpscope manifest")
     if data.get("version") != MANIFEST_VERSION:

@@ -182,6 +182,17 @@ def _manifest_bad_fields(folder: Path) -> tuple[Path, Path]:
     return _pair(folder, spoil)
 
 
+def _manifest_junk_fields(folder: Path) -> tuple[Path, Path]:
+    def spoil(t: Path) -> None:
+        junk = {
+            "inputs": 7, "nodes": 5, "clamped": "x", "notes": {"a": 1}, "model": ["x"], "target": {"a": 1},
+            "seed": "s", "version": True, "demo": [1],
+        }  # fmt: skip
+        _manifest(t, [*_good_entries(), {"name": "x", "file": "a.npy", "node_name": ["n"], "node_inputs": [1]}], junk)
+
+    return _pair(folder, spoil)
+
+
 def _manifest_unreadable(folder: Path) -> tuple[Path, Path]:
     names = ("enc/a:0", "enc/b:1", "plain")
     for side in ("golden", "target"):
@@ -460,6 +471,7 @@ def cases() -> list[Case]:
         Case("manifest-paths-outside", "npy-dir", _manifest_outside),
         Case("symlinks-leading-out", "npy-dir", _symlinks_out, good=(*GOOD, "alias")),
         Case("manifest-bad-fields", "npy-dir", _manifest_bad_fields),
+        Case("manifest-junk-top-level-fields", "npy-dir", _manifest_junk_fields),
         Case("manifest-unreadable-fallback-decodes", "npy-dir", _manifest_unreadable, good=("enc/a:0", "enc/b:1", "plain")),
         Case("manifest-json-100k-deep", "npy-dir", _manifest_deep),
         Case("fifo-in-dump", "npy-dir", _fifo),

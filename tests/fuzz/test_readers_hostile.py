@@ -102,6 +102,17 @@ def test_damaged_manifest_keeps_the_good_entries_and_marks_the_bad_ones(tmp_path
     assert "entry is a int" in _error(dump, "<manifest entry 3>")
 
 
+def test_manifest_fields_of_the_wrong_type_are_dropped_and_said(tmp_path: Path) -> None:
+    d = npy_dir(tmp_path / "d")
+    manifest = {"format": "dumpscope-manifest", "tensors": [{"name": "a", "file": "a.npy"}], "inputs": 7, "notes": ["ok", 3], "target": None}
+    (d / "manifest.json").write_text(json.dumps(manifest))
+    dump = open_dump(d)
+    kept = dump.meta["manifest"]
+    assert "inputs" not in kept and kept["notes"] == ["ok"] and kept["target"] is None
+    messages = [p.message for p in dump.problems]
+    assert "manifest field 'inputs' is a int; ignored" in messages and any("'notes': 1 malformed" in m for m in messages)
+
+
 @pytest.mark.parametrize("text", ['{"format": "dumpscope-manifest", "tensors": [', "[" * 100_000 + "]" * 100_000, '{"format": "dumpscope-manifest", "tensors": 5}'])
 def test_unusable_manifest_falls_back_to_decoded_names_and_says_why(tmp_path: Path, text: str) -> None:
     d = tmp_path / "d"
