@@ -189,6 +189,16 @@ def test_bad_dump_options_are_usage_errors_and_write_nothing(
     assert not out.exists()
 
 
+def test_empty_out_dir_is_kept_and_filled(chain_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "empty"
+    out.mkdir()
+    inode = out.stat().st_ino
+    monkeypatch.chdir(out)
+    assert main(["dump", str(chain_model), "-o", "."]) == 0
+    assert out.stat().st_ino == inode and read_manifest(out)["target"] is None
+    _no_temp_left(tmp_path)
+
+
 def _mixed_model(builder: ModelBuilder) -> Path:
     """Three inputs (float with a dynamic dim, int64 ids, bool mask), int64 and bool outputs."""
     nodes = [

@@ -209,8 +209,9 @@ def scan(buf: mmap.mmap | bytes, text: bool) -> tuple[bool, list[Record], list[s
 def record_problem(rec: Record, text: bool) -> str | None:
     if rec.length < 0:
         return "truncated file: the tensor's bytes are missing"
-    if text:
-        return None
+    if text:  # every value takes at least one character and a separator
+        count = math.prod(rec.shape)
+        return f"text record of {rec.length} bytes cannot hold {count} values" if count > rec.length else None
     need = math.prod(rec.shape) * _storage_dtype(rec).itemsize
     if rec.length < need:
         return f"record holds {rec.length} bytes, shape {list(rec.shape)} of {rec.sgs_type} needs {need}"

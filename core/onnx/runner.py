@@ -501,8 +501,9 @@ def staged_out_dir(out_dir: Path) -> Iterator[Path]:
     folder is removed and ``out_dir`` is left as it was.  ``shutil.rmtree`` never follows
     symlinks, and only folders this function created are removed.
     """
+    out_dir = Path(os.path.abspath(out_dir))  # "." and "x/.." named; links are not resolved
     replace = check_out_dir(out_dir)
-    parent = out_dir.absolute().parent
+    parent = out_dir.parent
     try:
         parent.mkdir(parents=True, exist_ok=True)
         work = Path(tempfile.mkdtemp(prefix=f".{out_dir.name[:40]}.dumpscope-tmp-", dir=parent))
@@ -511,7 +512,10 @@ def staged_out_dir(out_dir: Path) -> Iterator[Path]:
     try:
         os.chmod(work, 0o777 & ~_umask())
         yield work
-        _swap_into_place(work, out_dir, replace)
+        try:
+            _swap_into_place(work, out_dir, replace)
+        except OSError as exc:
+            raise DumpError(f"{out_dir}: cannot put the dump in place ({exc.strerror or exc})") from None
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
@@ -528,9 +532,13 @@ def _swap_into_place(work: Path, out_dir: Path, replace: bool) -> None:
     if replace != check_out_dir(out_dir):
         raise DumpError(f"{out_dir}: changed while the dump was written; nothing replaced")
     if not replace:
-        if out_dir.exists():
-            out_dir.rmdir()  # still empty (checked above); rmdir never removes anything else
-        work.rename(out_dir)
+        if out_dir.exists():  # an empty folder (maybe the working directory): keep it, move our files in
+            entries = sorted(work.iterdir(), key=lambda p: p.name == "manifest.json")
+            for entry in entries:  # the manifest last: a dump without it is visibly incomplete
+                entry.rename(out_dir / entry.name)
+            work.rmdir()
+        else:
+            work.rename(out_dir)
         return
     old = Path(tempfile.mkdtemp(prefix=f".{out_dir.name[:40]}.dumpscope-old-", dir=work.parent))
     old.rmdir()
