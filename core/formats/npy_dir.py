@@ -246,8 +246,12 @@ _ITEM_TYPES: dict[str, type] = {"inputs": dict, "clamped": dict, "notes": str, "
 
 def _checked_manifest(manifest: dict, problems: list[DumpProblem], where: str) -> dict:  # type: ignore[type-arg]
     """The manifest with every known field of the wrong type dropped (and said), so no later
-    reader meets an ``"inputs": 7``; list fields keep only items of the right type."""
-    out = dict(manifest)
+    reader meets an ``"inputs": 7``; list fields keep only items of the right type.
+
+    ``tensors`` is not kept (the dump's tensors are its rows; a 100k-entry list would
+    double the reader's memory): ``tensor_entries`` gives its length."""
+    out = {k: v for k, v in manifest.items() if k != "tensors"}
+    out["tensor_entries"] = len(manifest.get("tensors") or [])
     for key, types in _MANIFEST_FIELDS.items():
         if key not in out:
             continue
