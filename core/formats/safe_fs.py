@@ -33,7 +33,7 @@ from dumpscope.core.dumps import DumpProblem
 #: Lines of a side CSV (mapping.csv) longer than this are skipped with a note.
 MAX_CSV_LINE = 64 << 10
 #: A JSON side file (manifest.json) larger than this is refused.
-MAX_JSON_BYTES = 1 << 30
+MAX_JSON_BYTES = 256 << 20
 
 
 def _real(path: Path | str) -> str:
@@ -142,6 +142,12 @@ def _visit(root: Path, entry: os.DirEntry[str], wanted: Callable[[str], bool], w
     if not wanted(entry.name):
         return False
     path = Path(entry.path)
+    try:
+        if entry.is_file(follow_symlinks=False):  # a regular file, known from the listing: no system call
+            walk.files.append(path)
+            return False
+    except OSError:
+        pass
     problem = regular_file_problem(root, path)
     if problem is None or entry.is_symlink():
         walk.files.append(path)
