@@ -106,3 +106,32 @@ def test_bytes_flipped_anywhere(tmp_path_factory: pytest.TempPathFactory, fmt: s
         raw[pos] ^= mask
     victim.write_bytes(bytes(raw))
     _read_totally(dump_path)
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70) | st.floats() | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+_FIELDS = ("name", "file", "shape", "dtype", "kind", "node_name", "op_type", "topo_index", "node_inputs", "output_index", "quant")
+
+
+@given(entries=st.lists(st.dictionaries(st.sampled_from(_FIELDS), _JSON, max_size=6) | _JSON, max_size=6), top=st.dictionaries(st.sampled_from(("inputs", "nodes", "clamped", "notes", "target", "seed", "version")), _JSON, max_size=4))
+@_SETTINGS
+def test_any_manifest_entries_cost_only_their_rows(tmp_path_factory: pytest.TempPathFactory, entries: list[object], top: dict[str, object]) -> None:
+    import json
+
+    from dumpscope.core.comparison.pipeline import compare_frame
+
+    folder = tmp_path_factory.mktemp("manifest")
+    for n in GOOD:
+        np.save(folder / f"{n}.npy", good_array(n))
+    good = [{"name": n, "file": f"{n}.npy"} for n in GOOD]
+    manifest = {"format": "dumpscope-manifest", "version": 1, **top, "tensors": [*good, *entries]}
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    dump = open_dump(folder)
+    for n in GOOD:  # a good entry keeps its row, whatever its neighbours hold
+        assert dump.tensors[n].load().shape == (2, 3)
+    _read_totally(folder)
+    frame = compare_frame(folder, folder)
+    assert set(GOOD) <= set(frame["name"].to_list())
