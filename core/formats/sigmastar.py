@@ -297,21 +297,65 @@ def sniff(path: Path) -> float:
         return 0.0
 
 
-def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names it `open`
-    path = Path(path)
-    p = _dump_file(path)
-    if p is None:
-        raise DumpError(f"{path}: no SigmaStar dump ({', '.join(DUMP_NAMES[:3])}...)")
-    text = p.suffix.lower() == ".txt"
+def _read_records(p: Path, text: bool) -> tuple[bool, list[Record], list[str]]:
+    """:func:`scan` of the file ``p``; an unusable file is a DumpError naming it."""
     try:
         with io.open(p, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-            is_float, records, messages = scan(mm, text)
+            return scan(mm, text)
     except ValueError as exc:  # an empty file cannot be mapped
         raise DumpError(f"{p}: not a SigmaStar dump ({exc})") from exc
     except DumpError as exc:
         raise DumpError(f"{p}: {exc}") from exc
     except OSError as exc:
         raise DumpError(f"{p}: cannot read: {exc.strerror or exc}") from exc
+
+
+def _record_extra(rec: Record) -> tuple[tuple[str, str], ...]:
+    extra = [
+        ("sgs_type", rec.sgs_type),
+        ("scale", repr(rec.scale)),
+        ("zero_point", repr(rec.zero_point)),
+        ("is_float", str(int(rec.is_float))),
+        ("dequantised", str(int(_dequantised(rec)))),
+    ]
+    if len(rec.shape) == 4:
+        extra.append(("layout", "NHWC"))
+    return tuple(extra)
+
+
+def _record_kind(rec: Record) -> str:
+    if rec.constant:
+        return "constant"
+    return "activation" if rec.role == "out" else "input"
+
+
+def _record_ref(p: Path, rec: Record, text: bool) -> TensorRef:
+    """One record as a tensor row (an unusable record: a row with the reason)."""
+    kind = _record_kind(rec)
+    error = record_problem(rec, text)
+    dtype = "float32" if _dequantised(rec) or _storage_dtype(rec).kind == "f" else _storage_dtype(rec).name
+    info = TensorInfo(
+        name=rec.name,
+        dtype=dtype,
+        shape=rec.shape,
+        node_name=rec.op_name,
+        topo_index=rec.op_index if kind == "activation" else -1,
+        output_index=rec.index if rec.role == "out" else 0,
+        kind=kind,  # type: ignore[arg-type]
+        source=f"{p}@{rec.start}",
+        order=float(rec.op_index) if rec.op_index is not None else None,
+        extra=_record_extra(rec),
+    )
+    return TensorRef(info, None if error else partial(load_record, p, rec, text), error)
+
+
+def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names it `open`
+    path = Path(path)
+    p = _dump_file(path)
+    if p is None:
+        raise DumpError(f"{path}: no SigmaStar dump ({', '.join(DUMP_NAMES[:3])}...)")
+    text = p.suffix.lower() == ".txt"
+    is_float, records, messages = _read_records(p, text)
     problems = [DumpProblem(str(p), m) for m in messages]
     produced = {r.name for r in records if r.role == "out"}
     tensors: dict[str, TensorRef] = {}
@@ -321,31 +365,7 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names i
         if rec.name in tensors:
             problems.append(DumpProblem(str(p), f"tensor {rec.name!r} is dumped twice; the first record is used"))
             continue
-        kind = "constant" if rec.constant else ("activation" if rec.role == "out" else "input")
-        extra = [
-            ("sgs_type", rec.sgs_type),
-            ("scale", repr(rec.scale)),
-            ("zero_point", repr(rec.zero_point)),
-            ("is_float", str(int(rec.is_float))),
-            ("dequantised", str(int(_dequantised(rec)))),
-        ]
-        if len(rec.shape) == 4:
-            extra.append(("layout", "NHWC"))
-        error = record_problem(rec, text)
-        dtype = "float32" if _dequantised(rec) or _storage_dtype(rec).kind == "f" else _storage_dtype(rec).name
-        info = TensorInfo(
-            name=rec.name,
-            dtype=dtype,
-            shape=rec.shape,
-            node_name=rec.op_name,
-            topo_index=rec.op_index if kind == "activation" else -1,
-            output_index=rec.index if rec.role == "out" else 0,
-            kind=kind,  # type: ignore[arg-type]
-            source=f"{p}@{rec.start}",
-            order=float(rec.op_index) if rec.op_index is not None else None,
-            extra=tuple(extra),
-        )
-        tensors[rec.name] = TensorRef(info, None if error else partial(load_record, p, rec, text), error)
+        tensors[rec.name] = _record_ref(p, rec, text)
     if not tensors and not problems:
         raise DumpError(f"{p}: a SigmaStar dump header but no tensor records")
     return Dump(path=path, format=NAME, tensors=tensors, problems=problems, meta={"file": str(p), "is_float": is_float})
