@@ -94,24 +94,30 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format protocol's name
     manifest_path = path / MANIFEST
     if not (manifest_path.exists() or manifest_path.is_symlink()):
         return _open_scan(path)
-    reason = regular_file_problem(path, manifest_path)
-    manifest: object = None
-    if reason is None:
-        try:
-            manifest = load_json(manifest_path)
-        except (OSError, ValueError, UnicodeError) as exc:
-            reason = f"unreadable ({getattr(exc, 'strerror', None) or exc})"
-    if reason is None and not (isinstance(manifest, dict) and manifest.get("format") == "dumpscope-manifest"):
-        reason = "not a dumpscope manifest"
-    if reason is None and not isinstance(manifest.get("tensors", []), list):  # type: ignore[union-attr]
-        reason = "its 'tensors' is not a list"
-    if reason is None:
-        return _open_manifest(path, manifest)  # type: ignore[arg-type]
+    manifest, reason = _load_manifest(path, manifest_path)
+    if manifest is not None:
+        return _open_manifest(path, manifest)
     dump = _open_scan(path, decode_names=True)
     message = f"manifest not used: {reason}; files read by their (decoded) names"
     dump.problems.insert(0, DumpProblem(str(manifest_path), message))
     dump.meta["manifest_unused"] = reason
     return dump
+
+
+def _load_manifest(root: Path, manifest_path: Path) -> tuple[dict | None, str]:  # type: ignore[type-arg]
+    """``(manifest, "")`` when ``manifest.json`` is usable, else ``(None, why not)``."""
+    reason = regular_file_problem(root, manifest_path)
+    if reason is not None:
+        return None, reason
+    try:
+        manifest = load_json(manifest_path)
+    except (OSError, ValueError, UnicodeError) as exc:
+        return None, f"unreadable ({getattr(exc, 'strerror', None) or exc})"
+    if not (isinstance(manifest, dict) and manifest.get("format") == "dumpscope-manifest"):
+        return None, "not a dumpscope manifest"
+    if not isinstance(manifest.get("tensors", []), list):
+        return None, "its 'tensors' is not a list"
+    return manifest, ""
 
 
 def _ref(info: TensorInfo, path: Path, refused: str | None = None) -> TensorRef:
@@ -376,6 +382,41 @@ def _decoded(rel_dir: Path, stem: str) -> _Parsed:
     return _Parsed(from_filename(f"{rel_dir.as_posix()}/{stem}" if rel_dir.parts else stem))
 
 
+def _msit_input(p: _Parsed, nodes: set[str]) -> _Parsed:
+    """msit writes a node's inputs as ``input_{node}.{i}.{ts}.npy``; only call it that when
+    such a node exists, so a node really named ``input_x`` keeps its outputs."""
+    if p.node and p.node.startswith("input_") and p.node[6:] in nodes and p.kind == "activation" and p.op_type is None:
+        return _Parsed(f"{p.node[6:]}:input:{p.index}", p.node[6:], None, p.index, "op_input", p.order)
+    return p
+
+
+def _mtime(file: Path) -> float | None:
+    """No ids in the names: file times are the best record of execution order."""
+    try:
+        return float(file.stat().st_mtime_ns)
+    except OSError:
+        return None
+
+
+def _scan_info(file: Path, p: _Parsed, order: float | None) -> TensorInfo:
+    return TensorInfo(
+        name=p.name,
+        node_name=p.node,
+        op_type=p.op_type,
+        output_index=p.index,
+        kind=p.kind,  # type: ignore[arg-type]
+        source=str(file),
+        order=order,
+        extra=p.extra,
+    )
+
+
+def _without_repeated_inputs(parsed: list[tuple[Path, _Parsed]]) -> list[tuple[Path, _Parsed]]:
+    """An input of our own dump also dumped as a tensor appears once."""
+    names = {p.name for _f, p in parsed if p.kind != "input"}
+    return [(f, p) for f, p in parsed if p.kind != "input" or p.name not in names]
+
+
 def _open_scan(root: Path, decode_names: bool = False) -> Dump:
     walk = _walk_npy(root)
     if not walk.files:
@@ -383,33 +424,14 @@ def _open_scan(root: Path, decode_names: bool = False) -> Dump:
         raise DumpError(f"{root}: no .npy files found (is this a dump directory?){detail}")
     problems: list[DumpProblem] = list(walk.skipped)
     parsed = _scan_names(root, walk.files, problems, decode_names)
-    if decode_names:  # an input also dumped as a tensor appears once
-        names = {p.name for _f, p in parsed if p.kind != "input"}
-        parsed = [(f, p) for f, p in parsed if p.kind != "input" or p.name not in names]
-    # msit writes a node's inputs as input_{node}.{i}.{ts}.npy; only call it that when
-    # such a node exists, so a node really named "input_x" keeps its outputs.
+    if decode_names:
+        parsed = _without_repeated_inputs(parsed)
     nodes = {p.node for _f, p in parsed if p.node}
     timed = all(p.order is not None for _f, p in parsed)
     tensors: dict[str, TensorRef] = {}
     for file, p in parsed:
-        if p.node and p.node.startswith("input_") and p.node[6:] in nodes and p.kind == "activation" and p.op_type is None:
-            p = _Parsed(f"{p.node[6:]}:input:{p.index}", p.node[6:], None, p.index, "op_input", p.order)
-        order = p.order
-        if not timed:
-            try:  # no ids in the names: file times are the best record of execution order
-                order = float(file.stat().st_mtime_ns)
-            except OSError:
-                order = None
-        info = TensorInfo(
-            name=p.name,
-            node_name=p.node,
-            op_type=p.op_type,
-            output_index=p.index,
-            kind=p.kind,  # type: ignore[arg-type]
-            source=str(file),
-            order=order,
-            extra=p.extra,
-        )
+        p = _msit_input(p, nodes)
+        info = _scan_info(file, p, p.order if timed else _mtime(file))
         _put(tensors, problems, _ref(info, file, walk.refused.get(file)))
     meta = {"order_source": "file names" if timed else "file modification times"}
     return Dump(path=root, format=NAME, tensors=tensors, problems=problems, meta=meta)
