@@ -127,35 +127,41 @@ def walk_files(
     return walk
 
 
+def _entry_type(entry: os.DirEntry[str]) -> str:
+    """``dir``, ``dir-link``, ``file`` (regular, from the listing: no system call) or ``other``."""
+    try:
+        if entry.is_dir(follow_symlinks=False):
+            return "dir"
+        if entry.is_symlink() and entry.is_dir():
+            return "dir-link"
+        return "file" if entry.is_file(follow_symlinks=False) else "other"
+    except OSError:
+        return "other"
+
+
 def _visit(root: Path, entry: os.DirEntry[str], wanted: Callable[[str], bool], walk: Walk, skip_hidden: bool) -> bool:
     """Record one folder entry; True when it is a folder to descend into."""
     if skip_hidden and entry.name.startswith("."):
         return False
-    try:
-        if entry.is_dir(follow_symlinks=False):
-            return True
-        if entry.is_symlink() and entry.is_dir():
-            walk.skipped.append(DumpProblem(entry.path, "a symbolic link to a folder; not followed"))
-            return False
-    except OSError:
-        pass
-    if not wanted(entry.name):
-        return False
-    path = Path(entry.path)
-    try:
-        if entry.is_file(follow_symlinks=False):  # a regular file, known from the listing: no system call
-            walk.files.append(path)
-            return False
-    except OSError:
-        pass
+    kind = _entry_type(entry)
+    if kind == "dir-link":
+        walk.skipped.append(DumpProblem(entry.path, "a symbolic link to a folder; not followed"))
+    elif kind == "file" and wanted(entry.name):
+        walk.files.append(Path(entry.path))
+    elif kind == "other" and wanted(entry.name):
+        _visit_other(root, Path(entry.path), walk)
+    return kind == "dir"
+
+
+def _visit_other(root: Path, path: Path, walk: Walk) -> None:
+    """A symbolic link to a file (listed; refused when it leads out) or a FIFO/socket/device (skipped)."""
     problem = regular_file_problem(root, path)
-    if problem is None or entry.is_symlink():
+    if problem is None or path.is_symlink():
         walk.files.append(path)
         if problem is not None:
             walk.refused[path] = problem
     else:
-        walk.skipped.append(DumpProblem(entry.path, problem))
-    return False
+        walk.skipped.append(DumpProblem(str(path), problem))
 
 
 def read_csv_rows(path: Path, max_line: int = MAX_CSV_LINE) -> Iterator[tuple[int, list[str] | str]]:
