@@ -118,6 +118,48 @@ class ModelInput:
     generated: bool
 
 
+def _check_names(real: Mapping[str, object], files: Mapping[str, Path], shapes: Mapping[str, tuple[int, ...]]) -> None:
+    """``--input`` and ``--input-shape`` may only name real graph inputs."""
+    for what, given in (("--input", files), ("--input-shape", shapes)):
+        unknown = [n for n in given if n not in real]
+        if unknown:
+            raise DumpError(
+                f"{what}: no graph input named {', '.join(map(repr, unknown))} "
+                f"(inputs: {', '.join(map(repr, real)) or 'none'})"
+            )
+
+
+def _generated_shape(name: str, dims: list[int | str] | None, given: tuple[int, ...] | None) -> tuple[int, ...]:
+    """The shape of a generated input: ``--input-shape``, or the model's static dims."""
+    if given is not None:
+        _check_shape(name, dims, given, "--input-shape")
+        return given
+    if dims is not None and all(isinstance(d, int) and d > 0 for d in dims):
+        return tuple(int(d) for d in dims)
+    symbolic = [d for d in (dims or []) if not isinstance(d, int) or d <= 0]
+    example = ",".join(str(d) if isinstance(d, int) and d > 0 else "1" for d in (dims or [1]))
+    what_dims = f"dynamic dims {symbolic} (shape {dims})" if dims is not None else "no known shape"
+    raise DumpError(
+        f"input {name!r} has {what_dims}: give its shape with --input-shape "
+        f"\"{name}:{example}\" or its data with --input {name}=FILE.npy"
+    )
+
+
+def _one_input(
+    name: str, vi: onnx.ValueInfoProto, files: Mapping[str, Path], shapes: Mapping[str, tuple[int, ...]], seed: int
+) -> ModelInput:
+    if not vi.type.HasField("tensor_type"):
+        raise DumpError(f"input {name!r} is not a tensor; only tensor inputs are supported")
+    dtype = _np_dtype(vi.type.tensor_type.elem_type)
+    dims = _dims(vi)
+    if name in files:
+        arr = _read_input_file(name, files[name], dtype)
+        _check_shape(name, dims, tuple(arr.shape), f"file {files[name]}")
+        return ModelInput(name, arr, False)
+    shape = _generated_shape(name, dims, shapes.get(name))
+    return ModelInput(name, generate_input(name, dtype, shape, seed), True)
+
+
 def resolve_inputs(
     graph: onnx.GraphProto,
     facts: GraphFacts,
@@ -127,39 +169,8 @@ def resolve_inputs(
 ) -> list[ModelInput]:
     """The data of every real graph input: read from ``files`` or generated."""
     real = {vi.name: vi for vi in graph.input if vi.name in facts.graph_inputs}
-    for what, given in (("--input", files), ("--input-shape", shapes)):
-        unknown = [n for n in given if n not in real]
-        if unknown:
-            raise DumpError(
-                f"{what}: no graph input named {', '.join(map(repr, unknown))} "
-                f"(inputs: {', '.join(map(repr, real)) or 'none'})"
-            )
-    result: list[ModelInput] = []
-    for name, vi in real.items():
-        if not vi.type.HasField("tensor_type"):
-            raise DumpError(f"input {name!r} is not a tensor; only tensor inputs are supported")
-        dtype = _np_dtype(vi.type.tensor_type.elem_type)
-        dims = _dims(vi)
-        if name in files:
-            arr = _read_input_file(name, files[name], dtype)
-            _check_shape(name, dims, tuple(arr.shape), f"file {files[name]}")
-            result.append(ModelInput(name, arr, False))
-            continue
-        shape = shapes.get(name)
-        if shape is not None:
-            _check_shape(name, dims, shape, "--input-shape")
-        elif dims is not None and all(isinstance(d, int) and d > 0 for d in dims):
-            shape = tuple(int(d) for d in dims)  # type: ignore[arg-type]
-        else:
-            symbolic = [d for d in (dims or []) if not isinstance(d, int) or d <= 0]
-            example = ",".join(str(d) if isinstance(d, int) and d > 0 else "1" for d in (dims or [1]))
-            what_dims = f"dynamic dims {symbolic} (shape {dims})" if dims is not None else "no known shape"
-            raise DumpError(
-                f"input {name!r} has {what_dims}: give its shape with --input-shape "
-                f"\"{name}:{example}\" or its data with --input {name}=FILE.npy"
-            )
-        result.append(ModelInput(name, generate_input(name, dtype, shape, seed), True))
-    return result
+    _check_names(real, files, shapes)
+    return [_one_input(name, vi, files, shapes, seed) for name, vi in real.items()]
 
 
 def _read_input_file(name: str, path: Path, dtype: np.dtype) -> np.ndarray:
