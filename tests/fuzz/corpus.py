@@ -449,6 +449,62 @@ def _ascend_deep(t: Path) -> None:
     (nest(t) / "Add.deep.9.1.1700000000000095").write_bytes(b"\0" * 16)
 
 
+def _odd_entries(folder: Path) -> tuple[Path, Path]:
+    def spoil(t: Path) -> None:
+        (t / "dir.npy").mkdir()  # a folder named like a tensor
+        (t / "empty.npy").write_bytes(b"")
+        (t / "text.npy").write_text("not numpy at all")
+        (t / "mapping.csv").write_bytes(b"0001.npy,a\x00b\n\xff\xfe,\n,,,\n")
+        np.save(t / "strings.npy", np.array(["x", "y"]))
+        np.save(t / "struct.npy", np.zeros(2, dtype=[("a", "<f4"), ("b", "<i4")]))
+
+    return _pair(folder, spoil)
+
+
+def _manifest_empty(folder: Path) -> tuple[Path, Path]:
+    return _pair(folder, lambda t: (t / "manifest.json").write_bytes(b""))
+
+
+def _manifest_bom_utf16(folder: Path) -> tuple[Path, Path]:
+    def spoil(t: Path) -> None:
+        text = json.dumps({"format": "dumpscope-manifest", "tensors": _good_entries()})
+        (t / "manifest.json").write_bytes(text.encode("utf-16"))
+
+    return _pair(folder, spoil)
+
+
+def _npz_not_zip(folder: Path) -> tuple[Path, Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "golden.npz").write_bytes(_npz_bytes({n: good_array(n) for n in GOOD}))
+    (folder / "target.npz").write_bytes(b"PK\x03\x04" + b"\xff" * 100)
+    return folder / "golden.npz", folder / "target.npz"
+
+
+def _npz_odd_members(folder: Path) -> tuple[Path, Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    members = {n: good_array(n) for n in GOOD}
+    (folder / "golden.npz").write_bytes(_npz_bytes(members))
+    buf = io.BytesIO(_npz_bytes(members))
+    with zipfile.ZipFile(buf, "a") as z:
+        z.writestr("../../escape.npy", npy_with_header(b"{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", bytes(8)))
+        z.writestr("/abs.npy", b"")
+        z.writestr("readme.txt", "hello")
+        z.writestr("dir/", b"")
+    (folder / "target.npz").write_bytes(buf.getvalue())
+    return folder / "golden.npz", folder / "target.npz"
+
+
+def _ascend_header_beyond(t: Path) -> None:
+    (t / "Add.beyond.9.1.1700000000000094").write_bytes(struct.pack("<Q", 10_000) + b"\x0a\x03" + b"2.0")
+    (t / "Add.empty.9.1.1700000000000093").write_bytes(b"")
+
+
+def _sg_empty_file(folder: Path) -> tuple[Path, Path]:
+    golden, target = _sg_case(b"")(folder)
+    (target / "sigma_outtensor_dump.bin").write_bytes(b"")
+    return golden, target
+
+
 # ----------------------------------------------------------------- the corpus
 
 
@@ -477,6 +533,13 @@ def cases() -> list[Case]:
         Case("fifo-in-dump", "npy-dir", _fifo),
         Case("mapping-csv-200k-field", "npy-dir", _mapping_big_field, good=(*GOOD, "long")),
         Case("folder-nested-1100-deep", "npy-dir", _nested_deep),
+        Case("odd-entries-folder-empty-text-strings", "npy-dir", _odd_entries),
+        Case("manifest-empty-file", "npy-dir", _manifest_empty),
+        Case("manifest-utf16", "npy-dir", _manifest_bom_utf16),
+        Case("npz-not-a-zip", "npz", _npz_not_zip, good=()),
+        Case("npz-odd-member-names", "npz", _npz_odd_members),
+        Case("ascend-header-beyond-file", "ascend-dump", _ascend_case(_ascend_header_beyond), commands=("compare", "diagnose", "overflow")),
+        Case("sigmastar-empty-file", "sigmastar", _sg_empty_file, good=()),
         Case("manifest-100k-entries", "npy-dir", _many_manifest, fast=False),
         Case("npz-encrypted-member", "npz", _npz_case(_set_flag)),
         Case("npz-unknown-compression", "npz", _npz_case(_set_method)),
