@@ -17,6 +17,7 @@ and the patterns above only add facts (node, output index, order) to it.
 from __future__ import annotations
 
 import os
+import stat
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -215,12 +216,21 @@ def _manifest_ref(root: Path, entry: object, position: int, listed: set[str]) ->
         return TensorRef(info, None, f"bad manifest entry {position}: {exc}")
     if file is None:
         return TensorRef(info, None, f"manifest entry {position}: {why}")
-    if not (file.exists() or file.is_symlink()):
-        return TensorRef(info, None, f"{rel}: listed in the manifest but missing")
-    problem = regular_file_problem(root, file)
+    problem = _file_problem(root, file)
     if problem is not None:
         return TensorRef(info, None, f"{rel}: {problem}")
     return _ref(info, file)
+
+
+def _file_problem(root: Path, file: Path) -> str | None:
+    """Why a file the manifest names is not read (one ``lstat`` for a plain regular file)."""
+    try:
+        mode = os.lstat(file).st_mode
+    except FileNotFoundError:
+        return "listed in the manifest but missing"
+    except OSError as exc:
+        return f"cannot read: {exc.strerror or exc}"
+    return None if stat.S_ISREG(mode) else regular_file_problem(root, file)
 
 
 def _open_manifest(root: Path, manifest: dict) -> Dump:  # type: ignore[type-arg]

@@ -21,6 +21,7 @@ The rules every reader follows (the README section "What dumpscope reads and wri
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import os
 import stat
@@ -40,9 +41,14 @@ def _real(path: Path | str) -> str:
     return os.path.realpath(path)
 
 
+@functools.lru_cache(maxsize=64)
+def _real_root(root: str) -> str:
+    return os.path.realpath(root)
+
+
 def is_inside(root: Path, path: Path) -> bool:
     """Whether ``path``, with every symbolic link resolved, lies inside ``root``."""
-    real_root, real = _real(root), _real(path)
+    real_root, real = _real_root(str(root)), _real(path)
     return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
 
 
@@ -82,10 +88,10 @@ def member_path(root: Path, rel: object) -> tuple[Path | None, str | None]:
     if os.path.isabs(rel):
         return None, f"{rel[:200]!r} is an absolute path; only files inside the dump folder are read"
     path = root / rel
-    if not is_inside(root, path):
-        lexical = os.path.normpath(rel)
-        if lexical == ".." or lexical.startswith(".." + os.sep):
-            return None, f"{rel[:200]!r} leads outside the dump folder; refused"
+    lexical = os.path.normpath(rel)
+    if lexical == ".." or lexical.startswith(".." + os.sep):
+        return None, f"{rel[:200]!r} leads outside the dump folder; refused"
+    if (os.sep in lexical or os.path.islink(path)) and not is_inside(root, path):  # a plain name needs no realpath
         return None, f"{rel[:200]!r} goes through a symbolic link leading outside the dump folder; not followed"
     return path, None
 
