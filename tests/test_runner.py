@@ -199,6 +199,22 @@ def test_empty_out_dir_is_kept_and_filled(chain_model: Path, tmp_path: Path, mon
     _no_temp_left(tmp_path)
 
 
+def test_input_file_that_is_a_fifo_or_a_bomb_header_is_a_usage_error(chain_model: Path, tmp_path: Path) -> None:
+    import os
+    import struct
+
+    fifo = tmp_path / "x.npy"
+    os.mkfifo(fifo)
+    with pytest.raises(DumpError, match="not a regular file"):
+        dump_model(chain_model, tmp_path / "d", inputs=[str(fifo)])
+    bomb = tmp_path / "bomb.npy"
+    header = b"{'descr': '<f4', 'fortran_order': False, 'shape': (100000000000,), }".ljust(117) + b"\n"
+    bomb.write_bytes(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header)
+    with pytest.raises(DumpError, match="not a readable .npy"):
+        dump_model(chain_model, tmp_path / "d", inputs=[str(bomb)])
+    assert not (tmp_path / "d").exists()
+
+
 def _mixed_model(builder: ModelBuilder) -> Path:
     """Three inputs (float with a dynamic dim, int64 ids, bool mask), int64 and bool outputs."""
     nodes = [

@@ -32,7 +32,8 @@ import onnx
 from onnx import helper
 
 from dumpscope.core.onnx.graph import GraphFacts, graph_facts
-from dumpscope.core.dumps import DumpError
+from dumpscope.core.dumps import DumpError, TensorReadError
+from dumpscope.core.formats.npyfile import open_npy
 from dumpscope.core.names import display, to_filename
 from dumpscope.core.onnx.targets import TARGETS, Prepared, open_session, prepare_golden
 
@@ -174,14 +175,19 @@ def resolve_inputs(
 
 
 def _read_input_file(name: str, path: Path, dtype: np.dtype) -> np.ndarray:
+    """One ``--input`` array: a regular ``.npy`` file (a FIFO is never opened), header checked first."""
+    if not path.exists():
+        raise DumpError(f"--input {name}: {path}: no such file")
+    if not path.is_file():
+        raise DumpError(f"--input {name}: {path} is not a regular file")
     try:
-        arr = np.load(path, allow_pickle=False)
-    except FileNotFoundError:
-        raise DumpError(f"--input {name}: {path}: no such file") from None
-    except (OSError, ValueError, EOFError) as exc:
+        with path.open("rb") as fh:
+            if fh.read(2) == b"PK":
+                raise DumpError(f"--input {name}: {path} holds several arrays; give a single .npy file")
+        _shape, _dtype, loader = open_npy(path)
+        arr = np.array(loader())
+    except (TensorReadError, OSError) as exc:
         raise DumpError(f"--input {name}: {path} is not a readable .npy file ({exc})") from None
-    if not isinstance(arr, np.ndarray):
-        raise DumpError(f"--input {name}: {path} holds several arrays; give a single .npy file")
     if arr.dtype != dtype:
         if not np.can_cast(arr.dtype, dtype, casting="same_kind"):
             raise DumpError(f"--input {name}: {path} holds {arr.dtype}, the model expects {dtype}")
