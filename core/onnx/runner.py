@@ -436,6 +436,8 @@ def read_manifest(path: str | Path) -> dict[str, Any]:
     p = Path(path)
     if p.is_dir():
         p = p / "manifest.json"
+    if p.exists() and not p.is_file():
+        raise DumpError(f"{p}: not a regular file; not opened")
     try:
         data = json.loads(p.read_text(encoding="utf-8", errors="surrogateescape"))
     except FileNotFoundError:
