@@ -331,6 +331,55 @@ def _store(out_dir: Path, entry: dict[str, Any], arr: np.ndarray) -> None:
     entry.update(file=rel, dtype=str(arr.dtype), shape=list(arr.shape))
 
 
+def _input_entries(
+    prepared: Prepared, inputs: Sequence[ModelInput], input_entries: Mapping[str, dict[str, Any]], prefix: str
+) -> list[dict[str, Any]]:
+    """Manifest entries of the graph inputs (those not fetched point at ``inputs/``)."""
+    facts = prepared.facts
+    fetched = {n for n in prepared.fetch if n in facts.graph_inputs}
+    entries = []
+    for inp in inputs:
+        entry = tensor_entry(facts, inp.name, "input", prefix=prefix)
+        if inp.name not in fetched:
+            src = input_entries[prefix + inp.name]
+            entry.update(file=src["file"], dtype=src["dtype"], shape=src["shape"])
+        entry.update(prepared.extra.get(inp.name, {}))
+        entries.append(entry)
+    return entries
+
+
+def _constant_entries(prepared: Prepared, out_dir: Path, prefix: str, notes: list[str]) -> list[dict[str, Any]]:
+    """Write the constants nodes read; a constant that cannot be stored is a note."""
+    entries = []
+    for name, load in prepared.constants.items():
+        entry = tensor_entry(prepared.facts, name, "constant", prefix=prefix)
+        try:
+            value = load()
+        except (OSError, ValueError, onnx.checker.ValidationError) as exc:
+            notes.append(f"constant {display(name)!r} not dumped: {exc}")
+            continue
+        if (why := _not_numeric(value)) is not None:
+            notes.append(f"constant {display(name)!r} holds {why}; not dumped")
+            continue
+        _store(out_dir, entry, value)
+        entry.update(prepared.extra.get(name, {}))
+        entries.append(entry)
+    return entries
+
+
+def _run(session: ort.InferenceSession, group: list[str], feeds: Mapping[str, np.ndarray]) -> list[Any]:
+    try:
+        return session.run(group, feeds)  # type: ignore[no-any-return]
+    except Exception as exc:  # noqa: BLE001 - onnxruntime's pybind errors have no common base
+        raise DumpError(f"onnxruntime failed while running the model: {str(exc).strip().splitlines()[0]}") from None
+
+
+def _fetched_kind(facts: GraphFacts, name: str) -> str:
+    if name in facts.graph_inputs:
+        return "input"
+    return "constant" if name in facts.initializers | facts.constants else "activation"
+
+
 def dump_prepared(
     prepared: Prepared,
     session: ort.InferenceSession,
@@ -347,59 +396,35 @@ def dump_prepared(
     """Run ``prepared`` and write its tensors; return (manifest entries, notes, number of runs)."""
     facts = prepared.facts
     feeds = {prepared.feed_names.get(i.name, i.name): i.array for i in inputs}
-    entries: list[dict[str, Any]] = []
     notes: list[str] = []
-    fetched_inputs = {n for n in prepared.fetch if n in facts.graph_inputs}
-    constants = facts.initializers | facts.constants
-
-    for inp in inputs:
-        entry = tensor_entry(facts, inp.name, "input", prefix=prefix)
-        if inp.name not in fetched_inputs:
-            src = input_entries[prefix + inp.name]
-            entry.update(file=src["file"], dtype=src["dtype"], shape=src["shape"])
-        entry.update(prepared.extra.get(inp.name, {}))
-        entries.append(entry)
-    for name, load in prepared.constants.items():
-        entry = tensor_entry(facts, name, "constant", prefix=prefix)
-        try:
-            value = load()
-        except (OSError, ValueError, onnx.checker.ValidationError) as exc:
-            notes.append(f"constant {display(name)!r} not dumped: {exc}")
-            continue
-        if (why := _not_numeric(value)) is not None:
-            notes.append(f"constant {display(name)!r} holds {why}; not dumped")
-            continue
-        _store(out_dir, entry, value)
-        entry.update(prepared.extra.get(name, {}))
-        entries.append(entry)
-
+    entries = _input_entries(prepared, inputs, input_entries, prefix)
+    entries += _constant_entries(prepared, out_dir, prefix, notes)
     by_fetch = {fetch: true for true, fetch in prepared.fetch.items()}
     groups = group_by_budget(list(by_fetch), {f: sizes.get(t, _UNKNOWN_SIZE) for f, t in by_fetch.items()}, budget_bytes)
     position = {e["name"]: k for k, e in enumerate(entries)}
     for run, group in enumerate(groups):
         if progress is not None:
             progress(run, len(groups))
-        try:
-            values = session.run(group, feeds)
-        except Exception as exc:  # noqa: BLE001 - onnxruntime's pybind errors have no common base
-            raise DumpError(f"onnxruntime failed while running the model: {str(exc).strip().splitlines()[0]}") from None
-        for fetch_name, value in zip(group, values):
+        for fetch_name, value in zip(group, _run(session, group, feeds)):
             true = by_fetch[fetch_name]
-            kind = "input" if true in facts.graph_inputs else ("constant" if true in constants else "activation")
-            entry = tensor_entry(facts, true, kind, prefix=prefix, topo_offset=topo_offset)
+            entry = tensor_entry(facts, true, _fetched_kind(facts, true), prefix=prefix, topo_offset=topo_offset)
             if (why := _not_numeric(value)) is not None:
                 notes.append(f"tensor {display(true)!r} holds {why}; not dumped")
                 continue
             _store(out_dir, entry, value)
             entry.update(prepared.extra.get(true, {}))
-            if entry["name"] in position:
-                entries[position[entry["name"]]] = entry
-            else:
-                entries.append(entry)
-        del values
+            _place(entries, position, entry)
     if progress is not None:
         progress(len(groups), len(groups))
     return entries, notes, len(groups)
+
+
+def _place(entries: list[dict[str, Any]], position: Mapping[str, int], entry: dict[str, Any]) -> None:
+    """A fetched tensor replaces the entry of the same name (an input or constant), else is appended."""
+    if entry["name"] in position:
+        entries[position[entry["name"]]] = entry
+    else:
+        entries.append(entry)
 
 
 def node_entries(facts: GraphFacts, fused_from: Mapping[str, list[str]] | None, prefix: str = "", topo_offset: int = 0) -> list[dict[str, Any]]:
