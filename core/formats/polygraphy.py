@@ -186,6 +186,29 @@ def _inputs_dump(data: list[object], path: Path) -> Dump:
     return Dump(path=path, format=NAME, tensors=tensors, problems=problems, meta={"polygraphy": "inputs"})
 
 
+def _pick_runner(runs: list[tuple[str, list[object]]], runner: str | None, iteration: int, p: Path) -> tuple[str, list[object], dict]:  # type: ignore[type-arg]
+    """``(runner name, its iterations, the chosen iteration's outputs)``; a missing one is a DumpError."""
+    names = [name for name, _ in runs]
+    if runner is not None and runner not in names:
+        raise DumpError(f"{p}: no runner {runner!r} (runners: {', '.join(names)})")
+    name, iterations = runs[0] if runner is None else runs[names.index(runner)]
+    if not 0 <= iteration < len(iterations):
+        raise DumpError(f"{p}: runner {name!r} has {len(iterations)} iteration(s); {iteration} does not exist")
+    it = iterations[iteration]
+    outputs = it.get("outputs") if isinstance(it, dict) else None
+    if not isinstance(outputs, dict):
+        raise DumpError(f"{p}: runner {name!r} iteration {iteration} has no outputs")
+    return name, iterations, outputs
+
+
+def _others_problem(runs: list[tuple[str, list[object]]], name: str, iterations: list[object], iteration: int, p: Path) -> list[DumpProblem]:
+    others = [f"{n} ({len(its)} iteration(s))" for n, its in runs if n != name]
+    if not others and len(iterations) <= 1:
+        return []
+    also = f"; the file also holds {', '.join(others)}" if others else ""
+    return [DumpProblem(str(p), f"read runner {name!r} iteration {iteration} of {len(iterations)}{also}")]
+
+
 def open_runner(path: str | Path, runner: str | None = None, iteration: int = 0) -> Dump:
     """One runner's iteration of a RunResults file (default: the first runner)."""
     p = Path(path)
@@ -193,34 +216,13 @@ def open_runner(path: str | Path, runner: str | None = None, iteration: int = 0)
     if isinstance(data, list) and all(isinstance(x, dict) and _type_of(x) is None for x in data):
         return _inputs_dump(data, p)
     runs = _runs(data, p)
-    names = [name for name, _ in runs]
-    if runner is None:
-        name, iterations = runs[0]
-    elif runner in names:
-        name, iterations = runs[names.index(runner)]
-    else:
-        raise DumpError(f"{p}: no runner {runner!r} (runners: {', '.join(names)})")
-    if not 0 <= iteration < len(iterations):
-        raise DumpError(f"{p}: runner {name!r} has {len(iterations)} iteration(s); {iteration} does not exist")
-    it = iterations[iteration]
-    outputs = it.get("outputs") if isinstance(it, dict) else None
-    if not isinstance(outputs, dict):
-        raise DumpError(f"{p}: runner {name!r} iteration {iteration} has no outputs")
+    name, iterations, outputs = _pick_runner(runs, runner, iteration, p)
     tensors = {str(n): _tensor(str(n), v, str(p), i, "activation") for i, (n, v) in enumerate(outputs.items())}
-    problems = []
-    others = [f"{n} ({len(its)} iteration(s))" for n, its in runs if n != name]
-    if others or len(iterations) > 1:
-        problems.append(
-            DumpProblem(
-                str(p),
-                f"read runner {name!r} iteration {iteration} of {len(iterations)}"
-                + (f"; the file also holds {', '.join(others)}" if others else ""),
-            )
-        )
-    meta: dict[str, object] = {"runner": name, "iteration": iteration, "runners": names}
+    meta: dict[str, object] = {"runner": name, "iteration": iteration, "runners": [n for n, _ in runs]}
+    it = iterations[iteration]
     if isinstance(it, dict) and isinstance(it.get("runtime"), (int, float)):
         meta["runtime_s"] = it["runtime"]
-    return Dump(path=p, format=NAME, tensors=tensors, problems=problems, meta=meta)
+    return Dump(path=p, format=NAME, tensors=tensors, problems=_others_problem(runs, name, iterations, iteration, p), meta=meta)
 
 
 def sniff(path: Path) -> float:
