@@ -124,6 +124,7 @@ def test_header_only_gives_an_empty_frame_with_the_schema(tmp_path: Path) -> Non
     assert df.height == 0 and df.schema == pl.Schema(SCHEMA)
 
 
+@needs_samples
 def test_a_result_csv_opens_as_a_judged_comparison(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from dumpscope.core.vendor.msaccucmp_csv import open_result
     from dumpscope.tui.cli.main import main

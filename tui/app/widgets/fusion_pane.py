@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from textual.content import Content
 
 from dumpscope.tui.app.widgets.layer_rows import HEALTH_LABEL
-from dumpscope.tui.app.widgets.overflow_pane import RowFactsPane, muted, name_text, section
+from dumpscope.tui.app.widgets.row_facts_pane import RowFactsPane, muted, name_text, section
 from dumpscope.tui.app.widgets.summary_bar import health_text, styled
 
 if TYPE_CHECKING:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from dumpscope.tui.cli.errors import EXIT_OK
+from dumpscope.tui.cli.safe import plain
+
 HELP = "run an ONNX model with onnxruntime and dump every tensor (golden, or an fp16/int8/optimized target)"
 DESCRIPTION = (
     "Run MODEL on the CPU with onnxruntime (graph optimisation off) and write every node output, "
@@ -64,7 +67,6 @@ def run(args: argparse.Namespace) -> int:
 
     from dumpscope.core.names import display
     from dumpscope.core.onnx.runner import dump_model
-    from dumpscope.tui.cli.main import EXIT_OK
 
     progress = None
     if sys.stderr.isatty():
@@ -79,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         target=args.target, max_memory_mb=args.max_memory, progress=progress,
     )
     for note in manifest["notes"]:
-        print(f"dumpscope: note: {display(note)}", file=sys.stderr)
+        print(f"dumpscope: note: {plain(note)}", file=sys.stderr)
     for rec in manifest["clamped"]:
         print(
             f"dumpscope: fp16: {rec['action']} {rec['count']} value(s) of constant {display(rec['name'])!r} "
