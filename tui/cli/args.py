@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
 
 if TYPE_CHECKING:
-    from dumpscope.core.comparison.pipeline import Comparison
+    from dumpscope.core.comparison.result import Comparison
     from dumpscope.tui.app.explorer import DumpscopeApp
 
 

@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from dumpscope.core.comparison.order import display_order
-from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.core.comparison.result import Comparison
 from dumpscope.tui.app.widgets.layer_rows import HEALTH_LABEL, short_dtype
 from dumpscope.tui.cli.safe import markup, plain
 

@@ -19,6 +19,30 @@ DESCRIPTION = (
 )
 
 
+def _seed(text: str) -> int:
+    """A non-negative integer seed (numpy refuses negative seeds)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0 (got {value})")
+    return value
+
+
+def _megabytes(text: str) -> float:
+    """A positive, finite number of MB (``nan`` and ``inf`` are refused)."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive, finite number of MB (got {text!r})")
+    return value
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("model", metavar="MODEL.onnx", help="the ONNX model")
     parser.add_argument("-o", "--out", required=True, metavar="DIR", help="output directory (new, empty, or a previous dump)")
@@ -30,12 +54,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "-is", "--input-shape", metavar='"x:1,3,224,224;y:1,16"',
         help="shapes of inputs with dynamic dims (msit / ATC syntax)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed for generated inputs (default 0)")
+    parser.add_argument("--seed", type=_seed, default=0, help="seed for generated inputs (default 0)")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="list every constant the fp16 recipe clamped or flushed (default: one summary line)")
     parser.add_argument("--target", choices=("fp16", "int8", "optimized"), help="make a hardware-free target dump")
     parser.add_argument(
-        "--max-memory", type=float, default=512, metavar="MB",
+        "--max-memory", type=_megabytes, default=512, metavar="MB",
         help="fetch tensors in groups of at most this many MB per onnxruntime run (default 512)",
     )
 

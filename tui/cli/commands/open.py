@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     check_theme(args.theme)
     import polars as pl
 
-    from dumpscope.core.comparison.pipeline import Comparison
+    from dumpscope.core.comparison.result import Comparison
     from dumpscope.core.dumps import DumpError
 
     try:
