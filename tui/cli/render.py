@@ -195,3 +195,15 @@ def _threeway_cells(r: dict[str, Any]) -> list[str]:
         cells += [HEALTH_LABEL.get(health, "–") if health else "–", fmt_metric(r[f"{p}_cosine_similarity"], 8),
                   fmt_metric(r[f"{p}_relative_euclidean_distance"])]
     return [*cells, r["worse"] or ""]
+
+
+def print_table(cmp: Comparison, out: Any = None, limit: int | None = 1000) -> None:
+    """The layer table on ``out`` (default stdout): Rich on a terminal, :func:`render_plain`
+    when piped or written to a file (no 80-column wrap, the health column whole)."""
+    import sys
+
+    stream = out or sys.stdout
+    if stream.isatty():
+        render_table(cmp, Console(file=stream), limit=limit)
+    else:
+        render_plain(cmp, stream, limit)

@@ -97,16 +97,14 @@ def _write(cmp: Comparison, args: argparse.Namespace) -> None:
 
 def _write_table(cmp: Comparison, args: argparse.Namespace) -> None:
     """Rich on a terminal; the plain full-width layout when piped or written to a file."""
-    from dumpscope.tui.cli.render import render_plain, render_table
+    from dumpscope.tui.cli.render import print_table
 
     limit = args.limit or None
     if args.output:
         with open(args.output, "w", encoding="utf-8") as out:
-            render_plain(cmp, out, limit)
-    elif sys.stdout.isatty():
-        render_table(cmp, limit=limit)
+            print_table(cmp, out, limit)
     else:
-        render_plain(cmp, sys.stdout, limit)
+        print_table(cmp, None, limit)
 
 
 def _write_model_explorer(cmp: Comparison, args: argparse.Namespace) -> None:

@@ -77,14 +77,12 @@ def run(args: argparse.Namespace) -> int:
 
 def print_comparison(paths) -> int:  # type: ignore[no-untyped-def]
     """What ``dumpscope compare GOLDEN TARGET`` prints for the demo pair (no model, default preset)."""
-    from rich.console import Console
-
-    from dumpscope.tui.cli.render import render_table
+    from dumpscope.tui.cli.render import print_table
 
     request = argparse.Namespace(golden=str(paths.golden), target=str(paths.target), model=None, graph=None,
                                  preset="auto", threshold=[])
     cmp = load_comparison(request)
-    render_table(cmp, Console(), limit=1000)
+    print_table(cmp, None, limit=1000)
     return exit_code(cmp)
 
 

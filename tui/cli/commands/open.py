@@ -57,9 +57,9 @@ def _print(comparison, fmt: str) -> int:  # type: ignore[no-untyped-def]
     from dumpscope.core.report import writers as report
 
     if fmt == "table":
-        from dumpscope.tui.cli.render import render_table
+        from dumpscope.tui.cli.render import print_table
 
-        render_table(comparison)
+        print_table(comparison)
     else:
         sys.stdout.write(report.to_text(comparison, fmt))
     return exit_code(comparison)
