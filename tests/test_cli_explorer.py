@@ -256,3 +256,15 @@ def test_view_takes_msaccucmp_flags_and_says_where_three_way_is(fusion: FusionDa
     code, _, err = _run(["view", "-g", str(fusion.golden), "-m", str(fusion.on), "-f", str(fusion.graph_on),
                          "--theme", "no-such-theme"], capsys)
     assert code == 2 and "unknown theme" in err  # -g/-m/-f parsed; refused only for the theme
+
+
+def test_a_closed_pipe_stops_quietly(tmp_path: Path) -> None:
+    import subprocess
+
+    g, t = _long_names(tmp_path)
+    for i in range(300):
+        np.save(g / f"extra_{i}.0.{1700000000100000 + i}.npy", np.ones(4, np.float32))
+        np.save(t / f"extra_{i}.0.{1700000000100000 + i}.npy", np.ones(4, np.float32))
+    proc = subprocess.run(f"{sys.executable} -m dumpscope compare {g} {t} | head -1", shell=True, capture_output=True,
+                          text=True, check=False)
+    assert proc.stdout.split()[:2] == ["#", "name"] and "Error" not in proc.stderr and "error" not in proc.stderr
