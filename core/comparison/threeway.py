@@ -163,9 +163,15 @@ def worse_side(a_health: str | None, b_health: str | None, a_dist: float | None,
         return ""
     if sa != sb:
         return "A" if sa > sb else "B"
-    if sa < 1 or a_dist is None or b_dist is None or a_dist == b_dist:
+    return _by_distance(sa, a_dist, b_dist)
+
+
+def _by_distance(severity: int, a_dist: float | None, b_dist: float | None) -> str:
+    """Tie-break two equally unhealthy rows by relative distance (NaN is the worst distance)."""
+    if severity == 0 or a_dist is None or b_dist is None:
         return "="
-    return "A" if _nan_last(a_dist) > _nan_last(b_dist) else "B"
+    a, b = _nan_last(a_dist), _nan_last(b_dist)
+    return "=" if a == b else ("A" if a > b else "B")
 
 
 def _nan_last(v: float) -> float:

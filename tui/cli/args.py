@@ -84,26 +84,36 @@ def resolve_sides(args: argparse.Namespace) -> None:
     """
     if getattr(args, "_resolved", False):
         return
-    args.golden = _one("golden", getattr(args, "golden_flag", None), args.golden)
-    args.target = _one("target", getattr(args, "target_flag", None), args.target)
-    args.b = getattr(args, "b", None)
-    args.fused_graph, args.unfused_graph = getattr(args, "fused_graph", None), getattr(args, "unfused_graph", None)
-    single = getattr(args, "graph", None)
-    args.graph = [single] if isinstance(single, str) else list(single or [])
-    missing = [label for label in ("golden", "target") if getattr(args, label) is None]
-    if missing:
-        raise UsageError(f"dumpscope {getattr(args, 'command', None) or 'compare'}: the following arguments are required: "
-                         f"{', '.join(missing)} (GOLDEN TARGET, or -g GOLDEN -m TARGET)")
-    if args.unfused_graph and not args.fused_graph:
-        raise UsageError("-cf (the fusion-off graph) goes with -f (the fused graph)")
-    graphs = [*args.graph, *(g for g in (args.fused_graph, args.unfused_graph) if g)]
-    if args.b is None and args.fused_graph and args.unfused_graph:
-        _fusion_sides(args)
-        graphs = [args.fused_graph]
+    _settle_dumps(args)
+    graphs = _settle_graphs(args)
     if len(graphs) > (2 if args.b else 1):
         raise UsageError("too many graphs: one per target side (--graph A.json [--graph B.json], or -f / -cf)")
     args.graphs = (graphs + [None, None])[:2]
     args._resolved = True
+
+
+def _settle_dumps(args: argparse.Namespace) -> None:
+    """``golden``/``target``/``b`` from positionals or ``-g``/``-m`` (a side named twice is an error)."""
+    args.golden = _one("golden", getattr(args, "golden_flag", None), args.golden)
+    args.target = _one("target", getattr(args, "target_flag", None), args.target)
+    args.b = getattr(args, "b", None)
+    missing = [label for label in ("golden", "target") if getattr(args, label) is None]
+    if missing:
+        raise UsageError(f"dumpscope {getattr(args, 'command', None) or 'compare'}: the following arguments are required: "
+                         f"{', '.join(missing)} (GOLDEN TARGET, or -g GOLDEN -m TARGET)")
+
+
+def _settle_graphs(args: argparse.Namespace) -> list[str]:
+    """Every graph named, in side order; for fusion on vs off, the fused dump becomes the target."""
+    args.fused_graph, args.unfused_graph = getattr(args, "fused_graph", None), getattr(args, "unfused_graph", None)
+    single = getattr(args, "graph", None)
+    args.graph = [single] if isinstance(single, str) else list(single or [])
+    if args.unfused_graph and not args.fused_graph:
+        raise UsageError("-cf (the fusion-off graph) goes with -f (the fused graph)")
+    if args.b is None and args.fused_graph and args.unfused_graph:
+        _fusion_sides(args)
+        return [*args.graph, args.fused_graph]
+    return [*args.graph, *(g for g in (args.fused_graph, args.unfused_graph) if g)]
 
 
 def invocation() -> str:
