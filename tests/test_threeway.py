@@ -80,3 +80,14 @@ def test_worse_rule_is_antisymmetric() -> None:
 def test_worse_filter_rejects_unknown_sides() -> None:
     with pytest.raises(ValueError, match="worse:C"):
         worse_mask(pl.DataFrame({"worse": ["A"]}), "C")
+
+
+@settings(max_examples=300, deadline=None)
+@given(HEALTH, HEALTH, DIST, DIST)
+def test_swapping_the_sides_swaps_the_verdict(ha, hb, da, db) -> None:  # type: ignore[no-untyped-def]
+    swap = {"A": "B", "B": "A", "=": "=", "": ""}
+    assert worse_side(hb, ha, db, da) == swap[worse_side(ha, hb, da, db)]
+
+
+def test_two_nan_distances_are_the_same() -> None:
+    assert worse_side("fail", "fail", float("nan"), float("nan")) == "="
