@@ -91,3 +91,25 @@ def test_swapping_the_sides_swaps_the_verdict(ha, hb, da, db) -> None:  # type: 
 
 def test_two_nan_distances_are_the_same() -> None:
     assert worse_side("fail", "fail", float("nan"), float("nan")) == "="
+
+
+def test_fused_op_is_named_from_an_optimised_target_manifest(tmp_path: Path) -> None:
+    """`dumpscope dump --target optimized` records fused_from per node; a tensor's producer comes
+    from the manifest, so the fused node is named without an ATC graph."""
+    import numpy as np
+    import onnx
+
+    from dumpscope.core import compare, dump
+    from dumpscope.core.comparison.threeway import fused_culprit
+    from fusion_onoff_data import _model
+
+    onnx.save(_model(), tmp_path / "m.onnx")
+    dump(tmp_path / "m.onnx", tmp_path / "g")
+    dump(tmp_path / "m.onnx", tmp_path / "opt", target="optimized")
+    dump(tmp_path / "m.onnx", tmp_path / "fp16", target="fp16")
+    r1 = tmp_path / "opt" / "r1.npy"
+    np.save(r1, np.load(r1) * 1.5 + 0.2)  # the fused Conv+Relu kernel is wrong
+    blame = fused_culprit(compare(tmp_path / "g", tmp_path / "opt", model=tmp_path / "m.onnx"))
+    assert blame is not None and blame.target_op == "conv1" and blame.originals == ("conv1", "relu1")
+    tw = compare_three(tmp_path / "g", tmp_path / "opt", tmp_path / "fp16", model=tmp_path / "m.onnx")
+    assert tw.first_blame("A").originals == ("conv1", "relu1") and tw.first_blame("B") is None

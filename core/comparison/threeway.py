@@ -106,15 +106,10 @@ class ThreeWay:
 
     def blame(self, side: str = "A") -> list[FusionBlame]:
         """Every row diverging only on ``side``, in topological order, with its fused op named."""
-        cmp = self.a if side == "A" else self.b
-        fused = _fused_ops(cmp)
+        lookup = _FusionLookup.of(self.a if side == "A" else self.b)
         prefix = "a" if side == "A" else "b"
-        out = []
-        for r in self.only_on(side).iter_rows(named=True):
-            op = r[f"{prefix}_target_name"]
-            originals, passes = fused.get(_op_of(op, fused), ((), ()))
-            out.append(FusionBlame(r["name"], side, op, tuple(originals), tuple(passes), r[f"{prefix}_message"] or ""))
-        return out
+        return [lookup.blame(r["name"], side, r[f"{prefix}_target_name"], r[f"{prefix}_message"])
+                for r in self.only_on(side).iter_rows(named=True)]
 
     def first_blame(self, side: str = "A") -> FusionBlame | None:
         """The first row (topologically) whose error appears only on ``side``; a fused op first."""
@@ -126,34 +121,44 @@ class ThreeWay:
 def fused_culprit(cmp: Comparison) -> FusionBlame | None:
     """Two-way fusion on vs off (golden = the fusion-off run, target = the fused run): the first
     divergent row produced by a fused op, named with its originals (else the first divergent row)."""
-    fused = _fused_ops(cmp)
-    found = []
-    for r in cmp.frame.filter(pl.col("health").is_in(list(DIVERGENT))).iter_rows(named=True):
-        originals, passes = fused.get(_op_of(r["target_name"], fused), ((), ()))
-        found.append(FusionBlame(r["name"], "A", r["target_name"], tuple(originals), tuple(passes), r["message"] or ""))
+    lookup = _FusionLookup.of(cmp)
+    found = [lookup.blame(r["name"], "A", r["target_name"], r["message"])
+             for r in cmp.frame.filter(pl.col("health").is_in(list(DIVERGENT))).iter_rows(named=True)]
     with_fusion = [b for b in found if b.originals]
     return (with_fusion or found or [None])[0]
 
 
-def _op_of(target_name: str | None, fused: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]) -> str:
-    """The op a target tensor belongs to (``op:0`` / ``op.output.0`` style names reduced)."""
-    if not target_name:
-        return ""
-    if target_name in fused:
-        return target_name
-    for sep in (":", ".output.", "."):
-        head = target_name.rsplit(sep, 1)[0]
-        if head in fused:
-            return head
-    return target_name
+@dataclass(frozen=True)
+class _FusionLookup:
+    """A side's fused ops (ATC graph or optimised-target manifest) and which op made each target tensor."""
 
+    fused: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]
+    producer: dict[str, str]
+    """Target tensor -> the node that produced it, as the target dump records it."""
 
-def _fused_ops(cmp: Comparison) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
-    """Multi-original ops of the side's ATC graph or optimised-target manifest."""
-    from dumpscope.core.vendor.fusion import fused_ops
+    @classmethod
+    def of(cls, cmp: Comparison) -> _FusionLookup:
+        from dumpscope.core.vendor.fusion import fused_ops
 
-    manifest = cmp.target.meta.get("manifest") if cmp.target is not None else None
-    return fused_ops(cmp.atc, manifest if isinstance(manifest, dict) else None)
+        manifest = cmp.target.meta.get("manifest") if cmp.target is not None else None
+        fused = fused_ops(cmp.atc, manifest if isinstance(manifest, dict) else None)
+        tensors = cmp.target.tensors.values() if cmp.target is not None else ()
+        producer = {t.name: t.info.node_name for t in tensors if t.info.node_name in fused}
+        return cls(fused, producer)
+
+    def op(self, target_name: str | None) -> str | None:
+        """The op a target tensor belongs to (``op:1`` / ``op.output.0`` names reduced; a manifest's producer)."""
+        if not target_name:
+            return None
+        if target_name in self.producer:
+            return self.producer[target_name]
+        candidates = [target_name, *(target_name.rsplit(sep, 1)[0] for sep in (":", ".output.", "."))]
+        return next((c for c in candidates if c in self.fused), target_name)
+
+    def blame(self, name: str, side: str, target_name: str | None, message: str | None) -> FusionBlame:
+        op = self.op(target_name)
+        originals, passes = self.fused.get(op or "", ((), ()))
+        return FusionBlame(name, side, op, tuple(originals), tuple(passes), message or "")
 
 
 def worse_side(a_health: str | None, b_health: str | None, a_dist: float | None, b_dist: float | None) -> str:
