@@ -268,3 +268,22 @@ def test_a_closed_pipe_stops_quietly(tmp_path: Path) -> None:
     proc = subprocess.run(f"{sys.executable} -m dumpscope compare {g} {t} | head -1", shell=True, capture_output=True,
                           text=True, check=False)
     assert proc.stdout.split()[:2] == ["#", "name"] and "Error" not in proc.stderr and "error" not in proc.stderr
+
+
+def test_three_way_on_a_terminal_is_a_rich_table(fusion: FusionData) -> None:
+    from rich.console import Console
+
+    from dumpscope.core.comparison.threeway import compare_three
+    from dumpscope.tui.cli.render import render_threeway
+
+    tw = compare_three(fusion.golden, fusion.on, fusion.off, graphs=(fusion.graph_on, fusion.graph_off),
+                       labels=("fusion on", "fusion off"))
+    for width in (80, 140):
+        console = Console(width=width, record=True, color_system=None)
+        render_threeway(tw, console)
+        text = console.export_text()
+        assert all(len(line) <= width for line in text.splitlines())
+        relu1 = next(line for line in text.splitlines() if " relu1 " in line)
+        assert "✗ FAIL" in relu1 and relu1.rstrip().endswith("A")
+        assert ("rel. dist" in "\n".join(text.splitlines()[:4])) == (width >= 118)  # the header
+        assert "diverges only in fusion on" in text.replace("\n", " ")

@@ -178,14 +178,43 @@ def threeway_lines(tw: Any, limit: int | None = 1000) -> list[str]:
     rows = [_threeway_cells(r) for r in frame.iter_rows(named=True)]
     widths = [max(len(x) for x in col) for col in zip(header, *rows, strict=True)]
     lines = ["  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip() for cells in (header, *rows)]
+    return lines + threeway_summary(tw)
+
+
+def threeway_summary(tw: Any) -> list[str]:
+    """How many rows each side is worse on, and per side the op whose error appears there only."""
+    a, b = tw.labels
     counts = tw.worse_counts()
-    lines.append(f"worse rows: {a}: {counts['A']}, {b}: {counts['B']}, the same: {counts['=']}, "
-                 f"compared on one side only: {counts['']}")
-    for side in ("A", "B"):
-        blame = tw.first_blame(side)
-        if blame is not None:
-            lines.append(plain(blame.sentence(tw.labels)))
-    return lines
+    lines = [f"worse rows: {a}: {counts['A']}, {b}: {counts['B']}, the same: {counts['=']}, "
+             f"compared on one side only: {counts['']}"]
+    blames = (tw.first_blame(side) for side in ("A", "B"))
+    return lines + [plain(blame.sentence(tw.labels)) for blame in blames if blame is not None]
+
+
+def render_threeway(tw: Any, console: Console, limit: int | None = 1000) -> None:
+    """A three-way comparison on a terminal: Rich, names folded, rel. distance only when wide."""
+    a, b = tw.labels
+    wide = console.width >= 118
+    table = Table(box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False, padding=(0, 1))
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("name", overflow="fold", min_width=16)
+    for label in (a, b):
+        table.add_column(f"{label}\nhealth", no_wrap=True)
+        table.add_column(f"{label}\ncosine", justify="right", no_wrap=True)
+        if wide:
+            table.add_column(f"{label}\nrel. dist", justify="right", no_wrap=True)
+    table.add_column("worse", no_wrap=True)
+    frame = tw.frame[display_order(tw.frame)]
+    for r in (frame if limit is None else frame.head(limit)).iter_rows(named=True):
+        cells = _threeway_cells(r)
+        row: list[str | Text] = [cells[0], markup(r["name"])]
+        for k, p in ((2, "a"), (5, "b")):
+            row += [health_text(r[f"{p}_health"]) if r[f"{p}_health"] else Text("–"), cells[k + 1]]
+            row += [cells[k + 2]] if wide else []
+        table.add_row(*row, Text(cells[-1], style="bold" if cells[-1] in ("A", "B") else ""))
+    console.print(table)
+    for line in threeway_summary(tw):
+        console.print(Text(line))
 
 
 def _threeway_cells(r: dict[str, Any]) -> list[str]:

@@ -174,10 +174,15 @@ def _selected_frame(frame, args: argparse.Namespace):  # type: ignore[no-untyped
 
 
 def _write_three(tw: ThreeWay, args: argparse.Namespace) -> None:
-    from dumpscope.tui.cli.render import threeway_lines
+    from dumpscope.tui.cli.render import render_threeway, threeway_lines
 
     if args.format == "parquet":
         tw.frame.write_parquet(args.output)
+        return
+    if args.format == "table" and not args.output and sys.stdout.isatty():
+        from rich.console import Console
+
+        render_threeway(tw, Console(), args.limit or None)
         return
     if args.format == "table":
         text = "\n".join(threeway_lines(tw, args.limit or None)) + "\n"
