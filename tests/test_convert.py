@@ -58,3 +58,13 @@ def test_cli_reports_bad_files_and_goes_on(tmp_path: Path, capsys: pytest.Captur
     out = capsys.readouterr()
     assert code == 1 and "notes.bin" in out.err and "wrote 3 .txt file(s)" in out.out
     assert main(["convert", str(tmp_path / "missing"), "-out", str(tmp_path / "o2")]) == 2
+
+
+def test_a_truncated_tensor_costs_one_line(tmp_path: Path) -> None:
+    _dumps(tmp_path / "dump")
+    victim = tmp_path / "dump" / "Pooling.pool1.1147.1589195081588018"
+    data = victim.read_bytes()
+    victim.write_bytes(data[:-6])  # the output's last bytes are gone; the input is still whole
+    result = convert_dump(tmp_path / "dump", tmp_path / "out")
+    assert any(p.startswith("Pooling.pool1.1147.1589195081588018: output 0:") for p in result.problems)
+    assert {p.name for p in result.written} >= {"Relu.relu1.1148.1589195081588019.output.0.npy"}

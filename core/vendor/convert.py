@@ -67,7 +67,7 @@ def _convert_file(path: Path, out: Path, kind: str, result: ConvertResult) -> No
         target = out / output_name(path.name, desc.role, desc.index, kind)
         try:
             _save(_tensor(header, desc), target, kind)
-        except (ValueError, OSError) as exc:
+        except (ValueError, TypeError, OSError) as exc:  # ascend_layout.LayoutError is a ValueError
             result.problems.append(f"{path.name}: {desc.role} {desc.index}: {exc}")
             continue
         result.written.append(target)
