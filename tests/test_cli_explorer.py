@@ -287,3 +287,14 @@ def test_three_way_on_a_terminal_is_a_rich_table(fusion: FusionData) -> None:
         assert "✗ FAIL" in relu1 and relu1.rstrip().endswith("A")
         assert ("rel. dist" in "\n".join(text.splitlines()[:4])) == (width >= 118)  # the header
         assert "diverges only in fusion on" in " ".join(text.split())
+
+
+def test_diagnose_and_fusion_piped_are_not_folded_at_80_columns(fusion: FusionData,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    _run(["diagnose", str(fusion.golden), str(fusion.on), "--graph", str(fusion.graph_on)], capsys)
+    code, out, _ = _run(["fusion", str(fusion.graph_on)], capsys)
+    assert code == 0 and "\x1b[" not in out
+    assert any(len(line) > 80 or "fc_matmul_MatMulAddFusion" in line for line in out.splitlines())
+    code, out, _ = _run(["diagnose", str(fusion.golden), str(fusion.on), "--graph", str(fusion.graph_on)], capsys)
+    advice = next(line for line in out.splitlines() if "advice:" in line)
+    assert len(advice) > 80  # one line, not folded at a terminal's width

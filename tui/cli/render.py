@@ -23,6 +23,20 @@ HEALTH_STYLE: dict[str, str] = {
 }
 
 
+#: Line width for Rich output that is not going to a terminal (a pipe, a file): wide enough that
+#: names and messages are not folded at a terminal's 80 columns.
+PIPE_WIDTH = 240
+
+
+def output_console(file: Any = None) -> Console:
+    """A Console for stdout (or ``file``): the terminal's width on a terminal, :data:`PIPE_WIDTH`
+    (and no colour) when piped or written to a file."""
+    import sys
+
+    stream = file or sys.stdout
+    return Console(file=stream) if stream.isatty() else Console(file=stream, width=PIPE_WIDTH, color_system=None)
+
+
 def fmt_metric(v: float | None, digits: int = 6) -> str:
     if v is None:
         return "—"

@@ -67,9 +67,9 @@ def _fmt(value: float | None) -> str:
 
 
 def _print_report(report: OverflowReport, total: int) -> None:
-    from rich.console import Console
+    from dumpscope.tui.cli.render import output_console
 
-    console = Console()
+    console = output_console()
     records, files = report.records, report.files
     if not records:
         console.print(f"OK: no overflow recorded in {files} Opdebug file(s)")
