@@ -46,8 +46,11 @@ def test_three_way_csv_has_both_sides_and_the_worse_column(fusion: FusionData, c
                                                            tmp_path: Path) -> None:
     out_file = tmp_path / "three.csv"
     code, _, _ = _run(["compare", str(fusion.golden), str(fusion.on), str(fusion.off), "--graph", str(fusion.graph_on),
-                       "--graph", str(fusion.graph_off), "--format", "csv", "-o", str(out_file)], capsys)
+                       "--graph", str(fusion.graph_off), "--format", "csv", "-o", str(out_file),
+                       "-out", str(tmp_path / "dir")], capsys)
     frame = pl.read_csv(out_file)
+    (saved,) = (tmp_path / "dir").glob("threeway_*.csv")
+    assert pl.read_csv(saved).equals(frame)
     assert code == 1 and {"a_cosine_similarity", "b_cosine_similarity", "worse"} <= set(frame.columns)
     assert frame.filter(pl.col("worse") == "A")["name"].to_list() == ["relu1"]
 

@@ -154,8 +154,22 @@ def _run_three(args: argparse.Namespace) -> int:
                        thresholds=thresholds(args))
     tw.frame = _selected_frame(tw.frame, args)
     _write_three(tw, args)
+    if args.output_dir:
+        _write_three_dir(tw, args.output_dir)
     unhealthy = any(c.health_counts().get(h, 0) for c in (tw.a, tw.b) for h in ("fail", "error"))
     return EXIT_UNHEALTHY if unhealthy else EXIT_OK
+
+
+def _write_three_dir(tw: ThreeWay, directory: str) -> None:
+    """``-out DIR`` for a three-way compare: ``DIR/threeway_<YYYYmmddHHMMSS>.csv`` (the side-by-side frame)."""
+    import time
+    from pathlib import Path
+
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"threeway_{time.strftime('%Y%m%d%H%M%S')}.csv"
+    tw.frame.write_csv(path)
+    print(f"wrote {path}", file=sys.stderr)
 
 
 def _selected_frame(frame, args: argparse.Namespace):  # type: ignore[no-untyped-def]
