@@ -13,7 +13,7 @@ from textual.content import Content
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.core.comparison.result import Comparison
 from dumpscope.tui.app.explorer import DumpscopeApp
 from dumpscope.tui.app.screens.tensor import TensorScreen
 from dumpscope.tui.app.screenshots import generated_frame

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.core.comparison.result import Comparison
 from dumpscope.tui.app.screenshots import generated_frame
 from dumpscope.tui.app.widgets.histogram import bars, resample
 from dumpscope.tui.app.widgets.layer_list import layout_columns

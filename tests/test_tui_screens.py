@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from dumpscope.core.onnx.runner import dump_model
-from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.core.comparison.result import Comparison
 from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
 from dumpscope.tui.app.screens.export import ExportScreen
 from dumpscope.tui.app.screens.help import HelpScreen

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.core.comparison.result import Comparison
 from dumpscope.tui.app.explorer import DumpscopeApp
 from dumpscope.tui.app.filters import Query
 from dumpscope.tui.app.screenshots import generated_frame

@@ -158,6 +158,9 @@ class OverflowReport:
     """``(file, message)`` for Opdebug files that could not be decoded."""
     files: int = 0
     """Opdebug files (or msaccucmp JSONs) read, including those with all statuses zero."""
+    duplicates: int = 0
+    """Records dropped because another file holds the same event (msaccucmp's parsed JSON
+    of a raw Opdebug file, wherever it lies): each event is counted once."""
 
 
 @dataclass(frozen=True)
@@ -305,18 +308,18 @@ def records_from_parsed(
             raise OpdebugError("no 'AI Core', 'DHA Atomic Add', 'L2 Atomic Add' or 'acc_list' entry")
     for unit, data in units:
         raw_status = data.get("status", 0)
-        words = raw_status if isinstance(raw_status, list) else [raw_status]
-        status = int(words[0]) if words else 0
-        if not any(int(w) for w in words):
+        words = [_status_word(w) for w in (raw_status if isinstance(raw_status, list) else [raw_status])]
+        status = words[0] if words else 0
+        if not any(words):
             continue
-        bits = tuple(b for w in words for b in decode_status(unit, int(w)))
+        bits = tuple(b for w in words for b in decode_status(unit, w))
         out.append(
             OverflowRecord(
                 file=file,
                 layout=layout,
                 unit=unit,
-                task_id=int(data.get("task_id", -1)),  # type: ignore[arg-type]
-                stream_id=int(data.get("stream_id", -1)),  # type: ignore[arg-type]
+                task_id=_id(data.get("task_id")),
+                stream_id=_id(data.get("stream_id")),
                 status=status,
                 bits=bits,
                 context_id=_opt_int(data.get("context_id")),
@@ -326,6 +329,26 @@ def records_from_parsed(
             )
         )
     return out
+
+
+def _status_word(value: object) -> int:
+    """A status word as an int: JSON numbers, or text such as ``"0x20"``; anything else is the file's error."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        try:
+            return int(value.strip(), 0)
+        except ValueError:
+            pass
+    raise OpdebugError(f"status {str(value)[:40]!r} is not an integer")
+
+
+def _id(value: object) -> int:
+    """A task/stream id (-1 when missing or not an integer)."""
+    try:
+        return _status_word(value)
+    except OpdebugError:
+        return -1
 
 
 def _opt_int(value: object) -> int | None:
@@ -339,7 +362,7 @@ def read_opdebug(path: Path) -> tuple[dict[str, object], str]:
         try:
             with io.open(path, encoding="utf-8") as fh:
                 parsed = json.load(fh)
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, RecursionError) as exc:
             raise OpdebugError(f"cannot read msaccucmp JSON: {exc}") from exc
         if not isinstance(parsed, dict):
             raise OpdebugError("msaccucmp JSON is not an object")
@@ -464,13 +487,14 @@ def _stats(name: str, fmt: str, arr: np.ndarray) -> TensorStats:
 
 
 def _walk(root: Path) -> Iterator[Path]:
+    """Regular files under ``root``: iterative and depth-bounded, FIFOs and links leading out skipped."""
     if root.is_file():
         yield root
         return
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        for name in sorted(filenames):
-            yield Path(dirpath) / name
+    from dumpscope.core.formats.safe_fs import walk_files
+
+    walk = walk_files(root, lambda _name: True, 16, skip_hidden=True)
+    yield from (p for p in walk.files if p not in walk.refused)
 
 
 def is_opdebug(path: Path) -> bool:
@@ -493,8 +517,35 @@ def scan(path: Path, with_stats: bool = True) -> OverflowReport:
         if p.parent not in ops:
             ops[p.parent] = _op_files(by_dir.get(p.parent, []))
         report.records += [_linked(rec, ops[p.parent], with_stats) for rec in recs]
+    report.records, report.duplicates = dedupe(report.records)
     report.records.sort(key=lambda r: (r.timestamp if r.timestamp is not None else math.inf, r.file))
     return report
+
+
+def event_key(rec: OverflowRecord) -> tuple[object, ...]:
+    """What identifies one overflow event: unit, task, stream, FFTS context/thread, status and
+    the Opdebug file's timestamp (the raw file and msaccucmp's JSON of it share all of them)."""
+    return (rec.unit, rec.task_id, rec.stream_id, rec.context_id, rec.thread_id, rec.status, rec.timestamp)
+
+
+def dedupe(records: list[OverflowRecord]) -> tuple[list[OverflowRecord], int]:
+    """``records`` with each event once (the raw file's record preferred over a parsed JSON's,
+    then a linked one); and how many were dropped.  Records without a timestamp are kept."""
+    best: dict[tuple[object, ...], OverflowRecord] = {}
+    kept: list[OverflowRecord] = []
+    for rec in records:
+        if rec.timestamp is None:
+            kept.append(rec)
+            continue
+        key = event_key(rec)
+        if key not in best or _rank(rec) < _rank(best[key]):
+            best[key] = rec
+    unique = kept + list(best.values())
+    return unique, len(records) - len(unique)
+
+
+def _rank(rec: OverflowRecord) -> tuple[bool, bool]:
+    return rec.layout == "msaccucmp-json", rec.op_name is None
 
 
 def _debug_files(path: Path) -> tuple[list[Path], list[Path]]:

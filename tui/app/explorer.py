@@ -43,7 +43,7 @@ from dumpscope.tui.app.widgets.verdict_bar import VerdictBar
 
 if TYPE_CHECKING:
     from dumpscope.core.diagnosis.engine import Diagnosis
-    from dumpscope.core.comparison.pipeline import Comparison
+    from dumpscope.core.comparison.result import Comparison
 
 @dataclass(frozen=True)
 class CompareRequest:

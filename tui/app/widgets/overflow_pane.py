@@ -21,7 +21,7 @@ from dumpscope.tui.app.widgets.row_facts_pane import (
 from dumpscope.tui.app.widgets.summary_bar import styled
 
 if TYPE_CHECKING:
-    from dumpscope.core.comparison.pipeline import Comparison
+    from dumpscope.core.comparison.result import Comparison
     from dumpscope.core.inspect.overflow import OverflowFacts, RangeFact
     from dumpscope.core.inspect.ranges import RangeFinding
     from dumpscope.core.vendor.opdebug import OverflowRecord, TensorStats

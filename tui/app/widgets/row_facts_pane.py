@@ -28,7 +28,7 @@ from dumpscope.tui.app.widgets.layer_rows import printable, short_dtype
 from dumpscope.tui.app.widgets.summary_bar import health_text, styled
 
 if TYPE_CHECKING:
-    from dumpscope.core.comparison.pipeline import Comparison
+    from dumpscope.core.comparison.result import Comparison
 
 F = TypeVar("F")
 

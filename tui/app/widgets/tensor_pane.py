@@ -29,7 +29,7 @@ from dumpscope.tui.app.widgets.layer_rows import UNMATCHED_LABEL, printable
 from dumpscope.tui.app.widgets.summary_bar import health_text, styled
 
 if TYPE_CHECKING:
-    from dumpscope.core.comparison.pipeline import Comparison
+    from dumpscope.core.comparison.result import Comparison
     from dumpscope.core.inspect.tensor_stats import TensorStats
 
 METRICS: tuple[tuple[str, str], ...] = (

@@ -26,7 +26,7 @@ from dumpscope.tui.app.widgets.summary_bar import health_text, styled
 
 if TYPE_CHECKING:
     from dumpscope.core.diagnosis.engine import Diagnosis, RootCause
-    from dumpscope.core.comparison.pipeline import Comparison
+    from dumpscope.core.comparison.result import Comparison
 
 #: Words that mark the evidence sentence that best explains each cause (the first
 #: evidence sentences are always the row's health and its origin; the one naming the

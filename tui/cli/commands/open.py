@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     check_theme(args.theme)
     import polars as pl
 
-    from dumpscope.core.comparison.pipeline import Comparison
+    from dumpscope.core.comparison.result import Comparison
     from dumpscope.core.dumps import DumpError
 
     try:
@@ -57,9 +57,9 @@ def _print(comparison, fmt: str) -> int:  # type: ignore[no-untyped-def]
     from dumpscope.core.report import writers as report
 
     if fmt == "table":
-        from dumpscope.tui.cli.render import render_table
+        from dumpscope.tui.cli.render import print_table
 
-        render_table(comparison)
+        print_table(comparison)
     else:
         sys.stdout.write(report.to_text(comparison, fmt))
     return exit_code(comparison)
