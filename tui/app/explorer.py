@@ -42,8 +42,9 @@ from dumpscope.tui.app.widgets.tensor_pane import TensorPane
 from dumpscope.tui.app.widgets.verdict_bar import VerdictBar
 
 if TYPE_CHECKING:
-    from dumpscope.core.diagnosis.engine import Diagnosis
     from dumpscope.core.comparison.result import Comparison
+    from dumpscope.core.comparison.threeway import ThreeWay
+    from dumpscope.core.diagnosis.engine import Diagnosis
 
 @dataclass(frozen=True)
 class CompareRequest:
@@ -56,6 +57,10 @@ class CompareRequest:
     graph: Path | None = None
     thresholds: tuple[str, ...] = ()
     """``KEY=VALUE`` overrides, as ``--threshold`` takes them."""
+    b: Path | None = None
+    """A second target: a three-way compare (``target`` is side A, this side B)."""
+    graph_b: Path | None = None
+    """Side B's ATC graph (fusion on vs off: each run has its own)."""
 
 
 class DumpscopeApp(App[int]):
@@ -103,6 +108,13 @@ class DumpscopeApp(App[int]):
         def can_replace(self, message: Message) -> bool:
             return isinstance(message, DumpscopeApp.Progressed)
 
+    class ThreeWayReady(Message):
+        """Both sides of a three-way compare are in (the worker compared A, then B)."""
+
+        def __init__(self, threeway: ThreeWay) -> None:
+            super().__init__()
+            self.threeway = threeway
+
     class LoadFailed(Message):
         def __init__(self, text: str) -> None:
             super().__init__()
@@ -110,7 +122,7 @@ class DumpscopeApp(App[int]):
 
     def __init__(
         self,
-        source: Comparison | CompareRequest,
+        source: Comparison | CompareRequest | ThreeWay,
         *,
         theme: str | None = None,
     ) -> None:
@@ -126,6 +138,8 @@ class DumpscopeApp(App[int]):
         self._landed = False
         self._diagnosed: Comparison | None = None
         self.diagnosis: Diagnosis | None = None
+        self.threeway: ThreeWay | None = None
+        """Set for a three-way compare: the list is side A with side B's columns beside it."""
 
     # -- layout --------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -188,9 +202,41 @@ class DumpscopeApp(App[int]):
         self.layer_list.focus()
         if isinstance(self._source, CompareRequest):
             self.progress = (0, 0)
-            self._compare(self._source)
+            if self._source.b is not None:
+                self._compare_three(self._source)
+            else:
+                self._compare(self._source)
+        elif _is_three_way(self._source):  # (no import of core here: polars loads after the first paint)
+            self._show_three_way(self._source)  # type: ignore[arg-type]
         else:
-            self._show_comparison(self._source)
+            self._show_comparison(self._source)  # type: ignore[arg-type]
+
+    def _show_three_way(self, threeway: ThreeWay) -> None:
+        """Side A as the list (every pane works on it), side B's cosine, health and ``worse`` beside it."""
+        self.threeway = threeway
+        self.progress = None
+        self._show_comparison(threeway.a)
+        assert self.rows is not None
+        self.rows.attach_b(threeway.frame, threeway.labels)
+        self.layer_list.data_changed()
+        self._show_summary()
+
+    @work(thread=True, exclusive=True, group="compare", exit_on_error=False)
+    def _compare_three(self, request: CompareRequest) -> None:
+        """Both comparisons of a three-way compare, off the UI thread (shown when both are in)."""
+        try:
+            from dumpscope.core.comparison.threeway import compare_three
+
+            threeway = compare_three(request.golden, request.target, request.b, model=request.model,
+                                     graphs=(request.graph, request.graph_b), preset=request.preset,
+                                     thresholds=list(request.thresholds))
+            if not get_current_worker().is_cancelled:
+                self.post_message(self.ThreeWayReady(threeway))
+        except Exception as exc:  # noqa: BLE001 - every failure becomes a message screen, never a traceback
+            self.post_message(self.LoadFailed(_describe_error(exc)))
+
+    def on_dumpscope_app_three_way_ready(self, message: ThreeWayReady) -> None:
+        self._show_three_way(message.threeway)
 
     # -- data ----------------------------------------------------------------------------
     def _show_comparison(self, comparison: Comparison) -> None:
@@ -250,6 +296,8 @@ class DumpscopeApp(App[int]):
             status.append(styled("[$warning]comparison cancelled: rows left pending[/]"))
         if self.rows is not None:
             status += _view_notes(self.view, self.rows, self.layer_list.view.size)
+        if self.threeway is not None:
+            status.append(_worse_note(self.threeway))
         warnings = self._warnings()
         if warnings:
             status.append(styled(f"[$warning]⚠ {len(warnings)} input warning{'s' if len(warnings) > 1 else ''} (w)[/]"))
@@ -574,6 +622,17 @@ def _fill_counts(summary: Summary, rows: LayerRows, cmp: Comparison) -> None:
     sides = dict(cmp.frame.filter(cmp.frame["health"] == "unmatched")["side"].value_counts().iter_rows())
     summary.unmatched_golden = int(sides.get("golden", 0))
     summary.unmatched_target = int(sides.get("target", 0))
+
+
+def _is_three_way(source: object) -> bool:
+    """A :class:`~dumpscope.core.comparison.threeway.ThreeWay` (two comparisons side by side)."""
+    return hasattr(source, "worse_counts") and hasattr(source, "b")
+
+
+def _worse_note(threeway: ThreeWay) -> Content:
+    """``A worse on 3 · B worse on 12`` (filter with worse:A / worse:B)."""
+    counts, (a, b) = threeway.worse_counts(), threeway.labels
+    return styled(f"[b]$a[/b] worse on {counts['A']} · [b]$b[/b] worse on {counts['B']} (worse:A, worse:B)", a=a, b=b)
 
 
 def _view_notes(view: ViewState, rows: LayerRows, shown: int) -> list[Content]:

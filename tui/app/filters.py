@@ -80,6 +80,23 @@ def _dtype_in(rows: LayerRows, values: Values) -> np.ndarray:
     return (search["dtype"].is_in(wanted) | search["target_dtype"].is_in(wanted)).to_numpy()
 
 
+_WORSE = {"a": "A", "b": "B", "=": "=", "same": "=", "none": "="}
+
+
+def _worse_value(token: str, values: Values) -> Values:
+    """``worse:A``, ``worse:B``, ``worse:=`` (the meaning :func:`core.comparison.threeway.worse_mask` documents)."""
+    unknown = [v for v in values if v not in _WORSE]
+    if unknown:
+        raise QueryError(f"{token!r}: use worse:A, worse:B or worse:= (three-way compare)")
+    return tuple(_WORSE[v] for v in values)
+
+
+def _worse_is(rows: LayerRows, values: Values) -> np.ndarray:
+    if rows.worse is None:  # a two-way comparison: no side is worse
+        return np.zeros(rows.n, dtype=bool)
+    return np.isin(rows.worse, list(values))
+
+
 @dataclass(frozen=True)
 class FilterField:
     """One ``key:`` of the filter language: how its values are read, and which rows they keep."""
@@ -102,6 +119,7 @@ FILTER_FIELDS: dict[str, FilterField] = {
         FilterField("dtype", _as_typed, _dtype_in, "golden or target dtype, e.g. dtype:float16"),
         FilterField("origin", _aliased("origin", ORIGIN_ALIASES), _origin_in, "origin:new where an error starts"),
         FilterField("fused", _yes_no, _fused_is, "fused:yes rows that take part in a fusion"),
+        FilterField("worse", _worse_value, _worse_is, "worse:A, worse:B, worse:= which side is worse (three-way)"),
     )
 }
 """Every filter key, in the order the help lists them."""

@@ -79,7 +79,19 @@ _COLUMNS: tuple[Column, ...] = (
     Column("naninf", NANINF_HEADER, len(NANINF_HEADER), lambda r, p, w: r.nan_inf(p), right=True, priority=3),
     Column("origin", "src", 3, lambda r, p, w: r.origin_label(p), priority=5),
     Column("health", "health", 6, lambda r, p, w: r.health_label(p), priority=0),
+    Column("b_cos", "B cos", _NUMBER_W, _number("b_cos"), right=True, priority=1),
+    Column("b_health", "B", 6, lambda r, p, w: r.b_health_label(p), priority=0),
+    Column("worse", "worse", 5, lambda r, p, w: r.worse_label(p), priority=0),
 )
+_THREE_WAY_ONLY = frozenset({"b_cos", "b_health", "worse"})
+"""Columns shown only for a three-way compare (side B next to side A)."""
+
+
+def _three_way_headers(labels: tuple[str, str], cols: list[Column]) -> list[Column]:
+    """Name the sides by their labels: ``A cos`` / ``B cos``, ``A`` / ``B`` over the health columns."""
+    a, b = labels
+    headers = {"cos": f"{a} cos", "b_cos": f"{b} cos", "health": a, "b_health": b}
+    return [Column(**{**c.__dict__, "header": headers[c.id][: c.width]}) if c.id in headers else c for c in cols]
 _SORT_COLUMN = {"order": "index", "cos": "cos", "max_abs": "max_abs", "rmse": "rmse", "health": "health",
                 "op": "op", "name": "name"}
 _GAP = 1
@@ -87,15 +99,19 @@ _GUTTER = 2
 
 
 def layout_columns(width: int, index_width: int, op_width: int, naninf_width: int = 0,
-                   name_extra: int = 0) -> list[Column]:
+                   name_extra: int = 0, labels: tuple[str, str] | None = None) -> list[Column]:
     """The columns that fit in ``width`` cells; the name column takes what is left.
 
     ``name_extra`` widens the name column beyond its minimum (other columns drop out to
-    make room); ``naninf_width`` is the widest NaN/Inf cell of the table.
+    make room); ``naninf_width`` is the widest NaN/Inf cell of the table; ``labels``
+    (three-way only) adds side B's cosine and health and the ``worse`` column.
     """
     fitted = {"index": max(index_width, 3), "op": max(2, min(op_width, _OP_MAX)),
               "naninf": max(len(NANINF_HEADER), naninf_width), "name": _NAME_MIN + max(0, name_extra)}
-    cols = [Column(**{**c.__dict__, "width": fitted[c.id]}) if c.id in fitted else c for c in _COLUMNS]
+    cols = [Column(**{**c.__dict__, "width": fitted[c.id]}) if c.id in fitted else c for c in _COLUMNS
+            if labels is not None or c.id not in _THREE_WAY_ONLY]
+    if labels is not None:
+        cols = _three_way_headers(labels, cols)
 
     def used(cs: list[Column]) -> int:
         return _GUTTER + sum(c.width for c in cs) + _GAP * (len(cs) - 1)
@@ -291,7 +307,7 @@ class LayerList(ScrollView, can_focus=True):
             index = self.rows.index
             widest = max(len(str(int(index.min(initial=0)))), len(str(int(index.max(initial=0)))))
             self._columns = layout_columns(width, widest, self.rows.op_width, self.rows.naninf_width,
-                                           self.name_extra)
+                                           self.name_extra, self.rows.labels if self.rows.three_way else None)
         return self._columns
 
     def render_line(self, y: int) -> Strip:
@@ -342,6 +358,9 @@ class LayerList(ScrollView, can_focus=True):
             style = base
             if col.id in ("health", "cos"):
                 style = health_style
+            elif col.id in ("b_health", "b_cos") and rows.b_health is not None:
+                b_health = HEALTHS[rows.b_health[position]]
+                style = base + self.get_component_rich_style(f"layer-list--{b_health}", partial=True)
             elif col.id in ("index", "shape", "dtype"):
                 style = dim
             segments.append(Segment(text, style))

@@ -50,7 +50,7 @@ HEALTH_ALIASES: dict[str, tuple[str, ...]] = {
 }
 
 _NUMBER_COLUMNS: dict[str, str] = {
-    "cos": "cosine_similarity", "max_abs": "max_absolute_error",
+    "cos": "cosine_similarity", "b_cos": "b_cosine_similarity", "max_abs": "max_absolute_error",
     "rmse": "root_mean_square_error", "rel": "relative_euclidean_distance",
 }
 """List attribute -> frame column of the numbers the list shows."""
@@ -104,7 +104,7 @@ class SortKey:
 
 
 SORT_KEYS: tuple[SortKey, ...] = (
-    SortKey("order", "topological", False),
+    SortKey("order", "topological, constants last", False),
     SortKey("cos", "cosine", False),
     SortKey("max_abs", "max abs error", True),
     SortKey("rmse", "RMSE", True),
@@ -130,6 +130,47 @@ class LayerRows:
         self.origin = np.zeros(self.n, dtype=np.int8)
         self.fused = np.zeros(self.n, dtype=bool)
         """Rows whose op takes part in a fusion (``fused:yes``), once known."""
+        self.labels: tuple[str, str] = ("A", "B")
+        self.b_cos: np.ndarray | None = None
+        self.b_health: np.ndarray | None = None
+        self.worse: np.ndarray | None = None
+        """Three-way only: per row ``A``, ``B``, ``=`` or ``""`` (:func:`~dumpscope.core.comparison.threeway.worse_side`)."""
+
+    def attach_b(self, frame: pl.DataFrame, labels: tuple[str, str] = ("A", "B")) -> None:
+        """Side B of a three-way compare: ``frame`` is :attr:`ThreeWay.frame`; this table is side A.
+
+        Each A row takes B's cosine and health and the ``worse`` verdict of its golden tensor
+        (target-only rows match B's target-only rows by name).
+        """
+        import polars as pl
+
+        def key(side: str) -> pl.Expr:
+            return pl.when(pl.col(side) == "target").then(pl.lit("target:")).otherwise(pl.lit("golden:")) + pl.col("name")
+
+        b = frame.select(key("a_side").alias("_key"), "b_cosine_similarity", "b_health", "worse").unique(
+            "_key", keep="first", maintain_order=True)
+        mine = self.frame.select(key("side").alias("_key")).join(b, on="_key", how="left", maintain_order="left")
+        self.labels = labels
+        self.b_cos = mine["b_cosine_similarity"].cast(pl.Float64).to_numpy()
+        self.missing["b_cosine_similarity"] = mine["b_cosine_similarity"].is_null().to_numpy()
+        self.b_health = mine["b_health"].fill_null("unmatched").replace_strict(
+            HEALTH_CODE, default=HEALTH_CODE["error"], return_dtype=pl.Int8).to_numpy()
+        self.worse = mine["worse"].fill_null("").to_numpy().astype(str)
+
+    @property
+    def three_way(self) -> bool:
+        """Side B of a three-way compare is attached (:meth:`attach_b`)."""
+        return self.worse is not None
+
+    def b_health_label(self, pos: int) -> str:
+        return HEALTH_LABEL[HEALTHS[self.b_health[pos]]] if self.b_health is not None else ""
+
+    def worse_label(self, pos: int) -> str:
+        """``A`` / ``B`` (that side is worse, by its label), ``=`` or blank (not comparable)."""
+        if self.worse is None:
+            return ""
+        value = str(self.worse[pos])
+        return {"A": self.labels[0], "B": self.labels[1]}.get(value, value)
 
     def set_origin(self, origins: list[str | None]) -> None:
         """Introduced / inherited / clean per row, from the diagnosis (same row order)."""
@@ -227,7 +268,7 @@ class LayerRows:
             return frame[name].fill_null(0).to_numpy()
 
         self.cos = floats("cosine_similarity")
-        self.missing = {c: frame[c].is_null().to_numpy() for c in _NUMBER_COLUMNS.values()}
+        self.missing = {c: frame[c].is_null().to_numpy() for c in _NUMBER_COLUMNS.values() if c in frame.columns}
         """Per number column: the value was never computed (shown ``·``, unlike a computed NaN)."""
         self.max_abs = floats("max_absolute_error")
         self.rmse = floats("root_mean_square_error")
@@ -292,8 +333,10 @@ class LayerRows:
         if cached is not None:
             return cached
         order: np.ndarray
-        if key == "order":
-            order = np.arange(self.n)
+        if key == "order":  # activations first, constants after (the rule the CLI table shares)
+            from dumpscope.core.comparison.order import display_order
+
+            order = display_order(self.frame)
             order = order[::-1].copy() if descending else order
         elif key in ("cos", "max_abs", "rmse", "rel"):
             values = getattr(self, key)

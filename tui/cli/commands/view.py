@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from dumpscope.tui.cli.errors import UsageError
 from dumpscope.tui.cli.args import add_comparison_arguments, add_ui_arguments, check_paths, check_theme, run_app, thresholds
 
 HELP = "open the terminal UI on a golden and a target dump (the default command)"
@@ -27,9 +26,8 @@ def run(args: argparse.Namespace) -> int:
     thresholds(args)  # refuse a bad preset or threshold before the terminal is taken over
     from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
 
-    if args.b is not None:  # the TUI half (issue 14, i14tui) builds the three-way view on core.comparison.threeway
-        raise UsageError("three dumps: the terminal UI's three-way view is not in this build; "
-                         "`dumpscope compare GOLDEN A B` prints it")
+    graph_b = args.graphs[1] if len(args.graphs) > 1 else None
     request = CompareRequest(Path(args.golden), Path(args.target), args.model and Path(args.model), args.preset,
-                             args.graphs[0] and Path(args.graphs[0]), tuple(args.threshold))
+                             args.graphs[0] and Path(args.graphs[0]), tuple(args.threshold),
+                             b=args.b and Path(args.b), graph_b=graph_b and Path(graph_b))
     return run_app(DumpscopeApp(request, theme=args.theme), args)

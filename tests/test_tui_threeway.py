@@ -1,0 +1,57 @@
+"""The terminal UI on a three-way compare (seed 003: fusion on vs fusion off), driven by Pilot."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.widgets.layer_list import LayerList
+
+sys.path.insert(0, str(Path(__file__).parent))
+from fusion_onoff_data import make_fusion_data  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = tmp_path / "config"
+    config.mkdir()
+    monkeypatch.setenv("DUMPSCOPE_CONFIG_DIR", str(config))
+
+
+@pytest.fixture(scope="module")
+def fusion(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    return make_fusion_data(tmp_path_factory.mktemp("fusion_tui"))
+
+
+def _lines(lst: LayerList) -> list[str]:
+    height = min(lst.scrollable_content_region.height, int(lst.view.size) + 1)
+    return ["".join(seg.text for seg in lst.render_line(y)) for y in range(height)]
+
+
+async def test_golden_a_b_shows_both_sides_a_worse_column_and_filters_by_it(fusion) -> None:  # type: ignore[no-untyped-def]
+    request = CompareRequest(fusion.golden, fusion.on, b=fusion.off, graph=fusion.graph_on, graph_b=fusion.graph_off)
+    app = DumpscopeApp(request)
+    async with app.run_test(size=(140, 30)) as pilot:
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if app.threeway is not None:
+                break
+        assert app.threeway is not None and app.rows is not None and app.rows.three_way
+        await pilot.pause(0.2)
+        lst = app.query_one(LayerList)
+        header = _lines(lst)[0]
+        assert "A cos" in header and "B cos" in header and "worse" in header
+        await pilot.press("slash", *"worse:A", "enter")
+        await pilot.pause(0.2)
+        rows = _lines(lst)[1:]
+        assert len(rows) == 1 and fusion.bad_op in "".join(app.rows.frame["target_name"].drop_nulls().to_list())
+        assert rows[0].rstrip().endswith("A")
+        await pilot.press("escape")
+        await pilot.press("slash", *"worse:B", "enter")
+        await pilot.pause(0.2)
+        assert lst.view.size == 0
+        summary = str(app.query_one("#summary").render())
+        assert "worse on 1" in summary and "worse on 0" in summary
