@@ -116,8 +116,17 @@ def _finite(value: float, width: int) -> str:
     for digits in range(min(width, 15), 0, -1):
         text = _compact(f"{value:.{digits}g}")
         if len(text) <= width:
-            return text
+            return _not_rounded_to_whole(value, text, width)
     return _compact(f"{value:.0e}")
+
+
+def _not_rounded_to_whole(value: float, text: str, width: int) -> str:
+    """A value that rounded to a whole number (0.99999999 -> ``1``) keeps its decimals
+    (``1.000000``): a bare ``1`` would read as exact, a cosine of 1 as "identical"."""
+    if "." in text or "e" in text or float(text) == value:
+        return text
+    decimals = width - len(text) - 1
+    return f"{value:.{decimals}f}" if decimals >= 1 else text
 
 
 def _compact(text: str) -> str:

@@ -40,6 +40,9 @@ def test_health_words_are_consistent() -> None:
         (0.999987654321, 8, "0.999988"),
         (123.0, 8, "123"),
         (-1e-30, 3, "###"),
+        (0.99999999, 8, "1.000000"),
+        (-2.9999999999, 6, "-3.000"),
+        (1.0, 8, "1"),
     ],
 )
 def test_format_number_known_values(value: float | None, width: int, want: str) -> None:

@@ -37,6 +37,7 @@ from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS, LayerRows, printable
 from dumpscope.tui.app.widgets.summary_bar import Summary, SummaryBar, styled
 from dumpscope.tui.app.panes import SIDE_PANES, next_pane
 from dumpscope.tui.app.view_state import ViewState
+from dumpscope.tui.app.widgets.neighbourhood_pane import NeighbourhoodPane
 from dumpscope.tui.app.widgets.row_facts_pane import RowFactsPane
 from dumpscope.tui.app.widgets.tensor_pane import TensorPane
 from dumpscope.tui.app.widgets.verdict_bar import VerdictBar
@@ -415,6 +416,12 @@ class DumpscopeApp(App[int]):
         }
         self.tensor_pane.set_findings(findings)
 
+    @on(NeighbourhoodPane.GoTo)
+    def _neighbour_chosen(self, message: NeighbourhoodPane.GoTo) -> None:
+        """Enter on a tensor of the neighbourhood pane: the list moves there (the pane follows)."""
+        self._jump_to(message.row, "tensor")
+        self.side.query_one("#neighbourhood").focus()
+
     @on(VerdictBar.JumpTo)
     def _verdict_jump(self, message: VerdictBar.JumpTo) -> None:
         self._jump_to(message.row, "root cause")
@@ -600,6 +607,8 @@ class DumpscopeApp(App[int]):
         return [
             ("Layer list", collect_bindings([self.layer_list])),
             ("Tensor pane", collect_bindings([self.tensor_pane])),
+            *((f"{p.title.capitalize()} pane", collect_bindings([w])) for p in SIDE_PANES[1:]
+              for w in self.side.query(f"#{p.id}")),
             ("Everywhere", collect_bindings([self])),
         ]
 
