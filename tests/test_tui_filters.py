@@ -52,11 +52,12 @@ def test_every_key_of_the_table_parses_and_selects_rows() -> None:
     except Exception as exc:  # the frame's schema belongs to core; the table test needs only a few columns
         pytest.skip(f"LayerRows needs more columns: {exc}")
     rows.fused = np.array([True, False, False])
+    rows.worse = np.array(["A", "=", "B"])  # as LayerRows.attach_b sets it for a three-way compare
     rows.set_origin(["introduced", "inherited", None])
     examples = {"op": "op:conv", "health": "health:fail", "kind": "kind:activation", "side": "side:golden",
-                "dtype": "dtype:float16", "origin": "origin:new", "fused": "fused:yes"}
+                "dtype": "dtype:float16", "origin": "origin:new", "fused": "fused:yes", "worse": "worse:b"}
     assert set(examples) == set(FILTER_FIELDS), "a new filter key needs an example here"
-    expected = {"op": [0], "health": [0], "kind": [0, 1, 2], "side": [1], "dtype": [0, 2], "origin": [0], "fused": [0]}
+    expected = {"op": [0], "health": [0], "kind": [0, 1, 2], "side": [1], "dtype": [0, 2], "origin": [0], "fused": [0], "worse": [2]}
     for key, text in examples.items():
         assert FILTER_FIELDS[key].help
         np.testing.assert_array_equal(np.flatnonzero(rows.mask(Query.parse(text))), expected[key], err_msg=text)

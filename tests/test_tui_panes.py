@@ -56,10 +56,15 @@ class Host(App[None]):
 
 
 async def settle(pilot: Pilot[None]) -> None:
-    """Past the panes' settle delay, their workers done and the answers drawn."""
+    """Past the panes' settle delay, their workers done and the answers drawn (a loaded box takes longer)."""
     await pilot.pause(0.15)
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    for _ in range(200):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        panes = list(pilot.app.query(RowFactsPane))
+        if all(p.is_settled and p._timer is None for p in panes):
+            break
+        await pilot.pause(0.02)
 
 
 def body(pane: RowFactsPane[object]) -> str:
@@ -178,7 +183,7 @@ async def test_fusion_pane_lists_the_group_with_each_ops_health(tmp_path: Path) 
         assert "this row's op Conv_1 is the fused op" in text and "passes: ConvReluFusionPass" in text
         lines = text.splitlines()
         fused = lines[lines.index("Fused target op") + 1]
-        assert fused.startswith("▶ ✗ FAIL") and "Conv_1 (Conv2D)" in fused and fused.endswith("cos 1")  # format_number: 1.0 is "1"
+        assert fused.startswith("▶ ✗ FAIL") and "Conv_1 (Conv2D)" in fused and fused.endswith("cos 1.000000")  # format_number: not exactly 1
         originals = lines[lines.index("Original ops (2)") + 1 :]
         assert "– ONLY" in originals[0] and "Conv_1" in originals[0] and "golden only" in originals[0]
         assert originals[1].startswith("▶ ✗ FAIL") and "Relu_2" in originals[1]

@@ -254,6 +254,13 @@ class LayerRows:
             self._naninf_width = max((len(self.nan_inf(int(p))) for p in odd), default=1)
         return self._naninf_width
 
+    def name_index(self, name: str) -> int:
+        """Frame position of the first row named ``name`` (golden name, else target name)."""
+        hits = np.flatnonzero((self._text["name"] == name).to_numpy())
+        if not hits.size:
+            raise KeyError(name)
+        return int(hits[0])
+
     def name(self, pos: int) -> str:
         return printable(str(self._text["name"][pos]))
 
