@@ -10,7 +10,9 @@ Measured (targets from research/tui.md §5.4, 160x50, the 2-core CI box):
   * RSS the UI adds beyond the comparison frame;
   * cold start to the first frame of `dumpscope open RESULT.parquet` at 10k in a real
     pseudo-terminal (target <= 1 s);
-  * baseline: Textual's built-in DataTable showing the same 10k rows, same run.
+  * baseline: Textual's built-in DataTable showing the same 10k rows, same run;
+  * fill: the TUI comparing 10k tensor pairs until no row is pending, against
+    `dumpscope compare` on the same pair, both as subprocesses (target <= 1.2x).
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import numpy as np
 
 SIZE = (160, 50)
 
@@ -102,7 +106,8 @@ async def _measure_datatable(rows: int) -> dict[str, float]:
     from textual.app import App, ComposeResult
     from textual.widgets import DataTable
 
-    from dumpscope.tui.app.widgets.layer_rows import HEALTH_LABEL, LayerRows, fmt_cosine, fmt_num
+    from dumpscope.core.vocabulary import format_number
+    from dumpscope.tui.app.widgets.layer_rows import HEALTH_LABEL, LayerRows
 
     cmp = _comparison(rows)
     painted: list[float] = []
@@ -116,8 +121,8 @@ async def _measure_datatable(rows: int) -> dict[str, float]:
             data = LayerRows(cmp.frame)
             table.add_columns("#", "tensor", "op", "shape", "dtype", "cosine", "max abs", "rmse", "health")
             table.add_rows(
-                (str(int(data.index[p])), *data.text(p), fmt_cosine(float(data.cos[p])),
-                 fmt_num(float(data.max_abs[p])), fmt_num(float(data.rmse[p])),
+                (str(int(data.index[p])), *data.text(p), format_number(float(data.cos[p]), 8),
+                 format_number(float(data.max_abs[p]), 8), format_number(float(data.rmse[p]), 8),
                  HEALTH_LABEL[cmp.frame["health"][p]])
                 for p in range(data.n)
             )
@@ -182,6 +187,50 @@ def _cold_start(rows: int) -> dict[str, float]:
             "startup_kb": startup_bytes / 1024}
 
 
+FILL_CHILD = r'''
+import asyncio, sys
+from pathlib import Path
+from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
+
+import dumpscope.tui.app.explorer as explorer
+
+class Timed(DumpscopeApp):
+    CSS_PATH = str(Path(explorer.__file__).with_name("app.tcss"))
+    # Done when the complete table has been taken in (no polling: Pilot's own wake-ups would
+    # compete with the comparison for the GIL, which a real terminal does not).
+    def on_dumpscope_app_progressed(self, message):
+        super().on_dumpscope_app_progressed(message)
+        if message.done >= message.total:
+            self.call_after_refresh(self.exit, 0)
+
+async def main():
+    app = Timed(CompareRequest(Path(sys.argv[1]), Path(sys.argv[2])))
+    async with app.run_test(size=(160, 50)):
+        while app.is_running:
+            await asyncio.sleep(0.05)
+
+asyncio.run(main())
+'''
+
+
+def _fill(layers: int, repeat: int) -> dict[str, float]:
+    """Wall time, as subprocesses of the same interpreter: `dumpscope compare` vs the TUI filling
+    the same pair (headless, until no row is pending).  Best of ``repeat`` each, interleaved."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from bench_compare import child, make_layers
+
+    with tempfile.TemporaryDirectory(prefix="bench-tui-fill-") as tmp:
+        root = Path(tmp)
+        make_layers(root, layers, 256, np.float16, seed=7)
+        cli = [sys.executable, "-m", "dumpscope", "compare", str(root / "golden"), str(root / "target")]
+        tui = [sys.executable, "-c", FILL_CHILD, str(root / "golden"), str(root / "target")]
+        cli_s, tui_s = [], []
+        for _ in range(repeat):
+            cli_s.append(child(cli)[0])
+            tui_s.append(child(tui)[0])
+    return {"layers": layers, "cli_s": min(cli_s), "tui_s": min(tui_s), "ratio": min(tui_s) / min(cli_s)}
+
+
 def _one(kind: str, rows: int) -> None:
     if kind == "app":
         result = asyncio.run(_measure_app(rows))
@@ -201,11 +250,19 @@ def _spawn(kind: str, rows: int) -> dict[str, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="skip the DataTable baseline")
+    parser.add_argument("--fill", action="store_true",
+                        help="only the fill benchmark: TUI vs `dumpscope compare` on 10k tensors (target <= 1.2x)")
+    parser.add_argument("--repeat", type=int, default=3, help="fill runs per contender (best of)")
     parser.add_argument("--one", choices=("app", "datatable", "cold"), help=argparse.SUPPRESS)
     parser.add_argument("--rows", type=int, default=10_000, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         _one(args.one, args.rows)
+        return 0
+    fill = _fill(args.rows, args.repeat)
+    print(f"fill {fill['layers']} tensors: dumpscope compare {fill['cli_s']:.2f} s, TUI until complete "
+          f"{fill['tui_s']:.2f} s  ->  {fill['ratio']:.2f}x   target <= 1.2x")
+    if args.fill:
         return 0
     small, big = _spawn("app", 10_000), _spawn("app", 100_000)
     cold = _spawn("cold", 10_000)

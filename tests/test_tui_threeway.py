@@ -55,3 +55,15 @@ async def test_golden_a_b_shows_both_sides_a_worse_column_and_filters_by_it(fusi
         assert lst.view.size == 0
         summary = str(app.query_one("#summary").render())
         assert "worse on 1" in summary and "worse on 0" in summary
+
+
+async def test_screenshots_include_three_way_and_no_color(tmp_path: Path) -> None:
+    from dumpscope.tui.app.screenshots import no_color_screenshots, three_way_screenshots
+
+    written = await three_way_screenshots(tmp_path) + await no_color_screenshots(tmp_path)
+    names = {p.name for p in written}
+    assert {"three-way.svg", "three-way-worse.svg", "no-color.svg", "no-color-pane-focused.svg"} <= names
+    three = (tmp_path / "three-way.svg").read_text()
+    assert "worse" in three and "fp16" in three and "int8" in three
+    import os
+    assert "NO_COLOR" not in os.environ or os.environ["NO_COLOR"]  # restored as it was

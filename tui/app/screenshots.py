@@ -201,7 +201,8 @@ async def demo_screenshots(out: Path) -> list[Path]:
     with tempfile.TemporaryDirectory(prefix="dumpscope-shots-") as tmp:
         paths = make_demo(Path(tmp) / "demo")
         app = DumpscopeApp(CompareRequest(paths.golden, paths.target, paths.model), theme=THEME)
-        return await _shoot(app, [("demo", _keys("f")), ("demo-tensor", _keys("enter", "pagedown"))], out)
+        return await _shoot(app, [("demo", _keys("f")), ("demo-neighbourhood", _keys("p", "tab")),
+                                  ("demo-tensor", _keys("p", "p", "p", "shift+tab", "enter", "pagedown"))], out)
 
 
 async def generated_screenshots(out: Path) -> list[Path]:
@@ -220,12 +221,46 @@ async def generated_screenshots(out: Path) -> list[Path]:
     )
 
 
+async def three_way_screenshots(out: Path) -> list[Path]:
+    """A three-way compare of two generated ports (fp16 and int8) against one golden, filtered to worse:B."""
+    from dumpscope.core.comparison.result import Comparison
+    from dumpscope.core.comparison.threeway import ThreeWay, join_sides
+    from dumpscope.tui.app.explorer import DumpscopeApp
+
+    a = Comparison.from_frame(generated_frame(GENERATED_ROWS, seed=0), meta={"golden": "resnet_fp32", "target": "fp16"})
+    b = Comparison.from_frame(generated_frame(GENERATED_ROWS, seed=5), meta={"golden": "resnet_fp32", "target": "int8"})
+    threeway = ThreeWay(a, b, join_sides(a.frame, b.frame), ("fp16", "int8"))
+    app = DumpscopeApp(threeway, theme=THEME)
+    return await _shoot(app, [("three-way", _keys("f")), ("three-way-worse", _filter("worse:B"))], out)
+
+
+async def no_color_screenshots(out: Path) -> list[Path]:
+    """The generated case under NO_COLOR: unhealthy rows bold/reversed, the focused pane marked."""
+    import os
+
+    from dumpscope.core.comparison.result import Comparison
+    from dumpscope.tui.app.explorer import DumpscopeApp
+
+    before = os.environ.get("NO_COLOR")
+    os.environ["NO_COLOR"] = "1"
+    try:
+        cmp = Comparison.from_frame(generated_frame(GENERATED_ROWS), meta={"golden": "resnet_fp32", "target": "resnet_fp16"})
+        app = DumpscopeApp(cmp, theme=THEME)
+        return await _shoot(app, [("no-color", _keys("f")), ("no-color-pane-focused", _keys("tab"))], out)
+    finally:
+        if before is None:
+            os.environ.pop("NO_COLOR", None)
+        else:
+            os.environ["NO_COLOR"] = before
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m dumpscope.tui.app.screenshots", description=__doc__)
     parser.add_argument("--out", type=Path, default=Path("screenshots"), help="output directory (default: screenshots)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    written = asyncio.run(generated_screenshots(args.out)) + asyncio.run(demo_screenshots(args.out))
+    written = [path for shots in (generated_screenshots, three_way_screenshots, no_color_screenshots, demo_screenshots)
+               for path in asyncio.run(shots(args.out))]
     for path in written:
         print(path)
     return 0

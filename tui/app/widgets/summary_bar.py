@@ -71,4 +71,6 @@ class SummaryBar(Static):
             first = styled("no divergent layer" if summary.progress is None else "first divergent: not yet found")
         # The view's state goes first on the second line: a long tensor name may be cut, it may not.
         second = Content("  ").join([*summary.status, styled("[$text-muted]│[/]"), first])
-        self.update(Content("\n").join([Content("  ").join(parts), second]))
+        # The bar's height is fixed: no layout pass (a re-layout of the screen costs ~0.1 s
+        # per streamed update at 10k rows, taken from the comparison worker's time).
+        self.update(Content("\n").join([Content("  ").join(parts), second]), layout=False)

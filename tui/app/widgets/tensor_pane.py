@@ -103,11 +103,12 @@ class TensorPane(VerticalScroll, can_focus=True):
             yield Static(id="pane-metrics")
         yield Static(id="pane-tensors")
 
-    def set_comparison(self, comparison: Comparison) -> None:
-        """A newer comparison (streamed update): re-show the current row from it."""
+    def set_comparison(self, comparison: Comparison, *, render: bool = True) -> None:
+        """A newer comparison (streamed update): re-show the current row from it (unless ``render`` is off:
+        the next row shown reads it)."""
         changed = comparison is not self.comparison
         self.comparison = comparison
-        if changed and self.position is not None:
+        if render and changed and self.position is not None:
             self._render_row(self.position, reload=False)
 
     def set_findings(self, findings: dict[int, tuple[str, ...]]) -> None:
