@@ -301,3 +301,12 @@ def test_diagnose_and_fusion_piped_are_not_folded_at_80_columns(fusion: FusionDa
     code, out, _ = _run(["diagnose", str(fusion.golden), str(fusion.on), "--graph", str(fusion.graph_on)], capsys)
     advice = next(line for line in out.splitlines() if "advice:" in line)
     assert len(advice) > 80  # one line, not folded at a terminal's width
+
+
+def test_a_three_way_parquet_is_not_opened_as_one_comparison(fusion: FusionData, tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    saved = tmp_path / "three.parquet"
+    _run(["compare", str(fusion.golden), str(fusion.on), str(fusion.off), "--format", "parquet", "-o", str(saved)], capsys)
+    assert pl.read_parquet(saved).filter(pl.col("worse") == "A").height >= 1
+    code, out, err = _run(["open", str(saved), "--format", "table"], capsys)
+    assert code == 2 and "three-way result" in err and "OK" not in out
