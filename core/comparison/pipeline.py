@@ -270,8 +270,18 @@ def _identity(p: Pair, th: Thresholds, run_band: str) -> dict[str, object]:
         **_status(g is not None, t is not None, p.how),
     }
     quantised = bool(ti and any(k.startswith("quant_") for k, _v in ti.extra))
-    row["band"] = th.band_for(row["dtype"], row["target_dtype"], quantised, run_band)  # type: ignore[arg-type]
+    qband = record_band(ti)
+    row["band"] = th.band_for(row["dtype"], row["target_dtype"], quantised, qband or run_band, qband or "int8")  # type: ignore[arg-type]
     return row
+
+
+def record_band(info: TensorInfo | None) -> str | None:
+    """The band a record's own quantised type asks for (SigmaStar: SGS_U8/S8 -> int8,
+    SGS_S16 -> int16), or None when the record does not say."""
+    qdtype = dict(info.extra).get("quant_dtype") if info is not None else None
+    if qdtype is None:
+        return None
+    return "int16" if qdtype in ("int16", "uint16") else "int8" if qdtype in ("int8", "uint8") else None
 
 
 def _op_type(gi: TensorInfo | None, ti: TensorInfo | None) -> str | None:

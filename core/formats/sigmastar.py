@@ -211,6 +211,20 @@ def load_record(path: Path, rec: Record, text: bool) -> np.ndarray:
     return out.reshape(rec.shape)
 
 
+#: SigmaStar's quantised types -> the integer dtype of their grid.
+QUANT_DTYPES: dict[str, str] = {"SGS_U8": "uint8", "SGS_S8": "int8", "SGS_S16": "int16", "SGS_U16": "uint16", "SGS_S32": "int32"}
+
+
+def quant_extra(rec: Record) -> list[tuple[str, str]]:
+    """The record's quantisation as the ``quant_*`` facts every check reads (scale, zero
+    point, grid dtype), for a fixed-point type whether or not the bytes were dequantised
+    (``dequantFixed``); none for float records or a scale that is not a positive number."""
+    qdtype = QUANT_DTYPES.get(rec.sgs_type)
+    if qdtype is None or not math.isfinite(rec.scale) or rec.scale <= 0 or not math.isfinite(rec.zero_point):
+        return []
+    return [("quant_scale", repr(rec.scale)), ("quant_zero_point", repr(rec.zero_point)), ("quant_dtype", qdtype)]
+
+
 def _dump_file(path: Path) -> Path | None:
     if path.is_file():
         return path
@@ -265,6 +279,7 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names i
             ("is_float", str(int(rec.is_float))),
             ("dequantised", str(int(_dequantised(rec)))),
         ]
+        extra += quant_extra(rec)
         if len(rec.shape) == 4:
             extra.append(("layout", "NHWC"))
         error = record_problem(rec, text)
