@@ -209,15 +209,23 @@ def _nhwc(a: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(a.transpose(0, 2, 3, 1)) if a.ndim == 4 else a
 
 
-def _records(values: dict[str, np.ndarray], nodes: dict[str, str], order: list[str],
+def _records(values: dict[str, np.ndarray], nodes: dict[str, str], order: list[str], inputs: dict[str, list[str]],
              types: dict[str, str] | None = None, params: dict[str, tuple[float, int]] | None = None) -> list[SgsTensor]:
+    """Each op's ``//in`` records (its activation inputs) then its ``//out`` record, as the simulator dumps them."""
     out = []
     for k, name in enumerate(order):
-        sgs_type = (types or {}).get(name, "float")
-        scale, zp = (params or {}).get(name, (1.0, 0)) if sgs_type != "float" else (1.0, 0)
-        out.append(SgsTensor(name, _nhwc(values[name]).astype(np.float32), nodes[name], k,
-                             sgs_type=sgs_type, scale=scale, zero_point=zp, pad_bytes=(-values[name].size * 4) % 64))
+        for j, src in enumerate(inputs.get(name, [])):
+            out.append(_record(src, values, nodes[name], k, types, params, role="in", index=j))
+        out.append(_record(name, values, nodes[name], k, types, params))
     return out
+
+
+def _record(name: str, values: dict[str, np.ndarray], op: str, k: int, types: dict[str, str] | None,
+            params: dict[str, tuple[float, int]] | None, role: str = "out", index: int = 0) -> SgsTensor:
+    sgs_type = (types or {}).get(name, "float")
+    scale, zp = (params or {}).get(name, (1.0, 0)) if sgs_type != "float" else (1.0, 0)
+    return SgsTensor(name, _nhwc(values[name]).astype(np.float32), op, k, sgs_type=sgs_type, scale=scale,
+                     zero_point=zp, role=role, index=index, pad_bytes=(-values[name].size * 4) % 64)
 
 
 @dataclass(frozen=True)
@@ -304,9 +312,10 @@ def build(out: Path, model_path: Path) -> Case:
                 root, (float(framework[root].min()), float(framework[root].max())), square, types, order)
     for p in (case.framework_bin, case.float_sim, case.fixed_sim):
         p.parent.mkdir(parents=True, exist_ok=True)
-    write_sigmastar(case.framework_bin, _records(framework, nodes, order), is_float=True, trailer=False)
-    write_sigmastar(case.float_sim, _records(floatsim, nodes, order), is_float=True)
-    write_sigmastar(case.fixed_sim, _records(fixed, nodes, order, types, params), is_float=True)
+    inputs = {n: [i for i in node.input if i in framework] for n, node in acts}
+    write_sigmastar(case.framework_bin, _records(framework, nodes, order, {}), is_float=True, trailer=False)
+    write_sigmastar(case.float_sim, _records(floatsim, nodes, order, inputs), is_float=True)
+    write_sigmastar(case.fixed_sim, _records(fixed, nodes, order, inputs, types, params), is_float=True)
     np.savez(case.framework_npz, **{n: framework[n] for n in order})
     case.layer = layer
     truth = {"root_cause": root, "conv": layer.conv, "wide_input": layer.wide_input,

@@ -211,6 +211,22 @@ def load_record(path: Path, rec: Record, text: bool) -> np.ndarray:
     return out.reshape(rec.shape)
 
 
+def _op_inputs(records: list[Record]) -> dict[int | None, tuple[str, ...]]:
+    """Op index -> the names of its ``//in`` records (constants included: the edges tell them apart)."""
+    out: dict[int | None, list[str]] = {}
+    for rec in records:
+        if rec.role == "in" and rec.op_index is not None:
+            names = out.setdefault(rec.op_index, [])
+            if rec.name not in names:
+                names.append(rec.name)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _node_inputs(op_inputs: dict[int | None, tuple[str, ...]], rec: Record, kind: str) -> tuple[str, ...]:
+    """The inputs of the op producing an activation record (none for inputs and constants)."""
+    return op_inputs.get(rec.op_index, ()) if kind == "activation" else ()
+
+
 #: SigmaStar's quantised types -> the integer dtype of their grid.
 QUANT_DTYPES: dict[str, str] = {"SGS_U8": "uint8", "SGS_S8": "int8", "SGS_S16": "int16", "SGS_U16": "uint16", "SGS_S32": "int32"}
 
@@ -264,6 +280,7 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names i
         raise DumpError(f"{p}: cannot read: {exc.strerror or exc}") from exc
     problems = [DumpProblem(str(p), m) for m in messages]
     produced = {r.name for r in records if r.role == "out"}
+    op_inputs = _op_inputs(records)
     tensors: dict[str, TensorRef] = {}
     for rec in records:
         if rec.role == "in" and not rec.constant and rec.name in produced:
@@ -294,6 +311,7 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names i
             kind=kind,  # type: ignore[arg-type]
             source=f"{p}@{rec.start}",
             order=float(rec.op_index) if rec.op_index is not None else None,
+            node_inputs=_node_inputs(op_inputs, rec, kind),
             extra=tuple(extra),
         )
         tensors[rec.name] = TensorRef(info, None if error else partial(load_record, p, rec, text), error)
