@@ -34,6 +34,7 @@ from dumpscope.core.names import display
 from dumpscope.core.comparison.pairing import Pair, Pairing, pair_dumps
 from dumpscope.core.comparison.shapes import align
 from dumpscope.core.comparison.verdict import render_hard_fail
+from dumpscope.core.vendor.sigmastar import detect_stage
 from dumpscope.core.vendor.traits import traits_of
 
 if TYPE_CHECKING:
@@ -206,6 +207,7 @@ def _meta(g: Dump, t: Dump, model: str | Path | None, th: Thresholds, pairing: P
         "golden_format": g.format,
         "target_format": t.format,
         "model": str(model) if model else None,
+        "stage": detect_stage(g, t),
         "preset": th.preset,
         "order": pairing.order_source,
         "version": __version__,

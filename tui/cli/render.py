@@ -11,6 +11,7 @@ from rich.text import Text
 
 from dumpscope.core.names import display
 from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.core.vendor.sigmastar import stage_line
 from dumpscope.tui.app.widgets.layer_rows import HEALTH_LABEL, short_dtype
 
 #: Style per health; the glyph and word come from the UI's labels (one wording for both),
@@ -69,6 +70,9 @@ def render_table(cmp: Comparison, console: Console | None = None, limit: int | N
     console.print(table)
     if limit is not None and frame.height > limit:
         console.print(f"[dim]… {frame.height - limit} more rows (use --format csv/json/parquet for all)[/dim]")
+    stage = stage_line(cmp.meta.get("stage"))  # type: ignore[arg-type]
+    if stage:
+        console.print(Text(stage, style="bold"))
     console.print(summary_text(cmp))
     for w in (cmp.meta.get("warnings") or [])[:10]:  # type: ignore[union-attr]
         console.print(Text(f"warning: {display(str(w))}", style="yellow"))

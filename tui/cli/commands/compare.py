@@ -39,11 +39,22 @@ def add_comparison_arguments(p: argparse.ArgumentParser) -> None:
                    help="Ascend ATC graph JSON (atc --mode=1/5): pairs fused target ops with their golden originals")
     p.add_argument("--preset", choices=sorted(PRESETS), default="auto",
                    help="health thresholds: " + "; ".join(f"{k}: {v[0]}" for k, v in PRESETS.items()))
+    p.add_argument("--stage", choices=("framework-float", "float-fixed", "fixed-offline"),
+                   help="SigmaStar (seed 004): which comparison this is -- framework vs float.sim, float.sim vs "
+                        "fixed.sim, or fixed.sim vs offline/board log/output folders (default: told from the dumps)")
     p.add_argument("--threshold", action="append", default=[], metavar="KEY=VALUE",
                    help="override a threshold: METRIC=V (fail), METRIC.warn=V, BAND.METRIC.fail=V, rtol=V, atol=V")
 
 
 def load_comparison(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """Run the comparison described by the shared arguments (a ``--stage`` named in its meta)."""
+    cmp = _run_comparison(args)
+    if getattr(args, "stage", None):
+        cmp.meta["stage"] = args.stage
+    return cmp
+
+
+def _run_comparison(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     """Run the comparison described by the shared arguments, with progress on a terminal."""
     from dumpscope.core.comparison.judge import Thresholds
     from dumpscope.core.comparison.pipeline import compare
@@ -76,6 +87,17 @@ def exit_code(cmp) -> int:  # type: ignore[no-untyped-def]
     return 1 if counts.get("fail", 0) or counts.get("error", 0) else 0
 
 
+def _sigmastar_notes(cmp, args: argparse.Namespace) -> None:  # type: ignore[no-untyped-def]
+    """Which comparison this is (stderr: the listing itself stays SigmaStar's), and the export."""
+    from dumpscope.core.vendor.sigmastar import stage_line
+
+    line = stage_line(cmp.meta.get("stage"))
+    if line:
+        print(f"dumpscope: {line}", file=sys.stderr)
+    if args.export_values:
+        _export_values(cmp, args)
+
+
 def _export_values(cmp, args: argparse.Namespace) -> None:  # type: ignore[no-untyped-def]
     """The DumpDebug_out folders of per-layer values; problems go to stderr, one line each."""
     import os
@@ -98,8 +120,8 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "sigmastar":  # auto_dump_debug.sh's order: SAMPLE (under test) first, then BENCHMARK
         args.golden, args.target = args.target, args.golden
     cmp = load_comparison(args)
-    if args.format == "sigmastar" and args.export_values:
-        _export_values(cmp, args)
+    if args.format == "sigmastar":
+        _sigmastar_notes(cmp, args)
     command = "dumpscope compare " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else None
     if args.format == "table":
         from rich.console import Console

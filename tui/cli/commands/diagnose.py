@@ -60,10 +60,18 @@ def run(args: argparse.Namespace) -> int:
         return exit_code(cmp)
     from rich.console import Console
 
+    from dumpscope.core.vendor.sigmastar import stage_line
+
+    stage = stage_line(cmp.meta.get("stage"))  # SigmaStar: which of seed 004's three comparisons
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
-            render(diag, Console(file=f, width=120))
+            console = Console(file=f, width=120)
+            if stage:
+                console.print(stage, highlight=False)
+            render(diag, console)
     else:
+        if stage:
+            Console().print(stage, highlight=False)
         render(diag, Console())
     return exit_code(cmp)
 
