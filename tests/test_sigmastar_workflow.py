@@ -153,14 +153,16 @@ def test_wide_tensor_before_a_non_convolution(tmp_path: Path) -> None:
     quant = [(0.001, 0), (0.001, 0), (float(np.ptp(vals[2])) / 255, 128), (0.001, 0), (0.001, 0)]
     noisy = [v.copy() for v in vals]
     for k in range(2, 5):
-        noisy[k] = noisy[k] + RNG.standard_normal(noisy[k].shape).astype(np.float32) * (2.0 if k == 2 else 0.3)
-    names = ["a", "b", "wide", "d", "e"]
-    cmp = compare(_dump(tmp_path / "f.bin", vals, names=names), _dump(tmp_path / "q.bin", noisy, types, quant, names=names),
-                  preset="seed")
+        noisy[k] = noisy[k] + rng.standard_normal(noisy[k].shape).astype(np.float32) * (10.0 if k == 2 else 0.3)
+    names, ops = ["a", "b", "wide", "d", "e"], ["op0_conv", "op1_conv", "op2_mul", "op3_relu", "op4_conv"]
+    cmp = compare(_dump(tmp_path / "f.bin", vals, names=names, ops=ops),
+                  _dump(tmp_path / "q.bin", noisy, types, quant, names=names, ops=ops), preset="seed")
+    assert cmp.frame["health"].to_list() == ["ok", "ok", "fail", "ok", "ok"]
     top = diagnose(cmp).root_causes[0]
     text = " ".join(top.evidence)
-    assert top.name == "wide" and "before and after it" in text
+    assert top.name == "wide" and top.cause == "quantisation" and "before and after it" in text
     assert "'op1_conv'" in text and "'op4_conv'" in text and "tensor_arrays=a,d;" in text
+    assert "MSE, COS and RMSE all change suddenly at 'wide'" in text
 
 
 def test_per_layer_ini_form() -> None:
