@@ -1,6 +1,6 @@
 """The SigmaStar proof case (issue 11): seed 004's workflow on a real CNN.
 
-    python -m bench.sigmastar_case OUT_DIR
+    python -m bench.sigmastar_case OUT_DIR [--screenshot]   # --screenshot: screenshots/sigmastar.svg
 
 The model is PaddleOCR's PP-OCRv4 text detector (a MobileNetV3 backbone and a DB head,
 real weights; ``ch_PP-OCRv4_det_infer.onnx`` from the pinned rapidocr-onnxruntime wheel,
@@ -341,10 +341,19 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from bench.realmodels.models import model_path
 
-    args = sys.argv[1:] if argv is None else argv
+    args = list(sys.argv[1:] if argv is None else argv)
+    shots = "--screenshot" in args
+    args = [a for a in args if a != "--screenshot"]
     out = Path(args[0] if args else "sigmastar_case")
     case = build(out, model_path(MODEL_KEY))
     print(f"root cause {case.root_cause!r} range {case.root_range}; square tensor {case.square!r}; dumps under {out}")
+    if shots:  # screenshots/sigmastar.svg, made by the app on this pair
+        import asyncio
+
+        from dumpscope.tui.app.screenshots import sigmastar_screenshots
+
+        for path in asyncio.run(sigmastar_screenshots(Path("screenshots"), case.float_sim, case.fixed_sim)):
+            print(path)
     return 0
 
 

@@ -57,3 +57,19 @@ def stage_line(stage: str | None) -> str | None:
     if stage not in STAGES:
         return None
     return f"comparison: {STAGES[stage]} -- {STAGE_NOTES[stage]}"
+
+
+def both_sigmastar(meta: dict[str, object]) -> bool:
+    """Both sides of a comparison are SigmaStar dumps (its listing's MSE/COS/RMSE are the columns to show)."""
+    return {meta.get("golden_format"), meta.get("target_format")} <= {"sigmastar", "sgs-output"}
+
+
+def quant_facts(info: object | None) -> tuple[str, str, str] | None:
+    """(type, scale, zero point) of a record as ``save_quant_param.py`` shows them
+    (SigmaStar's ``SGS_U8``/``SGS_S16``..., else the generic ``quant_*`` facts); None when unknown."""
+    extra = dict(getattr(info, "extra", ()) or ())
+    qtype = extra.get("sgs_type") or extra.get("quant_dtype")
+    if qtype is None:
+        return None
+    return str(qtype), str(extra.get("quant_scale", extra.get("scale", "·"))), str(
+        extra.get("quant_zero_point", extra.get("zero_point", "·")))

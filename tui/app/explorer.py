@@ -31,6 +31,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from dumpscope.tui.app.screens.help import HelpScreen, KeyHelp, collect_bindings
 from dumpscope.tui.app.widgets.layer_list import LayerList
+from dumpscope.core.vendor.sigmastar import STAGES, both_sigmastar
 from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS, LayerRows, Query, QueryError
 from dumpscope.tui.app.widgets.summary_bar import Summary, SummaryBar, styled
 from dumpscope.tui.app.widgets.fusion_pane import FusionPane
@@ -275,6 +276,7 @@ class DumpscopeApp(App[int]):
         self.comparison = comparison
         if self.rows is None or self.rows.n != comparison.frame.height:
             self.rows = LayerRows(comparison.frame)
+            self.rows.sigmastar = both_sigmastar(comparison.meta)
             self._known_ops = None
             self.layer_list.set_rows(self.rows, self._view())
         else:
@@ -338,6 +340,9 @@ class DumpscopeApp(App[int]):
                 status.append(styled(f"filter [b]$query[/b]: {shown} of {rows.n}", query=self.query_.text))
             else:
                 status.append(styled(f"{rows.n} tensors"))
+            stage = STAGES.get(str(cmp.meta.get("stage"))) if cmp is not None else None
+            if stage:  # SigmaStar: which of seed 004's three comparisons this is
+                status.append(styled("[b]$stage[/b]", stage=stage))
             key = SORT_KEYS[self._sort_index]
             if key.id != "order" or self._descending:
                 status.append(styled(f"sorted by {key.label} {'▼' if self._descending else '▲'}"))

@@ -44,6 +44,8 @@ METRICS: tuple[tuple[str, str], ...] = (
     ("kullback_leibler_divergence", "KL divergence"),
     ("sqnr_db", "SQNR dB"),
     ("within_tolerance", "within tolerance"),
+    ("mse", "MSE"),
+    ("sgs_rmse", "RMSE (SigmaStar)"),
 )
 SIDE_ROWS: tuple[tuple[str, str], ...] = (("min", "min"), ("max", "max"), ("mean", "mean"), ("std", "std"),
                                           ("nan", "NaN"), ("inf", "Inf"))
@@ -152,7 +154,7 @@ class TensorPane(VerticalScroll, can_focus=True):
             return
         row = cmp.frame.row(position, named=True)
         title.update(self._title(row, self.findings.get(position, ())))
-        sides.update(self._sides(row))
+        sides.update(Content("\n").join([self._sides(row), *_quant_lines(cmp, position)]))
         metrics.update(self._metrics(cmp, row))
         if not reload:
             return
@@ -269,6 +271,22 @@ class TensorPane(VerticalScroll, can_focus=True):
                 lines.append(Content(f"{_index(item.index):<{w_ix}} {_num(item.golden, digits):>{w_val}} "
                                      f"{_num(item.target, digits):>{w_val}} {_num(item.abs_error, digits):>{w_val}}"))
         return Content("\n").join(lines) if lines else styled("[$text-muted]no element-wise differences[/]")
+
+
+def _quant_lines(cmp: Comparison, position: int) -> list[Content]:
+    """The records' quantisation (type, scale, zero point) per side, when a dump records it."""
+    from dumpscope.core.vendor.sigmastar import quant_facts
+
+    if cmp.pairing is None or position >= len(cmp.pairing.pairs):
+        return []
+    pair = cmp.pairing.pairs[position]
+    sides = [quant_facts(ref.info if ref is not None else None) for ref in (pair.golden, pair.target)]
+    if sides == [None, None]:
+        return []
+    none = ("·", "·", "·")
+    g, t = (s or none for s in sides)
+    return [styled("$line", line=f"{label:<8}{printable(a)[:15]:>16}{printable(b)[:15]:>16}")
+            for label, a, b in zip(("qtype", "scale", "zero pt"), g, t)]
 
 
 def _describe(cmp: Comparison, metric: str, band: str | None) -> str:
