@@ -321,7 +321,7 @@ def test_every_package_folder_is_listed_in_pyproject() -> None:
 
 #: Where core stands today (was 5.24 and 33 before issue 9): no change may make it worse.
 #: The three functions at 20-23 are in formats/sigmastar.py, onnx/runner.py and knowledge/.
-RATCHET_MEAN, RATCHET_MAX = 4.50, 23
+RATCHET_MEAN, RATCHET_MAX = 4.35, 23
 
 
 def test_core_complexity_does_not_grow() -> None:

@@ -119,36 +119,29 @@ class Thresholds:
         return th
 
     def with_override(self, item: str) -> Thresholds:
-        from dumpscope.core.comparison.metrics import FLOAT_COLUMNS
-
-        key, sep, raw = item.partition("=")
-        try:
-            value = float(raw)
-        except ValueError:
-            raise ValueError(f"threshold {item!r}: expected KEY=NUMBER") from None
-        if not sep or math.isnan(value):
-            raise ValueError(f"threshold {item!r}: expected KEY=NUMBER")
-        key = key.strip()
+        key, value = _parse_override(item)
         if key in ("rtol", "atol"):
             return replace(self, **{key: value})
+        bands, metric, which = self._override_target(item, key)
+        new = {b: dict(lims) for b, lims in self.bands.items()}
+        for b in bands:
+            old = new[b].get(metric, Limit())
+            new[b][metric] = replace(old, **{which: value})
+        return replace(self, bands=new)
+
+    def _override_target(self, item: str, key: str) -> tuple[list[str], str, str]:
+        """(bands, metric, ``warn``/``fail``) an override key names."""
         parts = key.split(".")
-        which = "fail"
-        if parts[-1] in ("warn", "fail"):
-            which = parts.pop()
+        which = parts.pop() if parts[-1] in ("warn", "fail") else "fail"
         bands = [b for b in self.bands if b != "exact"]
         if len(parts) == 2:
             if parts[0] not in self.bands:
                 raise ValueError(f"threshold {item!r}: unknown band {parts[0]!r} (bands: {', '.join(self.bands)})")
             bands = [parts[0]]
             parts = parts[1:]
-        if len(parts) != 1 or parts[0] not in FLOAT_COLUMNS:
+        if len(parts) != 1 or parts[0] not in METRIC:
             raise ValueError(f"threshold {item!r}: unknown metric {'.'.join(parts)!r}")
-        metric = parts[0]
-        new = {b: dict(lims) for b, lims in self.bands.items()}
-        for b in bands:
-            old = new[b].get(metric, Limit())
-            new[b][metric] = replace(old, **{which: value})
-        return replace(self, bands=new)
+        return bands, parts[0], which
 
     def band_for(
         self, dtype: str | None, target_dtype: str | None, quantised: bool, run_band: str | None = None,
@@ -175,6 +168,18 @@ class Thresholds:
             if lim is not None:
                 texts.append(lim.describe(metric) + ("" if band else f" ({b})"))
         return "; ".join(texts) or "not judged"
+
+
+def _parse_override(item: str) -> tuple[str, float]:
+    """``KEY=NUMBER`` -> (key, number); anything else is a ValueError."""
+    key, sep, raw = item.partition("=")
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"threshold {item!r}: expected KEY=NUMBER") from None
+    if not sep or math.isnan(value):
+        raise ValueError(f"threshold {item!r}: expected KEY=NUMBER")
+    return key.strip(), value
 
 
 def judge(frame: pl.DataFrame, thresholds: Thresholds) -> pl.DataFrame:

@@ -316,7 +316,28 @@ _scratch = threading.local()
 
 
 def compute_row(p: Pair, th: Thresholds) -> dict[str, object]:
-    """Read both tensors of a pair and compute its metric columns; never raises.
+    """Read both tensors of a pair and compute its metric columns; never raises."""
+    loaded = _load_pair(p)
+    if isinstance(loaded, str):
+        return _error(loaded)
+    g, t = loaded
+    shapes = {"shape": list(g.shape), "target_shape": list(t.shape), "dtype": g.dtype.name, "target_dtype": t.dtype.name}
+    aligned = align(g, t)
+    problem = _non_numeric(g, t) or aligned.error
+    if problem:
+        return {**shapes, **_error(problem)}
+    try:
+        m = compare_arrays(aligned.golden, aligned.target, rtol=th.rtol, atol=th.atol)
+    except (ValueError, TypeError, OSError, MemoryError) as exc:
+        return {**shapes, **_error(f"comparison failed: {exc}")}
+    notes = [aligned.note, *m.notes] if aligned.note else list(m.notes)
+    values = {c: getattr(m, c) for c in (*FLOAT_COLUMNS, *COUNT_COLUMNS)}
+    return {**shapes, **values, "size": int(g.size), "status": "computed", "notes": display("; ".join(notes)),
+            "hard_fail": render_hard_fail(m), "hard_warn": aligned.warn}
+
+
+def _load_pair(p: Pair) -> tuple[np.ndarray, np.ndarray] | str:
+    """Both tensors of a pair, or why one cannot be read.
 
     Each worker thread reads into its own two reusable buffers (no page faults, no
     contention on the memory map lock between threads).
@@ -324,34 +345,21 @@ def compute_row(p: Pair, th: Thresholds) -> dict[str, object]:
     assert p.golden is not None and p.target is not None
     if not hasattr(_scratch, "pair"):
         _scratch.pair = (Scratch(), Scratch())
-    g_buf, t_buf = _scratch.pair
-    try:
-        g = p.golden.load_transient(g_buf)
-    except TensorReadError as exc:
-        return _error(f"golden unreadable: {exc}")
-    try:
-        t = p.target.load_transient(t_buf)
-    except TensorReadError as exc:
-        return _error(f"target unreadable: {exc}")
-    shapes = {"shape": list(g.shape), "target_shape": list(t.shape), "dtype": g.dtype.name, "target_dtype": t.dtype.name}
+    out = []
+    for side, ref, buf in (("golden", p.golden, _scratch.pair[0]), ("target", p.target, _scratch.pair[1])):
+        try:
+            out.append(ref.load_transient(buf))
+        except TensorReadError as exc:
+            return f"{side} unreadable: {exc}"
+    return out[0], out[1]
+
+
+def _non_numeric(g: np.ndarray, t: np.ndarray) -> str | None:
+    """Why a side cannot be compared numerically (None when both can)."""
     for side, a in (("golden", g), ("target", t)):
         if a.dtype.kind not in "biuf" and a.dtype.name != "bfloat16":
-            return {**shapes, **_error(f"{side} has dtype {a.dtype.name}, which has no numeric comparison")}
-    aligned = align(g, t)
-    if aligned.error:
-        return {**shapes, **_error(aligned.error)}
-    try:
-        m = compare_arrays(aligned.golden, aligned.target, rtol=th.rtol, atol=th.atol)
-    except (ValueError, TypeError, OSError, MemoryError) as exc:
-        return {**shapes, **_error(f"comparison failed: {exc}")}
-    notes = list(m.notes)
-    if aligned.note:
-        notes.insert(0, aligned.note)
-    values = {c: getattr(m, c) for c in (*FLOAT_COLUMNS, *COUNT_COLUMNS)}
-    row: dict[str, object] = {**shapes, **values, "size": int(g.size), "status": "computed", "notes": display("; ".join(notes))}
-    row["hard_fail"] = render_hard_fail(m)
-    row["hard_warn"] = aligned.warn
-    return row
+            return f"{side} has dtype {a.dtype.name}, which has no numeric comparison"
+    return None
 
 
 def _error(message: str) -> dict[str, object]:

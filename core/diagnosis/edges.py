@@ -156,24 +156,35 @@ def build_edges(cmp: Comparison, graphs: Sequence[GraphSource] = ()) -> Edges:
     return Edges(frame, lists.constant_inputs, lists.unresolved, frozenset(known), ", ".join(sorted(sources)) or "none")
 
 
+InputList = tuple[tuple[str, ...], str]
+
+
 def _input_names(
     golden: TensorRef | None, target: TensorRef | None, graphs: Sequence[GraphSource]
-) -> list[tuple[tuple[str, ...], str]]:
+) -> list[InputList]:
     """Every known input list of a row's producing node, best source first."""
-    found: list[tuple[tuple[str, ...], str]] = []
-    for ref in (golden, target):
-        if ref is not None and ref.info.node_inputs:
-            found.append((ref.info.node_inputs, "the dump manifest"))
+    found: list[InputList] = [
+        (ref.info.node_inputs, "the dump manifest") for ref in (golden, target) if ref is not None and ref.info.node_inputs
+    ]
     for graph in graphs:
-        if isinstance(graph, GraphFacts):
-            node = next((graph.producer[r.name] for r in (golden, target) if r is not None and r.name in graph.producer), None)
-            if node is not None:
-                found.append((node.inputs, "the ONNX graph"))
-        elif target is not None and target.info.node_name:
-            refs = graph.inputs.get(target.info.node_name)
-            if refs is not None:
-                found.append((refs, "the ATC graph"))
+        listed = _onnx_inputs(graph, golden, target) if isinstance(graph, GraphFacts) else _atc_inputs(graph, target)
+        if listed is not None:
+            found.append(listed)
     return found
+
+
+def _onnx_inputs(graph: GraphFacts, golden: TensorRef | None, target: TensorRef | None) -> InputList | None:
+    """The inputs of the ONNX node producing either side's tensor."""
+    node = next((graph.producer[r.name] for r in (golden, target) if r is not None and r.name in graph.producer), None)
+    return (node.inputs, "the ONNX graph") if node is not None else None
+
+
+def _atc_inputs(graph: AtcGraph, target: TensorRef | None) -> InputList | None:
+    """The inputs an ATC graph lists for the target op."""
+    if target is None or not target.info.node_name:
+        return None
+    refs = graph.inputs.get(target.info.node_name)
+    return (refs, "the ATC graph") if refs is not None else None
 
 
 def _constant_names(cmp: Comparison, graphs: Sequence[GraphSource]) -> frozenset[str]:

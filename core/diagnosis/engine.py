@@ -319,23 +319,32 @@ def _cause_of(findings: list[Finding], r: dict[str, object], is_nan_origin: bool
     return "optimisation"
 
 
+def _error_words(err: float | None, infinite: str, missing: str) -> str:
+    """A relative error in words (``infinite`` for NaN/Inf on one side)."""
+    if err is None:
+        return missing
+    return infinite if math.isinf(err) else f"relative error {err:.3g}"
+
+
 def _origin_sentence(r: dict[str, object], c: dict[str, object]) -> str:
-    err = c["error"]
-    here = "NaN/Inf on one side only" if err is not None and math.isinf(err) else f"relative error {err:.3g}" if err is not None else "no error measure"
+    here = _error_words(c["error"], "NaN/Inf on one side only", "no error measure")  # type: ignore[arg-type]
     if r["kind"] in ("input", "constant"):
         return f"a {r['kind']} that already differs ({here})"
     if c["worst_input"] is None:
-        if c["bad_constant"]:
-            return f"its only bad input is the constant {display(str(c['bad_constant']))!r}; this output: {here}"
-        return f"this output: {here}; its inputs are unknown or not compared (give --model or --graph to judge them)"
-    in_err = c["worst_input_error"]
-    there = "NaN/Inf" if in_err is not None and math.isinf(in_err) else f"relative error {in_err:.3g}" if in_err is not None else "n/a"
+        return _no_input_sentence(c, here)
+    there = _error_words(c["worst_input_error"], "NaN/Inf", "n/a")  # type: ignore[arg-type]
     growth = c["growth"]
-    grown = f", {growth:.3g}x its worst input's" if growth is not None and math.isfinite(growth) and growth > 1 else ""
+    grown = f", {growth:.3g}x its worst input's" if growth is not None and math.isfinite(growth) and growth > 1 else ""  # type: ignore[arg-type,operator]
     return (
         f"introduced here: worst input {display(str(c['worst_input']))!r} is {c['worst_input_health']} ({there}); "
         f"this output is {r['health']} ({here}{grown})"
     )
+
+
+def _no_input_sentence(c: dict[str, object], here: str) -> str:
+    if c["bad_constant"]:
+        return f"its only bad input is the constant {display(str(c['bad_constant']))!r}; this output: {here}"
+    return f"this output: {here}; its inputs are unknown or not compared (give --model or --graph to judge them)"
 
 
 def _candidate_rows(cmp: Comparison, classes: pl.DataFrame, opdebug: dict[str, list[object]]) -> pl.Expr:

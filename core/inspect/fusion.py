@@ -185,35 +185,50 @@ def fusion_facts(cmp: Comparison, row: int) -> FusionFacts:
     From the ATC graph the comparison was made with (``meta["graph"]``), else the target
     manifest's ``fused_from``.  Always returns facts; ``note`` says why when there is no group.
     """
-    frame = cmp.frame
-    if not 0 <= row < frame.height:
+    if not 0 <= row < cmp.frame.height:
         return FusionFacts(row, None, note=f"row {row} is not in this comparison")
-    r = frame.row(row, named=True)
-    names = _lookup_names(cmp, row, r)
+    names = _lookup_names(cmp, row, cmp.frame.row(row, named=True))
     op = names[0][0] if names else None
     sources = _sources(cmp)
     if not sources:
-        return FusionFacts(row, op, note=(
-            "no fusion facts: give the ATC graph (--graph, atc --mode=1/5 JSON) or compare an optimised "
-            "onnxruntime target whose manifest records fused_from"
-            + ("; this comparison was reopened from a saved file" if not cmp.has_tensors else "")))
+        return FusionFacts(row, op, note=_NO_SOURCE + ("" if cmp.has_tensors else _REOPENED))
     problems = [s.error for s in sources if s.error]
     for src in sources:
-        hit = _find(src.maps, names)
-        if hit is None:
-            continue
-        group, attr = hit
-        if group.relation == fusion.ONE_TO_ONE and group.fused == group.originals:
-            continue  # the op is its own original: not a fusion
-        return FusionFacts(
-            row, op, src.source, group.relation, group.passes,
-            fused=_op_facts(frame, group.fused, group.op_types, "target"),
-            originals=_op_facts(frame, group.originals, (), "golden"),
-            role="fused" if attr == "fused" else "original", note="; ".join(problems) or None,
-        )
+        hit = _fusion_of(src, names)
+        if hit is not None:
+            return _group_facts(cmp.frame, row, op, src, hit, problems)
     searched = ", ".join(s.source for s in sources if not s.error)
     note = f"not fused: {searched} lists no fusion for this op" if searched else ""
     return FusionFacts(row, op, note="; ".join(p for p in [note, *problems] if p))
+
+
+_NO_SOURCE = (
+    "no fusion facts: give the ATC graph (--graph, atc --mode=1/5 JSON) or compare an optimised "
+    "onnxruntime target whose manifest records fused_from"
+)
+_REOPENED = "; this comparison was reopened from a saved file"
+
+
+def _fusion_of(src: _Groups, names: list[tuple[str, str]]) -> tuple[fusion.FusionMap, str] | None:
+    """The group of a source holding the row's op, unless the op is only its own original."""
+    hit = _find(src.maps, names)
+    if hit is None:
+        return None
+    group = hit[0]
+    if group.relation == fusion.ONE_TO_ONE and group.fused == group.originals:
+        return None  # the op is its own original: not a fusion
+    return hit
+
+
+def _group_facts(frame: pl.DataFrame, row: int, op: str | None, src: _Groups,
+                 hit: tuple[fusion.FusionMap, str], problems: list[str | None]) -> FusionFacts:
+    group, attr = hit
+    return FusionFacts(
+        row, op, src.source, group.relation, group.passes,
+        fused=_op_facts(frame, group.fused, group.op_types, "target"),
+        originals=_op_facts(frame, group.originals, (), "golden"),
+        role="fused" if attr == "fused" else "original", note="; ".join(p for p in problems if p) or None,
+    )
 
 
 def fused_rows(cmp: Comparison) -> np.ndarray:

@@ -103,6 +103,43 @@ def _hist(a: np.ndarray, lo: float, hi: float, bins: int) -> Histogram | None:
     return Histogram(tuple(int(c) for c in counts), (lo, hi))
 
 
+def _worst_errors(g: np.ndarray, t: np.ndarray, worst: int) -> tuple[list[tuple[float, int, float, float]], float]:
+    """The ``worst`` largest |target - golden| at positions finite on both sides (a
+    min-heap of (error, flat index, golden, target)), and the largest error (-inf: none)."""
+    top: list[tuple[float, int, float, float]] = []
+    err_max = -np.inf
+    for offset, gb, tb in _blocks(g, t):
+        assert tb is not None
+        with np.errstate(invalid="ignore", over="ignore"):  # inf - inf: masked out just below
+            err = np.abs(tb - gb)
+        err[~(np.isfinite(gb) & np.isfinite(tb))] = -1.0
+        if not err.size or err.max() < 0:
+            continue
+        err_max = max(err_max, float(err.max()))
+        _push_largest(top, err, offset, gb, tb, worst)
+    return top, err_max
+
+
+def _push_largest(top: list[tuple[float, int, float, float]], err: np.ndarray, offset: int,
+                  gb: np.ndarray, tb: np.ndarray, worst: int) -> None:
+    k = min(worst, err.size)
+    for i in np.argpartition(err, err.size - k)[err.size - k :]:
+        if err[i] >= 0:
+            item = (float(err[i]), offset + int(i), float(gb[i]), float(tb[i]))
+            (heapq.heappush if len(top) < worst else heapq.heappushpop)(top, item)
+
+
+def _error_hist(g: np.ndarray, t: np.ndarray, err_max: float, bins: int) -> Histogram:
+    """Histogram of |target - golden| over [0, err_max] at positions finite on both sides."""
+    counts = np.zeros(bins, dtype=np.int64)
+    hi = err_max if err_max > 0 else 1.0
+    for _, gb, tb in _blocks(g, t):
+        assert tb is not None
+        both = np.isfinite(gb) & np.isfinite(tb)
+        counts += np.histogram(np.abs(tb[both] - gb[both]), bins=bins, range=(0.0, hi))[0]
+    return Histogram(tuple(int(c) for c in counts), (0.0, hi))
+
+
 def tensor_stats(
     golden: np.ndarray, target: np.ndarray, *, bins: int = 64, worst: int = 20, positions: int = 5
 ) -> TensorStats:
@@ -115,31 +152,9 @@ def tensor_stats(
     if aligned.error:
         return TensorStats(g_side, t_side, None, g_hist, t_hist, (), aligned.error)
 
+    top, err_max = _worst_errors(g, t, worst)
+    err_hist = _error_hist(g, t, err_max, bins) if err_max >= 0 else None
     shape = tuple(g.shape)
-    top: list[tuple[float, int, float, float]] = []  # min-heap of the largest errors
-    err_max = -np.inf
-    for offset, gb, tb in _blocks(g, t):
-        assert tb is not None
-        with np.errstate(invalid="ignore", over="ignore"):  # inf - inf: masked out just below
-            err = np.abs(tb - gb)
-        err[~(np.isfinite(gb) & np.isfinite(tb))] = -1.0
-        if not err.size or err.max() < 0:
-            continue
-        err_max = max(err_max, float(err.max()))
-        k = min(worst, err.size)
-        for i in np.argpartition(err, err.size - k)[err.size - k :]:
-            if err[i] >= 0:
-                item = (float(err[i]), offset + int(i), float(gb[i]), float(tb[i]))
-                (heapq.heappush if len(top) < worst else heapq.heappushpop)(top, item)
-    err_hist = None
-    if err_max >= 0:
-        counts = np.zeros(bins, dtype=np.int64)
-        hi = err_max if err_max > 0 else 1.0
-        for _, gb, tb in _blocks(g, t):
-            assert tb is not None
-            both = np.isfinite(gb) & np.isfinite(tb)
-            counts += np.histogram(np.abs(tb[both] - gb[both]), bins=bins, range=(0.0, hi))[0]
-        err_hist = Histogram(tuple(int(c) for c in counts), (0.0, hi))
     elements = tuple(
         Element(tuple(int(i) for i in np.unravel_index(flat, shape or (1,))), gv, tv, e)
         for e, flat, gv, tv in sorted(top, key=lambda item: (-item[0], item[1]))

@@ -68,26 +68,36 @@ def write_csv(cmp: Comparison, out: str | Path | TextIO) -> None:
     def rows(w: csv.writer) -> None:  # type: ignore[valid-type]
         w.writerow([*MSACCUCMP_HEADER, *EXTRA_CSV_COLUMNS])
         for r in cmp.frame.iter_rows(named=True):
-            side = r["side"]
-            npu = r["target_name"] if side == "both" else (r["name"] if side == "target" else "NaN")
-            truth = r["name"] if side in ("both", "golden") else "*"
-            cells = [
-                r["index"], r["op_type"] or "NaN", display(str(npu)), r["target_dtype"] or "NaN", "NaN",
-                display(str(truth)), r["dtype"] or "NaN", f"{display(str(npu))}:output:0", _shape(r["shape"]),
-            ]
-            for m in _CSV_METRICS:
-                cells.append(_std_cell(r) if m is None else _num(r[m]))
-            cells.append(r["message"] or "")
-            for c in EXTRA_CSV_COLUMNS:
-                v = r[c]
-                cells.append(_shape(v) if c == "target_shape" else ("" if v is None else _num(v) if isinstance(v, float) else display(str(v))))
-            w.writerow(cells)
+            w.writerow(_csv_row(r))
 
     if isinstance(out, (str, Path)):
         with open(out, "w", newline="", encoding="utf-8") as f:
             rows(csv.writer(f))
     else:
         rows(csv.writer(out))
+
+
+def _csv_row(r: dict[str, object]) -> list[object]:
+    """One frame row as msaccucmp's cells, then ours."""
+    side = r["side"]
+    npu = r["target_name"] if side == "both" else (r["name"] if side == "target" else "NaN")
+    truth = r["name"] if side in ("both", "golden") else "*"
+    cells: list[object] = [
+        r["index"], r["op_type"] or "NaN", display(str(npu)), r["target_dtype"] or "NaN", "NaN",
+        display(str(truth)), r["dtype"] or "NaN", f"{display(str(npu))}:output:0", _shape(r["shape"]),  # type: ignore[arg-type]
+    ]
+    cells += [_std_cell(r) if m is None else _num(r[m]) for m in _CSV_METRICS]
+    cells.append(r["message"] or "")
+    cells += [_extra_cell(c, r[c]) for c in EXTRA_CSV_COLUMNS]
+    return cells
+
+
+def _extra_cell(column: str, v: object) -> str:
+    if column == "target_shape":
+        return _shape(v)  # type: ignore[arg-type]
+    if v is None:
+        return ""
+    return _num(v) if isinstance(v, float) else display(str(v))
 
 
 def _json_value(v: object) -> object:

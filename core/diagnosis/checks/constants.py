@@ -24,34 +24,43 @@ ADVICE: dict[str, str] = {"clamped": (
 
 def constants(ctx: CheckContext, case: RowCase) -> list[Finding]:
     """Constants the node reads: clamped by the fp16 conversion, or out of the target's range."""
-    row, target = case.row, case.float_target
+    node = str(ctx.cmp.frame["node_name"][case.row] or ctx.cmp.frame["name"][case.row])
     out: list[Finding] = []
-    names = ctx.edges.constant_inputs.get(row, ())
-    node = str(ctx.cmp.frame["node_name"][row] or ctx.cmp.frame["name"][row])
-    golden = ctx.cmp.golden
-    for name in names:
-        for rec in ctx.clamped.get(name, []):
-            out.append(Finding(
-                "clamped",
-                f"constant {display(name)!r}: the fp16 conversion {'clamped' if rec.get('action') == 'clamp' else 'flushed'} "
-                f"{rec.get('count')} value(s) (largest |x| {float(rec.get('max_abs') or 0):.6g})",  # type: ignore[arg-type]
-                (PatchAction(node, keep_fp32=True),), weight=0.3,
-            ))
-        if target is None or golden is None or name not in golden.tensors:
-            continue
-        if any(f.cause == "clamped" and display(name) in f.text for f in out):
-            continue
-        data = ctx.golden_of(golden.tensors[name])
-        if data is None or data.dtype.kind != "f":
-            continue
-        found = range_check(data, target)
-        if found.out_of_range:
-            out.append(Finding(
-                "constant-range",
-                f"constant {display(name)!r} feeding {display(node)!r}: {found.message}",
-                (PatchAction(node, keep_fp32=True),), weight=0.3,
-            ))
+    for name in ctx.edges.constant_inputs.get(case.row, ()):
+        out += [_clamped(name, rec, node) for rec in ctx.clamped.get(name, [])]
+        already = any(f.cause == "clamped" and display(name) in f.text for f in out)
+        if case.float_target is not None and not already:
+            out += _out_of_range(ctx, name, node, case.float_target)
     return out
+
+
+def _clamped(name: str, rec: dict[str, object], node: str) -> Finding:
+    """The fp16 conversion clamped or flushed values of a constant the node reads."""
+    action = "clamped" if rec.get("action") == "clamp" else "flushed"
+    return Finding(
+        "clamped",
+        f"constant {display(name)!r}: the fp16 conversion {action} "
+        f"{rec.get('count')} value(s) (largest |x| {float(rec.get('max_abs') or 0):.6g})",  # type: ignore[arg-type]
+        (PatchAction(node, keep_fp32=True),), weight=0.3,
+    )
+
+
+def _out_of_range(ctx: CheckContext, name: str, node: str, target: str) -> list[Finding]:
+    """A golden float constant the target dtype cannot hold."""
+    golden = ctx.cmp.golden
+    if golden is None or name not in golden.tensors:
+        return []
+    data = ctx.golden_of(golden.tensors[name])
+    if data is None or data.dtype.kind != "f":
+        return []
+    found = range_check(data, target)
+    if not found.out_of_range:
+        return []
+    return [Finding(
+        "constant-range",
+        f"constant {display(name)!r} feeding {display(node)!r}: {found.message}",
+        (PatchAction(node, keep_fp32=True),), weight=0.3,
+    )]
 
 
 CHECK = Check("constants", constants, ADVICE)
