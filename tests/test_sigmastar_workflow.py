@@ -187,3 +187,25 @@ def test_reading_jump_decline_oscillation() -> None:
                          [0.01, 0.012, 0.011, 0.013, 0.012, 0.011, 0.012]))
     assert osc.kind == "oscillation" and "torch_calibrator.py" in osc.text and "Q2" in osc.text
     assert reading(_frame([0.9999], [0.001], [0.0])).kind == "none"
+
+
+def _raw_record(name: str, sgs_type: str, is_float_header: int, payload: bytes, shape: tuple[int, ...], scale: float) -> bytes:
+    head = (f"//out 0 s: {scale} z: 0 type: {sgs_type} name: {name} bConstant:0 shape:[{', '.join(map(str, shape))}] "
+            f"dims:{len(shape)}\nop_out[0] op_{name} = {{\n//buffer data size: {len(payload)}\n").encode()
+    return head + payload + b"\n};\n"
+
+
+@pytest.mark.parametrize("header", [0, 1])
+def test_dequantfixed_read_by_what_the_bytes_are(tmp_path: Path, header: int) -> None:
+    """isFloat says one thing, the record's size another: read by the size, and say so on the row."""
+    x = np.linspace(-1, 1, 256, dtype=np.float32).reshape(1, 4, 8, 8)
+    q = np.round(x / 0.01).astype(np.int16)
+    ref = tmp_path / "f.bin"
+    write_sigmastar(ref, [SgsTensor("t", x, "op_t", 0)], is_float=True)
+    payload = q.tobytes() if header == 1 else x.tobytes()  # the opposite of what the header claims
+    bad = tmp_path / "q.bin"
+    bad.write_bytes(f"isFloat: {header}\n".encode() + _raw_record("t", "SGS_S16", header, payload, x.shape, 0.01))
+    cmp = compare(ref, bad)
+    row = cmp.frame.row(0, named=True)
+    assert row["cosine_similarity"] > 0.9999 and row["health"] in ("ok", "warn")
+    assert "header (isFloat" in row["message"] and "record size disagree" in row["message"]

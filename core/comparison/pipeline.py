@@ -331,6 +331,7 @@ def compute_row(p: Pair, th: Thresholds) -> dict[str, object]:
     except (ValueError, TypeError, OSError, MemoryError) as exc:
         return {**shapes, **_error(f"comparison failed: {exc}")}
     notes = [aligned.note, *m.notes] if aligned.note else list(m.notes)
+    notes[:0] = reader_notes(p)
     values = {c: getattr(m, c) for c in (*FLOAT_COLUMNS, *COUNT_COLUMNS)}
     return {**shapes, **values, "size": int(g.size), "status": "computed", "notes": display("; ".join(notes)),
             "hard_fail": render_hard_fail(m), "hard_warn": aligned.warn}
@@ -360,6 +361,12 @@ def _non_numeric(g: np.ndarray, t: np.ndarray) -> str | None:
         if a.dtype.kind not in "biuf" and a.dtype.name != "bfloat16":
             return f"{side} has dtype {a.dtype.name}, which has no numeric comparison"
     return None
+
+
+def reader_notes(p: Pair) -> list[str]:
+    """What a reader noted about how it read either side (``note`` facts), for the row."""
+    return [f"{side}: {v}" for side, ref in (("golden", p.golden), ("target", p.target))
+            if ref is not None for k, v in ref.info.extra if k == "note"]
 
 
 def _error(message: str) -> dict[str, object]:

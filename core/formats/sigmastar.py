@@ -76,12 +76,55 @@ class Record:
     length: int
     """Bytes of raw data (binary) or of the value text (text)."""
     is_float: bool
+    text: bool = False
+    """The record is in the text form (``length`` counts characters, not stored values)."""
 
 
-def _storage_dtype(rec: Record) -> np.dtype:
+def _declared_dtype(rec: Record) -> np.dtype:
+    """What the header says the bytes are: float32 (``isFloat: 1`` or a float type), else the SGS type."""
     if rec.is_float or rec.sgs_type.lower().startswith("float"):
         return np.dtype("<f4")
     return _INT_TYPES.get(rec.sgs_type, np.dtype(np.uint8))
+
+
+#: Alignment padding a record may carry beyond its tensor.
+MAX_PADDING = 64
+
+
+def _sized_dtype(rec: Record) -> np.dtype | None:
+    """What the bytes are when the header and the record's size disagree (a ``dequantFixed``
+    dump whose ``isFloat`` says one thing and the size another), else None.
+
+    A float header whose record is too short for float32 but holds the tensor in its SGS
+    integer type is read as that type; an integer header whose record holds exactly the
+    tensor in float32 (up to alignment) and far more than the integers need is read as float32.
+    """
+    count = math.prod(rec.shape)
+    declared = _declared_dtype(rec)
+    if rec.text or rec.length < 0 or count == 0:
+        return None
+    integer = _INT_TYPES.get(rec.sgs_type, np.dtype(np.uint8)) if rec.sgs_type in QUANT_DTYPES else None
+    if declared.kind == "f" and integer is not None and count * integer.itemsize <= rec.length < count * 4:
+        return integer
+    fits_float = count * 4 <= rec.length < count * 4 + MAX_PADDING
+    if declared.kind != "f" and fits_float and rec.length - count * declared.itemsize > MAX_PADDING:
+        return np.dtype("<f4")
+    return None
+
+
+def _storage_dtype(rec: Record) -> np.dtype:
+    """What the record's bytes are: the header's word, unless the size says otherwise."""
+    return _sized_dtype(rec) or _declared_dtype(rec)
+
+
+def storage_note(rec: Record) -> str | None:
+    """The sentence a row shows when the bytes were read as something other than the header says."""
+    sized = _sized_dtype(rec)
+    if sized is None:
+        return None
+    head = f"isFloat: {int(rec.is_float)}, type {rec.sgs_type}"
+    return (f"header ({head}) and record size disagree: {rec.length} bytes hold shape {list(rec.shape)} as "
+            f"{sized.name}, so the data was read as {sized.name}")
 
 
 def _dequantised(rec: Record) -> bool:
@@ -200,6 +243,7 @@ def scan(buf: mmap.mmap | bytes, text: bool) -> tuple[bool, list[Record], list[s
                 start=start,
                 length=length,
                 is_float=is_float,
+                text=text,
             )
         )
     return is_float, records, problems
@@ -347,6 +391,7 @@ def _record_extra(rec: Record) -> tuple[tuple[str, str], ...]:
         ("is_float", str(int(rec.is_float))),
         ("dequantised", str(int(_dequantised(rec)))),
         *quant_extra(rec),
+        *((("note", note),) if (note := storage_note(rec)) else ()),
     ]
     if len(rec.shape) == 4:
         extra.append(("layout", "NHWC"))
