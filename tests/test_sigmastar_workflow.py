@@ -209,3 +209,19 @@ def test_dequantfixed_read_by_what_the_bytes_are(tmp_path: Path, header: int) ->
     row = cmp.frame.row(0, named=True)
     assert row["cosine_similarity"] > 0.9999 and row["health"] in ("ok", "warn")
     assert "header (isFloat" in row["message"] and "record size disagree" in row["message"]
+
+
+def test_tui_columns_and_pane_facts(tmp_path: Path) -> None:
+    from dumpscope.core.vendor.sigmastar import both_sigmastar, quant_facts
+    from dumpscope.tui.app.widgets.layer_list import layout_columns
+
+    ids = [c.id for c in layout_columns(200, 4, 12, sigmastar=True)]
+    assert "mse" in ids and "sgs_rmse" in ids and "max_abs" not in ids
+    assert "sgs_rmse" not in [c.id for c in layout_columns(200, 4, 12)]
+    vals = _chain(2)
+    f = _dump(tmp_path / "f.bin", vals)
+    q = _dump(tmp_path / "q.bin", vals, ["SGS_U8", "SGS_S16"], [(0.05, 128), (0.001, 0)])
+    cmp = compare(f, q)
+    assert both_sigmastar(cmp.meta) and not both_sigmastar({"golden_format": "npz", "target_format": "sigmastar"})
+    assert quant_facts(cmp.pairing.pairs[0].target.info) == ("SGS_U8", "0.05", "128.0")
+    assert quant_facts(cmp.pairing.pairs[0].golden.info)[0] == "float"
