@@ -225,3 +225,23 @@ def test_tui_columns_and_pane_facts(tmp_path: Path) -> None:
     assert both_sigmastar(cmp.meta) and not both_sigmastar({"golden_format": "npz", "target_format": "sigmastar"})
     assert quant_facts(cmp.pairing.pairs[0].target.info) == ("SGS_U8", "0.05", "128.0")
     assert quant_facts(cmp.pairing.pairs[0].golden.info)[0] == "float"
+
+
+SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"  # shared/ sits beside the repo
+
+
+@pytest.mark.skipif(not list(SEEDS.glob("004_*.txt")), reason="shared seeds not present")
+def test_seed_004_listing_reads_as_oscillation() -> None:
+    """Seed 004's own listing: metrics hover around COS 0.99 / RMSE 0.1 from layer to layer -> the training tool."""
+    import re
+
+    import polars as pl
+
+    text = next(SEEDS.glob("004_*.txt")).read_text(encoding="utf-8")
+    rows = re.findall(r"(\d+)\) (\S+) MSE: (\S+) COS: (\S+) RMSE: (\S+)", text[text.index("① 未开启") : text.index("② 开启")])
+    n = len(rows)
+    frame = pl.DataFrame({"name": [r[1] for r in rows], "side": ["both"] * n, "status": ["computed"] * n,
+                          "mse": [float(r[2]) for r in rows], "cosine_similarity": [float(r[3]) for r in rows],
+                          "sgs_rmse": [float(r[4]) for r in rows]})
+    read = reading(frame)
+    assert n == 57 and read.kind == "oscillation" and "torch_calibrator.py" in read.text
