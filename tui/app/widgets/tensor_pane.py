@@ -44,9 +44,9 @@ METRICS: tuple[tuple[str, str], ...] = (
     ("kullback_leibler_divergence", "KL divergence"),
     ("sqnr_db", "SQNR dB"),
     ("within_tolerance", "within tolerance"),
-    ("mse", "MSE"),
-    ("sgs_rmse", "RMSE (SigmaStar)"),
 )
+#: SigmaStar's listing metrics, shown when both sides are SigmaStar dumps.
+SIGMASTAR_METRICS: tuple[tuple[str, str], ...] = (("mse", "MSE"), ("sgs_rmse", "RMSE (SigmaStar)"))
 SIDE_ROWS: tuple[tuple[str, str], ...] = (("min", "min"), ("max", "max"), ("mean", "mean"), ("std", "std"),
                                           ("nan", "NaN"), ("inf", "Inf"))
 SETTLE_S = 0.08
@@ -199,7 +199,9 @@ class TensorPane(VerticalScroll, can_focus=True):
     def _metrics(self, cmp: Comparison, row: dict[str, Any]) -> Content:
         """Every metric of the row; the band it is judged by goes under it (panes are narrow)."""
         lines = [styled(f"[b]{'metric':<18}{'value':>14}[/b]")]
-        for column, label in METRICS:
+        from dumpscope.core.vendor.sigmastar import both_sigmastar
+
+        for column, label in METRICS + (SIGMASTAR_METRICS if both_sigmastar(cmp.meta) else ()):
             if column not in row:
                 continue
             lines.append(styled(f"{label:<18}{_num(row[column]):>14}"))
