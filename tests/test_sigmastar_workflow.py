@@ -245,3 +245,18 @@ def test_seed_004_listing_reads_as_oscillation() -> None:
                           "sgs_rmse": [float(r[4]) for r in rows]})
     read = reading(frame)
     assert n == 57 and read.kind == "oscillation" and "torch_calibrator.py" in read.text
+
+
+def test_cli_export_and_stage_override(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    vals = _chain(2)
+    b = _dump(tmp_path / "bench" / "sigma_outtensor_dump.bin", vals)
+    s = _dump(tmp_path / "sample" / "sigma_outtensor_dump.bin", [v + np.float32(0.001) for v in vals])
+    monkeypatch.setenv("SAVE_ONE_ROW", "1")
+    main(["compare", str(s), str(b), "--format", "sigmastar", "--export-values", str(tmp_path / "out"),
+          "--stage", "fixed-offline"])
+    err = capsys.readouterr().err
+    assert "fixed.sim vs offline/board outputs" in err
+    folder = tmp_path / "out" / "Undefined_sigma_outtensor_dump.bin_DumpDebug_out"
+    assert sorted(p.name for p in folder.iterdir()) == ["0", "1"]
+    sample = next((folder / "1").glob("*_sample.txt")).read_text().splitlines()
+    assert len(sample) == vals[1].size and float(sample[0].rstrip(", ")) == pytest.approx(float(vals[1].flat[0]) + 0.001, abs=1e-6)
