@@ -57,6 +57,8 @@ class CompareRequest:
     graph: Path | None = None
     thresholds: tuple[str, ...] = ()
     """``KEY=VALUE`` overrides, as ``--threshold`` takes them."""
+    stage: str | None = None
+    """SigmaStar: which of seed 004's three comparisons this is (``--stage``; None: told from the dumps)."""
 
 
 class DumpscopeApp(App[int]):
@@ -278,6 +280,8 @@ class DumpscopeApp(App[int]):
                     now = monotonic()
                     if now - last >= 0.25 or progress.done >= progress.total:
                         last = now
+                        if request.stage:
+                            progress.comparison.meta["stage"] = request.stage
                         self.post_message(self.Progressed(progress.comparison, progress.done, progress.total))
             finally:
                 close = getattr(stream, "close", None)  # a generator holds the thread pool: release it now

@@ -27,5 +27,5 @@ def run(args: argparse.Namespace) -> int:
     from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
 
     request = CompareRequest(Path(args.golden), Path(args.target), args.model and Path(args.model), args.preset,
-                             args.graph and Path(args.graph), tuple(args.threshold))
+                             args.graph and Path(args.graph), tuple(args.threshold), getattr(args, "stage", None))
     return run_app(DumpscopeApp(request, theme=args.theme), args)
