@@ -75,6 +75,18 @@ PRESETS: dict[str, tuple[str, dict[str, Band]]] = {
 }
 
 
+#: The absolute floor of each band (issue 10): a row whose every difference is at most
+#: this (``max_absolute_error <= floor``) does not FAIL on a relative metric (cosine,
+#: relative distance...), it WARNs.  Two ulps of a unit-scale value in the band's
+#: float type: a saturated Sigmoid (values <= 9.1e-6) that moved by 8.9e-8 reads a
+#: relative distance of 0.04, yet no float32 kernel can do better on numbers that small
+#: next to the 1.0 the op's range reaches.  Absolute metrics and hard failures (NaN/Inf,
+#: all-zero golden) are never floored; integer (``exact``) and int8 bands have no floor
+#: (a quantisation step has no fixed size).
+ABS_FLOOR: dict[str, float] = {"fp32": 2 * 2.0**-23, "fp16": 2 * 2.0**-10, "bf16": 2 * 2.0**-7}
+#: Metrics in units of the data: the floor does not apply to them.
+_ABSOLUTE_METRICS = frozenset({"max_absolute_error", "mean_absolute_error", "root_mean_square_error"})
+
 #: Bands from the most to the least precise.
 _PRECISION_ORDER = ("fp32", "fp16", "bf16", "int8")
 
@@ -99,6 +111,8 @@ class Thresholds:
     bands: Mapping[str, Band] = field(default_factory=lambda: dict(_REL))
     rtol: float = 1e-3
     atol: float = 1e-5
+    floors: Mapping[str, float] = field(default_factory=lambda: dict(ABS_FLOOR))
+    """Absolute floor per band (see :data:`ABS_FLOOR`); bands of other presets have none."""
 
     @classmethod
     def from_preset(cls, name: str = "auto", overrides: Iterable[str] = ()) -> Thresholds:
@@ -123,7 +137,8 @@ class Thresholds:
         for b in bands:
             old = new[b].get(metric, Limit())
             new[b][metric] = replace(old, **{which: value})
-        return replace(self, bands=new)
+        # a bound the user sets is applied as given: no absolute floor softens it
+        return replace(self, bands=new, floors={k: v for k, v in self.floors.items() if k not in bands})
 
     def _override_target(self, item: str, key: str) -> tuple[list[str], str, str]:
         """(bands, metric, ``warn``/``fail``) an override key names."""
@@ -185,6 +200,7 @@ def judge(frame: pl.DataFrame, thresholds: Thresholds) -> pl.DataFrame:
     warn_reasons: list[pl.Expr] = []
     for band, limits in thresholds.bands.items():
         in_band = pl.col("band") == band
+        floored = _floored(thresholds.floors.get(band))
         for metric, lim in limits.items():
             col = pl.col(metric)
             higher = metric in HIGHER_IS_BETTER
@@ -192,10 +208,18 @@ def judge(frame: pl.DataFrame, thresholds: Thresholds) -> pl.DataFrame:
             for bound, out in ((lim.fail, fail_reasons), (lim.warn, warn_reasons)):
                 if bound is None:
                     continue
-                bad = (col < bound) if higher else (col > bound)
+                bad = ((col < bound) if higher else (col > bound)).fill_null(False)
                 op = "<" if higher else ">"
                 text = pl.format(f"{name} {{}} {op} {bound:g}", _fmt(col))
-                out.append(pl.when(in_band & bad.fill_null(False)).then(text))
+                if floored is None or metric in _ABSOLUTE_METRICS:
+                    out.append(pl.when(in_band & bad).then(text))
+                    continue
+                out.append(pl.when(in_band & bad & ~floored).then(text))
+                if out is warn_reasons:  # within the floor, only a floored *fail* bound is said
+                    continue
+                floor_text = pl.format(f"{name} {{}} {op} {bound:g} but every |diff| <= {thresholds.floors[band]:.3g} "
+                                       f"(the {band} absolute floor)", _fmt(col))
+                warn_reasons.append(pl.when(in_band & bad & floored).then(floor_text))
     hard = pl.col("hard_fail").fill_null("")
     fail_msg = pl.concat_str([pl.when(hard != "").then(hard), *fail_reasons], separator="; ", ignore_nulls=True)
     soft = pl.col("hard_warn").fill_null("")
@@ -215,6 +239,15 @@ def judge(frame: pl.DataFrame, thresholds: Thresholds) -> pl.DataFrame:
         .otherwise(pl.concat_str([pl.when(reason != "").then(reason), pl.when(notes != "").then(notes)], separator="; ", ignore_nulls=True))
     )
     return frame.with_columns(health=health, message=message.fill_null("")).drop("_fail", "_warn")
+
+
+def _floored(floor: float | None) -> pl.Expr | None:
+    """Rows whose every difference is within the band's absolute floor (None: no floor)."""
+    import polars as pl
+
+    if floor is None:
+        return None
+    return (pl.col("max_absolute_error") <= floor).fill_null(False)
 
 
 def _fmt(col: pl.Expr) -> pl.Expr:
