@@ -308,3 +308,59 @@ def test_the_floor_does_not_hide_a_real_fault_of_small_values() -> None:
     """Small values that are wrong by more than the floor still fail."""
     golden = np.linspace(1e-4, 2e-4, 100, dtype=np.float32)
     assert _judged(golden, golden * 0.5, "fp32")["health"] == "fail"
+
+
+# --- item 5: per-slice metrics along the channel axis ---------------------------------------------
+
+def _reference_slices(golden: np.ndarray, target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-slice relative distance and cosine along axis 1, float64, slice by slice."""
+    red, cos = [], []
+    for c in range(golden.shape[1]):
+        g = np.take(golden, c, axis=1).astype(np.float64).ravel()
+        t = np.take(target, c, axis=1).astype(np.float64).ravel()
+        red.append(np.linalg.norm(t - g) / np.linalg.norm(g) if g.any() else np.nan)
+        cos.append(g @ t / (np.linalg.norm(g) * np.linalg.norm(t)) if g.any() and t.any() else (0.0 if g.any() else np.nan))
+    return np.asarray(red), np.asarray(cos)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 2), st.integers(2, 9), st.integers(2, 30), st.integers(0, 2**31), st.floats(1.0, 1e3))
+def test_slice_metrics_match_a_float64_reference(n: int, c: int, r: int, seed: int, spread: float) -> None:
+    from dumpscope.core.comparison.slices import slice_metrics
+
+    rng = np.random.default_rng(seed)
+    scales = rng.uniform(1.0, spread, c)[None, :, None]
+    golden = (rng.standard_normal((n, c, r)) * scales).astype(np.float32)
+    target = (golden + rng.standard_normal((n, c, r)) * rng.uniform(0, 0.5, c)[None, :, None]).astype(np.float32)
+    s = slice_metrics(golden, target)
+    red, cos = _reference_slices(golden, target)
+    assert s is not None and s.slices == c
+    assert math.isclose(s.relative_distance, np.nanmax(red), rel_tol=1e-5, abs_tol=1e-9)
+    assert s.worst == int(np.nanargmax(red)) or math.isclose(red[s.worst], np.nanmax(red), rel_tol=1e-5)
+    assert s.cosine is not None and math.isclose(s.cosine, np.nanmin(cos), rel_tol=1e-5, abs_tol=1e-6)
+
+
+def test_a_destroyed_slice_fails_a_tensor_whose_whole_metrics_pass(tmp_path: Path) -> None:
+    """The YOLO head: boxes 0-316 and class scores 0-1 in one tensor, class scores lost."""
+    rng = np.random.default_rng(0)
+    head = np.concatenate([rng.uniform(0, 316, (1, 4, 525)), rng.uniform(0, 1, (1, 18, 525))], axis=1).astype(np.float32)
+    broken = head.copy()
+    broken[:, 4:] = np.round(broken[:, 4:] / 1.24) * 1.24  # one int8 scale for both: class scores -> 0 or 1.24
+    save(tmp_path / "g", "output0", head)
+    save(tmp_path / "t", "output0", broken)
+    r = compare(tmp_path / "g", tmp_path / "t").frame.row(0, named=True)
+    assert r["cosine_similarity"] > 0.999
+    assert r["health"] == "fail" and r["worst_slice"] >= 4 and "worst slice along axis 1" in r["message"]
+
+
+def test_no_slice_within_the_floor_competes() -> None:
+    """A channel of ~1e-8 values that fp16 flushes to zero moves nothing."""
+    from dumpscope.core.comparison.slices import slice_metrics
+
+    golden = np.ones((1, 3, 8), np.float32)
+    golden[0, 1] = 1e-8
+    target = golden.copy()
+    target[0, 1] = 0.0
+    assert slice_metrics(golden, target, floor=ABS_FLOOR["fp16"]) is None
+    s = slice_metrics(golden, target)
+    assert s is not None and s.worst == 1 and s.relative_distance == 1.0 and s.cosine == 0.0

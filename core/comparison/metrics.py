@@ -69,6 +69,10 @@ class PairMetrics:
     mean_relative_error: float | None = None
     sqnr_db: float | None = None
     within_tolerance: float | None = None
+    slice_cosine: float | None = None
+    """Lowest cosine of a channel slice (set by the pipeline, see :mod:`slices`)."""
+    slice_relative_distance: float | None = None
+    """Largest relative distance of a channel slice."""
     min_golden: float | None = None
     max_golden: float | None = None
     mean_golden: float | None = None

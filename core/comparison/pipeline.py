@@ -28,7 +28,8 @@ from dumpscope.core.comparison.judge import Thresholds
 from dumpscope.core.comparison.result import INTERNAL_COLUMNS, SCHEMA, Comparison
 from dumpscope.core.formats import open_dump
 from dumpscope.core.formats.npyfile import Scratch
-from dumpscope.core.comparison.metrics import COUNT_COLUMNS, FLOAT_COLUMNS, compare_arrays
+from dumpscope.core.comparison.metrics import COUNT_COLUMNS, FLOAT_COLUMNS, PairMetrics, compare_arrays
+from dumpscope.core.comparison.slices import AXIS, slice_metrics
 from dumpscope.core.dumps import Dump, TensorInfo, TensorReadError
 from dumpscope.core.names import display
 from dumpscope.core.comparison.pairing import Pair, Pairing, pair_dumps
@@ -161,7 +162,7 @@ def _fill(pairs: list[Pair], th: Thresholds, columns: dict[str, list[object]], w
     with _single_threaded_blas(), ThreadPoolExecutor(max_workers=workers or min(4, os.cpu_count() or 1)) as pool:
         for start in range(0, len(todo), batch):
             part = todo[start : start + batch]
-            for i, row in zip(part, pool.map(lambda i: compute_row(pairs[i], th, specs.get(pairs[i].name)), part)):
+            for i, row in zip(part, pool.map(lambda i: compute_row(pairs[i], th, specs.get(pairs[i].name), columns["band"][i]), part)):
                 for key, value in row.items():
                     columns[key][i] = value
             done += len(part)
@@ -322,10 +323,11 @@ def _text(value: str | None) -> str | None:
 _scratch = threading.local()
 
 
-def compute_row(p: Pair, th: Thresholds, spec: ShapeSpec | None = None) -> dict[str, object]:
+def compute_row(p: Pair, th: Thresholds, spec: ShapeSpec | None = None, band: object = None) -> dict[str, object]:
     """Read both tensors of a pair and compute its metric columns; never raises.
 
     ``spec``: the pair is a Reshape's shape input; compared by the shapes it resolves to.
+    ``band``: the row's band (its absolute floor bounds which channel slices compete).
     """
     loaded = _load_pair(p)
     if isinstance(loaded, str):
@@ -341,9 +343,26 @@ def compute_row(p: Pair, th: Thresholds, spec: ShapeSpec | None = None) -> dict[
     except (ValueError, TypeError, OSError, MemoryError) as exc:
         return {**shapes, **_error(f"comparison failed: {exc}")}
     notes = [aligned.note, *m.notes] if aligned.note else list(m.notes)
+    floor = th.floors.get(band, 0.0) if isinstance(band, str) else 0.0
+    worst = _worst_slice(aligned, m, notes, floor) if p.golden is not None and p.golden.info.kind == "activation" else None
     values = {c: getattr(m, c) for c in (*FLOAT_COLUMNS, *COUNT_COLUMNS)}
     return {**shapes, **values, "size": int(g.size), "status": "computed", "notes": display("; ".join(notes)),
-            "hard_fail": render_hard_fail(m), "hard_warn": aligned.warn}
+            "hard_fail": render_hard_fail(m), "hard_warn": aligned.warn, "worst_slice": worst}
+
+
+def _worst_slice(aligned: Aligned, m: PairMetrics, notes: list[str], floor: float) -> int | None:
+    """Per-slice metrics along the channel axis into ``m`` (only for a pair that differs
+    at all); the worst slice's index, said in ``notes`` when it is worse than the whole."""
+    if not m.max_absolute_error:
+        return None
+    s = slice_metrics(aligned.golden, aligned.target, floor)
+    if s is None:
+        return None
+    m.slice_cosine, m.slice_relative_distance = s.cosine, s.relative_distance
+    if m.relative_euclidean_distance is not None and s.relative_distance > 2 * m.relative_euclidean_distance:
+        notes.append(f"worst slice along axis {AXIS}: #{s.worst} of {s.slices} "
+                     f"(rel. distance {s.relative_distance:.3g}, whole tensor {m.relative_euclidean_distance:.3g})")
+    return s.worst
 
 
 def _resolved_specs(g: np.ndarray, t: np.ndarray, spec: ShapeSpec | None) -> Aligned | None:
