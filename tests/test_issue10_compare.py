@@ -364,3 +364,38 @@ def test_no_slice_within_the_floor_competes() -> None:
     assert slice_metrics(golden, target, floor=ABS_FLOOR["fp16"]) is None
     s = slice_metrics(golden, target)
     assert s is not None and s.worst == 1 and s.relative_distance == 1.0 and s.cosine == 0.0
+
+
+# --- item 6 (pairing part): plain {tensor}.npy folders with --model --------------------------------
+
+def _chain_model(path: Path, outputs: list[str]) -> Path:
+    """Relu nodes in a chain from graph input ``x`` through ``outputs``."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    nodes, prev = [], "x"
+    for i, out in enumerate(outputs):
+        nodes.append(helper.make_node("Relu", [prev], [out], name=f"/blk{i}/Relu"))
+        prev = out
+    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+                              [helper.make_tensor_value_info(prev, TensorProto.FLOAT, [2, 3])])
+    onnx.save(helper.make_model(graph), path)
+    return path
+
+
+def test_plain_folder_file_names_are_matched_to_the_model(tmp_path: Path) -> None:
+    names = ["/enc/conv/Relu_output_0", "/enc/pad/Pad_output_0", "a/b_c", "a_b/c"]
+    model = _chain_model(tmp_path / "m.onnx", names)
+    x = np.ones((2, 3), np.float32)
+    for side in ("g", "t"):
+        save(tmp_path / side, "x", x)
+        for n in names:
+            save(tmp_path / side, n.replace("/", "_"), x)
+    cmp = compare(tmp_path / "g", tmp_path / "t", model=model)
+    rows = {r["name"]: r for r in cmp.frame.iter_rows(named=True)}
+    r = rows["/enc/pad/Pad_output_0"]
+    assert r["node_name"] == "/blk1/Relu" and r["op_type"] == "Relu"
+    assert rows["x"]["kind"] == "input"
+    # 'a/b_c' and 'a_b/c' are both spelled a_b_c: ambiguous, left as is and said
+    assert "a_b_c" in rows and "a/b_c" not in rows
+    assert any("a_b_c" in w and "could be any of" in w for w in cmp.meta["warnings"])  # type: ignore[union-attr]
