@@ -5,8 +5,9 @@ cannot be a file name: tools write ``_encoder_conv_Conv_output_0.npy``.  With th
 at hand each tensor gets its real name back (the model tensor whose name, with ``/``
 replaced by ``_`` -- or sanitised as Ascend does -- is the file's name; unambiguous
 matches only, ambiguous ones are said), and every tensor the model knows gets its
-producing node, op type, inputs, output index and kind (graph input, constant) from it.
-Facts a dump already has (a manifest's) are kept.
+producing node, op type, output index, topological index and kind (graph input,
+constant) from it.  Node inputs are left to the graph itself (the diagnosis reads its
+edges from the model, and says so).  Facts a dump already has (a manifest's) are kept.
 """
 
 from __future__ import annotations
@@ -53,7 +54,6 @@ def _enrich(info: TensorInfo, facts: GraphFacts, order: dict[str, int]) -> Tenso
         changes.update(
             node_name=info.node_name or node.name,
             op_type=info.op_type or node.op_type,
-            node_inputs=info.node_inputs or node.inputs,
             output_index=node.outputs.index(info.name) if info.node_name is None else info.output_index,
         )
     if info.topo_index is None:
