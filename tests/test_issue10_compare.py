@@ -399,3 +399,17 @@ def test_plain_folder_file_names_are_matched_to_the_model(tmp_path: Path) -> Non
     # 'a/b_c' and 'a_b/c' are both spelled a_b_c: ambiguous, left as is and said
     assert "a_b_c" in rows and "a/b_c" not in rows
     assert any("a_b_c" in w and "could be any of" in w for w in cmp.meta["warnings"])  # type: ignore[union-attr]
+
+
+def test_report_worst_rows_put_nan_rows_first(tmp_path: Path) -> None:
+    from dumpscope.core.report.writers import worst_rows
+
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal(64).astype(np.float32)
+    save(tmp_path / "g", "bad_cosine", a)
+    save(tmp_path / "t", "bad_cosine", -a)
+    save(tmp_path / "g", "one_nan", a)
+    nan = a.copy()
+    nan[3] = np.nan
+    save(tmp_path / "t", "one_nan", nan)  # cosine over the finite positions: 1.0
+    assert worst_rows(compare(tmp_path / "g", tmp_path / "t"))["name"].to_list()[0] == "one_nan"
