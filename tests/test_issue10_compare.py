@@ -413,3 +413,19 @@ def test_report_worst_rows_put_nan_rows_first(tmp_path: Path) -> None:
     nan[3] = np.nan
     save(tmp_path / "t", "one_nan", nan)  # cosine over the finite positions: 1.0
     assert worst_rows(compare(tmp_path / "g", tmp_path / "t"))["name"].to_list()[0] == "one_nan"
+
+
+def test_same_shape_permuted_values_of_an_onnxruntime_dump_are_a_layout_mismatch(tmp_path: Path) -> None:
+    """det-layout-input: the image fed with H and W swapped (64x64, same shape)."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((1, 3, 8, 8)).astype(np.float32)
+    for side, data in (("g", x), ("t", np.ascontiguousarray(x.transpose(0, 1, 3, 2)))):
+        save(tmp_path / side, "x", data)
+        manifest(tmp_path / side, [{"name": "x", "file": "x.npy", "kind": "input"}], producer="onnxruntime 1.32")
+    r = compare(tmp_path / "g", tmp_path / "t").frame.row(0, named=True)
+    assert r["health"] == "fail" and "layout mismatch" in r["message"] and "(0, 1, 3, 2)" in r["message"]
+    assert r["cosine_similarity"] < 0.5  # judged as declared
+    # a plain folder (any producer, maybe a device layout): equal values after the permutation
+    for side in ("g", "t"):
+        (tmp_path / side / "manifest.json").unlink()
+    assert compare(tmp_path / "g", tmp_path / "t").frame.row(0, named=True)["health"] == "ok"

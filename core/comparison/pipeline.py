@@ -121,7 +121,7 @@ def compare_stream(
         yield snapshot(0)
     last = time.monotonic()
     specs = shape_specs(base.golden, base.target, base.model_facts)  # type: ignore[arg-type]
-    for done in _fill(pairs, th, columns, workers, batch, specs):
+    for done in _fill(pairs, th, columns, workers, batch, specs, _declares_layouts(base.target)):  # type: ignore[arg-type]
         if progress is not None:  # cheap, every batch (snapshots cost a frame build)
             progress(done, total)
         if not final_only and time.monotonic() - last >= interval and done < total:
@@ -154,10 +154,11 @@ def _prepare(golden: str | Path | Dump, target: str | Path | Dump, model: str | 
 
 
 def _fill(pairs: list[Pair], th: Thresholds, columns: dict[str, list[object]], workers: int | None, batch: int,
-          specs: dict[str, ShapeSpec] | None = None) -> Iterator[int]:
+          specs: dict[str, ShapeSpec] | None = None, declared: bool = False) -> Iterator[int]:
     """Compute every matched pair into ``columns`` in a thread pool; yield the rows done after each batch.
 
     ``specs``: golden names of Reshape shape inputs, with the data shapes they resolve against.
+    ``declared``: the target's files hold their tensors in the declared layout (see :func:`compute_row`).
     """
     specs = specs or {}
     todo = [i for i, p in enumerate(pairs) if p.golden is not None and p.target is not None]
@@ -165,7 +166,7 @@ def _fill(pairs: list[Pair], th: Thresholds, columns: dict[str, list[object]], w
     with _single_threaded_blas(), ThreadPoolExecutor(max_workers=workers or min(4, os.cpu_count() or 1)) as pool:
         for start in range(0, len(todo), batch):
             part = todo[start : start + batch]
-            for i, row in zip(part, pool.map(lambda i: compute_row(pairs[i], th, specs.get(pairs[i].name), columns["band"][i]), part)):
+            for i, row in zip(part, pool.map(lambda i: compute_row(pairs[i], th, specs.get(pairs[i].name), columns["band"][i], declared), part)):
                 for key, value in row.items():
                     columns[key][i] = value
             done += len(part)
@@ -326,11 +327,15 @@ def _text(value: str | None) -> str | None:
 _scratch = threading.local()
 
 
-def compute_row(p: Pair, th: Thresholds, spec: ShapeSpec | None = None, band: object = None) -> dict[str, object]:
+def compute_row(p: Pair, th: Thresholds, spec: ShapeSpec | None = None, band: object = None,
+                declared_layouts: bool = False) -> dict[str, object]:
     """Read both tensors of a pair and compute its metric columns; never raises.
 
     ``spec``: the pair is a Reshape's shape input; compared by the shapes it resolves to.
     ``band``: the row's band (its absolute floor bounds which channel slices compete).
+    ``declared_layouts``: the target's files hold their data in the shape they declare
+    (a dumpscope manifest of an onnxruntime run): a same-shape pair that only matches with
+    its axes permuted is then a layout mismatch, not a storage convention.
     """
     loaded = _load_pair(p)
     if isinstance(loaded, str):
@@ -338,6 +343,9 @@ def compute_row(p: Pair, th: Thresholds, spec: ShapeSpec | None = None, band: ob
     g, t = loaded
     shapes = {"shape": list(g.shape), "target_shape": list(t.shape), "dtype": g.dtype.name, "target_dtype": t.dtype.name}
     aligned = _resolved_specs(g, t, spec) or align(g, t)
+    layout = _layout_mismatch(g, t, aligned) if declared_layouts else ""
+    if layout:
+        aligned = Aligned(g, t)  # judged as declared; the hard failure says which permutation matches
     problem = _non_numeric(g, t) or aligned.error
     if problem:
         return {**shapes, **_error(problem)}
@@ -350,7 +358,28 @@ def compute_row(p: Pair, th: Thresholds, spec: ShapeSpec | None = None, band: ob
     worst = _worst_slice(aligned, m, notes, floor) if p.golden is not None and p.golden.info.kind == "activation" else None
     values = {c: getattr(m, c) for c in (*FLOAT_COLUMNS, *COUNT_COLUMNS)}
     return {**shapes, **values, "size": int(g.size), "status": "computed", "notes": display("; ".join(notes)),
-            "hard_fail": render_hard_fail(m), "hard_warn": aligned.warn, "worst_slice": worst}
+            "hard_fail": "; ".join(x for x in (layout, render_hard_fail(m)) if x), "hard_warn": aligned.warn,
+            "worst_slice": worst}
+
+
+_BY_VALUES = "layout chosen by values"
+
+
+def _layout_mismatch(g: np.ndarray, t: np.ndarray, aligned: Aligned) -> str:
+    """Why a same-shape pair is a layout mismatch ('' when it is not): its values match the
+    golden only with the target's axes permuted."""
+    if g.shape != t.shape or not aligned.note.startswith(_BY_VALUES):
+        return ""
+    perm = aligned.note[len(_BY_VALUES):].split("(", 2)[1].split(")")[0] if "(" in aligned.note else "?"
+    return (f"layout mismatch: same shape {list(g.shape)}, but the target holds the golden's values "
+            f"with its axes permuted ({perm}): it was fed or computed in another axis order")
+
+
+def _declares_layouts(target: Dump) -> bool:
+    """The target was dumped by dumpscope from an onnxruntime run (its manifest says so),
+    where every file holds its tensor in the declared shape."""
+    manifest = target.meta.get("manifest")
+    return isinstance(manifest, dict) and str(manifest.get("producer") or "").startswith("onnxruntime")
 
 
 def _worst_slice(aligned: Aligned, m: PairMetrics, notes: list[str], floor: float) -> int | None:
