@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from dumpscope.core.comparison.slices import DESTROYED
 from dumpscope.core.vocabulary import DIVERGENT, HEALTHS, METRIC, METRICS, UNHEALTHY
 
 __all__ = ["DIVERGENT", "HEALTHS", "UNHEALTHY", "Limit", "Thresholds", "judge", "first_divergent", "health_counts"]
@@ -48,7 +49,7 @@ class Limit:
 Band = Mapping[str, Limit]
 
 #: A channel slice with at least this relative distance is destroyed (the row fails).
-SLICE_DESTROYED = 0.5
+SLICE_DESTROYED = DESTROYED
 
 
 def _band(cos: Limit, red: Limit) -> dict[str, Limit]:

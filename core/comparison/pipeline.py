@@ -383,11 +383,13 @@ def _declares_layouts(target: Dump) -> bool:
 
 
 def _worst_slice(aligned: Aligned, m: PairMetrics, notes: list[str], floor: float) -> int | None:
-    """Per-slice metrics along the channel axis into ``m`` (only for a pair that differs
-    at all); the worst slice's index, said in ``notes`` when it is worse than the whole."""
+    """Per-slice metrics along the channel axis into ``m`` (only for a pair that differs at
+    all, and where a slice could be destroyed: see :func:`slice_metrics`); the worst slice's
+    index, said in ``notes`` when it is worse than the whole."""
     if not m.max_absolute_error:
         return None
-    s = slice_metrics(aligned.golden, aligned.target, floor)
+    energy = m.root_mean_square_error**2 * m.compared if m.root_mean_square_error is not None else None
+    s = slice_metrics(aligned.golden, aligned.target, floor, energy)
     if s is None:
         return None
     m.slice_cosine, m.slice_relative_distance = s.cosine, s.relative_distance
