@@ -429,3 +429,13 @@ def test_same_shape_permuted_values_of_an_onnxruntime_dump_are_a_layout_mismatch
     for side in ("g", "t"):
         (tmp_path / side / "manifest.json").unlink()
     assert compare(tmp_path / "g", tmp_path / "t").frame.row(0, named=True)["health"] == "ok"
+
+
+def test_the_target_runs_precision_sets_the_band_of_its_float32_rows(tmp_path: Path) -> None:
+    """A float32 layer after float16 layers carries float16 error: an fp16 run's rows are fp16."""
+    for side, dtype in (("g", np.float32), ("t", np.float16)):
+        save(tmp_path / side, "conv", np.ones((2, 4), dtype))
+        save(tmp_path / side, "out", np.ones((2, 4), np.float32))
+        save(tmp_path / side, "idx", np.arange(3, dtype=np.int64))
+    bands = dict(zip(*compare(tmp_path / "g", tmp_path / "t").frame.select("name", "band").to_dict(as_series=False).values()))
+    assert bands == {"conv": "fp16", "out": "fp16", "idx": "exact"}
