@@ -32,6 +32,7 @@ from dumpscope.tui.app.op_index import OpIndex
 from dumpscope.tui.app.palette import ActionsProvider
 from dumpscope.tui.app.screens.help import HelpScreen, KeyHelp, collect_bindings
 from dumpscope.tui.app.widgets.layer_list import LayerList
+from dumpscope.core.vendor.sigmastar import STAGES, both_sigmastar
 from dumpscope.tui.app.filters import Query, QueryError
 from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS, LayerRows, printable
 from dumpscope.tui.app.widgets.summary_bar import Summary, SummaryBar, styled
@@ -81,6 +82,8 @@ class CompareRequest:
     """A second target: a three-way compare (``target`` is side A, this side B)."""
     graph_b: Path | None = None
     """Side B's ATC graph (fusion on vs off: each run has its own)."""
+    stage: str | None = None
+    """SigmaStar: which of seed 004's three comparisons this is (``--stage``; None: told from the dumps)."""
 
 
 class DumpscopeApp(App[int]):
@@ -274,6 +277,7 @@ class DumpscopeApp(App[int]):
         self.comparison = comparison
         if self.rows is None or self.rows.n != comparison.frame.height:
             self.rows = LayerRows(comparison.frame)
+            self.rows.sigmastar = both_sigmastar(comparison.meta)
             self._known_ops = None
             self.layer_list.set_rows(self.rows, self._view())
         else:
@@ -337,6 +341,9 @@ class DumpscopeApp(App[int]):
             status += _view_notes(self.view, self.rows, self.layer_list.view.size)
         if self.threeway is not None:
             status.append(_worse_note(self.threeway))
+        stage = STAGES.get(str(self.comparison.meta.get("stage"))) if self.comparison is not None else None
+        if stage:  # SigmaStar: which of seed 004's three comparisons this is
+            status.append(styled("[b]$stage[/b]", stage=stage))
         warnings = self._warnings()
         if warnings:
             status.append(styled(f"[$warning]⚠ {len(warnings)} input warning{'s' if len(warnings) > 1 else ''} (w)[/]"))
@@ -365,6 +372,8 @@ class DumpscopeApp(App[int]):
                 for progress in stream:
                     if worker.is_cancelled:
                         return
+                    if request.stage:
+                        progress.comparison.meta["stage"] = request.stage
                     self.post_message(self.Progressed(progress.comparison, progress.done, progress.total))
             finally:
                 close = getattr(stream, "close", None)  # a generator holds the thread pool: release it now

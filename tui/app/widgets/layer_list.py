@@ -85,6 +85,11 @@ _COLUMNS: tuple[Column, ...] = (
 )
 _THREE_WAY_ONLY = frozenset({"b_cos", "b_health", "worse"})
 """Columns shown only for a three-way compare (side B next to side A)."""
+#: SigmaStar pairs show the listing's MSE and RMSE (SigmaStar) instead of max abs / rmse.
+_SIGMASTAR_COLUMNS: dict[str, Column] = {
+    "max_abs": Column("mse", "MSE", _NUMBER_W, _number("mse"), right=True, priority=6),
+    "rmse": Column("sgs_rmse", "RMSE(S)", _NUMBER_W, _number("sgs_rmse"), right=True, priority=4),
+}
 
 
 def _three_way_headers(labels: tuple[str, str], cols: list[Column]) -> list[Column]:
@@ -98,17 +103,19 @@ _GAP = 1
 _GUTTER = 2
 
 
-def layout_columns(width: int, index_width: int, op_width: int, naninf_width: int = 0,
+def layout_columns(width: int, index_width: int, op_width: int, sigmastar: bool = False, naninf_width: int = 0,
                    name_extra: int = 0, labels: tuple[str, str] | None = None) -> list[Column]:
     """The columns that fit in ``width`` cells; the name column takes what is left.
 
-    ``name_extra`` widens the name column beyond its minimum (other columns drop out to
-    make room); ``naninf_width`` is the widest NaN/Inf cell of the table; ``labels``
-    (three-way only) adds side B's cosine and health and the ``worse`` column.
+    ``sigmastar`` shows SigmaStar's MSE / RMSE instead of max abs / rmse; ``name_extra``
+    widens the name column beyond its minimum (other columns drop out to make room);
+    ``naninf_width`` is the widest NaN/Inf cell of the table; ``labels`` (three-way only)
+    adds side B's cosine and health and the ``worse`` column.
     """
     fitted = {"index": max(index_width, 3), "op": max(2, min(op_width, _OP_MAX)),
               "naninf": max(len(NANINF_HEADER), naninf_width), "name": _NAME_MIN + max(0, name_extra)}
-    cols = [Column(**{**c.__dict__, "width": fitted[c.id]}) if c.id in fitted else c for c in _COLUMNS
+    base = [_SIGMASTAR_COLUMNS.get(c.id, c) for c in _COLUMNS] if sigmastar else list(_COLUMNS)
+    cols = [Column(**{**c.__dict__, "width": fitted[c.id]}) if c.id in fitted else c for c in base
             if labels is not None or c.id not in _THREE_WAY_ONLY]
     if labels is not None:
         cols = _three_way_headers(labels, cols)
@@ -306,8 +313,9 @@ class LayerList(ScrollView, can_focus=True):
         if not self._columns and self.rows is not None:
             index = self.rows.index
             widest = max(len(str(int(index.min(initial=0)))), len(str(int(index.max(initial=0)))))
-            self._columns = layout_columns(width, widest, self.rows.op_width, self.rows.naninf_width,
-                                           self.name_extra, self.rows.labels if self.rows.three_way else None)
+            self._columns = layout_columns(width, widest, self.rows.op_width, self.rows.sigmastar,
+                                           self.rows.naninf_width, self.name_extra,
+                                           self.rows.labels if self.rows.three_way else None)
         return self._columns
 
     def render_line(self, y: int) -> Strip:

@@ -51,7 +51,7 @@ HEALTH_ALIASES: dict[str, tuple[str, ...]] = {
 
 _NUMBER_COLUMNS: dict[str, str] = {
     "cos": "cosine_similarity", "b_cos": "b_cosine_similarity", "max_abs": "max_absolute_error",
-    "rmse": "root_mean_square_error", "rel": "relative_euclidean_distance",
+    "rmse": "root_mean_square_error", "rel": "relative_euclidean_distance", "mse": "mse", "sgs_rmse": "sgs_rmse",
 }
 """List attribute -> frame column of the numbers the list shows."""
 
@@ -120,6 +120,9 @@ class LayerRows:
 
     def __init__(self, frame: pl.DataFrame) -> None:
         self._load(frame)
+
+    sigmastar: bool = False
+    """Both sides are SigmaStar dumps: the list shows SigmaStar's MSE and RMSE (set by the app)."""
 
     def _load(self, frame: pl.DataFrame) -> None:
         self.frame = frame
@@ -272,6 +275,8 @@ class LayerRows:
             return frame[name].cast(pl.Float64).fill_null(float("nan")).to_numpy()
 
         def ints(name: str) -> np.ndarray:
+            if name not in frame.columns:  # a frame from an older or foreign source
+                return np.zeros(frame.height, dtype=np.int64)
             return frame[name].fill_null(0).to_numpy()
 
         self.cos = floats("cosine_similarity")
@@ -280,6 +285,9 @@ class LayerRows:
         self.max_abs = floats("max_absolute_error")
         self.rmse = floats("root_mean_square_error")
         self.rel = floats("relative_euclidean_distance")
+        nans = np.full(frame.height, np.nan)
+        self.mse = floats("mse") if "mse" in frame.columns else nans  # SigmaStar's listing columns
+        self.sgs_rmse = floats("sgs_rmse") if "sgs_rmse" in frame.columns else nans
         self.nan_g, self.inf_g = ints("nan_golden"), ints("inf_golden")
         self.nan_t, self.inf_t = ints("nan_target"), ints("inf_target")
         self.nan, self.inf = self.nan_g + self.nan_t, self.inf_g + self.inf_t
@@ -287,6 +295,9 @@ class LayerRows:
         self.counted_t = (frame["nan_target"].is_not_null() | frame["inf_target"].is_not_null()).to_numpy()
         """False where no count exists (msaccucmp/msit CSV rows): shown as ``?``, never as 0."""
         self._naninf_width: int | None = None
+        # NaN/Inf in the target (or on one side only): the worst rows whatever their metrics,
+        # which cover only the positions finite on both sides (issue 10 item 10)
+        self.nonfinite = (ints("nonfinite_mismatch") + ints("nan_target") + ints("inf_target")) > 0
         codes = frame["health"].fill_null("pending").replace_strict(
             HEALTH_CODE, default=HEALTH_CODE["error"], return_dtype=pl.Int8
         )
@@ -305,7 +316,8 @@ class LayerRows:
     # -- cells -----------------------------------------------------------------------------
     def number(self, column: str, pos: int, width: int) -> str:
         """The value of ``column`` (``cos``, ``max_abs``, ``rmse``, ``rel``) in ``width`` cells: the app's one formatter."""
-        if self.missing[_NUMBER_COLUMNS[column]][pos]:
+        missing = self.missing.get(_NUMBER_COLUMNS[column])
+        if missing is None or missing[pos]:  # not computed, or a column this table does not have
             return format_number(None, width)
         return format_number(float(getattr(self, column)[pos]), width)
 
@@ -346,7 +358,8 @@ class LayerRows:
             order = display_order(self.frame)
             order = order[::-1].copy() if descending else order
         elif key in ("cos", "max_abs", "rmse", "rel"):
-            values = getattr(self, key)
+            values = getattr(self, key).copy()
+            values[self.nonfinite] = -np.inf if key == "cos" else np.inf  # NaN/Inf rows read as worst
             # argsort puts NaN last; negating keeps it last for the descending direction too.
             order = np.argsort(-values if descending else values, kind="stable")
         elif key == "health":

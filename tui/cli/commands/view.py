@@ -29,5 +29,6 @@ def run(args: argparse.Namespace) -> int:
     graph_b = args.graphs[1] if len(args.graphs) > 1 else None
     request = CompareRequest(Path(args.golden), Path(args.target), args.model and Path(args.model), args.preset,
                              args.graphs[0] and Path(args.graphs[0]), tuple(args.threshold),
-                             b=args.b and Path(args.b), graph_b=graph_b and Path(graph_b))
+                             b=args.b and Path(args.b), graph_b=graph_b and Path(graph_b),
+                             stage=getattr(args, "stage", None))
     return run_app(DumpscopeApp(request, theme=args.theme), args)
