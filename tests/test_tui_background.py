@@ -103,6 +103,6 @@ def test_the_registry_cycles_tensor_overflow_fusion() -> None:
 def test_a_pane_registers_once(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(panes, "SIDE_PANES", list(panes.SIDE_PANES))
     added = panes.register_pane("extra", "extra", lambda pane_id: Static(id=pane_id))
-    assert panes.SIDE_PANES[-1] is added and panes.next_pane("fusion").id == "extra"
+    assert panes.SIDE_PANES[-1] is added and panes.next_pane(panes.SIDE_PANES[-2].id).id == "extra"
     with pytest.raises(ValueError, match="registered twice"):
         panes.register_pane("extra", "again", lambda pane_id: Static(id=pane_id))

@@ -201,8 +201,8 @@ async def demo_screenshots(out: Path) -> list[Path]:
     with tempfile.TemporaryDirectory(prefix="dumpscope-shots-") as tmp:
         paths = make_demo(Path(tmp) / "demo")
         app = DumpscopeApp(CompareRequest(paths.golden, paths.target, paths.model), theme=THEME)
-        return await _shoot(app, [("demo", _keys("f")), ("demo-neighbourhood", _keys("p", "tab")),
-                                  ("demo-tensor", _keys("p", "p", "p", "shift+tab", "enter", "pagedown"))], out)
+        return await _shoot(app, [("demo", _keys("f")), ("demo-neighbourhood", _keys("p", "p", "p", "tab")),
+                                  ("demo-tensor", _keys("p", "shift+tab", "enter", "pagedown"))], out)
 
 
 async def generated_screenshots(out: Path) -> list[Path]:
