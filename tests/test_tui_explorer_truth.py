@@ -175,3 +175,17 @@ async def test_help_lists_focus_palette_and_the_filter_grammar_and_q_quits_from_
         await pilot.press("q")
         await pilot.pause(0.2)
     assert app.return_code is not None or not app.is_running
+
+
+def test_root_cause_findings_carry_replay_evidence_when_the_diagnosis_has_it() -> None:
+    from types import SimpleNamespace
+
+    from dumpscope.tui.app.explorer import findings_by_row
+
+    cause = SimpleNamespace(row=1, cause="overflow", evidence=("Exp input too large", "row says this"),
+                            advice="clamp", commands=("dumpscope explain 1",), replay="the op replayed on golden inputs in fp16 gives inf")
+    plain = SimpleNamespace(row=0, cause="drift", evidence=(), advice="look", commands=())
+    found = findings_by_row(SimpleNamespace(root_causes=[cause, plain]), [None, "row says this"])  # type: ignore[arg-type]
+    assert found[1] == ("root cause #1: overflow", "Exp input too large",
+                        "replay: the op replayed on golden inputs in fp16 gives inf", "advice: clamp", "dumpscope explain 1")
+    assert found[0] == ("root cause #2: drift", "advice: look")

@@ -465,14 +465,7 @@ class DumpscopeApp(App[int]):
         self.diagnosis = diagnosis
         self.rows.set_origin(diagnosis.classification["origin"].to_list())
         self.layer_list.data_changed()
-        messages = self.comparison.frame["message"].to_list()
-        findings = {
-            c.row: (f"root cause #{rank}: {c.cause}",
-                    *(e for e in c.evidence if not (messages[c.row] and messages[c.row] in e)),  # said above it
-                    f"advice: {c.advice}", *c.commands)
-            for rank, c in enumerate(diagnosis.root_causes, 1)
-        }
-        self.tensor_pane.set_findings(findings)
+        self.tensor_pane.set_findings(findings_by_row(diagnosis, self.comparison.frame["message"].to_list()))
 
     @on(NeighbourhoodPane.GoTo)
     def _neighbour_chosen(self, message: NeighbourhoodPane.GoTo) -> None:
@@ -689,6 +682,18 @@ def _fill_counts(summary: Summary, rows: LayerRows, cmp: Comparison) -> None:
     sides = dict(cmp.frame.filter(cmp.frame["health"] == "unmatched")["side"].value_counts().iter_rows())
     summary.unmatched_golden = int(sides.get("golden", 0))
     summary.unmatched_target = int(sides.get("target", 0))
+
+
+def findings_by_row(diagnosis: Diagnosis, messages: list[str | None]) -> dict[int, tuple[str, ...]]:
+    """What the tensor pane shows under a root-cause row: the cause, its evidence (minus what the
+    row's message already says), a replay's verdict when the diagnosis ran one, the advice, commands."""
+    findings: dict[int, tuple[str, ...]] = {}
+    for rank, c in enumerate(diagnosis.root_causes, 1):
+        said = messages[c.row] if 0 <= c.row < len(messages) else None
+        replay = getattr(c, "replay", None)  # a replay of the op on the golden inputs, once core records one
+        findings[c.row] = (f"root cause #{rank}: {c.cause}", *(e for e in c.evidence if not (said and said in e)),
+                           *((f"replay: {replay}",) if replay else ()), f"advice: {c.advice}", *c.commands)
+    return findings
 
 
 def _is_three_way(source: object) -> bool:
