@@ -252,10 +252,17 @@ def test_markdown_report_paths_are_relative_to_the_report(fusion: FusionData, tm
     assert "- golden: `golden`" in out and "relative to the folder the command ran in" in out
 
 
-def test_view_takes_msaccucmp_flags_and_says_where_three_way_is(fusion: FusionData,
-                                                                capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = _run([str(fusion.golden), str(fusion.on), str(fusion.off)], capsys)
-    assert code == 2 and "dumpscope compare GOLDEN A B" in err
+def test_view_takes_msaccucmp_flags_and_opens_three_way(fusion: FusionData, capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from dumpscope.tui.cli.commands import view
+
+    opened: list[object] = []
+    monkeypatch.setattr(view, "run_app", lambda app, args: opened.append(app) or 0)  # no terminal in a test
+    code, _, _err = _run([str(fusion.golden), str(fusion.on), str(fusion.off),
+                          "-f", str(fusion.graph_on), "-cf", str(fusion.graph_off)], capsys)
+    request = getattr(opened[0], "_source")
+    assert code == 0 and request.b == fusion.off and request.target == fusion.on
+    assert request.graph == fusion.graph_on and request.graph_b == fusion.graph_off
     code, _, err = _run(["view", "-g", str(fusion.golden), "-m", str(fusion.on), "-f", str(fusion.graph_on),
                          "--theme", "no-such-theme"], capsys)
     assert code == 2 and "unknown theme" in err  # -g/-m/-f parsed; refused only for the theme
