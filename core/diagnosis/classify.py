@@ -191,6 +191,8 @@ def trend(frame: pl.DataFrame, classes: pl.DataFrame) -> Trend:
     act = classes.with_columns(frame["kind"].alias("_kind"), frame["status"].alias("_status")).filter(
         (pl.col("_kind") == "activation") & (pl.col("_status") == "computed") & pl.col("level").is_not_null()
     )
+    # A row without an error measure (an empty tensor, a row judged on its shape alone) shows no trend.
+    act = act.filter(pl.col("error").is_not_null() & ~pl.col("error").is_nan())
     bad = act.filter(pl.col("level") > 0)
     if bad.height == 0:
         return Trend("none", None)

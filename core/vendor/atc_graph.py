@@ -21,12 +21,11 @@ many-to-one group, no pairing is offered.
 
 from __future__ import annotations
 
-import io
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from dumpscope.core.dumps import DumpError
+from dumpscope.core.formats.safe_fs import load_json
 from dumpscope.core.vendor.groups import FusionEntry, FusionMap, group_entries
 
 #: Op types that never produce a dump file (no task on the device).
@@ -102,7 +101,8 @@ def _strings(value: dict[str, object] | None) -> tuple[str, ...] | None:
         return None
     lst = value.get("list")
     if isinstance(lst, dict):
-        return tuple(str(s) for s in lst.get("s", []) or [])
+        items = lst.get("s")
+        return tuple(str(s) for s in items) if isinstance(items, list) else ()
     s = value.get("s")
     return (str(s),) if isinstance(s, str) and s else ()
 
@@ -113,7 +113,7 @@ def _int(value: dict[str, object] | None) -> int | None:
     i = value.get("i")
     try:
         return int(i) if i is not None else None  # type: ignore[arg-type]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
 
 
@@ -124,7 +124,7 @@ def _ints(value: dict[str, object] | None) -> tuple[int, ...] | None:
     if isinstance(lst, dict):
         try:
             return tuple(int(i) for i in lst.get("i", []) or [])
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             return None
     return None
 
@@ -181,7 +181,7 @@ def parse_graph(data: object, path: Path | None = None) -> AtcGraph:
             problems.append("a 'graph' entry is not an object; skipped")
             continue
         gname = str(g.get("name", ""))
-        for raw in g.get("op", []) or []:
+        for raw in _list(g.get("op")):
             if not isinstance(raw, dict) or not raw.get("name"):
                 problems.append(f"graph {gname!r}: an op without a name; skipped")
                 continue
@@ -201,6 +201,11 @@ def parse_graph(data: object, path: Path | None = None) -> AtcGraph:
     return AtcGraph(path=path, name=str(data.get("name", "")), ops=[ops[i] for i in order], problems=problems, inputs=inputs)
 
 
+def _list(raw: object) -> list[object]:
+    """``raw`` when it is a list, else empty (a hostile graph may hold anything)."""
+    return raw if isinstance(raw, list) else []
+
+
 def _input_refs(raw: object) -> tuple[str, ...]:
     """An op's data input references (control edges, ``"op:-1"``, dropped)."""
     if not isinstance(raw, list):
@@ -211,8 +216,7 @@ def _input_refs(raw: object) -> tuple[str, ...]:
 def load_graph(path: str | Path) -> AtcGraph:
     p = Path(path)
     try:
-        with io.open(p, encoding="utf-8", errors="surrogateescape") as fh:
-            data = json.load(fh)
+        data = load_json(p)
     except OSError as exc:
         raise DumpError(f"{p}: cannot read: {exc.strerror or exc}") from exc
     except ValueError as exc:
@@ -245,11 +249,10 @@ def _resolve_outputs(g: AtcGraph) -> tuple[dict[str, tuple[str, int]], set[str]]
     of fused groups whose original producer the graph does not name."""
     types = {op.name: op.type for op in g.ops}
     # Members that run on the device (a split-off Const produces no dump and no rival output).
-    group_size = {
-        name: sum(types.get(n) not in NO_DUMP_TYPES for n in grp.fused)
-        for grp in group_entries(_entries_from_graph(g))
-        for name in grp.fused
-    }
+    group_size: dict[str, int] = {}
+    for grp in group_entries(_entries_from_graph(g)):
+        size = sum(types.get(n) not in NO_DUMP_TYPES for n in grp.fused)  # once per group: linear
+        group_size.update(dict.fromkeys(grp.fused, size))
     origins: dict[str, tuple[str, int]] = {}
     unresolved: set[str] = set()
     for op in _first_ops(g):
