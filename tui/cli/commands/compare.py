@@ -26,6 +26,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dumpscope.core.atomic import atomic_text
     from dumpscope.core.report import writers as report
 
     if args.format == "parquet" and not args.output:
@@ -37,12 +38,11 @@ def run(args: argparse.Namespace) -> int:
 
         from dumpscope.tui.cli.render import render_table
 
-        out = open(args.output, "w", encoding="utf-8") if args.output else None
-        try:
-            render_table(cmp, Console(file=out) if out else Console(), limit=args.limit or None)
-        finally:
-            if out:
-                out.close()
+        if args.output:
+            with atomic_text(args.output) as out:  # a run cut short leaves no half-written file
+                render_table(cmp, Console(file=out), limit=args.limit or None)
+        else:
+            render_table(cmp, Console(), limit=args.limit or None)
     elif args.format == "parquet":
         report.write_parquet(cmp, args.output)
     elif args.output:
@@ -50,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
             report.write_markdown(cmp, args.output, command)
         else:
             report.WRITERS[args.format](cmp, args.output)
+    elif args.format == "markdown":
+        sys.stdout.write(report.markdown_report(cmp, command))
     else:
-        sys.stdout.write(report.markdown_report(cmp, command) if args.format == "markdown" else report.to_text(cmp, args.format))
+        report.WRITERS[args.format](cmp, sys.stdout)  # streamed: no second copy of the rows as text
     return exit_code(cmp)
