@@ -61,6 +61,9 @@ _REQUIRED = ("Index", "OpType", "NPUDump", "GroundTruth", "TensorIndex", "Cosine
 _STD_RE = re.compile(r"\(\s*([^;()]*);\s*([^;()]*)\),\s*\(\s*([^;()]*);\s*([^;()]*)\)")
 _MISSING = {"", "NaN", "N/A", "None"}
 
+#: ``dumpscope formats``: this side file's name and how it is recognised.
+SIDE_FILE = ('msaccucmp-result-csv', 'a CSV whose header holds msaccucmp/msit result_*.csv columns (NPUDump, GroundTruth, TensorIndex, CosineSimilarity...); for open')
+
 
 def _float(cell: str) -> float | None:
     """``NaN`` (not computed) -> None; ``nan``/``inf`` -> the float."""

@@ -40,6 +40,7 @@ COMMANDS: tuple[str, ...] = (
     "patch",
     "open",
     "demo",
+    "formats",
 )
 DEFAULT_COMMAND = "view"
 _TOP_LEVEL_FLAGS = ("--debug",)

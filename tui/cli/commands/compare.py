@@ -54,4 +54,20 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(report.markdown_report(cmp, command))
     else:
         report.WRITERS[args.format](cmp, sys.stdout)  # streamed: no second copy of the rows as text
+    if args.format != "table" or args.output:
+        print_warnings(cmp.meta.get("warnings") or [])  # type: ignore[arg-type]
     return exit_code(cmp)
+
+
+#: At most this many warnings are printed on stderr (then a count of the rest).
+MAX_WARNINGS = 20
+
+
+def print_warnings(warnings: list[str]) -> None:
+    """The comparison's warnings on stderr, one line each (the table prints its own)."""
+    from dumpscope.tui.cli.safe import plain
+
+    for w in warnings[:MAX_WARNINGS]:
+        print(f"dumpscope: warning: {plain(str(w))}", file=sys.stderr)
+    if len(warnings) > MAX_WARNINGS:
+        print(f"dumpscope: warning: … and {len(warnings) - MAX_WARNINGS} more (see the JSON/CSV rows)", file=sys.stderr)
