@@ -86,9 +86,10 @@ def _shape(cell: str) -> list[int] | None:
     if not (c.startswith("[") and c.endswith("]")):
         return None
     try:
-        return [int(d) for d in c[1:-1].replace(" ", "").split(",") if d]
+        dims = [int(d) for d in c[1:-1].replace(" ", "").split(",") if d]
     except ValueError:
         return None
+    return dims if all(0 <= d < 2**63 for d in dims) else None
 
 
 def _text(cell: str) -> str | None:
@@ -194,14 +195,14 @@ def _record(p: Path, line_no: int, cells: list[str], layout: _Layout) -> dict[st
         return layout.cell(cells, name)
 
     index = _float(cell("Index"))
-    if index is None:
-        raise DumpError(f"{p}: line {line_no}: Index {cell('Index')!r} is not a number")
+    if index is None or not math.isfinite(index):
+        raise DumpError(f"{p}: line {line_no}: Index {cell('Index')[:40]!r} is not a number (a finite one)")
     npu, truth, tidx = _text(cell("NPUDump")), _text(cell("GroundTruth")), _text(cell("TensorIndex"))
     golden_name, target_name, kind = _tensor_names(npu, truth, tidx)
     seq = _float(cell("OpSequence"))
     rec: dict[str, object] = {
         "index": int(index),
-        "op_sequence": None if seq is None else int(seq),
+        "op_sequence": None if seq is None or not math.isfinite(seq) else int(seq),
         "name": golden_name,
         "target_name": target_name,
         "node_name": truth,

@@ -55,3 +55,43 @@ def test_a_20k_op_fusion_group_is_one_group_and_resolves_linearly(tmp_path: Path
     src = load_source(p)
     assert len(src.maps) == 1 and len(src.maps[0].fused) == n
     assert atc_graph.unresolved_outputs(p) == {f"f{i}" for i in range(n)}
+
+
+_CSV_HEAD = "Index,OpType,NPUDump,DataType,Address,GroundTruth,DataType,TensorIndex,Shape,OpSequence,CosineSimilarity\n"
+
+
+@pytest.mark.parametrize("index", ["inf", "-inf", "nan", "1e400"])
+def test_a_result_csv_index_that_is_not_finite_is_a_one_line_error(tmp_path: Path, index: str) -> None:
+    from dumpscope.core.vendor.msaccucmp_csv import read_result_csv
+
+    p = tmp_path / "r.csv"
+    p.write_text(_CSV_HEAD + f"{index},Add,a,float32,NaN,a,float32,a:output:0,[2],1,1.0\n")
+    with pytest.raises(DumpError, match="line 2: Index .* is not a number"):
+        read_result_csv(p)
+
+
+def test_odd_result_csv_cells_are_row_values_not_crashes(tmp_path: Path) -> None:
+    from dumpscope.core.vendor.msaccucmp_csv import read_result_csv
+
+    p = tmp_path / "r.csv"
+    p.write_text(_CSV_HEAD + "0,Add,a,float32,NaN,a,float32,a:output:0,[99999999999999999999999],inf,1.0\n")
+    df = read_result_csv(p)
+    assert df.height == 1 and df["shape"][0] is None and df["op_sequence"][0] is None
+
+
+@pytest.mark.parametrize(
+    "meta",
+    ["[1, 2]", '{"meta": 5, "thresholds": "x"}', '{"thresholds": {"bands": 5}}',
+     '{"thresholds": {"bands": {"fp32": {"cosine": [1]}}, "rtol": "x"}}', '"text"'],
+)
+def test_odd_parquet_metadata_opens_with_defaults(tmp_path: Path, meta: str) -> None:
+    import polars as pl
+
+    from dumpscope.core.comparison.judge import Thresholds
+    from dumpscope.core.comparison.result import Comparison
+
+    p = tmp_path / "r.parquet"
+    pl.DataFrame({"name": ["a"], "health": ["ok"]}).write_parquet(p, metadata={"dumpscope": meta})
+    cmp = Comparison.open(p)
+    assert cmp.frame["name"].to_list() == ["a"] and cmp.meta["reopened"] == str(p)
+    assert cmp.thresholds.rtol == Thresholds().rtol
