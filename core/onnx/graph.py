@@ -266,11 +266,14 @@ def _unique_names(nodes: list[onnx.NodeProto], order: Iterable[int]) -> dict[int
             result[file_idx] = name
         else:
             pending.append((file_idx, name or f"{nodes[file_idx].op_type}_{topo_of[file_idx]}"))
+    last: dict[str, int] = {}  # per base, the last suffix tried: 20k same-named nodes stay linear
     for file_idx, base in pending:
-        name, k = base, 0
+        k = last.get(base, 0)
+        name = base if k == 0 else f"{base}_{k}"
         while name in taken:
             k += 1
             name = f"{base}_{k}"
+        last[base] = k
         taken.add(name)
         result[file_idx] = name
     return result
