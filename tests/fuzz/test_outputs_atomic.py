@@ -73,3 +73,14 @@ def test_every_writer_leaves_no_temporary_beside_its_output(tmp_path: Path, fmt:
     out.parent.mkdir()
     {"parquet": writers.write_parquet, **writers.WRITERS}[fmt](cmp, out)
     assert [p.name for p in out.parent.iterdir()] == [out.name] and out.stat().st_size > 0
+
+
+@pytest.mark.parametrize("extra", [[], ["--json"], ["--markdown"]])
+def test_diagnose_output_leaves_no_temporary(tmp_path: Path, extra: list[str]) -> None:
+    from dumpscope.tui.cli.main import main
+
+    g, t = npy_dir(tmp_path / "g"), npy_dir(tmp_path / "t")
+    out = tmp_path / "o" / "report.txt"
+    out.parent.mkdir()
+    assert main(["diagnose", str(g), str(t), *extra, "-o", str(out)]) == 0
+    assert [p.name for p in out.parent.iterdir()] == ["report.txt"] and out.stat().st_size > 0

@@ -38,6 +38,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dumpscope.core.atomic import atomic_text
     from dumpscope.core.diagnosis.engine import diagnose
 
     if args.limit < 1:
@@ -53,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
 
             text = markdown(cmp, diag, command)
         if args.output:
-            with open(args.output, "w", encoding="utf-8") as f:
+            with atomic_text(args.output) as f:  # temp name + rename: never half-written
                 f.write(text)
         else:
             sys.stdout.write(text)
@@ -61,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as f:
+        with atomic_text(args.output) as f:
             render(diag, Console(file=f, width=120))
     else:
         render(diag, Console())
