@@ -239,7 +239,10 @@ def _open_manifest(root: Path, manifest: dict) -> Dump:  # type: ignore[type-arg
     tensors: dict[str, TensorRef] = {}
     problems: list[DumpProblem] = []
     listed: set[str] = set()
-    for position, entry in enumerate(manifest.get("tensors", [])):
+    entries = manifest.get("tensors", [])
+    count = len(entries) if isinstance(entries, list) else 0
+    for position in range(count):
+        entry, entries[position] = entries[position], None  # free each decoded entry once it is a row
         _put(tensors, problems, _manifest_ref(root, entry, position, listed))
     walk = _walk_npy(root)
     problems.extend(walk.skipped)
