@@ -129,10 +129,28 @@ def json_chunks(cmp: Comparison) -> Iterator[str]:
     """
     first = True
     for record in iter_records(cmp):
-        text = json.dumps(record, indent=1, allow_nan=False)
-        yield ("[\n " if first else ",\n ") + text.replace("\n", "\n ")
+        yield ("[\n " if first else ",\n ") + indented_json(record, 1)
         first = False
     yield "[]\n" if first else "\n]\n"
+
+
+def indented_json(value: object, level: int = 0) -> str:
+    """``json.dumps(value, indent=1, allow_nan=False)`` as it reads at nesting ``level``.
+
+    The same text, several times faster: ``json`` drops to its pure-Python encoder whenever
+    ``indent`` is set, while this formats containers here and every scalar with the C one.
+    """
+    if isinstance(value, dict) and value:
+        pad = "\n" + " " * (level + 1)
+        items = (f"{pad}{_SCALAR(str(k))}: {indented_json(v, level + 1)}" for k, v in value.items())
+        return "{" + ",".join(items) + "\n" + " " * level + "}"
+    if isinstance(value, (list, tuple)) and value:
+        pad = "\n" + " " * (level + 1)
+        return "[" + ",".join(pad + indented_json(v, level + 1) for v in value) + "\n" + " " * level + "]"
+    return _SCALAR(value)
+
+
+_SCALAR = json.JSONEncoder(allow_nan=False).encode
 
 
 def write_json(cmp: Comparison, out: str | Path | TextIO) -> None:

@@ -171,8 +171,11 @@ def _op(raw: dict[str, object], graph_name: str) -> AtcOp:
     )
 
 
-def parse_graph(data: object, path: Path | None = None) -> AtcGraph:
-    """An :class:`AtcGraph` from the decoded JSON of ``atc --mode=1/5``."""
+def parse_graph(data: object, path: Path | None = None, consume: bool = False) -> AtcGraph:
+    """An :class:`AtcGraph` from the decoded JSON of ``atc --mode=1/5``.
+
+    ``consume``: ``data`` is the caller's private copy; its op objects are dropped as they
+    are parsed (memory)."""
     where = str(path) if path else "graph JSON"
     if not isinstance(data, dict) or not isinstance(data.get("graph"), list):
         raise DumpError(f"{where}: not an ATC graph JSON (no 'graph' list; expected atc --mode=1 or --mode=5 output)")
@@ -184,7 +187,11 @@ def parse_graph(data: object, path: Path | None = None) -> AtcGraph:
             problems.append("a 'graph' entry is not an object; skipped")
             continue
         gname = str(g.get("name", ""))
-        for raw in _list(g.get("op")):
+        raw_ops = _list(g.get("op"))
+        for position in range(len(raw_ops)):
+            raw = raw_ops[position]
+            if consume:  # free each decoded op once parsed: a 100k-op graph is not held twice
+                raw_ops[position] = None
             if not isinstance(raw, dict) or not raw.get("name"):
                 problems.append(f"graph {gname!r}: an op without a name; skipped")
                 continue
@@ -224,7 +231,7 @@ def load_graph(path: str | Path) -> AtcGraph:
         raise DumpError(f"{p}: cannot read: {exc.strerror or exc}") from exc
     except ValueError as exc:
         raise DumpError(f"{p}: not valid JSON ({exc})") from exc
-    return parse_graph(data, p)
+    return parse_graph(data, p, consume=True)
 
 
 def _as_graph(graph: AtcGraph | str | Path) -> AtcGraph:

@@ -62,7 +62,7 @@ def load_source(path: str | Path) -> FusionSource:
     data = _read_json(p)
     if isinstance(data, dict) and data.get("format") == "dumpscope-manifest":
         return FusionSource("manifest", fusion_from_manifest(data))
-    graph = parse_graph(data, p)
+    graph = parse_graph(data, p, consume=True)
     return FusionSource("atc", fusion_maps(graph), target_origins(graph), graph.problems)
 
 

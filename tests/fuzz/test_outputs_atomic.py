@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dumpscope.core.atomic import atomic_path, atomic_text
 from dumpscope.core.comparison.pipeline import compare
@@ -84,3 +86,16 @@ def test_diagnose_output_leaves_no_temporary(tmp_path: Path, extra: list[str]) -
     out.parent.mkdir()
     assert main(["diagnose", str(g), str(t), *extra, "-o", str(out)]) == 0
     assert [p.name for p in out.parent.iterdir()] == ["report.txt"] and out.stat().st_size > 0
+
+
+_JSONABLE = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(_JSONABLE)
+def test_indented_json_is_json_dumps_with_indent_1(value: object) -> None:
+    assert writers.indented_json(value) == json.dumps(value, indent=1, allow_nan=False)
