@@ -128,9 +128,9 @@ def _write_table(cmp: Comparison, args: argparse.Namespace) -> None:
 
 
 def _write_model_explorer(cmp: Comparison, args: argparse.Namespace) -> None:
-    from dumpscope.core.atomic import atomic_text
     import json
 
+    from dumpscope.core.atomic import atomic_text
     from dumpscope.core.report.model_explorer import node_data
 
     text = json.dumps(node_data(cmp), indent=1, allow_nan=False) + "\n"
