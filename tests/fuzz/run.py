@@ -464,11 +464,11 @@ def main(argv: list[str] | None = None) -> int:
     print(table(mine))
     _details(mine)
     if other:
-        print(f"\nOther areas (tui, vendor): {len(other)} runs")
+        print(f"\nSide files and other commands (vendor, open, fusion, patch, demo, explain, formats): {len(other)} runs")
         print(table(other))
         _details(other, owners={n: o for n, (o, _b) in ELSEWHERE.items()})
     print(f"\n{time.monotonic() - started:.0f} s")
-    return 1 if any(o.problems for o in mine) else 0
+    return 1 if any(o.problems for o in (*mine, *other)) else 0
 
 
 def _details(outcomes: list[Outcome], owners: dict[str, str] | None = None) -> None:
