@@ -278,7 +278,14 @@ def write_markdown(cmp: Comparison, out: str | Path | TextIO, command: str | Non
         out.write(text)
 
 
-WRITERS = {"csv": write_csv, "json": write_json, "markdown": write_markdown}
+def write_sigmastar(cmp: Comparison, out: str | Path | TextIO) -> None:
+    """SigmaStar's auto_dump_debug.sh listing (see :mod:`dumpscope.core.report.sigmastar`)."""
+    from dumpscope.core.report.sigmastar import write_listing
+
+    write_listing(cmp, out)
+
+
+WRITERS = {"csv": write_csv, "json": write_json, "markdown": write_markdown, "sigmastar": write_sigmastar}
 
 
 def to_text(cmp: Comparison, fmt: str) -> str:

@@ -45,6 +45,9 @@ def add_comparison_arguments(p: argparse.ArgumentParser, three_way: bool = False
                    help="msaccucmp's -cf: the ATC graph JSON of the fusion-off run (fusion on vs off)")
     p.add_argument("--preset", choices=sorted(PRESETS), default="auto",
                    help="health thresholds: " + "; ".join(f"{k}: {v[0]}" for k, v in PRESETS.items()))
+    p.add_argument("--stage", choices=("framework-float", "float-fixed", "fixed-offline"),
+                   help="SigmaStar (seed 004): which comparison this is -- framework vs float.sim, float.sim vs "
+                        "fixed.sim, or fixed.sim vs offline/board log/output folders (default: told from the dumps)")
     p.add_argument("--threshold", action="append", default=[], metavar="KEY=VALUE",
                    help="override a threshold: METRIC=V (fail), METRIC.warn=V, BAND.METRIC.fail=V, rtol=V, atol=V")
 
@@ -157,6 +160,14 @@ def thresholds(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def load_comparison(args: argparse.Namespace) -> Comparison:
+    """Run the comparison described by the shared arguments (a ``--stage`` named in its meta)."""
+    cmp = _run_comparison(args)
+    if getattr(args, "stage", None):
+        cmp.meta["stage"] = args.stage
+    return cmp
+
+
+def _run_comparison(args: argparse.Namespace) -> Comparison:
     """Run the comparison described by the shared arguments, with progress on a terminal."""
     from dumpscope.core.comparison.pipeline import compare
 

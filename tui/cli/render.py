@@ -13,6 +13,7 @@ from rich.text import Text
 
 from dumpscope.core.comparison.order import display_order
 from dumpscope.core.comparison.result import Comparison
+from dumpscope.core.vendor.sigmastar import stage_line
 from dumpscope.tui.app.widgets.layer_rows import HEALTH_LABEL, short_dtype
 from dumpscope.tui.cli.safe import markup, plain
 
@@ -116,6 +117,9 @@ def render_table(cmp: Comparison, console: Console | None = None, limit: int | N
     console.print(table)
     if limit is not None and frame.height > limit:
         console.print(f"[dim]… {frame.height - limit} more rows (use --format csv/json/parquet for all)[/dim]")
+    stage = stage_line(cmp.meta.get("stage"))  # type: ignore[arg-type]
+    if stage:
+        console.print(Text(stage, style="bold"))
     _constants_note(cmp, console)
     console.print(summary_text(cmp))
     for w in (cmp.meta.get("warnings") or [])[:10]:  # type: ignore[union-attr]

@@ -26,9 +26,11 @@ DESCRIPTION = (
     "ten msaccucmp metrics, SQNR, NaN/Inf counts and a health verdict. With a third dump B, compare "
     "TARGET (A) and B each against GOLDEN side by side; a 'worse' column says which side is worse. "
     "Fusion on vs off (msaccucmp -f/-cf): the fused op whose error appears only with fusion on is named. "
+    "--format sigmastar prints SigmaStar's auto_dump_debug.sh listing (idx) name MSE COS RMSE) and takes "
+    "the dumps in SigmaStar's order: SAMPLE (the model under test) first, BENCHMARK (the reference) second. "
     "Exit code 0 = all healthy, 1 = some row fails or could not be compared, 2 = usage or input error."
 )
-FORMATS = ("table", "csv", "json", "parquet", "markdown", "model-explorer")
+FORMATS = ("table", "csv", "json", "parquet", "markdown", "model-explorer", "sigmastar")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -41,6 +43,34 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-r", "--range", dest="rows", metavar="START,END[,STEP]", help="only rows START..END (msaccucmp's -r)")
     p.add_argument("-s", "--select", metavar="I,J|NAME", help="only these rows, by index or tensor/op name (msaccucmp's -s)")
     p.add_argument("--limit", type=int, default=1000, metavar="N", help="table: show at most N rows (0 = all)")
+    p.add_argument("--export-values", metavar="DIR",
+                   help="sigmastar: also write each listed tensor's values under DIR/Undefined_<benchmark>_DumpDebug_out/<n>/")
+    p.add_argument("--one-row", action="store_true",
+                   help="sigmastar export: one value per line (SigmaStar's SAVE_ONE_ROW=1; the variable is honoured too)")
+
+
+def _sigmastar_notes(cmp, args: argparse.Namespace) -> None:  # type: ignore[no-untyped-def]
+    """Which comparison this is (stderr: the listing itself stays SigmaStar's), and the export."""
+    from dumpscope.core.vendor.sigmastar import stage_line
+
+    line = stage_line(cmp.meta.get("stage"))
+    if line:
+        print(f"dumpscope: {line}", file=sys.stderr)
+    if args.export_values:
+        _export_values(cmp, args)
+
+
+def _export_values(cmp, args: argparse.Namespace) -> None:  # type: ignore[no-untyped-def]
+    """The DumpDebug_out folders of per-layer values; problems go to stderr, one line each."""
+    import os
+
+    from dumpscope.core.report.sigmastar import export_values
+
+    one_row = args.one_row or os.environ.get("SAVE_ONE_ROW") == "1"
+    root, problems = export_values(cmp, args.export_values, one_row)
+    for problem in problems:
+        print(f"dumpscope: export: {problem}", file=sys.stderr)
+    print(f"dumpscope: values written under {root}", file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,7 +79,11 @@ def run(args: argparse.Namespace) -> int:
     resolve_sides(args)
     if args.b is not None:
         return _run_three(args)
+    if args.format == "sigmastar":  # auto_dump_debug.sh's order: SAMPLE (under test) first, then BENCHMARK
+        args.golden, args.target = args.target, args.golden
     cmp = _selected(load_comparison(args), args)
+    if args.format == "sigmastar":
+        _sigmastar_notes(cmp, args)
     _write(cmp, args)
     if args.format != "table" or args.output:
         print_warnings(cmp.meta.get("warnings") or [])  # type: ignore[arg-type]

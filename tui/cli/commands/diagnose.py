@@ -63,11 +63,20 @@ def run(args: argparse.Namespace) -> int:
         return exit_code(cmp)
     from dumpscope.tui.cli.render import output_console
 
+    from dumpscope.core.vendor.sigmastar import stage_line
+
+    stage = stage_line(cmp.meta.get("stage"))  # SigmaStar: which of seed 004's three comparisons
     if args.output:
         with atomic_text(args.output) as f:  # temp name + rename: never half-written
-            render(diag, output_console(f))
+            console = output_console(f)
+            if stage:
+                console.print(stage, highlight=False)
+            render(diag, console)
     else:
-        render(diag, output_console())
+        console = output_console()
+        if stage:
+            console.print(stage, highlight=False)
+        render(diag, console)
     return exit_code(cmp)
 
 

@@ -31,5 +31,5 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("three dumps: the terminal UI's three-way view is not in this build; "
                          "`dumpscope compare GOLDEN A B` prints it")
     request = CompareRequest(Path(args.golden), Path(args.target), args.model and Path(args.model), args.preset,
-                             args.graphs[0] and Path(args.graphs[0]), tuple(args.threshold))
+                             args.graphs[0] and Path(args.graphs[0]), tuple(args.threshold), getattr(args, "stage", None))
     return run_app(DumpscopeApp(request, theme=args.theme), args)
