@@ -5,6 +5,9 @@
 Prints figures; baselines are measured in the same run: a plain ``for line in f: pass``
 read of the same log, and a naive "every pattern on every line" loop on a slice of it.
 Goals (issue 5): a lookup <= 10 ms against the whole KB; a log scan >= 50 MB/s.
+Issue 12: start-up, each in a fresh interpreter, against ``python -c pass`` measured in the
+same run: import + load + first lookup of the knowledge side, and ``dumpscope explain`` end
+to end (goal < 60 ms; the CLI part belongs to tui/cli/main.py).  ``--startup-only`` skips the log.
 """
 
 from __future__ import annotations
@@ -12,9 +15,41 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
+
+STARTUP_MESSAGE = "E RKNN: failed to open rknpu module, need to insmod rknpu dirver!"
+KNOWLEDGE_FIRST_LOOKUP = (
+    "import sys\n"
+    "from dumpscope.core.knowledge import load_kb\n"
+    f"load_kb().lookup({STARTUP_MESSAGE!r})\n"
+    "heavy = [m for m in ('numpy', 'polars', 'onnx', 'textual', 'rich') if m in sys.modules]\n"
+    "assert not heavy, heavy\n"
+)
+CLI = f"import sys\nfrom dumpscope.tui.cli.main import main\nsys.argv = ['dumpscope', 'explain', {STARTUP_MESSAGE!r}]\nmain()\n"
+
+
+def _fresh_ms(code: str, runs: int) -> float:
+    """Best wall time (ms) of ``python -c code`` in a fresh interpreter over ``runs`` runs."""
+    best = float("inf")
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=False, capture_output=True)
+        best = min(best, time.perf_counter() - t0)
+    return best * 1000
+
+
+def startup(runs: int = 15) -> None:
+    """Print start-up figures, each against the bare interpreter of the same run."""
+    base = _fresh_ms("pass", runs)
+    knowledge = _fresh_ms(KNOWLEDGE_FIRST_LOOKUP, runs)
+    cli = _fresh_ms(CLI, runs)
+    print(f"baseline `python -c pass`: {base:.0f} ms (best of {runs})")
+    print(f"knowledge import + load_kb + first lookup: {knowledge:.0f} ms = +{knowledge - base:.0f} ms over the baseline")
+    print(f"`dumpscope explain MSG` end to end: {cli:.0f} ms = +{cli - base:.0f} ms over the baseline (goal < 60 ms)")
 
 NOISE = (
     "[INFO] GE({pid},atc.bin):{ts} [graph_prepare.cc:{n}]{pid} Prepare graph {n} of {m} nodes done",
@@ -56,7 +91,11 @@ def make_log(path: Path, megabytes: int, examples: list[str], seed: int = 5) -> 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=int, default=200, help="size of the generated log in MB")
+    parser.add_argument("--startup-only", action="store_true", help="only the start-up figures")
     args = parser.parse_args()
+    startup()
+    if args.startup_only:
+        return
 
     t0 = time.perf_counter()
     from dumpscope.core.knowledge import builtin_entries, load_kb, scan_log

@@ -165,3 +165,11 @@ def test_no_message_opens_the_lookup_app(monkeypatch: pytest.MonkeyPatch, capsys
     monkeypatch.setattr(lookup.LookupApp, "run", lambda self, *a, **k: started.append(self))
     code, _, _ = run([], capsys)
     assert code == 0 and len(started) == 1 and isinstance(started[0], lookup.LookupApp)
+
+
+def test_text_output_shows_codes_and_layers(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["E build: RuntimeError: Inferred shape and existing shape differ in rank: (2) vs (3)"], capsys)
+    assert code == 0
+    assert "also seen via: rknn" in out
+    _, out, _ = run(["acl set device 0 failed, errorCode = 507033"], capsys)
+    assert "codes: acl:507033" in out

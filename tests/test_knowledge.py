@@ -573,3 +573,13 @@ def test_pattern_anchors_are_conservative() -> None:
     assert pattern_anchors(r"(?:alpha|\d+)") == ()
     assert pattern_anchors(r"ab?c") == ()
     assert re.compile(r"x").search("x")
+
+
+def test_stored_words_and_keys_are_the_computed_ones() -> None:
+    """The built-in file stores each entry's word set and complete keys so loading computes neither."""
+    from dumpscope.core.knowledge.codes import keys_for_code
+    from dumpscope.core.knowledge.entry import entry_words
+
+    for raw in RAW:
+        assert raw["words"] == sorted(entry_words(raw["pattern"], raw["code"])), raw["id"]
+        assert raw["keys"] == sorted(set(raw["keys"]) | set(keys_for_code(raw["code"]))), raw["id"]

@@ -173,3 +173,52 @@ def test_snapshot(snap_compare: SnapCompare, kb: KnowledgeBase) -> None:
         await settle(pilot)
 
     assert snap_compare(Host(kb, known_ops=lambda n: True), terminal_size=SIZE, run_before=run_before)
+
+
+# --- issue 12: pasted blocks, enter, whole-sentence summaries ---------------------------------
+
+BLOCK = (
+    "[INFO] starting conversion\n"
+    "ATC run failed, Please check the detail log, Try 'atc --help' for more information\n"
+    "E10001: Value [NCWH] for parameter [--input_format] is invalid. Reason: expected NCHW or ND"
+)
+
+
+async def test_a_pasted_multiline_message_is_kept_whole(kb: KnowledgeBase) -> None:
+    from textual import events
+
+    from dumpscope.tui.app.screens.lookup import NEWLINE_MARK, message_text
+
+    async with Host(kb).run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        field = pilot.app.screen.query_one(Input)
+        field.post_message(events.Paste(BLOCK))
+        await settle(pilot)
+        assert NEWLINE_MARK in field.value
+        assert message_text(field.value) == BLOCK
+        screen = pilot.app.screen
+        assert isinstance(screen, LookupScreen)
+        assert screen.matches and screen.matches[0].entry.code == "E10001"
+
+
+async def test_enter_opens_the_best_match(kb: KnowledgeBase) -> None:
+    async with Host(kb).run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await type_message(pilot, OP_MESSAGE)
+        await pilot.press("enter")
+        await settle(pilot)
+        results = pilot.app.screen.query_one(OptionList)
+        assert results.has_focus
+        assert results.highlighted == 0
+        first = results.get_option_at_index(0).prompt
+        assert "cause" in str(first) and "fix" in str(first)
+
+
+def test_summaries_are_whole_sentences() -> None:
+    from dumpscope.tui.app.screens.lookup import first_sentence
+
+    text = "An option was given a bad value, e.g. NCWH for --input_format. Read the Reason part."
+    assert first_sentence(text) == "An option was given a bad value, e.g. NCWH for --input_format."
+    long = "word " * 100
+    cut = first_sentence(long, limit=50)
+    assert cut.endswith("...") and len(cut) <= 50 and not cut[:-3].endswith("wor")

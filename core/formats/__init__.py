@@ -29,6 +29,7 @@ FORMAT_MODULES: tuple[str, ...] = (
     "npy_dir",
     "npz",
     "ascend_dump", "sigmastar", "polygraphy",
+    "msprobe",  # issue 15: step*/rank*/dump.json trees (one rank per open; see msprobe_driver)
 )
 
 

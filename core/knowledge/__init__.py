@@ -14,9 +14,17 @@ Usage::
 
 The data file ``kb.jsonl`` (package data) holds one JSON object per line with ``id, family,
 tool, stage, code, keys, pattern, cause, fix, source, uncertain, generic`` (+ ``group``,
-``example``, ``anchors``).
+``example``, ``anchors``, ``words``, ``level``).  ``level: "family"`` marks the one entry per
+tool that answers when the tool is recognised (:mod:`~dumpscope.core.knowledge.family`) but
+nothing specific matches; code-range entries (``acl:5070xx``, ``ascend:EIxxxx``) answer codes
+without an entry of their own.  ``anchors``, ``words`` and the complete ``keys`` are stored so
+loading compiles and tokenises nothing (tests check they equal the computed ones).
 
-Writing patterns (the test-suite enforces it on 1 MB adversarial lines): no unbounded
+Evaluation on real messages: ``bench/eval_explain.py`` (family@1 and code@3 per family on
+the dev and held-out parts of ``tests/data/explain/messages.jsonl``).
+
+User patterns with nested ambiguous repeats (``(a+)+``) are refused at load with a
+``file:line`` warning.  Writing patterns (the test-suite enforces it on 1 MB adversarial lines): no unbounded
 gap (``.*?``) -- use bounded ones (``[^\n]{0,120}?``), wrap "gap + the literal after it" in
 an atomic group ``(?>...)`` so gaps never multiply, temper a gap with the pattern's head
 (``(?:(?!Value)[^\n]){0,120}?``) so repeats of the head cannot restart it, and start a

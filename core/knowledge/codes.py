@@ -7,12 +7,16 @@ match is a set intersection.
 Schemes: ``ascend`` (CANN ``E10001``/``EZ9999``/``W11001``), ``acl`` (AscendCL numbers such
 as ``507015``), ``ts`` (task-scheduler ``retCode=0x26``), ``ort`` (ONNX Runtime status
 numbers), ``rknn`` (``RKNN_ERR_*`` and their negative numbers), ``trt`` (onnx-tensorrt
-``ErrorCode`` names), ``trtb`` (TensorRT builder/runtime ``Error Code N``), ``onnx`` (``ValidationError``), ``qnn`` (Qualcomm QNN codes).
+``ErrorCode`` names), ``trtb`` (TensorRT builder/runtime ``Error Code N`` and the logger's ``Error[N]:``), ``onnx``
+(``ValidationError``), ``qnn`` (Qualcomm QNN numbers after ``error``/``failed`` on a QNN line),
+``cuda`` (CUDA/cuDNN/cuBLAS status names, ``CUDNN failure 5000``), ``torch_npu`` (``ERR00100``),
+``ge`` (GE ``ErrorNo: N`` / ``errNo[0x..]``), ``mindie`` (MindIE ``[MIE04E02011C]``).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 ORT_STATUS: dict[str, int] = {
@@ -73,8 +77,71 @@ _EXTRACTORS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bError Code (\d{1,2}): "), "trtb"),
     (re.compile(r"\b(ValidationError)\b"), "onnx"),
     (re.compile(r"(?i:qnn)[^\n]{0,120}?\b(3110|0xc26)\b"), "qnn"),
+    (
+        re.compile(
+            r"(?i:qnn|<e>)[^\n]{0,160}?\b(?i:err(?:or)?(?: code)?|failed)[\s:=]{0,3}(\d{3,5}|0x[0-9a-fA-F]{1,6})\b"
+        ),
+        "qnn",
+    ),
+    (re.compile(r"\bError\[(\d{1,2})\]:"), "trtb"),
+    (re.compile(r"\[TRT\](?: \[[EWIV]\])?\s{1,3}(\d{1,2}):\s"), "trtb"),
+    (re.compile(r"\b(CUDNN_STATUS_[A-Z_]{2,40}|CUBLAS_STATUS_[A-Z_]{2,40}|CUDA_ERROR_[A-Z_]{2,40}|cudaError[A-Z]\w{2,40})\b"), "cuda"),
+    (re.compile(r"\b(CUDA|CUBLAS|CUDNN|CUFFT|CURAND|CUSPARSE|NCCL) failure (\d{1,5})\b"), "cudafail"),
+    (re.compile(r"(?<![A-Za-z])(ERR\d{5})\b"), "torch_npu"),
+    (re.compile(r"ErrorNo:\s{0,2}(\d{1,12})\b"), "ge"),
+    (re.compile(r"\b(MIE\d{2}[EWIC][0-9A-F]{5,7})\b"), "mindie"),
+    (re.compile(r"errNo\[(0x[0-9a-fA-F]{1,16})\]"), "ge"),
 )
 
+#: The tool family a code scheme belongs to (``cuda`` is printed by several: none).
+SCHEME_FAMILY: dict[str, str] = {
+    "ascend": "ascend",
+    "acl": "ascend",
+    "ts": "ascend",
+    "ge": "ascend",
+    "torch_npu": "ascend",
+    "mindie": "ascend",
+    "ort": "onnxruntime",
+    "rknn": "rknn",
+    "trt": "tensorrt",
+    "trtb": "tensorrt",
+    "onnx": "onnx",
+    "qnn": "qualcomm",
+}
+
+
+def scheme_family(key: str) -> str:
+    """The family of a code key (``acl:507015`` -> ``ascend``), "" when the scheme is shared."""
+    return SCHEME_FAMILY.get(key.split(":", 1)[0], "")
+
+
+def range_keys(key: str) -> list[str]:
+    """Keys of the code ranges a code falls in, narrowest first.
+
+    ``acl:507033`` -> ``acl:5070xx``, ``acl:507xxx``; ``ascend:EI0006`` -> ``ascend:EIxxxx``
+    (CANN codes: E/W, a module letter or digit, four digits); ``qnn:6022`` -> ``qnn:6xxx``
+    (QNN gives each API component a block of 1000 codes).
+    """
+    scheme, _, code = key.partition(":")
+    rule = _RANGES.get(scheme)
+    return rule(code) if rule else []
+
+
+def _acl_ranges(code: str) -> list[str]:
+    return [f"acl:{code[:4]}xx", f"acl:{code[:3]}xxx"] if len(code) == 6 else []
+
+
+def _qnn_ranges(code: str) -> list[str]:
+    return [f"qnn:{int(code) // 1000}xxx"] if code.isdigit() and len(code) >= 4 else []
+
+
+_RANGES: dict[str, Callable[[str], list[str]]] = {
+    "acl": _acl_ranges,
+    "ascend": lambda code: [f"ascend:{code[:2]}xxxx"] if len(code) == 6 else [],
+    "torch_npu": lambda code: [f"torch_npu:{code[:5]}xxx"],
+    "mindie": lambda code: [f"mindie:{code[:5]}xxx"],
+    "qnn": _qnn_ranges,
+}
 
 def extract_codes(text: str) -> list[FoundCode]:
     """Every code in ``text`` in order of appearance, each key once."""
@@ -98,6 +165,12 @@ def _key(scheme: str, m: re.Match[str]) -> str | None:
         return f"ort:{int(value)}"
     if scheme == "qnn":
         return f"qnn:{value.lower()}"
+    if scheme == "cuda":
+        return None if value.endswith("SUCCESS") else f"cuda:{value}"
+    if scheme == "cudafail":
+        return f"cuda:{value}:{m.group(2)}"
+    if scheme == "ge":
+        return f"ge:{int(value, 0):#x}"
     return f"{scheme}:{value}"
 
 
@@ -108,4 +181,5 @@ def keys_for_code(code: str) -> list[str]:
     keys += [f"ts:{int(c, 16):#x}" for c in re.findall(r"retCode=(0x[0-9a-fA-F]+)", code)]
     keys += [f"rknn:{c}" for c in re.findall(r"\b(RKNN_ERR_[A-Z_]+)", code)]
     keys += [f"trt:{c}" for c in re.findall(r"ErrorCode::k(\w+)", code)]
+    keys += [f"torch_npu:{c}" for c in re.findall(r"(?<![A-Za-z])(ERR\d{5})\b", code)]
     return keys

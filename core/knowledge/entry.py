@@ -66,12 +66,14 @@ class Entry:
     """A scheme entry (a whole code range, an "inner error" code): a specific entry for
     the same code ranks above it."""
     example: str = ""
+    level: str = ""
+    """``family`` for a family-level entry (what any error of that tool means, how to get detail)."""
     origin: str = "builtin"
     anchors: tuple[str, ...] = ()
     """Lower-cased literals of which every match contains at least one; () = always try.
     Stored in the built-in data file (a test checks them); computed for user entries."""
     words: frozenset[str] = field(default=frozenset(), compare=False)
-    """Tokens of the message wording, filled by the knowledge base for word ranking."""
+    """Tokens of the pattern and code wording for ranking (stored in the built-in file, computed for user entries)."""
 
     @cached_property
     def regex(self) -> re.Pattern[str] | None:
@@ -82,13 +84,14 @@ class Entry:
 
         Long texts are searched only in windows around the first anchor occurrences.
         """
-        rx = self.regex
-        if rx is None:
+        if not self.pattern:
             return None
         low = text.lower() if lowered is None else lowered
         anchors = self.anchors
         if anchors and not any(a in low for a in anchors):
-            return None
+            return None  # decided without compiling the pattern
+        rx = self.regex
+        assert rx is not None
         if len(text) <= WINDOW:
             return rx.search(text)
         if not anchors:
@@ -121,6 +124,8 @@ class Entry:
             out["group"] = self.group
         if self.example:
             out["example"] = self.example
+        if self.level:
+            out["level"] = self.level
         return out
 
 
@@ -140,6 +145,35 @@ def entry_from_dict(raw: Any, origin: str = "builtin", trusted: bool = False) ->
     ``trusted`` (the built-in file, which the test-suite checks) skips compiling the
     pattern and takes the stored ``anchors``: loading then costs no regex compilation.
     """
+    pattern, code, keys = _validated(raw)
+    if pattern and not trusted:
+        _check_user_pattern(pattern)
+    anchors, all_keys, words = _derived(raw, pattern, code, keys, trusted)
+    entry_id = raw.get("id") or _default_id(raw["tool"], code, pattern)
+    return Entry(
+        id=str(entry_id),
+        tool=raw["tool"].strip(),
+        stage=raw["stage"],
+        cause=raw["cause"].strip(),
+        fix=raw["fix"].strip(),
+        source=raw["source"].strip(),
+        pattern=pattern,
+        code=code,
+        keys=all_keys,
+        family=str(raw.get("family", "")),
+        group=str(raw.get("group", "")),
+        uncertain=bool(raw.get("uncertain", False)) or "UNCERTAIN" in f"{raw['cause']} {raw['fix']} {raw['source']}",
+        generic=bool(raw.get("generic", False)),
+        example=str(raw.get("example", "")),
+        level=str(raw.get("level", "")),
+        origin=origin,
+        words=words,
+        anchors=anchors,
+    )
+
+
+def _validated(raw: Any) -> tuple[str, str, list[str]]:
+    """``(pattern, code, keys)`` of a raw entry after the schema checks (raises :class:`EntryError`)."""
     if not isinstance(raw, dict):
         raise EntryError("an entry must be a JSON object")
     for name in REQUIRED_TEXT:
@@ -157,37 +191,103 @@ def entry_from_dict(raw: Any, origin: str = "builtin", trusted: bool = False) ->
         raise EntryError("'keys' must be a list of strings")
     if not pattern and not keys and not code:
         raise EntryError("an entry needs a pattern, a code or keys to be found")
-    if pattern and not trusted:
-        try:
-            re.compile(pattern)
-        except re.error as exc:
-            raise EntryError(f"pattern does not compile: {exc}") from None
+    return pattern, code, keys
+
+
+def _derived(
+    raw: dict[str, Any], pattern: str, code: str, keys: list[str], trusted: bool
+) -> tuple[tuple[str, ...], tuple[str, ...], frozenset[str]]:
+    """``(anchors, complete keys, words)``: stored in the built-in file (a test checks them), else computed."""
     stored = raw.get("anchors")
     if trusted and isinstance(stored, list):
-        anchors = tuple(str(a) for a in stored)
-    else:
-        anchors = pattern_anchors(pattern) if pattern else ()
-    all_keys = tuple(sorted(set(keys) | set(keys_for_code(code))))
-    entry_id = raw.get("id") or _default_id(raw["tool"], code, pattern)
-    return Entry(
-        id=str(entry_id),
-        tool=raw["tool"].strip(),
-        stage=raw["stage"],
-        cause=raw["cause"].strip(),
-        fix=raw["fix"].strip(),
-        source=raw["source"].strip(),
-        pattern=pattern,
-        code=code,
-        keys=all_keys,
-        family=str(raw.get("family", "")),
-        group=str(raw.get("group", "")),
-        uncertain=bool(raw.get("uncertain", False)) or "UNCERTAIN" in f"{raw['cause']} {raw['fix']} {raw['source']}",
-        generic=bool(raw.get("generic", False)),
-        example=str(raw.get("example", "")),
-        origin=origin,
-        words=pattern_words(pattern) | tokens(code),
-        anchors=anchors,
-    )
+        return tuple(str(a) for a in stored), tuple(keys), frozenset(raw.get("words", ()))
+    anchors = pattern_anchors(pattern) if pattern else ()
+    return anchors, tuple(sorted(set(keys) | set(keys_for_code(code)))), entry_words(pattern, code)
+
+
+def entry_words(pattern: str, code: str) -> frozenset[str]:
+    """The wording of an entry used for ranking: its pattern's literal words and its code's."""
+    return pattern_words(pattern) | tokens(code)
+
+
+def _check_user_pattern(pattern: str) -> None:
+    """Compile ``pattern`` and reject shapes that backtrack catastrophically (raises :class:`EntryError`).
+
+    Python's ``re`` cannot be interrupted, so a user pattern such as ``(a+)+$`` would hang a
+    lookup; a repeat that contains an unbounded repeat (outside an atomic group) is refused, and
+    so is a pattern whose matching time grows exponentially on short probes (``(a|a)*``).
+    Slower exponentials (``(a|aa)+``) can still pass: a known limit of the probe.
+    """
+    try:
+        rx = re.compile(pattern)
+    except re.error as exc:
+        raise EntryError(f"pattern does not compile: {exc}") from None
+    if _nested_unbounded(list(_sre_parse.parse(pattern)), outer=""):
+        raise EntryError(
+            "pattern can backtrack catastrophically (an unbounded repeat inside another repeat, "
+            "like (a+)+); bound the inner repeat ({0,120}) or wrap it in an atomic group (?>...)"
+        )
+    if _grows_exponentially(rx, pattern):
+        raise EntryError(
+            "pattern can backtrack catastrophically (its matching time doubles with each extra "
+            "character, e.g. overlapping alternatives under a repeat like (a|a)*); make the alternatives distinct"
+        )
+
+
+PROBE_SHORT, PROBE_LONG = 14, 18
+"""Probe lengths: an exponential pattern takes 2**4 = 16 times longer on the long probe."""
+
+
+def _grows_exponentially(rx: re.Pattern[str], pattern: str) -> bool:
+    """Time the pattern on short failing strings made of its own literal characters.
+
+    Each probe is tiny (about 2**18 backtracking steps for the worst patterns), so this
+    check costs milliseconds even for a pattern it rejects.
+    """
+    chars = {ch for ch in pattern if ch.isalnum()} or {"a"}
+    for ch in sorted(chars)[:8]:
+        short = _probe_time(rx, ch * PROBE_SHORT + "\x00")
+        long = _probe_time(rx, ch * PROBE_LONG + "\x00")
+        if long > 0.002 and long > 8 * max(short, 1e-5):
+            # confirm (a busy machine can stall one probe): the best of two more runs
+            long = min(_probe_time(rx, ch * PROBE_LONG + "\x00") for _ in range(2))
+            if long > 0.002 and long > 8 * max(short, 1e-5):
+                return True
+    return False
+
+
+def _probe_time(rx: re.Pattern[str], text: str) -> float:
+    import time
+
+    start = time.perf_counter()
+    rx.search(text)
+    return time.perf_counter() - start
+
+
+def _nested_unbounded(seq: list[tuple[Any, Any]], outer: str) -> bool:
+    """Whether a repeating repeat (``outer``: "", "bounded" or "unbounded") nests an ambiguous repeat.
+
+    Inside a bounded repeat an unbounded one is refused; inside an unbounded repeat any
+    repeat of variable length is (``(a{0,5})+`` is as bad as ``(a+)+``).  Atomic groups
+    and possessive repeats cannot backtrack and are not entered.
+    """
+    return any(_item_is_ambiguous(op, av, outer) for op, av in seq)
+
+
+def _item_is_ambiguous(op: Any, av: Any, outer: str) -> bool:
+    """One parsed item of :func:`_nested_unbounded`."""
+    if op in _REPEATS and op is not _POSSESSIVE:
+        lo, hi, body = av
+        unbounded = hi == _sre_c.MAXREPEAT
+        if (outer == "bounded" and unbounded) or (outer == "unbounded" and lo != hi):
+            return True
+        inner = outer or ("unbounded" if unbounded else "bounded" if hi > 1 else "")
+        return _nested_unbounded(list(body), inner)
+    if op is _SUB:
+        return _nested_unbounded(list(av[3]), outer)
+    if op is _BRANCH:
+        return any(_nested_unbounded(list(b), outer) for b in av[1])
+    return False
 
 
 def _default_id(tool: str, code: str, pattern: str) -> str:
@@ -204,6 +304,7 @@ _ATOMIC = _sre_c.ATOMIC_GROUP if hasattr(_sre_c, "ATOMIC_GROUP") else None
 _REPEATS = tuple(
     getattr(_sre_c, n) for n in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT") if hasattr(_sre_c, n)
 )
+_POSSESSIVE = getattr(_sre_c, "POSSESSIVE_REPEAT", None)
 
 
 def pattern_anchors(pattern: str) -> tuple[str, ...]:

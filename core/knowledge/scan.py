@@ -42,6 +42,8 @@ CUES: tuple[bytes, ...] = (
 Each is found with ``bytes.find`` (memchr speed); one regex alternation of many words
 runs at a tenth of that speed in ``re``, which is why the list is short."""
 ASCEND_CODE = re.compile(rb"[EW][0-9A-Z]\d{4}\b")
+WEAK_REASONS = ("words", "family")
+"""Matches that alone do not make a log line a problem unless it carries an error word."""
 ERROR_WORDS = ("error", "fail", "exception", "fatal", "assert", "abort", "traceback", "not support", "unsupport")
 
 
@@ -169,7 +171,7 @@ def scan_log(source: IO[bytes] | IO[str] | Iterable[str], kb: KnowledgeBase | No
             continue
         text = "\n".join(block)
         matches = [m for m in kb.lookup(text, top=3) if m.reason != "words" or m.score >= LOG_WORDS_MIN]
-        if not matches or all(m.reason == "words" for m in matches) and _is_noise(text):
+        if not matches or all(m.reason in WEAK_REASONS for m in matches) and _is_noise(text):
             if len(unmatched) < MAX_UNMATCHED:
                 unmatched.add(key)
             continue

@@ -13,7 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import on, work
+import re
+
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
@@ -26,6 +28,52 @@ if TYPE_CHECKING:
     from dumpscope.core.knowledge import KnowledgeBase, Match
 
 MAX_RESULTS = 20
+NEWLINE_MARK = " ⏎ "
+"""How a line break of a pasted multi-line message shows in the one-line input."""
+SUMMARY_LIMIT = 240
+_ABBREVIATIONS = ("e.g", "i.e", "etc", "vs", "cf", "approx", "no", "fig", "incl")
+_SENTENCE_END = re.compile(r"[.!?](?=\s)")
+
+
+def message_text(value: str) -> str:
+    """The message an input value stands for (line breaks of a paste restored)."""
+    return value.replace(NEWLINE_MARK, "\n")
+
+
+def first_sentence(text: str, limit: int = SUMMARY_LIMIT) -> str:
+    """The first whole sentence of ``text`` (not cut at "e.g." or "i.e."), at most ``limit`` characters.
+
+    A first sentence longer than ``limit`` is cut at a word boundary and ends with "...".
+    """
+    for m in _SENTENCE_END.finditer(text):
+        words = text[: m.start()].split()
+        last = words[-1].lower().lstrip("(") if words else ""
+        if m.group(0) == "." and (last in _ABBREVIATIONS or len(last) == 1):
+            continue
+        sentence = text[: m.end()]
+        break
+    else:
+        sentence = text
+    if len(sentence) <= limit:
+        return sentence
+    return sentence[: limit - 3].rsplit(" ", 1)[0] + "..."
+
+
+class MessageInput(Input):
+    """A one-line input that keeps a pasted multi-line message whole (line breaks shown as ⏎)."""
+
+    def _on_paste(self, event: events.Paste) -> None:
+        if "\n" not in event.text and "\r" not in event.text:
+            super()._on_paste(event)
+            return
+        text = event.text.replace("\r\n", "\n").replace("\r", "\n").strip("\n").replace("\n", NEWLINE_MARK)
+        selection = self.selection
+        if selection.is_empty:
+            self.insert_text_at_cursor(text)
+        else:
+            self.replace(text, *selection)
+        event.stop()
+        event.prevent_default()
 
 
 def _badge(m: Match) -> tuple[str, str]:
@@ -82,12 +130,17 @@ class LookupScreen(Screen[None]):
         self._top = top
         self._matches: list[Match] = []
         self._expanded: set[int] = set()
+        self._shown_for: str | None = None
+        self._open_when_shown = False
 
     def compose(self) -> ComposeResult:
         yield Static("Error lookup: paste or type a message (Ascend, SigmaStar, RKNN, TensorRT, ONNX Runtime...)",
                      id="lookup-title")
-        yield Input(value=self._initial, placeholder="e.g. E10001 ... or [ONNXRuntimeError] : 10 : INVALID_GRAPH",
-                    id="lookup-input")
+        yield MessageInput(
+            value=self._initial.replace("\n", NEWLINE_MARK),
+            placeholder="e.g. E10001 ... or [ONNXRuntimeError] : 10 : INVALID_GRAPH  (multi-line pastes are kept whole)",
+            id="lookup-input",
+        )
         yield Static("", id="lookup-status")
         yield OptionList(id="lookup-results")
         yield Footer()
@@ -103,12 +156,21 @@ class LookupScreen(Screen[None]):
     def _input_changed(self, event: Input.Changed) -> None:
         self._search(event.value)
 
+    @on(Input.Submitted, "#lookup-input")
+    def _input_submitted(self, event: Input.Submitted) -> None:
+        """``enter`` in the input opens the best match (once the results for this text are on show)."""
+        if event.value == self._shown_for and self._matches:
+            self._open_best()
+        else:
+            self._open_when_shown = True
+
     @work(thread=True, exclusive=True, group="lookup", exit_on_error=False)
     def _search(self, query: str) -> None:
         from textual.worker import get_current_worker
 
         kb = self._ensure_kb()
-        matches = kb.lookup(query, top=self._top) if query.strip() else []
+        text = message_text(query)
+        matches = kb.lookup(text, top=self._top) if text.strip() else []
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._show, query, matches, len(kb))
 
@@ -123,8 +185,12 @@ class LookupScreen(Screen[None]):
         if query != self.query_one(Input).value:
             return  # stale: the user typed on
         self._matches = matches
+        self._shown_for = query
         self._expanded = set()
         self._rebuild()
+        if self._open_when_shown and matches:
+            self._open_best()
+        self._open_when_shown = False
         if not query.strip():
             self._set_status(f"{kb_size} known messages.  Type or paste an error message.")
         elif matches:
@@ -163,8 +229,7 @@ class LookupScreen(Screen[None]):
             Content.styled(e.stage + ("" if e.origin == "builtin" else f"  [{e.origin}]"), "dim"),
         )
         if not expanded:
-            first = e.cause.split(". ")[0]
-            return Content("\n").join([head, Content("  " + (first if len(first) < 160 else first[:157] + "..."))])
+            return Content("\n").join([head, Content("  " + first_sentence(e.cause))])
         parts = [head, _field("cause", e.cause), _field("fix", e.fix)]
         if m.captures:
             parts.append(_field("found", ", ".join(f"{k}={v}" for k, v in m.captures)))
@@ -186,6 +251,13 @@ class LookupScreen(Screen[None]):
             self.post_message(self.JumpToOp(self._matches[i].op_names[j]))
 
     # --- actions -------------------------------------------------------------------------
+
+    def _open_best(self) -> None:
+        """Expand the best match and move the focus to it."""
+        self._expanded = {0}
+        self._rebuild(highlight="r0")
+        results = self.query_one("#lookup-results", OptionList)
+        results.focus()
 
     def action_focus_results(self) -> None:
         results = self.query_one("#lookup-results", OptionList)

@@ -10,8 +10,9 @@ if TYPE_CHECKING:
 
 HELP = "explain a converter/runtime error message, or scan a whole log for known problems"
 DESCRIPTION = (
-    "Look an error message up in the knowledge base (Ascend ATC/GE/runtime, SigmaStar, RKNN, "
-    "TensorRT, ONNX Runtime, onnx.checker, onnx-simplifier, fp16 converters) and print the ranked "
+    "Look an error message up in the knowledge base (Ascend ATC/GE/runtime/ACL/HCCL/torch_npu, SigmaStar, "
+    "RKNN, TensorRT, ONNX Runtime, onnx, onnx-simplifier, fp16 converters, Qualcomm QNN/SNPE; at family "
+    "level also OpenVINO, TFLite/LiteRT, MNN, ncnn/pnnx, Paddle2ONNX, torch.onnx, TVM, Core ML) and print the ranked "
     "causes and fixes with the variable parts captured from the message.  MESSAGE may be several "
     "lines (quote it) or - for stdin.  --log scans a whole log (- = stdin) and lists its distinct "
     "problems in order of first appearance.  Without MESSAGE or --log, opens the interactive lookup "
@@ -106,6 +107,11 @@ def format_match(m: Match, rank: int, indent: str = "") -> str:
     lines.append(f"{pad}fix:   {e.fix}")
     if m.captures:
         lines.append(f"{pad}found: " + ", ".join(f"{k}={v}" for k, v in m.captures))
+    codes = [c for c in m.codes if not c.startswith("family:")]
+    if codes:
+        lines.append(f"{pad}codes: " + ", ".join(codes))
+    if m.via:
+        lines.append(f"{pad}also seen via: " + ", ".join(m.via))
     lines.append(f"{pad}source: {e.source}")
     return "\n".join(lines)
 

@@ -1,0 +1,134 @@
+"""Time read + compare of generated msprobe dumps against a naive baseline in the same run.
+
+    python bench/bench_msprobe.py [--dir DIR] [--copies N]
+
+Generates (or reuses, in ``DIR``) the ResNet-50 export of ``bench/msprobe_export.py``
+(statistics and tensor modes, 2 steps x 2 ranks, fault in step 1 / rank 1), then runs in
+subprocesses, so wall time and peak RSS are measured alike (RUSAGE_CHILDREN):
+
+* statistics mode: ``compare_msprobe`` vs a naive loop that only ``json.load``s both
+  sides' dump.json and subtracts the four statistics of same-named records;
+* tensor mode: ``compare_msprobe`` (statistics + our per-tensor metrics) vs a naive
+  float64 numpy loop over the same ``.npy`` pairs (cosine, max abs error).
+
+``--copies N`` replicates the statistics tree's ranks N times (more ranks) to reach a
+larger statistics dump.  Figures: seconds, GB/s of dump read, peak RSS, ratio to naive.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+OURS = r'''
+import sys
+from dumpscope.core.comparison.msprobe_driver import compare_msprobe
+r = compare_msprobe(sys.argv[1], sys.argv[2], workers=int(sys.argv[3]))
+first = r.first
+print(first.label if first else "none", first.divergence.entry if first else "")
+'''
+
+NAIVE_STATS = r'''
+import sys, json, glob, os, math
+n = 0
+for npu in sorted(glob.glob(os.path.join(sys.argv[1], "step*", "rank*", "dump.json"))):
+    bench = npu.replace(sys.argv[1], sys.argv[2], 1)
+    a = json.load(open(npu))["data"]; b = json.load(open(bench))["data"]
+    for name, e in a.items():
+        f = b.get(name)
+        if not f:
+            continue
+        for key in ("input_args", "output"):
+            for x, y in zip(e.get(key, []), f.get(key, [])):
+                if isinstance(x, dict) and "Max" in x and isinstance(y, dict) and "Max" in y:
+                    [x[k] - y[k] for k in ("Max", "Min", "Mean", "Norm")]
+                    n += 1
+print(n)
+'''
+
+NAIVE_TENSOR = r'''
+import sys, glob, os, numpy as np
+n = 0
+for npu in sorted(glob.glob(os.path.join(sys.argv[1], "step*", "rank*", "dump_tensor_data", "*.npy"))):
+    bench = npu.replace(sys.argv[1], sys.argv[2], 1)
+    if not os.path.exists(bench):
+        continue
+    x = np.load(npu, allow_pickle=False).astype(np.float64).ravel()
+    y = np.load(bench, allow_pickle=False).astype(np.float64).ravel()
+    if x.size != y.size:
+        continue
+    with np.errstate(all="ignore"):
+        cos = float(x @ y / (np.linalg.norm(x) * np.linalg.norm(y)))
+        mae = float(np.max(np.abs(x - y))) if x.size else 0.0
+    n += 1
+print(n)
+'''
+
+
+def _run(code: str, *args: str) -> tuple[float, float, str]:
+    """Wall seconds, peak RSS (MB) of the child, stdout."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    t = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", code, *args], check=True, capture_output=True, text=True)
+    wall = time.perf_counter() - t
+    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return wall, max(rss, before) / 1024, out.stdout.strip()
+
+
+def _size(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def _replicate(stats: Path, copies: int) -> None:
+    """More ranks: copy each side's rank directories as rank{k}."""
+    for side in ("npu", "bench"):
+        for step in sorted((stats / side).glob("step*")):
+            base = sorted(step.glob("rank*"))
+            for k in range(len(base), len(base) * copies):
+                dst = step / f"rank{k}"
+                if not dst.exists():
+                    shutil.copytree(base[k % len(base)], dst)
+
+
+def _case(name: str, root: Path, naive: str) -> None:
+    size = _size(root)
+    naive_s, naive_rss, naive_out = _run(naive, str(root / "npu"), str(root / "bench"))
+    for workers in (1, 2):
+        ours_s, ours_rss, ours_out = _run(OURS, str(root / "npu"), str(root / "bench"), str(workers))
+        print(f"{name}, {workers} worker(s): {size / 1e6:.1f} MB (both sides)  ours {ours_s:.2f} s = "
+              f"{size / 1e6 / ours_s:.1f} MB/s, peak RSS {ours_rss:.0f} MB  |  naive {naive_s:.2f} s, "
+              f"{naive_rss:.0f} MB  |  ratio {ours_s / naive_s:.2f}x  |  first divergence: {ours_out}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--dir", type=Path, default=Path("/tmp/dumpscope-msprobe-bench"))
+    ap.add_argument("--copies", type=int, default=1)
+    ap.add_argument("--statistics-only", action="store_true")
+    a = ap.parse_args(argv)
+    if not (a.dir / "tensor").is_dir():
+        sys.path.insert(0, str(HERE))
+        import msprobe_export
+
+        info = msprobe_export.export(a.dir, modes=("statistics", "tensor"))
+        print(f"generated {info['bytes'] / 1e9:.2f} GB in {info['seconds']:.1f} s")
+    if a.copies > 1:
+        _replicate(a.dir / "statistics", a.copies)
+    print(f"cores: {os.cpu_count()}")
+    _case("statistics", a.dir / "statistics", NAIVE_STATS)
+    if not a.statistics_only:
+        _case("tensor", a.dir / "tensor", NAIVE_TENSOR)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,397 @@
+"""msprobe (MindStudio Probe) dumps: ``dump_path/step{N}/rank{N}/dump.json`` and friends.
+
+One *rank directory* (``rank{N}`` or ``proc{pid}``) holds
+
+* ``dump.json``: ``{"task", "level", "framework", "dump_data_dir", "data": {entry: {...}}}``
+  where an entry (``Functional.conv2d.0.forward``, ``Tensor.__mul__.3.forward``,
+  ``Module.layer1.0.conv1.Conv2d.forward.0``, ``...backward``, ``...parameters_grad.N``)
+  holds ``input_args`` / ``input_kwargs`` / ``output`` / ``parameters`` (backward:
+  ``input`` / ``output``) records.  A tensor record carries ``dtype``, ``shape``, ``Max``,
+  ``Min``, ``Mean``, ``Norm`` (L2), optionally ``md5`` and ``data_name``; other arguments
+  are records too (``{"type": "int", "value": 2}``...).  Overflowed statistics are bare
+  ``NaN`` / ``Infinity`` JSON literals, which Python's ``json`` reads as floats.
+* ``construct.json``: entry -> parent module entry (empty at level L1);
+* ``stack.json``: call stacks (two layouts in the wild; kept as raw text per entry);
+* ``dump_tensor_data/*.npy`` (tensor mode): looked up next to ``dump.json``, as msprobe
+  does; ``dump_data_dir`` is ignored.
+
+``.pt`` tensors (``torch.save`` zips) are read without torch and without unpickling:
+:mod:`dumpscope.core.formats.torch_pt` walks ``data.pkl``'s opcodes on an inert stack
+machine that accepts only the tensor-rebuild globals; any other content refuses that
+one record with a message.
+
+Record names follow msprobe's compare convention: ``{entry}.{input|output|parameters}.{i}``
+(kwargs ``{entry}.input.{key}``, nested lists append ``.{j}``).
+
+:func:`read_rank` returns an :class:`MsprobeRank` (entries in call order, problems as
+rows); :func:`discover` lists the step/rank directories of a dump tree; ``sniff`` /
+``open`` implement the format protocol of :mod:`dumpscope.core.formats`.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorRef
+from dumpscope.core.formats.npyfile import open_npy
+from dumpscope.core.formats.torch_pt import load_pt
+
+NAME = "msprobe"
+DUMP_JSON = "dump.json"
+TENSOR_DIR = "dump_tensor_data"
+_STEP = re.compile(r"^step(\d+)$")
+_RANK = re.compile(r"^(rank|proc)(\d*)$")
+_TORCH_DTYPES = {
+    "bfloat16": "bfloat16", "float16": "float16", "half": "float16", "float32": "float32",
+    "float": "float32", "float64": "float64", "double": "float64", "int8": "int8", "uint8": "uint8",
+    "int16": "int16", "int32": "int32", "int": "int32", "int64": "int64", "long": "int64", "bool": "bool",
+}
+_STAT_KEYS = ("Max", "Min", "Mean", "Norm")
+_IO_KEYS = (("input_args", "input"), ("input_kwargs", "input"), ("input", "input"),
+            ("output", "output"), ("parameters", "parameters"))
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One argument of an entry: a tensor (statistics, optional file) or a plain value."""
+
+    name: str
+    """msprobe's compare name, e.g. ``Functional.conv2d.0.forward.input.0``."""
+    entry: str
+    role: str
+    """``input``, ``output``, ``parameters`` or ``parameters_grad``."""
+    suffix: str
+    """The name after the entry: ``input.0``, ``output.0``, ``parameters.weight``..."""
+    is_tensor: bool
+    dtype: str | None = None
+    shape: tuple[int, ...] | None = None
+    stats: tuple[float | None, float | None, float | None, float | None] = (None, None, None, None)
+    """Max, Min, Mean, Norm (``None`` when absent, e.g. bool Mean or xor mode)."""
+    md5: str | None = None
+    value: str | None = None
+    """A non-tensor argument's value, as text (compared for equality)."""
+    data_path: Path | None = None
+    requires_grad: bool | None = None
+    error: str | None = None
+
+
+@dataclass
+class Entry:
+    """One API or module call: ``Functional.conv2d.0.forward`` and its records."""
+
+    name: str
+    order: int
+    records: list[Record] = field(default_factory=list)
+    parent: str | None = None
+    stack: str | None = None
+
+    @property
+    def parts(self) -> "NameParts":
+        return split_name(self.name)
+
+    def role(self, role: str) -> list[Record]:
+        return [r for r in self.records if r.role == role]
+
+
+@dataclass(frozen=True)
+class NameParts:
+    """An entry name taken apart: prefix, api/module path, call counter, direction."""
+
+    prefix: str
+    api: str
+    counter: int | None
+    direction: str
+
+    @property
+    def key(self) -> str:
+        """The name without its call counter: what msprobe's fuzzy match compares."""
+        return f"{self.prefix}.{self.api}.{self.direction}"
+
+
+@dataclass
+class MsprobeRank:
+    """One ``step/rank`` directory: entries in call order and the problems met."""
+
+    path: Path
+    step: int | None
+    rank: str
+    task: str | None = None
+    level: str | None = None
+    framework: str | None = None
+    entries: dict[str, Entry] = field(default_factory=dict)
+    problems: list[DumpProblem] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return f"step{'' if self.step is None else self.step}/{self.rank}"
+
+    def children(self) -> dict[str | None, list[str]]:
+        """The module tree of construct.json: parent (None = top level) -> children in
+        call order; modules named only as parents are included.  For a collapsible view."""
+        tree: dict[str | None, list[str]] = {}
+        known = set(self.entries)
+        for entry in sorted(self.entries.values(), key=lambda e: e.order):
+            tree.setdefault(entry.parent, []).append(entry.name)
+        for parent in [p for p in tree if p is not None and p not in known]:
+            tree.setdefault(None, []).append(parent)
+        return tree
+
+
+_MODULE = re.compile(r"^(?P<prefix>Module|Cell)\.(?P<api>.+)\.(?P<dir>forward|backward)\.(?P<n>\d+)$")
+_PARAM_GRAD = re.compile(r"^(?P<prefix>Module|Cell)\.(?P<api>.+)\.parameters_grad(?:\.(?P<n>\d+))?$")
+_API = re.compile(r"^(?P<prefix>[^.]+)\.(?P<api>.+)\.(?P<n>\d+)\.(?P<dir>forward|backward)(?:\.\d+)?$")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def split_name(name: str) -> NameParts:
+    """Take an entry name apart; a name of no known shape keeps itself as ``api``."""
+    for pattern, direction in ((_MODULE, None), (_PARAM_GRAD, "parameters_grad"), (_API, None)):
+        m = pattern.match(name)
+        if m:
+            n = m.group("n")
+            return NameParts(m["prefix"], m["api"], int(n) if n else None, direction or m["dir"])
+    head, _, rest = name.partition(".")
+    return NameParts(head, rest, None, "")
+
+
+def _stat(value: object) -> float | None:
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, (int, float)):
+        return float(value)
+    return None
+
+
+def _dtype(text: object) -> str | None:
+    if not isinstance(text, str):
+        return None
+    base = text.rsplit(".", 1)[-1].lower()
+    return _TORCH_DTYPES.get(base, base)
+
+
+def _shape(value: object) -> tuple[int, ...] | None:
+    if isinstance(value, list) and all(isinstance(d, int) for d in value):
+        return tuple(value)
+    return None
+
+
+def _is_tensor(record: dict) -> bool:
+    kind = str(record.get("type", ""))
+    return kind.endswith("Tensor") or "dtype" in record and "shape" in record and "value" not in record
+
+
+def _tensor_record(raw: dict, base: dict, tensor_dir: Path) -> Record:
+    data_name = raw.get("data_name")
+    path = tensor_dir / data_name if isinstance(data_name, str) and data_name else None
+    error = None
+    stats = tuple(_stat(raw.get(k)) for k in _STAT_KEYS)
+    grad = raw.get("requires_grad")
+    return Record(**base, is_tensor=True, dtype=_dtype(raw.get("dtype")), shape=_shape(raw.get("shape")),
+                  stats=stats, md5=raw.get("md5") if isinstance(raw.get("md5"), str) else None,
+                  data_path=path, requires_grad=grad if isinstance(grad, bool) else None, error=error)
+
+
+def _value_record(raw: object, base: dict) -> Record:
+    value = raw.get("value", raw) if isinstance(raw, dict) else raw
+    try:
+        text = json.dumps(value, sort_keys=True)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return Record(**base, is_tensor=False, value=text)
+
+
+def _items(raw: list | dict) -> list[tuple[object, object]]:
+    """(index or key, item) of a list or dict argument."""
+    return list(enumerate(raw)) if isinstance(raw, list) else list(raw.items())
+
+
+def _is_container(raw: object) -> bool:
+    """A nested list/dict of arguments (a dict with ``type`` is one record)."""
+    return isinstance(raw, list) or isinstance(raw, dict) and bool(raw) and "type" not in raw
+
+
+def _records(raw: object, entry: str, role: str, suffix: str, tensor_dir: Path) -> list[Record]:
+    """Flatten one argument (tensor, value, nested list or dict) into records."""
+    if _is_container(raw):
+        return [r for k, item in _items(raw) for r in _records(item, entry, role, f"{suffix}.{k}", tensor_dir)]  # type: ignore[arg-type]
+    base = {"name": f"{entry}.{suffix}", "entry": entry, "role": role, "suffix": suffix}
+    if isinstance(raw, dict) and _is_tensor(raw):
+        return [_tensor_record(raw, base, tensor_dir)]
+    return [_value_record(raw, base)]
+
+
+def _entry_records(name: str, body: dict, tensor_dir: Path) -> list[Record]:
+    """Every record of an entry: forward/backward arguments, or parameter gradients."""
+    if split_name(name).direction == "parameters_grad":
+        return [r for key, item in body.items() for r in _records(_single(item), name, "parameters_grad", key, tensor_dir)]
+    out: list[Record] = []
+    for key, role in _IO_KEYS:
+        args = body.get(key)
+        if isinstance(args, (list, dict)):
+            out += [r for k, a in _items(args) for r in _records(a, name, role, f"{role}.{k}", tensor_dir)]
+    return out
+
+
+def _single(item: object) -> object:
+    """``{"weight": [tensor]}``: a one-element gradient list is the tensor itself."""
+    return item[0] if isinstance(item, list) and len(item) == 1 else item
+
+
+def _load_json(path: Path) -> object:
+    """Parse a JSON file; bare ``NaN`` / ``Infinity`` / ``-Infinity`` become floats."""
+    with path.open("rb") as f:
+        return json.loads(f.read().decode("utf-8", errors="replace"), parse_constant=_constant)
+
+
+def _constant(text: str) -> float:
+    return {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}[text]
+
+
+def _optional_json(path: Path, problems: list[DumpProblem]) -> dict:
+    if not path.is_file():
+        return {}
+    try:
+        data = _load_json(path)
+    except (OSError, ValueError) as exc:
+        problems.append(DumpProblem(str(path), f"unreadable {path.name}: {exc}; ignored"))
+        return {}
+    if not isinstance(data, dict):
+        problems.append(DumpProblem(str(path), f"{path.name} is not a JSON object; ignored"))
+        return {}
+    return data
+
+
+def _stacks(raw: dict) -> dict[str, str]:
+    """Both stack.json layouts: ``{name: [frames]}`` and ``{"0": [[names], [frames]]}``."""
+    out: dict[str, str] = {}
+    for key, value in raw.items():
+        if isinstance(value, list) and len(value) == 2 and isinstance(value[0], list):
+            for name in value[0]:
+                out[str(name)] = "\n".join(map(str, value[1]))
+        elif isinstance(value, list):
+            out[key] = "\n".join(map(str, value))
+    return out
+
+
+def _step_rank(path: Path) -> tuple[int | None, str]:
+    m = _STEP.match(path.parent.name)
+    return (int(m[1]) if m else None), path.name
+
+
+def read_rank(path: str | Path) -> MsprobeRank:
+    """Read one rank directory (or its ``dump.json``).  Raises DumpError only when
+    ``dump.json`` itself is missing or unreadable; a bad entry costs one problem row."""
+    p = Path(path)
+    if p.is_file():
+        p = p.parent
+    dump_json = p / DUMP_JSON
+    if not dump_json.is_file():
+        raise DumpError(f"{p}: no {DUMP_JSON} (not an msprobe rank directory)")
+    try:
+        data = _load_json(dump_json)
+    except (OSError, ValueError) as exc:
+        raise DumpError(f"{dump_json}: unreadable JSON ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("data"), dict):
+        raise DumpError(f"{dump_json}: no \"data\" object (not an msprobe dump.json)")
+    step, rank = _step_rank(p)
+    out = MsprobeRank(p, step, rank, data.get("task"), data.get("level"), data.get("framework"))
+    construct = _optional_json(p / "construct.json", out.problems)
+    stacks = _stacks(_optional_json(p / "stack.json", out.problems))
+    _fill_entries(out, data["data"], p / TENSOR_DIR, construct, stacks)
+    return out
+
+
+def _fill_entries(out: MsprobeRank, data: dict, tensor_dir: Path, construct: dict, stacks: dict) -> None:
+    for order, (name, body) in enumerate(data.items()):
+        if not isinstance(body, dict):
+            out.problems.append(DumpProblem(f"{out.path / DUMP_JSON}:{name}", "entry is not a JSON object; skipped"))
+            continue
+        parent = construct.get(name)
+        entry = Entry(name, order, parent=parent if isinstance(parent, str) else None, stack=stacks.get(name))
+        entry.records = _entry_records(name, body, tensor_dir)
+        out.entries[name] = entry
+
+
+def discover(path: str | Path) -> list[tuple[int | None, str, Path]]:
+    """Every rank directory under ``path`` as ``(step, rank, dir)``, sorted by step then rank.
+
+    ``path`` may be the dump root (``step*/rank*``), one step directory, or one rank
+    directory.  ``proc{pid}`` directories are listed like ranks."""
+    p = Path(path)
+    if (p / DUMP_JSON).is_file():
+        return [(*_step_rank(p), p)]
+    found = [d for d in _children(p, _RANK) if (d / DUMP_JSON).is_file()]
+    if not found:
+        found = [r for s in _children(p, _STEP) for r in _children(s, _RANK) if (r / DUMP_JSON).is_file()]
+    return sorted(((*_step_rank(d), d) for d in found), key=_sort_key)
+
+
+def _children(p: Path, pattern: re.Pattern[str]) -> list[Path]:
+    """Sub-directories whose name matches ``pattern``; names are filtered before any
+    stat, so sniffing a folder of 100k tensors costs one directory listing."""
+    try:
+        with os.scandir(p) as it:
+            return [Path(e.path) for e in it if pattern.match(e.name) and e.is_dir()]
+    except OSError:
+        return []
+
+
+def _sort_key(item: tuple[int | None, str, Path]) -> tuple[int, int, str]:
+    step, rank, _ = item
+    digits = re.sub(r"\D", "", rank)
+    return (-1 if step is None else step, int(digits) if digits else -1, rank)
+
+
+def sniff(path: Path) -> float:
+    """0.97 for a rank directory or a tree of them; 0 otherwise.  Never raises."""
+    try:
+        return 0.97 if discover(path) else 0.0
+    except OSError:
+        return 0.0
+
+
+def open(path: Path) -> Dump:  # noqa: A001 - the format protocol's name
+    """One rank directory as a generic :class:`Dump` of its tensor records.
+
+    Several steps/ranks are never merged: the caller picks one (see
+    :mod:`dumpscope.core.comparison.msprobe_driver`)."""
+    ranks = discover(path)
+    if len(ranks) != 1:
+        listed = ", ".join(f"step{s}/{r}" for s, r, _ in ranks) or "none"
+        raise DumpError(f"{path}: {len(ranks)} msprobe step/rank directories ({listed}); "
+                        "pick one (--step/--rank) - they are never merged")
+    rank = read_rank(ranks[0][2])
+    tensors = {r.name: _tensor_ref(r, e) for e in rank.entries.values() for r in e.records if r.is_tensor}
+    meta = {"task": rank.task, "level": rank.level, "framework": rank.framework, "msprobe_rank": rank}
+    return Dump(rank.path, NAME, tensors, list(rank.problems), meta)
+
+
+def _tensor_ref(record: Record, entry: Entry) -> TensorRef:
+    info = TensorInfo(record.name, record.dtype, record.shape, node_name=entry.name,
+                      op_type=entry.parts.api, topo_index=entry.order, kind=_kind(record.role),
+                      source=str(record.data_path) if record.data_path else None, order=float(entry.order))
+    if record.error is not None:
+        return TensorRef(info, error=record.error)
+    if record.data_path is None:
+        return TensorRef(info, error=f"{record.name}: statistics-mode record, no tensor data")
+    return _npy_ref(info, record.data_path)
+
+
+def _npy_ref(info: TensorInfo, path: Path) -> TensorRef:
+    if path.suffix == ".pt":
+        return TensorRef(info, lambda: load_pt(path))
+    try:
+        _shape_, _dt, loader = open_npy(path, info.dtype)
+    except Exception as exc:  # noqa: BLE001 - any broken file is one row
+        return TensorRef(info, error=f"{path.name}: {exc}")
+    return TensorRef(info, loader)
+
+
+def _kind(role: str) -> str:
+    return {"input": "op_input", "parameters": "constant"}.get(role, "activation")
