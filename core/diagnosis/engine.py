@@ -35,6 +35,7 @@ from dumpscope.core.diagnosis.checks import (
     PatchAction,
     check_row,
     clamp_records,
+    consumers_of,
     quant_params,
 )
 from dumpscope.core.diagnosis.checks import advice as check_advice
@@ -435,7 +436,7 @@ def diagnose(
         cause, findings = _root_cause(run, k, score, c)
         causes.append(cause)
         overflow_lines += [f.text for f in findings if FINDING_CLASS.get(f.cause) == v.OVERFLOW and f.weight > 0]
-    causes.sort(key=lambda c: (-c.score, c.row))
+    causes = _one_drift(sorted(causes, key=lambda c: (-c.score, c.row)))
     overflow_lines += _clamp_lines(run.ctx) + frame_range_findings(frame)
     first = cmp.first_divergent()
     first_info = _row_info(frame, run.classes, first) if first is not None else None
@@ -446,6 +447,13 @@ def diagnose(
         quantisation=_quantisation_losses(cmp, run.classes), warnings=warnings, edges_source=run.edges.source,
         healthy=healthy, counts=counts, replays=run.replays,
     )
+
+
+def _one_drift(causes: list[RootCause]) -> list[RootCause]:
+    """Accumulated drift names no culprit: one entry for it (the earliest row), not one per layer."""
+    drift = [c for c in causes if c.cause == v.DRIFT]
+    first = min(drift, key=lambda c: c.row) if drift else None
+    return [c for c in causes if c.cause != v.DRIFT or c is first]
 
 
 def _prepare(cmp: Comparison, graph: GraphFacts | str | Path | None, opdebug: dict[str, list[object]]) -> _Run:
@@ -466,7 +474,7 @@ def _replays(run: _Run, ranked: list[tuple[float, dict[str, object]]], progress:
     if run.replayer is None:
         return {}
     frame = run.cmp.frame
-    rows = [int(c["row"]) for _, c in ranked[:MAX_CHECKED]  # type: ignore[call-overload]
+    rows = [int(c["row"]) for _, c in ranked  # type: ignore[call-overload]
             if frame["kind"][int(c["row"])] == "activation" and frame["health"][int(c["row"])] != "error"]  # type: ignore[call-overload]
     return replay_rows(run.replayer, rows, progress=progress)
 
@@ -499,7 +507,7 @@ def _root_cause(run: _Run, k: int, score: float, c: dict[str, object]) -> tuple[
     raw = check_row(run.ctx, row) if k < MAX_CHECKED and run.cmp.has_tensors else []
     findings = [_measured(run, row, r, f, replay) for f in raw]
     cause = _cause_of(run, row, r, findings, replay)
-    effect = _effect(findings, replay, cause)
+    effect = _constant_row_effect(run, row, r) if r["kind"] == "constant" else _effect(findings, replay, cause)
     commands = _commands(run, cause, r, findings)
     total = _score(cause, score + min(0.3, sum(f.weight for f in findings)), effect)
     return RootCause(
@@ -542,6 +550,28 @@ def _effect(findings: list[Finding], replay: Replay | None, cause: str) -> float
     return min(1.0, replay.vs_target / replay.target_error) if math.isfinite(replay.vs_target) else 1.0
 
 
+#: Consumers of a differing constant whose output is replayed with the target's constant.
+MAX_CONSUMERS = 3
+
+
+def _constant_row_effect(run: _Run, row: int, r: dict[str, object]) -> float | None:
+    """A differing constant's effect: the largest share of an unhealthy consumer's error that the
+    target's version of the constant alone explains (0 when no consumer is unhealthy)."""
+    if run.replayer is None:
+        return None
+    levels = run.classes["level"]
+    consumers = [c for c in consumers_of(run.ctx, row) if (levels[c] or 0) > 0][:MAX_CONSUMERS]
+    shares = []
+    for c in consumers:
+        effect = _constant_effect(run, c, r, str(r["name"]))
+        err = run.classes["error"][c]
+        if effect is not None and err:
+            shares.append(min(1.0, effect / err) if math.isfinite(effect) else 1.0)
+    if consumers and not shares:
+        return None
+    return max(shares, default=0.0)
+
+
 @dataclass(frozen=True)
 class _Measured(Finding):
     """A finding about a constant, with its replayed effect on the node's output."""
@@ -553,9 +583,9 @@ class _Measured(Finding):
 def _measured(run: _Run, row: int, r: dict[str, object], f: Finding, replay: Replay | None) -> Finding:
     """A finding with its measured effect: a constant's replayed effect on the output; a fusion
     whose original subgraph replays to the target's output explains nothing."""
-    if f.cause == "fusion" and replay is not None and replay.faithful:
-        return replace(f, weight=0.0, text=f.text + "; but the replay of the original ops matches the target: "
-                                               "the fused op computed faithfully what it was fed")
+    if f.subject is None and replay is not None and replay.faithful:
+        return replace(f, weight=0.0, fixes=(), text=f.text + "; but the replay of the node on the target's inputs "
+                       "matches the target: this does not explain the row's error")
     if f.subject is None or run.replayer is None:
         return f
     err = run.classes["error"][row]
@@ -693,7 +723,9 @@ def _quantisation_losses(cmp: Comparison, classes: pl.DataFrame, top: int = 5) -
     in_sqnr = np.full(sqnr.shape, np.nan)
     idx = worst[has_in].astype(np.int64)
     in_sqnr[has_in] = sqnr[idx]
-    lost = np.where(np.isfinite(in_sqnr), in_sqnr - sqnr, np.nan)
+    lost = np.full(sqnr.shape, np.nan)
+    both = np.isfinite(in_sqnr) & np.isfinite(sqnr)  # an infinite SQNR (exact input) loses nothing measurable
+    lost[both] = in_sqnr[both] - sqnr[both]
     level = classes["level"].fill_null(0).to_numpy()
     rows = np.flatnonzero(mask & ((lost >= MIN_LOSS_DB) | ((lost > 0) & (level > 0))))
     rows = rows[np.argsort(-lost[rows], kind="stable")][:top]

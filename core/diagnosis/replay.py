@@ -36,7 +36,7 @@ from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.dumps import TensorReadError
 
 #: Suspect rows replayed at most per diagnosis, and the time budget (seconds) for all of them.
-MAX_REPLAYS = 8
+MAX_REPLAYS = 16
 BUDGET_S = 1.0
 #: The target differs from the replay by at least this share of its own error: introduced here.
 DIFFERS_SHARE = 0.5

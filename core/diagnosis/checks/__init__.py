@@ -24,6 +24,7 @@ from dumpscope.core.diagnosis.checks.base import (
     Finding,
     PatchAction,
     clamp_records,
+    consumers_of,
     fp16_floor,
     row_case,
 )
@@ -34,7 +35,7 @@ CHECKS: tuple[Check, ...] = (overflow.CHECK, constants.CHECK, quantisation.CHECK
 
 __all__ = [
     "CHECKS", "EXP_OPS", "FEW_LEVELS", "SUM_OPS", "WIDE_RANGE", "CheckContext", "Finding", "PatchAction",
-    "advice", "check_row", "clamp_records", "fp16_floor", "quant_params", "row_ref",
+    "advice", "check_row", "clamp_records", "consumers_of", "fp16_floor", "quant_params", "row_ref",
 ]  # fmt: skip
 
 
