@@ -81,6 +81,10 @@ _NAN_REDUCED = (
     "This is where NaN/Inf first appear with finite inputs: check the op for overflow or a division by zero "
     "in the target precision; keep it in fp32 to confirm."
 )
+_OVERFLOW_WIDE = (
+    "Values leave the target dtype's range here: clip the values before the overflowing op, or rescale "
+    "(fold a factor into a neighbouring op); for a hand-written softmax, subtract the row maximum before Exp."
+)
 _PRECISION = "This node loses precision in the target dtype: keep it in fp32 (mixed precision) and compare again."
 def advice_for(cause: str, kind: TargetKind, check_advice: dict[str, str], detail: str | None = None) -> str:
     """The advice text for a root cause of class ``cause`` on a target of ``kind``.
@@ -92,6 +96,8 @@ def advice_for(cause: str, kind: TargetKind, check_advice: dict[str, str], detai
         return _FUSION_ASCEND if kind.ascend else _FUSION_OTHER
     if cause == v.NAN_ORIGIN:
         return _NAN_REDUCED if kind.reduced_float else _NAN_FP32
+    if cause == v.OVERFLOW and not kind.reduced_float:
+        return _OVERFLOW_WIDE
     if cause == v.PRECISION:
         return _PRECISION
     if cause == v.QUANTISATION:

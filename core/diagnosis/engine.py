@@ -41,7 +41,15 @@ from dumpscope.core.diagnosis.checks import (
 from dumpscope.core.diagnosis.checks import advice as check_advice
 from dumpscope.core.diagnosis.advice import TargetKind, advice_for, target_kind
 from dumpscope.core.diagnosis.layout import input_permutation
-from dumpscope.core.diagnosis.replay import Progress, Replay, Replayer, as_target_dtype, model_source, replay_rows
+from dumpscope.core.diagnosis.replay import (
+    Progress,
+    Replay,
+    Replayer,
+    as_target_dtype,
+    clamp_and_flush,
+    model_source,
+    replay_rows,
+)
 from dumpscope.core import vocabulary as v
 from dumpscope.core.vocabulary import CAUSE, FINDING_CLASS
 from dumpscope.core.diagnosis.classify import Trend, classify_frame, nan_origin, trend
@@ -589,7 +597,9 @@ def _measured(run: _Run, row: int, r: dict[str, object], f: Finding, replay: Rep
     if f.subject is None or run.replayer is None:
         return f
     err = run.classes["error"][row]
-    effect = _constant_effect(run, row, r, f.subject)
+    golden = run.replayer.src.constant_value(f.subject)
+    changed = None if golden is None else clamp_and_flush(golden, str(r["target_dtype"] or ""))
+    effect = None if changed is None else run.replayer.constant_effect(row, f.subject, changed)
     if effect is None or err is None or not err > 0:
         return f
     share = min(1.0, effect / err) if math.isfinite(effect) else 1.0
@@ -604,7 +614,7 @@ def _fields(f: Finding) -> dict[str, object]:
 
 
 def _constant_effect(run: _Run, row: int, r: dict[str, object], name: str) -> float | None:
-    """How much the target's version of constant ``name`` alone moves ``row``'s output."""
+    """How much the target's version of constant ``name`` (``r`` is its row) alone moves ``row``'s output."""
     assert run.replayer is not None
     golden = run.replayer.src.constant_value(name)
     if golden is None:

@@ -410,3 +410,16 @@ def as_target_dtype(value: np.ndarray, dtype: str) -> np.ndarray:
     kind = np.float16 if dtype == "float16" else ml_dtypes.bfloat16
     top = float(ml_dtypes.finfo(kind).max)
     return np.clip(value, -top, top).astype(kind).astype(value.dtype)
+
+
+def clamp_and_flush(value: np.ndarray, dtype: str) -> np.ndarray:
+    """Only what an fp16/bf16 conversion's clamp and flush records say: values beyond the type's
+    maximum clamped to it, values below its smallest subnormal flushed to zero (no rounding)."""
+    if value.dtype.kind != "f" or dtype not in ("float16", "bfloat16"):
+        return value
+    import ml_dtypes
+
+    info = ml_dtypes.finfo(np.float16 if dtype == "float16" else ml_dtypes.bfloat16)
+    top, tiny = float(info.max), float(info.smallest_subnormal)
+    out = np.clip(value, -top, top)
+    return np.where(np.abs(out) < tiny / 2, np.zeros_like(out), out).astype(value.dtype)

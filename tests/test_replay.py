@@ -1,0 +1,311 @@
+"""Issue 10 items 3, 4, 6, 7 and 9 (diagnosis side): replay of suspect nodes, measured effects,
+cause classes and advice that fits the target, graph inputs, empty tensors.
+
+Every dump here is made by the product's own ``dump_model`` from small ONNX models;
+targets are *modified models* run through onnxruntime (a Resize mode, an epsilon, a
+layout), never hand-edited numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+from pathlib import Path
+
+import numpy as np
+import onnx
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+from onnx import TensorProto, helper
+
+from dumpscope.core import vocabulary as v
+from dumpscope.core.comparison.pipeline import compare
+from dumpscope.core.diagnosis.advice import TargetKind, advice_for
+from dumpscope.core.diagnosis.checks import advice as check_advice
+from dumpscope.core.diagnosis.classify import Trend, classify_frame, trend
+from dumpscope.core.diagnosis.edges import build_edges
+from dumpscope.core.diagnosis.engine import diagnose
+from dumpscope.core.diagnosis.layout import aligning_permutation
+from dumpscope.core.diagnosis.replay import (
+    Replayer,
+    as_target_dtype,
+    clamp_and_flush,
+    model_source,
+    rel_error,
+    replay_rows,
+)
+from dumpscope.core.onnx.runner import dump_model
+
+OPSET, IR = 17, 8
+
+
+def _model(nodes: list[onnx.NodeProto], inputs: list[onnx.ValueInfoProto], outputs: list[onnx.ValueInfoProto],
+           inits: dict[str, np.ndarray] | None = None) -> onnx.ModelProto:
+    graph = helper.make_graph(nodes, "m", inputs, outputs,
+                              initializer=[onnx.numpy_helper.from_array(a, n) for n, a in (inits or {}).items()])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], ir_version=IR)
+
+
+def _resize_model(nearest_mode: str) -> onnx.ModelProto:
+    """x[1,1,6,6] -> Mul(w) -> Resize(x1.5 nearest) -> Relu -> y."""
+    scales = np.array([1, 1, 1.5, 1.5], np.float32)
+    w = np.full((1, 1, 1, 1), 1.5, np.float32)
+    nodes = [
+        helper.make_node("Mul", ["x", "w"], ["scaled"], name="scale"),
+        helper.make_node("Resize", ["scaled", "", "scales"], ["resized"], name="resize", mode="nearest",
+                         coordinate_transformation_mode="asymmetric", nearest_mode=nearest_mode),
+        helper.make_node("Relu", ["resized"], ["y"], name="relu"),
+    ]
+    return _model(nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 6, 6])],
+                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], {"scales": scales, "w": w})
+
+
+@pytest.fixture
+def resize_case(tmp_path: Path) -> tuple[Path, Path, Path]:
+    golden_model = tmp_path / "golden.onnx"
+    onnx.save_model(_resize_model("floor"), str(golden_model))
+    target_model = tmp_path / "target.onnx"
+    onnx.save_model(_resize_model("ceil"), str(target_model))
+    dump_model(golden_model, tmp_path / "g")
+    dump_model(target_model, tmp_path / "t")
+    return golden_model, tmp_path / "g", tmp_path / "t"
+
+
+def test_replay_names_the_node_whose_implementation_differs(resize_case: tuple[Path, Path, Path]) -> None:
+    model, g, t = resize_case
+    cmp = compare(g, t, model=model)
+    diag = diagnose(cmp)
+    top = diag.root_causes[0]
+    assert top.name == "resized" and top.cause == v.OPERATOR
+    assert top.replay is not None and top.replay.differs and top.replay.nodes == ("resize",)
+    assert top.replay.vs_target is not None and top.replay.vs_target > 0.05
+    assert any("does not match the target" in e for e in top.evidence)
+    assert "fusion_switch" not in top.advice and "fp32" not in top.advice
+    data = diag.to_json()
+    assert data["root_causes"][0]["replay"]["verdict"] == "differs"  # type: ignore[index]
+    assert data["root_causes"][0]["class"] == "operator implementation differs"  # type: ignore[index]
+    assert any(r["row"] == top.row for r in data["replays"])  # type: ignore[union-attr]
+    json.dumps(data, allow_nan=False)
+
+
+def test_replay_of_a_faithful_node_matches_the_target(resize_case: tuple[Path, Path, Path]) -> None:
+    model, g, t = resize_case
+    cmp = compare(g, t, model=model)
+    src = model_source(cmp)
+    assert src is not None
+    relu = cmp.frame["name"].to_list().index("y")
+    seen: list[tuple[int, int]] = []
+    replays = replay_rows(Replayer(cmp, src), [relu], progress=lambda done, total: seen.append((done, total)))
+    assert replays[relu].faithful and replays[relu].precision == "float64"
+    assert replays[relu].vs_target == pytest.approx(0.0, abs=1e-7)
+    assert seen == [(1, 1)]
+
+
+def test_replay_is_bounded_by_count_and_time(resize_case: tuple[Path, Path, Path]) -> None:
+    model, g, t = resize_case
+    cmp = compare(g, t, model=model)
+    replayer = Replayer(cmp, model_source(cmp))  # type: ignore[arg-type]
+    rows = list(range(cmp.frame.height))
+    assert len(replay_rows(replayer, rows, limit=2)) == 2
+    spent = replay_rows(replayer, rows, budget_s=0.0)
+    assert all(r.verdict == "not replayed" for r in list(spent.values())[1:])
+    assert all("time budget" in r.note for r in list(spent.values())[1:])
+
+
+def test_a_constant_effect_is_measured_by_replay(resize_case: tuple[Path, Path, Path]) -> None:
+    model, g, t = resize_case
+    cmp = compare(g, t, model=model)
+    replayer = Replayer(cmp, model_source(cmp))  # type: ignore[arg-type]
+    scaled = cmp.frame["name"].to_list().index("scaled")
+    w = np.full((1, 1, 1, 1), 1.5, np.float32)
+    assert replayer.constant_effect(scaled, "w", w) == pytest.approx(0.0, abs=1e-12)
+    assert replayer.constant_effect(scaled, "w", w * 1.1) == pytest.approx(0.1, rel=1e-5)
+    assert replayer.constant_effect(scaled, "w", w + np.float32(1e-9)) < 1e-8
+
+
+def test_no_replay_without_a_model(resize_case: tuple[Path, Path, Path]) -> None:
+    _, g, t = resize_case
+    cmp = compare(g, t)
+    diag = diagnose(cmp)
+    assert diag.replays == {} and all(c.replay is None for c in diag.root_causes)
+
+
+# ------------------------------------------------------------------ item 3: effects bound the ranking
+
+
+def _cancel_model(eps_w: float) -> onnx.ModelProto:
+    """x[1,2] -> Mul(a) -> MatMul(W) -> y: y = 1000 a x0 - 999.9 a x1 cancels, amplifying the error of
+    its input about 10,000-fold; W holds one tiny value an fp16 conversion flushes to zero."""
+    w = np.array([[1000.0, eps_w], [-999.9, 0.0]], np.float32)
+    nodes = [helper.make_node("Mul", ["x", "a"], ["ax"], name="pre"),
+             helper.make_node("MatMul", ["ax", "W"], ["y"], name="cancel")]
+    return _model(nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2])],
+                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+                  {"W": w, "a": np.array([1.0, 1.0], np.float32)})
+
+
+def test_a_flushed_constant_that_moves_nothing_does_not_outrank_the_inherited_error(tmp_path: Path) -> None:
+    model = tmp_path / "m.onnx"
+    onnx.save_model(_cancel_model(3e-9), str(model))
+    x = tmp_path / "x.npy"
+    np.save(x, np.array([[1.0, 1.0]], np.float32))
+    dump_model(model, tmp_path / "g", inputs={"x": x})
+    dump_model(model, tmp_path / "t", inputs={"x": x}, target="fp16")
+    cmp = compare(tmp_path / "g", tmp_path / "t", model=model)
+    diag = diagnose(cmp)
+    y = next(c for c in diag.root_causes if c.name == "y")
+    # fp16 rounds -999.9 to -1000 and the cancellation loses everything; the flush of 3e-9 moves nothing.
+    flushed = [e for e in y.evidence if "flushed 1 value" in e]
+    assert flushed and all("negligible" in e for e in flushed)
+    assert y.cause != v.OVERFLOW and all(c.cause != v.OVERFLOW for c in diag.root_causes)
+    assert y.replay is not None and y.replay.differs
+
+
+# ------------------------------------------------------------------ items 6 and 7: inputs, classes, advice
+
+
+def _conv_model() -> onnx.ModelProto:
+    w = np.linspace(-1, 1, 2 * 3 * 3 * 3, dtype=np.float32).reshape(2, 3, 3, 3)
+    nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["c"], ["y"], name="relu")]
+    return _model(nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], {"w": w})
+
+
+@pytest.mark.parametrize(("change", "cause"), [
+    (lambda x: x[:, ::-1].copy(), v.PREPROCESSING),  # BGR for RGB
+    (lambda x: x.transpose(0, 1, 3, 2).copy(), v.LAYOUT),  # H and W swapped
+])
+def test_a_differing_graph_input_is_preprocessing_or_layout(tmp_path: Path, change, cause: str) -> None:  # type: ignore[no-untyped-def]
+    model = tmp_path / "m.onnx"
+    onnx.save_model(_conv_model(), str(model))
+    x = np.random.default_rng(0).standard_normal((1, 3, 8, 8)).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "x2.npy", change(x))
+    dump_model(model, tmp_path / "g", inputs={"x": tmp_path / "x.npy"})
+    dump_model(model, tmp_path / "t", inputs={"x": tmp_path / "x2.npy"})
+    diag = diagnose(compare(tmp_path / "g", tmp_path / "t", model=model))
+    top = diag.root_causes[0]
+    assert top.name == "x" and top.cause == cause and top.score == 1.0
+    assert "optimisation" not in top.advice and "give --model" not in " ".join(top.evidence)
+
+
+def test_advice_fits_the_target_kind() -> None:
+    checks = check_advice()
+    plain, ascend, fp16 = TargetKind(), TargetKind(ascend=True), TargetKind(reduced_float=True)
+    assert "fusion_switch.cfg" in advice_for(v.FUSION, ascend, checks)
+    assert "fusion_switch.cfg" not in advice_for(v.FUSION, plain, checks)
+    assert "fp32" not in advice_for(v.NAN_ORIGIN, plain, checks)
+    assert "fp32" in advice_for(v.NAN_ORIGIN, fp16, checks)
+    assert "INT16" in advice_for(v.QUANTISATION, plain, checks, "quantisation-wide")
+    assert "wider than 20" not in advice_for(v.QUANTISATION, plain, checks, "quantisation")
+    assert "fp32" not in advice_for(v.OVERFLOW, plain, checks, "clamped")
+    for c in v.CAUSE_CLASSES:
+        assert advice_for(c.slug, plain, checks)
+
+
+def test_every_issue_10_class_has_one_name() -> None:
+    labels = {c.label for c in v.CAUSE_CLASSES}
+    assert {"layout mismatch", "operator implementation differs", "pre-processing", "fusion", "overflow",
+            "NaN origin", "quantisation", "accumulated precision drift"} <= labels
+    assert len({c.slug for c in v.CAUSE_CLASSES}) == len(v.CAUSE_CLASSES)
+    assert set(v.FINDING_CLASS.values()) <= set(v.CAUSE)
+    assert not v.CAUSE[v.DRIFT].culprit
+
+
+# ------------------------------------------------------------------ item 9: empty tensors, warnings
+
+
+def test_empty_rows_are_no_root_cause_and_trend_survives_them() -> None:
+    frame = pl.DataFrame({
+        "name": ["a", "empty", "b"], "kind": ["activation"] * 3, "status": ["computed"] * 3,
+        "health": ["ok", "fail", "warn"], "relative_euclidean_distance": [1e-4, None, 0.02],
+        "cosine_similarity": [1.0, None, 0.99], "nonfinite_mismatch": [0, 0, 0],
+    })
+
+    class _Cmp:
+        pairing = None
+
+    edges = build_edges(_Cmp())  # type: ignore[arg-type]
+    classes = classify_frame(frame, edges)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        shape = trend(frame, classes)
+    assert isinstance(shape, Trend) and shape.row == 2
+
+
+def test_an_error_that_does_not_grow_is_no_drift() -> None:
+    errs = [0.05, 0.04, 0.03, 0.02, 0.011]
+    frame = pl.DataFrame({
+        "name": [f"l{k}" for k in range(5)], "kind": ["activation"] * 5, "status": ["computed"] * 5,
+        "health": ["warn"] * 4 + ["fail"], "relative_euclidean_distance": errs,
+        "cosine_similarity": [0.99] * 5, "nonfinite_mismatch": [0] * 5,
+    })
+
+    class _Cmp:
+        pairing = None
+
+    shape = trend(frame, classify_frame(frame, build_edges(_Cmp())))  # type: ignore[arg-type]
+    assert shape.kind != "drift" or (shape.slope or 0) > 0
+
+
+# ------------------------------------------------------------------ properties against float64 references
+
+_arrays = hnp.arrays(np.float64, hnp.array_shapes(min_dims=1, max_dims=3, max_side=5),
+                     elements=st.floats(-1e6, 1e6, allow_nan=False))
+
+
+@settings(max_examples=80, deadline=None)
+@given(_arrays, st.floats(-3.0, 3.0))
+def test_rel_error_against_a_float64_reference(a: np.ndarray, k: float) -> None:
+    b = a * k
+    norm = math.sqrt(sum(float(x) ** 2 for x in a.reshape(-1)))
+    diff = math.sqrt(sum((float(x) - float(y)) ** 2 for x, y in zip(a.reshape(-1), b.reshape(-1))))
+    got = rel_error(a, b)
+    if norm == 0:
+        assert got == 0.0
+    else:
+        assert got == pytest.approx(diff / norm, rel=1e-9, abs=1e-12)
+
+
+def test_rel_error_sees_nonfinite_positions() -> None:
+    a = np.array([1.0, np.nan, 2.0])
+    assert rel_error(a, a.copy()) == 0.0
+    assert rel_error(a, np.array([1.0, 1.0, 2.0])) == math.inf
+    assert rel_error(np.array([np.inf]), np.array([-np.inf])) == math.inf
+
+
+@settings(max_examples=60, deadline=None)
+@given(hnp.arrays(np.float32, hnp.array_shapes(min_dims=2, max_dims=4, max_side=4),
+                  elements=st.floats(-100, 100, width=32)), st.randoms(use_true_random=False))
+def test_aligning_permutation_undoes_a_transpose(arr: np.ndarray, rnd) -> None:  # type: ignore[no-untyped-def]
+    perm = list(range(arr.ndim))
+    rnd.shuffle(perm)
+    moved = arr.transpose(perm)
+    found = aligning_permutation(arr, moved)
+    if found is None:
+        assert moved.shape == arr.shape and np.array_equal(moved, arr)
+    else:
+        assert np.allclose(moved.transpose(found), arr, rtol=1e-6, atol=0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(hnp.arrays(np.float32, st.integers(1, 20), elements=st.floats(-1e9, 1e9, width=32)))
+def test_fp16_emulation_clamps_and_rounds_like_float16(a: np.ndarray) -> None:
+    out = as_target_dtype(a, "float16")
+    ref = np.clip(a.astype(np.float64), -65504.0, 65504.0).astype(np.float16).astype(np.float64)
+    assert out.dtype == a.dtype and np.array_equal(out.astype(np.float64), ref)
+
+
+@settings(max_examples=60, deadline=None)
+@given(hnp.arrays(np.float32, st.integers(1, 20), elements=st.floats(-1e9, 1e9, width=32)))
+def test_clamp_and_flush_changes_only_out_of_range_values(a: np.ndarray) -> None:
+    out = clamp_and_flush(a, "float16").astype(np.float64)
+    ref = a.astype(np.float64)
+    ref = np.where(np.abs(ref) > 65504.0, np.sign(ref) * 65504.0, ref)
+    ref = np.where(np.abs(ref) < 2.0**-25, 0.0, ref)
+    assert np.array_equal(out, ref)
