@@ -309,3 +309,42 @@ def test_clamp_and_flush_changes_only_out_of_range_values(a: np.ndarray) -> None
     ref = np.where(np.abs(ref) > 65504.0, np.sign(ref) * 65504.0, ref)
     ref = np.where(np.abs(ref) < 2.0**-25, 0.0, ref)
     assert np.array_equal(out, ref)
+
+
+# ------------------------------------------------------------------ item 7: overflow beyond Exp
+
+
+def _overflow_model(op: str) -> tuple[onnx.ModelProto, np.ndarray]:
+    """One op whose fp16 run leaves the float16 range (for the input returned with it)."""
+    x_info = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 2])
+    y_info = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    big = np.array([[300.0, 300.0], [200.0, 250.0]], np.float32)
+    if op == "Pow":
+        nodes, inits = [helper.make_node("Pow", ["x", "p"], ["y"], name="pow")], {"p": np.array(2.0, np.float32)}
+    elif op == "ReduceSum":
+        nodes = [helper.make_node("Mul", ["x", "k"], ["m"], name="scale"),
+                 helper.make_node("ReduceSum", ["m", "axes"], ["y"], name="sum", keepdims=0)]
+        inits = {"k": np.array(200.0, np.float32), "axes": np.array([1], np.int64)}
+    else:  # a MatMul whose sums pass the float16 maximum
+        nodes = [helper.make_node("MatMul", ["x", "w"], ["y"], name="matmul")]
+        inits = {"w": np.array([[300.0, 1.0], [300.0, 1.0]], np.float32)}
+    return _model(nodes, [x_info], [y_info], inits), big
+
+
+@pytest.mark.parametrize("op", ["Pow", "ReduceSum", "MatMul"])
+def test_overflow_is_found_on_every_op_that_leaves_the_range(tmp_path: Path, op: str) -> None:
+    proto, x = _overflow_model(op)
+    model = tmp_path / "m.onnx"
+    onnx.save_model(proto, str(model))
+    np.save(tmp_path / "x.npy", x)
+    dump_model(model, tmp_path / "g", inputs={"x": tmp_path / "x.npy"})
+    dump_model(model, tmp_path / "t", inputs={"x": tmp_path / "x.npy"}, target="fp16")
+    cmp = compare(tmp_path / "g", tmp_path / "t", model=model)
+    diag = diagnose(cmp)
+    assert diag.root_causes, (diag.summary, cmp.frame.select("name", "health", "message").rows())
+    top = diag.root_causes[0]
+    assert top.name == "y" and top.cause == v.OVERFLOW, (top.cause, top.evidence)
+    assert any("beyond the float16 maximum" in e or "cannot be stored in float16" in e for e in top.evidence)
+    assert top.replay is not None and top.replay.differs  # float64 replay stays finite, the target does not
+    if op == "MatMul":
+        assert any("partial sums of 'matmul' can reach |x| 180000" in e for e in top.evidence)

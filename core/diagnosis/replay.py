@@ -357,7 +357,7 @@ class Replayer:
             return Replay(row, names, "not replayed", note=note, seconds=time.perf_counter() - start)
         replayed, precision = run_nodes(self.src, nodes, feeds, output)
         vs_target, error = rel_error(replayed, target), rel_error(golden, target)
-        verdict = "differs" if vs_target > max(ROUNDING, DIFFERS_SHARE * error) else "faithful"
+        verdict = "differs" if _differs(vs_target, error) else "faithful"
         return Replay(row, names, verdict, precision, vs_target, error, time.perf_counter() - start)
 
     def constant_effect(self, row: int, constant: str, changed: np.ndarray) -> float | None:
@@ -376,6 +376,12 @@ class Replayer:
         except RuntimeError:
             return None
         return rel_error(plain, moved)
+
+
+def _differs(vs_target: float, error: float) -> bool:
+    """The target is off the faithful replay by more than rounding and by a fair share of its own
+    error (NaN/Inf the replay does not produce always differ)."""
+    return math.isinf(vs_target) or vs_target > max(ROUNDING, DIFFERS_SHARE * error)
 
 
 def _topological(group: Iterable[onnx.NodeProto], order: Iterable[onnx.NodeProto]) -> list[onnx.NodeProto]:
