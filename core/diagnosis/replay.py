@@ -125,6 +125,7 @@ class ModelSource:
 
     path: Path
     _proto: onnx.ModelProto | None = None
+    """The parsed model (the comparison's when it kept it; external data is read per tensor)."""
     _by_output: dict[str, onnx.NodeProto] = field(default_factory=dict)
     _by_name: dict[str, onnx.NodeProto] = field(default_factory=dict)
     _inits: dict[str, onnx.TensorProto] = field(default_factory=dict)
@@ -132,7 +133,8 @@ class ModelSource:
 
     def proto(self) -> onnx.ModelProto:
         if self._proto is None:
-            self._proto = onnx.load_model(str(self.path))
+            self._proto = onnx.load_model(str(self.path), load_external_data=False)
+        if not self._by_output:
             graph = self._proto.graph
             self._inits = {t.name: t for t in graph.initializer}
             for node in graph.node:
@@ -162,7 +164,7 @@ class ModelSource:
         """A constant's golden value (initializer or ``Constant`` node), else None."""
         init = self.initializer(name)
         if init is not None:
-            return numpy_helper.to_array(init)
+            return numpy_helper.to_array(init, base_dir=str(self.path.parent))
         node = self.constant_node(name)
         if node is None:
             return None
@@ -175,7 +177,8 @@ def model_source(cmp: Comparison) -> ModelSource | None:
     path = cmp.meta.get("model")
     if not path or not Path(str(path)).is_file() or not cmp.has_tensors:
         return None
-    return ModelSource(Path(str(path)))
+    facts = cmp.model_facts
+    return ModelSource(Path(str(path)), facts.proto if facts is not None else None)
 
 
 # ------------------------------------------------------------------ one-node models
@@ -219,8 +222,8 @@ def run_nodes(src: ModelSource, nodes: Sequence[onnx.NodeProto], feeds: Mapping[
     in float64 when every op allows it, else float32.  Raises on a failing session."""
     proto = src.proto()
     extra = [c for n in _subgraph_inputs(nodes) if n not in feeds and (c := src.constant_node(n)) is not None]
-    values = {n: numpy_helper.to_array(t) for n in _subgraph_inputs(nodes)
-              if n not in feeds and (t := src.initializer(n)) is not None}
+    values = {n: value for n in _subgraph_inputs(nodes)
+              if n not in feeds and src.initializer(n) is not None and (value := src.constant_value(n)) is not None}
     values.update(consts or {})
     kept = [c for c in extra if c.output[0] not in values]
     failure: Exception | None = None
