@@ -84,6 +84,7 @@ def test_replay_names_the_node_whose_implementation_differs(resize_case: tuple[P
     assert top.replay is not None and top.replay.differs and top.replay.nodes == ("resize",)
     assert top.replay.vs_target is not None and top.replay.vs_target > 0.05
     assert any("does not match the target" in e for e in top.evidence)
+    assert diag.classification["replay"][top.row] == "differs"
     assert "fusion_switch" not in top.advice and "fp32" not in top.advice
     data = diag.to_json()
     assert data["root_causes"][0]["replay"]["verdict"] == "differs"  # type: ignore[index]

@@ -86,22 +86,40 @@ _OVERFLOW_WIDE = (
     "(fold a factor into a neighbouring op); for a hand-written softmax, subtract the row maximum before Exp."
 )
 _PRECISION = "This node loses precision in the target dtype: keep it in fp32 (mixed precision) and compare again."
+def _fusion(kind: TargetKind, checks: dict[str, str], detail: str | None) -> str | None:
+    return _FUSION_ASCEND if kind.ascend else _FUSION_OTHER
+
+
+def _nan(kind: TargetKind, checks: dict[str, str], detail: str | None) -> str | None:
+    return _NAN_REDUCED if kind.reduced_float else _NAN_FP32
+
+
+def _overflow(kind: TargetKind, checks: dict[str, str], detail: str | None) -> str | None:
+    return None if kind.reduced_float else _OVERFLOW_WIDE
+
+
+def _quantisation(kind: TargetKind, checks: dict[str, str], detail: str | None) -> str | None:
+    return checks["quantisation-wide" if detail == "quantisation-wide" else "quantisation"]
+
+
+#: Causes whose advice depends on the target's kind (None: fall through to the evidence's advice).
+_BY_KIND = {v.FUSION: _fusion, v.NAN_ORIGIN: _nan, v.OVERFLOW: _overflow, v.QUANTISATION: _quantisation}
+#: Evidence whose own advice says "keep in fp32": for reduced-float targets only.
+_FP32_ADVICE = frozenset({"clamped", "constant-range", "overflow", "opdebug"})
+
+
 def advice_for(cause: str, kind: TargetKind, check_advice: dict[str, str], detail: str | None = None) -> str:
     """The advice text for a root cause of class ``cause`` on a target of ``kind``.
 
     ``detail`` is the kind of evidence behind it (a check's ``Finding.cause``) whose
     own advice (``check_advice``) fits best when it applies.
     """
-    if cause == v.FUSION:
-        return _FUSION_ASCEND if kind.ascend else _FUSION_OTHER
-    if cause == v.NAN_ORIGIN:
-        return _NAN_REDUCED if kind.reduced_float else _NAN_FP32
-    if cause == v.OVERFLOW and not kind.reduced_float:
-        return _OVERFLOW_WIDE
+    pick = _BY_KIND.get(cause)
+    text = pick(kind, check_advice, detail) if pick is not None else None
+    if text is not None:
+        return text
     if cause == v.PRECISION:
         return _PRECISION
-    if cause == v.QUANTISATION:
-        return check_advice["quantisation-wide" if detail == "quantisation-wide" else "quantisation"]
-    if detail in check_advice and (kind.reduced_float or detail not in ("clamped", "constant-range")):
+    if detail in check_advice and (kind.reduced_float or detail not in _FP32_ADVICE):
         return check_advice[detail]
     return _OWN.get(cause, check_advice.get(cause, _OWN[v.OPERATOR]))

@@ -41,15 +41,8 @@ from dumpscope.core.diagnosis.checks import (
 from dumpscope.core.diagnosis.checks import advice as check_advice
 from dumpscope.core.diagnosis.advice import TargetKind, advice_for, target_kind
 from dumpscope.core.diagnosis.layout import input_permutation
-from dumpscope.core.diagnosis.replay import (
-    Progress,
-    Replay,
-    Replayer,
-    as_target_dtype,
-    clamp_and_flush,
-    model_source,
-    replay_rows,
-)
+from dumpscope.core.diagnosis.effects import cause_share, constant_row_share, measured
+from dumpscope.core.diagnosis.replay import Progress, Replay, Replayer, model_source, replay_rows
 from dumpscope.core import vocabulary as v
 from dumpscope.core.vocabulary import CAUSE, FINDING_CLASS
 from dumpscope.core.diagnosis.classify import Trend, classify_frame, nan_origin, trend
@@ -70,8 +63,6 @@ MIN_LOSS_DB = 1.0
 
 #: Advice each registered check brings for the kind of evidence it reports (``Finding.cause``).
 ADVICE: dict[str, str] = check_advice()
-#: A constant whose replayed effect on the output is below this share of the row's error explains nothing.
-NEGLIGIBLE_SHARE = 0.1
 
 
 @dataclass(frozen=True)
@@ -320,7 +311,7 @@ def _is_graph_input(cmp: Comparison, r: dict[str, object]) -> bool:
 def _cause_of(run: _Run, row: int, r: dict[str, object], findings: list[Finding], replay: Replay | None) -> str:
     """The cause class of a candidate (``vocabulary.CAUSE_CLASSES``)."""
     if _is_graph_input(run.cmp, r):
-        return v.LAYOUT if input_permutation(run.cmp, row) is not None else v.PREPROCESSING
+        return v.LAYOUT if run.permutation(row) is not None else v.PREPROCESSING
     if r["health"] == "error":
         return v.NOT_COMPARED
     weighty = [f for f in findings if f.weight > 0]
@@ -419,6 +410,13 @@ class _Run:
     kind: TargetKind = field(default_factory=TargetKind)
     replayer: Replayer | None = None
     replays: dict[int, Replay] = field(default_factory=dict)
+    layouts: dict[int, tuple[int, ...] | None] = field(default_factory=dict)
+    """Graph-input row -> the axis order aligning its target with the golden (searched once)."""
+
+    def permutation(self, row: int) -> tuple[int, ...] | None:
+        if row not in self.layouts:
+            self.layouts[row] = input_permutation(self.cmp, row)
+        return self.layouts[row]
 
 
 def diagnose(
@@ -450,11 +448,20 @@ def diagnose(
     first_info = _row_info(frame, run.classes, first) if first is not None else None
     summary = _summary(cmp, causes, first_info, run.shape, warnings, healthy, counts)
     return Diagnosis(
-        root_causes=tuple(causes[:limit]), first_divergent=first_info, summary=summary, classification=run.classes,
+        root_causes=tuple(causes[:limit]), first_divergent=first_info, summary=summary,
+        classification=_with_replays(run.classes, run.replays),
         trend=run.shape, nan_origin=run.nan_row, overflow=tuple(dict.fromkeys(overflow_lines)),
         quantisation=_quantisation_losses(cmp, run.classes), warnings=warnings, edges_source=run.edges.source,
         healthy=healthy, counts=counts, replays=run.replays,
     )
+
+
+def _with_replays(classes: pl.DataFrame, replays: dict[int, Replay]) -> pl.DataFrame:
+    """The classification with a ``replay`` column: each replayed row's verdict (null elsewhere)."""
+    verdicts = [None] * classes.height
+    for row, rep in replays.items():
+        verdicts[row] = rep.verdict
+    return classes.with_columns(pl.Series("replay", verdicts, dtype=pl.String))
 
 
 def _one_drift(causes: list[RootCause]) -> list[RootCause]:
@@ -513,9 +520,10 @@ def _root_cause(run: _Run, k: int, score: float, c: dict[str, object]) -> tuple[
     r = run.cmp.frame.row(row, named=True)
     replay = run.replays.get(row)
     raw = check_row(run.ctx, row) if k < MAX_CHECKED and run.cmp.has_tensors else []
-    findings = [_measured(run, row, r, f, replay) for f in raw]
+    findings = [measured(f, replay, run.replayer, row, run.classes["error"][row], str(r["target_dtype"] or ""))
+                for f in raw]
     cause = _cause_of(run, row, r, findings, replay)
-    effect = _constant_row_effect(run, row, r) if r["kind"] == "constant" else _effect(findings, replay, cause)
+    effect = _constant_row_effect(run, row, r) if r["kind"] == "constant" else cause_share(findings, replay, cause)
     commands = _commands(run, cause, r, findings)
     total = _score(cause, score + min(0.3, sum(f.weight for f in findings)), effect)
     return RootCause(
@@ -547,88 +555,30 @@ def _score(cause: str, score: float, effect: float | None) -> float:
     return score * min(1.0, max(effect, 0.05))
 
 
-def _effect(findings: list[Finding], replay: Replay | None, cause: str) -> float | None:
-    """The share of the row's error the cause explains: the named constant's replayed effect,
-    else the replay's (how far the target is from the faithful computation)."""
-    shares = [f.share for f in findings if isinstance(f, _Measured) and f.weight > 0 and FINDING_CLASS.get(f.cause) == cause]
-    if shares:
-        return max(shares)
-    if replay is None or replay.vs_target is None or not replay.target_error:
-        return None
-    return min(1.0, replay.vs_target / replay.target_error) if math.isfinite(replay.vs_target) else 1.0
-
-
-#: Consumers of a differing constant whose output is replayed with the target's constant.
-MAX_CONSUMERS = 3
-
-
 def _constant_row_effect(run: _Run, row: int, r: dict[str, object]) -> float | None:
-    """A differing constant's effect: the largest share of an unhealthy consumer's error that the
-    target's version of the constant alone explains (0 when no consumer is unhealthy)."""
+    """A differing constant's measured share of its unhealthy consumers' error."""
     if run.replayer is None:
         return None
-    levels = run.classes["level"]
-    consumers = [c for c in consumers_of(run.ctx, row) if (levels[c] or 0) > 0][:MAX_CONSUMERS]
-    shares = []
-    for c in consumers:
-        effect = _constant_effect(run, c, r, str(r["name"]))
-        err = run.classes["error"][c]
-        if effect is not None and err:
-            shares.append(min(1.0, effect / err) if math.isfinite(effect) else 1.0)
-    if consumers and not shares:
-        return None
-    return max(shares, default=0.0)
-
-
-@dataclass(frozen=True)
-class _Measured(Finding):
-    """A finding about a constant, with its replayed effect on the node's output."""
-
-    share: float = 0.0
-    """The constant's effect as a share of the row's error."""
-
-
-def _measured(run: _Run, row: int, r: dict[str, object], f: Finding, replay: Replay | None) -> Finding:
-    """A finding with its measured effect: a constant's replayed effect on the output; a fusion
-    whose original subgraph replays to the target's output explains nothing."""
-    if f.subject is None and replay is not None and replay.faithful:
-        return replace(f, weight=0.0, fixes=(), text=f.text + "; but the replay of the node on the target's inputs "
-                       "matches the target: this does not explain the row's error")
-    if f.subject is None or run.replayer is None:
-        return f
-    err = run.classes["error"][row]
-    golden = run.replayer.src.constant_value(f.subject)
-    changed = None if golden is None else clamp_and_flush(golden, str(r["target_dtype"] or ""))
-    effect = None if changed is None else run.replayer.constant_effect(row, f.subject, changed)
-    if effect is None or err is None or not err > 0:
-        return f
-    share = min(1.0, effect / err) if math.isfinite(effect) else 1.0
-    said = f"; replayed, it moves the output by a relative {effect:.3g} against the row's error {err:.3g}"
-    if share < NEGLIGIBLE_SHARE:
-        return _Measured(**{**_fields(f), "weight": 0.0, "fixes": (), "text": f.text + said + ": negligible"}, share=share)
-    return _Measured(**{**_fields(f), "text": f.text + said}, share=share)
-
-
-def _fields(f: Finding) -> dict[str, object]:
-    return {"cause": f.cause, "text": f.text, "fixes": f.fixes, "weight": f.weight, "subject": f.subject}
-
-
-def _constant_effect(run: _Run, row: int, r: dict[str, object], name: str) -> float | None:
-    """How much the target's version of constant ``name`` (``r`` is its row) alone moves ``row``'s output."""
-    assert run.replayer is not None
-    golden = run.replayer.src.constant_value(name)
-    if golden is None:
-        return None
-    changed = run.replayer.tensors.load(name, "target")
-    if changed is None or changed.shape != golden.shape or np.array_equal(changed, golden):
-        changed = as_target_dtype(golden, str(r["target_dtype"] or ""))
-    return run.replayer.constant_effect(row, name, changed.astype(golden.dtype, copy=False))
+    levels, errors = run.classes["level"], run.classes["error"]
+    consumers = [(c, errors[c]) for c in consumers_of(run.ctx, row) if (levels[c] or 0) > 0]
+    return constant_row_share(run.replayer, str(r["name"]), str(r["target_dtype"] or ""), consumers)
 
 
 def _evidence(run: _Run, row: int, r: dict[str, object], c: dict[str, object], findings: list[Finding]) -> list[str]:
     """The sentences that support a root cause, strongest first."""
     has_graph = run.cmp.model_facts is not None or run.model is not None
     evidence = [f"{r['health']}: {r['message']}" if r["message"] else str(r["health"]), _origin_sentence(r, c, has_graph)]
+    evidence += _how_sentences(run, row, r)
+    evidence += [f.text for f in findings]
+    unresolved = run.edges.unresolved.get(row)
+    if unresolved:
+        evidence.append("inputs not compared: " + ", ".join(repr(display(n)) for n in unresolved[:5]))
+    return evidence
+
+
+def _how_sentences(run: _Run, row: int, r: dict[str, object]) -> list[str]:
+    """What the row is and how it broke: a graph input, its replay, the first NaN/Inf, the trend."""
+    evidence = []
     if _is_graph_input(run.cmp, r):
         evidence.append(_input_sentence(run, row))
     if row in run.replays:
@@ -640,16 +590,12 @@ def _evidence(run: _Run, row: int, r: dict[str, object], c: dict[str, object], f
         )
     if run.shape.kind in ("drift", "jump") and run.shape.row == row:
         evidence.append(run.shape.sentence(run.cmp.frame))
-    evidence += [f.text for f in findings]
-    unresolved = run.edges.unresolved.get(row)
-    if unresolved:
-        evidence.append("inputs not compared: " + ", ".join(repr(display(n)) for n in unresolved[:5]))
     return evidence
 
 
 def _input_sentence(run: _Run, row: int) -> str:
     """What a differing graph input means: pre-processing, or a layout when axes align it."""
-    perm = input_permutation(run.cmp, row)
+    perm = run.permutation(row)
     if perm is not None:
         return f"a graph input: the target holds the golden values with its axes permuted (order {perm}): a layout mismatch"
     return "a graph input, not an activation: the values fed differ (pre-processing), no node computed them"

@@ -216,16 +216,22 @@ def _widen(arrays: Mapping[str, np.ndarray], wide: bool) -> dict[str, np.ndarray
     return {n: a.astype(np.float64) if wide and a.dtype == np.float32 else a for n, a in arrays.items()}
 
 
+def _constants(src: ModelSource, nodes: Sequence[onnx.NodeProto], feeds: Mapping[str, np.ndarray],
+               consts: Mapping[str, np.ndarray]) -> tuple[list[onnx.NodeProto], dict[str, np.ndarray]]:
+    """The ``Constant`` nodes to copy and the initializer values (``consts`` overriding) ``nodes`` read."""
+    wanted = [n for n in _subgraph_inputs(nodes) if n not in feeds]
+    values = {n: value for n in wanted if src.initializer(n) is not None and (value := src.constant_value(n)) is not None}
+    values.update(consts)
+    kept = [c for n in wanted if n not in values and (c := src.constant_node(n)) is not None]
+    return kept, values
+
+
 def run_nodes(src: ModelSource, nodes: Sequence[onnx.NodeProto], feeds: Mapping[str, np.ndarray],
               output: str, consts: Mapping[str, np.ndarray] | None = None) -> tuple[np.ndarray, str]:
     """Run ``nodes`` alone on ``feeds`` (golden constants unless ``consts`` overrides some):
     in float64 when every op allows it, else float32.  Raises on a failing session."""
     proto = src.proto()
-    extra = [c for n in _subgraph_inputs(nodes) if n not in feeds and (c := src.constant_node(n)) is not None]
-    values = {n: value for n in _subgraph_inputs(nodes)
-              if n not in feeds and src.initializer(n) is not None and (value := src.constant_value(n)) is not None}
-    values.update(consts or {})
-    kept = [c for c in extra if c.output[0] not in values]
+    kept, values = _constants(src, nodes, feeds, consts or {})
     failure: Exception | None = None
     for wide in (True, False):
         try:
