@@ -349,3 +349,23 @@ def test_overflow_is_found_on_every_op_that_leaves_the_range(tmp_path: Path, op:
     assert top.replay is not None and top.replay.differs  # float64 replay stays finite, the target does not
     if op == "MatMul":
         assert any("partial sums of 'matmul' can reach |x| 180000" in e for e in top.evidence)
+
+
+def test_a_fused_target_op_is_replayed_as_its_original_subgraph(tmp_path: Path) -> None:
+    model = tmp_path / "m.onnx"
+    onnx.save_model(_conv_model(), str(model))
+    dump_model(model, tmp_path / "g")
+    dump_model(model, tmp_path / "t", target="optimized")
+    cmp = compare(tmp_path / "g", tmp_path / "t", model=model)
+    manifest = json.loads((tmp_path / "t" / "manifest.json").read_text())
+    from dumpscope.core.vendor.fusion import fused_ops
+
+    fused = fused_ops(None, manifest)
+    replayer = Replayer(cmp, model_source(cmp), fused)  # type: ignore[arg-type]
+    y = cmp.frame["name"].to_list().index("y")
+    rep = replayer.replay(y)
+    if any(set(orig) >= {"conv", "relu"} for orig, _ in fused.values()):
+        assert rep.nodes == ("conv", "relu")
+    else:  # onnxruntime did not fuse them: the node alone is replayed
+        assert rep.nodes == ("relu",)
+    assert rep.faithful and rep.vs_target is not None and rep.vs_target < 1e-6
