@@ -369,3 +369,43 @@ def test_a_fused_target_op_is_replayed_as_its_original_subgraph(tmp_path: Path) 
     else:  # onnxruntime did not fuse them: the node alone is replayed
         assert rep.nodes == ("relu",)
     assert rep.faithful and rep.vs_target is not None and rep.vs_target < 1e-6
+
+
+# ------------------------------------------------------------------ item 5 (diagnosis side): a shared int8 grid
+
+
+def _head_model(qdq: bool) -> onnx.ModelProto:
+    """boxes (0-316) and scores (0-1) concatenated on axis 1; the target Q/DQs the Concat with one scale."""
+    cat_out = "cat_raw" if qdq else "out"
+    nodes = [
+        helper.make_node("Relu", ["a"], ["ra"], name="relu"),
+        helper.make_node("Mul", ["ra", "k"], ["boxes"], name="scale"),
+        helper.make_node("Sigmoid", ["b"], ["scores"], name="sigmoid"),
+        helper.make_node("Concat", ["boxes", "scores"], [cat_out], name="concat", axis=1),
+    ]
+    inits = {"k": np.array(100.0, np.float32)}
+    if qdq:
+        nodes += [helper.make_node("QuantizeLinear", ["cat_raw", "s", "zp"], ["q"], name="q"),
+                  helper.make_node("DequantizeLinear", ["q", "s", "zp"], ["out"], name="dq")]
+        inits.update(s=np.array(316.0 / 255.0, np.float32), zp=np.array(0, np.uint8))
+    inputs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, [1, 4, 64]) for n in ("a", "b")]
+    return _model(nodes, inputs, [helper.make_tensor_value_info("out", TensorProto.FLOAT, None)], inits)
+
+
+def test_a_concat_input_starved_by_a_shared_grid_is_named(tmp_path: Path) -> None:
+    from dumpscope.core.diagnosis.checks import CheckContext, check_row
+
+    rng = np.random.default_rng(0)
+    for name, value in (("a", rng.uniform(0, 3.16, (1, 4, 64))), ("b", rng.normal(0, 2, (1, 4, 64)))):
+        np.save(tmp_path / f"{name}.npy", value.astype(np.float32))
+    feeds = {n: tmp_path / f"{n}.npy" for n in ("a", "b")}
+    for tag, qdq in (("g", False), ("t", True)):
+        onnx.save_model(_head_model(qdq), str(tmp_path / f"{tag}.onnx"))
+        dump_model(tmp_path / f"{tag}.onnx", tmp_path / tag, inputs=feeds)
+    cmp = compare(tmp_path / "g", tmp_path / "t", model=tmp_path / "g.onnx")
+    row = cmp.frame["target_name"].to_list().index("out")  # the Q/DQ output (not the raw Concat)
+    findings = check_row(CheckContext(cmp, build_edges(cmp, [cmp.model_facts])), row)  # type: ignore[list-item]
+    starved = [f for f in findings if "steps of the shared scale" in f.text]
+    assert starved and all(f.cause == "quantisation" for f in starved)
+    assert "'scores'" in starved[0].text and "'boxes'" not in " ".join(f.text for f in starved)
+    assert "per-channel" in advice_for(v.QUANTISATION, TargetKind(), check_advice(), starved[0].cause)

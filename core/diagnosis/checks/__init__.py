@@ -10,6 +10,7 @@ from __future__ import annotations
 from dumpscope.core.diagnosis.checks import (
     constants,
     fusion,
+    grid,
     opdebug,
     overflow,
     quantisation,
@@ -31,7 +32,9 @@ from dumpscope.core.diagnosis.checks.base import (
 from dumpscope.core.inspect.overflow import quant_params, row_ref
 
 #: The registry: every check, in the order its findings are listed.
-CHECKS: tuple[Check, ...] = (overflow.CHECK, constants.CHECK, quantisation.CHECK, opdebug.CHECK, fusion.CHECK)
+CHECKS: tuple[Check, ...] = (
+    overflow.CHECK, constants.CHECK, quantisation.CHECK, grid.CHECK, opdebug.CHECK, fusion.CHECK,
+)
 
 __all__ = [
     "CHECKS", "EXP_OPS", "FEW_LEVELS", "SUM_OPS", "WIDE_RANGE", "CheckContext", "Finding", "PatchAction",
