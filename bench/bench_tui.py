@@ -37,7 +37,7 @@ def _rss_mb() -> float:
 
 
 def _comparison(rows: int):  # type: ignore[no-untyped-def]
-    from dumpscope.core.comparison.pipeline import Comparison
+    from dumpscope.core.comparison.result import Comparison
     from dumpscope.tui.app.screenshots import generated_frame
 
     return Comparison.from_frame(generated_frame(rows), meta={"golden": "g", "target": "t"})

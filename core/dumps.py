@@ -78,7 +78,11 @@ class TensorRef:
         return self.info.name
 
     def load(self) -> np.ndarray:
-        """Return the data (possibly a read-only memory map).  Never unpickles."""
+        """Return the data (possibly a read-only memory map).  Never unpickles.
+
+        Any failure while reading (a corrupt file, a layout that does not fit...) is raised
+        as :class:`TensorReadError`, the message of that tensor's row; nothing else escapes.
+        """
         return self._guarded(lambda loader: loader())
 
     def load_transient(self, scratch: object) -> np.ndarray:
@@ -98,6 +102,12 @@ class TensorRef:
             raise
         except (OSError, ValueError, TypeError) as exc:
             raise TensorReadError(f"{self.info.source or self.info.name}: {exc}") from exc
+        except MemoryError:
+            raise TensorReadError(f"{self.info.source or self.info.name}: not enough memory to load it") from None
+        except Exception as exc:  # noqa: BLE001 - one bad tensor costs its row, never the run
+            raise TensorReadError(
+                f"{self.info.source or self.info.name}: unreadable ({type(exc).__name__}: {exc})"
+            ) from exc
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from dumpscope.core.formats import open_dump
 from dumpscope.core.formats.npy_dir import parse_name
 from dumpscope.core.dumps import DumpError
 from dumpscope.core.names import from_filename, to_filename
-from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.core.comparison.result import Comparison
 from dumpscope.tui.cli.main import main
 
 

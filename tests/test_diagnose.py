@@ -19,7 +19,8 @@ from dumpscope.core.diagnosis.engine import Diagnosis, classify, diagnose, model
 from dumpscope.core.diagnosis.markdown import markdown
 from dumpscope.core.names import display, to_filename
 from dumpscope.core.onnx.runner import dump_model
-from dumpscope.core.comparison.pipeline import Comparison, compare
+from dumpscope.core.comparison.pipeline import compare
+from dumpscope.core.comparison.result import Comparison
 from dumpscope.tui.cli.main import main
 
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"  # shared/ sits beside the repo

@@ -16,7 +16,8 @@ from dumpscope.core.inspect import overflow as overflow_mod
 from dumpscope.core.names import to_filename
 from dumpscope.core.inspect.fusion import fusion_facts
 from dumpscope.core.inspect.overflow import first_positions, overflow_facts
-from dumpscope.core.comparison.pipeline import Comparison, compare
+from dumpscope.core.comparison.pipeline import compare
+from dumpscope.core.comparison.result import Comparison
 
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"  # shared/ sits beside the repo
 

@@ -96,6 +96,125 @@ def test_out_dir_rules(chain_model: Path, tmp_path: Path) -> None:
     assert read_manifest(out)["target"] == "optimized"
 
 
+def _no_temp_left(parent: Path) -> None:
+    assert not [p.name for p in parent.iterdir() if ".dumpscope-" in p.name]
+
+
+def test_out_dir_planted_symlinks_are_refused_and_nothing_outside_changes(chain_model: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    secret = outside / "secret.npy"
+    secret.write_bytes(b"precious")
+    out = tmp_path / "d"
+    dump_model(chain_model, out)
+    tensor_file = next(t["file"] for t in read_manifest(out)["tensors"] if t["kind"] == "activation")
+    for plant in (tensor_file, "manifest.json.tmp", "inputs"):
+        victim = out / plant
+        if victim.is_dir():
+            import shutil
+
+            shutil.rmtree(victim)
+        else:
+            victim.unlink(missing_ok=True)
+        victim.symlink_to(outside if plant == "inputs" else secret)
+        with pytest.raises(DumpError, match="did not write"):
+            dump_model(chain_model, out)
+        assert secret.read_bytes() == b"precious"
+        assert sorted(p.name for p in outside.iterdir()) == ["secret.npy"]
+        victim.unlink()
+        dump_model(chain_model, tmp_path / "fresh")  # unrelated: still works
+    _no_temp_left(tmp_path)
+
+
+def test_out_dir_old_manifest_naming_a_symlinked_folder_deletes_nothing_outside(chain_model: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "x.npy").write_bytes(b"precious")
+    out = tmp_path / "d"
+    dump_model(chain_model, out)
+    (out / "sub").symlink_to(outside)
+    manifest = read_manifest(out)
+    manifest["tensors"].append({"name": "evil", "file": "sub/x.npy"})
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(DumpError, match="did not write"):
+        dump_model(chain_model, out)
+    assert (outside / "x.npy").read_bytes() == b"precious"
+
+
+def test_out_dir_symlink_itself_is_refused(chain_model: Path, tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "link").symlink_to(real)
+    with pytest.raises(DumpError, match="symbolic link"):
+        dump_model(chain_model, tmp_path / "link")
+    assert not any(real.iterdir())
+
+
+def test_failed_or_interrupted_dump_leaves_no_temp_folder_and_keeps_the_old_dump(
+    chain_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dumpscope.core.onnx import runner
+
+    out = tmp_path / "d"
+    dump_model(chain_model, out)
+    before = sorted(p.name for p in out.rglob("*"))
+
+    def interrupted(*_a: object, **_k: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "write_manifest", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        dump_model(chain_model, out, target="optimized")
+    with pytest.raises(KeyboardInterrupt):
+        dump_model(chain_model, tmp_path / "new")
+    assert sorted(p.name for p in out.rglob("*")) == before
+    assert read_manifest(out)["target"] is None
+    assert not (tmp_path / "new").exists()
+    _no_temp_left(tmp_path)
+
+
+@pytest.mark.parametrize("args", [["--max-memory", "nan"], ["--max-memory", "inf"], ["--max-memory", "0"], ["--seed", "-1"]])
+def test_bad_dump_options_are_usage_errors_and_write_nothing(
+    chain_model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    out = tmp_path / "d"
+    assert main(["dump", str(chain_model), "-o", str(out), *args]) == 2
+    err = capsys.readouterr().err
+    assert "internal error" not in err and args[0] in err
+    assert not out.exists()
+    _no_temp_left(tmp_path)
+    with pytest.raises(DumpError):
+        dump_model(chain_model, out, max_memory_mb=float(args[1]) if args[0] == "--max-memory" else 512,
+                   seed=int(args[1]) if args[0] == "--seed" else 0)
+    assert not out.exists()
+
+
+def test_empty_out_dir_is_kept_and_filled(chain_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "empty"
+    out.mkdir()
+    inode = out.stat().st_ino
+    monkeypatch.chdir(out)
+    assert main(["dump", str(chain_model), "-o", "."]) == 0
+    assert out.stat().st_ino == inode and read_manifest(out)["target"] is None
+    _no_temp_left(tmp_path)
+
+
+def test_input_file_that_is_a_fifo_or_a_bomb_header_is_a_usage_error(chain_model: Path, tmp_path: Path) -> None:
+    import os
+    import struct
+
+    fifo = tmp_path / "x.npy"
+    os.mkfifo(fifo)
+    with pytest.raises(DumpError, match="not a regular file"):
+        dump_model(chain_model, tmp_path / "d", inputs=[str(fifo)])
+    bomb = tmp_path / "bomb.npy"
+    header = b"{'descr': '<f4', 'fortran_order': False, 'shape': (100000000000,), }".ljust(117) + b"\n"
+    bomb.write_bytes(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header)
+    with pytest.raises(DumpError, match="not a readable .npy"):
+        dump_model(chain_model, tmp_path / "d", inputs=[str(bomb)])
+    assert not (tmp_path / "d").exists()
+
+
 def _mixed_model(builder: ModelBuilder) -> Path:
     """Three inputs (float with a dynamic dim, int64 ids, bool mask), int64 and bool outputs."""
     nodes = [

@@ -13,7 +13,7 @@ from textual.content import Content
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.core.comparison.result import Comparison
 from dumpscope.tui.app.explorer import DumpscopeApp
 from dumpscope.tui.app.screens.tensor import TensorScreen
 from dumpscope.tui.app.screenshots import generated_frame
@@ -131,10 +131,10 @@ async def test_filter_escape_restores_and_errors_are_shown(generated: Comparison
         app.query_one("#filter", Input).value = "heath:"
         await type_text(pilot, "f")
         assert "did you mean health" in screen_text(app)
-        assert app.query_.text == "heath:"  # the last filter that parsed stays applied
+        assert app.view.query.text == "heath:"  # the last filter that parsed stays applied
         await pilot.press("escape")
         assert app.layer_list.view.size == 600
-        assert app.layer_list.has_focus and not app.query_
+        assert app.layer_list.has_focus and not app.view.query
         await pilot.press("slash")
         await type_text(pilot, "re")
         assert app.layer_list.view.size < 600  # live as you type
@@ -147,7 +147,7 @@ async def test_sort_cycle_and_reverse(generated: Comparison) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("s")
         lst = app.layer_list
-        assert SORT_KEYS[app._sort_index].id == "cos"
+        assert SORT_KEYS[app.view.sort_index].id == "cos"
         cos = generated.frame["cosine_similarity"].to_numpy()
         assert lst.selected is not None
         assert cos[int(lst.view[0])] == np.nanmin(cos)
@@ -178,7 +178,7 @@ async def test_first_divergent_and_unhealthy_steps(generated: Comparison) -> Non
         # `f` clears a filter that hides the first divergent layer
         await filter_by(pilot, "health:ok")
         await pilot.press("f")
-        assert app.layer_list.selected == first and not app.query_
+        assert app.layer_list.selected == first and not app.view.query
 
 
 async def test_error_row_shows_its_message(generated: Comparison) -> None:

@@ -77,7 +77,7 @@ async def test_verdict_bar_does_not_take_focus(demo_cmp) -> None:  # type: ignor
 
 
 def test_origin_filter_words_are_checked() -> None:
-    from dumpscope.tui.app.widgets.layer_rows import Query, QueryError
+    from dumpscope.tui.app.filters import Query, QueryError
 
     assert Query.parse("origin:new").fields == (("origin", ("introduced",)),)
     with pytest.raises(QueryError, match="unknown origin"):

@@ -16,9 +16,11 @@ from textual.widget import Widget
 from textual.widgets import Footer, Static
 
 from dumpscope.core.diagnosis.engine import diagnose
-from dumpscope.core.comparison.pipeline import Comparison, compare
+from dumpscope.core.comparison.pipeline import compare
+from dumpscope.core.comparison.result import Comparison
 from dumpscope.tui.app.widgets.fusion_pane import FusionPane
-from dumpscope.tui.app.widgets.overflow_pane import OverflowPane, RowFactsPane
+from dumpscope.tui.app.widgets.overflow_pane import OverflowPane
+from dumpscope.tui.app.widgets.row_facts_pane import RowFactsPane
 from dumpscope.tui.app.widgets.verdict_bar import VerdictBar
 
 SnapCompare = Callable[..., bool]

@@ -10,15 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.core.comparison.result import Comparison
 from dumpscope.tui.app.screenshots import generated_frame
 from dumpscope.tui.app.widgets.histogram import bars, resample
 from dumpscope.tui.app.widgets.layer_list import layout_columns
+from dumpscope.tui.app.filters import Query, QueryError
 from dumpscope.tui.app.widgets.layer_rows import (
     HEALTH_CODE,
     LayerRows,
-    Query,
-    QueryError,
     fmt_cosine,
     fmt_num,
     short_dtype,
@@ -33,32 +32,6 @@ def frame() -> pl.DataFrame:
 @pytest.fixture(scope="module")
 def rows(frame: pl.DataFrame) -> LayerRows:
     return LayerRows(Comparison.from_frame(frame).frame)
-
-
-def test_query_parse_combines_fields_and_words() -> None:
-    q = Query.parse("op:Conv,Relu health:bad  relu #10-20")
-    assert q.words == ("relu",)
-    assert dict(q.fields) == {"op": ("conv", "relu"), "health": ("warn", "fail", "error")}
-    assert q.index_range == (10, 20)
-    assert Query.parse("   ") == Query(text="")
-    assert not Query.parse("")
-
-
-@pytest.mark.parametrize(
-    ("text", "fragment"),
-    [("health:nope", "unknown health"), ("heath:fail", "did you mean health"), ("op:", "nothing after"),
-     ("#x", "#N")],
-)
-def test_query_errors_say_why(text: str, fragment: str) -> None:
-    with pytest.raises(QueryError, match=fragment):
-        Query.parse(text)
-
-
-def test_names_with_colons_are_words_not_fields() -> None:
-    """`frame5/attn/exp:0` or `a::b` must stay a name search, not an unknown field."""
-    assert Query.parse("frame5/attn/exp:0").words == ("frame5/attn/exp:0",)
-    assert Query.parse("ns::op").words == ("ns::op",)
-    assert Query.parse("relu:0").words == ("relu:0",)
 
 
 def test_filter_matches_a_vectorised_reference(rows: LayerRows, frame: pl.DataFrame) -> None:

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from dumpscope.core.onnx.runner import dump_model
-from dumpscope.core.comparison.pipeline import Comparison
-from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp, load_keymap
+from dumpscope.core.comparison.result import Comparison
+from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
 from dumpscope.tui.app.screens.export import ExportScreen
 from dumpscope.tui.app.screens.help import HelpScreen
 from dumpscope.tui.app.screens.message import MessageScreen
@@ -36,24 +36,13 @@ async def test_help_lists_bindings_with_the_user_keymap(generated: Comparison, _
         await pilot.press("g", "ctrl+n", "ctrl+n")
         assert app.layer_list.selected == 2
         await pilot.press("o")
-        assert SORT_KEYS[app._sort_index].id == "cos"
+        assert SORT_KEYS[app.view.sort_index].id == "cos"
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         text = screen_text(app)
         assert "First divergent" in text and "list.down" in text and "^n" in text
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
-
-
-def test_keymap_file_problems_are_reported(tmp_path: Path) -> None:
-    bad = tmp_path / "keymap.toml"
-    bad.write_text("[keymap\n")
-    keymap, problems = load_keymap(bad)
-    assert keymap == {} and "ignored" in problems[0]
-    bad.write_text('"list.down" = ""\n"list.up" = "K, up"\n')
-    keymap, problems = load_keymap(bad)
-    assert keymap == {"list.up": "K,up"} and "list.down" in problems[0]
-    assert load_keymap(tmp_path / "missing.toml") == ({}, [])
 
 
 async def test_broken_keymap_does_not_stop_the_app(generated: Comparison, _isolated_config: Path) -> None:
@@ -324,9 +313,9 @@ async def test_palette_sorts_and_filters(generated: Comparison, query: str, chec
         await pilot.press("enter")
         await pilot.pause(0.1)
         if check == "rmse":
-            assert SORT_KEYS[app._sort_index].id == "rmse" and app._descending
+            assert SORT_KEYS[app.view.sort_index].id == "rmse" and app.view.descending
         else:
-            assert app.query_.text == "health:fail" and app.layer_list.view.size == generated.health_counts()["fail"]
+            assert app.view.query.text == "health:fail" and app.layer_list.view.size == generated.health_counts()["fail"]
 
 
 async def test_error_lookup_screen_links_to_the_layer(generated: Comparison) -> None:

@@ -13,7 +13,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.core.comparison.result import Comparison
 from dumpscope.tui.app.explorer import DumpscopeApp
 from dumpscope.tui.app.screenshots import SIZE, THEME, generated_frame
 

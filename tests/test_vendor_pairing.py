@@ -61,7 +61,8 @@ def test_fused_op_is_compared_with_the_groups_output_not_an_intermediate(tmp_pat
 def test_fused_rows_and_the_fused_filter(tmp_path: Path) -> None:
     from dumpscope.core.inspect.fusion import fused_rows
     from dumpscope.core.comparison.pipeline import compare
-    from dumpscope.tui.app.widgets.layer_rows import LayerRows, Query
+    from dumpscope.tui.app.filters import Query
+    from dumpscope.tui.app.widgets.layer_rows import LayerRows
 
     test_fused_op_is_compared_with_the_groups_output_not_an_intermediate(tmp_path)  # builds the dumps
     cmp = compare(tmp_path / "golden", tmp_path / "npu", graph=tmp_path / "graph.json")

@@ -172,6 +172,9 @@ class _Acc(_Sums):
         self.x64, self.y64, self.w64 = _buffer("x64", chunk), _buffer("y64", chunk), _buffer("w64", chunk)
         self.a, self.b, self.c = (_buffer(n, chunk, work) for n in ("a", "b", "c"))
         self.mask = _buffer("mask", chunk, bool)
+        self.sxy = 0.0
+        """x.y accumulated directly: the identity used by the kernel path cancels badly
+        when x and y are nearly orthogonal."""
 
     def total(self, v: np.ndarray) -> float:
         """float64 sum of ``v`` (a BLAS dot with ones: 3x faster than ``v.sum()``)."""
@@ -195,6 +198,7 @@ class _Acc(_Sums):
         self.syy += syy
         self.sx += float(x64 @ ones)
         self.sy += float(y64 @ ones)
+        self.sxy += float(x64 @ y64)
         self.minx = min(self.minx, float(x.min()))
         self.maxx = max(self.maxx, float(x.max()))
         self.miny = min(self.miny, float(y.min()))
@@ -466,8 +470,11 @@ def _cosine(m: PairMetrics, acc: _Sums, size: int) -> None:
         m.cosine_similarity = 0.0
         m.flags |= Finding.ALL_ZERO_TARGET
     else:
-        # x.y = (|x|^2 + |y|^2 - |x-y|^2) / 2 saves a dot product and is exact enough
-        # in float64: its error is eps64 * (|x|^2 + |y|^2), far below float32 data noise.
-        sxy = (acc.sxx + acc.syy - acc.sdd) / 2.0
+        # x.y = (|x|^2 + |y|^2 - |x-y|^2) / 2 saves a dot product in the compiled kernel;
+        # its error is eps64 * (|x|^2 + |y|^2), which matters only for a cosine near 0.
+        # The numpy path accumulates x.y directly.
+        sxy = getattr(acc, "sxy", None)
+        if sxy is None:
+            sxy = (acc.sxx + acc.syy - acc.sdd) / 2.0
         cos = sxy / (math.sqrt(acc.sxx) * math.sqrt(acc.syy))
         m.cosine_similarity = max(-1.0, min(1.0, cos))

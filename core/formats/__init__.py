@@ -37,14 +37,26 @@ def _modules() -> list[ModuleType]:
     return [importlib.import_module(f"{__name__}.{m}") for m in FORMAT_MODULES]
 
 
+def _sniff_one(mod: ModuleType, path: Path) -> float:
+    """A module's confidence; a sniffer that fails says 0 rather than stopping the others."""
+    try:
+        return float(mod.sniff(path))
+    except Exception:  # noqa: BLE001 - sniffing must never raise
+        return 0.0
+
+
 def sniff(path: Path) -> list[tuple[float, str]]:
     """Confidence of every known format for ``path``, best first."""
-    scores = [(float(mod.sniff(path)), mod.NAME) for mod in _modules()]
+    scores = [(_sniff_one(mod, path), mod.NAME) for mod in _modules()]
     return sorted(scores, key=lambda s: -s[0])
 
 
 def open_dump(path: str | Path, format: str | None = None) -> Dump:
-    """Open ``path`` as a dump, in ``format`` or in the best-sniffed format."""
+    """Open ``path`` as a dump, in ``format`` or in the best-sniffed format.
+
+    Every failure of the input as a whole is a :class:`DumpError` naming the path and
+    the reason (one line, exit 2 on the command line).
+    """
     p = Path(path)
     if not p.exists():
         raise DumpError(f"{p}: no such file or directory")
@@ -52,13 +64,27 @@ def open_dump(path: str | Path, format: str | None = None) -> Dump:
     if format is not None:
         for mod in mods:
             if mod.NAME == format:
-                return mod.open(p)
+                return _open_with(mod, p)
         known = ", ".join(m.NAME for m in mods)
         raise DumpError(f"unknown dump format {format!r} (known: {known})")
-    best = max(mods, key=lambda m: m.sniff(p))
-    if best.sniff(p) <= 0:
+    score, best = max(((_sniff_one(m, p), m) for m in mods), key=lambda sm: sm[0])
+    if score <= 0:
         raise DumpError(
             f"{p}: not a dump dumpscope can read (expected a directory of .npy files, "
-            "an .npz archive, or a vendor dump; see `dumpscope formats`)"
+            "an .npz archive, an Ascend raw dump, a SigmaStar dump or a Polygraphy JSON)"
         )
-    return best.open(p)
+    return _open_with(best, p)
+
+
+def _open_with(mod: ModuleType, path: Path) -> Dump:
+    """``mod.open(path)``, with the failures of a whole input turned into one-line DumpErrors."""
+    try:
+        return mod.open(path)
+    except DumpError:
+        raise
+    except RecursionError:
+        raise DumpError(f"{path}: nested too deeply to read as {mod.NAME}") from None
+    except MemoryError:
+        raise DumpError(f"{path}: not enough memory to read it as {mod.NAME}") from None
+    except OSError as exc:
+        raise DumpError(f"{path}: cannot read: {exc.strerror or exc}") from None

@@ -21,7 +21,6 @@ steps) keeps its first execution under the plain name; later ones get ``#2``, ``
 
 from __future__ import annotations
 
-import csv
 import io
 import math
 import mmap
@@ -36,6 +35,7 @@ import numpy as np
 
 from dumpscope.core.formats import protobuf as pb
 from dumpscope.core.formats import ascend_layout as layout
+from dumpscope.core.formats.safe_fs import read_csv_rows, regular_file_problem, walk_files
 from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorRef
 
 NAME = "ascend-dump"
@@ -337,30 +337,46 @@ def tensor_problem(desc: TensorDesc, file_size: int) -> str | None:
     return None
 
 
-def _read_mapping(directory: Path) -> dict[str, str]:
-    """``mapping.csv``: ``hashed_file_name,real_file_name`` rows for over-long names."""
+def _read_mapping(directory: Path, problems: list[DumpProblem] | None = None) -> dict[str, str]:
+    """``mapping.csv``: ``hashed_file_name,real_file_name`` rows for over-long names.
+
+    Names only: the real file name never becomes a path that is opened.  A bad line
+    (over 64 KiB, not CSV) is a note in ``problems``.
+    """
     path = directory / "mapping.csv"
-    if not path.is_file():
+    if not path.is_file() or regular_file_problem(directory, path) is not None:
         return {}
     out: dict[str, str] = {}
-    with io.open(path, newline="", encoding="utf-8", errors="surrogateescape") as fh:
-        for row in csv.reader(fh):
-            if len(row) == 2:
-                out[row[0].strip()] = row[1].strip()
+    for number, row in read_csv_rows(path):
+        if isinstance(row, str):
+            if problems is not None:
+                problems.append(DumpProblem(f"{path}:{number}", row))
+        elif len(row) == 2:
+            out[row[0].strip()] = row[1].strip()
     return out
 
 
-def _candidate_files(root: Path) -> Iterator[Path]:
-    """Regular files under ``root`` that may be dumps, depth-first in name order."""
+_MAX_DEPTH = 16
+
+
+def _wanted(name: str) -> bool:
+    return not name.lower().endswith(_NOT_DUMP_SUFFIXES) and name != "mapping.csv"
+
+
+def _candidate_files(root: Path, skipped: list[DumpProblem] | None = None) -> Iterator[Path]:
+    """Regular files under ``root`` that may be dumps, depth-first in name order.
+
+    Walked by :func:`safe_fs.walk_files`: hidden names skipped, FIFOs and devices never
+    opened, symbolic links leading outside the folder not followed (all said in ``skipped``).
+    """
     if root.is_file():
         yield root
         return
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        for name in sorted(filenames):
-            if name.startswith(".") or name.lower().endswith(_NOT_DUMP_SUFFIXES):
-                continue
-            yield Path(dirpath) / name
+    walk = walk_files(root, _wanted, _MAX_DEPTH, skip_hidden=True)
+    if skipped is not None:
+        skipped.extend(walk.skipped)
+        skipped.extend(DumpProblem(str(p), why) for p, why in walk.refused.items())
+    yield from (p for p in walk.files if p not in walk.refused)
 
 
 def sniff(path: Path) -> float:
@@ -395,10 +411,10 @@ class _Builder:
         if real_name.startswith(OPDEBUG_PREFIX):
             self.opdebug.append(str(p))
             return None
-        dname = parse_dump_name(real_name)
         try:
+            dname = parse_dump_name(real_name)
             header = parse_header(p)
-        except DumpFileError as exc:
+        except (DumpFileError, ValueError, RecursionError) as exc:
             if dname is not None or self.root.is_file():
                 self.problems.append(DumpProblem(str(p), str(exc)))
             return None
@@ -413,7 +429,10 @@ class _Builder:
         base = op_name if occurrence == 1 else f"{op_name}#{occurrence}"
         for desc in header.tensors:
             if desc.role in ("input", "output"):
-                self._add_tensor(header, desc, base, op_name, dname)
+                try:
+                    self._add_tensor(header, desc, base, op_name, dname)
+                except (ValueError, IndexError, OverflowError) as exc:  # one tensor's odd header, not the dump's
+                    self.problems.append(DumpProblem(f"{header.path}:{desc.role}.{desc.index}", f"unreadable tensor: {exc}"))
 
     def _add_tensor(
         self, header: DumpHeader, desc: TensorDesc, base: str, op_name: str, dname: DumpName | None
@@ -466,9 +485,9 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names i
     mappings: dict[Path, dict[str, str]] = {}
     ops: list[tuple[DumpHeader, DumpName | None, str]] = []
     try:
-        for p in _candidate_files(path):
+        for p in _candidate_files(path, builder.problems):
             if p.parent not in mappings:
-                mappings[p.parent] = _read_mapping(p.parent)
+                mappings[p.parent] = _read_mapping(p.parent, builder.problems)
             item = builder.read_file(p, mappings[p.parent])
             if item is not None:
                 ops.append(item)

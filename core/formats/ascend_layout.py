@@ -113,7 +113,10 @@ def to_original(
     if name in _CONVERTERS:
         if not original_shape:
             raise LayoutError(f"device format {name} without an original_shape cannot be converted")
-        out = _CONVERTERS[name](device, original_shape, origin_format)
+        try:
+            out = _CONVERTERS[name](device, original_shape, origin_format)
+        except (IndexError, ValueError) as exc:  # a header whose shapes do not fit each other
+            raise LayoutError(f"{name} data of shape {list(shape)} cannot become {list(original_shape)}: {exc}") from None
         if out.shape != tuple(original_shape):
             raise LayoutError(f"{name} -> {list(original_shape)} gave {list(out.shape)}")
         return out
@@ -154,7 +157,7 @@ def _nc1hwc0(device: np.ndarray, orig: tuple[int, ...], origin_format: str | Non
 
 
 def _four_d_layout(orig: tuple[int, ...], h: int, w: int, padded_c: int, hint: str | None) -> str:
-    if hint in ("NCHW", "NHWC"):
+    if hint in ("NCHW", "NHWC") and len(orig) == 4:
         return hint
     if len(orig) != 4:
         if math.prod(orig) <= padded_c * h * w:

@@ -16,14 +16,14 @@ and the patterns above only add facts (node, output index, order) to it.
 
 from __future__ import annotations
 
-import csv
-import json
 import os
+import stat
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from dumpscope.core.formats.npyfile import open_npy
+from dumpscope.core.formats.npyfile import check_shape, open_npy
+from dumpscope.core.formats.safe_fs import Walk, load_json, member_path, read_csv_rows, regular_file_problem, walk_files
 from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorReadError, TensorRef
 from dumpscope.core.names import from_filename
 
@@ -49,16 +49,9 @@ class _Parsed:
     extra: tuple[tuple[str, str], ...] = ()
 
 
-def _walk_npy(root: Path) -> list[Path]:
-    """Every ``.npy`` below ``root`` (sorted for determinism, depth-limited, no symlink loops)."""
-    found: list[Path] = []
-    root_depth = len(root.parts)
-    for dirpath, dirnames, filenames in os.walk(root):
-        if len(Path(dirpath).parts) - root_depth >= _MAX_DEPTH:
-            dirnames[:] = []
-        dirnames.sort()
-        found.extend(Path(dirpath) / f for f in sorted(filenames) if f.endswith(".npy"))
-    return found
+def _walk_npy(root: Path) -> Walk:
+    """Every ``.npy`` below ``root`` (sorted, depth-limited, see :mod:`safe_fs`), and what was skipped."""
+    return walk_files(root, lambda name: name.endswith(".npy"), _MAX_DEPTH)
 
 
 def sniff(path: Path) -> float:
@@ -67,33 +60,70 @@ def sniff(path: Path) -> float:
             return 0.0
         if (path / MANIFEST).is_file():
             return 0.95
-        for _dirpath, _dirs, files in os.walk(path):
-            if any(f.endswith(".npy") for f in files):
-                return 0.5
+        return 0.5 if _has_npy(path) else 0.0
     except OSError:
         return 0.0
-    return 0.0
+
+
+def _has_npy(root: Path) -> bool:
+    """Whether an ``.npy`` name appears within :data:`_MAX_DEPTH` levels (iterative, cheap)."""
+    stack = [(root, 0)]
+    while stack:
+        folder, depth = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        if any(e.name.endswith(".npy") for e in entries):
+            return True
+        if depth < _MAX_DEPTH:
+            stack.extend((Path(e.path), depth + 1) for e in entries if e.is_dir(follow_symlinks=False))
+    return False
 
 
 def open(path: Path) -> Dump:  # noqa: A001 - the format protocol's name
+    """Read a folder of ``.npy`` files; its ``manifest.json`` when there is a usable one.
+
+    Files are read as :mod:`~dumpscope.core.formats.safe_fs` allows: only regular files
+    inside ``path``; a manifest path that leads outside (``../x``, an absolute path, a
+    symbolic link pointing out) is refused on its row.  An unusable manifest is not fatal:
+    the files are read by name (percent-encoded names decoded) and the first problem says
+    why the manifest was not used.
+    """
     if not path.is_dir():
         raise DumpError(f"{path}: not a directory")
     manifest_path = path / MANIFEST
-    if manifest_path.is_file():
-        try:
-            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-            if manifest.get("format") == "dumpscope-manifest":
-                return _open_manifest(path, manifest)
-            problem = DumpProblem(str(manifest_path), "not a dumpscope manifest; files read by name")
-        except (OSError, ValueError, AttributeError, TypeError, KeyError) as exc:
-            problem = DumpProblem(str(manifest_path), f"unreadable manifest ({exc}); files read by name")
-        dump = _open_scan(path)
-        dump.problems.insert(0, problem)
-        return dump
-    return _open_scan(path)
+    if not (manifest_path.exists() or manifest_path.is_symlink()):
+        return _open_scan(path)
+    manifest, reason = _load_manifest(path, manifest_path)
+    if manifest is not None:
+        return _open_manifest(path, manifest)
+    dump = _open_scan(path, decode_names=True)
+    message = f"manifest not used: {reason}; files read by their (decoded) names"
+    dump.problems.insert(0, DumpProblem(str(manifest_path), message))
+    dump.meta["manifest_unused"] = reason
+    return dump
 
 
-def _ref(info: TensorInfo, path: Path) -> TensorRef:
+def _load_manifest(root: Path, manifest_path: Path) -> tuple[dict | None, str]:  # type: ignore[type-arg]
+    """``(manifest, "")`` when ``manifest.json`` is usable, else ``(None, why not)``."""
+    reason = regular_file_problem(root, manifest_path)
+    if reason is not None:
+        return None, reason
+    try:
+        manifest = load_json(manifest_path)
+    except (OSError, ValueError, UnicodeError) as exc:
+        return None, f"unreadable ({getattr(exc, 'strerror', None) or exc})"
+    if not (isinstance(manifest, dict) and manifest.get("format") == "dumpscope-manifest"):
+        return None, "not a dumpscope manifest"
+    if not isinstance(manifest.get("tensors", []), list):
+        return None, "its 'tensors' is not a list"
+    return manifest, ""
+
+
+def _ref(info: TensorInfo, path: Path, refused: str | None = None) -> TensorRef:
+    if refused is not None:
+        return TensorRef(info, None, f"{path.name}: {refused}")
     try:
         shape, dtype, loader = open_npy(path, info.dtype)
     except TensorReadError as exc:
@@ -110,45 +140,147 @@ def _with(info: TensorInfo, **changes: object) -> TensorInfo:
     return replace(info, **changes)  # type: ignore[arg-type]
 
 
+_KINDS = ("activation", "input", "constant", "op_input")
+
+
+def _opt_str(entry: dict, key: str) -> str | None:  # type: ignore[type-arg]
+    value = entry.get(key)
+    if value is None or isinstance(value, str):
+        return value
+    raise ValueError(f"{key!r} is a {type(value).__name__}, not a string")
+
+
+def _opt_int(entry: dict, key: str) -> int | None:  # type: ignore[type-arg]
+    value = entry.get(key)
+    if value is None or (isinstance(value, int) and not isinstance(value, bool) and abs(value) < 1 << 62):
+        return value
+    raise ValueError(f"{key!r} is {str(value)[:40]}, not an integer")
+
+
+def _entry_shape(entry: dict) -> tuple[int, ...] | None:  # type: ignore[type-arg]
+    shape = entry.get("shape")
+    if shape is None:
+        return None
+    if not isinstance(shape, list) or not all(isinstance(d, int) and not isinstance(d, bool) for d in shape):
+        raise ValueError(f"'shape' {str(shape)[:60]} is not a list of integers")
+    return check_shape(tuple(shape))
+
+
+def _entry_info(entry: object, file: Path) -> TensorInfo:
+    """The TensorInfo of one manifest entry; ValueError/TensorReadError names the bad field."""
+    if not isinstance(entry, dict):
+        raise ValueError(f"the entry is a {type(entry).__name__}, not an object")
+    name = entry.get("name")
+    if not isinstance(name, str):
+        raise ValueError(f"'name' is a {type(name).__name__}, not a string")
+    inputs = entry.get("node_inputs") or []
+    if not isinstance(inputs, list) or not all(isinstance(i, str) for i in inputs):
+        raise ValueError("'node_inputs' is not a list of strings")
+    kind = entry.get("kind", "activation")
+    if kind not in _KINDS:
+        raise ValueError(f"'kind' {str(kind)[:40]!r} is not one of {', '.join(_KINDS)}")
+    topo = _opt_int(entry, "topo_index")
+    return TensorInfo(
+        name=name,
+        dtype=_opt_str(entry, "dtype"),
+        shape=_entry_shape(entry),
+        node_name=_opt_str(entry, "node_name"),
+        op_type=_opt_str(entry, "op_type"),
+        topo_index=topo,
+        node_inputs=tuple(inputs),
+        output_index=_opt_int(entry, "output_index") or 0,
+        kind=kind,
+        source=str(file),
+        order=topo,
+        extra=_manifest_extra(entry),
+    )
+
+
+def _bad_entry_name(entry: object, position: int) -> str:
+    """A row name for a manifest entry too damaged to give its own."""
+    name = entry.get("name") if isinstance(entry, dict) else None
+    return name if isinstance(name, str) else f"<manifest entry {position}>"
+
+
+def _manifest_ref(root: Path, entry: object, position: int, listed: set[str]) -> TensorRef:
+    """One manifest entry as a tensor row; a bad entry is a row with the reason, never an exception."""
+    rel = entry.get("file") if isinstance(entry, dict) else None
+    file, why = member_path(root, rel)
+    if file is not None:
+        listed.add(os.path.normpath(file))
+    try:
+        info = _entry_info(entry, file or root)
+    except (ValueError, TensorReadError) as exc:
+        where = str(file or root / MANIFEST)
+        info = TensorInfo(name=_bad_entry_name(entry, position), source=where, order=float(position))
+        return TensorRef(info, None, f"bad manifest entry {position}: {exc}")
+    if file is None:
+        return TensorRef(info, None, f"manifest entry {position}: {why}")
+    problem = _file_problem(root, file)
+    if problem is not None:
+        return TensorRef(info, None, f"{rel}: {problem}")
+    return _ref(info, file)
+
+
+def _file_problem(root: Path, file: Path) -> str | None:
+    """Why a file the manifest names is not read (one ``lstat`` for a plain regular file)."""
+    try:
+        mode = os.lstat(file).st_mode
+    except FileNotFoundError:
+        return "listed in the manifest but missing"
+    except OSError as exc:
+        return f"cannot read: {exc.strerror or exc}"
+    return None if stat.S_ISREG(mode) else regular_file_problem(root, file)
+
+
 def _open_manifest(root: Path, manifest: dict) -> Dump:  # type: ignore[type-arg]
     tensors: dict[str, TensorRef] = {}
     problems: list[DumpProblem] = []
-    listed: set[Path] = set()
-    for entry in manifest.get("tensors", []):
-        try:
-            name = str(entry["name"])
-            file = root / str(entry["file"])
-        except (KeyError, TypeError):
-            problems.append(DumpProblem(str(root / MANIFEST), f"manifest entry without name/file: {entry!r}"[:300]))
-            continue
-        listed.add(file)
-        shape = entry.get("shape")
-        info = TensorInfo(
-            name=name,
-            dtype=entry.get("dtype"),
-            shape=tuple(int(d) for d in shape) if isinstance(shape, list) else None,
-            node_name=entry.get("node_name"),
-            op_type=entry.get("op_type"),
-            topo_index=entry.get("topo_index"),
-            node_inputs=tuple(entry.get("node_inputs") or ()),
-            output_index=int(entry.get("output_index") or 0),
-            kind=entry.get("kind", "activation"),
-            source=str(file),
-            order=entry.get("topo_index"),
-            extra=_manifest_extra(entry),
-        )
-        if not file.is_file():
-            ref = TensorRef(info, None, f"{entry['file']}: listed in the manifest but missing")
-        else:
-            ref = _ref(info, file)
-        _put(tensors, problems, ref)
-    for file in _walk_npy(root):
-        if file not in listed and file.parent.name != "inputs":
+    listed: set[str] = set()
+    for position, entry in enumerate(manifest.get("tensors", [])):
+        _put(tensors, problems, _manifest_ref(root, entry, position, listed))
+    walk = _walk_npy(root)
+    problems.extend(walk.skipped)
+    for file in walk.files:
+        if os.path.normpath(file) not in listed and file.parent.name != "inputs":
             rel = file.relative_to(root)
             name = from_filename(str(rel.with_suffix("")))
-            _put(tensors, problems, _ref(TensorInfo(name=name, source=str(file)), file))
+            _put(tensors, problems, _ref(TensorInfo(name=name, source=str(file)), file, walk.refused.get(file)))
             problems.append(DumpProblem(str(file), "not in the manifest; read by its file name"))
-    return Dump(path=root, format=NAME, tensors=tensors, problems=problems, meta={"manifest": manifest})
+    meta = {"manifest": _checked_manifest(manifest, problems, str(root / MANIFEST))}
+    return Dump(path=root, format=NAME, tensors=tensors, problems=problems, meta=meta)
+
+
+#: Top-level manifest fields other parts read, and the JSON types they may have.
+_MANIFEST_FIELDS: dict[str, tuple[type, ...]] = {
+    "version": (int,), "model": (str, type(None)), "model_sha256": (str, type(None)), "producer": (str,),
+    "target": (str, type(None)), "seed": (int,), "ort_runs": (int,), "inputs": (list,), "nodes": (list, dict),
+    "clamped": (list,), "notes": (list,), "demo": (dict,),
+}  # fmt: skip
+_ITEM_TYPES: dict[str, type] = {"inputs": dict, "clamped": dict, "notes": str, "nodes": dict}
+
+
+def _checked_manifest(manifest: dict, problems: list[DumpProblem], where: str) -> dict:  # type: ignore[type-arg]
+    """The manifest with every known field of the wrong type dropped (and said), so no later
+    reader meets an ``"inputs": 7``; list fields keep only items of the right type.
+
+    ``tensors`` is not kept (the dump's tensors are its rows; a 100k-entry list would
+    double the reader's memory): ``tensor_entries`` gives its length."""
+    out = {k: v for k, v in manifest.items() if k != "tensors"}
+    out["tensor_entries"] = len(manifest.get("tensors") or [])
+    for key, types in _MANIFEST_FIELDS.items():
+        if key not in out:
+            continue
+        value = out[key]
+        if not isinstance(value, types) or isinstance(value, bool):
+            problems.append(DumpProblem(where, f"manifest field {key!r} is a {type(value).__name__}; ignored"))
+            del out[key]
+        elif isinstance(value, list) and key in _ITEM_TYPES:
+            kept = [v for v in value if isinstance(v, _ITEM_TYPES[key])]
+            if len(kept) != len(value):
+                problems.append(DumpProblem(where, f"manifest field {key!r}: {len(value) - len(kept)} malformed item(s) ignored"))
+            out[key] = kept
+    return out
 
 
 def _manifest_extra(entry: dict) -> tuple[tuple[str, str], ...]:  # type: ignore[type-arg]
@@ -173,26 +305,37 @@ def _put(tensors: dict[str, TensorRef], problems: list[DumpProblem], ref: Tensor
     problems.append(DumpProblem(ref.info.source or new, f"duplicate tensor name {name!r} (also {first}); kept as {new!r}"))
 
 
-def _read_mapping(directory: Path) -> dict[str, str]:
-    """``mapping.csv``: file stem -> real name (column order detected from the files present)."""
+def _read_mapping(directory: Path, present: set[str], problems: list[DumpProblem]) -> dict[str, str]:
+    """``mapping.csv``: file stem -> real name (column order detected from the files present).
+
+    Only names of ``.npy`` files found in ``directory`` (``present``, their stems) are
+    mapped: the CSV never makes dumpscope open a path.  A bad line is a note.
+    """
     path = directory / "mapping.csv"
-    if not path.is_file():
+    if not (path.exists() or path.is_symlink()):
+        return {}
+    problem = regular_file_problem(directory, path)
+    if problem is not None:
+        problems.append(DumpProblem(str(path), problem))
         return {}
     out: dict[str, str] = {}
     try:
-        with path.open(newline="", encoding="utf-8", errors="surrogateescape") as f:
-            for row in csv.reader(f):
-                if len(row) < 2:
-                    continue
-                a, b = row[0].strip(), row[1].strip()
-                a_stem, b_stem = a.removesuffix(".npy"), b.removesuffix(".npy")
-                if (directory / f"{a_stem}.npy").exists() or a_stem.isdigit():
-                    out[a_stem] = b
-                elif (directory / f"{b_stem}.npy").exists() or b_stem.isdigit():
-                    out[b_stem] = a
-    except OSError:
-        return out
+        for number, row in read_csv_rows(path):
+            if isinstance(row, str):
+                problems.append(DumpProblem(f"{path}:{number}", row))
+            elif len(row) >= 2:
+                _map_row(out, row[0].strip(), row[1].strip(), present)
+    except OSError as exc:
+        problems.append(DumpProblem(str(path), f"cannot read: {exc.strerror or exc}"))
     return out
+
+
+def _map_row(out: dict[str, str], a: str, b: str, present: set[str]) -> None:
+    a_stem, b_stem = a.removesuffix(".npy"), b.removesuffix(".npy")
+    if a_stem in present or a_stem.isdigit():
+        out[a_stem] = b
+    elif b_stem in present or b_stem.isdigit():
+        out[b_stem] = a
 
 
 def parse_name(stem: str) -> _Parsed:
@@ -213,47 +356,92 @@ def parse_name(stem: str) -> _Parsed:
     return _Parsed(stem)
 
 
-def _open_scan(root: Path) -> Dump:
-    files = _walk_npy(root)
-    if not files:
-        raise DumpError(f"{root}: no .npy files found (is this a dump directory?)")
-    mappings: dict[Path, dict[str, str]] = {}
+def _scan_names(root: Path, files: list[Path], problems: list[DumpProblem], decode: bool) -> list[tuple[Path, _Parsed]]:
+    """The facts each file name gives (through ``mapping.csv`` where there is one)."""
+    by_dir: dict[Path, list[Path]] = {}
+    for file in files:
+        by_dir.setdefault(file.parent, []).append(file)
+    mappings = {d: _read_mapping(d, {f.name[:-4] for f in fs}, problems) for d, fs in by_dir.items()}
     parsed: list[tuple[Path, _Parsed]] = []
     for file in files:
-        if file.parent not in mappings:
-            mappings[file.parent] = _read_mapping(file.parent)
         stem = file.name[: -len(".npy")]
         stem = mappings[file.parent].get(stem, stem)
-        p = parse_name(stem)
         rel_dir = file.parent.relative_to(root)
+        if decode:
+            parsed.append((file, _decoded(rel_dir, stem)))
+            continue
+        p = _parse_safely(stem)
         if p.node is None and rel_dir.parts:
             p = _Parsed(f"{rel_dir.as_posix()}/{p.name}")
         parsed.append((file, p))
-    # msit writes a node's inputs as input_{node}.{i}.{ts}.npy; only call it that when
-    # such a node exists, so a node really named "input_x" keeps its outputs.
+    return parsed
+
+
+def _parse_safely(stem: str) -> _Parsed:
+    """:func:`parse_name`, falling back to the plain name for absurd fields (a 5,000-digit id)."""
+    try:
+        return parse_name(stem)
+    except ValueError:
+        return _Parsed(stem)
+
+
+def _decoded(rel_dir: Path, stem: str) -> _Parsed:
+    """A file of our own dump read without its manifest: percent-decoded name; ``inputs/`` are inputs."""
+    if rel_dir.parts == ("inputs",):
+        return _Parsed(from_filename(stem), kind="input")
+    return _Parsed(from_filename(f"{rel_dir.as_posix()}/{stem}" if rel_dir.parts else stem))
+
+
+def _msit_input(p: _Parsed, nodes: set[str]) -> _Parsed:
+    """msit writes a node's inputs as ``input_{node}.{i}.{ts}.npy``; only call it that when
+    such a node exists, so a node really named ``input_x`` keeps its outputs."""
+    if p.node and p.node.startswith("input_") and p.node[6:] in nodes and p.kind == "activation" and p.op_type is None:
+        return _Parsed(f"{p.node[6:]}:input:{p.index}", p.node[6:], None, p.index, "op_input", p.order)
+    return p
+
+
+def _mtime(file: Path) -> float | None:
+    """No ids in the names: file times are the best record of execution order."""
+    try:
+        return float(file.stat().st_mtime_ns)
+    except OSError:
+        return None
+
+
+def _scan_info(file: Path, p: _Parsed, order: float | None) -> TensorInfo:
+    return TensorInfo(
+        name=p.name,
+        node_name=p.node,
+        op_type=p.op_type,
+        output_index=p.index,
+        kind=p.kind,  # type: ignore[arg-type]
+        source=str(file),
+        order=order,
+        extra=p.extra,
+    )
+
+
+def _without_repeated_inputs(parsed: list[tuple[Path, _Parsed]]) -> list[tuple[Path, _Parsed]]:
+    """An input of our own dump also dumped as a tensor appears once."""
+    names = {p.name for _f, p in parsed if p.kind != "input"}
+    return [(f, p) for f, p in parsed if p.kind != "input" or p.name not in names]
+
+
+def _open_scan(root: Path, decode_names: bool = False) -> Dump:
+    walk = _walk_npy(root)
+    if not walk.files:
+        detail = f"; {walk.skipped[0].path}: {walk.skipped[0].message}" if walk.skipped else ""
+        raise DumpError(f"{root}: no .npy files found (is this a dump directory?){detail}")
+    problems: list[DumpProblem] = list(walk.skipped)
+    parsed = _scan_names(root, walk.files, problems, decode_names)
+    if decode_names:
+        parsed = _without_repeated_inputs(parsed)
     nodes = {p.node for _f, p in parsed if p.node}
     timed = all(p.order is not None for _f, p in parsed)
     tensors: dict[str, TensorRef] = {}
-    problems: list[DumpProblem] = []
     for file, p in parsed:
-        if p.node and p.node.startswith("input_") and p.node[6:] in nodes and p.kind == "activation" and p.op_type is None:
-            p = _Parsed(f"{p.node[6:]}:input:{p.index}", p.node[6:], None, p.index, "op_input", p.order)
-        order = p.order
-        if not timed:
-            try:  # no ids in the names: file times are the best record of execution order
-                order = float(file.stat().st_mtime_ns)
-            except OSError:
-                order = None
-        info = TensorInfo(
-            name=p.name,
-            node_name=p.node,
-            op_type=p.op_type,
-            output_index=p.index,
-            kind=p.kind,  # type: ignore[arg-type]
-            source=str(file),
-            order=order,
-            extra=p.extra,
-        )
-        _put(tensors, problems, _ref(info, file))
+        p = _msit_input(p, nodes)
+        info = _scan_info(file, p, p.order if timed else _mtime(file))
+        _put(tensors, problems, _ref(info, file, walk.refused.get(file)))
     meta = {"order_source": "file names" if timed else "file modification times"}
     return Dump(path=root, format=NAME, tensors=tensors, problems=problems, meta=meta)

@@ -5,6 +5,7 @@ Never unpickles: an object array is refused at header time with a clear message.
 
 from __future__ import annotations
 
+import math
 import mmap
 import os
 import re
@@ -49,11 +50,28 @@ def read_header(f: BinaryIO) -> tuple[tuple[int, ...], bool, np.dtype]:
             shape, fortran, dtype = npformat.read_array_header_2_0(f, max_header_size=1 << 20)
         else:
             raise TensorReadError(f"unsupported .npy version {version}")
-    except (ValueError, SyntaxError, EOFError) as exc:
-        raise TensorReadError(f"corrupt .npy header ({exc})") from None
+    except TensorReadError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - numpy's parser raises tokenizer and AST errors too
+        raise TensorReadError(f"corrupt .npy header ({type(exc).__name__}: {str(exc)[:200]})") from None
     if dtype.hasobject:
         raise TensorReadError("holds a pickled object array; refused (dumpscope never unpickles)")
-    return tuple(int(d) for d in shape), bool(fortran), dtype
+    return check_shape(shape), bool(fortran), dtype
+
+
+#: No dump holds more elements than this (2**48: 256 T elements); larger headers are corrupt.
+MAX_ELEMENTS = 1 << 48
+
+
+def check_shape(shape: object) -> tuple[int, ...]:
+    """``shape`` as a tuple of ints, or TensorReadError for a negative or absurd shape."""
+    if not isinstance(shape, tuple) or not all(isinstance(d, int) for d in shape):
+        raise TensorReadError(f"corrupt .npy header: shape {str(shape)[:100]} is not a tuple of integers")
+    if any(d < 0 for d in shape):
+        raise TensorReadError(f"corrupt .npy header: negative dimension in shape {list(shape)[:16]}")
+    if any(d > MAX_ELEMENTS for d in shape) or math.prod(shape) > MAX_ELEMENTS:
+        raise TensorReadError(f"corrupt .npy header: shape {str(list(shape))[:200]} claims more than 2**48 elements")
+    return tuple(int(d) for d in shape)
 
 
 def _fast_header(f: BinaryIO) -> tuple[tuple[int, ...], bool, np.dtype] | None:
@@ -72,7 +90,7 @@ def _fast_header(f: BinaryIO) -> tuple[tuple[int, ...], bool, np.dtype] | None:
     if dtype.hasobject:
         return None  # numpy's path raises the refusal with its message
     shape = tuple(int(d) for d in m[3].replace(" ", "").split(",") if d)
-    return shape, m[2] == "True", dtype
+    return check_shape(shape), m[2] == "True", dtype
 
 
 def resolve_dtype(dtype: np.dtype, declared: str | None) -> np.dtype:
@@ -97,7 +115,7 @@ def inspect_npy(path: Path, declared_dtype: str | None = None) -> tuple[tuple[in
     except OSError as exc:
         raise TensorReadError(f"cannot read: {exc.strerror or exc}") from None
     dtype = resolve_dtype(dtype, declared_dtype)
-    count = int(np.prod(shape, dtype=np.int64)) if shape else 1
+    count = math.prod(shape)
     need = offset + count * dtype.itemsize
     if size < need:
         raise TensorReadError(
@@ -133,7 +151,7 @@ class NpyLoader:
 
     def __init__(self, path: Path, shape: tuple[int, ...], dtype: np.dtype, offset: int, fortran: bool = False) -> None:
         self.path, self.shape, self.dtype, self.offset, self.fortran = path, shape, dtype, offset, fortran
-        self.count = int(np.prod(shape)) if shape else 1
+        self.count = math.prod(shape)
 
     @property
     def nbytes(self) -> int:

@@ -1,16 +1,33 @@
-"""An ``.npz`` archive: one tensor per member, read lazily, never unpickled."""
+"""An ``.npz`` archive: one tensor per member, read lazily, never unpickled.
+
+The archive's directory is read once (:class:`_Archive` keeps it, so loading every
+member of a 4,000-member archive stays linear).  Before a member is inflated its
+declared sizes are checked against its npy header, the compressed bytes in the archive
+(deflate cannot expand more than ~1,032:1) and the memory of the machine; the data is
+then streamed into an array of the header's size and never grows past it (zip bombs).
+An encrypted member, an unknown compression method or corrupt compressed data costs
+that member's row only.
+"""
 
 from __future__ import annotations
 
+import math
+import os
+import threading
 import zipfile
+import zlib
 from pathlib import Path
 
 import numpy as np
 
-from dumpscope.core.formats.npyfile import read_header
 from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorReadError, TensorRef
+from dumpscope.core.formats.npyfile import read_header
 
 NAME = "npz"
+#: Deflate's largest possible expansion is about 1,032:1; bzip2 and lzma are allowed more.
+_MAX_RATIO = {zipfile.ZIP_STORED: 1, zipfile.ZIP_DEFLATED: 1100}
+_OTHER_RATIO = 50_000
+_CHUNK = 1 << 20
 
 
 def sniff(path: Path) -> float:
@@ -26,12 +43,59 @@ def sniff(path: Path) -> float:
     return 0.9 if path.suffix == ".npz" else 0.3
 
 
+def memory_budget() -> int:
+    """Bytes one tensor may take: half the machine's physical memory (1 GiB when unknown)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2
+    except (ValueError, OSError, AttributeError):
+        return 1 << 30
+
+
+class _Archive:
+    """One open :class:`zipfile.ZipFile` shared by every member's loader (thread-safe reads)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        self._zip: zipfile.ZipFile | None = None
+
+    def open_member(self, info: zipfile.ZipInfo):  # type: ignore[no-untyped-def]
+        with self._lock:
+            if self._zip is None:
+                self._zip = zipfile.ZipFile(self.path)
+            return self._zip.open(info)
+
+
+def member_problem(member: zipfile.ZipInfo) -> str | None:
+    """Why a member cannot be read, from the archive directory alone (None when fine)."""
+    if member.flag_bits & 0x1:
+        return "the member is encrypted; not read"
+    if member.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA):
+        return f"unknown compression method {member.compress_type}; not read"
+    ratio = _MAX_RATIO.get(member.compress_type, _OTHER_RATIO)
+    if member.file_size > max(member.compress_size, 1) * ratio + 4096:
+        return (
+            f"declares {member.file_size} bytes from {member.compress_size} compressed bytes, "
+            "more than the compression can produce (a damaged or hostile archive); not read"
+        )
+    return None
+
+
+def _size_problem(member: zipfile.ZipInfo, header_bytes: int, data_bytes: int) -> str | None:
+    if data_bytes > memory_budget():
+        return f"claims {data_bytes} bytes of data, more than half this machine's memory; not read"
+    if member.file_size < header_bytes + data_bytes:
+        return f"holds {member.file_size} bytes, its npy header promises {header_bytes + data_bytes}"
+    return None
+
+
 def open(path: Path) -> Dump:  # noqa: A001 - the format protocol's name
     try:
-        archive = zipfile.ZipFile(path)
-        members = archive.infolist()
-    except (OSError, zipfile.BadZipFile) as exc:
+        with zipfile.ZipFile(path) as archive:
+            members = archive.infolist()
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError) as exc:
         raise DumpError(f"{path}: not a readable .npz archive ({exc})") from None
+    shared = _Archive(path)
     tensors: dict[str, TensorRef] = {}
     problems: list[DumpProblem] = []
     for order, member in enumerate(members):
@@ -40,27 +104,64 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format protocol's name
         if not member.filename.endswith(".npy"):
             problems.append(DumpProblem(f"{path}:{member.filename}", "not an .npy member; ignored"))
             continue
-        name = member.filename[: -len(".npy")]
-        source = f"{path}:{member.filename}"
-        try:
-            with archive.open(member) as f:
-                shape, _fortran, dtype = read_header(f)  # type: ignore[arg-type]
-        except (TensorReadError, OSError, zipfile.BadZipFile, EOFError) as exc:
-            tensors[name] = TensorRef(TensorInfo(name=name, source=source, order=order), None, f"{member.filename}: {exc}")
+        ref = _member_ref(shared, member, order)
+        if ref.name in tensors:
+            problems.append(DumpProblem(f"{path}:{member.filename}", "a second member of the same name; ignored"))
             continue
-        info = TensorInfo(name=name, dtype=dtype.name, shape=shape, source=source, order=float(order))
-        tensors[name] = TensorRef(info, _loader(path, member.filename))
+        tensors[ref.name] = ref
     if not tensors and not problems:
         raise DumpError(f"{path}: the archive holds no tensors")
     return Dump(path=path, format=NAME, tensors=tensors, problems=problems, meta={"order_source": "archive order"})
 
 
-def _loader(path: Path, member: str):  # type: ignore[no-untyped-def]
-    def load() -> np.ndarray:
-        try:
-            with zipfile.ZipFile(path) as archive, archive.open(member) as f:
-                return np.lib.format.read_array(f, allow_pickle=False)  # type: ignore[arg-type]
-        except (zipfile.BadZipFile, EOFError, ValueError) as exc:
-            raise TensorReadError(f"{path}:{member}: {exc}") from None
+def _member_ref(shared: _Archive, member: zipfile.ZipInfo, order: int) -> TensorRef:
+    """One member's row: header facts and a streaming loader, or the reason it is unusable."""
+    name = member.filename[: -len(".npy")]
+    source = f"{shared.path}:{member.filename}"
+    bare = TensorInfo(name=name, source=source, order=float(order))
+    problem = member_problem(member)
+    if problem is not None:
+        return TensorRef(bare, None, f"{member.filename}: {problem}")
+    try:
+        with shared.open_member(member) as f:
+            shape, fortran, dtype = read_header(f)  # type: ignore[arg-type]
+            header_bytes = f.tell()
+    except Exception as exc:  # noqa: BLE001 - zipfile raises NotImplementedError, zlib.error, RuntimeError...
+        return TensorRef(bare, None, f"{member.filename}: unreadable member ({type(exc).__name__}: {exc})")
+    count = math.prod(shape)
+    problem = _size_problem(member, header_bytes, count * dtype.itemsize)
+    if problem is not None:
+        return TensorRef(bare, None, f"{member.filename}: {problem}")
+    info = TensorInfo(name=name, dtype=dtype.name, shape=shape, source=source, order=float(order))
+    return TensorRef(info, _MemberLoader(shared, member, shape, dtype, fortran))
 
-    return load
+
+class _MemberLoader:
+    """Streams one member into an array of exactly the size its header declares."""
+
+    def __init__(self, shared: _Archive, member: zipfile.ZipInfo, shape: tuple[int, ...], dtype: np.dtype, fortran: bool) -> None:
+        self.shared, self.member, self.shape, self.dtype, self.fortran = shared, member, shape, dtype, fortran
+
+    def __call__(self) -> np.ndarray:
+        nbytes = math.prod(self.shape) * self.dtype.itemsize
+        out = np.empty(nbytes, dtype=np.uint8)
+        try:
+            with self.shared.open_member(self.member) as f:
+                read_header(f)  # type: ignore[arg-type]
+                got = _read_into(f, memoryview(out))
+        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError) as exc:
+            raise TensorReadError(f"{self.shared.path}:{self.member.filename}: {type(exc).__name__}: {exc}") from None
+        if got != nbytes:
+            raise TensorReadError(f"{self.shared.path}:{self.member.filename}: truncated ({got} of {nbytes} bytes)")
+        return out.view(self.dtype).reshape(self.shape, order="F" if self.fortran else "C")
+
+
+def _read_into(f, view: memoryview) -> int:  # type: ignore[no-untyped-def]
+    """Fill ``view`` from ``f`` in chunks; never reads past its end."""
+    got = 0
+    while got < len(view):
+        n = f.readinto(view[got : got + _CHUNK])
+        if not n:
+            break
+        got += n
+    return got

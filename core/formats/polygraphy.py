@@ -25,13 +25,15 @@ import base64
 import binascii
 import io
 import json
+import math
 import re
 from functools import partial
 from pathlib import Path
 
 import numpy as np
 
-from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorRef
+from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorReadError, TensorRef
+from dumpscope.core.formats.npyfile import check_shape
 
 NAME = "polygraphy"
 
@@ -63,8 +65,8 @@ def _npy_bytes(encoded: str, limit: int | None = None) -> bytes:
         return encoded.encode("latin-1") if limit is None else encoded[:limit].encode("latin-1", "replace")
 
 
-def _header(encoded: str) -> tuple[tuple[int, ...], np.dtype] | None:
-    """Shape and dtype from the npy header, without decoding the data."""
+def _header(encoded: str) -> tuple[tuple[int, ...], np.dtype] | str:
+    """Shape and dtype from the npy header, without decoding the data; or why not."""
     try:
         fh = io.BytesIO(_npy_bytes(encoded, _HEADER_B64))
         version = np.lib.format.read_magic(fh)
@@ -72,9 +74,19 @@ def _header(encoded: str) -> tuple[tuple[int, ...], np.dtype] | None:
             shape, _, dtype = np.lib.format.read_array_header_1_0(fh)
         else:
             shape, _, dtype = np.lib.format.read_array_header_2_0(fh)
-        return tuple(shape), dtype
-    except (ValueError, OSError, EOFError):
-        return None
+        return check_shape(shape), dtype
+    except TensorReadError as exc:
+        return str(exc)
+    except Exception:  # noqa: BLE001 - numpy's header parser raises tokenizer/AST errors too
+        return "the encoded array has no readable npy header"
+
+
+def _size_problem(encoded: str, shape: tuple[int, ...], dtype: np.dtype) -> str | None:
+    """Why the array cannot hold what its header claims (checked before anything is decoded)."""
+    need = math.prod(shape) * dtype.itemsize
+    if need > len(encoded):  # base64 holds 3 bytes per 4 characters, latin-1 text 1 per character
+        return f"the header claims {need} bytes of data, the encoded array holds at most {len(encoded)}"
+    return None
 
 
 def _load_array(encoded: str, where: str) -> np.ndarray:
@@ -113,13 +125,15 @@ def _tensor(name: str, value: object, source: str, position: int, kind: str) -> 
     head = _header(encoded)
     error = None
     shape = dtype = None
-    if head is None:
-        error = f"{name}: the encoded array has no readable npy header"
+    if isinstance(head, str):
+        error = f"{name}: {head}"
     else:
         shape, dt = head
         dtype = dt.name
         if dt.hasobject:
             error = f"{name}: an object array (would need unpickling); refused"
+        elif (why := _size_problem(encoded, shape, dt)) is not None:
+            error = f"{name}: {why}"
     info = TensorInfo(
         name=name, dtype=dtype, shape=shape, kind=kind, source=where, order=float(position)  # type: ignore[arg-type]
     )
@@ -128,10 +142,14 @@ def _tensor(name: str, value: object, source: str, position: int, kind: str) -> 
 
 def _read_json(path: Path) -> object:
     try:
+        if not path.is_file():  # a FIFO or device is never opened: it could block forever
+            raise DumpError(f"{path}: not a regular file; not opened")
         with io.open(path, encoding="utf-8") as fh:
             return json.load(fh)
     except OSError as exc:
         raise DumpError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    except RecursionError:
+        raise DumpError(f"{path}: JSON nested too deeply to read") from None
     except ValueError as exc:
         raise DumpError(f"{path}: not valid JSON ({exc})") from exc
 
@@ -168,6 +186,29 @@ def _inputs_dump(data: list[object], path: Path) -> Dump:
     return Dump(path=path, format=NAME, tensors=tensors, problems=problems, meta={"polygraphy": "inputs"})
 
 
+def _pick_runner(runs: list[tuple[str, list[object]]], runner: str | None, iteration: int, p: Path) -> tuple[str, list[object], dict]:  # type: ignore[type-arg]
+    """``(runner name, its iterations, the chosen iteration's outputs)``; a missing one is a DumpError."""
+    names = [name for name, _ in runs]
+    if runner is not None and runner not in names:
+        raise DumpError(f"{p}: no runner {runner!r} (runners: {', '.join(names)})")
+    name, iterations = runs[0] if runner is None else runs[names.index(runner)]
+    if not 0 <= iteration < len(iterations):
+        raise DumpError(f"{p}: runner {name!r} has {len(iterations)} iteration(s); {iteration} does not exist")
+    it = iterations[iteration]
+    outputs = it.get("outputs") if isinstance(it, dict) else None
+    if not isinstance(outputs, dict):
+        raise DumpError(f"{p}: runner {name!r} iteration {iteration} has no outputs")
+    return name, iterations, outputs
+
+
+def _others_problem(runs: list[tuple[str, list[object]]], name: str, iterations: list[object], iteration: int, p: Path) -> list[DumpProblem]:
+    others = [f"{n} ({len(its)} iteration(s))" for n, its in runs if n != name]
+    if not others and len(iterations) <= 1:
+        return []
+    also = f"; the file also holds {', '.join(others)}" if others else ""
+    return [DumpProblem(str(p), f"read runner {name!r} iteration {iteration} of {len(iterations)}{also}")]
+
+
 def open_runner(path: str | Path, runner: str | None = None, iteration: int = 0) -> Dump:
     """One runner's iteration of a RunResults file (default: the first runner)."""
     p = Path(path)
@@ -175,34 +216,13 @@ def open_runner(path: str | Path, runner: str | None = None, iteration: int = 0)
     if isinstance(data, list) and all(isinstance(x, dict) and _type_of(x) is None for x in data):
         return _inputs_dump(data, p)
     runs = _runs(data, p)
-    names = [name for name, _ in runs]
-    if runner is None:
-        name, iterations = runs[0]
-    elif runner in names:
-        name, iterations = runs[names.index(runner)]
-    else:
-        raise DumpError(f"{p}: no runner {runner!r} (runners: {', '.join(names)})")
-    if not 0 <= iteration < len(iterations):
-        raise DumpError(f"{p}: runner {name!r} has {len(iterations)} iteration(s); {iteration} does not exist")
+    name, iterations, outputs = _pick_runner(runs, runner, iteration, p)
+    tensors = {str(n): _tensor(str(n), v, str(p), i, "activation") for i, (n, v) in enumerate(outputs.items())}
+    meta: dict[str, object] = {"runner": name, "iteration": iteration, "runners": [n for n, _ in runs]}
     it = iterations[iteration]
-    outputs = it.get("outputs") if isinstance(it, dict) else None
-    if not isinstance(outputs, dict):
-        raise DumpError(f"{p}: runner {name!r} iteration {iteration} has no outputs")
-    tensors = {n: _tensor(n, v, str(p), i, "activation") for i, (n, v) in enumerate(outputs.items())}
-    problems = []
-    others = [f"{n} ({len(its)} iteration(s))" for n, its in runs if n != name]
-    if others or len(iterations) > 1:
-        problems.append(
-            DumpProblem(
-                str(p),
-                f"read runner {name!r} iteration {iteration} of {len(iterations)}"
-                + (f"; the file also holds {', '.join(others)}" if others else ""),
-            )
-        )
-    meta: dict[str, object] = {"runner": name, "iteration": iteration, "runners": names}
     if isinstance(it, dict) and isinstance(it.get("runtime"), (int, float)):
         meta["runtime_s"] = it["runtime"]
-    return Dump(path=p, format=NAME, tensors=tensors, problems=problems, meta=meta)
+    return Dump(path=p, format=NAME, tensors=tensors, problems=_others_problem(runs, name, iterations, iteration, p), meta=meta)
 
 
 def sniff(path: Path) -> float:

@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorRef
+from dumpscope.core.formats.safe_fs import regular_file_problem
 
 NAME = "sigmastar"
 
@@ -46,12 +47,15 @@ DUMP_NAMES = (
     "tflite_outtensor_dump.bin",
 )
 _MAGIC = b"isFloat:"
-_HEADER_RE = re.compile(
-    rb"^//(?P<role>in|out)\s+(?P<idx>\d+)\s+s:\s*(?P<s>\S+)\s+z:\s*(?P<z>\S+)\s+type:\s*(?P<type>\S+)\s+"
-    rb"name:\s?(?P<name>.*?)\s+bConstant:\s*(?P<const>\d)\s+shape:\s*\[(?P<shape>[^\]]*)\]"
+# The header line is matched in two parts split at "bConstant:" so that no pattern has two
+# adjacent runs that can both take spaces (that was quadratic on a line of 80k spaces).
+_HEADER_HEAD_RE = re.compile(
+    rb"^//(?P<role>in|out)\s+(?P<idx>\d{1,18})\s+s:\s*(?P<s>\S+)\s+z:\s*(?P<z>\S+)\s+type:\s*(?P<type>\S+)\s+"
+    rb"name:\s?(?P<name>.*)$"
 )
-_OP_RE = re.compile(rb"^(?:op_out|op_in|input|output)\[(?P<idx>\d+)\]\s+(?P<name>.*?)\s*=\s*\{\s*$")
-_SIZE_RE = re.compile(rb"^//buffer data size:\s*(?P<n>\d+)\s*$")
+_HEADER_TAIL_RE = re.compile(rb"^bConstant:\s*(?P<const>\d)\s+shape:\s*\[(?P<shape>[^\]]*)\]")
+_OP_RE = re.compile(rb"^(?:op_out|op_in|input|output)\[(?P<idx>\d{1,18})\]\s+(?P<name>.*?)\s*=\s*\{\s*$")
+_SIZE_RE = re.compile(rb"^//buffer data size:\s*(?P<n>\d{1,18})\s*$")
 _INT_TYPES = {"SGS_S16": np.dtype(np.int16), "SGS_S8": np.dtype(np.int8), "SGS_S32": np.dtype(np.int32)}
 
 
@@ -102,6 +106,35 @@ def _num(raw: bytes) -> float:
         return math.nan
 
 
+#: A header line longer than this is junk (names are far shorter); the pattern is not tried on it,
+#: which keeps a line of 80k spaces linear.
+MAX_HEADER_LINE = 16 << 10
+_MAX_DIGITS = 15  # a dimension of 10**15 elements is already absurd; more digits are corrupt
+
+
+def _header_match(line: bytes) -> dict[str, bytes] | None:
+    """The fields of a tensor header line (``//out 0 s: ... name: N bConstant:0 shape:[...]``), or None."""
+    if not line.startswith((b"//in", b"//out")) or len(line) > MAX_HEADER_LINE:
+        return None
+    cut = line.find(b"bConstant:")
+    if cut < 0:
+        return None
+    head, tail = _HEADER_HEAD_RE.match(line[:cut]), _HEADER_TAIL_RE.match(line[cut:])
+    if head is None or tail is None or not line[cut - 1 : cut].isspace():
+        return None
+    return {**head.groupdict(), "name": head["name"].rstrip(), **tail.groupdict()}
+
+
+def _parse_shape(text: bytes) -> tuple[int, ...] | str:
+    """The dims of ``shape:[...]``, or why they are not a plausible shape."""
+    dims = [d for d in text.replace(b" ", b"").split(b",") if d]
+    if not all(d.isdigit() for d in dims):
+        return "is not a list of integers"
+    if any(len(d) > _MAX_DIGITS for d in dims) or math.prod(int(d) for d in dims) > 1 << 48:
+        return "claims more than 2**48 elements (a corrupt header)"
+    return tuple(int(d) for d in dims)
+
+
 def scan(buf: mmap.mmap | bytes, text: bool) -> tuple[bool, list[Record], list[str]]:
     """``(is_float, records, problems)`` of a whole dump; data is located, not read."""
     first, pos = _line(buf, 0)
@@ -112,7 +145,7 @@ def scan(buf: mmap.mmap | bytes, text: bool) -> tuple[bool, list[Record], list[s
     problems: list[str] = []
     while pos < len(buf):
         line, nxt = _line(buf, pos)
-        m = _HEADER_RE.match(line)
+        m = _header_match(line)
         if not m:
             pos = nxt  # trailers ("};"), blank lines, junk: resync on the next header
             continue
@@ -120,14 +153,13 @@ def scan(buf: mmap.mmap | bytes, text: bool) -> tuple[bool, list[Record], list[s
         pos = nxt
         op_index = op_name = None
         line, nxt = _line(buf, pos)
-        om = _OP_RE.match(line)
+        om = _OP_RE.match(line) if len(line) <= MAX_HEADER_LINE else None
         if om:
             op_index, op_name = int(om["idx"]), _decode(om["name"])
             pos = nxt
-        try:
-            shape = tuple(int(d) for d in m["shape"].replace(b" ", b"").split(b",") if d)
-        except ValueError:
-            problems.append(f"byte {header_pos}: shape [{_decode(m['shape'])}] is not a list of integers; skipped")
+        shape = _parse_shape(m["shape"])
+        if isinstance(shape, str):
+            problems.append(f"byte {header_pos}: shape [{_decode(m['shape'][:80])}] {shape}; skipped")
             continue
         line, nxt = _line(buf, pos)
         sm = _SIZE_RE.match(line)
@@ -176,8 +208,9 @@ def scan(buf: mmap.mmap | bytes, text: bool) -> tuple[bool, list[Record], list[s
 def record_problem(rec: Record, text: bool) -> str | None:
     if rec.length < 0:
         return "truncated file: the tensor's bytes are missing"
-    if text:
-        return None
+    if text:  # every value takes at least one character and a separator
+        count = math.prod(rec.shape)
+        return f"text record of {rec.length} bytes cannot hold {count} values" if count > rec.length else None
     need = math.prod(rec.shape) * _storage_dtype(rec).itemsize
     if rec.length < need:
         return f"record holds {rec.length} bytes, shape {list(rec.shape)} of {rec.sgs_type} needs {need}"
@@ -193,13 +226,7 @@ def load_record(path: Path, rec: Record, text: bool) -> np.ndarray:
     with io.open(path, "rb") as fh:
         if text:
             fh.seek(rec.start)
-            chunk = fh.read(rec.length)
-            values = np.array(
-                [float(v) for v in chunk.replace(b"\n", b",").split(b",") if v.strip()], dtype=np.float64
-            )
-            if values.size < count:
-                raise ValueError(f"text record holds {values.size} values, shape {list(rec.shape)} needs {count}")
-            values = values[:count]
+            values = _text_values(fh, rec.length, count)
             raw = values.astype(np.float32) if dtype.kind == "f" else values
         else:
             mm = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
@@ -211,13 +238,49 @@ def load_record(path: Path, rec: Record, text: bool) -> np.ndarray:
     return out.reshape(rec.shape)
 
 
+_TEXT_CHUNK = 1 << 20
+
+
+def _text_values(fh: io.BufferedReader, length: int, count: int) -> np.ndarray:
+    """The first ``count`` comma/newline-separated numbers of ``length`` bytes of text.
+
+    Read in 1 MiB pieces into a preallocated array: memory is the array plus one piece,
+    never a Python list of every value.
+    """
+    out = np.empty(count, dtype=np.float64)
+    filled, left, carry = 0, length, b""
+    while filled < count:
+        piece = fh.read(min(_TEXT_CHUNK, left)) if left > 0 else b""
+        left -= len(piece)
+        block = carry + piece
+        carry = b""
+        if piece:  # keep a value cut by the piece's end for the next round
+            cut = max(block.rfind(b","), block.rfind(b"\n"))
+            block, carry = block[: cut + 1], block[cut + 1 :]
+            if len(carry) > _TEXT_CHUNK:
+                raise ValueError("a text value longer than 1 MiB")
+        filled = _fill(out, filled, block)
+        if not piece:
+            break
+    if filled < count:
+        raise ValueError(f"text record holds {filled} values, shape needs {count}")
+    return out
+
+
+def _fill(out: np.ndarray, filled: int, block: bytes) -> int:
+    """Parse the values of ``block`` into ``out`` from ``filled``; the new fill level."""
+    tokens = [v for v in block.replace(b"\n", b",").split(b",") if v.strip()][: out.size - filled]
+    out[filled : filled + len(tokens)] = [float(v) for v in tokens]
+    return filled + len(tokens)
+
+
 def _dump_file(path: Path) -> Path | None:
     if path.is_file():
         return path
     if path.is_dir():
         for name in DUMP_NAMES:
             for p in (path / name, path / "dumpData" / name):
-                if p.is_file():
+                if p.is_file() and regular_file_problem(path, p) is None:  # no link leading out of the folder
                     return p
     return None
 
@@ -233,21 +296,65 @@ def sniff(path: Path) -> float:
         return 0.0
 
 
-def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names it `open`
-    path = Path(path)
-    p = _dump_file(path)
-    if p is None:
-        raise DumpError(f"{path}: no SigmaStar dump ({', '.join(DUMP_NAMES[:3])}...)")
-    text = p.suffix.lower() == ".txt"
+def _read_records(p: Path, text: bool) -> tuple[bool, list[Record], list[str]]:
+    """:func:`scan` of the file ``p``; an unusable file is a DumpError naming it."""
     try:
         with io.open(p, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-            is_float, records, messages = scan(mm, text)
+            return scan(mm, text)
     except ValueError as exc:  # an empty file cannot be mapped
         raise DumpError(f"{p}: not a SigmaStar dump ({exc})") from exc
     except DumpError as exc:
         raise DumpError(f"{p}: {exc}") from exc
     except OSError as exc:
         raise DumpError(f"{p}: cannot read: {exc.strerror or exc}") from exc
+
+
+def _record_extra(rec: Record) -> tuple[tuple[str, str], ...]:
+    extra = [
+        ("sgs_type", rec.sgs_type),
+        ("scale", repr(rec.scale)),
+        ("zero_point", repr(rec.zero_point)),
+        ("is_float", str(int(rec.is_float))),
+        ("dequantised", str(int(_dequantised(rec)))),
+    ]
+    if len(rec.shape) == 4:
+        extra.append(("layout", "NHWC"))
+    return tuple(extra)
+
+
+def _record_kind(rec: Record) -> str:
+    if rec.constant:
+        return "constant"
+    return "activation" if rec.role == "out" else "input"
+
+
+def _record_ref(p: Path, rec: Record, text: bool) -> TensorRef:
+    """One record as a tensor row (an unusable record: a row with the reason)."""
+    kind = _record_kind(rec)
+    error = record_problem(rec, text)
+    dtype = "float32" if _dequantised(rec) or _storage_dtype(rec).kind == "f" else _storage_dtype(rec).name
+    info = TensorInfo(
+        name=rec.name,
+        dtype=dtype,
+        shape=rec.shape,
+        node_name=rec.op_name,
+        topo_index=rec.op_index if kind == "activation" else -1,
+        output_index=rec.index if rec.role == "out" else 0,
+        kind=kind,  # type: ignore[arg-type]
+        source=f"{p}@{rec.start}",
+        order=float(rec.op_index) if rec.op_index is not None else None,
+        extra=_record_extra(rec),
+    )
+    return TensorRef(info, None if error else partial(load_record, p, rec, text), error)
+
+
+def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names it `open`
+    path = Path(path)
+    p = _dump_file(path)
+    if p is None:
+        raise DumpError(f"{path}: no SigmaStar dump ({', '.join(DUMP_NAMES[:3])}...)")
+    text = p.suffix.lower() == ".txt"
+    is_float, records, messages = _read_records(p, text)
     problems = [DumpProblem(str(p), m) for m in messages]
     produced = {r.name for r in records if r.role == "out"}
     tensors: dict[str, TensorRef] = {}
@@ -257,31 +364,7 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names i
         if rec.name in tensors:
             problems.append(DumpProblem(str(p), f"tensor {rec.name!r} is dumped twice; the first record is used"))
             continue
-        kind = "constant" if rec.constant else ("activation" if rec.role == "out" else "input")
-        extra = [
-            ("sgs_type", rec.sgs_type),
-            ("scale", repr(rec.scale)),
-            ("zero_point", repr(rec.zero_point)),
-            ("is_float", str(int(rec.is_float))),
-            ("dequantised", str(int(_dequantised(rec)))),
-        ]
-        if len(rec.shape) == 4:
-            extra.append(("layout", "NHWC"))
-        error = record_problem(rec, text)
-        dtype = "float32" if _dequantised(rec) or _storage_dtype(rec).kind == "f" else _storage_dtype(rec).name
-        info = TensorInfo(
-            name=rec.name,
-            dtype=dtype,
-            shape=rec.shape,
-            node_name=rec.op_name,
-            topo_index=rec.op_index if kind == "activation" else -1,
-            output_index=rec.index if rec.role == "out" else 0,
-            kind=kind,  # type: ignore[arg-type]
-            source=f"{p}@{rec.start}",
-            order=float(rec.op_index) if rec.op_index is not None else None,
-            extra=tuple(extra),
-        )
-        tensors[rec.name] = TensorRef(info, None if error else partial(load_record, p, rec, text), error)
+        tensors[rec.name] = _record_ref(p, rec, text)
     if not tensors and not problems:
         raise DumpError(f"{p}: a SigmaStar dump header but no tensor records")
     return Dump(path=path, format=NAME, tensors=tensors, problems=problems, meta={"file": str(p), "is_float": is_float})

@@ -15,9 +15,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+import os
+import shutil
+import stat
 import tempfile
 import zlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,7 +32,8 @@ import onnx
 from onnx import helper
 
 from dumpscope.core.onnx.graph import GraphFacts, graph_facts
-from dumpscope.core.dumps import DumpError
+from dumpscope.core.dumps import DumpError, TensorReadError
+from dumpscope.core.formats.npyfile import open_npy
 from dumpscope.core.names import display, to_filename
 from dumpscope.core.onnx.targets import TARGETS, Prepared, open_session, prepare_golden
 
@@ -113,6 +119,48 @@ class ModelInput:
     generated: bool
 
 
+def _check_names(real: Mapping[str, object], files: Mapping[str, Path], shapes: Mapping[str, tuple[int, ...]]) -> None:
+    """``--input`` and ``--input-shape`` may only name real graph inputs."""
+    for what, given in (("--input", files), ("--input-shape", shapes)):
+        unknown = [n for n in given if n not in real]
+        if unknown:
+            raise DumpError(
+                f"{what}: no graph input named {', '.join(map(repr, unknown))} "
+                f"(inputs: {', '.join(map(repr, real)) or 'none'})"
+            )
+
+
+def _generated_shape(name: str, dims: list[int | str] | None, given: tuple[int, ...] | None) -> tuple[int, ...]:
+    """The shape of a generated input: ``--input-shape``, or the model's static dims."""
+    if given is not None:
+        _check_shape(name, dims, given, "--input-shape")
+        return given
+    if dims is not None and all(isinstance(d, int) and d > 0 for d in dims):
+        return tuple(int(d) for d in dims)
+    symbolic = [d for d in (dims or []) if not isinstance(d, int) or d <= 0]
+    example = ",".join(str(d) if isinstance(d, int) and d > 0 else "1" for d in (dims or [1]))
+    what_dims = f"dynamic dims {symbolic} (shape {dims})" if dims is not None else "no known shape"
+    raise DumpError(
+        f"input {name!r} has {what_dims}: give its shape with --input-shape "
+        f"\"{name}:{example}\" or its data with --input {name}=FILE.npy"
+    )
+
+
+def _one_input(
+    name: str, vi: onnx.ValueInfoProto, files: Mapping[str, Path], shapes: Mapping[str, tuple[int, ...]], seed: int
+) -> ModelInput:
+    if not vi.type.HasField("tensor_type"):
+        raise DumpError(f"input {name!r} is not a tensor; only tensor inputs are supported")
+    dtype = _np_dtype(vi.type.tensor_type.elem_type)
+    dims = _dims(vi)
+    if name in files:
+        arr = _read_input_file(name, files[name], dtype)
+        _check_shape(name, dims, tuple(arr.shape), f"file {files[name]}")
+        return ModelInput(name, arr, False)
+    shape = _generated_shape(name, dims, shapes.get(name))
+    return ModelInput(name, generate_input(name, dtype, shape, seed), True)
+
+
 def resolve_inputs(
     graph: onnx.GraphProto,
     facts: GraphFacts,
@@ -122,50 +170,24 @@ def resolve_inputs(
 ) -> list[ModelInput]:
     """The data of every real graph input: read from ``files`` or generated."""
     real = {vi.name: vi for vi in graph.input if vi.name in facts.graph_inputs}
-    for what, given in (("--input", files), ("--input-shape", shapes)):
-        unknown = [n for n in given if n not in real]
-        if unknown:
-            raise DumpError(
-                f"{what}: no graph input named {', '.join(map(repr, unknown))} "
-                f"(inputs: {', '.join(map(repr, real)) or 'none'})"
-            )
-    result: list[ModelInput] = []
-    for name, vi in real.items():
-        if not vi.type.HasField("tensor_type"):
-            raise DumpError(f"input {name!r} is not a tensor; only tensor inputs are supported")
-        dtype = _np_dtype(vi.type.tensor_type.elem_type)
-        dims = _dims(vi)
-        if name in files:
-            arr = _read_input_file(name, files[name], dtype)
-            _check_shape(name, dims, tuple(arr.shape), f"file {files[name]}")
-            result.append(ModelInput(name, arr, False))
-            continue
-        shape = shapes.get(name)
-        if shape is not None:
-            _check_shape(name, dims, shape, "--input-shape")
-        elif dims is not None and all(isinstance(d, int) and d > 0 for d in dims):
-            shape = tuple(int(d) for d in dims)  # type: ignore[arg-type]
-        else:
-            symbolic = [d for d in (dims or []) if not isinstance(d, int) or d <= 0]
-            example = ",".join(str(d) if isinstance(d, int) and d > 0 else "1" for d in (dims or [1]))
-            what_dims = f"dynamic dims {symbolic} (shape {dims})" if dims is not None else "no known shape"
-            raise DumpError(
-                f"input {name!r} has {what_dims}: give its shape with --input-shape "
-                f"\"{name}:{example}\" or its data with --input {name}=FILE.npy"
-            )
-        result.append(ModelInput(name, generate_input(name, dtype, shape, seed), True))
-    return result
+    _check_names(real, files, shapes)
+    return [_one_input(name, vi, files, shapes, seed) for name, vi in real.items()]
 
 
 def _read_input_file(name: str, path: Path, dtype: np.dtype) -> np.ndarray:
+    """One ``--input`` array: a regular ``.npy`` file (a FIFO is never opened), header checked first."""
+    if not path.exists():
+        raise DumpError(f"--input {name}: {path}: no such file")
+    if not path.is_file():
+        raise DumpError(f"--input {name}: {path} is not a regular file")
     try:
-        arr = np.load(path, allow_pickle=False)
-    except FileNotFoundError:
-        raise DumpError(f"--input {name}: {path}: no such file") from None
-    except (OSError, ValueError, EOFError) as exc:
+        with path.open("rb") as fh:
+            if fh.read(2) == b"PK":
+                raise DumpError(f"--input {name}: {path} holds several arrays; give a single .npy file")
+        _shape, _dtype, loader = open_npy(path)
+        arr = np.array(loader())
+    except (TensorReadError, OSError) as exc:
         raise DumpError(f"--input {name}: {path} is not a readable .npy file ({exc})") from None
-    if not isinstance(arr, np.ndarray):
-        raise DumpError(f"--input {name}: {path} holds several arrays; give a single .npy file")
     if arr.dtype != dtype:
         if not np.can_cast(arr.dtype, dtype, casting="same_kind"):
             raise DumpError(f"--input {name}: {path} holds {arr.dtype}, the model expects {dtype}")
@@ -309,6 +331,55 @@ def _store(out_dir: Path, entry: dict[str, Any], arr: np.ndarray) -> None:
     entry.update(file=rel, dtype=str(arr.dtype), shape=list(arr.shape))
 
 
+def _input_entries(
+    prepared: Prepared, inputs: Sequence[ModelInput], input_entries: Mapping[str, dict[str, Any]], prefix: str
+) -> list[dict[str, Any]]:
+    """Manifest entries of the graph inputs (those not fetched point at ``inputs/``)."""
+    facts = prepared.facts
+    fetched = {n for n in prepared.fetch if n in facts.graph_inputs}
+    entries = []
+    for inp in inputs:
+        entry = tensor_entry(facts, inp.name, "input", prefix=prefix)
+        if inp.name not in fetched:
+            src = input_entries[prefix + inp.name]
+            entry.update(file=src["file"], dtype=src["dtype"], shape=src["shape"])
+        entry.update(prepared.extra.get(inp.name, {}))
+        entries.append(entry)
+    return entries
+
+
+def _constant_entries(prepared: Prepared, out_dir: Path, prefix: str, notes: list[str]) -> list[dict[str, Any]]:
+    """Write the constants nodes read; a constant that cannot be stored is a note."""
+    entries = []
+    for name, load in prepared.constants.items():
+        entry = tensor_entry(prepared.facts, name, "constant", prefix=prefix)
+        try:
+            value = load()
+        except (OSError, ValueError, onnx.checker.ValidationError) as exc:
+            notes.append(f"constant {display(name)!r} not dumped: {exc}")
+            continue
+        if (why := _not_numeric(value)) is not None:
+            notes.append(f"constant {display(name)!r} holds {why}; not dumped")
+            continue
+        _store(out_dir, entry, value)
+        entry.update(prepared.extra.get(name, {}))
+        entries.append(entry)
+    return entries
+
+
+def _run(session: ort.InferenceSession, group: list[str], feeds: Mapping[str, np.ndarray]) -> list[Any]:
+    try:
+        return session.run(group, feeds)  # type: ignore[no-any-return]
+    except Exception as exc:  # noqa: BLE001 - onnxruntime's pybind errors have no common base
+        raise DumpError(f"onnxruntime failed while running the model: {str(exc).strip().splitlines()[0]}") from None
+
+
+def _fetched_kind(facts: GraphFacts, name: str) -> str:
+    if name in facts.graph_inputs:
+        return "input"
+    return "constant" if name in facts.initializers | facts.constants else "activation"
+
+
 def dump_prepared(
     prepared: Prepared,
     session: ort.InferenceSession,
@@ -325,59 +396,35 @@ def dump_prepared(
     """Run ``prepared`` and write its tensors; return (manifest entries, notes, number of runs)."""
     facts = prepared.facts
     feeds = {prepared.feed_names.get(i.name, i.name): i.array for i in inputs}
-    entries: list[dict[str, Any]] = []
     notes: list[str] = []
-    fetched_inputs = {n for n in prepared.fetch if n in facts.graph_inputs}
-    constants = facts.initializers | facts.constants
-
-    for inp in inputs:
-        entry = tensor_entry(facts, inp.name, "input", prefix=prefix)
-        if inp.name not in fetched_inputs:
-            src = input_entries[prefix + inp.name]
-            entry.update(file=src["file"], dtype=src["dtype"], shape=src["shape"])
-        entry.update(prepared.extra.get(inp.name, {}))
-        entries.append(entry)
-    for name, load in prepared.constants.items():
-        entry = tensor_entry(facts, name, "constant", prefix=prefix)
-        try:
-            value = load()
-        except (OSError, ValueError, onnx.checker.ValidationError) as exc:
-            notes.append(f"constant {display(name)!r} not dumped: {exc}")
-            continue
-        if (why := _not_numeric(value)) is not None:
-            notes.append(f"constant {display(name)!r} holds {why}; not dumped")
-            continue
-        _store(out_dir, entry, value)
-        entry.update(prepared.extra.get(name, {}))
-        entries.append(entry)
-
+    entries = _input_entries(prepared, inputs, input_entries, prefix)
+    entries += _constant_entries(prepared, out_dir, prefix, notes)
     by_fetch = {fetch: true for true, fetch in prepared.fetch.items()}
     groups = group_by_budget(list(by_fetch), {f: sizes.get(t, _UNKNOWN_SIZE) for f, t in by_fetch.items()}, budget_bytes)
     position = {e["name"]: k for k, e in enumerate(entries)}
     for run, group in enumerate(groups):
         if progress is not None:
             progress(run, len(groups))
-        try:
-            values = session.run(group, feeds)
-        except Exception as exc:  # noqa: BLE001 - onnxruntime's pybind errors have no common base
-            raise DumpError(f"onnxruntime failed while running the model: {str(exc).strip().splitlines()[0]}") from None
-        for fetch_name, value in zip(group, values):
+        for fetch_name, value in zip(group, _run(session, group, feeds)):
             true = by_fetch[fetch_name]
-            kind = "input" if true in facts.graph_inputs else ("constant" if true in constants else "activation")
-            entry = tensor_entry(facts, true, kind, prefix=prefix, topo_offset=topo_offset)
+            entry = tensor_entry(facts, true, _fetched_kind(facts, true), prefix=prefix, topo_offset=topo_offset)
             if (why := _not_numeric(value)) is not None:
                 notes.append(f"tensor {display(true)!r} holds {why}; not dumped")
                 continue
             _store(out_dir, entry, value)
             entry.update(prepared.extra.get(true, {}))
-            if entry["name"] in position:
-                entries[position[entry["name"]]] = entry
-            else:
-                entries.append(entry)
-        del values
+            _place(entries, position, entry)
     if progress is not None:
         progress(len(groups), len(groups))
     return entries, notes, len(groups)
+
+
+def _place(entries: list[dict[str, Any]], position: Mapping[str, int], entry: dict[str, Any]) -> None:
+    """A fetched tensor replaces the entry of the same name (an input or constant), else is appended."""
+    if entry["name"] in position:
+        entries[position[entry["name"]]] = entry
+    else:
+        entries.append(entry)
 
 
 def node_entries(facts: GraphFacts, fused_from: Mapping[str, list[str]] | None, prefix: str = "", topo_offset: int = 0) -> list[dict[str, Any]]:
@@ -414,12 +461,16 @@ def read_manifest(path: str | Path) -> dict[str, Any]:
     p = Path(path)
     if p.is_dir():
         p = p / "manifest.json"
+    if p.exists() and not p.is_file():
+        raise DumpError(f"{p}: not a regular file; not opened")
     try:
         data = json.loads(p.read_text(encoding="utf-8", errors="surrogateescape"))
     except FileNotFoundError:
         raise DumpError(f"{p}: no such file") from None
     except (OSError, ValueError) as exc:
         raise DumpError(f"{p}: not a readable manifest ({exc})") from None
+    except RecursionError:
+        raise DumpError(f"{p}: not a readable manifest (JSON nested too deeply)") from None
     if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT:
         raise DumpError(f"{p}: not a dumpscope manifest")
     if data.get("version") != MANIFEST_VERSION:
@@ -427,19 +478,125 @@ def read_manifest(path: str | Path) -> dict[str, Any]:
     return data
 
 
-def _prepare_out_dir(out_dir: Path) -> None:
-    """Create ``out_dir``, or clear a previous dumpscope dump in it; refuse other non-empty dirs."""
-    if out_dir.exists() and not out_dir.is_dir():
-        raise DumpError(f"{out_dir}: exists and is not a directory")
-    if out_dir.is_dir() and any(out_dir.iterdir()):
-        if not (out_dir / "manifest.json").is_file():
-            raise DumpError(f"{out_dir}: directory is not empty (choose a new -o directory)")
-        old = read_manifest(out_dir)
-        for item in (*old.get("tensors", []), *old.get("inputs", [])):
+def _listed_files(manifest: Mapping[str, Any]) -> set[str]:
+    """Relative paths of the files an earlier dumpscope manifest says it wrote."""
+    listed = {"manifest.json"}
+    for key in ("tensors", "inputs"):
+        items = manifest.get(key)
+        for item in items if isinstance(items, list) else ():
             f = item.get("file") if isinstance(item, dict) else None
-            if isinstance(f, str) and ".." not in Path(f).parts and not Path(f).is_absolute():
-                (out_dir / f).unlink(missing_ok=True)
-    out_dir.mkdir(parents=True, exist_ok=True)
+            if isinstance(f, str):
+                listed.add(f)
+    return listed
+
+
+def _foreign_entry(out_dir: Path, listed: set[str]) -> str | None:
+    """The first entry of ``out_dir`` a dumpscope dump would not hold (None when all are ours).
+
+    Walked with ``lstat`` only: a symlink is always foreign, never followed.
+    """
+    for dirpath, dirnames, filenames in os.walk(out_dir, followlinks=False):
+        rel_dir = Path(dirpath).relative_to(out_dir)
+        for d in dirnames:
+            rel = (rel_dir / d).as_posix()
+            if rel != "inputs" or Path(dirpath, d).is_symlink():
+                return rel
+        for f in filenames:
+            rel = (rel_dir / f).as_posix()
+            if rel not in listed or not stat.S_ISREG(os.lstat(Path(dirpath, f)).st_mode):
+                return rel
+    return None
+
+
+def check_out_dir(out_dir: Path) -> bool:
+    """Check that ``out_dir`` may be written; True when it holds an earlier dump to replace.
+
+    Refuses a symlink, a non-directory, and a non-empty directory holding anything that
+    an earlier ``dumpscope dump`` did not write (files not in its manifest, symlinks,
+    folders other than ``inputs/``).  Nothing is followed, opened for writing or deleted.
+    """
+    if out_dir.is_symlink():
+        raise DumpError(f"{out_dir}: is a symbolic link; give a real directory for -o")
+    if not out_dir.exists():
+        return False
+    if not out_dir.is_dir():
+        raise DumpError(f"{out_dir}: exists and is not a directory")
+    try:
+        if not any(out_dir.iterdir()):
+            return False
+        if out_dir.joinpath("manifest.json").is_symlink() or not (out_dir / "manifest.json").is_file():
+            raise DumpError(f"{out_dir}: directory is not empty (choose a new -o directory)")
+        foreign = _foreign_entry(out_dir, _listed_files(read_manifest(out_dir)))
+    except OSError as exc:
+        raise DumpError(f"{out_dir}: cannot inspect the output directory ({exc.strerror or exc})") from None
+    if foreign is not None:
+        raise DumpError(
+            f"{out_dir}: holds {foreign!r}, which dumpscope did not write; refusing to replace it (choose a new -o directory)"
+        )
+    return True
+
+
+@contextmanager
+def staged_out_dir(out_dir: Path) -> Iterator[Path]:
+    """A fresh temporary folder beside ``out_dir``, renamed into place when the body succeeds.
+
+    An earlier dump at ``out_dir`` (checked by :func:`check_out_dir`) is moved aside and
+    removed only after the new one is in place.  On any error or Ctrl-C the temporary
+    folder is removed and ``out_dir`` is left as it was.  ``shutil.rmtree`` never follows
+    symlinks, and only folders this function created are removed.
+    """
+    out_dir = Path(os.path.abspath(out_dir))  # "." and "x/.." named; links are not resolved
+    replace = check_out_dir(out_dir)
+    parent = out_dir.parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix=f".{out_dir.name[:40]}.dumpscope-tmp-", dir=parent))
+    except OSError as exc:
+        raise DumpError(f"{out_dir}: cannot create the output directory ({exc.strerror or exc})") from None
+    try:
+        os.chmod(work, 0o777 & ~_umask())
+        yield work
+        try:
+            _swap_into_place(work, out_dir, replace)
+        except OSError as exc:
+            raise DumpError(f"{out_dir}: cannot put the dump in place ({exc.strerror or exc})") from None
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _swap_into_place(work: Path, out_dir: Path, replace: bool) -> None:
+    """Rename ``work`` to ``out_dir``; an earlier dump there is checked again, moved aside, then removed."""
+    if replace != check_out_dir(out_dir):
+        raise DumpError(f"{out_dir}: changed while the dump was written; nothing replaced")
+    if not replace:
+        if out_dir.exists():  # an empty folder (maybe the working directory): keep it, move our files in
+            entries = sorted(work.iterdir(), key=lambda p: p.name == "manifest.json")
+            for entry in entries:  # the manifest last: a dump without it is visibly incomplete
+                entry.rename(out_dir / entry.name)
+            work.rmdir()
+        else:
+            work.rename(out_dir)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{out_dir.name[:40]}.dumpscope-old-", dir=work.parent))
+    old.rmdir()
+    out_dir.rename(old)
+    work.rename(out_dir)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _check_options(max_memory_mb: float, seed: int) -> None:
+    """Usage errors caught before anything is read or written."""
+    if not isinstance(max_memory_mb, (int, float)) or not math.isfinite(max_memory_mb) or max_memory_mb <= 0:
+        raise DumpError(f"--max-memory must be a positive, finite number of MB (got {max_memory_mb!r})")
+    if not isinstance(seed, int) or seed < 0:
+        raise DumpError(f"--seed must be a non-negative integer (got {seed!r})")
 
 
 def load_model(model: str | Path | onnx.ModelProto) -> tuple[onnx.ModelProto, Path | None, str | None, str | None]:
@@ -476,8 +633,7 @@ def dump_model(
     """
     if target is not None and target not in TARGETS:
         raise DumpError(f"unknown target {target!r} (choose from {', '.join(TARGETS)})")
-    if max_memory_mb <= 0:
-        raise DumpError("--max-memory must be a positive number of MB")
+    _check_options(max_memory_mb, seed)
     proto, source_dir, model_path, model_sha = load_model(model)
     facts = graph_facts(proto.graph)
     shapes = parse_input_shapes(input_shapes) if isinstance(input_shapes, str) or input_shapes is None else dict(input_shapes)
@@ -487,33 +643,29 @@ def dump_model(
         else {k: Path(v) for k, v in (inputs or {}).items()}  # type: ignore[union-attr]
     )
     model_inputs = resolve_inputs(proto.graph, facts, files, shapes, seed)
-    out = Path(out_dir)
-    _prepare_out_dir(out)
-    input_entries = save_inputs(out, model_inputs)
-
-    with tempfile.TemporaryDirectory(prefix="dumpscope-") as tmp:
-        work = Path(tmp)
-        prepared = prepare_target(proto, facts, work, source_dir, target, model_inputs)
-        session = open_session(prepared.path, proto, data_dir=prepared.data_dir)
-        reported = proto if prepared.facts is facts else onnx.load_model(str(prepared.path), load_external_data=False)
-        sizes = estimate_sizes(reported, prepared.facts, model_inputs)
-        entries, notes, runs = dump_prepared(
-            prepared, session, model_inputs, out,
-            sizes=sizes, budget_bytes=int(max_memory_mb * (1 << 20)),
-            input_entries={e["name"]: e for e in input_entries}, progress=progress,
-        )
-        del session
-
-    manifest: dict[str, Any] = {
-        **manifest_header(model_path, model_sha, target, seed),
-        "ort_runs": runs,
-        "inputs": input_entries,
-        "tensors": entries,
-        "nodes": node_entries(prepared.facts, prepared.fused_from),
-        "clamped": prepared.clamped,
-        "notes": [*prepared.notes, *(f"graph problem: {p}" for p in facts.problems), *notes],
-    }
-    write_manifest(out, manifest)
+    with staged_out_dir(Path(out_dir)) as out:
+        input_entries = save_inputs(out, model_inputs)
+        with tempfile.TemporaryDirectory(prefix="dumpscope-") as tmp:
+            prepared = prepare_target(proto, facts, Path(tmp), source_dir, target, model_inputs)
+            session = open_session(prepared.path, proto, data_dir=prepared.data_dir)
+            reported = proto if prepared.facts is facts else onnx.load_model(str(prepared.path), load_external_data=False)
+            sizes = estimate_sizes(reported, prepared.facts, model_inputs)
+            entries, notes, runs = dump_prepared(
+                prepared, session, model_inputs, out,
+                sizes=sizes, budget_bytes=int(max_memory_mb * (1 << 20)),
+                input_entries={e["name"]: e for e in input_entries}, progress=progress,
+            )
+            del session
+        manifest: dict[str, Any] = {
+            **manifest_header(model_path, model_sha, target, seed),
+            "ort_runs": runs,
+            "inputs": input_entries,
+            "tensors": entries,
+            "nodes": node_entries(prepared.facts, prepared.fused_from),
+            "clamped": prepared.clamped,
+            "notes": [*prepared.notes, *(f"graph problem: {p}" for p in facts.problems), *notes],
+        }
+        write_manifest(out, manifest)
     return manifest
 
 

@@ -305,18 +305,18 @@ def records_from_parsed(
             raise OpdebugError("no 'AI Core', 'DHA Atomic Add', 'L2 Atomic Add' or 'acc_list' entry")
     for unit, data in units:
         raw_status = data.get("status", 0)
-        words = raw_status if isinstance(raw_status, list) else [raw_status]
-        status = int(words[0]) if words else 0
-        if not any(int(w) for w in words):
+        words = [_status_word(w) for w in (raw_status if isinstance(raw_status, list) else [raw_status])]
+        status = words[0] if words else 0
+        if not any(words):
             continue
-        bits = tuple(b for w in words for b in decode_status(unit, int(w)))
+        bits = tuple(b for w in words for b in decode_status(unit, w))
         out.append(
             OverflowRecord(
                 file=file,
                 layout=layout,
                 unit=unit,
-                task_id=int(data.get("task_id", -1)),  # type: ignore[arg-type]
-                stream_id=int(data.get("stream_id", -1)),  # type: ignore[arg-type]
+                task_id=_id(data.get("task_id")),
+                stream_id=_id(data.get("stream_id")),
                 status=status,
                 bits=bits,
                 context_id=_opt_int(data.get("context_id")),
@@ -326,6 +326,26 @@ def records_from_parsed(
             )
         )
     return out
+
+
+def _status_word(value: object) -> int:
+    """A status word as an int: JSON numbers, or text such as ``"0x20"``; anything else is the file's error."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        try:
+            return int(value.strip(), 0)
+        except ValueError:
+            pass
+    raise OpdebugError(f"status {str(value)[:40]!r} is not an integer")
+
+
+def _id(value: object) -> int:
+    """A task/stream id (-1 when missing or not an integer)."""
+    try:
+        return _status_word(value)
+    except OpdebugError:
+        return -1
 
 
 def _opt_int(value: object) -> int | None:
@@ -339,7 +359,7 @@ def read_opdebug(path: Path) -> tuple[dict[str, object], str]:
         try:
             with io.open(path, encoding="utf-8") as fh:
                 parsed = json.load(fh)
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, RecursionError) as exc:
             raise OpdebugError(f"cannot read msaccucmp JSON: {exc}") from exc
         if not isinstance(parsed, dict):
             raise OpdebugError("msaccucmp JSON is not an object")
@@ -464,13 +484,14 @@ def _stats(name: str, fmt: str, arr: np.ndarray) -> TensorStats:
 
 
 def _walk(root: Path) -> Iterator[Path]:
+    """Regular files under ``root``: iterative and depth-bounded, FIFOs and links leading out skipped."""
     if root.is_file():
         yield root
         return
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        for name in sorted(filenames):
-            yield Path(dirpath) / name
+    from dumpscope.core.formats.safe_fs import walk_files
+
+    walk = walk_files(root, lambda _name: True, 16, skip_hidden=True)
+    yield from (p for p in walk.files if p not in walk.refused)
 
 
 def is_opdebug(path: Path) -> bool:

@@ -9,8 +9,6 @@ Numbers come from :mod:`dumpscope.core`; this module only decides what to show.
 
 from __future__ import annotations
 
-import os
-import sys
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -21,71 +19,31 @@ import numpy as np
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal
 from textual.content import Content
+from textual.reactive import reactive
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Input
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from dumpscope.tui.app.keymap import load_keymap
+from dumpscope.tui.app.op_index import OpIndex
+from dumpscope.tui.app.palette import ActionsProvider
 from dumpscope.tui.app.screens.help import HelpScreen, KeyHelp, collect_bindings
 from dumpscope.tui.app.widgets.layer_list import LayerList
-from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS, LayerRows, Query, QueryError
+from dumpscope.tui.app.filters import Query, QueryError
+from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS, LayerRows
 from dumpscope.tui.app.widgets.summary_bar import Summary, SummaryBar, styled
-from dumpscope.tui.app.widgets.fusion_pane import FusionPane
-from dumpscope.tui.app.widgets.overflow_pane import OverflowPane
+from dumpscope.tui.app.panes import SIDE_PANES, next_pane
+from dumpscope.tui.app.view_state import ViewState
+from dumpscope.tui.app.widgets.row_facts_pane import RowFactsPane
 from dumpscope.tui.app.widgets.tensor_pane import TensorPane
 from dumpscope.tui.app.widgets.verdict_bar import VerdictBar
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # Python 3.10
-    import tomli as tomllib
-
 if TYPE_CHECKING:
     from dumpscope.core.diagnosis.engine import Diagnosis
-    from dumpscope.core.comparison.pipeline import Comparison
-
-SIDE_PANES: tuple[tuple[str, str], ...] = (("tensor", "tensor"), ("overflow", "overflow"), ("fusion", "fusion"))
-"""The side panes `p` cycles through: (widget id, name shown)."""
-
-
-def config_dir() -> Path:
-    """``$DUMPSCOPE_CONFIG_DIR`` or ``~/.config/dumpscope`` (XDG_CONFIG_HOME honoured)."""
-    env = os.environ.get("DUMPSCOPE_CONFIG_DIR")
-    if env:
-        return Path(env).expanduser()
-    base = os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config"
-    return Path(base) / "dumpscope"
-
-
-def load_keymap(path: Path | None = None) -> tuple[dict[str, str], list[str]]:
-    """Read ``keymap.toml``: ``binding.id = "key[,key...]"`` (top level or under ``[keymap]``).
-
-    Returns the keymap and the problems found; a broken file never stops the app.
-    """
-    path = path or config_dir() / "keymap.toml"
-    if not path.is_file():
-        return {}, []
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        return {}, [f"{path}: ignored ({exc})"]
-    table = data.get("keymap", data)
-    keymap: dict[str, str] = {}
-    problems: list[str] = []
-    if not isinstance(table, dict):
-        return {}, [f"{path}: [keymap] must be a table"]
-    for binding_id, keys in table.items():
-        if isinstance(keys, list) and all(isinstance(k, str) for k in keys):
-            keys = ",".join(keys)
-        if not isinstance(keys, str) or not keys.strip():
-            problems.append(f"{path}: {binding_id!r} needs a key string like \"j,down\"")
-            continue
-        keymap[str(binding_id)] = ",".join(k.strip() for k in keys.split(",") if k.strip())
-    return keymap, problems
-
+    from dumpscope.core.comparison.result import Comparison
 
 @dataclass(frozen=True)
 class CompareRequest:
@@ -98,50 +56,6 @@ class CompareRequest:
     graph: Path | None = None
     thresholds: tuple[str, ...] = ()
     """``KEY=VALUE`` overrides, as ``--threshold`` takes them."""
-
-
-@dataclass(frozen=True)
-class PaletteEntry:
-    """One command palette line: what it says, which action it runs where, and its keys."""
-
-    title: str
-    action: str
-    node: Any
-    keys: str = ""
-
-
-QUICK_FILTERS: tuple[tuple[str, str], ...] = (
-    ("Show only unhealthy rows (warn, fail, error)", "health:bad"),
-    ("Show only failing rows", "health:fail"),
-    ("Show only rows that could not be compared", "health:error"),
-    ("Show only unmatched tensors", "health:only"),
-)
-
-
-class ActionsProvider(Provider):
-    """Command palette: every bound action, plus each sort column and the common filters."""
-
-    def _entries(self) -> list[PaletteEntry]:
-        app = self.app
-        assert isinstance(app, DumpscopeApp)
-        entries = [PaletteEntry(e.description, e.action, e.node, ", ".join(e.keys)) for e in app.key_help()]
-        entries += [PaletteEntry(f"Sort by {key.label}", f"sort_by({key.id!r})", app) for key in SORT_KEYS]
-        entries += [PaletteEntry(title, f"filter_to({text!r})", app, text) for title, text in QUICK_FILTERS]
-        return entries
-
-    def _run(self, entry: PaletteEntry) -> None:
-        self.app.call_later(self.app.run_action, entry.action, entry.node)
-
-    async def discover(self) -> Hits:
-        for entry in self._entries():
-            yield DiscoveryHit(entry.title, partial(self._run, entry), help=entry.keys)
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for entry in self._entries():
-            score = matcher.match(entry.title)
-            if score > 0:
-                yield Hit(score, matcher.highlight(entry.title), partial(self._run, entry), help=entry.keys)
 
 
 class DumpscopeApp(App[int]):
@@ -174,6 +88,11 @@ class DumpscopeApp(App[int]):
         Binding("q", "quit", "Quit", id="app.quit"),
     ]
 
+    view: reactive[ViewState] = reactive(ViewState(), always_update=True, init=False, repaint=False)
+    """The list's filter and sort: assigning one re-applies the view (:meth:`watch_view`)."""
+    progress: reactive[tuple[int, int] | None] = reactive(None, always_update=True, init=False, repaint=False)
+    """``(done, total)`` while the comparison streams in, else None (the summary follows it)."""
+
     class Progressed(Message):
         """A newer state of the comparison arrived from the worker."""
 
@@ -200,14 +119,10 @@ class DumpscopeApp(App[int]):
         self._theme_name = theme
         self.comparison: Comparison | None = None
         self.rows: LayerRows | None = None
-        self.query_: Query = Query()
         self.search: Query = Query()
-        self._sort_index = 0
-        self._descending = SORT_KEYS[0].descending
-        self._progress: tuple[int, int] | None = None
         self._cancelled = False
         self._filter_before: str = ""
-        self._known_ops: dict[str, int] | None = None
+        self._known_ops: OpIndex | None = None
         self._landed = False
         self._diagnosed: Comparison | None = None
         self.diagnosis: Diagnosis | None = None
@@ -220,11 +135,19 @@ class DumpscopeApp(App[int]):
         yield verdict
         with Horizontal(id="main"):
             yield LayerList(id="layers")
-            with ContentSwitcher(initial="tensor", id="side"):
-                yield TensorPane(id="tensor")  # the overflow and fusion panes mount on first use (`p`)
+            first = SIDE_PANES[0]
+            with ContentSwitcher(initial=first.id, id="side"):
+                yield first.make(first.id)  # the other panes mount on first use (`p`)
         yield Input(placeholder="filter: words  op:Conv  health:fail  origin:new  fused:yes  #10-20   (enter keeps, esc restores)",
                     id="filter")
         yield Footer()
+
+    # -- view state ----------------------------------------------------------------------
+    def watch_view(self) -> None:
+        self._apply_view()
+
+    def watch_progress(self) -> None:
+        self._show_summary()
 
     @property
     def main_screen(self) -> Screen[Any]:
@@ -263,8 +186,7 @@ class DumpscopeApp(App[int]):
             self.notify(problem, title="keymap", severity="warning", markup=False)
         self.layer_list.focus()
         if isinstance(self._source, CompareRequest):
-            self._progress = (0, 0)
-            self._show_summary()
+            self.progress = (0, 0)
             self._compare(self._source)
         else:
             self._show_comparison(self._source)
@@ -280,12 +202,12 @@ class DumpscopeApp(App[int]):
         else:
             self.rows.update(comparison.frame)
             self.layer_list.data_changed()
-            if SORT_KEYS[self._sort_index].id not in ("order", "op", "name") or self.query_.fields:
+            if self.view.sort_key.id not in ("order", "op", "name") or self.view.query.fields:
                 self.layer_list.set_view(self._view())
         self.tensor_pane.set_comparison(comparison)
         if first_time:
             self.tensor_pane.show_row(self.layer_list.selected)
-        if self._progress is None:
+        if self.progress is None:
             self._land_on_first_divergent()
             if self._diagnosed is not comparison:  # complete: name the root cause (off the UI thread)
                 self._diagnosed = comparison
@@ -300,7 +222,7 @@ class DumpscopeApp(App[int]):
         "Moved on" is a filter, a sort or a cursor off the first row.
         """
         lst, cmp = self.layer_list, self.comparison
-        if self._landed or cmp is None or self.query_ or self._sort_index or lst.cursor:
+        if self._landed or cmp is None or self.view.moved_from_start or lst.cursor:
             return
         self._landed = True
         first = cmp.first_divergent()
@@ -309,38 +231,24 @@ class DumpscopeApp(App[int]):
 
     def _view(self) -> np.ndarray:
         assert self.rows is not None
-        return self.rows.view(self.query_, SORT_KEYS[self._sort_index].id, self._descending)
+        view = self.view
+        return self.rows.view(view.query, view.sort_key.id, view.descending)
 
     def _apply_view(self) -> None:
         if self.rows is not None:
-            self.layer_list.sort_key, self.layer_list.sort_descending = (
-                SORT_KEYS[self._sort_index].id, self._descending)
+            self.layer_list.sort_key, self.layer_list.sort_descending = self.view.sort_key.id, self.view.descending
             self.layer_list.set_view(self._view())
         self._show_summary()
 
     def _show_summary(self, note: Content | None = None) -> None:
-        summary = Summary(progress=self._progress)
-        rows, cmp = self.rows, self.comparison
-        if rows is not None and cmp is not None:
-            summary.counts = rows.health_counts()
-            first = cmp.first_divergent()
-            if first is not None:
-                summary.first_divergent = f"#{int(rows.index[first])} {rows.name(first)}"
-            sides = dict(cmp.frame.filter(cmp.frame["health"] == "unmatched")["side"].value_counts().iter_rows())
-            summary.unmatched_golden = int(sides.get("golden", 0))
-            summary.unmatched_target = int(sides.get("target", 0))
+        summary = Summary(progress=self.progress)
+        if self.rows is not None and self.comparison is not None:
+            _fill_counts(summary, self.rows, self.comparison)
         status = summary.status
-        if self._cancelled and self._progress is None:
+        if self._cancelled and self.progress is None:
             status.append(styled("[$warning]comparison cancelled: rows left pending[/]"))
-        if rows is not None:
-            shown = self.layer_list.view.size
-            if self.query_:
-                status.append(styled(f"filter [b]$query[/b]: {shown} of {rows.n}", query=self.query_.text))
-            else:
-                status.append(styled(f"{rows.n} tensors"))
-            key = SORT_KEYS[self._sort_index]
-            if key.id != "order" or self._descending:
-                status.append(styled(f"sorted by {key.label} {'▼' if self._descending else '▲'}"))
+        if self.rows is not None:
+            status += _view_notes(self.view, self.rows, self.layer_list.view.size)
         warnings = self._warnings()
         if warnings:
             status.append(styled(f"[$warning]⚠ {len(warnings)} input warning{'s' if len(warnings) > 1 else ''} (w)[/]"))
@@ -374,21 +282,20 @@ class DumpscopeApp(App[int]):
             self.post_message(self.LoadFailed(_describe_error(exc)))
 
     def on_dumpscope_app_progressed(self, message: Progressed) -> None:
-        self._progress = None if message.done >= message.total else (message.done, message.total)
+        self.progress = None if message.done >= message.total else (message.done, message.total)
         self._show_comparison(message.comparison)
 
     def on_dumpscope_app_load_failed(self, message: LoadFailed) -> None:
         from dumpscope.tui.app.screens.message import MessageScreen
 
-        self._progress = None
+        self.progress = None
         self.push_screen(MessageScreen("Cannot compare these dumps", message.text))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group == "compare" and event.state in (WorkerState.CANCELLED, WorkerState.SUCCESS):
             if event.state == WorkerState.CANCELLED:
                 self._cancelled = True
-            self._progress = None
-            self._show_summary()
+            self.progress = None
 
     # -- selection -----------------------------------------------------------------------
     @on(LayerList.CursorMoved)
@@ -399,12 +306,15 @@ class DumpscopeApp(App[int]):
     def _show_side_pane(self) -> None:
         """The overflow and fusion panes work for the selected row only while shown."""
         current = self.side.current
-        if current in ("overflow", "fusion"):
-            pane = self.main_screen.query_one(f"#{current}", OverflowPane if current == "overflow" else FusionPane)
+        if current is None:
+            return
+        pane = self.side.query_one(f"#{current}")
+        if isinstance(pane, RowFactsPane):
             pane.show(self.comparison, self.layer_list.selected)
 
     def _diagnose(self, comparison: Comparison) -> None:
-        if comparison is self._diagnosed:
+        """Diagnose the complete comparison (a timer; it may fire while the app shuts down)."""
+        if comparison is self._diagnosed and self.screen_stack:
             self.main_screen.query_one(VerdictBar).compute(comparison)
             self._mark_fused(comparison)
 
@@ -414,19 +324,17 @@ class DumpscopeApp(App[int]):
 
         if self.rows is not None:
             self.rows.fused = fused_rows(comparison)
-            if self.query_.fields:
+            if self.view.query.fields:
                 self._apply_view()
 
     async def action_next_pane(self) -> None:
-        """Cycle the side pane: tensor -> overflow -> fusion (each mounted when first shown)."""
-        ids = [pane_id for pane_id, _name in SIDE_PANES]
-        current = ids.index(self.side.current or "tensor")
-        new = ids[(current + 1) % len(ids)]
-        if not self.side.query(f"#{new}"):
-            await self.side.mount(OverflowPane(id=new) if new == "overflow" else FusionPane(id=new))
-        self.side.current = new
+        """Cycle the side panes of :data:`SIDE_PANES` (each mounted when first shown)."""
+        new = next_pane(self.side.current)
+        if not self.side.query(f"#{new.id}"):
+            await self.side.mount(new.make(new.id))
+        self.side.current = new.id
         self._show_side_pane()
-        self.notify(f"{SIDE_PANES[(current + 1) % len(ids)][1]} pane (p for the next)", timeout=1.5)
+        self.notify(f"{new.title} pane (p for the next)", timeout=1.5)
 
     @on(VerdictBar.Diagnosed)
     def _diagnosed_now(self, message: VerdictBar.Diagnosed) -> None:
@@ -466,9 +374,8 @@ class DumpscopeApp(App[int]):
             self.notify(f"no {what}", timeout=2, markup=False)
             return
         if not self.layer_list.select_position(position):
-            self.query_ = Query()
             self.filter_box.value = ""
-            self._apply_view()
+            self.view = self.view.filtered(Query())
             self.layer_list.select_position(position)
             self.notify(f"filter cleared to show the {what}", timeout=2, markup=False)
         self.layer_list.focus()
@@ -476,9 +383,9 @@ class DumpscopeApp(App[int]):
     # -- actions -------------------------------------------------------------------------
     def action_filter(self) -> None:
         box = self.filter_box
-        self._filter_before = self.query_.text
+        self._filter_before = self.view.query.text
         box.add_class("-active")
-        box.value = self.query_.text or self.search.text
+        box.value = self.view.query.text or self.search.text
         box.focus()
 
     @on(Input.Changed, "#filter")
@@ -497,10 +404,9 @@ class DumpscopeApp(App[int]):
         except QueryError as exc:
             self._show_summary(styled("[$error]$problem[/]", problem=str(exc)))
             return False
-        self.query_ = query
         if query:
             self.search = query
-        self._apply_view()
+        self.view = self.view.filtered(query)
         return True
 
     def action_match(self, step: int) -> None:
@@ -529,15 +435,11 @@ class DumpscopeApp(App[int]):
             lst.move_cursor(hit)
 
     def action_sort(self) -> None:
-        self._sort_index = (self._sort_index + 1) % len(SORT_KEYS)
-        self._descending = SORT_KEYS[self._sort_index].descending
-        self._apply_view()
+        self.view = self.view.sorted_by(self.view.sort_index + 1)
 
     def action_sort_by(self, key: str) -> None:
         """Sort by the column ``key`` (a :data:`SORT_KEYS` id), worst first."""
-        self._sort_index = next(i for i, k in enumerate(SORT_KEYS) if k.id == key)
-        self._descending = SORT_KEYS[self._sort_index].descending
-        self._apply_view()
+        self.view = self.view.sorted_by(next(i for i, k in enumerate(SORT_KEYS) if k.id == key))
 
     def action_filter_to(self, text: str) -> None:
         """Apply the filter ``text`` as if typed after `/`."""
@@ -545,8 +447,7 @@ class DumpscopeApp(App[int]):
         self._set_query(text)
 
     def action_reverse_sort(self) -> None:
-        self._descending = not self._descending
-        self._apply_view()
+        self.view = self.view.reversed()
 
     def action_step_back(self) -> None:
         """Esc: leave the filter box, else cancel the comparison, else clear the filter, else refocus."""
@@ -556,13 +457,12 @@ class DumpscopeApp(App[int]):
             self._set_query(self._filter_before)
             box.remove_class("-active")
             self.layer_list.focus()
-        elif self._progress is not None:
+        elif self.progress is not None:
             self.workers.cancel_group(self, "compare")
-        elif self.query_:
+        elif self.view.query:
             position = self.layer_list.selected
-            self.query_ = Query()
             box.value = ""
-            self._apply_view()
+            self.view = self.view.filtered(Query())
             if position is not None:
                 self.layer_list.select_position(position)
         elif not self.layer_list.has_focus:
@@ -600,7 +500,7 @@ class DumpscopeApp(App[int]):
         if self.comparison is None:
             self.notify("nothing to export yet", timeout=2)
             return
-        self.push_screen(ExportScreen(self.comparison, self.layer_list.view, self.query_.text),
+        self.push_screen(ExportScreen(self.comparison, self.layer_list.view, self.view.query.text),
                          callback=self._exported)
 
     def _exported(self, result: str | None) -> None:
@@ -613,27 +513,15 @@ class DumpscopeApp(App[int]):
         except ImportError:
             self.notify("error lookup is not installed in this build", severity="warning")
             return
-        self.push_screen(LookupScreen(known_ops=self._is_known_op))
-
-    def _is_known_op(self, name: str) -> bool:
-        return self._op_position(name) is not None
+        self.push_screen(LookupScreen(known_ops=lambda name: self._op_position(name) is not None))
 
     def _op_position(self, name: str) -> int | None:
         """First row whose node or tensor name is ``name`` (Ascend-sanitised spellings too)."""
         if self.comparison is None:
             return None
         if self._known_ops is None:
-            from dumpscope.core.names import ascend_sanitise
-
-            index: dict[str, int] = {}
-            frame = self.comparison.frame
-            for column in ("name", "node_name"):
-                for pos, value in enumerate(frame[column].to_list()):
-                    if value:
-                        index.setdefault(value, pos)
-                        index.setdefault(ascend_sanitise(value), pos)
-            self._known_ops = index
-        return self._known_ops.get(name)
+            self._known_ops = OpIndex(self.comparison.frame)
+        return self._known_ops.position(name)
 
     def on_lookup_screen_jump_to_op(self, message: Any) -> None:
         """The lookup screen names an op: leave it and select that op's row."""
@@ -662,6 +550,28 @@ _LIST_ACTIONS = frozenset(
     {"filter", "match", "first_divergent", "unhealthy", "sort", "reverse_sort", "step_back", "export",
      "warnings", "copy_name", "sort_by", "filter_to", "verdict_jump", "next_pane"}
 )
+
+
+def _fill_counts(summary: Summary, rows: LayerRows, cmp: Comparison) -> None:
+    """Health counts, the first divergent row and the unmatched tensors per side."""
+    summary.counts = rows.health_counts()
+    first = cmp.first_divergent()
+    if first is not None:
+        summary.first_divergent = f"#{int(rows.index[first])} {rows.name(first)}"
+    sides = dict(cmp.frame.filter(cmp.frame["health"] == "unmatched")["side"].value_counts().iter_rows())
+    summary.unmatched_golden = int(sides.get("golden", 0))
+    summary.unmatched_target = int(sides.get("target", 0))
+
+
+def _view_notes(view: ViewState, rows: LayerRows, shown: int) -> list[Content]:
+    """What the filter keeps (``shown`` of all rows) and the sort, for the status line."""
+    if view.query:
+        notes = [styled(f"filter [b]$query[/b]: {shown} of {rows.n}", query=view.query.text)]
+    else:
+        notes = [styled(f"{rows.n} tensors")]
+    if view.sort_key.id != "order" or view.descending:
+        notes.append(styled(f"sorted by {view.sort_key.label} {'▼' if view.descending else '▲'}"))
+    return notes
 
 
 def _describe_error(exc: BaseException) -> str:

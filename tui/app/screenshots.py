@@ -206,7 +206,7 @@ async def demo_screenshots(out: Path) -> list[Path]:
 
 async def generated_screenshots(out: Path) -> list[Path]:
     """A larger generated case (ResNet-like, 5000 tensors): list, filter + sort, help."""
-    from dumpscope.core.comparison.pipeline import Comparison
+    from dumpscope.core.comparison.result import Comparison
     from dumpscope.tui.app.explorer import DumpscopeApp
 
     cmp = Comparison.from_frame(

@@ -2,14 +2,16 @@
 
 Sub-commands live one per module in :mod:`dumpscope.tui.cli.commands`; each module
 defines ``HELP`` (one line), ``add_arguments(parser)`` and ``run(args) -> int``.
-Modules import heavy packages (numpy, polars, onnx, textual) inside ``run`` only, so
-``--help`` and ``--version`` stay fast.
+Modules import heavy packages (numpy, polars, onnx, textual) inside ``run`` only, and
+:func:`main` builds the arguments of the chosen sub-command only, so ``--help``,
+``--version`` and quick commands such as ``explain`` stay fast.
 
 ``dumpscope GOLDEN TARGET [...]`` with no sub-command opens the terminal UI
 (the ``view`` command).
 
-Exit codes: 0 every compared row healthy; 1 some row is ``fail`` or ``error``;
-2 a usage or input error (one clear line on stderr; ``--debug`` shows the traceback).
+Exit codes (:mod:`dumpscope.tui.cli.errors`): 0 every compared row healthy; 1 some row is
+``fail`` or ``error``; 2 a usage or input error (one clear line on stderr; ``--debug``
+shows the traceback).
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ from types import ModuleType
 from typing import NoReturn
 
 from dumpscope import __version__
+from dumpscope.tui.cli.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_UNHEALTHY, EXIT_USAGE, UsageError
 
-EXIT_OK, EXIT_UNHEALTHY, EXIT_USAGE = 0, 1, 2
+__all__ = ["COMMANDS", "EXIT_OK", "EXIT_UNHEALTHY", "EXIT_USAGE", "UsageError", "build_parser", "main"]
 
 #: Sub-commands in the order ``--help`` lists them; ``view`` is the default.
 COMMANDS: tuple[str, ...] = (
@@ -38,10 +41,8 @@ COMMANDS: tuple[str, ...] = (
     "open",
     "demo",
 )
-
-
-class UsageError(Exception):
-    """A bad command line or unusable input: one line to stderr, exit code 2."""
+DEFAULT_COMMAND = "view"
+_TOP_LEVEL_FLAGS = ("--debug",)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -52,9 +53,10 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message} (see --help)")
 
 
-def _command_modules() -> dict[str, ModuleType]:
+def _command_modules(names: Sequence[str] = COMMANDS) -> dict[str, ModuleType]:
+    """The command modules (light: each imports its heavy packages inside ``run``)."""
     mods: dict[str, ModuleType] = {}
-    for name in COMMANDS:
+    for name in names:
         try:
             mods[name] = importlib.import_module(f"dumpscope.tui.cli.commands.{name}")
         except ModuleNotFoundError as exc:
@@ -63,8 +65,7 @@ def _command_modules() -> dict[str, ModuleType]:
     return mods
 
 
-def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
-    mods = _command_modules()
+def _top_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="dumpscope",
         description=(
@@ -75,22 +76,70 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     )
     parser.add_argument("--version", action="version", version=f"dumpscope {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    return parser
+
+
+def build_parser(chosen: str | None = None) -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
+    """The parser and the command modules it was built from.
+
+    ``chosen=None`` builds every command; a command name imports and builds that command
+    only (what :func:`main` runs); ``""`` lists every command with its one-line HELP but
+    builds none (top-level ``--help``, ``--version``).
+    """
+    mods = _command_modules((chosen,) if chosen else COMMANDS)
+    parser = _top_parser()
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, mod in mods.items():
         p = sub.add_parser(name, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP))
-        p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-        mod.add_arguments(p)
-        p.set_defaults(_run=mod.run)
+        if chosen != "":
+            p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+            mod.add_arguments(p)
+            p.set_defaults(_run=mod.run)
     return parser, mods
 
 
+def _chosen_command(args_list: list[str]) -> str:
+    """The sub-command ``args_list`` names (``""`` for none); inserts ``view`` for
+    ``dumpscope GOLDEN TARGET``."""
+    first = next((a for a in args_list if a not in _TOP_LEVEL_FLAGS), None)
+    if first is None or first.startswith("-"):
+        return ""
+    if first not in COMMANDS:
+        args_list.insert(args_list.index(first), DEFAULT_COMMAND)
+        return DEFAULT_COMMAND
+    return first
+
+
+def _report(exc: Exception) -> int:
+    """One line on stderr for an error a command raised; the exit code."""
+    from dumpscope.core.dumps import DumpError
+
+    if isinstance(exc, (UsageError, DumpError, FileNotFoundError, PermissionError)):
+        print(f"dumpscope: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print(
+        f"dumpscope: internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback)",
+        file=sys.stderr,
+    )
+    return EXIT_USAGE
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        return int(args._run(args))
+    except KeyboardInterrupt:
+        print("dumpscope: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as exc:  # noqa: BLE001 - the one place that turns errors into exit codes
+        if getattr(args, "debug", False):
+            raise
+        return _report(exc)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Parse ``argv`` (default: ``sys.argv[1:]``), run the chosen command, return its exit code."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    parser, mods = build_parser()
-    # `dumpscope GOLDEN TARGET ...` is `dumpscope view GOLDEN TARGET ...`.
-    first = next((a for a in args_list if a != "--debug"), None)
-    if first is not None and not first.startswith("-") and first not in mods and "view" in mods:
-        args_list.insert(args_list.index(first), "view")
+    parser, _ = build_parser(_chosen_command(args_list))
     try:
         args = parser.parse_args(args_list)
     except UsageError as exc:
@@ -99,21 +148,4 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not hasattr(args, "_run"):
         parser.print_help()
         return EXIT_USAGE
-    try:
-        return int(args._run(args))
-    except KeyboardInterrupt:
-        print("dumpscope: interrupted", file=sys.stderr)
-        return 130
-    except Exception as exc:  # noqa: BLE001 - the one place that turns errors into exit codes
-        if getattr(args, "debug", False):
-            raise
-        from dumpscope.core.dumps import DumpError
-
-        if isinstance(exc, (UsageError, DumpError, FileNotFoundError, PermissionError)):
-            print(f"dumpscope: {exc}", file=sys.stderr)
-            return EXIT_USAGE
-        print(
-            f"dumpscope: internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback)",
-            file=sys.stderr,
-        )
-        return EXIT_USAGE
+    return _run(args)

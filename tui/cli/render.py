@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from rich import box
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from dumpscope.core.names import display
-from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.core.comparison.result import Comparison
 from dumpscope.tui.app.widgets.layer_rows import HEALTH_LABEL, short_dtype
+from dumpscope.tui.cli.safe import markup, plain
 
 #: Style per health; the glyph and word come from the UI's labels (one wording for both),
 #: so health reads in 16 colours, under NO_COLOR and for colour-blind users.
@@ -36,11 +37,8 @@ def health_text(health: str) -> Text:
     return Text(HEALTH_LABEL.get(health, f"? {health}"), style=HEALTH_STYLE.get(health, ""))
 
 
-def render_table(cmp: Comparison, console: Console | None = None, limit: int | None = 1000) -> None:
-    """Print the layer table, a summary line and the first divergent layer."""
-    console = console or Console()
-    frame = cmp.frame
-    wide = console.width >= 118  # an 80-column terminal gets the essential columns only
+def _table(wide: bool) -> Table:
+    """The layer table's columns; an 80-column terminal gets the essential ones only."""
     table = Table(box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False, padding=(0, 1))
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("name", overflow="fold", min_width=16)
@@ -54,24 +52,38 @@ def render_table(cmp: Comparison, console: Console | None = None, limit: int | N
     table.add_column("rel. dist", justify="right", no_wrap=True)
     table.add_column("NaN/Inf", justify="right", no_wrap=True)
     table.add_column("health", no_wrap=True)
+    return table
+
+
+def _cells(r: dict[str, Any], wide: bool) -> list[str | Text]:
+    """One compared row as the table's cells (names escaped for the terminal)."""
+    nan_inf = f"{r['nan_target'] or 0}/{r['inf_target'] or 0}" if r["side"] == "both" else ""
+    cells: list[str | Text] = [str(r["index"]), markup(r["name"]), markup(r["op_type"] or "")]
+    if wide:
+        shape = "×".join(str(d) for d in r["shape"]) if r["shape"] is not None else "?"
+        cells += [shape, markup(f"{short_dtype(r['dtype'])}/{short_dtype(r['target_dtype'])}")]
+    cells.append(fmt_metric(r["cosine_similarity"], 8))
+    if wide:
+        cells.append(fmt_metric(r["max_absolute_error"]))
+    cells += [fmt_metric(r["relative_euclidean_distance"]), nan_inf, health_text(r["health"])]
+    return cells
+
+
+def render_table(cmp: Comparison, console: Console | None = None, limit: int | None = 1000) -> None:
+    """Print the layer table, a summary line and the first divergent layer."""
+    console = console or Console()
+    frame = cmp.frame
+    wide = console.width >= 118
+    table = _table(wide)
     shown = frame if limit is None else frame.head(limit)
     for r in shown.iter_rows(named=True):
-        nan_inf = f"{r['nan_target'] or 0}/{r['inf_target'] or 0}" if r["side"] == "both" else ""
-        cells: list[str | Text] = [str(r["index"]), display(r["name"]), r["op_type"] or ""]
-        if wide:
-            shape = "×".join(str(d) for d in r["shape"]) if r["shape"] is not None else "?"
-            cells += [shape, f"{short_dtype(r['dtype'])}/{short_dtype(r['target_dtype'])}"]
-        cells.append(fmt_metric(r["cosine_similarity"], 8))
-        if wide:
-            cells.append(fmt_metric(r["max_absolute_error"]))
-        cells += [fmt_metric(r["relative_euclidean_distance"]), nan_inf, health_text(r["health"])]
-        table.add_row(*cells)
+        table.add_row(*_cells(r, wide))
     console.print(table)
     if limit is not None and frame.height > limit:
         console.print(f"[dim]… {frame.height - limit} more rows (use --format csv/json/parquet for all)[/dim]")
     console.print(summary_text(cmp))
     for w in (cmp.meta.get("warnings") or [])[:10]:  # type: ignore[union-attr]
-        console.print(Text(f"warning: {display(str(w))}", style="yellow"))
+        console.print(Text(f"warning: {plain(w)}", style="yellow"))
 
 
 def summary_text(cmp: Comparison) -> Text:
@@ -86,5 +98,5 @@ def summary_text(cmp: Comparison) -> Text:
         text.append("— no divergent layer", style="green")
     else:
         r = cmp.frame.row(first, named=True)
-        text.append(f"— first divergent: #{r['index']} {display(r['name'])} ({r['op_type'] or '?'}): {display(r['message'] or '')}")
+        text.append(f"— first divergent: #{r['index']} {plain(r['name'])} ({plain(r['op_type'] or '?')}): {plain(r['message'] or '')}")
     return text

@@ -16,7 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, RadioButton, RadioSet, Static
 
 if TYPE_CHECKING:
-    from dumpscope.core.comparison.pipeline import Comparison
+    from dumpscope.core.comparison.result import Comparison
 
 FORMATS: tuple[tuple[str, str, str], ...] = (
     ("csv", "CSV table", ".csv"),
@@ -99,7 +99,7 @@ class ExportScreen(ModalScreen[str | None]):
     @work(thread=True, exclusive=True, exit_on_error=False)
     def _write(self, fmt: str, path: Path, only_view: bool) -> None:
         from dumpscope.core.report import writers as report
-        from dumpscope.core.comparison.pipeline import Comparison
+        from dumpscope.core.comparison.result import Comparison
 
         cmp = self._cmp
         if only_view:

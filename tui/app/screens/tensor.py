@@ -12,7 +12,7 @@ from textual.widgets import Footer
 from dumpscope.tui.app.widgets.tensor_pane import TensorPane
 
 if TYPE_CHECKING:
-    from dumpscope.core.comparison.pipeline import Comparison
+    from dumpscope.core.comparison.result import Comparison
 
 
 class TensorScreen(Screen[None]):

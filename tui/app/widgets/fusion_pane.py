@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 from textual.content import Content
 
 from dumpscope.tui.app.widgets.layer_rows import HEALTH_LABEL
-from dumpscope.tui.app.widgets.overflow_pane import RowFactsPane, muted, name_text, section
+from dumpscope.tui.app.widgets.row_facts_pane import RowFactsPane, muted, name_text, section
 from dumpscope.tui.app.widgets.summary_bar import health_text, styled
 
 if TYPE_CHECKING:
     from dumpscope.core.inspect.fusion import FusionFacts, OpFact
-    from dumpscope.core.comparison.pipeline import Comparison
+    from dumpscope.core.comparison.result import Comparison
 
 #: Width of the health column (the longest label, ``– ONLY``, plus a space).
 _HEALTH_W = max(len(label) for label in HEALTH_LABEL.values()) + 1

@@ -9,7 +9,6 @@ The widget never rebuilds anything when the view changes; it just reads another 
 
 from __future__ import annotations
 
-import difflib
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -21,6 +20,8 @@ from dumpscope.core.vocabulary import HEALTH_LABEL, HEALTHS, UNMATCHED_LABEL
 
 if TYPE_CHECKING:
     import polars as pl
+
+    from dumpscope.tui.app.filters import Query
 
 HEALTH_CODE: dict[str, int] = {h: i for i, h in enumerate(HEALTHS)}
 UNHEALTHY: frozenset[int] = frozenset({HEALTH_CODE["warn"], HEALTH_CODE["fail"], HEALTH_CODE["error"]})
@@ -109,76 +110,6 @@ SORT_KEYS: tuple[SortKey, ...] = (
 )
 
 
-class QueryError(ValueError):
-    """A filter the user typed cannot be understood; the message says why."""
-
-
-_FIELDS: dict[str, str] = {"op": "op", "health": "health", "kind": "kind", "side": "side", "dtype": "dtype",
-                           "origin": "origin", "fused": "fused"}
-
-
-@dataclass(frozen=True)
-class Query:
-    """A parsed filter: ``op:Conv health:fail relu`` = op is Conv AND health is fail AND name has "relu".
-
-    ``origin:new`` keeps the rows where an error starts (once the diagnosis is in);
-    ``fused:yes`` the rows that take part in a fusion (with an ATC graph or an optimised target).
-
-    Values after ``field:`` may be comma lists (``op:Conv,Relu``); bare words are
-    case-insensitive name substrings (the target name counts too), so ``relu:0`` searches
-    names; ``#12`` or ``#10-20`` select topological indices.
-    """
-
-    words: tuple[str, ...] = ()
-    fields: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    index_range: tuple[int, int] | None = None
-    text: str = ""
-
-    @classmethod
-    def parse(cls, text: str) -> Query:
-        words: list[str] = []
-        fields: list[tuple[str, tuple[str, ...]]] = []
-        index_range: tuple[int, int] | None = None
-        for token in text.split():
-            key, sep, value = token.partition(":")
-            if token.startswith("#") and len(token) > 1:
-                lo, _, hi = token[1:].partition("-")
-                try:
-                    index_range = (int(lo), int(hi or lo))
-                except ValueError:
-                    raise QueryError(f"{token!r}: expected #N or #N-M (topological index)") from None
-            elif sep and key.lower() in _FIELDS:
-                values = tuple(v.lower() for v in value.split(",") if v)
-                if not values:
-                    raise QueryError(f"{token!r}: nothing after '{key}:'")
-                if key.lower() == "health":
-                    unknown = [v for v in values if v not in HEALTH_ALIASES]
-                    if unknown:
-                        raise QueryError(
-                            f"unknown health {unknown[0]!r}; use one of {', '.join(HEALTH_ALIASES)}"
-                        )
-                    values = tuple(h for v in values for h in HEALTH_ALIASES[v])
-                if key.lower() == "fused":
-                    if any(v not in ("yes", "no", "true", "false") for v in values) or len(values) != 1:
-                        raise QueryError(f"{token!r}: use fused:yes or fused:no")
-                    values = ("yes",) if values[0] in ("yes", "true") else ("no",)
-                if key.lower() == "origin":
-                    unknown = [v for v in values if v not in ORIGIN_ALIASES]
-                    if unknown:
-                        raise QueryError(f"unknown origin {unknown[0]!r}; use one of {', '.join(ORIGIN_ALIASES)}")
-                    values = tuple(o for v in values for o in ORIGIN_ALIASES[v])
-                fields.append((_FIELDS[key.lower()], values))
-            elif sep and value and (near := difflib.get_close_matches(key.lower(), _FIELDS, 1, 0.7)):
-                # `relu:0` is a tensor name, `heath:fail` is a typo: only near-misses are errors.
-                raise QueryError(f"unknown filter field {key!r}: did you mean {near[0]}:?")
-            else:
-                words.append(token.lower())
-        return cls(tuple(words), tuple(fields), index_range, text.strip())
-
-    def __bool__(self) -> bool:
-        return bool(self.words or self.fields or self.index_range)
-
-
 class LayerRows:
     """Columnar, display-ready copy of a comparison frame plus cached view orders."""
 
@@ -246,6 +177,11 @@ class LayerRows:
             )
         return self._search_frame
 
+    @property
+    def search_frame(self) -> pl.DataFrame:
+        """The lower-cased name/op/kind/side/dtype columns the filter predicates read."""
+        return self._search
+
     def text(self, pos: int) -> tuple[str, str, str, str]:
         """(name, op type, shape, dtype pair) of one row, printable."""
         name, op, shape, tshape, dtypes = self._text.row(pos)
@@ -307,27 +243,8 @@ class LayerRows:
     def mask(self, query: Query) -> np.ndarray:
         """Boolean mask over frame positions of the rows that match ``query`` (vectorised)."""
         mask = np.ones(self.n, dtype=bool)
-        for word in query.words:
-            search = self._search
-            hit = search["name"].str.contains(word, literal=True) | search["tname"].str.contains(word, literal=True)
-            mask &= hit.to_numpy()
-        for field, values in query.fields:
-            if field == "health":
-                mask &= np.isin(self.health, [HEALTH_CODE[v] for v in values])
-            elif field == "fused":
-                mask &= self.fused if values == ("yes",) else ~self.fused
-            elif field == "origin":
-                mask &= np.isin(self.origin, [ORIGIN_CODE[v] for v in values])
-            elif field == "dtype":
-                wanted = list(values)
-                hit = self._search["dtype"].is_in(wanted) | self._search["target_dtype"].is_in(wanted)
-                mask &= hit.to_numpy()
-            else:
-                column = {"op": "op_type", "kind": "kind", "side": "side"}[field]
-                mask &= self._search[column].is_in(list(values)).to_numpy()
-        if query.index_range is not None:
-            lo, hi = query.index_range
-            mask &= (self.index >= lo) & (self.index <= hi)
+        for predicate in query.predicates():
+            mask &= predicate(self)
         return mask
 
     def sorted_positions(self, key: str, descending: bool) -> np.ndarray:

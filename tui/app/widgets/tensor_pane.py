@@ -11,9 +11,9 @@ repaints the list only; the pane follows when the cursor rests.
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, VerticalScroll
@@ -21,15 +21,15 @@ from textual.content import Content
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Static
-from textual.worker import get_current_worker
 
 from dumpscope.core.names import display
+from dumpscope.tui.app.background import Superseded, cancelled, run_in_background
 from dumpscope.tui.app.widgets.histogram import bars
 from dumpscope.tui.app.widgets.layer_rows import UNMATCHED_LABEL, printable
 from dumpscope.tui.app.widgets.summary_bar import health_text, styled
 
 if TYPE_CHECKING:
-    from dumpscope.core.comparison.pipeline import Comparison
+    from dumpscope.core.comparison.result import Comparison
     from dumpscope.core.inspect.tensor_stats import TensorStats
 
 METRICS: tuple[tuple[str, str], ...] = (
@@ -174,16 +174,10 @@ class TensorPane(VerticalScroll, can_focus=True):
         target_name = row.get("target_name")
         if target_name and target_name != row.get("name"):
             lines.append(styled("target name: $name", name=printable(target_name)))
-        facts = [printable(row.get("op_type") or "?"), f"node {printable(row.get('node_name') or '?')}",
-                 f"#{row.get('index')}", row.get("kind") or "",
-                 f"band {row['band']}" if row.get("band") else "",
-                 f"paired by {row['pairing']}" if row.get("pairing") else ""]
-        lines.append(styled("[$text-muted]$facts[/]", facts=" · ".join(f for f in facts if f)))
+        lines.append(styled("[$text-muted]$facts[/]", facts=" · ".join(f for f in _row_facts(row) if f)))
         if row.get("message"):
             lines.append(styled("[$warning]$message[/]", message=printable(row["message"])))
-        if findings:
-            lines.append(styled("[b $error]$head[/]", head=printable(findings[0])))
-            lines.extend(styled("• $line", line=printable(line)) for line in findings[1:])
+        lines += _finding_lines(findings)
         return Content("\n").join(lines)
 
     def _sides(self, row: dict[str, Any]) -> Content:
@@ -213,23 +207,10 @@ class TensorPane(VerticalScroll, can_focus=True):
         return Content("\n").join(lines)
 
     # -- tensors -------------------------------------------------------------------------
-    @work(thread=True, exclusive=True, group="tensor-pane", exit_on_error=False)
     def _load(self, cmp: Comparison, position: int) -> None:
-        worker = get_current_worker()
-        try:
-            from dumpscope.core.inspect.tensor_stats import tensor_stats
-
-            golden, target = cmp.load_pair(position)
-            if worker.is_cancelled:
-                return
-            if golden is None or target is None:
-                stats, problem = None, "one side has no data for this row"
-            else:
-                stats, problem = tensor_stats(golden, target), None
-        except Exception as exc:  # noqa: BLE001 - unreadable data is shown in the pane, never raised
-            stats, problem = None, str(exc) or type(exc).__name__
-        if not worker.is_cancelled:
-            self.post_message(self.StatsReady(position, stats, problem))
+        run_in_background(self, partial(_read_stats, cmp, position),
+                          lambda stats, problem: self.StatsReady(position, stats, problem),
+                          group="tensor-pane", explain=lambda exc: str(exc) or type(exc).__name__)
 
     def on_tensor_pane_stats_ready(self, message: StatsReady) -> None:
         message.stop()
@@ -243,32 +224,67 @@ class TensorPane(VerticalScroll, can_focus=True):
 
     def _tensors(self, stats: TensorStats) -> Content:
         width = max(16, self.scrollable_content_region.width - 2)
-        height = 5 if self.detail else 3
         lines = [styled("[$text-muted]$note[/]", note=stats.note)] if stats.note else []
-        for title, hist in (("|target − golden|", stats.error_hist), ("golden values", stats.golden_hist),
-                            ("target values", stats.target_hist)):
-            if hist is None or not sum(hist.counts):
-                continue
-            lo, hi = hist.edges
-            lines.append(styled(f"[b]$title[/b]  [$text-muted]{_num(lo)} … {_num(hi)}  (log count)[/]", title=title))
-            lines.extend(styled("[$accent]$bars[/]", bars=row) for row in bars(hist.counts, width, height))
-        for side in ("golden", "target"):
-            s = getattr(stats, side)
-            for kind in ("nan", "inf"):
-                where = getattr(s, f"{kind}_at", ())
-                if where:
-                    shown = " ".join(_index(ix) for ix in where)
-                    lines.append(styled(f"[$error]first {kind.upper()} in {side}:[/]  {shown}"))
-        worst = stats.worst[: 20 if self.detail else 8]
-        if worst:
-            # Full screen: 7 significant digits; in the side pane the table must fit ~42 cells.
-            w_ix, w_val, digits = (14, 13, 7) if self.detail else (10, 10, 5)
-            lines.append(styled(f"[b]worst {len(worst)} elements[/b]"))
-            lines.append(styled(f"[b]{'index':<{w_ix}} {'golden':>{w_val}} {'target':>{w_val}} {'|diff|':>{w_val}}[/b]"))
-            for item in worst:
-                lines.append(Content(f"{_index(item.index):<{w_ix}} {_num(item.golden, digits):>{w_val}} "
-                                     f"{_num(item.target, digits):>{w_val}} {_num(item.abs_error, digits):>{w_val}}"))
+        lines += _histogram_lines(stats, width, 5 if self.detail else 3)
+        lines += _nonfinite_lines(stats)
+        lines += _worst_lines(stats, self.detail)
         return Content("\n").join(lines) if lines else styled("[$text-muted]no element-wise differences[/]")
+
+
+def _row_facts(row: dict[str, Any]) -> list[str]:
+    """Op, node, index, kind, band and pairing of a row (empty strings for what is unknown)."""
+    return [printable(row.get("op_type") or "?"), f"node {printable(row.get('node_name') or '?')}",
+            f"#{row.get('index')}", row.get("kind") or "",
+            f"band {row['band']}" if row.get("band") else "",
+            f"paired by {row['pairing']}" if row.get("pairing") else ""]
+
+
+def _finding_lines(findings: tuple[str, ...]) -> list[Content]:
+    """What the diagnosis says about the row: a bold head line, then bullets."""
+    if not findings:
+        return []
+    return [styled("[b $error]$head[/]", head=printable(findings[0])),
+            *(styled("• $line", line=printable(line)) for line in findings[1:])]
+
+
+def _histogram_lines(stats: TensorStats, width: int, height: int) -> list[Content]:
+    """Log-count histograms of the error and of both sides' values (empty ones left out)."""
+    lines: list[Content] = []
+    for title, hist in (("|target − golden|", stats.error_hist), ("golden values", stats.golden_hist),
+                        ("target values", stats.target_hist)):
+        if hist is None or not sum(hist.counts):
+            continue
+        lo, hi = hist.edges
+        lines.append(styled(f"[b]$title[/b]  [$text-muted]{_num(lo)} … {_num(hi)}  (log count)[/]", title=title))
+        lines.extend(styled("[$accent]$bars[/]", bars=row) for row in bars(hist.counts, width, height))
+    return lines
+
+
+def _nonfinite_lines(stats: TensorStats) -> list[Content]:
+    """Where the first NaN / Inf of each side are."""
+    lines: list[Content] = []
+    for side in ("golden", "target"):
+        s = getattr(stats, side)
+        for kind in ("nan", "inf"):
+            where = getattr(s, f"{kind}_at", ())
+            if where:
+                shown = " ".join(_index(ix) for ix in where)
+                lines.append(styled(f"[$error]first {kind.upper()} in {side}:[/]  {shown}"))
+    return lines
+
+
+def _worst_lines(stats: TensorStats, detail: bool) -> list[Content]:
+    """The worst elements as a table (full screen: 7 significant digits; the side pane fits ~42 cells)."""
+    worst = stats.worst[: 20 if detail else 8]
+    if not worst:
+        return []
+    w_ix, w_val, digits = (14, 13, 7) if detail else (10, 10, 5)
+    lines = [styled(f"[b]worst {len(worst)} elements[/b]"),
+             styled(f"[b]{'index':<{w_ix}} {'golden':>{w_val}} {'target':>{w_val}} {'|diff|':>{w_val}}[/b]")]
+    for item in worst:
+        lines.append(Content(f"{_index(item.index):<{w_ix}} {_num(item.golden, digits):>{w_val}} "
+                             f"{_num(item.target, digits):>{w_val}} {_num(item.abs_error, digits):>{w_val}}"))
+    return lines
 
 
 def _describe(cmp: Comparison, metric: str, band: str | None) -> str:
@@ -277,3 +293,15 @@ def _describe(cmp: Comparison, metric: str, band: str | None) -> str:
     except (KeyError, ValueError, AttributeError):
         return ""
     return text or ""
+
+
+def _read_stats(cmp: Comparison, position: int) -> TensorStats:
+    """Both sides' tensors of ``position`` and their statistics (in a worker thread)."""
+    from dumpscope.core.inspect.tensor_stats import tensor_stats
+
+    golden, target = cmp.load_pair(position)
+    if cancelled():
+        raise Superseded
+    if golden is None or target is None:
+        raise ValueError("one side has no data for this row")
+    return tensor_stats(golden, target)

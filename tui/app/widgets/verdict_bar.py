@@ -11,22 +11,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import events, work
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
-from textual.worker import get_current_worker
 
 from dumpscope.core.names import display
+from dumpscope.tui.app.background import StaleGuard, run_in_background
 from dumpscope.tui.app.widgets.layer_rows import printable
 from dumpscope.tui.app.widgets.summary_bar import health_text, styled
 
 if TYPE_CHECKING:
     from dumpscope.core.diagnosis.engine import Diagnosis, RootCause
-    from dumpscope.core.comparison.pipeline import Comparison
+    from dumpscope.core.comparison.result import Comparison
 
 #: Words that mark the evidence sentence that best explains each cause (the first
 #: evidence sentences are always the row's health and its origin; the one naming the
@@ -114,7 +114,7 @@ class VerdictBar(Widget, can_focus=True):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.diagnosis: Diagnosis | None = None
-        self._token = 0
+        self._guard = StaleGuard()
 
     def compose(self) -> ComposeResult:
         yield Static(styled("[$text-muted]no diagnosis yet[/]"), id="verdict-text")
@@ -122,13 +122,13 @@ class VerdictBar(Widget, can_focus=True):
 
     def compute(self, comparison: Comparison) -> None:
         """Diagnose ``comparison`` off the UI thread, then show the verdict."""
-        self._token += 1
+        token = self._guard.begin()
         self._set(styled("[$text-muted]… diagnosing[/]"), None)
-        self._diagnose(comparison, self._token)
+        self._diagnose(comparison, token)
 
     def show(self, diagnosis: Diagnosis | None) -> None:
         """Show ``diagnosis`` (None clears the bar)."""
-        self._token += 1  # a diagnosis still being computed is now stale
+        self._guard.invalidate()  # a diagnosis still being computed is now stale
         if diagnosis is None:
             self._set(styled("[$text-muted]no diagnosis yet[/]"), None)
         else:
@@ -141,20 +141,16 @@ class VerdictBar(Widget, can_focus=True):
         key.update(styled("[b]v[/b] jump there") if jump_row(diagnosis) is not None else "")
         self.refresh_bindings()
 
-    @work(thread=True, exclusive=True, exit_on_error=False)
     def _diagnose(self, comparison: Comparison, token: int) -> None:
-        worker = get_current_worker()
-        try:
+        def compute() -> Diagnosis:
             from dumpscope.core.diagnosis.engine import diagnose
 
-            diagnosis, problem = diagnose(comparison), None
-        except Exception as exc:  # noqa: BLE001 - shown in the bar, never raised
-            diagnosis, problem = None, f"{type(exc).__name__}: {exc}"
-        if not worker.is_cancelled:
-            self.post_message(self.Diagnosed(diagnosis, problem, token))
+            return diagnose(comparison)
+
+        run_in_background(self, compute, lambda diagnosis, problem: self.Diagnosed(diagnosis, problem, token))
 
     def on_verdict_bar_diagnosed(self, message: Diagnosed) -> None:
-        if message.token != self._token:
+        if not self._guard.is_current(message.token):
             message.stop()  # a newer comparison is being diagnosed: nobody needs this one
             return
         if message.problem is not None:

@@ -6,6 +6,9 @@ import argparse
 import shlex
 import sys
 
+from dumpscope.tui.cli.args import add_comparison_arguments, exit_code, load_comparison
+from dumpscope.tui.cli.errors import UsageError
+
 HELP = "compare two dumps and print or write per-layer metrics"
 DESCRIPTION = (
     "Compare a golden dump with a target dump: one row per tensor in topological order with the "
@@ -22,57 +25,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--limit", type=int, default=1000, metavar="N", help="table: show at most N rows (0 = all)")
 
 
-def add_comparison_arguments(p: argparse.ArgumentParser) -> None:
-    """The inputs shared by compare, diagnose and the UI."""
-    from dumpscope.core.comparison.judge import PRESETS
-
-    p.add_argument("golden", help="golden (reference) dump: a directory of .npy files, an .npz, or a vendor dump")
-    p.add_argument("target", help="target dump to check against the golden")
-    p.add_argument("--model", metavar="MODEL.onnx", help="ONNX model: gives the topological order and node names")
-    p.add_argument("--graph", metavar="GRAPH.json",
-                   help="Ascend ATC graph JSON (atc --mode=1/5): pairs fused target ops with their golden originals")
-    p.add_argument("--preset", choices=sorted(PRESETS), default="auto",
-                   help="health thresholds: " + "; ".join(f"{k}: {v[0]}" for k, v in PRESETS.items()))
-    p.add_argument("--threshold", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a threshold: METRIC=V (fail), METRIC.warn=V, BAND.METRIC.fail=V, rtol=V, atol=V")
-
-
-def load_comparison(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    """Run the comparison described by the shared arguments, with progress on a terminal."""
-    from dumpscope.core.comparison.judge import Thresholds
-    from dumpscope.core.comparison.pipeline import compare
-    from dumpscope.tui.cli.main import UsageError
-
-    try:
-        th = Thresholds.from_preset(args.preset, args.threshold)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    progress = None
-    if sys.stderr.isatty():
-        from rich.progress import Progress
-
-        bar = Progress(transient=True)
-        task = bar.add_task("comparing", total=None)
-        bar.start()
-
-        def progress(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        try:
-            return compare(args.golden, args.target, model=args.model, graph=args.graph, thresholds=th, progress=progress)
-        finally:
-            bar.stop()
-    return compare(args.golden, args.target, model=args.model, graph=args.graph, thresholds=th)
-
-
-def exit_code(cmp) -> int:  # type: ignore[no-untyped-def]
-    counts = cmp.health_counts()
-    return 1 if counts.get("fail", 0) or counts.get("error", 0) else 0
-
-
 def run(args: argparse.Namespace) -> int:
     from dumpscope.core.report import writers as report
-    from dumpscope.tui.cli.main import UsageError
 
     if args.format == "parquet" and not args.output:
         raise UsageError("--format parquet needs -o FILE")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from dumpscope.tui.cli.commands.view import add_ui_arguments
+from dumpscope.tui.cli.args import add_ui_arguments, check_theme, exit_code, load_comparison, run_app
+from dumpscope.tui.cli.errors import EXIT_OK, UsageError
 
 HELP = "make a small streaming-attention demo (fp32 golden vs fp16 target) and compare it"
 DESCRIPTION = (
@@ -34,9 +35,6 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from dumpscope.core.onnx.demo import MAX_FRAMES, make_demo
-    from dumpscope.tui.cli.main import EXIT_OK, UsageError
-    from dumpscope.tui.cli.commands import compare
-    from dumpscope.tui.cli.commands.view import check_theme, run_app
 
     if not 1 <= args.frames <= MAX_FRAMES:
         raise UsageError(f"--frames must be between 1 and {MAX_FRAMES}")
@@ -69,13 +67,24 @@ def run(args: argparse.Namespace) -> int:
 
         run_app(DumpscopeApp(CompareRequest(shown.golden, shown.target, shown.model), theme=args.theme), args)
     elif not args.fix:
-        parser = argparse.ArgumentParser(add_help=False)
-        compare.add_arguments(parser)
-        compare.run(parser.parse_args([str(paths.golden), str(paths.target)]))
+        print_comparison(paths)
         print("\n(run `dumpscope demo --fix` to diagnose, patch and verify the fix)")
     g, t = shlex.quote(str(paths.golden)), shlex.quote(str(paths.target))
     print(f"\nReproduce:\n  dumpscope compare {g} {t}\n  dumpscope diagnose {g} {t}\n  dumpscope {g} {t}")
     return EXIT_OK
+
+
+def print_comparison(paths) -> int:  # type: ignore[no-untyped-def]
+    """What ``dumpscope compare GOLDEN TARGET`` prints for the demo pair (no model, default preset)."""
+    from rich.console import Console
+
+    from dumpscope.tui.cli.render import render_table
+
+    request = argparse.Namespace(golden=str(paths.golden), target=str(paths.target), model=None, graph=None,
+                                 preset="auto", threshold=[])
+    cmp = load_comparison(request)
+    render_table(cmp, Console(), limit=1000)
+    return exit_code(cmp)
 
 
 def fix_and_verify(paths, out):  # type: ignore[no-untyped-def]
@@ -88,7 +97,8 @@ def fix_and_verify(paths, out):  # type: ignore[no-untyped-def]
     from dumpscope.core.onnx.demo import verify_patched
     from dumpscope.core.diagnosis.engine import diagnose
     from dumpscope.core.comparison.pipeline import compare
-    from dumpscope.tui.cli.main import UsageError, main
+    from dumpscope.tui.cli.commands import patch
+    from dumpscope.tui.cli.safe import markup, plain
     from dumpscope.tui.cli.render import summary_text
 
     console = Console(stderr=False, highlight=False)
@@ -98,17 +108,18 @@ def fix_and_verify(paths, out):  # type: ignore[no-untyped-def]
     if not causes:
         raise UsageError("the demo shows no root cause to fix")
     top = causes[0]
-    console.print(f"[b]2. diagnose[/b] root cause: #{top.index} {top.name} ({top.op_type}): {top.cause}", markup=True)
+    console.print(f"[b]2. diagnose[/b] root cause: #{top.index} {markup(top.name)} ({markup(top.op_type)}): "
+                  f"{markup(top.cause)}", markup=True)
     for line in top.evidence[1:4]:
-        console.print(f"   - {line}", markup=False)
+        console.print(f"   - {plain(line)}", markup=False)
     command = next((c for c in top.commands if "--clip" in c), top.commands[0] if top.commands else None)
     if command is None:
         raise UsageError("the diagnosis suggests no patch for the demo")
     argv = shlex.split(command)[1:]
     fixed_model = out / "model.fixed.onnx"
     argv[argv.index("-o") + 1] = str(fixed_model)
-    console.print("[b]3. patch[/b]    dumpscope " + " ".join(shlex.quote(a) for a in argv), markup=True)
-    if main(argv) != 0:
+    console.print("[b]3. patch[/b]    dumpscope " + markup(" ".join(shlex.quote(a) for a in argv)), markup=True)
+    if patch.run(patch.parse(argv[1:])) != 0:
         raise UsageError("dumpscope patch failed on the demo model")
     fixed = verify_patched(paths, fixed_model, out / "fixed")
     console.print(f"[b]4. re-dump[/b]  the same frames through {fixed_model.name}: golden float32, target fp16",

@@ -8,10 +8,14 @@ import shlex
 import sys
 from typing import TYPE_CHECKING
 
+from dumpscope.tui.cli.args import add_comparison_arguments, exit_code, load_comparison
+from dumpscope.tui.cli.errors import UsageError
+from dumpscope.tui.cli.safe import markup, plain
+
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from dumpscope.core.diagnosis.engine import Diagnosis
+    from dumpscope.core.diagnosis.engine import Diagnosis, RootCause
 
 HELP = "name the root cause of a divergence, with the numbers behind it and the fix"
 DESCRIPTION = (
@@ -25,8 +29,6 @@ DESCRIPTION = (
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from dumpscope.tui.cli.commands.compare import add_comparison_arguments
-
     add_comparison_arguments(p)
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the diagnosis as JSON")
@@ -45,8 +47,6 @@ def _replay_progress(done: int, total: int) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from dumpscope.core.diagnosis.engine import diagnose
-    from dumpscope.tui.cli.main import UsageError
-    from dumpscope.tui.cli.commands.compare import exit_code, load_comparison
 
     if args.limit < 1:
         raise UsageError("--limit must be at least 1")
@@ -80,42 +80,49 @@ def run(args: argparse.Namespace) -> int:
 
 def render(diag: Diagnosis, console: Console) -> None:
     """The readable report: verdict, root causes with evidence and advice, findings."""
-    from rich.markup import escape
     from rich.panel import Panel
     from rich.text import Text
 
-    from dumpscope.core.names import display
-
     style = "green" if diag.healthy else "red"
     word = "HEALTHY" if diag.healthy else "UNHEALTHY"
-    console.print(Panel(Text(diag.summary), title=f"[bold {style}]{word}[/]", title_align="left", border_style=style))
+    console.print(Panel(Text(plain(diag.summary)), title=f"[bold {style}]{word}[/]", title_align="left", border_style=style))
     for w in diag.warnings:
-        console.print(f"[yellow]! warning:[/] {escape(display(w))}")
+        console.print(f"[yellow]! warning:[/] {markup(w)}")
     if not diag.root_causes:
         console.print("No node introduces an error." if diag.healthy else "No root-cause candidate (no input edges known).")
     for k, c in enumerate(diag.root_causes, 1):
-        console.print()
-        console.print(
-            f"[bold]{k}. {escape(display(c.name))}[/] ({escape(c.op_type or '?')}, node "
-            f"{escape(display(c.node_name or '?'))}, #{c.index})  [bold]{escape(c.cause)}[/]  score {c.score:.2f}"
-        )
-        for e in c.evidence:
-            console.print(f"   - {escape(display(e))}", highlight=False)
-        console.print(f"   [cyan]advice:[/] {escape(c.advice.split(' Patch and verify:')[0])}", highlight=False)
-        for cmd in c.commands:
-            console.print(f"   [cyan]$[/] {escape(cmd)}", highlight=False, soft_wrap=True)
+        _render_cause(console, k, c)
+    _render_findings(diag, console)
+
+
+def _render_cause(console: Console, k: int, c: RootCause) -> None:
+    """Root cause ``k``: what and where, the evidence, the advice and the commands that fix it."""
+    console.print()
+    console.print(
+        f"[bold]{k}. {markup(c.name)}[/] ({markup(c.op_type or '?')}, node "
+        f"{markup(c.node_name or '?')}, #{c.index})  [bold]{markup(c.cause)}[/]  score {c.score:.2f}"
+    )
+    for e in c.evidence:
+        console.print(f"   - {markup(e)}", highlight=False)
+    console.print(f"   [cyan]advice:[/] {markup(c.advice.split(' Patch and verify:')[0])}", highlight=False)
+    for cmd in c.commands:
+        console.print(f"   [cyan]$[/] {markup(cmd)}", highlight=False, soft_wrap=True)
+
+
+def _render_findings(diag: Diagnosis, console: Console) -> None:
+    """Overflow/range findings and quantisation loss, when there are any."""
     if diag.overflow:
         console.print()
         console.print("[bold]Overflow and range findings[/]")
         for line in diag.overflow:
-            console.print(f"   - {escape(display(line))}", highlight=False)
+            console.print(f"   - {markup(line)}", highlight=False)
     if diag.quantisation:
         console.print()
         console.print("[bold]Quantisation loss[/] (SQNR lost against the worst input)")
         for q in diag.quantisation:
             int16 = "  -> try INT16" if q["int16_advised"] else ""
             console.print(
-                f"   - #{q['row']} {escape(str(q['name']))} ({q['op_type'] or '?'}): {q['sqnr_lost_db']:.3g} dB lost, "
+                f"   - #{q['row']} {markup(q['name'])} ({markup(q['op_type'] or '?')}): {q['sqnr_lost_db']:.3g} dB lost, "
                 f"SQNR {q['sqnr_db']:.3g} dB{int16}",
                 highlight=False,
             )

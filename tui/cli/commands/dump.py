@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from dumpscope.tui.cli.errors import EXIT_OK
+from dumpscope.tui.cli.safe import plain
+
 HELP = "run an ONNX model with onnxruntime and dump every tensor (golden, or an fp16/int8/optimized target)"
 DESCRIPTION = (
     "Run MODEL on the CPU with onnxruntime (graph optimisation off) and write every node output, "
@@ -14,6 +17,30 @@ DESCRIPTION = (
     "emulation, overflow to inf as on fp16 hardware), int8 (static QDQ quantisation calibrated on "
     "the inputs) or optimized (onnxruntime's fused graph, with the original nodes of each fused node)."
 )
+
+
+def _seed(text: str) -> int:
+    """A non-negative integer seed (numpy refuses negative seeds)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0 (got {value})")
+    return value
+
+
+def _megabytes(text: str) -> float:
+    """A positive, finite number of MB (``nan`` and ``inf`` are refused)."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive, finite number of MB (got {text!r})")
+    return value
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,10 +54,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--input-shape", metavar='"x:1,3,224,224;y:1,16"',
         help="shapes of inputs with dynamic dims (msit / ATC syntax)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed for generated inputs (default 0)")
+    parser.add_argument("--seed", type=_seed, default=0, help="seed for generated inputs (default 0)")
     parser.add_argument("--target", choices=("fp16", "int8", "optimized"), help="make a hardware-free target dump")
     parser.add_argument(
-        "--max-memory", type=float, default=512, metavar="MB",
+        "--max-memory", type=_megabytes, default=512, metavar="MB",
         help="fetch tensors in groups of at most this many MB per onnxruntime run (default 512)",
     )
 
@@ -40,7 +67,6 @@ def run(args: argparse.Namespace) -> int:
 
     from dumpscope.core.names import display
     from dumpscope.core.onnx.runner import dump_model
-    from dumpscope.tui.cli.main import EXIT_OK
 
     progress = None
     if sys.stderr.isatty():
@@ -55,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         target=args.target, max_memory_mb=args.max_memory, progress=progress,
     )
     for note in manifest["notes"]:
-        print(f"dumpscope: note: {display(note)}", file=sys.stderr)
+        print(f"dumpscope: note: {plain(note)}", file=sys.stderr)
     for rec in manifest["clamped"]:
         print(
             f"dumpscope: fp16: {rec['action']} {rec['count']} value(s) of constant {display(rec['name'])!r} "

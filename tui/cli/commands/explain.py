@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
+from dumpscope.tui.cli.safe import plain
+
 if TYPE_CHECKING:
     from dumpscope.core.knowledge import KnowledgeBase, Match, Problem
 
@@ -37,7 +40,6 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from dumpscope.core.knowledge import load_kb
-    from dumpscope.tui.cli.main import EXIT_OK, EXIT_UNHEALTHY, UsageError
 
     if args.top < 1:
         raise UsageError(f"--top must be at least 1, got {args.top}")
@@ -48,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--kb {file}: no such file")
     kb = load_kb(extra=args.kb)
     for warning in kb.warnings:
-        print(f"dumpscope: warning: {warning}", file=sys.stderr)
+        print(f"dumpscope: warning: {plain(warning)}", file=sys.stderr)
     if args.log is not None:
         problems = _scan(args.log, kb)
         _print_problems(problems, args.json, args.top)
@@ -70,7 +72,6 @@ def _scan(log: str, kb: KnowledgeBase) -> list[Problem]:
     from pathlib import Path
 
     from dumpscope.core.knowledge import scan_log
-    from dumpscope.tui.cli.main import UsageError
 
     if log == "-":
         return scan_log(sys.stdin.buffer, kb)
@@ -91,7 +92,7 @@ def _print_matches(matches: list[Match], as_json: bool) -> None:
         print("No known cause for this message.  Add your own entry with --kb FILE (see --help).")
         return
     for rank, m in enumerate(matches, 1):
-        print(format_match(m, rank))
+        print(plain(format_match(m, rank)))
 
 
 def format_match(m: Match, rank: int, indent: str = "") -> str:
@@ -132,9 +133,9 @@ def _print_problems(problems: list[Problem], as_json: bool, top: int) -> None:
         where = ", ".join(str(n) for n in p.line_numbers[:10]) + (", ..." if p.count > 10 else "")
         times = f" x{p.count}" if p.count > 1 else ""
         more = f"  (+{len(p.block) - 1} more lines of the same report)" if len(p.block) > 1 else ""
-        print(f"line {p.first_line_no}{times} (lines {where}): {p.text[:300]}{more}")
+        print(f"line {p.first_line_no}{times} (lines {where}): {plain(p.text[:300])}{more}")
         for rank, m in enumerate(p.matches[: min(top, 2)], 1):
-            print(format_match(m, rank, indent="    "))
+            print(plain(format_match(m, rank, indent="    ")))
         print()
 
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from dumpscope.tui.cli.errors import EXIT_OK
+from dumpscope.tui.cli.safe import markup, plain
+
 if TYPE_CHECKING:
     from dumpscope.core.vendor.fusion import FusionMap
 
@@ -33,12 +36,11 @@ def run(args: argparse.Namespace) -> int:
 
     from dumpscope.core.vendor import fusion
     from dumpscope.core.names import display
-    from dumpscope.tui.cli.main import EXIT_OK
 
     source = fusion.load_source(str(args.graph))
     kind, maps, origins, problems = source.kind, source.maps, source.origins, source.problems
     for message in problems:
-        print(f"dumpscope: {args.graph}: {message}", file=sys.stderr)
+        print(f"dumpscope: {args.graph}: {plain(message)}", file=sys.stderr)
     shown = maps if args.all else [m for m in maps if m.relation != fusion.ONE_TO_ONE or m.passes]
     if args.json:
         doc: dict[str, object] = {
@@ -64,11 +66,10 @@ def _print(
     from rich.table import Table
 
     from dumpscope.core.vendor import fusion
-    from dumpscope.core.names import display
 
     console = Console()
     counts = fusion.relation_counts(maps)
-    summary = ", ".join(f"{n} {rel}" for rel, n in sorted(counts.items())) or "no fused ops"
+    summary = markup(", ".join(f"{n} {rel}" for rel, n in sorted(counts.items())) or "no fused ops")
     console.print(f"{len(maps)} op groups from the {'manifest' if kind == 'manifest' else 'ATC graph'}: {summary}")
     if len(shown) < len(maps):
         console.print(f"({len(maps) - len(shown)} plain one-to-one groups hidden; --all lists them)")
@@ -77,9 +78,10 @@ def _print(
         for col in ("relation", "target op(s)", "type", "original op(s)", "fusion passes"):
             table.add_column(col, overflow="fold")
         for m in shown:
-            originals = "* (target only)" if m.relation == fusion.TARGET_ONLY else "\n".join(map(display, m.originals))
+            originals = "* (target only)" if m.relation == fusion.TARGET_ONLY else markup("\n".join(m.originals))
             table.add_row(
-                m.relation, "\n".join(map(display, m.fused)), "\n".join(m.op_types), originals, "\n".join(m.passes)
+                markup(m.relation), markup("\n".join(m.fused)), markup("\n".join(m.op_types)), originals,
+                markup("\n".join(m.passes)),
             )
         console.print(table)
     if origins:
@@ -88,5 +90,5 @@ def _print(
         table.add_column("golden node", overflow="fold")
         table.add_column("output", justify="right")
         for name, (node, idx) in origins.items():
-            table.add_row(display(name), display(node), str(idx))
+            table.add_row(markup(name), markup(node), str(idx))
         console.print(table)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from dumpscope.tui.cli.commands.view import add_ui_arguments, check_theme, run_app
+from dumpscope.tui.cli.args import add_ui_arguments, check_theme, exit_code, run_app
+from dumpscope.tui.cli.errors import UsageError
 
 HELP = "reopen a saved comparison (.parquet) or an msaccucmp/msit result_*.csv in the terminal UI"
 DESCRIPTION = (
@@ -24,16 +25,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dumpscope.tui.cli.main import UsageError
-
     if not args.result.is_file():
         raise UsageError(f"{args.result}: no such file")
     check_theme(args.theme)
     import polars as pl
 
-    from dumpscope.core.comparison.pipeline import Comparison
-    from dumpscope.tui.app.explorer import DumpscopeApp
-
+    from dumpscope.core.comparison.result import Comparison
     from dumpscope.core.dumps import DumpError
 
     try:
@@ -49,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.result}: not a dumpscope result ({exc})") from exc
     if args.format:
         return _print(comparison, args.format)
+    from dumpscope.tui.app.explorer import DumpscopeApp
+
     return run_app(DumpscopeApp(comparison, theme=args.theme), args)
 
 
@@ -56,7 +55,6 @@ def _print(comparison, fmt: str) -> int:  # type: ignore[no-untyped-def]
     import sys
 
     from dumpscope.core.report import writers as report
-    from dumpscope.tui.cli.commands.compare import exit_code
 
     if fmt == "table":
         from dumpscope.tui.cli.render import render_table

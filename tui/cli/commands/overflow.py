@@ -5,8 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
+from dumpscope.tui.cli.safe import markup, plain
+
 if TYPE_CHECKING:
-    from dumpscope.core.vendor.opdebug import OverflowReport
+    from rich.console import Console
+    from rich.table import Table
+
+    from dumpscope.core.vendor.opdebug import OverflowRecord, OverflowReport, TensorStats
 
 HELP = "decode Ascend overflow (Opdebug) records and show the overflowing ops"
 DESCRIPTION = (
@@ -32,8 +38,6 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from dumpscope.core.vendor import opdebug as overflow
-    from dumpscope.core.names import display
-    from dumpscope.tui.cli.main import EXIT_OK, EXIT_UNHEALTHY, UsageError
 
     path = Path(args.path)
     if not path.exists():
@@ -45,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     if args.top is not None:
         report.records = report.records[: args.top]
     for file, message in report.problems:
-        print(f"dumpscope: {display(file)}: {message}", file=sys.stderr)
+        print(f"dumpscope: {plain(file)}: {plain(message)}", file=sys.stderr)
     if report.files == 0:
         if report.problems:
             raise UsageError(f"{path}: no readable overflow record")
@@ -64,10 +68,6 @@ def _fmt(value: float | None) -> str:
 
 def _print_report(report: OverflowReport, total: int) -> None:
     from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
-
-    from dumpscope.core.names import display
 
     console = Console()
     records, files = report.records, report.files
@@ -77,30 +77,45 @@ def _print_report(report: OverflowReport, total: int) -> None:
     shown = f"; the first {len(records)} shown" if len(records) < total else ""
     console.print(f"FAIL: {total} overflow record(s) in {files} Opdebug file(s){shown}\n")
     for i, rec in enumerate(records, 1):
-        op = f"[{rec.op_type}] {display(rec.op_name)}" if rec.op_name else "op not found"
-        where = f"task {rec.task_id}, stream {rec.stream_id}"
-        if rec.context_id is not None:
-            where += f", context {rec.context_id}, thread {rec.thread_id}"
-        console.print(Text(f"{i}. ✗ {op}  ({rec.unit}, {where}, status {rec.status:#x})", style="bold"))
-        for bit in rec.bits:
-            console.print(f"   {bit.mask:>#8x}  {bit.meaning}", soft_wrap=True)
-        if rec.link_note:
-            console.print(Text(f"   note: {rec.link_note}", style="dim"), soft_wrap=True)
-        when = f" (timestamp {rec.timestamp})" if rec.timestamp is not None else ""
-        console.print(Text(f"   record: {display(rec.file)}{when}", style="dim"), soft_wrap=True)
-        if rec.op_file:
-            console.print(Text(f"   op dump: {display(rec.op_file)}", style="dim"), soft_wrap=True)
-        if rec.tensors:
-            table = Table(show_edge=False, pad_edge=False, box=None, padding=(0, 1))
-            for col in ("tensor", "shape", "dtype", "format", "min", "max", "mean", "NaN", "Inf"):
-                table.add_column(col, justify="right" if col in ("min", "max", "mean", "NaN", "Inf") else "left")
-            for t in rec.tensors:
-                if t.error:
-                    table.add_row(t.name, Text(t.error, style="red"), "", "", "", "", "", "", "")
-                    continue
-                shape = "x".join(map(str, t.shape)) if t.shape else "scalar"
-                table.add_row(
-                    t.name, shape, t.dtype or "-", t.format or "-", _fmt(t.min), _fmt(t.max), _fmt(t.mean),
-                    str(t.nan), str(t.inf),
-                )  # fmt: skip
-            console.print(table, "")
+        _print_record(console, i, rec)
+
+
+def _print_record(console: Console, i: int, rec: OverflowRecord) -> None:
+    """One overflow record: the op, the set status bits, the files, the linked op's tensors."""
+    from rich.text import Text
+
+    op = f"[{plain(rec.op_type)}] {plain(rec.op_name)}" if rec.op_name else "op not found"
+    where = plain(f"task {rec.task_id}, stream {rec.stream_id}")
+    if rec.context_id is not None:
+        where += plain(f", context {rec.context_id}, thread {rec.thread_id}")
+    console.print(Text(f"{i}. ✗ {op}  ({plain(rec.unit)}, {where}, status {rec.status:#x})", style="bold"))
+    for bit in rec.bits:
+        console.print(f"   {bit.mask:>#8x}  {markup(bit.meaning)}", soft_wrap=True)
+    if rec.link_note:
+        console.print(Text(f"   note: {plain(rec.link_note)}", style="dim"), soft_wrap=True)
+    when = f" (timestamp {rec.timestamp})" if rec.timestamp is not None else ""
+    console.print(Text(f"   record: {plain(rec.file)}{when}", style="dim"), soft_wrap=True)
+    if rec.op_file:
+        console.print(Text(f"   op dump: {plain(rec.op_file)}", style="dim"), soft_wrap=True)
+    if rec.tensors:
+        console.print(_tensor_table(rec.tensors), "")
+
+
+def _tensor_table(tensors: list[TensorStats]) -> Table:
+    """The linked op's inputs and outputs: shape, dtype, format and value statistics."""
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(show_edge=False, pad_edge=False, box=None, padding=(0, 1))
+    for col in ("tensor", "shape", "dtype", "format", "min", "max", "mean", "NaN", "Inf"):
+        table.add_column(col, justify="right" if col in ("min", "max", "mean", "NaN", "Inf") else "left")
+    for t in tensors:
+        if t.error:
+            table.add_row(markup(t.name), Text(plain(t.error), style="red"), "", "", "", "", "", "", "")
+            continue
+        shape = "x".join(map(str, t.shape)) if t.shape else "scalar"
+        table.add_row(
+            markup(t.name), shape, markup(t.dtype or "-"), markup(t.format or "-"), _fmt(t.min), _fmt(t.max),
+            _fmt(t.mean), str(t.nan), str(t.inf),
+        )
+    return table

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
+
+from dumpscope.tui.cli.errors import EXIT_OK, UsageError
 
 HELP = "write a patched model: Clip after a node, or keep nodes in fp32 for fp16 targets"
 DESCRIPTION = (
@@ -24,12 +27,25 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="insert Clip(LO, HI) after NODE (e.g. attn/scale=-inf,11)")
 
 
+class _PatchParser(argparse.ArgumentParser):
+    """A bad patch command line is a :class:`UsageError`, as everywhere else."""
+
+    def error(self, message: str):  # type: ignore[no-untyped-def]
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def parse(argv: Sequence[str]) -> argparse.Namespace:
+    """The arguments of ``dumpscope patch ARGV`` (for callers holding a patch command line)."""
+    parser = _PatchParser(prog="dumpscope patch", add_help=False)
+    add_arguments(parser)
+    return parser.parse_args(list(argv))
+
+
 def run(args: argparse.Namespace) -> int:
     import shlex
 
     from dumpscope.core.names import display
     from dumpscope.core.onnx.patch import parse_clip, patch_file
-    from dumpscope.tui.cli.main import EXIT_OK, UsageError
 
     if not args.keep_fp32 and not args.clip:
         raise UsageError("nothing to do: give --clip NODE=LO,HI and/or --keep-fp32 NODE")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from dumpscope.core.comparison.pipeline import Comparison
+from dumpscope.core.comparison.result import Comparison
 from dumpscope.tui.cli import main as cli
 from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
 from dumpscope.tui.app.screenshots import generated_frame, generated_screenshots

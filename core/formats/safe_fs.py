@@ -1,0 +1,217 @@
+"""What a reader may open inside a dump folder, and how it walks one.
+
+The rules every reader follows (the README section "What dumpscope reads and writes"):
+
+* **Only files inside the dump folder are read.**  A path named by a file of the dump
+  (``manifest.json``'s ``"file"``, ``mapping.csv``) is resolved; an absolute path, a
+  ``..`` that climbs out, or a symbolic link whose target lies outside the folder is
+  refused: that tensor's row says why, the rest of the dump is read.
+* **Symbolic links inside a dump are followed only when they stay inside it.**  A link
+  to a file elsewhere in the same dump is read like the file; a link leading outside
+  is not followed and is reported; a link to a folder is never descended (no loops).
+* **Only regular files are opened.**  A FIFO, socket or device node is skipped with a
+  note, never opened (opening a FIFO would block forever).
+* **Walks are bounded.**  Folders deeper than the reader's limit are not entered (and
+  said); walking is iterative, so a folder nested thousands deep cannot overflow the
+  stack.
+* Text side files are read line by line with a per-line limit (:func:`read_csv_rows`),
+  JSON with a size limit and deep nesting reported as an error (:func:`load_json`).
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import json
+import os
+import stat
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dumpscope.core.dumps import DumpProblem
+
+#: Lines of a side CSV (mapping.csv) longer than this are skipped with a note.
+MAX_CSV_LINE = 64 << 10
+#: A JSON side file (manifest.json) larger than this is refused.
+MAX_JSON_BYTES = 256 << 20
+
+
+def _real(path: Path | str) -> str:
+    return os.path.realpath(path)
+
+
+@functools.lru_cache(maxsize=64)
+def _real_root(root: str) -> str:
+    return os.path.realpath(root)
+
+
+def is_inside(root: Path, path: Path) -> bool:
+    """Whether ``path``, with every symbolic link resolved, lies inside ``root``."""
+    real_root, real = _real_root(str(root)), _real(path)
+    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def regular_file_problem(root: Path, path: Path) -> str | None:
+    """Why ``path`` must not be opened as a file of the dump at ``root`` (None: it may)."""
+    try:
+        link = path.is_symlink()
+        if link and not is_inside(root, path):
+            return f"a symbolic link leading outside the dump folder (to {_real(path)}); not followed"
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError) as exc:
+        return f"cannot read: {getattr(exc, 'strerror', None) or exc}"
+    if not stat.S_ISREG(mode):
+        return f"{_kind(mode)}; skipped, never opened"
+    return None
+
+
+def member_path(root: Path, rel: object) -> tuple[Path | None, str | None]:
+    """``(path, None)`` for a file a dump's own index names, or ``(None, reason)``.
+
+    ``rel`` must be a relative path that stays inside ``root`` once resolved.
+    """
+    if not isinstance(rel, str) or not rel:
+        return None, f"the file field is {type(rel).__name__} {str(rel)[:60]!r}, not a relative path"
+    if "\0" in rel:
+        return None, "the file name holds a NUL byte; refused"
+    if os.path.isabs(rel):
+        return None, f"{rel[:200]!r} is an absolute path; only files inside the dump folder are read"
+    path = root / rel
+    lexical = os.path.normpath(rel)
+    if lexical == ".." or lexical.startswith(".." + os.sep):
+        return None, f"{rel[:200]!r} leads outside the dump folder; refused"
+    if (os.sep in lexical or os.path.islink(path)) and not is_inside(root, path):  # a plain name needs no realpath
+        return None, f"{rel[:200]!r} goes through a symbolic link leading outside the dump folder; not followed"
+    return path, None
+
+
+@dataclass
+class Walk:
+    """The files a bounded walk found, and what it skipped (with the reason)."""
+
+    files: list[Path] = field(default_factory=list)
+    skipped: list[DumpProblem] = field(default_factory=list)
+    refused: dict[Path, str] = field(default_factory=dict)
+    """Files listed in ``files`` that must not be opened (a symbolic link leading out, a
+    dangling one): the reader gives each a row with this reason, so the tensor is not lost."""
+
+
+def walk_files(
+    root: Path, wanted: Callable[[str], bool], max_depth: int, *, skip_hidden: bool = False
+) -> Walk:
+    """Regular files under ``root`` whose name ``wanted`` accepts, depth-first in name order.
+
+    Iterative (no recursion), at most ``max_depth`` folders deep, never entering a
+    symbolic link to a folder.  A FIFO, socket or device is skipped with a note; a file
+    symlink leading out (or dangling) is listed with its reason in ``refused``.
+    """
+    walk = Walk()
+    stack: list[tuple[Path, int]] = [(root, 0)]
+    while stack:
+        folder, depth = stack.pop()
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError as exc:
+            walk.skipped.append(DumpProblem(str(folder), f"cannot list the folder: {exc.strerror or exc}"))
+            continue
+        subdirs = [e for e in entries if _visit(root, e, wanted, walk, skip_hidden)]
+        if subdirs and depth + 1 > max_depth:
+            walk.skipped.append(DumpProblem(str(folder), f"folders nested deeper than {max_depth} levels; not read"))
+            continue
+        stack.extend((Path(e.path), depth + 1) for e in reversed(subdirs))
+    return walk
+
+
+def _entry_type(entry: os.DirEntry[str]) -> str:
+    """``dir``, ``dir-link``, ``file`` (regular, from the listing: no system call) or ``other``."""
+    try:
+        if entry.is_dir(follow_symlinks=False):
+            return "dir"
+        if entry.is_symlink() and entry.is_dir():
+            return "dir-link"
+        return "file" if entry.is_file(follow_symlinks=False) else "other"
+    except OSError:
+        return "other"
+
+
+def _visit(root: Path, entry: os.DirEntry[str], wanted: Callable[[str], bool], walk: Walk, skip_hidden: bool) -> bool:
+    """Record one folder entry; True when it is a folder to descend into."""
+    if skip_hidden and entry.name.startswith("."):
+        return False
+    kind = _entry_type(entry)
+    if kind == "dir-link":
+        walk.skipped.append(DumpProblem(entry.path, "a symbolic link to a folder; not followed"))
+    elif kind == "file" and wanted(entry.name):
+        walk.files.append(Path(entry.path))
+    elif kind == "other" and wanted(entry.name):
+        _visit_other(root, Path(entry.path), walk)
+    return kind == "dir"
+
+
+def _visit_other(root: Path, path: Path, walk: Walk) -> None:
+    """A symbolic link to a file (listed; refused when it leads out) or a FIFO/socket/device (skipped)."""
+    problem = regular_file_problem(root, path)
+    if problem is None or path.is_symlink():
+        walk.files.append(path)
+        if problem is not None:
+            walk.refused[path] = problem
+    else:
+        walk.skipped.append(DumpProblem(str(path), problem))
+
+
+def read_csv_rows(path: Path, max_line: int = MAX_CSV_LINE) -> Iterator[tuple[int, list[str] | str]]:
+    """``(line number, fields)`` per line of a small CSV, or ``(line number, reason)`` for a bad line.
+
+    Reads line by line (memory bounded by ``max_line``); a line longer than that or one
+    the csv module rejects is reported and skipped, the rest is read.
+    """
+    with open(path, "rb") as fh:
+        for number, raw in enumerate(_bounded_lines(fh, max_line), start=1):
+            if raw is None:
+                yield number, f"line over {max_line // 1024} KiB; skipped"
+                continue
+            try:
+                yield number, next(csv.reader([raw.decode("utf-8", "surrogateescape")]), [])
+            except csv.Error as exc:
+                yield number, f"not CSV ({exc}); skipped"
+
+
+def _bounded_lines(fh, max_line: int) -> Iterator[bytes | None]:  # type: ignore[no-untyped-def]
+    """Lines of ``fh`` without their end; None for a line longer than ``max_line`` (never held whole)."""
+    while True:
+        line = fh.readline(max_line + 1)
+        if not line:
+            return
+        if len(line) > max_line and not line.endswith(b"\n"):
+            while line and not line.endswith(b"\n"):
+                line = fh.readline(1 << 20)
+            yield None
+            continue
+        yield line.rstrip(b"\r\n")
+
+
+def load_json(path: Path, max_bytes: int = MAX_JSON_BYTES) -> object:
+    """Parse a JSON side file; raise ValueError with the reason (too big, too deep, not JSON...)."""
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        raise ValueError(f"{_kind(mode)}; not opened")
+    size = os.stat(path).st_size
+    if size > max_bytes:
+        raise ValueError(f"{size} bytes, more than the {max_bytes >> 20} MiB dumpscope reads")
+    with open(path, "rb") as fh:
+        data = fh.read()
+    try:
+        return json.loads(data.decode("utf-8", "surrogateescape"))
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None

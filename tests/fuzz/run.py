@@ -1,0 +1,384 @@
+"""Run the whole hostile corpus against the CLI, one subprocess per run, and print a table.
+
+    python -m tests.fuzz.run              # every case (about a minute or two)
+    python -m tests.fuzz.run --fast       # only the cases of the normal pytest run
+    python -m tests.fuzz.run --only npz   # cases whose name contains "npz"
+
+Per command: cases, internal errors ("internal error" on stderr), tracebacks, hangs
+(killed after --timeout seconds), peak RSS over 4x the input + 200 MB, rows lost (a good
+tensor missing from the compare output), and files touched outside the folders given
+(the case folder, with its ``outside/`` sentinel, is snapshotted before and after; only
+``dump``'s -o folder may change).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .corpus import Case, cases, make_outside, remove_tree
+
+RSS_SLACK = 200 << 20
+COLUMNS = ("cases", "internal errors", "tracebacks", "hangs", "RSS over bound", "rows lost", "outside touches")
+
+
+@dataclass
+class Outcome:
+    command: str
+    case: str
+    rc: int | None
+    stderr: str
+    problems: list[str] = field(default_factory=list)
+
+
+def _entries(top: Path) -> Iterator[Path]:
+    """Every entry under ``top`` (iterative: case folders nest 1,100 deep; links not followed)."""
+    stack = [top]
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as it:
+                for e in it:
+                    yield Path(e.path)
+                    if e.is_dir(follow_symlinks=False):
+                        stack.append(Path(e.path))
+        except OSError:
+            continue
+
+
+def snapshot(top: Path, skip: Path | None = None) -> dict[str, tuple[int, int, str]]:
+    """(mtime, size, digest of small regular files) of everything under ``top`` except ``skip``."""
+    out = {}
+    for p in _entries(top):
+        if skip is not None and (p == skip or skip in p.parents):
+            continue
+        st = p.lstat()
+        digest = ""
+        if p.is_file() and not p.is_symlink() and st.st_size < (1 << 20) and not _is_fifo(st.st_mode):
+            digest = hashlib.sha1(p.read_bytes()).hexdigest()
+        out[str(p)] = (st.st_mtime_ns, st.st_size, digest)
+    return out
+
+
+def _is_fifo(mode: int) -> bool:
+    import stat
+
+    return stat.S_ISFIFO(mode)
+
+
+def input_bytes(paths: list[Path]) -> int:
+    total = 0
+    for top in paths:
+        items = [top] if not top.is_dir() else list(_entries(top))
+        total += sum(p.lstat().st_size for p in items if not p.is_dir())
+    return total
+
+
+#: A small fresh interpreter runs the command and reports its peak RSS: a child forked from
+#: this (large) process would inherit this process's high-water mark in ``ru_maxrss``.
+_WRAPPER = (
+    "import resource, subprocess, sys\n"
+    "rc = subprocess.call([sys.executable, '-m', 'dumpscope', *sys.argv[1:]])\n"
+    "sys.stderr.write('\\n' + _MARK + str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) + '\\n')\n"
+    "sys.exit(rc)\n"
+)
+_MARK = "@@dumpscope-fuzz-maxrss-kb@@ "
+
+
+def _split_rss(stderr: str) -> tuple[str, int]:
+    head, mark, tail = stderr.rpartition(_MARK)
+    if not mark:
+        return stderr, 0
+    return head.rstrip("\n") + ("\n" if head.strip() else ""), int(tail.split()[0]) * 1024
+
+
+def run(argv: list[str], timeout: float, cwd: Path) -> tuple[int | None, str, str, int]:
+    """``(exit code or None on a hang, stdout, stderr, peak RSS bytes)`` of one CLI run."""
+    wrapper = f"_MARK = {_MARK!r}\n" + _WRAPPER
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", wrapper, *argv], stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+            cwd=cwd, start_new_session=True, env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200"},
+        )
+        hung = threading.Event()
+
+        def kill() -> None:
+            hung.set()
+            os.killpg(proc.pid, signal.SIGKILL)
+
+        timer = threading.Timer(timeout, kill)
+        timer.start()
+        _pid, status, _usage = os.wait4(proc.pid, 0)
+        timer.cancel()
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        rc = None if hung.is_set() else proc.returncode
+        stderr, rss = _split_rss(err.read().decode(errors="replace"))
+        return rc, out.read().decode(errors="replace"), stderr, rss
+
+
+def _rows_lost(case: Case, stdout: str) -> list[str]:
+    try:
+        rows = json.loads(stdout)
+    except ValueError:
+        return list(case.good) if case.good else []
+    names = {r.get("target_name") for r in rows} | {r.get("name") for r in rows}
+    return [n for n in case.good if n not in names]
+
+
+def _judge(outcome: Outcome, stdout: str, rss: int, bound: int, touched: list[str], lost: list[str]) -> None:
+    text = outcome.stderr + stdout
+    if outcome.rc is None:
+        outcome.problems.append("hangs")
+    if "internal error" in outcome.stderr:
+        outcome.problems.append("internal errors")
+    if "Traceback (most recent call last)" in text:
+        outcome.problems.append("tracebacks")
+    if rss > bound:
+        outcome.problems.append("RSS over bound")
+    if lost:
+        outcome.problems.append("rows lost")
+    if touched:
+        outcome.problems.append("outside touches")
+    outcome.stderr = (outcome.stderr.strip().splitlines() or [""])[-1][:200] + (
+        f" | lost {lost[:5]}" if lost else "") + (f" | touched {touched[:3]}" if touched else "") + (
+        f" | RSS {rss >> 20} MB > {bound >> 20} MB" if rss > bound else "")
+
+
+def _changed(before: dict, after: dict) -> list[str]:  # type: ignore[type-arg]
+    return sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+
+
+def run_case(case: Case, folder: Path, timeout: float) -> list[Outcome]:
+    make_outside(folder)
+    golden, target = case.build(folder)
+    bound = 4 * input_bytes([golden, target]) + RSS_SLACK
+    outcomes = []
+    for command in case.commands:
+        argv = {
+            "compare": ["compare", str(golden), str(target), "--format", "json"],
+            "diagnose": ["diagnose", str(golden), str(target), "--json"],
+            "overflow": ["overflow", str(target), "--json"],
+        }[command]
+        before = snapshot(folder)
+        rc, stdout, stderr, rss = run(argv, timeout, folder)
+        touched = _changed(before, snapshot(folder))
+        lost = _rows_lost(case, stdout) if command == "compare" and rc is not None and rc in (0, 1) else []
+        if command == "compare" and rc == 2 and case.good:
+            lost = list(case.good)  # the whole command refused although good tensors exist
+        outcome = Outcome(command, case.name, rc, stderr)
+        _judge(outcome, stdout, rss, bound, touched, lost)
+        outcomes.append(outcome)
+    return outcomes
+
+
+# ----------------------------------------------------------------- dump -o
+
+
+def _model(folder: Path) -> Path:
+    import onnx
+    from onnx import TensorProto, helper
+
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])
+    nodes = [helper.make_node("Relu", ["x"], ["h"], name="relu"), helper.make_node("Neg", ["h"], ["y"], name="neg")]
+    model = helper.make_model(helper.make_graph(nodes, "g", [x], [y]), opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    path = folder / "model.onnx"
+    onnx.save(model, str(path))
+    return path
+
+
+def _first_tensor(out: Path) -> Path:
+    manifest = json.loads((out / "manifest.json").read_text())
+    return out / next(t["file"] for t in manifest["tensors"] if t["kind"] == "activation")
+
+
+def _plant(kind: str) -> Callable[[Path, Path, Path], list[str]]:
+    """Spoil an earlier dump at ``out`` (outside = the sentinel); return the dump options."""
+
+    def plant(out: Path, outside: Path, model: Path) -> list[str]:
+        secret = outside / "secret.npy"
+        if kind == "tensor-symlink":
+            victim = _first_tensor(out)
+            victim.unlink()
+            victim.symlink_to(secret)
+        elif kind == "tmp-symlink":
+            (out / "manifest.json.tmp").symlink_to(outside / "notes.txt")
+        elif kind == "inputs-symlink":
+            import shutil
+
+            shutil.rmtree(out / "inputs")
+            (out / "inputs").symlink_to(outside)
+        elif kind == "old-manifest-symlinked-dir":
+            (out / "sub").symlink_to(outside)
+            manifest = json.loads((out / "manifest.json").read_text())
+            manifest["tensors"].append({"name": "evil", "file": "sub/secret.npy"})
+            (out / "manifest.json").write_text(json.dumps(manifest))
+        elif kind == "foreign-file":
+            (out / "mine.txt").write_text("keep")
+        elif kind == "out-is-symlink":
+            import shutil
+
+            shutil.rmtree(out)
+            out.symlink_to(outside)
+        return {"max-memory-nan": ["--max-memory", "nan"], "seed-negative": ["--seed", "-1"]}.get(kind, [])
+
+    return plant
+
+
+DUMP_CASES = (
+    "tensor-symlink", "tmp-symlink", "inputs-symlink", "old-manifest-symlinked-dir", "foreign-file",
+    "out-is-symlink", "max-memory-nan", "seed-negative",
+)  # fmt: skip
+
+
+def run_dump_case(kind: str, folder: Path, timeout: float) -> Outcome:
+    outside = make_outside(folder)
+    model = _model(folder)
+    out = folder / "out"
+    rc, _o, err, _r = run(["dump", str(model), "-o", str(out)], timeout, folder)
+    assert rc == 0, err
+    extra = _plant(kind)(out, outside, model)
+    before = snapshot(folder, skip=out)
+    rc, stdout, stderr, rss = run(["dump", str(model), "-o", str(out), *extra], timeout, folder)
+    touched = _changed(before, snapshot(folder, skip=out))
+    outcome = Outcome("dump", f"dump-{kind}", rc, stderr)
+    if rc == 0 and kind not in ("max-memory-nan", "seed-negative"):
+        touched.append("dump replaced a folder holding files it did not write")
+    _judge(outcome, stdout, rss, 4 * input_bytes([model]) + RSS_SLACK, touched, [])
+    return outcome
+
+
+# ----------------------------------------------------------------- elsewhere (tui, vendor, knowledge)
+
+
+def _explain_fifo(folder: Path) -> list[str]:
+    os.mkfifo(folder / "log.fifo")
+    return ["explain", "--log", str(folder / "log.fifo")]
+
+
+def _explain_dev_zero(_folder: Path) -> list[str]:
+    return ["explain", "--log", "/dev/zero"]
+
+
+def _fusion_bad_attr(folder: Path) -> list[str]:
+    graph = {"graph": [{"name": "g", "op": [{"name": "a", "type": "Add", "attr": [{"key": "_datadump_original_op_names", "value": {"s": 5}}]}]}]}
+    (folder / "graph.json").write_text(json.dumps(graph))
+    return ["fusion", str(folder / "graph.json")]
+
+
+def _fusion_deep(folder: Path) -> list[str]:
+    (folder / "graph.json").write_text('{"graph": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    return ["fusion", str(folder / "graph.json")]
+
+
+def _overflow_status(status: object) -> Callable[[Path], list[str]]:
+    def build(folder: Path) -> list[str]:
+        d = folder / "od"
+        d.mkdir()
+        for k, word in enumerate((status, 32)):
+            record = {"AI Core": {"status": word, "task_id": k, "stream_id": 1}}
+            (d / f"Opdebug.Node_OpDebug.{k}.1.170000000000000{k}.output.0.json").write_text(json.dumps(record))
+        return ["overflow", str(d), "--json"]
+
+    return build
+
+
+def _open_inf_index(folder: Path) -> list[str]:
+    (folder / "result.csv").write_text("Index,OpType,NPUDump,GroundTruth,CosineSimilarity\ninf,Add,a,a,1.0\n1,Add,b,b,0.5\n")
+    return ["open", str(folder / "result.csv"), "--format", "json"]
+
+
+ELSEWHERE: dict[str, tuple[str, Callable[[Path], list[str]]]] = {
+    "explain-log-fifo": ("tui/cli explain", _explain_fifo),
+    "explain-log-dev-zero": ("tui/cli explain", _explain_dev_zero),
+    "fusion-attr-s-5": ("vendor atc_graph", _fusion_bad_attr),
+    "fusion-json-100k-deep": ("vendor atc_graph", _fusion_deep),
+    "overflow-status-0x20": ("vendor opdebug", _overflow_status("0x20")),
+    "overflow-status-null": ("vendor opdebug", _overflow_status(None)),
+    "open-csv-index-inf": ("vendor msaccucmp_csv", _open_inf_index),
+}
+
+
+def run_elsewhere(name: str, build: Callable[[Path], list[str]], folder: Path, timeout: float) -> Outcome:
+    make_outside(folder)
+    argv = build(folder)
+    before = snapshot(folder)
+    rc, stdout, stderr, rss = run(argv, timeout, folder)
+    outcome = Outcome(argv[0], name, rc, stderr)
+    _judge(outcome, stdout, rss, RSS_SLACK + 4 * input_bytes([folder]), _changed(before, snapshot(folder)), [])
+    return outcome
+
+
+# ----------------------------------------------------------------- the table
+
+
+def table(outcomes: list[Outcome]) -> str:
+    commands = sorted({o.command for o in outcomes})
+    lines = [f"| command | {' | '.join(COLUMNS)} |", "|---" * (len(COLUMNS) + 1) + "|"]
+    for command in commands:
+        mine = [o for o in outcomes if o.command == command]
+        counts = [len(mine)] + [sum(col in o.problems for o in mine) for col in COLUMNS[1:]]
+        lines.append(f"| {command} | {' | '.join(map(str, counts))} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.fuzz.run", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--fast", action="store_true", help="only the fast cases")
+    parser.add_argument("--only", default="", help="only cases whose name contains this")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds before a run counts as a hang")
+    parser.add_argument("--no-elsewhere", action="store_true", help="skip the cases of other areas (tui, vendor)")
+    args = parser.parse_args(argv)
+    mine: list[Outcome] = []
+    other: list[Outcome] = []
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="dumpscope-fuzz-") as tmp:
+        root = Path(tmp)
+        for k, case in enumerate(c for c in cases() if args.only in c.name and (c.fast or not args.fast)):
+            mine += run_case(case, root / f"c{k}", args.timeout)
+        for kind in DUMP_CASES:
+            if args.only in f"dump-{kind}":
+                mine.append(run_dump_case(kind, root / f"dump-{kind}", args.timeout))
+        if not args.no_elsewhere:
+            for name, (_owner, build) in ELSEWHERE.items():
+                if args.only in name:
+                    (root / name).mkdir()
+                    other.append(run_elsewhere(name, build, root / name, min(args.timeout, 20.0)))
+        remove_tree(root)
+    print(f"Readers, dump -o (this area): {len({o.case for o in mine})} cases, {len(mine)} runs")
+    print(table(mine))
+    _details(mine)
+    if other:
+        print(f"\nOther areas (tui, vendor): {len(other)} runs")
+        print(table(other))
+        _details(other, owners={n: o for n, (o, _b) in ELSEWHERE.items()})
+    print(f"\n{time.monotonic() - started:.0f} s")
+    return 1 if any(o.problems for o in mine) else 0
+
+
+def _details(outcomes: list[Outcome], owners: dict[str, str] | None = None) -> None:
+    for o in outcomes:
+        if o.problems:
+            owner = f" [{owners[o.case]}]" if owners else ""
+            print(f"  FAIL {o.command} {o.case}{owner}: {', '.join(o.problems)} (exit {o.rc}): {o.stderr}")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,145 @@
+"""The CLI package's shape: lazy parsers, no command importing the entry point or another
+command, and ``tui.cli`` free of Textual until the app is opened."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import dumpscope.tui.cli as cli_pkg
+from dumpscope.tui.cli.main import COMMANDS, build_parser, main
+
+CLI_DIR = Path(cli_pkg.__file__).parent
+COMMAND_FILES = sorted((CLI_DIR / "commands").glob("*.py"))
+
+
+def _imported_modules(path: Path) -> set[str]:
+    """Every module ``path`` imports (at any depth, including inside functions)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+    return found
+
+
+def _fresh(code: str) -> str:
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    return out.stdout.strip()
+
+
+@pytest.mark.parametrize("path", COMMAND_FILES, ids=lambda p: p.stem)
+def test_commands_import_neither_the_entry_point_nor_each_other(path: Path) -> None:
+    imported = _imported_modules(path)
+    assert "dumpscope.tui.cli.main" not in imported, f"{path.name} imports the entry point back (a cycle)"
+    others = {f"dumpscope.tui.cli.commands.{name}" for name in COMMANDS} - {f"dumpscope.tui.cli.commands.{path.stem}"}
+    allowed = {"dumpscope.tui.cli.commands.patch"} if path.stem == "demo" else set()  # the demo runs a patch
+    assert not (imported & others) - allowed, f"{path.name} imports another command's set-up"
+
+
+def test_the_import_checker_sees_an_upward_import(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("def run():\n    from dumpscope.tui.cli.main import UsageError\n")
+    assert "dumpscope.tui.cli.main" in _imported_modules(bad)
+
+
+def _modules_after(argv: list[str]) -> str:
+    return _fresh(
+        "import sys, io, contextlib\n"
+        "from dumpscope.tui.cli.main import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
+        "    try:\n"
+        f"        main({argv!r})\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "print(' '.join(sorted(sys.modules)))"
+    )
+
+
+def test_explain_builds_and_imports_its_own_command_only() -> None:
+    loaded = _modules_after(["explain", "Segmentation fault"]).split()
+    commands = {m.rsplit(".", 1)[1] for m in loaded if m.startswith("dumpscope.tui.cli.commands.")}
+    assert commands == {"explain"}
+    assert not [m for m in loaded if m.split(".")[0] in ("textual", "numpy", "polars", "onnx")]
+    assert "dumpscope.core.comparison.judge" not in loaded
+
+
+def test_top_level_help_lists_every_command_without_building_them(capsys: pytest.CaptureFixture[str]) -> None:
+    loaded = _modules_after(["--help"]).split()
+    assert "dumpscope.core.comparison.judge" not in loaded  # compare's arguments were not built
+    assert not [m for m in loaded if m.split(".")[0] == "textual"]
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    for name in COMMANDS:
+        assert f"\n    {name} " in out
+
+
+def test_compare_json_never_imports_textual(tmp_path: Path) -> None:
+    import numpy as np
+
+    np.savez(tmp_path / "g.npz", a=np.ones(4, np.float32))
+    loaded = _modules_after(["compare", str(tmp_path / "g.npz"), str(tmp_path / "g.npz"), "--format", "json"]).split()
+    assert "dumpscope.core.comparison.result" in loaded  # the saved comparison was read  # it did run
+    assert not [m for m in loaded if m.split(".")[0] == "textual"]
+
+
+def test_build_parser_without_a_choice_builds_every_command() -> None:
+    parser, mods = build_parser()
+    assert set(mods) == set(COMMANDS)
+    args = parser.parse_args(["compare", "a", "b", "--format", "csv"])
+    assert args.format == "csv" and callable(args._run)
+
+
+def test_default_command_is_view_and_bad_lines_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["only-one-path"]) == 2
+    assert "dumpscope view: the following arguments are required: target" in capsys.readouterr().err
+    assert main([]) == 2
+    assert "usage: dumpscope" in capsys.readouterr().out
+
+
+def test_the_demo_calls_the_patch_command_directly() -> None:
+    demo = (CLI_DIR / "commands" / "demo.py").read_text(encoding="utf-8")
+    assert "main(" not in demo.replace("def main", "")
+
+
+def _top_level_imports(path: Path) -> set[str]:
+    """Modules imported when ``path`` is imported (module level, outside ``if TYPE_CHECKING``)."""
+    found: set[str] = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+    return found
+
+
+@pytest.mark.parametrize("path", sorted(CLI_DIR.rglob("*.py")), ids=lambda p: str(p.relative_to(CLI_DIR)))
+def test_cli_modules_load_neither_textual_nor_the_app(path: Path) -> None:
+    imported = _top_level_imports(path)
+    ui = {m for m in imported if m.split(".")[0] == "textual" or m.startswith("dumpscope.tui.app.explorer")
+          or m.startswith("dumpscope.tui.app.screens")}
+    assert not ui, f"{path.name} loads the app stack on import: {sorted(ui)}"
+
+
+def test_the_top_level_checker_sees_a_module_level_textual_import(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("from typing import TYPE_CHECKING\nimport textual.app\nif TYPE_CHECKING:\n    import rich\n")
+    assert _top_level_imports(bad) == {"typing", "textual.app"}
+
+
+def test_open_format_prints_without_loading_textual(tmp_path: Path) -> None:
+    import numpy as np
+
+    np.savez(tmp_path / "g.npz", a=np.ones(4, np.float32))
+    saved = tmp_path / "saved.parquet"
+    assert main(["compare", str(tmp_path / "g.npz"), str(tmp_path / "g.npz"), "-f", "parquet", "-o", str(saved)]) == 0
+    loaded = _modules_after(["open", str(saved), "--format", "json"]).split()
+    assert "dumpscope.core.comparison.result" in loaded  # the saved comparison was read
+    assert not [m for m in loaded if m.split(".")[0] == "textual"]
