@@ -409,3 +409,19 @@ def test_a_concat_input_starved_by_a_shared_grid_is_named(tmp_path: Path) -> Non
     assert starved and all(f.cause == "quantisation" for f in starved)
     assert "'scores'" in starved[0].text and "'boxes'" not in " ".join(f.text for f in starved)
     assert "per-channel" in advice_for(v.QUANTISATION, TargetKind(), check_advice(), starved[0].cause)
+
+
+def test_an_input_fed_with_its_axes_permuted_is_a_layout_mismatch_even_when_aligned(tmp_path: Path) -> None:
+    """The comparison may align a permuted input by values (equal after a transpose, health ok);
+    fed in the model's own shape, it is still the root cause: the model read it in the wrong layout."""
+    model = tmp_path / "m.onnx"
+    onnx.save_model(_conv_model(), str(model))
+    x = np.random.default_rng(1).standard_normal((1, 3, 8, 8)).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "xt.npy", x.transpose(0, 1, 3, 2).copy())
+    dump_model(model, tmp_path / "g", inputs={"x": tmp_path / "x.npy"})
+    dump_model(model, tmp_path / "t", inputs={"x": tmp_path / "xt.npy"})
+    cmp = compare(tmp_path / "g", tmp_path / "t", model=model)
+    diag = diagnose(cmp)
+    assert diag.root_causes[0].name == "x" and diag.root_causes[0].cause == v.LAYOUT
+    assert any("axes permuted (order (0, 1, 3, 2))" in e for e in diag.root_causes[0].evidence)

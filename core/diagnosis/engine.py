@@ -343,7 +343,7 @@ def _error_words(err: float | None, infinite: str, missing: str) -> str:
 def _origin_sentence(r: dict[str, object], c: dict[str, object], has_graph: bool = False) -> str:
     here = _error_words(c["error"], "NaN/Inf on one side only", "no error measure")  # type: ignore[arg-type]
     if r["kind"] in ("input", "constant"):
-        return f"a {r['kind']} that already differs ({here})"
+        return f"{'an input' if r['kind'] == 'input' else 'a constant'} that already differs ({here})"
     if c["worst_input"] is None:
         return _no_input_sentence(c, here, has_graph)
     there = _error_words(c["worst_input_error"], "NaN/Inf", "n/a")  # type: ignore[arg-type]
@@ -505,9 +505,23 @@ def _check_context(cmp: Comparison, edges: Edges, opdebug: dict[str, list[object
     )
 
 
+def _permuted_inputs(run: _Run) -> list[int]:
+    """Graph inputs fed in the model's shape but with their axes permuted: a layout mismatch even
+    when the comparison, aligning the axes, finds the values equal (a tensor merely *stored* in
+    another layout has another shape and is no fault)."""
+    frame = run.cmp.frame
+    rows = []
+    for row, r in enumerate(frame.select("name", "kind", "shape", "target_shape").iter_rows(named=True)):
+        if _is_graph_input(run.cmp, r) and r["shape"] is not None and r["shape"] == r["target_shape"]:
+            if run.permutation(row) is not None:
+                rows.append(row)
+    return rows
+
+
 def _ranked_candidates(run: _Run, opdebug: dict[str, list[object]]) -> list[tuple[float, dict[str, object]]]:
     """Candidate rows with their preliminary score, best first."""
-    candidates = run.classes.filter(_candidate_rows(run.cmp, run.classes, opdebug))
+    permuted = _permuted_inputs(run)
+    candidates = run.classes.filter(_candidate_rows(run.cmp, run.classes, opdebug) | pl.col("row").is_in(permuted))
     first_introduced = int(candidates["row"][0]) if candidates.height else None
     prelim = [(_preliminary(c, first_introduced, run.nan_row), c) for c in candidates.iter_rows(named=True)]
     prelim.sort(key=lambda sc: (-sc[0], sc[1]["row"]))  # type: ignore[index]

@@ -262,7 +262,11 @@ class _Tensors:
     def load(self, name: str, side: str) -> np.ndarray | None:
         """The ``side`` tensor of model tensor ``name`` in the golden dtype and shape, else None."""
         row = self.rows.get(name)
-        if row is None or self.cmp.pairing is None:
+        return None if row is None else self.load_row(row, side)
+
+    def load_row(self, row: int, side: str) -> np.ndarray | None:
+        """The ``side`` tensor of frame row ``row`` in the golden dtype and shape, else None."""
+        if self.cmp.pairing is None:
             return None
         pair = self.cmp.pairing.pairs[row]
         ref = pair.golden if side == "golden" else pair.target
@@ -360,7 +364,7 @@ class Replayer:
 
     def _compare(self, row: int, nodes: list[onnx.NodeProto], output: str, names: tuple[str, ...], start: float) -> Replay:
         feeds = self.feeds(nodes, "target")
-        target, golden = self.tensors.load(output, "target"), self.tensors.load(output, "golden")
+        target, golden = self.tensors.load_row(row, "target"), self.tensors.load_row(row, "golden")
         if isinstance(feeds, str) or target is None or golden is None:
             note = feeds if isinstance(feeds, str) else "the output is missing on one side (or in another shape)"
             return Replay(row, names, "not replayed", note=note, seconds=time.perf_counter() - start)
