@@ -425,3 +425,16 @@ def test_an_input_fed_with_its_axes_permuted_is_a_layout_mismatch_even_when_alig
     diag = diagnose(cmp)
     assert diag.root_causes[0].name == "x" and diag.root_causes[0].cause == v.LAYOUT
     assert any("axes permuted (order (0, 1, 3, 2))" in e for e in diag.root_causes[0].evidence)
+
+
+def test_replay_can_be_switched_off(resize_case: tuple[Path, Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    from dumpscope.tui.cli.main import main
+
+    model, g, t = resize_case
+    assert diagnose(compare(g, t, model=model), replay=False).replays == {}
+    assert main(["diagnose", str(g), str(t), "--model", str(model), "--json", "--no-replay"]) == 1
+    assert json.loads(capsys.readouterr().out)["replays"] == []
+    assert main(["diagnose", str(g), str(t), "--model", str(model), "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["replays"] and data["root_causes"][0]["replay"]["verdict"] == "differs"
+    assert "give --model" not in json.dumps(data)

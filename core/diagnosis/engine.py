@@ -421,13 +421,14 @@ class _Run:
 
 def diagnose(
     cmp: Comparison, graph: GraphFacts | str | Path | None = None, *, limit: int = MAX_CAUSES,
-    progress: Progress | None = None,
+    progress: Progress | None = None, replay: bool = True,
 ) -> Diagnosis:
     """Rank the root causes of ``cmp``'s unhealthy rows (see the module docstring).
 
     ``graph``: graph facts, an ONNX model path or an ATC graph JSON; by default the model
     or graph the comparison was made with, and the dump manifests' own node inputs.
-    ``progress(done, total)`` is called after each replay of a suspect node.
+    ``progress(done, total)`` is called after each replay of a suspect node; ``replay=False``
+    skips the replays (introduced vs inherited is then judged from the errors alone).
     """
     frame = cmp.frame
     counts = cmp.health_counts()
@@ -436,7 +437,7 @@ def diagnose(
     opdebug, overflow_lines = _opdebug_records(cmp)
     run = _prepare(cmp, graph, opdebug)
     ranked = _ranked_candidates(run, opdebug)
-    run = replace(run, replays=_replays(run, ranked, progress))
+    run = replace(run, replays=_replays(run, ranked, progress) if replay else {})
     causes: list[RootCause] = []
     for k, (score, c) in enumerate(ranked):
         cause, findings = _root_cause(run, k, score, c)
