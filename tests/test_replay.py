@@ -438,3 +438,15 @@ def test_replay_can_be_switched_off(resize_case: tuple[Path, Path, Path], capsys
     data = json.loads(capsys.readouterr().out)
     assert data["replays"] and data["root_causes"][0]["replay"]["verdict"] == "differs"
     assert "give --model" not in json.dumps(data)
+
+
+def test_the_target_kind_comes_from_the_vendor_traits_and_dtypes() -> None:
+    from types import SimpleNamespace
+
+    from dumpscope.core.diagnosis.advice import target_kind
+
+    frame = pl.DataFrame({"target_dtype": ["float32", None, "float16"]})
+    ascend = SimpleNamespace(frame=frame, target=SimpleNamespace(format="ascend-dump"), atc=None)
+    plain = SimpleNamespace(frame=frame.head(2), target=SimpleNamespace(format="manifest"), atc=None)
+    assert target_kind(ascend) == TargetKind(ascend=True, reduced_float=True)  # type: ignore[arg-type]
+    assert target_kind(plain) == TargetKind(ascend=False, reduced_float=False)  # type: ignore[arg-type]

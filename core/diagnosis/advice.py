@@ -30,7 +30,7 @@ class TargetKind:
 def target_kind(cmp: Comparison) -> TargetKind:
     """The kind of ``cmp``'s target, from its dump format and its tensors' dtypes."""
     dtypes = set(cmp.frame["target_dtype"].drop_nulls().to_list()) if "target_dtype" in cmp.frame.columns else set()
-    ascend = traits_of(cmp.target).opdebug or cmp.atc is not None
+    ascend = traits_of(cmp.target).fusion_switch or cmp.atc is not None  # an ATC graph: an Ascend build
     return TargetKind(ascend=ascend, reduced_float=bool(dtypes & REDUCED_FLOATS))
 
 
