@@ -450,3 +450,27 @@ def test_the_target_kind_comes_from_the_vendor_traits_and_dtypes() -> None:
     plain = SimpleNamespace(frame=frame.head(2), target=SimpleNamespace(format="manifest"), atc=None)
     assert target_kind(ascend) == TargetKind(ascend=True, reduced_float=True)  # type: ignore[arg-type]
     assert target_kind(plain) == TargetKind(ascend=False, reduced_float=False)  # type: ignore[arg-type]
+
+
+def _eps_model(eps: float) -> onnx.ModelProto:
+    """x -> Add(eps) -> Sqrt -> y: an epsilon of -1 puts negatives under the Sqrt."""
+    nodes = [helper.make_node("Add", ["x", "eps"], ["v"], name="add_eps"),
+             helper.make_node("Sqrt", ["v"], ["y"], name="sqrt")]
+    return _model(nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16])],
+                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], {"eps": np.array(eps, np.float32)})
+
+
+def test_a_nan_origin_that_replays_faithfully_points_upstream_to_the_changed_constant(tmp_path: Path) -> None:
+    np.save(tmp_path / "x.npy", np.linspace(0.05, 2, 16, dtype=np.float32).reshape(1, 16))
+    for tag, eps in (("g", 1e-5), ("t", -1.0)):
+        onnx.save_model(_eps_model(eps), str(tmp_path / f"{tag}.onnx"))
+        dump_model(tmp_path / f"{tag}.onnx", tmp_path / tag, inputs={"x": tmp_path / "x.npy"})
+    diag = diagnose(compare(tmp_path / "g", tmp_path / "t", model=tmp_path / "g.onnx"))
+    by_name = {c.name: c for c in diag.root_causes}
+    sqrt, add = by_name["y"], by_name["v"]
+    assert sqrt.cause == v.NAN_ORIGIN and sqrt.replay is not None and sqrt.replay.faithful
+    assert any("fault entered upstream, at its worst input 'v'" in e for e in sqrt.evidence)
+    assert "fp32" not in sqrt.advice and "--keep-fp32" not in " ".join(sqrt.commands)
+    assert add.replay is not None and add.replay.differs and add.replay.constants == ("eps",)
+    assert add.replay.vs_target_constants is not None and add.replay.vs_target_constants < 1e-6
+    assert any("the constants differ, not the kernel" in e for e in add.evidence)

@@ -603,9 +603,21 @@ def _how_sentences(run: _Run, row: int, r: dict[str, object]) -> list[str]:
             f"first NaN/Inf: the target has {r['nan_target'] or 0} NaN and {r['inf_target'] or 0} Inf here "
             f"(golden {r['nan_golden'] or 0} NaN, {r['inf_golden'] or 0} Inf) while its inputs are finite"
         )
+        evidence += _upstream_sentence(run, row)
     if run.shape.kind in ("drift", "jump") and run.shape.row == row:
         evidence.append(run.shape.sentence(run.cmp.frame))
     return evidence
+
+
+def _upstream_sentence(run: _Run, row: int) -> list[str]:
+    """A NaN origin whose replay reproduces the NaN/Inf: the values fed were outside the op's domain."""
+    replayed = run.replays.get(row)
+    worst = run.classes["worst_input"][row]
+    if replayed is None or not replayed.faithful or worst is None:
+        return []
+    return [f"the replay reproduces the NaN/Inf from the target's own inputs: the values fed are outside the op's "
+            f"domain (a negative under a Sqrt or Log, a zero divisor); the fault entered upstream, at its worst "
+            f"input {display(str(worst))!r} (and the constants that node reads)"]
 
 
 def _input_sentence(run: _Run, row: int) -> str:

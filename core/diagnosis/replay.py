@@ -65,6 +65,10 @@ class Replay:
     """Relative error of the target's output against the golden one (the row's error)."""
     seconds: float = 0.0
     note: str = ""
+    constants: tuple[str, ...] = ()
+    """Constants the node reads whose target version differs from the golden one."""
+    vs_target_constants: float | None = None
+    """Relative error of the target against the replay fed the target's own ``constants``."""
 
     @property
     def faithful(self) -> bool:
@@ -84,12 +88,24 @@ class Replay:
             return (f"replay ({self.precision}, target inputs, golden weights) of {what} matches the target "
                     f"({numbers}): the node computed faithfully what it was fed, its error is inherited")
         return (f"replay ({self.precision}, target inputs, golden weights) of {what} does not match the target "
-                f"({numbers}): the target's implementation differs, the error is introduced here")
+                f"({numbers}): the target's implementation differs, the error is introduced here"
+                + self._constants_clause())
+
+    def _constants_clause(self) -> str:
+        """What the replay with the target's own constants says (empty when there was none)."""
+        if not self.constants or self.vs_target_constants is None:
+            return ""
+        names = ", ".join(repr(n) for n in self.constants[:3])
+        if _differs(self.vs_target_constants, self.target_error or 0.0):
+            return f"; with the target's own constants ({names}) it still differs ({_num(self.vs_target_constants)})"
+        return (f"; fed the target's own constants ({names}) the replay matches ({_num(self.vs_target_constants)}): "
+                "the constants differ, not the kernel")
 
     def to_json(self) -> dict[str, object]:
         return {"nodes": list(self.nodes), "verdict": self.verdict, "precision": self.precision,
                 "target_vs_replay": self.vs_target, "target_vs_golden": self.target_error,
-                "seconds": round(self.seconds, 4), "note": self.note}
+                "differing_constants": list(self.constants), "target_vs_replay_with_target_constants":
+                self.vs_target_constants, "seconds": round(self.seconds, 4), "note": self.note}
 
 
 def _num(v: float | None) -> str:
@@ -370,8 +386,23 @@ class Replayer:
             return Replay(row, names, "not replayed", note=note, seconds=time.perf_counter() - start)
         replayed, precision = run_nodes(self.src, nodes, feeds, output)
         vs_target, error = rel_error(replayed, target), rel_error(golden, target)
-        verdict = "differs" if _differs(vs_target, error) else "faithful"
-        return Replay(row, names, verdict, precision, vs_target, error, time.perf_counter() - start)
+        if not _differs(vs_target, error):
+            return Replay(row, names, "faithful", precision, vs_target, error, time.perf_counter() - start)
+        changed = self.target_constants(nodes)
+        again = rel_error(run_nodes(self.src, nodes, feeds, output, changed)[0], target) if changed else None
+        return Replay(row, names, "differs", precision, vs_target, error, time.perf_counter() - start,
+                      constants=tuple(changed), vs_target_constants=again)
+
+    def target_constants(self, nodes: Sequence[onnx.NodeProto]) -> dict[str, np.ndarray]:
+        """The constants ``nodes`` read whose target dump differs from the golden value."""
+        out: dict[str, np.ndarray] = {}
+        for name in _subgraph_inputs(nodes):
+            known = self.src.initializer(name) is not None or self.src.constant_node(name) is not None
+            golden = self.src.constant_value(name) if known else None
+            target = self.tensors.load(name, "target") if golden is not None else None
+            if target is not None and golden is not None and target.shape == golden.shape and not np.array_equal(target, golden):
+                out[name] = target.astype(golden.dtype, copy=False)
+        return out
 
     def constant_effect(self, row: int, constant: str, changed: np.ndarray) -> float | None:
         """Relative change of ``row``'s output when its node reads ``changed`` for ``constant``
