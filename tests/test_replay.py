@@ -474,3 +474,24 @@ def test_a_nan_origin_that_replays_faithfully_points_upstream_to_the_changed_con
     assert add.replay is not None and add.replay.differs and add.replay.constants == ("eps",)
     assert add.replay.vs_target_constants is not None and add.replay.vs_target_constants < 1e-6
     assert any("the constants differ, not the kernel" in e for e in add.evidence)
+
+
+def test_an_empty_tensor_first_divergent_row_is_no_root_cause_and_nothing_warns(tmp_path: Path) -> None:
+    """Item 9: an empty `[0]` constant that differs in shape (the first divergent row), an empty
+    activation, then a real fault: diagnose names the fault, never the empty tensors, and is silent."""
+    from test_diagnose import pair_dirs
+
+    empty = np.zeros((0,), np.float32)
+    layers: list[dict[str, object]] = [
+        {"name": "roi", "kind": "constant", "data": empty, "target": np.zeros((0, 4), np.float32)},
+        {"name": "nothing", "inputs": ["roi"], "data": empty, "target": np.zeros((0, 2), np.float16)},
+        {"name": "a", "red": 1e-4},
+        {"name": "b", "inputs": ["a"], "red": 0.3},
+    ]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cmp = pair_dirs(tmp_path, layers)
+        diag = diagnose(cmp)
+        json.dumps(diag.to_json(), allow_nan=False)
+    assert all(c.name not in ("roi", "nothing") for c in diag.root_causes)
+    assert diag.root_causes and diag.root_causes[0].name == "b"
