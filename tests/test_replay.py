@@ -495,3 +495,24 @@ def test_an_empty_tensor_first_divergent_row_is_no_root_cause_and_nothing_warns(
         json.dumps(diag.to_json(), allow_nan=False)
     assert all(c.name not in ("roi", "nothing") for c in diag.root_causes)
     assert diag.root_causes and diag.root_causes[0].name == "b"
+
+
+def test_a_fused_intermediate_beyond_float16_is_an_overflow(tmp_path: Path) -> None:
+    from test_diagnose import write_dump
+
+    x = np.linspace(1, 2, 64, dtype=np.float32)
+    mid = x * 1e5  # beyond float16: the fused kernel cannot hold it
+    out = mid * 1e-3
+    golden = [{"name": "x", "kind": "input", "data": x},
+              {"name": "mid", "node": "big", "op": "Mul", "inputs": ["x"], "data": mid},
+              {"name": "out", "node": "small", "op": "Mul", "inputs": ["mid"], "data": out}]
+    bad = out.astype(np.float16)
+    bad[:8] = np.inf
+    target = [{"name": "x", "kind": "input", "data": x.astype(np.float16)},
+              {"name": "out", "node": "fused_mul", "op": "FusedMulMul", "inputs": ["x"], "data": bad}]
+    nodes = [{"name": "fused_mul", "op_type": "FusedMulMul", "index": 0, "inputs": ["x"], "outputs": ["out"],
+              "fused_from": ["big", "small"]}]
+    cmp = compare(write_dump(tmp_path / "g", golden), write_dump(tmp_path / "t", target, nodes=nodes))
+    top = diagnose(cmp).root_causes[0]
+    assert top.name == "out" and top.cause == v.OVERFLOW
+    assert any("intermediate 'mid' of fused op 'fused_mul'" in e and "float16" in e for e in top.evidence)
