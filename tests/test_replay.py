@@ -516,3 +516,24 @@ def test_a_fused_intermediate_beyond_float16_is_an_overflow(tmp_path: Path) -> N
     top = diagnose(cmp).root_causes[0]
     assert top.name == "out" and top.cause == v.OVERFLOW
     assert any("intermediate 'mid' of fused op 'fused_mul'" in e and "float16" in e for e in top.evidence)
+
+
+@settings(max_examples=60, deadline=None)
+@given(hnp.arrays(np.float64, st.integers(1, 30), elements=st.floats(-1e6, 1e6)),
+       hnp.arrays(np.float64, st.integers(1, 30), elements=st.floats(-1e6, 1e6)))
+def test_max_abs_diff_against_a_reference(a: np.ndarray, b: np.ndarray) -> None:
+    from dumpscope.core.diagnosis.replay import max_abs_diff
+
+    n = min(a.size, b.size)
+    a, b = a[:n], b[:n]
+    assert max_abs_diff(a, b) == max(abs(float(x) - float(y)) for x, y in zip(a, b))
+
+
+def test_tiny_values_within_the_rounding_floor_replay_as_faithful(resize_case: tuple[Path, Path, Path]) -> None:
+    """A saturated output (values near 1e-6) that differs by less than float32 rounding next to 1.0
+    is computed faithfully, although its relative difference is large."""
+    from dumpscope.core.diagnosis.replay import ABS_FLOOR, max_abs_diff
+
+    tiny = np.full(8, 1e-6)
+    assert max_abs_diff(tiny, tiny * 1.05) <= ABS_FLOOR["float32"] < 1e-6
+    assert max_abs_diff(np.array([np.nan]), np.array([1.0])) == math.inf
