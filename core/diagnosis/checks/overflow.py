@@ -19,6 +19,7 @@ from dumpscope.core.diagnosis.checks.base import (
     fp16_floor,
     inputs_of,
 )
+from dumpscope.core.dumps import TensorRef
 from dumpscope.core.inspect.overflow import row_ref
 from dumpscope.core.inspect.ranges import range_check
 from dumpscope.core.names import display
@@ -132,21 +133,22 @@ def _fused_intermediates(ctx: CheckContext, case: RowCase, target: str) -> list[
     fused = ctx.fused.get(case.target_op) if case.target_op else None
     if not fused or ctx.cmp.golden is None:
         return []
-    golden = ctx.cmp.golden
-    out: list[Finding] = []
-    for ref in (r for r in golden.tensors.values() if r.info.node_name in fused[0] and r.info.kind == "activation"):
-        y = ctx.golden_of(ref)
-        if y is None or y.dtype.kind != "f":
-            continue
-        found = range_check(y, target)
-        if found.out_of_range:
-            out.append(Finding(
-                "overflow",
-                f"intermediate {display(ref.name)!r} of fused op {display(case.target_op or '')!r}: {found.message}: "
-                f"the fused kernel cannot hold it in {target}",
-                weight=0.25,
-            ))
-    return out
+    refs = [r for r in ctx.cmp.golden.tensors.values() if r.info.node_name in fused[0] and r.info.kind == "activation"]
+    return [f for ref in refs for f in _intermediate(ctx, ref, str(case.target_op), target)]
+
+
+def _intermediate(ctx: CheckContext, ref: TensorRef, op: str, target: str) -> list[Finding]:
+    """One golden intermediate of a fused op that the target dtype cannot hold."""
+    y = ctx.golden_of(ref)
+    found = range_check(y, target) if y is not None and y.dtype.kind == "f" else None
+    if found is None or not found.out_of_range:
+        return []
+    return [Finding(
+        "overflow",
+        f"intermediate {display(ref.name)!r} of fused op {display(op)!r}: {found.message}: "
+        f"the fused kernel cannot hold it in {target}",
+        weight=0.25,
+    )]
 
 
 def _stored_output(ctx: CheckContext, row: int, node: str, op: str, target: str) -> list[Finding]:
