@@ -537,3 +537,21 @@ def test_tiny_values_within_the_rounding_floor_replay_as_faithful(resize_case: t
     tiny = np.full(8, 1e-6)
     assert max_abs_diff(tiny, tiny * 1.05) <= ABS_FLOOR["float32"] < 1e-6
     assert max_abs_diff(np.array([np.nan]), np.array([1.0])) == math.inf
+
+
+def test_a_destroyed_channel_slice_makes_the_row_introduced() -> None:
+    """Item 5 (diagnosis side): with the comparison's worst-slice distance, a Concat whose whole-tensor
+    error is below its inputs' but whose class-score slice is destroyed introduces the error."""
+    frame = pl.DataFrame({
+        "name": ["boxes", "scores", "out"], "kind": ["activation"] * 3, "status": ["computed"] * 3,
+        "health": ["warn", "ok", "fail"], "relative_euclidean_distance": [0.02, 0.001, 0.0008],
+        "cosine_similarity": [0.9998, 1.0, 0.99999], "nonfinite_mismatch": [0, 0, 0],
+        "slice_relative_distance": [0.03, 0.002, 0.56],
+    })
+    edges = pl.DataFrame({"row": [2, 2], "input_row": [0, 1], "constant": [False, False]})
+    from dumpscope.core.diagnosis.edges import Edges
+
+    classes = classify_frame(frame, Edges(edges, {}, {}, frozenset({2}), "test"))
+    assert classes["error"][2] == pytest.approx(0.56) and classes["origin"][2] == "introduced"
+    without = classify_frame(frame.drop("slice_relative_distance"), Edges(edges, {}, {}, frozenset({2}), "test"))
+    assert without["origin"][2] == "inherited"

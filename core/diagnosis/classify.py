@@ -31,6 +31,8 @@ AMPLIFY = 10.0
 #: Error growth needed for a row one band worse than its (unhealthy) worst input to count as introduced.
 CROSSING = 2.0
 LEVEL = {"ok": 0, "warn": 1, "fail": 2, "error": 2}
+#: The comparison's worst channel-slice relative distance, when it measures one.
+SLICE_ERROR = "slice_relative_distance"
 ORIGINS = ("introduced", "inherited", "clean", "unknown")
 
 CLASSIFY_SCHEMA: dict[str, pl.DataType] = {
@@ -52,9 +54,12 @@ CLASSIFY_SCHEMA: dict[str, pl.DataType] = {
 
 def row_errors(frame: pl.DataFrame) -> pl.DataFrame:
     """Per row: ``level`` (0 ok, 1 warn, 2 fail/error, null not compared), ``error`` (relative
-    Euclidean distance, else 1 - cosine; +inf where NaN/Inf appear on one side only) and
+    Euclidean distance, else 1 - cosine, or the worst channel slice's relative distance when larger;
+    +inf where NaN/Inf appear on one side only) and
     ``nonfinite`` (positions NaN/Inf on one side only)."""
     err = pl.coalesce(pl.col("relative_euclidean_distance"), 1.0 - pl.col("cosine_similarity"))
+    if SLICE_ERROR in frame.columns:  # judged on the worst channel slice too (issue 10 item 5)
+        err = pl.max_horizontal(err, pl.col(SLICE_ERROR))
     nonfinite = pl.col("nonfinite_mismatch").fill_null(0)
     return frame.select(
         pl.int_range(pl.len(), dtype=pl.Int64).alias("row"),

@@ -1,8 +1,8 @@
 """A float target tensor that lies on a quantisation grid (Q/DQ, fake-quantised) shared by parts
 of very different ranges: the parts that get only a few steps of the shared scale are destroyed.
 
-No quantisation parameters are needed: the grid is read from the target's own values (at
-most 256 distinct levels, every gap a multiple of the smallest).  The parts are the inputs
+The grid is the target's quantisation scale when it records one, else it is read from the
+target's own values (at most 256 distinct levels, every gap a multiple of the smallest).  The parts are the inputs
 of a Concat (each against its own golden range), else the slices along axis 1.  A YOLO head
 concatenating box coordinates (0-316) and class scores (0-1) under one int8 scale gives the
 scores less than one step: whole-tensor metrics hide it, this check names it.
@@ -29,9 +29,7 @@ ADVICE: dict[str, str] = {}  # its findings are "quantisation": the quantisation
 
 def shared_grid(ctx: CheckContext, case: RowCase) -> list[Finding]:
     """Parts of a grid-valued float target that get fewer than :data:`FEW_LEVELS` steps."""
-    if quant_params(ctx.cmp, case.row) is not None or (case.values["target_dtype"] or "") not in ("float32", "float64"):
-        return []
-    step = _grid_step(_target(ctx, case.row))
+    step = _step(ctx, case)
     golden = ctx.golden_of(row_ref(ctx.cmp, case.row))
     if step is None or golden is None or _on_grid(golden, step):  # a golden on the grid too: integer data
         return []
@@ -44,6 +42,17 @@ def shared_grid(ctx: CheckContext, case: RowCase) -> list[Finding]:
         f"{label} reaches only |x| {top:.4g}, {top / step:.2g} steps of the shared scale - its values are lost",
         weight=0.3,
     ) for label, top in starved[:3]]
+
+
+def _step(ctx: CheckContext, case: RowCase) -> float | None:
+    """The grid step: the quantisation scale when the target records one, else read from a float
+    target's values."""
+    q = quant_params(ctx.cmp, case.row)
+    if q is not None:
+        return q[0] if q[0] > 0 else None
+    if (case.values["target_dtype"] or "") not in ("float32", "float64"):
+        return None
+    return _grid_step(_target(ctx, case.row))
 
 
 def _target(ctx: CheckContext, row: int) -> np.ndarray | None:
