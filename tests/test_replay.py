@@ -555,3 +555,15 @@ def test_a_destroyed_channel_slice_makes_the_row_introduced() -> None:
     assert classes["error"][2] == pytest.approx(0.56) and classes["origin"][2] == "introduced"
     without = classify_frame(frame.drop("slice_relative_distance"), Edges(edges, {}, {}, frozenset({2}), "test"))
     assert without["origin"][2] == "inherited"
+
+
+def test_replay_judges_the_worst_channel_slice() -> None:
+    from dumpscope.core.diagnosis.replay import worst_rel_error
+
+    golden = np.concatenate([np.full((1, 4, 8), 300.0), np.full((1, 2, 8), 3e-4)], axis=1)
+    target = golden.copy()
+    target[:, 4:] = 0.0  # the score slices quantised to zero: the whole tensor barely moves
+    assert rel_error(golden, target) < 1e-5
+    assert worst_rel_error(golden, target) == pytest.approx(1.0)
+    assert worst_rel_error(golden, golden) == 0.0
+    assert worst_rel_error(golden[0, 0], target[0, 0]) == rel_error(golden[0, 0], target[0, 0])  # 1-D: whole only
