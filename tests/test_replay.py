@@ -543,7 +543,8 @@ def test_a_destroyed_channel_slice_makes_the_row_introduced() -> None:
     """Item 5 (diagnosis side): with the comparison's worst-slice distance, a Concat whose whole-tensor
     error is below its inputs' but whose class-score slice is destroyed introduces the error."""
     frame = pl.DataFrame({
-        "name": ["boxes", "scores", "out"], "kind": ["activation"] * 3, "status": ["computed"] * 3,
+        "name": ["boxes", "scores", "out"], "op_type": ["Mul", "Sigmoid", "Concat"],
+        "kind": ["activation"] * 3, "status": ["computed"] * 3,
         "health": ["warn", "ok", "fail"], "relative_euclidean_distance": [0.02, 0.001, 0.0008],
         "cosine_similarity": [0.9998, 1.0, 0.99999], "nonfinite_mismatch": [0, 0, 0],
         "slice_relative_distance": [0.03, 0.002, 0.56],
@@ -567,3 +568,20 @@ def test_replay_judges_the_worst_channel_slice() -> None:
     assert worst_rel_error(golden, target) == pytest.approx(1.0)
     assert worst_rel_error(golden, golden) == 0.0
     assert worst_rel_error(golden[0, 0], target[0, 0]) == rel_error(golden[0, 0], target[0, 0])  # 1-D: whole only
+
+
+def test_a_faint_feature_map_channel_is_no_slice_culprit() -> None:
+    """A Conv's faint channel lost to int8 is drift; only a Concat or a graph output is judged per slice."""
+    frame = pl.DataFrame({
+        "name": ["a", "conv", "out"], "op_type": ["Relu", "Conv", "Relu"], "kind": ["activation"] * 3,
+        "status": ["computed"] * 3, "health": ["warn", "fail", "fail"],
+        "relative_euclidean_distance": [0.2, 0.13, 0.14], "cosine_similarity": [0.98, 0.99, 0.99],
+        "nonfinite_mismatch": [0, 0, 0], "slice_relative_distance": [0.25, 1.0, 0.9],
+    })
+    from dumpscope.core.diagnosis.edges import Edges
+
+    edges = Edges(pl.DataFrame({"row": [1, 2], "input_row": [0, 1], "constant": [False, False]}), {}, {},
+                  frozenset({1, 2}), "test")
+    classes = classify_frame(frame, edges)
+    assert classes["error"][1] == pytest.approx(0.13) and classes["origin"][1] == "inherited"
+    assert classify_frame(frame, edges, frozenset({"out"}))["error"][2] == pytest.approx(0.9)

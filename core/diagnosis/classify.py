@@ -52,14 +52,18 @@ CLASSIFY_SCHEMA: dict[str, pl.DataType] = {
 }
 
 
-def row_errors(frame: pl.DataFrame) -> pl.DataFrame:
+def row_errors(frame: pl.DataFrame, outputs: frozenset[str] = frozenset()) -> pl.DataFrame:
     """Per row: ``level`` (0 ok, 1 warn, 2 fail/error, null not compared), ``error`` (relative
-    Euclidean distance, else 1 - cosine, or the worst channel slice's relative distance when larger;
+    Euclidean distance, else 1 - cosine, or, for a Concat or one of the graph ``outputs``, the worst
+    channel slice's relative distance when larger;
     +inf where NaN/Inf appear on one side only) and
     ``nonfinite`` (positions NaN/Inf on one side only)."""
     err = pl.coalesce(pl.col("relative_euclidean_distance"), 1.0 - pl.col("cosine_similarity"))
-    if SLICE_ERROR in frame.columns:  # judged on the worst channel slice too (issue 10 item 5)
-        err = pl.max_horizontal(err, pl.col(SLICE_ERROR))
+    if SLICE_ERROR in frame.columns:  # judged on the worst channel slice too (issue 10 item 5) ...
+        # ... where a channel means something on its own: a Concat of different tensors, a graph output
+        # (class scores next to box coordinates); a feature map's faint channel is drift, not a culprit.
+        own = (pl.col("op_type") == "Concat") | pl.col("name").is_in(sorted(outputs))
+        err = pl.when(own.fill_null(False)).then(pl.max_horizontal(err, pl.col(SLICE_ERROR))).otherwise(err)
     nonfinite = pl.col("nonfinite_mismatch").fill_null(0)
     return frame.select(
         pl.int_range(pl.len(), dtype=pl.Int64).alias("row"),
@@ -69,9 +73,10 @@ def row_errors(frame: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def classify_frame(frame: pl.DataFrame, edges: Edges) -> pl.DataFrame:
-    """One row per frame row (same order) with the origin and the worst input; see the module doc."""
-    base = row_errors(frame).with_columns(
+def classify_frame(frame: pl.DataFrame, edges: Edges, outputs: frozenset[str] = frozenset()) -> pl.DataFrame:
+    """One row per frame row (same order) with the origin and the worst input; see the module doc.
+    ``outputs``: the model's graph outputs (judged on their worst channel slice too)."""
+    base = row_errors(frame, outputs).with_columns(
         frame["name"].alias("_name"), frame["kind"].alias("_kind"), frame["health"].alias("_health")
     )
     e = edges.frame.join(

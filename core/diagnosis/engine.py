@@ -218,7 +218,7 @@ def classify(cmp: Comparison, graph: GraphFacts | str | Path | None = None) -> p
     """Per frame row (same order): ``origin`` (introduced/inherited/clean/unknown), the worst
     input (row, name, health, error), the error ``growth`` over it and ``bad_constant``."""
     sources, _ = _graph_sources(cmp, graph)
-    return classify_frame(cmp.frame, build_edges(cmp, sources))
+    return classify_frame(cmp.frame, build_edges(cmp, sources), _graph_outputs(cmp))
 
 
 # ----------------------------------------------------------------- vendor facts
@@ -472,11 +472,16 @@ def _one_drift(causes: list[RootCause]) -> list[RootCause]:
     return [c for c in causes if c.cause != v.DRIFT or c is first]
 
 
+def _graph_outputs(cmp: Comparison) -> frozenset[str]:
+    """The model's graph outputs (empty without a model)."""
+    return frozenset(cmp.model_facts.graph_outputs) if cmp.model_facts is not None else frozenset()
+
+
 def _prepare(cmp: Comparison, graph: GraphFacts | str | Path | None, opdebug: dict[str, list[object]]) -> _Run:
     """Edges, origins, trend, check context and replayer of one diagnosis."""
     sources, atc = _graph_sources(cmp, graph)
     edges = build_edges(cmp, sources)
-    classes = classify_frame(cmp.frame, edges)
+    classes = classify_frame(cmp.frame, edges, _graph_outputs(cmp))
     ctx = _check_context(cmp, edges, opdebug, atc)
     src = model_source(cmp)
     model = _model_path(cmp)
