@@ -109,18 +109,13 @@ def _cells(r: dict[str, Any], wide: bool, esc: Callable[[object], str] = markup)
 def render_table(cmp: Comparison, console: Console | None = None, limit: int | None = 1000) -> None:
     """Print the layer table, a summary line and the first divergent layer."""
     console = console or Console()
-    frame = cmp.frame
     wide = console.width >= 118
     table = _table(wide)
     for r in shown_rows(cmp, limit):
         table.add_row(*_cells(r, wide))
     console.print(table)
-    if limit is not None and frame.height > limit:
-        console.print(f"[dim]… {frame.height - limit} more rows (use --format csv/json/parquet for all)[/dim]")
-    stage = stage_line(cmp.meta.get("stage"))  # type: ignore[arg-type]
-    if stage:
-        console.print(Text(stage, style="bold"))
-    _constants_note(cmp, console)
+    for text, style in _notes(cmp, limit):
+        console.print(Text(text, style=style))
     console.print(summary_text(cmp))
     for w in (cmp.meta.get("warnings") or [])[:10]:  # type: ignore[union-attr]
         console.print(Text(f"warning: {plain(w)}", style="yellow"))
@@ -142,12 +137,20 @@ def summary_text(cmp: Comparison) -> Text:
     return text
 
 
-def _constants_note(cmp: Comparison, console: Console) -> None:
+def _notes(cmp: Comparison, limit: int | None) -> list[tuple[str, str]]:
+    """``(text, style)`` lines printed under the table, in a terminal and piped alike."""
     from dumpscope.core.comparison.order import is_constant
 
+    notes = []
+    if limit is not None and cmp.frame.height > limit:
+        notes.append((f"… {cmp.frame.height - limit} more rows (use --format csv/json/parquet for all)", "dim"))
+    stage = stage_line(cmp.meta.get("stage"))  # type: ignore[arg-type]
+    if stage:
+        notes.append((stage, "bold"))
     n = int(is_constant(cmp.frame).sum())
     if n:
-        console.print(f"[dim]{n} constant rows are listed after the activations[/dim]")
+        notes.append((f"{n} constant rows are listed after the activations", "dim"))
+    return notes
 
 
 def plain_lines(cmp: Comparison, limit: int | None = 1000) -> list[str]:
@@ -174,13 +177,8 @@ def render_plain(cmp: Comparison, out: Any, limit: int | None = 1000) -> None:
     """Print :func:`plain_lines`, the summary and warnings to the text stream ``out``."""
     for line in plain_lines(cmp, limit):
         out.write(line + "\n")
-    if limit is not None and cmp.frame.height > limit:
-        out.write(f"… {cmp.frame.height - limit} more rows (use --format csv/json/parquet for all)\n")
-    from dumpscope.core.comparison.order import is_constant
-
-    n = int(is_constant(cmp.frame).sum())
-    if n:
-        out.write(f"{n} constant rows are listed after the activations\n")
+    for text, _ in _notes(cmp, limit):
+        out.write(text + "\n")
     out.write(summary_text(cmp).plain + "\n")
     for w in (cmp.meta.get("warnings") or [])[:10]:  # type: ignore[union-attr]
         out.write(f"warning: {plain(w)}\n")
