@@ -48,7 +48,12 @@ def _sniff_one(mod: ModuleType, path: Path) -> float:
 
 def describe() -> list[tuple[str, str]]:
     """``(NAME, SNIFF)`` of every dump format: its name and the one-line rule its sniffer applies."""
-    return [(mod.NAME, str(getattr(mod, "SNIFF", ""))) for mod in _modules()]
+    return [(mod.NAME, str(getattr(mod, "SNIFF", "") or _first_line(mod.__doc__))) for mod in _modules()]
+
+
+def _first_line(doc: str | None) -> str:
+    """A module docstring's first line (for a format that states no SNIFF rule)."""
+    return (doc or "").strip().split("\n")[0]
 
 
 def sniff(path: Path) -> list[tuple[float, str]]:
