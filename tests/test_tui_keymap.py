@@ -35,3 +35,25 @@ def test_config_dir_honours_the_environment(tmp_path: Path, monkeypatch: pytest.
     monkeypatch.delenv("DUMPSCOPE_CONFIG_DIR")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
     assert config_dir() == tmp_path / "xdg" / "dumpscope"
+
+
+def test_a_keymap_nested_50k_deep_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "keymap.toml"
+    path.write_text("a = " + "[" * 50_000 + "]" * 50_000 + "\n")
+    assert load_keymap(path) == ({}, [f'{path}: ignored (nested too deeply; a keymap is flat: binding.id = "keys")'])
+    path.write_bytes(b"# " + b"x" * (2 << 20))
+    keymap, problems = load_keymap(path)
+    assert keymap == {} and len(problems) == 1 and "KiB" in problems[0]
+
+
+def test_unknown_binding_ids_are_reported_and_dotted_keys_joined(tmp_path: Path) -> None:
+    from dumpscope.tui.app.explorer import DumpscopeApp  # noqa: F401 - declares the bindings
+    from dumpscope.tui.app.keymap import binding_ids
+
+    known = binding_ids()
+    assert {"app.quit", "list.down"} <= known
+    path = tmp_path / "keymap.toml"
+    path.write_text('app.quit = "Q"\n"no.such" = "x"\n')
+    keymap, problems = load_keymap(path, known)
+    assert keymap == {"app.quit": "Q"}
+    assert problems == [f"{path}: unknown binding id 'no.such'; ignored"]

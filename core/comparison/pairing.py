@@ -23,7 +23,7 @@ from dumpscope.core.dumps import Dump, TensorRef
 from dumpscope.core.names import ascend_sanitise
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Pair:
     """One row of a comparison: both sides, or one side with the reason it has no partner."""
 

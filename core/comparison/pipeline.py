@@ -114,8 +114,8 @@ def compare_stream(
     columns = _pending_columns(pairs, th, _run_band(base.target))
     total = len(pairs)
 
-    def snapshot(done: int) -> Progress:
-        frame = analysis.judge(pl.DataFrame(columns, schema=SCHEMA), th)
+    def snapshot(done: int, last: bool = False) -> Progress:
+        frame = analysis.judge(_frame(columns, consume=last), th)
         return Progress(done, total, replace(base, frame=frame))
 
     if not final_only:
@@ -128,7 +128,15 @@ def compare_stream(
         if not final_only and time.monotonic() - last >= interval and done < total:
             last = time.monotonic()
             yield snapshot(done)
-    yield snapshot(total)
+    yield snapshot(total, last=True)
+
+
+def _frame(columns: dict[str, list[object]], consume: bool) -> pl.DataFrame:
+    """The rows so far as a frame; with ``consume`` each Python list is dropped as soon as its
+    column is built (the last frame: a 100k-row comparison never holds both copies whole)."""
+    if not consume:
+        return pl.DataFrame(columns, schema=SCHEMA)
+    return pl.DataFrame([pl.Series(name, columns.pop(name), dtype=dtype) for name, dtype in SCHEMA.items()])
 
 
 def _prepare(golden: str | Path | Dump, target: str | Path | Dump, model: str | Path | None,

@@ -128,9 +128,11 @@ class Comparison:
         """Reopen a saved comparison (no tensors: ``has_tensors`` is False)."""
         frame = pl.read_parquet(path)
         info = json.loads(pl.read_parquet_metadata(path).get("dumpscope", "{}"))
+        info = info if isinstance(info, dict) else {}  # odd metadata: the frame alone
+        meta = info.get("meta")
         th = _thresholds_from_json(info.get("thresholds"))
         frame = _conform(frame)
-        return cls(frame=frame, thresholds=th, meta=dict(info.get("meta", {}), reopened=str(path)))
+        return cls(frame=frame, thresholds=th, meta=dict(meta if isinstance(meta, dict) else {}, reopened=str(path)))
 
     @classmethod
     def from_frame(cls, frame: pl.DataFrame, meta: dict[str, object] | None = None, thresholds: Thresholds | None = None) -> Comparison:
@@ -157,8 +159,12 @@ def _thresholds_json(th: Thresholds) -> dict[str, object]:
 
 
 def _thresholds_from_json(data: object) -> Thresholds:
+    """The saved thresholds; malformed ones (a hand-edited or foreign file) give the defaults."""
     if not isinstance(data, dict):
         return Thresholds()
-    bands = {b: {m: analysis.Limit(*v) for m, v in lims.items()} for b, lims in data.get("bands", {}).items()}
-    return Thresholds(preset=data.get("preset", "auto"), bands=bands or Thresholds().bands,
-                      rtol=data.get("rtol", 1e-3), atol=data.get("atol", 1e-5))
+    try:
+        bands = {b: {m: analysis.Limit(*v) for m, v in lims.items()} for b, lims in data.get("bands", {}).items()}
+        rtol, atol = float(data.get("rtol", 1e-3)), float(data.get("atol", 1e-5))
+    except (TypeError, ValueError, AttributeError):
+        return Thresholds()
+    return Thresholds(preset=str(data.get("preset", "auto")), bands=bands or Thresholds().bands, rtol=rtol, atol=atol)

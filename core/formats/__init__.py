@@ -46,6 +46,16 @@ def _sniff_one(mod: ModuleType, path: Path) -> float:
         return 0.0
 
 
+def describe() -> list[tuple[str, str]]:
+    """``(NAME, SNIFF)`` of every dump format: its name and the one-line rule its sniffer applies."""
+    return [(mod.NAME, str(getattr(mod, "SNIFF", "") or _first_line(mod.__doc__))) for mod in _modules()]
+
+
+def _first_line(doc: str | None) -> str:
+    """A module docstring's first line (for a format that states no SNIFF rule)."""
+    return (doc or "").strip().split("\n")[0]
+
+
 def sniff(path: Path) -> list[tuple[float, str]]:
     """Confidence of every known format for ``path``, best first."""
     scores = [(_sniff_one(mod, path), mod.NAME) for mod in _modules()]
@@ -72,7 +82,8 @@ def open_dump(path: str | Path, format: str | None = None) -> Dump:
     if score <= 0:
         raise DumpError(
             f"{p}: not a dump dumpscope can read (expected a directory of .npy files, "
-            "an .npz archive, an Ascend raw dump, a SigmaStar dump or a Polygraphy JSON)"
+            "an .npz archive, an Ascend raw dump, a SigmaStar dump, a Polygraphy JSON or an msprobe dump; "
+            "`dumpscope formats` lists them with how each is recognised)"
         )
     return _open_with(best, p)
 

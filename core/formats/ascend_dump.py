@@ -39,6 +39,8 @@ from dumpscope.core.formats.safe_fs import read_csv_rows, regular_file_problem, 
 from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorRef
 
 NAME = "ascend-dump"
+#: One line for ``dumpscope formats``: how :func:`sniff` recognises this format.
+SNIFF = 'a file, or a folder of files, whose header parses as an Ascend dump (8-byte length + DumpData protobuf; named Op.name.task.stream.timestamp)'
 
 OPDEBUG_PREFIX = "Opdebug.Node_OpDebug."
 _NOT_DUMP_SUFFIXES = (

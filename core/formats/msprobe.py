@@ -43,6 +43,8 @@ from dumpscope.core.formats.npyfile import open_npy
 from dumpscope.core.formats.torch_pt import load_pt
 
 NAME = "msprobe"
+#: One line for ``dumpscope formats``: how :func:`sniff` recognises this format.
+SNIFF = 'a msprobe dump path: step*/rank*/ (or proc*) folders holding dump.json'
 DUMP_JSON = "dump.json"
 TENSOR_DIR = "dump_tensor_data"
 _STEP = re.compile(r"^step(\d+)$")

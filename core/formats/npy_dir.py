@@ -28,6 +28,8 @@ from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, Tenso
 from dumpscope.core.names import from_filename
 
 NAME = "npy-dir"
+#: One line for ``dumpscope formats``: how :func:`sniff` recognises this format.
+SNIFF = 'a folder holding manifest.json, or .npy files within a few folder levels (mapping.csv or encoded file names give the tensor names)'
 MANIFEST = "manifest.json"
 _MAX_DEPTH = 8
 
@@ -237,7 +239,10 @@ def _open_manifest(root: Path, manifest: dict) -> Dump:  # type: ignore[type-arg
     tensors: dict[str, TensorRef] = {}
     problems: list[DumpProblem] = []
     listed: set[str] = set()
-    for position, entry in enumerate(manifest.get("tensors", [])):
+    entries = manifest.get("tensors", [])
+    count = len(entries) if isinstance(entries, list) else 0
+    for position in range(count):
+        entry, entries[position] = entries[position], None  # free each decoded entry once it is a row
         _put(tensors, problems, _manifest_ref(root, entry, position, listed))
     walk = _walk_npy(root)
     problems.extend(walk.skipped)

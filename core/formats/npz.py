@@ -24,6 +24,8 @@ from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, Tenso
 from dumpscope.core.formats.npyfile import read_header
 
 NAME = "npz"
+#: One line for ``dumpscope formats``: how :func:`sniff` recognises this format.
+SNIFF = 'a file starting with the zip magic "PK" (best with the .npz suffix); one .npy member per tensor'
 #: Deflate's largest possible expansion is about 1,032:1; bzip2 and lzma are allowed more.
 _MAX_RATIO = {zipfile.ZIP_STORED: 1, zipfile.ZIP_DEFLATED: 1100}
 _OTHER_RATIO = 50_000

@@ -36,6 +36,8 @@ from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, Tenso
 from dumpscope.core.formats.npyfile import check_shape
 
 NAME = "polygraphy"
+#: One line for ``dumpscope formats``: how :func:`sniff` recognises this format.
+SNIFF = 'a .json file opening as Polygraphy RunResults ("lst" first, or a "RunResults" marker), or a --save-inputs feed list'
 
 TYPE_MARKER = "polygraphy_class"
 LEGACY_MARKER = "polygraphy_serialized_json_type"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Iterable
 from functools import lru_cache
 from importlib import resources
@@ -64,9 +65,23 @@ def parse_jsonl(
     return entries, problems
 
 
+#: A user KB file larger than this is skipped (the built-in KB is well under 1 MiB).
+MAX_USER_FILE = 64 << 20
+
+
 def read_user_file(path: Path) -> tuple[list[Entry], list[str]]:
-    """Entries of one user file; an unreadable file is one warning, never an exception."""
+    """Entries of one user file; an unreadable file is one warning, never an exception.
+
+    Only a regular file is opened: a FIFO or device in the KB folder (which would block
+    ``explain`` and the TUI forever) is skipped with a warning, as is a file over
+    :data:`MAX_USER_FILE` bytes.
+    """
     try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            return [], [f"{path}: not a regular file (a FIFO, device or folder); skipped, never opened"]
+        if st.st_size > MAX_USER_FILE:
+            return [], [f"{path}: {st.st_size} bytes, more than the {MAX_USER_FILE >> 20} MiB a KB file may have; skipped"]
         data = path.read_bytes()
     except OSError as exc:
         return [], [f"{path}: cannot read ({exc.strerror or exc})"]

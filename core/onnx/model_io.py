@@ -26,12 +26,18 @@ def iter_tensors(graph: onnx.GraphProto) -> Iterator[onnx.TensorProto]:
 
 
 def write_model(proto: onnx.ModelProto, path: Path) -> Path:
-    """Save ``proto`` as ``path``; a proto too big for protobuf is saved with external data next to it."""
-    if proto.ByteSize() > PROTO_LIMIT:
-        onnx.save_model(
-            proto, str(path), save_as_external_data=True, all_tensors_to_one_file=True,
-            location=f"{path.stem}.weights", size_threshold=1024,
-        )
-    else:
-        onnx.save_model(proto, str(path))
+    """Save ``proto`` as ``path``; a proto too big for protobuf is saved with external data next to it.
+
+    The model is written under a temporary name and renamed (a run cut short leaves no
+    half-written model at ``path``)."""
+    from dumpscope.core.atomic import atomic_path
+
+    with atomic_path(path) as tmp:
+        if proto.ByteSize() > PROTO_LIMIT:
+            onnx.save_model(
+                proto, str(tmp), save_as_external_data=True, all_tensors_to_one_file=True,
+                location=f"{Path(path).stem}.weights", size_threshold=1024,
+            )
+        else:
+            onnx.save_model(proto, str(tmp))
     return path

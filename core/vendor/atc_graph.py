@@ -21,18 +21,20 @@ many-to-one group, no pairing is offered.
 
 from __future__ import annotations
 
-import io
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from dumpscope.core.dumps import DumpError
+from dumpscope.core.formats.safe_fs import load_json
 from dumpscope.core.vendor.groups import FusionEntry, FusionMap, group_entries
 
 #: Op types that never produce a dump file (no task on the device).
 NO_DUMP_TYPES = frozenset({"NetOutput", "Const", "Constant", "Variable", "If", "While", "PartitionedCall"})
 #: Op types the graph JSON uses for model inputs.
 INPUT_TYPES = frozenset({"Data", "AippData", "RefData"})
+
+#: ``dumpscope formats``: this side file's name and how it is recognised.
+SIDE_FILE = ('ascend-graph-json', 'a JSON object with a "graph" list of {"name", "op": [...]} (atc --mode=1/5 output); for compare --graph and fusion')
 
 
 
@@ -102,7 +104,8 @@ def _strings(value: dict[str, object] | None) -> tuple[str, ...] | None:
         return None
     lst = value.get("list")
     if isinstance(lst, dict):
-        return tuple(str(s) for s in lst.get("s", []) or [])
+        items = lst.get("s")
+        return tuple(str(s) for s in items) if isinstance(items, list) else ()
     s = value.get("s")
     return (str(s),) if isinstance(s, str) and s else ()
 
@@ -113,7 +116,7 @@ def _int(value: dict[str, object] | None) -> int | None:
     i = value.get("i")
     try:
         return int(i) if i is not None else None  # type: ignore[arg-type]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
 
 
@@ -124,7 +127,7 @@ def _ints(value: dict[str, object] | None) -> tuple[int, ...] | None:
     if isinstance(lst, dict):
         try:
             return tuple(int(i) for i in lst.get("i", []) or [])
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             return None
     return None
 
@@ -168,8 +171,11 @@ def _op(raw: dict[str, object], graph_name: str) -> AtcOp:
     )
 
 
-def parse_graph(data: object, path: Path | None = None) -> AtcGraph:
-    """An :class:`AtcGraph` from the decoded JSON of ``atc --mode=1/5``."""
+def parse_graph(data: object, path: Path | None = None, consume: bool = False) -> AtcGraph:
+    """An :class:`AtcGraph` from the decoded JSON of ``atc --mode=1/5``.
+
+    ``consume``: ``data`` is the caller's private copy; its op objects are dropped as they
+    are parsed (memory)."""
     where = str(path) if path else "graph JSON"
     if not isinstance(data, dict) or not isinstance(data.get("graph"), list):
         raise DumpError(f"{where}: not an ATC graph JSON (no 'graph' list; expected atc --mode=1 or --mode=5 output)")
@@ -181,7 +187,11 @@ def parse_graph(data: object, path: Path | None = None) -> AtcGraph:
             problems.append("a 'graph' entry is not an object; skipped")
             continue
         gname = str(g.get("name", ""))
-        for raw in g.get("op", []) or []:
+        raw_ops = _list(g.get("op"))
+        for position in range(len(raw_ops)):
+            raw = raw_ops[position]
+            if consume:  # free each decoded op once parsed: a 100k-op graph is not held twice
+                raw_ops[position] = None
             if not isinstance(raw, dict) or not raw.get("name"):
                 problems.append(f"graph {gname!r}: an op without a name; skipped")
                 continue
@@ -201,6 +211,11 @@ def parse_graph(data: object, path: Path | None = None) -> AtcGraph:
     return AtcGraph(path=path, name=str(data.get("name", "")), ops=[ops[i] for i in order], problems=problems, inputs=inputs)
 
 
+def _list(raw: object) -> list[object]:
+    """``raw`` when it is a list, else empty (a hostile graph may hold anything)."""
+    return raw if isinstance(raw, list) else []
+
+
 def _input_refs(raw: object) -> tuple[str, ...]:
     """An op's data input references (control edges, ``"op:-1"``, dropped)."""
     if not isinstance(raw, list):
@@ -211,13 +226,12 @@ def _input_refs(raw: object) -> tuple[str, ...]:
 def load_graph(path: str | Path) -> AtcGraph:
     p = Path(path)
     try:
-        with io.open(p, encoding="utf-8", errors="surrogateescape") as fh:
-            data = json.load(fh)
+        data = load_json(p)
     except OSError as exc:
         raise DumpError(f"{p}: cannot read: {exc.strerror or exc}") from exc
     except ValueError as exc:
         raise DumpError(f"{p}: not valid JSON ({exc})") from exc
-    return parse_graph(data, p)
+    return parse_graph(data, p, consume=True)
 
 
 def _as_graph(graph: AtcGraph | str | Path) -> AtcGraph:
@@ -245,11 +259,10 @@ def _resolve_outputs(g: AtcGraph) -> tuple[dict[str, tuple[str, int]], set[str]]
     of fused groups whose original producer the graph does not name."""
     types = {op.name: op.type for op in g.ops}
     # Members that run on the device (a split-off Const produces no dump and no rival output).
-    group_size = {
-        name: sum(types.get(n) not in NO_DUMP_TYPES for n in grp.fused)
-        for grp in group_entries(_entries_from_graph(g))
-        for name in grp.fused
-    }
+    group_size: dict[str, int] = {}
+    for grp in group_entries(_entries_from_graph(g)):
+        size = sum(types.get(n) not in NO_DUMP_TYPES for n in grp.fused)  # once per group: linear
+        group_size.update(dict.fromkeys(grp.fused, size))
     origins: dict[str, tuple[str, int]] = {}
     unresolved: set[str] = set()
     for op in _first_ops(g):

@@ -14,13 +14,12 @@ gives the diagnosis the multi-original ops of both; the grouping itself is
 
 from __future__ import annotations
 
-import io
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from dumpscope.core.dumps import DumpError
+from dumpscope.core.formats.safe_fs import load_json
 from dumpscope.core.vendor.atc_graph import AtcGraph, fusion_maps, parse_graph, target_origins
 from dumpscope.core.vendor.groups import (
     MANY_TO_MANY,
@@ -63,14 +62,13 @@ def load_source(path: str | Path) -> FusionSource:
     data = _read_json(p)
     if isinstance(data, dict) and data.get("format") == "dumpscope-manifest":
         return FusionSource("manifest", fusion_from_manifest(data))
-    graph = parse_graph(data, p)
+    graph = parse_graph(data, p, consume=True)
     return FusionSource("atc", fusion_maps(graph), target_origins(graph), graph.problems)
 
 
 def _read_json(p: Path) -> object:
     try:
-        with io.open(p, encoding="utf-8", errors="surrogateescape") as fh:
-            return json.load(fh)
+        return load_json(p)
     except OSError as exc:
         raise DumpError(f"{p}: cannot read: {exc.strerror or exc}") from exc
     except ValueError as exc:

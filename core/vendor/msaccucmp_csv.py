@@ -20,6 +20,7 @@ import csv
 import io
 import math
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import polars as pl
@@ -61,6 +62,9 @@ _REQUIRED = ("Index", "OpType", "NPUDump", "GroundTruth", "TensorIndex", "Cosine
 _STD_RE = re.compile(r"\(\s*([^;()]*);\s*([^;()]*)\),\s*\(\s*([^;()]*);\s*([^;()]*)\)")
 _MISSING = {"", "NaN", "N/A", "None"}
 
+#: ``dumpscope formats``: this side file's name and how it is recognised.
+SIDE_FILE = ('msaccucmp-result-csv', 'a CSV whose header holds msaccucmp/msit result_*.csv columns (NPUDump, GroundTruth, TensorIndex, CosineSimilarity...); for open')
+
 
 def _float(cell: str) -> float | None:
     """``NaN`` (not computed) -> None; ``nan``/``inf`` -> the float."""
@@ -83,9 +87,10 @@ def _shape(cell: str) -> list[int] | None:
     if not (c.startswith("[") and c.endswith("]")):
         return None
     try:
-        return [int(d) for d in c[1:-1].replace(" ", "").split(",") if d]
+        dims = [int(d) for d in c[1:-1].replace(" ", "").split(",") if d]
     except ValueError:
         return None
+    return dims if all(0 <= d < 2**63 for d in dims) else None
 
 
 def _text(cell: str) -> str | None:
@@ -129,32 +134,37 @@ def _blind_spot(row: dict[str, object]) -> str | None:
 
 
 def read_result_csv(path: str | Path) -> pl.DataFrame:
-    """A msaccucmp/msit result CSV as a Polars frame with dumpscope's column names."""
+    """A msaccucmp/msit result CSV as a Polars frame with dumpscope's column names.
+
+    Streamed: one CSV row at a time into per-column lists (no list of rows, no dict per
+    row), so memory is the frame's plus a small constant."""
     p = Path(path)
-    rows = _read_rows(p)
-    header = _header(p, rows)
-    layout = _Layout(header)
-    records = [
-        _record(p, line_no, raw + [""] * (len(header) - len(raw)), layout)
-        for line_no, raw in enumerate(rows[1:], start=2)
-        if any(c.strip() for c in raw)
-    ]
-    return pl.DataFrame(records, schema=SCHEMA, orient="row") if records else pl.DataFrame(schema=SCHEMA)
-
-
-def _read_rows(p: Path) -> list[list[str]]:
     try:
         # Polars strings must be valid UTF-8: undecodable bytes become "\xNN" (as names.display).
         with io.open(p, newline="", encoding="utf-8-sig", errors="backslashreplace") as fh:
-            return list(csv.reader(fh))
+            return _columns_frame(p, csv.reader(fh))
     except OSError as exc:
         raise DumpError(f"{p}: cannot read: {exc.strerror or exc}") from exc
     except csv.Error as exc:
         raise DumpError(f"{p}: not a readable CSV ({exc})") from exc
 
 
+def _columns_frame(p: Path, reader: Iterator[list[str]]) -> pl.DataFrame:
+    """The frame of the rows ``reader`` yields after the header."""
+    header = _header(p, [next(reader, [])])
+    layout = _Layout(header)
+    columns: dict[str, list[object]] = {c: [] for c in SCHEMA}
+    for line_no, raw in enumerate(reader, start=2):
+        if not any(c.strip() for c in raw):
+            continue
+        record = _record(p, line_no, raw + [""] * (len(header) - len(raw)), layout)
+        for key, values in columns.items():
+            values.append(record.get(key))
+    return pl.DataFrame([pl.Series(name, columns.pop(name), dtype=dtype) for name, dtype in SCHEMA.items()])
+
+
 def _header(p: Path, rows: list[list[str]]) -> list[str]:
-    if not rows:
+    if not rows or not rows[0]:
         raise DumpError(f"{p}: empty file, not a msaccucmp result CSV")
     header = [h.strip() for h in rows[0]]
     missing = [c for c in _REQUIRED if c not in header]
@@ -191,14 +201,14 @@ def _record(p: Path, line_no: int, cells: list[str], layout: _Layout) -> dict[st
         return layout.cell(cells, name)
 
     index = _float(cell("Index"))
-    if index is None:
-        raise DumpError(f"{p}: line {line_no}: Index {cell('Index')!r} is not a number")
+    if index is None or not math.isfinite(index):
+        raise DumpError(f"{p}: line {line_no}: Index {cell('Index')[:40]!r} is not a number (a finite one)")
     npu, truth, tidx = _text(cell("NPUDump")), _text(cell("GroundTruth")), _text(cell("TensorIndex"))
     golden_name, target_name, kind = _tensor_names(npu, truth, tidx)
     seq = _float(cell("OpSequence"))
     rec: dict[str, object] = {
         "index": int(index),
-        "op_sequence": None if seq is None else int(seq),
+        "op_sequence": None if seq is None or not math.isfinite(seq) else int(seq),
         "name": golden_name,
         "target_name": target_name,
         "node_name": truth,

@@ -80,6 +80,9 @@ _NEW_FIELDS = {
 _NEW_FIELDS["AIV"] = _NEW_FIELDS["AIC"]
 _LEGACY_UNITS = (("DHA Atomic Add", 0, 512), ("L2 Atomic Add", 128, 768))
 
+#: ``dumpscope formats``: this side file's name and how it is recognised.
+SIDE_FILE = ('opdebug', 'Opdebug.Node_OpDebug.* files (raw protobuf dumps or their .json conversion) holding AI Core/DHA/L2 overflow status words; for overflow')
+
 
 class OpdebugError(ValueError):
     """An Opdebug record cannot be decoded (the message says why)."""

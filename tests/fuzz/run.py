@@ -106,13 +106,13 @@ def _split_rss(stderr: str) -> tuple[str, int]:
     return head.rstrip("\n") + ("\n" if head.strip() else ""), int(tail.split()[0]) * 1024
 
 
-def run(argv: list[str], timeout: float, cwd: Path) -> tuple[int | None, str, str, int]:
+def run(argv: list[str], timeout: float, cwd: Path, env: dict[str, str] | None = None) -> tuple[int | None, str, str, int]:
     """``(exit code or None on a hang, stdout, stderr, peak RSS bytes)`` of one CLI run."""
     wrapper = f"_MARK = {_MARK!r}\n" + _WRAPPER
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(
             [sys.executable, "-c", wrapper, *argv], stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-            cwd=cwd, start_new_session=True, env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200"},
+            cwd=cwd, start_new_session=True, env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200", **(env or {})},
         )
         hung = threading.Event()
 
@@ -300,9 +300,90 @@ def _overflow_status(status: object) -> Callable[[Path], list[str]]:
     return build
 
 
+_CSV_HEAD = "Index,OpType,NPUDump,DataType,Address,GroundTruth,DataType,TensorIndex,Shape,CosineSimilarity\n"
+
+
 def _open_inf_index(folder: Path) -> list[str]:
-    (folder / "result.csv").write_text("Index,OpType,NPUDump,GroundTruth,CosineSimilarity\ninf,Add,a,a,1.0\n1,Add,b,b,0.5\n")
+    (folder / "result.csv").write_text(_CSV_HEAD + "inf,Add,a,float32,NaN,a,float32,a:output:0,[2],1.0\n1,Add,b,float32,NaN,b,float32,b:output:0,[2],0.5\n")
     return ["open", str(folder / "result.csv"), "--format", "json"]
+
+
+def _open_csv_odd_cells(folder: Path) -> list[str]:
+    rows = "".join(f"{i},Add,n{i},float32,NaN,n{i},float32,n{i}:output:0,[{10**30}],{v}\n" for i, v in enumerate(("inf", "nan", "x", "")))
+    (folder / "result.csv").write_text(_CSV_HEAD + rows)
+    return ["open", str(folder / "result.csv"), "--format", "json"]
+
+
+def _open_csv_100k_rows(folder: Path) -> list[str]:
+    rows = "".join(f"{i},Add,n{i},float32,NaN,n{i},float32,n{i}:output:0,[2],0.99\n" for i in range(100_000))
+    (folder / "result.csv").write_text(_CSV_HEAD + rows)
+    return ["open", str(folder / "result.csv"), "--format", "json"]
+
+
+def _open_parquet_meta(meta: str) -> Callable[[Path], list[str]]:
+    def build(folder: Path) -> list[str]:
+        import polars as pl
+
+        pl.DataFrame({"name": ["a"], "health": ["ok"]}).write_parquet(folder / "r.parquet", metadata={"dumpscope": meta})
+        return ["open", str(folder / "r.parquet"), "--format", "json"]
+
+    return build
+
+
+def _fusion_atc(count: int, shared: bool) -> Callable[[Path], list[str]]:
+    """An ATC graph of ``count`` ops: a chain (each its own original) or one fusion group (all share one)."""
+    def build(folder: Path) -> list[str]:
+        def attr(i: int) -> list[dict[str, object]]:
+            names = ["shared", f"o{i}"] if shared else [f"o{i}"]
+            return [{"key": "_datadump_original_op_names", "value": {"list": {"s": names}}}]
+
+        ops = [{"name": f"op{i}", "type": "Add", "id": i, "input": [f"op{i - 1}:0"] if i else [], "attr": attr(i),
+                "output_desc": [{"dtype": "DT_FLOAT"}]} for i in range(count)]
+        (folder / "graph.json").write_text(json.dumps({"name": "g", "graph": [{"name": "g", "op": ops}]}))
+        return ["fusion", str(folder / "graph.json"), "--json", "--outputs"]
+
+    return build
+
+
+def _patch_same_named(folder: Path) -> list[str]:
+    import onnx
+    from onnx import TensorProto, helper
+
+    n = 20_000
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])
+    y = helper.make_tensor_value_info(f"t{n - 1}", TensorProto.FLOAT, [2])
+    nodes = [helper.make_node("Relu", ["x" if i == 0 else f"t{i - 1}"], [f"t{i}"], name="same") for i in range(n)]
+    model = helper.make_model(helper.make_graph(nodes, "g", [x], [y]), opset_imports=[helper.make_opsetid("", 17)])
+    onnx.save(model, str(folder / "same.onnx"))
+    return ["patch", str(folder / "same.onnx"), "-o", str(folder / "out" / "p.onnx"), "--keep-fp32", "t10", "--clip", "t20=0,1"]
+
+
+def _patch_out_dot(folder: Path) -> list[str]:
+    return ["patch", str(_model(folder)), "-o", str(folder), "--keep-fp32", "relu"]
+
+
+def _demo_out_file(folder: Path) -> list[str]:
+    (folder / "f.txt").write_text("keep")
+    return ["demo", "--out", str(folder / "f.txt"), "--headless"]
+
+
+def _explain_kb_fifo(folder: Path) -> list[str]:
+    (folder / "kb").mkdir()
+    os.mkfifo(folder / "kb" / "pipe.jsonl")
+    return ["explain", "Segmentation fault"]
+
+
+def _explain_log_folder(folder: Path) -> list[str]:
+    return ["explain", "--log", str(folder)]
+
+
+def _not_a_dump(folder: Path) -> list[str]:
+    (folder / "x.bin").write_bytes(b"\0" * 100)
+    return ["compare", str(folder / "x.bin"), str(folder / "x.bin"), "--format", "json"]
+
+
+def _formats(_folder: Path) -> list[str]:
+    return ["formats"]
 
 
 ELSEWHERE: dict[str, tuple[str, Callable[[Path], list[str]]]] = {
@@ -313,16 +394,33 @@ ELSEWHERE: dict[str, tuple[str, Callable[[Path], list[str]]]] = {
     "overflow-status-0x20": ("vendor opdebug", _overflow_status("0x20")),
     "overflow-status-null": ("vendor opdebug", _overflow_status(None)),
     "open-csv-index-inf": ("vendor msaccucmp_csv", _open_inf_index),
+    "open-csv-odd-cells": ("vendor msaccucmp_csv", _open_csv_odd_cells),
+    "open-csv-100k-rows": ("vendor msaccucmp_csv", _open_csv_100k_rows),
+    "open-parquet-meta-list": ("comparison result", _open_parquet_meta("[1, 2]")),
+    "open-parquet-meta-bad-types": ("comparison result", _open_parquet_meta('{"meta": 5, "thresholds": {"bands": 5}}')),
+    "open-parquet-meta-not-json": ("comparison result", _open_parquet_meta("{{{")),
+    "fusion-atc-100k-ops": ("vendor atc_graph", _fusion_atc(100_000, shared=False)),
+    "fusion-group-20k-ops": ("vendor groups", _fusion_atc(20_000, shared=True)),
+    "patch-20k-same-named-nodes": ("onnx patch", _patch_same_named),
+    "patch-out-dot": ("tui/cli patch", _patch_out_dot),
+    "demo-out-file": ("tui/cli demo", _demo_out_file),
+    "explain-kb-fifo": ("knowledge loader", _explain_kb_fifo),
+    "explain-log-folder": ("tui/cli explain", _explain_log_folder),
+    "compare-not-a-dump": ("formats", _not_a_dump),
+    "formats": ("tui/cli formats", _formats),
 }
 
 
 def run_elsewhere(name: str, build: Callable[[Path], list[str]], folder: Path, timeout: float) -> Outcome:
     make_outside(folder)
     argv = build(folder)
-    before = snapshot(folder)
-    rc, stdout, stderr, rss = run(argv, timeout, folder)
+    allowed = folder / "out"  # the one folder a command may write (patch -o out/p.onnx)
+    allowed.mkdir(exist_ok=True)
+    before = snapshot(folder, skip=allowed)
+    # A private config folder: the user's KB and keymap stay out of it (and a case may plant its own).
+    rc, stdout, stderr, rss = run(argv, timeout, folder, env={"DUMPSCOPE_CONFIG_DIR": str(folder)})
     outcome = Outcome(argv[0], name, rc, stderr)
-    _judge(outcome, stdout, rss, RSS_SLACK + 4 * input_bytes([folder]), _changed(before, snapshot(folder)), [])
+    _judge(outcome, stdout, rss, RSS_SLACK + 4 * input_bytes([folder]), _changed(before, snapshot(folder, skip=allowed)), [])
     return outcome
 
 
@@ -360,17 +458,17 @@ def main(argv: list[str] | None = None) -> int:
             for name, (_owner, build) in ELSEWHERE.items():
                 if args.only in name:
                     (root / name).mkdir()
-                    other.append(run_elsewhere(name, build, root / name, min(args.timeout, 20.0)))
+                    other.append(run_elsewhere(name, build, root / name, args.timeout))
         remove_tree(root)
     print(f"Readers, dump -o (this area): {len({o.case for o in mine})} cases, {len(mine)} runs")
     print(table(mine))
     _details(mine)
     if other:
-        print(f"\nOther areas (tui, vendor): {len(other)} runs")
+        print(f"\nSide files and other commands (vendor, open, fusion, patch, demo, explain, formats): {len(other)} runs")
         print(table(other))
         _details(other, owners={n: o for n, (o, _b) in ELSEWHERE.items()})
     print(f"\n{time.monotonic() - started:.0f} s")
-    return 1 if any(o.problems for o in mine) else 0
+    return 1 if any(o.problems for o in (*mine, *other)) else 0
 
 
 def _details(outcomes: list[Outcome], owners: dict[str, str] | None = None) -> None:

@@ -27,7 +27,7 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from dumpscope.tui.app.keymap import load_keymap
+from dumpscope.tui.app.keymap import binding_ids, load_keymap
 from dumpscope.tui.app.op_index import OpIndex
 from dumpscope.tui.app.palette import ActionsProvider
 from dumpscope.tui.app.screens.help import HelpScreen, KeyHelp, collect_bindings
@@ -227,7 +227,7 @@ class DumpscopeApp(App[int]):
     def on_mount(self) -> None:
         if self._theme_name:
             self.theme = self._theme_name
-        keymap, problems = load_keymap()
+        keymap, problems = load_keymap(known=binding_ids())
         if keymap:
             self.set_keymap(keymap)
         for problem in problems:

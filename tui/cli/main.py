@@ -41,6 +41,7 @@ COMMANDS: tuple[str, ...] = (
     "patch",
     "open",
     "demo",
+    "formats",
 )
 DEFAULT_COMMAND = "view"
 _TOP_LEVEL_FLAGS = ("--debug",)
@@ -162,4 +163,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not hasattr(args, "_run"):
         parser.print_help()
         return EXIT_USAGE
-    return _run(args)
+    code = _run(args)
+    if argv is None:  # the real command line (not a test calling main): end with the command
+        leave_promptly(code)
+    return code
+
+
+def leave_promptly(code: int, grace: float = 1.0) -> None:
+    """Exit now when a worker thread outlives the command (a comparison still reading a huge
+    or blocked file when the UI quits, Ctrl-C during a compare): the interpreter would
+    otherwise wait for it at exit.  Threads get ``grace`` seconds to finish first; output is
+    flushed; outputs are already complete (written to a temporary name, then renamed)."""
+    import os
+    import threading
+    import time
+
+    deadline = time.monotonic() + grace
+    for t in _lingering(threading):
+        t.join(max(0.0, deadline - time.monotonic()))
+    if _lingering(threading):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+
+def _lingering(threading: ModuleType) -> list:  # type: ignore[type-arg]
+    """Live non-daemon threads other than the main one."""
+    main_thread = threading.main_thread()
+    return [t for t in threading.enumerate() if t is not main_thread and not t.daemon and t.is_alive()]

@@ -85,11 +85,27 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "sigmastar":
         _sigmastar_notes(cmp, args)
     _write(cmp, args)
+    if args.format != "table" or args.output:
+        print_warnings(cmp.meta.get("warnings") or [])  # type: ignore[arg-type]
     if args.output_dir:
         _write_result_dir(cmp, args.output_dir)
     if args.fused_graph and args.unfused_graph:
         _print_fusion_culprit(cmp)
     return exit_code(cmp)
+
+
+#: At most this many warnings are printed on stderr (then a count of the rest).
+MAX_WARNINGS = 20
+
+
+def print_warnings(warnings: list[str]) -> None:
+    """The comparison's warnings on stderr, one line each (the table prints its own)."""
+    from dumpscope.tui.cli.safe import plain
+
+    for w in warnings[:MAX_WARNINGS]:
+        print(f"dumpscope: warning: {plain(str(w))}", file=sys.stderr)
+    if len(warnings) > MAX_WARNINGS:
+        print(f"dumpscope: warning: … and {len(warnings) - MAX_WARNINGS} more (see the JSON/CSV rows)", file=sys.stderr)
 
 
 def _selected(cmp: Comparison, args: argparse.Namespace) -> Comparison:
@@ -126,16 +142,20 @@ def _write(cmp: Comparison, args: argparse.Namespace) -> None:
         else:
             report.WRITERS[args.format](cmp, args.output)
     else:
-        sys.stdout.write(report.markdown_report(cmp, _command()) if args.format == "markdown" else report.to_text(cmp, args.format))
+        if args.format == "markdown":
+            sys.stdout.write(report.markdown_report(cmp, _command()))
+        else:
+            report.WRITERS[args.format](cmp, sys.stdout)  # streamed: no second copy of the rows as text
 
 
 def _write_table(cmp: Comparison, args: argparse.Namespace) -> None:
     """Rich on a terminal; the plain full-width layout when piped or written to a file."""
+    from dumpscope.core.atomic import atomic_text
     from dumpscope.tui.cli.render import print_table
 
     limit = args.limit or None
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as out:
+        with atomic_text(args.output) as out:  # a run cut short leaves no half-written file
             print_table(cmp, out, limit)
     else:
         print_table(cmp, None, limit)
@@ -144,11 +164,12 @@ def _write_table(cmp: Comparison, args: argparse.Namespace) -> None:
 def _write_model_explorer(cmp: Comparison, args: argparse.Namespace) -> None:
     import json
 
+    from dumpscope.core.atomic import atomic_text
     from dumpscope.core.report.model_explorer import node_data
 
     text = json.dumps(node_data(cmp), indent=1, allow_nan=False) + "\n"
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as out:
+        with atomic_text(args.output) as out:
             out.write(text)
     else:
         sys.stdout.write(text)
@@ -222,6 +243,7 @@ def _selected_frame(frame, args: argparse.Namespace):  # type: ignore[no-untyped
 
 
 def _write_three(tw: ThreeWay, args: argparse.Namespace) -> None:
+    from dumpscope.core.atomic import atomic_text
     from dumpscope.tui.cli.render import render_threeway, threeway_lines
 
     if args.format == "parquet":
@@ -239,7 +261,7 @@ def _write_three(tw: ThreeWay, args: argparse.Namespace) -> None:
     else:
         text = tw.frame.write_json() + "\n"
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as out:
+        with atomic_text(args.output) as out:
             out.write(text)
     else:
         sys.stdout.write(text)

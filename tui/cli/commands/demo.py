@@ -43,6 +43,8 @@ def run(args: argparse.Namespace) -> int:
     interactive = not args.headless and sys.stdin.isatty() and sys.stdout.isatty()
     # The overflow comes at frame 5 (seed 000: "the first x frames are normal"), earlier for short runs.
     overflow_frame = min(4, max(args.frames - 2, 0))
+    if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
+        raise UsageError(f"--out {args.out}: is a file, not a folder; give a folder (it is created if missing)")
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="dumpscope-demo-"))
     try:
         paths = make_demo(out, frames=args.frames, overflow_frame=overflow_frame)

@@ -9,6 +9,8 @@ from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
 from dumpscope.tui.cli.safe import plain
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from dumpscope.core.knowledge import KnowledgeBase, Match, Problem
 
 HELP = "explain a converter/runtime error message, or scan a whole log for known problems"
@@ -46,8 +48,9 @@ def run(args: argparse.Namespace) -> int:
     if args.message is not None and args.log is not None:
         raise UsageError("give either MESSAGE or --log FILE, not both")
     for file in args.kb:
-        if not Path(file).is_file():
-            raise UsageError(f"--kb {file}: no such file")
+        problem = _not_a_log(Path(file))
+        if problem is not None:
+            raise UsageError(f"--kb {file}: {problem.replace('log file', 'KB file').replace('--log -', 'a regular file')}")
     kb = load_kb(extra=args.kb)
     for warning in kb.warnings:
         print(f"dumpscope: warning: {plain(warning)}", file=sys.stderr)
@@ -76,10 +79,31 @@ def _scan(log: str, kb: KnowledgeBase) -> list[Problem]:
     if log == "-":
         return scan_log(sys.stdin.buffer, kb)
     path = Path(log)
-    if not path.is_file():
-        raise UsageError(f"--log {log}: no such file")
+    problem = _not_a_log(path)
+    if problem is not None:
+        raise UsageError(f"--log {log}: {problem}")
     with path.open("rb") as f:
         return scan_log(f, kb)
+
+
+def _not_a_log(path: Path) -> str | None:
+    """Why ``path`` is not read as a log (None: a regular file).  A FIFO or a device is never
+    opened (it could block or never end): pipe it into ``--log -`` instead."""
+    import os
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "no such file"
+    except OSError as exc:
+        return f"cannot read: {exc.strerror or exc}"
+    if stat.S_ISDIR(mode):
+        return "is a folder, not a log file"
+    if not stat.S_ISREG(mode):
+        kind = "a FIFO" if stat.S_ISFIFO(mode) else "a device or socket"
+        return f"is {kind}, not a regular file; not opened (pipe it in with --log - instead)"
+    return None
 
 
 def _print_matches(matches: list[Match], as_json: bool) -> None:

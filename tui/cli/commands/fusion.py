@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         }
         if args.outputs:
             doc["outputs"] = {display(k): {"golden": display(v[0]), "output_index": v[1]} for k, v in origins.items()}
-        json.dump(doc, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False))  # one write: json.dump writes per token
         sys.stdout.write("\n")
         return EXIT_OK
     _print(maps, shown, origins if args.outputs else None, kind)

@@ -72,5 +72,5 @@ def _print(comparison, fmt: str) -> int:  # type: ignore[no-untyped-def]
 
         print_table(comparison)
     else:
-        sys.stdout.write(report.to_text(comparison, fmt))
+        report.WRITERS[fmt](comparison, sys.stdout)  # streamed (markdown is one short report)
     return exit_code(comparison)

@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{path}: no readable overflow record")
         raise UsageError(f"{path}: no Opdebug.Node_OpDebug.* files (enable dump_debug in acl.json)")
     if args.json:
-        json.dump([r.to_json() for r in report.records], sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write(json.dumps([r.to_json() for r in report.records], indent=2, ensure_ascii=False))
         sys.stdout.write("\n")
     else:
         _print_report(report, total)

@@ -42,6 +42,7 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
 
 
 def run(args: argparse.Namespace) -> int:
+    import os
     import shlex
 
     from dumpscope.core.names import display
@@ -49,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.keep_fp32 and not args.clip:
         raise UsageError("nothing to do: give --clip NODE=LO,HI and/or --keep-fp32 NODE")
+    if os.path.isdir(args.output):
+        raise UsageError(f"-o {args.output}: is a folder; give the file to write (e.g. -o patched.onnx)")
     try:
         clips = [parse_clip(c) for c in args.clip]
     except ValueError as exc:
