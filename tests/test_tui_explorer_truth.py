@@ -183,7 +183,8 @@ def test_root_cause_findings_carry_replay_evidence_when_the_diagnosis_has_it() -
     from dumpscope.tui.app.explorer import findings_by_row
 
     cause = SimpleNamespace(row=1, cause="overflow", evidence=("Exp input too large", "row says this"),
-                            advice="clamp", commands=("dumpscope explain 1",), replay="the op replayed on golden inputs in fp16 gives inf")
+                            advice="clamp", commands=("dumpscope explain 1",),
+                            replay=SimpleNamespace(sentence=lambda: "the op replayed on golden inputs in fp16 gives inf"))
     plain = SimpleNamespace(row=0, cause="drift", evidence=(), advice="look", commands=())
     found = findings_by_row(SimpleNamespace(root_causes=[cause, plain]), [None, "row says this"])  # type: ignore[arg-type]
     assert found[1] == ("root cause #1: overflow", "Exp input too large",

@@ -690,10 +690,17 @@ def findings_by_row(diagnosis: Diagnosis, messages: list[str | None]) -> dict[in
     findings: dict[int, tuple[str, ...]] = {}
     for rank, c in enumerate(diagnosis.root_causes, 1):
         said = messages[c.row] if 0 <= c.row < len(messages) else None
-        replay = getattr(c, "replay", None)  # a replay of the op on the golden inputs, once core records one
         findings[c.row] = (f"root cause #{rank}: {c.cause}", *(e for e in c.evidence if not (said and said in e)),
-                           *((f"replay: {replay}",) if replay else ()), f"advice: {c.advice}", *c.commands)
+                           *_replay_line(getattr(c, "replay", None)), f"advice: {c.advice}", *c.commands)
     return findings
+
+
+def _replay_line(replay: object) -> tuple[str, ...]:
+    """``replay: <its sentence>`` for a :class:`~dumpscope.core.diagnosis.replay.Replay` (none when not replayed)."""
+    if replay is None:
+        return ()
+    sentence = getattr(replay, "sentence", None)
+    return (f"replay: {sentence() if callable(sentence) else replay}",)
 
 
 def _is_three_way(source: object) -> bool:
