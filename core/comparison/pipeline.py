@@ -1,7 +1,7 @@
 """A comparison: what the CLI and the UI hold.
 
 ``compare(golden, target)`` opens both dumps, pairs their tensors, computes every
-metric (in a small thread pool; numpy releases the GIL) and judges health.  The
+metric (on every core: worker processes that each own whole tensors) and judges health.  The
 result is a :class:`Comparison`: one Polars frame with a row per tensor in
 topological order, plus lazy access to the tensors behind each row.
 ``compare_stream`` yields the same comparison while it fills in, for a UI that shows
@@ -10,11 +10,9 @@ rows as they are computed.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,6 +22,7 @@ import polars as pl
 
 from dumpscope import __version__
 from dumpscope.core.comparison import judge as analysis
+from dumpscope.core.comparison.execution import run_rows
 from dumpscope.core.comparison.judge import Thresholds
 from dumpscope.core.comparison.result import INTERNAL_COLUMNS, SCHEMA, Comparison
 from dumpscope.core.formats import open_dump
@@ -144,17 +143,32 @@ def _prepare(golden: str | Path | Dump, target: str | Path | Dump, model: str | 
 
 
 def _fill(pairs: list[Pair], th: Thresholds, columns: dict[str, list[object]], workers: int | None, batch: int) -> Iterator[int]:
-    """Compute every matched pair into ``columns`` in a thread pool; yield the rows done after each batch."""
+    """Compute every matched pair into ``columns`` (each worker owns whole tensors, see
+    :mod:`.execution`); yield the rows done after each finished task."""
     todo = [i for i, p in enumerate(pairs) if p.golden is not None and p.target is not None]
     done = len(pairs) - len(todo)
-    with _single_threaded_blas(), ThreadPoolExecutor(max_workers=workers or min(4, os.cpu_count() or 1)) as pool:
-        for start in range(0, len(todo), batch):
-            part = todo[start : start + batch]
-            for i, row in zip(part, pool.map(lambda i: compute_row(pairs[i], th), part)):
+    sizes = [_pair_bytes(pairs[i]) for i in todo]
+    with _single_threaded_blas():
+        for part in run_rows(lambda i: compute_row(pairs[i], th), todo, sizes, workers, batch):
+            for i, row in part:
                 for key, value in row.items():
                     columns[key][i] = value
             done += len(part)
             yield done
+
+
+def _pair_bytes(p: Pair) -> int:
+    """Bytes of both sides of a pair, from the metadata (1 MB a side when unknown)."""
+    return sum(_tensor_bytes(ref.info) for ref in (p.golden, p.target) if ref is not None)
+
+
+def _tensor_bytes(info: TensorInfo) -> int:
+    if info.shape is None or info.dtype is None:
+        return 1 << 20
+    try:
+        return int(np.prod(info.shape)) * np.dtype(info.dtype).itemsize
+    except TypeError:  # a dtype numpy does not know by name (bfloat16 without ml_dtypes)
+        return int(np.prod(info.shape)) * 2
 
 
 def _load_model(model: str | Path | None) -> GraphFacts | None:

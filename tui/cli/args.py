@@ -31,6 +31,8 @@ def add_comparison_arguments(p: argparse.ArgumentParser) -> None:
                    help="health thresholds: " + "; ".join(f"{k}: {v[0]}" for k, v in PRESETS.items()))
     p.add_argument("--threshold", action="append", default=[], metavar="KEY=VALUE",
                    help="override a threshold: METRIC=V (fail), METRIC.warn=V, BAND.METRIC.fail=V, rtol=V, atol=V")
+    p.add_argument("--workers", type=int, metavar="N", default=None,
+                   help="worker processes that compute the metrics (default: every available core)")
 
 
 def add_ui_arguments(parser: argparse.ArgumentParser) -> None:
@@ -73,7 +75,8 @@ def load_comparison(args: argparse.Namespace) -> Comparison:
 
     th = thresholds(args)
     if not sys.stderr.isatty():
-        return compare(args.golden, args.target, model=args.model, graph=args.graph, thresholds=th)
+        return compare(args.golden, args.target, model=args.model, graph=args.graph, thresholds=th,
+                       workers=getattr(args, "workers", None))
     from rich.progress import Progress
 
     bar = Progress(transient=True)
@@ -84,7 +87,8 @@ def load_comparison(args: argparse.Namespace) -> Comparison:
         bar.update(task, completed=done, total=total)
 
     try:
-        return compare(args.golden, args.target, model=args.model, graph=args.graph, thresholds=th, progress=progress)
+        return compare(args.golden, args.target, model=args.model, graph=args.graph, thresholds=th, progress=progress,
+                       workers=getattr(args, "workers", None))
     finally:
         bar.stop()
 
