@@ -80,3 +80,53 @@ def test_a_worker_crash_is_not_a_silent_gap(pair: tuple[Path, Path], monkeypatch
     monkeypatch.setattr(execution, "MIN_PARALLEL_ROWS", 1)
     frame = compare(*pair, workers=2).frame
     assert not frame.filter(pl.col("health") == "pending").height
+
+
+def test_cached_reopen_gives_the_same_frame_and_reads_no_tensor(pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    from dumpscope.core.comparison import pipeline
+
+    first = compare(*pair, cache=True).frame
+    assert list(pair[1].glob(".dumpscope-index-*.parquet"))
+    monkeypatch.setattr(pipeline, "compute_row", lambda p, th: pytest.fail("a cached row was read again"))
+    assert_frame_equal(first, compare(*pair, cache=True).frame)
+
+
+def test_a_changed_file_is_computed_again(pair: tuple[Path, Path]) -> None:
+    first = compare(*pair, cache=True).frame
+    np.save(pair[1] / "layer_003.npy", np.full(100, 7, np.float16))
+    again = compare(*pair, cache=True).frame
+    fresh = compare(*pair).frame
+    assert_frame_equal(again, fresh)
+    name = pl.col("name") == "layer_003"
+    assert again.filter(name)["max_absolute_error"].item() != first.filter(name)["max_absolute_error"].item()
+
+
+def test_other_tolerances_do_not_reuse_rows(pair: tuple[Path, Path]) -> None:
+    compare(*pair, cache=True)
+    loose = compare(*pair, cache=True, thresholds=["rtol=0.5"]).frame
+    assert_frame_equal(loose, compare(*pair, thresholds=["rtol=0.5"]).frame)
+
+
+def test_corrupt_index_is_ignored_and_rewritten(pair: tuple[Path, Path]) -> None:
+    compare(*pair, cache=True)
+    (index,) = pair[1].glob(".dumpscope-index-*.parquet")
+    index.write_bytes(b"PAR1 garbage")
+    assert_frame_equal(compare(*pair, cache=True).frame, compare(*pair).frame)
+    assert pl.read_parquet(index).height > 0
+
+
+def test_read_only_dump_uses_the_user_cache(pair: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dumpscope.core.comparison import cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    real_write = cache._write
+
+    def read_only_dump(frame: pl.DataFrame, path: Path) -> bool:
+        """As ``_write`` answers for a read-only folder (chmod does not stop root, who runs CI)."""
+        return False if path.parent == pair[1] else real_write(frame, path)
+
+    monkeypatch.setattr(cache, "_write", read_only_dump)
+    first = compare(*pair, cache=True).frame
+    assert not list(pair[1].glob(".dumpscope-index-*"))
+    assert list((tmp_path / "xdg" / "dumpscope" / "index").glob("*.parquet"))
+    assert_frame_equal(first, compare(*pair, cache=True).frame)

@@ -22,6 +22,7 @@ import polars as pl
 
 from dumpscope import __version__
 from dumpscope.core.comparison import judge as analysis
+from dumpscope.core.comparison.cache import ROW_COLUMNS, RowCache
 from dumpscope.core.comparison.execution import run_rows
 from dumpscope.core.comparison.judge import Thresholds
 from dumpscope.core.comparison.result import INTERNAL_COLUMNS, SCHEMA, Comparison
@@ -61,16 +62,19 @@ def compare(
     thresholds: Thresholds | Sequence[str] | None = None,
     progress: ProgressCallback | None = None,
     workers: int | None = None,
+    cache: bool = False,
 ) -> Comparison:
     """Compare two dumps; the result's ``frame`` has one row per tensor, topologically ordered.
 
     ``model``: the ONNX model (topological order, node names).  ``graph``: a vendor graph
     (Ascend ATC ``--mode=1/5`` JSON) that says which golden tensor each fused target op
-    produces.
+    produces.  ``workers``: processes computing the rows (default: every core).
+    ``cache``: reuse and update the Parquet index of per-tensor results next to the
+    target dump (see :mod:`.cache`).
     """
     result: Comparison | None = None
     for step in compare_stream(golden, target, model=model, graph=graph, preset=preset, thresholds=thresholds,
-                               workers=workers, final_only=True, progress=progress):
+                               workers=workers, final_only=True, progress=progress, cache=cache):
         result = step.comparison
     assert result is not None
     return result
@@ -94,6 +98,7 @@ def compare_stream(
     interval: float = 0.25,
     final_only: bool = False,
     progress: ProgressCallback | None = None,
+    cache: bool = False,
 ) -> Iterator[Progress]:
     """Yield the comparison as it fills in.
 
@@ -115,7 +120,8 @@ def compare_stream(
     if not final_only:
         yield snapshot(0)
     last = time.monotonic()
-    for done in _fill(pairs, th, columns, workers, batch):
+    rows = RowCache.open(base.golden, base.target, th.rtol, th.atol) if cache else None  # type: ignore[arg-type]
+    for done in _fill(pairs, th, columns, workers, batch, rows):
         if progress is not None:  # cheap, every batch (snapshots cost a frame build)
             progress(done, total)
         if not final_only and time.monotonic() - last >= interval and done < total:
@@ -161,19 +167,41 @@ def _prepare(golden: str | Path | Dump, target: str | Path | Dump, model: str | 
     return Comparison(pl.DataFrame(), th, meta, g, t, pairing, facts, atc)
 
 
-def _fill(pairs: list[Pair], th: Thresholds, columns: dict[str, list[object]], workers: int | None, batch: int) -> Iterator[int]:
+def _fill(pairs: list[Pair], th: Thresholds, columns: dict[str, list[object]], workers: int | None, batch: int,
+          cache: RowCache | None = None) -> Iterator[int]:
     """Compute every matched pair into ``columns`` (each worker owns whole tensors, see
-    :mod:`.execution`); yield the rows done after each finished task."""
+    :mod:`.execution`); yield the rows done after each finished task.  Rows found in
+    ``cache`` (same files, same run) are filled from it first and not read at all."""
     todo = [i for i, p in enumerate(pairs) if p.golden is not None and p.target is not None]
-    done = len(pairs) - len(todo)
-    sizes = [_pair_bytes(pairs[i]) for i in todo]
+    keys = [cache.key(pairs[i].golden, pairs[i].target) for i in todo] if cache is not None else []  # type: ignore[arg-type]
+    hits = _from_cache(cache, keys, todo, columns) if cache is not None else set()
+    done = len(pairs) - len(todo) + len(hits)
+    if hits:
+        yield done
+    rest = [i for i in todo if i not in hits]
+    sizes = [_pair_bytes(pairs[i]) for i in rest]
     with _single_threaded_blas():
-        for part in run_rows(lambda i: compute_row(pairs[i], th), todo, sizes, workers, batch):
+        for part in run_rows(lambda i: compute_row(pairs[i], th), rest, sizes, workers, batch):
             for i, row in part:
                 for key, value in row.items():
                     columns[key][i] = value
             done += len(part)
             yield done
+    if cache is not None and len(hits) < len(todo):
+        cache.save(keys, columns, todo)
+
+
+def _from_cache(cache: RowCache, keys: list[str | None], todo: list[int], columns: dict[str, list[object]]) -> set[int]:
+    """Fill the rows ``cache`` holds; the row indices filled."""
+    hits: set[int] = set()
+    for key, i in zip(keys, todo):
+        row = cache.rows.get(key) if key is not None else None
+        if row is None:
+            continue
+        for column in ROW_COLUMNS:
+            columns[column][i] = row[column]
+        hits.add(i)
+    return hits
 
 
 def _pair_bytes(p: Pair) -> int:

@@ -33,6 +33,9 @@ def add_comparison_arguments(p: argparse.ArgumentParser) -> None:
                    help="override a threshold: METRIC=V (fail), METRIC.warn=V, BAND.METRIC.fail=V, rtol=V, atol=V")
     p.add_argument("--workers", type=int, metavar="N", default=None,
                    help="worker processes that compute the metrics (default: every available core)")
+    p.add_argument("--cache", action="store_true",
+                   help="keep per-tensor results in a Parquet index next to the target dump (or the user cache "
+                        "when it is read-only); a reopen only reads tensors whose files changed")
 
 
 def add_ui_arguments(parser: argparse.ArgumentParser) -> None:
@@ -76,7 +79,7 @@ def load_comparison(args: argparse.Namespace) -> Comparison:
     th = thresholds(args)
     if not sys.stderr.isatty():
         return compare(args.golden, args.target, model=args.model, graph=args.graph, thresholds=th,
-                       workers=getattr(args, "workers", None))
+                       workers=getattr(args, "workers", None), cache=getattr(args, "cache", False))
     from rich.progress import Progress
 
     bar = Progress(transient=True)
@@ -88,7 +91,7 @@ def load_comparison(args: argparse.Namespace) -> Comparison:
 
     try:
         return compare(args.golden, args.target, model=args.model, graph=args.graph, thresholds=th, progress=progress,
-                       workers=getattr(args, "workers", None))
+                       workers=getattr(args, "workers", None), cache=getattr(args, "cache", False))
     finally:
         bar.stop()
 
