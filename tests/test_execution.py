@@ -130,3 +130,10 @@ def test_read_only_dump_uses_the_user_cache(pair: tuple[Path, Path], tmp_path: P
     assert not list(pair[1].glob(".dumpscope-index-*"))
     assert list((tmp_path / "xdg" / "dumpscope" / "index").glob("*.parquet"))
     assert_frame_equal(first, compare(*pair, cache=True).frame)
+
+
+def test_dask_scheduler_gives_the_identical_frame(pair: tuple[Path, Path]) -> None:
+    distributed = pytest.importorskip("distributed", reason="Dask is an optional extra: pip install 'dumpscope[dask]'")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        remote = compare(*pair, scheduler=cluster.scheduler_address).frame
+    assert_frame_equal(compare(*pair, workers=1).frame, remote)

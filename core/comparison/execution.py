@@ -59,14 +59,19 @@ def tasks(todo: Sequence[int], sizes: Sequence[int], rows: int) -> list[list[int
 
 
 def run_rows(compute: RowFn, todo: Sequence[int], sizes: Sequence[int], workers: int | None,
-             batch: int = 64) -> Iterator[list[tuple[int, dict[str, object]]]]:
+             batch: int = 64, scheduler: str | None = None) -> Iterator[list[tuple[int, dict[str, object]]]]:
     """Compute every row of ``todo``; yield each finished task's ``(index, row)`` list.
 
     ``sizes``: each row's bytes (both sides), to balance tasks.  ``workers``: processes
-    (None = every available core); ``batch``: rows per task at most.  Tasks finish in any order; each row is computed once.
+    (None = every available core); ``batch``: rows per task at most.  ``scheduler``: the
+    address of a Dask distributed scheduler to run the tasks on instead (the optional
+    ``dask`` extra).  Tasks finish in any order; each row is computed once.
     """
-    count = min(workers or available_cores(), max(1, len(todo) // MIN_PARALLEL_ROWS))
     parts = tasks(todo, sizes, max(1, batch))
+    if scheduler is not None:
+        yield from _dask_rows(compute, parts, scheduler)
+        return
+    count = min(workers or available_cores(), max(1, len(todo) // MIN_PARALLEL_ROWS))
     if count <= 1:
         for part in parts:
             yield [(i, compute(i)) for i in part]
@@ -94,6 +99,21 @@ def _drain(pool: Executor, compute: RowFn, parts: list[list[int]], count: int) -
     finally:
         for future in running:
             future.cancel()
+
+
+def _dask_rows(compute: RowFn, parts: list[list[int]], scheduler: str) -> Iterator[list[tuple[int, dict[str, object]]]]:
+    """The same tasks on Dask workers: the row function (the pairing and the readers, not
+    the data) is sent once; each worker reads its own tensors, so the dump's paths must be
+    readable where the workers run (workers next to the data)."""
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise RuntimeError("--scheduler needs Dask: pip install 'dumpscope[dask]'") from None
+    with Client(scheduler) as client:  # the default client while it runs (as_completed needs one)
+        [shared] = client.scatter([compute], broadcast=True, hash=False)
+        futures = client.map(_run_part, [shared] * len(parts), parts, pure=False)
+        for future in as_completed(futures):
+            yield future.result()
 
 
 def _pool(compute: RowFn, count: int) -> Executor:

@@ -63,6 +63,7 @@ def compare(
     progress: ProgressCallback | None = None,
     workers: int | None = None,
     cache: bool = False,
+    scheduler: str | None = None,
 ) -> Comparison:
     """Compare two dumps; the result's ``frame`` has one row per tensor, topologically ordered.
 
@@ -70,11 +71,13 @@ def compare(
     (Ascend ATC ``--mode=1/5`` JSON) that says which golden tensor each fused target op
     produces.  ``workers``: processes computing the rows (default: every core).
     ``cache``: reuse and update the Parquet index of per-tensor results next to the
-    target dump (see :mod:`.cache`).
+    target dump (see :mod:`.cache`).  ``scheduler``: a Dask scheduler address; the rows
+    are computed on its workers (``pip install dumpscope[dask]``).
     """
     result: Comparison | None = None
     for step in compare_stream(golden, target, model=model, graph=graph, preset=preset, thresholds=thresholds,
-                               workers=workers, final_only=True, progress=progress, cache=cache):
+                               workers=workers, final_only=True, progress=progress, cache=cache,
+                               scheduler=scheduler):
         result = step.comparison
     assert result is not None
     return result
@@ -99,6 +102,7 @@ def compare_stream(
     final_only: bool = False,
     progress: ProgressCallback | None = None,
     cache: bool = False,
+    scheduler: str | None = None,
 ) -> Iterator[Progress]:
     """Yield the comparison as it fills in.
 
@@ -121,7 +125,7 @@ def compare_stream(
         yield snapshot(0)
     last = time.monotonic()
     rows = RowCache.open(base.golden, base.target, th.rtol, th.atol) if cache else None  # type: ignore[arg-type]
-    for done in _fill(pairs, th, columns, workers, batch, rows):
+    for done in _fill(pairs, th, columns, (workers, scheduler), batch, rows):
         if progress is not None:  # cheap, every batch (snapshots cost a frame build)
             progress(done, total)
         if not final_only and time.monotonic() - last >= interval and done < total:
@@ -167,11 +171,12 @@ def _prepare(golden: str | Path | Dump, target: str | Path | Dump, model: str | 
     return Comparison(pl.DataFrame(), th, meta, g, t, pairing, facts, atc)
 
 
-def _fill(pairs: list[Pair], th: Thresholds, columns: dict[str, list[object]], workers: int | None, batch: int,
-          cache: RowCache | None = None) -> Iterator[int]:
+def _fill(pairs: list[Pair], th: Thresholds, columns: dict[str, list[object]],
+          where: tuple[int | None, str | None], batch: int, cache: RowCache | None = None) -> Iterator[int]:
     """Compute every matched pair into ``columns`` (each worker owns whole tensors, see
     :mod:`.execution`); yield the rows done after each finished task.  Rows found in
-    ``cache`` (same files, same run) are filled from it first and not read at all."""
+    ``cache`` (same files, same run) are filled from it first and not read at all.
+    ``where``: (worker processes, Dask scheduler address or None)."""
     todo = [i for i, p in enumerate(pairs) if p.golden is not None and p.target is not None]
     keys = [cache.key(pairs[i].golden, pairs[i].target) for i in todo] if cache is not None else []  # type: ignore[arg-type]
     hits = _from_cache(cache, keys, todo, columns) if cache is not None else set()
@@ -181,7 +186,7 @@ def _fill(pairs: list[Pair], th: Thresholds, columns: dict[str, list[object]], w
     rest = [i for i in todo if i not in hits]
     sizes = [_pair_bytes(pairs[i]) for i in rest]
     with _single_threaded_blas():
-        for part in run_rows(lambda i: compute_row(pairs[i], th), rest, sizes, workers, batch):
+        for part in run_rows(lambda i: compute_row(pairs[i], th), rest, sizes, where[0], batch, where[1]):
             for i, row in part:
                 for key, value in row.items():
                     columns[key][i] = value

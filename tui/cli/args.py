@@ -36,6 +36,9 @@ def add_comparison_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cache", action="store_true",
                    help="keep per-tensor results in a Parquet index next to the target dump (or the user cache "
                         "when it is read-only); a reopen only reads tensors whose files changed")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="compute the rows on a Dask distributed scheduler's workers (pip install 'dumpscope[dask]'); "
+                        "the dumps' paths must be readable where the workers run")
 
 
 def add_ui_arguments(parser: argparse.ArgumentParser) -> None:
@@ -79,7 +82,8 @@ def load_comparison(args: argparse.Namespace) -> Comparison:
     th = thresholds(args)
     if not sys.stderr.isatty():
         return compare(args.golden, args.target, model=args.model, graph=args.graph, thresholds=th,
-                       workers=getattr(args, "workers", None), cache=getattr(args, "cache", False))
+                       workers=getattr(args, "workers", None), cache=getattr(args, "cache", False),
+                       scheduler=getattr(args, "scheduler", None))
     from rich.progress import Progress
 
     bar = Progress(transient=True)
@@ -91,7 +95,8 @@ def load_comparison(args: argparse.Namespace) -> Comparison:
 
     try:
         return compare(args.golden, args.target, model=args.model, graph=args.graph, thresholds=th, progress=progress,
-                       workers=getattr(args, "workers", None), cache=getattr(args, "cache", False))
+                       workers=getattr(args, "workers", None), cache=getattr(args, "cache", False),
+                       scheduler=getattr(args, "scheduler", None))
     finally:
         bar.stop()
 
