@@ -137,3 +137,13 @@ def test_dask_scheduler_gives_the_identical_frame(pair: tuple[Path, Path]) -> No
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
         remote = compare(*pair, scheduler=cluster.scheduler_address).frame
     assert_frame_equal(compare(*pair, workers=1).frame, remote)
+
+
+def test_progress_counts_bytes_for_a_gb_per_s_display(pair: tuple[Path, Path]) -> None:
+    seen: list[tuple[int, int]] = []
+    frame = compare(*pair, workers=1, progress_bytes=lambda d, t: seen.append((d, t))).frame
+    done, total = seen[-1]
+    readable = frame.filter(pl.col("side") == "both")
+    assert done == total > 0
+    assert [d for d, _t in seen] == sorted(d for d, _t in seen)
+    assert total >= int(readable["size"].sum()) * 2  # float32 + float16 per element, at least

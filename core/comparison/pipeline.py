@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -45,11 +45,27 @@ __all__ = ["INTERNAL_COLUMNS", "SCHEMA", "Comparison", "Progress", "compare", "c
 ProgressCallback = Callable[[int, int], None]
 
 
+@dataclass
+class Throughput:
+    """Tensor bytes (both sides, from the metadata) read so far, for a GB/s display."""
+
+    done: int = 0
+    total: int = 0
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def gb_per_s(self) -> float:
+        """GB/s since the reading started (0 before any time has passed)."""
+        elapsed = time.monotonic() - self.started
+        return self.done / elapsed / 1e9 if elapsed > 0 else 0.0
+
+
 @dataclass(frozen=True)
 class Progress:
     done: int
     total: int
     comparison: Comparison
+    throughput: Throughput | None = None
 
 
 def compare(
@@ -64,6 +80,7 @@ def compare(
     workers: int | None = None,
     cache: bool = False,
     scheduler: str | None = None,
+    progress_bytes: ProgressCallback | None = None,
 ) -> Comparison:
     """Compare two dumps; the result's ``frame`` has one row per tensor, topologically ordered.
 
@@ -72,12 +89,13 @@ def compare(
     produces.  ``workers``: processes computing the rows (default: every core).
     ``cache``: reuse and update the Parquet index of per-tensor results next to the
     target dump (see :mod:`.cache`).  ``scheduler``: a Dask scheduler address; the rows
-    are computed on its workers (``pip install dumpscope[dask]``).
+    are computed on its workers (``pip install dumpscope[dask]``).  ``progress_bytes(done,
+    total)``: tensor bytes read so far, after every batch (a progress bar's GB/s).
     """
     result: Comparison | None = None
     for step in compare_stream(golden, target, model=model, graph=graph, preset=preset, thresholds=thresholds,
                                workers=workers, final_only=True, progress=progress, cache=cache,
-                               scheduler=scheduler):
+                               scheduler=scheduler, progress_bytes=progress_bytes):
         result = step.comparison
     assert result is not None
     return result
@@ -103,6 +121,7 @@ def compare_stream(
     progress: ProgressCallback | None = None,
     cache: bool = False,
     scheduler: str | None = None,
+    progress_bytes: ProgressCallback | None = None,
 ) -> Iterator[Progress]:
     """Yield the comparison as it fills in.
 
@@ -117,17 +136,21 @@ def compare_stream(
     columns = _pending_columns(pairs, th, _run_band(base.target))
     total = len(pairs)
 
+    meter = Throughput()
+
     def snapshot(done: int) -> Progress:
         frame = analysis.judge(build_frame(columns), th)
-        return Progress(done, total, replace(base, frame=frame))
+        return Progress(done, total, replace(base, frame=frame), meter)
 
     if not final_only:
         yield snapshot(0)
     last = time.monotonic()
     rows = RowCache.open(base.golden, base.target, th.rtol, th.atol) if cache else None  # type: ignore[arg-type]
-    for done in _fill(pairs, th, columns, (workers, scheduler), batch, rows):
+    for done in _fill(pairs, th, columns, (workers, scheduler), batch, rows, meter):
         if progress is not None:  # cheap, every batch (snapshots cost a frame build)
             progress(done, total)
+        if progress_bytes is not None:
+            progress_bytes(meter.done, meter.total)
         if not final_only and time.monotonic() - last >= interval and done < total:
             last = time.monotonic()
             yield snapshot(done)
@@ -172,11 +195,12 @@ def _prepare(golden: str | Path | Dump, target: str | Path | Dump, model: str | 
 
 
 def _fill(pairs: list[Pair], th: Thresholds, columns: dict[str, list[object]],
-          where: tuple[int | None, str | None], batch: int, cache: RowCache | None = None) -> Iterator[int]:
+          where: tuple[int | None, str | None], batch: int, cache: RowCache | None = None,
+          meter: Throughput | None = None) -> Iterator[int]:
     """Compute every matched pair into ``columns`` (each worker owns whole tensors, see
     :mod:`.execution`); yield the rows done after each finished task.  Rows found in
     ``cache`` (same files, same run) are filled from it first and not read at all.
-    ``where``: (worker processes, Dask scheduler address or None)."""
+    ``where``: (worker processes, Dask scheduler address or None); ``meter`` counts the bytes."""
     todo = [i for i, p in enumerate(pairs) if p.golden is not None and p.target is not None]
     keys = [cache.key(pairs[i].golden, pairs[i].target) for i in todo] if cache is not None else []  # type: ignore[arg-type]
     hits = _from_cache(cache, keys, todo, columns) if cache is not None else set()
@@ -184,12 +208,15 @@ def _fill(pairs: list[Pair], th: Thresholds, columns: dict[str, list[object]],
     if hits:
         yield done
     rest = [i for i in todo if i not in hits]
-    sizes = [_pair_bytes(pairs[i]) for i in rest]
+    sizes = {i: _pair_bytes(pairs[i]) for i in rest}
+    meter = meter or Throughput()
+    meter.total, meter.started = sum(sizes.values()), time.monotonic()
     with _single_threaded_blas():
-        for part in run_rows(lambda i: compute_row(pairs[i], th), rest, sizes, where[0], batch, where[1]):
+        for part in run_rows(lambda i: compute_row(pairs[i], th), rest, list(sizes.values()), where[0], batch, where[1]):
             for i, row in part:
                 for key, value in row.items():
                     columns[key][i] = value
+            meter.done += sum(sizes[i] for i, _row in part)
             done += len(part)
             yield done
     if cache is not None and len(hits) < len(todo):

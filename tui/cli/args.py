@@ -84,17 +84,22 @@ def load_comparison(args: argparse.Namespace) -> Comparison:
         return compare(args.golden, args.target, model=args.model, graph=args.graph, thresholds=th,
                        workers=getattr(args, "workers", None), cache=getattr(args, "cache", False),
                        scheduler=getattr(args, "scheduler", None))
-    from rich.progress import Progress
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
 
-    bar = Progress(transient=True)
-    task = bar.add_task("comparing", total=None)
+    bar = Progress(TextColumn("comparing {task.fields[rows]}"), BarColumn(), TransferSpeedColumn(),
+                   TimeRemainingColumn(), transient=True)
+    task = bar.add_task("comparing", total=None, rows="")
     bar.start()
 
     def progress(done: int, total: int) -> None:
+        bar.update(task, rows=f"{done}/{total} rows")
+
+    def progress_bytes(done: int, total: int) -> None:  # the bar runs on bytes: its speed is GB/s
         bar.update(task, completed=done, total=total)
 
     try:
         return compare(args.golden, args.target, model=args.model, graph=args.graph, thresholds=th, progress=progress,
+                       progress_bytes=progress_bytes,
                        workers=getattr(args, "workers", None), cache=getattr(args, "cache", False),
                        scheduler=getattr(args, "scheduler", None))
     finally:
