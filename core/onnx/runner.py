@@ -446,6 +446,7 @@ class GroupSessions:
         if self.full is not None and len(group) == len(self.prepared.fetch):
             return self.full  # one group: the session already open
         self.full = None
+        _release_freed_memory()  # the previous group's session and tensors are gone by now
         return open_session(self._write(group), self.proto, data_dir=self.prepared.data_dir, arena=False)
 
     def _write(self, group: list[str]) -> Path:
@@ -460,6 +461,21 @@ class GroupSessions:
         path = self.prepared.path.with_name(f"{self.prepared.path.stem}.group.onnx")
         path.write_bytes(model.SerializeToString())
         return path
+
+
+def _release_freed_memory() -> None:
+    """Give freed heap pages back to the system (glibc keeps them otherwise, and each
+    group's activations would add to the peak RSS); a no-op elsewhere."""
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    try:
+        trim = ctypes.CDLL(name).malloc_trim if name else None
+    except (OSError, AttributeError):
+        trim = None
+    if trim is not None:
+        trim(0)
 
 
 def _place(entries: list[dict[str, Any]], position: Mapping[str, int], entry: dict[str, Any]) -> None:
