@@ -147,3 +147,20 @@ def test_progress_counts_bytes_for_a_gb_per_s_display(pair: tuple[Path, Path]) -
     assert done == total > 0
     assert [d for d, _t in seen] == sorted(d for d, _t in seen)
     assert total >= int(readable["size"].sum()) * 2  # float32 + float16 per element, at least
+
+
+def test_npz_read_in_the_parent_then_by_forked_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ZipFile the parent already opened must not be shared by the workers (one file offset)."""
+    from dumpscope.core.formats import open_dump
+
+    monkeypatch.setattr(execution, "MIN_PARALLEL_ROWS", 1)
+    rng = np.random.default_rng(3)
+    arrays = {f"t{i:03d}": rng.standard_normal(int(rng.integers(1, 30_000))).astype(np.float32) for i in range(40)}
+    np.savez(tmp_path / "g.npz", **arrays)
+    np.savez(tmp_path / "t.npz", **{k: (v * 1.001).astype(np.float16) for k, v in arrays.items()})
+    golden, target = open_dump(tmp_path / "g.npz"), open_dump(tmp_path / "t.npz")
+    from dumpscope.core.comparison.pipeline import compare_stream
+
+    serial = compare(golden, target, workers=1).frame  # opens both archives in this process
+    forked = list(compare_stream(golden, target, workers=2, batch=3, final_only=True))[-1].comparison.frame
+    assert_frame_equal(serial, forked)
