@@ -495,6 +495,7 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names i
         raise DumpError(f"{path}: cannot read: {exc.strerror or exc}") from exc
     # Execution order decides which run of a repeated op keeps the plain name.
     ops.sort(key=lambda item: item[1].timestamp if item[1] is not None else item[0].dump_time)
+    _warn_several_runs(builder, [item[0].path for item in ops])
     for item in ops:
         builder.add_op(*item)
     if not builder.tensors and not builder.opdebug:
@@ -511,6 +512,15 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names i
             "repeated_ops": {name: n for name, n in builder.counts.items() if n > 1},
         },
     )
+
+
+def _warn_several_runs(builder: _Builder, files: list[Path]) -> None:
+    """Say so when the files span several steps/devices (issue 15): they are merged."""
+    from dumpscope.core.formats.ascend_tree import several_runs_note
+
+    note = several_runs_note(files)
+    if note is not None:
+        builder.problems.append(DumpProblem(str(builder.root), note))
 
 
 def with_origin_formats(dump: Dump, formats: dict[str, str]) -> Dump:

@@ -31,6 +31,9 @@ def add_comparison_arguments(p: argparse.ArgumentParser) -> None:
                    help="health thresholds: " + "; ".join(f"{k}: {v[0]}" for k, v in PRESETS.items()))
     p.add_argument("--threshold", action="append", default=[], metavar="KEY=VALUE",
                    help="override a threshold: METRIC=V (fail), METRIC.warn=V, BAND.METRIC.fail=V, rtol=V, atol=V")
+    from dumpscope.tui.cli.runs import add_selection_arguments
+
+    add_selection_arguments(p)  # msprobe step/rank trees and Ascend step/device trees (issue 15)
 
 
 def add_ui_arguments(parser: argparse.ArgumentParser) -> None:

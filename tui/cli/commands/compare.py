@@ -30,6 +30,11 @@ def run(args: argparse.Namespace) -> int:
 
     if args.format == "parquet" and not args.output:
         raise UsageError("--format parquet needs -o FILE")
+    from dumpscope.tui.cli.runs import route
+
+    routed = route(args, "compare")  # msprobe trees, Ascend trees with several steps/devices
+    if routed is not None:
+        return routed
     cmp = load_comparison(args)
     command = "dumpscope compare " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else None
     if args.format == "table":
