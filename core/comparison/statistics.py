@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
+from dumpscope.core.comparison import stat_columns
 from dumpscope.core.comparison.metrics import COUNT_COLUMNS, EXTRA_METRICS, MSACCUCMP_METRICS, compare_arrays
 from dumpscope.core.comparison.msprobe_pairing import EntryPair, Mapping, Pairing
 from dumpscope.core.dumps import TensorReadError
@@ -263,7 +264,30 @@ _SCHEMA: dict[str, pl.DataType] = {
 
 def compare_statistics(pairing: Pairing, mapping: Mapping | None = None, *, tensors: bool = False) -> pl.DataFrame:
     """The statistics frame of a pairing (see the module docstring).  With ``tensors``,
-    records saved as ``.npy`` on both sides also get our per-tensor metrics."""
+    records saved as ``.npy`` on both sides also get our per-tensor metrics.
+
+    Columnar (:mod:`stat_columns`): records go straight into columns and msprobe's rules
+    run as Polars expressions; :func:`compare_statistics_rows` is the per-record reference."""
+    mapping = mapping or Mapping()
+    frame = stat_columns.rules(stat_columns.raw_columns(pairing, mapping), NOT_COMPARED, NO_INPUT_RULES)
+    schema = dict(_SCHEMA) | ({k: pl.Float64 for k in _TENSOR_METRICS} if tensors else {})
+    if tensors:
+        frame = frame.with_columns(_metric_columns(pairing, mapping))
+    frame = frame.select([pl.col(c).cast(t) for c, t in schema.items()])
+    unmatched = pl.DataFrame([_unmatched_row(u, tensors) for u in pairing.unmatched], schema=schema)
+    return pl.concat([frame, unmatched]).sort("Order", nulls_last=True, maintain_order=True)
+
+
+def _metric_columns(pairing: Pairing, mapping: Mapping) -> list[pl.Series]:
+    """Tensor mode: our per-tensor metrics, row by row in the order of the raw columns."""
+    rows = [_tensor_metrics(row) for pair in pairing.pairs for row in _pair_records(pair, mapping)]
+    return [pl.Series(k, [r[k] for r in rows], dtype=pl.Float64) for k in _TENSOR_METRICS]
+
+
+def compare_statistics_rows(pairing: Pairing, mapping: Mapping | None = None, *,
+                            tensors: bool = False) -> pl.DataFrame:
+    """The per-record reference of :func:`compare_statistics` (a dict per row, rules in
+    Python): the same frame, kept as the independent check of the columnar path."""
     mapping = mapping or Mapping()
     rows: list[dict[str, object]] = []
     for pair in pairing.pairs:

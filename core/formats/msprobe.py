@@ -161,22 +161,26 @@ def split_name(name: str) -> NameParts:
 
 
 def _stat(value: object) -> float | None:
-    if isinstance(value, bool):
-        return float(value)
-    if isinstance(value, (int, float)):
-        return float(value)
-    return None
+    kind = value.__class__
+    if kind is float:
+        return value  # type: ignore[return-value]
+    if kind is int or kind is bool:
+        return float(value)  # type: ignore[arg-type]
+    return float(value) if isinstance(value, (int, float)) else None
 
 
-def _dtype(text: object) -> str | None:
-    if not isinstance(text, str):
-        return None
+@functools.lru_cache(maxsize=1024)
+def _dtype_text(text: str) -> str:
     base = text.rsplit(".", 1)[-1].lower()
     return _TORCH_DTYPES.get(base, base)
 
 
+def _dtype(text: object) -> str | None:
+    return _dtype_text(text) if isinstance(text, str) else None
+
+
 def _shape(value: object) -> tuple[int, ...] | None:
-    if isinstance(value, list) and all(isinstance(d, int) for d in value):
+    if isinstance(value, list) and all(d.__class__ is int for d in value):
         return tuple(value)
     return None
 
@@ -187,14 +191,15 @@ def _is_tensor(record: dict) -> bool:
 
 
 def _tensor_record(raw: dict, base: dict, tensor_dir: Path) -> Record:
-    data_name = raw.get("data_name")
+    """One tensor record (the hot path of reading a dump: plain positional construction)."""
+    get = raw.get
+    data_name = get("data_name")
     path = tensor_dir / data_name if isinstance(data_name, str) and data_name else None
-    error = None
-    stats = tuple(_stat(raw.get(k)) for k in _STAT_KEYS)
-    grad = raw.get("requires_grad")
-    return Record(**base, is_tensor=True, dtype=_dtype(raw.get("dtype")), shape=_shape(raw.get("shape")),
-                  stats=stats, md5=raw.get("md5") if isinstance(raw.get("md5"), str) else None,
-                  data_path=path, requires_grad=grad if isinstance(grad, bool) else None, error=error)
+    stats = (_stat(get("Max")), _stat(get("Min")), _stat(get("Mean")), _stat(get("Norm")))
+    md5, grad = get("md5"), get("requires_grad")
+    return Record(base["name"], base["entry"], base["role"], base["suffix"], True, _dtype(get("dtype")),
+                  _shape(get("shape")), stats, md5 if isinstance(md5, str) else None, None, path,
+                  grad if isinstance(grad, bool) else None, None)
 
 
 def _value_record(raw: object, base: dict) -> Record:
