@@ -345,30 +345,39 @@ class _EntryDev:
     local_names: list[str] = field(default_factory=list)
 
 
-def _stat_key(row: dict[str, object]) -> str:
+_KEY_COLUMNS = ("NPU max", "NPU min", "NPU mean", "NPU l2norm", "NPU MD5")
+
+
+def _stat_key() -> pl.Expr:
     """Identifies a tensor by its NPU statistics (and CRC): an input equal to an earlier
     output was produced upstream."""
-    return repr((row["NPU max"], row["NPU min"], row["NPU mean"], row["NPU l2norm"], row["NPU MD5"]))
+    return pl.concat_str([pl.col(c).cast(pl.Utf8).fill_null("None") for c in _KEY_COLUMNS], separator="|")
+
+
+def _classified(frame: pl.DataFrame) -> pl.DataFrame:
+    """Paired rows with ``_out`` (an output), ``_up`` (an input some earlier output produced)
+    and ``_value`` (the deviation), in frame order."""
+    f = frame.filter(pl.col("Result") != "unmatched").with_row_index("_i").with_columns(_stat_key().alias("_key"))
+    first_out = f.filter(pl.col("Role") == "output").group_by("_key").agg(pl.col("_i").min().alias("_first_out"))
+    f = f.join(first_out, on="_key", how="left").sort("_i")
+    is_out = pl.col("Role") == "output"
+    return f.with_columns(is_out.alias("_out"), (~is_out & (pl.col("_first_out") < pl.col("_i")).fill_null(False)).alias("_up"),
+                          pl.col("Deviation").fill_null(0.0).alias("_value"))
 
 
 def _entry_devs(frame: pl.DataFrame) -> dict[str, _EntryDev]:
-    out: dict[str, _EntryDev] = {}
-    produced: set[str] = set()
-    for row in frame.filter(pl.col("Result") != "unmatched").iter_rows(named=True):
-        dev = out.setdefault(str(row["Entry"]), _EntryDev(int(row["Order"])))
-        value = float(row["Deviation"] or 0.0)
-        if row["Role"] == "output":
-            dev.output = max(dev.output, value)
-            dev.nonfinite |= "inf/nan" in (row["Err_message"] or "")
-            dev.flagged |= bool(row["msprobe -da flags"])
-            produced.add(_stat_key(row))
-        elif _stat_key(row) in produced:
-            dev.upstream = max(dev.upstream, value)
-        else:
-            dev.local = max(dev.local, value)
-            if value > 0:
-                dev.local_names.append(str(row["NPU Name"]))
-    return out
+    """Per entry: worst output, upstream and local input deviations (columnar)."""
+    out, up, value = pl.col("_out"), pl.col("_up"), pl.col("_value")
+    local = ~out & ~up
+    agg = _classified(frame).group_by("Entry", maintain_order=True).agg(
+        pl.col("Order").first(), pl.when(out).then(value).max().fill_null(0.0).alias("output"),
+        (out & pl.col("Err_message").fill_null("").str.contains("inf/nan", literal=True)).any().alias("nonfinite"),
+        (out & pl.col("msprobe -da flags").fill_null(False)).any().alias("flagged"),
+        pl.when(up).then(value).max().fill_null(0.0).alias("upstream"),
+        pl.when(local).then(value).max().fill_null(0.0).alias("local"),
+        pl.col("NPU Name").filter(local & (value > 0)).alias("names"))
+    return {str(r["Entry"]): _EntryDev(int(r["Order"]), r["upstream"], r["local"], r["output"], r["nonfinite"],
+                                       r["flagged"], [str(n) for n in r["names"]]) for r in agg.iter_rows(named=True)}
 
 
 def _module_path(rank: MsprobeRank | None, entry: str) -> tuple[str, ...]:
