@@ -90,6 +90,19 @@ def msprobe_report(args: argparse.Namespace) -> MsprobeReport:
         raise UsageError(str(exc)) from None
 
 
+def msprobe_comparison(args: argparse.Namespace) -> Comparison | None:
+    """For the app: the msprobe step/rank that diverges first (or the only/first one) as a
+    Comparison with its module tree and per-rank summary; None when not msprobe."""
+    if not (is_msprobe(args.target) or is_msprobe(args.golden)):
+        return None
+    from dumpscope.core.comparison.msprobe_view import as_comparison
+
+    try:
+        return as_comparison(msprobe_report(args))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def _msprobe_failed(report: MsprobeReport) -> bool:
     return any(r.divergence is not None or r.error is not None or _error_rows(r) for r in report.results)
 
