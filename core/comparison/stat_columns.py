@@ -193,13 +193,13 @@ def _warning_messages(frame: pl.DataFrame) -> pl.Series:
 
 def rules(raw: pl.DataFrame, not_compared: frozenset[str], no_input_rules: frozenset[str]) -> pl.DataFrame:
     """Differences, relative errors, msprobe's rules, Result, Err_message, Deviation, -da flags."""
-    f = raw.with_columns(
+    f = raw.lazy().with_columns(
         *[(pl.col(n) - pl.col(b)).alias(f"{s} diff") for s, n, b in zip(STATS, _NPU, _BENCH)],
         *[_rel(pl.col(n), pl.col(b)).alias(r) for r, n, b in zip(REL, _NPU, _BENCH)],
         _new_nonfinite().alias("_new_nonfinite"))
-    f = f.with_columns(_deviation().alias("_tensor_dev"))
-    f = f.with_columns(_input_norm(no_input_rules).alias("_input_norm"))
-    f = f.with_columns(_errors().alias("_errors"), _warning_mask().alias("_warning"), _flat_rule().alias("msprobe -da flags"))
+    f = f.with_columns(_deviation().alias("_tensor_dev")).with_columns(_input_norm(no_input_rules).alias("_input_norm"))
+    f = f.with_columns(_errors().alias("_errors"), _warning_mask().alias("_warning"),
+                       _flat_rule().alias("msprobe -da flags")).collect()
     f = f.with_columns(_warning_messages(f))
     return _finish(f, not_compared)
 
@@ -209,7 +209,7 @@ def _finish(f: pl.DataFrame, not_compared: frozenset[str]) -> pl.DataFrame:
     message = pl.concat_str([pl.col("_errors"), pl.col("_warn_text"), pl.col("_npu_error")],
                             separator="; ", ignore_nulls=True)
     skipped = pl.col("_api").is_in(list(not_compared))
-    return f.with_columns(
+    return f.lazy().with_columns(
         pl.when(skipped).then(pl.lit("pass")).when(has_error).then(pl.lit("error"))
         .when(pl.col("_warning")).then(pl.lit("warning")).otherwise(pl.lit("pass")).alias("Result"),
         pl.when(skipped).then(pl.format("not compared: msprobe skips {} (uninitialised memory or a conversion)",
@@ -217,4 +217,4 @@ def _finish(f: pl.DataFrame, not_compared: frozenset[str]) -> pl.DataFrame:
         pl.when(skipped).then(0.0).when(pl.col("_npu_tensor")).then(pl.col("_tensor_dev"))
         .when(has_error).then(math.inf).otherwise(0.0).alias("Deviation"),
         pl.when(skipped).then(False).otherwise(pl.col("msprobe -da flags")).alias("msprobe -da flags"),
-    )
+    ).collect()
