@@ -69,12 +69,14 @@ def _pair_rows(pair: EntryPair, mapping: Mapping) -> list[tuple[object, ...]]:
     return out
 
 
-def raw_columns(pairing: Pairing, mapping: Mapping) -> pl.DataFrame:
-    """Every paired NPU record as one row of :data:`_RAW` (row-major tuples -> one frame)."""
+def raw_columns(pairing: Pairing, mapping: Mapping, job: int = 0) -> pl.DataFrame:
+    """Every paired NPU record as one row of :data:`_RAW` (row-major tuples -> one frame);
+    ``_job`` tells comparisons apart when several are ruled in one pass."""
     rows = [row for pair in pairing.pairs for row in _pair_rows(pair, mapping)]
     columns = list(zip(*rows)) if rows else [()] * len(_RAW)
-    return pl.DataFrame({name: pl.Series(name, list(col), dtype=dtype, strict=False)
-                         for (name, dtype), col in zip(_RAW.items(), columns)})
+    frame = pl.DataFrame({name: pl.Series(name, list(col), dtype=dtype, strict=False)
+                          for (name, dtype), col in zip(_RAW.items(), columns)})
+    return frame.with_columns(pl.lit(job, dtype=pl.Int64).alias("_job"))
 
 
 # ---------------------------------------------------------------- expressions
@@ -171,7 +173,7 @@ def _flat_rule() -> pl.Expr:
 def _input_norm(no_input_rules: frozenset[str]) -> pl.Expr:
     """The largest deviation of an entry's input and parameter tensors (inf for collectives)."""
     is_input = pl.col("Role").is_in(["input", "parameters"]) & pl.col("_npu_tensor")
-    largest = pl.when(is_input).then(pl.col("_tensor_dev")).max().over("Entry").fill_null(0.0)
+    largest = pl.when(is_input).then(pl.col("_tensor_dev")).max().over("_job", "Entry").fill_null(0.0)
     return pl.when(pl.col("_api").is_in(list(no_input_rules))).then(math.inf).otherwise(largest)
 
 

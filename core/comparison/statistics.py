@@ -268,8 +268,23 @@ def compare_statistics(pairing: Pairing, mapping: Mapping | None = None, *, tens
 
     Columnar (:mod:`stat_columns`): records go straight into columns and msprobe's rules
     run as Polars expressions; :func:`compare_statistics_rows` is the per-record reference."""
+    return compare_statistics_many([pairing], mapping, tensors=tensors)[0]
+
+
+def compare_statistics_many(pairings: list[Pairing], mapping: Mapping | None = None, *,
+                            tensors: bool = False) -> list[pl.DataFrame]:
+    """:func:`compare_statistics` of several pairings (e.g. every rank of a step) with the
+    rules run once over all their records, then split: one frame each, never merged."""
     mapping = mapping or Mapping()
-    frame = stat_columns.rules(stat_columns.raw_columns(pairing, mapping), NOT_COMPARED, NO_INPUT_RULES)
+    raw = pl.concat([stat_columns.raw_columns(p, mapping, job) for job, p in enumerate(pairings)])
+    ruled = stat_columns.rules(raw, NOT_COMPARED, NO_INPUT_RULES)
+    parts = ruled.partition_by("_job", as_dict=True, maintain_order=True)
+    empty = ruled.clear()
+    return [_finish_frame(parts.get((job,), empty), p, mapping, tensors) for job, p in enumerate(pairings)]
+
+
+def _finish_frame(frame: pl.DataFrame, pairing: Pairing, mapping: Mapping, tensors: bool) -> pl.DataFrame:
+    """One pairing's ruled rows: tensor metrics, the schema's columns, unmatched rows, call order."""
     schema = dict(_SCHEMA) | ({k: pl.Float64 for k in _TENSOR_METRICS} if tensors else {})
     if tensors:
         frame = frame.with_columns(_metric_columns(pairing, mapping))
