@@ -193,14 +193,14 @@ def _is_tensor(record: dict) -> bool:
     return kind.endswith("Tensor") or "dtype" in record and "shape" in record and "value" not in record
 
 
-def _tensor_record(raw: dict, base: dict, tensor_dir: Path) -> Record:
+def _tensor_at(raw: dict, entry: str, role: str, suffix: str, tensor_dir: Path) -> Record:
     """One tensor record (the hot path of reading a dump: plain positional construction)."""
     get = raw.get
     data_name = get("data_name")
     path = tensor_dir / data_name if isinstance(data_name, str) and data_name else None
     stats = (_stat(get("Max")), _stat(get("Min")), _stat(get("Mean")), _stat(get("Norm")))
     md5, grad = get("md5"), get("requires_grad")
-    return Record(base["name"], base["entry"], base["role"], base["suffix"], True, _dtype(get("dtype")),
+    return Record(f"{entry}.{suffix}", entry, role, suffix, True, _dtype(get("dtype")),
                   _shape(get("shape")), stats, md5 if isinstance(md5, str) else None, None, path,
                   grad if isinstance(grad, bool) else None, None)
 
@@ -226,11 +226,13 @@ def _is_container(raw: object) -> bool:
 
 def _records(raw: object, entry: str, role: str, suffix: str, tensor_dir: Path) -> list[Record]:
     """Flatten one argument (tensor, value, nested list or dict) into records."""
+    if raw.__class__ is dict and str(raw.get("type", "")).endswith("Tensor"):  # type: ignore[attr-defined]
+        return [_tensor_at(raw, entry, role, suffix, tensor_dir)]  # the common case, first
     if _is_container(raw):
         return [r for k, item in _items(raw) for r in _records(item, entry, role, f"{suffix}.{k}", tensor_dir)]  # type: ignore[arg-type]
     base = {"name": f"{entry}.{suffix}", "entry": entry, "role": role, "suffix": suffix}
     if isinstance(raw, dict) and _is_tensor(raw):
-        return [_tensor_record(raw, base, tensor_dir)]
+        return [_tensor_at(raw, entry, role, suffix, tensor_dir)]
     return [_value_record(raw, base)]
 
 
