@@ -70,3 +70,12 @@ def test_columnar_equals_reference_in_tensor_mode_with_no_files(tmp_path: Path) 
                                      {"Functional.relu.0.forward": {"input_args": [rec], "output": [rec]}}, tensors=True)
     assert_frame_equal(columnar, reference)
     assert set(_TENSOR_METRICS) <= set(columnar.columns)
+
+
+@given(st.lists(st.one_of(st.integers(0, 9), st.floats(0, 9), st.booleans(), st.just([1])), max_size=4))
+def test_shape_accepts_only_lists_of_ints(dims: list) -> None:
+    from dumpscope.core.formats.msprobe import _shape
+
+    expected = tuple(dims) if all(type(d) is int for d in dims) else None
+    assert _shape(dims) == expected and (expected is None or type(_shape(dims)) is tuple)
+    assert _shape(tuple(dims)) is None and _shape("2,3") is None

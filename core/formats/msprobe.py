@@ -182,9 +182,13 @@ def _dtype(text: object) -> str | None:
     return _dtype_text(text) if isinstance(text, str) else None
 
 
+_INT_ONLY = frozenset({int})
+
+
 def _shape(value: object) -> tuple[int, ...] | None:
-    if isinstance(value, list) and all(d.__class__ is int for d in value):
-        return tuple(value)
+    """A list of ints as a tuple (bools and floats are not dimensions); else None."""
+    if value.__class__ is list and _INT_ONLY.issuperset(map(type, value)):  # type: ignore[arg-type]
+        return tuple(value)  # type: ignore[arg-type]
     return None
 
 
