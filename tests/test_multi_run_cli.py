@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from dumpscope.core.formats import ascend_dump as ad
-from dumpscope.core.formats.ascend_tree import discover_runs, run_of, select_runs
+from dumpscope.core.formats.ascend_dump import discover_runs
+from dumpscope.core.formats.ascend_tree import run_of, select_runs
 from dumpscope.tui.cli.main import main
 from msprobe_helpers import entry, tensor, write_rank
 

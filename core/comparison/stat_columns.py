@@ -177,16 +177,21 @@ def _input_norm(no_input_rules: frozenset[str]) -> pl.Expr:
     return pl.when(pl.col("_api").is_in(list(no_input_rules))).then(math.inf).otherwise(largest)
 
 
-def _msprobe_text(value: float) -> str:
-    from dumpscope.core.comparison.statistics import msprobe_text
-
-    return msprobe_text(value)
+def msprobe_text(value: float | None) -> str:
+    """A relative error as msprobe writes it: ``"12.5%"``, ``"0"``, ``"inf"``, ``"nan"``, ``"N/A"``."""
+    if value is None:
+        return "N/A"
+    if value == 0:
+        return "0"
+    if math.isinf(value) or math.isnan(value):
+        return str(value)
+    return f"{value:.6g}%"
 
 
 def _warning_messages(frame: pl.DataFrame) -> pl.Series:
     """The warning text, formatted in Python (as msprobe prints numbers) for the few warning rows."""
-    fmt: Callable[[dict], str] = lambda r: (f"output NormRelativeErr {_msprobe_text(r['NormRelativeErr'])} > 10x "
-                                            f"the inputs' {_msprobe_text(r['_input_norm'])}")
+    fmt: Callable[[dict], str] = lambda r: (f"output NormRelativeErr {msprobe_text(r['NormRelativeErr'])} > 10x "
+                                            f"the inputs' {msprobe_text(r['_input_norm'])}")
     values = [fmt(r) if w else None for r, w in zip(
         frame.select("NormRelativeErr", "_input_norm").iter_rows(named=True), frame["_warning"])] \
         if frame["_warning"].any() else [None] * frame.height

@@ -33,6 +33,7 @@ import numpy as np
 import polars as pl
 
 from dumpscope.core.comparison import stat_columns
+from dumpscope.core.comparison.stat_columns import msprobe_text
 from dumpscope.core.comparison.metrics import COUNT_COLUMNS, EXTRA_METRICS, MSACCUCMP_METRICS, compare_arrays
 from dumpscope.core.comparison.msprobe_pairing import EntryPair, Mapping, Pairing
 from dumpscope.core.dumps import TensorReadError
@@ -63,17 +64,6 @@ def rel_err(npu: float | None, bench: float | None) -> float | None:
     if bench == 0:
         return math.inf if not math.isnan(diff) else math.nan
     return abs(diff / bench) * 100.0
-
-
-def msprobe_text(value: float | None) -> str:
-    """A relative error as msprobe writes it: ``"12.5%"``, ``"0"``, ``"inf"``, ``"nan"``, ``"N/A"``."""
-    if value is None:
-        return "N/A"
-    if value == 0:
-        return "0"
-    if math.isinf(value) or math.isnan(value):
-        return str(value)
-    return f"{value:.6g}%"
 
 
 def _diff(a: float | None, b: float | None) -> float | None:

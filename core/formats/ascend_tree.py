@@ -2,10 +2,11 @@
 
 CANN writes one folder per (device, model, step).  Opening the whole tree as one dump
 would give every op executed in step 1, 2... the names ``op``, ``op#2``... so a later
-step becomes unmatched rows.  :func:`discover_runs` lists the folders that hold dump
+step becomes unmatched rows.  :func:`~dumpscope.core.formats.ascend_dump.discover_runs` lists the folders that hold dump
 files with the step and device their path encodes, so the caller can select one
 (``--step`` / ``--device``) or compare each separately; :func:`select_runs` applies a
-selection.  Only file *names* are looked at (no header is parsed).
+selection.  Only file *names* are looked at (no header is parsed).  The walk itself is
+:func:`dumpscope.core.formats.ascend_dump.discover_runs` (this module imports no reader).
 """
 
 from __future__ import annotations
@@ -14,8 +15,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from dumpscope.core.formats.ascend_dump import _MAX_DEPTH, _wanted, parse_dump_name
-from dumpscope.core.formats.safe_fs import walk_files
 
 #: Path components from the step folder up to the device folder: step, model_id, model, device.
 _DEVICE_DEPTH = 4
@@ -58,19 +57,6 @@ def runs_of_files(files: Iterable[Path]) -> list[AscendRun]:
 
 def _run_key(run: AscendRun) -> tuple[int, int, str]:
     return (-1 if run.step is None else run.step, -1 if run.device is None else run.device, str(run.path))
-
-
-def discover_runs(root: str | Path) -> list[AscendRun]:
-    """Every folder under ``root`` holding files named like Ascend dumps, as runs.
-
-    A single dump file or a flat folder gives one run; a tree with several steps or
-    devices gives one run per step folder.  Never raises for an unreadable folder."""
-    p = Path(root)
-    if p.is_file():
-        return [AscendRun(None, None, p)]
-    walk = walk_files(p, _wanted, _MAX_DEPTH, skip_hidden=True)
-    dumps = [f for f in walk.files if f not in walk.refused and parse_dump_name(f.name) is not None]
-    return runs_of_files(dumps)
 
 
 def select_runs(runs: Sequence[AscendRun], steps: Sequence[int] | None,

@@ -34,18 +34,6 @@ if TYPE_CHECKING:
     from dumpscope.core.formats.ascend_tree import AscendRun
 
 
-def add_selection_arguments(p: argparse.ArgumentParser) -> None:
-    """``--step`` / ``--rank`` / ``--device`` / ``--mapping`` (msprobe and Ascend trees)."""
-    p.add_argument("--step", type=int, action="append", metavar="N",
-                   help="msprobe or Ascend tree: compare only step N (repeatable; default: each step separately)")
-    p.add_argument("--rank", action="append", metavar="N",
-                   help="msprobe: compare only rank N (or proc{pid}; repeatable; default: each rank separately)")
-    p.add_argument("--device", type=int, action="append", metavar="N",
-                   help="Ascend raw dump tree: compare only device N (repeatable; default: each separately)")
-    p.add_argument("--mapping", metavar="FILE.yaml",
-                   help="msprobe: data/api/layer mapping YAML (NPU names -> bench names)")
-
-
 def is_msprobe(path: str | Path) -> bool:
     """A msprobe rank directory or a tree of them (one directory listing or two)."""
     from dumpscope.core.formats import msprobe
@@ -218,7 +206,8 @@ class RunResult:
 def _ascend_runs(path: str | Path, args: argparse.Namespace) -> list[AscendRun] | None:
     """The selected runs of an Ascend tree; None when ``path`` is not one with several."""
     from dumpscope.core.formats import ascend_dump
-    from dumpscope.core.formats.ascend_tree import discover_runs, select_runs
+    from dumpscope.core.formats.ascend_dump import discover_runs
+    from dumpscope.core.formats.ascend_tree import select_runs
 
     p = Path(path)
     if not p.is_dir() or ascend_dump.sniff(p) <= 0:
