@@ -156,3 +156,20 @@ def test_ascend_tree_selection_narrows_to_one_ordinary_compare(ascend_tree, caps
     assert "step1/device1" in text and "first divergence:" in text
     assert main(["compare", str(golden), str(dump), "--device", "5"]) == 2
     assert "no step/device matches" in capsys.readouterr().err
+
+
+def test_compare_msprobe_restores_the_garbage_collector(trees) -> None:
+    import gc
+
+    from dumpscope.core.comparison.msprobe_driver import compare_msprobe
+
+    bench, npu = trees
+    assert gc.isenabled()
+    assert compare_msprobe(npu, bench).first.label == "step1/rank1"
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        compare_msprobe(npu, bench, steps=[0])
+        assert not gc.isenabled()  # a caller's own setting is kept
+    finally:
+        gc.enable()
