@@ -37,6 +37,16 @@ first = r.first
 print(first.label if first else "none", first.divergence.entry if first else "")
 '''
 
+IN_PROCESS = r'''
+import glob, json, os, sys, time
+from dumpscope.core.comparison.msprobe_driver import compare_msprobe
+files = sorted(glob.glob(os.path.join(sys.argv[1], "step*", "rank*", "dump.json")) +
+               glob.glob(os.path.join(sys.argv[2], "step*", "rank*", "dump.json")))
+t = time.perf_counter(); [json.load(open(f)) for f in files]; naive = time.perf_counter() - t
+t = time.perf_counter(); compare_msprobe(sys.argv[1], sys.argv[2]); ours = time.perf_counter() - t
+print(f"{ours:.3f} {naive:.3f}")
+'''
+
 NAIVE_STATS = r'''
 import sys, json, glob, os, math
 n = 0
@@ -140,6 +150,11 @@ def _case(name: str, root: Path, naive: str) -> None:
               f"{size / 1e6 / ours_s:.1f} MB/s of dump = {described / 1e9 / ours_s:.2f} GB/s described, "
               f"peak RSS {ours_rss:.0f} MB  |  naive {naive_s:.2f} s, "
               f"{naive_rss:.0f} MB  |  ratio {ours_s / naive_s:.2f}x  |  first divergence: {ours_out}")
+    if name == "statistics":  # last: peak RSS of children is a running maximum
+        _, _, out = _run(IN_PROCESS, str(root / "npu"), str(root / "bench"))
+        ours, json_s = map(float, out.split())
+        print(f"statistics, in-process after imports: compare {ours:.2f} s vs json.load of every dump.json "
+              f"{json_s:.2f} s: ratio {ours / json_s:.2f}x")
 
 
 def main(argv: list[str] | None = None) -> int:
