@@ -1,31 +1,205 @@
 """The dumpscope engine: formats, pairing, metrics, analysis.  No UI imports here.
 
-Python API::
+Python API (every function returns typed objects or Polars frames)::
 
-    from dumpscope.core import compare, compare_frame
-    cmp = compare("golden/", "target/", model="model.onnx")   # a Comparison
-    frame = compare_frame("golden/", "target/")                # the same Polars frame
-    diag = diagnose(cmp)                                       # ranked root causes
+    import dumpscope.core as ds
+    cmp = ds.compare("golden/", "target/", model="model.onnx")  # a Comparison; cmp.frame is Polars
+    print(cmp.frame.filter(cmp.frame["health"] == "fail").select("name", "cosine_similarity"))
+    diag = ds.diagnose(cmp)                                       # ranked root causes
+    print(diag.root_causes[0].cause if diag.root_causes else "healthy")
 
-Names are resolved lazily so that importing the package stays cheap.
+Public functions: :func:`compare`, :func:`compare_three`, :func:`diagnose`, :func:`explain`,
+:func:`overflow`, :func:`fusion`, :func:`dump`; classes :class:`Comparison`,
+:class:`Diagnosis`, :class:`Thresholds`, :class:`ThreeWay`.  Heavy modules (numpy, polars,
+onnx) are imported on first call, so ``import dumpscope.core`` stays cheap.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["Comparison", "Diagnosis", "Thresholds", "compare", "compare_frame", "compare_stream", "diagnose", "open_dump"]
+if TYPE_CHECKING:
+    from dumpscope.core.comparison.judge import Thresholds
+    from dumpscope.core.comparison.result import Comparison
+    from dumpscope.core.comparison.threeway import ThreeWay
+    from dumpscope.core.diagnosis.engine import Diagnosis
+    from dumpscope.core.dumps import Dump
+    from dumpscope.core.knowledge import Match
+    from dumpscope.core.vendor.fusion import FusionSource
+    from dumpscope.core.vendor.opdebug import OverflowReport
+
+__all__ = [
+    "Comparison", "Diagnosis", "Thresholds", "ThreeWay", "compare", "compare_frame", "compare_stream", "compare_three",
+    "diagnose", "dump", "explain", "fusion", "open_dump", "overflow",
+]  # fmt: skip
 
 _HOME = {
     "Comparison": "dumpscope.core.comparison.result",
-    "compare": "dumpscope.core.comparison.pipeline",
     "compare_frame": "dumpscope.core.comparison.pipeline",
     "compare_stream": "dumpscope.core.comparison.pipeline",
     "Thresholds": "dumpscope.core.comparison.judge",
+    "ThreeWay": "dumpscope.core.comparison.threeway",
     "open_dump": "dumpscope.core.formats",
-    "diagnose": "dumpscope.core.diagnosis.engine",
     "Diagnosis": "dumpscope.core.diagnosis.engine",
 }
+
+
+def compare(
+    golden: str | Path | Dump,
+    target: str | Path | Dump,
+    *,
+    model: str | Path | None = None,
+    graph: str | Path | None = None,
+    preset: str = "auto",
+    thresholds: Thresholds | Sequence[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    workers: int | None = None,
+) -> Comparison:
+    """Compare a target dump with a golden dump, tensor by tensor.
+
+    Parameters:
+        golden: the reference dump - a folder of ``.npy`` files, an ``.npz``, a dumpscope
+            manifest folder or a vendor dump (Ascend, SigmaStar, msprobe, Polygraphy...).
+        target: the dump to check, in any of the same formats.
+        model: the ONNX model both were made from (topological order, node names).
+        graph: an Ascend ATC graph JSON (``atc --mode=1/5``) that pairs fused target ops
+            with their golden originals.
+        preset: health thresholds by name (``auto`` picks by dtype).
+        thresholds: a :class:`Thresholds`, or overrides such as ``["cosine_similarity=0.999"]``.
+        progress: called as ``progress(done, total)`` while tensors are compared.
+        workers: threads comparing tensors (default: one per CPU).
+
+    Returns a :class:`Comparison`: ``.frame`` is a Polars frame with one row per tensor in
+    topological order (metrics, NaN/Inf counts, ``health``, ``message``);
+    ``.first_divergent()`` and ``.health_counts()`` summarise it.
+    """
+    from dumpscope.core.comparison.pipeline import compare as run
+
+    return run(golden, target, model=model, graph=graph, preset=preset, thresholds=thresholds, progress=progress,
+               workers=workers)
+
+
+def compare_three(
+    golden: str | Path | Dump,
+    a: str | Path | Dump,
+    b: str | Path | Dump,
+    *,
+    model: str | Path | None = None,
+    graphs: Sequence[str | Path | None] = (None, None),
+    labels: Sequence[str] = ("A", "B"),
+    preset: str = "auto",
+    thresholds: Thresholds | Sequence[str] | None = None,
+) -> ThreeWay:
+    """Compare two targets ``a`` and ``b`` each against ``golden``, side by side.
+
+    Parameters:
+        golden, a, b: dumps, as for :func:`compare` (e.g. fp16 vs int8, two releases,
+            fusion on vs fusion off).
+        model: the ONNX model (optional).
+        graphs: an ATC graph JSON per side, ``(a_graph, b_graph)``; ``None`` for none.
+        labels: names for the two sides in reports.
+        preset, thresholds: as for :func:`compare`.
+
+    Returns a :class:`ThreeWay`: ``.frame`` (Polars) has ``a_*`` and ``b_*`` metric columns and
+    a ``worse`` column (``A``, ``B``, ``=``, or empty when not comparable);
+    ``.first_blame("A")`` names the (fused) op whose error appears only on side A.
+    """
+    from dumpscope.core.comparison.threeway import compare_three as run
+
+    return run(golden, a, b, model=model, graphs=graphs, labels=labels, preset=preset, thresholds=thresholds)
+
+
+def diagnose(comparison: Comparison, graph: str | Path | None = None, *, limit: int = 10) -> Diagnosis:
+    """Rank the root causes of a comparison's unhealthy rows.
+
+    Parameters:
+        comparison: what :func:`compare` returned.
+        graph: an ONNX model or ATC graph JSON for the data-flow edges; by default the one
+            the comparison was made with, and the dump manifests' node inputs.
+        limit: at most this many root causes.
+
+    Returns a :class:`Diagnosis`: ``.root_causes`` in rank order, each with the row, the
+    cause, its evidence and the commands that fix or confirm it.
+    """
+    from dumpscope.core.diagnosis.engine import diagnose as run
+
+    return run(comparison, graph, limit=limit)
+
+
+def explain(message: str, *, top: int = 5, kb: Sequence[str | Path] = ()) -> list[Match]:
+    """Look an error message (one line or a whole log block) up in the knowledge base.
+
+    Parameters:
+        message: the text a tool printed (Ascend error codes, onnxruntime, TensorRT...).
+        top: at most this many matches.
+        kb: extra knowledge-base files (YAML/JSON) merged over the built-in one.
+
+    Returns the ranked matches (each with the entry, its explanation and fixes); empty when
+    nothing is known about the message.
+    """
+    from dumpscope.core.knowledge import load_kb
+
+    return load_kb(extra=kb).lookup(message, top=top)
+
+
+def overflow(path: str | Path, *, with_stats: bool = True) -> OverflowReport:
+    """Read Ascend overflow records (``Opdebug.Node_OpDebug.*`` or msaccucmp's parsed JSON).
+
+    Parameters:
+        path: a dump folder, one Opdebug file or one msaccucmp JSON.
+        with_stats: also read the linked op's input/output tensors (min/max/NaN/Inf).
+
+    Returns an :class:`~dumpscope.core.vendor.opdebug.OverflowReport`: ``.records`` in time
+    order, each event once, with decoded status bits and the op it is linked to;
+    ``.problems`` lists files that could not be decoded.
+    """
+    from dumpscope.core.vendor.opdebug import scan
+
+    return scan(Path(path), with_stats=with_stats)
+
+
+def fusion(path: str | Path) -> FusionSource:
+    """The fused <-> original op mapping of an ATC graph JSON or an optimised-target manifest.
+
+    Parameters:
+        path: an ATC graph JSON, a dumpscope manifest, or a dump folder holding one.
+
+    Returns a :class:`~dumpscope.core.vendor.fusion.FusionSource`: ``.maps`` (one
+    :class:`FusionMap` per op group: relation, fused ops, originals, passes), ``.origins``
+    (target tensor -> golden node and output) and ``.problems``.
+    """
+    from dumpscope.core.vendor.fusion import load_source
+
+    return load_source(path)
+
+
+def dump(
+    model: str | Path,
+    out_dir: str | Path,
+    *,
+    target: str | None = None,
+    inputs: Mapping[str, str | Path] | None = None,
+    input_shapes: str | None = None,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """Run an ONNX model with onnxruntime and dump every tensor (a golden or a target dump).
+
+    Parameters:
+        model: the ONNX model file.
+        out_dir: the folder to write (new, empty, or a previous dump).
+        target: ``None`` for the golden run, or ``fp16``, ``int8``, ``optimized`` for a
+            hardware-free target.
+        inputs: ``{input name: file.npy}``; inputs not given are generated from ``seed``.
+        input_shapes: msit/ATC syntax for dynamic dims, ``"x:1,3,224,224;y:1,16"``.
+        seed: seed of generated inputs.
+
+    Returns the manifest written to ``out_dir`` (model sha256, inputs, one entry per tensor).
+    """
+    from dumpscope.core.onnx.runner import dump_model
+
+    return dump_model(model, out_dir, inputs=inputs, input_shapes=input_shapes, seed=seed, target=target)
 
 
 def __getattr__(name: str) -> Any:

@@ -68,6 +68,8 @@ METRICS: tuple[Metric, ...] = (
     Metric("mean_relative_error", "mean rel. error", "mean rel error", "MeanRelativeError", group="msaccucmp"),
     Metric("sqnr_db", "SQNR dB", "SQNR dB", fmt=".3g", higher_is_better=True),
     Metric("within_tolerance", "within tolerance", "within tolerance", fmt=".4f", higher_is_better=True),
+    Metric("mse", "MSE", "MSE (mean squared error)", fmt=".6f"),
+    Metric("sgs_rmse", "RMSE (SigmaStar)", "RMSE (SigmaStar): Σ|target − golden| / Σ|golden|", fmt=".6f"),
     *(_stat(f"{stat}_{side}") for side in ("golden", "target") for stat in ("min", "max", "mean", "std")),
 )
 METRIC: dict[str, Metric] = {m.name: m for m in METRICS}

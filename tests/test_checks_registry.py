@@ -16,8 +16,8 @@ def test_every_check_is_registered_with_its_advice() -> None:
 
 
 def test_findings_keep_the_historic_order() -> None:
-    """Findings are listed overflow, constants, quantisation, Opdebug, fusion (the diagnosis ranks by it)."""
-    assert [c.name for c in checks.CHECKS] == ["overflow", "constants", "quantisation", "opdebug", "fusion"]
+    """Findings are listed overflow, constants, quantisation, Opdebug, fusion, then SigmaStar (the diagnosis ranks by it)."""
+    assert [c.name for c in checks.CHECKS] == ["overflow", "constants", "quantisation", "opdebug", "fusion", "sigmastar"]
 
 
 def test_a_registered_check_runs_for_every_checked_row(demo, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]

@@ -51,6 +51,8 @@ def reference(golden: np.ndarray, target: np.ndarray) -> dict[str, float]:
         "root_mean_square_error": float(math.sqrt(np.mean(d * d))),
         "max_relative_error": float(rel.max()),
         "mean_relative_error": float(rel.mean()),
+        "mse": float(np.mean(d * d)),
+        "sgs_rmse": float(np.sum(np.abs(d)) / np.sum(np.abs(y))),
         "mean_golden": float(y.mean()),
         "std_golden": float(y.std()),
         "mean_target": float(x.mean()),

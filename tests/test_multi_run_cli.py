@@ -46,7 +46,7 @@ def trees(tmp_path: Path) -> tuple[Path, Path]:
 
 def test_msprobe_compare_json_is_one_object_per_step_rank(trees, capsys) -> None:
     bench, npu = trees
-    assert main(["compare", str(bench), str(npu), "-f", "json"]) == 1
+    assert main(["compare", str(bench), str(npu), "--format", "json"]) == 1
     out = json.loads(capsys.readouterr().out)
     assert out["format"] == "msprobe" and out["first"] == "step1/rank1"
     assert [r["label"] for r in out["results"]] == ["step0/rank0", "step0/rank1", "step1/rank0", "step1/rank1"]
@@ -64,8 +64,10 @@ def test_msprobe_selection_and_exit_codes(trees, capsys) -> None:
     assert main(["compare", str(bench), str(npu), "--step", "0"]) == 0
     text = capsys.readouterr().out
     assert "step0/rank0" in text and "step1" not in text
-    assert main(["compare", str(bench), str(npu), "--step", "1", "--rank", "1", "-f", "json"]) == 1
+    assert main(["compare", str(bench), str(npu), "--step", "1", "--rank", "1", "--format", "json"]) == 1
     assert [r["label"] for r in json.loads(capsys.readouterr().out)["results"]] == ["step1/rank1"]
+    assert main(["compare", "-g", str(bench), "-m", str(npu), "--step", "0"]) == 0  # msaccucmp's spelling too
+    capsys.readouterr()
     assert main(["compare", str(bench), str(npu), "--step", "9"]) == 2
     assert "no step/rank matches" in capsys.readouterr().err
 
@@ -78,10 +80,10 @@ def test_msprobe_diagnose_and_csv_per_rank(trees, tmp_path, capsys) -> None:
     assert main(["diagnose", str(bench), str(npu), "--json"]) == 1
     diag = json.loads(capsys.readouterr().out)
     assert diag["first"] == "step1/rank1" and "rows" not in diag["results"][0]
-    assert main(["compare", str(bench), str(npu), "-f", "csv", "-o", str(tmp_path / "csv")]) == 1
+    assert main(["compare", str(bench), str(npu), "--format", "csv", "-o", str(tmp_path / "csv")]) == 1
     assert sorted(p.name for p in (tmp_path / "csv").iterdir()) == [
         "step0_rank0.csv", "step0_rank1.csv", "step1_rank0.csv", "step1_rank1.csv"]
-    assert main(["compare", str(bench), str(npu), "-f", "csv"]) == 2  # four tables need a folder
+    assert main(["compare", str(bench), str(npu), "--format", "csv"]) == 2  # four tables need a folder
     assert "needs -o FOLDER" in capsys.readouterr().err
 
 
@@ -137,7 +139,7 @@ def test_ascend_reader_warns_when_a_tree_is_merged(ascend_tree) -> None:
 
 def test_ascend_tree_compares_each_run_and_names_the_first(ascend_tree, capsys) -> None:
     golden, dump = ascend_tree
-    assert main(["compare", str(golden), str(dump), "-f", "json"]) == 1
+    assert main(["compare", str(golden), str(dump), "--format", "json"]) == 1
     out = json.loads(capsys.readouterr().out)
     assert out["format"] == "ascend-tree" and out["first"] == "step1/device1"
     assert len(out["results"]) == 4
@@ -148,7 +150,7 @@ def test_ascend_tree_compares_each_run_and_names_the_first(ascend_tree, capsys) 
 
 def test_ascend_tree_selection_narrows_to_one_ordinary_compare(ascend_tree, capsys) -> None:
     golden, dump = ascend_tree
-    assert main(["compare", str(golden), str(dump), "--step", "0", "--device", "1", "-f", "json"]) == 0
+    assert main(["compare", str(golden), str(dump), "--step", "0", "--device", "1", "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert isinstance(rows, list) and {r["name"] for r in rows} >= {"convA", "convB"}
     assert main(["compare", str(golden), str(dump), "--step", "1"]) == 1

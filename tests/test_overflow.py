@@ -360,3 +360,29 @@ def test_arbitrary_payloads_decode_or_raise_opdebug_error(data: bytes, magic: bo
     except ov.OpdebugError:
         return
     ov.records_from_parsed(parsed, "f", "x", None)
+
+
+@needs_samples
+def test_raw_and_parsed_json_in_sibling_folders_count_each_event_once(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """`overflow .` over a folder holding both the raw Opdebug files and msaccucmp's parsed JSON
+    (in its own -out folder) counts each event once, preferring the raw record."""
+    shutil.copytree(SAMPLES / "opdebug_raw", tmp_path / "raw")
+    shutil.copytree(SAMPLES / "opdebug_parsed", tmp_path / "parsed")
+    raw = ov.scan(tmp_path / "raw", with_stats=False)
+    both = ov.scan(tmp_path, with_stats=False)
+    assert len(both.records) == len(raw.records) and both.duplicates == len(raw.records)
+    assert {r.layout for r in both.records} == {r.layout for r in raw.records}
+    assert main(["overflow", str(tmp_path), "--no-stats"]) == 1
+    out = capsys.readouterr().out
+    assert f"FAIL: {len(raw.records)} overflow record(s)" in out and "counted once" in out
+
+
+def test_dedupe_keeps_distinct_events_and_records_without_time() -> None:
+    base = ov.OverflowRecord("f", "legacy-2048", "AI Core", 1, 2, 0x20, (), timestamp=5)
+    json_copy = ov.OverflowRecord("f.json", "msaccucmp-json", "AI Core", 1, 2, 0x20, (), timestamp=5)
+    other = ov.OverflowRecord("g", "legacy-2048", "AI Core", 1, 2, 0x20, (), timestamp=6)
+    untimed = ov.OverflowRecord("h", "legacy-2048", "AI Core", 1, 2, 0x20, ())
+    records, dropped = ov.dedupe([json_copy, base, other, untimed, untimed])
+    assert dropped == 1 and base in records and json_copy not in records and other in records
+    assert records.count(untimed) == 2

@@ -139,7 +139,7 @@ def test_open_format_prints_without_loading_textual(tmp_path: Path) -> None:
 
     np.savez(tmp_path / "g.npz", a=np.ones(4, np.float32))
     saved = tmp_path / "saved.parquet"
-    assert main(["compare", str(tmp_path / "g.npz"), str(tmp_path / "g.npz"), "-f", "parquet", "-o", str(saved)]) == 0
+    assert main(["compare", str(tmp_path / "g.npz"), str(tmp_path / "g.npz"), "--format", "parquet", "-o", str(saved)]) == 0
     loaded = _modules_after(["open", str(saved), "--format", "json"]).split()
     assert "dumpscope.core.comparison.result" in loaded  # the saved comparison was read
     assert not [m for m in loaded if m.split(".")[0] == "textual"]

@@ -66,7 +66,7 @@ def test_module_tree_takes_the_worst_child_and_names_the_first_bad_call(dumps) -
 
 def test_view_command_builds_the_msprobe_comparison(dumps) -> None:
     bench, npu = dumps
-    args = argparse.Namespace(golden=str(bench), target=str(npu), step=[0], rank=None, mapping=None)
+    args = argparse.Namespace(golden=str(bench), target=str(npu), step=[0], rank=None, mapping=None, _resolved=True)
     cmp = msprobe_comparison(args)
     assert cmp is not None and cmp.meta["msprobe"]["label"] == "step0/rank0"
     assert set(cmp.frame["health"].unique()) == {"ok"}

@@ -26,24 +26,24 @@
 #endif
 
 typedef struct {
-    double sxx, syy, sdd, sad, mad, sx, sy, srel, mrel, minx, maxx, miny, maxy;
+    double sxx, syy, sdd, sad, say, mad, sx, sy, srel, mrel, minx, maxx, miny, maxy;
     long long n, within, nan_x, nan_y, inf_x, inf_y, mismatch, matched;
 } Moments;
 
 #define MOMENTS_FAST(T)                                                                  \
     TARGETS static long long moments_fast_##T(const T *x, const T *y, Py_ssize_t n, double rtol,   \
                                       double atol, Moments *m) {                         \
-        double sxx = 0, syy = 0, sdd = 0, sad = 0, sx = 0, sy = 0, srel = 0;               \
+        double sxx = 0, syy = 0, sdd = 0, sad = 0, say = 0, sx = 0, sy = 0, srel = 0;      \
         double mad = 0, mrel = 0, minx = INFINITY, maxx = -INFINITY;                       \
         double miny = INFINITY, maxy = -INFINITY;                                          \
         long long within = 0, bad = 0;                                                     \
-        _Pragma("omp simd reduction(+:sxx,syy,sdd,sad,sx,sy,srel,within,bad) reduction(max:mad,mrel,maxx,maxy) reduction(min:minx,miny)") \
+        _Pragma("omp simd reduction(+:sxx,syy,sdd,sad,say,sx,sy,srel,within,bad) reduction(max:mad,mrel,maxx,maxy) reduction(min:minx,miny)") \
         for (Py_ssize_t i = 0; i < n; i++) {                                               \
             double xi = (double)x[i], yi = (double)y[i];                                   \
             double d = xi - yi;                                                            \
             double ad = fabs(d), ay = fabs(yi);                                            \
             bad += !((xi - xi == 0.0) & (yi - yi == 0.0));                                 \
-            sxx += xi * xi; syy += yi * yi; sdd += d * d; sad += ad;                       \
+            sxx += xi * xi; syy += yi * yi; sdd += d * d; sad += ad; say += ay;            \
             sx += xi; sy += yi;                                                            \
             mad = ad > mad ? ad : mad;                                                     \
             minx = xi < minx ? xi : minx; maxx = xi > maxx ? xi : maxx;                    \
@@ -53,7 +53,7 @@ typedef struct {
             srel += r; mrel = r > mrel ? r : mrel;                                         \
         }                                                                                  \
         if (bad) return bad;                                                               \
-        m->n += n; m->sxx += sxx; m->syy += syy; m->sdd += sdd; m->sad += sad;             \
+        m->n += n; m->sxx += sxx; m->syy += syy; m->sdd += sdd; m->sad += sad; m->say += say; \
         m->sx += sx; m->sy += sy; m->srel += srel; m->within += within;                    \
         if (mad > m->mad) m->mad = mad;                                                    \
         if (mrel > m->mrel) m->mrel = mrel;                                                \
@@ -78,7 +78,7 @@ typedef struct {
                 continue;                                                                  \
             }                                                                              \
             double d = xi - yi, ad = fabs(d), ay = fabs(yi);                               \
-            m->n++; m->sxx += xi * xi; m->syy += yi * yi; m->sdd += d * d; m->sad += ad;   \
+            m->n++; m->sxx += xi * xi; m->syy += yi * yi; m->sdd += d * d; m->sad += ad; m->say += ay; \
             m->sx += xi; m->sy += yi;                                                      \
             if (ad > m->mad) m->mad = ad;                                                  \
             if (xi < m->minx) m->minx = xi;                                                \
@@ -169,8 +169,8 @@ static PyObject *moments(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&bx);
     PyBuffer_Release(&by);
-    return Py_BuildValue("{s:L,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:L,s:L,s:L,s:L,s:L,s:L,s:L}",
-                         "n", m.n, "sxx", m.sxx, "syy", m.syy, "sdd", m.sdd, "sad", m.sad, "mad", m.mad,
+    return Py_BuildValue("{s:L,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:L,s:L,s:L,s:L,s:L,s:L,s:L}",
+                         "n", m.n, "sxx", m.sxx, "syy", m.syy, "sdd", m.sdd, "sad", m.sad, "say", m.say, "mad", m.mad,
                          "sx", m.sx, "sy", m.sy, "srel", m.srel, "mrel", m.mrel, "minx", m.minx,
                          "maxx", m.maxx, "miny", m.miny, "maxy", m.maxy, "within", m.within,
                          "nan_x", m.nan_x, "nan_y", m.nan_y, "inf_x", m.inf_x, "inf_y", m.inf_y,

@@ -51,10 +51,12 @@ _REL = {
     "fp32": {"cosine_similarity": Limit(0.99999, 0.9999), "relative_euclidean_distance": Limit(1e-3, 1e-2)},
     "fp16": {"cosine_similarity": Limit(0.9999, 0.999), "relative_euclidean_distance": Limit(0.01, 0.05)},
     "bf16": {"cosine_similarity": Limit(0.999, 0.99), "relative_euclidean_distance": Limit(0.03, 0.1)},
+    "int16": {"cosine_similarity": Limit(0.9999, 0.999), "relative_euclidean_distance": Limit(0.01, 0.05)},
     "int8": {"cosine_similarity": Limit(0.99, 0.95), "relative_euclidean_distance": Limit(0.1, 0.3)},
     "exact": {"max_absolute_error": Limit(None, 0.0)},
 }
-_SEED = {"cosine_similarity": Limit(0.999, 0.99), "root_mean_square_error": Limit(None, 0.1)}
+#: Seed 004 §3.2.5: "COS < 0.99 or RMSE > 0.1", where RMSE is SigmaStar's relative L1 error.
+_SEED = {"cosine_similarity": Limit(None, 0.99), "sgs_rmse": Limit(None, 0.1)}
 _MSIT = {
     "cosine_similarity": Limit(None, 0.99),
     "relative_euclidean_distance": Limit(None, 0.05),
@@ -65,8 +67,8 @@ _MSIT = {
 
 #: name -> (description, bands).  A single-band preset judges every row the same way.
 PRESETS: dict[str, tuple[str, dict[str, Band]]] = {
-    "auto": ("relative metrics, bands by the pair's precision (fp32/fp16/bf16/int8/exact)", _REL),
-    "seed": ("the SigmaStar rule of thumb: COS < 0.99 or RMSE > 0.1 fails (COS < 0.999 warns)", {"all": _SEED, "exact": _REL["exact"]}),
+    "auto": ("relative metrics, bands by the pair's precision (fp32/fp16/int16/bf16/int8/exact)", _REL),
+    "seed": ("the SigmaStar rule of thumb: COS < 0.99 or RMSE (SigmaStar) > 0.1 fails", {"all": _SEED, "exact": _REL["exact"]}),
     "msit": ("msit's analyser: COS < 0.99, RED > 0.05, KL > 0.005, RMSE > 1, mean rel. error > 1", {"all": _MSIT, "exact": _REL["exact"]}),
     "fp32": ("every row judged as a float32 target", {"all": _REL["fp32"], "exact": _REL["exact"]}),
     "fp16": ("every row judged as a float16 target", {"all": _REL["fp16"], "exact": _REL["exact"]}),
@@ -76,13 +78,15 @@ PRESETS: dict[str, tuple[str, dict[str, Band]]] = {
 
 
 #: Bands from the most to the least precise.
-_PRECISION_ORDER = ("fp32", "fp16", "bf16", "int8")
+_PRECISION_ORDER = ("fp32", "fp16", "int16", "bf16", "int8")
 
 
-def precision_band(dtypes: Iterable[str | None], quantised: bool = False) -> str:
-    """The band of the least precise float dtype among ``dtypes`` (``int8`` if quantised)."""
+def precision_band(dtypes: Iterable[str | None], quantised: bool = False, quant_band: str = "int8") -> str:
+    """The band of the least precise float dtype among ``dtypes`` (``quant_band`` if quantised)."""
     names = {d for d in dtypes if d}
-    if quantised or any(d in ("int8", "uint8", "int16", "uint16") for d in names):
+    if quantised:
+        return quant_band
+    if any(d in ("int8", "uint8", "int16", "uint16") for d in names):
         return "int8"
     if "bfloat16" in names:
         return "bf16"
@@ -139,16 +143,20 @@ class Thresholds:
             raise ValueError(f"threshold {item!r}: unknown metric {'.'.join(parts)!r}")
         return bands, parts[0], which
 
-    def band_for(self, dtype: str | None, target_dtype: str | None, quantised: bool, run_band: str | None = None) -> str:
+    def band_for(
+        self, dtype: str | None, target_dtype: str | None, quantised: bool, run_band: str | None = None,
+        quant_band: str = "int8",
+    ) -> str:
         """Which band judges a pair: ``exact`` for integer/bool pairs, else the lower
         precision of the pair's own dtypes and ``run_band``, the precision of the target
-        run as a whole (a float32 layer after float16 layers carries float16 error)."""
+        run as a whole (a float32 layer after float16 layers carries float16 error).
+        ``quant_band`` is the band of a quantised pair (``int16`` for 16-bit records)."""
         exact = all(d is not None and (d.startswith(("int", "uint")) or d == "bool") for d in (dtype, target_dtype))
         if exact and not quantised:
             return "exact"
         if "all" in self.bands:
             return "all"
-        own = precision_band((dtype, target_dtype), quantised)
+        own = precision_band((dtype, target_dtype), quantised, quant_band)
         return max(own, run_band or "fp32", key=_PRECISION_ORDER.index)
 
     def describe(self, metric: str, band: str | None = None) -> str:

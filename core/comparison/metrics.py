@@ -69,6 +69,10 @@ class PairMetrics:
     mean_relative_error: float | None = None
     sqnr_db: float | None = None
     within_tolerance: float | None = None
+    mse: float | None = None
+    """Mean squared error, Σ(x − y)²/N (SigmaStar's "MSE")."""
+    sgs_rmse: float | None = None
+    """SigmaStar's "RMSE": the relative L1 error Σ|x − y| / Σ|y| (not √MSE)."""
     min_golden: float | None = None
     max_golden: float | None = None
     mean_golden: float | None = None
@@ -120,11 +124,11 @@ def _buffer(name: str, size: int, dtype: np.dtype | type = np.float64) -> np.nda
 
 
 _ZERO_SUMS: dict[str, float] = {
-    "n": 0, "sxx": 0.0, "syy": 0.0, "sdd": 0.0, "sad": 0.0, "mad": 0.0, "sx": 0.0, "sy": 0.0,
+    "n": 0, "sxx": 0.0, "syy": 0.0, "sdd": 0.0, "sad": 0.0, "say": 0.0, "mad": 0.0, "sx": 0.0, "sy": 0.0,
     "srel": 0.0, "mrel": 0.0, "within": 0, "minx": math.inf, "maxx": -math.inf, "miny": math.inf,
     "maxy": -math.inf, "nan_x": 0, "nan_y": 0, "inf_x": 0, "inf_y": 0, "mismatch": 0, "matched_nonfinite": 0,
 }
-_ADDED = ("n", "sxx", "syy", "sdd", "sad", "sx", "sy", "srel", "within",
+_ADDED = ("n", "sxx", "syy", "sdd", "sad", "say", "sx", "sy", "srel", "within",
           "nan_x", "nan_y", "inf_x", "inf_y", "mismatch", "matched_nonfinite")
 
 
@@ -211,6 +215,7 @@ class _Acc(_Sums):
         self.sdd += float(d64 @ d64)
         self.sad += float(d64 @ ones)
         np.abs(y, out=b)  # b = |y|
+        self.say += self.total(b)
         np.multiply(b, rtol, out=c)
         np.add(c, atol, out=c)
         np.less_equal(a, c, out=mask)
@@ -438,6 +443,8 @@ def _moments(m: PairMetrics, acc: _Sums) -> None:
     m.max_absolute_error = acc.mad
     m.mean_absolute_error = acc.sad / n
     m.root_mean_square_error = math.sqrt(acc.sdd / n)
+    m.mse = acc.sdd / n
+    m.sgs_rmse = _relative_l1(acc.sad, acc.say)
     m.accumulated_relative_error = acc.srel
     m.max_relative_error = acc.mrel
     m.mean_relative_error = acc.srel / n
@@ -445,6 +452,13 @@ def _moments(m: PairMetrics, acc: _Sums) -> None:
     m.mean_golden, m.mean_target = acc.sy / n, acc.sx / n
     m.std_golden = math.sqrt(max(acc.syy / n - m.mean_golden**2, 0.0))
     m.std_target = math.sqrt(max(acc.sxx / n - m.mean_target**2, 0.0))
+
+
+def _relative_l1(sad: float, say: float) -> float:
+    """SigmaStar's "RMSE", Σ|x − y| / Σ|y|: 0 for two all-zero tensors, inf for an all-zero golden only."""
+    if say == 0.0:
+        return 0.0 if sad == 0.0 else math.inf
+    return sad / say
 
 
 def _distances(m: PairMetrics, acc: _Sums) -> None:

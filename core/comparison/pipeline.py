@@ -34,6 +34,7 @@ from dumpscope.core.names import display
 from dumpscope.core.comparison.pairing import Pair, Pairing, pair_dumps
 from dumpscope.core.comparison.shapes import align
 from dumpscope.core.comparison.verdict import render_hard_fail
+from dumpscope.core.vendor.sigmastar import detect_stage
 from dumpscope.core.vendor.traits import traits_of
 
 if TYPE_CHECKING:
@@ -206,6 +207,7 @@ def _meta(g: Dump, t: Dump, model: str | Path | None, th: Thresholds, pairing: P
         "golden_format": g.format,
         "target_format": t.format,
         "model": str(model) if model else None,
+        "stage": detect_stage(g, t),
         "preset": th.preset,
         "order": pairing.order_source,
         "version": __version__,
@@ -270,8 +272,18 @@ def _identity(p: Pair, th: Thresholds, run_band: str) -> dict[str, object]:
         **_status(g is not None, t is not None, p.how),
     }
     quantised = bool(ti and any(k.startswith("quant_") for k, _v in ti.extra))
-    row["band"] = th.band_for(row["dtype"], row["target_dtype"], quantised, run_band)  # type: ignore[arg-type]
+    qband = record_band(ti)
+    row["band"] = th.band_for(row["dtype"], row["target_dtype"], quantised, qband or run_band, qband or "int8")  # type: ignore[arg-type]
     return row
+
+
+def record_band(info: TensorInfo | None) -> str | None:
+    """The band a record's own quantised type asks for (SigmaStar: SGS_U8/S8 -> int8,
+    SGS_S16 -> int16), or None when the record does not say."""
+    qdtype = dict(info.extra).get("quant_dtype") if info is not None else None
+    if qdtype is None:
+        return None
+    return "int16" if qdtype in ("int16", "uint16") else "int8" if qdtype in ("int8", "uint8") else None
 
 
 def _op_type(gi: TensorInfo | None, ti: TensorInfo | None) -> str | None:
@@ -319,6 +331,7 @@ def compute_row(p: Pair, th: Thresholds) -> dict[str, object]:
     except (ValueError, TypeError, OSError, MemoryError) as exc:
         return {**shapes, **_error(f"comparison failed: {exc}")}
     notes = [aligned.note, *m.notes] if aligned.note else list(m.notes)
+    notes[:0] = reader_notes(p)
     values = {c: getattr(m, c) for c in (*FLOAT_COLUMNS, *COUNT_COLUMNS)}
     return {**shapes, **values, "size": int(g.size), "status": "computed", "notes": display("; ".join(notes)),
             "hard_fail": render_hard_fail(m), "hard_warn": aligned.warn}
@@ -348,6 +361,12 @@ def _non_numeric(g: np.ndarray, t: np.ndarray) -> str | None:
         if a.dtype.kind not in "biuf" and a.dtype.name != "bfloat16":
             return f"{side} has dtype {a.dtype.name}, which has no numeric comparison"
     return None
+
+
+def reader_notes(p: Pair) -> list[str]:
+    """What a reader noted about how it read either side (``note`` facts), for the row."""
+    return [f"{side}: {v}" for side, ref in (("golden", p.golden), ("target", p.target))
+            if ref is not None for k, v in ref.info.extra if k == "note"]
 
 
 def _error(message: str) -> dict[str, object]:

@@ -11,13 +11,34 @@ A shape mismatch is a finding, not a crash.  Three cases can still be compared:
   is at least a warning, because the numbers only mean something if it is a reshape.
 
 Different sizes cannot be compared; the row is an error with both shapes.
+
+Layout by values: when more than one axis permutation fits the shapes (a square
+tensor, N=1 and C=H=W, is NCHW and NHWC at once; ``H == W`` allows an H/W swap) the
+shapes cannot decide.  Then the candidate permutations (bounded: the dims matched as
+multisets, at most :data:`MAX_CANDIDATES`) are tried on a strided sample, exact
+equality first, else the best cosine, and the row says which one was used.  A pair
+whose shapes are equal is only retried when its own cosine is poor (below
+:data:`RETRY_COSINE`, SigmaStar's own retry rule), so the common case costs one
+sampled dot product at most.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 from dataclasses import dataclass
 
 import numpy as np
+
+#: Below this cosine (on the sample) a same-shape pair is retried in other layouts
+#: (SigmaStar's compareAccuracy retries a square 4-D tensor transposed below 0.98).
+RETRY_COSINE = 0.98
+#: At most this many axis permutations are tried by values.
+MAX_CANDIDATES = 24
+#: Tensors of higher rank are not searched (7! permutations and up).
+MAX_RANK = 6
+#: Elements of the strided sample a layout is judged on.
+SAMPLE = 4096
 
 _LAYOUTS: dict[int, tuple[tuple[tuple[int, ...], str], ...]] = {
     4: (((0, 3, 1, 2), "target is NHWC, golden NCHW: compared after transposing the target to NCHW"),
@@ -46,21 +67,101 @@ def _fmt(shape: tuple[int, ...]) -> str:
 
 
 def align(golden: np.ndarray, target: np.ndarray) -> Aligned:
+    """Line up two tensors: as they are, by a layout the shapes or the values imply, or flat."""
     gs, ts = tuple(golden.shape), tuple(target.shape)
     if gs == ts:
-        return Aligned(golden, target)
+        return _same_shape(golden, target)
     shapes = f"golden {_fmt(gs)} vs target {_fmt(ts)}"
     if golden.size != target.size:
         return Aligned(golden, target, error=f"shape mismatch: {shapes} ({golden.size} vs {target.size} elements)")
     if tuple(d for d in gs if d != 1) == tuple(d for d in ts if d != 1):
-        return Aligned(golden.reshape(-1), target.reshape(-1), note=f"shapes differ only by size-1 dimensions ({shapes})")
+        return _squeezed(golden, target, shapes)
     if len(gs) == len(ts):
         for perm, text in _LAYOUTS.get(len(gs), ()):
-            if tuple(ts[i] for i in perm) == gs:
+            if tuple(ts[i] for i in perm) == gs and len(_candidates(gs, ts)) == 1:
                 return Aligned(golden, np.transpose(target, perm), note=f"{text} ({shapes})")
+    found = _by_values(golden, target, shapes)
+    if found is not None:
+        return found
     return Aligned(
         golden.reshape(-1),
         target.reshape(-1),
         note=f"{shapes}: same size, compared as flat arrays",
         warn=f"shapes differ ({shapes}) and no layout transpose explains it; numbers are valid only for a pure reshape",
     )
+
+
+def _same_shape(golden: np.ndarray, target: np.ndarray) -> Aligned:
+    """Equal shapes: as they are, unless a repeated dim allows another layout and the values agree poorly."""
+    if len(_candidates(golden.shape, target.shape)) < 2 or _sample_cosine(golden, target) >= RETRY_COSINE:
+        return Aligned(golden, target)
+    return _by_values(golden, target, f"golden and target {_fmt(golden.shape)}") or Aligned(golden, target)
+
+
+def _squeezed(golden: np.ndarray, target: np.ndarray, shapes: str) -> Aligned:
+    """Shapes equal but for size-1 dims: a reshape, retried by values when the rest is ambiguous."""
+    g = golden.reshape(tuple(d for d in golden.shape if d != 1))
+    t = target.reshape(tuple(d for d in target.shape if d != 1))
+    note = f"shapes differ only by size-1 dimensions ({shapes})"
+    if len(_candidates(g.shape, t.shape)) > 1 and _sample_cosine(g, t) < RETRY_COSINE:
+        found = _by_values(g, t, shapes)
+        if found is not None:
+            return found
+    return Aligned(golden.reshape(-1), target.reshape(-1), note=note)
+
+
+def _candidates(gs: tuple[int, ...], ts: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Axis permutations of the target that give the golden shape (identity first; capped)."""
+    if len(gs) != len(ts) or sorted(gs) != sorted(ts) or len(ts) > MAX_RANK:
+        return []
+    known = [perm for perm, _ in _LAYOUTS.get(len(ts), ())]
+    found: list[tuple[int, ...]] = []
+    for perm in itertools.chain([tuple(range(len(ts)))], known, itertools.permutations(range(len(ts)))):
+        if perm not in found and tuple(ts[i] for i in perm) == tuple(gs):
+            found.append(perm)
+            if len(found) >= MAX_CANDIDATES:
+                break
+    return found
+
+
+def _by_values(golden: np.ndarray, target: np.ndarray, shapes: str) -> Aligned | None:
+    """The candidate layout that agrees best with the golden (exact first, else cosine), or None."""
+    perms = _candidates(tuple(golden.shape), tuple(target.shape))
+    if not perms:
+        return None
+    scored = [(_score(golden, np.transpose(target, p)), p) for p in perms]
+    best_score, best = max(scored, key=lambda item: item[0])
+    identity = tuple(range(target.ndim))
+    if best == identity:
+        return Aligned(golden, target)
+    how = "equal values" if best_score[0] else f"sampled cosine {best_score[1]:.4f}"
+    note = f"layout chosen by values: target axes permuted {best} ({how}; {len(perms)} layouts fit the shapes, {shapes})"
+    return Aligned(golden, np.transpose(target, best), note=note)
+
+
+def _score(golden: np.ndarray, target: np.ndarray) -> tuple[bool, float]:
+    """(exactly equal on the sample, sampled cosine): larger is a better alignment."""
+    g, t = _sample(golden), _sample(target)
+    return bool(np.array_equal(g, t)), _cosine(g, t)
+
+
+def _sample(a: np.ndarray) -> np.ndarray:
+    """A strided sample of ``a`` in C order (at most :data:`SAMPLE` elements), float64.
+
+    Indexed through the (possibly transposed) view, so no candidate layout is copied whole.
+    """
+    step = max(1, a.size // SAMPLE)
+    positions = np.arange(0, a.size, step)[:SAMPLE]
+    return np.asarray(a[np.unravel_index(positions, a.shape)], dtype=np.float64)
+
+
+def _sample_cosine(golden: np.ndarray, target: np.ndarray) -> float:
+    return _cosine(_sample(golden), _sample(target))
+
+
+def _cosine(g: np.ndarray, t: np.ndarray) -> float:
+    """Cosine of two float64 samples over positions finite on both (1.0 when undefined: nothing to retry)."""
+    keep = np.isfinite(g) & np.isfinite(t)
+    g, t = g[keep], t[keep]
+    norm = math.sqrt(float(g @ g) * float(t @ t))
+    return float(g @ t) / norm if norm > 0 else 1.0

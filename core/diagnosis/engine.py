@@ -301,8 +301,8 @@ def patch_commands(fixes: Sequence[PatchAction], model: str | None, nodes: froze
 
 
 def _cause_of(findings: list[Finding], r: dict[str, object], is_nan_origin: bool, drift: bool) -> str:
-    if r["kind"] == "input":
-        return "input-mismatch"
+    if r["kind"] == "input":  # a fixed.sim's quantised input is quantisation, not pre-processing
+        return "quantisation" if any(f.cause == "quantisation" for f in findings) else "input-mismatch"
     if r["health"] == "error":
         return "not-compared"
     if findings:
@@ -312,7 +312,7 @@ def _cause_of(findings: list[Finding], r: dict[str, object], is_nan_origin: bool
     if is_nan_origin:
         return "nan-inf"
     band = r["band"]
-    if band == "int8":
+    if band in ("int8", "int16"):
         return "quantisation"
     if band in ("fp16", "bf16"):
         return "precision"

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 from dumpscope.core.diagnosis.engine import Diagnosis
 from dumpscope.core.names import display
-from dumpscope.core.report.writers import worst_rows
+from dumpscope.core.report.writers import relative_path, worst_rows
 from dumpscope.core.comparison.result import Comparison
 
 
@@ -22,21 +23,24 @@ def _metric(v: object) -> str:
     return str(v)
 
 
-def markdown(cmp: Comparison, diag: Diagnosis, command: str | None = None, worst: int = 10) -> str:
+def markdown(cmp: Comparison, diag: Diagnosis, command: str | None = None, worst: int = 10,
+             base: Path | None = None) -> str:
     """Verdict, root causes with evidence, first divergent layer, worst rows, overflow
-    findings, unmatched tensors and the command that reproduces the report."""
+    findings, unmatched tensors and the command that reproduces the report.  Paths are
+    relative to ``base`` (the report's folder) or, without it, to the current directory."""
     sections = (
-        _header(cmp, diag), _warnings(diag), _root_causes(diag), _first_divergent(cmp, diag),
+        _header(cmp, diag, base), _warnings(diag), _root_causes(diag), _first_divergent(cmp, diag),
         _worst(cmp, diag, worst), _overflow(diag), _quantisation(diag), _unmatched(cmp), _reproduce(command),
     )
     return "\n".join(line for section in sections for line in section)
 
 
-def _header(cmp: Comparison, diag: Diagnosis) -> list[str]:
+def _header(cmp: Comparison, diag: Diagnosis, base: Path | None) -> list[str]:
     meta = cmp.meta
-    return ["# dumpscope diagnosis", "",
-            f"- golden: `{_md(meta.get('golden'))}` ({meta.get('golden_format')})",
-            f"- target: `{_md(meta.get('target'))}` ({meta.get('target_format')})",
+    where = "this report's folder" if base is not None else "the folder the command ran in"
+    return ["# dumpscope diagnosis", "", f"Paths are relative to {where}.", "",
+            f"- golden: `{_md(relative_path(meta.get('golden'), base))}` ({meta.get('golden_format')})",
+            f"- target: `{_md(relative_path(meta.get('target'), base))}` ({meta.get('target_format')})",
             f"- graph edges from: {diag.edges_source}", "",
             f"**Verdict: {'healthy' if diag.healthy else 'unhealthy'}.** {_md(diag.summary)}", ""]
 

@@ -76,12 +76,55 @@ class Record:
     length: int
     """Bytes of raw data (binary) or of the value text (text)."""
     is_float: bool
+    text: bool = False
+    """The record is in the text form (``length`` counts characters, not stored values)."""
 
 
-def _storage_dtype(rec: Record) -> np.dtype:
+def _declared_dtype(rec: Record) -> np.dtype:
+    """What the header says the bytes are: float32 (``isFloat: 1`` or a float type), else the SGS type."""
     if rec.is_float or rec.sgs_type.lower().startswith("float"):
         return np.dtype("<f4")
     return _INT_TYPES.get(rec.sgs_type, np.dtype(np.uint8))
+
+
+#: Alignment padding a record may carry beyond its tensor.
+MAX_PADDING = 64
+
+
+def _sized_dtype(rec: Record) -> np.dtype | None:
+    """What the bytes are when the header and the record's size disagree (a ``dequantFixed``
+    dump whose ``isFloat`` says one thing and the size another), else None.
+
+    A float header whose record is too short for float32 but holds the tensor in its SGS
+    integer type is read as that type; an integer header whose record holds exactly the
+    tensor in float32 (up to alignment) and far more than the integers need is read as float32.
+    """
+    count = math.prod(rec.shape)
+    declared = _declared_dtype(rec)
+    if rec.text or rec.length < 0 or count == 0:
+        return None
+    integer = _INT_TYPES.get(rec.sgs_type, np.dtype(np.uint8)) if rec.sgs_type in QUANT_DTYPES else None
+    if declared.kind == "f" and integer is not None and count * integer.itemsize <= rec.length < count * 4:
+        return integer
+    fits_float = count * 4 <= rec.length < count * 4 + MAX_PADDING
+    if declared.kind != "f" and fits_float and rec.length - count * declared.itemsize > MAX_PADDING:
+        return np.dtype("<f4")
+    return None
+
+
+def _storage_dtype(rec: Record) -> np.dtype:
+    """What the record's bytes are: the header's word, unless the size says otherwise."""
+    return _sized_dtype(rec) or _declared_dtype(rec)
+
+
+def storage_note(rec: Record) -> str | None:
+    """The sentence a row shows when the bytes were read as something other than the header says."""
+    sized = _sized_dtype(rec)
+    if sized is None:
+        return None
+    head = f"isFloat: {int(rec.is_float)}, type {rec.sgs_type}"
+    return (f"header ({head}) and record size disagree: {rec.length} bytes hold shape {list(rec.shape)} as "
+            f"{sized.name}, so the data was read as {sized.name}")
 
 
 def _dequantised(rec: Record) -> bool:
@@ -200,6 +243,7 @@ def scan(buf: mmap.mmap | bytes, text: bool) -> tuple[bool, list[Record], list[s
                 start=start,
                 length=length,
                 is_float=is_float,
+                text=text,
             )
         )
     return is_float, records, problems
@@ -236,6 +280,36 @@ def load_record(path: Path, rec: Record, text: bool) -> np.ndarray:
     else:
         out = raw
     return out.reshape(rec.shape)
+
+
+def _op_inputs(records: list[Record]) -> dict[int | None, tuple[str, ...]]:
+    """Op index -> the names of its ``//in`` records (constants included: the edges tell them apart)."""
+    out: dict[int | None, list[str]] = {}
+    for rec in records:
+        if rec.role == "in" and rec.op_index is not None:
+            names = out.setdefault(rec.op_index, [])
+            if rec.name not in names:
+                names.append(rec.name)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _node_inputs(op_inputs: dict[int | None, tuple[str, ...]], rec: Record, kind: str) -> tuple[str, ...]:
+    """The inputs of the op producing an activation record (none for inputs and constants)."""
+    return op_inputs.get(rec.op_index, ()) if kind == "activation" else ()
+
+
+#: SigmaStar's quantised types -> the integer dtype of their grid.
+QUANT_DTYPES: dict[str, str] = {"SGS_U8": "uint8", "SGS_S8": "int8", "SGS_S16": "int16", "SGS_U16": "uint16", "SGS_S32": "int32"}
+
+
+def quant_extra(rec: Record) -> list[tuple[str, str]]:
+    """The record's quantisation as the ``quant_*`` facts every check reads (scale, zero
+    point, grid dtype), for a fixed-point type whether or not the bytes were dequantised
+    (``dequantFixed``); none for float records or a scale that is not a positive number."""
+    qdtype = QUANT_DTYPES.get(rec.sgs_type)
+    if qdtype is None or not math.isfinite(rec.scale) or rec.scale <= 0 or not math.isfinite(rec.zero_point):
+        return []
+    return [("quant_scale", repr(rec.scale)), ("quant_zero_point", repr(rec.zero_point)), ("quant_dtype", qdtype)]
 
 
 _TEXT_CHUNK = 1 << 20
@@ -316,6 +390,8 @@ def _record_extra(rec: Record) -> tuple[tuple[str, str], ...]:
         ("zero_point", repr(rec.zero_point)),
         ("is_float", str(int(rec.is_float))),
         ("dequantised", str(int(_dequantised(rec)))),
+        *quant_extra(rec),
+        *((("note", note),) if (note := storage_note(rec)) else ()),
     ]
     if len(rec.shape) == 4:
         extra.append(("layout", "NHWC"))
@@ -328,8 +404,9 @@ def _record_kind(rec: Record) -> str:
     return "activation" if rec.role == "out" else "input"
 
 
-def _record_ref(p: Path, rec: Record, text: bool) -> TensorRef:
-    """One record as a tensor row (an unusable record: a row with the reason)."""
+def _record_ref(p: Path, rec: Record, text: bool, op_inputs: dict[int | None, tuple[str, ...]] | None = None) -> TensorRef:
+    """One record as a tensor row (an unusable record: a row with the reason); ``op_inputs``:
+    each op's ``//in`` names, the inputs of the op that produced the record."""
     kind = _record_kind(rec)
     error = record_problem(rec, text)
     dtype = "float32" if _dequantised(rec) or _storage_dtype(rec).kind == "f" else _storage_dtype(rec).name
@@ -343,6 +420,7 @@ def _record_ref(p: Path, rec: Record, text: bool) -> TensorRef:
         kind=kind,  # type: ignore[arg-type]
         source=f"{p}@{rec.start}",
         order=float(rec.op_index) if rec.op_index is not None else None,
+        node_inputs=_node_inputs(op_inputs or {}, rec, kind),
         extra=_record_extra(rec),
     )
     return TensorRef(info, None if error else partial(load_record, p, rec, text), error)
@@ -357,6 +435,7 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names i
     is_float, records, messages = _read_records(p, text)
     problems = [DumpProblem(str(p), m) for m in messages]
     produced = {r.name for r in records if r.role == "out"}
+    op_inputs = _op_inputs(records)
     tensors: dict[str, TensorRef] = {}
     for rec in records:
         if rec.role == "in" and not rec.constant and rec.name in produced:
@@ -364,7 +443,7 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names i
         if rec.name in tensors:
             problems.append(DumpProblem(str(p), f"tensor {rec.name!r} is dumped twice; the first record is used"))
             continue
-        tensors[rec.name] = _record_ref(p, rec, text)
+        tensors[rec.name] = _record_ref(p, rec, text, op_inputs)
     if not tensors and not problems:
         raise DumpError(f"{p}: a SigmaStar dump header but no tensor records")
     return Dump(path=path, format=NAME, tensors=tensors, problems=problems, meta={"file": str(p), "is_float": is_float})

@@ -140,20 +140,38 @@ def worst_rows(cmp: Comparison, n: int = 10) -> pl.DataFrame:
     )
 
 
-def markdown_report(cmp: Comparison, command: str | None = None, worst: int = 10) -> str:
-    """A short shareable report: inputs, verdict counts, first divergent layer, worst rows."""
-    sections = (_md_inputs(cmp), _md_counts(cmp), _md_first(cmp), _md_warnings(cmp), _md_worst(cmp, worst),
-                _md_unmatched(cmp), _md_reproduce(command))
+def markdown_report(cmp: Comparison, command: str | None = None, worst: int = 10, base: str | Path | None = None) -> str:
+    """A short shareable report: inputs, verdict counts, first divergent layer, worst rows.
+
+    Paths are written relative to ``base`` (the report's folder when it is a file; the
+    current directory otherwise) and the report says so: no absolute local path leaks
+    into a report that is shared.
+    """
+    sections = (_md_inputs(cmp, Path(base) if base is not None else None), _md_counts(cmp), _md_first(cmp),
+                _md_warnings(cmp), _md_worst(cmp, worst), _md_unmatched(cmp), _md_reproduce(command))
     return "\n".join(line for section in sections for line in section) + "\n"
 
 
-def _md_inputs(cmp: Comparison) -> list[str]:
+def relative_path(path: object, base: Path | None) -> str:
+    """``path`` relative to ``base`` (default: the current directory); as given when not a path."""
+    import os
+
+    if not isinstance(path, (str, Path)) or not str(path):
+        return str(path)
+    try:
+        return Path(os.path.relpath(Path(path).resolve(), (base or Path.cwd()).resolve())).as_posix()
+    except ValueError:  # another drive on Windows
+        return str(path)
+
+
+def _md_inputs(cmp: Comparison, base: Path | None) -> list[str]:
     meta = cmp.meta
-    lines = ["# dumpscope comparison", "",
-             f"- golden: `{meta.get('golden')}` ({meta.get('golden_format')})",
-             f"- target: `{meta.get('target')}` ({meta.get('target_format')})"]
+    where = "this report's folder" if base is not None else "the folder the command ran in"
+    lines = ["# dumpscope comparison", "", f"Paths are relative to {where}.", "",
+             f"- golden: `{relative_path(meta.get('golden'), base)}` ({meta.get('golden_format')})",
+             f"- target: `{relative_path(meta.get('target'), base)}` ({meta.get('target_format')})"]
     if meta.get("model"):
-        lines.append(f"- model: `{meta['model']}`")
+        lines.append(f"- model: `{relative_path(meta['model'], base)}`")
     return lines + [f"- preset: `{meta.get('preset')}`; order from {meta.get('order')}", ""]
 
 
@@ -206,18 +224,26 @@ def _md_unmatched(cmp: Comparison) -> list[str]:
 
 
 def _md_reproduce(command: str | None) -> list[str]:
-    return ["", "Reproduce:", "", f"```\n{command}\n```"] if command else []
+    return ["", "Reproduce (from the folder the command ran in):", "", f"```\n{command}\n```"] if command else []
 
 
 def write_markdown(cmp: Comparison, out: str | Path | TextIO, command: str | None = None) -> None:
-    text = markdown_report(cmp, command)
+    base = Path(out).resolve().parent if isinstance(out, (str, Path)) else None
+    text = markdown_report(cmp, command, base=base)
     if isinstance(out, (str, Path)):
         Path(out).write_text(text, encoding="utf-8")
     else:
         out.write(text)
 
 
-WRITERS = {"csv": write_csv, "json": write_json, "markdown": write_markdown}
+def write_sigmastar(cmp: Comparison, out: str | Path | TextIO) -> None:
+    """SigmaStar's auto_dump_debug.sh listing (see :mod:`dumpscope.core.report.sigmastar`)."""
+    from dumpscope.core.report.sigmastar import write_listing
+
+    write_listing(cmp, out)
+
+
+WRITERS = {"csv": write_csv, "json": write_json, "markdown": write_markdown, "sigmastar": write_sigmastar}
 
 
 def to_text(cmp: Comparison, fmt: str) -> str:

@@ -158,6 +158,9 @@ class OverflowReport:
     """``(file, message)`` for Opdebug files that could not be decoded."""
     files: int = 0
     """Opdebug files (or msaccucmp JSONs) read, including those with all statuses zero."""
+    duplicates: int = 0
+    """Records dropped because another file holds the same event (msaccucmp's parsed JSON
+    of a raw Opdebug file, wherever it lies): each event is counted once."""
 
 
 @dataclass(frozen=True)
@@ -514,8 +517,35 @@ def scan(path: Path, with_stats: bool = True) -> OverflowReport:
         if p.parent not in ops:
             ops[p.parent] = _op_files(by_dir.get(p.parent, []))
         report.records += [_linked(rec, ops[p.parent], with_stats) for rec in recs]
+    report.records, report.duplicates = dedupe(report.records)
     report.records.sort(key=lambda r: (r.timestamp if r.timestamp is not None else math.inf, r.file))
     return report
+
+
+def event_key(rec: OverflowRecord) -> tuple[object, ...]:
+    """What identifies one overflow event: unit, task, stream, FFTS context/thread, status and
+    the Opdebug file's timestamp (the raw file and msaccucmp's JSON of it share all of them)."""
+    return (rec.unit, rec.task_id, rec.stream_id, rec.context_id, rec.thread_id, rec.status, rec.timestamp)
+
+
+def dedupe(records: list[OverflowRecord]) -> tuple[list[OverflowRecord], int]:
+    """``records`` with each event once (the raw file's record preferred over a parsed JSON's,
+    then a linked one); and how many were dropped.  Records without a timestamp are kept."""
+    best: dict[tuple[object, ...], OverflowRecord] = {}
+    kept: list[OverflowRecord] = []
+    for rec in records:
+        if rec.timestamp is None:
+            kept.append(rec)
+            continue
+        key = event_key(rec)
+        if key not in best or _rank(rec) < _rank(best[key]):
+            best[key] = rec
+    unique = kept + list(best.values())
+    return unique, len(records) - len(unique)
+
+
+def _rank(rec: OverflowRecord) -> tuple[bool, bool]:
+    return rec.layout == "msaccucmp-json", rec.op_name is None
 
 
 def _debug_files(path: Path) -> tuple[list[Path], list[Path]]:

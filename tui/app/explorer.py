@@ -32,6 +32,7 @@ from dumpscope.tui.app.op_index import OpIndex
 from dumpscope.tui.app.palette import ActionsProvider
 from dumpscope.tui.app.screens.help import HelpScreen, KeyHelp, collect_bindings
 from dumpscope.tui.app.widgets.layer_list import LayerList
+from dumpscope.core.vendor.sigmastar import STAGES, both_sigmastar
 from dumpscope.tui.app.filters import Query, QueryError
 from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS, LayerRows
 from dumpscope.tui.app.widgets.summary_bar import Summary, SummaryBar, styled
@@ -56,6 +57,8 @@ class CompareRequest:
     graph: Path | None = None
     thresholds: tuple[str, ...] = ()
     """``KEY=VALUE`` overrides, as ``--threshold`` takes them."""
+    stage: str | None = None
+    """SigmaStar: which of seed 004's three comparisons this is (``--stage``; None: told from the dumps)."""
 
 
 class DumpscopeApp(App[int]):
@@ -197,6 +200,7 @@ class DumpscopeApp(App[int]):
         self.comparison = comparison
         if self.rows is None or self.rows.n != comparison.frame.height:
             self.rows = LayerRows(comparison.frame)
+            self.rows.sigmastar = both_sigmastar(comparison.meta)
             self._known_ops = None
             self.layer_list.set_rows(self.rows, self._view())
         else:
@@ -249,6 +253,9 @@ class DumpscopeApp(App[int]):
             status.append(styled("[$warning]comparison cancelled: rows left pending[/]"))
         if self.rows is not None:
             status += _view_notes(self.view, self.rows, self.layer_list.view.size)
+        stage = STAGES.get(str(self.comparison.meta.get("stage"))) if self.comparison is not None else None
+        if stage:  # SigmaStar: which of seed 004's three comparisons this is
+            status.append(styled("[b]$stage[/b]", stage=stage))
         warnings = self._warnings()
         if warnings:
             status.append(styled(f"[$warning]⚠ {len(warnings)} input warning{'s' if len(warnings) > 1 else ''} (w)[/]"))
@@ -273,6 +280,8 @@ class DumpscopeApp(App[int]):
                     now = monotonic()
                     if now - last >= 0.25 or progress.done >= progress.total:
                         last = now
+                        if request.stage:
+                            progress.comparison.meta["stage"] = request.stage
                         self.post_message(self.Progressed(progress.comparison, progress.done, progress.total))
             finally:
                 close = getattr(stream, "close", None)  # a generator holds the thread pool: release it now

@@ -220,6 +220,15 @@ async def generated_screenshots(out: Path) -> list[Path]:
     )
 
 
+async def sigmastar_screenshots(out: Path, benchmark: Path, sample: Path) -> list[Path]:
+    """A SigmaStar pair (float.sim vs fixed.sim): SigmaStar's MSE / RMSE columns, the first
+    divergent layer and its records' type, scale and zero point in the tensor pane."""
+    from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
+
+    app = DumpscopeApp(CompareRequest(benchmark, sample, None), theme=THEME)
+    return await _shoot(app, [("sigmastar", _keys("f"))], out)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m dumpscope.tui.app.screenshots", description=__doc__)
     parser.add_argument("--out", type=Path, default=Path("screenshots"), help="output directory (default: screenshots)")

@@ -18,17 +18,36 @@ if TYPE_CHECKING:
     from dumpscope.tui.app.explorer import DumpscopeApp
 
 
-def add_comparison_arguments(p: argparse.ArgumentParser) -> None:
-    """The inputs shared by compare, diagnose and the UI."""
+def add_comparison_arguments(p: argparse.ArgumentParser, three_way: bool = False) -> None:
+    """The inputs shared by compare, diagnose and the UI, with msaccucmp's spellings.
+
+    ``-g``/``-m`` name the golden and the target ("my") dump as msaccucmp does, ``-f`` the
+    fused graph (the vendor meaning, so ``--format`` is long-only) and ``-cf`` the graph
+    of the fusion-off run; :func:`resolve_sides` turns either spelling into
+    ``args.golden``, ``args.target``, ``args.b`` and ``args.graphs``.
+    """
     from dumpscope.core.comparison.judge import PRESETS
 
-    p.add_argument("golden", help="golden (reference) dump: a directory of .npy files, an .npz, or a vendor dump")
-    p.add_argument("target", help="target dump to check against the golden")
+    p.add_argument("golden", nargs="?", help="golden (reference) dump: a directory of .npy files, an .npz, or a vendor dump")
+    p.add_argument("target", nargs="?", help="target dump to check against the golden")
+    if three_way:
+        p.add_argument("b", nargs="?", metavar="B",
+                       help="a second target: three-way compare, A (TARGET) and B each against GOLDEN, side by side")
+    p.add_argument("-g", "--golden", dest="golden_flag", metavar="DUMP", help="golden dump (msaccucmp's -g)")
+    p.add_argument("-m", "--my-dump", dest="target_flag", metavar="DUMP", help="target dump (msaccucmp's -m)")
     p.add_argument("--model", metavar="MODEL.onnx", help="ONNX model: gives the topological order and node names")
-    p.add_argument("--graph", metavar="GRAPH.json",
-                   help="Ascend ATC graph JSON (atc --mode=1/5): pairs fused target ops with their golden originals")
+    p.add_argument("--graph", action="append", default=[], metavar="GRAPH.json",
+                   help="Ascend ATC graph JSON (atc --mode=1/5): pairs fused target ops with their golden originals; "
+                        "three-way: once per side (A then B)")
+    p.add_argument("-f", "--fusion-rule-file", dest="fused_graph", metavar="GRAPH.json",
+                   help="msaccucmp's -f: the ATC graph JSON of the fused (fusion on) run")
+    p.add_argument("-cf", "--close-fusion-rule-file", dest="unfused_graph", metavar="GRAPH.json",
+                   help="msaccucmp's -cf: the ATC graph JSON of the fusion-off run (fusion on vs off)")
     p.add_argument("--preset", choices=sorted(PRESETS), default="auto",
                    help="health thresholds: " + "; ".join(f"{k}: {v[0]}" for k, v in PRESETS.items()))
+    p.add_argument("--stage", choices=("framework-float", "float-fixed", "fixed-offline"),
+                   help="SigmaStar (seed 004): which comparison this is -- framework vs float.sim, float.sim vs "
+                        "fixed.sim, or fixed.sim vs offline/board log/output folders (default: told from the dumps)")
     p.add_argument("--threshold", action="append", default=[], metavar="KEY=VALUE",
                    help="override a threshold: METRIC=V (fail), METRIC.warn=V, BAND.METRIC.fail=V, rtol=V, atol=V")
     add_selection_arguments(p)  # msprobe step/rank trees and Ascend step/device trees (issue 15)
@@ -64,10 +83,83 @@ def check_theme(theme: str | None) -> None:
 
 def check_paths(args: argparse.Namespace) -> None:
     """Refuse missing golden/target/model/graph paths before the terminal is taken over."""
-    for label in ("golden", "target", "model", "graph"):
-        path = getattr(args, label)
+    resolve_sides(args)
+    named = [("golden", args.golden), ("target", args.target), ("B", args.b), ("model", args.model)]
+    for label, path in [*named, *(("graph", g) for g in args.graphs)]:
         if path is not None and not Path(path).exists():
             raise UsageError(f"{label} {path}: no such file or directory")
+
+
+def resolve_sides(args: argparse.Namespace) -> None:
+    """Settle ``golden``, ``target``, ``b`` and ``graphs`` (one graph or None per target side).
+
+    Positionals and ``-g``/``-m`` may not name the same side twice.  With ``-f`` and ``-cf``
+    and two dumps (msaccucmp's fusion on vs off), the fusion-off dump is the reference and
+    the fused dump the target, whichever of ``-g``/``-m`` names them: the graph whose op
+    names the dump's files carry decides (:func:`~dumpscope.core.vendor.sides.graph_owner`).
+    """
+    if getattr(args, "_resolved", False):
+        return
+    _settle_dumps(args)
+    graphs = _settle_graphs(args)
+    if len(graphs) > (2 if args.b else 1):
+        raise UsageError("too many graphs: one per target side (--graph A.json [--graph B.json], or -f / -cf)")
+    args.graphs = (graphs + [None, None])[:2]
+    args._resolved = True
+
+
+def _settle_dumps(args: argparse.Namespace) -> None:
+    """``golden``/``target``/``b`` from positionals or ``-g``/``-m`` (a side named twice is an error)."""
+    args.golden = _one("golden", getattr(args, "golden_flag", None), args.golden)
+    args.target = _one("target", getattr(args, "target_flag", None), args.target)
+    args.b = getattr(args, "b", None)
+    missing = [label for label in ("golden", "target") if getattr(args, label) is None]
+    if missing:
+        raise UsageError(f"dumpscope {getattr(args, 'command', None) or 'compare'}: the following arguments are required: "
+                         f"{', '.join(missing)} (GOLDEN TARGET, or -g GOLDEN -m TARGET)")
+
+
+def _settle_graphs(args: argparse.Namespace) -> list[str]:
+    """Every graph named, in side order; for fusion on vs off, the fused dump becomes the target."""
+    args.fused_graph, args.unfused_graph = getattr(args, "fused_graph", None), getattr(args, "unfused_graph", None)
+    single = getattr(args, "graph", None)
+    args.graph = [single] if isinstance(single, str) else list(single or [])
+    if args.unfused_graph and not args.fused_graph:
+        raise UsageError("-cf (the fusion-off graph) goes with -f (the fused graph)")
+    if args.b is None and args.fused_graph and args.unfused_graph:
+        _fusion_sides(args)
+        return [*args.graph, args.fused_graph]
+    return [*args.graph, *(g for g in (args.fused_graph, args.unfused_graph) if g)]
+
+
+def invocation() -> str:
+    """How to run dumpscope again from this shell: ``dumpscope`` when that is what runs now,
+    else the path this process was started by, as typed (``.venv/bin/dumpscope`` after the
+    README's install), else ``<python> -m dumpscope``."""
+    import shlex
+    import shutil
+
+    argv0 = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if argv0 is None or argv0.name != "dumpscope" or not argv0.exists():
+        return f"{shlex.quote(sys.executable)} -m dumpscope"
+    on_path = shutil.which("dumpscope")
+    if on_path and Path(on_path).resolve() == argv0.resolve():
+        return "dumpscope"
+    return shlex.quote(str(argv0))
+
+
+def _one(label: str, flag: str | None, positional: str | None) -> str | None:
+    if flag and positional:
+        raise UsageError(f"the {label} dump is named twice ({positional} and {flag})")
+    return flag or positional
+
+
+def _fusion_sides(args: argparse.Namespace) -> None:
+    """Fusion on vs off, two NPU dumps: the unfused run is the reference, the fused run the target."""
+    from dumpscope.core.vendor.sides import graph_owner
+
+    if graph_owner(args.fused_graph, (args.golden, args.target)) == 0:
+        args.golden, args.target = args.target, args.golden
 
 
 def thresholds(args: argparse.Namespace):  # type: ignore[no-untyped-def]
@@ -81,12 +173,22 @@ def thresholds(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def load_comparison(args: argparse.Namespace) -> Comparison:
+    """Run the comparison described by the shared arguments (a ``--stage`` named in its meta)."""
+    cmp = _run_comparison(args)
+    if getattr(args, "stage", None):
+        cmp.meta["stage"] = args.stage
+    return cmp
+
+
+def _run_comparison(args: argparse.Namespace) -> Comparison:
     """Run the comparison described by the shared arguments, with progress on a terminal."""
     from dumpscope.core.comparison.pipeline import compare
 
+    resolve_sides(args)
     th = thresholds(args)
+    graph = args.graphs[0]
     if not sys.stderr.isatty():
-        return compare(args.golden, args.target, model=args.model, graph=args.graph, thresholds=th)
+        return compare(args.golden, args.target, model=args.model, graph=graph, thresholds=th)
     from rich.progress import Progress
 
     bar = Progress(transient=True)
@@ -97,7 +199,7 @@ def load_comparison(args: argparse.Namespace) -> Comparison:
         bar.update(task, completed=done, total=total)
 
     try:
-        return compare(args.golden, args.target, model=args.model, graph=args.graph, thresholds=th, progress=progress)
+        return compare(args.golden, args.target, model=args.model, graph=graph, thresholds=th, progress=progress)
     finally:
         bar.stop()
 

@@ -37,6 +37,7 @@ COMMANDS: tuple[str, ...] = (
     "explain",
     "overflow",
     "fusion",
+    "convert",
     "patch",
     "open",
     "demo",
@@ -130,10 +131,23 @@ def _run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("dumpscope: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return _pipe_closed()
     except Exception as exc:  # noqa: BLE001 - the one place that turns errors into exit codes
         if getattr(args, "debug", False):
             raise
         return _report(exc)
+
+
+def _pipe_closed() -> int:
+    """The reader of a pipe went away (``| head``, ``less`` quit): stop quietly, as ``cat`` does."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit's flush
+    except (OSError, ValueError):  # stdout is not a real file (a test's capture)
+        pass
+    return EXIT_OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:

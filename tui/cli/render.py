@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from rich import box
@@ -10,7 +11,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from dumpscope.core.comparison.order import display_order
 from dumpscope.core.comparison.result import Comparison
+from dumpscope.core.vendor.sigmastar import stage_line
 from dumpscope.tui.app.widgets.layer_rows import HEALTH_LABEL, short_dtype
 from dumpscope.tui.cli.safe import markup, plain
 
@@ -19,6 +22,20 @@ from dumpscope.tui.cli.safe import markup, plain
 HEALTH_STYLE: dict[str, str] = {
     "ok": "green", "warn": "yellow", "fail": "bold red", "error": "bold magenta", "unmatched": "dim", "pending": "dim",
 }
+
+
+#: Line width for Rich output that is not going to a terminal (a pipe, a file): wide enough that
+#: names and messages are not folded at a terminal's 80 columns.
+PIPE_WIDTH = 240
+
+
+def output_console(file: Any = None) -> Console:
+    """A Console for stdout (or ``file``): the terminal's width on a terminal, :data:`PIPE_WIDTH`
+    (and no colour) when piped or written to a file."""
+    import sys
+
+    stream = file or sys.stdout
+    return Console(file=stream) if stream.isatty() else Console(file=stream, width=PIPE_WIDTH, color_system=None)
 
 
 def fmt_metric(v: float | None, digits: int = 6) -> str:
@@ -31,6 +48,26 @@ def fmt_metric(v: float | None, digits: int = 6) -> str:
     if v != 0 and (abs(v) < 1e-4 or abs(v) >= 1e6):
         return f"{v:.{digits - 3}e}"
     return f"{v:.{digits}f}" if abs(v) < 10 else f"{v:.{max(digits - 3, 1)}f}"
+
+
+def _count(v: int | None) -> str:
+    """A NaN/Inf count; ``?`` when the source did not record it (imported CSV rows)."""
+    return "?" if v is None else str(v)
+
+
+def nan_inf_text(r: dict[str, Any]) -> str:
+    """NaN/Inf counts of both sides, ``golden target`` (a golden-only NaN must show)."""
+    if r["side"] != "both":
+        return ""
+    return f"{_count(r['nan_golden'])}/{_count(r['inf_golden'])} {_count(r['nan_target'])}/{_count(r['inf_target'])}"
+
+
+def shown_rows(cmp: Comparison, limit: int | None) -> list[dict[str, Any]]:
+    """The rows a table shows: activations first, constants after (:mod:`~dumpscope.core.comparison.order`)."""
+    order = display_order(cmp.frame)
+    if limit is not None:
+        order = order[:limit]
+    return cmp.frame[order].to_dicts() if len(order) else []
 
 
 def health_text(health: str) -> Text:
@@ -50,18 +87,18 @@ def _table(wide: bool) -> Table:
     if wide:
         table.add_column("max abs err", justify="right", no_wrap=True)
     table.add_column("rel. dist", justify="right", no_wrap=True)
-    table.add_column("NaN/Inf", justify="right", no_wrap=True)
+    table.add_column("NaN/Inf g t", justify="right", no_wrap=True)
     table.add_column("health", no_wrap=True)
     return table
 
 
-def _cells(r: dict[str, Any], wide: bool) -> list[str | Text]:
-    """One compared row as the table's cells (names escaped for the terminal)."""
-    nan_inf = f"{r['nan_target'] or 0}/{r['inf_target'] or 0}" if r["side"] == "both" else ""
-    cells: list[str | Text] = [str(r["index"]), markup(r["name"]), markup(r["op_type"] or "")]
+def _cells(r: dict[str, Any], wide: bool, esc: Callable[[object], str] = markup) -> list[str | Text]:
+    """One compared row as the table's cells (names escaped for the terminal by ``esc``)."""
+    nan_inf = nan_inf_text(r)
+    cells: list[str | Text] = [str(r["index"]), esc(r["name"]), esc(r["op_type"] or "")]
     if wide:
         shape = "×".join(str(d) for d in r["shape"]) if r["shape"] is not None else "?"
-        cells += [shape, markup(f"{short_dtype(r['dtype'])}/{short_dtype(r['target_dtype'])}")]
+        cells += [shape, esc(f"{short_dtype(r['dtype'])}/{short_dtype(r['target_dtype'])}")]
     cells.append(fmt_metric(r["cosine_similarity"], 8))
     if wide:
         cells.append(fmt_metric(r["max_absolute_error"]))
@@ -72,15 +109,13 @@ def _cells(r: dict[str, Any], wide: bool) -> list[str | Text]:
 def render_table(cmp: Comparison, console: Console | None = None, limit: int | None = 1000) -> None:
     """Print the layer table, a summary line and the first divergent layer."""
     console = console or Console()
-    frame = cmp.frame
     wide = console.width >= 118
     table = _table(wide)
-    shown = frame if limit is None else frame.head(limit)
-    for r in shown.iter_rows(named=True):
+    for r in shown_rows(cmp, limit):
         table.add_row(*_cells(r, wide))
     console.print(table)
-    if limit is not None and frame.height > limit:
-        console.print(f"[dim]… {frame.height - limit} more rows (use --format csv/json/parquet for all)[/dim]")
+    for text, style in _notes(cmp, limit):
+        console.print(Text(text, style=style))
     console.print(summary_text(cmp))
     for w in (cmp.meta.get("warnings") or [])[:10]:  # type: ignore[union-attr]
         console.print(Text(f"warning: {plain(w)}", style="yellow"))
@@ -100,3 +135,120 @@ def summary_text(cmp: Comparison) -> Text:
         r = cmp.frame.row(first, named=True)
         text.append(f"— first divergent: #{r['index']} {plain(r['name'])} ({plain(r['op_type'] or '?')}): {plain(r['message'] or '')}")
     return text
+
+
+def _notes(cmp: Comparison, limit: int | None) -> list[tuple[str, str]]:
+    """``(text, style)`` lines printed under the table, in a terminal and piped alike."""
+    from dumpscope.core.comparison.order import is_constant
+
+    notes = []
+    if limit is not None and cmp.frame.height > limit:
+        notes.append((f"… {cmp.frame.height - limit} more rows (use --format csv/json/parquet for all)", "dim"))
+    stage = stage_line(cmp.meta.get("stage"))  # type: ignore[arg-type]
+    if stage:
+        notes.append((stage, "bold"))
+    n = int(is_constant(cmp.frame).sum())
+    if n:
+        notes.append((f"{n} constant rows are listed after the activations", "dim"))
+    return notes
+
+
+def plain_lines(cmp: Comparison, limit: int | None = 1000) -> list[str]:
+    """The layer table as plain text at full width: every column whole, nothing wrapped.
+
+    For piped output (a file, ``less``, ``grep``): a terminal's 80 columns do not apply.
+    """
+    header = ["#", "name", "op", "shape", "dtype g/t", "cosine", "max abs err", "rel. dist", "NaN/Inf g t", "health"]
+    rows = [[_plain_cell(c) for c in _cells(r, True, plain)] for r in shown_rows(cmp, limit)]
+    widths = [max(len(x) for x in col) for col in zip(header, *rows, strict=True)]
+    right = {0, 5, 6, 7, 8}
+    lines = []
+    for cells in (header, *rows):
+        out = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))]
+        lines.append("  ".join(out).rstrip())
+    return lines
+
+
+def _plain_cell(cell: str | Text) -> str:
+    return (cell.plain if isinstance(cell, Text) else cell).replace("\n", " ")
+
+
+def render_plain(cmp: Comparison, out: Any, limit: int | None = 1000) -> None:
+    """Print :func:`plain_lines`, the summary and warnings to the text stream ``out``."""
+    for line in plain_lines(cmp, limit):
+        out.write(line + "\n")
+    for text, _ in _notes(cmp, limit):
+        out.write(text + "\n")
+    out.write(summary_text(cmp).plain + "\n")
+    for w in (cmp.meta.get("warnings") or [])[:10]:  # type: ignore[union-attr]
+        out.write(f"warning: {plain(w)}\n")
+
+
+def threeway_lines(tw: Any, limit: int | None = 1000) -> list[str]:
+    """A three-way comparison as plain full-width text: A's and B's metrics side by side, a
+    ``worse`` column, then a per-side summary and the op whose error appears on one side only."""
+    a, b = tw.labels
+    header = ["#", "name", f"{a} health", f"{a} cosine", f"{a} rel.dist", f"{b} health", f"{b} cosine", f"{b} rel.dist", "worse"]
+    frame = tw.frame[display_order(tw.frame)]
+    frame = frame if limit is None else frame.head(limit)
+    rows = [_threeway_cells(r) for r in frame.iter_rows(named=True)]
+    widths = [max(len(x) for x in col) for col in zip(header, *rows, strict=True)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip() for cells in (header, *rows)]
+    return lines + threeway_summary(tw)
+
+
+def threeway_summary(tw: Any) -> list[str]:
+    """How many rows each side is worse on, and per side the op whose error appears there only."""
+    a, b = tw.labels
+    counts = tw.worse_counts()
+    lines = [f"worse rows: {a}: {counts['A']}, {b}: {counts['B']}, the same: {counts['=']}, "
+             f"compared on one side only: {counts['']}"]
+    blames = (tw.first_blame(side) for side in ("A", "B"))
+    return lines + [plain(blame.sentence(tw.labels)) for blame in blames if blame is not None]
+
+
+def render_threeway(tw: Any, console: Console, limit: int | None = 1000) -> None:
+    """A three-way comparison on a terminal: Rich, names folded, rel. distance only when wide."""
+    a, b = tw.labels
+    wide = console.width >= 118
+    table = Table(box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False, padding=(0, 1))
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("name", overflow="fold", min_width=16)
+    for label in (a, b):
+        table.add_column(f"{label}\nhealth", no_wrap=True)
+        table.add_column(f"{label}\ncosine", justify="right", no_wrap=True)
+        if wide:
+            table.add_column(f"{label}\nrel. dist", justify="right", no_wrap=True)
+    table.add_column("worse", no_wrap=True)
+    frame = tw.frame[display_order(tw.frame)]
+    for r in (frame if limit is None else frame.head(limit)).iter_rows(named=True):
+        cells = _threeway_cells(r)
+        row: list[str | Text] = [cells[0], markup(r["name"])]
+        for k, p in ((2, "a"), (5, "b")):
+            row += [health_text(r[f"{p}_health"]) if r[f"{p}_health"] else Text("–"), cells[k + 1]]
+            row += [cells[k + 2]] if wide else []
+        table.add_row(*row, Text(cells[-1], style="bold" if cells[-1] in ("A", "B") else ""))
+    console.print(table)
+    for line in threeway_summary(tw):
+        console.print(Text(line))
+
+
+def _threeway_cells(r: dict[str, Any]) -> list[str]:
+    cells = [str(r["index"]), plain(r["name"])]
+    for p in ("a", "b"):
+        health = r[f"{p}_health"]
+        cells += [HEALTH_LABEL.get(health, "–") if health else "–", fmt_metric(r[f"{p}_cosine_similarity"], 8),
+                  fmt_metric(r[f"{p}_relative_euclidean_distance"])]
+    return [*cells, r["worse"] or ""]
+
+
+def print_table(cmp: Comparison, out: Any = None, limit: int | None = 1000) -> None:
+    """The layer table on ``out`` (default stdout): Rich on a terminal, :func:`render_plain`
+    when piped or written to a file (no 80-column wrap, the health column whole)."""
+    import sys
+
+    stream = out or sys.stdout
+    if stream.isatty():
+        render_table(cmp, Console(file=stream), limit=limit)
+    else:
+        render_plain(cmp, stream, limit)

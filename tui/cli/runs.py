@@ -55,6 +55,9 @@ def _error_code(failed: bool) -> int:
 def route(args: argparse.Namespace, render: str) -> int | None:
     """Run an msprobe or several-run Ascend comparison (``render``: ``compare`` or
     ``diagnose``), or return None to let the ordinary path run."""
+    from dumpscope.tui.cli.args import resolve_sides
+
+    resolve_sides(args)  # GOLDEN TARGET or -g/-m
     if is_msprobe(args.target) or is_msprobe(args.golden):
         return _run_msprobe(args, render)
     return _route_ascend(args, render)
@@ -81,6 +84,9 @@ def msprobe_report(args: argparse.Namespace) -> MsprobeReport:
 def msprobe_comparison(args: argparse.Namespace) -> Comparison | None:
     """For the app: the msprobe step/rank that diverges first (or the only/first one) as a
     Comparison with its module tree and per-rank summary; None when not msprobe."""
+    from dumpscope.tui.cli.args import resolve_sides
+
+    resolve_sides(args)
     if not (is_msprobe(args.target) or is_msprobe(args.golden)):
         return None
     from dumpscope.core.comparison.msprobe_view import as_comparison
@@ -253,7 +259,7 @@ def _compare_run(args: argparse.Namespace, run: AscendRun, golden_runs: list[Asc
     if golden is None:
         return RunResult(run, error=f"{run.label}: present on the target side only")
     try:
-        cmp = compare(golden, run.path, model=args.model, graph=args.graph, thresholds=thresholds(args))
+        cmp = compare(golden, run.path, model=args.model, graph=args.graphs[0], thresholds=thresholds(args))
     except (DumpError, ValueError, OSError) as exc:
         return RunResult(run, error=str(exc))
     return RunResult(run, cmp, first_row=cmp.first_divergent())

@@ -13,6 +13,7 @@ from dumpscope.core.diagnosis.checks import (
     opdebug,
     overflow,
     quantisation,
+    sigmastar,
 )
 from dumpscope.core.diagnosis.checks.base import (
     EXP_OPS,
@@ -30,7 +31,9 @@ from dumpscope.core.diagnosis.checks.base import (
 from dumpscope.core.inspect.overflow import quant_params, row_ref
 
 #: The registry: every check, in the order its findings are listed.
-CHECKS: tuple[Check, ...] = (overflow.CHECK, constants.CHECK, quantisation.CHECK, opdebug.CHECK, fusion.CHECK)
+CHECKS: tuple[Check, ...] = (
+    overflow.CHECK, constants.CHECK, quantisation.CHECK, opdebug.CHECK, fusion.CHECK, sigmastar.CHECK,
+)
 
 __all__ = [
     "CHECKS", "EXP_OPS", "FEW_LEVELS", "SUM_OPS", "WIDE_RANGE", "CheckContext", "Finding", "PatchAction",

@@ -73,16 +73,22 @@ _COLUMNS: tuple[Column, ...] = (
     Column("origin", "src", 3, lambda r, p: r.origin_label(p), priority=5),
     Column("health", "health", 6, lambda r, p: r.health_label(p), priority=0),
 )
+#: SigmaStar pairs show the listing's MSE and RMSE (SigmaStar) instead of max abs / rmse.
+_SIGMASTAR_COLUMNS: dict[str, Column] = {
+    "max_abs": Column("mse", "MSE", 8, lambda r, p: fmt_num(float(r.mse[p])), right=True, priority=6),
+    "rmse": Column("sgs_rmse", "RMSE(S)", 8, lambda r, p: fmt_num(float(r.sgs_rmse[p])), right=True, priority=4),
+}
 _SORT_COLUMN = {"order": "index", "cos": "cos", "max_abs": "max_abs", "rmse": "rmse", "health": "health",
                 "op": "op", "name": "name"}
 _GAP = 1
 _GUTTER = 2
 
 
-def layout_columns(width: int, index_width: int, op_width: int) -> list[Column]:
+def layout_columns(width: int, index_width: int, op_width: int, sigmastar: bool = False) -> list[Column]:
     """The columns that fit in ``width`` cells; the name column takes what is left."""
     fitted = {"index": max(index_width, 3), "op": max(2, min(op_width, _OP_MAX))}
-    cols = [Column(**{**c.__dict__, "width": fitted[c.id]}) if c.id in fitted else c for c in _COLUMNS]
+    base = [_SIGMASTAR_COLUMNS.get(c.id, c) for c in _COLUMNS] if sigmastar else list(_COLUMNS)
+    cols = [Column(**{**c.__dict__, "width": fitted[c.id]}) if c.id in fitted else c for c in base]
 
     def used(cs: list[Column]) -> int:
         return _GUTTER + sum(c.width for c in cs) + _GAP * (len(cs) - 1)
@@ -262,7 +268,7 @@ class LayerList(ScrollView, can_focus=True):
         if not self._columns and self.rows is not None:
             index = self.rows.index
             widest = max(len(str(int(index.min(initial=0)))), len(str(int(index.max(initial=0)))))
-            self._columns = layout_columns(width, widest, self.rows.op_width)
+            self._columns = layout_columns(width, widest, self.rows.op_width, self.rows.sigmastar)
         return self._columns
 
     def render_line(self, y: int) -> Strip:

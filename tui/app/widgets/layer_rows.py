@@ -116,6 +116,9 @@ class LayerRows:
     def __init__(self, frame: pl.DataFrame) -> None:
         self._load(frame)
 
+    sigmastar: bool = False
+    """Both sides are SigmaStar dumps: the list shows SigmaStar's MSE and RMSE (set by the app)."""
+
     def _load(self, frame: pl.DataFrame) -> None:
         self.frame = frame
         self.n = frame.height
@@ -207,6 +210,9 @@ class LayerRows:
         self.max_abs = floats("max_absolute_error")
         self.rmse = floats("root_mean_square_error")
         self.rel = floats("relative_euclidean_distance")
+        nans = np.full(frame.height, np.nan)
+        self.mse = floats("mse") if "mse" in frame.columns else nans  # SigmaStar's listing columns
+        self.sgs_rmse = floats("sgs_rmse") if "sgs_rmse" in frame.columns else nans
         self.nan = ints("nan_target") + ints("nan_golden")
         self.inf = ints("inf_target") + ints("inf_golden")
         self.nan_g, self.inf_g = ints("nan_golden"), ints("inf_golden")

@@ -45,6 +45,8 @@ METRICS: tuple[tuple[str, str], ...] = (
     ("sqnr_db", "SQNR dB"),
     ("within_tolerance", "within tolerance"),
 )
+#: SigmaStar's listing metrics, shown when both sides are SigmaStar dumps.
+SIGMASTAR_METRICS: tuple[tuple[str, str], ...] = (("mse", "MSE"), ("sgs_rmse", "RMSE (SigmaStar)"))
 SIDE_ROWS: tuple[tuple[str, str], ...] = (("min", "min"), ("max", "max"), ("mean", "mean"), ("std", "std"),
                                           ("nan", "NaN"), ("inf", "Inf"))
 SETTLE_S = 0.08
@@ -152,7 +154,7 @@ class TensorPane(VerticalScroll, can_focus=True):
             return
         row = cmp.frame.row(position, named=True)
         title.update(self._title(row, self.findings.get(position, ())))
-        sides.update(self._sides(row))
+        sides.update(Content("\n").join([self._sides(row), *_quant_lines(cmp, position)]))
         metrics.update(self._metrics(cmp, row))
         if not reload:
             return
@@ -197,7 +199,9 @@ class TensorPane(VerticalScroll, can_focus=True):
     def _metrics(self, cmp: Comparison, row: dict[str, Any]) -> Content:
         """Every metric of the row; the band it is judged by goes under it (panes are narrow)."""
         lines = [styled(f"[b]{'metric':<18}{'value':>14}[/b]")]
-        for column, label in METRICS:
+        from dumpscope.core.vendor.sigmastar import both_sigmastar
+
+        for column, label in METRICS + (SIGMASTAR_METRICS if both_sigmastar(cmp.meta) else ()):
             if column not in row:
                 continue
             lines.append(styled(f"{label:<18}{_num(row[column]):>14}"))
@@ -229,6 +233,22 @@ class TensorPane(VerticalScroll, can_focus=True):
         lines += _nonfinite_lines(stats)
         lines += _worst_lines(stats, self.detail)
         return Content("\n").join(lines) if lines else styled("[$text-muted]no element-wise differences[/]")
+
+
+def _quant_lines(cmp: Comparison, position: int) -> list[Content]:
+    """The records' quantisation (type, scale, zero point) per side, when a dump records it."""
+    from dumpscope.core.vendor.sigmastar import quant_facts
+
+    if cmp.pairing is None or position >= len(cmp.pairing.pairs):
+        return []
+    pair = cmp.pairing.pairs[position]
+    sides = [quant_facts(ref.info if ref is not None else None) for ref in (pair.golden, pair.target)]
+    if sides == [None, None]:
+        return []
+    none = ("·", "·", "·")
+    g, t = (s or none for s in sides)
+    return [styled("$line", line=f"{label:<8}{printable(a)[:15]:>16}{printable(b)[:15]:>16}")
+            for label, a, b in zip(("qtype", "scale", "zero pt"), g, t)]
 
 
 def _row_facts(row: dict[str, Any]) -> list[str]:

@@ -1,60 +1,250 @@
-"""``dumpscope compare GOLDEN TARGET``: the scriptable comparison."""
+"""``dumpscope compare GOLDEN TARGET [B]``: the scriptable comparison (two- or three-way).
+
+msaccucmp's spellings work too: ``-g GOLDEN -m TARGET``, ``-f`` fused graph, ``-cf``
+fusion-off graph, ``-out DIR`` (writes ``result_<timestamp>.csv`` there), ``-r
+start,end[,step]`` and ``-s i,j`` (rows by index or name).  ``-f`` is the vendor's graph
+flag, so the output format is ``--format`` only.
+"""
 
 from __future__ import annotations
 
 import argparse
 import shlex
 import sys
+from typing import TYPE_CHECKING
 
-from dumpscope.tui.cli.args import add_comparison_arguments, exit_code, load_comparison
-from dumpscope.tui.cli.errors import UsageError
+from dumpscope.tui.cli.args import add_comparison_arguments, exit_code, load_comparison, resolve_sides
+from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
 
-HELP = "compare two dumps and print or write per-layer metrics"
+if TYPE_CHECKING:
+    from dumpscope.core.comparison.result import Comparison
+    from dumpscope.core.comparison.threeway import ThreeWay
+
+HELP = "compare two dumps (or two targets against one golden) and print or write per-layer metrics"
 DESCRIPTION = (
     "Compare a golden dump with a target dump: one row per tensor in topological order with the "
-    "ten msaccucmp metrics, SQNR, NaN/Inf counts and a health verdict. Exit code 0 = all healthy, "
-    "1 = some row fails or could not be compared, 2 = usage or input error."
+    "ten msaccucmp metrics, SQNR, NaN/Inf counts and a health verdict. With a third dump B, compare "
+    "TARGET (A) and B each against GOLDEN side by side; a 'worse' column says which side is worse. "
+    "Fusion on vs off (msaccucmp -f/-cf): the fused op whose error appears only with fusion on is named. "
+    "--format sigmastar prints SigmaStar's auto_dump_debug.sh listing (idx) name MSE COS RMSE) and takes "
+    "the dumps in SigmaStar's order: SAMPLE (the model under test) first, BENCHMARK (the reference) second. "
+    "Exit code 0 = all healthy, 1 = some row fails or could not be compared, 2 = usage or input error."
 )
-FORMATS = ("table", "csv", "json", "parquet", "markdown")
+FORMATS = ("table", "csv", "json", "parquet", "markdown", "model-explorer", "sigmastar")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    add_comparison_arguments(p)
-    p.add_argument("--format", "-f", choices=FORMATS, default="table", help="output format (default: table)")
+    add_comparison_arguments(p, three_way=True)
+    p.add_argument("--format", choices=FORMATS, default="table",
+                   help="output format (default: table; long-only: -f is msaccucmp's graph flag)")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout (required for parquet)")
+    p.add_argument("-out", "--output-dir", dest="output_dir", metavar="DIR",
+                   help="msaccucmp's -out: write result_<timestamp>.csv into DIR")
+    p.add_argument("-r", "--range", dest="rows", metavar="START,END[,STEP]", help="only rows START..END (msaccucmp's -r)")
+    p.add_argument("-s", "--select", metavar="I,J|NAME", help="only these rows, by index or tensor/op name (msaccucmp's -s)")
     p.add_argument("--limit", type=int, default=1000, metavar="N", help="table: show at most N rows (0 = all)")
+    p.add_argument("--export-values", metavar="DIR",
+                   help="sigmastar: also write each listed tensor's values under DIR/Undefined_<benchmark>_DumpDebug_out/<n>/")
+    p.add_argument("--one-row", action="store_true",
+                   help="sigmastar export: one value per line (SigmaStar's SAVE_ONE_ROW=1; the variable is honoured too)")
+
+
+def _sigmastar_notes(cmp, args: argparse.Namespace) -> None:  # type: ignore[no-untyped-def]
+    """Which comparison this is (stderr: the listing itself stays SigmaStar's), and the export."""
+    from dumpscope.core.vendor.sigmastar import stage_line
+
+    line = stage_line(cmp.meta.get("stage"))
+    if line:
+        print(f"dumpscope: {line}", file=sys.stderr)
+    if args.export_values:
+        _export_values(cmp, args)
+
+
+def _export_values(cmp, args: argparse.Namespace) -> None:  # type: ignore[no-untyped-def]
+    """The DumpDebug_out folders of per-layer values; problems go to stderr, one line each."""
+    import os
+
+    from dumpscope.core.report.sigmastar import export_values
+
+    one_row = args.one_row or os.environ.get("SAVE_ONE_ROW") == "1"
+    root, problems = export_values(cmp, args.export_values, one_row)
+    for problem in problems:
+        print(f"dumpscope: export: {problem}", file=sys.stderr)
+    print(f"dumpscope: values written under {root}", file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:
-    from dumpscope.core.report import writers as report
-
     if args.format == "parquet" and not args.output:
         raise UsageError("--format parquet needs -o FILE")
+    resolve_sides(args)
+    if args.b is not None:
+        return _run_three(args)
     from dumpscope.tui.cli.runs import route
 
-    routed = route(args, "compare")  # msprobe trees, Ascend trees with several steps/devices
+    routed = route(args, "compare")  # msprobe trees, Ascend trees with several steps/devices (issue 15)
     if routed is not None:
         return routed
-    cmp = load_comparison(args)
-    command = "dumpscope compare " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else None
+    if args.format == "sigmastar":  # auto_dump_debug.sh's order: SAMPLE (under test) first, then BENCHMARK
+        args.golden, args.target = args.target, args.golden
+    cmp = _selected(load_comparison(args), args)
+    if args.format == "sigmastar":
+        _sigmastar_notes(cmp, args)
+    _write(cmp, args)
+    if args.output_dir:
+        _write_result_dir(cmp, args.output_dir)
+    if args.fused_graph and args.unfused_graph:
+        _print_fusion_culprit(cmp)
+    return exit_code(cmp)
+
+
+def _selected(cmp: Comparison, args: argparse.Namespace) -> Comparison:
+    """``cmp`` restricted by ``-r``/``-s`` (the frame only; rows keep their indexes)."""
+    if not args.rows and not args.select:
+        return cmp
+    from dataclasses import replace
+
+    from dumpscope.core.comparison.order import parse_range, select_rows
+
+    try:
+        rows = parse_range(args.rows) if args.rows else None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return replace(cmp, frame=select_rows(cmp.frame, rows, args.select), pairing=None, golden=None, target=None)
+
+
+def _command() -> str | None:
+    return "dumpscope compare " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else None
+
+
+def _write(cmp: Comparison, args: argparse.Namespace) -> None:
+    from dumpscope.core.report import writers as report
+
     if args.format == "table":
-        from rich.console import Console
-
-        from dumpscope.tui.cli.render import render_table
-
-        out = open(args.output, "w", encoding="utf-8") if args.output else None
-        try:
-            render_table(cmp, Console(file=out) if out else Console(), limit=args.limit or None)
-        finally:
-            if out:
-                out.close()
+        _write_table(cmp, args)
     elif args.format == "parquet":
         report.write_parquet(cmp, args.output)
+    elif args.format == "model-explorer":
+        _write_model_explorer(cmp, args)
     elif args.output:
         if args.format == "markdown":
-            report.write_markdown(cmp, args.output, command)
+            report.write_markdown(cmp, args.output, _command())
         else:
             report.WRITERS[args.format](cmp, args.output)
     else:
-        sys.stdout.write(report.markdown_report(cmp, command) if args.format == "markdown" else report.to_text(cmp, args.format))
-    return exit_code(cmp)
+        sys.stdout.write(report.markdown_report(cmp, _command()) if args.format == "markdown" else report.to_text(cmp, args.format))
+
+
+def _write_table(cmp: Comparison, args: argparse.Namespace) -> None:
+    """Rich on a terminal; the plain full-width layout when piped or written to a file."""
+    from dumpscope.tui.cli.render import print_table
+
+    limit = args.limit or None
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as out:
+            print_table(cmp, out, limit)
+    else:
+        print_table(cmp, None, limit)
+
+
+def _write_model_explorer(cmp: Comparison, args: argparse.Namespace) -> None:
+    import json
+
+    from dumpscope.core.report.model_explorer import node_data
+
+    text = json.dumps(node_data(cmp), indent=1, allow_nan=False) + "\n"
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as out:
+            out.write(text)
+    else:
+        sys.stdout.write(text)
+
+
+def _write_result_dir(cmp: Comparison, directory: str) -> None:
+    """msaccucmp's ``-out``: ``DIR/result_<YYYYmmddHHMMSS>.csv`` (its result-file name)."""
+    import time
+    from pathlib import Path
+
+    from dumpscope.core.report.writers import write_csv
+
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"result_{time.strftime('%Y%m%d%H%M%S')}.csv"
+    write_csv(cmp, path)
+    print(f"wrote {path}", file=sys.stderr)
+
+
+def _print_fusion_culprit(cmp: Comparison) -> None:
+    from dumpscope.core.comparison.threeway import fused_culprit
+    from dumpscope.tui.cli.safe import plain
+
+    blame = fused_culprit(cmp)
+    text = blame.sentence(("fusion on", "fusion off")) if blame else "no fused op diverges between fusion on and off"
+    print(plain(f"fusion: {text}"))
+
+
+def _run_three(args: argparse.Namespace) -> int:
+    from dumpscope.core.comparison.threeway import compare_three
+    from dumpscope.tui.cli.args import thresholds
+
+    if args.format not in ("table", "csv", "json", "parquet"):
+        raise UsageError(f"--format {args.format} is for two-way comparisons; three-way writes table, csv, json or parquet")
+    labels = ("fusion on", "fusion off") if args.fused_graph and args.unfused_graph else ("A", "B")
+    tw = compare_three(args.golden, args.target, args.b, model=args.model, graphs=args.graphs, labels=labels,
+                       thresholds=thresholds(args))
+    tw.frame = _selected_frame(tw.frame, args)
+    _write_three(tw, args)
+    if args.output_dir:
+        _write_three_dir(tw, args.output_dir)
+    unhealthy = any(c.health_counts().get(h, 0) for c in (tw.a, tw.b) for h in ("fail", "error"))
+    return EXIT_UNHEALTHY if unhealthy else EXIT_OK
+
+
+def _write_three_dir(tw: ThreeWay, directory: str) -> None:
+    """``-out DIR`` for a three-way compare: ``DIR/threeway_<YYYYmmddHHMMSS>.csv`` (the side-by-side frame)."""
+    import time
+    from pathlib import Path
+
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"threeway_{time.strftime('%Y%m%d%H%M%S')}.csv"
+    tw.frame.write_csv(path)
+    print(f"wrote {path}", file=sys.stderr)
+
+
+def _selected_frame(frame, args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    if not args.rows and not args.select:
+        return frame
+    import polars as pl
+
+    from dumpscope.core.comparison.order import parse_range, select_rows
+
+    try:
+        rows = parse_range(args.rows) if args.rows else None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    tmp = frame.with_columns(target_name=pl.col("a_target_name"), node_name=pl.lit(None, pl.String))
+    return select_rows(tmp, rows, args.select).drop("target_name", "node_name")
+
+
+def _write_three(tw: ThreeWay, args: argparse.Namespace) -> None:
+    from dumpscope.tui.cli.render import render_threeway, threeway_lines
+
+    if args.format == "parquet":
+        tw.frame.write_parquet(args.output)
+        return
+    if args.format == "table" and not args.output and sys.stdout.isatty():
+        from rich.console import Console
+
+        render_threeway(tw, Console(), args.limit or None)
+        return
+    if args.format == "table":
+        text = "\n".join(threeway_lines(tw, args.limit or None)) + "\n"
+    elif args.format == "csv":
+        text = tw.frame.write_csv()
+    else:
+        text = tw.frame.write_json() + "\n"
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as out:
+            out.write(text)
+    else:
+        sys.stdout.write(text)

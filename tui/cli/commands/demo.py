@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from dumpscope.tui.cli.args import add_ui_arguments, check_theme, exit_code, load_comparison, run_app
+from dumpscope.tui.cli.args import add_ui_arguments, check_theme, exit_code, invocation, load_comparison, run_app
 from dumpscope.tui.cli.errors import EXIT_OK, UsageError
 
 HELP = "make a small streaming-attention demo (fp32 golden vs fp16 target) and compare it"
@@ -70,20 +70,19 @@ def run(args: argparse.Namespace) -> int:
         print_comparison(paths)
         print("\n(run `dumpscope demo --fix` to diagnose, patch and verify the fix)")
     g, t = shlex.quote(str(paths.golden)), shlex.quote(str(paths.target))
-    print(f"\nReproduce:\n  dumpscope compare {g} {t}\n  dumpscope diagnose {g} {t}\n  dumpscope {g} {t}")
+    ds = invocation()
+    print(f"\nReproduce:\n  {ds} compare {g} {t}\n  {ds} diagnose {g} {t}\n  {ds} {g} {t}")
     return EXIT_OK
 
 
 def print_comparison(paths) -> int:  # type: ignore[no-untyped-def]
     """What ``dumpscope compare GOLDEN TARGET`` prints for the demo pair (no model, default preset)."""
-    from rich.console import Console
-
-    from dumpscope.tui.cli.render import render_table
+    from dumpscope.tui.cli.render import print_table
 
     request = argparse.Namespace(golden=str(paths.golden), target=str(paths.target), model=None, graph=None,
                                  preset="auto", threshold=[])
     cmp = load_comparison(request)
-    render_table(cmp, Console(), limit=1000)
+    print_table(cmp, None, limit=1000)
     return exit_code(cmp)
 
 
@@ -118,7 +117,7 @@ def fix_and_verify(paths, out):  # type: ignore[no-untyped-def]
     argv = shlex.split(command)[1:]
     fixed_model = out / "model.fixed.onnx"
     argv[argv.index("-o") + 1] = str(fixed_model)
-    console.print("[b]3. patch[/b]    dumpscope " + markup(" ".join(shlex.quote(a) for a in argv)), markup=True)
+    console.print(f"[b]3. patch[/b]    {markup(invocation())} " + markup(" ".join(shlex.quote(a) for a in argv)), markup=True)
     if patch.run(patch.parse(argv[1:])) != 0:
         raise UsageError("dumpscope patch failed on the demo model")
     fixed = verify_patched(paths, fixed_model, out / "fixed")
@@ -127,5 +126,5 @@ def fix_and_verify(paths, out):  # type: ignore[no-untyped-def]
     after = compare(fixed.golden, fixed.target, model=fixed.model)
     console.print("[b]5. compare[/b] ", summary_text(after))
     g, t = shlex.quote(str(fixed.golden)), shlex.quote(str(fixed.target))
-    console.print(f"\nFixed pair:\n  dumpscope compare {g} {t}", markup=False)
+    console.print(f"\nFixed pair:\n  {invocation()} compare {g} {t}", markup=False)
     return fixed

@@ -56,20 +56,31 @@ def run(args: argparse.Namespace) -> int:
         else:
             from dumpscope.core.diagnosis.markdown import markdown
 
-            text = markdown(cmp, diag, command)
+            from pathlib import Path
+
+            text = markdown(cmp, diag, command, base=Path(args.output).resolve().parent if args.output else None)
         if args.output:
             with open(args.output, "w", encoding="utf-8") as f:
                 f.write(text)
         else:
             sys.stdout.write(text)
         return exit_code(cmp)
-    from rich.console import Console
+    from dumpscope.tui.cli.render import output_console
 
+    from dumpscope.core.vendor.sigmastar import stage_line
+
+    stage = stage_line(cmp.meta.get("stage"))  # SigmaStar: which of seed 004's three comparisons
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
-            render(diag, Console(file=f, width=120))
+            console = output_console(f)
+            if stage:
+                console.print(stage, highlight=False)
+            render(diag, console)
     else:
-        render(diag, Console())
+        console = output_console()
+        if stage:
+            console.print(stage, highlight=False)
+        render(diag, console)
     return exit_code(cmp)
 
 
@@ -80,7 +91,8 @@ def render(diag: Diagnosis, console: Console) -> None:
 
     style = "green" if diag.healthy else "red"
     word = "HEALTHY" if diag.healthy else "UNHEALTHY"
-    console.print(Panel(Text(plain(diag.summary)), title=f"[bold {style}]{word}[/]", title_align="left", border_style=style))
+    console.print(Panel(Text(plain(diag.summary)), title=f"[bold {style}]{word}[/]", title_align="left", border_style=style,
+                        expand=console.is_terminal))
     for w in diag.warnings:
         console.print(f"[yellow]! warning:[/] {markup(w)}")
     if not diag.root_causes:

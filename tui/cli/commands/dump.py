@@ -51,10 +51,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="data for a graph input (repeat for several inputs; a bare FILE.npy for a one-input model)",
     )
     parser.add_argument(
-        "--input-shape", metavar='"x:1,3,224,224;y:1,16"',
+        "-is", "--input-shape", metavar='"x:1,3,224,224;y:1,16"',
         help="shapes of inputs with dynamic dims (msit / ATC syntax)",
     )
     parser.add_argument("--seed", type=_seed, default=0, help="seed for generated inputs (default 0)")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="list every constant the fp16 recipe clamped or flushed (default: one summary line)")
     parser.add_argument("--target", choices=("fp16", "int8", "optimized"), help="make a hardware-free target dump")
     parser.add_argument(
         "--max-memory", type=_megabytes, default=512, metavar="MB",
@@ -62,10 +64,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def clamp_lines(clamped: list[dict[str, object]], verbose: bool) -> list[str]:
+    """What the fp16 recipe did to constants: one summary line per action, or every record with ``verbose``."""
+    from dumpscope.core.names import display
+
+    if verbose:
+        return [f"dumpscope: fp16: {rec['action']} {rec['count']} value(s) of constant {display(rec['name'])!r} "
+                f"(largest |x| {rec['max_abs']:.6g})" for rec in clamped]
+    lines = []
+    for action, meaning in (("clamp", "clamped to +-65504"), ("flush", "flushed to 0 (below the fp16 subnormal range)")):
+        recs = [r for r in clamped if r["action"] == action]
+        if recs:
+            values = sum(int(r["count"]) for r in recs)  # type: ignore[call-overload]
+            lines.append(f"dumpscope: fp16: {values} value(s) in {len(recs)} constant(s) {meaning}; --verbose lists them")
+    return lines
+
+
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from dumpscope.core.names import display
     from dumpscope.core.onnx.runner import dump_model
 
     progress = None
@@ -82,12 +99,8 @@ def run(args: argparse.Namespace) -> int:
     )
     for note in manifest["notes"]:
         print(f"dumpscope: note: {plain(note)}", file=sys.stderr)
-    for rec in manifest["clamped"]:
-        print(
-            f"dumpscope: fp16: {rec['action']} {rec['count']} value(s) of constant {display(rec['name'])!r} "
-            f"(largest |x| {rec['max_abs']:.6g})",
-            file=sys.stderr,
-        )
+    for line in clamp_lines(manifest["clamped"], args.verbose):
+        print(line, file=sys.stderr)
     kinds = [t["kind"] for t in manifest["tensors"]]
     what = manifest["target"] or "golden"
     generated = sum(1 for i in manifest["inputs"] if i["generated"])

@@ -62,12 +62,12 @@ def run(args: argparse.Namespace) -> int:
 def _print(
     maps: list[FusionMap], shown: list[FusionMap], origins: dict[str, tuple[str, int]] | None, kind: str
 ) -> None:
-    from rich.console import Console
     from rich.table import Table
 
     from dumpscope.core.vendor import fusion
+    from dumpscope.tui.cli.render import output_console
 
-    console = Console()
+    console = output_console()
     counts = fusion.relation_counts(maps)
     summary = markup(", ".join(f"{n} {rel}" for rel, n in sorted(counts.items())) or "no fused ops")
     console.print(f"{len(maps)} op groups from the {'manifest' if kind == 'manifest' else 'ATC graph'}: {summary}")

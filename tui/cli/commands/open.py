@@ -39,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
 
             comparison = open_result(args.result)
         else:
+            _refuse_three_way(args.result)
             comparison = Comparison.open(args.result)
     except DumpError as exc:
         raise UsageError(str(exc)) from exc
@@ -51,15 +52,25 @@ def run(args: argparse.Namespace) -> int:
     return run_app(DumpscopeApp(comparison, theme=args.theme), args)
 
 
+def _refuse_three_way(path: Path) -> None:
+    """A three-way result (``compare GOLDEN A B --format parquet``) is not one comparison: opening it
+    as one would show every row as OK, so say what it is instead."""
+    import polars as pl
+
+    if "worse" in pl.read_parquet_schema(path):
+        raise UsageError(f"{path}: a three-way result (GOLDEN vs A vs B), not one comparison; read it with Polars "
+                         "(a_* and b_* columns, 'worse') or run `dumpscope compare GOLDEN A B` again")
+
+
 def _print(comparison, fmt: str) -> int:  # type: ignore[no-untyped-def]
     import sys
 
     from dumpscope.core.report import writers as report
 
     if fmt == "table":
-        from dumpscope.tui.cli.render import render_table
+        from dumpscope.tui.cli.render import print_table
 
-        render_table(comparison)
+        print_table(comparison)
     else:
         sys.stdout.write(report.to_text(comparison, fmt))
     return exit_code(comparison)

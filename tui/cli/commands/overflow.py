@@ -67,15 +67,16 @@ def _fmt(value: float | None) -> str:
 
 
 def _print_report(report: OverflowReport, total: int) -> None:
-    from rich.console import Console
+    from dumpscope.tui.cli.render import output_console
 
-    console = Console()
+    console = output_console()
     records, files = report.records, report.files
     if not records:
         console.print(f"OK: no overflow recorded in {files} Opdebug file(s)")
         return
     shown = f"; the first {len(records)} shown" if len(records) < total else ""
-    console.print(f"FAIL: {total} overflow record(s) in {files} Opdebug file(s){shown}\n")
+    same = f" ({report.duplicates} record(s) of msaccucmp's parsed JSON are the same events, counted once)" if report.duplicates else ""
+    console.print(f"FAIL: {total} overflow record(s) in {files} Opdebug file(s){same}{shown}\n")
     for i, rec in enumerate(records, 1):
         _print_record(console, i, rec)
 

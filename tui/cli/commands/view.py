@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from dumpscope.tui.cli.errors import UsageError
 from dumpscope.tui.cli.args import add_comparison_arguments, add_ui_arguments, check_paths, check_theme, run_app, thresholds
 
 HELP = "open the terminal UI on a golden and a target dump (the default command)"
@@ -16,7 +17,7 @@ DESCRIPTION = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_comparison_arguments(parser)  # the same inputs as `dumpscope compare`
+    add_comparison_arguments(parser, three_way=True)  # the same inputs as `dumpscope compare`
     add_ui_arguments(parser)
 
 
@@ -31,6 +32,9 @@ def run(args: argparse.Namespace) -> int:
     if msprobe is not None:
         return run_app(DumpscopeApp(msprobe, theme=args.theme), args)
 
+    if args.b is not None:  # the TUI half (issue 14, i14tui) builds the three-way view on core.comparison.threeway
+        raise UsageError("three dumps: the terminal UI's three-way view is not in this build; "
+                         "`dumpscope compare GOLDEN A B` prints it")
     request = CompareRequest(Path(args.golden), Path(args.target), args.model and Path(args.model), args.preset,
-                             args.graph and Path(args.graph), tuple(args.threshold))
+                             args.graphs[0] and Path(args.graphs[0]), tuple(args.threshold), getattr(args, "stage", None))
     return run_app(DumpscopeApp(request, theme=args.theme), args)

@@ -1,0 +1,249 @@
+"""Three-way compare: two targets (A and B) each against the same golden, side by side.
+
+Examples: fp16 vs int8, two vendor releases, fusion on vs fusion off (seed 003: two
+NPU dumps, each with its own ATC graph JSON, so fused ops line up with their unfused
+originals on both sides).
+
+``compare_three(golden, a, b)`` runs the ordinary two-way comparison twice (each side
+with its own ``graph``), then joins the two frames on the golden tensor: one row per
+golden tensor (plus each side's target-only tensors), in topological order.
+
+Columns of :attr:`ThreeWay.frame`:
+
+``index``, ``name``, ``op_type``, ``kind``
+    The golden tensor (from A, else B).
+``a_<col>`` / ``b_<col>`` for each of :data:`SIDE_COLUMNS`
+    That side's target name, health, metrics, NaN/Inf counts and message.
+``worse``
+    Which side is worse on this row: ``A``, ``B``, ``=`` (the same) or ``""`` (not
+    comparable: a side has no partner for the tensor, e.g. an intermediate that fusion
+    absorbed).  The rule (:func:`worse_side`): the worse health wins (fail/error > warn >
+    ok); on a tie between two unhealthy rows, the larger relative Euclidean distance is
+    worse.  Two healthy rows are ``=``: noise below the thresholds does not make a side
+    worse.
+
+Filter semantics for a UI (documented here so the TUI and CLI agree): ``worse:A`` keeps
+rows where ``worse == "A"``, ``worse:B`` where ``worse == "B"``, ``worse:=`` where both
+sides are judged the same; :func:`worse_mask` implements it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from dumpscope.core.comparison.judge import Thresholds
+from dumpscope.core.comparison.result import Comparison
+from dumpscope.core.dumps import Dump
+from dumpscope.core.vocabulary import DIVERGENT
+
+__all__ = [
+    "SIDE_COLUMNS", "WORSE_VALUES", "FusionBlame", "ThreeWay", "compare_three", "fused_culprit", "join_sides", "worse_mask",
+    "worse_side",
+]  # fmt: skip
+
+#: Per-side columns carried into the three-way frame (prefixed ``a_`` / ``b_``).
+SIDE_COLUMNS: tuple[str, ...] = (
+    "target_name", "health", "cosine_similarity", "max_absolute_error", "relative_euclidean_distance",
+    "nan_golden", "inf_golden", "nan_target", "inf_target", "message", "pairing", "side",
+)  # fmt: skip
+#: Values of the ``worse`` column.
+WORSE_VALUES: tuple[str, ...] = ("A", "B", "=", "")
+_KEY_COLUMNS: tuple[str, ...] = ("index", "name", "op_type", "kind")
+_SEVERITY: dict[str, int] = {"ok": 0, "warn": 1, "fail": 2, "error": 2}
+
+
+@dataclass(frozen=True)
+class FusionBlame:
+    """A tensor whose error appears only on one side, and the fused op that produced it there."""
+
+    name: str
+    """The golden (original) tensor."""
+    side: str
+    """``A`` or ``B``: the side where the row diverges while the other side is healthy."""
+    target_op: str | None
+    """That side's target op (the fused op when the row was paired through a graph)."""
+    originals: tuple[str, ...] = ()
+    """The original ops the fused op stands for (empty when it is not fused)."""
+    passes: tuple[str, ...] = ()
+    message: str = ""
+
+    def sentence(self, labels: Sequence[str] = ("A", "B")) -> str:
+        """One line a user reads: which op, fused from what, only on which side."""
+        label = labels[0] if self.side == "A" else labels[1]
+        op = self.target_op or self.name
+        fused = f" (fused from {', '.join(self.originals)}" + (f"; passes {', '.join(self.passes)})" if self.passes else ")")
+        return f"{op}{fused if self.originals else ''} diverges only in {label}: {self.name}: {self.message}"
+
+
+@dataclass
+class ThreeWay:
+    """Two comparisons against one golden, and their side-by-side frame."""
+
+    a: Comparison
+    b: Comparison
+    frame: pl.DataFrame
+    labels: tuple[str, str] = ("A", "B")
+    meta: dict[str, object] = field(default_factory=dict)
+
+    def worse_counts(self) -> dict[str, int]:
+        """How many rows each side is worse on (keys of :data:`WORSE_VALUES`)."""
+        counts = dict.fromkeys(WORSE_VALUES, 0)
+        for value, n in self.frame.group_by("worse").len().iter_rows():
+            counts[str(value)] = int(n)
+        return counts
+
+    def only_on(self, side: str) -> pl.DataFrame:
+        """Rows that diverge (fail/error) on ``side`` while the other side is ``ok`` or ``warn``."""
+        mine, other = ("a", "b") if side == "A" else ("b", "a")
+        return self.frame.filter(
+            pl.col(f"{mine}_health").is_in(list(DIVERGENT)) & pl.col(f"{other}_health").is_in(["ok", "warn"])
+        )
+
+    def blame(self, side: str = "A") -> list[FusionBlame]:
+        """Every row diverging only on ``side``, in topological order, with its fused op named."""
+        lookup = _FusionLookup.of(self.a if side == "A" else self.b)
+        prefix = "a" if side == "A" else "b"
+        return [lookup.blame(r["name"], side, r[f"{prefix}_target_name"], r[f"{prefix}_message"])
+                for r in self.only_on(side).iter_rows(named=True)]
+
+    def first_blame(self, side: str = "A") -> FusionBlame | None:
+        """The first row (topologically) whose error appears only on ``side``; a fused op first."""
+        rows = self.blame(side)
+        fused = [b for b in rows if b.originals]
+        return (fused or rows or [None])[0]
+
+
+def fused_culprit(cmp: Comparison) -> FusionBlame | None:
+    """Two-way fusion on vs off (golden = the fusion-off run, target = the fused run): the first
+    divergent row produced by a fused op, named with its originals (else the first divergent row)."""
+    lookup = _FusionLookup.of(cmp)
+    found = [lookup.blame(r["name"], "A", r["target_name"], r["message"])
+             for r in cmp.frame.filter(pl.col("health").is_in(list(DIVERGENT))).iter_rows(named=True)]
+    with_fusion = [b for b in found if b.originals]
+    return (with_fusion or found or [None])[0]
+
+
+@dataclass(frozen=True)
+class _FusionLookup:
+    """A side's fused ops (ATC graph or optimised-target manifest) and which op made each target tensor."""
+
+    fused: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]
+    producer: dict[str, str]
+    """Target tensor -> the node that produced it, as the target dump records it."""
+
+    @classmethod
+    def of(cls, cmp: Comparison) -> _FusionLookup:
+        from dumpscope.core.vendor.fusion import fused_ops
+
+        manifest = cmp.target.meta.get("manifest") if cmp.target is not None else None
+        fused = fused_ops(cmp.atc, manifest if isinstance(manifest, dict) else None)
+        tensors = cmp.target.tensors.values() if cmp.target is not None else ()
+        producer = {t.name: t.info.node_name for t in tensors if t.info.node_name in fused}
+        return cls(fused, producer)
+
+    def op(self, target_name: str | None) -> str | None:
+        """The op a target tensor belongs to (``op:1`` / ``op.output.0`` names reduced; a manifest's producer)."""
+        if not target_name:
+            return None
+        if target_name in self.producer:
+            return self.producer[target_name]
+        candidates = [target_name, *(target_name.rsplit(sep, 1)[0] for sep in (":", ".output.", "."))]
+        return next((c for c in candidates if c in self.fused), target_name)
+
+    def blame(self, name: str, side: str, target_name: str | None, message: str | None) -> FusionBlame:
+        op = self.op(target_name)
+        originals, passes = self.fused.get(op or "", ((), ()))
+        return FusionBlame(name, side, op, tuple(originals), tuple(passes), message or "")
+
+
+def worse_side(a_health: str | None, b_health: str | None, a_dist: float | None, b_dist: float | None) -> str:
+    """Which side is worse on one row (the rule in the module doc); scalar reference of :func:`join_sides`."""
+    sa, sb = _SEVERITY.get(a_health or ""), _SEVERITY.get(b_health or "")
+    if sa is None or sb is None:
+        return ""
+    if sa != sb:
+        return "A" if sa > sb else "B"
+    return _by_distance(sa, a_dist, b_dist)
+
+
+def _by_distance(severity: int, a_dist: float | None, b_dist: float | None) -> str:
+    """Tie-break two equally unhealthy rows by relative distance (NaN is the worst distance)."""
+    if severity == 0 or a_dist is None or b_dist is None:
+        return "="
+    a, b = _nan_last(a_dist), _nan_last(b_dist)
+    return "=" if a == b else ("A" if a > b else "B")
+
+
+def _nan_last(v: float) -> float:
+    return float("inf") if np.isnan(v) else v
+
+
+def _side_frame(cmp: Comparison, prefix: str) -> pl.DataFrame:
+    """One side's rows keyed by golden tensor (``_key``): golden/both rows by name, target-only rows apart."""
+    f = cmp.frame.with_row_index("_pos")
+    key = pl.when(pl.col("side") == "target").then(pl.lit("target:") + pl.col("name")).otherwise(pl.lit("golden:") + pl.col("name"))
+    cols = [pl.col(c).alias(f"{prefix}_{c}") for c in SIDE_COLUMNS]
+    keys = [pl.col(c).alias(f"{prefix}__{c}") for c in _KEY_COLUMNS]
+    return f.select(key.alias("_key"), pl.col("_pos").alias(f"{prefix}__pos"), *keys, *cols).unique("_key", keep="first", maintain_order=True)
+
+
+def join_sides(a: pl.DataFrame, b: pl.DataFrame) -> pl.DataFrame:
+    """The three-way frame from two comparison frames (both against the same golden)."""
+    ca, cb = Comparison.from_frame(a), Comparison.from_frame(b)
+    joined = _side_frame(ca, "a").join(_side_frame(cb, "b"), on="_key", how="full", coalesce=True, maintain_order="left_right")
+    keys = [pl.coalesce(f"a__{c}", f"b__{c}").alias(c) for c in _KEY_COLUMNS if c != "index"]
+    # Topological order from the side that paired more golden tensors (fewer gaps to place).
+    first, second = ("b", "a") if _unmatched(b) < _unmatched(a) else ("a", "b")
+    order = pl.coalesce(f"{first}__pos", pl.col(f"{second}__pos") + 0.5)
+    joined = joined.with_columns(*keys, _order=order).sort("_order", nulls_last=True, maintain_order=True)
+    joined = joined.with_row_index("index").with_columns(pl.col("index").cast(pl.Int64))
+    worse = [worse_side(*row) for row in joined.select(
+        "a_health", "b_health", "a_relative_euclidean_distance", "b_relative_euclidean_distance").iter_rows()]
+    side_cols = [f"{p}_{c}" for c in SIDE_COLUMNS for p in ("a", "b")]
+    return joined.with_columns(worse=pl.Series(worse, dtype=pl.String)).select(*_KEY_COLUMNS, *side_cols, "worse")
+
+
+def _unmatched(frame: pl.DataFrame) -> int:
+    return int((frame["health"] == "unmatched").sum())
+
+
+def worse_mask(frame: pl.DataFrame, value: str) -> np.ndarray:
+    """Boolean mask of ``worse:VALUE`` (``A``, ``B``, ``=``; case-insensitive; ``none`` = ``=``)."""
+    wanted = {"a": "A", "b": "B", "=": "=", "none": "=", "same": "="}.get(value.strip().lower())
+    if wanted is None:
+        raise ValueError(f"worse:{value}: choose A, B or =")
+    return (frame["worse"] == wanted).fill_null(False).to_numpy()
+
+
+def compare_three(
+    golden: str | Path | Dump,
+    a: str | Path | Dump,
+    b: str | Path | Dump,
+    *,
+    model: str | Path | None = None,
+    graphs: Sequence[str | Path | None] = (None, None),
+    labels: Sequence[str] = ("A", "B"),
+    preset: str = "auto",
+    thresholds: Thresholds | Sequence[str] | None = None,
+) -> ThreeWay:
+    """Compare targets ``a`` and ``b`` each against ``golden``; one side-by-side frame.
+
+    ``graphs``: an ATC graph JSON per side (``None`` for a side without one) - for fusion on
+    vs off, the fused run's graph and the unfused run's graph.  ``labels``: names the report
+    uses for the two sides (the ``worse`` column always says ``A``/``B``).
+    """
+    from dumpscope.core.comparison.pipeline import compare
+
+    ga, gb = (list(graphs) + [None, None])[:2]
+    th = thresholds if isinstance(thresholds, Thresholds) else Thresholds.from_preset(preset, thresholds or ())
+    ca = compare(golden, a, model=model, graph=ga, thresholds=th)
+    cb = compare(golden, b, model=model, graph=gb, thresholds=th)
+    frame = join_sides(ca.frame, cb.frame)
+    meta = {"golden": ca.meta.get("golden"), "a": ca.meta.get("target"), "b": cb.meta.get("target"),
+            "graphs": [str(g) if g else None for g in (ga, gb)], "labels": list(labels)[:2]}
+    return ThreeWay(ca, cb, frame, (str(labels[0]), str(labels[1])), meta)
