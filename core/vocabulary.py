@@ -38,7 +38,8 @@ class Metric:
     ``long`` the label in a detail pane; ``csv_name`` the msaccucmp result-CSV column
     (None when msaccucmp has none); ``fmt`` the format spec a table cell uses;
     ``higher_is_better`` the direction (larger cosine is better, larger error worse);
-    ``group``: ``msaccucmp`` (its nine metrics), ``extra`` (ours) or ``stat`` (per side).
+    ``group``: ``msaccucmp`` (its nine metrics), ``extra`` (ours), ``slice`` (the worst
+    channel slice, :mod:`~dumpscope.core.comparison.slices`) or ``stat`` (per side).
     """
 
     name: str
@@ -70,6 +71,8 @@ METRICS: tuple[Metric, ...] = (
     Metric("within_tolerance", "within tolerance", "within tolerance", fmt=".4f", higher_is_better=True),
     Metric("mse", "MSE", "MSE (mean squared error)", fmt=".6f"),
     Metric("sgs_rmse", "RMSE (SigmaStar)", "RMSE (SigmaStar): Σ|target − golden| / Σ|golden|", fmt=".6f"),
+    Metric("slice_cosine", "worst-slice cosine", "worst slice cosine", fmt=".6f", higher_is_better=True, group="slice"),
+    Metric("slice_relative_distance", "worst-slice rel. distance", "worst slice rel. distance", group="slice"),
     *(_stat(f"{stat}_{side}") for side in ("golden", "target") for stat in ("min", "max", "mean", "std")),
 )
 METRIC: dict[str, Metric] = {m.name: m for m in METRICS}

@@ -32,9 +32,6 @@ from bench.realmodels.replay import verdict as replay_verdict  # noqa: E402
 KNOWN_WRONG: dict[str, str] = {
     "vad-pad-mode": "item 7: no 'operator implementation differs' class (says 'optimisation')",
     "det-fusion-hardsigmoid": "item 7: advises Ascend's fusion_switch.cfg for an onnxruntime target",
-    "unrelated-dumps": "item 2: dumps of two models are judged as a pre-processing fault, no 'partner' error",
-    "wrong-model": "item 2: a --model that is not the dumps' model passes as healthy",
-    "vad-overflow-fp16": "item 10: the Pow row's golden max reads 41,204 (finite on both sides only), the file's is 97,345",
 }
 
 

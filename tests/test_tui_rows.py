@@ -58,12 +58,15 @@ def test_target_name_is_searched_too(rows: LayerRows) -> None:
 
 def test_sort_by_cosine_puts_worst_first_and_missing_last(rows: LayerRows) -> None:
     order = rows.sorted_positions("cos", False)
-    values = rows.cos[order]
+    # issue 10 item 10: rows with NaN/Inf in the target come first (worst), whatever their cosine
+    bad = int(rows.nonfinite.sum())
+    assert bad > 0 and rows.nonfinite[order[:bad]].all()
+    values = rows.cos[order[bad:]]
     finite = values[~np.isnan(values)]
     assert np.all(np.diff(finite) >= 0)
     assert np.isnan(values[-3:]).all() and not np.isnan(values[-4])  # error + unmatched rows have no cosine
     reverse = rows.sorted_positions("cos", True)
-    assert rows.cos[reverse[0]] == np.nanmax(rows.cos)
+    assert rows.cos[reverse[0]] == np.nanmax(rows.cos[~rows.nonfinite])
     assert np.isnan(rows.cos[reverse[-1]])
 
 

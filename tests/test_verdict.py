@@ -27,7 +27,9 @@ def test_hard_fail_text_is_rendered_from_flags() -> None:
     m = compare_arrays(np.ones(3), np.array([1.0, np.inf, np.nan]))
     assert render_hard_fail(m) == "2 positions are NaN/Inf on one side only (target NaN 1, Inf 1; golden NaN 0, Inf 0)"
     assert render_hard_fail(compare_arrays(np.zeros(3), np.ones(3))) == "golden is all zero but target is not"
-    assert render_hard_fail(compare_arrays(np.zeros(0), np.zeros(0))) == "nothing could be compared"
+    # issue 10 item 9: an empty tensor on both sides is equal, not a failure
+    assert render_hard_fail(compare_arrays(np.zeros(0), np.zeros(0))) == ""
+    assert render_hard_fail(compare_arrays(np.full(2, np.nan), np.ones(2))) != ""
     assert render_hard_fail(compare_arrays(np.full(2, np.nan), np.full(2, np.nan))) == ""
 
 
@@ -43,7 +45,7 @@ def test_verdict_matches_independent_rule(golden: np.ndarray, data: st.DataObjec
     differing_nonfinite = ~fg & ~ft & ~agree
     mismatch = bool((fg != ft).any() or differing_nonfinite.any())
     golden_zero = both.any() and golden.size > 1 and not golden[both].any() and target[both].any()
-    nothing = not both.any() and not mismatch and fg.all()
+    nothing = golden.size > 0 and not both.any() and not mismatch and fg.all()  # empty = equal (issue 10)
     want = Finding.NONE
     if mismatch:
         want |= Finding.NONFINITE_MISMATCH

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from dumpscope.core.comparison.slices import DESTROYED
 from dumpscope.core.vocabulary import DIVERGENT, HEALTHS, METRIC, METRICS, UNHEALTHY
 
 __all__ = ["DIVERGENT", "HEALTHS", "UNHEALTHY", "Limit", "Thresholds", "judge", "first_divergent", "health_counts"]
@@ -47,12 +48,21 @@ class Limit:
 
 Band = Mapping[str, Limit]
 
+#: A channel slice with at least this relative distance is destroyed (the row fails).
+SLICE_DESTROYED = DESTROYED
+
+
+def _band(cos: Limit, red: Limit) -> dict[str, Limit]:
+    """A float band: the whole tensor's bounds, and its worst channel slice failing when destroyed."""
+    return {"cosine_similarity": cos, "relative_euclidean_distance": red, "slice_relative_distance": Limit(None, SLICE_DESTROYED)}
+
+
 _REL = {
-    "fp32": {"cosine_similarity": Limit(0.99999, 0.9999), "relative_euclidean_distance": Limit(1e-3, 1e-2)},
-    "fp16": {"cosine_similarity": Limit(0.9999, 0.999), "relative_euclidean_distance": Limit(0.01, 0.05)},
-    "bf16": {"cosine_similarity": Limit(0.999, 0.99), "relative_euclidean_distance": Limit(0.03, 0.1)},
-    "int16": {"cosine_similarity": Limit(0.9999, 0.999), "relative_euclidean_distance": Limit(0.01, 0.05)},
-    "int8": {"cosine_similarity": Limit(0.99, 0.95), "relative_euclidean_distance": Limit(0.1, 0.3)},
+    "fp32": _band(Limit(0.99999, 0.9999), Limit(1e-3, 1e-2)),
+    "fp16": _band(Limit(0.9999, 0.999), Limit(0.01, 0.05)),
+    "bf16": _band(Limit(0.999, 0.99), Limit(0.03, 0.1)),
+    "int16": _band(Limit(0.9999, 0.999), Limit(0.01, 0.05)),
+    "int8": _band(Limit(0.99, 0.95), Limit(0.1, 0.3)),
     "exact": {"max_absolute_error": Limit(None, 0.0)},
 }
 #: Seed 004 §3.2.5: "COS < 0.99 or RMSE > 0.1", where RMSE is SigmaStar's relative L1 error.
@@ -76,6 +86,18 @@ PRESETS: dict[str, tuple[str, dict[str, Band]]] = {
     "int8": ("every row judged as a quantised target", {"all": _REL["int8"], "exact": _REL["exact"]}),
 }
 
+
+#: The absolute floor of each band (issue 10): a row whose every difference is at most
+#: this (``max_absolute_error <= floor``) does not FAIL on a relative metric (cosine,
+#: relative distance...), it WARNs.  Two ulps of a unit-scale value in the band's
+#: float type: a saturated Sigmoid (values <= 9.1e-6) that moved by 8.9e-8 reads a
+#: relative distance of 0.04, yet no float32 kernel can do better on numbers that small
+#: next to the 1.0 the op's range reaches.  Absolute metrics and hard failures (NaN/Inf,
+#: all-zero golden) are never floored; integer (``exact``) and int8 bands have no floor
+#: (a quantisation step has no fixed size).
+ABS_FLOOR: dict[str, float] = {"fp32": 2 * 2.0**-23, "fp16": 2 * 2.0**-10, "bf16": 2 * 2.0**-7}
+#: Metrics in units of the data: the floor does not apply to them.
+_ABSOLUTE_METRICS = frozenset({"max_absolute_error", "mean_absolute_error", "root_mean_square_error"})
 
 #: Bands from the most to the least precise.
 _PRECISION_ORDER = ("fp32", "fp16", "int16", "bf16", "int8")
@@ -103,6 +125,8 @@ class Thresholds:
     bands: Mapping[str, Band] = field(default_factory=lambda: dict(_REL))
     rtol: float = 1e-3
     atol: float = 1e-5
+    floors: Mapping[str, float] = field(default_factory=lambda: dict(ABS_FLOOR))
+    """Absolute floor per band (see :data:`ABS_FLOOR`); bands of other presets have none."""
 
     @classmethod
     def from_preset(cls, name: str = "auto", overrides: Iterable[str] = ()) -> Thresholds:
@@ -127,7 +151,8 @@ class Thresholds:
         for b in bands:
             old = new[b].get(metric, Limit())
             new[b][metric] = replace(old, **{which: value})
-        return replace(self, bands=new)
+        # a bound the user sets is applied as given: no absolute floor softens it
+        return replace(self, bands=new, floors={k: v for k, v in self.floors.items() if k not in bands})
 
     def _override_target(self, item: str, key: str) -> tuple[list[str], str, str]:
         """(bands, metric, ``warn``/``fail``) an override key names."""
@@ -193,6 +218,7 @@ def judge(frame: pl.DataFrame, thresholds: Thresholds) -> pl.DataFrame:
     warn_reasons: list[pl.Expr] = []
     for band, limits in thresholds.bands.items():
         in_band = pl.col("band") == band
+        floored = _floored(thresholds.floors.get(band))
         for metric, lim in limits.items():
             col = pl.col(metric)
             higher = metric in HIGHER_IS_BETTER
@@ -200,10 +226,18 @@ def judge(frame: pl.DataFrame, thresholds: Thresholds) -> pl.DataFrame:
             for bound, out in ((lim.fail, fail_reasons), (lim.warn, warn_reasons)):
                 if bound is None:
                     continue
-                bad = (col < bound) if higher else (col > bound)
+                bad = ((col < bound) if higher else (col > bound)).fill_null(False)
                 op = "<" if higher else ">"
                 text = pl.format(f"{name} {{}} {op} {bound:g}", _fmt(col))
-                out.append(pl.when(in_band & bad.fill_null(False)).then(text))
+                if floored is None or metric in _ABSOLUTE_METRICS:
+                    out.append(pl.when(in_band & bad).then(text))
+                    continue
+                out.append(pl.when(in_band & bad & ~floored).then(text))
+                if out is warn_reasons:  # within the floor, only a floored *fail* bound is said
+                    continue
+                floor_text = pl.format(f"{name} {{}} {op} {bound:g} but every |diff| <= {thresholds.floors[band]:.3g} "
+                                       f"(the {band} absolute floor)", _fmt(col))
+                warn_reasons.append(pl.when(in_band & bad & floored).then(floor_text))
     hard = pl.col("hard_fail").fill_null("")
     fail_msg = pl.concat_str([pl.when(hard != "").then(hard), *fail_reasons], separator="; ", ignore_nulls=True)
     soft = pl.col("hard_warn").fill_null("")
@@ -223,6 +257,15 @@ def judge(frame: pl.DataFrame, thresholds: Thresholds) -> pl.DataFrame:
         .otherwise(pl.concat_str([pl.when(reason != "").then(reason), pl.when(notes != "").then(notes)], separator="; ", ignore_nulls=True))
     )
     return frame.with_columns(health=health, message=message.fill_null("")).drop("_fail", "_warn")
+
+
+def _floored(floor: float | None) -> pl.Expr | None:
+    """Rows whose every difference is within the band's absolute floor (None: no floor)."""
+    import polars as pl
+
+    if floor is None:
+        return None
+    return (pl.col("max_absolute_error") <= floor).fill_null(False)
 
 
 def _fmt(col: pl.Expr) -> pl.Expr:

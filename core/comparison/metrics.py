@@ -73,6 +73,10 @@ class PairMetrics:
     """Mean squared error, Σ(x − y)²/N (SigmaStar's "MSE")."""
     sgs_rmse: float | None = None
     """SigmaStar's "RMSE": the relative L1 error Σ|x − y| / Σ|y| (not √MSE)."""
+    slice_cosine: float | None = None
+    """Lowest cosine of a channel slice (set by the pipeline, see :mod:`slices`)."""
+    slice_relative_distance: float | None = None
+    """Largest relative distance of a channel slice."""
     min_golden: float | None = None
     max_golden: float | None = None
     mean_golden: float | None = None
@@ -311,7 +315,35 @@ def _compare(g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chunk: int)
     m = _finish(acc, g.size)
     if kl is not None:
         m.kullback_leibler_divergence = 0.0 if abs(kl) < REL_EPS else kl
+    if m.compared < g.size:  # some NaN/Inf: each side's stats over its own finite values
+        m.min_golden, m.max_golden, m.mean_golden, m.std_golden = side_stats(g, chunk)
+        m.min_target, m.max_target, m.mean_target, m.std_target = side_stats(t, chunk)
     return m
+
+
+Stats = tuple[float | None, float | None, float | None, float | None]
+
+
+def side_stats(a: np.ndarray, chunk: int = CHUNK) -> Stats:
+    """(min, max, mean, std) of one side's finite values, in float64, chunk by chunk.
+
+    A side's statistics describe its whole tensor, not only the positions finite on
+    both sides (a golden's 199,558 must not read 48,591 because the target overflowed
+    there).  All None when the side has no finite value.
+    """
+    n, s1, s2, lo, hi = 0, 0.0, 0.0, math.inf, -math.inf
+    for start in range(0, a.size, chunk):
+        part = np.asarray(a[start : start + chunk], dtype=np.float64)
+        part = part[np.isfinite(part)]
+        if part.size:
+            n += part.size
+            s1 += float(part.sum())
+            s2 += float(part @ part)
+            lo, hi = min(lo, float(part.min())), max(hi, float(part.max()))
+    if n == 0:
+        return None, None, None, None
+    mean = s1 / n
+    return lo, hi, mean, math.sqrt(max(s2 / n - mean * mean, 0.0))
 
 
 def _compare_native(g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chunk: int, work: np.dtype) -> tuple[_Sums, float | None]:

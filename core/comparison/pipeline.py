@@ -28,11 +28,15 @@ from dumpscope.core.comparison.judge import Thresholds
 from dumpscope.core.comparison.result import INTERNAL_COLUMNS, SCHEMA, Comparison
 from dumpscope.core.formats import open_dump
 from dumpscope.core.formats.npyfile import Scratch
-from dumpscope.core.comparison.metrics import COUNT_COLUMNS, FLOAT_COLUMNS, compare_arrays
+from dumpscope.core.comparison.metrics import COUNT_COLUMNS, FLOAT_COLUMNS, PairMetrics, compare_arrays
+from dumpscope.core.comparison.slices import AXIS, slice_metrics
 from dumpscope.core.dumps import Dump, TensorInfo, TensorReadError
 from dumpscope.core.names import display
 from dumpscope.core.comparison.pairing import Pair, Pairing, pair_dumps
-from dumpscope.core.comparison.shapes import align
+from dumpscope.core.comparison.graph_names import with_graph_names
+from dumpscope.core.comparison.sanity import check_model, check_pairing
+from dumpscope.core.comparison.shape_specs import ShapeSpec, resolve, shape_specs
+from dumpscope.core.comparison.shapes import Aligned, align
 from dumpscope.core.comparison.verdict import render_hard_fail
 from dumpscope.core.vendor.sigmastar import detect_stage
 from dumpscope.core.vendor.traits import traits_of
@@ -117,7 +121,8 @@ def compare_stream(
     if not final_only:
         yield snapshot(0)
     last = time.monotonic()
-    for done in _fill(pairs, th, columns, workers, batch):
+    specs = shape_specs(base.golden, base.target, base.model_facts)  # type: ignore[arg-type]
+    for done in _fill(pairs, th, columns, workers, batch, specs, _declares_layouts(base.target)):  # type: ignore[arg-type]
         if progress is not None:  # cheap, every batch (snapshots cost a frame build)
             progress(done, total)
         if not final_only and time.monotonic() - last >= interval and done < total:
@@ -132,6 +137,9 @@ def _prepare(golden: str | Path | Dump, target: str | Path | Dump, model: str | 
     g = golden if isinstance(golden, Dump) else open_dump(golden)
     t = target if isinstance(target, Dump) else open_dump(target)
     facts = _load_model(model)
+    model_warnings = check_model(model, g, t, facts)
+    if facts is not None:  # plain .npy folders: real names and graph facts from the model
+        g, t = with_graph_names(g, facts), with_graph_names(t, facts)
     tensor_order, node_order = _graph_order(facts)
     links: dict[str, object] = {}
     atc = _load_atc(graph)
@@ -139,19 +147,27 @@ def _prepare(golden: str | Path | Dump, target: str | Path | Dump, model: str | 
         t, links, atc_order = _vendor_graph(atc, t)
         node_order = node_order or atc_order
     pairing = pair_dumps(g, t, tensor_order=tensor_order, node_order=node_order, **links)  # type: ignore[arg-type]
+    check_pairing(pairing, g, t)
     meta = _meta(g, t, model, th, pairing)
+    meta["warnings"] = [*model_warnings, *meta["warnings"]]  # type: ignore[misc]
     meta["graph"] = str(graph) if graph is not None else None
     return Comparison(pl.DataFrame(), th, meta, g, t, pairing, facts, atc)
 
 
-def _fill(pairs: list[Pair], th: Thresholds, columns: dict[str, list[object]], workers: int | None, batch: int) -> Iterator[int]:
-    """Compute every matched pair into ``columns`` in a thread pool; yield the rows done after each batch."""
+def _fill(pairs: list[Pair], th: Thresholds, columns: dict[str, list[object]], workers: int | None, batch: int,
+          specs: dict[str, ShapeSpec] | None = None, declared: bool = False) -> Iterator[int]:
+    """Compute every matched pair into ``columns`` in a thread pool; yield the rows done after each batch.
+
+    ``specs``: golden names of Reshape shape inputs, with the data shapes they resolve against.
+    ``declared``: the target's files hold their tensors in the declared layout (see :func:`compute_row`).
+    """
+    specs = specs or {}
     todo = [i for i, p in enumerate(pairs) if p.golden is not None and p.target is not None]
     done = len(pairs) - len(todo)
     with _single_threaded_blas(), ThreadPoolExecutor(max_workers=workers or min(4, os.cpu_count() or 1)) as pool:
         for start in range(0, len(todo), batch):
             part = todo[start : start + batch]
-            for i, row in zip(part, pool.map(lambda i: compute_row(pairs[i], th), part)):
+            for i, row in zip(part, pool.map(lambda i: compute_row(pairs[i], th, specs.get(pairs[i].name), columns["band"][i], declared), part)):
                 for key, value in row.items():
                     columns[key][i] = value
             done += len(part)
@@ -233,13 +249,21 @@ def _input_mismatch(g: Dump, t: Dump) -> list[str]:
 
 
 def _run_band(target: Dump) -> str:
-    """The precision of the target run: its least precise float activations, or int8
-    when it is quantised (a manifest that says so, or quantisation parameters)."""
+    """The precision of the target run: its least precise *float* activations, or int8
+    when the run is quantised (a manifest that says so, or quantisation parameters).
+
+    Integer activations do not count: one int8 tensor (an index, a mask, one quantised
+    head) must not move every float row of an fp32 run to the int8 band (issue 10 item 8).
+    """
     manifest = target.meta.get("manifest")
     quantised = isinstance(manifest, dict) and manifest.get("target") == "int8"
     quantised = quantised or any(k.startswith("quant_") for ref in target.tensors.values() for k, _v in ref.info.extra)
-    activations = (ref.info.dtype for ref in target.tensors.values() if ref.info.kind == "activation")
-    return analysis.precision_band(activations, quantised)
+    floats = (d for ref in target.tensors.values() if ref.info.kind == "activation" and _is_float(d := ref.info.dtype))
+    return analysis.precision_band(floats, quantised)
+
+
+def _is_float(dtype: str | None) -> bool:
+    return dtype is not None and (dtype.startswith("float") or dtype == "bfloat16")
 
 
 def _pending_columns(pairs: list[Pair], th: Thresholds, run_band: str) -> dict[str, list[object]]:
@@ -315,14 +339,25 @@ def _text(value: str | None) -> str | None:
 _scratch = threading.local()
 
 
-def compute_row(p: Pair, th: Thresholds) -> dict[str, object]:
-    """Read both tensors of a pair and compute its metric columns; never raises."""
+def compute_row(p: Pair, th: Thresholds, spec: ShapeSpec | None = None, band: object = None,
+                declared_layouts: bool = False) -> dict[str, object]:
+    """Read both tensors of a pair and compute its metric columns; never raises.
+
+    ``spec``: the pair is a Reshape's shape input; compared by the shapes it resolves to.
+    ``band``: the row's band (its absolute floor bounds which channel slices compete).
+    ``declared_layouts``: the target's files hold their data in the shape they declare
+    (a dumpscope manifest of an onnxruntime run): a same-shape pair that only matches with
+    its axes permuted is then a layout mismatch, not a storage convention.
+    """
     loaded = _load_pair(p)
     if isinstance(loaded, str):
         return _error(loaded)
     g, t = loaded
     shapes = {"shape": list(g.shape), "target_shape": list(t.shape), "dtype": g.dtype.name, "target_dtype": t.dtype.name}
-    aligned = align(g, t)
+    aligned = _resolved_specs(g, t, spec) or align(g, t)
+    layout = _layout_mismatch(g, t, aligned) if declared_layouts else ""
+    if layout:
+        aligned = Aligned(g, t)  # judged as declared; the hard failure says which permutation matches
     problem = _non_numeric(g, t) or aligned.error
     if problem:
         return {**shapes, **_error(problem)}
@@ -332,9 +367,62 @@ def compute_row(p: Pair, th: Thresholds) -> dict[str, object]:
         return {**shapes, **_error(f"comparison failed: {exc}")}
     notes = [aligned.note, *m.notes] if aligned.note else list(m.notes)
     notes[:0] = reader_notes(p)
+    floor = th.floors.get(band, 0.0) if isinstance(band, str) else 0.0
+    worst = _worst_slice(aligned, m, notes, floor) if p.golden is not None and p.golden.info.kind == "activation" else None
     values = {c: getattr(m, c) for c in (*FLOAT_COLUMNS, *COUNT_COLUMNS)}
     return {**shapes, **values, "size": int(g.size), "status": "computed", "notes": display("; ".join(notes)),
-            "hard_fail": render_hard_fail(m), "hard_warn": aligned.warn}
+            "hard_fail": "; ".join(x for x in (layout, render_hard_fail(m)) if x), "hard_warn": aligned.warn,
+            "worst_slice": worst}
+
+
+_BY_VALUES = "layout chosen by values"
+
+
+def _layout_mismatch(g: np.ndarray, t: np.ndarray, aligned: Aligned) -> str:
+    """Why a same-shape pair is a layout mismatch ('' when it is not): its values match the
+    golden only with the target's axes permuted."""
+    if g.shape != t.shape or not aligned.note.startswith(_BY_VALUES):
+        return ""
+    perm = aligned.note[len(_BY_VALUES):].split("(", 2)[1].split(")")[0] if "(" in aligned.note else "?"
+    return (f"layout mismatch: same shape {list(g.shape)}, but the target holds the golden's values "
+            f"with its axes permuted ({perm}): it was fed or computed in another axis order")
+
+
+def _declares_layouts(target: Dump) -> bool:
+    """The target was dumped by dumpscope from an onnxruntime run (its manifest says so),
+    where every file holds its tensor in the declared shape."""
+    manifest = target.meta.get("manifest")
+    return isinstance(manifest, dict) and str(manifest.get("producer") or "").startswith("onnxruntime")
+
+
+def _worst_slice(aligned: Aligned, m: PairMetrics, notes: list[str], floor: float) -> int | None:
+    """Per-slice metrics along the channel axis into ``m`` (only for a pair that differs at
+    all, and where a slice could be destroyed: see :func:`slice_metrics`); the worst slice's
+    index, said in ``notes`` when it is worse than the whole."""
+    if not m.max_absolute_error:
+        return None
+    energy = m.root_mean_square_error**2 * m.compared if m.root_mean_square_error is not None else None
+    s = slice_metrics(aligned.golden, aligned.target, floor, energy)
+    if s is None:
+        return None
+    m.slice_cosine, m.slice_relative_distance = s.cosine, s.relative_distance
+    if m.relative_euclidean_distance is not None and s.relative_distance > 2 * m.relative_euclidean_distance:
+        notes.append(f"worst slice along axis {AXIS}: #{s.worst} of {s.slices} "
+                     f"(rel. distance {s.relative_distance:.3g}, whole tensor {m.relative_euclidean_distance:.3g})")
+    return s.worst
+
+
+def _resolved_specs(g: np.ndarray, t: np.ndarray, spec: ShapeSpec | None) -> Aligned | None:
+    """Both sides of a Reshape shape input resolved against their data shapes, when they
+    resolve and their spellings differ (None: compare the tensors as they are)."""
+    if spec is None or spec[0] is None or spec[1] is None or np.array_equal(g, t):
+        return None
+    rg, rt = resolve(np.asarray(g), spec[0]), resolve(np.asarray(t), spec[1])
+    if rg is None or rt is None:
+        return None
+    note = (f"Reshape shape input: compared by the shape it resolves to (golden {g.tolist()} -> {rg.tolist()}, "
+            f"target {t.tolist()} -> {rt.tolist()})")
+    return Aligned(rg, rt, note=note) if rg.shape == rt.shape else None
 
 
 def _load_pair(p: Pair) -> tuple[np.ndarray, np.ndarray] | str:

@@ -42,6 +42,7 @@ SCHEMA: dict[str, pl.DataType] = {
     "size": pl.Int64(),
     **{c: pl.Float64() for c in FLOAT_COLUMNS},
     **{c: pl.Int64() for c in COUNT_COLUMNS},
+    "worst_slice": pl.Int64(),
     "health": pl.String(),
     "side": pl.String(),
     "message": pl.String(),

@@ -57,6 +57,8 @@ def hard_failures(flags: Finding) -> Finding:
     Nothing compared fails the row only when no other finding explains it (a mismatch
     is reported instead; a non-finite golden is the user's reference, not a failure).
     """
+    if flags & Finding.EMPTY:  # empty on both sides: equal (nothing differs), not a failure
+        return Finding.NONE
     out = flags & _ALWAYS_FAIL
     unexplained = not flags & (Finding.NONFINITE_MISMATCH | Finding.GOLDEN_NONFINITE)
     if flags & Finding.NOTHING_COMPARED and unexplained:
@@ -68,7 +70,7 @@ def render_notes(m: Counts) -> tuple[str, ...]:
     """Facts a user must know to read the numbers, in the order they are shown."""
     flags = m.flags
     if flags & Finding.EMPTY:
-        return ("empty tensor: nothing to compare",)
+        return ("empty on both sides: equal",)
     if flags & Finding.NOTHING_COMPARED:
         return ("no position is finite on both sides",)
     notes = []

@@ -104,20 +104,37 @@ def _hist(a: np.ndarray, lo: float, hi: float, bins: int) -> Histogram | None:
 
 
 def _worst_errors(g: np.ndarray, t: np.ndarray, worst: int) -> tuple[list[tuple[float, int, float, float]], float]:
-    """The ``worst`` largest |target - golden| at positions finite on both sides (a
-    min-heap of (error, flat index, golden, target)), and the largest error (-inf: none)."""
+    """The ``worst`` largest |target - golden| (a min-heap of (error, flat index, golden,
+    target)), and the largest finite error (-inf: none).
+
+    A position where the two sides disagree on being finite (NaN/Inf on one side, NaN vs
+    Inf, Inf of opposite signs) counts as an infinite error, so non-finite positions are
+    listed first; positions non-finite and equal on both sides are left out.
+    """
     top: list[tuple[float, int, float, float]] = []
     err_max = -np.inf
     for offset, gb, tb in _blocks(g, t):
         assert tb is not None
-        with np.errstate(invalid="ignore", over="ignore"):  # inf - inf: masked out just below
-            err = np.abs(tb - gb)
-        err[~(np.isfinite(gb) & np.isfinite(tb))] = -1.0
+        err = _block_errors(gb, tb)
         if not err.size or err.max() < 0:
             continue
-        err_max = max(err_max, float(err.max()))
+        finite = err[np.isfinite(err)]
+        if finite.size:
+            err_max = max(err_max, float(finite.max()))
         _push_largest(top, err, offset, gb, tb, worst)
     return top, err_max
+
+
+def _block_errors(gb: np.ndarray, tb: np.ndarray) -> np.ndarray:
+    """|target - golden| of a block: inf where the sides disagree on finiteness, -1 where equal non-finite."""
+    with np.errstate(invalid="ignore", over="ignore"):  # inf - inf: replaced just below
+        err = np.abs(tb.astype(np.float64) - gb.astype(np.float64))
+        bad = ~(np.isfinite(gb) & np.isfinite(tb))
+        if bad.any():
+            agree = bad & ((gb == tb) | (np.isnan(gb) & np.isnan(tb)))
+            err[bad] = np.inf
+            err[agree] = -1.0
+    return err
 
 
 def _push_largest(top: list[tuple[float, int, float, float]], err: np.ndarray, offset: int,

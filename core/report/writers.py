@@ -129,13 +129,21 @@ def _md_escape(text: str) -> str:
     return display(text).replace("|", "\\|").replace("\n", " ")
 
 
+def _cosine_worst_first() -> pl.Expr:
+    """Cosine as a sort key where NaN/Inf in the target (or on one side only) is the worst:
+    the cosine of such a row covers only the positions finite on both sides."""
+    nonfinite = (pl.col("nonfinite_mismatch").fill_null(0) + pl.col("nan_target").fill_null(0)
+                 + pl.col("inf_target").fill_null(0)) > 0
+    return pl.when(nonfinite).then(-3.0).otherwise(pl.col("cosine_similarity").fill_null(-2.0))
+
+
 def worst_rows(cmp: Comparison, n: int = 10) -> pl.DataFrame:
     """The ``n`` rows a reader should look at first: failures, then lowest cosine."""
     rank = pl.col("health").replace_strict({"error": 0, "fail": 1, "warn": 2}, default=3, return_dtype=pl.Int8)
     return (
         cmp.frame.with_row_index("_row")
         .filter(pl.col("health").is_in(["error", "fail", "warn"]))
-        .sort([rank, pl.col("cosine_similarity").fill_null(-2.0), "_row"])
+        .sort([rank, _cosine_worst_first(), "_row"])
         .head(n)
     )
 

@@ -204,6 +204,8 @@ class LayerRows:
             return frame[name].cast(pl.Float64).fill_null(float("nan")).to_numpy()
 
         def ints(name: str) -> np.ndarray:
+            if name not in frame.columns:  # a frame from an older or foreign source
+                return np.zeros(frame.height, dtype=np.int64)
             return frame[name].fill_null(0).to_numpy()
 
         self.cos = floats("cosine_similarity")
@@ -216,6 +218,9 @@ class LayerRows:
         self.nan = ints("nan_target") + ints("nan_golden")
         self.inf = ints("inf_target") + ints("inf_golden")
         self.nan_g, self.inf_g = ints("nan_golden"), ints("inf_golden")
+        # NaN/Inf in the target (or on one side only): the worst rows whatever their metrics,
+        # which cover only the positions finite on both sides (issue 10 item 10)
+        self.nonfinite = (ints("nonfinite_mismatch") + ints("nan_target") + ints("inf_target")) > 0
         codes = frame["health"].fill_null("pending").replace_strict(
             HEALTH_CODE, default=HEALTH_CODE["error"], return_dtype=pl.Int8
         )
@@ -263,7 +268,8 @@ class LayerRows:
             order = np.arange(self.n)
             order = order[::-1].copy() if descending else order
         elif key in ("cos", "max_abs", "rmse", "rel"):
-            values = getattr(self, key)
+            values = getattr(self, key).copy()
+            values[self.nonfinite] = -np.inf if key == "cos" else np.inf  # NaN/Inf rows read as worst
             # argsort puts NaN last; negating keeps it last for the descending direction too.
             order = np.argsort(-values if descending else values, kind="stable")
         elif key == "health":

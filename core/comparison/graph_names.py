@@ -1,0 +1,84 @@
+"""Graph facts for dumps that carry none: a plain ``{tensor}.npy`` folder read with ``--model``.
+
+Such a folder knows only file names, and a name such as ``/encoder/conv/Conv_output_0``
+cannot be a file name: tools write ``_encoder_conv_Conv_output_0.npy``.  With the model
+at hand each tensor gets its real name back (the model tensor whose name, with ``/``
+replaced by ``_`` -- or sanitised as Ascend does -- is the file's name; unambiguous
+matches only, ambiguous ones are said), and every tensor the model knows gets its
+producing node, op type, output index, topological index and kind (graph input,
+constant) from it.  Node inputs are left to the graph itself (the diagnosis reads its
+edges from the model, and says so).  Facts a dump already has (a manifest's) are kept.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import replace
+
+from dumpscope.core.dumps import Dump, DumpProblem, TensorInfo, TensorRef
+from dumpscope.core.names import ascend_sanitise
+from dumpscope.core.onnx.graph import GraphFacts
+
+__all__ = ["with_graph_names"]
+
+
+def _spellings(name: str) -> set[str]:
+    """The file-name spellings of a model tensor name."""
+    return {name.replace("/", "_"), ascend_sanitise(name)} - {name}
+
+
+def _renames(facts: GraphFacts) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """(spelling -> the one model name it stands for, spelling -> several candidates)."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for name in facts.tensor_order():
+        for spelling in _spellings(name):
+            found[spelling].add(name)
+    unique = {s: next(iter(n)) for s, n in found.items() if len(n) == 1}
+    ambiguous = {s: sorted(n) for s, n in found.items() if len(n) > 1}
+    return unique, ambiguous
+
+
+def _kind(facts: GraphFacts, name: str, current: str) -> str:
+    if name in facts.graph_inputs:
+        return "input"
+    if name in facts.initializers or name in facts.constants:
+        return "constant"
+    return current
+
+
+def _enrich(info: TensorInfo, facts: GraphFacts, order: dict[str, int]) -> TensorInfo:
+    """``info`` with the model's facts where it has none."""
+    node = facts.producer.get(info.name)
+    changes: dict[str, object] = {"kind": _kind(facts, info.name, info.kind)}
+    if node is not None:
+        changes.update(
+            node_name=info.node_name or node.name,
+            op_type=info.op_type or node.op_type,
+            output_index=node.outputs.index(info.name) if info.node_name is None else info.output_index,
+        )
+    if info.topo_index is None:
+        changes["topo_index"] = order.get(info.name)
+    return replace(info, **changes)  # type: ignore[arg-type]
+
+
+def with_graph_names(dump: Dump, facts: GraphFacts) -> Dump:
+    """``dump`` with file-name spellings resolved to model tensor names and the model's facts
+    on every tensor it knows.  A dump with a manifest is returned unchanged."""
+    if isinstance(dump.meta.get("manifest"), dict):
+        return dump
+    known = facts.tensor_order()
+    unique, ambiguous = _renames(facts)
+    tensors: dict[str, TensorRef] = {}
+    problems = list(dump.problems)
+    for name, ref in dump.tensors.items():
+        real = name if name in known else unique.get(name, name)
+        if real not in known and name in ambiguous:
+            problems.append(DumpProblem(ref.info.source or name,
+                                        f"file name {name!r} could be any of {', '.join(map(repr, ambiguous[name]))} in the model; left as is"))
+        info = replace(ref.info, name=real) if real != name else ref.info
+        if real in known and real not in tensors:
+            info = _enrich(info, facts, known)
+        elif real in tensors:  # two files claim one tensor: keep the file's own name
+            info = ref.info
+        tensors[info.name] = replace(ref, info=info)
+    return replace(dump, tensors=tensors, problems=problems)

@@ -1,0 +1,79 @@
+"""Shape-spec tensors: compared by the shape they resolve to, not by their spelling.
+
+A Reshape's ``shape`` input is an integer tensor where ``0`` means "copy this dim of
+the data" and ``-1`` "whatever is left".  An optimised graph may spell the same
+reshape ``[0, 1, -1, 120]`` where the golden computed ``[0, 1, 20, 120]``: the same
+shape, yet an exact comparison of the two int64 vectors fails.  So a tensor known to
+feed a Reshape's shape input is resolved on each side against the data tensor's shape
+(``allowzero`` = 0, ONNX's default) and the resolved shapes are compared exactly.
+
+Which tensors are shape specs, and of which data, comes from the graph: the model's
+:class:`~dumpscope.core.onnx.graph.GraphFacts` when given, else the producing node's
+inputs that the dumps' manifests record.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from dumpscope.core.dumps import Dump
+
+if TYPE_CHECKING:
+    from dumpscope.core.onnx.graph import GraphFacts
+
+__all__ = ["ShapeSpec", "resolve", "shape_specs"]
+
+#: spec tensor name -> the data tensor's shape (per side: golden, target)
+ShapeSpec = tuple[tuple[int, ...] | None, tuple[int, ...] | None]
+
+
+def _reshape_links(dump: Dump, facts: GraphFacts | None) -> Iterable[tuple[str, str]]:
+    """(data tensor, shape tensor) of every Reshape the graph or the manifest knows."""
+    if facts is not None:
+        for node in facts.nodes:
+            if node.op_type == "Reshape" and len(node.inputs) >= 2:
+                yield node.inputs[0], node.inputs[1]
+    for ref in dump.tensors.values():
+        if ref.info.op_type == "Reshape" and len(ref.info.node_inputs) >= 2:
+            yield ref.info.node_inputs[0], ref.info.node_inputs[1]
+
+
+def _shape(dump: Dump, name: str) -> tuple[int, ...] | None:
+    ref = dump.tensors.get(name)
+    return None if ref is None or ref.info.shape is None else tuple(ref.info.shape)
+
+
+def shape_specs(golden: Dump, target: Dump, facts: GraphFacts | None) -> dict[str, ShapeSpec]:
+    """Golden tensor name -> (golden data shape, target data shape) for every Reshape shape input."""
+    specs: dict[str, ShapeSpec] = {}
+    for data, spec in _reshape_links(golden, facts):
+        g = _shape(golden, data)
+        t = _shape(target, data) or g
+        if g is not None and spec not in specs:
+            specs[spec] = (g, t)
+    return specs
+
+
+def resolve(spec: np.ndarray, data_shape: tuple[int, ...]) -> np.ndarray | None:
+    """The shape a Reshape ``spec`` gives ``data_shape`` (allowzero = 0), or None when it
+    does not resolve (not a 1-D integer vector, a 0 past the data's rank, several -1,
+    a size that does not divide)."""
+    if spec.ndim != 1 or spec.dtype.kind not in "iu":
+        return None
+    dims = [int(d) for d in spec]
+    if dims.count(-1) > 1 or any(d < -1 for d in dims):
+        return None
+    if any(d == 0 and i >= len(data_shape) for i, d in enumerate(dims)):
+        return None
+    out = [data_shape[i] if d == 0 else d for i, d in enumerate(dims)]
+    if -1 in out:
+        known = math.prod(d for d in out if d != -1)
+        total = math.prod(data_shape)
+        if known == 0 or total % known:
+            return None
+        out[out.index(-1)] = total // known
+    return np.asarray(out, dtype=np.int64)
