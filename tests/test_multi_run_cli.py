@@ -175,3 +175,15 @@ def test_compare_msprobe_restores_the_garbage_collector(trees) -> None:
         assert not gc.isenabled()  # a caller's own setting is kept
     finally:
         gc.enable()
+
+
+def test_swapped_npu_and_bench_are_warned_about(tmp_path, capsys) -> None:
+    x = np.linspace(-1, 1, 4)
+    bench = {"Functional.relu.0.forward": entry([tensor(x)], [tensor(np.maximum(x, 0))])}
+    npu = bench | {"NPU.npu_format_cast.0.forward": entry([tensor(x)], [tensor(x)])}
+    write_rank(tmp_path / "bench" / "step0" / "rank0", bench)
+    write_rank(tmp_path / "npu" / "step0" / "rank0", npu)
+    assert main(["compare", str(tmp_path / "bench"), str(tmp_path / "npu")]) == 0
+    assert "swapped" not in capsys.readouterr().err
+    main(["compare", str(tmp_path / "npu"), str(tmp_path / "bench")])
+    assert "were they swapped" in capsys.readouterr().err

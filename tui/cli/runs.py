@@ -107,8 +107,26 @@ def _error_rows(r: RankResult) -> int:
     return 0 if r.frame is None else r.frame.filter(pl.col("Result") == "error").height
 
 
+def swapped_sides(report: MsprobeReport) -> list[str]:
+    """NPU-only ops (``NPU.*``, ``npu_*``) found on the bench (GOLDEN) side only: a sign
+    that NPU and bench were given the other way round."""
+    from dumpscope.core.formats.msprobe import split_name
+
+    names = {u.entry.name for r in report.results if r.pairing is not None
+             for u in r.pairing.unmatched if u.side == "bench"}
+    return sorted(n for n in names if split_name(n).prefix == "NPU" or split_name(n).api.startswith("npu_"))
+
+
+def _warn_swapped(report: MsprobeReport) -> None:
+    found = swapped_sides(report)
+    if found:
+        print(f"dumpscope: warning: the GOLDEN side holds NPU-only ops ({', '.join(found[:3])}): GOLDEN is the "
+              "bench (GPU/CPU) dump and TARGET the NPU dump - were they swapped?", file=sys.stderr)
+
+
 def _run_msprobe(args: argparse.Namespace, render: str) -> int:
     report = msprobe_report(args)
+    _warn_swapped(report)
     fmt = _format(args)
     if fmt == "json":
         _write(args, json.dumps(msprobe_json(report, rows=render == "compare"), indent=1, allow_nan=False) + "\n")
