@@ -187,3 +187,15 @@ def test_swapped_npu_and_bench_are_warned_about(tmp_path, capsys) -> None:
     assert "swapped" not in capsys.readouterr().err
     main(["compare", str(tmp_path / "npu"), str(tmp_path / "bench")])
     assert "were they swapped" in capsys.readouterr().err
+
+
+def test_the_app_opens_one_ascend_run_or_asks_for_one(ascend_tree, monkeypatch, capsys) -> None:
+    from dumpscope.tui.cli.commands import view
+
+    opened: list[object] = []
+    monkeypatch.setattr(view, "run_app", lambda app, args: opened.append(app._source) or 0)
+    golden, dump = ascend_tree
+    assert main(["view", str(golden), str(dump)]) == 2
+    assert "4 steps/devices" in capsys.readouterr().err and not opened
+    assert main(["view", str(golden), str(dump), "--step", "1", "--device", "1"]) == 0
+    assert opened and str(opened[0].target).endswith("/1/resnet/1/1")

@@ -261,6 +261,25 @@ def _route_ascend(args: argparse.Namespace, render: str) -> int | None:
     return _report_runs(args, results, render)
 
 
+def narrow_for_app(args: argparse.Namespace) -> None:
+    """The app shows one comparison: an Ascend tree narrowed by ``--step``/``--device`` to
+    one run opens that folder; several runs left is a usage error naming them (never merged)."""
+    from dumpscope.tui.cli.args import resolve_sides
+
+    resolve_sides(args)
+    runs = _ascend_runs(args.target, args)
+    if runs is None:
+        return
+    if len(runs) > 1:
+        listed = ", ".join(r.label for r in runs[:8]) + (" ..." if len(runs) > 8 else "")
+        raise UsageError(f"{args.target}: {len(runs)} steps/devices ({listed}); the app shows one: add --step/--device, "
+                         "or run `dumpscope compare` to compare each and see which diverges first")
+    args.target = str(runs[0].path)
+    golden_runs = _ascend_runs(args.golden, args) or []
+    if len(golden_runs) == 1:
+        args.golden = str(golden_runs[0].path)
+
+
 def _golden_for(run: AscendRun, golden_runs: list[AscendRun], default: str) -> str | None:
     if not golden_runs:
         return default
