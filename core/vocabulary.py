@@ -132,3 +132,44 @@ def _compact(text: str) -> str:
     mantissa, _, exp = text.partition("e")
     sign = "-" if exp.startswith("-") else ""
     return f"{mantissa}e{sign}{exp.lstrip('+-').lstrip('0') or '0'}"
+
+
+@dataclass(frozen=True)
+class CauseClass:
+    """One class of root cause: ``slug`` is the JSON ``root_causes[].cause``, ``label`` the words."""
+
+    slug: str
+    label: str
+    culprit: bool = True
+    """False for the classes that name no single culprit node (accumulated drift)."""
+
+
+#: Every root-cause class the diagnosis names (issue 10 item 7), in no particular order.
+CAUSE_CLASSES: tuple[CauseClass, ...] = (
+    CauseClass("layout-mismatch", "layout mismatch"),
+    CauseClass("operator-implementation", "operator implementation differs"),
+    CauseClass("pre-processing", "pre-processing"),
+    CauseClass("fusion", "fusion"),
+    CauseClass("overflow", "overflow"),
+    CauseClass("nan-origin", "NaN origin"),
+    CauseClass("quantisation", "quantisation"),
+    CauseClass("accumulated-precision-drift", "accumulated precision drift", culprit=False),
+    CauseClass("precision", "reduced precision at this node"),
+    CauseClass("not-compared", "not compared"),
+)
+CAUSE: dict[str, CauseClass] = {c.slug: c for c in CAUSE_CLASSES}
+"""Registry lookup by slug."""
+LAYOUT, OPERATOR, PREPROCESSING, FUSION, OVERFLOW, NAN_ORIGIN, QUANTISATION, DRIFT, PRECISION, NOT_COMPARED = (
+    c.slug for c in CAUSE_CLASSES
+)
+#: The class of each kind of evidence a diagnosis check reports (``Finding.cause``).
+FINDING_CLASS: dict[str, str] = {
+    "overflow": OVERFLOW,
+    "clamped": OVERFLOW,
+    "constant-range": OVERFLOW,
+    "opdebug": OVERFLOW,
+    "fusion": FUSION,
+    "quantisation": QUANTISATION,
+    "quantisation-wide": QUANTISATION,
+    "input-mismatch": PREPROCESSING,
+}

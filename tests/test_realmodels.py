@@ -30,8 +30,6 @@ from bench.realmodels.replay import verdict as replay_verdict  # noqa: E402
 
 #: Quick cases dumpscope gets wrong today, with the issue-10 item that fixes each.
 KNOWN_WRONG: dict[str, str] = {
-    "vad-pad-mode": "item 7: no 'operator implementation differs' class (says 'optimisation')",
-    "det-fusion-hardsigmoid": "item 7: advises Ascend's fusion_switch.cfg for an onnxruntime target",
 }
 
 

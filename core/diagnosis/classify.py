@@ -31,6 +31,8 @@ AMPLIFY = 10.0
 #: Error growth needed for a row one band worse than its (unhealthy) worst input to count as introduced.
 CROSSING = 2.0
 LEVEL = {"ok": 0, "warn": 1, "fail": 2, "error": 2}
+#: The comparison's worst channel-slice relative distance, when it measures one.
+SLICE_ERROR = "slice_relative_distance"
 ORIGINS = ("introduced", "inherited", "clean", "unknown")
 
 CLASSIFY_SCHEMA: dict[str, pl.DataType] = {
@@ -50,11 +52,18 @@ CLASSIFY_SCHEMA: dict[str, pl.DataType] = {
 }
 
 
-def row_errors(frame: pl.DataFrame) -> pl.DataFrame:
+def row_errors(frame: pl.DataFrame, outputs: frozenset[str] = frozenset()) -> pl.DataFrame:
     """Per row: ``level`` (0 ok, 1 warn, 2 fail/error, null not compared), ``error`` (relative
-    Euclidean distance, else 1 - cosine; +inf where NaN/Inf appear on one side only) and
+    Euclidean distance, else 1 - cosine, or, for a Concat or one of the graph ``outputs``, the worst
+    channel slice's relative distance when larger;
+    +inf where NaN/Inf appear on one side only) and
     ``nonfinite`` (positions NaN/Inf on one side only)."""
     err = pl.coalesce(pl.col("relative_euclidean_distance"), 1.0 - pl.col("cosine_similarity"))
+    if SLICE_ERROR in frame.columns:  # judged on the worst channel slice too (issue 10 item 5) ...
+        # ... where a channel means something on its own: a Concat of different tensors, a graph output
+        # (class scores next to box coordinates); a feature map's faint channel is drift, not a culprit.
+        own = (pl.col("op_type") == "Concat") | pl.col("name").is_in(sorted(outputs))
+        err = pl.when(own.fill_null(False)).then(pl.max_horizontal(err, pl.col(SLICE_ERROR))).otherwise(err)
     nonfinite = pl.col("nonfinite_mismatch").fill_null(0)
     return frame.select(
         pl.int_range(pl.len(), dtype=pl.Int64).alias("row"),
@@ -64,9 +73,10 @@ def row_errors(frame: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def classify_frame(frame: pl.DataFrame, edges: Edges) -> pl.DataFrame:
-    """One row per frame row (same order) with the origin and the worst input; see the module doc."""
-    base = row_errors(frame).with_columns(
+def classify_frame(frame: pl.DataFrame, edges: Edges, outputs: frozenset[str] = frozenset()) -> pl.DataFrame:
+    """One row per frame row (same order) with the origin and the worst input; see the module doc.
+    ``outputs``: the model's graph outputs (judged on their worst channel slice too)."""
+    base = row_errors(frame, outputs).with_columns(
         frame["name"].alias("_name"), frame["kind"].alias("_kind"), frame["health"].alias("_health")
     )
     e = edges.frame.join(
@@ -191,25 +201,38 @@ def trend(frame: pl.DataFrame, classes: pl.DataFrame) -> Trend:
     act = classes.with_columns(frame["kind"].alias("_kind"), frame["status"].alias("_status")).filter(
         (pl.col("_kind") == "activation") & (pl.col("_status") == "computed") & pl.col("level").is_not_null()
     )
+    # A row without an error measure (an empty tensor, a row judged on its shape alone) shows no trend.
+    act = act.filter(pl.col("error").is_not_null() & ~pl.col("error").is_nan())
     bad = act.filter(pl.col("level") > 0)
     if bad.height == 0:
         return Trend("none", None)
     first = bad.row(0, named=True)
     pos = act["row"].to_list().index(first["row"])
-    errs = act["error"].to_numpy()
+    errs = act["error"].to_numpy().astype(np.float64)
     after = float(first["error"])
-    if first["worst_input_error"] is not None:
-        before = float(first["worst_input_error"])
-    else:
-        prev = errs[max(0, pos - _WINDOW) : pos]
-        before = float(np.nanmax(prev)) if prev.size else 0.0
+    before = _error_before(first, errs, pos)
     if math.isinf(after) or (first["nonfinite"] or 0) > 0 or before <= 0 or after / before >= AMPLIFY:
         return Trend("jump", int(first["row"]), before=before, after=after)
-    upto = errs[: pos + 1]
-    finite = np.isfinite(upto) & (upto > 0)
-    if finite.sum() < 3:
+    slope, layers = _log_slope(errs[: pos + 1])
+    # An error that does not grow along the layers is no drift: the first layer leaving the band is a jump.
+    if slope is None or slope <= 0:
         return Trend("jump", int(first["row"]), before=before, after=after)
+    return Trend("drift", int(first["row"]), slope=slope, layers=layers, before=before, after=after)
+
+
+def _error_before(first: dict[str, object], errs: np.ndarray, pos: int) -> float:
+    """The error just before the first bad row: its worst input's, else the largest of the previous layers'."""
+    if first["worst_input_error"] is not None and not math.isnan(first["worst_input_error"]):  # type: ignore[arg-type]
+        return float(first["worst_input_error"])  # type: ignore[arg-type]
+    prev = errs[max(0, pos - _WINDOW) : pos]
+    prev = prev[~np.isnan(prev)]
+    return float(prev.max()) if prev.size else 0.0
+
+
+def _log_slope(errs: np.ndarray) -> tuple[float | None, int]:
+    """Least-squares slope of log10(error) over the layers (decades per layer), and the layers fitted."""
+    finite = np.isfinite(errs) & (errs > 0)
+    if finite.sum() < 3:
+        return None, int(finite.sum())
     x = np.flatnonzero(finite).astype(np.float64)
-    y = np.log10(upto[finite])
-    slope = float(np.polyfit(x, y, 1)[0])
-    return Trend("drift", int(first["row"]), slope=slope, layers=int(finite.sum()), before=before, after=after)
+    return float(np.polyfit(x, np.log10(errs[finite]), 1)[0]), int(finite.sum())

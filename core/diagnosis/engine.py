@@ -35,9 +35,16 @@ from dumpscope.core.diagnosis.checks import (
     PatchAction,
     check_row,
     clamp_records,
+    consumers_of,
     quant_params,
 )
 from dumpscope.core.diagnosis.checks import advice as check_advice
+from dumpscope.core.diagnosis.advice import TargetKind, advice_for, target_kind
+from dumpscope.core.diagnosis.layout import input_permutation
+from dumpscope.core.diagnosis.effects import cause_share, constant_row_share, measured
+from dumpscope.core.diagnosis.replay import Progress, Replay, Replayer, model_source, replay_rows
+from dumpscope.core import vocabulary as v
+from dumpscope.core.vocabulary import CAUSE, FINDING_CLASS
 from dumpscope.core.diagnosis.classify import Trend, classify_frame, nan_origin, trend
 from dumpscope.core.diagnosis.edges import Edges, GraphSource, build_edges
 from dumpscope.core.onnx.graph import GraphFacts, load_graph
@@ -54,31 +61,8 @@ MAX_CAUSES = 10
 #: A quantised layer is listed as losing precision from this SQNR loss (dB) on, or when unhealthy.
 MIN_LOSS_DB = 1.0
 
-#: Advice for the causes the diagnosis itself finds; each check brings its own (``checks.advice()``).
-_OWN_ADVICE: dict[str, str] = {
-    "input-mismatch": (
-        "The graph inputs already differ: align pre-processing with the golden run before reading any layer "
-        "(same input files, normalisation mean/std and its on/off flag, layout, dtype, resize) - seed 001."
-    ),
-    "not-compared": (
-        "This tensor could not be compared (the message says why): fix or re-dump it; every judgement "
-        "downstream of it is uncertain until then."
-    ),
-    "nan-inf": (
-        "This is where NaN/Inf first appear with finite inputs: check the op for overflow or a division by zero "
-        "in the target precision; keep it in fp32 to confirm."
-    ),
-    "precision": "This node loses precision in the target dtype: keep it in fp32 (mixed precision) and compare again.",
-    "optimisation": (
-        "At equal precision the target computes this node differently (a fused or rewritten kernel): compare "
-        "with that optimisation disabled."
-    ),
-    "drift": (
-        "No single layer breaks: the error accumulates (seed 004 §3.2.5). Start from the first layer leaving "
-        "the band; recalibrate (quantisation-aware tools) or raise the precision of the layers whose error grows most."
-    ),
-}
-ADVICE: dict[str, str] = {**_OWN_ADVICE, **check_advice()}
+#: Advice each registered check brings for the kind of evidence it reports (``Finding.cause``).
+ADVICE: dict[str, str] = check_advice()
 
 
 @dataclass(frozen=True)
@@ -94,6 +78,16 @@ class RootCause:
     evidence: tuple[str, ...]
     advice: str
     commands: tuple[str, ...] = ()
+    replay: Replay | None = None
+    """The replay of this row's node on the target's inputs (None when not replayed)."""
+    effect: float | None = None
+    """The share of the row's error this cause is measured to explain (replay or constant effect)."""
+
+    @property
+    def label(self) -> str:
+        """The cause class in words (``vocabulary.CAUSE``)."""
+        known = CAUSE.get(self.cause)
+        return known.label if known else self.cause
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -108,6 +102,9 @@ class RootCause:
             "evidence": list(self.evidence),
             "advice": self.advice,
             "commands": list(self.commands),
+            "class": self.label,
+            "effect": self.effect,
+            "replay": None if self.replay is None else self.replay.to_json(),
         }
 
 
@@ -129,6 +126,8 @@ class Diagnosis:
     edges_source: str = "none"
     healthy: bool = True
     counts: dict[str, int] = field(default_factory=dict)
+    replays: dict[int, Replay] = field(default_factory=dict)
+    """Frame row -> the replay of its node (suspects only): what the tensor pane shows."""
 
     def to_json(self) -> dict[str, object]:
         return _clean({
@@ -150,6 +149,7 @@ class Diagnosis:
             "warnings": list(self.warnings),
             "edges": self.edges_source,
             "counts": self.counts,
+            "replays": [{"row": row, **rep.to_json()} for row, rep in sorted(self.replays.items())],
         })  # type: ignore[return-value]
 
 
@@ -218,7 +218,7 @@ def classify(cmp: Comparison, graph: GraphFacts | str | Path | None = None) -> p
     """Per frame row (same order): ``origin`` (introduced/inherited/clean/unknown), the worst
     input (row, name, health, error), the error ``growth`` over it and ``bad_constant``."""
     sources, _ = _graph_sources(cmp, graph)
-    return classify_frame(cmp.frame, build_edges(cmp, sources))
+    return classify_frame(cmp.frame, build_edges(cmp, sources), _graph_outputs(cmp))
 
 
 # ----------------------------------------------------------------- vendor facts
@@ -300,23 +300,39 @@ def patch_commands(fixes: Sequence[PatchAction], model: str | None, nodes: froze
 # ----------------------------------------------------------------- ranking
 
 
-def _cause_of(findings: list[Finding], r: dict[str, object], is_nan_origin: bool, drift: bool) -> str:
-    if r["kind"] == "input":  # a fixed.sim's quantised input is quantisation, not pre-processing
-        return "quantisation" if any(f.cause == "quantisation" for f in findings) else "input-mismatch"
+def _is_graph_input(cmp: Comparison, r: dict[str, object]) -> bool:
+    """A graph input (by the dump's kind, or by the model's list of inputs): never an activation."""
+    if r["kind"] == "input":
+        return True
+    facts = cmp.model_facts
+    return facts is not None and str(r["name"]) in facts.graph_inputs
+
+
+def _cause_of(run: _Run, row: int, r: dict[str, object], findings: list[Finding], replay: Replay | None) -> str:
+    """The cause class of a candidate (``vocabulary.CAUSE_CLASSES``)."""
+    if _is_graph_input(run.cmp, r):
+        if any(f.cause == "quantisation" for f in findings):  # a fixed.sim's quantised input (SigmaStar)
+            return v.QUANTISATION
+        return v.LAYOUT if run.permutation(row) is not None else v.PREPROCESSING
     if r["health"] == "error":
-        return "not-compared"
-    if findings:
-        return max(findings, key=lambda f: f.weight).cause
-    if drift:
-        return "drift"
-    if is_nan_origin:
-        return "nan-inf"
-    band = r["band"]
+        return v.NOT_COMPARED
+    weighty = [f for f in findings if f.weight > 0]
+    if weighty:
+        return FINDING_CLASS.get(max(weighty, key=lambda f: f.weight).cause, v.OPERATOR)
+    if row == run.nan_row:
+        return v.NAN_ORIGIN
+    if (replay is not None and replay.faithful) or (run.shape.kind == "drift" and run.shape.row == row):
+        return v.DRIFT
+    return _band_cause(r["band"])
+
+
+def _band_cause(band: object) -> str:
+    """The class of an error a node introduces with no other evidence: its precision band's."""
     if band in ("int8", "int16"):
-        return "quantisation"
+        return v.QUANTISATION
     if band in ("fp16", "bf16"):
-        return "precision"
-    return "optimisation"
+        return v.PRECISION
+    return v.OPERATOR
 
 
 def _error_words(err: float | None, infinite: str, missing: str) -> str:
@@ -326,12 +342,12 @@ def _error_words(err: float | None, infinite: str, missing: str) -> str:
     return infinite if math.isinf(err) else f"relative error {err:.3g}"
 
 
-def _origin_sentence(r: dict[str, object], c: dict[str, object]) -> str:
+def _origin_sentence(r: dict[str, object], c: dict[str, object], has_graph: bool = False) -> str:
     here = _error_words(c["error"], "NaN/Inf on one side only", "no error measure")  # type: ignore[arg-type]
     if r["kind"] in ("input", "constant"):
-        return f"a {r['kind']} that already differs ({here})"
+        return f"{'an input' if r['kind'] == 'input' else 'a constant'} that already differs ({here})"
     if c["worst_input"] is None:
-        return _no_input_sentence(c, here)
+        return _no_input_sentence(c, here, has_graph)
     there = _error_words(c["worst_input_error"], "NaN/Inf", "n/a")  # type: ignore[arg-type]
     growth = c["growth"]
     grown = f", {growth:.3g}x its worst input's" if growth is not None and math.isfinite(growth) and growth > 1 else ""  # type: ignore[arg-type,operator]
@@ -341,9 +357,11 @@ def _origin_sentence(r: dict[str, object], c: dict[str, object]) -> str:
     )
 
 
-def _no_input_sentence(c: dict[str, object], here: str) -> str:
+def _no_input_sentence(c: dict[str, object], here: str, has_graph: bool) -> str:
     if c["bad_constant"]:
         return f"its only bad input is the constant {display(str(c['bad_constant']))!r}; this output: {here}"
+    if has_graph:
+        return f"this output: {here}; its inputs are not compared rows (not dumped, or without a partner)"
     return f"this output: {here}; its inputs are unknown or not compared (give --model or --graph to judge them)"
 
 
@@ -359,7 +377,9 @@ def _candidate_rows(cmp: Comparison, classes: pl.DataFrame, opdebug: dict[str, l
         for i, p in enumerate(cmp.pairing.pairs):
             if p.target is not None and p.target.info.node_name in opdebug and (classes["level"][i] or 0) > 0:
                 rows.add(i)
-    return (pl.col("origin") == "introduced") | pl.col("row").is_in(sorted(rows))
+    # An empty tensor holds no value that could be wrong: never a root cause (a `[0]` Resize roi).
+    empty = [i for i, n in enumerate(cmp.frame["size"].to_list()) if n == 0]
+    return ((pl.col("origin") == "introduced") | pl.col("row").is_in(sorted(rows))) & ~pl.col("row").is_in(empty)
 
 
 def _preliminary(c: dict[str, object], first: int | None, nan_row: int | None) -> float:
@@ -389,43 +409,97 @@ class _Run:
     ctx: CheckContext
     model: str | None
     nodes: frozenset[str] | None
+    kind: TargetKind = field(default_factory=TargetKind)
+    replayer: Replayer | None = None
+    replays: dict[int, Replay] = field(default_factory=dict)
+    layouts: dict[int, tuple[int, ...] | None] = field(default_factory=dict)
+    """Graph-input row -> the axis order aligning its target with the golden (searched once)."""
+
+    def permutation(self, row: int) -> tuple[int, ...] | None:
+        if row not in self.layouts:
+            self.layouts[row] = input_permutation(self.cmp, row)
+        return self.layouts[row]
 
 
 def diagnose(
-    cmp: Comparison, graph: GraphFacts | str | Path | None = None, *, limit: int = MAX_CAUSES
+    cmp: Comparison, graph: GraphFacts | str | Path | None = None, *, limit: int = MAX_CAUSES,
+    progress: Progress | None = None, replay: bool = True,
 ) -> Diagnosis:
     """Rank the root causes of ``cmp``'s unhealthy rows (see the module docstring).
 
     ``graph``: graph facts, an ONNX model path or an ATC graph JSON; by default the model
     or graph the comparison was made with, and the dump manifests' own node inputs.
+    ``progress(done, total)`` is called after each replay of a suspect node; ``replay=False``
+    skips the replays (introduced vs inherited is then judged from the errors alone).
     """
     frame = cmp.frame
-    sources, atc = _graph_sources(cmp, graph)
-    edges = build_edges(cmp, sources)
-    classes = classify_frame(frame, edges)
     counts = cmp.health_counts()
     healthy = not (counts.get("fail", 0) or counts.get("error", 0))
     warnings = tuple(str(w) for w in cmp.meta.get("warnings", []) or [])  # type: ignore[union-attr]
     opdebug, overflow_lines = _opdebug_records(cmp)
-    run = _Run(cmp, edges, classes, trend(frame, classes), nan_origin(frame, classes),
-               _check_context(cmp, edges, opdebug, atc), _model_path(cmp), None)
-    run = replace(run, nodes=_model_node_names(cmp, run.model))
+    run = _prepare(cmp, graph, opdebug)
+    ranked = _ranked_candidates(run, opdebug)
+    run = replace(run, replays=_replays(run, ranked, progress) if replay else {})
     causes: list[RootCause] = []
-    for k, (score, c) in enumerate(_ranked_candidates(run, opdebug)):
+    for k, (score, c) in enumerate(ranked):
         cause, findings = _root_cause(run, k, score, c)
         causes.append(cause)
-        overflow_lines += [f.text for f in findings if f.cause in ("overflow", "clamped", "constant-range")]
-    causes.sort(key=lambda c: (-c.score, c.row))
+        overflow_lines += [f.text for f in findings if FINDING_CLASS.get(f.cause) == v.OVERFLOW and f.weight > 0]
+    causes = _one_drift(sorted(causes, key=lambda c: (-c.score, c.row)))
     overflow_lines += _clamp_lines(run.ctx) + frame_range_findings(frame)
     first = cmp.first_divergent()
-    first_info = _row_info(frame, classes, first) if first is not None else None
+    first_info = _row_info(frame, run.classes, first) if first is not None else None
     summary = _summary(cmp, causes, first_info, run.shape, warnings, healthy, counts)
     return Diagnosis(
-        root_causes=tuple(causes[:limit]), first_divergent=first_info, summary=summary, classification=classes,
+        root_causes=tuple(causes[:limit]), first_divergent=first_info, summary=summary,
+        classification=_with_replays(run.classes, run.replays),
         trend=run.shape, nan_origin=run.nan_row, overflow=tuple(dict.fromkeys(overflow_lines)),
-        quantisation=_quantisation_losses(cmp, classes), warnings=warnings, edges_source=edges.source,
-        healthy=healthy, counts=counts,
+        quantisation=_quantisation_losses(cmp, run.classes), warnings=warnings, edges_source=run.edges.source,
+        healthy=healthy, counts=counts, replays=run.replays,
     )
+
+
+def _with_replays(classes: pl.DataFrame, replays: dict[int, Replay]) -> pl.DataFrame:
+    """The classification with a ``replay`` column: each replayed row's verdict (null elsewhere)."""
+    verdicts = [None] * classes.height
+    for row, rep in replays.items():
+        verdicts[row] = rep.verdict
+    return classes.with_columns(pl.Series("replay", verdicts, dtype=pl.String))
+
+
+def _one_drift(causes: list[RootCause]) -> list[RootCause]:
+    """Accumulated drift names no culprit: one entry for it (the earliest row), not one per layer."""
+    drift = [c for c in causes if c.cause == v.DRIFT]
+    first = min(drift, key=lambda c: c.row) if drift else None
+    return [c for c in causes if c.cause != v.DRIFT or c is first]
+
+
+def _graph_outputs(cmp: Comparison) -> frozenset[str]:
+    """The model's graph outputs (empty without a model)."""
+    return frozenset(cmp.model_facts.graph_outputs) if cmp.model_facts is not None else frozenset()
+
+
+def _prepare(cmp: Comparison, graph: GraphFacts | str | Path | None, opdebug: dict[str, list[object]]) -> _Run:
+    """Edges, origins, trend, check context and replayer of one diagnosis."""
+    sources, atc = _graph_sources(cmp, graph)
+    edges = build_edges(cmp, sources)
+    classes = classify_frame(cmp.frame, edges, _graph_outputs(cmp))
+    ctx = _check_context(cmp, edges, opdebug, atc)
+    src = model_source(cmp)
+    model = _model_path(cmp)
+    return _Run(cmp, edges, classes, trend(cmp.frame, classes), nan_origin(cmp.frame, classes), ctx, model,
+                _model_node_names(cmp, model), target_kind(cmp),
+                Replayer(cmp, src, ctx.fused) if src is not None else None)
+
+
+def _replays(run: _Run, ranked: list[tuple[float, dict[str, object]]], progress: Progress | None) -> dict[int, Replay]:
+    """Replay the strongest suspects that are node outputs (not inputs, constants or errors)."""
+    if run.replayer is None:
+        return {}
+    frame = run.cmp.frame
+    rows = [int(c["row"]) for _, c in ranked  # type: ignore[call-overload]
+            if frame["kind"][int(c["row"])] == "activation" and frame["health"][int(c["row"])] != "error"]  # type: ignore[call-overload]
+    return replay_rows(run.replayer, rows, progress=progress)
 
 
 def _check_context(cmp: Comparison, edges: Edges, opdebug: dict[str, list[object]], atc: AtcGraph | None) -> CheckContext:
@@ -439,9 +513,23 @@ def _check_context(cmp: Comparison, edges: Edges, opdebug: dict[str, list[object
     )
 
 
+def _permuted_inputs(run: _Run) -> list[int]:
+    """Graph inputs fed in the model's shape but with their axes permuted: a layout mismatch even
+    when the comparison, aligning the axes, finds the values equal (a tensor merely *stored* in
+    another layout has another shape and is no fault)."""
+    frame = run.cmp.frame
+    rows = []
+    for row, r in enumerate(frame.select("name", "kind", "shape", "target_shape").iter_rows(named=True)):
+        if _is_graph_input(run.cmp, r) and r["shape"] is not None and r["shape"] == r["target_shape"]:
+            if run.permutation(row) is not None:
+                rows.append(row)
+    return rows
+
+
 def _ranked_candidates(run: _Run, opdebug: dict[str, list[object]]) -> list[tuple[float, dict[str, object]]]:
     """Candidate rows with their preliminary score, best first."""
-    candidates = run.classes.filter(_candidate_rows(run.cmp, run.classes, opdebug))
+    permuted = _permuted_inputs(run)
+    candidates = run.classes.filter(_candidate_rows(run.cmp, run.classes, opdebug) | pl.col("row").is_in(permuted))
     first_introduced = int(candidates["row"][0]) if candidates.height else None
     prelim = [(_preliminary(c, first_introduced, run.nan_row), c) for c in candidates.iter_rows(named=True)]
     prelim.sort(key=lambda sc: (-sc[0], sc[1]["row"]))  # type: ignore[index]
@@ -449,31 +537,60 @@ def _ranked_candidates(run: _Run, opdebug: dict[str, list[object]]) -> list[tupl
 
 
 def _root_cause(run: _Run, k: int, score: float, c: dict[str, object]) -> tuple[RootCause, list[Finding]]:
-    """One candidate as a root cause: checked (the strongest only), explained, advised."""
+    """One candidate as a root cause: checked (the strongest only), replayed, measured, explained, advised."""
     row = int(c["row"])  # type: ignore[call-overload]
     r = run.cmp.frame.row(row, named=True)
-    findings = check_row(run.ctx, row) if k < MAX_CHECKED and run.cmp.has_tensors else []
-    drift = run.shape.kind == "drift" and run.shape.row == row
-    cause = _cause_of(findings, r, row == run.nan_row, drift)
+    replay = run.replays.get(row)
+    raw = check_row(run.ctx, row) if k < MAX_CHECKED and run.cmp.has_tensors else []
+    findings = [measured(f, replay, run.replayer, row, run.classes["error"][row], str(r["target_dtype"] or ""))
+                for f in raw]
+    cause = _cause_of(run, row, r, findings, replay)
+    effect = _constant_row_effect(run, row, r) if r["kind"] == "constant" else cause_share(findings, replay, cause)
     commands = _commands(run, cause, r, findings)
-    total = 1.0 if cause == "input-mismatch" else score + min(0.3, sum(f.weight for f in findings))
+    total = _score(cause, score + min(0.3, sum(f.weight for f in findings)), effect)
     return RootCause(
         row=row, name=str(r["name"]), node_name=r["node_name"], op_type=r["op_type"], index=r["index"],
-        kind=r["kind"], cause=cause, score=round(min(1.0, total), 3), evidence=tuple(_evidence(run, row, r, c, findings)),
-        advice=_advice(cause, commands), commands=tuple(commands),
+        kind=r["kind"], cause=cause, score=round(min(1.0, total), 3),
+        evidence=tuple(_evidence(run, row, r, c, findings)),
+        advice=_advice(run, cause, _detail(findings), commands), commands=tuple(commands),
+        replay=replay, effect=effect,
     ), findings
+
+
+def _detail(findings: list[Finding]) -> str | None:
+    """The kind of evidence the advice follows: a range too wide for 8 bits wins (INT16 helps
+    exactly then), else the weightiest finding's."""
+    weighty = [f for f in findings if f.weight > 0]
+    if any(f.cause == "quantisation-wide" for f in weighty):
+        return "quantisation-wide"
+    return max(weighty, key=lambda f: f.weight).cause if weighty else None
+
+
+def _score(cause: str, score: float, effect: float | None) -> float:
+    """A candidate's score: graph inputs first; no cause above the share of the error it explains."""
+    if cause in (v.PREPROCESSING, v.LAYOUT):
+        return 1.0
+    if cause == v.DRIFT:
+        return min(score, 0.2)
+    if effect is None or cause == v.NAN_ORIGIN:
+        return score
+    return score * min(1.0, max(effect, 0.05))
+
+
+def _constant_row_effect(run: _Run, row: int, r: dict[str, object]) -> float | None:
+    """A differing constant's measured share of its unhealthy consumers' error."""
+    if run.replayer is None:
+        return None
+    levels, errors = run.classes["level"], run.classes["error"]
+    consumers = [(c, errors[c]) for c in consumers_of(run.ctx, row) if (levels[c] or 0) > 0]
+    return constant_row_share(run.replayer, str(r["name"]), str(r["target_dtype"] or ""), consumers)
 
 
 def _evidence(run: _Run, row: int, r: dict[str, object], c: dict[str, object], findings: list[Finding]) -> list[str]:
     """The sentences that support a root cause, strongest first."""
-    evidence = [f"{r['health']}: {r['message']}" if r["message"] else str(r["health"]), _origin_sentence(r, c)]
-    if row == run.nan_row:
-        evidence.append(
-            f"first NaN/Inf: the target has {r['nan_target'] or 0} NaN and {r['inf_target'] or 0} Inf here "
-            f"(golden {r['nan_golden'] or 0} NaN, {r['inf_golden'] or 0} Inf) while its inputs are finite"
-        )
-    if run.shape.kind in ("drift", "jump") and run.shape.row == row:
-        evidence.append(run.shape.sentence(run.cmp.frame))
+    has_graph = run.cmp.model_facts is not None or run.model is not None
+    evidence = [f"{r['health']}: {r['message']}" if r["message"] else str(r["health"]), _origin_sentence(r, c, has_graph)]
+    evidence += _how_sentences(run, row, r)
     evidence += [f.text for f in findings]
     unresolved = run.edges.unresolved.get(row)
     if unresolved:
@@ -481,18 +598,59 @@ def _evidence(run: _Run, row: int, r: dict[str, object], c: dict[str, object], f
     return evidence
 
 
+def _how_sentences(run: _Run, row: int, r: dict[str, object]) -> list[str]:
+    """What the row is and how it broke: a graph input, its replay, the first NaN/Inf, the trend."""
+    evidence = []
+    if _is_graph_input(run.cmp, r):
+        evidence.append(_input_sentence(run, row))
+    if row in run.replays:
+        evidence.append(run.replays[row].sentence())
+    if row == run.nan_row:
+        evidence.append(
+            f"first NaN/Inf: the target has {r['nan_target'] or 0} NaN and {r['inf_target'] or 0} Inf here "
+            f"(golden {r['nan_golden'] or 0} NaN, {r['inf_golden'] or 0} Inf) while its inputs are finite"
+        )
+        evidence += _upstream_sentence(run, row)
+    if run.shape.kind in ("drift", "jump") and run.shape.row == row:
+        evidence.append(run.shape.sentence(run.cmp.frame))
+    return evidence
+
+
+def _upstream_sentence(run: _Run, row: int) -> list[str]:
+    """A NaN origin whose replay reproduces the NaN/Inf: the values fed were outside the op's domain."""
+    replayed = run.replays.get(row)
+    worst = run.classes["worst_input"][row]
+    if replayed is None or not replayed.faithful or worst is None:
+        return []
+    return [f"the replay reproduces the NaN/Inf from the target's own inputs: the values fed are outside the op's "
+            f"domain (a negative under a Sqrt or Log, a zero divisor); the fault entered upstream, at its worst "
+            f"input {display(str(worst))!r} (and the constants that node reads)"]
+
+
+def _input_sentence(run: _Run, row: int) -> str:
+    """What a differing graph input means: pre-processing, or a layout when axes align it."""
+    perm = run.permutation(row)
+    if perm is not None:
+        return f"a graph input: the target holds the golden values with its axes permuted (order {perm}): a layout mismatch"
+    return "a graph input, not an activation: the values fed differ (pre-processing), no node computed them"
+
+
 def _commands(run: _Run, cause: str, r: dict[str, object], findings: list[Finding]) -> list[str]:
-    """``dumpscope patch`` commands for the fixes the findings (and the cause) suggest."""
-    fixes = [fx for f in findings for fx in f.fixes]
-    if cause in ("precision", "nan-inf", "drift") and r["band"] in ("fp16", "bf16") and r["node_name"]:
+    """``dumpscope patch`` commands for the fixes the findings (and the cause) suggest; keeping a
+    node in fp32 only for a target that runs in a reduced float type."""
+    fixes = [fx for f in findings if f.weight > 0 for fx in f.fixes]
+    if cause in (v.PRECISION, v.NAN_ORIGIN) and r["band"] in ("fp16", "bf16") and r["node_name"]:
         fixes.append(PatchAction(str(r["node_name"]), keep_fp32=True))
+    if not run.kind.reduced_float:
+        fixes = [fx for fx in fixes if not fx.keep_fp32]
     return patch_commands(fixes, run.model, run.nodes) if fixes else []
 
 
-def _advice(cause: str, commands: list[str]) -> str:
+def _advice(run: _Run, cause: str, detail: str | None, commands: list[str]) -> str:
+    text = advice_for(cause, run.kind, ADVICE, detail)
     if not commands:
-        return ADVICE[cause]
-    return (ADVICE[cause] + " Patch and verify: " + " or ".join(f"`{c}`" for c in commands)
+        return text
+    return (text + " Patch and verify: " + " or ".join(f"`{c}`" for c in commands)
             + ", then dump golden and target again from the patched model and compare.")
 
 
@@ -555,7 +713,9 @@ def _quantisation_losses(cmp: Comparison, classes: pl.DataFrame, top: int = 5) -
     in_sqnr = np.full(sqnr.shape, np.nan)
     idx = worst[has_in].astype(np.int64)
     in_sqnr[has_in] = sqnr[idx]
-    lost = np.where(np.isfinite(in_sqnr), in_sqnr - sqnr, np.nan)
+    lost = np.full(sqnr.shape, np.nan)
+    both = np.isfinite(in_sqnr) & np.isfinite(sqnr)  # an infinite SQNR (exact input) loses nothing measurable
+    lost[both] = in_sqnr[both] - sqnr[both]
     level = classes["level"].fill_null(0).to_numpy()
     rows = np.flatnonzero(mask & ((lost >= MIN_LOSS_DB) | ((lost > 0) & (level > 0))))
     rows = rows[np.argsort(-lost[rows], kind="stable")][:top]
@@ -577,6 +737,14 @@ def _quantisation_losses(cmp: Comparison, classes: pl.DataFrame, top: int = 5) -
     return tuple(out)
 
 
+def _top_sentence(top: RootCause) -> str:
+    """The summary's sentence on the rank-1 cause (drift names no culprit)."""
+    if top.cause == v.DRIFT:
+        return (f"Most likely: {top.label} - no single culprit; the error accumulates and first leaves the band at "
+                f"{display(top.name)!r} ({top.op_type or '?'}), which computes faithfully what it is fed.")
+    return f"Most likely root cause: {display(top.name)!r} ({top.op_type or '?'}), {top.label}."
+
+
 def _summary(
     cmp: Comparison, causes: list[RootCause], first: dict[str, object] | None, shape: Trend,
     warnings: tuple[str, ...], healthy: bool, counts: dict[str, int],
@@ -594,7 +762,7 @@ def _summary(
         )
     if causes:
         top = causes[0]
-        parts.append(f"Most likely root cause: {display(top.name)!r} ({top.op_type or '?'}), {top.cause}.")
+        parts.append(_top_sentence(top))
     if shape.kind != "none":
         text = shape.sentence(cmp.frame)
         parts.append(text[0].upper() + text[1:] + ".")

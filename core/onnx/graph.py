@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 
@@ -59,10 +59,17 @@ class GraphFacts:
     """Names of If/Loop/Scan nodes (tensors inside their bodies are not dumped)."""
     problems: tuple[str, ...] = ()
     _order: Mapping[str, int] = field(default_factory=dict, repr=False, compare=False)
+    proto: onnx.ModelProto | None = field(default=None, repr=False, compare=False)
+    """The parsed model (external data not loaded), kept so that a replay of a suspect node does
+    not parse the file again; None for a model file above :data:`KEEP_PROTO_BYTES`."""
 
     def tensor_order(self) -> dict[str, int]:
         """Tensor name -> topological index of its producer (-1 for inputs and constants)."""
         return dict(self._order)
+
+
+#: A model file above this size is not kept parsed (its weights would stay in memory).
+KEEP_PROTO_BYTES = 512 * 1024 * 1024
 
 
 def load_graph(model: str | Path | onnx.ModelProto) -> GraphFacts:
@@ -81,7 +88,9 @@ def load_graph(model: str | Path | onnx.ModelProto) -> GraphFacts:
             raise DumpError(f"{path}: no such file") from None
         except Exception as exc:  # noqa: BLE001 - protobuf raises DecodeError and friends
             raise DumpError(f"{path}: not a readable ONNX model ({type(exc).__name__}: {exc})") from None
-    return graph_facts(proto.graph)
+    facts = graph_facts(proto.graph)
+    small = isinstance(model, onnx.ModelProto) or Path(model).stat().st_size <= KEEP_PROTO_BYTES
+    return replace(facts, proto=proto) if small else facts
 
 
 def graph_facts(graph: onnx.GraphProto) -> GraphFacts:

@@ -18,11 +18,13 @@ class VendorTraits:
     """The dump folder may hold hardware overflow (Opdebug) records."""
     device_layouts: bool = False
     """Tensors are stored in device formats; an ATC graph tells their framework layouts."""
+    fusion_switch: bool = False
+    """Fusion passes are switched off in the toolchain's ``fusion_switch.cfg`` (Ascend ATC/CANN)."""
 
 
 #: Format name (``Dump.format``) -> its traits; formats not listed have none.
 TRAITS: dict[str, VendorTraits] = {
-    "ascend-dump": VendorTraits(opdebug=True, device_layouts=True),
+    "ascend-dump": VendorTraits(opdebug=True, device_layouts=True, fusion_switch=True),
 }
 NO_TRAITS = VendorTraits()
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dumpscope.core.diagnosis.checks import (
     constants,
     fusion,
+    grid,
     opdebug,
     overflow,
     quantisation,
@@ -25,6 +26,7 @@ from dumpscope.core.diagnosis.checks.base import (
     Finding,
     PatchAction,
     clamp_records,
+    consumers_of,
     fp16_floor,
     row_case,
 )
@@ -32,12 +34,12 @@ from dumpscope.core.inspect.overflow import quant_params, row_ref
 
 #: The registry: every check, in the order its findings are listed.
 CHECKS: tuple[Check, ...] = (
-    overflow.CHECK, constants.CHECK, quantisation.CHECK, opdebug.CHECK, fusion.CHECK, sigmastar.CHECK,
+    overflow.CHECK, constants.CHECK, quantisation.CHECK, grid.CHECK, opdebug.CHECK, fusion.CHECK, sigmastar.CHECK,
 )
 
 __all__ = [
     "CHECKS", "EXP_OPS", "FEW_LEVELS", "SUM_OPS", "WIDE_RANGE", "CheckContext", "Finding", "PatchAction",
-    "advice", "check_row", "clamp_records", "fp16_floor", "quant_params", "row_ref",
+    "advice", "check_row", "clamp_records", "consumers_of", "fp16_floor", "quant_params", "row_ref",
 ]  # fmt: skip
 
 

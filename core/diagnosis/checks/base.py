@@ -46,11 +46,14 @@ class PatchAction:
 @dataclass(frozen=True)
 class Finding:
     cause: str
-    """``overflow``, ``constant-range``, ``clamped``, ``opdebug``, ``fusion``, ``quantisation``."""
+    """``overflow``, ``constant-range``, ``clamped``, ``opdebug``, ``fusion``, ``quantisation``,
+    ``quantisation-wide`` (a range too wide for 8 bits); its class: ``vocabulary.FINDING_CLASS``."""
     text: str
     fixes: tuple[PatchAction, ...] = ()
     weight: float = 0.1
     """How much this evidence adds to the candidate's score."""
+    subject: str | None = None
+    """The constant (tensor name) the finding is about, when it is about one: its effect is measured."""
 
 
 @dataclass

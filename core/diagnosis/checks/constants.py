@@ -41,7 +41,7 @@ def _clamped(name: str, rec: dict[str, object], node: str) -> Finding:
         "clamped",
         f"constant {display(name)!r}: the fp16 conversion {action} "
         f"{rec.get('count')} value(s) (largest |x| {float(rec.get('max_abs') or 0):.6g})",  # type: ignore[arg-type]
-        (PatchAction(node, keep_fp32=True),), weight=0.3,
+        (PatchAction(node, keep_fp32=True),), weight=0.3, subject=name,
     )
 
 
@@ -59,7 +59,7 @@ def _out_of_range(ctx: CheckContext, name: str, node: str, target: str) -> list[
     return [Finding(
         "constant-range",
         f"constant {display(name)!r} feeding {display(node)!r}: {found.message}",
-        (PatchAction(node, keep_fp32=True),), weight=0.3,
+        (PatchAction(node, keep_fp32=True),), weight=0.3, subject=name,
     )]
 
 

@@ -19,6 +19,7 @@ from dumpscope.core.diagnosis.checks.base import (
     fp16_floor,
     inputs_of,
 )
+from dumpscope.core.dumps import TensorRef
 from dumpscope.core.inspect.overflow import row_ref
 from dumpscope.core.inspect.ranges import range_check
 from dumpscope.core.names import display
@@ -40,9 +41,14 @@ def float_range(ctx: CheckContext, case: RowCase) -> list[Finding]:
     op = case.values["op_type"] or ""
     node = str(case.values["node_name"] or case.values["name"])
     out: list[Finding] = []
+    first = inputs_of(ctx, case.row)[:1]
     if op in EXP_OPS:
-        out += [f for j in inputs_of(ctx, case.row)[:1] for f in _exp_input(ctx, case.row, j, node, target, top)]
-    return out + _stored_output(ctx, case.row, node, op, target)
+        out += [f for j in first for f in _exp_input(ctx, case.row, j, node, target, top)]
+    if op in SOFTMAX_OPS:
+        out += [f for j in first for f in _softmax_input(ctx, j, node, target, top)]
+    if op in PRODUCT_OPS:
+        out += _partial_sums(ctx, case.row, node, target, top)
+    return out + _stored_output(ctx, case.row, node, op, target) + _fused_intermediates(ctx, case, target)
 
 
 def _exp_input(ctx: CheckContext, row: int, j: int, node: str, target: str, top: float) -> list[Finding]:
@@ -68,6 +74,80 @@ def _exp_input(ctx: CheckContext, row: int, j: int, node: str, target: str, top:
         f"ln({top:g}) = {limit:.4g} (max {float(np.nanmax(flat)):.4g}), so exp passes the {target} maximum "
         f"{top:g} and becomes inf{summed}",
         tuple(fixes), weight=0.3,
+    )]
+
+
+#: Softmax kernels: a naive one (no row maximum subtracted) overflows like Exp.
+SOFTMAX_OPS = frozenset({"Softmax", "LogSoftmax"})
+#: Products whose partial sums can pass the target maximum although the output fits.
+PRODUCT_OPS = frozenset({"MatMul", "Gemm"})
+#: Largest multiply-accumulate count (m * k * n) bounded here by ``|A| @ |B|``.
+MAX_MACS = 50_000_000
+
+
+def _softmax_input(ctx: CheckContext, j: int, node: str, target: str, top: float) -> list[Finding]:
+    """A softmax fed values past ln(max): exact kernels subtract the row maximum, a naive one overflows."""
+    x = ctx.golden_of(row_ref(ctx.cmp, j))
+    if x is None or x.dtype.kind != "f" or x.size == 0:
+        return []
+    limit = math.log(top)
+    over = int(np.count_nonzero(np.asarray(x, dtype=np.float64) > limit))
+    if not over:
+        return []
+    return [Finding(
+        "overflow",
+        f"softmax {display(node)!r}: {over} golden input values exceed ln({top:g}) = {limit:.4g}: a {target} "
+        "kernel that does not subtract the row maximum overflows to inf",
+        (PatchAction(node, keep_fp32=True),), weight=0.15,
+    )]
+
+
+def _partial_sums(ctx: CheckContext, row: int, node: str, target: str, top: float) -> list[Finding]:
+    """A MatMul/Gemm whose partial sums (bounded by ``|A| @ |B|``) pass the target maximum."""
+    operands = [ctx.golden_of(row_ref(ctx.cmp, j)) for j in _operand_rows(ctx, row)]
+    if len(operands) != 2 or any(a is None or a.dtype.kind != "f" or a.ndim < 2 for a in operands):
+        return []
+    a, b = (np.asarray(x, dtype=np.float64) for x in operands)  # type: ignore[arg-type]
+    if a.shape[-1] != b.shape[-2] or a.size * b.shape[-1] > MAX_MACS:
+        return []
+    bound = float(np.max(np.abs(a) @ np.abs(b), initial=0.0))
+    if bound < top:
+        return []
+    return [Finding(
+        "overflow",
+        f"partial sums of {display(node)!r} can reach |x| {bound:.6g} (|A| @ |B|), beyond the {target} maximum "
+        f"{top:g}, although the output may fit",
+        (PatchAction(node, keep_fp32=True),), weight=0.2,
+    )]
+
+
+def _operand_rows(ctx: CheckContext, row: int) -> list[int]:
+    """The rows of a product's first two inputs, constants included (a weight is an operand)."""
+    e = ctx.edges.frame
+    return e.filter(e["row"] == row)["input_row"].to_list()[:2]
+
+
+def _fused_intermediates(ctx: CheckContext, case: RowCase, target: str) -> list[Finding]:
+    """Golden outputs of the original ops a fused target op replaces that the target dtype cannot
+    hold: the fused kernel computes them internally, in its own precision."""
+    fused = ctx.fused.get(case.target_op) if case.target_op else None
+    if not fused or ctx.cmp.golden is None:
+        return []
+    refs = [r for r in ctx.cmp.golden.tensors.values() if r.info.node_name in fused[0] and r.info.kind == "activation"]
+    return [f for ref in refs for f in _intermediate(ctx, ref, str(case.target_op), target)]
+
+
+def _intermediate(ctx: CheckContext, ref: TensorRef, op: str, target: str) -> list[Finding]:
+    """One golden intermediate of a fused op that the target dtype cannot hold."""
+    y = ctx.golden_of(ref)
+    found = range_check(y, target) if y is not None and y.dtype.kind == "f" else None
+    if found is None or not found.out_of_range:
+        return []
+    return [Finding(
+        "overflow",
+        f"intermediate {display(ref.name)!r} of fused op {display(op)!r}: {found.message}: "
+        f"the fused kernel cannot hold it in {target}",
+        weight=0.25,
     )]
 
 

@@ -16,6 +16,10 @@ from dumpscope.core.names import display
 
 #: Cause -> what to do about it.
 ADVICE: dict[str, str] = {"quantisation": (
+        "This layer loses too much to quantisation: recalibrate on more representative data, use per-channel "
+        "scales, and give each input of a Concat its own scale (a tensor mixing ranges such as box coordinates "
+        "and [0, 1] scores must not share one 8-bit scale), or keep the layer in a higher precision."
+    ), "quantisation-wide": (
         "Quantise this layer in INT16 (seed 004: a tensor whose range is wider than 20 loses too much in 8 bits; "
         "SigmaStar: input_config.ini [CONV_CONFIG] input_format=ALL_INT16, or INT16 for this convolution or the "
         "ones around a non-convolution op), or recalibrate on more representative data."
@@ -75,7 +79,7 @@ def _wide_range(node: str, q: tuple[float, int, str], bounds: tuple[float, float
     if width is not None and width > WIDE_RANGE:
         lo, hi = bounds  # type: ignore[misc]
         return [Finding(
-            "quantisation",
+            "quantisation-wide",
             f"golden range of {node!r} is [{lo:.4g}, {hi:.4g}] (width {width:.4g} > {WIDE_RANGE:g}) "
             f"but it is {q[2]}-quantised ({_step(q)}): try INT16 for it",
             weight=0.15,

@@ -32,15 +32,15 @@ if TYPE_CHECKING:
 #: evidence sentences are always the row's health and its origin; the one naming the
 #: cause's numbers comes later).
 CAUSE_WORDS: dict[str, tuple[str, ...]] = {
-    "overflow": ("exceed", "maximum", "range"),
-    "constant-range": ("constant",),
-    "clamped": ("clamp",),
-    "opdebug": ("Opdebug",),
+    "overflow": ("exceed", "maximum", "range", "clamp", "Opdebug", "constant"),
     "fusion": ("fuses",),
     "quantisation": ("quantis", "INT16", "int8"),
-    "nan-inf": ("first NaN/Inf",),
-    "drift": ("drift", "gradual"),
-    "input-mismatch": ("differ",),
+    "nan-origin": ("first NaN/Inf",),
+    "accumulated-precision-drift": ("drift", "gradual", "faithfully"),
+    "pre-processing": ("graph input", "differ"),
+    "layout-mismatch": ("permuted",),
+    "operator-implementation": ("does not match the target",),
+    "precision": ("does not match the target",),
 }
 
 

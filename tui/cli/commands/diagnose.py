@@ -35,6 +35,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     out.add_argument("--markdown", action="store_true", help="print a short shareable Markdown report")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     p.add_argument("--limit", type=int, default=10, metavar="N", help="report at most N root causes (default 10)")
+    p.add_argument("--no-replay", action="store_true",
+                   help="do not replay suspect nodes on the CPU (with --model, each suspect node is run alone on the "
+                        "target's inputs to tell an introduced error from an inherited one)")
+
+
+def _replay_progress(done: int, total: int) -> None:
+    """One self-overwriting stderr line while suspect nodes are replayed (a terminal only)."""
+    width = 20
+    filled = width * done // max(total, 1)
+    sys.stderr.write(f"\rreplaying suspect nodes [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+    sys.stderr.flush()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,7 +59,10 @@ def run(args: argparse.Namespace) -> int:
     if routed is not None:
         return routed
     cmp = load_comparison(args)
-    diag = diagnose(cmp, limit=args.limit)
+    diag = diagnose(cmp, limit=args.limit, progress=_replay_progress if sys.stderr.isatty() else None,
+                    replay=not args.no_replay)
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\033[K")
     command = "dumpscope diagnose " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else None
     if args.json or args.markdown:
         if args.json:

@@ -1,0 +1,111 @@
+"""A float target tensor that lies on a quantisation grid (Q/DQ, fake-quantised) shared by parts
+of very different ranges: the parts that get only a few steps of the shared scale are destroyed.
+
+The grid is the target's quantisation scale when it records one, else it is read from the
+target's own values (at most 256 distinct levels, every gap a multiple of the smallest).  The parts are the inputs
+of a Concat (each against its own golden range), else the slices along axis 1.  A YOLO head
+concatenating box coordinates (0-316) and class scores (0-1) under one int8 scale gives the
+scores less than one step: whole-tensor metrics hide it, this check names it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from dumpscope.core.diagnosis.checks.base import FEW_LEVELS, Check, CheckContext, Finding, RowCase, inputs_of
+from dumpscope.core.dumps import TensorReadError
+from dumpscope.core.inspect.overflow import quant_params, row_ref
+from dumpscope.core.names import display
+
+#: At most this many distinct values make a grid (int8: 256).
+MAX_LEVELS = 256
+#: A tensor needs this many values per level before few distinct values mean anything.
+VALUES_PER_LEVEL = 2
+#: Elements read to find the grid.
+MAX_ELEMENTS = 4_000_000
+
+ADVICE: dict[str, str] = {}  # its findings are "quantisation": the quantisation check's advice applies
+
+
+def shared_grid(ctx: CheckContext, case: RowCase) -> list[Finding]:
+    """Parts of a grid-valued float target that get fewer than :data:`FEW_LEVELS` steps."""
+    step = _step(ctx, case)
+    golden = ctx.golden_of(row_ref(ctx.cmp, case.row))
+    if step is None or golden is None or _on_grid(golden, step):  # a golden on the grid too: integer data
+        return []
+    node = display(str(case.values["node_name"] or case.values["name"]))
+    parts = _concat_parts(ctx, case.row) if case.values["op_type"] == "Concat" else _slice_parts(ctx, case.row)
+    starved = [(label, top) for label, top in parts if 0 < top / step < FEW_LEVELS]
+    return [Finding(
+        "quantisation",
+        f"the target values of {node!r} lie on one grid (step {step:.4g}, at most {MAX_LEVELS} levels): "
+        f"{label} reaches only |x| {top:.4g}, {top / step:.2g} steps of the shared scale - its values are lost",
+        weight=0.3,
+    ) for label, top in starved[:3]]
+
+
+def _step(ctx: CheckContext, case: RowCase) -> float | None:
+    """The grid step: the quantisation scale when the target records one, else read from a float
+    target's values."""
+    q = quant_params(ctx.cmp, case.row)
+    if q is not None:
+        return q[0] if q[0] > 0 else None
+    if (case.values["target_dtype"] or "") not in ("float32", "float64"):
+        return None
+    return _grid_step(_target(ctx, case.row))
+
+
+def _target(ctx: CheckContext, row: int) -> np.ndarray | None:
+    ref = row_ref(ctx.cmp, row, "target")
+    if ref is None:
+        return None
+    try:
+        data = np.asarray(ref.load())
+    except TensorReadError:
+        return None
+    return data if data.dtype.kind == "f" and 0 < data.size <= MAX_ELEMENTS else None
+
+
+def _grid_step(data: np.ndarray | None) -> float | None:
+    """The step of the uniform grid the values lie on, or None when they do not."""
+    if data is None:
+        return None
+    levels = np.unique(data[np.isfinite(data)].astype(np.float64))
+    if not 3 <= levels.size <= MAX_LEVELS or data.size < VALUES_PER_LEVEL * levels.size:
+        return None
+    step = float(np.diff(levels).min())
+    return step if step > 0 and _on_grid(levels, step) else None
+
+
+def _on_grid(values: np.ndarray, step: float) -> bool:
+    """Do ``values`` (the golden) lie on a grid of ``step`` as well?"""
+    v = np.asarray(values, dtype=np.float64).reshape(-1)
+    v = v[np.isfinite(v)]
+    if v.size == 0:
+        return True
+    ratio = (v - v.min()) / step
+    return bool(np.allclose(ratio, np.round(ratio), rtol=0, atol=1e-2))
+
+
+def _concat_parts(ctx: CheckContext, row: int) -> list[tuple[str, float]]:
+    """Each Concat input by its golden range (the frame's min/max)."""
+    frame = ctx.cmp.frame
+    parts = []
+    for j in inputs_of(ctx, row):
+        lo, hi = frame["min_golden"][j], frame["max_golden"][j]
+        if lo is not None and hi is not None:
+            parts.append((f"input {display(str(frame['name'][j]))!r} (golden range [{lo:.4g}, {hi:.4g}])",
+                          max(abs(lo), abs(hi))))
+    return parts
+
+
+def _slice_parts(ctx: CheckContext, row: int) -> list[tuple[str, float]]:
+    """Each slice along axis 1 by its golden largest |x| (only tensors with 2 to 1024 such slices)."""
+    golden = ctx.golden_of(row_ref(ctx.cmp, row))
+    if golden is None or golden.ndim < 2 or not 2 <= golden.shape[1] <= 1024 or golden.dtype.kind != "f":
+        return []
+    tops = np.abs(np.moveaxis(golden.astype(np.float64), 1, 0).reshape(golden.shape[1], -1)).max(axis=1)
+    return [(f"channel slice {k} along axis 1", float(t)) for k, t in enumerate(tops)]
+
+
+CHECK = Check("grid", shared_grid, ADVICE)

@@ -1,0 +1,103 @@
+"""Measured effects: how much of a row's error each candidate cause explains (issue 10 item 3).
+
+A cause may rank only as high as what its effect explains.  The effects are measured by
+replay (:mod:`~dumpscope.core.diagnosis.replay`):
+
+* a finding about a constant (clamped, flushed, out of range): the node replayed on the
+  golden inputs with the original constant and with the clamped/flushed one; the output's
+  relative change against the row's error is the constant's *share*;
+* a differing constant row: the same, with the target's own constant, for its unhealthy
+  consumers;
+* any other finding at a node whose replay matches the target explains nothing: the node
+  computed faithfully what it was fed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from dumpscope.core.diagnosis.checks import Finding
+from dumpscope.core.diagnosis.replay import Replay, Replayer, as_target_dtype, clamp_and_flush
+from dumpscope.core.vocabulary import FINDING_CLASS
+
+#: A constant whose replayed effect on the output is below this share of the row's error explains nothing.
+NEGLIGIBLE_SHARE = 0.1
+#: Consumers of a differing constant whose output is replayed with the target's constant.
+MAX_CONSUMERS = 3
+
+
+@dataclass(frozen=True)
+class Measured(Finding):
+    """A finding about a constant, with its replayed effect on the node's output."""
+
+    share: float = 0.0
+    """The constant's effect as a share of the row's error."""
+
+
+def measured(f: Finding, replay: Replay | None, replayer: Replayer | None, row: int, err: float | None,
+             dtype: str) -> Finding:
+    """``f`` with its measured effect (see the module docstring); unchanged when nothing can be measured."""
+    if f.subject is None:
+        return _unexplained(f) if replay is not None and replay.faithful else f
+    if replayer is None or err is None or not err > 0:
+        return f
+    golden = replayer.src.constant_value(f.subject)
+    effect = None if golden is None else replayer.constant_effect(row, f.subject, clamp_and_flush(golden, dtype))
+    return f if effect is None else _with_share(f, effect, err)
+
+
+def _unexplained(f: Finding) -> Finding:
+    """A finding at a node that computes faithfully what it is fed: evidence, but no weight."""
+    return replace(f, weight=0.0, fixes=(), text=f.text + "; but the replay of the node on the target's inputs "
+                   "matches the target: this does not explain the row's error")
+
+
+def _with_share(f: Finding, effect: float, err: float) -> Measured:
+    """A constant finding with the share of the row's error its replayed effect explains."""
+    share = min(1.0, effect / err) if math.isfinite(effect) else 1.0
+    said = f"; replayed, it moves the output by a relative {effect:.3g} against the row's error {err:.3g}"
+    fields = {"cause": f.cause, "text": f.text + said, "fixes": f.fixes, "weight": f.weight, "subject": f.subject}
+    if share < NEGLIGIBLE_SHARE:
+        fields.update(weight=0.0, fixes=(), text=fields["text"] + ": negligible")
+    return Measured(**fields, share=share)  # type: ignore[arg-type]
+
+
+def cause_share(findings: Sequence[Finding], replay: Replay | None, cause: str) -> float | None:
+    """The share of the row's error a cause explains: the named constant's replayed effect,
+    else the replay's (how far the target is from the faithful computation)."""
+    shares = [f.share for f in findings if isinstance(f, Measured) and f.weight > 0 and FINDING_CLASS.get(f.cause) == cause]
+    if shares:
+        return max(shares)
+    if replay is None or replay.vs_target is None or not replay.target_error:
+        return None
+    return min(1.0, replay.vs_target / replay.target_error) if math.isfinite(replay.vs_target) else 1.0
+
+
+def constant_row_share(replayer: Replayer, name: str, dtype: str, consumers: Sequence[tuple[int, float]]) -> float | None:
+    """A differing constant's share: the largest share of an unhealthy consumer's error (``consumers``:
+    row and error) that the target's version of the constant alone explains; 0 without such consumers."""
+    golden = replayer.src.constant_value(name)
+    if golden is None:
+        return None
+    changed = _target_constant(replayer, name, golden, dtype)
+    shares = []
+    for row, err in consumers[:MAX_CONSUMERS]:
+        effect = replayer.constant_effect(row, name, changed)
+        if effect is not None and err:
+            shares.append(min(1.0, effect / err) if math.isfinite(effect) else 1.0)
+    if consumers and not shares:
+        return None
+    return max(shares, default=0.0)
+
+
+def _target_constant(replayer: Replayer, name: str, golden: np.ndarray, dtype: str) -> np.ndarray:
+    """The target's version of a constant: its dump when it has one that differs, else the golden
+    value as the target dtype holds it."""
+    changed = replayer.tensors.load(name, "target")
+    if changed is None or changed.shape != golden.shape or np.array_equal(changed, golden):
+        changed = as_target_dtype(golden, dtype)
+    return changed.astype(golden.dtype, copy=False)

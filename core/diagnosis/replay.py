@@ -1,0 +1,506 @@
+"""Replay a suspect node on the CPU: did the target compute faithfully what it was fed?
+
+For a suspect row, the node producing its golden tensor is cut out of the golden ONNX
+model (with its constants: initializers and ``Constant`` nodes) and run alone in
+onnxruntime on the **target's** input tensors with the **golden** weights -- RKNN's
+"single" mode, without a board.  A fused target op is replayed as the original
+subgraph it replaces.  The replay runs in float64 where every op of the subgraph allows
+it, else in float32.
+
+* the replay matches the target's output: the node computed faithfully what it was
+  fed; its error is inherited (or amplified) from upstream -- ``faithful``;
+* it does not: the target's implementation of this node differs -- ``differs``
+  (the error is introduced here).
+
+:func:`constant_effect` measures what a changed constant alone does: the node replayed
+on the golden inputs with the original constant and with the target's (or the target
+dtype's clamped/flushed) constant, as a relative change of the output.
+
+Replays are bounded: suspects only, at most :data:`MAX_REPLAYS`, within a time budget,
+with a progress callback.  Nothing here reads the network or unpickles anything.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper
+
+from dumpscope.core.comparison.result import Comparison
+from dumpscope.core.dumps import TensorReadError
+
+#: Suspect rows replayed at most per diagnosis, and the time budget (seconds) for all of them.
+MAX_REPLAYS = 16
+BUDGET_S = 1.0
+#: The target differs from the replay by at least this share of its own error: introduced here.
+DIFFERS_SHARE = 0.5
+#: Relative differences below this are rounding, whatever the row's error.
+ROUNDING = 1e-5
+_FLOAT = frozenset({"float16", "float32", "float64", "bfloat16"})
+#: Differences at most this large (absolute, by the target's dtype: two units in the last place
+#: next to 1.0) are rounding, however small the values (a saturated Sigmoid's outputs near 1e-6).
+ABS_FLOOR: dict[str, float] = {"float32": 2 * 2.0**-23, "float16": 2 * 2.0**-10, "bfloat16": 2 * 2.0**-7}
+
+Progress = Callable[[int, int], None]
+"""``progress(done, total)`` after each replay."""
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The replay of one suspect row's node(s)."""
+
+    row: int
+    nodes: tuple[str, ...]
+    """The golden nodes replayed (one, or the originals a fused target op replaces)."""
+    verdict: str
+    """``faithful`` (inherited), ``differs`` (introduced) or ``not replayed``."""
+    precision: str = ""
+    """``float64`` or ``float32``: the precision the replay ran in."""
+    vs_target: float | None = None
+    """Relative error of the target's output against the replay."""
+    target_error: float | None = None
+    """Relative error of the target's output against the golden one (the row's error)."""
+    seconds: float = 0.0
+    note: str = ""
+    constants: tuple[str, ...] = ()
+    """Constants the node reads whose target version differs from the golden one."""
+    vs_target_constants: float | None = None
+    """Relative error of the target against the replay fed the target's own ``constants``."""
+
+    @property
+    def faithful(self) -> bool:
+        return self.verdict == "faithful"
+
+    @property
+    def differs(self) -> bool:
+        return self.verdict == "differs"
+
+    def sentence(self) -> str:
+        """One line of evidence (also what the tensor pane shows)."""
+        what = f"{len(self.nodes)} original nodes" if len(self.nodes) > 1 else (repr(self.nodes[0]) if self.nodes else "?")
+        if self.verdict == "not replayed":
+            return f"replay of {what}: not replayed ({self.note})"
+        numbers = f"target vs replay {_num(self.vs_target)}, target vs golden {_num(self.target_error)}"
+        if self.faithful:
+            return (f"replay ({self.precision}, target inputs, golden weights) of {what} matches the target "
+                    f"({numbers}): the node computed faithfully what it was fed, its error is inherited")
+        return (f"replay ({self.precision}, target inputs, golden weights) of {what} does not match the target "
+                f"({numbers}): the target's implementation differs, the error is introduced here"
+                + self._constants_clause())
+
+    def _constants_clause(self) -> str:
+        """What the replay with the target's own constants says (empty when there was none)."""
+        if not self.constants or self.vs_target_constants is None:
+            return ""
+        names = ", ".join(repr(n) for n in self.constants[:3])
+        if _differs(self.vs_target_constants, self.target_error or 0.0):
+            return f"; with the target's own constants ({names}) it still differs ({_num(self.vs_target_constants)})"
+        return (f"; fed the target's own constants ({names}) the replay matches ({_num(self.vs_target_constants)}): "
+                "the constants differ, not the kernel")
+
+    def to_json(self) -> dict[str, object]:
+        return {"nodes": list(self.nodes), "verdict": self.verdict, "precision": self.precision,
+                "target_vs_replay": self.vs_target, "target_vs_golden": self.target_error,
+                "differing_constants": list(self.constants), "target_vs_replay_with_target_constants":
+                self.vs_target_constants, "seconds": round(self.seconds, 4), "note": self.note}
+
+
+def _num(v: float | None) -> str:
+    if v is None:
+        return "n/a"
+    return "NaN/Inf" if math.isinf(v) else f"{v:.3g}"
+
+
+def rel_error(ref: np.ndarray, x: np.ndarray) -> float:
+    """``||x - ref|| / ||ref||`` in float64 over positions finite on both sides; ``inf`` when
+    NaN/Inf sit at different positions (or differ in sign); 0 for two equal empty tensors."""
+    a = np.asarray(ref, dtype=np.float64).reshape(-1)
+    b = np.asarray(x, dtype=np.float64).reshape(-1)
+    if a.size != b.size:
+        return math.inf
+    fa, fb = np.isfinite(a), np.isfinite(b)
+    if not np.array_equal(fa, fb) or not np.array_equal(a[~fa], b[~fb], equal_nan=True):
+        return math.inf
+    a, b = a[fa], b[fb]
+    diff = float(np.sqrt(np.sum((a - b) ** 2)))
+    norm = float(np.sqrt(np.sum(a * a)))
+    if norm == 0.0:
+        return 0.0 if diff == 0.0 else math.inf
+    return diff / norm
+
+
+#: Tensors with more channel slices (axis 1) than this are judged whole only.
+MAX_SLICES = 1024
+
+
+def worst_rel_error(ref: np.ndarray, x: np.ndarray) -> float:
+    """The larger of the whole-tensor :func:`rel_error` and the worst one over the slices along
+    axis 1 (a channel mixing ranges, such as [0, 1] scores next to box coordinates, is judged
+    on its own: whole-tensor norms hide its damage)."""
+    whole = rel_error(ref, x)
+    a, b = np.asarray(ref), np.asarray(x)
+    if a.shape != b.shape or a.ndim < 2 or not 2 <= a.shape[1] <= MAX_SLICES or math.isinf(whole):
+        return whole
+    return max([whole, *(rel_error(np.take(a, k, axis=1), np.take(b, k, axis=1)) for k in range(a.shape[1]))])
+
+
+# ------------------------------------------------------------------ the model
+
+
+@dataclass
+class ModelSource:
+    """The golden model's nodes and constants, read once (lazily) per diagnosis."""
+
+    path: Path
+    _proto: onnx.ModelProto | None = None
+    """The parsed model (the comparison's when it kept it; external data is read per tensor)."""
+    _by_output: dict[str, onnx.NodeProto] = field(default_factory=dict)
+    _by_name: dict[str, onnx.NodeProto] = field(default_factory=dict)
+    _inits: dict[str, onnx.TensorProto] = field(default_factory=dict)
+    _value_types: dict[str, int] = field(default_factory=dict)
+
+    def proto(self) -> onnx.ModelProto:
+        if self._proto is None:
+            self._proto = onnx.load_model(str(self.path), load_external_data=False)
+        if not self._by_output:
+            graph = self._proto.graph
+            self._inits = {t.name: t for t in graph.initializer}
+            for node in graph.node:
+                self._by_name.setdefault(node.name, node)
+                self._by_output.update({o: node for o in node.output if o})
+            for vi in (*graph.input, *graph.value_info, *graph.output):
+                self._value_types[vi.name] = vi.type.tensor_type.elem_type
+        return self._proto
+
+    def producer(self, tensor: str) -> onnx.NodeProto | None:
+        self.proto()
+        return self._by_output.get(tensor)
+
+    def node(self, name: str) -> onnx.NodeProto | None:
+        self.proto()
+        return self._by_name.get(name)
+
+    def initializer(self, name: str) -> onnx.TensorProto | None:
+        self.proto()
+        return self._inits.get(name)
+
+    def constant_node(self, name: str) -> onnx.NodeProto | None:
+        node = self.producer(name)
+        return node if node is not None and node.op_type == "Constant" and not node.domain else None
+
+    def constant_value(self, name: str) -> np.ndarray | None:
+        """A constant's golden value (initializer or ``Constant`` node), else None."""
+        init = self.initializer(name)
+        if init is not None:
+            return numpy_helper.to_array(init, base_dir=str(self.path.parent))
+        node = self.constant_node(name)
+        if node is None:
+            return None
+        sess = _session(_model(self.proto(), [node], {}, [name], {}))
+        return np.asarray(sess.run([name], {})[0])
+
+
+def model_source(cmp: Comparison) -> ModelSource | None:
+    """The golden model of a comparison (``--model``), when it is a readable file."""
+    path = cmp.meta.get("model")
+    if not path or not Path(str(path)).is_file() or not cmp.has_tensors:
+        return None
+    facts = cmp.model_facts
+    return ModelSource(Path(str(path)), facts.proto if facts is not None else None)
+
+
+# ------------------------------------------------------------------ one-node models
+
+
+def _subgraph_inputs(nodes: Sequence[onnx.NodeProto]) -> list[str]:
+    """Inputs of ``nodes`` that none of them produces, in first-use order."""
+    made = {o for n in nodes for o in n.output if o}
+    return list(dict.fromkeys(i for n in nodes for i in n.input if i and i not in made))
+
+
+def _model(proto: onnx.ModelProto, nodes: Sequence[onnx.NodeProto], feeds: Mapping[str, np.ndarray],
+           outputs: Sequence[str], consts: Mapping[str, np.ndarray]) -> bytes:
+    """A model computing ``outputs`` of ``nodes`` from ``feeds`` (graph inputs) and ``consts``."""
+    inputs = [helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(a.dtype), a.shape) for n, a in feeds.items()]
+    inits = [numpy_helper.from_array(np.asarray(a), n) for n, a in consts.items()]
+    graph = helper.make_graph(list(nodes), "replay", inputs, [helper.make_empty_tensor_value_info(o) for o in outputs],
+                              initializer=inits)
+    one = helper.make_model(graph, opset_imports=list(proto.opset_import), ir_version=proto.ir_version)
+    return one.SerializeToString()
+
+
+def _session(model: bytes) -> object:
+    import onnxruntime as ort
+
+    so = ort.SessionOptions()
+    so.log_severity_level = 4
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    so.intra_op_num_threads = 1
+    return ort.InferenceSession(model, so, providers=["CPUExecutionProvider"])
+
+
+def _widen(arrays: Mapping[str, np.ndarray], wide: bool) -> dict[str, np.ndarray]:
+    """float32 arrays as float64 when ``wide`` (others unchanged)."""
+    return {n: a.astype(np.float64) if wide and a.dtype == np.float32 else a for n, a in arrays.items()}
+
+
+def _constants(src: ModelSource, nodes: Sequence[onnx.NodeProto], feeds: Mapping[str, np.ndarray],
+               consts: Mapping[str, np.ndarray]) -> tuple[list[onnx.NodeProto], dict[str, np.ndarray]]:
+    """The ``Constant`` nodes to copy and the initializer values (``consts`` overriding) ``nodes`` read."""
+    wanted = [n for n in _subgraph_inputs(nodes) if n not in feeds]
+    values = {n: value for n in wanted if src.initializer(n) is not None and (value := src.constant_value(n)) is not None}
+    values.update(consts)
+    kept = [c for n in wanted if n not in values and (c := src.constant_node(n)) is not None]
+    return kept, values
+
+
+def run_nodes(src: ModelSource, nodes: Sequence[onnx.NodeProto], feeds: Mapping[str, np.ndarray],
+              output: str, consts: Mapping[str, np.ndarray] | None = None) -> tuple[np.ndarray, str]:
+    """Run ``nodes`` alone on ``feeds`` (golden constants unless ``consts`` overrides some):
+    in float64 when every op allows it, else float32.  Raises on a failing session."""
+    proto = src.proto()
+    kept, values = _constants(src, nodes, feeds, consts or {})
+    failure: Exception | None = None
+    for wide in (True, False):
+        try:
+            model = _model(proto, [*kept, *nodes], _widen(feeds, wide), [output], _widen(values, wide))
+            out = _session(model).run([output], _widen(feeds, wide))[0]  # type: ignore[attr-defined]
+            return np.asarray(out), "float64" if wide else "float32"
+        except Exception as exc:  # noqa: BLE001 - onnxruntime's pybind errors have no common base
+            failure = exc
+    raise RuntimeError(str(failure).splitlines()[0][:200] if failure else "replay failed")
+
+
+# ------------------------------------------------------------------ feeds from the dumps
+
+
+class _Tensors:
+    """Model tensor name -> the dumped tensor of one side (by row name, then by file name)."""
+
+    def __init__(self, cmp: Comparison) -> None:
+        self.cmp = cmp
+        self.rows: dict[str, int] = {}
+        assert cmp.pairing is not None
+        for i, p in enumerate(cmp.pairing.pairs):
+            self.rows.setdefault(str(cmp.frame["name"][i]), i)
+            for ref in (p.golden, p.target):
+                if ref is not None:
+                    self.rows.setdefault(ref.name, i)
+
+    def load(self, name: str, side: str) -> np.ndarray | None:
+        """The ``side`` tensor of model tensor ``name`` in the golden dtype and shape, else None."""
+        row = self.rows.get(name)
+        return None if row is None else self.load_row(row, side)
+
+    def load_row(self, row: int, side: str) -> np.ndarray | None:
+        """The ``side`` tensor of frame row ``row`` in the golden dtype and shape, else None."""
+        if self.cmp.pairing is None:
+            return None
+        pair = self.cmp.pairing.pairs[row]
+        ref = pair.golden if side == "golden" else pair.target
+        if ref is None:
+            return None
+        try:
+            data = np.asarray(ref.load())
+        except TensorReadError:
+            return None
+        return _as_golden(data, self.cmp.frame["dtype"][row], self.cmp.frame["shape"][row])
+
+
+def _as_golden(data: np.ndarray, dtype: str | None, shape: Sequence[int] | None) -> np.ndarray | None:
+    """A target tensor cast to the golden dtype and, when stored in another layout, its shape."""
+    if dtype in _FLOAT and data.dtype.name in _FLOAT and dtype != data.dtype.name and dtype != "bfloat16":
+        data = data.astype(dtype)
+    if shape is None or tuple(data.shape) == tuple(shape):
+        return data
+    perm = _shape_permutation(tuple(data.shape), tuple(shape))
+    return np.ascontiguousarray(data.transpose(perm)) if perm is not None else None
+
+
+def _shape_permutation(have: tuple[int, ...], want: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The axis order turning shape ``have`` into ``want`` when exactly one such order exists
+    up to equal sides (NHWC-stored files: the last axis moves back to 1)."""
+    if len(have) != len(want) or sorted(have) != sorted(want):
+        return None
+    if len(have) == 4 and (have[0], have[3], have[1], have[2]) == want:
+        return (0, 3, 1, 2)
+    perm: list[int] = []
+    for size in want:
+        perm.append(next(i for i, s in enumerate(have) if s == size and i not in perm))
+    return tuple(perm)
+
+
+# ------------------------------------------------------------------ replaying rows
+
+
+@dataclass
+class Replayer:
+    """Replays suspect rows of one comparison against its golden model."""
+
+    cmp: Comparison
+    src: ModelSource
+    fused: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
+    _tensors: _Tensors | None = None
+
+    @property
+    def tensors(self) -> _Tensors:
+        if self._tensors is None:
+            self._tensors = _Tensors(self.cmp)
+        return self._tensors
+
+    def nodes_of(self, row: int) -> tuple[list[onnx.NodeProto], str] | str:
+        """The golden node(s) producing ``row``'s tensor and that tensor's name, or why not."""
+        name = str(self.cmp.frame["name"][row])
+        node = self.src.producer(name)
+        if node is None:
+            return f"{name!r} is not a node output of the model"
+        target_op = self._target_op(row)
+        originals = self.fused.get(target_op)[0] if target_op in self.fused else ()
+        group = [n for n in (self.src.node(o) for o in originals) if n is not None]
+        if len(group) > 1 and any(name in n.output for n in group):
+            return _topological(group, self.src.proto().graph.node), name
+        return [node], name
+
+    def _target_op(self, row: int) -> str | None:
+        pair = self.cmp.pairing.pairs[row] if self.cmp.pairing is not None else None
+        return pair.target.info.node_name if pair is not None and pair.target is not None else None
+
+    def feeds(self, nodes: Sequence[onnx.NodeProto], side: str) -> dict[str, np.ndarray] | str:
+        """The flowing inputs of ``nodes`` from the ``side`` dump, or which one is missing."""
+        feeds: dict[str, np.ndarray] = {}
+        for name in _subgraph_inputs(nodes):
+            if self.src.initializer(name) is not None or self.src.constant_node(name) is not None:
+                continue
+            data = self.tensors.load(name, side)
+            if data is None:
+                return f"input {name!r} is not in the {side} dump (or not in its shape)"
+            feeds[name] = data
+        return feeds
+
+    def replay(self, row: int) -> Replay:
+        """Replay ``row`` (see the module docstring)."""
+        start = time.perf_counter()
+        found = self.nodes_of(row)
+        if isinstance(found, str):
+            return Replay(row, (), "not replayed", note=found)
+        nodes, output = found
+        names = tuple(n.name or n.op_type for n in nodes)
+        try:
+            return self._compare(row, nodes, output, names, start)
+        except RuntimeError as exc:
+            return Replay(row, names, "not replayed", note=f"onnxruntime: {exc}", seconds=time.perf_counter() - start)
+
+    def _compare(self, row: int, nodes: list[onnx.NodeProto], output: str, names: tuple[str, ...], start: float) -> Replay:
+        feeds = self.feeds(nodes, "target")
+        target, golden = self.tensors.load_row(row, "target"), self.tensors.load_row(row, "golden")
+        if isinstance(feeds, str) or target is None or golden is None:
+            note = feeds if isinstance(feeds, str) else "the output is missing on one side (or in another shape)"
+            return Replay(row, names, "not replayed", note=note, seconds=time.perf_counter() - start)
+        replayed, precision = run_nodes(self.src, nodes, feeds, output)
+        vs_target, error = worst_rel_error(replayed, target), worst_rel_error(golden, target)
+        floor = ABS_FLOOR.get(str(self.cmp.frame["target_dtype"][row]), ABS_FLOOR["float32"])
+        if not _differs(vs_target, error) or max_abs_diff(replayed, target) <= floor:
+            return Replay(row, names, "faithful", precision, vs_target, error, time.perf_counter() - start)
+        changed = self.target_constants(nodes)
+        again = rel_error(run_nodes(self.src, nodes, feeds, output, changed)[0], target) if changed else None
+        return Replay(row, names, "differs", precision, vs_target, error, time.perf_counter() - start,
+                      constants=tuple(changed), vs_target_constants=again)
+
+    def target_constants(self, nodes: Sequence[onnx.NodeProto]) -> dict[str, np.ndarray]:
+        """The constants ``nodes`` read whose target dump differs from the golden value."""
+        out: dict[str, np.ndarray] = {}
+        for name in _subgraph_inputs(nodes):
+            known = self.src.initializer(name) is not None or self.src.constant_node(name) is not None
+            golden = self.src.constant_value(name) if known else None
+            target = self.tensors.load(name, "target") if golden is not None else None
+            if target is not None and golden is not None and target.shape == golden.shape and not np.array_equal(target, golden):
+                out[name] = target.astype(golden.dtype, copy=False)
+        return out
+
+    def constant_effect(self, row: int, constant: str, changed: np.ndarray) -> float | None:
+        """Relative change of ``row``'s output when its node reads ``changed`` for ``constant``
+        (golden inputs otherwise); None when the node cannot be replayed."""
+        found = self.nodes_of(row)
+        if isinstance(found, str):
+            return None
+        nodes, output = found
+        feeds = self.feeds(nodes, "golden")
+        if isinstance(feeds, str):
+            return None
+        try:
+            plain, _ = run_nodes(self.src, nodes, feeds, output)
+            moved, _ = run_nodes(self.src, nodes, feeds, output, {constant: changed})
+        except RuntimeError:
+            return None
+        return rel_error(plain, moved)
+
+
+def max_abs_diff(a: np.ndarray, b: np.ndarray) -> float:
+    """The largest ``|a - b|`` (float64) over positions finite on both; inf when NaN/Inf differ."""
+    x = np.asarray(a, dtype=np.float64).reshape(-1)
+    y = np.asarray(b, dtype=np.float64).reshape(-1)
+    if x.size != y.size:
+        return math.inf
+    keep = np.isfinite(x) & np.isfinite(y)
+    if not np.array_equal(x[~keep], y[~keep], equal_nan=True):
+        return math.inf
+    return float(np.abs(x[keep] - y[keep]).max(initial=0.0))
+
+
+def _differs(vs_target: float, error: float) -> bool:
+    """The target is off the faithful replay by more than rounding and by a fair share of its own
+    error (NaN/Inf the replay does not produce always differ)."""
+    return math.isinf(vs_target) or vs_target > max(ROUNDING, DIFFERS_SHARE * error)
+
+
+def _topological(group: Iterable[onnx.NodeProto], order: Iterable[onnx.NodeProto]) -> list[onnx.NodeProto]:
+    """``group`` in the model's node order (the golden model is topologically sorted)."""
+    ids = {id(n) for n in group}
+    return [n for n in order if id(n) in ids]
+
+
+def replay_rows(replayer: Replayer, rows: Sequence[int], *, budget_s: float = BUDGET_S,
+                limit: int = MAX_REPLAYS, progress: Progress | None = None) -> dict[int, Replay]:
+    """Replay up to ``limit`` of ``rows`` (in order) within ``budget_s`` seconds."""
+    out: dict[int, Replay] = {}
+    todo = list(dict.fromkeys(rows))[:limit]
+    start = time.perf_counter()
+    for k, row in enumerate(todo):
+        if time.perf_counter() - start > budget_s:
+            out[row] = Replay(row, (), "not replayed", note=f"time budget of {budget_s:g} s spent")
+        else:
+            out[row] = replayer.replay(row)
+        if progress is not None:
+            progress(k + 1, len(todo))
+    return out
+
+
+def as_target_dtype(value: np.ndarray, dtype: str) -> np.ndarray:
+    """What a float16/bfloat16 conversion makes of a constant: clamped to the type's maximum,
+    tiny values flushed, rounded -- back in the constant's own dtype."""
+    if value.dtype.kind != "f" or dtype not in ("float16", "bfloat16"):
+        return value
+    import ml_dtypes
+
+    kind = np.float16 if dtype == "float16" else ml_dtypes.bfloat16
+    top = float(ml_dtypes.finfo(kind).max)
+    return np.clip(value, -top, top).astype(kind).astype(value.dtype)
+
+
+def clamp_and_flush(value: np.ndarray, dtype: str) -> np.ndarray:
+    """Only what an fp16/bf16 conversion's clamp and flush records say: values beyond the type's
+    maximum clamped to it, values below its smallest subnormal flushed to zero (no rounding)."""
+    if value.dtype.kind != "f" or dtype not in ("float16", "bfloat16"):
+        return value
+    import ml_dtypes
+
+    info = ml_dtypes.finfo(np.float16 if dtype == "float16" else ml_dtypes.bfloat16)
+    top, tiny = float(info.max), float(info.smallest_subnormal)
+    out = np.clip(value, -top, top)
+    return np.where(np.abs(out) < tiny / 2, np.zeros_like(out), out).astype(value.dtype)
