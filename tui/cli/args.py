@@ -58,6 +58,19 @@ def add_comparison_arguments(p: argparse.ArgumentParser, three_way: bool = False
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="compute the rows on a Dask distributed scheduler's workers (pip install 'dumpscope[dask]'); "
                         "the dumps' paths must be readable where the workers run")
+    add_selection_arguments(p)  # msprobe step/rank trees and Ascend step/device trees (issue 15)
+
+
+def add_selection_arguments(p: argparse.ArgumentParser) -> None:
+    """``--step`` / ``--rank`` / ``--device`` / ``--mapping`` (msprobe and Ascend trees)."""
+    p.add_argument("--step", type=int, action="append", metavar="N",
+                   help="msprobe or Ascend tree: compare only step N (repeatable; default: each step separately)")
+    p.add_argument("--rank", action="append", metavar="N",
+                   help="msprobe: compare only rank N (or proc{pid}; repeatable; default: each rank separately)")
+    p.add_argument("--device", type=int, action="append", metavar="N",
+                   help="Ascend raw dump tree: compare only device N (repeatable; default: each separately)")
+    p.add_argument("--mapping", metavar="FILE.yaml",
+                   help="msprobe: data/api/layer mapping YAML (NPU names -> bench names)")
 
 
 def add_ui_arguments(parser: argparse.ArgumentParser) -> None:

@@ -26,6 +26,12 @@ def run(args: argparse.Namespace) -> int:
     check_theme(args.theme)
     thresholds(args)  # refuse a bad preset or threshold before the terminal is taken over
     from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
+    from dumpscope.tui.cli.runs import msprobe_comparison, narrow_for_app
+
+    msprobe = msprobe_comparison(args)  # msprobe trees: the step/rank diverging first, module pane `p`
+    if msprobe is not None:
+        return run_app(DumpscopeApp(msprobe, theme=args.theme), args)
+    narrow_for_app(args)  # Ascend trees with several steps/devices: one run, never merged
 
     if args.b is not None:  # the TUI half (issue 14, i14tui) builds the three-way view on core.comparison.threeway
         raise UsageError("three dumps: the terminal UI's three-way view is not in this build; "
