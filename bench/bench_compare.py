@@ -6,7 +6,9 @@ Cases (generated in the same run, page cache warm for both contenders):
   (a) 500 float32 layers x 400 KB per side;
   (b) a pair of about 1 GB in total, float32 golden vs mostly float16 target;
   (c) a real topology from the onnx package's light models, dumped with `dumpscope dump`
-      (golden and an fp16 target).
+      (golden and an fp16 target);
+  (d) a real OCR detector (PP-OCRv4 det from rapidocr-onnxruntime, as cached by
+      `python -m bench.realmodels`; skipped when not cached) at 640x640, golden vs fp16.
 Both contenders run as subprocesses, so wall time and peak RSS are measured the same
 way (RUSAGE_CHILDREN).  Figures are printed as ratios to the naive loop, plus the
 metric kernel's throughput per core on float32 pairs.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import subprocess
 import sys
@@ -104,6 +107,32 @@ def make_light_model(root: Path) -> int:
     return sum(f.stat().st_size for f in root.rglob("*.npy"))
 
 
+def make_ocr_det(root: Path) -> int:
+    """PP-OCRv4 det at 640x640 dumped golden and fp16 (0 when the model is not cached)."""
+    from bench.realmodels.models import cache_root
+
+    model = cache_root() / "models" / "ppocr-det.onnx"
+    if not model.exists():
+        return 0
+    dumpscope = [sys.executable, "-m", "dumpscope", "dump", str(model), "--input-shape", "x:1,3,640,640"]
+    subprocess.run([*dumpscope, "-o", str(root / "golden")], check=True, capture_output=True)
+    subprocess.run([*dumpscope, "-o", str(root / "target"), "--target", "fp16"], check=True, capture_output=True)
+    (root / "model.txt").write_text(str(model))
+    return sum(f.stat().st_size for f in root.rglob("*.npy"))
+
+
+def copy_bandwidth(mb: int = 256, repeat: int = 5) -> float:
+    """GB/s of a numpy copy between two arrays far larger than the caches (read + write bytes)."""
+    src = np.ones(mb << 18, np.float32)
+    dst = np.empty_like(src)
+    best = math.inf
+    for _ in range(repeat):
+        start = time.perf_counter()
+        np.copyto(dst, src)
+        best = min(best, time.perf_counter() - start)
+    return 2 * src.nbytes / best / 1e9
+
+
 def kernel_throughput(repeat: int = 40) -> float:
     """GB/s of float32 pair data through compare_arrays on one core (CPU time)."""
     from threadpoolctl import threadpool_limits
@@ -133,12 +162,16 @@ def main() -> None:
         "(a) 500 x 400 KB float32": lambda d: make_layers(d, 500 // scale, 100_000, np.float32, 1),
         "(b) ~1 GB float32 vs float16": lambda d: make_layers(d, 240 // scale, 700_000, np.float16, 2),
         "(c) onnx light model, fp16 target": make_light_model,
+        "(d) PP-OCRv4 det 640x640, fp16 target": make_ocr_det,
     }
     results = []
     for label, make in cases.items():
         d = base / label.split()[0].strip("()")
         if not (d / "golden").exists():
             size = make(d)
+            if not size:
+                print(f"{label}: skipped (model not cached; run `python -m bench.realmodels`)")
+                continue
         else:
             size = sum(f.stat().st_size for f in d.rglob("*.npy"))
         extra = []
@@ -156,7 +189,10 @@ def main() -> None:
         mb = r["bytes"] / 1e6
         print(f"{r['case']:38} {mb:7.0f} {r['rows']:5d} {r['naive_s']:8.2f} {r['dumpscope_s']:7.2f} "
               f"{r['naive_s'] / r['dumpscope_s']:7.1f}x {mb / 1e3 / r['dumpscope_s']:6.2f} {r['dumpscope_rss_mb']:7.0f}")
+    bandwidth = copy_bandwidth()
     print(f"metric kernel, float32 pairs, one core: {kernel_throughput():.2f} GB/s")
+    print(f"memory bandwidth (numpy copy, read+write): {bandwidth:.1f} GB/s; compare's share per case: "
+          + ", ".join(f"{r['case'][:3]} {r['bytes'] / 1e9 / r['dumpscope_s'] / bandwidth:.0%}" for r in results))
     print(json.dumps(results))
     if not args.keep:
         import shutil

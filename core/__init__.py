@@ -56,6 +56,9 @@ def compare(
     thresholds: Thresholds | Sequence[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
     workers: int | None = None,
+    cache: bool = False,
+    scheduler: str | None = None,
+    progress_bytes: Callable[[int, int], None] | None = None,
 ) -> Comparison:
     """Compare a target dump with a golden dump, tensor by tensor.
 
@@ -69,7 +72,13 @@ def compare(
         preset: health thresholds by name (``auto`` picks by dtype).
         thresholds: a :class:`Thresholds`, or overrides such as ``["cosine_similarity=0.999"]``.
         progress: called as ``progress(done, total)`` while tensors are compared.
-        workers: threads comparing tensors (default: one per CPU).
+        workers: worker processes comparing tensors, each owning whole tensors
+            (default: one per available core; the frame is the same for any count).
+        cache: reuse and update a Parquet index of per-tensor results next to the target
+            dump (or in the user cache when it is read-only): unchanged files are not read.
+        scheduler: a Dask distributed scheduler address: the rows are computed on its
+            workers (``pip install 'dumpscope[dask]'``).
+        progress_bytes: called as ``progress_bytes(done, total)`` in tensor bytes (GB/s).
 
     Returns a :class:`Comparison`: ``.frame`` is a Polars frame with one row per tensor in
     topological order (metrics, NaN/Inf counts, ``health``, ``message``);
@@ -78,7 +87,7 @@ def compare(
     from dumpscope.core.comparison.pipeline import compare as run
 
     return run(golden, target, model=model, graph=graph, preset=preset, thresholds=thresholds, progress=progress,
-               workers=workers)
+               workers=workers, cache=cache, scheduler=scheduler, progress_bytes=progress_bytes)
 
 
 def compare_three(

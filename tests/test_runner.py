@@ -557,3 +557,26 @@ def test_strings_and_sequences_are_noted_not_dumped(model_builder: ModelBuilder,
     assert [t["name"] for t in manifest["tensors"]] == ["x", "cat"]
     notes = " ".join(manifest["notes"])
     assert "'seq' holds a sequence" in notes and "'s2' holds strings" in notes and "'s' holds strings" in notes
+
+
+def test_each_fetch_group_runs_a_session_exposing_only_that_group(chain_model: Path, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """onnxruntime keeps every graph output alive for a whole run: a group's session must
+    expose only its own tensors, or fetching in groups bounds nothing."""
+    from dumpscope.core.onnx import runner
+
+    seen: list[tuple[list[str], list[str]]] = []
+    real = runner.GroupSessions.__call__
+
+    def spy(self: runner.GroupSessions, group: list[str]):  # type: ignore[no-untyped-def]
+        session = real(self, group)
+        seen.append((list(group), [o.name for o in session.get_outputs()]))
+        return session
+
+    monkeypatch.setattr(runner.GroupSessions, "__call__", spy)
+    small = dump_model(chain_model, tmp_path / "d", max_memory_mb=64 / 2**20, target="fp16")
+    assert len(seen) == small["ort_runs"] >= 2
+    assert all(group == outputs for group, outputs in seen)
+    big = dump_model(chain_model, tmp_path / "f", target="fp16")
+    for name in _tensors(big):
+        np.testing.assert_array_equal(_load(tmp_path / "d", _tensors(small)[name]), _load(tmp_path / "f", _tensors(big)[name]))

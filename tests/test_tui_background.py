@@ -10,6 +10,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from dumpscope.tui.app import panes
+from dumpscope.tui.app.widgets.module_tree_pane import ModuleTreePane
 from dumpscope.tui.app.background import StaleGuard, Superseded, run_in_background
 from dumpscope.tui.app.widgets.row_facts_pane import RowFactsPane
 from dumpscope.tui.app.widgets.tensor_pane import TensorPane
@@ -97,12 +98,17 @@ def test_the_registry_cycles_tensor_overflow_fusion() -> None:
     assert panes.next_pane(ids[-1]).id == "tensor"
     assert panes.next_pane(None).id == ids[1]
     assert isinstance(panes.pane("tensor").make("t"), TensorPane)
-    assert all(isinstance(p.make(p.id), RowFactsPane) for p in panes.SIDE_PANES[1:])
+    # the row panes; the msprobe module pane (issue 15) shows a tree, not facts about the row
+    row_panes = [p for p in panes.SIDE_PANES[1:] if p.id != "modules"]
+    assert [p.id for p in row_panes] == ["overflow", "fusion"]
+    assert all(isinstance(p.make(p.id), RowFactsPane) for p in row_panes)
+    assert isinstance(panes.pane("modules").make("m"), ModuleTreePane)
 
 
 def test_a_pane_registers_once(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(panes, "SIDE_PANES", list(panes.SIDE_PANES))
     added = panes.register_pane("extra", "extra", lambda pane_id: Static(id=pane_id))
-    assert panes.SIDE_PANES[-1] is added and panes.next_pane(panes.SIDE_PANES[-2].id).id == "extra"
+    before = panes.SIDE_PANES[-2].id  # the last pane registered before this one
+    assert panes.SIDE_PANES[-1] is added and panes.next_pane(before).id == "extra"
     with pytest.raises(ValueError, match="registered twice"):
         panes.register_pane("extra", "again", lambda pane_id: Static(id=pane_id))

@@ -43,7 +43,7 @@ async def test_neighbourhood_lists_producers_and_consumers_and_enter_moves_the_l
             await pilot.pause(0.05)
             if app.progress is None and app.rows is not None:
                 break
-        for _ in range(3):  # tensor -> overflow -> fusion -> neighbourhood
+        while app.side.current != "neighbourhood":  # tensor -> overflow -> fusion -> neighbourhood
             await pilot.press("p")
         await pilot.pause(0.1)
         pane = app.query_one(NeighbourhoodPane)

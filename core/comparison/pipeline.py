@@ -1,7 +1,7 @@
 """A comparison: what the CLI and the UI hold.
 
 ``compare(golden, target)`` opens both dumps, pairs their tensors, computes every
-metric (in a small thread pool; numpy releases the GIL) and judges health.  The
+metric (on every core: worker processes that each own whole tensors) and judges health.  The
 result is a :class:`Comparison`: one Polars frame with a row per tensor in
 topological order, plus lazy access to the tensors behind each row.
 ``compare_stream`` yields the same comparison while it fills in, for a UI that shows
@@ -10,12 +10,10 @@ rows as they are computed.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,6 +22,8 @@ import polars as pl
 
 from dumpscope import __version__
 from dumpscope.core.comparison import judge as analysis
+from dumpscope.core.comparison.cache import ROW_COLUMNS, RowCache
+from dumpscope.core.comparison.execution import run_rows
 from dumpscope.core.comparison.judge import Thresholds
 from dumpscope.core.comparison.result import INTERNAL_COLUMNS, SCHEMA, Comparison
 from dumpscope.core.formats import open_dump
@@ -50,11 +50,27 @@ __all__ = ["INTERNAL_COLUMNS", "SCHEMA", "Comparison", "Progress", "compare", "c
 ProgressCallback = Callable[[int, int], None]
 
 
+@dataclass
+class Throughput:
+    """Tensor bytes (both sides, from the metadata) read so far, for a GB/s display."""
+
+    done: int = 0
+    total: int = 0
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def gb_per_s(self) -> float:
+        """GB/s since the reading started (0 before any time has passed)."""
+        elapsed = time.monotonic() - self.started
+        return self.done / elapsed / 1e9 if elapsed > 0 else 0.0
+
+
 @dataclass(frozen=True)
 class Progress:
     done: int
     total: int
     comparison: Comparison
+    throughput: Throughput | None = None
 
 
 def compare(
@@ -67,16 +83,24 @@ def compare(
     thresholds: Thresholds | Sequence[str] | None = None,
     progress: ProgressCallback | None = None,
     workers: int | None = None,
+    cache: bool = False,
+    scheduler: str | None = None,
+    progress_bytes: ProgressCallback | None = None,
 ) -> Comparison:
     """Compare two dumps; the result's ``frame`` has one row per tensor, topologically ordered.
 
     ``model``: the ONNX model (topological order, node names).  ``graph``: a vendor graph
     (Ascend ATC ``--mode=1/5`` JSON) that says which golden tensor each fused target op
-    produces.
+    produces.  ``workers``: processes computing the rows (default: every core).
+    ``cache``: reuse and update the Parquet index of per-tensor results next to the
+    target dump (see :mod:`.cache`).  ``scheduler``: a Dask scheduler address; the rows
+    are computed on its workers (``pip install dumpscope[dask]``).  ``progress_bytes(done,
+    total)``: tensor bytes read so far, after every batch (a progress bar's GB/s).
     """
     result: Comparison | None = None
     for step in compare_stream(golden, target, model=model, graph=graph, preset=preset, thresholds=thresholds,
-                               workers=workers, final_only=True, progress=progress):
+                               workers=workers, final_only=True, progress=progress, cache=cache,
+                               scheduler=scheduler, progress_bytes=progress_bytes):
         result = step.comparison
     assert result is not None
     return result
@@ -100,6 +124,9 @@ def compare_stream(
     interval: float = 0.25,
     final_only: bool = False,
     progress: ProgressCallback | None = None,
+    cache: bool = False,
+    scheduler: str | None = None,
+    progress_bytes: ProgressCallback | None = None,
 ) -> Iterator[Progress]:
     """Yield the comparison as it fills in.
 
@@ -114,29 +141,49 @@ def compare_stream(
     columns = _pending_columns(pairs, th, _run_band(base.target))
     total = len(pairs)
 
+    meter = Throughput()
+
     def snapshot(done: int, last: bool = False) -> Progress:
-        frame = analysis.judge(_frame(columns, consume=last), th)
-        return Progress(done, total, replace(base, frame=frame))
+        frame = analysis.judge(build_frame(columns, consume=last), th)
+        return Progress(done, total, replace(base, frame=frame), meter)
 
     if not final_only:
         yield snapshot(0)
     last = time.monotonic()
     specs = shape_specs(base.golden, base.target, base.model_facts)  # type: ignore[arg-type]
-    for done in _fill(pairs, th, columns, workers, batch, specs, _declares_layouts(base.target)):  # type: ignore[arg-type]
+    rows = RowCache.open(base.golden, base.target, th.rtol, th.atol) if cache else None  # type: ignore[arg-type]
+    for done in _fill(pairs, th, columns, (workers, scheduler), batch, rows, meter,
+                      _RowContext(specs, _declares_layouts(base.target))):  # type: ignore[arg-type]
         if progress is not None:  # cheap, every batch (snapshots cost a frame build)
             progress(done, total)
+        if progress_bytes is not None:
+            progress_bytes(meter.done, meter.total)
         if not final_only and time.monotonic() - last >= interval and done < total:
             last = time.monotonic()
             yield snapshot(done)
     yield snapshot(total, last=True)
 
 
-def _frame(columns: dict[str, list[object]], consume: bool) -> pl.DataFrame:
-    """The rows so far as a frame; with ``consume`` each Python list is dropped as soon as its
-    column is built (the last frame: a 100k-row comparison never holds both copies whole)."""
-    if not consume:
-        return pl.DataFrame(columns, schema=SCHEMA)
-    return pl.DataFrame([pl.Series(name, columns.pop(name), dtype=dtype) for name, dtype in SCHEMA.items()])
+def build_frame(columns: dict[str, list[object]], consume: bool = False) -> pl.DataFrame:
+    """The frame of ``columns`` (every :data:`SCHEMA` column, in order).
+
+    Polars builds a list column from Python lists one element at a time (1.2 s for two
+    shape columns at 20,000 rows); the shapes go in as text and are split in Polars.
+    With ``consume`` each Python list is dropped as soon as its column is built (the last
+    frame: a 100k-row comparison never holds both copies whole).
+    """
+    take = columns.pop if consume else columns.__getitem__
+    lists = [c for c, t in SCHEMA.items() if isinstance(t, pl.List)]
+    plain = pl.DataFrame([pl.Series(c, take(c), dtype=t) for c, t in SCHEMA.items() if c not in lists])
+    shapes = [_int_lists(c, take(c)) for c in lists]
+    return plain.with_columns(shapes).select(list(SCHEMA))
+
+
+def _int_lists(name: str, values: list[object]) -> pl.Series:
+    """A ``List(Int64)`` column from Python lists of ints (None stays null, [] stays empty)."""
+    text = pl.Series(name, [None if v is None else ",".join(map(str, v)) for v in values], dtype=pl.String)  # type: ignore[attr-defined]
+    parts = text.str.split(",").list.eval(pl.element().filter(pl.element() != "").cast(pl.Int64))
+    return parts.cast(pl.List(pl.Int64))
 
 
 def _prepare(golden: str | Path | Dump, target: str | Path | Dump, model: str | Path | None,
@@ -162,24 +209,87 @@ def _prepare(golden: str | Path | Dump, target: str | Path | Dump, model: str | 
     return Comparison(pl.DataFrame(), th, meta, g, t, pairing, facts, atc)
 
 
-def _fill(pairs: list[Pair], th: Thresholds, columns: dict[str, list[object]], workers: int | None, batch: int,
-          specs: dict[str, ShapeSpec] | None = None, declared: bool = False) -> Iterator[int]:
-    """Compute every matched pair into ``columns`` in a thread pool; yield the rows done after each batch.
+@dataclass(frozen=True)
+class _RowContext:
+    """What a row's computation needs beyond its pair: ``specs``, the golden names of
+    Reshape shape inputs with the data shapes they resolve against; ``declared``, whether
+    the target's files hold their tensors in the declared layout (see :func:`compute_row`)."""
 
-    ``specs``: golden names of Reshape shape inputs, with the data shapes they resolve against.
-    ``declared``: the target's files hold their tensors in the declared layout (see :func:`compute_row`).
-    """
-    specs = specs or {}
+    specs: dict[str, ShapeSpec] = field(default_factory=dict)
+    declared: bool = False
+
+    def compute(self, pairs: list[Pair], th: Thresholds, columns: dict[str, list[object]]) -> Callable[[int], dict[str, object]]:
+        """The row function the workers run: row ``i`` -> its metric columns."""
+        specs, declared, bands = self.specs, self.declared, columns["band"]
+        return lambda i: compute_row(pairs[i], th, specs.get(pairs[i].name), bands[i], declared)  # type: ignore[arg-type]
+
+    def key(self, pairs: list[Pair], columns: dict[str, list[object]], i: int) -> str:
+        """The parts of row ``i``'s result that do not come from its files (for the cache key)."""
+        return f"{columns['band'][i]}|{self.specs.get(pairs[i].name)!r}|{self.declared}"
+
+
+def _fill(pairs: list[Pair], th: Thresholds, columns: dict[str, list[object]],
+          where: tuple[int | None, str | None], batch: int, cache: RowCache | None = None,
+          meter: Throughput | None = None, context: _RowContext | None = None) -> Iterator[int]:
+    """Compute every matched pair into ``columns`` (each worker owns whole tensors, see
+    :mod:`.execution`); yield the rows done after each finished task.  Rows found in
+    ``cache`` (same files, same run, same context) are filled from it first and not read
+    at all.  ``where``: (worker processes, Dask scheduler address or None); ``meter``
+    counts the bytes."""
+    context = context or _RowContext()
     todo = [i for i, p in enumerate(pairs) if p.golden is not None and p.target is not None]
-    done = len(pairs) - len(todo)
-    with _single_threaded_blas(), ThreadPoolExecutor(max_workers=workers or min(4, os.cpu_count() or 1)) as pool:
-        for start in range(0, len(todo), batch):
-            part = todo[start : start + batch]
-            for i, row in zip(part, pool.map(lambda i: compute_row(pairs[i], th, specs.get(pairs[i].name), columns["band"][i], declared), part)):
+    keys = [_row_key(cache, pairs, columns, context, i) for i in todo] if cache is not None else []
+    hits = _from_cache(cache, keys, todo, columns) if cache is not None else set()
+    done = len(pairs) - len(todo) + len(hits)
+    if hits:
+        yield done
+    rest = [i for i in todo if i not in hits]
+    sizes = {i: _pair_bytes(pairs[i]) for i in rest}
+    meter = meter or Throughput()
+    meter.total, meter.started = sum(sizes.values()), time.monotonic()
+    with _single_threaded_blas():
+        for part in run_rows(context.compute(pairs, th, columns), rest, list(sizes.values()), where[0], batch, where[1]):
+            for i, row in part:
                 for key, value in row.items():
                     columns[key][i] = value
+            meter.done += sum(sizes[i] for i, _row in part)
             done += len(part)
             yield done
+    if cache is not None and len(hits) < len(todo):
+        cache.save(keys, columns, todo)
+
+
+def _row_key(cache: RowCache, pairs: list[Pair], columns: dict[str, list[object]], context: _RowContext, i: int) -> str | None:
+    """Row ``i``'s cache key: its two files and its context (None when a side is not a file)."""
+    files = cache.key(pairs[i].golden, pairs[i].target)  # type: ignore[arg-type]
+    return None if files is None else f"{files}|{context.key(pairs, columns, i)}"
+
+
+def _from_cache(cache: RowCache, keys: list[str | None], todo: list[int], columns: dict[str, list[object]]) -> set[int]:
+    """Fill the rows ``cache`` holds; the row indices filled."""
+    hits: set[int] = set()
+    for key, i in zip(keys, todo):
+        row = cache.rows.get(key) if key is not None else None
+        if row is None:
+            continue
+        for column in ROW_COLUMNS:
+            columns[column][i] = row[column]
+        hits.add(i)
+    return hits
+
+
+def _pair_bytes(p: Pair) -> int:
+    """Bytes of both sides of a pair, from the metadata (1 MB a side when unknown)."""
+    return sum(_tensor_bytes(ref.info) for ref in (p.golden, p.target) if ref is not None)
+
+
+def _tensor_bytes(info: TensorInfo) -> int:
+    if info.shape is None or info.dtype is None:
+        return 1 << 20
+    try:
+        return int(np.prod(info.shape)) * np.dtype(info.dtype).itemsize
+    except TypeError:  # a dtype numpy does not know by name (bfloat16 without ml_dtypes)
+        return int(np.prod(info.shape)) * 2
 
 
 def _load_model(model: str | Path | None) -> GraphFacts | None:

@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
+from dumpscope.core.comparison import stat_columns
+from dumpscope.core.comparison.stat_columns import msprobe_text
 from dumpscope.core.comparison.metrics import COUNT_COLUMNS, EXTRA_METRICS, MSACCUCMP_METRICS, compare_arrays
 from dumpscope.core.comparison.msprobe_pairing import EntryPair, Mapping, Pairing
 from dumpscope.core.dumps import TensorReadError
@@ -62,17 +64,6 @@ def rel_err(npu: float | None, bench: float | None) -> float | None:
     if bench == 0:
         return math.inf if not math.isnan(diff) else math.nan
     return abs(diff / bench) * 100.0
-
-
-def msprobe_text(value: float | None) -> str:
-    """A relative error as msprobe writes it: ``"12.5%"``, ``"0"``, ``"inf"``, ``"nan"``, ``"N/A"``."""
-    if value is None:
-        return "N/A"
-    if value == 0:
-        return "0"
-    if math.isinf(value) or math.isnan(value):
-        return str(value)
-    return f"{value:.6g}%"
 
 
 def _diff(a: float | None, b: float | None) -> float | None:
@@ -263,7 +254,45 @@ _SCHEMA: dict[str, pl.DataType] = {
 
 def compare_statistics(pairing: Pairing, mapping: Mapping | None = None, *, tensors: bool = False) -> pl.DataFrame:
     """The statistics frame of a pairing (see the module docstring).  With ``tensors``,
-    records saved as ``.npy`` on both sides also get our per-tensor metrics."""
+    records saved as ``.npy`` on both sides also get our per-tensor metrics.
+
+    Columnar (:mod:`stat_columns`): records go straight into columns and msprobe's rules
+    run as Polars expressions; :func:`compare_statistics_rows` is the per-record reference."""
+    return compare_statistics_many([pairing], mapping, tensors=tensors)[0]
+
+
+def compare_statistics_many(pairings: list[Pairing], mapping: Mapping | None = None, *,
+                            tensors: bool = False) -> list[pl.DataFrame]:
+    """:func:`compare_statistics` of several pairings (e.g. every rank of a step) with the
+    rules run once over all their records, then split: one frame each, never merged."""
+    mapping = mapping or Mapping()
+    raw = pl.concat([stat_columns.raw_columns(p, mapping, job) for job, p in enumerate(pairings)])
+    ruled = stat_columns.rules(raw, NOT_COMPARED, NO_INPUT_RULES)
+    parts = ruled.partition_by("_job", as_dict=True, maintain_order=True)
+    empty = ruled.clear()
+    return [_finish_frame(parts.get((job,), empty), p, mapping, tensors) for job, p in enumerate(pairings)]
+
+
+def _finish_frame(frame: pl.DataFrame, pairing: Pairing, mapping: Mapping, tensors: bool) -> pl.DataFrame:
+    """One pairing's ruled rows: tensor metrics, the schema's columns, unmatched rows, call order."""
+    schema = dict(_SCHEMA) | ({k: pl.Float64 for k in _TENSOR_METRICS} if tensors else {})
+    if tensors:
+        frame = frame.with_columns(_metric_columns(pairing, mapping))
+    frame = frame.select([pl.col(c).cast(t) for c, t in schema.items()])
+    unmatched = pl.DataFrame([_unmatched_row(u, tensors) for u in pairing.unmatched], schema=schema)
+    return pl.concat([frame, unmatched]).sort("Order", nulls_last=True, maintain_order=True)
+
+
+def _metric_columns(pairing: Pairing, mapping: Mapping) -> list[pl.Series]:
+    """Tensor mode: our per-tensor metrics, row by row in the order of the raw columns."""
+    rows = [_tensor_metrics(row) for pair in pairing.pairs for row in _pair_records(pair, mapping)]
+    return [pl.Series(k, [r[k] for r in rows], dtype=pl.Float64) for k in _TENSOR_METRICS]
+
+
+def compare_statistics_rows(pairing: Pairing, mapping: Mapping | None = None, *,
+                            tensors: bool = False) -> pl.DataFrame:
+    """The per-record reference of :func:`compare_statistics` (a dict per row, rules in
+    Python): the same frame, kept as the independent check of the columnar path."""
     mapping = mapping or Mapping()
     rows: list[dict[str, object]] = []
     for pair in pairing.pairs:
@@ -321,30 +350,39 @@ class _EntryDev:
     local_names: list[str] = field(default_factory=list)
 
 
-def _stat_key(row: dict[str, object]) -> str:
+_KEY_COLUMNS = ("NPU max", "NPU min", "NPU mean", "NPU l2norm", "NPU MD5")
+
+
+def _stat_key() -> pl.Expr:
     """Identifies a tensor by its NPU statistics (and CRC): an input equal to an earlier
     output was produced upstream."""
-    return repr((row["NPU max"], row["NPU min"], row["NPU mean"], row["NPU l2norm"], row["NPU MD5"]))
+    return pl.concat_str([pl.col(c).cast(pl.Utf8).fill_null("None") for c in _KEY_COLUMNS], separator="|")
+
+
+def _classified(frame: pl.DataFrame) -> pl.DataFrame:
+    """Paired rows with ``_out`` (an output), ``_up`` (an input some earlier output produced)
+    and ``_value`` (the deviation), in frame order."""
+    f = frame.filter(pl.col("Result") != "unmatched").with_row_index("_i").with_columns(_stat_key().alias("_key"))
+    first_out = f.filter(pl.col("Role") == "output").group_by("_key").agg(pl.col("_i").min().alias("_first_out"))
+    f = f.join(first_out, on="_key", how="left").sort("_i")
+    is_out = pl.col("Role") == "output"
+    return f.with_columns(is_out.alias("_out"), (~is_out & (pl.col("_first_out") < pl.col("_i")).fill_null(False)).alias("_up"),
+                          pl.col("Deviation").fill_null(0.0).alias("_value"))
 
 
 def _entry_devs(frame: pl.DataFrame) -> dict[str, _EntryDev]:
-    out: dict[str, _EntryDev] = {}
-    produced: set[str] = set()
-    for row in frame.filter(pl.col("Result") != "unmatched").iter_rows(named=True):
-        dev = out.setdefault(str(row["Entry"]), _EntryDev(int(row["Order"])))
-        value = float(row["Deviation"] or 0.0)
-        if row["Role"] == "output":
-            dev.output = max(dev.output, value)
-            dev.nonfinite |= "inf/nan" in (row["Err_message"] or "")
-            dev.flagged |= bool(row["msprobe -da flags"])
-            produced.add(_stat_key(row))
-        elif _stat_key(row) in produced:
-            dev.upstream = max(dev.upstream, value)
-        else:
-            dev.local = max(dev.local, value)
-            if value > 0:
-                dev.local_names.append(str(row["NPU Name"]))
-    return out
+    """Per entry: worst output, upstream and local input deviations (columnar)."""
+    out, up, value = pl.col("_out"), pl.col("_up"), pl.col("_value")
+    local = ~out & ~up
+    agg = _classified(frame).group_by("Entry", maintain_order=True).agg(
+        pl.col("Order").first(), pl.when(out).then(value).max().fill_null(0.0).alias("output"),
+        (out & pl.col("Err_message").fill_null("").str.contains("inf/nan", literal=True)).any().alias("nonfinite"),
+        (out & pl.col("msprobe -da flags").fill_null(False)).any().alias("flagged"),
+        pl.when(up).then(value).max().fill_null(0.0).alias("upstream"),
+        pl.when(local).then(value).max().fill_null(0.0).alias("local"),
+        pl.col("NPU Name").filter(local & (value > 0)).alias("names"))
+    return {str(r["Entry"]): _EntryDev(int(r["Order"]), r["upstream"], r["local"], r["output"], r["nonfinite"],
+                                       r["flagged"], [str(n) for n in r["names"]]) for r in agg.iter_rows(named=True)}
 
 
 def _module_path(rank: MsprobeRank | None, entry: str) -> tuple[str, ...]:

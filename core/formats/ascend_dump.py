@@ -35,6 +35,7 @@ import numpy as np
 
 from dumpscope.core.formats import protobuf as pb
 from dumpscope.core.formats import ascend_layout as layout
+from dumpscope.core.formats.ascend_tree import AscendRun, runs_of_files, several_runs_note
 from dumpscope.core.formats.safe_fs import read_csv_rows, regular_file_problem, walk_files
 from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorRef
 
@@ -497,6 +498,7 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names i
         raise DumpError(f"{path}: cannot read: {exc.strerror or exc}") from exc
     # Execution order decides which run of a repeated op keeps the plain name.
     ops.sort(key=lambda item: item[1].timestamp if item[1] is not None else item[0].dump_time)
+    _warn_several_runs(builder, [item[0].path for item in ops])
     for item in ops:
         builder.add_op(*item)
     if not builder.tensors and not builder.opdebug:
@@ -513,6 +515,26 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names i
             "repeated_ops": {name: n for name, n in builder.counts.items() if n > 1},
         },
     )
+
+
+def _warn_several_runs(builder: _Builder, files: list[Path]) -> None:
+    """Say so when the files span several steps/devices (issue 15): they are merged."""
+    note = several_runs_note(files)
+    if note is not None:
+        builder.problems.append(DumpProblem(str(builder.root), note))
+
+
+def discover_runs(root: str | Path) -> list[AscendRun]:
+    """Every folder under ``root`` holding files named like Ascend dumps, as runs.
+
+    A single dump file or a flat folder gives one run; a tree with several steps or
+    devices gives one run per step folder.  Never raises for an unreadable folder."""
+    p = Path(root)
+    if p.is_file():
+        return [AscendRun(None, None, p)]
+    walk = walk_files(p, _wanted, _MAX_DEPTH, skip_hidden=True)
+    dumps = [f for f in walk.files if f not in walk.refused and parse_dump_name(f.name) is not None]
+    return runs_of_files(dumps)
 
 
 def with_origin_formats(dump: Dump, formats: dict[str, str]) -> Dump:

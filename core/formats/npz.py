@@ -60,8 +60,12 @@ class _Archive:
         self.path = path
         self._lock = threading.Lock()
         self._zip: zipfile.ZipFile | None = None
+        self._pid = os.getpid()
 
     def open_member(self, info: zipfile.ZipInfo):  # type: ignore[no-untyped-def]
+        if self._pid != os.getpid():  # a forked comparison worker: a file offset is shared across
+            # fork, so two processes seeking one inherited ZipFile would read each other's bytes
+            self._lock, self._zip, self._pid = threading.Lock(), None, os.getpid()
         with self._lock:
             if self._zip is None:
                 self._zip = zipfile.ZipFile(self.path)

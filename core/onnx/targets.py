@@ -149,16 +149,20 @@ def expose(graph: onnx.GraphProto, names: list[str]) -> None:
 
 
 def open_session(
-    path: Path, proto: onnx.ModelProto, *, data_dir: Path | None = None, optimize: str = "none", save_to: Path | None = None
+    path: Path, proto: onnx.ModelProto, *, data_dir: Path | None = None, optimize: str = "none", save_to: Path | None = None,
+    arena: bool = True,
 ) -> ort.InferenceSession:
     """An onnxruntime CPU session; a model the runtime cannot run gives a one-line DumpError.
 
     ``data_dir``: where the model's external data lives when that is not next to ``path``.
+    ``arena``: False frees each activation back to the allocator (bounded dumps; see
+    :class:`runner.GroupSessions`) instead of keeping the arena's high-water mark.
     """
     import onnxruntime as ort
 
     so = ort.SessionOptions()
     so.log_severity_level = 3
+    so.enable_cpu_mem_arena = arena
     so.graph_optimization_level = {
         "none": ort.GraphOptimizationLevel.ORT_DISABLE_ALL,
         "extended": ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED,

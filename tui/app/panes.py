@@ -16,6 +16,7 @@ from textual.widget import Widget
 
 from dumpscope.tui.app.widgets.fusion_pane import FusionPane
 from dumpscope.tui.app.widgets.neighbourhood_pane import NeighbourhoodPane
+from dumpscope.tui.app.widgets.module_tree_pane import ModuleTreePane
 from dumpscope.tui.app.widgets.overflow_pane import OverflowPane
 from dumpscope.tui.app.widgets.tensor_pane import TensorPane
 
@@ -59,3 +60,4 @@ register_pane("tensor", "tensor", lambda pane_id: TensorPane(id=pane_id))
 register_pane("overflow", "overflow", lambda pane_id: OverflowPane(id=pane_id))
 register_pane("fusion", "fusion", lambda pane_id: FusionPane(id=pane_id))
 register_pane("neighbourhood", "neighbourhood", lambda pane_id: NeighbourhoodPane(id=pane_id))
+register_pane("modules", "msprobe modules", lambda pane_id: ModuleTreePane(id=pane_id))

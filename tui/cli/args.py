@@ -50,6 +50,27 @@ def add_comparison_arguments(p: argparse.ArgumentParser, three_way: bool = False
                         "fixed.sim, or fixed.sim vs offline/board log/output folders (default: told from the dumps)")
     p.add_argument("--threshold", action="append", default=[], metavar="KEY=VALUE",
                    help="override a threshold: METRIC=V (fail), METRIC.warn=V, BAND.METRIC.fail=V, rtol=V, atol=V")
+    p.add_argument("--workers", type=int, metavar="N", default=None,
+                   help="worker processes that compute the metrics (default: every available core)")
+    p.add_argument("--cache", action="store_true",
+                   help="keep per-tensor results in a Parquet index next to the target dump (or the user cache "
+                        "when it is read-only); a reopen only reads tensors whose files changed")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="compute the rows on a Dask distributed scheduler's workers (pip install 'dumpscope[dask]'); "
+                        "the dumps' paths must be readable where the workers run")
+    add_selection_arguments(p)  # msprobe step/rank trees and Ascend step/device trees (issue 15)
+
+
+def add_selection_arguments(p: argparse.ArgumentParser) -> None:
+    """``--step`` / ``--rank`` / ``--device`` / ``--mapping`` (msprobe and Ascend trees)."""
+    p.add_argument("--step", type=int, action="append", metavar="N",
+                   help="msprobe or Ascend tree: compare only step N (repeatable; default: each step separately)")
+    p.add_argument("--rank", action="append", metavar="N",
+                   help="msprobe: compare only rank N (or proc{pid}; repeatable; default: each rank separately)")
+    p.add_argument("--device", type=int, action="append", metavar="N",
+                   help="Ascend raw dump tree: compare only device N (repeatable; default: each separately)")
+    p.add_argument("--mapping", metavar="FILE.yaml",
+                   help="msprobe: data/api/layer mapping YAML (NPU names -> bench names)")
 
 
 def add_ui_arguments(parser: argparse.ArgumentParser) -> None:
@@ -175,18 +196,27 @@ def _run_comparison(args: argparse.Namespace) -> Comparison:
     th = thresholds(args)
     graph = args.graphs[0]
     if not sys.stderr.isatty():
-        return compare(args.golden, args.target, model=args.model, graph=graph, thresholds=th)
-    from rich.progress import Progress
+        return compare(args.golden, args.target, model=args.model, graph=graph, thresholds=th,
+                       workers=getattr(args, "workers", None), cache=getattr(args, "cache", False),
+                       scheduler=getattr(args, "scheduler", None))
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
 
-    bar = Progress(transient=True)
-    task = bar.add_task("comparing", total=None)
+    bar = Progress(TextColumn("comparing {task.fields[rows]}"), BarColumn(), TransferSpeedColumn(),
+                   TimeRemainingColumn(), transient=True)
+    task = bar.add_task("comparing", total=None, rows="")
     bar.start()
 
     def progress(done: int, total: int) -> None:
+        bar.update(task, rows=f"{done}/{total} rows")
+
+    def progress_bytes(done: int, total: int) -> None:  # the bar runs on bytes: its speed is GB/s
         bar.update(task, completed=done, total=total)
 
     try:
-        return compare(args.golden, args.target, model=args.model, graph=graph, thresholds=th, progress=progress)
+        return compare(args.golden, args.target, model=args.model, graph=graph, thresholds=th, progress=progress,
+                       progress_bytes=progress_bytes,
+                       workers=getattr(args, "workers", None), cache=getattr(args, "cache", False),
+                       scheduler=getattr(args, "scheduler", None))
     finally:
         bar.stop()
 

@@ -79,6 +79,11 @@ def run(args: argparse.Namespace) -> int:
     resolve_sides(args)
     if args.b is not None:
         return _run_three(args)
+    from dumpscope.tui.cli.runs import route
+
+    routed = route(args, "compare")  # msprobe trees, Ascend trees with several steps/devices (issue 15)
+    if routed is not None:
+        return routed
     if args.format == "sigmastar":  # auto_dump_debug.sh's order: SAMPLE (under test) first, then BENCHMARK
         args.golden, args.target = args.target, args.golden
     cmp = _selected(load_comparison(args), args)

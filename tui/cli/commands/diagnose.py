@@ -54,6 +54,11 @@ def run(args: argparse.Namespace) -> int:
 
     if args.limit < 1:
         raise UsageError("--limit must be at least 1")
+    from dumpscope.tui.cli.runs import route
+
+    routed = route(args, "diagnose")  # msprobe trees, Ascend trees with several steps/devices
+    if routed is not None:
+        return routed
     cmp = load_comparison(args)
     diag = diagnose(cmp, limit=args.limit, progress=_replay_progress if sys.stderr.isatty() else None,
                     replay=not args.no_replay)

@@ -25,6 +25,12 @@ def run(args: argparse.Namespace) -> int:
     check_theme(args.theme)
     thresholds(args)  # refuse a bad preset or threshold before the terminal is taken over
     from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
+    from dumpscope.tui.cli.runs import msprobe_comparison, narrow_for_app
+
+    msprobe = msprobe_comparison(args)  # msprobe trees: the step/rank diverging first, module pane `p`
+    if msprobe is not None:
+        return run_app(DumpscopeApp(msprobe, theme=args.theme), args)
+    narrow_for_app(args)  # Ascend trees with several steps/devices: one run, never merged
 
     graph_b = args.graphs[1] if len(args.graphs) > 1 else None
     request = CompareRequest(Path(args.golden), Path(args.target), args.model and Path(args.model), args.preset,

@@ -1,0 +1,128 @@
+"""A Parquet index of per-tensor results, so reopening a comparison skips the tensors.
+
+Each computed row is stored with the identity of the two files it was read from (path,
+size, modification time) and of the run (dumpscope's version, ``rtol``/``atol``: the only
+thresholds the kernel sees; health is judged afterwards).  A row whose files or run
+changed is simply computed again.  The index lives next to the target dump
+(``.dumpscope-index-<golden>.parquet``) or, when that folder is read-only, in the user's
+cache folder (``$XDG_CACHE_HOME/dumpscope/index``).  A corrupt or foreign index is
+ignored, never fatal: it is only a cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from dumpscope import __version__
+from dumpscope.core.comparison.result import SCHEMA
+from dumpscope.core.dumps import Dump, TensorRef
+
+__all__ = ["RowCache", "ROW_COLUMNS"]
+
+#: The columns a computed row fills (what :func:`pipeline.compute_row` returns).
+ROW_COLUMNS: tuple[str, ...] = tuple(
+    c for c in SCHEMA if c not in ("index", "name", "target_name", "node_name", "op_type", "kind", "side", "band",
+                                   "pairing", "golden_file", "target_file")
+)
+_KEY = "_key"
+
+
+@dataclass
+class RowCache:
+    """The stored rows of one golden/target pair of dumps, looked up by file identity."""
+
+    path: Path
+    run: str
+    rows: dict[str, dict[str, object]]
+
+    @classmethod
+    def open(cls, golden: Dump, target: Dump, rtol: float, atol: float) -> RowCache:
+        """The index for this pair of dumps (empty when there is none or it is unusable)."""
+        run = f"{__version__}|rtol={rtol!r}|atol={atol!r}"
+        path = _index_path(golden, target)
+        return cls(path, run, _read(path, run))
+
+    def key(self, golden: TensorRef, target: TensorRef) -> str | None:
+        """The identity of a pair's two files (None when a side is not a plain file)."""
+        g, t = _file_key(golden), _file_key(target)
+        return None if g is None or t is None else f"{g}|{t}"
+
+    def save(self, keys: Sequence[str | None], columns: dict[str, list[object]], rows: Sequence[int]) -> None:
+        """Store the computed ``rows`` of ``columns`` (with their ``keys``); failure is silent."""
+        kept = [(k, i) for k, i in zip(keys, rows) if k is not None and columns["status"][i] in ("computed", "error")]
+        if not kept:
+            return
+        data: dict[str, list[object]] = {_KEY: [k for k, _i in kept], "_run": [self.run] * len(kept)}
+        for c in ROW_COLUMNS:
+            data[c] = [columns[c][i] for _k, i in kept]
+        schema = {_KEY: pl.String(), "_run": pl.String(), **{c: SCHEMA[c] for c in ROW_COLUMNS}}
+        for path in (self.path, _user_path(self.path.name)):
+            if _write(pl.DataFrame(data, schema=schema), path):
+                return
+
+
+def _file_key(ref: TensorRef) -> str | None:
+    """``path|size|mtime_ns`` of the file a tensor is read from (archives: the archive file
+    and the member name)."""
+    source = ref.info.source
+    if not source:
+        return None
+    path, _, member = source, "", ""
+    if not os.path.isfile(path) and ":" in source:
+        path, member = source.rsplit(":", 1)
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return f"{os.path.abspath(path)}:{member}|{st.st_size}|{st.st_mtime_ns}"
+
+
+def _index_path(golden: Dump, target: Dump) -> Path:
+    """Next to the target dump (a folder, or the file's folder), named after the golden."""
+    digest = hashlib.sha1(os.path.abspath(golden.path).encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    folder = target.path if target.path.is_dir() else target.path.parent
+    tag = hashlib.sha1(os.path.abspath(target.path).encode("utf-8", "surrogateescape")).hexdigest()[:8]
+    return folder / f".dumpscope-index-{digest}-{tag}.parquet"
+
+
+def _user_path(name: str) -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "dumpscope" / "index" / name
+
+
+def _read(path: Path, run: str) -> dict[str, dict[str, object]]:
+    """The rows of the first usable index (next to the dump, else the user cache) for ``run``."""
+    for candidate in (path, _user_path(path.name)):
+        try:
+            frame = pl.read_parquet(candidate)
+        except Exception:  # noqa: BLE001 - a missing, corrupt or foreign index is a cache miss
+            continue
+        if not {_KEY, "_run", *ROW_COLUMNS} <= set(frame.columns):
+            continue
+        frame = frame.filter(pl.col("_run") == run)
+        return {r[_KEY]: r for r in frame.select(_KEY, *ROW_COLUMNS).iter_rows(named=True)}
+    return {}
+
+
+def _write(frame: pl.DataFrame, path: Path) -> bool:
+    """Write atomically (a reader never sees half an index); False when the folder refuses."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".dumpscope-index-", suffix=".tmp", dir=path.parent)
+        os.close(fd)
+        frame.write_parquet(tmp)
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        try:
+            os.unlink(tmp)  # type: ignore[possibly-undefined]
+        except (OSError, UnboundLocalError):
+            pass
+        return False

@@ -1,0 +1,111 @@
+"""An msprobe step/rank comparison as the app's :class:`Comparison`, with its module tree.
+
+:func:`as_comparison` maps one :class:`RankResult` frame onto the comparison schema (one
+row per NPU record: ``name`` the record, ``node_name`` its API/module entry, health
+``ok``/``warn``/``fail``/``unmatched`` from msprobe's Result; msprobe's own columns are
+kept after the schema's).  ``meta["msprobe"]`` holds plain JSON data, so a saved
+comparison reopens with it:
+
+* ``tree``: the module tree of construct.json (:func:`module_tree`): every entry's parent,
+  call order, every node's worst health (a module takes its worst child's), and the
+  first bad API call under every node, for walking down from the model;
+* ``ranks``: the per-step/rank summary and which one diverges first.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from dumpscope.core.comparison.msprobe_driver import MsprobeReport, RankResult
+from dumpscope.core.comparison.result import Comparison
+from dumpscope.core.formats.msprobe import split_name
+
+HEALTH = {"pass": "ok", "warning": "warn", "error": "fail", "unmatched": "unmatched"}
+_SEVERITY = {"ok": 0, "unmatched": 1, "warn": 2, "fail": 3}
+_KIND = {"input": "op_input", "parameters": "constant"}
+
+
+def _rows(frame: pl.DataFrame) -> pl.DataFrame:
+    """The comparison columns of an msprobe statistics frame (msprobe's columns follow)."""
+    entry = pl.coalesce(pl.col("Entry"), pl.col("Bench Entry"))
+    return frame.with_columns(
+        pl.int_range(pl.len()).cast(pl.Int64).alias("index"),
+        pl.coalesce(pl.col("NPU Name"), pl.col("Bench Name")).alias("name"),
+        pl.col("NPU Name").alias("target_name"), entry.alias("node_name"),
+        entry.map_elements(lambda e: split_name(e).api, return_dtype=pl.Utf8).alias("op_type"),
+        pl.col("Role").replace_strict(_KIND, default="activation").alias("kind"),
+        pl.col("Bench Dtype").alias("dtype"), pl.col("NPU Dtype").alias("target_dtype"),
+        pl.col("Result").replace_strict(HEALTH, default="error").alias("health"),
+        pl.col("Err_message").alias("message"), pl.col("Pairing").alias("pairing"),
+        pl.when(pl.col("Pairing") == "bench-only").then(pl.lit("golden"))
+        .when(pl.col("Pairing") == "npu-only").then(pl.lit("target")).alias("side"),
+    ).drop("NPU_Stack_Info")
+
+
+def module_tree(frame: pl.DataFrame) -> dict[str, object]:
+    """The construct.json hierarchy of a step/rank with every node's worst health.
+
+    ``parents``: entry -> parent module (None at the top); ``order``: entries in call
+    order; ``health``: node -> worst health of itself and everything under it;
+    ``first_bad``: node -> the first API call under it (call order) whose health is
+    ``fail`` (else ``warn``), the row to walk down to."""
+    entries = frame.filter(pl.col("Entry").is_not_null()).group_by("Entry", maintain_order=True).agg(
+        pl.col("Parent").first(), pl.col("Order").first(),
+        pl.col("Result").replace_strict(HEALTH, default="fail").alias("health"))
+    parents: dict[str, str | None] = {}
+    health: dict[str, str] = {}
+    first: dict[str, dict[str, str]] = {"fail": {}, "warn": {}}
+    rows = entries.sort("Order").to_dicts()
+    parents.update({str(row["Entry"]): row["Parent"] for row in rows})
+    for row in rows:
+        name = str(row["Entry"])
+        worst = max(row["health"], key=lambda h: _SEVERITY.get(h, 3))
+        for node in _lineage(name, parents):
+            _raise(health, node, worst)
+            if worst in first and _is_api(name):
+                first[worst].setdefault(node, name)
+    for parent in {p for p in parents.values() if p is not None and p not in parents}:
+        parents[parent] = None
+    first_bad = first["warn"] | first["fail"]  # a failing call wins over a warning one
+    return {"parents": parents, "order": list(parents), "health": health, "first_bad": first_bad}
+
+
+def _lineage(name: str, parents: dict[str, str | None]) -> list[str]:
+    """``name`` and every module above it (a cycle stops the walk)."""
+    out = [name]
+    current = parents.get(name)
+    while current is not None and current not in out:
+        out.append(current)
+        current = parents.get(current)
+    return out
+
+
+def _raise(health: dict[str, str], node: str, value: str) -> None:
+    if _SEVERITY.get(value, 3) > _SEVERITY.get(health.get(node, "ok"), 0):
+        health[node] = value
+    health.setdefault(node, value)
+
+
+def _is_api(name: str) -> bool:
+    return split_name(name).prefix not in ("Module", "Cell")
+
+
+def rank_summary(report: MsprobeReport) -> dict[str, object]:
+    """Per step/rank: entries, errors, first divergence; and the one diverging first."""
+    first = report.first
+    rows = [{"label": r.label, "step": r.step, "rank": r.rank, "problem": r.error,
+             "errors": 0 if r.frame is None else int((r.frame["Result"] == "error").sum()),
+             "first_divergence": r.divergence.describe() if r.divergence else None,
+             "entry": r.divergence.entry if r.divergence else None} for r in report.results]
+    return {"results": rows, "first": first.label if first else None}
+
+
+def as_comparison(report: MsprobeReport, result: RankResult | None = None) -> Comparison:
+    """One step/rank of ``report`` (default: the one diverging first, else the first
+    readable one) as a :class:`Comparison` for the app."""
+    chosen = result or report.first or next((r for r in report.results if r.frame is not None), None)
+    if chosen is None or chosen.frame is None:
+        raise ValueError("no step/rank of this msprobe dump could be compared")
+    meta = {"format": "msprobe", "msprobe": {"label": chosen.label, "tree": module_tree(chosen.frame),
+                                             "ranks": rank_summary(report)}}
+    return Comparison.from_frame(_rows(chosen.frame), meta=meta)

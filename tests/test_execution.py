@@ -1,0 +1,166 @@
+"""The execution machinery: rows on every core give the same frame as one worker."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from dumpscope.core import compare
+from dumpscope.core.comparison import execution
+
+
+def _dump_pair(root: Path, layers: int = 60) -> tuple[Path, Path]:
+    """A golden/target pair with varied sizes, dtypes, a NaN, a bad file and an unmatched tensor."""
+    rng = np.random.default_rng(7)
+    g, t = root / "golden", root / "target"
+    g.mkdir()
+    t.mkdir()
+    for i in range(layers):
+        a = rng.standard_normal(int(rng.integers(1, 50_000)), dtype=np.float32)
+        b = (a + rng.standard_normal(a.size, dtype=np.float32) * 1e-3 * (1 + i)).astype(np.float16)
+        if i == 17:
+            b[0] = np.nan
+        np.save(g / f"layer_{i:03d}.npy", a)
+        np.save(t / f"layer_{i:03d}.npy", b)
+    (t / "layer_005.npy").write_bytes(b"not an npy file")
+    np.save(g / "golden_only.npy", np.zeros(3, np.float32))
+    return g, t
+
+
+@pytest.fixture()
+def pair(tmp_path: Path) -> tuple[Path, Path]:
+    return _dump_pair(tmp_path)
+
+
+def test_frame_is_identical_whatever_the_worker_count(pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(execution, "MIN_PARALLEL_ROWS", 1)
+    from dumpscope.core.comparison.pipeline import compare_stream
+
+    def final(n: int) -> pl.DataFrame:  # batch=7: many tasks, finishing out of order
+        return list(compare_stream(*pair, workers=n, batch=7, final_only=True))[-1].comparison.frame
+
+    frames = [final(n) for n in (1, 2, 3)]
+    assert frames[0].height == 61
+    assert (frames[0]["health"] == "error").sum() == 1
+    for other in frames[1:]:
+        assert_frame_equal(frames[0], other)
+
+
+def test_thread_fallback_gives_the_same_frame(pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(execution, "MIN_PARALLEL_ROWS", 1)
+    monkeypatch.setenv("DUMPSCOPE_WORKERS", "threads")
+    assert_frame_equal(compare(*pair, workers=1).frame, compare(*pair, workers=2).frame)
+
+
+def test_tasks_cover_every_row_once_and_respect_the_budget() -> None:
+    todo = list(range(1000))
+    sizes = [(i % 13) << 20 for i in todo]
+    parts = execution.tasks(todo, sizes, 40)
+    assert [i for part in parts for i in part] == todo
+    for part in parts[:-1]:
+        weight = sum(sizes[i] for i in part)
+        assert weight >= execution.TASK_BYTES or len(part) == 40
+        assert weight - sizes[part[-1]] < execution.TASK_BYTES
+
+
+def test_small_runs_stay_in_process() -> None:
+    calls: list[int] = []
+    rows = [r for part in execution.run_rows(lambda i: calls.append(i) or {"i": i}, [0, 1, 2], [1, 1, 1], 8)
+            for r in part]
+    assert rows == [(0, {"i": 0}), (1, {"i": 1}), (2, {"i": 2})]
+    assert calls == [0, 1, 2]  # computed here: a pool for three rows costs more than it saves
+
+
+def test_a_worker_crash_is_not_a_silent_gap(pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every computed row comes back: no row stays pending after a parallel run."""
+    monkeypatch.setattr(execution, "MIN_PARALLEL_ROWS", 1)
+    frame = compare(*pair, workers=2).frame
+    assert not frame.filter(pl.col("health") == "pending").height
+
+
+def test_cached_reopen_gives_the_same_frame_and_reads_no_tensor(pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    from dumpscope.core.comparison import pipeline
+
+    first = compare(*pair, cache=True).frame
+    assert list(pair[1].glob(".dumpscope-index-*.parquet"))
+    monkeypatch.setattr(pipeline, "compute_row", lambda p, th: pytest.fail("a cached row was read again"))
+    assert_frame_equal(first, compare(*pair, cache=True).frame)
+
+
+def test_a_changed_file_is_computed_again(pair: tuple[Path, Path]) -> None:
+    first = compare(*pair, cache=True).frame
+    np.save(pair[1] / "layer_003.npy", np.full(100, 7, np.float16))
+    again = compare(*pair, cache=True).frame
+    fresh = compare(*pair).frame
+    assert_frame_equal(again, fresh)
+    name = pl.col("name") == "layer_003"
+    assert again.filter(name)["max_absolute_error"].item() != first.filter(name)["max_absolute_error"].item()
+
+
+def test_other_tolerances_do_not_reuse_rows(pair: tuple[Path, Path]) -> None:
+    compare(*pair, cache=True)
+    loose = compare(*pair, cache=True, thresholds=["rtol=0.5"]).frame
+    assert_frame_equal(loose, compare(*pair, thresholds=["rtol=0.5"]).frame)
+
+
+def test_corrupt_index_is_ignored_and_rewritten(pair: tuple[Path, Path]) -> None:
+    compare(*pair, cache=True)
+    (index,) = pair[1].glob(".dumpscope-index-*.parquet")
+    index.write_bytes(b"PAR1 garbage")
+    assert_frame_equal(compare(*pair, cache=True).frame, compare(*pair).frame)
+    assert pl.read_parquet(index).height > 0
+
+
+def test_read_only_dump_uses_the_user_cache(pair: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dumpscope.core.comparison import cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    real_write = cache._write
+
+    def read_only_dump(frame: pl.DataFrame, path: Path) -> bool:
+        """As ``_write`` answers for a read-only folder (chmod does not stop root, who runs CI)."""
+        return False if path.parent == pair[1] else real_write(frame, path)
+
+    monkeypatch.setattr(cache, "_write", read_only_dump)
+    first = compare(*pair, cache=True).frame
+    assert not list(pair[1].glob(".dumpscope-index-*"))
+    assert list((tmp_path / "xdg" / "dumpscope" / "index").glob("*.parquet"))
+    assert_frame_equal(first, compare(*pair, cache=True).frame)
+
+
+def test_dask_scheduler_gives_the_identical_frame(pair: tuple[Path, Path]) -> None:
+    distributed = pytest.importorskip("distributed", reason="Dask is an optional extra: pip install 'dumpscope[dask]'")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        remote = compare(*pair, scheduler=cluster.scheduler_address).frame
+    assert_frame_equal(compare(*pair, workers=1).frame, remote)
+
+
+def test_progress_counts_bytes_for_a_gb_per_s_display(pair: tuple[Path, Path]) -> None:
+    seen: list[tuple[int, int]] = []
+    frame = compare(*pair, workers=1, progress_bytes=lambda d, t: seen.append((d, t))).frame
+    done, total = seen[-1]
+    readable = frame.filter(pl.col("side") == "both")
+    assert done == total > 0
+    assert [d for d, _t in seen] == sorted(d for d, _t in seen)
+    assert total >= int(readable["size"].sum()) * 2  # float32 + float16 per element, at least
+
+
+def test_npz_read_in_the_parent_then_by_forked_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ZipFile the parent already opened must not be shared by the workers (one file offset)."""
+    from dumpscope.core.formats import open_dump
+
+    monkeypatch.setattr(execution, "MIN_PARALLEL_ROWS", 1)
+    rng = np.random.default_rng(3)
+    arrays = {f"t{i:03d}": rng.standard_normal(int(rng.integers(1, 30_000))).astype(np.float32) for i in range(40)}
+    np.savez(tmp_path / "g.npz", **arrays)
+    np.savez(tmp_path / "t.npz", **{k: (v * 1.001).astype(np.float16) for k, v in arrays.items()})
+    golden, target = open_dump(tmp_path / "g.npz"), open_dump(tmp_path / "t.npz")
+    from dumpscope.core.comparison.pipeline import compare_stream
+
+    serial = compare(golden, target, workers=1).frame  # opens both archives in this process
+    forked = list(compare_stream(golden, target, workers=2, batch=3, final_only=True))[-1].comparison.frame
+    assert_frame_equal(serial, forked)

@@ -1,0 +1,107 @@
+"""Issue 15: the msprobe module pane (construct.json tree, worst child's health, walk down to
+the first bad API) and the per-rank summary, driven by Pilot; plus one snapshot."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+import pytest
+from textual.widgets import Input, Tree
+
+from dumpscope.core.comparison.msprobe_driver import compare_msprobe
+from dumpscope.core.comparison.msprobe_view import as_comparison, module_tree
+from dumpscope.tui.app.explorer import DumpscopeApp
+from dumpscope.tui.app.screenshots import SIZE, THEME
+from dumpscope.tui.app.widgets.module_tree_pane import ModuleTreePane
+from dumpscope.tui.cli.runs import msprobe_comparison
+from msprobe_helpers import entry, tensor, write_rank
+
+CONSTRUCT = {
+    "Functional.conv2d.0.forward": "Module.block.Block.forward.0",
+    "Functional.relu.0.forward": "Module.block.Block.forward.0",
+    "Module.block.Block.forward.0": "Module.net.Net.forward.0",
+    "Functional.linear.0.forward": "Module.head.Head.forward.0",
+    "Module.head.Head.forward.0": "Module.net.Net.forward.0",
+}
+
+
+def _rank(path: Path, bad: bool) -> Path:
+    x = np.linspace(-1, 1, 6).reshape(2, 3)
+    relu = tensor(stats=(np.inf, 0.0, 1.0, np.inf)) if bad else tensor(np.maximum(x, 0))
+    data = {
+        "Functional.conv2d.0.forward": entry([tensor(x)], [tensor(x * 2)]),
+        "Functional.relu.0.forward": entry([tensor(x * 2)], [relu]),
+        "Module.block.Block.forward.0": entry([tensor(x)], [relu]),
+        "Functional.linear.0.forward": entry([relu], [relu]),
+        "Module.head.Head.forward.0": entry([relu], [relu]),
+    }
+    return write_rank(path, data, construct=CONSTRUCT)
+
+
+@pytest.fixture()
+def dumps(tmp_path: Path) -> tuple[Path, Path]:
+    for step in (0, 1):
+        _rank(tmp_path / "bench" / f"step{step}" / "rank0", False)
+        _rank(tmp_path / "npu" / f"step{step}" / "rank0", step == 1)
+    return tmp_path / "bench", tmp_path / "npu"
+
+
+def test_module_tree_takes_the_worst_child_and_names_the_first_bad_call(dumps) -> None:
+    bench, npu = dumps
+    report = compare_msprobe(npu, bench)
+    cmp = as_comparison(report)
+    info = cmp.meta["msprobe"]
+    assert info["label"] == "step1/rank0" and info["ranks"]["first"] == "step1/rank0"
+    tree = info["tree"]
+    assert tree["parents"]["Module.net.Net.forward.0"] is None
+    assert tree["health"]["Module.net.Net.forward.0"] == "fail"
+    assert tree["health"]["Functional.conv2d.0.forward"] == "ok"
+    assert tree["first_bad"]["Module.net.Net.forward.0"] == "Functional.relu.0.forward"
+    assert tree["first_bad"]["Module.block.Block.forward.0"] == "Functional.relu.0.forward"
+    healthy = module_tree(report.results[0].frame)
+    assert healthy["health"]["Module.net.Net.forward.0"] == "ok" and not healthy["first_bad"]
+
+
+def test_view_command_builds_the_msprobe_comparison(dumps) -> None:
+    bench, npu = dumps
+    args = argparse.Namespace(golden=str(bench), target=str(npu), step=[0], rank=None, mapping=None, _resolved=True)
+    cmp = msprobe_comparison(args)
+    assert cmp is not None and cmp.meta["msprobe"]["label"] == "step0/rank0"
+    assert set(cmp.frame["health"].unique()) == {"ok"}
+
+
+async def _to_modules(pilot) -> ModuleTreePane:  # type: ignore[no-untyped-def]
+    await pilot.pause()
+    for _ in range(3):  # tensor -> overflow -> fusion -> modules
+        await pilot.press("p")
+        await pilot.pause()
+    return pilot.app.query_one(ModuleTreePane)
+
+
+async def test_walking_down_the_tree_moves_the_layer_list(dumps) -> None:
+    bench, npu = dumps
+    cmp = as_comparison(compare_msprobe(npu, bench))
+    app = DumpscopeApp(cmp, theme=THEME)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = await _to_modules(pilot)
+        assert app.side.current == "modules"
+        tree = pane.query_one(Tree)
+        labels = [str(n.label) for n in tree.root.children]
+        assert any("Module.net.Net.forward.0" in label for label in labels)
+        tree.focus()
+        tree.select_node(None)
+        tree.move_cursor(tree.root.children[0])  # the model's top module: fail, first bad = relu
+        await pilot.pause()
+        row = app.layer_list.selected
+        assert row is not None and cmp.frame["node_name"][row] == "Functional.relu.0.forward"
+        assert pane.has_focus_within  # walking on keeps the focus in the tree
+
+
+def test_module_pane_snapshot(dumps, snap_compare, monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv("DUMPSCOPE_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setattr(Input, "_toggle_cursor", lambda _self: None)
+    bench, npu = dumps
+    app = DumpscopeApp(as_comparison(compare_msprobe(npu, bench)), theme=THEME)
+    assert snap_compare(app, press=["wait:150", "p", "p", "p", "wait:200"], terminal_size=SIZE)

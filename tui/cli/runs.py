@@ -1,0 +1,409 @@
+"""Dumps that hold several runs: msprobe ``step*/rank*`` trees and Ascend trees with several steps/devices.
+
+``compare`` / ``diagnose`` call :func:`route` first.  It returns None for an ordinary
+pair of dumps (the usual path goes on), or runs the comparison itself:
+
+* **msprobe** (sniffed on either side): :func:`compare_msprobe` with msprobe's own
+  pairing (full name, then counter-stripped order, then ``--mapping``), one comparison
+  per selected step/rank, never merged.  GOLDEN is the bench (GPU/CPU) dump, TARGET the
+  NPU dump, as for every other format.
+* **Ascend raw dump trees** (``{time}/{device}/{model}/{model_id}/{step}/``) with several
+  steps or devices: each selected run is compared separately against the golden (or
+  against the golden's run of the same step/device when the golden is such a tree too).
+  When the selection leaves exactly one run, its folder simply replaces the path.
+
+Either way the summary says which run diverges first; JSON output carries one object per
+run.  Exit codes as compare: 0 healthy, 1 some run diverges or could not be compared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
+
+if TYPE_CHECKING:
+    from dumpscope.core.comparison.msprobe_driver import MsprobeReport, RankResult
+    from dumpscope.core.comparison.result import Comparison
+    from dumpscope.core.formats.ascend_tree import AscendRun
+
+
+def is_msprobe(path: str | Path) -> bool:
+    """A msprobe rank directory or a tree of them (one directory listing or two)."""
+    from dumpscope.core.formats import msprobe
+
+    return msprobe.sniff(Path(path)) > 0
+
+
+def _ranks(args: argparse.Namespace) -> list[int | str] | None:
+    values = getattr(args, "rank", None)
+    if not values:
+        return None
+    return [int(v) if v.isdigit() else v for v in values]
+
+
+def _error_code(failed: bool) -> int:
+    return EXIT_UNHEALTHY if failed else EXIT_OK
+
+
+def route(args: argparse.Namespace, render: str) -> int | None:
+    """Run an msprobe or several-run Ascend comparison (``render``: ``compare`` or
+    ``diagnose``), or return None to let the ordinary path run."""
+    from dumpscope.tui.cli.args import resolve_sides
+
+    resolve_sides(args)  # GOLDEN TARGET or -g/-m
+    if is_msprobe(args.target) or is_msprobe(args.golden):
+        return _run_msprobe(args, render)
+    return _route_ascend(args, render)
+
+
+# ---------------------------------------------------------------- msprobe
+
+
+def msprobe_report(args: argparse.Namespace) -> MsprobeReport:
+    """The msprobe comparison the arguments ask for (bad input: a usage error)."""
+    from dumpscope.core.comparison.msprobe_driver import compare_msprobe
+    from dumpscope.core.dumps import DumpError
+
+    for side in ("golden", "target"):
+        if not is_msprobe(getattr(args, side)):
+            raise UsageError(f"{side} {getattr(args, side)}: not an msprobe dump, but the other side is one")
+    try:
+        return compare_msprobe(args.target, args.golden, steps=args.step, ranks=_ranks(args),
+                               mapping_path=args.mapping)
+    except (DumpError, ValueError, OSError) as exc:
+        raise UsageError(str(exc)) from None
+
+
+def msprobe_comparison(args: argparse.Namespace) -> Comparison | None:
+    """For the app: the msprobe step/rank that diverges first (or the only/first one) as a
+    Comparison with its module tree and per-rank summary; None when not msprobe."""
+    from dumpscope.tui.cli.args import resolve_sides
+
+    resolve_sides(args)
+    if not (is_msprobe(args.target) or is_msprobe(args.golden)):
+        return None
+    from dumpscope.core.comparison.msprobe_view import as_comparison
+
+    try:
+        return as_comparison(msprobe_report(args))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _msprobe_failed(report: MsprobeReport) -> bool:
+    return any(r.divergence is not None or r.error is not None or _error_rows(r) for r in report.results)
+
+
+def _error_rows(r: RankResult) -> int:
+    import polars as pl
+
+    return 0 if r.frame is None else r.frame.filter(pl.col("Result") == "error").height
+
+
+def swapped_sides(report: MsprobeReport) -> list[str]:
+    """NPU-only ops (``NPU.*``, ``npu_*``) found on the bench (GOLDEN) side only: a sign
+    that NPU and bench were given the other way round."""
+    from dumpscope.core.formats.msprobe import split_name
+
+    names = {u.entry.name for r in report.results if r.pairing is not None
+             for u in r.pairing.unmatched if u.side == "bench"}
+    return sorted(n for n in names if split_name(n).prefix == "NPU" or split_name(n).api.startswith("npu_"))
+
+
+def _warn_swapped(report: MsprobeReport) -> None:
+    found = swapped_sides(report)
+    if found:
+        print(f"dumpscope: warning: the GOLDEN side holds NPU-only ops ({', '.join(found[:3])}): GOLDEN is the "
+              "bench (GPU/CPU) dump and TARGET the NPU dump - were they swapped?", file=sys.stderr)
+
+
+def _run_msprobe(args: argparse.Namespace, render: str) -> int:
+    report = msprobe_report(args)
+    _warn_swapped(report)
+    fmt = _format(args)
+    if fmt == "json":
+        _write(args, json.dumps(msprobe_json(report, rows=render == "compare"), indent=1, allow_nan=False) + "\n")
+    elif fmt in ("csv", "parquet"):
+        _write_frames(args, fmt, {r.label.replace("/", "_"): r.frame for r in report.results if r.frame is not None})
+    else:
+        _print(args, lambda console: _render_msprobe(report, console, args.limit, render))
+    return _error_code(_msprobe_failed(report))
+
+
+def _format(args: argparse.Namespace) -> str:
+    if getattr(args, "json", False):
+        return "json"
+    if getattr(args, "markdown", False):
+        return "table"
+    return getattr(args, "format", "table")
+
+
+def _jsonable(value: object) -> object:
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    return value
+
+
+def _divergence_json(r: RankResult) -> dict[str, object] | None:
+    d = r.divergence
+    if d is None:
+        return None
+    return {"entry": d.entry, "order": d.order, "kind": d.kind, "shape": d.shape,
+            "input_deviation": _jsonable(d.input_deviation), "output_deviation": _jsonable(d.output_deviation),
+            "nonfinite": d.nonfinite, "missed_by_msprobe": d.missed_by_msprobe,
+            "module_path": list(d.module_path), "local_inputs": list(d.local_inputs), "text": d.describe()}
+
+
+def _result_json(r: RankResult, rows: bool) -> dict[str, object]:
+    out: dict[str, object] = {"step": r.step, "rank": r.rank, "label": r.label, "error": r.error,
+                              "entries": 0 if r.frame is None else r.frame.height, "errors": _error_rows(r),
+                              "first_divergence": _divergence_json(r),
+                              "problems": [f"{p.source}: {p.message}" for p in r.problems]}
+    if rows and r.frame is not None:
+        frame = r.frame.drop("NPU_Stack_Info")
+        out["rows"] = [{k: _jsonable(v) for k, v in row.items()} for row in frame.iter_rows(named=True)]
+    return out
+
+
+def msprobe_json(report: MsprobeReport, rows: bool = True) -> dict[str, object]:
+    """One object per step/rank (never merged) and the label of the one diverging first."""
+    first = report.first
+    return {"format": "msprobe", "first": first.label if first else None,
+            "results": [_result_json(r, rows) for r in report.results]}
+
+
+def _render_msprobe(report: MsprobeReport, console: object, limit: int, render: str) -> None:
+    from rich.table import Table
+
+    from dumpscope.tui.cli.safe import markup
+
+    table = Table(title="msprobe: one comparison per step/rank (never merged)")
+    for col in ("step/rank", "entries", "errors", "first divergence"):
+        table.add_column(col)
+    for r in report.results:
+        what = r.error or (r.divergence.describe() if r.divergence else "no divergence")
+        table.add_row(r.label, str(0 if r.frame is None else r.frame.height), str(_error_rows(r)), markup(what))
+    console.print(table)  # type: ignore[attr-defined]
+    first = report.first
+    console.print(f"[bold]first divergence:[/] {markup(first.label + ': ' + first.divergence.describe()) if first and first.divergence else 'none'}")  # type: ignore[attr-defined]
+    if render == "diagnose":
+        _render_bad_entries(report, console, limit)
+
+
+def _render_bad_entries(report: MsprobeReport, console: object, limit: int) -> None:
+    """diagnose: every bad forward call per step/rank, introduced or inherited."""
+    from dumpscope.core.comparison.statistics import bad_entries
+    from dumpscope.tui.cli.safe import markup
+
+    for r in report.results:
+        if r.frame is None or r.divergence is None:
+            continue
+        console.print(f"\n[bold]{markup(r.label)}[/]")  # type: ignore[attr-defined]
+        for k, d in enumerate(bad_entries(r.frame)[:limit], 1):
+            console.print(f"  {k}. {markup(d.describe())}", highlight=False)  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------- Ascend trees
+
+
+@dataclass
+class RunResult:
+    """One Ascend step/device compared against the golden."""
+
+    run: AscendRun
+    comparison: Comparison | None = None
+    error: str | None = None
+    first_row: int | None = field(default=None)
+
+    @property
+    def label(self) -> str:
+        return self.run.label
+
+
+def _ascend_runs(path: str | Path, args: argparse.Namespace) -> list[AscendRun] | None:
+    """The selected runs of an Ascend tree; None when ``path`` is not one with several."""
+    from dumpscope.core.formats import ascend_dump
+    from dumpscope.core.formats.ascend_dump import discover_runs
+    from dumpscope.core.formats.ascend_tree import select_runs
+
+    p = Path(path)
+    if not p.is_dir() or ascend_dump.sniff(p) <= 0:
+        return None
+    runs = discover_runs(p)
+    if len(runs) < 2 and not (args.step or args.device):
+        return None
+    chosen = select_runs(runs, args.step, args.device)
+    if not chosen:
+        listed = ", ".join(r.label for r in runs) or "none"
+        raise UsageError(f"{p}: no step/device matches --step {args.step or []} --device {args.device or []} "
+                         f"(present: {listed})")
+    return chosen
+
+
+def _route_ascend(args: argparse.Namespace, render: str) -> int | None:
+    runs = _ascend_runs(args.target, args)
+    if runs is None:
+        return None
+    golden_runs = _ascend_runs(args.golden, args) or []
+    if len(runs) == 1:
+        args.target = str(runs[0].path)
+        if len(golden_runs) == 1:
+            args.golden = str(golden_runs[0].path)
+        return None
+    results = [_compare_run(args, run, golden_runs) for run in runs]
+    return _report_runs(args, results, render)
+
+
+def narrow_for_app(args: argparse.Namespace) -> None:
+    """The app shows one comparison: an Ascend tree narrowed by ``--step``/``--device`` to
+    one run opens that folder; several runs left is a usage error naming them (never merged)."""
+    from dumpscope.tui.cli.args import resolve_sides
+
+    resolve_sides(args)
+    runs = _ascend_runs(args.target, args)
+    if runs is None:
+        return
+    if len(runs) > 1:
+        listed = ", ".join(r.label for r in runs[:8]) + (" ..." if len(runs) > 8 else "")
+        raise UsageError(f"{args.target}: {len(runs)} steps/devices ({listed}); the app shows one: add --step/--device, "
+                         "or run `dumpscope compare` to compare each and see which diverges first")
+    args.target = str(runs[0].path)
+    golden_runs = _ascend_runs(args.golden, args) or []
+    if len(golden_runs) == 1:
+        args.golden = str(golden_runs[0].path)
+
+
+def _golden_for(run: AscendRun, golden_runs: list[AscendRun], default: str) -> str | None:
+    if not golden_runs:
+        return default
+    same = [g for g in golden_runs if (g.step, g.device) == (run.step, run.device)]
+    return str(same[0].path) if same else None
+
+
+def _compare_run(args: argparse.Namespace, run: AscendRun, golden_runs: list[AscendRun]) -> RunResult:
+    from dumpscope.core.comparison.pipeline import compare
+    from dumpscope.core.dumps import DumpError
+    from dumpscope.tui.cli.args import thresholds
+
+    golden = _golden_for(run, golden_runs, args.golden)
+    if golden is None:
+        return RunResult(run, error=f"{run.label}: present on the target side only")
+    try:
+        cmp = compare(golden, run.path, model=args.model, graph=args.graphs[0], thresholds=thresholds(args))
+    except (DumpError, ValueError, OSError) as exc:
+        return RunResult(run, error=str(exc))
+    return RunResult(run, cmp, first_row=cmp.first_divergent())
+
+
+def first_run(results: list[RunResult]) -> RunResult | None:
+    """The run diverging first: earliest step, then device, then its first divergent row."""
+    bad = [r for r in results if r.first_row is not None]
+    return min(bad, key=lambda r: (r.run.step if r.run.step is not None else -1,
+                                   r.run.device if r.run.device is not None else -1, r.first_row), default=None)
+
+
+def _run_row_name(r: RunResult) -> str | None:
+    if r.comparison is None or r.first_row is None:
+        return None
+    return str(r.comparison.frame["name"][r.first_row])
+
+
+def runs_json(results: list[RunResult], rows: bool = True) -> dict[str, object]:
+    """One object per step/device and the label of the one diverging first."""
+    from dumpscope.core.report.writers import frame_records
+
+    first = first_run(results)
+    out = []
+    for r in results:
+        item: dict[str, object] = {"step": r.run.step, "device": r.run.device, "label": r.label, "path": str(r.run.path),
+                                   "error": r.error, "first_divergence": _run_row_name(r),
+                                   "health": r.comparison.health_counts() if r.comparison else None}
+        if rows and r.comparison is not None:
+            item["rows"] = frame_records(r.comparison)
+        out.append(item)
+    return {"format": "ascend-tree", "first": first.label if first else None, "results": out}
+
+
+def _runs_failed(results: list[RunResult]) -> bool:
+    from dumpscope.tui.cli.args import exit_code
+
+    return any(r.error is not None or (r.comparison is not None and exit_code(r.comparison) != EXIT_OK) for r in results)
+
+
+def _report_runs(args: argparse.Namespace, results: list[RunResult], render: str) -> int:
+    fmt = _format(args)
+    if fmt == "json":
+        _write(args, json.dumps(runs_json(results, rows=render == "compare"), indent=1, allow_nan=False) + "\n")
+    elif fmt in ("csv", "parquet"):
+        _write_frames(args, fmt, {r.label.replace("/", "_"): r.comparison.public_frame()
+                                  for r in results if r.comparison is not None})
+    else:
+        _print(args, lambda console: _render_runs(results, console))
+    return _error_code(_runs_failed(results))
+
+
+def _render_runs(results: list[RunResult], console: object) -> None:
+    from rich.table import Table
+
+    from dumpscope.tui.cli.safe import markup
+
+    table = Table(title="Ascend dump tree: one comparison per step/device (never merged)")
+    for col in ("step/device", "folder", "health", "first divergence"):
+        table.add_column(col)
+    for r in results:
+        health = ", ".join(f"{k} {v}" for k, v in sorted(r.comparison.health_counts().items())) if r.comparison else ""
+        table.add_row(r.label, markup(str(r.run.path)), health, markup(r.error or _run_row_name(r) or "none"))
+    console.print(table)  # type: ignore[attr-defined]
+    first = first_run(results)
+    console.print(f"[bold]first divergence:[/] {markup(f'{first.label}: {_run_row_name(first)}') if first else 'none'}")  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------- output
+
+
+def _write(args: argparse.Namespace, text: str) -> None:
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+
+
+def _write_frames(args: argparse.Namespace, fmt: str, frames: dict[str, object]) -> None:
+    """CSV/Parquet: one file per run in the folder ``-o`` (one run: to stdout or -o FILE)."""
+    if len(frames) == 1 and (fmt == "csv" or args.output) and not (args.output and Path(args.output).is_dir()):
+        frame = next(iter(frames.values()))
+        _write_one(frame, fmt, args.output)
+        return
+    if not args.output:
+        raise UsageError(f"{len(frames)} step/rank comparisons: --format {fmt} needs -o FOLDER (one file each)")
+    folder = Path(args.output)
+    folder.mkdir(parents=True, exist_ok=True)
+    for label, frame in frames.items():
+        _write_one(frame, fmt, folder / f"{label}.{fmt}")
+
+
+def _write_one(frame: object, fmt: str, out: str | Path | None) -> None:
+    frame = frame.drop([c for c in ("NPU_Stack_Info",) if c in frame.columns])  # type: ignore[attr-defined]
+    if fmt == "parquet":
+        frame.write_parquet(out)  # type: ignore[attr-defined]
+    elif out:
+        frame.write_csv(out)  # type: ignore[attr-defined]
+    else:
+        sys.stdout.write(frame.write_csv())  # type: ignore[attr-defined]
+
+
+def _print(args: argparse.Namespace, draw: object) -> None:
+    from rich.console import Console
+
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            draw(Console(file=f, width=160))  # type: ignore[operator]
+    else:
+        draw(Console())  # type: ignore[operator]
