@@ -100,7 +100,7 @@ def test_the_registry_cycles_tensor_overflow_fusion() -> None:
     assert isinstance(panes.pane("tensor").make("t"), TensorPane)
     # the row panes; the msprobe module pane (issue 15) shows a tree, not facts about the row
     row_panes = [p for p in panes.SIDE_PANES[1:] if p.id != "modules"]
-    assert [p.id for p in row_panes] == ["overflow", "fusion"]
+    assert [p.id for p in row_panes] == ["overflow", "fusion", "neighbourhood"]
     assert all(isinstance(p.make(p.id), RowFactsPane) for p in row_panes)
     assert isinstance(panes.pane("modules").make("m"), ModuleTreePane)
 

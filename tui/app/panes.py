@@ -59,5 +59,5 @@ def next_pane(current: str | None) -> SidePane:
 register_pane("tensor", "tensor", lambda pane_id: TensorPane(id=pane_id))
 register_pane("overflow", "overflow", lambda pane_id: OverflowPane(id=pane_id))
 register_pane("fusion", "fusion", lambda pane_id: FusionPane(id=pane_id))
-register_pane("neighbourhood", "neighbourhood", lambda pane_id: NeighbourhoodPane(id=pane_id))
 register_pane("modules", "msprobe modules", lambda pane_id: ModuleTreePane(id=pane_id))
+register_pane("neighbourhood", "neighbourhood", lambda pane_id: NeighbourhoodPane(id=pane_id))

@@ -201,7 +201,7 @@ async def demo_screenshots(out: Path) -> list[Path]:
     with tempfile.TemporaryDirectory(prefix="dumpscope-shots-") as tmp:
         paths = make_demo(Path(tmp) / "demo")
         app = DumpscopeApp(CompareRequest(paths.golden, paths.target, paths.model), theme=THEME)
-        return await _shoot(app, [("demo", _keys("f")), ("demo-neighbourhood", _keys("p", "p", "p", "tab")),
+        return await _shoot(app, [("demo", _keys("f")), ("demo-neighbourhood", _keys("p", "p", "p", "p", "tab")),
                                   ("demo-tensor", _keys("p", "shift+tab", "enter", "pagedown"))], out)
 
 
