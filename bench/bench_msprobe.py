@@ -31,7 +31,7 @@ HERE = Path(__file__).resolve().parent
 
 OURS = r'''
 import sys
-from dumpscope.core.comparison.msprobe_driver import compare_msprobe
+from dumpscope.core.comparison.msprobe.driver import compare_msprobe
 r = compare_msprobe(sys.argv[1], sys.argv[2], workers=int(sys.argv[3]))
 first = r.first
 print(first.label if first else "none", first.divergence.entry if first else "")
@@ -39,7 +39,7 @@ print(first.label if first else "none", first.divergence.entry if first else "")
 
 IN_PROCESS = r'''
 import glob, json, os, sys, time
-from dumpscope.core.comparison.msprobe_driver import compare_msprobe
+from dumpscope.core.comparison.msprobe.driver import compare_msprobe
 files = sorted(glob.glob(os.path.join(sys.argv[1], "step*", "rank*", "dump.json")) +
                glob.glob(os.path.join(sys.argv[2], "step*", "rank*", "dump.json")))
 t = time.perf_counter(); [json.load(open(f)) for f in files]; naive = time.perf_counter() - t

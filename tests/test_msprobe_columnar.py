@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
-from dumpscope.core.comparison.msprobe_pairing import Mapping, pair_ranks
-from dumpscope.core.comparison.statistics import _TENSOR_METRICS, compare_statistics, compare_statistics_rows, first_divergence
+from dumpscope.core.comparison.msprobe.pairing import Mapping, pair_ranks
+from dumpscope.core.comparison.msprobe.statistics import _TENSOR_METRICS, compare_statistics, compare_statistics_rows, first_divergence
 from dumpscope.core.formats.msprobe import read_rank
 from msprobe_helpers import write_rank
 

@@ -11,9 +11,9 @@ import numpy as np
 import polars as pl
 import pytest
 
-from dumpscope.core.comparison.msprobe_driver import compare_msprobe
-from dumpscope.core.comparison.msprobe_pairing import pair_ranks
-from dumpscope.core.comparison.statistics import compare_statistics
+from dumpscope.core.comparison.msprobe.driver import compare_msprobe
+from dumpscope.core.comparison.msprobe.pairing import pair_ranks
+from dumpscope.core.comparison.msprobe.statistics import compare_statistics
 from dumpscope.core.formats.msprobe import read_rank
 from msprobe_helpers import entry, tensor, write_rank
 
@@ -111,7 +111,7 @@ def test_tensor_mode_adds_our_metrics(tmp_path) -> None:
 
 
 def test_plain_text_entry_point(tmp_path, capsys) -> None:
-    from dumpscope.core.comparison.msprobe_driver import main
+    from dumpscope.core.comparison.msprobe.driver import main
 
     same = {"Functional.relu.0.forward": entry([tensor()], [tensor()])}
     for side in ("npu", "bench"):

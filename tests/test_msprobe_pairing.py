@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dumpscope.core.comparison.msprobe_pairing import Mapping, load_mapping, mapping_from_obj, pair_ranks
+from dumpscope.core.comparison.msprobe.pairing import Mapping, load_mapping, mapping_from_obj, pair_ranks
 from dumpscope.core.formats.msprobe import read_rank
 from msprobe_helpers import entry, tensor, write_rank
 

@@ -9,8 +9,8 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dumpscope.core.comparison.msprobe_pairing import pair_ranks
-from dumpscope.core.comparison.statistics import (REL, bad_entries, compare_statistics, first_divergence, module_health,
+from dumpscope.core.comparison.msprobe.pairing import pair_ranks
+from dumpscope.core.comparison.msprobe.statistics import (REL, bad_entries, compare_statistics, first_divergence, module_health,
                                                   msprobe_text, rel_err)
 from dumpscope.core.formats.msprobe import read_rank
 from msprobe_helpers import entry, tensor, write_rank

@@ -163,7 +163,7 @@ def test_ascend_tree_selection_narrows_to_one_ordinary_compare(ascend_tree, caps
 def test_compare_msprobe_restores_the_garbage_collector(trees) -> None:
     import gc
 
-    from dumpscope.core.comparison.msprobe_driver import compare_msprobe
+    from dumpscope.core.comparison.msprobe.driver import compare_msprobe
 
     bench, npu = trees
     assert gc.isenabled()

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from textual.widgets import Input, Tree
 
-from dumpscope.core.comparison.msprobe_driver import compare_msprobe
-from dumpscope.core.comparison.msprobe_view import as_comparison, module_tree
+from dumpscope.core.comparison.msprobe.driver import compare_msprobe
+from dumpscope.core.comparison.msprobe.view import as_comparison, module_tree
 from dumpscope.tui.app.explorer import DumpscopeApp
 from dumpscope.tui.app.screenshots import SIZE, THEME
 from dumpscope.tui.app.widgets.module_tree_pane import ModuleTreePane

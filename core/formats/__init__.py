@@ -30,7 +30,7 @@ FORMAT_MODULES: tuple[str, ...] = (
     "npz",
     "ascend_dump", "sigmastar", "polygraphy",
     "sgs_output",  # issue 11: SigmaStar simulator log/output folders (fixed.sim vs offline/board, seed 004 §4)
-    "msprobe",  # issue 15: step*/rank*/dump.json trees (one rank per open; see msprobe_driver)
+    "msprobe",  # issue 15: step*/rank*/dump.json trees (one rank per open; see comparison.msprobe.driver)
 )
 
 

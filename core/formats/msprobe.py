@@ -376,7 +376,7 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format protocol's name
     """One rank directory as a generic :class:`Dump` of its tensor records.
 
     Several steps/ranks are never merged: the caller picks one (see
-    :mod:`dumpscope.core.comparison.msprobe_driver`)."""
+    :mod:`dumpscope.core.comparison.msprobe.driver`)."""
     ranks = discover(path)
     if len(ranks) != 1:
         listed = ", ".join(f"step{s}/{r}" for s, r, _ in ranks) or "none"

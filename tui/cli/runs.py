@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
 
 if TYPE_CHECKING:
-    from dumpscope.core.comparison.msprobe_driver import MsprobeReport, RankResult
+    from dumpscope.core.comparison.msprobe.driver import MsprobeReport, RankResult
     from dumpscope.core.comparison.result import Comparison
     from dumpscope.core.formats.ascend_tree import AscendRun
 
@@ -68,7 +68,7 @@ def route(args: argparse.Namespace, render: str) -> int | None:
 
 def msprobe_report(args: argparse.Namespace) -> MsprobeReport:
     """The msprobe comparison the arguments ask for (bad input: a usage error)."""
-    from dumpscope.core.comparison.msprobe_driver import compare_msprobe
+    from dumpscope.core.comparison.msprobe.driver import compare_msprobe
     from dumpscope.core.dumps import DumpError
 
     for side in ("golden", "target"):
@@ -89,7 +89,7 @@ def msprobe_comparison(args: argparse.Namespace) -> Comparison | None:
     resolve_sides(args)
     if not (is_msprobe(args.target) or is_msprobe(args.golden)):
         return None
-    from dumpscope.core.comparison.msprobe_view import as_comparison
+    from dumpscope.core.comparison.msprobe.view import as_comparison
 
     try:
         return as_comparison(msprobe_report(args))
@@ -199,7 +199,7 @@ def _render_msprobe(report: MsprobeReport, console: object, limit: int, render: 
 
 def _render_bad_entries(report: MsprobeReport, console: object, limit: int) -> None:
     """diagnose: every bad forward call per step/rank, introduced or inherited."""
-    from dumpscope.core.comparison.statistics import bad_entries
+    from dumpscope.core.comparison.msprobe.statistics import bad_entries
     from dumpscope.tui.cli.safe import markup
 
     for r in report.results:

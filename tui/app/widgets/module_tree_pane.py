@@ -1,7 +1,7 @@
 """The module pane: msprobe's construct.json tree as a collapsible hierarchy, and the per-rank summary.
 
 Each module shows its worst child's health (``meta["msprobe"]["tree"]``, built by
-:func:`dumpscope.core.comparison.msprobe_view.module_tree`).  Highlighting a node moves
+:func:`dumpscope.core.comparison.msprobe.view.module_tree`).  Highlighting a node moves
 the layer list to the first bad API call under it (the app's op jump), so a user walks
 down from the model to the call that broke.  Above the tree, one line per step/rank
 and which one diverges first.  Comparisons that are not msprobe dumps say so.

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from dumpscope.core.comparison.msprobe_driver import MsprobeReport, RankResult
+from dumpscope.core.comparison.msprobe.driver import MsprobeReport, RankResult
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.formats.msprobe import split_name
 

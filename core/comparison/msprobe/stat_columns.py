@@ -1,10 +1,10 @@
 """Columnar statistics-mode comparison: records straight into columns, msprobe's rules as Polars expressions.
 
 :func:`statistics_frame` gives exactly the frame of the per-record reference
-(:func:`dumpscope.core.comparison.statistics.compare_statistics_rows`), but one Python
+(:func:`dumpscope.core.comparison.msprobe.statistics.compare_statistics_rows`), but one Python
 pass only appends each paired record's fields to lists; the differences, relative
 errors, error and warning rules, messages and the divergence deviation are computed by
-Polars over whole columns.  See :mod:`dumpscope.core.comparison.statistics` for what
+Polars over whole columns.  See :mod:`dumpscope.core.comparison.msprobe.statistics` for what
 every column means.
 """
 
@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import polars as pl
 
-from dumpscope.core.comparison.msprobe_pairing import EntryPair, Mapping, Pairing
+from dumpscope.core.comparison.msprobe.pairing import EntryPair, Mapping, Pairing
 from dumpscope.core.formats.msprobe import Record, split_name
 
 STATS = ("Max", "Min", "Mean", "L2norm")

@@ -2,7 +2,7 @@
 
 :func:`compare_msprobe` is the one integration point for the CLI / TUI::
 
-    from dumpscope.core.comparison.msprobe_driver import compare_msprobe
+    from dumpscope.core.comparison.msprobe.driver import compare_msprobe
     report = compare_msprobe(npu_path, bench_path, steps=[1], ranks=[0], mapping_path=None)
     report.first                 # the RankResult that diverges first, or None
     report.summary()             # a small Polars frame: one row per step/rank
@@ -29,8 +29,8 @@ from pathlib import Path
 import polars as pl
 from threadpoolctl import threadpool_limits
 
-from dumpscope.core.comparison.msprobe_pairing import Mapping, Pairing, load_mapping, pair_ranks
-from dumpscope.core.comparison.statistics import (Divergence, compare_statistics, compare_statistics_many,
+from dumpscope.core.comparison.msprobe.pairing import Mapping, Pairing, load_mapping, pair_ranks
+from dumpscope.core.comparison.msprobe.statistics import (Divergence, compare_statistics, compare_statistics_many,
                                                    first_divergence)
 from dumpscope.core.dumps import DumpError, DumpProblem
 from dumpscope.core.formats.msprobe import MsprobeRank, discover, read_rank
@@ -207,12 +207,12 @@ def _compare_one(key: tuple[int | None, str], npu: Path | None, bench: Path | No
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m dumpscope.core.comparison.msprobe_driver NPU BENCH [--step N] [--rank N]``:
+    """``python -m dumpscope.core.comparison.msprobe.driver NPU BENCH [--step N] [--rank N]``:
     a plain-text stand-in until ``dumpscope compare`` routes msprobe trees here.
     Exit 1 when a step/rank diverges, 2 on unusable input."""
     import argparse
 
-    ap = argparse.ArgumentParser(prog="msprobe_driver", description="compare msprobe dumps per step and rank")
+    ap = argparse.ArgumentParser(prog="python -m dumpscope.core.comparison.msprobe.driver", description="compare msprobe dumps per step and rank")
     ap.add_argument("npu")
     ap.add_argument("bench")
     ap.add_argument("--step", type=int, action="append")

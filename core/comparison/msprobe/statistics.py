@@ -32,10 +32,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from dumpscope.core.comparison import stat_columns
-from dumpscope.core.comparison.stat_columns import msprobe_text
+from dumpscope.core.comparison.msprobe import stat_columns
+from dumpscope.core.comparison.msprobe.stat_columns import msprobe_text
 from dumpscope.core.comparison.metrics import COUNT_COLUMNS, EXTRA_METRICS, MSACCUCMP_METRICS, compare_arrays
-from dumpscope.core.comparison.msprobe_pairing import EntryPair, Mapping, Pairing
+from dumpscope.core.comparison.msprobe.pairing import EntryPair, Mapping, Pairing
 from dumpscope.core.dumps import TensorReadError
 from dumpscope.core.formats.msprobe import Entry, MsprobeRank, Record, split_name
 from dumpscope.core.formats.npyfile import open_npy
