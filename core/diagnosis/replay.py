@@ -85,7 +85,7 @@ class Replay:
         """One line of evidence (also what the tensor pane shows)."""
         what = f"{len(self.nodes)} original nodes" if len(self.nodes) > 1 else (repr(self.nodes[0]) if self.nodes else "?")
         if self.verdict == "not replayed":
-            return f"replay of {what}: not replayed ({self.note})"
+            return f"replay of {what}: not replayed ({self.note})" if self.nodes else f"not replayed: {self.note}"
         numbers = f"target vs replay {_num(self.vs_target)}, target vs golden {_num(self.target_error)}"
         if self.faithful:
             return (f"replay ({self.precision}, target inputs, golden weights) of {what} matches the target "

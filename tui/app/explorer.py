@@ -9,6 +9,7 @@ Numbers come from :mod:`dumpscope.core`; this module only decides what to show.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -691,16 +692,18 @@ def findings_by_row(diagnosis: Diagnosis, messages: list[str | None]) -> dict[in
     for rank, c in enumerate(diagnosis.root_causes, 1):
         said = messages[c.row] if 0 <= c.row < len(messages) else None
         findings[c.row] = (f"root cause #{rank}: {c.cause}", *(e for e in c.evidence if not (said and said in e)),
-                           *_replay_line(getattr(c, "replay", None)), f"advice: {c.advice}", *c.commands)
+                           *_replay_line(getattr(c, "replay", None), c.evidence), f"advice: {c.advice}", *c.commands)
     return findings
 
 
-def _replay_line(replay: object) -> tuple[str, ...]:
-    """``replay: <its sentence>`` for a :class:`~dumpscope.core.diagnosis.replay.Replay` (none when not replayed)."""
+def _replay_line(replay: object, evidence: Sequence[str] = ()) -> tuple[str, ...]:
+    """``replay: <its sentence>`` for a :class:`~dumpscope.core.diagnosis.replay.Replay` (none when not
+    replayed, or when the evidence already carries the sentence)."""
     if replay is None:
         return ()
     sentence = getattr(replay, "sentence", None)
-    return (f"replay: {sentence() if callable(sentence) else replay}",)
+    text = sentence() if callable(sentence) else str(replay)
+    return () if text in evidence else (f"replay: {text}",)
 
 
 def _is_three_way(source: object) -> bool:
