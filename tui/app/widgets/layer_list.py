@@ -68,7 +68,7 @@ _NUMBER_W = 8
 """Width of a number column: :func:`format_number` always fits 8 cells (``-1.2e-38``, ``934496``)."""
 NANINF_HEADER = "nan/inf g|t"
 _COLUMNS: tuple[Column, ...] = (
-    Column("index", "#", 5, lambda r, p, w: str(int(r.index[p])), right=True, priority=4),
+    Column("index", "#", 5, lambda r, p, w: _index_text(int(r.index[p])), right=True, priority=4),
     Column("name", "tensor", _NAME_MIN, _name),
     Column("op", "op", 12, lambda r, p, w: r.text(p)[1], priority=2),
     Column("shape", "shape", 14, lambda r, p, w: r.text(p)[2], priority=9),
@@ -373,3 +373,8 @@ class LayerList(ScrollView, can_focus=True):
                 style = dim
             segments.append(Segment(text, style))
         return Strip(segments).adjust_cell_length(width, base)
+
+
+def _index_text(index: int) -> str:
+    """A row's topological index; ``·`` for a tensor without one (a constant: no producing node)."""
+    return "·" if index < 0 else str(index)
