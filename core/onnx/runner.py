@@ -446,6 +446,7 @@ class GroupSessions:
         if self.full is not None and len(group) == len(self.prepared.fetch):
             return self.full  # one group: the session already open
         self.full = None
+        _map_large_blocks()
         _release_freed_memory()  # the previous group's session and tensors are gone by now
         return open_session(self._write(group), self.proto, data_dir=self.prepared.data_dir, arena=False)
 
@@ -463,19 +464,43 @@ class GroupSessions:
         return path
 
 
-def _release_freed_memory() -> None:
-    """Give freed heap pages back to the system (glibc keeps them otherwise, and each
-    group's activations would add to the peak RSS); a no-op elsewhere."""
+_M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
+_MMAP_THRESHOLD = 1 << 20  # bytes: a block this large gets its own mapping
+
+
+def _libc_function(name: str) -> Callable[..., int] | None:
+    """A function of the C library when it has one (glibc), else None: the memory steps are then no-ops."""
     import ctypes
     import ctypes.util
 
-    name = ctypes.util.find_library("c")
+    lib = ctypes.util.find_library("c")
     try:
-        trim = ctypes.CDLL(name).malloc_trim if name else None
+        return getattr(ctypes.CDLL(lib), name) if lib else None  # type: ignore[no-any-return]
     except (OSError, AttributeError):
-        trim = None
+        return None
+
+
+def _release_freed_memory() -> None:
+    """Give freed heap pages back to the system (glibc keeps them otherwise, and each
+    group's activations would add to the peak RSS); a no-op elsewhere."""
+    trim = _libc_function("malloc_trim")
     if trim is not None:
         trim(0)
+
+
+def _map_large_blocks() -> None:
+    """Give every block of 1 MiB or more its own mapping, unmapped when it is freed.
+
+    glibc raises its mmap threshold each time such a block is freed (up to 32 MiB); after
+    that, onnxruntime's activations (arena off) are carved from the heap, whose holes stay
+    resident: on PP-OCRv4 det at 960x960 one run's peak grows from ~100 MB of live
+    tensors to 160-230 MB.  A fixed threshold stops that, for a few tenths of a second of
+    page faults per run.  It holds for the rest of the process (glibc cannot go back to its
+    moving threshold); a no-op where there is no ``mallopt``.
+    """
+    mallopt = _libc_function("mallopt")
+    if mallopt is not None:
+        mallopt(_M_MMAP_THRESHOLD, _MMAP_THRESHOLD)
 
 
 def _place(entries: list[dict[str, Any]], position: Mapping[str, int], entry: dict[str, Any]) -> None:
