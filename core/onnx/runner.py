@@ -31,7 +31,7 @@ import numpy as np
 import onnx
 from onnx import helper
 
-from dumpscope.core.onnx.graph import GraphFacts, graph_facts
+from dumpscope.core.onnx.graph import GraphFacts, graph_facts, outer_scope_inputs
 from dumpscope.core.dumps import DumpError, TensorReadError
 from dumpscope.core.formats.npyfile import open_npy
 from dumpscope.core.names import display, to_filename
@@ -434,7 +434,7 @@ class GroupSessions:
     fetching in groups changed nothing.  A session per group lets the runtime free all
     other activations as usual, so the peak is a plain run plus the group (the
     ``--max-memory`` budget).  The price: each group re-runs the graph up to its last
-    tensor, and each session is built anew (the full session is dropped first).
+    tensor (the nodes it depends on), and each session is built anew (the full session is dropped first).
     """
 
     def __init__(self, prepared: Prepared, proto: onnx.ModelProto, full: ort.InferenceSession) -> None:
@@ -459,6 +459,9 @@ class GroupSessions:
         model.CopyFrom(self._model)
         del model.graph.output[:]
         model.graph.output.extend(self._outputs[name] for name in group)
+        kept = _ancestors(model.graph, group)
+        del model.graph.node[:]
+        model.graph.node.extend(kept)
         path = self.prepared.path.with_name(f"{self.prepared.path.stem}.group.onnx")
         path.write_bytes(model.SerializeToString())
         return path
@@ -478,6 +481,23 @@ def _libc_function(name: str) -> Callable[..., int] | None:
         return getattr(ctypes.CDLL(lib), name) if lib else None  # type: ignore[no-any-return]
     except (OSError, AttributeError):
         return None
+
+
+def _ancestors(graph: onnx.GraphProto, wanted: Sequence[str]) -> list[onnx.NodeProto]:
+    """The nodes ``wanted`` depend on, in file order: a group's run skips the rest of the graph.
+
+    Outer-scope tensors read by If/Loop/Scan bodies count as inputs.
+    """
+    producer = {out: k for k, node in enumerate(graph.node) for out in node.output if out}
+    keep: set[int] = set()
+    todo = [producer[name] for name in wanted if name in producer]
+    while todo:
+        k = todo.pop()
+        if k not in keep:
+            keep.add(k)
+            node = graph.node[k]
+            todo += [producer[i] for i in {*node.input, *outer_scope_inputs(node)} if i in producer]
+    return [node for k, node in enumerate(graph.node) if k in keep]
 
 
 def _release_freed_memory() -> None:
