@@ -24,6 +24,7 @@ import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +32,7 @@ import numpy as np
 import onnx
 from onnx import helper
 
-from dumpscope.core.onnx.graph import GraphFacts, graph_facts, outer_scope_inputs
+from dumpscope.core.onnx.graph import GraphFacts, NodeFacts, graph_facts, outer_scope_inputs
 from dumpscope.core.dumps import DumpError, TensorReadError
 from dumpscope.core.formats.npyfile import open_npy
 from dumpscope.core.names import display, to_filename
@@ -54,22 +55,27 @@ Progress = Callable[[int, int], None]
 
 def parse_input_shapes(text: str | None) -> dict[str, tuple[int, ...]]:
     """``"x:1,3,224,224;y:1,16"`` (msit / ATC syntax) -> ``{"x": (1, 3, 224, 224), ...}``."""
-    shapes: dict[str, tuple[int, ...]] = {}
-    for item in (text or "").split(";"):
-        item = item.strip()
-        if not item:
-            continue
-        name, sep, dims = item.rpartition(":")
-        if not sep or not name:
-            raise DumpError(f"bad --input-shape item {item!r}: expected NAME:D1,D2,... (e.g. x:1,3,224,224)")
-        try:
-            shape = tuple(int(d) for d in dims.split(",")) if dims.strip() else ()
-        except ValueError:
-            raise DumpError(f"bad --input-shape item {item!r}: dimensions must be integers") from None
-        if any(d < 0 for d in shape):
-            raise DumpError(f"bad --input-shape item {item!r}: dimensions must be >= 0")
-        shapes[name] = shape
-    return shapes
+    items = (item.strip() for item in (text or "").split(";"))
+    return dict(_shape_item(item) for item in items if item)
+
+
+def _shape_item(item: str) -> tuple[str, tuple[int, ...]]:
+    """One ``NAME:D1,D2,...`` item of ``--input-shape``."""
+    name, sep, dims = item.rpartition(":")
+    if not sep or not name:
+        raise DumpError(f"bad --input-shape item {item!r}: expected NAME:D1,D2,... (e.g. x:1,3,224,224)")
+    shape = _int_dims(item, dims)
+    if any(d < 0 for d in shape):
+        raise DumpError(f"bad --input-shape item {item!r}: dimensions must be >= 0")
+    return name, shape
+
+
+def _int_dims(item: str, dims: str) -> tuple[int, ...]:
+    """``"1,3,224"`` -> ``(1, 3, 224)``; empty text is a scalar's shape ``()``."""
+    try:
+        return tuple(int(d) for d in dims.split(",")) if dims.strip() else ()
+    except ValueError:
+        raise DumpError(f"bad --input-shape item {item!r}: dimensions must be integers") from None
 
 
 def parse_input_files(items: Sequence[str], input_names: Sequence[str]) -> dict[str, Path]:
@@ -135,12 +141,22 @@ def _generated_shape(name: str, dims: list[int | str] | None, given: tuple[int, 
     if given is not None:
         _check_shape(name, dims, given, "--input-shape")
         return given
-    if dims is not None and all(isinstance(d, int) and d > 0 for d in dims):
+    if dims is not None and all(map(_is_known_dim, dims)):
         return tuple(int(d) for d in dims)
-    symbolic = [d for d in (dims or []) if not isinstance(d, int) or d <= 0]
-    example = ",".join(str(d) if isinstance(d, int) and d > 0 else "1" for d in (dims or [1]))
+    raise DumpError(_needs_shape(name, dims))
+
+
+def _is_known_dim(d: int | str) -> bool:
+    """A dimension the model fixes (not symbolic, not -1 or 0 for "any")."""
+    return isinstance(d, int) and d > 0
+
+
+def _needs_shape(name: str, dims: list[int | str] | None) -> str:
+    """Why an input's data cannot be generated, with an example ``--input-shape`` to give."""
+    symbolic = [d for d in (dims or []) if not _is_known_dim(d)]
+    example = ",".join(str(d) if _is_known_dim(d) else "1" for d in (dims or [1]))
     what_dims = f"dynamic dims {symbolic} (shape {dims})" if dims is not None else "no known shape"
-    raise DumpError(
+    return (
         f"input {name!r} has {what_dims}: give its shape with --input-shape "
         f"\"{name}:{example}\" or its data with --input {name}=FILE.npy"
     )
@@ -180,26 +196,39 @@ def _read_input_file(name: str, path: Path, dtype: np.dtype) -> np.ndarray:
         raise DumpError(f"--input {name}: {path}: no such file")
     if not path.is_file():
         raise DumpError(f"--input {name}: {path} is not a regular file")
+    return _as_model_dtype(name, path, _load_single_npy(name, path), dtype)
+
+
+def _load_single_npy(name: str, path: Path) -> np.ndarray:
+    """The array of a ``.npy`` file; an ``.npz`` (a zip: several arrays) is refused."""
     try:
         with path.open("rb") as fh:
             if fh.read(2) == b"PK":
                 raise DumpError(f"--input {name}: {path} holds several arrays; give a single .npy file")
         _shape, _dtype, loader = open_npy(path)
-        arr = np.array(loader())
+        return np.array(loader())
     except (TensorReadError, OSError) as exc:
         raise DumpError(f"--input {name}: {path} is not a readable .npy file ({exc})") from None
-    if arr.dtype != dtype:
-        if not np.can_cast(arr.dtype, dtype, casting="same_kind"):
-            raise DumpError(f"--input {name}: {path} holds {arr.dtype}, the model expects {dtype}")
-        arr = arr.astype(dtype)
-    return arr
+
+
+def _as_model_dtype(name: str, path: Path, arr: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """``arr`` cast to the input's type when that is a same-kind cast (int32 -> int64), else refused."""
+    if arr.dtype == dtype:
+        return arr
+    if not np.can_cast(arr.dtype, dtype, casting="same_kind"):
+        raise DumpError(f"--input {name}: {path} holds {arr.dtype}, the model expects {dtype}")
+    return arr.astype(dtype)
 
 
 def _check_shape(name: str, dims: list[int | str] | None, shape: tuple[int, ...], source: str) -> None:
-    if dims is None:
-        return
-    if len(dims) != len(shape) or any(isinstance(d, int) and d > 0 and d != s for d, s in zip(dims, shape)):
+    """Refuse a given shape (from ``source``) the model's known dims contradict."""
+    if dims is not None and not _fits(dims, shape):
         raise DumpError(f"input {name!r}: {source} gives shape {list(shape)}, the model expects {dims}")
+
+
+def _fits(dims: list[int | str], shape: tuple[int, ...]) -> bool:
+    """``shape`` has the model's rank and agrees with every dimension the model fixes."""
+    return len(dims) == len(shape) and not any(_is_known_dim(d) and d != s for d, s in zip(dims, shape))
 
 
 def save_inputs(out_dir: Path, inputs: Sequence[ModelInput], prefix: str = "") -> list[dict[str, Any]]:
@@ -239,30 +268,51 @@ def estimate_sizes(proto: onnx.ModelProto, facts: GraphFacts, inputs: Sequence[M
     A tensor shape inference cannot size gets the largest size among its node's
     inputs (right for elementwise ops, the common case), else 1 MiB.
     """
-    graph = onnx.GraphProto()
-    graph.CopyFrom(proto.graph)
-    shapes = {i.name: i.array for i in inputs}
-    for vi in graph.input:
-        if vi.name in shapes:
-            vi.type.tensor_type.ClearField("shape")
-            for d in shapes[vi.name].shape:
-                vi.type.tensor_type.shape.dim.add().dim_value = d
-    model = helper.make_model(graph, opset_imports=proto.opset_import, ir_version=proto.ir_version)
     known: dict[str, int] = {i.name: i.array.nbytes for i in inputs}
-    try:
-        inferred = onnx.shape_inference.infer_shapes(model, strict_mode=False, data_prop=True)
-        for vi in (*inferred.graph.value_info, *inferred.graph.output):
-            tt = vi.type.tensor_type
-            dims = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
-            if tt.elem_type and tt.HasField("shape") and None not in dims:
-                known[vi.name] = int(np.prod(dims, dtype=np.int64)) * _np_dtype(tt.elem_type).itemsize
-    except Exception:  # noqa: BLE001 - inference is a best effort; sizes fall back below
-        pass
+    _add_inferred_sizes(_with_input_shapes(proto, inputs), known)
     for node in facts.nodes:
         fallback = max((known.get(i, 0) for i in node.inputs), default=0) or _UNKNOWN_SIZE
         for out in node.outputs:
             known.setdefault(out, fallback)
     return known
+
+
+def _with_input_shapes(proto: onnx.ModelProto, inputs: Sequence[ModelInput]) -> onnx.ModelProto:
+    """A copy of the model whose graph inputs declare the shapes of the data given to them."""
+    graph = onnx.GraphProto()
+    graph.CopyFrom(proto.graph)
+    shapes = {i.name: i.array.shape for i in inputs}
+    for vi in graph.input:
+        if vi.name in shapes:
+            _declare_shape(vi, shapes[vi.name])
+    return helper.make_model(graph, opset_imports=proto.opset_import, ir_version=proto.ir_version)
+
+
+def _declare_shape(vi: onnx.ValueInfoProto, shape: tuple[int, ...]) -> None:
+    """Replace the declared shape of a graph input by ``shape``."""
+    vi.type.tensor_type.ClearField("shape")
+    for d in shape:
+        vi.type.tensor_type.shape.dim.add().dim_value = d
+
+
+def _add_inferred_sizes(model: onnx.ModelProto, known: dict[str, int]) -> None:
+    """Bytes of every tensor shape inference gives a full static shape and a type."""
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model, strict_mode=False, data_prop=True)
+        for vi in (*inferred.graph.value_info, *inferred.graph.output):
+            size = _static_bytes(vi.type.tensor_type)
+            if size is not None:
+                known[vi.name] = size
+    except Exception:  # noqa: BLE001 - inference is a best effort; sizes fall back in estimate_sizes
+        pass
+
+
+def _static_bytes(tt: onnx.TypeProto.Tensor) -> int | None:
+    """Bytes of a tensor type with a known element type and only fixed dims, else None."""
+    dims = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
+    if not tt.elem_type or not tt.HasField("shape") or None in dims:
+        return None
+    return int(np.prod(dims, dtype=np.int64)) * _np_dtype(tt.elem_type).itemsize
 
 
 def group_by_budget(names: Sequence[str], sizes: Mapping[str, int], budget: int) -> list[list[str]]:
@@ -302,20 +352,41 @@ def manifest_header(model_path: str, model_sha: str, target: str | None, seed: i
 
 def tensor_entry(facts: GraphFacts, name: str, kind: str, *, prefix: str = "", topo_offset: int = 0) -> dict[str, Any]:
     """Manifest fields of one tensor that come from the graph."""
-    node = facts.producer.get(name)
-    topo = facts.tensor_order().get(name, -1) if kind == "activation" else -1
+    made = _producer_fields(facts.producer.get(name), name, prefix)
     return {
         "name": prefix + name,
         "file": None,
         "kind": kind,
-        "node_name": prefix + node.name if node is not None else None,
-        "op_type": node.op_type if node is not None else None,
-        "topo_index": topo + topo_offset if topo >= 0 else -1,
-        "node_inputs": [prefix + i for i in node.inputs] if node is not None else [],
-        "output_index": node.outputs.index(name) if node is not None else 0,
+        "node_name": made["node_name"],
+        "op_type": made["op_type"],
+        "topo_index": _topo_index(facts, name, kind, topo_offset),
+        "node_inputs": made["node_inputs"],
+        "output_index": made["output_index"],
         "dtype": None,
         "shape": None,
     }
+
+
+_NO_PRODUCER: dict[str, Any] = {"node_name": None, "op_type": None, "node_inputs": [], "output_index": 0}
+"""The producer fields of a graph input or initializer."""
+
+
+def _producer_fields(node: NodeFacts | None, name: str, prefix: str) -> dict[str, Any]:
+    """The manifest fields saying which node made tensor ``name``."""
+    if node is None:
+        return {**_NO_PRODUCER, "node_inputs": []}
+    return {
+        "node_name": prefix + node.name,
+        "op_type": node.op_type,
+        "node_inputs": [prefix + i for i in node.inputs],
+        "output_index": node.outputs.index(name),
+    }
+
+
+def _topo_index(facts: GraphFacts, name: str, kind: str, offset: int) -> int:
+    """An activation's topological index (shifted by ``offset``); -1 for inputs and constants."""
+    topo = facts.tensor_order().get(name, -1) if kind == "activation" else -1
+    return topo + offset if topo >= 0 else -1
 
 
 def _not_numeric(value: object) -> str | None:
@@ -399,30 +470,53 @@ def dump_prepared(
     ``sessions(group)``: the session to fetch ``group`` with (default: ``session`` for
     every group; see :class:`GroupSessions` for bounded memory).
     """
-    facts = prepared.facts
     feeds = {prepared.feed_names.get(i.name, i.name): i.array for i in inputs}
     notes: list[str] = []
     entries = _input_entries(prepared, inputs, input_entries, prefix)
     entries += _constant_entries(prepared, out_dir, prefix, notes)
+    written = _Written(prepared, out_dir, prefix, topo_offset, entries, notes)
     by_fetch = {fetch: true for true, fetch in prepared.fetch.items()}
     groups = group_by_budget(list(by_fetch), {f: sizes.get(t, _UNKNOWN_SIZE) for f, t in by_fetch.items()}, budget_bytes)
-    position = {e["name"]: k for k, e in enumerate(entries)}
     session_for = sessions or (lambda _group: session)
     for run, group in enumerate(groups):
-        if progress is not None:
-            progress(run, len(groups))
+        _report(progress, run, len(groups))
         for fetch_name, value in zip(group, _run(session_for(group), group, feeds)):
-            true = by_fetch[fetch_name]
-            entry = tensor_entry(facts, true, _fetched_kind(facts, true), prefix=prefix, topo_offset=topo_offset)
-            if (why := _not_numeric(value)) is not None:
-                notes.append(f"tensor {display(true)!r} holds {why}; not dumped")
-                continue
-            _store(out_dir, entry, value)
-            entry.update(prepared.extra.get(true, {}))
-            _place(entries, position, entry)
-    if progress is not None:
-        progress(len(groups), len(groups))
+            written.add(by_fetch[fetch_name], value)
+    _report(progress, len(groups), len(groups))
     return entries, notes, len(groups)
+
+
+def _report(progress: Progress | None, done: int, total: int) -> None:
+    """Tell ``progress`` (when given) how many runs are done."""
+    if progress is not None:
+        progress(done, total)
+
+
+@dataclass
+class _Written:
+    """The manifest entries and notes of one run's tensors, as they are written."""
+
+    prepared: Prepared
+    out_dir: Path
+    prefix: str
+    topo_offset: int
+    entries: list[dict[str, Any]]
+    """Inputs and constants first; a fetched tensor of the same name replaces its entry."""
+    notes: list[str]
+
+    def __post_init__(self) -> None:
+        self.position = {e["name"]: k for k, e in enumerate(self.entries)}
+
+    def add(self, true: str, value: object) -> None:
+        """Write tensor ``true`` as fetched; a value that is not a numeric array is a note."""
+        facts = self.prepared.facts
+        if (why := _not_numeric(value)) is not None:
+            self.notes.append(f"tensor {display(true)!r} holds {why}; not dumped")
+            return
+        entry = tensor_entry(facts, true, _fetched_kind(facts, true), prefix=self.prefix, topo_offset=self.topo_offset)
+        _store(self.out_dir, entry, value)  # type: ignore[arg-type]
+        entry.update(self.prepared.extra.get(true, {}))
+        _place(self.entries, self.position, entry)
 
 
 class GroupSessions:
@@ -495,9 +589,13 @@ def _ancestors(graph: onnx.GraphProto, wanted: Sequence[str]) -> list[onnx.NodeP
         k = todo.pop()
         if k not in keep:
             keep.add(k)
-            node = graph.node[k]
-            todo += [producer[i] for i in {*node.input, *outer_scope_inputs(node)} if i in producer]
+            todo += _producers_of(graph.node[k], producer)
     return [node for k, node in enumerate(graph.node) if k in keep]
+
+
+def _producers_of(node: onnx.NodeProto, producer: Mapping[str, int]) -> list[int]:
+    """Indices of the nodes making what ``node`` reads (its bodies' outer-scope reads included)."""
+    return [producer[i] for i in {*node.input, *outer_scope_inputs(node)} if i in producer]
 
 
 def _release_freed_memory() -> None:
@@ -567,31 +665,45 @@ def read_manifest(path: str | Path) -> dict[str, Any]:
         p = p / "manifest.json"
     if p.exists() and not p.is_file():
         raise DumpError(f"{p}: not a regular file; not opened")
+    data = _read_json(p)
+    _check_manifest(p, data)
+    return data  # type: ignore[no-any-return]
+
+
+def _read_json(p: Path) -> object:
+    """The JSON document in ``p``; any failure is a one-line DumpError."""
     try:
-        data = json.loads(p.read_text(encoding="utf-8", errors="surrogateescape"))
+        return json.loads(p.read_text(encoding="utf-8", errors="surrogateescape"))
     except FileNotFoundError:
         raise DumpError(f"{p}: no such file") from None
     except (OSError, ValueError) as exc:
         raise DumpError(f"{p}: not a readable manifest ({exc})") from None
     except RecursionError:
         raise DumpError(f"{p}: not a readable manifest (JSON nested too deeply)") from None
+
+
+def _check_manifest(p: Path, data: object) -> None:
+    """Refuse a document that is not a manifest of the version this dumpscope reads."""
     if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT:
         raise DumpError(f"{p}: not a dumpscope manifest")
     if data.get("version") != MANIFEST_VERSION:
         raise DumpError(f"{p}: manifest version {data.get('version')!r} (this dumpscope reads {MANIFEST_VERSION})")
-    return data
 
 
 def _listed_files(manifest: Mapping[str, Any]) -> set[str]:
     """Relative paths of the files an earlier dumpscope manifest says it wrote."""
-    listed = {"manifest.json"}
-    for key in ("tensors", "inputs"):
-        items = manifest.get(key)
-        for item in items if isinstance(items, list) else ():
-            f = item.get("file") if isinstance(item, dict) else None
-            if isinstance(f, str):
-                listed.add(f)
-    return listed
+    items = [item for key in ("tensors", "inputs") for item in _listed(manifest.get(key))]
+    return {"manifest.json", *(f for item in items if isinstance(f := _file_of(item), str))}
+
+
+def _listed(items: object) -> list[object]:
+    """A manifest list (``tensors``, ``inputs``); anything else holds nothing."""
+    return items if isinstance(items, list) else []
+
+
+def _file_of(item: object) -> object:
+    """The ``file`` field of a manifest entry (None when the entry is no object)."""
+    return item.get("file") if isinstance(item, dict) else None
 
 
 def _foreign_entry(out_dir: Path, listed: set[str]) -> str | None:
@@ -601,15 +713,26 @@ def _foreign_entry(out_dir: Path, listed: set[str]) -> str | None:
     """
     for dirpath, dirnames, filenames in os.walk(out_dir, followlinks=False):
         rel_dir = Path(dirpath).relative_to(out_dir)
-        for d in dirnames:
-            rel = (rel_dir / d).as_posix()
-            if rel != "inputs" or Path(dirpath, d).is_symlink():
-                return rel
-        for f in filenames:
-            rel = (rel_dir / f).as_posix()
-            if rel not in listed or not stat.S_ISREG(os.lstat(Path(dirpath, f)).st_mode):
-                return rel
+        foreign = next(chain(_foreign_dirs(dirpath, rel_dir, dirnames), _foreign_files(dirpath, rel_dir, filenames, listed)), None)
+        if foreign is not None:
+            return foreign
     return None
+
+
+def _foreign_dirs(dirpath: str, rel_dir: Path, dirnames: list[str]) -> Iterator[str]:
+    """Folders other than a real ``inputs/`` at the top."""
+    for d in dirnames:
+        rel = (rel_dir / d).as_posix()
+        if rel != "inputs" or Path(dirpath, d).is_symlink():
+            yield rel
+
+
+def _foreign_files(dirpath: str, rel_dir: Path, filenames: list[str], listed: set[str]) -> Iterator[str]:
+    """Files the earlier manifest does not list, and anything listed that is not a regular file."""
+    for f in filenames:
+        rel = (rel_dir / f).as_posix()
+        if rel not in listed or not stat.S_ISREG(os.lstat(Path(dirpath, f)).st_mode):
+            yield rel
 
 
 def check_out_dir(out_dir: Path) -> bool:
@@ -619,25 +742,44 @@ def check_out_dir(out_dir: Path) -> bool:
     an earlier ``dumpscope dump`` did not write (files not in its manifest, symlinks,
     folders other than ``inputs/``).  Nothing is followed, opened for writing or deleted.
     """
-    if out_dir.is_symlink():
-        raise DumpError(f"{out_dir}: is a symbolic link; give a real directory for -o")
-    if not out_dir.exists():
+    if _absent_or_empty(out_dir):
         return False
-    if not out_dir.is_dir():
-        raise DumpError(f"{out_dir}: exists and is not a directory")
-    try:
-        if not any(out_dir.iterdir()):
-            return False
-        if out_dir.joinpath("manifest.json").is_symlink() or not (out_dir / "manifest.json").is_file():
-            raise DumpError(f"{out_dir}: directory is not empty (choose a new -o directory)")
-        foreign = _foreign_entry(out_dir, _listed_files(read_manifest(out_dir)))
-    except OSError as exc:
-        raise DumpError(f"{out_dir}: cannot inspect the output directory ({exc.strerror or exc})") from None
+    with _inspecting(out_dir):
+        foreign = _foreign_in_earlier_dump(out_dir)
     if foreign is not None:
         raise DumpError(
             f"{out_dir}: holds {foreign!r}, which dumpscope did not write; refusing to replace it (choose a new -o directory)"
         )
     return True
+
+
+def _absent_or_empty(out_dir: Path) -> bool:
+    """True when ``out_dir`` does not exist or is an empty directory; a symlink or a file is refused."""
+    if out_dir.is_symlink():
+        raise DumpError(f"{out_dir}: is a symbolic link; give a real directory for -o")
+    if not out_dir.exists():
+        return True
+    if not out_dir.is_dir():
+        raise DumpError(f"{out_dir}: exists and is not a directory")
+    with _inspecting(out_dir):
+        return not any(out_dir.iterdir())
+
+
+@contextmanager
+def _inspecting(out_dir: Path) -> Iterator[None]:
+    """An OSError while looking at the output directory becomes a one-line DumpError."""
+    try:
+        yield
+    except OSError as exc:
+        raise DumpError(f"{out_dir}: cannot inspect the output directory ({exc.strerror or exc})") from None
+
+
+def _foreign_in_earlier_dump(out_dir: Path) -> str | None:
+    """The first entry of a non-empty ``out_dir`` that an earlier dump did not write (None: all ours)."""
+    manifest = out_dir / "manifest.json"
+    if manifest.is_symlink() or not manifest.is_file():
+        raise DumpError(f"{out_dir}: directory is not empty (choose a new -o directory)")
+    return _foreign_entry(out_dir, _listed_files(read_manifest(out_dir)))
 
 
 @contextmanager
@@ -651,22 +793,31 @@ def staged_out_dir(out_dir: Path) -> Iterator[Path]:
     """
     out_dir = Path(os.path.abspath(out_dir))  # "." and "x/.." named; links are not resolved
     replace = check_out_dir(out_dir)
-    parent = out_dir.parent
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-        work = Path(tempfile.mkdtemp(prefix=f".{out_dir.name[:40]}.dumpscope-tmp-", dir=parent))
-    except OSError as exc:
-        raise DumpError(f"{out_dir}: cannot create the output directory ({exc.strerror or exc})") from None
+    work = _work_dir(out_dir)
     try:
         os.chmod(work, 0o777 & ~_umask())
         yield work
-        try:
-            _swap_into_place(work, out_dir, replace)
-        except OSError as exc:
-            raise DumpError(f"{out_dir}: cannot put the dump in place ({exc.strerror or exc})") from None
+        _put_in_place(work, out_dir, replace)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
+
+
+def _work_dir(out_dir: Path) -> Path:
+    """A new hidden temporary folder beside ``out_dir`` (its parent is created when missing)."""
+    try:
+        out_dir.parent.mkdir(parents=True, exist_ok=True)
+        return Path(tempfile.mkdtemp(prefix=f".{out_dir.name[:40]}.dumpscope-tmp-", dir=out_dir.parent))
+    except OSError as exc:
+        raise DumpError(f"{out_dir}: cannot create the output directory ({exc.strerror or exc})") from None
+
+
+def _put_in_place(work: Path, out_dir: Path, replace: bool) -> None:
+    """:func:`_swap_into_place`, an OSError there being a one-line DumpError."""
+    try:
+        _swap_into_place(work, out_dir, replace)
+    except OSError as exc:
+        raise DumpError(f"{out_dir}: cannot put the dump in place ({exc.strerror or exc})") from None
 
 
 def _umask() -> int:
@@ -679,20 +830,35 @@ def _swap_into_place(work: Path, out_dir: Path, replace: bool) -> None:
     """Rename ``work`` to ``out_dir``; an earlier dump there is checked again, moved aside, then removed."""
     if replace != check_out_dir(out_dir):
         raise DumpError(f"{out_dir}: changed while the dump was written; nothing replaced")
-    if not replace:
-        if out_dir.exists():  # an empty folder (maybe the working directory): keep it, move our files in
-            entries = sorted(work.iterdir(), key=lambda p: p.name == "manifest.json")
-            for entry in entries:  # the manifest last: a dump without it is visibly incomplete
-                entry.rename(out_dir / entry.name)
-            work.rmdir()
-        else:
-            work.rename(out_dir)
-        return
+    if replace:
+        _replace_earlier(work, out_dir)
+    elif out_dir.exists():  # an empty folder (maybe the working directory): keep it, move our files in
+        _move_into(work, out_dir)
+    else:
+        work.rename(out_dir)
+
+
+def _move_into(work: Path, out_dir: Path) -> None:
+    """Move the files of ``work`` into the empty ``out_dir``, the manifest last."""
+    entries = sorted(work.iterdir(), key=lambda p: p.name == "manifest.json")
+    for entry in entries:  # the manifest last: a dump without it is visibly incomplete
+        entry.rename(out_dir / entry.name)
+    work.rmdir()
+
+
+def _replace_earlier(work: Path, out_dir: Path) -> None:
+    """Move the earlier dump aside, put ``work`` in its place, then remove the earlier one."""
     old = Path(tempfile.mkdtemp(prefix=f".{out_dir.name[:40]}.dumpscope-old-", dir=work.parent))
     old.rmdir()
     out_dir.rename(old)
     work.rename(out_dir)
     shutil.rmtree(old, ignore_errors=True)
+
+
+def _check_target(target: str | None) -> None:
+    """An unknown ``--target`` is a usage error."""
+    if target is not None and target not in TARGETS:
+        raise DumpError(f"unknown target {target!r} (choose from {', '.join(TARGETS)})")
 
 
 def _check_options(max_memory_mb: float, seed: int) -> None:
@@ -735,17 +901,12 @@ def dump_model(
     inputs with dynamic dims.  ``target``: None (golden), ``fp16``, ``int8`` or
     ``optimized``.  Raises :class:`DumpError` with a one-line message on bad input.
     """
-    if target is not None and target not in TARGETS:
-        raise DumpError(f"unknown target {target!r} (choose from {', '.join(TARGETS)})")
+    _check_target(target)
     _check_options(max_memory_mb, seed)
     proto, source_dir, model_path, model_sha = load_model(model)
     facts = graph_facts(proto.graph)
-    shapes = parse_input_shapes(input_shapes) if isinstance(input_shapes, str) or input_shapes is None else dict(input_shapes)
-    files = (
-        parse_input_files(list(inputs), facts.graph_inputs)
-        if isinstance(inputs, (list, tuple))
-        else {k: Path(v) for k, v in (inputs or {}).items()}  # type: ignore[union-attr]
-    )
+    shapes = _given_shapes(input_shapes)
+    files = _given_files(inputs, facts.graph_inputs)
     model_inputs = resolve_inputs(proto.graph, facts, files, shapes, seed)
     with staged_out_dir(Path(out_dir)) as out:
         input_entries = save_inputs(out, model_inputs)
@@ -773,6 +934,20 @@ def dump_model(
         }
         write_manifest(out, manifest)
     return manifest
+
+
+def _given_shapes(input_shapes: str | Mapping[str, tuple[int, ...]] | None) -> dict[str, tuple[int, ...]]:
+    """``input_shapes`` as a mapping: parsed from ``"x:1,3;y:2"`` text, or copied."""
+    if isinstance(input_shapes, str) or input_shapes is None:
+        return parse_input_shapes(input_shapes)
+    return dict(input_shapes)
+
+
+def _given_files(inputs: Mapping[str, str | Path] | Sequence[str] | None, names: Sequence[str]) -> dict[str, Path]:
+    """``inputs`` as ``{name: path}``: parsed from ``["x=a.npy", ...]``, or from a mapping."""
+    if isinstance(inputs, (list, tuple)):
+        return parse_input_files(list(inputs), names)
+    return {k: Path(v) for k, v in (inputs or {}).items()}  # type: ignore[union-attr]
 
 
 def prepare_target(
