@@ -1,6 +1,7 @@
 """Peak RSS of `dumpscope dump` against a plain onnxruntime run of the same model, same run.
 
-    python bench/bench_dump_memory.py [--model PATH] [--shape x:1,3,960,960] [--max-memory 64,512]
+    python -m bench.bench_dump_memory [--model PATH] [--shape x:1,3,960,960] [--max-memory 64,512]
+    (or python bench/bench_dump_memory.py from the repository root)
 
 Default model: PP-OCRv4 det from rapidocr-onnxruntime (cached by `python -m bench.realmodels`;
 this script only reads the cache).  Each contender runs as its own subprocess and its
@@ -8,6 +9,11 @@ peak RSS is read from ``wait4`` (RUSAGE of that child alone).  The plain run cre
 onnxruntime session and runs it once on the same generated input; the largest tensor
 of the dump is reported too, since the target is "within 1.5x a plain run plus the
 largest tensor".
+
+Two more rows explain the gap: the imports alone (numpy, onnxruntime, onnx and the dump
+module: the floor under any dump), and the plain run set up as `dump` runs the model
+(graph optimisation off, so no Conv+BN+activation fusion and more, larger live tensors;
+arena off; onnxruntime's default threads).
 """
 
 from __future__ import annotations
@@ -21,11 +27,21 @@ import tempfile
 import time
 from pathlib import Path
 
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run as a script: `bench` is then not importable
+    sys.path.insert(0, str(ROOT))
+
+IMPORTS = "import numpy, onnxruntime, onnx, dumpscope.core.onnx.runner"
+
 PLAIN = r'''
 import sys, numpy as np, onnxruntime as ort
 model, name, shape = sys.argv[1], sys.argv[2], [int(d) for d in sys.argv[3].split(",")]
 so = ort.SessionOptions()
-so.intra_op_num_threads = 1
+if sys.argv[4:] == ["as-dump"]:
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    so.enable_cpu_mem_arena = False
+else:
+    so.intra_op_num_threads = 1
 s = ort.InferenceSession(model, so, providers=["CPUExecutionProvider"])
 x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
 out = s.run(None, {name: x})
@@ -66,6 +82,9 @@ def main() -> None:
     name, dims = args.shape.split(":")
     plain = child([sys.executable, "-c", PLAIN, str(model), name, dims])
     rows = [{"run": "plain onnxruntime", "wall_s": plain[0], "peak_rss_mb": plain[1]}]
+    for label, cmd in (("imports only", ["-c", IMPORTS]), ("plain, set up as dump", ["-c", PLAIN, str(model), name, dims, "as-dump"])):
+        wall, rss, _ = child([sys.executable, *cmd])
+        rows.append({"run": label, "wall_s": wall, "peak_rss_mb": rss})
     largest = 0
     for budget in args.max_memory.split(","):
         with tempfile.TemporaryDirectory(prefix="dumpscope-dumpmem-") as tmp:
