@@ -178,10 +178,16 @@ def _int(fields: dict[int, list[pb.Field]], number: int | None, default: int = 0
     return default if value is None else value
 
 
-def _text(buf: bytes | memoryview, fields: dict[int, list[pb.Field]], number: int, default: str | None = "") -> str | None:
-    """The last value of a string field, ``default`` when absent."""
+def _opt_text(buf: bytes | memoryview, fields: dict[int, list[pb.Field]], number: int) -> str | None:
+    """The last value of a string field, None when absent."""
     got = fields.get(number)
-    return pb.text(buf, got[-1]) if got else default
+    return pb.text(buf, got[-1]) if got else None
+
+
+def _text(buf: bytes | memoryview, fields: dict[int, list[pb.Field]], number: int) -> str:
+    """The last value of a string field, ``""`` when absent."""
+    value = _opt_text(buf, fields, number)
+    return "" if value is None else value
 
 
 # DumpData fields and their wire types: a header that breaks these is not a dump.
@@ -251,7 +257,7 @@ def _origin_op(
     if number not in sub:
         return None, None, None
     osub = pb.message(buf, sub[number][-1])  # type: ignore[index]
-    return _text(buf, osub, 1, None), _opt_int(osub, 2), _opt_int(osub, 4)
+    return _opt_text(buf, osub, 1), _opt_int(osub, 2), _opt_int(osub, 4)
 
 
 def _decode_dumpdata(
@@ -264,11 +270,11 @@ def _decode_dumpdata(
     return DumpHeader(
         path=path,
         layout_version=1 if inline else 2,
-        op_name=_text(buf, top, 6),  # type: ignore[arg-type]
+        op_name=_text(buf, top, 6),
         dump_time=_int(top, 2),
-        version=_text(buf, top, 1),  # type: ignore[arg-type]
+        version=_text(buf, top, 1),
         tensors=tuple(descs),
-        attrs=tuple(attrs),  # type: ignore[arg-type]
+        attrs=tuple(attrs),
         file_size=file_size,
         problems=_size_problems(pos, file_size, inline),
     )
