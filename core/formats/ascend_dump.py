@@ -28,7 +28,7 @@ import mmap
 import os
 import struct
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -174,8 +174,8 @@ def _opt_int(fields: dict[int, list[pb.Field]], number: int | None) -> int | Non
 
 
 def _int(fields: dict[int, list[pb.Field]], number: int | None, default: int = 0) -> int:
-    value = _opt_int(fields, number)
-    return default if value is None else value
+    got = fields.get(number)  # type: ignore[arg-type]
+    return pb.integer(got[-1]) if got else default
 
 
 def _opt_text(buf: bytes | memoryview, fields: dict[int, list[pb.Field]], number: int) -> str | None:
@@ -186,8 +186,8 @@ def _opt_text(buf: bytes | memoryview, fields: dict[int, list[pb.Field]], number
 
 def _text(buf: bytes | memoryview, fields: dict[int, list[pb.Field]], number: int) -> str:
     """The last value of a string field, ``""`` when absent."""
-    value = _opt_text(buf, fields, number)
-    return "" if value is None else value
+    got = fields.get(number)
+    return pb.text(buf, got[-1]) if got else ""
 
 
 # DumpData fields and their wire types: a header that breaks these is not a dump.
@@ -494,8 +494,7 @@ def _sniff_file(p: Path) -> float:
     return 0.95 if parse_dump_name(p.name) is not None else 0.8
 
 
-@dataclass(frozen=True)
-class _OpFile:
+class _OpFile(NamedTuple):
     """One readable dump file: its header, its parsed file name (None when the name is not a
     dump name) and its real file name (from ``mapping.csv`` for hashed names)."""
 
@@ -555,9 +554,10 @@ class _Builder:
 
     def add_op(self, op: _OpFile) -> None:
         """Every input and output tensor of one executed op; repeats are named ``op#k``."""
-        occurrence = self.counts.get(op.op_name, 0) + 1
-        self.counts[op.op_name] = occurrence
-        base = op.op_name if occurrence == 1 else f"{op.op_name}#{occurrence}"
+        op_name = op.op_name
+        occurrence = self.counts.get(op_name, 0) + 1
+        self.counts[op_name] = occurrence
+        base = op_name if occurrence == 1 else f"{op_name}#{occurrence}"
         for desc in op.header.tensors:
             if desc.role in ("input", "output"):
                 self._try_add_tensor(op, desc, base)
@@ -571,6 +571,7 @@ class _Builder:
     def _add_tensor(self, op: _OpFile, desc: TensorDesc, base: str) -> None:
         name, kind = _tensor_name(base, desc)
         error = tensor_problem(desc, op.header.file_size)
+        order = op.order
         info = TensorInfo(
             name=name,
             dtype=_dtype_or_none(desc.dtype_code),
@@ -580,7 +581,7 @@ class _Builder:
             output_index=desc.index,
             kind=kind,  # type: ignore[arg-type]
             source=f"{op.header.path}:{desc.role}.{desc.index}",
-            order=float(op.order) if op.order else None,
+            order=float(order) if order else None,
             extra=_tensor_extra(op, desc),
         )
         loader = None if error else partial(load_tensor, op.header, desc)
@@ -612,8 +613,8 @@ def _tensor_extra(op: _OpFile, desc: TensorDesc) -> tuple[tuple[str, str], ...]:
     ]
     if desc.origin_name is not None:
         extra.append(("origin_name", desc.origin_name))
-    ids = ((key, getattr(op.dname, key, None)) for key in _NAME_IDS)
-    return (*extra, *((key, str(value)) for key, value in ids if value is not None))
+    ids = [(key, str(value)) for key in _NAME_IDS if (value := getattr(op.dname, key, None)) is not None]
+    return (*extra, *ids)
 
 
 def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names it `open`

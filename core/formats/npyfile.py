@@ -5,6 +5,7 @@ Never unpickles: an object array is refused at header time with a clear message.
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 import mmap
@@ -110,8 +111,11 @@ def _simple_header(f: BinaryIO) -> re.Match[str] | None:
     return _SIMPLE_HEADER.fullmatch(text.decode("latin-1")) if len(text) == end - 10 else None
 
 
+@functools.lru_cache(maxsize=64)
 def _simple_dtype(descr: str) -> np.dtype | None:
-    """The dtype of a plain ``descr``; None for an object dtype (numpy's path refuses it with its message)."""
+    """The dtype of a plain ``descr``; None for an object dtype (numpy's path refuses it with its message).
+
+    Cached: a dump repeats a handful of descriptors over thousands of files."""
     try:
         dtype = np.dtype(descr)
     except TypeError:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
+from typing import NoReturn
 
 VARINT, FIXED64, LEN, START_GROUP, END_GROUP, FIXED32 = 0, 1, 2, 3, 4, 5
 _MAX_VARINT_BYTES = 10
@@ -53,26 +54,32 @@ def read_varint(buf: bytes | memoryview, pos: int, end: int) -> tuple[int, int]:
 
 def iter_fields(buf: bytes | memoryview, start: int = 0, end: int | None = None) -> Iterator[Field]:
     """Yield the fields of the message in ``buf[start:end]`` in wire order."""
-    stop = len(buf) if end is None else end
-    if stop > len(buf) or start < 0 or start > stop:
-        raise ProtobufError(f"message bounds {start}..{stop} outside a buffer of {len(buf)} bytes")
+    stop = _checked_stop(buf, start, end)
     pos = start
     while pos < stop:
-        field, pos = _next_field(buf, pos, stop)
+        key, pos = read_varint(buf, pos, stop)
+        reader = _VALUE_READERS.get(key & 7) if key >> 3 else None
+        if reader is None:
+            _refuse_key(key, pos)
+        field, pos = reader(buf, pos, stop, key >> 3)  # type: ignore[misc]
         yield field
 
 
-def _next_field(buf: bytes | memoryview, pos: int, stop: int) -> tuple[Field, int]:
-    """Decode the key at ``pos`` and the value it announces; return the field and the next position."""
-    key, pos = read_varint(buf, pos, stop)
+def _checked_stop(buf: bytes | memoryview, start: int, end: int | None) -> int:
+    """The end of the message, checked to lie inside ``buf`` after ``start``."""
+    stop = len(buf) if end is None else end
+    if stop > len(buf) or start < 0 or start > stop:
+        raise ProtobufError(f"message bounds {start}..{stop} outside a buffer of {len(buf)} bytes")
+    return stop
+
+
+def _refuse_key(key: int, pos: int) -> NoReturn:
+    """A key with field number 0, or with a wire type no reader handles."""
     number, wire_type = key >> 3, key & 7
     if number == 0:
         raise ProtobufError(f"field number 0 at byte {pos}")
-    reader = _VALUE_READERS.get(wire_type)
-    if reader is None:
-        # Groups (3/4) are deprecated and never used by the schemas we read.
-        raise ProtobufError(f"unsupported wire type {wire_type} for field {number}")
-    return reader(buf, pos, stop, number)
+    # Groups (3/4) are deprecated and never used by the schemas we read.
+    raise ProtobufError(f"unsupported wire type {wire_type} for field {number}")
 
 
 def _varint_value(buf: bytes | memoryview, pos: int, stop: int, number: int) -> tuple[Field, int]:
