@@ -22,11 +22,13 @@ steps) keeps its first execution under the plain name; later ones get ``#2``, ``
 from __future__ import annotations
 
 import io
+import itertools
 import math
 import mmap
 import os
 import struct
 from collections.abc import Iterator
+from typing import BinaryIO, NamedTuple
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -118,94 +120,118 @@ def parse_dump_name(name: str) -> DumpName | None:
     long (>= 10 digit) numeric field, which tells the classic and FFTS+ schemes apart.
     """
     parts = name.split(".")
-    if len(parts) < 4 or not parts[0]:
-        return None
-    k = 0
-    while k < len(parts) - 2 and parts[-1 - k].isdigit() and parts[-1 - k].isascii():
-        k += 1
+    k = _numeric_tail(parts) if len(parts) >= 4 and parts[0] else 0
     if k < 2:
         return None
     nums = parts[len(parts) - k :]
-    long_idx = [i for i, p in enumerate(nums) if len(p) >= _TIMESTAMP_MIN_DIGITS]
-    ts_i = long_idx[-1] if long_idx else len(nums) - 1
+    ts_i = _timestamp_index(nums)
     before, after = nums[:ts_i], nums[ts_i + 1 :]
-    if not before:
-        return None
     # More than two ids before the timestamp: the leading ones are part of the op name.
-    spill = before[:-2]
-    before = before[-2:]
-    op_name = ".".join(parts[1 : len(parts) - k] + spill)
-    if not op_name:
+    op_name = ".".join(parts[1 : len(parts) - k] + before[:-2])
+    if not before or not op_name:
         return None
-    ts = int(nums[ts_i])
-    ids = [int(x) for x in after]
+    return _name_ids(parts[0], op_name, before[-2:], int(nums[ts_i]), [int(x) for x in after])
+
+
+def _numeric_tail(parts: list[str]) -> int:
+    """How many trailing dot-fields are ASCII digits (the op type and one name field never are)."""
+    k = 0
+    while k < len(parts) - 2 and parts[-1 - k].isdigit() and parts[-1 - k].isascii():
+        k += 1
+    return k
+
+
+def _timestamp_index(nums: list[str]) -> int:
+    """The last long (>= 10 digit) numeric field, else the last field."""
+    long_idx = [i for i, p in enumerate(nums) if len(p) >= _TIMESTAMP_MIN_DIGITS]
+    return long_idx[-1] if long_idx else len(nums) - 1
+
+
+def _name_ids(op_type: str, op_name: str, before: list[str], ts: int, ids: list[int]) -> DumpName:
+    """The ids around the timestamp: ``task[.stream]`` (classic) or FFTS+'s
+    ``[stream.]task.ts.task_type.context.thread[.device]``."""
     if not ids:  # classic: task[.stream]
-        task, stream = int(before[0]), (int(before[1]) if len(before) == 2 else None)
-        return DumpName(parts[0], op_name, task, stream, ts)
-    # FFTS+: [stream.]task.ts.task_type.context.thread[.device]
+        stream = int(before[1]) if len(before) == 2 else None
+        return DumpName(op_type, op_name, int(before[0]), stream, ts)
     stream = int(before[0]) if len(before) == 2 else None
-    task = int(before[-1])
-    ids += [None] * (4 - len(ids))  # type: ignore[list-item]
-    return DumpName(parts[0], op_name, task, stream, ts, *ids[:4])
+    padded: list[int | None] = [*ids, None, None, None, None]
+    return DumpName(op_type, op_name, int(before[-1]), stream, ts, *padded[:4])
 
 
 def _shape(buf: bytes | memoryview, fields: list[pb.Field]) -> tuple[int, ...]:
     dims: list[int] = []
     for f in fields:
-        sub = pb.group(pb.iter_fields(buf, f.value, f.value + f.length))
-        dims = pb.repeated_varints(buf, sub.get(1, []))
-    for d in dims:
-        if d >= 1 << 63:
-            raise DumpFileError(f"shape has an unknown (negative) dimension: {[pb.to_signed(x) for x in dims]}")
+        dims = pb.repeated_varints(buf, pb.message(buf, f).get(1, []))
+    if any(d >= 1 << 63 for d in dims):
+        raise DumpFileError(f"shape has an unknown (negative) dimension: {[pb.to_signed(x) for x in dims]}")
     return tuple(dims)
 
 
-def _int(fields: dict[int, list[pb.Field]], number: int, default: int = 0) -> int:
-    got = fields.get(number)
+def _opt_int(fields: dict[int, list[pb.Field]], number: int | None) -> int | None:
+    """The last value of an integer field, None when absent (or when the message has no such field)."""
+    got = fields.get(number)  # type: ignore[arg-type]
+    return pb.integer(got[-1]) if got else None
+
+
+def _int(fields: dict[int, list[pb.Field]], number: int | None, default: int = 0) -> int:
+    got = fields.get(number)  # type: ignore[arg-type]
     return pb.integer(got[-1]) if got else default
+
+
+def _opt_text(buf: bytes | memoryview, fields: dict[int, list[pb.Field]], number: int) -> str | None:
+    """The last value of a string field, None when absent."""
+    got = fields.get(number)
+    return pb.text(buf, got[-1]) if got else None
+
+
+def _text(buf: bytes | memoryview, fields: dict[int, list[pb.Field]], number: int) -> str:
+    """The last value of a string field, ``""`` when absent."""
+    got = fields.get(number)
+    return pb.text(buf, got[-1]) if got else ""
 
 
 # DumpData fields and their wire types: a header that breaks these is not a dump.
 _DUMPDATA_WIRE = {1: pb.LEN, 2: pb.VARINT, 3: pb.LEN, 4: pb.LEN, 5: pb.LEN, 6: pb.LEN, 7: pb.LEN, 8: pb.LEN}
 
 
-# Field numbers per message: (data_type, format, shape, data, size, original_shape, original_op)
-_OUTPUT_FIELDS = (1, 2, 3, 5, 6, 7, 4)
-_INPUT_FIELDS = (1, 2, 3, 4, 5, 6, None)
+@dataclass(frozen=True)
+class _Fields:
+    """Field numbers of one kind of tensor message (None: that message has no such field)."""
+
+    data: int
+    size: int
+    dtype: int | None = None
+    dtype_default: int = _UINT8
+    format: int | None = None
+    shape: int | None = None
+    original_shape: int | None = None
+    original_op: int | None = None
+
+
+#: role -> the field numbers of its message (OpOutput, OpInput, OpBuffer, Workspace).
+_ROLE_FIELDS = {
+    "output": _Fields(data=5, size=6, dtype=1, dtype_default=0, format=2, shape=3, original_shape=7, original_op=4),
+    "input": _Fields(data=4, size=5, dtype=1, dtype_default=0, format=2, shape=3, original_shape=6),
+    "buffer": _Fields(data=2, size=3),
+    "space": _Fields(data=2, size=3),
+}
 
 
 def _tensor_desc(
     buf: bytes | memoryview, f: pb.Field, role: str, index: int, base: int, inline: bool
 ) -> tuple[TensorDesc, int]:
     """Decode one OpOutput/OpInput/OpBuffer/Workspace; return it and its byte size."""
-    sub = pb.group(pb.iter_fields(buf, f.value, f.value + f.length))
-    if role in ("buffer", "space"):
-        dt_n = fmt_n = shape_n = orig_n = op_n = None
-        data_n, size_n = 2, 3
-    else:
-        dt_n, fmt_n, shape_n, data_n, size_n, orig_n, op_n = _OUTPUT_FIELDS if role == "output" else _INPUT_FIELDS
-    data = sub.get(data_n, [])
-    if inline:
-        size = data[-1].length if data else 0
-        offset = data[-1].value if data else 0
-    else:
-        size = _int(sub, size_n)
-        offset = base
-    origin_name = origin_index = origin_fmt = None
-    if op_n is not None and op_n in sub:
-        o = sub[op_n][-1]
-        osub = pb.group(pb.iter_fields(buf, o.value, o.value + o.length))
-        if 1 in osub:
-            origin_name = pb.text(buf, osub[1][-1])
-        origin_index = _int(osub, 2) if 2 in osub else None
-        origin_fmt = _int(osub, 4) if 4 in osub else None
+    sub = pb.message(buf, f)
+    nums = _ROLE_FIELDS[role]
+    size, offset = _placement(sub, nums, base, inline)
+    origin_name, origin_index, origin_fmt = _origin_op(buf, sub, nums.original_op)
     desc = TensorDesc(
         role=role,
         index=index,
-        dtype_code=_int(sub, dt_n) if dt_n else _UINT8,
-        format_code=_int(sub, fmt_n, 2) if fmt_n else 2,
-        shape=_shape(buf, sub.get(shape_n, [])) if shape_n else (size,),
-        original_shape=_shape(buf, sub.get(orig_n, [])) if orig_n else (),
+        dtype_code=_int(sub, nums.dtype, nums.dtype_default),
+        format_code=_int(sub, nums.format, 2),
+        shape=_shape(buf, sub.get(nums.shape, [])) if nums.shape else (size,),  # type: ignore[arg-type]
+        original_shape=_shape(buf, sub.get(nums.original_shape, [])),  # type: ignore[arg-type]
         size=size,
         offset=offset,
         origin_name=origin_name,
@@ -215,16 +241,58 @@ def _tensor_desc(
     return desc, size
 
 
+def _placement(sub: dict[int, list[pb.Field]], nums: _Fields, base: int, inline: bool) -> tuple[int, int]:
+    """``(size, absolute offset)`` of a tensor's bytes: inline in its ``data`` field (v1), or the
+    next chunk after the header (v2)."""
+    if not inline:
+        return _int(sub, nums.size), base
+    data = sub.get(nums.data)
+    return (data[-1].length, data[-1].value) if data else (0, 0)
+
+
+def _origin_op(
+    buf: bytes | memoryview, sub: dict[int, list[pb.Field]], number: int | None
+) -> tuple[str | None, int | None, int | None]:
+    """``(name, output index, format code)`` of the framework op a tensor came from, if recorded."""
+    if number not in sub:
+        return None, None, None
+    osub = pb.message(buf, sub[number][-1])  # type: ignore[index]
+    return _opt_text(buf, osub, 1), _opt_int(osub, 2), _opt_int(osub, 4)
+
+
 def _decode_dumpdata(
     buf: bytes | memoryview, start: int, end: int, data_start: int, inline: bool, path: Path, file_size: int
 ) -> DumpHeader:
     top = pb.group(pb.iter_fields(buf, start, end))
-    for number, fields in top.items():
-        expected = _DUMPDATA_WIRE.get(number)
-        if expected is not None and any(f.wire_type != expected for f in fields):
-            raise DumpFileError(f"DumpData field {number} has the wrong wire type")
+    _check_dumpdata(top)
+    descs, pos = _tensor_descs(buf, top, data_start, inline)
+    attrs = [(_text(buf, a, 1), _text(buf, a, 2)) for a in (pb.message(buf, f) for f in top.get(7, []))]
+    return DumpHeader(
+        path=path,
+        layout_version=1 if inline else 2,
+        op_name=_text(buf, top, 6),
+        dump_time=_int(top, 2),
+        version=_text(buf, top, 1),
+        tensors=tuple(descs),
+        attrs=tuple(attrs),
+        file_size=file_size,
+        problems=_size_problems(pos, file_size, inline),
+    )
+
+
+def _check_dumpdata(top: dict[int, list[pb.Field]]) -> None:
+    """Raise unless the top-level fields have DumpData's wire types and say something."""
+    wrong = [n for n, fields in top.items() for f in fields if f.wire_type != _DUMPDATA_WIRE.get(n, f.wire_type)]
+    if wrong:
+        raise DumpFileError(f"DumpData field {wrong[0]} has the wrong wire type")
     if not (top.keys() & {1, 3, 4, 6}):
         raise DumpFileError("no version, op name, input or output in the header")
+
+
+def _tensor_descs(
+    buf: bytes | memoryview, top: dict[int, list[pb.Field]], data_start: int, inline: bool
+) -> tuple[list[TensorDesc], int]:
+    """Every tensor of the header, and the byte position after the last chunk."""
     descs: list[TensorDesc] = []
     pos = data_start
     # Chunk order on disk is input, output, buffer, space (not the field-number order).
@@ -233,59 +301,54 @@ def _decode_dumpdata(
             desc, size = _tensor_desc(buf, f, role, i, pos, inline)
             descs.append(desc)
             pos += size
-    attrs: list[tuple[str, str]] = []
-    for f in top.get(7, []):
-        a = pb.group(pb.iter_fields(buf, f.value, f.value + f.length))
-        attrs.append(
-            (pb.text(buf, a[1][-1]) if 1 in a else "", pb.text(buf, a[2][-1]) if 2 in a else "")
-        )
-    problems: list[str] = []
-    if not inline and pos != file_size:
-        if pos < file_size:
-            problems.append(f"{file_size - pos} trailing bytes after the last tensor")
-        else:
-            problems.append(f"file is truncated: the header describes {pos} bytes, the file has {file_size}")
-    return DumpHeader(
-        path=path,
-        layout_version=1 if inline else 2,
-        op_name=pb.text(buf, top[6][-1]) if 6 in top else "",
-        dump_time=_int(top, 2),
-        version=pb.text(buf, top[1][-1]) if 1 in top else "",
-        tensors=tuple(descs),
-        attrs=tuple(attrs),
-        file_size=file_size,
-        problems=tuple(problems),
-    )
+    return descs, pos
+
+
+def _size_problems(pos: int, file_size: int, inline: bool) -> tuple[str, ...]:
+    """A v2 file must end where its last chunk ends."""
+    if inline or pos == file_size:
+        return ()
+    if pos < file_size:
+        return (f"{file_size - pos} trailing bytes after the last tensor",)
+    return (f"file is truncated: the header describes {pos} bytes, the file has {file_size}",)
 
 
 def parse_header(path: Path) -> DumpHeader:
     """Read a dump file's header (v2) or scan its single message (v1) without copying data."""
     try:
         with io.open(path, "rb") as fh:
-            size = os.fstat(fh.fileno()).st_size
-            if size < 8:
-                raise DumpFileError(f"{size} bytes is too short for an Ascend dump")
-            head = fh.read(8)
-            (header_len,) = struct.unpack("<Q", head)
-            v2_error: Exception | None = None
-            if 0 < header_len <= min(size - 8, _MAX_HEADER):
-                buf = fh.read(header_len)
-                try:
-                    return _decode_dumpdata(buf, 0, header_len, 8 + header_len, False, path, size)
-                except (pb.ProtobufError, DumpFileError) as exc:
-                    v2_error = exc
-            with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-                try:
-                    return _decode_dumpdata(mm, 0, size, 0, True, path, size)
-                except (pb.ProtobufError, DumpFileError) as exc:
-                    if v2_error is not None:
-                        raise DumpFileError(f"corrupt dump header: {v2_error}") from exc
-                    raise DumpFileError(
-                        f"not an Ascend dump (header length {header_len} does not fit a {size}-byte "
-                        f"file, and the file is not a v1 protobuf dump: {exc})"
-                    ) from exc
+            return _parse_open_file(fh, path)
     except OSError as exc:
         raise DumpFileError(f"cannot read: {exc.strerror or exc}") from exc
+
+
+def _parse_open_file(fh: BinaryIO, path: Path) -> DumpHeader:
+    """Try the v2 layout (length-prefixed header) first, then v1 (one message)."""
+    size = os.fstat(fh.fileno()).st_size
+    if size < 8:
+        raise DumpFileError(f"{size} bytes is too short for an Ascend dump")
+    (header_len,) = struct.unpack("<Q", fh.read(8))
+    v2_error: Exception | None = None
+    if 0 < header_len <= min(size - 8, _MAX_HEADER):
+        try:
+            return _decode_dumpdata(fh.read(header_len), 0, header_len, 8 + header_len, False, path, size)
+        except (pb.ProtobufError, DumpFileError) as exc:
+            v2_error = exc
+    return _parse_v1(fh, path, size, header_len, v2_error)
+
+
+def _parse_v1(fh: BinaryIO, path: Path, size: int, header_len: int, v2_error: Exception | None) -> DumpHeader:
+    """The whole file as one inline DumpData message, viewed through a memory map."""
+    with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+        try:
+            return _decode_dumpdata(mm, 0, size, 0, True, path, size)
+        except (pb.ProtobufError, DumpFileError) as exc:
+            if v2_error is not None:
+                raise DumpFileError(f"corrupt dump header: {v2_error}") from exc
+            raise DumpFileError(
+                f"not an Ascend dump (header length {header_len} does not fit a {size}-byte "
+                f"file, and the file is not a v1 protobuf dump: {exc})"
+            ) from exc
 
 
 def read_raw(header: DumpHeader, desc: TensorDesc) -> np.ndarray:
@@ -316,31 +379,56 @@ def load_tensor(header: DumpHeader, desc: TensorDesc, origin_format: str | None 
 
 
 def tensor_problem(desc: TensorDesc, file_size: int) -> str | None:
-    """Why a tensor cannot be loaded, known from the header alone (None when fine)."""
-    try:
-        dtype = layout.numpy_dtype(desc.dtype_code)
-    except layout.LayoutError as exc:
-        return str(exc)
-    if desc.offset + desc.size > file_size:
-        return (
-            f"truncated file: {desc.role} {desc.index} needs bytes {desc.offset}..{desc.offset + desc.size}, "
-            f"the file has {file_size}"
-        )
-    expected = math.prod(desc.shape) * dtype.itemsize
-    if expected != desc.size:
-        return (
-            f"{desc.role} {desc.index}: {desc.size} bytes but shape {list(desc.shape)} of "
-            f"{layout.dtype_name(desc.dtype_code)} needs {expected}"
-        )
-    if layout.format_name(desc.format_code) not in layout.KNOWN_FORMATS:
-        return (
-            f"device format {layout.format_name(desc.format_code)} is not converted by dumpscope yet; "
-            "the tensor is listed but not compared"
-        )
+    """Why a tensor cannot be loaded, known from the header alone (None when fine).
+
+    The checks run in order and the first that finds something speaks."""
+    for check in _TENSOR_CHECKS:
+        problem = check(desc, file_size)
+        if problem is not None:
+            return problem
     return None
 
 
-def _read_mapping(directory: Path, problems: list[DumpProblem] | None = None) -> dict[str, str]:
+def _dtype_problem(desc: TensorDesc, file_size: int) -> str | None:
+    try:
+        layout.numpy_dtype(desc.dtype_code)
+    except layout.LayoutError as exc:
+        return str(exc)
+    return None
+
+
+def _bounds_problem(desc: TensorDesc, file_size: int) -> str | None:
+    if desc.offset + desc.size <= file_size:
+        return None
+    return (
+        f"truncated file: {desc.role} {desc.index} needs bytes {desc.offset}..{desc.offset + desc.size}, "
+        f"the file has {file_size}"
+    )
+
+
+def _byte_count_problem(desc: TensorDesc, file_size: int) -> str | None:
+    expected = math.prod(desc.shape) * layout.numpy_dtype(desc.dtype_code).itemsize
+    if expected == desc.size:
+        return None
+    return (
+        f"{desc.role} {desc.index}: {desc.size} bytes but shape {list(desc.shape)} of "
+        f"{layout.dtype_name(desc.dtype_code)} needs {expected}"
+    )
+
+
+def _format_problem(desc: TensorDesc, file_size: int) -> str | None:
+    if layout.format_name(desc.format_code) in layout.KNOWN_FORMATS:
+        return None
+    return (
+        f"device format {layout.format_name(desc.format_code)} is not converted by dumpscope yet; "
+        "the tensor is listed but not compared"
+    )
+
+
+_TENSOR_CHECKS = (_dtype_problem, _bounds_problem, _byte_count_problem, _format_problem)
+
+
+def _read_mapping(directory: Path, problems: list[DumpProblem]) -> dict[str, str]:
     """``mapping.csv``: ``hashed_file_name,real_file_name`` rows for over-long names.
 
     Names only: the real file name never becomes a path that is opened.  A bad line
@@ -352,8 +440,7 @@ def _read_mapping(directory: Path, problems: list[DumpProblem] | None = None) ->
     out: dict[str, str] = {}
     for number, row in read_csv_rows(path):
         if isinstance(row, str):
-            if problems is not None:
-                problems.append(DumpProblem(f"{path}:{number}", row))
+            problems.append(DumpProblem(f"{path}:{number}", row))
         elif len(row) == 2:
             out[row[0].strip()] = row[1].strip()
     return out
@@ -383,21 +470,50 @@ def _candidate_files(root: Path, skipped: list[DumpProblem] | None = None) -> It
 
 
 def sniff(path: Path) -> float:
+    """0.95 when one of the first files parses as a dump and is named like one, 0.8 when it
+    only parses, 0.0 otherwise."""
     try:
-        for i, p in enumerate(_candidate_files(path)):
-            if i >= _SNIFF_FILES:
-                break
-            try:
-                parse_header(p)
-            except DumpFileError:
-                if path.is_file():
-                    return 0.0
-                continue
-            named = parse_dump_name(p.name) is not None
-            return 0.95 if named else 0.8
+        return _sniff_files(path)
     except OSError:
         return 0.0
+
+
+def _sniff_files(path: Path) -> float:
+    for p in itertools.islice(_candidate_files(path), _SNIFF_FILES):
+        score = _sniff_file(p)
+        if score:
+            return score
     return 0.0
+
+
+def _sniff_file(p: Path) -> float:
+    try:
+        parse_header(p)
+    except DumpFileError:
+        return 0.0
+    return 0.95 if parse_dump_name(p.name) is not None else 0.8
+
+
+class _OpFile(NamedTuple):
+    """One readable dump file: its header, its parsed file name (None when the name is not a
+    dump name) and its real file name (from ``mapping.csv`` for hashed names)."""
+
+    header: DumpHeader
+    dname: DumpName | None
+    real_name: str
+
+    @property
+    def order(self) -> int:
+        """Execution order: the file name's timestamp, else the header's dump time."""
+        return self.dname.timestamp if self.dname is not None else self.header.dump_time
+
+    @property
+    def op_name(self) -> str:
+        """The header's op name; the file name's when the header has none."""
+        return self.header.op_name or (self.dname.op_name if self.dname else self.real_name)
+
+
+_NAME_IDS = ("task_id", "stream_id", "timestamp", "task_type", "context_id", "thread_id", "device_id")
 
 
 @dataclass
@@ -407,10 +523,17 @@ class _Builder:
     problems: list[DumpProblem] = field(default_factory=list)
     opdebug: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    mappings: dict[Path, dict[str, str]] = field(default_factory=dict)
 
-    def read_file(self, p: Path, mapping: dict[str, str]) -> tuple[DumpHeader, DumpName | None, str] | None:
-        """Parse one file's header; ``(header, parsed name, real file name)`` or None."""
-        real_name = mapping.get(p.name, p.name)
+    def mapping(self, folder: Path) -> dict[str, str]:
+        """The folder's ``mapping.csv`` (read once per folder)."""
+        if folder not in self.mappings:
+            self.mappings[folder] = _read_mapping(folder, self.problems)
+        return self.mappings[folder]
+
+    def read_file(self, p: Path) -> _OpFile | None:
+        """Parse one file's header; None for an Opdebug file or an unreadable one (said in problems)."""
+        real_name = self.mapping(p.parent).get(p.name, p.name)
         if real_name.startswith(OPDEBUG_PREFIX):
             self.opdebug.append(str(p))
             return None
@@ -418,89 +541,91 @@ class _Builder:
             dname = parse_dump_name(real_name)
             header = parse_header(p)
         except (DumpFileError, ValueError, RecursionError) as exc:
-            if dname is not None or self.root.is_file():
-                self.problems.append(DumpProblem(str(p), str(exc)))
+            self._unreadable(p, dname, exc)
             return None
-        for msg in header.problems:
-            self.problems.append(DumpProblem(str(p), msg))
-        return header, dname, real_name
+        self.problems.extend(DumpProblem(str(p), msg) for msg in header.problems)
+        return _OpFile(header, dname, real_name)
 
-    def add_op(self, header: DumpHeader, dname: DumpName | None, real_name: str) -> None:
-        op_name = header.op_name or (dname.op_name if dname else real_name)
+    def _unreadable(self, p: Path, dname: DumpName | None, exc: Exception) -> None:
+        """A file named like a dump (or the one file asked for) that does not parse is a problem;
+        any other unparsable file is just not a dump."""
+        if dname is not None or self.root.is_file():
+            self.problems.append(DumpProblem(str(p), str(exc)))
+
+    def add_op(self, op: _OpFile) -> None:
+        """Every input and output tensor of one executed op; repeats are named ``op#k``."""
+        op_name = op.op_name
         occurrence = self.counts.get(op_name, 0) + 1
         self.counts[op_name] = occurrence
         base = op_name if occurrence == 1 else f"{op_name}#{occurrence}"
-        for desc in header.tensors:
+        for desc in op.header.tensors:
             if desc.role in ("input", "output"):
-                try:
-                    self._add_tensor(header, desc, base, op_name, dname)
-                except (ValueError, IndexError, OverflowError) as exc:  # one tensor's odd header, not the dump's
-                    self.problems.append(DumpProblem(f"{header.path}:{desc.role}.{desc.index}", f"unreadable tensor: {exc}"))
+                self._try_add_tensor(op, desc, base)
 
-    def _add_tensor(
-        self, header: DumpHeader, desc: TensorDesc, base: str, op_name: str, dname: DumpName | None
-    ) -> None:
-        if desc.role == "output":
-            name = base if desc.index == 0 else f"{base}:{desc.index}"
-            kind = "activation"
-        else:
-            name = f"{base}:input:{desc.index}"
-            kind = "op_input"
-        error = tensor_problem(desc, header.file_size)
+    def _try_add_tensor(self, op: _OpFile, desc: TensorDesc, base: str) -> None:
         try:
-            dtype: str | None = layout.numpy_dtype(desc.dtype_code).name
-        except layout.LayoutError:
-            dtype = None
-        extra: list[tuple[str, str]] = [
-            ("format", layout.format_name(desc.format_code)),
-            ("device_shape", "x".join(map(str, desc.shape))),
-            ("original_shape", "x".join(map(str, desc.original_shape))),
-            ("data_type", layout.dtype_name(desc.dtype_code)),
-            ("dump_layout", f"v{header.layout_version}"),
-        ]
-        if desc.origin_name is not None:
-            extra.append(("origin_name", desc.origin_name))
-        if dname is not None:
-            for key in ("task_id", "stream_id", "timestamp", "task_type", "context_id", "thread_id", "device_id"):
-                value = getattr(dname, key)
-                if value is not None:
-                    extra.append((key, str(value)))
-        timestamp = dname.timestamp if dname is not None else header.dump_time
+            self._add_tensor(op, desc, base)
+        except (ValueError, IndexError, OverflowError) as exc:  # one tensor's odd header, not the dump's
+            self.problems.append(DumpProblem(f"{op.header.path}:{desc.role}.{desc.index}", f"unreadable tensor: {exc}"))
+
+    def _add_tensor(self, op: _OpFile, desc: TensorDesc, base: str) -> None:
+        name, kind = _tensor_name(base, desc)
+        error = tensor_problem(desc, op.header.file_size)
+        order = op.order
         info = TensorInfo(
             name=name,
-            dtype=dtype,
+            dtype=_dtype_or_none(desc.dtype_code),
             shape=layout.converted_shape(desc.format_code, desc.shape, desc.original_shape),
-            node_name=op_name,
-            op_type=dname.op_type if dname else None,
+            node_name=op.op_name,
+            op_type=op.dname.op_type if op.dname else None,
             output_index=desc.index,
             kind=kind,  # type: ignore[arg-type]
-            source=f"{header.path}:{desc.role}.{desc.index}",
-            order=float(timestamp) if timestamp else None,
-            extra=tuple(extra),
+            source=f"{op.header.path}:{desc.role}.{desc.index}",
+            order=float(order) if order else None,
+            extra=_tensor_extra(op, desc),
         )
-        loader = None if error else partial(load_tensor, header, desc)
+        loader = None if error else partial(load_tensor, op.header, desc)
         self.tensors[name] = TensorRef(info, loader, error)
+
+
+def _tensor_name(base: str, desc: TensorDesc) -> tuple[str, str]:
+    """``(tensor name, kind)``: output 0 is the op's name, output N ``op:N``, input N ``op:input:N``."""
+    if desc.role != "output":
+        return f"{base}:input:{desc.index}", "op_input"
+    return (base if desc.index == 0 else f"{base}:{desc.index}"), "activation"
+
+
+def _dtype_or_none(code: int) -> str | None:
+    try:
+        return layout.numpy_dtype(code).name
+    except layout.LayoutError:
+        return None
+
+
+def _tensor_extra(op: _OpFile, desc: TensorDesc) -> tuple[tuple[str, str], ...]:
+    """Device facts shown beside a tensor: formats, shapes, layout, then the file name's ids."""
+    extra = [
+        ("format", layout.format_name(desc.format_code)),
+        ("device_shape", "x".join(map(str, desc.shape))),
+        ("original_shape", "x".join(map(str, desc.original_shape))),
+        ("data_type", layout.dtype_name(desc.dtype_code)),
+        ("dump_layout", f"v{op.header.layout_version}"),
+    ]
+    if desc.origin_name is not None:
+        extra.append(("origin_name", desc.origin_name))
+    ids = [(key, str(value)) for key in _NAME_IDS if (value := getattr(op.dname, key, None)) is not None]
+    return (*extra, *ids)
 
 
 def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names it `open`
     path = Path(path)
     builder = _Builder(path)
-    mappings: dict[Path, dict[str, str]] = {}
-    ops: list[tuple[DumpHeader, DumpName | None, str]] = []
-    try:
-        for p in _candidate_files(path, builder.problems):
-            if p.parent not in mappings:
-                mappings[p.parent] = _read_mapping(p.parent, builder.problems)
-            item = builder.read_file(p, mappings[p.parent])
-            if item is not None:
-                ops.append(item)
-    except OSError as exc:
-        raise DumpError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    ops = _read_files(path, builder)
     # Execution order decides which run of a repeated op keeps the plain name.
-    ops.sort(key=lambda item: item[1].timestamp if item[1] is not None else item[0].dump_time)
-    _warn_several_runs(builder, [item[0].path for item in ops])
-    for item in ops:
-        builder.add_op(*item)
+    ops.sort(key=lambda op: op.order)
+    _warn_several_runs(builder, [op.header.path for op in ops])
+    for op in ops:
+        builder.add_op(op)
     if not builder.tensors and not builder.opdebug:
         detail = f" ({builder.problems[0].message})" if builder.problems else ""
         raise DumpError(f"{path}: no Ascend dump files found{detail}")
@@ -515,6 +640,15 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names i
             "repeated_ops": {name: n for name, n in builder.counts.items() if n > 1},
         },
     )
+
+
+def _read_files(path: Path, builder: _Builder) -> list[_OpFile]:
+    """The header of every candidate file under ``path`` that parses (the rest are problems)."""
+    try:
+        ops = [builder.read_file(p) for p in _candidate_files(path, builder.problems)]
+    except OSError as exc:
+        raise DumpError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    return [op for op in ops if op is not None]
 
 
 def _warn_several_runs(builder: _Builder, files: list[Path]) -> None:
@@ -546,12 +680,20 @@ def with_origin_formats(dump: Dump, formats: dict[str, str]) -> Dump:
     original layout is NCHW.  Tensors not named keep their loaders."""
     tensors = dict(dump.tensors)
     for name, fmt in formats.items():
-        ref = tensors.get(name)
-        loader = ref.loader if ref is not None else None
-        if isinstance(loader, partial) and loader.func is load_tensor and len(loader.args) == 2:
-            info = replace(ref.info, extra=(*ref.info.extra, ("origin_format", fmt)))  # type: ignore[union-attr]
-            tensors[name] = TensorRef(info, partial(load_tensor, *loader.args, fmt), ref.error)  # type: ignore[union-attr]
+        if name in tensors and _loads_device_layout(tensors[name]):
+            tensors[name] = _with_origin_format(tensors[name], fmt)
     return Dump(path=dump.path, format=dump.format, tensors=tensors, problems=dump.problems, meta=dump.meta)
+
+
+def _loads_device_layout(ref: TensorRef) -> bool:
+    """True for a tensor whose loader is this module's, not yet given an origin format."""
+    loader = ref.loader
+    return isinstance(loader, partial) and loader.func is load_tensor and len(loader.args) == 2
+
+
+def _with_origin_format(ref: TensorRef, fmt: str) -> TensorRef:
+    info = replace(ref.info, extra=(*ref.info.extra, ("origin_format", fmt)))
+    return TensorRef(info, partial(load_tensor, *ref.loader.args, fmt), ref.error)  # type: ignore[union-attr]
 
 
 # --- writing (synthetic dumps for tests, demos and benchmarks; same layout as the device) ---
@@ -571,22 +713,25 @@ class RawTensor:
 
 
 def _encode_tensor(t: RawTensor, role: str, inline: bool) -> bytes:
+    """One OpOutput/OpInput message, with the field numbers the reader decodes (:data:`_ROLE_FIELDS`)."""
+    nums = _ROLE_FIELDS[role]
     raw = np.ascontiguousarray(t.data).tobytes()
-    shape = pb.encode_bytes(3, pb.encode_packed(1, t.data.shape))
-    orig = pb.encode_packed(1, t.original_shape) if t.original_shape else b""
-    msg = pb.encode_int(1, t.dtype_code) + pb.encode_int(2, t.format_code) + shape
-    if role == "output":
-        if t.origin_name is not None:
-            op = pb.encode_bytes(1, t.origin_name) + pb.encode_int(2, t.origin_output_index)
-            if t.origin_format_code is not None:
-                op += pb.encode_int(4, t.origin_format_code)
-            msg += pb.encode_bytes(4, op)
-        msg += (pb.encode_bytes(5, raw) if inline else b"") + pb.encode_int(6, len(raw))
-        msg += pb.encode_bytes(7, orig) if t.original_shape else b""
-    else:
-        msg += (pb.encode_bytes(4, raw) if inline else b"") + pb.encode_int(5, len(raw))
-        msg += pb.encode_bytes(6, orig) if t.original_shape else b""
+    msg = pb.encode_int(1, t.dtype_code) + pb.encode_int(2, t.format_code)
+    msg += pb.encode_bytes(3, pb.encode_packed(1, t.data.shape))
+    if nums.original_op is not None and t.origin_name is not None:
+        msg += pb.encode_bytes(nums.original_op, _encode_origin(t))
+    msg += (pb.encode_bytes(nums.data, raw) if inline else b"") + pb.encode_int(nums.size, len(raw))
+    if t.original_shape:
+        msg += pb.encode_bytes(nums.original_shape, pb.encode_packed(1, t.original_shape))  # type: ignore[arg-type]
     return msg
+
+
+def _encode_origin(t: RawTensor) -> bytes:
+    """The OriginalOp message of an output: framework op name, output index, format."""
+    op = pb.encode_bytes(1, t.origin_name) + pb.encode_int(2, t.origin_output_index)  # type: ignore[arg-type]
+    if t.origin_format_code is not None:
+        op += pb.encode_int(4, t.origin_format_code)
+    return op
 
 
 def write_dump(

@@ -63,6 +63,8 @@ _PLAIN_AXES = {
     "NCHW", "NHWC", "HWCN", "CHWN", "NCDHW", "NDHWC", "DHWCN", "DHWNC", "NC", "CN", "NCL",
 }  # fmt: skip
 _FLAT_FORMATS = {"ND", "MD", "NULL", "RESERVED", "ALL", "ND_RNN_BIAS"}
+#: Formats without blocks or padding: their data only needs a transpose or a reshape.
+_UNBLOCKED = _PLAIN_AXES | _FLAT_FORMATS
 
 
 def dtype_name(code: int) -> str:
@@ -87,9 +89,10 @@ def numpy_dtype(code: int) -> np.dtype:
 def converted_shape(fmt: int, shape: tuple[int, ...], original_shape: tuple[int, ...]) -> tuple[int, ...]:
     """The shape :func:`to_original` returns, known before any data is read."""
     name = format_name(fmt)
-    if original_shape and (name in _CONVERTERS or name in _FLAT_FORMATS or name in _PLAIN_AXES):
-        if name in _CONVERTERS or math.prod(original_shape) == math.prod(shape):
-            return original_shape
+    if not original_shape or name not in KNOWN_FORMATS:
+        return shape
+    if name in _CONVERTERS or math.prod(original_shape) == math.prod(shape):
+        return original_shape
     return shape
 
 
@@ -111,34 +114,48 @@ def to_original(
         raise LayoutError(f"{flat.size} elements do not fill the device shape {list(shape)}")
     device = flat.reshape(shape)
     if name in _CONVERTERS:
-        if not original_shape:
-            raise LayoutError(f"device format {name} without an original_shape cannot be converted")
-        try:
-            out = _CONVERTERS[name](device, original_shape, origin_format)
-        except (IndexError, ValueError) as exc:  # a header whose shapes do not fit each other
-            raise LayoutError(f"{name} data of shape {list(shape)} cannot become {list(original_shape)}: {exc}") from None
-        if out.shape != tuple(original_shape):
-            raise LayoutError(f"{name} -> {list(original_shape)} gave {list(out.shape)}")
-        return out
-    if name in _PLAIN_AXES or name in _FLAT_FORMATS:
-        if (
-            name in _PLAIN_AXES
-            and origin_format in _PLAIN_AXES
-            and sorted(name) == sorted(origin_format)
-            and name != origin_format
-        ):
-            return device.transpose([name.index(a) for a in origin_format])
-        if not original_shape or tuple(original_shape) == tuple(shape):
-            return device
-        if math.prod(original_shape) == device.size:
-            return device.reshape(original_shape)
-        raise LayoutError(
-            f"{name} tensor of shape {list(shape)} does not match its original shape {list(original_shape)}"
-        )
+        return _unblock(name, device, original_shape, origin_format)
+    if name in _UNBLOCKED:
+        return _rearrange(name, device, original_shape, origin_format)
     raise LayoutError(
         f"device format {name} is not converted by dumpscope yet; shape {list(shape)} "
         f"cannot be brought to the original shape {list(original_shape)}"
     )
+
+
+def _unblock(name: str, device: np.ndarray, original_shape: tuple[int, ...], origin_format: str | None) -> np.ndarray:
+    """A blocked, padded format (:data:`_CONVERTERS`) back to exactly ``original_shape``."""
+    if not original_shape:
+        raise LayoutError(f"device format {name} without an original_shape cannot be converted")
+    try:
+        out = _CONVERTERS[name](device, original_shape, origin_format)
+    except (IndexError, ValueError) as exc:  # a header whose shapes do not fit each other
+        raise LayoutError(
+            f"{name} data of shape {list(device.shape)} cannot become {list(original_shape)}: {exc}"
+        ) from None
+    if out.shape != tuple(original_shape):
+        raise LayoutError(f"{name} -> {list(original_shape)} gave {list(out.shape)}")
+    return out
+
+
+def _rearrange(name: str, device: np.ndarray, original_shape: tuple[int, ...], origin_format: str | None) -> np.ndarray:
+    """A plain (unblocked) format: transposed to the origin layout when that is a permutation of
+    the device's axes, else reshaped to ``original_shape`` when the element counts agree."""
+    if _is_permutation(name, origin_format):
+        return device.transpose([name.index(a) for a in origin_format])  # type: ignore[union-attr]
+    if tuple(original_shape) in ((), device.shape):  # none given, or the device's own
+        return device
+    if math.prod(original_shape) == device.size:
+        return device.reshape(original_shape)
+    raise LayoutError(
+        f"{name} tensor of shape {list(device.shape)} does not match its original shape {list(original_shape)}"
+    )
+
+
+def _is_permutation(name: str, origin_format: str | None) -> bool:
+    """Two different plain layouts of the same axes (NHWC on the device, NCHW in the framework)."""
+    both_plain = {name, origin_format} <= _PLAIN_AXES
+    return both_plain and name != origin_format and sorted(name) == sorted(origin_format)  # type: ignore[arg-type]
 
 
 def _nc1hwc0(device: np.ndarray, orig: tuple[int, ...], origin_format: str | None) -> np.ndarray:
@@ -156,20 +173,33 @@ def _nc1hwc0(device: np.ndarray, orig: tuple[int, ...], origin_format: str | Non
     return out.reshape(orig)
 
 
+#: 4-D layout -> the positions of its H, W and C axes.
+_HWC_AXES = {"NCHW": (2, 3, 1), "NHWC": (1, 2, 3)}
+
+
 def _four_d_layout(orig: tuple[int, ...], h: int, w: int, padded_c: int, hint: str | None) -> str:
-    if hint in ("NCHW", "NHWC") and len(orig) == 4:
-        return hint
+    """The framework layout of NC1HWC0 data: the hint when it names one, else the layout whose H
+    and W match the device's (and whose C fits in the padded channels)."""
     if len(orig) != 4:
-        if math.prod(orig) <= padded_c * h * w:
-            return "NCHW"  # (N, C) or (C,) vectors stored with H = W = 1
-        raise LayoutError(f"cannot place original shape {list(orig)} in NC1HWC0 data")
-    nchw_fits = orig[2] == h and orig[3] == w and orig[1] <= padded_c
-    nhwc_fits = orig[1] == h and orig[2] == w and orig[3] <= padded_c
-    if nchw_fits:
-        return "NCHW"
-    if nhwc_fits:
-        return "NHWC"
+        return _vector_layout(orig, h, w, padded_c)
+    if hint in _HWC_AXES:
+        return hint  # type: ignore[return-value]
+    return _layout_by_axes(orig, h, w, padded_c)
+
+
+def _layout_by_axes(orig: tuple[int, ...], h: int, w: int, padded_c: int) -> str:
+    """The first 4-D layout whose H and W axes are the device's and whose C fits the padded channels."""
+    for layout, (hi, wi, ci) in _HWC_AXES.items():
+        if (orig[hi], orig[wi]) == (h, w) and orig[ci] <= padded_c:
+            return layout
     raise LayoutError(f"original shape {list(orig)} fits neither NCHW nor NHWC for H={h}, W={w}")
+
+
+def _vector_layout(orig: tuple[int, ...], h: int, w: int, padded_c: int) -> str:
+    """(N, C) or (C,) vectors stored with H = W = 1 read as NCHW."""
+    if math.prod(orig) <= padded_c * h * w:
+        return "NCHW"
+    raise LayoutError(f"cannot place original shape {list(orig)} in NC1HWC0 data")
 
 
 def _fractal_nz(device: np.ndarray, orig: tuple[int, ...], _hint: str | None) -> np.ndarray:
@@ -177,7 +207,7 @@ def _fractal_nz(device: np.ndarray, orig: tuple[int, ...], _hint: str | None) ->
     if device.ndim < 4:
         raise LayoutError(f"FRACTAL_NZ data must be at least 4-D, got shape {list(device.shape)}")
     *batch, w1, h1, h0, w0 = device.shape
-    rows, cols = (1, orig[0]) if len(orig) == 1 else orig[-2:]
+    rows, cols = (1, *orig)[-2:]  # a vector is one row
     if rows > h1 * h0 or cols > w1 * w0:
         raise LayoutError(f"original shape {list(orig)} is larger than FRACTAL_NZ {list(device.shape)}")
     b = math.prod(batch)
@@ -190,16 +220,24 @@ def _fractal_z(device: np.ndarray, orig: tuple[int, ...], hint: str | None) -> n
     if len(orig) != 4:
         raise LayoutError(f"FRACTAL_Z conversion needs a 4-D original shape, got {list(orig)}")
     layout = hint if hint in ("NCHW", "NHWC", "HWCN") else "NCHW"
-    n, c, h, w = (orig[layout.index(a)] for a in "NCHW")
-    if device.ndim != 4:
-        raise LayoutError(f"FRACTAL_Z data must be 4-D, got shape {list(device.shape)}")
+    n, c, h, w = (orig[layout.index(a)] for a in "NCHW")  # type: ignore[union-attr]
+    c1 = _fractal_z_c1(device, orig, layout, (n, c, h, w))  # type: ignore[arg-type]
     _, n1, n0, c0 = device.shape
-    c1 = device.shape[0] // (h * w) if h * w else 0
-    if c1 * h * w != device.shape[0] or c1 * c0 < c or n1 * n0 < n:
-        raise LayoutError(f"FRACTAL_Z shape {list(device.shape)} does not hold {layout} {list(orig)}")
     full = device.reshape(c1, h, w, n1, n0, c0).transpose(3, 4, 0, 5, 1, 2).reshape(n1 * n0, c1 * c0, h, w)
     nchw = full[:n, :c]
-    return nchw.transpose(["NCHW".index(a) for a in layout])
+    return nchw.transpose(["NCHW".index(a) for a in layout])  # type: ignore[union-attr]
+
+
+def _fractal_z_c1(device: np.ndarray, orig: tuple[int, ...], layout: str, nchw: tuple[int, int, int, int]) -> int:
+    """The channel blocks C1 of FRACTAL_Z data, checked to hold the weights ``nchw``."""
+    if device.ndim != 4:
+        raise LayoutError(f"FRACTAL_Z data must be 4-D, got shape {list(device.shape)}")
+    n, c, h, w = nchw
+    _, n1, n0, c0 = device.shape
+    c1 = device.shape[0] // max(h * w, 1)  # H*W = 0 holds no block (the check below says so)
+    if c1 * h * w != device.shape[0] or c1 * c0 < c or n1 * n0 < n:
+        raise LayoutError(f"FRACTAL_Z shape {list(device.shape)} does not hold {layout} {list(orig)}")
+    return c1
 
 
 def _ndc1hwc0(device: np.ndarray, orig: tuple[int, ...], hint: str | None) -> np.ndarray:
@@ -210,9 +248,17 @@ def _ndc1hwc0(device: np.ndarray, orig: tuple[int, ...], hint: str | None) -> np
         )
     n, d, c1, h, w, c0 = device.shape
     ncdhw = device.transpose(0, 2, 5, 1, 3, 4).reshape(n, c1 * c0, d, h, w)
-    if hint == "NDHWC" or (hint is None and orig[1] == d and orig[2] == h and orig[3] == w and orig[4] != w):
+    if _is_ndhwc(orig, d, h, w, hint):
         return ncdhw[:, : orig[4]].transpose(0, 2, 3, 4, 1)
     return ncdhw[:, : orig[1]]
+
+
+def _is_ndhwc(orig: tuple[int, ...], d: int, h: int, w: int, hint: str | None) -> bool:
+    """NDHWC when the hint says so; without a hint, when original axes 1..3 are the device's D, H,
+    W (and axis 4, the channels, is not W)."""
+    if hint is not None:
+        return hint == "NDHWC"
+    return tuple(orig[1:4]) == (d, h, w) and orig[4] != w
 
 
 _CONVERTERS = {

@@ -287,12 +287,15 @@ def _stacks(raw: dict) -> dict[str, str]:
     """Both stack.json layouts: ``{name: [frames]}`` and ``{"0": [[names], [frames]]}``."""
     out: dict[str, str] = {}
     for key, value in raw.items():
-        if isinstance(value, list) and len(value) == 2 and isinstance(value[0], list):
-            for name in value[0]:
-                out[str(name)] = "\n".join(map(str, value[1]))
-        elif isinstance(value, list):
-            out[key] = "\n".join(map(str, value))
+        out.update(_stack_entry(key, value))
     return out
+
+
+def _stack_entry(key: str, value: object) -> dict[str, str]:
+    """Entry name -> its stack text, for one stack.json item (nothing for an item of neither layout)."""
+    if isinstance(value, list) and len(value) == 2 and isinstance(value[0], list):
+        return {str(name): "\n".join(map(str, value[1])) for name in value[0]}
+    return {key: "\n".join(map(str, value))} if isinstance(value, list) else {}
 
 
 def _step_rank(path: Path) -> tuple[int | None, str]:
@@ -306,6 +309,17 @@ def read_rank(path: str | Path) -> MsprobeRank:
     p = Path(path)
     if p.is_file():
         p = p.parent
+    data = _dump_json(p)
+    step, rank = _step_rank(p)
+    out = MsprobeRank(p, step, rank, data.get("task"), data.get("level"), data.get("framework"))
+    construct = _optional_json(p / "construct.json", out.problems)
+    stacks = _stacks(_optional_json(p / "stack.json", out.problems))
+    _fill_entries(out, data["data"], p / TENSOR_DIR, construct, stacks)
+    return out
+
+
+def _dump_json(p: Path) -> dict:
+    """The rank's ``dump.json``, which must hold a ``"data"`` object (else DumpError)."""
     dump_json = p / DUMP_JSON
     if not dump_json.is_file():
         raise DumpError(f"{p}: no {DUMP_JSON} (not an msprobe rank directory)")
@@ -315,12 +329,7 @@ def read_rank(path: str | Path) -> MsprobeRank:
         raise DumpError(f"{dump_json}: unreadable JSON ({exc})") from None
     if not isinstance(data, dict) or not isinstance(data.get("data"), dict):
         raise DumpError(f"{dump_json}: no \"data\" object (not an msprobe dump.json)")
-    step, rank = _step_rank(p)
-    out = MsprobeRank(p, step, rank, data.get("task"), data.get("level"), data.get("framework"))
-    construct = _optional_json(p / "construct.json", out.problems)
-    stacks = _stacks(_optional_json(p / "stack.json", out.problems))
-    _fill_entries(out, data["data"], p / TENSOR_DIR, construct, stacks)
-    return out
+    return data
 
 
 def _fill_entries(out: MsprobeRank, data: dict, tensor_dir: Path, construct: dict, stacks: dict) -> None:

@@ -5,6 +5,7 @@ Never unpickles: an object array is refused at header time with a clear message.
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 import mmap
@@ -40,24 +41,33 @@ def read_header(f: BinaryIO) -> tuple[tuple[int, ...], bool, np.dtype]:
     if fast is not None:
         return fast
     f.seek(start)
+    shape, fortran, dtype = _numpy_header(f)
+    if dtype.hasobject:
+        raise TensorReadError("holds a pickled object array; refused (dumpscope never unpickles)")
+    return check_shape(shape), bool(fortran), dtype
+
+
+#: .npy format version -> numpy's reader of that header.
+_HEADER_READERS = {
+    (1, 0): npformat.read_array_header_1_0,
+    (2, 0): npformat.read_array_header_2_0,
+    (3, 0): npformat.read_array_header_2_0,
+}
+
+
+def _numpy_header(f: BinaryIO) -> tuple[object, bool, np.dtype]:
+    """``(shape, fortran, dtype)`` by numpy's own header parser (any version, any dtype)."""
     try:
         version = npformat.read_magic(f)
     except ValueError as exc:
         raise TensorReadError(f"not an .npy file ({exc})") from None
+    reader = _HEADER_READERS.get(version)
+    if reader is None:
+        raise TensorReadError(f"unsupported .npy version {version}")
     try:
-        if version == (1, 0):
-            shape, fortran, dtype = npformat.read_array_header_1_0(f, max_header_size=1 << 20)
-        elif version in ((2, 0), (3, 0)):
-            shape, fortran, dtype = npformat.read_array_header_2_0(f, max_header_size=1 << 20)
-        else:
-            raise TensorReadError(f"unsupported .npy version {version}")
-    except TensorReadError:
-        raise
+        return reader(f, max_header_size=1 << 20)  # type: ignore[no-any-return]
     except Exception as exc:  # noqa: BLE001 - numpy's parser raises tokenizer and AST errors too
         raise TensorReadError(f"corrupt .npy header ({type(exc).__name__}: {str(exc)[:200]})") from None
-    if dtype.hasobject:
-        raise TensorReadError("holds a pickled object array; refused (dumpscope never unpickles)")
-    return check_shape(shape), bool(fortran), dtype
 
 
 #: No dump holds more elements than this (2**48: 256 T elements); larger headers are corrupt.
@@ -75,23 +85,42 @@ def check_shape(shape: object) -> tuple[int, ...]:
     return tuple(int(d) for d in shape)
 
 
-def _fast_header(f: BinaryIO) -> tuple[tuple[int, ...], bool, np.dtype] | None:
-    head = f.read(10)
+def _v1_header_end(head: bytes) -> int | None:
+    """Where the header ends (10 + its length field) when ``head`` starts a version-1 ``.npy``; else None."""
     if len(head) < 10 or head[:6] != b"\x93NUMPY" or head[6] != 1:
         return None
-    (length,) = struct.unpack("<H", head[8:10])
-    text = f.read(length)
-    m = _SIMPLE_HEADER.fullmatch(text.decode("latin-1")) if len(text) == length else None
-    if m is None:
+    return 10 + struct.unpack("<H", head[8:10])[0]
+
+
+def _fast_header(f: BinaryIO) -> tuple[tuple[int, ...], bool, np.dtype] | None:
+    """The header numpy writes for a plain dtype, parsed by :data:`_SIMPLE_HEADER`; None for any other."""
+    m = _simple_header(f)
+    dtype = _simple_dtype(m[1]) if m is not None else None
+    if dtype is None:
         return None
+    shape = tuple(int(d) for d in m[3].replace(" ", "").split(",") if d)  # type: ignore[index]
+    return check_shape(shape), m[2] == "True", dtype  # type: ignore[index]
+
+
+def _simple_header(f: BinaryIO) -> re.Match[str] | None:
+    head = f.read(10)
+    end = _v1_header_end(head)
+    if end is None:
+        return None
+    text = f.read(end - 10)
+    return _SIMPLE_HEADER.fullmatch(text.decode("latin-1")) if len(text) == end - 10 else None
+
+
+@functools.lru_cache(maxsize=64)
+def _simple_dtype(descr: str) -> np.dtype | None:
+    """The dtype of a plain ``descr``; None for an object dtype (numpy's path refuses it with its message).
+
+    Cached: a dump repeats a handful of descriptors over thousands of files."""
     try:
-        dtype = np.dtype(m[1])
+        dtype = np.dtype(descr)
     except TypeError:
         return None
-    if dtype.hasobject:
-        return None  # numpy's path raises the refusal with its message
-    shape = tuple(int(d) for d in m[3].replace(" ", "").split(",") if d)
-    return check_shape(shape), m[2] == "True", dtype
+    return None if dtype.hasobject else dtype
 
 
 def resolve_dtype(dtype: np.dtype, declared: str | None) -> np.dtype:
@@ -115,10 +144,7 @@ def inspect_npy(path: Path, declared_dtype: str | None = None) -> tuple[tuple[in
     ``fstat`` and one ``pread`` for the usual header (no buffered file object: opening
     20,000 tiny tensors is mostly this function).
     """
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-    except OSError as exc:
-        raise TensorReadError(f"cannot read: {exc.strerror or exc}") from None
+    fd = _open_read_only(path)
     try:
         size, shape, fortran, dtype, offset = _header_of(fd)
     except OSError as exc:
@@ -136,14 +162,20 @@ def inspect_npy(path: Path, declared_dtype: str | None = None) -> tuple[tuple[in
     return shape, dtype, offset, fortran
 
 
+def _open_read_only(path: Path) -> int:
+    try:
+        return os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise TensorReadError(f"cannot read: {exc.strerror or exc}") from None
+
+
 def _header_of(fd: int) -> tuple[int, tuple[int, ...], bool, np.dtype, int]:
     """File size and the header of the ``.npy`` open on ``fd``: (size, shape, fortran, dtype, offset)."""
     size = os.fstat(fd).st_size
     head = os.pread(fd, _HEADER_PEEK, 0)
-    if len(head) >= 10 and head[:6] == b"\x93NUMPY" and head[6] == 1:
-        end = 10 + struct.unpack("<H", head[8:10])[0]
-        if end > len(head) and size >= end:
-            head = os.pread(fd, end, 0)
+    end = _v1_header_end(head)
+    if end is not None and len(head) < end <= size:  # a long header the file holds: read it whole
+        head = os.pread(fd, end, 0)
     f = io.BytesIO(head) if _complete(head) else os.fdopen(os.dup(fd), "rb")
     with f:
         shape, fortran, dtype = read_header(f)
@@ -152,9 +184,8 @@ def _header_of(fd: int) -> tuple[int, tuple[int, ...], bool, np.dtype, int]:
 
 def _complete(head: bytes) -> bool:
     """Whether ``head`` holds a whole version-1 header (else numpy's reader reads the file)."""
-    if len(head) < 10 or head[:6] != b"\x93NUMPY" or head[6] != 1:
-        return False
-    return len(head) >= 10 + struct.unpack("<H", head[8:10])[0]
+    end = _v1_header_end(head)
+    return end is not None and len(head) >= end
 
 
 #: Files up to this size are mapped with MAP_POPULATE: one system call maps every page
@@ -223,7 +254,7 @@ def _pread_into(path: Path, buf: memoryview, offset: int) -> int:
     try:
         got = 0
         while got < len(buf):
-            n = os.preadv(fd, [buf[got:]], offset + got) if hasattr(os, "preadv") else _read_at(fd, buf[got:], offset + got)
+            n = _read_at(fd, buf[got:], offset + got)
             if n <= 0:
                 break
             got += n
@@ -232,10 +263,18 @@ def _pread_into(path: Path, buf: memoryview, offset: int) -> int:
         os.close(fd)
 
 
-def _read_at(fd: int, buf: memoryview, offset: int) -> int:  # pragma: no cover - platforms without preadv
+def _preadv_at(fd: int, buf: memoryview, offset: int) -> int:
+    return os.preadv(fd, [buf], offset)
+
+
+def _pread_copy_at(fd: int, buf: memoryview, offset: int) -> int:  # pragma: no cover - platforms without preadv
     data = os.pread(fd, len(buf), offset)
     buf[: len(data)] = data
     return len(data)
+
+
+#: One positioned read into ``buf``: straight into it where the platform has ``preadv``.
+_read_at = _preadv_at if hasattr(os, "preadv") else _pread_copy_at
 
 
 class Scratch:

@@ -96,28 +96,37 @@ def _size_problem(member: zipfile.ZipInfo, header_bytes: int, data_bytes: int) -
 
 
 def open(path: Path) -> Dump:  # noqa: A001 - the format protocol's name
+    tensors, problems = _member_refs(_Archive(path), _members(path))
+    if not tensors and not problems:
+        raise DumpError(f"{path}: the archive holds no tensors")
+    return Dump(path=path, format=NAME, tensors=tensors, problems=problems, meta={"order_source": "archive order"})
+
+
+def _members(path: Path) -> list[zipfile.ZipInfo]:
+    """The archive's directory (the archive is closed again: members are opened when loaded)."""
     try:
         with zipfile.ZipFile(path) as archive:
-            members = archive.infolist()
+            return archive.infolist()
     except (OSError, zipfile.BadZipFile, ValueError, EOFError) as exc:
         raise DumpError(f"{path}: not a readable .npz archive ({exc})") from None
-    shared = _Archive(path)
+
+
+def _member_refs(shared: _Archive, members: list[zipfile.ZipInfo]) -> tuple[dict[str, TensorRef], list[DumpProblem]]:
+    """One row per ``.npy`` member; other files and repeated names are problems."""
     tensors: dict[str, TensorRef] = {}
     problems: list[DumpProblem] = []
     for order, member in enumerate(members):
         if member.is_dir():
             continue
         if not member.filename.endswith(".npy"):
-            problems.append(DumpProblem(f"{path}:{member.filename}", "not an .npy member; ignored"))
+            problems.append(DumpProblem(f"{shared.path}:{member.filename}", "not an .npy member; ignored"))
             continue
         ref = _member_ref(shared, member, order)
         if ref.name in tensors:
-            problems.append(DumpProblem(f"{path}:{member.filename}", "a second member of the same name; ignored"))
+            problems.append(DumpProblem(f"{shared.path}:{member.filename}", "a second member of the same name; ignored"))
             continue
         tensors[ref.name] = ref
-    if not tensors and not problems:
-        raise DumpError(f"{path}: the archive holds no tensors")
-    return Dump(path=path, format=NAME, tensors=tensors, problems=problems, meta={"order_source": "archive order"})
+    return tensors, problems
 
 
 def _member_ref(shared: _Archive, member: zipfile.ZipInfo, order: int) -> TensorRef:

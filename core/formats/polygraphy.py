@@ -46,16 +46,21 @@ _HEADER_B64 = 4096  # base64 characters decoded to read an npy header (3 KB of b
 _RUN_RESULTS_START = re.compile(rb'\s*\{\s*"lst"\s*:\s*\[\s*(\]|\[\s*")')
 
 
+_LAZY_TYPES = ("LazyArray", "LazyNumpyArray")
+
+
 def _type_of(obj: object) -> str | None:
+    """The Polygraphy type of a JSON object: its ``polygraphy_class``, or a legacy marker key."""
     if not isinstance(obj, dict):
         return None
     marker = obj.get(TYPE_MARKER)
-    if isinstance(marker, str):
-        return marker
-    for key, value in obj.items():
-        if key.startswith(LEGACY_PREFIX) and value == LEGACY_MARKER:
-            return key[len(LEGACY_PREFIX) :]
-    return None
+    return marker if isinstance(marker, str) else _legacy_type(obj)
+
+
+def _legacy_type(obj: dict[str, object]) -> str | None:
+    """``Type`` of a ``"__polygraphy_encoded_<Type>": "polygraphy_serialized_json_type"`` key."""
+    legacy = (key for key, value in obj.items() if key.startswith(LEGACY_PREFIX) and value == LEGACY_MARKER)
+    return next((key[len(LEGACY_PREFIX) :] for key in legacy), None)
 
 
 def _npy_bytes(encoded: str, limit: int | None = None) -> bytes:
@@ -71,11 +76,8 @@ def _header(encoded: str) -> tuple[tuple[int, ...], np.dtype] | str:
     """Shape and dtype from the npy header, without decoding the data; or why not."""
     try:
         fh = io.BytesIO(_npy_bytes(encoded, _HEADER_B64))
-        version = np.lib.format.read_magic(fh)
-        if version == (1, 0):
-            shape, _, dtype = np.lib.format.read_array_header_1_0(fh)
-        else:
-            shape, _, dtype = np.lib.format.read_array_header_2_0(fh)
+        read_header = _HEADER_READERS.get(np.lib.format.read_magic(fh), np.lib.format.read_array_header_2_0)
+        shape, _, dtype = read_header(fh)
         return check_shape(shape), dtype
     except TensorReadError as exc:
         return str(exc)
@@ -83,8 +85,14 @@ def _header(encoded: str) -> tuple[tuple[int, ...], np.dtype] | str:
         return "the encoded array has no readable npy header"
 
 
-def _size_problem(encoded: str, shape: tuple[int, ...], dtype: np.dtype) -> str | None:
-    """Why the array cannot hold what its header claims (checked before anything is decoded)."""
+#: npy format version -> its header reader (versions after 1.0 share 2.0's).
+_HEADER_READERS = {(1, 0): np.lib.format.read_array_header_1_0}
+
+
+def _array_problem(encoded: str, shape: tuple[int, ...], dtype: np.dtype) -> str | None:
+    """Why the array cannot be loaded as its header claims (checked before anything is decoded)."""
+    if dtype.hasobject:
+        return "an object array (would need unpickling); refused"
     need = math.prod(shape) * dtype.itemsize
     if need > len(encoded):  # base64 holds 3 bytes per 4 characters, latin-1 text 1 per character
         return f"the header claims {need} bytes of data, the encoded array holds at most {len(encoded)}"
@@ -104,12 +112,12 @@ def _load_array(encoded: str, where: str) -> np.ndarray:
 
 
 def _array_field(value: object) -> str | None:
-    """The encoded npy string of an ndarray / LazyArray JSON object."""
+    """The encoded npy string of an ndarray / LazyArray JSON object (only dicts have a type)."""
     kind = _type_of(value)
-    if kind in ("LazyArray", "LazyNumpyArray") and isinstance(value, dict):
-        return _array_field(value.get("values"))
-    if kind == "ndarray" and isinstance(value, dict) and isinstance(value.get("array"), str):
-        return value["array"]  # type: ignore[no-any-return]
+    if kind in _LAZY_TYPES:
+        return _array_field(value.get("values"))  # type: ignore[attr-defined]
+    if kind == "ndarray" and isinstance(value.get("array"), str):  # type: ignore[attr-defined]
+        return value["array"]  # type: ignore[index, no-any-return]
     return None
 
 
@@ -117,29 +125,32 @@ def _tensor(name: str, value: object, source: str, position: int, kind: str) -> 
     where = f"{source}:{name}"
     encoded = _array_field(value)
     if encoded is None:
-        is_lazy = _type_of(value) in ("LazyArray", "LazyNumpyArray")
-        inner = value.get("values") if is_lazy else value  # type: ignore[union-attr]
-        found = _type_of(inner) or type(inner).__name__
-        return TensorRef(
-            TensorInfo(name=name, kind=kind, source=where, order=float(position)),  # type: ignore[arg-type]
-            error=f"{name}: a {found}, not a numpy array (torch tensors and other types are not read)",
-        )
-    head = _header(encoded)
-    error = None
-    shape = dtype = None
-    if isinstance(head, str):
-        error = f"{name}: {head}"
-    else:
-        shape, dt = head
-        dtype = dt.name
-        if dt.hasobject:
-            error = f"{name}: an object array (would need unpickling); refused"
-        elif (why := _size_problem(encoded, shape, dt)) is not None:
-            error = f"{name}: {why}"
+        return _not_an_array(name, value, where, position, kind)
+    shape, dtype, error = _array_facts(name, encoded)
     info = TensorInfo(
         name=name, dtype=dtype, shape=shape, kind=kind, source=where, order=float(position)  # type: ignore[arg-type]
     )
     return TensorRef(info, None if error else partial(_load_array, encoded, where), error)
+
+
+def _not_an_array(name: str, value: object, where: str, position: int, kind: str) -> TensorRef:
+    """A row saying what the value is instead (a torch tensor, a list...)."""
+    inner = value.get("values") if _type_of(value) in _LAZY_TYPES else value  # type: ignore[union-attr]
+    found = _type_of(inner) or type(inner).__name__
+    return TensorRef(
+        TensorInfo(name=name, kind=kind, source=where, order=float(position)),  # type: ignore[arg-type]
+        error=f"{name}: a {found}, not a numpy array (torch tensors and other types are not read)",
+    )
+
+
+def _array_facts(name: str, encoded: str) -> tuple[tuple[int, ...] | None, str | None, str | None]:
+    """``(shape, dtype name, error)`` of an encoded array, from its npy header alone."""
+    head = _header(encoded)
+    if isinstance(head, str):
+        return None, None, f"{name}: {head}"
+    shape, dtype = head
+    why = _array_problem(encoded, shape, dtype)
+    return shape, dtype.name, (None if why is None else f"{name}: {why}")
 
 
 def _read_json(path: Path) -> object:
@@ -157,18 +168,26 @@ def _read_json(path: Path) -> object:
 
 
 def _runs(data: object, path: Path) -> list[tuple[str, list[object]]]:
-    kind = _type_of(data)
-    if kind == "AccuracyResult":
-        raise DumpError(f"{path}: a Polygraphy accuracy-results file holds verdicts, not tensors; use --save-outputs")
-    if kind != "RunResults" or not isinstance(data, dict) or not isinstance(data.get("lst"), list):
-        raise DumpError(f"{path}: not a Polygraphy RunResults JSON (no 'lst' of runners)")
-    runs = []
-    for entry in data["lst"]:
-        if isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], list):
-            runs.append((str(entry[0]), entry[1]))
+    """``(runner name, iterations)`` of every well-formed entry of a RunResults ``lst``."""
+    _check_run_results(data, path)
+    runs = [(str(entry[0]), entry[1]) for entry in data["lst"] if _is_runner_entry(entry)]  # type: ignore[index]
     if not runs:
         raise DumpError(f"{path}: the RunResults JSON holds no runner results")
     return runs
+
+
+def _check_run_results(data: object, path: Path) -> None:
+    """Raise unless ``data`` is a RunResults object with a ``lst`` (typed objects are dicts)."""
+    kind = _type_of(data)
+    if kind == "AccuracyResult":
+        raise DumpError(f"{path}: a Polygraphy accuracy-results file holds verdicts, not tensors; use --save-outputs")
+    if kind != "RunResults" or not isinstance(data.get("lst"), list):  # type: ignore[attr-defined]
+        raise DumpError(f"{path}: not a Polygraphy RunResults JSON (no 'lst' of runners)")
+
+
+def _is_runner_entry(entry: object) -> bool:
+    """``[runner_name, [IterationResult, ...]]``."""
+    return isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], list)
 
 
 def runners(path: str | Path) -> list[tuple[str, int]]:
@@ -188,12 +207,19 @@ def _inputs_dump(data: list[object], path: Path) -> Dump:
     return Dump(path=path, format=NAME, tensors=tensors, problems=problems, meta={"polygraphy": "inputs"})
 
 
+def _runner_index(runs: list[tuple[str, list[object]]], runner: str | None, p: Path) -> int:
+    """Where the asked runner is (the first when none is asked); a missing one is a DumpError."""
+    names = [name for name, _ in runs]
+    if runner is None:
+        return 0
+    if runner not in names:
+        raise DumpError(f"{p}: no runner {runner!r} (runners: {', '.join(names)})")
+    return names.index(runner)
+
+
 def _pick_runner(runs: list[tuple[str, list[object]]], runner: str | None, iteration: int, p: Path) -> tuple[str, list[object], dict]:  # type: ignore[type-arg]
     """``(runner name, its iterations, the chosen iteration's outputs)``; a missing one is a DumpError."""
-    names = [name for name, _ in runs]
-    if runner is not None and runner not in names:
-        raise DumpError(f"{p}: no runner {runner!r} (runners: {', '.join(names)})")
-    name, iterations = runs[0] if runner is None else runs[names.index(runner)]
+    name, iterations = runs[_runner_index(runs, runner, p)]
     if not 0 <= iteration < len(iterations):
         raise DumpError(f"{p}: runner {name!r} has {len(iterations)} iteration(s); {iteration} does not exist")
     it = iterations[iteration]
@@ -211,36 +237,61 @@ def _others_problem(runs: list[tuple[str, list[object]]], name: str, iterations:
     return [DumpProblem(str(p), f"read runner {name!r} iteration {iteration} of {len(iterations)}{also}")]
 
 
+def _is_feed_list(data: object) -> bool:
+    """A ``--save-inputs`` file: a list of untyped ``{name: ndarray}`` feeds."""
+    return isinstance(data, list) and all(isinstance(x, dict) and _type_of(x) is None for x in data)
+
+
+def _runtime_meta(it: object) -> dict[str, object]:
+    """``runtime_s`` of an iteration that records its runtime."""
+    if isinstance(it, dict) and isinstance(it.get("runtime"), (int, float)):
+        return {"runtime_s": it["runtime"]}
+    return {}
+
+
 def open_runner(path: str | Path, runner: str | None = None, iteration: int = 0) -> Dump:
     """One runner's iteration of a RunResults file (default: the first runner)."""
     p = Path(path)
     data = _read_json(p)
-    if isinstance(data, list) and all(isinstance(x, dict) and _type_of(x) is None for x in data):
-        return _inputs_dump(data, p)
+    if _is_feed_list(data):
+        return _inputs_dump(data, p)  # type: ignore[arg-type]
     runs = _runs(data, p)
     name, iterations, outputs = _pick_runner(runs, runner, iteration, p)
     tensors = {str(n): _tensor(str(n), v, str(p), i, "activation") for i, (n, v) in enumerate(outputs.items())}
     meta: dict[str, object] = {"runner": name, "iteration": iteration, "runners": [n for n, _ in runs]}
-    it = iterations[iteration]
-    if isinstance(it, dict) and isinstance(it.get("runtime"), (int, float)):
-        meta["runtime_s"] = it["runtime"]
+    meta.update(_runtime_meta(iterations[iteration]))
     return Dump(path=p, format=NAME, tensors=tensors, problems=_others_problem(runs, name, iterations, iteration, p), meta=meta)
 
 
-def sniff(path: Path) -> float:
+def _json_head(path: Path) -> bytes | None:
+    """The first 8 KiB of a ``.json`` regular file (None for anything else)."""
     try:
         if not path.is_file() or path.suffix.lower() != ".json":
-            return 0.0
+            return None
         with io.open(path, "rb") as fh:
-            head = fh.read(8192)
+            return fh.read(8192)
     except OSError:
+        return None
+
+
+def _looks_like_run_results(head: bytes) -> bool:
+    """The encoder writes "lst" first; type markers follow the (possibly huge) arrays."""
+    return _RUN_RESULTS_START.match(head) is not None or b'"RunResults"' in head
+
+
+def _looks_like_feed_list(head: bytes) -> bool:
+    """A ``--save-inputs`` feed list."""
+    return head.lstrip().startswith(b"[") and b'"ndarray"' in head
+
+
+_SNIFF_SCORES = ((0.9, _looks_like_run_results), (0.6, _looks_like_feed_list))
+
+
+def sniff(path: Path) -> float:
+    head = _json_head(path)
+    if head is None:
         return 0.0
-    # The encoder writes "lst" first; type markers follow the (possibly huge) arrays.
-    if _RUN_RESULTS_START.match(head) or b'"RunResults"' in head:
-        return 0.9
-    if head.lstrip().startswith(b"[") and b'"ndarray"' in head:
-        return 0.6  # a --save-inputs feed list
-    return 0.0
+    return next((score for score, looks in _SNIFF_SCORES if looks(head)), 0.0)
 
 
 def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names it `open`

@@ -13,8 +13,10 @@ buffer, never copied, so large inline tensors (dump v1) can later be viewed with
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
+from typing import NoReturn
 
 VARINT, FIXED64, LEN, START_GROUP, END_GROUP, FIXED32 = 0, 1, 2, 3, 4, 5
 _MAX_VARINT_BYTES = 10
@@ -52,39 +54,63 @@ def read_varint(buf: bytes | memoryview, pos: int, end: int) -> tuple[int, int]:
 
 def iter_fields(buf: bytes | memoryview, start: int = 0, end: int | None = None) -> Iterator[Field]:
     """Yield the fields of the message in ``buf[start:end]`` in wire order."""
-    stop = len(buf) if end is None else end
-    if stop > len(buf) or start < 0 or start > stop:
-        raise ProtobufError(f"message bounds {start}..{stop} outside a buffer of {len(buf)} bytes")
+    stop = _checked_stop(buf, start, end)
     pos = start
     while pos < stop:
         key, pos = read_varint(buf, pos, stop)
-        number, wire_type = key >> 3, key & 7
-        if number == 0:
-            raise ProtobufError(f"field number 0 at byte {pos}")
-        if wire_type == VARINT:
-            value, pos = read_varint(buf, pos, stop)
-            yield Field(number, wire_type, value)
-        elif wire_type == FIXED64:
-            if pos + 8 > stop:
-                raise ProtobufError(f"fixed64 field {number} runs past the end")
-            yield Field(number, wire_type, int.from_bytes(bytes(buf[pos : pos + 8]), "little"))
-            pos += 8
-        elif wire_type == FIXED32:
-            if pos + 4 > stop:
-                raise ProtobufError(f"fixed32 field {number} runs past the end")
-            yield Field(number, wire_type, int.from_bytes(bytes(buf[pos : pos + 4]), "little"))
-            pos += 4
-        elif wire_type == LEN:
-            length, pos = read_varint(buf, pos, stop)
-            if pos + length > stop:
-                raise ProtobufError(
-                    f"field {number} claims {length} bytes but only {stop - pos} remain"
-                )
-            yield Field(number, wire_type, pos, length)
-            pos += length
-        else:
-            # Groups (3/4) are deprecated and never used by the schemas we read.
-            raise ProtobufError(f"unsupported wire type {wire_type} for field {number}")
+        reader = _VALUE_READERS.get(key & 7) if key >> 3 else None
+        if reader is None:
+            _refuse_key(key, pos)
+        field, pos = reader(buf, pos, stop, key >> 3)  # type: ignore[misc]
+        yield field
+
+
+def _checked_stop(buf: bytes | memoryview, start: int, end: int | None) -> int:
+    """The end of the message, checked to lie inside ``buf`` after ``start``."""
+    stop = len(buf) if end is None else end
+    if stop > len(buf) or start < 0 or start > stop:
+        raise ProtobufError(f"message bounds {start}..{stop} outside a buffer of {len(buf)} bytes")
+    return stop
+
+
+def _refuse_key(key: int, pos: int) -> NoReturn:
+    """A key with field number 0, or with a wire type no reader handles."""
+    number, wire_type = key >> 3, key & 7
+    if number == 0:
+        raise ProtobufError(f"field number 0 at byte {pos}")
+    # Groups (3/4) are deprecated and never used by the schemas we read.
+    raise ProtobufError(f"unsupported wire type {wire_type} for field {number}")
+
+
+def _varint_value(buf: bytes | memoryview, pos: int, stop: int, number: int) -> tuple[Field, int]:
+    value, pos = read_varint(buf, pos, stop)
+    return Field(number, VARINT, value), pos
+
+
+def _fixed_value(
+    buf: bytes | memoryview, pos: int, stop: int, number: int, wire_type: int, width: int
+) -> tuple[Field, int]:
+    """A little-endian fixed32/fixed64 value of ``width`` bytes."""
+    if pos + width > stop:
+        raise ProtobufError(f"fixed{width * 8} field {number} runs past the end")
+    return Field(number, wire_type, int.from_bytes(bytes(buf[pos : pos + width]), "little")), pos + width
+
+
+def _len_value(buf: bytes | memoryview, pos: int, stop: int, number: int) -> tuple[Field, int]:
+    """A length-delimited payload, kept as ``(offset, length)`` into ``buf``."""
+    length, pos = read_varint(buf, pos, stop)
+    if pos + length > stop:
+        raise ProtobufError(f"field {number} claims {length} bytes but only {stop - pos} remain")
+    return Field(number, LEN, pos, length), pos + length
+
+
+#: wire type -> reader of the value that follows the key: ``(buf, pos, stop, number) -> (field, next_pos)``.
+_VALUE_READERS: dict[int, Callable[[bytes | memoryview, int, int, int], tuple[Field, int]]] = {
+    VARINT: _varint_value,
+    FIXED64: partial(_fixed_value, wire_type=FIXED64, width=8),
+    FIXED32: partial(_fixed_value, wire_type=FIXED32, width=4),
+    LEN: _len_value,
+}
 
 
 def packed_varints(buf: bytes | memoryview, field: Field) -> list[int]:
@@ -130,6 +156,11 @@ def group(fields: Iterator[Field]) -> dict[int, list[Field]]:
     for f in fields:
         out.setdefault(f.number, []).append(f)
     return out
+
+
+def message(buf: bytes | memoryview, field: Field) -> dict[int, list[Field]]:
+    """The fields of an embedded message (a ``LEN`` field), grouped by number."""
+    return group(iter_fields(buf, field.value, field.value + field.length))
 
 
 def to_signed(value: int) -> int:

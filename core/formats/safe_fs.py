@@ -27,6 +27,7 @@ import os
 import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import ClassVar
 from pathlib import Path
 
 from dumpscope.core.dumps import DumpProblem
@@ -52,48 +53,78 @@ def is_inside(root: Path, path: Path) -> bool:
     return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
 
 
+#: Special file types and what a note calls them (anything else not regular: "not a regular file").
+_SPECIAL_KINDS = (
+    (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
+)  # fmt: skip
+
+
 def _kind(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "not a regular file"
+    return next((name for is_kind, name in _SPECIAL_KINDS if is_kind(mode)), "not a regular file")
 
 
 def regular_file_problem(root: Path, path: Path) -> str | None:
     """Why ``path`` must not be opened as a file of the dump at ``root`` (None: it may)."""
     try:
-        link = path.is_symlink()
-        if link and not is_inside(root, path):
-            return f"a symbolic link leading outside the dump folder (to {_real(path)}); not followed"
-        mode = os.stat(path).st_mode
+        return _outside_link_problem(root, path) or _mode_problem(os.stat(path).st_mode)
     except (OSError, ValueError) as exc:
         return f"cannot read: {getattr(exc, 'strerror', None) or exc}"
-    if not stat.S_ISREG(mode):
-        return f"{_kind(mode)}; skipped, never opened"
+
+
+def _outside_link_problem(root: Path, path: Path) -> str | None:
+    """A symbolic link whose target lies outside the dump folder is not followed."""
+    if path.is_symlink() and not is_inside(root, path):
+        return f"a symbolic link leading outside the dump folder (to {_real(path)}); not followed"
     return None
+
+
+def _mode_problem(mode: int) -> str | None:
+    return None if stat.S_ISREG(mode) else f"{_kind(mode)}; skipped, never opened"
 
 
 def member_path(root: Path, rel: object) -> tuple[Path | None, str | None]:
     """``(path, None)`` for a file a dump's own index names, or ``(None, reason)``.
 
-    ``rel`` must be a relative path that stays inside ``root`` once resolved.
+    ``rel`` must be a relative path that stays inside ``root`` once resolved; the checks
+    of :data:`_MEMBER_CHECKS` run in order and the first that objects speaks.
     """
     if not isinstance(rel, str) or not rel:
         return None, f"the file field is {type(rel).__name__} {str(rel)[:60]!r}, not a relative path"
-    if "\0" in rel:
-        return None, "the file name holds a NUL byte; refused"
+    for check in _MEMBER_CHECKS:
+        why = check(root, rel)
+        if why is not None:
+            return None, why
+    return root / rel, None
+
+
+def _nul_problem(root: Path, rel: str) -> str | None:
+    return "the file name holds a NUL byte; refused" if "\0" in rel else None
+
+
+def _absolute_problem(root: Path, rel: str) -> str | None:
     if os.path.isabs(rel):
-        return None, f"{rel[:200]!r} is an absolute path; only files inside the dump folder are read"
+        return f"{rel[:200]!r} is an absolute path; only files inside the dump folder are read"
+    return None
+
+
+def _climbing_problem(root: Path, rel: str) -> str | None:
+    """A path whose first component, once normalised, is ``..``."""
+    if os.path.normpath(rel).split(os.sep, 1)[0] == "..":
+        return f"{rel[:200]!r} leads outside the dump folder; refused"
+    return None
+
+
+def _link_out_problem(root: Path, rel: str) -> str | None:
+    """A symbolic link on the way that leads out (a plain name needs no realpath unless it is a link)."""
     path = root / rel
-    lexical = os.path.normpath(rel)
-    if lexical == ".." or lexical.startswith(".." + os.sep):
-        return None, f"{rel[:200]!r} leads outside the dump folder; refused"
-    if (os.sep in lexical or os.path.islink(path)) and not is_inside(root, path):  # a plain name needs no realpath
-        return None, f"{rel[:200]!r} goes through a symbolic link leading outside the dump folder; not followed"
-    return path, None
+    if os.sep not in os.path.normpath(rel) and not os.path.islink(path):
+        return None
+    if is_inside(root, path):
+        return None
+    return f"{rel[:200]!r} goes through a symbolic link leading outside the dump folder; not followed"
+
+
+_MEMBER_CHECKS = (_nul_problem, _absolute_problem, _climbing_problem, _link_out_problem)
 
 
 @dataclass
@@ -116,21 +147,64 @@ def walk_files(
     symbolic link to a folder.  A FIFO, socket or device is skipped with a note; a file
     symlink leading out (or dangling) is listed with its reason in ``refused``.
     """
-    walk = Walk()
+    walker = _Walker(root, wanted, max_depth, skip_hidden)
     stack: list[tuple[Path, int]] = [(root, 0)]
     while stack:
-        folder, depth = stack.pop()
+        stack.extend(walker.subfolders(*stack.pop()))
+    return walker.walk
+
+
+@dataclass
+class _Walker:
+    """One bounded walk: lists a folder, records its entries in :attr:`walk`, returns where to go next."""
+
+    root: Path
+    wanted: Callable[[str], bool]
+    max_depth: int
+    skip_hidden: bool
+    walk: Walk = field(default_factory=Walk)
+
+    def subfolders(self, folder: Path, depth: int) -> list[tuple[Path, int]]:
+        """Record the entries of ``folder``; its subfolders to walk next (last first, for the stack)."""
+        subdirs = [e for e in self._entries(folder) if self._visit(e)]
+        if subdirs and depth + 1 > self.max_depth:
+            self.walk.skipped.append(DumpProblem(str(folder), f"folders nested deeper than {self.max_depth} levels; not read"))
+            return []
+        return [(Path(e.path), depth + 1) for e in reversed(subdirs)]
+
+    def _entries(self, folder: Path) -> list[os.DirEntry[str]]:
+        """The folder's entries in name order; none (and a note) when it cannot be listed."""
         try:
-            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+            return sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as exc:
-            walk.skipped.append(DumpProblem(str(folder), f"cannot list the folder: {exc.strerror or exc}"))
-            continue
-        subdirs = [e for e in entries if _visit(root, e, wanted, walk, skip_hidden)]
-        if subdirs and depth + 1 > max_depth:
-            walk.skipped.append(DumpProblem(str(folder), f"folders nested deeper than {max_depth} levels; not read"))
-            continue
-        stack.extend((Path(e.path), depth + 1) for e in reversed(subdirs))
-    return walk
+            self.walk.skipped.append(DumpProblem(str(folder), f"cannot list the folder: {exc.strerror or exc}"))
+            return []
+
+    def _visit(self, entry: os.DirEntry[str]) -> bool:
+        """Record one folder entry by its type (:data:`_ON_ENTRY`); True when it is a folder to descend into."""
+        if self.skip_hidden and entry.name.startswith("."):
+            return False
+        kind = _entry_type(entry)
+        handler = self._ON_ENTRY.get(kind)
+        if handler is not None:
+            handler(self, entry)
+        return kind == "dir"
+
+    def _folder_link(self, entry: os.DirEntry[str]) -> None:
+        self.walk.skipped.append(DumpProblem(entry.path, "a symbolic link to a folder; not followed"))
+
+    def _regular_file(self, entry: os.DirEntry[str]) -> None:
+        if self.wanted(entry.name):
+            self.walk.files.append(Path(entry.path))
+
+    def _other(self, entry: os.DirEntry[str]) -> None:
+        if self.wanted(entry.name):
+            _visit_other(self.root, Path(entry.path), self.walk)
+
+    #: entry type (:func:`_entry_type`) -> what is recorded; folders are only descended.
+    _ON_ENTRY: ClassVar[dict[str, Callable[[_Walker, os.DirEntry[str]], None]]] = {
+        "dir-link": _folder_link, "file": _regular_file, "other": _other,
+    }  # fmt: skip
 
 
 def _entry_type(entry: os.DirEntry[str]) -> str:
@@ -143,20 +217,6 @@ def _entry_type(entry: os.DirEntry[str]) -> str:
         return "file" if entry.is_file(follow_symlinks=False) else "other"
     except OSError:
         return "other"
-
-
-def _visit(root: Path, entry: os.DirEntry[str], wanted: Callable[[str], bool], walk: Walk, skip_hidden: bool) -> bool:
-    """Record one folder entry; True when it is a folder to descend into."""
-    if skip_hidden and entry.name.startswith("."):
-        return False
-    kind = _entry_type(entry)
-    if kind == "dir-link":
-        walk.skipped.append(DumpProblem(entry.path, "a symbolic link to a folder; not followed"))
-    elif kind == "file" and wanted(entry.name):
-        walk.files.append(Path(entry.path))
-    elif kind == "other" and wanted(entry.name):
-        _visit_other(root, Path(entry.path), walk)
-    return kind == "dir"
 
 
 def _visit_other(root: Path, path: Path, walk: Walk) -> None:
@@ -194,11 +254,16 @@ def _bounded_lines(fh, max_line: int) -> Iterator[bytes | None]:  # type: ignore
         if not line:
             return
         if len(line) > max_line and not line.endswith(b"\n"):
-            while line and not line.endswith(b"\n"):
-                line = fh.readline(1 << 20)
+            _skip_rest_of_line(fh, line)
             yield None
             continue
         yield line.rstrip(b"\r\n")
+
+
+def _skip_rest_of_line(fh, line: bytes) -> None:  # type: ignore[no-untyped-def]
+    """Read past the end of an over-long line, 1 MiB at a time."""
+    while line and not line.endswith(b"\n"):
+        line = fh.readline(1 << 20)
 
 
 def load_json(path: Path, max_bytes: int = MAX_JSON_BYTES) -> object:

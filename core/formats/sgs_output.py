@@ -58,13 +58,18 @@ def _files(path: Path) -> list[Path]:
 
 def sniff(path: Path) -> float:
     try:
-        files = _files(path)
-        if not files or (path.is_file() and not path.name.startswith("unknown_")):
-            return 0.0
-        with files[0].open("rb") as fh:
-            return 0.9 if b" Tensor:" in fh.read(4096) else 0.0
+        return 0.9 if _has_tensor_block(path) else 0.0
     except OSError:
         return 0.0
+
+
+def _has_tensor_block(path: Path) -> bool:
+    """The first output file (an ``unknown_*.txt`` when named directly) shows a ``Tensor:`` block."""
+    files = _files(path)
+    if not files or (path.is_file() and not path.name.startswith("unknown_")):
+        return False
+    with files[0].open("rb") as fh:
+        return b" Tensor:" in fh.read(4096)
 
 
 def image_of(file: Path) -> str:
@@ -87,7 +92,7 @@ def load_block(path: Path, start: int, end: int, shape: tuple[int, ...], aligned
     if values.size < need:
         raise ValueError(f"block holds {values.size} values, shape {list(full)} needs {need}")
     data = values[:need].reshape(full)
-    if aligned and aligned != shape and len(aligned) == len(shape):
+    if len(full) == len(shape):  # the original corner of the padded data (the whole of unpadded data)
         data = data[tuple(slice(0, d) for d in shape)]
     return np.ascontiguousarray(data).reshape(shape)
 
@@ -96,19 +101,26 @@ def _blocks(file: Path, prefix: str, problems: list[DumpProblem]) -> list[tuple[
     text = file.read_text(encoding="utf-8", errors="replace")
     out = []
     for k, m in enumerate(_BLOCK.finditer(text)):
-        try:
-            shape, aligned = _shape(m["shape"]), _shape(m["align"])
-        except ValueError:
-            problems.append(DumpProblem(str(file), f"tensor {m['name']!r}: shape [{m['shape']}] is not a list of integers"))
-            continue
-        name = prefix + m["name"].strip()
-        extra = (("layout", "NHWC"),) if len(shape) == 4 else ()
-        info = TensorInfo(name=name, dtype="float32", shape=shape, topo_index=k, kind="activation",
-                          source=f"{file}@{m.start('data')}", order=float(k), extra=extra)
-        out.append((name, TensorRef(info, partial(load_block, file, m.start("data"), m.end("data"), shape, aligned))))
+        block = _block_ref(file, prefix, k, m, problems)
+        if block is not None:
+            out.append(block)
     if not out:
         problems.append(DumpProblem(str(file), "no '<name> Tensor:' block in this simulator output"))
     return out
+
+
+def _block_ref(file: Path, prefix: str, k: int, m: re.Match[str], problems: list[DumpProblem]) -> tuple[str, TensorRef] | None:
+    """The ``k``-th block of a file as a named tensor row (None, and a problem, for a bad shape)."""
+    try:
+        shape, aligned = _shape(m["shape"]), _shape(m["align"])
+    except ValueError:
+        problems.append(DumpProblem(str(file), f"tensor {m['name']!r}: shape [{m['shape']}] is not a list of integers"))
+        return None
+    name = prefix + m["name"].strip()
+    extra = (("layout", "NHWC"),) if len(shape) == 4 else ()
+    info = TensorInfo(name=name, dtype="float32", shape=shape, topo_index=k, kind="activation",
+                      source=f"{file}@{m.start('data')}", order=float(k), extra=extra)
+    return name, TensorRef(info, partial(load_block, file, m.start("data"), m.end("data"), shape, aligned))
 
 
 def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names it `open`
@@ -117,18 +129,27 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names i
     if not files:
         raise DumpError(f"{path}: no SigmaStar simulator output (unknown_*.txt in log/output)")
     problems: list[DumpProblem] = []
-    tensors: dict[str, TensorRef] = {}
-    for file in files:
-        prefix = f"{image_of(file)}/" if len(files) > 1 else ""
-        try:
-            blocks = _blocks(file, prefix, problems)
-        except OSError as exc:
-            problems.append(DumpProblem(str(file), f"cannot read: {exc.strerror or exc}"))
-            continue
-        tensors.update(blocks)
+    tensors = _read_files(files, problems)
     if not tensors and not problems:
         raise DumpError(f"{path}: SigmaStar simulator output without tensors")
     return Dump(path=path, format=NAME, tensors=tensors, problems=problems, meta={"files": [str(f) for f in files]})
+
+
+def _read_files(files: list[Path], problems: list[DumpProblem]) -> dict[str, TensorRef]:
+    """The tensors of every output file (named ``<image>/<tensor>`` when there are several)."""
+    tensors: dict[str, TensorRef] = {}
+    for file in files:
+        prefix = f"{image_of(file)}/" if len(files) > 1 else ""
+        tensors.update(_read_blocks(file, prefix, problems))
+    return tensors
+
+
+def _read_blocks(file: Path, prefix: str, problems: list[DumpProblem]) -> list[tuple[str, TensorRef]]:
+    try:
+        return _blocks(file, prefix, problems)
+    except OSError as exc:
+        problems.append(DumpProblem(str(file), f"cannot read: {exc.strerror or exc}"))
+        return []
 
 
 def write_output(folder: Path, model: str, image: str, tensors: dict[str, np.ndarray]) -> Path:

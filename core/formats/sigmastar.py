@@ -26,7 +26,7 @@ import io
 import math
 import mmap
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
@@ -102,16 +102,28 @@ def _sized_dtype(rec: Record) -> np.dtype | None:
     tensor in float32 (up to alignment) and far more than the integers need is read as float32.
     """
     count = math.prod(rec.shape)
-    declared = _declared_dtype(rec)
     if rec.text or rec.length < 0 or count == 0:
         return None
-    integer = _INT_TYPES.get(rec.sgs_type, np.dtype(np.uint8)) if rec.sgs_type in QUANT_DTYPES else None
-    if declared.kind == "f" and integer is not None and count * integer.itemsize <= rec.length < count * 4:
-        return integer
+    declared = _declared_dtype(rec)
+    if declared.kind == "f":
+        return _short_float_as_integer(rec, count)
+    return _long_integer_as_float(rec, count, declared)
+
+
+def _short_float_as_integer(rec: Record, count: int) -> np.dtype | None:
+    """A float header over a record too short for float32 that holds the tensor in its SGS integer type."""
+    if rec.sgs_type not in QUANT_DTYPES:
+        return None
+    integer = _INT_TYPES.get(rec.sgs_type, np.dtype(np.uint8))
+    return integer if count * integer.itemsize <= rec.length < count * 4 else None
+
+
+def _long_integer_as_float(rec: Record, count: int, declared: np.dtype) -> np.dtype | None:
+    """An integer header over a record that is exactly float32 (up to alignment) and far longer
+    than the integers need."""
     fits_float = count * 4 <= rec.length < count * 4 + MAX_PADDING
-    if declared.kind != "f" and fits_float and rec.length - count * declared.itemsize > MAX_PADDING:
-        return np.dtype("<f4")
-    return None
+    too_long = rec.length - count * declared.itemsize > MAX_PADDING
+    return np.dtype("<f4") if fits_float and too_long else None
 
 
 def _storage_dtype(rec: Record) -> np.dtype:
@@ -185,78 +197,115 @@ def scan(buf: mmap.mmap | bytes, text: bool) -> tuple[bool, list[Record], list[s
     first, pos = _line(buf, 0)
     if not first.startswith(_MAGIC):
         raise DumpError("not a SigmaStar dump (the file does not start with 'isFloat:')")
-    is_float = first[len(_MAGIC) :].strip() == b"1"
-    records: list[Record] = []
-    problems: list[str] = []
+    scanner = _Scanner(buf, text, first[len(_MAGIC) :].strip() == b"1")
     while pos < len(buf):
-        line, nxt = _line(buf, pos)
+        pos = scanner.step(pos)
+    return scanner.is_float, scanner.records, scanner.problems
+
+
+@dataclass
+class _Scanner:
+    """One pass over a dump: each :meth:`step` reads one line, or one whole record from its header."""
+
+    buf: mmap.mmap | bytes
+    text: bool
+    is_float: bool
+    records: list[Record] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def step(self, pos: int) -> int:
+        """Read the record whose header line is at ``pos`` (anything else is skipped: trailers
+        ``};``, blank lines, junk resync on the next header); the position after it."""
+        header_pos = pos
+        line, nxt = _line(self.buf, pos)
         m = _header_match(line)
         if not m:
-            pos = nxt  # trailers ("};"), blank lines, junk: resync on the next header
-            continue
-        header_pos = pos
-        pos = nxt
-        op_index = op_name = None
-        line, nxt = _line(buf, pos)
-        om = _OP_RE.match(line) if len(line) <= MAX_HEADER_LINE else None
-        if om:
-            op_index, op_name = int(om["idx"]), _decode(om["name"])
-            pos = nxt
+            return nxt
+        op_index, op_name, pos = self._op_line(nxt)
         shape = _parse_shape(m["shape"])
         if isinstance(shape, str):
-            problems.append(f"byte {header_pos}: shape [{_decode(m['shape'][:80])}] {shape}; skipped")
-            continue
-        line, nxt = _line(buf, pos)
+            self.problems.append(f"byte {header_pos}: shape [{_decode(m['shape'][:80])}] {shape}; skipped")
+            return pos
+        size, pos = self._size_line(pos)
+        extent = self._text_extent(pos) if self.text else self._binary_extent(pos, size, _decode(m["name"]), header_pos)
+        if extent is None:
+            return pos
+        start, length, end = extent
+        self.records.append(_record(m, shape, op_index, op_name, start, length, self.is_float, self.text))
+        return end
+
+    def _op_line(self, pos: int) -> tuple[int | None, str | None, int]:
+        """``(op index, op name, next position)`` of an ``op_out[i] name = {`` line, if one is at ``pos``."""
+        line, nxt = _line(self.buf, pos)
+        om = _OP_RE.match(line) if len(line) <= MAX_HEADER_LINE else None
+        if not om:
+            return None, None, pos
+        return int(om["idx"]), _decode(om["name"]), nxt
+
+    def _size_line(self, pos: int) -> tuple[int | None, int]:
+        """``(N, next position)`` of a ``//buffer data size: N`` line, if one is at ``pos``."""
+        line, nxt = _line(self.buf, pos)
         sm = _SIZE_RE.match(line)
-        if sm:
-            pos = nxt
-        if text:
-            start = pos
-            end = buf.find(b"}", pos)
-            end = len(buf) if end < 0 else end
-            length = end - start
-            pos = end
-        else:
-            if not sm:
-                problems.append(
-                    f"byte {header_pos}: tensor {_decode(m['name'])!r} has no '//buffer data size' line; skipped"
-                )
-                continue
-            start, length = pos, int(sm["n"])
-            if start + length > len(buf):
-                problems.append(
-                    f"tensor {_decode(m['name'])!r}: the record claims {length} bytes at byte {start}, "
-                    f"the file ends at {len(buf)} (truncated)"
-                )
-                length = -1
-            pos = start + max(length, 0)
-        records.append(
-            Record(
-                role=m["role"].decode(),
-                index=int(m["idx"]),
-                scale=_num(m["s"]),
-                zero_point=_num(m["z"]),
-                sgs_type=m["type"].decode("ascii", "replace"),
-                name=_decode(m["name"]),
-                constant=m["const"] == b"1",
-                shape=shape,
-                op_index=op_index,
-                op_name=op_name,
-                start=start,
-                length=length,
-                is_float=is_float,
-                text=text,
+        return (int(sm["n"]), nxt) if sm else (None, pos)
+
+    def _text_extent(self, pos: int) -> tuple[int, int, int]:
+        """``(start, length, end)`` of the value text: up to the closing ``}``."""
+        end = self.buf.find(b"}", pos)
+        end = len(self.buf) if end < 0 else end
+        return pos, end - pos, end
+
+    def _binary_extent(self, pos: int, size: int | None, name: str, header_pos: int) -> tuple[int, int, int] | None:
+        """``(start, length, end)`` of the raw bytes; None (a problem) without a size line; a
+        length of -1 when the file ends first."""
+        if size is None:
+            self.problems.append(f"byte {header_pos}: tensor {name!r} has no '//buffer data size' line; skipped")
+            return None
+        if pos + size > len(self.buf):
+            self.problems.append(
+                f"tensor {name!r}: the record claims {size} bytes at byte {pos}, "
+                f"the file ends at {len(self.buf)} (truncated)"
             )
-        )
-    return is_float, records, problems
+            return pos, -1, pos
+        return pos, size, pos + size
+
+
+def _record(
+    m: dict[str, bytes], shape: tuple[int, ...], op_index: int | None, op_name: str | None,
+    start: int, length: int, is_float: bool, text: bool,
+) -> Record:  # fmt: skip
+    """A :class:`Record` from the header line's fields and the located data."""
+    return Record(
+        role=m["role"].decode(),
+        index=int(m["idx"]),
+        scale=_num(m["s"]),
+        zero_point=_num(m["z"]),
+        sgs_type=m["type"].decode("ascii", "replace"),
+        name=_decode(m["name"]),
+        constant=m["const"] == b"1",
+        shape=shape,
+        op_index=op_index,
+        op_name=op_name,
+        start=start,
+        length=length,
+        is_float=is_float,
+        text=text,
+    )
 
 
 def record_problem(rec: Record, text: bool) -> str | None:
+    """Why a record cannot be loaded (None when it can)."""
     if rec.length < 0:
         return "truncated file: the tensor's bytes are missing"
-    if text:  # every value takes at least one character and a separator
-        count = math.prod(rec.shape)
-        return f"text record of {rec.length} bytes cannot hold {count} values" if count > rec.length else None
+    return _text_record_problem(rec) if text else _binary_record_problem(rec)
+
+
+def _text_record_problem(rec: Record) -> str | None:
+    """Every value takes at least one character and a separator."""
+    count = math.prod(rec.shape)
+    return f"text record of {rec.length} bytes cannot hold {count} values" if count > rec.length else None
+
+
+def _binary_record_problem(rec: Record) -> str | None:
     need = math.prod(rec.shape) * _storage_dtype(rec).itemsize
     if rec.length < need:
         return f"record holds {rec.length} bytes, shape {list(rec.shape)} of {rec.sgs_type} needs {need}"
@@ -267,21 +316,23 @@ def record_problem(rec: Record, text: bool) -> str | None:
 
 def load_record(path: Path, rec: Record, text: bool) -> np.ndarray:
     """The tensor of one record: float32 as stored, or fixed-point dequantised."""
+    raw = _stored_values(path, rec, text)
+    if _dequantised(rec):
+        raw = ((raw.astype(np.float64) - rec.zero_point) * rec.scale).astype(np.float32)
+    return raw.reshape(rec.shape)
+
+
+def _stored_values(path: Path, rec: Record, text: bool) -> np.ndarray:
+    """The record's values as stored: parsed from the text form, or viewed through a memory map."""
     count = math.prod(rec.shape)
     dtype = _storage_dtype(rec)
     with io.open(path, "rb") as fh:
-        if text:
-            fh.seek(rec.start)
-            values = _text_values(fh, rec.length, count)
-            raw = values.astype(np.float32) if dtype.kind == "f" else values
-        else:
+        if not text:
             mm = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-            raw = np.frombuffer(mm, dtype=dtype, count=count, offset=rec.start)
-    if _dequantised(rec):
-        out = ((raw.astype(np.float64) - rec.zero_point) * rec.scale).astype(np.float32)
-    else:
-        out = raw
-    return out.reshape(rec.shape)
+            return np.frombuffer(mm, dtype=dtype, count=count, offset=rec.start)
+        fh.seek(rec.start)
+        values = _text_values(fh, rec.length, count)
+    return values.astype(np.float32) if dtype.kind == "f" else values
 
 
 def _op_inputs(records: list[Record]) -> dict[int | None, tuple[str, ...]]:
@@ -328,19 +379,22 @@ def _text_values(fh: io.BufferedReader, length: int, count: int) -> np.ndarray:
     while filled < count:
         piece = fh.read(min(_TEXT_CHUNK, left)) if left > 0 else b""
         left -= len(piece)
-        block = carry + piece
-        carry = b""
-        if piece:  # keep a value cut by the piece's end for the next round
-            cut = max(block.rfind(b","), block.rfind(b"\n"))
-            block, carry = block[: cut + 1], block[cut + 1 :]
-            if len(carry) > _TEXT_CHUNK:
-                raise ValueError("a text value longer than 1 MiB")
+        # keep a value cut by the piece's end for the next round
+        block, carry = _cut_after_last_value(carry + piece) if piece else (carry, b"")
         filled = _fill(out, filled, block)
         if not piece:
             break
     if filled < count:
         raise ValueError(f"text record holds {filled} values, shape needs {count}")
     return out
+
+
+def _cut_after_last_value(block: bytes) -> tuple[bytes, bytes]:
+    """``(whole values, the cut value after the last separator)`` of a piece of text."""
+    cut = max(block.rfind(b","), block.rfind(b"\n"))
+    if len(block) - cut - 1 > _TEXT_CHUNK:
+        raise ValueError("a text value longer than 1 MiB")
+    return block[: cut + 1], block[cut + 1 :]
 
 
 def _fill(out: np.ndarray, filled: int, block: bytes) -> int:
@@ -351,14 +405,18 @@ def _fill(out: np.ndarray, filled: int, block: bytes) -> int:
 
 
 def _dump_file(path: Path) -> Path | None:
+    """The dump itself, or the first of :data:`DUMP_NAMES` in the folder or its ``dumpData``."""
     if path.is_file():
         return path
-    if path.is_dir():
-        for name in DUMP_NAMES:
-            for p in (path / name, path / "dumpData" / name):
-                if p.is_file() and regular_file_problem(path, p) is None:  # no link leading out of the folder
-                    return p
-    return None
+    if not path.is_dir():
+        return None
+    candidates = (p for name in DUMP_NAMES for p in (path / name, path / "dumpData" / name))
+    return next((p for p in candidates if _file_inside(path, p)), None)
+
+
+def _file_inside(folder: Path, p: Path) -> bool:
+    """A regular file, not a link leading out of the folder."""
+    return p.is_file() and regular_file_problem(folder, p) is None
 
 
 def sniff(path: Path) -> float:
@@ -406,15 +464,24 @@ def _record_kind(rec: Record) -> str:
     return "activation" if rec.role == "out" else "input"
 
 
+def _record_dtype(rec: Record) -> str:
+    """float32 once dequantised or stored as float; else the stored integer type."""
+    return "float32" if _dequantised(rec) or _storage_dtype(rec).kind == "f" else _storage_dtype(rec).name
+
+
 def _record_ref(p: Path, rec: Record, text: bool, op_inputs: dict[int | None, tuple[str, ...]] | None = None) -> TensorRef:
     """One record as a tensor row (an unusable record: a row with the reason); ``op_inputs``:
     each op's ``//in`` names, the inputs of the op that produced the record."""
-    kind = _record_kind(rec)
     error = record_problem(rec, text)
-    dtype = "float32" if _dequantised(rec) or _storage_dtype(rec).kind == "f" else _storage_dtype(rec).name
-    info = TensorInfo(
+    loader = None if error else partial(load_record, p, rec, text)
+    return TensorRef(_record_info(p, rec, op_inputs or {}), loader, error)
+
+
+def _record_info(p: Path, rec: Record, op_inputs: dict[int | None, tuple[str, ...]]) -> TensorInfo:
+    kind = _record_kind(rec)
+    return TensorInfo(
         name=rec.name,
-        dtype=dtype,
+        dtype=_record_dtype(rec),
         shape=rec.shape,
         node_name=rec.op_name,
         topo_index=rec.op_index if kind == "activation" else -1,
@@ -422,10 +489,9 @@ def _record_ref(p: Path, rec: Record, text: bool, op_inputs: dict[int | None, tu
         kind=kind,  # type: ignore[arg-type]
         source=f"{p}@{rec.start}",
         order=float(rec.op_index) if rec.op_index is not None else None,
-        node_inputs=_node_inputs(op_inputs or {}, rec, kind),
+        node_inputs=_node_inputs(op_inputs, rec, kind),
         extra=_record_extra(rec),
     )
-    return TensorRef(info, None if error else partial(load_record, p, rec, text), error)
 
 
 def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names it `open`
@@ -436,19 +502,31 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names i
     text = p.suffix.lower() == ".txt"
     is_float, records, messages = _read_records(p, text)
     problems = [DumpProblem(str(p), m) for m in messages]
+    tensors = _record_refs(p, records, text, problems)
+    if not tensors and not problems:
+        raise DumpError(f"{p}: a SigmaStar dump header but no tensor records")
+    return Dump(path=path, format=NAME, tensors=tensors, problems=problems, meta={"file": str(p), "is_float": is_float})
+
+
+def _record_refs(p: Path, records: list[Record], text: bool, problems: list[DumpProblem]) -> dict[str, TensorRef]:
+    """One row per tensor name: an op input that repeats its producer's output is left out, and a
+    name dumped twice keeps its first record (said in ``problems``)."""
     produced = {r.name for r in records if r.role == "out"}
     op_inputs = _op_inputs(records)
     tensors: dict[str, TensorRef] = {}
     for rec in records:
-        if rec.role == "in" and not rec.constant and rec.name in produced:
-            continue  # an op input repeats its producer's output
+        if _repeats_producer(rec, produced):
+            continue
         if rec.name in tensors:
             problems.append(DumpProblem(str(p), f"tensor {rec.name!r} is dumped twice; the first record is used"))
             continue
         tensors[rec.name] = _record_ref(p, rec, text, op_inputs)
-    if not tensors and not problems:
-        raise DumpError(f"{p}: a SigmaStar dump header but no tensor records")
-    return Dump(path=path, format=NAME, tensors=tensors, problems=problems, meta={"file": str(p), "is_float": is_float})
+    return tensors
+
+
+def _repeats_producer(rec: Record, produced: set[str]) -> bool:
+    """An ``//in`` record of a (non-constant) tensor some ``//out`` record already gives."""
+    return rec.role == "in" and not rec.constant and rec.name in produced
 
 
 # --- writing (test fixtures and demos; follows the documented layout) ---
@@ -482,26 +560,39 @@ def write_sigmastar(
     out = io.BytesIO()
     out.write(f"isFloat: {int(is_float)}\n".encode())
     for t in tensors:
-        shape = ", ".join(str(d) for d in t.data.shape)
-        head = (
-            f"//{t.role} {t.index} s: {t.scale:.6f} z: {t.zero_point} type: {t.sgs_type} name: {t.name} "
-            f"bConstant:{int(t.constant)} shape:[{shape}] dims:{t.data.ndim}\n"
-        )
-        prefix = "op_out" if t.role == "out" else "op_in"
-        out.write(head.encode("utf-8", "surrogateescape"))
-        out.write(f"{prefix}[{t.op_index}] {t.op_name} = {{\n".encode("utf-8", "surrogateescape"))
-        flat = t.data.reshape(-1)
+        out.write(_header_lines(t))
         if text:
-            fmt = "%.6f, " if flat.dtype.kind == "f" else "%6d, "
-            out.write(b"\n")
-            for i in range(0, flat.size, 16):
-                out.write("".join(fmt % v for v in flat[i : i + 16].tolist()).encode() + b"\n")
-            out.write(b"}\n")
+            _write_text_values(out, t.data.reshape(-1))
         else:
-            raw = flat.tobytes() + b"\0" * t.pad_bytes
-            out.write(f"//buffer data size: {len(raw)}\n".encode())
-            out.write(raw)
-            if trailer:
-                out.write(b"\n};\n")
+            _write_raw(out, t, trailer)
     path.write_bytes(out.getvalue())
     return path
+
+
+def _header_lines(t: SgsTensor) -> bytes:
+    """The ``//out ...`` header line and the ``op_out[i] name = {`` line of one tensor."""
+    shape = ", ".join(str(d) for d in t.data.shape)
+    head = (
+        f"//{t.role} {t.index} s: {t.scale:.6f} z: {t.zero_point} type: {t.sgs_type} name: {t.name} "
+        f"bConstant:{int(t.constant)} shape:[{shape}] dims:{t.data.ndim}\n"
+    )
+    prefix = "op_out" if t.role == "out" else "op_in"
+    return (head + f"{prefix}[{t.op_index}] {t.op_name} = {{\n").encode("utf-8", "surrogateescape")
+
+
+def _write_text_values(out: io.BytesIO, flat: np.ndarray) -> None:
+    """The text form: 16 values a line, closed by ``}``."""
+    fmt = "%.6f, " if flat.dtype.kind == "f" else "%6d, "
+    out.write(b"\n")
+    for i in range(0, flat.size, 16):
+        out.write("".join(fmt % v for v in flat[i : i + 16].tolist()).encode() + b"\n")
+    out.write(b"}\n")
+
+
+def _write_raw(out: io.BytesIO, t: SgsTensor, trailer: bool) -> None:
+    """The binary form: a size line, the bytes and their alignment padding, then ``};``."""
+    raw = t.data.reshape(-1).tobytes() + b"\0" * t.pad_bytes
+    out.write(f"//buffer data size: {len(raw)}\n".encode())
+    out.write(raw)
+    if trailer:
+        out.write(b"\n};\n")

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import pickletools
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -66,16 +68,31 @@ def _pop_mark(stack: list) -> list:
 
 
 def _reduce(func: object, args: object) -> object:
+    """Apply one of the whitelisted constructors (:data:`_CONSTRUCTORS`; a storage or the tensor
+    rebuild otherwise) to its arguments, inertly."""
     if not isinstance(func, _Global) or not isinstance(args, tuple):
         raise TensorReadError("data.pkl calls something that is not a known constructor; refused")
-    if func.name == "OrderedDict":
-        return {}
-    if func.name == "_rebuild_parameter":
-        return args[0]
+    return _CONSTRUCTORS.get(func.name, _rebuild_tensor)(args)
+
+
+def _rebuild_tensor(args: tuple) -> TensorSpec:
+    """``_rebuild_tensor_v2(storage, offset, shape, stride, ...)``."""
     storage, offset, shape, stride = args[:4]
     if not isinstance(storage, _Storage):
         raise TensorReadError("data.pkl: tensor without a storage; refused")
     return TensorSpec(storage, int(offset), tuple(int(d) for d in shape), tuple(int(s) for s in stride))
+
+
+def _empty_ordered_dict(args: tuple) -> dict:
+    return {}
+
+
+def _rebuild_parameter(args: tuple) -> object:
+    """A ``Parameter`` is its tensor (the first argument)."""
+    return args[0]
+
+
+_CONSTRUCTORS = {"OrderedDict": _empty_ordered_dict, "_rebuild_parameter": _rebuild_parameter}
 
 
 def _persistent(pid: object) -> _Storage:
@@ -95,56 +112,119 @@ _PUSH = {"BININT", "BININT1", "BININT2", "LONG1", "BINFLOAT", "BINUNICODE", "SHO
 _CONST = {"NONE": None, "NEWTRUE": True, "NEWFALSE": False, "EMPTY_TUPLE": ()}
 _NOOP = {"PROTO", "FRAME", "STOP"}
 
-
-def _step(op: str, arg: object, stack: list, memo: dict) -> None:  # noqa: C901 - one opcode table
-    if op in _PUSH:
-        stack.append(arg)
-    elif op in _CONST:
-        stack.append(_CONST[op])
-    elif op in ("EMPTY_DICT", "EMPTY_LIST"):
-        stack.append({} if op == "EMPTY_DICT" else [])
-    elif op == "MARK":
-        stack.append(_MARK)
-    elif op == "TUPLE":
-        stack.append(tuple(_pop_mark(stack)))
-    elif op in ("TUPLE1", "TUPLE2", "TUPLE3"):
-        n = int(op[-1])
-        stack[-n:] = [tuple(stack[-n:])]
-    elif op in ("BINPUT", "LONG_BINPUT", "MEMOIZE"):
-        memo[arg if op != "MEMOIZE" else len(memo)] = stack[-1]
-    elif op in ("BINGET", "LONG_BINGET"):
-        stack.append(memo[arg])
-    else:
-        _step_objects(op, arg, stack)
+#: What one opcode does: ``(arg, stack, memo) -> None``.
+_Handler = Callable[[object, list, dict], None]
 
 
-def _step_objects(op: str, arg: object, stack: list) -> None:
-    if op == "GLOBAL":
-        module, name = str(arg).split(" ", 1)
-        stack.append(_global(module, name))
-    elif op == "STACK_GLOBAL":
-        name, module = stack.pop(), stack.pop()
-        stack.append(_global(str(module), str(name)))
-    elif op == "BINPERSID":
-        stack.append(_persistent(stack.pop()))
-    elif op == "REDUCE":
-        args = stack.pop()
-        stack[-1] = _reduce(stack[-1], args)
-    elif op in ("SETITEMS", "APPENDS", "SETITEM", "APPEND"):
-        _collection(op, stack)
-    elif op not in _NOOP:
+def _step(op: str, arg: object, stack: list, memo: dict) -> None:
+    """Run one opcode of the whitelist (:data:`_OPCODES`); any other is refused."""
+    handler = _OPCODES.get(op)
+    if handler is None:
         raise TensorReadError(f"data.pkl uses pickle opcode {op}; refused (dumpscope never unpickles)")
+    handler(arg, stack, memo)
 
 
-def _collection(op: str, stack: list) -> None:
-    items = _pop_mark(stack) if op.endswith("S") else stack[-2 if op == "APPEND" else -3:]
-    if not op.endswith("S"):
-        del stack[-len(items):]
+def _push_arg(arg: object, stack: list, memo: dict) -> None:
+    stack.append(arg)
+
+
+def _push_value(value: object, arg: object, stack: list, memo: dict) -> None:
+    stack.append(value)
+
+
+def _push_new(factory: Callable[[], object], arg: object, stack: list, memo: dict) -> None:
+    stack.append(factory())
+
+
+def _tuple_from_mark(arg: object, stack: list, memo: dict) -> None:
+    stack.append(tuple(_pop_mark(stack)))
+
+
+def _tuple_of(n: int, arg: object, stack: list, memo: dict) -> None:
+    """TUPLE1/2/3: the top ``n`` items become one tuple."""
+    stack[-n:] = [tuple(stack[-n:])]
+
+
+def _put(arg: object, stack: list, memo: dict) -> None:
+    memo[arg] = stack[-1]
+
+
+def _memoize(arg: object, stack: list, memo: dict) -> None:
+    memo[len(memo)] = stack[-1]
+
+
+def _get(arg: object, stack: list, memo: dict) -> None:
+    stack.append(memo[arg])
+
+
+def _global_op(arg: object, stack: list, memo: dict) -> None:
+    module, name = str(arg).split(" ", 1)
+    stack.append(_global(module, name))
+
+
+def _stack_global(arg: object, stack: list, memo: dict) -> None:
+    name, module = stack.pop(), stack.pop()
+    stack.append(_global(str(module), str(name)))
+
+
+def _persistent_id(arg: object, stack: list, memo: dict) -> None:
+    stack.append(_persistent(stack.pop()))
+
+
+def _reduce_op(arg: object, stack: list, memo: dict) -> None:
+    args = stack.pop()
+    stack[-1] = _reduce(stack[-1], args)
+
+
+def _marked_items(arg: object, stack: list, memo: dict) -> None:
+    """SETITEMS/APPENDS: the items above the mark go into the collection below it."""
+    _add_items(stack, _pop_mark(stack))
+
+
+def _top_items(n: int, arg: object, stack: list, memo: dict) -> None:
+    """APPEND (n=2) / SETITEM (n=3): the top ``n`` stack slots go into the collection below them."""
+    items = stack[-n:]
+    del stack[-len(items):]
+    _add_items(stack, items)
+
+
+def _add_items(stack: list, items: list) -> None:
+    """Extend a list, or update a dict with key/value pairs, at the top of the stack."""
     target = stack[-1]
     if isinstance(target, list):
         target.extend(items)
     elif isinstance(target, dict):
         target.update(zip(items[::2], items[1::2]))
+
+
+def _noop(arg: object, stack: list, memo: dict) -> None:
+    return None
+
+
+#: The whitelist: every opcode dumpscope follows, and what it does on the inert stack machine.
+_OPCODES: dict[str, _Handler] = {
+    **dict.fromkeys(_PUSH, _push_arg),
+    **{op: partial(_push_value, value) for op, value in _CONST.items()},
+    "EMPTY_DICT": partial(_push_new, dict),
+    "EMPTY_LIST": partial(_push_new, list),
+    "MARK": partial(_push_value, _MARK),
+    "TUPLE": _tuple_from_mark,
+    **{f"TUPLE{n}": partial(_tuple_of, n) for n in (1, 2, 3)},
+    "BINPUT": _put,
+    "LONG_BINPUT": _put,
+    "MEMOIZE": _memoize,
+    "BINGET": _get,
+    "LONG_BINGET": _get,
+    "GLOBAL": _global_op,
+    "STACK_GLOBAL": _stack_global,
+    "BINPERSID": _persistent_id,
+    "REDUCE": _reduce_op,
+    "SETITEMS": _marked_items,
+    "APPENDS": _marked_items,
+    "APPEND": partial(_top_items, 2),
+    "SETITEM": partial(_top_items, 3),
+    **dict.fromkeys(_NOOP, _noop),
+}
 
 
 def _interpret(pickle_bytes: bytes) -> object:

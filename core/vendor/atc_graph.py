@@ -90,12 +90,14 @@ class AtcGraph:
 
 
 def _attrs(items: object) -> dict[str, dict[str, object]]:
-    out: dict[str, dict[str, object]] = {}
-    if isinstance(items, list):
-        for a in items:
-            if isinstance(a, dict) and isinstance(a.get("key"), str) and isinstance(a.get("value"), dict):
-                out[a["key"]] = a["value"]
-    return out
+    """An ``attr`` list of ``{"key": str, "value": {...}}`` as a dict (malformed items skipped)."""
+    if not isinstance(items, list):
+        return {}
+    return {a["key"]: a["value"] for a in items if _is_attr(a)}
+
+
+def _is_attr(a: object) -> bool:
+    return isinstance(a, dict) and isinstance(a.get("key"), str) and isinstance(a.get("value"), dict)
 
 
 def _strings(value: dict[str, object] | None) -> tuple[str, ...] | None:
@@ -104,10 +106,26 @@ def _strings(value: dict[str, object] | None) -> tuple[str, ...] | None:
         return None
     lst = value.get("list")
     if isinstance(lst, dict):
-        items = lst.get("s")
-        return tuple(str(s) for s in items) if isinstance(items, list) else ()
-    s = value.get("s")
+        return _string_list(lst.get("s"))
+    return _single_string(value.get("s"))
+
+
+def _string_list(items: object) -> tuple[str, ...]:
+    return tuple(str(s) for s in items) if isinstance(items, list) else ()
+
+
+def _single_string(s: object) -> tuple[str, ...]:
     return (str(s),) if isinstance(s, str) and s else ()
+
+
+def _first(values: tuple[str, ...] | None) -> str | None:
+    """The first of a string attribute's values (None when it has none)."""
+    return values[0] if values else None
+
+
+def _str_field(d: dict[str, object], key: str) -> str | None:
+    value = d.get(key)
+    return value if isinstance(value, str) else None
 
 
 def _int(value: dict[str, object] | None) -> int | None:
@@ -135,40 +153,44 @@ def _ints(value: dict[str, object] | None) -> tuple[int, ...] | None:
 def _output(index: int, desc: object) -> OutputOrigin:
     d = desc if isinstance(desc, dict) else {}
     a = _attrs(d.get("attr"))
-    name = _strings(a.get("_datadump_origin_name"))
-    fmt = _strings(a.get("_datadump_origin_format"))
     return OutputOrigin(
         index=index,
-        origin_name=name[0] if name else None,
+        origin_name=_first(_strings(a.get("_datadump_origin_name"))),
         origin_output_index=_int(a.get("_datadump_origin_output_index")),
-        origin_format=fmt[0] if fmt else None,
+        origin_format=_first(_strings(a.get("_datadump_origin_format"))),
         origin_shape=_ints(a.get("origin_shape")),
-        dtype=d.get("dtype") if isinstance(d.get("dtype"), str) else None,
-        layout=d.get("layout") if isinstance(d.get("layout"), str) else None,
+        dtype=_str_field(d, "dtype"),
+        layout=_str_field(d, "layout"),
     )
 
 
 def _op(raw: dict[str, object], graph_name: str) -> AtcOp:
     a = _attrs(raw.get("attr"))
-    passes = (_strings(a.get("pass_name")) or ()) + (_strings(a.get("pass_name_ub")) or ())
-    l1 = a.get("_L1_fusion_sub_graph_no")
-    l1_group = None
-    if l1 is not None:
-        l1_value = _int(l1)
-        l1_s = _strings(l1)
-        l1_group = str(l1_value) if l1_value is not None else (l1_s[0] if l1_s else None)
     raw_id = raw.get("id")
-    outputs = raw.get("output_desc")
     return AtcOp(
         name=str(raw.get("name", "")),
         type=str(raw.get("type", "")),
         id=raw_id if isinstance(raw_id, int) else None,
         graph=graph_name,
         originals=_strings(a.get("_datadump_original_op_names")),
-        passes=tuple(dict.fromkeys(passes)),
-        outputs=tuple(_output(i, d) for i, d in enumerate(outputs)) if isinstance(outputs, list) else (),
-        l1_group=l1_group,
+        passes=_passes(a),
+        outputs=tuple(_output(i, d) for i, d in enumerate(_list(raw.get("output_desc")))),
+        l1_group=_l1_group(a.get("_L1_fusion_sub_graph_no")),
     )
+
+
+def _passes(a: dict[str, dict[str, object]]) -> tuple[str, ...]:
+    """The fusion passes an op went through (``pass_name`` then ``pass_name_ub``), each once."""
+    names = (name for key in ("pass_name", "pass_name_ub") for name in _strings(a.get(key)) or ())
+    return tuple(dict.fromkeys(names))
+
+
+def _l1_group(l1: dict[str, object] | None) -> str | None:
+    """The L1 fusion sub-graph number, written as an int or a string attribute."""
+    if l1 is None:
+        return None
+    value = _int(l1)
+    return str(value) if value is not None else _first(_strings(l1))
 
 
 def parse_graph(data: object, path: Path | None = None, consume: bool = False) -> AtcGraph:
@@ -179,36 +201,62 @@ def parse_graph(data: object, path: Path | None = None, consume: bool = False) -
     where = str(path) if path else "graph JSON"
     if not isinstance(data, dict) or not isinstance(data.get("graph"), list):
         raise DumpError(f"{where}: not an ATC graph JSON (no 'graph' list; expected atc --mode=1 or --mode=5 output)")
-    ops: list[AtcOp] = []
-    problems: list[str] = []
-    inputs: dict[str, tuple[str, ...]] = {}
+    reader = _GraphReader(consume)
     for g in data["graph"]:
+        reader.read_graph(g)
+    problems = reader.problems + _duplicate_problems(reader.ops)
+    return AtcGraph(path=path, name=str(data.get("name", "")), ops=_in_id_order(reader.ops), problems=problems, inputs=reader.inputs)
+
+
+@dataclass
+class _GraphReader:
+    """Collects the ops (in file order), their data inputs and the problems of one graph JSON."""
+
+    consume: bool
+    ops: list[AtcOp] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    inputs: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def read_graph(self, g: object) -> None:
+        """Every op of one ``graph`` entry."""
         if not isinstance(g, dict):
-            problems.append("a 'graph' entry is not an object; skipped")
-            continue
+            self.problems.append("a 'graph' entry is not an object; skipped")
+            return
         gname = str(g.get("name", ""))
         raw_ops = _list(g.get("op"))
         for position in range(len(raw_ops)):
-            raw = raw_ops[position]
-            if consume:  # free each decoded op once parsed: a 100k-op graph is not held twice
-                raw_ops[position] = None
-            if not isinstance(raw, dict) or not raw.get("name"):
-                problems.append(f"graph {gname!r}: an op without a name; skipped")
-                continue
-            ops.append(_op(raw, gname))
-            inputs.setdefault(ops[-1].name, _input_refs(raw.get("input")))
+            self._read_op(raw_ops, position, gname)
+
+    def _read_op(self, raw_ops: list[object], position: int, gname: str) -> None:
+        raw = raw_ops[position]
+        if self.consume:  # free each decoded op once parsed: a 100k-op graph is not held twice
+            raw_ops[position] = None
+        if not isinstance(raw, dict) or not raw.get("name"):
+            self.problems.append(f"graph {gname!r}: an op without a name; skipped")
+            return
+        self.ops.append(_op(raw, gname))
+        self.inputs.setdefault(self.ops[-1].name, _input_refs(raw.get("input")))
+
+
+def _duplicate_problems(ops: list[AtcOp]) -> list[str]:
+    """One problem per repeat of an op name (the first op of a name is used for pairing)."""
     seen: set[str] = set()
+    problems = []
     for op in ops:
         if op.name in seen:
             problems.append(f"op name {op.name!r} appears more than once; the first is used for pairing")
         seen.add(op.name)
-    # Inputs often carry no id; they run first.  Other id-less ops keep their place at the end.
-    def rank(i: int) -> tuple[bool, int, int]:
-        op = ops[i]
-        return (op.id is None and op.type not in INPUT_TYPES, op.id if op.id is not None else -1, i)
+    return problems
 
-    order = sorted(range(len(ops)), key=rank)
-    return AtcGraph(path=path, name=str(data.get("name", "")), ops=[ops[i] for i in order], problems=problems, inputs=inputs)
+
+def _id_rank(op: AtcOp, position: int) -> tuple[bool, int, int]:
+    """Inputs often carry no id; they run first.  Other id-less ops keep their place at the end."""
+    return (op.id is None and op.type not in INPUT_TYPES, op.id if op.id is not None else -1, position)
+
+
+def _in_id_order(ops: list[AtcOp]) -> list[AtcOp]:
+    order = sorted(range(len(ops)), key=lambda i: _id_rank(ops[i], i))
+    return [ops[i] for i in order]
 
 
 def _list(raw: object) -> list[object]:
@@ -257,27 +305,46 @@ def target_tensor_name(op_name: str, index: int) -> str:
 def _resolve_outputs(g: AtcGraph) -> tuple[dict[str, tuple[str, int]], set[str]]:
     """``(origins, unresolved)``: known golden origins per target output, and the outputs
     of fused groups whose original producer the graph does not name."""
+    group_size = _dumped_group_sizes(g)
+    origins: dict[str, tuple[str, int]] = {}
+    unresolved: set[str] = set()
+    for op in _first_ops(g):
+        if not (op.target_only or op.type in NO_DUMP_TYPES):
+            _resolve_op(op, group_size, origins, unresolved)
+    return origins, unresolved
+
+
+def _dumped_group_sizes(g: AtcGraph) -> dict[str, int]:
+    """Op name -> how many members of its fused group run on the device (a split-off Const
+    produces no dump and no rival output)."""
     types = {op.name: op.type for op in g.ops}
-    # Members that run on the device (a split-off Const produces no dump and no rival output).
     group_size: dict[str, int] = {}
     for grp in group_entries(_entries_from_graph(g)):
         size = sum(types.get(n) not in NO_DUMP_TYPES for n in grp.fused)  # once per group: linear
         group_size.update(dict.fromkeys(grp.fused, size))
-    origins: dict[str, tuple[str, int]] = {}
-    unresolved: set[str] = set()
-    for op in _first_ops(g):
-        if op.target_only or op.type in NO_DUMP_TYPES:
-            continue
-        originals = op.effective_originals
-        for o in op.outputs:
-            name = target_tensor_name(op.name, o.index)
-            if o.origin_name:
-                origins[name] = (o.origin_name, o.origin_output_index or 0)
-            elif len(originals) == 1 and group_size.get(op.name, 1) == 1:
-                origins[name] = (originals[0], o.index)
-            else:
-                unresolved.add(name)
-    return origins, unresolved
+    return group_size
+
+
+def _resolve_op(op: AtcOp, group_size: dict[str, int], origins: dict[str, tuple[str, int]], unresolved: set[str]) -> None:
+    """File each output of one dumped op under ``origins`` or ``unresolved``."""
+    for o in op.outputs:
+        name = target_tensor_name(op.name, o.index)
+        origin = _output_origin(op, o, group_size)
+        if origin is None:
+            unresolved.add(name)
+        else:
+            origins[name] = origin
+
+
+def _output_origin(op: AtcOp, o: OutputOrigin, group_size: dict[str, int]) -> tuple[str, int] | None:
+    """The golden ``(node, output index)`` an output reproduces: its own origin attributes, else
+    the same output of the one original of an op alone in its group; None when unknown."""
+    if o.origin_name:
+        return o.origin_name, o.origin_output_index or 0
+    originals = op.effective_originals
+    if len(originals) == 1 and group_size.get(op.name, 1) == 1:
+        return originals[0], o.index
+    return None
 
 
 def target_origins(graph: AtcGraph | str | Path) -> dict[str, tuple[str, int]]:

@@ -39,12 +39,18 @@ def output_name(dump_file: str, role: str, index: int, kind: str) -> str:
     return f"{dump_file}.{role}.{index}.{kind}"
 
 
-def _save(arr: np.ndarray, path: Path, kind: str) -> None:
-    if kind == "npy":
-        np.save(path, arr, allow_pickle=False)
-    else:
-        flat = arr.reshape(-1)
-        np.savetxt(path, flat.astype(np.float64) if flat.dtype.kind == "f" and flat.itemsize < 4 else flat)
+def _save_npy(arr: np.ndarray, path: Path) -> None:
+    np.save(path, arr, allow_pickle=False)
+
+
+def _save_txt(arr: np.ndarray, path: Path) -> None:
+    """``np.savetxt`` of the flattened values (half floats widened, as the seed's script does)."""
+    flat = arr.reshape(-1)
+    np.savetxt(path, flat.astype(np.float64) if flat.dtype.kind == "f" and flat.itemsize < 4 else flat)
+
+
+#: ``--type`` -> how one tensor is written.
+_SAVERS = {"npy": _save_npy, "txt": _save_txt}
 
 
 def _tensor(header: DumpHeader, desc: TensorDesc) -> np.ndarray:
@@ -64,13 +70,19 @@ def _convert_file(path: Path, out: Path, kind: str, result: ConvertResult) -> No
         result.problems.append(f"{path.name}: {exc}")
         return
     for desc in (*header.role("input"), *header.role("output")):
-        target = out / output_name(path.name, desc.role, desc.index, kind)
-        try:
-            _save(_tensor(header, desc), target, kind)
-        except (ValueError, TypeError, OSError) as exc:  # ascend_layout.LayoutError is a ValueError
-            result.problems.append(f"{path.name}: {desc.role} {desc.index}: {exc}")
-            continue
-        result.written.append(target)
+        _convert_tensor(header, desc, out, kind, result)
+
+
+def _convert_tensor(header: DumpHeader, desc: TensorDesc, out: Path, kind: str, result: ConvertResult) -> None:
+    """Write one tensor (or note why it cannot be)."""
+    name = header.path.name
+    target = out / output_name(name, desc.role, desc.index, kind)
+    try:
+        _SAVERS[kind](_tensor(header, desc), target)
+    except (ValueError, TypeError, OSError) as exc:  # ascend_layout.LayoutError is a ValueError
+        result.problems.append(f"{name}: {desc.role} {desc.index}: {exc}")
+        return
+    result.written.append(target)
 
 
 def _files(src: Path) -> list[Path]:

@@ -81,34 +81,46 @@ def fusion_from_manifest(manifest: dict[str, object]) -> list[FusionMap]:
     Nodes without ``fused_from`` were not rewritten and are not listed; a node whose
     ``fused_from`` is empty was added by the optimiser (target-only).
     """
-    nodes = manifest.get("nodes")
+    entries = (_fusion_entry(n) for n in _node_list(manifest.get("nodes")))
+    return group_entries([e for e in entries if e is not None])
+
+
+def _node_list(nodes: object) -> list[object]:
+    """A manifest's nodes as a list; the ``{name: node}`` form gets each name into its node."""
     if isinstance(nodes, dict):
-        nodes = [dict(v, name=k) if isinstance(v, dict) else {"name": k} for k, v in nodes.items()]
-    if not isinstance(nodes, list):
-        return []
-    entries: list[FusionEntry] = []
-    for n in nodes:
-        if not isinstance(n, dict) or "fused_from" not in n or not isinstance(n.get("fused_from"), list):
-            continue
-        name = str(n.get("name", ""))
-        originals = tuple(str(x) for x in n["fused_from"])
-        if originals == (name,):
-            continue  # kept as is
-        entries.append(FusionEntry(name, str(n.get("op_type", "")), originals))
-    return group_entries(entries)
+        return [dict(v, name=k) if isinstance(v, dict) else {"name": k} for k, v in nodes.items()]
+    return nodes if isinstance(nodes, list) else []
+
+
+def _fusion_entry(n: object) -> FusionEntry | None:
+    """The entry of a rewritten node (None for one without ``fused_from`` or kept as is)."""
+    if not isinstance(n, dict) or not isinstance(n.get("fused_from"), list):
+        return None
+    name = str(n.get("name", ""))
+    originals = tuple(str(x) for x in n["fused_from"])
+    if originals == (name,):
+        return None  # kept as is
+    return FusionEntry(name, str(n.get("op_type", "")), originals)
 
 
 def fused_ops(atc: AtcGraph | None, manifest: Mapping[str, object] | None) -> FusedOps:
     """Every target op that stands for more than one original op, from both sources."""
-    fused: FusedOps = {}
-    for op in atc.ops if atc is not None else ():
-        if len(op.effective_originals) > 1:
-            fused[op.name] = (op.effective_originals, op.passes)
-    for node in _manifest_nodes(manifest):
-        origin = node.get("fused_from")
-        if isinstance(origin, list) and len(origin) > 1:
-            fused[str(node.get("name"))] = (tuple(str(o) for o in origin), ())
-    return fused
+    return _atc_fused(atc) | _manifest_fused(manifest)
+
+
+def _atc_fused(atc: AtcGraph | None) -> FusedOps:
+    ops = atc.ops if atc is not None else ()
+    return {op.name: (op.effective_originals, op.passes) for op in ops if len(op.effective_originals) > 1}
+
+
+def _manifest_fused(manifest: Mapping[str, object] | None) -> FusedOps:
+    nodes = _manifest_nodes(manifest)
+    return {str(n.get("name")): (tuple(str(o) for o in n["fused_from"]), ()) for n in nodes if _several(n.get("fused_from"))}  # type: ignore[union-attr]
+
+
+def _several(origin: object) -> bool:
+    """A ``fused_from`` list naming more than one original op."""
+    return isinstance(origin, list) and len(origin) > 1
 
 
 def _manifest_nodes(manifest: Mapping[str, object] | None) -> list[dict[str, object]]:

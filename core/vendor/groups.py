@@ -52,48 +52,70 @@ class FusionEntry:
 def group_entries(entries: list[FusionEntry]) -> list[FusionMap]:
     """Connect target ops that share an original op (or an L1 group); each connected
     set is one :class:`FusionMap`.  Target-only ops stay single."""
-    parent = list(range(len(entries)))
+    groups = _UnionFind(len(entries))
+    owner: dict[str, int] = {}
+    for i, e in enumerate(entries):
+        for k in _group_keys(e):
+            if k in owner:
+                groups.join(i, owner[k])
+            else:
+                owner[k] = i
+    return [_fusion_map([entries[i] for i in idx]) for idx in groups.sets()]
 
-    def find(i: int) -> int:
+
+def _group_keys(e: FusionEntry) -> list[str]:
+    """What ties entries together: each original op, and the L1 group when there is one."""
+    return [f"o:{n}" for n in e.originals] + ([f"l1:{e.link}"] if e.link else [])
+
+
+class _UnionFind:
+    """Disjoint sets of entry positions (path halving)."""
+
+    def __init__(self, n: int) -> None:
+        self.parent = list(range(n))
+
+    def find(self, i: int) -> int:
+        parent = self.parent
         while parent[i] != i:
             parent[i] = parent[parent[i]]
             i = parent[i]
         return i
 
-    owner: dict[str, int] = {}
-    for i, e in enumerate(entries):
-        keys = [f"o:{n}" for n in e.originals] + ([f"l1:{e.link}"] if e.link else [])
-        for k in keys:
-            if k in owner:
-                parent[find(i)] = find(owner[k])
-            else:
-                owner[k] = i
-    members: dict[int, list[int]] = {}
-    for i in range(len(entries)):
-        members.setdefault(find(i), []).append(i)
-    maps = []
-    for idx in sorted(members.values(), key=lambda m: m[0]):
-        es = [entries[i] for i in idx]
-        originals = tuple(dict.fromkeys(n for e in es for n in e.originals))
-        fused = tuple(e.name for e in es)
-        maps.append(
-            FusionMap(
-                fused=fused,
-                originals=originals,
-                relation=_relation(len(fused), len(originals)),
-                passes=tuple(dict.fromkeys(p for e in es for p in e.passes)),
-                op_types=tuple(e.op_type for e in es),
-            )
-        )
-    return maps
+    def join(self, i: int, j: int) -> None:
+        root = self.find(j)
+        self.parent[self.find(i)] = root
+
+    def sets(self) -> list[list[int]]:
+        """Every set's positions in order, the sets ordered by their first position."""
+        members: dict[int, list[int]] = {}
+        for i in range(len(self.parent)):
+            members.setdefault(self.find(i), []).append(i)
+        return sorted(members.values(), key=lambda m: m[0])
+
+
+def _fusion_map(es: list[FusionEntry]) -> FusionMap:
+    """The map of one connected set of entries."""
+    originals = tuple(dict.fromkeys(n for e in es for n in e.originals))
+    fused = tuple(e.name for e in es)
+    return FusionMap(
+        fused=fused,
+        originals=originals,
+        relation=_relation(len(fused), len(originals)),
+        passes=tuple(dict.fromkeys(p for e in es for p in e.passes)),
+        op_types=tuple(e.op_type for e in es),
+    )
+
+
+#: (one target op?, one original op?) -> the relation.
+_RELATIONS = {
+    (True, True): ONE_TO_ONE, (True, False): MANY_TO_ONE, (False, True): ONE_TO_MANY, (False, False): MANY_TO_MANY,
+}  # fmt: skip
 
 
 def _relation(n_fused: int, n_originals: int) -> str:
     if n_originals == 0:
         return TARGET_ONLY
-    if n_fused == 1:
-        return ONE_TO_ONE if n_originals == 1 else MANY_TO_ONE
-    return ONE_TO_MANY if n_originals == 1 else MANY_TO_MANY
+    return _RELATIONS[(n_fused == 1, n_originals == 1)]
 
 
 def relation_counts(maps: Iterable[FusionMap]) -> dict[str, int]:

@@ -21,6 +21,7 @@ import io
 import math
 import re
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import polars as pl
@@ -86,11 +87,16 @@ def _shape(cell: str) -> list[int] | None:
     c = cell.strip()
     if not (c.startswith("[") and c.endswith("]")):
         return None
+    dims = _dims(c[1:-1])
+    return dims if dims is not None and all(0 <= d < 2**63 for d in dims) else None
+
+
+def _dims(inner: str) -> list[int] | None:
+    """The comma-separated integers between a shape's brackets (None when one is not)."""
     try:
-        dims = [int(d) for d in c[1:-1].replace(" ", "").split(",") if d]
+        return [int(d) for d in inner.replace(" ", "").split(",") if d]
     except ValueError:
         return None
-    return dims if all(0 <= d < 2**63 for d in dims) else None
 
 
 def _text(cell: str) -> str | None:
@@ -98,32 +104,58 @@ def _text(cell: str) -> str | None:
     return None if c in _MISSING else c
 
 
+def _finite(cell: str) -> float | None:
+    """A cell's finite number (None when not computed, not a number, NaN or infinite)."""
+    value = _float(cell)
+    return value if value is not None and math.isfinite(value) else None
+
+
 def _tensor_names(npu: str | None, truth: str | None, tensor_index: str | None) -> tuple[str | None, str | None, str]:
     """``(golden name, target name, kind)`` from ``TensorIndex`` (``op:output:0`` / ``op:input:1``).
 
     Names follow the dump readers: output 0 is the op name, output N is ``op:N``,
     input N of a target op is ``op:input:N``."""
-    role, idx = "output", 0
-    if tensor_index:
-        parts = tensor_index.rsplit(":", 2)
-        if len(parts) == 3 and parts[1] in ("output", "input") and parts[2].isdigit():
-            role, idx = parts[1], int(parts[2])
-    suffix = "" if idx == 0 else f":{idx}"
+    role, idx = _role_index(tensor_index)
     if role == "input":
-        target = f"{npu}:input:{idx}" if npu else None
-        return None, target, "op_input"
-    golden = None if truth in (None, "*") or "," in (truth or "") else f"{truth}{suffix}"
-    target = f"{npu}{suffix}" if npu else None
-    return golden, target, "activation"
+        return None, (f"{npu}:input:{idx}" if npu else None), "op_input"
+    suffix = "" if idx == 0 else f":{idx}"
+    return _golden_name(truth, suffix), (f"{npu}{suffix}" if npu else None), "activation"
+
+
+def _role_index(tensor_index: str | None) -> tuple[str, int]:
+    """``("output"|"input", index)`` of ``op:output:0``-style text; output 0 when it is not that."""
+    parts = tensor_index.rsplit(":", 2) if tensor_index else []
+    if len(parts) == 3 and parts[1] in ("output", "input") and parts[2].isdigit():
+        return parts[1], int(parts[2])
+    return "output", 0
+
+
+def _golden_name(truth: str | None, suffix: str) -> str | None:
+    """The golden tensor of a row; none for ``*`` (no golden) or a list of several ops."""
+    if truth in (None, "*") or "," in truth:  # type: ignore[operator]
+        return None
+    return f"{truth}{suffix}"
 
 
 def _blind_spot(row: dict[str, object]) -> str | None:
-    metrics = [row[c] for c in METRIC_COLUMNS.values()]
-    if any(isinstance(v, float) and math.isnan(v) for v in metrics):
-        return (
-            "metrics are NaN: msaccucmp prints 'nan' and msit's analyser skips the row, so it is "
-            "reported as fine; a side holds NaN/Inf"
-        )
+    """Why msaccucmp's verdict on the row cannot be trusted (the first rule that finds a reason)."""
+    for rule in _BLIND_SPOT_RULES:
+        why = rule(row)
+        if why is not None:
+            return why
+    return None
+
+
+def _nan_metrics(row: dict[str, object]) -> str | None:
+    if not any(isinstance(row[c], float) and math.isnan(row[c]) for c in METRIC_COLUMNS.values()):  # type: ignore[arg-type]
+        return None
+    return (
+        "metrics are NaN: msaccucmp prints 'nan' and msit's analyser skips the row, so it is "
+        "reported as fine; a side holds NaN/Inf"
+    )
+
+
+def _zero_golden(row: dict[str, object]) -> str | None:
     red, mae = row["relative_euclidean_distance"], row["max_absolute_error"]
     if red == 0.0 and isinstance(mae, float) and mae > 0:
         return (
@@ -131,6 +163,9 @@ def _blind_spot(row: dict[str, object]) -> str | None:
             f"target differs (max absolute error {mae:g})"
         )
     return None
+
+
+_BLIND_SPOT_RULES = (_nan_metrics, _zero_golden)
 
 
 def read_result_csv(path: str | Path) -> pl.DataFrame:
@@ -151,7 +186,7 @@ def read_result_csv(path: str | Path) -> pl.DataFrame:
 
 def _columns_frame(p: Path, reader: Iterator[list[str]]) -> pl.DataFrame:
     """The frame of the rows ``reader`` yields after the header."""
-    header = _header(p, [next(reader, [])])
+    header = _header(p, next(reader, []))
     layout = _Layout(header)
     columns: dict[str, list[object]] = {c: [] for c in SCHEMA}
     for line_no, raw in enumerate(reader, start=2):
@@ -163,10 +198,10 @@ def _columns_frame(p: Path, reader: Iterator[list[str]]) -> pl.DataFrame:
     return pl.DataFrame([pl.Series(name, columns.pop(name), dtype=dtype) for name, dtype in SCHEMA.items()])
 
 
-def _header(p: Path, rows: list[list[str]]) -> list[str]:
-    if not rows or not rows[0]:
+def _header(p: Path, first: list[str]) -> list[str]:
+    if not first:
         raise DumpError(f"{p}: empty file, not a msaccucmp result CSV")
-    header = [h.strip() for h in rows[0]]
+    header = [h.strip() for h in first]
     missing = [c for c in _REQUIRED if c not in header]
     if missing:
         raise DumpError(f"{p}: not a msaccucmp result CSV (missing columns: {', '.join(missing)})")
@@ -194,21 +229,21 @@ class _Layout:
         i = self.by_name.get(name)
         return cells[i] if i is not None else ""
 
+    def side_cells(self, cells: list[str]) -> dict[str, str | None]:
+        """The per-side columns (``dtype``/``target_dtype``, addresses) of one row."""
+        return {key: _text(cells[i]) if i is not None else None for key, i in self.sides.items()}
+
 
 def _record(p: Path, line_no: int, cells: list[str], layout: _Layout) -> dict[str, object]:
     """One CSV row as a frame record (a row whose Index is not a number is an error)."""
-    def cell(name: str) -> str:
-        return layout.cell(cells, name)
-
-    index = _float(cell("Index"))
-    if index is None or not math.isfinite(index):
-        raise DumpError(f"{p}: line {line_no}: Index {cell('Index')[:40]!r} is not a number (a finite one)")
+    cell = partial(layout.cell, cells)
+    index = _row_index(p, line_no, cell("Index"))
     npu, truth, tidx = _text(cell("NPUDump")), _text(cell("GroundTruth")), _text(cell("TensorIndex"))
     golden_name, target_name, kind = _tensor_names(npu, truth, tidx)
-    seq = _float(cell("OpSequence"))
+    seq = _finite(cell("OpSequence"))
     rec: dict[str, object] = {
         "index": int(index),
-        "op_sequence": None if seq is None or not math.isfinite(seq) else int(seq),
+        "op_sequence": None if seq is None else int(seq),
         "name": golden_name,
         "target_name": target_name,
         "node_name": truth,
@@ -217,11 +252,26 @@ def _record(p: Path, line_no: int, cells: list[str], layout: _Layout) -> dict[st
         "tensor_index": tidx,
         "shape": _shape(cell("Shape")),
     }
-    rec.update({key: _text(cells[i]) if i is not None else None for key, i in layout.sides.items()})
+    rec.update(layout.side_cells(cells))
     rec.update({dst: _float(cell(src)) for src, dst in METRIC_COLUMNS.items()})
-    m = _STD_RE.fullmatch(cell("StandardDeviation").strip())
-    rec.update({dst: _float(value) if value is not None else None for dst, value in zip(STD_COLUMNS, m.groups() if m else (None,) * 4)})
+    rec.update(_std_columns(cell("StandardDeviation")))
     rec.update({dst: _flag(cell(src)) for src, dst in FLAG_COLUMNS.items()})
     rec["message"] = _text(cell("CompareFailReason"))
     rec["blind_spot"] = _blind_spot(rec)
     return rec
+
+
+def _row_index(p: Path, line_no: int, raw: str) -> float:
+    """The row's Index; a row without a finite one is the file's error."""
+    index = _finite(raw)
+    if index is None:
+        raise DumpError(f"{p}: line {line_no}: Index {raw[:40]!r} is not a number (a finite one)")
+    return index
+
+
+def _std_columns(raw: str) -> dict[str, float | None]:
+    """``"(mean;std),(mean;std)"`` (target first) as the four :data:`STD_COLUMNS`."""
+    m = _STD_RE.fullmatch(raw.strip())
+    if m is None:
+        return dict.fromkeys(STD_COLUMNS)
+    return {dst: _float(value) for dst, value in zip(STD_COLUMNS, m.groups())}

@@ -145,13 +145,17 @@ class OverflowRecord:
             "timestamp": self.timestamp,
             "status": self.status,
             "bits": [{"mask": b.mask, "meaning": b.meaning} for b in self.bits],
-            "op_name": None if self.op_name is None else display(self.op_name),
+            "op_name": _display_or_none(self.op_name),
             "op_type": self.op_type,
-            "op_file": None if self.op_file is None else display(self.op_file),
+            "op_file": _display_or_none(self.op_file),
             "link_note": self.link_note,
             "fields": self.fields,
             "tensors": [asdict(t) | {"shape": None if t.shape is None else list(t.shape)} for t in self.tensors],
         }
+
+
+def _display_or_none(name: str | None) -> str | None:
+    return None if name is None else display(name)
 
 
 @dataclass
@@ -222,18 +226,31 @@ def decode_status(unit: str, status: int) -> tuple[StatusBit, ...]:
     """Every cause a status value encodes; unknown AI Core bits become ``reserved bit N``."""
     if status == 0:
         return ()
-    if unit in ("AI Core", "AIC", "AIV"):
-        out = []
-        for bit in range(64):
-            mask = 1 << bit
-            if status & mask:
-                out.append(StatusBit(mask, AICORE_BITS.get(mask, f"reserved bit {bit}")))
-        return tuple(out)
-    if unit == "DHA":
-        return (StatusBit(status, DHA_STATUS.get(status, f"atomic add error, undocumented code {status:#x}")),)
-    if unit == "L2":
-        return (StatusBit(status, L2_STATUS.get(status & 7, f"atomic add error, undocumented code {status:#x}")),)
+    return _STATUS_DECODERS.get(unit, _undocumented_status)(unit, status)
+
+
+def _aicore_status(unit: str, status: int) -> tuple[StatusBit, ...]:
+    """One cause per set bit of an AI Core status word."""
+    masks = ((bit, 1 << bit) for bit in range(64))
+    return tuple(StatusBit(mask, AICORE_BITS.get(mask, f"reserved bit {bit}")) for bit, mask in masks if status & mask)
+
+
+def _dha_status(unit: str, status: int) -> tuple[StatusBit, ...]:
+    return (StatusBit(status, DHA_STATUS.get(status, f"atomic add error, undocumented code {status:#x}")),)
+
+
+def _l2_status(unit: str, status: int) -> tuple[StatusBit, ...]:
+    return (StatusBit(status, L2_STATUS.get(status & 7, f"atomic add error, undocumented code {status:#x}")),)
+
+
+def _undocumented_status(unit: str, status: int) -> tuple[StatusBit, ...]:
     return (StatusBit(status, f"{unit} reported a non-zero status ({status:#x}); its bits are not documented"),)
+
+
+#: unit -> how its status value decodes (any other unit: one undocumented cause).
+_STATUS_DECODERS = {
+    "AI Core": _aicore_status, "AIC": _aicore_status, "AIV": _aicore_status, "DHA": _dha_status, "L2": _l2_status,
+}  # fmt: skip
 
 
 def _fmt(name: str, value: int) -> object:
@@ -270,16 +287,10 @@ def _parse_new(buf: bytes) -> dict[str, object]:
     if len(buf) < 24:
         raise OpdebugError(f"record with magic 0x5A5A5A5A is only {len(buf)} bytes (header needs 24)")
     magic, version, valid, acc_code, rsv, data_len = struct.unpack_from("<6I", buf, 0)
-    acc_type = _ACC_TYPES.get(acc_code)
-    if acc_type is None:
-        raise OpdebugError(f"unknown accelerator type {acc_code} (known: 0 AIC, 1 AIV, 2 AICPU, 3 SDMA)")
+    acc_type = _acc_type(acc_code)
     names = _NEW_FIELDS[acc_type]
-    status_words = 4 if version == 1 and acc_type in ("AIC", "AIV") else 1
-    need = (len(names) - 1 + status_words) * 8
-    if 24 + min(data_len, need) > len(buf) or data_len < need:
-        raise OpdebugError(
-            f"{acc_type} record needs {need} data bytes; data_len is {data_len} and {len(buf) - 24} are present"
-        )
+    status_words = _status_word_count(version, acc_type)
+    _check_data_len(buf, acc_type, data_len, (len(names) - 1 + status_words) * 8)
     values = _u64s(buf, 24, len(names) - 1 + status_words)
     data: dict[str, object] = {k: _fmt(k, v) for k, v in zip(names[:-1], values)}
     data["status"] = values[-status_words] if status_words == 1 else list(values[-status_words:])
@@ -290,48 +301,80 @@ def _parse_new(buf: bytes) -> dict[str, object]:
     }
 
 
+def _acc_type(acc_code: int) -> str:
+    acc_type = _ACC_TYPES.get(acc_code)
+    if acc_type is None:
+        raise OpdebugError(f"unknown accelerator type {acc_code} (known: 0 AIC, 1 AIV, 2 AICPU, 3 SDMA)")
+    return acc_type
+
+
+def _status_word_count(version: int, acc_type: str) -> int:
+    """Version 1 AI Core/Vector records carry four status words; every other record one."""
+    return 4 if version == 1 and acc_type in ("AIC", "AIV") else 1
+
+
+def _check_data_len(buf: bytes, acc_type: str, data_len: int, need: int) -> None:
+    """Raise unless the header's ``data_len`` and the bytes present both cover ``need``."""
+    if 24 + min(data_len, need) > len(buf) or data_len < need:
+        raise OpdebugError(
+            f"{acc_type} record needs {need} data bytes; data_len is {data_len} and {len(buf) - 24} are present"
+        )
+
+
+_LEGACY_KEYS = (("AI Core", "AI Core"), ("DHA Atomic Add", "DHA"), ("L2 Atomic Add", "L2"))
+
+
 def records_from_parsed(
     parsed: dict[str, object], file: str, layout: str, timestamp: int | None
 ) -> list[OverflowRecord]:
     """Non-zero statuses of a parsed record (msaccucmp JSON structure) as records."""
-    out: list[OverflowRecord] = []
-    units: list[tuple[str, dict[str, object]]] = []
-    if "acc_list" in parsed:
-        acc = parsed["acc_list"]
-        if not isinstance(acc, dict) or not isinstance(acc.get("data"), dict):
-            raise OpdebugError("acc_list has no data")
-        if not acc.get("valid", 1):
-            return []
-        units.append((str(acc.get("acc_type")), acc["data"]))
-    else:
-        for key, unit in (("AI Core", "AI Core"), ("DHA Atomic Add", "DHA"), ("L2 Atomic Add", "L2")):
-            if isinstance(parsed.get(key), dict):
-                units.append((unit, parsed[key]))  # type: ignore[arg-type]
-        if not units:
-            raise OpdebugError("no 'AI Core', 'DHA Atomic Add', 'L2 Atomic Add' or 'acc_list' entry")
-    for unit, data in units:
-        raw_status = data.get("status", 0)
-        words = [_status_word(w) for w in (raw_status if isinstance(raw_status, list) else [raw_status])]
-        status = words[0] if words else 0
-        if not any(words):
-            continue
-        bits = tuple(b for w in words for b in decode_status(unit, w))
-        out.append(
-            OverflowRecord(
-                file=file,
-                layout=layout,
-                unit=unit,
-                task_id=_id(data.get("task_id")),
-                stream_id=_id(data.get("stream_id")),
-                status=status,
-                bits=bits,
-                context_id=_opt_int(data.get("context_id")),
-                thread_id=_opt_int(data.get("thread_id")),
-                timestamp=timestamp,
-                fields=dict(data),
-            )
-        )
-    return out
+    units = _acc_units(parsed["acc_list"]) if "acc_list" in parsed else _legacy_units(parsed)
+    records = (_unit_record(unit, data, file, layout, timestamp) for unit, data in units)
+    return [rec for rec in records if rec is not None]
+
+
+def _acc_units(acc: object) -> list[tuple[str, dict[str, object]]]:
+    """The one unit of a new-layout ``acc_list`` (none when it is marked invalid)."""
+    if not isinstance(acc, dict) or not isinstance(acc.get("data"), dict):
+        raise OpdebugError("acc_list has no data")
+    if not acc.get("valid", 1):
+        return []
+    return [(str(acc.get("acc_type")), acc["data"])]
+
+
+def _legacy_units(parsed: dict[str, object]) -> list[tuple[str, dict[str, object]]]:
+    """The AI Core, DHA and L2 units of a legacy record."""
+    units = [(unit, parsed[key]) for key, unit in _LEGACY_KEYS if isinstance(parsed.get(key), dict)]
+    if not units:
+        raise OpdebugError("no 'AI Core', 'DHA Atomic Add', 'L2 Atomic Add' or 'acc_list' entry")
+    return units  # type: ignore[return-value]
+
+
+def _unit_record(
+    unit: str, data: dict[str, object], file: str, layout: str, timestamp: int | None
+) -> OverflowRecord | None:
+    """A record for a unit whose status words are not all zero (None otherwise)."""
+    words = [_status_word(w) for w in _status_values(data.get("status", 0))]
+    if not any(words):
+        return None
+    return OverflowRecord(
+        file=file,
+        layout=layout,
+        unit=unit,
+        task_id=_id(data.get("task_id")),
+        stream_id=_id(data.get("stream_id")),
+        status=words[0],
+        bits=tuple(b for w in words for b in decode_status(unit, w)),
+        context_id=_opt_int(data.get("context_id")),
+        thread_id=_opt_int(data.get("thread_id")),
+        timestamp=timestamp,
+        fields=dict(data),
+    )
+
+
+def _status_values(raw: object) -> list[object]:
+    """A status is one word, or a list of words (version 1 AI Core records)."""
+    return raw if isinstance(raw, list) else [raw]
 
 
 def _status_word(value: object) -> int:
@@ -362,26 +405,40 @@ def read_opdebug(path: Path) -> tuple[dict[str, object], str]:
     """The parsed record of an Opdebug file (wrapped in a dump, or the bare payload)
     or of msaccucmp's ``*.output.0.json``; returns ``(parsed, layout)``."""
     if path.name.endswith(".json"):
-        try:
-            with io.open(path, encoding="utf-8") as fh:
-                parsed = json.load(fh)
-        except (OSError, ValueError, RecursionError) as exc:
-            raise OpdebugError(f"cannot read msaccucmp JSON: {exc}") from exc
-        if not isinstance(parsed, dict):
-            raise OpdebugError("msaccucmp JSON is not an object")
-        return parsed, "msaccucmp-json"
-    try:
-        with io.open(path, "rb") as fh:
-            head = fh.read(4)
-            size = os.fstat(fh.fileno()).st_size
-            bare = (len(head) == 4 and int.from_bytes(head, "little") == MAGIC) or size == LEGACY_SIZE
-            payload = head + fh.read() if bare and size <= 1 << 20 else None
-    except OSError as exc:
-        raise OpdebugError(f"cannot read: {exc.strerror or exc}") from exc
+        return _read_msaccucmp_json(path), "msaccucmp-json"
+    payload = _bare_payload(path)
     if payload is None:
         payload = _wrapped_payload(path)
     parsed = parse_payload(payload)
     return parsed, "legacy-2048" if "AI Core" in parsed else "magic-0x5a5a5a5a"
+
+
+def _read_msaccucmp_json(path: Path) -> dict[str, object]:
+    try:
+        with io.open(path, encoding="utf-8") as fh:
+            parsed = json.load(fh)
+    except (OSError, ValueError, RecursionError) as exc:
+        raise OpdebugError(f"cannot read msaccucmp JSON: {exc}") from exc
+    if not isinstance(parsed, dict):
+        raise OpdebugError("msaccucmp JSON is not an object")
+    return parsed
+
+
+def _bare_payload(path: Path) -> bytes | None:
+    """The whole file when it is a bare record (magic, or the legacy size) of at most 1 MiB."""
+    try:
+        with io.open(path, "rb") as fh:
+            head = fh.read(4)
+            size = os.fstat(fh.fileno()).st_size
+            if not _is_bare_record(head, size) or size > 1 << 20:
+                return None
+            return head + fh.read()
+    except OSError as exc:
+        raise OpdebugError(f"cannot read: {exc.strerror or exc}") from exc
+
+
+def _is_bare_record(head: bytes, size: int) -> bool:
+    return (len(head) == 4 and int.from_bytes(head, "little") == MAGIC) or size == LEGACY_SIZE
 
 
 def _wrapped_payload(path: Path) -> bytes:
@@ -435,11 +492,17 @@ def _link(rec: OverflowRecord, ops: list[_OpFile]) -> tuple[_OpFile | None, str 
     cands = [o for o in ops if _names_task(o, rec)]
     if not cands:
         return None, f"no op dump with task_id {rec.task_id} on stream {rec.stream_id} next to the record"
-    if rec.timestamp is not None:
-        cands = [o for o in cands if o.name.timestamp <= rec.timestamp] or cands
+    cands = _not_after(cands, rec.timestamp)
     best = max(cands, key=lambda o: o.name.timestamp)
     note = f"{len(cands)} executions match; linked the latest before the record" if len(cands) > 1 else None
     return best, note
+
+
+def _not_after(cands: list[_OpFile], timestamp: int | None) -> list[_OpFile]:
+    """The candidates executed no later than ``timestamp`` (all of them when none was, or no time is known)."""
+    if timestamp is None:
+        return cands
+    return [o for o in cands if o.name.timestamp <= timestamp] or cands
 
 
 def tensor_stats(path: Path) -> tuple[TensorStats, ...]:
@@ -448,45 +511,46 @@ def tensor_stats(path: Path) -> tuple[TensorStats, ...]:
         header = ad.parse_header(path)
     except ad.DumpFileError as exc:
         return (TensorStats(name=path.name, error=str(exc)),)
-    out = []
-    for desc in header.tensors:
-        if desc.role not in ("input", "output"):
-            continue
-        name = f"{desc.role}.{desc.index}"
-        problem = ad.tensor_problem(desc, header.file_size)
-        fmt = ad.layout.format_name(desc.format_code)
-        if problem:
-            out.append(TensorStats(name=name, format=fmt, error=problem))
-            continue
-        try:
-            arr = ad.load_tensor(header, desc)
-        except (LayoutError, OSError, ValueError) as exc:
-            out.append(TensorStats(name=name, format=fmt, error=str(exc)))
-            continue
-        out.append(_stats(name, fmt, arr))
-    return tuple(out)
+    return tuple(_desc_stats(header, desc) for desc in header.tensors if desc.role in ("input", "output"))
+
+
+def _desc_stats(header: ad.DumpHeader, desc: ad.TensorDesc) -> TensorStats:
+    """One tensor's stats, or the reason it cannot be loaded."""
+    name = f"{desc.role}.{desc.index}"
+    fmt = ad.layout.format_name(desc.format_code)
+    problem = ad.tensor_problem(desc, header.file_size)
+    if problem:
+        return TensorStats(name=name, format=fmt, error=problem)
+    try:
+        arr = ad.load_tensor(header, desc)
+    except (LayoutError, OSError, ValueError) as exc:
+        return TensorStats(name=name, format=fmt, error=str(exc))
+    return _stats(name, fmt, arr)
 
 
 def _stats(name: str, fmt: str, arr: np.ndarray) -> TensorStats:
-    kind = arr.dtype.kind
-    values = arr.astype(np.float64) if kind not in "fc" or arr.dtype.itemsize < 4 else arr
-    if kind == "c":
-        values = np.abs(values)
+    values = _comparable_values(arr)
     finite = np.isfinite(values)
     nan = int(np.isnan(values).sum())
     inf = int(values.size - nan - finite.sum())
-    good = values[finite]
+    low, high, mean = _finite_range(values[finite])
     return TensorStats(
-        name=name,
-        shape=tuple(arr.shape),
-        dtype=arr.dtype.name,
-        format=fmt,
-        min=float(good.min()) if good.size else None,
-        max=float(good.max()) if good.size else None,
-        mean=float(good.mean(dtype=np.float64)) if good.size else None,
-        nan=nan,
-        inf=inf,
+        name=name, shape=tuple(arr.shape), dtype=arr.dtype.name, format=fmt, min=low, max=high, mean=mean, nan=nan, inf=inf
     )
+
+
+def _comparable_values(arr: np.ndarray) -> np.ndarray:
+    """Integers and narrow floats as float64; complex values as their magnitudes."""
+    kind = arr.dtype.kind
+    values = arr.astype(np.float64) if kind not in "fc" or arr.dtype.itemsize < 4 else arr
+    return np.abs(values) if kind == "c" else values
+
+
+def _finite_range(good: np.ndarray) -> tuple[float | None, float | None, float | None]:
+    """``(min, max, mean)`` of the finite values (None when there are none)."""
+    if not good.size:
+        return None, None, None
+    return float(good.min()), float(good.max()), float(good.mean(dtype=np.float64))
 
 
 def _walk(root: Path) -> Iterator[Path]:
@@ -508,9 +572,7 @@ def scan(path: Path, with_stats: bool = True) -> OverflowReport:
     """Every overflow record under ``path`` (a dump directory, an Opdebug file or a
     msaccucmp JSON), in time order, each linked to the op dump in its directory."""
     files, debug_files = _debug_files(Path(path))
-    by_dir: dict[Path, list[Path]] = {}
-    for f in files:
-        by_dir.setdefault(f.parent, []).append(f)
+    by_dir = _by_folder(files)
     ops: dict[Path, list[_OpFile]] = {}
     report = OverflowReport()
     for p in debug_files:
@@ -523,6 +585,13 @@ def scan(path: Path, with_stats: bool = True) -> OverflowReport:
     report.records, report.duplicates = dedupe(report.records)
     report.records.sort(key=lambda r: (r.timestamp if r.timestamp is not None else math.inf, r.file))
     return report
+
+
+def _by_folder(files: list[Path]) -> dict[Path, list[Path]]:
+    by_dir: dict[Path, list[Path]] = {}
+    for f in files:
+        by_dir.setdefault(f.parent, []).append(f)
+    return by_dir
 
 
 def event_key(rec: OverflowRecord) -> tuple[object, ...]:
@@ -539,12 +608,17 @@ def dedupe(records: list[OverflowRecord]) -> tuple[list[OverflowRecord], int]:
     for rec in records:
         if rec.timestamp is None:
             kept.append(rec)
-            continue
-        key = event_key(rec)
-        if key not in best or _rank(rec) < _rank(best[key]):
-            best[key] = rec
+        else:
+            _keep_best(best, rec)
     unique = kept + list(best.values())
     return unique, len(records) - len(unique)
+
+
+def _keep_best(best: dict[tuple[object, ...], OverflowRecord], rec: OverflowRecord) -> None:
+    """Keep ``rec`` for its event unless a better-ranked record already holds it."""
+    key = event_key(rec)
+    if key not in best or _rank(rec) < _rank(best[key]):
+        best[key] = rec
 
 
 def _rank(rec: OverflowRecord) -> tuple[bool, bool]:
@@ -556,19 +630,20 @@ def _debug_files(path: Path) -> tuple[list[Path], list[Path]]:
     if path.is_file():
         return [c for c in path.parent.iterdir() if c.is_file()], [path]
     files = list(_walk(path))
-    raw = {p for p in files if is_opdebug(p) and not p.name.endswith(".json")}
-    # msaccucmp's parsed JSON next to its raw file would repeat the same record.
-    return files, [
-        p for p in files
-        if is_opdebug(p) and (p in raw or p.with_name(p.name.split(".output.")[0]) not in raw)
-    ]  # fmt: skip
+    return files, _opdebug_files(files)
+
+
+def _opdebug_files(files: list[Path]) -> list[Path]:
+    """The Opdebug files, less msaccucmp's parsed JSON of a raw file that is there too (it
+    would repeat the same record)."""
+    debug = [p for p in files if is_opdebug(p)]
+    raw = {p for p in debug if not p.name.endswith(".json")}
+    return [p for p in debug if p in raw or p.with_name(p.name.split(".output.")[0]) not in raw]
 
 
 def _read_records(p: Path, report: OverflowReport) -> list[OverflowRecord] | None:
     """The records of one Opdebug file (None, and a problem noted, when it cannot be decoded)."""
-    stem = p.name.removesuffix(".json")
-    stem = stem[: stem.index(".output.")] if ".output." in stem else stem
-    dname = ad.parse_dump_name(stem)
+    dname = ad.parse_dump_name(p.name.removesuffix(".json").split(".output.", 1)[0])
     try:
         parsed, layout = read_opdebug(p)
         recs = records_from_parsed(parsed, str(p), layout, dname.timestamp if dname else None)
@@ -590,11 +665,14 @@ def _replace(
 ) -> OverflowRecord:
     if op is None:
         return replace(rec, link_note=note)
-    true_name = op.name.op_name
-    try:
-        true_name = ad.parse_header(op.path).op_name or true_name
-    except ad.DumpFileError:
-        pass
     return replace(
-        rec, op_name=true_name, op_type=op.name.op_type, op_file=str(op.path), tensors=stats, link_note=note
+        rec, op_name=_true_op_name(op), op_type=op.name.op_type, op_file=str(op.path), tensors=stats, link_note=note
     )
+
+
+def _true_op_name(op: _OpFile) -> str:
+    """The op name in the dump's header (file names are lossy); the file name's when unreadable."""
+    try:
+        return ad.parse_header(op.path).op_name or op.name.op_name
+    except ad.DumpFileError:
+        return op.name.op_name

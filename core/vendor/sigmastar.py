@@ -33,6 +33,11 @@ def side_kind(dump: object) -> str:
         return "output"
     if fmt != "sigmastar":
         return "framework"
+    return _sigmastar_side(dump)
+
+
+def _sigmastar_side(dump: object) -> str:
+    """A SigmaStar dump: a framework-side file by its name, else fixed when a record is quantised."""
     name = Path(str(getattr(dump, "meta", {}).get("file", getattr(dump, "path", "")))).name
     if name.startswith(_FRAMEWORK_FILES):
         return "framework"
@@ -43,13 +48,15 @@ def side_kind(dump: object) -> str:
 def detect_stage(golden: object, target: object) -> str | None:
     """Which of the three comparisons ``golden`` vs ``target`` is (None: not a SigmaStar pair)."""
     kinds = {side_kind(golden), side_kind(target)}
-    if not {str(getattr(d, "format", "")) for d in (golden, target)} & {"sigmastar", "sgs-output"}:
+    if not _has_sigmastar_side(golden, target):
         return None
-    if "output" in kinds:
+    if "output" in kinds or kinds == {"fixed"}:
         return "fixed-offline"
-    if "fixed" in kinds:
-        return "fixed-offline" if kinds == {"fixed"} else "float-fixed"
-    return "framework-float"
+    return "float-fixed" if "fixed" in kinds else "framework-float"
+
+
+def _has_sigmastar_side(golden: object, target: object) -> bool:
+    return bool({str(getattr(d, "format", "")) for d in (golden, target)} & {"sigmastar", "sgs-output"})
 
 
 def stage_line(stage: str | None) -> str | None:
