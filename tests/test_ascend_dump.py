@@ -262,6 +262,16 @@ def test_hashed_long_names_resolve_through_mapping_csv(tmp_path: Path) -> None:
     assert ref.info.op_type == "Conv2D" and dict(ref.info.extra)["task_id"] == "4"
 
 
+def test_a_mapped_name_with_a_huge_number_is_one_problem_not_a_crash(tmp_path: Path) -> None:
+    """int() refuses more than 4300 digits: that name costs its own file, the rest is read."""
+    _write(tmp_path / "8817263541", "", ad.RawTensor(_values((2,)), FLOAT16))
+    _write(tmp_path / "Relu.relu1.1.1.1700000000000005", "relu1", ad.RawTensor(_values((3,)), FLOAT16))
+    (tmp_path / "mapping.csv").write_text("8817263541,Conv2D.conv.4.1." + "9" * 5000 + "\n")
+    dump = ad.open(tmp_path)
+    assert "relu1" in dump.tensors
+    assert any("8817263541" in problem.path for problem in dump.problems)
+
+
 def test_nested_device_layout_and_repeated_executions(tmp_path: Path) -> None:
     leaf = tmp_path / "20261122001500" / "0" / "resnet" / "1"
     for step, ts in ((0, 1700000000000005), (1, 1700000000000002)):

@@ -58,3 +58,16 @@ def test_not_a_zip(tmp_path) -> None:
     (tmp_path / "x.pt").write_bytes(b"PK\x03\x04junk")
     with pytest.raises(TensorReadError, match="not a readable .pt zip"):
         load_pt(tmp_path / "x.pt")
+
+
+def test_single_item_appends_and_setitems_fill_their_own_collection() -> None:
+    """pickle writes APPEND / SETITEM (not the batched APPENDS / SETITEMS) for one-item batches."""
+    import pickle
+    import pickletools
+
+    from dumpscope.core.formats.torch_pt import _interpret
+
+    for value, opcode in (([7], "APPEND"), ({"k": 7}, "SETITEM"), ([[1], {"a": [2]}], "APPEND")):
+        data = pickle.dumps(value, protocol=2)
+        assert opcode in {op.name for op, _, _ in pickletools.genops(data)}
+        assert _interpret(data) == value

@@ -537,19 +537,20 @@ class _Builder:
         if real_name.startswith(OPDEBUG_PREFIX):
             self.opdebug.append(str(p))
             return None
+        dname: DumpName | None = None
         try:
             dname = parse_dump_name(real_name)
             header = parse_header(p)
         except (DumpFileError, ValueError, RecursionError) as exc:
-            self._unreadable(p, dname, exc)
+            self._unreadable(p, dname is not None or real_name != p.name, exc)
             return None
         self.problems.extend(DumpProblem(str(p), msg) for msg in header.problems)
         return _OpFile(header, dname, real_name)
 
-    def _unreadable(self, p: Path, dname: DumpName | None, exc: Exception) -> None:
-        """A file named like a dump (or the one file asked for) that does not parse is a problem;
-        any other unparsable file is just not a dump."""
-        if dname is not None or self.root.is_file():
+    def _unreadable(self, p: Path, named_as_dump: bool, exc: Exception) -> None:
+        """A file named like a dump (by itself or by mapping.csv), or the one file asked for, that
+        does not parse is a problem; any other unparsable file is just not a dump."""
+        if named_as_dump or self.root.is_file():
             self.problems.append(DumpProblem(str(p), str(exc)))
 
     def add_op(self, op: _OpFile) -> None:

@@ -182,7 +182,8 @@ def _marked_items(arg: object, stack: list, memo: dict) -> None:
 
 
 def _top_items(n: int, arg: object, stack: list, memo: dict) -> None:
-    """APPEND (n=2) / SETITEM (n=3): the top ``n`` stack slots go into the collection below them."""
+    """APPEND (n=1: a value) / SETITEM (n=2: a key and a value): the top ``n`` stack slots go into
+    the collection below them."""
     items = stack[-n:]
     del stack[-len(items):]
     _add_items(stack, items)
@@ -221,8 +222,8 @@ _OPCODES: dict[str, _Handler] = {
     "REDUCE": _reduce_op,
     "SETITEMS": _marked_items,
     "APPENDS": _marked_items,
-    "APPEND": partial(_top_items, 2),
-    "SETITEM": partial(_top_items, 3),
+    "APPEND": partial(_top_items, 1),
+    "SETITEM": partial(_top_items, 2),
     **dict.fromkeys(_NOOP, _noop),
 }
 
