@@ -42,7 +42,7 @@ from dumpscope.core.diagnosis.checks import advice as check_advice
 from dumpscope.core.diagnosis.advice import TargetKind, advice_for, target_kind
 from dumpscope.core.diagnosis.layout import input_permutation
 from dumpscope.core.diagnosis.effects import cause_share, constant_row_share, measured
-from dumpscope.core.diagnosis.replay import Progress, Replay, Replayer, model_source, replay_rows
+from dumpscope.core.diagnosis.replay import Progress, Replay, Replayer, model_source, model_tail, replay_rows
 from dumpscope.core import vocabulary as v
 from dumpscope.core.vocabulary import CAUSE, FINDING_CLASS
 from dumpscope.core.diagnosis.classify import Trend, classify_frame, nan_origin, trend
@@ -271,14 +271,7 @@ def _model_node_names(cmp: Comparison, path: str | None) -> frozenset[str] | Non
 def model_node(name: str, nodes: frozenset[str] | None) -> str:
     """The model's name for a dumped node: exact, else the longest model name the dump name
     ends with after a ``/`` (dumps of several runs prefix node names, e.g. ``frame5/``)."""
-    if nodes is None or name in nodes:
-        return name
-    parts = name.split("/")
-    for k in range(1, len(parts)):
-        tail = "/".join(parts[k:])
-        if tail in nodes:
-            return tail
-    return name
+    return name if nodes is None else model_tail(name, nodes)
 
 
 def _bound(v: float) -> str:
