@@ -172,6 +172,10 @@ class Trend:
     after: float | None = None
     """The error at ``row``."""
 
+    def marks(self, row: int, *kinds: str) -> bool:
+        """A trend of one of ``kinds`` happens at ``row``."""
+        return self.kind in kinds and self.row == row
+
     def sentence(self, frame: pl.DataFrame) -> str:
         if self.kind == "none" or self.row is None:
             return "no layer leaves its band"
