@@ -532,10 +532,11 @@ class Replayer:
     def target_constants(self, nodes: Sequence[onnx.NodeProto], prefix: str = "") -> dict[str, np.ndarray]:
         """The constants ``nodes`` read whose target dump (of the run ``prefix``) differs from the golden value."""
         return {name: changed for name in _subgraph_inputs(nodes)
-                if (changed := self._changed_constant(name, prefix)) is not None}
+                if (changed := self.changed_constant(name, prefix)) is not None}
 
-    def _changed_constant(self, name: str, prefix: str) -> np.ndarray | None:
-        """The target's dump of constant ``name`` in the golden dtype when it differs from the golden value."""
+    def changed_constant(self, name: str, prefix: str = "") -> np.ndarray | None:
+        """The target's dump of constant ``name`` (of the run ``prefix``) in the golden dtype when it differs
+        from the golden value, else None."""
         golden = self.src.constant_value(name) if self.src.is_constant(name) else None
         if golden is None:
             return None
