@@ -5,7 +5,9 @@ model (with its constants: initializers and ``Constant`` nodes) and run alone in
 onnxruntime on the **target's** input tensors with the **golden** weights -- RKNN's
 "single" mode, without a board.  A fused target op is replayed as the original
 subgraph it replaces.  The replay runs in float64 where every op of the subgraph allows
-it, else in float32.
+it, else in float32.  A dump of several runs of a one-run model names each run's tensors
+with a prefix (the streaming demo's ``frame5/attn/exp:0``): such a row is the model's
+``attn/exp:0``, replayed on that run's own dumped inputs (``frame5/...``), never another run's.
 
 * the replay matches the target's output: the node computed faithfully what it was
   fed; its error is inherited (or amplified) from upstream -- ``faithful``;
