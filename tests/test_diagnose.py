@@ -17,6 +17,7 @@ from onnx import TensorProto, helper
 from dumpscope.core import vocabulary as v
 from dumpscope.core.diagnosis.engine import Diagnosis, classify, diagnose, model_node
 from dumpscope.core.diagnosis.markdown import markdown
+from dumpscope.core.diagnosis.replay import Replayer, model_source
 from dumpscope.core.names import display, to_filename
 from dumpscope.core.onnx.runner import dump_model
 from dumpscope.core.comparison.pipeline import compare
@@ -382,6 +383,37 @@ def test_demo_diagnosis_names_the_frame5_exp_overflow(demo_diagnosis) -> None:  
     assert "keep the op in fp32" in top.advice and "Clip" in top.advice
     assert any(c.endswith("--keep-fp32 attn/exp attn/sum attn/softmax") for c in top.commands)
     assert any("--clip attn/scale=-inf," in c for c in top.commands)
+
+
+def test_demo_root_cause_is_replayed_on_its_own_frame(demo) -> None:  # type: ignore[no-untyped-def]
+    """The streaming demo dumps frame k's tensors as ``frame{k}/x`` of a one-frame model: a row is
+    replayed as the model's node fed that frame's own dumped inputs."""
+    cmp = compare(demo.golden, demo.target, model=demo.model)
+    top = diagnose(cmp).root_causes[0]
+    assert top.name == "frame5/attn/exp:0" and top.replay is not None
+    assert top.replay.verdict == "differs" and top.replay.nodes == ("attn/exp",)
+    assert top.replay.vs_target == math.inf and top.effect == 1.0
+    replayer = Replayer(cmp, model_source(cmp))  # type: ignore[arg-type]
+    rows = {n: i for i, n in enumerate(cmp.frame["name"].to_list())}
+    for k in range(5):  # another frame's inputs would be far off: each frame replays within rounding
+        rep = replayer.replay(rows[f"frame{k}/attn/exp:0"])
+        assert rep.faithful and rep.vs_target is not None and rep.vs_target < 1e-2, (k, rep)
+    assert replayer.src.run_prefix("frame5/attn/exp:0") == ("frame5/", "attn/exp:0")
+    assert replayer.src.run_prefix("attn/exp:0") == ("", "attn/exp:0")
+    assert replayer.replay(rows["frame0/attn/scale"]).note == "'frame0/attn/scale' is not a node output of the model"
+
+
+def test_a_run_prefix_without_that_runs_inputs_is_not_replayed(demo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A prefixed row is fed only its own run's inputs: when those are missing it says which."""
+    import shutil
+
+    target = tmp_path / "target"
+    shutil.copytree(demo.target, target)
+    (target / to_filename("frame3/attn/scaled:0")).with_suffix(".npy").unlink()
+    cmp = compare(demo.golden, target, model=demo.model)
+    row = cmp.frame["name"].to_list().index("frame3/attn/exp:0")
+    rep = Replayer(cmp, model_source(cmp)).replay(row)  # type: ignore[arg-type]
+    assert rep.verdict == "not replayed" and "'frame3/attn/scaled:0' is not in the target dump" in rep.note
 
 
 def test_demo_loop_clip_fixes_the_exp(demo_diagnosis, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

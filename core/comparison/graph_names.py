@@ -13,11 +13,12 @@ edges from the model, and says so).  Facts a dump already has (a manifest's) are
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import replace
+from collections.abc import Container
+from dataclasses import dataclass, replace
 
 from dumpscope.core.dumps import Dump, DumpProblem, TensorInfo, TensorRef
 from dumpscope.core.names import ascend_sanitise
-from dumpscope.core.onnx.graph import GraphFacts
+from dumpscope.core.onnx.graph import GraphFacts, NodeFacts
 
 __all__ = ["with_graph_names"]
 
@@ -29,13 +30,19 @@ def _spellings(name: str) -> set[str]:
 
 def _renames(facts: GraphFacts) -> tuple[dict[str, str], dict[str, list[str]]]:
     """(spelling -> the one model name it stands for, spelling -> several candidates)."""
+    found = _spelled(facts)
+    unique = {s: next(iter(n)) for s, n in found.items() if len(n) == 1}
+    ambiguous = {s: sorted(n) for s, n in found.items() if len(n) > 1}
+    return unique, ambiguous
+
+
+def _spelled(facts: GraphFacts) -> dict[str, set[str]]:
+    """Each file-name spelling -> the model tensor names spelled so."""
     found: dict[str, set[str]] = defaultdict(set)
     for name in facts.tensor_order():
         for spelling in _spellings(name):
             found[spelling].add(name)
-    unique = {s: next(iter(n)) for s, n in found.items() if len(n) == 1}
-    ambiguous = {s: sorted(n) for s, n in found.items() if len(n) > 1}
-    return unique, ambiguous
+    return found
 
 
 def _kind(facts: GraphFacts, name: str, current: str) -> str:
@@ -48,17 +55,52 @@ def _kind(facts: GraphFacts, name: str, current: str) -> str:
 
 def _enrich(info: TensorInfo, facts: GraphFacts, order: dict[str, int]) -> TensorInfo:
     """``info`` with the model's facts where it has none."""
-    node = facts.producer.get(info.name)
-    changes: dict[str, object] = {"kind": _kind(facts, info.name, info.kind)}
-    if node is not None:
-        changes.update(
-            node_name=info.node_name or node.name,
-            op_type=info.op_type or node.op_type,
-            output_index=node.outputs.index(info.name) if info.node_name is None else info.output_index,
-        )
+    changes: dict[str, object] = {"kind": _kind(facts, info.name, info.kind),
+                                  **_node_facts(info, facts.producer.get(info.name))}
     if info.topo_index is None:
         changes["topo_index"] = order.get(info.name)
     return replace(info, **changes)  # type: ignore[arg-type]
+
+
+def _node_facts(info: TensorInfo, node: NodeFacts | None) -> dict[str, object]:
+    """The producing node's name, op type and output index, where ``info`` has none."""
+    if node is None:
+        return {}
+    return {
+        "node_name": info.node_name or node.name,
+        "op_type": info.op_type or node.op_type,
+        "output_index": node.outputs.index(info.name) if info.node_name is None else info.output_index,
+    }
+
+
+@dataclass(frozen=True)
+class _Names:
+    """The model's tensor names and how the dump's file-name spellings map to them."""
+
+    facts: GraphFacts
+    known: dict[str, int]
+    """Model tensor name -> its topological position."""
+    unique: dict[str, str]
+    ambiguous: dict[str, list[str]]
+
+    def real(self, name: str) -> str:
+        """The model name a dumped name stands for (itself when it is one, or when no spelling maps it)."""
+        return name if name in self.known else self.unique.get(name, name)
+
+    def problems(self, name: str, real: str, ref: TensorRef) -> list[DumpProblem]:
+        """A file name that could be several model tensors: left as is, and said so."""
+        if real in self.known or name not in self.ambiguous:
+            return []
+        return [DumpProblem(ref.info.source or name, f"file name {name!r} could be any of "
+                            f"{', '.join(map(repr, self.ambiguous[name]))} in the model; left as is")]
+
+    def info(self, ref: TensorRef, name: str, real: str, taken: Container[str]) -> TensorInfo:
+        """The tensor's info under its model name with the model's facts; its own when another
+        file already claimed that tensor."""
+        if real in taken:
+            return ref.info
+        info = replace(ref.info, name=real) if real != name else ref.info
+        return _enrich(info, self.facts, self.known) if real in self.known else info
 
 
 def with_graph_names(dump: Dump, facts: GraphFacts) -> Dump:
@@ -66,19 +108,12 @@ def with_graph_names(dump: Dump, facts: GraphFacts) -> Dump:
     on every tensor it knows.  A dump with a manifest is returned unchanged."""
     if isinstance(dump.meta.get("manifest"), dict):
         return dump
-    known = facts.tensor_order()
-    unique, ambiguous = _renames(facts)
+    names = _Names(facts, facts.tensor_order(), *_renames(facts))
     tensors: dict[str, TensorRef] = {}
     problems = list(dump.problems)
     for name, ref in dump.tensors.items():
-        real = name if name in known else unique.get(name, name)
-        if real not in known and name in ambiguous:
-            problems.append(DumpProblem(ref.info.source or name,
-                                        f"file name {name!r} could be any of {', '.join(map(repr, ambiguous[name]))} in the model; left as is"))
-        info = replace(ref.info, name=real) if real != name else ref.info
-        if real in known and real not in tensors:
-            info = _enrich(info, facts, known)
-        elif real in tensors:  # two files claim one tensor: keep the file's own name
-            info = ref.info
+        real = names.real(name)
+        problems += names.problems(name, real, ref)
+        info = names.info(ref, name, real, tensors)
         tensors[info.name] = replace(ref, info=info)
     return replace(dump, tensors=tensors, problems=problems)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -257,10 +258,12 @@ class _Acc(_Sums):
 
 def _work_type(a: np.ndarray) -> np.dtype:
     """float32 for inputs that float32 holds exactly, float64 otherwise."""
-    k, size = a.dtype.kind, a.dtype.itemsize
-    if (k == "f" and size <= 4) or k == "b" or a.dtype.name == "bfloat16" or (k in "iu" and size <= 2):
-        return np.dtype(np.float32)
-    return np.dtype(np.float64)
+    exact = a.dtype.itemsize <= _FLOAT32_EXACT.get(a.dtype.kind, 0) or a.dtype.name == "bfloat16"
+    return np.dtype(np.float32 if exact else np.float64)
+
+
+#: dtype kind -> the largest item size float32 holds exactly (float16/32, bool, 8/16-bit integers).
+_FLOAT32_EXACT = {"f": 4, "b": 1, "i": 2, "u": 2}
 
 
 def _finite_part(x: np.ndarray, y: np.ndarray, acc: _Acc) -> tuple[np.ndarray, np.ndarray]:
@@ -359,17 +362,27 @@ def _compare_native(g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chun
             kept = (x, y)
     if not acc.n:
         return acc, None
-    s_x = 1.0 / (acc.maxx - acc.minx) if acc.maxx > acc.minx else 0.0
-    s_y = 1.0 / (acc.maxy - acc.miny) if acc.maxy > acc.miny else 0.0
-    a_buf, t_buf = _buffer("kl_a", min(chunk, size)), _buffer("kl_t", min(chunk, size))
+    return acc, _native_kl(acc, [kept] if kept is not None else _chunks(g, t, chunk, work), min(chunk, size))
+
+
+def _native_kl(acc: _Sums, parts: Iterable[tuple[np.ndarray, np.ndarray]], chunk: int) -> float:
+    """KL divergence of the min-max normalised sides over ``parts`` (the kernel's second pass)."""
+    assert _kernel is not None
+    s_x, s_y = _inverse_span(acc.minx, acc.maxx), _inverse_span(acc.miny, acc.maxy)
+    a_buf, t_buf = _buffer("kl_a", chunk), _buffer("kl_t", chunk)
     sa = sb = tt = 0.0
-    for x, y in [kept] if kept is not None else _chunks(g, t, chunk, work):
+    for x, y in parts:
         n = x.size
         a, lt = a_buf[:n], t_buf[:n]
         pa, pb = _kernel.kl_prep(x, y, acc.minx, s_x, acc.miny, s_y, KL_FLOOR, a, lt)
         np.log1p(lt, out=lt)  # log(p/q) = log1p((p - q)/q): exact where p and q are close
         sa, sb, tt = sa + pa, sb + pb, tt + float(a @ lt)
-    return acc, tt / sa + math.log(sb / sa)
+    return tt / sa + math.log(sb / sa)
+
+
+def _inverse_span(lo: float, hi: float) -> float:
+    """``1 / (hi - lo)``, 0 for a constant side."""
+    return 1.0 / (hi - lo) if hi > lo else 0.0
 
 
 def _compare_numpy(g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chunk: int, work: np.dtype) -> tuple[_Sums, float | None]:
@@ -392,12 +405,21 @@ def _compare_numpy(g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chunk
     if not acc.n:
         return acc, None
     # KL needs the global min/max: a second pass, over memory only for big tensors.
-    parts = kept or _finite_chunks(g, t, chunk, work, None if clean else _Acc(1, work))
+    return acc, _numpy_kl(acc, kept or _finite_chunks(g, t, chunk, work, _scratch(clean, work)))
+
+
+def _scratch(clean: bool, work: np.dtype) -> _Acc | None:
+    """A throw-away accumulator to filter NaN/Inf again in the second pass (None: there were none)."""
+    return None if clean else _Acc(1, work)
+
+
+def _numpy_kl(acc: _Acc, parts: Iterable[tuple[np.ndarray, np.ndarray]]) -> float:
+    """KL divergence of the min-max normalised sides over ``parts`` (numpy's second pass)."""
     sx = sy = tt = 0.0
     for x, y in parts:
         a, b, c = acc.kl_sums(x, y)
         sx, sy, tt = sx + a, sy + b, tt + c
-    return acc, tt / sx + math.log(sy / sx)
+    return tt / sx + math.log(sy / sx)
 
 
 def _load64(acc: _Acc, x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
@@ -516,11 +538,18 @@ def _cosine(m: PairMetrics, acc: _Sums, size: int) -> None:
         m.cosine_similarity = 0.0
         m.flags |= Finding.ALL_ZERO_TARGET
     else:
-        # x.y = (|x|^2 + |y|^2 - |x-y|^2) / 2 saves a dot product in the compiled kernel;
-        # its error is eps64 * (|x|^2 + |y|^2), which matters only for a cosine near 0.
-        # The numpy path accumulates x.y directly.
-        sxy = getattr(acc, "sxy", None)
-        if sxy is None:
-            sxy = (acc.sxx + acc.syy - acc.sdd) / 2.0
-        cos = sxy / (math.sqrt(acc.sxx) * math.sqrt(acc.syy))
-        m.cosine_similarity = max(-1.0, min(1.0, cos))
+        m.cosine_similarity = _cosine_value(acc)
+
+
+def _cosine_value(acc: _Sums) -> float:
+    """The cosine of two sides with non-zero norms, clipped to [-1, 1].
+
+    x.y = (|x|^2 + |y|^2 - |x-y|^2) / 2 saves a dot product in the compiled kernel;
+    its error is eps64 * (|x|^2 + |y|^2), which matters only for a cosine near 0.
+    The numpy path accumulates x.y directly.
+    """
+    sxy = getattr(acc, "sxy", None)
+    if sxy is None:
+        sxy = (acc.sxx + acc.syy - acc.sdd) / 2.0
+    cos = sxy / (math.sqrt(acc.sxx) * math.sqrt(acc.syy))
+    return max(-1.0, min(1.0, cos))

@@ -32,13 +32,25 @@ def display_order(frame: pl.DataFrame) -> np.ndarray:
 
 def parse_range(spec: str) -> range:
     """msaccucmp's ``-r start,end[,step]`` over row indexes (inclusive end, like msaccucmp)."""
+    parts = _integers(spec)
+    if len(parts) not in (2, 3):
+        raise _bad_range(spec)
+    start, end, step = (*parts, 1)[:3]
+    if step <= 0 or start > end:
+        raise _bad_range(spec)
+    return range(start, end + 1, step)
+
+
+def _integers(spec: str) -> list[int]:
+    """The comma-separated integers of a range spec."""
     try:
-        parts = [int(p) for p in spec.split(",")]
+        return [int(p) for p in spec.split(",")]
     except ValueError:
         raise ValueError(f"range {spec!r}: expected start,end[,step] (integers)") from None
-    if len(parts) not in (2, 3) or (len(parts) == 3 and parts[2] <= 0) or parts[0] > parts[1]:
-        raise ValueError(f"range {spec!r}: expected start,end[,step] with start <= end and step > 0")
-    return range(parts[0], parts[1] + 1, parts[2] if len(parts) == 3 else 1)
+
+
+def _bad_range(spec: str) -> ValueError:
+    return ValueError(f"range {spec!r}: expected start,end[,step] with start <= end and step > 0")
 
 
 def select_rows(frame: pl.DataFrame, rows: range | None = None, ops: str | None = None) -> pl.DataFrame:
@@ -48,9 +60,14 @@ def select_rows(frame: pl.DataFrame, rows: range | None = None, ops: str | None 
     if rows is not None:
         keep = keep & pl.col("index").is_in(list(rows))
     if ops:
-        items = [o.strip() for o in ops.split(",") if o.strip()]
-        numbers = [int(o) for o in items if o.lstrip("-").isdigit()]
-        names = [o for o in items if not o.lstrip("-").isdigit()]
-        by_name = pl.col("name").is_in(names) | pl.col("target_name").is_in(names) | pl.col("node_name").is_in(names)
-        keep = keep & (pl.col("index").is_in(numbers) | by_name.fill_null(False))
+        keep = keep & _named(ops)
     return frame.filter(keep)
+
+
+def _named(ops: str) -> pl.Expr:
+    """Rows a ``-s`` list names: by row index (the integers) or by tensor, target or node name."""
+    items = [o.strip() for o in ops.split(",") if o.strip()]
+    numbers = [int(o) for o in items if o.lstrip("-").isdigit()]
+    names = [o for o in items if not o.lstrip("-").isdigit()]
+    by_name = pl.col("name").is_in(names) | pl.col("target_name").is_in(names) | pl.col("node_name").is_in(names)
+    return pl.col("index").is_in(numbers) | by_name.fill_null(False)

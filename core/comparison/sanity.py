@@ -54,7 +54,11 @@ def _partners(p: Pair) -> bool:
     """
     if p.golden is None or p.target is None or p.golden.info.kind not in _ROW_KINDS:
         return False
-    gs, ts = _size(p.golden.info.shape), _size(p.target.info.shape)
+    return _sizes_agree(_size(p.golden.info.shape), _size(p.target.info.shape))
+
+
+def _sizes_agree(gs: int | None, ts: int | None) -> bool:
+    """Two element counts agree, or one is unknown."""
     return gs is None or ts is None or gs == ts
 
 
@@ -102,11 +106,17 @@ def check_model(model: str | Path | None, golden: Dump, target: Dump, facts: Gra
     actual = file_sha256(model)
     if actual in recorded:
         return []
+    return _other_file(Path(model), actual, recorded, facts, golden)
+
+
+def _other_file(model: Path, actual: str, recorded: set[str], facts: GraphFacts | None, golden: Dump) -> list[str]:
+    """A model whose hash the manifests do not record: a warning when its graph is the golden's
+    (other weights), else :class:`DumpMismatch`."""
     said = f"its sha256 is {actual[:12]}, the manifest records {' / '.join(sorted(s[:12] for s in recorded))}"
     if facts is not None and _graph_share(facts, golden) >= MIN_GRAPH_SHARE:
-        return [f"--model {Path(model).name} is not the file the dumps were made from ({said}); "
+        return [f"--model {model.name} is not the file the dumps were made from ({said}); "
                 "its graph has the same tensors, so it is used for names and order: other weights?"]
-    raise DumpMismatch(f"--model {Path(model).name} is not the model the dumps were made from: {said}")
+    raise DumpMismatch(f"--model {model.name} is not the model the dumps were made from: {said}")
 
 
 #: A model whose tensor names cover at least this share of the golden's is the same graph.

@@ -15,7 +15,7 @@ inputs that the dumps' manifests record.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -31,15 +31,25 @@ __all__ = ["ShapeSpec", "resolve", "shape_specs"]
 ShapeSpec = tuple[tuple[int, ...] | None, tuple[int, ...] | None]
 
 
-def _reshape_links(dump: Dump, facts: GraphFacts | None) -> Iterable[tuple[str, str]]:
-    """(data tensor, shape tensor) of every Reshape the graph or the manifest knows."""
-    if facts is not None:
-        for node in facts.nodes:
-            if node.op_type == "Reshape" and len(node.inputs) >= 2:
-                yield node.inputs[0], node.inputs[1]
-    for ref in dump.tensors.values():
-        if ref.info.op_type == "Reshape" and len(ref.info.node_inputs) >= 2:
-            yield ref.info.node_inputs[0], ref.info.node_inputs[1]
+def _reshape_links(dump: Dump, facts: GraphFacts | None) -> list[tuple[str, str]]:
+    """(data tensor, shape tensor) of every Reshape the graph or the manifest knows (the graph's first)."""
+    return [*_graph_links(facts), *_manifest_links(dump)]
+
+
+def _graph_links(facts: GraphFacts | None) -> list[tuple[str, str]]:
+    if facts is None:
+        return []
+    return [(n.inputs[0], n.inputs[1]) for n in facts.nodes if _is_reshape(n.op_type, n.inputs)]
+
+
+def _manifest_links(dump: Dump) -> list[tuple[str, str]]:
+    return [(ref.info.node_inputs[0], ref.info.node_inputs[1]) for ref in dump.tensors.values()
+            if _is_reshape(ref.info.op_type, ref.info.node_inputs)]
+
+
+def _is_reshape(op_type: str | None, inputs: Sequence[str]) -> bool:
+    """A Reshape node with its data and shape inputs."""
+    return op_type == "Reshape" and len(inputs) >= 2
 
 
 def _shape(dump: Dump, name: str) -> tuple[int, ...] | None:
@@ -48,13 +58,13 @@ def _shape(dump: Dump, name: str) -> tuple[int, ...] | None:
 
 
 def shape_specs(golden: Dump, target: Dump, facts: GraphFacts | None) -> dict[str, ShapeSpec]:
-    """Golden tensor name -> (golden data shape, target data shape) for every Reshape shape input."""
+    """Golden tensor name -> (golden data shape, target data shape) for every Reshape shape input
+    (the first Reshape reading it wins; the target's shape defaults to the golden's)."""
     specs: dict[str, ShapeSpec] = {}
     for data, spec in _reshape_links(golden, facts):
         g = _shape(golden, data)
-        t = _shape(target, data) or g
-        if g is not None and spec not in specs:
-            specs[spec] = (g, t)
+        if g is not None:
+            specs.setdefault(spec, (g, _shape(target, data) or g))
     return specs
 
 
@@ -62,17 +72,29 @@ def resolve(spec: np.ndarray, data_shape: tuple[int, ...]) -> np.ndarray | None:
     """The shape a Reshape ``spec`` gives ``data_shape`` (allowzero = 0), or None when it
     does not resolve (not a 1-D integer vector, a 0 past the data's rank, several -1,
     a size that does not divide)."""
-    if spec.ndim != 1 or spec.dtype.kind not in "iu":
+    if not _int_vector(spec):
         return None
     dims = [int(d) for d in spec]
-    if dims.count(-1) > 1 or any(d < -1 for d in dims):
+    if not _valid_dims(dims, len(data_shape)):
         return None
-    if any(d == 0 and i >= len(data_shape) for i, d in enumerate(dims)):
-        return None
-    out = [data_shape[i] if d == 0 else d for i, d in enumerate(dims)]
+    return _fill(
+        [data_shape[i] if d == 0 else d for i, d in enumerate(dims)], math.prod(data_shape))
+
+
+def _int_vector(spec: np.ndarray) -> bool:
+    return spec.ndim == 1 and spec.dtype.kind in "iu"
+
+
+def _valid_dims(dims: list[int], rank: int) -> bool:
+    """At most one -1, nothing below it, and every 0 (copy a data dim) within the data's rank."""
+    return dims.count(-1) <= 1 and all(d >= -1 for d in dims) and not any(
+        d == 0 and i >= rank for i, d in enumerate(dims))
+
+
+def _fill(out: list[int], total: int) -> np.ndarray | None:
+    """The dims with a -1 replaced by what is left of ``total`` elements; None when that does not divide."""
     if -1 in out:
         known = math.prod(d for d in out if d != -1)
-        total = math.prod(data_shape)
         if known == 0 or total % known:
             return None
         out[out.index(-1)] = total // known

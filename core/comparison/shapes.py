@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -68,21 +69,37 @@ def _fmt(shape: tuple[int, ...]) -> str:
 
 def align(golden: np.ndarray, target: np.ndarray) -> Aligned:
     """Line up two tensors: as they are, by a layout the shapes or the values imply, or flat."""
-    gs, ts = tuple(golden.shape), tuple(target.shape)
-    if gs == ts:
+    if tuple(golden.shape) == tuple(target.shape):
         return _same_shape(golden, target)
-    shapes = f"golden {_fmt(gs)} vs target {_fmt(ts)}"
+    return _reshaped(golden, target, f"golden {_fmt(tuple(golden.shape))} vs target {_fmt(tuple(target.shape))}")
+
+
+def _reshaped(golden: np.ndarray, target: np.ndarray, shapes: str) -> Aligned:
+    """Different shapes: an error for different sizes; else squeezed, a known layout, a layout
+    the values choose, or flat."""
     if golden.size != target.size:
         return Aligned(golden, target, error=f"shape mismatch: {shapes} ({golden.size} vs {target.size} elements)")
-    if tuple(d for d in gs if d != 1) == tuple(d for d in ts if d != 1):
+    if _unit_free(golden.shape) == _unit_free(target.shape):
         return _squeezed(golden, target, shapes)
-    if len(gs) == len(ts):
-        for perm, text in _LAYOUTS.get(len(gs), ()):
-            if tuple(ts[i] for i in perm) == gs and len(_candidates(gs, ts)) == 1:
-                return Aligned(golden, np.transpose(target, perm), note=f"{text} ({shapes})")
-    found = _by_values(golden, target, shapes)
-    if found is not None:
-        return found
+    return _known_layout(golden, target, shapes) or _by_values(golden, target, shapes) or _flat(golden, target, shapes)
+
+
+def _unit_free(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape without its size-1 dims."""
+    return tuple(d for d in shape if d != 1)
+
+
+def _known_layout(golden: np.ndarray, target: np.ndarray, shapes: str) -> Aligned | None:
+    """A named layout transpose (NHWC -> NCHW...) when it is the only axis order the shapes allow."""
+    gs, ts = tuple(golden.shape), tuple(target.shape)
+    if len(_candidates(gs, ts)) != 1:
+        return None
+    return next((Aligned(golden, np.transpose(target, perm), note=f"{text} ({shapes})")
+                 for perm, text in _LAYOUTS.get(len(gs), ()) if tuple(ts[i] for i in perm) == gs), None)
+
+
+def _flat(golden: np.ndarray, target: np.ndarray, shapes: str) -> Aligned:
+    """Same size, no layout explains the shapes: compared flat, with a warning."""
     return Aligned(
         golden.reshape(-1),
         target.reshape(-1),
@@ -91,37 +108,54 @@ def align(golden: np.ndarray, target: np.ndarray) -> Aligned:
     )
 
 
+def _ambiguous(golden: np.ndarray, target: np.ndarray) -> bool:
+    """Several axis orders fit the shapes and the values, as they are, agree poorly: retry by values."""
+    return len(_candidates(golden.shape, target.shape)) > 1 and _sample_cosine(golden, target) < RETRY_COSINE
+
+
 def _same_shape(golden: np.ndarray, target: np.ndarray) -> Aligned:
     """Equal shapes: as they are, unless a repeated dim allows another layout and the values agree poorly."""
-    if len(_candidates(golden.shape, target.shape)) < 2 or _sample_cosine(golden, target) >= RETRY_COSINE:
+    if not _ambiguous(golden, target):
         return Aligned(golden, target)
     return _by_values(golden, target, f"golden and target {_fmt(golden.shape)}") or Aligned(golden, target)
 
 
 def _squeezed(golden: np.ndarray, target: np.ndarray, shapes: str) -> Aligned:
     """Shapes equal but for size-1 dims: a reshape, retried by values when the rest is ambiguous."""
-    g = golden.reshape(tuple(d for d in golden.shape if d != 1))
-    t = target.reshape(tuple(d for d in target.shape if d != 1))
-    note = f"shapes differ only by size-1 dimensions ({shapes})"
-    if len(_candidates(g.shape, t.shape)) > 1 and _sample_cosine(g, t) < RETRY_COSINE:
-        found = _by_values(g, t, shapes)
-        if found is not None:
-            return found
-    return Aligned(golden.reshape(-1), target.reshape(-1), note=note)
+    g = golden.reshape(_unit_free(golden.shape))
+    t = target.reshape(_unit_free(target.shape))
+    found = _by_values(g, t, shapes) if _ambiguous(g, t) else None
+    if found is not None:
+        return found
+    return Aligned(golden.reshape(-1), target.reshape(-1), note=f"shapes differ only by size-1 dimensions ({shapes})")
 
 
 def _candidates(gs: tuple[int, ...], ts: tuple[int, ...]) -> list[tuple[int, ...]]:
     """Axis permutations of the target that give the golden shape (identity first; capped)."""
-    if len(gs) != len(ts) or sorted(gs) != sorted(ts) or len(ts) > MAX_RANK:
+    if not _permutable(gs, ts):
         return []
-    known = [perm for perm, _ in _LAYOUTS.get(len(ts), ())]
-    found: list[tuple[int, ...]] = []
-    for perm in itertools.chain([tuple(range(len(ts)))], known, itertools.permutations(range(len(ts)))):
-        if perm not in found and tuple(ts[i] for i in perm) == tuple(gs):
-            found.append(perm)
-            if len(found) >= MAX_CANDIDATES:
-                break
-    return found
+    fits = (perm for perm in _orders(len(ts)) if tuple(ts[i] for i in perm) == tuple(gs))
+    return list(itertools.islice(_unique(fits), MAX_CANDIDATES))
+
+
+def _permutable(gs: tuple[int, ...], ts: tuple[int, ...]) -> bool:
+    """The same dims in some order, at most :data:`MAX_RANK` of them."""
+    return len(gs) == len(ts) and sorted(gs) == sorted(ts) and len(ts) <= MAX_RANK
+
+
+def _orders(rank: int) -> Iterator[tuple[int, ...]]:
+    """Axis orders to try, best first: the identity, the named layouts, then every permutation."""
+    known = [perm for perm, _ in _LAYOUTS.get(rank, ())]
+    return itertools.chain([tuple(range(rank))], known, itertools.permutations(range(rank)))
+
+
+def _unique(items: Iterable[tuple[int, ...]]) -> Iterator[tuple[int, ...]]:
+    """``items`` without repeats, lazily, in order."""
+    seen: set[tuple[int, ...]] = set()
+    for item in items:
+        if item not in seen:
+            seen.add(item)
+            yield item
 
 
 def _by_values(golden: np.ndarray, target: np.ndarray, shapes: str) -> Aligned | None:

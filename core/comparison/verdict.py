@@ -8,6 +8,7 @@ unhealthy whatever the thresholds, and the two renderers turn flags into the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import IntFlag
 from typing import Protocol
 
@@ -73,11 +74,14 @@ def render_notes(m: Counts) -> tuple[str, ...]:
         return ("empty on both sides: equal",)
     if flags & Finding.NOTHING_COMPARED:
         return ("no position is finite on both sides",)
-    notes = []
-    if flags & Finding.PARTIAL_FINITE:
-        notes.append(f"metrics cover the {m.compared} of {m.size} positions finite on both sides")
-    notes += [text for flag, text in _VALUE_NOTES if flags & flag]
-    return tuple(notes)
+    return (*_coverage(m), *(text for flag, text in _VALUE_NOTES if flags & flag))
+
+
+def _coverage(m: Counts) -> list[str]:
+    """How many positions the metrics cover, when not all."""
+    if not m.flags & Finding.PARTIAL_FINITE:
+        return []
+    return [f"metrics cover the {m.compared} of {m.size} positions finite on both sides"]
 
 
 _VALUE_NOTES: tuple[tuple[Finding, str], ...] = (
@@ -90,19 +94,21 @@ _VALUE_NOTES: tuple[tuple[Finding, str], ...] = (
 def render_hard_fail(m: Counts) -> str:
     """The reasons a row fails whatever the thresholds ('' when there is none)."""
     flags = hard_failures(m.flags)
-    reasons = []
-    if flags & Finding.NONFINITE_MISMATCH:
-        reasons.append(_mismatch_text(m))
-    if flags & Finding.ALL_ZERO_GOLDEN:
-        reasons.append("golden is all zero but target is not")
-    if flags & Finding.NOTHING_COMPARED:
-        reasons.append("nothing could be compared")
-    return "; ".join(reasons)
+    return "; ".join(reason(m) for flag, reason in _HARD_REASONS if flags & flag)
 
 
 def _mismatch_text(m: Counts) -> str:
+    """NaN/Inf on one side only, with the counts on both sides."""
     n = m.nonfinite_mismatch
     return (
         f"{n} position{'s are' if n != 1 else ' is'} NaN/Inf on one side only "
         f"(target NaN {m.nan_target}, Inf {m.inf_target}; golden NaN {m.nan_golden}, Inf {m.inf_golden})"
     )
+
+
+#: A hard failure's reason, in the order they are shown.
+_HARD_REASONS: tuple[tuple[Finding, Callable[[Counts], str]], ...] = (
+    (Finding.NONFINITE_MISMATCH, _mismatch_text),
+    (Finding.ALL_ZERO_GOLDEN, lambda m: "golden is all zero but target is not"),
+    (Finding.NOTHING_COMPARED, lambda m: "nothing could be compared"),
+)

@@ -102,8 +102,13 @@ def _quantisation(kind: TargetKind, checks: dict[str, str], detail: str | None) 
     return checks["quantisation-wide" if detail == "quantisation-wide" else "quantisation"]
 
 
+def _precision(kind: TargetKind, checks: dict[str, str], detail: str | None) -> str:
+    return _PRECISION
+
+
 #: Causes whose advice depends on the target's kind (None: fall through to the evidence's advice).
-_BY_KIND = {v.FUSION: _fusion, v.NAN_ORIGIN: _nan, v.OVERFLOW: _overflow, v.QUANTISATION: _quantisation}
+_BY_KIND = {v.FUSION: _fusion, v.NAN_ORIGIN: _nan, v.OVERFLOW: _overflow, v.QUANTISATION: _quantisation,
+            v.PRECISION: _precision}
 #: Evidence whose own advice says "keep in fp32": for reduced-float targets only.
 _FP32_ADVICE = frozenset({"clamped", "constant-range", "overflow", "opdebug"})
 
@@ -114,12 +119,20 @@ def advice_for(cause: str, kind: TargetKind, check_advice: dict[str, str], detai
     ``detail`` is the kind of evidence behind it (a check's ``Finding.cause``) whose
     own advice (``check_advice``) fits best when it applies.
     """
+    text = _by_kind(cause, kind, check_advice, detail)
+    if text is None:
+        text = _evidence_advice(kind, check_advice, detail)
+    return text if text is not None else _OWN.get(cause, check_advice.get(cause, _OWN[v.OPERATOR]))
+
+
+def _by_kind(cause: str, kind: TargetKind, check_advice: dict[str, str], detail: str | None) -> str | None:
+    """The advice of a cause whose advice depends on the target's kind (None: none, or it falls through)."""
     pick = _BY_KIND.get(cause)
-    text = pick(kind, check_advice, detail) if pick is not None else None
-    if text is not None:
-        return text
-    if cause == v.PRECISION:
-        return _PRECISION
+    return pick(kind, check_advice, detail) if pick is not None else None
+
+
+def _evidence_advice(kind: TargetKind, check_advice: dict[str, str], detail: str | None) -> str | None:
+    """The advice of the evidence behind the cause; "keep in fp32" advice only for a reduced-float target."""
     if detail in check_advice and (kind.reduced_float or detail not in _FP32_ADVICE):
         return check_advice[detail]
-    return _OWN.get(cause, check_advice.get(cause, _OWN[v.OPERATOR]))
+    return None

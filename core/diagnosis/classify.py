@@ -172,6 +172,10 @@ class Trend:
     after: float | None = None
     """The error at ``row``."""
 
+    def marks(self, row: int, *kinds: str) -> bool:
+        """A trend of one of ``kinds`` happens at ``row``."""
+        return self.kind in kinds and self.row == row
+
     def sentence(self, frame: pl.DataFrame) -> str:
         if self.kind == "none" or self.row is None:
             return "no layer leaves its band"
@@ -198,11 +202,7 @@ _WINDOW = 5
 
 def trend(frame: pl.DataFrame, classes: pl.DataFrame) -> Trend:
     """Jump vs drift over computed activation rows in topological order."""
-    act = classes.with_columns(frame["kind"].alias("_kind"), frame["status"].alias("_status")).filter(
-        (pl.col("_kind") == "activation") & (pl.col("_status") == "computed") & pl.col("level").is_not_null()
-    )
-    # A row without an error measure (an empty tensor, a row judged on its shape alone) shows no trend.
-    act = act.filter(pl.col("error").is_not_null() & ~pl.col("error").is_nan())
+    act = _measured_activations(frame, classes)
     bad = act.filter(pl.col("level") > 0)
     if bad.height == 0:
         return Trend("none", None)
@@ -211,13 +211,27 @@ def trend(frame: pl.DataFrame, classes: pl.DataFrame) -> Trend:
     errs = act["error"].to_numpy().astype(np.float64)
     after = float(first["error"])
     before = _error_before(first, errs, pos)
-    if math.isinf(after) or (first["nonfinite"] or 0) > 0 or before <= 0 or after / before >= AMPLIFY:
+    if _sudden(first, before, after):
         return Trend("jump", int(first["row"]), before=before, after=after)
     slope, layers = _log_slope(errs[: pos + 1])
     # An error that does not grow along the layers is no drift: the first layer leaving the band is a jump.
     if slope is None or slope <= 0:
         return Trend("jump", int(first["row"]), before=before, after=after)
     return Trend("drift", int(first["row"]), slope=slope, layers=layers, before=before, after=after)
+
+
+def _measured_activations(frame: pl.DataFrame, classes: pl.DataFrame) -> pl.DataFrame:
+    """The classification of computed, judged activation rows with an error measure (an empty tensor,
+    a row judged on its shape alone, shows no trend)."""
+    act = classes.with_columns(frame["kind"].alias("_kind"), frame["status"].alias("_status")).filter(
+        (pl.col("_kind") == "activation") & (pl.col("_status") == "computed") & pl.col("level").is_not_null()
+    )
+    return act.filter(pl.col("error").is_not_null() & ~pl.col("error").is_nan())
+
+
+def _sudden(first: dict[str, object], before: float, after: float) -> bool:
+    """The first bad row breaks at once: NaN/Inf, nothing before it, or :data:`AMPLIFY` times the error before."""
+    return math.isinf(after) or (first["nonfinite"] or 0) > 0 or before <= 0 or after / before >= AMPLIFY  # type: ignore[operator]
 
 
 def _error_before(first: dict[str, object], errs: np.ndarray, pos: int) -> float:

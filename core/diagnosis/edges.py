@@ -28,7 +28,7 @@ import polars as pl
 from dumpscope.core.onnx.graph import GraphFacts
 from dumpscope.core.vendor.atc_graph import AtcGraph
 from dumpscope.core.comparison.pairing import Pair
-from dumpscope.core.dumps import TensorRef
+from dumpscope.core.dumps import Dump, TensorRef
 from dumpscope.core.comparison.result import Comparison
 
 #: A parsed graph that knows each node's inputs.
@@ -69,9 +69,8 @@ class _Resolver:
         self.by_name: dict[str, int] = {}
         self.by_node: dict[tuple[str, int], int] = {}
         for i, p in enumerate(pairs):
-            for ref in (p.golden, p.target):
-                if ref is not None:
-                    self._add(ref, i)
+            for ref in _sides(p):
+                self._add(ref, i)
 
     def _add(self, ref: TensorRef, i: int) -> None:
         self.by_name.setdefault(ref.name, i)
@@ -84,18 +83,36 @@ class _Resolver:
             j = self.by_node.get(split)
         return j
 
+    def input_of(self, name: str, row: int) -> tuple[int | None, bool]:
+        """Input ``name`` of ``row``: the other row it resolves to (None when none, or only ``row``
+        itself), and whether it is a constant."""
+        j = self.resolve(name)
+        return (j if j != row else None), self.is_constant(name, j)
+
     def is_constant(self, name: str, j: int | None) -> bool:
+        """A constant by its name, or by row ``j``'s tensor (its name or its kind)."""
         if name in self.constant_names:
             return True
-        ref = self.pairs[j].golden or self.pairs[j].target if j is not None else None
+        ref = self._ref(j)
         return ref is not None and (ref.name in self.constant_names or ref.info.kind == "constant")
+
+    def _ref(self, j: int | None) -> TensorRef | None:
+        """Row ``j``'s tensor: the golden one, else the target's (None for no row)."""
+        if j is None:
+            return None
+        return self.pairs[j].golden or self.pairs[j].target
 
     def compared(self, name: str, row: int) -> bool:
         """A flowing input that is another compared row (constants always qualify)."""
         j = self.resolve(name)
         if self.is_constant(name, j):
             return True
-        return j is not None and j != row and self.pairs[j].golden is not None and self.pairs[j].target is not None
+        return j is not None and j != row and len(_sides(self.pairs[j])) == 2
+
+
+def _sides(p: Pair) -> list[TensorRef]:
+    """The tensors a pair has: golden then target, each when present."""
+    return [ref for ref in (p.golden, p.target) if ref is not None]
 
 
 @dataclass
@@ -113,21 +130,31 @@ class _EdgeLists:
         cons: list[str] = []
         lost: list[str] = []
         for name in dict.fromkeys(names):
-            j = resolver.resolve(name)
-            const = resolver.is_constant(name, j)
+            j, const = resolver.input_of(name, i)
             if const:
                 cons.append(name)
-            if j is None or j == i:
-                if not const:
-                    lost.append(name)
-                continue
-            self.rows.append(i)
-            self.inputs.append(j)
-            self.consts.append(const)
-        if cons:
-            self.constant_inputs[i] = tuple(cons)
-        if lost:
-            self.unresolved[i] = tuple(lost)
+            if j is not None:
+                self._edge(i, j, const)
+            elif not const:
+                lost.append(name)
+        self._keep(i, cons, lost)
+
+    def _keep(self, i: int, cons: list[str], lost: list[str]) -> None:
+        """Row ``i``'s constant input names and the names that resolved to no other row, when any."""
+        for names_of, found in ((self.constant_inputs, cons), (self.unresolved, lost)):
+            if found:
+                names_of[i] = tuple(found)
+
+    def _edge(self, i: int, j: int, const: bool) -> None:
+        """Row ``j`` (a constant or not) is an input of row ``i``."""
+        self.rows.append(i)
+        self.inputs.append(j)
+        self.consts.append(const)
+
+    def edges(self, known: set[int], sources: set[str]) -> Edges:
+        """The edges built, with the rows whose inputs are known and where they came from."""
+        frame = pl.DataFrame({"row": self.rows, "input_row": self.inputs, "constant": self.consts}, schema=EDGE_SCHEMA)
+        return Edges(frame, self.constant_inputs, self.unresolved, frozenset(known), ", ".join(sorted(sources)) or "none")
 
 
 def build_edges(cmp: Comparison, graphs: Sequence[GraphSource] = ()) -> Edges:
@@ -143,17 +170,18 @@ def build_edges(cmp: Comparison, graphs: Sequence[GraphSource] = ()) -> Edges:
         choices = _input_names(p.golden, p.target, graphs)
         if not choices:
             continue
-        # A fused target op's golden inputs are intermediates of its group, not compared:
-        # prefer the first source whose flowing inputs are all compared rows.
-        names, source = next(
-            ((names, source) for names, source in choices if all(resolver.compared(n, i) for n in names)),
-            choices[0],
-        )
+        names, source = _chosen(choices, resolver, i)
         sources.add(source)
         known.add(i)
         lists.add_row(i, names, resolver)
-    frame = pl.DataFrame({"row": lists.rows, "input_row": lists.inputs, "constant": lists.consts}, schema=EDGE_SCHEMA)
-    return Edges(frame, lists.constant_inputs, lists.unresolved, frozenset(known), ", ".join(sorted(sources)) or "none")
+    return lists.edges(known, sources)
+
+
+def _chosen(choices: list[InputList], resolver: _Resolver, i: int) -> InputList:
+    """The input list row ``i`` takes.  A fused target op's golden inputs are intermediates of its
+    group, not compared: the first source whose flowing inputs are all compared rows wins."""
+    return next(((names, source) for names, source in choices if all(resolver.compared(n, i) for n in names)),
+                choices[0])
 
 
 InputList = tuple[tuple[str, ...], str]
@@ -162,15 +190,17 @@ InputList = tuple[tuple[str, ...], str]
 def _input_names(
     golden: TensorRef | None, target: TensorRef | None, graphs: Sequence[GraphSource]
 ) -> list[InputList]:
-    """Every known input list of a row's producing node, best source first."""
+    """Every known input list of a row's producing node, best source first: the dump manifests',
+    then each graph's."""
     found: list[InputList] = [
         (ref.info.node_inputs, "the dump manifest") for ref in (golden, target) if ref is not None and ref.info.node_inputs
     ]
-    for graph in graphs:
-        listed = _onnx_inputs(graph, golden, target) if isinstance(graph, GraphFacts) else _atc_inputs(graph, target)
-        if listed is not None:
-            found.append(listed)
-    return found
+    return found + [listed for graph in graphs if (listed := _graph_inputs(graph, golden, target)) is not None]
+
+
+def _graph_inputs(graph: GraphSource, golden: TensorRef | None, target: TensorRef | None) -> InputList | None:
+    """The inputs one graph lists for the row's node (an ONNX graph by tensor, an ATC graph by target op)."""
+    return _onnx_inputs(graph, golden, target) if isinstance(graph, GraphFacts) else _atc_inputs(graph, target)
 
 
 def _onnx_inputs(graph: GraphFacts, golden: TensorRef | None, target: TensorRef | None) -> InputList | None:
@@ -188,11 +218,16 @@ def _atc_inputs(graph: AtcGraph, target: TensorRef | None) -> InputList | None:
 
 
 def _constant_names(cmp: Comparison, graphs: Sequence[GraphSource]) -> frozenset[str]:
-    names: set[str] = set()
-    for dump in (cmp.golden, cmp.target):
-        if dump is not None:
-            names.update(n for n, ref in dump.tensors.items() if ref.info.kind == "constant")
-    for graph in graphs:
-        if isinstance(graph, GraphFacts):
-            names |= graph.initializers | graph.constants
+    """Names of the constants: those either dump marks as such, and every graph's initializers
+    and ``Constant`` outputs."""
+    names = _dump_constants(cmp.golden) | _dump_constants(cmp.target)
+    for graph in [g for g in graphs if isinstance(g, GraphFacts)]:
+        names |= graph.initializers | graph.constants
     return frozenset(names)
+
+
+def _dump_constants(dump: Dump | None) -> set[str]:
+    """The tensors a dump marks as constants."""
+    if dump is None:
+        return set()
+    return {n for n, ref in dump.tensors.items() if ref.info.kind == "constant"}

@@ -43,11 +43,22 @@ def measured(f: Finding, replay: Replay | None, replayer: Replayer | None, row: 
     """``f`` with its measured effect (see the module docstring); unchanged when nothing can be measured."""
     if f.subject is None:
         return _unexplained(f) if replay is not None and replay.faithful else f
-    if replayer is None or err is None or not err > 0:
-        return f
-    golden = replayer.src.constant_value(f.subject)
-    effect = None if golden is None else replayer.constant_effect(row, f.subject, clamp_and_flush(golden, dtype))
-    return f if effect is None else _with_share(f, effect, err)
+    effect = _subject_effect(f.subject, replayer, row, err, dtype)
+    return f if effect is None else _with_share(f, effect, err)  # type: ignore[arg-type]
+
+
+def _subject_effect(subject: str, replayer: Replayer | None, row: int, err: float | None, dtype: str) -> float | None:
+    """The output's relative change when the node reads the constant ``subject`` clamped and flushed
+    as the target dtype does; None without a replayer, a row error to compare with, or a golden value."""
+    if replayer is None or not (err or 0.0) > 0:
+        return None
+    golden = replayer.src.constant_value(subject)
+    return None if golden is None else replayer.constant_effect(row, subject, clamp_and_flush(golden, dtype))
+
+
+def _share(effect: float, err: float) -> float:
+    """An effect as a share of the row's error ``err`` (at most 1; an infinite effect explains all of it)."""
+    return min(1.0, effect / err) if math.isfinite(effect) else 1.0
 
 
 def _unexplained(f: Finding) -> Finding:
@@ -58,7 +69,7 @@ def _unexplained(f: Finding) -> Finding:
 
 def _with_share(f: Finding, effect: float, err: float) -> Measured:
     """A constant finding with the share of the row's error its replayed effect explains."""
-    share = min(1.0, effect / err) if math.isfinite(effect) else 1.0
+    share = _share(effect, err)
     said = f"; replayed, it moves the output by a relative {effect:.3g} against the row's error {err:.3g}"
     fields = {"cause": f.cause, "text": f.text + said, "fixes": f.fixes, "weight": f.weight, "subject": f.subject}
     if share < NEGLIGIBLE_SHARE:
@@ -69,12 +80,20 @@ def _with_share(f: Finding, effect: float, err: float) -> Measured:
 def cause_share(findings: Sequence[Finding], replay: Replay | None, cause: str) -> float | None:
     """The share of the row's error a cause explains: the named constant's replayed effect,
     else the replay's (how far the target is from the faithful computation)."""
-    shares = [f.share for f in findings if isinstance(f, Measured) and f.weight > 0 and FINDING_CLASS.get(f.cause) == cause]
-    if shares:
-        return max(shares)
+    shares = [f.share for f in findings if _explains(f, cause)]  # type: ignore[attr-defined]
+    return max(shares) if shares else _replay_share(replay)
+
+
+def _explains(f: Finding, cause: str) -> bool:
+    """A weighty measured finding of the class ``cause``."""
+    return isinstance(f, Measured) and f.weight > 0 and FINDING_CLASS.get(f.cause) == cause
+
+
+def _replay_share(replay: Replay | None) -> float | None:
+    """How far the target is from the faithful replay, as a share of its error (None when unmeasured)."""
     if replay is None or replay.vs_target is None or not replay.target_error:
         return None
-    return min(1.0, replay.vs_target / replay.target_error) if math.isfinite(replay.vs_target) else 1.0
+    return _share(replay.vs_target, replay.target_error)
 
 
 def constant_row_share(replayer: Replayer, name: str, dtype: str, consumers: Sequence[tuple[int, float]]) -> float | None:
@@ -84,20 +103,21 @@ def constant_row_share(replayer: Replayer, name: str, dtype: str, consumers: Seq
     if golden is None:
         return None
     changed = _target_constant(replayer, name, golden, dtype)
-    shares = []
-    for row, err in consumers[:MAX_CONSUMERS]:
-        effect = replayer.constant_effect(row, name, changed)
-        if effect is not None and err:
-            shares.append(min(1.0, effect / err) if math.isfinite(effect) else 1.0)
+    shares = [share for row, err in consumers[:MAX_CONSUMERS]
+              if (share := _consumer_share(replayer, row, name, changed, err)) is not None]
     if consumers and not shares:
         return None
     return max(shares, default=0.0)
 
 
+def _consumer_share(replayer: Replayer, row: int, name: str, changed: np.ndarray, err: float) -> float | None:
+    """The share of consumer ``row``'s error that reading ``changed`` for constant ``name`` explains."""
+    effect = replayer.constant_effect(row, name, changed)
+    return _share(effect, err) if effect is not None and err else None
+
+
 def _target_constant(replayer: Replayer, name: str, golden: np.ndarray, dtype: str) -> np.ndarray:
     """The target's version of a constant: its dump when it has one that differs, else the golden
     value as the target dtype holds it."""
-    changed = replayer.tensors.load(name, "target")
-    if changed is None or changed.shape != golden.shape or np.array_equal(changed, golden):
-        changed = as_target_dtype(golden, dtype)
-    return changed.astype(golden.dtype, copy=False)
+    changed = replayer.changed_constant(name)
+    return changed if changed is not None else as_target_dtype(golden, dtype)

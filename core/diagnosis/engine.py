@@ -22,6 +22,7 @@ import math
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import singledispatch
 from pathlib import Path
 
 import ml_dtypes
@@ -42,7 +43,7 @@ from dumpscope.core.diagnosis.checks import advice as check_advice
 from dumpscope.core.diagnosis.advice import TargetKind, advice_for, target_kind
 from dumpscope.core.diagnosis.layout import input_permutation
 from dumpscope.core.diagnosis.effects import cause_share, constant_row_share, measured
-from dumpscope.core.diagnosis.replay import Progress, Replay, Replayer, model_source, replay_rows
+from dumpscope.core.diagnosis.replay import Progress, Replay, Replayer, model_source, model_tail, replay_rows
 from dumpscope.core import vocabulary as v
 from dumpscope.core.vocabulary import CAUSE, FINDING_CLASS
 from dumpscope.core.diagnosis.classify import Trend, classify_frame, nan_origin, trend
@@ -153,23 +154,32 @@ class Diagnosis:
         })  # type: ignore[return-value]
 
 
-def _json_float(v: float | None) -> float | str | None:
-    if v is None or math.isfinite(v):
-        return v
-    return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
-
-
+@singledispatch
 def _clean(value: object) -> object:
-    """JSON-ready: non-finite floats as strings, names as valid text."""
-    if isinstance(value, float):
-        return _json_float(value)
-    if isinstance(value, str):
-        return display(value)
-    if isinstance(value, dict):
-        return {k: _clean(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_clean(v) for v in value]
+    """JSON-ready: non-finite floats as strings, names as valid text (other values as they are)."""
     return value
+
+
+@_clean.register
+def _json_float(value: float) -> float | str:
+    """A finite float as it is; NaN and infinities by name (``nan``, ``inf``, ``-inf``)."""
+    return value if math.isfinite(value) else str(value)
+
+
+@_clean.register
+def _clean_text(value: str) -> str:
+    return display(value)
+
+
+@_clean.register
+def _clean_dict(value: dict) -> dict[object, object]:  # type: ignore[type-arg]
+    return {k: _clean(v) for k, v in value.items()}
+
+
+@_clean.register(list)
+@_clean.register(tuple)
+def _clean_sequence(value: Sequence[object]) -> list[object]:
+    return [_clean(v) for v in value]
 
 
 # ----------------------------------------------------------------- graph sources
@@ -188,6 +198,11 @@ def _graph_sources(cmp: Comparison, graph: GraphFacts | str | Path | None) -> tu
         return _explicit_source(graph)
     if cmp.pairing is None:
         return [], None
+    return _recorded_sources(cmp)
+
+
+def _recorded_sources(cmp: Comparison) -> tuple[list[GraphSource], AtcGraph | None]:
+    """The model and ATC graph the comparison was built with (parsed facts, else reread by path)."""
     model = cmp.model_facts or _reload(cmp.meta.get("model"))
     atc = cmp.atc or _reload(cmp.meta.get("graph"))
     recorded: list[GraphSource] = [g for g in (model, atc) if g is not None]
@@ -260,6 +275,11 @@ def _model_node_names(cmp: Comparison, path: str | None) -> frozenset[str] | Non
     """Node names of the model (the comparison's parsed facts when it is that model)."""
     if cmp.model_facts is not None and path == cmp.meta.get("model"):
         return frozenset(n.name for n in cmp.model_facts.nodes)
+    return _read_node_names(path)
+
+
+def _read_node_names(path: str | None) -> frozenset[str] | None:
+    """Node names of the model file at ``path``; None when there is none or it cannot be read."""
     if path is None or not Path(path).is_file():
         return None
     try:
@@ -271,14 +291,7 @@ def _model_node_names(cmp: Comparison, path: str | None) -> frozenset[str] | Non
 def model_node(name: str, nodes: frozenset[str] | None) -> str:
     """The model's name for a dumped node: exact, else the longest model name the dump name
     ends with after a ``/`` (dumps of several runs prefix node names, e.g. ``frame5/``)."""
-    if nodes is None or name in nodes:
-        return name
-    parts = name.split("/")
-    for k in range(1, len(parts)):
-        tail = "/".join(parts[k:])
-        if tail in nodes:
-            return tail
-    return name
+    return name if nodes is None else model_tail(name, nodes)
 
 
 def _bound(v: float) -> str:
@@ -290,11 +303,20 @@ def patch_commands(fixes: Sequence[PatchAction], model: str | None, nodes: froze
     src = model or "MODEL.onnx"
     out = str(Path(src).with_suffix("")) + ".patched.onnx"
     head = f"dumpscope patch {shlex.quote(src)} -o {shlex.quote(out)}"
-    clips = [f"--clip {shlex.quote(model_node(f.node, nodes) + '=' + _bound(f.clip[0]) + ',' + _bound(f.clip[1]))}"
-             for f in fixes if f.clip is not None]
+    options = (_clip_options(fixes, nodes), _keep_options(fixes, nodes))
+    return [f"{head} {' '.join(dict.fromkeys(opts))}" for opts in options if opts]
+
+
+def _clip_options(fixes: Sequence[PatchAction], nodes: frozenset[str] | None) -> list[str]:
+    """One ``--clip NODE=LO,HI`` per clipping fix."""
+    return [f"--clip {shlex.quote(model_node(f.node, nodes) + '=' + _bound(f.clip[0]) + ',' + _bound(f.clip[1]))}"
+            for f in fixes if f.clip is not None]
+
+
+def _keep_options(fixes: Sequence[PatchAction], nodes: frozenset[str] | None) -> list[str]:
+    """One ``--keep-fp32`` naming every node to keep (each once), or none."""
     kept = list(dict.fromkeys(shlex.quote(model_node(f.node, nodes)) for f in fixes if f.keep_fp32))
-    keeps = [f"--keep-fp32 {' '.join(kept)}"] if kept else []
-    return [f"{head} {' '.join(dict.fromkeys(opts))}" for opts in (clips, keeps) if opts]
+    return [f"--keep-fp32 {' '.join(kept)}"] if kept else []
 
 
 # ----------------------------------------------------------------- ranking
@@ -309,30 +331,46 @@ def _is_graph_input(cmp: Comparison, r: dict[str, object]) -> bool:
 
 
 def _cause_of(run: _Run, row: int, r: dict[str, object], findings: list[Finding], replay: Replay | None) -> str:
-    """The cause class of a candidate (``vocabulary.CAUSE_CLASSES``)."""
+    """The cause class of a candidate (``vocabulary.CAUSE_CLASSES``): a graph input's, a row not
+    compared, the weightiest finding's, else what the node's own numbers say."""
     if _is_graph_input(run.cmp, r):
-        if any(f.cause == "quantisation" for f in findings):  # a fixed.sim's quantised input (SigmaStar)
-            return v.QUANTISATION
-        return v.LAYOUT if run.permutation(row) is not None else v.PREPROCESSING
+        return _input_cause(run, row, findings)
     if r["health"] == "error":
         return v.NOT_COMPARED
+    return _finding_cause(findings) or _node_cause(run, row, r, replay)
+
+
+def _input_cause(run: _Run, row: int, findings: list[Finding]) -> str:
+    """A differing graph input: quantised (a SigmaStar fixed.sim's input), a layout, or pre-processing."""
+    if any(f.cause == "quantisation" for f in findings):
+        return v.QUANTISATION
+    return v.LAYOUT if run.permutation(row) is not None else v.PREPROCESSING
+
+
+def _weightiest(findings: list[Finding]) -> Finding | None:
+    """The finding with the largest weight, None when no finding weighs anything."""
     weighty = [f for f in findings if f.weight > 0]
-    if weighty:
-        return FINDING_CLASS.get(max(weighty, key=lambda f: f.weight).cause, v.OPERATOR)
+    return max(weighty, key=lambda f: f.weight) if weighty else None
+
+
+def _finding_cause(findings: list[Finding]) -> str | None:
+    """The class of the weightiest finding's kind of evidence (None without weighty findings)."""
+    top = _weightiest(findings)
+    return FINDING_CLASS.get(top.cause, v.OPERATOR) if top else None
+
+
+def _node_cause(run: _Run, row: int, r: dict[str, object], replay: Replay | None) -> str:
+    """A node with no weighty finding: the first NaN/Inf, drift (a faithful replay, or where the
+    drift leaves the band), else its precision band's class."""
     if row == run.nan_row:
         return v.NAN_ORIGIN
-    if (replay is not None and replay.faithful) or (run.shape.kind == "drift" and run.shape.row == row):
+    if (replay is not None and replay.faithful) or run.shape.marks(row, "drift"):
         return v.DRIFT
-    return _band_cause(r["band"])
+    return _BAND_CAUSE.get(r["band"], v.OPERATOR)  # type: ignore[call-overload]
 
 
-def _band_cause(band: object) -> str:
-    """The class of an error a node introduces with no other evidence: its precision band's."""
-    if band in ("int8", "int16"):
-        return v.QUANTISATION
-    if band in ("fp16", "bf16"):
-        return v.PRECISION
-    return v.OPERATOR
+#: The class of an error a node introduces with no other evidence: its precision band's.
+_BAND_CAUSE = {"int8": v.QUANTISATION, "int16": v.QUANTISATION, "fp16": v.PRECISION, "bf16": v.PRECISION}
 
 
 def _error_words(err: float | None, infinite: str, missing: str) -> str:
@@ -349,12 +387,15 @@ def _origin_sentence(r: dict[str, object], c: dict[str, object], has_graph: bool
     if c["worst_input"] is None:
         return _no_input_sentence(c, here, has_graph)
     there = _error_words(c["worst_input_error"], "NaN/Inf", "n/a")  # type: ignore[arg-type]
-    growth = c["growth"]
-    grown = f", {growth:.3g}x its worst input's" if growth is not None and math.isfinite(growth) and growth > 1 else ""  # type: ignore[arg-type,operator]
     return (
         f"introduced here: worst input {display(str(c['worst_input']))!r} is {c['worst_input_health']} ({there}); "
-        f"this output is {r['health']} ({here}{grown})"
+        f"this output is {r['health']} ({here}{_grown(c['growth'])})"  # type: ignore[arg-type]
     )
+
+
+def _grown(growth: float | None) -> str:
+    """How many times its worst input's error a row's is, when it grew (else empty)."""
+    return f", {growth:.3g}x its worst input's" if growth is not None and math.isfinite(growth) and growth > 1 else ""
 
 
 def _no_input_sentence(c: dict[str, object], here: str, has_graph: bool) -> str:
@@ -369,32 +410,48 @@ def _candidate_rows(cmp: Comparison, classes: pl.DataFrame, opdebug: dict[str, l
     """Rows that may be root causes: introduced ones; the first divergent row when its inputs
     are unknown (a dump without graph facts still gets an answer); unhealthy rows whose target
     op has an Opdebug record."""
-    rows = set()
+    rows = _opdebug_rows(cmp, classes, opdebug)
     first = cmp.first_divergent()
     if first is not None and classes["origin"][first] == "unknown":
         rows.add(first)
-    if opdebug and cmp.pairing is not None:
-        for i, p in enumerate(cmp.pairing.pairs):
-            if p.target is not None and p.target.info.node_name in opdebug and (classes["level"][i] or 0) > 0:
-                rows.add(i)
     # An empty tensor holds no value that could be wrong: never a root cause (a `[0]` Resize roi).
     empty = [i for i, n in enumerate(cmp.frame["size"].to_list()) if n == 0]
     return ((pl.col("origin") == "introduced") | pl.col("row").is_in(sorted(rows))) & ~pl.col("row").is_in(empty)
 
 
+def _opdebug_rows(cmp: Comparison, classes: pl.DataFrame, opdebug: dict[str, list[object]]) -> set[int]:
+    """Unhealthy rows whose target op has an Opdebug record."""
+    if not opdebug or cmp.pairing is None:
+        return set()
+    ops = [p.target.info.node_name if p.target is not None else None for p in cmp.pairing.pairs]
+    levels = classes["level"].fill_null(0).to_list()
+    return {i for i, (op, level) in enumerate(zip(ops, levels)) if op in opdebug and level > 0}
+
+
 def _preliminary(c: dict[str, object], first: int | None, nan_row: int | None) -> float:
-    level = c["level"] or 0
-    score = 0.5 if level >= 2 else 0.25
-    growth = c["growth"]
-    if growth is None or (isinstance(growth, float) and math.isnan(growth)):
-        score += 0.05
-    elif math.isinf(growth) or growth > 1:
-        score += 0.15 * min(1.0, math.log10(max(growth, 1.0)) / 3) if math.isfinite(growth) else 0.15
+    """A candidate's score from its numbers: its level, how much it grew its input's error, and a
+    bonus for the first divergent row and for the first NaN/Inf."""
+    score = _level_score(c["level"]) + _growth_bonus(c["growth"])  # type: ignore[arg-type]
     if c["row"] == first:
         score += 0.1
     if c["row"] == nan_row:
         score += 0.1
     return score
+
+
+def _level_score(level: int | None) -> float:
+    """0.5 for a failing row (level 2 and up), else 0.25."""
+    return 0.5 if (level or 0) >= 2 else 0.25
+
+
+def _growth_bonus(growth: float | None) -> float:
+    """Up to 0.15 for an error grown over the worst input's (full from 1000x, or NaN/Inf), 0.05
+    when there is no growth to judge."""
+    if growth is None or math.isnan(growth):
+        return 0.05
+    if math.isinf(growth):
+        return 0.15
+    return 0.15 * min(1.0, math.log10(max(growth, 1.0)) / 3) if growth > 1 else 0.0
 
 
 @dataclass(frozen=True)
@@ -435,20 +492,14 @@ def diagnose(
     frame = cmp.frame
     counts = cmp.health_counts()
     healthy = not (counts.get("fail", 0) or counts.get("error", 0))
-    warnings = tuple(str(w) for w in cmp.meta.get("warnings", []) or [])  # type: ignore[union-attr]
+    warnings = _warnings(cmp)
     opdebug, overflow_lines = _opdebug_records(cmp)
     run = _prepare(cmp, graph, opdebug)
     ranked = _ranked_candidates(run, opdebug)
     run = replace(run, replays=_replays(run, ranked, progress) if replay else {})
-    causes: list[RootCause] = []
-    for k, (score, c) in enumerate(ranked):
-        cause, findings = _root_cause(run, k, score, c)
-        causes.append(cause)
-        overflow_lines += [f.text for f in findings if FINDING_CLASS.get(f.cause) == v.OVERFLOW and f.weight > 0]
-    causes = _one_drift(sorted(causes, key=lambda c: (-c.score, c.row)))
-    overflow_lines += _clamp_lines(run.ctx) + frame_range_findings(frame)
-    first = cmp.first_divergent()
-    first_info = _row_info(frame, run.classes, first) if first is not None else None
+    causes, overflow_found = _root_causes(run, ranked)
+    overflow_lines += overflow_found + _clamp_lines(run.ctx) + frame_range_findings(frame)
+    first_info = _first_info(cmp, run.classes)
     summary = _summary(cmp, causes, first_info, run.shape, warnings, healthy, counts)
     return Diagnosis(
         root_causes=tuple(causes[:limit]), first_divergent=first_info, summary=summary,
@@ -457,6 +508,28 @@ def diagnose(
         quantisation=_quantisation_losses(cmp, run.classes), warnings=warnings, edges_source=run.edges.source,
         healthy=healthy, counts=counts, replays=run.replays,
     )
+
+
+def _warnings(cmp: Comparison) -> tuple[str, ...]:
+    """The comparison's own warnings (pairing, shapes, dtypes)."""
+    return tuple(str(w) for w in cmp.meta.get("warnings", []) or [])  # type: ignore[union-attr]
+
+
+def _root_causes(run: _Run, ranked: list[tuple[float, dict[str, object]]]) -> tuple[list[RootCause], list[str]]:
+    """Every candidate as a root cause, best first (one drift entry), and the overflow findings they brought."""
+    causes: list[RootCause] = []
+    overflow: list[str] = []
+    for k, (score, c) in enumerate(ranked):
+        cause, findings = _root_cause(run, k, score, c)
+        causes.append(cause)
+        overflow += [f.text for f in findings if FINDING_CLASS.get(f.cause) == v.OVERFLOW and f.weight > 0]
+    return _one_drift(sorted(causes, key=lambda c: (-c.score, c.row))), overflow
+
+
+def _first_info(cmp: Comparison, classes: pl.DataFrame) -> dict[str, object] | None:
+    """The first divergent row in words (None when every row is healthy)."""
+    first = cmp.first_divergent()
+    return _row_info(cmp.frame, classes, first) if first is not None else None
 
 
 def _with_replays(classes: pl.DataFrame, replays: dict[int, Replay]) -> pl.DataFrame:
@@ -470,7 +543,7 @@ def _with_replays(classes: pl.DataFrame, replays: dict[int, Replay]) -> pl.DataF
 def _one_drift(causes: list[RootCause]) -> list[RootCause]:
     """Accumulated drift names no culprit: one entry for it (the earliest row), not one per layer."""
     drift = [c for c in causes if c.cause == v.DRIFT]
-    first = min(drift, key=lambda c: c.row) if drift else None
+    first = min(drift, key=lambda c: c.row, default=None)
     return [c for c in causes if c.cause != v.DRIFT or c is first]
 
 
@@ -517,13 +590,15 @@ def _permuted_inputs(run: _Run) -> list[int]:
     """Graph inputs fed in the model's shape but with their axes permuted: a layout mismatch even
     when the comparison, aligning the axes, finds the values equal (a tensor merely *stored* in
     another layout has another shape and is no fault)."""
-    frame = run.cmp.frame
-    rows = []
-    for row, r in enumerate(frame.select("name", "kind", "shape", "target_shape").iter_rows(named=True)):
-        if _is_graph_input(run.cmp, r) and r["shape"] is not None and r["shape"] == r["target_shape"]:
-            if run.permutation(row) is not None:
-                rows.append(row)
-    return rows
+    rows = run.cmp.frame.select("name", "kind", "shape", "target_shape").iter_rows(named=True)
+    return [row for row, r in enumerate(rows) if _permuted_input(run, row, r)]
+
+
+def _permuted_input(run: _Run, row: int, r: dict[str, object]) -> bool:
+    """A graph input of the model's shape whose target aligns with the golden only with its axes permuted."""
+    if not _is_graph_input(run.cmp, r) or r["shape"] is None:
+        return False
+    return r["shape"] == r["target_shape"] and run.permutation(row) is not None
 
 
 def _ranked_candidates(run: _Run, opdebug: dict[str, list[object]]) -> list[tuple[float, dict[str, object]]]:
@@ -541,9 +616,7 @@ def _root_cause(run: _Run, k: int, score: float, c: dict[str, object]) -> tuple[
     row = int(c["row"])  # type: ignore[call-overload]
     r = run.cmp.frame.row(row, named=True)
     replay = run.replays.get(row)
-    raw = check_row(run.ctx, row) if k < MAX_CHECKED and run.cmp.has_tensors else []
-    findings = [measured(f, replay, run.replayer, row, run.classes["error"][row], str(r["target_dtype"] or ""))
-                for f in raw]
+    findings = _findings(run, k, row, str(r["target_dtype"] or ""))
     cause = _cause_of(run, row, r, findings, replay)
     effect = _constant_row_effect(run, row, r) if r["kind"] == "constant" else cause_share(findings, replay, cause)
     commands = _commands(run, cause, r, findings)
@@ -555,6 +628,16 @@ def _root_cause(run: _Run, k: int, score: float, c: dict[str, object]) -> tuple[
         advice=_advice(run, cause, _detail(findings), commands), commands=tuple(commands),
         replay=replay, effect=effect,
     ), findings
+
+
+def _findings(run: _Run, k: int, row: int, dtype: str) -> list[Finding]:
+    """The checks' findings on the ``k``-th candidate (the :data:`MAX_CHECKED` strongest only, and only
+    with tensors to read), each with its effect measured by replay."""
+    if k >= MAX_CHECKED or not run.cmp.has_tensors:
+        return []
+    replay = run.replays.get(row)
+    error = run.classes["error"][row]
+    return [measured(f, replay, run.replayer, row, error, dtype) for f in check_row(run.ctx, row)]
 
 
 def _detail(findings: list[Finding]) -> str | None:
@@ -581,8 +664,8 @@ def _constant_row_effect(run: _Run, row: int, r: dict[str, object]) -> float | N
     """A differing constant's measured share of its unhealthy consumers' error."""
     if run.replayer is None:
         return None
-    levels, errors = run.classes["level"], run.classes["error"]
-    consumers = [(c, errors[c]) for c in consumers_of(run.ctx, row) if (levels[c] or 0) > 0]
+    levels, errors = run.classes["level"].fill_null(0), run.classes["error"]
+    consumers = [(c, errors[c]) for c in consumers_of(run.ctx, row) if levels[c] > 0]
     return constant_row_share(run.replayer, str(r["name"]), str(r["target_dtype"] or ""), consumers)
 
 
@@ -606,14 +689,18 @@ def _how_sentences(run: _Run, row: int, r: dict[str, object]) -> list[str]:
     if row in run.replays:
         evidence.append(run.replays[row].sentence())
     if row == run.nan_row:
-        evidence.append(
-            f"first NaN/Inf: the target has {r['nan_target'] or 0} NaN and {r['inf_target'] or 0} Inf here "
-            f"(golden {r['nan_golden'] or 0} NaN, {r['inf_golden'] or 0} Inf) while its inputs are finite"
-        )
-        evidence += _upstream_sentence(run, row)
-    if run.shape.kind in ("drift", "jump") and run.shape.row == row:
+        evidence += _nan_sentences(run, row, r)
+    if run.shape.marks(row, "drift", "jump"):
         evidence.append(run.shape.sentence(run.cmp.frame))
     return evidence
+
+
+def _nan_sentences(run: _Run, row: int, r: dict[str, object]) -> list[str]:
+    """The first NaN/Inf: the counts on both sides, and where the fault entered when the replay reproduces it."""
+    n = {k: r[k] or 0 for k in ("nan_target", "inf_target", "nan_golden", "inf_golden")}
+    return [f"first NaN/Inf: the target has {n['nan_target']} NaN and {n['inf_target']} Inf here "
+            f"(golden {n['nan_golden']} NaN, {n['inf_golden']} Inf) while its inputs are finite",
+            *_upstream_sentence(run, row)]
 
 
 def _upstream_sentence(run: _Run, row: int) -> list[str]:
@@ -639,11 +726,16 @@ def _commands(run: _Run, cause: str, r: dict[str, object], findings: list[Findin
     """``dumpscope patch`` commands for the fixes the findings (and the cause) suggest; keeping a
     node in fp32 only for a target that runs in a reduced float type."""
     fixes = [fx for f in findings if f.weight > 0 for fx in f.fixes]
-    if cause in (v.PRECISION, v.NAN_ORIGIN) and r["band"] in ("fp16", "bf16") and r["node_name"]:
+    if _keeps_fp32(cause, r):
         fixes.append(PatchAction(str(r["node_name"]), keep_fp32=True))
     if not run.kind.reduced_float:
         fixes = [fx for fx in fixes if not fx.keep_fp32]
     return patch_commands(fixes, run.model, run.nodes) if fixes else []
+
+
+def _keeps_fp32(cause: str, r: dict[str, object]) -> bool:
+    """A precision loss or NaN origin in a reduced float band, at a named node: keeping it in fp32 may fix it."""
+    return cause in (v.PRECISION, v.NAN_ORIGIN) and r["band"] in ("fp16", "bf16") and bool(r["node_name"])
 
 
 def _advice(run: _Run, cause: str, detail: str | None, commands: list[str]) -> str:
@@ -698,43 +790,49 @@ def _row_info(frame: pl.DataFrame, classes: pl.DataFrame, row: int) -> dict[str,
 def _quantisation_losses(cmp: Comparison, classes: pl.DataFrame, top: int = 5) -> tuple[dict[str, object], ...]:
     """Quantised layers ranked by the SQNR they lose against their worst input (dB); only
     layers losing at least :data:`MIN_LOSS_DB`, or unhealthy ones."""
-    frame = cmp.frame
-    q = frame.select(
-        pl.int_range(pl.len(), dtype=pl.Int64).alias("row"), "sqnr_db", "band", "status", "kind"
-    ).with_columns(classes["worst_input_row"])
+    q = cmp.frame.select("sqnr_db", "band", "status", "kind").with_columns(classes["worst_input_row"])
     sqnr = q["sqnr_db"].to_numpy().astype(np.float64)
-    worst = q["worst_input_row"].to_numpy()
     # fill_null: a frame imported or reopened from elsewhere may lack these columns' values
     mask = ((q["band"] == "int8") & (q["status"] == "computed") & (q["kind"] == "activation")).fill_null(False).to_numpy()
     mask &= np.isfinite(sqnr)
     if not mask.any():
         return ()
-    has_in = ~np.isnan(worst.astype(np.float64))
-    in_sqnr = np.full(sqnr.shape, np.nan)
-    idx = worst[has_in].astype(np.int64)
-    in_sqnr[has_in] = sqnr[idx]
-    lost = np.full(sqnr.shape, np.nan)
-    both = np.isfinite(in_sqnr) & np.isfinite(sqnr)  # an infinite SQNR (exact input) loses nothing measurable
-    lost[both] = in_sqnr[both] - sqnr[both]
+    lost = _sqnr_lost(sqnr, q["worst_input_row"].to_numpy())
     level = classes["level"].fill_null(0).to_numpy()
     rows = np.flatnonzero(mask & ((lost >= MIN_LOSS_DB) | ((lost > 0) & (level > 0))))
     rows = rows[np.argsort(-lost[rows], kind="stable")][:top]
-    out = []
-    for row in rows:
-        r = frame.row(int(row), named=True)
-        params = quant_params(cmp, int(row))
-        out.append({
-            "row": int(row), "name": display(str(r["name"])), "node_name": r["node_name"], "op_type": r["op_type"],
-            "sqnr_db": float(sqnr[row]), "sqnr_lost_db": float(lost[row]),
-            "golden_min": r["min_golden"], "golden_max": r["max_golden"],
-            "scale": params[0] if params else None, "zero_point": params[1] if params else None,
-            # Bad metrics *and* a range wider than 20 still in 8 bits: the layer needs INT16.
-            "int16_advised": bool(
-                level[row] > 0 and r["min_golden"] is not None and r["max_golden"] is not None
-                and r["max_golden"] - r["min_golden"] > WIDE_RANGE
-            ),
-        })
-    return tuple(out)
+    return tuple(_quantisation_loss(cmp, int(row), sqnr, lost, level) for row in rows)
+
+
+def _sqnr_lost(sqnr: np.ndarray, worst: np.ndarray) -> np.ndarray:
+    """Per row, the SQNR (dB) lost against its worst input's; NaN without an input or a finite pair
+    (an infinite SQNR, an exact input, loses nothing measurable)."""
+    has_in = ~np.isnan(worst.astype(np.float64))
+    in_sqnr = np.full(sqnr.shape, np.nan)
+    in_sqnr[has_in] = sqnr[worst[has_in].astype(np.int64)]
+    lost = np.full(sqnr.shape, np.nan)
+    both = np.isfinite(in_sqnr) & np.isfinite(sqnr)
+    lost[both] = in_sqnr[both] - sqnr[both]
+    return lost
+
+
+def _quantisation_loss(cmp: Comparison, row: int, sqnr: np.ndarray, lost: np.ndarray,
+                       level: np.ndarray) -> dict[str, object]:
+    """One quantised layer's entry: its SQNR and loss, golden range, quantisation parameters."""
+    r = cmp.frame.row(row, named=True)
+    scale, zero_point, _ = quant_params(cmp, row) or (None, None, None)
+    return {
+        "row": row, "name": display(str(r["name"])), "node_name": r["node_name"], "op_type": r["op_type"],
+        "sqnr_db": float(sqnr[row]), "sqnr_lost_db": float(lost[row]),
+        "golden_min": r["min_golden"], "golden_max": r["max_golden"],
+        "scale": scale, "zero_point": zero_point, "int16_advised": _int16_advised(level[row] > 0, r),
+    }
+
+
+def _int16_advised(unhealthy: bool, r: dict[str, object]) -> bool:
+    """Bad metrics *and* a golden range wider than :data:`WIDE_RANGE` still in 8 bits: the layer needs INT16."""
+    lo, hi = r["min_golden"], r["max_golden"]
+    return bool(unhealthy and lo is not None and hi is not None and hi - lo > WIDE_RANGE)  # type: ignore[operator]
 
 
 def _top_sentence(top: RootCause) -> str:
@@ -745,17 +843,21 @@ def _top_sentence(top: RootCause) -> str:
     return f"Most likely root cause: {display(top.name)!r} ({top.op_type or '?'}), {top.label}."
 
 
+def _health_sentence(cmp: Comparison, healthy: bool, counts: dict[str, int]) -> str:
+    """The summary's verdict: healthy (with its warnings), or how many rows fail."""
+    if healthy:
+        warn = counts.get("warn", 0)
+        return "Healthy: every compared tensor is within its band" + (f" ({warn} warn)" if warn else "") + "."
+    bad = sum(counts.get(h, 0) for h in ("fail", "error"))
+    return f"Unhealthy: {bad} of {cmp.frame.height} rows fail or could not be compared."
+
+
 def _summary(
     cmp: Comparison, causes: list[RootCause], first: dict[str, object] | None, shape: Trend,
     warnings: tuple[str, ...], healthy: bool, counts: dict[str, int],
 ) -> str:
     parts = [w for w in warnings if "differs between golden and target" in w]
-    bad = sum(counts.get(h, 0) for h in ("fail", "error"))
-    if healthy:
-        warn = counts.get("warn", 0)
-        parts.append("Healthy: every compared tensor is within its band" + (f" ({warn} warn)" if warn else "") + ".")
-    else:
-        parts.append(f"Unhealthy: {bad} of {cmp.frame.height} rows fail or could not be compared.")
+    parts.append(_health_sentence(cmp, healthy, counts))
     if first is not None:
         parts.append(
             f"First divergent: #{first['index']} {first['name']!r} ({first['op_type'] or '?'}), {first['origin']}."

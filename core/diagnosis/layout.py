@@ -9,6 +9,7 @@ order (at most 720 for six axes; inputs are small and read once).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import permutations
 
 import numpy as np
@@ -23,31 +24,53 @@ MAX_AXES = 6
 def aligning_permutation(golden: np.ndarray, target: np.ndarray) -> tuple[int, ...] | None:
     """A non-identity axis order ``p`` with ``target.transpose(p)`` equal to ``golden``
     (NaN equal to NaN, float32 rounding tolerated), else None."""
-    if golden.size != target.size or golden.ndim != target.ndim or not 1 < golden.ndim <= MAX_AXES:
+    if not _searchable(golden, target):
         return None
     g = np.asarray(golden, dtype=np.float64)
     t = np.asarray(target, dtype=np.float64)
-    identity = tuple(range(g.ndim))
-    if g.shape == t.shape and np.allclose(t, g, rtol=1e-6, atol=0.0, equal_nan=True):
+    if g.shape == t.shape and _equal(t, g):
         return None  # already aligned: a permutation that also fits is a symmetry, not a layout
-    for p in permutations(identity):
-        if p == identity or tuple(t.shape[i] for i in p) != g.shape:
-            continue
-        if np.allclose(t.transpose(p), g, rtol=1e-6, atol=0.0, equal_nan=True):
-            return p
-    return None
+    return next((p for p in _reorders(t.shape, g.shape) if _equal(t.transpose(p), g)), None)
+
+
+def _searchable(golden: np.ndarray, target: np.ndarray) -> bool:
+    """Same size and number of axes, 2 to :data:`MAX_AXES` of them."""
+    return golden.size == target.size and golden.ndim == target.ndim and 1 < golden.ndim <= MAX_AXES
+
+
+def _equal(a: np.ndarray, b: np.ndarray) -> bool:
+    """Equal up to float32 rounding, NaN equal to NaN."""
+    return bool(np.allclose(a, b, rtol=1e-6, atol=0.0, equal_nan=True))
+
+
+def _reorders(have: tuple[int, ...], want: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+    """The non-identity axis orders turning shape ``have`` into ``want`` (lazily, in lexical order)."""
+    identity = tuple(range(len(have)))
+    return (p for p in permutations(identity) if p != identity and tuple(have[i] for i in p) == want)
 
 
 def input_permutation(cmp: Comparison, row: int) -> tuple[int, ...] | None:
-    """The axis order that aligns row ``row``'s target with its golden tensor, if one exists."""
-    if "permutation" in cmp.frame.columns:
-        known = cmp.frame["permutation"][row]
-        if known is not None and len(known):
-            return tuple(int(i) for i in known)
+    """The axis order that aligns row ``row``'s target with its golden tensor, if one exists: the
+    comparison's when it found one, else searched on the tensors."""
+    known = _known_permutation(cmp, row)
+    if known is not None:
+        return known
+    pair = _loaded_pair(cmp, row)
+    return aligning_permutation(*pair) if pair is not None else None
+
+
+def _known_permutation(cmp: Comparison, row: int) -> tuple[int, ...] | None:
+    """The permutation the comparison recorded for ``row`` (None when it recorded none)."""
+    known = cmp.frame["permutation"][row] if "permutation" in cmp.frame.columns else None
+    return tuple(int(i) for i in known) if known is not None and len(known) else None
+
+
+def _loaded_pair(cmp: Comparison, row: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """Row ``row``'s golden and target tensors, None when either is missing or unreadable."""
     try:
         golden, target = cmp.load_pair(row)
     except (TensorReadError, IndexError, AssertionError):
         return None
     if golden is None or target is None:
         return None
-    return aligning_permutation(np.asarray(golden), np.asarray(target))
+    return np.asarray(golden), np.asarray(target)

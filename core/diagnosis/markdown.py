@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from dumpscope.core.diagnosis.engine import Diagnosis
+from dumpscope.core.diagnosis.engine import Diagnosis, RootCause
 from dumpscope.core.names import display
 from dumpscope.core.report.writers import relative_path, worst_rows
 from dumpscope.core.comparison.result import Comparison
@@ -16,11 +16,17 @@ def _md(text: object) -> str:
 
 
 def _metric(v: object) -> str:
+    """A metric cell: empty for None, floats to 6 significant digits."""
     if v is None:
         return ""
-    if isinstance(v, float):
-        return "NaN" if math.isnan(v) else ("inf" if math.isinf(v) else f"{v:.6g}")
-    return str(v)
+    return _float_cell(v) if isinstance(v, float) else str(v)
+
+
+def _float_cell(v: float) -> str:
+    """A float to 6 significant digits; ``NaN``, and ``inf`` for either infinity."""
+    if math.isnan(v):
+        return "NaN"
+    return "inf" if math.isinf(v) else f"{v:.6g}"
 
 
 def markdown(cmp: Comparison, diag: Diagnosis, command: str | None = None, worst: int = 10,
@@ -55,16 +61,19 @@ def _root_causes(diag: Diagnosis) -> list[str]:
     lines = ["## Root causes", ""]
     if not diag.root_causes:
         lines += ["No node introduces an error." if diag.healthy else "No candidate found (no input edges known).", ""]
-    for k, c in enumerate(diag.root_causes, 1):
-        lines.append(
-            f"### {k}. `{_md(c.name)}` ({c.op_type or '?'}, node `{_md(c.node_name or '?')}`, #{c.index}) - "
-            f"{c.cause}, score {c.score:.2f}"
-        )
-        lines.append("")
-        lines += [f"- {_md(e)}" for e in c.evidence]
-        lines += ["", f"**Advice:** {_md(c.advice.split(' Patch and verify:')[0])}", ""]
-        if c.commands:
-            lines += ["```"] + list(c.commands) + ["```", ""]
+    return lines + [line for k, c in enumerate(diag.root_causes, 1) for line in _cause_lines(k, c)]
+
+
+def _cause_lines(k: int, c: RootCause) -> list[str]:
+    """The ``k``-th root cause: its heading, evidence, advice and patch commands."""
+    lines = [
+        f"### {k}. `{_md(c.name)}` ({c.op_type or '?'}, node `{_md(c.node_name or '?')}`, #{c.index}) - "
+        f"{c.cause}, score {c.score:.2f}", "",
+    ]
+    lines += [f"- {_md(e)}" for e in c.evidence]
+    lines += ["", f"**Advice:** {_md(c.advice.split(' Patch and verify:')[0])}", ""]
+    if c.commands:
+        lines += ["```"] + list(c.commands) + ["```", ""]
     return lines
 
 
@@ -89,13 +98,14 @@ def _worst(cmp: Comparison, diag: Diagnosis, worst: int) -> list[str]:
     lines = [f"## Worst rows (up to {worst})", "",
              "| # | name | op | health | origin | cosine | rel. distance | NaN/Inf (t) |",
              "|---|---|---|---|---|---|---|---|"]
-    for r in bad.iter_rows(named=True):
-        lines.append(
-            f"| {r['index']} | `{_md(r['name'])}` | {r['op_type'] or ''} | {r['health']} | {origin[r['_row']]} | "
+    return lines + [_worst_row(r, origin[r["_row"]]) for r in bad.iter_rows(named=True)] + [""]
+
+
+def _worst_row(r: dict[str, object], origin: str) -> str:
+    """One table row of the worst rows."""
+    return (f"| {r['index']} | `{_md(r['name'])}` | {r['op_type'] or ''} | {r['health']} | {origin} | "
             f"{_metric(r['cosine_similarity'])} | {_metric(r['relative_euclidean_distance'])} | "
-            f"{r['nan_target'] or 0}/{r['inf_target'] or 0} |"
-        )
-    return lines + [""]
+            f"{r['nan_target'] or 0}/{r['inf_target'] or 0} |")
 
 
 def _overflow(diag: Diagnosis) -> list[str]:
@@ -109,13 +119,14 @@ def _quantisation(diag: Diagnosis) -> list[str]:
         return []
     lines = ["## Quantisation loss", "", "| # | name | op | SQNR dB | lost dB | golden range | scale | INT16? |",
              "|---|---|---|---|---|---|---|---|"]
-    for q in diag.quantisation:
-        lines.append(
-            f"| {q['row']} | `{_md(q['name'])}` | {q['op_type'] or ''} | {_metric(q['sqnr_db'])} | "
+    return lines + [_quantisation_row(q) for q in diag.quantisation] + [""]
+
+
+def _quantisation_row(q: dict[str, object]) -> str:
+    """One table row of the quantisation losses."""
+    return (f"| {q['row']} | `{_md(q['name'])}` | {q['op_type'] or ''} | {_metric(q['sqnr_db'])} | "
             f"{_metric(q['sqnr_lost_db'])} | [{_metric(q['golden_min'])}, {_metric(q['golden_max'])}] | "
-            f"{_metric(q['scale'])} | {'yes' if q['int16_advised'] else ''} |"
-        )
-    return lines + [""]
+            f"{_metric(q['scale'])} | {'yes' if q['int16_advised'] else ''} |")
 
 
 def _unmatched(cmp: Comparison) -> list[str]:

@@ -5,7 +5,9 @@ model (with its constants: initializers and ``Constant`` nodes) and run alone in
 onnxruntime on the **target's** input tensors with the **golden** weights -- RKNN's
 "single" mode, without a board.  A fused target op is replayed as the original
 subgraph it replaces.  The replay runs in float64 where every op of the subgraph allows
-it, else in float32.
+it, else in float32.  A dump of several runs of a one-run model names each run's tensors
+with a prefix (the streaming demo's ``frame5/attn/exp:0``): such a row is the model's
+``attn/exp:0``, replayed on that run's own dumped inputs (``frame5/...``), never another run's.
 
 * the replay matches the target's output: the node computed faithfully what it was
   fed; its error is inherited (or amplified) from upstream -- ``faithful``;
@@ -33,7 +35,7 @@ import onnx
 from onnx import helper, numpy_helper
 
 from dumpscope.core.comparison.result import Comparison
-from dumpscope.core.dumps import TensorReadError
+from dumpscope.core.dumps import TensorReadError, TensorRef
 
 #: Suspect rows replayed at most per diagnosis, and the time budget (seconds) for all of them.
 MAX_REPLAYS = 16
@@ -43,6 +45,7 @@ DIFFERS_SHARE = 0.5
 #: Relative differences below this are rounding, whatever the row's error.
 ROUNDING = 1e-5
 _FLOAT = frozenset({"float16", "float32", "float64", "bfloat16"})
+_CASTABLE = _FLOAT - {"bfloat16"}
 #: Differences at most this large (absolute, by the target's dtype: two units in the last place
 #: next to 1.0) are rounding, however small the values (a saturated Sigmoid's outputs near 1e-6).
 ABS_FLOOR: dict[str, float] = {"float32": 2 * 2.0**-23, "float16": 2 * 2.0**-10, "bfloat16": 2 * 2.0**-7}
@@ -83,9 +86,9 @@ class Replay:
 
     def sentence(self) -> str:
         """One line of evidence (also what the tensor pane shows)."""
-        what = f"{len(self.nodes)} original nodes" if len(self.nodes) > 1 else (repr(self.nodes[0]) if self.nodes else "?")
         if self.verdict == "not replayed":
-            return f"replay of {what}: not replayed ({self.note})" if self.nodes else f"not replayed: {self.note}"
+            return f"replay of {self._what()}: not replayed ({self.note})" if self.nodes else f"not replayed: {self.note}"
+        what = self._what()
         numbers = f"target vs replay {_num(self.vs_target)}, target vs golden {_num(self.target_error)}"
         if self.faithful:
             return (f"replay ({self.precision}, target inputs, golden weights) of {what} matches the target "
@@ -93,6 +96,12 @@ class Replay:
         return (f"replay ({self.precision}, target inputs, golden weights) of {what} does not match the target "
                 f"({numbers}): the target's implementation differs, the error is introduced here"
                 + self._constants_clause())
+
+    def _what(self) -> str:
+        """The node(s) replayed, in words."""
+        if len(self.nodes) > 1:
+            return f"{len(self.nodes)} original nodes"
+        return repr(self.nodes[0]) if self.nodes else "?"
 
     def _constants_clause(self) -> str:
         """What the replay with the target's own constants says (empty when there was none)."""
@@ -120,16 +129,28 @@ def _num(v: float | None) -> str:
 def rel_error(ref: np.ndarray, x: np.ndarray) -> float:
     """``||x - ref|| / ||ref||`` in float64 over positions finite on both sides; ``inf`` when
     NaN/Inf sit at different positions (or differ in sign); 0 for two equal empty tensors."""
+    pair = _finite_pair(ref, x)
+    if pair is None:
+        return math.inf
+    a, b = pair
+    return _ratio(float(np.sqrt(np.sum((a - b) ** 2))), float(np.sqrt(np.sum(a * a))))
+
+
+def _finite_pair(ref: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Both tensors flat in float64 at their finite positions; None when the sizes differ or NaN/Inf
+    sit at different positions (or differ in sign)."""
     a = np.asarray(ref, dtype=np.float64).reshape(-1)
     b = np.asarray(x, dtype=np.float64).reshape(-1)
     if a.size != b.size:
-        return math.inf
+        return None
     fa, fb = np.isfinite(a), np.isfinite(b)
     if not np.array_equal(fa, fb) or not np.array_equal(a[~fa], b[~fb], equal_nan=True):
-        return math.inf
-    a, b = a[fa], b[fb]
-    diff = float(np.sqrt(np.sum((a - b) ** 2)))
-    norm = float(np.sqrt(np.sum(a * a)))
+        return None
+    return a[fa], b[fb]
+
+
+def _ratio(diff: float, norm: float) -> float:
+    """``diff / norm``; 0 for 0/0 and inf for a difference from a zero reference."""
     if norm == 0.0:
         return 0.0 if diff == 0.0 else math.inf
     return diff / norm
@@ -145,9 +166,14 @@ def worst_rel_error(ref: np.ndarray, x: np.ndarray) -> float:
     on its own: whole-tensor norms hide its damage)."""
     whole = rel_error(ref, x)
     a, b = np.asarray(ref), np.asarray(x)
-    if a.shape != b.shape or a.ndim < 2 or not 2 <= a.shape[1] <= MAX_SLICES or math.isinf(whole):
+    if math.isinf(whole) or not _sliceable(a, b):
         return whole
     return max([whole, *(rel_error(np.take(a, k, axis=1), np.take(b, k, axis=1)) for k in range(a.shape[1]))])
+
+
+def _sliceable(a: np.ndarray, b: np.ndarray) -> bool:
+    """Two tensors of one shape with 2 to :data:`MAX_SLICES` channel slices along axis 1."""
+    return a.shape == b.shape and a.ndim >= 2 and 2 <= a.shape[1] <= MAX_SLICES
 
 
 # ------------------------------------------------------------------ the model
@@ -169,14 +195,17 @@ class ModelSource:
         if self._proto is None:
             self._proto = onnx.load_model(str(self.path), load_external_data=False)
         if not self._by_output:
-            graph = self._proto.graph
-            self._inits = {t.name: t for t in graph.initializer}
-            for node in graph.node:
-                self._by_name.setdefault(node.name, node)
-                self._by_output.update({o: node for o in node.output if o})
-            for vi in (*graph.input, *graph.value_info, *graph.output):
-                self._value_types[vi.name] = vi.type.tensor_type.elem_type
+            self._index(self._proto.graph)
         return self._proto
+
+    def _index(self, graph: onnx.GraphProto) -> None:
+        """Nodes by name and by output, initializers and value types, read once."""
+        self._inits = {t.name: t for t in graph.initializer}
+        for node in graph.node:
+            self._by_name.setdefault(node.name, node)
+            self._by_output.update({o: node for o in node.output if o})
+        for vi in (*graph.input, *graph.value_info, *graph.output):
+            self._value_types[vi.name] = vi.type.tensor_type.elem_type
 
     def producer(self, tensor: str) -> onnx.NodeProto | None:
         self.proto()
@@ -189,6 +218,18 @@ class ModelSource:
     def initializer(self, name: str) -> onnx.TensorProto | None:
         self.proto()
         return self._inits.get(name)
+
+    def is_constant(self, name: str) -> bool:
+        """An initializer or the output of a ``Constant`` node."""
+        return self.initializer(name) is not None or self.constant_node(name) is not None
+
+    def run_prefix(self, name: str) -> tuple[str, str]:
+        """``name`` as (run prefix, model tensor): a dump of several runs of the model prefixes each
+        run's tensors (the streaming demo's ``frame5/``); the model tensor is the longest tail after a
+        ``/`` that a node of the model produces ("" and ``name`` when no tail is)."""
+        if self.producer(name) is not None:
+            return "", name
+        return _split_tail(name, lambda tail: self.producer(tail) is not None) or ("", name)
 
     def constant_node(self, name: str) -> onnx.NodeProto | None:
         node = self.producer(name)
@@ -211,8 +252,25 @@ def model_source(cmp: Comparison) -> ModelSource | None:
     path = cmp.meta.get("model")
     if not path or not Path(str(path)).is_file() or not cmp.has_tensors:
         return None
-    facts = cmp.model_facts
-    return ModelSource(Path(str(path)), facts.proto if facts is not None else None)
+    return ModelSource(Path(str(path)), getattr(cmp.model_facts, "proto", None))
+
+
+def _split_tail(name: str, known: Callable[[str], bool]) -> tuple[str, str] | None:
+    """(prefix, tail) for the longest tail of ``name`` after a ``/`` that is ``known``, else None."""
+    parts = name.split("/")
+    for k in range(1, len(parts)):
+        if known(tail := "/".join(parts[k:])):
+            return "/".join(parts[:k]) + "/", tail
+    return None
+
+
+def model_tail(name: str, known: frozenset[str]) -> str:
+    """The model's name for a dumped one: exact, else the longest name in ``known`` that it ends
+    with after a ``/`` (dumps of several runs prefix names, e.g. ``frame5/``), else ``name``."""
+    if name in known:
+        return name
+    found = _split_tail(name, known.__contains__)
+    return found[1] if found else name
 
 
 # ------------------------------------------------------------------ one-node models
@@ -254,10 +312,15 @@ def _constants(src: ModelSource, nodes: Sequence[onnx.NodeProto], feeds: Mapping
                consts: Mapping[str, np.ndarray]) -> tuple[list[onnx.NodeProto], dict[str, np.ndarray]]:
     """The ``Constant`` nodes to copy and the initializer values (``consts`` overriding) ``nodes`` read."""
     wanted = [n for n in _subgraph_inputs(nodes) if n not in feeds]
-    values = {n: value for n in wanted if src.initializer(n) is not None and (value := src.constant_value(n)) is not None}
+    values = _initializer_values(src, wanted)
     values.update(consts)
     kept = [c for n in wanted if n not in values and (c := src.constant_node(n)) is not None]
     return kept, values
+
+
+def _initializer_values(src: ModelSource, names: Iterable[str]) -> dict[str, np.ndarray]:
+    """The golden values of those of ``names`` that are initializers."""
+    return {n: value for n in names if src.initializer(n) is not None and (value := src.constant_value(n)) is not None}
 
 
 def run_nodes(src: ModelSource, nodes: Sequence[onnx.NodeProto], feeds: Mapping[str, np.ndarray],
@@ -269,12 +332,18 @@ def run_nodes(src: ModelSource, nodes: Sequence[onnx.NodeProto], feeds: Mapping[
     failure: Exception | None = None
     for wide in (True, False):
         try:
-            model = _model(proto, [*kept, *nodes], _widen(feeds, wide), [output], _widen(values, wide))
-            out = _session(model).run([output], _widen(feeds, wide))[0]  # type: ignore[attr-defined]
-            return np.asarray(out), "float64" if wide else "float32"
+            return _run_once(proto, [*kept, *nodes], feeds, output, values, wide)
         except Exception as exc:  # noqa: BLE001 - onnxruntime's pybind errors have no common base
             failure = exc
     raise RuntimeError(str(failure).splitlines()[0][:200] if failure else "replay failed")
+
+
+def _run_once(proto: onnx.ModelProto, nodes: Sequence[onnx.NodeProto], feeds: Mapping[str, np.ndarray],
+              output: str, values: Mapping[str, np.ndarray], wide: bool) -> tuple[np.ndarray, str]:
+    """One session over ``nodes``: in float64 when ``wide``, else as fed; its output and precision."""
+    model = _model(proto, nodes, _widen(feeds, wide), [output], _widen(values, wide))
+    out = _session(model).run([output], _widen(feeds, wide))[0]  # type: ignore[attr-defined]
+    return np.asarray(out), "float64" if wide else "float32"
 
 
 # ------------------------------------------------------------------ feeds from the dumps
@@ -289,9 +358,8 @@ class _Tensors:
         assert cmp.pairing is not None
         for i, p in enumerate(cmp.pairing.pairs):
             self.rows.setdefault(str(cmp.frame["name"][i]), i)
-            for ref in (p.golden, p.target):
-                if ref is not None:
-                    self.rows.setdefault(ref.name, i)
+            for name in [ref.name for ref in (p.golden, p.target) if ref is not None]:
+                self.rows.setdefault(name, i)
 
     def load(self, name: str, side: str) -> np.ndarray | None:
         """The ``side`` tensor of model tensor ``name`` in the golden dtype and shape, else None."""
@@ -300,10 +368,7 @@ class _Tensors:
 
     def load_row(self, row: int, side: str) -> np.ndarray | None:
         """The ``side`` tensor of frame row ``row`` in the golden dtype and shape, else None."""
-        if self.cmp.pairing is None:
-            return None
-        pair = self.cmp.pairing.pairs[row]
-        ref = pair.golden if side == "golden" else pair.target
+        ref = self._ref(row, side)
         if ref is None:
             return None
         try:
@@ -313,14 +378,28 @@ class _Tensors:
         return _as_golden(data, self.cmp.frame["dtype"][row], self.cmp.frame["shape"][row])
 
 
+    def _ref(self, row: int, side: str) -> TensorRef | None:
+        """The ``side`` tensor reference of frame row ``row`` (None without a pairing or partner)."""
+        if self.cmp.pairing is None:
+            return None
+        pair = self.cmp.pairing.pairs[row]
+        return pair.golden if side == "golden" else pair.target
+
+
 def _as_golden(data: np.ndarray, dtype: str | None, shape: Sequence[int] | None) -> np.ndarray | None:
     """A target tensor cast to the golden dtype and, when stored in another layout, its shape."""
-    if dtype in _FLOAT and data.dtype.name in _FLOAT and dtype != data.dtype.name and dtype != "bfloat16":
-        data = data.astype(dtype)
+    data = _float_cast(data, dtype)
     if shape is None or tuple(data.shape) == tuple(shape):
         return data
     perm = _shape_permutation(tuple(data.shape), tuple(shape))
     return np.ascontiguousarray(data.transpose(perm)) if perm is not None else None
+
+
+def _float_cast(data: np.ndarray, dtype: str | None) -> np.ndarray:
+    """A float tensor in the float ``dtype`` (not bfloat16, which numpy cannot name); others as they are."""
+    if dtype in _CASTABLE and data.dtype.name in _FLOAT:
+        return data.astype(dtype, copy=False)
+    return data
 
 
 def _shape_permutation(have: tuple[int, ...], want: tuple[int, ...]) -> tuple[int, ...] | None:
@@ -328,8 +407,18 @@ def _shape_permutation(have: tuple[int, ...], want: tuple[int, ...]) -> tuple[in
     up to equal sides (NHWC-stored files: the last axis moves back to 1)."""
     if len(have) != len(want) or sorted(have) != sorted(want):
         return None
-    if len(have) == 4 and (have[0], have[3], have[1], have[2]) == want:
+    if _nhwc(have, want):
         return (0, 3, 1, 2)
+    return _first_fit(have, want)
+
+
+def _nhwc(have: tuple[int, ...], want: tuple[int, ...]) -> bool:
+    """``have`` is ``want`` (NCHW) stored channels-last."""
+    return len(have) == 4 and (have[0], have[3], have[1], have[2]) == want
+
+
+def _first_fit(have: tuple[int, ...], want: tuple[int, ...]) -> tuple[int, ...]:
+    """Each wanted side taken from the first unused axis of that size (``have`` is a permutation of ``want``)."""
     perm: list[int] = []
     for size in want:
         perm.append(next(i for i, s in enumerate(have) if s == size and i not in perm))
@@ -337,6 +426,17 @@ def _shape_permutation(have: tuple[int, ...], want: tuple[int, ...]) -> tuple[in
 
 
 # ------------------------------------------------------------------ replaying rows
+
+
+@dataclass(frozen=True)
+class Found:
+    """The golden node(s) a row's tensor comes from."""
+
+    nodes: list[onnx.NodeProto]
+    output: str
+    """The tensor's name in the model."""
+    prefix: str = ""
+    """The run prefix of the row's name in the dump (``frame5/``), "" for a one-run dump."""
 
 
 @dataclass
@@ -354,32 +454,38 @@ class Replayer:
             self._tensors = _Tensors(self.cmp)
         return self._tensors
 
-    def nodes_of(self, row: int) -> tuple[list[onnx.NodeProto], str] | str:
-        """The golden node(s) producing ``row``'s tensor and that tensor's name, or why not."""
+    def nodes_of(self, row: int) -> Found | str:
+        """The golden node(s) producing ``row``'s tensor, that tensor's model name and the row's run
+        prefix, or why not."""
         name = str(self.cmp.frame["name"][row])
-        node = self.src.producer(name)
+        prefix, tensor = self.src.run_prefix(name)
+        node = self.src.producer(tensor)
         if node is None:
             return f"{name!r} is not a node output of the model"
-        target_op = self._target_op(row)
-        originals = self.fused.get(target_op)[0] if target_op in self.fused else ()
+        return Found(self._fused_group(row, tensor) or [node], tensor, prefix)
+
+    def _fused_group(self, row: int, tensor: str) -> list[onnx.NodeProto]:
+        """The original nodes a fused target op replaces, when they produce ``tensor`` (else empty)."""
+        originals = self.fused.get(self._target_op(row), ((),))[0]  # type: ignore[arg-type]
         group = [n for n in (self.src.node(o) for o in originals) if n is not None]
-        if len(group) > 1 and any(name in n.output for n in group):
-            return _topological(group, self.src.proto().graph.node), name
-        return [node], name
+        if len(group) > 1 and any(tensor in n.output for n in group):
+            return _topological(group, self.src.proto().graph.node)
+        return []
 
     def _target_op(self, row: int) -> str | None:
         pair = self.cmp.pairing.pairs[row] if self.cmp.pairing is not None else None
         return pair.target.info.node_name if pair is not None and pair.target is not None else None
 
-    def feeds(self, nodes: Sequence[onnx.NodeProto], side: str) -> dict[str, np.ndarray] | str:
-        """The flowing inputs of ``nodes`` from the ``side`` dump, or which one is missing."""
+    def feeds(self, nodes: Sequence[onnx.NodeProto], side: str, prefix: str = "") -> dict[str, np.ndarray] | str:
+        """The flowing inputs of ``nodes`` from the ``side`` dump (the run ``prefix``'s tensors), or
+        which one is missing."""
         feeds: dict[str, np.ndarray] = {}
         for name in _subgraph_inputs(nodes):
-            if self.src.initializer(name) is not None or self.src.constant_node(name) is not None:
+            if self.src.is_constant(name):
                 continue
-            data = self.tensors.load(name, side)
+            data = self.tensors.load(prefix + name, side)
             if data is None:
-                return f"input {name!r} is not in the {side} dump (or not in its shape)"
+                return f"input {prefix + name!r} is not in the {side} dump (or not in its shape)"
             feeds[name] = data
         return feeds
 
@@ -389,39 +495,57 @@ class Replayer:
         found = self.nodes_of(row)
         if isinstance(found, str):
             return Replay(row, (), "not replayed", note=found)
-        nodes, output = found
-        names = tuple(n.name or n.op_type for n in nodes)
+        names = tuple(n.name or n.op_type for n in found.nodes)
         try:
-            return self._compare(row, nodes, output, names, start)
+            return self._compare(row, found, names, start)
         except RuntimeError as exc:
             return Replay(row, names, "not replayed", note=f"onnxruntime: {exc}", seconds=time.perf_counter() - start)
 
-    def _compare(self, row: int, nodes: list[onnx.NodeProto], output: str, names: tuple[str, ...], start: float) -> Replay:
-        feeds = self.feeds(nodes, "target")
-        target, golden = self.tensors.load_row(row, "target"), self.tensors.load_row(row, "golden")
-        if isinstance(feeds, str) or target is None or golden is None:
-            note = feeds if isinstance(feeds, str) else "the output is missing on one side (or in another shape)"
-            return Replay(row, names, "not replayed", note=note, seconds=time.perf_counter() - start)
-        replayed, precision = run_nodes(self.src, nodes, feeds, output)
+    def _compare(self, row: int, found: Found, names: tuple[str, ...], start: float) -> Replay:
+        """Run the node(s) on the target's inputs and judge the target's output against the replay."""
+        inputs = self._inputs(row, found)
+        if isinstance(inputs, str):
+            return Replay(row, names, "not replayed", note=inputs, seconds=time.perf_counter() - start)
+        feeds, target, golden = inputs
+        replayed, precision = run_nodes(self.src, found.nodes, feeds, found.output)
         vs_target, error = worst_rel_error(replayed, target), worst_rel_error(golden, target)
-        floor = ABS_FLOOR.get(str(self.cmp.frame["target_dtype"][row]), ABS_FLOOR["float32"])
-        if not _differs(vs_target, error) or max_abs_diff(replayed, target) <= floor:
+        if self._faithful(row, replayed, target, vs_target, error):
             return Replay(row, names, "faithful", precision, vs_target, error, time.perf_counter() - start)
-        changed = self.target_constants(nodes)
-        again = rel_error(run_nodes(self.src, nodes, feeds, output, changed)[0], target) if changed else None
+        changed = self.target_constants(found.nodes, found.prefix)
+        again = rel_error(run_nodes(self.src, found.nodes, feeds, found.output, changed)[0], target) if changed else None
         return Replay(row, names, "differs", precision, vs_target, error, time.perf_counter() - start,
                       constants=tuple(changed), vs_target_constants=again)
 
-    def target_constants(self, nodes: Sequence[onnx.NodeProto]) -> dict[str, np.ndarray]:
-        """The constants ``nodes`` read whose target dump differs from the golden value."""
-        out: dict[str, np.ndarray] = {}
-        for name in _subgraph_inputs(nodes):
-            known = self.src.initializer(name) is not None or self.src.constant_node(name) is not None
-            golden = self.src.constant_value(name) if known else None
-            target = self.tensors.load(name, "target") if golden is not None else None
-            if target is not None and golden is not None and target.shape == golden.shape and not np.array_equal(target, golden):
-                out[name] = target.astype(golden.dtype, copy=False)
-        return out
+    def _inputs(self, row: int, found: Found) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray] | str:
+        """The target's feeds and the row's target and golden outputs, or what is missing."""
+        feeds = self.feeds(found.nodes, "target", found.prefix)
+        target, golden = self.tensors.load_row(row, "target"), self.tensors.load_row(row, "golden")
+        if isinstance(feeds, str):
+            return feeds
+        if target is None or golden is None:
+            return "the output is missing on one side (or in another shape)"
+        return feeds, target, golden
+
+    def _faithful(self, row: int, replayed: np.ndarray, target: np.ndarray, vs_target: float, error: float) -> bool:
+        """The target matches the replay: within a fair share of its error, or within rounding of its dtype."""
+        floor = ABS_FLOOR.get(str(self.cmp.frame["target_dtype"][row]), ABS_FLOOR["float32"])
+        return not _differs(vs_target, error) or max_abs_diff(replayed, target) <= floor
+
+    def target_constants(self, nodes: Sequence[onnx.NodeProto], prefix: str = "") -> dict[str, np.ndarray]:
+        """The constants ``nodes`` read whose target dump (of the run ``prefix``) differs from the golden value."""
+        return {name: changed for name in _subgraph_inputs(nodes)
+                if (changed := self.changed_constant(name, prefix)) is not None}
+
+    def changed_constant(self, name: str, prefix: str = "") -> np.ndarray | None:
+        """The target's dump of constant ``name`` (of the run ``prefix``) in the golden dtype when it differs
+        from the golden value, else None."""
+        golden = self.src.constant_value(name) if self.src.is_constant(name) else None
+        if golden is None:
+            return None
+        target = self.tensors.load(prefix + name, "target")
+        if target is None or target.shape != golden.shape or np.array_equal(target, golden):
+            return None
+        return target.astype(golden.dtype, copy=False)
 
     def constant_effect(self, row: int, constant: str, changed: np.ndarray) -> float | None:
         """Relative change of ``row``'s output when its node reads ``changed`` for ``constant``
@@ -429,13 +553,12 @@ class Replayer:
         found = self.nodes_of(row)
         if isinstance(found, str):
             return None
-        nodes, output = found
-        feeds = self.feeds(nodes, "golden")
+        feeds = self.feeds(found.nodes, "golden", found.prefix)
         if isinstance(feeds, str):
             return None
         try:
-            plain, _ = run_nodes(self.src, nodes, feeds, output)
-            moved, _ = run_nodes(self.src, nodes, feeds, output, {constant: changed})
+            plain, _ = run_nodes(self.src, found.nodes, feeds, found.output)
+            moved, _ = run_nodes(self.src, found.nodes, feeds, found.output, {constant: changed})
         except RuntimeError:
             return None
         return rel_error(plain, moved)

@@ -18,7 +18,7 @@ import polars as pl
 
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.dumps import Dump, DumpError, PerObject
-from dumpscope.core.inspect.overflow import row_ref
+from dumpscope.core.inspect.overflow import target_op
 from dumpscope.core.names import display
 from dumpscope.core.vendor import fusion
 from dumpscope.core.vendor.atc_graph import AtcGraph, load_graph
@@ -75,11 +75,16 @@ def _graph_groups(path: str) -> _Groups:
     key = (path, st.st_mtime_ns, st.st_size)
     with _GRAPHS_LOCK:
         if key not in _GRAPHS:
-            try:
-                _GRAPHS[key] = _Groups(source, tuple(fusion.fusion_maps(load_graph(path))))
-            except DumpError as exc:
-                _GRAPHS[key] = _Groups(source, (), display(str(exc)))
+            _GRAPHS[key] = _load_groups(source, path)
         return _GRAPHS[key]
+
+
+def _load_groups(source: str, path: str) -> _Groups:
+    """Parse the graph at ``path`` into fusion groups (an unreadable graph is an error, not a raise)."""
+    try:
+        return _Groups(source, tuple(fusion.fusion_maps(load_graph(path))))
+    except DumpError as exc:
+        return _Groups(source, (), display(str(exc)))
 
 
 def _manifest_groups(target: Dump) -> _Groups:
@@ -98,16 +103,23 @@ def _parsed_groups(atc: AtcGraph) -> _Groups:
 
 
 def _sources(cmp: Comparison) -> list[_Groups]:
-    out = []
-    graph = cmp.meta.get("graph")
+    """Where fusion groups come from: the ATC graph, then the target manifest (each when there is one)."""
+    return _graph_source(cmp) + _manifest_source(cmp.target)
+
+
+def _graph_source(cmp: Comparison) -> list[_Groups]:
+    """The ATC graph the comparison was built with (parsed), else the one its metadata names."""
     if cmp.atc is not None:
-        out.append(_parsed_groups(cmp.atc))
-    elif graph:
-        out.append(_graph_groups(str(graph)))
-    target = cmp.target
-    if target is not None and isinstance(target.meta.get("manifest"), dict):  # only a source that exists
-        out.append(_MANIFESTS.get(target, lambda: _manifest_groups(target)))
-    return out
+        return [_parsed_groups(cmp.atc)]
+    graph = cmp.meta.get("graph")
+    return [_graph_groups(str(graph))] if graph else []
+
+
+def _manifest_source(target: Dump | None) -> list[_Groups]:
+    """The target manifest's groups, only when the target has a manifest."""
+    if target is None or not isinstance(target.meta.get("manifest"), dict):
+        return []
+    return [_MANIFESTS.get(target, lambda: _manifest_groups(target))]
 
 
 def _find(maps: tuple[fusion.FusionMap, ...], names: list[tuple[str, str]]) -> tuple[fusion.FusionMap, str] | None:
@@ -122,9 +134,8 @@ def _find(maps: tuple[fusion.FusionMap, ...], names: list[tuple[str, str]]) -> t
 def _lookup_names(cmp: Comparison, row: int, r: dict[str, object]) -> list[tuple[str, str]]:
     """What to look the row up by, best first: its target op among fused ops, its golden
     node among original ops (a golden-only row is an original the target fused away)."""
-    target = row_ref(cmp, row, "target")
     side = r["side"]
-    out: list[tuple[object, str]] = [(target.info.node_name if target else None, "fused")]
+    out: list[tuple[object, str]] = [(target_op(cmp, row), "fused")]
     if side in ("both", "target"):
         out.append((r["target_name"], "fused"))
     own = "fused" if side == "target" else "originals"
@@ -161,11 +172,19 @@ def _best_rows(rows: pl.DataFrame, shown: list[str], side: str) -> dict[str, dic
     """Op name -> the row showing it (the first compared row, else the first row)."""
     best: dict[str, dict[str, Any]] = {}
     for r in rows.iter_rows(named=True):
-        keys = {r["target_name"]} if side == "target" and r["side"] == "both" else {r["node_name"], r["name"]}
-        for n in shown:
-            if n in keys and (n not in best or (r["side"] == "both" and best[n]["side"] != "both")):
-                best[n] = r
+        keys = _row_keys(r, side)
+        best.update({n: r for n in shown if n in keys and _better(r, best.get(n))})
     return best
+
+
+def _row_keys(r: dict[str, Any], side: str) -> set[object]:
+    """The op names a row shows on ``side``: a compared row's target op on the target side, else its node and name."""
+    return {r["target_name"]} if side == "target" and r["side"] == "both" else {r["node_name"], r["name"]}
+
+
+def _better(r: dict[str, Any], current: dict[str, Any] | None) -> bool:
+    """Row ``r`` shows an op better than ``current``: the first row, or the first compared one."""
+    return current is None or (r["side"] == "both" and current["side"] != "both")
 
 
 #: The note of an op shown by a one-sided row.
@@ -191,15 +210,29 @@ def fusion_facts(cmp: Comparison, row: int) -> FusionFacts:
     op = names[0][0] if names else None
     sources = _sources(cmp)
     if not sources:
-        return FusionFacts(row, op, note=_NO_SOURCE + ("" if cmp.has_tensors else _REOPENED))
+        return FusionFacts(row, op, note=_no_source(cmp))
     problems = [s.error for s in sources if s.error]
-    for src in sources:
-        hit = _fusion_of(src, names)
-        if hit is not None:
-            return _group_facts(cmp.frame, row, op, src, hit, problems)
+    found = _first_group(sources, names)
+    if found is not None:
+        return _group_facts(cmp.frame, row, op, *found, problems)
+    return FusionFacts(row, op, note=_not_fused(sources, problems))
+
+
+def _no_source(cmp: Comparison) -> str:
+    """Why there are no fusion facts at all (and that a reopened comparison has no tensors)."""
+    return _NO_SOURCE + ("" if cmp.has_tensors else _REOPENED)
+
+
+def _first_group(sources: list[_Groups], names: list[tuple[str, str]]) -> tuple[_Groups, tuple[fusion.FusionMap, str]] | None:
+    """The first source with a group holding the row's op, and that group (None when none has)."""
+    return next(((src, hit) for src in sources if (hit := _fusion_of(src, names)) is not None), None)
+
+
+def _not_fused(sources: list[_Groups], problems: list[str | None]) -> str:
+    """Why no group holds the op: the sources searched list none, and what could not be read."""
     searched = ", ".join(s.source for s in sources if not s.error)
     note = f"not fused: {searched} lists no fusion for this op" if searched else ""
-    return FusionFacts(row, op, note="; ".join(p for p in [note, *problems] if p))
+    return "; ".join(p for p in [note, *problems] if p)
 
 
 _NO_SOURCE = (
@@ -214,10 +247,19 @@ def _fusion_of(src: _Groups, names: list[tuple[str, str]]) -> tuple[fusion.Fusio
     hit = _find(src.maps, names)
     if hit is None:
         return None
-    group = hit[0]
-    if group.relation == fusion.ONE_TO_ONE and group.fused == group.originals:
+    if _own_original(hit[0]):
         return None  # the op is its own original: not a fusion
     return hit
+
+
+def _own_original(group: fusion.FusionMap) -> bool:
+    """A one-to-one group whose op is its own original: no fusion."""
+    return group.relation == fusion.ONE_TO_ONE and group.fused == group.originals
+
+
+def _real_fusion(group: fusion.FusionMap) -> bool:
+    """A group that fuses: neither an inserted op (TransData...) nor an op that is its own original."""
+    return group.relation != fusion.TARGET_ONLY and not _own_original(group)
 
 
 def _group_facts(frame: pl.DataFrame, row: int, op: str | None, src: _Groups,
@@ -234,14 +276,8 @@ def _group_facts(frame: pl.DataFrame, row: int, op: str | None, src: _Groups,
 def fused_rows(cmp: Comparison) -> np.ndarray:
     """Boolean per frame row: the row's op takes part in a fusion (a fused target op, or an
     original op a fused op stands for), from the same sources as :func:`fusion_facts`."""
-    names: set[str] = set()
-    for src in _sources(cmp):
-        for group in src.maps:
-            if group.relation == fusion.TARGET_ONLY or (
-                group.relation == fusion.ONE_TO_ONE and group.fused == group.originals
-            ):
-                continue  # an inserted op (TransData...) or an op that is its own original
-            names.update(display(n) for n in (*group.fused, *group.originals))
+    names = {display(n) for src in _sources(cmp) for group in src.maps if _real_fusion(group)
+             for n in (*group.fused, *group.originals)}
     frame = cmp.frame
     if not names:
         return np.zeros(frame.height, dtype=bool)

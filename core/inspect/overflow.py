@@ -17,10 +17,10 @@ from pathlib import Path
 import numpy as np
 
 from dumpscope.core.comparison.result import Comparison
-from dumpscope.core.dumps import TensorReadError, TensorRef
+from dumpscope.core.dumps import Dump, TensorReadError, TensorRef
 from dumpscope.core.inspect.ranges import RangeFinding, range_check
 from dumpscope.core.names import display
-from dumpscope.core.vendor.opdebug import OverflowRecord, TensorStats, opdebug_index, tensor_stats
+from dumpscope.core.vendor.opdebug import OpdebugIndex, OverflowRecord, TensorStats, opdebug_index, tensor_stats
 from dumpscope.core.vendor.traits import traits_of
 
 #: How many positions of flagged elements a fact lists.
@@ -30,17 +30,19 @@ _CHUNK = 1 << 20
 
 def tensor_quant(ref: TensorRef | None) -> tuple[float, int, str] | None:
     """(scale, zero point, integer dtype) recorded on a quantised tensor, when per-tensor."""
-    if ref is None:
-        return None
-    extra = dict(ref.info.extra)
+    extra = dict(ref.info.extra) if ref is not None else {}
+    grid = _grid(extra)
+    return None if grid is None else (*grid, extra.get("quant_dtype", "int8"))
+
+
+def _grid(extra: dict[str, str]) -> tuple[float, int] | None:
+    """The recorded scale (positive, finite) and zero point, else None."""
     try:
         scale = float(extra["quant_scale"])
         zp = int(float(extra.get("quant_zero_point", "0")))
     except (KeyError, ValueError):
         return None
-    if not math.isfinite(scale) or scale <= 0:
-        return None
-    return scale, zp, extra.get("quant_dtype", "int8")
+    return (scale, zp) if math.isfinite(scale) and scale > 0 else None
 
 
 def quant_params(cmp: Comparison, row: int) -> tuple[float, int, str] | None:
@@ -120,25 +122,45 @@ def first_positions(array: np.ndarray, test: Callable[[np.ndarray], np.ndarray],
 
 
 def _range_fact(ref: TensorRef | None, side: str, dtype: str, scale: float | None = None, zero_point: int = 0) -> RangeFact:
-    if ref is None:
-        return RangeFact(side, dtype, error=f"no {side} tensor for this row")
-    try:
-        array = np.asarray(ref.load())
-    except TensorReadError as exc:
-        return RangeFact(side, dtype, error=display(str(exc)))
-    if array.dtype.kind not in "biuf" and array.dtype.name != "bfloat16":
-        return RangeFact(side, dtype, error=f"{side} dtype {array.dtype.name} has no numeric range")
+    """One side's tensor checked against ``dtype`` (on a quantisation grid when ``scale`` is given),
+    with the first flagged positions; an error fact when it cannot be checked."""
+    array = _numeric(ref, side)
+    if isinstance(array, str):
+        return RangeFact(side, dtype, error=array)
     try:
         finding = range_check(array, dtype, scale, zero_point)
     except (ValueError, TypeError) as exc:
         return RangeFact(side, dtype, error=display(str(exc)))
-    beyond: tuple[tuple[int, ...], ...] = ()
-    nonfinite: tuple[tuple[int, ...], ...] = ()
-    if finding.out_of_range:
-        beyond = first_positions(array, lambda c: np.isfinite(c) & ((c >= finding.high) | (c <= finding.low)))
-    if finding.nan or finding.inf:
-        nonfinite = first_positions(array, lambda c: ~np.isfinite(c))
-    return RangeFact(side, dtype, finding, beyond, nonfinite, scale, zero_point)
+    return RangeFact(side, dtype, finding, *_positions(array, finding), scale, zero_point)
+
+
+def _numeric(ref: TensorRef | None, side: str) -> np.ndarray | str:
+    """The tensor's data when it is numeric, else why not."""
+    array = _loaded(ref, side)
+    if isinstance(array, str) or array.dtype.kind in "biuf" or array.dtype.name == "bfloat16":
+        return array
+    return f"{side} dtype {array.dtype.name} has no numeric range"
+
+
+def _loaded(ref: TensorRef | None, side: str) -> np.ndarray | str:
+    """The tensor's data, else why it cannot be read."""
+    if ref is None:
+        return f"no {side} tensor for this row"
+    try:
+        return np.asarray(ref.load())
+    except TensorReadError as exc:
+        return display(str(exc))
+
+
+Positions = tuple[tuple[int, ...], ...]
+
+
+def _positions(array: np.ndarray, finding: RangeFinding) -> tuple[Positions, Positions]:
+    """The first positions at or past the range, and the first NaN/Inf positions (each only when flagged)."""
+    beyond = first_positions(array, lambda c: np.isfinite(c) & ((c >= finding.high) | (c <= finding.low))) \
+        if finding.out_of_range else ()
+    nonfinite = first_positions(array, lambda c: ~np.isfinite(c)) if finding.nan or finding.inf else ()
+    return beyond, nonfinite
 
 
 def _ranges(cmp: Comparison, row: int, target_dtype: str | None) -> tuple[RangeFact, ...]:
@@ -146,42 +168,62 @@ def _ranges(cmp: Comparison, row: int, target_dtype: str | None) -> tuple[RangeF
     golden, target = row_ref(cmp, row, "golden"), row_ref(cmp, row, "target")
     if target is None or not target_dtype:
         return ()
-    out = [_range_fact(target, "target", target_dtype)]
-    if golden is None:
-        return tuple(out)
+    out = (_range_fact(target, "target", target_dtype),)
+    return out if golden is None else (*out, _golden_fact(cmp, row, golden, target_dtype))
+
+
+def _golden_fact(cmp: Comparison, row: int, golden: TensorRef, target_dtype: str) -> RangeFact:
+    """The golden against the target's grid (quantised), its float dtype, or why it cannot be judged."""
     quant = quant_params(cmp, row)
     if quant is not None:
         scale, zero_point, qdtype = quant
-        out.append(_range_fact(golden, "golden", qdtype, scale, zero_point))
-    elif target_dtype.startswith(("int", "uint")):
-        out.append(RangeFact("golden", target_dtype, error=(
-            f"the {target_dtype} target has no scale/zero point here: the golden range cannot be judged")))
-    else:
-        out.append(_range_fact(golden, "golden", target_dtype))
-    return tuple(out)
+        return _range_fact(golden, "golden", qdtype, scale, zero_point)
+    if target_dtype.startswith(("int", "uint")):
+        return RangeFact("golden", target_dtype, error=(
+            f"the {target_dtype} target has no scale/zero point here: the golden range cannot be judged"))
+    return _range_fact(golden, "golden", target_dtype)
 
 
 def _opdebug(cmp: Comparison, op: str | None) -> tuple[tuple[OverflowRecord, ...], str | None]:
-    target = cmp.target
-    if target is None or not traits_of(target).opdebug:
-        return (), None  # this format carries no hardware overflow records
-    if not target.meta.get("opdebug_files"):
-        return (), "no Opdebug files in the target dump (dump with dump_debug on to get hardware overflow records)"
-    index = opdebug_index(target)
-    if index is None:
-        return (), f"the target dump {display(str(target.path))} is no longer there"
-    if index.error is not None:
-        return (), f"Opdebug scan of {display(str(target.path))} failed: {index.error}"
+    """The Opdebug records naming ``op``, or what the Opdebug side says instead (None: the format has none)."""
+    index = _scan(cmp.target)
+    if not isinstance(index, OpdebugIndex):
+        return (), index
     records = index.by_op.get(op, ()) if op else ()
     if records:
         return records, None
+    return (), _none_names_op(index)
+
+
+def _scan(target: Dump | None) -> OpdebugIndex | str | None:
+    """The target dump's Opdebug scan, or why there is none (None: this format carries no
+    hardware overflow records)."""
+    if target is None or not traits_of(target).opdebug:
+        return None
+    if not target.meta.get("opdebug_files"):
+        return "no Opdebug files in the target dump (dump with dump_debug on to get hardware overflow records)"
+    return _read_scan(target)
+
+
+def _read_scan(target: Dump) -> OpdebugIndex | str:
+    """The (cached) scan of the target's Opdebug files, or why it failed."""
+    index = opdebug_index(target)
+    if index is None:
+        return f"the target dump {display(str(target.path))} is no longer there"
+    if index.error is not None:
+        return f"Opdebug scan of {display(str(target.path))} failed: {index.error}"
+    return index
+
+
+def _none_names_op(index: OpdebugIndex) -> str:
+    """What a scan with no record for the op read: files, unlinked records, unreadable files."""
     parts = [f"{index.files} Opdebug file(s) read; none names this op"]
     if index.unlinked:
         parts.append(f"{index.unlinked} record(s) could not be linked to an op dump")
     if index.problems:
         file, message = index.problems[0]
         parts.append(f"{len(index.problems)} unreadable ({display(f'{Path(file).name}: {message}')})")
-    return (), "; ".join(parts)
+    return "; ".join(parts)
 
 
 def overflow_facts(cmp: Comparison, row: int) -> OverflowFacts:
@@ -191,17 +233,30 @@ def overflow_facts(cmp: Comparison, row: int) -> OverflowFacts:
         return OverflowFacts(row, "", None, note=f"row {row} is not in this comparison")
     r = frame.row(row, named=True)
     name = str(r["name"] or r["target_name"] or "")
-    target = row_ref(cmp, row, "target")
-    op = target.info.node_name if target is not None else None
+    op = target_op(cmp, row)
     if not cmp.has_tensors:
         return OverflowFacts(row, name, op, note=(
             "this comparison was reopened from a saved file: no tensors or Opdebug records to check; "
             "open the dumps themselves for overflow facts"))
+    return _checked(cmp, row, name, op, r["target_dtype"])
+
+
+def target_op(cmp: Comparison, row: int) -> str | None:
+    """The target op a row's target tensor comes from (None without a target tensor)."""
+    target = row_ref(cmp, row, "target")
+    return target.info.node_name if target is not None else None
+
+
+def _checked(cmp: Comparison, row: int, name: str, op: str | None, target_dtype: str | None) -> OverflowFacts:
+    """The facts of a row whose tensors can be read: Opdebug records, their op dump, range checks."""
     records, opdebug_note = _opdebug(cmp, op)
-    op_file = next((rec.op_file for rec in reversed(records) if rec.op_file), None)
-    op_tensors = tensor_stats(Path(op_file)) if op_file else ()
-    ranges = _ranges(cmp, row, r["target_dtype"])
-    note = None
-    if not records and not ranges:
-        note = "only the golden run has this tensor: there is no target dtype to check it against"
+    op_file, op_tensors = _op_dump(records)
+    ranges = _ranges(cmp, row, target_dtype)
+    note = None if records or ranges else "only the golden run has this tensor: there is no target dtype to check it against"
     return OverflowFacts(row, name, op, records, op_file, op_tensors, ranges, opdebug_note, note)
+
+
+def _op_dump(records: tuple[OverflowRecord, ...]) -> tuple[str | None, tuple[TensorStats, ...]]:
+    """The op dump the latest linked record points to, and its tensors' statistics."""
+    op_file = next((rec.op_file for rec in reversed(records) if rec.op_file), None)
+    return op_file, tensor_stats(Path(op_file)) if op_file else ()

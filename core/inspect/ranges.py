@@ -41,17 +41,13 @@ class RangeFinding:
     def message(self) -> str:
         if not self.flagged:
             return f"fits {self.target_dtype} [{self.low:g}, {self.high:g}]"
-        parts = []
-        if self.out_of_range:
-            parts.append(
-                f"{self.out_of_range} of {self.size} values reach or pass the {self.target_dtype} range "
-                f"[{self.low:g}, {self.high:g}] (max |x| {self.max_abs:g})"
-            )
-        if self.nan:
-            parts.append(f"{self.nan} NaN")
-        if self.inf:
-            parts.append(f"{self.inf} Inf")
+        parts = [self._beyond()] if self.out_of_range else []
+        parts += [f"{n} {label}" for n, label in ((self.nan, "NaN"), (self.inf, "Inf")) if n]
         return "; ".join(parts)
+
+    def _beyond(self) -> str:
+        return (f"{self.out_of_range} of {self.size} values reach or pass the {self.target_dtype} range "
+                f"[{self.low:g}, {self.high:g}] (max |x| {self.max_abs:g})")
 
 
 _CHUNK = 1 << 20
@@ -61,21 +57,35 @@ def dtype_range(target_dtype: str, scale: float | None = None, zero_point: int =
     """``(low, high, tiny)`` real-valued limits of ``target_dtype``; for integer types with a
     ``scale`` the limits are the dequantised ends ``(q_min - zp) * scale`` and ``(q_max - zp) * scale``.
     ``tiny`` is the smallest positive subnormal of a float type (0 for integers)."""
-    try:
-        dt = np.dtype(getattr(ml_dtypes, target_dtype, None) or target_dtype)
-    except TypeError as exc:
-        raise ValueError(f"unknown target dtype {target_dtype!r}") from exc
+    dt = _dtype(target_dtype)
     if dt.kind == "f" or dt.name in _ML_FLOATS:
-        info = ml_dtypes.finfo(dt) if dt.name in _ML_FLOATS else np.finfo(dt)
-        return -float(info.max), float(info.max), float(info.smallest_subnormal)
+        return _float_range(dt)
     if dt.kind in "iu":
-        info_i = np.iinfo(dt)
-        s = 1.0 if scale is None else float(scale)
-        if s <= 0 or not math.isfinite(s):
-            raise ValueError(f"scale must be a positive finite number, got {scale}")
-        lo, hi = (info_i.min - zero_point) * s, (info_i.max - zero_point) * s
-        return lo, hi, 0.0
+        return _int_range(dt, scale, zero_point)
     raise ValueError(f"no numeric range for dtype {dt.name}")
+
+
+def _dtype(name: str) -> np.dtype:  # type: ignore[type-arg]
+    """The numpy dtype of ``name`` (``ml_dtypes`` names included); ValueError for an unknown one."""
+    try:
+        return np.dtype(getattr(ml_dtypes, name, None) or name)
+    except TypeError as exc:
+        raise ValueError(f"unknown target dtype {name!r}") from exc
+
+
+def _float_range(dt: np.dtype) -> tuple[float, float, float]:  # type: ignore[type-arg]
+    """A float type's ``(-max, max, smallest subnormal)``."""
+    info = ml_dtypes.finfo(dt) if dt.name in _ML_FLOATS else np.finfo(dt)
+    return -float(info.max), float(info.max), float(info.smallest_subnormal)
+
+
+def _int_range(dt: np.dtype, scale: float | None, zero_point: int) -> tuple[float, float, float]:  # type: ignore[type-arg]
+    """An integer type's dequantised ends (``scale`` 1 when None) and no subnormal."""
+    info = np.iinfo(dt)
+    s = 1.0 if scale is None else float(scale)
+    if s <= 0 or not math.isfinite(s):
+        raise ValueError(f"scale must be a positive finite number, got {scale}")
+    return (info.min - zero_point) * s, (info.max - zero_point) * s, 0.0
 
 
 _ML_FLOATS = {"bfloat16", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu"}
@@ -94,26 +104,53 @@ def range_check(
     flat = np.asarray(array).reshape(-1)
     if flat.dtype.kind == "c":
         raise ValueError("range checks need real values, got a complex tensor")
-    out = nan = inf = under = 0
+    tally = _Tally(low, high, tiny)
+    for start in range(0, flat.size, _CHUNK):
+        tally.add(flat[start : start + _CHUNK].astype(np.float64, copy=False), start)
+    return RangeFinding(target_dtype, low, high, int(flat.size), tally.out, tally.nan, tally.inf, tally.max_abs,
+                        tally.under, tally.first)
+
+
+@dataclass
+class _Tally:
+    """The counts :func:`range_check` accumulates over the chunks of one tensor."""
+
+    low: float
+    high: float
+    tiny: float
+    out: int = 0
+    nan: int = 0
+    inf: int = 0
+    under: int = 0
     max_abs: float | None = None
     first: int | None = None
-    for start in range(0, flat.size, _CHUNK):
-        chunk = flat[start : start + _CHUNK].astype(np.float64, copy=False)
+
+    def add(self, chunk: np.ndarray, start: int) -> None:
+        """Count one float64 chunk that starts at flat index ``start``."""
         isnan = np.isnan(chunk)
         isinf = np.isinf(chunk)
         finite = ~(isnan | isinf)
-        beyond = finite & ((chunk >= high) | (chunk <= low))
-        nan += int(isnan.sum())
-        inf += int(isinf.sum())
-        out += int(beyond.sum())
-        if tiny:
+        beyond = finite & ((chunk >= self.high) | (chunk <= self.low))
+        self.nan += int(isnan.sum())
+        self.inf += int(isinf.sum())
+        self.out += int(beyond.sum())
+        if self.tiny:
             a = np.abs(chunk)
-            under += int((finite & (a > 0) & (a < tiny)).sum())
-        if finite.any():
-            m = float(np.abs(chunk[finite]).max())
-            max_abs = m if max_abs is None else max(max_abs, m)
-        if first is None:
-            bad = np.flatnonzero(beyond | isnan | isinf)
-            if bad.size:
-                first = start + int(bad[0])
-    return RangeFinding(target_dtype, low, high, int(flat.size), out, nan, inf, max_abs, under, first)
+            self.under += int((finite & (a > 0) & (a < self.tiny)).sum())
+        self._largest(chunk[finite])
+        self._first_bad(start, beyond, isnan, isinf)
+
+    def _largest(self, finite: np.ndarray) -> None:
+        """Keep the largest |x| of the finite values seen."""
+        if not finite.size:
+            return
+        m = float(np.abs(finite).max())
+        self.max_abs = m if self.max_abs is None else max(self.max_abs, m)
+
+    def _first_bad(self, start: int, beyond: np.ndarray, isnan: np.ndarray, isinf: np.ndarray) -> None:
+        """Keep the flat index of the first out-of-range or non-finite value."""
+        if self.first is not None:
+            return
+        bad = np.flatnonzero(beyond | isnan | isinf)
+        if bad.size:
+            self.first = start + int(bad[0])

@@ -60,22 +60,27 @@ class TensorStats:
     """How the tensors were lined up, or why they could not be compared element-wise."""
 
 
-def _blocks(a: np.ndarray, b: np.ndarray | None) -> Iterator[tuple[int, np.ndarray, np.ndarray | None]]:
-    """(flat offset, float64 block of a, of b) in C order, by leading-axis row blocks."""
-    a = a.reshape(1) if a.ndim == 0 else a
-    b = None if b is None else (b.reshape(1) if b.ndim == 0 else b)
+def _blocks(*arrays: np.ndarray) -> Iterator[tuple[int, list[np.ndarray]]]:
+    """(flat offset, the float64 block of each array) in C order, by row blocks of the first
+    array's leading axis (the arrays have one shape; a 0-d array is one row)."""
+    arrays = tuple(np.atleast_1d(x) for x in arrays)
+    a = arrays[0]
     per_row = max(1, a.size // max(a.shape[0], 1))
     rows = max(1, BLOCK // per_row)
     for start in range(0, a.shape[0], rows):
-        ga = np.asarray(a[start : start + rows], dtype=np.float64).reshape(-1)
-        gb = None if b is None else np.asarray(b[start : start + rows], dtype=np.float64).reshape(-1)
-        yield start * per_row, ga, gb
+        yield start * per_row, [np.asarray(x[start : start + rows], dtype=np.float64).reshape(-1) for x in arrays]
+
+
+def _unravel(flat: int, shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The index in ``shape`` (a 0-d shape as one element) of flat position ``flat``."""
+    return tuple(int(i) for i in np.unravel_index(flat, shape or (1,)))
 
 
 def _first(mask: np.ndarray, offset: int, shape: tuple[int, ...], found: list[tuple[int, ...]], limit: int) -> None:
-    if len(found) < limit and mask.any():
-        for flat in np.flatnonzero(mask)[: limit - len(found)]:
-            found.append(tuple(int(i) for i in np.unravel_index(offset + int(flat), shape or (1,))))
+    """Add the positions where ``mask`` holds (a block at ``offset``) to ``found``, up to ``limit`` in all."""
+    if len(found) >= limit:
+        return
+    found.extend(_unravel(offset + int(flat), shape) for flat in np.flatnonzero(mask)[: limit - len(found)])
 
 
 def _side(a: np.ndarray, positions: int) -> tuple[SideStats, float, float]:
@@ -83,7 +88,7 @@ def _side(a: np.ndarray, positions: int) -> tuple[SideStats, float, float]:
     nan_at: list[tuple[int, ...]] = []
     inf_at: list[tuple[int, ...]] = []
     lo, hi = np.inf, -np.inf
-    for offset, block, _ in _blocks(a, None):
+    for offset, (block,) in _blocks(a):
         finite = np.isfinite(block)
         _first(np.isnan(block), offset, a.shape, nan_at, positions)
         _first(np.isinf(block), offset, a.shape, inf_at, positions)
@@ -98,7 +103,7 @@ def _hist(a: np.ndarray, lo: float, hi: float, bins: int) -> Histogram | None:
         return None
     hi = hi if hi > lo else lo + 1.0
     counts = np.zeros(bins, dtype=np.int64)
-    for _, block, _ in _blocks(a, None):
+    for _, (block,) in _blocks(a):
         counts += np.histogram(block[np.isfinite(block)], bins=bins, range=(lo, hi))[0]
     return Histogram(tuple(int(c) for c in counts), (lo, hi))
 
@@ -113,16 +118,19 @@ def _worst_errors(g: np.ndarray, t: np.ndarray, worst: int) -> tuple[list[tuple[
     """
     top: list[tuple[float, int, float, float]] = []
     err_max = -np.inf
-    for offset, gb, tb in _blocks(g, t):
-        assert tb is not None
+    for offset, (gb, tb) in _blocks(g, t):
         err = _block_errors(gb, tb)
         if not err.size or err.max() < 0:
             continue
-        finite = err[np.isfinite(err)]
-        if finite.size:
-            err_max = max(err_max, float(finite.max()))
+        err_max = max(err_max, _finite_max(err))
         _push_largest(top, err, offset, gb, tb, worst)
     return top, err_max
+
+
+def _finite_max(err: np.ndarray) -> float:
+    """The largest finite value (-inf: none)."""
+    finite = err[np.isfinite(err)]
+    return float(finite.max()) if finite.size else -np.inf
 
 
 def _block_errors(gb: np.ndarray, tb: np.ndarray) -> np.ndarray:
@@ -150,8 +158,7 @@ def _error_hist(g: np.ndarray, t: np.ndarray, err_max: float, bins: int) -> Hist
     """Histogram of |target - golden| over [0, err_max] at positions finite on both sides."""
     counts = np.zeros(bins, dtype=np.int64)
     hi = err_max if err_max > 0 else 1.0
-    for _, gb, tb in _blocks(g, t):
-        assert tb is not None
+    for _, (gb, tb) in _blocks(g, t):
         both = np.isfinite(gb) & np.isfinite(tb)
         counts += np.histogram(np.abs(tb[both] - gb[both]), bins=bins, range=(0.0, hi))[0]
     return Histogram(tuple(int(c) for c in counts), (0.0, hi))
@@ -173,7 +180,7 @@ def tensor_stats(
     err_hist = _error_hist(g, t, err_max, bins) if err_max >= 0 else None
     shape = tuple(g.shape)
     elements = tuple(
-        Element(tuple(int(i) for i in np.unravel_index(flat, shape or (1,))), gv, tv, e)
+        Element(_unravel(flat, shape), gv, tv, e)
         for e, flat, gv, tv in sorted(top, key=lambda item: (-item[0], item[1]))
     )
     return TensorStats(g_side, t_side, err_hist, g_hist, t_hist, elements, aligned.note)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from dumpscope.core.diagnosis.checks.base import (
     Check,
     CheckContext,
@@ -27,11 +29,21 @@ def constants(ctx: CheckContext, case: RowCase) -> list[Finding]:
     node = str(ctx.cmp.frame["node_name"][case.row] or ctx.cmp.frame["name"][case.row])
     out: list[Finding] = []
     for name in ctx.edges.constant_inputs.get(case.row, ()):
-        out += [_clamped(name, rec, node) for rec in ctx.clamped.get(name, [])]
-        already = any(f.cause == "clamped" and display(name) in f.text for f in out)
-        if case.float_target is not None and not already:
-            out += _out_of_range(ctx, name, node, case.float_target)
+        out += _constant(ctx, case, name, node, out)
     return out
+
+
+def _constant(ctx: CheckContext, case: RowCase, name: str, node: str, found: list[Finding]) -> list[Finding]:
+    """One constant's findings: its clamp records, else (for a reduced-float target) its range."""
+    clamped = [_clamped(name, rec, node) for rec in ctx.clamped.get(name, [])]
+    if case.float_target is None or _reported(name, [*found, *clamped]):
+        return clamped
+    return clamped + _out_of_range(ctx, name, node, case.float_target)
+
+
+def _reported(name: str, findings: list[Finding]) -> bool:
+    """A clamp finding's text already names the constant."""
+    return any(f.cause == "clamped" and display(name) in f.text for f in findings)
 
 
 def _clamped(name: str, rec: dict[str, object], node: str) -> Finding:
@@ -47,11 +59,8 @@ def _clamped(name: str, rec: dict[str, object], node: str) -> Finding:
 
 def _out_of_range(ctx: CheckContext, name: str, node: str, target: str) -> list[Finding]:
     """A golden float constant the target dtype cannot hold."""
-    golden = ctx.cmp.golden
-    if golden is None or name not in golden.tensors:
-        return []
-    data = ctx.golden_of(golden.tensors[name])
-    if data is None or data.dtype.kind != "f":
+    data = _golden_floats(ctx, name)
+    if data is None:
         return []
     found = range_check(data, target)
     if not found.out_of_range:
@@ -61,6 +70,13 @@ def _out_of_range(ctx: CheckContext, name: str, node: str, target: str) -> list[
         f"constant {display(name)!r} feeding {display(node)!r}: {found.message}",
         (PatchAction(node, keep_fp32=True),), weight=0.3, subject=name,
     )]
+
+
+def _golden_floats(ctx: CheckContext, name: str) -> np.ndarray | None:
+    """The golden dump's float tensor ``name`` (None when absent, unreadable or not float)."""
+    golden = ctx.cmp.golden
+    data = ctx.golden_of(golden.tensors.get(name) if golden is not None else None)
+    return data if data is not None and data.dtype.kind == "f" else None
 
 
 CHECK = Check("constants", constants, ADVICE)

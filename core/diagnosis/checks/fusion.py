@@ -25,14 +25,18 @@ def fusion(ctx: CheckContext, case: RowCase) -> list[Finding]:
     if fused is None:
         return []
     originals, passes = fused
-    shown = ", ".join(repr(display(o)) for o in originals[:6]) + (" ..." if len(originals) > 6 else "")
     by = f" by {', '.join(passes)}" if passes else ""
     return [Finding(
         "fusion",
-        f"target op {display(op)!r} fuses {len(originals)} original ops ({shown}){by}; its inputs are healthy, "
+        f"target op {display(op)!r} fuses {len(originals)} original ops ({_shown(originals)}){by}; its inputs are healthy, "
         "its output is not",
         weight=0.25,
     )]
+
+
+def _shown(originals: tuple[str, ...]) -> str:
+    """The first six original ops, quoted (`...` when there are more)."""
+    return ", ".join(repr(display(o)) for o in originals[:6]) + (" ..." if len(originals) > 6 else "")
 
 
 CHECK = Check("fusion", fusion, ADVICE)
