@@ -61,6 +61,7 @@ def _keys(value: object) -> str | None:
 
 
 def _is_key_list(value: object) -> TypeGuard[list[str]]:
+    """A TOML array of key strings (``["j", "down"]``)."""
     return isinstance(value, list) and all(isinstance(k, str) for k in value)
 
 

@@ -90,6 +90,7 @@ def _health_cell(op: OpFact) -> Content:
 
 
 def _cosine_text(op: OpFact) -> str:
+    """``  cos 0.99998`` for an op a compared row holds, else empty."""
     return f"  cos {format_number(op.cosine, 8)}" if op.cosine is not None else ""
 
 

@@ -166,6 +166,7 @@ def _write_rows(cmp: Comparison, args: argparse.Namespace) -> None:
 
 
 def _write_parquet(cmp: Comparison, args: argparse.Namespace) -> None:
+    """The rows as Parquet into ``-o FILE`` (checked present by :func:`run`)."""
     from dumpscope.core.report import writers as report
 
     report.write_parquet(cmp, args.output)

@@ -81,6 +81,7 @@ def clamp_lines(clamped: list[dict[str, object]], verbose: bool) -> list[str]:
 
 
 def _clamp_summary(recs: list[dict[str, object]], meaning: str) -> str:
+    """One action's summary line: how many values in how many constants, and what was done to them."""
     values = sum(int(r["count"]) for r in recs)  # type: ignore[call-overload]
     return f"dumpscope: fp16: {values} value(s) in {len(recs)} constant(s) {meaning}; --verbose lists them"
 
