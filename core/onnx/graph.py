@@ -22,6 +22,7 @@ from types import MappingProxyType
 import onnx
 
 from dumpscope.core.dumps import DumpError
+from dumpscope.core.onnx.model_io import attribute_graphs
 
 CONTROL_FLOW_OPS = frozenset({"If", "Loop", "Scan"})
 
@@ -78,19 +79,20 @@ def load_graph(model: str | Path | onnx.ModelProto) -> GraphFacts:
     External data is never read: only the graph structure is needed, and weights
     of a large model would cost gigabytes.
     """
-    if isinstance(model, onnx.ModelProto):
-        proto = model
-    else:
-        path = Path(model)
-        try:
-            proto = onnx.load_model(str(path), load_external_data=False)
-        except FileNotFoundError:
-            raise DumpError(f"{path}: no such file") from None
-        except Exception as exc:  # noqa: BLE001 - protobuf raises DecodeError and friends
-            raise DumpError(f"{path}: not a readable ONNX model ({type(exc).__name__}: {exc})") from None
+    proto = model if isinstance(model, onnx.ModelProto) else _read_structure(Path(model))
     facts = graph_facts(proto.graph)
     small = isinstance(model, onnx.ModelProto) or Path(model).stat().st_size <= KEEP_PROTO_BYTES
     return replace(facts, proto=proto) if small else facts
+
+
+def _read_structure(path: Path) -> onnx.ModelProto:
+    """The model at ``path`` without its external data (DumpError when missing or unreadable)."""
+    try:
+        return onnx.load_model(str(path), load_external_data=False)
+    except FileNotFoundError:
+        raise DumpError(f"{path}: no such file") from None
+    except Exception as exc:  # noqa: BLE001 - protobuf raises DecodeError and friends
+        raise DumpError(f"{path}: not a readable ONNX model ({type(exc).__name__}: {exc})") from None
 
 
 def graph_facts(graph: onnx.GraphProto) -> GraphFacts:
@@ -102,10 +104,7 @@ def graph_facts(graph: onnx.GraphProto) -> GraphFacts:
     graph_inputs = tuple(i.name for i in graph.input if i.name not in initializers)
     nodes = _node_facts(list(graph.node), set(graph_inputs) | initializers, problems)
     producer, consumers = _links(nodes, problems)
-    constants = frozenset(o for nf in nodes if nf.op_type == "Constant" and not nf.domain for o in nf.outputs)
-    tensor_order = {name: -1 for name in (*graph_inputs, *initializers)}
-    for name, nf in producer.items():
-        tensor_order[name] = -1 if name in constants else nf.index
+    constants = frozenset(o for nf in nodes if _is_standard(nf, ("Constant",)) for o in nf.outputs)
     return GraphFacts(
         nodes=tuple(nodes),
         graph_inputs=graph_inputs,
@@ -114,10 +113,22 @@ def graph_facts(graph: onnx.GraphProto) -> GraphFacts:
         constants=constants,
         producer=MappingProxyType(producer),
         consumers=MappingProxyType({k: tuple(v) for k, v in consumers.items()}),
-        control_flow=tuple(nf.name for nf in nodes if nf.op_type in CONTROL_FLOW_OPS and not nf.domain),
+        control_flow=tuple(nf.name for nf in nodes if _is_standard(nf, CONTROL_FLOW_OPS)),
         problems=tuple(problems),
-        _order=MappingProxyType(tensor_order),
+        _order=MappingProxyType(_tensor_order((*graph_inputs, *initializers), producer, constants)),
     )
+
+
+def _is_standard(nf: NodeFacts, op_types: Iterable[str]) -> bool:
+    """A node of the default ONNX domain whose type is one of ``op_types``."""
+    return nf.op_type in op_types and not nf.domain
+
+
+def _tensor_order(sources: Iterable[str], producer: Mapping[str, NodeFacts], constants: frozenset[str]) -> dict[str, int]:
+    """Tensor -> topological index of its producer; -1 for inputs, initializers and constants."""
+    order = dict.fromkeys(sources, -1)
+    order.update((name, -1 if name in constants else nf.index) for name, nf in producer.items())
+    return order
 
 
 def _node_facts(raw: list[onnx.NodeProto], available: set[str], problems: list[str]) -> list[NodeFacts]:
@@ -142,14 +153,19 @@ def _links(nodes: list[NodeFacts], problems: list[str]) -> tuple[dict[str, NodeF
     producer: dict[str, NodeFacts] = {}
     consumers: dict[str, list[NodeFacts]] = {}
     for nf in nodes:
-        for out in nf.outputs:
-            if out in producer:
-                problems.append(f"tensor {out!r} is produced by both {producer[out].name!r} and {nf.name!r}")
-                continue
-            producer[out] = nf
+        _add_producer(nf, producer, problems)
         for inp in dict.fromkeys(nf.inputs):
             consumers.setdefault(inp, []).append(nf)
     return producer, consumers
+
+
+def _add_producer(nf: NodeFacts, producer: dict[str, NodeFacts], problems: list[str]) -> None:
+    """Record ``nf`` as the producer of its outputs; an output already produced is reported."""
+    for out in nf.outputs:
+        if out in producer:
+            problems.append(f"tensor {out!r} is produced by both {producer[out].name!r} and {nf.name!r}")
+        else:
+            producer[out] = nf
 
 
 def outer_scope_inputs(node: onnx.NodeProto) -> set[str]:
@@ -162,10 +178,7 @@ def outer_scope_inputs(node: onnx.NodeProto) -> set[str]:
 
 def _subgraphs(node: onnx.NodeProto) -> Iterator[onnx.GraphProto]:
     for attr in node.attribute:
-        if attr.type == onnx.AttributeProto.GRAPH:
-            yield attr.g
-        elif attr.type == onnx.AttributeProto.GRAPHS:
-            yield from attr.graphs
+        yield from attribute_graphs(attr)
 
 
 def _free_names(graph: onnx.GraphProto) -> set[str]:
@@ -208,24 +221,30 @@ def _producers(nodes: list[onnx.NodeProto]) -> dict[str, int]:
 def _dependencies(nodes: list[onnx.NodeProto], available: set[str], problems: list[str]) -> list[set[int]]:
     """Per node, the nodes it waits for; dangling inputs and self-reads are reported."""
     produced = _producers(nodes)
-    deps: list[set[int]] = []
     dangling: dict[str, str] = {}
-    for idx, n in enumerate(nodes):
-        needed = {i for i in n.input if i} | outer_scope_inputs(n)
-        mine: set[int] = set()
-        for t in needed:
-            if t in available:
-                continue
-            p = produced.get(t)
-            if p is None:
-                dangling.setdefault(t, n.name or f"{n.op_type} #{idx}")
-            elif p != idx:
-                mine.add(p)
-            else:
-                problems.append(f"node {n.name or n.op_type!r} reads its own output {t!r}")
-        deps.append(mine)
+    deps = [_waits_for(idx, n, available, produced, dangling, problems) for idx, n in enumerate(nodes)]
     problems += [f"input {t!r} of node {who!r} is produced by no node and is not a graph input" for t, who in dangling.items()]
     return deps
+
+
+def _waits_for(idx: int, n: onnx.NodeProto, available: set[str], produced: Mapping[str, int],
+               dangling: dict[str, str], problems: list[str]) -> set[int]:
+    """The nodes node ``idx`` waits for; its dangling inputs go to ``dangling``, a self-read to ``problems``."""
+    mine: set[int] = set()
+    for t in _unavailable(n, available):
+        p = produced.get(t)
+        if p is None:
+            dangling.setdefault(t, n.name or f"{n.op_type} #{idx}")
+        elif p != idx:
+            mine.add(p)
+        else:
+            problems.append(f"node {n.name or n.op_type!r} reads its own output {t!r}")
+    return mine
+
+
+def _unavailable(n: onnx.NodeProto, available: set[str]) -> list[str]:
+    """What ``n`` (or one of its bodies) reads that is neither a graph input nor an initializer."""
+    return [t for t in {i for i in n.input if i} | outer_scope_inputs(n) if t not in available]
 
 
 def _ready_order(deps: list[set[int]]) -> list[int]:
@@ -275,7 +294,14 @@ def _unique_names(nodes: list[onnx.NodeProto], order: Iterable[int]) -> dict[int
             result[file_idx] = name
         else:
             pending.append((file_idx, name or f"{nodes[file_idx].op_type}_{topo_of[file_idx]}"))
+    result.update(_suffixed(pending, taken))
+    return result
+
+
+def _suffixed(pending: list[tuple[int, str]], taken: set[str]) -> dict[int, str]:
+    """File index -> ``base`` or ``base_k`` with the smallest ``k`` not ``taken`` (recorded there)."""
     last: dict[str, int] = {}  # per base, the last suffix tried: 20k same-named nodes stay linear
+    result: dict[int, str] = {}
     for file_idx, base in pending:
         k = last.get(base, 0)
         name = base if k == 0 else f"{base}_{k}"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import onnx
@@ -16,13 +16,22 @@ def iter_tensors(graph: onnx.GraphProto) -> Iterator[onnx.TensorProto]:
     yield from graph.initializer
     for node in graph.node:
         for attr in node.attribute:
-            if attr.type == onnx.AttributeProto.TENSOR:
-                yield attr.t
-            elif attr.type == onnx.AttributeProto.GRAPH:
-                yield from iter_tensors(attr.g)
-            elif attr.type == onnx.AttributeProto.GRAPHS:
-                for g in attr.graphs:
-                    yield from iter_tensors(g)
+            yield from _attribute_tensors(attr)
+
+
+def _attribute_tensors(attr: onnx.AttributeProto) -> Iterator[onnx.TensorProto]:
+    """The tensor an attribute holds, or every tensor of the graph(s) it holds."""
+    if attr.type == onnx.AttributeProto.TENSOR:
+        yield attr.t
+    for g in attribute_graphs(attr):
+        yield from iter_tensors(g)
+
+
+def attribute_graphs(attr: onnx.AttributeProto) -> Iterable[onnx.GraphProto]:
+    """The body (``GRAPH``) or bodies (``GRAPHS``) an attribute holds; none for other types."""
+    if attr.type == onnx.AttributeProto.GRAPH:
+        return (attr.g,)
+    return attr.graphs if attr.type == onnx.AttributeProto.GRAPHS else ()
 
 
 def write_model(proto: onnx.ModelProto, path: Path) -> Path:

@@ -53,28 +53,35 @@ def parse_clip(text: str) -> tuple[str, float, float]:
     """``NODE=LO,HI`` -> (node, lo, hi); ``-inf``/``inf`` or an empty side leave that side open."""
     node, sep, bounds = text.rpartition("=")
     lo_text, comma, hi_text = bounds.partition(",")
-    if not sep or not node or not comma:
+    if not (sep and node and comma):
         raise ValueError(f"--clip {text!r}: expected NODE=LO,HI (e.g. attn/scale=-inf,11)")
     try:
-        lo = float(lo_text) if lo_text.strip() else -math.inf
-        hi = float(hi_text) if hi_text.strip() else math.inf
+        lo, hi = _bound(lo_text, -math.inf), _bound(hi_text, math.inf)
     except ValueError:
         raise ValueError(f"--clip {text!r}: bounds must be numbers (or -inf/inf)") from None
-    if math.isnan(lo) or math.isnan(hi) or lo > hi:
+    if not lo <= hi:  # a NaN bound compares false too
         raise ValueError(f"--clip {text!r}: need LO <= HI")
     return node, lo, hi
 
 
+def _bound(text: str, open_side: float) -> float:
+    """One side of ``LO,HI``: a number, or ``open_side`` when empty (ValueError when not a number)."""
+    return float(text) if text.strip() else open_side
+
+
 def kept_fp32_nodes(model: onnx.ModelProto) -> frozenset[str]:
     """Node names a ``--keep-fp32`` patch marked (empty when none, or when the mark is malformed)."""
-    for prop in model.metadata_props:
-        if prop.key == KEEP_FP32_KEY:
-            try:
-                names = json.loads(prop.value)
-            except ValueError:
-                return frozenset()
-            return frozenset(n for n in names if isinstance(n, str)) if isinstance(names, list) else frozenset()
-    return frozenset()
+    value = next((prop.value for prop in model.metadata_props if prop.key == KEEP_FP32_KEY), None)
+    return frozenset() if value is None else _names_in(value)
+
+
+def _names_in(value: str) -> frozenset[str]:
+    """The strings of the JSON list ``value`` (empty when it is not JSON or not a list)."""
+    try:
+        names = json.loads(value)
+    except ValueError:
+        return frozenset()
+    return frozenset(n for n in names if isinstance(n, str)) if isinstance(names, list) else frozenset()
 
 
 def _opset(model: onnx.ModelProto) -> int:
@@ -97,19 +104,21 @@ def _node_index(model: onnx.ModelProto) -> dict[str, int]:
 
 
 def _elem_type(model: onnx.ModelProto, tensor: str) -> int | None:
-    for vi in (*model.graph.value_info, *model.graph.output, *model.graph.input):
-        if vi.name == tensor and vi.type.HasField("tensor_type"):
-            return vi.type.tensor_type.elem_type
+    """The element type of ``tensor``: declared in the graph, else from shape inference (None when unknown)."""
+    declared = _declared_elem_type((*model.graph.value_info, *model.graph.output, *model.graph.input), tensor)
+    if declared is not None:
+        return declared
     try:
         inferred = onnx.shape_inference.infer_shapes(model, strict_mode=False)
     except Exception:  # noqa: BLE001 - inference is a best effort; the caller says what it needs
         return None
-    for vi in inferred.graph.value_info:
-        if vi.name == tensor and vi.type.HasField("tensor_type"):
-            return vi.type.tensor_type.elem_type
-    return None
+    return _declared_elem_type(inferred.graph.value_info, tensor)
 
 
+def _declared_elem_type(infos: Iterable[onnx.ValueInfoProto], tensor: str) -> int | None:
+    """The tensor element type the first of ``infos`` named ``tensor`` declares."""
+    return next((vi.type.tensor_type.elem_type for vi in infos
+                 if vi.name == tensor and vi.type.HasField("tensor_type")), None)
 
 
 def patch_model(
@@ -122,85 +131,135 @@ def patch_model(
     out = onnx.ModelProto()
     out.CopyFrom(model)
     clips = [(n, lo, hi) for n, (lo, hi) in clip.items()] if isinstance(clip, Mapping) else list(clip)
-    index = _node_index(out)
-    facts_names = {nf.name: nf for nf in graph_facts(out.graph).nodes}
+    patcher = _Patcher(out)
+    keep = [patcher.node_name(patcher.resolve(n)) for n in keep_fp32]
+    done = [patcher.clip(name, lo, hi) for name, lo, hi in clips]
+    patcher.insert_clips()
+    kept = sorted(kept_fp32_nodes(out) | set(keep))
+    if keep:
+        _mark_kept(out, kept)
+    return PatchResult(out, tuple(done), tuple(kept))
 
-    def resolve(name: str) -> int:
-        if name not in index:
-            known = ", ".join(sorted(facts_names)[:8])
-            raise DumpError(f"no node or tensor named {name!r} in the model (nodes: {known}{', ...' if len(facts_names) > 8 else ''})")
-        return index[name]
 
-    def node_name(i: int) -> str:
-        node = out.graph.node[i]
+class _Patcher:
+    """The edits of one :func:`patch_model` call on its copy ``out`` of the model."""
+
+    def __init__(self, out: onnx.ModelProto) -> None:
+        self.out = out
+        self.index = _node_index(out)
+        self.facts_names = {nf.name: nf for nf in graph_facts(out.graph).nodes}
+        self.taken: set[str] | None = None  # read at the first clip: after the --keep-fp32 nodes got their names
+        self.opset = _opset(out)
+        self.inserted: dict[int, list[onnx.NodeProto]] = {}
+
+    def resolve(self, name: str) -> int:
+        """The file index of the node named ``name`` (or writing the tensor ``name``)."""
+        if name not in self.index:
+            known = ", ".join(sorted(self.facts_names)[:8])
+            more = ", ..." if len(self.facts_names) > 8 else ""
+            raise DumpError(f"no node or tensor named {name!r} in the model (nodes: {known}{more})")
+        return self.index[name]
+
+    def node_name(self, i: int) -> str:
+        """Node ``i``'s name; an unnamed node is given the name :func:`graph_facts` calls it by."""
+        node = self.out.graph.node[i]
         if not node.name:
-            node.name = next(n for n, nf in facts_names.items() if nf.outputs == tuple(o for o in node.output if o))
+            outputs = tuple(o for o in node.output if o)
+            node.name = next(n for n, nf in self.facts_names.items() if nf.outputs == outputs)
         return node.name
 
-    keep = [node_name(resolve(n)) for n in keep_fp32]
-    taken = used_names(out.graph)
-    opset = _opset(out)
-    inserted: dict[int, list[onnx.NodeProto]] = {}
-    done: list[tuple[str, str, float, float]] = []
-    for name, lo, hi in clips:
-        i = resolve(name)
-        owner = node_name(i)
-        node = out.graph.node[i]
+    def clip(self, name: str, lo: float, hi: float) -> tuple[str, str, float, float]:
+        """Rename the output and queue a Clip that writes the original name; ``(node, tensor, lo, hi)``."""
+        taken = self._taken()
+        i = self.resolve(name)
+        owner = self.node_name(i)
+        node = self.out.graph.node[i]
         tensor = name if name in node.output else next(o for o in node.output if o)
-        elem = _elem_type(out, tensor) or TensorProto.FLOAT
+        elem = _elem_type(self.out, tensor) or TensorProto.FLOAT
         if elem not in _CLIP_TYPES:
             raise DumpError(f"--clip {name!r}: output {tensor!r} is not a float tensor")
         pre = fresh_name(f"{tensor}__dumpscope_preclip", taken)
         node.output[list(node.output).index(tensor)] = pre
         clip_name = fresh_name(f"{owner}/dumpscope_clip", taken)
-        inserted.setdefault(i, []).append(_clip_node(out, clip_name, pre, tensor, lo, hi, elem, opset, taken))
-        done.append((owner, tensor, lo, hi))
-    if inserted:
-        nodes = list(out.graph.node)
-        del out.graph.node[:]
+        clip_node = _clip_node(self.out, clip_name, pre, tensor, lo, hi, elem, self.opset, taken)
+        self.inserted.setdefault(i, []).append(clip_node)
+        return owner, tensor, lo, hi
+
+    def _taken(self) -> set[str]:
+        """Every name the model uses, read once (fresh names are added as they are made)."""
+        if self.taken is None:
+            self.taken = used_names(self.out.graph)
+        return self.taken
+
+    def insert_clips(self) -> None:
+        """Put each queued Clip right after the node it clips (the graph stays topologically sorted)."""
+        if not self.inserted:
+            return
+        nodes = list(self.out.graph.node)
+        del self.out.graph.node[:]
         for i, n in enumerate(nodes):
-            out.graph.node.append(n)
-            out.graph.node.extend(inserted.get(i, []))
-    kept = sorted(kept_fp32_nodes(out) | set(keep))
-    if keep:
-        props = [p for p in out.metadata_props if p.key != KEEP_FP32_KEY]
-        del out.metadata_props[:]
-        out.metadata_props.extend(props)
-        out.metadata_props.add(key=KEEP_FP32_KEY, value=json.dumps(kept))
-    return PatchResult(out, tuple(done), tuple(kept))
+            self.out.graph.node.append(n)
+            self.out.graph.node.extend(self.inserted.get(i, []))
+
+
+def _mark_kept(out: onnx.ModelProto, kept: list[str]) -> None:
+    """Replace the :data:`KEEP_FP32_KEY` mark of ``out`` by the JSON list ``kept``."""
+    props = [p for p in out.metadata_props if p.key != KEEP_FP32_KEY]
+    del out.metadata_props[:]
+    out.metadata_props.extend(props)
+    out.metadata_props.add(key=KEEP_FP32_KEY, value=json.dumps(kept))
 
 
 def _clip_node(
     model: onnx.ModelProto, name: str, src: str, dst: str, lo: float, hi: float, elem: int, opset: int, taken: set[str]
 ) -> onnx.NodeProto:
+    """The Clip ``src`` -> ``dst``: bounds as attributes before opset 11, as initializer inputs after."""
     if opset < 11:
         attrs = {k: v for k, v in (("min", lo), ("max", hi)) if math.isfinite(v)}
         return helper.make_node("Clip", [src], [dst], name=name, **attrs)
     np_type = helper.tensor_dtype_to_np_dtype(elem)
-    inputs = [src]
-    for tag, v in (("min", lo), ("max", hi)):
-        if math.isfinite(v):
-            init = fresh_name(f"{name}/{tag}", taken)
-            model.graph.initializer.append(numpy_helper.from_array(np.array(v, dtype=np_type), init))
-            inputs.append(init)
-        else:
-            inputs.append("")
+    inputs = [src, *(_bound_input(model, f"{name}/{tag}", v, np_type, taken) for tag, v in (("min", lo), ("max", hi)))]
     while inputs[-1] == "":
         inputs.pop()
     return helper.make_node("Clip", inputs, [dst], name=name)
+
+
+def _bound_input(model: onnx.ModelProto, base: str, value: float, np_type: np.dtype, taken: set[str]) -> str:
+    """An initializer holding ``value`` (its name), or ``""`` (an omitted input) for an infinite bound."""
+    if not math.isfinite(value):
+        return ""
+    init = fresh_name(base, taken)
+    model.graph.initializer.append(numpy_helper.from_array(np.array(value, dtype=np_type), init))
+    return init
 
 
 def patch_file(
     src: str | Path, dst: str | Path, *, keep_fp32: Iterable[str] = (), clip: Iterable[tuple[str, float, float]] = ()
 ) -> PatchResult:
     """Read ``src``, patch it, write ``dst`` (external data is carried over next to ``dst``)."""
-    from dumpscope.core.onnx.model_io import iter_tensors, write_model
+    from dumpscope.core.onnx.model_io import write_model
 
     src, dst = Path(src), Path(dst)
+    _check_paths(src, dst)
+    result = patch_model(_read_model(src), keep_fp32=keep_fp32, clip=list(clip))
+    _validate(result.model)
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    write_model(result.model, dst)
+    return result
+
+
+def _check_paths(src: Path, dst: Path) -> None:
+    """The input exists and the output would not overwrite it."""
     if not src.is_file():
         raise DumpError(f"{src}: no such model file")
     if dst.resolve() == src.resolve():
         raise DumpError(f"{dst}: the output would overwrite the input model; choose another -o")
+
+
+def _read_model(src: Path) -> onnx.ModelProto:
+    """The model at ``src`` with its external data loaded (DumpError when either is unreadable)."""
+    from dumpscope.core.onnx.model_io import iter_tensors
+
     try:
         model = onnx.load_model(str(src), load_external_data=False)
     except Exception as exc:  # noqa: BLE001 - protobuf raises DecodeError and friends
@@ -210,12 +269,14 @@ def patch_file(
             onnx.load_external_data_for_model(model, str(src.parent))
         except (OSError, ValueError) as exc:
             raise DumpError(f"{src}: cannot read its external data ({exc})") from None
-    result = patch_model(model, keep_fp32=keep_fp32, clip=list(clip))
+    return model
+
+
+def _validate(model: onnx.ModelProto) -> None:
+    """onnx's checker on the patched model (skipped over 2 GiB, which it refuses)."""
+    if model.ByteSize() >= _CHECK_LIMIT:
+        return
     try:
-        if result.model.ByteSize() < _CHECK_LIMIT:  # the checker refuses protos over 2 GiB
-            onnx.checker.check_model(result.model)
+        onnx.checker.check_model(model)
     except onnx.checker.ValidationError as exc:
         raise DumpError(f"the patched model does not validate: {str(exc).splitlines()[0]}") from None
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    write_model(result.model, dst)
-    return result

@@ -46,7 +46,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from dumpscope.core.onnx.graph import GraphFacts, fresh_name, graph_facts, used_names
+from dumpscope.core.onnx.graph import GraphFacts, NodeFacts, fresh_name, graph_facts, used_names
 from dumpscope.core.dumps import DumpError
 from dumpscope.core.onnx.model_io import PROTO_LIMIT as _PROTO_LIMIT
 from dumpscope.core.onnx.model_io import iter_tensors, write_model
@@ -104,9 +104,9 @@ def external_data_dir(proto: onnx.ModelProto, source_dir: Path | None) -> Path |
         return None
     if source_dir is None:
         raise DumpError(f"tensor {refs[0][0]!r} has external data {refs[0][1]!r} but the model has no directory")
-    for name, loc in refs:
-        if not (source_dir / loc).is_file():
-            raise DumpError(f"external data file {source_dir / loc} (for tensor {name!r}) not found")
+    missing = next(((name, loc) for name, loc in refs if not (source_dir / loc).is_file()), None)
+    if missing is not None:
+        raise DumpError(f"external data file {source_dir / missing[1]} (for tensor {missing[0]!r}) not found")
     return source_dir
 
 
@@ -118,20 +118,20 @@ def tensor_loader(t: onnx.TensorProto, base_dir: Path | None) -> Callable[[], np
     return lambda: numpy_helper.to_array(snapshot, base_dir=base)
 
 
+#: ``Constant`` attribute name -> its value as an array (string and sparse values are not dumped).
+_CONSTANT_ATTRS: dict[str, Callable[[onnx.AttributeProto], np.ndarray]] = {
+    "value": lambda a: numpy_helper.to_array(a.t),
+    "value_float": lambda a: np.array(a.f, dtype=np.float32),
+    "value_floats": lambda a: np.array(list(a.floats), dtype=np.float32),
+    "value_int": lambda a: np.array(a.i, dtype=np.int64),
+    "value_ints": lambda a: np.array(list(a.ints), dtype=np.int64),
+}
+
+
 def constant_value(node: onnx.NodeProto) -> np.ndarray | None:
     """The value of a ``Constant`` node, or None for string/sparse values we do not dump."""
-    for attr in node.attribute:
-        if attr.name == "value":
-            return numpy_helper.to_array(attr.t)
-        if attr.name == "value_float":
-            return np.array(attr.f, dtype=np.float32)
-        if attr.name == "value_floats":
-            return np.array(list(attr.floats), dtype=np.float32)
-        if attr.name == "value_int":
-            return np.array(attr.i, dtype=np.int64)
-        if attr.name == "value_ints":
-            return np.array(list(attr.ints), dtype=np.int64)
-    return None
+    attr = next((a for a in node.attribute if a.name in _CONSTANT_ATTRS), None)
+    return None if attr is None else _CONSTANT_ATTRS[attr.name](attr)
 
 
 def expose(graph: onnx.GraphProto, names: list[str]) -> None:
@@ -213,16 +213,19 @@ def _activation_names(facts: GraphFacts) -> list[str]:
 def _golden_constants(proto: onnx.ModelProto, facts: GraphFacts, source_dir: Path | None) -> dict[str, Callable[[], np.ndarray]]:
     """Loaders for the initializers and Constant outputs that some node reads."""
     used = set(facts.consumers)
-    out: dict[str, Callable[[], np.ndarray]] = {}
-    for t in proto.graph.initializer:
-        if t.name in used:
-            out[t.name] = tensor_loader(t, source_dir)
+    out = {t.name: tensor_loader(t, source_dir) for t in proto.graph.initializer if t.name in used}
     for node in proto.graph.node:
-        if node.op_type == "Constant" and not node.domain and node.output and node.output[0] in used:
-            value = constant_value(node)
-            if value is not None:
-                out[node.output[0]] = lambda v=value: v
+        value = _used_constant(node, used)
+        if value is not None:
+            out[node.output[0]] = lambda v=value: v
     return out
+
+
+def _used_constant(node: onnx.NodeProto, used: set[str]) -> np.ndarray | None:
+    """The value of a standard ``Constant`` node whose output some node reads (else None)."""
+    if node.op_type != "Constant" or node.domain or not node.output or node.output[0] not in used:
+        return None
+    return constant_value(node)
 
 
 def control_flow_notes(facts: GraphFacts) -> list[str]:
@@ -255,26 +258,24 @@ def to_fp16_storage(name: str, arr: np.ndarray, node_name: str | None) -> tuple[
     """Round a float array to float16 storage; clamp records for what did not fit."""
     finite = np.isfinite(arr)
     stored = np.where(finite, np.clip(arr, -FP16_MAX, FP16_MAX), arr).astype(np.float16)
-    records: list[dict[str, object]] = []
     flat, flat_stored = arr.reshape(-1), stored.reshape(-1)
-    for action, mask in (
-        ("clamp", finite & (np.abs(arr) > FP16_MAX)),
-        ("flush", (arr != 0) & (stored == 0)),
-    ):
-        idx = np.flatnonzero(mask)
-        if idx.size == 0:
-            continue
-        records.append(
-            {
-                "name": name,
-                "node_name": node_name,
-                "count": int(idx.size),
-                "max_abs": float(np.abs(flat[idx]).max()),
-                "action": action,
-                "examples": [[int(i), float(flat[i]), float(flat_stored[i])] for i in idx[:3]],
-            }
-        )
+    masks = (("clamp", finite & (np.abs(arr) > FP16_MAX)), ("flush", (arr != 0) & (stored == 0)))
+    found = ((action, np.flatnonzero(mask)) for action, mask in masks)
+    records = [_clamp_record(name, node_name, action, idx, flat, flat_stored) for action, idx in found if idx.size]
     return stored, records
+
+
+def _clamp_record(name: str, node_name: str | None, action: str, idx: np.ndarray, flat: np.ndarray,
+                  flat_stored: np.ndarray) -> dict[str, object]:
+    """One ``clamp``/``flush`` record: how many values, the largest, and up to three examples."""
+    return {
+        "name": name,
+        "node_name": node_name,
+        "count": int(idx.size),
+        "max_abs": float(np.abs(flat[idx]).max()),
+        "action": action,
+        "examples": [[int(i), float(flat[i]), float(flat_stored[i])] for i in idx[:3]],
+    }
 
 
 def _set_tensor(t: onnx.TensorProto, arr: np.ndarray, work: Path, counter: list[int]) -> None:
@@ -327,16 +328,19 @@ def _store_weights_fp16(g: onnx.GraphProto, facts: GraphFacts, prepared: Prepare
     counter = [0]
     first_reader = {name: nodes[0].name for name, nodes in facts.consumers.items()}
     for t in iter_tensors(g):
-        if t.data_location == TensorProto.EXTERNAL and (t.data_type not in _FLOAT_TYPES or t.name not in used):
+        if t.data_location == TensorProto.EXTERNAL and not _rounded(t, used):
             _set_tensor(t, tensor_loader(t, source_dir)(), work, counter)  # the run model reads no user file
-    for t in g.initializer:
-        if t.data_type not in _FLOAT_TYPES or t.name not in used:
-            continue
+    for t in (t for t in g.initializer if _rounded(t, used)):
         load = tensor_loader(t, source_dir)
         stored, records = to_fp16_storage(t.name, load(), first_reader.get(t.name))
         prepared.clamped.extend(records)
         _set_tensor(t, stored.astype(helper.tensor_dtype_to_np_dtype(t.data_type)), work, counter)
         prepared.constants[t.name] = _fp16_loader(load, t.name)
+
+
+def _rounded(t: onnx.TensorProto, used: set[str]) -> bool:
+    """A float tensor some node reads: stored as fp16 by the recipe."""
+    return t.data_type in _FLOAT_TYPES and t.name in used
 
 
 class _Casts:
@@ -371,11 +375,16 @@ def _round_node_outputs(g: onnx.GraphProto, facts: GraphFacts, prepared: Prepare
     for node in g.node:
         casts.nodes.append(node)
         if node.op_type == "Constant" and not node.domain:
-            if node.output and node.output[0] in facts.producer:
-                _round_constant_node(node, facts.producer[node.output[0]].name, prepared)
+            _round_constant(node, facts, prepared)
             continue
         for i, out in enumerate(node.output):
             _round_output(node, i, out, prepared, casts, types, keep)
+
+
+def _round_constant(node: onnx.NodeProto, facts: GraphFacts, prepared: Prepared) -> None:
+    """A ``Constant`` node's value is stored as fp16 in place (no Cast pair: it is a constant)."""
+    if node.output and node.output[0] in facts.producer:
+        _round_constant_node(node, facts.producer[node.output[0]].name, prepared)
 
 
 def _round_output(node: onnx.NodeProto, i: int, out: str, prepared: Prepared, casts: _Casts,
@@ -404,24 +413,40 @@ def _topo_sorted(fetch: dict[str, str], facts: GraphFacts) -> dict[str, str]:
 
 
 def _round_constant_node(node: onnx.NodeProto, node_name: str, prepared: Prepared) -> None:
+    """Round a float ``Constant``'s value to fp16 storage in place (clamps recorded, value kept as a constant)."""
     out = node.output[0] if node.output else ""
     for attr in node.attribute:
-        if attr.name == "value" and attr.t.data_type in _FLOAT_TYPES:
-            arr = numpy_helper.to_array(attr.t)
-            stored, records = to_fp16_storage(out, arr, node_name)
-            attr.t.CopyFrom(numpy_helper.from_array(stored.astype(arr.dtype), attr.t.name))
-        elif attr.name in ("value_float", "value_floats"):
-            arr = np.array(attr.f if attr.name == "value_float" else list(attr.floats), dtype=np.float32)
-            stored, records = to_fp16_storage(out, arr, node_name)
-            if attr.name == "value_float":
-                attr.f = float(stored)
-            else:
-                del attr.floats[:]
-                attr.floats.extend(float(v) for v in stored)
-        else:
+        rounded = _round_constant_attr(attr, out, node_name)
+        if rounded is None:
             continue
+        stored, records = rounded
         prepared.clamped.extend(records)
         prepared.constants[out] = lambda s=stored: s
+
+
+def _round_constant_attr(attr: onnx.AttributeProto, out: str, node_name: str) -> tuple[np.ndarray, list[dict[str, object]]] | None:
+    """The fp16-stored value and clamp records of a float ``value``/``value_float(s)`` attribute, else None."""
+    if attr.name == "value" and attr.t.data_type in _FLOAT_TYPES:
+        arr = numpy_helper.to_array(attr.t)
+        stored, records = to_fp16_storage(out, arr, node_name)
+        attr.t.CopyFrom(numpy_helper.from_array(stored.astype(arr.dtype), attr.t.name))
+        return stored, records
+    if attr.name in ("value_float", "value_floats"):
+        return _round_float_attr(attr, out, node_name)
+    return None
+
+
+def _round_float_attr(attr: onnx.AttributeProto, out: str, node_name: str) -> tuple[np.ndarray, list[dict[str, object]]]:
+    """``value_float`` / ``value_floats`` rounded to fp16 storage, written back as floats."""
+    single = attr.name == "value_float"
+    arr = np.array(attr.f if single else list(attr.floats), dtype=np.float32)
+    stored, records = to_fp16_storage(out, arr, node_name)
+    if single:
+        attr.f = float(stored)
+    else:
+        del attr.floats[:]
+        attr.floats.extend(float(v) for v in stored)
+    return stored, records
 
 
 # ----------------------------------------------------------------- int8
@@ -442,14 +467,17 @@ def _quant_info(dq: onnx.NodeProto, inits: Mapping[str, onnx.TensorProto]) -> di
     if scale_t is None:
         return None
     zp_t = inits.get(dq.input[2]) if len(dq.input) > 2 and dq.input[2] else None
-    if zp_t is not None:
-        zero_point: float | int | list[float | int] = _scalar_or_list(numpy_helper.to_array(zp_t))
-        dtype = str(helper.tensor_dtype_to_np_dtype(zp_t.data_type))
-    else:
-        zero_point = 0
-        x = inits.get(dq.input[0])
-        dtype = str(helper.tensor_dtype_to_np_dtype(x.data_type)) if x is not None else "uint8"
+    zero_point, dtype = _zero_point(dq, zp_t, inits)
     return {"scale": _scalar_or_list(numpy_helper.to_array(scale_t)), "zero_point": zero_point, "dtype": dtype}
+
+
+def _zero_point(dq: onnx.NodeProto, zp_t: onnx.TensorProto | None,
+                inits: Mapping[str, onnx.TensorProto]) -> tuple[float | int | list[float | int], str]:
+    """The zero point and the integer dtype: from the zero-point tensor, else 0 and the quantised input's type."""
+    if zp_t is not None:
+        return _scalar_or_list(numpy_helper.to_array(zp_t)), str(helper.tensor_dtype_to_np_dtype(zp_t.data_type))
+    x = inits.get(dq.input[0])
+    return 0, str(helper.tensor_dtype_to_np_dtype(x.data_type)) if x is not None else "uint8"
 
 
 def dequantized_sources(q: onnx.ModelProto, names: set[str]) -> dict[str, onnx.NodeProto]:
@@ -463,20 +491,25 @@ def dequantized_sources(q: onnx.ModelProto, names: set[str]) -> dict[str, onnx.N
     inits = {t.name for t in q.graph.initializer}
     found: dict[str, onnx.NodeProto] = {}
     for node in q.graph.node:
-        if node.op_type != "DequantizeLinear" or not node.input:
-            continue
-        src = node.input[0]
-        q_node = producer.get(src)
-        if q_node is not None and q_node.op_type == "QuantizeLinear":
-            origin = q_node.input[0]
-        elif src in inits:
-            origin = src.removesuffix("_quantized")
-            origin = origin if origin in names else node.output[0]
-        else:
-            continue
+        origin = _dequantized_origin(node, producer, inits, names)
         if origin in names:
             found.setdefault(origin, node)
     return found
+
+
+def _dequantized_origin(node: onnx.NodeProto, producer: Mapping[str, onnx.NodeProto], inits: set[str],
+                        names: set[str]) -> str | None:
+    """The original tensor a DequantizeLinear node gives back (None for any other node)."""
+    if node.op_type != "DequantizeLinear" or not node.input:
+        return None
+    src = node.input[0]
+    q_node = producer.get(src)
+    if q_node is not None and q_node.op_type == "QuantizeLinear":
+        return q_node.input[0]
+    if src not in inits:
+        return None
+    origin = src.removesuffix("_quantized")
+    return origin if origin in names else node.output[0]
 
 
 class _FeedReader:
@@ -497,6 +530,21 @@ def prepare_int8(
     proto: onnx.ModelProto, facts: GraphFacts, work: Path, source_dir: Path | None, feeds: list[dict[str, np.ndarray]]
 ) -> Prepared:
     """Static QDQ int8 quantisation calibrated on ``feeds`` (see the module docstring)."""
+    q_path = work / "int8.onnx"
+    _quantize(proto, source_dir, q_path, feeds)
+    q = onnx.load_model(str(q_path), load_external_data=False)
+    prepared = Prepared(path=work / "int8_run.onnx", facts=facts, fetch={}, notes=control_flow_notes(facts))
+    folded = _Int8Fetch(q, facts, _golden_constants(proto, facts, source_dir)).fill(prepared)
+    if folded:
+        prepared.notes.append(_folded_note(folded))
+    prepared.fetch = _topo_sorted(prepared.fetch, facts)
+    expose(q.graph, list(prepared.fetch.values()))
+    write_model(q, prepared.path)
+    return prepared
+
+
+def _quantize(proto: onnx.ModelProto, source_dir: Path | None, q_path: Path, feeds: list[dict[str, np.ndarray]]) -> None:
+    """Write the QDQ int8 model to ``q_path`` (a quantizer failure is a one-line DumpError)."""
     import logging
 
     from onnxruntime.quantization import CalibrationDataReader, CalibrationMethod, QuantFormat, QuantType, quantize_static
@@ -505,7 +553,6 @@ def prepare_int8(
     float_model = _copy(proto)
     if external_data_dir(proto, source_dir) is not None:
         onnx.load_external_data_for_model(float_model, str(source_dir))
-    q_path = work / "int8.onnx"
     root = logging.getLogger()
     level = root.level
     root.setLevel(logging.ERROR)  # the quantizer warns on the root logger ("consider pre-processing")
@@ -524,37 +571,49 @@ def prepare_int8(
     finally:
         root.setLevel(level)
 
-    q = onnx.load_model(str(q_path), load_external_data=False)
-    q_inits = {t.name: t for t in q.graph.initializer}
-    q_outputs = {o for n in q.graph.node for o in n.output if o}
-    wanted = set(facts.graph_inputs) | set(facts.consumers) | set(facts.producer)
-    dq = dequantized_sources(q, wanted)
-    prepared = Prepared(path=work / "int8_run.onnx", facts=facts, fetch={}, notes=control_flow_notes(facts))
-    golden_consts = _golden_constants(proto, facts, source_dir)
-    folded: list[str] = []
-    for name in (*facts.graph_inputs, *golden_consts, *_activation_names(facts)):
-        node = dq.get(name)
-        if node is not None and node.output[0] in q_outputs:
-            prepared.fetch[name] = node.output[0]
-            info = _quant_info(node, q_inits)
-            if info is not None:
-                prepared.extra[name] = {"quant": info}
-        elif name in golden_consts:
-            prepared.constants[name] = golden_consts[name]
-        elif name in q_outputs:
+
+class _Int8Fetch:
+    """Where each original tensor of an int8 run comes from: a DequantizeLinear output, a golden
+    constant, the tensor itself, or nowhere (folded away by the quantizer)."""
+
+    def __init__(self, q: onnx.ModelProto, facts: GraphFacts, golden_consts: dict[str, Callable[[], np.ndarray]]) -> None:
+        self.facts = facts
+        self.golden_consts = golden_consts
+        self.q_inits = {t.name: t for t in q.graph.initializer}
+        self.q_outputs = {o for n in q.graph.node for o in n.output if o}
+        self.dq = dequantized_sources(q, set(facts.graph_inputs) | set(facts.consumers) | set(facts.producer))
+
+    def fill(self, prepared: Prepared) -> list[str]:
+        """Fill ``prepared``'s fetches, quant info and constants; returns the folded tensors' names."""
+        names = (*self.facts.graph_inputs, *self.golden_consts, *_activation_names(self.facts))
+        return [name for name in names if not self._place(name, prepared)]
+
+    def _place(self, name: str, prepared: Prepared) -> bool:
+        """Record where ``name`` comes from; False when it is an activation folded away."""
+        node = self.dq.get(name)
+        if node is not None and node.output[0] in self.q_outputs:
+            self._fetch_dequantized(name, node, prepared)
+        elif name in self.golden_consts:
+            prepared.constants[name] = self.golden_consts[name]
+        elif name in self.q_outputs:
             prepared.fetch[name] = name
-        elif name not in facts.graph_inputs:
-            folded.append(name)
-    if folded:
-        shown = ", ".join(map(repr, folded[:5])) + (f" and {len(folded) - 5} more" if len(folded) > 5 else "")
-        prepared.notes.append(
-            f"{len(folded)} tensor(s) folded away by the quantizer (e.g. a Relu merged into its producer), "
-            f"not in the int8 dump: {shown}"
-        )
-    prepared.fetch = _topo_sorted(prepared.fetch, facts)
-    expose(q.graph, list(prepared.fetch.values()))
-    write_model(q, prepared.path)
-    return prepared
+        else:
+            return name in self.facts.graph_inputs
+        return True
+
+    def _fetch_dequantized(self, name: str, node: onnx.NodeProto, prepared: Prepared) -> None:
+        """``name`` is dumped from the DequantizeLinear output, with its scale and zero point when known."""
+        prepared.fetch[name] = node.output[0]
+        info = _quant_info(node, self.q_inits)
+        if info is not None:
+            prepared.extra[name] = {"quant": info}
+
+
+def _folded_note(folded: list[str]) -> str:
+    """The run's note naming (the first five of) the tensors the quantizer folded away."""
+    shown = ", ".join(map(repr, folded[:5])) + (f" and {len(folded) - 5} more" if len(folded) > 5 else "")
+    return (f"{len(folded)} tensor(s) folded away by the quantizer (e.g. a Relu merged into its producer), "
+            f"not in the int8 dump: {shown}")
 
 
 # ----------------------------------------------------------------- optimized
@@ -570,34 +629,44 @@ def fused_from(original: GraphFacts, optimized: GraphFacts) -> dict[str, list[st
     tensors maps to the original node of the same name, if any.
     """
     names = {n.name for n in original.nodes}
-    result: dict[str, list[str]] = {}
-    for node in optimized.nodes:
-        inputs = set(node.inputs)
-        outs = [o for o in node.outputs if o in original.producer]
-        if not outs or not inputs & (set(original.producer) | set(original.graph_inputs) | original.initializers):
-            result[node.name] = [node.name] if node.name in names else []
-            continue
-        between: dict[str, object] = {}
-        stack = list(outs)
-        while stack:
-            t = stack.pop()
-            if t in inputs:
-                continue
-            p = original.producer.get(t)
-            if p is None or p.name in between:
-                continue
-            between[p.name] = p
+    known = set(original.producer) | set(original.graph_inputs) | original.initializers
+    return {node.name: _replaced(node, original, names, known) for node in optimized.nodes}
+
+
+def _replaced(node: NodeFacts, original: GraphFacts, names: set[str], known: set[str]) -> list[str]:
+    """The original nodes one optimised node replaced (see :func:`fused_from`)."""
+    inputs = set(node.inputs)
+    outs = [o for o in node.outputs if o in original.producer]
+    if not outs or not inputs & known:
+        return [node.name] if node.name in names else []
+    reached = _reached_from(inputs, _producers_back_to(outs, inputs, original), original)
+    return [n.name for n in original.nodes if n.name in reached]
+
+
+def _producers_back_to(outs: list[str], inputs: set[str], original: GraphFacts) -> set[str]:
+    """Original nodes met walking back from ``outs`` through producers, stopping at ``inputs``."""
+    between: set[str] = set()
+    stack = list(outs)
+    while stack:
+        t = stack.pop()
+        p = None if t in inputs else original.producer.get(t)
+        if p is not None and p.name not in between:
+            between.add(p.name)
             stack.extend(p.inputs)
-        reached: set[str] = set()
-        frontier = list(inputs)
-        while frontier:
-            t = frontier.pop()
-            for c in original.consumers.get(t, ()):
-                if c.name in between and c.name not in reached:
-                    reached.add(c.name)
-                    frontier.extend(c.outputs)
-        result[node.name] = [n.name for n in original.nodes if n.name in reached]
-    return result
+    return between
+
+
+def _reached_from(inputs: set[str], between: set[str], original: GraphFacts) -> set[str]:
+    """The nodes of ``between`` reachable forward from ``inputs`` through original consumers."""
+    reached: set[str] = set()
+    frontier = list(inputs)
+    while frontier:
+        t = frontier.pop()
+        for c in original.consumers.get(t, ()):
+            if c.name in between and c.name not in reached:
+                reached.add(c.name)
+                frontier.extend(c.outputs)
+    return reached
 
 
 def prepare_optimized(proto: onnx.ModelProto, facts: GraphFacts, work: Path, source_dir: Path | None) -> Prepared:

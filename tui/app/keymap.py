@@ -11,6 +11,7 @@ import os
 import sys
 from collections.abc import Collection
 from pathlib import Path
+from typing import TypeGuard
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -23,16 +24,23 @@ Keymap = dict[str, str]
 def binding_ids() -> frozenset[str]:
     """The ids of every binding dumpscope's app, screens and widgets declare."""
     from textual.binding import Binding
+
+    return frozenset(b.id for cls in _dumpscope_classes() for b in getattr(cls, "BINDINGS", ())
+                     if isinstance(b, Binding) and b.id)
+
+
+def _dumpscope_classes() -> list[type]:
+    """Every loaded subclass of Textual's DOMNode defined in a ``dumpscope.`` module."""
     from textual.dom import DOMNode
 
-    ids: set[str] = set()
+    found: list[type] = []
     stack: list[type] = [DOMNode]
     while stack:
         cls = stack.pop()
         stack.extend(cls.__subclasses__())
         if cls.__module__.startswith("dumpscope."):
-            ids.update(b.id for b in getattr(cls, "BINDINGS", ()) if isinstance(b, Binding) and b.id)
-    return frozenset(ids)
+            found.append(cls)
+    return found
 
 
 def config_dir() -> Path:
@@ -46,31 +54,44 @@ def config_dir() -> Path:
 
 def _keys(value: object) -> str | None:
     """``"j, down"`` or ``["j", "down"]`` as ``"j,down"``; None when it is not a key string."""
-    if isinstance(value, list) and all(isinstance(k, str) for k in value):
-        value = ",".join(value)
-    if not isinstance(value, str) or not value.strip():
+    text = ",".join(value) if _is_key_list(value) else value
+    if not isinstance(text, str) or not text.strip():
         return None
-    return ",".join(k.strip() for k in value.split(",") if k.strip())
+    return ",".join(k.strip() for k in text.split(",") if k.strip())
+
+
+def _is_key_list(value: object) -> TypeGuard[list[str]]:
+    """A TOML array of key strings (``["j", "down"]``)."""
+    return isinstance(value, list) and all(isinstance(k, str) for k in value)
 
 
 #: A keymap larger than this is not read (a real one is a few hundred bytes).
 MAX_KEYMAP_BYTES = 1 << 20
 
 
-def _read_table(path: Path) -> tuple[dict[str, object] | None, str | None]:
-    """The keymap table of ``path``, or why it cannot be used (one line, never an exception)."""
-    try:
-        if path.stat().st_size > MAX_KEYMAP_BYTES:
-            return None, f"{path}: ignored (over {MAX_KEYMAP_BYTES >> 10} KiB; a keymap is a few lines)"
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except RecursionError:
-        return None, f"{path}: ignored (nested too deeply; a keymap is flat: binding.id = \"keys\")"
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        return None, f"{path}: ignored ({str(exc)[:200]})"
+class _Ignored(Exception):
+    """Why a keymap file or entry is ignored (one line for the user)."""
+
+
+def _read_table(path: Path) -> dict[str, object]:
+    """The keymap table of ``path`` (:class:`_Ignored`, one line, when it cannot be used)."""
+    data = _parse(path)
     table = data.get("keymap", data)
     if not isinstance(table, dict):
-        return None, f"{path}: [keymap] must be a table"
-    return table, None
+        raise _Ignored(f"{path}: [keymap] must be a table")
+    return table
+
+
+def _parse(path: Path) -> dict[str, object]:
+    """The TOML document at ``path`` (at most :data:`MAX_KEYMAP_BYTES`; :class:`_Ignored` when unreadable)."""
+    try:
+        if path.stat().st_size > MAX_KEYMAP_BYTES:
+            raise _Ignored(f"{path}: ignored (over {MAX_KEYMAP_BYTES >> 10} KiB; a keymap is a few lines)")
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except RecursionError:
+        raise _Ignored(f"{path}: ignored (nested too deeply; a keymap is flat: binding.id = \"keys\")") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise _Ignored(f"{path}: ignored ({str(exc)[:200]})") from None
 
 
 def _flat(table: dict[str, object]) -> list[tuple[str, object]]:
@@ -94,17 +115,30 @@ def load_keymap(path: Path | None = None, known: Collection[str] | None = None) 
     path = path or config_dir() / "keymap.toml"
     if not path.is_file():
         return {}, []
-    table, problem = _read_table(path)
-    if table is None:
-        return {}, [problem or f"{path}: ignored"]
+    try:
+        table = _read_table(path)
+    except _Ignored as exc:
+        return {}, [str(exc)]
+    return _entries(path, table, known)
+
+
+def _entries(path: Path, table: dict[str, object], known: Collection[str] | None) -> tuple[Keymap, list[str]]:
+    """The usable entries of the table, and one problem line per entry ignored."""
     keymap: Keymap = {}
     problems: list[str] = []
     for binding_id, value in _flat(table):
-        keys = _keys(value)
-        if known is not None and binding_id not in known:
-            problems.append(f"{path}: unknown binding id {str(binding_id)[:60]!r}; ignored")
-        elif keys is None:
-            problems.append(f"{path}: {binding_id!r} needs a key string like \"j,down\"")
-        else:
-            keymap[str(binding_id)] = keys
+        try:
+            keymap[str(binding_id)] = _entry_keys(path, binding_id, value, known)
+        except _Ignored as exc:
+            problems.append(str(exc))
     return keymap, problems
+
+
+def _entry_keys(path: Path, binding_id: str, value: object, known: Collection[str] | None) -> str:
+    """One entry's keys (:class:`_Ignored` for an unknown binding id or a value that is no key string)."""
+    if known is not None and binding_id not in known:
+        raise _Ignored(f"{path}: unknown binding id {str(binding_id)[:60]!r}; ignored")
+    keys = _keys(value)
+    if keys is None:
+        raise _Ignored(f"{path}: {binding_id!r} needs a key string like \"j,down\"")
+    return keys

@@ -130,14 +130,18 @@ def _settle_dumps(args: argparse.Namespace) -> None:
 def _settle_graphs(args: argparse.Namespace) -> list[str]:
     """Every graph named, in side order; for fusion on vs off, the fused dump becomes the target."""
     args.fused_graph, args.unfused_graph = getattr(args, "fused_graph", None), getattr(args, "unfused_graph", None)
-    single = getattr(args, "graph", None)
-    args.graph = [single] if isinstance(single, str) else list(single or [])
+    args.graph = _graph_list(getattr(args, "graph", None))
     if args.unfused_graph and not args.fused_graph:
         raise UsageError("-cf (the fusion-off graph) goes with -f (the fused graph)")
     if args.b is None and args.fused_graph and args.unfused_graph:
         _fusion_sides(args)
         return [*args.graph, args.fused_graph]
     return [*args.graph, *(g for g in (args.fused_graph, args.unfused_graph) if g)]
+
+
+def _graph_list(graph: str | list[str] | None) -> list[str]:
+    """``--graph`` as a list (one string when set programmatically, a list from argparse, or none)."""
+    return [graph] if isinstance(graph, str) else list(graph or [])
 
 
 def invocation() -> str:
@@ -147,13 +151,21 @@ def invocation() -> str:
     import shlex
     import shutil
 
-    argv0 = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
-    if argv0 is None or argv0.name != "dumpscope" or not argv0.exists():
+    argv0 = _started_as_dumpscope()
+    if argv0 is None:
         return f"{shlex.quote(sys.executable)} -m dumpscope"
     on_path = shutil.which("dumpscope")
     if on_path and Path(on_path).resolve() == argv0.resolve():
         return "dumpscope"
     return shlex.quote(str(argv0))
+
+
+def _started_as_dumpscope() -> Path | None:
+    """The existing ``dumpscope`` script this process was started by (``sys.argv[0]``), else None."""
+    argv0 = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if argv0 is None or argv0.name != "dumpscope" or not argv0.exists():
+        return None
+    return argv0
 
 
 def _one(label: str, flag: str | None, positional: str | None) -> str | None:

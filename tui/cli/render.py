@@ -39,12 +39,16 @@ def output_console(file: Any = None) -> Console:
 
 
 def fmt_metric(v: float | None, digits: int = 6) -> str:
+    """A metric for the table: ``—`` when missing, ``nan``/``inf``/``-inf``, else :func:`_finite_metric`."""
     if v is None:
         return "—"
-    if math.isnan(v):
-        return "nan"
-    if math.isinf(v):
-        return "inf" if v > 0 else "-inf"
+    if not math.isfinite(v):
+        return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
+    return _finite_metric(v, digits)
+
+
+def _finite_metric(v: float, digits: int) -> str:
+    """Scientific below 1e-4 and from 1e6 on; else ``digits`` decimals (three fewer from 10 on)."""
     if v != 0 and (abs(v) < 1e-4 or abs(v) >= 1e6):
         return f"{v:.{digits - 3}e}"
     return f"{v:.{digits}f}" if abs(v) < 10 else f"{v:.{max(digits - 3, 1)}f}"
@@ -117,24 +121,35 @@ def render_table(cmp: Comparison, console: Console | None = None, limit: int | N
     for text, style in _notes(cmp, limit):
         console.print(Text(text, style=style))
     console.print(summary_text(cmp))
-    for w in (cmp.meta.get("warnings") or [])[:10]:  # type: ignore[union-attr]
+    for w in _warnings(cmp):
         console.print(Text(f"warning: {plain(w)}", style="yellow"))
 
 
+def _warnings(cmp: Comparison) -> list[str]:
+    """The first ten of the comparison's warnings (the table's footer; JSON/CSV carry them all)."""
+    return (cmp.meta.get("warnings") or [])[:10]  # type: ignore[index]
+
+
 def summary_text(cmp: Comparison) -> Text:
+    """One line: the count of each health (glyph, count, word), then the first divergent row and why."""
     counts = cmp.health_counts()
     text = Text()
     for h in ("ok", "warn", "fail", "error", "unmatched"):
         if counts.get(h):
             glyph, _, word = HEALTH_LABEL[h].partition(" ")
             text.append(f"{glyph} {counts[h]} {word}  ", style=HEALTH_STYLE[h])
+    _append_first_divergent(text, cmp)
+    return text
+
+
+def _append_first_divergent(text: Text, cmp: Comparison) -> None:
+    """The first divergent row and why, or that there is none (green)."""
     first = cmp.first_divergent()
     if first is None:
         text.append("— no divergent layer", style="green")
-    else:
-        r = cmp.frame.row(first, named=True)
-        text.append(f"— first divergent: #{r['index']} {plain(r['name'])} ({plain(r['op_type'] or '?')}): {plain(r['message'] or '')}")
-    return text
+        return
+    r = cmp.frame.row(first, named=True)
+    text.append(f"— first divergent: #{r['index']} {plain(r['name'])} ({plain(r['op_type'] or '?')}): {plain(r['message'] or '')}")
 
 
 def _notes(cmp: Comparison, limit: int | None) -> list[tuple[str, str]]:
@@ -175,13 +190,10 @@ def _plain_cell(cell: str | Text) -> str:
 
 def render_plain(cmp: Comparison, out: Any, limit: int | None = 1000) -> None:
     """Print :func:`plain_lines`, the summary and warnings to the text stream ``out``."""
-    for line in plain_lines(cmp, limit):
+    lines = [*plain_lines(cmp, limit), *(text for text, _ in _notes(cmp, limit)), summary_text(cmp).plain]
+    lines += [f"warning: {plain(w)}" for w in _warnings(cmp)]
+    for line in lines:
         out.write(line + "\n")
-    for text, _ in _notes(cmp, limit):
-        out.write(text + "\n")
-    out.write(summary_text(cmp).plain + "\n")
-    for w in (cmp.meta.get("warnings") or [])[:10]:  # type: ignore[union-attr]
-        out.write(f"warning: {plain(w)}\n")
 
 
 def threeway_lines(tw: Any, limit: int | None = 1000) -> list[str]:
@@ -209,28 +221,38 @@ def threeway_summary(tw: Any) -> list[str]:
 
 def render_threeway(tw: Any, console: Console, limit: int | None = 1000) -> None:
     """A three-way comparison on a terminal: Rich, names folded, rel. distance only when wide."""
-    a, b = tw.labels
     wide = console.width >= 118
+    table = _threeway_table(tw.labels, wide)
+    frame = tw.frame[display_order(tw.frame)]
+    for r in (frame if limit is None else frame.head(limit)).iter_rows(named=True):
+        table.add_row(*_threeway_row(r, wide))
+    console.print(table)
+    for line in threeway_summary(tw):
+        console.print(Text(line))
+
+
+def _threeway_table(labels: tuple[str, str], wide: bool) -> Table:
+    """The three-way table's columns: per side health, cosine (and rel. distance when wide), then ``worse``."""
     table = Table(box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False, padding=(0, 1))
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("name", overflow="fold", min_width=16)
-    for label in (a, b):
+    for label in labels:
         table.add_column(f"{label}\nhealth", no_wrap=True)
         table.add_column(f"{label}\ncosine", justify="right", no_wrap=True)
         if wide:
             table.add_column(f"{label}\nrel. dist", justify="right", no_wrap=True)
     table.add_column("worse", no_wrap=True)
-    frame = tw.frame[display_order(tw.frame)]
-    for r in (frame if limit is None else frame.head(limit)).iter_rows(named=True):
-        cells = _threeway_cells(r)
-        row: list[str | Text] = [cells[0], markup(r["name"])]
-        for k, p in ((2, "a"), (5, "b")):
-            row += [health_text(r[f"{p}_health"]) if r[f"{p}_health"] else Text("–"), cells[k + 1]]
-            row += [cells[k + 2]] if wide else []
-        table.add_row(*row, Text(cells[-1], style="bold" if cells[-1] in ("A", "B") else ""))
-    console.print(table)
-    for line in threeway_summary(tw):
-        console.print(Text(line))
+    return table
+
+
+def _threeway_row(r: dict[str, Any], wide: bool) -> list[str | Text]:
+    """One three-way row as Rich cells (the health styled, the worse side bold)."""
+    cells = _threeway_cells(r)
+    row: list[str | Text] = [cells[0], markup(r["name"])]
+    for k, p in ((2, "a"), (5, "b")):
+        row += [health_text(r[f"{p}_health"]) if r[f"{p}_health"] else Text("–"), cells[k + 1]]
+        row += [cells[k + 2]] if wide else []
+    return [*row, Text(cells[-1], style="bold" if cells[-1] in ("A", "B") else "")]
 
 
 def _threeway_cells(r: dict[str, Any]) -> list[str]:

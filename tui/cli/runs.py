@@ -188,13 +188,24 @@ def _render_msprobe(report: MsprobeReport, console: object, limit: int, render: 
     for col in ("step/rank", "entries", "errors", "first divergence"):
         table.add_column(col)
     for r in report.results:
-        what = r.error or (r.divergence.describe() if r.divergence else "no divergence")
-        table.add_row(r.label, str(0 if r.frame is None else r.frame.height), str(_error_rows(r)), markup(what))
+        table.add_row(r.label, str(0 if r.frame is None else r.frame.height), str(_error_rows(r)), markup(_rank_outcome(r)))
     console.print(table)  # type: ignore[attr-defined]
-    first = report.first
-    console.print(f"[bold]first divergence:[/] {markup(first.label + ': ' + first.divergence.describe()) if first and first.divergence else 'none'}")  # type: ignore[attr-defined]
+    console.print(f"[bold]first divergence:[/] {_first_msprobe(report)}")  # type: ignore[attr-defined]
     if render == "diagnose":
         _render_bad_entries(report, console, limit)
+
+
+def _rank_outcome(r: RankResult) -> str:
+    """The step/rank's error, its first divergence, or ``no divergence``."""
+    return r.error or (r.divergence.describe() if r.divergence else "no divergence")
+
+
+def _first_msprobe(report: MsprobeReport) -> str:
+    """The step/rank that diverges first and how (markup escaped), or ``none``."""
+    from dumpscope.tui.cli.safe import markup
+
+    first = report.first
+    return markup(first.label + ': ' + first.divergence.describe()) if first and first.divergence else 'none'
 
 
 def _render_bad_entries(report: MsprobeReport, console: object, limit: int) -> None:
@@ -229,22 +240,33 @@ class RunResult:
 
 def _ascend_runs(path: str | Path, args: argparse.Namespace) -> list[AscendRun] | None:
     """The selected runs of an Ascend tree; None when ``path`` is not one with several."""
-    from dumpscope.core.formats import ascend_dump
     from dumpscope.core.formats.ascend_dump import discover_runs
     from dumpscope.core.formats.ascend_tree import select_runs
 
     p = Path(path)
-    if not p.is_dir() or ascend_dump.sniff(p) <= 0:
+    if not _is_ascend_tree(p):
         return None
     runs = discover_runs(p)
     if len(runs) < 2 and not (args.step or args.device):
         return None
     chosen = select_runs(runs, args.step, args.device)
     if not chosen:
-        listed = ", ".join(r.label for r in runs) or "none"
-        raise UsageError(f"{p}: no step/device matches --step {args.step or []} --device {args.device or []} "
-                         f"(present: {listed})")
+        raise _no_match(p, runs, args)
     return chosen
+
+
+def _no_match(p: Path, runs: list[AscendRun], args: argparse.Namespace) -> UsageError:
+    """The usage error for a ``--step``/``--device`` selection that leaves no run, naming those present."""
+    present = ", ".join(r.label for r in runs) or "none"
+    return UsageError(f"{p}: no step/device matches --step {args.step or []} --device {args.device or []} "
+                      f"(present: {present})")
+
+
+def _is_ascend_tree(p: Path) -> bool:
+    """A folder the Ascend raw-dump reader recognises."""
+    from dumpscope.core.formats import ascend_dump
+
+    return p.is_dir() and ascend_dump.sniff(p) > 0
 
 
 def _route_ascend(args: argparse.Namespace, render: str) -> int | None:
@@ -275,6 +297,11 @@ def narrow_for_app(args: argparse.Namespace) -> None:
         raise UsageError(f"{args.target}: {len(runs)} steps/devices ({listed}); the app shows one: add --step/--device, "
                          "or run `dumpscope compare` to compare each and see which diverges first")
     args.target = str(runs[0].path)
+    _narrow_golden(args)
+
+
+def _narrow_golden(args: argparse.Namespace) -> None:
+    """A golden Ascend tree narrowed to one run opens that run's folder."""
     golden_runs = _ascend_runs(args.golden, args) or []
     if len(golden_runs) == 1:
         args.golden = str(golden_runs[0].path)
@@ -317,18 +344,21 @@ def _run_row_name(r: RunResult) -> str | None:
 
 def runs_json(results: list[RunResult], rows: bool = True) -> dict[str, object]:
     """One object per step/device and the label of the one diverging first."""
+    first = first_run(results)
+    return {"format": "ascend-tree", "first": first.label if first else None,
+            "results": [_run_json(r, rows) for r in results]}
+
+
+def _run_json(r: RunResult, rows: bool) -> dict[str, object]:
+    """One step/device: where, its error, first divergent row and health counts (and ``rows``)."""
     from dumpscope.core.report.writers import frame_records
 
-    first = first_run(results)
-    out = []
-    for r in results:
-        item: dict[str, object] = {"step": r.run.step, "device": r.run.device, "label": r.label, "path": str(r.run.path),
-                                   "error": r.error, "first_divergence": _run_row_name(r),
-                                   "health": r.comparison.health_counts() if r.comparison else None}
-        if rows and r.comparison is not None:
-            item["rows"] = frame_records(r.comparison)
-        out.append(item)
-    return {"format": "ascend-tree", "first": first.label if first else None, "results": out}
+    item: dict[str, object] = {"step": r.run.step, "device": r.run.device, "label": r.label, "path": str(r.run.path),
+                               "error": r.error, "first_divergence": _run_row_name(r),
+                               "health": r.comparison.health_counts() if r.comparison else None}
+    if rows and r.comparison is not None:
+        item["rows"] = frame_records(r.comparison)
+    return item
 
 
 def _runs_failed(results: list[RunResult]) -> bool:
@@ -358,11 +388,22 @@ def _render_runs(results: list[RunResult], console: object) -> None:
     for col in ("step/device", "folder", "health", "first divergence"):
         table.add_column(col)
     for r in results:
-        health = ", ".join(f"{k} {v}" for k, v in sorted(r.comparison.health_counts().items())) if r.comparison else ""
-        table.add_row(r.label, markup(str(r.run.path)), health, markup(r.error or _run_row_name(r) or "none"))
+        table.add_row(r.label, markup(str(r.run.path)), _health_counts(r), markup(r.error or _run_row_name(r) or "none"))
     console.print(table)  # type: ignore[attr-defined]
+    console.print(f"[bold]first divergence:[/] {_first_run_text(results)}")  # type: ignore[attr-defined]
+
+
+def _first_run_text(results: list[RunResult]) -> str:
+    """The step/device that diverges first and its first divergent row (markup escaped), or ``none``."""
+    from dumpscope.tui.cli.safe import markup
+
     first = first_run(results)
-    console.print(f"[bold]first divergence:[/] {markup(f'{first.label}: {_run_row_name(first)}') if first else 'none'}")  # type: ignore[attr-defined]
+    return markup(f"{first.label}: {_run_row_name(first)}") if first else "none"
+
+
+def _health_counts(r: RunResult) -> str:
+    """``fail 2, ok 40`` for a compared run, empty for one that could not be compared."""
+    return ", ".join(f"{k} {v}" for k, v in sorted(r.comparison.health_counts().items())) if r.comparison else ""
 
 
 # ---------------------------------------------------------------- output
@@ -377,7 +418,7 @@ def _write(args: argparse.Namespace, text: str) -> None:
 
 def _write_frames(args: argparse.Namespace, fmt: str, frames: dict[str, object]) -> None:
     """CSV/Parquet: one file per run in the folder ``-o`` (one run: to stdout or -o FILE)."""
-    if len(frames) == 1 and (fmt == "csv" or args.output) and not (args.output and Path(args.output).is_dir()):
+    if _one_file(args, fmt, frames):
         frame = next(iter(frames.values()))
         _write_one(frame, fmt, args.output)
         return
@@ -387,6 +428,12 @@ def _write_frames(args: argparse.Namespace, fmt: str, frames: dict[str, object])
     folder.mkdir(parents=True, exist_ok=True)
     for label, frame in frames.items():
         _write_one(frame, fmt, folder / f"{label}.{fmt}")
+
+
+def _one_file(args: argparse.Namespace, fmt: str, frames: dict[str, object]) -> bool:
+    """One run's frame goes to stdout (CSV) or to ``-o FILE`` (not an existing folder)."""
+    to_file_or_stdout = fmt == "csv" or args.output
+    return len(frames) == 1 and bool(to_file_or_stdout) and not (args.output and Path(args.output).is_dir())
 
 
 def _write_one(frame: object, fmt: str, out: str | Path | None) -> None:

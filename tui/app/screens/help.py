@@ -33,20 +33,28 @@ def collect_bindings(nodes: list[DOMNode]) -> list[KeyHelp]:
     """
     found: dict[tuple[int, str], KeyHelp] = {}
     for node in nodes:
-        bindings_map = node._bindings.copy()
-        keymap = node.app._keymap
-        if keymap:
-            bindings_map.apply_keymap(keymap)
-        for key, bindings in bindings_map.key_to_bindings.items():
-            for binding in bindings:
-                if not binding.description or not binding.id:
-                    continue
-                slot = (id(node), binding.action)
-                display = node.app.get_key_display(binding.with_key(key))
-                old = found.get(slot)
-                keys = (old.keys if old else ()) + (display,)
-                found[slot] = KeyHelp(node, binding.action, keys, binding.description, binding.id)
+        for key, binding in _listed_bindings(node):
+            _add_key(found, node, key, binding)
     return list(found.values())
+
+
+def _listed_bindings(node: DOMNode) -> list[tuple[str, Binding]]:
+    """``(key, binding)`` of the node's described bindings with an id, the app's keymap applied."""
+    bindings_map = node._bindings.copy()
+    keymap = node.app._keymap
+    if keymap:
+        bindings_map.apply_keymap(keymap)
+    return [(key, binding) for key, bindings in bindings_map.key_to_bindings.items() for binding in bindings
+            if binding.description and binding.id]
+
+
+def _add_key(found: dict[tuple[int, str], KeyHelp], node: DOMNode, key: str, binding: Binding) -> None:
+    """One more key for the node's action (the first key seen makes the entry)."""
+    slot = (id(node), binding.action)
+    display = node.app.get_key_display(binding.with_key(key))
+    old = found.get(slot)
+    keys = (old.keys if old else ()) + (display,)
+    found[slot] = KeyHelp(node, binding.action, keys, binding.description, binding.id)
 
 
 def filter_help() -> list[Content]:

@@ -37,27 +37,46 @@ def elide(name: str, width: int, prefix: int = 0) -> str:
 
     ``prefix`` is :func:`common_prefix` of the table (dropped first, shown as ``…``).
     """
-    if len(name) <= width:
-        return name
-    if width <= 2:
-        return name[:width]
+    short = _without_cut(name, width)
+    if short is not None:
+        return short
     body = ELLIPSIS + name[prefix:] if prefix else name
     if len(body) <= width:
         return body
     segments = body.split("/")
-    if len(segments) < 2:
-        return cut_middle(body, width)
-    return _keep_segments(segments, width)
+    return cut_middle(body, width) if len(segments) < 2 else _keep_segments(segments, width)
+
+
+def _without_cut(text: str, width: int) -> str | None:
+    """``text`` when it fits, its first characters when ``width`` is too small for a ``…``; else None."""
+    if len(text) <= width:
+        return text
+    return text[:width] if width <= 2 else None
 
 
 def _keep_segments(segments: list[str], width: int) -> str:
     """As many whole trailing segments as fit after ``…/``; else the parent whole and a cut last one."""
+    kept = _trailing_segments(segments, width)
+    return kept if kept is not None else _cut_last_segment(segments, width)
+
+
+def _trailing_segments(segments: list[str], width: int) -> str | None:
+    """The longest run of whole trailing segments (at least two) that fits after its lead, else None."""
     for start in range(1, len(segments) - 1):
-        dropped = "/".join(segments[:start])
-        lead = "/" if not dropped.strip(ELLIPSIS) and not dropped.startswith(ELLIPSIS) else f"{ELLIPSIS}/"
-        candidate = lead + "/".join(segments[start:])
+        candidate = _lead(segments[:start]) + "/".join(segments[start:])
         if len(candidate) <= width:
             return candidate
+    return None
+
+
+def _lead(dropped: list[str]) -> str:
+    """``/`` when nothing but the empty root before a leading ``/`` is dropped, else ``…/``."""
+    text = "/".join(dropped)
+    return "/" if not text.strip(ELLIPSIS) and not text.startswith(ELLIPSIS) else f"{ELLIPSIS}/"
+
+
+def _cut_last_segment(segments: list[str], width: int) -> str:
+    """The parent segment whole and the last one cut in the middle; else the last one alone, cut."""
     parent, tail = segments[-2], segments[-1]
     lead = "/" if not "/".join(segments[:-2]) else f"{ELLIPSIS}/"
     room = width - len(lead) - len(parent) - 1
@@ -68,10 +87,14 @@ def _keep_segments(segments: list[str], width: int) -> str:
 
 def cut_middle(text: str, width: int) -> str:
     """Keep the start (the node's name) and a non-zero output index (``Split_o…_1``)."""
-    if len(text) <= width:
-        return text
-    if width <= 2:
-        return text[:width]
-    match = _OUTPUT_INDEX.search(text)
-    end = match.group(0) if match and len(match.group(0)) <= (width - 1) // 3 else ""
+    short = _without_cut(text, width)
+    if short is not None:
+        return short
+    end = _output_index(text, width)
     return f"{text[: width - 1 - len(end)]}{ELLIPSIS}{end}"
+
+
+def _output_index(text: str, width: int) -> str:
+    """A trailing non-zero output index worth keeping: at most a third of the room, else ``""``."""
+    match = _OUTPUT_INDEX.search(text)
+    return match.group(0) if match and len(match.group(0)) <= (width - 1) // 3 else ""

@@ -54,23 +54,28 @@ class SummaryBar(Static):
     """Counts per health with glyphs, the first divergent layer and what the view shows."""
 
     def show(self, summary: Summary) -> None:
-        parts: list[Content] = []
-        for health in ("ok", "warn", "fail", "error", "pending"):
-            count = summary.counts.get(health, 0)
-            if count or health == "ok":
-                parts.append(health_text(health, f"{HEALTH_LABEL[health].strip()} {count}"))
-        if summary.unmatched_golden or summary.unmatched_target:
-            parts.append(health_text(
-                "unmatched", f"– only golden {summary.unmatched_golden} / only target {summary.unmatched_target}"))
-        if summary.progress is not None:
-            done, total = summary.progress
-            parts.append(styled(f"[$accent]comparing {done}/{total} (esc cancels)[/]"))
-        if summary.first_divergent:
-            first = styled("first divergent: [b]$name[/b] (f)", name=summary.first_divergent)
-        else:
-            first = styled("no divergent layer" if summary.progress is None else "first divergent: not yet found")
         # The view's state goes first on the second line: a long tensor name may be cut, it may not.
-        second = Content("  ").join([*summary.status, styled("[$text-muted]│[/]"), first])
+        second = Content("  ").join([*summary.status, styled("[$text-muted]│[/]"), _first_divergent(summary)])
         # The bar's height is fixed: no layout pass (a re-layout of the screen costs ~0.1 s
         # per streamed update at 10k rows, taken from the comparison worker's time).
-        self.update(Content("\n").join([Content("  ").join(parts), second]), layout=False)
+        self.update(Content("\n").join([Content("  ").join(_count_parts(summary)), second]), layout=False)
+
+
+def _count_parts(summary: Summary) -> list[Content]:
+    """Health counts (OK always), the unmatched counts, and the progress while comparing."""
+    parts = [health_text(health, f"{HEALTH_LABEL[health].strip()} {summary.counts.get(health, 0)}")
+             for health in ("ok", "warn", "fail", "error", "pending") if summary.counts.get(health, 0) or health == "ok"]
+    if summary.unmatched_golden or summary.unmatched_target:
+        parts.append(health_text(
+            "unmatched", f"– only golden {summary.unmatched_golden} / only target {summary.unmatched_target}"))
+    if summary.progress is not None:
+        done, total = summary.progress
+        parts.append(styled(f"[$accent]comparing {done}/{total} (esc cancels)[/]"))
+    return parts
+
+
+def _first_divergent(summary: Summary) -> Content:
+    """The first divergent layer (``f`` jumps there), or that there is none (yet)."""
+    if summary.first_divergent:
+        return styled("first divergent: [b]$name[/b] (f)", name=summary.first_divergent)
+    return styled("no divergent layer" if summary.progress is None else "first divergent: not yet found")

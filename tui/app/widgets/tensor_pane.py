@@ -152,44 +152,35 @@ class TensorPane(VerticalScroll, can_focus=True):
         title.update(self._title(row, self.findings.get(position, ())))
         sides.update(Content("\n").join([self._sides(row), *_quant_lines(cmp, position)]))
         metrics.update(self._metrics(cmp, row))
-        if not reload:
+        if reload:
+            self._start_tensors(cmp, row, position, tensors)
+
+    def _start_tensors(self, cmp: Comparison, row: dict[str, Any], position: int, part: Static) -> None:
+        """Read the row's tensors in the background, or say why there are none to read."""
+        why = _no_tensors(cmp, row)
+        if why is not None:
+            part.update(f"[$text-muted]{why}[/]")
             return
-        if not cmp.has_tensors:
-            tensors.update("[$text-muted]Tensor data is not available: this comparison was reopened from a "
-                           "saved file. Open the dumps (dumpscope GOLDEN TARGET) for histograms and the "
-                           "worst elements.[/]")
-        elif row.get("side") not in (None, "both"):
-            tensors.update("[$text-muted]Only one side has this tensor: nothing to compare element-wise.[/]")
-        else:
-            tensors.update("[$text-muted]reading tensors…[/]")
-            self._load(cmp, position)
+        part.update("[$text-muted]reading tensors…[/]")
+        self._load(cmp, position)
 
     def _title(self, row: dict[str, Any], findings: tuple[str, ...] = ()) -> Content:
-        name = printable(row.get("name") or row.get("target_name") or "")
-        health = row.get("health") or "pending"
-        label = UNMATCHED_LABEL.get(row.get("side") or "") if health == "unmatched" else None
-        lines = [Content("  ").join([styled("[b]$name[/b]", name=name), health_text(health, label)])]
-        target_name = row.get("target_name")
-        if target_name and target_name != row.get("name"):
-            lines.append(styled("target name: $name", name=printable(target_name)))
-        lines.append(styled("[$text-muted]$facts[/]", facts=" · ".join(f for f in _row_facts(row) if f)))
+        lines = [_name_line(row), *_target_name_lines(row),
+                 styled("[$text-muted]$facts[/]", facts=" · ".join(f for f in _row_facts(row) if f))]
         if row.get("message"):
             lines.append(styled("[$warning]$message[/]", message=printable(row["message"])))
         lines += _finding_lines(findings)
         return Content("\n").join(lines)
 
     def _sides(self, row: dict[str, Any]) -> Content:
-        lines = [styled(f"[b]{'':<8}{'golden':>16}{'target':>16}[/b]")]
-        for label, g_text, t_text in (
+        """Shape, dtype and value statistics of the golden and the target side by side."""
+        pairs = (
             ("shape", _shape(row.get("shape")), _shape(row.get("target_shape"))),
             ("dtype", printable(row.get("dtype") or "?"), printable(row.get("target_dtype") or "?")),
-        ):
-            lines.append(styled("$line", line=f"{label:<8}{g_text:>16}{t_text:>16}"))
-        for key, label in SIDE_ROWS:
-            g, t = row.get(f"{key}_golden"), row.get(f"{key}_target")
-            line = f"{label:<8}{_num(g, 15):>16}{_num(t, 15):>16}"
-            alarm = key in ("nan", "inf") and (t or 0) > (g or 0)
-            lines.append(styled("[$error b]$line[/]" if alarm else "$line", line=line))
+        )
+        lines = [styled(f"[b]{'':<8}{'golden':>16}{'target':>16}[/b]"),
+                 *(styled("$line", line=f"{label:<8}{g_text:>16}{t_text:>16}") for label, g_text, t_text in pairs),
+                 *(_side_stat_line(row, key, label) for key, label in SIDE_ROWS)]
         return Content("\n").join(lines)
 
     def _metrics(self, cmp: Comparison, row: dict[str, Any]) -> Content:
@@ -197,13 +188,9 @@ class TensorPane(VerticalScroll, can_focus=True):
         lines = [styled(f"[b]{'metric':<18}{'value':>14}[/b]")]
         from dumpscope.core.vendor.sigmastar import both_sigmastar
 
-        for column, label in METRICS + (SIGMASTAR_METRICS if both_sigmastar(cmp.meta) else ()):
-            if column not in row:
-                continue
-            lines.append(styled(f"{label:<18}{_num(row[column], 14):>14}"))
-            band = _describe(cmp, column, row.get("band"))
-            if band and band != "not judged":
-                lines.append(styled("  [$text-muted]judged by: $band[/]", band=band))
+        shown = METRICS + (SIGMASTAR_METRICS if both_sigmastar(cmp.meta) else ())
+        for column, label in ((c, label) for c, label in shown if c in row):
+            lines += _metric_lines(cmp, row, column, label)
         return Content("\n").join(lines)
 
     # -- tensors -------------------------------------------------------------------------
@@ -229,6 +216,50 @@ class TensorPane(VerticalScroll, can_focus=True):
         lines += _nonfinite_lines(stats)
         lines += _worst_lines(stats, self.detail)
         return Content("\n").join(lines) if lines else styled("[$text-muted]no element-wise differences[/]")
+
+
+def _no_tensors(cmp: Comparison, row: dict[str, Any]) -> str | None:
+    """Why the row has no tensors to read (a reopened file, one side only), or None."""
+    if not cmp.has_tensors:
+        return ("Tensor data is not available: this comparison was reopened from a "
+                "saved file. Open the dumps (dumpscope GOLDEN TARGET) for histograms and the "
+                "worst elements.")
+    if row.get("side") not in (None, "both"):
+        return "Only one side has this tensor: nothing to compare element-wise."
+    return None
+
+
+def _name_line(row: dict[str, Any]) -> Content:
+    """The row's name in bold and its health (``unmatched`` says which side has it)."""
+    name = printable(row.get("name") or row.get("target_name") or "")
+    health = row.get("health") or "pending"
+    label = UNMATCHED_LABEL.get(row.get("side") or "") if health == "unmatched" else None
+    return Content("  ").join([styled("[b]$name[/b]", name=name), health_text(health, label)])
+
+
+def _target_name_lines(row: dict[str, Any]) -> list[Content]:
+    """The target's tensor name when it differs from the golden one."""
+    target_name = row.get("target_name")
+    if target_name and target_name != row.get("name"):
+        return [styled("target name: $name", name=printable(target_name))]
+    return []
+
+
+def _side_stat_line(row: dict[str, Any], key: str, label: str) -> Content:
+    """One statistic of both sides; NaN/Inf counts in red when the target has more than the golden."""
+    g, t = row.get(f"{key}_golden"), row.get(f"{key}_target")
+    line = f"{label:<8}{_num(g, 15):>16}{_num(t, 15):>16}"
+    alarm = key in ("nan", "inf") and (t or 0) > (g or 0)
+    return styled("[$error b]$line[/]" if alarm else "$line", line=line)
+
+
+def _metric_lines(cmp: Comparison, row: dict[str, Any], column: str, label: str) -> list[Content]:
+    """A metric's value, and the band it is judged by (unless it is not judged)."""
+    lines = [styled(f"{label:<18}{_num(row[column], 14):>14}")]
+    band = _describe(cmp, column, row.get("band"))
+    if band and band != "not judged":
+        lines.append(styled("  [$text-muted]judged by: $band[/]", band=band))
+    return lines
 
 
 def _quant_lines(cmp: Comparison, position: int) -> list[Content]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from dumpscope.tui.cli.args import add_comparison_arguments, exit_code, load_comparison, resolve_sides
@@ -74,6 +75,7 @@ def _export_values(cmp, args: argparse.Namespace) -> None:  # type: ignore[no-un
 
 
 def run(args: argparse.Namespace) -> int:
+    """Resolve the inputs, compare (three-way, per run, or one pair), write the output, exit code."""
     if args.format == "parquet" and not args.output:
         raise UsageError("--format parquet needs -o FILE")
     resolve_sides(args)
@@ -84,19 +86,31 @@ def run(args: argparse.Namespace) -> int:
     routed = route(args, "compare")  # msprobe trees, Ascend trees with several steps/devices (issue 15)
     if routed is not None:
         return routed
-    if args.format == "sigmastar":  # auto_dump_debug.sh's order: SAMPLE (under test) first, then BENCHMARK
+    cmp = _two_way(args)
+    _write(cmp, args)
+    _after_output(cmp, args)
+    return exit_code(cmp)
+
+
+def _two_way(args: argparse.Namespace) -> Comparison:
+    """The pair's comparison, restricted by ``-r``/``-s``; SigmaStar's order and notes for ``--format sigmastar``."""
+    sigmastar = args.format == "sigmastar"
+    if sigmastar:  # auto_dump_debug.sh's order: SAMPLE (under test) first, then BENCHMARK
         args.golden, args.target = args.target, args.golden
     cmp = _selected(load_comparison(args), args)
-    if args.format == "sigmastar":
+    if sigmastar:
         _sigmastar_notes(cmp, args)
-    _write(cmp, args)
+    return cmp
+
+
+def _after_output(cmp: Comparison, args: argparse.Namespace) -> None:
+    """What follows the output: warnings on stderr (the table prints its own), ``-out DIR``, the fused culprit."""
     if args.format != "table" or args.output:
         print_warnings(cmp.meta.get("warnings") or [])  # type: ignore[arg-type]
     if args.output_dir:
         _write_result_dir(cmp, args.output_dir)
     if args.fused_graph and args.unfused_graph:
         _print_fusion_culprit(cmp)
-    return exit_code(cmp)
 
 
 #: At most this many warnings are printed on stderr (then a count of the rest).
@@ -119,13 +133,20 @@ def _selected(cmp: Comparison, args: argparse.Namespace) -> Comparison:
         return cmp
     from dataclasses import replace
 
-    from dumpscope.core.comparison.order import parse_range, select_rows
+    from dumpscope.core.comparison.order import select_rows
+
+    frame = select_rows(cmp.frame, _row_range(args), args.select)
+    return replace(cmp, frame=frame, pairing=None, golden=None, target=None)
+
+
+def _row_range(args: argparse.Namespace) -> range | None:
+    """``-r START,END[,STEP]`` as rows (None without ``-r``; a malformed one is a usage error)."""
+    from dumpscope.core.comparison.order import parse_range
 
     try:
-        rows = parse_range(args.rows) if args.rows else None
+        return parse_range(args.rows) if args.rows else None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    return replace(cmp, frame=select_rows(cmp.frame, rows, args.select), pairing=None, golden=None, target=None)
 
 
 def _command() -> str | None:
@@ -133,24 +154,32 @@ def _command() -> str | None:
 
 
 def _write(cmp: Comparison, args: argparse.Namespace) -> None:
+    """The comparison in ``--format``, to ``-o FILE`` or stdout."""
+    _FORMAT_WRITERS.get(args.format, _write_rows)(cmp, args)
+
+
+def _write_rows(cmp: Comparison, args: argparse.Namespace) -> None:
+    """csv, json and sigmastar: streamed to stdout (no second copy of the rows as text) or to ``-o``."""
     from dumpscope.core.report import writers as report
 
-    if args.format == "table":
-        _write_table(cmp, args)
-    elif args.format == "parquet":
-        report.write_parquet(cmp, args.output)
-    elif args.format == "model-explorer":
-        _write_model_explorer(cmp, args)
-    elif args.output:
-        if args.format == "markdown":
-            report.write_markdown(cmp, args.output, _command())
-        else:
-            report.WRITERS[args.format](cmp, args.output)
+    report.WRITERS[args.format](cmp, args.output or sys.stdout)
+
+
+def _write_parquet(cmp: Comparison, args: argparse.Namespace) -> None:
+    """The rows as Parquet into ``-o FILE`` (checked present by :func:`run`)."""
+    from dumpscope.core.report import writers as report
+
+    report.write_parquet(cmp, args.output)
+
+
+def _write_markdown(cmp: Comparison, args: argparse.Namespace) -> None:
+    """The shareable Markdown report, with the command that made it."""
+    from dumpscope.core.report import writers as report
+
+    if args.output:
+        report.write_markdown(cmp, args.output, _command())
     else:
-        if args.format == "markdown":
-            sys.stdout.write(report.markdown_report(cmp, _command()))
-        else:
-            report.WRITERS[args.format](cmp, sys.stdout)  # streamed: no second copy of the rows as text
+        sys.stdout.write(report.markdown_report(cmp, _command()))
 
 
 def _write_table(cmp: Comparison, args: argparse.Namespace) -> None:
@@ -169,15 +198,20 @@ def _write_table(cmp: Comparison, args: argparse.Namespace) -> None:
 def _write_model_explorer(cmp: Comparison, args: argparse.Namespace) -> None:
     import json
 
-    from dumpscope.core.atomic import atomic_text
     from dumpscope.core.report.model_explorer import node_data
 
-    text = json.dumps(node_data(cmp), indent=1, allow_nan=False) + "\n"
-    if args.output:
-        with atomic_text(args.output) as out:
-            out.write(text)
-    else:
+    _write_text(json.dumps(node_data(cmp), indent=1, allow_nan=False) + "\n", args.output)
+
+
+def _write_text(text: str, output: str | None) -> None:
+    """``text`` to stdout, or to ``output`` under a temp name then renamed (never half-written)."""
+    from dumpscope.core.atomic import atomic_text
+
+    if not output:
         sys.stdout.write(text)
+        return
+    with atomic_text(output) as out:
+        out.write(text)
 
 
 def _write_result_dir(cmp: Comparison, directory: str) -> None:
@@ -204,10 +238,11 @@ def _print_fusion_culprit(cmp: Comparison) -> None:
 
 
 def _run_three(args: argparse.Namespace) -> int:
+    """A and B each against GOLDEN, side by side; exit 1 when either side has a failing row."""
     from dumpscope.core.comparison.threeway import compare_three
     from dumpscope.tui.cli.args import thresholds
 
-    if args.format not in ("table", "csv", "json", "parquet"):
+    if args.format not in THREE_WAY_FORMATS:
         raise UsageError(f"--format {args.format} is for two-way comparisons; three-way writes table, csv, json or parquet")
     labels = ("fusion on", "fusion off") if args.fused_graph and args.unfused_graph else ("A", "B")
     tw = compare_three(args.golden, args.target, args.b, model=args.model, graphs=args.graphs, labels=labels,
@@ -216,8 +251,16 @@ def _run_three(args: argparse.Namespace) -> int:
     _write_three(tw, args)
     if args.output_dir:
         _write_three_dir(tw, args.output_dir)
-    unhealthy = any(c.health_counts().get(h, 0) for c in (tw.a, tw.b) for h in ("fail", "error"))
-    return EXIT_UNHEALTHY if unhealthy else EXIT_OK
+    return EXIT_UNHEALTHY if _three_unhealthy(tw) else EXIT_OK
+
+
+#: The outputs a three-way comparison writes.
+THREE_WAY_FORMATS = ("table", "csv", "json", "parquet")
+
+
+def _three_unhealthy(tw: ThreeWay) -> bool:
+    """Some row of A or of B is ``fail`` or ``error``."""
+    return any(c.health_counts().get(h, 0) for c in (tw.a, tw.b) for h in ("fail", "error"))
 
 
 def _write_three_dir(tw: ThreeWay, directory: str) -> None:
@@ -237,36 +280,43 @@ def _selected_frame(frame, args: argparse.Namespace):  # type: ignore[no-untyped
         return frame
     import polars as pl
 
-    from dumpscope.core.comparison.order import parse_range, select_rows
+    from dumpscope.core.comparison.order import select_rows
 
-    try:
-        rows = parse_range(args.rows) if args.rows else None
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+    rows = _row_range(args)
     tmp = frame.with_columns(target_name=pl.col("a_target_name"), node_name=pl.lit(None, pl.String))
     return select_rows(tmp, rows, args.select).drop("target_name", "node_name")
 
 
 def _write_three(tw: ThreeWay, args: argparse.Namespace) -> None:
-    from dumpscope.core.atomic import atomic_text
-    from dumpscope.tui.cli.render import render_threeway, threeway_lines
-
+    """Parquet to ``-o``; Rich on a terminal; else the plain table, CSV or JSON text."""
     if args.format == "parquet":
         tw.frame.write_parquet(args.output)
         return
     if args.format == "table" and not args.output and sys.stdout.isatty():
         from rich.console import Console
 
+        from dumpscope.tui.cli.render import render_threeway
+
         render_threeway(tw, Console(), args.limit or None)
         return
+    _write_text(_three_text(tw, args), args.output)
+
+
+def _three_text(tw: ThreeWay, args: argparse.Namespace) -> str:
+    """The three-way frame as the plain full-width table, CSV or JSON."""
+    from dumpscope.tui.cli.render import threeway_lines
+
     if args.format == "table":
-        text = "\n".join(threeway_lines(tw, args.limit or None)) + "\n"
-    elif args.format == "csv":
-        text = tw.frame.write_csv()
-    else:
-        text = tw.frame.write_json() + "\n"
-    if args.output:
-        with atomic_text(args.output) as out:
-            out.write(text)
-    else:
-        sys.stdout.write(text)
+        return "\n".join(threeway_lines(tw, args.limit or None)) + "\n"
+    if args.format == "csv":
+        return tw.frame.write_csv()
+    return tw.frame.write_json() + "\n"
+
+
+#: ``--format`` -> writer of a two-way comparison (csv, json and sigmastar: :func:`_write_rows`).
+_FORMAT_WRITERS: dict[str, Callable[[Comparison, argparse.Namespace], None]] = {
+    "table": _write_table,
+    "parquet": _write_parquet,
+    "markdown": _write_markdown,
+    "model-explorer": _write_model_explorer,
+}

@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dumpscope.tui.cli.args import add_ui_arguments, check_theme, exit_code, invocation, load_comparison, run_app
 from dumpscope.tui.cli.errors import EXIT_OK, UsageError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from dumpscope.core.comparison.result import Comparison
+    from dumpscope.core.diagnosis.engine import RootCause
 
 HELP = "make a small streaming-attention demo (fp32 golden vs fp16 target) and compare it"
 DESCRIPTION = (
@@ -28,42 +36,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import shlex
-    import shutil
+    """Check the options, make the demo, then fix it (``--fix``), open the UI or print the comparison."""
     import sys
-    import tempfile
-    from pathlib import Path
 
-    from dumpscope.core.onnx.demo import MAX_FRAMES, make_demo
-
-    if not 1 <= args.frames <= MAX_FRAMES:
-        raise UsageError(f"--frames must be between 1 and {MAX_FRAMES}")
-    check_theme(args.theme)
-    # The UI needs a terminal; piped or scripted runs print the comparison instead.
-    interactive = not args.headless and sys.stdin.isatty() and sys.stdout.isatty()
+    _check(args)
+    interactive = _interactive(args)
     # The overflow comes at frame 5 (seed 000: "the first x frames are normal"), earlier for short runs.
     overflow_frame = min(4, max(args.frames - 2, 0))
-    if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
-        raise UsageError(f"--out {args.out}: is a file, not a folder; give a folder (it is created if missing)")
-    out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="dumpscope-demo-"))
-    try:
-        paths = make_demo(out, frames=args.frames, overflow_frame=overflow_frame)
-    except BaseException:
-        if not args.out:
-            shutil.rmtree(out, ignore_errors=True)
-        raise
-    expect = (
-        f"the fp16 Exp overflows at frame {overflow_frame + 1}"
-        if overflow_frame + 1 < args.frames
-        else "too few frames for the fp16 overflow to show"
-    )
-    print(
-        f"demo: {args.frames} frame(s) of a streaming attention block, fp32 golden vs fp16 target; {expect}.\n",
-        file=sys.stderr,
-    )
-    shown = paths
-    if args.fix:
-        shown = fix_and_verify(paths, out)
+    out = _out_dir(args)
+    paths = _make(args, out, overflow_frame)
+    print(f"demo: {args.frames} frame(s) of a streaming attention block, fp32 golden vs fp16 target; "
+          f"{_expectation(args.frames, overflow_frame)}.\n", file=sys.stderr)
+    shown = fix_and_verify(paths, out) if args.fix else paths
     if interactive:
         from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
 
@@ -71,10 +55,63 @@ def run(args: argparse.Namespace) -> int:
     elif not args.fix:
         print_comparison(paths)
         print("\n(run `dumpscope demo --fix` to diagnose, patch and verify the fix)")
+    _print_reproduce(paths)
+    return EXIT_OK
+
+
+def _check(args: argparse.Namespace) -> None:
+    """``--frames`` in range, a known ``--theme``, and ``--out`` not a file (usage errors)."""
+    from dumpscope.core.onnx.demo import MAX_FRAMES
+
+    if not 1 <= args.frames <= MAX_FRAMES:
+        raise UsageError(f"--frames must be between 1 and {MAX_FRAMES}")
+    check_theme(args.theme)
+    if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
+        raise UsageError(f"--out {args.out}: is a file, not a folder; give a folder (it is created if missing)")
+
+
+def _interactive(args: argparse.Namespace) -> bool:
+    """The UI needs a terminal; piped or scripted runs (and ``--headless``) print the comparison instead."""
+    import sys
+
+    return not args.headless and sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _out_dir(args: argparse.Namespace) -> Path:
+    """``--out``, or a new temporary folder."""
+    import tempfile
+
+    return Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="dumpscope-demo-"))
+
+
+def _make(args: argparse.Namespace, out: Path, overflow_frame: int):  # type: ignore[no-untyped-def]
+    """The demo's model and dumps under ``out`` (a temporary ``out`` is removed when that fails)."""
+    import shutil
+
+    from dumpscope.core.onnx.demo import make_demo
+
+    try:
+        return make_demo(out, frames=args.frames, overflow_frame=overflow_frame)
+    except BaseException:
+        if not args.out:
+            shutil.rmtree(out, ignore_errors=True)
+        raise
+
+
+def _expectation(frames: int, overflow_frame: int) -> str:
+    """What the run will show: the frame the fp16 Exp overflows at, or that there are too few frames."""
+    if overflow_frame + 1 < frames:
+        return f"the fp16 Exp overflows at frame {overflow_frame + 1}"
+    return "too few frames for the fp16 overflow to show"
+
+
+def _print_reproduce(paths) -> None:  # type: ignore[no-untyped-def]
+    """The commands that compare, diagnose and open the demo pair again."""
+    import shlex
+
     g, t = shlex.quote(str(paths.golden)), shlex.quote(str(paths.target))
     ds = invocation()
     print(f"\nReproduce:\n  {ds} compare {g} {t}\n  {ds} diagnose {g} {t}\n  {ds} {g} {t}")
-    return EXIT_OK
 
 
 def print_comparison(paths) -> int:  # type: ignore[no-untyped-def]
@@ -96,32 +133,15 @@ def fix_and_verify(paths, out):  # type: ignore[no-untyped-def]
     from rich.console import Console
 
     from dumpscope.core.onnx.demo import verify_patched
-    from dumpscope.core.diagnosis.engine import diagnose
     from dumpscope.core.comparison.pipeline import compare
-    from dumpscope.tui.cli.commands import patch
-    from dumpscope.tui.cli.safe import markup, plain
     from dumpscope.tui.cli.render import summary_text
 
     console = Console(stderr=False, highlight=False)
     before = compare(paths.golden, paths.target, model=paths.model)
     console.print("[b]1. compare[/b] ", summary_text(before))
-    causes = diagnose(before).root_causes
-    if not causes:
-        raise UsageError("the demo shows no root cause to fix")
-    top = causes[0]
-    console.print(f"[b]2. diagnose[/b] root cause: #{top.index} {markup(top.name)} ({markup(top.op_type)}): "
-                  f"{markup(top.cause)}", markup=True)
-    for line in top.evidence[1:4]:
-        console.print(f"   - {plain(line)}", markup=False)
-    command = next((c for c in top.commands if "--clip" in c), top.commands[0] if top.commands else None)
-    if command is None:
-        raise UsageError("the diagnosis suggests no patch for the demo")
-    argv = shlex.split(command)[1:]
+    top = _top_cause(before, console)
     fixed_model = out / "model.fixed.onnx"
-    argv[argv.index("-o") + 1] = str(fixed_model)
-    console.print(f"[b]3. patch[/b]    {markup(invocation())} " + markup(" ".join(shlex.quote(a) for a in argv)), markup=True)
-    if patch.run(patch.parse(argv[1:])) != 0:
-        raise UsageError("dumpscope patch failed on the demo model")
+    _patch(console, _patch_argv(top, fixed_model))
     fixed = verify_patched(paths, fixed_model, out / "fixed")
     console.print(f"[b]4. re-dump[/b]  the same frames through {fixed_model.name}: golden float32, target fp16",
                   markup=True)
@@ -130,3 +150,43 @@ def fix_and_verify(paths, out):  # type: ignore[no-untyped-def]
     g, t = shlex.quote(str(fixed.golden)), shlex.quote(str(fixed.target))
     console.print(f"\nFixed pair:\n  {invocation()} compare {g} {t}", markup=False)
     return fixed
+
+
+def _top_cause(before: Comparison, console: Console) -> RootCause:
+    """Step 2: the first root cause of the diagnosis, printed with its evidence (a usage error when none)."""
+    from dumpscope.core.diagnosis.engine import diagnose
+    from dumpscope.tui.cli.safe import markup, plain
+
+    causes = diagnose(before).root_causes
+    if not causes:
+        raise UsageError("the demo shows no root cause to fix")
+    top = causes[0]
+    console.print(f"[b]2. diagnose[/b] root cause: #{top.index} {markup(top.name)} ({markup(top.op_type)}): "
+                  f"{markup(top.cause)}", markup=True)
+    for line in top.evidence[1:4]:
+        console.print(f"   - {plain(line)}", markup=False)
+    return top
+
+
+def _patch_argv(top: RootCause, fixed_model: Path) -> list[str]:
+    """The advised ``dumpscope patch`` command (a Clip first) as argv, writing ``fixed_model``."""
+    import shlex
+
+    command = next((c for c in top.commands if "--clip" in c), top.commands[0] if top.commands else None)
+    if command is None:
+        raise UsageError("the diagnosis suggests no patch for the demo")
+    argv = shlex.split(command)[1:]
+    argv[argv.index("-o") + 1] = str(fixed_model)
+    return argv
+
+
+def _patch(console: Console, argv: list[str]) -> None:
+    """Step 3: print and run the patch command (a usage error when it fails)."""
+    import shlex
+
+    from dumpscope.tui.cli.commands import patch
+    from dumpscope.tui.cli.safe import markup
+
+    console.print(f"[b]3. patch[/b]    {markup(invocation())} " + markup(" ".join(shlex.quote(a) for a in argv)), markup=True)
+    if patch.run(patch.parse(argv[1:])) != 0:
+        raise UsageError("dumpscope patch failed on the demo model")

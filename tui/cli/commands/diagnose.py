@@ -6,7 +6,7 @@ import argparse
 import json
 import shlex
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dumpscope.tui.cli.args import add_comparison_arguments, exit_code, load_comparison
 from dumpscope.tui.cli.errors import UsageError
@@ -15,6 +15,7 @@ from dumpscope.tui.cli.safe import markup, plain
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from dumpscope.core.comparison.result import Comparison
     from dumpscope.core.diagnosis.engine import Diagnosis, RootCause
 
 HELP = "name the root cause of a divergence, with the numbers behind it and the fix"
@@ -49,65 +50,82 @@ def _replay_progress(done: int, total: int) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dumpscope.core.atomic import atomic_text
-    from dumpscope.core.diagnosis.engine import diagnose
+    """Resolve the inputs, compare, diagnose, then write JSON/Markdown or the readable report."""
+    from dumpscope.tui.cli.runs import route
 
     if args.limit < 1:
         raise UsageError("--limit must be at least 1")
-    from dumpscope.tui.cli.runs import route
-
     routed = route(args, "diagnose")  # msprobe trees, Ascend trees with several steps/devices
     if routed is not None:
         return routed
     cmp = load_comparison(args)
-    diag = diagnose(cmp, limit=args.limit, progress=_replay_progress if sys.stderr.isatty() else None,
-                    replay=not args.no_replay)
-    if sys.stderr.isatty():
-        sys.stderr.write("\r\033[K")
-    command = "dumpscope diagnose " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else None
+    diag = _diagnose(cmp, args)
     if args.json or args.markdown:
-        if args.json:
-            text = json.dumps(diag.to_json(), indent=1, allow_nan=False, default=str) + "\n"
-        else:
-            from dumpscope.core.diagnosis.markdown import markdown
+        _write_text(_report_text(cmp, diag, args), args.output)
+    else:
+        _write_readable(cmp, diag, args.output)
+    return exit_code(cmp)
 
-            from pathlib import Path
 
-            text = markdown(cmp, diag, command, base=Path(args.output).resolve().parent if args.output else None)
-        if args.output:
-            with atomic_text(args.output) as f:  # temp name + rename: never half-written
-                f.write(text)
-        else:
-            sys.stdout.write(text)
-        return exit_code(cmp)
+def _diagnose(cmp: Comparison, args: argparse.Namespace) -> Diagnosis:
+    """The diagnosis, with a replay progress line on a terminal (cleared when done)."""
+    from dumpscope.core.diagnosis.engine import diagnose
+
+    tty = sys.stderr.isatty()
+    diag = diagnose(cmp, limit=args.limit, progress=_replay_progress if tty else None, replay=not args.no_replay)
+    if tty:
+        sys.stderr.write("\r\033[K")
+    return diag
+
+
+def _report_text(cmp: Comparison, diag: Diagnosis, args: argparse.Namespace) -> str:
+    """``--json`` or ``--markdown`` (images and links relative to the ``-o`` file's folder)."""
+    if args.json:
+        return json.dumps(diag.to_json(), indent=1, allow_nan=False, default=str) + "\n"
+    from pathlib import Path
+
+    from dumpscope.core.diagnosis.markdown import markdown
+
+    command = "dumpscope diagnose " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else None
+    return markdown(cmp, diag, command, base=Path(args.output).resolve().parent if args.output else None)
+
+
+def _write_text(text: str, output: str | None) -> None:
+    """``text`` to stdout, or to ``output`` under a temp name then renamed (never half-written)."""
+    from dumpscope.core.atomic import atomic_text
+
+    if not output:
+        sys.stdout.write(text)
+        return
+    with atomic_text(output) as f:
+        f.write(text)
+
+
+def _write_readable(cmp: Comparison, diag: Diagnosis, output: str | None) -> None:
+    """The readable report on stdout or into ``output`` (temp name + rename), SigmaStar's stage first."""
+    from dumpscope.core.atomic import atomic_text
     from dumpscope.tui.cli.render import output_console
 
+    if not output:
+        _print_report(cmp, diag, output_console())
+        return
+    with atomic_text(output) as f:
+        _print_report(cmp, diag, output_console(f))
+
+
+def _print_report(cmp: Comparison, diag: Diagnosis, console: Console) -> None:
+    """Which of SigmaStar's three comparisons this is (when known), then :func:`render`."""
     from dumpscope.core.vendor.sigmastar import stage_line
 
     stage = stage_line(cmp.meta.get("stage"))  # SigmaStar: which of seed 004's three comparisons
-    if args.output:
-        with atomic_text(args.output) as f:  # temp name + rename: never half-written
-            console = output_console(f)
-            if stage:
-                console.print(stage, highlight=False)
-            render(diag, console)
-    else:
-        console = output_console()
-        if stage:
-            console.print(stage, highlight=False)
-        render(diag, console)
-    return exit_code(cmp)
+    if stage:
+        console.print(stage, highlight=False)
+    render(diag, console)
 
 
 def render(diag: Diagnosis, console: Console) -> None:
     """The readable report: verdict, root causes with evidence and advice, findings."""
-    from rich.panel import Panel
-    from rich.text import Text
-
-    style = "green" if diag.healthy else "red"
-    word = "HEALTHY" if diag.healthy else "UNHEALTHY"
-    console.print(Panel(Text(plain(diag.summary)), title=f"[bold {style}]{word}[/]", title_align="left", border_style=style,
-                        expand=console.is_terminal))
+    _render_verdict(diag, console)
     for w in diag.warnings:
         console.print(f"[yellow]! warning:[/] {markup(w)}")
     if not diag.root_causes:
@@ -115,6 +133,16 @@ def render(diag: Diagnosis, console: Console) -> None:
     for k, c in enumerate(diag.root_causes, 1):
         _render_cause(console, k, c)
     _render_findings(diag, console)
+
+
+def _render_verdict(diag: Diagnosis, console: Console) -> None:
+    """HEALTHY (green) or UNHEALTHY (red) around the one-paragraph summary."""
+    from rich.panel import Panel
+    from rich.text import Text
+
+    style, word = ("green", "HEALTHY") if diag.healthy else ("red", "UNHEALTHY")
+    console.print(Panel(Text(plain(diag.summary)), title=f"[bold {style}]{word}[/]", title_align="left", border_style=style,
+                        expand=console.is_terminal))
 
 
 def _render_cause(console: Console, k: int, c: RootCause) -> None:
@@ -134,17 +162,22 @@ def _render_cause(console: Console, k: int, c: RootCause) -> None:
 def _render_findings(diag: Diagnosis, console: Console) -> None:
     """Overflow/range findings and quantisation loss, when there are any."""
     if diag.overflow:
-        console.print()
-        console.print("[bold]Overflow and range findings[/]")
-        for line in diag.overflow:
-            console.print(f"   - {markup(line)}", highlight=False)
+        _section(console, "[bold]Overflow and range findings[/]", [f"   - {markup(line)}" for line in diag.overflow])
     if diag.quantisation:
-        console.print()
-        console.print("[bold]Quantisation loss[/] (SQNR lost against the worst input)")
-        for q in diag.quantisation:
-            int16 = "  -> try INT16" if q["int16_advised"] else ""
-            console.print(
-                f"   - #{q['row']} {markup(q['name'])} ({markup(q['op_type'] or '?')}): {q['sqnr_lost_db']:.3g} dB lost, "
-                f"SQNR {q['sqnr_db']:.3g} dB{int16}",
-                highlight=False,
-            )
+        _section(console, "[bold]Quantisation loss[/] (SQNR lost against the worst input)",
+                 [_quantisation_line(q) for q in diag.quantisation])
+
+
+def _section(console: Console, title: str, lines: list[str]) -> None:
+    """A blank line, a bold title and its lines (markup already escaped)."""
+    console.print()
+    console.print(title)
+    for line in lines:
+        console.print(line, highlight=False)
+
+
+def _quantisation_line(q: dict[str, Any]) -> str:
+    """One row's SQNR lost against its worst input, and INT16 advice when it applies."""
+    int16 = "  -> try INT16" if q["int16_advised"] else ""
+    return (f"   - #{q['row']} {markup(q['name'])} ({markup(q['op_type'] or '?')}): {q['sqnr_lost_db']:.3g} dB lost, "
+            f"SQNR {q['sqnr_db']:.3g} dB{int16}")

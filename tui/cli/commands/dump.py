@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from dumpscope.tui.cli.errors import EXIT_OK
 from dumpscope.tui.cli.safe import plain
@@ -64,6 +65,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+#: fp16 clamp-record action -> what it did to the values (the summary line's words).
+_CLAMP_MEANING = {"clamp": "clamped to +-65504", "flush": "flushed to 0 (below the fp16 subnormal range)"}
+
+
 def clamp_lines(clamped: list[dict[str, object]], verbose: bool) -> list[str]:
     """What the fp16 recipe did to constants: one summary line per action, or every record with ``verbose``."""
     from dumpscope.core.names import display
@@ -71,42 +76,48 @@ def clamp_lines(clamped: list[dict[str, object]], verbose: bool) -> list[str]:
     if verbose:
         return [f"dumpscope: fp16: {rec['action']} {rec['count']} value(s) of constant {display(rec['name'])!r} "
                 f"(largest |x| {rec['max_abs']:.6g})" for rec in clamped]
-    lines = []
-    for action, meaning in (("clamp", "clamped to +-65504"), ("flush", "flushed to 0 (below the fp16 subnormal range)")):
-        recs = [r for r in clamped if r["action"] == action]
-        if recs:
-            values = sum(int(r["count"]) for r in recs)  # type: ignore[call-overload]
-            lines.append(f"dumpscope: fp16: {values} value(s) in {len(recs)} constant(s) {meaning}; --verbose lists them")
-    return lines
+    by_action = {action: [r for r in clamped if r["action"] == action] for action in _CLAMP_MEANING}
+    return [_clamp_summary(recs, _CLAMP_MEANING[action]) for action, recs in by_action.items() if recs]
+
+
+def _clamp_summary(recs: list[dict[str, object]], meaning: str) -> str:
+    """One action's summary line: how many values in how many constants, and what was done to them."""
+    values = sum(int(r["count"]) for r in recs)  # type: ignore[call-overload]
+    return f"dumpscope: fp16: {values} value(s) in {len(recs)} constant(s) {meaning}; --verbose lists them"
 
 
 def run(args: argparse.Namespace) -> int:
+    """Dump the model (progress on a terminal), then print its notes, clamps and a summary line."""
     import sys
 
     from dumpscope.core.onnx.runner import dump_model
 
-    progress = None
-    if sys.stderr.isatty():
-
-        def progress(done: int, total: int) -> None:
-            end = "\n" if done == total else ""
-            print(f"\rdumpscope: onnxruntime run {done}/{total}", end=end, file=sys.stderr, flush=True)
-
     manifest = dump_model(
         args.model, args.out,
         inputs=args.input, input_shapes=args.input_shape, seed=args.seed,
-        target=args.target, max_memory_mb=args.max_memory, progress=progress,
+        target=args.target, max_memory_mb=args.max_memory, progress=_progress if sys.stderr.isatty() else None,
     )
     for note in manifest["notes"]:
         print(f"dumpscope: note: {plain(note)}", file=sys.stderr)
     for line in clamp_lines(manifest["clamped"], args.verbose):
         print(line, file=sys.stderr)
+    print(_summary(manifest, args))
+    return EXIT_OK
+
+
+def _progress(done: int, total: int) -> None:
+    """One self-overwriting stderr line per onnxruntime run (a terminal only)."""
+    import sys
+
+    end = "\n" if done == total else ""
+    print(f"\rdumpscope: onnxruntime run {done}/{total}", end=end, file=sys.stderr, flush=True)
+
+
+def _summary(manifest: dict[str, Any], args: argparse.Namespace) -> str:
+    """``fp16 dump of M: N activations, N inputs (N generated, seed S), N constants in N run(s) -> DIR``."""
     kinds = [t["kind"] for t in manifest["tensors"]]
     what = manifest["target"] or "golden"
     generated = sum(1 for i in manifest["inputs"] if i["generated"])
-    print(
-        f"{what} dump of {args.model}: {kinds.count('activation')} activations, {kinds.count('input')} inputs "
-        f"({generated} generated, seed {manifest['seed']}), {kinds.count('constant')} constants "
-        f"in {manifest['ort_runs']} onnxruntime run(s) -> {args.out}"
-    )
-    return EXIT_OK
+    return (f"{what} dump of {args.model}: {kinds.count('activation')} activations, {kinds.count('input')} inputs "
+            f"({generated} generated, seed {manifest['seed']}), {kinds.count('constant')} constants "
+            f"in {manifest['ort_runs']} onnxruntime run(s) -> {args.out}")

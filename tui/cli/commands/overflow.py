@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
@@ -11,6 +13,7 @@ from dumpscope.tui.cli.safe import markup, plain
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     from dumpscope.core.vendor.opdebug import OverflowRecord, OverflowReport, TensorStats
 
@@ -33,33 +36,49 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
-    import sys
-    from pathlib import Path
-
+    """Check the arguments, scan the records, report problems, print JSON or the readable list."""
     from dumpscope.core.vendor import opdebug as overflow
 
+    path = _checked(args)
+    report = overflow.scan(path, with_stats=not args.no_stats)
+    total = len(report.records)
+    if args.top is not None:
+        report.records = report.records[: args.top]
+    _report_problems(report, path)
+    if args.json:
+        _print_json(report)
+    else:
+        _print_report(report, total)
+    return EXIT_UNHEALTHY if report.records else EXIT_OK
+
+
+def _checked(args: argparse.Namespace) -> Path:
+    """PATH, once it exists and ``--top`` is at least 1 (else a usage error)."""
     path = Path(args.path)
     if not path.exists():
         raise UsageError(f"{path}: no such file or directory")
     if args.top is not None and args.top < 1:
         raise UsageError(f"--top must be at least 1, got {args.top}")
-    report = overflow.scan(path, with_stats=not args.no_stats)
-    total = len(report.records)
-    if args.top is not None:
-        report.records = report.records[: args.top]
+    return path
+
+
+def _report_problems(report: OverflowReport, path: Path) -> None:
+    """One stderr line per unreadable file; a usage error when no Opdebug file was read at all."""
     for file, message in report.problems:
         print(f"dumpscope: {plain(file)}: {plain(message)}", file=sys.stderr)
-    if report.files == 0:
-        if report.problems:
-            raise UsageError(f"{path}: no readable overflow record")
-        raise UsageError(f"{path}: no Opdebug.Node_OpDebug.* files (enable dump_debug in acl.json)")
-    if args.json:
-        sys.stdout.write(json.dumps([r.to_json() for r in report.records], indent=2, ensure_ascii=False))
-        sys.stdout.write("\n")
-    else:
-        _print_report(report, total)
-    return EXIT_UNHEALTHY if report.records else EXIT_OK
+    if report.files:
+        return
+    if report.problems:
+        raise UsageError(f"{path}: no readable overflow record")
+    raise UsageError(f"{path}: no Opdebug.Node_OpDebug.* files (enable dump_debug in acl.json)")
+
+
+def _print_json(report: OverflowReport) -> None:
+    """``--json``: an array of the (shown) records."""
+    import json
+
+    sys.stdout.write(json.dumps([r.to_json() for r in report.records], indent=2, ensure_ascii=False))
+    sys.stdout.write("\n")
 
 
 def _fmt(value: float | None) -> str:
@@ -85,38 +104,61 @@ def _print_record(console: Console, i: int, rec: OverflowRecord) -> None:
     """One overflow record: the op, the set status bits, the files, the linked op's tensors."""
     from rich.text import Text
 
-    op = f"[{plain(rec.op_type)}] {plain(rec.op_name)}" if rec.op_name else "op not found"
+    console.print(Text(f"{i}. ✗ {_op_text(rec)}  ({plain(rec.unit)}, {_where(rec)}, status {rec.status:#x})", style="bold"))
+    for bit in rec.bits:
+        console.print(f"   {bit.mask:>#8x}  {markup(bit.meaning)}", soft_wrap=True)
+    for line in _file_lines(rec):
+        console.print(Text(line, style="dim"), soft_wrap=True)
+    if rec.tensors:
+        console.print(_tensor_table(rec.tensors), "")
+
+
+def _op_text(rec: OverflowRecord) -> str:
+    """``[type] name`` of the linked op, or ``op not found``."""
+    return f"[{plain(rec.op_type)}] {plain(rec.op_name)}" if rec.op_name else "op not found"
+
+
+def _where(rec: OverflowRecord) -> str:
+    """Task and stream (and context and thread, when recorded)."""
     where = plain(f"task {rec.task_id}, stream {rec.stream_id}")
     if rec.context_id is not None:
         where += plain(f", context {rec.context_id}, thread {rec.thread_id}")
-    console.print(Text(f"{i}. ✗ {op}  ({plain(rec.unit)}, {where}, status {rec.status:#x})", style="bold"))
-    for bit in rec.bits:
-        console.print(f"   {bit.mask:>#8x}  {markup(bit.meaning)}", soft_wrap=True)
-    if rec.link_note:
-        console.print(Text(f"   note: {plain(rec.link_note)}", style="dim"), soft_wrap=True)
+    return where
+
+
+def _file_lines(rec: OverflowRecord) -> list[str]:
+    """The dim lines under a record: the link note, the record file (and timestamp), the op dump."""
     when = f" (timestamp {rec.timestamp})" if rec.timestamp is not None else ""
-    console.print(Text(f"   record: {plain(rec.file)}{when}", style="dim"), soft_wrap=True)
+    lines = [f"   note: {plain(rec.link_note)}"] if rec.link_note else []
+    lines.append(f"   record: {plain(rec.file)}{when}")
     if rec.op_file:
-        console.print(Text(f"   op dump: {plain(rec.op_file)}", style="dim"), soft_wrap=True)
-    if rec.tensors:
-        console.print(_tensor_table(rec.tensors), "")
+        lines.append(f"   op dump: {plain(rec.op_file)}")
+    return lines
+
+
+#: The linked op's tensor table: column -> justification (the numbers right-aligned).
+_COLUMNS = {"tensor": "left", "shape": "left", "dtype": "left", "format": "left",
+            "min": "right", "max": "right", "mean": "right", "NaN": "right", "Inf": "right"}
 
 
 def _tensor_table(tensors: list[TensorStats]) -> Table:
     """The linked op's inputs and outputs: shape, dtype, format and value statistics."""
     from rich.table import Table
-    from rich.text import Text
 
     table = Table(show_edge=False, pad_edge=False, box=None, padding=(0, 1))
-    for col in ("tensor", "shape", "dtype", "format", "min", "max", "mean", "NaN", "Inf"):
-        table.add_column(col, justify="right" if col in ("min", "max", "mean", "NaN", "Inf") else "left")
+    for col, justify in _COLUMNS.items():
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
     for t in tensors:
-        if t.error:
-            table.add_row(markup(t.name), Text(plain(t.error), style="red"), "", "", "", "", "", "", "")
-            continue
-        shape = "x".join(map(str, t.shape)) if t.shape else "scalar"
-        table.add_row(
-            markup(t.name), shape, markup(t.dtype or "-"), markup(t.format or "-"), _fmt(t.min), _fmt(t.max),
-            _fmt(t.mean), str(t.nan), str(t.inf),
-        )
+        table.add_row(*_tensor_cells(t))
     return table
+
+
+def _tensor_cells(t: TensorStats) -> list[str | Text]:
+    """One tensor's row; an unreadable tensor shows its error in red across the stats."""
+    from rich.text import Text
+
+    if t.error:
+        return [markup(t.name), Text(plain(t.error), style="red"), "", "", "", "", "", "", ""]
+    shape = "x".join(map(str, t.shape)) if t.shape else "scalar"
+    return [markup(t.name), shape, markup(t.dtype or "-"), markup(t.format or "-"), _fmt(t.min), _fmt(t.max),
+            _fmt(t.mean), str(t.nan), str(t.inf)]

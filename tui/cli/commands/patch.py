@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from dumpscope.tui.cli.errors import EXIT_OK, UsageError
+
+if TYPE_CHECKING:
+    from dumpscope.core.onnx.patch import PatchResult
 
 HELP = "write a patched model: Clip after a node, or keep nodes in fp32 for fp16 targets"
 DESCRIPTION = (
@@ -42,27 +46,42 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
 
 
 def run(args: argparse.Namespace) -> int:
-    import os
-    import shlex
+    """Check the command line, write the patched model, then say what changed and how to verify it."""
+    from dumpscope.core.onnx.patch import patch_file
 
-    from dumpscope.core.names import display
-    from dumpscope.core.onnx.patch import parse_clip, patch_file
+    clips = _checked_clips(args)
+    result = patch_file(args.model, args.output, keep_fp32=args.keep_fp32, clip=clips)
+    _print_result(result, args.output)
+    return EXIT_OK
+
+
+def _checked_clips(args: argparse.Namespace) -> list[tuple[str, float, float]]:
+    """The parsed ``--clip`` values, once there is something to do and ``-o`` is no folder (usage errors)."""
+    import os
+
+    from dumpscope.core.onnx.patch import parse_clip
 
     if not args.keep_fp32 and not args.clip:
         raise UsageError("nothing to do: give --clip NODE=LO,HI and/or --keep-fp32 NODE")
     if os.path.isdir(args.output):
         raise UsageError(f"-o {args.output}: is a folder; give the file to write (e.g. -o patched.onnx)")
     try:
-        clips = [parse_clip(c) for c in args.clip]
+        return [parse_clip(c) for c in args.clip]
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    result = patch_file(args.model, args.output, keep_fp32=args.keep_fp32, clip=clips)
+
+
+def _print_result(result: PatchResult, output: str) -> None:
+    """Each inserted Clip, the nodes kept in fp32, and the commands that verify the fix."""
+    import shlex
+
+    from dumpscope.core.names import display
+
     for node, tensor, lo, hi in result.clipped:
         print(f"clip: {display(tensor)!r} (output of {display(node)!r}) to [{lo:.7g}, {hi:.7g}]")
     if result.kept:
         print(f"keep fp32: {', '.join(repr(display(n)) for n in result.kept)}")
-    out = shlex.quote(args.output)
-    print(f"wrote {args.output}; verify: dumpscope dump {out} -o golden_patched [--input ...] && "
+    out = shlex.quote(output)
+    print(f"wrote {output}; verify: dumpscope dump {out} -o golden_patched [--input ...] && "
           f"dumpscope dump {out} -o target_patched --target fp16 [--input ...] && "
           "dumpscope compare golden_patched target_patched")
-    return EXIT_OK

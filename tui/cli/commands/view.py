@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dumpscope.tui.cli.args import add_comparison_arguments, add_ui_arguments, check_paths, check_theme, run_app, thresholds
+
+if TYPE_CHECKING:
+    from dumpscope.tui.app.explorer import CompareRequest
 
 HELP = "open the terminal UI on a golden and a target dump (the default command)"
 DESCRIPTION = (
@@ -24,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     check_paths(args)
     check_theme(args.theme)
     thresholds(args)  # refuse a bad preset or threshold before the terminal is taken over
-    from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
+    from dumpscope.tui.app.explorer import DumpscopeApp
     from dumpscope.tui.cli.runs import msprobe_comparison, narrow_for_app
 
     msprobe = msprobe_comparison(args)  # msprobe trees: the step/rank diverging first, module pane `p`
@@ -32,9 +36,20 @@ def run(args: argparse.Namespace) -> int:
         return run_app(DumpscopeApp(msprobe, theme=args.theme), args)
     narrow_for_app(args)  # Ascend trees with several steps/devices: one run, never merged
 
+    return run_app(DumpscopeApp(_request(args), theme=args.theme), args)
+
+
+def _optional_path(value: str | None) -> Path | None:
+    """``value`` as a Path; an unset (or empty) option as it is."""
+    return value and Path(value)  # type: ignore[return-value]
+
+
+def _request(args: argparse.Namespace) -> CompareRequest:
+    """What the app compares: the dumps, model, graphs (one per target side), preset, thresholds, stage."""
+    from dumpscope.tui.app.explorer import CompareRequest
+
     graph_b = args.graphs[1] if len(args.graphs) > 1 else None
-    request = CompareRequest(Path(args.golden), Path(args.target), args.model and Path(args.model), args.preset,
-                             args.graphs[0] and Path(args.graphs[0]), tuple(args.threshold),
-                             b=args.b and Path(args.b), graph_b=graph_b and Path(graph_b),
-                             stage=getattr(args, "stage", None))
-    return run_app(DumpscopeApp(request, theme=args.theme), args)
+    return CompareRequest(Path(args.golden), Path(args.target), _optional_path(args.model), args.preset,
+                          _optional_path(args.graphs[0]), tuple(args.threshold),
+                          b=_optional_path(args.b), graph_b=_optional_path(graph_b),
+                          stage=getattr(args, "stage", None))
