@@ -172,6 +172,7 @@ class DumpscopeApp(App[int]):
         self._landed = False
         self._diagnosed: Comparison | None = None
         self.diagnosis: Diagnosis | None = None
+        self._counts: TableCounts | None = None
         self.threeway: ThreeWay | None = None
         """Set for a three-way compare: the list is side A with side B's columns beside it."""
 
@@ -334,7 +335,7 @@ class DumpscopeApp(App[int]):
     def _show_summary(self, note: Content | None = None) -> None:
         summary = Summary(progress=self.progress)
         if self.rows is not None and self.comparison is not None:
-            _fill_counts(summary, self.rows, self.comparison)
+            self._table_counts(self.rows, self.comparison).fill(summary)
         status = summary.status
         if self._cancelled and self.progress is None:
             status.append(styled("[$warning]comparison cancelled: rows left pending[/]"))
@@ -351,6 +352,12 @@ class DumpscopeApp(App[int]):
         if note is not None:
             status.append(note)
         self.main_screen.query_one(SummaryBar).show(summary)
+
+    def _table_counts(self, rows: LayerRows, cmp: Comparison) -> TableCounts:
+        """The summary's counts of the table shown (cached: progress ticks only move the count)."""
+        if self._counts is None or not self._counts.is_for(rows, cmp):
+            self._counts = TableCounts.of(rows, cmp)
+        return self._counts
 
     @work(thread=True, exclusive=True, group="compare", exit_on_error=False)
     def _compare(self, request: CompareRequest) -> None:
@@ -674,15 +681,32 @@ _LIST_ACTIONS = frozenset(
 )
 
 
-def _fill_counts(summary: Summary, rows: LayerRows, cmp: Comparison) -> None:
-    """Health counts, the first divergent row and the unmatched tensors per side."""
-    summary.counts = rows.health_counts()
-    first = cmp.first_divergent()
-    if first is not None:
-        summary.first_divergent = f"#{int(rows.index[first])} {rows.name(first)}"
-    sides = dict(cmp.frame.filter(cmp.frame["health"] == "unmatched")["side"].value_counts().iter_rows())
-    summary.unmatched_golden = int(sides.get("golden", 0))
-    summary.unmatched_target = int(sides.get("target", 0))
+@dataclass(frozen=True)
+class TableCounts:
+    """What the summary reads from one table: health counts, the first divergent row and the
+    unmatched tensors per side.  Computed once per streamed table (O(rows)), not on every
+    progress tick, so a fill costs the UI O(rows) per table it shows and O(1) per count."""
+
+    rows: LayerRows
+    comparison: Comparison
+    counts: dict[str, int]
+    first_divergent: str | None
+    unmatched: tuple[int, int]
+
+    @classmethod
+    def of(cls, rows: LayerRows, cmp: Comparison) -> TableCounts:
+        first = cmp.first_divergent()
+        named = None if first is None else f"#{int(rows.index[first])} {rows.name(first)}"
+        sides = dict(cmp.frame.filter(cmp.frame["health"] == "unmatched")["side"].value_counts().iter_rows())
+        return cls(rows, cmp, rows.health_counts(), named, (int(sides.get("golden", 0)), int(sides.get("target", 0))))
+
+    def is_for(self, rows: LayerRows, cmp: Comparison) -> bool:
+        """Counted from this very table (a newer streamed table is a new Comparison object)."""
+        return self.rows is rows and self.comparison is cmp
+
+    def fill(self, summary: Summary) -> None:
+        summary.counts, summary.first_divergent = self.counts, self.first_divergent
+        summary.unmatched_golden, summary.unmatched_target = self.unmatched
 
 
 def findings_by_row(diagnosis: Diagnosis, messages: list[str | None]) -> dict[int, tuple[str, ...]]:
