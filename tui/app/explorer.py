@@ -248,9 +248,11 @@ class DumpscopeApp(App[int]):
 
     def _show_three_way(self, threeway: ThreeWay) -> None:
         """Side A as the list (every pane works on it), side B's cosine, health and ``worse`` beside it."""
+        from dumpscope.core.comparison.threeway import union_a
+
         self.threeway = threeway
         self.progress = None
-        self._show_comparison(threeway.a)
+        self._show_comparison(union_a(threeway))  # side A's rows, then the tensors only B holds
         assert self.rows is not None
         self.rows.attach_b(threeway.frame, threeway.labels)
         self.layer_list.data_changed()
@@ -422,13 +424,7 @@ class DumpscopeApp(App[int]):
 
     def _show_cursor_name(self, position: int | None) -> None:
         """The full name of the cursor row (the list may have elided it), the target's too when it differs."""
-        text = ""
-        if self.rows is not None and position is not None:
-            frame = self.rows.frame
-            name, target = frame["name"][position], frame["target_name"][position]
-            text = f"▶ {printable(str(name or target or ''))}"
-            if target and name and target != name:
-                text += f"   target: {printable(str(target))}"
+        text = _cursor_line(self.rows, position) if self.rows is not None and position is not None else ""
         self.main_screen.query_one("#cursor-name", Static).update(text, layout=False)  # one line, fixed height
 
     def _show_side_pane(self) -> None:
@@ -728,6 +724,20 @@ def _replay_line(replay: object, evidence: Sequence[str] = ()) -> tuple[str, ...
     sentence = getattr(replay, "sentence", None)
     text = sentence() if callable(sentence) else str(replay)
     return () if text in evidence else (f"replay: {text}",)
+
+
+def _cursor_line(rows: LayerRows, position: int) -> str:
+    """``▶ name   target: its name there   only in B``: the full name(s) of a row and, in a
+    three-way compare, which dumps lack its tensor."""
+    frame = rows.frame
+    name, target = frame["name"][position], frame["target_name"][position]
+    parts = (f"▶ {printable(str(name or target or ''))}", _renamed(name, target), rows.presence_text(position))
+    return "   ".join(part for part in parts if part)
+
+
+def _renamed(name: str | None, target: str | None) -> str:
+    """``target: NAME`` when the target dump calls the tensor otherwise, else ""."""
+    return f"target: {printable(str(target))}" if target and name and target != name else ""
 
 
 def _is_three_way(source: object) -> bool:

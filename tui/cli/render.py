@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from dumpscope.core.comparison.order import display_order
+from dumpscope.core.comparison.threeway import presence_label
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.vendor.sigmastar import stage_line
 from dumpscope.tui.app.widgets.layer_rows import HEALTH_LABEL, short_dtype
@@ -188,10 +189,11 @@ def threeway_lines(tw: Any, limit: int | None = 1000) -> list[str]:
     """A three-way comparison as plain full-width text: A's and B's metrics side by side, a
     ``worse`` column, then a per-side summary and the op whose error appears on one side only."""
     a, b = tw.labels
-    header = ["#", "name", f"{a} health", f"{a} cosine", f"{a} rel.dist", f"{b} health", f"{b} cosine", f"{b} rel.dist", "worse"]
+    header = ["#", "name", f"{a} health", f"{a} cosine", f"{a} rel.dist", f"{b} health", f"{b} cosine", f"{b} rel.dist", "worse",
+              "present"]
     frame = tw.frame[display_order(tw.frame)]
     frame = frame if limit is None else frame.head(limit)
-    rows = [_threeway_cells(r) for r in frame.iter_rows(named=True)]
+    rows = [_threeway_cells(r, tw.labels) for r in frame.iter_rows(named=True)]
     widths = [max(len(x) for x in col) for col in zip(header, *rows, strict=True)]
     lines = ["  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip() for cells in (header, *rows)]
     return lines + threeway_summary(tw)
@@ -220,26 +222,29 @@ def render_threeway(tw: Any, console: Console, limit: int | None = 1000) -> None
         if wide:
             table.add_column(f"{label}\nrel. dist", justify="right", no_wrap=True)
     table.add_column("worse", no_wrap=True)
+    table.add_column("present", no_wrap=True)
     frame = tw.frame[display_order(tw.frame)]
     for r in (frame if limit is None else frame.head(limit)).iter_rows(named=True):
-        cells = _threeway_cells(r)
+        cells = _threeway_cells(r, tw.labels)
         row: list[str | Text] = [cells[0], markup(r["name"])]
         for k, p in ((2, "a"), (5, "b")):
             row += [health_text(r[f"{p}_health"]) if r[f"{p}_health"] else Text("–"), cells[k + 1]]
             row += [cells[k + 2]] if wide else []
-        table.add_row(*row, Text(cells[-1], style="bold" if cells[-1] in ("A", "B") else ""))
+        table.add_row(*row, Text(cells[-2], style="bold" if cells[-2] in ("A", "B") else ""), cells[-1])
     console.print(table)
     for line in threeway_summary(tw):
         console.print(Text(line))
 
 
-def _threeway_cells(r: dict[str, Any]) -> list[str]:
+def _threeway_cells(r: dict[str, Any], labels: tuple[str, str] = ("A", "B")) -> list[str]:
+    """#, name, per side health/cosine/rel. distance, worse, and which dumps lack the tensor
+    (``only in B``, ``not in A``..., named by the sides' labels; blank when all three hold it)."""
     cells = [str(r["index"]), plain(r["name"])]
     for p in ("a", "b"):
         health = r[f"{p}_health"]
         cells += [HEALTH_LABEL.get(health, "–") if health else "–", fmt_metric(r[f"{p}_cosine_similarity"], 8),
                   fmt_metric(r[f"{p}_relative_euclidean_distance"])]
-    return [*cells, r["worse"] or ""]
+    return [*cells, r["worse"] or "", plain(presence_label(r.get("presence"), labels))]
 
 
 def print_table(cmp: Comparison, out: Any = None, limit: int | None = 1000) -> None:
