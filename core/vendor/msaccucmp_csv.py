@@ -20,7 +20,7 @@ import csv
 import io
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import polars as pl
@@ -56,7 +56,10 @@ SCHEMA: dict[str, pl.DataType] = {
     **{c: pl.Boolean() for c in FLAG_COLUMNS.values()},
     "message": pl.String(),
     "blind_spot": pl.String(),
+    "printed": pl.Struct({c: pl.String() for c in METRIC_COLUMNS.values()}),
 }
+"""``printed``: each metric cell's text as the tool printed it (``1.000000``: its precision), for display;
+the metric columns hold the numbers."""
 
 _REQUIRED = ("Index", "OpType", "NPUDump", "GroundTruth", "TensorIndex", "CosineSimilarity")
 _STD_RE = re.compile(r"\(\s*([^;()]*);\s*([^;()]*)\),\s*\(\s*([^;()]*);\s*([^;()]*)\)")
@@ -115,6 +118,13 @@ def _tensor_names(npu: str | None, truth: str | None, tensor_index: str | None) 
     golden = None if truth in (None, "*") or "," in (truth or "") else f"{truth}{suffix}"
     target = f"{npu}{suffix}" if npu else None
     return golden, target, "activation"
+
+
+def _metrics(cell: Callable[[str], str]) -> dict[str, object]:
+    """The metric cells as numbers, and under ``printed`` the text of each number as printed."""
+    values = {dst: _float(cell(src)) for src, dst in METRIC_COLUMNS.items()}
+    printed = {dst: cell(src).strip() if values[dst] is not None else None for src, dst in METRIC_COLUMNS.items()}
+    return {**values, "printed": printed}
 
 
 def _blind_spot(row: dict[str, object]) -> str | None:
@@ -218,7 +228,7 @@ def _record(p: Path, line_no: int, cells: list[str], layout: _Layout) -> dict[st
         "shape": _shape(cell("Shape")),
     }
     rec.update({key: _text(cells[i]) if i is not None else None for key, i in layout.sides.items()})
-    rec.update({dst: _float(cell(src)) for src, dst in METRIC_COLUMNS.items()})
+    rec.update(_metrics(cell))
     m = _STD_RE.fullmatch(cell("StandardDeviation").strip())
     rec.update({dst: _float(value) if value is not None else None for dst, value in zip(STD_COLUMNS, m.groups() if m else (None,) * 4)})
     rec.update({dst: _flag(cell(src)) for src, dst in FLAG_COLUMNS.items()})

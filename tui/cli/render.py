@@ -100,11 +100,17 @@ def _cells(r: dict[str, Any], wide: bool, esc: Callable[[object], str] = markup)
     if wide:
         shape = "×".join(str(d) for d in r["shape"]) if r["shape"] is not None else "?"
         cells += [shape, esc(f"{short_dtype(r['dtype'])}/{short_dtype(r['target_dtype'])}")]
-    cells.append(fmt_metric(r["cosine_similarity"], 8))
+    cells.append(metric_text(r, "cosine_similarity", 8))
     if wide:
-        cells.append(fmt_metric(r["max_absolute_error"]))
-    cells += [fmt_metric(r["relative_euclidean_distance"]), nan_inf, health_text(r["health"])]
+        cells.append(metric_text(r, "max_absolute_error"))
+    cells += [metric_text(r, "relative_euclidean_distance"), nan_inf, health_text(r["health"])]
     return cells
+
+
+def metric_text(r: dict[str, Any], column: str, digits: int = 6) -> str:
+    """A metric cell: an imported value as its tool printed it (``1.000000``, that precision), else :func:`fmt_metric`."""
+    printed = (r.get("printed") or {}).get(column)
+    return str(printed) if printed else fmt_metric(r[column], digits)
 
 
 def render_table(cmp: Comparison, console: Console | None = None, limit: int | None = 1000) -> None:

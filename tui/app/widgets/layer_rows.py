@@ -117,6 +117,16 @@ SORT_KEYS: tuple[SortKey, ...] = (
 )
 
 
+def _printed_columns(frame: pl.DataFrame) -> dict[str, list[str | None]]:
+    """The ``printed`` texts of an imported table (column -> one text or None per row); {} otherwise."""
+    import polars as pl
+
+    if not isinstance(frame.schema.get("printed"), pl.Struct):
+        return {}
+    printed = frame["printed"].struct.unnest()
+    return {column: printed[column].to_list() for column in printed.columns}
+
+
 class LayerRows:
     """Columnar, display-ready copy of a comparison frame plus cached view orders."""
 
@@ -236,6 +246,8 @@ class LayerRows:
         """Longest op type name (the list sizes its op column to it)."""
         self._search_frame: pl.DataFrame | None = None
         self._name_prefix: int | None = None
+        self.printed = _printed_columns(frame)
+        """Imported rows (msaccucmp/msit CSV): frame column -> each row's value as the tool printed it."""
 
     @property
     def _search(self) -> pl.DataFrame:
@@ -340,9 +352,13 @@ class LayerRows:
     # -- cells -----------------------------------------------------------------------------
     def number(self, column: str, pos: int, width: int) -> str:
         """The value of ``column`` (``cos``, ``max_abs``, ``rmse``, ``rel``) in ``width`` cells: the app's one formatter."""
-        missing = self.missing.get(_NUMBER_COLUMNS[column])
+        name = _NUMBER_COLUMNS[column]
+        missing = self.missing.get(name)
         if missing is None or missing[pos]:  # not computed, or a column this table does not have
             return format_number(None, width)
+        printed = self.printed[name][pos] if name in self.printed else None
+        if printed and len(printed) <= width:  # an imported value, at the precision it was printed with
+            return printed
         return format_number(float(getattr(self, column)[pos]), width)
 
     def nan_inf(self, pos: int) -> str:

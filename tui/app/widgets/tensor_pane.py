@@ -200,7 +200,8 @@ class TensorPane(VerticalScroll, can_focus=True):
         for column, label in METRICS + (SIGMASTAR_METRICS if both_sigmastar(cmp.meta) else ()):
             if column not in row:
                 continue
-            lines.append(styled(f"{label:<18}{_num(row[column], 14):>14}"))
+            value = (row.get("printed") or {}).get(column) or _num(row[column], 14)  # imported: as printed
+            lines.append(styled(f"{label:<18}{value:>14}"))
             band = _describe(cmp, column, row.get("band"))
             if band and band != "not judged":
                 lines.append(styled("  [$text-muted]judged by: $band[/]", band=band))
