@@ -200,5 +200,21 @@ def test_cli_table_lists_the_tensor_only_b_holds(tmp_path: Path, capsys: pytest.
     main(["compare", str(g), str(a), str(b)])  # piped: the plain full-width table
     lines = {line.split()[1]: line for line in capsys.readouterr().out.splitlines()[1:] if line[:1].isdigit()}
     assert set(lines) == set(UNION)
-    assert lines["bonly"].rstrip().endswith("only in B") and lines["aonly"].rstrip().endswith("only in A")
+    assert lines["bonly"].rstrip().endswith("only in B") and lines["aonly"].rstrip().endswith("only in A")  # worse: blank
     assert lines["lost"].rstrip().endswith("only in golden") and not lines["conv1"].rstrip().endswith("all")
+
+
+def test_terminal_table_says_under_each_name_which_dumps_lack_it(tmp_path: Path) -> None:
+    from rich.console import Console
+
+    from dumpscope.tui.cli.render import render_threeway
+
+    tw = compare_three(*union_dumps(tmp_path))
+    for width in (80, 140):
+        console = Console(width=width, record=True, color_system=None)
+        render_threeway(tw, console)
+        lines = console.export_text().splitlines()
+        assert all(len(line) <= width for line in lines)
+        at = next(i for i, line in enumerate(lines) if " bonly " in line)
+        assert "(only in B)" in lines[at + 1] and lines[at].rstrip().endswith("—")  # worse: blank
+        assert not any("(all)" in line for line in lines)

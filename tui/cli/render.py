@@ -195,8 +195,8 @@ def threeway_lines(tw: Any, limit: int | None = 1000) -> list[str]:
     """A three-way comparison as plain full-width text: A's and B's metrics side by side, a
     ``worse`` column, then a per-side summary and the op whose error appears on one side only."""
     a, b = tw.labels
-    header = ["#", "name", f"{a} health", f"{a} cosine", f"{a} rel.dist", f"{b} health", f"{b} cosine", f"{b} rel.dist", "worse",
-              "present"]
+    header = ["#", "name", f"{a} health", f"{a} cosine", f"{a} rel.dist", f"{b} health", f"{b} cosine", f"{b} rel.dist", "present",
+              "worse"]
     frame = tw.frame[display_order(tw.frame)]
     frame = frame if limit is None else frame.head(limit)
     rows = [_threeway_cells(r, tw.labels) for r in frame.iter_rows(named=True)]
@@ -216,7 +216,8 @@ def threeway_summary(tw: Any) -> list[str]:
 
 
 def render_threeway(tw: Any, console: Console, limit: int | None = 1000) -> None:
-    """A three-way comparison on a terminal: Rich, names folded, rel. distance only when wide."""
+    """A three-way comparison on a terminal: Rich, names folded (which dumps lack a tensor under its
+    name), rel. distance only when wide."""
     a, b = tw.labels
     wide = console.width >= 118
     table = Table(box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False, padding=(0, 1))
@@ -228,18 +229,22 @@ def render_threeway(tw: Any, console: Console, limit: int | None = 1000) -> None
         if wide:
             table.add_column(f"{label}\nrel. dist", justify="right", no_wrap=True)
     table.add_column("worse", no_wrap=True)
-    table.add_column("present", no_wrap=True)
     frame = tw.frame[display_order(tw.frame)]
     for r in (frame if limit is None else frame.head(limit)).iter_rows(named=True):
         cells = _threeway_cells(r, tw.labels)
-        row: list[str | Text] = [cells[0], markup(r["name"])]
+        row: list[str | Text] = [cells[0], _name_and_presence(r["name"], cells[-2])]
         for k, p in ((2, "a"), (5, "b")):
             row += [health_text(r[f"{p}_health"]) if r[f"{p}_health"] else Text("–"), cells[k + 1]]
             row += [cells[k + 2]] if wide else []
-        table.add_row(*row, Text(cells[-2], style="bold" if cells[-2] in ("A", "B") else ""), cells[-1])
+        table.add_row(*row, Text(cells[-1], style="bold" if cells[-1] in ("A", "B") else ""))
     console.print(table)
     for line in threeway_summary(tw):
         console.print(Text(line))
+
+
+def _name_and_presence(name: str, present: str) -> str:
+    """The name cell of the Rich three-way table, with ``(only in B)`` under it when a dump lacks the tensor."""
+    return markup(name) + (f"\n[dim]({markup(present)})[/dim]" if present else "")
 
 
 def _threeway_cells(r: dict[str, Any], labels: tuple[str, str] = ("A", "B")) -> list[str]:
@@ -250,7 +255,7 @@ def _threeway_cells(r: dict[str, Any], labels: tuple[str, str] = ("A", "B")) -> 
         health = r[f"{p}_health"]
         cells += [HEALTH_LABEL.get(health, "–") if health else "–", fmt_metric(r[f"{p}_cosine_similarity"], 8),
                   fmt_metric(r[f"{p}_relative_euclidean_distance"])]
-    return [*cells, r["worse"] or "", plain(presence_label(r.get("presence"), labels))]
+    return [*cells, plain(presence_label(r.get("presence"), labels)), r["worse"] or ""]
 
 
 def print_table(cmp: Comparison, out: Any = None, limit: int | None = 1000) -> None:
