@@ -296,3 +296,33 @@ async def test_y_copies_the_tensor_name(generated: Comparison) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("g", "j", "y")
         assert app.clipboard == generated.frame["name"][1]
+
+
+async def test_progress_ticks_do_not_recount_the_table(generated: Comparison, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fill moves the count several times a second; the summary's health counts are taken once
+    per streamed table (O(rows)), and a tick costs O(1)."""
+    from dumpscope.tui.app import explorer
+
+    counted: list[int] = []
+    real = explorer.TableCounts.of.__func__  # type: ignore[attr-defined]
+
+    def counting(cls, rows, cmp):  # type: ignore[no-untyped-def]
+        counted.append(rows.n)
+        return real(cls, rows, cmp)
+
+    monkeypatch.setattr(explorer.TableCounts, "of", classmethod(counting))
+    app = DumpscopeApp(generated)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.2)
+        before = len(counted)
+        for done in range(1, 60):
+            app.progress = (done, 600)  # what each Counted message does
+        await pilot.pause(0.1)
+        assert len(counted) == before  # 59 ticks, no recount
+        assert "comparing 59/600" in str(app.query_one("#summary").render())
+        newer = Comparison.from_frame(generated.frame.with_columns(health=pl.lit("fail")), meta=generated.meta)
+        app.progress = None
+        app._show_comparison(newer)  # a newer table: counted once more
+        await pilot.pause(0.1)
+        assert len(counted) == before + 1
+        assert "FAIL 600" in str(app.query_one("#summary").render())
