@@ -285,8 +285,7 @@ class DumpscopeApp(App[int]):
             self._known_ops = None
             self.layer_list.set_rows(self.rows, self._view())
         else:
-            self.rows.update(comparison.frame)
-            self.layer_list.data_changed()
+            self.layer_list.rows_changed(self.rows.update(comparison.frame))  # repaints only rows on screen
             if self.view.sort_key.id not in ("order", "op", "name") or self.view.query.fields:
                 self.layer_list.set_view(self._view())
         if first_time or self.progress is None or self._selected_changed(comparison):

@@ -340,14 +340,20 @@ class LayerRows:
         self.health = codes.to_numpy()
         self._unhealthy = np.isin(self.health, list(UNHEALTHY))
 
-    def update(self, frame: pl.DataFrame) -> None:
-        """Take a newer frame of the same comparison (same rows, more metrics filled in)."""
+    def update(self, frame: pl.DataFrame) -> np.ndarray:
+        """Take a newer frame of the same comparison (same rows, more metrics filled in).
+
+        Returns the rows that changed, a mask over frame positions: a streamed row changes once,
+        when it is computed (its health leaves ``pending``).  Every row, for a different table."""
         if frame.height != self.n:
             self._load(frame)  # a different table: start over
-            return
+            return np.ones(self.n, dtype=bool)
+        before = self.health
         self.frame = frame
         self._extract_dynamic(frame)
         self._orders = {k: v for k, v in self._orders.items() if k[0] in ("order", "op", "name")}
+        changed: np.ndarray = before != self.health
+        return changed
 
     # -- cells -----------------------------------------------------------------------------
     def number(self, column: str, pos: int, width: int) -> str:
