@@ -248,6 +248,31 @@ def test_stream_yields_pending_then_final(pair_dirs: tuple[Path, Path]) -> None:
     assert all(s.comparison.frame["name"].to_list() == steps[-1].comparison.frame["name"].to_list() for s in steps)
 
 
+@pytest.mark.parametrize(("build_cost", "expected"), [(1.0, [0, 4]), (0.001, [0, 1, 2, 3, 4])])
+def test_streamed_tables_wait_ten_times_what_the_last_one_cost(pair_dirs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch,
+                                                               build_cost: float, expected: list[int]) -> None:
+    """A fake clock: each table build costs ``build_cost`` s, each batch 0.5 s.  A 1 s build pushes the
+    next table 10 s away (none in between); a cheap one leaves the 0.25 s interval in charge."""
+    from types import SimpleNamespace
+
+    from dumpscope.core.comparison import pipeline
+
+    clock = SimpleNamespace(now=0.0)
+    monkeypatch.setattr(pipeline, "time", SimpleNamespace(monotonic=lambda: clock.now))
+    real_build = pipeline.build_frame
+
+    def costly_build(*args, **kwargs):  # type: ignore[no-untyped-def]
+        clock.now += build_cost
+        return real_build(*args, **kwargs)
+
+    def batch_done(done: int, total: int) -> None:
+        clock.now += 0.5
+
+    monkeypatch.setattr(pipeline, "build_frame", costly_build)
+    steps = pipeline.compare_stream(*pair_dirs, interval=0.25, batch=1, workers=1, progress=batch_done)
+    assert [s.done for s in steps] == expected
+
+
 def test_presets_and_overrides(pair_dirs: tuple[Path, Path]) -> None:
     strict = compare(*pair_dirs, thresholds=["cosine_similarity=0.9999999999"])
     assert set(strict.frame["health"]) == {"fail"}

@@ -138,3 +138,70 @@ def test_a_result_csv_opens_as_a_judged_comparison(tmp_path: Path, capsys: pytes
     assert main(["open", str(csv_path), "--format", "json"]) == 1
     records = json.loads(capsys.readouterr().out)
     assert {r["name"] for r in records if r["health"] == "fail"} == {"layer_5"}
+
+
+# -- imported values at the precision they were printed with (issue 14) -------------------------
+
+PRINTED_ROWS = (
+    "0,1,Conv2D,conv1,float16,0x10,conv1,float32,0x20,conv1:output:0,[4],NO,"
+    '0.5,0.123456789,0,0.000200,-0.000000,"(1.000;2.000),(3.000;4.000)",1,1,1,1,',
+    "1,2,Relu,relu1,float16,0x30,relu1,float32,0x40,relu1:output:0,[4],NO,"
+    'nan,NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN,',
+)
+
+
+def _printed_csv(tmp_path: Path) -> Path:
+    p = tmp_path / "result_20260101000001.csv"
+    p.write_text(HEADER_NPU_NPU + "\n" + "\n".join(PRINTED_ROWS) + "\n")
+    return p
+
+
+def test_each_metric_keeps_the_text_it_was_printed_as(tmp_path: Path) -> None:
+    first, second = read_result_csv(_printed_csv(tmp_path)).iter_rows(named=True)
+    printed = first["printed"]
+    assert printed["cosine_similarity"] == "0.5" and first["cosine_similarity"] == 0.5
+    assert printed["max_absolute_error"] == "0.123456789" and printed["relative_euclidean_distance"] == "0.000200"
+    assert printed["kullback_leibler_divergence"] == "-0.000000"
+    assert second["printed"]["cosine_similarity"] == "nan"  # computed: NaN, and shown so
+    assert second["printed"]["max_absolute_error"] is None  # "NaN": not computed, no text
+
+
+def test_cli_table_shows_imported_values_as_printed_and_exports_keep_numbers(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from dumpscope.tui.cli.main import main
+
+    path = _printed_csv(tmp_path)
+    main(["open", str(path), "--format", "table"])
+    row = next(line for line in capsys.readouterr().out.splitlines() if " conv1 " in line)
+    assert "0.5 " in row and "0.123456789" in row and "0.000200" in row  # not 0.50000000 / 0.123457
+    assert "0.50000000" not in row
+    main(["open", str(path), "--format", "json"])
+    record = json.loads(capsys.readouterr().out)[0]
+    assert record["cosine_similarity"] == 0.5 and record["max_absolute_error"] == 0.123456789
+    main(["open", str(path), "--format", "csv"])
+    exported = capsys.readouterr().out.splitlines()[1].split(",")
+    assert "0.5" in exported and "0.123456789" in exported  # msaccucmp's columns: numbers
+
+
+async def test_tui_shows_imported_values_as_printed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dumpscope.core.comparison.imported import open_result
+    from dumpscope.tui.app.explorer import DumpscopeApp
+    from dumpscope.tui.app.widgets.layer_list import LayerList
+
+    monkeypatch.setenv("DUMPSCOPE_CONFIG_DIR", str(tmp_path))
+    app = DumpscopeApp(open_result(_printed_csv(tmp_path)))
+    async with app.run_test(size=(160, 30)) as pilot:
+        lst = app.query_one(LayerList)
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if lst.view.size and lst.scrollable_content_region.height > 1:
+                break
+        lines = ["".join(seg.text for seg in lst.render_line(y)) for y in range(3)]
+        row = next(line for line in lines if " conv1 " in line).split()
+        assert "0.5" in row and "0.000200" not in row  # rel. distance is not a list column
+        assert app.rows is not None and app.rows.number("max_abs", app.rows.name_index("conv1"), 8) != "0.123456789"
+        assert app.rows.number("rmse", app.rows.name_index("conv1"), 8) == "1"  # printed "1"
+        lst.select_position(app.rows.name_index("conv1"))
+        await pilot.pause(0.4)
+        metrics = str(app.query_one("#pane-metrics").render())
+        assert "0.123456789" in metrics and "-0.000000" in metrics  # the pane has the room

@@ -113,3 +113,108 @@ def test_fused_op_is_named_from_an_optimised_target_manifest(tmp_path: Path) -> 
     assert blame is not None and blame.target_op == "conv1" and blame.originals == ("conv1", "relu1")
     tw = compare_three(tmp_path / "g", tmp_path / "opt", tmp_path / "fp16", model=tmp_path / "m.onnx")
     assert tw.first_blame("A").originals == ("conv1", "relu1") and tw.first_blame("B") is None
+
+
+# -- the union: one row per tensor any of the three dumps holds --------------------------------
+
+UNION = {"conv1": "all", "relu1": "not in B", "gonly": "not in A", "lost": "only in golden",
+         "aonly": "only in A", "bonly": "only in B", "extra": "only in A and B"}
+"""Tensor -> which dumps hold it, for :func:`union_dumps`."""
+
+
+def union_dumps(root: Path) -> tuple[Path, Path, Path]:
+    """golden/A/B .npy folders whose tensors are spread as :data:`UNION` says (B off by 1e-3)."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    dirs = tuple(root / d for d in ("g", "a", "b"))
+    for d in dirs:
+        d.mkdir()
+    for name, where in UNION.items():
+        value = rng.standard_normal(64).astype(np.float32)
+        holders = {"all": "gab", "not in B": "ga", "not in A": "gb", "only in golden": "g", "only in A": "a",
+                   "only in B": "b", "only in A and B": "ab"}[where]
+        for key, d in zip("gab", dirs, strict=True):
+            if key in holders:
+                np.save(d / f"{name}.npy", value + (1e-3 if key == "b" else 0))
+    return dirs
+
+
+def test_every_tensor_of_the_union_is_one_row_with_which_dumps_hold_it(tmp_path: Path) -> None:
+    g, a, b = union_dumps(tmp_path)
+    tw = compare_three(g, a, b)
+    assert sorted(tw.frame["name"]) == sorted(UNION)  # B's own tensor too, once each
+    assert dict(zip(tw.frame["name"], tw.frame["presence"], strict=True)) == UNION
+    assert set(tw.frame.filter(pl.col("presence") != "all")["worse"]) == {""}  # not comparable
+
+
+def test_side_a_listed_with_the_tensors_only_b_holds(tmp_path: Path) -> None:
+    from dumpscope.core.comparison.threeway import union_a
+
+    tw = compare_three(*union_dumps(tmp_path))
+    listed = union_a(tw)
+    n = tw.a.frame.height
+    assert listed.frame.head(n).equals(tw.a.frame)  # A's rows keep their positions
+    added = listed.frame.slice(n)
+    assert added["name"].to_list() == ["bonly"] and added["side"].to_list() == ["absent"]
+    assert "only in B" in added["message"][0]
+    assert listed.pairing is not None and len(listed.pairing.pairs) == listed.frame.height
+    golden, target = listed.load_pair(n)  # B's tensor is still there to look at
+    assert golden is None and target is not None and target.shape == (64,)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.booleans(), st.booleans()).filter(any), min_size=1, max_size=10))
+def test_presence_is_set_membership(holders: list[tuple[bool, bool, bool]]) -> None:
+    """Reference: plain set membership of each name in golden, A and B."""
+    from dumpscope.core.comparison.threeway import PRESENCE
+
+    names = [f"t{i}" for i in range(len(holders))]
+
+    def side(k: int) -> pl.DataFrame:  # what a two-way comparison of golden vs side k has as rows
+        rows = [(n, "both" if h[k] else "golden") for n, h in zip(names, holders, strict=True) if h[0]]
+        rows += [(n, "target") for n, h in zip(names, holders, strict=True) if h[k] and not h[0]]
+        return pl.DataFrame({"index": list(range(len(rows))), "name": [r[0] for r in rows],
+                             "side": [r[1] for r in rows],
+                             "health": ["ok" if r[1] == "both" else "unmatched" for r in rows]},
+                            schema={"index": pl.Int64, "name": pl.String, "side": pl.String, "health": pl.String})
+
+    frame = join_sides(side(1), side(2))
+    assert dict(zip(frame["name"], frame["presence"], strict=True)) == {
+        n: PRESENCE[h] for n, h in zip(names, holders, strict=True)}
+
+
+def test_presence_label_names_the_sides() -> None:
+    from dumpscope.core.comparison.threeway import presence_label
+
+    labels = ("fusion on", "fusion off")
+    assert presence_label("only in B", labels) == "only in fusion off"
+    assert presence_label("only in A and B", labels) == "only in fusion on and fusion off"
+    assert presence_label("all", labels) == presence_label(None) == ""
+
+
+def test_cli_table_lists_the_tensor_only_b_holds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from dumpscope.tui.cli.main import main
+
+    g, a, b = union_dumps(tmp_path)
+    main(["compare", str(g), str(a), str(b)])  # piped: the plain full-width table
+    lines = {line.split()[1]: line for line in capsys.readouterr().out.splitlines()[1:] if line[:1].isdigit()}
+    assert set(lines) == set(UNION)
+    assert lines["bonly"].rstrip().endswith("only in B") and lines["aonly"].rstrip().endswith("only in A")  # worse: blank
+    assert lines["lost"].rstrip().endswith("only in golden") and not lines["conv1"].rstrip().endswith("all")
+
+
+def test_terminal_table_says_under_each_name_which_dumps_lack_it(tmp_path: Path) -> None:
+    from rich.console import Console
+
+    from dumpscope.tui.cli.render import render_threeway
+
+    tw = compare_three(*union_dumps(tmp_path))
+    for width in (80, 140):
+        console = Console(width=width, record=True, color_system=None)
+        render_threeway(tw, console)
+        lines = console.export_text().splitlines()
+        assert all(len(line) <= width for line in lines)
+        at = next(i for i, line in enumerate(lines) if " bonly " in line)
+        assert "(only in B)" in lines[at + 1] and lines[at].rstrip().endswith("—")  # worse: blank
+        assert not any("(all)" in line for line in lines)

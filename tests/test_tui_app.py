@@ -296,3 +296,71 @@ async def test_y_copies_the_tensor_name(generated: Comparison) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("g", "j", "y")
         assert app.clipboard == generated.frame["name"][1]
+
+
+async def test_progress_ticks_do_not_recount_the_table(generated: Comparison, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fill moves the count several times a second; the summary's health counts are taken once
+    per streamed table (O(rows)), and a tick costs O(1)."""
+    from dumpscope.tui.app import explorer
+
+    counted: list[int] = []
+    real = explorer.TableCounts.of.__func__  # type: ignore[attr-defined]
+
+    def counting(cls, rows, cmp):  # type: ignore[no-untyped-def]
+        counted.append(rows.n)
+        return real(cls, rows, cmp)
+
+    monkeypatch.setattr(explorer.TableCounts, "of", classmethod(counting))
+    app = DumpscopeApp(generated)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.2)
+        before = len(counted)
+        for done in range(1, 60):
+            app.progress = (done, 600)  # what each Counted message does
+        await pilot.pause(0.1)
+        assert len(counted) == before  # 59 ticks, no recount
+        assert "comparing 59/600" in str(app.query_one("#summary").render())
+        newer = Comparison.from_frame(generated.frame.with_columns(health=pl.lit("fail")), meta=generated.meta)
+        app.progress = None
+        app._show_comparison(newer)  # a newer table: counted once more
+        await pilot.pause(0.1)
+        assert len(counted) == before + 1
+        assert "FAIL 600" in str(app.query_one("#summary").render())
+
+
+async def test_a_streamed_table_repaints_only_rows_on_screen(generated: Comparison) -> None:
+    """During a fill, rows computed off screen cost no repaint; once scrolled to, they show their new health."""
+    pending = generated.frame.with_columns(health=pl.lit("pending"))
+    app = DumpscopeApp(Comparison.from_frame(pending, meta=generated.meta))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.2)
+        app.progress = (0, 600)  # a fill is under way: the list stays where the user is
+        lst = app.query_one(LayerList)
+        await pilot.pause(0.1)
+        painted: list[int] = []
+        original = LayerList.render_line
+
+        def counting(self: LayerList, y: int):  # type: ignore[no-untyped-def]
+            painted.append(y)
+            return original(self, y)
+
+        LayerList.render_line = counting  # type: ignore[method-assign]
+        try:
+            last = int(lst.view[-1])
+            off_screen = pending.with_columns(health=pl.when(pl.int_range(pl.len()) == last).then(pl.lit("fail"))
+                                              .otherwise(pl.col("health")))
+            app._show_comparison(Comparison.from_frame(off_screen, meta=generated.meta))
+            await pilot.pause(0.2)
+            assert [y for y in painted if y > 0] == []  # nothing on screen changed
+            first = int(lst.view[0])
+            on_screen = off_screen.with_columns(health=pl.when(pl.int_range(pl.len()) == first).then(pl.lit("ok"))
+                                                .otherwise(pl.col("health")))
+            app._show_comparison(Comparison.from_frame(on_screen, meta=generated.meta))
+            await pilot.pause(0.2)
+            assert any(y > 0 for y in painted)
+        finally:
+            LayerList.render_line = original  # type: ignore[method-assign]
+        await pilot.press("G")  # the row computed off screen shows its new health, not a stale line
+        await pilot.pause(0.2)
+        bottom = [line for line in screen_text(app).splitlines() if "▶" in line]
+        assert bottom and "FAIL" in bottom[0]

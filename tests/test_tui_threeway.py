@@ -57,6 +57,31 @@ async def test_golden_a_b_shows_both_sides_a_worse_column_and_filters_by_it(fusi
         assert "worse on 1" in summary and "worse on 0" in summary
 
 
+async def test_the_list_shows_every_tensor_of_the_union_and_says_which_dumps_lack_it(tmp_path: Path) -> None:
+    from test_threeway import UNION, union_dumps
+
+    g, a, b = union_dumps(tmp_path)
+    app = DumpscopeApp(CompareRequest(g, a, b=b))
+    async with app.run_test(size=(150, 30)) as pilot:
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if app.threeway is not None:
+                break
+        await pilot.pause(0.2)
+        lst = app.query_one(LayerList)
+        lines = {line.lstrip("▶ ").split()[1]: line for line in _lines(lst)[1:]}  # (cursor), #, name
+        assert set(lines) == set(UNION)  # B's own tensor is listed too
+        assert "– none" in lines["bonly"] and "– none" in lines["aonly"]  # the side that lacks it
+        assert "– none" not in lines["conv1"]
+        assert app.rows is not None
+        assert lst.select_position(app.rows.name_index("bonly"))
+        await pilot.pause(0.2)
+        assert str(app.query_one("#cursor-name").render()).endswith("only in B")
+        assert lst.select_position(app.rows.name_index("lost"))
+        await pilot.pause(0.2)
+        assert str(app.query_one("#cursor-name").render()).endswith("only in golden")
+
+
 async def test_screenshots_include_three_way_and_no_color(tmp_path: Path) -> None:
     from dumpscope.tui.app.screenshots import no_color_screenshots, three_way_screenshots
 

@@ -111,6 +111,12 @@ def compare_frame(golden: str | Path | Dump, target: str | Path | Dump, **kwargs
     return compare(golden, target, **kwargs).public_frame()  # type: ignore[arg-type]
 
 
+SNAPSHOT_SHARE = 10.0
+"""A streamed table costs a frame build over every row; the next one waits at least this many
+times the last build's cost, so building tables takes at most ~10 % of the fill however large
+the comparison (a fixed interval made a 100k-row fill quadratic)."""
+
+
 def compare_stream(
     golden: str | Path | Dump,
     target: str | Path | Dump,
@@ -131,7 +137,8 @@ def compare_stream(
     """Yield the comparison as it fills in.
 
     Every yielded frame has all rows in their final order; rows not computed yet have
-    health ``pending``.  A new frame is yielded at most every ``interval`` seconds and
+    health ``pending``.  A new frame is yielded at most every ``interval`` seconds (or every
+    :data:`SNAPSHOT_SHARE` times the last frame's build time, when longer) and
     always at the end (only at the end with ``final_only``); ``progress(done, total)``
     is called after every batch.  Stop iterating to cancel.
     """
@@ -142,9 +149,14 @@ def compare_stream(
     total = len(pairs)
 
     meter = Throughput()
+    spacing = interval
 
     def snapshot(done: int, last: bool = False) -> Progress:
+        """The whole table now; the next one waits :data:`SNAPSHOT_SHARE` times what this one cost."""
+        nonlocal spacing
+        start = time.monotonic()
         frame = analysis.judge(build_frame(columns, consume=last), th)
+        spacing = max(interval, SNAPSHOT_SHARE * (time.monotonic() - start))
         return Progress(done, total, replace(base, frame=frame), meter)
 
     if not final_only:
@@ -158,7 +170,7 @@ def compare_stream(
             progress(done, total)
         if progress_bytes is not None:
             progress_bytes(meter.done, meter.total)
-        if not final_only and time.monotonic() - last >= interval and done < total:
+        if not final_only and time.monotonic() - last >= spacing and done < total:
             last = time.monotonic()
             yield snapshot(done)
     yield snapshot(total, last=True)

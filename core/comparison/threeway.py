@@ -14,6 +14,10 @@ Columns of :attr:`ThreeWay.frame`:
     The golden tensor (from A, else B).
 ``a_<col>`` / ``b_<col>`` for each of :data:`SIDE_COLUMNS`
     That side's target name, health, metrics, NaN/Inf counts and message.
+``presence``
+    Which dumps hold the tensor (:data:`PRESENCE`): ``all``, ``only in golden``, ``only in A``,
+    ``only in B``, ``not in A``, ``not in B`` or ``only in A and B``.  The frame has one row per
+    tensor of the union of the three dumps.
 ``worse``
     Which side is worse on this row: ``A``, ``B``, ``=`` (the same) or ``""`` (not
     comparable: a side has no partner for the tensor, e.g. an intermediate that fusion
@@ -30,7 +34,7 @@ sides are judged the same; :func:`worse_mask` implements it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -42,8 +46,8 @@ from dumpscope.core.dumps import Dump
 from dumpscope.core.vocabulary import DIVERGENT
 
 __all__ = [
-    "SIDE_COLUMNS", "WORSE_VALUES", "FusionBlame", "ThreeWay", "compare_three", "fused_culprit", "join_sides", "worse_mask",
-    "worse_side",
+    "PRESENCE", "SIDE_COLUMNS", "WORSE_VALUES", "FusionBlame", "ThreeWay", "compare_three", "fused_culprit", "join_sides",
+    "presence", "presence_label", "union_a", "worse_mask", "worse_side",
 ]  # fmt: skip
 
 #: Per-side columns carried into the three-way frame (prefixed ``a_`` / ``b_``).
@@ -51,6 +55,16 @@ SIDE_COLUMNS: tuple[str, ...] = (
     "target_name", "health", "cosine_similarity", "max_absolute_error", "relative_euclidean_distance",
     "nan_golden", "inf_golden", "nan_target", "inf_target", "message", "pairing", "side",
 )  # fmt: skip
+#: ``presence`` per (in golden, in A, in B).
+PRESENCE: dict[tuple[bool, bool, bool], str] = {
+    (True, True, True): "all",
+    (True, False, True): "not in A",
+    (True, True, False): "not in B",
+    (True, False, False): "only in golden",
+    (False, True, False): "only in A",
+    (False, False, True): "only in B",
+    (False, True, True): "only in A and B",
+}
 #: Values of the ``worse`` column.
 WORSE_VALUES: tuple[str, ...] = ("A", "B", "=", "")
 _KEY_COLUMNS: tuple[str, ...] = ("index", "name", "op_type", "kind")
@@ -205,7 +219,58 @@ def join_sides(a: pl.DataFrame, b: pl.DataFrame) -> pl.DataFrame:
     worse = [worse_side(*row) for row in joined.select(
         "a_health", "b_health", "a_relative_euclidean_distance", "b_relative_euclidean_distance").iter_rows()]
     side_cols = [f"{p}_{c}" for c in SIDE_COLUMNS for p in ("a", "b")]
-    return joined.with_columns(worse=pl.Series(worse, dtype=pl.String)).select(*_KEY_COLUMNS, *side_cols, "worse")
+    joined = joined.with_columns(worse=pl.Series(worse, dtype=pl.String), presence=presence())
+    return joined.select(*_KEY_COLUMNS, *side_cols, "worse", "presence")
+
+
+def presence() -> pl.Expr:
+    """The ``presence`` column from ``a_side`` / ``b_side`` (a side's row: ``both``, ``golden`` or
+    ``target``; null where that side's comparison has no row for the tensor)."""
+
+    def holds(side: str, values: tuple[str, ...]) -> pl.Expr:
+        return pl.col(side).is_in(list(values)).fill_null(False).cast(pl.Int8)
+
+    golden = (holds("a_side", ("both", "golden")) | holds("b_side", ("both", "golden"))).cast(pl.Int8)
+    code = golden * 4 + holds("a_side", ("both", "target")) * 2 + holds("b_side", ("both", "target"))
+    labels = {g * 4 + a * 2 + b: label for (g, a, b), label in PRESENCE.items()}
+    return code.replace_strict(labels, default=None, return_dtype=pl.String)
+
+
+def presence_label(value: str | None, labels: Sequence[str] = ("A", "B")) -> str:
+    """A ``presence`` value as a reader sees it: the sides named by their labels (``only in
+    fusion off``), blank when all three dumps hold the tensor (or the value is unknown)."""
+    if value in (None, "", "all"):
+        return ""
+    sides = dict(zip(("A", "B"), labels))
+    return " ".join(sides.get(word, word) for word in str(value).split())
+
+
+def union_a(tw: ThreeWay) -> Comparison:
+    """Side A's comparison plus one row per tensor only side B holds, so that a list over side A
+    names every tensor of the union (the TUI's three-way list).
+
+    The added rows are B's own rows (and B's pairs: the tensor can still be shown), marked
+    ``side = "absent"`` (side A has no such tensor) with a message that says so.  A's rows keep
+    their positions, so everything that reads side A's rows by position still does.
+    """
+    a, b = tw.a, tw.b
+    extra = _only_in_b(a.frame, b.frame)
+    if not extra.size:
+        return a
+    message = f"only in {tw.labels[1]}: neither the golden dump nor {tw.labels[0]} has this tensor"
+    added = b.frame[extra].with_columns(side=pl.lit("absent"), message=pl.lit(message))
+    frame = pl.concat([a.frame, added], how="diagonal_relaxed")
+    pairing = None
+    if a.pairing is not None and b.pairing is not None:
+        pairing = replace(a.pairing, pairs=[*a.pairing.pairs, *(b.pairing.pairs[int(p)] for p in extra)])
+    return replace(a, frame=frame, pairing=pairing)
+
+
+def _only_in_b(a: pl.DataFrame, b: pl.DataFrame) -> np.ndarray:
+    """Positions of B's target-only rows whose tensor side A does not hold either."""
+    a_targets = a.filter(pl.col("side") == "target")["name"]
+    mask = (b["side"] == "target") & ~b["name"].is_in(a_targets.implode())
+    return np.flatnonzero(mask.fill_null(False).to_numpy())
 
 
 def _unmatched(frame: pl.DataFrame) -> int:

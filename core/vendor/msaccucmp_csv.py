@@ -20,7 +20,7 @@ import csv
 import io
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 
@@ -57,7 +57,10 @@ SCHEMA: dict[str, pl.DataType] = {
     **{c: pl.Boolean() for c in FLAG_COLUMNS.values()},
     "message": pl.String(),
     "blind_spot": pl.String(),
+    "printed": pl.Struct({c: pl.String() for c in METRIC_COLUMNS.values()}),
 }
+"""``printed``: each metric cell's text as the tool printed it (``1.000000``: its precision), for display;
+the metric columns hold the numbers."""
 
 _REQUIRED = ("Index", "OpType", "NPUDump", "GroundTruth", "TensorIndex", "CosineSimilarity")
 _STD_RE = re.compile(r"\(\s*([^;()]*);\s*([^;()]*)\),\s*\(\s*([^;()]*);\s*([^;()]*)\)")
@@ -135,6 +138,13 @@ def _golden_name(truth: str | None, suffix: str) -> str | None:
     if truth in (None, "*") or "," in truth:  # type: ignore[operator]
         return None
     return f"{truth}{suffix}"
+
+
+def _metrics(cell: Callable[[str], str]) -> dict[str, object]:
+    """The metric cells as numbers, and under ``printed`` the text of each number as printed."""
+    values = {dst: _float(cell(src)) for src, dst in METRIC_COLUMNS.items()}
+    printed = {dst: cell(src).strip() if values[dst] is not None else None for src, dst in METRIC_COLUMNS.items()}
+    return {**values, "printed": printed}
 
 
 def _blind_spot(row: dict[str, object]) -> str | None:
@@ -253,7 +263,7 @@ def _record(p: Path, line_no: int, cells: list[str], layout: _Layout) -> dict[st
         "shape": _shape(cell("Shape")),
     }
     rec.update(layout.side_cells(cells))
-    rec.update({dst: _float(cell(src)) for src, dst in METRIC_COLUMNS.items()})
+    rec.update(_metrics(cell))
     rec.update(_std_columns(cell("StandardDeviation")))
     rec.update({dst: _flag(cell(src)) for src, dst in FLAG_COLUMNS.items()})
     rec["message"] = _text(cell("CompareFailReason"))

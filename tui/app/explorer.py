@@ -172,6 +172,7 @@ class DumpscopeApp(App[int]):
         self._landed = False
         self._diagnosed: Comparison | None = None
         self.diagnosis: Diagnosis | None = None
+        self._counts: TableCounts | None = None
         self.threeway: ThreeWay | None = None
         """Set for a three-way compare: the list is side A with side B's columns beside it."""
 
@@ -247,9 +248,11 @@ class DumpscopeApp(App[int]):
 
     def _show_three_way(self, threeway: ThreeWay) -> None:
         """Side A as the list (every pane works on it), side B's cosine, health and ``worse`` beside it."""
+        from dumpscope.core.comparison.threeway import union_a
+
         self.threeway = threeway
         self.progress = None
-        self._show_comparison(threeway.a)
+        self._show_comparison(union_a(threeway))  # side A's rows, then the tensors only B holds
         assert self.rows is not None
         self.rows.attach_b(threeway.frame, threeway.labels)
         self.layer_list.data_changed()
@@ -282,8 +285,7 @@ class DumpscopeApp(App[int]):
             self._known_ops = None
             self.layer_list.set_rows(self.rows, self._view())
         else:
-            self.rows.update(comparison.frame)
-            self.layer_list.data_changed()
+            self.layer_list.rows_changed(self.rows.update(comparison.frame))  # repaints only rows on screen
             if self.view.sort_key.id not in ("order", "op", "name") or self.view.query.fields:
                 self.layer_list.set_view(self._view())
         if first_time or self.progress is None or self._selected_changed(comparison):
@@ -334,7 +336,7 @@ class DumpscopeApp(App[int]):
     def _show_summary(self, note: Content | None = None) -> None:
         summary = Summary(progress=self.progress)
         if self.rows is not None and self.comparison is not None:
-            _fill_counts(summary, self.rows, self.comparison)
+            self._table_counts(self.rows, self.comparison).fill(summary)
         status = summary.status
         if self._cancelled and self.progress is None:
             status.append(styled("[$warning]comparison cancelled: rows left pending[/]"))
@@ -351,6 +353,12 @@ class DumpscopeApp(App[int]):
         if note is not None:
             status.append(note)
         self.main_screen.query_one(SummaryBar).show(summary)
+
+    def _table_counts(self, rows: LayerRows, cmp: Comparison) -> TableCounts:
+        """The summary's counts of the table shown (cached: progress ticks only move the count)."""
+        if self._counts is None or not self._counts.is_for(rows, cmp):
+            self._counts = TableCounts.of(rows, cmp)
+        return self._counts
 
     @work(thread=True, exclusive=True, group="compare", exit_on_error=False)
     def _compare(self, request: CompareRequest) -> None:
@@ -415,13 +423,7 @@ class DumpscopeApp(App[int]):
 
     def _show_cursor_name(self, position: int | None) -> None:
         """The full name of the cursor row (the list may have elided it), the target's too when it differs."""
-        text = ""
-        if self.rows is not None and position is not None:
-            frame = self.rows.frame
-            name, target = frame["name"][position], frame["target_name"][position]
-            text = f"▶ {printable(str(name or target or ''))}"
-            if target and name and target != name:
-                text += f"   target: {printable(str(target))}"
+        text = _cursor_line(self.rows, position) if self.rows is not None and position is not None else ""
         self.main_screen.query_one("#cursor-name", Static).update(text, layout=False)  # one line, fixed height
 
     def _show_side_pane(self) -> None:
@@ -674,15 +676,32 @@ _LIST_ACTIONS = frozenset(
 )
 
 
-def _fill_counts(summary: Summary, rows: LayerRows, cmp: Comparison) -> None:
-    """Health counts, the first divergent row and the unmatched tensors per side."""
-    summary.counts = rows.health_counts()
-    first = cmp.first_divergent()
-    if first is not None:
-        summary.first_divergent = f"#{int(rows.index[first])} {rows.name(first)}"
-    sides = dict(cmp.frame.filter(cmp.frame["health"] == "unmatched")["side"].value_counts().iter_rows())
-    summary.unmatched_golden = int(sides.get("golden", 0))
-    summary.unmatched_target = int(sides.get("target", 0))
+@dataclass(frozen=True)
+class TableCounts:
+    """What the summary reads from one table: health counts, the first divergent row and the
+    unmatched tensors per side.  Computed once per streamed table (O(rows)), not on every
+    progress tick, so a fill costs the UI O(rows) per table it shows and O(1) per count."""
+
+    rows: LayerRows
+    comparison: Comparison
+    counts: dict[str, int]
+    first_divergent: str | None
+    unmatched: tuple[int, int]
+
+    @classmethod
+    def of(cls, rows: LayerRows, cmp: Comparison) -> TableCounts:
+        first = cmp.first_divergent()
+        named = None if first is None else f"#{int(rows.index[first])} {rows.name(first)}"
+        sides = dict(cmp.frame.filter(cmp.frame["health"] == "unmatched")["side"].value_counts().iter_rows())
+        return cls(rows, cmp, rows.health_counts(), named, (int(sides.get("golden", 0)), int(sides.get("target", 0))))
+
+    def is_for(self, rows: LayerRows, cmp: Comparison) -> bool:
+        """Counted from this very table (a newer streamed table is a new Comparison object)."""
+        return self.rows is rows and self.comparison is cmp
+
+    def fill(self, summary: Summary) -> None:
+        summary.counts, summary.first_divergent = self.counts, self.first_divergent
+        summary.unmatched_golden, summary.unmatched_target = self.unmatched
 
 
 def findings_by_row(diagnosis: Diagnosis, messages: list[str | None]) -> dict[int, tuple[str, ...]]:
@@ -704,6 +723,20 @@ def _replay_line(replay: object, evidence: Sequence[str] = ()) -> tuple[str, ...
     sentence = getattr(replay, "sentence", None)
     text = sentence() if callable(sentence) else str(replay)
     return () if text in evidence else (f"replay: {text}",)
+
+
+def _cursor_line(rows: LayerRows, position: int) -> str:
+    """``▶ name   target: its name there   only in B``: the full name(s) of a row and, in a
+    three-way compare, which dumps lack its tensor."""
+    frame = rows.frame
+    name, target = frame["name"][position], frame["target_name"][position]
+    parts = (f"▶ {printable(str(name or target or ''))}", _renamed(name, target), rows.presence_text(position))
+    return "   ".join(part for part in parts if part)
+
+
+def _renamed(name: str | None, target: str | None) -> str:
+    """``target: NAME`` when the target dump calls the tensor otherwise, else ""."""
+    return f"target: {printable(str(target))}" if target and name and target != name else ""
 
 
 def _is_three_way(source: object) -> bool:

@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from dumpscope.core.comparison.order import display_order
+from dumpscope.core.comparison.threeway import presence_label
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.vendor.sigmastar import stage_line
 from dumpscope.tui.app.widgets.layer_rows import HEALTH_LABEL, short_dtype
@@ -103,11 +104,17 @@ def _cells(r: dict[str, Any], wide: bool, esc: Callable[[object], str] = markup)
     if wide:
         shape = "×".join(str(d) for d in r["shape"]) if r["shape"] is not None else "?"
         cells += [shape, esc(f"{short_dtype(r['dtype'])}/{short_dtype(r['target_dtype'])}")]
-    cells.append(fmt_metric(r["cosine_similarity"], 8))
+    cells.append(metric_text(r, "cosine_similarity", 8))
     if wide:
-        cells.append(fmt_metric(r["max_absolute_error"]))
-    cells += [fmt_metric(r["relative_euclidean_distance"]), nan_inf, health_text(r["health"])]
+        cells.append(metric_text(r, "max_absolute_error"))
+    cells += [metric_text(r, "relative_euclidean_distance"), nan_inf, health_text(r["health"])]
     return cells
+
+
+def metric_text(r: dict[str, Any], column: str, digits: int = 6) -> str:
+    """A metric cell: an imported value as its tool printed it (``1.000000``, that precision), else :func:`fmt_metric`."""
+    printed = (r.get("printed") or {}).get(column)
+    return str(printed) if printed else fmt_metric(r[column], digits)
 
 
 def render_table(cmp: Comparison, console: Console | None = None, limit: int | None = 1000) -> None:
@@ -200,10 +207,11 @@ def threeway_lines(tw: Any, limit: int | None = 1000) -> list[str]:
     """A three-way comparison as plain full-width text: A's and B's metrics side by side, a
     ``worse`` column, then a per-side summary and the op whose error appears on one side only."""
     a, b = tw.labels
-    header = ["#", "name", f"{a} health", f"{a} cosine", f"{a} rel.dist", f"{b} health", f"{b} cosine", f"{b} rel.dist", "worse"]
+    header = ["#", "name", f"{a} health", f"{a} cosine", f"{a} rel.dist", f"{b} health", f"{b} cosine", f"{b} rel.dist", "present",
+              "worse"]
     frame = tw.frame[display_order(tw.frame)]
     frame = frame if limit is None else frame.head(limit)
-    rows = [_threeway_cells(r) for r in frame.iter_rows(named=True)]
+    rows = [_threeway_cells(r, tw.labels) for r in frame.iter_rows(named=True)]
     widths = [max(len(x) for x in col) for col in zip(header, *rows, strict=True)]
     lines = ["  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip() for cells in (header, *rows)]
     return lines + threeway_summary(tw)
@@ -220,12 +228,13 @@ def threeway_summary(tw: Any) -> list[str]:
 
 
 def render_threeway(tw: Any, console: Console, limit: int | None = 1000) -> None:
-    """A three-way comparison on a terminal: Rich, names folded, rel. distance only when wide."""
+    """A three-way comparison on a terminal: Rich, names folded (which dumps lack a tensor under its
+    name), rel. distance only when wide."""
     wide = console.width >= 118
     table = _threeway_table(tw.labels, wide)
     frame = tw.frame[display_order(tw.frame)]
     for r in (frame if limit is None else frame.head(limit)).iter_rows(named=True):
-        table.add_row(*_threeway_row(r, wide))
+        table.add_row(*_threeway_row(r, tw.labels, wide))
     console.print(table)
     for line in threeway_summary(tw):
         console.print(Text(line))
@@ -245,23 +254,30 @@ def _threeway_table(labels: tuple[str, str], wide: bool) -> Table:
     return table
 
 
-def _threeway_row(r: dict[str, Any], wide: bool) -> list[str | Text]:
-    """One three-way row as Rich cells (the health styled, the worse side bold)."""
-    cells = _threeway_cells(r)
-    row: list[str | Text] = [cells[0], markup(r["name"])]
+def _threeway_row(r: dict[str, Any], labels: tuple[str, str], wide: bool) -> list[str | Text]:
+    """One three-way row as Rich cells (the health styled, the worse side bold, the presence under the name)."""
+    cells = _threeway_cells(r, labels)
+    row: list[str | Text] = [cells[0], _name_and_presence(r["name"], cells[-2])]
     for k, p in ((2, "a"), (5, "b")):
         row += [health_text(r[f"{p}_health"]) if r[f"{p}_health"] else Text("–"), cells[k + 1]]
         row += [cells[k + 2]] if wide else []
     return [*row, Text(cells[-1], style="bold" if cells[-1] in ("A", "B") else "")]
 
 
-def _threeway_cells(r: dict[str, Any]) -> list[str]:
+def _name_and_presence(name: str, present: str) -> str:
+    """The name cell of the Rich three-way table, with ``(only in B)`` under it when a dump lacks the tensor."""
+    return markup(name) + (f"\n[dim]({markup(present)})[/dim]" if present else "")
+
+
+def _threeway_cells(r: dict[str, Any], labels: tuple[str, str] = ("A", "B")) -> list[str]:
+    """#, name, per side health/cosine/rel. distance, worse, and which dumps lack the tensor
+    (``only in B``, ``not in A``..., named by the sides' labels; blank when all three hold it)."""
     cells = [str(r["index"]), plain(r["name"])]
     for p in ("a", "b"):
         health = r[f"{p}_health"]
         cells += [HEALTH_LABEL.get(health, "–") if health else "–", fmt_metric(r[f"{p}_cosine_similarity"], 8),
                   fmt_metric(r[f"{p}_relative_euclidean_distance"])]
-    return [*cells, r["worse"] or ""]
+    return [*cells, plain(presence_label(r.get("presence"), labels)), r["worse"] or ""]
 
 
 def print_table(cmp: Comparison, out: Any = None, limit: int | None = 1000) -> None:

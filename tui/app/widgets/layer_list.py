@@ -205,6 +205,21 @@ class LayerList(ScrollView, can_focus=True):
         self._invalidate()
         self.refresh()
 
+    def rows_changed(self, changed: np.ndarray) -> None:
+        """A streamed update changed the rows of mask ``changed``: forget their formatted lines, and
+        repaint only when one of them is on screen or the columns' widths moved (a fill scrolls by
+        thousands of rows the user does not see: they cost nothing until shown)."""
+        old = self._columns
+        self._invalidate()
+        width = self.scrollable_content_region.width
+        if self._layout(width) != old or bool(changed[self.on_screen()].any()):
+            self.refresh()
+
+    def on_screen(self) -> np.ndarray:
+        """Frame positions of the rows the list shows now."""
+        top = round(self.scroll_y)
+        return self.view[top: top + max(0, self.scrollable_content_region.height - 1)]
+
     def _invalidate(self) -> None:
         self._cache.clear()
         self._columns = []

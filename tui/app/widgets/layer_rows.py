@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
     from dumpscope.tui.app.filters import Query
 
+ABSENT_LABEL = "– none"
+"""Three-way: the health cell of a side that holds no such tensor (its comparison has no row for it)."""
 HEALTH_CODE: dict[str, int] = {h: i for i, h in enumerate(HEALTHS)}
 UNHEALTHY: frozenset[int] = frozenset({HEALTH_CODE["warn"], HEALTH_CODE["fail"], HEALTH_CODE["error"]})
 """What `]`/`[` and `f` stop at (the engine's definition of divergent)."""
@@ -115,6 +117,16 @@ SORT_KEYS: tuple[SortKey, ...] = (
 )
 
 
+def _printed_columns(frame: pl.DataFrame) -> dict[str, list[str | None]]:
+    """The ``printed`` texts of an imported table (column -> one text or None per row); {} otherwise."""
+    import polars as pl
+
+    if not isinstance(frame.schema.get("printed"), pl.Struct):
+        return {}
+    printed = frame["printed"].struct.unnest()
+    return {column: printed[column].to_list() for column in printed.columns}
+
+
 class LayerRows:
     """Columnar, display-ready copy of a comparison frame plus cached view orders."""
 
@@ -137,6 +149,8 @@ class LayerRows:
         self.b_cos: np.ndarray | None = None
         self.b_health: np.ndarray | None = None
         self.worse: np.ndarray | None = None
+        self.b_side: np.ndarray | None = None
+        self.presence: np.ndarray | None = None
         """Three-way only: per row ``A``, ``B``, ``=`` or ``""`` (:func:`~dumpscope.core.comparison.threeway.worse_side`)."""
 
     def attach_b(self, frame: pl.DataFrame, labels: tuple[str, str] = ("A", "B")) -> None:
@@ -148,17 +162,21 @@ class LayerRows:
         import polars as pl
 
         def key(side: str) -> pl.Expr:
-            return pl.when(pl.col(side) == "target").then(pl.lit("target:")).otherwise(pl.lit("golden:")) + pl.col("name")
+            return pl.when(pl.col(side).is_in(["target", "absent"])).then(pl.lit("target:")).otherwise(pl.lit("golden:")) + pl.col("name")
 
-        b = frame.select(key("a_side").alias("_key"), "b_cosine_similarity", "b_health", "worse").unique(
-            "_key", keep="first", maintain_order=True)
+        b = frame.with_columns(_side=pl.coalesce("a_side", "b_side")).select(
+            key("_side").alias("_key"), "b_cosine_similarity", "b_health", "b_side", "worse", "presence",
+        ).unique("_key", keep="first", maintain_order=True)
         mine = self.frame.select(key("side").alias("_key")).join(b, on="_key", how="left", maintain_order="left")
         self.labels = labels
         self.b_cos = mine["b_cosine_similarity"].cast(pl.Float64).to_numpy()
         self.missing["b_cosine_similarity"] = mine["b_cosine_similarity"].is_null().to_numpy()
         self.b_health = mine["b_health"].fill_null("unmatched").replace_strict(
             HEALTH_CODE, default=HEALTH_CODE["error"], return_dtype=pl.Int8).to_numpy()
+        self.b_side = mine["b_side"].fill_null("").to_numpy().astype(str)
         self.worse = mine["worse"].fill_null("").to_numpy().astype(str)
+        self.presence = mine["presence"].fill_null("").to_numpy().astype(str)
+        """Which dumps hold each row's tensor (:data:`~dumpscope.core.comparison.threeway.PRESENCE`)."""
 
     @property
     def three_way(self) -> bool:
@@ -166,7 +184,21 @@ class LayerRows:
         return self.worse is not None
 
     def b_health_label(self, pos: int) -> str:
-        return HEALTH_LABEL[HEALTHS[self.b_health[pos]]] if self.b_health is not None else ""
+        """Side B's health: a glyph and word, which dump holds an unmatched tensor, or
+        :data:`ABSENT_LABEL` when side B's comparison has no row for it."""
+        if self.b_health is None:
+            return ""
+        side = str(self.b_side[pos])
+        if not side:
+            return ABSENT_LABEL
+        health = HEALTHS[self.b_health[pos]]
+        return UNMATCHED_LABEL.get(side, HEALTH_LABEL[health]) if health == "unmatched" else HEALTH_LABEL[health]
+
+    def presence_text(self, pos: int) -> str:
+        """Three-way: ``only in B`` / ``not in A`` ... with the sides' labels; "" when all hold it."""
+        from dumpscope.core.comparison.threeway import presence_label
+
+        return presence_label(str(self.presence[pos]) if self.presence is not None else None, self.labels)
 
     def worse_label(self, pos: int) -> str:
         """``A`` / ``B`` (that side is worse, by its label), ``=`` or blank (not comparable)."""
@@ -208,10 +240,14 @@ class LayerRows:
         )
         self.index = frame["index"].fill_null(-1).to_numpy()
         self.only_target = (frame["side"] == "target").fill_null(False).to_numpy()
+        self.absent = (frame["side"] == "absent").fill_null(False).to_numpy()
+        """Three-way: rows of a tensor this side does not hold (added so the list shows the union)."""
         self.op_width = int(np.max(self._text["op_type"].str.len_chars().to_numpy(), initial=0))
         """Longest op type name (the list sizes its op column to it)."""
         self._search_frame: pl.DataFrame | None = None
         self._name_prefix: int | None = None
+        self.printed = _printed_columns(frame)
+        """Imported rows (msaccucmp/msit CSV): frame column -> each row's value as the tool printed it."""
 
     @property
     def _search(self) -> pl.DataFrame:
@@ -304,21 +340,31 @@ class LayerRows:
         self.health = codes.to_numpy()
         self._unhealthy = np.isin(self.health, list(UNHEALTHY))
 
-    def update(self, frame: pl.DataFrame) -> None:
-        """Take a newer frame of the same comparison (same rows, more metrics filled in)."""
+    def update(self, frame: pl.DataFrame) -> np.ndarray:
+        """Take a newer frame of the same comparison (same rows, more metrics filled in).
+
+        Returns the rows that changed, a mask over frame positions: a streamed row changes once,
+        when it is computed (its health leaves ``pending``).  Every row, for a different table."""
         if frame.height != self.n:
             self._load(frame)  # a different table: start over
-            return
+            return np.ones(self.n, dtype=bool)
+        before = self.health
         self.frame = frame
         self._extract_dynamic(frame)
         self._orders = {k: v for k, v in self._orders.items() if k[0] in ("order", "op", "name")}
+        changed: np.ndarray = before != self.health
+        return changed
 
     # -- cells -----------------------------------------------------------------------------
     def number(self, column: str, pos: int, width: int) -> str:
         """The value of ``column`` (``cos``, ``max_abs``, ``rmse``, ``rel``) in ``width`` cells: the app's one formatter."""
-        missing = self.missing.get(_NUMBER_COLUMNS[column])
+        name = _NUMBER_COLUMNS[column]
+        missing = self.missing.get(name)
         if missing is None or missing[pos]:  # not computed, or a column this table does not have
             return format_number(None, width)
+        printed = self.printed[name][pos] if name in self.printed else None
+        if printed and len(printed) <= width:  # an imported value, at the precision it was printed with
+            return printed
         return format_number(float(getattr(self, column)[pos]), width)
 
     def nan_inf(self, pos: int) -> str:
@@ -335,7 +381,7 @@ class LayerRows:
     def health_label(self, pos: int) -> str:
         health = HEALTHS[self.health[pos]]
         if health == "unmatched":
-            return UNMATCHED_LABEL["target" if self.only_target[pos] else "golden"]
+            return ABSENT_LABEL if self.absent[pos] else UNMATCHED_LABEL["target" if self.only_target[pos] else "golden"]
         return HEALTH_LABEL[health]
 
     # -- views -----------------------------------------------------------------------------

@@ -255,7 +255,8 @@ def _side_stat_line(row: dict[str, Any], key: str, label: str) -> Content:
 
 def _metric_lines(cmp: Comparison, row: dict[str, Any], column: str, label: str) -> list[Content]:
     """A metric's value, and the band it is judged by (unless it is not judged)."""
-    lines = [styled(f"{label:<18}{_num(row[column], 14):>14}")]
+    value = (row.get("printed") or {}).get(column) or _num(row[column], 14)  # imported: as printed
+    lines = [styled(f"{label:<18}{value:>14}")]
     band = _describe(cmp, column, row.get("band"))
     if band and band != "not judged":
         lines.append(styled("  [$text-muted]judged by: $band[/]", band=band))
