@@ -42,8 +42,9 @@ def _constant(ctx: CheckContext, case: RowCase, name: str, node: str, found: lis
 
 
 def _reported(name: str, findings: list[Finding]) -> bool:
-    """A clamp finding's text already names the constant."""
-    return any(f.cause == "clamped" and display(name) in f.text for f in findings)
+    """A clamp finding is already about this constant (by its subject, not by words in its text:
+    a constant named ``x`` is not "reported" by another one's "largest |x|")."""
+    return any(f.cause == "clamped" and f.subject == name for f in findings)
 
 
 def _clamped(name: str, rec: dict[str, object], node: str) -> Finding:
