@@ -216,5 +216,5 @@ def test_terminal_table_says_under_each_name_which_dumps_lack_it(tmp_path: Path)
         lines = console.export_text().splitlines()
         assert all(len(line) <= width for line in lines)
         at = next(i for i, line in enumerate(lines) if " bonly " in line)
-        assert "(only in B)" in lines[at + 1] and lines[at].rstrip().endswith("—")  # worse: blank
+        assert "(only in B)" in lines[at + 1] and lines[at].rstrip().endswith("·")  # B's metrics missing, worse: blank
         assert not any("(all)" in line for line in lines)

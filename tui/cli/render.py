@@ -14,6 +14,7 @@ from rich.text import Text
 from dumpscope.core.comparison.order import display_order
 from dumpscope.core.comparison.threeway import presence_label
 from dumpscope.core.comparison.result import Comparison
+from dumpscope.core.vocabulary import format_number
 from dumpscope.core.vendor.sigmastar import stage_line
 from dumpscope.tui.app.widgets.layer_rows import HEALTH_LABEL, short_dtype
 from dumpscope.tui.cli.safe import markup, plain
@@ -40,19 +41,9 @@ def output_console(file: Any = None) -> Console:
 
 
 def fmt_metric(v: float | None, digits: int = 6) -> str:
-    """A metric for the table: ``—`` when missing, ``nan``/``inf``/``-inf``, else :func:`_finite_metric`."""
-    if v is None:
-        return "—"
-    if not math.isfinite(v):
-        return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
-    return _finite_metric(v, digits)
-
-
-def _finite_metric(v: float, digits: int) -> str:
-    """Scientific below 1e-4 and from 1e6 on; else ``digits`` decimals (three fewer from 10 on)."""
-    if v != 0 and (abs(v) < 1e-4 or abs(v) >= 1e6):
-        return f"{v:.{digits - 3}e}"
-    return f"{v:.{digits}f}" if abs(v) < 10 else f"{v:.{max(digits - 3, 1)}f}"
+    """A metric for the table, by the app's one number formatter (:func:`vocabulary.format_number`):
+    the most digits that fit ``digits + 4`` characters (``·`` missing, ``NaN``, ``inf``/``-inf``)."""
+    return format_number(v, digits + 4)
 
 
 def _count(v: int | None) -> str:
