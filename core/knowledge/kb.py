@@ -24,6 +24,7 @@ from typing import Any
 from dumpscope.core.knowledge.codes import extract_codes, range_keys, scheme_family
 from dumpscope.core.knowledge.entry import Entry
 from dumpscope.core.knowledge.family import detect_families
+from dumpscope.core.knowledge.index import CompiledIndex, EntryTable, Postings
 from dumpscope.core.knowledge.words import tokens
 
 CODE_SCORE = 45.0
@@ -136,28 +137,48 @@ class KnowledgeBase:
     """Entries plus the indexes that make a lookup cost about a millisecond."""
 
     def __init__(self, entries: Iterable[Entry], warnings: Sequence[str] = ()) -> None:
-        self.entries: tuple[Entry, ...] = tuple(entries)
+        self.entries: Sequence[Entry] = tuple(entries)
         self.warnings: tuple[str, ...] = tuple(warnings)
-        self._by_key: dict[str, list[int]] = defaultdict(list)
-        self._by_word: dict[str, list[int]] = defaultdict(list)
-        self._specific: dict[str, int] = defaultdict(int)
-        """How many specific (non-generic) entries name each code key."""
-        self._by_anchor: dict[str, list[int]] = defaultdict(list)
-        self._always: list[int] = []
-        """Entries whose pattern has no anchor: tried on every segment."""
+        postings = Postings()
         for i, e in enumerate(self.entries):
-            for k in e.keys:
-                self._by_key[k].append(i)
-                self._specific[k] += not e.generic
-            for w in e.words:
-                self._by_word[w].append(i)
-            for a in e.anchors:
-                self._by_anchor[a].append(i)
-            if e.pattern and not e.anchors:
-                self._always.append(i)
+            postings.add(i, e)
+        self._use(postings)
+
+    @classmethod
+    def from_index(cls, index: CompiledIndex, extra: Iterable[Entry] = (), warnings: Sequence[str] = ()) -> KnowledgeBase:
+        """The built-in entries of a compiled index (parsed when first reached) plus ``extra``
+        entries; an extra entry whose id is a built-in one replaces it in its place."""
+        kb = cls.__new__(cls)
+        kb.warnings = tuple(warnings)
+        table, postings = index.table(), index.postings()
+        position = {entry_id: i for i, entry_id in enumerate(table.ids)}
+        for e in extra:
+            i = position.setdefault(e.id, len(table))
+            if i < len(table):
+                postings.remove(i, table[i])
+            table.put(i, e)
+            postings.add(i, e)
+        kb.entries = table
+        kb._use(postings)
+        return kb
+
+    def _use(self, postings: Postings) -> None:
+        """Take ``postings`` as the indexes and weigh each word (IDF) and entry (norm)."""
+        self._by_key = postings.by_key
+        self._by_word = postings.by_word
+        self._by_anchor = postings.by_anchor
+        self._always = postings.always
+        self._specific = postings.specific
         n = max(1, len(self.entries))
-        self._idf = {w: math.log(1 + n / len(ids)) for w, ids in self._by_word.items()}
-        self._norm = [math.sqrt(sum(self._idf[w] ** 2 for w in e.words)) or 1.0 for e in self.entries]
+        self._idf = {w: math.log(1 + n / len(ids)) for w, ids in self._by_word.items() if ids}
+        self._norm = _norms(self._by_word, self._idf, len(self.entries))
+
+    @property
+    def user_entries(self) -> list[Entry]:
+        """The entries that did not come with dumpscope (``--kb`` files and the user's folder)."""
+        if isinstance(self.entries, EntryTable):
+            return self.entries.extra()
+        return [e for e in self.entries if e.origin != "builtin"]
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -271,6 +292,16 @@ class KnowledgeBase:
             for i in self._by_word[w]:
                 shared[i] += weight
         return {i: s / (msg_norm * self._norm[i]) for i, s in shared.items()}
+
+
+def _norms(by_word: dict[str, list[int]], idf: dict[str, float], n: int) -> list[float]:
+    """Each entry's IDF norm (its length as a word vector; 1 for an entry without words)."""
+    squares = [0.0] * n
+    for w, ids in by_word.items():
+        weight = idf.get(w, 0.0) ** 2
+        for i in ids:
+            squares[i] += weight
+    return [math.sqrt(s) or 1.0 for s in squares]
 
 
 def _shared(key: str, specific_entries: int) -> bool:

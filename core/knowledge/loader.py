@@ -15,10 +15,10 @@ import os
 import stat
 from collections.abc import Iterable
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 
 from dumpscope.core.knowledge.entry import Entry, EntryError, entry_from_dict
+from dumpscope.core.knowledge.index import INDEX_FILE, CompiledIndex, read_index
 from dumpscope.core.knowledge.kb import KnowledgeBase
 
 BUILTIN_FILE = "kb.jsonl"
@@ -34,14 +34,36 @@ def user_kb_dir() -> Path:
     return root / "dumpscope" / "kb"
 
 
+def _package_bytes(name: str) -> bytes:
+    """A package-data file of this package (a plain file beside this module when installed
+    as files, else through :mod:`importlib.resources`, e.g. from a zip)."""
+    path = Path(__file__).with_name(name)
+    if path.is_file():
+        return path.read_bytes()
+    from importlib import resources
+
+    return resources.files("dumpscope.core.knowledge").joinpath(name).read_bytes()
+
+
 @lru_cache(maxsize=1)
 def builtin_entries() -> tuple[Entry, ...]:
     """The curated entries shipped with dumpscope (patterns are compiled on first use)."""
-    text = resources.files("dumpscope.core.knowledge").joinpath(BUILTIN_FILE).read_text(encoding="utf-8")
-    entries, problems = parse_jsonl(text.splitlines(), origin="builtin", label=BUILTIN_FILE, trusted=True)
+    lines = _package_bytes(BUILTIN_FILE).decode("utf-8").splitlines()
+    entries, problems = parse_jsonl(lines, origin="builtin", label=BUILTIN_FILE, trusted=True)
     if problems:  # the test-suite keeps this from ever happening in a release
         raise RuntimeError("; ".join(problems))
     return tuple(entries)
+
+
+@lru_cache(maxsize=1)
+def builtin_index() -> CompiledIndex | None:
+    """The compiled index of the built-in file, or None when it is missing or stale
+    (then every entry is parsed: slower, same answers)."""
+    try:
+        raw = _package_bytes(INDEX_FILE)
+    except OSError:
+        return None
+    return read_index(_package_bytes(BUILTIN_FILE), raw)
 
 
 def parse_jsonl(
@@ -94,13 +116,17 @@ def load_kb(extra: Iterable[str | os.PathLike[str]] = (), user_dir: Path | None 
 
     ``user_dir`` defaults to :func:`user_kb_dir`; warnings are on ``kb.warnings``.
     """
-    merged: dict[str, Entry] = {e.id: e for e in builtin_entries()}
     warnings: list[str] = []
+    user: list[Entry] = []
     directory = user_kb_dir() if user_dir is None else user_dir
     files = sorted(directory.glob("*.jsonl")) if directory.is_dir() else []
     for path in [*files, *(Path(p) for p in extra)]:
         entries, problems = read_user_file(path)
         warnings.extend(problems)
-        for e in entries:
-            merged[e.id] = e
+        user.extend(entries)
+    index = builtin_index()
+    if index is not None:
+        return KnowledgeBase.from_index(index, user, warnings=warnings)
+    merged: dict[str, Entry] = {e.id: e for e in builtin_entries()}
+    merged.update((e.id, e) for e in user)
     return KnowledgeBase(merged.values(), warnings=warnings)

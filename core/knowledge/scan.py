@@ -80,7 +80,7 @@ class Prefilter:
     """
 
     def __init__(self, kb: KnowledgeBase) -> None:
-        extra = {max(e.anchors, key=len).encode() for e in kb.entries if e.origin != "builtin" and e.anchors}
+        extra = {max(e.anchors, key=len).encode() for e in kb.user_entries if e.anchors}
         self.cues: tuple[bytes, ...] = tuple(sorted(set(CUES) | {a for a in extra if a.isascii()}))
 
     def line_starts(self, buf: bytes) -> list[int]:
