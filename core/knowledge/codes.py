@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from collections import namedtuple
 
 ORT_STATUS: dict[str, int] = {
     "FAIL": 1,
@@ -51,11 +51,12 @@ TRT_CODES: tuple[str, ...] = (
 _TRT_NAMES = "|".join(sorted(TRT_CODES[1:], key=len, reverse=True))
 
 
-@dataclass(frozen=True)
-class FoundCode:
+class FoundCode(namedtuple("FoundCode", "key text start")):
+    """A code found in a message: its key, the code as printed, and where it starts."""
+
+    __slots__ = ()
     key: str
     text: str
-    """The code as printed in the message."""
     start: int
 
 

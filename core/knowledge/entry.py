@@ -13,12 +13,13 @@ every anchor into one prefilter for whole logs.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any
 
 from dumpscope.core.knowledge.codes import keys_for_code
 from dumpscope.core.knowledge.words import pattern_words, tokens
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
+if TYPE_CHECKING:
+    from typing import Any
 
 try:  # Python >= 3.11
     import re._constants as _sre_c
@@ -43,41 +44,94 @@ class EntryError(ValueError):
     """An entry does not follow the schema; the message says which field and why."""
 
 
-@dataclass(frozen=True)
-class Entry:
-    """A curated (or user-supplied) error description."""
+#: Optional fields of an entry and their defaults (the required ones are id, tool, stage, cause, fix, source).
+DEFAULTS: dict[str, object] = {
+    "pattern": "",
+    "code": "",
+    "keys": (),
+    "family": "",
+    "group": "",
+    "uncertain": False,
+    "generic": False,
+    "example": "",
+    "level": "",
+    "origin": "builtin",
+    "anchors": (),
+    "words": frozenset(),
+}
+FIELDS = ("id", "tool", "stage", "cause", "fix", "source", *DEFAULTS)
 
+
+class Entry:
+    """A curated (or user-supplied) error description; immutable.
+
+    A plain slotted class rather than a dataclass: importing :mod:`dataclasses` (and with
+    it :mod:`inspect`) was a fixed part of every ``dumpscope explain`` start.
+
+    * ``keys``: normalised codes (``ascend:E10001``, ``acl:507015``, ``ts:0x26``, ``ort:10``,
+      ``rknn:RKNN_ERR_FAIL``, ``trt:UNSUPPORTED_NODE``...) that identify this entry;
+    * ``group``: entries of one tool that share a code on purpose name the code here;
+    * ``generic``: a scheme entry (a whole code range, an "inner error" code): a specific
+      entry for the same code ranks above it;
+    * ``level``: ``family`` for a family-level entry (what any error of that tool means, how
+      to get detail);
+    * ``anchors``: lower-cased literals of which every match contains at least one; () =
+      always try (stored in the built-in data file, where a test checks them; computed for
+      user entries);
+    * ``words``: tokens of the pattern and code wording for ranking (stored likewise); not
+      part of equality.
+    """
+
+    __slots__ = (*FIELDS, "_regex")
     id: str
     tool: str
     stage: str
     cause: str
     fix: str
     source: str
-    pattern: str = ""
-    code: str = ""
-    keys: tuple[str, ...] = ()
-    """Normalised codes (``ascend:E10001``, ``acl:507015``, ``ts:0x26``, ``ort:10``,
-    ``rknn:RKNN_ERR_FAIL``, ``trt:UNSUPPORTED_NODE``...) that identify this entry."""
-    family: str = ""
-    group: str = ""
-    """Entries of one tool that share a code on purpose name the code here."""
-    uncertain: bool = False
-    generic: bool = False
-    """A scheme entry (a whole code range, an "inner error" code): a specific entry for
-    the same code ranks above it."""
-    example: str = ""
-    level: str = ""
-    """``family`` for a family-level entry (what any error of that tool means, how to get detail)."""
-    origin: str = "builtin"
-    anchors: tuple[str, ...] = ()
-    """Lower-cased literals of which every match contains at least one; () = always try.
-    Stored in the built-in data file (a test checks them); computed for user entries."""
-    words: frozenset[str] = field(default=frozenset(), compare=False)
-    """Tokens of the pattern and code wording for ranking (stored in the built-in file, computed for user entries)."""
+    pattern: str
+    code: str
+    keys: tuple[str, ...]
+    family: str
+    group: str
+    uncertain: bool
+    generic: bool
+    example: str
+    level: str
+    origin: str
+    anchors: tuple[str, ...]
+    words: frozenset[str]
 
-    @cached_property
+    def __init__(self, id: str, tool: str, stage: str, cause: str, fix: str, source: str, **optional: object) -> None:
+        unknown = optional.keys() - DEFAULTS.keys()
+        if unknown:
+            raise TypeError(f"Entry() got unexpected fields: {', '.join(sorted(unknown))}")
+        values = {"id": id, "tool": tool, "stage": stage, "cause": cause, "fix": fix, "source": source}
+        for name, value in {**values, **DEFAULTS, **optional}.items():
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "_regex", None)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"an Entry is immutable (cannot set {name!r})")
+
+    def _compared(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in FIELDS if name != "words")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Entry) and self._compared() == other._compared()
+
+    def __hash__(self) -> int:
+        return hash(self._compared())
+
+    def __repr__(self) -> str:
+        return f"Entry(id={self.id!r}, tool={self.tool!r}, code={self.code!r}, origin={self.origin!r})"
+
+    @property
     def regex(self) -> re.Pattern[str] | None:
-        return re.compile(self.pattern) if self.pattern else None
+        """The compiled pattern (compiled on first use: most entries are never searched)."""
+        if self._regex is None and self.pattern:
+            object.__setattr__(self, "_regex", re.compile(self.pattern))
+        return self._regex
 
     def search(self, text: str, lowered: str | None = None) -> re.Match[str] | None:
         """Search the pattern in ``text``; ``lowered`` is ``text.lower()`` when the caller has it.

@@ -18,10 +18,10 @@ import json
 import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, overload
 
 from dumpscope.core.knowledge.entry import Entry, entry_from_dict
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
 if TYPE_CHECKING:
     from typing import Any
 
@@ -89,13 +89,7 @@ class EntryTable(Sequence[Entry]):
     def __len__(self) -> int:
         return len(self._entries)
 
-    @overload
-    def __getitem__(self, i: int) -> Entry: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> Sequence[Entry]: ...
-
-    def __getitem__(self, i: int | slice) -> Entry | Sequence[Entry]:
+    def __getitem__(self, i: Any) -> Any:  # int -> Entry, slice -> tuple[Entry, ...]
         if isinstance(i, slice):
             return tuple(self[j] for j in range(len(self))[i])
         entry = self._entries[i]

@@ -16,16 +16,18 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections import defaultdict
+from collections import defaultdict, namedtuple
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from dumpscope.core.knowledge.codes import extract_codes, range_keys, scheme_family
 from dumpscope.core.knowledge.entry import Entry
 from dumpscope.core.knowledge.family import detect_families
 from dumpscope.core.knowledge.index import CompiledIndex, EntryTable, Postings
 from dumpscope.core.knowledge.words import tokens
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
+if TYPE_CHECKING:
+    from typing import Any
 
 CODE_SCORE = 45.0
 PATTERN_SCORE = 40.0
@@ -59,20 +61,25 @@ FOREIGN_WORDS_FACTOR = 0.4
 """Wording alone found an entry of another tool than the one the message names."""
 
 
-@dataclass(frozen=True)
-class Match:
-    """One ranked answer: the entry, why it matched and the parts captured from the message."""
+class Match(namedtuple("Match", "entry score reason captures codes via", defaults=((), (), ()))):
+    """One ranked answer: the entry, why it matched and the parts captured from the message.
 
+    * ``reason``: ``code``, ``pattern``, ``words`` or a ``+`` combination, strongest first;
+    * ``captures``: named variable parts from the message (``op``, ``shape``, ``value``...), in order;
+    * ``codes``: keys of the message's codes that named this entry or concern its tool;
+    * ``via``: other tools the message names (a library error seen through a consumer: "also seen via").
+
+    A named tuple rather than a dataclass: importing :mod:`dataclasses` was a fixed part of
+    every ``dumpscope explain`` start.
+    """
+
+    __slots__ = ()
     entry: Entry
     score: float
     reason: str
-    """``code``, ``pattern``, ``words`` or a ``+`` combination, strongest first."""
-    captures: tuple[tuple[str, str], ...] = ()
-    """Named variable parts from the message (``op``, ``shape``, ``value``...), in order."""
-    codes: tuple[str, ...] = ()
-    """Keys of the message's codes that named this entry or concern its tool."""
-    via: tuple[str, ...] = ()
-    """Other tools the message names (a library error seen through a consumer: "also seen via")."""
+    captures: tuple[tuple[str, str], ...]
+    codes: tuple[str, ...]
+    via: tuple[str, ...]
 
     @property
     def tool(self) -> str:

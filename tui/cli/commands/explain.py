@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
 from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
 from dumpscope.tui.cli.safe import plain
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
 if TYPE_CHECKING:
     from pathlib import Path
 
