@@ -112,12 +112,13 @@ MARKERS: dict[str, tuple[tuple[str, int], ...]] = {
 def family_evidence(text: str, lowered: str | None = None) -> dict[str, int]:
     """Evidence weight per family found in ``text`` (families without evidence are left out)."""
     low = text.lower() if lowered is None else lowered
-    found: dict[str, int] = {}
-    for family, markers in MARKERS.items():
-        weight = sum(w for marker, w in markers if marker in low)
-        if weight:
-            found[family] = weight
-    return found
+    weights = {family: _weight(markers, low) for family, markers in MARKERS.items()}
+    return {family: weight for family, weight in weights.items() if weight}
+
+
+def _weight(markers: tuple[tuple[str, int], ...], low: str) -> int:
+    """The summed weight of the markers present in the lower-cased text."""
+    return sum(w for marker, w in markers if marker in low)
 
 
 def detect_families(text: str, lowered: str | None = None) -> list[str]:
