@@ -43,7 +43,7 @@ MARKERS: dict[str, tuple[tuple[str, int], ...]] = {
     "onnxruntime": (
         ("[onnxruntimeerror]", STRONG), ("[e:onnxruntime:", STRONG), ("[w:onnxruntime:", STRONG),
         ("onnxruntime/core/", STRONG), ("onnxruntime\\core\\", STRONG), ("onnxruntime_pybind11_state", STRONG),
-        ("onnxruntime::", STRONG), ("executionprovider", STRONG), ("com.ms.internal", STRONG), ("non-zero status code returned", STRONG),
+        ("onnxruntime::", STRONG), ("executionprovider", STRONG), ("com.ms.internal", STRONG), ("protobuf parsing failed", STRONG), ("non-zero status code returned", STRONG),
         ("onnxruntime", WEAK), ("ortstatus", STRONG), ("ort::", WEAK), ("[errorcode:", STRONG),
         ("inferencesession", WEAK), ("status message:", WEAK),
     ),
