@@ -129,9 +129,11 @@ class CompiledIndex:
     def table(self) -> EntryTable:
         return EntryTable(self.text, self.data["offsets"], self.data["ids"])
 
-    def postings(self) -> Postings:
-        """Fresh postings (copies of the lists: a user entry may change them)."""
+    def postings(self, for_change: bool = True) -> Postings:
+        """The postings; copies of the lists when a user entry is about to change them."""
         raw = self.data["postings"]
+        if not for_change:
+            return Postings(raw)
         copied = {name: _copied(raw.get(name, {})) for name in ("keys", "words", "anchors")}
         return Postings({**copied, "always": list(raw.get("always", [])), "specific": dict(raw.get("specific", {}))})
 

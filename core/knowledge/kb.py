@@ -157,7 +157,8 @@ class KnowledgeBase:
         entries; an extra entry whose id is a built-in one replaces it in its place."""
         kb = cls.__new__(cls)
         kb.warnings = tuple(warnings)
-        table, postings = index.table(), index.postings()
+        extra = list(extra)
+        table, postings = index.table(), index.postings(for_change=bool(extra))
         position = {entry_id: i for i, entry_id in enumerate(table.ids)}
         for e in extra:
             i = position.setdefault(e.id, len(table))
