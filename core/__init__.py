@@ -18,9 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every quick command)
 if TYPE_CHECKING:
+    from typing import Any
+
     from dumpscope.core.comparison.judge import Thresholds
     from dumpscope.core.comparison.result import Comparison
     from dumpscope.core.comparison.threeway import ThreeWay

@@ -12,7 +12,6 @@ uses :func:`ascend_sanitise` to match such names.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from urllib.parse import quote, unquote
 
@@ -33,6 +32,8 @@ def to_filename(name: str, suffix: str = ".npy") -> str:
     if not stem:
         stem = "%00empty"
     if len(stem) > MAX_STEM:
+        import hashlib  # only for over-long names: not a cost of every start
+
         digest = hashlib.sha1(name.encode("utf-8", "surrogateescape")).hexdigest()[:16]
         stem = f"{stem[: MAX_STEM - 20]}~{digest}"
     return stem + suffix

@@ -39,8 +39,11 @@ from dumpscope.core.knowledge.codes import FoundCode, extract_codes
 from dumpscope.core.knowledge.entry import Entry, EntryError, entry_from_dict
 from dumpscope.core.knowledge.kb import KnowledgeBase, Match
 from dumpscope.core.knowledge.loader import builtin_entries, load_kb, user_kb_dir
-from dumpscope.core.knowledge.scan import Problem, scan_log
 from dumpscope.core.knowledge.words import normalise
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
+if TYPE_CHECKING:
+    from dumpscope.core.knowledge.scan import Problem, scan_log
 
 __all__ = [
     "Entry",
@@ -57,3 +60,12 @@ __all__ = [
     "scan_log",
     "user_kb_dir",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """``scan_log`` and ``Problem`` are imported on first use: a one-message lookup never needs them."""
+    if name in ("scan_log", "Problem"):
+        from dumpscope.core.knowledge import scan
+
+        return getattr(scan, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

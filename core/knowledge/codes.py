@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from collections import namedtuple
 
 ORT_STATUS: dict[str, int] = {
     "FAIL": 1,
@@ -51,11 +51,12 @@ TRT_CODES: tuple[str, ...] = (
 _TRT_NAMES = "|".join(sorted(TRT_CODES[1:], key=len, reverse=True))
 
 
-@dataclass(frozen=True)
-class FoundCode:
+class FoundCode(namedtuple("FoundCode", "key text start")):
+    """A code found in a message: its key, the code as printed, and where it starts."""
+
+    __slots__ = ()
     key: str
     text: str
-    """The code as printed in the message."""
     start: int
 
 
@@ -155,23 +156,56 @@ def extract_codes(text: str) -> list[FoundCode]:
 
 
 def _key(scheme: str, m: re.Match[str]) -> str | None:
+    """The normalised key of a code found by the extractor of ``scheme`` (None: not a code after all)."""
+    rule = _KEY_RULES.get(scheme)
+    return rule(m) if rule else f"{scheme}:{m.group(1)}"
+
+
+def _ts_key(m: re.Match[str]) -> str:
+    return f"ts:{int(m.group(1), 16):#x}"
+
+
+def _trt_key(m: re.Match[str]) -> str | None:
+    """onnx-tensorrt codes: a name as printed, or the ``[N]`` number turned into its name."""
     value = m.group(1)
-    if scheme == "ts":
-        return f"ts:{int(value, 16):#x}"
-    if scheme == "trt" and value.isdigit():
-        number = int(value)
-        return f"trt:{TRT_CODES[number]}" if 0 < number < len(TRT_CODES) else None
-    if scheme == "ort":
-        return f"ort:{int(value)}"
-    if scheme == "qnn":
-        return f"qnn:{value.lower()}"
-    if scheme == "cuda":
-        return None if value.endswith("SUCCESS") else f"cuda:{value}"
-    if scheme == "cudafail":
-        return f"cuda:{value}:{m.group(2)}"
-    if scheme == "ge":
-        return f"ge:{int(value, 0):#x}"
-    return f"{scheme}:{value}"
+    if not value.isdigit():
+        return f"trt:{value}"
+    number = int(value)
+    return f"trt:{TRT_CODES[number]}" if 0 < number < len(TRT_CODES) else None
+
+
+def _ort_key(m: re.Match[str]) -> str:
+    return f"ort:{int(m.group(1))}"
+
+
+def _qnn_key(m: re.Match[str]) -> str:
+    return f"qnn:{m.group(1).lower()}"
+
+
+def _cuda_key(m: re.Match[str]) -> str | None:
+    """A CUDA-library status name (``..._SUCCESS`` is not an error)."""
+    value = m.group(1)
+    return None if value.endswith("SUCCESS") else f"cuda:{value}"
+
+
+def _cudafail_key(m: re.Match[str]) -> str:
+    return f"cuda:{m.group(1)}:{m.group(2)}"
+
+
+def _ge_key(m: re.Match[str]) -> str:
+    return f"ge:{int(m.group(1), 0):#x}"
+
+
+#: Schemes whose printed code is not already the key (the rest: ``scheme:code`` as printed).
+_KEY_RULES: dict[str, Callable[[re.Match[str]], str | None]] = {
+    "ts": _ts_key,
+    "trt": _trt_key,
+    "ort": _ort_key,
+    "qnn": _qnn_key,
+    "cuda": _cuda_key,
+    "cudafail": _cudafail_key,
+    "ge": _ge_key,
+}
 
 
 def keys_for_code(code: str) -> list[str]:

@@ -13,12 +13,14 @@ every anchor into one prefilter for whole logs.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any
+from collections.abc import Iterator
 
 from dumpscope.core.knowledge.codes import keys_for_code
 from dumpscope.core.knowledge.words import pattern_words, tokens
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
+if TYPE_CHECKING:
+    from typing import Any
 
 try:  # Python >= 3.11
     import re._constants as _sre_c
@@ -43,41 +45,94 @@ class EntryError(ValueError):
     """An entry does not follow the schema; the message says which field and why."""
 
 
-@dataclass(frozen=True)
-class Entry:
-    """A curated (or user-supplied) error description."""
+#: Optional fields of an entry and their defaults (the required ones are id, tool, stage, cause, fix, source).
+DEFAULTS: dict[str, object] = {
+    "pattern": "",
+    "code": "",
+    "keys": (),
+    "family": "",
+    "group": "",
+    "uncertain": False,
+    "generic": False,
+    "example": "",
+    "level": "",
+    "origin": "builtin",
+    "anchors": (),
+    "words": frozenset(),
+}
+FIELDS = ("id", "tool", "stage", "cause", "fix", "source", *DEFAULTS)
 
+
+class Entry:
+    """A curated (or user-supplied) error description; immutable.
+
+    A plain slotted class rather than a dataclass: importing :mod:`dataclasses` (and with
+    it :mod:`inspect`) was a fixed part of every ``dumpscope explain`` start.
+
+    * ``keys``: normalised codes (``ascend:E10001``, ``acl:507015``, ``ts:0x26``, ``ort:10``,
+      ``rknn:RKNN_ERR_FAIL``, ``trt:UNSUPPORTED_NODE``...) that identify this entry;
+    * ``group``: entries of one tool that share a code on purpose name the code here;
+    * ``generic``: a scheme entry (a whole code range, an "inner error" code): a specific
+      entry for the same code ranks above it;
+    * ``level``: ``family`` for a family-level entry (what any error of that tool means, how
+      to get detail);
+    * ``anchors``: lower-cased literals of which every match contains at least one; () =
+      always try (stored in the built-in data file, where a test checks them; computed for
+      user entries);
+    * ``words``: tokens of the pattern and code wording for ranking (stored likewise); not
+      part of equality.
+    """
+
+    __slots__ = (*FIELDS, "_regex")
     id: str
     tool: str
     stage: str
     cause: str
     fix: str
     source: str
-    pattern: str = ""
-    code: str = ""
-    keys: tuple[str, ...] = ()
-    """Normalised codes (``ascend:E10001``, ``acl:507015``, ``ts:0x26``, ``ort:10``,
-    ``rknn:RKNN_ERR_FAIL``, ``trt:UNSUPPORTED_NODE``...) that identify this entry."""
-    family: str = ""
-    group: str = ""
-    """Entries of one tool that share a code on purpose name the code here."""
-    uncertain: bool = False
-    generic: bool = False
-    """A scheme entry (a whole code range, an "inner error" code): a specific entry for
-    the same code ranks above it."""
-    example: str = ""
-    level: str = ""
-    """``family`` for a family-level entry (what any error of that tool means, how to get detail)."""
-    origin: str = "builtin"
-    anchors: tuple[str, ...] = ()
-    """Lower-cased literals of which every match contains at least one; () = always try.
-    Stored in the built-in data file (a test checks them); computed for user entries."""
-    words: frozenset[str] = field(default=frozenset(), compare=False)
-    """Tokens of the pattern and code wording for ranking (stored in the built-in file, computed for user entries)."""
+    pattern: str
+    code: str
+    keys: tuple[str, ...]
+    family: str
+    group: str
+    uncertain: bool
+    generic: bool
+    example: str
+    level: str
+    origin: str
+    anchors: tuple[str, ...]
+    words: frozenset[str]
 
-    @cached_property
+    def __init__(self, id: str, tool: str, stage: str, cause: str, fix: str, source: str, **optional: object) -> None:
+        unknown = optional.keys() - DEFAULTS.keys()
+        if unknown:
+            raise TypeError(f"Entry() got unexpected fields: {', '.join(sorted(unknown))}")
+        values = {"id": id, "tool": tool, "stage": stage, "cause": cause, "fix": fix, "source": source}
+        for name, value in {**values, **DEFAULTS, **optional}.items():
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "_regex", None)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"an Entry is immutable (cannot set {name!r})")
+
+    def _compared(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in FIELDS if name != "words")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Entry) and self._compared() == other._compared()
+
+    def __hash__(self) -> int:
+        return hash(self._compared())
+
+    def __repr__(self) -> str:
+        return f"Entry(id={self.id!r}, tool={self.tool!r}, code={self.code!r}, origin={self.origin!r})"
+
+    @property
     def regex(self) -> re.Pattern[str] | None:
-        return re.compile(self.pattern) if self.pattern else None
+        """The compiled pattern (compiled on first use: most entries are never searched)."""
+        if self._regex is None and self.pattern:
+            object.__setattr__(self, "_regex", re.compile(self.pattern))
+        return self._regex
 
     def search(self, text: str, lowered: str | None = None) -> re.Match[str] | None:
         """Search the pattern in ``text``; ``lowered`` is ``text.lower()`` when the caller has it.
@@ -87,21 +142,19 @@ class Entry:
         if not self.pattern:
             return None
         low = text.lower() if lowered is None else lowered
-        anchors = self.anchors
-        if anchors and not any(a in low for a in anchors):
+        if self.anchors and not any(a in low for a in self.anchors):
             return None  # decided without compiling the pattern
+        return self._search_windows(text, low)
+
+    def _search_windows(self, text: str, low: str) -> re.Match[str] | None:
+        """The compiled search: the whole text when short, else windows around the anchors."""
         rx = self.regex
         assert rx is not None
         if len(text) <= WINDOW:
             return rx.search(text)
-        if not anchors:
+        if not self.anchors:
             return rx.search(text, 0, WINDOW)
-        for start in _anchor_positions(low, anchors):
-            lo = max(0, start - WINDOW // 2)
-            m = rx.search(text, lo, lo + WINDOW)
-            if m:
-                return m
-        return None
+        return _first_in_windows(rx, text, _anchor_positions(low, self.anchors))
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -127,6 +180,16 @@ class Entry:
         if self.level:
             out["level"] = self.level
         return out
+
+
+def _first_in_windows(rx: re.Pattern[str], text: str, starts: list[int]) -> re.Match[str] | None:
+    """The first match in a :data:`WINDOW`-wide window centred on one of ``starts``."""
+    for start in starts:
+        lo = max(0, start - WINDOW // 2)
+        m = rx.search(text, lo, lo + WINDOW)
+        if m:
+            return m
+    return None
 
 
 def _anchor_positions(low: str, anchors: tuple[str, ...]) -> list[int]:
@@ -176,22 +239,34 @@ def _validated(raw: Any) -> tuple[str, str, list[str]]:
     """``(pattern, code, keys)`` of a raw entry after the schema checks (raises :class:`EntryError`)."""
     if not isinstance(raw, dict):
         raise EntryError("an entry must be a JSON object")
+    _check_text_fields(raw)
+    _check_stage(raw["stage"])
+    pattern, code, keys = raw.get("pattern", ""), raw.get("code", ""), raw.get("keys", [])
+    _check_field_types(pattern, code, keys)
+    if not (pattern or keys or code):
+        raise EntryError("an entry needs a pattern, a code or keys to be found")
+    return pattern, code, keys
+
+
+def _check_text_fields(raw: dict[str, Any]) -> None:
+    """Every required text field is a non-empty string."""
     for name in REQUIRED_TEXT:
         value = raw.get(name)
         if not isinstance(value, str) or not value.strip():
             raise EntryError(f"field {name!r} is missing or empty")
-    if raw["stage"] not in STAGES:
-        raise EntryError(f"stage {raw['stage']!r} is not one of {', '.join(STAGES)}")
-    pattern = raw.get("pattern", "")
-    code = raw.get("code", "")
+
+
+def _check_stage(stage: str) -> None:
+    if stage not in STAGES:
+        raise EntryError(f"stage {stage!r} is not one of {', '.join(STAGES)}")
+
+
+def _check_field_types(pattern: object, code: object, keys: object) -> None:
+    """``pattern`` and ``code`` are strings, ``keys`` a list of strings."""
     if not isinstance(pattern, str) or not isinstance(code, str):
         raise EntryError("'pattern' and 'code' must be strings")
-    keys = raw.get("keys", [])
     if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
         raise EntryError("'keys' must be a list of strings")
-    if not pattern and not keys and not code:
-        raise EntryError("an entry needs a pattern, a code or keys to be found")
-    return pattern, code, keys
 
 
 def _derived(
@@ -280,17 +355,36 @@ def _nested_unbounded(seq: list[tuple[Any, Any]], outer: str) -> bool:
 def _item_is_ambiguous(op: Any, av: Any, outer: str) -> bool:
     """One parsed item of :func:`_nested_unbounded`."""
     if op in _REPEATS and op is not _POSSESSIVE:
-        lo, hi, body = av
-        unbounded = hi == _sre_c.MAXREPEAT
-        if (outer == "bounded" and unbounded) or (outer == "unbounded" and lo != hi):
-            return True
-        inner = outer or ("unbounded" if unbounded else "bounded" if hi > 1 else "")
-        return _nested_unbounded(list(body), inner)
+        return _repeat_is_ambiguous(av, outer)
+    return any(_nested_unbounded(list(seq), outer) for seq in _sub_sequences(op, av))
+
+
+def _sub_sequences(op: Any, av: Any) -> list[Any]:
+    """The item sequences a group or a branch holds (none for other items)."""
     if op is _SUB:
-        return _nested_unbounded(list(av[3]), outer)
+        return [av[3]]
     if op is _BRANCH:
-        return any(_nested_unbounded(list(b), outer) for b in av[1])
-    return False
+        return list(av[1])
+    return []
+
+
+def _repeat_is_ambiguous(av: Any, outer: str) -> bool:
+    """A repeat ``(lo, hi, body)`` that breaks the nesting rule, or whose body does."""
+    lo, hi, body = av
+    unbounded = hi == _sre_c.MAXREPEAT
+    if _breaks_nesting(outer, unbounded, lo != hi):
+        return True
+    return _nested_unbounded(list(body), outer or _repeat_kind(unbounded, hi))
+
+
+def _breaks_nesting(outer: str, unbounded: bool, variable: bool) -> bool:
+    """An unbounded repeat in a bounded one, or any variable repeat in an unbounded one."""
+    return (outer == "bounded" and unbounded) or (outer == "unbounded" and variable)
+
+
+def _repeat_kind(unbounded: bool, hi: int) -> str:
+    """What a repeat is to the repeats nested in it: ``unbounded``, ``bounded`` or "" (at most once)."""
+    return "unbounded" if unbounded else "bounded" if hi > 1 else ""
 
 
 def _default_id(tool: str, code: str, pattern: str) -> str:
@@ -329,39 +423,57 @@ def pattern_anchors(pattern: str) -> tuple[str, ...]:
 
 def _best_anchor_set(seq: list[tuple[Any, Any]]) -> list[str] | None:
     """The best anchor set for a sequence: its longest literal run, or a branch's set."""
-    candidates: list[list[str]] = []
+    candidates = [c for c in _anchor_candidates(seq) if c]
+    return max(candidates, key=_anchor_rank) if candidates else None
+
+
+def _anchor_candidates(seq: list[tuple[Any, Any]]) -> Iterator[list[str] | None]:
+    """Anchor sets of a sequence's literal runs and of its mandatory groups, branches and repeats."""
     run: list[str] = []
-
-    def flush() -> None:
-        if run:
-            text = "".join(run).lower().strip()
-            if len(text) >= MIN_ANCHOR:
-                candidates.append([text])
-            run.clear()
-
     for op, av in seq:
         if op is _LIT:
             run.append(chr(av))
             continue
-        flush()
-        if op is _SUB:
-            sub = _best_anchor_set(list(av[3]))
-            if sub:
-                candidates.append(sub)
-        elif _ATOMIC is not None and op is _ATOMIC:
-            sub = _best_anchor_set(list(av))
-            if sub:
-                candidates.append(sub)
-        elif op is _BRANCH:
-            alts = [_best_anchor_set(list(b)) for b in av[1]]
-            if alts and all(alts):
-                candidates.append([a for alt in alts if alt for a in alt])
-        elif op in _REPEATS and av[0] >= 1:
-            sub = _best_anchor_set(list(av[2]))
-            if sub:
-                candidates.append(sub)
-    flush()
-    if not candidates:
-        return None
-    # Prefer few alternatives, then the shortest alternative being as long as possible.
-    return max(candidates, key=lambda c: (min(len(a) for a in c) if len(c) == 1 else min(len(a) for a in c) - 2 * len(c)))
+        yield _run_anchor(run)
+        run = []
+        yield _item_anchors(op, av)
+    yield _run_anchor(run)
+
+
+def _run_anchor(run: list[str]) -> list[str] | None:
+    """A literal run as an anchor set of one, if it is long enough to filter anything."""
+    text = "".join(run).lower().strip()
+    return [text] if len(text) >= MIN_ANCHOR else None
+
+
+def _item_anchors(op: Any, av: Any) -> list[str] | None:
+    """The anchor set of one non-literal item (None when the item may match without text)."""
+    if op is _BRANCH:
+        return _branch_anchors(av[1])
+    body = _mandatory_body(op, av)
+    return _best_anchor_set(body) if body is not None else None
+
+
+def _mandatory_body(op: Any, av: Any) -> list[tuple[Any, Any]] | None:
+    """The items every match of a group, atomic group or repeat (at least once) goes through."""
+    if op is _SUB:
+        return list(av[3])
+    if _ATOMIC is not None and op is _ATOMIC:
+        return list(av)
+    if op in _REPEATS and av[0] >= 1:
+        return list(av[2])
+    return None
+
+
+def _branch_anchors(branches: Any) -> list[str] | None:
+    """One anchor per alternative, only if every alternative has one."""
+    alts = [_best_anchor_set(list(b)) for b in branches]
+    if alts and all(alts):
+        return [a for alt in alts for a in alt]  # type: ignore[union-attr]
+    return None
+
+
+def _anchor_rank(c: list[str]) -> int:
+    """Prefer few alternatives, then the shortest alternative being as long as possible."""
+    shortest = min(len(a) for a in c)
+    return shortest if len(c) == 1 else shortest - 2 * len(c)

@@ -37,13 +37,13 @@ MARKERS: dict[str, tuple[tuple[str, int], ...]] = {
         ("[trt]", STRONG), ("nvinfer1::", STRONG), ("tensorrt", WEAK), ("trtexec", STRONG), ("modelimporter.cpp", STRONG),
         ("builtin_op_importers", STRONG), ("ibuilder::", STRONG), ("buildserializednetwork", STRONG),
         ("while parsing node number", STRONG), ("unnamed layer*", STRONG), ("foreignnode", STRONG),
-        ("onnx-tensorrt", STRONG), ("onnxtrt_", STRONG), ("error code ", WEAK), ("engine could not be created", STRONG),
+        ("onnx-tensorrt", STRONG), ("onnxtrt_", STRONG), ("error code ", WEAK), ("engine could not be created", STRONG), ("create_execution_context", STRONG), ("deserialize_cuda_engine", STRONG),
         ("importmodel", WEAK), ("deserializeonnxmodel", STRONG), ("[e] error[", STRONG), ("tensorrt engine", STRONG),
     ),
     "onnxruntime": (
         ("[onnxruntimeerror]", STRONG), ("[e:onnxruntime:", STRONG), ("[w:onnxruntime:", STRONG),
         ("onnxruntime/core/", STRONG), ("onnxruntime\\core\\", STRONG), ("onnxruntime_pybind11_state", STRONG),
-        ("onnxruntime::", STRONG), ("executionprovider", WEAK), ("non-zero status code returned", STRONG),
+        ("onnxruntime::", STRONG), ("executionprovider", STRONG), ("com.ms.internal", STRONG), ("protobuf parsing failed", STRONG), ("non-zero status code returned", STRONG),
         ("onnxruntime", WEAK), ("ortstatus", STRONG), ("ort::", WEAK), ("[errorcode:", STRONG),
         ("inferencesession", WEAK), ("status message:", WEAK),
     ),
@@ -112,12 +112,13 @@ MARKERS: dict[str, tuple[tuple[str, int], ...]] = {
 def family_evidence(text: str, lowered: str | None = None) -> dict[str, int]:
     """Evidence weight per family found in ``text`` (families without evidence are left out)."""
     low = text.lower() if lowered is None else lowered
-    found: dict[str, int] = {}
-    for family, markers in MARKERS.items():
-        weight = sum(w for marker, w in markers if marker in low)
-        if weight:
-            found[family] = weight
-    return found
+    weights = {family: _weight(markers, low) for family, markers in MARKERS.items()}
+    return {family: weight for family, weight in weights.items() if weight}
+
+
+def _weight(markers: tuple[tuple[str, int], ...], low: str) -> int:
+    """The summed weight of the markers present in the lower-cased text."""
+    return sum(w for marker, w in markers if marker in low)
 
 
 def detect_families(text: str, lowered: str | None = None) -> list[str]:

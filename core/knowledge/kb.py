@@ -16,15 +16,18 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections import defaultdict
+from collections import defaultdict, namedtuple
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from dumpscope.core.knowledge.codes import extract_codes, range_keys, scheme_family
 from dumpscope.core.knowledge.entry import Entry
 from dumpscope.core.knowledge.family import detect_families
+from dumpscope.core.knowledge.index import CompiledIndex, EntryTable, Postings
 from dumpscope.core.knowledge.words import tokens
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
+if TYPE_CHECKING:
+    from typing import Any
 
 CODE_SCORE = 45.0
 PATTERN_SCORE = 40.0
@@ -58,20 +61,25 @@ FOREIGN_WORDS_FACTOR = 0.4
 """Wording alone found an entry of another tool than the one the message names."""
 
 
-@dataclass(frozen=True)
-class Match:
-    """One ranked answer: the entry, why it matched and the parts captured from the message."""
+class Match(namedtuple("Match", "entry score reason captures codes via", defaults=((), (), ()))):
+    """One ranked answer: the entry, why it matched and the parts captured from the message.
 
+    * ``reason``: ``code``, ``pattern``, ``words`` or a ``+`` combination, strongest first;
+    * ``captures``: named variable parts from the message (``op``, ``shape``, ``value``...), in order;
+    * ``codes``: keys of the message's codes that named this entry or concern its tool;
+    * ``via``: other tools the message names (a library error seen through a consumer: "also seen via").
+
+    A named tuple rather than a dataclass: importing :mod:`dataclasses` was a fixed part of
+    every ``dumpscope explain`` start.
+    """
+
+    __slots__ = ()
     entry: Entry
     score: float
     reason: str
-    """``code``, ``pattern``, ``words`` or a ``+`` combination, strongest first."""
-    captures: tuple[tuple[str, str], ...] = ()
-    """Named variable parts from the message (``op``, ``shape``, ``value``...), in order."""
-    codes: tuple[str, ...] = ()
-    """Keys of the message's codes that named this entry or concern its tool."""
-    via: tuple[str, ...] = ()
-    """Other tools the message names (a library error seen through a consumer: "also seen via")."""
+    captures: tuple[tuple[str, str], ...]
+    codes: tuple[str, ...]
+    via: tuple[str, ...]
 
     @property
     def tool(self) -> str:
@@ -136,28 +144,49 @@ class KnowledgeBase:
     """Entries plus the indexes that make a lookup cost about a millisecond."""
 
     def __init__(self, entries: Iterable[Entry], warnings: Sequence[str] = ()) -> None:
-        self.entries: tuple[Entry, ...] = tuple(entries)
+        self.entries: Sequence[Entry] = tuple(entries)
         self.warnings: tuple[str, ...] = tuple(warnings)
-        self._by_key: dict[str, list[int]] = defaultdict(list)
-        self._by_word: dict[str, list[int]] = defaultdict(list)
-        self._specific: dict[str, int] = defaultdict(int)
-        """How many specific (non-generic) entries name each code key."""
-        self._by_anchor: dict[str, list[int]] = defaultdict(list)
-        self._always: list[int] = []
-        """Entries whose pattern has no anchor: tried on every segment."""
+        postings = Postings()
         for i, e in enumerate(self.entries):
-            for k in e.keys:
-                self._by_key[k].append(i)
-                self._specific[k] += not e.generic
-            for w in e.words:
-                self._by_word[w].append(i)
-            for a in e.anchors:
-                self._by_anchor[a].append(i)
-            if e.pattern and not e.anchors:
-                self._always.append(i)
+            postings.add(i, e)
+        self._use(postings)
+
+    @classmethod
+    def from_index(cls, index: CompiledIndex, extra: Iterable[Entry] = (), warnings: Sequence[str] = ()) -> KnowledgeBase:
+        """The built-in entries of a compiled index (parsed when first reached) plus ``extra``
+        entries; an extra entry whose id is a built-in one replaces it in its place."""
+        kb = cls.__new__(cls)
+        kb.warnings = tuple(warnings)
+        extra = list(extra)
+        table, postings = index.table(), index.postings(for_change=bool(extra))
+        position = {entry_id: i for i, entry_id in enumerate(table.ids)}
+        for e in extra:
+            i = position.setdefault(e.id, len(table))
+            if i < len(table):
+                postings.remove(i, table[i])
+            table.put(i, e)
+            postings.add(i, e)
+        kb.entries = table
+        kb._use(postings)
+        return kb
+
+    def _use(self, postings: Postings) -> None:
+        """Take ``postings`` as the indexes and weigh each word (IDF) and entry (norm)."""
+        self._by_key = postings.by_key
+        self._by_word = postings.by_word
+        self._by_anchor = postings.by_anchor
+        self._always = postings.always
+        self._specific = postings.specific
         n = max(1, len(self.entries))
-        self._idf = {w: math.log(1 + n / len(ids)) for w, ids in self._by_word.items()}
-        self._norm = [math.sqrt(sum(self._idf[w] ** 2 for w in e.words)) or 1.0 for e in self.entries]
+        self._idf = {w: math.log(1 + n / len(ids)) for w, ids in self._by_word.items() if ids}
+        self._norm = _norms(self._by_word, self._idf, len(self.entries))
+
+    @property
+    def user_entries(self) -> list[Entry]:
+        """The entries that did not come with dumpscope (``--kb`` files and the user's folder)."""
+        if isinstance(self.entries, EntryTable):
+            return self.entries.extra()
+        return [e for e in self.entries if e.origin != "builtin"]
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -177,8 +206,7 @@ class KnowledgeBase:
         best: dict[int, Match] = {}
         for segment in segments(text):
             for i, match in self._lookup_segment(segment, families, all_codes):
-                if i not in best or match.score > best[i].score:
-                    best[i] = match
+                _keep_best(best, i, match)
         ranked = sorted(best.values(), key=lambda r: (-r.score, r.entry.generic))
         return limit_generic(ranked, top)
 
@@ -193,55 +221,36 @@ class KnowledgeBase:
 
     def _lookup_segment(self, text: str, families: list[str], all_codes: list[str]) -> Iterator[tuple[int, Match]]:
         """``(entry index, match)`` for every entry found in one segment (codes shown: the whole message's)."""
-        lowered = text.lower()
         codes = [c.key for c in extract_codes(text)]
         code_hits, shared_hits = self._code_hits(codes, families)
-        word_sim = self._word_similarity(tokens(text))
-        candidates = self._candidates(lowered, code_hits, shared_hits, word_sim)
-        for i in sorted(candidates):
-            match = self._match(i, self.entries[i], text, lowered, code_hits, shared_hits, word_sim, families, all_codes)
+        seg = _Segment(text, text.lower(), code_hits, shared_hits, self._word_similarity(tokens(text)), families, all_codes)
+        for i in sorted(self._candidates(seg)):
+            match = self._match(i, seg)
             if match is not None:
                 yield i, match
 
-    def _candidates(
-        self, lowered: str, code_hits: dict[int, list[str]], shared_hits: set[int], word_sim: dict[int, float]
-    ) -> set[int]:
+    def _candidates(self, seg: _Segment) -> set[int]:
         """Entries worth a look: an anchor is in the text, a code names them, or their wording is close.
 
         One ``in`` test per distinct anchor replaces a Python-level visit of every entry.
         """
-        found = {i for a, ids in self._by_anchor.items() if a in lowered for i in ids}
-        found.update(code_hits, shared_hits, self._always)
-        found.update(i for i, sim in word_sim.items() if sim >= MIN_WORDS)
+        found = {i for a, ids in self._by_anchor.items() if a in seg.lowered for i in ids}
+        found.update(seg.code_hits, seg.shared_hits, self._always)
+        found.update(i for i, sim in seg.word_sim.items() if sim >= MIN_WORDS)
         return found
 
-    def _match(
-        self,
-        i: int,
-        e: Entry,
-        text: str,
-        lowered: str,
-        code_hits: dict[int, list[str]],
-        shared_hits: set[int],
-        word_sim: dict[int, float],
-        families: list[str],
-        all_codes: list[str],
-    ) -> Match | None:
+    def _match(self, i: int, seg: _Segment) -> Match | None:
         """The match of entry ``i`` in one segment, or None."""
-        m = e.search(text, lowered)
-        hit = code_hits.get(i, ())
-        sim = word_sim.get(i, 0.0)
-        partial = m is None and _core_phrase_present(e, lowered)
-        if m is None and not hit and not partial and sim < MIN_WORDS and i not in shared_hits:
+        e = self.entries[i]
+        m = e.search(seg.text, seg.lowered)
+        evidence = _evidence(i, e, m is not None, seg)
+        if not evidence.found():
             return None
-        score, reason = _score(e, m is not None, bool(hit), i in shared_hits, sim, families)
-        if partial and not hit:
-            score, reason = _partial_score(e, sim, families), "partial"
+        score, reason = _ranked(e, evidence, seg.families)
         if score <= 0 and reason == "words":
             return None
-        shown = tuple(dict.fromkeys([*hit, *_related_codes(e, all_codes)]))
-        via = tuple(f for f in families if f != e.family) if e.family in families or m is not None else ()
-        return Match(entry=e, score=score, reason=reason, captures=_captures(m), codes=shown, via=via)
+        codes = tuple(dict.fromkeys([*evidence.hit, *_related_codes(e, seg.all_codes)]))
+        return Match(entry=e, score=score, reason=reason, captures=_captures(m), codes=codes, via=_via(e, m, seg.families))
 
     def _code_hits(self, codes: list[str], families: list[str]) -> tuple[dict[int, list[str]], set[int]]:
         """Entries named by a code (or its range, or a detected family), and entries named only by a shared code."""
@@ -249,15 +258,19 @@ class KnowledgeBase:
         shared: set[int] = set()
         for key in codes:
             for k in (key, *range_keys(key)):
-                for i in self._by_key.get(k, ()):
-                    if _shared(k, self._specific[k]) and not self.entries[i].generic:
-                        shared.add(i)
-                    else:
-                        hits[i].append(key)
+                self._post_code(key, k, hits, shared)
         for family in families:
             for i in self._by_key.get(f"family:{family}", ()):
                 hits[i].append(f"family:{family}")
         return hits, shared - set(hits)
+
+    def _post_code(self, key: str, k: str, hits: dict[int, list[str]], shared: set[int]) -> None:
+        """Entries that the key ``k`` (``key`` itself or one of its ranges) names: a hit, or shared-code evidence."""
+        for i in self._by_key.get(k, ()):
+            if _shared(k, self._specific[k]) and not self.entries[i].generic:
+                shared.add(i)
+            else:
+                hits[i].append(key)
 
     def _word_similarity(self, words: frozenset[str]) -> dict[int, float]:
         """IDF-weighted cosine between the message's words and each entry's wording."""
@@ -265,12 +278,72 @@ class KnowledgeBase:
         if not known:
             return {}
         msg_norm = math.sqrt(sum(self._idf[w] ** 2 for w in known))
+        return {i: s / (msg_norm * self._norm[i]) for i, s in self._shared_weights(known).items()}
+
+    def _shared_weights(self, known: list[str]) -> dict[int, float]:
+        """Per entry, the summed squared IDF of the words it shares with the message."""
         shared: dict[int, float] = defaultdict(float)
         for w in known:
             weight = self._idf[w] ** 2
             for i in self._by_word[w]:
                 shared[i] += weight
-        return {i: s / (msg_norm * self._norm[i]) for i, s in shared.items()}
+        return shared
+
+
+class _Segment(namedtuple("_Segment", "text lowered code_hits shared_hits word_sim families all_codes")):
+    """One segment being looked up, with what the lookup learnt about it before visiting entries."""
+
+    __slots__ = ()
+    text: str
+    lowered: str
+    code_hits: dict[int, list[str]]
+    shared_hits: set[int]
+    word_sim: dict[int, float]
+    families: list[str]
+    all_codes: list[str]
+
+
+class _Evidence(namedtuple("_Evidence", "pattern hit shared sim partial")):
+    """What ties one entry to one segment: its pattern matched, codes that name it, a shared code,
+    wording similarity, its core phrase without the full pattern."""
+
+    __slots__ = ()
+    pattern: bool
+    hit: tuple[str, ...] | list[str]
+    shared: bool
+    sim: float
+    partial: bool
+
+    def found(self) -> bool:
+        return self.pattern or bool(self.hit) or self.partial or self.shared or self.sim >= MIN_WORDS
+
+
+def _evidence(i: int, e: Entry, pattern: bool, seg: _Segment) -> _Evidence:
+    partial = not pattern and _core_phrase_present(e, seg.lowered)
+    return _Evidence(pattern, seg.code_hits.get(i, ()), i in seg.shared_hits, seg.word_sim.get(i, 0.0), partial)
+
+
+def _keep_best(best: dict[int, Match], i: int, match: Match) -> None:
+    """An entry found in several segments keeps its best match."""
+    if i not in best or match.score > best[i].score:
+        best[i] = match
+
+
+def _via(e: Entry, m: re.Match[str] | None, families: list[str]) -> tuple[str, ...]:
+    """The other tools a message names, when the entry's own tool is among them or its pattern matched."""
+    if e.family in families or m is not None:
+        return tuple(f for f in families if f != e.family)
+    return ()
+
+
+def _norms(by_word: dict[str, list[int]], idf: dict[str, float], n: int) -> list[float]:
+    """Each entry's IDF norm (its length as a word vector; 1 for an entry without words)."""
+    squares = [0.0] * n
+    for w, ids in by_word.items():
+        weight = idf.get(w, 0.0) ** 2
+        for i in ids:
+            squares[i] += weight
+    return [math.sqrt(s) or 1.0 for s in squares]
 
 
 def _shared(key: str, specific_entries: int) -> bool:
@@ -278,24 +351,46 @@ def _shared(key: str, specific_entries: int) -> bool:
     return key.split(":", 1)[0] in CATEGORY_SCHEMES or specific_entries > SHARED_CODE_LIMIT
 
 
+def _ranked(e: Entry, ev: _Evidence, families: list[str]) -> tuple[float, str]:
+    """Score and reason: a partial match (core phrase only) unless a code names the entry."""
+    if ev.partial and not ev.hit:
+        return _partial_score(e, ev.sim, families), "partial"
+    return _score(e, ev.pattern, bool(ev.hit), ev.shared, ev.sim, families)
+
+
 def _score(e: Entry, pattern: bool, code: bool, shared: bool, sim: float, families: list[str]) -> tuple[float, str]:
     """Score (0-100) and reason of one entry for one segment."""
     if e.level == "family":
-        rank = families.index(e.family) if e.family in families else len(families)
-        return round(max(FAMILY_SCORE - rank, 1.0), 1), "family"
-    reasons = [r for r, on in (("code", code), ("pattern", pattern), ("shared code", shared and not code)) if on]
-    score = CODE_SCORE * code + PATTERN_SCORE * pattern + SHARED_CODE_SCORE * (shared and not code)
-    if reasons:
-        score += WORDS_SCORE * sim
-    else:
-        reasons.append("words")
-        score = WORDS_ONLY_SCORE * sim
+        return _family_score(e, families), "family"
+    reasons = _reasons(code, pattern, shared)
+    score = _evidence_score(code, pattern, shared) + WORDS_SCORE * sim if reasons else WORDS_ONLY_SCORE * sim
+    reasons = reasons or ["words"]
     score = _foreign_adjusted(e, score, reasons, families)
+    return round(max(_penalised(e, score), 0.0), 1), "+".join(reasons)
+
+
+def _family_score(e: Entry, families: list[str]) -> float:
+    """A family-level entry: below any code or pattern match, one point less per better-evidenced family."""
+    rank = families.index(e.family) if e.family in families else len(families)
+    return round(max(FAMILY_SCORE - rank, 1.0), 1)
+
+
+def _reasons(code: bool, pattern: bool, shared: bool) -> list[str]:
+    """The strong reasons present, strongest first (a shared code only counts without a code hit)."""
+    return [r for r, on in (("code", code), ("pattern", pattern), ("shared code", shared and not code)) if on]
+
+
+def _evidence_score(code: bool, pattern: bool, shared: bool) -> float:
+    return CODE_SCORE * code + PATTERN_SCORE * pattern + SHARED_CODE_SCORE * (shared and not code)
+
+
+def _penalised(e: Entry, score: float) -> float:
+    """A generic entry is lowered and capped below any specific code/pattern match; an uncertain one lowered."""
     if e.generic:
         score = min(score - GENERIC_PENALTY, GENERIC_CAP)
     if e.uncertain:
         score -= UNCERTAIN_PENALTY
-    return round(max(score, 0.0), 1), "+".join(reasons)
+    return score
 
 
 def _core_phrase_present(e: Entry, lowered: str) -> bool:
@@ -307,18 +402,18 @@ def _core_phrase_present(e: Entry, lowered: str) -> bool:
 def _partial_score(e: Entry, sim: float, families: list[str]) -> float:
     """Score of a partial match: below a full pattern match, above wording alone."""
     score = _foreign_adjusted(e, PARTIAL_SCORE + WORDS_SCORE * sim, ["partial"], families)
-    if e.generic:
-        score = min(score - GENERIC_PENALTY, GENERIC_CAP)
-    return round(max(score - UNCERTAIN_PENALTY * e.uncertain, 0.0), 1)
+    return round(max(_penalised(e, score), 0.0), 1)
 
 
 def _foreign_adjusted(e: Entry, score: float, reasons: list[str], families: list[str]) -> float:
     """Lower an entry of another tool than the one(s) the message names (not libraries, not code hits)."""
-    if not families or e.family in families or e.family in LIBRARY_FAMILIES or "code" in reasons:
+    if not _is_foreign(e, reasons, families):
         return score
-    if reasons == ["words"]:
-        return score * FOREIGN_WORDS_FACTOR
-    return score - FOREIGN_PATTERN_PENALTY
+    return score * FOREIGN_WORDS_FACTOR if reasons == ["words"] else score - FOREIGN_PATTERN_PENALTY
+
+
+def _is_foreign(e: Entry, reasons: list[str], families: list[str]) -> bool:
+    return bool(families) and e.family not in families and e.family not in LIBRARY_FAMILIES and "code" not in reasons
 
 
 def _related_codes(e: Entry, codes: list[str]) -> list[str]:
@@ -332,16 +427,18 @@ MAX_SEGMENT_LINES = 40
 
 def segments(text: str) -> list[str]:
     """What to look up: the whole text, each envelope's inner message, each non-blank line."""
-    out = [text]
+    out = [text, *_envelope_inners(text), *record_fields(text)]
+    if "\n" in text:
+        out.extend([line for line in text.splitlines() if line.strip()][:MAX_SEGMENT_LINES])
+    return list(dict.fromkeys(out))
+
+
+def _envelope_inners(text: str) -> Iterator[str]:
+    """The inner message after each envelope marker (``Status Message:``, ``what():``...)."""
     for marker in _ENVELOPES:
         pos = text.find(marker)
         if pos > 0 and text[pos + len(marker) :].strip():
-            out.append(text[pos + len(marker) :].strip())
-    out.extend(record_fields(text))
-    if "\n" in text:
-        lines = [line for line in text.splitlines() if line.strip()]
-        out.extend(lines[:MAX_SEGMENT_LINES])
-    return list(dict.fromkeys(out))
+            yield text[pos + len(marker) :].strip()
 
 
 MAX_RECORD = 64 * 1024
@@ -353,25 +450,36 @@ def record_fields(text: str) -> list[str]:
     or a ``key=value; key=value`` line, each value as its own segment."""
     stripped = text.strip()
     if stripped.startswith(("{", "[")) and len(stripped) <= MAX_RECORD:
-        try:
-            return [v for v in _json_strings(json.loads(stripped)) if len(v) > 3][:MAX_SEGMENT_LINES]
-        except ValueError:
-            return []
-    if stripped.count("=") >= 2 and (";" in stripped or ", " in stripped):
+        return _json_fields(stripped)
+    if _looks_like_key_values(stripped):
         return [v.strip() for _, v in _KEY_VALUE.findall(stripped) if len(v.strip()) > 3][:MAX_SEGMENT_LINES]
     return []
+
+
+def _json_fields(text: str) -> list[str]:
+    """The strings of a JSON text ([] when it does not parse)."""
+    try:
+        return [v for v in _json_strings(json.loads(text)) if len(v) > 3][:MAX_SEGMENT_LINES]
+    except ValueError:
+        return []
+
+
+def _looks_like_key_values(text: str) -> bool:
+    return text.count("=") >= 2 and (";" in text or ", " in text)
 
 
 def _json_strings(value: Any) -> Iterator[str]:
     """Every string in a parsed JSON value, depth first."""
     if isinstance(value, str):
         yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _json_strings(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _json_strings(v)
+        return
+    for child in _json_children(value):
+        yield from _json_strings(child)
+
+
+def _json_children(value: Any) -> Any:
+    """The values of an object or the items of an array (nothing for numbers, booleans, null)."""
+    return value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
 
 
 def limit_generic(ranked: list[Match], top: int, slots: int = 3) -> list[Match]:
@@ -379,12 +487,17 @@ def limit_generic(ranked: list[Match], top: int, slots: int = 3) -> list[Match]:
     head: list[Match] = []
     rest: list[Match] = []
     for m in ranked:
-        generic = m.entry.generic or m.entry.level == "family"
-        if len(head) < slots and not (generic and any(h.entry.generic or h.entry.level == "family" for h in head)):
-            head.append(m)
-        else:
-            rest.append(m)
+        (head if _fits_head(m, head, slots) else rest).append(m)
     return (head + rest)[: max(0, top)]
+
+
+def _fits_head(m: Match, head: list[Match], slots: int) -> bool:
+    """Room at the head, and not a second generic (scheme, range, family-level) entry there."""
+    return len(head) < slots and not (_is_generic(m) and any(_is_generic(h) for h in head))
+
+
+def _is_generic(m: Match) -> bool:
+    return m.entry.generic or m.entry.level == "family"
 
 
 def _captures(m: Any) -> tuple[tuple[str, str], ...]:

@@ -15,10 +15,10 @@ import os
 import stat
 from collections.abc import Iterable
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 
 from dumpscope.core.knowledge.entry import Entry, EntryError, entry_from_dict
+from dumpscope.core.knowledge.index import INDEX_FILE, CompiledIndex, read_index
 from dumpscope.core.knowledge.kb import KnowledgeBase
 
 BUILTIN_FILE = "kb.jsonl"
@@ -34,14 +34,36 @@ def user_kb_dir() -> Path:
     return root / "dumpscope" / "kb"
 
 
+def _package_bytes(name: str) -> bytes:
+    """A package-data file of this package (a plain file beside this module when installed
+    as files, else through :mod:`importlib.resources`, e.g. from a zip)."""
+    path = Path(__file__).with_name(name)
+    if path.is_file():
+        return path.read_bytes()
+    from importlib import resources
+
+    return resources.files("dumpscope.core.knowledge").joinpath(name).read_bytes()
+
+
 @lru_cache(maxsize=1)
 def builtin_entries() -> tuple[Entry, ...]:
     """The curated entries shipped with dumpscope (patterns are compiled on first use)."""
-    text = resources.files("dumpscope.core.knowledge").joinpath(BUILTIN_FILE).read_text(encoding="utf-8")
-    entries, problems = parse_jsonl(text.splitlines(), origin="builtin", label=BUILTIN_FILE, trusted=True)
+    lines = _package_bytes(BUILTIN_FILE).decode("utf-8").splitlines()
+    entries, problems = parse_jsonl(lines, origin="builtin", label=BUILTIN_FILE, trusted=True)
     if problems:  # the test-suite keeps this from ever happening in a release
         raise RuntimeError("; ".join(problems))
     return tuple(entries)
+
+
+@lru_cache(maxsize=1)
+def builtin_index() -> CompiledIndex | None:
+    """The compiled index of the built-in file, or None when it is missing or stale
+    (then every entry is parsed: slower, same answers)."""
+    try:
+        raw = _package_bytes(INDEX_FILE)
+    except OSError:
+        return None
+    return read_index(_package_bytes(BUILTIN_FILE), raw)
 
 
 def parse_jsonl(
@@ -51,18 +73,30 @@ def parse_jsonl(
     entries: list[Entry] = []
     problems: list[str] = []
     for number, line in enumerate(lines, 1):
-        if not line.strip() or line.lstrip().startswith("#"):
+        if _is_blank_or_comment(line):
             continue
-        try:
-            raw = json.loads(line)
-        except json.JSONDecodeError as exc:
-            problems.append(f"{label}:{number}: not valid JSON ({exc.msg})")
-            continue
-        try:
-            entries.append(entry_from_dict(raw, origin=origin, trusted=trusted))
-        except EntryError as exc:
-            problems.append(f"{label}:{number}: {exc}")
+        entry, problem = _parse_line(line, origin, trusted)
+        if entry is None:
+            problems.append(f"{label}:{number}: {problem}")
+        else:
+            entries.append(entry)
     return entries, problems
+
+
+def _is_blank_or_comment(line: str) -> bool:
+    return not line.strip() or line.lstrip().startswith("#")
+
+
+def _parse_line(line: str, origin: str, trusted: bool) -> tuple[Entry | None, str]:
+    """The entry of one JSONL line, or None and why not."""
+    try:
+        raw = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return None, f"not valid JSON ({exc.msg})"
+    try:
+        return entry_from_dict(raw, origin=origin, trusted=trusted), ""
+    except EntryError as exc:
+        return None, str(exc)
 
 
 #: A user KB file larger than this is skipped (the built-in KB is well under 1 MiB).
@@ -77,11 +111,9 @@ def read_user_file(path: Path) -> tuple[list[Entry], list[str]]:
     :data:`MAX_USER_FILE` bytes.
     """
     try:
-        st = os.stat(path)
-        if not stat.S_ISREG(st.st_mode):
-            return [], [f"{path}: not a regular file (a FIFO, device or folder); skipped, never opened"]
-        if st.st_size > MAX_USER_FILE:
-            return [], [f"{path}: {st.st_size} bytes, more than the {MAX_USER_FILE >> 20} MiB a KB file may have; skipped"]
+        refusal = _refusal(path, os.stat(path))
+        if refusal:
+            return [], [refusal]
         data = path.read_bytes()
     except OSError as exc:
         return [], [f"{path}: cannot read ({exc.strerror or exc})"]
@@ -89,18 +121,37 @@ def read_user_file(path: Path) -> tuple[list[Entry], list[str]]:
     return parse_jsonl(text.splitlines(), origin=f"user:{path}", label=str(path))
 
 
+def _refusal(path: Path, st: os.stat_result) -> str:
+    """Why a user KB file is not opened ("" when it is read)."""
+    if not stat.S_ISREG(st.st_mode):
+        return f"{path}: not a regular file (a FIFO, device or folder); skipped, never opened"
+    if st.st_size > MAX_USER_FILE:
+        return f"{path}: {st.st_size} bytes, more than the {MAX_USER_FILE >> 20} MiB a KB file may have; skipped"
+    return ""
+
+
 def load_kb(extra: Iterable[str | os.PathLike[str]] = (), user_dir: Path | None = None) -> KnowledgeBase:
     """The built-in KB merged with the user's directory and the ``extra`` files.
 
     ``user_dir`` defaults to :func:`user_kb_dir`; warnings are on ``kb.warnings``.
     """
+    user, warnings = _user_entries(extra, user_dir)
+    index = builtin_index()
+    if index is not None:
+        return KnowledgeBase.from_index(index, user, warnings=warnings)
     merged: dict[str, Entry] = {e.id: e for e in builtin_entries()}
-    warnings: list[str] = []
+    merged.update((e.id, e) for e in user)
+    return KnowledgeBase(merged.values(), warnings=warnings)
+
+
+def _user_entries(extra: Iterable[str | os.PathLike[str]], user_dir: Path | None) -> tuple[list[Entry], list[str]]:
+    """Entries of the user's folder (sorted by file name) then of the ``extra`` files, and the warnings."""
     directory = user_kb_dir() if user_dir is None else user_dir
     files = sorted(directory.glob("*.jsonl")) if directory.is_dir() else []
+    entries: list[Entry] = []
+    warnings: list[str] = []
     for path in [*files, *(Path(p) for p in extra)]:
-        entries, problems = read_user_file(path)
+        found, problems = read_user_file(path)
+        entries.extend(found)
         warnings.extend(problems)
-        for e in entries:
-            merged[e.id] = e
-    return KnowledgeBase(merged.values(), warnings=warnings)
+    return entries, warnings

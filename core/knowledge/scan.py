@@ -80,26 +80,35 @@ class Prefilter:
     """
 
     def __init__(self, kb: KnowledgeBase) -> None:
-        extra = {max(e.anchors, key=len).encode() for e in kb.entries if e.origin != "builtin" and e.anchors}
+        extra = {max(e.anchors, key=len).encode() for e in kb.user_entries if e.anchors}
         self.cues: tuple[bytes, ...] = tuple(sorted(set(CUES) | {a for a in extra if a.isascii()}))
 
     def line_starts(self, buf: bytes) -> list[int]:
         """Sorted offsets of the starts of the selected lines of ``buf``."""
         low = buf.lower()
-        hits: set[int] = set()
-        for cue in self.cues:
-            pos = low.find(cue)
-            while pos >= 0:
-                start = buf.rfind(b"\n", 0, pos) + 1
-                hits.add(start)
-                end = buf.find(b"\n", pos)
-                if end < 0:
-                    break
-                pos = low.find(cue, end)
-        for m in ASCEND_CODE.finditer(buf):
-            if m.start() == 0 or not (buf[m.start() - 1 : m.start()].isalnum() or buf[m.start() - 1] in b"_-"):
-                hits.add(buf.rfind(b"\n", 0, m.start()) + 1)
+        hits = {start for cue in self.cues for start in _cue_line_starts(buf, low, cue)}
+        hits.update(_code_line_starts(buf))
         return sorted(hits)
+
+
+def _cue_line_starts(buf: bytes, low: bytes, cue: bytes) -> Iterator[int]:
+    """Starts of the lines of ``buf`` whose lower-cased text (``low``) holds ``cue`` (each line once)."""
+    pos = low.find(cue)
+    while pos >= 0:
+        yield buf.rfind(b"\n", 0, pos) + 1
+        end = buf.find(b"\n", pos)
+        if end < 0:
+            return
+        pos = low.find(cue, end)
+
+
+def _code_line_starts(buf: bytes) -> list[int]:
+    """Starts of the lines that carry an Ascend code (``E10001``) at the start of a word."""
+    return [buf.rfind(b"\n", 0, m.start()) + 1 for m in ASCEND_CODE.finditer(buf) if _word_starts_at(buf, m.start())]
+
+
+def _word_starts_at(buf: bytes, pos: int) -> bool:
+    return pos == 0 or not (buf[pos - 1 : pos].isalnum() or buf[pos - 1] in b"_-")
 
 
 def _lines_of_interest(stream: IO[bytes], prefilter: Prefilter) -> Iterator[tuple[int, bytes]]:
@@ -107,32 +116,56 @@ def _lines_of_interest(stream: IO[bytes], prefilter: Prefilter) -> Iterator[tupl
 
     A line longer than ``4 * MAX_LINE`` bytes is judged by its head; the rest is skipped.
     """
-    line_base = 1  # number of the first line in `buf`
-    carry = b""
-    skipping = False
-    while True:
-        block = stream.read(CHUNK)
-        if not block:
-            if carry and not skipping:
-                yield from _select(carry, prefilter, line_base)
-            return
-        if skipping:
-            nl = block.find(b"\n")
-            if nl < 0:
-                continue
-            block, skipping, line_base = block[nl + 1 :], False, line_base + 1
-        buf = carry + block
+    lines = _ChunkLines(prefilter)
+    for block in iter(lambda: stream.read(CHUNK), b""):
+        yield from lines.feed(block)
+    yield from lines.finish()
+
+
+class _ChunkLines:
+    """Cuts a stream of chunks into whole lines for the prefilter, counting line numbers."""
+
+    def __init__(self, prefilter: Prefilter) -> None:
+        self.prefilter = prefilter
+        self.line_base = 1
+        """Number of the first line in the carried-over part."""
+        self.carry = b""
+        self.skipping = False
+        """In the tail of a monster line whose head was already judged."""
+
+    def feed(self, block: bytes) -> Iterator[tuple[int, bytes]]:
+        """The selected lines completed by the next chunk."""
+        if self.skipping:
+            block = self._past_skipped_line(block)
+        buf = self.carry + block
         cut = buf.rfind(b"\n")
         if cut < 0:
-            if len(buf) > 4 * MAX_LINE:
-                yield from _select(buf[:MAX_LINE], prefilter, line_base)
-                carry, skipping = b"", True
-            else:
-                carry = buf
-            continue
-        whole, carry = buf[: cut + 1], buf[cut + 1 :]
-        yield from _select(whole, prefilter, line_base)
-        line_base += whole.count(b"\n")
+            yield from self._without_newline(buf)
+            return
+        whole, self.carry = buf[: cut + 1], buf[cut + 1 :]
+        yield from _select(whole, self.prefilter, self.line_base)
+        self.line_base += whole.count(b"\n")
+
+    def _past_skipped_line(self, block: bytes) -> bytes:
+        """What follows the end of the skipped line in ``block`` (nothing if it goes on)."""
+        nl = block.find(b"\n")
+        if nl < 0:
+            return b""
+        self.skipping, self.line_base = False, self.line_base + 1
+        return block[nl + 1 :]
+
+    def _without_newline(self, buf: bytes) -> Iterator[tuple[int, bytes]]:
+        """A chunk that ends no line: keep it, or judge a monster line by its head and skip the rest."""
+        if len(buf) > 4 * MAX_LINE:
+            yield from _select(buf[:MAX_LINE], self.prefilter, self.line_base)
+            self.carry, self.skipping = b"", True
+        else:
+            self.carry = buf
+
+    def finish(self) -> Iterator[tuple[int, bytes]]:
+        """The last line when the stream does not end with a newline."""
+        if self.carry and not self.skipping:
+            yield from _select(self.carry, self.prefilter, self.line_base)
 
 
 def _select(buf: bytes, prefilter: Prefilter, line_base: int) -> Iterator[tuple[int, bytes]]:
@@ -153,37 +186,67 @@ def scan_log(source: IO[bytes] | IO[str] | Iterable[str], kb: KnowledgeBase | No
     TraceBack lines, a TensorRT parser's "While parsing node" + "In node" pair) are
     looked up together as one block.
     """
-    if kb is None:
-        from dumpscope.core.knowledge.loader import load_kb
+    scan = _Scan(kb if kb is not None else _default_kb())
+    for line_no, block in _blocks(_lines_of_interest(_as_binary(source), Prefilter(scan.kb))):
+        scan.take(line_no, block)
+    return list(scan.problems.values())
 
-        kb = load_kb()
-    problems: dict[str, Problem] = {}
-    unmatched: set[str] = set()
-    for line_no, block in _blocks(_lines_of_interest(_as_binary(source), Prefilter(kb))):
+
+def _default_kb() -> KnowledgeBase:
+    from dumpscope.core.knowledge.loader import load_kb
+
+    return load_kb()
+
+
+class _Scan:
+    """The problems of a log so far, and the candidate lines known to match nothing."""
+
+    def __init__(self, kb: KnowledgeBase) -> None:
+        self.kb = kb
+        self.problems: dict[str, Problem] = {}
+        self.unmatched: set[str] = set()
+
+    def take(self, line_no: int, block: list[str]) -> None:
+        """Count a repeat of a known problem, or look a new report up."""
         key = group_key(block[0])
-        known = problems.get(key)
-        if known is not None:
-            known.count += 1
-            if len(known.line_numbers) < MAX_LINE_NUMBERS:
-                known.line_numbers.append(line_no)
-            continue
-        if key in unmatched:
-            continue
-        text = "\n".join(block)
-        matches = [m for m in kb.lookup(text, top=3) if m.reason != "words" or m.score >= LOG_WORDS_MIN]
-        if not matches or all(m.reason in WEAK_REASONS for m in matches) and _is_noise(text):
-            if len(unmatched) < MAX_UNMATCHED:
-                unmatched.add(key)
-            continue
-        problems[key] = Problem(
-            text=block[0].strip(),
-            first_line_no=line_no,
-            matches=matches,
-            line_numbers=[line_no],
-            key=key,
-            block=tuple(line.strip() for line in block),
-        )
-    return list(problems.values())
+        if self._repeat(key, line_no) or key in self.unmatched:
+            return
+        problem = _problem(self.kb, key, line_no, block)
+        if problem is not None:
+            self.problems[key] = problem
+        elif len(self.unmatched) < MAX_UNMATCHED:
+            self.unmatched.add(key)
+
+    def _repeat(self, key: str, line_no: int) -> bool:
+        """Whether ``key`` is a known problem (then this occurrence is counted)."""
+        known = self.problems.get(key)
+        if known is None:
+            return False
+        known.count += 1
+        if len(known.line_numbers) < MAX_LINE_NUMBERS:
+            known.line_numbers.append(line_no)
+        return True
+
+
+def _problem(kb: KnowledgeBase, key: str, line_no: int, block: list[str]) -> Problem | None:
+    """The problem a report (one line or a block) is, or None when nothing strong enough matches."""
+    text = "\n".join(block)
+    matches = [m for m in kb.lookup(text, top=3) if m.reason != "words" or m.score >= LOG_WORDS_MIN]
+    if not matches or _weak_noise(matches, text):
+        return None
+    return Problem(
+        text=block[0].strip(),
+        first_line_no=line_no,
+        matches=matches,
+        line_numbers=[line_no],
+        key=key,
+        block=tuple(line.strip() for line in block),
+    )
+
+
+def _weak_noise(matches: list[Match], text: str) -> bool:
+    """Only weak matches (wording, the tool's family) on a line without an error word."""
+    return all(m.reason in WEAK_REASONS for m in matches) and _is_noise(text)
 
 
 _CODE_PREFIX = re.compile(r"\s{0,4}([EW][0-9A-Z]\d{4}):")
@@ -194,29 +257,53 @@ def _continues(block: list[str], line: str) -> bool:
     """Whether ``line`` (the line right after ``block``) belongs to the same report."""
     if len(block) >= MAX_BLOCK or not line.strip():
         return False
-    if line[:1] in (" ", "\t") or line.lstrip().startswith("TraceBack"):
-        return True
-    first, this = _CODE_PREFIX.match(block[0]), _CODE_PREFIX.match(line)
-    if first and this and first.group(1) == this.group(1):
-        return True
-    return _TRT_CONTINUES[0] in block[-1] and any(t in line for t in _TRT_CONTINUES[1:])
+    return _indented(line) or _same_code(block[0], line) or _trt_pair(block[-1], line)
+
+
+def _indented(line: str) -> bool:
+    """An indented line, or Ascend's ``TraceBack`` continuation."""
+    return line[:1] in (" ", "\t") or line.lstrip().startswith("TraceBack")
+
+
+def _same_code(first: str, line: str) -> bool:
+    """Both lines start with the same Ascend code (``E10001: ...``)."""
+    a, b = _CODE_PREFIX.match(first), _CODE_PREFIX.match(line)
+    return bool(a and b and a.group(1) == b.group(1))
+
+
+def _trt_pair(last: str, line: str) -> bool:
+    """TensorRT's parser: ``While parsing node number`` then ``In node`` / ``In function``."""
+    return _TRT_CONTINUES[0] in last and any(t in line for t in _TRT_CONTINUES[1:])
 
 
 def _blocks(lines: Iterator[tuple[int, bytes]]) -> Iterator[tuple[int, list[str]]]:
     """Group consecutive candidate lines of one report: ``(first line number, lines)``."""
-    start, last = 0, -2
-    block: list[str] = []
+    grouper = _BlockGrouper()
     for line_no, raw in lines:
-        text = raw[:MAX_LINE].decode("utf-8", errors="replace").rstrip("\r\n")
-        if block and line_no == last + 1 and _continues(block, text):
-            block.append(text)
+        yield from grouper.add(line_no, raw[:MAX_LINE].decode("utf-8", errors="replace").rstrip("\r\n"))
+    yield from grouper.flush()
+
+
+class _BlockGrouper:
+    """The report being gathered: its first line number, its lines, the number of the last one."""
+
+    def __init__(self) -> None:
+        self.start, self.last = 0, -2
+        self.block: list[str] = []
+
+    def add(self, line_no: int, text: str) -> Iterator[tuple[int, list[str]]]:
+        """Extend the report with the next candidate line, or close it and start a new one."""
+        if self.block and line_no == self.last + 1 and _continues(self.block, text):
+            self.block.append(text)
         else:
-            if block:
-                yield start, block
-            start, block = line_no, [text]
-        last = line_no
-    if block:
-        yield start, block
+            yield from self.flush()
+            self.start, self.block = line_no, [text]
+        self.last = line_no
+
+    def flush(self) -> Iterator[tuple[int, list[str]]]:
+        if self.block:
+            yield self.start, self.block
+        self.block = []
 
 
 def _is_noise(text: str) -> bool:
@@ -236,18 +323,27 @@ class _LinesAsBinary(io.RawIOBase):
         return True
 
     def read(self, size: int = -1) -> bytes:
-        while size < 0 or len(self._buf) < size:
-            try:
-                line = next(self._it)
-            except StopIteration:
-                break
-            data = line.encode("utf-8", errors="surrogateescape") if isinstance(line, str) else line
-            self._buf += data if data.endswith(b"\n") else data + b"\n"
-        if size < 0:
-            out, self._buf = self._buf, b""
-        else:
-            out, self._buf = self._buf[:size], self._buf[size:]
+        self._fill(size)
+        cut = len(self._buf) if size < 0 else size
+        out, self._buf = self._buf[:cut], self._buf[cut:]
         return out
+
+    def _fill(self, size: int) -> None:
+        """Buffer lines until ``size`` bytes are there (all of them for ``size < 0``)."""
+        while size < 0 or len(self._buf) < size:
+            line = next(self._it, _END)
+            if line is _END:
+                break
+            self._buf += _line_bytes(line)  # type: ignore[arg-type]
+
+
+_END = object()
+
+
+def _line_bytes(line: str | bytes) -> bytes:
+    """A line as bytes ending with a newline (text is UTF-8, lone surrogates kept)."""
+    data = line.encode("utf-8", errors="surrogateescape") if isinstance(line, str) else line
+    return data if data.endswith(b"\n") else data + b"\n"
 
 
 def _as_binary(source: IO[bytes] | IO[str] | Iterable[str]) -> IO[bytes]:
@@ -256,6 +352,4 @@ def _as_binary(source: IO[bytes] | IO[str] | Iterable[str]) -> IO[bytes]:
         return buffer  # type: ignore[no-any-return]
     if isinstance(source, (io.RawIOBase, io.BufferedIOBase)):
         return source  # type: ignore[return-value]
-    if isinstance(source, io.TextIOBase):
-        return _LinesAsBinary(source)  # type: ignore[return-value]
-    return _LinesAsBinary(source)  # type: ignore[arg-type,return-value]
+    return _LinesAsBinary(source)  # type: ignore[arg-type,return-value]  # text streams and line iterables

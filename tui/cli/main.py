@@ -21,10 +21,13 @@ import importlib
 import sys
 from collections.abc import Sequence
 from types import ModuleType
-from typing import NoReturn
 
 from dumpscope import __version__
 from dumpscope.tui.cli.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_UNHEALTHY, EXIT_USAGE, UsageError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every quick command)
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 __all__ = ["COMMANDS", "EXIT_OK", "EXIT_UNHEALTHY", "EXIT_USAGE", "UsageError", "build_parser", "main"]
 

@@ -45,18 +45,25 @@ def first_sentence(text: str, limit: int = SUMMARY_LIMIT) -> str:
 
     A first sentence longer than ``limit`` is cut at a word boundary and ends with "...".
     """
-    for m in _SENTENCE_END.finditer(text):
-        words = text[: m.start()].split()
-        last = words[-1].lower().lstrip("(") if words else ""
-        if m.group(0) == "." and (last in _ABBREVIATIONS or len(last) == 1):
-            continue
-        sentence = text[: m.end()]
-        break
-    else:
-        sentence = text
+    sentence = _first_sentence(text)
     if len(sentence) <= limit:
         return sentence
     return sentence[: limit - 3].rsplit(" ", 1)[0] + "..."
+
+
+def _first_sentence(text: str) -> str:
+    """``text`` up to the first sentence end that is not an abbreviation's dot (all of it if none)."""
+    for m in _SENTENCE_END.finditer(text):
+        if not _is_abbreviation(text, m):
+            return text[: m.end()]
+    return text
+
+
+def _is_abbreviation(text: str, end: re.Match[str]) -> bool:
+    """A dot after a known abbreviation ("e.g", "i.e", "etc") or a single letter is not a sentence end."""
+    words = text[: end.start()].split()
+    last = words[-1].lower().lstrip("(") if words else ""
+    return end.group(0) == "." and (last in _ABBREVIATIONS or len(last) == 1)
 
 
 class MessageInput(Input):
@@ -74,6 +81,42 @@ class MessageInput(Input):
             self.replace(text, *selection)
         event.stop()
         event.prevent_default()
+
+
+def _status_text(query: str, matches: list[Match], kb_size: int) -> str:
+    """The status line under the results."""
+    if not query.strip():
+        return f"{kb_size} known messages.  Type or paste an error message."
+    if matches:
+        return f"{len(matches)} match(es), best first.  enter: details  esc: back"
+    from dumpscope.core.knowledge import user_kb_dir
+
+    return f"No known cause.  Add your own entries in {user_kb_dir()}/*.jsonl."
+
+
+def _highlight(results: OptionList, options: list[Option], option_id: str) -> None:
+    """Move the highlight to the option with this id, if it is there."""
+    index = next((k for k, o in enumerate(options) if o.id == option_id), None)
+    if index is not None:
+        results.highlighted = index
+
+
+def _op_option(i: int, j: int, name: str) -> Option:
+    label = Content.assemble(Content.from_markup("    [b $accent]→ go to layer[/]"), " " + name)
+    return Option(label, id=f"op{i}.{j}")
+
+
+def _match_head(m: Match) -> Content:
+    """Badge, score, tool, code and stage (and a user entry's origin) on one line."""
+    e = m.entry
+    colour, word = _badge(m)
+    return Content.assemble(
+        Content.from_markup(f"[b {colour}]{word}[/]"),
+        Content.styled(f" {m.score:3.0f}  ", "bold"),
+        Content.styled(e.tool, "bold"),
+        f"  {e.code}  " if e.code else "  ",
+        Content.styled(e.stage + ("" if e.origin == "builtin" else f"  [{e.origin}]"), "dim"),
+    )
 
 
 def _badge(m: Match) -> tuple[str, str]:
@@ -191,53 +234,49 @@ class LookupScreen(Screen[None]):
         if self._open_when_shown and matches:
             self._open_best()
         self._open_when_shown = False
-        if not query.strip():
-            self._set_status(f"{kb_size} known messages.  Type or paste an error message.")
-        elif matches:
-            self._set_status(f"{len(matches)} match(es), best first.  enter: details  esc: back")
-        else:
-            from dumpscope.core.knowledge import user_kb_dir
-
-            self._set_status(f"No known cause.  Add your own entries in {user_kb_dir()}/*.jsonl.")
+        self._set_status(_status_text(query, matches, kb_size))
 
     # --- results -------------------------------------------------------------------------
 
     def _rebuild(self, highlight: str | None = None) -> None:
         results = self.query_one("#lookup-results", OptionList)
-        options: list[Option] = []
-        for i, m in enumerate(self._matches):
-            options.append(Option(self._render_match(m, i in self._expanded), id=f"r{i}"))
-            if i in self._expanded:
-                for j, name in enumerate(m.op_names):
-                    if self._known_ops is None or self._known_ops(name):
-                        label = Content.assemble(Content.from_markup("    [b $accent]→ go to layer[/]"), " " + name)
-                        options.append(Option(label, id=f"op{i}.{j}"))
+        options = [o for i, m in enumerate(self._matches) for o in self._match_options(i, m)]
         results.set_options(options)
         if highlight is not None:
-            index = next((k for k, o in enumerate(options) if o.id == highlight), None)
-            if index is not None:
-                results.highlighted = index
+            _highlight(results, options, highlight)
+
+    def _match_options(self, i: int, m: Match) -> list[Option]:
+        """A match's row, and when expanded one "go to layer" row per operator it names that the model has."""
+        options = [Option(self._render_match(m, i in self._expanded), id=f"r{i}")]
+        if i in self._expanded:
+            options += [_op_option(i, j, name) for j, name in enumerate(m.op_names) if self._is_known(name)]
+        return options
+
+    def _is_known(self, name: str) -> bool:
+        """Whether the layer list has an operator of this name (every name, without a layer list)."""
+        return self._known_ops is None or self._known_ops(name)
 
     def _render_match(self, m: Match, expanded: bool) -> Content:
-        e = m.entry
-        colour, word = _badge(m)
-        head = Content.assemble(
-            Content.from_markup(f"[b {colour}]{word}[/]"),
-            Content.styled(f" {m.score:3.0f}  ", "bold"),
-            Content.styled(e.tool, "bold"),
-            f"  {e.code}  " if e.code else "  ",
-            Content.styled(e.stage + ("" if e.origin == "builtin" else f"  [{e.origin}]"), "dim"),
-        )
+        head = _match_head(m)
         if not expanded:
-            return Content("\n").join([head, Content("  " + first_sentence(e.cause))])
-        parts = [head, _field("cause", e.cause), _field("fix", e.fix)]
+            return Content("\n").join([head, Content("  " + first_sentence(m.entry.cause))])
+        return Content("\n").join([head, *self._details(m)])
+
+    def _details(self, m: Match) -> list[Content]:
+        """Cause, fix, captured parts (and operators the layer list lacks), source."""
+        e = m.entry
+        parts = [_field("cause", e.cause), _field("fix", e.fix)]
         if m.captures:
-            parts.append(_field("found", ", ".join(f"{k}={v}" for k, v in m.captures)))
-            unknown = [n for n in m.op_names if self._known_ops is not None and not self._known_ops(n)]
-            if unknown:
-                parts.append(Content.styled("  not in the layer list: " + ", ".join(unknown), "dim"))
+            parts += self._found_lines(m)
         parts.append(_field("source", e.source, "dim"))
-        return Content("\n").join(parts)
+        return parts
+
+    def _found_lines(self, m: Match) -> list[Content]:
+        lines = [_field("found", ", ".join(f"{k}={v}" for k, v in m.captures))]
+        unknown = [n for n in m.op_names if not self._is_known(n)]
+        if unknown:
+            lines.append(Content.styled("  not in the layer list: " + ", ".join(unknown), "dim"))
+        return lines
 
     @on(OptionList.OptionSelected, "#lookup-results")
     def _selected(self, event: OptionList.OptionSelected) -> None:

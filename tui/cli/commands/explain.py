@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
 from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
 from dumpscope.tui.cli.safe import plain
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from dumpscope.core.knowledge import KnowledgeBase, Match, Problem
+    from dumpscope.core.knowledge import Entry, KnowledgeBase, Match, Problem
 
 HELP = "explain a converter/runtime error message, or scan a whole log for known problems"
 DESCRIPTION = (
@@ -38,36 +38,68 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import sys
-    from pathlib import Path
+    _check_usage(args)
+    kb = _load_kb(args.kb)
+    if args.log is not None:
+        return _explain_log(args.log, kb, args)
+    if args.message is None:
+        return _interactive(kb)
+    matches = kb.lookup(_message_text(args.message), top=args.top)
+    _print_matches(matches, args.json)
+    return _exit_code(matches)
 
-    from dumpscope.core.knowledge import load_kb
 
+def _check_usage(args: argparse.Namespace) -> None:
+    """Refuse a bad combination of arguments (raises :class:`UsageError`)."""
     if args.top < 1:
         raise UsageError(f"--top must be at least 1, got {args.top}")
     if args.message is not None and args.log is not None:
         raise UsageError("give either MESSAGE or --log FILE, not both")
     for file in args.kb:
-        problem = _not_a_log(Path(file))
-        if problem is not None:
-            raise UsageError(f"--kb {file}: {problem.replace('log file', 'KB file').replace('--log -', 'a regular file')}")
-    kb = load_kb(extra=args.kb)
+        _check_kb_file(file)
+
+
+def _check_kb_file(file: str) -> None:
+    """A ``--kb`` file must be a regular file (a FIFO would block the load)."""
+    from pathlib import Path
+
+    problem = _not_a_log(Path(file))
+    if problem is not None:
+        raise UsageError(f"--kb {file}: {problem.replace('log file', 'KB file').replace('--log -', 'a regular file')}")
+
+
+def _load_kb(extra: list[str]) -> KnowledgeBase:
+    """The knowledge base with the user's files; each bad user line is one warning on stderr."""
+    import sys
+
+    from dumpscope.core.knowledge import load_kb
+
+    kb = load_kb(extra=extra)
     for warning in kb.warnings:
         print(f"dumpscope: warning: {plain(warning)}", file=sys.stderr)
-    if args.log is not None:
-        problems = _scan(args.log, kb)
-        _print_problems(problems, args.json, args.top)
-        return EXIT_OK if problems else EXIT_UNHEALTHY
-    if args.message is None:
-        return _interactive(kb)
-    message = args.message
+    return kb
+
+
+def _explain_log(log: str, kb: KnowledgeBase, args: argparse.Namespace) -> int:
+    problems = _scan(log, kb)
+    _print_problems(problems, args.json, args.top)
+    return _exit_code(problems)
+
+
+def _exit_code(found: list[Match] | list[Problem]) -> int:
+    """0 when something matched, 1 when nothing did (as documented)."""
+    return EXIT_OK if found else EXIT_UNHEALTHY
+
+
+def _message_text(message: str) -> str:
+    """The message argument, or stdin for ``-``; an empty message is a usage error."""
+    import sys
+
     if message == "-":
         message = sys.stdin.buffer.read().decode("utf-8", errors="replace")
     if not message.strip():
         raise UsageError("the message is empty")
-    matches = kb.lookup(message, top=args.top)
-    _print_matches(matches, args.json)
-    return EXIT_OK if matches else EXIT_UNHEALTHY
+    return message
 
 
 def _scan(log: str, kb: KnowledgeBase) -> list[Problem]:
@@ -122,45 +154,75 @@ def _print_matches(matches: list[Match], as_json: bool) -> None:
 def format_match(m: Match, rank: int, indent: str = "") -> str:
     """A match as plain text: a header line, then cause, fix, captured parts, source."""
     e = m.entry
-    code = f" {e.code}" if e.code else ""
-    flags = "".join(
-        [" UNCERTAIN" if e.uncertain else "", " generic" if e.generic else "", f" [{e.origin}]" if e.origin != "builtin" else ""]
-    )
-    lines = [f"{indent}{rank}. {m.score:5.1f}  {e.tool}{code}  ({e.stage}; matched by {m.reason}){flags}"]
     pad = indent + "   "
-    lines.append(f"{pad}cause: {e.cause}")
-    lines.append(f"{pad}fix:   {e.fix}")
-    if m.captures:
-        lines.append(f"{pad}found: " + ", ".join(f"{k}={v}" for k, v in m.captures))
-    codes = [c for c in m.codes if not c.startswith("family:")]
-    if codes:
-        lines.append(f"{pad}codes: " + ", ".join(codes))
-    if m.via:
-        lines.append(f"{pad}also seen via: " + ", ".join(m.via))
+    lines = [f"{indent}{rank}. {m.score:5.1f}  {e.tool}{_code_part(e.code)}  ({e.stage}; matched by {m.reason}){_flags(e)}"]
+    lines += [f"{pad}cause: {e.cause}", f"{pad}fix:   {e.fix}"]
+    lines += [f"{pad}{label}: {text}" for label, text in _found_parts(m) if text]
     lines.append(f"{pad}source: {e.source}")
     return "\n".join(lines)
 
 
-def _print_problems(problems: list[Problem], as_json: bool, top: int) -> None:
-    import json
+def _code_part(code: str) -> str:
+    return f" {code}" if code else ""
 
+
+_FLAGS = (("uncertain", " UNCERTAIN"), ("generic", " generic"))
+
+
+def _flags(e: Entry) -> str:
+    """`` UNCERTAIN``, `` generic`` and the origin of a user entry, as the header shows them."""
+    flags = "".join(word for name, word in _FLAGS if getattr(e, name))
+    return flags + (f" [{e.origin}]" if e.origin != "builtin" else "")
+
+
+def _found_parts(m: Match) -> list[tuple[str, str]]:
+    """The optional lines of a match: captured parts, the message's codes, other tools named."""
+    codes = [c for c in m.codes if not c.startswith("family:")]
+    return [
+        ("found", ", ".join(f"{k}={v}" for k, v in m.captures)),
+        ("codes", ", ".join(codes)),
+        ("also seen via", ", ".join(m.via)),
+    ]
+
+
+def _print_problems(problems: list[Problem], as_json: bool, top: int) -> None:
     if as_json:
-        out = [p.to_dict() for p in problems]
-        for item in out:
-            item["matches"] = item["matches"][:top]  # type: ignore[index]
-        print(json.dumps(out, indent=2, ensure_ascii=False))
+        _print_problems_json(problems, top)
         return
     if not problems:
         print("No known problem in this log.")
-        return
     for p in problems:
-        where = ", ".join(str(n) for n in p.line_numbers[:10]) + (", ..." if p.count > 10 else "")
-        times = f" x{p.count}" if p.count > 1 else ""
-        more = f"  (+{len(p.block) - 1} more lines of the same report)" if len(p.block) > 1 else ""
-        print(f"line {p.first_line_no}{times} (lines {where}): {plain(p.text[:300])}{more}")
-        for rank, m in enumerate(p.matches[: min(top, 2)], 1):
-            print(plain(format_match(m, rank, indent="    ")))
-        print()
+        _print_problem(p, top)
+
+
+def _print_problem(p: Problem, top: int) -> None:
+    """One problem of a log: where it is, how often, and its best (at most two) matches."""
+    print(f"line {p.first_line_no}{_times(p.count)} (lines {_where(p)}): {plain(p.text[:300])}{_more(p)}")
+    for rank, m in enumerate(p.matches[: min(top, 2)], 1):
+        print(plain(format_match(m, rank, indent="    ")))
+    print()
+
+
+def _print_problems_json(problems: list[Problem], top: int) -> None:
+    import json
+
+    out = [p.to_dict() for p in problems]
+    for item in out:
+        item["matches"] = item["matches"][:top]  # type: ignore[index]
+    print(json.dumps(out, indent=2, ensure_ascii=False))
+
+
+def _times(count: int) -> str:
+    return f" x{count}" if count > 1 else ""
+
+
+def _where(p: Problem) -> str:
+    """The first line numbers of a problem (``...`` when there are more)."""
+    return ", ".join(str(n) for n in p.line_numbers[:10]) + (", ..." if p.count > 10 else "")
+
+
+def _more(p: Problem) -> str:
+    return f"  (+{len(p.block) - 1} more lines of the same report)" if len(p.block) > 1 else ""
 
 
 def _interactive(kb: KnowledgeBase) -> int:
