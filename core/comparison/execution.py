@@ -4,23 +4,74 @@ The metric kernel streams a tensor in 32k-element chunks, with a little Python a
 each chunk; in threads that Python holds the GIL and two threads ran at 1.0-1.1x one.
 Here each worker is a *process* (forked, so it inherits the opened dumps and the pairing
 without pickling them): it reads its own tensors (``TensorRef.load_transient`` into its
-own scratch buffers) and sends back only the small per-row dicts.  The parent merges
-them into the frame's columns.  A row is computed by the same function whatever the
-worker count, so the frame is identical for 1, 2 or 192 workers.
+own scratch buffers) and sends back one compact :class:`TaskResult` per task: the rows
+packed by column, with the CPU seconds and page faults the task cost.  The parent merges
+a task with one slice assignment per column.  A row is computed by the same function
+whatever the worker count, so the frame is identical for 1, 2 or 192 workers.
 
 Where ``fork`` is not available (Windows, or ``DUMPSCOPE_WORKERS=threads``) the rows are
 computed by a thread pool instead: same rows, less speed-up.
+
+Contention
+----------
+* BLAS: one thread per worker (each worker owns one core; a threaded BLAS only contends).
+* Memory: each worker reads into its own reusable scratch buffers (no page fault per
+  tensor); the parent freezes its heap (``gc.freeze``) while it forks, so a worker's
+  collector never writes to the pages it shares with the parent (copy-on-write faults).
+* Results: one pickle per task (~32 MB of tensors), a few hundred bytes per row, packed by
+  column: the parent's share per row is ~4 us (unpickle + merge; it was ~14 us as one dict
+  per row), measured in ``bench/bench_workers.py``.
+
+On paper: a 192-core server
+---------------------------
+What one row costs, measured here (``bench/bench_workers.py`` prints the accounting):
+a worker reads and compares about 0.9 GB/s of tensor data per core (page cache to its
+scratch buffer, then the one-pass kernel); the parent spends ~4 us per row merging, plus
+the serial set-up (open both dumps: ~50 us per tensor header; pairing; one frame build,
+~1 us per row).
+
+* **Tasks per worker.**  A task is :data:`TASK_BYTES` (32 MB, ~35 ms of one core).  A
+  300 GB msprobe rank is ~9,400 tasks: ~49 per worker at 192 workers; the tail (the last
+  task of the slowest worker) is ~2 % of the run.  Two tasks per worker are in flight, so
+  the parent's queue never runs dry.
+* **Bytes per task.**  Out: a list of row indices (~5 B a row).  Back: ~270 B a row (33
+  numbers and 5 short strings).  At 192 x 0.9 GB/s = 173 GB/s of tensors, a 4 MB tensor
+  per row is ~43k rows/s back: ~12 MB/s through the pipes, nothing.
+* **The serial share.**  Per row the parent pays ~4 us, a worker ~4.6 ms (4 MB tensors):
+  1/1,150 of the work, while 192 cores need the serial share well under 1/192 (Amdahl:
+  s = 0.1 % gives 161x).  With *tiny* tensors (a few KB; ~100 us a row in a worker) the
+  parent's 4 us per row is 1/25 of one worker and the parent saturates at ~25 workers:
+  there the speed-up is bounded by the merge, and the next step is column arrays merged by
+  numpy slices (ns per row) and headers read by the workers, not the parent.  Opening the
+  dumps (~50 us per header, serial) is the other serial part: for 100k tensors, 5 s, so a
+  rank's headers must be read once and cached (the Parquet row index) or in parallel.
+* **Memory bandwidth.**  Each tensor byte crosses DRAM about three times (page cache
+  read, scratch write, kernel read: tensors over a few MB do not stay in cache), so 192
+  workers at 0.9 GB/s need ~520 GB/s: about the whole bandwidth of a 4-socket Kunpeng 920
+  (4 x 8 DDR4-2933 channels, ~750 GB/s peak, ~500 GB/s sustained).  Past ~150 cores the
+  run is memory-bound, not core-bound: ~150 GB/s of tensors, 500-1,500x the 0.1-0.3 GB/s
+  quoted for msprobe's compare on such a machine.  Storage is the real limit: a 300 GB
+  rank not already in the page cache reads at the disks' speed (a few GB/s per NVMe drive).
 """
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from contextlib import closing, contextmanager
+from dataclasses import dataclass, field
 
-__all__ = ["RowFn", "available_cores", "run_rows"]
+try:
+    import resource
+except ImportError:  # pragma: no cover - not on POSIX
+    resource = None  # type: ignore[assignment]
+
+__all__ = ["Ledger", "RowFn", "TaskResult", "accounting", "available_cores", "run_rows"]
 
 #: ``compute(i) -> row``: the columns of row ``i`` (never raises).
 RowFn = Callable[[int], dict[str, object]]
@@ -32,6 +83,96 @@ MIN_PARALLEL_ROWS = 16
 
 _job: RowFn | None = None
 _START = threading.Lock()
+_USAGE_WHO = getattr(resource, "RUSAGE_THREAD", getattr(resource, "RUSAGE_SELF", 0))
+
+
+@dataclass
+class TaskResult:
+    """One task's rows as a worker sends them back: packed by column, not a dict per row.
+
+    ``values[column]`` holds one value per row of ``rows``; ``absent[column]`` lists the
+    positions (in ``rows``) whose row did not set that column (an error row sets only a
+    few).  ``cpu``/``faults``: CPU seconds and minor page faults the task cost its
+    worker (process ``pid``), for the accounting in :class:`Ledger`.
+    """
+
+    rows: list[int]
+    values: dict[str, list[object]] = field(default_factory=dict)
+    absent: dict[str, list[int]] = field(default_factory=dict)
+    cpu: float = 0.0
+    faults: int = 0
+    pid: int = 0
+
+    @classmethod
+    def pack(cls, rows: list[int], dicts: list[dict[str, object]]) -> TaskResult:
+        """The rows ``dicts`` (one per index of ``rows``) packed by column."""
+        columns = dict.fromkeys(key for row in dicts for key in row)
+        values = {key: [row.get(key) for row in dicts] for key in columns}
+        absent = {key: [p for p, row in enumerate(dicts) if key not in row] for key in columns}
+        return cls(rows, values, {key: gaps for key, gaps in absent.items() if gaps})
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self) -> Iterator[tuple[int, dict[str, object]]]:
+        """``(index, row)`` pairs, each row with exactly the columns it set."""
+        for p, i in enumerate(self.rows):
+            yield i, {key: vals[p] for key, vals in self.values.items() if p not in self.absent.get(key, ())}
+
+    def merge_into(self, columns: dict[str, list[object]]) -> None:
+        """Write every row's values into ``columns`` (lists indexed by row)."""
+        start = self.rows[0] if self.rows else 0
+        contiguous = self.rows == list(range(start, start + len(self.rows)))
+        for key, vals in self.values.items():
+            if contiguous and key not in self.absent:
+                columns[key][start:start + len(vals)] = vals
+            else:
+                _scatter(columns[key], self.rows, vals, set(self.absent.get(key, ())))
+
+
+def _scatter(column: list[object], rows: list[int], vals: list[object], skip: set[int]) -> None:
+    """``column[rows[p]] = vals[p]`` for every position ``p`` not in ``skip``."""
+    for p, (i, value) in enumerate(zip(rows, vals)):
+        if p not in skip:
+            column[i] = value
+
+
+@dataclass
+class Ledger:
+    """Where a run's CPU time went, task by task: per process, the CPU seconds spent
+    computing rows and the minor page faults taken (see :func:`accounting`)."""
+
+    cpu: dict[int, float] = field(default_factory=dict)
+    faults: dict[int, int] = field(default_factory=dict)
+    tasks: int = 0
+    rows: int = 0
+
+    def add(self, result: TaskResult) -> None:
+        """Count one finished task."""
+        self.cpu[result.pid] = self.cpu.get(result.pid, 0.0) + result.cpu
+        self.faults[result.pid] = self.faults.get(result.pid, 0) + result.faults
+        self.tasks += 1
+        self.rows += len(result)
+
+    @property
+    def task_cpu(self) -> float:
+        """CPU seconds spent computing rows, every process together."""
+        return sum(self.cpu.values())
+
+
+_ledgers: list[Ledger] = []
+
+
+@contextmanager
+def accounting() -> Iterator[Ledger]:
+    """Count every task finished while the block runs (e.g. one ``compare``), for a
+    benchmark's CPU-time accounting: ``with accounting() as ledger: compare(...)``."""
+    ledger = Ledger()
+    _ledgers.append(ledger)
+    try:
+        yield ledger
+    finally:
+        _ledgers.remove(ledger)
 
 
 def available_cores() -> int:
@@ -59,49 +200,75 @@ def tasks(todo: Sequence[int], sizes: Sequence[int], rows: int) -> list[list[int
 
 
 def run_rows(compute: RowFn, todo: Sequence[int], sizes: Sequence[int], workers: int | None,
-             batch: int = 64, scheduler: str | None = None) -> Iterator[list[tuple[int, dict[str, object]]]]:
-    """Compute every row of ``todo``; yield each finished task's ``(index, row)`` list.
+             batch: int = 64, scheduler: str | None = None) -> Iterator[TaskResult]:
+    """Compute every row of ``todo``; yield each finished task's :class:`TaskResult`.
 
     ``sizes``: each row's bytes (both sides), to balance tasks.  ``workers``: processes
     (None = every available core); ``batch``: rows per task at most.  ``scheduler``: the
     address of a Dask distributed scheduler to run the tasks on instead (the optional
-    ``dask`` extra).  Tasks finish in any order; each row is computed once.
+    ``dask`` extra).  Tasks are started in the order of ``todo`` and finish in any order;
+    each row is computed once.
     """
-    parts = tasks(todo, sizes, max(1, batch))
+    with closing(_results(compute, tasks(todo, sizes, max(1, batch)), len(todo), workers, scheduler)) as results:
+        for result in results:  # a caller that stops iterating closes the pool at once
+            for ledger in _ledgers:
+                ledger.add(result)
+            yield result
+
+
+def _results(compute: RowFn, parts: list[list[int]], rows: int, workers: int | None,
+             scheduler: str | None) -> Iterator[TaskResult]:
+    """The tasks' results from where they run: Dask, this process, or a pool."""
     if scheduler is not None:
-        yield from _dask_rows(compute, parts, scheduler)
-        return
-    count = min(workers or available_cores(), max(1, len(todo) // MIN_PARALLEL_ROWS))
+        return _dask_rows(compute, parts, scheduler)
+    count = min(workers or available_cores(), max(1, rows // MIN_PARALLEL_ROWS))
     if count <= 1:
-        for part in parts:
-            yield [(i, compute(i)) for i in part]
-        return
+        return _in_process(compute, parts)
+    return _pooled(compute, parts, count)
+
+
+def _in_process(compute: RowFn, parts: list[list[int]]) -> Iterator[TaskResult]:
+    for part in parts:
+        yield _run_part(compute, part)
+
+
+def _pooled(compute: RowFn, parts: list[list[int]], count: int) -> Iterator[TaskResult]:
     with _pool(compute, count) as pool:
         yield from _drain(pool, compute, parts, count)
 
 
-def _drain(pool: Executor, compute: RowFn, parts: list[list[int]], count: int) -> Iterator[list[tuple[int, dict[str, object]]]]:
+def _drain(pool: Executor, compute: RowFn, parts: list[list[int]], count: int) -> Iterator[TaskResult]:
     """Keep about two tasks per worker in flight (a cancelled run stops soon); yield as they finish."""
     queue = iter(parts)
-    running: set[Future[list[tuple[int, dict[str, object]]]]] = set()
-    forked = isinstance(pool, ProcessPoolExecutor)
+    running: set[Future[TaskResult]] = set()
+    submit = _submitter(pool, compute)
     try:
-        while True:
-            for part in queue:
-                running.add(pool.submit(_run_task, part) if forked else pool.submit(_run_part, compute, part))
-                if len(running) >= 2 * count:
-                    break
-            if not running:
-                return
+        while _top_up(running, queue, submit, 2 * count):
             done, running = wait(running, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield future.result()
+            yield from (future.result() for future in done)
     finally:
         for future in running:
             future.cancel()
 
 
-def _dask_rows(compute: RowFn, parts: list[list[int]], scheduler: str) -> Iterator[list[tuple[int, dict[str, object]]]]:
+def _submitter(pool: Executor, compute: RowFn) -> Callable[[list[int]], Future[TaskResult]]:
+    """How a task goes to ``pool``: forked workers already hold ``compute``; threads get it."""
+    if isinstance(pool, ProcessPoolExecutor):
+        return lambda part: pool.submit(_run_task, part)
+    return lambda part: pool.submit(_run_part, compute, part)
+
+
+def _top_up(running: set[Future[TaskResult]], queue: Iterator[list[int]],
+            submit: Callable[[list[int]], Future[TaskResult]], limit: int) -> bool:
+    """Submit tasks from ``queue`` until ``limit`` are in flight; whether any are."""
+    for part in queue:
+        running.add(submit(part))
+        if len(running) >= limit:
+            break
+    return bool(running)
+
+
+def _dask_rows(compute: RowFn, parts: list[list[int]], scheduler: str) -> Iterator[TaskResult]:
     """The same tasks on Dask workers: the row function (the pairing and the readers, not
     the data) is sent once; each worker reads its own tensors, so the dump's paths must be
     readable where the workers run (workers next to the data)."""
@@ -123,12 +290,16 @@ def _pool(compute: RowFn, count: int) -> Executor:
     global _job
     with _START:  # two comparisons started at once: each pool forks with its own row function
         _job = compute
-        pool = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("fork"), initializer=_one_blas_thread)
-        pool.submit(_run_task, []).result()  # the workers fork here, while ``_job`` is ours
+        pool = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("fork"), initializer=_worker_start)
+        gc.freeze()  # the children inherit a frozen heap: their collector leaves the shared pages alone
+        try:
+            pool.submit(_run_task, []).result()  # the workers fork here, while ``_job`` is ours
+        finally:
+            gc.unfreeze()
         return pool
 
 
-def _one_blas_thread() -> None:
+def _worker_start() -> None:
     """Each worker owns one core: a threaded BLAS inside it would only contend."""
     try:
         from threadpoolctl import threadpool_limits
@@ -137,12 +308,24 @@ def _one_blas_thread() -> None:
     threadpool_limits(limits=1)
 
 
-def _run_part(compute: RowFn, part: list[int]) -> list[tuple[int, dict[str, object]]]:
-    """The rows of ``part`` (in a thread of this process)."""
-    return [(i, compute(i)) for i in part]
+def _usage() -> tuple[float, int]:
+    """CPU seconds and minor page faults of the calling thread so far."""
+    if resource is None:  # pragma: no cover - not on POSIX
+        return time.thread_time(), 0
+    used = resource.getrusage(_USAGE_WHO)
+    return used.ru_utime + used.ru_stime, used.ru_minflt
 
 
-def _run_task(part: list[int]) -> list[tuple[int, dict[str, object]]]:
+def _run_part(compute: RowFn, part: list[int]) -> TaskResult:
+    """The rows of ``part``, packed, with what they cost (in this process or a thread of it)."""
+    cpu, faults = _usage()
+    result = TaskResult.pack(part, [compute(i) for i in part])
+    cpu_after, faults_after = _usage()
+    result.cpu, result.faults, result.pid = cpu_after - cpu, faults_after - faults, os.getpid()
+    return result
+
+
+def _run_task(part: list[int]) -> TaskResult:
     """A forked worker's task: the rows of ``part``."""
     assert _job is not None, "the row function is set before the workers fork"
     return _run_part(_job, part)

@@ -249,10 +249,8 @@ def _fill(pairs: list[Pair], th: Thresholds, columns: dict[str, list[object]],
     meter.total, meter.started = sum(sizes.values()), time.monotonic()
     with _single_threaded_blas():
         for part in run_rows(context.compute(pairs, th, columns), rest, list(sizes.values()), where[0], batch, where[1]):
-            for i, row in part:
-                for key, value in row.items():
-                    columns[key][i] = value
-            meter.done += sum(sizes[i] for i, _row in part)
+            part.merge_into(columns)  # one slice per column (see execution.TaskResult)
+            meter.done += sum(sizes[i] for i in part.rows)
             done += len(part)
             yield done
     if cache is not None and len(hits) < len(todo):
