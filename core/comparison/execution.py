@@ -62,9 +62,12 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
-from contextlib import closing, contextmanager
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
+from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass, field
+from itertools import islice
+from multiprocessing.connection import Connection
+from multiprocessing.connection import wait as connection_wait
 
 try:
     import resource
@@ -80,6 +83,8 @@ RowFn = Callable[[int], dict[str, object]]
 TASK_BYTES = 32 << 20
 #: Below this many rows a pool costs more than it saves (fork + start-up ~20 ms).
 MIN_PARALLEL_ROWS = 16
+#: The smallest task at the end of a guided run (see :func:`tasks`): ~2 ms of one core.
+MIN_TASK_BYTES = 2 << 20
 
 _job: RowFn | None = None
 _START = threading.Lock()
@@ -146,6 +151,8 @@ class Ledger:
     faults: dict[int, int] = field(default_factory=dict)
     tasks: int = 0
     rows: int = 0
+    longest: float = 0.0
+    """CPU seconds of the costliest task (the tail a balanced run may wait for)."""
 
     def add(self, result: TaskResult) -> None:
         """Count one finished task."""
@@ -153,6 +160,7 @@ class Ledger:
         self.faults[result.pid] = self.faults.get(result.pid, 0) + result.faults
         self.tasks += 1
         self.rows += len(result)
+        self.longest = max(self.longest, result.cpu)
 
     @property
     def task_cpu(self) -> float:
@@ -183,20 +191,32 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
-def tasks(todo: Sequence[int], sizes: Sequence[int], rows: int) -> list[list[int]]:
-    """Cut the row indices into tasks of about :data:`TASK_BYTES` and at most ``rows`` rows."""
+def tasks(todo: Sequence[int], sizes: Sequence[int], rows: int, workers: int = 1) -> list[list[int]]:
+    """Cut the row indices into tasks of about :data:`TASK_BYTES` and at most ``rows`` rows.
+
+    For several ``workers`` the budget shrinks as the work runs out (guided scheduling):
+    a task is at most ``1 / (2 * workers)`` of the bytes left, down to
+    :data:`MIN_TASK_BYTES`, so the workers finish within one small task of each other.
+    """
     out: list[list[int]] = []
     part: list[int] = []
-    weight = 0
+    weight, left = 0, sum(sizes)
     for i, size in zip(todo, sizes):
         part.append(i)
         weight += size
-        if weight >= TASK_BYTES or len(part) >= rows:
+        if weight >= _budget(left, workers) or len(part) >= rows:
             out.append(part)
-            part, weight = [], 0
+            part, weight, left = [], 0, left - weight
     if part:
         out.append(part)
     return out
+
+
+def _budget(left: int, workers: int) -> int:
+    """The bytes of the next task when ``left`` bytes remain for ``workers`` workers."""
+    if workers <= 1:
+        return TASK_BYTES
+    return min(TASK_BYTES, max(MIN_TASK_BYTES, left // (2 * workers)))
 
 
 def run_rows(compute: RowFn, todo: Sequence[int], sizes: Sequence[int], workers: int | None,
@@ -209,19 +229,19 @@ def run_rows(compute: RowFn, todo: Sequence[int], sizes: Sequence[int], workers:
     ``dask`` extra).  Tasks are started in the order of ``todo`` and finish in any order;
     each row is computed once.
     """
-    with closing(_results(compute, tasks(todo, sizes, max(1, batch)), len(todo), workers, scheduler)) as results:
+    count = min(workers or available_cores(), max(1, len(todo) // MIN_PARALLEL_ROWS))
+    parts = tasks(todo, sizes, max(1, batch), count if scheduler is None else 1)
+    with closing(_results(compute, parts, count, scheduler)) as results:
         for result in results:  # a caller that stops iterating closes the pool at once
             for ledger in _ledgers:
                 ledger.add(result)
             yield result
 
 
-def _results(compute: RowFn, parts: list[list[int]], rows: int, workers: int | None,
-             scheduler: str | None) -> Iterator[TaskResult]:
-    """The tasks' results from where they run: Dask, this process, or a pool."""
+def _results(compute: RowFn, parts: list[list[int]], count: int, scheduler: str | None) -> Iterator[TaskResult]:
+    """The tasks' results from where they run: Dask, this process, or ``count`` workers."""
     if scheduler is not None:
         return _dask_rows(compute, parts, scheduler)
-    count = min(workers or available_cores(), max(1, rows // MIN_PARALLEL_ROWS))
     if count <= 1:
         return _in_process(compute, parts)
     return _pooled(compute, parts, count)
@@ -233,29 +253,29 @@ def _in_process(compute: RowFn, parts: list[list[int]]) -> Iterator[TaskResult]:
 
 
 def _pooled(compute: RowFn, parts: list[list[int]], count: int) -> Iterator[TaskResult]:
-    with _pool(compute, count) as pool:
-        yield from _drain(pool, compute, parts, count)
+    """The tasks on ``count`` forked workers (a thread pool where fork is unavailable)."""
+    if os.environ.get("DUMPSCOPE_WORKERS") == "threads" or "fork" not in multiprocessing.get_all_start_methods():
+        with ThreadPoolExecutor(count) as pool:
+            yield from _drain(pool, compute, parts, count)
+        return
+    workers = _Forked(compute, count)
+    try:
+        yield from workers.run(parts)
+    finally:
+        workers.close()
 
 
 def _drain(pool: Executor, compute: RowFn, parts: list[list[int]], count: int) -> Iterator[TaskResult]:
-    """Keep about two tasks per worker in flight (a cancelled run stops soon); yield as they finish."""
+    """Keep about two tasks per thread in flight (a cancelled run stops soon); yield as they finish."""
     queue = iter(parts)
     running: set[Future[TaskResult]] = set()
-    submit = _submitter(pool, compute)
     try:
-        while _top_up(running, queue, submit, 2 * count):
+        while _top_up(running, queue, lambda part: pool.submit(_run_part, compute, part), 2 * count):
             done, running = wait(running, return_when=FIRST_COMPLETED)
             yield from (future.result() for future in done)
     finally:
         for future in running:
             future.cancel()
-
-
-def _submitter(pool: Executor, compute: RowFn) -> Callable[[list[int]], Future[TaskResult]]:
-    """How a task goes to ``pool``: forked workers already hold ``compute``; threads get it."""
-    if isinstance(pool, ProcessPoolExecutor):
-        return lambda part: pool.submit(_run_task, part)
-    return lambda part: pool.submit(_run_part, compute, part)
 
 
 def _top_up(running: set[Future[TaskResult]], queue: Iterator[list[int]],
@@ -266,6 +286,80 @@ def _top_up(running: set[Future[TaskResult]], queue: Iterator[list[int]],
         if len(running) >= limit:
             break
     return bool(running)
+
+
+class _Forked:
+    """``count`` forked worker processes, each fed through its own pipe by the caller's
+    thread: no helper threads.  (``ProcessPoolExecutor``'s manager and feeder threads cost
+    the parent ~40 ms of CPU per GB at two workers: serial time, which Amdahl punishes.)
+    Each worker has at most two tasks queued, so a cancelled run stops within a task."""
+
+    def __init__(self, compute: RowFn, count: int) -> None:
+        global _job
+        context = multiprocessing.get_context("fork")
+        self.links: list[tuple[Connection, multiprocessing.process.BaseProcess]] = []
+        with _START:  # two comparisons started at once: each forks with its own row function
+            _job = compute
+            gc.freeze()  # the children inherit a frozen heap: their collector leaves the shared pages alone
+            try:
+                for _ in range(count):
+                    self.links.append(self._start(context))
+            finally:
+                gc.unfreeze()
+
+    def _start(self, context: multiprocessing.context.BaseContext) -> tuple[Connection, multiprocessing.process.BaseProcess]:
+        ours, theirs = context.Pipe()  # type: ignore[attr-defined]
+        inherited = [conn for conn, _worker in self.links] + [ours]
+        worker = context.Process(target=_serve, args=(theirs, inherited), daemon=True)  # type: ignore[attr-defined]
+        worker.start()
+        theirs.close()
+        return ours, worker
+
+    def run(self, parts: list[list[int]]) -> Iterator[TaskResult]:
+        """Every task's result, as the workers finish them."""
+        queue = iter(parts)
+        queued = {conn: _send(conn, queue, 2) for conn, _worker in self.links}
+        while any(queued.values()):
+            for conn in connection_wait([c for c, n in queued.items() if n]):
+                yield _receive(conn)
+                queued[conn] += _send(conn, queue, 1) - 1  # type: ignore[index]
+
+    def close(self) -> None:
+        """Stop every worker: at once if it is still busy (a cancelled run)."""
+        for conn, worker in self.links:
+            with suppress(OSError):
+                conn.send(None)
+            conn.close()
+            worker.join(timeout=0.5)
+            if worker.is_alive():
+                worker.terminate()
+                worker.join()
+
+
+def _send(conn: Connection, queue: Iterator[list[int]], most: int) -> int:
+    """Send up to ``most`` tasks from ``queue`` to a worker; how many were sent."""
+    sent = 0
+    for part in islice(queue, most):
+        conn.send(part)
+        sent += 1
+    return sent
+
+
+def _receive(conn: Connection) -> TaskResult:
+    """A worker's next result; a worker that died is an error, never a silent gap."""
+    try:
+        return conn.recv()  # type: ignore[no-any-return]
+    except (EOFError, OSError):
+        raise RuntimeError("a worker process died while comparing (out of memory, or killed)") from None
+
+
+def _serve(conn: Connection, inherited: list[Connection]) -> None:
+    """A forked worker: compute each task it is sent with the inherited row function."""
+    for other in inherited:  # the parent's ends: only the parent may hold them open
+        other.close()
+    _worker_start()
+    while (part := conn.recv()) is not None:
+        conn.send(_run_part(_job, part))  # type: ignore[arg-type]
 
 
 def _dask_rows(compute: RowFn, parts: list[list[int]], scheduler: str) -> Iterator[TaskResult]:
@@ -283,22 +377,6 @@ def _dask_rows(compute: RowFn, parts: list[list[int]], scheduler: str) -> Iterat
             yield future.result()
 
 
-def _pool(compute: RowFn, count: int) -> Executor:
-    """Forked processes that inherit ``compute`` (threads where fork is unavailable)."""
-    if os.environ.get("DUMPSCOPE_WORKERS") == "threads" or "fork" not in multiprocessing.get_all_start_methods():
-        return ThreadPoolExecutor(count)
-    global _job
-    with _START:  # two comparisons started at once: each pool forks with its own row function
-        _job = compute
-        pool = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("fork"), initializer=_worker_start)
-        gc.freeze()  # the children inherit a frozen heap: their collector leaves the shared pages alone
-        try:
-            pool.submit(_run_task, []).result()  # the workers fork here, while ``_job`` is ours
-        finally:
-            gc.unfreeze()
-        return pool
-
-
 def _worker_start() -> None:
     """Each worker owns one core: a threaded BLAS inside it would only contend."""
     try:
@@ -309,11 +387,10 @@ def _worker_start() -> None:
 
 
 def _usage() -> tuple[float, int]:
-    """CPU seconds and minor page faults of the calling thread so far."""
-    if resource is None:  # pragma: no cover - not on POSIX
-        return time.thread_time(), 0
-    used = resource.getrusage(_USAGE_WHO)
-    return used.ru_utime + used.ru_stime, used.ru_minflt
+    """CPU seconds (the thread's precise clock: getrusage's split is tick-sampled) and
+    minor page faults of the calling thread so far."""
+    faults = resource.getrusage(_USAGE_WHO).ru_minflt if resource is not None else 0
+    return time.thread_time(), faults
 
 
 def _run_part(compute: RowFn, part: list[int]) -> TaskResult:
@@ -323,9 +400,3 @@ def _run_part(compute: RowFn, part: list[int]) -> TaskResult:
     cpu_after, faults_after = _usage()
     result.cpu, result.faults, result.pid = cpu_after - cpu, faults_after - faults, os.getpid()
     return result
-
-
-def _run_task(part: list[int]) -> TaskResult:
-    """A forked worker's task: the rows of ``part``."""
-    assert _job is not None, "the row function is set before the workers fork"
-    return _run_part(_job, part)
