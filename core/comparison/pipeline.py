@@ -127,13 +127,15 @@ def compare_stream(
     cache: bool = False,
     scheduler: str | None = None,
     progress_bytes: ProgressCallback | None = None,
+    first: Callable[[Comparison], Sequence[int] | None] = lambda _base: None,
 ) -> Iterator[Progress]:
     """Yield the comparison as it fills in.
 
     Every yielded frame has all rows in their final order; rows not computed yet have
     health ``pending``.  A new frame is yielded at most every ``interval`` seconds and
     always at the end (only at the end with ``final_only``); ``progress(done, total)``
-    is called after every batch.  Stop iterating to cancel.
+    is called after every batch.  Stop iterating to cancel.  ``first(comparison)``: the
+    rows to compute first, in order (triage, see :mod:`.triage`; the frame is the same).
     """
     th = thresholds if isinstance(thresholds, Thresholds) else Thresholds.from_preset(preset, thresholds or ())
     base = _prepare(golden, target, model, graph, th)
@@ -153,7 +155,8 @@ def compare_stream(
     specs = shape_specs(base.golden, base.target, base.model_facts)  # type: ignore[arg-type]
     rows = RowCache.open(base.golden, base.target, th.rtol, th.atol) if cache else None  # type: ignore[arg-type]
     for done in _fill(pairs, th, columns, (workers, scheduler), batch, rows, meter,
-                      _RowContext(specs, _declares_layouts(base.target))):  # type: ignore[arg-type]
+                      _RowContext(specs, _declares_layouts(base.target)),  # type: ignore[arg-type]
+                      first(base)):
         if progress is not None:  # cheap, every batch (snapshots cost a frame build)
             progress(done, total)
         if progress_bytes is not None:
@@ -230,7 +233,8 @@ class _RowContext:
 
 def _fill(pairs: list[Pair], th: Thresholds, columns: dict[str, list[object]],
           where: tuple[int | None, str | None], batch: int, cache: RowCache | None = None,
-          meter: Throughput | None = None, context: _RowContext | None = None) -> Iterator[int]:
+          meter: Throughput | None = None, context: _RowContext | None = None,
+          first: Sequence[int] | None = None) -> Iterator[int]:
     """Compute every matched pair into ``columns`` (each worker owns whole tensors, see
     :mod:`.execution`); yield the rows done after each finished task.  Rows found in
     ``cache`` (same files, same run, same context) are filled from it first and not read
@@ -244,6 +248,9 @@ def _fill(pairs: list[Pair], th: Thresholds, columns: dict[str, list[object]],
     if hits:
         yield done
     rest = [i for i in todo if i not in hits]
+    if first is not None:  # triage: these rows start first (the order of work, not of the frame)
+        rank = {i: k for k, i in enumerate(first)}
+        rest.sort(key=lambda i: rank.get(i, len(rank)))
     sizes = {i: _pair_bytes(pairs[i]) for i in rest}
     meter = meter or Throughput()
     meter.total, meter.started = sum(sizes.values()), time.monotonic()
