@@ -39,7 +39,7 @@ from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.dumps import Dump
 from dumpscope.core.formats.npyfile import NpyLoader
 
-__all__ = ["BLOCK", "BLOCKS", "SUSPECT", "compare_triaged", "sample_score", "scores", "suspects_first"]
+__all__ = ["BLOCK", "BLOCKS", "SUSPECT", "compare_triaged", "sample_score", "scores", "suspects_first", "worst_first"]
 
 #: Elements per sampled block, and blocks per tensor: 4,096 elements, spread evenly.
 BLOCK = 512
@@ -131,11 +131,11 @@ def suspects_first(values: Sequence[float | None]) -> list[int]:
     first = next((i for i, v in enumerate(values) if v is not None and v > SUSPECT), None)
     region = [] if first is None else list(range(max(0, first - REGION_BEFORE), min(len(values), first + REGION_AFTER + 1)))
     chosen = set(region)
-    rest = sorted((i for i in range(len(values)) if i not in chosen), key=lambda i: _worst_first(values[i]))
+    rest = sorted((i for i in range(len(values)) if i not in chosen), key=lambda i: worst_first(values[i]))
     return region + rest
 
 
-def _worst_first(value: float | None) -> tuple[bool, float]:
+def worst_first(value: float | None) -> tuple[bool, float]:
     """Sort key: sampled rows by descending score (NaN as the worst), then the unsampled."""
     if value is None:
         return True, 0.0
