@@ -196,3 +196,15 @@ def test_accounting_counts_every_row_and_the_cpu_of_each_worker(pair: tuple[Path
     assert 1 <= len(forked.cpu) <= 2 and os.getpid() not in forked.cpu  # worker processes did the work
     assert forked.tasks == 12
     assert all(seconds > 0 for seconds in forked.cpu.values())
+
+
+def test_a_cancelled_parallel_run_stops_its_workers(pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop iterating after the first task: every worker is gone, no row is computed twice."""
+    import multiprocessing
+
+    monkeypatch.setattr(execution, "MIN_PARALLEL_ROWS", 1)
+    results = execution.run_rows(lambda i: {"i": i}, list(range(40)), [1] * 40, 2, batch=1)
+    first = next(results)
+    assert len(first) == 1
+    results.close()
+    assert not multiprocessing.active_children()

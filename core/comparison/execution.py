@@ -298,6 +298,7 @@ class _Forked:
         global _job
         context = multiprocessing.get_context("fork")
         self.links: list[tuple[Connection, multiprocessing.process.BaseProcess]] = []
+        self.finished = False
         with _START:  # two comparisons started at once: each forks with its own row function
             _job = compute
             gc.freeze()  # the children inherit a frozen heap: their collector leaves the shared pages alone
@@ -323,14 +324,15 @@ class _Forked:
             for conn in connection_wait([c for c, n in queued.items() if n]):
                 yield _receive(conn)
                 queued[conn] += _send(conn, queue, 1) - 1  # type: ignore[index]
+        self.finished = True
 
     def close(self) -> None:
-        """Stop every worker: at once if it is still busy (a cancelled run)."""
+        """Stop every worker: at once if the run was cancelled (its tasks are not wanted)."""
         for conn, worker in self.links:
             with suppress(OSError):
                 conn.send(None)
             conn.close()
-            worker.join(timeout=0.5)
+            worker.join(timeout=5 if self.finished else 0)
             if worker.is_alive():
                 worker.terminate()
                 worker.join()
@@ -358,8 +360,11 @@ def _serve(conn: Connection, inherited: list[Connection]) -> None:
     for other in inherited:  # the parent's ends: only the parent may hold them open
         other.close()
     _worker_start()
-    while (part := conn.recv()) is not None:
-        conn.send(_run_part(_job, part))  # type: ignore[arg-type]
+    try:
+        while (part := conn.recv()) is not None:
+            conn.send(_run_part(_job, part))  # type: ignore[arg-type]
+    except (EOFError, OSError, KeyboardInterrupt):  # the parent stopped the run: leave quietly
+        return
 
 
 def _dask_rows(compute: RowFn, parts: list[list[int]], scheduler: str) -> Iterator[TaskResult]:
