@@ -1,6 +1,7 @@
 """Benchmark the parallel compare: 1 vs N worker processes on the same pair, same run.
 
     python bench/bench_workers.py [--quick] [--workers 1,2] [--repeat 3] [--keep DIR]
+                                  [--layers N --elems M]   (e.g. 5000 x 2000: many small tensors)
 
 Generates a ~1 GB float32-vs-float16 pair (240 layers x 700k elements; ``--quick``: 64)
 and times ``compare(..., workers=n)`` in this process (imports and page cache warm),
@@ -157,9 +158,12 @@ def main() -> None:
     ap.add_argument("--workers", default="1,2")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--keep", metavar="DIR")
+    ap.add_argument("--layers", type=int, help="tensors per side (default 240, --quick 64)")
+    ap.add_argument("--elems", type=int, default=700_000, help="elements per tensor")
     args = ap.parse_args()
     base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="dumpscope-workers-"))
-    size = make_pair(base, 64 if args.quick else 240, 700_000) if not (base / "golden").exists() else \
+    layers = args.layers or (64 if args.quick else 240)
+    size = make_pair(base, layers, args.elems) if not (base / "golden").exists() else \
         sum(f.stat().st_size for f in base.rglob("*.npy"))
     counts = [int(w) for w in args.workers.split(",")]
     figures = report(*best_runs(base / "golden", base / "target", counts, args.repeat), size)
