@@ -20,7 +20,8 @@ whole table, first.  This module orders the work, never the result:
 
 Sampling reads a few KB per tensor where the full compare reads all of it; for dumps of
 tiny tensors (under :data:`MIN_BYTES` a pair) there is nothing to gain and those rows are
-not sampled.  The samples are read by the same workers as the rows (every core).
+not sampled.  Many samples (:data:`PARALLEL_SAMPLES`) are read by the same workers as the
+rows (every core); fewer are read here, faster than starting the workers.
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ SUSPECT = 0.05
 REGION_BEFORE, REGION_AFTER = 2, 16
 #: Pairs smaller than this (both sides) are not sampled: their full compare costs as little.
 MIN_BYTES = 256 << 10
+#: Fewer pairs to sample than this are sampled in this process (~0.3 ms a pair): starting
+#: worker processes would cost more than it saves.
+PARALLEL_SAMPLES = 4096
 
 
 def sample_score(p: Pair) -> float | None:
@@ -112,6 +116,7 @@ def scores(pairs: Sequence[Pair], workers: int | None = None) -> list[float | No
     """Every pair's :func:`sample_score` (None: not sampled), read on every core."""
     todo = [i for i, p in enumerate(pairs) if _worth_sampling(p)]
     out: list[float | None] = [None] * len(pairs)
+    workers = workers if len(todo) >= PARALLEL_SAMPLES else 1
     for task in run_rows(lambda i: {"score": sample_score(pairs[i])}, todo, [BLOCK * BLOCKS] * len(todo), workers):
         for i, row in task:
             out[i] = row["score"]  # type: ignore[assignment]
