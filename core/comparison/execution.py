@@ -3,7 +3,8 @@
 The metric kernel streams a tensor in 32k-element chunks, with a little Python around
 each chunk; in threads that Python holds the GIL and two threads ran at 1.0-1.1x one.
 Here each worker is a *process* (forked, so it inherits the opened dumps and the pairing
-without pickling them): it reads its own tensors (``TensorRef.load_transient`` into its
+without pickling them), fed through its own pipe by the caller's thread (no helper
+threads in the parent): it reads its own tensors (``TensorRef.load_transient`` into its
 own scratch buffers) and sends back one compact :class:`TaskResult` per task: the rows
 packed by column, with the CPU seconds and page faults the task cost.  The parent merges
 a task with one slice assignment per column.  A row is computed by the same function
@@ -18,40 +19,44 @@ Contention
 * Memory: each worker reads into its own reusable scratch buffers (no page fault per
   tensor); the parent freezes its heap (``gc.freeze``) while it forks, so a worker's
   collector never writes to the pages it shares with the parent (copy-on-write faults).
-* Results: one pickle per task (~32 MB of tensors), a few hundred bytes per row, packed by
-  column: the parent's share per row is ~4 us (unpickle + merge; it was ~14 us as one dict
-  per row), measured in ``bench/bench_workers.py``.
+* Results: one pickle per task, ~270 bytes per row, packed by column: the parent's share
+  per row is ~4 us (unpickle 2 + merge 1.5; it was ~14 us as one dict per row).
+* Balance: task sizes shrink as the work runs out (:func:`tasks`, guided scheduling), so
+  the workers finish within one small task of each other.
 
 On paper: a 192-core server
 ---------------------------
-What one row costs, measured here (``bench/bench_workers.py`` prints the accounting):
-a worker reads and compares about 0.9 GB/s of tensor data per core (page cache to its
-scratch buffer, then the one-pass kernel); the parent spends ~4 us per row merging, plus
-the serial set-up (open both dumps: ~50 us per tensor header; pairing; one frame build,
-~1 us per row).
+Measured here (``bench/bench_workers.py`` prints the CPU accounting): a worker reads and
+compares ~0.9 GB/s of tensor data per core (page cache to its scratch buffer, then the
+one-pass kernel).  The parent's serial work is ~125 us *per row* whatever the tensor size
+(both headers opened, pairing, the row's identity columns, frame build and judging) plus
+~4 us per row merged, and ~20 ms per run to fork two workers.  On the 1 GB bench (240
+rows of 4.2 MB) that is a serial share of 3-5 %: Amdahl allows 1.91-1.94x on 2 cores.
 
-* **Tasks per worker.**  A task is :data:`TASK_BYTES` (32 MB, ~35 ms of one core).  A
-  300 GB msprobe rank is ~9,400 tasks: ~49 per worker at 192 workers; the tail (the last
-  task of the slowest worker) is ~2 % of the run.  Two tasks per worker are in flight, so
-  the parent's queue never runs dry.
-* **Bytes per task.**  Out: a list of row indices (~5 B a row).  Back: ~270 B a row (33
-  numbers and 5 short strings).  At 192 x 0.9 GB/s = 173 GB/s of tensors, a 4 MB tensor
-  per row is ~43k rows/s back: ~12 MB/s through the pipes, nothing.
-* **The serial share.**  Per row the parent pays ~4 us, a worker ~4.6 ms (4 MB tensors):
-  1/1,150 of the work, while 192 cores need the serial share well under 1/192 (Amdahl:
-  s = 0.1 % gives 161x).  With *tiny* tensors (a few KB; ~100 us a row in a worker) the
-  parent's 4 us per row is 1/25 of one worker and the parent saturates at ~25 workers:
-  there the speed-up is bounded by the merge, and the next step is column arrays merged by
-  numpy slices (ns per row) and headers read by the workers, not the parent.  Opening the
-  dumps (~50 us per header, serial) is the other serial part: for 100k tensors, 5 s, so a
-  rank's headers must be read once and cached (the Parquet row index) or in parallel.
+* **Tasks per worker.**  A task is at most :data:`TASK_BYTES` (32 MB, ~35 ms of one core),
+  shrinking to :data:`MIN_TASK_BYTES` at the end.  A 300 GB msprobe rank is ~9,400 tasks:
+  ~49 per worker at 192 workers; the tail is one 2 MB task (~2 ms).  Two tasks per worker
+  are in flight, so a worker never waits for the parent.
+* **Bytes per task.**  Out: the row indices (~5 B a row).  Back: ~270 B a row (33
+  numbers and 5 short strings).  At 192 x 0.9 GB/s = 173 GB/s of 4 MB tensors that is
+  ~43k rows/s: ~12 MB/s through the pipes and 0.17 s of merging per second, fine.
+* **The serial share.**  Per 4 MB row the parent pays ~130 us, a worker ~4.6 ms: 2.7 %.
+  That caps one comparison at 1 / (0.027 + 0.973 / 192) = 31x on 192 cores, not 192x:
+  a 300 GB rank of 4 MB tensors (75k rows) is ~10 s of parent against 1.8 s of workers.
+  To scale, the per-row set-up must leave the parent: read the headers in the workers (or
+  from the Parquet row index) so that only the ~4 us merge stays serial (s = 0.09 %:
+  ~165x).  Today the practical route is rank parallelism: msprobe's ranks are independent
+  comparisons (``compare_msprobe(workers=...)``), each with its own parent, so 8 ranks
+  x 24 workers give 8 x 1 / (0.027 + 0.973 / 24) = ~118x.
 * **Memory bandwidth.**  Each tensor byte crosses DRAM about three times (page cache
   read, scratch write, kernel read: tensors over a few MB do not stay in cache), so 192
-  workers at 0.9 GB/s need ~520 GB/s: about the whole bandwidth of a 4-socket Kunpeng 920
-  (4 x 8 DDR4-2933 channels, ~750 GB/s peak, ~500 GB/s sustained).  Past ~150 cores the
-  run is memory-bound, not core-bound: ~150 GB/s of tensors, 500-1,500x the 0.1-0.3 GB/s
-  quoted for msprobe's compare on such a machine.  Storage is the real limit: a 300 GB
-  rank not already in the page cache reads at the disks' speed (a few GB/s per NVMe drive).
+  workers at 0.9 GB/s need ~520 GB/s: about all of a 4-socket Kunpeng 920 (4 x 8
+  DDR4-2933 channels, ~750 GB/s peak, ~500 GB/s sustained).  Past ~150 cores the run is
+  memory-bound: ~150 GB/s of tensors, still 500-1,500x the 0.1-0.3 GB/s quoted for
+  msprobe's compare on such a machine.  On the 2-core box here, two workers already cost
+  1.1-1.2x the CPU of one for the same rows (``work x`` in the bench: shared cache and
+  memory bandwidth).  Storage is the real limit: a 300 GB rank not in the page cache
+  reads at the disks' speed (a few GB/s per NVMe drive).
 """
 
 from __future__ import annotations
