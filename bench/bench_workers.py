@@ -13,13 +13,15 @@ spent on its tasks, the parent's *serial* CPU (opening, pairing, merging, frame 
 everything that is not a task) and the workers' overhead (fork, start-up, pickling).
 From those the bench prints the speed-up the CPU accounting predicts for N idle cores,
 
-    predicted(N) = (serial_1 + work_1) / (serial_N + (work_N + overhead_N) / N + longest_task_N * (1 - 1/N))
+    predicted(N) = (serial_1 + work_1) / (serial_N + (work_N + overhead_N) / N + last_task_N * (1 - 1/N))
 
-(the tasks are handed out one by one, so idle cores share the work evenly but for at most
-one task at the end) 
+(the tasks are handed out one by one and shrink towards the end, so idle cores share the
+work evenly but for about one of the last, small tasks) 
 next to the wall-clock one, and Amdahl's bound from the serial share of the 1-worker run.
 The wall columns come from each count's fastest run, the CPU columns from its run with
 the lowest CPU-accounted time (the least disturbed by other processes' cache traffic).
+``code x`` is the prediction had the rows cost the same CPU as in the 1-worker run: what
+the code's own costs (serial share, worker overhead, tail) allow, apart from the machine.
 ``work x`` is the task CPU over the 1-worker run's: above 1, the same rows cost more CPU
 when run side by side (shared cache and memory bandwidth; on a VM, perhaps hyper-threads
 of one physical core).  ``got`` is the CPU the run received over what N busy cores give in its wall time: well
@@ -71,8 +73,8 @@ class Run:
     """Per process: CPU spent computing rows (the ledger)."""
     faults: int
     """Minor page faults taken inside tasks (every process)."""
-    longest: float
-    """CPU seconds of the costliest task."""
+    last: float
+    """CPU seconds of the task that finished last (the tail)."""
 
     @property
     def work(self) -> float:
@@ -91,8 +93,12 @@ class Run:
     @property
     def critical(self) -> float:
         """Wall seconds this run would take with one idle core per worker (and one for the parent)."""
-        spread = (self.work + self.overhead) / self.workers
-        return self.serial + spread + self.longest * (1 - 1 / self.workers)
+        return self.critical_with(self.work)
+
+    def critical_with(self, work: float) -> float:
+        """:attr:`critical` had the rows cost ``work`` CPU seconds (e.g. the 1-worker run's)."""
+        spread = (work + self.overhead) / self.workers
+        return self.serial + spread + self.last * (1 - 1 / self.workers)
 
     @property
     def got(self) -> float:
@@ -116,7 +122,7 @@ def timed(golden: Path, target: Path, workers: int) -> Run:
     wall = time.perf_counter() - start
     assert frame.height and not (frame["health"] == "pending").any()
     return Run(workers, wall, _usage(resource.RUSAGE_SELF)[0] - own, _usage(resource.RUSAGE_CHILDREN)[0] - kids,
-               dict(ledger.cpu), sum(ledger.faults.values()), ledger.longest)
+               dict(ledger.cpu), sum(ledger.faults.values()), ledger.last)
 
 
 def best_runs(golden: Path, target: Path, counts: list[int], repeat: int) -> tuple[dict[int, Run], dict[int, Run]]:
@@ -140,12 +146,13 @@ def report(best: dict[int, Run], lean: dict[int, Run], size: int) -> dict[str, o
           f"load average {os.getloadavg()[0]:.1f}")
     print(f"serial share (1 worker, CPU): {share:.1%} = {first.serial:.3f} s of {first.serial + first.work:.3f} s")
     print(f"{'workers':>7} {'wall s':>7} {'GB/s':>6} {'wall x':>7} {'CPU x':>6} {'Amdahl':>6} {'got':>5} "
-          f"{'serial s':>8} {'overhead':>8} {'work x':>6} {'faults/GB':>9}  task CPU per worker")
+          f"{'code x':>6} {'serial s':>8} {'overhead':>8} {'work x':>6} {'faults/GB':>9}  task CPU per worker")
     for n, run in sorted(best.items()):
         amdahl, cpu = 1 / (share + (1 - share) / n), lean[n]
         per = " ".join(f"{v:.2f}" for _pid, v in sorted(cpu.task_cpu.items()))
         print(f"{n:7d} {run.wall:7.2f} {size / 1e9 / run.wall:6.2f} {one.wall / run.wall:6.2f}x "
-              f"{first.critical / cpu.critical:5.2f}x {amdahl:5.2f}x {run.got:5.2f} {cpu.serial:8.3f} "
+              f"{first.critical / cpu.critical:5.2f}x {amdahl:5.2f}x {run.got:5.2f} "
+              f"{first.critical / cpu.critical_with(first.work):5.2f}x {cpu.serial:8.3f} "
               f"{cpu.overhead:8.3f} {cpu.work / first.work:6.2f} {cpu.faults / (size / 1e9):9.0f}  {per}")
     return {"bytes": size, "serial_share": share,
             "runs": {n: asdict(r) | {"wall_x": one.wall / r.wall} for n, r in best.items()},

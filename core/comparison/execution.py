@@ -157,7 +157,10 @@ class Ledger:
     tasks: int = 0
     rows: int = 0
     longest: float = 0.0
-    """CPU seconds of the costliest task (the tail a balanced run may wait for)."""
+    """CPU seconds of the costliest task."""
+    last: float = 0.0
+    """CPU seconds of the task that finished last (with guided task sizes, about the tail
+    a balanced run waits for at the end)."""
 
     def add(self, result: TaskResult) -> None:
         """Count one finished task."""
@@ -165,7 +168,7 @@ class Ledger:
         self.faults[result.pid] = self.faults.get(result.pid, 0) + result.faults
         self.tasks += 1
         self.rows += len(result)
-        self.longest = max(self.longest, result.cpu)
+        self.longest, self.last = max(self.longest, result.cpu), result.cpu
 
     @property
     def task_cpu(self) -> float:
