@@ -367,8 +367,8 @@ class DumpscopeApp(App[int]):
 
             counted = _Throttle(COUNT_INTERVAL_S, lambda done, total: self.post_message(self.Counted(done, total)))
             stream = compare_triaged(request.golden, request.target, model=request.model, graph=request.graph,
-                                    preset=request.preset, thresholds=list(request.thresholds),
-                                    interval=TABLE_INTERVAL_S, progress=counted)
+                                     preset=request.preset, thresholds=list(request.thresholds),
+                                     interval=TABLE_INTERVAL_S, progress=counted)
             try:
                 for progress in stream:
                     if worker.is_cancelled:
