@@ -68,3 +68,13 @@ def test_forked_workers_give_the_same_last_frame(pairing) -> None:  # type: igno
 def test_without_divergence_the_order_is_worst_statistics_first() -> None:
     ruled = pl.DataFrame({"Order": [0, 1, 2, 3], "Deviation": [0.0, 7.0, None, 3.0]})
     assert triage.suspect_order(ruled, None) == [1, 3, 0, 2]
+
+
+def test_one_tensor_mode_rank_on_two_workers_is_the_one_worker_report(tmp_path: Path) -> None:
+    from dumpscope.core.comparison.msprobe.driver import compare_msprobe
+
+    _rank(tmp_path, "npu"), _rank(tmp_path, "bench")
+    [one] = compare_msprobe(tmp_path / "npu", tmp_path / "bench", workers=1).results
+    [two] = compare_msprobe(tmp_path / "npu", tmp_path / "bench", workers=2).results  # the rank's tensors on 2 processes
+    assert_frame_equal(one.frame, two.frame)
+    assert one.divergence == two.divergence and one.divergence.entry == f"Functional.relu.{BAD}.forward"

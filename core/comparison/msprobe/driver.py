@@ -31,8 +31,8 @@ import polars as pl
 from threadpoolctl import threadpool_limits
 
 from dumpscope.core.comparison.msprobe.pairing import Mapping, Pairing, load_mapping, pair_ranks
-from dumpscope.core.comparison.msprobe.statistics import (Divergence, compare_statistics, compare_statistics_many,
-                                                   first_divergence)
+from dumpscope.core.comparison.msprobe.statistics import Divergence, compare_statistics_many, first_divergence
+from dumpscope.core.comparison.msprobe.triage import tensor_mode_triaged
 from dumpscope.core.dumps import DumpError, DumpProblem
 from dumpscope.core.formats.msprobe import MsprobeRank, discover, read_rank
 
@@ -99,13 +99,14 @@ def compare_msprobe(npu_path: str | Path, bench_path: str | Path, *, steps: Sequ
 
     ``tensors``: compute per-tensor metrics where ``.npy``/``.pt`` files exist (default:
     when the NPU dump's task is ``tensor``).  ``workers`` > 1 compares that many step/rank
-    pairs at once in worker processes (each owns whole ranks: no GIL contention).  Raises
+    pairs at once in worker processes (each owns whole ranks: no GIL contention); with a
+    single step/rank in tensor mode, that many processes open its tensors instead.  Raises
     DumpError only when one side holds no msprobe dump at all or nothing matches the
     selection."""
     if mapping is None and mapping_path is not None:
         mapping = load_mapping(mapping_path)
     jobs = [(k, n, b, mapping, tensors) for k, n, b in _selected_pairs(npu_path, bench_path, steps, ranks)]
-    return MsprobeReport(_in_workers(jobs, workers) if workers > 1 and len(jobs) > 1 else _in_batches(jobs))
+    return MsprobeReport(_in_workers(jobs, workers) if workers > 1 and len(jobs) > 1 else _in_batches(jobs, workers))
 
 
 def _in_workers(jobs: list[tuple], workers: int) -> list[RankResult]:
@@ -114,10 +115,10 @@ def _in_workers(jobs: list[tuple], workers: int) -> list[RankResult]:
         return list(pool.map(_compare_job, jobs))
 
 
-def _in_batches(jobs: list[tuple]) -> list[RankResult]:
+def _in_batches(jobs: list[tuple], workers: int = 1) -> list[RankResult]:
     """The step/ranks in this process, :data:`BATCH` at a time, the collector paused."""
     with _gc_paused():
-        return [r for k in range(0, len(jobs), BATCH) for r in _compare_batch(jobs[k:k + BATCH])]
+        return [r for k in range(0, len(jobs), BATCH) for r in _compare_batch(jobs[k:k + BATCH], workers)]
 
 
 @contextmanager
@@ -171,14 +172,14 @@ def _one_side_only(label: str, npu: Path | None, bench: Path | None) -> str | No
     return f"{label} present on the {'bench' if npu is None else 'NPU'} side only"
 
 
-def _compare_batch(jobs: list[tuple]) -> list[RankResult]:
+def _compare_batch(jobs: list[tuple], workers: int = 1) -> list[RankResult]:
     """Several statistics-mode step/ranks with one columnar pass of msprobe's rules (the
     fixed cost of a Polars query is paid once, not per rank); tensor mode one by one."""
     prepared = [_prepare(*job) for job in jobs]
     readable = [p for p in prepared if p.npu is not None]
     mapping = jobs[0][3] if jobs else None
     _statistics_pass([p for p in readable if not p.tensors], mapping)
-    _tensor_pass([p for p in readable if p.tensors], mapping)
+    _tensor_pass([p for p in readable if p.tensors], mapping, workers)
     return [p.result for p in prepared]
 
 
@@ -190,14 +191,15 @@ def _statistics_pass(stats: list[_Prepared], mapping: Mapping | None) -> None:
         _conclude(p, frame)
 
 
-def _tensor_pass(prepared: list[_Prepared], mapping: Mapping | None) -> None:
-    """Conclude every tensor-mode step/rank, one by one (BLAS on one thread: its dots are
-    slower threaded here)."""
+def _tensor_pass(prepared: list[_Prepared], mapping: Mapping | None, workers: int = 1) -> None:
+    """Conclude every tensor-mode step/rank, one by one, its tensors opened by ``workers``
+    processes (BLAS on one thread: its dots are slower threaded here)."""
     if not prepared:
         return
     with threadpool_limits(limits=1, user_api="blas"):
         for p in prepared:
-            _conclude(p, compare_statistics(p.result.pairing, mapping, tensors=True))  # type: ignore[arg-type]
+            *_, last = tensor_mode_triaged(p.result.pairing, mapping, p.npu, workers, frames=1)  # type: ignore[arg-type]
+            _conclude(p, last.frame)
 
 
 def _conclude(p: _Prepared, frame: pl.DataFrame) -> None:

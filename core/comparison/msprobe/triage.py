@@ -63,13 +63,14 @@ def _region(order: list[int | None], divergence: Divergence | None) -> list[int]
 
 
 def tensor_mode_triaged(pairing: Pairing, mapping: Mapping | None = None, rank: MsprobeRank | None = None,
-                        workers: int | None = 1, batch: int = 16) -> Iterator[TriageStep]:
+                        workers: int | None = 1, batch: int = 16, frames: int = FRAMES) -> Iterator[TriageStep]:
     """The tensor-mode comparison of one step/rank, suspect region first (module docstring).
 
-    ``workers``: processes opening the tensors (None: every core); ``batch``: records per task."""
+    ``workers``: processes opening the tensors (None: every core); ``batch``: records per
+    task; ``frames``: steps yielded while filling in, at most (1: only the last)."""
     filling = _Filling(pairing, mapping or Mapping(), rank)
     yield filling.step(0)
-    yield from filling.fill(workers, batch)
+    yield from filling.fill(workers, batch, frames)
 
 
 class _Filling:
@@ -91,10 +92,10 @@ class _Filling:
         """Record ``i``'s tensor metrics (in a worker)."""
         return _tensor_metrics(self.rows[i])  # type: ignore[return-value]
 
-    def fill(self, workers: int | None, batch: int) -> Iterator[TriageStep]:
-        """Open the tensors in :func:`suspect_order`; a step every 1/:data:`FRAMES` of the records."""
+    def fill(self, workers: int | None, batch: int, frames: int) -> Iterator[TriageStep]:
+        """Open the tensors in :func:`suspect_order`; a step every 1/``frames`` of the records."""
         order = suspect_order(self.ruled, self.divergence)
-        done, every = 0, max(1, math.ceil(len(order) / FRAMES))
+        done, every = 0, max(1, math.ceil(len(order) / max(1, frames)))
         for task in run_rows(self.compute, order, [_record_bytes(self.rows[i]) for i in order], workers, batch):
             for i, values in task:
                 self.metrics[i] = values  # type: ignore[assignment]
