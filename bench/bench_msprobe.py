@@ -99,8 +99,10 @@ npu_dir, bench_dir = Path(sys.argv[1]), Path(sys.argv[2])
 def paired():
     npu = read_rank(npu_dir)
     return pair_ranks(npu, read_rank(bench_dir), None), npu
+from threadpoolctl import threadpool_limits
 paired()  # warm: imports, page cache
-t = time.perf_counter(); compare_statistics(paired()[0], tensors=True); plain = time.perf_counter() - t
+with threadpool_limits(limits=1, user_api="blas"):  # as compare_msprobe runs it
+    t = time.perf_counter(); compare_statistics(paired()[0], tensors=True); plain = time.perf_counter() - t
 t = time.perf_counter()
 pairs, npu = paired()
 steps = triage.tensor_mode_triaged(pairs, rank=npu, workers=1)

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import polars as pl
+from threadpoolctl import threadpool_limits
 
 from dumpscope.core.comparison.execution import run_rows
 from dumpscope.core.comparison.msprobe.pairing import Mapping, Pairing
@@ -70,7 +71,8 @@ def tensor_mode_triaged(pairing: Pairing, mapping: Mapping | None = None, rank: 
     task; ``frames``: steps yielded while filling in, at most (1: only the last)."""
     filling = _Filling(pairing, mapping or Mapping(), rank)
     yield filling.step(0)
-    yield from filling.fill(workers, batch, frames)
+    with threadpool_limits(limits=1, user_api="blas"):  # threaded BLAS dots: 10x slower on a busy box
+        yield from filling.fill(workers, batch, frames)
 
 
 class _Filling:
