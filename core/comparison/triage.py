@@ -105,11 +105,15 @@ def _distance(g: np.ndarray, t: np.ndarray) -> float:
     if not np.isfinite(t[finite]).all():
         return math.inf
     both = finite & np.isfinite(t)
-    norm = float(np.linalg.norm(g[both]))
-    diff = float(np.linalg.norm(t[both] - g[both]))
+    norm, diff = _l2(g[both]), _l2(t[both] - g[both])
     if norm == 0.0:
         return 0.0 if diff == 0.0 else math.inf
     return diff / norm
+
+
+def _l2(x: np.ndarray) -> float:
+    """The L2 norm without BLAS (a threaded BLAS dot is slow on a busy machine)."""
+    return math.sqrt(float(np.sum(x * x)))
 
 
 def scores(pairs: Sequence[Pair], workers: int | None = None) -> list[float | None]:
