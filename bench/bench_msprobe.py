@@ -11,6 +11,10 @@ subprocesses, so wall time and peak RSS are measured alike (RUSAGE_CHILDREN):
 * tensor mode: ``compare_msprobe`` (statistics + our per-tensor metrics) vs a naive
   float64 numpy loop over the same ``.npy`` pairs (cosine, max abs error).
 
+* triage first (tensor mode, the diverging step/rank): time to the statistics frame and
+  first divergence, to the suspect region's tensor metrics, and to every tensor, against
+  a plain tensor-mode compare of that step/rank, in the same process.
+
 ``--copies N`` replicates the statistics tree's ranks N times (more ranks) to reach a
 larger statistics dump.  Figures: seconds, GB/s of dump read, peak RSS, ratio to naive.
 """
@@ -82,6 +86,47 @@ for npu in sorted(glob.glob(os.path.join(sys.argv[1], "step*", "rank*", "dump_te
     n += 1
 print(n)
 '''
+
+
+TRIAGE = r'''
+import sys, time
+from pathlib import Path
+from dumpscope.core.comparison.msprobe import triage
+from dumpscope.core.comparison.msprobe.pairing import Mapping, pair_ranks
+from dumpscope.core.comparison.msprobe.statistics import compare_statistics, ruled_statistics
+from dumpscope.core.formats.msprobe import read_rank
+npu_dir, bench_dir = Path(sys.argv[1]), Path(sys.argv[2])
+def paired():
+    npu = read_rank(npu_dir)
+    return pair_ranks(npu, read_rank(bench_dir), None), npu
+from threadpoolctl import threadpool_limits
+paired()  # warm: imports, page cache
+with threadpool_limits(limits=1, user_api="blas"):  # as compare_msprobe runs it
+    t = time.perf_counter(); compare_statistics(paired()[0], tensors=True); plain = time.perf_counter() - t
+t = time.perf_counter()
+pairs, npu = paired()
+steps = triage.tensor_mode_triaged(pairs, rank=npu, workers=1)
+first = next(steps)
+at_stats = time.perf_counter() - t
+region = len(triage._region(ruled_statistics(pairs, Mapping())["Order"].to_list(), first.divergence))
+at_region = None
+for step in steps:
+    if at_region is None and step.done >= region:
+        at_region = time.perf_counter() - t
+at_all = time.perf_counter() - t
+print(f"{plain:.3f} {at_stats:.3f} {at_region:.3f} {at_all:.3f} {region} {first.total}",
+      first.divergence.entry if first.divergence else "none")
+'''
+
+
+def _triage(root: Path) -> None:
+    """Triage first on the tensor dump's diverging step/rank (step1/rank1), 1 worker."""
+    _, _, out = _run(TRIAGE, str(root / "npu" / "step1" / "rank1"), str(root / "bench" / "step1" / "rank1"))
+    plain, stats, region, whole, n_region, total, entry = out.split()
+    print(f"triage first (step1/rank1, {total} records, 1 worker): statistics + first divergence {entry} in "
+          f"{float(stats):.2f} s ({float(stats) / float(plain):.3g}x a plain tensor compare of {float(plain):.2f} s), "
+          f"its region's {n_region} records' tensors by {float(region):.2f} s ({float(region) / float(plain):.3g}x), "
+          f"every tensor by {float(whole):.2f} s ({float(whole) / float(plain):.3g}x)")
 
 
 def _run(code: str, *args: str) -> tuple[float, float, str]:
@@ -162,6 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dir", type=Path, default=Path("/tmp/dumpscope-msprobe-bench"))
     ap.add_argument("--copies", type=int, default=1)
     ap.add_argument("--statistics-only", action="store_true")
+    ap.add_argument("--triage-only", action="store_true", help="only the triage-first figures")
     a = ap.parse_args(argv)
     if not (a.dir / "tensor").is_dir():
         sys.path.insert(0, str(HERE))
@@ -172,9 +218,13 @@ def main(argv: list[str] | None = None) -> int:
     if a.copies > 1:
         _replicate(a.dir / "statistics", a.copies)
     print(f"cores: {os.cpu_count()}")
+    if a.triage_only:
+        _triage(a.dir / "tensor")
+        return 0
     _case("statistics", a.dir / "statistics", NAIVE_STATS)
     if not a.statistics_only:
         _case("tensor", a.dir / "tensor", NAIVE_TENSOR)
+        _triage(a.dir / "tensor")
     return 0
 
 

@@ -164,3 +164,47 @@ def test_npz_read_in_the_parent_then_by_forked_workers(tmp_path: Path, monkeypat
     serial = compare(golden, target, workers=1).frame  # opens both archives in this process
     forked = list(compare_stream(golden, target, workers=2, batch=3, final_only=True))[-1].comparison.frame
     assert_frame_equal(serial, forked)
+
+
+def test_a_task_comes_back_packed_by_column_and_merges_like_one_dict_per_row() -> None:
+    """Rows that set different columns (an error row sets few) merge exactly as row dicts would."""
+    rows = [{"a": 1.0, "b": "x"}, {"status": "error"}, {"a": None, "b": "", "status": "computed"}]
+    for indices in ([4, 5, 6], [9, 2, 7]):  # contiguous (slices) and scattered
+        packed = execution.TaskResult.pack(indices, rows)
+        assert list(packed) == list(zip(indices, rows))
+        expected: dict[str, list[object]] = {k: ["old"] * 10 for k in ("a", "b", "status")}
+        for i, row in zip(indices, rows):
+            for key, value in row.items():
+                expected[key][i] = value
+        merged: dict[str, list[object]] = {k: ["old"] * 10 for k in ("a", "b", "status")}
+        packed.merge_into(merged)
+        assert merged == expected
+
+
+def test_accounting_counts_every_row_and_the_cpu_of_each_worker(pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(execution, "MIN_PARALLEL_ROWS", 1)
+    import os
+
+    from dumpscope.core.comparison.pipeline import compare_stream
+
+    with execution.accounting() as serial:
+        compare(*pair, workers=1)
+    with execution.accounting() as forked:  # 12 tasks of 5 rows: both workers get some
+        list(compare_stream(*pair, workers=2, batch=5, final_only=True))
+    assert serial.rows == forked.rows == 60  # every readable pair, once (the unmatched one is not read)
+    assert list(serial.cpu) == [os.getpid()]
+    assert 1 <= len(forked.cpu) <= 2 and os.getpid() not in forked.cpu  # worker processes did the work
+    assert forked.tasks == 12
+    assert all(seconds > 0 for seconds in forked.cpu.values())
+
+
+def test_a_cancelled_parallel_run_stops_its_workers(pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stop iterating after the first task: every worker is gone, no row is computed twice."""
+    import multiprocessing
+
+    monkeypatch.setattr(execution, "MIN_PARALLEL_ROWS", 1)
+    results = execution.run_rows(lambda i: {"i": i}, list(range(40)), [1] * 40, 2, batch=1)
+    first = next(results)
+    assert len(first) == 1
+    results.close()
+    assert not multiprocessing.active_children()

@@ -3,24 +3,83 @@
 The metric kernel streams a tensor in 32k-element chunks, with a little Python around
 each chunk; in threads that Python holds the GIL and two threads ran at 1.0-1.1x one.
 Here each worker is a *process* (forked, so it inherits the opened dumps and the pairing
-without pickling them): it reads its own tensors (``TensorRef.load_transient`` into its
-own scratch buffers) and sends back only the small per-row dicts.  The parent merges
-them into the frame's columns.  A row is computed by the same function whatever the
-worker count, so the frame is identical for 1, 2 or 192 workers.
+without pickling them), fed through its own pipe by the caller's thread (no helper
+threads in the parent): it reads its own tensors (``TensorRef.load_transient`` into its
+own scratch buffers) and sends back one compact :class:`TaskResult` per task: the rows
+packed by column, with the CPU seconds and page faults the task cost.  The parent merges
+a task with one slice assignment per column.  A row is computed by the same function
+whatever the worker count, so the frame is identical for 1, 2 or 192 workers.
 
 Where ``fork`` is not available (Windows, or ``DUMPSCOPE_WORKERS=threads``) the rows are
 computed by a thread pool instead: same rows, less speed-up.
+
+Contention
+----------
+* BLAS: one thread per worker (each worker owns one core; a threaded BLAS only contends).
+* Memory: each worker reads into its own reusable scratch buffers (no page fault per
+  tensor); the parent freezes its heap (``gc.freeze``) while it forks, so a worker's
+  collector never writes to the pages it shares with the parent (copy-on-write faults).
+* Results: one pickle per task, ~270 bytes per row, packed by column: the parent's share
+  per row is ~4 us (unpickle 2 + merge 1.5; it was ~14 us as one dict per row).
+* Balance: task sizes shrink as the work runs out (:func:`tasks`, guided scheduling), so
+  the workers finish within one small task of each other.
+
+On paper: a 192-core server
+---------------------------
+Measured here (``bench/bench_workers.py`` prints the CPU accounting): a worker reads and
+compares ~0.9 GB/s of tensor data per core (page cache to its scratch buffer, then the
+one-pass kernel).  The parent's serial work is ~125 us *per row* whatever the tensor size
+(both headers opened, pairing, the row's identity columns, frame build and judging) plus
+~4 us per row merged, and ~20 ms per run to fork two workers.  On the 1 GB bench (240
+rows of 4.2 MB) that is a serial share of 3-5 %: Amdahl allows 1.91-1.94x on 2 cores.
+
+* **Tasks per worker.**  A task is at most :data:`TASK_BYTES` (32 MB, ~35 ms of one core),
+  shrinking to :data:`MIN_TASK_BYTES` at the end.  A 300 GB msprobe rank is ~9,400 tasks:
+  ~49 per worker at 192 workers; the tail is one 2 MB task (~2 ms).  Two tasks per worker
+  are in flight, so a worker never waits for the parent.
+* **Bytes per task.**  Out: the row indices (~5 B a row).  Back: ~270 B a row (33
+  numbers and 5 short strings).  At 192 x 0.9 GB/s = 173 GB/s of 4 MB tensors that is
+  ~43k rows/s: ~12 MB/s through the pipes and 0.17 s of merging per second, fine.
+* **The serial share.**  Per 4 MB row the parent pays ~130 us, a worker ~4.6 ms: 2.7 %.
+  That caps one comparison at 1 / (0.027 + 0.973 / 192) = 31x on 192 cores, not 192x:
+  a 300 GB rank of 4 MB tensors (75k rows) is ~10 s of parent against 1.8 s of workers.
+  To scale, the per-row set-up must leave the parent: read the headers in the workers (or
+  from the Parquet row index) so that only the ~4 us merge stays serial (s = 0.09 %:
+  ~165x).  Today the practical route is rank parallelism: msprobe's ranks are independent
+  comparisons (``compare_msprobe(workers=...)``), each with its own parent, so 8 ranks
+  x 24 workers give 8 x 1 / (0.027 + 0.973 / 24) = ~118x.
+* **Memory bandwidth.**  Each tensor byte crosses DRAM about three times (page cache
+  read, scratch write, kernel read: tensors over a few MB do not stay in cache), so 192
+  workers at 0.9 GB/s need ~520 GB/s: about all of a 4-socket Kunpeng 920 (4 x 8
+  DDR4-2933 channels, ~750 GB/s peak, ~500 GB/s sustained).  Past ~150 cores the run is
+  memory-bound: ~150 GB/s of tensors, still 500-1,500x the 0.1-0.3 GB/s quoted for
+  msprobe's compare on such a machine.  On the 2-core box here, two workers already cost
+  1.1-1.2x the CPU of one for the same rows (``work x`` in the bench: shared cache and
+  memory bandwidth).  Storage is the real limit: a 300 GB rank not in the page cache
+  reads at the disks' speed (a few GB/s per NVMe drive).
 """
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
+from contextlib import closing, contextmanager, suppress
+from dataclasses import dataclass, field
+from itertools import islice
+from multiprocessing.connection import Connection
+from multiprocessing.connection import wait as connection_wait
 
-__all__ = ["RowFn", "available_cores", "run_rows"]
+try:
+    import resource
+except ImportError:  # pragma: no cover - not on POSIX
+    resource = None  # type: ignore[assignment]
+
+__all__ = ["Ledger", "RowFn", "TaskResult", "accounting", "available_cores", "run_rows"]
 
 #: ``compute(i) -> row``: the columns of row ``i`` (never raises).
 RowFn = Callable[[int], dict[str, object]]
@@ -29,9 +88,107 @@ RowFn = Callable[[int], dict[str, object]]
 TASK_BYTES = 32 << 20
 #: Below this many rows a pool costs more than it saves (fork + start-up ~20 ms).
 MIN_PARALLEL_ROWS = 16
+#: The smallest task at the end of a guided run (see :func:`tasks`): ~2 ms of one core.
+MIN_TASK_BYTES = 2 << 20
 
 _job: RowFn | None = None
 _START = threading.Lock()
+_USAGE_WHO = getattr(resource, "RUSAGE_THREAD", getattr(resource, "RUSAGE_SELF", 0))
+
+
+@dataclass
+class TaskResult:
+    """One task's rows as a worker sends them back: packed by column, not a dict per row.
+
+    ``values[column]`` holds one value per row of ``rows``; ``absent[column]`` lists the
+    positions (in ``rows``) whose row did not set that column (an error row sets only a
+    few).  ``cpu``/``faults``: CPU seconds and minor page faults the task cost its
+    worker (process ``pid``), for the accounting in :class:`Ledger`.
+    """
+
+    rows: list[int]
+    values: dict[str, list[object]] = field(default_factory=dict)
+    absent: dict[str, list[int]] = field(default_factory=dict)
+    cpu: float = 0.0
+    faults: int = 0
+    pid: int = 0
+
+    @classmethod
+    def pack(cls, rows: list[int], dicts: list[dict[str, object]]) -> TaskResult:
+        """The rows ``dicts`` (one per index of ``rows``) packed by column."""
+        columns = dict.fromkeys(key for row in dicts for key in row)
+        values = {key: [row.get(key) for row in dicts] for key in columns}
+        absent = {key: [p for p, row in enumerate(dicts) if key not in row] for key in columns}
+        return cls(rows, values, {key: gaps for key, gaps in absent.items() if gaps})
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self) -> Iterator[tuple[int, dict[str, object]]]:
+        """``(index, row)`` pairs, each row with exactly the columns it set."""
+        for p, i in enumerate(self.rows):
+            yield i, {key: vals[p] for key, vals in self.values.items() if p not in self.absent.get(key, ())}
+
+    def merge_into(self, columns: dict[str, list[object]]) -> None:
+        """Write every row's values into ``columns`` (lists indexed by row)."""
+        start = self.rows[0] if self.rows else 0
+        contiguous = self.rows == list(range(start, start + len(self.rows)))
+        for key, vals in self.values.items():
+            if contiguous and key not in self.absent:
+                columns[key][start:start + len(vals)] = vals
+            else:
+                _scatter(columns[key], self.rows, vals, set(self.absent.get(key, ())))
+
+
+def _scatter(column: list[object], rows: list[int], vals: list[object], skip: set[int]) -> None:
+    """``column[rows[p]] = vals[p]`` for every position ``p`` not in ``skip``."""
+    for p, (i, value) in enumerate(zip(rows, vals)):
+        if p not in skip:
+            column[i] = value
+
+
+@dataclass
+class Ledger:
+    """Where a run's CPU time went, task by task: per process, the CPU seconds spent
+    computing rows and the minor page faults taken (see :func:`accounting`)."""
+
+    cpu: dict[int, float] = field(default_factory=dict)
+    faults: dict[int, int] = field(default_factory=dict)
+    tasks: int = 0
+    rows: int = 0
+    longest: float = 0.0
+    """CPU seconds of the costliest task."""
+    last: float = 0.0
+    """CPU seconds of the task that finished last (with guided task sizes, about the tail
+    a balanced run waits for at the end)."""
+
+    def add(self, result: TaskResult) -> None:
+        """Count one finished task."""
+        self.cpu[result.pid] = self.cpu.get(result.pid, 0.0) + result.cpu
+        self.faults[result.pid] = self.faults.get(result.pid, 0) + result.faults
+        self.tasks += 1
+        self.rows += len(result)
+        self.longest, self.last = max(self.longest, result.cpu), result.cpu
+
+    @property
+    def task_cpu(self) -> float:
+        """CPU seconds spent computing rows, every process together."""
+        return sum(self.cpu.values())
+
+
+_ledgers: list[Ledger] = []
+
+
+@contextmanager
+def accounting() -> Iterator[Ledger]:
+    """Count every task finished while the block runs (e.g. one ``compare``), for a
+    benchmark's CPU-time accounting: ``with accounting() as ledger: compare(...)``."""
+    ledger = Ledger()
+    _ledgers.append(ledger)
+    try:
+        yield ledger
+    finally:
+        _ledgers.remove(ledger)
 
 
 def available_cores() -> int:
@@ -42,66 +199,183 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
-def tasks(todo: Sequence[int], sizes: Sequence[int], rows: int) -> list[list[int]]:
-    """Cut the row indices into tasks of about :data:`TASK_BYTES` and at most ``rows`` rows."""
+def tasks(todo: Sequence[int], sizes: Sequence[int], rows: int, workers: int = 1) -> list[list[int]]:
+    """Cut the row indices into tasks of about :data:`TASK_BYTES` and at most ``rows`` rows.
+
+    For several ``workers`` the budget shrinks as the work runs out (guided scheduling):
+    a task is at most ``1 / (2 * workers)`` of the bytes left, down to
+    :data:`MIN_TASK_BYTES`, so the workers finish within one small task of each other.
+    """
     out: list[list[int]] = []
     part: list[int] = []
-    weight = 0
+    weight, left = 0, sum(sizes)
     for i, size in zip(todo, sizes):
         part.append(i)
         weight += size
-        if weight >= TASK_BYTES or len(part) >= rows:
+        if weight >= _budget(left, workers) or len(part) >= rows:
             out.append(part)
-            part, weight = [], 0
+            part, weight, left = [], 0, left - weight
     if part:
         out.append(part)
     return out
 
 
+def _budget(left: int, workers: int) -> int:
+    """The bytes of the next task when ``left`` bytes remain for ``workers`` workers."""
+    if workers <= 1:
+        return TASK_BYTES
+    return min(TASK_BYTES, max(MIN_TASK_BYTES, left // (2 * workers)))
+
+
 def run_rows(compute: RowFn, todo: Sequence[int], sizes: Sequence[int], workers: int | None,
-             batch: int = 64, scheduler: str | None = None) -> Iterator[list[tuple[int, dict[str, object]]]]:
-    """Compute every row of ``todo``; yield each finished task's ``(index, row)`` list.
+             batch: int = 64, scheduler: str | None = None) -> Iterator[TaskResult]:
+    """Compute every row of ``todo``; yield each finished task's :class:`TaskResult`.
 
     ``sizes``: each row's bytes (both sides), to balance tasks.  ``workers``: processes
     (None = every available core); ``batch``: rows per task at most.  ``scheduler``: the
     address of a Dask distributed scheduler to run the tasks on instead (the optional
-    ``dask`` extra).  Tasks finish in any order; each row is computed once.
+    ``dask`` extra).  Tasks are started in the order of ``todo`` and finish in any order;
+    each row is computed once.
     """
-    parts = tasks(todo, sizes, max(1, batch))
-    if scheduler is not None:
-        yield from _dask_rows(compute, parts, scheduler)
-        return
     count = min(workers or available_cores(), max(1, len(todo) // MIN_PARALLEL_ROWS))
+    parts = tasks(todo, sizes, max(1, batch), count if scheduler is None else 1)
+    with closing(_results(compute, parts, count, scheduler)) as results:
+        for result in results:  # a caller that stops iterating closes the pool at once
+            for ledger in _ledgers:
+                ledger.add(result)
+            yield result
+
+
+def _results(compute: RowFn, parts: list[list[int]], count: int, scheduler: str | None) -> Iterator[TaskResult]:
+    """The tasks' results from where they run: Dask, this process, or ``count`` workers."""
+    if scheduler is not None:
+        return _dask_rows(compute, parts, scheduler)
     if count <= 1:
-        for part in parts:
-            yield [(i, compute(i)) for i in part]
+        return _in_process(compute, parts)
+    return _pooled(compute, parts, count)
+
+
+def _in_process(compute: RowFn, parts: list[list[int]]) -> Iterator[TaskResult]:
+    for part in parts:
+        yield _run_part(compute, part)
+
+
+def _pooled(compute: RowFn, parts: list[list[int]], count: int) -> Iterator[TaskResult]:
+    """The tasks on ``count`` forked workers (a thread pool where fork is unavailable)."""
+    if os.environ.get("DUMPSCOPE_WORKERS") == "threads" or "fork" not in multiprocessing.get_all_start_methods():
+        with ThreadPoolExecutor(count) as pool:
+            yield from _drain(pool, compute, parts, count)
         return
-    with _pool(compute, count) as pool:
-        yield from _drain(pool, compute, parts, count)
-
-
-def _drain(pool: Executor, compute: RowFn, parts: list[list[int]], count: int) -> Iterator[list[tuple[int, dict[str, object]]]]:
-    """Keep about two tasks per worker in flight (a cancelled run stops soon); yield as they finish."""
-    queue = iter(parts)
-    running: set[Future[list[tuple[int, dict[str, object]]]]] = set()
-    forked = isinstance(pool, ProcessPoolExecutor)
+    workers = _Forked(compute, count)
     try:
-        while True:
-            for part in queue:
-                running.add(pool.submit(_run_task, part) if forked else pool.submit(_run_part, compute, part))
-                if len(running) >= 2 * count:
-                    break
-            if not running:
-                return
+        yield from workers.run(parts)
+    finally:
+        workers.close()
+
+
+def _drain(pool: Executor, compute: RowFn, parts: list[list[int]], count: int) -> Iterator[TaskResult]:
+    """Keep about two tasks per thread in flight (a cancelled run stops soon); yield as they finish."""
+    queue = iter(parts)
+    running: set[Future[TaskResult]] = set()
+    try:
+        while _top_up(running, queue, lambda part: pool.submit(_run_part, compute, part), 2 * count):
             done, running = wait(running, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield future.result()
+            yield from (future.result() for future in done)
     finally:
         for future in running:
             future.cancel()
 
 
-def _dask_rows(compute: RowFn, parts: list[list[int]], scheduler: str) -> Iterator[list[tuple[int, dict[str, object]]]]:
+def _top_up(running: set[Future[TaskResult]], queue: Iterator[list[int]],
+            submit: Callable[[list[int]], Future[TaskResult]], limit: int) -> bool:
+    """Submit tasks from ``queue`` until ``limit`` are in flight; whether any are."""
+    for part in queue:
+        running.add(submit(part))
+        if len(running) >= limit:
+            break
+    return bool(running)
+
+
+class _Forked:
+    """``count`` forked worker processes, each fed through its own pipe by the caller's
+    thread: no helper threads.  (``ProcessPoolExecutor``'s manager and feeder threads cost
+    the parent ~40 ms of CPU per GB at two workers: serial time, which Amdahl punishes.)
+    Each worker has at most two tasks queued, so a cancelled run stops within a task."""
+
+    def __init__(self, compute: RowFn, count: int) -> None:
+        global _job
+        context = multiprocessing.get_context("fork")
+        self.links: list[tuple[Connection, multiprocessing.process.BaseProcess]] = []
+        self.finished = False
+        with _START:  # two comparisons started at once: each forks with its own row function
+            _job = compute
+            gc.freeze()  # the children inherit a frozen heap: their collector leaves the shared pages alone
+            try:
+                for _ in range(count):
+                    self.links.append(self._start(context))
+            finally:
+                gc.unfreeze()
+
+    def _start(self, context: multiprocessing.context.BaseContext) -> tuple[Connection, multiprocessing.process.BaseProcess]:
+        ours, theirs = context.Pipe()  # type: ignore[attr-defined]
+        inherited = [conn for conn, _worker in self.links] + [ours]
+        worker = context.Process(target=_serve, args=(theirs, inherited), daemon=True)  # type: ignore[attr-defined]
+        worker.start()
+        theirs.close()
+        return ours, worker
+
+    def run(self, parts: list[list[int]]) -> Iterator[TaskResult]:
+        """Every task's result, as the workers finish them."""
+        queue = iter(parts)
+        queued = {conn: _send(conn, queue, 2) for conn, _worker in self.links}
+        while any(queued.values()):
+            for conn in connection_wait([c for c, n in queued.items() if n]):
+                yield _receive(conn)
+                queued[conn] += _send(conn, queue, 1) - 1  # type: ignore[index]
+        self.finished = True
+
+    def close(self) -> None:
+        """Stop every worker: at once if the run was cancelled (its tasks are not wanted)."""
+        for conn, worker in self.links:
+            with suppress(OSError):
+                conn.send(None)
+            conn.close()
+            worker.join(timeout=5 if self.finished else 0)
+            if worker.is_alive():
+                worker.terminate()
+                worker.join()
+
+
+def _send(conn: Connection, queue: Iterator[list[int]], most: int) -> int:
+    """Send up to ``most`` tasks from ``queue`` to a worker; how many were sent."""
+    sent = 0
+    for part in islice(queue, most):
+        conn.send(part)
+        sent += 1
+    return sent
+
+
+def _receive(conn: Connection) -> TaskResult:
+    """A worker's next result; a worker that died is an error, never a silent gap."""
+    try:
+        return conn.recv()  # type: ignore[no-any-return]
+    except (EOFError, OSError):
+        raise RuntimeError("a worker process died while comparing (out of memory, or killed)") from None
+
+
+def _serve(conn: Connection, inherited: list[Connection]) -> None:
+    """A forked worker: compute each task it is sent with the inherited row function."""
+    for other in inherited:  # the parent's ends: only the parent may hold them open
+        other.close()
+    _worker_start()
+    try:
+        while (part := conn.recv()) is not None:
+            conn.send(_run_part(_job, part))  # type: ignore[arg-type]
+    except (EOFError, OSError, KeyboardInterrupt):  # the parent stopped the run: leave quietly
+        return
+
+
+def _dask_rows(compute: RowFn, parts: list[list[int]], scheduler: str) -> Iterator[TaskResult]:
     """The same tasks on Dask workers: the row function (the pairing and the readers, not
     the data) is sent once; each worker reads its own tensors, so the dump's paths must be
     readable where the workers run (workers next to the data)."""
@@ -116,19 +390,7 @@ def _dask_rows(compute: RowFn, parts: list[list[int]], scheduler: str) -> Iterat
             yield future.result()
 
 
-def _pool(compute: RowFn, count: int) -> Executor:
-    """Forked processes that inherit ``compute`` (threads where fork is unavailable)."""
-    if os.environ.get("DUMPSCOPE_WORKERS") == "threads" or "fork" not in multiprocessing.get_all_start_methods():
-        return ThreadPoolExecutor(count)
-    global _job
-    with _START:  # two comparisons started at once: each pool forks with its own row function
-        _job = compute
-        pool = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("fork"), initializer=_one_blas_thread)
-        pool.submit(_run_task, []).result()  # the workers fork here, while ``_job`` is ours
-        return pool
-
-
-def _one_blas_thread() -> None:
+def _worker_start() -> None:
     """Each worker owns one core: a threaded BLAS inside it would only contend."""
     try:
         from threadpoolctl import threadpool_limits
@@ -137,12 +399,17 @@ def _one_blas_thread() -> None:
     threadpool_limits(limits=1)
 
 
-def _run_part(compute: RowFn, part: list[int]) -> list[tuple[int, dict[str, object]]]:
-    """The rows of ``part`` (in a thread of this process)."""
-    return [(i, compute(i)) for i in part]
+def _usage() -> tuple[float, int]:
+    """CPU seconds (the thread's precise clock: getrusage's split is tick-sampled) and
+    minor page faults of the calling thread so far."""
+    faults = resource.getrusage(_USAGE_WHO).ru_minflt if resource is not None else 0
+    return time.thread_time(), faults
 
 
-def _run_task(part: list[int]) -> list[tuple[int, dict[str, object]]]:
-    """A forked worker's task: the rows of ``part``."""
-    assert _job is not None, "the row function is set before the workers fork"
-    return _run_part(_job, part)
+def _run_part(compute: RowFn, part: list[int]) -> TaskResult:
+    """The rows of ``part``, packed, with what they cost (in this process or a thread of it)."""
+    cpu, faults = _usage()
+    result = TaskResult.pack(part, [compute(i) for i in part])
+    cpu_after, faults_after = _usage()
+    result.cpu, result.faults, result.pid = cpu_after - cpu, faults_after - faults, os.getpid()
+    return result

@@ -133,6 +133,7 @@ def compare_stream(
     cache: bool = False,
     scheduler: str | None = None,
     progress_bytes: ProgressCallback | None = None,
+    first: Callable[[Comparison], Sequence[int] | None] = lambda _base: None,
 ) -> Iterator[Progress]:
     """Yield the comparison as it fills in.
 
@@ -140,7 +141,8 @@ def compare_stream(
     health ``pending``.  A new frame is yielded at most every ``interval`` seconds (or every
     :data:`SNAPSHOT_SHARE` times the last frame's build time, when longer) and
     always at the end (only at the end with ``final_only``); ``progress(done, total)``
-    is called after every batch.  Stop iterating to cancel.
+    is called after every batch.  Stop iterating to cancel.  ``first(comparison)``: the
+    rows to compute first, in order (triage, see :mod:`.triage`; the frame is the same).
     """
     th = thresholds if isinstance(thresholds, Thresholds) else Thresholds.from_preset(preset, thresholds or ())
     base = _prepare(golden, target, model, graph, th)
@@ -165,7 +167,8 @@ def compare_stream(
     specs = shape_specs(base.golden, base.target, base.model_facts)  # type: ignore[arg-type]
     rows = RowCache.open(base.golden, base.target, th.rtol, th.atol) if cache else None  # type: ignore[arg-type]
     for done in _fill(pairs, th, columns, (workers, scheduler), batch, rows, meter,
-                      _RowContext(specs, _declares_layouts(base.target))):  # type: ignore[arg-type]
+                      _RowContext(specs, _declares_layouts(base.target)),  # type: ignore[arg-type]
+                      first(base)):
         if progress is not None:  # cheap, every batch (snapshots cost a frame build)
             progress(done, total)
         if progress_bytes is not None:
@@ -242,7 +245,8 @@ class _RowContext:
 
 def _fill(pairs: list[Pair], th: Thresholds, columns: dict[str, list[object]],
           where: tuple[int | None, str | None], batch: int, cache: RowCache | None = None,
-          meter: Throughput | None = None, context: _RowContext | None = None) -> Iterator[int]:
+          meter: Throughput | None = None, context: _RowContext | None = None,
+          first: Sequence[int] | None = None) -> Iterator[int]:
     """Compute every matched pair into ``columns`` (each worker owns whole tensors, see
     :mod:`.execution`); yield the rows done after each finished task.  Rows found in
     ``cache`` (same files, same run, same context) are filled from it first and not read
@@ -256,15 +260,16 @@ def _fill(pairs: list[Pair], th: Thresholds, columns: dict[str, list[object]],
     if hits:
         yield done
     rest = [i for i in todo if i not in hits]
+    if first is not None:  # triage: these rows start first (the order of work, not of the frame)
+        rank = {i: k for k, i in enumerate(first)}
+        rest.sort(key=lambda i: rank.get(i, len(rank)))
     sizes = {i: _pair_bytes(pairs[i]) for i in rest}
     meter = meter or Throughput()
     meter.total, meter.started = sum(sizes.values()), time.monotonic()
     with _single_threaded_blas():
         for part in run_rows(context.compute(pairs, th, columns), rest, list(sizes.values()), where[0], batch, where[1]):
-            for i, row in part:
-                for key, value in row.items():
-                    columns[key][i] = value
-            meter.done += sum(sizes[i] for i, _row in part)
+            part.merge_into(columns)  # one slice per column (see execution.TaskResult)
+            meter.done += sum(sizes[i] for i in part.rows)
             done += len(part)
             yield done
     if cache is not None and len(hits) < len(todo):

@@ -371,12 +371,12 @@ class DumpscopeApp(App[int]):
         """
         worker = get_current_worker()
         try:
-            from dumpscope.core.comparison.pipeline import compare_stream
+            from dumpscope.core.comparison.triage import compare_triaged  # the suspect region fills first
 
             counted = _Throttle(COUNT_INTERVAL_S, lambda done, total: self.post_message(self.Counted(done, total)))
-            stream = compare_stream(request.golden, request.target, model=request.model, graph=request.graph,
-                                    preset=request.preset, thresholds=list(request.thresholds),
-                                    interval=TABLE_INTERVAL_S, progress=counted)
+            stream = compare_triaged(request.golden, request.target, model=request.model, graph=request.graph,
+                                     preset=request.preset, thresholds=list(request.thresholds),
+                                     interval=TABLE_INTERVAL_S, progress=counted)
             try:
                 for progress in stream:
                     if worker.is_cancelled:

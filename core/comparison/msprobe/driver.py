@@ -18,6 +18,7 @@ unreadable, becomes one result with an ``error`` message.
 
 from __future__ import annotations
 
+import argparse
 import gc
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -30,8 +31,8 @@ import polars as pl
 from threadpoolctl import threadpool_limits
 
 from dumpscope.core.comparison.msprobe.pairing import Mapping, Pairing, load_mapping, pair_ranks
-from dumpscope.core.comparison.msprobe.statistics import (Divergence, compare_statistics, compare_statistics_many,
-                                                   first_divergence)
+from dumpscope.core.comparison.msprobe.statistics import Divergence, compare_statistics_many, first_divergence
+from dumpscope.core.comparison.msprobe.triage import tensor_mode_triaged
 from dumpscope.core.dumps import DumpError, DumpProblem
 from dumpscope.core.formats.msprobe import MsprobeRank, discover, read_rank
 
@@ -75,9 +76,19 @@ class MsprobeReport:
 
 def _select(found: list[tuple[int | None, str, Path]], steps: Sequence[int] | None,
             ranks: Sequence[int | str] | None) -> dict[tuple[int | None, str], Path]:
-    wanted_ranks = {r if isinstance(r, str) else f"rank{r}" for r in ranks or ()}
-    return {(s, r): p for s, r, p in found
-            if (not steps or s in steps) and (not wanted_ranks or r in wanted_ranks)}
+    """The step/rank directories of ``found`` that the selection keeps (all when it is empty)."""
+    wanted_steps, wanted_ranks = set(steps or ()), set(map(_rank_name, ranks or ()))
+    return {(s, r): p for s, r, p in found if _kept(s, wanted_steps) and _kept(r, wanted_ranks)}
+
+
+def _rank_name(rank: int | str) -> str:
+    """``3`` -> ``rank3``; a name is kept as it is."""
+    return rank if isinstance(rank, str) else f"rank{rank}"
+
+
+def _kept(value: object, wanted: set[object]) -> bool:
+    """An empty selection keeps everything."""
+    return not wanted or value in wanted
 
 
 def compare_msprobe(npu_path: str | Path, bench_path: str | Path, *, steps: Sequence[int] | None = None,
@@ -88,17 +99,26 @@ def compare_msprobe(npu_path: str | Path, bench_path: str | Path, *, steps: Sequ
 
     ``tensors``: compute per-tensor metrics where ``.npy``/``.pt`` files exist (default:
     when the NPU dump's task is ``tensor``).  ``workers`` > 1 compares that many step/rank
-    pairs at once in worker processes (each owns whole ranks: no GIL contention).  Raises
+    pairs at once in worker processes (each owns whole ranks: no GIL contention); with a
+    single step/rank in tensor mode, that many processes open its tensors instead.  Raises
     DumpError only when one side holds no msprobe dump at all or nothing matches the
     selection."""
     if mapping is None and mapping_path is not None:
         mapping = load_mapping(mapping_path)
     jobs = [(k, n, b, mapping, tensors) for k, n, b in _selected_pairs(npu_path, bench_path, steps, ranks)]
-    if workers > 1 and len(jobs) > 1:
-        with ProcessPoolExecutor(min(workers, len(jobs))) as pool:
-            return MsprobeReport(list(pool.map(_compare_job, jobs)))
+    return MsprobeReport(_in_workers(jobs, workers) if workers > 1 and len(jobs) > 1 else _in_batches(jobs, workers))
+
+
+def _in_workers(jobs: list[tuple], workers: int) -> list[RankResult]:
+    """Each step/rank in a worker process (each owns whole ranks)."""
+    with ProcessPoolExecutor(min(workers, len(jobs))) as pool:
+        return list(pool.map(_compare_job, jobs))
+
+
+def _in_batches(jobs: list[tuple], workers: int = 1) -> list[RankResult]:
+    """The step/ranks in this process, :data:`BATCH` at a time, the collector paused."""
     with _gc_paused():
-        return MsprobeReport([r for k in range(0, len(jobs), BATCH) for r in _compare_batch(jobs[k:k + BATCH])])
+        return [r for k in range(0, len(jobs), BATCH) for r in _compare_batch(jobs[k:k + BATCH], workers)]
 
 
 @contextmanager
@@ -131,11 +151,11 @@ def _prepare(key: tuple[int | None, str], npu: Path | None, bench: Path | None,
              mapping: Mapping | None, tensors: bool | None) -> _Prepared:
     """Read and pair one step/rank; a missing side or unreadable dump is the result's error."""
     result, start = RankResult(*key), time.perf_counter()
-    if npu is None or bench is None:
-        result.error = f"{result.label} present on the {'bench' if npu is None else 'NPU'} side only"
+    result.error = _one_side_only(result.label, npu, bench)
+    if result.error is not None:
         return _Prepared(result)
     try:
-        npu_rank, bench_rank = read_rank(npu), read_rank(bench)
+        npu_rank, bench_rank = read_rank(npu), read_rank(bench)  # type: ignore[arg-type]
     except DumpError as exc:
         result.error = str(exc)
         return _Prepared(result)
@@ -145,19 +165,41 @@ def _prepare(key: tuple[int | None, str], npu: Path | None, bench: Path | None,
     return _Prepared(result, npu_rank, use_tensors, start)
 
 
-def _compare_batch(jobs: list[tuple]) -> list[RankResult]:
+def _one_side_only(label: str, npu: Path | None, bench: Path | None) -> str | None:
+    """Why a step/rank cannot be compared because a side lacks it (None: both have it)."""
+    if npu is not None and bench is not None:
+        return None
+    return f"{label} present on the {'bench' if npu is None else 'NPU'} side only"
+
+
+def _compare_batch(jobs: list[tuple], workers: int = 1) -> list[RankResult]:
     """Several statistics-mode step/ranks with one columnar pass of msprobe's rules (the
     fixed cost of a Polars query is paid once, not per rank); tensor mode one by one."""
     prepared = [_prepare(*job) for job in jobs]
-    stats = [p for p in prepared if p.npu is not None and not p.tensors]
+    readable = [p for p in prepared if p.npu is not None]
     mapping = jobs[0][3] if jobs else None
-    for p, frame in zip(stats, compare_statistics_many([p.result.pairing for p in stats], mapping) if stats else []):
-        _conclude(p, frame)
-    for p in prepared:
-        if p.npu is not None and p.tensors:
-            with threadpool_limits(limits=1, user_api="blas"):
-                _conclude(p, compare_statistics(p.result.pairing, mapping, tensors=True))  # type: ignore[arg-type]
+    _statistics_pass([p for p in readable if not p.tensors], mapping)
+    _tensor_pass([p for p in readable if p.tensors], mapping, workers)
     return [p.result for p in prepared]
+
+
+def _statistics_pass(stats: list[_Prepared], mapping: Mapping | None) -> None:
+    """Conclude every statistics-mode step/rank of ``stats`` with one pass of the rules."""
+    if not stats:
+        return
+    for p, frame in zip(stats, compare_statistics_many([p.result.pairing for p in stats], mapping)):  # type: ignore[misc]
+        _conclude(p, frame)
+
+
+def _tensor_pass(prepared: list[_Prepared], mapping: Mapping | None, workers: int = 1) -> None:
+    """Conclude every tensor-mode step/rank, one by one, its tensors opened by ``workers``
+    processes (BLAS on one thread: its dots are slower threaded here)."""
+    if not prepared:
+        return
+    with threadpool_limits(limits=1, user_api="blas"):
+        for p in prepared:
+            *_, last = tensor_mode_triaged(p.result.pairing, mapping, p.npu, workers, frames=1)  # type: ignore[arg-type]
+            _conclude(p, last.frame)
 
 
 def _conclude(p: _Prepared, frame: pl.DataFrame) -> None:
@@ -174,44 +216,42 @@ def _selected_pairs(npu_path: str | Path, bench_path: str | Path, steps: Sequenc
         if not found:
             raise DumpError(f"{path}: no msprobe dump.json found")
     npu_sel, bench_sel = _select(npu_found, steps, ranks), _select(bench_found, steps, ranks)
-    keys = sorted(set(npu_sel) | set(bench_sel), key=lambda k: (-1 if k[0] is None else k[0], k[1]))
+    keys = sorted(set(npu_sel) | set(bench_sel), key=_step_rank_order)
     if not keys:
         raise DumpError(f"no step/rank matches --step {list(steps or [])} --rank {list(ranks or [])}")
     return [(k, npu_sel.get(k), bench_sel.get(k)) for k in keys]
 
 
+def _step_rank_order(key: tuple[int | None, str]) -> tuple[int, str]:
+    """Steps in order (a dump without steps first), then ranks by name."""
+    return (-1 if key[0] is None else key[0]), key[1]
+
+
 def _compare_job(job: tuple) -> RankResult:
-    return _compare_one(*job)
-
-
-def _compare_one(key: tuple[int | None, str], npu: Path | None, bench: Path | None,
-                 mapping: Mapping | None, tensors: bool | None) -> RankResult:
-    result = RankResult(*key)
-    if npu is None or bench is None:
-        result.error = f"{result.label} present on the {'bench' if npu is None else 'NPU'} side only"
-        return result
-    start = time.perf_counter()
-    try:
-        npu_rank, bench_rank = read_rank(npu), read_rank(bench)
-    except DumpError as exc:
-        result.error = str(exc)
-        return result
-    result.pairing = pair_ranks(npu_rank, bench_rank, mapping)
-    use_tensors = npu_rank.task == "tensor" if tensors is None else tensors
-    with threadpool_limits(limits=1, user_api="blas"):  # threaded BLAS dots are slower here, and workers share cores
-        result.frame = compare_statistics(result.pairing, mapping, tensors=use_tensors)
-    result.divergence = first_divergence(result.frame, npu_rank)
-    result.problems = npu_rank.problems + bench_rank.problems
-    result.seconds = time.perf_counter() - start
-    return result
+    """One step/rank in a worker process (the same steps as a batch of one)."""
+    return _compare_batch([job])[0]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m dumpscope.core.comparison.msprobe.driver NPU BENCH [--step N] [--rank N]``:
     a plain-text stand-in until ``dumpscope compare`` routes msprobe trees here.
     Exit 1 when a step/rank diverges, 2 on unusable input."""
-    import argparse
+    a = _parser().parse_args(argv)
+    try:
+        report = compare_msprobe(a.npu, a.bench, steps=a.step, ranks=a.rank, mapping_path=a.mapping, workers=a.workers)
+    except (DumpError, ValueError, OSError) as exc:
+        print(f"error: {exc}")
+        return 2
+    for r in report.results:
+        print(f"{r.label}: {r.error or (r.divergence.describe() if r.divergence else 'no divergence')}")
+        _write_csv(r, a.csv)
+    first = report.first
+    print(f"first divergence: {first.label if first else 'none'}")
+    return 1 if first else 0
 
+
+def _parser() -> argparse.ArgumentParser:
+    """The plain-text entry point's arguments."""
     ap = argparse.ArgumentParser(prog="python -m dumpscope.core.comparison.msprobe.driver", description="compare msprobe dumps per step and rank")
     ap.add_argument("npu")
     ap.add_argument("bench")
@@ -220,20 +260,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--mapping", help="msprobe data/api/layer mapping YAML")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--csv", type=Path, help="write one CSV per step/rank into this folder")
-    a = ap.parse_args(argv)
-    try:
-        report = compare_msprobe(a.npu, a.bench, steps=a.step, ranks=a.rank, mapping_path=a.mapping, workers=a.workers)
-    except (DumpError, ValueError, OSError) as exc:
-        print(f"error: {exc}")
-        return 2
-    for r in report.results:
-        print(f"{r.label}: {r.error or (r.divergence.describe() if r.divergence else 'no divergence')}")
-        if a.csv is not None and r.frame is not None:
-            a.csv.mkdir(parents=True, exist_ok=True)
-            r.frame.drop("NPU_Stack_Info").write_csv(a.csv / f"step{r.step}_{r.rank}.csv")
-    first = report.first
-    print(f"first divergence: {first.label if first else 'none'}")
-    return 1 if first else 0
+    return ap
+
+
+def _write_csv(r: RankResult, folder: Path | None) -> None:
+    """One step/rank's frame as ``step{N}_rank{M}.csv`` in ``folder`` (nothing without one)."""
+    if folder is None or r.frame is None:
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    r.frame.drop("NPU_Stack_Info").write_csv(folder / f"step{r.step}_{r.rank}.csv")
 
 
 if __name__ == "__main__":

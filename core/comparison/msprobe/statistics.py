@@ -273,20 +273,44 @@ def compare_statistics_many(pairings: list[Pairing], mapping: Mapping | None = N
     return [_finish_frame(parts.get((job,), empty), p, mapping, tensors) for job, p in enumerate(pairings)]
 
 
-def _finish_frame(frame: pl.DataFrame, pairing: Pairing, mapping: Mapping, tensors: bool) -> pl.DataFrame:
-    """One pairing's ruled rows: tensor metrics, the schema's columns, unmatched rows, call order."""
+def _finish_frame(frame: pl.DataFrame, pairing: Pairing, mapping: Mapping, tensors: bool,
+                  metrics: list[dict[str, float | None]] | None = None) -> pl.DataFrame:
+    """One pairing's ruled rows: tensor metrics (``metrics``: one dict per raw row, already
+    computed; default: computed here), the schema's columns, unmatched rows, call order."""
     schema = dict(_SCHEMA) | ({k: pl.Float64 for k in _TENSOR_METRICS} if tensors else {})
     if tensors:
-        frame = frame.with_columns(_metric_columns(pairing, mapping))
+        frame = frame.with_columns(metric_series(tensor_rows(pairing, mapping) if metrics is None else metrics))
     frame = frame.select([pl.col(c).cast(t) for c, t in schema.items()])
     unmatched = pl.DataFrame([_unmatched_row(u, tensors) for u in pairing.unmatched], schema=schema)
     return pl.concat([frame, unmatched]).sort("Order", nulls_last=True, maintain_order=True)
 
 
-def _metric_columns(pairing: Pairing, mapping: Mapping) -> list[pl.Series]:
-    """Tensor mode: our per-tensor metrics, row by row in the order of the raw columns."""
-    rows = [_tensor_metrics(row) for pair in pairing.pairs for row in _pair_records(pair, mapping)]
+def records(pairing: Pairing, mapping: Mapping) -> list[_Row]:
+    """Every paired record, in the order of the raw statistics columns."""
+    return [row for pair in pairing.pairs for row in _pair_records(pair, mapping)]
+
+
+def tensor_rows(pairing: Pairing, mapping: Mapping) -> list[dict[str, float | None]]:
+    """Tensor mode: our per-tensor metrics, record by record (see :func:`records`)."""
+    return [_tensor_metrics(row) for row in records(pairing, mapping)]
+
+
+def metric_series(rows: list[dict[str, float | None]]) -> list[pl.Series]:
+    """The metric columns of :func:`tensor_rows`-like rows."""
     return [pl.Series(k, [r[k] for r in rows], dtype=pl.Float64) for k in _TENSOR_METRICS]
+
+
+def ruled_statistics(pairing: Pairing, mapping: Mapping) -> pl.DataFrame:
+    """msprobe's columns and rules for one pairing, one row per record of :func:`records`
+    (no unmatched rows, no tensor metrics, raw order): what :func:`finish` completes."""
+    return stat_columns.rules(stat_columns.raw_columns(pairing, mapping, 0), NOT_COMPARED, NO_INPUT_RULES)
+
+
+def finish(ruled: pl.DataFrame, pairing: Pairing, mapping: Mapping,
+           metrics: list[dict[str, float | None]]) -> pl.DataFrame:
+    """The tensor-mode frame of :func:`ruled_statistics` with the given metric rows: with
+    every row computed, the frame ``compare_statistics(..., tensors=True)`` returns."""
+    return _finish_frame(ruled, pairing, mapping, True, metrics)
 
 
 def compare_statistics_rows(pairing: Pairing, mapping: Mapping | None = None, *,

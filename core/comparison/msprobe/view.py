@@ -52,22 +52,31 @@ def module_tree(frame: pl.DataFrame) -> dict[str, object]:
     entries = frame.filter(pl.col("Entry").is_not_null()).group_by("Entry", maintain_order=True).agg(
         pl.col("Parent").first(), pl.col("Order").first(),
         pl.col("Result").replace_strict(HEALTH, default="fail").alias("health"))
-    parents: dict[str, str | None] = {}
+    rows = entries.sort("Order").to_dicts()
+    parents: dict[str, str | None] = {str(row["Entry"]): row["Parent"] for row in rows}
     health: dict[str, str] = {}
     first: dict[str, dict[str, str]] = {"fail": {}, "warn": {}}
-    rows = entries.sort("Order").to_dicts()
-    parents.update({str(row["Entry"]): row["Parent"] for row in rows})
     for row in rows:
-        name = str(row["Entry"])
-        worst = max(row["health"], key=lambda h: _SEVERITY.get(h, 3))
-        for node in _lineage(name, parents):
-            _raise(health, node, worst)
-            if worst in first and _is_api(name):
-                first[worst].setdefault(node, name)
+        _climb(str(row["Entry"]), max(row["health"], key=_severity), parents, health, first)
     for parent in {p for p in parents.values() if p is not None and p not in parents}:
         parents[parent] = None
     first_bad = first["warn"] | first["fail"]  # a failing call wins over a warning one
     return {"parents": parents, "order": list(parents), "health": health, "first_bad": first_bad}
+
+
+def _severity(health: str) -> int:
+    return _SEVERITY.get(health, 3)
+
+
+def _climb(name: str, worst: str, parents: dict[str, str | None], health: dict[str, str],
+           first: dict[str, dict[str, str]]) -> None:
+    """Raise ``name`` and every module above it to ``worst``; an API call that is the first
+    failing (or warning) one under a module becomes that module's ``first`` of that kind."""
+    firsts = first.get(worst) if _is_api(name) else None
+    for node in _lineage(name, parents):
+        _raise(health, node, worst)
+        if firsts is not None:
+            firsts.setdefault(node, name)
 
 
 def _lineage(name: str, parents: dict[str, str | None]) -> list[str]:
@@ -93,11 +102,15 @@ def _is_api(name: str) -> bool:
 def rank_summary(report: MsprobeReport) -> dict[str, object]:
     """Per step/rank: entries, errors, first divergence; and the one diverging first."""
     first = report.first
-    rows = [{"label": r.label, "step": r.step, "rank": r.rank, "problem": r.error,
-             "errors": 0 if r.frame is None else int((r.frame["Result"] == "error").sum()),
-             "first_divergence": r.divergence.describe() if r.divergence else None,
-             "entry": r.divergence.entry if r.divergence else None} for r in report.results]
-    return {"results": rows, "first": first.label if first else None}
+    return {"results": [_rank_row(r) for r in report.results], "first": first.label if first else None}
+
+
+def _rank_row(r: RankResult) -> dict[str, object]:
+    """One step/rank of :func:`rank_summary`."""
+    return {"label": r.label, "step": r.step, "rank": r.rank, "problem": r.error,
+            "errors": 0 if r.frame is None else int((r.frame["Result"] == "error").sum()),
+            "first_divergence": r.divergence.describe() if r.divergence else None,
+            "entry": r.divergence.entry if r.divergence else None}
 
 
 def as_comparison(report: MsprobeReport, result: RankResult | None = None) -> Comparison:
