@@ -139,7 +139,8 @@ def compare_stream(
 
     Every yielded frame has all rows in their final order; rows not computed yet have
     health ``pending``.  A new frame is yielded at most every ``interval`` seconds (or every
-    :data:`SNAPSHOT_SHARE` times the last frame's build time, when longer) and
+    :data:`SNAPSHOT_SHARE` times the last frame's build time, when longer; ``interval=0``: after
+    every batch) and
     always at the end (only at the end with ``final_only``); ``progress(done, total)``
     is called after every batch.  Stop iterating to cancel.  ``first(comparison)``: the
     rows to compute first, in order (triage, see :mod:`.triage`; the frame is the same).
@@ -158,7 +159,7 @@ def compare_stream(
         nonlocal spacing
         start = time.monotonic()
         frame = analysis.judge(build_frame(columns, consume=last), th)
-        spacing = max(interval, SNAPSHOT_SHARE * (time.monotonic() - start))
+        spacing = max(interval, SNAPSHOT_SHARE * (time.monotonic() - start)) if interval > 0 else 0.0
         return Progress(done, total, replace(base, frame=frame), meter)
 
     if not final_only:
