@@ -240,11 +240,11 @@ def _order(
     graph_given = bool(tensor_order or node_order)
     graph_hits = sum(keys.graph_index(p) is not None for p in rows) if graph_given else 0
     topo, source = _topo_source(rows, keys, graph_hits)
-    keyed = [_sort_key(pos, p, topo(p), keys.dump_order(p)) for pos, p in enumerate(rows)]
-    keyed.sort(key=lambda kp: kp[0])
+    placed = [_placed(p, topo(p), keys.dump_order(p)) for p in rows]
+    placed.sort(key=_sort_key)  # stable: rows that tie keep their dump order
     if graph_given and topo != keys.graph_index:
         source += f" (the model graph names only {graph_hits} of {len(rows)} tensors)"
-    return [p for _k, p in keyed], source
+    return placed, source
 
 
 def _topo_source(rows: list[Pair], keys: _OrderKeys, graph_hits: int) -> tuple[Callable[[Pair], int | None], str]:
@@ -258,12 +258,19 @@ def _topo_source(rows: list[Pair], keys: _OrderKeys, graph_hits: int) -> tuple[C
     return keys.none, "the dumps' own ids/timestamps"
 
 
-def _sort_key(pos: int, p: Pair, t: int | None, o: float | None) -> tuple[tuple[float, ...], Pair]:
+def _placed(p: Pair, t: int | None, o: float | None) -> Pair:
+    """``p`` with its topological index and dump order (the same object when it has them
+    already: a 100k-row dump keeps one Pair per unmatched row, not two)."""
+    if p.topo is t and p.order is o:
+        return p
+    return Pair(p.golden, p.target, p.how, t, o)
+
+
+def _sort_key(p: Pair) -> tuple[float, ...]:
     """Outputs of one node stay together in output order; without a topological index
     the dump's own order decides."""
     ref = p.golden or p.target
     assert ref is not None
-    out_idx = ref.info.output_index
+    out_idx, t, o = ref.info.output_index, p.topo, p.order
     inf = float("inf")
-    key = (inf if t is None else t, 0 if t is None else out_idx, inf if o is None else o, out_idx, pos)
-    return key, Pair(p.golden, p.target, p.how, t, o)
+    return (inf if t is None else t, 0 if t is None else out_idx, inf if o is None else o, out_idx)

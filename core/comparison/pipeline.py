@@ -26,6 +26,7 @@ from dumpscope.core.comparison.cache import ROW_COLUMNS, RowCache
 from dumpscope.core.comparison.execution import run_rows
 from dumpscope.core.comparison.judge import Thresholds
 from dumpscope.core.comparison.result import INTERNAL_COLUMNS, SCHEMA, Comparison
+from dumpscope.core.comparison.table import RowTable
 from dumpscope.core.formats import open_dump
 from dumpscope.core.formats.npyfile import Scratch
 from dumpscope.core.comparison.metrics import COUNT_COLUMNS, FLOAT_COLUMNS, PairMetrics, compare_arrays
@@ -138,21 +139,19 @@ def compare_stream(
     th = thresholds if isinstance(thresholds, Thresholds) else Thresholds.from_preset(preset, thresholds or ())
     base = _prepare(golden, target, model, graph, th)
     pairs = base.pairing.pairs
-    columns = _pending_columns(pairs, th, _run_band(base.target))
+    table = RowTable(pairs, th, _run_band(base.target))
     total = len(pairs)
-
     meter = Throughput()
 
-    def snapshot(done: int, last: bool = False) -> Progress:
-        frame = analysis.judge(build_frame(columns, consume=last), th)
-        return Progress(done, total, replace(base, frame=frame), meter)
+    def snapshot(done: int) -> Progress:
+        return Progress(done, total, replace(base, frame=analysis.judge(table.frame(), th)), meter)
 
     if not final_only:
         yield snapshot(0)
     last = time.monotonic()
     specs = shape_specs(base.golden, base.target, base.model_facts)  # type: ignore[arg-type]
     rows = RowCache.open(base.golden, base.target, th.rtol, th.atol) if cache else None  # type: ignore[arg-type]
-    for done in _fill(pairs, th, columns, (workers, scheduler), batch, rows, meter,
+    for done in _fill(pairs, th, table, (workers, scheduler), batch, rows, meter,
                       _RowContext(specs, _declares_layouts(base.target))):  # type: ignore[arg-type]
         if progress is not None:  # cheap, every batch (snapshots cost a frame build)
             progress(done, total)
@@ -161,29 +160,7 @@ def compare_stream(
         if not final_only and time.monotonic() - last >= interval and done < total:
             last = time.monotonic()
             yield snapshot(done)
-    yield snapshot(total, last=True)
-
-
-def build_frame(columns: dict[str, list[object]], consume: bool = False) -> pl.DataFrame:
-    """The frame of ``columns`` (every :data:`SCHEMA` column, in order).
-
-    Polars builds a list column from Python lists one element at a time (1.2 s for two
-    shape columns at 20,000 rows); the shapes go in as text and are split in Polars.
-    With ``consume`` each Python list is dropped as soon as its column is built (the last
-    frame: a 100k-row comparison never holds both copies whole).
-    """
-    take = columns.pop if consume else columns.__getitem__
-    lists = [c for c, t in SCHEMA.items() if isinstance(t, pl.List)]
-    plain = pl.DataFrame([pl.Series(c, take(c), dtype=t) for c, t in SCHEMA.items() if c not in lists])
-    shapes = [_int_lists(c, take(c)) for c in lists]
-    return plain.with_columns(shapes).select(list(SCHEMA))
-
-
-def _int_lists(name: str, values: list[object]) -> pl.Series:
-    """A ``List(Int64)`` column from Python lists of ints (None stays null, [] stays empty)."""
-    text = pl.Series(name, [None if v is None else ",".join(map(str, v)) for v in values], dtype=pl.String)  # type: ignore[attr-defined]
-    parts = text.str.split(",").list.eval(pl.element().filter(pl.element() != "").cast(pl.Int64))
-    return parts.cast(pl.List(pl.Int64))
+    yield snapshot(total)
 
 
 def _prepare(golden: str | Path | Dump, target: str | Path | Dump, model: str | Path | None,
@@ -218,64 +195,66 @@ class _RowContext:
     specs: dict[str, ShapeSpec] = field(default_factory=dict)
     declared: bool = False
 
-    def compute(self, pairs: list[Pair], th: Thresholds, columns: dict[str, list[object]]) -> Callable[[int], dict[str, object]]:
+    def compute(self, pairs: list[Pair], th: Thresholds, bands: list[str]) -> Callable[[int], dict[str, object]]:
         """The row function the workers run: row ``i`` -> its metric columns."""
-        specs, declared, bands = self.specs, self.declared, columns["band"]
-        return lambda i: compute_row(pairs[i], th, specs.get(pairs[i].name), bands[i], declared)  # type: ignore[arg-type]
+        specs, declared = self.specs, self.declared
+        return lambda i: compute_row(pairs[i], th, specs.get(pairs[i].name), bands[i], declared)
 
-    def key(self, pairs: list[Pair], columns: dict[str, list[object]], i: int) -> str:
+    def key(self, pairs: list[Pair], bands: list[str], i: int) -> str:
         """The parts of row ``i``'s result that do not come from its files (for the cache key)."""
-        return f"{columns['band'][i]}|{self.specs.get(pairs[i].name)!r}|{self.declared}"
+        return f"{bands[i]}|{self.specs.get(pairs[i].name)!r}|{self.declared}"
 
 
-def _fill(pairs: list[Pair], th: Thresholds, columns: dict[str, list[object]],
-          where: tuple[int | None, str | None], batch: int, cache: RowCache | None = None,
-          meter: Throughput | None = None, context: _RowContext | None = None) -> Iterator[int]:
-    """Compute every matched pair into ``columns`` (each worker owns whole tensors, see
+def _fill(pairs: list[Pair], th: Thresholds, table: RowTable, where: tuple[int | None, str | None], batch: int,
+          cache: RowCache | None = None, meter: Throughput | None = None,
+          context: _RowContext | None = None) -> Iterator[int]:
+    """Compute every matched pair into ``table`` (each worker owns whole tensors, see
     :mod:`.execution`); yield the rows done after each finished task.  Rows found in
     ``cache`` (same files, same run, same context) are filled from it first and not read
     at all.  ``where``: (worker processes, Dask scheduler address or None); ``meter``
     counts the bytes."""
     context = context or _RowContext()
     todo = [i for i, p in enumerate(pairs) if p.golden is not None and p.target is not None]
-    keys = [_row_key(cache, pairs, columns, context, i) for i in todo] if cache is not None else []
-    hits = _from_cache(cache, keys, todo, columns) if cache is not None else set()
+    keys = [_row_key(cache, pairs, table.bands, context, i) for i in todo] if cache is not None else []
+    hits = _from_cache(cache, keys, todo, table)
     done = len(pairs) - len(todo) + len(hits)
     if hits:
         yield done
     rest = [i for i in todo if i not in hits]
-    sizes = {i: _pair_bytes(pairs[i]) for i in rest}
-    meter = meter or Throughput()
-    meter.total, meter.started = sum(sizes.values()), time.monotonic()
+    yield from _compute(context.compute(pairs, th, table.bands), rest, pairs, table, where, batch, meter or Throughput(), done)
+    if cache is not None and len(hits) < len(todo):
+        cache.save(keys, table, todo)
+
+
+def _compute(compute: Callable[[int], dict[str, object]], rest: list[int], pairs: list[Pair], table: RowTable,
+             where: tuple[int | None, str | None], batch: int, meter: Throughput, done: int) -> Iterator[int]:
+    """Compute the rows ``rest`` into ``table``; the rows done after each finished task."""
+    sizes = [_pair_bytes(pairs[i]) for i in rest]
+    meter.total, meter.started = sum(sizes), time.monotonic()
+    size_of = dict(zip(rest, sizes))
     with _single_threaded_blas():
-        for part in run_rows(context.compute(pairs, th, columns), rest, list(sizes.values()), where[0], batch, where[1]):
-            for i, row in part:
-                for key, value in row.items():
-                    columns[key][i] = value
-            meter.done += sum(sizes[i] for i, _row in part)
+        for part in run_rows(compute, rest, sizes, where[0], batch, where[1]):
+            table.put(part)
+            meter.done += sum(size_of[i] for i, _row in part)
             done += len(part)
             yield done
-    if cache is not None and len(hits) < len(todo):
-        cache.save(keys, columns, todo)
+    table.flush()
 
 
-def _row_key(cache: RowCache, pairs: list[Pair], columns: dict[str, list[object]], context: _RowContext, i: int) -> str | None:
+def _row_key(cache: RowCache, pairs: list[Pair], bands: list[str], context: _RowContext, i: int) -> str | None:
     """Row ``i``'s cache key: its two files and its context (None when a side is not a file)."""
     files = cache.key(pairs[i].golden, pairs[i].target)  # type: ignore[arg-type]
-    return None if files is None else f"{files}|{context.key(pairs, columns, i)}"
+    return None if files is None else f"{files}|{context.key(pairs, bands, i)}"
 
 
-def _from_cache(cache: RowCache, keys: list[str | None], todo: list[int], columns: dict[str, list[object]]) -> set[int]:
-    """Fill the rows ``cache`` holds; the row indices filled."""
-    hits: set[int] = set()
-    for key, i in zip(keys, todo):
-        row = cache.rows.get(key) if key is not None else None
-        if row is None:
-            continue
-        for column in ROW_COLUMNS:
-            columns[column][i] = row[column]
-        hits.add(i)
-    return hits
+def _from_cache(cache: RowCache | None, keys: list[str | None], todo: list[int], table: RowTable) -> set[int]:
+    """Fill the rows ``cache`` holds (column by column, no Python object per value); the
+    row indices filled."""
+    if cache is None:
+        return set()
+    found = cache.lookup(keys, todo)
+    table.fill(found, ROW_COLUMNS)
+    return set(found["_row"].to_list())
 
 
 def _pair_bytes(p: Pair) -> int:
@@ -382,76 +361,6 @@ def _run_band(target: Dump) -> str:
 
 def _is_float(dtype: str | None) -> bool:
     return dtype is not None and (dtype.startswith("float") or dtype == "bfloat16")
-
-
-def _pending_columns(pairs: list[Pair], th: Thresholds, run_band: str) -> dict[str, list[object]]:
-    cols: dict[str, list[object]] = {c: [None] * len(pairs) for c in SCHEMA}
-    for i, p in enumerate(pairs):
-        for key, value in _identity(p, th, run_band).items():
-            cols[key][i] = value
-        if p.topo is None:  # no topological index known: the row's rank in dump order
-            cols["index"][i] = i
-    return cols
-
-
-def _identity(p: Pair, th: Thresholds, run_band: str) -> dict[str, object]:
-    """The columns known before any data is read."""
-    g, t = p.golden, p.target
-    ref = g or t
-    assert ref is not None
-    gi, ti = (g.info if g else None), (t.info if t else None)
-    row: dict[str, object] = {
-        "index": p.topo,
-        "name": display(ref.name),
-        "target_name": display(ti.name) if ti and g else None,
-        "node_name": _text(ref.info.node_name),
-        "op_type": _text(_op_type(gi, ti)),
-        "kind": ref.info.kind,
-        **_side_columns(gi, "shape", "dtype", "golden_file"),
-        **_side_columns(ti, "target_shape", "target_dtype", "target_file"),
-        "pairing": display(p.how),
-        "size": int(np.prod(ref.info.shape)) if ref.info.shape is not None else None,
-        **_status(g is not None, t is not None, p.how),
-    }
-    quantised = bool(ti and any(k.startswith("quant_") for k, _v in ti.extra))
-    qband = record_band(ti)
-    row["band"] = th.band_for(row["dtype"], row["target_dtype"], quantised, qband or run_band, qband or "int8")  # type: ignore[arg-type]
-    return row
-
-
-def record_band(info: TensorInfo | None) -> str | None:
-    """The band a record's own quantised type asks for (SigmaStar: SGS_U8/S8 -> int8,
-    SGS_S16 -> int16), or None when the record does not say."""
-    qdtype = dict(info.extra).get("quant_dtype") if info is not None else None
-    if qdtype is None:
-        return None
-    return "int16" if qdtype in ("int16", "uint16") else "int8" if qdtype in ("int8", "uint8") else None
-
-
-def _op_type(gi: TensorInfo | None, ti: TensorInfo | None) -> str | None:
-    """The golden op type, else the target's."""
-    if gi and gi.op_type:
-        return gi.op_type
-    return ti.op_type if ti else None
-
-
-def _side_columns(info: TensorInfo | None, shape: str, dtype: str, file: str) -> dict[str, object]:
-    """One side's shape, dtype and file columns (all None for a missing side)."""
-    if info is None:
-        return {shape: None, dtype: None, file: None}
-    return {shape: list(info.shape) if info.shape is not None else None, dtype: info.dtype, file: _text(info.source)}
-
-
-def _status(has_golden: bool, has_target: bool, how: str) -> dict[str, object]:
-    """``side``, ``health``, ``status`` and ``message`` before any data is read."""
-    if has_golden and has_target:
-        return {"side": "both", "health": "pending", "status": "pending", "message": ""}
-    side = "golden" if has_golden else "target"
-    return {"side": side, "health": "unmatched", "status": "unmatched", "message": display(how)}
-
-
-def _text(value: str | None) -> str | None:
-    return None if value is None else display(value)
 
 
 _scratch = threading.local()
