@@ -216,14 +216,15 @@ def judge(frame: pl.DataFrame, thresholds: Thresholds) -> pl.DataFrame:
     """
     import polars as pl
 
+    message = frame["message"]
+    if message.null_count():
+        frame = frame.with_columns(message.fill_null(""))
+    at = frame.select(pl.arg_where(pl.col("status") == "computed")).to_series()
+    if not len(at):
+        return frame
     fail_reasons, warn_reasons = _reasons(thresholds)
-    rows = frame.with_row_index("_row").filter(pl.col("status") == "computed")
-    judged = rows.select("_row", *_verdict(fail_reasons, warn_reasons))
-    health, message = frame["health"], frame["message"].fill_null("")
-    if judged.height:
-        health = health.scatter(judged["_row"], judged["health"])
-        message = message.scatter(judged["_row"], judged["message"])
-    return frame.with_columns(health=health, message=message)
+    judged = frame[at].select(*_verdict(fail_reasons, warn_reasons))
+    return frame.with_columns(frame["health"].scatter(at, judged["health"]), frame["message"].scatter(at, judged["message"]))
 
 
 def _reasons(thresholds: Thresholds) -> tuple[list[pl.Expr], list[pl.Expr]]:

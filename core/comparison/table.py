@@ -65,8 +65,11 @@ class RowTable:
     def __init__(self, pairs: Sequence[Pair], th: Thresholds, run_band: str) -> None:
         self.height = len(pairs)
         self.bands: list[str] = []
-        known = {s.name: s for s in identity_series(pairs, th, run_band, self.bands)}
-        self.series: dict[str, pl.Series] = {c: known.get(c, _nulls(c, self.height)) for c in SCHEMA}
+        known = {s.name: s for s in identity_series(pairs, th, run_band, self.bands) if s.name == "index" or s.null_count() < len(s)}
+        self.series: dict[str, pl.Series | None] = {c: known.get(c) for c in SCHEMA}
+        """Each column; None while every value is null (nothing stored: a 100k-row dump of
+        unmatched tensors has ~30 such columns).  ``index`` is always stored: it gives the
+        frame its height."""
         self._pending: list[tuple[int, Row]] = []
 
     def put(self, part: Sequence[tuple[int, Row]]) -> None:
@@ -87,7 +90,12 @@ class RowTable:
     def scatter(self, column: str, at: Sequence[int] | pl.Series, values: pl.Series) -> None:
         """Set rows ``at`` of ``column`` to ``values`` (already in the column's fill type)."""
         if len(values):
-            self.series[column] = self.series[column].scatter(at, values)
+            self.series[column] = self._column(column).scatter(at, values)
+
+    def _column(self, column: str) -> pl.Series:
+        """``column``'s series, materialised (all null) when nothing was stored yet."""
+        s = self.series[column]
+        return _nulls(column, self.height) if s is None else s
 
     def fill(self, rows: pl.DataFrame, columns: Sequence[str]) -> None:
         """Set ``columns`` of the rows at ``rows["_row"]`` from ``rows`` (cached rows: no
@@ -102,7 +110,9 @@ class RowTable:
     def frame(self) -> pl.DataFrame:
         """The frame as it stands (every :data:`SCHEMA` column, in order, shapes as lists)."""
         self.flush()
-        return pl.DataFrame([_shape_lists(s) if c in SHAPE_COLUMNS else s for c, s in self.series.items()])
+        stored = pl.DataFrame([_shape_lists(s) if c in SHAPE_COLUMNS else s for c, s in self.series.items() if s is not None])
+        nulls = [pl.lit(None, dtype=SCHEMA[c]).alias(c) for c, s in self.series.items() if s is None]
+        return stored.with_columns(nulls).select(list(SCHEMA))
 
 
 def _by_keys(rows: list[tuple[int, Row]]) -> dict[tuple[str, ...], list[tuple[int, Row]]]:
