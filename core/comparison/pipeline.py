@@ -31,7 +31,7 @@ from dumpscope.core.formats import open_dump
 from dumpscope.core.formats.npyfile import Scratch
 from dumpscope.core.comparison.metrics import COUNT_COLUMNS, FLOAT_COLUMNS, PairMetrics, compare_arrays
 from dumpscope.core.comparison.slices import AXIS, slice_metrics
-from dumpscope.core.dumps import Dump, TensorInfo, TensorReadError
+from dumpscope.core.dumps import Dump, TensorInfo, TensorReadError, dtype_name
 from dumpscope.core.names import display
 from dumpscope.core.comparison.pairing import Pair, Pairing, pair_dumps
 from dumpscope.core.comparison.graph_names import with_graph_names
@@ -380,7 +380,7 @@ def compute_row(p: Pair, th: Thresholds, spec: ShapeSpec | None = None, band: ob
     if isinstance(loaded, str):
         return _error(loaded)
     g, t = loaded
-    shapes = {"shape": list(g.shape), "target_shape": list(t.shape), "dtype": g.dtype.name, "target_dtype": t.dtype.name}
+    shapes = {"shape": list(g.shape), "target_shape": list(t.shape), "dtype": dtype_name(g.dtype), "target_dtype": dtype_name(t.dtype)}
     aligned = _resolved_specs(g, t, spec) or align(g, t)
     layout = _layout_mismatch(g, t, aligned) if declared_layouts else ""
     if layout:
@@ -392,14 +392,17 @@ def compute_row(p: Pair, th: Thresholds, spec: ShapeSpec | None = None, band: ob
         m = compare_arrays(aligned.golden, aligned.target, rtol=th.rtol, atol=th.atol)
     except (ValueError, TypeError, OSError, MemoryError) as exc:
         return {**shapes, **_error(f"comparison failed: {exc}")}
-    notes = [aligned.note, *m.notes] if aligned.note else list(m.notes)
-    notes[:0] = reader_notes(p)
+    notes = [*reader_notes(p), *([aligned.note] if aligned.note else []), *(m.notes if m.flags else ())]
     floor = th.floors.get(band, 0.0) if isinstance(band, str) else 0.0
     worst = _worst_slice(aligned, m, notes, floor) if p.golden is not None and p.golden.info.kind == "activation" else None
-    values = {c: getattr(m, c) for c in (*FLOAT_COLUMNS, *COUNT_COLUMNS)}
+    values = {c: getattr(m, c) for c in _METRIC_COLUMNS}
+    hard = render_hard_fail(m) if m.flags else ""  # no flag: no hard failure (and no enum arithmetic)
     return {**shapes, **values, "size": int(g.size), "status": "computed", "notes": display("; ".join(notes)),
-            "hard_fail": "; ".join(x for x in (layout, render_hard_fail(m)) if x), "hard_warn": aligned.warn,
+            "hard_fail": "; ".join(x for x in (layout, hard) if x), "hard_warn": aligned.warn,
             "worst_slice": worst}
+
+
+_METRIC_COLUMNS = (*FLOAT_COLUMNS, *COUNT_COLUMNS)
 
 
 _BY_VALUES = "layout chosen by values"

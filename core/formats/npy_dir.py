@@ -22,9 +22,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from dumpscope.core.formats.npyfile import check_shape, open_npy
+from dumpscope.core.formats.npyfile import SmallFiles, check_shape, facts_loader, npy_facts
 from dumpscope.core.formats.safe_fs import Walk, load_json, member_path, read_csv_rows, regular_file_problem, walk_files
-from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorReadError, TensorRef
+from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorReadError, TensorRef, dtype_name
 from dumpscope.core.names import from_filename
 
 NAME = "npy-dir"
@@ -123,30 +123,42 @@ def _load_manifest(root: Path, manifest_path: Path) -> tuple[dict | None, str]: 
     return manifest, ""
 
 
-def _ref(info: TensorInfo, path: Path, refused: str | None = None) -> TensorRef:
+def _ref(info: TensorInfo, path: Path, refused: str | None = None, keep: SmallFiles | None = None,
+         by_mtime: bool = False) -> TensorRef:
+    """The row of one file: its header read (one ``open``; a small file kept whole within
+    ``keep``), or why it cannot be read.  ``by_mtime``: the file's modification time is the
+    tensor's order (taken from the same ``open``)."""
     if refused is not None:
-        return TensorRef(info, None, f"{path.name}: {refused}")
+        return _unread(info, path, refused, by_mtime)
     try:
-        shape, dtype, loader = open_npy(path, info.dtype)
+        facts = npy_facts(path, info.dtype, keep)
     except TensorReadError as exc:
-        return TensorRef(info, None, f"{path.name}: {exc}")
-    if info.shape is not None and tuple(info.shape) != shape:
-        return TensorRef(info, None, f"{path.name}: file holds shape {list(shape)}, manifest says {list(info.shape)}")
-    info = _with(info, dtype=str(dtype.name), shape=shape)
-    return TensorRef(info, loader)
+        return _unread(info, path, str(exc), by_mtime)
+    if info.shape is not None and tuple(info.shape) != facts.shape:
+        return TensorRef(info, None, f"{path.name}: file holds shape {list(facts.shape)}, manifest says {list(info.shape)}")
+    order = float(facts.mtime_ns) if by_mtime else info.order
+    info = _with(info, dtype=dtype_name(facts.dtype), shape=facts.shape, order=order)
+    return TensorRef(info, facts_loader(path, facts))
+
+
+def _unread(info: TensorInfo, path: Path, why: str, by_mtime: bool) -> TensorRef:
+    """A file whose data cannot be read: a row with the reason."""
+    if by_mtime:
+        info = _with(info, order=_mtime(path))
+    return TensorRef(info, None, f"{path.name}: {why}")
 
 
 def _with(info: TensorInfo, **changes: object) -> TensorInfo:
     """A copy of ``info`` with ``changes`` (``dataclasses.replace`` re-runs ``__init__``
     through field introspection: a third of opening 20,000 tiny tensors).  The info is a
-    frozen, slotted dataclass: its slots are filled directly."""
+    frozen, slotted dataclass: its slots are filled directly, through their descriptors."""
     copy = object.__new__(TensorInfo)
-    for name in _INFO_SLOTS:
-        object.__setattr__(copy, name, changes[name] if name in changes else getattr(info, name))
+    for name, slot in _INFO_SLOTS:
+        slot.__set__(copy, changes[name] if name in changes else slot.__get__(info))
     return copy
 
 
-_INFO_SLOTS: tuple[str, ...] = TensorInfo.__slots__  # type: ignore[attr-defined]
+_INFO_SLOTS = tuple((name, getattr(TensorInfo, name)) for name in TensorInfo.__slots__)  # type: ignore[attr-defined]
 
 
 _KINDS = ("activation", "input", "constant", "op_input")
@@ -211,7 +223,7 @@ def _bad_entry_name(entry: object, position: int) -> str:
     return name if isinstance(name, str) else f"<manifest entry {position}>"
 
 
-def _manifest_ref(root: Path, entry: object, position: int, listed: set[str]) -> TensorRef:
+def _manifest_ref(root: Path, entry: object, position: int, listed: set[str], keep: SmallFiles | None = None) -> TensorRef:
     """One manifest entry as a tensor row; a bad entry is a row with the reason, never an exception."""
     rel = entry.get("file") if isinstance(entry, dict) else None
     file, why = member_path(root, rel)
@@ -228,7 +240,7 @@ def _manifest_ref(root: Path, entry: object, position: int, listed: set[str]) ->
     problem = _file_problem(root, file)
     if problem is not None:
         return TensorRef(info, None, f"{rel}: {problem}")
-    return _ref(info, file)
+    return _ref(info, file, keep=keep)
 
 
 def _file_problem(root: Path, file: Path) -> str | None:
@@ -246,18 +258,19 @@ def _open_manifest(root: Path, manifest: dict) -> Dump:  # type: ignore[type-arg
     tensors: dict[str, TensorRef] = {}
     problems: list[DumpProblem] = []
     listed: set[str] = set()
+    keep = SmallFiles()
     entries = manifest.get("tensors", [])
     count = len(entries) if isinstance(entries, list) else 0
     for position in range(count):
         entry, entries[position] = entries[position], None  # free each decoded entry once it is a row
-        _put(tensors, problems, _manifest_ref(root, entry, position, listed))
+        _put(tensors, problems, _manifest_ref(root, entry, position, listed, keep))
     walk = _walk_npy(root)
     problems.extend(walk.skipped)
     for file in walk.files:
         if os.path.normpath(file) not in listed and file.parent.name != "inputs":
             rel = file.relative_to(root)
             name = from_filename(str(rel.with_suffix("")))
-            _put(tensors, problems, _ref(TensorInfo(name=name, source=str(file)), file, walk.refused.get(file)))
+            _put(tensors, problems, _ref(TensorInfo(name=name, source=str(file)), file, walk.refused.get(file), keep))
             problems.append(DumpProblem(str(file), "not in the manifest; read by its file name"))
     meta = {"manifest": _checked_manifest(manifest, problems, str(root / MANIFEST))}
     return Dump(path=root, format=NAME, tensors=tensors, problems=problems, meta=meta)
@@ -457,9 +470,10 @@ def _open_scan(root: Path, decode_names: bool = False) -> Dump:
     nodes = {p.node for _f, p in parsed if p.node}
     timed = all(p.order is not None for _f, p in parsed)
     tensors: dict[str, TensorRef] = {}
+    keep = SmallFiles()
     for file, p in parsed:
         p = _msit_input(p, nodes)
-        info = _scan_info(file, p, p.order if timed else _mtime(file))
-        _put(tensors, problems, _ref(info, file, walk.refused.get(file)))
+        info = _scan_info(file, p, p.order if timed else None)
+        _put(tensors, problems, _ref(info, file, walk.refused.get(file), keep, by_mtime=not timed))
     meta = {"order_source": "file names" if timed else "file modification times"}
     return Dump(path=root, format=NAME, tensors=tensors, problems=problems, meta=meta)

@@ -90,6 +90,7 @@ def _fast_header(f: BinaryIO) -> tuple[tuple[int, ...], bool, np.dtype] | None:
         return None
     if dtype.hasobject:
         return None  # numpy's path raises the refusal with its message
+    _remember_dtype(m[1], dtype)
     shape = tuple(int(d) for d in m[3].replace(" ", "").split(",") if d)
     return check_shape(shape), m[2] == "True", dtype
 
@@ -108,24 +109,72 @@ def resolve_dtype(dtype: np.dtype, declared: str | None) -> np.dtype:
 _HEADER_PEEK = 256
 
 
+#: A file up to this size is read whole with its header (one ``pread`` either way): its
+#: tensor then needs no second ``open`` (on a VM an ``open`` costs ~15 us, the read ~1 us),
+#: while the dump's :class:`SmallFiles` budget lasts.
+SMALL_FILE_BYTES = 4096
+
+
+class SmallFiles:
+    """How many bytes of small files a reader may keep in memory (each dump gets one)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, budget: int = 64 << 20) -> None:
+        self.left = budget
+
+    def take(self, nbytes: int) -> bool:
+        """Whether ``nbytes`` more may be kept (and count them)."""
+        if nbytes > SMALL_FILE_BYTES or nbytes > self.left:
+            return False
+        self.left -= nbytes
+        return True
+
+
+class NpyFacts:
+    """What one ``open`` of an ``.npy`` file tells: header facts, file identity and, for a
+    small file within the budget, its bytes."""
+
+    __slots__ = ("shape", "dtype", "offset", "fortran", "size", "mtime_ns", "data")
+
+    def __init__(self, shape: tuple[int, ...], dtype: np.dtype, offset: int, fortran: bool, st: os.stat_result,
+                 data: bytes | None) -> None:
+        self.shape, self.dtype, self.offset, self.fortran = shape, dtype, offset, fortran
+        self.size, self.mtime_ns, self.data = st.st_size, st.st_mtime_ns, data
+
+
 def inspect_npy(path: Path, declared_dtype: str | None = None) -> tuple[tuple[int, ...], np.dtype, int, bool]:
-    """Shape, dtype, data offset and Fortran order of an ``.npy`` file.
+    """Shape, dtype, data offset and Fortran order of an ``.npy`` file (see :func:`npy_facts`)."""
+    facts = npy_facts(path, declared_dtype)
+    return facts.shape, facts.dtype, facts.offset, facts.fortran
+
+
+def npy_facts(path: Path | str, declared_dtype: str | None = None, keep: SmallFiles | None = None) -> NpyFacts:
+    """The header facts of an ``.npy`` file, with its size and modification time.
 
     Checks that the file holds all the data its header promises.  One ``open``, one
     ``fstat`` and one ``pread`` for the usual header (no buffered file object: opening
-    20,000 tiny tensors is mostly this function).
+    20,000 tiny tensors is mostly this function).  A file of at most
+    :data:`SMALL_FILE_BYTES` that ``keep`` allows is kept whole (``data``).
     """
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
         raise TensorReadError(f"cannot read: {exc.strerror or exc}") from None
     try:
-        size, shape, fortran, dtype, offset = _header_of(fd)
+        st, head, (shape, fortran, dtype, offset) = _header_of(fd)
     except OSError as exc:
         raise TensorReadError(f"cannot read: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
     dtype = resolve_dtype(dtype, declared_dtype)
+    _check_size(st.st_size, shape, dtype, offset)
+    whole = len(head) == st.st_size and keep is not None and keep.take(len(head))
+    return NpyFacts(shape, dtype, offset, fortran, st, head if whole else None)
+
+
+def _check_size(size: int, shape: tuple[int, ...], dtype: np.dtype, offset: int) -> None:
+    """TensorReadError when the file is shorter than its header promises."""
     count = math.prod(shape)
     need = offset + count * dtype.itemsize
     if size < need:
@@ -133,13 +182,17 @@ def inspect_npy(path: Path, declared_dtype: str | None = None) -> tuple[tuple[in
             f"truncated: header promises {count} x {dtype.name} ({need - offset} bytes of data) "
             f"but the file has {max(size - offset, 0)}"
         )
-    return shape, dtype, offset, fortran
 
 
-def _header_of(fd: int) -> tuple[int, tuple[int, ...], bool, np.dtype, int]:
-    """File size and the header of the ``.npy`` open on ``fd``: (size, shape, fortran, dtype, offset)."""
-    size = os.fstat(fd).st_size
-    head = os.pread(fd, _HEADER_PEEK, 0)
+def _header_of(fd: int) -> tuple[os.stat_result, bytes, tuple[tuple[int, ...], bool, np.dtype, int]]:
+    """The stat of the ``.npy`` open on ``fd``, the bytes read (the whole file when it is
+    small) and its header: (shape, fortran, dtype, data offset)."""
+    st = os.fstat(fd)
+    size = st.st_size
+    head = os.pread(fd, size if size <= SMALL_FILE_BYTES else _HEADER_PEEK, 0)
+    simple = _simple_header(head)
+    if simple is not None:
+        return st, head, simple
     if len(head) >= 10 and head[:6] == b"\x93NUMPY" and head[6] == 1:
         end = 10 + struct.unpack("<H", head[8:10])[0]
         if end > len(head) and size >= end:
@@ -147,7 +200,35 @@ def _header_of(fd: int) -> tuple[int, tuple[int, ...], bool, np.dtype, int]:
     f = io.BytesIO(head) if _complete(head) else os.fdopen(os.dup(fd), "rb")
     with f:
         shape, fortran, dtype = read_header(f)
-        return size, shape, fortran, dtype, f.tell()
+        return st, head, (shape, fortran, dtype, f.tell())
+
+
+_SIMPLE_HEADER_BYTES = re.compile(_SIMPLE_HEADER.pattern.encode("latin-1"))
+#: dtypes of the simple headers met so far, by their ``descr`` (``np.dtype("<f4")`` costs
+#: microseconds; a dump has a handful of dtypes and tens of thousands of files).
+_SIMPLE_DTYPES: dict[bytes, np.dtype] = {}
+
+
+def _simple_header(head: bytes) -> tuple[tuple[int, ...], bool, np.dtype, int] | None:
+    """The header numpy writes for a plain dtype, parsed straight from the bytes read
+    (same pattern as :func:`_fast_header`, no file object): (shape, fortran, dtype, data
+    offset), or None for anything else (the general path then reads it)."""
+    if head[:8] != b"\x93NUMPY\x01\x00" or len(head) < 10:
+        return None
+    end = 10 + int.from_bytes(head[8:10], "little")
+    m = _SIMPLE_HEADER_BYTES.fullmatch(head, 10, end) if len(head) >= end else None
+    dtype = _SIMPLE_DTYPES.get(m[1]) if m is not None else None
+    if dtype is None:
+        return None
+    shape = tuple(int(d) for d in m[3].split(b",") if d.strip())  # type: ignore[index]
+    if max(shape, default=0) > MAX_ELEMENTS or math.prod(shape) > MAX_ELEMENTS:
+        shape = check_shape(shape)  # raises with its message
+    return shape, m[2] == b"True", dtype, end  # type: ignore[index]
+
+
+def _remember_dtype(descr: str, dtype: np.dtype) -> None:
+    """Let :func:`_simple_header` parse headers of ``descr`` (a plain, non-object dtype)."""
+    _SIMPLE_DTYPES.setdefault(descr.encode("latin-1"), dtype)
 
 
 def _complete(head: bytes) -> bool:
@@ -179,11 +260,17 @@ class NpyLoader:
     """Loads one ``.npy`` tensor: memory-mapped (read-only) when called, or read into a
     caller's reusable buffer with :meth:`read_into`."""
 
-    __slots__ = ("path", "shape", "dtype", "offset", "fortran", "count")
+    __slots__ = ("path", "shape", "dtype", "offset", "fortran", "count", "data")
 
-    def __init__(self, path: Path, shape: tuple[int, ...], dtype: np.dtype, offset: int, fortran: bool = False) -> None:
+    def __init__(self, path: Path, shape: tuple[int, ...], dtype: np.dtype, offset: int, fortran: bool = False,
+                 data: bytes | None = None) -> None:
         self.path, self.shape, self.dtype, self.offset, self.fortran = path, shape, dtype, offset, fortran
         self.count = math.prod(shape)
+        self.data = data
+        """The whole file, when the reader kept it (a small file): no second ``open``."""
+
+    def _kept(self) -> np.ndarray:
+        return self._shaped(np.frombuffer(self.data, dtype=self.dtype, count=self.count, offset=self.offset))  # type: ignore[arg-type]
 
     @property
     def nbytes(self) -> int:
@@ -193,6 +280,8 @@ class NpyLoader:
         return flat.reshape(self.shape, order="F" if self.fortran else "C")
 
     def __call__(self) -> np.ndarray:
+        if self.data is not None:
+            return self._kept()
         if self.nbytes < MMAP_MIN_BYTES:  # mmap cannot map zero bytes, and costs more for small data
             with open(self.path, "rb") as f:
                 f.seek(self.offset)
@@ -209,6 +298,8 @@ class NpyLoader:
         faults at all; mapping takes a fault per page, and the faults of two threads
         contend for the process's memory map lock.
         """
+        if self.data is not None:
+            return self._kept()
         buf = scratch.take(self.nbytes)
         got = _pread_into(self.path, buf, self.offset)
         if got != self.nbytes:
@@ -258,3 +349,8 @@ def open_npy(path: Path, declared_dtype: str | None = None) -> tuple[tuple[int, 
     """Header facts plus a lazy loader; raises TensorReadError for an unusable file."""
     shape, dtype, offset, fortran = inspect_npy(path, declared_dtype)
     return shape, dtype, npy_loader(path, shape, dtype, offset, fortran)
+
+
+def facts_loader(path: Path, facts: NpyFacts) -> NpyLoader:
+    """The loader of a file :func:`npy_facts` read (its kept bytes, if any)."""
+    return NpyLoader(path, facts.shape, facts.dtype, facts.offset, facts.fortran, facts.data)
