@@ -81,6 +81,9 @@ def _file_key(ref: TensorRef) -> str | None:
     source = ref.info.source
     if not source:
         return None
+    known = getattr(ref.loader, "identity", None)
+    if known is not None:  # the reader's own fstat of the file it read: no second stat
+        return f"{os.path.abspath(source)}:|{known[0]}|{known[1]}"
     path, _, member = source, "", ""
     if not os.path.isfile(path) and ":" in source:
         path, member = source.rsplit(":", 1)

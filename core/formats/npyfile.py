@@ -260,7 +260,7 @@ class NpyLoader:
     """Loads one ``.npy`` tensor: memory-mapped (read-only) when called, or read into a
     caller's reusable buffer with :meth:`read_into`."""
 
-    __slots__ = ("path", "shape", "dtype", "offset", "fortran", "count", "data")
+    __slots__ = ("path", "shape", "dtype", "offset", "fortran", "count", "data", "identity")
 
     def __init__(self, path: Path, shape: tuple[int, ...], dtype: np.dtype, offset: int, fortran: bool = False,
                  data: bytes | None = None) -> None:
@@ -268,6 +268,8 @@ class NpyLoader:
         self.count = math.prod(shape)
         self.data = data
         """The whole file, when the reader kept it (a small file): no second ``open``."""
+        self.identity: tuple[int, int] | None = None
+        """(size, modification time in ns) of the file when its header was read, if known."""
 
     def _kept(self) -> np.ndarray:
         return self._shaped(np.frombuffer(self.data, dtype=self.dtype, count=self.count, offset=self.offset))  # type: ignore[arg-type]
@@ -353,4 +355,6 @@ def open_npy(path: Path, declared_dtype: str | None = None) -> tuple[tuple[int, 
 
 def facts_loader(path: Path, facts: NpyFacts) -> NpyLoader:
     """The loader of a file :func:`npy_facts` read (its kept bytes, if any)."""
-    return NpyLoader(path, facts.shape, facts.dtype, facts.offset, facts.fortran, facts.data)
+    loader = NpyLoader(path, facts.shape, facts.dtype, facts.offset, facts.fortran, facts.data)
+    loader.identity = (facts.size, facts.mtime_ns)
+    return loader
