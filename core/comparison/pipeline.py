@@ -136,31 +136,70 @@ def compare_stream(
     always at the end (only at the end with ``final_only``); ``progress(done, total)``
     is called after every batch.  Stop iterating to cancel.
     """
-    th = thresholds if isinstance(thresholds, Thresholds) else Thresholds.from_preset(preset, thresholds or ())
-    base = _prepare(golden, target, model, graph, th)
-    pairs = base.pairing.pairs
-    table = RowTable(pairs, th, _run_band(base.target))
-    total = len(pairs)
-    meter = Throughput()
-
-    def snapshot(done: int) -> Progress:
-        return Progress(done, total, replace(base, frame=analysis.judge(table.frame(), th)), meter)
-
+    th = _thresholds(thresholds, preset)
+    run = _Run(_prepare(golden, target, model, graph, th), th)
     if not final_only:
-        yield snapshot(0)
-    last = time.monotonic()
-    specs = shape_specs(base.golden, base.target, base.model_facts)  # type: ignore[arg-type]
-    rows = RowCache.open(base.golden, base.target, th.rtol, th.atol) if cache else None  # type: ignore[arg-type]
-    for done in _fill(pairs, th, table, (workers, scheduler), batch, rows, meter,
-                      _RowContext(specs, _declares_layouts(base.target))):  # type: ignore[arg-type]
-        if progress is not None:  # cheap, every batch (snapshots cost a frame build)
-            progress(done, total)
-        if progress_bytes is not None:
-            progress_bytes(meter.done, meter.total)
-        if not final_only and time.monotonic() - last >= interval and done < total:
-            last = time.monotonic()
-            yield snapshot(done)
-    yield snapshot(total)
+        yield run.snapshot(0)
+    ticks = _Ticks(interval, progress, progress_bytes)
+    for done in _fill(run.pairs, th, run.table, (workers, scheduler), batch, run.cache(cache), run.meter, run.context()):
+        if ticks.report(done, run.total, run.meter) and not final_only and done < run.total:
+            yield run.snapshot(done)
+    yield run.snapshot(run.total)
+
+
+def _thresholds(thresholds: Thresholds | Sequence[str] | None, preset: str) -> Thresholds:
+    """The thresholds given, or the preset with the given overrides."""
+    if isinstance(thresholds, Thresholds):
+        return thresholds
+    return Thresholds.from_preset(preset, thresholds or ())
+
+
+class _Run:
+    """One comparison being filled in: its prepared base, its rows' table and byte meter."""
+
+    def __init__(self, base: Comparison, th: Thresholds) -> None:
+        self.base, self.th = base, th
+        self.pairs = base.pairing.pairs  # type: ignore[union-attr]
+        self.table = RowTable(self.pairs, th, _run_band(base.target))  # type: ignore[arg-type]
+        self.total = len(self.pairs)
+        self.meter = Throughput()
+
+    def snapshot(self, done: int) -> Progress:
+        """The comparison as it stands, judged."""
+        frame = analysis.judge(self.table.frame(), self.th)
+        return Progress(done, self.total, replace(self.base, frame=frame), self.meter)
+
+    def cache(self, wanted: bool) -> RowCache | None:
+        """The row cache of this pair of dumps, when ``wanted``."""
+        if not wanted:
+            return None
+        return RowCache.open(self.base.golden, self.base.target, self.th.rtol, self.th.atol)  # type: ignore[arg-type]
+
+    def context(self) -> _RowContext:
+        """What every row's computation needs beyond its pair."""
+        specs = shape_specs(self.base.golden, self.base.target, self.base.model_facts)  # type: ignore[arg-type]
+        return _RowContext(specs, _declares_layouts(self.base.target))  # type: ignore[arg-type]
+
+
+@dataclass
+class _Ticks:
+    """The callbacks after every batch, and when the next snapshot is due (every ``interval``)."""
+
+    interval: float
+    progress: ProgressCallback | None
+    progress_bytes: ProgressCallback | None
+    last: float = field(default_factory=time.monotonic)
+
+    def report(self, done: int, total: int, meter: Throughput) -> bool:
+        """Call the callbacks (cheap, every batch); True when a snapshot is due."""
+        if self.progress is not None:
+            self.progress(done, total)
+        if self.progress_bytes is not None:
+            self.progress_bytes(meter.done, meter.total)
+        if time.monotonic() - self.last < self.interval:
+            return False
+        self.last = time.monotonic()
+        return True
 
 
 def _prepare(golden: str | Path | Dump, target: str | Path | Dump, model: str | Path | None,
@@ -215,14 +254,13 @@ def _fill(pairs: list[Pair], th: Thresholds, table: RowTable, where: tuple[int |
     counts the bytes."""
     context = context or _RowContext()
     todo = [i for i, p in enumerate(pairs) if p.golden is not None and p.target is not None]
-    keys = [_row_key(cache, pairs, table.bands, context, i) for i in todo] if cache is not None else []
-    hits = _from_cache(cache, keys, todo, table)
+    keys, hits = _cached(cache, pairs, table, context, todo)
     done = len(pairs) - len(todo) + len(hits)
     if hits:
         yield done
     rest = [i for i in todo if i not in hits]
     yield from _compute(context.compute(pairs, th, table.bands), rest, pairs, table, where, batch, meter or Throughput(), done)
-    if cache is not None and len(hits) < len(todo):
+    if rest and cache is not None:
         cache.save(keys, table, todo)
 
 
@@ -247,11 +285,18 @@ def _row_key(cache: RowCache, pairs: list[Pair], bands: list[str], context: _Row
     return None if files is None else f"{files}|{context.key(pairs, bands, i)}"
 
 
-def _from_cache(cache: RowCache | None, keys: list[str | None], todo: list[int], table: RowTable) -> set[int]:
+def _cached(cache: RowCache | None, pairs: list[Pair], table: RowTable, context: _RowContext,
+            todo: list[int]) -> tuple[list[str | None], set[int]]:
+    """The cache keys of the rows ``todo`` and the rows filled from ``cache`` (none without one)."""
+    if cache is None:
+        return [], set()
+    keys = [_row_key(cache, pairs, table.bands, context, i) for i in todo]
+    return keys, _from_cache(cache, keys, todo, table)
+
+
+def _from_cache(cache: RowCache, keys: list[str | None], todo: list[int], table: RowTable) -> set[int]:
     """Fill the rows ``cache`` holds (column by column, no Python object per value); the
     row indices filled."""
-    if cache is None:
-        return set()
     found = cache.lookup(keys, todo)
     table.fill(found, ROW_COLUMNS)
     return set(found["_row"].to_list())
@@ -381,10 +426,7 @@ def compute_row(p: Pair, th: Thresholds, spec: ShapeSpec | None = None, band: ob
         return _error(loaded)
     g, t = loaded
     shapes = {"shape": list(g.shape), "target_shape": list(t.shape), "dtype": dtype_name(g.dtype), "target_dtype": dtype_name(t.dtype)}
-    aligned = _resolved_specs(g, t, spec) or align(g, t)
-    layout = _layout_mismatch(g, t, aligned) if declared_layouts else ""
-    if layout:
-        aligned = Aligned(g, t)  # judged as declared; the hard failure says which permutation matches
+    aligned, layout = _aligned(g, t, spec, declared_layouts)
     problem = _non_numeric(g, t) or aligned.error
     if problem:
         return {**shapes, **_error(problem)}
@@ -392,14 +434,34 @@ def compute_row(p: Pair, th: Thresholds, spec: ShapeSpec | None = None, band: ob
         m = compare_arrays(aligned.golden, aligned.target, rtol=th.rtol, atol=th.atol)
     except (ValueError, TypeError, OSError, MemoryError) as exc:
         return {**shapes, **_error(f"comparison failed: {exc}")}
-    notes = [*reader_notes(p), *([aligned.note] if aligned.note else []), *(m.notes if m.flags else ())]
-    floor = th.floors.get(band, 0.0) if isinstance(band, str) else 0.0
-    worst = _worst_slice(aligned, m, notes, floor) if p.golden is not None and p.golden.info.kind == "activation" else None
-    values = {c: getattr(m, c) for c in _METRIC_COLUMNS}
+    notes = _row_notes(p, aligned, m)
+    worst = _worst_of(p, th, band, aligned, m, notes)
     hard = render_hard_fail(m) if m.flags else ""  # no flag: no hard failure (and no enum arithmetic)
-    return {**shapes, **values, "size": int(g.size), "status": "computed", "notes": display("; ".join(notes)),
-            "hard_fail": "; ".join(x for x in (layout, hard) if x), "hard_warn": aligned.warn,
-            "worst_slice": worst}
+    return {**shapes, **{c: getattr(m, c) for c in _METRIC_COLUMNS}, "size": int(g.size), "status": "computed",
+            "notes": display("; ".join(notes)), "hard_fail": "; ".join(x for x in (layout, hard) if x),
+            "hard_warn": aligned.warn, "worst_slice": worst}
+
+
+def _aligned(g: np.ndarray, t: np.ndarray, spec: ShapeSpec | None, declared_layouts: bool) -> tuple[Aligned, str]:
+    """The pair as it is compared (Reshape shape inputs resolved, layouts aligned), and the
+    layout mismatch it shows ('' for none) when the target declares its layouts."""
+    aligned = _resolved_specs(g, t, spec) or align(g, t)
+    layout = _layout_mismatch(g, t, aligned) if declared_layouts else ""
+    if layout:
+        aligned = Aligned(g, t)  # judged as declared; the hard failure says which permutation matches
+    return aligned, layout
+
+
+def _row_notes(p: Pair, aligned: Aligned, m: PairMetrics) -> list[str]:
+    """The reader's notes, the alignment's, then the kernel's (none without a flag)."""
+    return [*reader_notes(p), *([aligned.note] if aligned.note else []), *(m.notes if m.flags else ())]
+
+
+def _worst_of(p: Pair, th: Thresholds, band: object, aligned: Aligned, m: PairMetrics, notes: list[str]) -> int | None:
+    """The worst channel slice of an activation (see :func:`_worst_slice`); None otherwise."""
+    if p.golden is None or p.golden.info.kind != "activation":
+        return None
+    return _worst_slice(aligned, m, notes, th.floors.get(band, 0.0) if isinstance(band, str) else 0.0)
 
 
 _METRIC_COLUMNS = (*FLOAT_COLUMNS, *COUNT_COLUMNS)
