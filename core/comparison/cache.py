@@ -25,7 +25,7 @@ from dumpscope.core.comparison.result import SCHEMA
 from dumpscope.core.comparison.table import RowTable
 from dumpscope.core.dumps import Dump, TensorRef
 
-__all__ = ["RowCache", "ROW_COLUMNS"]
+__all__ = ["RowCache", "ROW_COLUMNS", "last_frame", "save_last_frame"]
 
 #: The columns a computed row fills (what :func:`pipeline.compute_row` returns).
 ROW_COLUMNS: tuple[str, ...] = tuple(
@@ -69,10 +69,46 @@ class RowCache:
         frame = frame.filter(pl.col(_KEY).is_not_null() & pl.col("status").is_in(["computed", "error"]))
         if not frame.height:
             return
-        frame = frame.select(_KEY, "_run", *ROW_COLUMNS)
-        for path in (self.path, _user_path(self.path.name)):
-            if _write(frame, path):
-                return
+        frame = frame.select(_KEY, "_run", *ROW_COLUMNS).unique(subset=_KEY, keep="last", maintain_order=True)
+        _write_first(frame, self.path)
+
+
+def _write_first(frame: pl.DataFrame, path: Path) -> None:
+    """Write ``frame`` at ``path``, else under the same name in the user's cache folder."""
+    for candidate in (path, _user_path(path.name)):
+        if _write(frame, candidate):
+            return
+
+
+# ------------------------------------------------------------------ the last frame
+
+
+def _frame_path(golden: Path, target: Path, tag: str) -> Path:
+    """Where the last judged frame of this pair of dumps (for this run ``tag``) is kept."""
+    index = _index_path(golden, target)
+    digest = hashlib.sha1(tag.encode()).hexdigest()[:8]
+    return index.with_name(index.name.replace(".dumpscope-index-", ".dumpscope-frame-").replace(".parquet", f"-{digest}.parquet"))
+
+
+def save_last_frame(golden: Path, target: Path, tag: str, frame: pl.DataFrame) -> None:
+    """Keep the judged ``frame`` of this run, so a reopen can show it before any file is
+    read (see :func:`last_frame`); failure is silent."""
+    _write_first(frame, _frame_path(golden, target, tag))
+
+
+def last_frame(golden: Path, target: Path, tag: str) -> pl.DataFrame | None:
+    """The judged frame the last run with this ``tag`` (version, thresholds) kept for this
+    pair of dumps: what a reopen paints at once, while the files are checked and any
+    changed row computed again.  None when there is none (or it is unusable)."""
+    path = _frame_path(golden, target, tag)
+    for candidate in (path, _user_path(path.name)):
+        try:
+            frame = pl.read_parquet(candidate)
+        except Exception:  # noqa: BLE001 - a missing, corrupt or foreign file is a cache miss
+            continue
+        if dict(frame.schema) == SCHEMA:
+            return frame
+    return None
 
 
 def _file_key(ref: TensorRef) -> str | None:
@@ -94,11 +130,13 @@ def _file_key(ref: TensorRef) -> str | None:
     return f"{os.path.abspath(path)}:{member}|{st.st_size}|{st.st_mtime_ns}"
 
 
-def _index_path(golden: Dump, target: Dump) -> Path:
+def _index_path(golden: Dump | Path, target: Dump | Path) -> Path:
     """Next to the target dump (a folder, or the file's folder), named after the golden."""
-    digest = hashlib.sha1(os.path.abspath(golden.path).encode("utf-8", "surrogateescape")).hexdigest()[:12]
-    folder = target.path if target.path.is_dir() else target.path.parent
-    tag = hashlib.sha1(os.path.abspath(target.path).encode("utf-8", "surrogateescape")).hexdigest()[:8]
+    golden_path = golden.path if isinstance(golden, Dump) else golden
+    target_path = target.path if isinstance(target, Dump) else target
+    digest = hashlib.sha1(os.path.abspath(golden_path).encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    folder = target_path if target_path.is_dir() else target_path.parent
+    tag = hashlib.sha1(os.path.abspath(target_path).encode("utf-8", "surrogateescape")).hexdigest()[:8]
     return folder / f".dumpscope-index-{digest}-{tag}.parquet"
 
 
@@ -116,8 +154,7 @@ def _read(path: Path, run: str) -> pl.DataFrame:
             continue
         if not {_KEY, "_run", *ROW_COLUMNS} <= set(frame.columns):
             continue
-        frame = frame.filter(pl.col("_run") == run).select(_KEY, *ROW_COLUMNS)
-        return frame.unique(subset=_KEY, keep="last", maintain_order=True)
+        return frame.filter(pl.col("_run") == run).select(_KEY, *ROW_COLUMNS)  # one row per key (see save)
     return pl.DataFrame(schema={_KEY: pl.String(), **{c: SCHEMA[c] for c in ROW_COLUMNS}})
 
 

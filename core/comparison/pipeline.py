@@ -22,7 +22,7 @@ import polars as pl
 
 from dumpscope import __version__
 from dumpscope.core.comparison import judge as analysis
-from dumpscope.core.comparison.cache import ROW_COLUMNS, RowCache
+from dumpscope.core.comparison.cache import ROW_COLUMNS, RowCache, last_frame, save_last_frame
 from dumpscope.core.comparison.execution import run_rows
 from dumpscope.core.comparison.judge import Thresholds
 from dumpscope.core.comparison.result import INTERNAL_COLUMNS, SCHEMA, Comparison
@@ -137,6 +137,9 @@ def compare_stream(
     is called after every batch.  Stop iterating to cancel.
     """
     th = _thresholds(thresholds, preset)
+    sides = (_path_of(golden), _path_of(target), f"{__version__}|{th!r}")
+    if cache and not final_only:  # a reopen paints the last run's rows before any file is read
+        yield from _last_run(*sides, th)
     run = _Run(_prepare(golden, target, model, graph, th), th)
     if not final_only:
         yield run.snapshot(0)
@@ -144,7 +147,23 @@ def compare_stream(
     for done in _fill(run.pairs, th, run.table, (workers, scheduler), batch, run.cache(cache), run.meter, run.context()):
         if ticks.report(done, run.total, run.meter) and not final_only and done < run.total:
             yield run.snapshot(done)
-    yield run.snapshot(run.total)
+    final = run.snapshot(run.total)
+    if cache:
+        save_last_frame(*sides, final.comparison.frame)
+    yield final
+
+
+def _path_of(dump: str | Path | Dump) -> Path:
+    return dump.path if isinstance(dump, Dump) else Path(dump)
+
+
+def _last_run(golden: Path, target: Path, tag: str, th: Thresholds) -> Iterator[Progress]:
+    """The frame the last ``--cache`` run of this pair kept (nothing when there is none), as
+    a first snapshot with no row counted done: the rows are then checked against their files."""
+    frame = last_frame(golden, target, tag)
+    if frame is not None:
+        meta = {"golden": str(golden), "target": str(target), "from_cache": "the last run's rows, being checked"}
+        yield Progress(0, frame.height, Comparison(frame, th, meta))
 
 
 def _thresholds(thresholds: Thresholds | Sequence[str] | None, preset: str) -> Thresholds:

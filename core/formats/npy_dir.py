@@ -138,7 +138,7 @@ def _ref(info: TensorInfo, path: Path, refused: str | None = None, keep: SmallFi
         return TensorRef(info, None, f"{path.name}: file holds shape {list(facts.shape)}, manifest says {list(info.shape)}")
     order = float(facts.mtime_ns) if by_mtime else info.order
     info = _with(info, dtype=dtype_name(facts.dtype), shape=facts.shape, order=order)
-    return TensorRef(info, facts_loader(path, facts))
+    return TensorRef(info, facts_loader(str(path), facts))  # a str: no Path object kept per tensor
 
 
 def _unread(info: TensorInfo, path: Path, why: str, by_mtime: bool) -> TensorRef:
