@@ -138,10 +138,10 @@ def compare_stream(
     """
     th = _thresholds(thresholds, preset)
     sides = (_path_of(golden), _path_of(target), f"{__version__}|{th!r}")
-    if cache and not final_only:  # a reopen paints the last run's rows before any file is read
-        yield from _last_run(*sides, th)
+    shown = list(_last_run(*sides, th)) if cache and not final_only else []
+    yield from shown  # a reopen paints the last run's rows before any file is read
     run = _Run(_prepare(golden, target, model, graph, th), th)
-    if not final_only:
+    if not final_only and not shown:  # (after the last run's rows, not a frame of pending ones)
         yield run.snapshot(0)
     ticks = _Ticks(interval, progress, progress_bytes)
     for done in _fill(run.pairs, th, run.table, (workers, scheduler), batch, run.cache(cache), run.meter, run.context()):

@@ -36,5 +36,5 @@ def run(args: argparse.Namespace) -> int:
     request = CompareRequest(Path(args.golden), Path(args.target), args.model and Path(args.model), args.preset,
                              args.graphs[0] and Path(args.graphs[0]), tuple(args.threshold),
                              b=args.b and Path(args.b), graph_b=graph_b and Path(graph_b),
-                             stage=getattr(args, "stage", None))
+                             stage=getattr(args, "stage", None), cache=getattr(args, "cache", False))
     return run_app(DumpscopeApp(request, theme=args.theme), args)
