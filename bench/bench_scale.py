@@ -9,8 +9,9 @@ Generated in the same run, page cache warm for every contender:
   * the baseline: a naive numpy loop (``np.load`` both files, a few float64 metrics) over
     the same npy files, as a subprocess like dumpscope (interpreter start included in both);
   * ``--reopen`` tiny tensors per side compared with ``--cache``: a cold run (no index)
-    and a warm reopen (the index is there, no file changed), plus the first paint of
-    ``dumpscope open`` on the same pair, cold and warm.
+    and a warm reopen (the index is there, no file changed), plus, warm, the time to the
+    first streamed frame and to the first judged row of the TUI (``dumpscope GOLDEN
+    TARGET --cache`` in a pty, as bench_tui.py's cold start).
 Every figure is a wall-clock time (best of ``--repeat``) and a ratio to the baseline of
 the same run; peak RSS of each child from ``wait4``.
 """
@@ -18,11 +19,18 @@ the same run; peak RSS of each child from ``wait4``.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import os
+import pty
+import select
 import shutil
+import struct
+import subprocess
 import sys
 import tempfile
+import termios
+import time
 import zipfile
 from pathlib import Path
 
@@ -107,6 +115,54 @@ def tiny_table(root: Path, count: int, repeat: int) -> None:
         print(f"| dumpscope compare, {label} | {wall:.2f} | {count / wall:,.0f} | {wall / naive_s:.2f} | {mb:.0f} |")
 
 
+FIRST_SNAPSHOT = r'''
+import sys, time
+start = float(sys.argv[3])
+from dumpscope.core.comparison.pipeline import compare_stream
+stream = compare_stream(sys.argv[1], sys.argv[2], cache=True)
+first = next(stream)
+print(time.time() - start, first.comparison.frame.height, bool(first.comparison.meta.get("from_cache")))
+stream.close()
+'''
+
+
+def first_snapshot(golden: Path, target: Path) -> tuple[float, int, bool]:
+    """Seconds from process start to the first streamed frame (what a UI paints first), its
+    rows, and whether it came from the cache."""
+    out = subprocess.run([sys.executable, "-c", FIRST_SNAPSHOT, str(golden), str(target), repr(time.time())],
+                         capture_output=True, text=True, check=True).stdout.split()
+    return float(out[0]), int(out[1]), out[2] == "True"
+
+
+def first_paint(golden: Path, target: Path, timeout: float = 120.0) -> float:
+    """Seconds until ``dumpscope GOLDEN TARGET --cache`` shows a judged row in a pty (as
+    bench_tui.py's cold start: the first OK/FAIL mark on screen)."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 160, 0, 0))
+    env = {**os.environ, "TERM": "xterm-256color"}
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "dumpscope", str(golden), str(target), "--cache"],
+                            stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
+    os.close(slave)
+    seen, first = b"", float("nan")
+    while time.perf_counter() - start < timeout:
+        if select.select([master], [], [], 0.05)[0]:
+            try:
+                seen += os.read(master, 1 << 16)
+            except OSError:
+                break
+            if "✓ OK".encode() in seen or "✗ FAIL".encode() in seen:
+                first = time.perf_counter() - start
+                break
+    os.write(master, b"q")
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    os.close(master)
+    return first
+
+
 def reopen_table(root: Path, count: int) -> None:
     """``compare --cache`` cold vs warm, and ``dumpscope open``'s first paint cold vs warm."""
     make_side(root / "rg", count, 2, 0.0)
@@ -119,6 +175,9 @@ def reopen_table(root: Path, count: int) -> None:
     print("| run | wall s | x naive loop | peak RSS MB |\n|---|---|---|---|")
     print(f"| cold (no index) | {cold:.2f} | {cold / naive_s:.2f} | {cold_mb:.0f} |")
     print(f"| warm reopen (index, no file changed) | {warm:.2f} | {warm / naive_s:.2f} | {warm_mb:.0f} |")
+    snap, rows, cached = first_snapshot(g, t)
+    print(f"\nwarm reopen, first streamed frame (process start to frame): {snap:.2f} s, {rows} rows, from the cache: {cached}")
+    print(f"warm reopen, `dumpscope GOLDEN TARGET --cache` first judged row on screen: {first_paint(g, t):.2f} s")
 
 
 def main() -> int:
@@ -127,7 +186,14 @@ def main() -> int:
     parser.add_argument("--reopen", type=int, default=100_000, help="tensors per side for the cache reopen (0: skip)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--keep", type=Path, help="generate into this folder and keep it")
+    parser.add_argument("--paint-only", nargs=2, type=Path, metavar=("GOLDEN", "TARGET"),
+                        help="only the warm first-frame and first-paint times of an already cached pair")
     args = parser.parse_args()
+    if args.paint_only:
+        snap, rows, cached = first_snapshot(*args.paint_only)
+        print(f"first streamed frame: {snap:.2f} s ({rows} rows, from the cache: {cached}); "
+              f"first judged row on screen: {first_paint(*args.paint_only):.2f} s")
+        return 0
     root = args.keep or Path(tempfile.mkdtemp(prefix="bench-scale-"))
     try:
         if args.tensors:
