@@ -210,13 +210,16 @@ class _OrderKeys:
     def graph_index(self, p: Pair) -> int | None:
         """The model graph's topological index of the row's tensor (or of its node)."""
         for ref in (p.golden, p.target):
-            if ref is None:
-                continue
-            if self.tensor_order and ref.name in self.tensor_order:
-                return self.tensor_order[ref.name]
-            if self.node_order and ref.info.node_name in self.node_order:
-                return self.node_order[ref.info.node_name]  # type: ignore[index]
+            found = self._ref_index(ref) if ref is not None else None
+            if found is not None:
+                return found
         return None
+
+    def _ref_index(self, ref: TensorRef) -> int | None:
+        """The graph's index of one side's tensor, else of its producing node."""
+        if self.tensor_order and ref.name in self.tensor_order:
+            return self.tensor_order[ref.name]
+        return self.node_order.get(ref.info.node_name) if self.node_order else None  # type: ignore[arg-type]
 
     @staticmethod
     def manifest_index(p: Pair) -> int | None:
