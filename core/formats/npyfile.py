@@ -268,7 +268,9 @@ class NpyLoader:
         self.path, self.shape, self.dtype, self.offset, self.fortran = path, shape, dtype, offset, fortran
         self.count = math.prod(shape)
         self.data = data
-        """The whole file, when the reader kept it (a small file): no second ``open``."""
+        """The whole file, when the reader kept it (a small file): the metric pass
+        (:meth:`read_into`) reads it from here, once, without a second ``open``; a later
+        :meth:`__call__` (a pane, row facts) reads the file as it is then."""
         self.identity: tuple[int, int] | None = None
         """(size, modification time in ns) of the file when its header was read, if known."""
 
@@ -283,8 +285,6 @@ class NpyLoader:
         return flat.reshape(self.shape, order="F" if self.fortran else "C")
 
     def __call__(self) -> np.ndarray:
-        if self.data is not None:
-            return self._kept()
         if self.nbytes < MMAP_MIN_BYTES:  # mmap cannot map zero bytes, and costs more for small data
             with open(self.path, "rb") as f:
                 f.seek(self.offset)
@@ -301,8 +301,9 @@ class NpyLoader:
         faults at all; mapping takes a fault per page, and the faults of two threads
         contend for the process's memory map lock.
         """
-        if self.data is not None:
-            return self._kept()
+        if self.data is not None:  # the metric pass reads each tensor once: the kept bytes serve it, then go
+            kept, self.data = self._kept(), None
+            return kept
         buf = scratch.take(self.nbytes)
         got = _pread_into(self.path, buf, self.offset)
         if got != self.nbytes:
