@@ -138,7 +138,7 @@ def compare_stream(
     """
     th = _thresholds(thresholds, preset)
     sides = (_path_of(golden), _path_of(target), f"{__version__}|{th!r}")
-    shown = list(_last_run(*sides, th)) if cache and not final_only else []
+    shown = _last_run(*sides, th, wanted=cache and not final_only)
     yield from shown  # a reopen paints the last run's rows before any file is read
     run = _Run(_prepare(golden, target, model, graph, th), th)
     if not final_only and not shown:  # (after the last run's rows, not a frame of pending ones)
@@ -147,23 +147,22 @@ def compare_stream(
     for done in _fill(run.pairs, th, run.table, (workers, scheduler), batch, run.cache(cache), run.meter, run.context()):
         if ticks.report(done, run.total, run.meter) and not final_only and done < run.total:
             yield run.snapshot(done)
-    final = run.snapshot(run.total)
-    if cache:
-        save_last_frame(*sides, final.comparison.frame)
-    yield final
+    yield run.finish(sides if cache else None)
 
 
 def _path_of(dump: str | Path | Dump) -> Path:
     return dump.path if isinstance(dump, Dump) else Path(dump)
 
 
-def _last_run(golden: Path, target: Path, tag: str, th: Thresholds) -> Iterator[Progress]:
-    """The frame the last ``--cache`` run of this pair kept (nothing when there is none), as
-    a first snapshot with no row counted done: the rows are then checked against their files."""
-    frame = last_frame(golden, target, tag)
-    if frame is not None:
-        meta = {"golden": str(golden), "target": str(target), "from_cache": "the last run's rows, being checked"}
-        yield Progress(0, frame.height, Comparison(frame, th, meta))
+def _last_run(golden: Path, target: Path, tag: str, th: Thresholds, wanted: bool) -> list[Progress]:
+    """The frame the last ``--cache`` run of this pair kept (none when there is none or it
+    is not ``wanted``), as a first snapshot with no row counted done: the rows are then
+    checked against their files."""
+    frame = last_frame(golden, target, tag) if wanted else None
+    if frame is None:
+        return []
+    meta = {"golden": str(golden), "target": str(target), "from_cache": "the last run's rows, being checked"}
+    return [Progress(0, frame.height, Comparison(frame, th, meta))]
 
 
 def _thresholds(thresholds: Thresholds | Sequence[str] | None, preset: str) -> Thresholds:
@@ -187,6 +186,13 @@ class _Run:
         """The comparison as it stands, judged."""
         frame = analysis.judge(self.table.frame(), self.th)
         return Progress(done, self.total, replace(self.base, frame=frame), self.meter)
+
+    def finish(self, sides: tuple[Path, Path, str] | None) -> Progress:
+        """The final snapshot; kept for the next reopen when ``sides`` (golden, target, run tag) are given."""
+        final = self.snapshot(self.total)
+        if sides is not None:
+            save_last_frame(*sides, final.comparison.frame)
+        return final
 
     def cache(self, wanted: bool) -> RowCache | None:
         """The row cache of this pair of dumps, when ``wanted``."""
