@@ -254,6 +254,10 @@ class _BoundCheck:
         tail = f" but every |diff| <= {self.floor:.3g} (the {self.band} absolute floor)" if floored else ""
         return pl.format(f"{name} {{}} {op} {bound:g}{tail}", _fmt(pl.col(self.metric)))
 
+    def floored(self) -> pl.Expr | None:
+        """Rows within the band's absolute floor (None: no floor, or a metric it does not soften)."""
+        return _floored(self.floor) if self.metric not in _ABSOLUTE_METRICS else None
+
     def bad(self, bound: float) -> pl.Expr:
         """In this band and past ``bound``."""
         import polars as pl
@@ -268,14 +272,21 @@ def _bound_reasons(check: _BoundCheck, lim: Limit, fail_reasons: list[pl.Expr], 
     says so) and a warn bound is not said; absolute metrics ignore the floor."""
     import polars as pl
 
-    floored = _floored(check.floor) if check.metric not in _ABSOLUTE_METRICS else None
-    for bound, out in ((lim.fail, fail_reasons), (lim.warn, warn_reasons)):
-        if bound is None:
-            continue
-        bad = check.bad(bound)
-        out.append(pl.when(bad if floored is None else bad & ~floored).then(check.text(bound)))
-        if floored is not None and out is fail_reasons:
-            warn_reasons.append(pl.when(bad & floored).then(check.text(bound, floored=True)))
+    floored = check.floored()
+    if lim.fail is not None:
+        fail_reasons.append(_reason(check, lim.fail, floored))
+        if floored is not None:
+            warn_reasons.append(pl.when(check.bad(lim.fail) & floored).then(check.text(lim.fail, floored=True)))
+    if lim.warn is not None:
+        warn_reasons.append(_reason(check, lim.warn, floored))
+
+
+def _reason(check: _BoundCheck, bound: float, floored: pl.Expr | None) -> pl.Expr:
+    """The text of ``bound`` where a row is past it (and, with a floor, not within it)."""
+    import polars as pl
+
+    bad = check.bad(bound)
+    return pl.when(bad if floored is None else bad & ~floored).then(check.text(bound))
 
 
 def _verdict(fail_reasons: list[pl.Expr], warn_reasons: list[pl.Expr]) -> list[pl.Expr]:

@@ -36,10 +36,15 @@ class Pair:
     order: float | None = None
 
     @property
-    def name(self) -> str:
+    def ref(self) -> TensorRef:
+        """The side the row is named after: the golden tensor, else the target's."""
         ref = self.golden or self.target
         assert ref is not None
-        return ref.name
+        return ref
+
+    @property
+    def name(self) -> str:
+        return self.ref.name
 
 
 @dataclass
@@ -195,9 +200,7 @@ def _target_only_reason(ref: TensorRef, links: _VendorLinks) -> str:
 
 def _is_row(p: Pair) -> bool:
     """Unmatched activations and graph inputs are rows; constants and op inputs are listed only."""
-    ref = p.golden or p.target
-    assert ref is not None
-    return ref.info.kind not in _SIDE_ONLY_KINDS
+    return p.ref.info.kind not in _SIDE_ONLY_KINDS
 
 
 @dataclass(frozen=True)
@@ -272,8 +275,6 @@ def _placed(p: Pair, t: int | None, o: float | None) -> Pair:
 def _sort_key(p: Pair) -> tuple[float, ...]:
     """Outputs of one node stay together in output order; without a topological index
     the dump's own order decides."""
-    ref = p.golden or p.target
-    assert ref is not None
-    out_idx, t, o = ref.info.output_index, p.topo, p.order
+    out_idx, t, o = p.ref.info.output_index, p.topo, p.order
     inf = float("inf")
     return (inf if t is None else t, 0 if t is None else out_idx, inf if o is None else o, out_idx)
