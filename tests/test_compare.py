@@ -259,7 +259,7 @@ def test_streamed_tables_wait_ten_times_what_the_last_one_cost(pair_dirs: tuple[
 
     clock = SimpleNamespace(now=0.0)
     monkeypatch.setattr(pipeline, "time", SimpleNamespace(monotonic=lambda: clock.now))
-    real_build = pipeline.build_frame
+    real_build = pipeline.RowTable.frame
 
     def costly_build(*args, **kwargs):  # type: ignore[no-untyped-def]
         clock.now += build_cost
@@ -268,7 +268,7 @@ def test_streamed_tables_wait_ten_times_what_the_last_one_cost(pair_dirs: tuple[
     def batch_done(done: int, total: int) -> None:
         clock.now += 0.5
 
-    monkeypatch.setattr(pipeline, "build_frame", costly_build)
+    monkeypatch.setattr(pipeline.RowTable, "frame", costly_build)
     steps = pipeline.compare_stream(*pair_dirs, interval=0.25, batch=1, workers=1, progress=batch_done)
     assert [s.done for s in steps] == expected
 

@@ -208,3 +208,30 @@ def test_a_cancelled_parallel_run_stops_its_workers(pair: tuple[Path, Path], mon
     assert len(first) == 1
     results.close()
     assert not multiprocessing.active_children()
+
+
+def test_a_cached_reopen_streams_the_last_frame_first(pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """With --cache, the first snapshot of a reopen is the last run's judged frame, yielded
+    before the dumps are opened (what the TUI paints at once); the final frame is computed as usual."""
+    from dumpscope.core.comparison import pipeline
+
+    first = compare(*pair, cache=True).frame
+    opened: list[object] = []
+    real_prepare = pipeline._prepare
+    monkeypatch.setattr(pipeline, "_prepare", lambda *a, **k: opened.append(a[0]) or real_prepare(*a, **k))
+    stream = pipeline.compare_stream(*pair, cache=True)
+    early = next(stream)
+    assert not opened  # nothing read yet
+    assert early.comparison.meta["from_cache"] and early.done == 0
+    assert_frame_equal(early.comparison.frame, first)
+    last = list(stream)[-1]
+    assert opened and last.done == last.total and "from_cache" not in last.comparison.meta
+    assert_frame_equal(last.comparison.frame, first)
+
+
+def test_the_last_frame_needs_the_same_thresholds_and_cache(pair: tuple[Path, Path]) -> None:
+    from dumpscope.core.comparison.pipeline import compare_stream
+
+    compare(*pair, cache=True)
+    assert "from_cache" not in next(iter(compare_stream(*pair, cache=True, thresholds=["rtol=0.5"]))).comparison.meta
+    assert "from_cache" not in next(iter(compare_stream(*pair))).comparison.meta

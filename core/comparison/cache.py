@@ -22,9 +22,10 @@ import polars as pl
 
 from dumpscope import __version__
 from dumpscope.core.comparison.result import SCHEMA
+from dumpscope.core.comparison.table import RowTable
 from dumpscope.core.dumps import Dump, TensorRef
 
-__all__ = ["RowCache", "ROW_COLUMNS"]
+__all__ = ["RowCache", "ROW_COLUMNS", "last_frame", "save_last_frame"]
 
 #: The columns a computed row fills (what :func:`pipeline.compute_row` returns).
 ROW_COLUMNS: tuple[str, ...] = tuple(
@@ -40,7 +41,8 @@ class RowCache:
 
     path: Path
     run: str
-    rows: dict[str, dict[str, object]]
+    rows: pl.DataFrame
+    """The stored rows of this run: ``_key`` plus :data:`ROW_COLUMNS` (one row per key)."""
 
     @classmethod
     def open(cls, golden: Dump, target: Dump, rtol: float, atol: float) -> RowCache:
@@ -54,18 +56,59 @@ class RowCache:
         g, t = _file_key(golden), _file_key(target)
         return None if g is None or t is None else f"{g}|{t}"
 
-    def save(self, keys: Sequence[str | None], columns: dict[str, list[object]], rows: Sequence[int]) -> None:
-        """Store the computed ``rows`` of ``columns`` (with their ``keys``); failure is silent."""
-        kept = [(k, i) for k, i in zip(keys, rows) if k is not None and columns["status"][i] in ("computed", "error")]
-        if not kept:
+    def lookup(self, keys: Sequence[str | None], rows: Sequence[int]) -> pl.DataFrame:
+        """The stored rows for ``keys`` (row ``rows[k]`` has key ``keys[k]``): ``_row`` plus
+        :data:`ROW_COLUMNS`, one join (a reopen of 100k rows builds no Python row)."""
+        wanted = pl.DataFrame({_KEY: keys, "_row": rows}, schema={_KEY: pl.String(), "_row": pl.Int64()})
+        return wanted.join(self.rows, on=_KEY, how="inner").select("_row", *ROW_COLUMNS)
+
+    def save(self, keys: Sequence[str | None], table: RowTable, rows: Sequence[int]) -> None:
+        """Store the computed ``rows`` of ``table`` (with their ``keys``); failure is silent."""
+        frame = table.frame().select(ROW_COLUMNS)[list(rows)]
+        frame = frame.with_columns(pl.Series(_KEY, keys, dtype=pl.String()), pl.lit(self.run).alias("_run"))
+        frame = frame.filter(pl.col(_KEY).is_not_null() & pl.col("status").is_in(["computed", "error"]))
+        if not frame.height:
             return
-        data: dict[str, list[object]] = {_KEY: [k for k, _i in kept], "_run": [self.run] * len(kept)}
-        for c in ROW_COLUMNS:
-            data[c] = [columns[c][i] for _k, i in kept]
-        schema = {_KEY: pl.String(), "_run": pl.String(), **{c: SCHEMA[c] for c in ROW_COLUMNS}}
-        for path in (self.path, _user_path(self.path.name)):
-            if _write(pl.DataFrame(data, schema=schema), path):
-                return
+        frame = frame.select(_KEY, "_run", *ROW_COLUMNS).unique(subset=_KEY, keep="last", maintain_order=True)
+        _write_first(frame, self.path)
+
+
+def _write_first(frame: pl.DataFrame, path: Path) -> None:
+    """Write ``frame`` at ``path``, else under the same name in the user's cache folder."""
+    for candidate in (path, _user_path(path.name)):
+        if _write(frame, candidate):
+            return
+
+
+# ------------------------------------------------------------------ the last frame
+
+
+def _frame_path(golden: Path, target: Path, tag: str) -> Path:
+    """Where the last judged frame of this pair of dumps (for this run ``tag``) is kept."""
+    index = _index_path(golden, target)
+    digest = hashlib.sha1(tag.encode()).hexdigest()[:8]
+    return index.with_name(index.name.replace(".dumpscope-index-", ".dumpscope-frame-").replace(".parquet", f"-{digest}.parquet"))
+
+
+def save_last_frame(golden: Path, target: Path, tag: str, frame: pl.DataFrame) -> None:
+    """Keep the judged ``frame`` of this run, so a reopen can show it before any file is
+    read (see :func:`last_frame`); failure is silent."""
+    _write_first(frame, _frame_path(golden, target, tag))
+
+
+def last_frame(golden: Path, target: Path, tag: str) -> pl.DataFrame | None:
+    """The judged frame the last run with this ``tag`` (version, thresholds) kept for this
+    pair of dumps: what a reopen paints at once, while the files are checked and any
+    changed row computed again.  None when there is none (or it is unusable)."""
+    path = _frame_path(golden, target, tag)
+    for candidate in (path, _user_path(path.name)):
+        try:
+            frame = pl.read_parquet(candidate)
+        except Exception:  # noqa: BLE001 - a missing, corrupt or foreign file is a cache miss
+            continue
+        if dict(frame.schema) == SCHEMA:
+            return frame
+    return None
 
 
 def _file_key(ref: TensorRef) -> str | None:
@@ -74,6 +117,9 @@ def _file_key(ref: TensorRef) -> str | None:
     source = ref.info.source
     if not source:
         return None
+    known = getattr(ref.loader, "identity", None)
+    if known is not None:  # the reader's own fstat of the file it read: no second stat
+        return f"{os.path.abspath(source)}:|{known[0]}|{known[1]}"
     path, _, member = source, "", ""
     if not os.path.isfile(path) and ":" in source:
         path, member = source.rsplit(":", 1)
@@ -84,11 +130,13 @@ def _file_key(ref: TensorRef) -> str | None:
     return f"{os.path.abspath(path)}:{member}|{st.st_size}|{st.st_mtime_ns}"
 
 
-def _index_path(golden: Dump, target: Dump) -> Path:
+def _index_path(golden: Dump | Path, target: Dump | Path) -> Path:
     """Next to the target dump (a folder, or the file's folder), named after the golden."""
-    digest = hashlib.sha1(os.path.abspath(golden.path).encode("utf-8", "surrogateescape")).hexdigest()[:12]
-    folder = target.path if target.path.is_dir() else target.path.parent
-    tag = hashlib.sha1(os.path.abspath(target.path).encode("utf-8", "surrogateescape")).hexdigest()[:8]
+    golden_path = golden.path if isinstance(golden, Dump) else golden
+    target_path = target.path if isinstance(target, Dump) else target
+    digest = hashlib.sha1(os.path.abspath(golden_path).encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    folder = target_path if target_path.is_dir() else target_path.parent
+    tag = hashlib.sha1(os.path.abspath(target_path).encode("utf-8", "surrogateescape")).hexdigest()[:8]
     return folder / f".dumpscope-index-{digest}-{tag}.parquet"
 
 
@@ -97,7 +145,7 @@ def _user_path(name: str) -> Path:
     return Path(base) / "dumpscope" / "index" / name
 
 
-def _read(path: Path, run: str) -> dict[str, dict[str, object]]:
+def _read(path: Path, run: str) -> pl.DataFrame:
     """The rows of the first usable index (next to the dump, else the user cache) for ``run``."""
     for candidate in (path, _user_path(path.name)):
         try:
@@ -106,9 +154,8 @@ def _read(path: Path, run: str) -> dict[str, dict[str, object]]:
             continue
         if not {_KEY, "_run", *ROW_COLUMNS} <= set(frame.columns):
             continue
-        frame = frame.filter(pl.col("_run") == run)
-        return {r[_KEY]: r for r in frame.select(_KEY, *ROW_COLUMNS).iter_rows(named=True)}
-    return {}
+        return frame.filter(pl.col("_run") == run).select(_KEY, *ROW_COLUMNS)  # one row per key (see save)
+    return pl.DataFrame(schema={_KEY: pl.String(), **{c: SCHEMA[c] for c in ROW_COLUMNS}})
 
 
 def _write(frame: pl.DataFrame, path: Path) -> bool:

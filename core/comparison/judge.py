@@ -210,53 +210,106 @@ def _parse_override(item: str) -> tuple[str, float]:
 def judge(frame: pl.DataFrame, thresholds: Thresholds) -> pl.DataFrame:
     """Set ``health`` and ``message`` of every computed row (``status == "computed"``).
 
-    Rows that are errors, unmatched or pending keep their health and message.
+    Rows that are errors, unmatched or pending keep their health and message.  Only the
+    computed rows are judged (a 100k-row dump of unmatched or unreadable tensors costs no
+    100k-row string expressions), and only the columns the verdict reads are copied.
     """
     import polars as pl
 
+    message = frame["message"]
+    if message.null_count():
+        frame = frame.with_columns(message.fill_null(""))
+    at = frame.select(pl.arg_where(pl.col("status") == "computed")).to_series()
+    if not len(at):
+        return frame
+    fail_reasons, warn_reasons = _reasons(thresholds)
+    judged = frame[at].select(*_verdict(fail_reasons, warn_reasons))
+    return frame.with_columns(frame["health"].scatter(at, judged["health"]), frame["message"].scatter(at, judged["message"]))
+
+
+def _reasons(thresholds: Thresholds) -> tuple[list[pl.Expr], list[pl.Expr]]:
+    """Every band's fail and warn reasons: one text expression per bound (null where it holds)."""
     fail_reasons: list[pl.Expr] = []
     warn_reasons: list[pl.Expr] = []
     for band, limits in thresholds.bands.items():
-        in_band = pl.col("band") == band
-        floored = _floored(thresholds.floors.get(band))
         for metric, lim in limits.items():
-            col = pl.col(metric)
-            higher = metric in HIGHER_IS_BETTER
-            name = METRIC[metric].short if metric in METRIC else metric
-            for bound, out in ((lim.fail, fail_reasons), (lim.warn, warn_reasons)):
-                if bound is None:
-                    continue
-                bad = ((col < bound) if higher else (col > bound)).fill_null(False)
-                op = "<" if higher else ">"
-                text = pl.format(f"{name} {{}} {op} {bound:g}", _fmt(col))
-                if floored is None or metric in _ABSOLUTE_METRICS:
-                    out.append(pl.when(in_band & bad).then(text))
-                    continue
-                out.append(pl.when(in_band & bad & ~floored).then(text))
-                if out is warn_reasons:  # within the floor, only a floored *fail* bound is said
-                    continue
-                floor_text = pl.format(f"{name} {{}} {op} {bound:g} but every |diff| <= {thresholds.floors[band]:.3g} "
-                                       f"(the {band} absolute floor)", _fmt(col))
-                warn_reasons.append(pl.when(in_band & bad & floored).then(floor_text))
-    hard = pl.col("hard_fail").fill_null("")
-    fail_msg = pl.concat_str([pl.when(hard != "").then(hard), *fail_reasons], separator="; ", ignore_nulls=True)
-    soft = pl.col("hard_warn").fill_null("")
-    warn_msg = pl.concat_str([pl.when(soft != "").then(soft), *warn_reasons], separator="; ", ignore_nulls=True)
-    computed = pl.col("status") == "computed"
+            _bound_reasons(_BoundCheck(band, metric, thresholds.floors.get(band)), lim, fail_reasons, warn_reasons)
+    return fail_reasons, warn_reasons
+
+
+@dataclass(frozen=True)
+class _BoundCheck:
+    """One metric of one band, with the band's absolute floor (None: no floor)."""
+
+    band: str
+    metric: str
+    floor: float | None
+
+    def text(self, bound: float, floored: bool = False) -> pl.Expr:
+        """``cos 0.91 < 0.99`` (plus the floor sentence for a bound the floor softens)."""
+        import polars as pl
+
+        name = METRIC[self.metric].short if self.metric in METRIC else self.metric
+        op = "<" if self.metric in HIGHER_IS_BETTER else ">"
+        tail = f" but every |diff| <= {self.floor:.3g} (the {self.band} absolute floor)" if floored else ""
+        return pl.format(f"{name} {{}} {op} {bound:g}{tail}", _fmt(pl.col(self.metric)))
+
+    def floored(self) -> pl.Expr | None:
+        """Rows within the band's absolute floor (None: no floor, or a metric it does not soften)."""
+        return _floored(self.floor) if self.metric not in _ABSOLUTE_METRICS else None
+
+    def bad(self, bound: float) -> pl.Expr:
+        """In this band and past ``bound``."""
+        import polars as pl
+
+        col = pl.col(self.metric)
+        past = (col < bound) if self.metric in HIGHER_IS_BETTER else (col > bound)
+        return (pl.col("band") == self.band) & past.fill_null(False)
+
+
+def _bound_reasons(check: _BoundCheck, lim: Limit, fail_reasons: list[pl.Expr], warn_reasons: list[pl.Expr]) -> None:
+    """The reasons one limit adds: within the band's floor, a fail bound only warns (and
+    says so) and a warn bound is not said; absolute metrics ignore the floor."""
+    import polars as pl
+
+    floored = check.floored()
+    if lim.fail is not None:
+        fail_reasons.append(_reason(check, lim.fail, floored))
+        if floored is not None:
+            warn_reasons.append(pl.when(check.bad(lim.fail) & floored).then(check.text(lim.fail, floored=True)))
+    if lim.warn is not None:
+        warn_reasons.append(_reason(check, lim.warn, floored))
+
+
+def _reason(check: _BoundCheck, bound: float, floored: pl.Expr | None) -> pl.Expr:
+    """The text of ``bound`` where a row is past it (and, with a floor, not within it)."""
+    import polars as pl
+
+    bad = check.bad(bound)
+    return pl.when(bad if floored is None else bad & ~floored).then(check.text(bound))
+
+
+def _verdict(fail_reasons: list[pl.Expr], warn_reasons: list[pl.Expr]) -> list[pl.Expr]:
+    """``health`` and ``message`` of a computed row: its hard failures and failed bounds,
+    else its hard warnings and warn bounds, then its notes."""
+    import polars as pl
+
+    fail = _joined("hard_fail", fail_reasons)
+    warn = _joined("hard_warn", warn_reasons)
+    health = pl.when(fail != "").then(pl.lit("fail")).when(warn != "").then(pl.lit("warn")).otherwise(pl.lit("ok"))
+    reason = pl.when(fail != "").then(fail).otherwise(warn)
     notes = pl.col("notes").fill_null("")
-    frame = frame.with_columns(_fail=fail_msg.fill_null(""), _warn=warn_msg.fill_null(""))
-    health = (
-        pl.when(~computed).then(pl.col("health"))
-        .when(pl.col("_fail") != "").then(pl.lit("fail"))
-        .when(pl.col("_warn") != "").then(pl.lit("warn"))
-        .otherwise(pl.lit("ok"))
-    )
-    reason = pl.when(pl.col("_fail") != "").then(pl.col("_fail")).otherwise(pl.col("_warn"))
-    message = (
-        pl.when(~computed).then(pl.col("message"))
-        .otherwise(pl.concat_str([pl.when(reason != "").then(reason), pl.when(notes != "").then(notes)], separator="; ", ignore_nulls=True))
-    )
-    return frame.with_columns(health=health, message=message.fill_null("")).drop("_fail", "_warn")
+    parts = [pl.when(reason != "").then(reason), pl.when(notes != "").then(notes)]
+    message = pl.concat_str(parts, separator="; ", ignore_nulls=True).fill_null("")
+    return [health.alias("health"), message.alias("message")]
+
+
+def _joined(hard: str, reasons: list[pl.Expr]) -> pl.Expr:
+    """The ``hard`` column's text then every reason that holds, ``; ``-joined ('' for none)."""
+    import polars as pl
+
+    text = pl.col(hard).fill_null("")
+    return pl.concat_str([pl.when(text != "").then(text), *reasons], separator="; ", ignore_nulls=True).fill_null("")
 
 
 def _floored(floor: float | None) -> pl.Expr | None:

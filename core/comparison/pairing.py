@@ -36,10 +36,15 @@ class Pair:
     order: float | None = None
 
     @property
-    def name(self) -> str:
+    def ref(self) -> TensorRef:
+        """The side the row is named after: the golden tensor, else the target's."""
         ref = self.golden or self.target
         assert ref is not None
-        return ref.name
+        return ref
+
+    @property
+    def name(self) -> str:
+        return self.ref.name
 
 
 @dataclass
@@ -195,9 +200,7 @@ def _target_only_reason(ref: TensorRef, links: _VendorLinks) -> str:
 
 def _is_row(p: Pair) -> bool:
     """Unmatched activations and graph inputs are rows; constants and op inputs are listed only."""
-    ref = p.golden or p.target
-    assert ref is not None
-    return ref.info.kind not in _SIDE_ONLY_KINDS
+    return p.ref.info.kind not in _SIDE_ONLY_KINDS
 
 
 @dataclass(frozen=True)
@@ -210,13 +213,16 @@ class _OrderKeys:
     def graph_index(self, p: Pair) -> int | None:
         """The model graph's topological index of the row's tensor (or of its node)."""
         for ref in (p.golden, p.target):
-            if ref is None:
-                continue
-            if self.tensor_order and ref.name in self.tensor_order:
-                return self.tensor_order[ref.name]
-            if self.node_order and ref.info.node_name in self.node_order:
-                return self.node_order[ref.info.node_name]  # type: ignore[index]
+            found = self._ref_index(ref) if ref is not None else None
+            if found is not None:
+                return found
         return None
+
+    def _ref_index(self, ref: TensorRef) -> int | None:
+        """The graph's index of one side's tensor, else of its producing node."""
+        if self.tensor_order and ref.name in self.tensor_order:
+            return self.tensor_order[ref.name]
+        return self.node_order.get(ref.info.node_name) if self.node_order else None  # type: ignore[arg-type]
 
     @staticmethod
     def manifest_index(p: Pair) -> int | None:
@@ -240,11 +246,11 @@ def _order(
     graph_given = bool(tensor_order or node_order)
     graph_hits = sum(keys.graph_index(p) is not None for p in rows) if graph_given else 0
     topo, source = _topo_source(rows, keys, graph_hits)
-    keyed = [_sort_key(pos, p, topo(p), keys.dump_order(p)) for pos, p in enumerate(rows)]
-    keyed.sort(key=lambda kp: kp[0])
+    placed = [_placed(p, topo(p), keys.dump_order(p)) for p in rows]
+    placed.sort(key=_sort_key)  # stable: rows that tie keep their dump order
     if graph_given and topo != keys.graph_index:
         source += f" (the model graph names only {graph_hits} of {len(rows)} tensors)"
-    return [p for _k, p in keyed], source
+    return placed, source
 
 
 def _topo_source(rows: list[Pair], keys: _OrderKeys, graph_hits: int) -> tuple[Callable[[Pair], int | None], str]:
@@ -258,12 +264,17 @@ def _topo_source(rows: list[Pair], keys: _OrderKeys, graph_hits: int) -> tuple[C
     return keys.none, "the dumps' own ids/timestamps"
 
 
-def _sort_key(pos: int, p: Pair, t: int | None, o: float | None) -> tuple[tuple[float, ...], Pair]:
+def _placed(p: Pair, t: int | None, o: float | None) -> Pair:
+    """``p`` with its topological index and dump order (the same object when it has them
+    already: a 100k-row dump keeps one Pair per unmatched row, not two)."""
+    if p.topo is t and p.order is o:
+        return p
+    return Pair(p.golden, p.target, p.how, t, o)
+
+
+def _sort_key(p: Pair) -> tuple[float, ...]:
     """Outputs of one node stay together in output order; without a topological index
     the dump's own order decides."""
-    ref = p.golden or p.target
-    assert ref is not None
-    out_idx = ref.info.output_index
+    out_idx, t, o = p.ref.info.output_index, p.topo, p.order
     inf = float("inf")
-    key = (inf if t is None else t, 0 if t is None else out_idx, inf if o is None else o, out_idx, pos)
-    return key, Pair(p.golden, p.target, p.how, t, o)
+    return (inf if t is None else t, 0 if t is None else out_idx, inf if o is None else o, out_idx)

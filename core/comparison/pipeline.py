@@ -22,15 +22,16 @@ import polars as pl
 
 from dumpscope import __version__
 from dumpscope.core.comparison import judge as analysis
-from dumpscope.core.comparison.cache import ROW_COLUMNS, RowCache
+from dumpscope.core.comparison.cache import ROW_COLUMNS, RowCache, last_frame, save_last_frame
 from dumpscope.core.comparison.execution import run_rows
 from dumpscope.core.comparison.judge import Thresholds
 from dumpscope.core.comparison.result import INTERNAL_COLUMNS, SCHEMA, Comparison
+from dumpscope.core.comparison.table import RowTable
 from dumpscope.core.formats import open_dump
 from dumpscope.core.formats.npyfile import Scratch
 from dumpscope.core.comparison.metrics import COUNT_COLUMNS, FLOAT_COLUMNS, PairMetrics, compare_arrays
 from dumpscope.core.comparison.slices import AXIS, slice_metrics
-from dumpscope.core.dumps import Dump, TensorInfo, TensorReadError
+from dumpscope.core.dumps import Dump, TensorInfo, TensorReadError, dtype_name
 from dumpscope.core.names import display
 from dumpscope.core.comparison.pairing import Pair, Pairing, pair_dumps
 from dumpscope.core.comparison.graph_names import with_graph_names
@@ -140,66 +141,115 @@ def compare_stream(
     Every yielded frame has all rows in their final order; rows not computed yet have
     health ``pending``.  A new frame is yielded at most every ``interval`` seconds (or every
     :data:`SNAPSHOT_SHARE` times the last frame's build time, when longer; ``interval=0``: after
-    every batch) and
-    always at the end (only at the end with ``final_only``); ``progress(done, total)``
-    is called after every batch.  Stop iterating to cancel.  ``first(comparison)``: the
-    rows to compute first, in order (triage, see :mod:`.triage`; the frame is the same).
+    every batch) and always at the end (only at the end with ``final_only``);
+    ``progress(done, total)`` is called after every batch.  Stop iterating to cancel.
+    ``first(comparison)``: the rows to compute first, in order (triage, see :mod:`.triage`;
+    the frame is the same).
     """
-    th = thresholds if isinstance(thresholds, Thresholds) else Thresholds.from_preset(preset, thresholds or ())
-    base = _prepare(golden, target, model, graph, th)
-    pairs = base.pairing.pairs
-    columns = _pending_columns(pairs, th, _run_band(base.target))
-    total = len(pairs)
+    th = _thresholds(thresholds, preset)
+    sides = (_path_of(golden), _path_of(target), f"{__version__}|{th!r}")
+    shown = _last_run(*sides, th, wanted=cache and not final_only)
+    yield from shown  # a reopen paints the last run's rows before any file is read
+    run = _Run(_prepare(golden, target, model, graph, th), th)
+    ticks = _Ticks(interval, progress, progress_bytes)
+    if not final_only and not shown:  # (after the last run's rows, not a frame of pending ones)
+        yield run.snapshot(0)
+        ticks.spaced(run.cost)
+    for done in _fill(run.pairs, th, run.table, (workers, scheduler), batch, run.cache(cache), run.meter, run.context(),
+                      first(run.base)):
+        if ticks.report(done, run.total, run.meter) and not final_only and done < run.total:
+            yield run.snapshot(done)
+            ticks.spaced(run.cost)
+    yield run.finish(sides if cache else None)
 
-    meter = Throughput()
-    spacing = interval
 
-    def snapshot(done: int, last: bool = False) -> Progress:
-        """The whole table now; the next one waits :data:`SNAPSHOT_SHARE` times what this one cost."""
-        nonlocal spacing
+def _path_of(dump: str | Path | Dump) -> Path:
+    return dump.path if isinstance(dump, Dump) else Path(dump)
+
+
+def _last_run(golden: Path, target: Path, tag: str, th: Thresholds, wanted: bool) -> list[Progress]:
+    """The frame the last ``--cache`` run of this pair kept (none when there is none or it
+    is not ``wanted``), as a first snapshot with no row counted done: the rows are then
+    checked against their files."""
+    frame = last_frame(golden, target, tag) if wanted else None
+    if frame is None:
+        return []
+    meta = {"golden": str(golden), "target": str(target), "from_cache": "the last run's rows, being checked"}
+    return [Progress(0, frame.height, Comparison(frame, th, meta))]
+
+
+def _thresholds(thresholds: Thresholds | Sequence[str] | None, preset: str) -> Thresholds:
+    """The thresholds given, or the preset with the given overrides."""
+    if isinstance(thresholds, Thresholds):
+        return thresholds
+    return Thresholds.from_preset(preset, thresholds or ())
+
+
+class _Run:
+    """One comparison being filled in: its prepared base, its rows' table and byte meter."""
+
+    def __init__(self, base: Comparison, th: Thresholds) -> None:
+        self.base, self.th = base, th
+        self.pairs = base.pairing.pairs  # type: ignore[union-attr]
+        self.table = RowTable(self.pairs, th, _run_band(base.target))  # type: ignore[arg-type]
+        self.total = len(self.pairs)
+        self.meter = Throughput()
+        self.cost = 0.0
+        """Seconds the last snapshot took to build."""
+
+    def snapshot(self, done: int) -> Progress:
+        """The comparison as it stands, judged."""
         start = time.monotonic()
-        frame = analysis.judge(build_frame(columns, consume=last), th)
-        spacing = max(interval, SNAPSHOT_SHARE * (time.monotonic() - start)) if interval > 0 else 0.0
-        return Progress(done, total, replace(base, frame=frame), meter)
+        frame = analysis.judge(self.table.frame(), self.th)
+        self.cost = time.monotonic() - start
+        return Progress(done, self.total, replace(self.base, frame=frame), self.meter)
 
-    if not final_only:
-        yield snapshot(0)
-    last = time.monotonic()
-    specs = shape_specs(base.golden, base.target, base.model_facts)  # type: ignore[arg-type]
-    rows = RowCache.open(base.golden, base.target, th.rtol, th.atol) if cache else None  # type: ignore[arg-type]
-    for done in _fill(pairs, th, columns, (workers, scheduler), batch, rows, meter,
-                      _RowContext(specs, _declares_layouts(base.target)),  # type: ignore[arg-type]
-                      first(base)):
-        if progress is not None:  # cheap, every batch (snapshots cost a frame build)
-            progress(done, total)
-        if progress_bytes is not None:
-            progress_bytes(meter.done, meter.total)
-        if not final_only and time.monotonic() - last >= spacing and done < total:
-            last = time.monotonic()
-            yield snapshot(done)
-    yield snapshot(total, last=True)
+    def finish(self, sides: tuple[Path, Path, str] | None) -> Progress:
+        """The final snapshot; kept for the next reopen when ``sides`` (golden, target, run tag) are given."""
+        final = self.snapshot(self.total)
+        if sides is not None:
+            save_last_frame(*sides, final.comparison.frame)
+        return final
 
+    def cache(self, wanted: bool) -> RowCache | None:
+        """The row cache of this pair of dumps, when ``wanted``."""
+        if not wanted:
+            return None
+        return RowCache.open(self.base.golden, self.base.target, self.th.rtol, self.th.atol)  # type: ignore[arg-type]
 
-def build_frame(columns: dict[str, list[object]], consume: bool = False) -> pl.DataFrame:
-    """The frame of ``columns`` (every :data:`SCHEMA` column, in order).
-
-    Polars builds a list column from Python lists one element at a time (1.2 s for two
-    shape columns at 20,000 rows); the shapes go in as text and are split in Polars.
-    With ``consume`` each Python list is dropped as soon as its column is built (the last
-    frame: a 100k-row comparison never holds both copies whole).
-    """
-    take = columns.pop if consume else columns.__getitem__
-    lists = [c for c, t in SCHEMA.items() if isinstance(t, pl.List)]
-    plain = pl.DataFrame([pl.Series(c, take(c), dtype=t) for c, t in SCHEMA.items() if c not in lists])
-    shapes = [_int_lists(c, take(c)) for c in lists]
-    return plain.with_columns(shapes).select(list(SCHEMA))
+    def context(self) -> _RowContext:
+        """What every row's computation needs beyond its pair."""
+        specs = shape_specs(self.base.golden, self.base.target, self.base.model_facts)  # type: ignore[arg-type]
+        return _RowContext(specs, _declares_layouts(self.base.target))  # type: ignore[arg-type]
 
 
-def _int_lists(name: str, values: list[object]) -> pl.Series:
-    """A ``List(Int64)`` column from Python lists of ints (None stays null, [] stays empty)."""
-    text = pl.Series(name, [None if v is None else ",".join(map(str, v)) for v in values], dtype=pl.String)  # type: ignore[attr-defined]
-    parts = text.str.split(",").list.eval(pl.element().filter(pl.element() != "").cast(pl.Int64))
-    return parts.cast(pl.List(pl.Int64))
+@dataclass
+class _Ticks:
+    """The callbacks after every batch, and when the next snapshot is due (every ``interval``,
+    or :data:`SNAPSHOT_SHARE` times the last snapshot's cost when that is longer)."""
+
+    interval: float
+    progress: ProgressCallback | None
+    progress_bytes: ProgressCallback | None
+    last: float = field(default_factory=lambda: time.monotonic())
+    spacing: float = -1.0
+    """Seconds between snapshots (``interval`` until a snapshot's cost is known)."""
+
+    def spaced(self, cost: float) -> None:
+        """The next snapshot waits :data:`SNAPSHOT_SHARE` x ``cost`` (never less than ``interval``;
+        ``interval=0`` asks for every batch)."""
+        self.spacing = max(self.interval, SNAPSHOT_SHARE * cost) if self.interval > 0 else 0.0
+
+    def report(self, done: int, total: int, meter: Throughput) -> bool:
+        """Call the callbacks (cheap, every batch); True when a snapshot is due."""
+        if self.progress is not None:
+            self.progress(done, total)
+        if self.progress_bytes is not None:
+            self.progress_bytes(meter.done, meter.total)
+        if time.monotonic() - self.last < max(self.spacing, self.interval):
+            return False
+        self.last = time.monotonic()
+        return True
 
 
 def _prepare(golden: str | Path | Dump, target: str | Path | Dump, model: str | Path | None,
@@ -234,66 +284,80 @@ class _RowContext:
     specs: dict[str, ShapeSpec] = field(default_factory=dict)
     declared: bool = False
 
-    def compute(self, pairs: list[Pair], th: Thresholds, columns: dict[str, list[object]]) -> Callable[[int], dict[str, object]]:
+    def compute(self, pairs: list[Pair], th: Thresholds, bands: list[str]) -> Callable[[int], dict[str, object]]:
         """The row function the workers run: row ``i`` -> its metric columns."""
-        specs, declared, bands = self.specs, self.declared, columns["band"]
-        return lambda i: compute_row(pairs[i], th, specs.get(pairs[i].name), bands[i], declared)  # type: ignore[arg-type]
+        specs, declared = self.specs, self.declared
+        return lambda i: compute_row(pairs[i], th, specs.get(pairs[i].name), bands[i], declared)
 
-    def key(self, pairs: list[Pair], columns: dict[str, list[object]], i: int) -> str:
+    def key(self, pairs: list[Pair], bands: list[str], i: int) -> str:
         """The parts of row ``i``'s result that do not come from its files (for the cache key)."""
-        return f"{columns['band'][i]}|{self.specs.get(pairs[i].name)!r}|{self.declared}"
+        return f"{bands[i]}|{self.specs.get(pairs[i].name)!r}|{self.declared}"
 
 
-def _fill(pairs: list[Pair], th: Thresholds, columns: dict[str, list[object]],
-          where: tuple[int | None, str | None], batch: int, cache: RowCache | None = None,
-          meter: Throughput | None = None, context: _RowContext | None = None,
-          first: Sequence[int] | None = None) -> Iterator[int]:
-    """Compute every matched pair into ``columns`` (each worker owns whole tensors, see
+def _fill(pairs: list[Pair], th: Thresholds, table: RowTable, where: tuple[int | None, str | None], batch: int,
+          cache: RowCache | None = None, meter: Throughput | None = None,
+          context: _RowContext | None = None, first: Sequence[int] | None = None) -> Iterator[int]:
+    """Compute every matched pair into ``table`` (each worker owns whole tensors, see
     :mod:`.execution`); yield the rows done after each finished task.  Rows found in
     ``cache`` (same files, same run, same context) are filled from it first and not read
     at all.  ``where``: (worker processes, Dask scheduler address or None); ``meter``
-    counts the bytes."""
+    counts the bytes; ``first``: rows to start first (triage: the order of work, not of the frame)."""
     context = context or _RowContext()
     todo = [i for i, p in enumerate(pairs) if p.golden is not None and p.target is not None]
-    keys = [_row_key(cache, pairs, columns, context, i) for i in todo] if cache is not None else []
-    hits = _from_cache(cache, keys, todo, columns) if cache is not None else set()
+    keys, hits = _cached(cache, pairs, table, context, todo)
     done = len(pairs) - len(todo) + len(hits)
     if hits:
         yield done
-    rest = [i for i in todo if i not in hits]
-    if first is not None:  # triage: these rows start first (the order of work, not of the frame)
-        rank = {i: k for k, i in enumerate(first)}
-        rest.sort(key=lambda i: rank.get(i, len(rank)))
-    sizes = {i: _pair_bytes(pairs[i]) for i in rest}
-    meter = meter or Throughput()
-    meter.total, meter.started = sum(sizes.values()), time.monotonic()
+    rest = _first_in_order([i for i in todo if i not in hits], first)
+    yield from _compute(context.compute(pairs, th, table.bands), rest, pairs, table, where, batch, meter or Throughput(), done)
+    if rest and cache is not None:
+        cache.save(keys, table, todo)
+
+
+def _first_in_order(rows: list[int], first: Sequence[int] | None) -> list[int]:
+    """``rows`` with those of ``first`` moved to the front, in ``first``'s order."""
+    if not first:
+        return rows
+    rank = {i: k for k, i in enumerate(first)}
+    return sorted(rows, key=lambda i: rank.get(i, len(rank)))
+
+
+def _compute(compute: Callable[[int], dict[str, object]], rest: list[int], pairs: list[Pair], table: RowTable,
+             where: tuple[int | None, str | None], batch: int, meter: Throughput, done: int) -> Iterator[int]:
+    """Compute the rows ``rest`` into ``table``; the rows done after each finished task."""
+    sizes = [_pair_bytes(pairs[i]) for i in rest]
+    meter.total, meter.started = sum(sizes), time.monotonic()
+    size_of = dict(zip(rest, sizes))
     with _single_threaded_blas():
-        for part in run_rows(context.compute(pairs, th, columns), rest, list(sizes.values()), where[0], batch, where[1]):
-            part.merge_into(columns)  # one slice per column (see execution.TaskResult)
-            meter.done += sum(sizes[i] for i in part.rows)
+        for part in run_rows(compute, rest, sizes, where[0], batch, where[1]):
+            table.put(part)
+            meter.done += sum(size_of[i] for i, _row in part)
             done += len(part)
             yield done
-    if cache is not None and len(hits) < len(todo):
-        cache.save(keys, columns, todo)
+    table.flush()
 
 
-def _row_key(cache: RowCache, pairs: list[Pair], columns: dict[str, list[object]], context: _RowContext, i: int) -> str | None:
+def _row_key(cache: RowCache, pairs: list[Pair], bands: list[str], context: _RowContext, i: int) -> str | None:
     """Row ``i``'s cache key: its two files and its context (None when a side is not a file)."""
     files = cache.key(pairs[i].golden, pairs[i].target)  # type: ignore[arg-type]
-    return None if files is None else f"{files}|{context.key(pairs, columns, i)}"
+    return None if files is None else f"{files}|{context.key(pairs, bands, i)}"
 
 
-def _from_cache(cache: RowCache, keys: list[str | None], todo: list[int], columns: dict[str, list[object]]) -> set[int]:
-    """Fill the rows ``cache`` holds; the row indices filled."""
-    hits: set[int] = set()
-    for key, i in zip(keys, todo):
-        row = cache.rows.get(key) if key is not None else None
-        if row is None:
-            continue
-        for column in ROW_COLUMNS:
-            columns[column][i] = row[column]
-        hits.add(i)
-    return hits
+def _cached(cache: RowCache | None, pairs: list[Pair], table: RowTable, context: _RowContext,
+            todo: list[int]) -> tuple[list[str | None], set[int]]:
+    """The cache keys of the rows ``todo`` and the rows filled from ``cache`` (none without one)."""
+    if cache is None:
+        return [], set()
+    keys = [_row_key(cache, pairs, table.bands, context, i) for i in todo]
+    return keys, _from_cache(cache, keys, todo, table)
+
+
+def _from_cache(cache: RowCache, keys: list[str | None], todo: list[int], table: RowTable) -> set[int]:
+    """Fill the rows ``cache`` holds (column by column, no Python object per value); the
+    row indices filled."""
+    found = cache.lookup(keys, todo)
+    table.fill(found, ROW_COLUMNS)
+    return set(found["_row"].to_list())
 
 
 def _pair_bytes(p: Pair) -> int:
@@ -402,76 +466,6 @@ def _is_float(dtype: str | None) -> bool:
     return dtype is not None and (dtype.startswith("float") or dtype == "bfloat16")
 
 
-def _pending_columns(pairs: list[Pair], th: Thresholds, run_band: str) -> dict[str, list[object]]:
-    cols: dict[str, list[object]] = {c: [None] * len(pairs) for c in SCHEMA}
-    for i, p in enumerate(pairs):
-        for key, value in _identity(p, th, run_band).items():
-            cols[key][i] = value
-        if p.topo is None:  # no topological index known: the row's rank in dump order
-            cols["index"][i] = i
-    return cols
-
-
-def _identity(p: Pair, th: Thresholds, run_band: str) -> dict[str, object]:
-    """The columns known before any data is read."""
-    g, t = p.golden, p.target
-    ref = g or t
-    assert ref is not None
-    gi, ti = (g.info if g else None), (t.info if t else None)
-    row: dict[str, object] = {
-        "index": p.topo,
-        "name": display(ref.name),
-        "target_name": display(ti.name) if ti and g else None,
-        "node_name": _text(ref.info.node_name),
-        "op_type": _text(_op_type(gi, ti)),
-        "kind": ref.info.kind,
-        **_side_columns(gi, "shape", "dtype", "golden_file"),
-        **_side_columns(ti, "target_shape", "target_dtype", "target_file"),
-        "pairing": display(p.how),
-        "size": int(np.prod(ref.info.shape)) if ref.info.shape is not None else None,
-        **_status(g is not None, t is not None, p.how),
-    }
-    quantised = bool(ti and any(k.startswith("quant_") for k, _v in ti.extra))
-    qband = record_band(ti)
-    row["band"] = th.band_for(row["dtype"], row["target_dtype"], quantised, qband or run_band, qband or "int8")  # type: ignore[arg-type]
-    return row
-
-
-def record_band(info: TensorInfo | None) -> str | None:
-    """The band a record's own quantised type asks for (SigmaStar: SGS_U8/S8 -> int8,
-    SGS_S16 -> int16), or None when the record does not say."""
-    qdtype = dict(info.extra).get("quant_dtype") if info is not None else None
-    if qdtype is None:
-        return None
-    return "int16" if qdtype in ("int16", "uint16") else "int8" if qdtype in ("int8", "uint8") else None
-
-
-def _op_type(gi: TensorInfo | None, ti: TensorInfo | None) -> str | None:
-    """The golden op type, else the target's."""
-    if gi and gi.op_type:
-        return gi.op_type
-    return ti.op_type if ti else None
-
-
-def _side_columns(info: TensorInfo | None, shape: str, dtype: str, file: str) -> dict[str, object]:
-    """One side's shape, dtype and file columns (all None for a missing side)."""
-    if info is None:
-        return {shape: None, dtype: None, file: None}
-    return {shape: list(info.shape) if info.shape is not None else None, dtype: info.dtype, file: _text(info.source)}
-
-
-def _status(has_golden: bool, has_target: bool, how: str) -> dict[str, object]:
-    """``side``, ``health``, ``status`` and ``message`` before any data is read."""
-    if has_golden and has_target:
-        return {"side": "both", "health": "pending", "status": "pending", "message": ""}
-    side = "golden" if has_golden else "target"
-    return {"side": side, "health": "unmatched", "status": "unmatched", "message": display(how)}
-
-
-def _text(value: str | None) -> str | None:
-    return None if value is None else display(value)
-
-
 _scratch = threading.local()
 
 
@@ -489,11 +483,8 @@ def compute_row(p: Pair, th: Thresholds, spec: ShapeSpec | None = None, band: ob
     if isinstance(loaded, str):
         return _error(loaded)
     g, t = loaded
-    shapes = {"shape": list(g.shape), "target_shape": list(t.shape), "dtype": g.dtype.name, "target_dtype": t.dtype.name}
-    aligned = _resolved_specs(g, t, spec) or align(g, t)
-    layout = _layout_mismatch(g, t, aligned) if declared_layouts else ""
-    if layout:
-        aligned = Aligned(g, t)  # judged as declared; the hard failure says which permutation matches
+    shapes = {"shape": list(g.shape), "target_shape": list(t.shape), "dtype": dtype_name(g.dtype), "target_dtype": dtype_name(t.dtype)}
+    aligned, layout = _aligned(g, t, spec, declared_layouts)
     problem = _non_numeric(g, t) or aligned.error
     if problem:
         return {**shapes, **_error(problem)}
@@ -501,14 +492,37 @@ def compute_row(p: Pair, th: Thresholds, spec: ShapeSpec | None = None, band: ob
         m = compare_arrays(aligned.golden, aligned.target, rtol=th.rtol, atol=th.atol)
     except (ValueError, TypeError, OSError, MemoryError) as exc:
         return {**shapes, **_error(f"comparison failed: {exc}")}
-    notes = [aligned.note, *m.notes] if aligned.note else list(m.notes)
-    notes[:0] = reader_notes(p)
-    floor = th.floors.get(band, 0.0) if isinstance(band, str) else 0.0
-    worst = _worst_slice(aligned, m, notes, floor) if p.golden is not None and p.golden.info.kind == "activation" else None
-    values = {c: getattr(m, c) for c in (*FLOAT_COLUMNS, *COUNT_COLUMNS)}
-    return {**shapes, **values, "size": int(g.size), "status": "computed", "notes": display("; ".join(notes)),
-            "hard_fail": "; ".join(x for x in (layout, render_hard_fail(m)) if x), "hard_warn": aligned.warn,
-            "worst_slice": worst}
+    notes = _row_notes(p, aligned, m)
+    worst = _worst_of(p, th, band, aligned, m, notes)
+    hard = render_hard_fail(m) if m.flags else ""  # no flag: no hard failure (and no enum arithmetic)
+    return {**shapes, **{c: getattr(m, c) for c in _METRIC_COLUMNS}, "size": int(g.size), "status": "computed",
+            "notes": display("; ".join(notes)), "hard_fail": "; ".join(x for x in (layout, hard) if x),
+            "hard_warn": aligned.warn, "worst_slice": worst}
+
+
+def _aligned(g: np.ndarray, t: np.ndarray, spec: ShapeSpec | None, declared_layouts: bool) -> tuple[Aligned, str]:
+    """The pair as it is compared (Reshape shape inputs resolved, layouts aligned), and the
+    layout mismatch it shows ('' for none) when the target declares its layouts."""
+    aligned = _resolved_specs(g, t, spec) or align(g, t)
+    layout = _layout_mismatch(g, t, aligned) if declared_layouts else ""
+    if layout:
+        aligned = Aligned(g, t)  # judged as declared; the hard failure says which permutation matches
+    return aligned, layout
+
+
+def _row_notes(p: Pair, aligned: Aligned, m: PairMetrics) -> list[str]:
+    """The reader's notes, the alignment's, then the kernel's (none without a flag)."""
+    return [*reader_notes(p), *([aligned.note] if aligned.note else []), *(m.notes if m.flags else ())]
+
+
+def _worst_of(p: Pair, th: Thresholds, band: object, aligned: Aligned, m: PairMetrics, notes: list[str]) -> int | None:
+    """The worst channel slice of an activation (see :func:`_worst_slice`); None otherwise."""
+    if p.golden is None or p.golden.info.kind != "activation":
+        return None
+    return _worst_slice(aligned, m, notes, th.floors.get(band, 0.0) if isinstance(band, str) else 0.0)
+
+
+_METRIC_COLUMNS = (*FLOAT_COLUMNS, *COUNT_COLUMNS)
 
 
 _BY_VALUES = "layout chosen by values"

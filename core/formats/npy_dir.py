@@ -19,12 +19,13 @@ from __future__ import annotations
 import os
 import stat
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from dumpscope.core.formats.npyfile import check_shape, open_npy
+from dumpscope.core.formats.npyfile import SmallFiles, check_shape, facts_loader, npy_facts
 from dumpscope.core.formats.safe_fs import Walk, load_json, member_path, read_csv_rows, regular_file_problem, walk_files
-from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorReadError, TensorRef
+from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorReadError, TensorRef, dtype_name
 from dumpscope.core.names import from_filename
 
 NAME = "npy-dir"
@@ -123,30 +124,42 @@ def _load_manifest(root: Path, manifest_path: Path) -> tuple[dict | None, str]: 
     return manifest, ""
 
 
-def _ref(info: TensorInfo, path: Path, refused: str | None = None) -> TensorRef:
+def _ref(info: TensorInfo, path: Path, refused: str | None = None, keep: SmallFiles | None = None,
+         by_mtime: bool = False) -> TensorRef:
+    """The row of one file: its header read (one ``open``; a small file kept whole within
+    ``keep``), or why it cannot be read.  ``by_mtime``: the file's modification time is the
+    tensor's order (taken from the same ``open``)."""
     if refused is not None:
-        return TensorRef(info, None, f"{path.name}: {refused}")
+        return _unread(info, path, refused, by_mtime)
     try:
-        shape, dtype, loader = open_npy(path, info.dtype)
+        facts = npy_facts(path, info.dtype, keep)
     except TensorReadError as exc:
-        return TensorRef(info, None, f"{path.name}: {exc}")
-    if info.shape is not None and tuple(info.shape) != shape:
-        return TensorRef(info, None, f"{path.name}: file holds shape {list(shape)}, manifest says {list(info.shape)}")
-    info = _with(info, dtype=str(dtype.name), shape=shape)
-    return TensorRef(info, loader)
+        return _unread(info, path, str(exc), by_mtime)
+    if info.shape is not None and tuple(info.shape) != facts.shape:
+        return TensorRef(info, None, f"{path.name}: file holds shape {list(facts.shape)}, manifest says {list(info.shape)}")
+    order = float(facts.mtime_ns) if by_mtime else info.order
+    info = _with(info, dtype=dtype_name(facts.dtype), shape=facts.shape, order=order)
+    return TensorRef(info, facts_loader(str(path), facts))  # a str: no Path object kept per tensor
+
+
+def _unread(info: TensorInfo, path: Path, why: str, by_mtime: bool) -> TensorRef:
+    """A file whose data cannot be read: a row with the reason."""
+    if by_mtime:
+        info = _with(info, order=_mtime(path))
+    return TensorRef(info, None, f"{path.name}: {why}")
 
 
 def _with(info: TensorInfo, **changes: object) -> TensorInfo:
     """A copy of ``info`` with ``changes`` (``dataclasses.replace`` re-runs ``__init__``
     through field introspection: a third of opening 20,000 tiny tensors).  The info is a
-    frozen, slotted dataclass: its slots are filled directly."""
+    frozen, slotted dataclass: its slots are filled directly, through their descriptors."""
     copy = object.__new__(TensorInfo)
-    for name in _INFO_SLOTS:
-        object.__setattr__(copy, name, changes[name] if name in changes else getattr(info, name))
+    for name, slot in _INFO_SLOTS:
+        slot.__set__(copy, changes[name] if name in changes else slot.__get__(info))
     return copy
 
 
-_INFO_SLOTS: tuple[str, ...] = TensorInfo.__slots__  # type: ignore[attr-defined]
+_INFO_SLOTS = tuple((name, getattr(TensorInfo, name)) for name in TensorInfo.__slots__)  # type: ignore[attr-defined]
 
 
 _KINDS = ("activation", "input", "constant", "op_input")
@@ -175,6 +188,14 @@ def _entry_shape(entry: dict) -> tuple[int, ...] | None:  # type: ignore[type-ar
     return check_shape(tuple(shape))
 
 
+def _entry_inputs(entry: dict) -> list[str]:  # type: ignore[type-arg]
+    """The entry's ``node_inputs`` (a list of strings; absent is empty)."""
+    inputs = entry.get("node_inputs") or []
+    if not isinstance(inputs, list) or not all(isinstance(i, str) for i in inputs):
+        raise ValueError("'node_inputs' is not a list of strings")
+    return inputs
+
+
 def _entry_info(entry: object, file: Path) -> TensorInfo:
     """The TensorInfo of one manifest entry; ValueError/TensorReadError names the bad field."""
     if not isinstance(entry, dict):
@@ -182,9 +203,7 @@ def _entry_info(entry: object, file: Path) -> TensorInfo:
     name = entry.get("name")
     if not isinstance(name, str):
         raise ValueError(f"'name' is a {type(name).__name__}, not a string")
-    inputs = entry.get("node_inputs") or []
-    if not isinstance(inputs, list) or not all(isinstance(i, str) for i in inputs):
-        raise ValueError("'node_inputs' is not a list of strings")
+    inputs = _entry_inputs(entry)
     kind = entry.get("kind", "activation")
     if kind not in _KINDS:
         raise ValueError(f"'kind' {str(kind)[:40]!r} is not one of {', '.join(_KINDS)}")
@@ -211,7 +230,13 @@ def _bad_entry_name(entry: object, position: int) -> str:
     return name if isinstance(name, str) else f"<manifest entry {position}>"
 
 
-def _manifest_ref(root: Path, entry: object, position: int, listed: set[str]) -> TensorRef:
+def _bad_entry(entry: object, position: int, where: str, exc: Exception) -> TensorRef:
+    """The row of a manifest entry too damaged to describe its tensor."""
+    info = TensorInfo(name=_bad_entry_name(entry, position), source=where, order=float(position))
+    return TensorRef(info, None, f"bad manifest entry {position}: {exc}")
+
+
+def _manifest_ref(root: Path, entry: object, position: int, listed: set[str], keep: SmallFiles | None = None) -> TensorRef:
     """One manifest entry as a tensor row; a bad entry is a row with the reason, never an exception."""
     rel = entry.get("file") if isinstance(entry, dict) else None
     file, why = member_path(root, rel)
@@ -220,15 +245,21 @@ def _manifest_ref(root: Path, entry: object, position: int, listed: set[str]) ->
     try:
         info = _entry_info(entry, file or root)
     except (ValueError, TensorReadError) as exc:
-        where = str(file or root / MANIFEST)
-        info = TensorInfo(name=_bad_entry_name(entry, position), source=where, order=float(position))
-        return TensorRef(info, None, f"bad manifest entry {position}: {exc}")
+        return _bad_entry(entry, position, str(file or root / MANIFEST), exc)
+    return _listed_ref(root, info, (rel, file, why), position, keep)
+
+
+def _listed_ref(root: Path, info: TensorInfo, where: tuple[object, Path | None, str | None], position: int,
+                keep: SmallFiles | None) -> TensorRef:
+    """The row of a well-formed entry: its file read, or why not (``where``: the entry's
+    ``file`` field, the path it resolved to, or why it did not)."""
+    rel, file, why = where
     if file is None:
         return TensorRef(info, None, f"manifest entry {position}: {why}")
     problem = _file_problem(root, file)
     if problem is not None:
         return TensorRef(info, None, f"{rel}: {problem}")
-    return _ref(info, file)
+    return _ref(info, file, keep=keep)
 
 
 def _file_problem(root: Path, file: Path) -> str | None:
@@ -246,18 +277,19 @@ def _open_manifest(root: Path, manifest: dict) -> Dump:  # type: ignore[type-arg
     tensors: dict[str, TensorRef] = {}
     problems: list[DumpProblem] = []
     listed: set[str] = set()
+    keep = SmallFiles()
     entries = manifest.get("tensors", [])
     count = len(entries) if isinstance(entries, list) else 0
     for position in range(count):
         entry, entries[position] = entries[position], None  # free each decoded entry once it is a row
-        _put(tensors, problems, _manifest_ref(root, entry, position, listed))
+        _put(tensors, problems, _manifest_ref(root, entry, position, listed, keep))
     walk = _walk_npy(root)
     problems.extend(walk.skipped)
     for file in walk.files:
         if os.path.normpath(file) not in listed and file.parent.name != "inputs":
             rel = file.relative_to(root)
             name = from_filename(str(rel.with_suffix("")))
-            _put(tensors, problems, _ref(TensorInfo(name=name, source=str(file)), file, walk.refused.get(file)))
+            _put(tensors, problems, _ref(TensorInfo(name=name, source=str(file)), file, walk.refused.get(file), keep))
             problems.append(DumpProblem(str(file), "not in the manifest; read by its file name"))
     meta = {"manifest": _checked_manifest(manifest, problems, str(root / MANIFEST))}
     return Dump(path=root, format=NAME, tensors=tensors, problems=problems, meta=meta)
@@ -281,18 +313,22 @@ def _checked_manifest(manifest: dict, problems: list[DumpProblem], where: str) -
     out = {k: v for k, v in manifest.items() if k != "tensors"}
     out["tensor_entries"] = len(manifest.get("tensors") or [])
     for key, types in _MANIFEST_FIELDS.items():
-        if key not in out:
-            continue
-        value = out[key]
-        if not isinstance(value, types) or isinstance(value, bool):
-            problems.append(DumpProblem(where, f"manifest field {key!r} is a {type(value).__name__}; ignored"))
-            del out[key]
-        elif isinstance(value, list) and key in _ITEM_TYPES:
-            kept = [v for v in value if isinstance(v, _ITEM_TYPES[key])]
-            if len(kept) != len(value):
-                problems.append(DumpProblem(where, f"manifest field {key!r}: {len(value) - len(kept)} malformed item(s) ignored"))
-            out[key] = kept
+        if key in out:
+            _check_field(out, key, types, lambda message: problems.append(DumpProblem(where, message)))
     return out
+
+
+def _check_field(out: dict, key: str, types: tuple[type, ...], say: Callable[[str], None]) -> None:  # type: ignore[type-arg]
+    """Drop ``out[key]`` when it has the wrong type; keep only the right items of a list field."""
+    value = out[key]
+    if not isinstance(value, types) or isinstance(value, bool):
+        say(f"manifest field {key!r} is a {type(value).__name__}; ignored")
+        del out[key]
+    elif isinstance(value, list) and key in _ITEM_TYPES:
+        kept = [v for v in value if isinstance(v, _ITEM_TYPES[key])]
+        if len(kept) != len(value):
+            say(f"manifest field {key!r}: {len(value) - len(kept)} malformed item(s) ignored")
+        out[key] = kept
 
 
 def _manifest_extra(entry: dict) -> tuple[tuple[str, str], ...]:  # type: ignore[type-arg]
@@ -332,14 +368,19 @@ def _read_mapping(directory: Path, present: set[str], problems: list[DumpProblem
         return {}
     out: dict[str, str] = {}
     try:
-        for number, row in read_csv_rows(path):
-            if isinstance(row, str):
-                problems.append(DumpProblem(f"{path}:{number}", row))
-            elif len(row) >= 2:
-                _map_row(out, row[0].strip(), row[1].strip(), present)
+        _mapping_rows(path, present, problems, out)
     except OSError as exc:
         problems.append(DumpProblem(str(path), f"cannot read: {exc.strerror or exc}"))
     return out
+
+
+def _mapping_rows(path: Path, present: set[str], problems: list[DumpProblem], out: dict[str, str]) -> None:
+    """Every usable line of ``mapping.csv`` into ``out``; a bad line is a note."""
+    for number, row in read_csv_rows(path):
+        if isinstance(row, str):
+            problems.append(DumpProblem(f"{path}:{number}", row))
+        elif len(row) >= 2:
+            _map_row(out, row[0].strip(), row[1].strip(), present)
 
 
 def _map_row(out: dict[str, str], a: str, b: str, present: set[str]) -> None:
@@ -445,6 +486,17 @@ def _without_repeated_inputs(parsed: list[tuple[Path, _Parsed]]) -> list[tuple[P
     return [(f, p) for f, p in parsed if p.kind != "input" or p.name not in names]
 
 
+def _scan_refs(parsed: list[tuple[Path, _Parsed]], walk: Walk, timed: bool) -> Iterator[TensorRef]:
+    """The row of every file found, its header read (ordered by file time when the names
+    give no order)."""
+    nodes = {p.node for _f, p in parsed if p.node}
+    keep = SmallFiles()
+    for file, p in parsed:
+        p = _msit_input(p, nodes)
+        info = _scan_info(file, p, p.order if timed else None)
+        yield _ref(info, file, walk.refused.get(file), keep, by_mtime=not timed)
+
+
 def _open_scan(root: Path, decode_names: bool = False) -> Dump:
     walk = _walk_npy(root)
     if not walk.files:
@@ -454,12 +506,9 @@ def _open_scan(root: Path, decode_names: bool = False) -> Dump:
     parsed = _scan_names(root, walk.files, problems, decode_names)
     if decode_names:
         parsed = _without_repeated_inputs(parsed)
-    nodes = {p.node for _f, p in parsed if p.node}
     timed = all(p.order is not None for _f, p in parsed)
     tensors: dict[str, TensorRef] = {}
-    for file, p in parsed:
-        p = _msit_input(p, nodes)
-        info = _scan_info(file, p, p.order if timed else _mtime(file))
-        _put(tensors, problems, _ref(info, file, walk.refused.get(file)))
+    for ref in _scan_refs(parsed, walk, timed):
+        _put(tensors, problems, ref)
     meta = {"order_source": "file names" if timed else "file modification times"}
     return Dump(path=root, format=NAME, tensors=tensors, problems=problems, meta=meta)

@@ -5,7 +5,6 @@ Never unpickles: an object array is refused at header time with a clear message.
 
 from __future__ import annotations
 
-import functools
 import io
 import math
 import mmap
@@ -41,33 +40,24 @@ def read_header(f: BinaryIO) -> tuple[tuple[int, ...], bool, np.dtype]:
     if fast is not None:
         return fast
     f.seek(start)
-    shape, fortran, dtype = _numpy_header(f)
-    if dtype.hasobject:
-        raise TensorReadError("holds a pickled object array; refused (dumpscope never unpickles)")
-    return check_shape(shape), bool(fortran), dtype
-
-
-#: .npy format version -> numpy's reader of that header.
-_HEADER_READERS = {
-    (1, 0): npformat.read_array_header_1_0,
-    (2, 0): npformat.read_array_header_2_0,
-    (3, 0): npformat.read_array_header_2_0,
-}
-
-
-def _numpy_header(f: BinaryIO) -> tuple[object, bool, np.dtype]:
-    """``(shape, fortran, dtype)`` by numpy's own header parser (any version, any dtype)."""
     try:
         version = npformat.read_magic(f)
     except ValueError as exc:
         raise TensorReadError(f"not an .npy file ({exc})") from None
-    reader = _HEADER_READERS.get(version)
-    if reader is None:
-        raise TensorReadError(f"unsupported .npy version {version}")
     try:
-        return reader(f, max_header_size=1 << 20)  # type: ignore[no-any-return]
+        if version == (1, 0):
+            shape, fortran, dtype = npformat.read_array_header_1_0(f, max_header_size=1 << 20)
+        elif version in ((2, 0), (3, 0)):
+            shape, fortran, dtype = npformat.read_array_header_2_0(f, max_header_size=1 << 20)
+        else:
+            raise TensorReadError(f"unsupported .npy version {version}")
+    except TensorReadError:
+        raise
     except Exception as exc:  # noqa: BLE001 - numpy's parser raises tokenizer and AST errors too
         raise TensorReadError(f"corrupt .npy header ({type(exc).__name__}: {str(exc)[:200]})") from None
+    if dtype.hasobject:
+        raise TensorReadError("holds a pickled object array; refused (dumpscope never unpickles)")
+    return check_shape(shape), bool(fortran), dtype
 
 
 #: No dump holds more elements than this (2**48: 256 T elements); larger headers are corrupt.
@@ -85,42 +75,24 @@ def check_shape(shape: object) -> tuple[int, ...]:
     return tuple(int(d) for d in shape)
 
 
-def _v1_header_end(head: bytes) -> int | None:
-    """Where the header ends (10 + its length field) when ``head`` starts a version-1 ``.npy``; else None."""
+def _fast_header(f: BinaryIO) -> tuple[tuple[int, ...], bool, np.dtype] | None:
+    head = f.read(10)
     if len(head) < 10 or head[:6] != b"\x93NUMPY" or head[6] != 1:
         return None
-    return 10 + struct.unpack("<H", head[8:10])[0]
-
-
-def _fast_header(f: BinaryIO) -> tuple[tuple[int, ...], bool, np.dtype] | None:
-    """The header numpy writes for a plain dtype, parsed by :data:`_SIMPLE_HEADER`; None for any other."""
-    m = _simple_header(f)
-    dtype = _simple_dtype(m[1]) if m is not None else None
-    if dtype is None:
+    (length,) = struct.unpack("<H", head[8:10])
+    text = f.read(length)
+    m = _SIMPLE_HEADER.fullmatch(text.decode("latin-1")) if len(text) == length else None
+    if m is None:
         return None
-    shape = tuple(int(d) for d in m[3].replace(" ", "").split(",") if d)  # type: ignore[index]
-    return check_shape(shape), m[2] == "True", dtype  # type: ignore[index]
-
-
-def _simple_header(f: BinaryIO) -> re.Match[str] | None:
-    head = f.read(10)
-    end = _v1_header_end(head)
-    if end is None:
-        return None
-    text = f.read(end - 10)
-    return _SIMPLE_HEADER.fullmatch(text.decode("latin-1")) if len(text) == end - 10 else None
-
-
-@functools.lru_cache(maxsize=64)
-def _simple_dtype(descr: str) -> np.dtype | None:
-    """The dtype of a plain ``descr``; None for an object dtype (numpy's path refuses it with its message).
-
-    Cached: a dump repeats a handful of descriptors over thousands of files."""
     try:
-        dtype = np.dtype(descr)
+        dtype = np.dtype(m[1])
     except TypeError:
         return None
-    return None if dtype.hasobject else dtype
+    if dtype.hasobject:
+        return None  # numpy's path raises the refusal with its message
+    _remember_dtype(m[1], dtype)
+    shape = tuple(int(d) for d in m[3].replace(" ", "").split(",") if d)
+    return check_shape(shape), m[2] == "True", dtype
 
 
 def resolve_dtype(dtype: np.dtype, declared: str | None) -> np.dtype:
@@ -137,21 +109,73 @@ def resolve_dtype(dtype: np.dtype, declared: str | None) -> np.dtype:
 _HEADER_PEEK = 256
 
 
+#: A file up to this size is read whole with its header (one ``pread`` either way): its
+#: tensor then needs no second ``open`` (on a VM an ``open`` costs ~15 us, the read ~1 us),
+#: while the dump's :class:`SmallFiles` budget lasts (16 MB: 20,000 tiny tensors fit; a
+#: 100k-tensor dump keeps a fixed share, the rest is read again when compared).
+SMALL_FILE_BYTES = 4096
+
+
+class SmallFiles:
+    """How many bytes of small files a reader may keep in memory (each dump gets one)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, budget: int = 16 << 20) -> None:
+        self.left = budget
+
+    def take(self, nbytes: int) -> bool:
+        """Whether ``nbytes`` more may be kept (and count them)."""
+        if nbytes > SMALL_FILE_BYTES or nbytes > self.left:
+            return False
+        self.left -= nbytes
+        return True
+
+
+class NpyFacts:
+    """What one ``open`` of an ``.npy`` file tells: header facts, file identity and, for a
+    small file within the budget, its bytes."""
+
+    __slots__ = ("shape", "dtype", "offset", "fortran", "size", "mtime_ns", "data")
+
+    def __init__(self, shape: tuple[int, ...], dtype: np.dtype, offset: int, fortran: bool, st: os.stat_result,
+                 data: bytes | None) -> None:
+        self.shape, self.dtype, self.offset, self.fortran = shape, dtype, offset, fortran
+        self.size, self.mtime_ns, self.data = st.st_size, st.st_mtime_ns, data
+
+
 def inspect_npy(path: Path, declared_dtype: str | None = None) -> tuple[tuple[int, ...], np.dtype, int, bool]:
-    """Shape, dtype, data offset and Fortran order of an ``.npy`` file.
+    """Shape, dtype, data offset and Fortran order of an ``.npy`` file (see :func:`npy_facts`)."""
+    facts = npy_facts(path, declared_dtype)
+    return facts.shape, facts.dtype, facts.offset, facts.fortran
+
+
+def npy_facts(path: Path | str, declared_dtype: str | None = None, keep: SmallFiles | None = None) -> NpyFacts:
+    """The header facts of an ``.npy`` file, with its size and modification time.
 
     Checks that the file holds all the data its header promises.  One ``open``, one
     ``fstat`` and one ``pread`` for the usual header (no buffered file object: opening
-    20,000 tiny tensors is mostly this function).
+    20,000 tiny tensors is mostly this function).  A file of at most
+    :data:`SMALL_FILE_BYTES` that ``keep`` allows is kept whole (``data``).
     """
-    fd = _open_read_only(path)
     try:
-        size, shape, fortran, dtype, offset = _header_of(fd)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise TensorReadError(f"cannot read: {exc.strerror or exc}") from None
+    try:
+        st, head, (shape, fortran, dtype, offset) = _header_of(fd)
     except OSError as exc:
         raise TensorReadError(f"cannot read: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
     dtype = resolve_dtype(dtype, declared_dtype)
+    _check_size(st.st_size, shape, dtype, offset)
+    whole = len(head) == st.st_size and keep is not None and keep.take(len(head))
+    return NpyFacts(shape, dtype, offset, fortran, st, head if whole else None)
+
+
+def _check_size(size: int, shape: tuple[int, ...], dtype: np.dtype, offset: int) -> None:
+    """TensorReadError when the file is shorter than its header promises."""
     count = math.prod(shape)
     need = offset + count * dtype.itemsize
     if size < need:
@@ -159,33 +183,60 @@ def inspect_npy(path: Path, declared_dtype: str | None = None) -> tuple[tuple[in
             f"truncated: header promises {count} x {dtype.name} ({need - offset} bytes of data) "
             f"but the file has {max(size - offset, 0)}"
         )
-    return shape, dtype, offset, fortran
 
 
-def _open_read_only(path: Path) -> int:
-    try:
-        return os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-    except OSError as exc:
-        raise TensorReadError(f"cannot read: {exc.strerror or exc}") from None
-
-
-def _header_of(fd: int) -> tuple[int, tuple[int, ...], bool, np.dtype, int]:
-    """File size and the header of the ``.npy`` open on ``fd``: (size, shape, fortran, dtype, offset)."""
-    size = os.fstat(fd).st_size
-    head = os.pread(fd, _HEADER_PEEK, 0)
-    end = _v1_header_end(head)
-    if end is not None and len(head) < end <= size:  # a long header the file holds: read it whole
-        head = os.pread(fd, end, 0)
+def _header_of(fd: int) -> tuple[os.stat_result, bytes, tuple[tuple[int, ...], bool, np.dtype, int]]:
+    """The stat of the ``.npy`` open on ``fd``, the bytes read (the whole file when it is
+    small) and its header: (shape, fortran, dtype, data offset)."""
+    st = os.fstat(fd)
+    size = st.st_size
+    head = os.pread(fd, size if size <= SMALL_FILE_BYTES else _HEADER_PEEK, 0)
+    simple = _simple_header(head)
+    if simple is not None:
+        return st, head, simple
+    if len(head) >= 10 and head[:6] == b"\x93NUMPY" and head[6] == 1:
+        end = 10 + struct.unpack("<H", head[8:10])[0]
+        if end > len(head) and size >= end:
+            head = os.pread(fd, end, 0)
     f = io.BytesIO(head) if _complete(head) else os.fdopen(os.dup(fd), "rb")
     with f:
         shape, fortran, dtype = read_header(f)
-        return size, shape, fortran, dtype, f.tell()
+        return st, head, (shape, fortran, dtype, f.tell())
+
+
+_SIMPLE_HEADER_BYTES = re.compile(_SIMPLE_HEADER.pattern.encode("latin-1"))
+#: dtypes of the simple headers met so far, by their ``descr`` (``np.dtype("<f4")`` costs
+#: microseconds; a dump has a handful of dtypes and tens of thousands of files).
+_SIMPLE_DTYPES: dict[bytes, np.dtype] = {}
+
+
+def _simple_header(head: bytes) -> tuple[tuple[int, ...], bool, np.dtype, int] | None:
+    """The header numpy writes for a plain dtype, parsed straight from the bytes read
+    (same pattern as :func:`_fast_header`, no file object): (shape, fortran, dtype, data
+    offset), or None for anything else (the general path then reads it)."""
+    if head[:8] != b"\x93NUMPY\x01\x00" or len(head) < 10:
+        return None
+    end = 10 + int.from_bytes(head[8:10], "little")
+    m = _SIMPLE_HEADER_BYTES.fullmatch(head, 10, end) if len(head) >= end else None
+    dtype = _SIMPLE_DTYPES.get(m[1]) if m is not None else None
+    if dtype is None:
+        return None
+    shape = tuple(int(d) for d in m[3].split(b",") if d.strip())  # type: ignore[index]
+    if max(shape, default=0) > MAX_ELEMENTS or math.prod(shape) > MAX_ELEMENTS:
+        shape = check_shape(shape)  # raises with its message
+    return shape, m[2] == b"True", dtype, end  # type: ignore[index]
+
+
+def _remember_dtype(descr: str, dtype: np.dtype) -> None:
+    """Let :func:`_simple_header` parse headers of ``descr`` (a plain, non-object dtype)."""
+    _SIMPLE_DTYPES.setdefault(descr.encode("latin-1"), dtype)
 
 
 def _complete(head: bytes) -> bool:
     """Whether ``head`` holds a whole version-1 header (else numpy's reader reads the file)."""
-    end = _v1_header_end(head)
-    return end is not None and len(head) >= end
+    if len(head) < 10 or head[:6] != b"\x93NUMPY" or head[6] != 1:
+        return False
+    return len(head) >= 10 + struct.unpack("<H", head[8:10])[0]
 
 
 #: Files up to this size are mapped with MAP_POPULATE: one system call maps every page
@@ -210,11 +261,21 @@ class NpyLoader:
     """Loads one ``.npy`` tensor: memory-mapped (read-only) when called, or read into a
     caller's reusable buffer with :meth:`read_into`."""
 
-    __slots__ = ("path", "shape", "dtype", "offset", "fortran", "count")
+    __slots__ = ("path", "shape", "dtype", "offset", "fortran", "count", "data", "identity")
 
-    def __init__(self, path: Path, shape: tuple[int, ...], dtype: np.dtype, offset: int, fortran: bool = False) -> None:
+    def __init__(self, path: Path | str, shape: tuple[int, ...], dtype: np.dtype, offset: int, fortran: bool = False,
+                 data: bytes | None = None) -> None:
         self.path, self.shape, self.dtype, self.offset, self.fortran = path, shape, dtype, offset, fortran
         self.count = math.prod(shape)
+        self.data = data
+        """The whole file, when the reader kept it (a small file): the metric pass
+        (:meth:`read_into`) reads it from here, once, without a second ``open``; a later
+        :meth:`__call__` (a pane, row facts) reads the file as it is then."""
+        self.identity: tuple[int, int] | None = None
+        """(size, modification time in ns) of the file when its header was read, if known."""
+
+    def _kept(self) -> np.ndarray:
+        return self._shaped(np.frombuffer(self.data, dtype=self.dtype, count=self.count, offset=self.offset))  # type: ignore[arg-type]
 
     @property
     def nbytes(self) -> int:
@@ -240,6 +301,9 @@ class NpyLoader:
         faults at all; mapping takes a fault per page, and the faults of two threads
         contend for the process's memory map lock.
         """
+        if self.data is not None:  # the metric pass reads each tensor once: the kept bytes serve it, then go
+            kept, self.data = self._kept(), None
+            return kept
         buf = scratch.take(self.nbytes)
         got = _pread_into(self.path, buf, self.offset)
         if got != self.nbytes:
@@ -254,7 +318,7 @@ def _pread_into(path: Path, buf: memoryview, offset: int) -> int:
     try:
         got = 0
         while got < len(buf):
-            n = _read_at(fd, buf[got:], offset + got)
+            n = os.preadv(fd, [buf[got:]], offset + got) if hasattr(os, "preadv") else _read_at(fd, buf[got:], offset + got)
             if n <= 0:
                 break
             got += n
@@ -263,18 +327,10 @@ def _pread_into(path: Path, buf: memoryview, offset: int) -> int:
         os.close(fd)
 
 
-def _preadv_at(fd: int, buf: memoryview, offset: int) -> int:
-    return os.preadv(fd, [buf], offset)
-
-
-def _pread_copy_at(fd: int, buf: memoryview, offset: int) -> int:  # pragma: no cover - platforms without preadv
+def _read_at(fd: int, buf: memoryview, offset: int) -> int:  # pragma: no cover - platforms without preadv
     data = os.pread(fd, len(buf), offset)
     buf[: len(data)] = data
     return len(data)
-
-
-#: One positioned read into ``buf``: straight into it where the platform has ``preadv``.
-_read_at = _preadv_at if hasattr(os, "preadv") else _pread_copy_at
 
 
 class Scratch:
@@ -297,3 +353,10 @@ def open_npy(path: Path, declared_dtype: str | None = None) -> tuple[tuple[int, 
     """Header facts plus a lazy loader; raises TensorReadError for an unusable file."""
     shape, dtype, offset, fortran = inspect_npy(path, declared_dtype)
     return shape, dtype, npy_loader(path, shape, dtype, offset, fortran)
+
+
+def facts_loader(path: Path | str, facts: NpyFacts) -> NpyLoader:
+    """The loader of a file :func:`npy_facts` read (its kept bytes, if any)."""
+    loader = NpyLoader(path, facts.shape, facts.dtype, facts.offset, facts.fortran, facts.data)
+    loader.identity = (facts.size, facts.mtime_ns)
+    return loader

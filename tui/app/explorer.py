@@ -85,6 +85,8 @@ class CompareRequest:
     """Side B's ATC graph (fusion on vs off: each run has its own)."""
     stage: str | None = None
     """SigmaStar: which of seed 004's three comparisons this is (``--stage``; None: told from the dumps)."""
+    cache: bool = False
+    """``--cache``: reuse the Parquet row index; a reopen paints the last run's rows at once."""
 
 
 class DumpscopeApp(App[int]):
@@ -376,7 +378,7 @@ class DumpscopeApp(App[int]):
             counted = _Throttle(COUNT_INTERVAL_S, lambda done, total: self.post_message(self.Counted(done, total)))
             stream = compare_triaged(request.golden, request.target, model=request.model, graph=request.graph,
                                      preset=request.preset, thresholds=list(request.thresholds),
-                                     interval=TABLE_INTERVAL_S, progress=counted)
+                                     interval=TABLE_INTERVAL_S, progress=counted, cache=request.cache)
             try:
                 for progress in stream:
                     if worker.is_cancelled:

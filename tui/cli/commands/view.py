@@ -52,4 +52,4 @@ def _request(args: argparse.Namespace) -> CompareRequest:
     return CompareRequest(Path(args.golden), Path(args.target), _optional_path(args.model), args.preset,
                           _optional_path(args.graphs[0]), tuple(args.threshold),
                           b=_optional_path(args.b), graph_b=_optional_path(graph_b),
-                          stage=getattr(args, "stage", None))
+                          stage=getattr(args, "stage", None), cache=getattr(args, "cache", False))

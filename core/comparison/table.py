@@ -1,0 +1,215 @@
+"""The comparison's columns while its rows are computed: typed Polars series, not Python lists.
+
+A 100,000-row comparison held as 33 Python lists of boxed values cost ~1 KB a row before
+the first frame was built, and the frame build then held both copies (issue 13: a
+100k-entry manifest peaked at 296 MB).  Here the columns known before any data is read
+(:func:`identity_series`) are built one at a time, straight into typed series; computed
+rows arrive in batches and are scattered into those series a chunk at a time; cached rows
+are scattered from their Parquet frame without a Python object per value.  A snapshot
+frame shares the series' buffers (Polars copies on write), so yielding one while the rows
+fill in costs no copy of the columns.
+
+The two shape columns are held as text (``"1,3,224,224"``) while filling: Polars cannot
+scatter into a list column, and building a list column from Python lists is slow.  They
+become ``List(Int64)`` in :meth:`RowTable.frame`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Sequence
+
+import polars as pl
+
+from dumpscope.core.comparison.judge import Thresholds
+from dumpscope.core.comparison.pairing import Pair
+from dumpscope.core.comparison.result import SCHEMA
+from dumpscope.core.dumps import TensorInfo
+from dumpscope.core.names import display as _display
+
+__all__ = ["RowTable", "identity_series", "record_band"]
+
+#: List-typed columns, held as comma-joined text while the rows fill in.
+SHAPE_COLUMNS: tuple[str, ...] = tuple(c for c, t in SCHEMA.items() if isinstance(t, pl.List))
+#: The type each column has while filling (shapes as text).
+FILL_TYPES: dict[str, pl.DataType] = {c: pl.String() if c in SHAPE_COLUMNS else t for c, t in SCHEMA.items()}
+#: Computed rows gathered before they are scattered into the series.
+CHUNK_ROWS = 4096
+
+Row = dict[str, object]
+
+
+def shape_text(shape: Sequence[int] | None) -> str | None:
+    """A shape as the text a shape column holds while filling (None stays None)."""
+    return None if shape is None else ",".join(map(str, shape))
+
+
+def _shape_lists(text: pl.Series) -> pl.Series:
+    """A ``List(Int64)`` column from its text form (null stays null, ``""`` is ``[]``)."""
+    parts = text.str.split(",").list.eval(pl.element().filter(pl.element() != "").cast(pl.Int64))
+    return parts.cast(pl.List(pl.Int64))
+
+
+def _series(name: str, values: Sequence[object]) -> pl.Series:
+    return pl.Series(name, values, dtype=FILL_TYPES[name])
+
+
+def _nulls(name: str, height: int) -> pl.Series:
+    """A column not known before the data is read: all null."""
+    return pl.repeat(None, height, dtype=FILL_TYPES[name], eager=True).alias(name)
+
+
+class RowTable:
+    """Every column of a comparison, typed, with rows filled in as they are computed."""
+
+    def __init__(self, pairs: Sequence[Pair], th: Thresholds, run_band: str) -> None:
+        self.height = len(pairs)
+        self.bands: list[str] = []
+        known = {s.name: s for s in identity_series(pairs, th, run_band, self.bands) if s.name == "index" or s.null_count() < len(s)}
+        self.series: dict[str, pl.Series | None] = {c: known.get(c) for c in SCHEMA}
+        """Each column; None while every value is null (nothing stored: a 100k-row dump of
+        unmatched tensors has ~30 such columns).  ``index`` is always stored: it gives the
+        frame its height."""
+        self._pending: list[tuple[int, Row]] = []
+
+    def put(self, part: Sequence[tuple[int, Row]]) -> None:
+        """Computed rows ``(index, columns)``; scattered into the series a chunk at a time."""
+        self._pending.extend(part)
+        if len(self._pending) >= CHUNK_ROWS:
+            self.flush()
+
+    def flush(self) -> None:
+        """Scatter every pending row into the series (only the columns each row sets)."""
+        pending, self._pending = self._pending, []
+        for keys, rows in _by_keys(pending).items():
+            at = [i for i, _row in rows]
+            for column in keys:
+                values = [row[column] for _i, row in rows]
+                self.scatter(column, at, _series(column, _as_filled(column, values)))
+
+    def scatter(self, column: str, at: Sequence[int] | pl.Series, values: pl.Series) -> None:
+        """Set rows ``at`` of ``column`` to ``values`` (already in the column's fill type)."""
+        if len(values):
+            self.series[column] = self._column(column).scatter(at, values)
+
+    def _column(self, column: str) -> pl.Series:
+        """``column``'s series, materialised (all null) when nothing was stored yet."""
+        s = self.series[column]
+        return _nulls(column, self.height) if s is None else s
+
+    def fill(self, rows: pl.DataFrame, columns: Sequence[str]) -> None:
+        """Set ``columns`` of the rows at ``rows["_row"]`` from ``rows`` (cached rows: no
+        Python object per value)."""
+        at = rows["_row"]
+        for column in columns:
+            values = rows[column]
+            if column in SHAPE_COLUMNS:
+                values = values.cast(pl.List(pl.String)).list.join(",")
+            self.scatter(column, at, values.cast(FILL_TYPES[column]))
+
+    def frame(self) -> pl.DataFrame:
+        """The frame as it stands (every :data:`SCHEMA` column, in order, shapes as lists)."""
+        self.flush()
+        stored = pl.DataFrame([_shape_lists(s) if c in SHAPE_COLUMNS else s for c, s in self.series.items() if s is not None])
+        nulls = [pl.lit(None, dtype=SCHEMA[c]).alias(c) for c, s in self.series.items() if s is None]
+        return stored.with_columns(nulls).select(list(SCHEMA))
+
+
+def _by_keys(rows: list[tuple[int, Row]]) -> dict[tuple[str, ...], list[tuple[int, Row]]]:
+    """Rows grouped by the columns they set (rows of one kind set the same ones)."""
+    groups: dict[tuple[str, ...], list[tuple[int, Row]]] = {}
+    for i, row in rows:
+        groups.setdefault(tuple(row), []).append((i, row))
+    return groups
+
+
+def _as_filled(column: str, values: list[object]) -> list[object]:
+    """Values as their column holds them while filling (shapes as text)."""
+    return [shape_text(v) for v in values] if column in SHAPE_COLUMNS else values  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------ identity
+
+
+def identity_series(pairs: Sequence[Pair], th: Thresholds, run_band: str, bands: list[str]) -> Iterator[pl.Series]:
+    """The columns known before any data is read, one series at a time (each Python list
+    lives only until its series is built).  ``bands`` receives every row's band."""
+    golden = [p.golden.info if p.golden is not None else None for p in pairs]
+    target = [p.target.info if p.target is not None else None for p in pairs]
+    first = [g or t for g, t in zip(golden, target)]
+    yield _series("index", [i if p.topo is None else p.topo for i, p in enumerate(pairs)])
+    yield _series("name", [display(info.name) for info in first])  # type: ignore[union-attr]
+    yield _series("target_name", [display(t.name) if t and g else None for g, t in zip(golden, target)])
+    yield _series("node_name", [_text(info.node_name) for info in first])  # type: ignore[union-attr]
+    yield _series("op_type", [_text(_op_type(g, t)) for g, t in zip(golden, target)])
+    yield _series("kind", [info.kind for info in first])  # type: ignore[union-attr]
+    yield from _side_series(golden, "shape", "dtype", "golden_file")
+    yield from _side_series(target, "target_shape", "target_dtype", "target_file")
+    yield _series("pairing", [display(p.how) for p in pairs])
+    yield _series("size", [None if info.shape is None else math.prod(info.shape) for info in first])  # type: ignore[union-attr]
+    yield from _status_series(pairs)
+    bands.extend(_bands(golden, target, th, run_band))
+    yield _series("band", bands)
+
+
+def _side_series(infos: list[TensorInfo | None], shape: str, dtype: str, file: str) -> Iterator[pl.Series]:
+    """One side's shape, dtype and file columns (null for a missing side)."""
+    yield _series(shape, [shape_text(i.shape) if i else None for i in infos])
+    yield _series(dtype, [i.dtype if i else None for i in infos])
+    yield _series(file, [_text(i.source) if i else None for i in infos])
+
+
+#: ``side``, ``health``, ``status`` of a row before any data is read: both sides, golden
+#: only, target only.
+_STATUS = {"both": ("both", "pending", "pending"), "golden": ("golden", "unmatched", "unmatched"),
+           "target": ("target", "unmatched", "unmatched")}
+
+
+def _status_series(pairs: Sequence[Pair]) -> Iterator[pl.Series]:
+    """``side``, ``health``, ``status`` and ``message`` before any data is read."""
+    sides = [_row_side(p) for p in pairs]
+    for k, column in enumerate(("side", "health", "status")):
+        yield _series(column, [_STATUS[s][k] for s in sides])
+    yield _series("message", ["" if s == "both" else display(p.how) for s, p in zip(sides, pairs)])
+
+
+def _row_side(p: Pair) -> str:
+    if p.golden is not None and p.target is not None:
+        return "both"
+    return "golden" if p.golden is not None else "target"
+
+
+def _bands(golden: list[TensorInfo | None], target: list[TensorInfo | None], th: Thresholds, run_band: str) -> Iterator[str]:
+    """Each row's band: its dtypes, the run's precision, its own quantised type."""
+    for g, t in zip(golden, target):
+        quantised = bool(t and any(k.startswith("quant_") for k, _v in t.extra))
+        qband = record_band(t)
+        yield th.band_for(g.dtype if g else None, t.dtype if t else None, quantised, qband or run_band, qband or "int8")
+
+
+def record_band(info: TensorInfo | None) -> str | None:
+    """The band a record's own quantised type asks for (SigmaStar: SGS_U8/S8 -> int8,
+    SGS_S16 -> int16), or None when the record does not say."""
+    qdtype = dict(info.extra).get("quant_dtype") if info is not None else None
+    if qdtype is None:
+        return None
+    return "int16" if qdtype in ("int16", "uint16") else "int8" if qdtype in ("int8", "uint8") else None
+
+
+def _op_type(gi: TensorInfo | None, ti: TensorInfo | None) -> str | None:
+    """The golden op type, else the target's."""
+    if gi and gi.op_type:
+        return gi.op_type
+    return ti.op_type if ti else None
+
+
+def _text(value: str | None) -> str | None:
+    return None if value is None else display(value)
+
+
+def display(name: str) -> str:
+    """:func:`~dumpscope.core.names.display`, without a copy of a plain ASCII name (most)."""
+    return name if name.isascii() else _display(name)
+
+
+RowFn = Callable[[int], Row]

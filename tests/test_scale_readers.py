@@ -1,0 +1,86 @@
+"""Many tiny tensors (issue 15): one open per small file, headers parsed from the bytes read."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dumpscope.core.formats import npyfile
+from dumpscope.core.formats.npyfile import Scratch, SmallFiles, facts_loader, npy_facts, read_header
+
+DTYPES = ("<f4", "<f2", "<f8", "|i1", "<i8", "|u1", "|b1", ">f4", "<c8")
+
+
+@settings(max_examples=200, deadline=None)
+@given(shape=st.lists(st.integers(0, 70_000), max_size=5), dtype=st.sampled_from(DTYPES), fortran=st.booleans())
+def test_simple_header_reads_what_numpy_wrote(shape: list[int], dtype: str, fortran: bool) -> None:
+    """The bytes-level parse gives numpy's own header facts (or defers to the general path)."""
+    buf = io.BytesIO()
+    header = {"descr": dtype, "fortran_order": fortran, "shape": tuple(shape)}
+    np.lib.format.write_array_header_1_0(buf, header)
+    head = buf.getvalue()
+    got = _outcome(lambda: npyfile._simple_header(head))
+    assert got is None or got == _outcome(lambda: _general(head))
+
+
+def _general(head: bytes) -> tuple[object, ...]:
+    """numpy-format header facts by the general path: (shape, fortran, dtype, data offset)."""
+    f = io.BytesIO(head)
+    shape, fortran, dtype = read_header(f)
+    return shape, fortran, dtype, f.tell()
+
+
+def _outcome(call):  # type: ignore[no-untyped-def]
+    """What ``call`` returns, or the message it raises."""
+    try:
+        return call()
+    except npyfile.TensorReadError as exc:
+        return f"raised: {exc}"
+
+
+def test_a_huge_shape_is_refused_by_the_simple_path_too() -> None:
+    buf = io.BytesIO()
+    np.lib.format.write_array_header_1_0(buf, {"descr": "<f4", "fortran_order": False, "shape": (1 << 40, 1 << 20)})
+    read_header(io.BytesIO(_header_of(np.zeros(1, np.float32))))  # the general path teaches the simple one '<f4'
+    assert npyfile._simple_header(_header_of(np.zeros(3, np.float32))) is not None
+    with pytest.raises(npyfile.TensorReadError, match="2\\*\\*48"):
+        npyfile._simple_header(buf.getvalue())
+
+
+def _header_of(a: np.ndarray) -> bytes:
+    buf = io.BytesIO()
+    np.save(buf, a)
+    return buf.getvalue()
+
+
+def test_a_small_file_is_opened_once_for_the_metric_pass(tmp_path: Path) -> None:
+    """Its bytes are kept with the header and serve the metric pass once; a later load reads
+    the file as it is then (a file spoiled after the comparison is an error, not old data)."""
+    a = np.arange(32, dtype=np.float32)
+    path = tmp_path / "a.npy"
+    np.save(path, a)
+    facts = npy_facts(path, None, SmallFiles())
+    assert facts.data is not None and facts.size == path.stat().st_size
+    loader = facts_loader(str(path), facts)
+    assert loader.identity == (path.stat().st_size, path.stat().st_mtime_ns)
+    path.write_bytes(b"spoiled")
+    np.testing.assert_array_equal(loader.read_into(Scratch()), a)  # the bytes read with the header
+    assert loader.data is None  # ... used once, then freed
+    with pytest.raises(Exception):
+        loader()
+
+
+def test_the_small_file_budget_bounds_what_is_kept(tmp_path: Path) -> None:
+    np.save(tmp_path / "a.npy", np.zeros(16, np.float32))
+    np.save(tmp_path / "big.npy", np.zeros(4096, np.float32))  # over SMALL_FILE_BYTES: never kept
+    keep = SmallFiles(budget=0)
+    assert npy_facts(tmp_path / "a.npy", None, keep).data is None
+    keep = SmallFiles()
+    assert npy_facts(tmp_path / "big.npy", None, keep).data is None
+    assert npy_facts(tmp_path / "a.npy", None, keep).data is not None
+    assert keep.left == (16 << 20) - (tmp_path / "a.npy").stat().st_size
