@@ -30,7 +30,7 @@ async def test_sigmastar_pair_on_screen(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         text = screen_text(app)
-        assert "RMSE(S)" in text and "float.sim vs fixed.sim (seed 004 §3)" in text
+        assert "RMSE(S)" in text and "float.sim vs fixed.sim (SigmaStar IPU guide §3)" in text
         pane = pane_text(app.screen.query_one(TensorPane))
         assert "qtype" in pane and "SGS_S16" in pane and "0.0002" in pane and "RMSE (SigmaStar)" in pane
 
@@ -42,4 +42,4 @@ async def test_stage_chosen_on_the_command_line_is_shown(tmp_path: Path) -> None
     app = DumpscopeApp(CompareRequest(f, q, stage="fixed-offline"))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert "fixed.sim vs offline/board outputs (seed 004 §4)" in screen_text(app)
+        assert "fixed.sim vs offline/board outputs (SigmaStar IPU guide §4)" in screen_text(app)

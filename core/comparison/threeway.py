@@ -1,6 +1,6 @@
 """Three-way compare: two targets (A and B) each against the same golden, side by side.
 
-Examples: fp16 vs int8, two vendor releases, fusion on vs fusion off (seed 003: two
+Examples: fp16 vs int8, two vendor releases, fusion on vs fusion off (Ascend's fusion exception detection: two
 NPU dumps, each with its own ATC graph JSON, so fused ops line up with their unfused
 originals on both sides).
 

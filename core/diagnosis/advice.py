@@ -35,7 +35,7 @@ def target_kind(cmp: Comparison) -> TargetKind:
 
 
 _FUSION_ASCEND = (
-    "Disable this fusion pattern and compare again (seed 003): set the pass to \"off\" in fusion_switch.cfg "
+    "Disable this fusion pattern and compare again (Ascend's fusion exception detection): set the pass to \"off\" in fusion_switch.cfg "
     "(GraphFusion / UBFusion), rebuild, dump, and compare the fusion-on and fusion-off dumps "
     "(msaccucmp compare -f ON.json -cf OFF.json); if accuracy recovers, keep the pass off and report it."
 )
@@ -49,7 +49,7 @@ _OWN: dict[str, str] = {
     v.PREPROCESSING: (
         "The graph inputs already differ: align pre-processing with the golden run before reading any layer "
         "(same input files, normalisation mean/std and its on/off flag, channel order RGB/BGR, dtype, resize) "
-        "- seed 001."
+        "(Ascend's accuracy-issue guide)."
     ),
     v.LAYOUT: (
         "The target's tensor holds the golden values with its axes permuted: feed (or read) the layout the "
@@ -67,7 +67,7 @@ _OWN: dict[str, str] = {
         "conversion options."
     ),
     v.DRIFT: (
-        "No single layer breaks: the error accumulates along the network (seed 004 §3.2.5); each node "
+        "No single layer breaks: the error accumulates along the network (SigmaStar IPU guide §3.2.5); each node "
         "computes faithfully what it is fed. Start from the first layer leaving the band; raise the precision "
         "of the layers whose error grows most, or recalibrate with quantisation-aware tools."
     ),

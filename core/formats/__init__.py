@@ -29,7 +29,7 @@ FORMAT_MODULES: tuple[str, ...] = (
     "npy_dir",
     "npz",
     "ascend_dump", "sigmastar", "polygraphy",
-    "sgs_output",  # issue 11: SigmaStar simulator log/output folders (fixed.sim vs offline/board, seed 004 §4)
+    "sgs_output",  # issue 11: SigmaStar simulator log/output folders (fixed.sim vs offline/board, SigmaStar IPU guide §4)
     "msprobe",  # issue 15: step*/rank*/dump.json trees (one rank per open; see comparison.msprobe.driver)
 )
 

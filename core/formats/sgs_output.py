@@ -1,6 +1,6 @@
 """SigmaStar simulator outputs: the ``log/output`` (or ``output``) folder that
 ``simulator.py`` writes for a float.sim, fixed.sim or offline (``*_sgsimg.img``) model,
-and the board results an RPC run writes back (seed 004 §4).
+and the board results an RPC run writes back (SigmaStar IPU guide §4).
 
 Each ``unknown_<model>_<image>.txt`` file holds the model's outputs as text blocks::
 

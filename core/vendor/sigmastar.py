@@ -1,4 +1,4 @@
-"""SigmaStar's three comparisons (seed 004 §2-§4) and which one a pair of dumps is.
+"""SigmaStar's three comparisons (SigmaStar IPU guide §2-§4) and which one a pair of dumps is.
 
 * ``framework-float``: the framework model (onnx/caffe/tflite dump, or any non-SigmaStar
   dump) vs float.sim -- first, because quantisation is only worth reading once the float
@@ -13,9 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 
 STAGES: dict[str, str] = {
-    "framework-float": "framework vs float.sim (seed 004 §2)",
-    "float-fixed": "float.sim vs fixed.sim (seed 004 §3)",
-    "fixed-offline": "fixed.sim vs offline/board outputs (seed 004 §4)",
+    "framework-float": "framework vs float.sim (SigmaStar IPU guide §2)",
+    "float-fixed": "float.sim vs fixed.sim (SigmaStar IPU guide §3)",
+    "fixed-offline": "fixed.sim vs offline/board outputs (SigmaStar IPU guide §4)",
 }
 STAGE_NOTES: dict[str, str] = {
     "framework-float": "the float model must match the framework before quantisation is worth reading",

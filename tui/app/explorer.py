@@ -84,7 +84,7 @@ class CompareRequest:
     graph_b: Path | None = None
     """Side B's ATC graph (fusion on vs off: each run has its own)."""
     stage: str | None = None
-    """SigmaStar: which of seed 004's three comparisons this is (``--stage``; None: told from the dumps)."""
+    """SigmaStar: which of the SigmaStar IPU guide's three comparisons this is (``--stage``; None: told from the dumps)."""
     cache: bool = False
     """``--cache``: reuse the Parquet row index; a reopen paints the last run's rows at once."""
 
@@ -347,7 +347,7 @@ class DumpscopeApp(App[int]):
         if self.threeway is not None:
             status.append(_worse_note(self.threeway))
         stage = STAGES.get(str(self.comparison.meta.get("stage"))) if self.comparison is not None else None
-        if stage:  # SigmaStar: which of seed 004's three comparisons this is
+        if stage:  # SigmaStar: which of the SigmaStar IPU guide's three comparisons this is
             status.append(styled("[b]$stage[/b]", stage=stage))
         warnings = self._warnings()
         if warnings:

@@ -46,7 +46,7 @@ def add_comparison_arguments(p: argparse.ArgumentParser, three_way: bool = False
     p.add_argument("--preset", choices=sorted(PRESETS), default="auto",
                    help="health thresholds: " + "; ".join(f"{k}: {v[0]}" for k, v in PRESETS.items()))
     p.add_argument("--stage", choices=("framework-float", "float-fixed", "fixed-offline"),
-                   help="SigmaStar (seed 004): which comparison this is -- framework vs float.sim, float.sim vs "
+                   help="SigmaStar: which comparison this is -- framework vs float.sim, float.sim vs "
                         "fixed.sim, or fixed.sim vs offline/board log/output folders (default: told from the dumps)")
     p.add_argument("--threshold", action="append", default=[], metavar="KEY=VALUE",
                    help="override a threshold: METRIC=V (fail), METRIC.warn=V, BAND.METRIC.fail=V, rtol=V, atol=V")

@@ -12,7 +12,7 @@ from dumpscope.core.names import display
 
 #: Cause -> what to do about it.
 ADVICE: dict[str, str] = {"fusion": (
-        "Disable this fusion pattern and compare again (seed 003): set the pass to \"off\" in fusion_switch.cfg "
+        "Disable this fusion pattern and compare again (Ascend's fusion exception detection): set the pass to \"off\" in fusion_switch.cfg "
         "(GraphFusion / UBFusion), rebuild, dump, and compare the fusion-on and fusion-off dumps "
         "(msaccucmp compare -f ON.json -cf OFF.json); if accuracy recovers, keep the pass off and report it."
     )}

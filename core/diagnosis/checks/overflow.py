@@ -27,7 +27,7 @@ from dumpscope.core.names import display
 
 #: Cause -> what to do about it.
 ADVICE: dict[str, str] = {"overflow": (
-        "Clip the values before the overflowing op, or keep the op in fp32 (seed 000: a Clip before the exp). "
+        "Clip the values before the overflowing op, or keep the op in fp32 (Ascend's Zipformer overflow case: a Clip before the exp). "
         "For a hand-written softmax, subtracting the row maximum before Exp removes the overflow without "
         "changing the result."
     )}

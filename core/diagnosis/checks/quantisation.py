@@ -22,7 +22,7 @@ ADVICE: dict[str, str] = {"quantisation": (
         "scales, and give each input of a Concat its own scale (a tensor mixing ranges such as box coordinates "
         "and [0, 1] scores must not share one 8-bit scale), or keep the layer in a higher precision."
     ), "quantisation-wide": (
-        "Quantise this layer in INT16 (seed 004: a tensor whose range is wider than 20 loses too much in 8 bits; "
+        "Quantise this layer in INT16 (SigmaStar IPU guide: a tensor whose range is wider than 20 loses too much in 8 bits; "
         "SigmaStar: input_config.ini [CONV_CONFIG] input_format=ALL_INT16, or INT16 for this convolution or the "
         "ones around a non-convolution op), or recalibrate on more representative data."
     )}

@@ -1,4 +1,4 @@
-"""SigmaStar fixed.sim advice (seed 004 §3.2): what SigmaStar's own DumpDebug workflow
+"""SigmaStar fixed.sim advice (SigmaStar IPU guide §3.2): what SigmaStar's own DumpDebug workflow
 would tell a user about one candidate row.
 
 * §3.2.6: a tensor whose range is wider than 20 and is still 8-bit quantised is the
@@ -143,7 +143,7 @@ def wide_tensor(ctx: CheckContext, case: RowCase) -> list[Finding]:
             where = "its consumer is not a convolution: INT16 for the convolutions before and after it: " + ", ".join(
                 repr(_op(ctx, j)) for j in around)
             inputs = [_conv_input(ctx, j) for j in around]
-    return [Finding("quantisation", f"{head} (seed 004 §3.2.6): {where}; {ini_text(inputs)}", weight=0.3)]
+    return [Finding("quantisation", f"{head} (SigmaStar IPU guide §3.2.6): {where}; {ini_text(inputs)}", weight=0.3)]
 
 
 def _conv_input(ctx: CheckContext, conv_row: int) -> str:
@@ -161,7 +161,7 @@ def conv_with_wide_input(ctx: CheckContext, case: RowCase) -> list[Finding]:
         bounds = _wide(ctx, j)
         if bounds is not None:
             text = (f"convolution {_op(ctx, case.row)!r} reads {_name(ctx, j)!r}, range {_span(bounds)}, still "
-                    f"{_eight_bit(ctx, j)} (seed 004 §3.2.6): INT16 for this convolution; {ini_text([_name(ctx, j)])}")
+                    f"{_eight_bit(ctx, j)} (SigmaStar IPU guide §3.2.6): INT16 for this convolution; {ini_text([_name(ctx, j)])}")
             out.append(Finding("quantisation", text, weight=0.3))
     return out
 
@@ -178,7 +178,7 @@ def first_tensor(ctx: CheckContext, case: RowCase) -> list[Finding]:
             f"first tensor {name!r} differs by at most {err:.4g}, within half a step ({q[0]:.4g}/2) of the "
             f"fixed.sim's {q[2]} input grid: this is its quantised input, not a pre-processing error"), weight=0.05)]
     return [Finding("input-mismatch", (
-        f"the first tensor {name!r} already differs (seed 004 §3.2.1): check the pre-processing -- "
+        f"the first tensor {name!r} already differs (SigmaStar IPU guide §3.2.1): check the pre-processing -- "
         "image_preprocess(path, norm) must normalise only when norm=True (float.sim gets the normalised image; "
         "fixed.sim and offline models take the uint8 image unnormalised), and the mean/std in the pre-processing "
         "file must equal those in input_config.ini"), weight=0.3)]
@@ -219,10 +219,10 @@ def reading(frame: pl.DataFrame) -> Reading:
     if _oscillates(cos, rmse, bad, first):
         return Reading("oscillation", int(rows[first]), (
             "the metrics oscillate around the thresholds (COS within 0.98-0.99, RMSE within 0.01-0.1) with no "
-            f"single layer to blame (seed 004 §3.2.5): {TRAINING_TOOL}"))
+            f"single layer to blame (SigmaStar IPU guide §3.2.5): {TRAINING_TOOL}"))
     name = display(str(frame["name"][int(rows[first])]))
     return Reading("decline", int(rows[first]), (
-        f"no sudden change: the metrics decline slowly (seed 004 §3.2.5); the first layer past COS < 0.99 or "
+        f"no sudden change: the metrics decline slowly (SigmaStar IPU guide §3.2.5); the first layer past COS < 0.99 or "
         f"RMSE > 0.1 is {name!r} (COS {cos[first]:.6f}, RMSE {rmse[first]:.6f}): look there first"))
 
 
@@ -241,7 +241,7 @@ def _jump(cos: np.ndarray, rmse: np.ndarray, mse: np.ndarray, first: int) -> int
 
 def _jump_text(frame: pl.DataFrame, rows: np.ndarray, i: int, cos: np.ndarray, rmse: np.ndarray, mse: np.ndarray) -> str:
     name = display(str(frame["name"][int(rows[i])]))
-    return (f"MSE, COS and RMSE all change suddenly at {name!r} (seed 004 §3.2.5: the problem starts at this "
+    return (f"MSE, COS and RMSE all change suddenly at {name!r} (SigmaStar IPU guide §3.2.5: the problem starts at this "
             f"layer): MSE {mse[i - 1]:.6f} -> {mse[i]:.6f}, COS {cos[i - 1]:.6f} -> {cos[i]:.6f}, "
             f"RMSE {rmse[i - 1]:.6f} -> {rmse[i]:.6f}")
 

@@ -2,7 +2,7 @@
 
 Each op of the group is shown with the comparison row that holds it (health, cosine), so
 a fused op that fails next to originals that are all healthy - the fusion itself broke
-the numbers (seed 003) - reads at a glance.  The row's own op is marked ``▶``.
+the numbers (Ascend's fusion exception detection) - reads at a glance.  The row's own op is marked ``▶``.
 """
 
 from __future__ import annotations

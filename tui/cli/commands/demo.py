@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 HELP = "make a small streaming-attention demo (fp32 golden vs fp16 target) and compare it"
 DESCRIPTION = (
     "Build a tiny streaming attention model (a key cache that grows every frame and a softmax "
-    "without max-subtraction, as in seed 000's Zipformer case), dump a float32 golden and an fp16 "
+    "without max-subtraction, as in Ascend's Zipformer overflow case), dump a float32 golden and an fp16 "
     "target over several frames, and compare them: the first frames match, then Exp overflows to "
     "inf in fp16 and NaN spreads.  Files go to --out DIR or to a new temporary directory."
 )
@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
 
     _check(args)
     interactive = _interactive(args)
-    # The overflow comes at frame 5 (seed 000: "the first x frames are normal"), earlier for short runs.
+    # The overflow comes at frame 5 (Ascend's Zipformer overflow case: "the first x frames are normal"), earlier for short runs.
     overflow_frame = min(4, max(args.frames - 2, 0))
     out = _out_dir(args)
     paths = _make(args, out, overflow_frame)
