@@ -141,10 +141,12 @@ def _golden_name(truth: str | None, suffix: str) -> str | None:
 
 
 def _metrics(cell: Callable[[str], str]) -> dict[str, object]:
-    """The metric cells as numbers, and under ``printed`` the text of each number as printed."""
-    values = {dst: _float(cell(src)) for src, dst in METRIC_COLUMNS.items()}
-    printed = {dst: cell(src).strip() if values[dst] is not None else None for src, dst in METRIC_COLUMNS.items()}
-    return {**values, "printed": printed}
+    """The metric cells as numbers, and under ``printed:<column>`` the text of each number as printed
+    (gathered into the ``printed`` struct column at the end: no dict per row)."""
+    values: dict[str, object] = {dst: _float(cell(src)) for src, dst in METRIC_COLUMNS.items()}
+    values.update({_PRINTED + dst: cell(src).strip() if values[dst] is not None else None
+                   for src, dst in METRIC_COLUMNS.items()})
+    return values
 
 
 def _blind_spot(row: dict[str, object]) -> str | None:
@@ -198,14 +200,26 @@ def _columns_frame(p: Path, reader: Iterator[list[str]]) -> pl.DataFrame:
     """The frame of the rows ``reader`` yields after the header."""
     header = _header(p, next(reader, []))
     layout = _Layout(header)
-    columns: dict[str, list[object]] = {c: [] for c in SCHEMA}
+    columns: dict[str, list[object]] = {c: [] for c in SCHEMA if c != "printed"}
+    columns.update({_PRINTED + c: [] for c in METRIC_COLUMNS.values()})
     for line_no, raw in enumerate(reader, start=2):
         if not any(c.strip() for c in raw):
             continue
         record = _record(p, line_no, raw + [""] * (len(header) - len(raw)), layout)
         for key, values in columns.items():
             values.append(record.get(key))
-    return pl.DataFrame([pl.Series(name, columns.pop(name), dtype=dtype) for name, dtype in SCHEMA.items()])
+    return pl.DataFrame([_series(name, dtype, columns) for name, dtype in SCHEMA.items()])
+
+
+_PRINTED = "printed:"
+
+
+def _series(name: str, dtype: pl.DataType, columns: dict[str, list[object]]) -> pl.Series:
+    """Column ``name`` of the frame from its gathered values (``printed``: a struct of the texts)."""
+    if name != "printed":
+        return pl.Series(name, columns.pop(name), dtype=dtype)
+    texts = [pl.Series(c, columns.pop(_PRINTED + c), dtype=pl.String) for c in METRIC_COLUMNS.values()]
+    return pl.DataFrame(texts).to_struct(name).cast(dtype)
 
 
 def _header(p: Path, first: list[str]) -> list[str]:
