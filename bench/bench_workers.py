@@ -40,7 +40,10 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import numpy as np
+if os.environ.get("DUMPSCOPE_BENCH_THREADED_BLAS") != "1":  # as the `dumpscope` command does before numpy loads
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")     # (tui/cli/main.one_blas_thread)
+
+import numpy as np  # noqa: E402 - after the BLAS setting
 
 
 def make_pair(root: Path, layers: int, elems: int) -> int:

@@ -143,3 +143,19 @@ def test_open_format_prints_without_loading_textual(tmp_path: Path) -> None:
     loaded = _modules_after(["open", str(saved), "--format", "json"]).split()
     assert "dumpscope.core.comparison.result" in loaded  # the saved comparison was read
     assert not [m for m in loaded if m.split(".")[0] == "textual"]
+
+
+def test_the_command_runs_blas_single_threaded_unless_the_user_chose() -> None:
+    """Before numpy loads, `dumpscope` asks OpenBLAS for one thread (its pool, re-made in every
+    forked worker, spun on the workers' cores); a user's own setting is kept."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import os, sys; from dumpscope.tui.cli.main import one_blas_thread; one_blas_thread(); "
+            "import numpy; print(os.environ.get('OPENBLAS_NUM_THREADS'))")
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    run = lambda extra: subprocess.run([sys.executable, "-c", code], env={**env, **extra},  # noqa: E731
+                                       capture_output=True, text=True, check=True).stdout.strip()
+    assert run({}) == "1"
+    assert run({"OPENBLAS_NUM_THREADS": "4"}) == "4"
