@@ -190,6 +190,8 @@ def _cold_start(rows: int) -> dict[str, float]:
 FILL_CHILD = r'''
 import asyncio, sys
 from pathlib import Path
+from dumpscope.tui.cli.main import one_blas_thread
+one_blas_thread()  # as `dumpscope GOLDEN TARGET` does before anything loads numpy
 from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
 
 import dumpscope.tui.app.explorer as explorer
