@@ -16,18 +16,15 @@ onnx) are imported on first call, so ``import dumpscope.core`` stays cheap.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every quick command)
 if TYPE_CHECKING:
     from typing import Any
 
-    from dumpscope.core.comparison.judge import Thresholds
     from dumpscope.core.comparison.result import Comparison
-    from dumpscope.core.comparison.threeway import ThreeWay
     from dumpscope.core.diagnosis.engine import Diagnosis
-    from dumpscope.core.dumps import Dump
     from dumpscope.core.knowledge import Match
     from dumpscope.core.vendor.fusion import FusionSource
     from dumpscope.core.vendor.opdebug import OverflowReport
@@ -38,6 +35,8 @@ __all__ = [
 ]  # fmt: skip
 
 _HOME = {
+    "compare": "dumpscope.core.comparison.pipeline",
+    "compare_three": "dumpscope.core.comparison.threeway",
     "Comparison": "dumpscope.core.comparison.result",
     "compare_frame": "dumpscope.core.comparison.pipeline",
     "compare_stream": "dumpscope.core.comparison.pipeline",
@@ -46,80 +45,6 @@ _HOME = {
     "open_dump": "dumpscope.core.formats",
     "Diagnosis": "dumpscope.core.diagnosis.engine",
 }
-
-
-def compare(
-    golden: str | Path | Dump,
-    target: str | Path | Dump,
-    *,
-    model: str | Path | None = None,
-    graph: str | Path | None = None,
-    preset: str = "auto",
-    thresholds: Thresholds | Sequence[str] | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    workers: int | None = None,
-    cache: bool = False,
-    scheduler: str | None = None,
-    progress_bytes: Callable[[int, int], None] | None = None,
-) -> Comparison:
-    """Compare a target dump with a golden dump, tensor by tensor.
-
-    Parameters:
-        golden: the reference dump - a folder of ``.npy`` files, an ``.npz``, a dumpscope
-            manifest folder or a vendor dump (Ascend, SigmaStar, msprobe, Polygraphy...).
-        target: the dump to check, in any of the same formats.
-        model: the ONNX model both were made from (topological order, node names).
-        graph: an Ascend ATC graph JSON (``atc --mode=1/5``) that pairs fused target ops
-            with their golden originals.
-        preset: health thresholds by name (``auto`` picks by dtype).
-        thresholds: a :class:`Thresholds`, or overrides such as ``["cosine_similarity=0.999"]``.
-        progress: called as ``progress(done, total)`` while tensors are compared.
-        workers: worker processes comparing tensors, each owning whole tensors
-            (default: one per available core; the frame is the same for any count).
-        cache: reuse and update a Parquet index of per-tensor results next to the target
-            dump (or in the user cache when it is read-only): unchanged files are not read.
-        scheduler: a Dask distributed scheduler address: the rows are computed on its
-            workers (``pip install 'dumpscope[dask]'``).
-        progress_bytes: called as ``progress_bytes(done, total)`` in tensor bytes (GB/s).
-
-    Returns a :class:`Comparison`: ``.frame`` is a Polars frame with one row per tensor in
-    topological order (metrics, NaN/Inf counts, ``health``, ``message``);
-    ``.first_divergent()`` and ``.health_counts()`` summarise it.
-    """
-    from dumpscope.core.comparison.pipeline import compare as run
-
-    return run(golden, target, model=model, graph=graph, preset=preset, thresholds=thresholds, progress=progress,
-               workers=workers, cache=cache, scheduler=scheduler, progress_bytes=progress_bytes)
-
-
-def compare_three(
-    golden: str | Path | Dump,
-    a: str | Path | Dump,
-    b: str | Path | Dump,
-    *,
-    model: str | Path | None = None,
-    graphs: Sequence[str | Path | None] = (None, None),
-    labels: Sequence[str] = ("A", "B"),
-    preset: str = "auto",
-    thresholds: Thresholds | Sequence[str] | None = None,
-) -> ThreeWay:
-    """Compare two targets ``a`` and ``b`` each against ``golden``, side by side.
-
-    Parameters:
-        golden, a, b: dumps, as for :func:`compare` (e.g. fp16 vs int8, two releases,
-            fusion on vs fusion off).
-        model: the ONNX model (optional).
-        graphs: an ATC graph JSON per side, ``(a_graph, b_graph)``; ``None`` for none.
-        labels: names for the two sides in reports.
-        preset, thresholds: as for :func:`compare`.
-
-    Returns a :class:`ThreeWay`: ``.frame`` (Polars) has ``a_*`` and ``b_*`` metric columns and
-    a ``worse`` column (``A``, ``B``, ``=``, or empty when not comparable);
-    ``.first_blame("A")`` names the (fused) op whose error appears only on side A.
-    """
-    from dumpscope.core.comparison.threeway import compare_three as run
-
-    return run(golden, a, b, model=model, graphs=graphs, labels=labels, preset=preset, thresholds=thresholds)
 
 
 def diagnose(comparison: Comparison, graph: str | Path | None = None, *, limit: int = 10) -> Diagnosis:
@@ -214,8 +139,13 @@ def dump(
 
 
 def __getattr__(name: str) -> Any:
+    """The public names that live in their concept's home (loaded on first use)."""
     if name in _HOME:
         import importlib
 
         return getattr(importlib.import_module(_HOME[name]), name)
     raise AttributeError(f"module 'dumpscope.core' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -88,15 +88,29 @@ def compare(
     scheduler: str | None = None,
     progress_bytes: ProgressCallback | None = None,
 ) -> Comparison:
-    """Compare two dumps; the result's ``frame`` has one row per tensor, topologically ordered.
+    """Compare a target dump with a golden dump, tensor by tensor.
 
-    ``model``: the ONNX model (topological order, node names).  ``graph``: a vendor graph
-    (Ascend ATC ``--mode=1/5`` JSON) that says which golden tensor each fused target op
-    produces.  ``workers``: processes computing the rows (default: every core).
-    ``cache``: reuse and update the Parquet index of per-tensor results next to the
-    target dump (see :mod:`.cache`).  ``scheduler``: a Dask scheduler address; the rows
-    are computed on its workers (``pip install dumpscope[dask]``).  ``progress_bytes(done,
-    total)``: tensor bytes read so far, after every batch (a progress bar's GB/s).
+    Parameters:
+        golden: the reference dump - a folder of ``.npy`` files, an ``.npz``, a dumpscope
+            manifest folder or a vendor dump (Ascend, SigmaStar, msprobe, Polygraphy...).
+        target: the dump to check, in any of the same formats.
+        model: the ONNX model both were made from (topological order, node names).
+        graph: an Ascend ATC graph JSON (``atc --mode=1/5``) that pairs fused target ops
+            with their golden originals.
+        preset: health thresholds by name (``auto`` picks by dtype).
+        thresholds: a :class:`Thresholds`, or overrides such as ``["cosine_similarity=0.999"]``.
+        progress: called as ``progress(done, total)`` while tensors are compared.
+        workers: worker processes comparing tensors, each owning whole tensors
+            (default: one per available core; the frame is the same for any count).
+        cache: reuse and update a Parquet index of per-tensor results next to the target
+            dump (or in the user cache when it is read-only): unchanged files are not read.
+        scheduler: a Dask distributed scheduler address: the rows are computed on its
+            workers (``pip install 'dumpscope[dask]'``).
+        progress_bytes: called as ``progress_bytes(done, total)`` in tensor bytes (GB/s).
+
+    Returns a :class:`Comparison`: ``.frame`` is a Polars frame with one row per tensor in
+    topological order (metrics, NaN/Inf counts, ``health``, ``message``);
+    ``.first_divergent()`` and ``.health_counts()`` summarise it.
     """
     result: Comparison | None = None
     for step in compare_stream(golden, target, model=model, graph=graph, preset=preset, thresholds=thresholds,

@@ -296,11 +296,19 @@ def compare_three(
     preset: str = "auto",
     thresholds: Thresholds | Sequence[str] | None = None,
 ) -> ThreeWay:
-    """Compare targets ``a`` and ``b`` each against ``golden``; one side-by-side frame.
+    """Compare two targets ``a`` and ``b`` each against ``golden``, side by side.
 
-    ``graphs``: an ATC graph JSON per side (``None`` for a side without one) - for fusion on
-    vs off, the fused run's graph and the unfused run's graph.  ``labels``: names the report
-    uses for the two sides (the ``worse`` column always says ``A``/``B``).
+    Parameters:
+        golden, a, b: dumps, as for :func:`compare` (e.g. fp16 vs int8, two releases,
+            fusion on vs fusion off).
+        model: the ONNX model (optional).
+        graphs: an ATC graph JSON per side, ``(a_graph, b_graph)``; ``None`` for none.
+        labels: names for the two sides in reports.
+        preset, thresholds: as for :func:`compare`.
+
+    Returns a :class:`ThreeWay`: ``.frame`` (Polars) has ``a_*`` and ``b_*`` metric columns and
+    a ``worse`` column (``A``, ``B``, ``=``, or empty when not comparable);
+    ``.first_blame("A")`` names the (fused) op whose error appears only on side A.
     """
     from dumpscope.core.comparison.pipeline import compare
 
