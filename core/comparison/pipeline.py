@@ -246,8 +246,8 @@ class _Ticks:
     progress: ProgressCallback | None
     progress_bytes: ProgressCallback | None
     last: float = field(default_factory=lambda: time.monotonic())
-    spacing: float = -1.0
-    """Seconds between snapshots (``interval`` until a snapshot's cost is known)."""
+    spacing: float = 0.0
+    """Seconds between snapshots beyond ``interval`` (0 until a snapshot's cost is known)."""
 
     def spaced(self, cost: float) -> None:
         """The next snapshot waits :data:`SNAPSHOT_SHARE` x ``cost`` (never less than ``interval``;
