@@ -49,8 +49,10 @@ def test_the_fault_is_found_in_the_right_step_rank_and_call(exported) -> None:
     k = next(i for i, n in enumerate(convs) if mod.FAULT_WEIGHT in n.input)
     div = first.divergence
     assert div.entry == f"Functional.conv2d.{k}.forward"
-    assert div.kind == "introduced" and div.nonfinite and div.missed_by_msprobe
+    # its weight (input 1, produced by no earlier call) overflowed on the NPU: the cause is given to the call
+    assert div.kind == "given" and div.nonfinite and div.missed_by_msprobe
     assert div.local_inputs == (f"Functional.conv2d.{k}.forward.input.1",)
+    assert "input.1): the two runs were not fed the same data or weights" in div.describe()
     assert div.module_path[-1] == "Module.layer3.1.Bottleneck.forward.0"
 
 
@@ -120,3 +122,48 @@ def test_plain_text_entry_point(tmp_path, capsys) -> None:
     assert "first divergence: none" in capsys.readouterr().out
     assert (tmp_path / "out" / "step0_rank0.csv").is_file()
     assert main([str(tmp_path / "npu"), str(tmp_path / "bench"), "--rank", "7"]) == 2
+
+
+def test_two_dumps_named_differently_are_one_pair_as_msprobe_takes_them(tmp_path) -> None:
+    """msprobe's compare takes two dump.json files: a user points at two rank folders (or the
+    files) whatever their names; they are one pair, and the row says how they were paired."""
+    s = (1.0, 0.0, 0.5, 10.0)
+    write_rank(tmp_path / "gpu_run", {"Functional.relu.0.forward": entry([tensor(stats=s)], [tensor(stats=s)])})
+    write_rank(tmp_path / "npu_run", {"Functional.relu.0.forward": entry([tensor(stats=s)], [tensor(stats=s)])})
+    for npu, bench in ((tmp_path / "npu_run", tmp_path / "gpu_run"),
+                       (tmp_path / "npu_run" / "dump.json", tmp_path / "gpu_run" / "dump.json")):
+        [only] = compare_msprobe(npu, bench).results
+        assert only.label == "npu_run" and only.error is None and only.frame.height == 2
+        assert (only.frame["Result"] == "pass").all()
+        assert any("bench gpu_run compared with NPU npu_run" in p.message for p in only.problems)
+
+
+def test_one_step_on_each_side_pairs_rank_by_rank(tmp_path) -> None:
+    good = {"Functional.relu.0.forward": entry([tensor()], [tensor()])}
+    for rank in ("rank0", "rank1"):
+        write_rank(tmp_path / "npu" / "step3" / rank, good)
+        write_rank(tmp_path / "bench" / "step0" / rank, good)
+    report = compare_msprobe(tmp_path / "npu", tmp_path / "bench")
+    assert [r.label for r in report.results] == ["step3/rank0", "step3/rank1"]
+    assert all(r.error is None and r.frame.height == 2 for r in report.results)
+    assert "bench step0/rank1 compared with NPU step3/rank1" in report.results[1].problems[0].message
+    # several steps on a side keep the strict step/rank pairing: nothing is guessed
+    write_rank(tmp_path / "bench" / "step1" / "rank0", good)
+    labels = {r.label: r.error for r in compare_msprobe(tmp_path / "npu", tmp_path / "bench").results}
+    assert "bench side only" in labels["step0/rank0"] and "NPU side only" in labels["step3/rank0"]
+
+
+def test_a_call_fed_different_data_is_given_not_introduced(tmp_path) -> None:
+    """The first call's own input (the model input) differs by 40 %: the output differs because of
+    it, which is not this call's fault; a 1 % weight difference is still introduced."""
+    x, x_bad, w, w_near = (1.0, 0.0, 0.5, 10.0), (1.4, 0.0, 0.7, 14.0), (0.1, -0.1, 0.0, 1.0), (0.1, -0.1, 0.0, 1.01)
+    y, y_bad = (2.0, 0.0, 1.0, 20.0), (9.0, 0.0, 4.0, 90.0)
+    bench = {"Functional.conv2d.0.forward": entry([tensor(stats=x), tensor(stats=w)], [tensor(stats=y)])}
+    fed = {"Functional.conv2d.0.forward": entry([tensor(stats=x_bad), tensor(stats=w)], [tensor(stats=y_bad)])}
+    own = {"Functional.conv2d.0.forward": entry([tensor(stats=x), tensor(stats=w_near)], [tensor(stats=y_bad)])}
+    for name, npu, kind in (("fed", fed, "given"), ("own", own, "introduced")):
+        write_rank(tmp_path / name / "npu", npu)
+        write_rank(tmp_path / name / "bench", bench)
+        div = compare_msprobe(tmp_path / name / "npu", tmp_path / name / "bench").first.divergence
+        assert div.entry == "Functional.conv2d.0.forward" and div.kind == kind
+    assert div.local_inputs == ("Functional.conv2d.0.forward.input.1",)

@@ -134,7 +134,7 @@ class MsprobeRank:
 
     @property
     def label(self) -> str:
-        return f"step{'' if self.step is None else self.step}/{self.rank}"
+        return step_rank_label(self.step, self.rank)
 
     def children(self) -> dict[str | None, list[str]]:
         """The module tree of construct.json: parent (None = top level) -> children in
@@ -154,6 +154,11 @@ _API = re.compile(r"^(?P<prefix>[^.]+)\.(?P<api>.+)\.(?P<n>\d+)\.(?P<dir>forward
 
 
 @functools.lru_cache(maxsize=1 << 16)
+def step_rank_label(step: int | None, rank: str) -> str:
+    """``step3/rank0``; a dump without step folders is named by its rank folder alone."""
+    return rank if step is None else f"step{step}/{rank}"
+
+
 def split_name(name: str) -> NameParts:
     """Take an entry name apart; a name of no known shape keeps itself as ``api``."""
     for pattern, direction in ((_MODULE, None), (_PARAM_GRAD, "parameters_grad"), (_API, None)):
@@ -347,8 +352,11 @@ def discover(path: str | Path) -> list[tuple[int | None, str, Path]]:
     """Every rank directory under ``path`` as ``(step, rank, dir)``, sorted by step then rank.
 
     ``path`` may be the dump root (``step*/rank*``), one step directory, or one rank
-    directory.  ``proc{pid}`` directories are listed like ranks."""
+    directory, or that rank's ``dump.json`` itself (as msprobe's own compare takes it).
+    ``proc{pid}`` directories are listed like ranks."""
     p = Path(path)
+    if p.name == DUMP_JSON and p.is_file():
+        p = p.parent
     if (p / DUMP_JSON).is_file():
         return [(*_step_rank(p), p)]
     found = [d for d in _children(p, _RANK) if (d / DUMP_JSON).is_file()]

@@ -34,7 +34,7 @@ from dumpscope.core.comparison.msprobe.pairing import Mapping, Pairing, load_map
 from dumpscope.core.comparison.msprobe.statistics import Divergence, compare_statistics_many, first_divergence
 from dumpscope.core.comparison.msprobe.triage import tensor_mode_triaged
 from dumpscope.core.dumps import DumpError, DumpProblem
-from dumpscope.core.formats.msprobe import MsprobeRank, discover, read_rank
+from dumpscope.core.formats.msprobe import MsprobeRank, discover, read_rank, step_rank_label
 
 
 @dataclass
@@ -52,7 +52,7 @@ class RankResult:
 
     @property
     def label(self) -> str:
-        return f"step{'' if self.step is None else self.step}/{self.rank}"
+        return step_rank_label(self.step, self.rank)
 
 
 @dataclass
@@ -160,9 +160,18 @@ def _prepare(key: tuple[int | None, str], npu: Path | None, bench: Path | None,
         result.error = str(exc)
         return _Prepared(result)
     result.pairing = pair_ranks(npu_rank, bench_rank, mapping)
-    result.problems = npu_rank.problems + bench_rank.problems
+    result.problems = _paired_as(result, bench_rank) + npu_rank.problems + bench_rank.problems
     use_tensors = npu_rank.task == "tensor" if tensors is None else tensors
     return _Prepared(result, npu_rank, use_tensors, start)
+
+
+def _paired_as(result: RankResult, bench: MsprobeRank) -> list[DumpProblem]:
+    """A note when the bench dump compared here is not named like the NPU one (see :func:`_aligned`)."""
+    bench_label = bench.label
+    if bench_label == result.label:
+        return []
+    return [DumpProblem(str(bench.path), f"bench {bench_label} compared with NPU {result.label} "
+                                         "(one dump or one step on each side, named differently)")]
 
 
 def _one_side_only(label: str, npu: Path | None, bench: Path | None) -> str | None:
@@ -216,10 +225,32 @@ def _selected_pairs(npu_path: str | Path, bench_path: str | Path, steps: Sequenc
         if not found:
             raise DumpError(f"{path}: no msprobe dump.json found")
     npu_sel, bench_sel = _select(npu_found, steps, ranks), _select(bench_found, steps, ranks)
+    npu_sel, bench_sel = _aligned(npu_sel, bench_sel)
     keys = sorted(set(npu_sel) | set(bench_sel), key=_step_rank_order)
     if not keys:
         raise DumpError(f"no step/rank matches --step {list(steps or [])} --rank {list(ranks or [])}")
     return [(k, npu_sel.get(k), bench_sel.get(k)) for k in keys]
+
+
+_Selected = dict[tuple[int | None, str], Path]
+
+
+def _aligned(npu: _Selected, bench: _Selected) -> tuple[_Selected, _Selected]:
+    """Pair what the user evidently means when the two sides are named differently.
+
+    One dump on each side (two rank directories or two ``dump.json`` files, whatever
+    their folder names) is one pair, as msprobe's own compare takes it.  One step on
+    each side (``step0`` of the bench against ``step3`` of the NPU) pairs rank by rank.
+    The bench side is re-keyed to the NPU's names; :func:`_prepare` says so on the row."""
+    if set(npu) == set(bench) or not npu or not bench:
+        return npu, bench
+    if len(npu) == 1 and len(bench) == 1:
+        return npu, {next(iter(npu)): next(iter(bench.values()))}
+    npu_steps, bench_steps = {s for s, _ in npu}, {s for s, _ in bench}
+    if len(npu_steps) == 1 and len(bench_steps) == 1:
+        step = next(iter(npu_steps))
+        return npu, {(step, rank): path for (_, rank), path in bench.items()}
+    return npu, bench
 
 
 def _step_rank_order(key: tuple[int | None, str]) -> tuple[int, str]:

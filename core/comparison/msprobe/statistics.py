@@ -19,8 +19,10 @@ msprobe's own first-difference rule (``-da``) flags an API when an output statis
 relative error exceeds 50 % *as a "%" string*, so an Inf/NaN output is never flagged.
 :func:`first_divergence` instead marks an entry *introduced* when its outputs are bad
 (non-finite where the bench is finite, NormRelativeErr above ``bad``, or a CRC change)
-while its inputs are good, and *inherited* when its inputs were bad already; a jump is
-an output error at least 10x its inputs', drift is less.
+while its inputs are good, *inherited* when the inputs an earlier call produced were bad
+already, and *given* when its own inputs (model inputs, weights: produced by no earlier
+call) already differ beyond the same bound, so the two runs were not fed the same data;
+a jump is an output error at least 10x its inputs', drift is less.
 """
 
 from __future__ import annotations
@@ -338,7 +340,8 @@ class Divergence:
     entry: str
     order: int
     kind: str
-    """``introduced`` (outputs bad, inputs good) or ``inherited`` (its inputs were bad)."""
+    """``introduced`` (outputs bad, inputs good), ``inherited`` (inputs an earlier call
+    produced were bad) or ``given`` (its own inputs, model inputs or weights, already differ)."""
     shape: str
     """``jump`` (output error >= 10x its inputs') or ``drift``."""
     input_deviation: float
@@ -357,7 +360,11 @@ class Divergence:
         what = "Inf/NaN output while the bench is finite" if self.nonfinite else \
             f"output NormRelativeErr {msprobe_text(self.output_deviation)}"
         note = " (msprobe's -da rule misses it)" if self.missed_by_msprobe else ""
-        local = f"; its own inputs differ: {', '.join(self.local_inputs)}" if self.local_inputs else ""
+        local = ", ".join(self.local_inputs)
+        if self.kind == "given":
+            return (f"{where}: its own inputs already differ ({local}): the two runs were not fed the same "
+                    f"data or weights; {what}{note}")
+        local = f"; its own inputs differ: {local}" if local else ""
         return f"{where}: {self.kind} {self.shape}, {what}, upstream inputs {msprobe_text(self.input_deviation)}{note}{local}"
 
 
@@ -435,20 +442,28 @@ def bad_entries(frame: pl.DataFrame, rank: MsprobeRank | None = None,
                 bad: float = BAD_NORM_PERCENT) -> list[Divergence]:
     """Every forward API call whose outputs are bad, in NPU call order, each classified.
 
-    A call is ``introduced`` when the inputs an earlier call produced are good (its own
-    weights/constants may differ: they are named in ``local_inputs``), ``inherited`` when
-    they were bad already.  Module and backward entries are skipped (a module is as bad
+    A call is ``introduced`` when every input is good (its own weights/constants may
+    differ a little: they are named in ``local_inputs``), ``inherited`` when the inputs an
+    earlier call produced were bad already, ``given`` when only its own inputs (model
+    inputs, weights) were bad: the two runs were not fed the same data.  Module and backward entries are skipped (a module is as bad
     as its worst call, see :func:`module_health`); backward calls come after every
     forward call, so a forward divergence is always named first."""
     out = []
     for entry, d in sorted(_entry_devs(frame).items(), key=_walk_order):
         if not _is_leaf(entry) or d.output <= bad:
             continue
-        kind = "introduced" if d.upstream <= bad else "inherited"
-        shape = "jump" if d.output >= 10.0 * d.upstream else "drift"
+        kind = _origin(d, bad)
+        shape = "jump" if d.output >= 10.0 * max(d.upstream, d.local if kind == "given" else 0.0) else "drift"
         out.append(Divergence(entry, d.order, kind, shape, d.upstream, d.output, d.nonfinite, not d.flagged,
                               _module_path(rank, entry), tuple(d.local_names)))
     return out
+
+
+def _origin(d: _EntryDev, bad: float) -> str:
+    """Where a bad output's error comes from: upstream calls, its own inputs, or this call."""
+    if d.upstream > bad:
+        return "inherited"
+    return "given" if d.local > bad else "introduced"
 
 
 def first_divergence(frame: pl.DataFrame, rank: MsprobeRank | None = None,
