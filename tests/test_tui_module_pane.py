@@ -105,3 +105,41 @@ def test_module_pane_snapshot(dumps, snap_compare, monkeypatch, tmp_path) -> Non
     bench, npu = dumps
     app = DumpscopeApp(as_comparison(compare_msprobe(npu, bench)), theme=THEME)
     assert snap_compare(app, press=["wait:150", "p", "p", "p", "wait:200"], terminal_size=SIZE)
+
+
+def test_the_diagnosis_of_an_msprobe_comparison_is_its_first_divergence(dumps) -> None:
+    """The app's verdict bar, first divergent row and list agree with `dumpscope compare`'s answer:
+    the generic engine (no tensors, no graph) would otherwise name a culprit from missing evidence."""
+    from dumpscope.core.diagnosis.engine import diagnose
+    from dumpscope.core.vocabulary import OVERFLOW
+
+    bench, npu = dumps
+    report = compare_msprobe(npu, bench)
+    cmp = as_comparison(report)
+    d = diagnose(cmp)
+    [cause] = d.root_causes
+    assert cause.node_name == report.first.divergence.entry == "Functional.relu.0.forward"
+    assert cause.cause == OVERFLOW and cause.row == cmp.first_divergent() == d.first_divergent["row"]
+    assert report.first.divergence.describe() in cause.evidence[0] and not d.healthy and not d.replays
+    assert d.classification["origin"][cause.row] == "introduced"
+    healthy = diagnose(as_comparison(report, report.results[0]))
+    assert healthy.healthy and not healthy.root_causes and "within 5 %" in healthy.summary
+
+
+def test_a_call_over_the_divergence_bound_fails_in_the_list_even_when_msprobe_passes_it(tmp_path) -> None:
+    """Weights differing by 40 % pass msprobe's rules (its inputs differ too) but not ours: the
+    row fails, says why, and the diagnosis points at the weight (pre-processing: not the same data)."""
+    from dumpscope.core.diagnosis.engine import diagnose
+    from dumpscope.core.vocabulary import PREPROCESSING
+
+    x, w, w_bad = (1.0, 0.0, 0.5, 10.0), (0.1, -0.1, 0.0, 1.0), (0.14, -0.14, 0.0, 1.4)
+    y, y_bad = (2.0, 0.0, 1.0, 20.0), (2.8, 0.0, 1.4, 28.0)
+    write_rank(tmp_path / "bench", {"Functional.conv2d.0.forward": entry([tensor(stats=x), tensor(stats=w)], [tensor(stats=y)])})
+    write_rank(tmp_path / "npu", {"Functional.conv2d.0.forward": entry([tensor(stats=x), tensor(stats=w_bad)], [tensor(stats=y_bad)])})
+    cmp = as_comparison(compare_msprobe(tmp_path / "npu", tmp_path / "bench"))
+    weight = cmp.frame["name"].to_list().index("Functional.conv2d.0.forward.input.1")
+    assert cmp.frame["Result"][weight] == "pass" and cmp.frame["health"][weight] == "fail"
+    assert "NormRelativeErr 40.0% > 5 %" in cmp.frame["message"][weight]
+    assert cmp.frame["shape"][weight].to_list() == [2] and cmp.frame["max_target"][weight] == 0.14
+    [cause] = diagnose(cmp).root_causes
+    assert cause.row == weight == cmp.first_divergent() and cause.cause == PREPROCESSING

@@ -17,6 +17,7 @@ from __future__ import annotations
 import polars as pl
 
 from dumpscope.core.comparison.msprobe.driver import MsprobeReport, RankResult
+from dumpscope.core.comparison.msprobe.statistics import BAD_NORM_PERCENT
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.formats.msprobe import split_name
 
@@ -35,11 +36,42 @@ def _rows(frame: pl.DataFrame) -> pl.DataFrame:
         entry.map_elements(lambda e: split_name(e).api, return_dtype=pl.Utf8).alias("op_type"),
         pl.col("Role").replace_strict(_KIND, default="activation").alias("kind"),
         pl.col("Bench Dtype").alias("dtype"), pl.col("NPU Dtype").alias("target_dtype"),
-        pl.col("Result").replace_strict(HEALTH, default="error").alias("health"),
-        pl.col("Err_message").alias("message"), pl.col("Pairing").alias("pairing"),
+        _health().alias("health"), _message().alias("message"), pl.col("Pairing").alias("pairing"),
+        _shape("Bench Tensor Shape").alias("shape"), _shape("NPU Tensor Shape").alias("target_shape"),
+        *[pl.col(f"{side} {stat}").alias(f"{stat}_{ours}") for side, ours in (("Bench", "golden"), ("NPU", "target"))
+          for stat in ("min", "max", "mean")],
         pl.when(pl.col("Pairing") == "bench-only").then(pl.lit("golden"))
         .when(pl.col("Pairing") == "npu-only").then(pl.lit("target")).alias("side"),
     ).drop("NPU_Stack_Info")
+
+
+def _shape(column: str) -> pl.Expr:
+    """msprobe's shape text ``[32, 3, 224, 224]`` as a list of ints (null when it is not one)."""
+    text = pl.col(column).str.strip_chars("[] ")
+    dims = text.str.split(",").list.eval(pl.element().str.strip_chars().cast(pl.Int64, strict=False))
+    return pl.when(text == "").then(pl.lit([], dtype=pl.List(pl.Int64))).otherwise(dims)
+
+
+def _diverges() -> pl.Expr:
+    """Beyond the bound of the first-divergence rule (NormRelativeErr > 5 %, new Inf/NaN, CRC change)
+    while msprobe's own rules pass or only warn: the row fails here too, so the list, its
+    first divergent row and the diagnosis agree with ``dumpscope compare``'s answer."""
+    return (pl.col("Result") != "error") & (pl.col("Result") != "unmatched") & (pl.col("Deviation") > BAD_NORM_PERCENT)
+
+
+def _health() -> pl.Expr:
+    msprobe = pl.col("Result").replace_strict(HEALTH, default="fail")
+    return pl.when(_diverges()).then(pl.lit("fail")).otherwise(msprobe)
+
+
+def _message() -> pl.Expr:
+    """msprobe's Err_message, and why a row fails that msprobe's rules pass."""
+    ours = pl.format("NormRelativeErr {}% > {} % (the first-divergence bound; msprobe's rules pass it)",
+                     pl.col("NormRelativeErr").round_sig_figs(6), pl.lit(f"{BAD_NORM_PERCENT:g}"))
+    ours = pl.when(pl.col("Deviation").is_infinite()).then(pl.lit("Inf/NaN (or a CRC change) where the bench has none")) \
+        .otherwise(ours)
+    theirs = pl.when(pl.col("Err_message") != "").then(pl.col("Err_message"))
+    return pl.when(_diverges()).then(pl.concat_str([theirs, ours], separator="; ", ignore_nulls=True)).otherwise(pl.col("Err_message"))
 
 
 def module_tree(frame: pl.DataFrame) -> dict[str, object]:
@@ -51,7 +83,7 @@ def module_tree(frame: pl.DataFrame) -> dict[str, object]:
     ``fail`` (else ``warn``), the row to walk down to."""
     entries = frame.filter(pl.col("Entry").is_not_null()).group_by("Entry", maintain_order=True).agg(
         pl.col("Parent").first(), pl.col("Order").first(),
-        pl.col("Result").replace_strict(HEALTH, default="fail").alias("health"))
+        _health().alias("health"))
     rows = entries.sort("Order").to_dicts()
     parents: dict[str, str | None] = {str(row["Entry"]): row["Parent"] for row in rows}
     health: dict[str, str] = {}
@@ -73,13 +105,13 @@ def _climb(name: str, worst: str, parents: dict[str, str | None], health: dict[s
     """Raise ``name`` and every module above it to ``worst``; an API call that is the first
     failing (or warning) one under a module becomes that module's ``first`` of that kind."""
     firsts = first.get(worst) if _is_api(name) else None
-    for node in _lineage(name, parents):
+    for node in lineage(name, parents):
         _raise(health, node, worst)
         if firsts is not None:
             firsts.setdefault(node, name)
 
 
-def _lineage(name: str, parents: dict[str, str | None]) -> list[str]:
+def lineage(name: str, parents: dict[str, str | None]) -> list[str]:
     """``name`` and every module above it (a cycle stops the walk)."""
     out = [name]
     current = parents.get(name)
