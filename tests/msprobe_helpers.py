@@ -25,10 +25,10 @@ def entry(inputs: list, outputs: list, **more: object) -> dict[str, object]:
 
 
 def write_rank(path: Path, data: dict[str, object], *, task: str = "statistics", construct: dict | None = None,
-               stack: dict | None = None, raw: str | None = None) -> Path:
+               stack: dict | None = None, raw: str | None = None, framework: str = "pytorch") -> Path:
     """Write dump.json (``raw`` text verbatim when given), construct.json and stack.json."""
     path.mkdir(parents=True, exist_ok=True)
-    body = {"task": task, "level": "mix", "framework": "pytorch", "dump_data_dir": None, "data": data}
+    body = {"task": task, "level": "mix", "framework": framework, "dump_data_dir": None, "data": data}
     (path / "dump.json").write_text(raw if raw is not None else json.dumps(body))
     if construct is not None:
         (path / "construct.json").write_text(json.dumps(construct))

@@ -120,3 +120,31 @@ def test_one_extra_call_anywhere_leaves_every_other_call_correctly_paired(tmp_pa
     want = {f"Tensor.__add__.{i}.forward": f"Tensor.__add__.{i + (i >= at)}.forward" for i in range(len(shapes))}
     assert got == want
     assert [u.entry.name for u in pairing.unmatched] == [f"Tensor.__add__.{at}.forward"]
+
+
+def test_mindspore_cells_pair_with_pytorch_modules_through_a_layer_mapping(tmp_path) -> None:
+    """msprobe's cross-framework layout: a MindSpore ``Cell.<path>`` is a PyTorch ``Module.<path>``;
+    the layer mapping renames the path segments that differ (here the top-level attribute)."""
+    ms = {"Cell.net_with_loss.backbone.embed.Embedding.forward.0": entry([tensor(dtype="Int32")], [tensor(dtype="BFloat16")])}
+    pt = {"Module.model.backbone.embed.Embedding.forward.0": entry([tensor(dtype="torch.int32")], [tensor(dtype="torch.bfloat16")])}
+    n = read_rank(write_rank(tmp_path / "npu" / "rank0", ms, framework="mindspore"))
+    b = read_rank(write_rank(tmp_path / "bench" / "rank0", pt))
+    assert not pair_ranks(n, b).pairs  # the top-level attribute differs: no guess
+    layer = tmp_path / "layer.yaml"
+    layer.write_text("TopLayer:\n  net_with_loss: model\n")
+    [pair] = pair_ranks(n, b, load_mapping(layer)).pairs
+    assert (pair.npu.name, pair.bench.name, pair.how) == (*ms, *pt, "mapping")
+    # the same prefix is never rewritten between two dumps of one framework
+    b_ms = read_rank(write_rank(tmp_path / "bench_ms" / "rank0", {"Cell.model.backbone.embed.Embedding.forward.0": ms[next(iter(ms))]},
+                                framework="mindspore"))
+    assert len(pair_ranks(n, b_ms, load_mapping(layer)).pairs) == 1
+
+
+def test_two_dumps_that_share_no_call_are_not_called_healthy(tmp_path) -> None:
+    from dumpscope.core.comparison.msprobe.driver import compare_msprobe
+
+    write_rank(tmp_path / "npu", {"Functional.relu.0.forward": entry([tensor()], [tensor()])}, framework="mindspore")
+    write_rank(tmp_path / "bench", {"Functional.gelu.0.forward": entry([tensor()], [tensor()])})
+    [r] = compare_msprobe(tmp_path / "npu", tmp_path / "bench").results
+    assert r.divergence is None and r.error.startswith("nothing paired: none of the 1 NPU and 1 bench calls")
+    assert "mindspore against pytorch" in r.error and r.frame is not None and r.frame.height == 2

@@ -199,3 +199,11 @@ def test_the_app_opens_one_ascend_run_or_asks_for_one(ascend_tree, monkeypatch, 
     assert "4 steps/devices" in capsys.readouterr().err and not opened
     assert main(["view", str(golden), str(dump), "--step", "1", "--device", "1"]) == 0
     assert opened and str(opened[0].target).endswith("/1/resnet/1/1")
+
+
+def test_msprobe_dumps_sharing_no_call_exit_1_and_say_so(tmp_path, capsys) -> None:
+    write_rank(tmp_path / "gpu", {"Functional.relu.0.forward": entry([tensor()], [tensor()])})
+    write_rank(tmp_path / "npu", {"Functional.gelu.0.forward": entry([tensor()], [tensor()])})
+    assert main(["compare", str(tmp_path / "gpu" / "dump.json"), str(tmp_path / "npu" / "dump.json")]) == 1
+    text = " ".join(capsys.readouterr().out.split())
+    assert "nothing paired" in text and "1 of 1 step/ranks could not be compared" in text

@@ -205,7 +205,10 @@ def _first_msprobe(report: MsprobeReport) -> str:
     from dumpscope.tui.cli.safe import markup
 
     first = report.first
-    return markup(first.label + ': ' + first.divergence.describe()) if first and first.divergence else 'none'
+    if first and first.divergence:
+        return markup(first.label + ': ' + first.divergence.describe())
+    failed = sum(r.error is not None for r in report.results)
+    return f"none found, but {failed} of {len(report.results)} step/ranks could not be compared (above)" if failed else "none"
 
 
 def _render_bad_entries(report: MsprobeReport, console: object, limit: int) -> None:

@@ -161,6 +161,7 @@ def _prepare(key: tuple[int | None, str], npu: Path | None, bench: Path | None,
         return _Prepared(result)
     result.pairing = pair_ranks(npu_rank, bench_rank, mapping)
     result.problems = _paired_as(result, bench_rank) + npu_rank.problems + bench_rank.problems
+    result.error = _nothing_paired(result.pairing, npu_rank, bench_rank)
     use_tensors = npu_rank.task == "tensor" if tensors is None else tensors
     return _Prepared(result, npu_rank, use_tensors, start)
 
@@ -172,6 +173,17 @@ def _paired_as(result: RankResult, bench: MsprobeRank) -> list[DumpProblem]:
         return []
     return [DumpProblem(str(bench.path), f"bench {bench_label} compared with NPU {result.label} "
                                          "(one dump or one step on each side, named differently)")]
+
+
+def _nothing_paired(pairing: Pairing, npu: MsprobeRank, bench: MsprobeRank) -> str | None:
+    """Two dumps that share no call are not "without divergence": they are unrelated, or
+    named by different frameworks (a mapping pairs them)."""
+    if pairing.pairs or not (npu.entries and bench.entries):
+        return None
+    frameworks = {npu.framework, bench.framework}
+    hint = (f"{npu.framework} against {bench.framework}: give a layer/api mapping (--mapping)" if len(frameworks) > 1
+            else "different models or runs? (a --mapping pairs calls named otherwise)")
+    return f"nothing paired: none of the {len(npu.entries)} NPU and {len(bench.entries)} bench calls share a name - {hint}"
 
 
 def _one_side_only(label: str, npu: Path | None, bench: Path | None) -> str | None:

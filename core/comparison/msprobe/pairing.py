@@ -134,9 +134,11 @@ def pair_ranks(npu: MsprobeRank, bench: MsprobeRank, mapping: Mapping | None = N
     bench_left = _bench_leftovers(bench, out)
     npu_left = _pair_by_data_mapping(npu_left, bench_left, mapping, out)
     bench_left = _bench_leftovers(bench, out)
-    renamed = [e for e in npu_left if _mapped_key(e, mapping) != _key(e)]
-    kept = [e for e in npu_left if _mapped_key(e, mapping) == _key(e)]
-    npu_left = kept + _pair_by_key(renamed, bench_left, lambda e: _mapped_key(e, mapping), out, how="mapping")
+    prefixes = _prefix_map(npu, bench)
+    mapped = {e.name: _mapped_key(e, mapping, prefixes) for e in npu_left}
+    renamed = [e for e in npu_left if mapped[e.name] != _key(e)]
+    kept = [e for e in npu_left if mapped[e.name] == _key(e)]
+    npu_left = kept + _pair_by_key(renamed, bench_left, lambda e: mapped[e.name], out, how="mapping")
     _list_unmatched(npu_left, _bench_leftovers(bench, out), npu, bench, out)
     out.pairs.sort(key=lambda p: p.npu.order)
     return out
@@ -146,15 +148,28 @@ def _key(entry: Entry) -> str:
     return split_name(entry.name).key
 
 
-def _mapped_key(entry: Entry, mapping: Mapping) -> str:
+#: A MindSpore ``Cell`` is a PyTorch ``Module``: the same module entry across frameworks.
+_CROSS_FRAMEWORK_PREFIX = {"mindspore": {"Cell": "Module"}, "pytorch": {"Module": "Cell"}}
+
+
+def _prefix_map(npu: MsprobeRank, bench: MsprobeRank) -> dict[str, str]:
+    """NPU entry prefix -> the bench framework's, when the two sides are different frameworks."""
+    if npu.framework == bench.framework:
+        return {}
+    mapped = _CROSS_FRAMEWORK_PREFIX.get(str(npu.framework), {})
+    return mapped if str(bench.framework) in _CROSS_FRAMEWORK_PREFIX else {}
+
+
+def _mapped_key(entry: Entry, mapping: Mapping, prefixes: dict[str, str] | None = None) -> str:
+    """The NPU entry's key under the user mapping (api, then layer segments) and the
+    cross-framework module prefix."""
     parts = split_name(entry.name)
     api = mapping.api.get(f"{parts.prefix}.{parts.api}")
     if api is not None:
         return f"{api}.{parts.direction}"
-    if mapping.layer:
-        path = ".".join(mapping.layer.get(seg, seg) for seg in parts.api.split("."))
-        return f"{parts.prefix}.{path}.{parts.direction}"
-    return parts.key
+    prefix = (prefixes or {}).get(parts.prefix, parts.prefix)
+    path = ".".join(mapping.layer.get(seg, seg) for seg in parts.api.split(".")) if mapping.layer else parts.api
+    return f"{prefix}.{path}.{parts.direction}"
 
 
 def _group(entries: list[Entry], key) -> dict[str, list[Entry]]:  # type: ignore[no-untyped-def]
