@@ -48,6 +48,11 @@ def test_manifests_are_complete_and_streaming_ordered(demo) -> None:  # type: ig
     assert g_in["frame0/cached_key"]["sha256"] == t_in["frame0/cached_key"]["sha256"]
     assert g_in["frame3/x"]["sha256"] == t_in["frame3/x"]["sha256"]
     assert t_in["frame3/cached_key"]["fed_from"] == "frame2/new_cached_key"
+    # every node input of every frame is a dumped tensor or a model input: constants are dumped
+    # once, with frame 0, and later frames' nodes name them there (not a frame5/ name nobody wrote)
+    known = set(g_names) | set(g_in)
+    assert all(i in known for n in golden["nodes"] for i in n["inputs"])
+    assert "frame0/attn/scale" in next(n for n in golden["nodes"] if n["name"] == "frame5/attn/scale")["inputs"]
 
 
 def test_fp16_exp_overflows_first_at_the_overflow_frame(demo) -> None:  # type: ignore[no-untyped-def]

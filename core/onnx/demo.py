@@ -184,7 +184,7 @@ def _run_frames(
             input_entries={e["name"]: e for e in entries}, prefix=prefix, topo_offset=k * n_nodes,
         )
         tensors += frame_tensors
-        nodes += node_entries(facts, None, prefix=prefix, topo_offset=k * n_nodes)
+        nodes += node_entries(facts, None, prefix=prefix, topo_offset=k * n_nodes, constant_prefix="frame0/")
         runs += frame_runs
         new_cache = next(t for t in frame_tensors if t["name"] == f"{prefix}new_cached_key")
         cache = np.load(out / new_cache["file"], allow_pickle=False).astype(np.float32)

@@ -629,14 +629,19 @@ def _place(entries: list[dict[str, Any]], position: Mapping[str, int], entry: di
         entries.append(entry)
 
 
-def node_entries(facts: GraphFacts, fused_from: Mapping[str, list[str]] | None, prefix: str = "", topo_offset: int = 0) -> list[dict[str, Any]]:
+def node_entries(facts: GraphFacts, fused_from: Mapping[str, list[str]] | None, prefix: str = "", topo_offset: int = 0,
+                 constant_prefix: str | None = None) -> list[dict[str, Any]]:
+    """The manifest's ``nodes``: each node's inputs and outputs as dumped.  ``constant_prefix``:
+    where the initializers were dumped when it is not ``prefix`` (a per-frame dump keeps them
+    once, under the first frame's prefix)."""
     nodes = []
+    weights = constant_prefix if constant_prefix is not None else prefix
     for n in facts.nodes:
         entry: dict[str, Any] = {
             "name": prefix + n.name,
             "op_type": n.op_type,
             "index": n.index + topo_offset,
-            "inputs": [prefix + i for i in n.inputs],
+            "inputs": [(weights if i in facts.initializers else prefix) + i for i in n.inputs],
             "outputs": [prefix + o for o in n.outputs],
         }
         if n.domain:
