@@ -43,9 +43,10 @@ class Column:
 
 
 def _fit(text: str, width: int, *, right: bool = False) -> str:
-    """Exactly ``width`` cells (wide characters count double): cut, then pad."""
+    """Exactly ``width`` cells (wide characters count double): cut with ``…`` (a cut is never
+    silent: ``ConstantOfS…`` is not a name of its own), then pad."""
     if cell_len(text) > width:
-        text = set_cell_size(text, width)
+        text = set_cell_size(text, width - 1) + "…" if width > 1 else set_cell_size(text, width)
     pad = " " * (width - cell_len(text))
     return pad + text if right else text + pad
 

@@ -178,10 +178,18 @@ class TensorPane(VerticalScroll, can_focus=True):
             ("shape", _shape(row.get("shape")), _shape(row.get("target_shape"))),
             ("dtype", printable(row.get("dtype") or "?"), printable(row.get("target_dtype") or "?")),
         )
-        lines = [styled(f"[b]{'':<8}{'golden':>16}{'target':>16}[/b]"),
-                 *(styled("$line", line=f"{label:<8}{g_text:>16}{t_text:>16}") for label, g_text, t_text in pairs),
-                 *(_side_stat_line(row, key, label) for key, label in SIDE_ROWS)]
+        w = self._side_width()
+        lines = [styled(f"[b]{'':<8}{'golden':>{w}}{'target':>{w}}[/b]"),
+                 *(styled("$line", line=f"{label:<8}{_fit(g_text, w):>{w}}{_fit(t_text, w):>{w}}") for label, g_text, t_text in pairs),
+                 *(_side_stat_line(row, key, label, w) for key, label in SIDE_ROWS)]
         return Content("\n").join(lines)
+
+    def _side_width(self) -> int:
+        """Cells per side column: 16 when the pane has room, else what fits on one line (a
+        side pane beside the list is ~36 cells at 100 columns): a value never wraps under
+        its label."""
+        width = self.scrollable_content_region.width
+        return SIDE_WIDTH if width <= 0 else max(MIN_SIDE_WIDTH, min(SIDE_WIDTH, (width - 8) // 2))
 
     def _metrics(self, cmp: Comparison, row: dict[str, Any]) -> Content:
         """Every metric of the row; the band it is judged by goes under it (panes are narrow)."""
@@ -245,10 +253,19 @@ def _target_name_lines(row: dict[str, Any]) -> list[Content]:
     return []
 
 
-def _side_stat_line(row: dict[str, Any], key: str, label: str) -> Content:
+#: Cells of a side column in the tensor pane, and the least it shrinks to (9 = 8 digits + a space).
+SIDE_WIDTH, MIN_SIDE_WIDTH = 16, 9
+
+
+def _fit(text: str, width: int) -> str:
+    """``text`` in ``width - 1`` cells (one space apart), its end kept: ``…224×224``."""
+    return text if len(text) < width else "…" + text[len(text) - width + 2:]
+
+
+def _side_stat_line(row: dict[str, Any], key: str, label: str, width: int = SIDE_WIDTH) -> Content:
     """One statistic of both sides; NaN/Inf counts in red when the target has more than the golden."""
     g, t = row.get(f"{key}_golden"), row.get(f"{key}_target")
-    line = f"{label:<8}{_num(g, 15):>16}{_num(t, 15):>16}"
+    line = f"{label:<8}{_num(g, width - 1):>{width}}{_num(t, width - 1):>{width}}"
     alarm = key in ("nan", "inf") and (t or 0) > (g or 0)
     return styled("[$error b]$line[/]" if alarm else "$line", line=line)
 
