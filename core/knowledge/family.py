@@ -12,6 +12,7 @@ The result ranks families by evidence: first by the strongest single marker foun
 the sum of the weights, so a tool named by a marker only it prints is not out-voted by a
 big family's common words (three weak Ascend words do not outrank one OpenVINO check
 format), and a CUDA error quoted inside an onnxruntime envelope still names onnxruntime first.
+Between equals, the tool named first in the text comes first.
 """
 
 from __future__ import annotations
@@ -23,19 +24,25 @@ __all__ = ["MARKERS", "MEDIUM", "STRONG", "WEAK", "detect_families", "family_evi
 
 def family_evidence(text: str, lowered: str | None = None) -> dict[str, int]:
     """Evidence weight per family found in ``text`` (families without evidence are left out)."""
-    return {family: total for family, (_, total) in _evidence(text, lowered).items()}
+    return {family: total for family, (_, total, _) in _evidence(text, lowered).items()}
 
 
-def _evidence(text: str, lowered: str | None) -> dict[str, tuple[int, int]]:
-    """``family -> (strongest marker weight, summed weight)`` for the families with evidence."""
+def _evidence(text: str, lowered: str | None) -> dict[str, tuple[int, int, int]]:
+    """``family -> (strongest marker weight, summed weight, -first position)`` for the families with evidence."""
     low = text.lower() if lowered is None else lowered
     found = {family: _found(markers, low) for family, markers in MARKERS.items()}
-    return {family: (max(ws), sum(ws)) for family, ws in found.items() if ws}
+    return {family: _summary(hits, low) for family, hits in found.items() if hits}
 
 
-def _found(markers: Markers, low: str) -> list[int]:
-    """The weights of the markers present in the lower-cased text."""
-    return [w for marker, w in markers if marker in low and _counts(marker, low)]
+def _found(markers: Markers, low: str) -> list[tuple[str, int]]:
+    """The markers present in the lower-cased text, with their weights."""
+    return [(marker, w) for marker, w in markers if marker in low and _counts(marker, low)]
+
+
+def _summary(hits: list[tuple[str, int]], low: str) -> tuple[int, int, int]:
+    """Strongest weight, summed weight, and minus where the first marker starts (earlier ranks higher)."""
+    weights = [w for _, w in hits]
+    return max(weights), sum(weights), -min(low.find(marker) for marker, _ in hits)
 
 
 def _counts(marker: str, low: str) -> bool:
@@ -56,7 +63,8 @@ def _whole_word(word: str, low: str) -> bool:
 
 def detect_families(text: str, lowered: str | None = None) -> list[str]:
     """Families with strong enough evidence (a summed weight of at least :data:`STRONG`), best first:
-    the family named by the strongest single marker, then by the most evidence."""
+    the family named by the strongest single marker, then by the most evidence, then the one named
+    first (a log prefix or an envelope comes before what it quotes)."""
     evidence = _evidence(text, lowered)
-    ranked = sorted(evidence.items(), key=lambda kv: (-kv[1][0], -kv[1][1]))
-    return [family for family, (_, total) in ranked if total >= STRONG]
+    ranked = sorted(evidence.items(), key=lambda kv: kv[1], reverse=True)
+    return [family for family, (_, total, _) in ranked if total >= STRONG]
