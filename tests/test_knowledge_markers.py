@@ -36,14 +36,14 @@ SOURCE_FORMATS: list[tuple[str, str]] = [
     ("openvino", "Exception from src\\inference\\src\\cpp\\core.cpp:121:\nShape inference of Reshape node with name r1 failed"),
     ("openvino", "[ ERROR ]  Cannot infer shapes or values for node \"Resize_5\".\n[ ERROR ]  It can happen due to bug in custom shape infer function"),
     ("openvino", "While validating node 'v1::Reshape r (x[0]:f32[1,8], c[0]:i64[4]) -> (f32[?,?,?,?])' with friendly_name 'r':\nRequested output shape [1,2,3,4] is incompatible"),
-    ("openvino", "RuntimeError: Check 'backward_compatible_check || in_out_elements_equal' failed at core/src/op/reshape.cpp:427"),
+    ("openvino", "RuntimeError: Check 'my_rank == 4' failed at core/src/op/my_op.cpp:12"),
     ("openvino", "[ NOT_IMPLEMENTED ] Cannot create Interpolate layer: unsupported mode"),
     ("openvino", "Model wasn't fully converted.\nSummary:\n-- No conversion rule found for operations: aten::foo_bar"),
     ("openvino", "Supported primitive descriptors list is empty for node: conv_17 type: Convolution"),
     # TFLite: core/subgraph.cc, core/interpreter_builder.cc, kernels/kernel_util.h, python interpreter wrapper,
     # delegates/gpu, compiler/mlir/lite
     ("tflite", "tensorflow/lite/kernels/reshape.cc:85 num_input_elements != num_output_elements (1200 != 4800)\nNode number 3 (RESHAPE) failed to prepare."),
-    ("tflite", "Didn't find op for builtin opcode 'CONV_2D' version '6'\nRegistration failed."),
+    ("tflite", "Didn't find op for builtin opcode 'FOO_BAR' version '9'\nRegistration failed."),
     ("tflite", "ValueError: Cannot set tensor: Dimension mismatch. Got 3 but expected 4 for input 0."),
     ("tflite", "Encountered unresolved custom op: FooBarOp.\nNode number 5 (FooBarOp) failed to invoke."),
     ("tflite", "error: 'tf.FooOp' op is neither a custom op nor a flex op\nerror: failed while converting: 'main'"),
@@ -78,13 +78,13 @@ SOURCE_FORMATS: list[tuple[str, str]] = [
     ("tvm", "OpAttributeUnImplemented: Attribute foo_mode is not supported in operator Resize."),
     ("tvm", "InternalError: Check failed: (ret == 0) is false: assert fail"),
     # Core ML: converters/mil/frontend/torch/converter.py, ops.py, mil/passes; Core ML runtime texts
-    ("coreml", "ValueError: Torch var stride_width.1 not found in context"),
+    ("coreml", "ValueError: Torch var my_input.7 not found in context"),
     ("coreml", "NotImplementedError: Unsupported fx node _foo_bar, kind _foo_bar"),
     ("coreml", "RuntimeError: Error computing NN outputs."),
     ("coreml", "E5RT encountered an STL exception. msg = MILCompilerForANE error: failed to compile ANE model."),
     # Qualcomm: QNN HTP / FastRPC texts as quoted in Qualcomm's docs
     ("qualcomm", "E/QnnDsp: Failed to load skel, error: 4000\nE/QnnDsp: Transport layer setup failed: 14001"),
-    ("qualcomm", "Failed to find available PD for contextId 1 on deviceId 0 coreId 0 with context size estimate 2171250944"),
+    ("qualcomm", "Failed to find available PD for contextId 3 on deviceId 0 coreId 0 with context size estimate 123456789"),
     ("qualcomm", "remote_handle64_open failed for libFooSkel.so, error 0x80000406"),
 ]
 
