@@ -206,18 +206,17 @@ class KnowledgeBase:
         families = _with_code_families(named, all_codes)
         best: dict[int, Match] = {}
         for segment in segments(text):
-            for i, match in self._lookup_segment(segment, (named, families), all_codes):
+            for i, match in self._lookup_segment(segment, families, named, all_codes):
                 _keep_best(best, i, match)
         ranked = sorted(best.values(), key=lambda r: (-r.score, r.entry.generic))
         return limit_generic(ranked, top)
 
     def _lookup_segment(
-        self, text: str, named_and_all: tuple[list[str], list[str]], all_codes: list[str]
+        self, text: str, families: list[str], named: list[str], all_codes: list[str]
     ) -> Iterator[tuple[int, Match]]:
         """``(entry index, match)`` for every entry found in one segment (codes shown: the whole message's).
 
-        ``named_and_all``: the families the markers name, and those plus the families of the codes found."""
-        named, families = named_and_all
+        ``named``: the families the markers name; ``families``: those plus the families of the codes found."""
         codes = credible_codes(extract_codes(text), named)
         code_hits, shared_hits = self._code_hits(codes, families)
         seg = _Segment(text, text.lower(), code_hits, shared_hits, self._word_similarity(tokens(text)), families, all_codes)
