@@ -19,7 +19,7 @@ import re
 from collections import defaultdict, namedtuple
 from collections.abc import Iterable, Iterator, Sequence
 
-from dumpscope.core.knowledge.codes import extract_codes, range_keys, scheme_family
+from dumpscope.core.knowledge.codes import FoundCode, extract_codes, range_keys, scheme_family
 from dumpscope.core.knowledge.entry import Entry
 from dumpscope.core.knowledge.family import detect_families
 from dumpscope.core.knowledge.index import CompiledIndex, EntryTable, Postings
@@ -201,27 +201,23 @@ class KnowledgeBase:
         text = message[:MAX_TEXT]
         if not text.strip():
             return []
-        families = self._families(text)
-        all_codes = [c.key for c in extract_codes(text)]
+        named = detect_families(text)
+        all_codes = credible_codes(extract_codes(text), named)
+        families = _with_code_families(named, all_codes)
         best: dict[int, Match] = {}
         for segment in segments(text):
-            for i, match in self._lookup_segment(segment, families, all_codes):
+            for i, match in self._lookup_segment(segment, families, named, all_codes):
                 _keep_best(best, i, match)
         ranked = sorted(best.values(), key=lambda r: (-r.score, r.entry.generic))
         return limit_generic(ranked, top)
 
-    def _families(self, text: str) -> list[str]:
-        """Families named by markers, then by the schemes of the codes found."""
-        families = detect_families(text)
-        for c in extract_codes(text):
-            family = scheme_family(c.key)
-            if family and family not in families:
-                families.append(family)
-        return families
+    def _lookup_segment(
+        self, text: str, families: list[str], named: list[str], all_codes: list[str]
+    ) -> Iterator[tuple[int, Match]]:
+        """``(entry index, match)`` for every entry found in one segment (codes shown: the whole message's).
 
-    def _lookup_segment(self, text: str, families: list[str], all_codes: list[str]) -> Iterator[tuple[int, Match]]:
-        """``(entry index, match)`` for every entry found in one segment (codes shown: the whole message's)."""
-        codes = [c.key for c in extract_codes(text)]
+        ``named``: the families the markers name; ``families``: those plus the families of the codes found."""
+        codes = credible_codes(extract_codes(text), named)
         code_hits, shared_hits = self._code_hits(codes, families)
         seg = _Segment(text, text.lower(), code_hits, shared_hits, self._word_similarity(tokens(text)), families, all_codes)
         for i in sorted(self._candidates(seg)):
@@ -321,6 +317,33 @@ class _Evidence(namedtuple("_Evidence", "pattern hit shared sim partial")):
 def _evidence(i: int, e: Entry, pattern: bool, seg: _Segment) -> _Evidence:
     partial = not pattern and _core_phrase_present(e, seg.lowered)
     return _Evidence(pattern, seg.code_hits.get(i, ()), i in seg.shared_hits, seg.word_sim.get(i, 0.0), partial)
+
+
+BARE_NUMBER_SCHEMES = frozenset({"acl"})
+"""Schemes whose codes are bare numbers after a word like "error" or "failed" (AscendCL's six
+digits): any tool prints such numbers (sizes, counts), so they are codes only in a message that
+names their tool, or names no tool at all."""
+
+
+def credible_codes(found: Iterable[FoundCode], named: list[str]) -> list[str]:
+    """Keys of the codes found, without bare numbers of a tool other than the one(s) the markers name."""
+    return [c.key for c in found if _credible(c.key, named)]
+
+
+def _credible(key: str, named: list[str]) -> bool:
+    if not named or key.split(":", 1)[0] not in BARE_NUMBER_SCHEMES:
+        return True
+    return scheme_family(key) in named
+
+
+def _with_code_families(named: list[str], codes: list[str]) -> list[str]:
+    """The families the markers name, then those of the schemes of the codes found."""
+    families = list(named)
+    for key in codes:
+        family = scheme_family(key)
+        if family and family not in families:
+            families.append(family)
+    return families
 
 
 def _keep_best(best: dict[int, Match], i: int, match: Match) -> None:

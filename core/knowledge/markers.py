@@ -1,0 +1,322 @@
+"""The family markers: what only one tool prints, with where each was read.
+
+Each family maps to ``(marker, weight)`` pairs; a marker is a lower-case literal found with a
+plain ``in`` test (no regular expression).  Weights:
+
+* :data:`STRONG` (3): only this tool prints it (its log prefix, exception class, C++
+  namespace, source-tree path, CLI or API name, a sentence of its own);
+* :data:`MEDIUM` (2): almost only this tool (a generic-looking log format it uses, a word
+  another tool could print in passing); two of them, or one with a weak one, name the tool;
+* :data:`WEAK` (1): a word the tool's messages often carry but others may too.
+
+Markers in :data:`WHOLE_WORDS` count only as a whole word (letters and digits around them do
+not continue it): ``cann`` must not be found in "cannot", ``opp`` in "stopped", ``ngraph`` in
+Ascend's "RunGraphAsync".
+
+Sources are named per family below (repository paths read at the commits named in the issue
+12 notes; Qualcomm's SDK is closed, so its markers come from its public docs and user logs).
+"""
+
+from __future__ import annotations
+
+STRONG = 3
+MEDIUM = 2
+WEAK = 1
+
+Markers = tuple[tuple[str, int], ...]
+
+_ASCEND: Markers = (
+    ("atc run failed", STRONG), ("ascend", WEAK), ("aclrt", STRONG), ("aclnn", STRONG), ("acl error", STRONG),
+    ("acl api failed", STRONG), ("torch_npu", STRONG), ("npu function error", STRONG), ("hccl", STRONG),
+    ("hcom", WEAK), ("mindie", STRONG), ("[func:", STRONG), ("[file:", WEAK), ("retcode=0x", WEAK),
+    ("errorno:", WEAK), ("tefusion", STRONG), ("aicore", STRONG), ("aicpu", STRONG),
+    ("cann", WEAK), ("acl set device", STRONG), ("acl init", STRONG), ("pta call", STRONG),
+    ("--soc_version", STRONG), ("om model", WEAK), ("npu-smi", STRONG), ("opp", WEAK), ("tbe", WEAK),
+)
+
+_RKNN: Markers = (
+    ("e rknn:", STRONG), ("rknn_", STRONG), ("rknn.api", STRONG), ("rknn toolkit", STRONG), ("rknnlib", STRONG),
+    ("rknpu", STRONG), ("rknnapi", STRONG), ("rknn", WEAK), ("load_onnx", WEAK), ("init_runtime", WEAK),
+    ("rknn_op_support", STRONG), ("e load_onnx:", STRONG), ("e build:", STRONG), ("e init_runtime:", STRONG),
+    ("e export_rknn:", STRONG), ("e config:", STRONG), ("e inference:", STRONG), ("w load_onnx:", STRONG),
+    ("need <= 12", WEAK),
+)
+
+_TENSORRT: Markers = (
+    ("[trt]", STRONG), ("nvinfer1::", STRONG), ("tensorrt", WEAK), ("trtexec", STRONG), ("modelimporter.cpp", STRONG),
+    ("builtin_op_importers", STRONG), ("ibuilder::", STRONG), ("buildserializednetwork", STRONG),
+    ("while parsing node number", STRONG), ("unnamed layer*", STRONG), ("foreignnode", STRONG),
+    ("onnx-tensorrt", STRONG), ("onnxtrt_", STRONG), ("error code ", WEAK), ("engine could not be created", STRONG),
+    ("create_execution_context", STRONG), ("deserialize_cuda_engine", STRONG),
+    ("importmodel", WEAK), ("deserializeonnxmodel", STRONG), ("[e] error[", STRONG), ("tensorrt engine", STRONG),
+)
+
+_ONNXRUNTIME: Markers = (
+    ("[onnxruntimeerror]", STRONG), ("[e:onnxruntime:", STRONG), ("[w:onnxruntime:", STRONG),
+    ("onnxruntime/core/", STRONG), ("onnxruntime\\core\\", STRONG), ("onnxruntime_pybind11_state", STRONG),
+    ("onnxruntime::", STRONG), ("executionprovider", STRONG), ("com.ms.internal", STRONG),
+    ("protobuf parsing failed", STRONG), ("non-zero status code returned", STRONG),
+    ("onnxruntime", WEAK), ("ortstatus", STRONG), ("ort::", WEAK), ("[errorcode:", STRONG),
+    ("inferencesession", WEAK), ("status message:", WEAK),
+)
+
+_ONNX: Markers = (
+    ("onnx_cpp2py_export", STRONG), ("shapeinferenceerror", STRONG), ("validationerror", STRONG),
+    ("onnx.checker", STRONG), ("check_model", WEAK), ("schemaerror", STRONG), ("no schema registered", STRONG),
+    ("inferred shape and existing shape differ", STRONG), ("bad node spec", STRONG), ("infer_shapes", WEAK),
+    ("onnx.helper", STRONG), ("ir_version", WEAK), ("opset", WEAK),
+)
+
+_ONNXSIM: Markers = (
+    ("onnxsim", STRONG), ("onnx-simplifier", STRONG), ("onnx_simplifier", STRONG), ("onnxoptimizer", STRONG),
+    ("onnx-optimizer", STRONG), ("simplifying...", STRONG),
+)
+
+_FLOAT16: Markers = (
+    ("float16", WEAK), ("convert_float_to_float16", STRONG), ("keep_io_types", STRONG), ("onnxconverter_common", STRONG),
+    ("tensor(float16)", STRONG), ("fp16", WEAK), ("float16.py", STRONG), ("auto_mixed_precision", STRONG),
+)
+
+# Qualcomm QNN / SNPE / QAIRT.  The SDK is not public: markers are the log prefixes and texts its
+# libraries print as quoted in Qualcomm's docs (QNN "Logging" and HTP troubleshooting pages) and in
+# public user logs: "QnnDsp <E>", "E/QnnDsp", "Failed to load skel", "Transport layer setup failed",
+# "Failed to find available PD for contextId"; the Hexagon FastRPC layer under it (libadsprpc /
+# libcdsprpc, remote_handle(64)_open, rpcmem); SNPE's C++ namespace zdl:: (zdl::DlSystem);
+# the qai_hub client of Qualcomm AI Hub.
+_QUALCOMM: Markers = (
+    ("qnndsp", STRONG), ("<e>", WEAK), ("qnn", STRONG), ("snpe", STRONG), ("qairt", STRONG), ("qti.aisw", STRONG),
+    ("hexagon", STRONG), ("htp", WEAK), ("dlc", WEAK), ("hexnn", STRONG), ("qnnbackend", STRONG),
+    ("failed to load skel", STRONG), ("transport layer setup failed", STRONG), ("failed to find available pd", STRONG),
+    ("adsprpc", STRONG), ("cdsprpc", STRONG), ("fastrpc", STRONG), ("remote_handle", STRONG), ("rpcmem", STRONG),
+    ("zdl::", STRONG), ("dlsystem", STRONG), ("qai_hub", STRONG),
+)
+
+_SIGMASTAR: Markers = (
+    ("sigmastar", STRONG), ("sgs_", STRONG), ("sgs ipu", STRONG), ("calibrator", WEAK), ("ipu_sdk", STRONG),
+    ("sgs_ipu", STRONG), ("simulator.py", WEAK), ("convert_tool", WEAK), ("ipu", WEAK),
+)
+
+# OpenVINO, from openvinotoolkit/openvino:
+# - src/core/src/except.cpp (ov::Exception::make_what): "Check '<cond>' failed at <file>:<line>" and
+#   "Exception from <file>:<line>", the file trimmed to "src/..." (backslashes on Windows);
+# - src/core/src/node.cpp: "While validating node '<op>' with friendly_name '<name>'";
+# - src/inference/include/ie/ie_common.h: the InferenceEngine StatusCode names, printed "[ GENERAL_ERROR ]";
+# - tools/mo/openvino/tools/mo/utils/logger.py: "[ %(levelname)s ]  %(msg)s", "[ FRAMEWORK ERROR ]",
+#   "[ ANALYSIS INFO ]"; "[ SUCCESS ] Generated IR" (mo/ovc);
+# - src/plugins/intel_cpu|intel_gpu|intel_npu|auto ("[AUTOPLUGIN]"), clDNN (the GPU plugin's library);
+# - src/bindings/python: openvino._pyopenvino GeneralFailure, OpConversionFailure; C API ov_core_*;
+# - tools: benchmark_app, ovc; tools/mo (Model Optimizer): "Exception occurred during running replacer
+#   \"REPLACEMENT_ID\" (<class 'extensions.middle.PartialInfer.PartialInfer'>)", "Stopped shape/value
+#   propagation at", mo.utils.error.Error, "Model_Optimizer_FAQ";
+# - src/frontends/pytorch|onnx: "Model wasn't fully converted.", "-- No conversion rule found for operations:";
+#   src/frontends/tensorflow: "[TensorFlow Frontend] Internal error, no translator found for operation(s)";
+# - src/plugins/intel_cpu/src/node.cpp: "Supported primitive descriptors list is empty for node:" (the
+#   CPU plugin was MKLDNNPlugin before 2022); src/core/src/descriptor/tensor.cpp: "get_shape was called on a
+#   descriptor::Tensor with dynamic shape"; ov::PartialShape; NNCF, OpenVINO's compression framework.
+_OPENVINO: Markers = (
+    ("openvino", STRONG), ("ov::", STRONG), ("inferenceengine", STRONG), ("_pyopenvino", STRONG),
+    ("src/inference/src", STRONG), ("src\\inference\\src", STRONG), ("src/core/", WEAK),
+    ("src/frontends/", STRONG), ("src\\frontends\\", STRONG), ("ngraph", STRONG),
+    ("model optimizer", STRONG), ("check '", WEAK), ("' failed at ", MEDIUM), ("opconversionfailure", STRONG),
+    ("return status -", WEAK), ("failed at src/", STRONG), ("failed at src\\", STRONG),
+    ("exception from src/", STRONG), ("exception from src\\", STRONG), ("ov_infer_request", STRONG),
+    ("ov_core_", STRONG), ("while validating node '", STRONG), ("with friendly_name '", STRONG),
+    ("[ general_error ]", STRONG), ("[ not_implemented ]", STRONG), ("[ not_found ]", STRONG),
+    ("[ parameter_mismatch ]", STRONG), ("[ network_not_loaded ]", STRONG), ("[ network_not_read ]", STRONG),
+    ("[ infer_not_started ]", STRONG), ("[ request_busy ]", STRONG), ("[ result_not_ready ]", STRONG),
+    ("[ not_allocated ]", STRONG), ("[ out_of_bounds ]", STRONG), ("[ unexpected ]", MEDIUM),
+    ("[ framework error ]", STRONG), ("[ analysis info ]", STRONG), ("[ success ] generated ir", STRONG),
+    ("[ error ]  ", MEDIUM), ("[ error ] ", WEAK), ("intel_cpu", STRONG), ("intel_gpu", STRONG),
+    ("intel_npu", STRONG), ("intel_myriad", STRONG), ("[autoplugin]", STRONG), ("cldnn", STRONG),
+    ("generalfailure", STRONG), ("benchmark_app", STRONG), ("ovc", MEDIUM), ("compile_model", WEAK),
+    ("read_model", WEAK), ("model_optimizer", STRONG), ("during running replacer", STRONG),
+    ("replacement_id", STRONG), ("extensions.middle.", STRONG), ("extensions.front.", STRONG),
+    ("extensions.load.", STRONG), ("mo.utils.", STRONG), ("mo.front.", STRONG), ("mo.middle.", STRONG),
+    ("stopped shape/value propagation", STRONG), ("[ warning ]  ", MEDIUM), ("mkldnnplugin", STRONG),
+    ("model wasn't fully converted", STRONG), ("no conversion rule found for operations", STRONG),
+    ("no translator found for operation", STRONG), ("[tensorflow frontend]", STRONG), ("[pytorch frontend]", STRONG),
+    ("supported primitive descriptors list is empty", STRONG), ("called on a descriptor::tensor", STRONG),
+    ("partialshape", MEDIUM), ("nncf", MEDIUM),
+)
+
+# TensorFlow Lite / LiteRT, from tensorflow/tensorflow tensorflow/lite:
+# - core/subgraph.cc ReportOpError: "Node number %d (%s) %s." ("failed to prepare", "failed to invoke");
+# - core/interpreter_builder.cc: "Didn't find op for builtin opcode '%s' version '%d'",
+#   "Encountered unresolved custom op: %s", "Failed to get registration from op code";
+# - kernels/kernel_util.h TF_LITE_ENSURE: "%s:%d %s was not true.";
+# - python/interpreter_wrapper: "Cannot set tensor: ...", "Regular TensorFlow ops are not supported by
+#   this interpreter"; delegates/gpu: "Following operations are not supported by GPU delegate";
+# - compiler/mlir/lite: "'tf.X' op is neither a custom op nor a flex op", the TFL dialect ('tfl.conv_2d'),
+#   python/convert_phase.py ConverterError; ModifyGraphWithDelegate; Android log tag "tflite";
+# - LiteRT / ai-edge-torch package names.
+_TFLITE: Markers = (
+    ("tflite", STRONG), ("tensorflow/lite", STRONG), ("tensorflow\\lite", STRONG), ("tensorflow.lite", STRONG),
+    ("tensorflow lite", STRONG), ("tf.lite", STRONG), ("litert", STRONG), ("ai_edge_torch", STRONG),
+    ("failed to prepare", STRONG), ("node number", MEDIUM), ("failed to invoke", WEAK), ("flex delegate", STRONG),
+    ("delegate kernel", STRONG), ("allocatetensors", STRONG), ("allocate_tensors", STRONG), ("interpreter", WEAK),
+    ("didn't find op for builtin opcode", STRONG), ("encountered unresolved custom op", STRONG),
+    ("failed to get registration from op code", STRONG), ("was not true.", MEDIUM), ("cannot set tensor:", STRONG),
+    ("regular tensorflow ops are not supported", STRONG), ("not supported by gpu delegate", STRONG),
+    ("gpu delegate", MEDIUM), ("is neither a custom op nor a flex op", STRONG), ("'tfl.", STRONG),
+    ("convert_phase", STRONG), ("convertererror", MEDIUM), ("modifygraphwithdelegate", STRONG), ("xnnpack", WEAK),
+)
+
+# MNN, from alibaba/MNN:
+# - include/MNN/MNNDefine.h: MNN_ERROR / MNN_PRINT (printf; Android/OHOS log tag "MNNJNI");
+# - source/geometry/GeometryComputerUtils.cpp "Compute Shape Error for %s"; source/core/Schedule.cpp
+#   "Can't Find type=%d backend, use %d instead"; source/shape/ShapeConvolution.cpp "Error for compute
+#   convolution shape"; source/core/Pipeline.cpp "Resize error for type = %s, name = %s", "Pipeline Resize
+#   error"; source/core/Interpreter.cpp "Can't run session because not resized", "Invalid net, for null oplist";
+# - tools/converter/source/common/cli.cpp: "Start to Convert Other Model Format To MNN Model...",
+#   "Converted Failed!", "[ERROR] Convert error, please check your file format.", flags --modelFile,
+#   --MNNModel, --bizCode, "modelFile Not set Invalid", "Model File Does Not Exist! ==> ";
+# - tools/converter/include/logkit.h: CHECK prints "Check failed: <cond> ==> <message>" (so the converter's
+#   "Check failed: creator ==> NOT_SUPPORTED_OP");
+# - source/core/Interpreter.cpp, Session.cpp, Pipeline.cpp, express/Executor.cpp, express/module:
+#   "Create interpreter failed", "Buffer is null for create interpreter", "Invalide Session!!", "Error to compute
+#   shape for %s", "Create execution error : %d", "Pipeline: _allocTensor failed", "Executor Error:",
+#   "PipelineModule::", "Model has no oplist", "Empty net for schedule", "Don't support type [%s]" (CPUBackend);
+#   the session API getSessionInput / resizeSession / runSession; transformers/llm/export/llmexport.py.
+_MNN: Markers = (
+    ("mnn", STRONG), ("mnnconvert", STRONG), ("not_supported_op", STRONG), ("these op not support", STRONG),
+    ("writefb.cpp", STRONG), ("mnn converter", STRONG), ("tools/converter/source", STRONG),
+    ("liteconverter.cpp", STRONG), ("tmpgraph.cpp", STRONG),
+    ("compute shape error for", STRONG), ("can't find type=", STRONG), ("error for compute convolution shape", STRONG),
+    ("resize error for type =", STRONG), ("pipeline resize error", STRONG),
+    ("can't run session because not resized", STRONG), ("invalid net, for null oplist", STRONG),
+    ("start to convert other model format", STRONG), ("converted failed!", STRONG),
+    ("convert error, please check your file format", STRONG), ("--bizcode", STRONG), ("--modelfile", MEDIUM),
+    ("check failed: creator", STRONG), (" ==> ", MEDIUM), ("check failed: ", WEAK),
+    ("create interpreter failed", STRONG), ("for create interpreter", STRONG), ("invalide session", STRONG),
+    ("error to compute shape for", STRONG), ("can't compute shape", MEDIUM), ("create execution error", STRONG),
+    ("_alloctensor failed", STRONG), ("pipelinemodule", STRONG), ("cpubackend::", STRONG),
+    ("executor error:", STRONG), ("model has no oplist", STRONG), ("empty net for schedule", STRONG),
+    ("updatesessiontomodel", STRONG), ("don't support type [", MEDIUM), ("the creator don't support type", STRONG),
+    ("getsessioninput", STRONG), ("resizesession", STRONG), ("runsession", MEDIUM), ("createsession", WEAK),
+    ("modelfile not set invalid", STRONG), ("model file does not exist!", STRONG), ("llmexport", STRONG),
+)
+
+# ncnn / pnnx, from Tencent/ncnn:
+# - src/platform.h.in NCNN_LOGE (stderr; Android log tag "ncnn"); src/net.cpp: "layer %s not exists or
+#   registered", "find_blob_index_by_name %s failed", "find_layer_index_by_name %s failed", "param is too old,
+#   please regenerate", "network graph not ready", "load_model error at layer %d, parameter file has inconsistent
+#   content.", "layer load_param|load_model|create_pipeline %d failed", "invalid layer_count or blob_count",
+#   "ParamDict load_param %d %s failed"; src/modelbin.cpp "ModelBin read weight_data failed";
+# - tools/onnx/onnx2ncnn.cpp: "%s not supported yet!", "Unsupported slice step !", "Unsupported unsqueeze axes !";
+# - tools/pnnx/src/main.cpp: "############# pass_level2 ... pass_ncnn", the inputshape= argument.
+_NCNN: Markers = (
+    ("ncnn", STRONG), ("pnnx", STRONG), ("not exists or registered", STRONG), ("ncnn::", STRONG),
+    (".param", WEAK), ("nihui", WEAK),
+    ("find_blob_index_by_name", STRONG), ("find_layer_index_by_name", STRONG),
+    ("param is too old, please regenerate", STRONG), ("network graph not ready", STRONG),
+    ("parameter file has inconsistent content", STRONG), ("layer load_param", STRONG), ("layer load_model", STRONG),
+    ("layer create_pipeline", STRONG), ("invalid layer_count or blob_count", STRONG), ("paramdict", STRONG),
+    ("read weight_data failed", STRONG), ("not supported yet!", WEAK), ("unsupported slice step !", STRONG),
+    ("unsupported slice axes !", STRONG), ("unsupported unsqueeze axes !", STRONG), ("pass_level", STRONG),
+    ("inputshape=", STRONG),
+)
+
+# Paddle2ONNX, from PaddlePaddle/Paddle2ONNX:
+# - paddle2onnx/mapper/mapper.h: "[Paddle2ONNX] [<op>: <out>]", "[ERROR][Paddle2ONNX]", "[WARN][Paddle2ONNX]";
+# - paddle2onnx/converter.cc: "Paddle model parsing failed.", "Paddle model convert failed.", "Start to parse
+#   PaddlePaddle model...", "PaddlePaddle model is exported as ONNX format now.", "Due to the unsupported
+#   operators, the conversion is aborted.", "Requires the minimal opset version of N";
+# - paddle2onnx/command.py flags --model_filename, --params_filename, --enable_dev_version,
+#   --enable_onnx_checker; Paddle's model files .pdmodel / .pdiparams; ShapeTensorList inputs.
+_PADDLE2ONNX: Markers = (
+    ("paddle2onnx", STRONG), ("[paddle2onnx]", STRONG), ("oops, there are some operators not supported", STRONG),
+    ("p2o.", STRONG), ("pdmodel", STRONG), ("paddle", WEAK),
+    ("paddle model parsing failed", STRONG), ("paddle model convert failed", STRONG),
+    ("start to parse paddlepaddle model", STRONG), ("paddlepaddle model is exported as onnx", STRONG),
+    ("due to the unsupported operators, the conversion is aborted", STRONG),
+    ("requires the minimal opset version of", STRONG), ("pdiparams", STRONG), ("--model_filename", MEDIUM),
+    ("--params_filename", MEDIUM), ("--enable_dev_version", STRONG), ("--enable_onnx_checker", STRONG),
+    ("shapetensorlist", MEDIUM), ("paddlepaddle", MEDIUM),
+)
+
+# torch.onnx, from pytorch/pytorch:
+# - torch/onnx/errors.py: OnnxExporterError, UnsupportedOperatorError, CheckerError, SymbolicValueError;
+# - torch/onnx/utils.py: "ONNX export failed: Couldn't export operator"; torch._C._jit_pass_onnx;
+# - torch/onnx/symbolic_helper.py: "Unsupported: ONNX export of ...", "is achieved by combination of
+#   multiple ONNX operators"; register_custom_op_symbolic;
+# - torch/onnx/_internal/exporter: "[torch.onnx] Obtain model graph ...", "Failed to export the model with
+#   torch.export", "Failed to convert the exported program to an ONNX model"; dynamo_export;
+# - graph dumps name nodes onnx::Op (and aten::, prim:: before conversion).
+_TORCH_ONNX: Markers = (
+    ("torch.onnx", STRONG), ("unsupportedoperatorerror", STRONG), ("to onnx opset version", STRONG),
+    ("symbolic_registry", STRONG), ("symbolic_opset", STRONG), ("torch/onnx/", STRONG), ("torch\\onnx\\", STRONG),
+    ("onnx export of", STRONG), ("symbolicvalueerror", STRONG), ("aten::", WEAK), ("prim::", WEAK),
+    ("_run_symbolic_function", STRONG), ("onnxexportererror", STRONG), ("checkererror", STRONG),
+    ("couldn't export operator", STRONG), ("onnx export failed", STRONG),
+    ("is achieved by combination of multiple onnx operators", STRONG),
+    ("failed to export the model with torch.export", STRONG),
+    ("failed to convert the exported program to an onnx model", STRONG), ("dynamo_export", STRONG),
+    ("_jit_pass_onnx", STRONG), ("symbolic_helper", STRONG), ("register_custom_op_symbolic", STRONG),
+    ("exporting the operator", MEDIUM), ("onnx::", WEAK),
+)
+
+# Apache TVM, from apache/tvm:
+# - python/tvm/error.py: TVMError, InternalError, OpNotImplemented, OpAttributeUnImplemented,
+#   OpAttributeRequired, OpAttributeInvalid;
+# - include/tvm/runtime/logging.h ICHECK: "Check failed: (<cond>) is false: ..."; TVM_BACKTRACE, TVM_LOG_DEBUG;
+# - src/tir/analysis/verify_memory.cc: "Did you forget to bind?", "is directly accessed by host memory";
+# - python/tvm/autotvm/task/dispatcher.py: "Cannot find config for target=..."; src/relay/transforms/
+#   type_infer.cc: "The type inference pass was unable to infer a type for this expression";
+# - C++ namespaces tvm::, relay::, relax::, tir::; PrimFunc, IRModule; meta_schedule, auto_scheduler, topi.
+_TVM: Markers = (
+    ("tvm", STRONG), ("tvmerror", STRONG), ("relay", WEAK), ("relax", WEAK), ("opnotimplemented", STRONG),
+    ("for frontend onnx", STRONG), ("check failed:", WEAK), ("internalerror:", WEAK), ("t.any()", STRONG),
+    ("tvmfunccall", STRONG), ("check failed: (", STRONG), ("objecttypechecker", STRONG),
+    ("opattributeunimplemented", STRONG), ("opattributerequired", STRONG), ("opattributeinvalid", STRONG),
+    ("did you forget to bind?", STRONG), ("directly accessed by host memory", STRONG),
+    ("cannot find config for target=", STRONG), ("unable to infer a type for this expression", STRONG),
+    ("relay::", STRONG), ("relax::", STRONG), ("tir::", STRONG), ("primfunc", STRONG), ("irmodule", MEDIUM),
+    ("meta_schedule", STRONG), ("auto_scheduler", STRONG), ("topi", MEDIUM), (") is false", WEAK),
+)
+
+# Core ML, from apple/coremltools:
+# - converters/mil/frontend/torch/ops.py: "PyTorch convert function for op '%s' not implemented.";
+#   register_torch_op, _TORCH_OPS_REGISTRY; frontend/torch/converter.py: "Torch var %s not found in context",
+#   the progress bar "Converting PyTorch Frontend ==> MIL Ops"; "Unsupported fx node";
+#   frontend/tensorflow: "TF var %s not found in context"; mil/passes: "Running MIL %s pipeline";
+# - models/model.py: MLModel, ComputeUnit, minimum_deployment_target, mlprogram;
+# - the Core ML runtime (Apple), as quoted in coremltools tests and user logs: "Error computing NN outputs",
+#   "Unable to compute the prediction using a neural network model", E5RT, MILCompilerForANE, ANECompilerService.
+_COREML: Markers = (
+    ("coremltools", STRONG), ("coreml", STRONG), ("mlmodel", STRONG), ("mil ops", STRONG), ("mil_convert", STRONG),
+    ("pytorch convert function for op", STRONG), ("ct.convert", STRONG), ("mlpackage", STRONG),
+    ("converters.mil", STRONG), ("converters/mil", STRONG), ("torch var ", MEDIUM), ("tf var ", MEDIUM),
+    ("not found in context", MEDIUM), ("running mil ", STRONG), ("mlprogram", STRONG), ("ml program", MEDIUM),
+    ("mil program", MEDIUM), ("minimum_deployment_target", STRONG), ("computeunit", STRONG),
+    ("unsupported fx node", STRONG), ("error computing nn outputs", STRONG),
+    ("unable to compute the prediction using a neural network model", STRONG), ("e5rt", STRONG),
+    ("milcompilerforane", STRONG), ("anecompilerservice", STRONG), ("register_torch_op", STRONG),
+    ("_torch_ops_registry", STRONG), ("neuralnetwork", WEAK),
+)
+
+#: family -> ((marker, weight), ...); markers are lower-case literals.
+MARKERS: dict[str, Markers] = {
+    "ascend": _ASCEND,
+    "rknn": _RKNN,
+    "tensorrt": _TENSORRT,
+    "onnxruntime": _ONNXRUNTIME,
+    "onnx": _ONNX,
+    "onnxsim": _ONNXSIM,
+    "float16": _FLOAT16,
+    "qualcomm": _QUALCOMM,
+    "sigmastar": _SIGMASTAR,
+    "openvino": _OPENVINO,
+    "tflite": _TFLITE,
+    "mnn": _MNN,
+    "ncnn": _NCNN,
+    "paddle2onnx": _PADDLE2ONNX,
+    "torch_onnx": _TORCH_ONNX,
+    "tvm": _TVM,
+    "coreml": _COREML,
+}
+
+#: Markers that are also pieces of ordinary words or of other tools' names: they count only
+#: as a whole word ("cannot", "stopped", "heartbeat", "manipulate", "relayed", "RunGraphAsync").
+WHOLE_WORDS: frozenset[str] = frozenset(
+    {"cann", "opp", "tbe", "ipu", "relay", "relax", "ngraph", "htp", "dlc", "ovc", "topi"}
+)
