@@ -104,7 +104,17 @@ def test_module_pane_snapshot(dumps, snap_compare, monkeypatch, tmp_path) -> Non
     monkeypatch.setattr(Input, "_toggle_cursor", lambda _self: None)
     bench, npu = dumps
     app = DumpscopeApp(as_comparison(compare_msprobe(npu, bench)), theme=THEME)
-    assert snap_compare(app, press=["wait:150", "p", "p", "p", "wait:200"], terminal_size=SIZE)
+
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await _to_modules(pilot)
+        for _ in range(200):  # the verdict bar is filled off the UI thread: wait for it, not for a fixed time
+            await pilot.app.workers.wait_for_complete()
+            if pilot.app.diagnosis is not None:
+                break
+            await pilot.pause(0.05)
+        await pilot.pause()
+
+    assert snap_compare(app, run_before=run_before, terminal_size=SIZE)
 
 
 def test_the_diagnosis_of_an_msprobe_comparison_is_its_first_divergence(dumps) -> None:
