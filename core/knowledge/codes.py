@@ -10,7 +10,8 @@ numbers), ``rknn`` (``RKNN_ERR_*`` and their negative numbers), ``trt`` (onnx-te
 ``ErrorCode`` names), ``trtb`` (TensorRT builder/runtime ``Error Code N`` and the logger's ``Error[N]:``), ``onnx``
 (``ValidationError``), ``qnn`` (Qualcomm QNN numbers after ``error``/``failed`` on a QNN line),
 ``cuda`` (CUDA/cuDNN/cuBLAS status names, ``CUDNN failure 5000``), ``torch_npu`` (``ERR00100``),
-``ge`` (GE ``ErrorNo: N`` / ``errNo[0x..]``), ``mindie`` (MindIE ``[MIE04E02011C]``).
+``ge`` (GE ``ErrorNo: N`` / ``errNo[0x..]``), ``mindie`` (MindIE ``[MIE04E02011C]``), ``snpe`` (SNPE
+``error_code=N; error_message=...`` records and ``SNPE_ERRORCODE_*`` / ``ErrorCode::SNPE_*`` names).
 """
 
 from __future__ import annotations
@@ -92,6 +93,8 @@ _EXTRACTORS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"ErrorNo:\s{0,2}(\d{1,12})\b"), "ge"),
     (re.compile(r"\b(MIE\d{2}[EWIC][0-9A-F]{5,7})\b"), "mindie"),
     (re.compile(r"errNo\[(0x[0-9a-fA-F]{1,16})\]"), "ge"),
+    (re.compile(r"\berror_code=(\d{1,4});\s{0,2}error_message="), "snpe"),
+    (re.compile(r"\b(SNPE_(?:ERRORCODE_)?[A-Z][A-Z_]{2,70})\b"), "snpe"),
 )
 
 #: The tool family a code scheme belongs to (``cuda`` is printed by several: none).
@@ -108,6 +111,7 @@ SCHEME_FAMILY: dict[str, str] = {
     "trtb": "tensorrt",
     "onnx": "onnx",
     "qnn": "qualcomm",
+    "snpe": "qualcomm",
 }
 
 
@@ -142,6 +146,7 @@ _RANGES: dict[str, Callable[[str], list[str]]] = {
     "torch_npu": lambda code: [f"torch_npu:{code[:5]}xxx"],
     "mindie": lambda code: [f"mindie:{code[:5]}xxx"],
     "qnn": _qnn_ranges,
+    "snpe": lambda code: [f"snpe:{int(code) // 100}xx"] if code.isdigit() and len(code) >= 3 else [],
 }
 
 def extract_codes(text: str) -> list[FoundCode]:
@@ -178,6 +183,15 @@ def _ort_key(m: re.Match[str]) -> str:
     return f"ort:{int(m.group(1))}"
 
 
+def _snpe_key(m: re.Match[str]) -> str | None:
+    """SNPE codes: the number of ``error_code=N;`` or the enum name, old C++ names (``SNPE_DSP_...``) and
+    C names (``SNPE_ERRORCODE_DSP_...``) alike; ``SNPE_SUCCESS`` is not an error."""
+    value = m.group(1)
+    if value.startswith("SNPE_SUCCESS"):
+        return None
+    return f"snpe:{value.replace('SNPE_ERRORCODE_', 'SNPE_', 1)}"
+
+
 def _qnn_key(m: re.Match[str]) -> str:
     return f"qnn:{m.group(1).lower()}"
 
@@ -202,6 +216,7 @@ _KEY_RULES: dict[str, Callable[[re.Match[str]], str | None]] = {
     "trt": _trt_key,
     "ort": _ort_key,
     "qnn": _qnn_key,
+    "snpe": _snpe_key,
     "cuda": _cuda_key,
     "cudafail": _cudafail_key,
     "ge": _ge_key,

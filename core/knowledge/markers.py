@@ -112,7 +112,9 @@ _SIGMASTAR: Markers = (
 #   src/frontends/tensorflow: "[TensorFlow Frontend] Internal error, no translator found for operation(s)";
 # - src/plugins/intel_cpu/src/node.cpp: "Supported primitive descriptors list is empty for node:" (the
 #   CPU plugin was MKLDNNPlugin before 2022); src/core/src/descriptor/tensor.cpp: "get_shape was called on a
-#   descriptor::Tensor with dynamic shape"; ov::PartialShape; NNCF, OpenVINO's compression framework.
+#   descriptor::Tensor with dynamic shape"; ov::PartialShape; NNCF, OpenVINO's compression framework;
+# - src/inference/src/model_reader.cpp: "Unable to read the model: <path> Please check that model format: <ext>
+#   is supported and the model is correct. Available frontends: <names>" (the names list other tools' formats).
 _OPENVINO: Markers = (
     ("openvino", STRONG), ("ov::", STRONG), ("inferenceengine", STRONG), ("_pyopenvino", STRONG),
     ("src/inference/src", STRONG), ("src\\inference\\src", STRONG), ("src/core/", WEAK),
@@ -136,7 +138,8 @@ _OPENVINO: Markers = (
     ("model wasn't fully converted", STRONG), ("no conversion rule found for operations", STRONG),
     ("no translator found for operation", STRONG), ("[tensorflow frontend]", STRONG), ("[pytorch frontend]", STRONG),
     ("supported primitive descriptors list is empty", STRONG), ("called on a descriptor::tensor", STRONG),
-    ("partialshape", MEDIUM), ("nncf", MEDIUM),
+    ("partialshape", MEDIUM), ("nncf", MEDIUM), ("please check that model format:", STRONG),
+    ("available frontends:", STRONG),
 )
 
 # TensorFlow Lite / LiteRT, from tensorflow/tensorflow tensorflow/lite:
