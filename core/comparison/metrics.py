@@ -380,6 +380,82 @@ def _native_kl(acc: _Sums, parts: Iterable[tuple[np.ndarray, np.ndarray]], chunk
     return tt / sa + math.log(sb / sa)
 
 
+#: The kernel's sums in the order ``_kernel.moments_segments`` writes them, one row per tensor.
+SEGMENT_FIELDS: tuple[str, ...] = ("n", "sxx", "syy", "sdd", "sad", "say", "mad", "sx", "sy", "srel", "mrel", "minx",
+                                   "maxx", "miny", "maxy", "within", "nan_x", "nan_y", "inf_x", "inf_y", "mismatch",
+                                   "matched_nonfinite")
+_SEGMENT_COUNTS = frozenset(("n", "within", "nan_x", "nan_y", "inf_x", "inf_y", "mismatch", "matched_nonfinite"))
+#: Float types the segmented kernel takes (both sides of a batch in the same one).
+SEGMENT_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def segmentable(golden: np.ndarray, target: np.ndarray, chunk: int = CHUNK) -> bool:
+    """Whether a pair can go through :func:`compare_segments`: one float32 or float64 type on
+    both sides (native byte order), 1 to ``chunk`` elements, and the compiled kernel built."""
+    return (_kernel is not None and golden.dtype == target.dtype and golden.dtype in SEGMENT_DTYPES
+            and golden.dtype.isnative and 0 < golden.size == target.size <= chunk)
+
+
+def compare_segments(golden: np.ndarray, target: np.ndarray, offsets: np.ndarray, *, rtol: float = 1e-3,
+                     atol: float = 1e-5) -> list[PairMetrics]:
+    """Every metric of many small pairs at once: ``golden``/``target`` are the pairs' flat
+    data concatenated, ``offsets`` (int64, rising from 0 to their length) where each starts.
+
+    Each pair must pass :func:`segmentable` (at most :data:`CHUNK` elements, so the per-pair
+    path is a single kernel call).  The kernel runs the per-pair loops segment by segment,
+    so the result is bit for bit ``[compare_arrays(g, t) for each pair]``: one C call per
+    batch instead of a few Python calls per pair.
+    """
+    assert _kernel is not None
+    with np.errstate(all="ignore"):  # NaN/Inf are counted explicitly, never warned about
+        return _compare_segments(golden, target, offsets, rtol, atol)
+
+
+def _compare_segments(golden: np.ndarray, target: np.ndarray, offsets: np.ndarray, rtol: float, atol: float) -> list[PairMetrics]:
+    assert _kernel is not None
+    sums = np.empty((len(offsets) - 1, len(SEGMENT_FIELDS)))
+    _kernel.moments_segments(target, golden, offsets, rtol, atol, sums)
+    accs = [_segment_sums(row) for row in sums.tolist()]
+    kls = _segment_kl(golden, target, offsets, accs)
+    bounds = offsets.tolist()
+    return [_segment_metrics(acc, kl, golden[lo:hi], target[lo:hi])
+            for acc, kl, lo, hi in zip(accs, kls, bounds, bounds[1:])]
+
+
+def _segment_sums(row: list[float]) -> _Sums:
+    """One segment's kernel sums as the accumulator the per-pair path fills (counts as ints)."""
+    acc = _Sums()
+    acc.__dict__.update((k, int(v) if k in _SEGMENT_COUNTS else v) for k, v in zip(SEGMENT_FIELDS, row))
+    return acc
+
+
+def _segment_kl(golden: np.ndarray, target: np.ndarray, offsets: np.ndarray, accs: list[_Sums]) -> list[float | None]:
+    """Each segment's KL divergence as :func:`_native_kl` computes it (None where nothing was compared)."""
+    assert _kernel is not None
+    params = np.array([(a.minx, _inverse_span(a.minx, a.maxx), a.miny, _inverse_span(a.miny, a.maxy)) for a in accs])
+    a_out, t_out, sums = np.empty(golden.size), np.empty(golden.size), np.empty((len(accs), 2))
+    _kernel.kl_prep_segments(target, golden, offsets, params, KL_FLOOR, a_out, t_out, sums)
+    np.log1p(t_out, out=t_out)
+    bounds = offsets.tolist()
+    return [_kl_value(float(a_out[lo:hi] @ t_out[lo:hi]), sa, sb) if acc.n else None
+            for acc, (sa, sb), lo, hi in zip(accs, sums.tolist(), bounds, bounds[1:])]
+
+
+def _kl_value(tt: float, sa: float, sb: float) -> float:
+    return tt / sa + math.log(sb / sa)
+
+
+def _segment_metrics(acc: _Sums, kl: float | None, g: np.ndarray, t: np.ndarray) -> PairMetrics:
+    """One segment's metrics, finished exactly as :func:`_compare` finishes a pair."""
+    m = _finish(acc, g.size)
+    if kl is not None:
+        m.kullback_leibler_divergence = 0.0 if abs(kl) < REL_EPS else kl
+    if m.compared < g.size:
+        m.min_golden, m.max_golden, m.mean_golden, m.std_golden = side_stats(g)
+        m.min_target, m.max_target, m.mean_target, m.std_target = side_stats(t)
+    return m
+
+
 def _inverse_span(lo: float, hi: float) -> float:
     """``1 / (hi - lo)``, 0 for a constant side."""
     return 1.0 / (hi - lo) if hi > lo else 0.0

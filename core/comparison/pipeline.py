@@ -29,7 +29,8 @@ from dumpscope.core.comparison.result import INTERNAL_COLUMNS, SCHEMA, Compariso
 from dumpscope.core.comparison.table import RowTable
 from dumpscope.core.formats import open_dump
 from dumpscope.core.formats.npyfile import Scratch
-from dumpscope.core.comparison.metrics import COUNT_COLUMNS, FLOAT_COLUMNS, PairMetrics, compare_arrays
+from dumpscope.core.comparison.metrics import (COUNT_COLUMNS, FLOAT_COLUMNS, PairMetrics, compare_arrays, compare_segments,
+                                               segmentable)
 from dumpscope.core.comparison.slices import AXIS, slice_metrics
 from dumpscope.core.dumps import Dump, TensorInfo, TensorReadError, dtype_name
 from dumpscope.core.names import display
@@ -298,14 +299,33 @@ class _RowContext:
     specs: dict[str, ShapeSpec] = field(default_factory=dict)
     declared: bool = False
 
-    def compute(self, pairs: list[Pair], th: Thresholds, bands: list[str]) -> Callable[[int], dict[str, object]]:
+    def compute(self, pairs: list[Pair], th: Thresholds, bands: list[str]) -> _Rows:
         """The row function the workers run: row ``i`` -> its metric columns."""
-        specs, declared = self.specs, self.declared
-        return lambda i: compute_row(pairs[i], th, specs.get(pairs[i].name), bands[i], declared)
+        return _Rows(pairs, th, bands, self)
 
     def key(self, pairs: list[Pair], bands: list[str], i: int) -> str:
         """The parts of row ``i``'s result that do not come from its files (for the cache key)."""
         return f"{bands[i]}|{self.specs.get(pairs[i].name)!r}|{self.declared}"
+
+
+@dataclass(frozen=True)
+class _Rows:
+    """The rows' computation as the workers run it: ``rows(i)`` is row ``i``'s columns
+    (:func:`compute_row`); ``rows.batch(part)`` computes a whole task at once, the same
+    columns, with every small float pair's metrics in one kernel call (see :func:`compute_rows`)."""
+
+    pairs: list[Pair]
+    th: Thresholds
+    bands: list[str]
+    context: _RowContext
+
+    def __call__(self, i: int) -> dict[str, object]:
+        return compute_row(self.pairs[i], self.th, self.context.specs.get(self.pairs[i].name), self.bands[i],
+                           self.context.declared)
+
+    def batch(self, part: Sequence[int]) -> list[dict[str, object]]:
+        """The columns of each row of ``part``, in order (what ``[rows(i) for i in part]`` gives)."""
+        return compute_rows(self, part)
 
 
 def _fill(pairs: list[Pair], th: Thresholds, table: RowTable, where: tuple[int | None, str | None], batch: int,
@@ -493,6 +513,92 @@ def compute_row(p: Pair, th: Thresholds, spec: ShapeSpec | None = None, band: ob
     (a dumpscope manifest of an onnxruntime run): a same-shape pair that only matches with
     its axes permuted is then a layout mismatch, not a storage convention.
     """
+    ready = _ready(p, spec, declared_layouts)
+    if isinstance(ready, dict):
+        return ready
+    try:
+        m = compare_arrays(ready.aligned.golden, ready.aligned.target, rtol=th.rtol, atol=th.atol)
+    except (ValueError, TypeError, OSError, MemoryError) as exc:
+        return {**ready.shapes, **_error(f"comparison failed: {exc}")}
+    return ready.row(p, th, band, m)
+
+
+def compute_rows(rows: _Rows, part: Sequence[int]) -> list[dict[str, object]]:
+    """The columns of the rows ``part``, exactly as :func:`compute_row` gives them one by one.
+
+    Each pair is read and lined up as usual; those that :func:`~.metrics.segmentable`
+    allows (small float32/float64 pairs, the common case of a dump of many tiny tensors)
+    are copied out of the read buffers and their metrics computed together per dtype by
+    :func:`~.metrics.compare_segments` (one kernel call, bit for bit the per-pair result),
+    the others pair by pair.  Never raises: a bad pair costs its own row.
+    """
+    out: list[dict[str, object] | None] = [None] * len(part)
+    waiting: dict[np.dtype, list[tuple[int, _Ready]]] = {}
+    for pos, i in enumerate(part):
+        ready = _ready(rows.pairs[i], rows.context.specs.get(rows.pairs[i].name), rows.context.declared)
+        if isinstance(ready, dict):
+            out[pos] = ready
+        elif segmentable(ready.aligned.golden, ready.aligned.target):
+            waiting.setdefault(ready.aligned.golden.dtype, []).append((pos, ready.kept()))
+        else:
+            out[pos] = _finished(rows, i, ready)
+    for group in waiting.values():
+        _segmented(rows, part, group, out)
+    return out  # type: ignore[return-value]
+
+
+def _finished(rows: _Rows, i: int, ready: _Ready) -> dict[str, object]:
+    """Row ``i``'s columns from its lined-up pair, computed on its own."""
+    try:
+        m = compare_arrays(ready.aligned.golden, ready.aligned.target, rtol=rows.th.rtol, atol=rows.th.atol)
+    except (ValueError, TypeError, OSError, MemoryError) as exc:
+        return {**ready.shapes, **_error(f"comparison failed: {exc}")}
+    return ready.row(rows.pairs[i], rows.th, rows.bands[i], m)
+
+
+def _segmented(rows: _Rows, part: Sequence[int], group: list[tuple[int, _Ready]], out: list[dict[str, object] | None]) -> None:
+    """The rows of ``group`` (positions in ``part`` with their lined-up pairs, one dtype) into
+    ``out``, their metrics from one :func:`compare_segments` call."""
+    golden = [ready.aligned.golden.reshape(-1) for _pos, ready in group]
+    target = [ready.aligned.target.reshape(-1) for _pos, ready in group]
+    offsets = np.zeros(len(group) + 1, dtype=np.int64)
+    np.cumsum([a.size for a in golden], out=offsets[1:])
+    metrics = compare_segments(np.concatenate(golden), np.concatenate(target), offsets, rtol=rows.th.rtol, atol=rows.th.atol)
+    for (pos, ready), m in zip(group, metrics):
+        i = part[pos]
+        out[pos] = ready.row(rows.pairs[i], rows.th, rows.bands[i], m)
+
+
+@dataclass
+class _Ready:
+    """A pair read and lined up, its metrics still to compute: ``shapes`` (its shape and
+    dtype columns), ``aligned`` (what is compared), ``layout`` (a declared-layout mismatch,
+    ''), ``size`` (the golden's elements as read)."""
+
+    shapes: dict[str, object]
+    aligned: Aligned
+    layout: str
+    size: int
+
+    def kept(self) -> _Ready:
+        """The same pair with its arrays copied out of the reusable read buffers (valid
+        after the next pair is read)."""
+        self.aligned = replace(self.aligned, golden=np.array(self.aligned.golden), target=np.array(self.aligned.target))
+        return self
+
+    def row(self, p: Pair, th: Thresholds, band: object, m: PairMetrics) -> dict[str, object]:
+        """The row's columns once its metrics ``m`` are known."""
+        notes = _row_notes(p, self.aligned, m)
+        worst = _worst_of(p, th, band, self.aligned, m, notes)
+        hard = render_hard_fail(m) if m.flags else ""  # no flag: no hard failure (and no enum arithmetic)
+        return {**self.shapes, **{c: getattr(m, c) for c in _METRIC_COLUMNS}, "size": self.size,
+                "status": "computed", "notes": display("; ".join(notes)),
+                "hard_fail": "; ".join(x for x in (self.layout, hard) if x), "hard_warn": self.aligned.warn,
+                "worst_slice": worst}
+
+
+def _ready(p: Pair, spec: ShapeSpec | None, declared_layouts: bool) -> _Ready | dict[str, object]:
+    """The pair read and lined up for its metrics, or its finished (error) row."""
     loaded = _load_pair(p)
     if isinstance(loaded, str):
         return _error(loaded)
@@ -502,16 +608,7 @@ def compute_row(p: Pair, th: Thresholds, spec: ShapeSpec | None = None, band: ob
     problem = _non_numeric(g, t) or aligned.error
     if problem:
         return {**shapes, **_error(problem)}
-    try:
-        m = compare_arrays(aligned.golden, aligned.target, rtol=th.rtol, atol=th.atol)
-    except (ValueError, TypeError, OSError, MemoryError) as exc:
-        return {**shapes, **_error(f"comparison failed: {exc}")}
-    notes = _row_notes(p, aligned, m)
-    worst = _worst_of(p, th, band, aligned, m, notes)
-    hard = render_hard_fail(m) if m.flags else ""  # no flag: no hard failure (and no enum arithmetic)
-    return {**shapes, **{c: getattr(m, c) for c in _METRIC_COLUMNS}, "size": int(g.size), "status": "computed",
-            "notes": display("; ".join(notes)), "hard_fail": "; ".join(x for x in (layout, hard) if x),
-            "hard_warn": aligned.warn, "worst_slice": worst}
+    return _Ready(shapes, aligned, layout, int(g.size))
 
 
 def _aligned(g: np.ndarray, t: np.ndarray, spec: ShapeSpec | None, declared_layouts: bool) -> tuple[Aligned, str]:
