@@ -155,8 +155,10 @@ def test_a_whole_task_gives_the_rows_of_one_pair_at_a_time(chunk_of_500: tuple[P
     part = list(range(len(whole)))
     assert len(part) == 500
     one_by_one = [compute_row(each[i], th, None, "fp32") for i in part]
-    batched = _RowContext().compute(whole, th, ["fp32"] * len(whole)).batch(part)
-    assert len(batched) == 500
+    result = _RowContext().compute(whole, th, ["fp32"] * len(whole)).batch(part)
+    assert sorted(result.rows) == part
+    by_row = dict(result)
+    batched = [by_row[i] for i in part]
     for i, (a, b) in enumerate(zip(one_by_one, batched)):
         assert a.keys() == b.keys(), i
         assert all(_same(a[k], b[k]) or (isinstance(a[k], list) and a[k] == b[k]) for k in a), (i, a, b)

@@ -412,14 +412,69 @@ def compare_segments(golden: np.ndarray, target: np.ndarray, offsets: np.ndarray
 
 
 def _compare_segments(golden: np.ndarray, target: np.ndarray, offsets: np.ndarray, rtol: float, atol: float) -> list[PairMetrics]:
+    sums, kls = segment_sums(golden, target, offsets, rtol, atol)
+    bounds = offsets.tolist()
+    return [_segment_metrics(_segment_sums(row), kl, golden[lo:hi], target[lo:hi])
+            for row, kl, lo, hi in zip(sums.tolist(), kls, bounds, bounds[1:])]
+
+
+def segment_sums(golden: np.ndarray, target: np.ndarray, offsets: np.ndarray, rtol: float = 1e-3,
+                 atol: float = 1e-5) -> tuple[np.ndarray, list[float | None]]:
+    """The kernel's sums of every segment (one row of :data:`SEGMENT_FIELDS` each) and each
+    segment's KL divergence (None where nothing was compared); see :func:`compare_segments`."""
     assert _kernel is not None
     sums = np.empty((len(offsets) - 1, len(SEGMENT_FIELDS)))
-    _kernel.moments_segments(target, golden, offsets, rtol, atol, sums)
-    accs = [_segment_sums(row) for row in sums.tolist()]
-    kls = _segment_kl(golden, target, offsets, accs)
-    bounds = offsets.tolist()
-    return [_segment_metrics(acc, kl, golden[lo:hi], target[lo:hi])
-            for acc, kl, lo, hi in zip(accs, kls, bounds, bounds[1:])]
+    with np.errstate(all="ignore"):
+        _kernel.moments_segments(target, golden, offsets, rtol, atol, sums)
+        return sums, _segment_kl(golden, target, offsets, [_segment_sums(row) for row in sums.tolist()])
+
+
+#: Columns of :data:`SEGMENT_FIELDS` by name.
+_F = {name: k for k, name in enumerate(SEGMENT_FIELDS)}
+#: The NaN/Inf counters: all zero in a clean segment.
+_NONFINITE = [_F[k] for k in ("nan_x", "nan_y", "inf_x", "inf_y", "mismatch", "matched_nonfinite")]
+
+
+def clean_segments(sums: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Which segments :func:`clean_columns` finishes: every position finite on both sides,
+    at least two elements, neither side all zero (no :class:`Finding` at all)."""
+    n = sums[:, _F["n"]]
+    return (~sums[:, _NONFINITE].any(axis=1)) & (n == sizes) & (sizes >= 2) & (sums[:, _F["sxx"]] > 0) & (sums[:, _F["syy"]] > 0)
+
+
+def clean_columns(sums: np.ndarray, kls: list[float | None]) -> dict[str, list[object]]:
+    """The metric columns (:data:`FLOAT_COLUMNS` and :data:`COUNT_COLUMNS`) of clean segments
+    (see :func:`clean_segments`), vectorised; bit for bit what :func:`_finish` gives one by one
+    (the same IEEE operations in the same order; ``log10``/``log`` and ``**`` per value by
+    :mod:`math`, as there)."""
+    c = {name: sums[:, k] for name, k in _F.items()}
+    n = c["n"]
+    out: dict[str, object] = {
+        "max_absolute_error": c["mad"], "mean_absolute_error": c["sad"] / n, "root_mean_square_error": np.sqrt(c["sdd"] / n),
+        "mse": c["sdd"] / n, "sgs_rmse": c["sad"] / c["say"], "accumulated_relative_error": c["srel"],
+        "max_relative_error": c["mrel"], "mean_relative_error": c["srel"] / n, "min_golden": c["miny"],
+        "max_golden": c["maxy"], "min_target": c["minx"], "max_target": c["maxx"], "within_tolerance": c["within"] / n,
+        "relative_euclidean_distance": np.sqrt(c["sdd"] / c["syy"]),
+        "cosine_similarity": np.clip((c["sxx"] + c["syy"] - c["sdd"]) / 2.0 / (np.sqrt(c["sxx"]) * np.sqrt(c["syy"])), -1.0, 1.0),
+    }
+    cols = {k: v.tolist() for k, v in out.items()}  # type: ignore[union-attr]
+    cols.update(_side_columns(c["sy"] / n, c["syy"] / n, "golden"), **_side_columns(c["sx"] / n, c["sxx"] / n, "target"))
+    cols["sqnr_db"] = [_sqnr(syy, sdd) for syy, sdd in zip(c["syy"].tolist(), c["sdd"].tolist())]
+    cols["kullback_leibler_divergence"] = [None if kl is None else 0.0 if abs(kl) < REL_EPS else kl for kl in kls]
+    cols.update({name: [None] * len(n) for name in ("slice_cosine", "slice_relative_distance")})
+    cols.update({name: [0] * len(n) for name in COUNT_COLUMNS})
+    return cols
+
+
+def _side_columns(mean: np.ndarray, square: np.ndarray, side: str) -> dict[str, list[object]]:
+    """A side's mean and standard deviation columns (``**`` per value, as :func:`_moments`)."""
+    means = mean.tolist()
+    return {f"mean_{side}": means, f"std_{side}": [math.sqrt(max(q - m**2, 0.0)) for m, q in zip(means, square.tolist())]}
+
+
+def _sqnr(syy: float, sdd: float) -> float:
+    """SQNR of a segment with a non-zero golden (as :func:`_distances`)."""
+    return math.inf if sdd == 0.0 else 10.0 * math.log10(syy / sdd)
 
 
 def _segment_sums(row: list[float]) -> _Sums:
@@ -443,6 +498,11 @@ def _segment_kl(golden: np.ndarray, target: np.ndarray, offsets: np.ndarray, acc
 
 def _kl_value(tt: float, sa: float, sb: float) -> float:
     return tt / sa + math.log(sb / sa)
+
+
+def segment_metrics(sums: np.ndarray, kl: float | None, golden: np.ndarray, target: np.ndarray) -> PairMetrics:
+    """One segment's metrics from its row of :func:`segment_sums` (any segment, findings too)."""
+    return _segment_metrics(_segment_sums(sums.tolist()), kl, golden, target)
 
 
 def _segment_metrics(acc: _Sums, kl: float | None, g: np.ndarray, t: np.ndarray) -> PairMetrics:

@@ -23,7 +23,8 @@ import polars as pl
 from dumpscope import __version__
 from dumpscope.core.comparison import judge as analysis
 from dumpscope.core.comparison.cache import ROW_COLUMNS, RowCache, last_frame, save_last_frame
-from dumpscope.core.comparison.execution import run_rows
+from dumpscope.core.comparison.execution import TaskResult, run_rows
+from dumpscope.core.comparison.small import Leftover, SmallLane, small_dtype
 from dumpscope.core.comparison.judge import Thresholds
 from dumpscope.core.comparison.result import INTERNAL_COLUMNS, SCHEMA, Comparison
 from dumpscope.core.comparison.table import RowTable
@@ -142,7 +143,7 @@ def compare_stream(
     preset: str = "auto",
     thresholds: Thresholds | Sequence[str] | None = None,
     workers: int | None = None,
-    batch: int = 64,
+    batch: int = 512,
     interval: float = 0.25,
     final_only: bool = False,
     progress: ProgressCallback | None = None,
@@ -323,9 +324,37 @@ class _Rows:
         return compute_row(self.pairs[i], self.th, self.context.specs.get(self.pairs[i].name), self.bands[i],
                            self.context.declared)
 
-    def batch(self, part: Sequence[int]) -> list[dict[str, object]]:
-        """The columns of each row of ``part``, in order (what ``[rows(i) for i in part]`` gives)."""
-        return compute_rows(self, part)
+    def batch(self, part: Sequence[int]) -> TaskResult:
+        """The rows of ``part`` packed (what ``[rows(i) for i in part]`` gives): small pairs
+        through :class:`~.small.SmallLane`, the others by :func:`compute_rows`."""
+        lane, small, other = SmallLane(), [], []
+        for pos, i in enumerate(part):
+            dtype = small_dtype(self.pairs[i], self.pairs[i].name in self.context.specs)
+            (small if dtype is not None else other).append((pos, dtype))
+        for dtype in {d for _pos, d in small}:
+            lane.reserve(dtype, sum(self.pairs[part[pos]].golden.loader.count for pos, d in small if d == dtype))  # type: ignore[union-attr]
+        return self._lane_rows(part, lane, [pos for pos, _d in small], [pos for pos, _d in other])
+
+    def _lane_rows(self, part: Sequence[int], lane: SmallLane, small: list[int], other: list[int]) -> TaskResult:
+        """Read the ``small`` positions into ``lane``, compute the rest as rows, and pack both."""
+        rows: dict[int, dict[str, object]] = dict(zip(other, compute_rows(self, [part[pos] for pos in other])))
+        for pos in small:
+            loaded = _load_pair(self.pairs[part[pos]])
+            if isinstance(loaded, str):
+                rows[pos] = _error(loaded)
+            else:
+                lane.add(pos, loaded)
+        clean, columns, leftovers = lane.finish(self.th, part.__getitem__)
+        for left in leftovers:
+            rows[left.pos] = self._leftover_row(part[left.pos], left)
+        packed = TaskResult.pack([part[pos] for pos in rows], list(rows.values()))
+        return TaskResult.joined(TaskResult(clean, columns), packed)
+
+    def _leftover_row(self, i: int, left: Leftover) -> dict[str, object]:
+        """A small pair with a finding, finished as a row (as :func:`compute_row` finishes it)."""
+        g, t = left.golden, left.target
+        shapes = {"shape": list(g.shape), "target_shape": list(t.shape), "dtype": dtype_name(g.dtype), "target_dtype": dtype_name(t.dtype)}
+        return _Ready(shapes, Aligned(g, t), "", int(g.size)).row(self.pairs[i], self.th, self.bands[i], left.metrics)
 
 
 def _fill(pairs: list[Pair], th: Thresholds, table: RowTable, where: tuple[int | None, str | None], batch: int,
@@ -365,7 +394,7 @@ def _compute(compute: Callable[[int], dict[str, object]], rest: list[int], pairs
     with _single_threaded_blas():
         for part in run_rows(compute, rest, sizes, where[0], batch, where[1]):
             table.put(part)
-            meter.done += sum(size_of[i] for i, _row in part)
+            meter.done += sum(size_of[i] for i in part.rows)
             done += len(part)
             yield done
     table.flush()

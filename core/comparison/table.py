@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 import polars as pl
 
+from dumpscope.core.comparison.execution import TaskResult
 from dumpscope.core.comparison.judge import Thresholds
 from dumpscope.core.comparison.pairing import Pair
 from dumpscope.core.comparison.result import SCHEMA
@@ -70,22 +71,27 @@ class RowTable:
         """Each column; None while every value is null (nothing stored: a 100k-row dump of
         unmatched tensors has ~30 such columns).  ``index`` is always stored: it gives the
         frame its height."""
-        self._pending: list[tuple[int, Row]] = []
+        self._pending: dict[str, tuple[list[int], list[object]]] = {}
+        """Per column, the rows computed since the last flush that set it, and their values."""
+        self._count = 0
 
-    def put(self, part: Sequence[tuple[int, Row]]) -> None:
-        """Computed rows ``(index, columns)``; scattered into the series a chunk at a time."""
-        self._pending.extend(part)
-        if len(self._pending) >= CHUNK_ROWS:
+    def put(self, part: TaskResult | Sequence[tuple[int, Row]]) -> None:
+        """Computed rows: a worker's :class:`TaskResult` (packed by column) or ``(index,
+        columns)`` pairs; scattered into the series a chunk of rows at a time."""
+        if not isinstance(part, TaskResult):
+            part = TaskResult.pack([i for i, _row in part], [row for _i, row in part])
+        for column, values in part.values.items():
+            at, pending = self._pending.setdefault(column, ([], []))
+            _gather(at, pending, part.rows, values, part.absent.get(column))
+        self._count += len(part)
+        if self._count >= CHUNK_ROWS:
             self.flush()
 
     def flush(self) -> None:
         """Scatter every pending row into the series (only the columns each row sets)."""
-        pending, self._pending = self._pending, []
-        for keys, rows in _by_keys(pending).items():
-            at = [i for i, _row in rows]
-            for column in keys:
-                values = [row[column] for _i, row in rows]
-                self.scatter(column, at, _series(column, _as_filled(column, values)))
+        pending, self._pending, self._count = self._pending, {}, 0
+        for column, (at, values) in pending.items():
+            self.scatter(column, at, _series(column, _as_filled(column, values)))
 
     def scatter(self, column: str, at: Sequence[int] | pl.Series, values: pl.Series) -> None:
         """Set rows ``at`` of ``column`` to ``values`` (already in the column's fill type)."""
@@ -115,12 +121,15 @@ class RowTable:
         return stored.with_columns(nulls).select(list(SCHEMA))
 
 
-def _by_keys(rows: list[tuple[int, Row]]) -> dict[tuple[str, ...], list[tuple[int, Row]]]:
-    """Rows grouped by the columns they set (rows of one kind set the same ones)."""
-    groups: dict[tuple[str, ...], list[tuple[int, Row]]] = {}
-    for i, row in rows:
-        groups.setdefault(tuple(row), []).append((i, row))
-    return groups
+def _gather(at: list[int], pending: list[object], rows: list[int], values: list[object], gaps: list[int] | None) -> None:
+    """Append a task's values of one column (``gaps``: positions whose row did not set it)."""
+    if not gaps:
+        at.extend(rows)
+        pending.extend(values)
+        return
+    skip = set(gaps)
+    at.extend(i for p, i in enumerate(rows) if p not in skip)
+    pending.extend(v for p, v in enumerate(values) if p not in skip)
 
 
 def _as_filled(column: str, values: list[object]) -> list[object]:
