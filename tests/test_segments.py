@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -174,3 +175,55 @@ def test_compare_is_the_same_frame_for_one_and_two_workers(chunk_of_500: tuple[P
     two = compare(*chunk_of_500, workers=2).frame
     assert one.equals(two, null_equal=True)
     assert one.filter(one["status"] == "error").height == 2
+
+
+# ------------------------------------------------------------------ npz: stored members read whole
+
+
+def _npz(folder: Path, out: Path, method: int = zipfile.ZIP_STORED) -> Path:
+    with zipfile.ZipFile(out, "w", method) as z:
+        for p in sorted(folder.glob("*.npy")):
+            z.write(p, p.name)
+    return out
+
+
+def test_an_npz_gives_the_frame_of_the_same_npy_folder(chunk_of_500: tuple[Path, Path], tmp_path: Path) -> None:
+    g, t = chunk_of_500
+    folder = compare(g, t, workers=1).frame
+    stored = compare(_npz(g, tmp_path / "g.npz"), _npz(t, tmp_path / "t.npz"), workers=2).frame
+    deflated = compare(_npz(g, tmp_path / "gd.npz", zipfile.ZIP_DEFLATED), _npz(t, tmp_path / "td.npz", zipfile.ZIP_DEFLATED),
+                       workers=1).frame
+    files = ("golden_file", "target_file")
+    assert stored.drop(files).equals(deflated.drop(files), null_equal=True)  # the one-read path changes nothing
+    computed = [c for c in folder.columns if c not in (*files, "index", "message", "health", "status", "hard_fail", "shape",
+                                                       "dtype", "size", "target_shape", "target_dtype", "side", "pairing")]
+    by_name = folder.filter(folder["status"] == "computed").select(computed).sort("name")
+    assert stored.filter(stored["status"] == "computed").select(computed).sort("name").equals(by_name, null_equal=True)
+    loaders = {type(r.loader).__name__ for r in open_dump(tmp_path / "g.npz")}
+    assert "StoredMember" in loaders  # the small stored members took the one-read path
+
+
+def test_a_stored_member_with_a_bad_crc_or_header_costs_its_row_only(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    for i in range(40):
+        np.save(src / f"m{i:02d}.npy", np.linspace(0, 1, 50 + i, dtype=np.float32))
+    archive = bytearray(_npz(src, tmp_path / "a.npz").read_bytes())
+    with zipfile.ZipFile(tmp_path / "a.npz") as z:
+        infos = {i.filename: i for i in z.infolist()}
+    def data_at(name: str) -> int:  # the member's first byte of npy data in the archive
+        info = infos[name]
+        return info.header_offset + 30 + len(name) + int.from_bytes(archive[info.header_offset + 28:info.header_offset + 30], "little")
+    archive[data_at("m05.npy") + 200] ^= 0xFF  # a flipped data byte: the CRC no longer matches
+    archive[data_at("m07.npy") + 12:data_at("m07.npy") + 17] = b"zzzzz"  # a broken npy header
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(bytes(archive))
+    dump = open_dump(bad)
+    assert len(dump.tensors) == 40
+    for name in ("m05", "m07"):  # read the general way, which checks the CRC of a member read whole
+        assert "Bad CRC-32" in (dump.tensors[name].error or ""), dump.tensors[name]
+    assert sum(type(r.loader).__name__ == "StoredMember" for r in dump) >= 37
+    frame = compare(tmp_path / "a.npz", bad, workers=1).frame
+    ok = frame.filter(~frame["name"].is_in(["m05", "m07"]))
+    assert ok["status"].unique().to_list() == ["computed"] and ok["max_absolute_error"].max() == 0.0
+    assert frame.filter(frame["name"].is_in(["m05", "m07"]))["status"].to_list() == ["error", "error"]

@@ -44,17 +44,25 @@ def small_dtype(p: Pair, has_spec: bool) -> np.dtype | None:
     g, t = p.golden, p.target
     if has_spec or g is None or t is None or not (_plain(g) and _plain(t)):
         return None
-    gl, tl = g.loader, t.loader
-    if gl.shape != tl.shape or gl.dtype != tl.dtype or not _simple_shape(gl.shape, g.info.kind):  # type: ignore[union-attr]
-        return None
-    return gl.dtype if gl.dtype in SEGMENT_DTYPES and gl.dtype.isnative else None  # type: ignore[union-attr]
+    return _shared_type(g.loader, t.loader, g.info.kind)  # type: ignore[arg-type]
+
+
+def _shared_type(gl: NpyLoader, tl: NpyLoader, kind: str) -> np.dtype | None:
+    """The sides' one segmentable float type, when they also share one simple shape."""
+    same = gl.shape == tl.shape and gl.dtype == tl.dtype
+    return gl.dtype if same and _segment_type(gl.dtype) and _simple_shape(gl.shape, kind) else None
+
+
+def _segment_type(dtype: np.dtype) -> bool:
+    return dtype in SEGMENT_DTYPES and dtype.isnative
 
 
 def _plain(ref: TensorRef) -> bool:
     """A readable C-order ``.npy`` tensor of 1..CHUNK values with no reader note."""
     loader = ref.loader
-    return (ref.error is None and type(loader) is NpyLoader and not loader.fortran and 0 < loader.count <= CHUNK
-            and not any(k == "note" for k, _v in ref.info.extra))
+    if ref.error is not None or not isinstance(loader, NpyLoader):
+        return False
+    return not loader.fortran and 0 < loader.count <= CHUNK and not any(k == "note" for k, _v in ref.info.extra)
 
 
 def _simple_shape(shape: tuple[int, ...], kind: str) -> bool:

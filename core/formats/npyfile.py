@@ -216,6 +216,12 @@ _PARSED: dict[bytes, tuple[tuple[int, ...], bool, np.dtype, int]] = {}
 _PARSED_MAX = 1 << 14
 
 
+def simple_header(head: bytes) -> tuple[tuple[int, ...], bool, np.dtype, int] | None:
+    """(shape, fortran, dtype, data offset) of ``head`` when it starts with the plain header
+    numpy writes for a dtype already met; None otherwise (read it with :func:`read_header`)."""
+    return _simple_header(head)
+
+
 def _simple_header(head: bytes) -> tuple[tuple[int, ...], bool, np.dtype, int] | None:
     """The header numpy writes for a plain dtype, parsed straight from the bytes read
     (same pattern as :func:`_fast_header`, no file object): (shape, fortran, dtype, data
