@@ -190,16 +190,26 @@ def _row_side(p: Pair) -> str:
 
 def _bands(golden: list[TensorInfo | None], target: list[TensorInfo | None], th: Thresholds, run_band: str) -> Iterator[str]:
     """Each row's band: its dtypes, the run's precision, its own quantised type."""
+    known: dict[tuple[object, ...], str] = {}  # rows of the same kind share their band: asked once per kind
     for g, t in zip(golden, target):
-        quantised = bool(t and any(k.startswith("quant_") for k, _v in t.extra))
-        qband = record_band(t)
-        yield th.band_for(g.dtype if g else None, t.dtype if t else None, quantised, qband or run_band, qband or "int8")
+        quantised = bool(t and t.extra and any(k.startswith("quant_") for k, _v in t.extra))
+        facts = (g.dtype if g else None, t.dtype if t else None, quantised, record_band(t))
+        band = known.get(facts)
+        if band is None:
+            band = known[facts] = _band(th, facts, run_band)
+        yield band
+
+
+def _band(th: Thresholds, facts: tuple[object, ...], run_band: str) -> str:
+    """The band of a row with these ``facts`` (golden dtype, target dtype, quantised, its own quantised band)."""
+    gd, td, quantised, qband = facts
+    return th.band_for(gd, td, quantised, qband or run_band, qband or "int8")  # type: ignore[arg-type]
 
 
 def record_band(info: TensorInfo | None) -> str | None:
     """The band a record's own quantised type asks for (SigmaStar: SGS_U8/S8 -> int8,
     SGS_S16 -> int16), or None when the record does not say."""
-    qdtype = dict(info.extra).get("quant_dtype") if info is not None else None
+    qdtype = dict(info.extra).get("quant_dtype") if info is not None and info.extra else None
     if qdtype is None:
         return None
     return "int16" if qdtype in ("int16", "uint16") else "int8" if qdtype in ("int8", "uint8") else None
