@@ -37,7 +37,6 @@ from dumpscope.core.comparison.slices import AXIS, slice_metrics
 from dumpscope.core.dumps import Dump, TensorInfo, TensorReadError, dtype_name
 from dumpscope.core.names import display
 from dumpscope.core.comparison.pairing import Pair, Pairing, pair_dumps
-from dumpscope.core.comparison.graph_names import with_graph_names
 from dumpscope.core.comparison.sanity import check_model, check_pairing
 from dumpscope.core.comparison.shape_specs import ShapeSpec, resolve, shape_specs
 from dumpscope.core.comparison.shapes import Aligned, align
@@ -277,6 +276,8 @@ def _prepare(golden: str | Path | Dump, target: str | Path | Dump, model: str | 
     facts = _load_model(model)
     model_warnings = check_model(model, g, t, facts)
     if facts is not None:  # plain .npy folders: real names and graph facts from the model
+        from dumpscope.core.comparison.graph_names import with_graph_names  # (imports onnx: only with a model)
+
         g, t = with_graph_names(g, facts), with_graph_names(t, facts)
     tensor_order, node_order = _graph_order(facts)
     links: dict[str, object] = {}
