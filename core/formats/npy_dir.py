@@ -405,6 +405,8 @@ def _map_row(out: dict[str, str], a: str, b: str, present: set[str]) -> None:
 
 def parse_name(stem: str) -> _Parsed:
     """Facts a file name gives about its tensor (see the module docstring)."""
+    if "." not in stem:  # both patterns need a dot: a plain name is only its name
+        return _Parsed(stem)
     m = _MSACCUCMP.match(stem)
     if m:
         nums = [int(v) for v in m["nums"].strip(".").split(".")]
