@@ -426,7 +426,7 @@ def segment_sums(golden: np.ndarray, target: np.ndarray, offsets: np.ndarray, rt
     sums = np.empty((len(offsets) - 1, len(SEGMENT_FIELDS)))
     with np.errstate(all="ignore"):
         _kernel.moments_segments(target, golden, offsets, rtol, atol, sums)
-        return sums, _segment_kl(golden, target, offsets, [_segment_sums(row) for row in sums.tolist()])
+        return sums, _segment_kl(golden, target, offsets, sums)
 
 
 #: Columns of :data:`SEGMENT_FIELDS` by name.
@@ -484,16 +484,22 @@ def _segment_sums(row: list[float]) -> _Sums:
     return acc
 
 
-def _segment_kl(golden: np.ndarray, target: np.ndarray, offsets: np.ndarray, accs: list[_Sums]) -> list[float | None]:
+def _segment_kl(golden: np.ndarray, target: np.ndarray, offsets: np.ndarray, sums: np.ndarray) -> list[float | None]:
     """Each segment's KL divergence as :func:`_native_kl` computes it (None where nothing was compared)."""
     assert _kernel is not None
-    params = np.array([(a.minx, _inverse_span(a.minx, a.maxx), a.miny, _inverse_span(a.miny, a.maxy)) for a in accs])
-    a_out, t_out, sums = np.empty(golden.size), np.empty(golden.size), np.empty((len(accs), 2))
-    _kernel.kl_prep_segments(target, golden, offsets, params, KL_FLOOR, a_out, t_out, sums)
+    c = {name: sums[:, _F[name]] for name in ("n", "minx", "maxx", "miny", "maxy")}
+    params = np.column_stack([c["minx"], _inverse_spans(c["minx"], c["maxx"]), c["miny"], _inverse_spans(c["miny"], c["maxy"])])
+    a_out, t_out, parts = np.empty(golden.size), np.empty(golden.size), np.empty((len(sums), 2))
+    _kernel.kl_prep_segments(target, golden, offsets, params, KL_FLOOR, a_out, t_out, parts)
     np.log1p(t_out, out=t_out)
     bounds = offsets.tolist()
-    return [_kl_value(float(a_out[lo:hi] @ t_out[lo:hi]), sa, sb) if acc.n else None
-            for acc, (sa, sb), lo, hi in zip(accs, sums.tolist(), bounds, bounds[1:])]
+    return [_kl_value(float(a_out[lo:hi] @ t_out[lo:hi]), sa, sb) if n else None
+            for n, (sa, sb), lo, hi in zip(c["n"].tolist(), parts.tolist(), bounds, bounds[1:])]
+
+
+def _inverse_spans(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """:func:`_inverse_span` of every segment (the same IEEE division)."""
+    return np.where(hi > lo, 1.0 / (hi - lo), 0.0)
 
 
 def _kl_value(tt: float, sa: float, sb: float) -> float:
