@@ -110,7 +110,10 @@ def test_segmentable_takes_only_small_pairs_of_one_float_type() -> None:
     assert not segmentable(f4, f4.astype(np.float64))
     assert not segmentable(f4.astype(np.float16), f4.astype(np.float16))
     assert not segmentable(f4[:0], f4[:0])
-    assert not segmentable(np.ones(metrics.CHUNK + 1, np.float32), np.ones(metrics.CHUNK + 1, np.float32))
+    big = np.ones(metrics.SEGMENT_VALUES + 1, np.float32)
+    assert not segmentable(big, big)
+    assert segmentable(big, big, metrics.CHUNK) == (metrics._kernel is not None)
+    assert not segmentable(np.ones(metrics.CHUNK + 1, np.float32), np.ones(metrics.CHUNK + 1, np.float32), 1 << 20)
 
 
 # ------------------------------------------------------------------ whole tasks

@@ -389,11 +389,18 @@ _SEGMENT_COUNTS = frozenset(("n", "within", "nan_x", "nan_y", "inf_x", "inf_y", 
 SEGMENT_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
 
-def segmentable(golden: np.ndarray, target: np.ndarray, chunk: int = CHUNK) -> bool:
+#: Pairs of at most this many values go through the segmented kernel: below it the Python
+#: around a per-pair kernel call costs more than the call; and a task of 512 such pairs
+#: holds at most 1M values per side, so the batch's work arrays stay small (~32 MB).
+SEGMENT_VALUES = 2048
+
+
+def segmentable(golden: np.ndarray, target: np.ndarray, chunk: int = SEGMENT_VALUES) -> bool:
     """Whether a pair can go through :func:`compare_segments`: one float32 or float64 type on
-    both sides (native byte order), 1 to ``chunk`` elements, and the compiled kernel built."""
+    both sides (native byte order), 1 to ``chunk`` (at most :data:`CHUNK`) elements, and the
+    compiled kernel built."""
     return (_kernel is not None and golden.dtype == target.dtype and golden.dtype in SEGMENT_DTYPES
-            and golden.dtype.isnative and 0 < golden.size == target.size <= chunk)
+            and golden.dtype.isnative and 0 < golden.size == target.size <= min(chunk, CHUNK))
 
 
 def compare_segments(golden: np.ndarray, target: np.ndarray, offsets: np.ndarray, *, rtol: float = 1e-3,

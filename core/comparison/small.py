@@ -7,7 +7,7 @@ but the plain metrics can come out of them take this lane instead:
 
 * both sides ``.npy`` data of one float32/float64 type in native order, C order, the same
   shape with no repeated dimension (so no layout can be chosen by values), at most
-  :data:`~.metrics.CHUNK` values, no reader note, not a Reshape shape input, and not a
+  :data:`~.metrics.SEGMENT_VALUES` values, no reader note, not a Reshape shape input, and not a
   channel-sliced activation;
 * each side is read once straight into one buffer per dtype (offsets mark the pairs);
 * :func:`~.metrics.segment_sums` runs the kernel over every pair in one call, and
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from dumpscope.core.comparison.metrics import (CHUNK, SEGMENT_DTYPES, PairMetrics, clean_columns, clean_segments,
+from dumpscope.core.comparison.metrics import (SEGMENT_DTYPES, SEGMENT_VALUES, PairMetrics, clean_columns, clean_segments,
                                                segment_metrics, segment_sums)
 from dumpscope.core.comparison.pairing import Pair
 from dumpscope.core.comparison.slices import sliceable
@@ -58,11 +58,11 @@ def _segment_type(dtype: np.dtype) -> bool:
 
 
 def _plain(ref: TensorRef) -> bool:
-    """A readable C-order ``.npy`` tensor of 1..CHUNK values with no reader note."""
+    """A readable C-order ``.npy`` tensor of 1..SEGMENT_VALUES values with no reader note."""
     loader = ref.loader
     if ref.error is not None or not isinstance(loader, NpyLoader):
         return False
-    return not loader.fortran and 0 < loader.count <= CHUNK and not any(k == "note" for k, _v in ref.info.extra)
+    return not loader.fortran and 0 < loader.count <= SEGMENT_VALUES and not any(k == "note" for k, _v in ref.info.extra)
 
 
 def _simple_shape(shape: tuple[int, ...], kind: str) -> bool:
