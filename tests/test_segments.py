@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from dumpscope.core.comparison import metrics
+from dumpscope.core.comparison import metrics, pipeline
 from dumpscope.core.comparison.judge import Thresholds
 from dumpscope.core.comparison.metrics import compare_arrays, compare_segments, segmentable
 from dumpscope.core.comparison.pairing import pair_dumps
@@ -230,3 +230,39 @@ def test_a_stored_member_with_a_bad_crc_or_header_costs_its_row_only(tmp_path: P
     ok = frame.filter(~frame["name"].is_in(["m05", "m07"]))
     assert ok["status"].unique().to_list() == ["computed"] and ok["max_absolute_error"].max() == 0.0
     assert frame.filter(frame["name"].is_in(["m05", "m07"]))["status"].to_list() == ["error", "error"]
+
+
+@pytest.fixture
+def varied(tmp_path: Path) -> tuple[Path, Path]:
+    """Tiny pairs of every awkward kind: float16, big-endian, Fortran order, empty, scalar,
+    repeated dimensions, integers, NaN/Inf, all-zero sides, a sliceable activation."""
+    rng = np.random.default_rng(3)
+    g, t = tmp_path / "g", tmp_path / "t"
+    g.mkdir()
+    t.mkdir()
+    cases = {
+        "f16": rng.standard_normal(40).astype(np.float16), "be": rng.standard_normal(30).astype(">f4"),
+        "fortran": np.asfortranarray(rng.standard_normal((6, 7)).astype(np.float32)), "empty": np.zeros(0, np.float32),
+        "scalar": np.float32(3.5), "square": rng.standard_normal((5, 5)).astype(np.float32),
+        "int": np.arange(20, dtype=np.int32), "nan": np.array([1.0, np.nan, 2.0, np.inf], np.float32),
+        "zero": np.zeros(12, np.float32), "slices": rng.standard_normal((1, 4, 3, 2)).astype(np.float32),
+        "f64": rng.standard_normal(50), "plain": rng.standard_normal((3, 11)).astype(np.float32),
+    }
+    for name, a in cases.items():
+        np.save(g / f"{name}.npy", a)
+        noisy = a if a.dtype.kind == "i" or a.size == 0 else (a * a.dtype.type(1.01)).astype(a.dtype)
+        np.save(t / f"{name}.npy", np.asfortranarray(noisy) if name == "fortran" else noisy)
+    np.save(t / "zero.npy", np.ones(12, np.float32))
+    return g, t
+
+
+def test_the_batch_path_changes_no_value_of_the_frame(varied: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    laned: list[int] = []
+    add = pipeline.SmallLane.add
+    monkeypatch.setattr(pipeline.SmallLane, "add", lambda lane, pos, loaded: laned.append(pos) or add(lane, pos, loaded))
+    batched = compare(*varied, workers=1).frame
+    assert len(laned) >= 4  # plain, f64, nan, zero (the last two leave the lane with a finding)
+    monkeypatch.delattr(pipeline._Rows, "batch")  # the workers then compute one row at a time
+    one_by_one = compare(*varied, workers=1).frame
+    assert batched.equals(one_by_one, null_equal=True)
+    assert batched.height == 12 and batched.filter(batched["status"] == "computed").height >= 10
