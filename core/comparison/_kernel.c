@@ -211,11 +211,163 @@ fail2:
     return NULL;
 }
 
+/* The segmented variants: many small tensors concatenated into one buffer per side, with
+ * offsets[k]..offsets[k+1] the k-th tensor.  Each segment runs exactly the per-tensor
+ * loops above (a zeroed Moments each), so every sum is bit for bit what `moments` gives
+ * for that tensor alone; only the Python call per tensor is saved.  Results are written
+ * as rows of SEG_FIELDS doubles (counts are exact in a double below 2**53). */
+#define SEG_FIELDS 22
+
+static void moments_row(const Moments *m, double *row) {
+    const double v[SEG_FIELDS] = {(double)m->n, m->sxx, m->syy, m->sdd, m->sad, m->say, m->mad, m->sx, m->sy,
+                                  m->srel, m->mrel, m->minx, m->maxx, m->miny, m->maxy, (double)m->within,
+                                  (double)m->nan_x, (double)m->nan_y, (double)m->inf_x, (double)m->inf_y,
+                                  (double)m->mismatch, (double)m->matched};
+    memcpy(row, v, sizeof v);
+}
+
+static void moments_segment(const char *x, const char *y, Py_ssize_t n, int dbl, double rtol, double atol, double *row) {
+    Moments m;
+    memset(&m, 0, sizeof m);
+    m.minx = m.miny = INFINITY;
+    m.maxx = m.maxy = -INFINITY;
+    if (dbl) {
+        if (moments_fast_double((const double *)x, (const double *)y, n, rtol, atol, &m))
+            moments_slow_double((const double *)x, (const double *)y, n, rtol, atol, &m);
+    } else {
+        if (moments_fast_float((const float *)x, (const float *)y, n, rtol, atol, &m))
+            moments_slow_float((const float *)x, (const float *)y, n, rtol, atol, &m);
+    }
+    moments_row(&m, row);
+}
+
+/* Offsets must rise from 0 to the element count of both buffers. */
+static int check_offsets(const long long *off, Py_ssize_t segs, Py_ssize_t n) {
+    if (off[0] != 0 || off[segs] != n) return -1;
+    for (Py_ssize_t k = 0; k < segs; k++)
+        if (off[k + 1] < off[k]) return -1;
+    return 0;
+}
+
+static int get_offsets(PyObject *oo, Py_buffer *bo, Py_ssize_t n, Py_ssize_t *segs) {
+    if (PyObject_GetBuffer(oo, bo, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
+    const char *f = bo->format ? bo->format : "B";
+    if (f[0] == '<' || f[0] == '=' || f[0] == '@') f++;
+    *segs = bo->len / 8 - 1;
+    if ((strcmp(f, "q") != 0 && strcmp(f, "l") != 0) || bo->itemsize != 8 || *segs < 0 ||
+        check_offsets(bo->buf, *segs, n) < 0) {
+        PyErr_SetString(PyExc_ValueError, "offsets must be int64, rising from 0 to the buffers' length");
+        PyBuffer_Release(bo);
+        return -1;
+    }
+    return 0;
+}
+
+static int get_out(PyObject *oo, Py_buffer *bo, Py_ssize_t need) {
+    if (PyObject_GetBuffer(oo, bo, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) return -1;
+    if (bo->len < need) {
+        PyErr_SetString(PyExc_ValueError, "output buffer too small");
+        PyBuffer_Release(bo);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *moments_segments(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *ox, *oy, *oo, *out;
+    double rtol, atol;
+    if (!PyArg_ParseTuple(args, "OOOddO", &ox, &oy, &oo, &rtol, &atol, &out)) return NULL;
+    Py_buffer bx, by, bo, bout;
+    int dbl;
+    Py_ssize_t segs;
+    if (get_pair(ox, oy, &bx, &by, &dbl) < 0) return NULL;
+    Py_ssize_t item = dbl ? 8 : 4, n = bx.len / item;
+    if (get_offsets(oo, &bo, n, &segs) < 0) goto fail_pair;
+    if (get_out(out, &bout, segs * SEG_FIELDS * 8) < 0) goto fail_off;
+    const long long *off = bo.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t k = 0; k < segs; k++)
+        moments_segment((const char *)bx.buf + off[k] * item, (const char *)by.buf + off[k] * item,
+                        (Py_ssize_t)(off[k + 1] - off[k]), dbl, rtol, atol, (double *)bout.buf + k * SEG_FIELDS);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&bout);
+    PyBuffer_Release(&bo);
+    PyBuffer_Release(&bx);
+    PyBuffer_Release(&by);
+    Py_RETURN_NONE;
+fail_off:
+    PyBuffer_Release(&bo);
+fail_pair:
+    PyBuffer_Release(&bx);
+    PyBuffer_Release(&by);
+    return NULL;
+}
+
+/* kl_prep over every segment: params holds 4 doubles per segment (lo_x, s_x, lo_y, s_y);
+ * a_out/t_out receive the concatenated outputs, sums 2 doubles per segment (sum a, sum b). */
+static PyObject *kl_prep_segments(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *ox, *oy, *oo, *op, *oa, *ot, *os;
+    double floor_;
+    if (!PyArg_ParseTuple(args, "OOOOdOOO", &ox, &oy, &oo, &op, &floor_, &oa, &ot, &os)) return NULL;
+    Py_buffer bx, by, bo, bp, ba, bt, bs;
+    int dbl;
+    Py_ssize_t segs;
+    if (get_pair(ox, oy, &bx, &by, &dbl) < 0) return NULL;
+    Py_ssize_t item = dbl ? 8 : 4, n = bx.len / item;
+    if (get_offsets(oo, &bo, n, &segs) < 0) goto fail_pair;
+    if (PyObject_GetBuffer(op, &bp, PyBUF_C_CONTIGUOUS) < 0) goto fail_off;
+    if (bp.len < segs * 4 * 8) {
+        PyErr_SetString(PyExc_ValueError, "params too small (4 float64 per segment)");
+        goto fail_params;
+    }
+    if (get_out(oa, &ba, n * 8) < 0) goto fail_params;
+    if (get_out(ot, &bt, n * 8) < 0) goto fail_a;
+    if (get_out(os, &bs, segs * 2 * 8) < 0) goto fail_t;
+    const long long *off = bo.buf;
+    const double *prm = bp.buf;
+    double *a = ba.buf, *t = bt.buf, *sums = bs.buf;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t k = 0; k < segs; k++) {
+        Py_ssize_t s = (Py_ssize_t)off[k], len = (Py_ssize_t)(off[k + 1] - off[k]);
+        const double *q = prm + 4 * k;
+        double sa = 0, sb = 0;
+        if (dbl) kl_prep_double((const double *)bx.buf + s, (const double *)by.buf + s, len, q[0], q[1], q[2], q[3], floor_, a + s, t + s, &sa, &sb);
+        else kl_prep_float((const float *)bx.buf + s, (const float *)by.buf + s, len, q[0], q[1], q[2], q[3], floor_, a + s, t + s, &sa, &sb);
+        sums[2 * k] = sa;
+        sums[2 * k + 1] = sb;
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&bs);
+    PyBuffer_Release(&bt);
+    PyBuffer_Release(&ba);
+    PyBuffer_Release(&bp);
+    PyBuffer_Release(&bo);
+    PyBuffer_Release(&bx);
+    PyBuffer_Release(&by);
+    Py_RETURN_NONE;
+fail_t:
+    PyBuffer_Release(&bt);
+fail_a:
+    PyBuffer_Release(&ba);
+fail_params:
+    PyBuffer_Release(&bp);
+fail_off:
+    PyBuffer_Release(&bo);
+fail_pair:
+    PyBuffer_Release(&bx);
+    PyBuffer_Release(&by);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"moments", moments, METH_VARARGS,
      "moments(x, y, rtol, atol) -> dict of float64 sums over positions finite on both sides"},
     {"kl_prep", kl_prep, METH_VARARGS,
      "kl_prep(x, y, lo_x, s_x, lo_y, s_y, floor, a_out, t_out) -> (sum a, sum b)"},
+    {"moments_segments", moments_segments, METH_VARARGS,
+     "moments_segments(x, y, offsets, rtol, atol, out): per segment, moments' sums as 22 float64 in out"},
+    {"kl_prep_segments", kl_prep_segments, METH_VARARGS,
+     "kl_prep_segments(x, y, offsets, params, floor, a_out, t_out, sums): kl_prep per segment"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -380,6 +380,155 @@ def _native_kl(acc: _Sums, parts: Iterable[tuple[np.ndarray, np.ndarray]], chunk
     return tt / sa + math.log(sb / sa)
 
 
+#: The kernel's sums in the order ``_kernel.moments_segments`` writes them, one row per tensor.
+SEGMENT_FIELDS: tuple[str, ...] = ("n", "sxx", "syy", "sdd", "sad", "say", "mad", "sx", "sy", "srel", "mrel", "minx",
+                                   "maxx", "miny", "maxy", "within", "nan_x", "nan_y", "inf_x", "inf_y", "mismatch",
+                                   "matched_nonfinite")
+_SEGMENT_COUNTS = frozenset(("n", "within", "nan_x", "nan_y", "inf_x", "inf_y", "mismatch", "matched_nonfinite"))
+#: Float types the segmented kernel takes (both sides of a batch in the same one).
+SEGMENT_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+#: Pairs of at most this many values go through the segmented kernel: below it the Python
+#: around a per-pair kernel call costs more than the call; and a task of 512 such pairs
+#: holds at most 1M values per side, so the batch's work arrays stay small (~32 MB).
+SEGMENT_VALUES = 2048
+
+
+def segmentable(golden: np.ndarray, target: np.ndarray, chunk: int = SEGMENT_VALUES) -> bool:
+    """Whether a pair can go through :func:`compare_segments`: one float32 or float64 type on
+    both sides (native byte order), 1 to ``chunk`` (at most :data:`CHUNK`) elements, and the
+    compiled kernel built."""
+    return (_kernel is not None and golden.dtype == target.dtype and golden.dtype in SEGMENT_DTYPES
+            and golden.dtype.isnative and 0 < golden.size == target.size <= min(chunk, CHUNK))
+
+
+def compare_segments(golden: np.ndarray, target: np.ndarray, offsets: np.ndarray, *, rtol: float = 1e-3,
+                     atol: float = 1e-5) -> list[PairMetrics]:
+    """Every metric of many small pairs at once: ``golden``/``target`` are the pairs' flat
+    data concatenated, ``offsets`` (int64, rising from 0 to their length) where each starts.
+
+    Each pair must pass :func:`segmentable` (at most :data:`CHUNK` elements, so the per-pair
+    path is a single kernel call).  The kernel runs the per-pair loops segment by segment,
+    so the result is bit for bit ``[compare_arrays(g, t) for each pair]``: one C call per
+    batch instead of a few Python calls per pair.
+    """
+    assert _kernel is not None
+    with np.errstate(all="ignore"):  # NaN/Inf are counted explicitly, never warned about
+        return _compare_segments(golden, target, offsets, rtol, atol)
+
+
+def _compare_segments(golden: np.ndarray, target: np.ndarray, offsets: np.ndarray, rtol: float, atol: float) -> list[PairMetrics]:
+    sums, kls = segment_sums(golden, target, offsets, rtol, atol)
+    bounds = offsets.tolist()
+    return [_segment_metrics(_segment_sums(row), kl, golden[lo:hi], target[lo:hi])
+            for row, kl, lo, hi in zip(sums.tolist(), kls, bounds, bounds[1:])]
+
+
+def segment_sums(golden: np.ndarray, target: np.ndarray, offsets: np.ndarray, rtol: float = 1e-3,
+                 atol: float = 1e-5) -> tuple[np.ndarray, list[float | None]]:
+    """The kernel's sums of every segment (one row of :data:`SEGMENT_FIELDS` each) and each
+    segment's KL divergence (None where nothing was compared); see :func:`compare_segments`."""
+    assert _kernel is not None
+    sums = np.empty((len(offsets) - 1, len(SEGMENT_FIELDS)))
+    with np.errstate(all="ignore"):
+        _kernel.moments_segments(target, golden, offsets, rtol, atol, sums)
+        return sums, _segment_kl(golden, target, offsets, sums)
+
+
+#: Columns of :data:`SEGMENT_FIELDS` by name.
+_F = {name: k for k, name in enumerate(SEGMENT_FIELDS)}
+#: The NaN/Inf counters: all zero in a clean segment.
+_NONFINITE = [_F[k] for k in ("nan_x", "nan_y", "inf_x", "inf_y", "mismatch", "matched_nonfinite")]
+
+
+def clean_segments(sums: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Which segments :func:`clean_columns` finishes: every position finite on both sides,
+    at least two elements, neither side all zero (no :class:`Finding` at all)."""
+    n = sums[:, _F["n"]]
+    return (~sums[:, _NONFINITE].any(axis=1)) & (n == sizes) & (sizes >= 2) & (sums[:, _F["sxx"]] > 0) & (sums[:, _F["syy"]] > 0)
+
+
+def clean_columns(sums: np.ndarray, kls: list[float | None]) -> dict[str, list[object]]:
+    """The metric columns (:data:`FLOAT_COLUMNS` and :data:`COUNT_COLUMNS`) of clean segments
+    (see :func:`clean_segments`), vectorised; bit for bit what :func:`_finish` gives one by one
+    (the same IEEE operations in the same order; ``log10``/``log`` and ``**`` per value by
+    :mod:`math`, as there)."""
+    c = {name: sums[:, k] for name, k in _F.items()}
+    n = c["n"]
+    out: dict[str, object] = {
+        "max_absolute_error": c["mad"], "mean_absolute_error": c["sad"] / n, "root_mean_square_error": np.sqrt(c["sdd"] / n),
+        "mse": c["sdd"] / n, "sgs_rmse": c["sad"] / c["say"], "accumulated_relative_error": c["srel"],
+        "max_relative_error": c["mrel"], "mean_relative_error": c["srel"] / n, "min_golden": c["miny"],
+        "max_golden": c["maxy"], "min_target": c["minx"], "max_target": c["maxx"], "within_tolerance": c["within"] / n,
+        "relative_euclidean_distance": np.sqrt(c["sdd"] / c["syy"]),
+        "cosine_similarity": np.clip((c["sxx"] + c["syy"] - c["sdd"]) / 2.0 / (np.sqrt(c["sxx"]) * np.sqrt(c["syy"])), -1.0, 1.0),
+    }
+    cols = {k: v.tolist() for k, v in out.items()}  # type: ignore[union-attr]
+    cols.update(_side_columns(c["sy"] / n, c["syy"] / n, "golden"), **_side_columns(c["sx"] / n, c["sxx"] / n, "target"))
+    cols["sqnr_db"] = [_sqnr(syy, sdd) for syy, sdd in zip(c["syy"].tolist(), c["sdd"].tolist())]
+    cols["kullback_leibler_divergence"] = [None if kl is None else 0.0 if abs(kl) < REL_EPS else kl for kl in kls]
+    cols.update({name: [None] * len(n) for name in ("slice_cosine", "slice_relative_distance")})
+    cols.update({name: [0] * len(n) for name in COUNT_COLUMNS})
+    return cols
+
+
+def _side_columns(mean: np.ndarray, square: np.ndarray, side: str) -> dict[str, list[object]]:
+    """A side's mean and standard deviation columns (``**`` per value, as :func:`_moments`)."""
+    means = mean.tolist()
+    return {f"mean_{side}": means, f"std_{side}": [math.sqrt(max(q - m**2, 0.0)) for m, q in zip(means, square.tolist())]}
+
+
+def _sqnr(syy: float, sdd: float) -> float:
+    """SQNR of a segment with a non-zero golden (as :func:`_distances`)."""
+    return math.inf if sdd == 0.0 else 10.0 * math.log10(syy / sdd)
+
+
+def _segment_sums(row: list[float]) -> _Sums:
+    """One segment's kernel sums as the accumulator the per-pair path fills (counts as ints)."""
+    acc = _Sums()
+    acc.__dict__.update((k, int(v) if k in _SEGMENT_COUNTS else v) for k, v in zip(SEGMENT_FIELDS, row))
+    return acc
+
+
+def _segment_kl(golden: np.ndarray, target: np.ndarray, offsets: np.ndarray, sums: np.ndarray) -> list[float | None]:
+    """Each segment's KL divergence as :func:`_native_kl` computes it (None where nothing was compared)."""
+    assert _kernel is not None
+    c = {name: sums[:, _F[name]] for name in ("n", "minx", "maxx", "miny", "maxy")}
+    params = np.column_stack([c["minx"], _inverse_spans(c["minx"], c["maxx"]), c["miny"], _inverse_spans(c["miny"], c["maxy"])])
+    a_out, t_out, parts = np.empty(golden.size), np.empty(golden.size), np.empty((len(sums), 2))
+    _kernel.kl_prep_segments(target, golden, offsets, params, KL_FLOOR, a_out, t_out, parts)
+    np.log1p(t_out, out=t_out)
+    bounds = offsets.tolist()
+    return [_kl_value(float(a_out[lo:hi] @ t_out[lo:hi]), sa, sb) if n else None
+            for n, (sa, sb), lo, hi in zip(c["n"].tolist(), parts.tolist(), bounds, bounds[1:])]
+
+
+def _inverse_spans(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """:func:`_inverse_span` of every segment (the same IEEE division)."""
+    return np.where(hi > lo, 1.0 / (hi - lo), 0.0)
+
+
+def _kl_value(tt: float, sa: float, sb: float) -> float:
+    return tt / sa + math.log(sb / sa)
+
+
+def segment_metrics(sums: np.ndarray, kl: float | None, golden: np.ndarray, target: np.ndarray) -> PairMetrics:
+    """One segment's metrics from its row of :func:`segment_sums` (any segment, findings too)."""
+    return _segment_metrics(_segment_sums(sums.tolist()), kl, golden, target)
+
+
+def _segment_metrics(acc: _Sums, kl: float | None, g: np.ndarray, t: np.ndarray) -> PairMetrics:
+    """One segment's metrics, finished exactly as :func:`_compare` finishes a pair."""
+    m = _finish(acc, g.size)
+    if kl is not None:
+        m.kullback_leibler_divergence = 0.0 if abs(kl) < REL_EPS else kl
+    if m.compared < g.size:
+        m.min_golden, m.max_golden, m.mean_golden, m.std_golden = side_stats(g)
+        m.min_target, m.max_target, m.mean_target, m.std_target = side_stats(t)
+    return m
+
+
 def _inverse_span(lo: float, hi: float) -> float:
     """``1 / (hi - lo)``, 0 for a constant side."""
     return 1.0 / (hi - lo) if hi > lo else 0.0

@@ -10,6 +10,7 @@ rows as they are computed.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -23,18 +24,19 @@ import polars as pl
 from dumpscope import __version__
 from dumpscope.core.comparison import judge as analysis
 from dumpscope.core.comparison.cache import ROW_COLUMNS, RowCache, last_frame, save_last_frame
-from dumpscope.core.comparison.execution import run_rows
+from dumpscope.core.comparison.execution import TaskResult, run_rows
+from dumpscope.core.comparison.small import Leftover, SmallLane, small_dtype
 from dumpscope.core.comparison.judge import Thresholds
 from dumpscope.core.comparison.result import INTERNAL_COLUMNS, SCHEMA, Comparison
 from dumpscope.core.comparison.table import RowTable
 from dumpscope.core.formats import open_dump
 from dumpscope.core.formats.npyfile import Scratch
-from dumpscope.core.comparison.metrics import COUNT_COLUMNS, FLOAT_COLUMNS, PairMetrics, compare_arrays
+from dumpscope.core.comparison.metrics import (COUNT_COLUMNS, FLOAT_COLUMNS, PairMetrics, compare_arrays, compare_segments,
+                                               segmentable)
 from dumpscope.core.comparison.slices import AXIS, slice_metrics
 from dumpscope.core.dumps import Dump, TensorInfo, TensorReadError, dtype_name
 from dumpscope.core.names import display
 from dumpscope.core.comparison.pairing import Pair, Pairing, pair_dumps
-from dumpscope.core.comparison.graph_names import with_graph_names
 from dumpscope.core.comparison.sanity import check_model, check_pairing
 from dumpscope.core.comparison.shape_specs import ShapeSpec, resolve, shape_specs
 from dumpscope.core.comparison.shapes import Aligned, align
@@ -141,7 +143,7 @@ def compare_stream(
     preset: str = "auto",
     thresholds: Thresholds | Sequence[str] | None = None,
     workers: int | None = None,
-    batch: int = 64,
+    batch: int = 512,
     interval: float = 0.25,
     final_only: bool = False,
     progress: ProgressCallback | None = None,
@@ -274,6 +276,8 @@ def _prepare(golden: str | Path | Dump, target: str | Path | Dump, model: str | 
     facts = _load_model(model)
     model_warnings = check_model(model, g, t, facts)
     if facts is not None:  # plain .npy folders: real names and graph facts from the model
+        from dumpscope.core.comparison.graph_names import with_graph_names  # (imports onnx: only with a model)
+
         g, t = with_graph_names(g, facts), with_graph_names(t, facts)
     tensor_order, node_order = _graph_order(facts)
     links: dict[str, object] = {}
@@ -298,14 +302,61 @@ class _RowContext:
     specs: dict[str, ShapeSpec] = field(default_factory=dict)
     declared: bool = False
 
-    def compute(self, pairs: list[Pair], th: Thresholds, bands: list[str]) -> Callable[[int], dict[str, object]]:
+    def compute(self, pairs: list[Pair], th: Thresholds, bands: list[str]) -> _Rows:
         """The row function the workers run: row ``i`` -> its metric columns."""
-        specs, declared = self.specs, self.declared
-        return lambda i: compute_row(pairs[i], th, specs.get(pairs[i].name), bands[i], declared)
+        return _Rows(pairs, th, bands, self)
 
     def key(self, pairs: list[Pair], bands: list[str], i: int) -> str:
         """The parts of row ``i``'s result that do not come from its files (for the cache key)."""
         return f"{bands[i]}|{self.specs.get(pairs[i].name)!r}|{self.declared}"
+
+
+@dataclass(frozen=True)
+class _Rows:
+    """The rows' computation as the workers run it: ``rows(i)`` is row ``i``'s columns
+    (:func:`compute_row`); ``rows.batch(part)`` computes a whole task at once, the same
+    columns, with every small float pair's metrics in one kernel call (see :func:`compute_rows`)."""
+
+    pairs: list[Pair]
+    th: Thresholds
+    bands: list[str]
+    context: _RowContext
+
+    def __call__(self, i: int) -> dict[str, object]:
+        return compute_row(self.pairs[i], self.th, self.context.specs.get(self.pairs[i].name), self.bands[i],
+                           self.context.declared)
+
+    def batch(self, part: Sequence[int]) -> TaskResult:
+        """The rows of ``part`` packed (what ``[rows(i) for i in part]`` gives): small pairs
+        through :class:`~.small.SmallLane`, the others by :func:`compute_rows`."""
+        lane, small, other = SmallLane(), [], []
+        for pos, i in enumerate(part):
+            dtype = small_dtype(self.pairs[i], self.pairs[i].name in self.context.specs)
+            (small if dtype is not None else other).append((pos, dtype))
+        for dtype in {d for _pos, d in small}:
+            lane.reserve(dtype, sum(self.pairs[part[pos]].golden.loader.count for pos, d in small if d == dtype))  # type: ignore[union-attr]
+        return self._lane_rows(part, lane, [pos for pos, _d in small], [pos for pos, _d in other])
+
+    def _lane_rows(self, part: Sequence[int], lane: SmallLane, small: list[int], other: list[int]) -> TaskResult:
+        """Read the ``small`` positions into ``lane``, compute the rest as rows, and pack both."""
+        rows: dict[int, dict[str, object]] = dict(zip(other, compute_rows(self, [part[pos] for pos in other])))
+        for pos in small:
+            loaded = _read_plain(self.pairs[part[pos]])
+            if isinstance(loaded, str):
+                rows[pos] = _error(loaded)
+            else:
+                lane.add(pos, loaded)
+        clean, columns, leftovers = lane.finish(self.th, part.__getitem__)
+        for left in leftovers:
+            rows[left.pos] = self._leftover_row(part[left.pos], left)
+        packed = TaskResult.pack([part[pos] for pos in rows], list(rows.values()))
+        return TaskResult.joined(TaskResult(clean, columns), packed)
+
+    def _leftover_row(self, i: int, left: Leftover) -> dict[str, object]:
+        """A small pair with a finding, finished as a row (as :func:`compute_row` finishes it)."""
+        g, t = left.golden, left.target
+        shapes = {"shape": list(g.shape), "target_shape": list(t.shape), "dtype": dtype_name(g.dtype), "target_dtype": dtype_name(t.dtype)}
+        return _Ready(shapes, Aligned(g, t), "", int(g.size)).row(self.pairs[i], self.th, self.bands[i], left.metrics)
 
 
 def _fill(pairs: list[Pair], th: Thresholds, table: RowTable, where: tuple[int | None, str | None], batch: int,
@@ -345,7 +396,7 @@ def _compute(compute: Callable[[int], dict[str, object]], rest: list[int], pairs
     with _single_threaded_blas():
         for part in run_rows(compute, rest, sizes, where[0], batch, where[1]):
             table.put(part)
-            meter.done += sum(size_of[i] for i, _row in part)
+            meter.done += sum(size_of[i] for i in part.rows)
             done += len(part)
             yield done
     table.flush()
@@ -382,10 +433,23 @@ def _pair_bytes(p: Pair) -> int:
 def _tensor_bytes(info: TensorInfo) -> int:
     if info.shape is None or info.dtype is None:
         return 1 << 20
-    try:
-        return int(np.prod(info.shape)) * np.dtype(info.dtype).itemsize
-    except TypeError:  # a dtype numpy does not know by name (bfloat16 without ml_dtypes)
-        return int(np.prod(info.shape)) * 2
+    return math.prod(info.shape) * _itemsize(info.dtype)
+
+
+_ITEMSIZES: dict[str, int] = {}
+
+
+def _itemsize(dtype: str) -> int:
+    """Bytes per value of a dtype name, remembered (``np.dtype(name)`` costs microseconds a row);
+    2 for a dtype numpy does not know by name (bfloat16 without ml_dtypes)."""
+    size = _ITEMSIZES.get(dtype)
+    if size is None:
+        try:
+            size = np.dtype(dtype).itemsize
+        except TypeError:
+            size = 2
+        _ITEMSIZES[dtype] = size
+    return size
 
 
 def _load_model(model: str | Path | None) -> GraphFacts | None:
@@ -493,6 +557,92 @@ def compute_row(p: Pair, th: Thresholds, spec: ShapeSpec | None = None, band: ob
     (a dumpscope manifest of an onnxruntime run): a same-shape pair that only matches with
     its axes permuted is then a layout mismatch, not a storage convention.
     """
+    ready = _ready(p, spec, declared_layouts)
+    if isinstance(ready, dict):
+        return ready
+    try:
+        m = compare_arrays(ready.aligned.golden, ready.aligned.target, rtol=th.rtol, atol=th.atol)
+    except (ValueError, TypeError, OSError, MemoryError) as exc:
+        return {**ready.shapes, **_error(f"comparison failed: {exc}")}
+    return ready.row(p, th, band, m)
+
+
+def compute_rows(rows: _Rows, part: Sequence[int]) -> list[dict[str, object]]:
+    """The columns of the rows ``part``, exactly as :func:`compute_row` gives them one by one.
+
+    Each pair is read and lined up as usual; those that :func:`~.metrics.segmentable`
+    allows (small float32/float64 pairs, the common case of a dump of many tiny tensors)
+    are copied out of the read buffers and their metrics computed together per dtype by
+    :func:`~.metrics.compare_segments` (one kernel call, bit for bit the per-pair result),
+    the others pair by pair.  Never raises: a bad pair costs its own row.
+    """
+    out: list[dict[str, object] | None] = [None] * len(part)
+    waiting: dict[np.dtype, list[tuple[int, _Ready]]] = {}
+    for pos, i in enumerate(part):
+        ready = _ready(rows.pairs[i], rows.context.specs.get(rows.pairs[i].name), rows.context.declared)
+        if isinstance(ready, dict):
+            out[pos] = ready
+        elif segmentable(ready.aligned.golden, ready.aligned.target):
+            waiting.setdefault(ready.aligned.golden.dtype, []).append((pos, ready.kept()))
+        else:
+            out[pos] = _finished(rows, i, ready)
+    for group in waiting.values():
+        _segmented(rows, part, group, out)
+    return out  # type: ignore[return-value]
+
+
+def _finished(rows: _Rows, i: int, ready: _Ready) -> dict[str, object]:
+    """Row ``i``'s columns from its lined-up pair, computed on its own."""
+    try:
+        m = compare_arrays(ready.aligned.golden, ready.aligned.target, rtol=rows.th.rtol, atol=rows.th.atol)
+    except (ValueError, TypeError, OSError, MemoryError) as exc:
+        return {**ready.shapes, **_error(f"comparison failed: {exc}")}
+    return ready.row(rows.pairs[i], rows.th, rows.bands[i], m)
+
+
+def _segmented(rows: _Rows, part: Sequence[int], group: list[tuple[int, _Ready]], out: list[dict[str, object] | None]) -> None:
+    """The rows of ``group`` (positions in ``part`` with their lined-up pairs, one dtype) into
+    ``out``, their metrics from one :func:`compare_segments` call."""
+    golden = [ready.aligned.golden.reshape(-1) for _pos, ready in group]
+    target = [ready.aligned.target.reshape(-1) for _pos, ready in group]
+    offsets = np.zeros(len(group) + 1, dtype=np.int64)
+    np.cumsum([a.size for a in golden], out=offsets[1:])
+    metrics = compare_segments(np.concatenate(golden), np.concatenate(target), offsets, rtol=rows.th.rtol, atol=rows.th.atol)
+    for (pos, ready), m in zip(group, metrics):
+        i = part[pos]
+        out[pos] = ready.row(rows.pairs[i], rows.th, rows.bands[i], m)
+
+
+@dataclass
+class _Ready:
+    """A pair read and lined up, its metrics still to compute: ``shapes`` (its shape and
+    dtype columns), ``aligned`` (what is compared), ``layout`` (a declared-layout mismatch,
+    ''), ``size`` (the golden's elements as read)."""
+
+    shapes: dict[str, object]
+    aligned: Aligned
+    layout: str
+    size: int
+
+    def kept(self) -> _Ready:
+        """The same pair with its arrays copied out of the reusable read buffers (valid
+        after the next pair is read)."""
+        self.aligned = replace(self.aligned, golden=np.array(self.aligned.golden), target=np.array(self.aligned.target))
+        return self
+
+    def row(self, p: Pair, th: Thresholds, band: object, m: PairMetrics) -> dict[str, object]:
+        """The row's columns once its metrics ``m`` are known."""
+        notes = _row_notes(p, self.aligned, m)
+        worst = _worst_of(p, th, band, self.aligned, m, notes)
+        hard = render_hard_fail(m) if m.flags else ""  # no flag: no hard failure (and no enum arithmetic)
+        return {**self.shapes, **{c: getattr(m, c) for c in _METRIC_COLUMNS}, "size": self.size,
+                "status": "computed", "notes": display("; ".join(notes)),
+                "hard_fail": "; ".join(x for x in (self.layout, hard) if x), "hard_warn": self.aligned.warn,
+                "worst_slice": worst}
+
+
+def _ready(p: Pair, spec: ShapeSpec | None, declared_layouts: bool) -> _Ready | dict[str, object]:
+    """The pair read and lined up for its metrics, or its finished (error) row."""
     loaded = _load_pair(p)
     if isinstance(loaded, str):
         return _error(loaded)
@@ -502,16 +652,7 @@ def compute_row(p: Pair, th: Thresholds, spec: ShapeSpec | None = None, band: ob
     problem = _non_numeric(g, t) or aligned.error
     if problem:
         return {**shapes, **_error(problem)}
-    try:
-        m = compare_arrays(aligned.golden, aligned.target, rtol=th.rtol, atol=th.atol)
-    except (ValueError, TypeError, OSError, MemoryError) as exc:
-        return {**shapes, **_error(f"comparison failed: {exc}")}
-    notes = _row_notes(p, aligned, m)
-    worst = _worst_of(p, th, band, aligned, m, notes)
-    hard = render_hard_fail(m) if m.flags else ""  # no flag: no hard failure (and no enum arithmetic)
-    return {**shapes, **{c: getattr(m, c) for c in _METRIC_COLUMNS}, "size": int(g.size), "status": "computed",
-            "notes": display("; ".join(notes)), "hard_fail": "; ".join(x for x in (layout, hard) if x),
-            "hard_warn": aligned.warn, "worst_slice": worst}
+    return _Ready(shapes, aligned, layout, int(g.size))
 
 
 def _aligned(g: np.ndarray, t: np.ndarray, spec: ShapeSpec | None, declared_layouts: bool) -> tuple[Aligned, str]:
@@ -605,6 +746,17 @@ def _load_pair(p: Pair) -> tuple[np.ndarray, np.ndarray] | str:
         except TensorReadError as exc:
             return f"{side} unreadable: {exc}"
     return out[0], out[1]
+
+
+def _read_plain(p: Pair) -> tuple[np.ndarray, np.ndarray] | str:
+    """:func:`_load_pair` for a pair of plain ``.npy`` readers (the small-pair lane): their
+    ``read_into`` straight away; any failure is left to :func:`_load_pair` and its messages."""
+    if not hasattr(_scratch, "pair"):
+        _scratch.pair = (Scratch(), Scratch())
+    try:
+        return p.golden.loader.read_into(_scratch.pair[0]), p.target.loader.read_into(_scratch.pair[1])  # type: ignore[union-attr]
+    except Exception:  # noqa: BLE001 - read again the checked way, which says why
+        return _load_pair(p)
 
 
 def _non_numeric(g: np.ndarray, t: np.ndarray) -> str | None:

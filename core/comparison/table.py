@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 import polars as pl
 
+from dumpscope.core.comparison.execution import TaskResult
 from dumpscope.core.comparison.judge import Thresholds
 from dumpscope.core.comparison.pairing import Pair
 from dumpscope.core.comparison.result import SCHEMA
@@ -70,22 +71,27 @@ class RowTable:
         """Each column; None while every value is null (nothing stored: a 100k-row dump of
         unmatched tensors has ~30 such columns).  ``index`` is always stored: it gives the
         frame its height."""
-        self._pending: list[tuple[int, Row]] = []
+        self._pending: dict[str, tuple[list[int], list[object]]] = {}
+        """Per column, the rows computed since the last flush that set it, and their values."""
+        self._count = 0
 
-    def put(self, part: Sequence[tuple[int, Row]]) -> None:
-        """Computed rows ``(index, columns)``; scattered into the series a chunk at a time."""
-        self._pending.extend(part)
-        if len(self._pending) >= CHUNK_ROWS:
+    def put(self, part: TaskResult | Sequence[tuple[int, Row]]) -> None:
+        """Computed rows: a worker's :class:`TaskResult` (packed by column) or ``(index,
+        columns)`` pairs; scattered into the series a chunk of rows at a time."""
+        if not isinstance(part, TaskResult):
+            part = TaskResult.pack([i for i, _row in part], [row for _i, row in part])
+        for column, values in part.values.items():
+            at, pending = self._pending.setdefault(column, ([], []))
+            _gather(at, pending, part.rows, values, part.absent.get(column))
+        self._count += len(part)
+        if self._count >= CHUNK_ROWS:
             self.flush()
 
     def flush(self) -> None:
         """Scatter every pending row into the series (only the columns each row sets)."""
-        pending, self._pending = self._pending, []
-        for keys, rows in _by_keys(pending).items():
-            at = [i for i, _row in rows]
-            for column in keys:
-                values = [row[column] for _i, row in rows]
-                self.scatter(column, at, _series(column, _as_filled(column, values)))
+        pending, self._pending, self._count = self._pending, {}, 0
+        for column, (at, values) in pending.items():
+            self.scatter(column, at, _series(column, _as_filled(column, values)))
 
     def scatter(self, column: str, at: Sequence[int] | pl.Series, values: pl.Series) -> None:
         """Set rows ``at`` of ``column`` to ``values`` (already in the column's fill type)."""
@@ -115,12 +121,15 @@ class RowTable:
         return stored.with_columns(nulls).select(list(SCHEMA))
 
 
-def _by_keys(rows: list[tuple[int, Row]]) -> dict[tuple[str, ...], list[tuple[int, Row]]]:
-    """Rows grouped by the columns they set (rows of one kind set the same ones)."""
-    groups: dict[tuple[str, ...], list[tuple[int, Row]]] = {}
-    for i, row in rows:
-        groups.setdefault(tuple(row), []).append((i, row))
-    return groups
+def _gather(at: list[int], pending: list[object], rows: list[int], values: list[object], gaps: list[int] | None) -> None:
+    """Append a task's values of one column (``gaps``: positions whose row did not set it)."""
+    if not gaps:
+        at.extend(rows)
+        pending.extend(values)
+        return
+    skip = set(gaps)
+    at.extend(i for p, i in enumerate(rows) if p not in skip)
+    pending.extend(v for p, v in enumerate(values) if p not in skip)
 
 
 def _as_filled(column: str, values: list[object]) -> list[object]:
@@ -181,16 +190,26 @@ def _row_side(p: Pair) -> str:
 
 def _bands(golden: list[TensorInfo | None], target: list[TensorInfo | None], th: Thresholds, run_band: str) -> Iterator[str]:
     """Each row's band: its dtypes, the run's precision, its own quantised type."""
+    known: dict[tuple[object, ...], str] = {}  # rows of the same kind share their band: asked once per kind
     for g, t in zip(golden, target):
-        quantised = bool(t and any(k.startswith("quant_") for k, _v in t.extra))
-        qband = record_band(t)
-        yield th.band_for(g.dtype if g else None, t.dtype if t else None, quantised, qband or run_band, qband or "int8")
+        quantised = bool(t and t.extra and any(k.startswith("quant_") for k, _v in t.extra))
+        facts = (g.dtype if g else None, t.dtype if t else None, quantised, record_band(t))
+        band = known.get(facts)
+        if band is None:
+            band = known[facts] = _band(th, facts, run_band)
+        yield band
+
+
+def _band(th: Thresholds, facts: tuple[object, ...], run_band: str) -> str:
+    """The band of a row with these ``facts`` (golden dtype, target dtype, quantised, its own quantised band)."""
+    gd, td, quantised, qband = facts
+    return th.band_for(gd, td, quantised, qband or run_band, qband or "int8")  # type: ignore[arg-type]
 
 
 def record_band(info: TensorInfo | None) -> str | None:
     """The band a record's own quantised type asks for (SigmaStar: SGS_U8/S8 -> int8,
     SGS_S16 -> int16), or None when the record does not say."""
-    qdtype = dict(info.extra).get("quant_dtype") if info is not None else None
+    qdtype = dict(info.extra).get("quant_dtype") if info is not None and info.extra else None
     if qdtype is None:
         return None
     return "int16" if qdtype in ("int16", "uint16") else "int8" if qdtype in ("int8", "uint8") else None

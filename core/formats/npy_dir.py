@@ -138,8 +138,20 @@ def _ref(info: TensorInfo, path: Path, refused: str | None = None, keep: SmallFi
     if info.shape is not None and tuple(info.shape) != facts.shape:
         return TensorRef(info, None, f"{path.name}: file holds shape {list(facts.shape)}, manifest says {list(info.shape)}")
     order = float(facts.mtime_ns) if by_mtime else info.order
-    info = _with(info, dtype=dtype_name(facts.dtype), shape=facts.shape, order=order)
+    _complete_info(info, dtype_name(facts.dtype), facts.shape, order)
     return TensorRef(info, facts_loader(str(path), facts))  # a str: no Path object kept per tensor
+
+
+_SET_DTYPE, _SET_SHAPE, _SET_ORDER = (getattr(TensorInfo, name).__set__ for name in ("dtype", "shape", "order"))
+
+
+def _complete_info(info: TensorInfo, dtype: str, shape: tuple[int, ...], order: float | None) -> None:
+    """Fill in the header facts of an info :func:`_ref` was handed fresh (made for this one
+    row by its caller, not yet shared): three slot writes instead of a copy of all twelve
+    fields (the copy was ~10 % of opening 20,000 tiny tensors)."""
+    _SET_DTYPE(info, dtype)
+    _SET_SHAPE(info, shape)
+    _SET_ORDER(info, order)
 
 
 def _unread(info: TensorInfo, path: Path, why: str, by_mtime: bool) -> TensorRef:
@@ -393,6 +405,8 @@ def _map_row(out: dict[str, str], a: str, b: str, present: set[str]) -> None:
 
 def parse_name(stem: str) -> _Parsed:
     """Facts a file name gives about its tensor (see the module docstring)."""
+    if "." not in stem:  # both patterns need a dot: a plain name is only its name
+        return _Parsed(stem)
     m = _MSACCUCMP.match(stem)
     if m:
         nums = [int(v) for v in m["nums"].strip(".").split(".")]
@@ -491,10 +505,11 @@ def _scan_refs(parsed: list[tuple[Path, _Parsed]], walk: Walk, timed: bool) -> I
     give no order)."""
     nodes = {p.node for _f, p in parsed if p.node}
     keep = SmallFiles()
+    refused = walk.refused or {}  # (a Path's hash costs microseconds: not looked up when none was refused)
     for file, p in parsed:
         p = _msit_input(p, nodes)
         info = _scan_info(file, p, p.order if timed else None)
-        yield _ref(info, file, walk.refused.get(file), keep, by_mtime=not timed)
+        yield _ref(info, file, refused.get(file) if refused else None, keep, by_mtime=not timed)
 
 
 def _open_scan(root: Path, decode_names: bool = False) -> Dump:

@@ -210,14 +210,40 @@ _SIMPLE_HEADER_BYTES = re.compile(_SIMPLE_HEADER.pattern.encode("latin-1"))
 _SIMPLE_DTYPES: dict[bytes, np.dtype] = {}
 
 
+#: Parsed simple headers by their bytes: the files of one dump share a few hundred headers
+#: (one per shape and dtype), and a dict look-up costs a fraction of the pattern match.
+_PARSED: dict[bytes, tuple[tuple[int, ...], bool, np.dtype, int]] = {}
+_PARSED_MAX = 1 << 14
+
+
+def simple_header(head: bytes) -> tuple[tuple[int, ...], bool, np.dtype, int] | None:
+    """(shape, fortran, dtype, data offset) of ``head`` when it starts with the plain header
+    numpy writes for a dtype already met; None otherwise (read it with :func:`read_header`)."""
+    return _simple_header(head)
+
+
 def _simple_header(head: bytes) -> tuple[tuple[int, ...], bool, np.dtype, int] | None:
     """The header numpy writes for a plain dtype, parsed straight from the bytes read
     (same pattern as :func:`_fast_header`, no file object): (shape, fortran, dtype, data
-    offset), or None for anything else (the general path then reads it)."""
+    offset), or None for anything else (the general path then reads it).  A header met
+    before is not parsed again (:data:`_PARSED`)."""
     if head[:8] != b"\x93NUMPY\x01\x00" or len(head) < 10:
         return None
     end = 10 + int.from_bytes(head[8:10], "little")
-    m = _SIMPLE_HEADER_BYTES.fullmatch(head, 10, end) if len(head) >= end else None
+    if len(head) < end:
+        return None
+    key = head[:end]
+    parsed = _PARSED.get(key)
+    if parsed is None:
+        parsed = _parse_simple(head, end)
+        if parsed is not None and len(_PARSED) < _PARSED_MAX:
+            _PARSED[key] = parsed
+    return parsed
+
+
+def _parse_simple(head: bytes, end: int) -> tuple[tuple[int, ...], bool, np.dtype, int] | None:
+    """:func:`_simple_header`'s pattern match on a header not met yet."""
+    m = _SIMPLE_HEADER_BYTES.fullmatch(head, 10, end)
     dtype = _SIMPLE_DTYPES.get(m[1]) if m is not None else None
     if dtype is None:
         return None
