@@ -56,9 +56,8 @@ def _shape(v: object) -> str:
     return "NaN" if v is None else "[" + ",".join(str(d) for d in v) + "]"  # type: ignore[union-attr]
 
 
-def _std_cell(r: dict[str, object]) -> str:
-    """msaccucmp's ``(mean;std),(mean;std)`` cell, target ("my output") first."""
-    vals = [r["mean_target"], r["std_target"], r["mean_golden"], r["std_golden"]]
+def _std_cell(*vals: float | None) -> str:
+    """msaccucmp's ``(mean;std),(mean;std)`` cell from mean/std of the target ("my output"), then the golden."""
     if any(v is None for v in vals):
         return "NaN"
     mt, st, mg, sg = (f"{v:.3f}" for v in vals)  # type: ignore[str-format]
@@ -69,8 +68,7 @@ def write_csv(cmp: Comparison, out: str | Path | TextIO) -> None:
     """msaccucmp's column order first (so existing scripts keep working), then ours."""
     def rows(w: csv.writer) -> None:  # type: ignore[valid-type]
         w.writerow([*MSACCUCMP_HEADER, *EXTRA_CSV_COLUMNS])
-        for r in cmp.frame.iter_rows(named=True):
-            w.writerow(_csv_row(r))
+        w.writerows(zip(*_csv_columns(cmp.frame)))
 
     if isinstance(out, (str, Path)):
         with atomic_text(out, newline="") as f:
@@ -79,19 +77,59 @@ def write_csv(cmp: Comparison, out: str | Path | TextIO) -> None:
         rows(csv.writer(out))
 
 
-def _csv_row(r: dict[str, object]) -> list[object]:
-    """One frame row as msaccucmp's cells, then ours."""
-    side = r["side"]
-    npu = r["target_name"] if side == "both" else (r["name"] if side == "target" else "NaN")
-    truth = r["name"] if side in ("both", "golden") else "*"
-    cells: list[object] = [
-        r["index"], r["op_type"] or "NaN", display(str(npu)), r["target_dtype"] or "NaN", "NaN",
-        display(str(truth)), r["dtype"] or "NaN", f"{display(str(npu))}:output:0", _shape(r["shape"]),  # type: ignore[arg-type]
+def _csv_columns(frame: pl.DataFrame) -> list[list[object]]:
+    """The CSV's cells a column at a time (no dict per row: 20k rows cost ~0.2 s less):
+    msaccucmp's cells, then ours."""
+    col = lambda c: frame[c].to_list()  # noqa: E731 - a local shorthand
+    npu, truth = _name_cells(col("side"), col("name"), col("target_name"))
+    cells = [
+        col("index"), _or_nan(col("op_type")), npu, _or_nan(col("target_dtype")), ["NaN"] * frame.height, truth,
+        _or_nan(col("dtype")), [f"{n}:output:0" for n in npu], [_shape(v) for v in col("shape")],
     ]
-    cells += [_std_cell(r) if m is None else _num(r[m]) for m in _CSV_METRICS]
-    cells.append(r["message"] or "")
-    cells += [_extra_cell(c, r[c]) for c in EXTRA_CSV_COLUMNS]
+    stats = [col(c) for c in ("mean_target", "std_target", "mean_golden", "std_golden")]
+    cells += [[_std_cell(*v) for v in zip(*stats)] if m is None else _metric_cells(frame[m]) for m in _CSV_METRICS]
+    cells.append([m or "" for m in col("message")])
+    cells += [_extra_cells(frame[c]) for c in EXTRA_CSV_COLUMNS]
     return cells
+
+
+def _metric_cells(column: pl.Series) -> list[str]:
+    """:func:`_num` over a column; a float column without a call per cell (``NaN`` for null and NaN,
+    ``inf``/``-inf`` and 9 significant digits as the format writes them)."""
+    if column.dtype.is_float():
+        return ["NaN" if v is None or v != v else f"{v:.9g}" for v in column.to_list()]
+    return [_num(v) for v in column.to_list()]
+
+
+def _extra_cells(column: pl.Series) -> list[str]:
+    """:func:`_extra_cell` over a column, by its type (empty for null)."""
+    if column.name == "target_shape":
+        return [_shape(v) for v in column.to_list()]
+    if column.dtype.is_float():
+        return ["" if v is None else "NaN" if v != v else f"{v:.9g}" for v in column.to_list()]
+    if column.dtype == pl.String:
+        return ["" if v is None else v if v.isascii() else display(v) for v in column.to_list()]
+    if column.dtype.is_integer():
+        return ["" if v is None else str(v) for v in column.to_list()]
+    name = column.name
+    return [_extra_cell(name, v) for v in column.to_list()]
+
+
+def _name_cells(side: list[str], name: list[str], target_name: list[str | None]) -> tuple[list[str], list[str]]:
+    """msaccucmp's NPUDump and GroundTruth cells: ``NaN`` / ``*`` where a side has no tensor."""
+    npu = [_text(t if s == "both" else (n if s == "target" else "NaN")) for s, n, t in zip(side, name, target_name)]
+    truth = [_text(n) if s in ("both", "golden") else "*" for s, n in zip(side, name)]
+    return npu, truth
+
+
+def _text(v: object) -> str:
+    """:func:`display` of ``str(v)``; ASCII text is already valid as it is."""
+    text = str(v)
+    return text if text.isascii() else display(text)
+
+
+def _or_nan(values: list[object]) -> list[object]:
+    return [v or "NaN" for v in values]
 
 
 def _extra_cell(column: str, v: object) -> str:
