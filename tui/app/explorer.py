@@ -28,6 +28,7 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from dumpscope.tui.app.collector import FullPassPause
 from dumpscope.tui.app.keymap import binding_ids, load_keymap
 from dumpscope.tui.app.op_index import OpIndex
 from dumpscope.tui.app.palette import ActionsProvider
@@ -177,6 +178,8 @@ class DumpscopeApp(App[int]):
         self._counts: TableCounts | None = None
         self.threeway: ThreeWay | None = None
         """Set for a three-way compare: the list is side A with side B's columns beside it."""
+        self._full_passes = FullPassPause()
+        """The collector's full passes wait while a comparison fills in (see :mod:`.collector`)."""
 
     # -- layout --------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -199,7 +202,12 @@ class DumpscopeApp(App[int]):
         self._apply_view()
 
     def watch_progress(self) -> None:
+        if self.progress is None:  # the fill is over, however it ended
+            self._full_passes.resume()
         self._show_summary()
+
+    def on_unmount(self) -> None:
+        self._full_passes.resume()  # quit while filling: the process's collector as it was
 
     @property
     def main_screen(self) -> Screen[Any]:
@@ -238,6 +246,7 @@ class DumpscopeApp(App[int]):
             self.notify(problem, title="keymap", severity="warning", markup=False)
         self.layer_list.focus()
         if isinstance(self._source, CompareRequest):
+            self._full_passes.pause()
             self.progress = (0, 0)
             if self._source.b is not None:
                 self._compare_three(self._source)
