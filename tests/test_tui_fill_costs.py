@@ -77,3 +77,78 @@ async def test_a_loaded_comparison_does_not_touch_the_collector(thresholds: tupl
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert gc.get_threshold() == thresholds
+
+
+# -- the footer -------------------------------------------------------------------------
+
+from textual.app import App, ComposeResult  # noqa: E402
+from textual.binding import Binding  # noqa: E402
+from textual.widget import Widget  # noqa: E402
+from textual.widgets import Footer  # noqa: E402
+
+from dumpscope.tui.app.widgets.footer import KeysFooter  # noqa: E402
+
+
+class _Pane(Widget, can_focus=True):
+    def __init__(self, key: str, description: str, *, id: str) -> None:
+        super().__init__(id=id)
+        self._bindings.bind(key, "noop", description)
+
+    def action_noop(self) -> None:
+        pass
+
+
+class _TwoPanes(App[None]):
+    BINDINGS = [Binding("q", "quit", "Quit")]
+
+    def compose(self) -> ComposeResult:
+        yield _Pane("a", "Alpha", id="one")
+        yield _Pane("a", "Alpha", id="same")  # shows the same keys as "one"
+        yield _Pane("b", "Beta", id="two")
+        yield KeysFooter()
+
+
+def _rebuilds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count Textual's footer rebuilds (what KeysFooter skips or lets through)."""
+    counted: list[int] = []
+    original = Footer.recompose
+
+    async def counting(self: Footer) -> None:
+        counted.append(1)
+        await original(self)
+
+    monkeypatch.setattr(Footer, "recompose", counting)
+    return counted
+
+
+def _footer_text(app: App[None]) -> str:
+    return " ".join(str(w.render()) for w in app.query_one(KeysFooter).children)
+
+
+async def test_footer_rebuilds_only_when_its_keys_change(monkeypatch: pytest.MonkeyPatch) -> None:
+    rebuilds = _rebuilds(monkeypatch)
+    app = _TwoPanes()
+    async with app.run_test(size=(80, 10)) as pilot:
+        app.query_one("#one").focus()
+        await pilot.pause()
+        start = len(rebuilds)
+        assert "Alpha" in _footer_text(app) and "Quit" in _footer_text(app)
+        app.query_one("#same").focus()  # a bindings change that shows the same keys
+        await pilot.pause()
+        assert len(rebuilds) == start
+        app.query_one("#two").focus()  # other keys: rebuilt
+        await pilot.pause()
+        assert len(rebuilds) == start + 1
+        assert "Beta" in _footer_text(app) and "Alpha" not in _footer_text(app)
+
+
+async def test_the_explorer_footer_is_built_once_at_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dumpscope.core.comparison.result import Comparison
+    from dumpscope.tui.app.screenshots import generated_frame
+
+    rebuilds = _rebuilds(monkeypatch)
+    app = DumpscopeApp(Comparison.from_frame(generated_frame(50)))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert len(rebuilds) == 1  # Textual's Footer rebuilt 6 times here (focus, screen resume, idle...)
+        assert "Filter" in _footer_text(app) and "Quit" in _footer_text(app)

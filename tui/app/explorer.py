@@ -25,7 +25,7 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Input, Static
+from textual.widgets import ContentSwitcher, Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from dumpscope.tui.app.collector import FullPassPause
@@ -33,6 +33,7 @@ from dumpscope.tui.app.keymap import binding_ids, load_keymap
 from dumpscope.tui.app.op_index import OpIndex
 from dumpscope.tui.app.palette import ActionsProvider
 from dumpscope.tui.app.screens.help import HelpScreen, KeyHelp, collect_bindings
+from dumpscope.tui.app.widgets.footer import KeysFooter
 from dumpscope.tui.app.widgets.layer_list import LayerList
 from dumpscope.core.vendor.sigmastar import STAGES, both_sigmastar
 from dumpscope.tui.app.filters import Query, QueryError
@@ -195,7 +196,7 @@ class DumpscopeApp(App[int]):
         yield Static(id="cursor-name", markup=False)
         yield Input(placeholder="filter: words  op:Conv  health:fail  origin:new  fused:yes  #10-20   (enter keeps, esc restores)",
                     id="filter")
-        yield Footer()
+        yield KeysFooter()  # rebuilt only when the keys it shows change
 
     # -- view state ----------------------------------------------------------------------
     def watch_view(self) -> None:
