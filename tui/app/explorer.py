@@ -203,8 +203,8 @@ class DumpscopeApp(App[int]):
         self._apply_view()
 
     def watch_progress(self) -> None:
-        if self.progress is None:  # the fill is over, however it ended
-            self._full_passes.resume()
+        if self.progress is None:  # the fill is over, however it ended: the complete table first, then a full pass
+            self.call_after_refresh(self._full_passes.resume)
         self._show_summary()
 
     def on_unmount(self) -> None:
