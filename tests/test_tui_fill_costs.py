@@ -152,3 +152,21 @@ async def test_the_explorer_footer_is_built_once_at_start(monkeypatch: pytest.Mo
         await settle(pilot)
         assert len(rebuilds) == 1  # Textual's Footer rebuilt 6 times here (focus, screen resume, idle...)
         assert "Filter" in _footer_text(app) and "Quit" in _footer_text(app)
+
+
+def test_the_heap_is_frozen_at_exit_once() -> None:
+    """At exit the heap is frozen before the interpreter's last passes (atexit runs first, last registered first)."""
+    import subprocess
+    import sys
+
+    script = (
+        "import atexit, gc\n"
+        "atexit.register(lambda: print('frozen at exit:', gc.get_freeze_count() > 0))\n"  # runs after the freeze
+        "from dumpscope.tui.app.collector import freeze_at_exit\n"
+        "before = atexit._ncallbacks()\n"
+        "freeze_at_exit(); freeze_at_exit()\n"
+        "print('registered:', atexit._ncallbacks() - before)\n"
+        "print('frozen before exit:', gc.get_freeze_count() > 0)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[:3] == ["registered: 1", "frozen before exit: False", "frozen at exit: True"]

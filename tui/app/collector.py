@@ -18,6 +18,7 @@ walks the whole heap (~0.1 s at 10k tensors) and used to delay that frame by as 
 
 from __future__ import annotations
 
+import atexit
 import gc
 
 #: The oldest generation's threshold while paused: never reached.
@@ -46,3 +47,21 @@ class FullPassPause:
         if self._saved is not None:
             gc.set_threshold(*self._saved)
             self._saved = None
+
+
+_exit_freeze_registered = False
+
+
+def freeze_at_exit() -> None:
+    """When the process ends, freeze the heap first, so the interpreter's last full passes
+    skip it (registered once per process; ``atexit`` runs before those passes).
+
+    Those passes walk every object still alive to free cycles that no longer matter: at 10k
+    tensors ~190k objects (Textual's and the comparison's), ~0.2 s between the user's quit
+    and the shell prompt.  The cost: finalizers of objects in reference cycles do not run at
+    exit (Python does not promise they do; the app's outputs are complete and closed before).
+    """
+    global _exit_freeze_registered
+    if not _exit_freeze_registered:
+        _exit_freeze_registered = True
+        atexit.register(gc.freeze)

@@ -28,7 +28,7 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from dumpscope.tui.app.collector import FullPassPause
+from dumpscope.tui.app.collector import FullPassPause, freeze_at_exit
 from dumpscope.tui.app.keymap import binding_ids, load_keymap
 from dumpscope.tui.app.op_index import OpIndex
 from dumpscope.tui.app.palette import ActionsProvider
@@ -238,6 +238,7 @@ class DumpscopeApp(App[int]):
         return True
 
     def on_mount(self) -> None:
+        freeze_at_exit()  # quitting skips the interpreter's last walk over the whole heap
         if self._theme_name:
             self.theme = self._theme_name
         keymap, problems = load_keymap(known=binding_ids())
