@@ -170,3 +170,42 @@ def test_the_heap_is_frozen_at_exit_once() -> None:
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.split("\n")
     assert out[:3] == ["registered: 1", "frozen before exit: False", "frozen at exit: True"]
+
+
+def test_what_the_first_frame_does_not_show_is_not_imported() -> None:
+    """Help, the palette, the lookup screen and the side panes other than the tensor pane load on first use."""
+    import subprocess
+    import sys
+
+    later = ["dumpscope.tui.app.screens.help", "dumpscope.tui.app.palette", "dumpscope.tui.app.screens.lookup",
+             "dumpscope.tui.app.widgets.overflow_pane", "dumpscope.tui.app.widgets.fusion_pane",
+             "dumpscope.tui.app.widgets.module_tree_pane", "dumpscope.tui.app.widgets.neighbourhood_pane"]
+    script = ("import sys\nimport dumpscope.tui.app.explorer\n"
+              f"print([m for m in {later!r} if m in sys.modules])\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+async def test_lazily_loaded_pane_help_and_palette_work(thresholds: tuple[int, int, int]) -> None:
+    from dumpscope.core.comparison.result import Comparison
+    from dumpscope.tui.app.panes import SIDE_PANES
+    from dumpscope.tui.app.screens.help import HelpScreen
+    from dumpscope.tui.app.screenshots import generated_frame
+
+    app = DumpscopeApp(Comparison.from_frame(generated_frame(50)))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for pane in SIDE_PANES[1:]:
+            await pilot.press("p")
+            await settle(pilot)
+            assert app.side.current == pane.id and app.side.query(f"#{pane.id}")
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.2)
+        assert type(app.screen).__name__ == "CommandPalette"
+        providers = {p.__name__ for p in app.screen._provider_classes}  # type: ignore[attr-defined]
+        assert "ActionsProvider" in providers

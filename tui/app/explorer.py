@@ -31,8 +31,6 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from dumpscope.tui.app.collector import FullPassPause, freeze_at_exit
 from dumpscope.tui.app.keymap import binding_ids, load_keymap
 from dumpscope.tui.app.op_index import OpIndex
-from dumpscope.tui.app.palette import ActionsProvider
-from dumpscope.tui.app.screens.help import HelpScreen, KeyHelp, collect_bindings
 from dumpscope.tui.app.widgets.footer import KeysFooter
 from dumpscope.tui.app.widgets.layer_list import LayerList
 from dumpscope.core.vendor.sigmastar import STAGES, both_sigmastar
@@ -41,7 +39,6 @@ from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS, LayerRows, printable
 from dumpscope.tui.app.widgets.summary_bar import Summary, SummaryBar, styled
 from dumpscope.tui.app.panes import SIDE_PANES, next_pane
 from dumpscope.tui.app.view_state import ViewState
-from dumpscope.tui.app.widgets.neighbourhood_pane import NeighbourhoodPane
 from dumpscope.tui.app.widgets.row_facts_pane import RowFactsPane
 from dumpscope.tui.app.widgets.tensor_pane import TensorPane
 from dumpscope.tui.app.widgets.verdict_bar import VerdictBar
@@ -50,6 +47,8 @@ if TYPE_CHECKING:
     from dumpscope.core.comparison.result import Comparison
     from dumpscope.core.comparison.threeway import ThreeWay
     from dumpscope.core.diagnosis.engine import Diagnosis
+    from dumpscope.tui.app.screens.help import KeyHelp
+    from dumpscope.tui.app.widgets.neighbourhood_pane import NeighbourhoodPane
 
 TABLE_INTERVAL_S = 1.0
 """How often the streamed table is rebuilt and shown while a comparison fills."""
@@ -91,12 +90,19 @@ class CompareRequest:
     """``--cache``: reuse the Parquet row index; a reopen paints the last run's rows at once."""
 
 
+def _actions_provider() -> type[Any]:
+    """The command palette's provider (its module and the help screen's load on first use)."""
+    from dumpscope.tui.app.palette import ActionsProvider
+
+    return ActionsProvider
+
+
 class DumpscopeApp(App[int]):
     """Explore a comparison: layer list, tensor pane, summary, filter, export, lookup."""
 
     CSS_PATH = "app.tcss"
     TITLE = "dumpscope"
-    COMMANDS: ClassVar[set[Any]] = App.COMMANDS | {ActionsProvider}
+    COMMANDS: ClassVar[set[Any]] = App.COMMANDS | {_actions_provider}  # loaded when the palette opens
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]
 
@@ -483,8 +489,7 @@ class DumpscopeApp(App[int]):
         self.layer_list.data_changed()
         self.tensor_pane.set_findings(findings_by_row(diagnosis, self.comparison.frame["message"].to_list()))
 
-    @on(NeighbourhoodPane.GoTo)
-    def _neighbour_chosen(self, message: NeighbourhoodPane.GoTo) -> None:
+    def on_neighbourhood_pane_go_to(self, message: NeighbourhoodPane.GoTo) -> None:
         """Enter on a tensor of the neighbourhood pane: the list moves there (the pane follows)."""
         self._jump_to(message.row, "tensor")
         self.side.query_one("#neighbourhood").focus()
@@ -627,6 +632,8 @@ class DumpscopeApp(App[int]):
         self.notify(f"copied {name}", timeout=2, markup=False)
 
     def action_help(self) -> None:
+        from dumpscope.tui.app.screens.help import HelpScreen
+
         self.push_screen(HelpScreen(self._help_sections()))
 
     def action_export(self) -> None:
@@ -671,6 +678,8 @@ class DumpscopeApp(App[int]):
 
     # -- help and palette ----------------------------------------------------------------
     def _help_sections(self) -> list[tuple[str, list[KeyHelp]]]:
+        from dumpscope.tui.app.screens.help import collect_bindings
+
         return [
             ("Layer list", collect_bindings([self.layer_list])),
             ("Tensor pane", collect_bindings([self.tensor_pane])),
