@@ -209,3 +209,43 @@ async def test_lazily_loaded_pane_help_and_palette_work(thresholds: tuple[int, i
         assert type(app.screen).__name__ == "CommandPalette"
         providers = {p.__name__ for p in app.screen._provider_classes}  # type: ignore[attr-defined]
         assert "ActionsProvider" in providers
+
+
+# -- the tensor pane while the comparison fills -------------------------------------------
+
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, bool]]:
+    """Every tensor read the pane starts: (row, whether the comparison was still filling)."""
+    from dumpscope.tui.app.widgets import tensor_pane
+
+    started: list[tuple[int, bool]] = []
+    monkeypatch.setattr(tensor_pane, "_no_tensors", lambda cmp, row: None)  # the generated frame has no files
+    monkeypatch.setattr(tensor_pane.TensorPane, "_load",
+                        lambda self, cmp, position: started.append((position, self.app.progress is not None)))
+    return started
+
+
+async def test_the_landed_row_is_read_when_the_fill_completes(slow_compare: list[int], reads: list[tuple[int, bool]],
+                                                              thresholds: tuple[int, int, int]) -> None:
+    app = DumpscopeApp(CompareRequest(Path("g"), Path("t")))
+    async with app.run_test(size=SIZE) as pilot:
+        while app.rows is None or not app.tensor_pane.is_settled or app.tensor_pane.position is None:
+            await pilot.pause(0.05)
+        assert app.progress is not None and reads == []
+        assert "read when the comparison completes" in str(app.tensor_pane.query_one("#pane-tensors").render())
+        await settle(pilot)
+        assert slow_compare[-1] == 200 and app.progress is None
+        assert reads and not any(filling for _row, filling in reads)
+        assert reads[-1][0] == app.layer_list.selected
+
+
+async def test_a_row_the_user_moves_to_is_read_at_once(slow_compare: list[int], reads: list[tuple[int, bool]],
+                                                       thresholds: tuple[int, int, int]) -> None:
+    app = DumpscopeApp(CompareRequest(Path("g"), Path("t")))
+    async with app.run_test(size=SIZE) as pilot:
+        while app.rows is None:
+            await pilot.pause(0.05)
+        await pilot.press("j")
+        while not app.tensor_pane.is_settled:
+            await pilot.pause(0.02)
+        assert app.progress is not None and reads == [(1, True)]

@@ -211,6 +211,7 @@ class DumpscopeApp(App[int]):
     def watch_progress(self) -> None:
         if self.progress is None:  # the fill is over, however it ended: the complete table first, then a full pass
             self.call_after_refresh(self._full_passes.resume)
+            self.call_later(self.tensor_pane.resume_reads)  # after the final table reached the pane
         self._show_summary()
 
     def on_unmount(self) -> None:
@@ -255,6 +256,7 @@ class DumpscopeApp(App[int]):
         self.layer_list.focus()
         if isinstance(self._source, CompareRequest):
             self._full_passes.pause()
+            self.tensor_pane.defer_reads = True  # until the fill completes or the user moves
             self.progress = (0, 0)
             if self._source.b is not None:
                 self._compare_three(self._source)
@@ -434,6 +436,8 @@ class DumpscopeApp(App[int]):
     # -- selection -----------------------------------------------------------------------
     @on(LayerList.CursorMoved)
     def _cursor_moved(self, message: LayerList.CursorMoved) -> None:
+        if self.layer_list.cursor or self.view.moved_from_start:  # the user moved: their row is read at once
+            self.tensor_pane.resume_reads()
         if self.comparison is not None:  # the newest streamed state, for the row it will show
             self.tensor_pane.set_comparison(self.comparison, render=False)
         self.tensor_pane.show_row(message.position)
