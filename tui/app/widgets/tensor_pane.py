@@ -164,8 +164,9 @@ class TensorPane(VerticalScroll, can_focus=True):
         """Stop deferring reads; read the shown row's tensors if they were deferred."""
         self.defer_reads = False
         deferred, self._deferred = self._deferred, None
-        if deferred is not None and deferred == self.position and self.comparison is not None:
-            self._render_row(deferred, reload=True)
+        cmp = self.comparison
+        if deferred is not None and deferred == self.position and cmp is not None and deferred < cmp.frame.height:
+            self._start_tensors(cmp, cmp.frame.row(deferred, named=True), deferred, self.query_one("#pane-tensors", Static))
 
     def _start_tensors(self, cmp: Comparison, row: dict[str, Any], position: int, part: Static) -> None:
         """Read the row's tensors in the background, or say why there are none to read."""
