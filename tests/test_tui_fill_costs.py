@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import time
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,6 @@ import pytest
 from dumpscope.tui.app.collector import PAUSED, FullPassPause
 from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
 from test_tui_app import SIZE, _isolated_config, settle  # noqa: F401 - fixtures are found by name
-from test_tui_screens import slow_compare  # noqa: F401
 
 
 @pytest.fixture
@@ -39,7 +39,7 @@ def test_resume_without_pause_leaves_the_thresholds_alone(thresholds: tuple[int,
     assert gc.get_threshold() == (500, 5, 5)
 
 
-async def test_full_passes_wait_while_the_comparison_fills(slow_compare: list[int],
+async def test_full_passes_wait_while_the_comparison_fills(slower_compare: None,
                                                            thresholds: tuple[int, int, int]) -> None:
     app = DumpscopeApp(CompareRequest(Path("g"), Path("t")))
     async with app.run_test(size=SIZE) as pilot:
@@ -47,11 +47,11 @@ async def test_full_passes_wait_while_the_comparison_fills(slow_compare: list[in
             await pilot.pause(0.05)
         assert app.progress is not None and gc.get_threshold()[2] == PAUSED
         await settle(pilot)
-        assert slow_compare[-1] == 200 and app.progress is None
+        assert app.progress is None and "pending" not in app.comparison.frame["health"].to_list()
         assert gc.get_threshold() == thresholds
 
 
-async def test_cancel_and_quit_mid_fill_restore_the_thresholds(slow_compare: list[int],
+async def test_cancel_and_quit_mid_fill_restore_the_thresholds(slower_compare: None,
                                                                thresholds: tuple[int, int, int]) -> None:
     app = DumpscopeApp(CompareRequest(Path("g"), Path("t")))
     async with app.run_test(size=SIZE) as pilot:
@@ -214,6 +214,27 @@ async def test_lazily_loaded_pane_help_and_palette_work(thresholds: tuple[int, i
 # -- the tensor pane while the comparison fills -------------------------------------------
 
 @pytest.fixture
+def slower_compare(monkeypatch: pytest.MonkeyPatch) -> None:
+    """compare_stream replaced by 20 steps of 0.15 s over a generated 200-row frame (a fill that outlasts
+    a key press and the pane's settling on a loaded machine; the app's exit cancels it)."""
+    import polars as pl
+
+    from dumpscope.core.comparison import pipeline as session
+    from dumpscope.core.comparison.result import Comparison
+    from dumpscope.tui.app.screenshots import generated_frame
+
+    frame = generated_frame(200)
+
+    def slower_stream(golden: Path, target: Path, **_: object):  # type: ignore[no-untyped-def]
+        for done in (*range(0, 200, 10), 200):
+            health = pl.Series([h if i < done else "pending" for i, h in enumerate(frame["health"])])
+            yield session.Progress(done, 200, Comparison.from_frame(frame.with_columns(health=health)))
+            time.sleep(0.15)
+
+    monkeypatch.setattr(session, "compare_stream", slower_stream)
+
+
+@pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, bool]]:
     """Every tensor read the pane starts: (row, whether the comparison was still filling)."""
     from dumpscope.tui.app.widgets import tensor_pane
@@ -225,7 +246,7 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, bool]]:
     return started
 
 
-async def test_the_landed_row_is_read_when_the_fill_completes(slow_compare: list[int], reads: list[tuple[int, bool]],
+async def test_the_landed_row_is_read_when_the_fill_completes(slower_compare: None, reads: list[tuple[int, bool]],
                                                               thresholds: tuple[int, int, int]) -> None:
     app = DumpscopeApp(CompareRequest(Path("g"), Path("t")))
     async with app.run_test(size=SIZE) as pilot:
@@ -234,12 +255,12 @@ async def test_the_landed_row_is_read_when_the_fill_completes(slow_compare: list
         assert app.progress is not None and reads == []
         assert "read when the comparison completes" in str(app.tensor_pane.query_one("#pane-tensors").render())
         await settle(pilot)
-        assert slow_compare[-1] == 200 and app.progress is None
+        assert app.progress is None and "pending" not in app.comparison.frame["health"].to_list()
         assert reads and not any(filling for _row, filling in reads)
         assert reads[-1][0] == app.layer_list.selected
 
 
-async def test_a_row_the_user_moves_to_is_read_at_once(slow_compare: list[int], reads: list[tuple[int, bool]],
+async def test_a_row_the_user_moves_to_is_read_at_once(slower_compare: None, reads: list[tuple[int, bool]],
                                                        thresholds: tuple[int, int, int]) -> None:
     app = DumpscopeApp(CompareRequest(Path("g"), Path("t")))
     async with app.run_test(size=SIZE) as pilot:
