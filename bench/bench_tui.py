@@ -2,6 +2,8 @@
 
     python bench/bench_tui.py            # everything, each measurement in a fresh process
     python bench/bench_tui.py --quick    # skip the slow DataTable baseline
+    python bench/bench_tui.py --fill     # only the fill: the TUI vs `dumpscope compare` at 3k and 10k tensors
+    python bench/bench_tui.py --breakdown  # where the fill's time goes in the TUI process (CPU per thread, GC, layout)
 
 Measured (targets from research/tui.md §5.4, 160x50, the 2-core CI box):
   * headless first paint at 10k and 100k rows (target <= 0.1 s at 100k);
@@ -70,6 +72,9 @@ async def _measure_app(rows: int) -> dict[str, float]:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         out["first_paint_s"] = painted[0] - start
+        await pilot.pause(0.4)
+        await app.workers.wait_for_complete()  # the diagnosis of the complete table runs in a thread
+        await pilot.pause()
         out["rss_ui_mb"] = _rss_mb() - rss_data
 
         async def cpu_per_key(key: str, n: int) -> float:
@@ -216,6 +221,113 @@ asyncio.run(main())
 '''
 
 
+BREAKDOWN_CHILD = r'''
+import asyncio, gc, json, sys, threading, time
+from pathlib import Path
+from dumpscope.tui.cli.main import one_blas_thread
+one_blas_thread()
+start_cpu = time.thread_time()
+from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
+import dumpscope.tui.app.explorer as explorer
+import textual.screen
+
+out = {"import_cpu_s": time.thread_time() - start_cpu, "gc_full_passes": 0, "gc_full_s": 0.0, "gc_young_s": 0.0,
+       "layout_passes": 0, "layout_cpu_s": 0.0}
+started = [0.0]
+
+def on_gc(phase, info):  # every pass, whichever thread triggers it
+    if phase == "start":
+        started[0] = time.perf_counter()
+        return
+    spent = time.perf_counter() - started[0]
+    key = "gc_full" if info["generation"] == 2 else "gc_young"
+    out[key + "_s"] += spent
+    out["gc_full_passes"] += info["generation"] == 2
+
+gc.callbacks.append(on_gc)
+layout = textual.screen.Screen._refresh_layout
+
+def timed_layout(self, *args, **kwargs):  # a layout pass and the repaint it causes (main thread)
+    t = time.thread_time()
+    try:
+        return layout(self, *args, **kwargs)
+    finally:
+        out["layout_passes"] += 1
+        out["layout_cpu_s"] += time.thread_time() - t
+
+textual.screen.Screen._refresh_layout = timed_layout
+
+class Timed(DumpscopeApp):
+    CSS_PATH = str(Path(explorer.__file__).with_name("app.tcss"))
+
+    def on_mount(self):
+        out["mount_cpu_s"] = time.thread_time()
+
+    def on_dumpscope_app_progressed(self, message):
+        if message.done >= message.total:
+            out["ui_cpu_s"] = time.thread_time()
+            self.call_after_refresh(self.exit, 0)
+
+async def main():
+    app = Timed(CompareRequest(Path(sys.argv[1]), Path(sys.argv[2])))
+    async with app.run_test(size=(160, 50)):
+        while app.is_running:
+            await asyncio.sleep(0.05)
+
+asyncio.run(main())
+out["other_threads_cpu_s"] = time.process_time() - time.thread_time()  # the comparison's, the tensor pane's reads
+out["ui_cpu_s"] -= out["mount_cpu_s"]
+print(json.dumps(out))
+'''
+
+CLI_GC_CHILD = r'''
+import gc, json, sys, time
+out = {"gc_full_passes": 0, "gc_full_s": 0.0, "gc_young_s": 0.0}
+started = [0.0]
+def on_gc(phase, info):
+    if phase == "start":
+        started[0] = time.perf_counter()
+        return
+    key = "gc_full" if info["generation"] == 2 else "gc_young"
+    out[key + "_s"] += time.perf_counter() - started[0]
+    out["gc_full_passes"] += info["generation"] == 2
+gc.callbacks.append(on_gc)
+from dumpscope.tui.cli.main import main
+import io, contextlib
+with contextlib.redirect_stdout(io.StringIO()):
+    main(["compare", sys.argv[1], sys.argv[2]])
+out["cpu_s"] = time.thread_time()
+print(json.dumps(out))
+'''
+
+
+def _breakdown(layers: int) -> None:
+    """Where the TUI process's time goes while it fills ``layers`` tensors (one instrumented run
+    each, the box's load included): CPU of the UI thread before the first frame and until the
+    table is complete, of the comparison thread, the collector's passes, the layout passes; and
+    the CLI's collector passes for comparison."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from bench_compare import make_layers
+
+    with tempfile.TemporaryDirectory(prefix="bench-tui-breakdown-") as tmp:
+        root = Path(tmp)
+        make_layers(root, layers, 256, np.float16, seed=7)
+        pair = [str(root / "golden"), str(root / "target")]
+        tui = json.loads(subprocess.run([sys.executable, "-c", BREAKDOWN_CHILD, *pair], capture_output=True,
+                                        text=True, check=True).stdout.strip().splitlines()[-1])
+        cli = json.loads(subprocess.run([sys.executable, "-c", CLI_GC_CHILD, *pair], capture_output=True,
+                                        text=True, check=False).stdout.strip().splitlines()[-1])
+    print(f"breakdown {layers} tensors (CPU s; the UI and comparison threads share one GIL):")
+    print(f"  UI thread: {tui['mount_cpu_s']:.3f} from the start to the app's mount (the app's imports "
+          f"{tui['import_cpu_s']:.3f}), "
+          f"{tui['ui_cpu_s']:.3f} from mount to the complete table ({tui['layout_passes']} layout passes, "
+          f"{tui['layout_cpu_s']:.3f})")
+    print(f"  other threads (the comparison, the tensor pane's reads): {tui['other_threads_cpu_s']:.3f}   "
+          f"CLI main thread until the table is printed: {cli['cpu_s']:.3f}")
+    print(f"  collector: TUI {tui['gc_full_passes']} full passes {tui['gc_full_s']:.3f} s + young {tui['gc_young_s']:.3f} s; "
+          f"CLI {cli['gc_full_passes']} full passes {cli['gc_full_s']:.3f} s + young {cli['gc_young_s']:.3f} s")
+
+
 def _timed(cmd: list[str]) -> tuple[float, float]:
     """Wall seconds and CPU seconds (user + system, the worker processes included) of ``cmd``."""
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
@@ -278,11 +390,17 @@ def main() -> int:
     parser.add_argument("--fill", action="store_true",
                         help="only the fill benchmark: TUI vs `dumpscope compare` on 3k and 10k tensors (target <= 1.2x)")
     parser.add_argument("--repeat", type=int, default=3, help="fill runs per contender (best of)")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="only where the TUI's fill time goes: UI and comparison thread CPU, collector and layout passes")
     parser.add_argument("--one", choices=("app", "datatable", "cold"), help=argparse.SUPPRESS)
     parser.add_argument("--rows", type=int, default=10_000, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         _one(args.one, args.rows)
+        return 0
+    if args.breakdown:
+        for layers in (3_000, args.rows):
+            _breakdown(layers)
         return 0
     for layers in (3_000, args.rows):
         _print_fill(_fill(layers, args.repeat))

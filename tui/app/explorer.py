@@ -25,13 +25,13 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Input, Static
+from textual.widgets import ContentSwitcher, Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from dumpscope.tui.app.collector import FullPassPause, freeze_at_exit
 from dumpscope.tui.app.keymap import binding_ids, load_keymap
 from dumpscope.tui.app.op_index import OpIndex
-from dumpscope.tui.app.palette import ActionsProvider
-from dumpscope.tui.app.screens.help import HelpScreen, KeyHelp, collect_bindings
+from dumpscope.tui.app.widgets.footer import KeysFooter
 from dumpscope.tui.app.widgets.layer_list import LayerList
 from dumpscope.core.vendor.sigmastar import STAGES, both_sigmastar
 from dumpscope.tui.app.filters import Query, QueryError
@@ -39,7 +39,6 @@ from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS, LayerRows, printable
 from dumpscope.tui.app.widgets.summary_bar import Summary, SummaryBar, styled
 from dumpscope.tui.app.panes import SIDE_PANES, next_pane
 from dumpscope.tui.app.view_state import ViewState
-from dumpscope.tui.app.widgets.neighbourhood_pane import NeighbourhoodPane
 from dumpscope.tui.app.widgets.row_facts_pane import RowFactsPane
 from dumpscope.tui.app.widgets.tensor_pane import TensorPane
 from dumpscope.tui.app.widgets.verdict_bar import VerdictBar
@@ -48,6 +47,8 @@ if TYPE_CHECKING:
     from dumpscope.core.comparison.result import Comparison
     from dumpscope.core.comparison.threeway import ThreeWay
     from dumpscope.core.diagnosis.engine import Diagnosis
+    from dumpscope.tui.app.screens.help import KeyHelp
+    from dumpscope.tui.app.widgets.neighbourhood_pane import NeighbourhoodPane
 
 TABLE_INTERVAL_S = 1.0
 """How often the streamed table is rebuilt and shown while a comparison fills."""
@@ -89,12 +90,19 @@ class CompareRequest:
     """``--cache``: reuse the Parquet row index; a reopen paints the last run's rows at once."""
 
 
+def _actions_provider() -> type[Any]:
+    """The command palette's provider (its module and the help screen's load on first use)."""
+    from dumpscope.tui.app.palette import ActionsProvider
+
+    return ActionsProvider
+
+
 class DumpscopeApp(App[int]):
     """Explore a comparison: layer list, tensor pane, summary, filter, export, lookup."""
 
     CSS_PATH = "app.tcss"
     TITLE = "dumpscope"
-    COMMANDS: ClassVar[set[Any]] = App.COMMANDS | {ActionsProvider}
+    COMMANDS: ClassVar[set[Any]] = App.COMMANDS | {_actions_provider}  # loaded when the palette opens
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]
 
@@ -177,6 +185,8 @@ class DumpscopeApp(App[int]):
         self._counts: TableCounts | None = None
         self.threeway: ThreeWay | None = None
         """Set for a three-way compare: the list is side A with side B's columns beside it."""
+        self._full_passes = FullPassPause()
+        """The collector's full passes wait while a comparison fills in (see :mod:`.collector`)."""
 
     # -- layout --------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -192,14 +202,20 @@ class DumpscopeApp(App[int]):
         yield Static(id="cursor-name", markup=False)
         yield Input(placeholder="filter: words  op:Conv  health:fail  origin:new  fused:yes  #10-20   (enter keeps, esc restores)",
                     id="filter")
-        yield Footer()
+        yield KeysFooter()  # rebuilt only when the keys it shows change
 
     # -- view state ----------------------------------------------------------------------
     def watch_view(self) -> None:
         self._apply_view()
 
     def watch_progress(self) -> None:
+        if self.progress is None:  # the fill is over, however it ended: the complete table first, then a full pass
+            self.call_after_refresh(self._full_passes.resume)
+            self.call_later(self.tensor_pane.resume_reads)  # after the final table reached the pane
         self._show_summary()
+
+    def on_unmount(self) -> None:
+        self._full_passes.resume()  # quit while filling: the process's collector as it was
 
     @property
     def main_screen(self) -> Screen[Any]:
@@ -229,6 +245,7 @@ class DumpscopeApp(App[int]):
         return True
 
     def on_mount(self) -> None:
+        freeze_at_exit()  # quitting skips the interpreter's last walk over the whole heap
         if self._theme_name:
             self.theme = self._theme_name
         keymap, problems = load_keymap(known=binding_ids())
@@ -238,6 +255,8 @@ class DumpscopeApp(App[int]):
             self.notify(problem, title="keymap", severity="warning", markup=False)
         self.layer_list.focus()
         if isinstance(self._source, CompareRequest):
+            self._full_passes.pause()
+            self.tensor_pane.defer_reads = True  # until the fill completes or the user moves
             self.progress = (0, 0)
             if self._source.b is not None:
                 self._compare_three(self._source)
@@ -417,6 +436,8 @@ class DumpscopeApp(App[int]):
     # -- selection -----------------------------------------------------------------------
     @on(LayerList.CursorMoved)
     def _cursor_moved(self, message: LayerList.CursorMoved) -> None:
+        if self.layer_list.cursor or self.view.moved_from_start:  # the user moved: their row is read at once
+            self.tensor_pane.resume_reads()
         if self.comparison is not None:  # the newest streamed state, for the row it will show
             self.tensor_pane.set_comparison(self.comparison, render=False)
         self.tensor_pane.show_row(message.position)
@@ -472,8 +493,7 @@ class DumpscopeApp(App[int]):
         self.layer_list.data_changed()
         self.tensor_pane.set_findings(findings_by_row(diagnosis, self.comparison.frame["message"].to_list()))
 
-    @on(NeighbourhoodPane.GoTo)
-    def _neighbour_chosen(self, message: NeighbourhoodPane.GoTo) -> None:
+    def on_neighbourhood_pane_go_to(self, message: NeighbourhoodPane.GoTo) -> None:
         """Enter on a tensor of the neighbourhood pane: the list moves there (the pane follows)."""
         self._jump_to(message.row, "tensor")
         self.side.query_one("#neighbourhood").focus()
@@ -616,6 +636,8 @@ class DumpscopeApp(App[int]):
         self.notify(f"copied {name}", timeout=2, markup=False)
 
     def action_help(self) -> None:
+        from dumpscope.tui.app.screens.help import HelpScreen
+
         self.push_screen(HelpScreen(self._help_sections()))
 
     def action_export(self) -> None:
@@ -660,6 +682,8 @@ class DumpscopeApp(App[int]):
 
     # -- help and palette ----------------------------------------------------------------
     def _help_sections(self) -> list[tuple[str, list[KeyHelp]]]:
+        from dumpscope.tui.app.screens.help import collect_bindings
+
         return [
             ("Layer list", collect_bindings([self.layer_list])),
             ("Tensor pane", collect_bindings([self.tensor_pane])),

@@ -11,13 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import import_module
 
 from textual.widget import Widget
 
-from dumpscope.tui.app.widgets.fusion_pane import FusionPane
-from dumpscope.tui.app.widgets.neighbourhood_pane import NeighbourhoodPane
-from dumpscope.tui.app.widgets.module_tree_pane import ModuleTreePane
-from dumpscope.tui.app.widgets.overflow_pane import OverflowPane
 from dumpscope.tui.app.widgets.tensor_pane import TensorPane
 
 
@@ -56,8 +53,20 @@ def next_pane(current: str | None) -> SidePane:
     return SIDE_PANES[(index + 1) % len(SIDE_PANES)]
 
 
+def _later(module: str, name: str) -> Callable[[str], Widget]:
+    """``make`` for a pane that is not on the first frame: its module loads when the pane is
+    first shown (the four of them and the lookup screen cost ~25 ms of start-up CPU, under the
+    GIL the comparison thread needs)."""
+
+    def make(pane_id: str) -> Widget:
+        widget_class = getattr(import_module(f"dumpscope.tui.app.widgets.{module}"), name)
+        return widget_class(id=pane_id)  # type: ignore[no-any-return]
+
+    return make
+
+
 register_pane("tensor", "tensor", lambda pane_id: TensorPane(id=pane_id))
-register_pane("overflow", "overflow", lambda pane_id: OverflowPane(id=pane_id))
-register_pane("fusion", "fusion", lambda pane_id: FusionPane(id=pane_id))
-register_pane("modules", "msprobe modules", lambda pane_id: ModuleTreePane(id=pane_id))
-register_pane("neighbourhood", "neighbourhood", lambda pane_id: NeighbourhoodPane(id=pane_id))
+register_pane("overflow", "overflow", _later("overflow_pane", "OverflowPane"))
+register_pane("fusion", "fusion", _later("fusion_pane", "FusionPane"))
+register_pane("modules", "msprobe modules", _later("module_tree_pane", "ModuleTreePane"))
+register_pane("neighbourhood", "neighbourhood", _later("neighbourhood_pane", "NeighbourhoodPane"))

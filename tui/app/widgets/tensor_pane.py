@@ -97,6 +97,11 @@ class TensorPane(VerticalScroll, can_focus=True):
         self._timer: Timer | None = None
         self.findings: dict[int, tuple[str, ...]] = {}
         """Diagnosis lines per frame row (root causes: evidence and advice)."""
+        self.defer_reads = False
+        """While set, a row is shown from the table but its tensors are not read (the app sets it
+        while a comparison fills and the user has not moved: the row the list lands on by itself
+        would otherwise cost a file read and two layout passes, under the GIL the comparison needs)."""
+        self._deferred: int | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="pane-title")
@@ -155,11 +160,23 @@ class TensorPane(VerticalScroll, can_focus=True):
         if reload:
             self._start_tensors(cmp, row, position, tensors)
 
+    def resume_reads(self) -> None:
+        """Stop deferring reads; read the shown row's tensors if they were deferred."""
+        self.defer_reads = False
+        deferred, self._deferred = self._deferred, None
+        cmp = self.comparison
+        if deferred is not None and deferred == self.position and cmp is not None and deferred < cmp.frame.height:
+            self._start_tensors(cmp, cmp.frame.row(deferred, named=True), deferred, self.query_one("#pane-tensors", Static))
+
     def _start_tensors(self, cmp: Comparison, row: dict[str, Any], position: int, part: Static) -> None:
         """Read the row's tensors in the background, or say why there are none to read."""
         why = _no_tensors(cmp, row)
         if why is not None:
             part.update(f"[$text-muted]{why}[/]")
+            return
+        if self.defer_reads:
+            self._deferred = position
+            part.update("[$text-muted]tensors: read when the comparison completes, or when you move[/]")
             return
         part.update("[$text-muted]reading tensors…[/]")
         self._load(cmp, position)
