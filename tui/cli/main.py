@@ -17,6 +17,7 @@ shows the traceback).
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import sys
 from collections.abc import Sequence
@@ -170,6 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     code = _run(args)
     if argv is None:  # the real command line (not a test calling main): end with the command
         leave_promptly(code)
+        gc.freeze()  # the interpreter's last passes at exit skip the heap (~0.09 s at 10k rows; the app does the same)
     return code
 
 
