@@ -240,26 +240,31 @@ def _manifest_ref(root: Path, entry: object, position: int, listed: set[str], ke
     """One manifest entry as a tensor row; a bad entry is a row with the reason, never an exception."""
     rel = entry.get("file") if isinstance(entry, dict) else None
     file, why = member_path(root, rel)
-    if file is not None:
+    problem = None if file is None else _file_problem(root, file)
+    if file is not None and problem is not _MISSING:  # a missing file cannot turn up in the walk
         listed.add(os.path.normpath(file))
     try:
         info = _entry_info(entry, file or root)
     except (ValueError, TensorReadError) as exc:
         return _bad_entry(entry, position, str(file or root / MANIFEST), exc)
-    return _listed_ref(root, info, (rel, file, why), position, keep)
+    return _listed_ref(info, (rel, file, why or problem), position, keep)
 
 
-def _listed_ref(root: Path, info: TensorInfo, where: tuple[object, Path | None, str | None], position: int,
+def _listed_ref(info: TensorInfo, where: tuple[object, Path | None, str | None], position: int,
                 keep: SmallFiles | None) -> TensorRef:
     """The row of a well-formed entry: its file read, or why not (``where``: the entry's
-    ``file`` field, the path it resolved to, or why it did not)."""
+    ``file`` field, the path it resolved to or None, and why it is not read or None)."""
     rel, file, why = where
     if file is None:
         return TensorRef(info, None, f"manifest entry {position}: {why}")
-    problem = _file_problem(root, file)
-    if problem is not None:
-        return TensorRef(info, None, f"{rel}: {problem}")
+    if why is not None:
+        return TensorRef(info, None, f"{rel}: {why}")
     return _ref(info, file, keep=keep)
+
+
+#: Why a file the manifest names is not read, when it does not exist (compared by identity:
+#: such a file is not added to the set of listed files, see :func:`_manifest_ref`).
+_MISSING = "listed in the manifest but missing"
 
 
 def _file_problem(root: Path, file: Path) -> str | None:
@@ -267,7 +272,7 @@ def _file_problem(root: Path, file: Path) -> str | None:
     try:
         mode = os.lstat(file).st_mode
     except FileNotFoundError:
-        return "listed in the manifest but missing"
+        return _MISSING
     except OSError as exc:
         return f"cannot read: {exc.strerror or exc}"
     return None if stat.S_ISREG(mode) else regular_file_problem(root, file)
