@@ -590,8 +590,17 @@ def _permuted_inputs(run: _Run) -> list[int]:
     """Graph inputs fed in the model's shape but with their axes permuted: a layout mismatch even
     when the comparison, aligning the axes, finds the values equal (a tensor merely *stored* in
     another layout has another shape and is no fault)."""
-    rows = run.cmp.frame.select("name", "kind", "shape", "target_shape").iter_rows(named=True)
-    return [row for row, r in enumerate(rows) if _permuted_input(run, row, r)]
+    frame = run.cmp.frame.select("name", "kind", "shape", "target_shape").with_row_index("_row")
+    rows = frame.filter(_maybe_graph_input(run.cmp) & pl.col("shape").is_not_null()).iter_rows(named=True)
+    return [r["_row"] for r in rows if _permuted_input(run, r["_row"], r)]
+
+
+def _maybe_graph_input(cmp: Comparison) -> pl.Expr:
+    """Rows :func:`_is_graph_input` may accept (it decides): only these become Python objects,
+    not every row of a 100k-row frame."""
+    facts = cmp.model_facts
+    inputs = list(facts.graph_inputs) if facts is not None else []
+    return (pl.col("kind") == "input").fill_null(False) | pl.col("name").is_in(inputs) | pl.col("name").is_null()
 
 
 def _permuted_input(run: _Run, row: int, r: dict[str, object]) -> bool:
