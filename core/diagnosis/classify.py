@@ -111,13 +111,7 @@ def classify_frame(frame: pl.DataFrame, edges: Edges, outputs: frozenset[str] = 
         .group_by("row", maintain_order=True)
         .agg(pl.col("in_name").first().alias("bad_constant"))
     )
-    known = pl.Series("row", sorted(edges.known), dtype=pl.Int64)
-    out = (
-        base.join(worst, on="row", how="left")
-        .join(bad_const, on="row", how="left")
-        .with_columns(pl.col("row").is_in(known.implode()).alias("_known"))
-        .sort("row")
-    )
+    out = base.hstack(_per_row(base["row"], worst, bad_const).get_columns())
     level, in_level = pl.col("level"), pl.col("_in_level")
     in_err = pl.col("worst_input_error")
     growth = (
@@ -146,6 +140,16 @@ def classify_frame(frame: pl.DataFrame, edges: Edges, outputs: frozenset[str] = 
         growth.alias("growth"),
         origin.alias("origin"),
     ).select(list(CLASSIFY_SCHEMA))
+
+
+def _per_row(rows: pl.Series, *parts: pl.DataFrame) -> pl.DataFrame:
+    """The columns of ``parts`` (keyed by ``row``) aligned with ``rows`` (null where a part has no
+    such row), without the key.  Only the narrow key column goes through the joins: the row's
+    own columns are not copied once per join (a 100k-row frame, issue 13)."""
+    aligned = rows.to_frame()
+    for part in parts:
+        aligned = aligned.join(part, on="row", how="left", maintain_order="left")
+    return aligned.drop("row")
 
 
 def nan_origin(frame: pl.DataFrame, classes: pl.DataFrame) -> int | None:
