@@ -122,24 +122,35 @@ def classify_frame(frame: pl.DataFrame, edges: Edges, outputs: frozenset[str] = 
     source_kind = pl.col("_kind").is_in(["input", "constant"])
     has_inputs = pl.col("inputs").fill_null(0) > 0
     origin = (
-        pl.when(level.is_null() | (pl.col("_health") == "error")).then(pl.lit("unknown"))
-        .when(level == 0).then(pl.lit("clean"))
-        .when(source_kind).then(pl.lit("introduced"))
-        .when(~has_inputs & pl.col("bad_constant").is_not_null()).then(pl.lit("introduced"))
-        .when(~has_inputs).then(pl.lit("unknown"))
-        .when(in_level.is_null()).then(pl.lit("unknown"))
-        .when(in_level == 0).then(pl.lit("introduced"))
+        pl.when(level.is_null() | (pl.col("_health") == "error")).then(_code("unknown"))
+        .when(level == 0).then(_code("clean"))
+        .when(source_kind).then(_code("introduced"))
+        .when(~has_inputs & pl.col("bad_constant").is_not_null()).then(_code("introduced"))
+        .when(~has_inputs).then(_code("unknown"))
+        .when(in_level.is_null()).then(_code("unknown"))
+        .when(in_level == 0).then(_code("introduced"))
         # Crossing from warn to fail with little growth is a drift crossing a band, not a new error.
-        .when((in_level < level) & (growth.fill_null(math.inf) >= CROSSING)).then(pl.lit("introduced"))
-        .when(new_nonfinite).then(pl.lit("introduced"))
-        .when(growth.fill_null(0.0) >= AMPLIFY).then(pl.lit("introduced"))
-        .otherwise(pl.lit("inherited"))
+        .when((in_level < level) & (growth.fill_null(math.inf) >= CROSSING)).then(_code("introduced"))
+        .when(new_nonfinite).then(_code("introduced"))
+        .when(growth.fill_null(0.0) >= AMPLIFY).then(_code("introduced"))
+        .otherwise(_code("inherited"))
     )
     return out.with_columns(
         pl.col("inputs").fill_null(0),
         growth.alias("growth"),
-        origin.alias("origin"),
+        _origin_text(origin).alias("origin"),
     ).select(list(CLASSIFY_SCHEMA))
+
+
+def _code(origin: str) -> pl.Expr:
+    """An origin as its small code while the branches are evaluated (a one-byte column per
+    branch, not a text column per branch: 100k rows, issue 13)."""
+    return pl.lit(ORIGINS.index(origin), dtype=pl.UInt8)
+
+
+def _origin_text(code: pl.Expr) -> pl.Expr:
+    """The origin names of :func:`_code`'s codes."""
+    return code.replace_strict(list(range(len(ORIGINS))), list(ORIGINS), return_dtype=pl.String)
 
 
 def _per_row(rows: pl.Series, *parts: pl.DataFrame) -> pl.DataFrame:
@@ -148,8 +159,14 @@ def _per_row(rows: pl.Series, *parts: pl.DataFrame) -> pl.DataFrame:
     own columns are not copied once per join (a 100k-row frame, issue 13)."""
     aligned = rows.to_frame()
     for part in parts:
-        aligned = aligned.join(part, on="row", how="left", maintain_order="left")
+        aligned = aligned.join(part, on="row", how="left", maintain_order="left") if part.height else _nulls_of(aligned, part)
     return aligned.drop("row")
+
+
+def _nulls_of(frame: pl.DataFrame, part: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` with the columns of the empty ``part`` as typed nulls: Polars keeps such a
+    column as one broadcast value, where a join would write every row (no row has inputs)."""
+    return frame.with_columns(pl.lit(None, dtype).alias(name) for name, dtype in part.schema.items() if name != "row")
 
 
 def nan_origin(frame: pl.DataFrame, classes: pl.DataFrame) -> int | None:

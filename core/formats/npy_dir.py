@@ -239,15 +239,24 @@ def _bad_entry(entry: object, position: int, where: str, exc: Exception) -> Tens
 def _manifest_ref(root: Path, entry: object, position: int, listed: set[str], keep: SmallFiles | None = None) -> TensorRef:
     """One manifest entry as a tensor row; a bad entry is a row with the reason, never an exception."""
     rel = entry.get("file") if isinstance(entry, dict) else None
-    file, why = member_path(root, rel)
-    problem = None if file is None else _file_problem(root, file)
-    if file is not None and problem is not _MISSING:  # a missing file cannot turn up in the walk
-        listed.add(os.path.normpath(file))
+    file, why = _listed_file(root, rel, listed)
     try:
         info = _entry_info(entry, file or root)
     except (ValueError, TensorReadError) as exc:
         return _bad_entry(entry, position, str(file or root / MANIFEST), exc)
-    return _listed_ref(info, (rel, file, why or problem), position, keep)
+    return _listed_ref(info, (rel, file, why), position, keep)
+
+
+def _listed_file(root: Path, rel: object, listed: set[str]) -> tuple[Path | None, str | None]:
+    """The file an entry names and why it is not read (:func:`member_path`, then :func:`_file_problem`);
+    a file that exists goes into ``listed`` (a missing one cannot turn up in the walk: not kept)."""
+    file, why = member_path(root, rel)
+    if file is None:
+        return None, why
+    problem = _file_problem(root, file)
+    if problem is not _MISSING:
+        listed.add(os.path.normpath(file))
+    return file, problem
 
 
 def _listed_ref(info: TensorInfo, where: tuple[object, Path | None, str | None], position: int,
