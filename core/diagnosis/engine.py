@@ -415,7 +415,7 @@ def _candidate_rows(cmp: Comparison, classes: pl.DataFrame, opdebug: dict[str, l
     if first is not None and classes["origin"][first] == "unknown":
         rows.add(first)
     # An empty tensor holds no value that could be wrong: never a root cause (a `[0]` Resize roi).
-    empty = [i for i, n in enumerate(cmp.frame["size"].to_list()) if n == 0]
+    empty = np.flatnonzero((cmp.frame["size"] == 0).fill_null(False).to_numpy()).tolist()  # not a Python object per row
     return ((pl.col("origin") == "introduced") | pl.col("row").is_in(sorted(rows))) & ~pl.col("row").is_in(empty)
 
 
@@ -534,6 +534,8 @@ def _first_info(cmp: Comparison, classes: pl.DataFrame) -> dict[str, object] | N
 
 def _with_replays(classes: pl.DataFrame, replays: dict[int, Replay]) -> pl.DataFrame:
     """The classification with a ``replay`` column: each replayed row's verdict (null elsewhere)."""
+    if not replays:  # one broadcast null, not a Python list and a column of 100k nulls
+        return classes.with_columns(pl.lit(None, pl.String).alias("replay"))
     verdicts = [None] * classes.height
     for row, rep in replays.items():
         verdicts[row] = rep.verdict

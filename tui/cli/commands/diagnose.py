@@ -8,7 +8,7 @@ import shlex
 import sys
 from typing import TYPE_CHECKING, Any
 
-from dumpscope.tui.cli.args import add_comparison_arguments, exit_code, load_comparison
+from dumpscope.tui.cli.args import add_comparison_arguments, exit_code_for, load_comparison
 from dumpscope.tui.cli.errors import UsageError
 from dumpscope.tui.cli.safe import markup, plain
 
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         _write_text(_report_text(cmp, diag, args), args.output)
     else:
         _write_readable(cmp, diag, args.output)
-    return exit_code(cmp)
+    return exit_code_for(diag.counts)  # the diagnosis counted them: no second pass over the rows
 
 
 def _diagnose(cmp: Comparison, args: argparse.Namespace) -> Diagnosis:
