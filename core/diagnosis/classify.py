@@ -67,10 +67,19 @@ def row_errors(frame: pl.DataFrame, outputs: frozenset[str] = frozenset()) -> pl
     nonfinite = pl.col("nonfinite_mismatch").fill_null(0)
     return frame.select(
         pl.int_range(pl.len(), dtype=pl.Int64).alias("row"),
-        pl.col("health").replace_strict(LEVEL, default=None, return_dtype=pl.Int64).alias("level"),
+        _level(pl.col("health")).alias("level"),
         pl.when(nonfinite > 0).then(pl.lit(math.inf)).otherwise(err.cast(pl.Float64)).alias("error"),
         nonfinite.cast(pl.Int64).alias("nonfinite"),
     )
+
+
+def _level(health: pl.Expr) -> pl.Expr:
+    """:data:`LEVEL` of each health, null for the others (string comparisons: the kernels the
+    comparison already ran, no mapping table over every row)."""
+    level = pl.lit(None, pl.Int64)
+    for name, value in reversed(LEVEL.items()):
+        level = pl.when(health == name).then(pl.lit(value, pl.Int64)).otherwise(level)
+    return level
 
 
 def classify_frame(frame: pl.DataFrame, edges: Edges, outputs: frozenset[str] = frozenset()) -> pl.DataFrame:
@@ -79,8 +88,9 @@ def classify_frame(frame: pl.DataFrame, edges: Edges, outputs: frozenset[str] = 
     base = row_errors(frame, outputs).with_columns(
         frame["name"].alias("_name"), frame["kind"].alias("_kind"), frame["health"].alias("_health")
     )
+    inputs = base if edges.frame.height else base.head(0)  # no edges: no 100k-row projection to join nothing with
     e = edges.frame.join(
-        base.select(
+        inputs.select(
             pl.col("row").alias("input_row"),
             # An input that could not be compared tells nothing about where the error came from.
             pl.when(pl.col("_health") != "error").then(pl.col("level")).alias("in_level"),
@@ -122,35 +132,24 @@ def classify_frame(frame: pl.DataFrame, edges: Edges, outputs: frozenset[str] = 
     source_kind = pl.col("_kind").is_in(["input", "constant"])
     has_inputs = pl.col("inputs").fill_null(0) > 0
     origin = (
-        pl.when(level.is_null() | (pl.col("_health") == "error")).then(_code("unknown"))
-        .when(level == 0).then(_code("clean"))
-        .when(source_kind).then(_code("introduced"))
-        .when(~has_inputs & pl.col("bad_constant").is_not_null()).then(_code("introduced"))
-        .when(~has_inputs).then(_code("unknown"))
-        .when(in_level.is_null()).then(_code("unknown"))
-        .when(in_level == 0).then(_code("introduced"))
+        pl.when(level.is_null() | (pl.col("_health") == "error")).then(pl.lit("unknown"))
+        .when(level == 0).then(pl.lit("clean"))
+        .when(source_kind).then(pl.lit("introduced"))
+        .when(~has_inputs & pl.col("bad_constant").is_not_null()).then(pl.lit("introduced"))
+        .when(~has_inputs).then(pl.lit("unknown"))
+        .when(in_level.is_null()).then(pl.lit("unknown"))
+        .when(in_level == 0).then(pl.lit("introduced"))
         # Crossing from warn to fail with little growth is a drift crossing a band, not a new error.
-        .when((in_level < level) & (growth.fill_null(math.inf) >= CROSSING)).then(_code("introduced"))
-        .when(new_nonfinite).then(_code("introduced"))
-        .when(growth.fill_null(0.0) >= AMPLIFY).then(_code("introduced"))
-        .otherwise(_code("inherited"))
+        .when((in_level < level) & (growth.fill_null(math.inf) >= CROSSING)).then(pl.lit("introduced"))
+        .when(new_nonfinite).then(pl.lit("introduced"))
+        .when(growth.fill_null(0.0) >= AMPLIFY).then(pl.lit("introduced"))
+        .otherwise(pl.lit("inherited"))
     )
     return out.with_columns(
         pl.col("inputs").fill_null(0),
         growth.alias("growth"),
-        _origin_text(origin).alias("origin"),
+        origin.alias("origin"),
     ).select(list(CLASSIFY_SCHEMA))
-
-
-def _code(origin: str) -> pl.Expr:
-    """An origin as its small code while the branches are evaluated (a one-byte column per
-    branch, not a text column per branch: 100k rows, issue 13)."""
-    return pl.lit(ORIGINS.index(origin), dtype=pl.UInt8)
-
-
-def _origin_text(code: pl.Expr) -> pl.Expr:
-    """The origin names of :func:`_code`'s codes."""
-    return code.replace_strict(list(range(len(ORIGINS))), list(ORIGINS), return_dtype=pl.String)
 
 
 def _per_row(rows: pl.Series, *parts: pl.DataFrame) -> pl.DataFrame:
