@@ -18,6 +18,7 @@ Constants are judged apart: a node whose only bad input is a constant introduces
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,6 +26,8 @@ import polars as pl
 
 from dumpscope.core.diagnosis.edges import Edges
 from dumpscope.core.names import display
+
+FrameLike = pl.DataFrame | pl.LazyFrame
 
 #: Error growth (output error / worst input error) that counts as a new error at equal health.
 AMPLIFY = 10.0
@@ -88,39 +91,9 @@ def classify_frame(frame: pl.DataFrame, edges: Edges, outputs: frozenset[str] = 
     base = row_errors(frame, outputs).with_columns(
         frame["name"].alias("_name"), frame["kind"].alias("_kind"), frame["health"].alias("_health")
     )
-    inputs = base if edges.frame.height else base.head(0)  # no edges: no 100k-row projection to join nothing with
-    e = edges.frame.join(
-        inputs.select(
-            pl.col("row").alias("input_row"),
-            # An input that could not be compared tells nothing about where the error came from.
-            pl.when(pl.col("_health") != "error").then(pl.col("level")).alias("in_level"),
-            pl.col("error").alias("in_error"),
-            pl.col("nonfinite").alias("in_nonfinite"),
-            pl.col("_name").alias("in_name"),
-            pl.col("_health").alias("in_health"),
-        ),
-        on="input_row",
-        how="left",
-    )
-    flowing = e.filter(~pl.col("constant"))
-    worst = (
-        flowing.sort(["row", "in_level", "in_error"], descending=[False, True, True], nulls_last=True)
-        .group_by("row", maintain_order=True)
-        .agg(
-            pl.len().cast(pl.Int64).alias("inputs"),
-            pl.col("input_row").first().alias("worst_input_row"),
-            pl.col("in_name").first().alias("worst_input"),
-            pl.col("in_health").first().alias("worst_input_health"),
-            pl.col("in_level").max().alias("_in_level"),
-            pl.col("in_error").first().alias("worst_input_error"),
-            pl.col("in_nonfinite").max().alias("input_nonfinite"),
-        )
-    )
-    bad_const = (
-        e.filter(pl.col("constant") & (pl.col("in_level").fill_null(0) > 0))
-        .group_by("row", maintain_order=True)
-        .agg(pl.col("in_name").first().alias("bad_constant"))
-    )
+    e = _aggregated(lambda edge_rows: _input_facts(edge_rows, base), edges.frame)
+    worst = _aggregated(_worst_inputs, e)
+    bad_const = _aggregated(_bad_constants, e)
     out = base.hstack(_per_row(base["row"], worst, bad_const).get_columns())
     level, in_level = pl.col("level"), pl.col("_in_level")
     in_err = pl.col("worst_input_error")
@@ -150,6 +123,56 @@ def classify_frame(frame: pl.DataFrame, edges: Edges, outputs: frozenset[str] = 
         growth.alias("growth"),
         origin.alias("origin"),
     ).select(list(CLASSIFY_SCHEMA))
+
+
+def _input_facts(edge_rows: FrameLike, base: pl.DataFrame) -> FrameLike:
+    """Each edge with the facts of its input row."""
+    rows = base.lazy() if isinstance(edge_rows, pl.LazyFrame) else base
+    facts = rows.select(
+        pl.col("row").alias("input_row"),
+        # An input that could not be compared tells nothing about where the error came from.
+        pl.when(pl.col("_health") != "error").then(pl.col("level")).alias("in_level"),
+        pl.col("error").alias("in_error"),
+        pl.col("nonfinite").alias("in_nonfinite"),
+        pl.col("_name").alias("in_name"),
+        pl.col("_health").alias("in_health"),
+    )
+    return edge_rows.join(facts, on="input_row", how="left")  # type: ignore[arg-type]
+
+
+def _worst_inputs(e: FrameLike) -> FrameLike:
+    """Per row: its flowing (not constant) inputs' count, the worst one and its facts."""
+    return (
+        e.filter(~pl.col("constant"))
+        .sort(["row", "in_level", "in_error"], descending=[False, True, True], nulls_last=True)
+        .group_by("row", maintain_order=True)
+        .agg(
+            pl.len().cast(pl.Int64).alias("inputs"),
+            pl.col("input_row").first().alias("worst_input_row"),
+            pl.col("in_name").first().alias("worst_input"),
+            pl.col("in_health").first().alias("worst_input_health"),
+            pl.col("in_level").max().alias("_in_level"),
+            pl.col("in_error").first().alias("worst_input_error"),
+            pl.col("in_nonfinite").max().alias("input_nonfinite"),
+        )
+    )
+
+
+def _bad_constants(e: FrameLike) -> FrameLike:
+    """Per row: its first unhealthy constant input."""
+    return (
+        e.filter(pl.col("constant") & (pl.col("in_level").fill_null(0) > 0))
+        .group_by("row", maintain_order=True)
+        .agg(pl.col("in_name").first().alias("bad_constant"))
+    )
+
+
+def _aggregated(step: Callable[[FrameLike], FrameLike], rows: pl.DataFrame) -> pl.DataFrame:
+    """``step(rows)``; for no rows, an empty frame of the schema it would have, without running it
+    (a join or group-by even over nothing costs Polars' code pages: ~5 MB, issue 13)."""
+    if rows.height:
+        return step(rows)  # type: ignore[return-value]
+    return pl.DataFrame(schema=step(rows.lazy()).collect_schema())  # type: ignore[union-attr]
 
 
 def _per_row(rows: pl.Series, *parts: pl.DataFrame) -> pl.DataFrame:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from dumpscope.tui.cli.args import add_comparison_arguments, exit_code_for, load_comparison
 from dumpscope.tui.cli.errors import UsageError
+from dumpscope.tui.cli.main import trim_free_heap
 from dumpscope.tui.cli.safe import markup, plain
 
 if TYPE_CHECKING:
@@ -59,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
     if routed is not None:
         return routed
     cmp = load_comparison(args)
+    trim_free_heap()  # the comparison's temporaries: the diagnosis would not reuse their pages
     diag = _diagnose(cmp, args)
     if args.json or args.markdown:
         _write_text(_report_text(cmp, diag, args), args.output)
