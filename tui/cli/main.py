@@ -206,21 +206,6 @@ def release_freed_pages() -> None:
         os.environ.setdefault(ALLOCATOR_CONF, "dirty_decay_ms:0,muzzy_decay_ms:0")
 
 
-def trim_free_heap() -> None:
-    """Hand the C heap's free pages back to the system (glibc's ``malloc_trim``; nothing elsewhere).
-
-    Between two phases of a command: the comparison's temporary lists are freed in the middle
-    of the heap, where glibc keeps them; the next phase allocates through Python's and Polars'
-    own allocators, which would not reuse them (issue 13: 6 MB of ``diagnose``'s peak on a
-    100k-entry manifest)."""
-    import ctypes
-
-    try:
-        ctypes.CDLL(None).malloc_trim(0)  # the C library the interpreter runs on (no library search)
-    except (OSError, AttributeError):  # not glibc
-        pass
-
-
 def leave_promptly(code: int, grace: float = 1.0) -> None:
     """Exit now when a worker thread outlives the command (a comparison still reading a huge
     or blocked file when the UI quits, Ctrl-C during a compare): the interpreter would
