@@ -20,7 +20,7 @@ import os
 import stat
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from dumpscope.core.formats.npyfile import SmallFiles, check_shape, facts_loader, npy_facts
@@ -236,7 +236,16 @@ def _bad_entry(entry: object, position: int, where: str, exc: Exception) -> Tens
     return TensorRef(info, None, f"bad manifest entry {position}: {exc}")
 
 
-def _manifest_ref(root: Path, entry: object, position: int, listed: set[str], keep: SmallFiles | None = None) -> TensorRef:
+@dataclass
+class _Listing:
+    """What one pass over a manifest's entries keeps: the files they name that exist (the walk
+    then reads only the others by name) and each folder's resolved path (resolved once)."""
+
+    files: set[str] = field(default_factory=set)
+    real_dirs: dict[str, str] = field(default_factory=dict)
+
+
+def _manifest_ref(root: Path, entry: object, position: int, listed: _Listing, keep: SmallFiles | None = None) -> TensorRef:
     """One manifest entry as a tensor row; a bad entry is a row with the reason, never an exception."""
     rel = entry.get("file") if isinstance(entry, dict) else None
     file, why = _listed_file(root, rel, listed)
@@ -247,15 +256,15 @@ def _manifest_ref(root: Path, entry: object, position: int, listed: set[str], ke
     return _listed_ref(info, (rel, file, why), position, keep)
 
 
-def _listed_file(root: Path, rel: object, listed: set[str]) -> tuple[Path | None, str | None]:
+def _listed_file(root: Path, rel: object, listed: _Listing) -> tuple[Path | None, str | None]:
     """The file an entry names and why it is not read (:func:`member_path`, then :func:`_file_problem`);
     a file that exists goes into ``listed`` (a missing one cannot turn up in the walk: not kept)."""
-    file, why = member_path(root, rel)
+    file, why = member_path(root, rel, listed.real_dirs)
     if file is None:
         return None, why
     problem = _file_problem(root, file)
     if problem is not _MISSING:
-        listed.add(os.path.normpath(file))
+        listed.files.add(os.path.normpath(file))
     return file, problem
 
 
@@ -290,7 +299,7 @@ def _file_problem(root: Path, file: Path) -> str | None:
 def _open_manifest(root: Path, manifest: dict) -> Dump:  # type: ignore[type-arg]
     tensors: dict[str, TensorRef] = {}
     problems: list[DumpProblem] = []
-    listed: set[str] = set()
+    listed = _Listing()
     keep = SmallFiles()
     entries = manifest.get("tensors", [])
     count = len(entries) if isinstance(entries, list) else 0
@@ -300,7 +309,7 @@ def _open_manifest(root: Path, manifest: dict) -> Dump:  # type: ignore[type-arg
     walk = _walk_npy(root)
     problems.extend(walk.skipped)
     for file in walk.files:
-        if os.path.normpath(file) not in listed and file.parent.name != "inputs":
+        if os.path.normpath(file) not in listed.files and file.parent.name != "inputs":
             rel = file.relative_to(root)
             name = from_filename(str(rel.with_suffix("")))
             _put(tensors, problems, _ref(TensorInfo(name=name, source=str(file)), file, walk.refused.get(file), keep))
