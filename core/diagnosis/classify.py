@@ -18,6 +18,7 @@ Constants are judged apart: a node whose only bad input is a constant introduces
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,6 +26,8 @@ import polars as pl
 
 from dumpscope.core.diagnosis.edges import Edges
 from dumpscope.core.names import display
+
+FrameLike = pl.DataFrame | pl.LazyFrame
 
 #: Error growth (output error / worst input error) that counts as a new error at equal health.
 AMPLIFY = 10.0
@@ -67,10 +70,19 @@ def row_errors(frame: pl.DataFrame, outputs: frozenset[str] = frozenset()) -> pl
     nonfinite = pl.col("nonfinite_mismatch").fill_null(0)
     return frame.select(
         pl.int_range(pl.len(), dtype=pl.Int64).alias("row"),
-        pl.col("health").replace_strict(LEVEL, default=None, return_dtype=pl.Int64).alias("level"),
+        _level(pl.col("health")).alias("level"),
         pl.when(nonfinite > 0).then(pl.lit(math.inf)).otherwise(err.cast(pl.Float64)).alias("error"),
         nonfinite.cast(pl.Int64).alias("nonfinite"),
     )
+
+
+def _level(health: pl.Expr) -> pl.Expr:
+    """:data:`LEVEL` of each health, null for the others (string comparisons: the kernels the
+    comparison already ran, no mapping table over every row)."""
+    level = pl.lit(None, pl.Int64)
+    for name, value in reversed(LEVEL.items()):
+        level = pl.when(health == name).then(pl.lit(value, pl.Int64)).otherwise(level)
+    return level
 
 
 def classify_frame(frame: pl.DataFrame, edges: Edges, outputs: frozenset[str] = frozenset()) -> pl.DataFrame:
@@ -79,45 +91,10 @@ def classify_frame(frame: pl.DataFrame, edges: Edges, outputs: frozenset[str] = 
     base = row_errors(frame, outputs).with_columns(
         frame["name"].alias("_name"), frame["kind"].alias("_kind"), frame["health"].alias("_health")
     )
-    e = edges.frame.join(
-        base.select(
-            pl.col("row").alias("input_row"),
-            # An input that could not be compared tells nothing about where the error came from.
-            pl.when(pl.col("_health") != "error").then(pl.col("level")).alias("in_level"),
-            pl.col("error").alias("in_error"),
-            pl.col("nonfinite").alias("in_nonfinite"),
-            pl.col("_name").alias("in_name"),
-            pl.col("_health").alias("in_health"),
-        ),
-        on="input_row",
-        how="left",
-    )
-    flowing = e.filter(~pl.col("constant"))
-    worst = (
-        flowing.sort(["row", "in_level", "in_error"], descending=[False, True, True], nulls_last=True)
-        .group_by("row", maintain_order=True)
-        .agg(
-            pl.len().cast(pl.Int64).alias("inputs"),
-            pl.col("input_row").first().alias("worst_input_row"),
-            pl.col("in_name").first().alias("worst_input"),
-            pl.col("in_health").first().alias("worst_input_health"),
-            pl.col("in_level").max().alias("_in_level"),
-            pl.col("in_error").first().alias("worst_input_error"),
-            pl.col("in_nonfinite").max().alias("input_nonfinite"),
-        )
-    )
-    bad_const = (
-        e.filter(pl.col("constant") & (pl.col("in_level").fill_null(0) > 0))
-        .group_by("row", maintain_order=True)
-        .agg(pl.col("in_name").first().alias("bad_constant"))
-    )
-    known = pl.Series("row", sorted(edges.known), dtype=pl.Int64)
-    out = (
-        base.join(worst, on="row", how="left")
-        .join(bad_const, on="row", how="left")
-        .with_columns(pl.col("row").is_in(known.implode()).alias("_known"))
-        .sort("row")
-    )
+    e = _aggregated(lambda edge_rows: _input_facts(edge_rows, base), edges.frame)
+    worst = _aggregated(_worst_inputs, e)
+    bad_const = _aggregated(_bad_constants, e)
+    out = base.hstack(_per_row(base["row"], worst, bad_const).get_columns())
     level, in_level = pl.col("level"), pl.col("_in_level")
     in_err = pl.col("worst_input_error")
     growth = (
@@ -146,6 +123,72 @@ def classify_frame(frame: pl.DataFrame, edges: Edges, outputs: frozenset[str] = 
         growth.alias("growth"),
         origin.alias("origin"),
     ).select(list(CLASSIFY_SCHEMA))
+
+
+def _input_facts(edge_rows: FrameLike, base: pl.DataFrame) -> FrameLike:
+    """Each edge with the facts of its input row."""
+    rows = base.lazy() if isinstance(edge_rows, pl.LazyFrame) else base
+    facts = rows.select(
+        pl.col("row").alias("input_row"),
+        # An input that could not be compared tells nothing about where the error came from.
+        pl.when(pl.col("_health") != "error").then(pl.col("level")).alias("in_level"),
+        pl.col("error").alias("in_error"),
+        pl.col("nonfinite").alias("in_nonfinite"),
+        pl.col("_name").alias("in_name"),
+        pl.col("_health").alias("in_health"),
+    )
+    return edge_rows.join(facts, on="input_row", how="left")  # type: ignore[arg-type]
+
+
+def _worst_inputs(e: FrameLike) -> FrameLike:
+    """Per row: its flowing (not constant) inputs' count, the worst one and its facts."""
+    return (
+        e.filter(~pl.col("constant"))
+        .sort(["row", "in_level", "in_error"], descending=[False, True, True], nulls_last=True)
+        .group_by("row", maintain_order=True)
+        .agg(
+            pl.len().cast(pl.Int64).alias("inputs"),
+            pl.col("input_row").first().alias("worst_input_row"),
+            pl.col("in_name").first().alias("worst_input"),
+            pl.col("in_health").first().alias("worst_input_health"),
+            pl.col("in_level").max().alias("_in_level"),
+            pl.col("in_error").first().alias("worst_input_error"),
+            pl.col("in_nonfinite").max().alias("input_nonfinite"),
+        )
+    )
+
+
+def _bad_constants(e: FrameLike) -> FrameLike:
+    """Per row: its first unhealthy constant input."""
+    return (
+        e.filter(pl.col("constant") & (pl.col("in_level").fill_null(0) > 0))
+        .group_by("row", maintain_order=True)
+        .agg(pl.col("in_name").first().alias("bad_constant"))
+    )
+
+
+def _aggregated(step: Callable[[FrameLike], FrameLike], rows: pl.DataFrame) -> pl.DataFrame:
+    """``step(rows)``; for no rows, an empty frame of the schema it would have, without running it
+    (a join or group-by even over nothing costs Polars' code pages: ~5 MB, issue 13)."""
+    if rows.height:
+        return step(rows)  # type: ignore[return-value]
+    return pl.DataFrame(schema=step(rows.lazy()).collect_schema())  # type: ignore[union-attr]
+
+
+def _per_row(rows: pl.Series, *parts: pl.DataFrame) -> pl.DataFrame:
+    """The columns of ``parts`` (keyed by ``row``) aligned with ``rows`` (null where a part has no
+    such row), without the key.  Only the narrow key column goes through the joins: the row's
+    own columns are not copied once per join (a 100k-row frame, issue 13)."""
+    aligned = rows.to_frame()
+    for part in parts:
+        aligned = aligned.join(part, on="row", how="left", maintain_order="left") if part.height else _nulls_of(aligned, part)
+    return aligned.drop("row")
+
+
+def _nulls_of(frame: pl.DataFrame, part: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` with the columns of the empty ``part`` as typed nulls: Polars keeps such a
+    column as one broadcast value, where a join would write every row (no row has inputs)."""
+    return frame.with_columns(pl.lit(None, dtype).alias(name) for name, dtype in part.schema.items() if name != "row")
 
 
 def nan_origin(frame: pl.DataFrame, classes: pl.DataFrame) -> int | None:

@@ -162,14 +162,14 @@ def build_edges(cmp: Comparison, graphs: Sequence[GraphSource] = ()) -> Edges:
     if cmp.pairing is None:
         return Edges(pl.DataFrame(schema=EDGE_SCHEMA), {}, {}, frozenset(), "none (no tensors)")
     pairs = cmp.pairing.pairs
+    listed = [(i, choices) for i, p in enumerate(pairs) if (choices := _input_names(p.golden, p.target, graphs))]
+    if not listed:  # no row knows its inputs: no name index over every row (100k unmatched rows)
+        return _EdgeLists().edges(set(), set())
     resolver = _Resolver(pairs, _constant_names(cmp, graphs))
     lists = _EdgeLists()
     sources: set[str] = set()
     known: set[int] = set()
-    for i, p in enumerate(pairs):
-        choices = _input_names(p.golden, p.target, graphs)
-        if not choices:
-            continue
+    for i, choices in listed:
         names, source = _chosen(choices, resolver, i)
         sources.add(source)
         known.add(i)

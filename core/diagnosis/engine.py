@@ -300,7 +300,7 @@ def _candidate_rows(cmp: Comparison, classes: pl.DataFrame, opdebug: dict[str, l
     if first is not None and classes["origin"][first] == "unknown":
         rows.add(first)
     # An empty tensor holds no value that could be wrong: never a root cause (a `[0]` Resize roi).
-    empty = [i for i, n in enumerate(cmp.frame["size"].to_list()) if n == 0]
+    empty = np.flatnonzero((cmp.frame["size"] == 0).fill_null(False).to_numpy()).tolist()  # not a Python object per row
     return ((pl.col("origin") == "introduced") | pl.col("row").is_in(sorted(rows))) & ~pl.col("row").is_in(empty)
 
 
@@ -423,6 +423,8 @@ def _first_info(cmp: Comparison, classes: pl.DataFrame) -> dict[str, object] | N
 
 def _with_replays(classes: pl.DataFrame, replays: dict[int, Replay]) -> pl.DataFrame:
     """The classification with a ``replay`` column: each replayed row's verdict (null elsewhere)."""
+    if not replays:  # one broadcast null, not a Python list and a column of 100k nulls
+        return classes.with_columns(pl.lit(None, pl.String).alias("replay"))
     verdicts = [None] * classes.height
     for row, rep in replays.items():
         verdicts[row] = rep.verdict
@@ -479,8 +481,17 @@ def _permuted_inputs(run: _Run) -> list[int]:
     """Graph inputs fed in the model's shape but with their axes permuted: a layout mismatch even
     when the comparison, aligning the axes, finds the values equal (a tensor merely *stored* in
     another layout has another shape and is no fault)."""
-    rows = run.cmp.frame.select("name", "kind", "shape", "target_shape").iter_rows(named=True)
-    return [row for row, r in enumerate(rows) if _permuted_input(run, row, r)]
+    frame = run.cmp.frame.select("name", "kind", "shape", "target_shape").with_row_index("_row")
+    rows = frame.filter(_maybe_graph_input(run.cmp) & pl.col("shape").is_not_null()).iter_rows(named=True)
+    return [r["_row"] for r in rows if _permuted_input(run, r["_row"], r)]
+
+
+def _maybe_graph_input(cmp: Comparison) -> pl.Expr:
+    """Rows :func:`_is_graph_input` may accept (it decides): only these become Python objects,
+    not every row of a 100k-row frame."""
+    facts = cmp.model_facts
+    inputs = list(facts.graph_inputs) if facts is not None else []
+    return (pl.col("kind") == "input").fill_null(False) | pl.col("name").is_in(inputs) | pl.col("name").is_null()
 
 
 def _permuted_input(run: _Run, row: int, r: dict[str, object]) -> bool:

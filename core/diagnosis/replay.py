@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-import onnx
-from onnx import helper, numpy_helper
+
+from dumpscope.core.onnx.lazy import helper, numpy_helper, onnx
 
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.dumps import TensorReadError, TensorRef

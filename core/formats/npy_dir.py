@@ -20,7 +20,7 @@ import os
 import stat
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from dumpscope.core.formats.npyfile import SmallFiles, check_shape, facts_loader, npy_facts
@@ -248,30 +248,53 @@ def _bad_entry(entry: object, position: int, where: str, exc: Exception) -> Tens
     return TensorRef(info, None, f"bad manifest entry {position}: {exc}")
 
 
-def _manifest_ref(root: Path, entry: object, position: int, listed: set[str], keep: SmallFiles | None = None) -> TensorRef:
+@dataclass
+class _Listing:
+    """What one pass over a manifest's entries keeps: the files they name that exist (the walk
+    then reads only the others by name) and each folder's resolved path (resolved once)."""
+
+    files: set[str] = field(default_factory=set)
+    real_dirs: dict[str, str] = field(default_factory=dict)
+
+
+def _manifest_ref(root: Path, entry: object, position: int, listed: _Listing, keep: SmallFiles | None = None) -> TensorRef:
     """One manifest entry as a tensor row; a bad entry is a row with the reason, never an exception."""
     rel = entry.get("file") if isinstance(entry, dict) else None
-    file, why = member_path(root, rel)
-    if file is not None:
-        listed.add(os.path.normpath(file))
+    file, why = _listed_file(root, rel, listed)
     try:
         info = _entry_info(entry, file or root)
     except (ValueError, TensorReadError) as exc:
         return _bad_entry(entry, position, str(file or root / MANIFEST), exc)
-    return _listed_ref(root, info, (rel, file, why), position, keep)
+    return _listed_ref(info, (rel, file, why), position, keep)
 
 
-def _listed_ref(root: Path, info: TensorInfo, where: tuple[object, Path | None, str | None], position: int,
+def _listed_file(root: Path, rel: object, listed: _Listing) -> tuple[Path | None, str | None]:
+    """The file an entry names and why it is not read (:func:`member_path`, then :func:`_file_problem`);
+    a file that exists goes into ``listed`` (a missing one cannot turn up in the walk: not kept)."""
+    file, why = member_path(root, rel, listed.real_dirs)
+    if file is None:
+        return None, why
+    problem = _file_problem(root, file)
+    if problem is not _MISSING:
+        listed.files.add(os.path.normpath(file))
+    return file, problem
+
+
+def _listed_ref(info: TensorInfo, where: tuple[object, Path | None, str | None], position: int,
                 keep: SmallFiles | None) -> TensorRef:
     """The row of a well-formed entry: its file read, or why not (``where``: the entry's
-    ``file`` field, the path it resolved to, or why it did not)."""
+    ``file`` field, the path it resolved to or None, and why it is not read or None)."""
     rel, file, why = where
     if file is None:
         return TensorRef(info, None, f"manifest entry {position}: {why}")
-    problem = _file_problem(root, file)
-    if problem is not None:
-        return TensorRef(info, None, f"{rel}: {problem}")
+    if why is not None:
+        return TensorRef(info, None, f"{rel}: {why}")
     return _ref(info, file, keep=keep)
+
+
+#: Why a file the manifest names is not read, when it does not exist (compared by identity:
+#: such a file is not added to the set of listed files, see :func:`_manifest_ref`).
+_MISSING = "listed in the manifest but missing"
 
 
 def _file_problem(root: Path, file: Path) -> str | None:
@@ -279,7 +302,7 @@ def _file_problem(root: Path, file: Path) -> str | None:
     try:
         mode = os.lstat(file).st_mode
     except FileNotFoundError:
-        return "listed in the manifest but missing"
+        return _MISSING
     except OSError as exc:
         return f"cannot read: {exc.strerror or exc}"
     return None if stat.S_ISREG(mode) else regular_file_problem(root, file)
@@ -288,7 +311,7 @@ def _file_problem(root: Path, file: Path) -> str | None:
 def _open_manifest(root: Path, manifest: dict) -> Dump:  # type: ignore[type-arg]
     tensors: dict[str, TensorRef] = {}
     problems: list[DumpProblem] = []
-    listed: set[str] = set()
+    listed = _Listing()
     keep = SmallFiles()
     entries = manifest.get("tensors", [])
     count = len(entries) if isinstance(entries, list) else 0
@@ -298,7 +321,7 @@ def _open_manifest(root: Path, manifest: dict) -> Dump:  # type: ignore[type-arg
     walk = _walk_npy(root)
     problems.extend(walk.skipped)
     for file in walk.files:
-        if os.path.normpath(file) not in listed and file.parent.name != "inputs":
+        if os.path.normpath(file) not in listed.files and file.parent.name != "inputs":
             rel = file.relative_to(root)
             name = from_filename(str(rel.with_suffix("")))
             _put(tensors, problems, _ref(TensorInfo(name=name, source=str(file)), file, walk.refused.get(file), keep))

@@ -49,8 +49,26 @@ def _real_root(root: str) -> str:
 
 def is_inside(root: Path, path: Path) -> bool:
     """Whether ``path``, with every symbolic link resolved, lies inside ``root``."""
-    real_root, real = _real_root(str(root)), _real(path)
+    return _real_inside(root, _real(path))
+
+
+def _real_inside(root: Path, real: str) -> bool:
+    """Whether the resolved path ``real`` lies inside ``root``."""
+    real_root = _real_root(str(root))
     return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+
+
+def _resolves_inside(root: Path, path: Path, real_dirs: dict[str, str] | None) -> bool:
+    """:func:`is_inside`, resolving each folder once (``real_dirs``: folder -> its resolved path,
+    kept by the caller for one pass over a dump's index): a file that is not itself a link
+    resolves to its folder's real path plus its name.  A 100k-entry manifest made ~7
+    ``lstat`` calls per entry, one for each level of the absolute path."""
+    if real_dirs is None or path.name in ("", ".", "..") or os.path.islink(path):
+        return is_inside(root, path)
+    parent = str(path.parent)
+    if parent not in real_dirs:
+        real_dirs[parent] = _real(parent)
+    return _real_inside(root, os.path.join(real_dirs[parent], path.name))
 
 
 #: Special file types and what a note calls them (anything else not regular: "not a regular file").
@@ -82,11 +100,13 @@ def _mode_problem(mode: int) -> str | None:
     return None if stat.S_ISREG(mode) else f"{_kind(mode)}; skipped, never opened"
 
 
-def member_path(root: Path, rel: object) -> tuple[Path | None, str | None]:
+def member_path(root: Path, rel: object, real_dirs: dict[str, str] | None = None) -> tuple[Path | None, str | None]:
     """``(path, None)`` for a file a dump's own index names, or ``(None, reason)``.
 
     ``rel`` must be a relative path that stays inside ``root`` once resolved; the checks
-    of :data:`_MEMBER_CHECKS` run in order and the first that objects speaks.
+    of :data:`_MEMBER_CHECKS` run in order and the first that objects speaks.  A caller
+    naming many files passes the same ``real_dirs`` dict each time: each folder is then
+    resolved once (see :func:`_resolves_inside`).
     """
     if not isinstance(rel, str) or not rel:
         return None, f"the file field is {type(rel).__name__} {str(rel)[:60]!r}, not a relative path"
@@ -94,7 +114,8 @@ def member_path(root: Path, rel: object) -> tuple[Path | None, str | None]:
         why = check(root, rel)
         if why is not None:
             return None, why
-    return root / rel, None
+    why = _link_out_problem(root, rel, real_dirs)
+    return (None, why) if why is not None else (root / rel, None)
 
 
 def _nul_problem(root: Path, rel: str) -> str | None:
@@ -114,17 +135,18 @@ def _climbing_problem(root: Path, rel: str) -> str | None:
     return None
 
 
-def _link_out_problem(root: Path, rel: str) -> str | None:
+def _link_out_problem(root: Path, rel: str, real_dirs: dict[str, str] | None = None) -> str | None:
     """A symbolic link on the way that leads out (a plain name needs no realpath unless it is a link)."""
     path = root / rel
     if os.sep not in os.path.normpath(rel) and not os.path.islink(path):
         return None
-    if is_inside(root, path):
+    if _resolves_inside(root, path, real_dirs):
         return None
     return f"{rel[:200]!r} goes through a symbolic link leading outside the dump folder; not followed"
 
 
-_MEMBER_CHECKS = (_nul_problem, _absolute_problem, _climbing_problem, _link_out_problem)
+#: The checks of :func:`member_path` before the symbolic-link one (:func:`_link_out_problem`).
+_MEMBER_CHECKS = (_nul_problem, _absolute_problem, _climbing_problem)
 
 
 @dataclass

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 
-import onnx
+from dumpscope.core.onnx.lazy import onnx
 
 from dumpscope.core.dumps import DumpError
 from dumpscope.core.onnx.model_io import attribute_graphs

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-import onnx
+from dumpscope.core.onnx.lazy import onnx
 
 PROTO_LIMIT = 1_800_000_000
 """Protobuf refuses to serialise 2 GiB; a model above this is saved with external data."""

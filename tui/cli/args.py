@@ -235,7 +235,11 @@ def _run_comparison(args: argparse.Namespace) -> Comparison:
 
 def exit_code(cmp: Comparison) -> int:
     """:data:`EXIT_UNHEALTHY` when some row is ``fail`` or ``error``, else :data:`EXIT_OK`."""
-    counts = cmp.health_counts()
+    return exit_code_for(cmp.health_counts())
+
+
+def exit_code_for(counts: dict[str, int]) -> int:
+    """:func:`exit_code` from health counts already taken (a diagnosis holds them)."""
     return EXIT_UNHEALTHY if counts.get("fail", 0) or counts.get("error", 0) else EXIT_OK
 
 

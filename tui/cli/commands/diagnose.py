@@ -8,8 +8,9 @@ import shlex
 import sys
 from typing import TYPE_CHECKING, Any
 
-from dumpscope.tui.cli.args import add_comparison_arguments, exit_code, load_comparison
+from dumpscope.tui.cli.args import add_comparison_arguments, exit_code_for, load_comparison
 from dumpscope.tui.cli.errors import UsageError
+from dumpscope.tui.cli.heap import trim_free_heap
 from dumpscope.tui.cli.safe import markup, plain
 
 if TYPE_CHECKING:
@@ -59,12 +60,13 @@ def run(args: argparse.Namespace) -> int:
     if routed is not None:
         return routed
     cmp = load_comparison(args)
+    trim_free_heap()  # the comparison's temporaries: the diagnosis would not reuse their pages
     diag = _diagnose(cmp, args)
     if args.json or args.markdown:
         _write_text(_report_text(cmp, diag, args), args.output)
     else:
         _write_readable(cmp, diag, args.output)
-    return exit_code(cmp)
+    return exit_code_for(diag.counts)  # the diagnosis counted them: no second pass over the rows
 
 
 def _diagnose(cmp: Comparison, args: argparse.Namespace) -> Diagnosis:

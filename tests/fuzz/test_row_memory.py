@@ -1,0 +1,65 @@
+"""Memory per row on a manifest of missing files (issue 13: the 100k-entry manifest's peak RSS).
+
+Budgets in Python bytes per entry, traced with ``tracemalloc`` (no timing, no RSS: the
+same on any machine): a regression that keeps a Python object per row more than needed
+(a set of every listed path, a dict per frame row, a name index nobody uses) shows as
+hundreds of bytes per entry.  The 20k-entry manifest is the corpus' 100k case, smaller.
+"""
+
+from __future__ import annotations
+
+import gc
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from dumpscope.core.comparison.pipeline import compare
+from dumpscope.core.diagnosis.engine import diagnose
+from dumpscope.core.formats import npy_dir
+from tests.fuzz.corpus import _many_manifest, make_outside
+
+ENTRIES = 20_000
+#: What a row of a manifest of missing files needs: its TensorInfo and TensorRef, its name,
+#: source path and message (~450 B today); before issue 13's last round the reader peaked at
+#: ~770 B (every listed path kept in a set while reading).
+READER_PEAK_BYTES = 600
+#: The diagnosis works on the comparison's columns: a few bytes per row (~10 today; a Python
+#: dict per frame row, or a name index over every row, is 50 to 500).
+DIAGNOSE_PEAK_BYTES = 25
+
+
+@pytest.fixture(scope="module")
+def dumps(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    folder = tmp_path_factory.mktemp("missing20k")
+    make_outside(folder)
+    return _many_manifest(folder, ENTRIES)
+
+
+def traced_peak(run: Callable[[], object]) -> tuple[object, int]:
+    """``run()``'s result and the peak of Python memory it allocated (bytes)."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        result = run()
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_the_reader_keeps_no_more_than_its_rows(dumps: tuple[Path, Path]) -> None:
+    _golden, target = dumps
+    npy_dir.open(target)  # imports and first-use caches out of the measure
+    dump, peak = traced_peak(lambda: npy_dir.open(target))
+    assert len(dump.tensors) == ENTRIES + 3  # type: ignore[attr-defined]
+    assert peak / ENTRIES <= READER_PEAK_BYTES, f"{peak / ENTRIES:.0f} B per manifest entry"
+
+
+def test_diagnose_makes_no_python_object_per_row(dumps: tuple[Path, Path]) -> None:
+    cmp = compare(*dumps)
+    assert cmp.frame.height == ENTRIES + 3
+    diagnose(cmp)  # imports out of the measure
+    diag, peak = traced_peak(lambda: diagnose(cmp))
+    assert diag.counts["unmatched"] == ENTRIES  # type: ignore[attr-defined]
+    assert peak / ENTRIES <= DIAGNOSE_PEAK_BYTES, f"{peak / ENTRIES:.0f} B per row"
