@@ -21,22 +21,20 @@ of each child from ``wait4``.
 from __future__ import annotations
 
 import argparse
-import fcntl
 import json
 import os
-import pty
-import select
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
-import termios
 import time
 import zipfile
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_tui import first_row_in_pty  # noqa: E402  (the pty timing of bench_tui.py's cold start)
 
 
 NAIVE = r'''
@@ -153,30 +151,10 @@ def first_snapshot(golden: Path, target: Path) -> tuple[float, int, bool]:
 def first_paint(golden: Path, target: Path, timeout: float = 120.0) -> float:
     """Seconds until ``dumpscope GOLDEN TARGET --cache`` shows a judged row in a pty (as
     bench_tui.py's cold start: the first OK/FAIL mark on screen)."""
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 160, 0, 0))
     env = {**os.environ, "TERM": "xterm-256color"}
-    start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "dumpscope", str(golden), str(target), "--cache"],
-                            stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
-    os.close(slave)
-    seen, first = b"", float("nan")
-    while time.perf_counter() - start < timeout:
-        if select.select([master], [], [], 0.05)[0]:
-            try:
-                seen += os.read(master, 1 << 16)
-            except OSError:
-                break
-            if "✓ OK".encode() in seen or "✗ FAIL".encode() in seen:
-                first = time.perf_counter() - start
-                break
-    os.write(master, b"q")
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    os.close(master)
-    return first
+    argv = [sys.executable, "-m", "dumpscope", str(golden), str(target), "--cache"]
+    first, _ = first_row_in_pty(argv, env, (160, 50), timeout)
+    return float("nan") if first is None else first
 
 
 def reopen_table(root: Path, count: int) -> None:

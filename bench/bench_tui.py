@@ -149,48 +149,68 @@ async def _measure_datatable(rows: int) -> dict[str, float]:
     return {"rows": rows, "first_paint_s": painted[0] - start, "j_ms": down}
 
 
-def _cold_start(rows: int) -> dict[str, float]:
-    """Spawn `dumpscope open` on a saved 10k comparison in a pty; time to the first row on screen."""
+def first_row_in_pty(argv: list[str], env: dict[str, str], size: tuple[int, int], timeout: float,
+                     drain: bool = False) -> tuple[float | None, int]:
+    """Run ``argv`` in a pseudo-terminal of ``size`` (columns, rows): seconds until the first judged
+    row (``✓ OK`` / ``✗ FAIL``) is on screen (None: not within ``timeout``) and the bytes it wrote
+    (with ``drain``, the rest of its start-up output too); then ``q`` quits it."""
     import fcntl
     import termios
 
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
+    os.close(slave)
+    seen, first = b"", None
+    while first is None and time.perf_counter() - start < timeout:
+        if select.select([master], [], [], 0.05)[0]:
+            seen, alive = _read_more(master, seen)
+            if not alive:
+                break
+            if "✓ OK".encode() in seen or "✗ FAIL".encode() in seen:
+                first = time.perf_counter() - start
+    while drain and select.select([master], [], [], 0.3)[0]:
+        seen, alive = _read_more(master, seen)
+        if not alive:
+            break
+    os.write(master, b"q")
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    os.close(master)
+    return first, len(seen)
+
+
+def _read_more(master: int, seen: bytes) -> tuple[bytes, bool]:
+    """What the terminal shows so far, and False once the child closed it."""
+    try:
+        return seen + os.read(master, 65536), True
+    except OSError:
+        return seen, False
+
+
+def _cold_start(rows: int) -> dict[str, float]:
+    """Spawn `dumpscope open` on a saved 10k comparison in a pty; time to the first row on screen."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "cmp.parquet"
         _comparison(rows).save(path)
-        master, slave = pty.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", SIZE[1], SIZE[0], 0, 0))
         env = {**os.environ, "TERM": "xterm-256color", "DUMPSCOPE_CONFIG_DIR": tmp}
-        start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "dumpscope", "open", str(path)],
-                                stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
-        os.close(slave)
-        seen = b""
-        first = None
-        deadline = start + 30
-        while time.perf_counter() < deadline and first is None:
-            ready, _, _ = select.select([master], [], [], 0.05)
-            if ready:
-                try:
-                    seen += os.read(master, 65536)
-                except OSError:
-                    break
-                if "✓ OK".encode() in seen or "✗ FAIL".encode() in seen:
-                    first = time.perf_counter() - start
-        while select.select([master], [], [], 0.3)[0]:  # the rest of the start-up output
-            try:
-                seen += os.read(master, 65536)
-            except OSError:
-                break
-        startup_bytes = len(seen)
-        os.write(master, b"q")
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        os.close(master)
-    return {"rows": rows, "cold_start_s": first if first is not None else float("nan"),
-            "startup_kb": startup_bytes / 1024}
+        first, seen = first_row_in_pty([sys.executable, "-m", "dumpscope", "open", str(path)], env, SIZE, 30, drain=True)
+    return {"rows": rows, "cold_start_s": first if first is not None else float("nan"), "startup_kb": seen / 1024}
 
+
+#: The end of both app children: run the ``Timed`` app headless on the pair until it exits.
+RUN_UNTIL_EXIT = r'''
+async def main():
+    app = Timed(CompareRequest(Path(sys.argv[1]), Path(sys.argv[2])))
+    async with app.run_test(size=(160, 50)):
+        while app.is_running:
+            await asyncio.sleep(0.05)
+
+asyncio.run(main())
+'''
 
 FILL_CHILD = r'''
 import asyncio, sys
@@ -211,14 +231,7 @@ class Timed(DumpscopeApp):
         if message.done >= message.total:
             self.call_after_refresh(self.exit, 0)
 
-async def main():
-    app = Timed(CompareRequest(Path(sys.argv[1]), Path(sys.argv[2])))
-    async with app.run_test(size=(160, 50)):
-        while app.is_running:
-            await asyncio.sleep(0.05)
-
-asyncio.run(main())
-'''
+''' + RUN_UNTIL_EXIT
 
 
 BREAKDOWN_CHILD = r'''
@@ -268,13 +281,7 @@ class Timed(DumpscopeApp):
             out["ui_cpu_s"] = time.thread_time()
             self.call_after_refresh(self.exit, 0)
 
-async def main():
-    app = Timed(CompareRequest(Path(sys.argv[1]), Path(sys.argv[2])))
-    async with app.run_test(size=(160, 50)):
-        while app.is_running:
-            await asyncio.sleep(0.05)
-
-asyncio.run(main())
+''' + RUN_UNTIL_EXIT + r'''
 out["other_threads_cpu_s"] = time.process_time() - time.thread_time()  # the comparison's, the tensor pane's reads
 out["ui_cpu_s"] -= out["mount_cpu_s"]
 print(json.dumps(out))
