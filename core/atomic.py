@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, TextIO
 
-__all__ = ["atomic_binary", "atomic_path", "atomic_text"]
+__all__ = ["atomic_binary", "atomic_path", "atomic_text", "write_text"]
 
 
 @contextlib.contextmanager
@@ -52,3 +53,13 @@ def atomic_binary(dest: str | Path) -> Iterator[IO[bytes]]:
     """:func:`atomic_text` for bytes."""
     with atomic_path(dest) as tmp, open(tmp, "wb") as fh:
         yield fh
+
+
+def write_text(text: str, output: str | Path | None) -> None:
+    """``text`` to ``output`` (atomically, see :func:`atomic_text`), or to standard output when
+    there is none (a command's ``-o``)."""
+    if not output:
+        sys.stdout.write(text)
+        return
+    with atomic_text(output) as f:
+        f.write(text)

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from dumpscope.core.atomic import write_text
 from dumpscope.tui.cli.args import add_comparison_arguments, exit_code, load_comparison, resolve_sides
 from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
 
@@ -200,18 +201,7 @@ def _write_model_explorer(cmp: Comparison, args: argparse.Namespace) -> None:
 
     from dumpscope.core.report.model_explorer import node_data
 
-    _write_text(json.dumps(node_data(cmp), indent=1, allow_nan=False) + "\n", args.output)
-
-
-def _write_text(text: str, output: str | None) -> None:
-    """``text`` to stdout, or to ``output`` under a temp name then renamed (never half-written)."""
-    from dumpscope.core.atomic import atomic_text
-
-    if not output:
-        sys.stdout.write(text)
-        return
-    with atomic_text(output) as out:
-        out.write(text)
+    write_text(json.dumps(node_data(cmp), indent=1, allow_nan=False) + "\n", args.output)
 
 
 def _write_result_dir(cmp: Comparison, directory: str) -> None:
@@ -299,7 +289,7 @@ def _write_three(tw: ThreeWay, args: argparse.Namespace) -> None:
 
         render_threeway(tw, Console(), args.limit or None)
         return
-    _write_text(_three_text(tw, args), args.output)
+    write_text(_three_text(tw, args), args.output)
 
 
 def _three_text(tw: ThreeWay, args: argparse.Namespace) -> str:

@@ -8,6 +8,7 @@ import shlex
 import sys
 from typing import TYPE_CHECKING, Any
 
+from dumpscope.core.atomic import write_text
 from dumpscope.tui.cli.args import add_comparison_arguments, exit_code_for, load_comparison
 from dumpscope.tui.cli.errors import UsageError
 from dumpscope.tui.cli.heap import trim_free_heap
@@ -63,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     trim_free_heap()  # the comparison's temporaries: the diagnosis would not reuse their pages
     diag = _diagnose(cmp, args)
     if args.json or args.markdown:
-        _write_text(_report_text(cmp, diag, args), args.output)
+        write_text(_report_text(cmp, diag, args), args.output)
     else:
         _write_readable(cmp, diag, args.output)
     return exit_code_for(diag.counts)  # the diagnosis counted them: no second pass over the rows
@@ -90,17 +91,6 @@ def _report_text(cmp: Comparison, diag: Diagnosis, args: argparse.Namespace) -> 
 
     command = "dumpscope diagnose " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else None
     return markdown(cmp, diag, command, base=Path(args.output).resolve().parent if args.output else None)
-
-
-def _write_text(text: str, output: str | None) -> None:
-    """``text`` to stdout, or to ``output`` under a temp name then renamed (never half-written)."""
-    from dumpscope.core.atomic import atomic_text
-
-    if not output:
-        sys.stdout.write(text)
-        return
-    with atomic_text(output) as f:
-        f.write(text)
 
 
 def _write_readable(cmp: Comparison, diag: Diagnosis, output: str | None) -> None:
