@@ -45,7 +45,7 @@ from dumpscope.core.diagnosis.effects import cause_share, constant_row_share, me
 from dumpscope.core.diagnosis.replay import Progress, Replay, Replayer, model_source, model_tail, replay_rows
 from dumpscope.core import vocabulary as v
 from dumpscope.core.vocabulary import FINDING_CLASS
-from dumpscope.core.diagnosis.verdict import Diagnosis, RootCause
+from dumpscope.core.diagnosis.verdict import Diagnosis, RootCause, row_info
 from dumpscope.core.diagnosis.msprobe import diagnose_msprobe, is_msprobe
 from dumpscope.core.diagnosis.classify import Trend, classify_frame, nan_origin, trend
 from dumpscope.core.diagnosis.edges import Edges, GraphSource, build_edges
@@ -418,7 +418,7 @@ def _root_causes(run: _Run, ranked: list[tuple[float, dict[str, object]]]) -> tu
 def _first_info(cmp: Comparison, classes: pl.DataFrame) -> dict[str, object] | None:
     """The first divergent row in words (None when every row is healthy)."""
     first = cmp.first_divergent()
-    return _row_info(cmp.frame, classes, first) if first is not None else None
+    return row_info(cmp.frame, classes["origin"], first) if first is not None else None
 
 
 def _with_replays(classes: pl.DataFrame, replays: dict[int, Replay]) -> pl.DataFrame:
@@ -676,15 +676,6 @@ def frame_range_findings(frame: pl.DataFrame, limit: int = 20) -> list[str]:
     if hits.height > limit:
         lines.append(f"... and {hits.height - limit} more tensors beyond their target float range")
     return lines
-
-
-def _row_info(frame: pl.DataFrame, classes: pl.DataFrame, row: int) -> dict[str, object]:
-    r = frame.row(row, named=True)
-    return {
-        "row": row, "name": display(str(r["name"])), "node_name": None if r["node_name"] is None else display(r["node_name"]),
-        "op_type": r["op_type"], "index": r["index"], "kind": r["kind"], "health": r["health"],
-        "message": r["message"], "origin": classes["origin"][row],
-    }
 
 
 def _quantisation_losses(cmp: Comparison, classes: pl.DataFrame, top: int = 5) -> tuple[dict[str, object], ...]:

@@ -24,8 +24,7 @@ from dumpscope.core.comparison.msprobe.statistics import BAD_NORM_PERCENT, Diver
 from dumpscope.core.comparison.msprobe.view import lineage
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.diagnosis.classify import Trend
-from dumpscope.core.diagnosis.verdict import Diagnosis, RootCause
-from dumpscope.core.names import display
+from dumpscope.core.diagnosis.verdict import Diagnosis, RootCause, row_info
 
 #: The msprobe columns the diagnosis reads; a frame without them (an odd import) is not diagnosed here.
 NEEDED = ("Entry", "Role", "Deviation", "Err_message", "msprobe -da flags", "NPU Name", "Order", "Result")
@@ -60,7 +59,7 @@ def diagnose_msprobe(cmp: Comparison) -> Diagnosis:
     first = cmp.first_divergent()
     origin = _origins(frame, causes[0].row if causes else None)
     return Diagnosis(
-        root_causes=causes, first_divergent=_row_info(frame, origin, first) if first is not None else None,
+        root_causes=causes, first_divergent=row_info(frame, origin, first) if first is not None else None,
         summary=_summary(cmp, found, healthy), classification=pl.DataFrame({"origin": origin}, schema={"origin": pl.Utf8}),
         trend=Trend("none", None), nan_origin=None, healthy=healthy, counts=counts,
         warnings=("msprobe statistics: four numbers per tensor and no graph, so nothing is replayed",),
@@ -113,12 +112,6 @@ def _origins(frame: pl.DataFrame, root: int | None) -> list[str | None]:
     failing = frame["health"].is_in(["fail", "error"]).to_list()
     return [None if root is None or not bad or i < root else ("introduced" if i == root else "inherited")
             for i, bad in enumerate(failing)]
-
-
-def _row_info(frame: pl.DataFrame, origin: list[str | None], row: int) -> dict[str, object]:
-    r = frame.row(row, named=True)
-    return {"row": row, "name": display(str(r["name"])), "node_name": r["node_name"], "op_type": r["op_type"],
-            "index": r["index"], "kind": r["kind"], "health": r["health"], "message": r["message"], "origin": origin[row]}
 
 
 def _summary(cmp: Comparison, found: list[Divergence], healthy: bool) -> str:

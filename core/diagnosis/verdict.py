@@ -133,3 +133,13 @@ def _clean_dict(value: dict) -> dict[object, object]:  # type: ignore[type-arg]
 @_clean.register(tuple)
 def _clean_sequence(value: Sequence[object]) -> list[object]:
     return [_clean(v) for v in value]
+
+
+def row_info(frame: pl.DataFrame, origin: Sequence[str | None] | pl.Series, row: int) -> dict[str, object]:
+    """A frame row in words, for :attr:`Diagnosis.first_divergent` (``origin``: per frame row)."""
+    r = frame.row(row, named=True)
+    return {
+        "row": row, "name": display(str(r["name"])), "node_name": None if r["node_name"] is None else display(r["node_name"]),
+        "op_type": r["op_type"], "index": r["index"], "kind": r["kind"], "health": r["health"],
+        "message": r["message"], "origin": origin[row],
+    }
