@@ -370,7 +370,7 @@ async def test_tensor_pane_sides_fit_a_narrow_pane(generated: Comparison) -> Non
     """At 100 columns the side pane is ~36 cells: golden and target stay on one line each, never
     wrapped under the next label (a wrapped value reads as another row)."""
     from dumpscope.tui.app.widgets.layer_list import _fit as fit_cell
-    from dumpscope.tui.app.widgets.tensor_pane import MIN_SIDE_WIDTH, _fit
+    from dumpscope.tui.app.widgets.tensor_pane import MIN_SIDE_WIDTH, _keep_end
 
     app = DumpscopeApp(generated)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -381,5 +381,5 @@ async def test_tensor_pane_sides_fit_a_narrow_pane(generated: Comparison) -> Non
         labelled = pane_text(pane).split("golden", 1)[1].splitlines()[1:7]
         assert [line.split()[0] for line in labelled] == ["shape", "dtype", "min", "max", "mean", "std"]
         assert all(len(line) <= width and len(line.split()) == 3 for line in labelled)
-    assert _fit("1×256×1024×1024", MIN_SIDE_WIDTH) == "…24×1024" and _fit("1×3", 9) == "1×3"
+    assert _keep_end("1×256×1024×1024", MIN_SIDE_WIDTH) == "…24×1024" and _keep_end("1×3", 9) == "1×3"
     assert fit_cell("ConstantOfShape", 12) == "ConstantOfS…" and fit_cell("Add", 12) == "Add" + " " * 9

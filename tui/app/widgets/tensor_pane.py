@@ -197,7 +197,7 @@ class TensorPane(VerticalScroll, can_focus=True):
         )
         w = self._side_width()
         lines = [styled(f"[b]{'':<8}{'golden':>{w}}{'target':>{w}}[/b]"),
-                 *(styled("$line", line=f"{label:<8}{_fit(g_text, w):>{w}}{_fit(t_text, w):>{w}}") for label, g_text, t_text in pairs),
+                 *(styled("$line", line=f"{label:<8}{_keep_end(g_text, w):>{w}}{_keep_end(t_text, w):>{w}}") for label, g_text, t_text in pairs),
                  *(_side_stat_line(row, key, label, w) for key, label in SIDE_ROWS)]
         return Content("\n").join(lines)
 
@@ -274,7 +274,7 @@ def _target_name_lines(row: dict[str, Any]) -> list[Content]:
 SIDE_WIDTH, MIN_SIDE_WIDTH = 16, 9
 
 
-def _fit(text: str, width: int) -> str:
+def _keep_end(text: str, width: int) -> str:
     """``text`` in ``width - 1`` cells (one space apart), its end kept: ``…224×224``."""
     return text if len(text) < width else "…" + text[len(text) - width + 2:]
 
