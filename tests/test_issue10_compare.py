@@ -424,11 +424,14 @@ def test_same_shape_permuted_values_of_an_onnxruntime_dump_are_a_layout_mismatch
         manifest(tmp_path / side, [{"name": "x", "file": "x.npy", "kind": "input"}], producer="onnxruntime 1.32")
     r = compare(tmp_path / "g", tmp_path / "t").frame.row(0, named=True)
     assert r["health"] == "fail" and "layout mismatch" in r["message"] and "(0, 1, 3, 2)" in r["message"]
-    assert r["cosine_similarity"] < 0.5  # judged as declared
-    # a plain folder (any producer, maybe a device layout): equal values after the permutation
+    assert r["cosine_similarity"] < 0.5 and "equal values" in r["message"]  # judged as declared
+    # a plain folder or a Polygraphy JSON: the same tensors, the same numbers and the same finding
     for side in ("g", "t"):
         (tmp_path / side / "manifest.json").unlink()
-    assert compare(tmp_path / "g", tmp_path / "t").frame.row(0, named=True)["health"] == "ok"
+    plain = compare(tmp_path / "g", tmp_path / "t").frame.row(0, named=True)
+    assert plain["health"] == "fail" and "layout mismatch" in plain["message"]
+    for col in ("cosine_similarity", "max_absolute_error", "relative_euclidean_distance"):
+        assert plain[col] == r[col], col
 
 
 def test_the_target_runs_precision_sets_the_band_of_its_float32_rows(tmp_path: Path) -> None:

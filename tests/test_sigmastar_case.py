@@ -120,8 +120,8 @@ def test_framework_vs_float_sim_is_healthy_with_a_square_tensor(case: sigmastar_
     assert set(frame["health"]) == {"ok"}, frame.filter(frame["health"] != "ok").select("name", "message").head(5)
     square = frame.row(frame["name"].to_list().index(case.square), named=True)
     assert len(set(square["shape"][1:])) == 1 and square["cosine_similarity"] > 0.9999
-    if framework == "framework_npz":  # NCHW vs NHWC with C=H=W: only the values can tell
-        assert "layout chosen by values" in square["notes"] or "layout chosen by values" in (square["message"] or "")
+    if framework == "framework_npz":  # NCHW vs NHWC with C=H=W: the SigmaStar record declares NHWC
+        assert "as the dumps declare" in square["notes"] and "chosen by values" not in square["notes"]
 
 
 def test_fixed_sim_bands_follow_each_record_type(case: sigmastar_case.Case) -> None:

@@ -34,7 +34,7 @@ from dumpscope.core.formats.npyfile import Scratch
 from dumpscope.core.comparison.metrics import (COUNT_COLUMNS, FLOAT_COLUMNS, PairMetrics, compare_arrays, compare_segments,
                                                segmentable)
 from dumpscope.core.comparison.slices import AXIS, slice_metrics
-from dumpscope.core.dumps import Dump, TensorInfo, TensorReadError, dtype_name
+from dumpscope.core.dumps import Dump, TensorInfo, TensorReadError, TensorRef, dtype_name
 from dumpscope.core.names import display
 from dumpscope.core.comparison.pairing import Pair, Pairing, pair_dumps
 from dumpscope.core.comparison.sanity import check_model, check_pairing
@@ -236,7 +236,7 @@ class _Run:
     def context(self) -> _RowContext:
         """What every row's computation needs beyond its pair."""
         specs = shape_specs(self.base.golden, self.base.target, self.base.model_facts)  # type: ignore[arg-type]
-        return _RowContext(specs, _declares_layouts(self.base.target))  # type: ignore[arg-type]
+        return _RowContext(specs)
 
 
 @dataclass
@@ -296,11 +296,9 @@ def _prepare(golden: str | Path | Dump, target: str | Path | Dump, model: str | 
 @dataclass(frozen=True)
 class _RowContext:
     """What a row's computation needs beyond its pair: ``specs``, the golden names of
-    Reshape shape inputs with the data shapes they resolve against; ``declared``, whether
-    the target's files hold their tensors in the declared layout (see :func:`compute_row`)."""
+    Reshape shape inputs with the data shapes they resolve against."""
 
     specs: dict[str, ShapeSpec] = field(default_factory=dict)
-    declared: bool = False
 
     def compute(self, pairs: list[Pair], th: Thresholds, bands: list[str]) -> _Rows:
         """The row function the workers run: row ``i`` -> its metric columns."""
@@ -308,7 +306,7 @@ class _RowContext:
 
     def key(self, pairs: list[Pair], bands: list[str], i: int) -> str:
         """The parts of row ``i``'s result that do not come from its files (for the cache key)."""
-        return f"{bands[i]}|{self.specs.get(pairs[i].name)!r}|{self.declared}"
+        return f"{bands[i]}|{self.specs.get(pairs[i].name)!r}"
 
 
 @dataclass(frozen=True)
@@ -323,8 +321,7 @@ class _Rows:
     context: _RowContext
 
     def __call__(self, i: int) -> dict[str, object]:
-        return compute_row(self.pairs[i], self.th, self.context.specs.get(self.pairs[i].name), self.bands[i],
-                           self.context.declared)
+        return compute_row(self.pairs[i], self.th, self.context.specs.get(self.pairs[i].name), self.bands[i])
 
     def batch(self, part: Sequence[int]) -> TaskResult:
         """The rows of ``part`` packed (what ``[rows(i) for i in part]`` gives): small pairs
@@ -547,17 +544,16 @@ def _is_float(dtype: str | None) -> bool:
 _scratch = threading.local()
 
 
-def compute_row(p: Pair, th: Thresholds, spec: ShapeSpec | None = None, band: object = None,
-                declared_layouts: bool = False) -> dict[str, object]:
+def compute_row(p: Pair, th: Thresholds, spec: ShapeSpec | None = None,
+                band: object = None) -> dict[str, object]:
     """Read both tensors of a pair and compute its metric columns; never raises.
 
     ``spec``: the pair is a Reshape's shape input; compared by the shapes it resolves to.
     ``band``: the row's band (its absolute floor bounds which channel slices compete).
-    ``declared_layouts``: the target's files hold their data in the shape they declare
-    (a dumpscope manifest of an onnxruntime run): a same-shape pair that only matches with
-    its axes permuted is then a layout mismatch, not a storage convention.
+    A same-shape pair whose values match the golden only with its axes permuted (decisively,
+    see :func:`~.shapes.decisive`) is compared as it is and fails as a layout mismatch.
     """
-    ready = _ready(p, spec, declared_layouts)
+    ready = _ready(p, spec)
     if isinstance(ready, dict):
         return ready
     try:
@@ -579,7 +575,7 @@ def compute_rows(rows: _Rows, part: Sequence[int]) -> list[dict[str, object]]:
     out: list[dict[str, object] | None] = [None] * len(part)
     waiting: dict[np.dtype, list[tuple[int, _Ready]]] = {}
     for pos, i in enumerate(part):
-        ready = _ready(rows.pairs[i], rows.context.specs.get(rows.pairs[i].name), rows.context.declared)
+        ready = _ready(rows.pairs[i], rows.context.specs.get(rows.pairs[i].name))
         if isinstance(ready, dict):
             out[pos] = ready
         elif segmentable(ready.aligned.golden, ready.aligned.target):
@@ -641,28 +637,19 @@ class _Ready:
                 "worst_slice": worst}
 
 
-def _ready(p: Pair, spec: ShapeSpec | None, declared_layouts: bool) -> _Ready | dict[str, object]:
+def _ready(p: Pair, spec: ShapeSpec | None) -> _Ready | dict[str, object]:
     """The pair read and lined up for its metrics, or its finished (error) row."""
     loaded = _load_pair(p)
     if isinstance(loaded, str):
         return _error(loaded)
     g, t = loaded
     shapes = {"shape": list(g.shape), "target_shape": list(t.shape), "dtype": dtype_name(g.dtype), "target_dtype": dtype_name(t.dtype)}
-    aligned, layout = _aligned(g, t, spec, declared_layouts)
+    aligned = _resolved_specs(g, t, spec) or align(g, t, _declared_layouts(p))
+    layout = _layout_mismatch(aligned)
     problem = _non_numeric(g, t) or aligned.error
     if problem:
         return {**shapes, **_error(problem)}
     return _Ready(shapes, aligned, layout, int(g.size))
-
-
-def _aligned(g: np.ndarray, t: np.ndarray, spec: ShapeSpec | None, declared_layouts: bool) -> tuple[Aligned, str]:
-    """The pair as it is compared (Reshape shape inputs resolved, layouts aligned), and the
-    layout mismatch it shows ('' for none) when the target declares its layouts."""
-    aligned = _resolved_specs(g, t, spec) or align(g, t)
-    layout = _layout_mismatch(g, t, aligned) if declared_layouts else ""
-    if layout:
-        aligned = Aligned(g, t)  # judged as declared; the hard failure says which permutation matches
-    return aligned, layout
 
 
 def _row_notes(p: Pair, aligned: Aligned, m: PairMetrics) -> list[str]:
@@ -680,24 +667,27 @@ def _worst_of(p: Pair, th: Thresholds, band: object, aligned: Aligned, m: PairMe
 _METRIC_COLUMNS = (*FLOAT_COLUMNS, *COUNT_COLUMNS)
 
 
-_BY_VALUES = "layout chosen by values"
-
-
-def _layout_mismatch(g: np.ndarray, t: np.ndarray, aligned: Aligned) -> str:
+def _layout_mismatch(aligned: Aligned) -> str:
     """Why a same-shape pair is a layout mismatch ('' when it is not): its values match the
-    golden only with the target's axes permuted."""
-    if g.shape != t.shape or not aligned.note.startswith(_BY_VALUES):
+    golden only with the target's axes permuted (decisively, measured)."""
+    found = aligned.permuted
+    if found is None:
         return ""
-    perm = aligned.note[len(_BY_VALUES):].split("(", 2)[1].split(")")[0] if "(" in aligned.note else "?"
-    return (f"layout mismatch: same shape {list(g.shape)}, but the target holds the golden's values "
-            f"with its axes permuted ({perm}): it was fed or computed in another axis order")
+    return (f"layout mismatch: same shape {list(aligned.golden.shape)}, but the target holds the golden's "
+            f"values with its axes permuted {found.order()} ({found.agreement()}): it was fed or computed in "
+            f"another axis order")
 
 
-def _declares_layouts(target: Dump) -> bool:
-    """The target was dumped by dumpscope from an onnxruntime run (its manifest says so),
-    where every file holds its tensor in the declared shape."""
-    manifest = target.meta.get("manifest")
-    return isinstance(manifest, dict) and str(manifest.get("producer") or "").startswith("onnxruntime")
+def _declared_layouts(p: Pair) -> tuple[str, str] | None:
+    """The 4-D layouts the two sides declare (a SigmaStar record's ``layout=NHWC``; a side that
+    declares none is NCHW), None when neither declares one."""
+    g, t = (_layout_of(ref) for ref in (p.golden, p.target))
+    return (g or "NCHW", t or "NCHW") if g or t else None
+
+
+def _layout_of(ref: TensorRef | None) -> str | None:
+    """The layout a tensor's reader declares (its ``layout`` fact), None without one."""
+    return next((str(v) for k, v in ref.info.extra if k == "layout"), None) if ref is not None else None
 
 
 def _worst_slice(aligned: Aligned, m: PairMetrics, notes: list[str], floor: float) -> int | None:
