@@ -142,7 +142,8 @@ def test_an_hwc_buffer_declared_nchw_is_found_exactly() -> None:
     hwc = np.ascontiguousarray(x.transpose(0, 2, 3, 1)).reshape(x.shape)
     found = find_layout(x, hwc)
     assert found is not None and found.exact and found.reread and found.stored == (16, 20, 3)
-    assert np.array_equal(found.apply(hwc), x[0]) and "read as [16, 20, 3]" in found.order()
+    assert np.array_equal(found.apply(hwc), x[0])
+    assert found.order() == "(1, 2, 0) of the golden's axes, its buffer read as [16, 20, 3]"
 
 
 def test_a_layout_under_fp16_rounding_is_decisive() -> None:

@@ -34,12 +34,12 @@ from dumpscope.core.formats.npyfile import Scratch
 from dumpscope.core.comparison.metrics import (COUNT_COLUMNS, FLOAT_COLUMNS, PairMetrics, compare_arrays, compare_segments,
                                                segmentable)
 from dumpscope.core.comparison.slices import AXIS, slice_metrics
-from dumpscope.core.dumps import Dump, TensorInfo, TensorReadError, TensorRef, dtype_name
+from dumpscope.core.dumps import Dump, TensorInfo, TensorReadError, dtype_name
 from dumpscope.core.names import display
 from dumpscope.core.comparison.pairing import Pair, Pairing, pair_dumps
 from dumpscope.core.comparison.sanity import check_model, check_pairing
 from dumpscope.core.comparison.shape_specs import ShapeSpec, resolve, shape_specs
-from dumpscope.core.comparison.shapes import Aligned, align
+from dumpscope.core.comparison.shapes import Aligned, align, declared_layouts
 from dumpscope.core.comparison.verdict import render_hard_fail
 from dumpscope.core.vendor.sigmastar import detect_stage
 from dumpscope.core.vendor.traits import traits_of
@@ -644,7 +644,7 @@ def _ready(p: Pair, spec: ShapeSpec | None) -> _Ready | dict[str, object]:
         return _error(loaded)
     g, t = loaded
     shapes = {"shape": list(g.shape), "target_shape": list(t.shape), "dtype": dtype_name(g.dtype), "target_dtype": dtype_name(t.dtype)}
-    aligned = _resolved_specs(g, t, spec) or align(g, t, _declared_layouts(p))
+    aligned = _resolved_specs(g, t, spec) or align(g, t, declared_layouts(p.golden, p.target))
     layout = _layout_mismatch(aligned)
     problem = _non_numeric(g, t) or aligned.error
     if problem:
@@ -676,18 +676,6 @@ def _layout_mismatch(aligned: Aligned) -> str:
     return (f"layout mismatch: same shape {list(aligned.golden.shape)}, but the target holds the golden's "
             f"values with its axes permuted {found.order()} ({found.agreement()}): it was fed or computed in "
             f"another axis order")
-
-
-def _declared_layouts(p: Pair) -> tuple[str, str] | None:
-    """The 4-D layouts the two sides declare (a SigmaStar record's ``layout=NHWC``; a side that
-    declares none is NCHW), None when neither declares one."""
-    g, t = (_layout_of(ref) for ref in (p.golden, p.target))
-    return (g or "NCHW", t or "NCHW") if g or t else None
-
-
-def _layout_of(ref: TensorRef | None) -> str | None:
-    """The layout a tensor's reader declares (its ``layout`` fact), None without one."""
-    return next((str(v) for k, v in ref.info.extra if k == "layout"), None) if ref is not None else None
 
 
 def _worst_slice(aligned: Aligned, m: PairMetrics, notes: list[str], floor: float) -> int | None:

@@ -40,6 +40,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from dumpscope.core.dumps import TensorRef
+
 #: Below this cosine (on the sample) a same-shape pair is retried in other layouts
 #: (SigmaStar's compareAccuracy retries a square 4-D tensor transposed below 0.98).
 RETRY_COSINE = 0.98
@@ -98,7 +100,10 @@ class Layout:
 
     def order(self) -> str:
         """The axis order in words: ``(0, 3, 1, 2)``, or read as a shape first."""
-        return f"{self.perm} of its buffer read as {list(self.stored)}" if self.reread else str(self.perm)
+        if not self.reread:
+            return str(self.perm)
+        held = tuple(int(i) for i in np.argsort(self.perm))
+        return f"{held} of the golden's axes, its buffer read as {list(self.stored)}"
 
     def agreement(self) -> str:
         """What was measured under this order, in words."""
@@ -151,6 +156,18 @@ def _declared(golden: np.ndarray, target: np.ndarray, declared: tuple[str, str] 
     note = (f"target is {declared[1]}, golden {declared[0]} (as the dumps declare): "
             f"compared after transposing the target to {declared[0]}")
     return Aligned(golden, layout.apply(target), note=note, layout=layout)
+
+
+def declared_layouts(golden: TensorRef | None, target: TensorRef | None) -> tuple[str, str] | None:
+    """The 4-D layouts two tensors' readers declare (a SigmaStar record's ``layout=NHWC``; a side
+    that declares none is NCHW), None when neither declares one: :func:`align`'s ``declared``."""
+    g, t = (_layout_of(ref) for ref in (golden, target))
+    return (g or "NCHW", t or "NCHW") if g or t else None
+
+
+def _layout_of(ref: TensorRef | None) -> str | None:
+    """The layout a tensor's reader declares (its ``layout`` fact), None without one."""
+    return next((str(v) for k, v in ref.info.extra if k == "layout"), None) if ref is not None else None
 
 
 def _reshaped(golden: np.ndarray, target: np.ndarray, shapes: str) -> Aligned:
@@ -270,14 +287,14 @@ def _by_values(golden: np.ndarray, target: np.ndarray, shapes: str) -> Aligned |
     return Aligned(golden, found.apply(target), note=note, layout=found)
 
 
-def find_layout(golden: np.ndarray, target: np.ndarray) -> Layout | None:
+def find_layout(golden: np.ndarray, target: np.ndarray, declared: tuple[str, str] | None = None) -> Layout | None:
     """The axis order in which ``target`` holds ``golden``'s values, when one is decisive and
-    the comparison (:func:`align`) did not already apply it: a same-shape pair's
-    :attr:`Aligned.permuted`, else the target's buffer read in every order of the golden's
-    axes (an NHWC buffer declared NCHW), by the same scoring and rule.  None when the sizes
-    differ, the pair as compared already agrees (sampled cosine at least
-    :data:`RETRY_COSINE`), or no order is decisive."""
-    aligned = align(golden, target)
+    the comparison (:func:`align`, with the dumps' ``declared`` layouts) did not already
+    apply it: a same-shape pair's :attr:`Aligned.permuted`, else the target's buffer read in
+    every order of the golden's axes (an NHWC buffer declared NCHW), by the same scoring and
+    rule.  None when the sizes differ, the pair as compared already agrees (sampled cosine at
+    least :data:`RETRY_COSINE`), or no order is decisive."""
+    aligned = align(golden, target, declared)
     if aligned.error or golden.size < 2:
         return None
     if aligned.permuted is not None:

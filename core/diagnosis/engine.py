@@ -40,7 +40,8 @@ from dumpscope.core.diagnosis.checks import (
 )
 from dumpscope.core.diagnosis.checks import advice as check_advice
 from dumpscope.core.diagnosis.advice import TargetKind, advice_for, target_kind
-from dumpscope.core.diagnosis.layout import input_permutation
+from dumpscope.core.comparison.shapes import RETRY_COSINE, Layout
+from dumpscope.core.diagnosis.layout import row_layout
 from dumpscope.core.diagnosis.effects import cause_share, constant_row_share, measured
 from dumpscope.core.diagnosis.replay import Progress, Replay, Replayer, model_source, model_tail, replay_rows
 from dumpscope.core import vocabulary as v
@@ -222,7 +223,18 @@ def _cause_of(run: _Run, row: int, r: dict[str, object], findings: list[Finding]
         return _input_cause(run, row, findings)
     if r["health"] == "error":
         return v.NOT_COMPARED
+    if _permuted_output(run, row, r) is not None:
+        return v.LAYOUT
     return _finding_cause(findings) or _node_cause(run, row, r, replay)
+
+
+def _permuted_output(run: _Run, row: int, r: dict[str, object]) -> Layout | None:
+    """The axis order in which a node's output holds the golden's values, when the node
+    introduced its error and it agrees poorly as compared (searched for those rows only)."""
+    cosine = r.get("cosine_similarity")
+    if run.classes["origin"][row] not in ("introduced", "unknown") or (cosine is not None and cosine >= RETRY_COSINE):
+        return None
+    return run.permutation(row)
 
 
 def _input_cause(run: _Run, row: int, findings: list[Finding]) -> str:
@@ -354,12 +366,12 @@ class _Run:
     kind: TargetKind = field(default_factory=TargetKind)
     replayer: Replayer | None = None
     replays: dict[int, Replay] = field(default_factory=dict)
-    layouts: dict[int, tuple[int, ...] | None] = field(default_factory=dict)
-    """Graph-input row -> the axis order aligning its target with the golden (searched once)."""
+    layouts: dict[int, Layout | None] = field(default_factory=dict)
+    """Row -> the axis order decisively aligning its target with the golden (searched once)."""
 
-    def permutation(self, row: int) -> tuple[int, ...] | None:
+    def permutation(self, row: int) -> Layout | None:
         if row not in self.layouts:
-            self.layouts[row] = input_permutation(self.cmp, row)
+            self.layouts[row] = row_layout(self.cmp, row)
         return self.layouts[row]
 
 
@@ -586,6 +598,8 @@ def _how_sentences(run: _Run, row: int, r: dict[str, object]) -> list[str]:
     evidence = []
     if _is_graph_input(run.cmp, r):
         evidence.append(_input_sentence(run, row))
+    elif run.layouts.get(row) is not None:
+        evidence.append(_layout_sentence(run.layouts[row]))  # type: ignore[arg-type]
     if row in run.replays:
         evidence.append(run.replays[row].sentence())
     if row == run.nan_row:
@@ -616,10 +630,19 @@ def _upstream_sentence(run: _Run, row: int) -> list[str]:
 
 def _input_sentence(run: _Run, row: int) -> str:
     """What a differing graph input means: pre-processing, or a layout when axes align it."""
-    perm = run.permutation(row)
-    if perm is not None:
-        return f"a graph input: the target holds the golden values with its axes permuted (order {perm}): a layout mismatch"
+    found = run.permutation(row)
+    if found is not None:
+        return (f"a graph input: the target holds the golden values with its axes permuted (order {found.order()}; "
+                f"{found.agreement()}): a layout mismatch")
     return "a graph input, not an activation: the values fed differ (pre-processing), no node computed them"
+
+
+def _layout_sentence(found: Layout) -> str:
+    """A node's output in another axis order, with what was measured under it."""
+    same = "; the same values, moved" if found.exact else ""
+    return (f"the target's output holds the golden's values with its axes permuted (order {found.order()}; "
+            f"{found.agreement()}{same}): computed or reshaped in another axis order (e.g. NHWC data read as NCHW), "
+            f"not a different computation")
 
 
 def _commands(run: _Run, cause: str, r: dict[str, object], findings: list[Finding]) -> list[str]:

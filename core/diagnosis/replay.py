@@ -35,6 +35,7 @@ import numpy as np
 from dumpscope.core.onnx.lazy import helper, numpy_helper, onnx
 
 from dumpscope.core.comparison.result import Comparison
+from dumpscope.core.comparison.shapes import align, declared_layouts
 from dumpscope.core.dumps import TensorReadError, TensorRef
 
 #: Suspect rows replayed at most per diagnosis, and the time budget (seconds) for all of them.
@@ -375,8 +376,24 @@ class _Tensors:
             data = np.asarray(ref.load())
         except TensorReadError:
             return None
-        return _as_golden(data, self.cmp.frame["dtype"][row], self.cmp.frame["shape"][row])
+        data = _float_cast(data, self.cmp.frame["dtype"][row])
+        shape = self.cmp.frame["shape"][row]
+        if shape is None or tuple(data.shape) == tuple(shape):
+            return data
+        return self._lined_up(row, data, tuple(shape)) if side == "target" else None
 
+    def _lined_up(self, row: int, data: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
+        """A target stored in another shape, in the golden's: lined up exactly as the comparison
+        lines it up (:func:`~dumpscope.core.comparison.shapes.align`), None when it cannot be
+        (only a flat comparison, with its warning, would fit)."""
+        golden = self.load_row(row, "golden")
+        if golden is None or golden.size != data.size:
+            return None
+        pair = self.cmp.pairing.pairs[row]  # type: ignore[union-attr]
+        aligned = align(golden, data, declared_layouts(pair.golden, pair.target))
+        if aligned.error or aligned.warn:
+            return None
+        return np.ascontiguousarray(aligned.target).reshape(shape)
 
     def _ref(self, row: int, side: str) -> TensorRef | None:
         """The ``side`` tensor reference of frame row ``row`` (None without a pairing or partner)."""
@@ -386,43 +403,11 @@ class _Tensors:
         return pair.golden if side == "golden" else pair.target
 
 
-def _as_golden(data: np.ndarray, dtype: str | None, shape: Sequence[int] | None) -> np.ndarray | None:
-    """A target tensor cast to the golden dtype and, when stored in another layout, its shape."""
-    data = _float_cast(data, dtype)
-    if shape is None or tuple(data.shape) == tuple(shape):
-        return data
-    perm = _shape_permutation(tuple(data.shape), tuple(shape))
-    return np.ascontiguousarray(data.transpose(perm)) if perm is not None else None
-
-
 def _float_cast(data: np.ndarray, dtype: str | None) -> np.ndarray:
     """A float tensor in the float ``dtype`` (not bfloat16, which numpy cannot name); others as they are."""
     if dtype in _CASTABLE and data.dtype.name in _FLOAT:
         return data.astype(dtype, copy=False)
     return data
-
-
-def _shape_permutation(have: tuple[int, ...], want: tuple[int, ...]) -> tuple[int, ...] | None:
-    """The axis order turning shape ``have`` into ``want`` when exactly one such order exists
-    up to equal sides (NHWC-stored files: the last axis moves back to 1)."""
-    if len(have) != len(want) or sorted(have) != sorted(want):
-        return None
-    if _nhwc(have, want):
-        return (0, 3, 1, 2)
-    return _first_fit(have, want)
-
-
-def _nhwc(have: tuple[int, ...], want: tuple[int, ...]) -> bool:
-    """``have`` is ``want`` (NCHW) stored channels-last."""
-    return len(have) == 4 and (have[0], have[3], have[1], have[2]) == want
-
-
-def _first_fit(have: tuple[int, ...], want: tuple[int, ...]) -> tuple[int, ...]:
-    """Each wanted side taken from the first unused axis of that size (``have`` is a permutation of ``want``)."""
-    perm: list[int] = []
-    for size in want:
-        perm.append(next(i for i, s in enumerate(have) if s == size and i not in perm))
-    return tuple(perm)
 
 
 # ------------------------------------------------------------------ replaying rows
