@@ -287,7 +287,8 @@ def _by_values(golden: np.ndarray, target: np.ndarray, shapes: str) -> Aligned |
     return Aligned(golden, found.apply(target), note=note, layout=found)
 
 
-def find_layout(golden: np.ndarray, target: np.ndarray, declared: tuple[str, str] | None = None) -> Layout | None:
+def find_layout(golden: np.ndarray, target: np.ndarray,
+                declared: tuple[str, str] | None = None) -> Layout | None:
     """The axis order in which ``target`` holds ``golden``'s values, when one is decisive and
     the comparison (:func:`align`, with the dumps' ``declared`` layouts) did not already
     apply it: a same-shape pair's :attr:`Aligned.permuted`, else the target's buffer read in

@@ -232,7 +232,9 @@ def _permuted_output(run: _Run, row: int, r: dict[str, object]) -> Layout | None
     """The axis order in which a node's output holds the golden's values, when the node
     introduced its error and it agrees poorly as compared (searched for those rows only)."""
     cosine = r.get("cosine_similarity")
-    if run.classes["origin"][row] not in ("introduced", "unknown") or (cosine is not None and cosine >= RETRY_COSINE):
+    if run.classes["origin"][row] not in ("introduced", "unknown"):
+        return None
+    if cosine is not None and cosine >= RETRY_COSINE:  # type: ignore[operator]
         return None
     return run.permutation(row)
 
@@ -632,8 +634,8 @@ def _input_sentence(run: _Run, row: int) -> str:
     """What a differing graph input means: pre-processing, or a layout when axes align it."""
     found = run.permutation(row)
     if found is not None:
-        return (f"a graph input: the target holds the golden values with its axes permuted (order {found.order()}; "
-                f"{found.agreement()}): a layout mismatch")
+        return (f"a graph input: the target holds the golden values with its axes permuted "
+                f"(order {found.order()}; {found.agreement()}): a layout mismatch")
     return "a graph input, not an activation: the values fed differ (pre-processing), no node computed them"
 
 
@@ -641,8 +643,8 @@ def _layout_sentence(found: Layout) -> str:
     """A node's output in another axis order, with what was measured under it."""
     same = "; the same values, moved" if found.exact else ""
     return (f"the target's output holds the golden's values with its axes permuted (order {found.order()}; "
-            f"{found.agreement()}{same}): computed or reshaped in another axis order (e.g. NHWC data read as NCHW), "
-            f"not a different computation")
+            f"{found.agreement()}{same}): computed or reshaped in another axis order "
+            f"(e.g. NHWC data read as NCHW), not a different computation")
 
 
 def _commands(run: _Run, cause: str, r: dict[str, object], findings: list[Finding]) -> list[str]:
