@@ -333,6 +333,27 @@ MISMATCH_CASES: tuple[Case, ...] = (
          "Silero VAD dumps compared with --model PP-OCR cls", message=WRONG_MODEL, model_flag="ppocr-cls", quick=True),
 )
 
-CASES: tuple[Case, ...] = (*FAULT_CASES, *PLAIN_CASES, *RECIPE_CASES, *HEALTHY_CASES, *MISMATCH_CASES)
+LAYOUT = r"(?i)layout|transpos|permut|NHWC|axis"
+_SHORT = {"ppocr-rec": "rec", "ppocr-cls": "cls", "yolov8n": "yolo", "light-shufflenet": "shufflenet"}
+
+#: Issue 20: data in another axis order, at a graph input (an HWC image buffer handed over as
+#: NCHW) and at a Reshape inside the graph (its NCHW input read as NHWC memory).
+LAYOUT_CASES: tuple[Case, ...] = (
+    *(Case(f"{_SHORT[key]}-nhwc-input", key, "layout", "culprit",
+           _modified_input(faults.hwc_as_nchw, name),
+           f"{key} fed its image as an HWC buffer declared NCHW (same shape, same values, another axis order)",
+           truth=(name,), must=(LAYOUT,), must_not=FP32_TARGET)
+      for key, name in (("ppocr-rec", "x"), ("ppocr-cls", "x"), ("yolov8n", "images"))),
+    *(Case(f"{_SHORT[key]}-nhwc-reshape", key, "layout", "culprit",
+           _modified_model(lambda s, d, node=node: faults.nhwc_reshape(s, d, node)),
+           f"{key}: Reshape {node} reads its NCHW input as NHWC memory (a lost layout before a flatten)",
+           truth=(output, node), must=(LAYOUT,), must_not=FP32_TARGET)
+      for key, node, output in (("yolov8n", "/model.22/Reshape", "/model.22/Reshape_output_0"),
+                                ("ppocr-rec", "p2o.Reshape.68", "reshape2_26.tmp_0"),
+                                ("light-shufflenet", "n7", "r7"))),
+)
+
+CASES: tuple[Case, ...] = (*FAULT_CASES, *PLAIN_CASES, *RECIPE_CASES, *HEALTHY_CASES, *MISMATCH_CASES,
+                           *LAYOUT_CASES)
 BY_NAME: dict[str, Case] = {c.name: c for c in CASES}
 QUICK: tuple[Case, ...] = tuple(c for c in CASES if c.quick)

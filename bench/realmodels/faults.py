@@ -185,3 +185,26 @@ def plain_npy(dump: Path, out: Path) -> int:
         shutil.copyfile(dump / entry["file"], out / f"{entry['name'].replace('/', '_')}.npy")
         written += 1
     return written
+
+
+def nhwc_reshape(src: Path, dst: Path, node: str) -> Path:
+    """A copy of the model whose Reshape ``node`` reads its 4-D NCHW data input as NHWC memory
+    (a Transpose [0,2,3,1] in front of it; the Reshape's output keeps its name): a converter
+    that lost track of the layout before a flatten."""
+    model = onnx.load(str(src))
+    reshape = _node(model, node)
+    data = reshape.input[0]
+    moved = f"{data}__as_nhwc"
+    nodes = list(model.graph.node)
+    at = nodes.index(reshape)
+    nodes.insert(at, helper.make_node("Transpose", [data], [moved], name=f"{node}__as_nhwc", perm=[0, 2, 3, 1]))
+    reshape.input[0] = moved
+    del model.graph.node[:]
+    model.graph.node.extend(nodes)
+    onnx.save(model, str(dst))
+    return dst
+
+
+def hwc_as_nchw(x: np.ndarray) -> np.ndarray:
+    """An NCHW image's values laid out HWC and handed over as NCHW (same shape, same values)."""
+    return np.ascontiguousarray(x.transpose(0, 2, 3, 1)).reshape(x.shape)
