@@ -178,3 +178,21 @@ def test_any_permutation_is_recovered(dims: list[int], data: st.DataObject) -> N
     fixed = a.permuted.apply(t) if a.permuted is not None else None
     assert (g.size < 2 or cos == pytest.approx(1.0) or cos >= RETRY_COSINE
             or (fixed is not None and np.array_equal(fixed.reshape(g.shape), g)))
+
+
+def test_an_undecided_nhwc_pair_is_compared_in_the_named_layout_with_a_warning() -> None:
+    """[1,4,6,6] vs [1,6,6,4]: NHWC, or NHWC with H/W swapped; noisy values decide neither."""
+    g = _smooth((1, 4, 6, 6), 8)
+    t = np.ascontiguousarray(_mixed(g, 0.3, 0.0, 9).transpose(0, 2, 3, 1))
+    a = align(g, t)
+    assert "chosen by values" not in a.note and "NHWC" in a.note and a.warn and a.layout.perm == (0, 3, 1, 2)
+    assert np.array_equal(a.target, t.transpose(0, 3, 1, 2))
+
+
+def test_a_winner_on_the_sample_is_confirmed_on_the_whole_tensor() -> None:
+    """Mostly zeros (a sample of zeros proves nothing): no order is adopted on the sample alone."""
+    g = np.zeros((1, 8, 64, 64), np.float32)
+    g[0, :, 0, 1:] = 1.0  # off the strided sample
+    t = np.ascontiguousarray(g.transpose(0, 1, 3, 2))
+    a = align(g, t)
+    assert a.permuted is None or np.array_equal(a.permuted.apply(t), g)

@@ -116,6 +116,25 @@ _arrays = hnp.arrays(np.float32, hnp.array_shapes(min_dims=2, max_dims=4, min_si
                      elements=st.floats(-1e3, 1e3, width=32))
 
 
+def test_layout_claims_are_counted_and_checked_against_the_files(tmp_path: Path) -> None:
+    """The corpus counter: a claimed layout that the files support is decisive; the best of
+    two bad orders (the PP-OCRv4 det ConvTranspose case) is counted as not decisive."""
+    rng = np.random.default_rng(0)
+    g = rng.standard_normal((1, 6, 8, 8))
+    good = np.ascontiguousarray(g.transpose(0, 2, 3, 1))
+    bad = -0.12 * g + -0.04 * g.transpose(0, 1, 3, 2) + rng.standard_normal(g.shape)
+    rows = []
+    for name, t, perm in (("good", good, "(0, 3, 1, 2)"), ("bad", bad, "(0, 1, 3, 2)")):
+        np.save(tmp_path / f"{name}-g.npy", g)
+        np.save(tmp_path / f"{name}-t.npy", t)
+        rows.append({"golden_file": str(tmp_path / f"{name}-g.npy"), "target_file": str(tmp_path / f"{name}-t.npy"),
+                     "message": f"layout chosen by values: target axes permuted {perm} (sampled cosine -0.04)"})
+    rows.append({"message": "cosine 0.5 < 0.9999"})
+    assert corpus_judge.layout_claims(rows) == (2, 1)
+    assert numerics.layout_is_decisive(g, good, (0, 3, 1, 2), 0.99, 10.0)
+    assert not numerics.layout_is_decisive(g, bad, (0, 1, 3, 2), 0.99, 10.0)
+
+
 @settings(max_examples=60, deadline=None)
 @given(_arrays, st.randoms(use_true_random=False))
 def test_aligning_permutation_undoes_any_transpose(arr: np.ndarray, rnd) -> None:

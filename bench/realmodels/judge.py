@@ -22,7 +22,8 @@ import numpy as np
 from bench.realmodels.build import dumpscope_cmd
 from bench.realmodels.cases import CLASS_ALIASES, Case
 from bench.realmodels.models import model_path
-from bench.realmodels.numerics import aligning_permutation, cosine, rel_error, slice_errors
+from bench.realmodels.numerics import (aligning_permutation, cosine, layout_is_decisive, rel_error,
+                                      slice_errors)
 from bench.realmodels.replay import replay
 
 #: The ``diagnose --json`` fields this corpus reads.
@@ -75,6 +76,10 @@ class Outcome:
     summary: str = ""
     independent: dict[str, Any] = field(default_factory=dict)
     error: str = ""
+    layout_by_values: int = 0
+    """Rows of compare whose layout was chosen (or found permuted) by values."""
+    layout_not_decisive: int = 0
+    """Of those, the rows whose permutation is not decisive when recomputed (must be 0)."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -184,6 +189,9 @@ def judge(case: Case, golden: Path, target: Path) -> Outcome:
         out.reasons = judges[case.expect](case, diag, out)
         out.reasons += row_checks(case, rows if isinstance(rows, list) else [], target)
     out.reasons += noise((cmp_run, diag_run))
+    out.layout_by_values, out.layout_not_decisive = layout_claims(rows if isinstance(rows, list) else [])
+    if out.layout_not_decisive:
+        out.reasons.append(f"{out.layout_not_decisive} row(s) with a layout chosen by values, not decisive")
     if case.text_must_not:
         text = run_cli(["diagnose", *pair]).stdout
         out.reasons += [f"diagnose text prints /{rx}/" for rx in case.text_must_not if re.search(rx, text)]
@@ -302,6 +310,34 @@ def fail_row_facts(rows: list[dict[str, Any]]) -> dict[str, Any]:
             label = "not loadable"
         labels.setdefault(label, []).append(str(row.get("name")))
     return {label: {"rows": len(names), "first": names[:4]} for label, names in labels.items()}
+
+
+#: A compare row's claim that the values chose a layout ("layout chosen by values: target axes
+#: permuted (0, 3, 1, 2)") or that a same-shape target is the golden permuted ("layout
+#: mismatch: ... axes permuted (0, 1, 3, 2)").
+_LAYOUT_CLAIM = re.compile(r"(?:layout chosen by values|layout mismatch)[^()]*?axes permuted \(([\d, ]+)\)")
+
+
+def layout_claims(rows: list[dict[str, Any]]) -> tuple[int, int]:
+    """(rows whose layout the values chose, of those the ones not decisive), recomputed from the
+    files in float64 against the product's definition (``shapes.DECISIVE_*``, the numbers only)."""
+    from dumpscope.core.comparison.shapes import DECISIVE_COSINE, DECISIVE_MARGIN
+
+    claims = bad = 0
+    for row in rows:
+        found = _LAYOUT_CLAIM.search(str(row.get("message") or ""))
+        if found is None:
+            continue
+        claims += 1
+        perm = tuple(int(i) for i in found.group(1).split(","))
+        try:
+            g = np.load(str(row["golden_file"]), allow_pickle=False).astype(np.float64)
+            t = np.load(str(row["target_file"]), allow_pickle=False).astype(np.float64)
+        except (KeyError, OSError, ValueError):
+            bad += 1
+            continue
+        bad += not layout_is_decisive(g, t, perm, DECISIVE_COSINE, DECISIVE_MARGIN)
+    return claims, bad
 
 
 def noise(runs: tuple[Run, ...]) -> list[str]:

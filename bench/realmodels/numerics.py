@@ -48,3 +48,29 @@ def slice_errors(g: np.ndarray, t: np.ndarray) -> dict[str, Any]:
     worst = int(np.argmax(errs))
     return {"worst_slice": worst, "worst_slice_rel_error": errs[worst], "whole_cosine": cosine(g, t),
             "whole_rel_error": rel_error(g, t)}
+
+
+def layout_is_decisive(g: np.ndarray, t: np.ndarray, perm: tuple[int, ...], min_cosine: float,
+                       margin: float) -> bool:
+    """Whether ``t`` with its axes permuted by ``perm`` agrees with ``g`` decisively, recomputed
+    on the whole tensors in float64: equal values (relative 1e-6), or a cosine of at least
+    ``min_cosine`` with every other axis order of ``t`` giving ``g``'s shape (the identity
+    included) at least ``margin`` times further from 1.  Size-1 axes are dropped first when
+    ``perm`` is of the squeezed rank (how a squeezed pair is reported)."""
+    if len(perm) != t.ndim:
+        g, t = g.reshape([d for d in g.shape if d != 1]), t.reshape([d for d in t.shape if d != 1])
+    if len(perm) != t.ndim or t.transpose(perm).shape != g.shape:
+        return False
+    if np.allclose(t.transpose(perm), g, rtol=1e-6, atol=0.0, equal_nan=True):
+        return True
+    best = cosine(g, t.transpose(perm))
+    if best is None or best < min_cosine:
+        return False
+    for other in itertools.permutations(range(t.ndim)):
+        moved = t.transpose(other)
+        if other == tuple(perm) or moved.shape != g.shape:
+            continue
+        cos = cosine(g, moved)
+        if cos is not None and (cos >= best or 1.0 - cos < margin * (1.0 - best)):
+            return False
+    return True

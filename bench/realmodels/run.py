@@ -45,7 +45,15 @@ def table(outcomes: Sequence[Outcome]) -> str:
         )
     passed = sum(o.passed for o in outcomes)
     lines.append(f"{passed} of {len(outcomes)} cases pass")
+    lines.append(layout_line(outcomes))
     return "\n".join(lines)
+
+
+def layout_line(outcomes: Sequence[Outcome]) -> str:
+    """The corpus-wide count of layouts chosen by values, and of those not decisive (must be 0)."""
+    chosen = sum(o.layout_by_values for o in outcomes)
+    bad = sum(o.layout_not_decisive for o in outcomes)
+    return f"layouts chosen by values: {chosen} rows, not decisive: {bad}"
 
 
 def _truth_text(o: Outcome) -> str:
@@ -63,7 +71,7 @@ def markdown(outcomes: Sequence[Outcome]) -> str:
         lines.append(f"| {o.case} | {o.cls} | {_truth_text(o)} | {rank1} | {o.rank1_cause or '-'} | {_replay(o)} "
                      f"| {'PASS' if o.passed else 'FAIL'} | {_code(o.compare_code)}/{_code(o.diagnose_code)} "
                      f"| {o.compare_s:.2f} / {o.diagnose_s:.2f} |")
-    lines += ["", "| case | why it fails |", "|---|---|"]
+    lines += ["", layout_line(outcomes), "", "| case | why it fails |", "|---|---|"]
     lines += [f"| {o.case} | " + "; ".join(o.reasons).replace("|", "\\|") + " |" for o in outcomes if not o.passed]
     return "\n".join(lines) + "\n"
 
@@ -116,6 +124,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     path = args.output or builder.root / "results.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"seconds": total, "dump_seconds": builder.dump_seconds,
+                                "layout_by_values": sum(o.layout_by_values for o in outcomes),
+                                "layout_not_decisive": sum(o.layout_not_decisive for o in outcomes),
                                 "cases": [o.to_json() for o in outcomes]}, indent=1, default=str))
     print(f"results: {path}")
     return 0 if all(o.passed for o in outcomes) else 1

@@ -177,7 +177,8 @@ def _reshaped(golden: np.ndarray, target: np.ndarray, shapes: str) -> Aligned:
         return Aligned(golden, target, error=f"shape mismatch: {shapes} ({golden.size} vs {target.size} elements)")
     if _unit_free(golden.shape) == _unit_free(target.shape):
         return _squeezed(golden, target, shapes)
-    return _known_layout(golden, target, shapes) or _by_values(golden, target, shapes) or _flat(golden, target, shapes)
+    return (_known_layout(golden, target, shapes) or _by_values(golden, target, shapes)
+            or _conventional(golden, target, shapes) or _flat(golden, target, shapes))
 
 
 def _unit_free(shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -195,6 +196,20 @@ def _known_layout(golden: np.ndarray, target: np.ndarray, shapes: str) -> Aligne
     text = dict(_LAYOUTS.get(len(gs), ())).get(
         perm, f"target axes permuted {perm}, the only order the shapes allow: compared after transposing it")
     return Aligned(golden, np.transpose(target, perm), note=f"{text} ({shapes})", layout=Layout(perm, ts))
+
+
+def _conventional(golden: np.ndarray, target: np.ndarray, shapes: str) -> Aligned | None:
+    """Several orders fit the shapes, the values decide none, and one is a named layout (NHWC
+    for NCHW): compared in it, named, with a warning (never passed off as measured)."""
+    gs, ts = tuple(golden.shape), tuple(target.shape)
+    fits = _candidates(gs, ts)
+    named = [(perm, text) for perm, text in _LAYOUTS.get(len(gs), ()) if perm in fits]
+    if not named:
+        return None
+    perm, text = named[0]
+    return Aligned(golden, np.transpose(target, perm), note=f"{text} ({shapes})", layout=Layout(perm, ts),
+                   warn=f"{len(fits)} layouts fit the shapes ({shapes}) and the values decide none: "
+                        f"compared in the usual one, {perm}")
 
 
 def _flat(golden: np.ndarray, target: np.ndarray, shapes: str) -> Aligned:
@@ -306,16 +321,27 @@ def find_layout(golden: np.ndarray, target: np.ndarray,
 
 
 def search(golden: np.ndarray, target: np.ndarray, candidates: list[Layout]) -> Layout | None:
-    """The decisive candidate (not the first, which is the identity), scored, else None."""
+    """The decisive candidate (not the identity), scored on the sample and confirmed on the
+    whole tensors, else None.  The numbers it carries are the whole tensors' when the
+    sample's clear winner had to be confirmed."""
     if len(candidates) < 2:
         return None
     scores = [_score(golden, c.apply(target)) for c in candidates]
-    best = decisive(scores, lambda i: _exact(golden, candidates[i].apply(target)))
+    whole: list[tuple[bool, float]] = []
+
+    def confirm(i: int) -> bool:
+        if scores[i][0]:
+            return _exact(golden, candidates[i].apply(target))
+        whole[:] = [(False, _whole_cosine(golden, c.apply(target))) for c in candidates]
+        return decisive(whole) == i
+
+    best = decisive(scores, confirm)
     if best is None or candidates[best].perm == tuple(range(len(candidates[best].perm))):
         return None  # as it is (or the buffer read in the golden's own order): nothing to adopt
-    others = [cos for i, (_, cos) in enumerate(scores) if i != best]
-    return replace(candidates[best], exact=scores[best][0], cosine=scores[best][1], runner_up=max(others),
-                   candidates=len(candidates))
+    measured = whole or scores
+    others = [cos for i, (_, cos) in enumerate(measured) if i != best]
+    return replace(candidates[best], exact=scores[best][0] and not whole, cosine=measured[best][1],
+                   runner_up=max(others), candidates=len(candidates))
 
 
 def decisive(scores: list[tuple[bool, float]], confirm: Callable[[int], bool] | None = None) -> int | None:
@@ -325,16 +351,17 @@ def decisive(scores: list[tuple[bool, float]], confirm: Callable[[int], bool] | 
     Decisive means one of:
 
     * **equal values**: the first candidate whose sample equals the golden's to
-      :data:`EXACT_RTOL`, confirmed on the whole tensor by ``confirm(i)`` when given (a
-      sample of zeros proves nothing).  A layout fault in a copy moves values, it does
-      not change them; several equal candidates are symmetries of the data and give the
-      same numbers.
+      :data:`EXACT_RTOL`.  A layout fault in a copy moves values, it does not change
+      them; several equal candidates are symmetries of the data and give the same numbers.
     * **a clear winner**: the best sampled cosine is at least :data:`DECISIVE_COSINE`
       and every other candidate, the identity included, is at least
       :data:`DECISIVE_MARGIN` times further from 1.  A layout fault under fp16 or int8
       rounding keeps the permuted cosine near 1 while the wrong orders fall far below;
       data that no order explains (the best of bad candidates: -0.04 against -0.12, or
       0.62) has no such winner and is compared as declared.
+
+    Either is then confirmed by ``confirm(i)`` on the whole tensors when given (a sample
+    proves nothing alone: a sample of zeros is "equal" in every order).
     """
     for i, (equal, _cos) in enumerate(scores):
         if equal and (confirm is None or confirm(i)):
@@ -347,7 +374,12 @@ def decisive(scores: list[tuple[bool, float]], confirm: Callable[[int], bool] | 
         return None
     others = (cos for i, (_, cos) in enumerate(scores) if i != best)
     clear = all(cos < top and 1.0 - cos >= DECISIVE_MARGIN * (1.0 - top) for cos in others)
-    return best if clear else None
+    return best if clear and (confirm is None or confirm(best)) else None
+
+
+def _whole_cosine(golden: np.ndarray, target: np.ndarray) -> float:
+    """:func:`_cosine` over every element (float64)."""
+    return _cosine(np.asarray(golden, np.float64).reshape(-1), np.asarray(target, np.float64).reshape(-1))
 
 
 def _exact(golden: np.ndarray, target: np.ndarray) -> bool:

@@ -165,10 +165,13 @@ def _error_hist(g: np.ndarray, t: np.ndarray, err_max: float, bins: int) -> Hist
 
 
 def tensor_stats(
-    golden: np.ndarray, target: np.ndarray, *, bins: int = 64, worst: int = 20, positions: int = 5
+    golden: np.ndarray, target: np.ndarray, *, bins: int = 64, worst: int = 20, positions: int = 5,
+    declared: tuple[str, str] | None = None,
 ) -> TensorStats:
-    """Histograms, first NaN/Inf positions and the ``worst`` largest differences of a pair."""
-    aligned = align(golden, target)
+    """Histograms, first NaN/Inf positions and the ``worst`` largest differences of a pair
+    (lined up as its row is: ``declared``, the layouts the dumps declare, see
+    :func:`~dumpscope.core.comparison.shapes.declared_layouts`)."""
+    aligned = align(golden, target, declared)
     g, t = aligned.golden, aligned.target
     g_side, g_lo, g_hi = _side(g, positions)
     t_side, t_lo, t_hi = _side(t, positions)

@@ -379,6 +379,7 @@ def _describe(cmp: Comparison, metric: str, band: str | None) -> str:
 
 def _read_stats(cmp: Comparison, position: int) -> TensorStats:
     """Both sides' tensors of ``position`` and their statistics (in a worker thread)."""
+    from dumpscope.core.comparison.shapes import declared_layouts
     from dumpscope.core.inspect.tensor_stats import tensor_stats
 
     golden, target = cmp.load_pair(position)
@@ -386,4 +387,5 @@ def _read_stats(cmp: Comparison, position: int) -> TensorStats:
         raise Superseded
     if golden is None or target is None:
         raise ValueError("one side has no data for this row")
-    return tensor_stats(golden, target)
+    pair = cmp.pairing.pairs[position] if cmp.pairing is not None else None
+    return tensor_stats(golden, target, declared=declared_layouts(pair.golden, pair.target) if pair else None)
