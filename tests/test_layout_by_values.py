@@ -196,3 +196,12 @@ def test_a_winner_on_the_sample_is_confirmed_on_the_whole_tensor() -> None:
     t = np.ascontiguousarray(g.transpose(0, 1, 3, 2))
     a = align(g, t)
     assert a.permuted is None or np.array_equal(a.permuted.apply(t), g)
+
+
+def test_orders_that_only_move_size_one_axes_are_one_candidate() -> None:
+    """ORT's optimised PP-OCRv4 rec: golden [1,1,8,20,15] vs target [1,20,1,8,15] (p2o.Slice.7)."""
+    g = _smooth((1, 1, 8, 20, 15), 2)
+    t = np.ascontiguousarray(g.transpose(0, 3, 1, 2, 4))
+    assert len(_candidates(g.shape, t.shape)) == 1
+    a = align(g, t)
+    assert np.array_equal(a.target, g) and not a.warn

@@ -249,7 +249,8 @@ def _candidates(gs: tuple[int, ...], ts: tuple[int, ...]) -> list[tuple[int, ...
     if not _permutable(gs, ts):
         return []
     fits = (perm for perm in _orders(len(ts)) if tuple(ts[i] for i in perm) == tuple(gs))
-    return list(itertools.islice(_unique(fits), MAX_CANDIDATES))
+    return list(itertools.islice(_unique(fits, key=lambda perm: tuple(i for i in perm if ts[i] != 1)),
+                                 MAX_CANDIDATES))
 
 
 def _permutable(gs: tuple[int, ...], ts: tuple[int, ...]) -> bool:
@@ -263,12 +264,14 @@ def _orders(rank: int) -> Iterator[tuple[int, ...]]:
     return itertools.chain([tuple(range(rank))], known, itertools.permutations(range(rank)))
 
 
-def _unique(items: Iterable[tuple[int, ...]]) -> Iterator[tuple[int, ...]]:
-    """``items`` without repeats, lazily, in order."""
+def _unique(items: Iterable[tuple[int, ...]],
+            key: Callable[[tuple[int, ...]], tuple[int, ...]] = lambda item: item) -> Iterator[tuple[int, ...]]:
+    """``items`` without repeats (by ``key``: orders that differ only in where size-1 axes go
+    move no value and are one candidate), lazily, in order."""
     seen: set[tuple[int, ...]] = set()
     for item in items:
-        if item not in seen:
-            seen.add(item)
+        if key(item) not in seen:
+            seen.add(key(item))
             yield item
 
 
