@@ -264,8 +264,8 @@ def _orders(rank: int) -> Iterator[tuple[int, ...]]:
     return itertools.chain([tuple(range(rank))], known, itertools.permutations(range(rank)))
 
 
-def _unique(items: Iterable[tuple[int, ...]],
-            key: Callable[[tuple[int, ...]], tuple[int, ...]] = lambda item: item) -> Iterator[tuple[int, ...]]:
+def _unique(items: Iterable[tuple[int, ...]], key: Callable[[tuple[int, ...]], tuple[int, ...]] = tuple,
+            ) -> Iterator[tuple[int, ...]]:
     """``items`` without repeats (by ``key``: orders that differ only in where size-1 axes go
     move no value and are one candidate), lazily, in order."""
     seen: set[tuple[int, ...]] = set()
