@@ -26,15 +26,18 @@ def _model(nhwc_reshape: bool) -> onnx.ModelProto:
     output as NHWC before its Reshape (a Transpose in front, the Reshape's output name kept)."""
     nodes = [helper.make_node("Mul", ["x", "w"], ["scaled"], name="scale")]
     if nhwc_reshape:
-        nodes.append(helper.make_node("Transpose", ["scaled"], ["scaled_nhwc"], name="to_nhwc", perm=[0, 2, 3, 1]))
+        nodes.append(helper.make_node("Transpose", ["scaled"], ["scaled_nhwc"], name="to_nhwc",
+                                      perm=[0, 2, 3, 1]))
     nodes += [
-        helper.make_node("Reshape", ["scaled_nhwc" if nhwc_reshape else "scaled", "shape"], ["flat"], name="reshape"),
+        helper.make_node("Reshape", ["scaled_nhwc" if nhwc_reshape else "scaled", "shape"], ["flat"],
+                         name="reshape"),
         helper.make_node("MatMul", ["flat", "m"], ["y"], name="matmul"),
     ]
     rng = np.random.default_rng(0)
     inits = {"w": np.full((1, 3, 1, 1), 1.5, np.float32), "shape": np.array([1, 3, 20], np.int64),
              "m": rng.standard_normal((20, 7)).astype(np.float32)}
-    graph = helper.make_graph(nodes, "m", [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(SHAPE))],
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, list(SHAPE))
+    graph = helper.make_graph(nodes, "m", [x],
                               [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
                               initializer=[onnx.numpy_helper.from_array(a, n) for n, a in inits.items()])
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], ir_version=IR)
@@ -60,7 +63,7 @@ def _cos(a: np.ndarray, b: np.ndarray) -> float:
 def test_nhwc_data_reshaped_as_nchw_is_a_layout_mismatch_at_the_reshape(tmp_path: Path) -> None:
     model, g, t = _dumps(tmp_path, nhwc_reshape=True)
     gold, targ = np.load(g / "flat.npy"), np.load(t / "flat.npy")
-    # independent: the same multiset of values, and the target's buffer read as [20,3] is the golden's transposed
+    # independent: the same multiset of values; the target's buffer read as [20,3] is the golden transposed
     assert np.array_equal(np.sort(gold.ravel()), np.sort(targ.ravel())) and _cos(gold, targ) < 0.98
     assert np.array_equal(targ.reshape(20, 3).T.reshape(gold.shape), gold)
     diag = diagnose(compare(g, t, model=model))
@@ -92,7 +95,8 @@ def test_an_input_that_only_half_matches_a_layout_is_preprocessing(tmp_path: Pat
     """An HWC buffer plus noise: cosine ~0.6 after the reorder; no layout is claimed."""
     def noisy_hwc(x: np.ndarray) -> np.ndarray:
         noise = np.random.default_rng(2).random(x.shape).astype(np.float32) - np.float32(0.5)
-        return (np.ascontiguousarray(x.transpose(0, 2, 3, 1)).reshape(x.shape) + 1.5 * noise).astype(np.float32)
+        hwc = np.ascontiguousarray(x.transpose(0, 2, 3, 1)).reshape(x.shape)
+        return (hwc + 1.5 * noise).astype(np.float32)
 
     model, g, t = _dumps(tmp_path, nhwc_reshape=False, x_target=noisy_hwc)
     x, xt = np.load(tmp_path / "x.npy"), np.load(tmp_path / "xt.npy")
