@@ -223,20 +223,20 @@ def _cause_of(run: _Run, row: int, r: dict[str, object], findings: list[Finding]
         return _input_cause(run, row, findings)
     if r["health"] == "error":
         return v.NOT_COMPARED
-    if _permuted_output(run, row, r) is not None:
+    if run.layouts.get(row) is not None:  # searched by _search_layout for the strongest candidates
         return v.LAYOUT
     return _finding_cause(findings) or _node_cause(run, row, r, replay)
 
 
-def _permuted_output(run: _Run, row: int, r: dict[str, object]) -> Layout | None:
-    """The axis order in which a node's output holds the golden's values, when the node
-    introduced its error and it agrees poorly as compared (searched for those rows only)."""
+def _search_layout(run: _Run, k: int, row: int, r: dict[str, object]) -> None:
+    """Search the axis order in which a node's output holds the golden's values (into
+    ``run.layouts``): for the :data:`MAX_CHECKED` strongest candidates that introduced their
+    error and agree poorly as compared, a bound by count, not by time."""
     cosine = r.get("cosine_similarity")
-    if run.classes["origin"][row] not in ("introduced", "unknown"):
-        return None
-    if cosine is not None and cosine >= RETRY_COSINE:  # type: ignore[operator]
-        return None
-    return run.permutation(row)
+    if k >= MAX_CHECKED or run.classes["origin"][row] not in ("introduced", "unknown"):
+        return
+    if cosine is None or cosine < RETRY_COSINE:  # type: ignore[operator]
+        run.permutation(row)
 
 
 def _input_cause(run: _Run, row: int, findings: list[Finding]) -> str:
@@ -531,6 +531,7 @@ def _root_cause(run: _Run, k: int, score: float, c: dict[str, object]) -> tuple[
     r = run.cmp.frame.row(row, named=True)
     replay = run.replays.get(row)
     findings = _findings(run, k, row, str(r["target_dtype"] or ""))
+    _search_layout(run, k, row, r)
     cause = _cause_of(run, row, r, findings, replay)
     effect = _constant_row_effect(run, row, r) if r["kind"] == "constant" else cause_share(findings, replay, cause)
     commands = _commands(run, cause, r, findings)
