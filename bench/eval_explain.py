@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "explain" / "messages.jsonl"
+UNKNOWN = DATA.with_name("unknown.jsonl")
 CLAIMED = ("ascend", "onnx", "onnxruntime", "onnxsim", "float16", "qualcomm", "rknn", "sigmastar", "tensorrt")
 
 
@@ -98,6 +99,49 @@ def report(table: dict[tuple[str, str], list[int]]) -> None:
             print(f"   {'ALL ' + name:24s} {_pct(row[1], row[0])}   {_pct(row[3], row[2])}   {_pct(row[4], row[2])}")
 
 
+def floor_effect(kb: Any, records: list[dict[str, Any]]) -> None:
+    """Per split: right and wrong family@1 answers that the confidence floor withholds."""
+    for split in ("dev", "heldout"):
+        withheld = {True: 0, False: 0}
+        shown = {True: 0, False: 0}
+        for r in (r for r in records if r["split"] == split):
+            found = kb.answer(r["message"], top=3)
+            best = (found.matches or kb.lookup(r["message"], top=1) or [None])[0]
+            right = best is not None and best.entry.family in (r["family"], *r.get("also", ()))
+            (shown if found.confident else withheld)[right] += 1
+        print(f"   {split:8s} answers shown: {shown[True]} right, {shown[False]} wrong;"
+              f" withheld (no confident match or not covered): {withheld[True]} right, {withheld[False]} wrong")
+
+
+def judge_unknown(kb: Any, record: dict[str, Any]) -> tuple[bool, str]:
+    """Whether a message of an uncovered tool or of no tool is answered as it should be, and what was said.
+
+    An uncovered tool's message must say that tool is not covered (never a covered tool's answer);
+    generic runtime text must be answered by a runtime entry; text naming nothing must be withheld."""
+    found = kb.answer(record["message"], top=3)
+    tool = record["tool"]
+    said = found.uncovered[0] if found.uncovered else (found.matches[0].entry.family if found.matches else "-")
+    if tool == "none":
+        return not found.confident, said
+    if tool == "runtime":
+        return found.confident and found.matches[0].entry.family == "runtime", said
+    return found.uncovered is not None and found.uncovered[0] == tool, said
+
+
+def report_unknown(kb: Any, path: Path, misses: bool) -> None:
+    """Messages of uncovered tools and generic text: answered as uncovered / runtime / withheld."""
+    records = load(path)
+    for split in ("dev", "heldout"):
+        rows = [r for r in records if r["split"] == split]
+        ok = 0
+        for r in rows:
+            right, said = judge_unknown(kb, r)
+            ok += right
+            if misses and split == "dev" and not right:
+                print(f"MISS [dev] want {r['tool']} said {said}: {r['message'][:120]!r}")
+        print(f"   {split:8s} uncovered tools and generic text answered as such: {_pct(ok, len(rows))}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA)
@@ -112,6 +156,11 @@ def main() -> None:
     kb = load_kb(user_dir=Path("/nonexistent"))
     print(f"{len(records)} messages, KB of {len(kb)} entries")
     report(evaluate(kb, records, args.misses))
+    print("\n== confidence floor (claimed and new families) ==")
+    floor_effect(kb, records)
+    if UNKNOWN.exists() and args.data == DATA:
+        print(f"\n== {UNKNOWN.name}: tools not covered, generic runtime text ==")
+        report_unknown(kb, UNKNOWN, args.misses)
 
 
 if __name__ == "__main__":

@@ -148,3 +148,16 @@ def _applies_anywhere(m: Match) -> bool:
 
 def _tools(matches: list[Match]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(m.entry.tool for m in matches))
+
+
+def shown_code(m: Match) -> str:
+    """The code to show for a match: the entry's, unless the message printed another code of the same
+    tool, which is then shown exactly as printed with the entry's code beside it (``E19010 (entry EZ9010)``;
+    a range entry ``E1xxxx`` shows the message's ``E19010``)."""
+    code = m.entry.code
+    printed = [k.split(":", 1)[1] for k in m.codes if ":" in k and not k.startswith("family:")]
+    if not code or not printed or set(m.entry.keys) & set(m.codes):
+        return code
+    if m.entry.generic:
+        return printed[0]
+    return f"{printed[0]} (entry {code})"

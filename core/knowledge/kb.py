@@ -127,7 +127,7 @@ class Match(namedtuple("Match", "entry score reason captures codes via", default
         return tuple(v for k, v in self.captures if k.rstrip("0123456789") == "op")
 
     def to_dict(self) -> dict[str, Any]:
-        from dumpscope.core.knowledge.answer import confidence_of
+        from dumpscope.core.knowledge.answer import confidence_of, shown_code
 
         e = self.entry
         confidence, basis = confidence_of(self)
@@ -135,6 +135,7 @@ class Match(namedtuple("Match", "entry score reason captures codes via", default
             "tool": e.tool,
             "stage": e.stage,
             "code": e.code,
+            "shown_code": shown_code(self),
             "cause": self.cause,
             "fix": self.fix,
             "source": e.source,

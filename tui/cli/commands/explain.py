@@ -154,12 +154,12 @@ def _print_answer(found: Answer, as_json: bool) -> None:
 
 def format_match(m: Match, rank: int, indent: str = "") -> str:
     """A match as plain text: a header line, then cause, fix, captured parts, source."""
-    from dumpscope.core.knowledge.answer import confidence_of
+    from dumpscope.core.knowledge.answer import confidence_of, shown_code
 
     e = m.entry
     pad = indent + "   "
     confidence, _ = confidence_of(m)
-    head = f"{indent}{rank}. {m.score:5.1f}  {e.tool}{_code_part(e.code)}"
+    head = f"{indent}{rank}. {m.score:5.1f}  {e.tool}{_code_part(shown_code(m))}"
     lines = [f"{head}  ({e.stage}; matched by {m.reason}; confidence {confidence}){_flags(e)}"]
     lines += [f"{pad}cause: {m.cause}", f"{pad}fix:   {m.fix}"]
     lines += [f"{pad}{label}: {text}" for label, text in _found_parts(m) if text]
