@@ -287,7 +287,7 @@ _TVM: Markers = (
 #   "Unable to compute the prediction using a neural network model", E5RT, MILCompilerForANE, ANECompilerService.
 _COREML: Markers = (
     ("coremltools", STRONG), ("coreml", STRONG), ("mlmodel", STRONG), ("mil ops", STRONG), ("mil_convert", STRONG),
-    ("pytorch convert function for op", STRONG), ("ct.convert", STRONG), ("mlpackage", STRONG),
+    ("pytorch convert function for op", STRONG), ("conversion for tf op", STRONG), ("register_tf_op", STRONG), ("ct.convert", STRONG), ("mlpackage", STRONG),
     ("converters.mil", STRONG), ("converters/mil", STRONG), ("torch var ", MEDIUM), ("tf var ", MEDIUM),
     ("not found in context", MEDIUM), ("running mil ", STRONG), ("mlprogram", STRONG), ("ml program", MEDIUM),
     ("mil program", MEDIUM), ("minimum_deployment_target", STRONG), ("computeunit", STRONG),
