@@ -82,13 +82,14 @@ _FLOAT16: Markers = (
 # public user logs: "QnnDsp <E>", "E/QnnDsp", "Failed to load skel", "Transport layer setup failed",
 # "Failed to find available PD for contextId"; the Hexagon FastRPC layer under it (libadsprpc /
 # libcdsprpc, remote_handle(64)_open, rpcmem); SNPE's C++ namespace zdl:: (zdl::DlSystem);
-# the qai_hub client of Qualcomm AI Hub.
+# the qai_hub client of Qualcomm AI Hub; the converters' top-level handler, which logs
+# "<time> - <line> - ERROR - Encountered Error: <exception>" (qnn-onnx-converter / qairt-converter).
 _QUALCOMM: Markers = (
     ("qnndsp", STRONG), ("<e>", WEAK), ("qnn", STRONG), ("snpe", STRONG), ("qairt", STRONG), ("qti.aisw", STRONG),
     ("hexagon", STRONG), ("htp", WEAK), ("dlc", WEAK), ("hexnn", STRONG), ("qnnbackend", STRONG),
     ("failed to load skel", STRONG), ("transport layer setup failed", STRONG), ("failed to find available pd", STRONG),
     ("adsprpc", STRONG), ("cdsprpc", STRONG), ("fastrpc", STRONG), ("remote_handle", STRONG), ("rpcmem", STRONG),
-    ("zdl::", STRONG), ("dlsystem", STRONG), ("qai_hub", STRONG),
+    ("zdl::", STRONG), ("dlsystem", STRONG), ("qai_hub", STRONG), (" - error - encountered error:", STRONG),
 )
 
 _SIGMASTAR: Markers = (
