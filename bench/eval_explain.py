@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "explain" / "messages.jsonl"
+UNKNOWN = DATA.with_name("unknown.jsonl")
 CLAIMED = ("ascend", "onnx", "onnxruntime", "onnxsim", "float16", "qualcomm", "rknn", "sigmastar", "tensorrt")
 
 
@@ -98,6 +99,89 @@ def report(table: dict[tuple[str, str], list[int]]) -> None:
             print(f"   {'ALL ' + name:24s} {_pct(row[1], row[0])}   {_pct(row[3], row[2])}   {_pct(row[4], row[2])}")
 
 
+def floor_effect(kb: Any, records: list[dict[str, Any]]) -> None:
+    """Per split: right and wrong family@1 answers that the confidence floor withholds."""
+    for split in ("dev", "heldout"):
+        withheld = {True: 0, False: 0}
+        shown = {True: 0, False: 0}
+        for r in (r for r in records if r["split"] == split):
+            found = kb.answer(r["message"], top=3)
+            best = (found.matches or kb.lookup(r["message"], top=1) or [None])[0]
+            right = best is not None and best.entry.family in (r["family"], *r.get("also", ()))
+            (shown if found.confident else withheld)[right] += 1
+        print(f"   {split:8s} answers shown: {shown[True]} right, {shown[False]} wrong;"
+              f" withheld (no confident match or not covered): {withheld[True]} right, {withheld[False]} wrong")
+
+
+def judge_unknown(kb: Any, record: dict[str, Any]) -> tuple[bool, str]:
+    """Whether a message of an uncovered tool or of no tool is answered as it should be, and what was said.
+
+    An uncovered tool's message must say that tool is not covered (never a covered tool's answer);
+    generic runtime text must be answered by a runtime entry; text naming nothing must be withheld."""
+    found = kb.answer(record["message"], top=3)
+    tool = record["tool"]
+    said = found.uncovered[0] if found.uncovered else (found.matches[0].entry.family if found.matches else "-")
+    if tool == "none":
+        return not found.confident, said
+    if tool == "runtime":
+        return found.confident and found.matches[0].entry.family == "runtime", said
+    return found.uncovered is not None and found.uncovered[0] == tool, said
+
+
+def report_unknown(kb: Any, path: Path, misses: bool) -> None:
+    """Messages of uncovered tools and generic text: answered as uncovered / runtime / withheld."""
+    records = load(path)
+    for split in ("dev", "heldout"):
+        rows = [r for r in records if r["split"] == split]
+        ok = 0
+        for r in rows:
+            right, said = judge_unknown(kb, r)
+            ok += right
+            if misses and split == "dev" and not right:
+                print(f"MISS [dev] want {r['tool']} said {said}: {r['message'][:120]!r}")
+        print(f"   {split:8s} uncovered tools and generic text answered as such: {_pct(ok, len(rows))}")
+
+
+NOISE = (
+    "[INFO] {i}: loading weights from /models/net_{i}.bin",
+    "2025-01-0{d} 12:00:{s:02d} - INFO - Processing node /backbone/conv{i}/Conv",
+    "{i}%|{bar}| {i}/100 [00:0{d}<00:00, 3.51it/s]",
+    "[W] Dims of input {i} are dynamic; using the profile's opt shape",
+    "Epoch {d}: loss=0.{i:03d} acc=0.9{d} errors_corrected=0",
+    "[I] Layer /head/MatMul_{i} [MatMul] inputs: [(1, 256)], outputs: [(1, 10)]",
+    "DEBUG: tensor conv{i}_out dtype=float32 shape=[1,64,{i},{i}] min=-3.1 max=4.2",
+    "[NOTE] calibration batch {i} of 100 done ({d}.2 s), 0 failures so far",
+    "warnings.warn(  # the export keeps the old opset for op {i}",
+    "Saving result to /tmp/out/result_{i}.npy",
+)
+
+
+def log_scan_recall(kb: Any, records: list[dict[str, Any]], noise_per_message: int = 60) -> None:
+    """Bury each split's messages in realistic noise lines (deterministic), scan the log, and count the
+    messages found (a problem starts on one of the message's lines) and the noise lines reported."""
+    import io
+
+    from dumpscope.core.knowledge import scan_log
+
+    for split in ("dev", "heldout"):
+        lines: list[str] = []
+        spans: list[range] = []
+        for k, r in enumerate(r for r in records if r["split"] == split):
+            for j in range(noise_per_message):
+                i = (k * 31 + j * 7) % 97
+                lines.append(NOISE[(k + j) % len(NOISE)].format(i=i, d=1 + j % 9, s=j % 60, bar="#" * (i // 10)))
+            start = len(lines) + 1
+            lines.extend(r["message"].splitlines() or [""])
+            spans.append(range(start, len(lines) + 1))
+        problems = scan_log(io.BytesIO("\n".join(lines).encode()), kb)
+        starts = {n for p in problems for n in p.line_numbers}
+        found = sum(1 for span in spans if starts.intersection(span))
+        message_lines = {n for span in spans for n in span}
+        noise = sorted(n for n in starts if n not in message_lines)
+        print(f"   {split:8s} {len(spans)} messages in {len(lines)} lines: found {_pct(found, len(spans))};"
+              f" noise lines reported: {len(noise)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA)
@@ -112,6 +196,13 @@ def main() -> None:
     kb = load_kb(user_dir=Path("/nonexistent"))
     print(f"{len(records)} messages, KB of {len(kb)} entries")
     report(evaluate(kb, records, args.misses))
+    print("\n== confidence floor (claimed and new families) ==")
+    floor_effect(kb, records)
+    print("\n== log scan: messages buried in noise ==")
+    log_scan_recall(kb, records)
+    if UNKNOWN.exists() and args.data == DATA:
+        print(f"\n== {UNKNOWN.name}: tools not covered, generic runtime text ==")
+        report_unknown(kb, UNKNOWN, args.misses)
 
 
 if __name__ == "__main__":

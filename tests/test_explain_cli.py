@@ -37,7 +37,8 @@ def set_stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
 def test_text_output_ranks_and_explains(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run([MESSAGE, "--top", "2"], capsys)
     assert code == 0
-    first = out.splitlines()[0]
+    headline, first = out.splitlines()[:2]
+    assert headline == "confidence: high (matched by code)"
     assert first.startswith("1.") and "E10001" in first and "code+pattern" in first
     assert "cause:" in out and "fix:" in out and "source:" in out
     assert "value=HWCN" in out and "option=--input_format" in out
@@ -47,10 +48,14 @@ def test_text_output_ranks_and_explains(capsys: pytest.CaptureFixture[str]) -> N
 def test_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run([MESSAGE, "--json", "--top", "3"], capsys)
     assert code == 0
-    data = json.loads(out)
+    answer = json.loads(out)
+    assert answer["confident"] is True and answer["confidence"] == "high" and answer["basis"] == "code"
+    assert answer["uncovered_tool"] is None and answer["closest_tools"] == []
+    data = answer["matches"]
     assert isinstance(data, list) and 1 <= len(data) <= 3
     for item in data:
-        for key in ("tool", "stage", "code", "cause", "fix", "source", "score", "captures", "reason", "origin"):
+        for key in ("tool", "stage", "code", "cause", "fix", "source", "score", "captures", "reason", "origin",
+                    "basis", "confidence"):
             assert key in item, key
         assert isinstance(item["captures"], dict)
     assert data[0]["code"] == "E10001" and data[0]["captures"]["value"] == "HWCN"
@@ -61,7 +66,7 @@ def test_no_match_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["zzzz qqqq"], capsys)
     assert code == 1 and "No known cause" in out
     code, out, _ = run(["zzzz qqqq", "--json"], capsys)
-    assert code == 1 and json.loads(out) == []
+    assert code == 1 and json.loads(out)["matches"] == [] and json.loads(out)["confident"] is False
 
 
 @pytest.mark.parametrize(
@@ -83,7 +88,7 @@ def test_usage_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]
 def test_message_from_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     set_stdin(monkeypatch, MESSAGE.encode() + b"\n\xff\xfe")
     code, out, _ = run(["-", "--json"], capsys)
-    assert code == 0 and json.loads(out)[0]["code"] == "E10001"
+    assert code == 0 and json.loads(out)["matches"][0]["code"] == "E10001"
 
 
 LOG = (
@@ -145,7 +150,7 @@ def test_user_kb_file_and_warnings(tmp_path: Path, _isolated_config: Path, capsy
     bad.write_text('{"id": "half"\n', encoding="utf-8")
     code, out, err = run(["LD-17: vector register spill in blocks/3/attn", "--kb", str(extra), "--json"], capsys)
     assert code == 0
-    best = json.loads(out)[0]
+    best = json.loads(out)["matches"][0]
     assert best["origin"] == f"user:{extra}" and best["captures"] == {"op": "blocks/3/attn"}
     assert f"{bad}:1:" in err and "warning" in err
 

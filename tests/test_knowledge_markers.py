@@ -19,7 +19,7 @@ from dumpscope.core.knowledge import KnowledgeBase, load_kb
 from dumpscope.core.knowledge.family import MARKERS, MEDIUM, STRONG, WEAK, detect_families, family_evidence
 from dumpscope.core.knowledge.kb import credible_codes
 from dumpscope.core.knowledge.codes import extract_codes
-from dumpscope.core.knowledge.markers import WHOLE_WORDS
+from dumpscope.core.knowledge.markers import UNCOVERED, WHOLE_WORDS
 
 NEW_FAMILIES = ("openvino", "tflite", "qualcomm", "mnn", "ncnn", "paddle2onnx", "torch_onnx", "tvm", "coreml")
 
@@ -181,7 +181,8 @@ def test_markers_are_lower_case_unique_and_weighted() -> None:
         assert all(m == m.lower() and m for m in names), family
         assert len(names) == len(set(names)), family
         assert {w for _, w in markers} <= {STRONG, MEDIUM, WEAK}, family
-    assert WHOLE_WORDS <= {m for markers in MARKERS.values() for m, _ in markers}
+    uncovered = {m for _, markers in UNCOVERED.values() for m, _ in markers}
+    assert WHOLE_WORDS <= {m for markers in MARKERS.values() for m, _ in markers} | uncovered
 
 
 def test_each_new_family_names_its_sources() -> None:

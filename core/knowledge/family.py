@@ -17,9 +17,9 @@ Between equals, the tool named first in the text comes first.
 
 from __future__ import annotations
 
-from dumpscope.core.knowledge.markers import MARKERS, MEDIUM, STRONG, WEAK, WHOLE_WORDS, Markers
+from dumpscope.core.knowledge.markers import MARKERS, MEDIUM, STRONG, UNCOVERED, WEAK, WHOLE_WORDS, Markers
 
-__all__ = ["MARKERS", "MEDIUM", "STRONG", "WEAK", "detect_families", "family_evidence"]
+__all__ = ["MARKERS", "MEDIUM", "STRONG", "WEAK", "detect_families", "detect_uncovered", "family_evidence"]
 
 
 def family_evidence(text: str, lowered: str | None = None) -> dict[str, int]:
@@ -27,10 +27,12 @@ def family_evidence(text: str, lowered: str | None = None) -> dict[str, int]:
     return {family: total for family, (_, total, _) in _evidence(text, lowered).items()}
 
 
-def _evidence(text: str, lowered: str | None) -> dict[str, tuple[int, int, int]]:
+def _evidence(
+    text: str, lowered: str | None, table: dict[str, Markers] = MARKERS
+) -> dict[str, tuple[int, int, int]]:
     """``family -> (strongest marker weight, summed weight, -first position)`` for the families with evidence."""
     low = text.lower() if lowered is None else lowered
-    found = {family: _found(markers, low) for family, markers in MARKERS.items()}
+    found = {family: _found(markers, low) for family, markers in table.items()}
     return {family: _summary(hits, low) for family, hits in found.items() if hits}
 
 
@@ -68,3 +70,20 @@ def detect_families(text: str, lowered: str | None = None) -> list[str]:
     evidence = _evidence(text, lowered)
     ranked = sorted(evidence.items(), key=lambda kv: kv[1], reverse=True)
     return [family for family, (_, total, _) in ranked if total >= STRONG]
+
+
+_UNCOVERED_MARKERS: dict[str, Markers] = {family: markers for family, (_, markers) in UNCOVERED.items()}
+
+
+def detect_uncovered(text: str, lowered: str | None = None) -> list[tuple[str, tuple[int, int, int]]]:
+    """Tools dumpscope does not cover that the text names (summed weight of at least :data:`STRONG`),
+    best first, each with its evidence ``(strongest weight, summed weight, -first position)``."""
+    evidence = _evidence(text, lowered, _UNCOVERED_MARKERS)
+    ranked = sorted(evidence.items(), key=lambda kv: kv[1], reverse=True)
+    return [(family, ev) for family, ev in ranked if ev[1] >= STRONG]
+
+
+def strongest_covered(text: str, lowered: str | None = None) -> tuple[int, int, int] | None:
+    """The evidence of the best-evidenced covered family (None when no family reaches :data:`STRONG`)."""
+    ranked = sorted((ev for ev in _evidence(text, lowered).values() if ev[1] >= STRONG), reverse=True)
+    return ranked[0] if ranked else None

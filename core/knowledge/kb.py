@@ -29,6 +29,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost o
 if TYPE_CHECKING:
     from typing import Any
 
+    from dumpscope.core.knowledge.answer import Answer
+
 CODE_SCORE = 45.0
 PATTERN_SCORE = 40.0
 WORDS_SCORE = 15.0
@@ -59,6 +61,10 @@ LIBRARY_FAMILIES = frozenset({"onnx"})
 """Libraries whose messages appear inside other tools' logs: never foreign."""
 FOREIGN_WORDS_FACTOR = 0.4
 """Wording alone found an entry of another tool than the one the message names."""
+RUNTIME_FAMILIES = frozenset({"runtime"})
+"""Text any tool prints (C++ exceptions, signals, the OOM killer, CUDA errors): these entries answer first
+only when the message names no tool; inside a named tool's message they rank below that tool's entries,
+even when a code (``cudaErrorNoKernelImageForDevice``) names them."""
 
 
 class Match(namedtuple("Match", "entry score reason captures codes via", defaults=((), (), ()))):
@@ -95,11 +101,13 @@ class Match(namedtuple("Match", "entry score reason captures codes via", default
 
     @property
     def cause(self) -> str:
-        return self.entry.cause
+        """The entry's cause with the parts captured from the message filled in (``{op}``, ``{value}``...)."""
+        return fill(self.entry.cause, self.captures)
 
     @property
     def fix(self) -> str:
-        return self.entry.fix
+        """The entry's fix with the captured parts filled in."""
+        return fill(self.entry.fix, self.captures)
 
     @property
     def source(self) -> str:
@@ -119,16 +127,22 @@ class Match(namedtuple("Match", "entry score reason captures codes via", default
         return tuple(v for k, v in self.captures if k.rstrip("0123456789") == "op")
 
     def to_dict(self) -> dict[str, Any]:
+        from dumpscope.core.knowledge.answer import confidence_of, shown_code
+
         e = self.entry
+        confidence, basis = confidence_of(self)
         return {
             "tool": e.tool,
             "stage": e.stage,
             "code": e.code,
-            "cause": e.cause,
-            "fix": e.fix,
+            "shown_code": shown_code(self),
+            "cause": self.cause,
+            "fix": self.fix,
             "source": e.source,
             "score": self.score,
             "reason": self.reason,
+            "basis": basis,
+            "confidence": confidence,
             "captures": dict(self.captures),
             "origin": e.origin,
             "id": e.id,
@@ -138,6 +152,18 @@ class Match(namedtuple("Match", "entry score reason captures codes via", default
             "codes": list(self.codes),
             "via": list(self.via),
         }
+
+
+_PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]{0,20})\}")
+
+
+def fill(text: str, captures: tuple[tuple[str, str], ...]) -> str:
+    """``text`` with each ``{name}`` replaced by the part of that name captured from the message
+    (``<name>`` when the message did not carry it: the sentence stays readable and says what is missing)."""
+    if "{" not in text:
+        return text
+    found = dict(captures)
+    return _PLACEHOLDER.sub(lambda m: found.get(m.group(1)) or f"<{m.group(1)}>", text)
 
 
 class KnowledgeBase:
@@ -190,6 +216,13 @@ class KnowledgeBase:
 
     def __len__(self) -> int:
         return len(self.entries)
+
+    def answer(self, message: str, top: int = 5) -> Answer:
+        """The answer to a message: ranked matches with how they were found and how sure they are,
+        "this tool is not covered", or "no confident match" (see :mod:`.answer`)."""
+        from dumpscope.core.knowledge.answer import answer
+
+        return answer(self, message, top)
 
     def lookup(self, message: str, top: int = 5) -> list[Match]:
         """Ranked matches for a message (one line or a whole multi-line block).
@@ -432,11 +465,15 @@ def _foreign_adjusted(e: Entry, score: float, reasons: list[str], families: list
     """Lower an entry of another tool than the one(s) the message names (not libraries, not code hits)."""
     if not _is_foreign(e, reasons, families):
         return score
+    if e.family in RUNTIME_FAMILIES:
+        return min(score - FOREIGN_PATTERN_PENALTY, FAMILY_SCORE - 1.0)  # below even the named tool's family entry
     return score * FOREIGN_WORDS_FACTOR if reasons == ["words"] else score - FOREIGN_PATTERN_PENALTY
 
 
 def _is_foreign(e: Entry, reasons: list[str], families: list[str]) -> bool:
-    return bool(families) and e.family not in families and e.family not in LIBRARY_FAMILIES and "code" not in reasons
+    if not families or e.family in families or e.family in LIBRARY_FAMILIES:
+        return False
+    return "code" not in reasons or e.family in RUNTIME_FAMILIES
 
 
 def _related_codes(e: Entry, codes: list[str]) -> list[str]:

@@ -82,13 +82,14 @@ _FLOAT16: Markers = (
 # public user logs: "QnnDsp <E>", "E/QnnDsp", "Failed to load skel", "Transport layer setup failed",
 # "Failed to find available PD for contextId"; the Hexagon FastRPC layer under it (libadsprpc /
 # libcdsprpc, remote_handle(64)_open, rpcmem); SNPE's C++ namespace zdl:: (zdl::DlSystem);
-# the qai_hub client of Qualcomm AI Hub.
+# the qai_hub client of Qualcomm AI Hub; the converters' top-level handler, which logs
+# "<time> - <line> - ERROR - Encountered Error: <exception>" (qnn-onnx-converter / qairt-converter).
 _QUALCOMM: Markers = (
     ("qnndsp", STRONG), ("<e>", WEAK), ("qnn", STRONG), ("snpe", STRONG), ("qairt", STRONG), ("qti.aisw", STRONG),
     ("hexagon", STRONG), ("htp", WEAK), ("dlc", WEAK), ("hexnn", STRONG), ("qnnbackend", STRONG),
     ("failed to load skel", STRONG), ("transport layer setup failed", STRONG), ("failed to find available pd", STRONG),
     ("adsprpc", STRONG), ("cdsprpc", STRONG), ("fastrpc", STRONG), ("remote_handle", STRONG), ("rpcmem", STRONG),
-    ("zdl::", STRONG), ("dlsystem", STRONG), ("qai_hub", STRONG),
+    ("zdl::", STRONG), ("dlsystem", STRONG), ("qai_hub", STRONG), (" - error - encountered error:", STRONG),
 )
 
 _SIGMASTAR: Markers = (
@@ -287,7 +288,7 @@ _TVM: Markers = (
 #   "Unable to compute the prediction using a neural network model", E5RT, MILCompilerForANE, ANECompilerService.
 _COREML: Markers = (
     ("coremltools", STRONG), ("coreml", STRONG), ("mlmodel", STRONG), ("mil ops", STRONG), ("mil_convert", STRONG),
-    ("pytorch convert function for op", STRONG), ("ct.convert", STRONG), ("mlpackage", STRONG),
+    ("pytorch convert function for op", STRONG), ("conversion for tf op", STRONG), ("register_tf_op", STRONG), ("ct.convert", STRONG), ("mlpackage", STRONG),
     ("converters.mil", STRONG), ("converters/mil", STRONG), ("torch var ", MEDIUM), ("tf var ", MEDIUM),
     ("not found in context", MEDIUM), ("running mil ", STRONG), ("mlprogram", STRONG), ("ml program", MEDIUM),
     ("mil program", MEDIUM), ("minimum_deployment_target", STRONG), ("computeunit", STRONG),
@@ -318,8 +319,82 @@ MARKERS: dict[str, Markers] = {
     "coreml": _COREML,
 }
 
+# Tools dumpscope does not cover.  A message that names one of them is answered "this is <tool>;
+# not covered" instead of being matched by wording to a covered tool.  Markers are the tools' own
+# package, CLI and API names and log prefixes, from their public repositories and user guides:
+# - Hailo Dataflow Compiler / HailoRT (hailo-ai/hailort: hailort/libhailort, HAILO_* status names;
+#   hailo-ai/hailo_model_zoo: hailomz; the DFC's hailo_sdk_client / hailo_model_optimization packages,
+#   the `hailo parser|optimize|compiler` CLI, .har/.hef files);
+# - AMD/Xilinx Vitis AI (Xilinx/Vitis-AI: vai_q_pytorch/pytorch_nndct and nndct_shared, the [VAIQ_*] and
+#   [NNDCT_*] log prefixes, vai_c_xir / vai_c_tensorflow*, XIR, VART, xmodel);
+# - Sophgo TPU-MLIR (sophgo/tpu-mlir: model_transform.py, model_deploy.py, run_calibration.py,
+#   tpuc-opt, tpu_mlir, .bmodel, the [BMODEL] log prefix, bmrt_/bm_ runtime calls, libbackend_1684x);
+# - Cambricon MagicMind / CNRT / CNNL (Cambricon/mlu-ops logs: [cnrtError], [MLUOP], cnrt*/cnnl* calls,
+#   torch_mlu);
+# - Horizon Robotics toolchain (hb_mapper, hb_mapper makertbin, horizon_nn, hbdk, hb_dnn, hrt_model_exec);
+# - MediaTek NeuroPilot (ncc-tflite, neuron_adapter / NeuronAdapter, neuropilot);
+# - Intel NPU plugin of OpenVINO / the NPU driver (intel_npu_acceleration_library, "[npu_compiler]",
+#   vpux, ze_result_error: Level Zero) -- OpenVINO itself is covered, so only NPU-specific markers;
+# - TI TIDL (tidl_model_import, tidlrt), Arm NN (armnn::), NXP eIQ Neutron (neutron-converter).
+_HAILO: Markers = (
+    ("hailo_sdk_client", STRONG), ("hailo_sdk_common", STRONG), ("hailo_model_optimization", STRONG),
+    ("hailort", STRONG), ("hailomz", STRONG), ("hailo parser", STRONG), ("hailo optimize", STRONG),
+    ("hailo compiler", STRONG), ("hailo_status", STRONG), ("hailo_invalid", STRONG), ("hailo", MEDIUM),
+    (".hef", MEDIUM), (".har", WEAK), ("--hw-arch hailo", STRONG),
+)
+_VITIS_AI: Markers = (
+    ("vai_q_pytorch", STRONG), ("vai_q_tensorflow", STRONG), ("vai_q_onnx", STRONG), ("pytorch_nndct", STRONG),
+    ("nndct_shared", STRONG), ("[vaiq_", STRONG), ("[nndct_", STRONG), ("vai_c_xir", STRONG),
+    ("vai_c_tensorflow", STRONG), ("vai_c_caffe", STRONG), ("vitis-ai", STRONG), ("vitis_ai", STRONG),
+    ("vitis ai", STRONG), ("xir::", STRONG), ("vart::", STRONG), ("xmodel", MEDIUM), ("dpucz", STRONG),
+    ("dpucvdx", STRONG), ("dpuczdx", STRONG), ("quantizer_torch_", STRONG),
+)
+_SOPHGO: Markers = (
+    ("tpu-mlir", STRONG), ("tpu_mlir", STRONG), ("tpuc-opt", STRONG), ("model_deploy.py", STRONG),
+    ("model_transform.py", STRONG), ("run_calibration.py", STRONG), ("model_transform ", MEDIUM),
+    ("model_deploy ", MEDIUM), ("bmodel", STRONG), ("[bmodel]", STRONG), ("bmrt_", STRONG),
+    ("libbackend_1684", STRONG), ("bm1684", STRONG), ("bm1688", STRONG), ("cv183x", STRONG), ("cv181x", STRONG),
+    ("sophon", STRONG), ("sophgo", STRONG), ("nodechip_", STRONG), ("bmcpu init", STRONG),
+)
+_CAMBRICON: Markers = (
+    ("magicmind", STRONG), ("[cnrterror]", STRONG), ("cnrt_ret_", STRONG), ("cnrtplace", STRONG),
+    ("cnrt", MEDIUM), ("[mluop]", STRONG), ("mluop", STRONG), ("cnnl_status", STRONG), ("cnnl", MEDIUM),
+    ("torch_mlu", STRONG), ("cambricon", STRONG), ("neuware", STRONG), ("mlu370", STRONG), ("mlu270", STRONG),
+)
+_HORIZON: Markers = (
+    ("hb_mapper", STRONG), ("horizon_nn", STRONG), ("horizon_tc_ui", STRONG), ("hbdk", STRONG),
+    ("hb_dnn", STRONG), ("hrt_model_exec", STRONG), ("hb_perf", STRONG), ("makertbin", STRONG),
+    ("horizon robotics", STRONG), ("hbdnn", STRONG),
+)
+_NEUROPILOT: Markers = (
+    ("neuropilot", STRONG), ("ncc-tflite", STRONG), ("neuron_adapter", STRONG), ("neuronadapter", STRONG),
+    ("neuronmodel_", STRONG), ("neuroncompilation_", STRONG), ("neuronexecution_", STRONG),
+    ("mtk_neuron", STRONG), ("mediatek", MEDIUM),
+)
+_INTEL_NPU: Markers = (
+    ("intel_npu_acceleration_library", STRONG), ("[npu_compiler]", STRONG), ("vpux", STRONG),
+    ("ze_result_error", STRONG), ("npu_plugin", STRONG), ("intel(r) npu", STRONG), ("intel npu", STRONG),
+)
+_OTHER_EDGE: Markers = (
+    ("tidl_model_import", STRONG), ("tidlrt", STRONG), ("tidl", MEDIUM), ("armnn::", STRONG), ("armnn", MEDIUM),
+    ("neutron-converter", STRONG), ("eiq toolkit", STRONG),
+)
+
+#: Tools that are recognised but not covered: family -> (display name, markers).
+UNCOVERED: dict[str, tuple[str, Markers]] = {
+    "hailo": ("Hailo Dataflow Compiler / HailoRT", _HAILO),
+    "vitis_ai": ("AMD Vitis AI (vai_q_*, vai_c_*, XIR/VART)", _VITIS_AI),
+    "sophgo": ("Sophgo TPU-MLIR (model_transform/model_deploy, bmodel)", _SOPHGO),
+    "cambricon": ("Cambricon MagicMind / CNRT / CNNL (MLU)", _CAMBRICON),
+    "horizon": ("Horizon Robotics toolchain (hb_mapper, HBDK)", _HORIZON),
+    "neuropilot": ("MediaTek NeuroPilot (ncc-tflite, Neuron adapter)", _NEUROPILOT),
+    "intel_npu": ("Intel NPU (OpenVINO NPU plugin, Level Zero driver)", _INTEL_NPU),
+    "other_edge": ("TI TIDL, Arm NN or NXP eIQ", _OTHER_EDGE),
+}
+
 #: Markers that are also pieces of ordinary words or of other tools' names: they count only
 #: as a whole word ("cannot", "stopped", "heartbeat", "manipulate", "relayed", "RunGraphAsync").
 WHOLE_WORDS: frozenset[str] = frozenset(
-    {"cann", "opp", "tbe", "ipu", "relay", "relax", "ngraph", "htp", "dlc", "ovc", "topi"}
+    {"cann", "opp", "tbe", "ipu", "relay", "relax", "ngraph", "htp", "dlc", "ovc", "topi", "cnrt", "cnnl",
+     "tidl", "armnn", "hailo", "vpux"}
 )

@@ -35,7 +35,8 @@ MAX_UNMATCHED = 100_000
 """Line numbers kept per problem (the count goes on)."""
 CUES: tuple[bytes, ...] = (
     b"error", b"fail", b"warn", b"except", b"fatal", b"assert", b"invalid", b"support", b"not ",
-    b"retcode", b"traceback",
+    b"retcode", b"traceback", b"cannot", b"unable", b"status code", b"expects", b"mismatch",
+    "异常".encode(), "错误".encode(), "失败".encode(), b"\", line ",
 )
 """Lower-case words of which an error line carries at least one (besides a vendor code).
 
@@ -44,7 +45,10 @@ runs at a tenth of that speed in ``re``, which is why the list is short."""
 ASCEND_CODE = re.compile(rb"[EW][0-9A-Z]\d{4}\b")
 WEAK_REASONS = ("words", "family")
 """Matches that alone do not make a log line a problem unless it carries an error word."""
-ERROR_WORDS = ("error", "fail", "exception", "fatal", "assert", "abort", "traceback", "not support", "unsupport")
+ERROR_WORDS = (
+    "error", "fail", "exception", "fatal", "assert", "abort", "traceback", "not support", "unsupport", "cannot",
+    "unable to", "could not", "status code", "expects", "异常", "错误", "失败", "\", line ",
+)
 
 
 @dataclass

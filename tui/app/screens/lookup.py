@@ -259,13 +259,13 @@ class LookupScreen(Screen[None]):
     def _render_match(self, m: Match, expanded: bool) -> Content:
         head = _match_head(m)
         if not expanded:
-            return Content("\n").join([head, Content("  " + first_sentence(m.entry.cause))])
+            return Content("\n").join([head, Content("  " + first_sentence(m.cause))])
         return Content("\n").join([head, *self._details(m)])
 
     def _details(self, m: Match) -> list[Content]:
         """Cause, fix, captured parts (and operators the layer list lacks), source."""
         e = m.entry
-        parts = [_field("cause", e.cause), _field("fix", e.fix)]
+        parts = [_field("cause", m.cause), _field("fix", m.fix)]
         if m.captures:
             parts += self._found_lines(m)
         parts.append(_field("source", e.source, "dim"))

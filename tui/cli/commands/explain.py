@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from dumpscope.core.knowledge import Entry, KnowledgeBase, Match, Problem
+    from dumpscope.core.knowledge.answer import Answer
 
 HELP = "explain a converter/runtime error message, or scan a whole log for known problems"
 DESCRIPTION = (
@@ -44,9 +45,9 @@ def run(args: argparse.Namespace) -> int:
         return _explain_log(args.log, kb, args)
     if args.message is None:
         return _interactive(kb)
-    matches = kb.lookup(_message_text(args.message), top=args.top)
-    _print_matches(matches, args.json)
-    return _exit_code(matches)
+    found = kb.answer(_message_text(args.message), top=args.top)
+    _print_answer(found, args.json)
+    return EXIT_OK if found.confident else EXIT_UNHEALTHY
 
 
 def _check_usage(args: argparse.Namespace) -> None:
@@ -138,25 +139,29 @@ def _not_a_log(path: Path) -> str | None:
     return None
 
 
-def _print_matches(matches: list[Match], as_json: bool) -> None:
+def _print_answer(found: Answer, as_json: bool) -> None:
     import json
 
     if as_json:
-        print(json.dumps([m.to_dict() for m in matches], indent=2, ensure_ascii=False))
+        print(json.dumps(found.to_dict(), indent=2, ensure_ascii=False))
         return
-    if not matches:
-        print("No known cause for this message.  Add your own entry with --kb FILE (see --help).")
-        return
-    for rank, m in enumerate(matches, 1):
+    print(plain(found.headline()))
+    if not found.matches and found.uncovered is None:
+        print("Add your own entry with --kb FILE (see --help).")
+    for rank, m in enumerate(found.matches, 1):
         print(plain(format_match(m, rank)))
 
 
 def format_match(m: Match, rank: int, indent: str = "") -> str:
     """A match as plain text: a header line, then cause, fix, captured parts, source."""
+    from dumpscope.core.knowledge.answer import confidence_of, shown_code
+
     e = m.entry
     pad = indent + "   "
-    lines = [f"{indent}{rank}. {m.score:5.1f}  {e.tool}{_code_part(e.code)}  ({e.stage}; matched by {m.reason}){_flags(e)}"]
-    lines += [f"{pad}cause: {e.cause}", f"{pad}fix:   {e.fix}"]
+    confidence, _ = confidence_of(m)
+    head = f"{indent}{rank}. {m.score:5.1f}  {e.tool}{_code_part(shown_code(m))}"
+    lines = [f"{head}  ({e.stage}; matched by {m.reason}; confidence {confidence}){_flags(e)}"]
+    lines += [f"{pad}cause: {m.cause}", f"{pad}fix:   {m.fix}"]
     lines += [f"{pad}{label}: {text}" for label, text in _found_parts(m) if text]
     lines.append(f"{pad}source: {e.source}")
     return "\n".join(lines)

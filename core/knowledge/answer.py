@@ -1,0 +1,163 @@
+"""What ``explain`` answers: the ranked matches, how sure the answer is, or that it does not know.
+
+A lookup (:meth:`KnowledgeBase.lookup`) always ranks something when any entry shares a word
+with the message.  An answer adds the judgement a user needs before acting on it:
+
+* **basis**: how the best match was found -- ``code`` (the message's own error code names the
+  entry), ``pattern`` (the entry's message pattern matched), ``tool marker`` (the tool was
+  recognised from its markers; its family-level entry answers), ``partial`` (the entry's core
+  phrase is present but not its whole pattern), ``shared code`` (a code many entries share),
+  ``words`` (wording alone);
+* **confidence**: ``high`` (a specific entry by code or pattern), ``medium`` (the tool is sure,
+  the cause generic: a family-level, scheme or range entry, a partial or shared-code match),
+  ``low`` (wording alone);
+* **no confident match**: a wording-only best match under :data:`WORDS_FLOOR` is withheld; the
+  answer then names only the closest tools;
+* **uncovered tool**: a message whose strongest markers are those of a tool dumpscope does not
+  cover (Hailo, Vitis AI, Sophgo TPU-MLIR...) is answered "this is <tool>; not covered", keeping
+  only matches that apply whatever the tool (generic runtime text, a quoted onnx error) found by
+  code or pattern.
+
+:data:`WORDS_FLOOR` was calibrated on the dev part of ``tests/data/explain/messages.jsonl`` and on
+``tests/data/explain/unknown.jsonl`` (messages of uncovered tools and generic text); see
+``bench/eval_explain.py``.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+from dumpscope.core.knowledge.family import detect_uncovered, strongest_covered
+from dumpscope.core.knowledge.markers import UNCOVERED
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from dumpscope.core.knowledge.kb import KnowledgeBase, Match
+
+WORDS_FLOOR = 20.0
+"""Least score of a wording-only best match that is still shown as an answer.  On the dev set the
+right wording-only answers scored 26.0 and up, the wrong ones 15.9 and below, and every generic or
+uncovered-tool text in ``unknown.jsonl`` that reached wording only scored under 20."""
+
+#: Families whose entries stay relevant inside another (uncovered) tool's message when found by code
+#: or pattern: libraries other tools embed, and generic runtime text.
+EMBEDDED_FAMILIES = frozenset({"onnx", "runtime"})
+
+_BASIS = {"code": "code", "pattern": "pattern", "family": "tool marker", "partial": "partial",
+          "shared code": "shared code", "words": "words"}
+
+
+class Answer(namedtuple("Answer", "matches confidence basis uncovered closest")):
+    """The answer to one message.
+
+    * ``matches``: the matches shown (empty when nothing is known or nothing is sure enough);
+    * ``confidence``: ``high``, ``medium``, ``low``, or ``none`` (nothing shown);
+    * ``basis``: how the best match was found (see the module docstring), "" when none;
+    * ``uncovered``: ``(family, tool name)`` of an uncovered tool the message names, or None;
+    * ``closest``: when the best match was withheld, the tools of the withheld matches, best first.
+    """
+
+    __slots__ = ()
+    matches: list[Match]
+    confidence: str
+    basis: str
+    uncovered: tuple[str, str] | None
+    closest: tuple[str, ...]
+
+    @property
+    def confident(self) -> bool:
+        """Something is shown as the answer (not withheld, not only "not covered")."""
+        return bool(self.matches) and self.confidence != "none"
+
+    def headline(self) -> str:
+        """One line saying what kind of answer this is."""
+        if self.uncovered is not None:
+            return f"This message comes from {self.uncovered[1]}; that tool is not covered by dumpscope."
+        if self.closest:
+            return f"No confident match (wording only, under the floor); closest tools: {', '.join(self.closest)}."
+        if not self.matches:
+            return "No known cause for this message."
+        return f"confidence: {self.confidence} (matched by {self.basis})"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "confident": self.confident,
+            "confidence": self.confidence,
+            "basis": self.basis,
+            "uncovered_tool": self.uncovered[1] if self.uncovered else None,
+            "closest_tools": list(self.closest),
+            "matches": [m.to_dict() for m in self.matches],
+        }
+
+
+def answer(kb: KnowledgeBase, message: str, top: int = 5) -> Answer:
+    """The answer to ``message``: ranked matches with their confidence, "not covered" or "no confident match"."""
+    from dumpscope.core.knowledge.kb import MAX_TEXT
+
+    text = message[:MAX_TEXT]
+    lowered = text.lower()
+    matches = kb.lookup(text, top=max(top, 3))
+    uncovered = _uncovered_tool(text, lowered)
+    if uncovered is not None:
+        kept = [m for m in matches if _applies_anywhere(m)][:top]
+        return Answer(kept, confidence_of(kept[0])[0] if kept else "none", basis_of(kept[0]) if kept else "",
+                      uncovered, ())
+    if not matches:
+        return Answer([], "none", "", None, ())
+    best = matches[0]
+    level, basis = confidence_of(best)
+    if level == "low" and best.score < WORDS_FLOOR:
+        return Answer([], "none", basis, None, _tools(matches))
+    return Answer(matches[:top], level, basis, None, ())
+
+
+def confidence_of(m: Match) -> tuple[str, str]:
+    """``(confidence, basis)`` of one match."""
+    basis = basis_of(m)
+    specific = not (m.entry.generic or m.entry.level == "family")
+    if basis in ("code", "pattern") and specific:
+        return "high", basis
+    if basis == "words":
+        return "low", basis
+    return "medium", basis
+
+
+def basis_of(m: Match) -> str:
+    """How a match was found: its strongest reason, in the words the answer uses."""
+    return _BASIS.get(m.reason.split("+", 1)[0], m.reason)
+
+
+def _uncovered_tool(text: str, lowered: str) -> tuple[str, str] | None:
+    """The uncovered tool the message names, when its markers are at least as strong as any covered tool's."""
+    found = detect_uncovered(text, lowered)
+    if not found:
+        return None
+    family, evidence = found[0]
+    covered = strongest_covered(text, lowered)
+    if covered is not None and covered[:2] > evidence[:2]:
+        return None
+    return family, UNCOVERED[family][0]
+
+
+def _applies_anywhere(m: Match) -> bool:
+    """A match still worth showing inside an uncovered tool's message."""
+    return m.entry.family in EMBEDDED_FAMILIES and basis_of(m) in ("code", "pattern")
+
+
+def _tools(matches: list[Match]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(m.entry.tool for m in matches))
+
+
+def shown_code(m: Match) -> str:
+    """The code to show for a match: the entry's, unless the message printed another code of the same
+    tool, which is then shown exactly as printed with the entry's code beside it (``E19010 (entry EZ9010)``;
+    a range entry ``E1xxxx`` shows the message's ``E19010``)."""
+    code = m.entry.code
+    printed = [k.split(":", 1)[1] for k in m.codes if ":" in k and not k.startswith("family:")]
+    if not code or not printed or set(m.entry.keys) & set(m.codes):
+        return code
+    if m.entry.generic:
+        return printed[0]
+    return f"{printed[0]} (entry {code})"
