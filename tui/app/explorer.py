@@ -35,6 +35,7 @@ from dumpscope.tui.app.widgets.footer import KeysFooter
 from dumpscope.tui.app.widgets.layer_list import LayerList
 from dumpscope.core.vendor.sigmastar import STAGES, both_sigmastar
 from dumpscope.tui.app.filters import Query, QueryError
+from dumpscope.tui.app.widgets.filter_suggester import FilterSuggester
 from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS, LayerRows, printable
 from dumpscope.tui.app.widgets.summary_bar import Summary, SummaryBar, styled
 from dumpscope.tui.app.panes import SIDE_PANES, next_pane
@@ -200,8 +201,8 @@ class DumpscopeApp(App[int]):
             with ContentSwitcher(initial=first.id, id="side"):
                 yield first.make(first.id)  # the other panes mount on first use (`p`)
         yield Static(id="cursor-name", markup=False)
-        yield Input(placeholder="filter: words  op:Conv  health:fail  origin:new  fused:yes  #10-20   (enter keeps, esc restores)",
-                    id="filter")
+        yield Input(placeholder="filter: words  op:Conv  health:fail  cosine<0.999  rel>0.01  #10-20  (enter keeps, esc restores)",
+                    id="filter", suggester=FilterSuggester())
         yield KeysFooter()  # rebuilt only when the keys it shows change
 
     # -- view state ----------------------------------------------------------------------
@@ -545,6 +546,8 @@ class DumpscopeApp(App[int]):
     def _set_query(self, text: str) -> bool:
         try:
             query = Query.parse(text)
+            if self.rows is not None:
+                query.check(self.rows)
         except QueryError as exc:
             self._show_summary(styled("[$error]$problem[/]", problem=str(exc)))
             return False

@@ -59,14 +59,17 @@ def _add_key(found: dict[tuple[int, str], KeyHelp], node: DOMNode, key: str, bin
 
 def filter_help() -> list[Content]:
     """The filter grammar, generated from :data:`~dumpscope.tui.app.filters.FILTER_FIELDS`."""
-    from dumpscope.tui.app.filters import FILTER_FIELDS
+    from dumpscope.tui.app.filters import FILTER_FIELDS, NUMERIC_KEYS
 
+    shorts = ", ".join(key for key in NUMERIC_KEYS if "_" not in key)
     lines = [Content.from_markup("[b $accent]Filter (/)[/]"),
-             Content.from_markup("  [b]$key[/b] $what", key=f"{'words':<22}", what="name contains (golden or target name)"),
+             Content.from_markup("  [b]$key[/b] $what", key=f"{'words':<22}", what="name or op type contains (either side's name)"),
+             Content.from_markup("  [b]$key[/b] $what", key=f"{'cosine<0.999 rel>0.01':<22}",
+                                 what=f"a metric compared (< <= > >= = !=): {shorts} or any column name"),
              Content.from_markup("  [b]$key[/b] $what", key=f"{'#N  #N-M':<22}", what="topological index or range")]
     for field in FILTER_FIELDS.values():
         lines.append(Content.from_markup("  [b]$key[/b] $what", key=f"{field.key + ':':<22}", what=field.help))
-    lines.append(Content.from_markup("  [$text-muted]terms are ANDed; a,b after a key means either[/]"))
+    lines.append(Content.from_markup("  [$text-muted]terms are ANDed; a,b after a key means either; → completes a key[/]"))
     return [*lines, Content("")]
 
 
