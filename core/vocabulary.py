@@ -120,6 +120,8 @@ def _finite(value: float, width: int) -> str:
         return shortest
     for digits in range(min(width, 15), 0, -1):
         text = _compact(f"{value:.{digits}g}")
+        if "e" in text and digits > 1:  # keep the digits that fit (3.40e-36, not 3.4e-36 beside 4-digit rows)
+            text = _compact(f"{value:#.{digits}g}")
         if len(text) <= width:
             return _not_rounded_to_whole(value, text, width)
     return _compact(f"{value:.0e}")

@@ -580,3 +580,22 @@ def test_each_fetch_group_runs_a_session_exposing_only_that_group(chain_model: P
     big = dump_model(chain_model, tmp_path / "f", target="fp16")
     for name in _tensors(big):
         np.testing.assert_array_equal(_load(tmp_path / "d", _tensors(small)[name]), _load(tmp_path / "f", _tensors(big)[name]))
+
+
+def test_int8_note_names_the_ops_whose_outputs_were_folded(light_models_dir: Path, tmp_path: Path) -> None:
+    """The note says which ops' outputs the quantizer folded away (from the graph), not a guessed example."""
+    import onnx
+
+    model = light_models_dir / "light_resnet50.onnx"
+    golden = _tensors(dump_model(model, tmp_path / "g"))
+    int8 = dump_model(model, tmp_path / "q", target="int8")
+    dumped = {e["name"] for e in int8["tensors"]}
+    folded = [n for n, e in golden.items() if e["kind"] == "activation" and n not in dumped]
+    if not folded:
+        pytest.skip("this onnxruntime's quantizer folded nothing in resnet50")
+    producer = {out: node.op_type for node in onnx.load(str(model)).graph.node for out in node.output}
+    note = next(n for n in int8["notes"] if "folded away by the quantizer" in n)
+    assert note.startswith(f"{len(folded)} tensor(s) folded away")
+    for op in {producer[n] for n in folded}:
+        assert op in note
+    assert "e.g." not in note

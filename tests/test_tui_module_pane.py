@@ -74,7 +74,9 @@ def test_view_command_builds_the_msprobe_comparison(dumps) -> None:
 
 async def _to_modules(pilot) -> ModuleTreePane:  # type: ignore[no-untyped-def]
     await pilot.pause()
-    for _ in range(3):  # tensor -> overflow -> fusion -> modules
+    for _ in range(5):  # `p` cycles the panes with something to show; modules is one of them here
+        if pilot.app.side.current == "modules":
+            break
         await pilot.press("p")
         await pilot.pause()
     return pilot.app.query_one(ModuleTreePane)

@@ -228,7 +228,7 @@ async def test_verdict_bar_healthy_and_failed_diagnoses(tmp_path: Path, monkeypa
     async with app.run_test(size=(80, 24)) as pilot:
         bar.compute(healthy)
         await settle(pilot)
-        assert text_of(bar).startswith("✓ healthy: Healthy: every compared tensor")
+        assert text_of(bar).startswith("✓ Healthy: every compared tensor")  # said once, not "healthy: Healthy:"
         bar.focus()
         await pilot.press("v")
         assert app.jumps == []

@@ -353,3 +353,86 @@ def _grouped_counts(frame: pl.DataFrame) -> dict[str, int]:
     for health, n in frame.group_by("health").len().iter_rows():
         counts[str(health)] = int(n)
     return counts
+
+
+#: The word the layer list shows for a metric that makes a row unhealthy (at most 6 cells).
+RULE_WORDS: dict[str, str] = {
+    "cosine_similarity": "cos", "relative_euclidean_distance": "rel", "slice_relative_distance": "slice",
+    "slice_cosine": "slice", "max_absolute_error": "maxabs", "mean_absolute_error": "mae",
+    "root_mean_square_error": "rmse", "kullback_leibler_divergence": "kl", "max_relative_error": "maxrel",
+    "mean_relative_error": "meanre", "accumulated_relative_error": "accrel", "sqnr_db": "sqnr",
+    "within_tolerance": "tol", "mse": "mse", "sgs_rmse": "rmse",
+}
+RULE_NONFINITE = "nan/inf"
+
+
+def failing_rules(frame: pl.DataFrame, thresholds: Thresholds) -> pl.Series:
+    """Per row, the rule that makes it unhealthy, in a word: ``nan/inf`` where positions are NaN/Inf on
+    one side only (the metrics then cover the finite positions and may all be inside their bands), else
+    the first metric past a fail bound, else past a warn bound (:data:`RULE_WORDS`; the same bounds and
+    floors as :func:`judge`), ``error`` for a row that could not be compared, ``""`` for any other row
+    (healthy, unmatched, pending, or unhealthy for a reason no metric shows: the message says it)."""
+    import polars as pl
+
+    conditions: list[tuple[pl.Expr, str]] = []
+    if "nonfinite_mismatch" in frame.columns:
+        conditions.append(((pl.col("nonfinite_mismatch").fill_null(0) > 0), RULE_NONFINITE))
+    if "band" in frame.columns:
+        conditions += _bound_conditions(thresholds, frame.columns)
+    unhealthy = pl.col("health").is_in(["fail", "warn"])
+    words = [pl.when(unhealthy & cond).then(pl.lit(word)) for cond, word in conditions]
+    words.append(pl.when(pl.col("health") == "error").then(pl.lit("error")))
+    return frame.select(pl.coalesce(*words, pl.lit("")).alias("rule")).to_series()
+
+
+def _bound_conditions(thresholds: Thresholds, columns: list[str]) -> list[tuple[pl.Expr, str]]:
+    """``(row is past the bound, word)`` for every fail bound, then every warn bound, of every band."""
+    fails: list[tuple[pl.Expr, str]] = []
+    warns: list[tuple[pl.Expr, str]] = []
+    for band, limits in thresholds.bands.items():
+        for metric, lim in limits.items():
+            if metric in columns:
+                fail, warn = _past(thresholds, band, metric, lim)
+                word = RULE_WORDS.get(metric, metric[:6])
+                fails += [(fail, word)] if fail is not None else []
+                warns += [(warn, word)] if warn is not None else []
+    return fails + warns
+
+
+def _past(thresholds: Thresholds, band: str, metric: str, lim: Limit) -> tuple[pl.Expr | None, pl.Expr | None]:
+    """``(fails, warns)``: a row of ``band`` past the fail bound of ``metric`` and not within the band's
+    floor; past the warn bound (not within the floor), or past the fail bound within the floor (None:
+    no such bound), exactly as :func:`_bound_reasons` words them."""
+    check = _BoundCheck(band, metric, thresholds.floors.get(band))
+    floored = check.floored()
+    fail = warn = None
+    if lim.fail is not None:
+        bad = check.bad(lim.fail)
+        fail = bad if floored is None else bad & ~floored
+        warn = None if floored is None else bad & floored
+    if lim.warn is not None:
+        bad = check.bad(lim.warn)
+        bad = bad if floored is None else bad & ~floored
+        warn = bad if warn is None else warn | bad
+    return fail, warn
+
+
+def metric_states(row: Mapping[str, object], thresholds: Thresholds) -> dict[str, str]:
+    """For one row (a frame row as a dict), ``metric -> "fail" | "warn"`` for every metric past a bound
+    of the row's band (the bounds and floors of :func:`judge`); metrics within their bounds are absent."""
+    import polars as pl
+
+    band = str(row.get("band") or "")
+    limits = thresholds.bands.get(band, {})
+    metrics = [m for m in limits if isinstance(row.get(m), (int, float))]
+    if not metrics:
+        return {}
+    columns = {"band": [band], "max_absolute_error": [row.get("max_absolute_error")], **{m: [row[m]] for m in metrics}}
+    frame = pl.DataFrame(columns, schema_overrides={m: pl.Float64 for m in columns if m != "band"})
+    states: dict[str, str] = {}
+    for metric in metrics:
+        fail, warn = _past(thresholds, band, metric, limits[metric])
+        for level, cond in (("fail", fail), ("warn", warn)):
+            if cond is not None and metric not in states and frame.select(cond).item():
+                states[metric] = level
+    return states

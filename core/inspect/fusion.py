@@ -90,7 +90,13 @@ def _load_groups(source: str, path: str) -> _Groups:
 def _manifest_groups(target: Dump) -> _Groups:
     manifest = target.meta.get("manifest")
     maps = fusion.fusion_from_manifest(manifest) if isinstance(manifest, dict) else []
-    return _Groups("target manifest (optimised onnxruntime run)", tuple(maps))
+    return _Groups(_manifest_name(manifest), tuple(maps))
+
+
+def _manifest_name(manifest: object) -> str:
+    """The target manifest, named by the recipe that made the run (``fp16 target``, ``optimized target``)."""
+    recipe = manifest.get("target") if isinstance(manifest, dict) else None
+    return f"target manifest ({display(str(recipe))} target)" if recipe else "target manifest"
 
 
 _PARSED: PerObject[_Groups] = PerObject()
@@ -105,6 +111,12 @@ def _parsed_groups(atc: AtcGraph) -> _Groups:
 def _sources(cmp: Comparison) -> list[_Groups]:
     """Where fusion groups come from: the ATC graph, then the target manifest (each when there is one)."""
     return _graph_source(cmp) + _manifest_source(cmp.target)
+
+
+def has_fusion(cmp: Comparison) -> bool:
+    """The comparison has fusion groups to show (an ATC graph's or an optimised target's), or a source of
+    them that could not be read (its error is worth showing)."""
+    return any(groups.maps or groups.error for groups in _sources(cmp))
 
 
 def _graph_source(cmp: Comparison) -> list[_Groups]:
@@ -193,7 +205,7 @@ _ONE_SIDED = {"golden": "golden only: the target has no output for it", "target"
 
 def _op_fact(name: str, op_type: str | None, hit: dict[str, Any] | None, side: str) -> OpFact:
     if hit is None:
-        return OpFact(name, op_type, note="no golden dump of this op" if side == "golden" else "no dump of this op")
+        return OpFact(name, op_type, note="no golden dump of this op" if side == "golden" else "no target dump of this op")
     return OpFact(name, op_type or hit["op_type"], int(hit["row"]), hit["index"], hit["health"],
                   hit["cosine_similarity"], _ONE_SIDED.get(hit["side"]))
 

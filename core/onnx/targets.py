@@ -37,6 +37,7 @@ Recipes:
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -536,7 +537,7 @@ def prepare_int8(
     prepared = Prepared(path=work / "int8_run.onnx", facts=facts, fetch={}, notes=control_flow_notes(facts))
     folded = _Int8Fetch(q, facts, _golden_constants(proto, facts, source_dir)).fill(prepared)
     if folded:
-        prepared.notes.append(_folded_note(folded))
+        prepared.notes.append(_folded_note(folded, facts))
     prepared.fetch = _topo_sorted(prepared.fetch, facts)
     expose(q.graph, list(prepared.fetch.values()))
     write_model(q, prepared.path)
@@ -609,11 +610,13 @@ class _Int8Fetch:
             prepared.extra[name] = {"quant": info}
 
 
-def _folded_note(folded: list[str]) -> str:
-    """The run's note naming (the first five of) the tensors the quantizer folded away."""
+def _folded_note(folded: list[str], facts: GraphFacts) -> str:
+    """The run's note naming (the first five of) the tensors the quantizer folded away, and the op types
+    of the golden nodes that produced them (``BatchNormalization x3, Relu x2``): what was folded, not a guess."""
     shown = ", ".join(map(repr, folded[:5])) + (f" and {len(folded) - 5} more" if len(folded) > 5 else "")
-    return (f"{len(folded)} tensor(s) folded away by the quantizer (e.g. a Relu merged into its producer), "
-            f"not in the int8 dump: {shown}")
+    kinds = Counter(node.op_type if (node := facts.producer.get(name)) is not None else "?" for name in folded)
+    ops = ", ".join(f"{op} x{n}" if n > 1 else op for op, n in kinds.most_common())
+    return f"{len(folded)} tensor(s) folded away by the quantizer (outputs of {ops}), not in the int8 dump: {shown}"
 
 
 # ----------------------------------------------------------------- optimized

@@ -17,7 +17,7 @@ from time import monotonic
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -35,6 +35,7 @@ from dumpscope.tui.app.widgets.footer import KeysFooter
 from dumpscope.tui.app.widgets.layer_list import LayerList
 from dumpscope.core.vendor.sigmastar import STAGES, both_sigmastar
 from dumpscope.tui.app.filters import Query, QueryError
+from dumpscope.tui.app.widgets.filter_suggester import FilterSuggester
 from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS, LayerRows, printable
 from dumpscope.tui.app.widgets.summary_bar import Summary, SummaryBar, styled
 from dumpscope.tui.app.panes import SIDE_PANES, next_pane
@@ -119,6 +120,7 @@ class DumpscopeApp(App[int]):
         Binding("escape", "step_back", "Back / clear / cancel", show=False, id="app.back"),
         Binding("v", "verdict_jump", "Root cause", id="app.root_cause"),
         Binding("p", "next_pane", "Next side pane", show=False, id="app.next_pane"),
+        Binding("d", "diagnose_judged", "Diagnose judged rows", id="app.diagnose_judged"),
         Binding("e", "lookup", "Error lookup", id="app.lookup"),
         Binding("x", "export", "Export", show=False, id="app.export"),
         Binding("w", "warnings", "Input warnings", show=False, id="app.warnings"),
@@ -177,6 +179,10 @@ class DumpscopeApp(App[int]):
         self.rows: LayerRows | None = None
         self.search: Query = Query()
         self._cancelled = False
+        self._list_height: int | None = None
+        self._judged: tuple[int, int] | None = None
+        """``(done, total)`` of a cancelled comparison not diagnosed yet (`d` diagnoses what was judged)."""
+        """The list's height when it is held to its rows (narrow terminals, short views); None: its CSS share."""
         self._filter_before: str = ""
         self._known_ops: OpIndex | None = None
         self._landed = False
@@ -197,11 +203,12 @@ class DumpscopeApp(App[int]):
         with Horizontal(id="main"):
             yield LayerList(id="layers")
             first = SIDE_PANES[0]
-            with ContentSwitcher(initial=first.id, id="side"):
+            with ContentSwitcher(initial=first.id, id="side") as side:
+                side.border_title = f"{first.title} · p: next pane"
                 yield first.make(first.id)  # the other panes mount on first use (`p`)
         yield Static(id="cursor-name", markup=False)
-        yield Input(placeholder="filter: words  op:Conv  health:fail  origin:new  fused:yes  #10-20   (enter keeps, esc restores)",
-                    id="filter")
+        yield Input(placeholder="filter: words  op:Conv  health:fail  cosine<0.999  rel>0.01  #10-20  (enter keeps, esc restores)",
+                    id="filter", suggester=FilterSuggester())
         yield KeysFooter()  # rebuilt only when the keys it shows change
 
     # -- view state ----------------------------------------------------------------------
@@ -242,6 +249,8 @@ class DumpscopeApp(App[int]):
         """List actions run only while the list's screen is in front (hidden from the footer otherwise)."""
         if action in _LIST_ACTIONS and self.screen is not self.main_screen:
             return False
+        if action == "diagnose_judged":  # in the footer only after a cancel left rows undiagnosed
+            return True if self._judged is not None else None
         return True
 
     def on_mount(self) -> None:
@@ -303,6 +312,7 @@ class DumpscopeApp(App[int]):
         if self.rows is None or self.rows.n != comparison.frame.height:
             self.rows = LayerRows(comparison.frame)
             self.rows.sigmastar = both_sigmastar(comparison.meta)
+            self.rows.thresholds = comparison.thresholds
             self._known_ops = None
             self.layer_list.set_rows(self.rows, self._view())
         else:
@@ -352,7 +362,23 @@ class DumpscopeApp(App[int]):
         if self.rows is not None:
             self.layer_list.sort_key, self.layer_list.sort_descending = self.view.sort_key.id, self.view.descending
             self.layer_list.set_view(self._view())
+        self._fit_list_height()
         self._show_summary()
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self.call_after_refresh(self._fit_list_height)  # the breakpoint classes may have changed
+
+    def _fit_list_height(self) -> None:
+        """Under the list (narrow terminals), the side pane takes the lines the list does not need: a
+        filter that keeps three rows leaves the pane everything but four lines."""
+        lst = self.layer_list
+        needed = int(lst.view.size) + 1  # the header
+        share = self.main_screen.query_one("#main").size.height * 3 // 5  # the list's 3fr of 3fr + 2fr
+        narrow = self.main_screen.has_class("-narrow")
+        wanted = needed if narrow and needed < share else None
+        if wanted != self._list_height:  # a style write lays the screen out again: only on a change
+            self._list_height = wanted
+            lst.styles.height = wanted
 
     def _show_summary(self, note: Content | None = None) -> None:
         summary = Summary(progress=self.progress)
@@ -418,6 +444,8 @@ class DumpscopeApp(App[int]):
             self.progress = (message.done, message.total)
 
     def on_dumpscope_app_progressed(self, message: Progressed) -> None:
+        if not self.screen_stack:  # a table that arrives while the app shuts down
+            return
         self.progress = None if message.done >= message.total else (message.done, message.total)
         self._show_comparison(message.comparison)
 
@@ -431,7 +459,19 @@ class DumpscopeApp(App[int]):
         if event.worker.group == "compare" and event.state in (WorkerState.CANCELLED, WorkerState.SUCCESS):
             if event.state == WorkerState.CANCELLED:
                 self._cancelled = True
+                if self.progress is not None and self.comparison is not None:
+                    self._judged = self.progress
+                    self.main_screen.query_one(VerdictBar).offer(*self.progress)
+                    self.refresh_bindings()
             self.progress = None
+
+    def action_diagnose_judged(self) -> None:
+        """After a cancel: diagnose the rows judged so far (the verdict says it covers only those)."""
+        if self._judged is not None and self.comparison is not None:
+            self._diagnosed = self.comparison
+            self.main_screen.query_one(VerdictBar).compute(self.comparison, judged=self._judged)
+            self._judged = None
+            self.refresh_bindings()
 
     # -- selection -----------------------------------------------------------------------
     @on(LayerList.CursorMoved)
@@ -474,13 +514,14 @@ class DumpscopeApp(App[int]):
                 self._apply_view()
 
     async def action_next_pane(self) -> None:
-        """Cycle the side panes of :data:`SIDE_PANES` (each mounted when first shown)."""
-        new = next_pane(self.side.current)
+        """Cycle the side panes of :data:`SIDE_PANES` that have something to show for this comparison
+        (each mounted when first shown); the pane's name goes in the side's title, not a toast over it."""
+        new = next_pane(self.side.current, self.comparison)
         if not self.side.query(f"#{new.id}"):
             await self.side.mount(new.make(new.id))
         self.side.current = new.id
+        self.side.border_title = f"{new.title} · p: {next_pane(new.id, self.comparison).title}"
         self._show_side_pane()
-        self.notify(f"{new.title} pane (p for the next)", timeout=1.5)
 
     @on(VerdictBar.Diagnosed)
     def _diagnosed_now(self, message: VerdictBar.Diagnosed) -> None:
@@ -545,6 +586,8 @@ class DumpscopeApp(App[int]):
     def _set_query(self, text: str) -> bool:
         try:
             query = Query.parse(text)
+            if self.rows is not None:
+                query.check(self.rows)
         except QueryError as exc:
             self._show_summary(styled("[$error]$problem[/]", problem=str(exc)))
             return False
@@ -783,8 +826,15 @@ def _view_notes(view: ViewState, rows: LayerRows, shown: int) -> list[Content]:
     else:
         notes = [styled(f"{rows.n} tensors")]
     if view.sort_key.id != "order" or view.descending:
-        notes.append(styled(f"sorted by {view.sort_key.label} {'▼' if view.descending else '▲'}"))
+        notes.append(styled(f"sorted by {view.sort_key.label} {'▼' if view.descending else '▲'}{_nonfinite_place(view, rows)}"))
     return notes
+
+
+def _nonfinite_place(view: ViewState, rows: LayerRows) -> str:
+    """Where a metric sort puts the rows with NaN/Inf in the target (they read as the worst value)."""
+    if view.sort_key.id not in ("cos", "max_abs", "rmse", "rel") or not rows.nonfinite.any():
+        return ""
+    return f", NaN/Inf rows {'first' if view.descending == view.sort_key.descending else 'last'}"
 
 
 def _describe_error(exc: BaseException) -> str:

@@ -1,21 +1,25 @@
-"""The filter language of the layer list: ``op:Conv health:fail relu #10-20``.
+"""The filter language of the layer list: ``op:Conv health:fail relu cosine<0.999 #10-20``.
 
 One table, :data:`FILTER_FIELDS`, maps each ``key:`` to how its values are read and
-checked and to the predicate that selects rows; :class:`Query` parses a line against it
-and :meth:`LayerRows.mask <dumpscope.tui.app.widgets.layer_rows.LayerRows.mask>` ANDs the
-predicates.  Adding a filter key is one table entry (the help screen can list the table).
-Nothing here knows about Textual.
+checked and to the predicate that selects rows; :data:`NUMERIC_KEYS` maps each metric a
+comparison (``cosine<0.999``, ``rel>0.01``) may name to its frame column; :class:`Query`
+parses a line against both and :meth:`LayerRows.mask
+<dumpscope.tui.app.widgets.layer_rows.LayerRows.mask>` ANDs the predicates.  Adding a filter
+key is one table entry (the help screen lists both tables).  Nothing here knows about Textual.
 """
 
 from __future__ import annotations
 
 import difflib
+import operator
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from dumpscope.core.vocabulary import METRIC
 from dumpscope.tui.app.widgets.layer_rows import HEALTH_ALIASES, HEALTH_CODE, ORIGIN_ALIASES, ORIGIN_CODE
 
 if TYPE_CHECKING:
@@ -124,6 +128,53 @@ FILTER_FIELDS: dict[str, FilterField] = {
 }
 """Every filter key, in the order the help lists them."""
 
+NUMERIC_KEYS: dict[str, str] = {
+    "cosine": "cosine_similarity", "cos": "cosine_similarity",
+    "rel": "relative_euclidean_distance", "reldist": "relative_euclidean_distance",
+    "maxabs": "max_absolute_error", "mae": "mean_absolute_error", "rmse": "root_mean_square_error",
+    "kl": "kullback_leibler_divergence", "maxrel": "max_relative_error", "meanrel": "mean_relative_error",
+    "accrel": "accumulated_relative_error", "sqnr": "sqnr_db", "within": "within_tolerance", "mse": "mse",
+    "slicecos": "slice_cosine", "slicerel": "slice_relative_distance",
+    **{m: m for m in METRIC},
+}
+"""Metric keys a numeric comparison may name (short forms first, then every frame column)."""
+_COMPARE = re.compile(r"^([a-z_]+)(<=|>=|!=|<|>|=)(.*)$")
+_OPERATORS: dict[str, Callable[[np.ndarray, float], np.ndarray]] = {
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "=": operator.eq, "!=": operator.ne,
+}
+
+
+def _numeric(token: str) -> tuple[str, str, float] | None:
+    """``(column, operator, value)`` of a ``cosine<0.999`` token; None when the token is no comparison;
+    :class:`QueryError` for an unknown metric or a value that is not a number."""
+    m = _COMPARE.match(token.lower())
+    if m is None:
+        return None
+    key, op, text = m.groups()
+    if key not in NUMERIC_KEYS:
+        near = difflib.get_close_matches(key, NUMERIC_KEYS, 1, 0.7)
+        if near:
+            raise QueryError(f"{token!r}: unknown metric {key!r}; did you mean {near[0]}?")
+        return None  # a name search (names may hold '=' or '<'); Query.check flags it when nothing has it
+    try:
+        value = float(text)
+    except ValueError:
+        raise QueryError(f"{token!r}: {text!r} is not a number") from None
+    return NUMERIC_KEYS[key], op, value
+
+
+def _compare(column: str, op: str, value: float) -> Predicate:
+    """Rows whose ``column`` compares true with ``value``; a row without the metric never matches."""
+
+    def select(rows: LayerRows) -> np.ndarray:
+        if column not in rows.frame.columns:
+            return np.zeros(rows.n, dtype=bool)
+        values = rows.frame[column].cast(float, strict=False).to_numpy()
+        with np.errstate(invalid="ignore"):
+            return _OPERATORS[op](values, value) & ~np.isnan(values)
+
+    return select
+
 
 # -- parsing a line ------------------------------------------------------------------------
 def _index_range(token: str) -> tuple[int, int]:
@@ -167,11 +218,13 @@ class Query:
     fields: tuple[tuple[str, Values], ...] = ()
     index_range: tuple[int, int] | None = None
     text: str = ""
+    comparisons: tuple[tuple[str, str, float], ...] = ()
 
     @classmethod
     def parse(cls, text: str) -> Query:
         words: list[str] = []
         fields: list[tuple[str, Values]] = []
+        comparisons: list[tuple[str, str, float]] = []
         index_range: tuple[int, int] | None = None
         for token in text.split():
             key, sep, value = token.partition(":")
@@ -179,33 +232,63 @@ class Query:
                 index_range = _index_range(token)
             elif sep and key.lower() in FILTER_FIELDS:
                 fields.append(_field(token, key, value))
+            elif (comparison := _numeric(token)) is not None:
+                comparisons.append(comparison)
             else:
                 _check_typo(token)
                 words.append(token.lower())
-        return cls(tuple(words), tuple(fields), index_range, text.strip())
+        return cls(tuple(words), tuple(fields), index_range, text.strip(), tuple(comparisons))
+
+    def check(self, rows: LayerRows) -> None:
+        """Raise :class:`QueryError` for a ``key:value`` word whose key is no filter field and that no
+        layer name contains either (``bogus:1``): a name search that can only come back empty is a mistake."""
+        for word in self.words:
+            key, sep, value = word.partition(":")
+            if sep and value and not partial_word(word)(rows).any():
+                fields = ", ".join(FILTER_FIELDS)
+                raise QueryError(f"unknown filter field {key!r} (and no layer name contains {word!r}); fields: {fields}")
+            m = _COMPARE.match(word)
+            if m is not None and not partial_word(word)(rows).any():
+                shorts = ", ".join(k for k in NUMERIC_KEYS if "_" not in k)
+                raise QueryError(f"unknown metric {m.group(1)!r} (and no layer name contains {word!r}); metrics: {shorts}")
 
     def predicates(self) -> list[Predicate]:
         """One row predicate per term (words, ``key:`` fields, the index range), to be ANDed."""
         found: list[Predicate] = [partial_word(word) for word in self.words]
         found += [_bound(FILTER_FIELDS[key].select, values) for key, values in self.fields]
+        found += [_compare(*comparison) for comparison in self.comparisons]
         if self.index_range is not None:
             lo, hi = self.index_range
             found.append(lambda rows: (rows.index >= lo) & (rows.index <= hi))
         return found
 
     def __bool__(self) -> bool:
-        return bool(self.words or self.fields or self.index_range)
+        return bool(self.words or self.fields or self.index_range or self.comparisons)
 
 
 def partial_word(word: str) -> Predicate:
-    """Rows whose name or target name contains ``word`` (already lower-cased)."""
+    """Rows whose name, target name or op type contains ``word`` (already lower-cased): ``resize`` finds
+    the Resize layers whatever their names."""
 
     def select(rows: LayerRows) -> np.ndarray:
         search = rows.search_frame
-        return (search["name"].str.contains(word, literal=True) | search["tname"].str.contains(word, literal=True)).to_numpy()
+        hit = search["name"].str.contains(word, literal=True) | search["tname"].str.contains(word, literal=True)
+        return (hit | search["op_type"].str.contains(word, literal=True)).to_numpy()
 
     return select
 
 
 def _bound(select: Callable[[LayerRows, Values], np.ndarray], values: Values) -> Predicate:
     return lambda rows: select(rows, values)
+
+
+def completion(text: str) -> str | None:
+    """``text`` with its last term completed to a filter key or metric (``hea`` -> ``health:``,
+    ``cosi`` -> ``cosine``), or None when nothing completes it."""
+    head, _, last = text.rpartition(" ")
+    low = last.lower()
+    if not low or any(c in low for c in ":<>=#"):
+        return None
+    keys = [f"{key}:" for key in FILTER_FIELDS] + [key for key in NUMERIC_KEYS if "_" not in key]
+    found = next((key for key in keys if key.startswith(low) and key != low), None)
+    return None if found is None else f"{head} {last}{found[len(low):]}".lstrip() if head else last + found[len(low):]

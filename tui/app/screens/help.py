@@ -59,14 +59,30 @@ def _add_key(found: dict[tuple[int, str], KeyHelp], node: DOMNode, key: str, bin
 
 def filter_help() -> list[Content]:
     """The filter grammar, generated from :data:`~dumpscope.tui.app.filters.FILTER_FIELDS`."""
-    from dumpscope.tui.app.filters import FILTER_FIELDS
+    from dumpscope.tui.app.filters import FILTER_FIELDS, NUMERIC_KEYS
 
+    shorts = ", ".join(key for key in NUMERIC_KEYS if "_" not in key)
     lines = [Content.from_markup("[b $accent]Filter (/)[/]"),
-             Content.from_markup("  [b]$key[/b] $what", key=f"{'words':<22}", what="name contains (golden or target name)"),
+             Content.from_markup("  [b]$key[/b] $what", key=f"{'words':<22}", what="name or op type contains (either side's name)"),
+             Content.from_markup("  [b]$key[/b] $what", key=f"{'cosine<0.999 rel>0.01':<22}",
+                                 what=f"a metric compared (< <= > >= = !=): {shorts} or any column name"),
              Content.from_markup("  [b]$key[/b] $what", key=f"{'#N  #N-M':<22}", what="topological index or range")]
     for field in FILTER_FIELDS.values():
         lines.append(Content.from_markup("  [b]$key[/b] $what", key=f"{field.key + ':':<22}", what=field.help))
-    lines.append(Content.from_markup("  [$text-muted]terms are ANDed; a,b after a key means either[/]"))
+    lines.append(Content.from_markup("  [$text-muted]terms are ANDed; a,b after a key means either; → completes a key[/]"))
+    return [*lines, Content("")]
+
+
+def pane_help(app: App[object]) -> list[Content]:
+    """The side panes `p` cycles through for this comparison, in order, each with what it shows."""
+    from dumpscope.tui.app.panes import SIDE_PANES
+
+    comparison = getattr(app, "comparison", None)
+    lines = [Content.from_markup("[b $accent]Side panes (p cycles the ones with something to show)[/]")]
+    for pane in SIDE_PANES:
+        here = pane.useful(comparison)
+        what = pane.help + ("" if here else " [nothing here for this comparison]")
+        lines.append(Content.from_markup("  [b]$key[/b] $what", key=f"{pane.title:<22}", what=what))
     return [*lines, Content("")]
 
 
@@ -94,7 +110,25 @@ class HelpScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,question_mark,f1", "dismiss", "Close help", id="help.close"),
+        Binding("j,down", "scroll(1)", "Scroll down", show=False, id="help.down"),
+        Binding("k,up", "scroll(-1)", "Scroll up", show=False, id="help.up"),
+        Binding("ctrl+d,pagedown,space", "page(1)", "Page down", show=False, id="help.page_down"),
+        Binding("ctrl+u,pageup", "page(-1)", "Page up", show=False, id="help.page_up"),
+        Binding("g,home", "edge(0)", "Top", show=False, id="help.top"),
+        Binding("G,end", "edge(1)", "Bottom", show=False, id="help.bottom"),
     ]
+
+    def action_scroll(self, lines: int) -> None:
+        body = self.query_one("#help-body", VerticalScroll)
+        body.scroll_relative(y=lines, animate=False)
+
+    def action_page(self, direction: int) -> None:
+        body = self.query_one("#help-body", VerticalScroll)
+        body.scroll_relative(y=direction * max(1, body.size.height - 1), animate=False)
+
+    def action_edge(self, bottom: int) -> None:
+        body = self.query_one("#help-body", VerticalScroll)
+        (body.scroll_end if bottom else body.scroll_home)(animate=False)
 
     def __init__(self, sections: list[tuple[str, list[KeyHelp]]]) -> None:
         super().__init__()
@@ -114,6 +148,7 @@ class HelpScreen(ModalScreen[None]):
                     "  [b]$keys[/b] $what[$text-muted]$ident[/]",
                     keys=f"{', '.join(entry.keys):<22}", what=f"{entry.description:<34}", ident=entry.id or ""))
             lines.append(Content(""))
+        lines += pane_help(self.app)
         lines += filter_help()
         lines.append(Content.from_markup("[$text-muted]Keys can be remapped in keymap.toml by binding id.[/]"))
         with VerticalScroll(id="help-body"):

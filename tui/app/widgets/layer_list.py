@@ -80,6 +80,7 @@ _COLUMNS: tuple[Column, ...] = (
     Column("naninf", NANINF_HEADER, len(NANINF_HEADER), lambda r, p, w: r.nan_inf(p), right=True, priority=3),
     Column("origin", "src", 3, lambda r, p, w: r.origin_label(p), priority=5),
     Column("health", "health", 6, lambda r, p, w: r.health_label(p), priority=0),
+    Column("why", "why", 7, lambda r, p, w: r.rule_label(p), priority=2),
     Column("b_cos", "B cos", _NUMBER_W, _number("b_cos"), right=True, priority=1),
     Column("b_health", "B", 6, lambda r, p, w: r.b_health_label(p), priority=0),
     Column("worse", "worse", 5, lambda r, p, w: r.worse_label(p), priority=0),
@@ -380,7 +381,7 @@ class LayerList(ScrollView, can_focus=True):
                 segments.append(Segment(" " * _GAP, base))
             text = _fit(col.cell(rows, position, col.width), col.width, right=col.right)
             style = base
-            if col.id in ("health", "cos"):
+            if col.id in ("health", "cos", "why"):
                 style = health_style
             elif col.id in ("b_health", "b_cos") and rows.b_health is not None:
                 b_health = HEALTHS[rows.b_health[position]]

@@ -20,6 +20,7 @@ from dumpscope.core.vocabulary import HEALTH_LABEL, HEALTHS, UNMATCHED_LABEL, fo
 if TYPE_CHECKING:
     import polars as pl
 
+    from dumpscope.core.comparison.judge import Thresholds
     from dumpscope.tui.app.filters import Query
 
 ABSENT_LABEL = "– none"
@@ -135,9 +136,12 @@ class LayerRows:
 
     sigmastar: bool = False
     """Both sides are SigmaStar dumps: the list shows SigmaStar's MSE and RMSE (set by the app)."""
+    thresholds: Thresholds | None = None
+    """The bounds that judged the rows (set by the app): the ``why`` column names the one a row breaks."""
 
     def _load(self, frame: pl.DataFrame) -> None:
         self.frame = frame
+        self._rules: list[str] | None = None
         self.n = frame.height
         self._extract_static(frame)
         self._extract_dynamic(frame)
@@ -350,6 +354,7 @@ class LayerRows:
             return np.ones(self.n, dtype=bool)
         before = self.health
         self.frame = frame
+        self._rules = None
         self._extract_dynamic(frame)
         self._orders = {k: v for k, v in self._orders.items() if k[0] in ("order", "op", "name")}
         changed: np.ndarray = before != self.health
@@ -377,6 +382,15 @@ class LayerRows:
         if golden == target == "?":
             return "?"
         return f"{golden}|{target}"
+
+    def rule_label(self, pos: int) -> str:
+        """What makes the row unhealthy, in a word (``nan/inf``, ``cos``, ``rel``...; "" for a healthy row):
+        :func:`~dumpscope.core.comparison.judge.failing_rules`, computed once per frame, on first need."""
+        if self._rules is None:
+            from dumpscope.core.comparison.judge import Thresholds, failing_rules
+
+            self._rules = failing_rules(self.frame, self.thresholds or Thresholds()).to_list()
+        return self._rules[pos]
 
     def health_label(self, pos: int) -> str:
         health = HEALTHS[self.health[pos]]

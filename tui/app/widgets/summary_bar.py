@@ -63,6 +63,8 @@ class SummaryBar(Static):
 
 def _count_parts(summary: Summary) -> list[Content]:
     """Health counts (OK always), the unmatched counts, and the progress while comparing."""
+    if summary.progress == (0, 0) and not summary.counts:  # nothing listed yet: say what is going on
+        return [styled("[$accent]opening the dumps: listing files, reading headers, pairing… (esc cancels)[/]")]
     parts = [health_text(health, f"{HEALTH_LABEL[health].strip()} {summary.counts.get(health, 0)}")
              for health in ("ok", "warn", "fail", "error", "pending") if summary.counts.get(health, 0) or health == "ok"]
     if summary.unmatched_golden or summary.unmatched_target:

@@ -21,6 +21,7 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Static
 
+from dumpscope.core.comparison.judge import metric_states
 from dumpscope.core.names import display
 from dumpscope.core.vocabulary import format_number
 from dumpscope.tui.app.background import Superseded, cancelled, run_in_background
@@ -214,8 +215,10 @@ class TensorPane(VerticalScroll, can_focus=True):
         from dumpscope.core.vendor.sigmastar import both_sigmastar
 
         shown = METRICS + (SIGMASTAR_METRICS if both_sigmastar(cmp.meta) else ())
+        states = metric_states(row, cmp.thresholds) if row.get("health") in ("fail", "warn") else {}
+        lines += _nonfinite_rule_lines(row)
         for column, label in ((c, label) for c, label in shown if c in row):
-            lines += _metric_lines(cmp, row, column, label)
+            lines += _metric_lines(cmp, row, column, label, states.get(column))
         return Content("\n").join(lines)
 
     # -- tensors -------------------------------------------------------------------------
@@ -287,10 +290,27 @@ def _side_stat_line(row: dict[str, Any], key: str, label: str, width: int = SIDE
     return styled("[$error b]$line[/]" if alarm else "$line", line=line)
 
 
-def _metric_lines(cmp: Comparison, row: dict[str, Any], column: str, label: str) -> list[Content]:
-    """A metric's value, and the band it is judged by (unless it is not judged)."""
+#: The mark beside a metric past its bound: glyph and theme colour (readable without colour too).
+_STATE_MARK: dict[str, tuple[str, str]] = {"fail": ("✗", "$error"), "warn": ("!", "$warning")}
+
+
+def _nonfinite_rule_lines(row: dict[str, Any]) -> list[Content]:
+    """The non-finite rule, when it is what fails the row: the metrics then cover only the positions
+    finite on both sides and may all be inside their bands."""
+    n = row.get("nonfinite_mismatch") or 0
+    if not n or row.get("health") not in ("fail", "warn"):
+        return []
+    text = f"✗ {n} position{'s are' if n != 1 else ' is'} NaN/Inf on one side only (the metrics cover the rest)"
+    return [styled("[$error b]$text[/]", text=text)]
+
+
+def _metric_lines(cmp: Comparison, row: dict[str, Any], column: str, label: str, state: str | None = None) -> list[Content]:
+    """A metric's value (``✗``/``!`` beside it when it is past a fail/warn bound of the row's band),
+    and the band it is judged by (unless it is not judged)."""
     value = (row.get("printed") or {}).get(column) or _num(row[column], 14)  # imported: as printed
-    lines = [styled(f"{label:<18}{value:>14}")]
+    glyph, colour = _STATE_MARK.get(state or "", (" ", ""))
+    line = f"{label:<18}{value:>14} {glyph}"
+    lines = [styled(f"[{colour} b]$line[/]" if colour else "$line", line=line)]
     band = _describe(cmp, column, row.get("band"))
     if band and band != "not judged":
         lines.append(styled("  [$text-muted]judged by: $band[/]", band=band))

@@ -67,9 +67,9 @@ def jump_row(diagnosis: Diagnosis | None) -> int | None:
 def verdict_text(diagnosis: Diagnosis) -> Content:
     """``✗ root cause: #72 frame5/attn/exp:0 (Exp) — overflow: …`` (or the healthy verdict)."""
     if diagnosis.healthy and not diagnosis.root_causes:
-        return Content(" ").join([health_text("ok", "✓ healthy:"), styled("$text", text=printable(diagnosis.summary))])
+        return Content(" ").join([health_text("ok", "✓"), styled("$text", text=printable(diagnosis.summary))])  # the summary says "Healthy: ..."
     if not diagnosis.root_causes:
-        return Content(" ").join([health_text("fail", "✗ unhealthy:"), styled("$text", text=printable(diagnosis.summary))])
+        return Content(" ").join([health_text("fail", "✗"), styled("$text", text=printable(diagnosis.summary))])  # "Unhealthy: ..."
     top = diagnosis.root_causes[0]
     head = "✗ root cause:" if not diagnosis.healthy else "! likely cause:"
     return Content(" ").join([
@@ -115,16 +115,25 @@ class VerdictBar(Widget, can_focus=True):
         super().__init__(id=id, classes=classes)
         self.diagnosis: Diagnosis | None = None
         self._guard = StaleGuard()
+        self._judged: tuple[int, int] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(styled("[$text-muted]no diagnosis yet[/]"), id="verdict-text")
         yield Static(id="verdict-key")
 
-    def compute(self, comparison: Comparison) -> None:
-        """Diagnose ``comparison`` off the UI thread, then show the verdict."""
+    def compute(self, comparison: Comparison, judged: tuple[int, int] | None = None) -> None:
+        """Diagnose ``comparison`` off the UI thread, then show the verdict; ``judged`` = ``(done, total)``
+        when the comparison was cancelled part way: the verdict then says it covers only those rows."""
         token = self._guard.begin()
+        self._judged = judged
         self._set(styled("[$text-muted]… diagnosing[/]"), None)
         self._diagnose(comparison, token)
+
+    def offer(self, done: int, total: int) -> None:
+        """The comparison was cancelled: say so, and that `d` diagnoses the rows judged so far."""
+        self._guard.invalidate()
+        text = f"comparison cancelled at {done} of {total} rows: [b]d[/b] diagnoses the {done} judged so far"
+        self._set(styled(f"[$warning]{text}[/]"), None)
 
     def show(self, diagnosis: Diagnosis | None) -> None:
         """Show ``diagnosis`` (None clears the bar)."""
@@ -158,6 +167,10 @@ class VerdictBar(Widget, can_focus=True):
             self._set(styled("[$error]diagnosis failed:[/] $problem", problem=problem), None)
         else:
             self.show(message.diagnosis)
+            if self._judged is not None and message.diagnosis is not None:
+                done, total = self._judged
+                partial = styled(f"[$warning]{done} of {total} rows judged before the cancel:[/]")  # first: never cut off
+                self.query_one("#verdict-text", Static).update(Content(" ").join([partial, verdict_text(message.diagnosis)]))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """``v`` shows in the footer only when there is somewhere to jump."""
