@@ -217,3 +217,18 @@ def test_blocked_layout_tensors_follow_the_blocked_data_until_reorder_output() -
     blocked = set(blocked_layout_tensors(list(reversed(nodes))))
     assert blocked == {"r0", "r1", "reshape_token_1", "reshape_token_2"}
     assert blocked_layout_tensors([{"op_type": "Conv", "index": 0, "inputs": ["x"], "outputs": ["y"]}]) == {}
+
+
+def test_a_renamed_output_of_a_fused_node_pairs_with_its_groups_output_not_an_intermediate() -> None:
+    """A FusedConv keeps the Conv's name; its (renamed) output is the HardSigmoid's, not the Conv's."""
+    rng = np.random.default_rng(6)
+    conv = rng.standard_normal((1, 8, 1, 1)).astype(np.float32)
+    hsig = np.clip(conv / 6 + 0.5, 0, 1).astype(np.float32)
+    golden = _dump(_ref("conv.out", conv, node="conv"), _ref("hsig.out", hsig, node="hsig"))
+    nodes = [{"name": "conv", "op_type": "FusedConv", "index": 0, "inputs": ["x"], "outputs": ["fused_0"],
+              "fused_from": ["conv", "hsig"]}]
+    target = _dump(_ref("fused_0", hsig, node="conv"), meta={"manifest": {"nodes": nodes}})
+    assert _pairs(golden, target)["fused_0"] == ("hsig.out", "fused output")
+    off = (hsig + 1).astype(np.float32)  # a faulty fused kernel: still the group's output
+    wrong = _dump(_ref("fused_0", off, node="conv"), meta={"manifest": {"nodes": nodes}})
+    assert _pairs(golden, wrong)["fused_0"] == ("hsig.out", "fused output")  # by provenance, not by values

@@ -6,10 +6,12 @@ Target tensors find their golden partner, in this order:
    produces: ATC ``_datadump_origin_name``/``_datadump_origin_output_index``);
 2. the same tensor name;
 3. the same name after Ascend's lossy sanitising (``. / \\ space`` -> ``_``);
-4. the same producing node and output index (msit golden dumps are named by node,
+4. for a fused target node (its manifest's ``fused_from`` names several original nodes),
+   the output of the group's last original node -- never an intermediate of the group;
+5. the same producing node and output index (msit golden dumps are named by node,
    our manifests by tensor), exact then sanitised.
 
-1 and 2 are *strong* links and are made first.  3 and 4 are *loose*: an optimiser keeps
+1 and 2 are *strong* links and are made first.  3 to 5 are *loose*: an optimiser keeps
 a node's name while renaming (or re-laying out) what it outputs -- onnxruntime's
 ORT_ENABLE_ALL graph runs an ``Add`` named as in the model on its own NCHWc blocked
 copy (``reshape_token_35``, shape ``[1,1,6,96,16]`` for ``[1,8,6,96]``) while the
@@ -167,7 +169,8 @@ def pair_dumps(
     """
     links = _VendorLinks(origins or {}, target_only, no_name_fallback)
     internal = {**(internal_layouts or {}), **_internal_layouts(target)}
-    matched, unmatched_target, claimed = _Matcher(_GoldenIndex(golden), target, links, internal).run()
+    matched, unmatched_target, claimed = _Matcher(_GoldenIndex(golden), target, links, internal,
+                                                  _fused_last(target)).run()
     unmatched_golden = [
         Pair(ref, None, _GOLDEN_ONLY.get(ref.info.kind, _GOLDEN_ONLY_OTHER))
         for ref in golden.tensors.values()
@@ -192,8 +195,8 @@ class _Matcher:
     """Strong links first, then loose ones (see the module docstring)."""
 
     def __init__(self, index: _GoldenIndex, target: Dump, links: _VendorLinks,
-                 internal: Mapping[str, str]) -> None:
-        self.index, self.target, self.links, self.internal = index, target, links, internal
+                 internal: Mapping[str, str], fused: Mapping[str, str]) -> None:
+        self.index, self.target, self.links, self.internal, self.fused = index, target, links, internal, fused
         self.claimed: dict[str, str] = {}
         """Golden name -> the target name that took it."""
         self.placed: list[tuple[int, Pair, bool]] = []
@@ -258,7 +261,7 @@ class _Matcher:
 
     def _loose_link(self, position: int, ref: TensorRef) -> tuple[_Loose | None, str]:
         """``ref``'s best loose candidate, or None and why it has none."""
-        found = self.index.loose(ref)
+        found = self._provenance(ref, self.index.loose(ref))
         if not found:
             return None, _target_only_reason(ref, self.links)
         if ref.name in self.internal and ref.info.kind not in _SIDE_ONLY_KINDS:
@@ -274,6 +277,32 @@ class _Matcher:
         return _Loose(position, ref, g, how), ""
 
 
+    def _provenance(self, ref: TensorRef, found: list[tuple[TensorRef, str]]) -> list[tuple[TensorRef, str]]:
+        """A fused target node's output is its group's output: the golden output of the group's last
+        original node (a ``fused output`` link), never an intermediate of the group by node name."""
+        last = self.fused.get(ref.info.node_name or "")
+        if last is None:
+            return found
+        side = _side(ref.info.kind)
+        kept = [(g, how) for g, how in found if how != "node output" or g.info.node_name == last]
+        g = self.index.node_output(last, ref.info.output_index, side)
+        if g is not None and all(x is not g for x, _ in kept):
+            names = sum(how == "sanitised name" for _, how in kept)
+            kept.insert(names, (g, "fused output"))
+        return kept
+
+
+def _fused_last(target: Dump) -> Mapping[str, str]:
+    """Fused target node -> the last of the original nodes it replaced (its manifest's ``fused_from``)."""
+    manifest = target.meta.get("manifest")
+    nodes = manifest.get("nodes") if isinstance(manifest, dict) else None
+    if not isinstance(nodes, list):
+        return {}
+    return {str(n["name"]): str(n["fused_from"][-1]) for n in nodes
+            if isinstance(n, dict) and isinstance(n.get("fused_from"), list) and len(n["fused_from"]) > 1
+            and "name" in n}
+
+
 def _internal_layouts(target: Dump) -> Mapping[str, str]:
     """Target tensor -> why its values are in a layout of the target's own (from its manifest's graph)."""
     manifest = target.meta.get("manifest")
@@ -285,8 +314,9 @@ def _internal_layouts(target: Dump) -> Mapping[str, str]:
     return blocked_layout_tensors(nodes)
 
 
-#: Loose link kinds, best first: a name that matches once sanitised, then the producing node.
-_LOOSE_TIERS = ("sanitised name", "node output")
+#: Loose link kinds, best first: a name that matches once sanitised, the fused node's group output,
+#: then the producing node.
+_LOOSE_TIERS = ("sanitised name", "fused output", "node output")
 
 
 def _fit(golden: TensorRef, target: TensorRef, how: str) -> tuple[bool, bool, int, float]:
