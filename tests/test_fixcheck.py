@@ -93,3 +93,14 @@ def test_patch_prints_the_verification_against_the_original_golden(demo, tmp_pat
     out = capsys.readouterr().out
     assert "verify against the original golden" in out and "dumpscope compare GOLDEN target_patched" in out
     assert "compare golden_patched target_patched" not in out
+
+
+def test_demo_fix_opens_the_ui_on_the_original_golden_and_the_patched_target(tmp_path: Path, capsys) -> None:
+    from dumpscope.core.onnx.demo import make_demo
+    from dumpscope.tui.cli.commands.demo import fix_and_verify
+
+    paths = make_demo(tmp_path / "d")
+    shown = fix_and_verify(paths, tmp_path / "d")
+    capsys.readouterr()
+    assert shown.golden == paths.golden and shown.model == paths.model
+    assert shown.target == tmp_path / "d" / "fixed" / "target"

@@ -31,7 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--frames", type=int, default=6, metavar="N", help="number of streamed frames (default 6)")
     parser.add_argument("--fix", action="store_true",
                         help="then run the whole loop: diagnose, patch the model as advised, dump the same frames "
-                             "again and compare (printed; the UI opens on the fixed pair)")
+                             "again, compare, and verify the patched target against the ORIGINAL golden (printed; the UI opens "
+                             "on that pair: the original golden vs the patched target)")
     add_ui_arguments(parser)
 
 
@@ -129,8 +130,10 @@ def fix_and_verify(paths, out):  # type: ignore[no-untyped-def]
     """The fix-and-verify loop of issue 6 on the demo: diagnose, patch as advised, re-dump
     the same streamed frames, compare, then verify the patched target against the original
     golden and say how far it is (outputs, farthest layer) and whether the fix is complete.
-    Prints each step; returns the fixed pair's paths."""
+    Prints each step; returns the pair the fix is judged on: the original golden and model, the
+    patched target."""
     import shlex
+    from dataclasses import replace
 
     from rich.console import Console
 
@@ -158,7 +161,7 @@ def fix_and_verify(paths, out):  # type: ignore[no-untyped-def]
     original = shlex.quote(str(paths.golden))
     console.print(f"\nFixed pair:\n  {invocation()} compare {g} {t}"
                   f"\n  {invocation()} compare {original} {t}   (against the original golden)", markup=False)
-    return fixed
+    return replace(paths, target=fixed.target)
 
 
 def _top_cause(before: Comparison, console: Console) -> RootCause:
