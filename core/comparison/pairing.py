@@ -276,7 +276,6 @@ class _Matcher:
         g, how = free[0] if len(free) == 1 else min(free, key=lambda c: _fit(c[0], ref, c[1]))
         return _Loose(position, ref, g, how), ""
 
-
     def _provenance(self, ref: TensorRef, found: list[tuple[TensorRef, str]]) -> list[tuple[TensorRef, str]]:
         """A fused target node's output is its group's output: the golden output of the group's last
         original node (a ``fused output`` link), never an intermediate of the group by node name."""
