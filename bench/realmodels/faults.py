@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -116,13 +117,16 @@ def quantise_output(src: Path, dst: Path, tensor: str, golden_value: np.ndarray)
     return dst
 
 
-def optimised_model(src: Path, dst: Path) -> Path:
-    """onnxruntime's extended-optimised graph of ``src`` (the graph a ``--target optimized`` dump runs)."""
+def optimised_model(src: Path, dst: Path, level: str = "extended") -> Path:
+    """onnxruntime's own optimised graph of ``src``, saved with ``SessionOptions.optimized_model_filepath``:
+    ``extended`` is the graph a ``--target optimized`` dump runs; ``all`` adds the NCHWc layout
+    transform (blocked tensors, ReorderInput/ReorderOutput; specific to this machine's CPU)."""
     import onnxruntime as ort
 
     so = ort.SessionOptions()
     so.log_severity_level = 3
-    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
+    so.graph_optimization_level = {"extended": ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED,
+                                   "all": ort.GraphOptimizationLevel.ORT_ENABLE_ALL}[level]
     so.optimized_model_filepath = str(dst)
     ort.InferenceSession(str(src), so, providers=["CPUExecutionProvider"])
     original = onnx.load(str(src), load_external_data=False)
@@ -168,8 +172,9 @@ def nhwc_copy(golden: Path, out: Path) -> int:
     return moved
 
 
-def plain_npy(dump: Path, out: Path) -> int:
-    """Re-store a dump as a plain folder of ``{tensor}.npy`` files, '/' replaced by '_', no manifest.
+def plain_npy(dump: Path, out: Path, spell: Callable[[str], str] = lambda n: n.replace("/", "_")) -> int:
+    """Re-store a dump as a plain folder of ``{tensor}.npy`` files, '/' replaced by '_' (or as
+    ``spell`` says), no manifest.
 
     This is how many vendor tools and hand-written hooks save tensors; the values are
     the dump's own.  Returns the number of files written.
@@ -182,7 +187,7 @@ def plain_npy(dump: Path, out: Path) -> int:
     for entry in [*manifest.get("inputs", []), *manifest.get("tensors", [])]:
         if "file" not in entry:
             continue
-        shutil.copyfile(dump / entry["file"], out / f"{entry['name'].replace('/', '_')}.npy")
+        shutil.copyfile(dump / entry["file"], out / f"{spell(entry['name'])}.npy")
         written += 1
     return written
 

@@ -373,10 +373,23 @@ def stats_hidden(case: Case, rows: list[dict[str, Any]]) -> list[str]:
     return reasons
 
 
+def paired_twice(rows: list[dict[str, Any]]) -> list[str]:
+    """Issue 20, item 7: golden tensors paired with more than one target tensor (a row listed twice)."""
+    seen: dict[str, int] = {}
+    for r in rows:
+        if r.get("side", "both") == "both" and r.get("target_name") is not None:
+            seen[str(r.get("name"))] = seen.get(str(r.get("name")), 0) + 1
+    return sorted(n for n, k in seen.items() if k > 1)
+
+
 def row_checks(case: Case, rows: list[dict[str, Any]], target: Path) -> list[str]:
-    """Per-row facts of ``compare --format json`` checked against the files (items 8 and 10)."""
+    """Per-row facts of ``compare --format json`` checked against the files (items 8 and 10; issue 20
+    item 7: no golden tensor paired twice)."""
     reasons = stats_hidden(case, rows)
     bad = band_violations(rows, target)
     if bad:
         reasons.append(f"{bad} float32/float32 rows of an fp32 target judged outside the fp32 band")
+    twice = paired_twice(rows)
+    if twice:
+        reasons.append(f"{len(twice)} golden tensor(s) paired twice, e.g. {twice[:3]}")
     return reasons

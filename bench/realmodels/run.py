@@ -76,6 +76,21 @@ def markdown(outcomes: Sequence[Outcome]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def false_fail_rows(outcomes: Sequence[Outcome]) -> dict[str, int | None]:
+    """Issue 20: FAIL/ERR rows of ``compare`` on the numerically identical (fp32-equivalent) cases, per
+    case (None when compare gave no rows); every one is false."""
+    return {o.case: o.fail_rows for o in outcomes if o.expect == "healthy"}
+
+
+def false_fail_line(per_case: dict[str, int | None]) -> str:
+    """The corpus-wide count of false FAIL rows, with the cases that have any."""
+    total = sum(n or 0 for n in per_case.values())
+    unknown = [c for c, n in per_case.items() if n is None]
+    bad = ", ".join(f"{c}: {n}" for c, n in per_case.items() if n)
+    return (f"false FAIL/ERR rows on identical (fp32-equivalent) runs: {total} in {len(per_case)} case(s)"
+            + (f" ({bad})" if bad else "") + (f"; no rows from {unknown}" if unknown else ""))
+
+
 def _replay(o: Outcome) -> str:
     """What the independent replay of the rank-1 node says (see :mod:`bench.realmodels.replay`)."""
     rep = o.independent.get("rank1_replay") or {}
@@ -118,12 +133,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not o.passed:
                 print(f"{o.case}: " + "; ".join(o.reasons))
     total = time.perf_counter() - start
+    false_fail = false_fail_rows(outcomes)
+    print(false_fail_line(false_fail))
     print(f"total {total:.1f} s (dumping {builder.dump_seconds:.1f} s)")
     if args.markdown is not None:
         args.markdown.write_text(markdown(outcomes))
     path = args.output or builder.root / "results.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"seconds": total, "dump_seconds": builder.dump_seconds,
+    path.write_text(json.dumps({"seconds": total, "dump_seconds": builder.dump_seconds, "false_fail_rows": false_fail,
                                 "layout_by_values": sum(o.layout_by_values for o in outcomes),
                                 "layout_not_decisive": sum(o.layout_not_decisive for o in outcomes),
                                 "cases": [o.to_json() for o in outcomes]}, indent=1, default=str))

@@ -20,7 +20,7 @@ from dumpscope.core.dumps import Dump, DumpProblem, TensorInfo, TensorRef
 from dumpscope.core.names import ascend_sanitise
 from dumpscope.core.onnx.graph import GraphFacts, NodeFacts
 
-__all__ = ["with_graph_names"]
+__all__ = ["internal_layouts", "with_graph_names"]
 
 
 def _spellings(name: str) -> set[str]:
@@ -117,3 +117,16 @@ def with_graph_names(dump: Dump, facts: GraphFacts) -> Dump:
         info = names.info(ref, name, real, tensors)
         tensors[info.name] = replace(ref, info=info)
     return replace(dump, tensors=tensors, problems=problems)
+
+
+def internal_layouts(facts: GraphFacts) -> dict[str, str]:
+    """Tensor -> why it holds a layout internal to the model's graph (onnxruntime's NCHWc
+    blocked tensors of an ORT_ENABLE_ALL graph given as ``--model``); see
+    :func:`~dumpscope.core.vendor.fusion.blocked_layout_tensors`."""
+    from dumpscope.core.vendor.fusion import NCHWC_DOMAIN, blocked_layout_tensors
+
+    if not any(n.domain == NCHWC_DOMAIN for n in facts.nodes):
+        return {}
+    nodes = [{"op_type": n.op_type, "domain": n.domain, "index": n.index, "inputs": list(n.inputs),
+              "outputs": list(n.outputs)} for n in facts.nodes]
+    return blocked_layout_tensors(nodes)

@@ -276,14 +276,15 @@ def _prepare(golden: str | Path | Dump, target: str | Path | Dump, model: str | 
     facts = _load_model(model)
     model_warnings = check_model(model, g, t, facts)
     if facts is not None:  # plain .npy folders: real names and graph facts from the model
-        from dumpscope.core.comparison.graph_names import with_graph_names  # (imports onnx: only with a model)
+        from dumpscope.core.comparison.graph_names import internal_layouts, with_graph_names  # (imports onnx)
 
         g, t = with_graph_names(g, facts), with_graph_names(t, facts)
     tensor_order, node_order = _graph_order(facts)
-    links: dict[str, object] = {}
+    links: dict[str, object] = {"internal_layouts": internal_layouts(facts)} if facts is not None else {}
     atc = _load_atc(graph)
     if atc is not None:
-        t, links, atc_order = _vendor_graph(atc, t)
+        t, vendor_links, atc_order = _vendor_graph(atc, t)
+        links.update(vendor_links)
         node_order = node_order or atc_order
     pairing = pair_dumps(g, t, tensor_order=tensor_order, node_order=node_order, **links)  # type: ignore[arg-type]
     check_pairing(pairing, g, t)

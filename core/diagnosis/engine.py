@@ -668,8 +668,12 @@ def _advice(run: _Run, cause: str, detail: str | None, commands: list[str]) -> s
     text = advice_for(cause, run.kind, ADVICE, detail)
     if not commands:
         return text
+    golden = shlex.quote(str(run.cmp.meta.get("golden") or "GOLDEN"))
     return (text + " Patch and verify: " + " or ".join(f"`{c}`" for c in commands)
-            + ", then dump golden and target again from the patched model and compare.")
+            + ", then dump the target again from the patched model (the same inputs) and compare it with "
+            f"the original golden: `dumpscope compare {golden} TARGET_PATCHED` (a golden dumped from the "
+            "patched model shows only that the target follows the patch, not how far it is from the "
+            "original).")
 
 
 def _clamp_lines(ctx: CheckContext) -> list[str]:

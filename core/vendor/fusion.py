@@ -14,7 +14,7 @@ gives the diagnosis the multi-original ops of both; the grouping itself is
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,7 +35,8 @@ from dumpscope.core.vendor.groups import (
 
 __all__ = [
     "MANY_TO_MANY", "MANY_TO_ONE", "ONE_TO_MANY", "ONE_TO_ONE", "TARGET_ONLY", "FusionMap", "FusionSource",
-    "fused_ops", "fusion_from_manifest", "fusion_maps", "load_source", "relation_counts",
+    "NCHWC_DOMAIN", "blocked_layout_tensors", "fused_ops", "fusion_from_manifest", "fusion_maps",
+    "load_source", "relation_counts",
 ]  # fmt: skip
 
 #: Op name -> (its original ops, the fusion passes that made it).
@@ -126,3 +127,32 @@ def _several(origin: object) -> bool:
 def _manifest_nodes(manifest: Mapping[str, object] | None) -> list[dict[str, object]]:
     nodes = manifest.get("nodes") if manifest else None
     return [n for n in nodes if isinstance(n, dict)] if isinstance(nodes, list) else []
+
+
+#: onnxruntime's NCHWc operator domain (ORT_ENABLE_ALL graphs on x86 CPUs).
+NCHWC_DOMAIN = "com.microsoft.nchwc"
+_BLOCKED = ("onnxruntime NCHWc blocked layout (an internal tensor of an ORT_ENABLE_ALL graph: channels in "
+            "blocks of 8 or 16, padded; the model's tensor is the ReorderOutput that restores NCHW)")
+
+
+def blocked_layout_tensors(nodes: Sequence[object]) -> dict[str, str]:
+    """Tensor -> why it holds onnxruntime's NCHWc blocked layout, from a manifest's ``nodes``.
+
+    An NCHWc op's outputs are blocked, ``ReorderOutput``'s excepted (it restores NCHW); so
+    is the output of any other op fed a blocked tensor (onnxruntime runs ``Add``,
+    ``Concat``, ``Reshape``... on the blocked copy and reorders only where a consumer
+    needs NCHW).  Nodes are walked in their topological ``index``.
+    """
+    entries = sorted((n for n in nodes if isinstance(n, dict)), key=lambda n: _index(n.get("index")))
+    blocked: set[str] = set()
+    for n in entries:
+        outputs = [str(o) for o in n.get("outputs") or ()]
+        if n.get("op_type") == "ReorderOutput" and n.get("domain") == NCHWC_DOMAIN:
+            continue
+        if n.get("domain") == NCHWC_DOMAIN or any(str(i) in blocked for i in n.get("inputs") or ()):
+            blocked.update(outputs)
+    return dict.fromkeys(sorted(blocked), _BLOCKED)
+
+
+def _index(value: object) -> int:
+    return value if isinstance(value, int) else 1 << 62

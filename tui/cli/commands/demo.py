@@ -31,7 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--frames", type=int, default=6, metavar="N", help="number of streamed frames (default 6)")
     parser.add_argument("--fix", action="store_true",
                         help="then run the whole loop: diagnose, patch the model as advised, dump the same frames "
-                             "again and compare (printed; the UI opens on the fixed pair)")
+                             "again, compare, and verify the patched target against the ORIGINAL golden (printed; the UI opens "
+                             "on that pair: the original golden vs the patched target)")
     add_ui_arguments(parser)
 
 
@@ -127,13 +128,18 @@ def print_comparison(paths) -> int:  # type: ignore[no-untyped-def]
 
 def fix_and_verify(paths, out):  # type: ignore[no-untyped-def]
     """The fix-and-verify loop of issue 6 on the demo: diagnose, patch as advised, re-dump
-    the same streamed frames, compare.  Prints each step; returns the fixed pair's paths."""
+    the same streamed frames, compare, then verify the patched target against the original
+    golden and say how far it is (outputs, farthest layer) and whether the fix is complete.
+    Prints each step; returns the pair the fix is judged on: the original golden and model, the
+    patched target."""
     import shlex
+    from dataclasses import replace
 
     from rich.console import Console
 
-    from dumpscope.core.onnx.demo import verify_patched
+    from dumpscope.core.comparison.fixcheck import check_fix
     from dumpscope.core.comparison.pipeline import compare
+    from dumpscope.core.onnx.demo import verify_patched
     from dumpscope.tui.cli.render import summary_text
 
     console = Console(stderr=False, highlight=False)
@@ -146,10 +152,16 @@ def fix_and_verify(paths, out):  # type: ignore[no-untyped-def]
     console.print(f"[b]4. re-dump[/b]  the same frames through {fixed_model.name}: golden float32, target fp16",
                   markup=True)
     after = compare(fixed.golden, fixed.target, model=fixed.model)
-    console.print("[b]5. compare[/b] ", summary_text(after))
+    console.print("[b]5. compare[/b]  patched golden vs patched target: ", summary_text(after))
+    against = compare(paths.golden, fixed.target, model=paths.model)
+    console.print("[b]6. verify[/b]   the ORIGINAL golden vs the patched target: ", summary_text(against))
+    for line in check_fix(against, after).sentences():
+        console.print(f"   - {line}", markup=False)
     g, t = shlex.quote(str(fixed.golden)), shlex.quote(str(fixed.target))
-    console.print(f"\nFixed pair:\n  {invocation()} compare {g} {t}", markup=False)
-    return fixed
+    original = shlex.quote(str(paths.golden))
+    console.print(f"\nFixed pair:\n  {invocation()} compare {g} {t}"
+                  f"\n  {invocation()} compare {original} {t}   (against the original golden)", markup=False)
+    return replace(paths, target=fixed.target)
 
 
 def _top_cause(before: Comparison, console: Console) -> RootCause:

@@ -17,8 +17,8 @@ DESCRIPTION = (
     "keeps its name, so dumps still pair; -inf/inf or an empty side leaves a bound open; opset aware), "
     "--keep-fp32 NODE marks NODE to stay in float32 (model metadata 'dumpscope.keep_fp32', read by the fp16 "
     "target recipe; list the same nodes in ATC --keep_dtype or onnxconverter-common's node_block_list).  "
-    "NODE is a node name or one of its output tensor names.  Verify with `dumpscope dump` (golden and "
-    "--target) on the patched model and `dumpscope compare`."
+    "NODE is a node name or one of its output tensor names.  Verify with `dumpscope dump --target` on the "
+    "patched model and `dumpscope compare` against the ORIGINAL golden dump (of the unpatched model)."
 )
 
 
@@ -82,6 +82,7 @@ def _print_result(result: PatchResult, output: str) -> None:
     if result.kept:
         print(f"keep fp32: {', '.join(repr(display(n)) for n in result.kept)}")
     out = shlex.quote(output)
-    print(f"wrote {output}; verify: dumpscope dump {out} -o golden_patched [--input ...] && "
-          f"dumpscope dump {out} -o target_patched --target fp16 [--input ...] && "
-          "dumpscope compare golden_patched target_patched")
+    print(f"wrote {output}; verify against the original golden: dumpscope dump {out} -o target_patched "
+          "--target fp16 [--input ... the golden dump's inputs] && dumpscope compare GOLDEN target_patched "
+          "(GOLDEN: the dump of the unpatched model; a golden dumped from the patched model shows only that "
+          "the target follows the patch)")
