@@ -357,10 +357,36 @@ _SHORT = {"ppocr-rec": "rec", "ppocr-cls": "cls", "yolov8n": "yolo", "light-shuf
 
 #: Issue 20: data in another axis order, at a graph input (an HWC image buffer handed over as
 #: NCHW) and at a Reshape inside the graph (its NCHW input read as NHWC memory).
-LAYOUT_#: Issue 20, item 7: onnxruntime's own optimised graphs (inlined activations: Conv+HardSigmoid as
+LAYOUT_CASES: tuple[Case, ...] = (
+    *(Case(f"{_SHORT[key]}-nhwc-input", key, "layout", "culprit",
+           _modified_input(faults.hwc_as_nchw, name),
+           f"{key} fed its image as an HWC buffer declared NCHW (same shape, same values, another axis order)",
+           truth=(name,), must=(LAYOUT,), must_not=FP32_TARGET)
+      for key, name in (("ppocr-rec", "x"), ("ppocr-cls", "x"), ("yolov8n", "images"))),
+    *(Case(f"{_SHORT[key]}-nhwc-reshape", key, "layout", "culprit",
+           _modified_model(lambda s, d, node=node: faults.nhwc_reshape(s, d, node)),
+           f"{key}: Reshape {node} reads its NCHW input as NHWC memory (a lost layout before a flatten)",
+           truth=(output, node), must=(LAYOUT,), must_not=FP32_TARGET)
+      for key, node, output in (("yolov8n", "/model.22/Reshape", "/model.22/Reshape_output_0"),
+                                ("ppocr-rec", "p2o.Reshape.68", "reshape2_26.tmp_0"),
+                                ("light-shufflenet", "n7", "r7"))),
+)
+
+#: Issue 20, item 7: onnxruntime's own optimised graphs (inlined activations: Conv+HardSigmoid as
 #: FusedConv, SiLU as QuickGelu; at ORT_ENABLE_ALL the NCHWc blocked copies that keep their node's
 #: name) are numerically the golden: 0 FAIL rows, exit 0, no row twice.
-OPTIMISED_CASES: tuple[Case, ...] = (*FAULT_CASES, *PLAIN_CASES, *RECIPE_CASES, *HEALTHY_CASES, *MISMATCH_CASES,
+OPTIMISED_CASES: tuple[Case, ...] = (
+    *(Case(f"{key}-ort-{level}", key, "none", "healthy", _ort_optimised(level),
+           f"{key}: onnxruntime's own {level.upper()}-optimised graph (SessionOptions.optimized_model_filepath) "
+           "dumped as a model, golden inputs", quick=(key, level) == ("ppocr-cls", "all"))
+      for key in ("ppocr-det", "ppocr-cls", "ppocr-rec", "yolov8n") for level in ("all", "extended")),
+    *(Case(f"{key}-ort-all-ascend-npy", key, "none", "healthy", _plain(_ort_optimised("all"), _ascend_spelling),
+           f"{key}-ort-all stored as plain folders with Ascend-style file names ('.' and '/' -> '_', no manifest), "
+           "with --model (the original model)")
+      for key in ("ppocr-det", "ppocr-cls")),
+)
+
+CASES: tuple[Case, ...] = (*FAULT_CASES, *PLAIN_CASES, *RECIPE_CASES, *HEALTHY_CASES, *MISMATCH_CASES,
                            *LAYOUT_CASES, *OPTIMISED_CASES)
 BY_NAME: dict[str, Case] = {c.name: c for c in CASES}
 QUICK: tuple[Case, ...] = tuple(c for c in CASES if c.quick)
