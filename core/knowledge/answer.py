@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from dumpscope.core.knowledge.family import detect_uncovered, strongest_covered
+from dumpscope.core.knowledge.family import MAX_TEXT, detect_uncovered, strongest_covered
 from dumpscope.core.knowledge.markers import UNCOVERED
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
@@ -94,8 +94,6 @@ class Answer(namedtuple("Answer", "matches confidence basis uncovered closest"))
 
 def answer(kb: KnowledgeBase, message: str, top: int = 5) -> Answer:
     """The answer to ``message``: ranked matches with their confidence, "not covered" or "no confident match"."""
-    from dumpscope.core.knowledge.kb import MAX_TEXT
-
     text = message[:MAX_TEXT]
     lowered = text.lower()
     matches = kb.lookup(text, top=max(top, 3))

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from dumpscope.core.knowledge.codes import FoundCode, extract_codes, range_keys, scheme_family
 from dumpscope.core.knowledge.entry import Entry
-from dumpscope.core.knowledge.family import detect_families
+from dumpscope.core.knowledge.family import MAX_TEXT, detect_families
 from dumpscope.core.knowledge.index import CompiledIndex, EntryTable, Postings
 from dumpscope.core.knowledge.words import tokens
 
@@ -41,8 +41,6 @@ GENERIC_CAP = PATTERN_SCORE - 1.0
 UNCERTAIN_PENALTY = 3.0
 MIN_WORDS = 0.3
 """Least word similarity for an entry found by wording alone."""
-MAX_TEXT = 1 << 20
-"""Only the first MiB of a message is examined (codes, words); patterns use windows."""
 PARTIAL_SCORE = 24.0
 """The core phrase of an entry is present but its full pattern does not match."""
 PARTIAL_ANCHOR = 12
