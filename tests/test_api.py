@@ -59,3 +59,16 @@ def test_explain_overflow_and_dump(tmp_path: Path) -> None:
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), tmp_path / "m.onnx")
     manifest = ds.dump(tmp_path / "m.onnx", tmp_path / "golden")
     assert isinstance(manifest, dict) and manifest.get("model_sha256")
+
+
+def test_the_api_speaks_the_index_every_output_prints(demo) -> None:  # type: ignore[no-untyped-def]
+    """``first_divergent()`` is a frame position; ``first_divergent_index()`` is the ``#`` of the CLI and UI."""
+    from dumpscope.core.comparison.pipeline import compare
+    from dumpscope.core.comparison.threeway import compare_three
+
+    cmp = compare(demo.golden, demo.target, model=demo.model)
+    row = cmp.first_divergent()
+    assert row is not None and cmp.first_divergent_index() == cmp.frame["index"][row]
+    tw = compare_three(demo.golden, demo.target, demo.target, model=demo.model)
+    name = cmp.frame["name"][row]
+    assert tw.frame.filter(tw.frame["name"] == name)["index"].to_list() == [cmp.first_divergent_index()]

@@ -180,8 +180,9 @@ def test_model_explorer_overlay_validates_and_colours_by_health(fusion: FusionDa
     check_model_explorer_node_data(doc)
     assert code == 1 and doc["results"]["relu1"]["value"] == 2 and doc["results"]["pool"]["value"] == 0
     colour = {t["value"]: t["bgColor"] for t in doc["thresholds"]}
-    assert len(set(colour.values())) == 4  # ok, warn, fail, error each its own colour
-    assert "conv1" not in doc["results"]  # unmatched rows are left uncoloured
+    assert len(set(colour.values())) == 6  # ok, warn, fail, error, golden only, target only: each its own colour
+    # conv1 was fused away in the target: golden-only, its own state, not "no data"
+    assert doc["results"]["conv1"]["value"] == 4 and "golden only" in doc["name"]
 
 
 def test_structural_checker_rejects_bad_documents() -> None:
@@ -317,3 +318,23 @@ def test_a_three_way_parquet_is_not_opened_as_one_comparison(fusion: FusionData,
     assert pl.read_parquet(saved).filter(pl.col("worse") == "A").height >= 1
     code, out, err = _run(["open", str(saved), "--format", "table"], capsys)
     assert code == 2 and "three-way result" in err and "OK" not in out
+
+
+def test_one_sided_tensors_have_their_own_states_and_a_node_shows_its_worst_output() -> None:
+    import polars as pl
+
+    from dumpscope.core.comparison.result import Comparison
+    from dumpscope.core.report.model_explorer import HEALTH_CODE, node_data
+
+    frame = pl.DataFrame({
+        "name": ["a", "b", None, "c"], "target_name": ["a", None, "t_fused", "c"],
+        "node_name": ["n1", "n1", "fused_node", "n2"], "health": ["ok", "unmatched", "unmatched", "pending"],
+        "side": ["both", "golden", "target", "both"],
+    })
+    doc = node_data(Comparison.from_frame(frame))
+    check_model_explorer_node_data(doc)
+    results = {k: v["value"] for k, v in doc["results"].items()}
+    assert results["a"] == HEALTH_CODE["ok"] and results["b"] == HEALTH_CODE["golden only"]
+    assert results["t_fused"] == results["fused_node"] == HEALTH_CODE["target only"]
+    assert results["n1"] == HEALTH_CODE["golden only"]  # its outputs: ok and golden-only; one-sided outranks ok
+    assert "c" not in results and "n2" not in results  # pending: no verdict yet

@@ -37,7 +37,11 @@ def test_fusion_on_off_names_the_fused_op_that_breaks(fusion) -> None:  # type: 
     both = tw.frame.filter(pl.col("a_side") == "both")
     assert both.height >= 4 and (both["b_side"] == "both").all()
     assert tw.worse_counts()["A"] == 1 and tw.worse_counts()["B"] == 0
-    assert tw.frame["index"].to_list() == list(range(tw.frame.height))
+    # the same # as the two-way output of either side: the golden graph's order, not a row number
+    two_way = dict(zip(tw.a.frame["name"].to_list(), tw.a.frame["index"].to_list()))
+    for name, index in zip(tw.frame["name"].to_list(), tw.frame["index"].to_list()):
+        if name in two_way:
+            assert index == two_way[name], name
 
 
 def test_without_graphs_the_fused_output_meets_the_wrong_golden_tensor(fusion) -> None:  # type: ignore[no-untyped-def]
@@ -218,3 +222,39 @@ def test_terminal_table_says_under_each_name_which_dumps_lack_it(tmp_path: Path)
         at = next(i for i, line in enumerate(lines) if " bonly " in line)
         assert "(only in B)" in lines[at + 1] and lines[at].rstrip().endswith("·")  # B's metrics missing, worse: blank
         assert not any("(all)" in line for line in lines)
+
+
+def test_worse_by_magnitude_tells_two_passing_recipes_apart(light_models_dir: Path, tmp_path: Path) -> None:
+    """fp16 and int8 targets of a real model: B/A is each row's distance ratio (recomputed from the two
+    two-way frames), and ``worse_by="magnitude"`` names the side at least 2x further even when both pass."""
+    from dumpscope.core.onnx.runner import dump_model
+
+    model = light_models_dir / "light_shufflenet.onnx"
+    dump_model(model, tmp_path / "g")
+    dump_model(model, tmp_path / "h", target="fp16")
+    dump_model(model, tmp_path / "q", target="int8")
+    plain = compare_three(tmp_path / "g", tmp_path / "h", tmp_path / "q", model=model, labels=("fp16", "int8"))
+    tw = compare_three(tmp_path / "g", tmp_path / "h", tmp_path / "q", model=model, labels=("fp16", "int8"),
+                       worse_by="magnitude", factor=2.0)
+    a = dict(zip(tw.a.frame["name"].to_list(), tw.a.frame["relative_euclidean_distance"].to_list()))
+    b = dict(zip(tw.b.frame["name"].to_list(), tw.b.frame["relative_euclidean_distance"].to_list()))
+    told_apart = 0
+    for row, before in zip(tw.frame.iter_rows(named=True), plain.frame["worse"].to_list()):
+        da, db = a.get(row["name"]), b.get(row["name"])
+        if da is None or db is None or row["a_health"] != row["b_health"]:
+            continue
+        if da > 0:
+            assert row["b_over_a"] == pytest.approx(db / da, rel=1e-12)
+        expected = "B" if db >= 2 * da and db > da else "A" if da >= 2 * db and da > db else "="
+        assert row["worse"] == expected, row["name"]
+        if row["a_health"] == "ok" and expected != "=":
+            assert before == "="  # by health, two passing rows are the same
+            told_apart += 1
+    assert told_apart > 0  # int8 is several times further than fp16 on passing rows
+
+
+def test_cli_worse_option_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    from dumpscope.tui.cli import main as cli
+
+    assert cli.main(["compare", "g", "a", "b", "--worse", "bogus"]) == 2
+    assert "--worse" in capsys.readouterr().err

@@ -92,7 +92,14 @@ class Comparison:
         return g, t
 
     def first_divergent(self) -> int | None:
+        """Row position (in :attr:`frame`) of the first fail/error row in topological order, or None.
+        The ``#`` the CLI and the UI print is that row's ``index``: :meth:`first_divergent_index`."""
         return analysis.first_divergent(self.frame)
+
+    def first_divergent_index(self) -> int | None:
+        """The topological index (the ``#`` every output prints) of the first divergent row, or None."""
+        row = self.first_divergent()
+        return None if row is None else int(self.frame["index"][row])
 
     def health_counts(self) -> dict[str, int]:
         return analysis.health_counts(self.frame)

@@ -18,13 +18,21 @@ Columns of :attr:`ThreeWay.frame`:
     Which dumps hold the tensor (:data:`PRESENCE`): ``all``, ``only in golden``, ``only in A``,
     ``only in B``, ``not in A``, ``not in B`` or ``only in A and B``.  The frame has one row per
     tensor of the union of the three dumps.
+``b_over_a``
+    B's relative Euclidean distance over A's (``28.0``: B is 28 times further from the golden);
+    null when either side has no distance; ``inf`` when only A is exact.
 ``worse``
     Which side is worse on this row: ``A``, ``B``, ``=`` (the same) or ``""`` (not
     comparable: a side has no partner for the tensor, e.g. an intermediate that fusion
     absorbed).  The rule (:func:`worse_side`): the worse health wins (fail/error > warn >
     ok); on a tie between two unhealthy rows, the larger relative Euclidean distance is
-    worse.  Two healthy rows are ``=``: noise below the thresholds does not make a side
-    worse.
+    worse.  Two healthy rows are ``=`` by default: noise below the thresholds does not make a
+    side worse.  With ``by="magnitude"`` two rows of the same health are told apart by their
+    distances too, when one is at least ``factor`` times the other (teams comparing recipes:
+    "B is 28x worse" while both pass).
+
+``index`` is the golden tensor's topological index, the same number the two-way output of either
+side prints (a target-only tensor keeps its side's index).
 
 Filter semantics for a UI (documented here so the TUI and CLI agree): ``worse:A`` keeps
 rows where ``worse == "A"``, ``worse:B`` where ``worse == "B"``, ``worse:=`` where both
@@ -46,8 +54,9 @@ from dumpscope.core.dumps import Dump
 from dumpscope.core.vocabulary import DIVERGENT
 
 __all__ = [
-    "PRESENCE", "SIDE_COLUMNS", "WORSE_VALUES", "FusionBlame", "ThreeWay", "compare_three", "fused_culprit", "join_sides",
-    "presence", "presence_label", "union_a", "worse_mask", "worse_side",
+    "MAGNITUDE_FACTOR", "PRESENCE", "SIDE_COLUMNS", "WORSE_RULES", "WORSE_VALUES", "FusionBlame", "ThreeWay", "compare_three",
+    "distance_ratio", "fused_culprit", "join_sides", "presence", "presence_label", "swapped", "union_a", "worse_mask",
+    "worse_side",
 ]  # fmt: skip
 
 #: Per-side columns carried into the three-way frame (prefixed ``a_`` / ``b_``).
@@ -175,13 +184,22 @@ class _FusionLookup:
         return FusionBlame(name, side, op, tuple(originals), tuple(passes), message or "")
 
 
-def worse_side(a_health: str | None, b_health: str | None, a_dist: float | None, b_dist: float | None) -> str:
+#: How ``worse`` tells two rows of the same health apart (see the module doc).
+WORSE_RULES: tuple[str, ...] = ("health", "magnitude")
+MAGNITUDE_FACTOR = 2.0
+"""``by="magnitude"``: one distance must be at least this many times the other to make a side worse."""
+
+
+def worse_side(a_health: str | None, b_health: str | None, a_dist: float | None, b_dist: float | None,
+               by: str = "health", factor: float = MAGNITUDE_FACTOR) -> str:
     """Which side is worse on one row (the rule in the module doc); scalar reference of :func:`join_sides`."""
     sa, sb = _SEVERITY.get(a_health or ""), _SEVERITY.get(b_health or "")
     if sa is None or sb is None:
         return ""
     if sa != sb:
         return "A" if sa > sb else "B"
+    if by == "magnitude":
+        return _by_magnitude(a_dist, b_dist, factor)
     return _by_distance(sa, a_dist, b_dist)
 
 
@@ -191,6 +209,24 @@ def _by_distance(severity: int, a_dist: float | None, b_dist: float | None) -> s
         return "="
     a, b = _nan_last(a_dist), _nan_last(b_dist)
     return "=" if a == b else ("A" if a > b else "B")
+
+
+def _by_magnitude(a_dist: float | None, b_dist: float | None, factor: float) -> str:
+    """Two rows of the same health: the side whose distance is at least ``factor`` times the other's."""
+    if a_dist is None or b_dist is None:
+        return "="
+    a, b = _nan_last(a_dist), _nan_last(b_dist)
+    if b >= a * factor and b > a:
+        return "B"
+    if a >= b * factor and a > b:
+        return "A"
+    return "="
+
+
+def distance_ratio(a_dist: pl.Expr, b_dist: pl.Expr) -> pl.Expr:
+    """B's distance over A's: 1 when both are 0, ``inf`` when only A's is 0, null when either is missing."""
+    both_zero = (a_dist == 0) & (b_dist == 0)
+    return pl.when(both_zero).then(1.0).when(a_dist == 0).then(float("inf")).otherwise(b_dist / a_dist)
 
 
 def _nan_last(v: float) -> float:
@@ -206,21 +242,24 @@ def _side_frame(cmp: Comparison, prefix: str) -> pl.DataFrame:
     return f.select(key.alias("_key"), pl.col("_pos").alias(f"{prefix}__pos"), *keys, *cols).unique("_key", keep="first", maintain_order=True)
 
 
-def join_sides(a: pl.DataFrame, b: pl.DataFrame) -> pl.DataFrame:
-    """The three-way frame from two comparison frames (both against the same golden)."""
+def join_sides(a: pl.DataFrame, b: pl.DataFrame, by: str = "health", factor: float = MAGNITUDE_FACTOR) -> pl.DataFrame:
+    """The three-way frame from two comparison frames (both against the same golden); ``by``/``factor``:
+    how ``worse`` tells rows of the same health apart (:func:`worse_side`)."""
+    if by not in WORSE_RULES:
+        raise ValueError(f"worse by {by!r}: choose {' or '.join(WORSE_RULES)}")
     ca, cb = Comparison.from_frame(a), Comparison.from_frame(b)
     joined = _side_frame(ca, "a").join(_side_frame(cb, "b"), on="_key", how="full", coalesce=True, maintain_order="left_right")
-    keys = [pl.coalesce(f"a__{c}", f"b__{c}").alias(c) for c in _KEY_COLUMNS if c != "index"]
+    keys = [pl.coalesce(f"a__{c}", f"b__{c}").alias(c) for c in _KEY_COLUMNS]  # index: the golden graph's order
     # Topological order from the side that paired more golden tensors (fewer gaps to place).
     first, second = ("b", "a") if _unmatched(b) < _unmatched(a) else ("a", "b")
     order = pl.coalesce(f"{first}__pos", pl.col(f"{second}__pos") + 0.5)
     joined = joined.with_columns(*keys, _order=order).sort("_order", nulls_last=True, maintain_order=True)
-    joined = joined.with_row_index("index").with_columns(pl.col("index").cast(pl.Int64))
-    worse = [worse_side(*row) for row in joined.select(
+    worse = [worse_side(*row, by=by, factor=factor) for row in joined.select(
         "a_health", "b_health", "a_relative_euclidean_distance", "b_relative_euclidean_distance").iter_rows()]
     side_cols = [f"{p}_{c}" for c in SIDE_COLUMNS for p in ("a", "b")]
-    joined = joined.with_columns(worse=pl.Series(worse, dtype=pl.String), presence=presence())
-    return joined.select(*_KEY_COLUMNS, *side_cols, "worse", "presence")
+    ratio = distance_ratio(pl.col("a_relative_euclidean_distance"), pl.col("b_relative_euclidean_distance"))
+    joined = joined.with_columns(worse=pl.Series(worse, dtype=pl.String), presence=presence(), b_over_a=ratio)
+    return joined.select(*_KEY_COLUMNS, *side_cols, "b_over_a", "worse", "presence")
 
 
 def presence() -> pl.Expr:
@@ -243,6 +282,15 @@ def presence_label(value: str | None, labels: Sequence[str] = ("A", "B")) -> str
         return ""
     sides = dict(zip(("A", "B"), labels))
     return " ".join(sides.get(word, word) for word in str(value).split())
+
+
+def swapped(tw: ThreeWay) -> ThreeWay:
+    """The same three-way with its sides exchanged: B's comparison first (the TUI's side switch), the
+    ``worse`` rule and labels kept (``worse == "A"`` then names the side shown first, B)."""
+    by, factor = str(tw.meta.get("worse_by", "health")), float(tw.meta.get("factor", MAGNITUDE_FACTOR))  # type: ignore[arg-type]
+    frame = join_sides(tw.b.frame, tw.a.frame, by=by, factor=factor)
+    meta = {**tw.meta, "a": tw.meta.get("b"), "b": tw.meta.get("a"), "labels": [tw.labels[1], tw.labels[0]]}
+    return ThreeWay(tw.b, tw.a, frame, (tw.labels[1], tw.labels[0]), meta)
 
 
 def union_a(tw: ThreeWay) -> Comparison:
@@ -295,6 +343,8 @@ def compare_three(
     labels: Sequence[str] = ("A", "B"),
     preset: str = "auto",
     thresholds: Thresholds | Sequence[str] | None = None,
+    worse_by: str = "health",
+    factor: float = MAGNITUDE_FACTOR,
 ) -> ThreeWay:
     """Compare two targets ``a`` and ``b`` each against ``golden``, side by side.
 
@@ -305,6 +355,8 @@ def compare_three(
         graphs: an ATC graph JSON per side, ``(a_graph, b_graph)``; ``None`` for none.
         labels: names for the two sides in reports.
         preset, thresholds: as for :func:`compare`.
+        worse_by, factor: ``"health"`` (default) or ``"magnitude"``: how rows of the same health are
+            told apart (``magnitude``: a distance ``factor`` times the other's makes that side worse).
 
     Returns a :class:`ThreeWay`: ``.frame`` (Polars) has ``a_*`` and ``b_*`` metric columns and
     a ``worse`` column (``A``, ``B``, ``=``, or empty when not comparable);
@@ -316,7 +368,8 @@ def compare_three(
     th = thresholds if isinstance(thresholds, Thresholds) else Thresholds.from_preset(preset, thresholds or ())
     ca = compare(golden, a, model=model, graph=ga, thresholds=th)
     cb = compare(golden, b, model=model, graph=gb, thresholds=th)
-    frame = join_sides(ca.frame, cb.frame)
+    frame = join_sides(ca.frame, cb.frame, by=worse_by, factor=factor)
     meta = {"golden": ca.meta.get("golden"), "a": ca.meta.get("target"), "b": cb.meta.get("target"),
-            "graphs": [str(g) if g else None for g in (ga, gb)], "labels": list(labels)[:2]}
+            "graphs": [str(g) if g else None for g in (ga, gb)], "labels": list(labels)[:2],
+            "worse_by": worse_by, "factor": factor}
     return ThreeWay(ca, cb, frame, (str(labels[0]), str(labels[1])), meta)

@@ -33,6 +33,10 @@ def add_comparison_arguments(p: argparse.ArgumentParser, three_way: bool = False
     if three_way:
         p.add_argument("b", nargs="?", metavar="B",
                        help="a second target: three-way compare, A (TARGET) and B each against GOLDEN, side by side")
+        p.add_argument("--worse", default="health", metavar="health|magnitude[:FACTOR]", type=_worse_rule,
+                       help="three-way: how 'worse' tells rows of the same health apart -- health (default: two "
+                            "passing rows are '='), or magnitude: the side whose relative distance is FACTOR "
+                            "(default 2) times the other's, passing or not")
     p.add_argument("-g", "--golden", dest="golden_flag", metavar="DUMP", help="golden dump (msaccucmp's -g)")
     p.add_argument("-m", "--my-dump", dest="target_flag", metavar="DUMP", help="target dump (msaccucmp's -m)")
     p.add_argument("--model", metavar="MODEL.onnx", help="ONNX model: gives the topological order and node names")
@@ -247,3 +251,19 @@ def run_app(app: DumpscopeApp, args: argparse.Namespace) -> int:
     """Run ``app`` honouring ``--no-mouse``; the app's return code is the exit code."""
     result = app.run(mouse=not args.no_mouse)
     return int(result or 0)
+
+
+def _worse_rule(text: str) -> tuple[str, float]:
+    """``--worse health`` / ``magnitude`` / ``magnitude:FACTOR`` -> ``(rule, factor)``."""
+    from dumpscope.core.comparison.threeway import MAGNITUDE_FACTOR, WORSE_RULES
+
+    rule, _, factor = text.partition(":")
+    if rule not in WORSE_RULES or (factor and rule != "magnitude"):
+        raise argparse.ArgumentTypeError(f"{text!r}: use health, magnitude or magnitude:FACTOR")
+    try:
+        value = float(factor) if factor else MAGNITUDE_FACTOR
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: FACTOR must be a number") from None
+    if not value >= 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: FACTOR must be at least 1")
+    return rule, value

@@ -198,8 +198,8 @@ def threeway_lines(tw: Any, limit: int | None = 1000) -> list[str]:
     """A three-way comparison as plain full-width text: A's and B's metrics side by side, a
     ``worse`` column, then a per-side summary and the op whose error appears on one side only."""
     a, b = tw.labels
-    header = ["#", "name", f"{a} health", f"{a} cosine", f"{a} rel.dist", f"{b} health", f"{b} cosine", f"{b} rel.dist", "present",
-              "worse"]
+    header = ["#", "name", f"{a} health", f"{a} cosine", f"{a} rel.dist", f"{b} health", f"{b} cosine", f"{b} rel.dist",
+              f"{b}/{a}", "present", "worse"]
     frame = tw.frame[display_order(tw.frame)]
     frame = frame if limit is None else frame.head(limit)
     rows = [_threeway_cells(r, tw.labels) for r in frame.iter_rows(named=True)]
@@ -241,6 +241,7 @@ def _threeway_table(labels: tuple[str, str], wide: bool) -> Table:
         table.add_column(f"{label}\ncosine", justify="right", no_wrap=True)
         if wide:
             table.add_column(f"{label}\nrel. dist", justify="right", no_wrap=True)
+    table.add_column(f"{labels[1]}/\n{labels[0]}", justify="right", no_wrap=True)
     table.add_column("worse", no_wrap=True)
     return table
 
@@ -252,7 +253,7 @@ def _threeway_row(r: dict[str, Any], labels: tuple[str, str], wide: bool) -> lis
     for k, p in ((2, "a"), (5, "b")):
         row += [health_text(r[f"{p}_health"]) if r[f"{p}_health"] else Text("–"), cells[k + 1]]
         row += [cells[k + 2]] if wide else []
-    return [*row, Text(cells[-1], style="bold" if cells[-1] in ("A", "B") else "")]
+    return [*row, cells[-3], Text(cells[-1], style="bold" if cells[-1] in ("A", "B") else "")]
 
 
 def _name_and_presence(name: str, present: str) -> str:
@@ -268,7 +269,14 @@ def _threeway_cells(r: dict[str, Any], labels: tuple[str, str] = ("A", "B")) -> 
         health = r[f"{p}_health"]
         cells += [HEALTH_LABEL.get(health, "–") if health else "–", fmt_metric(r[f"{p}_cosine_similarity"], 8),
                   fmt_metric(r[f"{p}_relative_euclidean_distance"])]
-    return [*cells, plain(presence_label(r.get("presence"), labels)), r["worse"] or ""]
+    return [*cells, _ratio(r.get("b_over_a")), plain(presence_label(r.get("presence"), labels)), r["worse"] or ""]
+
+
+def _ratio(value: float | None) -> str:
+    """B's distance over A's as ``28x`` (``·`` when a side has none)."""
+    if value is None:
+        return "·"
+    return "inf" if value == float("inf") else f"{value:.3g}x"
 
 
 def print_table(cmp: Comparison, out: Any = None, limit: int | None = 1000) -> None:

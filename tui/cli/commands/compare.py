@@ -235,8 +235,9 @@ def _run_three(args: argparse.Namespace) -> int:
     if args.format not in THREE_WAY_FORMATS:
         raise UsageError(f"--format {args.format} is for two-way comparisons; three-way writes table, csv, json or parquet")
     labels = ("fusion on", "fusion off") if args.fused_graph and args.unfused_graph else ("A", "B")
+    by, factor = args.worse if isinstance(args.worse, tuple) else (args.worse, 2.0)
     tw = compare_three(args.golden, args.target, args.b, model=args.model, graphs=args.graphs, labels=labels,
-                       thresholds=thresholds(args))
+                       thresholds=thresholds(args), worse_by=by, factor=factor)
     tw.frame = _selected_frame(tw.frame, args)
     _write_three(tw, args)
     if args.output_dir:
