@@ -92,3 +92,42 @@ async def test_screenshots_include_three_way_and_no_color(tmp_path: Path) -> Non
     assert "worse" in three and "fp16" in three and "int8" in three
     import os
     assert "NO_COLOR" not in os.environ or os.environ["NO_COLOR"]  # restored as it was
+
+
+async def _loaded(pilot, app) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(400):
+        await pilot.pause(0.05)
+        if app.threeway is not None and app.diagnosis is not None:
+            break
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_b_switches_the_whole_screen_to_the_other_side(fusion, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    """Counts, first divergent, verdict and panes describe the side on screen; b flips to B and back,
+    on the same tensor, and B's own diagnosis names B's problem (here: none, fusion off is healthy)."""
+    from dumpscope.core.comparison.pipeline import compare
+
+    request = CompareRequest(fusion.golden, fusion.on, b=fusion.off, graph=fusion.graph_on, graph_b=fusion.graph_off)
+    app = DumpscopeApp(request)
+    async with app.run_test(size=size) as pilot:
+        await _loaded(pilot, app)
+        a_side = compare(fusion.golden, fusion.on, graph=fusion.graph_on)
+        b_side = compare(fusion.golden, fusion.off, graph=fusion.graph_off)
+        assert app.comparison is not None and app.comparison.health_counts()["fail"] == a_side.health_counts()["fail"]
+        assert app.diagnosis is not None and not app.diagnosis.healthy
+        first = app.layer_list.selected
+        name = app.rows.name(first) if first is not None else None
+        await pilot.press("b")
+        await _loaded(pilot, app)
+        assert app.threeway.labels[0] == "B"
+        counts = app.comparison.health_counts()
+        assert counts.get("fail", 0) == b_side.health_counts().get("fail", 0)
+        assert app.diagnosis is not None and app.diagnosis.healthy == (b_side.first_divergent() is None)
+        assert "showing B" in str(app.query_one("#summary").render())
+        if name is not None and app.layer_list.selected is not None:
+            assert app.rows.name(app.layer_list.selected) == name  # the same tensor on the other side
+        header = _lines(app.query_one(LayerList))[0]
+        assert "B" in header and "A" in header
+        await pilot.press("b")
+        await _loaded(pilot, app)
+        assert app.threeway.labels[0] == "A" and app.comparison.health_counts()["fail"] == a_side.health_counts()["fail"]

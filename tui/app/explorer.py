@@ -121,6 +121,7 @@ class DumpscopeApp(App[int]):
         Binding("v", "verdict_jump", "Root cause", id="app.root_cause"),
         Binding("p", "next_pane", "Next side pane", show=False, id="app.next_pane"),
         Binding("d", "diagnose_judged", "Diagnose judged rows", id="app.diagnose_judged"),
+        Binding("b", "switch_side", "Other side", id="app.switch_side"),
         Binding("e", "lookup", "Error lookup", id="app.lookup"),
         Binding("x", "export", "Export", show=False, id="app.export"),
         Binding("w", "warnings", "Input warnings", show=False, id="app.warnings"),
@@ -190,6 +191,8 @@ class DumpscopeApp(App[int]):
         self.diagnosis: Diagnosis | None = None
         self._counts: TableCounts | None = None
         self.threeway: ThreeWay | None = None
+        self._other_side: ThreeWay | None = None
+        """The three-way with its sides exchanged, once `b` has built it (kept for the way back)."""
         """Set for a three-way compare: the list is side A with side B's columns beside it."""
         self._full_passes = FullPassPause()
         """The collector's full passes wait while a comparison fills in (see :mod:`.collector`)."""
@@ -251,6 +254,8 @@ class DumpscopeApp(App[int]):
             return False
         if action == "diagnose_judged":  # in the footer only after a cancel left rows undiagnosed
             return True if self._judged is not None else None
+        if action == "switch_side":  # three-way only
+            return True if self.threeway is not None else None
         return True
 
     def on_mount(self) -> None:
@@ -280,13 +285,35 @@ class DumpscopeApp(App[int]):
         """Side A as the list (every pane works on it), side B's cosine, health and ``worse`` beside it."""
         from dumpscope.core.comparison.threeway import union_a
 
+        first_time = self.threeway is None
         self.threeway = threeway
         self.progress = None
+        if not first_time:
+            self.rows = None  # the other side's rows: a new table, counts, first divergent and diagnosis
         self._show_comparison(union_a(threeway))  # side A's rows, then the tensors only B holds
+        self.refresh_bindings()
         assert self.rows is not None
         self.rows.attach_b(threeway.frame, threeway.labels)
         self.layer_list.data_changed()
         self._show_summary()
+
+    def action_switch_side(self) -> None:
+        """Three-way: the whole screen (list, counts, first divergent, verdict, panes) on the other side;
+        the side shown first is named first everywhere (``worse:A`` is the side on screen)."""
+        from dumpscope.core.comparison.threeway import swapped
+
+        if self.threeway is None:
+            return
+        selected = self.layer_list.selected
+        name = self.rows.name(selected) if self.rows is not None and selected is not None else None
+        other = self._other_side or swapped(self.threeway)
+        self._other_side = self.threeway
+        self._show_three_way(other)
+        if name is not None and self.rows is not None:
+            try:
+                self.layer_list.select_position(self.rows.name_index(name))  # the same tensor, on the other side
+            except KeyError:
+                pass
 
     @work(thread=True, exclusive=True, group="compare", exit_on_error=False)
     def _compare_three(self, request: CompareRequest) -> None:
@@ -814,9 +841,10 @@ def _is_three_way(source: object) -> bool:
 
 
 def _worse_note(threeway: ThreeWay) -> Content:
-    """``A worse on 3 · B worse on 12`` (filter with worse:A / worse:B)."""
+    """``showing A (b: B) · A worse on 3 · B worse on 12`` (filter with worse:A / worse:B)."""
     counts, (a, b) = threeway.worse_counts(), threeway.labels
-    return styled(f"[b]$a[/b] worse on {counts['A']} · [b]$b[/b] worse on {counts['B']} (worse:A, worse:B)", a=a, b=b)
+    return styled(f"showing [b]$a[/b] (b: $b) · [b]$a[/b] worse on {counts['A']} · [b]$b[/b] worse on {counts['B']}"
+                  " (worse:A, worse:B)", a=a, b=b)
 
 
 def _view_notes(view: ViewState, rows: LayerRows, shown: int) -> list[Content]:
