@@ -253,8 +253,9 @@ class LookupScreen(Screen[None]):
         return options
 
     def _is_known(self, name: str) -> bool:
-        """Whether the layer list has an operator of this name (every name, without a layer list)."""
-        return self._known_ops is None or self._known_ops(name)
+        """Whether the layer list has a layer of this name (never, without a layer list: a captured name
+        may be an op type, and there is no row to go to)."""
+        return self._known_ops is not None and self._known_ops(name)
 
     def _render_match(self, m: Match, expanded: bool) -> Content:
         head = _match_head(m)
@@ -274,7 +275,7 @@ class LookupScreen(Screen[None]):
     def _found_lines(self, m: Match) -> list[Content]:
         lines = [_field("found", ", ".join(f"{k}={v}" for k, v in m.captures))]
         unknown = [n for n in m.op_names if not self._is_known(n)]
-        if unknown:
+        if unknown and self._known_ops is not None:  # without a layer list there is nothing to be in
             lines.append(Content.styled("  not in the layer list: " + ", ".join(unknown), "dim"))
         return lines
 
