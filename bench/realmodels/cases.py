@@ -34,6 +34,7 @@ CLASS_ALIASES: dict[str, tuple[str, ...]] = {
     "nan": ("nan-inf", "nan-origin", "nan"),
     "quantisation": ("quantisation", "quantization"),
     "drift": ("drift", "accumulated-precision-drift", "precision-drift"),
+    "weights": ("weights-differ",),
     "none": (),
 }
 
@@ -333,6 +334,54 @@ MISMATCH_CASES: tuple[Case, ...] = (
          "Silero VAD dumps compared with --model PP-OCR cls", message=WRONG_MODEL, model_flag="ppocr-cls", quick=True),
 )
 
-CASES: tuple[Case, ...] = (*FAULT_CASES, *PLAIN_CASES, *RECIPE_CASES, *HEALTHY_CASES, *MISMATCH_CASES)
+def _weights(tensor: str, change: Callable[[Path, Path, str], Path]) -> Build:
+    """Target = the model with one weight constant changed (a converter that mishandled the weights)."""
+    return _modified_model(lambda src, dst: change(src, dst, tensor))
+
+
+def _scaled(factor: float) -> Callable[[Path, Path, str], Path]:
+    return lambda src, dst, tensor: faults.scale_constant(src, dst, tensor, factor)
+
+
+def _flipped(count: int) -> Callable[[Path, Path, str], Path]:
+    return lambda src, dst, tensor: faults.flip_channels(src, dst, tensor, count)
+
+
+#: A weight that differs is no kernel fault: "weights differ" at the node reading it, the constant named.
+WEIGHTS_ADVICE = (r"(?i)weight|constant", r"(?i)transpos|fold|quantis|convert")
+
+WEIGHT_CASES: tuple[Case, ...] = (
+    Case("rec-matmul-weight-x1.5", "ppocr-rec", "weights", "culprit", _weights("linear_78.w_0", _scaled(1.5)),
+         "PP-OCRv4 rec: the weight of the first attention output projection (MatMul) x1.5",
+         truth=("p2o.MatMul.7", "p2o.MatMul.6"), must=WEIGHTS_ADVICE, must_not=FP32_TARGET),
+    Case("cls-matmul-weight-x1.5", "ppocr-cls", "weights", "culprit", _weights("fc_0.w_0", _scaled(1.5)),
+         "PP-OCR cls: the classifier's fully connected weight (MatMul) x1.5",
+         truth=("linear_1.tmp_0", "MatMul@0"), must=WEIGHTS_ADVICE, must_not=FP32_TARGET),
+    Case("det-conv-weight-x1.5", "ppocr-det", "weights", "culprit", _weights("conv2d_397.w_0", _scaled(1.5)),
+         "PP-OCRv4 det: a pointwise Conv weight x1.5",
+         truth=("conv2d_452.tmp_0", "p2o.Conv.4"), must=WEIGHTS_ADVICE, must_not=FP32_TARGET),
+    Case("yolo-conv-weight-x1.5", "yolov8n", "weights", "culprit",
+         _weights("model.4.cv1.conv.weight", _scaled(1.5)), "YOLOv8n: a Conv weight x1.5",
+         truth=("/model.4/cv1/conv/Conv_output_0", "/model.4/cv1/conv/Conv"), must=WEIGHTS_ADVICE,
+         must_not=FP32_TARGET),
+    Case("det-conv-signflip", "ppocr-det", "weights", "culprit", _weights("conv2d_397.w_0", _flipped(24)),
+         "PP-OCRv4 det: 24 of 48 output channels of a pointwise Conv weight sign-flipped",
+         truth=("conv2d_452.tmp_0", "p2o.Conv.4"), must=WEIGHTS_ADVICE, must_not=FP32_TARGET),
+    Case("yolo-conv-signflip", "yolov8n", "weights", "culprit",
+         _weights("model.6.cv2.conv.weight", _flipped(48)),
+         "YOLOv8n: 48 of 128 output channels of a Conv weight sign-flipped",
+         truth=("/model.6/cv2/conv/Conv_output_0", "/model.6/cv2/conv/Conv"), must=WEIGHTS_ADVICE,
+         must_not=FP32_TARGET),
+    Case("vad-lstm-recurrence-x1.5", "silero-vad", "weights", "culprit", _weights("onnx::LSTM_210", _scaled(1.5)),
+         "Silero VAD v6: the LSTM's recurrence weight R x1.5",
+         truth=("/decoder/rnn/LSTM_output_0", "/decoder/rnn/LSTM"), must=WEIGHTS_ADVICE, must_not=FP32_TARGET),
+    Case("vad5-recurrence-x1.5", "silero-vad5-decoder", "weights", "culprit",
+         _weights("rnn.weight_hh", _scaled(1.5)),
+         "Silero VAD v5 decoder (an LSTM cell as Gemms): the recurrence weight weight_hh x1.5",
+         truth=("/rnn/Gemm_output_0", "/rnn/Gemm"), must=WEIGHTS_ADVICE, must_not=FP32_TARGET),
+)
+
+CASES: tuple[Case, ...] = (*FAULT_CASES, *PLAIN_CASES, *RECIPE_CASES, *HEALTHY_CASES, *MISMATCH_CASES,
+                         *WEIGHT_CASES)
 BY_NAME: dict[str, Case] = {c.name: c for c in CASES}
 QUICK: tuple[Case, ...] = tuple(c for c in CASES if c.quick)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -50,36 +51,39 @@ def producer(model: onnx.ModelProto, tensor: str) -> onnx.NodeProto:
     raise KeyError(f"no producer of {tensor!r}")
 
 
-def set_constant(src: Path, dst: Path, tensor: str, value: float) -> Path:
-    """A copy of the model where the Constant/initializer ``tensor`` holds ``value`` everywhere."""
+def map_constant(src: Path, dst: Path, tensor: str, change: Callable[[np.ndarray], np.ndarray]) -> Path:
+    """A copy of the model where the Constant/initializer ``tensor`` holds ``change(value)`` (same dtype)."""
     model = onnx.load(str(src))
     for init in model.graph.initializer:
         if init.name == tensor:
             arr = numpy_helper.to_array(init)
-            init.CopyFrom(numpy_helper.from_array(np.full_like(arr, value), tensor))
+            init.CopyFrom(numpy_helper.from_array(np.asarray(change(arr)).astype(arr.dtype), tensor))
             onnx.save(model, str(dst))
             return dst
     node = producer(model, tensor)
     arr = numpy_helper.to_array(node.attribute[0].t)
-    _set_attr(node, "value", numpy_helper.from_array(np.full_like(arr, value), tensor))
+    _set_attr(node, "value", numpy_helper.from_array(np.asarray(change(arr)).astype(arr.dtype), tensor))
     onnx.save(model, str(dst))
     return dst
+
+
+def set_constant(src: Path, dst: Path, tensor: str, value: float) -> Path:
+    """A copy of the model where the Constant/initializer ``tensor`` holds ``value`` everywhere."""
+    return map_constant(src, dst, tensor, lambda arr: np.full_like(arr, value))
 
 
 def scale_constant(src: Path, dst: Path, tensor: str, factor: float) -> Path:
     """A copy of the model where the Constant/initializer ``tensor`` is multiplied by ``factor``."""
-    model = onnx.load(str(src))
-    for init in model.graph.initializer:
-        if init.name == tensor:
-            arr = numpy_helper.to_array(init)
-            init.CopyFrom(numpy_helper.from_array((arr * factor).astype(arr.dtype), tensor))
-            onnx.save(model, str(dst))
-            return dst
-    node = producer(model, tensor)
-    arr = numpy_helper.to_array(node.attribute[0].t)
-    _set_attr(node, "value", numpy_helper.from_array((arr * factor).astype(arr.dtype), tensor))
-    onnx.save(model, str(dst))
-    return dst
+    return map_constant(src, dst, tensor, lambda arr: arr * factor)
+
+
+def flip_channels(src: Path, dst: Path, tensor: str, count: int) -> Path:
+    """A copy of the model where the first ``count`` output channels (axis 0) of weight ``tensor`` change sign."""
+    def flip(arr: np.ndarray) -> np.ndarray:
+        out = arr.copy()
+        out[:count] = -out[:count]
+        return out
+    return map_constant(src, dst, tensor, flip)
 
 
 def layernorm_eps(model_file: Path) -> tuple[str, str, str]:

@@ -502,13 +502,21 @@ def _permuted_input(run: _Run, row: int, r: dict[str, object]) -> bool:
 
 
 def _ranked_candidates(run: _Run, opdebug: dict[str, list[object]]) -> list[tuple[float, dict[str, object]]]:
-    """Candidate rows with their preliminary score, best first."""
+    """Candidate rows with their preliminary score, best first.  A constant read by a compared node is
+    no candidate of its own: it is evidence at that node (the ``weights`` and ``constants`` checks)."""
     permuted = _permuted_inputs(run)
-    candidates = run.classes.filter(_candidate_rows(run.cmp, run.classes, opdebug) | pl.col("row").is_in(permuted))
+    rows = _candidate_rows(run.cmp, run.classes, opdebug) | pl.col("row").is_in(permuted)
+    candidates = run.classes.filter(rows & ~pl.col("row").is_in(_consumed_constants(run.edges)))
     first_introduced = int(candidates["row"][0]) if candidates.height else None
     prelim = [(_preliminary(c, first_introduced, run.nan_row), c) for c in candidates.iter_rows(named=True)]
     prelim.sort(key=lambda sc: (-sc[0], sc[1]["row"]))  # type: ignore[index]
     return prelim
+
+
+def _consumed_constants(edges: Edges) -> list[int]:
+    """Rows of constants that a compared row reads."""
+    e = edges.frame
+    return e.filter(e["constant"])["input_row"].unique().sort().to_list() if e.height else []
 
 
 def _root_cause(run: _Run, k: int, score: float, c: dict[str, object]) -> tuple[RootCause, list[Finding]]:

@@ -15,6 +15,7 @@ from dumpscope.core.diagnosis.checks import (
     overflow,
     quantisation,
     sigmastar,
+    weights,
 )
 from dumpscope.core.diagnosis.checks.base import (
     EXP_OPS,
@@ -35,6 +36,7 @@ from dumpscope.core.inspect.overflow import quant_params, row_ref
 #: The registry: every check, in the order its findings are listed.
 CHECKS: tuple[Check, ...] = (
     overflow.CHECK, constants.CHECK, quantisation.CHECK, grid.CHECK, opdebug.CHECK, fusion.CHECK, sigmastar.CHECK,
+    weights.CHECK,
 )
 
 __all__ = [
