@@ -65,6 +65,9 @@ class Case:
     quick: bool = False
     slices: bool = False  # judge the truth tensor per channel slice too
     text_must_not: tuple[str, ...] = ()  # regexes the plain-text diagnose (run only when set) may not print
+    flags: tuple[str, ...] = ()  # more options for compare and diagnose (e.g. --preset int8)
+    truth_of: Callable[[Path, Path], tuple[str, ...]] | None = None
+    """Truth read from the built case (original model, case directory) when it cannot be listed by hand."""
 
 
 # ------------------------------------------------------------------ builders
@@ -381,7 +384,61 @@ WEIGHT_CASES: tuple[Case, ...] = (
          truth=("/rnn/Gemm_output_0", "/rnn/Gemm"), must=WEIGHTS_ADVICE, must_not=FP32_TARGET),
 )
 
+def _quantised(make: Callable[[Builder, Case, Path, Path], Path]) -> Build:
+    """Target = the model as onnxruntime's own quantiser made it (``make(builder, case, src, dst)``)."""
+    def target(b: Builder, case: Case, golden: Path) -> Path:
+        out = b.case_dir(case.name) / "target"
+        if b.fresh(out):
+            return out
+        model = make(b, case, model_path(case.model), b.case_dir(case.name) / "model.onnx")
+        return b.dump(model, out, MODELS[case.model].shapes, b.inputs_of(golden))
+    return _golden_and(target)
+
+
+_DYNAMIC = _quantised(lambda b, case, src, dst: faults.quantised_dynamic(src, dst))
+_QDQ = _quantised(lambda b, case, src, dst: faults.quantised_static(src, dst, b.inputs_of(b.golden(case.model))))
+
+
+def _quantised_truth(model: Path, work: Path) -> tuple[str, ...]:
+    """Every output the quantiser rewrote is a right rank 1 (the class must be quantisation)."""
+    return faults.quantised_outputs(model, work / "model.onnx")
+
+
+#: A quantised target: recalibrate, per-channel scales, or a higher precision for the layer.
+QUANT_ADVICE = (r"(?i)quanti[sz]|calibrat|int16|per[- ]channel|precision",)
+
+QUANTISED_CASES: tuple[Case, ...] = (
+    Case("rec-quantize-dynamic", "ppocr-rec", "quantisation", "culprit", _DYNAMIC,
+         "PP-OCRv4 rec through onnxruntime's quantize_dynamic (uint8 weights, DynamicQuantizeLinear, "
+         "ConvInteger/MatMulInteger)", truth=("(every rewritten output)",), truth_of=_quantised_truth,
+         must=QUANT_ADVICE, must_not=FP32_TARGET),
+    Case("cls-quantize-dynamic", "ppocr-cls", "quantisation", "culprit", _DYNAMIC,
+         "PP-OCR cls through onnxruntime's quantize_dynamic", truth=("(every rewritten output)",),
+         truth_of=_quantised_truth, must=QUANT_ADVICE, must_not=FP32_TARGET),
+    Case("rec-quantize-dynamic-int8-preset", "ppocr-rec", "quantisation", "culprit", _DYNAMIC,
+         "rec-quantize-dynamic judged with --preset int8", truth=("(every rewritten output)",),
+         truth_of=_quantised_truth, must=QUANT_ADVICE, must_not=FP32_TARGET, flags=("--preset", "int8")),
+    # In the int8 band no quantised layer of cls breaks: the error first leaves the band at an unquantised
+    # BatchNorm that computes faithfully what it is fed (as cls-int8-drift, dumpscope's own int8 recipe).
+    Case("cls-quantize-dynamic-int8-preset", "ppocr-cls", "drift", "drift", _DYNAMIC,
+         "cls-quantize-dynamic judged with --preset int8", flags=("--preset", "int8"), must_not=(NOT_ASCEND,)),
+    Case("rec-quantize-dynamic-plain-npy", "ppocr-rec", "quantisation", "culprit", _plain(_DYNAMIC),
+         "rec-quantize-dynamic stored as plain {tensor}.npy folders (the _quantized uint8 tensors beside the "
+         "floats, no manifest)", truth=("(every rewritten output)",), truth_of=_quantised_truth,
+         must=QUANT_ADVICE, must_not=FP32_TARGET),
+    Case("cls-quantize-static-qdq", "ppocr-cls", "quantisation", "culprit", _QDQ,
+         "PP-OCR cls through onnxruntime's quantize_static, QDQ format, int8 per tensor, calibrated on the "
+         "golden input", truth=("(every rewritten output)",), truth_of=_quantised_truth,
+         must=QUANT_ADVICE, must_not=FP32_TARGET),
+    Case("yolo-quantize-static-qdq", "yolov8n", "quantisation", "culprit", _QDQ,
+         "YOLOv8n through onnxruntime's quantize_static, QDQ format", truth=("(every rewritten output)",),
+         truth_of=_quantised_truth, must=QUANT_ADVICE, must_not=FP32_TARGET),
+    Case("yolo-quantize-static-qdq-int8-preset", "yolov8n", "quantisation", "culprit", _QDQ,
+         "yolo-quantize-static-qdq judged with --preset int8", truth=("(every rewritten output)",),
+         truth_of=_quantised_truth, must=QUANT_ADVICE, must_not=FP32_TARGET, flags=("--preset", "int8")),
+)
+
 CASES: tuple[Case, ...] = (*FAULT_CASES, *PLAIN_CASES, *RECIPE_CASES, *HEALTHY_CASES, *MISMATCH_CASES,
-                         *WEIGHT_CASES)
+                         *WEIGHT_CASES, *QUANTISED_CASES)
 BY_NAME: dict[str, Case] = {c.name: c for c in CASES}
 QUICK: tuple[Case, ...] = tuple(c for c in CASES if c.quick)

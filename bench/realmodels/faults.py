@@ -189,3 +189,64 @@ def plain_npy(dump: Path, out: Path) -> int:
         shutil.copyfile(dump / entry["file"], out / f"{entry['name'].replace('/', '_')}.npy")
         written += 1
     return written
+
+
+def quantised_dynamic(src: Path, dst: Path) -> Path:
+    """onnxruntime's own ``quantize_dynamic`` of the model (uint8 weights; activations quantised at run time)."""
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    quantize_dynamic(str(_initialized(src, dst)), str(dst), weight_type=QuantType.QUInt8)
+    return dst
+
+
+def _initialized(src: Path, dst: Path) -> Path:
+    """A copy of the model whose Constant nodes are initializers (onnxruntime's quantiser wants its
+    weights as initializers; Paddle exports write them as Constant nodes)."""
+    model = onnx.load(str(src))
+    consts = [n for n in model.graph.node if n.op_type == "Constant" and n.attribute and n.attribute[0].name == "value"]
+    for node in consts:
+        model.graph.initializer.append(numpy_helper.from_array(numpy_helper.to_array(node.attribute[0].t),
+                                                               node.output[0]))
+        model.graph.node.remove(node)
+    out = dst.with_name(dst.stem + ".float.onnx")
+    onnx.save(model, str(out))
+    return out
+
+
+class _Feeds:
+    """A calibration data reader over the golden inputs (one batch)."""
+
+    def __init__(self, feeds: dict[str, np.ndarray]) -> None:
+        self._left = [feeds]
+
+    def get_next(self) -> dict[str, np.ndarray] | None:
+        return self._left.pop() if self._left else None
+
+
+def quantised_static(src: Path, dst: Path, feeds: dict[str, Path]) -> Path:
+    """onnxruntime's own ``quantize_static`` of the model in QDQ format (int8 per-tensor, calibrated on
+    the golden inputs)."""
+    from onnxruntime.quantization import CalibrationMethod, QuantFormat, QuantType, quantize_static
+
+    arrays = {name: np.load(path, allow_pickle=False) for name, path in feeds.items()}
+    quantize_static(str(_initialized(src, dst)), str(dst), _Feeds(arrays), quant_format=QuantFormat.QDQ,
+                    activation_type=QuantType.QInt8, weight_type=QuantType.QInt8,
+                    calibrate_method=CalibrationMethod.MinMax)
+    return dst
+
+
+def quantised_outputs(golden_model: Path, target_model: Path) -> tuple[str, ...]:
+    """Outputs of the golden model's nodes that the quantiser rewrote in ``target_model``: produced there
+    by another op type (``quantize_dynamic``'s ConvInteger/MatMulInteger chains end in a Mul or Add
+    that keeps the name), or by a node reading a DequantizeLinear output (QDQ)."""
+    golden = onnx.load(str(golden_model), load_external_data=False)
+    target = onnx.load(str(target_model), load_external_data=False)
+    made = {out: node for node in target.graph.node for out in node.output}
+    dq = {out for node in target.graph.node if node.op_type == "DequantizeLinear" for out in node.output}
+    found = []
+    for node in golden.graph.node:
+        for out in node.output:
+            mine = made.get(out)
+            if mine is not None and (mine.op_type != node.op_type or any(i in dq for i in mine.input)):
+                found.append(out)
+    return tuple(found)

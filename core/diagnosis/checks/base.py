@@ -69,6 +69,8 @@ class CheckContext:
     fused: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
     """Target op name -> (original ops it replaces, fusion passes) for fused ops."""
     _cache: dict[str, np.ndarray | None] = field(default_factory=dict)
+    memo: dict[str, object] = field(default_factory=dict)
+    """Facts a check computes once per diagnosis (e.g. the target dump's quantisation grids)."""
 
     def golden_of(self, ref: TensorRef | None) -> np.ndarray | None:
         """The golden data of a tensor (read once; None when unreadable)."""

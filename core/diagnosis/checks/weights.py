@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from dumpscope.core.diagnosis.checks.base import Check, CheckContext, Finding, RowCase
+from dumpscope.core.diagnosis.checks.quantisation import quantised_target
 from dumpscope.core.inspect.overflow import row_ref
 from dumpscope.core.names import display
 
@@ -177,6 +178,9 @@ def _finding(ctx: CheckContext, crow: int, node: str) -> Finding | None:
     """One differing constant as evidence at the node reading it (None when it does not differ as read)."""
     name = str(ctx.cmp.frame["name"][crow])
     if name in ctx.clamped:  # the fp16 conversion's own records: the constants check reports it
+        return None
+    quantised = quantised_target(ctx)
+    if quantised is not None and quantised.grid(name) is not None:  # a quantised weight: the quantisation check's
         return None
     golden, target = _side(ctx, crow, "golden"), _side(ctx, crow, "target")
     if golden is None or target is None:
