@@ -183,6 +183,7 @@ FINDING_CLASS: dict[str, str] = {
     "fusion": FUSION,
     "quantisation": QUANTISATION,
     "quantisation-wide": QUANTISATION,
+    "quantisation-jump": QUANTISATION,
     "input-mismatch": PREPROCESSING,
     "weights-scaled": WEIGHTS,
     "weights-sign": WEIGHTS,

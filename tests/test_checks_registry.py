@@ -12,7 +12,7 @@ from dumpscope.core.diagnosis.engine import ADVICE
 def test_every_check_is_registered_with_its_advice() -> None:
     causes = {cause for c in checks.CHECKS for cause in c.advice}
     assert causes == {"overflow", "clamped", "constant-range", "quantisation", "quantisation-wide", "opdebug", "fusion",
-                      "weights-scaled", "weights-sign", "weights-transposed", "weights-differ"}
+                      "quantisation-jump", "weights-scaled", "weights-sign", "weights-transposed", "weights-differ"}
     assert all(ADVICE[cause] == text and text for cause, text in checks.advice().items())
 
 

@@ -61,7 +61,7 @@ class Case:
     must: tuple[str, ...] = ()  # regexes the rank-1 advice must match (all)
     must_not: tuple[str, ...] = (NOT_ASCEND,)  # regexes no cause's advice may match
     message: str = ""  # mismatch cases: regex of the error message
-    model_flag: str | None = None  # corpus model passed as --model, when not ``model``
+    model_flag: str | None = None  # corpus model passed as --model, when not ``model`` ("": no --model)
     quick: bool = False
     slices: bool = False  # judge the truth tensor per channel slice too
     text_must_not: tuple[str, ...] = ()  # regexes the plain-text diagnose (run only when set) may not print
@@ -438,7 +438,48 @@ QUANTISED_CASES: tuple[Case, ...] = (
          truth_of=_quantised_truth, must=QUANT_ADVICE, must_not=FP32_TARGET, flags=("--preset", "int8")),
 )
 
+def _sigmastar(size: tuple[int, int], rest: str) -> Build:
+    """float.sim / fixed.sim of bench/sigmastar_case.py on the case's model: SigmaStar-style fake
+    quantisation computed by onnxruntime, one 8-bit layer whose range is too wide (``rest``: the others' type)."""
+    def build(b: Builder, case: Case) -> tuple[Path, Path]:
+        out = b.case_dir(case.name) / "sgs"
+        if not b.fresh(out):
+            from bench import sigmastar_case
+
+            sigmastar_case.build(out, model_path(case.model), size, rest)
+            b.mark(out)
+        return out / "float_sim" / "sigma_outtensor_dump.bin", out / "fixed_sim" / "sigma_outtensor_dump.bin"
+    return build
+
+
+def _sigmastar_truth(model: Path, work: Path) -> tuple[str, ...]:
+    """The 8-bit layer: its wide input or its output (the convolution's), as the case's truth.json says."""
+    truth = json.loads((work / "sgs" / "truth.json").read_text())
+    return (truth["root_cause"], truth["wide_input"], truth["conv"])
+
+
+#: Seed 004: INT16 for that layer, with input_config.ini.
+SGS_ADVICE = (r"INT16", r"input_config\.ini")
+_SGS = {"model_flag": "", "truth": ("(the 8-bit layer)",), "truth_of": _sigmastar_truth, "must": SGS_ADVICE}
+
+WIDE_QUANT_CASES: tuple[Case, ...] = (
+    Case("det-sgs-u8-wide", "ppocr-det", "quantisation", "culprit", _sigmastar((64, 64), "SGS_U8"),
+         "PP-OCRv4 det, SigmaStar-style fixed.sim all UINT8 (calibrated on the image), one layer's range "
+         "calibrated 32x too wide: float.sim vs fixed.sim", **_SGS),  # type: ignore[arg-type]
+    Case("det-sgs-u8-wide-seed", "ppocr-det", "quantisation", "culprit", _sigmastar((64, 64), "SGS_U8"),
+         "det-sgs-u8-wide judged with --preset seed (COS < 0.99 or RMSE > 0.1)", flags=("--preset", "seed"),
+         **_SGS),  # type: ignore[arg-type]
+    Case("yolo-sgs-u8-wide", "yolov8n", "quantisation", "culprit", _sigmastar((160, 160), "SGS_U8"),
+         "YOLOv8n, SigmaStar-style fixed.sim all UINT8, one layer's range calibrated 32x too wide", **_SGS),  # type: ignore[arg-type]
+    Case("yolo-sgs-u8-wide-seed", "yolov8n", "quantisation", "culprit", _sigmastar((160, 160), "SGS_U8"),
+         "yolo-sgs-u8-wide judged with --preset seed", flags=("--preset", "seed"), **_SGS),  # type: ignore[arg-type]
+    Case("yolo-sgs-one-u8", "yolov8n", "quantisation", "culprit", _sigmastar((160, 160), "SGS_S16"),
+         "YOLOv8n, SigmaStar-style fixed.sim INT16 but one convolution whose input range is > 20 kept UINT8 "
+         "(bench/sigmastar_case.py's proof case on another model)", **_SGS),  # type: ignore[arg-type]
+)
+
 CASES: tuple[Case, ...] = (*FAULT_CASES, *PLAIN_CASES, *RECIPE_CASES, *HEALTHY_CASES, *MISMATCH_CASES,
-                         *WEIGHT_CASES, *QUANTISED_CASES)
+                         *WEIGHT_CASES, *QUANTISED_CASES,
+                         *WIDE_QUANT_CASES)
 BY_NAME: dict[str, Case] = {c.name: c for c in CASES}
 QUICK: tuple[Case, ...] = tuple(c for c in CASES if c.quick)

@@ -12,28 +12,32 @@ from urllib.parse import unquote
 import numpy as np
 
 from dumpscope.core.diagnosis.checks.base import (
+    COARSE_GRID,
     FEW_LEVELS,
+    JUMP_FACTOR,
     WIDE_RANGE,
     Check,
     CheckContext,
     Finding,
     RowCase,
+    inputs_of,
 )
 from dumpscope.core.inspect.overflow import quant_params, row_ref
 from dumpscope.core.inspect.ranges import RangeFinding, range_check
 from dumpscope.core.dumps import TensorReadError, TensorRef
 from dumpscope.core.names import display
 
+_WIDE_ADVICE = (
+        "Quantise this layer in INT16 (SigmaStar IPU guide: a tensor whose range is wider than 20 loses too much in 8 bits; "
+        "SigmaStar: input_config.ini [CONV_CONFIG] input_format=ALL_INT16, or INT16 for this convolution or the "
+        "ones around a non-convolution op), or recalibrate on more representative data."
+)
 #: Cause -> what to do about it.
 ADVICE: dict[str, str] = {"quantisation": (
         "This layer loses too much to quantisation: recalibrate on more representative data, use per-channel "
         "scales, and give each input of a Concat its own scale (a tensor mixing ranges such as box coordinates "
         "and [0, 1] scores must not share one 8-bit scale), or keep the layer in a higher precision."
-    ), "quantisation-wide": (
-        "Quantise this layer in INT16 (SigmaStar IPU guide: a tensor whose range is wider than 20 loses too much in 8 bits; "
-        "SigmaStar: input_config.ini [CONV_CONFIG] input_format=ALL_INT16, or INT16 for this convolution or the "
-        "ones around a non-convolution op), or recalibrate on more representative data."
-    )}
+    ), "quantisation-wide": _WIDE_ADVICE, "quantisation-jump": _WIDE_ADVICE}
 
 
 def quantised(ctx: CheckContext, case: RowCase) -> list[Finding]:
@@ -49,7 +53,43 @@ def quantised(ctx: CheckContext, case: RowCase) -> list[Finding]:
         *_off_grid(ctx, case.row, node, q),
         *_few_levels(node, q, bounds),
         *_wide_range(node, q, bounds, str(r["op_type"])),
+        *_jump(ctx, case.row, node, q, bounds),
     ]
+
+
+def _jump(ctx: CheckContext, row: int, node: str, q: tuple[float, int, str],
+          bounds: tuple[float, float] | None) -> list[Finding]:
+    """The error jumps here (:data:`JUMP_FACTOR` times its worst input's or more) at an 8-bit layer whose
+    grid is too wide for its values: wider than :data:`WIDE_RANGE`, or spanning :data:`COARSE_GRID` times
+    the golden range (most of its steps unused)."""
+    growth = _growth(ctx, row)
+    if growth is None or bounds is None or q[2] not in ("uint8", "int8"):
+        return []
+    before, after = growth
+    width, levels = bounds[1] - bounds[0], 256
+    used = width / q[0]
+    wide, coarse = width > WIDE_RANGE, used * COARSE_GRID < levels
+    if after < JUMP_FACTOR * before or not (wide or coarse):
+        return []
+    why = f"width {width:.4g} > {WIDE_RANGE:g}" if wide else f"width {width:.4g}"
+    return [Finding(
+        "quantisation-jump",
+        f"the error jumps here {after / before:.3g}x over its worst input's ({before:.3g} -> {after:.3g}) where "
+        f"its {q[2]} grid is too wide for its values: golden range [{bounds[0]:.4g}, {bounds[1]:.4g}] ({why}) "
+        f"on steps of {q[0]:.4g}, {used:.0f} of its {levels} steps used",
+        weight=0.3,
+    )]
+
+
+def _growth(ctx: CheckContext, row: int) -> tuple[float, float] | None:
+    """(worst input's error, this row's error) as relative distances, when both are measured and positive."""
+    err = ctx.cmp.frame["relative_euclidean_distance"]
+    after = err[row]
+    before = [err[i] for i in inputs_of(ctx, row)]
+    before = [b for b in before if isinstance(b, float) and math.isfinite(b)]
+    if not isinstance(after, float) or not math.isfinite(after) or not before or max(before) <= 0:
+        return None
+    return max(before), after
 
 
 def _bounds(r: dict[str, object]) -> tuple[float, float] | None:
