@@ -47,7 +47,8 @@ SIZE = 64
 WIDE = 20.0
 #: Amplitude of the calibration set's noise images (the test image spans [-1, 1]).
 CALIBRATION_AMPLITUDE = 4.0
-#: All-8-bit case: how much wider than its values the root cause's calibrated range is (outliers in calibration).
+#: All-8-bit case: how much wider than its values the root cause's calibrated range is (outliers in
+#: the calibration set).
 WIDEN = 32.0
 _SKIP = {"Constant", "Shape", "Cast", "Slice", "Concat", "Identity", "Reshape"}
 
@@ -300,7 +301,7 @@ def build(out: Path, model_path: Path, size: tuple[int, int] = (SIZE, SIZE), res
     x = image(*size)
     graph_in = model.graph.input[0].name
     framework = _run(model, order, x, optimise=False)
-    floats = {n for n in order if framework[n].dtype == np.float32 and framework[n].size}  # not shape arithmetic
+    floats = {n for n in order if framework[n].dtype == np.float32 and framework[n].size}  # no shape maths
     acts = [(n, node) for n, node in acts if n in floats]
     order = [n for n in order if n in floats]
     floatsim = _run(model, order, x, optimise=True)
@@ -312,7 +313,8 @@ def build(out: Path, model_path: Path, size: tuple[int, int] = (SIZE, SIZE), res
     layer = choose_layer(model, framework, order[1:], x, ranges)
     if rest == "SGS_U8":  # the test image's own ranges everywhere, the root cause's WIDEN times too wide
         ranges = {**calibration(model, order[1:], x, images=0), graph_in: ranges[graph_in]}
-        ranges.update({n: (ranges[n][0] * WIDEN, ranges[n][1] * WIDEN) for n in (layer.wide_input, layer.output)})
+        ranges.update({n: (ranges[n][0] * WIDEN, ranges[n][1] * WIDEN)
+                       for n in (layer.wide_input, layer.output)})
     root = layer.output
     types = layer_types(order[1:], layer, rest)
     types[graph_in] = "SGS_U8"

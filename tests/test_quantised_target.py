@@ -37,8 +37,8 @@ def _model(tmp_path: Path) -> Path:
              helper.make_node("Relu", ["c"], ["r"], name="relu"),
              helper.make_node("Reshape", ["r", "shape"], ["flat"], name="flatten"),
              helper.make_node("MatMul", ["flat", "m"], ["y"], name="fc")]
-    graph = helper.make_graph(nodes, "m", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 6, 6])],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 6, 6])
+    graph = helper.make_graph(nodes, "m", [x], [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
                               initializer=[numpy_helper.from_array(w, "w"), numpy_helper.from_array(m, "m"),
                                            numpy_helper.from_array(np.array([1, -1], np.int64), "shape")])
     path = tmp_path / "model.onnx"
@@ -118,7 +118,7 @@ def test_a_qdq_target_is_quantisation_with_its_range(tmp_path: Path) -> None:
     name, scale = hit.group(1), float(_initializer(quantised, f"{hit.group(1)}_scale"))
     assert float(hit.group(2)) == pytest.approx(scale, rel=1e-3)
     assert int(hit.group(3)) == int(_initializer(quantised, f"{name}_zero_point"))
-    value = np.load(next((golden).rglob(f"{name}.npy"))).astype(np.float64)  # the golden tensor, from its file
+    value = np.load(next(golden.rglob(f"{name}.npy"))).astype(np.float64)  # the golden tensor, from its file
     assert float(hit.group(4)) == pytest.approx(value.min(), rel=1e-3, abs=1e-6)
     assert float(hit.group(5)) == pytest.approx(value.max(), rel=1e-3)
     assert int(hit.group(6)) == round((value.max() - value.min()) / scale)

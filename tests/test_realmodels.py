@@ -90,7 +90,8 @@ def test_replay_verdict(facts: dict[str, float], says: str) -> None:
 
 def test_the_corpus_covers_every_class_of_issue_10() -> None:
     classes = {c.cls for c in CASES if c.expect == "culprit"}
-    assert classes >= {"layout", "operator", "preprocessing", "fusion", "overflow", "nan", "quantisation", "weights"}
+    assert classes >= {"layout", "operator", "preprocessing", "fusion", "overflow", "nan", "quantisation",
+                       "weights"}
     assert {c.expect for c in CASES} == {"culprit", "healthy", "drift", "mismatch"}
     assert all(c.cls in CLASS_ALIASES for c in CASES)
     assert all(c.truth for c in CASES if c.expect == "culprit")

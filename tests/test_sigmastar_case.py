@@ -153,7 +153,8 @@ def wide_case(tmp_path_factory: pytest.TempPathFactory) -> sigmastar_case.Case:
     return sigmastar_case.build(tmp_path_factory.mktemp("sgs-u8"), path, rest="SGS_U8")
 
 
-def test_the_jump_at_a_too_wide_uint8_layer_ranks_first_over_the_drift(wide_case: sigmastar_case.Case) -> None:
+def test_the_jump_at_a_too_wide_uint8_layer_ranks_first_over_the_drift(
+        wide_case: sigmastar_case.Case) -> None:
     """Issue 20 item 10: the trend reads as a drift, yet the layer whose error jumps on a grid too wide for
     its values ranks first, with seed 004's INT16 + input_config.ini advice."""
     layer = wide_case.layer
@@ -167,7 +168,8 @@ def test_the_jump_at_a_too_wide_uint8_layer_ranks_first_over_the_drift(wide_case
         diag = diagnose(compare(wide_case.float_sim, wide_case.fixed_sim, preset=preset))
         top = diag.root_causes[0]
         assert diag.trend.kind == "drift"
-        assert top.cause == "quantisation" and top.name in (layer.wide_input, layer.output), (preset, top.name)
+        assert top.cause == "quantisation", (preset, top.cause)
+        assert top.name in (layer.wide_input, layer.output), (preset, top.name)
         jump = next(e for e in top.evidence if e.startswith("the error jumps here"))
         m = re.search(r"\(([0-9.e+-]+) -> ([0-9.e+-]+)\) where its uint8 grid is too wide", jump)
         assert m and float(m[2]) == pytest.approx(rel(top.name), rel=1e-2)

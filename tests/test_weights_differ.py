@@ -80,6 +80,12 @@ def test_scattered_changes_are_counted_and_fitted(g: np.ndarray, data: st.DataOb
     assert d.residual == pytest.approx(np.linalg.norm(tt - s * gg) / np.linalg.norm(tt), rel=1e-9, abs=1e-12)
 
 
+def test_one_differing_value_is_quoted_not_patterned() -> None:
+    d = weight_difference(np.array(1e-5, np.float32), np.array(-1.0, np.float32))
+    assert d is not None and d.cause == "weights-differ"
+    assert d.words() == "the target holds [-1] where the golden holds [1e-05]"
+
+
 def test_equal_weights_do_not_differ() -> None:
     g = np.linspace(-1, 1, 24, dtype=np.float32).reshape(2, 3, 4)
     assert weight_difference(g, g.copy()) is None
@@ -91,7 +97,8 @@ def test_equal_weights_do_not_differ() -> None:
 
 def _model(nodes: list[onnx.NodeProto], inputs: list[onnx.ValueInfoProto], inits: dict[str, np.ndarray],
            out: str = "y") -> onnx.ModelProto:
-    graph = helper.make_graph(nodes, "m", inputs, [helper.make_tensor_value_info(out, TensorProto.FLOAT, None)],
+    outputs = [helper.make_tensor_value_info(out, TensorProto.FLOAT, None)]
+    graph = helper.make_graph(nodes, "m", inputs, outputs,
                               initializer=[onnx.numpy_helper.from_array(a, n) for n, a in inits.items()])
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], ir_version=IR)
 
@@ -121,7 +128,8 @@ def _lstm(r: np.ndarray) -> onnx.ModelProto:
                   {"W": w, "R": r})
 
 
-def _diagnosed(tmp_path: Path, golden: onnx.ModelProto, target: onnx.ModelProto, feeds: dict[str, np.ndarray]):  # type: ignore[no-untyped-def]
+def _diagnosed(tmp_path: Path, golden: onnx.ModelProto,  # type: ignore[no-untyped-def]
+               target: onnx.ModelProto, feeds: dict[str, np.ndarray]):
     paths = {}
     for name, value in feeds.items():
         paths[name] = tmp_path / f"{name}.npy"
@@ -133,7 +141,8 @@ def _diagnosed(tmp_path: Path, golden: onnx.ModelProto, target: onnx.ModelProto,
     return cmp, diagnose(cmp)
 
 
-def _top_is_the_node(cmp, diag, output: str, constant: str, words: str) -> None:  # type: ignore[no-untyped-def]
+def _top_is_the_node(cmp, diag, output: str, constant: str,  # type: ignore[no-untyped-def]
+                     words: str) -> None:
     top = diag.root_causes[0]
     assert top.name == output and top.kind == "activation" and top.cause == v.WEIGHTS
     said = [e for e in top.evidence if e.startswith("weights differ:")]

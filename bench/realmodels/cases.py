@@ -66,6 +66,7 @@ class Case:
     slices: bool = False  # judge the truth tensor per channel slice too
     text_must_not: tuple[str, ...] = ()  # regexes the plain-text diagnose (run only when set) may not print
     flags: tuple[str, ...] = ()  # more options for compare and diagnose (e.g. --preset int8)
+    also: tuple[str, ...] = ()  # other CLASS_ALIASES keys a right rank 1 may have
     truth_of: Callable[[Path, Path], tuple[str, ...]] | None = None
     """Truth read from the built case (original model, case directory) when it cannot be listed by hand."""
 
@@ -284,7 +285,8 @@ FAULT_CASES: tuple[Case, ...] = (
     Case("rec-nan-eps", "ppocr-rec", "nan", "culprit", _build_nan,
          "PP-OCRv4 rec: the first LayerNorm's eps constant set to -1, Sqrt of a negative gives NaN",
          truth=(LN_EPS, LN_ADD, LN_SQRT, "p2o.Add.232", "p2o.Sqrt.0"),
-         must=(r"(?i)nan|negative|sqrt|eps|constant",), must_not=FP32_TARGET),
+         must=(r"(?i)nan|negative|sqrt|eps|constant",), must_not=FP32_TARGET,
+         also=("weights",)),  # the Add reading the changed eps: its constant differs (issue 20 item 3)
     Case("yolo-int8-head", "yolov8n", "quantisation", "culprit", _build_quant_head,
          "YOLOv8n: int8 Q/DQ with one per-tensor scale on the head Concat (boxes 0-160, scores 0-1)",
          truth=("output0", "/model.22/Concat_25"), must=(r"(?i)int16|per[- ]channel|separate|own (scale|range)|split",),
@@ -375,9 +377,10 @@ WEIGHT_CASES: tuple[Case, ...] = (
          "YOLOv8n: 48 of 128 output channels of a Conv weight sign-flipped",
          truth=("/model.6/cv2/conv/Conv_output_0", "/model.6/cv2/conv/Conv"), must=WEIGHTS_ADVICE,
          must_not=FP32_TARGET),
-    Case("vad-lstm-recurrence-x1.5", "silero-vad", "weights", "culprit", _weights("onnx::LSTM_210", _scaled(1.5)),
-         "Silero VAD v6: the LSTM's recurrence weight R x1.5",
-         truth=("/decoder/rnn/LSTM_output_0", "/decoder/rnn/LSTM"), must=WEIGHTS_ADVICE, must_not=FP32_TARGET),
+    Case("vad-lstm-recurrence-x1.5", "silero-vad", "weights", "culprit",
+         _weights("onnx::LSTM_210", _scaled(1.5)), "Silero VAD v6: the LSTM's recurrence weight R x1.5",
+         truth=("/decoder/rnn/LSTM_output_0", "/decoder/rnn/LSTM"), must=WEIGHTS_ADVICE,
+         must_not=FP32_TARGET),
     Case("vad5-recurrence-x1.5", "silero-vad5-decoder", "weights", "culprit",
          _weights("rnn.weight_hh", _scaled(1.5)),
          "Silero VAD v5 decoder (an LSTM cell as Gemms): the recurrence weight weight_hh x1.5",
@@ -396,7 +399,8 @@ def _quantised(make: Callable[[Builder, Case, Path, Path], Path]) -> Build:
 
 
 _DYNAMIC = _quantised(lambda b, case, src, dst: faults.quantised_dynamic(src, dst))
-_QDQ = _quantised(lambda b, case, src, dst: faults.quantised_static(src, dst, b.inputs_of(b.golden(case.model))))
+_QDQ = _quantised(lambda b, case, src, dst: faults.quantised_static(src, dst,
+                                                                   b.inputs_of(b.golden(case.model))))
 
 
 def _quantised_truth(model: Path, work: Path) -> tuple[str, ...]:
@@ -421,7 +425,8 @@ QUANTISED_CASES: tuple[Case, ...] = (
     # In the int8 band no quantised layer of cls breaks: the error first leaves the band at an unquantised
     # BatchNorm that computes faithfully what it is fed (as cls-int8-drift, dumpscope's own int8 recipe).
     Case("cls-quantize-dynamic-int8-preset", "ppocr-cls", "drift", "drift", _DYNAMIC,
-         "cls-quantize-dynamic judged with --preset int8", flags=("--preset", "int8"), must_not=(NOT_ASCEND,)),
+         "cls-quantize-dynamic judged with --preset int8", flags=("--preset", "int8"),
+         must_not=(NOT_ASCEND,)),
     Case("rec-quantize-dynamic-plain-npy", "ppocr-rec", "quantisation", "culprit", _plain(_DYNAMIC),
          "rec-quantize-dynamic stored as plain {tensor}.npy folders (the _quantized uint8 tensors beside the "
          "floats, no manifest)", truth=("(every rewritten output)",), truth_of=_quantised_truth,
@@ -440,7 +445,8 @@ QUANTISED_CASES: tuple[Case, ...] = (
 
 def _sigmastar(size: tuple[int, int], rest: str) -> Build:
     """float.sim / fixed.sim of bench/sigmastar_case.py on the case's model: SigmaStar-style fake
-    quantisation computed by onnxruntime, one 8-bit layer whose range is too wide (``rest``: the others' type)."""
+    quantisation computed by onnxruntime, one 8-bit layer whose range is too wide (``rest``: the
+    others' type)."""
     def build(b: Builder, case: Case) -> tuple[Path, Path]:
         out = b.case_dir(case.name) / "sgs"
         if not b.fresh(out):
@@ -470,9 +476,11 @@ WIDE_QUANT_CASES: tuple[Case, ...] = (
          "det-sgs-u8-wide judged with --preset seed (COS < 0.99 or RMSE > 0.1)", flags=("--preset", "seed"),
          **_SGS),  # type: ignore[arg-type]
     Case("yolo-sgs-u8-wide", "yolov8n", "quantisation", "culprit", _sigmastar((160, 160), "SGS_U8"),
-         "YOLOv8n, SigmaStar-style fixed.sim all UINT8, one layer's range calibrated 32x too wide", **_SGS),  # type: ignore[arg-type]
+         "YOLOv8n, SigmaStar-style fixed.sim all UINT8, one layer's range calibrated 32x too wide",
+         **_SGS),  # type: ignore[arg-type]
     Case("yolo-sgs-u8-wide-seed", "yolov8n", "quantisation", "culprit", _sigmastar((160, 160), "SGS_U8"),
-         "yolo-sgs-u8-wide judged with --preset seed", flags=("--preset", "seed"), **_SGS),  # type: ignore[arg-type]
+         "yolo-sgs-u8-wide judged with --preset seed", flags=("--preset", "seed"),
+         **_SGS),  # type: ignore[arg-type]
     Case("yolo-sgs-one-u8", "yolov8n", "quantisation", "culprit", _sigmastar((160, 160), "SGS_S16"),
          "YOLOv8n, SigmaStar-style fixed.sim INT16 but one convolution whose input range is > 20 kept UINT8 "
          "(bench/sigmastar_case.py's proof case on another model)", **_SGS),  # type: ignore[arg-type]

@@ -78,7 +78,8 @@ def scale_constant(src: Path, dst: Path, tensor: str, factor: float) -> Path:
 
 
 def flip_channels(src: Path, dst: Path, tensor: str, count: int) -> Path:
-    """A copy of the model where the first ``count`` output channels (axis 0) of weight ``tensor`` change sign."""
+    """A copy of the model where the first ``count`` output channels (axis 0) of weight ``tensor`` change
+    sign."""
     def flip(arr: np.ndarray) -> np.ndarray:
         out = arr.copy()
         out[:count] = -out[:count]
@@ -192,7 +193,8 @@ def plain_npy(dump: Path, out: Path) -> int:
 
 
 def quantised_dynamic(src: Path, dst: Path) -> Path:
-    """onnxruntime's own ``quantize_dynamic`` of the model (uint8 weights; activations quantised at run time)."""
+    """onnxruntime's own ``quantize_dynamic`` of the model (uint8 weights; activations quantised at run
+    time)."""
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     quantize_dynamic(str(_initialized(src, dst)), str(dst), weight_type=QuantType.QUInt8)
@@ -203,7 +205,8 @@ def _initialized(src: Path, dst: Path) -> Path:
     """A copy of the model whose Constant nodes are initializers (onnxruntime's quantiser wants its
     weights as initializers; Paddle exports write them as Constant nodes)."""
     model = onnx.load(str(src))
-    consts = [n for n in model.graph.node if n.op_type == "Constant" and n.attribute and n.attribute[0].name == "value"]
+    consts = [n for n in model.graph.node
+              if n.op_type == "Constant" and n.attribute and n.attribute[0].name == "value"]
     for node in consts:
         model.graph.initializer.append(numpy_helper.from_array(numpy_helper.to_array(node.attribute[0].t),
                                                                node.output[0]))

@@ -129,7 +129,7 @@ def _judge_culprit(case: Case, diag: dict[str, Any], out: Outcome) -> list[str]:
     reasons = []
     if not _names(causes[0]) & set(case.truth):
         reasons.append(f"rank 1 is {causes[0].get('name')!r}, not the truth")
-    if not class_matches(case.cls, causes[0].get("cause")):
+    if not any(class_matches(cls, causes[0].get("cause")) for cls in (case.cls, *case.also)):
         reasons.append(f"rank-1 cause {causes[0].get('cause')!r} is not class {case.cls}")
     if out.diagnose_code != 1:
         reasons.append(f"diagnose exit {out.diagnose_code}, expected 1")

@@ -336,7 +336,8 @@ def first_divergent(frame: pl.DataFrame) -> int | None:
 
     divergent = pl.col("health").is_in(list(DIVERGENT))
     if "kind" in frame.columns:
-        hits = frame.select(pl.arg_where(divergent & (pl.col("kind") != "constant").fill_null(True))).to_series()
+        computed = (pl.col("kind") != "constant").fill_null(True)
+        hits = frame.select(pl.arg_where(divergent & computed)).to_series()
         if len(hits):
             return int(hits[0])
     hits = frame.select(pl.arg_where(divergent)).to_series()

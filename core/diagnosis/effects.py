@@ -47,7 +47,8 @@ def measured(f: Finding, replay: Replay | None, replayer: Replayer | None, row: 
     return f if effect is None else _with_share(f, effect, err)  # type: ignore[arg-type]
 
 
-def _subject_effect(f: Finding, replayer: Replayer | None, row: int, err: float | None, dtype: str) -> float | None:
+def _subject_effect(f: Finding, replayer: Replayer | None, row: int, err: float | None,
+                    dtype: str) -> float | None:
     """The output's relative change when the node reads the constant ``f.subject`` as the target has it:
     the target's own copy for a weight that differs, else clamped and flushed as the target dtype does;
     None without a replayer, a row error to compare with, or a golden value."""

@@ -274,7 +274,8 @@ def _origin_sentence(r: dict[str, object], c: dict[str, object], has_graph: bool
         return _no_input_sentence(c, here, has_graph)
     there = _error_words(c["worst_input_error"], "NaN/Inf", "n/a")  # type: ignore[arg-type]
     return (
-        f"{_origin_words(c)}: worst input {display(str(c['worst_input']))!r} is {c['worst_input_health']} ({there}); "
+        f"{_origin_words(c)}: worst input {display(str(c['worst_input']))!r} is {c['worst_input_health']} "
+        f"({there}); "
         f"this output is {r['health']} ({here}{_grown(c['growth'])})"  # type: ignore[arg-type]
     )
 
@@ -516,7 +517,8 @@ def _ranked_candidates(run: _Run, opdebug: dict[str, list[object]]) -> list[tupl
     """Candidate rows with their preliminary score, best first.  A constant read by a compared node is
     no candidate of its own: it is evidence at that node (the ``weights`` and ``constants`` checks)."""
     permuted = _permuted_inputs(run)
-    rows = _candidate_rows(run.cmp, run.classes, opdebug) | pl.col("row").is_in(permuted) | _quantised_jumps(run)
+    rows = (_candidate_rows(run.cmp, run.classes, opdebug) | pl.col("row").is_in(permuted)
+            | _quantised_jumps(run))
     candidates = run.classes.filter(rows & ~pl.col("row").is_in(_consumed_constants(run.edges)))
     first_introduced = int(candidates["row"][0]) if candidates.height else None
     prelim = [(_preliminary(c, first_introduced, run.nan_row), c) for c in candidates.iter_rows(named=True)]
@@ -529,7 +531,8 @@ def _quantised_jumps(run: _Run) -> pl.Expr:
     input's: the quantisation check judges whether their grid is too wide (an inherited row may still be
     where the error jumps)."""
     hits = ((run.classes["growth"] >= JUMP_FACTOR) & (run.classes["level"] > 0)).fill_null(False).to_numpy()
-    rows = [int(r) for r in np.flatnonzero(hits) if (quant_params(run.cmp, int(r)) or (0, 0, ""))[2] in ("uint8", "int8")]
+    rows = [int(r) for r in np.flatnonzero(hits)
+            if (quant_params(run.cmp, int(r)) or (0, 0, ""))[2] in ("uint8", "int8")]
     return pl.col("row").is_in(rows)
 
 

@@ -99,7 +99,8 @@ class Replay:
 
     @property
     def constants_explain(self) -> bool:
-        """Fed the target's own constants, the replay matches the target: the constants differ, not the kernel."""
+        """Fed the target's own constants, the replay matches the target: the constants differ, not the
+        kernel."""
         return (bool(self.constants) and self.vs_target_constants is not None
                 and not _differs(self.vs_target_constants, self.target_error or 0.0))
 

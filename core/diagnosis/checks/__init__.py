@@ -41,7 +41,8 @@ CHECKS: tuple[Check, ...] = (
 )
 
 __all__ = [
-    "CHECKS", "EXP_OPS", "FEW_LEVELS", "JUMP_FACTOR", "SUM_OPS", "WIDE_RANGE", "CheckContext", "Finding", "PatchAction",
+    "CHECKS", "EXP_OPS", "FEW_LEVELS", "JUMP_FACTOR", "SUM_OPS", "WIDE_RANGE", "CheckContext", "Finding",
+    "PatchAction",
     "advice", "check_row", "clamp_records", "consumers_of", "fp16_floor", "quant_params", "row_ref",
 ]  # fmt: skip
 

@@ -28,9 +28,9 @@ from dumpscope.core.dumps import TensorReadError, TensorRef
 from dumpscope.core.names import display
 
 _WIDE_ADVICE = (
-        "Quantise this layer in INT16 (SigmaStar IPU guide: a tensor whose range is wider than 20 loses too much in 8 bits; "
-        "SigmaStar: input_config.ini [CONV_CONFIG] input_format=ALL_INT16, or INT16 for this convolution or the "
-        "ones around a non-convolution op), or recalibrate on more representative data."
+        "Quantise this layer in INT16 (SigmaStar IPU guide: a tensor whose range is wider than 20 loses too "
+        "much in 8 bits; SigmaStar: input_config.ini [CONV_CONFIG] input_format=ALL_INT16, or INT16 for this "
+        "convolution or the ones around a non-convolution op), or recalibrate on more representative data."
 )
 #: Cause -> what to do about it.
 ADVICE: dict[str, str] = {"quantisation": (
@@ -74,9 +74,9 @@ def _jump(ctx: CheckContext, row: int, node: str, q: tuple[float, int, str],
     why = f"width {width:.4g} > {WIDE_RANGE:g}" if wide else f"width {width:.4g}"
     return [Finding(
         "quantisation-jump",
-        f"the error jumps here {after / before:.3g}x over its worst input's ({before:.3g} -> {after:.3g}) where "
-        f"its {q[2]} grid is too wide for its values: golden range [{bounds[0]:.4g}, {bounds[1]:.4g}] ({why}) "
-        f"on steps of {q[0]:.4g}, {used:.0f} of its {levels} steps used",
+        f"the error jumps here {after / before:.3g}x over its worst input's ({before:.3g} -> {after:.3g}) "
+        f"where its {q[2]} grid is too wide for its values: golden range [{bounds[0]:.4g}, "
+        f"{bounds[1]:.4g}] ({why}) on steps of {q[0]:.4g}, {used:.0f} of its {levels} steps used",
         weight=0.3,
     )]
 
@@ -216,7 +216,8 @@ def quantised_target(ctx: CheckContext) -> QuantisedTarget | None:
 
 
 def _scan(refs: Mapping[str, TensorRef]) -> QuantisedTarget | None:
-    """Quantisation ops and integer grids of a dump, from its ops (a manifest) or its names (a plain folder)."""
+    """Quantisation ops and integer grids of a dump, from its ops (a manifest) or its names (a plain
+    folder)."""
     ops = Counter(str(r.info.op_type) for r in refs.values() if r.info.op_type in QUANT_OPS)
     keyed = {name_key(n): n for n in refs}
     siblings = {(r.info.node_name, r.info.output_index): n for n, r in refs.items() if r.info.node_name}
@@ -242,13 +243,14 @@ def _op_grid(name: str, ref: TensorRef, siblings: Mapping[tuple[str | None, int]
         zp = info.node_inputs[2] if len(info.node_inputs) > 2 else None
         return Grid(info.node_inputs[0], name, info.node_inputs[1], zp, info.op_type)
     if info.op_type == "DynamicQuantizeLinear":
-        return Grid(info.node_inputs[0], name, siblings.get((info.node_name, 1)), siblings.get((info.node_name, 2)),
-                    info.op_type)
+        return Grid(info.node_inputs[0], name, siblings.get((info.node_name, 1)),
+                    siblings.get((info.node_name, 2)), info.op_type)
     return None
 
 
 def _name_grid(name: str, ref: TensorRef, keyed: Mapping[str, str]) -> Grid | None:
-    """The grid onnxruntime's quantiser names: ``base_quantized`` beside ``base_scale`` (``base_zero_point``)."""
+    """The grid onnxruntime's quantiser names: ``base_quantized`` beside ``base_scale``
+    (``base_zero_point``)."""
     suffix = next((s for s in QUANTISED_SUFFIXES if name_key(name).endswith(name_key(s))), None)
     if suffix is None or not _integer(ref):
         return None
@@ -311,7 +313,8 @@ def _grid_text(ctx: CheckContext, grid: Grid, role: str, name: str, node: str,
     head = (f"the target quantises the {role} {display(name)!r} of {node!r}{made}: "
             f"{display(grid.quantised)!r} is {dtype}")
     if scale.size > 1:
-        return f"{head} with {scale.size} per-channel scales ({float(scale.min()):.4g} to {float(scale.max()):.4g})"
+        lo, hi = float(scale.min()), float(scale.max())
+        return f"{head} with {scale.size} per-channel scales ({lo:.4g} to {hi:.4g})"
     s, z = float(scale.reshape(-1)[0]), int(zp.reshape(-1)[0]) if zp is not None and zp.size else 0
     return f"{head}, scale {s:.4g}, zero point {z}" + _range_clause(s, z, dtype, bounds)
 

@@ -33,11 +33,13 @@ EQUAL_RTOL = 1e-5
 SCALE_RESIDUAL = 1e-3
 #: Axis permutations are tried only up to this rank (4! = 24 candidates).
 MAX_PERMUTED_RANK = 4
+#: A constant this small (an epsilon, a scale) is quoted value by value.
+QUOTED = 4
 
 _ADVICE_TAIL = (" Compare the converter's weight handling with the golden model: transposes (a MatMul/Gemm "
-                "weight stored [in, out] vs [out, in], transB), folding (a BatchNorm or scale folded into the "
-                "weight twice or not at all), weight quantisation (its scale and zero point); re-export the "
-                "weights and compare the constant's dump with the golden's.")
+                "weight stored [in, out] vs [out, in], transB), folding (a BatchNorm or scale folded into "
+                "the weight twice or not at all), weight quantisation (its scale and zero point); re-export "
+                "the weights and compare the constant's dump with the golden's.")
 ADVICE: dict[str, str] = {
     "weights-scaled": (
         "The target's copy of this weight is the golden's times one factor: a scale folded twice or not at "
@@ -51,8 +53,9 @@ ADVICE: dict[str, str] = {
         "The target holds this weight transposed: the converter's transpose of the weight (transB, an "
         "[in, out] layout, an NHWC kernel layout) is applied twice or not at all." + _ADVICE_TAIL),
     "weights-differ": (
-        "The target's copy of this weight differs from the golden model's: the model was converted or "
-        "quantised from other weights, or the converter rewrote them." + _ADVICE_TAIL),
+        "The target's copy of this constant (a weight, an epsilon, a scale) differs from the golden model's: "
+        "the model was converted or quantised from other weights, or the converter rewrote them; compare "
+        "the constant's value in both models." + _ADVICE_TAIL),
 }
 
 
@@ -71,10 +74,15 @@ class WeightDiff:
     """(axis, slices sign-flipped, slices along that axis) when sign flips explain every change."""
     transposed: tuple[int, ...] | None = None
     """The axis order ``p`` with ``target == golden.transpose(p)``."""
+    values: tuple[tuple[float, ...], tuple[float, ...]] | None = None
+    """(golden, target) values of a constant of at most :data:`QUOTED` elements."""
 
     @property
     def cause(self) -> str:
-        """The finding's cause: ``weights-transposed``, ``-sign``, ``-scaled`` or ``-differ``."""
+        """The finding's cause: ``weights-transposed``, ``-sign``, ``-scaled`` or ``-differ`` (one value, an
+        epsilon or a scale, shows no pattern)."""
+        if self.size == 1:
+            return "weights-differ"
         if self.transposed is not None:
             return "weights-transposed"
         if self.flipped is not None:
@@ -85,15 +93,27 @@ class WeightDiff:
 
     def words(self) -> str:
         """How it differs, in words, with the numbers."""
+        quoted = ""
+        if self.values is not None:
+            golden, target = (", ".join(f"{x:.6g}" for x in side) for side in self.values)
+            quoted = f"the target holds [{target}] where the golden holds [{golden}]"
+            if self.size == 1:
+                return quoted
+            quoted += "; "
+        return quoted + self._pattern()
+
+    def _pattern(self) -> str:
+        """The pattern of the change: a transpose, flipped channels, a factor, or the elements changed."""
         if self.transposed is not None:
             return f"the target holds the golden values transposed (axis order {self.transposed})"
         if self.flipped is not None:
             axis, count, total = self.flipped
-            return (f"{count} of {total} channels along axis {axis} have their sign flipped, the others are equal "
-                    f"({self.changed} of {self.size} elements changed)")
+            return (f"{count} of {total} channels along axis {axis} have their sign flipped, the others are "
+                    f"equal ({self.changed} of {self.size} elements changed)")
         fit = f"least-squares factor {self.scale:.4g}, residual {self.residual:.2g}"
         if self.residual <= SCALE_RESIDUAL:
-            return f"the target is the golden times {self.scale:.4g} ({fit}; {self.changed} of {self.size} elements changed)"
+            return (f"the target is the golden times {self.scale:.4g} ({fit}; {self.changed} of {self.size} "
+                    "elements changed)")
         return f"{self.changed} of {self.size} elements changed (no single factor explains it: {fit})"
 
 
@@ -122,7 +142,8 @@ def _diff(g: np.ndarray, t: np.ndarray, changed: int, transposed: tuple[int, ...
     residual = float(np.linalg.norm(t - scale * g) / norm) if norm > 0 else 0.0
     tol = EQUAL_RTOL * max(float(np.abs(g).max()), float(np.abs(t).max()), np.finfo(np.float32).tiny)
     flipped = _flipped(g, t, tol) if transposed is None else None
-    return WeightDiff(g.size, changed, scale, residual, flipped, transposed)
+    values = (tuple(g.ravel().tolist()), tuple(t.ravel().tolist())) if g.size <= QUOTED else None
+    return WeightDiff(g.size, changed, scale, residual, flipped, transposed, values)
 
 
 def _transposed(g: np.ndarray, t: np.ndarray, tol: float) -> tuple[int, ...] | None:
@@ -139,7 +160,8 @@ def _transposed(g: np.ndarray, t: np.ndarray, tol: float) -> tuple[int, ...] | N
 
 
 def _flipped(g: np.ndarray, t: np.ndarray, tol: float) -> tuple[int, int, int] | None:
-    """(axis, flipped, slices) for the first axis along which sign flips of whole slices explain every change."""
+    """(axis, flipped, slices) for the first axis along which sign flips of whole slices explain every
+    change."""
     for axis in range(g.ndim):
         n = g.shape[axis]
         if n < 2:
@@ -180,7 +202,7 @@ def _finding(ctx: CheckContext, crow: int, node: str) -> Finding | None:
     if name in ctx.clamped:  # the fp16 conversion's own records: the constants check reports it
         return None
     quantised = quantised_target(ctx)
-    if quantised is not None and quantised.grid(name) is not None:  # a quantised weight: the quantisation check's
+    if quantised is not None and quantised.grid(name) is not None:  # a quantised weight: not this check's
         return None
     golden, target = _side(ctx, crow, "golden"), _side(ctx, crow, "target")
     if golden is None or target is None:
@@ -189,7 +211,8 @@ def _finding(ctx: CheckContext, crow: int, node: str) -> Finding | None:
     if diff is None:
         return None
     err = ctx.cmp.frame["relative_euclidean_distance"][crow]
-    size = f"relative error {err:.3g}" if isinstance(err, float) and math.isfinite(err) else "error not measured"
+    finite = isinstance(err, float) and math.isfinite(err)
+    size = f"relative error {err:.3g}" if finite else "error not measured"
     text = f"weights differ: constant {display(name)!r} read by {node!r} ({size}): {diff.words()}"
     return Finding(diff.cause, text, weight=0.4, subject=name)
 
