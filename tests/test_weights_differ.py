@@ -176,3 +176,26 @@ def test_an_lstm_recurrence_weight_times_1_5_is_weights_differ_at_the_lstm(tmp_p
              "h0": np.random.default_rng(3).standard_normal((1, 1, 4)).astype(np.float32)}
     cmp, diag = _diagnosed(tmp_path, _lstm(r), _lstm(r * np.float32(1.5)), feeds)
     _top_is_the_node(cmp, diag, "seq", "R", "the golden times 1.5")
+
+
+async def test_the_app_lands_on_the_node_and_names_the_constant(tmp_path: Path) -> None:
+    """`f` jumps to the MatMul reading the changed weight (an activation row, not the constant), and the
+    verdict bar quotes the weight's measurement."""
+    from dumpscope.tui.app.explorer import DumpscopeApp
+
+    w = np.random.default_rng(0).standard_normal((8, 5)).astype(np.float32)
+    x = np.random.default_rng(2).standard_normal((2, 8)).astype(np.float32)
+    cmp, _ = _diagnosed(tmp_path, _matmul(w), _matmul(w * np.float32(1.5)), {"x": x})
+    app = DumpscopeApp(cmp)
+    async with app.run_test(size=(140, 40)) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if app.diagnosis is not None:
+                break
+        assert app.diagnosis is not None
+        await pilot.pause(0.2)
+        bar = str(app.query_one("#verdict-text").render())
+        assert "weights differ" in bar and "'W'" in bar and "times 1.5" in bar
+        await pilot.press("g", "f")
+        assert cmp.frame["name"][app.layer_list.selected] == "m"
+        assert cmp.frame["kind"][app.layer_list.selected] == "activation"
