@@ -218,11 +218,16 @@ def quantised_target(ctx: CheckContext) -> QuantisedTarget | None:
 def _scan(refs: Mapping[str, TensorRef]) -> QuantisedTarget | None:
     """Quantisation ops and integer grids of a dump, from its ops (a manifest) or its names (a plain
     folder)."""
-    ops = Counter(str(r.info.op_type) for r in refs.values() if r.info.op_type in QUANT_OPS)
-    keyed = {name_key(n): n for n in refs}
-    siblings = {(r.info.node_name, r.info.output_index): n for n, r in refs.items() if r.info.node_name}
+    quant = {n: r for n, r in refs.items() if r.info.op_type in QUANT_OPS or "quant" in n.lower()}
+    if not quant:  # one pass over the names, no key built, for the float targets of most diagnoses
+        return None
+    ops = Counter(str(r.info.op_type) for r in quant.values() if r.info.op_type in QUANT_OPS)
+    keyed = {name_key(n): n for n in refs if "scale" in n.lower() or "zero_point" in n.lower()}
+    nodes = {r.info.node_name for r in quant.values() if r.info.op_type == "DynamicQuantizeLinear"}
+    siblings = {(r.info.node_name, r.info.output_index): n
+                for n, r in refs.items() if r.info.node_name in nodes}
     grids: dict[str, Grid] = {}
-    for name, ref in refs.items():
+    for name, ref in quant.items():
         grid = _op_grid(name, ref, siblings) or _name_grid(name, ref, keyed)
         if grid is not None:
             grids.setdefault(name_key(grid.base), grid)
