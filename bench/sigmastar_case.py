@@ -47,6 +47,9 @@ SIZE = 64
 WIDE = 20.0
 #: Amplitude of the calibration set's noise images (the test image spans [-1, 1]).
 CALIBRATION_AMPLITUDE = 4.0
+#: All-8-bit case: how much wider than its values the root cause's calibrated range is (outliers in
+#: the calibration set).
+WIDEN = 32.0
 _SKIP = {"Constant", "Shape", "Cast", "Slice", "Concat", "Identity", "Reshape"}
 
 
@@ -63,6 +66,7 @@ class Case:
     root_cause: str
     root_range: tuple[float, float]
     square: str
+    """A tensor with N=1, C=H=W ("" when the model at this size has none)."""
     types: dict[str, str] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)
     layer: Layer8 | None = None
@@ -98,9 +102,9 @@ def _run(model: onnx.ModelProto, names: list[str], x: np.ndarray, optimise: bool
     return dict(zip(names, outs))
 
 
-def image() -> np.ndarray:
+def image(height: int = SIZE, width: int = SIZE) -> np.ndarray:
     """A deterministic smooth 'photo', normalised as the model's pre-processing does ((x/255 - 0.5)/0.5)."""
-    yy, xx = np.mgrid[0:SIZE, 0:SIZE] / SIZE
+    yy, xx = np.mgrid[0:height, 0:width] / np.array([height, width], dtype=np.float64)[:, None, None]
     rgb = np.stack([np.sin(6 * xx + 2 * yy), np.cos(5 * yy - 3 * xx), np.sin(9 * xx * yy + 1)])
     pixels = np.round((rgb * 0.5 + 0.5) * 255)
     return ((pixels / 255 - 0.5) / 0.5).astype(np.float32)[None]
@@ -252,10 +256,10 @@ def conv_candidates(model: onnx.ModelProto, values: dict[str, np.ndarray], order
     return out
 
 
-def layer_types(order: list[str], layer: Layer8 | None) -> dict[str, str]:
-    """SGS_S16 everywhere but the 8-bit layer's input and output (SGS_U8)."""
+def layer_types(order: list[str], layer: Layer8 | None, rest: str = "SGS_S16") -> dict[str, str]:
+    """``rest`` (SGS_S16) everywhere but the 8-bit layer's input and output (SGS_U8)."""
     kept = {layer.wide_input, layer.output} if layer else set()
-    return {n: ("SGS_U8" if n in kept else "SGS_S16") for n in order}
+    return {n: ("SGS_U8" if n in kept else rest) for n in order}
 
 
 def _relative_l1(a: np.ndarray, b: np.ndarray) -> float:
@@ -282,17 +286,24 @@ def choose_layer(
     return best[1]
 
 
-def build(out: Path, model_path: Path) -> Case:
-    """Write the four dumps and a truth file under ``out``; returns the case."""
+def build(out: Path, model_path: Path, size: tuple[int, int] = (SIZE, SIZE), rest: str = "SGS_S16") -> Case:
+    """Write the four dumps and a truth file under ``out``; returns the case.
+
+    ``rest="SGS_U8"``: every activation 8-bit, calibrated on the test image, but the root cause's input and
+    output calibrated :data:`WIDEN` times too wide: one 8-bit layer whose range is far too wide among
+    well-calibrated ones."""
     out.mkdir(parents=True, exist_ok=True)
     model = onnx.load(str(model_path))
     onnx.save(model, str(out / "model.onnx"))
     acts = activations(model)
     order = [n for n, _ in acts]
     nodes = {n: node.name or n for n, node in acts}
-    x = image()
+    x = image(*size)
     graph_in = model.graph.input[0].name
     framework = _run(model, order, x, optimise=False)
+    floats = {n for n in order if framework[n].dtype == np.float32 and framework[n].size}  # no shape maths
+    acts = [(n, node) for n, node in acts if n in floats]
+    order = [n for n in order if n in floats]
     floatsim = _run(model, order, x, optimise=True)
     framework[graph_in] = floatsim[graph_in] = x
     nodes[graph_in] = graph_in
@@ -300,13 +311,17 @@ def build(out: Path, model_path: Path) -> Case:
     ranges = calibration(model, order[1:], x)
     ranges[graph_in] = (-1.0, 1.0)  # the image after (p/255 - 0.5)/0.5
     layer = choose_layer(model, framework, order[1:], x, ranges)
+    if rest == "SGS_U8":  # the test image's own ranges everywhere, the root cause's WIDEN times too wide
+        ranges = {**calibration(model, order[1:], x, images=0), graph_in: ranges[graph_in]}
+        ranges.update({n: (ranges[n][0] * WIDEN, ranges[n][1] * WIDEN)
+                       for n in (layer.wide_input, layer.output)})
     root = layer.output
-    types = layer_types(order[1:], layer)
+    types = layer_types(order[1:], layer, rest)
     types[graph_in] = "SGS_U8"
     params = {n: quant_params(ranges[n], types[n]) for n in order}
     fixed = _run(fake_quant(model, types, params, (layer.weight,)), order[1:], x, optimise=False)
     fixed[graph_in] = _dequantised_input(x, params[graph_in])
-    square = next(n for n in order if framework[n].ndim == 4 and len(set(framework[n].shape[1:])) == 1)
+    square = next((n for n in order if framework[n].ndim == 4 and len(set(framework[n].shape[1:])) == 1), "")
     case = Case(out, out / "model.onnx", out / "framework" / "onnx_NHWC_outtensor_dump.bin", out / "framework.npz",
                 out / "float_sim" / "sigma_outtensor_dump.bin", out / "fixed_sim" / "sigma_outtensor_dump.bin",
                 root, (float(framework[root].min()), float(framework[root].max())), square, types, order)

@@ -167,12 +167,15 @@ CAUSE_CLASSES: tuple[CauseClass, ...] = (
     CauseClass("accumulated-precision-drift", "accumulated precision drift", culprit=False),
     CauseClass("precision", "reduced precision at this node"),
     CauseClass("not-compared", "not compared"),
+    CauseClass("weights-differ", "weights differ"),
 )
 CAUSE: dict[str, CauseClass] = {c.slug: c for c in CAUSE_CLASSES}
 """Registry lookup by slug."""
 LAYOUT, OPERATOR, PREPROCESSING, FUSION, OVERFLOW, NAN_ORIGIN, QUANTISATION, DRIFT, PRECISION, NOT_COMPARED = (
-    c.slug for c in CAUSE_CLASSES
+    c.slug for c in CAUSE_CLASSES[:10]
 )
+#: A constant (a weight) whose target copy differs from the golden's: evidence at the node reading it.
+WEIGHTS = CAUSE["weights-differ"].slug
 #: The class of each kind of evidence a diagnosis check reports (``Finding.cause``).
 FINDING_CLASS: dict[str, str] = {
     "overflow": OVERFLOW,
@@ -182,5 +185,10 @@ FINDING_CLASS: dict[str, str] = {
     "fusion": FUSION,
     "quantisation": QUANTISATION,
     "quantisation-wide": QUANTISATION,
+    "quantisation-jump": QUANTISATION,
     "input-mismatch": PREPROCESSING,
+    "weights-scaled": WEIGHTS,
+    "weights-sign": WEIGHTS,
+    "weights-transposed": WEIGHTS,
+    "weights-differ": WEIGHTS,
 }

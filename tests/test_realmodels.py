@@ -90,11 +90,24 @@ def test_replay_verdict(facts: dict[str, float], says: str) -> None:
 
 def test_the_corpus_covers_every_class_of_issue_10() -> None:
     classes = {c.cls for c in CASES if c.expect == "culprit"}
-    assert classes == {"layout", "operator", "preprocessing", "fusion", "overflow", "nan", "quantisation"}
+    assert classes >= {"layout", "operator", "preprocessing", "fusion", "overflow", "nan", "quantisation",
+                       "weights"}
     assert {c.expect for c in CASES} == {"culprit", "healthy", "drift", "mismatch"}
     assert all(c.cls in CLASS_ALIASES for c in CASES)
     assert all(c.truth for c in CASES if c.expect == "culprit")
     assert len(BY_NAME) == len(CASES)
+
+
+def test_the_corpus_holds_each_issue_20_fault_on_two_real_models() -> None:
+    """Issue 20: weights x k, sign-flipped channels, recurrent weights, ... each on at least two models."""
+    from bench.realmodels.cases import WEIGHT_CASES
+
+    kinds = {"weight-x": set(), "signflip": set(), "recurrence": set()}  # type: dict[str, set[str]]
+    for c in WEIGHT_CASES:
+        for kind, models in kinds.items():
+            if kind in c.name:
+                models.add(c.model)
+    assert all(len(models) >= 2 for models in kinds.values()), kinds
 
 
 @pytest.mark.parametrize(("cls", "cause", "expected"), [

@@ -141,3 +141,38 @@ def test_export_like_dumpdebug_out(case: sigmastar_case.Case, tmp_path: Path) ->
     assert all(len(line.split(", ")) == 16 for line in lines[:-1])
     one, _ = export_values(cmp, tmp_path / "one", one_row=True)
     assert all(len(line.split(", ")) == 1 for line in next((one / "1").glob("*_sample.txt")).read_text().splitlines())
+
+
+@pytest.fixture(scope="module")
+def wide_case(tmp_path_factory: pytest.TempPathFactory) -> sigmastar_case.Case:
+    """Every activation UINT8, calibrated on the image, but one layer's range calibrated 32x too wide."""
+    try:
+        path = model_path(sigmastar_case.MODEL_KEY)
+    except ModelUnavailable as exc:
+        pytest.skip(f"the PP-OCRv4 det model is not available here: {exc}")
+    return sigmastar_case.build(tmp_path_factory.mktemp("sgs-u8"), path, rest="SGS_U8")
+
+
+def test_the_jump_at_a_too_wide_uint8_layer_ranks_first_over_the_drift(
+        wide_case: sigmastar_case.Case) -> None:
+    """Issue 20 item 10: the trend reads as a drift, yet the layer whose error jumps on a grid too wide for
+    its values ranks first, with seed 004's INT16 + input_config.ini advice."""
+    layer = wide_case.layer
+    assert layer is not None
+    sample, bench = read_independently(wide_case.fixed_sim), read_independently(wide_case.float_sim)
+
+    def rel(name: str) -> float:
+        return float(np.linalg.norm(sample[name] - bench[name]) / np.linalg.norm(bench[name]))
+
+    for preset in ("auto", "seed"):
+        diag = diagnose(compare(wide_case.float_sim, wide_case.fixed_sim, preset=preset))
+        top = diag.root_causes[0]
+        assert diag.trend.kind == "drift"
+        assert top.cause == "quantisation", (preset, top.cause)
+        assert top.name in (layer.wide_input, layer.output), (preset, top.name)
+        jump = next(e for e in top.evidence if e.startswith("the error jumps here"))
+        m = re.search(r"\(([0-9.e+-]+) -> ([0-9.e+-]+)\) where its uint8 grid is too wide", jump)
+        assert m and float(m[2]) == pytest.approx(rel(top.name), rel=1e-2)
+        assert float(m[2]) >= 3 * float(m[1])
+        assert "INT16" in top.advice and "input_config.ini" in top.advice
+        assert "input_format=ALL_INT16;" in " ".join(top.evidence)

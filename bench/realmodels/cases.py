@@ -35,6 +35,7 @@ CLASS_ALIASES: dict[str, tuple[str, ...]] = {
     "nan": ("nan-inf", "nan-origin", "nan"),
     "quantisation": ("quantisation", "quantization"),
     "drift": ("drift", "accumulated-precision-drift", "precision-drift"),
+    "weights": ("weights-differ",),
     "none": (),
 }
 
@@ -61,10 +62,14 @@ class Case:
     must: tuple[str, ...] = ()  # regexes the rank-1 advice must match (all)
     must_not: tuple[str, ...] = (NOT_ASCEND,)  # regexes no cause's advice may match
     message: str = ""  # mismatch cases: regex of the error message
-    model_flag: str | None = None  # corpus model passed as --model, when not ``model``
+    model_flag: str | None = None  # corpus model passed as --model, when not ``model`` ("": no --model)
     quick: bool = False
     slices: bool = False  # judge the truth tensor per channel slice too
     text_must_not: tuple[str, ...] = ()  # regexes the plain-text diagnose (run only when set) may not print
+    flags: tuple[str, ...] = ()  # more options for compare and diagnose (e.g. --preset int8)
+    also: tuple[str, ...] = ()  # other CLASS_ALIASES keys a right rank 1 may have
+    truth_of: Callable[[Path, Path], tuple[str, ...]] | None = None
+    """Truth read from the built case (original model, case directory) when it cannot be listed by hand."""
 
 
 # ------------------------------------------------------------------ builders
@@ -299,7 +304,8 @@ FAULT_CASES: tuple[Case, ...] = (
     Case("rec-nan-eps", "ppocr-rec", "nan", "culprit", _build_nan,
          "PP-OCRv4 rec: the first LayerNorm's eps constant set to -1, Sqrt of a negative gives NaN",
          truth=(LN_EPS, LN_ADD, LN_SQRT, "p2o.Add.232", "p2o.Sqrt.0"),
-         must=(r"(?i)nan|negative|sqrt|eps|constant",), must_not=FP32_TARGET),
+         must=(r"(?i)nan|negative|sqrt|eps|constant",), must_not=FP32_TARGET,
+         also=("weights",)),  # the Add reading the changed eps: its constant differs (issue 20 item 3)
     Case("yolo-int8-head", "yolov8n", "quantisation", "culprit", _build_quant_head,
          "YOLOv8n: int8 Q/DQ with one per-tensor scale on the head Concat (boxes 0-160, scores 0-1)",
          truth=("output0", "/model.22/Concat_25"), must=(r"(?i)int16|per[- ]channel|separate|own (scale|range)|split",),
@@ -386,7 +392,156 @@ OPTIMISED_CASES: tuple[Case, ...] = (
       for key in ("ppocr-det", "ppocr-cls")),
 )
 
+
+
+def _weights(tensor: str, change: Callable[[Path, Path, str], Path]) -> Build:
+    """Target = the model with one weight constant changed (a converter that mishandled the weights)."""
+    return _modified_model(lambda src, dst: change(src, dst, tensor))
+
+
+def _scaled(factor: float) -> Callable[[Path, Path, str], Path]:
+    return lambda src, dst, tensor: faults.scale_constant(src, dst, tensor, factor)
+
+
+def _flipped(count: int) -> Callable[[Path, Path, str], Path]:
+    return lambda src, dst, tensor: faults.flip_channels(src, dst, tensor, count)
+
+
+#: A weight that differs is no kernel fault: "weights differ" at the node reading it, the constant named.
+WEIGHTS_ADVICE = (r"(?i)weight|constant", r"(?i)transpos|fold|quantis|convert")
+
+WEIGHT_CASES: tuple[Case, ...] = (
+    Case("rec-matmul-weight-x1.5", "ppocr-rec", "weights", "culprit", _weights("linear_78.w_0", _scaled(1.5)),
+         "PP-OCRv4 rec: the weight of the first attention output projection (MatMul) x1.5",
+         truth=("p2o.MatMul.7", "p2o.MatMul.6"), must=WEIGHTS_ADVICE, must_not=FP32_TARGET),
+    Case("cls-matmul-weight-x1.5", "ppocr-cls", "weights", "culprit", _weights("fc_0.w_0", _scaled(1.5)),
+         "PP-OCR cls: the classifier's fully connected weight (MatMul) x1.5",
+         truth=("linear_1.tmp_0", "MatMul@0"), must=WEIGHTS_ADVICE, must_not=FP32_TARGET),
+    Case("det-conv-weight-x1.5", "ppocr-det", "weights", "culprit", _weights("conv2d_397.w_0", _scaled(1.5)),
+         "PP-OCRv4 det: a pointwise Conv weight x1.5",
+         truth=("conv2d_452.tmp_0", "p2o.Conv.4"), must=WEIGHTS_ADVICE, must_not=FP32_TARGET),
+    Case("yolo-conv-weight-x1.5", "yolov8n", "weights", "culprit",
+         _weights("model.4.cv1.conv.weight", _scaled(1.5)), "YOLOv8n: a Conv weight x1.5",
+         truth=("/model.4/cv1/conv/Conv_output_0", "/model.4/cv1/conv/Conv"), must=WEIGHTS_ADVICE,
+         must_not=FP32_TARGET),
+    Case("det-conv-signflip", "ppocr-det", "weights", "culprit", _weights("conv2d_397.w_0", _flipped(24)),
+         "PP-OCRv4 det: 24 of 48 output channels of a pointwise Conv weight sign-flipped",
+         truth=("conv2d_452.tmp_0", "p2o.Conv.4"), must=WEIGHTS_ADVICE, must_not=FP32_TARGET),
+    Case("yolo-conv-signflip", "yolov8n", "weights", "culprit",
+         _weights("model.6.cv2.conv.weight", _flipped(48)),
+         "YOLOv8n: 48 of 128 output channels of a Conv weight sign-flipped",
+         truth=("/model.6/cv2/conv/Conv_output_0", "/model.6/cv2/conv/Conv"), must=WEIGHTS_ADVICE,
+         must_not=FP32_TARGET),
+    Case("vad-lstm-recurrence-x1.5", "silero-vad", "weights", "culprit",
+         _weights("onnx::LSTM_210", _scaled(1.5)), "Silero VAD v6: the LSTM's recurrence weight R x1.5",
+         truth=("/decoder/rnn/LSTM_output_0", "/decoder/rnn/LSTM"), must=WEIGHTS_ADVICE,
+         must_not=FP32_TARGET),
+    Case("vad5-recurrence-x1.5", "silero-vad5-decoder", "weights", "culprit",
+         _weights("rnn.weight_hh", _scaled(1.5)),
+         "Silero VAD v5 decoder (an LSTM cell as Gemms): the recurrence weight weight_hh x1.5",
+         truth=("/rnn/Gemm_output_0", "/rnn/Gemm"), must=WEIGHTS_ADVICE, must_not=FP32_TARGET),
+)
+
+def _quantised(make: Callable[[Builder, Case, Path, Path], Path]) -> Build:
+    """Target = the model as onnxruntime's own quantiser made it (``make(builder, case, src, dst)``)."""
+    def target(b: Builder, case: Case, golden: Path) -> Path:
+        out = b.case_dir(case.name) / "target"
+        if b.fresh(out):
+            return out
+        model = make(b, case, model_path(case.model), b.case_dir(case.name) / "model.onnx")
+        return b.dump(model, out, MODELS[case.model].shapes, b.inputs_of(golden))
+    return _golden_and(target)
+
+
+_DYNAMIC = _quantised(lambda b, case, src, dst: faults.quantised_dynamic(src, dst))
+_QDQ = _quantised(lambda b, case, src, dst: faults.quantised_static(src, dst,
+                                                                   b.inputs_of(b.golden(case.model))))
+
+
+def _quantised_truth(model: Path, work: Path) -> tuple[str, ...]:
+    """Every output the quantiser rewrote is a right rank 1 (the class must be quantisation)."""
+    return faults.quantised_outputs(model, work / "model.onnx")
+
+
+#: A quantised target: recalibrate, per-channel scales, or a higher precision for the layer.
+QUANT_ADVICE = (r"(?i)quanti[sz]|calibrat|int16|per[- ]channel|precision",)
+
+QUANTISED_CASES: tuple[Case, ...] = (
+    Case("rec-quantize-dynamic", "ppocr-rec", "quantisation", "culprit", _DYNAMIC,
+         "PP-OCRv4 rec through onnxruntime's quantize_dynamic (uint8 weights, DynamicQuantizeLinear, "
+         "ConvInteger/MatMulInteger)", truth=("(every rewritten output)",), truth_of=_quantised_truth,
+         must=QUANT_ADVICE, must_not=FP32_TARGET),
+    Case("cls-quantize-dynamic", "ppocr-cls", "quantisation", "culprit", _DYNAMIC,
+         "PP-OCR cls through onnxruntime's quantize_dynamic", truth=("(every rewritten output)",),
+         truth_of=_quantised_truth, must=QUANT_ADVICE, must_not=FP32_TARGET),
+    Case("rec-quantize-dynamic-int8-preset", "ppocr-rec", "quantisation", "culprit", _DYNAMIC,
+         "rec-quantize-dynamic judged with --preset int8", truth=("(every rewritten output)",),
+         truth_of=_quantised_truth, must=QUANT_ADVICE, must_not=FP32_TARGET, flags=("--preset", "int8")),
+    # In the int8 band no quantised layer of cls breaks: the error first leaves the band at an unquantised
+    # BatchNorm that computes faithfully what it is fed (as cls-int8-drift, dumpscope's own int8 recipe).
+    Case("cls-quantize-dynamic-int8-preset", "ppocr-cls", "drift", "drift", _DYNAMIC,
+         "cls-quantize-dynamic judged with --preset int8", flags=("--preset", "int8"),
+         must_not=(NOT_ASCEND,)),
+    Case("rec-quantize-dynamic-plain-npy", "ppocr-rec", "quantisation", "culprit", _plain(_DYNAMIC),
+         "rec-quantize-dynamic stored as plain {tensor}.npy folders (the _quantized uint8 tensors beside the "
+         "floats, no manifest)", truth=("(every rewritten output)",), truth_of=_quantised_truth,
+         must=QUANT_ADVICE, must_not=FP32_TARGET),
+    Case("cls-quantize-static-qdq", "ppocr-cls", "quantisation", "culprit", _QDQ,
+         "PP-OCR cls through onnxruntime's quantize_static, QDQ format, int8 per tensor, calibrated on the "
+         "golden input", truth=("(every rewritten output)",), truth_of=_quantised_truth,
+         must=QUANT_ADVICE, must_not=FP32_TARGET),
+    Case("yolo-quantize-static-qdq", "yolov8n", "quantisation", "culprit", _QDQ,
+         "YOLOv8n through onnxruntime's quantize_static, QDQ format", truth=("(every rewritten output)",),
+         truth_of=_quantised_truth, must=QUANT_ADVICE, must_not=FP32_TARGET),
+    Case("yolo-quantize-static-qdq-int8-preset", "yolov8n", "quantisation", "culprit", _QDQ,
+         "yolo-quantize-static-qdq judged with --preset int8", truth=("(every rewritten output)",),
+         truth_of=_quantised_truth, must=QUANT_ADVICE, must_not=FP32_TARGET, flags=("--preset", "int8")),
+)
+
+def _sigmastar(size: tuple[int, int], rest: str) -> Build:
+    """float.sim / fixed.sim of bench/sigmastar_case.py on the case's model: SigmaStar-style fake
+    quantisation computed by onnxruntime, one 8-bit layer whose range is too wide (``rest``: the
+    others' type)."""
+    def build(b: Builder, case: Case) -> tuple[Path, Path]:
+        out = b.case_dir(case.name) / "sgs"
+        if not b.fresh(out):
+            from bench import sigmastar_case
+
+            sigmastar_case.build(out, model_path(case.model), size, rest)
+            b.mark(out)
+        return out / "float_sim" / "sigma_outtensor_dump.bin", out / "fixed_sim" / "sigma_outtensor_dump.bin"
+    return build
+
+
+def _sigmastar_truth(model: Path, work: Path) -> tuple[str, ...]:
+    """The 8-bit layer: its wide input or its output (the convolution's), as the case's truth.json says."""
+    truth = json.loads((work / "sgs" / "truth.json").read_text())
+    return (truth["root_cause"], truth["wide_input"], truth["conv"])
+
+
+#: Seed 004: INT16 for that layer, with input_config.ini.
+SGS_ADVICE = (r"INT16", r"input_config\.ini")
+_SGS = {"model_flag": "", "truth": ("(the 8-bit layer)",), "truth_of": _sigmastar_truth, "must": SGS_ADVICE}
+
+WIDE_QUANT_CASES: tuple[Case, ...] = (
+    Case("det-sgs-u8-wide", "ppocr-det", "quantisation", "culprit", _sigmastar((64, 64), "SGS_U8"),
+         "PP-OCRv4 det, SigmaStar-style fixed.sim all UINT8 (calibrated on the image), one layer's range "
+         "calibrated 32x too wide: float.sim vs fixed.sim", **_SGS),  # type: ignore[arg-type]
+    Case("det-sgs-u8-wide-seed", "ppocr-det", "quantisation", "culprit", _sigmastar((64, 64), "SGS_U8"),
+         "det-sgs-u8-wide judged with --preset seed (COS < 0.99 or RMSE > 0.1)", flags=("--preset", "seed"),
+         **_SGS),  # type: ignore[arg-type]
+    Case("yolo-sgs-u8-wide", "yolov8n", "quantisation", "culprit", _sigmastar((160, 160), "SGS_U8"),
+         "YOLOv8n, SigmaStar-style fixed.sim all UINT8, one layer's range calibrated 32x too wide",
+         **_SGS),  # type: ignore[arg-type]
+    Case("yolo-sgs-u8-wide-seed", "yolov8n", "quantisation", "culprit", _sigmastar((160, 160), "SGS_U8"),
+         "yolo-sgs-u8-wide judged with --preset seed", flags=("--preset", "seed"),
+         **_SGS),  # type: ignore[arg-type]
+    Case("yolo-sgs-one-u8", "yolov8n", "quantisation", "culprit", _sigmastar((160, 160), "SGS_S16"),
+         "YOLOv8n, SigmaStar-style fixed.sim INT16 but one convolution whose input range is > 20 kept UINT8 "
+         "(bench/sigmastar_case.py's proof case on another model)", **_SGS),  # type: ignore[arg-type]
+)
+
 CASES: tuple[Case, ...] = (*FAULT_CASES, *PLAIN_CASES, *RECIPE_CASES, *HEALTHY_CASES, *MISMATCH_CASES,
-                           *LAYOUT_CASES, *OPTIMISED_CASES)
+                           *LAYOUT_CASES, *OPTIMISED_CASES, *WEIGHT_CASES, *QUANTISED_CASES, *WIDE_QUANT_CASES)
 BY_NAME: dict[str, Case] = {c.name: c for c in CASES}
 QUICK: tuple[Case, ...] = tuple(c for c in CASES if c.quick)

@@ -51,36 +51,40 @@ def producer(model: onnx.ModelProto, tensor: str) -> onnx.NodeProto:
     raise KeyError(f"no producer of {tensor!r}")
 
 
-def set_constant(src: Path, dst: Path, tensor: str, value: float) -> Path:
-    """A copy of the model where the Constant/initializer ``tensor`` holds ``value`` everywhere."""
+def map_constant(src: Path, dst: Path, tensor: str, change: Callable[[np.ndarray], np.ndarray]) -> Path:
+    """A copy of the model where the Constant/initializer ``tensor`` holds ``change(value)`` (same dtype)."""
     model = onnx.load(str(src))
     for init in model.graph.initializer:
         if init.name == tensor:
             arr = numpy_helper.to_array(init)
-            init.CopyFrom(numpy_helper.from_array(np.full_like(arr, value), tensor))
+            init.CopyFrom(numpy_helper.from_array(np.asarray(change(arr)).astype(arr.dtype), tensor))
             onnx.save(model, str(dst))
             return dst
     node = producer(model, tensor)
     arr = numpy_helper.to_array(node.attribute[0].t)
-    _set_attr(node, "value", numpy_helper.from_array(np.full_like(arr, value), tensor))
+    _set_attr(node, "value", numpy_helper.from_array(np.asarray(change(arr)).astype(arr.dtype), tensor))
     onnx.save(model, str(dst))
     return dst
+
+
+def set_constant(src: Path, dst: Path, tensor: str, value: float) -> Path:
+    """A copy of the model where the Constant/initializer ``tensor`` holds ``value`` everywhere."""
+    return map_constant(src, dst, tensor, lambda arr: np.full_like(arr, value))
 
 
 def scale_constant(src: Path, dst: Path, tensor: str, factor: float) -> Path:
     """A copy of the model where the Constant/initializer ``tensor`` is multiplied by ``factor``."""
-    model = onnx.load(str(src))
-    for init in model.graph.initializer:
-        if init.name == tensor:
-            arr = numpy_helper.to_array(init)
-            init.CopyFrom(numpy_helper.from_array((arr * factor).astype(arr.dtype), tensor))
-            onnx.save(model, str(dst))
-            return dst
-    node = producer(model, tensor)
-    arr = numpy_helper.to_array(node.attribute[0].t)
-    _set_attr(node, "value", numpy_helper.from_array((arr * factor).astype(arr.dtype), tensor))
-    onnx.save(model, str(dst))
-    return dst
+    return map_constant(src, dst, tensor, lambda arr: arr * factor)
+
+
+def flip_channels(src: Path, dst: Path, tensor: str, count: int) -> Path:
+    """A copy of the model where the first ``count`` output channels (axis 0) of weight ``tensor`` change
+    sign."""
+    def flip(arr: np.ndarray) -> np.ndarray:
+        out = arr.copy()
+        out[:count] = -out[:count]
+        return out
+    return map_constant(src, dst, tensor, flip)
 
 
 def layernorm_eps(model_file: Path) -> tuple[str, str, str]:
@@ -213,3 +217,66 @@ def nhwc_reshape(src: Path, dst: Path, node: str) -> Path:
 def hwc_as_nchw(x: np.ndarray) -> np.ndarray:
     """An NCHW image's values laid out HWC and handed over as NCHW (same shape, same values)."""
     return np.ascontiguousarray(x.transpose(0, 2, 3, 1)).reshape(x.shape)
+
+
+def quantised_dynamic(src: Path, dst: Path) -> Path:
+    """onnxruntime's own ``quantize_dynamic`` of the model (uint8 weights; activations quantised at run
+    time)."""
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    quantize_dynamic(str(_initialized(src, dst)), str(dst), weight_type=QuantType.QUInt8)
+    return dst
+
+
+def _initialized(src: Path, dst: Path) -> Path:
+    """A copy of the model whose Constant nodes are initializers (onnxruntime's quantiser wants its
+    weights as initializers; Paddle exports write them as Constant nodes)."""
+    model = onnx.load(str(src))
+    consts = [n for n in model.graph.node
+              if n.op_type == "Constant" and n.attribute and n.attribute[0].name == "value"]
+    for node in consts:
+        model.graph.initializer.append(numpy_helper.from_array(numpy_helper.to_array(node.attribute[0].t),
+                                                               node.output[0]))
+        model.graph.node.remove(node)
+    out = dst.with_name(dst.stem + ".float.onnx")
+    onnx.save(model, str(out))
+    return out
+
+
+class _Feeds:
+    """A calibration data reader over the golden inputs (one batch)."""
+
+    def __init__(self, feeds: dict[str, np.ndarray]) -> None:
+        self._left = [feeds]
+
+    def get_next(self) -> dict[str, np.ndarray] | None:
+        return self._left.pop() if self._left else None
+
+
+def quantised_static(src: Path, dst: Path, feeds: dict[str, Path]) -> Path:
+    """onnxruntime's own ``quantize_static`` of the model in QDQ format (int8 per-tensor, calibrated on
+    the golden inputs)."""
+    from onnxruntime.quantization import CalibrationMethod, QuantFormat, QuantType, quantize_static
+
+    arrays = {name: np.load(path, allow_pickle=False) for name, path in feeds.items()}
+    quantize_static(str(_initialized(src, dst)), str(dst), _Feeds(arrays), quant_format=QuantFormat.QDQ,
+                    activation_type=QuantType.QInt8, weight_type=QuantType.QInt8,
+                    calibrate_method=CalibrationMethod.MinMax)
+    return dst
+
+
+def quantised_outputs(golden_model: Path, target_model: Path) -> tuple[str, ...]:
+    """Outputs of the golden model's nodes that the quantiser rewrote in ``target_model``: produced there
+    by another op type (``quantize_dynamic``'s ConvInteger/MatMulInteger chains end in a Mul or Add
+    that keeps the name), or by a node reading a DequantizeLinear output (QDQ)."""
+    golden = onnx.load(str(golden_model), load_external_data=False)
+    target = onnx.load(str(target_model), load_external_data=False)
+    made = {out: node for node in target.graph.node for out in node.output}
+    dq = {out for node in target.graph.node if node.op_type == "DequantizeLinear" for out in node.output}
+    found = []
+    for node in golden.graph.node:
+        for out in node.output:
+            mine = made.get(out)
+            if mine is not None and (mine.op_type != node.op_type or any(i in dq for i in mine.input)):
+                found.append(out)
+    return tuple(found)

@@ -45,6 +45,9 @@ WHEEL_MODELS: tuple[ModelSpec, ...] = (
     ModelSpec("yolov8n", "nudenet", "3.4.2", "nudenet/320n.onnx", "images:1,3,160,160"),
     ModelSpec("silero-vad", "faster-whisper", "1.2.1",
               "faster_whisper/assets/silero_vad_v6.onnx", "input:1,576;h:1,1,128;c:1,1,128"),
+    # Silero VAD v5's decoder: an LSTM cell written out (Gemm on the input, Gemm on the state).
+    ModelSpec("silero-vad5-decoder", "faster-whisper", "1.1.1",
+              "faster_whisper/assets/silero_decoder_v5.onnx", "input:1,128;state:2,1,128"),
 )
 
 #: Light models small enough to dump in about a second (vgg19/alexnet/zfnet512 carry

@@ -6,19 +6,22 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import replace
 from collections.abc import Sequence
 from pathlib import Path
 
 from bench.realmodels.build import Builder, BuildError
 from bench.realmodels.cases import BY_NAME, CASES, QUICK, Case
 from bench.realmodels.judge import Outcome, judge
-from bench.realmodels.models import ModelUnavailable, cache_root
+from bench.realmodels.models import ModelUnavailable, cache_root, model_path
 
 
 def run_case(case: Case, builder: Builder) -> Outcome:
     """Build one case (cached) and judge it; a case that cannot be built is one failed row."""
     try:
         golden, target = case.build(builder, case)
+        if case.truth_of is not None:
+            case = replace(case, truth=case.truth_of(model_path(case.model), builder.case_dir(case.name)))
     except (BuildError, ModelUnavailable, RuntimeError, KeyError, OSError) as exc:
         out = Outcome(case.name, case.cls, case.expect, list(case.truth), case.how)
         out.error = f"{type(exc).__name__}: {exc}"

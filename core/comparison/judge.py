@@ -329,10 +329,18 @@ def _fmt(col: pl.Expr) -> pl.Expr:
 
 
 def first_divergent(frame: pl.DataFrame) -> int | None:
-    """Row position of the first ``fail``/``error`` row in frame (topological) order."""
+    """Row position of the first ``fail``/``error`` row in frame (topological) order that is not a
+    constant (a differing weight is evidence at the node reading it, which computes something);
+    the first constant only when no other row diverges."""
     import polars as pl
 
-    hits = frame.select(pl.arg_where(pl.col("health").is_in(list(DIVERGENT)))).to_series()
+    divergent = pl.col("health").is_in(list(DIVERGENT))
+    if "kind" in frame.columns:
+        computed = (pl.col("kind") != "constant").fill_null(True)
+        hits = frame.select(pl.arg_where(divergent & computed)).to_series()
+        if len(hits):
+            return int(hits[0])
+    hits = frame.select(pl.arg_where(divergent)).to_series()
     return int(hits[0]) if len(hits) else None
 
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from dumpscope.core.diagnosis.checks import Finding
 from dumpscope.core.diagnosis.replay import Replay, Replayer, as_target_dtype, clamp_and_flush
-from dumpscope.core.vocabulary import FINDING_CLASS
+from dumpscope.core.vocabulary import FINDING_CLASS, WEIGHTS
 
 #: A constant whose replayed effect on the output is below this share of the row's error explains nothing.
 NEGLIGIBLE_SHARE = 0.1
@@ -43,17 +43,24 @@ def measured(f: Finding, replay: Replay | None, replayer: Replayer | None, row: 
     """``f`` with its measured effect (see the module docstring); unchanged when nothing can be measured."""
     if f.subject is None:
         return _unexplained(f) if replay is not None and replay.faithful else f
-    effect = _subject_effect(f.subject, replayer, row, err, dtype)
+    effect = _subject_effect(f, replayer, row, err, dtype)
     return f if effect is None else _with_share(f, effect, err)  # type: ignore[arg-type]
 
 
-def _subject_effect(subject: str, replayer: Replayer | None, row: int, err: float | None, dtype: str) -> float | None:
-    """The output's relative change when the node reads the constant ``subject`` clamped and flushed
-    as the target dtype does; None without a replayer, a row error to compare with, or a golden value."""
+def _subject_effect(f: Finding, replayer: Replayer | None, row: int, err: float | None,
+                    dtype: str) -> float | None:
+    """The output's relative change when the node reads the constant ``f.subject`` as the target has it:
+    the target's own copy for a weight that differs, else clamped and flushed as the target dtype does;
+    None without a replayer, a row error to compare with, or a golden value."""
+    subject = str(f.subject)
     if replayer is None or not (err or 0.0) > 0:
         return None
     golden = replayer.src.constant_value(subject)
-    return None if golden is None else replayer.constant_effect(row, subject, clamp_and_flush(golden, dtype))
+    if golden is None:
+        return None
+    if FINDING_CLASS.get(f.cause) == WEIGHTS:
+        return replayer.constant_effect(row, subject, _target_constant(replayer, subject, golden, dtype))
+    return replayer.constant_effect(row, subject, clamp_and_flush(golden, dtype))
 
 
 def _share(effect: float, err: float) -> float:

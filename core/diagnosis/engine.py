@@ -29,6 +29,7 @@ import numpy as np
 import polars as pl
 
 from dumpscope.core.diagnosis.checks import (
+    JUMP_FACTOR,
     WIDE_RANGE,
     CheckContext,
     Finding,
@@ -287,9 +288,20 @@ def _origin_sentence(r: dict[str, object], c: dict[str, object], has_graph: bool
         return _no_input_sentence(c, here, has_graph)
     there = _error_words(c["worst_input_error"], "NaN/Inf", "n/a")  # type: ignore[arg-type]
     return (
-        f"introduced here: worst input {display(str(c['worst_input']))!r} is {c['worst_input_health']} ({there}); "
+        f"{_origin_words(c)}: worst input {display(str(c['worst_input']))!r} is {c['worst_input_health']} "
+        f"({there}); "
         f"this output is {r['health']} ({here}{_grown(c['growth'])})"  # type: ignore[arg-type]
     )
+
+
+def _origin_words(c: dict[str, object]) -> str:
+    """How the classification reads the row: introduced here, or (a candidate for another reason) where an
+    inherited error grows, or inherited."""
+    if c["origin"] == "introduced":
+        return "introduced here"
+    growth = c["growth"]
+    grows = isinstance(growth, float) and math.isfinite(growth) and growth > 1
+    return f"{c['origin']}, the error grows here" if grows else str(c["origin"])
 
 
 def _grown(growth: float | None) -> str:
@@ -516,13 +528,32 @@ def _permuted_input(run: _Run, row: int, r: dict[str, object]) -> bool:
 
 
 def _ranked_candidates(run: _Run, opdebug: dict[str, list[object]]) -> list[tuple[float, dict[str, object]]]:
-    """Candidate rows with their preliminary score, best first."""
+    """Candidate rows with their preliminary score, best first.  A constant read by a compared node is
+    no candidate of its own: it is evidence at that node (the ``weights`` and ``constants`` checks)."""
     permuted = _permuted_inputs(run)
-    candidates = run.classes.filter(_candidate_rows(run.cmp, run.classes, opdebug) | pl.col("row").is_in(permuted))
+    rows = (_candidate_rows(run.cmp, run.classes, opdebug) | pl.col("row").is_in(permuted)
+            | _quantised_jumps(run))
+    candidates = run.classes.filter(rows & ~pl.col("row").is_in(_consumed_constants(run.edges)))
     first_introduced = int(candidates["row"][0]) if candidates.height else None
     prelim = [(_preliminary(c, first_introduced, run.nan_row), c) for c in candidates.iter_rows(named=True)]
     prelim.sort(key=lambda sc: (-sc[0], sc[1]["row"]))  # type: ignore[index]
     return prelim
+
+
+def _quantised_jumps(run: _Run) -> pl.Expr:
+    """Unhealthy rows of an 8-bit target grid whose error grows :data:`JUMP_FACTOR` times over their worst
+    input's: the quantisation check judges whether their grid is too wide (an inherited row may still be
+    where the error jumps)."""
+    hits = ((run.classes["growth"] >= JUMP_FACTOR) & (run.classes["level"] > 0)).fill_null(False).to_numpy()
+    rows = [int(r) for r in np.flatnonzero(hits)
+            if (quant_params(run.cmp, int(r)) or (0, 0, ""))[2] in ("uint8", "int8")]
+    return pl.col("row").is_in(rows)
+
+
+def _consumed_constants(edges: Edges) -> list[int]:
+    """Rows of constants that a compared row reads."""
+    e = edges.frame
+    return e.filter(e["constant"])["input_row"].unique().sort().to_list() if e.height else []
 
 
 def _root_cause(run: _Run, k: int, score: float, c: dict[str, object]) -> tuple[RootCause, list[Finding]]:
@@ -535,7 +566,7 @@ def _root_cause(run: _Run, k: int, score: float, c: dict[str, object]) -> tuple[
     cause = _cause_of(run, row, r, findings, replay)
     effect = _constant_row_effect(run, row, r) if r["kind"] == "constant" else cause_share(findings, replay, cause)
     commands = _commands(run, cause, r, findings)
-    total = _score(cause, score + min(0.3, sum(f.weight for f in findings)), effect)
+    total = _score(cause, score + min(0.3, sum(f.weight for f in findings)) + _jump_bonus(findings), effect)
     return RootCause(
         row=row, name=str(r["name"]), node_name=r["node_name"], op_type=r["op_type"], index=r["index"],
         kind=r["kind"], cause=cause, score=round(min(1.0, total), 3),
@@ -555,11 +586,20 @@ def _findings(run: _Run, k: int, row: int, dtype: str) -> list[Finding]:
     return [measured(f, replay, run.replayer, row, error, dtype) for f in check_row(run.ctx, row)]
 
 
+#: Where the error jumps at a quantised layer whose grid is too wide, the problem starts (seed 004 §3.2.5):
+#: it outranks the first layer of a slow decline and the layers that inherit the jump.
+JUMP_BONUS = 0.2
+
+
+def _jump_bonus(findings: list[Finding]) -> float:
+    return JUMP_BONUS if any(f.cause == "quantisation-jump" and f.weight > 0 for f in findings) else 0.0
+
+
 def _detail(findings: list[Finding]) -> str | None:
     """The kind of evidence the advice follows: a range too wide for 8 bits wins (INT16 helps
     exactly then), else the weightiest finding's."""
     weighty = [f for f in findings if f.weight > 0]
-    if any(f.cause == "quantisation-wide" for f in weighty):
+    if any(f.cause in ("quantisation-wide", "quantisation-jump") for f in weighty):
         return "quantisation-wide"
     return max(weighty, key=lambda f: f.weight).cause if weighty else None
 

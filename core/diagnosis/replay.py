@@ -94,9 +94,16 @@ class Replay:
         if self.faithful:
             return (f"replay ({self.precision}, target inputs, golden weights) of {what} matches the target "
                     f"({numbers}): the node computed faithfully what it was fed, its error is inherited")
+        kernel = "" if self.constants_explain else "the target's implementation differs, "
         return (f"replay ({self.precision}, target inputs, golden weights) of {what} does not match the target "
-                f"({numbers}): the target's implementation differs, the error is introduced here"
-                + self._constants_clause())
+                f"({numbers}): {kernel}the error is introduced here" + self._constants_clause())
+
+    @property
+    def constants_explain(self) -> bool:
+        """Fed the target's own constants, the replay matches the target: the constants differ, not the
+        kernel."""
+        return (bool(self.constants) and self.vs_target_constants is not None
+                and not _differs(self.vs_target_constants, self.target_error or 0.0))
 
     def _what(self) -> str:
         """The node(s) replayed, in words."""
@@ -109,7 +116,7 @@ class Replay:
         if not self.constants or self.vs_target_constants is None:
             return ""
         names = ", ".join(repr(n) for n in self.constants[:3])
-        if _differs(self.vs_target_constants, self.target_error or 0.0):
+        if not self.constants_explain:
             return f"; with the target's own constants ({names}) it still differs ({_num(self.vs_target_constants)})"
         return (f"; fed the target's own constants ({names}) the replay matches ({_num(self.vs_target_constants)}): "
                 "the constants differ, not the kernel")

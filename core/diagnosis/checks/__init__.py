@@ -15,10 +15,12 @@ from dumpscope.core.diagnosis.checks import (
     overflow,
     quantisation,
     sigmastar,
+    weights,
 )
 from dumpscope.core.diagnosis.checks.base import (
     EXP_OPS,
     FEW_LEVELS,
+    JUMP_FACTOR,
     SUM_OPS,
     WIDE_RANGE,
     Check,
@@ -35,10 +37,12 @@ from dumpscope.core.inspect.overflow import quant_params, row_ref
 #: The registry: every check, in the order its findings are listed.
 CHECKS: tuple[Check, ...] = (
     overflow.CHECK, constants.CHECK, quantisation.CHECK, grid.CHECK, opdebug.CHECK, fusion.CHECK, sigmastar.CHECK,
+    weights.CHECK,
 )
 
 __all__ = [
-    "CHECKS", "EXP_OPS", "FEW_LEVELS", "SUM_OPS", "WIDE_RANGE", "CheckContext", "Finding", "PatchAction",
+    "CHECKS", "EXP_OPS", "FEW_LEVELS", "JUMP_FACTOR", "SUM_OPS", "WIDE_RANGE", "CheckContext", "Finding",
+    "PatchAction",
     "advice", "check_row", "clamp_records", "consumers_of", "fp16_floor", "quant_params", "row_ref",
 ]  # fmt: skip
 

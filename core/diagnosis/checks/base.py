@@ -31,6 +31,10 @@ SUM_OPS = frozenset({"ReduceSum", "ReduceSumSquare", "Sum", "ReduceL2", "ReduceL
 WIDE_RANGE = 20.0
 #: A quantised tensor whose largest value spans fewer steps than this has lost its information.
 FEW_LEVELS = 8.0
+#: A metric "changes greatly" (seed 004 §3.2.5) when it grows by this factor from one layer to the next.
+JUMP_FACTOR = 3.0
+#: A grid whose span is this many times the golden values' range is too wide for them (too coarse).
+COARSE_GRID = 4.0
 _FLOAT_TARGETS = {"float16": "float16", "bfloat16": "bfloat16"}
 
 
@@ -69,6 +73,8 @@ class CheckContext:
     fused: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
     """Target op name -> (original ops it replaces, fusion passes) for fused ops."""
     _cache: dict[str, np.ndarray | None] = field(default_factory=dict)
+    memo: dict[str, object] = field(default_factory=dict)
+    """Facts a check computes once per diagnosis (e.g. the target dump's quantisation grids)."""
 
     def golden_of(self, ref: TensorRef | None) -> np.ndarray | None:
         """The golden data of a tensor (read once; None when unreadable)."""

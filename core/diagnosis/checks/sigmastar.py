@@ -26,7 +26,16 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
-from dumpscope.core.diagnosis.checks.base import WIDE_RANGE, Check, CheckContext, Finding, RowCase, consumers_of, inputs_of
+from dumpscope.core.diagnosis.checks.base import (
+    JUMP_FACTOR,
+    WIDE_RANGE,
+    Check,
+    CheckContext,
+    Finding,
+    RowCase,
+    consumers_of,
+    inputs_of,
+)
 from dumpscope.core.inspect.overflow import row_ref, tensor_quant
 from dumpscope.core.names import display
 
@@ -34,8 +43,6 @@ from dumpscope.core.names import display
 SEED_COS, SEED_RMSE = 0.99, 0.1
 #: How far (in ops) to look for the convolutions around a non-convolution op.
 CONV_SEARCH_DEPTH = 4
-#: A metric "changes greatly" (§3.2.5) when it grows by this factor from one layer to the next.
-JUMP_FACTOR = 3.0
 WHOLE_MODEL_INI = "[CONV_CONFIG]\ninput_format=ALL_INT16;"
 TRAINING_TOOL = (
     "use SigmaStar's training-quantisation tool (SGS_IPU_Toolchain/Scripts/calibrator/torch_calibrator.py) at "

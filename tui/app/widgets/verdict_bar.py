@@ -34,13 +34,14 @@ if TYPE_CHECKING:
 CAUSE_WORDS: dict[str, tuple[str, ...]] = {
     "overflow": ("exceed", "maximum", "range", "clamp", "Opdebug", "constant"),
     "fusion": ("fuses",),
-    "quantisation": ("quantis", "INT16", "int8"),
+    "quantisation": ("error jumps here", "quantis", "INT16", "int8"),
     "nan-origin": ("first NaN/Inf",),
     "accumulated-precision-drift": ("drift", "gradual", "faithfully"),
     "pre-processing": ("graph input", "differ"),
     "layout-mismatch": ("permuted",),
     "operator-implementation": ("does not match the target",),
     "precision": ("does not match the target",),
+    "weights-differ": ("weights differ:",),
 }
 
 
