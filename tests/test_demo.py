@@ -153,5 +153,7 @@ def test_demo_fix_runs_the_whole_loop_from_the_command_line(tmp_path: Path, caps
     out = capsys.readouterr().out
     assert "root cause: #72 frame5/attn/exp:0 (Exp): overflow" in out
     assert "--clip attn/scale=-inf," in out
+    patch = next(line for line in out.splitlines() if "3. patch" in line)
+    assert " patch " in patch and " -o " in patch and "--clip attn/scale=-inf," in patch  # one line: copy-pasteable
     assert "5. compare" in out and "no divergent layer" in out.split("5. compare")[1]
     assert (tmp_path / "d" / "fixed" / "target" / "manifest.json").is_file()

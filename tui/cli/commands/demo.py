@@ -142,7 +142,7 @@ def fix_and_verify(paths, out):  # type: ignore[no-untyped-def]
     from dumpscope.core.onnx.demo import verify_patched
     from dumpscope.tui.cli.render import summary_text
 
-    console = Console(stderr=False, highlight=False)
+    console = Console(stderr=False, highlight=False, soft_wrap=True)  # commands are copied: never wrapped
     before = compare(paths.golden, paths.target, model=paths.model)
     console.print("[b]1. compare[/b] ", summary_text(before))
     top = _top_cause(before, console)
