@@ -277,12 +277,22 @@ def _real_fusion(group: fusion.FusionMap) -> bool:
 def _group_facts(frame: pl.DataFrame, row: int, op: str | None, src: _Groups,
                  hit: tuple[fusion.FusionMap, str], problems: list[str | None]) -> FusionFacts:
     group, attr = hit
+    fused = _op_facts(frame, group.fused, group.op_types, "target")
+    if op is not None:  # the viewed row is the dump of its own target op, whatever its tensor is called
+        fused = tuple(_viewed(frame, row, f) if f.row is None and f.name == display(op) else f for f in fused)
     return FusionFacts(
         row, op, src.source, group.relation, group.passes,
-        fused=_op_facts(frame, group.fused, group.op_types, "target"),
+        fused=fused,
         originals=_op_facts(frame, group.originals, (), "golden"),
         role="fused" if attr == "fused" else "original", note="; ".join(p for p in problems if p) or None,
     )
+
+
+def _viewed(frame: pl.DataFrame, row: int, fact: OpFact) -> OpFact:
+    """The fact of the op the viewed row's target tensor comes from: that row shows it."""
+    r = frame.row(row, named=True)
+    return OpFact(fact.name, fact.op_type or r["op_type"], row, r["index"], r["health"], r["cosine_similarity"],
+                  _ONE_SIDED.get(r["side"]))
 
 
 def fused_rows(cmp: Comparison) -> np.ndarray:
