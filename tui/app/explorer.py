@@ -503,11 +503,11 @@ class DumpscopeApp(App[int]):
     # -- selection -----------------------------------------------------------------------
     @on(LayerList.CursorMoved)
     def _cursor_moved(self, message: LayerList.CursorMoved) -> None:
-        if self.layer_list.cursor or self.view.moved_from_start:  # the user moved: their row is read at once
-            self.tensor_pane.resume_reads()
         if self.comparison is not None:  # the newest streamed state, for the row it will show
             self.tensor_pane.set_comparison(self.comparison, render=False)
         self.tensor_pane.show_row(message.position)
+        if self.layer_list.cursor or self.view.moved_from_start:  # the user moved: their row is read at once
+            self.tensor_pane.resume_reads()  # (after show_row: the row being left is not read)
         self._show_side_pane()
         self._show_cursor_name(message.position)
 

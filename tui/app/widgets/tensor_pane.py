@@ -166,6 +166,8 @@ class TensorPane(VerticalScroll, can_focus=True):
         self.defer_reads = False
         deferred, self._deferred = self._deferred, None
         cmp = self.comparison
+        if self._timer is not None and self._pending != self.position:
+            return  # the cursor is on its way to another row: that one is read when the pane gets there
         if deferred is not None and deferred == self.position and cmp is not None and deferred < cmp.frame.height:
             self._start_tensors(cmp, cmp.frame.row(deferred, named=True), deferred, self.query_one("#pane-tensors", Static))
 
