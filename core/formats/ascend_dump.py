@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from dumpscope.core.formats import protobuf as pb
+from dumpscope.core.atomic import atomic_binary
 from dumpscope.core.formats import ascend_layout as layout
 from dumpscope.core.formats.ascend_tree import AscendRun, runs_of_files, several_runs_note
 from dumpscope.core.formats.safe_fs import read_csv_rows, regular_file_problem, walk_files
@@ -753,7 +754,7 @@ def write_dump(
     header += b"".join(pb.encode_bytes(3, _encode_tensor(t, "output", inline)) for t in outputs)
     header += b"".join(pb.encode_bytes(4, _encode_tensor(t, "input", inline)) for t in inputs)
     header += pb.encode_bytes(6, op_name)
-    with io.open(path, "wb") as fh:
+    with atomic_binary(path) as fh:
         if inline:
             fh.write(header)
         else:

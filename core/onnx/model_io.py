@@ -37,16 +37,19 @@ def attribute_graphs(attr: onnx.AttributeProto) -> Iterable[onnx.GraphProto]:
 def write_model(proto: onnx.ModelProto, path: Path) -> Path:
     """Save ``proto`` as ``path``; a proto too big for protobuf is saved with external data next to it.
 
-    The model is written under a temporary name and renamed (a run cut short leaves no
-    half-written model at ``path``)."""
+    The model (and its weights) are written through :mod:`dumpscope.core.atomic`: under a
+    temporary name, then renamed (a run cut short leaves no half-written model at ``path``)."""
+    import os
+
     from dumpscope.core.atomic import atomic_path
 
-    with atomic_path(path) as tmp:
-        if proto.ByteSize() > PROTO_LIMIT:
-            onnx.save_model(
-                proto, str(tmp), save_as_external_data=True, all_tensors_to_one_file=True,
-                location=f"{Path(path).stem}.weights", size_threshold=1024,
-            )
-        else:
+    if proto.ByteSize() <= PROTO_LIMIT:
+        with atomic_path(path) as tmp:
             onnx.save_model(proto, str(tmp))
+        return path
+    location = f"{Path(path).stem}.weights"
+    with atomic_path(Path(path).with_name(location)) as weights, atomic_path(path) as tmp:
+        onnx.save_model(proto, str(tmp), save_as_external_data=True, all_tensors_to_one_file=True,
+                        location=location, size_threshold=1024)
+        os.replace(tmp.with_name(location), weights)  # both temporaries lie beside ``path``: one file system
     return path
