@@ -85,3 +85,14 @@ def printable(text: str, lines: bool = False) -> str:
         text = display(text)
     pattern = _UNPRINTABLE_LINES if lines else _UNPRINTABLE
     return pattern.sub(_escape, text) if pattern.search(text) else text
+
+
+#: What JSON's own escaping lets through raw when ``ensure_ascii=False``: DEL, C1, bidi controls.
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def json_safe(text: str) -> str:
+    """JSON text written with ``ensure_ascii=False`` (readable CJK), with the characters JSON does
+    not escape but a terminal acts on (C1 controls, bidi controls) as ``\\uXXXX``: still the same
+    JSON value, since such characters can only stand inside its strings."""
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) if _JSON_UNSAFE.search(text) else text

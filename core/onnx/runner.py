@@ -36,6 +36,7 @@ from dumpscope.core.atomic import atomic_binary, write_bytes, write_text
 from dumpscope.core.onnx.graph import GraphFacts, NodeFacts, graph_facts, outer_scope_inputs
 from dumpscope.core.dumps import DumpError, TensorReadError
 from dumpscope.core.formats.npyfile import open_npy
+from dumpscope.core.onnx.model_io import text_names
 from dumpscope.core.names import display, to_filename
 from dumpscope.core.onnx.targets import TARGETS, Prepared, open_session, prepare_golden
 
@@ -890,7 +891,7 @@ def load_model(model: str | Path | onnx.ModelProto) -> tuple[onnx.ModelProto, Pa
         proto = onnx.load_model(str(path), load_external_data=False)
     except Exception as exc:  # noqa: BLE001 - protobuf raises DecodeError and friends
         raise DumpError(f"{model}: not a readable ONNX model ({type(exc).__name__})") from None
-    return proto, path.parent, str(path), _sha256(path)
+    return text_names(proto), path.parent, str(path), _sha256(path)
 
 
 def dump_model(

@@ -26,7 +26,7 @@ import numpy as np
 from dumpscope.core.atomic import atomic_text, write_text
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.dumps import TensorReadError
-from dumpscope.core.names import display
+from dumpscope.core.names import display, printable
 
 #: Values per line of an exported tensor (SigmaStar's text dumps).
 VALUES_PER_LINE = 16
@@ -69,10 +69,10 @@ def _number(v: float | None) -> str:
 
 
 def listing_line(item: ListingRow) -> str:
-    """``idx) name MSE: x COS: y RMSE: z`` (or ``idx) name ERROR: why``)."""
+    """``idx) name MSE: x COS: y RMSE: z`` (or ``idx) name ERROR: why``); the name :func:`printable`."""
     if item.problem:
-        return f"{item.number}) {item.name} ERROR: {item.problem}"
-    return f"{item.number}) {item.name} MSE: {_number(item.mse)} COS: {_number(item.cos)} RMSE: {_number(item.rmse)}"
+        return f"{item.number}) {printable(item.name)} ERROR: {printable(item.problem)}"
+    return f"{item.number}) {printable(item.name)} MSE: {_number(item.mse)} COS: {_number(item.cos)} RMSE: {_number(item.rmse)}"
 
 
 def listing(cmp: Comparison) -> str:

@@ -122,11 +122,13 @@ def _report(exc: Exception) -> int:
     from dumpscope.core.atomic import OutputError
     from dumpscope.core.dumps import DumpError
 
+    from dumpscope.tui.cli.safe import plain
+
     if isinstance(exc, (UsageError, DumpError, OutputError, FileNotFoundError, PermissionError)):
-        print(f"dumpscope: {exc}", file=sys.stderr)
+        print(f"dumpscope: {plain(exc)}", file=sys.stderr)  # names from dumps: escapes shown, never sent
         return EXIT_USAGE
     print(
-        f"dumpscope: internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback)",
+        f"dumpscope: internal error: {type(exc).__name__}: {plain(exc)} (run with --debug for the traceback)",
         file=sys.stderr,
     )
     return EXIT_USAGE

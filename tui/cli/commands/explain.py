@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from dumpscope.core.names import json_safe
 from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
 from dumpscope.tui.cli.safe import plain
 
@@ -142,7 +143,7 @@ def _print_matches(matches: list[Match], as_json: bool) -> None:
     import json
 
     if as_json:
-        print(json.dumps([m.to_dict() for m in matches], indent=2, ensure_ascii=False))
+        print(json_safe(json.dumps([m.to_dict() for m in matches], indent=2, ensure_ascii=False)))
         return
     if not matches:
         print("No known cause for this message.  Add your own entry with --kb FILE (see --help).")
@@ -209,7 +210,7 @@ def _print_problems_json(problems: list[Problem], top: int) -> None:
     out = [p.to_dict() for p in problems]
     for item in out:
         item["matches"] = item["matches"][:top]  # type: ignore[index]
-    print(json.dumps(out, indent=2, ensure_ascii=False))
+    print(json_safe(json.dumps(out, indent=2, ensure_ascii=False)))
 
 
 def _times(count: int) -> str:
