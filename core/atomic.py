@@ -29,6 +29,7 @@ The API (stable; the ``--cache`` index uses :func:`atomic_path`)::
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
 import stat
@@ -66,7 +67,8 @@ class OutputError(OSError):
 
 
 def _refusal(path: str, what: str) -> OutputError:
-    return OutputError(0, f"is {what}; dumpscope writes only regular files, character devices or - (stdout)", path)
+    why = f"is {what}; dumpscope writes only regular files, character devices or - (stdout)"
+    return OutputError(0, why, path)
 
 
 def _kind(dest: str | Path) -> str:
@@ -155,11 +157,21 @@ def _rename(tmp: str, dest: str, replace: bool) -> None:
         if replace:
             os.replace(tmp, dest)
         else:  # a hard link fails on any existing entry (a planted file or link): never replaced
-            os.link(tmp, dest, follow_symlinks=False)
+            _link_new(tmp, dest)
     except OSError as exc:
         if _kind(dest) == "device":  # became a device meanwhile: leave it alone
             raise _refusal(dest, "a character device created while writing") from None
         raise OutputError(exc.errno or 0, exc.strerror or str(exc), dest) from None
+
+
+def _link_new(tmp: str, dest: str) -> None:
+    """``tmp`` as the new name ``dest``, failing (FileExistsError) if anything is there already."""
+    try:
+        os.link(tmp, dest, follow_symlinks=False)
+    except OSError as exc:
+        if exc.errno == errno.EEXIST or os.path.lexists(dest):
+            raise FileExistsError(errno.EEXIST, "already exists; not replaced", dest) from None
+        os.replace(tmp, dest)  # a file system without hard links: checked just before, then renamed
 
 
 def _copy_into(tmp: str, name: str, kind: str) -> None:

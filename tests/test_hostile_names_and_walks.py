@@ -38,7 +38,7 @@ def _dumps(tmp: Path) -> tuple[str, str, str]:
 
 
 @pytest.mark.parametrize("printable_text", [printable, lambda t: printable(t, lines=True)])
-def test_printable_escapes_every_control_and_bidi_character(printable_text) -> None:  # type: ignore[no-untyped-def]
+def test_printable_escapes_every_control_and_bidi_character(printable_text) -> None:  # type: ignore
     for name in HOSTILE:
         shown = printable_text(name)
         assert not RAW.search(shown) and shown.isprintable()
@@ -78,7 +78,8 @@ def test_no_output_holds_a_raw_control_or_bidi_character(tmp_path: Path, output:
     out = tmp_path / "out.txt"
     assert main([*argv, *(["-o", str(out)] if to_file else [])]) in (0, 1)
     captured = capsys.readouterr()
-    text = (out.read_text(encoding="utf-8") if to_file else captured.out).replace("\r\n", "\n")  # CSV line ends
+    text = out.read_text(encoding="utf-8") if to_file else captured.out
+    text = text.replace("\r\n", "\n")  # a CSV's line ends
     assert text.strip() and not RAW.search(text), RAW.findall(text)
     assert not RAW.search(captured.err), RAW.findall(captured.err)
     if output in ("json", "threeway-json", "model-explorer"):  # every exact name, as JSON escapes
@@ -110,8 +111,8 @@ def test_the_csv_holds_the_printable_names(tmp_path: Path, capsys: pytest.Captur
 def test_folders_that_are_not_dumps_fail_at_once_with_one_line(pair: tuple[str, str]) -> None:
     """``compare / /proc/self`` walked the whole machine (past 60 s): each side is recognised before
     either is read, sniffing lists a bounded number of entries, a walk stops at 10,000 folders."""
-    done = subprocess.run([sys.executable, "-m", "dumpscope", "compare", *pair], capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run([sys.executable, "-m", "dumpscope", "compare", *pair], capture_output=True,
+                          text=True, timeout=120)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert "not a dump" in done.stderr and "internal error" not in done.stderr
 
@@ -136,8 +137,10 @@ def test_a_walk_is_bounded_in_folders_and_says_so(tmp_path: Path) -> None:
 
 
 def _external_model(folder: Path, location: str) -> Path:
-    import onnx
+    """``folder/m.onnx`` whose initializer ``w`` lies in external data at ``location``."""
     from onnx import TensorProto, helper, numpy_helper
+
+    from fuzz.outputs import _onnx
 
     folder.mkdir(parents=True, exist_ok=True)
     w = numpy_helper.from_array(np.ones((2, 3), np.float32), "w")
@@ -147,11 +150,9 @@ def _external_model(folder: Path, location: str) -> Path:
         w.external_data.add(key=k, value=v)
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])
-    nodes = [helper.make_node("Add", ["x", "w"], ["h"], name="add"), helper.make_node("Relu", ["h"], ["y"], name="relu")]
-    model = helper.make_model(helper.make_graph(nodes, "g", [x], [y], [w]), opset_imports=[helper.make_opsetid("", 17)])
-    model.ir_version = 8
     path = folder / "m.onnx"
-    path.write_bytes(model.SerializeToString())
+    add = helper.make_node("Add", ["x", "w"], ["y"], name="add")
+    path.write_bytes(_onnx([add], x, y, [w]).SerializeToString())
     return path
 
 
@@ -171,30 +172,32 @@ def test_patch_on_external_data_outside_its_folder_is_one_line(tmp_path: Path, k
         os.mkfifo(model.parent / "w.bin")
     assert main(["patch", str(model), "-o", str(tmp_path / "p.onnx"), "--keep-fp32", "add"]) == 2
     [line] = capsys.readouterr().err.strip().splitlines()
-    assert line.startswith(f"dumpscope: {model}: cannot read its external data (") and "internal error" not in line
+    assert line.startswith(f"dumpscope: {model}: cannot read its external data (")
     assert not (tmp_path / "p.onnx").exists()
 
 
-def test_a_model_with_names_that_are_not_utf8_loses_no_row(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_model_with_names_that_are_not_utf8_loses_no_row(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
     """Protobuf hands a name that is not UTF-8 over as bytes: it is read as text, with ``\\xff`` shown."""
     import onnx
     from onnx import TensorProto, helper
 
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])
-    nodes = [helper.make_node("Relu", ["x"], ["hQQ"], name="rQQ"), helper.make_node("Neg", ["hQQ"], ["y"], name="neg")]
-    model = helper.make_model(helper.make_graph(nodes, "g", [x], [y]), opset_imports=[helper.make_opsetid("", 17)])
-    model.ir_version = 8
+    from fuzz.outputs import _onnx
+
+    nodes = [helper.make_node("Relu", ["x"], ["hQQ"], name="rQQ"),
+             helper.make_node("Neg", ["hQQ"], ["y"], name="neg")]
     path = tmp_path / "bad.onnx"
-    path.write_bytes(model.SerializeToString().replace(b"QQ", b"\xff\xfe"))
+    path.write_bytes(_onnx(nodes, x, y).SerializeToString().replace(b"QQ", b"\xff\xfe"))
     for side in ("g", "t"):
         d = tmp_path / side
         d.mkdir()
         for name in ("x", "y", "a"):
             np.save(d / f"{name}.npy", np.ones((2, 3), np.float32))
-        (d / "h\udcff\udcfe.npy".encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")).write_bytes(
-            (d / "x.npy").read_bytes())
-    assert main(["compare", str(tmp_path / "g"), str(tmp_path / "t"), "--model", str(path), "--format", "json"]) == 0
+        (d / "h\udcff\udcfe.npy").write_bytes((d / "x.npy").read_bytes())  # a file name that is not UTF-8
+    g, t = str(tmp_path / "g"), str(tmp_path / "t")
+    assert main(["compare", g, t, "--model", str(path), "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert {r["name"] for r in rows} == {"x", "y", "a", "h\\xff\\xfe"}
     assert next(r for r in rows if r["name"] == "y")["node_name"] == "neg"  # the model is read and used
@@ -217,7 +220,8 @@ def test_a_manifest_entry_whose_name_is_not_text_keeps_its_row(tmp_path: Path,
     assert set(rows) == {"a", "b", "c"} and "'name' is a int" in rows["b"]["message"]
 
 
-def test_demo_refuses_links_where_it_writes_folders(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_demo_refuses_links_where_it_writes_folders(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
     out = tmp_path / "demo"

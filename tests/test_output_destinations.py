@@ -19,7 +19,8 @@ import pytest
 
 from dumpscope.tui.cli.main import main
 
-from fuzz.corpus import GOOD, good_array, npy_dir
+from fuzz.corpus import GOOD, npy_dir
+from fuzz.outputs import _ascend, _model
 
 ROOT = os.geteuid() == 0
 NEEDS_ROOT = pytest.mark.skipif(not ROOT, reason="mknod of a character device needs root (CI runs as root)")
@@ -29,30 +30,6 @@ def _dumps(tmp: Path) -> tuple[str, str, str]:
     g, t, b = npy_dir(tmp / "g"), npy_dir(tmp / "t"), npy_dir(tmp / "b")
     np.save(t / "b.npy", np.full((2, 3), np.inf, np.float32))
     return str(g), str(t), str(b)
-
-
-def _model(tmp: Path) -> str:
-    import onnx
-    from onnx import TensorProto, helper
-
-    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
-    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])
-    nodes = [helper.make_node("Relu", ["x"], ["h"], name="relu"), helper.make_node("Neg", ["h"], ["y"], name="neg")]
-    model = helper.make_model(helper.make_graph(nodes, "g", [x], [y]), opset_imports=[helper.make_opsetid("", 17)])
-    model.ir_version = 8
-    path = tmp / "model.onnx"
-    onnx.save(model, str(path))
-    return str(path)
-
-
-def _ascend(tmp: Path) -> str:
-    from dumpscope.core.formats import ascend_dump as ad
-
-    folder = tmp / "ascend"
-    folder.mkdir()
-    for i, n in enumerate(GOOD):
-        ad.write_dump(folder / f"Add.{n}.{i}.1.{1700000000000000 + i}", n, [ad.RawTensor(good_array(n), 1, 2, (2, 3))])
-    return str(folder)
 
 
 def _msprobe(tmp: Path) -> str:
@@ -104,8 +81,9 @@ FILE_WRITERS: dict[str, Callable[[Path, str], list[str]]] = {
 }
 #: Writers of files in a folder: name -> (command line with ``OUT`` the folder, a file it writes there).
 FOLDER_WRITERS: dict[str, tuple[Callable[[Path, str], list[str]], str]] = {
-    "convert-npy": (_cli("convert", "ASCEND", "-o", "OUT"), f"Add.a.0.1.{1700000000000000}.output.0.npy"),
-    "convert-txt": (_cli("convert", "ASCEND", "-o", "OUT", "--type", "txt"), f"Add.a.0.1.{1700000000000000}.output.0.txt"),
+    "convert-npy": (_cli("convert", "ASCEND", "-o", "OUT"), "Add.a.0.1.1700000000000000.output.0.npy"),
+    "convert-txt": (_cli("convert", "ASCEND", "-o", "OUT", "--type", "txt"),
+                    "Add.a.0.1.1700000000000000.output.0.txt"),
     "compare-out-dir": (_cli("compare", "G", "T", "-out", "OUT"), "result_*.csv"),
     "threeway-out-dir": (_cli("compare", "G", "T", "B", "-out", "OUT"), "threeway_*.csv"),
     "dump": (_cli("dump", "MODEL", "-o", "OUT"), "manifest.json"),
@@ -166,7 +144,7 @@ def test_a_character_device_at_o_stays_a_character_device(tmp_path: Path, writer
     dev = _device(tmp_path / "dev")
     assert _run(FILE_WRITERS[writer](tmp_path, str(dev))) in (0, 1)
     assert stat.S_ISCHR(dev.lstat().st_mode) and dev.lstat().st_rdev == os.makedev(1, 3)
-    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []  # no temporary beside it
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary beside it
 
 
 @NEEDS_ROOT
@@ -209,7 +187,8 @@ def test_dev_null_is_written_in_place() -> None:
     assert stat.S_ISCHR(after.st_mode) and (after.st_ino, after.st_rdev) == (before.st_ino, before.st_rdev)
 
 
-@pytest.mark.parametrize("writer", ["compare-csv", "compare-json", "compare-parquet", "threeway-csv", "diagnose-json"])
+@pytest.mark.parametrize("writer", ["compare-csv", "compare-json", "compare-parquet", "threeway-csv",
+                                    "diagnose-json"])
 def test_dash_is_standard_output(tmp_path: Path, writer: str, capfd: pytest.CaptureFixture[str]) -> None:
     argv = FILE_WRITERS[writer](tmp_path, "-")
     capfd.readouterr()
@@ -220,7 +199,8 @@ def test_dash_is_standard_output(tmp_path: Path, writer: str, capfd: pytest.Capt
 
 
 @pytest.mark.parametrize("writer", sorted(FILE_WRITERS))
-def test_a_fifo_at_o_is_refused_at_once(tmp_path: Path, writer: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_fifo_at_o_is_refused_at_once(tmp_path: Path, writer: str,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
     """Refused before the work and never opened: nothing blocks (a reader never comes)."""
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
@@ -294,7 +274,7 @@ def _as_nobody(work: Callable[[], int]) -> tuple[int, str]:
         if pid == 0:  # the child: never returns into pytest
             code = 3
             try:
-                sys.stderr = open(err.fileno(), "w", closefd=False)  # noqa: SIM115 - pytest's capture is not fd 2
+                sys.stderr = open(err.fileno(), "w", closefd=False)  # noqa: SIM115 - pytest's own is no fd
                 os.setgroups([])
                 os.setgid(NOBODY)
                 os.setuid(NOBODY)
@@ -349,7 +329,7 @@ def test_a_read_only_folder_is_one_line_as_a_normal_user(shared_tmp: Path, how: 
 @pytest.mark.parametrize("writer", ["compare-csv", "threeway-json", "diagnose-text"])
 def test_a_read_only_folder_as_a_normal_user_on_the_command_line(shared_tmp: Path, writer: str) -> None:
     if not _nobody_runs_python():
-        pytest.skip(f"user nobody cannot run {sys.executable} here (it lives in a folder only root may enter)")
+        pytest.skip(f"user nobody cannot run {sys.executable} here (it lies in a folder only root may enter)")
     ro = shared_tmp / "ro"
     ro.mkdir()
     ro.chmod(0o555)

@@ -15,8 +15,8 @@ ATOMIC = PACKAGE / "core" / "atomic.py"
 WRITERS = {
     "write_text", "write_bytes", "write_csv", "write_parquet", "write_json", "write_ndjson", "write_ipc",
     "write_avro", "write_excel", "write_database", "sink_parquet", "sink_csv", "sink_ipc", "sink_ndjson",
-    "tofile", "save_model", "save_screenshot", "to_csv", "to_parquet", "to_json", "mkstemp", "NamedTemporaryFile",
-    "mkfifo", "touch",
+    "tofile", "save_model", "save_screenshot", "to_csv", "to_parquet", "to_json", "mkstemp",
+    "NamedTemporaryFile", "mkfifo", "touch",
 }
 #: Writers by a common name, caught on these modules only (``cmp.save`` is the product's own, atomic).
 MODULE_WRITERS = {
@@ -41,8 +41,10 @@ def _atomic_targets(tree: ast.AST) -> dict[ast.AST, set[str]]:
             names = set(bound)
             for item in node.items:
                 call = item.context_expr
-                if isinstance(call, ast.Call) and _callee(call).startswith("atomic_") and isinstance(item.optional_vars, ast.Name):
-                    names.add(item.optional_vars.id)
+                target = item.optional_vars
+                atomic = isinstance(call, ast.Call) and _callee(call).startswith("atomic_")
+                if atomic and isinstance(target, ast.Name):
+                    names.add(target.id)
             bound = frozenset(names)
         scopes[node] = set(bound)
         for child in ast.iter_child_nodes(node):
@@ -91,14 +93,14 @@ def offending_writes(path: Path) -> list[str]:
         if name == "open" and receiver == "os" and ast.unparse(node.args[0]) == "os.devnull":
             bad = False  # the null device, for dup2 over a closed stdout
         elif name == "open" and receiver == "os":
-            flags = {n.attr for n in ast.walk(node.args[1]) if isinstance(n, ast.Attribute)} if len(node.args) > 1 else set()
+            flags = {n.attr for a in node.args[1:2] for n in ast.walk(a) if isinstance(n, ast.Attribute)}
             bad = bool(flags & _WRITE_FLAGS)
         elif name == "open":
             mode = _mode(node)
             bad = mode is not None and any(c in mode for c in "wax+")
         elif name in WRITERS or receiver in MODULE_WRITERS.get(name, ()):
             bad = bool(args) and not into_atomic and receiver not in OWN_MODULES and not (
-                name in ("write_text", "write_bytes") and isinstance(node.func, ast.Name))  # atomic's, imported
+                name in ("write_text", "write_bytes") and isinstance(node.func, ast.Name))  # atomic's own
         else:
             bad = False
         if bad:

@@ -474,7 +474,8 @@ def _candidate_files(root: Path, skipped: list[DumpProblem] | None = None) -> It
 
 
 def _sniff_walk(root: Path) -> list[Path]:
-    walk = walk_files(root, _wanted, _MAX_DEPTH, skip_hidden=True, max_entries=SNIFF_ENTRIES, stop_after=_SNIFF_FILES)
+    walk = walk_files(root, _wanted, _MAX_DEPTH, skip_hidden=True, max_entries=SNIFF_ENTRIES,
+                      stop_after=_SNIFF_FILES)
     return [p for p in walk.files if p not in walk.refused]
 
 

@@ -172,8 +172,8 @@ class Walk:
         if self.cut_short:
             from dumpscope.core.dumps import DumpError
 
-            raise DumpError(f"{root}: more than {self.folders - 1:,} folders ({self.entries:,} entries) within it, "
-                            "not a dump folder (give the dump's own folder)")
+            raise DumpError(f"{root}: more than {self.folders - 1:,} folders ({self.entries:,} entries) "
+                            "within it, not a dump folder (give the dump's own folder)")
         return self
 
 

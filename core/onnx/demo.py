@@ -226,7 +226,8 @@ def verify_patched(demo: DemoPaths, patched_model: str | Path, out_dir: str | Pa
 def _check_empty(paths: DemoPaths) -> None:
     for d in (paths.golden, paths.target):
         if d.is_symlink() or (d.exists() and not d.is_dir()):
-            raise DumpError(f"{d}: a link or a file where the demo writes a folder (choose a new --out directory)")
+            raise DumpError(f"{d}: a link or a file where the demo writes a folder "
+                            "(choose a new --out directory)")
         if d.exists() and any(d.iterdir()):
             raise DumpError(f"{d}: directory is not empty (choose a new --out directory)")
 

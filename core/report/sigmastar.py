@@ -72,7 +72,8 @@ def listing_line(item: ListingRow) -> str:
     """``idx) name MSE: x COS: y RMSE: z`` (or ``idx) name ERROR: why``); the name :func:`printable`."""
     if item.problem:
         return f"{item.number}) {printable(item.name)} ERROR: {printable(item.problem)}"
-    return f"{item.number}) {printable(item.name)} MSE: {_number(item.mse)} COS: {_number(item.cos)} RMSE: {_number(item.rmse)}"
+    numbers = f"MSE: {_number(item.mse)} COS: {_number(item.cos)} RMSE: {_number(item.rmse)}"
+    return f"{item.number}) {printable(item.name)} {numbers}"
 
 
 def listing(cmp: Comparison) -> str:

@@ -207,7 +207,9 @@ def write_parquet(cmp: Comparison, out: str | Path) -> None:
 def printable_strings(frame: pl.DataFrame) -> pl.DataFrame:
     """``frame`` with every text cell :func:`printable` (for CSV: what a terminal may show)."""
     texts = [c for c, t in frame.schema.items() if t == pl.String]
-    return frame.with_columns(pl.col(c).map_elements(printable, return_dtype=pl.String) for c in texts) if texts else frame
+    if not texts:
+        return frame
+    return frame.with_columns(pl.col(c).map_elements(printable, return_dtype=pl.String) for c in texts)
 
 
 def write_frame(frame: pl.DataFrame, fmt: str, out: str | Path | None, replace: bool = True) -> None:

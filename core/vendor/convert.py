@@ -103,7 +103,8 @@ def convert_dump(src: str | Path, out_dir: str | Path, kind: str = "npy") -> Con
     if not src_path.exists():
         raise FileNotFoundError(f"{src_path}: no such file or directory")
     if not (src_path.is_file() or src_path.is_dir()):
-        raise FileNotFoundError(f"{src_path}: not a dump file or folder (a FIFO, a socket or a device); not opened")
+        raise FileNotFoundError(f"{src_path}: not a dump file or folder (a FIFO, a socket or a device); "
+                                "not opened")
     out.mkdir(parents=True, exist_ok=True)
     result = ConvertResult()
     for path in _files(src_path):

@@ -48,7 +48,8 @@ def _no_raw(_folder: Path, out: str, err: str) -> list[str]:
 
 def _device_kept(*paths: str) -> Check:
     def check(folder: Path, _out: str, _err: str) -> list[str]:
-        return [f"{p} is no longer a character device" for p in paths if not stat.S_ISCHR((folder / p).lstat().st_mode)]
+        kept = [p for p in paths if stat.S_ISCHR((folder / p).lstat().st_mode)]
+        return [f"{p} is no longer a character device" for p in paths if p not in kept]
 
     return check
 
@@ -97,38 +98,30 @@ def _argv(folder: Path, writer: str, out: str) -> list[str]:
 
 
 def _model(folder: Path) -> str:
-    import onnx
-    from onnx import TensorProto, helper
+    """``model.onnx`` (Relu, Neg) in ``folder``: the corpus's own small model."""
+    from .run import _model as small_model
 
-    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
-    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])
-    nodes = [helper.make_node("Relu", ["x"], ["h"], name="relu"), helper.make_node("Neg", ["h"], ["y"], name="neg")]
-    model = helper.make_model(helper.make_graph(nodes, "g", [x], [y]), opset_imports=[helper.make_opsetid("", 17)])
-    model.ir_version = 8
-    onnx.save(model, str(folder / "model.onnx"))
-    return str(folder / "model.onnx")
+    return str(small_model(folder))
 
 
 def _ascend(folder: Path) -> str:
-    from dumpscope.core.formats import ascend_dump as ad
+    """An Ascend dump folder of :data:`GOOD` (the corpus's own builder)."""
+    from .corpus import _ascend_dir
 
-    d = folder / "ascend"
-    d.mkdir(exist_ok=True)
-    for i, n in enumerate(GOOD):
-        ad.write_dump(d / f"Add.{n}.{i}.1.{1700000000000000 + i}", n, [ad.RawTensor(good_array(n), 1, 2, (2, 3))])
-    return str(d)
+    return str(_ascend_dir(folder / "ascend"))
 
 
 def _msprobe(folder: Path, side: str, steps: int = 1) -> str:
     import json
 
-    record = {"type": "torch.Tensor", "dtype": "torch.float32", "shape": [2], "Max": 1.0, "Min": 0.0, "Mean": 0.5,
-              "Norm": 1.0, "requires_grad": False}
+    record = {"type": "torch.Tensor", "dtype": "torch.float32", "shape": [2], "Max": 1.0, "Min": 0.0,
+              "Mean": 0.5, "Norm": 1.0, "requires_grad": False}
     for step in range(steps):
         rank = folder / side / f"step{step}" / "rank0"
         rank.mkdir(parents=True, exist_ok=True)
         data = {"Functional.relu.0.forward": {"input_args": [record], "input_kwargs": {}, "output": [record]}}
-        body = {"task": "statistics", "level": "mix", "framework": "pytorch", "dump_data_dir": None, "data": data}
+        body = {"task": "statistics", "level": "mix", "framework": "pytorch", "dump_data_dir": None,
+                "data": data}
         (rank / "dump.json").write_text(json.dumps(body))
     return str(folder / side)
 
@@ -204,11 +197,12 @@ def _per_rank_csv_links(folder: Path) -> list[str]:
     for step in range(2):
         (out / f"step{step}_rank0.csv").symlink_to(folder / "outside" / "notes.txt")
         (out / f"step{step}_rank0.csv.tmp").symlink_to(folder / "outside" / "notes.txt")
-    return ["compare", _msprobe(folder, "npu", 2), _msprobe(folder, "bench", 2), "--format", "csv", "-o", str(out)]
+    npu, bench = _msprobe(folder, "npu", 2), _msprobe(folder, "bench", 2)
+    return ["compare", npu, bench, "--format", "csv", "-o", str(out)]
 
 
 def _demo_golden_link(folder: Path) -> list[str]:
-    """``demo --out`` whose ``golden/`` is a link to the (empty) outside folder: refused, nothing written there."""
+    """``demo --out`` whose ``golden/`` links to an (empty) outside folder: refused, nothing written there."""
     out = folder / "out" / "demo"
     out.mkdir(parents=True)
     empty = folder / "outside" / "empty"
@@ -257,11 +251,20 @@ def _hostile_model_names(folder: Path) -> list[str]:
     nodes = [helper.make_node("Relu", ["x"], ["aQQ"], name="r\x1b]0;t\x07QQ"),
              helper.make_node("Neg", ["aQQ"], ["b\u202e"], name="n\x9b"),
              helper.make_node("Abs", ["b\u202e"], ["c"], name="abs")]
-    model = helper.make_model(helper.make_graph(nodes, "g", [x], [y]), opset_imports=[helper.make_opsetid("", 17)])
-    model.ir_version = 8
+    model = _onnx(nodes, x, y)
     (folder / "m.onnx").write_bytes(model.SerializeToString().replace(b"QQ", b"\xff\xfe"))
     g, t, _b = _dumps(folder)
     return ["compare", g, t, "--model", str(folder / "m.onnx"), "--format", "csv"]
+
+
+def _onnx(nodes: list, x: object, y: object, initializers: list | None = None):  # type: ignore
+    """A model of ``nodes`` from input ``x`` to output ``y`` (opset 17, IR 8)."""
+    from onnx import helper
+
+    graph = helper.make_graph(nodes, "g", [x], [y], initializers or [])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    return model
 
 
 def _walk(*paths: str) -> Build:
@@ -309,8 +312,7 @@ def _patch_external_outside(location: str) -> Build:
         x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
         y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])
         nodes = [helper.make_node("Add", ["x", "w"], ["y"], name="add")]
-        model = helper.make_model(helper.make_graph(nodes, "g", [x], [y], [w]), opset_imports=[helper.make_opsetid("", 17)])
-        model.ir_version = 8
+        model = _onnx(nodes, x, y, [w])
         (d / "m.onnx").write_bytes(model.SerializeToString())
         return ["patch", str(d / "m.onnx"), "-o", str(folder / "out" / "p.onnx"), "--keep-fp32", "add"]
 
@@ -323,7 +325,8 @@ def _output_cases() -> dict[str, tuple[str, Build, Check]]:
         cases[f"out-link-{writer}"] = ("core atomic", _onto_link(writer), _nothing)
         cases[f"out-fifo-{writer}"] = ("core atomic", _onto_fifo(writer), _fifo_kept(_kept_path(writer)))
         if os.geteuid() == 0:  # mknod needs root (CI runs as root)
-            cases[f"out-device-{writer}"] = ("core atomic", _onto_device(writer), _device_kept(_kept_path(writer)))
+            kept = _device_kept(_kept_path(writer))
+            cases[f"out-device-{writer}"] = ("core atomic", _onto_device(writer), kept)
     cases.update({
         "out-dir-timestamp-planted": ("core atomic", _out_dir_planted(False), _nothing),
         "out-dir-threeway-timestamp-planted": ("core atomic", _out_dir_planted(True), _nothing),
@@ -348,7 +351,7 @@ def _output_cases() -> dict[str, tuple[str, Build, Check]]:
         "walk-12k-folders": ("formats walk", _folders_10k, _nothing),
         "fifo-as-model": ("onnx graph", _fifo_as_model, _nothing),
         "fifo-as-convert-input": ("vendor convert", _fifo_as_convert_input, _nothing),
-        "patch-external-climbs-out": ("onnx patch", _patch_external_outside("../outside/notes.txt"), _nothing),
+        "patch-external-up": ("onnx patch", _patch_external_outside("../outside/notes.txt"), _nothing),
         "patch-external-absolute": ("onnx patch", _patch_external_outside("absolute"), _nothing),
         "patch-external-link-out": ("onnx patch", _patch_external_outside("link"), _nothing),
     })
@@ -358,7 +361,8 @@ def _output_cases() -> dict[str, tuple[str, Build, Check]]:
 OUTPUT_CASES = _output_cases()
 
 
-def run_output_case(name: str, case: tuple[str, Build, Check], folder: Path, timeout: float):  # type: ignore[no-untyped-def]
+def run_output_case(name: str, case: tuple[str, Build, Check], folder: Path, timeout: float):  # type: ignore
+
     """One case through :mod:`tests.fuzz.run`'s checks (only ``out/`` may change), then its own ``check``."""
     from .run import RSS_SLACK, Outcome, _changed, _judge, input_bytes, make_outside, run, snapshot
 
@@ -370,6 +374,7 @@ def run_output_case(name: str, case: tuple[str, Build, Check], folder: Path, tim
     before = snapshot(folder, skip=allowed)
     rc, stdout, stderr, rss = run(argv, timeout, folder, env={"DUMPSCOPE_CONFIG_DIR": str(folder)})
     outcome = Outcome(argv[0], name, rc, stderr)
-    touched = _changed(before, snapshot(folder, skip=allowed)) + (check(folder, stdout, stderr) if rc is not None else [])
+    touched = _changed(before, snapshot(folder, skip=allowed))
+    touched += check(folder, stdout, stderr) if rc is not None else []
     _judge(outcome, stdout, rss, RSS_SLACK + 4 * input_bytes([folder]), touched, [])
     return outcome

@@ -461,7 +461,7 @@ def main(argv: list[str] | None = None) -> int:
                 if args.only in name:
                     (root / name).mkdir()
                     other.append(run_elsewhere(name, build, root / name, args.timeout))
-            for name, case in OUTPUT_CASES.items():  # issue 21: outputs, names, walking (tests/fuzz/outputs.py)
+            for name, case in OUTPUT_CASES.items():  # outputs, names, walking (tests/fuzz/outputs.py)
                 if args.only in name:
                     (root / name).mkdir()
                     outputs.append(run_output_case(name, case, root / name, args.timeout))

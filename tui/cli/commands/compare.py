@@ -215,7 +215,7 @@ def _write_result_dir(cmp: Comparison, directory: str) -> None:
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"result_{time.strftime('%Y%m%d%H%M%S')}.csv"
-    with atomic_text(path, newline="", replace=False) as fh:  # a name planted in advance is refused, not replaced
+    with atomic_text(path, newline="", replace=False) as fh:  # a name planted in advance: refused
         write_csv(cmp, fh)
     print(f"wrote {path}", file=sys.stderr)
 

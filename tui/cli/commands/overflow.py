@@ -78,7 +78,8 @@ def _print_json(report: OverflowReport) -> None:
     """``--json``: an array of the (shown) records."""
     import json
 
-    sys.stdout.write(json_safe(json.dumps([r.to_json() for r in report.records], indent=2, ensure_ascii=False)))
+    text = json.dumps([r.to_json() for r in report.records], indent=2, ensure_ascii=False)
+    sys.stdout.write(json_safe(text))
     sys.stdout.write("\n")
 
 
