@@ -61,3 +61,38 @@ def display(name: str) -> str:
     still read differently; Polars, JSON and terminals then accept the text.
     """
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+#: What never reaches a reader raw: C0 controls, DEL, the C1 controls (``\x9b`` is a CSI) and the
+#: bidirectional controls (U+061C, U+200E/F, U+202A-U+202E, U+2066-U+2069: "Trojan Source" reordering).
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+#: The same, keeping tab and newline (multi-line messages).
+_UNPRINTABLE_LINES = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str, lines: bool = False) -> str:
+    """:func:`display` of ``text`` with every control character shown as an escape: ``\\x1b``,
+    ``\\x9b``, ``\\u202e``. The one form of a name (or a message) in every output meant to be read:
+    the terminal table, CSV (to a terminal or a file), Markdown, the UI, stderr.  ``lines`` keeps
+    tab and newline (messages).  JSON and Parquet keep the exact name instead (JSON's own escapes).
+    Printable text comes back as it is."""
+    if not text.isascii():
+        text = display(text)
+    pattern = _UNPRINTABLE_LINES if lines else _UNPRINTABLE
+    return pattern.sub(_escape, text) if pattern.search(text) else text
+
+
+#: What JSON's own escaping lets through raw when ``ensure_ascii=False``: DEL, C1, bidi controls.
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def json_safe(text: str) -> str:
+    """JSON text written with ``ensure_ascii=False`` (readable CJK), with the characters JSON does
+    not escape but a terminal acts on (C1 controls, bidi controls) as ``\\uXXXX``: still the same
+    JSON value, since such characters can only stand inside its strings."""
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) if _JSON_UNSAFE.search(text) else text

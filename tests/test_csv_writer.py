@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dumpscope.core.comparison.result import Comparison
-from dumpscope.core.names import display
+from dumpscope.core.names import printable
 from dumpscope.core.report.writers import (_CSV_METRICS, EXTRA_CSV_COLUMNS, MSACCUCMP_HEADER, _extra_cell, _num,
                                            write_csv)
 from dumpscope.tui.app.screenshots import generated_frame
@@ -40,6 +40,6 @@ def test_every_cell_equals_the_per_value_formatters(rows) -> None:  # type: igno
         assert cells[metric_at["cosine_similarity"]] == _num(r["cosine_similarity"])
         for c in ("max_golden", "node_name", "nan_golden", "target_shape", "health"):
             assert cells[extra_at[c]] == _extra_cell(c, r[c])
-        side, name = r["side"], display(r["name"])
+        side, name = r["side"], printable(r["name"])  # a CSV holds printable names
         assert cells[5] == (name if side in ("both", "golden") else "*")
-        assert cells[2] == {"both": display(str(r["target_name"])), "target": name, "golden": "NaN"}[side]
+        assert cells[2] == {"both": printable(str(r["target_name"])), "target": name, "golden": "NaN"}[side]

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -160,16 +159,12 @@ def _read(path: Path, run: str) -> pl.DataFrame:
 
 def _write(frame: pl.DataFrame, path: Path) -> bool:
     """Write atomically (a reader never sees half an index); False when the folder refuses."""
+    from dumpscope.core.atomic import atomic_path
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".dumpscope-index-", suffix=".tmp", dir=path.parent)
-        os.close(fd)
-        frame.write_parquet(tmp)
-        os.replace(tmp, path)
+        with atomic_path(path) as tmp:
+            frame.write_parquet(tmp)
         return True
-    except OSError:
-        try:
-            os.unlink(tmp)  # type: ignore[possibly-undefined]
-        except (OSError, UnboundLocalError):
-            pass
+    except OSError:  # a read-only folder, a FIFO planted at the index's name (refused, never opened)
         return False

@@ -29,7 +29,7 @@ from dumpscope.core.comparison.small import Leftover, SmallLane, small_dtype
 from dumpscope.core.comparison.judge import Thresholds
 from dumpscope.core.comparison.result import INTERNAL_COLUMNS, SCHEMA, Comparison
 from dumpscope.core.comparison.table import RowTable
-from dumpscope.core.formats import open_dump
+from dumpscope.core.formats import check_dump, open_dump
 from dumpscope.core.formats.npyfile import Scratch
 from dumpscope.core.comparison.metrics import (COUNT_COLUMNS, FLOAT_COLUMNS, PairMetrics, compare_arrays, compare_segments,
                                                segmentable)
@@ -271,6 +271,9 @@ class _Ticks:
 def _prepare(golden: str | Path | Dump, target: str | Path | Dump, model: str | Path | None,
              graph: str | Path | None, th: Thresholds) -> Comparison:
     """Open, parse (model and vendor graph, once) and pair: a Comparison without a frame yet."""
+    for side in (golden, target):  # both recognised before either is read
+        if not isinstance(side, Dump):
+            check_dump(side)
     g = golden if isinstance(golden, Dump) else open_dump(golden)
     t = target if isinstance(target, Dump) else open_dump(target)
     facts = _load_model(model)

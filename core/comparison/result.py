@@ -127,8 +127,11 @@ class Comparison:
 
     def save(self, path: str | Path) -> None:
         """Write the frame as Parquet, with the meta data and thresholds inside the file."""
+        from dumpscope.core.atomic import atomic_path
+
         meta = {"dumpscope": json.dumps({"meta": self.meta, "thresholds": _thresholds_json(self.thresholds)}, default=str)}
-        self.frame.write_parquet(path, metadata=meta)
+        with atomic_path(path) as tmp:
+            self.frame.write_parquet(tmp, metadata=meta)
 
     @classmethod
     def open(cls, path: str | Path) -> Comparison:

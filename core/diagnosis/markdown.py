@@ -6,13 +6,13 @@ import math
 from pathlib import Path
 
 from dumpscope.core.diagnosis.engine import Diagnosis, RootCause
-from dumpscope.core.names import display
+from dumpscope.core.names import printable
 from dumpscope.core.report.writers import relative_path, worst_rows
 from dumpscope.core.comparison.result import Comparison
 
 
 def _md(text: object) -> str:
-    return display(str(text)).replace("|", "\\|").replace("\n", " ")
+    return printable(str(text)).replace("|", "\\|")
 
 
 def _metric(v: object) -> str:

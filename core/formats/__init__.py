@@ -69,8 +69,6 @@ def open_dump(path: str | Path, format: str | None = None) -> Dump:
     the reason (one line, exit 2 on the command line).
     """
     p = Path(path)
-    if not p.exists():
-        raise DumpError(f"{p}: no such file or directory")
     mods = _modules()
     if format is not None:
         for mod in mods:
@@ -78,6 +76,20 @@ def open_dump(path: str | Path, format: str | None = None) -> Dump:
                 return _open_with(mod, p)
         known = ", ".join(m.NAME for m in mods)
         raise DumpError(f"unknown dump format {format!r} (known: {known})")
+    return _open_with(_best(p, mods), p)
+
+
+def check_dump(path: str | Path) -> None:
+    """Raise the DumpError :func:`open_dump` would for a path no format claims, without reading it
+    (sniffing is bounded): a comparison checks both sides first, so ``compare / /proc/self``
+    fails at once instead of reading ``/`` before it looks at ``/proc/self``."""
+    _best(Path(path), _modules())
+
+
+def _best(p: Path, mods: list[ModuleType]) -> ModuleType:
+    """The best-sniffed format of ``p``; a one-line DumpError when it is missing or none claims it."""
+    if not p.exists():
+        raise DumpError(f"{p}: no such file or directory")
     score, best = max(((_sniff_one(m, p), m) for m in mods), key=lambda sm: sm[0])
     if score <= 0:
         raise DumpError(
@@ -85,7 +97,7 @@ def open_dump(path: str | Path, format: str | None = None) -> Dump:
             "an .npz archive, an Ascend raw dump, a SigmaStar dump, a Polygraphy JSON or an msprobe dump; "
             "`dumpscope formats` lists them with how each is recognised)"
         )
-    return _open_with(best, p)
+    return best
 
 
 def _open_with(mod: ModuleType, path: Path) -> Dump:

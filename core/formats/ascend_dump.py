@@ -36,9 +36,10 @@ from pathlib import Path
 import numpy as np
 
 from dumpscope.core.formats import protobuf as pb
+from dumpscope.core.atomic import atomic_binary
 from dumpscope.core.formats import ascend_layout as layout
 from dumpscope.core.formats.ascend_tree import AscendRun, runs_of_files, several_runs_note
-from dumpscope.core.formats.safe_fs import read_csv_rows, regular_file_problem, walk_files
+from dumpscope.core.formats.safe_fs import SNIFF_ENTRIES, read_csv_rows, regular_file_problem, walk_files
 from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorRef
 
 NAME = "ascend-dump"
@@ -462,11 +463,20 @@ def _candidate_files(root: Path, skipped: list[DumpProblem] | None = None) -> It
     if root.is_file():
         yield root
         return
-    walk = walk_files(root, _wanted, _MAX_DEPTH, skip_hidden=True)
+    if skipped is None:  # sniffing: the first few candidates of a bounded walk
+        yield from _sniff_walk(root)
+        return
+    walk = walk_files(root, _wanted, _MAX_DEPTH, skip_hidden=True).whole(root)
     if skipped is not None:
         skipped.extend(walk.skipped)
         skipped.extend(DumpProblem(str(p), why) for p, why in walk.refused.items())
     yield from (p for p in walk.files if p not in walk.refused)
+
+
+def _sniff_walk(root: Path) -> list[Path]:
+    walk = walk_files(root, _wanted, _MAX_DEPTH, skip_hidden=True, max_entries=SNIFF_ENTRIES,
+                      stop_after=_SNIFF_FILES)
+    return [p for p in walk.files if p not in walk.refused]
 
 
 def sniff(path: Path) -> float:
@@ -667,7 +677,7 @@ def discover_runs(root: str | Path) -> list[AscendRun]:
     p = Path(root)
     if p.is_file():
         return [AscendRun(None, None, p)]
-    walk = walk_files(p, _wanted, _MAX_DEPTH, skip_hidden=True)
+    walk = walk_files(p, _wanted, _MAX_DEPTH, skip_hidden=True).whole(p)
     dumps = [f for f in walk.files if f not in walk.refused and parse_dump_name(f.name) is not None]
     return runs_of_files(dumps)
 
@@ -753,7 +763,7 @@ def write_dump(
     header += b"".join(pb.encode_bytes(3, _encode_tensor(t, "output", inline)) for t in outputs)
     header += b"".join(pb.encode_bytes(4, _encode_tensor(t, "input", inline)) for t in inputs)
     header += pb.encode_bytes(6, op_name)
-    with io.open(path, "wb") as fh:
+    with atomic_binary(path) as fh:
         if inline:
             fh.write(header)
         else:

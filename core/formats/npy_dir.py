@@ -24,7 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dumpscope.core.formats.npyfile import SmallFiles, check_shape, facts_loader, npy_facts
-from dumpscope.core.formats.safe_fs import Walk, load_json, member_path, read_csv_rows, regular_file_problem, walk_files
+from dumpscope.core.formats.safe_fs import (
+    SNIFF_ENTRIES, Walk, load_json, member_path, read_csv_rows, regular_file_problem, walk_files,
+)
 from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorReadError, TensorRef, dtype_name
 from dumpscope.core.names import from_filename
 
@@ -54,7 +56,7 @@ class _Parsed:
 
 def _walk_npy(root: Path) -> Walk:
     """Every ``.npy`` below ``root`` (sorted, depth-limited, see :mod:`safe_fs`), and what was skipped."""
-    return walk_files(root, lambda name: name.endswith(".npy"), _MAX_DEPTH)
+    return walk_files(root, lambda name: name.endswith(".npy"), _MAX_DEPTH).whole(root)
 
 
 def sniff(path: Path) -> float:
@@ -69,18 +71,25 @@ def sniff(path: Path) -> float:
 
 
 def _has_npy(root: Path) -> bool:
-    """Whether an ``.npy`` name appears within :data:`_MAX_DEPTH` levels (iterative, cheap)."""
-    stack = [(root, 0)]
-    while stack:
-        folder, depth = stack.pop()
+    """Whether an ``.npy`` name appears within :data:`_MAX_DEPTH` levels: breadth-first (a dump's
+    own files first), iterative, and at most :data:`~dumpscope.core.formats.safe_fs.SNIFF_ENTRIES`
+    entries listed, so ``/`` or ``/proc`` is "no" at once rather than a walk of the machine."""
+    from collections import deque
+
+    queue, seen = deque([(root, 0)]), 0
+    while queue and seen <= SNIFF_ENTRIES:
+        folder, depth = queue.popleft()
         try:
-            entries = list(os.scandir(folder))
+            with os.scandir(folder) as it:
+                entries = list(it)
         except OSError:
             continue
+        seen += len(entries)
         if any(e.name.endswith(".npy") for e in entries):
             return True
         if depth < _MAX_DEPTH:
-            stack.extend((Path(e.path), depth + 1) for e in entries if e.is_dir(follow_symlinks=False))
+            queue.extend((Path(e.path), depth + 1) for e in sorted(entries, key=lambda e: e.name)
+                         if e.is_dir(follow_symlinks=False))
     return False
 
 
@@ -237,9 +246,15 @@ def _entry_info(entry: object, file: Path) -> TensorInfo:
 
 
 def _bad_entry_name(entry: object, position: int) -> str:
-    """A row name for a manifest entry too damaged to give its own."""
+    """A row name for a manifest entry too damaged to give its own: its ``name``, else the name its
+    ``file`` encodes (so the row pairs with the other side's tensor and is not lost), else its position."""
     name = entry.get("name") if isinstance(entry, dict) else None
-    return name if isinstance(name, str) else f"<manifest entry {position}>"
+    if isinstance(name, str):
+        return name
+    file = entry.get("file") if isinstance(entry, dict) else None
+    if isinstance(file, str) and file.endswith(".npy") and "/" not in file and len(file) > 4:
+        return from_filename(file[:-4])
+    return f"<manifest entry {position}>"
 
 
 def _bad_entry(entry: object, position: int, where: str, exc: Exception) -> TensorRef:

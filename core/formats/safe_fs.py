@@ -158,22 +158,58 @@ class Walk:
     refused: dict[Path, str] = field(default_factory=dict)
     """Files listed in ``files`` that must not be opened (a symbolic link leading out, a
     dangling one): the reader gives each a row with this reason, so the tensor is not lost."""
+    entries: int = 0
+    """Folder entries listed so far (files and folders)."""
+    folders: int = 0
+    """Folders listed so far (each once)."""
+    cut_short: bool = False
+    """The walk stopped at a bound (:data:`MAX_WALK_ENTRIES`, :data:`MAX_WALK_FOLDERS`): ``files``
+    is not the whole folder."""
+
+    def whole(self, root: Path) -> Walk:
+        """This walk, when it listed the whole folder; a DumpError (one line) when it was cut short:
+        a reader never gives part of a folder as if it were all of it."""
+        if self.cut_short:
+            from dumpscope.core.dumps import DumpError
+
+            raise DumpError(f"{root}: more than {self.folders - 1:,} folders ({self.entries:,} entries) "
+                            "within it, not a dump folder (give the dump's own folder)")
+        return self
+
+
+#: The most folder entries one walk lists (files and folders together): a dump folder (one rank of one
+#: step) is well under it; ``/``, ``/proc`` or a home folder is not, and is refused after this much.
+MAX_WALK_ENTRIES = 1_000_000
+#: The most folders one walk lists: dumps keep their files in few folders (per step, rank, device);
+#: ``/`` holds some 60,000.
+MAX_WALK_FOLDERS = 10_000
+#: A sniffer's look into a folder: at most this many entries listed (cheap on ``/`` or ``/proc``).
+SNIFF_ENTRIES = 20_000
 
 
 def walk_files(
-    root: Path, wanted: Callable[[str], bool], max_depth: int, *, skip_hidden: bool = False
+    root: Path, wanted: Callable[[str], bool], max_depth: int, *, skip_hidden: bool = False,
+    max_entries: int = MAX_WALK_ENTRIES, stop_after: int | None = None,
 ) -> Walk:
     """Regular files under ``root`` whose name ``wanted`` accepts, depth-first in name order.
 
     Iterative (no recursion), at most ``max_depth`` folders deep, never entering a
-    symbolic link to a folder.  A FIFO, socket or device is skipped with a note; a file
-    symlink leading out (or dangling) is listed with its reason in ``refused``.
+    symbolic link to a folder, each folder listed once.  A FIFO, socket or device is skipped
+    with a note; a file symlink leading out (or dangling) is listed with its reason in
+    ``refused``.  Bounded: after ``max_entries`` entries listed the walk stops with
+    ``cut_short`` (a reader calls :meth:`Walk.whole`); a sniffer stops at ``stop_after`` files.
     """
     walker = _Walker(root, wanted, max_depth, skip_hidden)
     stack: list[tuple[Path, int]] = [(root, 0)]
+    walk = walker.walk
     while stack:
         stack.extend(walker.subfolders(*stack.pop()))
-    return walker.walk
+        if stop_after is not None and len(walk.files) >= stop_after:
+            break
+        if walk.entries > max_entries or walk.folders > MAX_WALK_FOLDERS:
+            walk.cut_short = True
+            break
+    return walk
 
 
 @dataclass
@@ -197,7 +233,11 @@ class _Walker:
     def _entries(self, folder: Path) -> list[os.DirEntry[str]]:
         """The folder's entries in name order; none (and a note) when it cannot be listed."""
         try:
-            return sorted(os.scandir(folder), key=lambda e: e.name)
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
+            self.walk.entries += len(entries)
+            self.walk.folders += 1
+            return entries
         except OSError as exc:
             self.walk.skipped.append(DumpProblem(str(folder), f"cannot list the folder: {exc.strerror or exc}"))
             return []

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from dumpscope.core.atomic import write_text
 from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorRef
 
 NAME = "sgs-output"
@@ -163,5 +164,5 @@ def write_output(folder: Path, model: str, image: str, tensors: dict[str, np.nda
         lines += ["".join(f"{v:.6f}  " for v in flat[i : i + 16].tolist()) for i in range(0, flat.size, 16)]
         lines += ["}", ""]
     out = folder / f"unknown_{model}_{image}.txt"
-    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_text("\n".join(lines) + "\n", out)
     return out

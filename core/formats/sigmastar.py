@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from dumpscope.core.atomic import write_bytes
 from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorRef
 from dumpscope.core.formats.safe_fs import regular_file_problem
 
@@ -565,7 +566,7 @@ def write_sigmastar(
             _write_text_values(out, t.data.reshape(-1))
         else:
             _write_raw(out, t, trailer)
-    path.write_bytes(out.getvalue())
+    write_bytes(out.getvalue(), path)
     return path
 
 

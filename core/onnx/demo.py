@@ -40,6 +40,7 @@ from dumpscope.core.onnx.runner import (
     save_inputs,
     write_manifest,
 )
+from dumpscope.core.onnx.model_io import write_model
 from dumpscope.core.onnx.targets import Prepared, open_session
 
 ROWS, DIM = 4, 16
@@ -201,7 +202,7 @@ def make_demo(out_dir: str | Path, frames: int = 6, overflow_frame: int = 4) -> 
     paths = DemoPaths(out / "model.onnx", out / "golden", out / "target")
     _check_empty(paths)
     out.mkdir(parents=True, exist_ok=True)
-    onnx.save_model(build_model(frames, overflow_frame), str(paths.model))
+    write_model(build_model(frames, overflow_frame), paths.model)
     dump_frames(paths, frames, {"frames": frames, "overflow_frame": overflow_frame})
     return paths
 
@@ -224,6 +225,9 @@ def verify_patched(demo: DemoPaths, patched_model: str | Path, out_dir: str | Pa
 
 def _check_empty(paths: DemoPaths) -> None:
     for d in (paths.golden, paths.target):
+        if d.is_symlink() or (d.exists() and not d.is_dir()):
+            raise DumpError(f"{d}: a link or a file where the demo writes a folder "
+                            "(choose a new --out directory)")
         if d.exists() and any(d.iterdir()):
             raise DumpError(f"{d}: directory is not empty (choose a new --out directory)")
 

@@ -22,7 +22,7 @@ from types import MappingProxyType
 from dumpscope.core.onnx.lazy import onnx
 
 from dumpscope.core.dumps import DumpError
-from dumpscope.core.onnx.model_io import attribute_graphs
+from dumpscope.core.onnx.model_io import attribute_graphs, text_names
 
 CONTROL_FLOW_OPS = frozenset({"If", "Loop", "Scan"})
 
@@ -87,8 +87,10 @@ def load_graph(model: str | Path | onnx.ModelProto) -> GraphFacts:
 
 def _read_structure(path: Path) -> onnx.ModelProto:
     """The model at ``path`` without its external data (DumpError when missing or unreadable)."""
+    if path.exists() and not path.is_file():  # a FIFO would block the read; a folder is no model
+        raise DumpError(f"{path}: not a regular file (a folder, a FIFO or a device); not opened")
     try:
-        return onnx.load_model(str(path), load_external_data=False)
+        return text_names(onnx.load_model(str(path), load_external_data=False))
     except FileNotFoundError:
         raise DumpError(f"{path}: no such file") from None
     except Exception as exc:  # noqa: BLE001 - protobuf raises DecodeError and friends

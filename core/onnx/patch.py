@@ -258,18 +258,18 @@ def _check_paths(src: Path, dst: Path) -> None:
 
 def _read_model(src: Path) -> onnx.ModelProto:
     """The model at ``src`` with its external data loaded (DumpError when either is unreadable)."""
-    from dumpscope.core.onnx.model_io import iter_tensors
+    from dumpscope.core.onnx.model_io import iter_tensors, text_names
 
     try:
         model = onnx.load_model(str(src), load_external_data=False)
     except Exception as exc:  # noqa: BLE001 - protobuf raises DecodeError and friends
         raise DumpError(f"{src}: not a readable ONNX model ({type(exc).__name__})") from None
     if any(t.data_location == TensorProto.EXTERNAL for t in iter_tensors(model.graph)):
-        try:
+        try:  # onnx refuses a location that is absolute, climbs out, is a link or not a regular file
             onnx.load_external_data_for_model(model, str(src.parent))
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, onnx.checker.ValidationError) as exc:
             raise DumpError(f"{src}: cannot read its external data ({exc})") from None
-    return model
+    return text_names(model)
 
 
 def _validate(model: onnx.ModelProto) -> None:

@@ -32,9 +32,11 @@ import numpy as np
 import onnx
 from onnx import helper
 
+from dumpscope.core.atomic import atomic_binary, write_bytes, write_text
 from dumpscope.core.onnx.graph import GraphFacts, NodeFacts, graph_facts, outer_scope_inputs
 from dumpscope.core.dumps import DumpError, TensorReadError
 from dumpscope.core.formats.npyfile import open_npy
+from dumpscope.core.onnx.model_io import text_names
 from dumpscope.core.names import display, to_filename
 from dumpscope.core.onnx.targets import TARGETS, Prepared, open_session, prepare_golden
 
@@ -237,7 +239,7 @@ def save_inputs(out_dir: Path, inputs: Sequence[ModelInput], prefix: str = "") -
     (out_dir / "inputs").mkdir(parents=True, exist_ok=True)
     for inp in inputs:
         rel = f"inputs/{to_filename(prefix + inp.name)}"
-        np.save(out_dir / rel, inp.array, allow_pickle=False)
+        save_npy(out_dir / rel, inp.array)
         entries.append(
             {
                 "name": prefix + inp.name,
@@ -398,7 +400,7 @@ def _not_numeric(value: object) -> str | None:
 
 def _store(out_dir: Path, entry: dict[str, Any], arr: np.ndarray) -> None:
     rel = to_filename(entry["name"])
-    np.save(out_dir / rel, arr, allow_pickle=False)
+    save_npy(out_dir / rel, arr)
     entry.update(file=rel, dtype=str(arr.dtype), shape=list(arr.shape))
 
 
@@ -557,7 +559,7 @@ class GroupSessions:
         del model.graph.node[:]
         model.graph.node.extend(kept)
         path = self.prepared.path.with_name(f"{self.prepared.path.stem}.group.onnx")
-        path.write_bytes(model.SerializeToString())
+        write_bytes(model.SerializeToString(), path)
         return path
 
 
@@ -657,10 +659,14 @@ def node_entries(facts: GraphFacts, fused_from: Mapping[str, list[str]] | None, 
 
 def write_manifest(out_dir: Path, manifest: Mapping[str, Any]) -> Path:
     path = out_dir / "manifest.json"
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(manifest, indent=1, ensure_ascii=True, allow_nan=True), encoding="utf-8")
-    tmp.replace(path)
+    write_text(json.dumps(manifest, indent=1, ensure_ascii=True, allow_nan=True), path)
     return path
+
+
+def save_npy(path: Path, arr: np.ndarray) -> None:
+    """One tensor as ``.npy`` (through :mod:`dumpscope.core.atomic`; never pickled)."""
+    with atomic_binary(path) as fh:
+        np.save(fh, arr, allow_pickle=False)
 
 
 def read_manifest(path: str | Path) -> dict[str, Any]:
@@ -885,7 +891,7 @@ def load_model(model: str | Path | onnx.ModelProto) -> tuple[onnx.ModelProto, Pa
         proto = onnx.load_model(str(path), load_external_data=False)
     except Exception as exc:  # noqa: BLE001 - protobuf raises DecodeError and friends
         raise DumpError(f"{model}: not a readable ONNX model ({type(exc).__name__})") from None
-    return proto, path.parent, str(path), _sha256(path)
+    return text_names(proto), path.parent, str(path), _sha256(path)
 
 
 def dump_model(

@@ -47,6 +47,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from dumpscope.core.atomic import write_bytes
 from dumpscope.core.onnx.graph import GraphFacts, NodeFacts, fresh_name, graph_facts, used_names
 from dumpscope.core.dumps import DumpError
 from dumpscope.core.onnx.model_io import PROTO_LIMIT as _PROTO_LIMIT
@@ -285,7 +286,7 @@ def _set_tensor(t: onnx.TensorProto, arr: np.ndarray, work: Path, counter: list[
         counter[0] += 1
         loc = f"dumpscope_tensor_{counter[0]}.bin"
         data = np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<"), copy=False)
-        data.tofile(work / loc)
+        write_bytes(data.reshape(-1).view(np.uint8), work / loc)  # type: ignore[arg-type]
         del t.external_data[:]
         for key, value in (("location", loc), ("offset", "0"), ("length", str(data.nbytes))):
             t.external_data.add(key=key, value=value)

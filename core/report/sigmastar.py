@@ -23,9 +23,10 @@ from typing import TextIO
 
 import numpy as np
 
+from dumpscope.core.atomic import atomic_text, write_text
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.dumps import TensorReadError
-from dumpscope.core.names import display
+from dumpscope.core.names import display, printable
 
 #: Values per line of an exported tensor (SigmaStar's text dumps).
 VALUES_PER_LINE = 16
@@ -68,10 +69,11 @@ def _number(v: float | None) -> str:
 
 
 def listing_line(item: ListingRow) -> str:
-    """``idx) name MSE: x COS: y RMSE: z`` (or ``idx) name ERROR: why``)."""
+    """``idx) name MSE: x COS: y RMSE: z`` (or ``idx) name ERROR: why``); the name :func:`printable`."""
     if item.problem:
-        return f"{item.number}) {item.name} ERROR: {item.problem}"
-    return f"{item.number}) {item.name} MSE: {_number(item.mse)} COS: {_number(item.cos)} RMSE: {_number(item.rmse)}"
+        return f"{item.number}) {printable(item.name)} ERROR: {printable(item.problem)}"
+    numbers = f"MSE: {_number(item.mse)} COS: {_number(item.cos)} RMSE: {_number(item.rmse)}"
+    return f"{item.number}) {printable(item.name)} {numbers}"
 
 
 def listing(cmp: Comparison) -> str:
@@ -83,7 +85,7 @@ def write_listing(cmp: Comparison, out: str | Path | TextIO) -> None:
     """The listing to a path or an open text stream."""
     text = listing(cmp)
     if isinstance(out, (str, Path)):
-        Path(out).write_text(text, encoding="utf-8")
+        write_text(text, out)
     else:
         out.write(text)
 
@@ -124,6 +126,9 @@ def export_values(cmp: Comparison, out_dir: str | Path, one_row: bool = False) -
             continue
         for side, values in (("sample", sample), ("benchmark", benchmark)):
             if values is not None:
-                with (folder / f"{_safe(item.name)}_{side}.txt").open("w", encoding="utf-8") as fh:
-                    fh.writelines(format_values(values, one_row))
+                try:
+                    with atomic_text(folder / f"{_safe(item.name)}_{side}.txt") as fh:
+                        fh.writelines(format_values(values, one_row))
+                except OSError as exc:  # a FIFO or a folder planted at the name: that file only
+                    problems.append(f"{item.number}) {item.name}: {exc}")
     return root, problems

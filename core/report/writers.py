@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import math
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
@@ -18,7 +19,7 @@ import polars as pl
 
 from dumpscope.core.atomic import atomic_path, atomic_text
 from dumpscope.core.vocabulary import MSACCUCMP_CSV_NAMES
-from dumpscope.core.names import display
+from dumpscope.core.names import display, printable
 from dumpscope.core.comparison.result import Comparison
 
 _METRIC_HEADER = list(MSACCUCMP_CSV_NAMES)
@@ -108,7 +109,7 @@ def _extra_cells(column: pl.Series) -> list[str]:
     if column.dtype.is_float():
         return ["" if v is None else "NaN" if v != v else f"{v:.9g}" for v in column.to_list()]
     if column.dtype == pl.String:
-        return ["" if v is None else v if v.isascii() else display(v) for v in column.to_list()]
+        return ["" if v is None else printable(v) for v in column.to_list()]
     if column.dtype.is_integer():
         return ["" if v is None else str(v) for v in column.to_list()]
     name = column.name
@@ -123,9 +124,8 @@ def _name_cells(side: list[str], name: list[str], target_name: list[str | None])
 
 
 def _text(v: object) -> str:
-    """:func:`display` of ``str(v)``; ASCII text is already valid as it is."""
-    text = str(v)
-    return text if text.isascii() else display(text)
+    """:func:`printable` of ``str(v)``: a CSV cell holds what a terminal may show."""
+    return printable(str(v))
 
 
 def _or_nan(values: list[object]) -> list[object]:
@@ -137,7 +137,7 @@ def _extra_cell(column: str, v: object) -> str:
         return _shape(v)  # type: ignore[arg-type]
     if v is None:
         return ""
-    return _num(v) if isinstance(v, float) else display(str(v))
+    return _num(v) if isinstance(v, float) else printable(str(v))
 
 
 def _json_value(v: object) -> object:
@@ -204,8 +204,37 @@ def write_parquet(cmp: Comparison, out: str | Path) -> None:
         cmp.save(tmp)
 
 
+def printable_strings(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` with every text cell :func:`printable` (for CSV: what a terminal may show)."""
+    texts = [c for c, t in frame.schema.items() if t == pl.String]
+    if not texts:
+        return frame
+    return frame.with_columns(pl.col(c).map_elements(printable, return_dtype=pl.String) for c in texts)
+
+
+def write_frame(frame: pl.DataFrame, fmt: str, out: str | Path | None, replace: bool = True) -> None:
+    """A plain frame (per-step/rank runs, three-way, msprobe) as ``csv``, ``json`` or ``parquet`` to
+    ``out`` (a path, ``-``; None: standard output). CSV names are :func:`printable`; JSON keeps the
+    exact text with JSON's ASCII escapes; Parquet the exact values.  ``replace=False``: an existing
+    ``out`` is refused, not replaced (msaccucmp's timestamped ``-out`` names)."""
+    from dumpscope.core.atomic import atomic_binary
+
+    if fmt == "parquet":
+        with atomic_path(out or "-", replace=replace) as tmp:
+            frame.write_parquet(tmp)
+    elif fmt == "csv" and not out:
+        sys.stdout.write(printable_strings(frame).write_csv())
+    elif fmt == "csv":
+        with atomic_binary(out, replace=replace) as fh:
+            printable_strings(frame).write_csv(fh)
+    else:
+        rows = [{k: _json_value(v) for k, v in r.items()} for r in frame.iter_rows(named=True)]
+        with atomic_text(out or "-", replace=replace) as fh:
+            fh.write(indented_json(rows) + "\n")
+
+
 def _md_escape(text: str) -> str:
-    return display(text).replace("|", "\\|").replace("\n", " ")
+    return printable(text).replace("|", "\\|")
 
 
 def _cosine_worst_first() -> pl.Expr:

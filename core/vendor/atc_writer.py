@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from dumpscope.core.atomic import write_text
+
 __all__ = ["GraphOp", "graph_document", "write_graph"]
 
 
@@ -59,5 +61,5 @@ def graph_document(ops: Sequence[GraphOp], name: str = "graph") -> dict[str, obj
 def write_graph(path: str | Path, ops: Sequence[GraphOp], name: str = "graph") -> Path:
     """Write :func:`graph_document` to ``path``."""
     p = Path(path)
-    p.write_text(json.dumps(graph_document(ops, name), indent=1), encoding="utf-8")
+    write_text(json.dumps(graph_document(ops, name), indent=1), p)
     return p

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from dumpscope.core.atomic import atomic_binary
 from dumpscope.core.formats import ascend_dump
 from dumpscope.core.formats.ascend_dump import OPDEBUG_PREFIX, DumpFileError, DumpHeader, TensorDesc
 
@@ -40,13 +41,15 @@ def output_name(dump_file: str, role: str, index: int, kind: str) -> str:
 
 
 def _save_npy(arr: np.ndarray, path: Path) -> None:
-    np.save(path, arr, allow_pickle=False)
+    with atomic_binary(path) as fh:
+        np.save(fh, arr, allow_pickle=False)
 
 
 def _save_txt(arr: np.ndarray, path: Path) -> None:
     """``np.savetxt`` of the flattened values (half floats widened, as the seed's script does)."""
     flat = arr.reshape(-1)
-    np.savetxt(path, flat.astype(np.float64) if flat.dtype.kind == "f" and flat.itemsize < 4 else flat)
+    with atomic_binary(path) as fh:
+        np.savetxt(fh, flat.astype(np.float64) if flat.dtype.kind == "f" and flat.itemsize < 4 else flat)
 
 
 #: ``--type`` -> how one tensor is written.
@@ -99,6 +102,9 @@ def convert_dump(src: str | Path, out_dir: str | Path, kind: str = "npy") -> Con
     src_path, out = Path(src), Path(out_dir)
     if not src_path.exists():
         raise FileNotFoundError(f"{src_path}: no such file or directory")
+    if not (src_path.is_file() or src_path.is_dir()):
+        raise FileNotFoundError(f"{src_path}: not a dump file or folder (a FIFO, a socket or a device); "
+                                "not opened")
     out.mkdir(parents=True, exist_ok=True)
     result = ConvertResult()
     for path in _files(src_path):

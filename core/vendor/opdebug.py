@@ -560,7 +560,7 @@ def _walk(root: Path) -> Iterator[Path]:
         return
     from dumpscope.core.formats.safe_fs import walk_files
 
-    walk = walk_files(root, lambda _name: True, 16, skip_hidden=True)
+    walk = walk_files(root, lambda _name: True, 16, skip_hidden=True).whole(root)
     yield from (p for p in walk.files if p not in walk.refused)
 
 

@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from .corpus import Case, cases, make_outside, remove_tree
+from .outputs import OUTPUT_CASES, run_output_case
 
 RSS_SLACK = 200 << 20
 COLUMNS = ("cases", "internal errors", "tracebacks", "hangs", "RSS over bound", "rows lost", "outside touches")
@@ -446,6 +447,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     mine: list[Outcome] = []
     other: list[Outcome] = []
+    outputs: list[Outcome] = []
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="dumpscope-fuzz-") as tmp:
         root = Path(tmp)
@@ -459,6 +461,10 @@ def main(argv: list[str] | None = None) -> int:
                 if args.only in name:
                     (root / name).mkdir()
                     other.append(run_elsewhere(name, build, root / name, args.timeout))
+            for name, case in OUTPUT_CASES.items():  # outputs, names, walking (tests/fuzz/outputs.py)
+                if args.only in name:
+                    (root / name).mkdir()
+                    outputs.append(run_output_case(name, case, root / name, args.timeout))
         remove_tree(root)
     print(f"Readers, dump -o (this area): {len({o.case for o in mine})} cases, {len(mine)} runs")
     print(table(mine))
@@ -467,8 +473,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nSide files and other commands (vendor, open, fusion, patch, demo, explain, formats): {len(other)} runs")
         print(table(other))
         _details(other, owners={n: o for n, (o, _b) in ELSEWHERE.items()})
+    if outputs:
+        print(f"\nOutputs onto links, FIFOs and devices; names; walking (outputs.py): {len(outputs)} runs")
+        print(table(outputs))
+        _details(outputs, owners={n: c[0] for n, c in OUTPUT_CASES.items()})
     print(f"\n{time.monotonic() - started:.0f} s")
-    return 1 if any(o.problems for o in (*mine, *other)) else 0
+    return 1 if any(o.problems for o in (*mine, *other, *outputs)) else 0
 
 
 def _details(outcomes: list[Outcome], owners: dict[str, str] | None = None) -> None:

@@ -17,6 +17,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from dumpscope.core.atomic import write_text
+
 if TYPE_CHECKING:
     import polars as pl
     from textual.pilot import Pilot
@@ -158,7 +160,8 @@ async def _shoot(app: DumpscopeApp, shots: Sequence[tuple[str, Step]], out: Path
         for name, step in shots:
             await step(pilot)
             await _settle(pilot)
-            written.append(Path(app.save_screenshot(f"{name}.svg", str(out))))
+            written.append(out / f"{name}.svg")
+            write_text(app.export_screenshot(), written[-1])
     return written
 
 

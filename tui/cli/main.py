@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -118,20 +119,32 @@ def _chosen_command(args_list: list[str]) -> str:
 
 def _report(exc: Exception) -> int:
     """One line on stderr for an error a command raised; the exit code."""
+    from dumpscope.core.atomic import OutputError
     from dumpscope.core.dumps import DumpError
 
-    if isinstance(exc, (UsageError, DumpError, FileNotFoundError, PermissionError)):
-        print(f"dumpscope: {exc}", file=sys.stderr)
+    from dumpscope.tui.cli.safe import plain
+
+    if isinstance(exc, (UsageError, DumpError, OutputError, FileNotFoundError, PermissionError)):
+        print(f"dumpscope: {plain(exc)}", file=sys.stderr)  # names from dumps: escapes shown, never sent
         return EXIT_USAGE
     print(
-        f"dumpscope: internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback)",
+        f"dumpscope: internal error: {type(exc).__name__}: {plain(exc)} (run with --debug for the traceback)",
         file=sys.stderr,
     )
     return EXIT_USAGE
 
 
+#: The options that name something a command writes (files or folders).
+OUTPUT_OPTIONS = ("output", "output_dir", "out", "csv", "export_values")
+
+
 def _run(args: argparse.Namespace) -> int:
     try:
+        from dumpscope.core.atomic import check_output
+
+        for option in OUTPUT_OPTIONS:  # a FIFO given as an output is refused before the work, never opened
+            if isinstance(getattr(args, option, None), (str, os.PathLike)):
+                check_output(getattr(args, option))
         return int(args._run(args))
     except KeyboardInterrupt:
         print("dumpscope: interrupted", file=sys.stderr)

@@ -413,10 +413,9 @@ def _health_counts(r: RunResult) -> str:
 
 
 def _write(args: argparse.Namespace, text: str) -> None:
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
+    from dumpscope.core.atomic import write_text
+
+    write_text(text, args.output)
 
 
 def _write_frames(args: argparse.Namespace, fmt: str, frames: dict[str, object]) -> None:
@@ -440,20 +439,19 @@ def _one_file(args: argparse.Namespace, fmt: str, frames: dict[str, object]) -> 
 
 
 def _write_one(frame: object, fmt: str, out: str | Path | None) -> None:
+    from dumpscope.core.report.writers import write_frame
+
     frame = frame.drop([c for c in ("NPU_Stack_Info",) if c in frame.columns])  # type: ignore[attr-defined]
-    if fmt == "parquet":
-        frame.write_parquet(out)  # type: ignore[attr-defined]
-    elif out:
-        frame.write_csv(out)  # type: ignore[attr-defined]
-    else:
-        sys.stdout.write(frame.write_csv())  # type: ignore[attr-defined]
+    write_frame(frame, fmt, out)  # type: ignore[arg-type]
 
 
 def _print(args: argparse.Namespace, draw: object) -> None:
     from rich.console import Console
 
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as f:
+        from dumpscope.core.atomic import atomic_text
+
+        with atomic_text(args.output) as f:
             draw(Console(file=f, width=160))  # type: ignore[operator]
     else:
         draw(Console())  # type: ignore[operator]

@@ -10,21 +10,13 @@ parses as markup).  Ordinary text comes out unchanged.
 
 from __future__ import annotations
 
-import re
-
-from dumpscope.core.names import display
-
-#: C0 controls except tab and newline, DEL, and the C1 controls (``\\x9b`` is a CSI).
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def _escape_control(match: re.Match[str]) -> str:
-    return f"\\x{ord(match.group()):02x}"
+from dumpscope.core.names import printable
 
 
 def plain(text: object) -> str:
-    """``text`` with undecodable bytes and control characters shown as ``\\xNN`` escapes."""
-    return _CONTROL.sub(_escape_control, display(str(text)))
+    """``text`` with undecodable bytes, control and bidi characters shown as escapes
+    (:func:`~dumpscope.core.names.printable`, keeping tab and newline)."""
+    return printable(str(text), lines=True)
 
 
 def markup(text: object) -> str:

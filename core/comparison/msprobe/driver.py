@@ -310,8 +310,10 @@ def _write_csv(r: RankResult, folder: Path | None) -> None:
     """One step/rank's frame as ``step{N}_rank{M}.csv`` in ``folder`` (nothing without one)."""
     if folder is None or r.frame is None:
         return
+    from dumpscope.core.report.writers import write_frame
+
     folder.mkdir(parents=True, exist_ok=True)
-    r.frame.drop("NPU_Stack_Info").write_csv(folder / f"step{r.step}_{r.rank}.csv")
+    write_frame(r.frame.drop("NPU_Stack_Info"), "csv", folder / f"step{r.step}_{r.rank}.csv")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 
+from dumpscope.core.names import printable  # noqa: F401 - the one escape, re-exported for the panes
 from dumpscope.core.vocabulary import HEALTH_LABEL, HEALTHS, UNMATCHED_LABEL, format_number
 
 if TYPE_CHECKING:
@@ -63,14 +64,6 @@ _DTYPE_SHORT = {
     "int64": "i64", "int32": "i32", "int16": "i16", "int8": "i8",
     "uint64": "u64", "uint32": "u32", "uint16": "u16", "uint8": "u8", "bool": "bool",
 }
-
-
-_CONTROL = {c: "\ufffd" for c in (*range(0x20), *range(0x7F, 0xA0))}
-
-
-def printable(text: str) -> str:
-    """A name safe to draw: control characters (newlines, ESC...) become U+FFFD."""
-    return text.translate(_CONTROL)
 
 
 def short_dtype(dtype: str | None) -> str:

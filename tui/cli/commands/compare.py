@@ -209,12 +209,14 @@ def _write_result_dir(cmp: Comparison, directory: str) -> None:
     import time
     from pathlib import Path
 
+    from dumpscope.core.atomic import atomic_text
     from dumpscope.core.report.writers import write_csv
 
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"result_{time.strftime('%Y%m%d%H%M%S')}.csv"
-    write_csv(cmp, path)
+    with atomic_text(path, newline="", replace=False) as fh:  # a name planted in advance: refused
+        write_csv(cmp, fh)
     print(f"wrote {path}", file=sys.stderr)
 
 
@@ -259,10 +261,12 @@ def _write_three_dir(tw: ThreeWay, directory: str) -> None:
     import time
     from pathlib import Path
 
+    from dumpscope.core.report.writers import write_frame
+
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"threeway_{time.strftime('%Y%m%d%H%M%S')}.csv"
-    tw.frame.write_csv(path)
+    write_frame(tw.frame, "csv", path, replace=False)  # a name planted in advance is refused, not replaced
     print(f"wrote {path}", file=sys.stderr)
 
 
@@ -280,8 +284,10 @@ def _selected_frame(frame, args: argparse.Namespace):  # type: ignore[no-untyped
 
 def _write_three(tw: ThreeWay, args: argparse.Namespace) -> None:
     """Parquet to ``-o``; Rich on a terminal; else the plain table, CSV or JSON text."""
-    if args.format == "parquet":
-        tw.frame.write_parquet(args.output)
+    from dumpscope.core.report.writers import write_frame
+
+    if args.format in ("parquet", "csv", "json"):
+        write_frame(tw.frame, args.format, args.output)
         return
     if args.format == "table" and not args.output and sys.stdout.isatty():
         from rich.console import Console
@@ -290,18 +296,9 @@ def _write_three(tw: ThreeWay, args: argparse.Namespace) -> None:
 
         render_threeway(tw, Console(), args.limit or None)
         return
-    write_text(_three_text(tw, args), args.output)
-
-
-def _three_text(tw: ThreeWay, args: argparse.Namespace) -> str:
-    """The three-way frame as the plain full-width table, CSV or JSON."""
     from dumpscope.tui.cli.render import threeway_lines
 
-    if args.format == "table":
-        return "\n".join(threeway_lines(tw, args.limit or None)) + "\n"
-    if args.format == "csv":
-        return tw.frame.write_csv()
-    return tw.frame.write_json() + "\n"
+    write_text("\n".join(threeway_lines(tw, args.limit or None)) + "\n", args.output)
 
 
 #: ``--format`` -> writer of a two-way comparison (csv, json and sigmastar: :func:`_write_rows`).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from dumpscope.core.names import json_safe
 from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
 from dumpscope.tui.cli.safe import plain
 
@@ -143,7 +144,7 @@ def _print_answer(found: Answer, as_json: bool) -> None:
     import json
 
     if as_json:
-        print(json.dumps(found.to_dict(), indent=2, ensure_ascii=False))
+        print(json_safe(json.dumps(found.to_dict(), indent=2, ensure_ascii=False)))
         return
     print(plain(found.headline()))
     if not found.matches and found.uncovered is None:
@@ -214,7 +215,7 @@ def _print_problems_json(problems: list[Problem], top: int) -> None:
     out = [p.to_dict() for p in problems]
     for item in out:
         item["matches"] = item["matches"][:top]  # type: ignore[index]
-    print(json.dumps(out, indent=2, ensure_ascii=False))
+    print(json_safe(json.dumps(out, indent=2, ensure_ascii=False)))
 
 
 def _times(count: int) -> str:

@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from dumpscope.core.names import json_safe
 from dumpscope.tui.cli.errors import EXIT_OK
 from dumpscope.tui.cli.safe import markup, plain
 
@@ -72,7 +73,8 @@ def _print_json(args: argparse.Namespace, source: FusionSource, shown: list[Fusi
     }
     if args.outputs:
         doc["outputs"] = {display(k): {"golden": display(v[0]), "output_index": v[1]} for k, v in source.origins.items()}
-    sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False))  # one write: json.dump writes per token
+    # one write: json.dump writes per token
+    sys.stdout.write(json_safe(json.dumps(doc, indent=2, ensure_ascii=False)))
     sys.stdout.write("\n")
 
 

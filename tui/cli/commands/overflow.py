@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from dumpscope.core.names import json_safe
 from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
 from dumpscope.tui.cli.safe import markup, plain
 
@@ -77,7 +78,8 @@ def _print_json(report: OverflowReport) -> None:
     """``--json``: an array of the (shown) records."""
     import json
 
-    sys.stdout.write(json.dumps([r.to_json() for r in report.records], indent=2, ensure_ascii=False))
+    text = json.dumps([r.to_json() for r in report.records], indent=2, ensure_ascii=False)
+    sys.stdout.write(json_safe(text))
     sys.stdout.write("\n")
 
 
