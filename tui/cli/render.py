@@ -241,7 +241,8 @@ def _threeway_table(labels: tuple[str, str], wide: bool) -> Table:
         table.add_column(f"{label}\ncosine", justify="right", no_wrap=True)
         if wide:
             table.add_column(f"{label}\nrel. dist", justify="right", no_wrap=True)
-    table.add_column(f"{labels[1]}/\n{labels[0]}", justify="right", no_wrap=True)
+    if wide:  # B's distance over A's, beside the distances it is made of
+        table.add_column("B/A" if labels == ("A", "B") else "ratio", justify="right", no_wrap=True, max_width=9)
     table.add_column("worse", no_wrap=True)
     return table
 
@@ -253,7 +254,7 @@ def _threeway_row(r: dict[str, Any], labels: tuple[str, str], wide: bool) -> lis
     for k, p in ((2, "a"), (5, "b")):
         row += [health_text(r[f"{p}_health"]) if r[f"{p}_health"] else Text("–"), cells[k + 1]]
         row += [cells[k + 2]] if wide else []
-    return [*row, cells[-3], Text(cells[-1], style="bold" if cells[-1] in ("A", "B") else "")]
+    return [*row, *([cells[-3]] if wide else []), Text(cells[-1], style="bold" if cells[-1] in ("A", "B") else "")]
 
 
 def _name_and_presence(name: str, present: str) -> str:
