@@ -53,10 +53,13 @@ def test_msprobe_compare_json_is_one_object_per_step_rank(trees, capsys) -> None
     bad = out["results"][3]
     assert bad["first_divergence"]["entry"] == "Functional.conv2d.0.forward"
     assert bad["first_divergence"]["nonfinite"] is True
-    # msprobe's own pairing: the shifted __add__ counter pairs by order, not as a false divergence
+    # the shifted __add__ counter is re-aligned, not a false divergence, and the row says so
     assert all(r["first_divergence"] is None for r in out["results"][:3])
     pairing = {row["Entry"]: row["Pairing"] for row in out["results"][0]["rows"] if row["Entry"]}
-    assert pairing["Tensor.__add__.1.forward"] == "fuzzy"
+    assert pairing["Tensor.__add__.1.forward"] == ("aligned: NPU Tensor.__add__.1.forward \u2194 "
+                                                   "bench Tensor.__add__.0.forward")
+    assert all(r["pairing"] == {"exact": 2, "aligned": 1, "mapping": 0, "npu-only": 1, "bench-only": 0}
+               for r in out["results"])
 
 
 def test_msprobe_selection_and_exit_codes(trees, capsys) -> None:

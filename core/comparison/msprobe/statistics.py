@@ -54,6 +54,26 @@ NOT_COMPARED = frozenset({"empty", "empty_like", "numpy", "to", "setitem", "__se
 #: Collectives whose input-based rules msprobe skips (inputs and outputs are different shards).
 NO_INPUT_RULES = frozenset({"_reduce_scatter_base", "_all_gather_base", "all_to_all_single", "batch_isend_irecv"})
 _SEVERITY = {"pass": 0, "warning": 1, "error": 2, "unmatched": 1}
+#: msprobe's Result as the app's health word.
+HEALTH = {"pass": "ok", "warning": "warn", "error": "fail", "unmatched": "unmatched"}
+
+
+def beyond_bound() -> pl.Expr:
+    """Beyond the bound of the first-divergence rule (NormRelativeErr > 5 %, new Inf/NaN, CRC change)
+    while msprobe's own rules pass or only warn: the row fails here too, so the list, its
+    first divergent row, the per-rank counts and the diagnosis agree."""
+    return (pl.col("Result") != "error") & (pl.col("Result") != "unmatched") & (pl.col("Deviation") > BAD_NORM_PERCENT)
+
+
+def health() -> pl.Expr:
+    """Each row's health: msprobe's Result, and ``fail`` beyond the divergence bound (:func:`beyond_bound`)."""
+    msprobe = pl.col("Result").replace_strict(HEALTH, default="fail")
+    return pl.when(beyond_bound()).then(pl.lit("fail")).otherwise(msprobe)
+
+
+def failing_rows(frame: pl.DataFrame) -> int:
+    """Rows whose :func:`health` is ``fail``: the one count of failing rows (CLI, summary, app)."""
+    return int(frame.select((health() == "fail").sum()).item()) if frame.height else 0
 
 
 def rel_err(npu: float | None, bench: float | None) -> float | None:
@@ -205,7 +225,7 @@ def _names(row: _Row) -> dict[str, object]:
     return {
         "NPU Name": npu.name, "Bench Name": bench.name or None,
         "Entry": row.pair.npu.name, "Bench Entry": row.pair.bench.name, "Order": row.pair.npu.order,
-        "Role": npu.role, "Pairing": row.pair.how, "Parent": row.pair.npu.parent,
+        "Role": npu.role, "Pairing": row.pair.label, "Parent": row.pair.npu.parent,
         "NPU Dtype": npu.dtype, "Bench Dtype": bench.dtype,
         "NPU Tensor Shape": _shape_text(npu), "Bench Tensor Shape": _shape_text(bench),
         "NPU MD5": npu.md5, "Bench MD5": bench.md5,
