@@ -214,14 +214,18 @@ def align(a: Features, b: Features, margin: int = MARGIN) -> list[tuple[int, int
 
 
 def _replaced(a: Features, b: Features, pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """``pairs`` plus, between two consecutive pairs, the one-sided calls paired in order
-    when both sides left calls of the same keys in the same order."""
+    """``pairs`` plus, between two consecutive pairs, the one-sided calls paired in order when
+    both sides left calls of the same keys in the same order, each pair agreeing in its tensor
+    signature or its data (one call whose shapes differ: a mismatch to report, not to hide)."""
     out: list[tuple[int, int]] = []
     ka, kb = a.key.tolist(), b.key.tolist()
     prev_i = prev_j = -1
     for i, j in pairs + [(len(ka), len(kb))]:
         if i - prev_i == j - prev_j > 1 and ka[prev_i + 1:i] == kb[prev_j + 1:j]:
-            out += [(prev_i + 1 + k, prev_j + 1 + k) for k in range(i - prev_i - 1)]
+            run = [(prev_i + 1 + k, prev_j + 1 + k) for k in range(i - prev_i - 1)]
+            if all(a.signature[x] == b.signature[y] or _stats1(float(a.norm[x]), float(b.norm[y])) >= 0
+                   for x, y in run):
+                out += run
         if i < len(ka):
             out.append((i, j))
         prev_i, prev_j = i, j
