@@ -90,6 +90,38 @@ def test_msprobe_diagnose_and_csv_per_rank(trees, tmp_path, capsys) -> None:
     assert "needs -o FOLDER" in capsys.readouterr().err
 
 
+def test_pairing_exact_keeps_msprobes_equal_names(trees, capsys) -> None:
+    """``--pairing exact``: equal names only, as msprobe's compare without --fuzzy_match; the
+    NPU's extra add then takes the bench's add.0 and nothing is re-aligned."""
+    bench, npu = trees
+    main(["compare", str(bench), str(npu), "--pairing", "exact", "--step", "0", "--rank", "0", "--format", "json"])
+    [result] = json.loads(capsys.readouterr().out)["results"]
+    assert result["pairing"] == {"exact": 3, "aligned": 0, "mapping": 0, "npu-only": 1, "bench-only": 0}
+    rows = {row["Entry"]: row for row in result["rows"] if row["Entry"]}
+    assert rows["Tensor.__add__.0.forward"]["Bench Entry"] == "Tensor.__add__.0.forward"
+    assert "exact pairing" in rows["Tensor.__add__.1.forward"]["Err_message"]
+    assert main(["compare", str(bench), str(npu), "--pairing", "fuzzy"]) == 2
+
+
+def test_the_per_rank_error_count_uses_the_apps_health_rule(tmp_path, capsys) -> None:
+    """An output 20 % off while its input is equal: msprobe's rules only warn, the app marks the
+    row failing (beyond the 5 % divergence bound); the CLI's per-rank count says the same."""
+    x = np.linspace(0.5, 1, 8)
+    for side, y in (("bench", x * 2), ("npu", x * 2.4)):
+        write_rank(tmp_path / side / "step0" / "rank0", {"Functional.relu.0.forward": entry([tensor(x)], [tensor(y)])})
+    from dumpscope.core.comparison.msprobe.driver import compare_msprobe
+    from dumpscope.core.comparison.msprobe.view import as_comparison
+
+    report = compare_msprobe(tmp_path / "npu", tmp_path / "bench")
+    [r] = report.results
+    assert r.frame["Result"].to_list() == ["pass", "warning"]
+    app = as_comparison(report).frame
+    assert app["health"].to_list() == ["ok", "fail"]
+    assert main(["compare", str(tmp_path / "bench"), str(tmp_path / "npu"), "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out)["results"][0]["errors"] == 1 == r.failing
+    assert report.summary()["errors"].to_list() == [1]
+
+
 def test_msprobe_on_one_side_only_is_a_usage_error(trees, tmp_path, capsys) -> None:
     bench, _ = trees
     other = tmp_path / "plain"

@@ -345,6 +345,9 @@ def _increasing(ia: list[int], jb: list[int]) -> list[tuple[int, int]]:
     """The longest run of ``(ia[k], jb[k])`` increasing in ``jb`` (``ia`` already increases)."""
     from bisect import bisect_left
 
+    if all(x < y for x, y in zip(jb, jb[1:])):  # the usual case: every anchor in order
+        return list(zip(ia, jb))
+
     tails: list[int] = []  # jb value ending the best run of each length
     tail_at: list[int] = []  # its index k
     back = [-1] * len(ia)

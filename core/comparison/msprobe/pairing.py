@@ -23,6 +23,8 @@ too (msprobe drops them silently).
 
 from __future__ import annotations
 
+import bisect
+import functools
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -181,13 +183,18 @@ def _in_order(rank: MsprobeRank) -> list[Entry]:
     return sorted(rank.entries.values(), key=lambda e: e.order)
 
 
+#: Entry names taken apart, remembered (a pairing asks for each name's parts several times;
+#: module names repeat for every call they enclose).  Bounded: a new dump refills it.
+_parts = functools.lru_cache(maxsize=1 << 18)(split_name)
+
+
 def _key(entry: Entry) -> str:
-    return split_name(entry.name).key
+    return _parts(entry.name).key
 
 
 def _counted(key: str, entry: Entry) -> str:
     """A key with the entry's call counter: the name a mapping gives the entry."""
-    counter = split_name(entry.name).counter
+    counter = _parts(entry.name).counter
     return key if counter is None else f"{key}#{counter}"
 
 
@@ -212,7 +219,7 @@ def _module_name(parent: str | None, mapping: Mapping, prefixes: dict[str, str])
     """An enclosing module's name as the other side would write it (layer mapping, Cell -> Module)."""
     if parent is None:
         return None
-    parts = split_name(parent)
+    parts = _parts(parent)
     prefix = prefixes.get(parts.prefix, parts.prefix)
     path = ".".join(mapping.layer.get(seg, seg) for seg in parts.api.split(".")) if mapping.layer else parts.api
     return f"{prefix}.{path}.{parts.direction}#{parts.counter}"
@@ -233,7 +240,7 @@ def _prefix_map(npu: MsprobeRank, bench: MsprobeRank) -> dict[str, str]:
 def _mapped_key(entry: Entry, mapping: Mapping, prefixes: dict[str, str] | None = None) -> str:
     """The NPU entry's key under the user mapping (api, then layer segments) and the
     cross-framework module prefix."""
-    parts = split_name(entry.name)
+    parts = _parts(entry.name)
     api = mapping.api.get(f"{parts.prefix}.{parts.api}")
     if api is not None:
         return f"{api}.{parts.direction}"
@@ -285,7 +292,7 @@ def _list_unmatched(npu_rest: list[Entry], bench_rest: list[Entry], npu: list[En
 
 
 def _is_npu_only(entry: Entry) -> bool:
-    parts = split_name(entry.name)
+    parts = _parts(entry.name)
     return parts.prefix == "NPU" or parts.api.startswith(("npu_", "npu."))
 
 
@@ -311,10 +318,11 @@ def _reason(entry: Entry, side: str, key: str, own: list[Entry], other: list[Ent
 
 def _shift(entry: Entry, own: list[Entry], partner: dict[str, Entry], api: str) -> str:
     """How a one-sided call leaves the counters of the later calls of its API."""
-    later = next((e for e in own if e.order > entry.order and e.name in partner), None)
+    start = bisect.bisect_right(own, entry.order, key=lambda e: e.order)
+    later = next((own[k] for k in range(start, len(own)) if own[k].name in partner), None)
     if later is None:
         return f"no counterpart in the call order, and no later `{api}` call pairs"
-    mine, theirs = split_name(later.name).counter, split_name(partner[later.name].name).counter
+    mine, theirs = _parts(later.name).counter, _parts(partner[later.name].name).counter
     if mine is None or theirs is None:
         return f"no counterpart in the call order (the next `{api}` call pairs with {partner[later.name].name})"
     shift = mine - theirs
