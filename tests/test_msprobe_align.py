@@ -184,3 +184,23 @@ def test_a_data_mapping_pairs_first_and_the_rest_is_aligned(tmp_path) -> None:
     assert {(p.npu.name, p.bench.name, p.how) for p in pairing.pairs} == {
         ("Functional.gelu.0.forward", "Functional.fast_gelu.0.forward", "mapping"),
         ("Tensor.__mul__.1.forward", "Tensor.__mul__.0.forward", "aligned")}
+
+
+def test_a_fault_on_a_shifted_call_names_both_calls(tmp_path) -> None:
+    """The faulty NPU call is ``Tensor.__mul__.1`` (an extra mul came first); it is compared with
+    the bench's ``Tensor.__mul__.0``, the call it corresponds to, and the answer says so."""
+    from dumpscope.core.comparison.msprobe.driver import compare_msprobe
+
+    x = np.linspace(0.5, 1.5, 16)
+    npu = {"Tensor.__mul__.0.forward": entry([tensor(x * 7)], [tensor(x * 7)]),
+           "Tensor.__mul__.1.forward": entry([tensor(x)], [tensor(x * 3)])}
+    bench = {"Tensor.__mul__.0.forward": entry([tensor(x)], [tensor(x * 2)])}
+    write_rank(tmp_path / "npu", npu)
+    write_rank(tmp_path / "bench", bench)
+    [r] = compare_msprobe(tmp_path / "npu", tmp_path / "bench").results
+    div = r.divergence
+    assert (div.entry, div.bench_entry) == ("Tensor.__mul__.1.forward", "Tensor.__mul__.0.forward")
+    assert div.describe().startswith("Tensor.__mul__.1.forward (compared with bench Tensor.__mul__.0.forward: "
+                                     "counters shifted): introduced jump, output NormRelativeErr 50%")
+    [exact] = compare_msprobe(tmp_path / "npu", tmp_path / "bench", pairing="exact").results
+    assert exact.divergence.entry == "Tensor.__mul__.0.forward"  # equal names: the wrong call blamed

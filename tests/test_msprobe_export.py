@@ -76,6 +76,8 @@ def test_every_call_pairs_with_its_counterpart_and_each_fault_is_named_first(exp
         assert sorted(u.entry.name for u in r.pairing.unmatched if u.side == "npu") == t.npu_only
         assert sorted(u.entry.name for u in r.pairing.unmatched if u.side == "bench") == t.bench_only
         assert found == fault, label
+        if fault is not None:
+            assert r.divergence.bench_entry == t.pairs[fault]  # the bench call it really corresponds to
         assert r.pairing.counts()["aligned"] >= 15  # the corpus really shifts counters
     assert truth[(0, 0)].fault is None and report.first.label == "step0/rank1"
 

@@ -157,7 +157,8 @@ def _divergence_json(r: RankResult) -> dict[str, object] | None:
     return {"entry": d.entry, "order": d.order, "kind": d.kind, "shape": d.shape,
             "input_deviation": _jsonable(d.input_deviation), "output_deviation": _jsonable(d.output_deviation),
             "nonfinite": d.nonfinite, "missed_by_msprobe": d.missed_by_msprobe,
-            "module_path": list(d.module_path), "local_inputs": list(d.local_inputs), "text": d.describe()}
+            "module_path": list(d.module_path), "local_inputs": list(d.local_inputs),
+            "bench_entry": d.bench_entry, "text": d.describe()}
 
 
 def _result_json(r: RankResult, rows: bool) -> dict[str, object]:

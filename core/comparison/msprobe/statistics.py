@@ -374,9 +374,13 @@ class Divergence:
     """The enclosing modules from construct.json, outermost first."""
     local_inputs: tuple[str, ...] = ()
     """Inputs no earlier call produced (weights, constants) that differ from the bench."""
+    bench_entry: str | None = None
+    """The bench call it was compared with, when its name differs (a re-aligned pair)."""
 
     def describe(self) -> str:
         where = " > ".join(self.module_path + (self.entry,))
+        if self.bench_entry is not None and self.bench_entry != self.entry:
+            where += f" (compared with bench {self.bench_entry}: counters shifted)"
         what = "Inf/NaN output while the bench is finite" if self.nonfinite else \
             f"output NormRelativeErr {msprobe_text(self.output_deviation)}"
         note = " (msprobe's -da rule misses it)" if self.missed_by_msprobe else ""
@@ -399,6 +403,7 @@ class _EntryDev:
     nonfinite: bool = False
     flagged: bool = False
     local_names: list[str] = field(default_factory=list)
+    bench_entry: str | None = None
 
 
 _KEY_COLUMNS = ("NPU max", "NPU min", "NPU mean", "NPU l2norm", "NPU MD5")
@@ -431,9 +436,10 @@ def _entry_devs(frame: pl.DataFrame) -> dict[str, _EntryDev]:
         (out & pl.col("msprobe -da flags").fill_null(False)).any().alias("flagged"),
         pl.when(up).then(value).max().fill_null(0.0).alias("upstream"),
         pl.when(local).then(value).max().fill_null(0.0).alias("local"),
-        pl.col("NPU Name").filter(local & (value > 0)).alias("names"))
+        pl.col("NPU Name").filter(local & (value > 0)).alias("names"), pl.col("Bench Entry").first().alias("bench"))
     return {str(r["Entry"]): _EntryDev(int(r["Order"]), r["upstream"], r["local"], r["output"], r["nonfinite"],
-                                       r["flagged"], [str(n) for n in r["names"]]) for r in agg.iter_rows(named=True)}
+                                       r["flagged"], [str(n) for n in r["names"]], r["bench"])
+            for r in agg.iter_rows(named=True)}
 
 
 def _module_path(rank: MsprobeRank | None, entry: str) -> tuple[str, ...]:
@@ -475,7 +481,7 @@ def bad_entries(frame: pl.DataFrame, rank: MsprobeRank | None = None,
         kind = _origin(d, bad)
         shape = "jump" if d.output >= 10.0 * max(d.upstream, d.local if kind == "given" else 0.0) else "drift"
         out.append(Divergence(entry, d.order, kind, shape, d.upstream, d.output, d.nonfinite, not d.flagged,
-                              _module_path(rank, entry), tuple(d.local_names)))
+                              _module_path(rank, entry), tuple(d.local_names), d.bench_entry))
     return out
 
 
