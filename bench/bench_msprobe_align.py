@@ -34,13 +34,14 @@ from dumpscope.core.comparison.msprobe.pairing import pair_ranks
 from dumpscope.core.formats.msprobe import Entry, MsprobeRank, Record
 
 #: One block's calls: (api, input width, output width), as a decoder layer makes them.
-BLOCK = [("Functional.rms_norm", 4096, 4096), ("Functional.linear", 4096, 4096), ("Functional.linear", 4096, 1024),
-         ("Functional.linear", 4096, 1024), ("Tensor.view", 4096, 4096), ("Torch.matmul", 128, 128),
-         ("Tensor.__mul__", 128, 128), ("Functional.softmax", 128, 128), ("Torch.matmul", 128, 128),
-         ("Functional.linear", 4096, 4096), ("Tensor.__add__", 4096, 4096), ("Functional.rms_norm", 4096, 4096),
-         ("Functional.linear", 4096, 11008), ("Functional.silu", 11008, 11008), ("Functional.linear", 4096, 11008),
+BLOCK = [("Functional.rms_norm", 4096, 4096), ("Functional.linear", 4096, 4096),
+         ("Functional.linear", 4096, 1024), ("Functional.linear", 4096, 1024), ("Tensor.view", 4096, 4096),
+         ("Torch.matmul", 128, 128), ("Tensor.__mul__", 128, 128), ("Functional.softmax", 128, 128),
+         ("Torch.matmul", 128, 128), ("Functional.linear", 4096, 4096), ("Tensor.__add__", 4096, 4096),
+         ("Functional.rms_norm", 4096, 4096), ("Functional.linear", 4096, 11008),
+         ("Functional.silu", 11008, 11008), ("Functional.linear", 4096, 11008),
          ("Tensor.__mul__", 11008, 11008), ("Functional.linear", 11008, 4096), ("Tensor.__add__", 4096, 4096)]
-_HOOK = "File /usr/lib/python3/site-packages/msprobe/pytorch/hook_module/wrap_functional.py, line 97, in op_template"
+_HOOK = "File /usr/lib/python3/site-packages/msprobe/pytorch/hook_module/wrap_functional.py, line 97, in op"
 
 
 def _calls(n: int, layers: int) -> list[tuple[str, int, int, str, int, float]]:
@@ -121,8 +122,9 @@ def main(argv: list[str] | None = None) -> int:
     for structure, label in ((True, "dump with construct/stack/statistics"), (False, "keys and shapes only")):
         r = run(a.calls, a.layers, a.extra, a.repeat, structure)
         print(f"{label}: {a.calls} calls/rank + {a.extra} extra per side: align {r['align']:.3f} s "
-              f"(cpu {r['align cpu']:.3f} s), pair_ranks {r['pair_ranks']:.3f} s (cpu {r['pair_ranks cpu']:.3f} s), "
-              f"pairs right {int(r['right'])}/{int(r['true'])}, re-aligned {int(r['realigned'])}")
+              f"(cpu {r['align cpu']:.3f} s), pair_ranks {r['pair_ranks']:.3f} s "
+              f"(cpu {r['pair_ranks cpu']:.3f} s), pairs right {int(r['right'])}/{int(r['true'])}, "
+              f"re-aligned {int(r['realigned'])}")
     return 0
 
 

@@ -256,18 +256,21 @@ def _module_entry(path: str) -> str:
 
 
 #: msprobe's hook frame on top of every stack (a framework frame: the call site is below it).
-_HOOK = "File /usr/local/lib/python3.10/site-packages/msprobe/pytorch/hook_module/wrap_functional.py, line 97, in functional_op_template, \n return FunctionalOPTemplate(op_name, hook)(*args, **kwargs)"
+_HOOK = ("File /usr/local/lib/python3.10/site-packages/msprobe/pytorch/hook_module/wrap_functional.py, "
+         "line 97, in functional_op_template, \n return FunctionalOPTemplate(op_name, hook)(*args, **kwargs)")
 
 
 def _call_site(node: onnx.NodeProto, module: tuple[str, ...], ordinal: int) -> str:
     """The model's code line of a call: the same for the same call in every repeated block
     (a bottleneck's first conv is one line of ``Bottleneck.forward``); extra calls have their own."""
     if node.name.startswith(("npu_", "bench_")):
-        return f"File /work/model/{node.name.split('_')[0]}_patches.py, line {20 + len(node.name)}, in {node.name}"
+        patches = f"/work/model/{node.name.split('_')[0]}_patches.py"
+        return f"File {patches}, line {20 + len(node.name)}, in {node.name}"
     weights = [t.split("/")[-1] for t in node.input[1:] if t.startswith("gpu_0/")]
     role = re.sub(r"^res\d+_\d+_", "", weights[0]) if weights else f"{node.op_type}#{ordinal}"
     where = "Bottleneck.forward" if len(module) > 1 else "ResNet.forward"
-    return f"File /work/model/resnet.py, line {100 + zlib.crc32(role.encode()) % 400}, in {where}, \n {node.op_type}(...)"
+    line = 100 + zlib.crc32(role.encode()) % 400
+    return f"File /work/model/resnet.py, line {line}, in {where}, \n {node.op_type}(...)"
 
 
 @dataclass
@@ -381,8 +384,8 @@ def _truth(npu: dict[str, str], bench: dict[str, str], fault: tuple[str, float] 
     if fault is not None:
         node = next(n for n in npu_model.graph.node if fault[0] in n.input)
         faulty = npu[node.output[0]]
-    return Truth(pairs, sorted(npu[k] for k in npu if k not in bench), sorted(bench[k] for k in bench if k not in npu),
-                 faulty)
+    npu_only = sorted(npu[k] for k in npu if k not in bench)
+    return Truth(pairs, npu_only, sorted(bench[k] for k in bench if k not in npu), faulty)
 
 
 def export(out: Path, model_name: str = "light_resnet50", modes: tuple[str, ...] = ("statistics",),
@@ -399,10 +402,11 @@ def export(out: Path, model_name: str = "light_resnet50", modes: tuple[str, ...]
     for s, r in cells(steps, ranks):
         feed = _input(bench, s, r)
         npu_model = variant(bench, "npu", faults.get((s, r)))
-        sides = {"bench": (bench_side, run_all(bench_side, feed)), "npu": (npu_model, run_all(npu_model, feed))}
+        sides = {"bench": (bench_side, run_all(bench_side, feed)),
+                 "npu": (npu_model, run_all(npu_model, feed))}
         for mode in modes:
-            names = {side: write_rank(model, values, out / mode / side / f"step{s}" / f"rank{r}", mode, tensor_modules)
-                     for side, (model, values) in sides.items()}
+            names = {side: write_rank(model, values, out / mode / side / f"step{s}" / f"rank{r}", mode,
+                                      tensor_modules) for side, (model, values) in sides.items()}
         truth[(s, r)] = _truth(names["npu"], names["bench"], faults.get((s, r)), npu_model)
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     return {"seconds": time.perf_counter() - t0, "bytes": float(size), "truth": truth}

@@ -24,8 +24,8 @@ def _calls(spec: list[tuple[str, int, float]], site: dict[int, str] | None = Non
     for order, (api, width, norm) in enumerate(spec):
         n = counters[api] = counters.get(api, -1) + 1
         name = f"{api}.{n}.forward"
-        recs = [Record(f"{name}.input.0", name, "input", "input.0", True, "float32", (1, width), (1.0, 0.0, 0.5, norm)),
-                Record(f"{name}.output.0", name, "output", "output.0", True, "float32", (1, width), (1.0, 0.0, 0.5, 1.0))]
+        recs = [Record(f"{name}.{role}.0", name, role, f"{role}.0", True, "float32", (1, width),
+                       (1.0, 0.0, 0.5, s)) for role, s in (("input", norm), ("output", 1.0))]
         stack = (site or {}).get(order)
         out.append(Entry(name, order, recs, stack=stack))
     return out
@@ -80,7 +80,7 @@ def test_look_alike_extras_crossing_in_a_repeated_block_are_told_apart_by_their_
 
 def test_the_call_site_tells_look_alikes_apart_without_statistics() -> None:
     """No usable statistics (NaN); the extra NPU call comes from another line of code."""
-    hook = 'File "/x/site-packages/msprobe/pytorch/hook_module/wrap_tensor.py", line 61, in tensor_op_template'
+    hook = 'File "/x/site-packages/msprobe/pytorch/hook_module/wrap_tensor.py", line 61, in op_template'
     model = 'File "/home/u/model.py", line {}, in forward'
     spec = [("Tensor.__mul__", 4, math.nan)] * 4
     npu = _calls(spec, {k: f"{hook}\n{model.format(10 if k == 2 else 20)}" for k in range(4)})
@@ -89,9 +89,10 @@ def test_the_call_site_tells_look_alikes_apart_without_statistics() -> None:
 
 
 def test_call_site_drops_framework_frames() -> None:
-    text = ('File /usr/lib/python3/site-packages/msprobe/pytorch/hook_module/wrap_tensor.py, line 61, in tensor_op_template, \n'
-            ' return TensorOPTemplate(op_name, hook)(*args, **kwargs)\n'
-            'File /opt/conda/lib/python3.10/site-packages/torch/nn/modules/module.py, line 1501, in _call_impl\n'
+    text = ('File /usr/lib/python3/site-packages/msprobe/pytorch/hook_module/wrap_tensor.py, line 61, '
+            'in tensor_op_template, \n return TensorOPTemplate(op_name, hook)(*args, **kwargs)\n'
+            'File /opt/conda/lib/python3.10/site-packages/torch/nn/modules/module.py, line 1501, '
+            'in _call_impl\n'
             'File /home/u/net/attn.py, line 88, in forward, \n q = x * self.scale')
     assert al.call_site(text) == ("attn.py:88:forward",)
     assert al.call_site(None) is None and al.call_site("no frames here") is None
@@ -99,7 +100,8 @@ def test_call_site_drops_framework_frames() -> None:
 
 @settings(max_examples=80, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 2), st.integers(-1, 3), st.integers(-1, 3), st.integers(-1, 3),
-                          st.sampled_from([math.nan, 1.0, 1.0005, 1.01, 2.0, math.inf])), min_size=2, max_size=12))
+                          st.sampled_from([math.nan, 1.0, 1.0005, 1.01, 2.0, math.inf])),
+                min_size=2, max_size=12))
 def test_plain_python_scores_equal_the_numpy_scores(rows) -> None:
     """The small-gap path scores pairs in Python; it must agree with the NumPy scores."""
     def col(k: int) -> np.ndarray:
@@ -160,7 +162,8 @@ def test_one_sided_calls_say_how_they_shift_the_later_counters(tmp_path) -> None
     assert reasons[("bench", "Tensor.__mul__.2.forward")] == (
         "bench-only call: no counterpart in the call order; later `Tensor.__mul__` counters agree again "
         "(another call offsets it)")
-    assert pairing.pairs[0].label == "aligned: NPU Tensor.__mul__.1.forward \u2194 bench Tensor.__mul__.0.forward"
+    assert pairing.pairs[0].label == ("aligned: NPU Tensor.__mul__.1.forward \u2194 "
+                                      "bench Tensor.__mul__.0.forward")
     assert pairing.counts() == {"exact": 1, "aligned": 2, "mapping": 0, "npu-only": 1, "bench-only": 1}
     exact = pair_ranks(n, b, mode="exact")  # msprobe's own: equal names, whatever the data
     assert [(p.npu.name, p.bench.name) for p in exact.pairs] == [(k, k) for k in npu]
@@ -174,7 +177,8 @@ def test_a_data_mapping_pairs_first_and_the_rest_is_aligned(tmp_path) -> None:
     def call(api: str, n: int, norm: float) -> tuple[str, dict]:
         return f"{api}.{n}.forward", entry([tensor(stats=(1.0, 0.0, 0.5, norm))], [tensor()])
 
-    npu = dict([call("Functional.gelu", 0, 5.0), call("Tensor.__mul__", 0, 9.0), call("Tensor.__mul__", 1, 1.0)])
+    npu = dict([call("Functional.gelu", 0, 5.0), call("Tensor.__mul__", 0, 9.0),
+                call("Tensor.__mul__", 1, 1.0)])
     bench = dict([call("Functional.fast_gelu", 0, 5.0), call("Tensor.__mul__", 0, 1.0)])
     n = read_rank(write_rank(tmp_path / "npu", npu))
     b = read_rank(write_rank(tmp_path / "bench", bench))
@@ -200,7 +204,8 @@ def test_a_fault_on_a_shifted_call_names_both_calls(tmp_path) -> None:
     [r] = compare_msprobe(tmp_path / "npu", tmp_path / "bench").results
     div = r.divergence
     assert (div.entry, div.bench_entry) == ("Tensor.__mul__.1.forward", "Tensor.__mul__.0.forward")
-    assert div.describe().startswith("Tensor.__mul__.1.forward (compared with bench Tensor.__mul__.0.forward: "
-                                     "counters shifted): introduced jump, output NormRelativeErr 50%")
+    assert div.describe().startswith(
+        "Tensor.__mul__.1.forward (compared with bench Tensor.__mul__.0.forward: counters shifted): "
+        "introduced jump, output NormRelativeErr 50%")
     [exact] = compare_msprobe(tmp_path / "npu", tmp_path / "bench", pairing="exact").results
     assert exact.divergence.entry == "Tensor.__mul__.0.forward"  # equal names: the wrong call blamed

@@ -105,9 +105,10 @@ def test_one_sided_calls_say_why(exported) -> None:
     reasons = {(u.side, u.entry.name): u.reason for u in pairing.unmatched}
     assert "NPU-only op" in reasons[("npu", "NPU.npu_format_cast.0.forward")]
     assert reasons[("npu", "Tensor.__add__.0.forward")].startswith(
-        "NPU-only call: counters of later `Tensor.__add__` calls are shifted by one (Tensor.__add__.1.forward")
+        "NPU-only call: counters of later `Tensor.__add__` calls are shifted by one "
+        "(Tensor.__add__.1.forward")
     assert "bench-only: no NPU call of Tensor.float.forward" in reasons[("bench", "Tensor.float.0.forward")]
-    assert any(side == "bench" and reason.startswith("bench-only call: ") for (side, _), reason in reasons.items())
+    assert any(side == "bench" and why.startswith("bench-only call: ") for (side, _), why in reasons.items())
     labels = [p.label for p in pairing.pairs if p.how == "aligned"]
     assert "aligned: NPU Tensor.__add__.1.forward \u2194 bench Tensor.__add__.0.forward" in labels
 
@@ -140,6 +141,10 @@ def test_the_fault_is_found_in_the_right_step_rank_and_call(exported) -> None:
     assert div.module_path[-1] == "Module.layer3.1.Bottleneck.forward.0"
 
 
+_STAT_COLUMNS = (("Max", "Max diff", "MaxRelativeErr"), ("Min", "Min diff", "MinRelativeErr"),
+                 ("Mean", "Mean diff", "MeanRelativeErr"), ("Norm", "L2norm diff", "NormRelativeErr"))
+
+
 def _dump(path: Path) -> dict:
     return json.loads((path / "dump.json").read_text(), parse_constant=float)["data"]
 
@@ -165,15 +170,15 @@ def test_msprobe_numbers_hold_on_every_correctly_paired_call(exported, mode) -> 
     checked = cosines = 0
     for r in report.results:
         s, k = _cell(r)
-        npu, bench = _dump(root / mode / "npu" / f"step{s}" / f"rank{k}"), _dump(root / mode / "bench" / f"step{s}" / f"rank{k}")
+        npu = _dump(root / mode / "npu" / f"step{s}" / f"rank{k}")
+        bench = _dump(root / mode / "bench" / f"step{s}" / f"rank{k}")
         rows = {row["NPU Name"]: row for row in r.frame.iter_rows(named=True) if row["NPU Name"]}
         for n_entry, b_entry in truth[(s, k)].pairs.items():
             b_tensors = _tensors(bench[b_entry])
             for suffix, a in _tensors(npu[n_entry]).items():
                 row, b = rows[f"{n_entry}.{suffix}"], b_tensors[suffix]
                 assert row["Bench Name"] == f"{b_entry}.{suffix}"
-                for stat, col, rel in (("Max", "Max diff", "MaxRelativeErr"), ("Min", "Min diff", "MinRelativeErr"),
-                                       ("Mean", "Mean diff", "MeanRelativeErr"), ("Norm", "L2norm diff", "NormRelativeErr")):
+                for stat, col, rel in _STAT_COLUMNS:
                     x, y = float(a[stat]), float(b[stat])
                     if not (np.isfinite(x) and np.isfinite(y)):
                         continue
@@ -221,7 +226,8 @@ def test_the_cli_labels_each_step_rank_with_its_own_first_divergence(exported, c
     from dumpscope.tui.cli.main import main
 
     root, _, truth = exported
-    assert main(["compare", str(root / "statistics" / "bench"), str(root / "statistics" / "npu"), "--format", "json"]) == 1
+    sides = [str(root / "statistics" / side) for side in ("bench", "npu")]
+    assert main(["compare", *sides, "--format", "json"]) == 1
     out = json.loads(capsys.readouterr().out)
     report = compare_msprobe(root / "statistics" / "npu", root / "statistics" / "bench")
     for item, r in zip(out["results"], report.results):

@@ -94,7 +94,8 @@ def test_pairing_exact_keeps_msprobes_equal_names(trees, capsys) -> None:
     """``--pairing exact``: equal names only, as msprobe's compare without --fuzzy_match; the
     NPU's extra add then takes the bench's add.0 and nothing is re-aligned."""
     bench, npu = trees
-    main(["compare", str(bench), str(npu), "--pairing", "exact", "--step", "0", "--rank", "0", "--format", "json"])
+    main(["compare", str(bench), str(npu), "--pairing", "exact", "--step", "0", "--rank", "0",
+          "--format", "json"])
     [result] = json.loads(capsys.readouterr().out)["results"]
     assert result["pairing"] == {"exact": 3, "aligned": 0, "mapping": 0, "npu-only": 1, "bench-only": 0}
     rows = {row["Entry"]: row for row in result["rows"] if row["Entry"]}
@@ -108,7 +109,8 @@ def test_the_per_rank_error_count_uses_the_apps_health_rule(tmp_path, capsys) ->
     row failing (beyond the 5 % divergence bound); the CLI's per-rank count says the same."""
     x = np.linspace(0.5, 1, 8)
     for side, y in (("bench", x * 2), ("npu", x * 2.4)):
-        write_rank(tmp_path / side / "step0" / "rank0", {"Functional.relu.0.forward": entry([tensor(x)], [tensor(y)])})
+        call = {"Functional.relu.0.forward": entry([tensor(x)], [tensor(y)])}
+        write_rank(tmp_path / side / "step0" / "rank0", call)
     from dumpscope.core.comparison.msprobe.driver import compare_msprobe
     from dumpscope.core.comparison.msprobe.view import as_comparison
 

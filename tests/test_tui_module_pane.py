@@ -170,4 +170,5 @@ def test_the_ui_says_which_calls_were_re_aligned(tmp_path) -> None:
     assert info["results"][0]["pairing"]["aligned"] == 1
     assert "(1 re-aligned)" in _summary(info).plain
     row = cmp.frame.filter(cmp.frame["name"] == "Functional.relu.1.forward.output.0").row(0, named=True)
-    assert _row_facts(row)[-1] == "aligned: NPU Functional.relu.1.forward \u2194 bench Functional.relu.0.forward"
+    assert _row_facts(row)[-1] == ("aligned: NPU Functional.relu.1.forward \u2194 "
+                                   "bench Functional.relu.0.forward")

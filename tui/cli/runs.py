@@ -3,9 +3,10 @@
 ``compare`` / ``diagnose`` call :func:`route` first.  It returns None for an ordinary
 pair of dumps (the usual path goes on), or runs the comparison itself:
 
-* **msprobe** (sniffed on either side): :func:`compare_msprobe`, ``--mapping`` first, then
-  the two call lists aligned (``--pairing exact``: equal names only, as msprobe), one
-  comparison per selected step/rank, never merged, each with its own first divergence.  GOLDEN is the bench (GPU/CPU) dump, TARGET the
+* **msprobe** (sniffed on either side): :func:`compare_msprobe`, ``--mapping`` first,
+  then the two call lists aligned (``--pairing exact``: equal names only, as msprobe),
+  one comparison per selected step/rank, never merged, each with its own first
+  divergence.  GOLDEN is the bench (GPU/CPU) dump, TARGET the
   NPU dump, as for every other format.
 * **Ascend raw dump trees** (``{time}/{device}/{model}/{model_id}/{step}/``) with several
   steps or devices: each selected run is compared separately against the golden (or
@@ -190,9 +191,9 @@ def _render_msprobe(report: MsprobeReport, console: object, limit: int, render: 
         table.add_column(col)
     for r in report.results:
         counts = r.pairing_counts
+        one_sided = counts.get("npu-only", 0) + counts.get("bench-only", 0)
         table.add_row(r.label, str(0 if r.frame is None else r.frame.height), str(_error_rows(r)),
-                      str(counts.get("aligned", 0)), str(counts.get("npu-only", 0) + counts.get("bench-only", 0)),
-                      markup(_rank_outcome(r)))
+                      str(counts.get("aligned", 0)), str(one_sided), markup(_rank_outcome(r)))
     console.print(table)  # type: ignore[attr-defined]
     console.print(f"[bold]first divergence:[/] {_first_msprobe(report)}")  # type: ignore[attr-defined]
     if render == "diagnose":

@@ -32,7 +32,8 @@ alignment changes nothing there.
 Calls whose features occur once on each side anchor the alignment (patience diff); the
 dynamic programme runs only between anchors, in plain Python for a few calls, else in a
 band around the diagonal (both lengths and a margin, widened when the best path runs along
-its edge) with NumPy rows, so its cost stays O(calls x band).  :func:`align` returns index pairs; :mod:`.pairing` turns them
+its edge) with NumPy rows, so its cost stays O(calls x band).  :func:`align` returns index
+pairs; :mod:`.pairing` turns them
 into entry pairs with reasons.
 """
 
@@ -60,7 +61,8 @@ CLOSE, FAR = 2e-3, 2e-2
 MARGIN, MAX_CELLS = 32, 60_000_000
 _NEG = -(1 << 28)
 #: Stack frames from these packages say where msprobe hooked the call, not where the model made it.
-_FRAMEWORK = re.compile(r"[\\/](msprobe|torch|torch_npu|mindspore|msadapter|mindtorch|site-packages[\\/]torch\w*)[\\/]")
+_FRAMEWORK = re.compile(r"[\\/](msprobe|torch|torch_npu|mindspore|msadapter|mindtorch"
+                        r"|site-packages[\\/]torch\w*)[\\/]")
 _SEP = re.compile(r"[\\/]")
 _FRAME = re.compile(r"File \"?(?P<path>[^,\"]+)\"?, line (?P<line>\d+), in (?P<fn>[^,\n]+)")
 
@@ -99,7 +101,7 @@ def _site(stack: str | None) -> tuple[str, ...] | None:
     return call_site(stack)
 
 
-_SIG = operator.itemgetter(3, 5, 6)  # a Record's suffix, dtype, shape
+_SIG = operator.attrgetter("suffix", "dtype", "shape")
 
 
 def _derived(sig: tuple) -> tuple[tuple, int]:
@@ -122,7 +124,7 @@ def features(entries: Sequence[Entry], keys: Sequence[str], modules: Sequence[st
     norms: list[float] = []
     nan = math.nan
     for e, key, module in zip(entries, keys, modules):
-        recs = [r for r in e.records if r[4]]
+        recs = [r for r in e.records if r.is_tensor]
         sig_code = sig_b(tuple(map(_SIG, recs)), len(books[1]))
         known = derived.get(sig_code)
         if known is None:
@@ -311,7 +313,8 @@ def _tokens(a: Features, b: Features, with_norm: bool) -> tuple[np.ndarray, np.n
         f = norm.astype(np.float32)
         return np.where(np.isnan(f), -1, f.view(np.int32) >> 10).astype(np.int64)
 
-    cols = [np.concatenate([getattr(a, f), getattr(b, f)]) for f in ("key", "signature", "outputs", "module", "stack")]
+    names = ("key", "signature", "outputs", "module", "stack")
+    cols = [np.concatenate([getattr(a, f), getattr(b, f)]) for f in names]
     if with_norm:
         cols.append(np.concatenate([bits(a.norm), bits(b.norm)]))
     token = np.zeros(len(cols[0]), dtype=np.int64)

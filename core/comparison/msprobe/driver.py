@@ -128,7 +128,8 @@ def compare_msprobe(npu_path: str | Path, bench_path: str | Path, *, steps: Sequ
         mapping = load_mapping(mapping_path)
     if pairing not in MODES:
         raise ValueError(f"unknown pairing {pairing!r}: choose from {', '.join(MODES)}")
-    jobs = [(k, n, b, mapping, tensors, pairing) for k, n, b in _selected_pairs(npu_path, bench_path, steps, ranks)]
+    selected = _selected_pairs(npu_path, bench_path, steps, ranks)
+    jobs = [(k, n, b, mapping, tensors, pairing) for k, n, b in selected]
     return MsprobeReport(_in_workers(jobs, workers) if workers > 1 and len(jobs) > 1 else _in_batches(jobs, workers))
 
 
@@ -304,8 +305,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     Exit 1 when a step/rank diverges, 2 on unusable input."""
     a = _parser().parse_args(argv)
     try:
-        report = compare_msprobe(a.npu, a.bench, steps=a.step, ranks=a.rank, mapping_path=a.mapping, workers=a.workers,
-                                 pairing=a.pairing)
+        report = compare_msprobe(a.npu, a.bench, steps=a.step, ranks=a.rank, mapping_path=a.mapping,
+                                 workers=a.workers, pairing=a.pairing)
     except (DumpError, ValueError, OSError) as exc:
         print(f"error: {exc}")
         return 2

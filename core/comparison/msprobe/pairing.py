@@ -221,8 +221,7 @@ def _module_name(parent: str | None, mapping: Mapping, prefixes: dict[str, str])
         return None
     parts = _parts(parent)
     prefix = prefixes.get(parts.prefix, parts.prefix)
-    path = ".".join(mapping.layer.get(seg, seg) for seg in parts.api.split(".")) if mapping.layer else parts.api
-    return f"{prefix}.{path}.{parts.direction}#{parts.counter}"
+    return f"{prefix}.{_layer_path(parts.api, mapping)}.{parts.direction}#{parts.counter}"
 
 
 #: A MindSpore ``Cell`` is a PyTorch ``Module``: the same module entry across frameworks.
@@ -245,8 +244,12 @@ def _mapped_key(entry: Entry, mapping: Mapping, prefixes: dict[str, str] | None 
     if api is not None:
         return f"{api}.{parts.direction}"
     prefix = (prefixes or {}).get(parts.prefix, parts.prefix)
-    path = ".".join(mapping.layer.get(seg, seg) for seg in parts.api.split(".")) if mapping.layer else parts.api
-    return f"{prefix}.{path}.{parts.direction}"
+    return f"{prefix}.{_layer_path(parts.api, mapping)}.{parts.direction}"
+
+
+def _layer_path(path: str, mapping: Mapping) -> str:
+    """A module path with the layer mapping's segments renamed."""
+    return ".".join(mapping.layer.get(seg, seg) for seg in path.split(".")) if mapping.layer else path
 
 
 def _group(entries: list[Entry], key) -> dict[str, list[Entry]]:  # type: ignore[no-untyped-def]
@@ -283,12 +286,12 @@ def _list_unmatched(npu_rest: list[Entry], bench_rest: list[Entry], npu: list[En
     of_bench = {p.bench.name: p.npu for p in out.pairs}
     for e in npu_rest:
         k = npu_key[e.name]
-        out.unmatched.append(Unmatched(e, "npu", _reason(e, "npu", k, npu_calls[k], bench_calls.get(k, []),
-                                                         of_npu, out.mode)))
+        why = _reason(e, "npu", k, npu_calls[k], bench_calls.get(k, []), of_npu, out.mode)
+        out.unmatched.append(Unmatched(e, "npu", why))
     for e in bench_rest:
         k = _key(e)
-        out.unmatched.append(Unmatched(e, "bench", _reason(e, "bench", k, bench_calls[k], npu_calls.get(k, []),
-                                                           of_bench, out.mode)))
+        why = _reason(e, "bench", k, bench_calls[k], npu_calls.get(k, []), of_bench, out.mode)
+        out.unmatched.append(Unmatched(e, "bench", why))
 
 
 def _is_npu_only(entry: Entry) -> bool:
@@ -299,19 +302,20 @@ def _is_npu_only(entry: Entry) -> bool:
 _SIDE = {"npu": "NPU", "bench": "bench"}
 
 
-def _reason(entry: Entry, side: str, key: str, own: list[Entry], other: list[Entry], partner: dict[str, Entry],
-            mode: str) -> str:
+def _reason(entry: Entry, side: str, key: str, own: list[Entry], other: list[Entry],
+            partner: dict[str, Entry], mode: str) -> str:
     """Why ``entry`` (of ``side``) has no counterpart; ``own``/``other``: both sides' calls of its key."""
     other_side = "bench" if side == "npu" else "npu"
     if side == "npu" and _is_npu_only(entry):
-        return "NPU-only op (torch_npu fused/format op): no bench counterpart expected; map it with an api mapping to compare"
+        return ("NPU-only op (torch_npu fused/format op): no bench counterpart expected; "
+                "map it with an api mapping to compare")
     if not other:
         if side == "npu":
             return f"no bench call of {key}: add a data/api mapping if it has another name there"
         return f"bench-only: no NPU call of {key} (fused away on the NPU, or named otherwise: add a mapping)"
     if mode == "exact":
-        return (f"no {_SIDE[other_side]} entry named {entry.name} (exact pairing: {len(own)} {_SIDE[side]} calls of {key} "
-                f"against {len(other)}; --pairing aligned re-aligns shifted counters)")
+        return (f"no {_SIDE[other_side]} entry named {entry.name} (exact pairing: {len(own)} {_SIDE[side]} "
+                f"calls of {key} against {len(other)}; --pairing aligned re-aligns shifted counters)")
     api = key.rsplit(".", 1)[0]
     return f"{_SIDE[side]}-only call: {_shift(entry, own, partner, api)}"
 
@@ -324,10 +328,12 @@ def _shift(entry: Entry, own: list[Entry], partner: dict[str, Entry], api: str) 
         return f"no counterpart in the call order, and no later `{api}` call pairs"
     mine, theirs = _parts(later.name).counter, _parts(partner[later.name].name).counter
     if mine is None or theirs is None:
-        return f"no counterpart in the call order (the next `{api}` call pairs with {partner[later.name].name})"
+        nxt = partner[later.name].name
+        return f"no counterpart in the call order (the next `{api}` call pairs with {nxt})"
     shift = mine - theirs
     if shift == 0:
-        return f"no counterpart in the call order; later `{api}` counters agree again (another call offsets it)"
+        return (f"no counterpart in the call order; later `{api}` counters agree again "
+                "(another call offsets it)")
     words = {1: "one", 2: "two", 3: "three"}
     how = f"shifted by {words.get(abs(shift), str(abs(shift)))}" + (" (lower)" if shift < 0 else "")
     return f"counters of later `{api}` calls are {how} ({later.name} \u2194 {partner[later.name].name})"

@@ -62,11 +62,13 @@ def beyond_bound() -> pl.Expr:
     """Beyond the bound of the first-divergence rule (NormRelativeErr > 5 %, new Inf/NaN, CRC change)
     while msprobe's own rules pass or only warn: the row fails here too, so the list, its
     first divergent row, the per-rank counts and the diagnosis agree."""
-    return (pl.col("Result") != "error") & (pl.col("Result") != "unmatched") & (pl.col("Deviation") > BAD_NORM_PERCENT)
+    judged = (pl.col("Result") != "error") & (pl.col("Result") != "unmatched")
+    return judged & (pl.col("Deviation") > BAD_NORM_PERCENT)
 
 
 def health() -> pl.Expr:
-    """Each row's health: msprobe's Result, and ``fail`` beyond the divergence bound (:func:`beyond_bound`)."""
+    """Each row's health: msprobe's Result, and ``fail`` beyond the divergence bound
+    (:func:`beyond_bound`)."""
     msprobe = pl.col("Result").replace_strict(HEALTH, default="fail")
     return pl.when(beyond_bound()).then(pl.lit("fail")).otherwise(msprobe)
 
@@ -436,7 +438,8 @@ def _entry_devs(frame: pl.DataFrame) -> dict[str, _EntryDev]:
         (out & pl.col("msprobe -da flags").fill_null(False)).any().alias("flagged"),
         pl.when(up).then(value).max().fill_null(0.0).alias("upstream"),
         pl.when(local).then(value).max().fill_null(0.0).alias("local"),
-        pl.col("NPU Name").filter(local & (value > 0)).alias("names"), pl.col("Bench Entry").first().alias("bench"))
+        pl.col("NPU Name").filter(local & (value > 0)).alias("names"),
+        pl.col("Bench Entry").first().alias("bench"))
     return {str(r["Entry"]): _EntryDev(int(r["Order"]), r["upstream"], r["local"], r["output"], r["nonfinite"],
                                        r["flagged"], [str(n) for n in r["names"]], r["bench"])
             for r in agg.iter_rows(named=True)}
