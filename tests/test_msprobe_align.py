@@ -209,3 +209,17 @@ def test_a_fault_on_a_shifted_call_names_both_calls(tmp_path) -> None:
         "introduced jump, output NormRelativeErr 50%")
     [exact] = compare_msprobe(tmp_path / "npu", tmp_path / "bench", pairing="exact").results
     assert exact.divergence.entry == "Tensor.__mul__.0.forward"  # equal names: the wrong call blamed
+
+
+def test_a_stretch_too_long_for_the_table_pairs_by_key_order(monkeypatch) -> None:
+    """Bounded memory: past MAX_CELLS the programme gives way to msprobe's order-per-key pairing,
+    still increasing on both sides."""
+    spec = [("Tensor.__mul__", 4, math.nan), ("Tensor.__add__", 4, math.nan)] * 6
+    a, b = _calls(spec), _calls(spec[:5] + spec[6:])
+    fa, codes = al.features(a, [e.parts.key for e in a], [None] * len(a))
+    fb, _ = al.features(b, [e.parts.key for e in b], [None] * len(b), codes)
+    monkeypatch.setattr(al, "MAX_CELLS", 10)
+    pairs = al._align_band(fa, fb, 4)
+    assert pairs[:5] == [(k, k) for k in range(5)]
+    assert all(i1 < i2 and j1 < j2 for (i1, j1), (i2, j2) in zip(pairs, pairs[1:]))
+    assert all(fa.key[i] == fb.key[j] for i, j in pairs) and len(pairs) >= 8

@@ -379,6 +379,8 @@ def _align_band(a: Features, b: Features, margin: int) -> list[tuple[int, int]]:
     n, m = len(a.key), len(b.key)
     if n == 0 or m == 0:
         return []
+    if (n + 1) * (min(n, margin + max(0, n - m)) + min(m, margin + max(0, m - n)) + 1) > MAX_CELLS:
+        return _by_key_order(a, b)
     while True:
         lo, hi = min(n, margin + max(0, n - m)), min(m, margin + max(0, m - n))
         pairs, touched = _programme(a, b, lo, hi)
@@ -386,6 +388,22 @@ def _align_band(a: Features, b: Features, margin: int) -> list[tuple[int, int]]:
         if not touched or (lo == n and hi == m) or wider > MAX_CELLS:
             return pairs
         margin *= 4
+
+
+def _by_key_order(a: Features, b: Features) -> list[tuple[int, int]]:
+    """Too long a stretch without anchors for the table (lengths far apart): the k-th call of
+    each key with the k-th on the other side (msprobe's fuzzy match), kept where the pairs
+    increase on both sides."""
+    seen: dict[int, list[int]] = {}
+    for j, key in enumerate(b.key.tolist()):
+        seen.setdefault(key, []).append(j)
+    used: dict[int, int] = {}
+    pairs = []
+    for i, key in enumerate(a.key.tolist()):
+        k = used[key] = used.get(key, -1) + 1
+        if k < len(seen.get(key, ())):
+            pairs.append((i, seen[key][k]))
+    return _increasing([i for i, _ in pairs], [j for _, j in pairs])
 
 
 def _programme(a: Features, b: Features, lo: int, hi: int) -> tuple[list[tuple[int, int]], bool]:
