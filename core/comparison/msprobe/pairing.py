@@ -162,11 +162,13 @@ def pair_ranks(npu: MsprobeRank, bench: MsprobeRank, mapping: Mapping | None = N
     npu_left, bench_left = _pair_by_data_mapping(npu_all, bench_all, mapping, out)
     prefixes = _prefix_map(npu, bench)
     npu_keys = [_mapped_key(e, mapping, prefixes) for e in npu_left]
-    renamed = {e.name for e, k in zip(npu_left, npu_keys) if k != _key(e)}
+    bench_keys = [_key(e) for e in bench_left]
+    renames = bool(mapping.api or mapping.layer or prefixes)  # else every mapped key is the entry's own
+    renamed = {e.name for e, k in zip(npu_left, npu_keys) if k != _key(e)} if renames else set()
     if mode == "exact":
         found = _exact_indices(npu_left, npu_keys, bench_left)
     else:
-        found = _aligned_indices(npu_left, npu_keys, bench_left, mapping, prefixes)
+        found = _aligned_indices(npu_left, npu_keys, bench_left, bench_keys, mapping, prefixes)
     for i, j in found:
         a, b = npu_left[i], bench_left[j]
         how = "mapping" if a.name in renamed else "exact" if a.name == b.name else "aligned"
@@ -174,7 +176,7 @@ def pair_ranks(npu: MsprobeRank, bench: MsprobeRank, mapping: Mapping | None = N
     paired_i, paired_j = {i for i, _ in found}, {j for _, j in found}
     npu_rest = [e for i, e in enumerate(npu_left) if i not in paired_i]
     bench_rest = [e for j, e in enumerate(bench_left) if j not in paired_j]
-    _list_unmatched(npu_rest, bench_rest, npu_left, npu_keys, bench_left, out)
+    _list_unmatched(npu_rest, bench_rest, (npu_left, npu_keys), (bench_left, bench_keys), out)
     out.pairs.sort(key=lambda p: p.npu.order)
     return out
 
@@ -205,13 +207,13 @@ def _exact_indices(npu: list[Entry], npu_keys: list[str], bench: list[Entry]) ->
     return [(i, j) for i, j in found if j is not None]
 
 
-def _aligned_indices(npu: list[Entry], npu_keys: list[str], bench: list[Entry], mapping: Mapping,
-                     prefixes: dict[str, str]) -> list[tuple[int, int]]:
+def _aligned_indices(npu: list[Entry], npu_keys: list[str], bench: list[Entry], bench_keys: list[str],
+                     mapping: Mapping, prefixes: dict[str, str]) -> list[tuple[int, int]]:
     """The alignment of the two call lists (:func:`.align.align`)."""
     npu_modules = [_module_name(e.parent, mapping, prefixes) for e in npu]
     bench_modules = [_module_name(e.parent, Mapping(), {}) for e in bench]
     fa, codes = features(npu, npu_keys, npu_modules)
-    fb, _ = features(bench, [_key(e) for e in bench], bench_modules, codes)
+    fb, _ = features(bench, bench_keys, bench_modules, codes)
     return align(fa, fb)
 
 
@@ -276,12 +278,17 @@ def _pair_by_data_mapping(npu: list[Entry], bench: list[Entry], mapping: Mapping
     return left, [e for e in bench if e.name not in taken]
 
 
-def _list_unmatched(npu_rest: list[Entry], bench_rest: list[Entry], npu: list[Entry], npu_keys: list[str],
-                    bench: list[Entry], out: Pairing) -> None:
-    """One-sided calls with their reasons (``npu``/``bench``: every call the pairing saw)."""
-    npu_key = dict(zip((e.name for e in npu), npu_keys))
-    npu_calls = _group(npu, lambda e: npu_key[e.name])
-    bench_calls = _group(bench, _key)
+def _list_unmatched(npu_rest: list[Entry], bench_rest: list[Entry], npu: tuple[list[Entry], list[str]],
+                    bench: tuple[list[Entry], list[str]], out: Pairing) -> None:
+    """One-sided calls with their reasons (``npu``/``bench``: every call the pairing saw, with
+    its key)."""
+    if not (npu_rest or bench_rest):
+        return
+    npu_key = dict(zip((e.name for e in npu[0]), npu[1]))
+    bench_key = dict(zip((e.name for e in bench[0]), bench[1]))
+    wanted = {npu_key[e.name] for e in npu_rest} | {bench_key[e.name] for e in bench_rest}
+    npu_calls = _group([e for e, k in zip(*npu) if k in wanted], lambda e: npu_key[e.name])
+    bench_calls = _group([e for e, k in zip(*bench) if k in wanted], lambda e: bench_key[e.name])
     of_npu = {p.npu.name: p.bench for p in out.pairs}
     of_bench = {p.bench.name: p.npu for p in out.pairs}
     for e in npu_rest:
@@ -289,7 +296,7 @@ def _list_unmatched(npu_rest: list[Entry], bench_rest: list[Entry], npu: list[En
         why = _reason(e, "npu", k, npu_calls[k], bench_calls.get(k, []), of_npu, out.mode)
         out.unmatched.append(Unmatched(e, "npu", why))
     for e in bench_rest:
-        k = _key(e)
+        k = bench_key[e.name]
         why = _reason(e, "bench", k, bench_calls[k], npu_calls.get(k, []), of_bench, out.mode)
         out.unmatched.append(Unmatched(e, "bench", why))
 
