@@ -98,6 +98,20 @@ def test_steps_and_ranks_are_selected_and_never_merged(exported) -> None:
 
 
 @pytest.mark.slow
+def test_without_construct_and_stack_json_every_call_still_pairs(exported, tmp_path) -> None:
+    """msprobe at level L1 or with ``extra_info`` off writes no module tree and no stacks: the
+    dtypes, shapes, first inputs' statistics and the call order still pair every call."""
+    import shutil
+
+    root, _, truth = exported
+    bare = shutil.ignore_patterns("construct.json", "stack.json")
+    shutil.copytree(root / "statistics", tmp_path / "bare", ignore=bare)
+    report = compare_msprobe(tmp_path / "bare" / "npu", tmp_path / "bare" / "bench")
+    for label, right, total, fault, found in _scored(report, truth):
+        assert right == total and found == fault, label
+
+
+@pytest.mark.slow
 def test_one_sided_calls_say_why(exported) -> None:
     root, _, _ = exported
     pairing = pair_ranks(read_rank(root / "statistics" / "npu" / "step0" / "rank0"),

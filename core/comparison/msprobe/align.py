@@ -18,16 +18,17 @@ output signature          ±2   the outputs' dtypes and shapes
 enclosing module          ±4   construct.json (layer-mapped on the NPU side)
 call site                 ±4   stack.json, framework frames (msprobe, torch...) dropped
 first input's Norm     +10/-4  dump.json statistics: within 2e-3 relative / beyond 2e-2
-full name                 +1   msprobe's own pairing, the tie-breaker
 =====================  ======  =====================================================
 
 The call order carries the rest: an extra call is the one whose removal lets every other
 call keep its partner.  The statistics weigh most because a wrong pair of look-alike calls
 (same API, shapes, module and call site: the calls of a repeated block) differs only in
 its data; they take away less than they add, so that downstream of a fault, where every
-input differs, the calls still pair on what else they share.  On two identical call
-lists the identity scores strictly best (every diagonal pair has the name bonus), so the
-alignment changes nothing there.
+input differs, the calls still pair on what else they share.  The names themselves score
+nothing: a bonus for equal names, summed over a long stretch, would pay for shifting whole
+blocks back onto msprobe's wrong pairs.  On two identical call lists the identity still
+scores strictly best (no call scores more with another call than with its own copy, and any
+other alignment leaves a call out), so the alignment changes nothing there.
 
 Calls whose features occur once on each side anchor the alignment (patience diff); the
 dynamic programme runs only between anchors, in plain Python for a few calls, else in a
@@ -51,7 +52,7 @@ import numpy as np
 from dumpscope.core.formats.msprobe import Entry
 
 #: Scores of the features (see the module docstring).
-KEY, SIGNATURE, OUTPUTS, MODULE, STACK, STATS, NAME = 4, 4, 2, 4, 4, 10, 1
+KEY, SIGNATURE, OUTPUTS, MODULE, STACK, STATS = 4, 4, 2, 4, 4, 10
 #: What first inputs of other data take away (less than KEY + SIGNATURE + OUTPUTS: downstream of a
 #: fault every input differs, and the calls must still pair on what else they share).
 OTHER_DATA = 4
@@ -165,7 +166,7 @@ def scores(a: Features, b: Features, i: np.ndarray, j: np.ndarray) -> np.ndarray
     one-sided calls are better than a wrong pair)."""
     s = (KEY + _agree(a.signature[i], b.signature[j], SIGNATURE) + _agree(a.outputs[i], b.outputs[j], OUTPUTS)
          + _agree(a.module[i], b.module[j], MODULE) + _agree(a.stack[i], b.stack[j], STACK)
-         + NAME * (a.name[i] == b.name[j]) + _stats_agree(a.norm[i], b.norm[j]))
+         + _stats_agree(a.norm[i], b.norm[j]))
     return np.where(a.key[i] == b.key[j], s, _NEG).astype(np.int32)
 
 
@@ -283,7 +284,7 @@ def score1(x: tuple, y: tuple) -> int:
     if x[0] != y[0]:
         return _NEG
     return (KEY + _agree1(x[1], y[1], SIGNATURE) + _agree1(x[2], y[2], OUTPUTS) + _agree1(x[3], y[3], MODULE)
-            + _agree1(x[4], y[4], STACK) + NAME * (x[5] == y[5]) + _stats1(x[6], y[6]))
+            + _agree1(x[4], y[4], STACK) + _stats1(x[6], y[6]))
 
 
 def _small(a: _Lists, b: _Lists, i0: int, i1: int, j0: int, j1: int) -> list[tuple[int, int]]:
