@@ -16,10 +16,10 @@ shift all along.  Timed, best of ``--repeat``, in this process:
   call order, keys and shapes are left).
 
 Prints wall and CPU seconds (on a shared machine the CPU time is the steadier figure; NumPy
-runs on one thread here) and the pairs right against the known truth.  In the second case the
-extras are exact twins of a neighbour (nothing tells which of the two is the extra one), so
-there the alignment can only keep msprobe's names: its "right" count measures that ambiguity,
-not an error of the alignment.
+runs on one thread here) and the pairs right against the known truth.  In the second case an
+extra call is an exact twin of the call next to it (nothing in the dump tells which of the two
+is the extra one), so a few pairs there go to the twin: the "right" count measures that
+ambiguity, not a drift of the alignment.
 """
 
 from __future__ import annotations
