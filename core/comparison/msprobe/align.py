@@ -34,8 +34,7 @@ Calls whose features occur once on each side anchor the alignment (patience diff
 dynamic programme runs only between anchors, in plain Python for a few calls, else in a
 band around the diagonal (both lengths and a margin, widened when the best path runs along
 its edge) with NumPy rows, so its cost stays O(calls x band).  :func:`align` returns index
-pairs; :mod:`.pairing` turns them
-into entry pairs with reasons.
+pairs; :mod:`.pairing` turns them into entry pairs with reasons.
 """
 
 from __future__ import annotations

@@ -146,11 +146,6 @@ def _is_api_name(name: str) -> bool:
     return len(parts) == 2 and not any(p.isdigit() for p in parts)
 
 
-def signature(entry: Entry) -> tuple:
-    """The dtypes and shapes of an entry's tensor records."""
-    return tuple((r.suffix, r.dtype, r.shape) for r in entry.records if r.is_tensor)
-
-
 def pair_ranks(npu: MsprobeRank, bench: MsprobeRank, mapping: Mapping | None = None,
                mode: str = "aligned") -> Pairing:
     """Pair every entry of ``npu`` with one of ``bench`` (see the module docstring)."""
