@@ -31,19 +31,20 @@ def test_full_names_pair_exactly(tmp_path) -> None:
     assert pairing.unmatched == []
 
 
-def test_an_extra_call_shifts_counters_and_fuzzy_pairs_by_order(tmp_path) -> None:
+def test_an_extra_call_shifts_counters_and_the_alignment_pairs_by_order(tmp_path) -> None:
     # the NPU runs one extra add (x + scalar) first: every later add counter is one higher
     bench = [_add(0, [1, 4]), _conv(0, [1, 4]), _add(1, [1, 8]), _add(2, [1, 16])]
     npu = [_add(0, [1, 2], other=[]), _add(1, [1, 4]), _conv(0, [1, 4]), _add(2, [1, 8]), _add(3, [1, 16])]
     pairing = pair_ranks(*_ranks(tmp_path, npu, bench))
     got = {p.npu.name: (p.bench.name, p.how) for p in pairing.pairs}
-    assert got["Tensor.__add__.1.forward"] == ("Tensor.__add__.0.forward", "fuzzy")
-    assert got["Tensor.__add__.2.forward"] == ("Tensor.__add__.1.forward", "fuzzy")
-    assert got["Tensor.__add__.3.forward"] == ("Tensor.__add__.2.forward", "fuzzy")
+    assert got["Tensor.__add__.1.forward"] == ("Tensor.__add__.0.forward", "aligned")
+    assert got["Tensor.__add__.2.forward"] == ("Tensor.__add__.1.forward", "aligned")
+    assert got["Tensor.__add__.3.forward"] == ("Tensor.__add__.2.forward", "aligned")
     assert got["Functional.conv2d.0.forward"] == ("Functional.conv2d.0.forward", "exact")
     [extra] = pairing.unmatched
     assert extra.entry.name == "Tensor.__add__.0.forward" and extra.side == "npu"
-    assert "extra call on the NPU side: 4 calls" in extra.reason
+    assert extra.reason == ("NPU-only call: counters of later `Tensor.__add__` calls are shifted by one "
+                            "(Tensor.__add__.1.forward \u2194 Tensor.__add__.0.forward)")
 
 
 def test_unmatched_reasons_for_npu_only_and_bench_only(tmp_path) -> None:

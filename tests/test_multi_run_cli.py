@@ -53,10 +53,13 @@ def test_msprobe_compare_json_is_one_object_per_step_rank(trees, capsys) -> None
     bad = out["results"][3]
     assert bad["first_divergence"]["entry"] == "Functional.conv2d.0.forward"
     assert bad["first_divergence"]["nonfinite"] is True
-    # msprobe's own pairing: the shifted __add__ counter pairs by order, not as a false divergence
+    # the shifted __add__ counter is re-aligned, not a false divergence, and the row says so
     assert all(r["first_divergence"] is None for r in out["results"][:3])
     pairing = {row["Entry"]: row["Pairing"] for row in out["results"][0]["rows"] if row["Entry"]}
-    assert pairing["Tensor.__add__.1.forward"] == "fuzzy"
+    assert pairing["Tensor.__add__.1.forward"] == ("aligned: NPU Tensor.__add__.1.forward \u2194 "
+                                                   "bench Tensor.__add__.0.forward")
+    assert all(r["pairing"] == {"exact": 2, "aligned": 1, "mapping": 0, "npu-only": 1, "bench-only": 0}
+               for r in out["results"])
 
 
 def test_msprobe_selection_and_exit_codes(trees, capsys) -> None:
@@ -85,6 +88,40 @@ def test_msprobe_diagnose_and_csv_per_rank(trees, tmp_path, capsys) -> None:
         "step0_rank0.csv", "step0_rank1.csv", "step1_rank0.csv", "step1_rank1.csv"]
     assert main(["compare", str(bench), str(npu), "--format", "csv"]) == 2  # four tables need a folder
     assert "needs -o FOLDER" in capsys.readouterr().err
+
+
+def test_pairing_exact_keeps_msprobes_equal_names(trees, capsys) -> None:
+    """``--pairing exact``: equal names only, as msprobe's compare without --fuzzy_match; the
+    NPU's extra add then takes the bench's add.0 and nothing is re-aligned."""
+    bench, npu = trees
+    main(["compare", str(bench), str(npu), "--pairing", "exact", "--step", "0", "--rank", "0",
+          "--format", "json"])
+    [result] = json.loads(capsys.readouterr().out)["results"]
+    assert result["pairing"] == {"exact": 3, "aligned": 0, "mapping": 0, "npu-only": 1, "bench-only": 0}
+    rows = {row["Entry"]: row for row in result["rows"] if row["Entry"]}
+    assert rows["Tensor.__add__.0.forward"]["Bench Entry"] == "Tensor.__add__.0.forward"
+    assert "exact pairing" in rows["Tensor.__add__.1.forward"]["Err_message"]
+    assert main(["compare", str(bench), str(npu), "--pairing", "fuzzy"]) == 2
+
+
+def test_the_per_rank_error_count_uses_the_apps_health_rule(tmp_path, capsys) -> None:
+    """An output 20 % off while its input is equal: msprobe's rules only warn, the app marks the
+    row failing (beyond the 5 % divergence bound); the CLI's per-rank count says the same."""
+    x = np.linspace(0.5, 1, 8)
+    for side, y in (("bench", x * 2), ("npu", x * 2.4)):
+        call = {"Functional.relu.0.forward": entry([tensor(x)], [tensor(y)])}
+        write_rank(tmp_path / side / "step0" / "rank0", call)
+    from dumpscope.core.comparison.msprobe.driver import compare_msprobe
+    from dumpscope.core.comparison.msprobe.view import as_comparison
+
+    report = compare_msprobe(tmp_path / "npu", tmp_path / "bench")
+    [r] = report.results
+    assert r.frame["Result"].to_list() == ["pass", "warning"]
+    app = as_comparison(report).frame
+    assert app["health"].to_list() == ["ok", "fail"]
+    assert main(["compare", str(tmp_path / "bench"), str(tmp_path / "npu"), "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out)["results"][0]["errors"] == 1 == r.failing
+    assert report.summary()["errors"].to_list() == [1]
 
 
 def test_msprobe_on_one_side_only_is_a_usage_error(trees, tmp_path, capsys) -> None:

@@ -155,3 +155,22 @@ def test_a_call_over_the_divergence_bound_fails_in_the_list_even_when_msprobe_pa
     assert cmp.frame["shape"][weight].to_list() == [2] and cmp.frame["max_target"][weight] == 0.14
     [cause] = diagnose(cmp).root_causes
     assert cause.row == weight == cmp.first_divergent() and cause.cause == PREPROCESSING
+
+
+def test_the_ui_says_which_calls_were_re_aligned(tmp_path) -> None:
+    """An extra NPU relu shifts the relu counters: the per-rank summary counts the re-aligned
+    pair, and the row's facts in the tensor pane name both calls."""
+    from dumpscope.tui.app.widgets.module_tree_pane import _summary
+    from dumpscope.tui.app.widgets.tensor_pane import _row_facts
+
+    x = np.linspace(0.5, 1.5, 6)
+    write_rank(tmp_path / "bench", {"Functional.relu.0.forward": entry([tensor(x)], [tensor(x)])})
+    write_rank(tmp_path / "npu", {"Functional.relu.0.forward": entry([tensor(x * 9)], [tensor(x * 9)]),
+                                  "Functional.relu.1.forward": entry([tensor(x)], [tensor(x)])})
+    cmp = as_comparison(compare_msprobe(tmp_path / "npu", tmp_path / "bench"))
+    info = cmp.meta["msprobe"]["ranks"]
+    assert info["results"][0]["pairing"]["aligned"] == 1
+    assert "(1 re-aligned)" in _summary(info).plain
+    row = cmp.frame.filter(cmp.frame["name"] == "Functional.relu.1.forward.output.0").row(0, named=True)
+    assert _row_facts(row)[-1] == ("aligned: NPU Functional.relu.1.forward \u2194 "
+                                   "bench Functional.relu.0.forward")

@@ -75,6 +75,10 @@ def add_selection_arguments(p: argparse.ArgumentParser) -> None:
                    help="Ascend raw dump tree: compare only device N (repeatable; default: each separately)")
     p.add_argument("--mapping", metavar="FILE.yaml",
                    help="msprobe: data/api/layer mapping YAML (NPU names -> bench names)")
+    p.add_argument("--pairing", choices=("aligned", "exact"), default="aligned",
+                   help="msprobe: pair the calls that correspond by aligning the two call lists (default; "
+                        "a call one side made and the other did not shifts later counters), or 'exact': "
+                        "equal names only, as msprobe's compare without --fuzzy_match")
 
 
 def add_ui_arguments(parser: argparse.ArgumentParser) -> None:

@@ -3,9 +3,10 @@
 ``compare`` / ``diagnose`` call :func:`route` first.  It returns None for an ordinary
 pair of dumps (the usual path goes on), or runs the comparison itself:
 
-* **msprobe** (sniffed on either side): :func:`compare_msprobe` with msprobe's own
-  pairing (full name, then counter-stripped order, then ``--mapping``), one comparison
-  per selected step/rank, never merged.  GOLDEN is the bench (GPU/CPU) dump, TARGET the
+* **msprobe** (sniffed on either side): :func:`compare_msprobe`, ``--mapping`` first,
+  then the two call lists aligned (``--pairing exact``: equal names only, as msprobe),
+  one comparison per selected step/rank, never merged, each with its own first
+  divergence.  GOLDEN is the bench (GPU/CPU) dump, TARGET the
   NPU dump, as for every other format.
 * **Ascend raw dump trees** (``{time}/{device}/{model}/{model_id}/{step}/``) with several
   steps or devices: each selected run is compared separately against the golden (or
@@ -76,7 +77,7 @@ def msprobe_report(args: argparse.Namespace) -> MsprobeReport:
             raise UsageError(f"{side} {getattr(args, side)}: not an msprobe dump, but the other side is one")
     try:
         return compare_msprobe(args.target, args.golden, steps=args.step, ranks=_ranks(args),
-                               mapping_path=args.mapping)
+                               mapping_path=args.mapping, pairing=getattr(args, "pairing", None) or "aligned")
     except (DumpError, ValueError, OSError) as exc:
         raise UsageError(str(exc)) from None
 
@@ -102,9 +103,8 @@ def _msprobe_failed(report: MsprobeReport) -> bool:
 
 
 def _error_rows(r: RankResult) -> int:
-    import polars as pl
-
-    return 0 if r.frame is None else r.frame.filter(pl.col("Result") == "error").height
+    """Failing rows by the app's rule (msprobe's errors and rows beyond the divergence bound)."""
+    return r.failing
 
 
 def swapped_sides(report: MsprobeReport) -> list[str]:
@@ -158,12 +158,14 @@ def _divergence_json(r: RankResult) -> dict[str, object] | None:
     return {"entry": d.entry, "order": d.order, "kind": d.kind, "shape": d.shape,
             "input_deviation": _jsonable(d.input_deviation), "output_deviation": _jsonable(d.output_deviation),
             "nonfinite": d.nonfinite, "missed_by_msprobe": d.missed_by_msprobe,
-            "module_path": list(d.module_path), "local_inputs": list(d.local_inputs), "text": d.describe()}
+            "module_path": list(d.module_path), "local_inputs": list(d.local_inputs),
+            "bench_entry": d.bench_entry, "text": d.describe()}
 
 
 def _result_json(r: RankResult, rows: bool) -> dict[str, object]:
     out: dict[str, object] = {"step": r.step, "rank": r.rank, "label": r.label, "error": r.error,
                               "entries": 0 if r.frame is None else r.frame.height, "errors": _error_rows(r),
+                              "pairing": r.pairing_counts or None,
                               "first_divergence": _divergence_json(r),
                               "problems": [f"{p.source}: {p.message}" for p in r.problems]}
     if rows and r.frame is not None:
@@ -185,10 +187,13 @@ def _render_msprobe(report: MsprobeReport, console: object, limit: int, render: 
     from dumpscope.tui.cli.safe import markup
 
     table = Table(title="msprobe: one comparison per step/rank (never merged)")
-    for col in ("step/rank", "entries", "errors", "first divergence"):
+    for col in ("step/rank", "entries", "errors", "re-aligned", "one-sided", "first divergence"):
         table.add_column(col)
     for r in report.results:
-        table.add_row(r.label, str(0 if r.frame is None else r.frame.height), str(_error_rows(r)), markup(_rank_outcome(r)))
+        counts = r.pairing_counts
+        one_sided = counts.get("npu-only", 0) + counts.get("bench-only", 0)
+        table.add_row(r.label, str(0 if r.frame is None else r.frame.height), str(_error_rows(r)),
+                      str(counts.get("aligned", 0)), str(one_sided), markup(_rank_outcome(r)))
     console.print(table)  # type: ignore[attr-defined]
     console.print(f"[bold]first divergence:[/] {_first_msprobe(report)}")  # type: ignore[attr-defined]
     if render == "diagnose":

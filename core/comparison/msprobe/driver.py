@@ -31,7 +31,9 @@ import polars as pl
 from threadpoolctl import threadpool_limits
 
 from dumpscope.core.comparison.msprobe.pairing import Mapping, Pairing, load_mapping, pair_ranks
-from dumpscope.core.comparison.msprobe.statistics import Divergence, compare_statistics_many, first_divergence
+from dumpscope.core.comparison.msprobe.pairing import MODES
+from dumpscope.core.comparison.msprobe.statistics import (Divergence, compare_statistics_many, failing_rows,
+                                                          first_divergence)
 from dumpscope.core.comparison.msprobe.triage import tensor_mode_triaged
 from dumpscope.core.dumps import DumpError, DumpProblem
 from dumpscope.core.formats.msprobe import MsprobeRank, discover, read_rank, step_rank_label
@@ -54,6 +56,16 @@ class RankResult:
     def label(self) -> str:
         return step_rank_label(self.step, self.rank)
 
+    @property
+    def failing(self) -> int:
+        """Rows that fail by the app's rule (msprobe's errors and rows beyond the divergence bound)."""
+        return 0 if self.frame is None else failing_rows(self.frame)
+
+    @property
+    def pairing_counts(self) -> dict[str, int]:
+        """Pairs by how they were made (``exact``, ``aligned``, ``mapping``) and one-sided calls."""
+        return self.pairing.counts() if self.pairing is not None else {}
+
 
 @dataclass
 class MsprobeReport:
@@ -66,12 +78,19 @@ class MsprobeReport:
         return min(bad, key=lambda r: (r.step if r.step is not None else -1, r.divergence.order), default=None)  # type: ignore[union-attr]
 
     def summary(self) -> pl.DataFrame:
+        """One row per step/rank: rows, failing rows (:func:`.statistics.failing_rows`, the
+        app's rule), re-aligned pairs and one-sided calls, first divergence, problem."""
         rows = [{"step": r.step, "rank": r.rank, "entries": r.frame.height if r.frame is not None else 0,
-                 "errors": int((r.frame["Result"] == "error").sum()) if r.frame is not None else 0,
+                 "errors": r.failing, **{k: r.pairing_counts.get(k, 0) for k in _COUNTED},
                  "first divergence": r.divergence.describe() if r.divergence else None,
                  "problem": r.error, "seconds": r.seconds} for r in self.results]
         return pl.DataFrame(rows, schema={"step": pl.Int64, "rank": pl.Utf8, "entries": pl.Int64, "errors": pl.Int64,
+                                          **dict.fromkeys(_COUNTED, pl.Int64),
                                           "first divergence": pl.Utf8, "problem": pl.Utf8, "seconds": pl.Float64})
+
+
+#: The pairing counts the summary shows (see :meth:`.pairing.Pairing.counts`).
+_COUNTED = ("aligned", "npu-only", "bench-only")
 
 
 def _select(found: list[tuple[int | None, str, Path]], steps: Sequence[int] | None,
@@ -94,18 +113,23 @@ def _kept(value: object, wanted: set[object]) -> bool:
 def compare_msprobe(npu_path: str | Path, bench_path: str | Path, *, steps: Sequence[int] | None = None,
                     ranks: Sequence[int | str] | None = None, mapping: Mapping | None = None,
                     mapping_path: str | Path | None = None, tensors: bool | None = None,
-                    workers: int = 1) -> MsprobeReport:
+                    workers: int = 1, pairing: str = "aligned") -> MsprobeReport:
     """Compare every selected (step, rank) of ``npu_path`` against ``bench_path`` separately.
 
     ``tensors``: compute per-tensor metrics where ``.npy``/``.pt`` files exist (default:
     when the NPU dump's task is ``tensor``).  ``workers`` > 1 compares that many step/rank
     pairs at once in worker processes (each owns whole ranks: no GIL contention); with a
-    single step/rank in tensor mode, that many processes open its tensors instead.  Raises
+    single step/rank in tensor mode, that many processes open its tensors instead.
+    ``pairing``: ``aligned`` (the call lists aligned, see :mod:`.align`) or ``exact``
+    (msprobe's equal names).  Raises
     DumpError only when one side holds no msprobe dump at all or nothing matches the
     selection."""
     if mapping is None and mapping_path is not None:
         mapping = load_mapping(mapping_path)
-    jobs = [(k, n, b, mapping, tensors) for k, n, b in _selected_pairs(npu_path, bench_path, steps, ranks)]
+    if pairing not in MODES:
+        raise ValueError(f"unknown pairing {pairing!r}: choose from {', '.join(MODES)}")
+    selected = _selected_pairs(npu_path, bench_path, steps, ranks)
+    jobs = [(k, n, b, mapping, tensors, pairing) for k, n, b in selected]
     return MsprobeReport(_in_workers(jobs, workers) if workers > 1 and len(jobs) > 1 else _in_batches(jobs, workers))
 
 
@@ -148,7 +172,7 @@ class _Prepared:
 
 
 def _prepare(key: tuple[int | None, str], npu: Path | None, bench: Path | None,
-             mapping: Mapping | None, tensors: bool | None) -> _Prepared:
+             mapping: Mapping | None, tensors: bool | None, pairing: str = "aligned") -> _Prepared:
     """Read and pair one step/rank; a missing side or unreadable dump is the result's error."""
     result, start = RankResult(*key), time.perf_counter()
     result.error = _one_side_only(result.label, npu, bench)
@@ -159,7 +183,7 @@ def _prepare(key: tuple[int | None, str], npu: Path | None, bench: Path | None,
     except DumpError as exc:
         result.error = str(exc)
         return _Prepared(result)
-    result.pairing = pair_ranks(npu_rank, bench_rank, mapping)
+    result.pairing = pair_ranks(npu_rank, bench_rank, mapping, pairing)
     result.problems = _paired_as(result, bench_rank) + npu_rank.problems + bench_rank.problems
     result.error = _nothing_paired(result.pairing, npu_rank, bench_rank)
     use_tensors = npu_rank.task == "tensor" if tensors is None else tensors
@@ -281,7 +305,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     Exit 1 when a step/rank diverges, 2 on unusable input."""
     a = _parser().parse_args(argv)
     try:
-        report = compare_msprobe(a.npu, a.bench, steps=a.step, ranks=a.rank, mapping_path=a.mapping, workers=a.workers)
+        report = compare_msprobe(a.npu, a.bench, steps=a.step, ranks=a.rank, mapping_path=a.mapping,
+                                 workers=a.workers, pairing=a.pairing)
     except (DumpError, ValueError, OSError) as exc:
         print(f"error: {exc}")
         return 2
@@ -302,6 +327,7 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--rank", type=int, action="append")
     ap.add_argument("--mapping", help="msprobe data/api/layer mapping YAML")
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--pairing", choices=MODES, default="aligned")
     ap.add_argument("--csv", type=Path, help="write one CSV per step/rank into this folder")
     return ap
 

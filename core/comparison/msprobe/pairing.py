@@ -1,32 +1,35 @@
 """Pair the entries of an NPU msprobe rank with those of its bench (GPU/CPU) rank.
 
-Three passes, each on what the previous left over:
+1. **User mapping first** (:class:`Mapping`, from msprobe's YAML files): ``data`` mapping
+   (entry name -> name) pairs those entries outright; ``api`` mapping (NPU api -> bench
+   api, e.g. ``NPU.npu_fusion_attention`` -> ``Functional.scaled_dot_product_attention``)
+   and ``layer`` mapping (``Class: {npu_attr: bench_attr}``, applied to module path
+   segments) rename the NPU side's keys and module paths before anything else.  A
+   MindSpore ``Cell`` is a PyTorch ``Module``.
+2. **Alignment** (``mode="aligned"``, the default): the two call lists are aligned as a
+   whole (:mod:`.align`): one extra call of an API on one side shifts every later counter
+   of that API, so equal names would pair different calls; the alignment pairs each call
+   with the call that really corresponds, on the key, the tensors' dtypes and shapes, the
+   enclosing module, the call site and the first input's statistics.  A pair whose names
+   agree is ``exact``; one whose names differ is ``aligned`` (its :attr:`EntryPair.label`
+   says which NPU call went with which bench call).  ``mode="exact"`` pairs equal names
+   only, as msprobe's compare does without ``--fuzzy_match``.
 
-1. **Full name**, per counter-stripped key (``Functional.conv2d.forward``), when both sides
-   have the same calls of that key: ``Functional.conv2d.3.forward`` <-> the same name.
-2. **By order with the call counter stripped** (msprobe's fuzzy match): when one side has
-   an extra call, every later counter of that key is shifted, so equal names would pair
-   different calls.  The two sequences of a key are aligned on each call's signature
-   (input/output dtypes and shapes) with :class:`difflib.SequenceMatcher`; aligned calls
-   pair (``exact`` when the names happen to agree, else ``fuzzy``), the extra ones stay
-   unmatched.
-3. **User mapping** (:class:`Mapping`, from msprobe's YAML files): ``data`` mapping (entry
-   or tensor name -> name), ``api`` mapping (NPU api -> bench api, e.g.
-   ``NPU.npu_fusion_attention`` -> ``Functional.scaled_dot_product_attention``) and
-   ``layer`` mapping (``Class: {npu_attr: bench_attr}``, applied to module path segments).
-
-Whatever is left is listed with a reason: NPU-only ops (``NPU.*``, ``npu_*``), extra calls,
-or no counterpart.  Bench-only entries are listed too (msprobe drops them silently).
+Whatever is left is one-sided, with a reason: NPU-only ops (``NPU.*``, ``npu_*``), calls
+of an API the other side never makes, or a call with no counterpart in the call order
+(and by how much it shifts the later counters of its API).  Bench-only entries are listed
+too (msprobe drops them silently).
 """
 
 from __future__ import annotations
 
-import difflib
+import bisect
+import functools
 from collections import defaultdict
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dumpscope.core.comparison.msprobe.align import align, features
 from dumpscope.core.formats.msprobe import Entry, MsprobeRank, split_name
 
 
@@ -50,7 +53,15 @@ class EntryPair:
     npu: Entry
     bench: Entry
     how: str
-    """``exact``, ``fuzzy`` or ``mapping``."""
+    """``exact`` (the names agree), ``aligned`` (re-aligned: the names differ) or ``mapping``."""
+
+    @property
+    def label(self) -> str:
+        """The pairing column: ``exact``, ``mapping``, or for a re-aligned pair
+        ``aligned: NPU Tensor.__mul__.11.forward ↔ bench Tensor.__mul__.10.forward``."""
+        if self.how == "aligned":
+            return f"aligned: NPU {self.npu.name} \u2194 bench {self.bench.name}"
+        return self.how
 
 
 @dataclass(frozen=True)
@@ -61,13 +72,27 @@ class Unmatched:
     reason: str
 
 
+#: The pairing modes: msprobe's plain name equality, or the alignment of the call lists.
+MODES = ("aligned", "exact")
+
+
 @dataclass
 class Pairing:
     pairs: list[EntryPair] = field(default_factory=list)
     unmatched: list[Unmatched] = field(default_factory=list)
+    mode: str = "aligned"
 
     def by_npu(self) -> dict[str, EntryPair]:
         return {p.npu.name: p for p in self.pairs}
+
+    def counts(self) -> dict[str, int]:
+        """Pairs by how they were made, and one-sided calls by side."""
+        out = dict.fromkeys(("exact", "aligned", "mapping", "npu-only", "bench-only"), 0)
+        for p in self.pairs:
+            out[p.how] += 1
+        for u in self.unmatched:
+            out[f"{u.side}-only"] += 1
+        return out
 
 
 def load_mapping(path: str | Path) -> Mapping:
@@ -121,31 +146,79 @@ def _is_api_name(name: str) -> bool:
     return len(parts) == 2 and not any(p.isdigit() for p in parts)
 
 
-def signature(entry: Entry) -> tuple:
-    """What aligns two calls of one key: the dtypes and shapes of its tensor records."""
-    return tuple((r.suffix, r.dtype, r.shape) for r in entry.records if r.is_tensor)
-
-
-def pair_ranks(npu: MsprobeRank, bench: MsprobeRank, mapping: Mapping | None = None) -> Pairing:
+def pair_ranks(npu: MsprobeRank, bench: MsprobeRank, mapping: Mapping | None = None,
+               mode: str = "aligned") -> Pairing:
     """Pair every entry of ``npu`` with one of ``bench`` (see the module docstring)."""
+    if mode not in MODES:
+        raise ValueError(f"unknown pairing {mode!r}: choose from {', '.join(MODES)}")
     mapping = mapping or Mapping()
-    out = Pairing()
-    npu_left = _pair_by_key(list(npu.entries.values()), list(bench.entries.values()), _key, out)
-    bench_left = _bench_leftovers(bench, out)
-    npu_left = _pair_by_data_mapping(npu_left, bench_left, mapping, out)
-    bench_left = _bench_leftovers(bench, out)
+    out = Pairing(mode=mode)
+    npu_all, bench_all = _in_order(npu), _in_order(bench)
+    npu_left, bench_left = _pair_by_data_mapping(npu_all, bench_all, mapping, out)
     prefixes = _prefix_map(npu, bench)
-    mapped = {e.name: _mapped_key(e, mapping, prefixes) for e in npu_left}
-    renamed = [e for e in npu_left if mapped[e.name] != _key(e)]
-    kept = [e for e in npu_left if mapped[e.name] == _key(e)]
-    npu_left = kept + _pair_by_key(renamed, bench_left, lambda e: mapped[e.name], out, how="mapping")
-    _list_unmatched(npu_left, _bench_leftovers(bench, out), npu, bench, out)
+    npu_keys = [_mapped_key(e, mapping, prefixes) for e in npu_left]
+    bench_keys = [_key(e) for e in bench_left]
+    renames = bool(mapping.api or mapping.layer or prefixes)  # else every mapped key is the entry's own
+    renamed = {e.name for e, k in zip(npu_left, npu_keys) if k != _key(e)} if renames else set()
+    if mode == "exact":
+        found = _exact_indices(npu_left, npu_keys, bench_left)
+    else:
+        found = _aligned_indices(npu_left, npu_keys, bench_left, bench_keys, mapping, prefixes)
+    for i, j in found:
+        a, b = npu_left[i], bench_left[j]
+        how = "mapping" if a.name in renamed else "exact" if a.name == b.name else "aligned"
+        out.pairs.append(EntryPair(a, b, how))
+    paired_i, paired_j = {i for i, _ in found}, {j for _, j in found}
+    npu_rest = [e for i, e in enumerate(npu_left) if i not in paired_i]
+    bench_rest = [e for j, e in enumerate(bench_left) if j not in paired_j]
+    _list_unmatched(npu_rest, bench_rest, (npu_left, npu_keys), (bench_left, bench_keys), out)
     out.pairs.sort(key=lambda p: p.npu.order)
     return out
 
 
+def _in_order(rank: MsprobeRank) -> list[Entry]:
+    return sorted(rank.entries.values(), key=lambda e: e.order)
+
+
+#: Entry names taken apart, remembered (a pairing asks for each name's parts several times;
+#: module names repeat for every call they enclose).  Bounded: a new dump refills it.
+_parts = functools.lru_cache(maxsize=1 << 18)(split_name)
+
+
 def _key(entry: Entry) -> str:
-    return split_name(entry.name).key
+    return _parts(entry.name).key
+
+
+def _counted(key: str, entry: Entry) -> str:
+    """A key with the entry's call counter: the name a mapping gives the entry."""
+    counter = _parts(entry.name).counter
+    return key if counter is None else f"{key}#{counter}"
+
+
+def _exact_indices(npu: list[Entry], npu_keys: list[str], bench: list[Entry]) -> list[tuple[int, int]]:
+    """msprobe's plain pairing: equal (mapped) names."""
+    where = {_counted(_key(e), e): j for j, e in enumerate(bench)}
+    found = ((i, where.get(_counted(k, e))) for i, (e, k) in enumerate(zip(npu, npu_keys)))
+    return [(i, j) for i, j in found if j is not None]
+
+
+def _aligned_indices(npu: list[Entry], npu_keys: list[str], bench: list[Entry], bench_keys: list[str],
+                     mapping: Mapping, prefixes: dict[str, str]) -> list[tuple[int, int]]:
+    """The alignment of the two call lists (:func:`.align.align`)."""
+    npu_modules = [_module_name(e.parent, mapping, prefixes) for e in npu]
+    bench_modules = [_module_name(e.parent, Mapping(), {}) for e in bench]
+    fa, codes = features(npu, npu_keys, npu_modules)
+    fb, _ = features(bench, bench_keys, bench_modules, codes)
+    return align(fa, fb)
+
+
+def _module_name(parent: str | None, mapping: Mapping, prefixes: dict[str, str]) -> str | None:
+    """An enclosing module's name as the other side would write it (layer mapping, Cell -> Module)."""
+    if parent is None:
+        return None
+    parts = _parts(parent)
+    prefix = prefixes.get(parts.prefix, parts.prefix)
+    return f"{prefix}.{_layer_path(parts.api, mapping)}.{parts.direction}#{parts.counter}"
 
 
 #: A MindSpore ``Cell`` is a PyTorch ``Module``: the same module entry across frameworks.
@@ -163,13 +236,17 @@ def _prefix_map(npu: MsprobeRank, bench: MsprobeRank) -> dict[str, str]:
 def _mapped_key(entry: Entry, mapping: Mapping, prefixes: dict[str, str] | None = None) -> str:
     """The NPU entry's key under the user mapping (api, then layer segments) and the
     cross-framework module prefix."""
-    parts = split_name(entry.name)
+    parts = _parts(entry.name)
     api = mapping.api.get(f"{parts.prefix}.{parts.api}")
     if api is not None:
         return f"{api}.{parts.direction}"
     prefix = (prefixes or {}).get(parts.prefix, parts.prefix)
-    path = ".".join(mapping.layer.get(seg, seg) for seg in parts.api.split(".")) if mapping.layer else parts.api
-    return f"{prefix}.{path}.{parts.direction}"
+    return f"{prefix}.{_layer_path(parts.api, mapping)}.{parts.direction}"
+
+
+def _layer_path(path: str, mapping: Mapping) -> str:
+    """A module path with the layer mapping's segments renamed."""
+    return ".".join(mapping.layer.get(seg, seg) for seg in path.split(".")) if mapping.layer else path
 
 
 def _group(entries: list[Entry], key) -> dict[str, list[Entry]]:  # type: ignore[no-untyped-def]
@@ -179,44 +256,11 @@ def _group(entries: list[Entry], key) -> dict[str, list[Entry]]:  # type: ignore
     return groups
 
 
-def _pair_by_key(npu: list[Entry], bench: list[Entry], key, out: Pairing, how: str | None = None) -> list[Entry]:  # type: ignore[no-untyped-def]
-    """Pair within each key group; return the NPU entries left over."""
-    bench_groups = _group(bench, _key)
-    left: list[Entry] = []
-    for k, calls in _group(npu, key).items():
-        left += _align(calls, bench_groups.get(k, []), out, how)
-    return left
-
-
-def _align(npu: list[Entry], bench: list[Entry], out: Pairing, how: str | None) -> list[Entry]:
-    """Pair two call sequences of one key; return the NPU calls left over."""
-    if how is None and [e.name for e in npu] == [e.name for e in bench]:
-        out.pairs += [EntryPair(a, b, "exact") for a, b in zip(npu, bench)]
-        return []
-    used = set()
-    for i, j in _aligned_indices(npu, bench):
-        a, b = npu[i], bench[j]
-        out.pairs.append(EntryPair(a, b, how or ("exact" if a.name == b.name else "fuzzy")))
-        used.add(i)
-    return [e for i, e in enumerate(npu) if i not in used]
-
-
-def _aligned_indices(npu: list[Entry], bench: list[Entry]) -> Iterator[tuple[int, int]]:
-    """Index pairs of calls aligned on their signatures; between two aligned stretches, a
-    run of calls of equal length on both sides pairs by order (calls whose shapes differ
-    are still the same calls, and their mismatch must be reported)."""
-    matcher = difflib.SequenceMatcher(None, [signature(e) for e in npu], [signature(e) for e in bench], autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
-            yield from zip(range(i1, i2), range(j1, j2))
-
-
-def _bench_leftovers(bench: MsprobeRank, out: Pairing) -> list[Entry]:
-    taken = {p.bench.name for p in out.pairs}
-    return [e for e in bench.entries.values() if e.name not in taken]
-
-
-def _pair_by_data_mapping(npu: list[Entry], bench: list[Entry], mapping: Mapping, out: Pairing) -> list[Entry]:
+def _pair_by_data_mapping(npu: list[Entry], bench: list[Entry], mapping: Mapping,
+                          out: Pairing) -> tuple[list[Entry], list[Entry]]:
+    """The user's data mapping pairs entries outright; returns both sides' entries left."""
+    if not mapping.data:
+        return npu, bench
     by_name = {e.name: e for e in bench}
     left = []
     for e in npu:
@@ -225,35 +269,73 @@ def _pair_by_data_mapping(npu: list[Entry], bench: list[Entry], mapping: Mapping
             left.append(e)
         else:
             out.pairs.append(EntryPair(e, target, "mapping"))
-    return left
+    taken = {p.bench.name for p in out.pairs}
+    return left, [e for e in bench if e.name not in taken]
 
 
-def _list_unmatched(npu_left: list[Entry], bench_left: list[Entry], npu: MsprobeRank, bench: MsprobeRank,
-                    out: Pairing) -> None:
-    npu_calls = _group(list(npu.entries.values()), _key)
-    bench_calls = _group(list(bench.entries.values()), _key)
-    for e in sorted(npu_left, key=lambda e: e.order):
-        k = _key(e)
-        out.unmatched.append(Unmatched(e, "npu", _npu_reason(e, len(bench_calls.get(k, [])), len(npu_calls[k]))))
-    for e in sorted(bench_left, key=lambda e: e.order):
-        k = _key(e)
-        out.unmatched.append(Unmatched(e, "bench", _bench_reason(e, len(npu_calls.get(k, [])), len(bench_calls[k]))))
+def _list_unmatched(npu_rest: list[Entry], bench_rest: list[Entry], npu: tuple[list[Entry], list[str]],
+                    bench: tuple[list[Entry], list[str]], out: Pairing) -> None:
+    """One-sided calls with their reasons (``npu``/``bench``: every call the pairing saw, with
+    its key)."""
+    if not (npu_rest or bench_rest):
+        return
+    npu_key = dict(zip((e.name for e in npu[0]), npu[1]))
+    bench_key = dict(zip((e.name for e in bench[0]), bench[1]))
+    wanted = {npu_key[e.name] for e in npu_rest} | {bench_key[e.name] for e in bench_rest}
+    npu_calls = _group([e for e, k in zip(*npu) if k in wanted], lambda e: npu_key[e.name])
+    bench_calls = _group([e for e, k in zip(*bench) if k in wanted], lambda e: bench_key[e.name])
+    of_npu = {p.npu.name: p.bench for p in out.pairs}
+    of_bench = {p.bench.name: p.npu for p in out.pairs}
+    for e in npu_rest:
+        k = npu_key[e.name]
+        why = _reason(e, "npu", k, npu_calls[k], bench_calls.get(k, []), of_npu, out.mode)
+        out.unmatched.append(Unmatched(e, "npu", why))
+    for e in bench_rest:
+        k = bench_key[e.name]
+        why = _reason(e, "bench", k, bench_calls[k], npu_calls.get(k, []), of_bench, out.mode)
+        out.unmatched.append(Unmatched(e, "bench", why))
 
 
 def _is_npu_only(entry: Entry) -> bool:
-    parts = split_name(entry.name)
+    parts = _parts(entry.name)
     return parts.prefix == "NPU" or parts.api.startswith(("npu_", "npu."))
 
 
-def _npu_reason(entry: Entry, bench_calls: int, npu_calls: int) -> str:
-    if _is_npu_only(entry):
-        return "NPU-only op (torch_npu fused/format op): no bench counterpart expected; map it with an api mapping to compare"
-    if bench_calls == 0:
-        return f"no bench call of {_key(entry)}: add a data/api mapping if it has another name there"
-    return f"extra call on the NPU side: {npu_calls} calls of {_key(entry)} against {bench_calls} on the bench"
+_SIDE = {"npu": "NPU", "bench": "bench"}
 
 
-def _bench_reason(entry: Entry, npu_calls: int, bench_calls: int) -> str:
-    if npu_calls == 0:
-        return f"bench-only: no NPU call of {_key(entry)} (fused away on the NPU, or named otherwise: add a mapping)"
-    return f"extra call on the bench side: {bench_calls} calls of {_key(entry)} against {npu_calls} on the NPU"
+def _reason(entry: Entry, side: str, key: str, own: list[Entry], other: list[Entry],
+            partner: dict[str, Entry], mode: str) -> str:
+    """Why ``entry`` (of ``side``) has no counterpart; ``own``/``other``: both sides' calls of its key."""
+    other_side = "bench" if side == "npu" else "npu"
+    if side == "npu" and _is_npu_only(entry):
+        return ("NPU-only op (torch_npu fused/format op): no bench counterpart expected; "
+                "map it with an api mapping to compare")
+    if not other:
+        if side == "npu":
+            return f"no bench call of {key}: add a data/api mapping if it has another name there"
+        return f"bench-only: no NPU call of {key} (fused away on the NPU, or named otherwise: add a mapping)"
+    if mode == "exact":
+        return (f"no {_SIDE[other_side]} entry named {entry.name} (exact pairing: {len(own)} {_SIDE[side]} "
+                f"calls of {key} against {len(other)}; --pairing aligned re-aligns shifted counters)")
+    api = key.rsplit(".", 1)[0]
+    return f"{_SIDE[side]}-only call: {_shift(entry, own, partner, api)}"
+
+
+def _shift(entry: Entry, own: list[Entry], partner: dict[str, Entry], api: str) -> str:
+    """How a one-sided call leaves the counters of the later calls of its API."""
+    start = bisect.bisect_right(own, entry.order, key=lambda e: e.order)
+    later = next((own[k] for k in range(start, len(own)) if own[k].name in partner), None)
+    if later is None:
+        return f"no counterpart in the call order, and no later `{api}` call pairs"
+    mine, theirs = _parts(later.name).counter, _parts(partner[later.name].name).counter
+    if mine is None or theirs is None:
+        nxt = partner[later.name].name
+        return f"no counterpart in the call order (the next `{api}` call pairs with {nxt})"
+    shift = mine - theirs
+    if shift == 0:
+        return (f"no counterpart in the call order; later `{api}` counters agree again "
+                "(another call offsets it)")
+    words = {1: "one", 2: "two", 3: "three"}
+    how = f"shifted by {words.get(abs(shift), str(abs(shift)))}" + (" (lower)" if shift < 0 else "")
+    return f"counters of later `{api}` calls are {how} ({later.name} \u2194 {partner[later.name].name})"

@@ -51,7 +51,7 @@ _EMPTY = Record("", "", "", "", False)
 def _record_values(npu: Record, bench: Record | None, pair: EntryPair, api: str) -> tuple[object, ...]:
     """One row of the raw columns, in :data:`_RAW` order."""
     b = bench or _EMPTY
-    return (npu.name, b.name or None, pair.npu.name, pair.bench.name, pair.npu.order, npu.role, pair.how,
+    return (npu.name, b.name or None, pair.npu.name, pair.bench.name, pair.npu.order, npu.role, pair.label,
             pair.npu.parent, npu.dtype, b.dtype, _shape_text(npu), _shape_text(b), npu.md5, b.md5,
             *npu.stats, *(b.stats if bench is not None else (None,) * 4), pair.npu.stack,
             npu.suffix, bench is not None, npu.is_tensor, b.is_tensor, npu.value, b.value,

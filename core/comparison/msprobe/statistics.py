@@ -54,6 +54,28 @@ NOT_COMPARED = frozenset({"empty", "empty_like", "numpy", "to", "setitem", "__se
 #: Collectives whose input-based rules msprobe skips (inputs and outputs are different shards).
 NO_INPUT_RULES = frozenset({"_reduce_scatter_base", "_all_gather_base", "all_to_all_single", "batch_isend_irecv"})
 _SEVERITY = {"pass": 0, "warning": 1, "error": 2, "unmatched": 1}
+#: msprobe's Result as the app's health word.
+HEALTH = {"pass": "ok", "warning": "warn", "error": "fail", "unmatched": "unmatched"}
+
+
+def beyond_bound() -> pl.Expr:
+    """Beyond the bound of the first-divergence rule (NormRelativeErr > 5 %, new Inf/NaN, CRC change)
+    while msprobe's own rules pass or only warn: the row fails here too, so the list, its
+    first divergent row, the per-rank counts and the diagnosis agree."""
+    judged = (pl.col("Result") != "error") & (pl.col("Result") != "unmatched")
+    return judged & (pl.col("Deviation") > BAD_NORM_PERCENT)
+
+
+def health() -> pl.Expr:
+    """Each row's health: msprobe's Result, and ``fail`` beyond the divergence bound
+    (:func:`beyond_bound`)."""
+    msprobe = pl.col("Result").replace_strict(HEALTH, default="fail")
+    return pl.when(beyond_bound()).then(pl.lit("fail")).otherwise(msprobe)
+
+
+def failing_rows(frame: pl.DataFrame) -> int:
+    """Rows whose :func:`health` is ``fail``: the one count of failing rows (CLI, summary, app)."""
+    return int(frame.select((health() == "fail").sum()).item()) if frame.height else 0
 
 
 def rel_err(npu: float | None, bench: float | None) -> float | None:
@@ -205,7 +227,7 @@ def _names(row: _Row) -> dict[str, object]:
     return {
         "NPU Name": npu.name, "Bench Name": bench.name or None,
         "Entry": row.pair.npu.name, "Bench Entry": row.pair.bench.name, "Order": row.pair.npu.order,
-        "Role": npu.role, "Pairing": row.pair.how, "Parent": row.pair.npu.parent,
+        "Role": npu.role, "Pairing": row.pair.label, "Parent": row.pair.npu.parent,
         "NPU Dtype": npu.dtype, "Bench Dtype": bench.dtype,
         "NPU Tensor Shape": _shape_text(npu), "Bench Tensor Shape": _shape_text(bench),
         "NPU MD5": npu.md5, "Bench MD5": bench.md5,
@@ -354,9 +376,13 @@ class Divergence:
     """The enclosing modules from construct.json, outermost first."""
     local_inputs: tuple[str, ...] = ()
     """Inputs no earlier call produced (weights, constants) that differ from the bench."""
+    bench_entry: str | None = None
+    """The bench call it was compared with, when its name differs (a re-aligned pair)."""
 
     def describe(self) -> str:
         where = " > ".join(self.module_path + (self.entry,))
+        if self.bench_entry is not None and self.bench_entry != self.entry:
+            where += f" (compared with bench {self.bench_entry}: counters shifted)"
         what = "Inf/NaN output while the bench is finite" if self.nonfinite else \
             f"output NormRelativeErr {msprobe_text(self.output_deviation)}"
         note = " (msprobe's -da rule misses it)" if self.missed_by_msprobe else ""
@@ -379,6 +405,7 @@ class _EntryDev:
     nonfinite: bool = False
     flagged: bool = False
     local_names: list[str] = field(default_factory=list)
+    bench_entry: str | None = None
 
 
 _KEY_COLUMNS = ("NPU max", "NPU min", "NPU mean", "NPU l2norm", "NPU MD5")
@@ -411,9 +438,11 @@ def _entry_devs(frame: pl.DataFrame) -> dict[str, _EntryDev]:
         (out & pl.col("msprobe -da flags").fill_null(False)).any().alias("flagged"),
         pl.when(up).then(value).max().fill_null(0.0).alias("upstream"),
         pl.when(local).then(value).max().fill_null(0.0).alias("local"),
-        pl.col("NPU Name").filter(local & (value > 0)).alias("names"))
+        pl.col("NPU Name").filter(local & (value > 0)).alias("names"),
+        pl.col("Bench Entry").first().alias("bench"))
     return {str(r["Entry"]): _EntryDev(int(r["Order"]), r["upstream"], r["local"], r["output"], r["nonfinite"],
-                                       r["flagged"], [str(n) for n in r["names"]]) for r in agg.iter_rows(named=True)}
+                                       r["flagged"], [str(n) for n in r["names"]], r["bench"])
+            for r in agg.iter_rows(named=True)}
 
 
 def _module_path(rank: MsprobeRank | None, entry: str) -> tuple[str, ...]:
@@ -455,7 +484,7 @@ def bad_entries(frame: pl.DataFrame, rank: MsprobeRank | None = None,
         kind = _origin(d, bad)
         shape = "jump" if d.output >= 10.0 * max(d.upstream, d.local if kind == "given" else 0.0) else "drift"
         out.append(Divergence(entry, d.order, kind, shape, d.upstream, d.output, d.nonfinite, not d.flagged,
-                              _module_path(rank, entry), tuple(d.local_names)))
+                              _module_path(rank, entry), tuple(d.local_names), d.bench_entry))
     return out
 
 

@@ -17,11 +17,12 @@ from __future__ import annotations
 import polars as pl
 
 from dumpscope.core.comparison.msprobe.driver import MsprobeReport, RankResult
-from dumpscope.core.comparison.msprobe.statistics import BAD_NORM_PERCENT
+from dumpscope.core.comparison.msprobe.statistics import BAD_NORM_PERCENT, failing_rows
+from dumpscope.core.comparison.msprobe.statistics import beyond_bound as _diverges
+from dumpscope.core.comparison.msprobe.statistics import health as _health
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.formats.msprobe import split_name
 
-HEALTH = {"pass": "ok", "warning": "warn", "error": "fail", "unmatched": "unmatched"}
 _SEVERITY = {"ok": 0, "unmatched": 1, "warn": 2, "fail": 3}
 _KIND = {"input": "op_input", "parameters": "constant"}
 
@@ -50,18 +51,6 @@ def _shape(column: str) -> pl.Expr:
     text = pl.col(column).str.strip_chars("[] ")
     dims = text.str.split(",").list.eval(pl.element().str.strip_chars().cast(pl.Int64, strict=False))
     return pl.when(text == "").then(pl.lit([], dtype=pl.List(pl.Int64))).otherwise(dims)
-
-
-def _diverges() -> pl.Expr:
-    """Beyond the bound of the first-divergence rule (NormRelativeErr > 5 %, new Inf/NaN, CRC change)
-    while msprobe's own rules pass or only warn: the row fails here too, so the list, its
-    first divergent row and the diagnosis agree with ``dumpscope compare``'s answer."""
-    return (pl.col("Result") != "error") & (pl.col("Result") != "unmatched") & (pl.col("Deviation") > BAD_NORM_PERCENT)
-
-
-def _health() -> pl.Expr:
-    msprobe = pl.col("Result").replace_strict(HEALTH, default="fail")
-    return pl.when(_diverges()).then(pl.lit("fail")).otherwise(msprobe)
 
 
 def _message() -> pl.Expr:
@@ -140,7 +129,8 @@ def rank_summary(report: MsprobeReport) -> dict[str, object]:
 def _rank_row(r: RankResult) -> dict[str, object]:
     """One step/rank of :func:`rank_summary`."""
     return {"label": r.label, "step": r.step, "rank": r.rank, "problem": r.error,
-            "errors": 0 if r.frame is None else int((r.frame["Result"] == "error").sum()),
+            "errors": 0 if r.frame is None else failing_rows(r.frame),
+            "pairing": r.pairing.counts() if r.pairing is not None else None,
             "first_divergence": r.divergence.describe() if r.divergence else None,
             "entry": r.divergence.entry if r.divergence else None}
 

@@ -40,8 +40,11 @@ def _summary(ranks: dict[str, Any]) -> Content:
     for r in ranks.get("results", []):
         what = r.get("problem") or r.get("entry") or "no divergence"
         health = "fail" if r.get("entry") or r.get("problem") else "ok"
-        lines.append(Content(" ").join([health_text(health, _GLYPH[health]), Content(str(r.get("label"))),
-                                        muted(str(what))]))
+        realigned = (r.get("pairing") or {}).get("aligned", 0)
+        parts = [health_text(health, _GLYPH[health]), Content(str(r.get("label"))), muted(str(what))]
+        if realigned:  # calls paired across shifted counters (one side made a call the other did not)
+            parts.append(muted(f"({realigned} re-aligned)"))
+        lines.append(Content(" ").join(parts))
     first = ranks.get("first")
     lines.append(styled("first divergence: [b]$first[/b]", first=first or "none"))
     return Content("\n").join(lines)

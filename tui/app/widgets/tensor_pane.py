@@ -340,7 +340,12 @@ def _row_facts(row: dict[str, Any]) -> list[str]:
     return [printable(row.get("op_type") or "?"), f"node {printable(row.get('node_name') or '?')}",
             f"#{row.get('index')}", row.get("kind") or "",
             f"band {row['band']}" if row.get("band") else "",
-            f"paired by {row['pairing']}" if row.get("pairing") else ""]
+            _pairing_fact(str(row["pairing"])) if row.get("pairing") else ""]
+
+
+def _pairing_fact(pairing: str) -> str:
+    """``paired by exact``; a re-aligned msprobe pair says itself which calls it joined."""
+    return printable(pairing) if pairing.startswith("aligned:") else f"paired by {pairing}"
 
 
 def _finding_lines(findings: tuple[str, ...]) -> list[Content]:
