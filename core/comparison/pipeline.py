@@ -23,7 +23,8 @@ import polars as pl
 
 from dumpscope import __version__
 from dumpscope.core.comparison import judge as analysis
-from dumpscope.core.comparison.cache import ROW_COLUMNS, RowCache, last_frame, save_last_frame
+from dumpscope.core.comparison.cache import (CACHED_COLUMN, ROW_COLUMNS, RowCache, last_frame, run_tag,
+                                              save_last_frame)
 from dumpscope.core.comparison.execution import TaskResult, run_rows
 from dumpscope.core.comparison.small import Leftover, SmallLane, small_dtype
 from dumpscope.core.comparison.judge import Thresholds
@@ -163,7 +164,7 @@ def compare_stream(
     the frame is the same).
     """
     th = _thresholds(thresholds, preset)
-    sides = (_path_of(golden), _path_of(target), f"{__version__}|{th!r}")
+    sides = (_path_of(golden), _path_of(target), run_tag(th))
     shown = _last_run(*sides, th, wanted=cache and not final_only)
     yield from shown  # a reopen paints the last run's rows before any file is read
     run = _Run(_prepare(golden, target, model, graph, th), th)
@@ -212,26 +213,37 @@ class _Run:
         self.meter = Throughput()
         self.cost = 0.0
         """Seconds the last snapshot took to build."""
+        self.row_cache: RowCache | None = None
 
     def snapshot(self, done: int) -> Progress:
-        """The comparison as it stands, judged."""
+        """The comparison as it stands, judged (with a ``cached`` column in a ``--cache`` run:
+        True where the row was served from the index)."""
         start = time.monotonic()
         frame = analysis.judge(self.table.frame(), self.th)
+        if self.row_cache is not None:
+            served = np.zeros(frame.height, dtype=bool)
+            served[self.row_cache.hits] = True  # (frame rows are the pairs, in order)
+            frame = frame.with_columns(pl.Series(CACHED_COLUMN, served))
         self.cost = time.monotonic() - start
         return Progress(done, self.total, replace(self.base, frame=frame), self.meter)
 
     def finish(self, sides: tuple[Path, Path, str] | None) -> Progress:
-        """The final snapshot; kept for the next reopen when ``sides`` (golden, target, run tag) are given."""
+        """The final snapshot; kept for the next reopen when ``sides`` (golden, target, run tag)
+        are given, and where the index is (or why it is not) said in its meta (``cache``)."""
         final = self.snapshot(self.total)
         if sides is not None:
-            save_last_frame(*sides, final.comparison.frame)
+            unkept = save_last_frame(*sides, final.comparison.frame)
+            if self.row_cache is not None:
+                unkept = f"; last frame not kept: {unkept}" if unkept else ""
+                final.comparison.meta["cache"] = self.row_cache.note + unkept
         return final
 
     def cache(self, wanted: bool) -> RowCache | None:
         """The row cache of this pair of dumps, when ``wanted``."""
-        if not wanted:
-            return None
-        return RowCache.open(self.base.golden, self.base.target, self.th.rtol, self.th.atol)  # type: ignore[arg-type]
+        if wanted:
+            golden, target = self.base.golden, self.base.target
+            self.row_cache = RowCache.open(golden, target, run_tag(self.th))  # type: ignore[arg-type]
+        return self.row_cache
 
     def context(self) -> _RowContext:
         """What every row's computation needs beyond its pair."""
@@ -375,7 +387,7 @@ def _fill(pairs: list[Pair], th: Thresholds, table: RowTable, where: tuple[int |
         yield done
     rest = _first_in_order([i for i in todo if i not in hits], first)
     yield from _compute(context.compute(pairs, th, table.bands), rest, pairs, table, where, batch, meter or Throughput(), done)
-    if rest and cache is not None:
+    if cache is not None:
         cache.save(keys, table, todo)
 
 
@@ -402,18 +414,14 @@ def _compute(compute: Callable[[int], dict[str, object]], rest: list[int], pairs
     table.flush()
 
 
-def _row_key(cache: RowCache, pairs: list[Pair], bands: list[str], context: _RowContext, i: int) -> str | None:
-    """Row ``i``'s cache key: its two files and its context (None when a side is not a file)."""
-    files = cache.key(pairs[i].golden, pairs[i].target)  # type: ignore[arg-type]
-    return None if files is None else f"{files}|{context.key(pairs, bands, i)}"
-
-
 def _cached(cache: RowCache | None, pairs: list[Pair], table: RowTable, context: _RowContext,
             todo: list[int]) -> tuple[list[str | None], set[int]]:
-    """The cache keys of the rows ``todo`` and the rows filled from ``cache`` (none without one)."""
+    """The cache keys of the rows ``todo`` (from their files' content and their context) and
+    the rows filled from ``cache`` (none without one)."""
     if cache is None:
         return [], set()
-    keys = [_row_key(cache, pairs, table.bands, context, i) for i in todo]
+    keys = cache.keys([(pairs[i].golden, pairs[i].target) for i in todo],  # type: ignore[misc]
+                      [context.key(pairs, table.bands, i) for i in todo])
     return keys, _from_cache(cache, keys, todo, table)
 
 

@@ -420,6 +420,9 @@ class DumpscopeApp(App[int]):
     def on_dumpscope_app_progressed(self, message: Progressed) -> None:
         self.progress = None if message.done >= message.total else (message.done, message.total)
         self._show_comparison(message.comparison)
+        cache = message.comparison.meta.get("cache")
+        if cache and message.done >= message.total:  # where the --cache index is, or why it is not
+            self.notify(f"cache: {cache} (↺: served from it)", title="--cache", timeout=6, markup=False)
 
     def on_dumpscope_app_load_failed(self, message: LoadFailed) -> None:
         from dumpscope.tui.app.screens.message import MessageScreen

@@ -53,8 +53,9 @@ def add_comparison_arguments(p: argparse.ArgumentParser, three_way: bool = False
     p.add_argument("--workers", type=int, metavar="N", default=None,
                    help="worker processes that compute the metrics (default: every available core)")
     p.add_argument("--cache", action="store_true",
-                   help="keep per-tensor results in a Parquet index next to the target dump (or the user cache "
-                        "when it is read-only); a reopen only reads tensors whose files changed")
+                   help="keep per-tensor results in a signed index next to the target dump (said on stderr; "
+                        "never elsewhere), keyed by the files' content; a reopen only computes tensors whose "
+                        "content changed, and marks the rows it reused (cached)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="compute the rows on a Dask distributed scheduler's workers (pip install 'dumpscope[dask]'); "
                         "the dumps' paths must be readable where the workers run")
