@@ -25,7 +25,7 @@ from dumpscope import __version__
 from dumpscope.core.comparison import judge as analysis
 from dumpscope.core.comparison.cache import (CACHED_COLUMN, ROW_COLUMNS, RowCache, last_frame, run_tag,
                                               save_last_frame)
-from dumpscope.core.comparison.execution import TaskResult, run_rows
+from dumpscope.core.comparison.execution import SCHEDULER_TIMEOUT_S, Scheduler, TaskResult, run_rows
 from dumpscope.core.comparison.small import Leftover, SmallLane, small_dtype
 from dumpscope.core.comparison.judge import Thresholds
 from dumpscope.core.comparison.result import INTERNAL_COLUMNS, SCHEMA, Comparison
@@ -90,6 +90,7 @@ def compare(
     cache: bool = False,
     scheduler: str | None = None,
     progress_bytes: ProgressCallback | None = None,
+    scheduler_timeout: float = SCHEDULER_TIMEOUT_S,
 ) -> Comparison:
     """Compare a target dump with a golden dump, tensor by tensor.
 
@@ -108,7 +109,9 @@ def compare(
         cache: reuse and update a Parquet index of per-tensor results next to the target
             dump (or in the user cache when it is read-only): unchanged files are not read.
         scheduler: a Dask distributed scheduler address: the rows are computed on its
-            workers (``pip install 'dumpscope[dask]'``).
+            workers (``pip install 'dumpscope[dask]'``).  Dask missing, a bad address, nothing
+            answering within ``scheduler_timeout`` seconds, or not Dask: a
+            :class:`~.execution.SchedulerError` (a :class:`DumpError`, one line).
         progress_bytes: called as ``progress_bytes(done, total)`` in tensor bytes (GB/s).
 
     Returns a :class:`Comparison`: ``.frame`` is a Polars frame with one row per tensor in
@@ -118,7 +121,8 @@ def compare(
     result: Comparison | None = None
     for step in compare_stream(golden, target, model=model, graph=graph, preset=preset, thresholds=thresholds,
                                workers=workers, final_only=True, progress=progress, cache=cache,
-                               scheduler=scheduler, progress_bytes=progress_bytes):
+                               scheduler=scheduler, progress_bytes=progress_bytes,
+                               scheduler_timeout=scheduler_timeout):
         result = step.comparison
     assert result is not None
     return result
@@ -152,6 +156,7 @@ def compare_stream(
     scheduler: str | None = None,
     progress_bytes: ProgressCallback | None = None,
     first: Callable[[Comparison], Sequence[int] | None] = lambda _base: None,
+    scheduler_timeout: float = SCHEDULER_TIMEOUT_S,
 ) -> Iterator[Progress]:
     """Yield the comparison as it fills in.
 
@@ -164,6 +169,7 @@ def compare_stream(
     the frame is the same).
     """
     th = _thresholds(thresholds, preset)
+    remote = None if scheduler is None else Scheduler.of(scheduler, scheduler_timeout)  # checked before any file
     sides = (_path_of(golden), _path_of(target), run_tag(th))
     shown = _last_run(*sides, th, wanted=cache and not final_only)
     yield from shown  # a reopen paints the last run's rows before any file is read
@@ -172,7 +178,7 @@ def compare_stream(
     if not final_only and not shown:  # (after the last run's rows, not a frame of pending ones)
         yield run.snapshot(0)
         ticks.spaced(run.cost)
-    for done in _fill(run.pairs, th, run.table, (workers, scheduler), batch, run.cache(cache), run.meter, run.context(),
+    for done in _fill(run.pairs, th, run.table, (workers, remote), batch, run.cache(cache), run.meter, run.context(),
                       first(run.base)):
         if ticks.report(done, run.total, run.meter) and not final_only and done < run.total:
             yield run.snapshot(done)
@@ -371,7 +377,7 @@ class _Rows:
         return _Ready(shapes, Aligned(g, t), "", int(g.size)).row(self.pairs[i], self.th, self.bands[i], left.metrics)
 
 
-def _fill(pairs: list[Pair], th: Thresholds, table: RowTable, where: tuple[int | None, str | None], batch: int,
+def _fill(pairs: list[Pair], th: Thresholds, table: RowTable, where: tuple[int | None, Scheduler | None], batch: int,
           cache: RowCache | None = None, meter: Throughput | None = None,
           context: _RowContext | None = None, first: Sequence[int] | None = None) -> Iterator[int]:
     """Compute every matched pair into ``table`` (each worker owns whole tensors, see
@@ -400,7 +406,7 @@ def _first_in_order(rows: list[int], first: Sequence[int] | None) -> list[int]:
 
 
 def _compute(compute: Callable[[int], dict[str, object]], rest: list[int], pairs: list[Pair], table: RowTable,
-             where: tuple[int | None, str | None], batch: int, meter: Throughput, done: int) -> Iterator[int]:
+             where: tuple[int | None, Scheduler | None], batch: int, meter: Throughput, done: int) -> Iterator[int]:
     """Compute the rows ``rest`` into ``table``; the rows done after each finished task."""
     sizes = [_pair_bytes(pairs[i]) for i in rest]
     meter.total, meter.started = sum(sizes), time.monotonic()
