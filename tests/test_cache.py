@@ -385,3 +385,35 @@ def test_the_cli_says_where_the_index_is_and_marks_cached_rows(pair: tuple[Path,
     assert table.stdout.count("OK (cached)") == 5 and "served from the --cache index" in table.stdout
     plain = _run_cli("compare", *map(str, pair), "--format", "csv")
     assert "cached" not in plain.stdout.splitlines()[0] and "cache:" not in plain.stderr
+
+
+# ------------------------------------------------------------------ the terminal UI
+
+
+async def test_the_ui_with_fifos_at_the_index_paths_fills_marks_and_quits(pair: tuple[Path, Path]) -> None:
+    from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
+    from test_tui_app import SIZE, settle
+
+    compare(*pair, cache=True)
+    compare(*pair, cache=True)  # an index to reuse: the UI marks its rows
+    app = DumpscopeApp(CompareRequest(*pair, cache=True))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.comparison is not None and app.rows is not None
+        assert "pending" not in app.comparison.frame["health"].to_list()
+        marked = [app.rows.health_label(p) for p in range(app.rows.n)]
+        assert marked.count("✓↺OK") == 5
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code is not None
+    for planted in [_index(pair[1]), *pair[1].glob(".dumpscope-frame-*.parquet")]:
+        planted.unlink()
+        os.mkfifo(planted)
+    app = DumpscopeApp(CompareRequest(*pair, cache=True))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.comparison is not None and "pending" not in app.comparison.frame["health"].to_list()
+        assert "FIFO" in str(app.comparison.meta["cache"])
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code is not None
