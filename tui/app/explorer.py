@@ -87,7 +87,7 @@ class CompareRequest:
     stage: str | None = None
     """SigmaStar: which of the SigmaStar IPU guide's three comparisons this is (``--stage``; None: told from the dumps)."""
     cache: bool = False
-    """``--cache``: reuse the Parquet row index; a reopen paints the last run's rows at once."""
+    """``--cache``: reuse the signed row index; a reopen paints the last run's rows at once (marked)."""
 
 
 def _actions_provider() -> type[Any]:
