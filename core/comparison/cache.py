@@ -119,13 +119,22 @@ def _read_key(path: Path) -> tuple[bytes | None, str]:
         os.close(fd)
 
 
-def _mac(key: bytes, bound: str, head: bytes, parts: Iterable[bytes]) -> bytes:
-    """The keyed digest of a container: what it is for (``bound``), its head, then its parts."""
+def _mac_start(key: bytes, bound: str, head: bytes) -> hashlib.blake2b:
+    """The keyed digest of a container, fed with what it is for (``bound``) and its head."""
     h = hashlib.blake2b(key=key, digest_size=_MAC_SIZE, person=b"dumpscope-index")
     h.update(bound.encode("utf-8", "surrogateescape") + b"\0" + head)
+    return h
+
+
+def _mac(key: bytes, bound: str, head: bytes, parts: Iterable[bytes]) -> bytes:
+    """The keyed digest of a container: what it is for (``bound``), its head, then its parts."""
+    h = _mac_start(key, bound, head)
     for part in parts:
         h.update(part)
     return h.digest()
+
+
+_UNSIGNED = "not signed by you for these dumps (edited, or another user's or pair's)"
 
 
 def _seal(key: bytes, bound: str, rows: bytes, digests: bytes = b"") -> bytes:
@@ -147,13 +156,15 @@ def _unseal(key: bytes, bound: str, data: bytes) -> tuple[bytes, bytes] | str:
     rows, digests = body[:n_rows], body[n_rows:]
     signature = data[head_end:head_end + _MAC_SIZE]
     if not hmac.compare_digest(_mac(key, bound, data[:head_end], (rows, digests)), signature):
-        return "not signed by you for these dumps (edited, or another user's or pair's)"
+        return _UNSIGNED
     return rows, digests
 
 
-def _read_regular(path: Path) -> bytes | str | None:
-    """The bytes of the regular file at ``path``; None when there is none; why it is not read
-    otherwise (a link, FIFO, device or folder is never opened in a way that blocks or follows)."""
+def _open_sealed(path: Path, key: bytes, bound: str) -> tuple[bytes, bytes] | str | None:
+    """The two parts of the signed container at ``path``; None when there is none; why it is
+    not used otherwise.  A link, FIFO, device or folder is never opened in a way that blocks
+    or follows; the signature is checked streaming before the file is held in memory (a
+    planted file costs no memory), then again over the bytes held (the file may change)."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
@@ -161,20 +172,34 @@ def _read_regular(path: Path) -> bytes | str | None:
     except OSError as exc:
         return f"cannot be opened ({exc.strerror or exc}: a link or unreadable)"
     try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            return "not a regular file"
-        if st.st_size > MAX_INDEX_BYTES:
-            return f"larger than {MAX_INDEX_BYTES >> 20} MB"
-        chunks, size = [], 0
-        while size <= MAX_INDEX_BYTES and (chunk := os.read(fd, _CHUNK)):
-            chunks.append(chunk)
-            size += len(chunk)
-        return b"".join(chunks) if size <= MAX_INDEX_BYTES else f"larger than {MAX_INDEX_BYTES >> 20} MB"
+        return _checked_then_read(fd, key, bound)
     except OSError as exc:
         return f"cannot be read ({exc.strerror or exc})"
     finally:
         os.close(fd)
+
+
+def _checked_then_read(fd: int, key: bytes, bound: str) -> tuple[bytes, bytes] | str:
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        return "not a regular file"
+    if st.st_size > MAX_INDEX_BYTES:
+        return f"larger than {MAX_INDEX_BYTES >> 20} MB"
+    head_end = len(MAGIC) + _HEAD.size
+    head = os.pread(fd, head_end + _MAC_SIZE, 0)
+    if not head.startswith(MAGIC):
+        return "of another format (an earlier version's, or not an index)"
+    if len(head) < head_end + _MAC_SIZE:
+        return "truncated"
+    n_rows, n_digests = _HEAD.unpack_from(head, len(MAGIC))
+    if len(head) + n_rows + n_digests != st.st_size:
+        return "truncated or extended"
+    h = _mac_start(key, bound, head[:head_end])
+    for at in range(len(head), st.st_size, _CHUNK):
+        h.update(os.pread(fd, _CHUNK, at))
+    if not hmac.compare_digest(h.digest(), head[head_end:]):
+        return _UNSIGNED
+    return _unseal(key, bound, head + os.pread(fd, n_rows + n_digests, len(head)))
 
 
 def _not_regular(path: Path) -> str:
@@ -342,11 +367,10 @@ class RowCache:
         if secret is None:
             empty.note = f"index not used: {why}"
             return empty
-        read = _read_regular(path)
-        if read is None:
+        parts = _open_sealed(path, secret, bound)
+        if parts is None:
             empty.note = "no index yet"
             return empty
-        parts = _unseal(secret, bound, read) if isinstance(read, bytes) else read
         if isinstance(parts, str):
             empty.note = f"the index there was ignored: {parts}"
             return empty
@@ -398,7 +422,9 @@ class RowCache:
         frame = frame.select(_KEY, "_run", *ROW_COLUMNS).unique(subset=_KEY, keep="last", maintain_order=True)
         sealed = _seal(self.secret, self.bound, _parquet(frame), _parquet(self.digests.frame()))
         why = _write_sealed(self.path, sealed)
-        where = f"index {self.path}: {reused}" if not why else f"index not written at {self.path}: {why}; {reused}"
+        where = f"index {self.path}: {reused}"
+        if why:
+            where = f"index not written at {self.path}: {why}; {reused}"
         self.note = where + read
 
 
@@ -462,8 +488,7 @@ def last_frame(golden: Path, target: Path, tag: str) -> pl.DataFrame | None:
     secret, _why = _secret()
     if secret is None:
         return None
-    read = _read_regular(_frame_path(golden, target, tag))
-    parts = _unseal(secret, _frame_bound(golden, target, tag), read) if isinstance(read, bytes) else None
+    parts = _open_sealed(_frame_path(golden, target, tag), secret, _frame_bound(golden, target, tag))
     if not isinstance(parts, tuple):
         return None
     try:

@@ -684,6 +684,14 @@ def _plant_at_index(kind: str) -> Callable[[Path, Path, Path], None]:
             elif kind == "huge":
                 with open(path, "wb") as fh:
                     fh.truncate(3 << 30)  # sparse: 3 GB claimed, nothing on disk
+            elif kind == "900mb-signed-looking":  # under the size cap, a consistent head: a bad signature
+                from dumpscope.core.comparison import cache
+
+                size = 900 << 20
+                head = cache.MAGIC + cache._HEAD.pack(size - len(cache.MAGIC) - cache._HEAD.size - 32, 0)
+                with open(path, "wb") as fh:
+                    fh.write(head + b"\0" * 32)
+                    fh.truncate(size)
         _rewrite_same_size_mtime(golden, target, config)
 
     return spoil
@@ -725,6 +733,7 @@ def cache_cases() -> list[CacheCase]:
         CacheCase("cache-index-symlink-outside", _plant_at_index("symlink-out")),
         CacheCase("cache-index-is-a-folder", _plant_at_index("folder")),
         CacheCase("cache-index-3gb-sparse", _plant_at_index("huge")),
+        CacheCase("cache-index-900mb-head-consistent", _plant_at_index("900mb-signed-looking")),
         CacheCase("cache-key-readable-by-others", _key_readable),
         CacheCase("cache-index-of-another-pair", _another_pairs_index),
         CacheCase("cache-threshold-changed", _nothing, ("--threshold", "cosine_similarity=0.9999999")),
