@@ -250,28 +250,56 @@ class FileDigests:
     settled: dict[str, tuple[str, str]] = field(default_factory=dict)
     """This run's memo entries: what the next index keeps."""
     hashed_bytes: int = 0
+    _stats: dict[str, os.stat_result | None] = field(default_factory=dict)
+
+    def locate(self, source: str) -> tuple[str, str]:
+        """(file, member) of a reader's ``source``: ``path``, ``path:member`` or ``path@offset``
+        (the file's stat kept for :meth:`of`)."""
+        if self._stat(source) is not None:
+            return source, ""
+        for sep in (":", "@"):
+            path, found, member = source.rpartition(sep)
+            if found and self._stat(path) is not None:
+                return path, sep + member
+        return source, ""
+
+    def _stat(self, path: str) -> os.stat_result | None:
+        """The stat of a regular file (not through a final link), once per run; None otherwise."""
+        if path not in self._stats:
+            try:
+                st: os.stat_result | None = os.lstat(path)
+            except (OSError, ValueError):
+                st = None
+            self._stats[path] = st if st is not None and stat.S_ISREG(st.st_mode) else None
+        return self._stats[path]
 
     def of(self, paths: Iterable[str]) -> None:
-        """Know the digest of every path of ``paths`` (hashing in threads: hashlib and reads
-        release the GIL; the digests do not depend on the thread count)."""
-        todo = [p for p in dict.fromkeys(paths) if p not in self.known]
-        need = []
-        for path in todo:
-            memo, ident = self.memo.get(path), _identity_of(path)
-            if ident is None:
+        """Know the digest of every path of ``paths``: from the memo while its stat identity
+        holds, else hashed (files over :data:`_CHUNK` in threads: hashlib and reads release the
+        GIL; small ones here, a pool costs more than they do; the digests are the same)."""
+        big, small = [], []
+        for path in dict.fromkeys(paths):
+            if path in self.known:
+                continue
+            st, memo = self._stat(path), self.memo.get(path)
+            if st is None:
                 self.known[path] = None
-            elif memo is not None and memo[0] == ident:
+            elif memo is not None and memo[0] == _identity(st):
                 self.known[path], self.settled[path] = memo[1], memo
             else:
-                need.append(path)
-        if not need:
-            return
-        workers = min(len(need), os.cpu_count() or 1, 8)
-        with ThreadPoolExecutor(workers) as pool:
-            for path, (digest, memo_entry, size) in zip(need, pool.map(_hash_file, need)):
-                self.known[path], self.hashed_bytes = digest, self.hashed_bytes + size
-                if memo_entry is not None:
-                    self.settled[path] = memo_entry
+                (big if st.st_size > _CHUNK else small).append(path)
+        for path in small:
+            self._hashed(path, _hash_file(path))
+        if big:
+            with ThreadPoolExecutor(min(len(big), os.cpu_count() or 1, 8)) as pool:
+                for path, hashed in zip(big, pool.map(_hash_file, big)):
+                    self._hashed(path, hashed)
+
+    def _hashed(self, path: str, hashed: tuple[str | None, tuple[str, str] | None, int]) -> None:
+        digest, memo_entry, size = hashed
+        self.known[path], self.hashed_bytes = digest, self.hashed_bytes + size
+        if memo_entry is not None:
+            self.settled[path] = memo_entry
 
     def frame(self) -> pl.DataFrame:
         paths = list(self.settled)
@@ -286,15 +314,6 @@ class FileDigests:
 
 def _identity(st: os.stat_result) -> str:
     return f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}"
-
-
-def _identity_of(path: str) -> str | None:
-    """The stat identity of a regular file (not through a final link); None otherwise."""
-    try:
-        st = os.lstat(path)
-    except (OSError, ValueError):
-        return None
-    return _identity(st) if stat.S_ISREG(st.st_mode) else None
 
 
 def _hash_file(path: str) -> tuple[str | None, tuple[str, str] | None, int]:
@@ -324,17 +343,6 @@ def _hash_file(path: str) -> tuple[str | None, tuple[str, str] | None, int]:
     digest = h.hexdigest()
     settled = after.st_ctime_ns < started - SETTLED_NS
     return digest, ((_identity(after), digest) if settled else None), size
-
-
-def _source_file(source: str) -> tuple[str, str]:
-    """(file, member) of a reader's ``source``: ``path``, ``path:member`` or ``path@offset``."""
-    if _identity_of(source) is not None:
-        return source, ""
-    for sep in (":", "@"):
-        path, found, member = source.rpartition(sep)
-        if found and _identity_of(path) is not None:
-            return path, sep + member
-    return source, ""
 
 
 # ------------------------------------------------------------------ the row index
@@ -386,7 +394,7 @@ class RowCache:
     def keys(self, refs: Sequence[tuple[TensorRef, TensorRef]], contexts: Sequence[str]) -> list[str | None]:
         """Each pair's row key from the content of its files and its ``contexts`` (None when
         a side is not a regular file, or its reader already refused it)."""
-        sources = [[_source_file(ref.info.source) if ref.info.source and ref.error is None else None
+        sources = [[self.digests.locate(ref.info.source) if ref.info.source and ref.error is None else None
                     for ref in pair] for pair in refs]
         self.digests.of(s[0] for pair in sources for s in pair if s is not None)
         out: list[str | None] = []
