@@ -328,7 +328,9 @@ def _hash_file(path: str) -> tuple[str | None, tuple[str, str] | None, int]:
         before = os.fstat(fd)
         if not stat.S_ISREG(before.st_mode):
             return None, None, 0
-        h, buf, size = hashlib.blake2b(digest_size=32), bytearray(_CHUNK), 0
+        # a buffer of the file's size and a page (to see it grow): zeroing 1 MB a tiny file cost more than
+        # hashing it
+        h, buf, size = hashlib.blake2b(digest_size=32), bytearray(min(_CHUNK, before.st_size + 4096)), 0
         view = memoryview(buf)
         while n := os.readv(fd, [buf]):
             h.update(view[:n])
