@@ -89,7 +89,8 @@ def cache_rows(python: str, golden: Path, target: Path, repeat: int) -> list[tup
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--gb", type=float, default=1.0, help="GB of tensor data, both sides together")
     parser.add_argument("--tiny", type=int, default=20_000, help="tiny tensors per side (0: skip)")
     parser.add_argument("--repeat", type=int, default=3)
@@ -109,17 +110,18 @@ def main() -> int:
               f"{plain[2] / size:.2f} | {plain[1]:.0f} |")
         if mine:
             wall, cpu, hashed = digest_speed(paths, args.repeat)
-            print(f"| BLAKE2b of every file (FileDigests, threads) | {wall:.2f} | {wall / size:.2f} | {cpu:.2f} | "
-                  f"{cpu / size:.2f} | |")
+            print(f"| BLAKE2b of every file (FileDigests, threads) | {wall:.2f} | {wall / size:.2f} | "
+                  f"{cpu:.2f} | {cpu / size:.2f} | |")
             assert hashed == sum(p.stat().st_size for p in paths)
         for label, wall, cpu, mb in cache_rows(args.python, g, t, args.repeat):
-            print(f"| compare --cache, {label} | {wall:.2f} | {wall / size:.2f} | {cpu:.2f} | {cpu / size:.2f} | "
-                  f"{mb:.0f} |")
+            print(f"| compare --cache, {label} | {wall:.2f} | {wall / size:.2f} | {cpu:.2f} | "
+                  f"{cpu / size:.2f} | {mb:.0f} |")
         if args.tiny:
             make_side(root / "sg", args.tiny, 2, 0.0)
             make_side(root / "st", args.tiny, 2, 1e-3)
             plain = best(cmd(args.python, root / "sg", root / "st"), args.repeat)
-            print(f"\n{args.tiny} tiny tensors per side (16-256 float32), load average {os.getloadavg()[0]:.1f}\n")
+            load = os.getloadavg()[0]
+            print(f"\n{args.tiny} tiny tensors per side (16-256 float32), load average {load:.1f}\n")
             print("| run | wall s | CPU s | peak RSS MB |\n|---|---|---|---|")
             print(f"| compare (no cache) | {plain[0]:.2f} | {plain[2]:.2f} | {plain[1]:.0f} |")
             for label, wall, cpu, mb in cache_rows(args.python, root / "sg", root / "st", args.repeat):

@@ -106,8 +106,10 @@ def compare(
         progress: called as ``progress(done, total)`` while tensors are compared.
         workers: worker processes comparing tensors, each owning whole tensors
             (default: one per available core; the frame is the same for any count).
-        cache: reuse and update a Parquet index of per-tensor results next to the target
-            dump (or in the user cache when it is read-only): unchanged files are not read.
+        cache: reuse and update the signed index of per-tensor results next to the target
+            dump, keyed by the files' content (see :mod:`.cache`): rows of unchanged files
+            are not computed again and are marked in a ``cached`` column; where the index is
+            (or why it is not) is said in ``meta["cache"]``.
         scheduler: a Dask distributed scheduler address: the rows are computed on its
             workers (``pip install 'dumpscope[dask]'``).  Dask missing, a bad address, nothing
             answering within ``scheduler_timeout`` seconds, or not Dask: a
@@ -169,7 +171,7 @@ def compare_stream(
     the frame is the same).
     """
     th = _thresholds(thresholds, preset)
-    remote = None if scheduler is None else Scheduler.of(scheduler, scheduler_timeout)  # checked before any file
+    remote = None if scheduler is None else Scheduler.of(scheduler, scheduler_timeout)  # before a file opens
     sides = (_path_of(golden), _path_of(target), run_tag(th))
     shown = _last_run(*sides, th, wanted=cache and not final_only)
     yield from shown  # a reopen paints the last run's rows before any file is read
@@ -178,7 +180,8 @@ def compare_stream(
     if not final_only and not shown:  # (after the last run's rows, not a frame of pending ones)
         yield run.snapshot(0)
         ticks.spaced(run.cost)
-    for done in _fill(run.pairs, th, run.table, (workers, remote), batch, run.cache(cache), run.meter, run.context(),
+    where = (workers, remote)
+    for done in _fill(run.pairs, th, run.table, where, batch, run.cache(cache), run.meter, run.context(),
                       first(run.base)):
         if ticks.report(done, run.total, run.meter) and not final_only and done < run.total:
             yield run.snapshot(done)
@@ -377,8 +380,8 @@ class _Rows:
         return _Ready(shapes, Aligned(g, t), "", int(g.size)).row(self.pairs[i], self.th, self.bands[i], left.metrics)
 
 
-def _fill(pairs: list[Pair], th: Thresholds, table: RowTable, where: tuple[int | None, Scheduler | None], batch: int,
-          cache: RowCache | None = None, meter: Throughput | None = None,
+def _fill(pairs: list[Pair], th: Thresholds, table: RowTable, where: tuple[int | None, Scheduler | None],
+          batch: int, cache: RowCache | None = None, meter: Throughput | None = None,
           context: _RowContext | None = None, first: Sequence[int] | None = None) -> Iterator[int]:
     """Compute every matched pair into ``table`` (each worker owns whole tensors, see
     :mod:`.execution`); yield the rows done after each finished task.  Rows found in
@@ -406,7 +409,8 @@ def _first_in_order(rows: list[int], first: Sequence[int] | None) -> list[int]:
 
 
 def _compute(compute: Callable[[int], dict[str, object]], rest: list[int], pairs: list[Pair], table: RowTable,
-             where: tuple[int | None, Scheduler | None], batch: int, meter: Throughput, done: int) -> Iterator[int]:
+             where: tuple[int | None, Scheduler | None], batch: int, meter: Throughput,
+             done: int) -> Iterator[int]:
     """Compute the rows ``rest`` into ``table``; the rows done after each finished task."""
     sizes = [_pair_bytes(pairs[i]) for i in rest]
     meter.total, meter.started = sum(sizes), time.monotonic()

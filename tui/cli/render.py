@@ -167,8 +167,8 @@ def _notes(cmp: Comparison, limit: int | None) -> list[tuple[str, str]]:
     if n:
         notes.append((f"{n} constant rows are listed after the activations", "dim"))
     if "cached" in cmp.frame.columns and (served := int(cmp.frame["cached"].sum())):
-        notes.append((f"{served} rows marked (cached) were served from the --cache index (their files' content "
-                      "unchanged), not computed in this run", "dim"))
+        notes.append((f"{served} rows marked (cached) were served from the --cache index (their files' "
+                      "content unchanged), not computed in this run", "dim"))
     return notes
 
 

@@ -342,7 +342,7 @@ class LayerRows:
         self.health = codes.to_numpy()
         self._unhealthy = np.isin(self.health, list(UNHEALTHY))
         self.cached = frame["cached"].fill_null(False).to_numpy() if "cached" in frame.columns else None
-        """``--cache``: True where the row was served from the signed index (its health reads ``✓↺OK``)."""
+        """``--cache``: True where the row was served from the signed index (health ``✓↺OK``)."""
 
     def update(self, frame: pl.DataFrame) -> np.ndarray:
         """Take a newer frame of the same comparison (same rows, more metrics filled in).
@@ -386,7 +386,7 @@ class LayerRows:
         health = HEALTHS[self.health[pos]]
         if health == "unmatched":
             return ABSENT_LABEL if self.absent[pos] else UNMATCHED_LABEL["target" if self.only_target[pos] else "golden"]
-        if self.cached is not None and self.cached[pos]:  # served from the --cache index: ↺ between glyph and word
+        if self.cached is not None and self.cached[pos]:  # from the --cache index: ↺ between glyph and word
             return HEALTH_LABEL[health].replace(" ", CACHED_MARK, 1)
         return HEALTH_LABEL[health]
 
