@@ -417,3 +417,18 @@ async def test_the_ui_with_fifos_at_the_index_paths_fills_marks_and_quits(pair: 
         await pilot.press("q")
         await pilot.pause()
     assert app.return_code is not None
+
+
+def test_a_run_that_writes_no_index_leaves_nothing_in_the_home_folder(
+        pair: tuple[Path, Path], private_config: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The key is made only when an index is about to be written."""
+    real = cache.atomic_binary
+
+    def refusing(path: Path):  # type: ignore[no-untyped-def]
+        if Path(path).parent == pair[1]:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(cache, "atomic_binary", refusing)
+    cmp = compare(*pair, cache=True)
+    assert "not written" in str(cmp.meta["cache"]) and not private_config.exists()

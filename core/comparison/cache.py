@@ -86,11 +86,13 @@ def key_path() -> Path:
     return _config_dir() / "cache-key"
 
 
-def _secret() -> tuple[bytes | None, str]:
-    """This user's signing key (made on first use) and, when there is none, why."""
+def _secret(create: bool = False) -> tuple[bytes | None, str]:
+    """This user's signing key and, when there is none, why ('' : none made yet).  With
+    ``create``, one is made when there is none (only when an index is about to be written:
+    a run that writes nothing leaves nothing in the home folder either)."""
     path = key_path()
     key, why = _read_key(path)
-    if key is not None or why:
+    if key is not None or why or not create:
         return key, why
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -217,14 +219,24 @@ def _not_regular(path: Path) -> str:
     return f"{kind} is there (left as it is)"
 
 
-def _write_sealed(path: Path, data: bytes) -> str:
-    """Write ``data`` at ``path`` (atomically); '' when written, else why not."""
+class _NoKey(Exception):
+    """No key to sign with (the write is abandoned, its temporary removed)."""
+
+
+def _write_sealed(path: Path, bound: str, rows: bytes, digests: bytes = b"") -> str:
+    """Sign and write a container at ``path`` (atomically); '' when written, else why not.
+    The key is made (on first use) only once the folder has taken the temporary file."""
     refused = _not_regular(path)
     if refused:
         return refused
     try:
         with atomic_binary(path) as fh:
-            fh.write(data)
+            key, why = _secret(create=True)
+            if key is None:
+                raise _NoKey(why)
+            fh.write(_seal(key, bound, rows, digests))
+    except _NoKey as exc:
+        return str(exc)
     except OSError as exc:
         return f"{exc.strerror or exc} (the folder is not writable: nothing was written elsewhere)"
     return ""
@@ -359,7 +371,8 @@ class RowCache:
     rows: pl.DataFrame
     """The stored rows: ``_key`` plus :data:`ROW_COLUMNS` (one row per key)."""
     digests: FileDigests
-    secret: bytes | None
+    usable: bool
+    """False when this user's key is unusable (then nothing is read or written)."""
     bound: str
     note: str = ""
     """What happened to the index: where it is, what was reused, or why it was not used."""
@@ -373,13 +386,14 @@ class RowCache:
         path = _index_path(golden, target)
         bound = f"rows\0{os.path.abspath(golden.path)}\0{os.path.abspath(target.path)}"
         secret, why = _secret()
-        empty = cls(path, run, _empty_rows(), FileDigests(), secret, bound)
-        if secret is None:
+        empty = cls(path, run, _empty_rows(), FileDigests(), not why, bound)
+        if why:
             empty.note = f"index not used: {why}"
             return empty
-        parts = _open_sealed(path, secret, bound)
+        parts = _open_sealed(path, secret, bound) if secret is not None else None
         if parts is None:
-            empty.note = "no index yet"
+            empty.note = "the index there was ignored: not signed by you (no key of yours yet)" \
+                if os.path.lexists(path) else "no index yet"
             return empty
         if isinstance(parts, str):
             empty.note = f"the index there was ignored: {parts}"
@@ -391,7 +405,7 @@ class RowCache:
         except Exception as exc:  # noqa: BLE001 - signed but unreadable (another build of ours): a miss
             empty.note = f"the index there was ignored: {type(exc).__name__}"
             return empty
-        return cls(path, run, rows, memo, secret, bound)
+        return cls(path, run, rows, memo, True, bound)
 
     def keys(self, refs: Sequence[tuple[TensorRef, TensorRef]], contexts: Sequence[str]) -> list[str | None]:
         """Each pair's row key from the content of its files and its ``contexts`` (None when
@@ -419,7 +433,7 @@ class RowCache:
         where, or why not."""
         computed = len(rows) - len(self.hits)
         reused = f"{len(self.hits)} of {len(rows)} rows reused, {computed} computed"
-        if self.secret is None:
+        if not self.usable:
             return
         frame = table.frame().select(ROW_COLUMNS)[list(rows)]
         frame = frame.with_columns(pl.Series(_KEY, keys, dtype=pl.String()), pl.lit(self.run).alias("_run"))
@@ -430,8 +444,7 @@ class RowCache:
                 f"index {self.path}: all {len(rows)} rows reused"
             return  # nothing new to keep: the index stays as it is
         frame = frame.select(_KEY, "_run", *ROW_COLUMNS).unique(subset=_KEY, keep="last", maintain_order=True)
-        sealed = _seal(self.secret, self.bound, _parquet(frame), _parquet(self.digests.frame()))
-        why = _write_sealed(self.path, sealed)
+        why = _write_sealed(self.path, self.bound, _parquet(frame), _parquet(self.digests.frame()))
         where = f"index {self.path}: {reused}"
         if why:
             where = f"index not written at {self.path}: {why}; {reused}"
@@ -482,12 +495,8 @@ def _frame_bound(golden: Path, target: Path, tag: str) -> str:
 def save_last_frame(golden: Path, target: Path, tag: str, frame: pl.DataFrame) -> str:
     """Keep the judged ``frame`` of this run (signed), so a reopen can show it before any file
     is read (see :func:`last_frame`); '' when kept, else why not."""
-    secret, why = _secret()
-    if secret is None:
-        return why
     frame = frame.drop(CACHED_COLUMN) if CACHED_COLUMN in frame.columns else frame
-    sealed = _seal(secret, _frame_bound(golden, target, tag), _parquet(frame))
-    return _write_sealed(_frame_path(golden, target, tag), sealed)
+    return _write_sealed(_frame_path(golden, target, tag), _frame_bound(golden, target, tag), _parquet(frame))
 
 
 def last_frame(golden: Path, target: Path, tag: str) -> pl.DataFrame | None:
