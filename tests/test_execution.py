@@ -82,56 +82,6 @@ def test_a_worker_crash_is_not_a_silent_gap(pair: tuple[Path, Path], monkeypatch
     assert not frame.filter(pl.col("health") == "pending").height
 
 
-def test_cached_reopen_gives_the_same_frame_and_reads_no_tensor(pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
-    from dumpscope.core.comparison import pipeline
-
-    first = compare(*pair, cache=True).frame
-    assert list(pair[1].glob(".dumpscope-index-*.parquet"))
-    monkeypatch.setattr(pipeline, "compute_row", lambda p, th: pytest.fail("a cached row was read again"))
-    assert_frame_equal(first, compare(*pair, cache=True).frame)
-
-
-def test_a_changed_file_is_computed_again(pair: tuple[Path, Path]) -> None:
-    first = compare(*pair, cache=True).frame
-    np.save(pair[1] / "layer_003.npy", np.full(100, 7, np.float16))
-    again = compare(*pair, cache=True).frame
-    fresh = compare(*pair).frame
-    assert_frame_equal(again, fresh)
-    name = pl.col("name") == "layer_003"
-    assert again.filter(name)["max_absolute_error"].item() != first.filter(name)["max_absolute_error"].item()
-
-
-def test_other_tolerances_do_not_reuse_rows(pair: tuple[Path, Path]) -> None:
-    compare(*pair, cache=True)
-    loose = compare(*pair, cache=True, thresholds=["rtol=0.5"]).frame
-    assert_frame_equal(loose, compare(*pair, thresholds=["rtol=0.5"]).frame)
-
-
-def test_corrupt_index_is_ignored_and_rewritten(pair: tuple[Path, Path]) -> None:
-    compare(*pair, cache=True)
-    (index,) = pair[1].glob(".dumpscope-index-*.parquet")
-    index.write_bytes(b"PAR1 garbage")
-    assert_frame_equal(compare(*pair, cache=True).frame, compare(*pair).frame)
-    assert pl.read_parquet(index).height > 0
-
-
-def test_read_only_dump_uses_the_user_cache(pair: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from dumpscope.core.comparison import cache
-
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    real_write = cache._write
-
-    def read_only_dump(frame: pl.DataFrame, path: Path) -> bool:
-        """As ``_write`` answers for a read-only folder (chmod does not stop root, who runs CI)."""
-        return False if path.parent == pair[1] else real_write(frame, path)
-
-    monkeypatch.setattr(cache, "_write", read_only_dump)
-    first = compare(*pair, cache=True).frame
-    assert not list(pair[1].glob(".dumpscope-index-*"))
-    assert list((tmp_path / "xdg" / "dumpscope" / "index").glob("*.parquet"))
-    assert_frame_equal(first, compare(*pair, cache=True).frame)
-
-
 def test_dask_scheduler_gives_the_identical_frame(pair: tuple[Path, Path]) -> None:
     distributed = pytest.importorskip("distributed", reason="Dask is an optional extra: pip install 'dumpscope[dask]'")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
@@ -208,30 +158,3 @@ def test_a_cancelled_parallel_run_stops_its_workers(pair: tuple[Path, Path], mon
     assert len(first) == 1
     results.close()
     assert not multiprocessing.active_children()
-
-
-def test_a_cached_reopen_streams_the_last_frame_first(pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
-    """With --cache, the first snapshot of a reopen is the last run's judged frame, yielded
-    before the dumps are opened (what the TUI paints at once); the final frame is computed as usual."""
-    from dumpscope.core.comparison import pipeline
-
-    first = compare(*pair, cache=True).frame
-    opened: list[object] = []
-    real_prepare = pipeline._prepare
-    monkeypatch.setattr(pipeline, "_prepare", lambda *a, **k: opened.append(a[0]) or real_prepare(*a, **k))
-    stream = pipeline.compare_stream(*pair, cache=True)
-    early = next(stream)
-    assert not opened  # nothing read yet
-    assert early.comparison.meta["from_cache"] and early.done == 0
-    assert_frame_equal(early.comparison.frame, first)
-    last = list(stream)[-1]
-    assert opened and last.done == last.total and "from_cache" not in last.comparison.meta
-    assert_frame_equal(last.comparison.frame, first)
-
-
-def test_the_last_frame_needs_the_same_thresholds_and_cache(pair: tuple[Path, Path]) -> None:
-    from dumpscope.core.comparison.pipeline import compare_stream
-
-    compare(*pair, cache=True)
-    assert "from_cache" not in next(iter(compare_stream(*pair, cache=True, thresholds=["rtol=0.5"]))).comparison.meta
-    assert "from_cache" not in next(iter(compare_stream(*pair))).comparison.meta

@@ -74,12 +74,15 @@ from itertools import islice
 from multiprocessing.connection import Connection
 from multiprocessing.connection import wait as connection_wait
 
+from dumpscope.core.dumps import DumpError
+
 try:
     import resource
 except ImportError:  # pragma: no cover - not on POSIX
     resource = None  # type: ignore[assignment]
 
-__all__ = ["Ledger", "RowFn", "TaskResult", "accounting", "available_cores", "run_rows"]
+__all__ = ["Ledger", "RowFn", "Scheduler", "SchedulerError", "TaskResult", "accounting", "available_cores",
+           "run_rows"]
 
 #: ``compute(i) -> row``: the columns of row ``i`` (never raises).
 RowFn = Callable[[int], dict[str, object]]
@@ -248,7 +251,7 @@ def _budget(left: int, workers: int) -> int:
 
 
 def run_rows(compute: RowFn, todo: Sequence[int], sizes: Sequence[int], workers: int | None,
-             batch: int = 64, scheduler: str | None = None) -> Iterator[TaskResult]:
+             batch: int = 64, scheduler: str | Scheduler | None = None) -> Iterator[TaskResult]:
     """Compute every row of ``todo``; yield each finished task's :class:`TaskResult`.
 
     ``sizes``: each row's bytes (both sides), to balance tasks.  ``workers``: processes
@@ -266,10 +269,12 @@ def run_rows(compute: RowFn, todo: Sequence[int], sizes: Sequence[int], workers:
             yield result
 
 
-def _results(compute: RowFn, parts: list[list[int]], count: int, scheduler: str | None) -> Iterator[TaskResult]:
+def _results(compute: RowFn, parts: list[list[int]], count: int,
+             scheduler: str | Scheduler | None) -> Iterator[TaskResult]:
     """The tasks' results from where they run: Dask, this process, or ``count`` workers."""
     if scheduler is not None:
-        return _dask_rows(compute, parts, scheduler)
+        where = scheduler if isinstance(scheduler, Scheduler) else Scheduler.of(scheduler)
+        return _dask_rows(compute, parts, where)
     if count <= 1:
         return _in_process(compute, parts)
     return _pooled(compute, parts, count)
@@ -395,19 +400,145 @@ def _serve(conn: Connection, inherited: list[Connection]) -> None:
         return
 
 
-def _dask_rows(compute: RowFn, parts: list[list[int]], scheduler: str) -> Iterator[TaskResult]:
+#: Seconds to reach a Dask scheduler before ``--scheduler`` gives up (``--scheduler-timeout``).
+SCHEDULER_TIMEOUT_S = 5.0
+#: The address schemes Dask's comms speak; an address without one is ``tcp://``.
+_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
+NO_DASK = "--scheduler needs Dask, which is not installed: pip install 'dumpscope[dask]'"
+
+
+class SchedulerError(DumpError):
+    """``--scheduler`` cannot be used (Dask missing, a bad address, nothing or not Dask there):
+    one line, exit 2."""
+
+
+@dataclass(frozen=True)
+class Scheduler:
+    """A Dask distributed scheduler to run the rows on, and how long to try reaching it."""
+
+    address: str
+    timeout: float = SCHEDULER_TIMEOUT_S
+
+    @classmethod
+    def of(cls, address: str, timeout: float = SCHEDULER_TIMEOUT_S) -> Scheduler:
+        """The scheduler at ``address``, checked before anything is opened: Dask installed,
+        the address well formed, the timeout a positive number of seconds (else
+        :class:`SchedulerError`)."""
+        if not (isinstance(timeout, (int, float)) and 0 < timeout < 1e6):
+            raise SchedulerError(f"--scheduler-timeout must be a positive number of seconds, not {timeout!r}")
+        where = cls(_checked_address(address), float(timeout))
+        try:
+            import distributed  # noqa: F401 - only whether it is there
+        except ImportError:
+            raise SchedulerError(NO_DASK) from None
+        return where
+
+    @property
+    def said(self) -> str:
+        return repr(self.address)
+
+    def host_port(self) -> tuple[str, int] | None:
+        """Where a TCP connection goes (None for ``inproc://``)."""
+        scheme, _, rest = self.address.partition("://")
+        if scheme == "inproc":
+            return None
+        host, _, port = rest.rpartition(":")
+        return host.strip("[]"), int(port)
+
+    def reachable(self) -> None:
+        """Someone at the address greets as a Dask scheduler within :attr:`timeout`, checked
+        on a plain connection first (a Dask client alone retries for long, says little, and
+        sizes its buffers from whatever a foreign server sends); :class:`SchedulerError` when
+        the connection is refused, nothing answers, or what answers is not Dask."""
+        import socket
+
+        where = self.host_port()
+        if where is None:
+            return
+        try:
+            with socket.create_connection(where, timeout=self.timeout) as conn:
+                greeting = _first_bytes(conn, 16) if self.address.startswith("tcp://") else None
+        except socket.timeout:
+            raise SchedulerError(f"--scheduler {self.said}: no answer within {self.timeout:g} s "
+                                 "(unreachable, or not a Dask scheduler; --scheduler-timeout sets the wait)"
+                                 ) from None
+        except OSError as exc:
+            raise SchedulerError(f"--scheduler {self.said}: cannot connect ({exc.strerror or exc})") from None
+        if greeting is not None and not _dask_greeting(greeting):
+            said = f"it sent {greeting[:16]!r}" if greeting else "it closed the connection at once"
+            raise SchedulerError(f"--scheduler {self.said}: not a Dask scheduler ({said})")
+
+
+def _first_bytes(conn: object, n: int) -> bytes:
+    """Up to ``n`` bytes the server sends first (a Dask scheduler greets at once); socket.timeout
+    when it sends nothing."""
+    data = b""
+    while len(data) < n:
+        chunk = conn.recv(n - len(data))  # type: ignore[attr-defined]
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def _dask_greeting(head: bytes) -> bool:
+    """Whether ``head`` opens a Dask TCP message: a little-endian uint64 length, then a uint64
+    count of frames (a scheduler's handshake: one frame of a few dozen bytes)."""
+    if len(head) < 16:
+        return False
+    length, frames = int.from_bytes(head[:8], "little"), int.from_bytes(head[8:16], "little")
+    return 8 <= length < (64 << 20) and 1 <= frames <= 1024
+
+
+def _checked_address(address: object) -> str:
+    """``address`` as Dask takes it (``tcp://`` added when no scheme is given); a malformed one
+    is a :class:`SchedulerError` naming the expected form."""
+    text = address if isinstance(address, str) else ""
+    scheme, sep, rest = text.strip().partition("://")
+    if not sep:
+        scheme, rest = "tcp", text.strip()
+    expected = "expected tcp://HOST:PORT or HOST:PORT"
+    if scheme not in _SCHEMES or not rest or not rest.isprintable() or any(c.isspace() for c in rest):
+        raise SchedulerError(f"--scheduler {text!r}: not an address: {expected}")
+    if scheme == "inproc":
+        return f"{scheme}://{rest}"
+    host, colon, port = rest.rpartition(":")
+    if not colon or not host.strip("[]") or "/" in host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise SchedulerError(f"--scheduler {text!r}: not an address: {expected}, the port 1-65535")
+    return f"{scheme}://{rest}"
+
+
+def _dask_rows(compute: RowFn, parts: list[list[int]], scheduler: Scheduler) -> Iterator[TaskResult]:
     """The same tasks on Dask workers: the row function (the pairing and the readers, not
     the data) is sent once; each worker reads its own tensors, so the dump's paths must be
-    readable where the workers run (workers next to the data)."""
+    readable where the workers run (workers next to the data).  Every failure to reach or
+    use the scheduler is one :class:`SchedulerError` line."""
     try:
         from distributed import Client, as_completed
     except ImportError:
-        raise RuntimeError("--scheduler needs Dask: pip install 'dumpscope[dask]'") from None
-    with Client(scheduler) as client:  # the default client while it runs (as_completed needs one)
-        [shared] = client.scatter([compute], broadcast=True, hash=False)
-        futures = client.map(_run_part, [shared] * len(parts), parts, pure=False)
-        for future in as_completed(futures):
-            yield future.result()
+        raise SchedulerError(NO_DASK) from None
+    scheduler.reachable()
+    try:
+        client = Client(scheduler.address, timeout=scheduler.timeout)
+    except Exception as exc:  # noqa: BLE001 - whatever answered, it was not a usable Dask scheduler
+        raise SchedulerError(f"--scheduler {scheduler.said}: no Dask scheduler there (nothing answered as "
+                             f"one within {scheduler.timeout:g} s: {_one_line(exc)})") from None
+    with client:  # the default client while it runs (as_completed needs one)
+        try:
+            [shared] = client.scatter([compute], broadcast=True, hash=False)
+            futures = client.map(_run_part, [shared] * len(parts), parts, pure=False)
+            for future in as_completed(futures):
+                yield future.result()
+        except (GeneratorExit, KeyboardInterrupt):
+            raise
+        except Exception as exc:  # noqa: BLE001 - a worker lost, the scheduler gone: one line, no traceback
+            failed = f"--scheduler {scheduler.said}: the run on Dask failed ({_one_line(exc)})"
+            raise SchedulerError(failed) from None
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text[:200]}" if text else type(exc).__name__
 
 
 def _worker_start() -> None:

@@ -23,8 +23,9 @@ import polars as pl
 
 from dumpscope import __version__
 from dumpscope.core.comparison import judge as analysis
-from dumpscope.core.comparison.cache import ROW_COLUMNS, RowCache, last_frame, save_last_frame
-from dumpscope.core.comparison.execution import TaskResult, run_rows
+from dumpscope.core.comparison.cache import (CACHED_COLUMN, ROW_COLUMNS, RowCache, last_frame, run_tag,
+                                              save_last_frame)
+from dumpscope.core.comparison.execution import SCHEDULER_TIMEOUT_S, Scheduler, TaskResult, run_rows
 from dumpscope.core.comparison.small import Leftover, SmallLane, small_dtype
 from dumpscope.core.comparison.judge import Thresholds
 from dumpscope.core.comparison.result import INTERNAL_COLUMNS, SCHEMA, Comparison
@@ -89,6 +90,7 @@ def compare(
     cache: bool = False,
     scheduler: str | None = None,
     progress_bytes: ProgressCallback | None = None,
+    scheduler_timeout: float = SCHEDULER_TIMEOUT_S,
 ) -> Comparison:
     """Compare a target dump with a golden dump, tensor by tensor.
 
@@ -104,10 +106,14 @@ def compare(
         progress: called as ``progress(done, total)`` while tensors are compared.
         workers: worker processes comparing tensors, each owning whole tensors
             (default: one per available core; the frame is the same for any count).
-        cache: reuse and update a Parquet index of per-tensor results next to the target
-            dump (or in the user cache when it is read-only): unchanged files are not read.
+        cache: reuse and update the signed index of per-tensor results next to the target
+            dump, keyed by the files' content (see :mod:`.cache`): rows of unchanged files
+            are not computed again and are marked in a ``cached`` column; where the index is
+            (or why it is not) is said in ``meta["cache"]``.
         scheduler: a Dask distributed scheduler address: the rows are computed on its
-            workers (``pip install 'dumpscope[dask]'``).
+            workers (``pip install 'dumpscope[dask]'``).  Dask missing, a bad address, nothing
+            answering within ``scheduler_timeout`` seconds, or not Dask: a
+            :class:`~.execution.SchedulerError` (a :class:`DumpError`, one line).
         progress_bytes: called as ``progress_bytes(done, total)`` in tensor bytes (GB/s).
 
     Returns a :class:`Comparison`: ``.frame`` is a Polars frame with one row per tensor in
@@ -117,7 +123,8 @@ def compare(
     result: Comparison | None = None
     for step in compare_stream(golden, target, model=model, graph=graph, preset=preset, thresholds=thresholds,
                                workers=workers, final_only=True, progress=progress, cache=cache,
-                               scheduler=scheduler, progress_bytes=progress_bytes):
+                               scheduler=scheduler, progress_bytes=progress_bytes,
+                               scheduler_timeout=scheduler_timeout):
         result = step.comparison
     assert result is not None
     return result
@@ -151,6 +158,7 @@ def compare_stream(
     scheduler: str | None = None,
     progress_bytes: ProgressCallback | None = None,
     first: Callable[[Comparison], Sequence[int] | None] = lambda _base: None,
+    scheduler_timeout: float = SCHEDULER_TIMEOUT_S,
 ) -> Iterator[Progress]:
     """Yield the comparison as it fills in.
 
@@ -163,7 +171,8 @@ def compare_stream(
     the frame is the same).
     """
     th = _thresholds(thresholds, preset)
-    sides = (_path_of(golden), _path_of(target), f"{__version__}|{th!r}")
+    remote = None if scheduler is None else Scheduler.of(scheduler, scheduler_timeout)  # before a file opens
+    sides = (_path_of(golden), _path_of(target), run_tag(th))
     shown = _last_run(*sides, th, wanted=cache and not final_only)
     yield from shown  # a reopen paints the last run's rows before any file is read
     run = _Run(_prepare(golden, target, model, graph, th), th)
@@ -171,7 +180,8 @@ def compare_stream(
     if not final_only and not shown:  # (after the last run's rows, not a frame of pending ones)
         yield run.snapshot(0)
         ticks.spaced(run.cost)
-    for done in _fill(run.pairs, th, run.table, (workers, scheduler), batch, run.cache(cache), run.meter, run.context(),
+    where = (workers, remote)
+    for done in _fill(run.pairs, th, run.table, where, batch, run.cache(cache), run.meter, run.context(),
                       first(run.base)):
         if ticks.report(done, run.total, run.meter) and not final_only and done < run.total:
             yield run.snapshot(done)
@@ -212,26 +222,37 @@ class _Run:
         self.meter = Throughput()
         self.cost = 0.0
         """Seconds the last snapshot took to build."""
+        self.row_cache: RowCache | None = None
 
     def snapshot(self, done: int) -> Progress:
-        """The comparison as it stands, judged."""
+        """The comparison as it stands, judged (with a ``cached`` column in a ``--cache`` run:
+        True where the row was served from the index)."""
         start = time.monotonic()
         frame = analysis.judge(self.table.frame(), self.th)
+        if self.row_cache is not None:
+            served = np.zeros(frame.height, dtype=bool)
+            served[self.row_cache.hits] = True  # (frame rows are the pairs, in order)
+            frame = frame.with_columns(pl.Series(CACHED_COLUMN, served))
         self.cost = time.monotonic() - start
         return Progress(done, self.total, replace(self.base, frame=frame), self.meter)
 
     def finish(self, sides: tuple[Path, Path, str] | None) -> Progress:
-        """The final snapshot; kept for the next reopen when ``sides`` (golden, target, run tag) are given."""
+        """The final snapshot; kept for the next reopen when ``sides`` (golden, target, run tag)
+        are given, and where the index is (or why it is not) said in its meta (``cache``)."""
         final = self.snapshot(self.total)
         if sides is not None:
-            save_last_frame(*sides, final.comparison.frame)
+            unkept = save_last_frame(*sides, final.comparison.frame)
+            if self.row_cache is not None:
+                unkept = f"; last frame not kept: {unkept}" if unkept else ""
+                final.comparison.meta["cache"] = self.row_cache.note + unkept
         return final
 
     def cache(self, wanted: bool) -> RowCache | None:
         """The row cache of this pair of dumps, when ``wanted``."""
-        if not wanted:
-            return None
-        return RowCache.open(self.base.golden, self.base.target, self.th.rtol, self.th.atol)  # type: ignore[arg-type]
+        if wanted:
+            golden, target = self.base.golden, self.base.target
+            self.row_cache = RowCache.open(golden, target, run_tag(self.th))  # type: ignore[arg-type]
+        return self.row_cache
 
     def context(self) -> _RowContext:
         """What every row's computation needs beyond its pair."""
@@ -360,8 +381,8 @@ class _Rows:
         return _Ready(shapes, Aligned(g, t), "", int(g.size)).row(self.pairs[i], self.th, self.bands[i], left.metrics)
 
 
-def _fill(pairs: list[Pair], th: Thresholds, table: RowTable, where: tuple[int | None, str | None], batch: int,
-          cache: RowCache | None = None, meter: Throughput | None = None,
+def _fill(pairs: list[Pair], th: Thresholds, table: RowTable, where: tuple[int | None, Scheduler | None],
+          batch: int, cache: RowCache | None = None, meter: Throughput | None = None,
           context: _RowContext | None = None, first: Sequence[int] | None = None) -> Iterator[int]:
     """Compute every matched pair into ``table`` (each worker owns whole tensors, see
     :mod:`.execution`); yield the rows done after each finished task.  Rows found in
@@ -376,7 +397,7 @@ def _fill(pairs: list[Pair], th: Thresholds, table: RowTable, where: tuple[int |
         yield done
     rest = _first_in_order([i for i in todo if i not in hits], first)
     yield from _compute(context.compute(pairs, th, table.bands), rest, pairs, table, where, batch, meter or Throughput(), done)
-    if rest and cache is not None:
+    if cache is not None:
         cache.save(keys, table, todo)
 
 
@@ -389,7 +410,8 @@ def _first_in_order(rows: list[int], first: Sequence[int] | None) -> list[int]:
 
 
 def _compute(compute: Callable[[int], dict[str, object]], rest: list[int], pairs: list[Pair], table: RowTable,
-             where: tuple[int | None, str | None], batch: int, meter: Throughput, done: int) -> Iterator[int]:
+             where: tuple[int | None, Scheduler | None], batch: int, meter: Throughput,
+             done: int) -> Iterator[int]:
     """Compute the rows ``rest`` into ``table``; the rows done after each finished task."""
     sizes = [_pair_bytes(pairs[i]) for i in rest]
     meter.total, meter.started = sum(sizes), time.monotonic()
@@ -403,18 +425,14 @@ def _compute(compute: Callable[[int], dict[str, object]], rest: list[int], pairs
     table.flush()
 
 
-def _row_key(cache: RowCache, pairs: list[Pair], bands: list[str], context: _RowContext, i: int) -> str | None:
-    """Row ``i``'s cache key: its two files and its context (None when a side is not a file)."""
-    files = cache.key(pairs[i].golden, pairs[i].target)  # type: ignore[arg-type]
-    return None if files is None else f"{files}|{context.key(pairs, bands, i)}"
-
-
 def _cached(cache: RowCache | None, pairs: list[Pair], table: RowTable, context: _RowContext,
             todo: list[int]) -> tuple[list[str | None], set[int]]:
-    """The cache keys of the rows ``todo`` and the rows filled from ``cache`` (none without one)."""
+    """The cache keys of the rows ``todo`` (from their files' content and their context) and
+    the rows filled from ``cache`` (none without one)."""
     if cache is None:
         return [], set()
-    keys = [_row_key(cache, pairs, table.bands, context, i) for i in todo]
+    keys = cache.keys([(pairs[i].golden, pairs[i].target) for i in todo],  # type: ignore[misc]
+                      [context.key(pairs, table.bands, i) for i in todo])
     return keys, _from_cache(cache, keys, todo, table)
 
 

@@ -55,6 +55,9 @@ SCHEMA: dict[str, pl.DataType] = {
     "golden_file": pl.String(),
     "target_file": pl.String(),
 }
+#: The column a ``--cache`` run adds after :data:`SCHEMA`'s: True where the row was served from
+#: the signed index (see :mod:`.cache`), not computed from the tensors in this run.
+CACHED_COLUMN = "cached"
 #: Internal columns that ``judge`` needs but users do not.
 INTERNAL_COLUMNS: tuple[str, ...] = ("status", "hard_fail", "hard_warn", "notes")
 

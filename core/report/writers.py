@@ -20,7 +20,7 @@ import polars as pl
 from dumpscope.core.atomic import atomic_path, atomic_text
 from dumpscope.core.vocabulary import MSACCUCMP_CSV_NAMES
 from dumpscope.core.names import display, printable
-from dumpscope.core.comparison.result import Comparison
+from dumpscope.core.comparison.result import CACHED_COLUMN, Comparison
 
 _METRIC_HEADER = list(MSACCUCMP_CSV_NAMES)
 _METRIC_HEADER.insert(_METRIC_HEADER.index("KullbackLeiblerDivergence") + 1, "StandardDeviation")
@@ -68,7 +68,7 @@ def _std_cell(*vals: float | None) -> str:
 def write_csv(cmp: Comparison, out: str | Path | TextIO) -> None:
     """msaccucmp's column order first (so existing scripts keep working), then ours."""
     def rows(w: csv.writer) -> None:  # type: ignore[valid-type]
-        w.writerow([*MSACCUCMP_HEADER, *EXTRA_CSV_COLUMNS])
+        w.writerow([*MSACCUCMP_HEADER, *EXTRA_CSV_COLUMNS, *_cached_header(cmp.frame)])
         w.writerows(zip(*_csv_columns(cmp.frame)))
 
     if isinstance(out, (str, Path)):
@@ -91,7 +91,14 @@ def _csv_columns(frame: pl.DataFrame) -> list[list[object]]:
     cells += [[_std_cell(*v) for v in zip(*stats)] if m is None else _metric_cells(frame[m]) for m in _CSV_METRICS]
     cells.append([m or "" for m in col("message")])
     cells += [_extra_cells(frame[c]) for c in EXTRA_CSV_COLUMNS]
+    if _cached_header(frame):
+        cells.append(["true" if v else "false" for v in col(CACHED_COLUMN)])
     return cells
+
+
+def _cached_header(frame: pl.DataFrame) -> list[str]:
+    """The last CSV column of a ``--cache`` run: whether the row was served from the index."""
+    return [CACHED_COLUMN] if CACHED_COLUMN in frame.columns else []
 
 
 def _metric_cells(column: pl.Series) -> list[str]:

@@ -569,3 +569,198 @@ def cases() -> list[Case]:
 
 def fast_cases() -> list[Case]:
     return [c for c in cases() if c.fast]
+
+
+# ----------------------------------------------------------------- --cache and --scheduler (issue 21)
+#
+# A cache case primes ``compare --cache`` twice on a clean pair, then ``spoil`` plays the other
+# user (or a careless writer) on the target folder, the index or the key; the judged run with
+# ``--cache`` must give the verdict a run without the cache gives (else a *forged verdict*),
+# without hanging and without touching ``outside/``.  A scheduler case must end with one
+# line naming the option, and exit 2.
+
+CACHE_FAILING = "b"
+
+
+@dataclass(frozen=True)
+class CacheCase:
+    """``spoil(golden, target, config)`` after two primed ``--cache`` runs; ``extra`` options
+    for the judged run (and the fresh run it is checked against)."""
+
+    name: str
+    spoil: Callable[[Path, Path, Path], None]
+    extra: tuple[str, ...] = ()
+
+
+def cache_pair(folder: Path) -> tuple[Path, Path]:
+    """Golden and an fp16 target of the same tensors: every row healthy."""
+    golden = npy_dir(folder / "golden")
+    target = folder / "target"
+    target.mkdir(parents=True, exist_ok=True)
+    for n in GOOD:
+        np.save(target / f"{n}.npy", good_array(n).astype(np.float16))
+    return golden, target
+
+
+def _cache_index(target: Path, kind: str = "index") -> Path:
+    return next(target.glob(f".dumpscope-{kind}-*.parquet"))
+
+
+def _rewrite_same_size_mtime(golden: Path, target: Path, _config: Path) -> None:
+    path = target / f"{CACHE_FAILING}.npy"
+    before = path.stat()
+    buf = io.BytesIO()
+    np.save(buf, (-good_array(CACHE_FAILING)).astype(np.float16))
+    with open(path, "r+b") as fh:
+        fh.write(buf.getvalue())
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
+def _failing_then(edit: Callable[[Path, Path], None]) -> Callable[[Path, Path, Path], None]:
+    """The target made to fail, its true rows stored by a third primed run, then ``edit(index, config)``."""
+
+    def spoil(golden: Path, target: Path, config: Path) -> None:
+        import subprocess
+        import sys
+
+        np.save(target / f"{CACHE_FAILING}.npy", (-good_array(CACHE_FAILING)).astype(np.float16))
+        subprocess.run([sys.executable, "-m", "dumpscope", "compare", str(golden), str(target), "--cache",
+                        "--format", "json"], capture_output=True, timeout=120, stdin=subprocess.DEVNULL,
+                       env={**os.environ, "DUMPSCOPE_CONFIG_DIR": str(config)})
+        edit(_cache_index(target), config)
+
+    return spoil
+
+
+def _perfect_rows(index: Path) -> tuple[bytes, bytes, bytes]:
+    """The index's head, its rows rewritten as perfect matches (keys kept), and its digests part."""
+    import polars as pl
+
+    from dumpscope.core.comparison import cache
+
+    data = index.read_bytes()
+    n_rows, _n = cache._HEAD.unpack_from(data, len(cache.MAGIC))
+    body = data[len(cache.MAGIC) + cache._HEAD.size + 32:]
+    rows = pl.read_parquet(io.BytesIO(body[:n_rows])).with_columns(
+        pl.lit(1.0).alias("cosine_similarity"), pl.lit(0.0).alias("max_absolute_error"),
+        pl.lit(0.0).alias("relative_euclidean_distance"), pl.lit("ok").alias("health"))
+    out = io.BytesIO()
+    rows.write_parquet(out)
+    head = cache.MAGIC + cache._HEAD.pack(len(out.getvalue()), len(body) - n_rows)
+    return head, out.getvalue(), body[n_rows:]
+
+
+def _edited_unsigned(index: Path, _config: Path) -> None:
+    head, rows, digests = _perfect_rows(index)
+    index.write_bytes(head + index.read_bytes()[len(head):len(head) + 32] + rows + digests)
+
+
+def _edited_resigned(index: Path, _config: Path) -> None:
+    import hashlib
+
+    head, rows, digests = _perfect_rows(index)
+    index.write_bytes(head + hashlib.blake2b(head + rows + digests, digest_size=32).digest() + rows + digests)
+
+
+def _old_format(index: Path, _config: Path) -> None:
+    import polars as pl
+
+    target = index.parent
+    pl.DataFrame({"_key": [f"{target / CACHE_FAILING}.npy:|1|2"], "_run": ["x"], "cosine_similarity": [1.0],
+                  "status": ["computed"]}).write_parquet(index)
+
+
+def _plant_at_index(kind: str) -> Callable[[Path, Path, Path], None]:
+    def spoil(golden: Path, target: Path, config: Path) -> None:
+        for which in ("index", "frame"):
+            path = _cache_index(target, which)
+            path.unlink()
+            if kind == "fifo":
+                os.mkfifo(path)
+            elif kind == "symlink-out":
+                path.symlink_to(target.parent / "outside" / "notes.txt")
+            elif kind == "folder":
+                path.mkdir()
+            elif kind == "huge":
+                with open(path, "wb") as fh:
+                    fh.truncate(3 << 30)  # sparse: 3 GB claimed, nothing on disk
+            elif kind == "900mb-signed-looking":  # under the size cap, a consistent head: a bad signature
+                from dumpscope.core.comparison import cache
+
+                size = 900 << 20
+                head = cache.MAGIC + cache._HEAD.pack(size - len(cache.MAGIC) - cache._HEAD.size - 32, 0)
+                with open(path, "wb") as fh:
+                    fh.write(head + b"\0" * 32)
+                    fh.truncate(size)
+        _rewrite_same_size_mtime(golden, target, config)
+
+    return spoil
+
+
+def _key_readable(golden: Path, target: Path, config: Path) -> None:
+    (config / "cache-key").chmod(0o644)
+    _rewrite_same_size_mtime(golden, target, config)
+
+
+def _another_pairs_index(golden: Path, target: Path, config: Path) -> None:
+    """The index of a healthy copy of the pair, moved under this pair's name."""
+    import shutil
+    import subprocess
+    import sys
+
+    from dumpscope.core.comparison.cache import _index_path
+
+    copy = target.parent / "copy"
+    shutil.copytree(target, copy)
+    subprocess.run([sys.executable, "-m", "dumpscope", "compare", str(golden), str(copy), "--cache"],
+                   capture_output=True, timeout=120, stdin=subprocess.DEVNULL,
+                   env={**os.environ, "DUMPSCOPE_CONFIG_DIR": str(config)})
+    _rewrite_same_size_mtime(golden, target, config)
+    shutil.copy(_index_path(golden, copy), _index_path(golden, target))
+
+
+def _nothing(golden: Path, target: Path, config: Path) -> None:
+    _rewrite_same_size_mtime(golden, target, config)
+
+
+def cache_cases() -> list[CacheCase]:
+    return [
+        CacheCase("cache-rewrite-same-size-mtime", _rewrite_same_size_mtime),
+        CacheCase("cache-index-edited-unsigned", _failing_then(_edited_unsigned)),
+        CacheCase("cache-index-resigned-naive-checksum", _failing_then(_edited_resigned)),
+        CacheCase("cache-index-old-format", _failing_then(_old_format)),
+        CacheCase("cache-index-fifo", _plant_at_index("fifo")),
+        CacheCase("cache-index-symlink-outside", _plant_at_index("symlink-out")),
+        CacheCase("cache-index-is-a-folder", _plant_at_index("folder")),
+        CacheCase("cache-index-3gb-sparse", _plant_at_index("huge")),
+        CacheCase("cache-index-900mb-head-consistent", _plant_at_index("900mb-signed-looking")),
+        CacheCase("cache-key-readable-by-others", _key_readable),
+        CacheCase("cache-index-of-another-pair", _another_pairs_index),
+        CacheCase("cache-threshold-changed", _nothing, ("--threshold", "cosine_similarity=0.9999999")),
+    ]
+
+
+@dataclass(frozen=True)
+class SchedulerCase:
+    """``--scheduler`` options for ``compare``; ``greeting``: a foreign 127.0.0.1 server sends
+    this (b"" nothing) and its address is given; ``no_dask``: distributed cannot be imported."""
+
+    name: str
+    options: tuple[str, ...] = ()
+    greeting: bytes | None = None
+    no_dask: bool = False
+
+
+def scheduler_cases() -> list[SchedulerCase]:
+    return [
+        SchedulerCase("scheduler-bad-address", ("--scheduler", "not an address")),
+        SchedulerCase("scheduler-port-99999", ("--scheduler", "tcp://127.0.0.1:99999")),
+        SchedulerCase("scheduler-escape-in-address", ("--scheduler", "tcp://\x1b]0;x\x07:1")),
+        SchedulerCase("scheduler-refused", ("--scheduler", "tcp://127.0.0.1:1")),
+        SchedulerCase("scheduler-silent-server", ("--scheduler-timeout", "1"), greeting=b""),
+        SchedulerCase("scheduler-http-server", ("--scheduler-timeout", "2"),
+                      greeting=b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"),
+        SchedulerCase("scheduler-claims-2**63-bytes", ("--scheduler-timeout", "2"), greeting=b"\xff" * 16),
+        SchedulerCase("scheduler-timeout-nan", ("--scheduler", "127.0.0.1:1", "--scheduler-timeout", "nan")),
+        SchedulerCase("scheduler-dask-missing", ("--scheduler", "tcp://127.0.0.1:8786"), no_dask=True),
+    ]

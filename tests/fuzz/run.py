@@ -14,10 +14,12 @@ tensor missing from the compare output), and files touched outside the folders g
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
 import signal
+import socket
 import struct
 import subprocess
 import sys
@@ -30,11 +32,14 @@ from pathlib import Path
 
 import numpy as np
 
-from .corpus import Case, cases, make_outside, remove_tree
+from .corpus import (GOOD, CacheCase, Case, SchedulerCase, cache_cases, cache_pair, cases, make_outside,
+                     remove_tree, scheduler_cases)
 from .outputs import OUTPUT_CASES, run_output_case
 
 RSS_SLACK = 200 << 20
 COLUMNS = ("cases", "internal errors", "tracebacks", "hangs", "RSS over bound", "rows lost", "outside touches")
+#: The --cache and --scheduler rows' own columns (issue 21).
+CACHE_COLUMNS = (*COLUMNS, "forged verdicts", "unclear failures")
 
 
 @dataclass
@@ -425,15 +430,110 @@ def run_elsewhere(name: str, build: Callable[[Path], list[str]], folder: Path, t
     return outcome
 
 
+# ----------------------------------------------------------------- --cache and --scheduler (issue 21)
+
+
+def _healths(stdout: str) -> dict[str, str] | None:
+    try:
+        return {r["name"]: r["health"] for r in json.loads(stdout)}
+    except (ValueError, TypeError, KeyError):
+        return None
+
+
+def run_cache_case(case: CacheCase, folder: Path, timeout: float) -> Outcome:
+    """Prime ``--cache`` twice, spoil, then the judged ``--cache`` run against a fresh one."""
+    make_outside(folder)
+    golden, target = cache_pair(folder / "out")
+    config = folder / "out" / "config"
+    env = {"DUMPSCOPE_CONFIG_DIR": str(config)}
+    base = ["compare", str(golden), str(target), "--format", "json"]
+    for _ in range(2):
+        run([*base, "--cache"], timeout, folder, env)
+    case.spoil(golden, target, config)
+    before = snapshot(folder, skip=folder / "out")
+    rc, stdout, stderr, rss = run([*base, "--cache", *case.extra], timeout, folder, env)
+    touched = _changed(before, snapshot(folder, skip=folder / "out"))
+    true_rc, true_out, _e, _r = run([*base, *case.extra], timeout, folder, env)
+    outcome = Outcome("compare --cache", case.name, rc, stderr)
+    judged, truth = _healths(stdout), _healths(true_out)
+    if rc is not None and (rc != true_rc or judged != truth or truth is None):
+        outcome.problems.append("forged verdicts")
+        stderr += f" | cached {judged} exit {rc}, true {truth} exit {true_rc}"
+    outcome.stderr = stderr
+    lost = [n for n in GOOD if judged is not None and n not in judged]
+    _judge(outcome, stdout, rss, 4 * input_bytes([golden, target]) + RSS_SLACK, touched, lost)
+    return outcome
+
+
+@contextlib.contextmanager
+def _foreign_server(greeting: bytes, lifetime: float) -> Iterator[str]:
+    """A 127.0.0.1 TCP server that is not Dask: sends ``greeting`` to each connection, holds it,
+    and stops by itself after ``lifetime`` seconds."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    server.settimeout(0.2)
+    stop, held = threading.Event(), []
+
+    def serve() -> None:
+        deadline = time.monotonic() + lifetime
+        while not stop.is_set() and time.monotonic() < deadline:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                continue
+            held.append(conn)
+            if greeting:
+                conn.sendall(greeting)
+        for conn in held:
+            conn.close()
+        server.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        stop.set()
+        thread.join(5)
+
+
+def run_scheduler_case(case: SchedulerCase, folder: Path, timeout: float) -> Outcome:
+    """``compare --scheduler ...`` must end with one line naming the option, and exit 2."""
+    make_outside(folder)
+    golden, target = cache_pair(folder / "out")
+    env = {}
+    if case.no_dask:  # a ``distributed`` that cannot be imported, first on the path
+        fake = folder / "out" / "nodask" / "distributed"
+        fake.mkdir(parents=True)
+        (fake / "__init__.py").write_text("raise ImportError('no distributed here')\n")
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(fake.parent), os.environ.get("PYTHONPATH")) if p)
+    argv = ["compare", str(golden), str(target), "--format", "json", *case.options]
+    before = snapshot(folder, skip=folder / "out")
+    if case.greeting is not None:
+        with _foreign_server(case.greeting, lifetime=timeout) as address:
+            rc, stdout, stderr, rss = run([*argv, "--scheduler", address], timeout, folder, env)
+    else:
+        rc, stdout, stderr, rss = run(argv, timeout, folder, env)
+    touched = _changed(before, snapshot(folder, skip=folder / "out"))
+    outcome = Outcome("compare --scheduler", case.name, rc, stderr)
+    lines = stderr.strip().splitlines()
+    clear = len(lines) == 1 and lines[0].startswith("dumpscope") and "--scheduler" in lines[0]
+    if rc is not None and (rc != 2 or not clear):
+        outcome.problems.append("unclear failures")
+    _judge(outcome, stdout, rss, 4 * input_bytes([golden, target]) + RSS_SLACK, touched, [])
+    return outcome
+
+
 # ----------------------------------------------------------------- the table
 
 
-def table(outcomes: list[Outcome]) -> str:
+def table(outcomes: list[Outcome], columns: tuple[str, ...] = COLUMNS) -> str:
     commands = sorted({o.command for o in outcomes})
-    lines = [f"| command | {' | '.join(COLUMNS)} |", "|---" * (len(COLUMNS) + 1) + "|"]
+    lines = [f"| command | {' | '.join(columns)} |", "|---" * (len(columns) + 1) + "|"]
     for command in commands:
         mine = [o for o in outcomes if o.command == command]
-        counts = [len(mine)] + [sum(col in o.problems for o in mine) for col in COLUMNS[1:]]
+        counts = [len(mine)] + [sum(col in o.problems for o in mine) for col in columns[1:]]
         lines.append(f"| {command} | {' | '.join(map(str, counts))} |")
     return "\n".join(lines)
 
@@ -465,6 +565,10 @@ def main(argv: list[str] | None = None) -> int:
                 if args.only in name:
                     (root / name).mkdir()
                     outputs.append(run_output_case(name, case, root / name, args.timeout))
+        cached = [run_cache_case(c, root / c.name, args.timeout) for c in cache_cases()
+                  if args.only in c.name]
+        cached += [run_scheduler_case(c, root / c.name, args.timeout) for c in scheduler_cases()
+                   if args.only in c.name]
         remove_tree(root)
     print(f"Readers, dump -o (this area): {len({o.case for o in mine})} cases, {len(mine)} runs")
     print(table(mine))
@@ -477,8 +581,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nOutputs onto links, FIFOs and devices; names; walking (outputs.py): {len(outputs)} runs")
         print(table(outputs))
         _details(outputs, owners={n: c[0] for n, c in OUTPUT_CASES.items()})
+    if cached:
+        print(f"\n--cache and --scheduler: {len(cached)} runs")
+        print(table(cached, CACHE_COLUMNS))
+        _details(cached)
     print(f"\n{time.monotonic() - started:.0f} s")
-    return 1 if any(o.problems for o in (*mine, *other, *outputs)) else 0
+    return 1 if any(o.problems for o in (*mine, *other, *outputs, *cached)) else 0
 
 
 def _details(outcomes: list[Outcome], owners: dict[str, str] | None = None) -> None:

@@ -88,7 +88,7 @@ class CompareRequest:
     stage: str | None = None
     """SigmaStar: which of the SigmaStar IPU guide's three comparisons this is (``--stage``; None: told from the dumps)."""
     cache: bool = False
-    """``--cache``: reuse the Parquet row index; a reopen paints the last run's rows at once."""
+    """``--cache``: reuse the signed row index; a reopen paints the last run's rows at once (marked)."""
 
 
 def _actions_provider() -> type[Any]:
@@ -475,6 +475,9 @@ class DumpscopeApp(App[int]):
             return
         self.progress = None if message.done >= message.total else (message.done, message.total)
         self._show_comparison(message.comparison)
+        cache = message.comparison.meta.get("cache")
+        if cache and message.done >= message.total:  # where the --cache index is, or why it is not
+            self.notify(f"cache: {cache} (↺: served from it)", title="--cache", timeout=6, markup=False)
 
     def on_dumpscope_app_load_failed(self, message: LoadFailed) -> None:
         from dumpscope.tui.app.screens.message import MessageScreen

@@ -57,12 +57,27 @@ def add_comparison_arguments(p: argparse.ArgumentParser, three_way: bool = False
     p.add_argument("--workers", type=int, metavar="N", default=None,
                    help="worker processes that compute the metrics (default: every available core)")
     p.add_argument("--cache", action="store_true",
-                   help="keep per-tensor results in a Parquet index next to the target dump (or the user cache "
-                        "when it is read-only); a reopen only reads tensors whose files changed")
+                   help="keep per-tensor results in a signed index next to the target dump (said on stderr; "
+                        "never elsewhere), keyed by the files' content; a reopen only computes tensors whose "
+                        "content changed, and marks the rows it reused (cached)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="compute the rows on a Dask distributed scheduler's workers (pip install 'dumpscope[dask]'); "
                         "the dumps' paths must be readable where the workers run")
+    p.add_argument("--scheduler-timeout", type=_seconds, default=5.0, metavar="SECONDS",
+                   help="--scheduler: seconds to reach the scheduler before giving up with one line "
+                        "(default: 5)")
     add_selection_arguments(p)  # msprobe step/rank trees and Ascend step/device trees (issue 15)
+
+
+def _seconds(text: str) -> float:
+    """``--scheduler-timeout``: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < 1e6:
+        raise argparse.ArgumentTypeError(f"not a positive number of seconds: {text!r}")
+    return value
 
 
 def add_selection_arguments(p: argparse.ArgumentParser) -> None:
@@ -218,7 +233,8 @@ def _run_comparison(args: argparse.Namespace) -> Comparison:
     if not sys.stderr.isatty():
         return compare(args.golden, args.target, model=args.model, graph=graph, thresholds=th,
                        workers=getattr(args, "workers", None), cache=getattr(args, "cache", False),
-                       scheduler=getattr(args, "scheduler", None))
+                       scheduler=getattr(args, "scheduler", None),
+                       scheduler_timeout=getattr(args, "scheduler_timeout", 5.0))
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
 
     bar = Progress(TextColumn("comparing {task.fields[rows]}"), BarColumn(), TransferSpeedColumn(),
@@ -236,7 +252,8 @@ def _run_comparison(args: argparse.Namespace) -> Comparison:
         return compare(args.golden, args.target, model=args.model, graph=graph, thresholds=th, progress=progress,
                        progress_bytes=progress_bytes,
                        workers=getattr(args, "workers", None), cache=getattr(args, "cache", False),
-                       scheduler=getattr(args, "scheduler", None))
+                       scheduler=getattr(args, "scheduler", None),
+                       scheduler_timeout=getattr(args, "scheduler_timeout", 5.0))
     finally:
         bar.stop()
 

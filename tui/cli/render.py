@@ -98,7 +98,10 @@ def _cells(r: dict[str, Any], wide: bool, esc: Callable[[object], str] = markup)
     cells.append(metric_text(r, "cosine_similarity", 8))
     if wide:
         cells.append(metric_text(r, "max_absolute_error"))
-    cells += [metric_text(r, "relative_euclidean_distance"), nan_inf, health_text(r["health"])]
+    health = health_text(r["health"])
+    if r.get("cached"):  # a --cache run: this row was served from the signed index, not computed now
+        health.append(" (cached)", style="dim")
+    cells += [metric_text(r, "relative_euclidean_distance"), nan_inf, health]
     return cells
 
 
@@ -163,6 +166,9 @@ def _notes(cmp: Comparison, limit: int | None) -> list[tuple[str, str]]:
     n = int(is_constant(cmp.frame).sum())
     if n:
         notes.append((f"{n} constant rows are listed after the activations", "dim"))
+    if "cached" in cmp.frame.columns and (served := int(cmp.frame["cached"].sum())):
+        notes.append((f"{served} rows marked (cached) were served from the --cache index (their files' "
+                      "content unchanged), not computed in this run", "dim"))
     return notes
 
 

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 ABSENT_LABEL = "– none"
 """Three-way: the health cell of a side that holds no such tensor (its comparison has no row for it)."""
+CACHED_MARK = "↺"
+"""``--cache``: between a health's glyph and word (``✓↺OK``) when the row was served from the index."""
 HEALTH_CODE: dict[str, int] = {h: i for i, h in enumerate(HEALTHS)}
 UNHEALTHY: frozenset[int] = frozenset({HEALTH_CODE["warn"], HEALTH_CODE["fail"], HEALTH_CODE["error"]})
 """What `]`/`[` and `f` stop at (the engine's definition of divergent)."""
@@ -336,6 +338,8 @@ class LayerRows:
         )
         self.health = codes.to_numpy()
         self._unhealthy = np.isin(self.health, list(UNHEALTHY))
+        self.cached = frame["cached"].fill_null(False).to_numpy() if "cached" in frame.columns else None
+        """``--cache``: True where the row was served from the signed index (health ``✓↺OK``)."""
 
     def update(self, frame: pl.DataFrame) -> np.ndarray:
         """Take a newer frame of the same comparison (same rows, more metrics filled in).
@@ -389,6 +393,8 @@ class LayerRows:
         health = HEALTHS[self.health[pos]]
         if health == "unmatched":
             return ABSENT_LABEL if self.absent[pos] else UNMATCHED_LABEL["target" if self.only_target[pos] else "golden"]
+        if self.cached is not None and self.cached[pos]:  # from the --cache index: ↺ between glyph and word
+            return HEALTH_LABEL[health].replace(" ", CACHED_MARK, 1)
         return HEALTH_LABEL[health]
 
     # -- views -----------------------------------------------------------------------------

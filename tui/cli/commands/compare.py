@@ -108,6 +108,10 @@ def _after_output(cmp: Comparison, args: argparse.Namespace) -> None:
     """What follows the output: warnings on stderr (the table prints its own), ``-out DIR``, the fused culprit."""
     if args.format != "table" or args.output:
         print_warnings(cmp.meta.get("warnings") or [])  # type: ignore[arg-type]
+    if cmp.meta.get("cache"):  # where the --cache index is (or why it is not): always said
+        from dumpscope.tui.cli.safe import plain
+
+        print(f"dumpscope: cache: {plain(str(cmp.meta['cache']))}", file=sys.stderr)
     if args.output_dir:
         _write_result_dir(cmp, args.output_dir)
     if args.fused_graph and args.unfused_graph:
