@@ -351,6 +351,7 @@ class DumpscopeApp(App[int]):
         if first_time:
             self.tensor_pane.show_row(self.layer_list.selected)
         if self.progress is None:
+            self._fit_list_height()  # the table is complete: hold a short one to its rows
             self._land_on_first_divergent()
             if self._diagnosed is not comparison:  # complete: name the root cause (off the UI thread)
                 self._diagnosed = comparison
@@ -402,7 +403,7 @@ class DumpscopeApp(App[int]):
         needed = int(lst.view.size) + 1  # the header
         share = self.main_screen.query_one("#main").size.height * 3 // 5  # the list's 3fr of 3fr + 2fr
         narrow = self.main_screen.has_class("-narrow")
-        wanted = needed if narrow and needed < share else None
+        wanted = needed if narrow and self.rows is not None and self.progress is None and needed < share else None
         if wanted != self._list_height:  # a style write lays the screen out again: only on a change
             self._list_height = wanted
             lst.styles.height = wanted
