@@ -85,9 +85,12 @@ async def test_after_a_cancel_d_diagnoses_what_was_judged(gated_compare: threadi
 async def test_at_80x24_a_filling_list_keeps_its_share(gated_compare: threading.Event) -> None:
     """The list is held to its rows only once the table is complete (it was held to its header when the
     fill started with no rows yet, and stayed one line high)."""
-    gated_compare.set()
     app = DumpscopeApp(CompareRequest(Path("g"), Path("t")))
     async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.3)  # laid out, no row yet: the view is applied (as a key press would)
+        app.view = app.view
+        await pilot.pause(0.1)
+        gated_compare.set()
         while app.rows is None or app.progress is not None:
             await pilot.pause(0.05)
         await settle(pilot)
