@@ -80,16 +80,26 @@ def _names(node: ast.AST) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
+def _memory_buffers(tree: ast.AST) -> set[str]:
+    """Names bound to an in-memory buffer (``out = io.BytesIO()``): writing into one writes no file."""
+    buffers = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and _callee(node.value) in ("BytesIO", "StringIO"):
+            buffers |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return buffers
+
+
 def offending_writes(path: Path) -> list[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     targets = _atomic_targets(tree)
+    buffers = _memory_buffers(tree)
     found = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
         name, receiver = _callee(node), _receiver(node)
         args = [*node.args, *(k.value for k in node.keywords)]
-        into_atomic = any(_names(a) & targets.get(node, set()) for a in args)
+        into_atomic = any(_names(a) & (targets.get(node, set()) | buffers) for a in args)
         if name == "open" and receiver == "os" and ast.unparse(node.args[0]) == "os.devnull":
             bad = False  # the null device, for dup2 over a closed stdout
         elif name == "open" and receiver == "os":
@@ -134,6 +144,7 @@ def test_the_walker_finds_each_kind_of_write(tmp_path: Path) -> None:
         "with atomic_binary(p) as fh:\n    np.save(fh, a)\n    frame.write_csv(fh)\n"
         "with atomic_path(p) as tmp:\n    onnx.save_model(m, str(tmp))\n"
         "report.write_parquet(cmp, p)\n"
+        "buf = io.BytesIO()\nframe.write_parquet(buf)\n"
     )
     global PACKAGE
     saved, PACKAGE = PACKAGE, tmp_path
