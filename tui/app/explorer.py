@@ -288,8 +288,10 @@ class DumpscopeApp(App[int]):
         first_time = self.threeway is None
         self.threeway = threeway
         self.progress = None
-        if not first_time:
-            self.rows = None  # the other side's rows: a new table, counts, first divergent and diagnosis
+        if not first_time:  # the other side's rows: a new table, counts, first divergent and diagnosis
+            self.rows = None
+            self.diagnosis = None
+            self.main_screen.query_one(VerdictBar).show(None)
         self._show_comparison(union_a(threeway))  # side A's rows, then the tensors only B holds
         self.refresh_bindings()
         assert self.rows is not None
