@@ -30,6 +30,7 @@ from dumpscope.core.diagnosis.classify import Trend, classify_frame, trend
 from dumpscope.core.diagnosis.edges import build_edges
 from dumpscope.core.diagnosis.engine import diagnose
 from dumpscope.core.diagnosis.layout import aligning_permutation
+from dumpscope.core.diagnosis import replay as replay_module
 from dumpscope.core.diagnosis.replay import (
     Replayer,
     as_target_dtype,
@@ -106,15 +107,21 @@ def test_replay_of_a_faithful_node_matches_the_target(resize_case: tuple[Path, P
     assert seen == [(1, 1)]
 
 
-def test_replay_is_bounded_by_count_and_time(resize_case: tuple[Path, Path, Path]) -> None:
+def test_replay_is_bounded_by_count_and_work_not_time(resize_case: tuple[Path, Path, Path],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     model, g, t = resize_case
     cmp = compare(g, t, model=model)
     replayer = Replayer(cmp, model_source(cmp))  # type: ignore[arg-type]
     rows = list(range(cmp.frame.height))
     assert len(replay_rows(replayer, rows, limit=2)) == 2
-    spent = replay_rows(replayer, rows, budget_s=0.0)
-    assert all(r.verdict == "not replayed" for r in list(spent.values())[1:])
-    assert all("time budget" in r.note for r in list(spent.values())[1:])
+    resized = cmp.frame["name"].to_list().index("resized")
+    fed, out = cmp.frame["size"][cmp.frame["name"].to_list().index("scaled")], cmp.frame["size"][resized]
+    monkeypatch.setattr(replay_module, "MAX_ELEMENTS", fed + out - 1)
+    bounded = replay_rows(replayer, [resized])[resized]
+    assert bounded.verdict == "not replayed"
+    assert bounded.note == f"{fed + out} elements fed and computed, more than the bound of {fed + out - 1} per replay"
+    monkeypatch.setattr(replay_module, "MAX_ELEMENTS", fed + out)
+    assert replay_rows(replayer, [resized])[resized].differs
 
 
 def test_a_constant_effect_is_measured_by_replay(resize_case: tuple[Path, Path, Path]) -> None:
