@@ -592,3 +592,24 @@ def test_a_faint_feature_map_channel_is_no_slice_culprit() -> None:
     classes = classify_frame(frame, edges)
     assert classes["error"][1] == pytest.approx(0.13) and classes["origin"][1] == "inherited"
     assert classify_frame(frame, edges, frozenset({"out"}))["error"][2] == pytest.approx(0.9)
+
+
+def test_without_a_model_nothing_claims_a_replay(resize_case: tuple[Path, Path, Path]) -> None:
+    """Issue 20 item 8: without ``--model`` no replay runs, and no sentence says what one measured."""
+    _, g, t = resize_case
+    diag = diagnose(compare(g, t))
+    top = diag.root_causes[0]
+    assert top.name == "resized" and top.cause == v.OPERATOR and top.replay is None and not diag.replays
+    said = [diag.summary, *(s for c in diag.root_causes for s in (*c.evidence, c.advice))]
+    claims = ("replay on the target", "does not match the target", "computes faithfully", "computed faithfully")
+    assert not [s for s in said if any(claim in s for claim in claims)]
+    assert "not replayed" in top.advice
+
+
+def test_the_advice_names_only_the_replay_that_ran() -> None:
+    plain, checks = TargetKind(), check_advice()
+    assert "does not match" in advice_for(v.OPERATOR, plain, checks, replay="differs")
+    for verdict in (None, "not replayed"):
+        assert "does not match" not in advice_for(v.OPERATOR, plain, checks, replay=verdict)
+        assert "faithfully" not in advice_for(v.DRIFT, plain, checks, replay=verdict)
+    assert "faithfully" in advice_for(v.DRIFT, plain, checks, replay="faithful")

@@ -561,7 +561,7 @@ def _root_cause(run: _Run, k: int, score: float, c: dict[str, object]) -> tuple[
         row=row, name=str(r["name"]), node_name=r["node_name"], op_type=r["op_type"], index=r["index"],
         kind=r["kind"], cause=cause, score=round(min(1.0, total), 3),
         evidence=tuple(_evidence(run, row, r, c, findings)),
-        advice=_advice(run, cause, _detail(findings), commands), commands=tuple(commands),
+        advice=_advice(run, cause, _detail(findings), commands, replay), commands=tuple(commands),
         replay=replay, effect=effect,
     ), findings
 
@@ -674,8 +674,8 @@ def _keeps_fp32(cause: str, r: dict[str, object]) -> bool:
     return cause in (v.PRECISION, v.NAN_ORIGIN) and r["band"] in ("fp16", "bf16") and bool(r["node_name"])
 
 
-def _advice(run: _Run, cause: str, detail: str | None, commands: list[str]) -> str:
-    text = advice_for(cause, run.kind, ADVICE, detail)
+def _advice(run: _Run, cause: str, detail: str | None, commands: list[str], replay: Replay | None = None) -> str:
+    text = advice_for(cause, run.kind, ADVICE, detail, replay.verdict if replay is not None else None)
     if not commands:
         return text
     return (text + " Patch and verify: " + " or ".join(f"`{c}`" for c in commands)
@@ -765,8 +765,9 @@ def _int16_advised(unhealthy: bool, r: dict[str, object]) -> bool:
 def _top_sentence(top: RootCause) -> str:
     """The summary's sentence on the rank-1 cause (drift names no culprit)."""
     if top.cause == v.DRIFT:
+        faithful = ", which computes faithfully what it is fed (replayed)" if top.replay and top.replay.faithful else ""
         return (f"Most likely: {top.label} - no single culprit; the error accumulates and first leaves the band at "
-                f"{display(top.name)!r} ({top.op_type or '?'}), which computes faithfully what it is fed.")
+                f"{display(top.name)!r} ({top.op_type or '?'}){faithful}.")
     return f"Most likely root cause: {display(top.name)!r} ({top.op_type or '?'}), {top.label}."
 
 
