@@ -87,7 +87,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--case", action="append", default=[], help="only these cases")
     parser.add_argument("--runs", type=int, default=3, help="runs idle and runs under the hog (default 3)")
-    parser.add_argument("--hogs", type=int, default=2, help="busy subprocesses during the loaded runs (default 2)")
+    parser.add_argument("--hogs", type=int, default=2,
+                        help="busy subprocesses during the loaded runs (default 2)")
     args = parser.parse_args()
     builder = Builder(cache_root() / "corpus")
     print(f"{'case':30s} {'differ':>6s} {'of':>4s} {'idle s':>7s}")

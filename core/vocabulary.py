@@ -177,6 +177,7 @@ FINDING_CLASS: dict[str, str] = {
     "clamped": OVERFLOW,
     "constant-range": OVERFLOW,
     "opdebug": OVERFLOW,
+    "saturation": OVERFLOW,
     "fusion": FUSION,
     "quantisation": QUANTISATION,
     "quantisation-wide": QUANTISATION,

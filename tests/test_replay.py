@@ -119,7 +119,8 @@ def test_replay_is_bounded_by_count_and_work_not_time(resize_case: tuple[Path, P
     monkeypatch.setattr(replay_module, "MAX_ELEMENTS", fed + out - 1)
     bounded = replay_rows(replayer, [resized])[resized]
     assert bounded.verdict == "not replayed"
-    assert bounded.note == f"{fed + out} elements fed and computed, more than the bound of {fed + out - 1} per replay"
+    bound = fed + out - 1
+    assert bounded.note == f"{fed + out} elements fed and computed, more than the bound of {bound} per replay"
     monkeypatch.setattr(replay_module, "MAX_ELEMENTS", fed + out)
     assert replay_rows(replayer, [resized])[resized].differs
 
@@ -601,7 +602,8 @@ def test_without_a_model_nothing_claims_a_replay(resize_case: tuple[Path, Path, 
     top = diag.root_causes[0]
     assert top.name == "resized" and top.cause == v.OPERATOR and top.replay is None and not diag.replays
     said = [diag.summary, *(s for c in diag.root_causes for s in (*c.evidence, c.advice))]
-    claims = ("replay on the target", "does not match the target", "computes faithfully", "computed faithfully")
+    claims = ("replay on the target", "does not match the target", "computes faithfully",
+              "computed faithfully")
     assert not [s for s in said if any(claim in s for claim in claims)]
     assert "not replayed" in top.advice
 

@@ -185,3 +185,23 @@ def plain_npy(dump: Path, out: Path) -> int:
         shutil.copyfile(dump / entry["file"], out / f"{entry['name'].replace('/', '_')}.npy")
         written += 1
     return written
+
+
+def clip_after(src: Path, dst: Path, tensor: str, low: float, high: float) -> Path:
+    """A copy of the model where ``tensor`` is clipped to [low, high] (a target that saturates there):
+    its producer now writes ``<tensor>_unclipped`` and a ``Clip`` node named ``<tensor>_saturate``
+    writes ``tensor``."""
+    model = onnx.load(str(src))
+    node = producer(model, tensor)
+    node.output[list(node.output).index(tensor)] = f"{tensor}_unclipped"
+    bounds = [numpy_helper.from_array(np.array(v, np.float32), f"{tensor}_saturate_{k}")
+              for k, v in (("low", low), ("high", high))]
+    model.graph.initializer.extend(bounds)
+    clip = helper.make_node("Clip", [f"{tensor}_unclipped", *(b.name for b in bounds)], [tensor],
+                            name=f"{tensor}_saturate")
+    nodes = list(model.graph.node)
+    nodes.insert(nodes.index(node) + 1, clip)
+    del model.graph.node[:]
+    model.graph.node.extend(nodes)
+    onnx.save(model, str(dst))
+    return dst

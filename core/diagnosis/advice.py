@@ -68,9 +68,9 @@ _OWN: dict[str, str] = {
         "conversion options."
     ),
     v.DRIFT: (
-        "No single layer breaks: the error accumulates along the network (SigmaStar IPU guide §3.2.5). Start "
-        "from the first layer leaving the band; raise the precision of the layers whose error grows most, or "
-        "recalibrate with quantisation-aware tools."
+        "No single layer breaks: the error accumulates along the network (SigmaStar IPU guide §3.2.5). "
+        "Start from the first layer leaving the band; raise the precision of the layers whose error grows "
+        "most, or recalibrate with quantisation-aware tools."
     ),
 }
 #: The advice of a cause whose replay was run, by the replay's verdict: these name what the replay measured.
@@ -84,8 +84,8 @@ _REPLAYED: dict[tuple[str, str], str] = {
     (v.DRIFT, "faithful"): (
         "No single layer breaks: the error accumulates along the network (SigmaStar IPU guide §3.2.5); this "
         "node's replay on the target's own inputs matches the target: it computes faithfully what it is fed. "
-        "Start from the first layer leaving the band; raise the precision of the layers whose error grows most, "
-        "or recalibrate with quantisation-aware tools."
+        "Start from the first layer leaving the band; raise the precision of the layers whose error grows "
+        "most, or recalibrate with quantisation-aware tools."
     ),
 }
 _NAN_FP32 = (
@@ -111,6 +111,8 @@ def _nan(kind: TargetKind, checks: dict[str, str], detail: str | None) -> str | 
 
 
 def _overflow(kind: TargetKind, checks: dict[str, str], detail: str | None) -> str | None:
+    if detail == "saturation":
+        return checks[detail]
     return None if kind.reduced_float else _OVERFLOW_WIDE
 
 

@@ -422,7 +422,8 @@ def _root_causes(run: _Run, ranked: list[tuple[float, dict[str, object]]],
     brought.  With ``replay``, the top :data:`REPLAYED_TOP` causes are replayed when they were not
     yet (a candidate ranked low by its numbers may rise once checked): each is judged again with its
     replay, until the top ones are all replayed or the work bound is reached."""
-    entries = {int(c["row"]): (k, score, c) for k, (score, c) in enumerate(ranked)}  # type: ignore[call-overload]
+    entries = {int(c["row"]): (k, score, c)  # type: ignore[call-overload]
+               for k, (score, c) in enumerate(ranked)}
     judged = {row: _root_cause(run, k, score, c) for row, (k, score, c) in entries.items()}
     while replay and (row := _unreplayed_top(run, judged)) is not None:
         run.replays.update(replay_rows(run.replayer, [row]))  # type: ignore[arg-type]
@@ -492,7 +493,7 @@ def _replays(run: _Run, ranked: list[tuple[float, dict[str, object]]], progress:
     """Replay the strongest suspects that are node outputs (not inputs, constants or errors)."""
     if run.replayer is None:
         return {}
-    rows = [int(c["row"]) for _, c in ranked if _replayable(run, int(c["row"]))]  # type: ignore[call-overload]
+    rows = [row for _, c in ranked if _replayable(run, row := int(c["row"]))]  # type: ignore[call-overload]
     return replay_rows(run.replayer, rows, limit=FIRST_REPLAYS, progress=progress)
 
 
@@ -674,7 +675,8 @@ def _keeps_fp32(cause: str, r: dict[str, object]) -> bool:
     return cause in (v.PRECISION, v.NAN_ORIGIN) and r["band"] in ("fp16", "bf16") and bool(r["node_name"])
 
 
-def _advice(run: _Run, cause: str, detail: str | None, commands: list[str], replay: Replay | None = None) -> str:
+def _advice(run: _Run, cause: str, detail: str | None, commands: list[str],
+            replay: Replay | None = None) -> str:
     text = advice_for(cause, run.kind, ADVICE, detail, replay.verdict if replay is not None else None)
     if not commands:
         return text
@@ -765,7 +767,8 @@ def _int16_advised(unhealthy: bool, r: dict[str, object]) -> bool:
 def _top_sentence(top: RootCause) -> str:
     """The summary's sentence on the rank-1 cause (drift names no culprit)."""
     if top.cause == v.DRIFT:
-        faithful = ", which computes faithfully what it is fed (replayed)" if top.replay and top.replay.faithful else ""
+        replayed = top.replay is not None and top.replay.faithful
+        faithful = ", which computes faithfully what it is fed (replayed)" if replayed else ""
         return (f"Most likely: {top.label} - no single culprit; the error accumulates and first leaves the band at "
                 f"{display(top.name)!r} ({top.op_type or '?'}){faithful}.")
     return f"Most likely root cause: {display(top.name)!r} ({top.op_type or '?'}), {top.label}."

@@ -530,8 +530,8 @@ class Replayer:
         feeds, target, golden = inputs
         elements = sum(a.size for a in feeds.values()) + target.size
         if elements > MAX_ELEMENTS:
-            return Replay(row, names, "not replayed", seconds=time.perf_counter() - start,
-                          note=f"{elements} elements fed and computed, more than the bound of {MAX_ELEMENTS} per replay")
+            note = f"{elements} elements fed and computed, more than the bound of {MAX_ELEMENTS} per replay"
+            return Replay(row, names, "not replayed", seconds=time.perf_counter() - start, note=note)
         replayed, precision = run_nodes(self.src, found.nodes, feeds, found.output)
         vs_target, error = worst_rel_error(replayed, target), worst_rel_error(golden, target)
         if self._faithful(row, replayed, target, vs_target, error):

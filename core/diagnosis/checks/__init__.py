@@ -14,6 +14,7 @@ from dumpscope.core.diagnosis.checks import (
     opdebug,
     overflow,
     quantisation,
+    saturation,
     sigmastar,
 )
 from dumpscope.core.diagnosis.checks.base import (
@@ -35,6 +36,7 @@ from dumpscope.core.inspect.overflow import quant_params, row_ref
 #: The registry: every check, in the order its findings are listed.
 CHECKS: tuple[Check, ...] = (
     overflow.CHECK, constants.CHECK, quantisation.CHECK, grid.CHECK, opdebug.CHECK, fusion.CHECK, sigmastar.CHECK,
+    saturation.CHECK,
 )
 
 __all__ = [
