@@ -129,6 +129,8 @@ _BY_KIND = {v.FUSION: _fusion, v.NAN_ORIGIN: _nan, v.OVERFLOW: _overflow, v.QUAN
             v.PRECISION: _precision}
 #: Evidence whose own advice says "keep in fp32": for reduced-float targets only.
 _FP32_ADVICE = frozenset({"clamped", "constant-range", "overflow", "opdebug"})
+#: Evidence whose own advice names Ascend's tools (fusion_switch.cfg): for Ascend targets only.
+_ASCEND_ADVICE = frozenset({"fusion"})
 
 
 def advice_for(cause: str, kind: TargetKind, check_advice: dict[str, str], detail: str | None = None,
@@ -156,6 +158,6 @@ def _by_kind(cause: str, kind: TargetKind, check_advice: dict[str, str], detail:
 
 def _evidence_advice(kind: TargetKind, check_advice: dict[str, str], detail: str | None) -> str | None:
     """The advice of the evidence behind the cause; "keep in fp32" advice only for a reduced-float target."""
-    if detail in check_advice and (kind.reduced_float or detail not in _FP32_ADVICE):
-        return check_advice[detail]
-    return None
+    if detail not in check_advice or (detail in _ASCEND_ADVICE and not kind.ascend):
+        return None
+    return check_advice[detail] if kind.reduced_float or detail not in _FP32_ADVICE else None
