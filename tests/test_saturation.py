@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import onnx
@@ -96,3 +97,19 @@ def test_held_counts_match_an_independent_count(golden: np.ndarray, share: float
     assert (found.beyond, found.held) == (past.size, held)
     assert found.at_rail == sum(1 for x in target if x == FP16_MAX)
     assert found.golden_max == max(golden[past])
+
+
+def test_an_int8_tensor_held_at_its_quantisation_rail_is_saturation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An int8 target (scale 0.1, zero point 3) at 127 where the golden passes (127 - 3) * 0.1 = 12.4."""
+    from dumpscope.core.diagnosis.checks import saturation
+
+    monkeypatch.setattr(saturation, "quant_params", lambda cmp, row: (0.1, 3, "int8"))
+    golden = np.array([1.0, 12.3, 12.5, 30.0, -20.0])
+    target = np.clip(np.round(golden / 0.1) + 3, -128, 127).astype(np.int8)
+    rails = saturation._rails(SimpleNamespace(cmp=None), 0, target)  # type: ignore[arg-type]
+    assert [(r.stored, r.value, r.up) for r in rails] == [(127, pytest.approx(12.4), True),
+                                                          (-128, pytest.approx(-13.1), False)]
+    top = _held(golden, target, rails[0])
+    assert top is not None and (top.at_rail, top.beyond, top.held, top.golden_max) == (2, 2, 2, 30.0)
+    bottom = _held(golden, target, rails[1])
+    assert bottom is not None and (bottom.at_rail, bottom.beyond, bottom.golden_max) == (1, 1, -20.0)
