@@ -182,6 +182,7 @@ FINDING_CLASS: dict[str, str] = {
     "clamped": OVERFLOW,
     "constant-range": OVERFLOW,
     "opdebug": OVERFLOW,
+    "saturation": OVERFLOW,
     "fusion": FUSION,
     "quantisation": QUANTISATION,
     "quantisation-wide": QUANTISATION,

@@ -13,15 +13,15 @@ def test_every_check_is_registered_with_its_advice() -> None:
     causes = {cause for c in checks.CHECKS for cause in c.advice}
     assert causes == {"overflow", "clamped", "constant-range", "quantisation", "quantisation-wide", "opdebug",
                       "fusion", "quantisation-jump", "weights-scaled", "weights-sign", "weights-transposed",
-                      "weights-differ"}
+                      "weights-differ", "saturation"}
     assert all(ADVICE[cause] == text and text for cause, text in checks.advice().items())
 
 
 def test_findings_keep_the_historic_order() -> None:
-    """Findings are listed overflow, constants, quantisation, shared grid, Opdebug, fusion, SigmaStar, then
-    differing weights (the diagnosis ranks by it)."""
-    assert [c.name for c in checks.CHECKS] == ["overflow", "constants", "quantisation", "grid", "opdebug",
-                                               "fusion", "sigmastar", "weights"]
+    """Findings are listed overflow, constants, quantisation, shared grid, Opdebug, fusion, SigmaStar,
+    differing weights, then saturation (the diagnosis ranks by them)."""
+    order = ["overflow", "constants", "quantisation", "grid", "opdebug", "fusion", "sigmastar", "weights", "saturation"]
+    assert [c.name for c in checks.CHECKS] == order
 
 
 def test_a_registered_check_runs_for_every_checked_row(demo, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]

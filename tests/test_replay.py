@@ -30,6 +30,7 @@ from dumpscope.core.diagnosis.classify import Trend, classify_frame, trend
 from dumpscope.core.diagnosis.edges import build_edges
 from dumpscope.core.diagnosis.engine import diagnose
 from dumpscope.core.comparison.shapes import RETRY_COSINE, align, find_layout
+from dumpscope.core.diagnosis import replay as replay_module
 from dumpscope.core.diagnosis.replay import (
     Replayer,
     as_target_dtype,
@@ -106,15 +107,22 @@ def test_replay_of_a_faithful_node_matches_the_target(resize_case: tuple[Path, P
     assert seen == [(1, 1)]
 
 
-def test_replay_is_bounded_by_count_and_time(resize_case: tuple[Path, Path, Path]) -> None:
+def test_replay_is_bounded_by_count_and_work_not_time(resize_case: tuple[Path, Path, Path],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     model, g, t = resize_case
     cmp = compare(g, t, model=model)
     replayer = Replayer(cmp, model_source(cmp))  # type: ignore[arg-type]
     rows = list(range(cmp.frame.height))
     assert len(replay_rows(replayer, rows, limit=2)) == 2
-    spent = replay_rows(replayer, rows, budget_s=0.0)
-    assert all(r.verdict == "not replayed" for r in list(spent.values())[1:])
-    assert all("time budget" in r.note for r in list(spent.values())[1:])
+    resized = cmp.frame["name"].to_list().index("resized")
+    fed, out = cmp.frame["size"][cmp.frame["name"].to_list().index("scaled")], cmp.frame["size"][resized]
+    monkeypatch.setattr(replay_module, "MAX_ELEMENTS", fed + out - 1)
+    bounded = replay_rows(replayer, [resized])[resized]
+    assert bounded.verdict == "not replayed"
+    bound = fed + out - 1
+    assert bounded.note == f"{fed + out} elements fed and computed, more than the bound of {bound} per replay"
+    monkeypatch.setattr(replay_module, "MAX_ELEMENTS", fed + out)
+    assert replay_rows(replayer, [resized])[resized].differs
 
 
 def test_a_constant_effect_is_measured_by_replay(resize_case: tuple[Path, Path, Path]) -> None:
@@ -590,3 +598,25 @@ def test_a_faint_feature_map_channel_is_no_slice_culprit() -> None:
     classes = classify_frame(frame, edges)
     assert classes["error"][1] == pytest.approx(0.13) and classes["origin"][1] == "inherited"
     assert classify_frame(frame, edges, frozenset({"out"}))["error"][2] == pytest.approx(0.9)
+
+
+def test_without_a_model_nothing_claims_a_replay(resize_case: tuple[Path, Path, Path]) -> None:
+    """Issue 20 item 8: without ``--model`` no replay runs, and no sentence says what one measured."""
+    _, g, t = resize_case
+    diag = diagnose(compare(g, t))
+    top = diag.root_causes[0]
+    assert top.name == "resized" and top.cause == v.OPERATOR and top.replay is None and not diag.replays
+    said = [diag.summary, *(s for c in diag.root_causes for s in (*c.evidence, c.advice))]
+    claims = ("replay on the target", "does not match the target", "computes faithfully",
+              "computed faithfully")
+    assert not [s for s in said if any(claim in s for claim in claims)]
+    assert "not replayed" in top.advice
+
+
+def test_the_advice_names_only_the_replay_that_ran() -> None:
+    plain, checks = TargetKind(), check_advice()
+    assert "does not match" in advice_for(v.OPERATOR, plain, checks, replay="differs")
+    for verdict in (None, "not replayed"):
+        assert "does not match" not in advice_for(v.OPERATOR, plain, checks, replay=verdict)
+        assert "faithfully" not in advice_for(v.DRIFT, plain, checks, replay=verdict)
+    assert "faithfully" in advice_for(v.DRIFT, plain, checks, replay="faithful")

@@ -541,7 +541,51 @@ WIDE_QUANT_CASES: tuple[Case, ...] = (
          "(bench/sigmastar_case.py's proof case on another model)", **_SGS),  # type: ignore[arg-type]
 )
 
+
+
+FP16_MAX = 65504.0
+
+
+def _saturated(tensor: str, scaled: tuple[str, float] | None = None,
+               make: Callable[[Path, Path], Path] | None = None) -> Build:
+    """Golden: the model (or ``make``'s copy of it) fed the golden inputs, input ``scaled[0]`` times
+    ``scaled[1]``; target: the same with ``tensor`` clipped at the float16 maximum (a target
+    that saturates there, run in float32 by onnxruntime)."""
+    def build(b: Builder, case: Case) -> tuple[Path, Path]:
+        work = b.case_dir(case.name)
+        golden_out, target_out = work / "golden", work / "target"
+        if b.fresh(golden_out) and b.fresh(target_out):
+            return golden_out, target_out
+        feeds = b.inputs_of(b.golden(case.model))
+        if scaled is not None:
+            name, factor = scaled
+            arr = np.load(feeds[name], allow_pickle=False)
+            feeds[name] = faults.save_input(arr * np.float32(factor), work / f"{name}.npy")
+        model = model_path(case.model) if make is None else make(model_path(case.model), work / "golden.onnx")
+        clipped = faults.clip_after(model, work / "model.onnx", tensor, -FP16_MAX, FP16_MAX)
+        shapes = MODELS[case.model].shapes
+        return b.dump(model, golden_out, shapes, feeds), b.dump(clipped, target_out, shapes, feeds)
+    return build
+
+
+SATURATION = r"(?i)saturat|clip|range|65504|rescale"
+
+SATURATION_CASES: tuple[Case, ...] = (
+    Case("vad-saturate-fp16", "silero-vad", "overflow", "culprit",
+         _saturated(f"{VAD}Pow_output_0", ("input", 10.0)),
+         "Silero VAD fed audio x10; the target clips the STFT power (Pow) at +-65504, where the golden "
+         "reaches 9.7e4",
+         truth=(f"{VAD}Pow_output_0", f"{VAD}Pow"), must=(SATURATION,), must_not=FP32_TARGET),
+    Case("rec-saturate-fp16", "ppocr-rec", "overflow", "culprit",
+         _saturated("p2o.MatMul.3",
+                    make=lambda s, d: faults.scale_constant(s, d, "p2o.helper.constant.169", 3e4)),
+         "PP-OCRv4 rec whose first attention scale is x3e4 (both runs); the target clips q.k^T (MatMul) at "
+         "+-65504, where the golden reaches 1e5",
+         truth=("p2o.MatMul.3",), must=(SATURATION,), must_not=FP32_TARGET),
+)
+
 CASES: tuple[Case, ...] = (*FAULT_CASES, *PLAIN_CASES, *RECIPE_CASES, *HEALTHY_CASES, *MISMATCH_CASES,
-                           *LAYOUT_CASES, *OPTIMISED_CASES, *WEIGHT_CASES, *QUANTISED_CASES, *WIDE_QUANT_CASES)
+                           *LAYOUT_CASES, *OPTIMISED_CASES, *WEIGHT_CASES, *QUANTISED_CASES, *WIDE_QUANT_CASES,
+                           *SATURATION_CASES)
 BY_NAME: dict[str, Case] = {c.name: c for c in CASES}
 QUICK: tuple[Case, ...] = tuple(c for c in CASES if c.quick)

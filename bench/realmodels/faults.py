@@ -208,6 +208,22 @@ def nhwc_reshape(src: Path, dst: Path, node: str) -> Path:
     at = nodes.index(reshape)
     nodes.insert(at, helper.make_node("Transpose", [data], [moved], name=f"{node}__as_nhwc", perm=[0, 2, 3, 1]))
     reshape.input[0] = moved
+
+
+def clip_after(src: Path, dst: Path, tensor: str, low: float, high: float) -> Path:
+    """A copy of the model where ``tensor`` is clipped to [low, high] (a target that saturates there):
+    its producer now writes ``<tensor>_unclipped`` and a ``Clip`` node named ``<tensor>_saturate``
+    writes ``tensor``."""
+    model = onnx.load(str(src))
+    node = producer(model, tensor)
+    node.output[list(node.output).index(tensor)] = f"{tensor}_unclipped"
+    bounds = [numpy_helper.from_array(np.array(v, np.float32), f"{tensor}_saturate_{k}")
+              for k, v in (("low", low), ("high", high))]
+    model.graph.initializer.extend(bounds)
+    clip = helper.make_node("Clip", [f"{tensor}_unclipped", *(b.name for b in bounds)], [tensor],
+                            name=f"{tensor}_saturate")
+    nodes = list(model.graph.node)
+    nodes.insert(nodes.index(node) + 1, clip)
     del model.graph.node[:]
     model.graph.node.extend(nodes)
     onnx.save(model, str(dst))

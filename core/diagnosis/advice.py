@@ -61,15 +61,31 @@ _OWN: dict[str, str] = {
         "downstream of it is uncertain until then."
     ),
     v.OPERATOR: (
+        "The error appears at this node and no check explains it; it was not replayed on the target's own "
+        "inputs (that needs the golden ONNX model, --model, and both sides' inputs of the node), so whether "
+        "the kernel differs is not measured: compare the op's attributes and version on both sides (a Resize "
+        "coordinate/nearest mode, a Pad mode, a Pow kernel) and align the target's implementation or "
+        "conversion options."
+    ),
+    v.DRIFT: (
+        "No single layer breaks: the error accumulates along the network (SigmaStar IPU guide §3.2.5). "
+        "Start from the first layer leaving the band; raise the precision of the layers whose error grows "
+        "most, or recalibrate with quantisation-aware tools."
+    ),
+}
+#: The advice of a cause whose replay was run, by the replay's verdict: these name what the replay measured.
+_REPLAYED: dict[tuple[str, str], str] = {
+    (v.OPERATOR, "differs"): (
         "At equal precision the target computes this node differently from the golden (the replay on the "
         "target's own inputs does not match): compare the op's attributes and version on both sides (a Resize "
         "coordinate/nearest mode, a Pad mode, a Pow kernel) and align the target's implementation or "
         "conversion options."
     ),
-    v.DRIFT: (
-        "No single layer breaks: the error accumulates along the network (SigmaStar IPU guide §3.2.5); each node "
-        "computes faithfully what it is fed. Start from the first layer leaving the band; raise the precision "
-        "of the layers whose error grows most, or recalibrate with quantisation-aware tools."
+    (v.DRIFT, "faithful"): (
+        "No single layer breaks: the error accumulates along the network (SigmaStar IPU guide §3.2.5); this "
+        "node's replay on the target's own inputs matches the target: it computes faithfully what it is fed. "
+        "Start from the first layer leaving the band; raise the precision of the layers whose error grows "
+        "most, or recalibrate with quantisation-aware tools."
     ),
 }
 _NAN_FP32 = (
@@ -95,6 +111,8 @@ def _nan(kind: TargetKind, checks: dict[str, str], detail: str | None) -> str | 
 
 
 def _overflow(kind: TargetKind, checks: dict[str, str], detail: str | None) -> str | None:
+    if detail == "saturation":
+        return checks[detail]
     return None if kind.reduced_float else _OVERFLOW_WIDE
 
 
@@ -111,17 +129,24 @@ _BY_KIND = {v.FUSION: _fusion, v.NAN_ORIGIN: _nan, v.OVERFLOW: _overflow, v.QUAN
             v.PRECISION: _precision}
 #: Evidence whose own advice says "keep in fp32": for reduced-float targets only.
 _FP32_ADVICE = frozenset({"clamped", "constant-range", "overflow", "opdebug"})
+#: Evidence whose own advice names Ascend's tools (fusion_switch.cfg): for Ascend targets only.
+_ASCEND_ADVICE = frozenset({"fusion"})
 
 
-def advice_for(cause: str, kind: TargetKind, check_advice: dict[str, str], detail: str | None = None) -> str:
+def advice_for(cause: str, kind: TargetKind, check_advice: dict[str, str], detail: str | None = None,
+               replay: str | None = None) -> str:
     """The advice text for a root cause of class ``cause`` on a target of ``kind``.
 
     ``detail`` is the kind of evidence behind it (a check's ``Finding.cause``) whose
-    own advice (``check_advice``) fits best when it applies.
+    own advice (``check_advice``) fits best when it applies.  ``replay`` is the verdict of
+    the node's replay (``faithful``, ``differs``, ``not replayed``; None without one): only
+    a replay that ran lets the advice say what it measured.
     """
     text = _by_kind(cause, kind, check_advice, detail)
     if text is None:
         text = _evidence_advice(kind, check_advice, detail)
+    if text is None:
+        text = _REPLAYED.get((cause, replay or ""))
     return text if text is not None else _OWN.get(cause, check_advice.get(cause, _OWN[v.OPERATOR]))
 
 
@@ -133,6 +158,6 @@ def _by_kind(cause: str, kind: TargetKind, check_advice: dict[str, str], detail:
 
 def _evidence_advice(kind: TargetKind, check_advice: dict[str, str], detail: str | None) -> str | None:
     """The advice of the evidence behind the cause; "keep in fp32" advice only for a reduced-float target."""
-    if detail in check_advice and (kind.reduced_float or detail not in _FP32_ADVICE):
-        return check_advice[detail]
-    return None
+    if detail not in check_advice or (detail in _ASCEND_ADVICE and not kind.ascend):
+        return None
+    return check_advice[detail] if kind.reduced_float or detail not in _FP32_ADVICE else None

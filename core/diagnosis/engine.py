@@ -44,7 +44,15 @@ from dumpscope.core.diagnosis.advice import TargetKind, advice_for, target_kind
 from dumpscope.core.comparison.shapes import RETRY_COSINE, Layout
 from dumpscope.core.diagnosis.layout import row_layout
 from dumpscope.core.diagnosis.effects import cause_share, constant_row_share, measured
-from dumpscope.core.diagnosis.replay import Progress, Replay, Replayer, model_source, model_tail, replay_rows
+from dumpscope.core.diagnosis.replay import (
+    MAX_REPLAYS,
+    Progress,
+    Replay,
+    Replayer,
+    model_source,
+    model_tail,
+    replay_rows,
+)
 from dumpscope.core import vocabulary as v
 from dumpscope.core.vocabulary import FINDING_CLASS
 from dumpscope.core.diagnosis.verdict import Diagnosis, RootCause, row_info
@@ -62,6 +70,10 @@ from dumpscope.core.comparison.result import Comparison
 #: Candidates whose tensors the checks read (the strongest by the frame's numbers).
 MAX_CHECKED = 12
 MAX_CAUSES = 10
+#: Suspects replayed first, in the order of their numbers; then the top causes not yet replayed
+#: (:func:`_root_causes`), up to the replay module's work bound :data:`MAX_REPLAYS`.
+FIRST_REPLAYS = 16
+REPLAYED_TOP = 3
 #: A quantised layer is listed as losing precision from this SQNR loss (dB) on, or when unhealthy.
 MIN_LOSS_DB = 1.0
 
@@ -412,7 +424,7 @@ def diagnose(
     run = _prepare(cmp, graph, opdebug)
     ranked = _ranked_candidates(run, opdebug)
     run = replace(run, replays=_replays(run, ranked, progress) if replay else {})
-    causes, overflow_found = _root_causes(run, ranked)
+    causes, overflow_found = _root_causes(run, ranked, replay)
     overflow_lines += overflow_found + _clamp_lines(run.ctx) + frame_range_findings(frame)
     first_info = _first_info(cmp, run.classes)
     summary = _summary(cmp, causes, first_info, run.shape, warnings, healthy, counts)
@@ -430,15 +442,36 @@ def _warnings(cmp: Comparison) -> tuple[str, ...]:
     return tuple(str(w) for w in cmp.meta.get("warnings", []) or [])  # type: ignore[union-attr]
 
 
-def _root_causes(run: _Run, ranked: list[tuple[float, dict[str, object]]]) -> tuple[list[RootCause], list[str]]:
-    """Every candidate as a root cause, best first (one drift entry), and the overflow findings they brought."""
-    causes: list[RootCause] = []
-    overflow: list[str] = []
-    for k, (score, c) in enumerate(ranked):
-        cause, findings = _root_cause(run, k, score, c)
-        causes.append(cause)
-        overflow += [f.text for f in findings if FINDING_CLASS.get(f.cause) == v.OVERFLOW and f.weight > 0]
-    return _one_drift(sorted(causes, key=lambda c: (-c.score, c.row))), overflow
+def _root_causes(run: _Run, ranked: list[tuple[float, dict[str, object]]],
+                 replay: bool = False) -> tuple[list[RootCause], list[str]]:
+    """Every candidate as a root cause, best first (one drift entry), and the overflow findings they
+    brought.  With ``replay``, the top :data:`REPLAYED_TOP` causes are replayed when they were not
+    yet (a candidate ranked low by its numbers may rise once checked): each is judged again with its
+    replay, until the top ones are all replayed or the work bound is reached."""
+    entries = {int(c["row"]): (k, score, c)  # type: ignore[call-overload]
+               for k, (score, c) in enumerate(ranked)}
+    judged = {row: _root_cause(run, k, score, c) for row, (k, score, c) in entries.items()}
+    while replay and (row := _unreplayed_top(run, judged)) is not None:
+        run.replays.update(replay_rows(run.replayer, [row]))  # type: ignore[arg-type]
+        judged[row] = _root_cause(run, *entries[row])
+    causes = [cause for cause, _ in judged.values()]
+    overflow = [f.text for _, findings in judged.values() for f in findings
+                if FINDING_CLASS.get(f.cause) == v.OVERFLOW and f.weight > 0]
+    return _best_first(causes), overflow
+
+
+def _best_first(causes: list[RootCause]) -> list[RootCause]:
+    """Root causes by score, then row (one drift entry)."""
+    return _one_drift(sorted(causes, key=lambda c: (-c.score, c.row)))
+
+
+def _unreplayed_top(run: _Run, judged: dict[int, tuple[RootCause, list[Finding]]]) -> int | None:
+    """The best-ranked of the top :data:`REPLAYED_TOP` causes that can be replayed and was not, while
+    fewer than :data:`MAX_REPLAYS` rows are; else None."""
+    if run.replayer is None or len(run.replays) >= MAX_REPLAYS:
+        return None
+    top = _best_first([cause for cause, _ in judged.values()])[:REPLAYED_TOP]
+    return next((c.row for c in top if c.row not in run.replays and _replayable(run, c.row)), None)
 
 
 def _first_info(cmp: Comparison, classes: pl.DataFrame) -> dict[str, object] | None:
@@ -486,10 +519,14 @@ def _replays(run: _Run, ranked: list[tuple[float, dict[str, object]]], progress:
     """Replay the strongest suspects that are node outputs (not inputs, constants or errors)."""
     if run.replayer is None:
         return {}
+    rows = [row for _, c in ranked if _replayable(run, row := int(c["row"]))]  # type: ignore[call-overload]
+    return replay_rows(run.replayer, rows, limit=FIRST_REPLAYS, progress=progress)
+
+
+def _replayable(run: _Run, row: int) -> bool:
+    """A node output that was compared (not an input, a constant or an error row)."""
     frame = run.cmp.frame
-    rows = [int(c["row"]) for _, c in ranked  # type: ignore[call-overload]
-            if frame["kind"][int(c["row"])] == "activation" and frame["health"][int(c["row"])] != "error"]  # type: ignore[call-overload]
-    return replay_rows(run.replayer, rows, progress=progress)
+    return frame["kind"][row] == "activation" and frame["health"][row] != "error"
 
 
 def _check_context(cmp: Comparison, edges: Edges, opdebug: dict[str, list[object]], atc: AtcGraph | None) -> CheckContext:
@@ -571,7 +608,7 @@ def _root_cause(run: _Run, k: int, score: float, c: dict[str, object]) -> tuple[
         row=row, name=str(r["name"]), node_name=r["node_name"], op_type=r["op_type"], index=r["index"],
         kind=r["kind"], cause=cause, score=round(min(1.0, total), 3),
         evidence=tuple(_evidence(run, row, r, c, findings)),
-        advice=_advice(run, cause, _detail(findings), commands), commands=tuple(commands),
+        advice=_advice(run, cause, _detail(findings), commands, replay), commands=tuple(commands),
         replay=replay, effect=effect,
     ), findings
 
@@ -704,8 +741,9 @@ def _keeps_fp32(cause: str, r: dict[str, object]) -> bool:
     return cause in (v.PRECISION, v.NAN_ORIGIN) and r["band"] in ("fp16", "bf16") and bool(r["node_name"])
 
 
-def _advice(run: _Run, cause: str, detail: str | None, commands: list[str]) -> str:
-    text = advice_for(cause, run.kind, ADVICE, detail)
+def _advice(run: _Run, cause: str, detail: str | None, commands: list[str],
+            replay: Replay | None = None) -> str:
+    text = advice_for(cause, run.kind, ADVICE, detail, replay.verdict if replay is not None else None)
     if not commands:
         return text
     golden = shlex.quote(str(run.cmp.meta.get("golden") or "GOLDEN"))
@@ -799,8 +837,10 @@ def _int16_advised(unhealthy: bool, r: dict[str, object]) -> bool:
 def _top_sentence(top: RootCause) -> str:
     """The summary's sentence on the rank-1 cause (drift names no culprit)."""
     if top.cause == v.DRIFT:
+        replayed = top.replay is not None and top.replay.faithful
+        faithful = ", which computes faithfully what it is fed (replayed)" if replayed else ""
         return (f"Most likely: {top.label} - no single culprit; the error accumulates and first leaves the band at "
-                f"{display(top.name)!r} ({top.op_type or '?'}), which computes faithfully what it is fed.")
+                f"{display(top.name)!r} ({top.op_type or '?'}){faithful}.")
     return f"Most likely root cause: {display(top.name)!r} ({top.op_type or '?'}), {top.label}."
 
 

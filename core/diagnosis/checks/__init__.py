@@ -14,6 +14,7 @@ from dumpscope.core.diagnosis.checks import (
     opdebug,
     overflow,
     quantisation,
+    saturation,
     sigmastar,
     weights,
 )
@@ -37,7 +38,7 @@ from dumpscope.core.inspect.overflow import quant_params, row_ref
 #: The registry: every check, in the order its findings are listed.
 CHECKS: tuple[Check, ...] = (
     overflow.CHECK, constants.CHECK, quantisation.CHECK, grid.CHECK, opdebug.CHECK, fusion.CHECK, sigmastar.CHECK,
-    weights.CHECK,
+    weights.CHECK, saturation.CHECK,
 )
 
 __all__ = [
