@@ -312,11 +312,12 @@ def _raise(*args: object, **kwargs: object) -> None:
 # ----------------------------------------------------------------- engine sentences from their facts
 
 
-@renders("engine:_origin_sentence", "engine:_no_input_sentence", "engine:_error_words", "engine:_grown")
+@renders("engine:_origin_sentence", "engine:_no_input_sentence", "engine:_error_words", "engine:_grown",
+         "engine:_origin_words")
 def test_origin_sentences_print_their_facts() -> None:
     r = {"kind": "activation", "health": "fail"}
     c = {"error": 0.01234567, "worst_input": "a", "worst_input_health": "ok", "worst_input_error": 1.5e-7,
-         "growth": 82304.8, "bad_constant": None}
+         "growth": 82304.8, "bad_constant": None, "origin": "introduced"}
     said = engine._origin_sentence(r, c)
     assert said == ("introduced here: worst input 'a' is ok (relative error 1.5e-07); this output is fail "
                     f"(relative error {g3(c['error'])}, {g3(c['growth'])}x its worst input's)")
@@ -329,6 +330,10 @@ def test_origin_sentences_print_their_facts() -> None:
     assert "give --model or --graph" in engine._origin_sentence(r, alone, has_graph=False)
     said = engine._origin_sentence({"kind": "input"}, c)
     assert said == f"an input that already differs (relative error {g3(c['error'])})"
+    # a candidate the classification calls inherited is never said to be introduced here
+    inherited = engine._origin_sentence(r, {**c, "origin": "inherited"})
+    assert inherited.startswith("inherited, the error grows here:") and "introduced" not in inherited
+    assert engine._origin_sentence(r, {**c, "origin": "inherited", "growth": 0.5}).startswith("inherited:")
 
 
 @renders("engine:_nan_sentences", "engine:_upstream_sentence")
@@ -347,16 +352,22 @@ def test_nan_sentences_print_the_counts_and_claim_upstream_only_after_a_faithful
             assert "'var'" in said[1] and "replay reproduces" in said[1]
 
 
-@renders("engine:_input_sentence")
+@renders("engine:_input_sentence", "engine:_layout_sentence")
 def test_the_input_sentence_names_a_layout_only_with_a_permutation() -> None:
-    for perm in ((0, 1, 3, 2), None):
-        run = SimpleNamespace(permutation=lambda row, p=perm: p)
+    from dumpscope.core.comparison.shapes import Layout
+
+    measured = Layout((0, 1, 3, 2), (1, 3, 8, 8), exact=False, cosine=0.9995, runner_up=0.12, candidates=4)
+    for found in (measured, None):
+        run = SimpleNamespace(permutation=lambda row, f=found: f)
         said = engine._input_sentence(run, 0)  # type: ignore[arg-type]
-        assert ("permuted" in said) == (perm is not None)
-        if perm is not None:
-            assert f"(order {perm})" in said
+        assert ("permuted" in said) == (found is not None)
+        if found is not None:
+            assert f"(order {found.order()}; {found.agreement()})" in said
         else:
             assert "pre-processing" in said
+    node = engine._layout_sentence(measured)
+    assert f"order {measured.order()}" in node and measured.agreement() in node and "same values" not in node
+    assert "the same values, moved" in engine._layout_sentence(Layout((1, 0), (4, 2), exact=True, candidates=2))
 
 
 @renders("engine:_opdebug_records", "engine:_opdebug_line")

@@ -44,11 +44,11 @@ ADVICE: dict[str, str] = {
     "weights-scaled": (
         "The target's copy of this weight is the golden's times one factor: a scale folded twice or not at "
         "all (BatchNorm or a Mul folded into the Conv/MatMul weight), or a weight-quantisation scale applied "
-        "wrongly; the kernel computes faithfully with the weights it has." + _ADVICE_TAIL),
+        "wrongly. Fix the weights first: whether the kernel also differs shows once they agree." + _ADVICE_TAIL),
     "weights-sign": (
         "Some output channels of this weight have their sign flipped in the target: a per-channel factor "
-        "(a folded BatchNorm gamma, a negative scale) lost its sign in the conversion; the kernel computes "
-        "faithfully with the weights it has." + _ADVICE_TAIL),
+        "(a folded BatchNorm gamma, a negative scale) lost its sign in the conversion. Fix the weights first: "
+        "whether the kernel also differs shows once they agree." + _ADVICE_TAIL),
     "weights-transposed": (
         "The target holds this weight transposed: the converter's transpose of the weight (transB, an "
         "[in, out] layout, an NHWC kernel layout) is applied twice or not at all." + _ADVICE_TAIL),
