@@ -253,9 +253,9 @@ class DumpscopeApp(App[int]):
         if action in _LIST_ACTIONS and self.screen is not self.main_screen:
             return False
         if action == "diagnose_judged":  # in the footer only after a cancel left rows undiagnosed
-            return True if self._judged is not None else None
+            return self._judged is not None
         if action == "switch_side":  # three-way only
-            return True if self.threeway is not None else None
+            return self.threeway is not None
         return True
 
     def on_mount(self) -> None:
