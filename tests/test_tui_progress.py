@@ -95,3 +95,18 @@ async def test_at_80x24_a_filling_list_keeps_its_share(gated_compare: threading.
             await pilot.pause(0.05)
         await settle(pilot)
         assert app.layer_list.size.height > 5 and int(app.layer_list.view.size) == 200
+
+
+def test_the_counter_says_when_the_list_lags_it() -> None:
+    """Counts come from the last table the list got, the counter from every batch: when the table lags,
+    the bar says how many rows the list shows, so the two never silently disagree."""
+    from dumpscope.tui.app.widgets.summary_bar import Summary, _count_parts
+
+    def text(**kw: object) -> str:
+        return " ".join(part.plain for part in _count_parts(Summary(**kw)))  # type: ignore[arg-type]
+
+    lagging = text(counts={"ok": 90, "fail": 10, "pending": 900}, progress=(300, 1000))
+    assert "comparing 300/1000; the list shows 100 so far" in lagging
+    caught_up = text(counts={"ok": 280, "fail": 20, "pending": 700}, progress=(300, 1000))
+    assert "comparing 300/1000 (esc cancels)" in caught_up and "so far" not in caught_up
+    assert "opening the dumps" in text(progress=(0, 0))

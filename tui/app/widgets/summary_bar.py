@@ -72,7 +72,9 @@ def _count_parts(summary: Summary) -> list[Content]:
             "unmatched", f"– only golden {summary.unmatched_golden} / only target {summary.unmatched_target}"))
     if summary.progress is not None:
         done, total = summary.progress
-        parts.append(styled(f"[$accent]comparing {done}/{total} (esc cancels)[/]"))
+        listed = total - summary.counts.get("pending", 0)  # the table the list shows lags the counter
+        behind = f"; the list shows {listed} so far" if summary.counts and 0 <= listed < done else ""
+        parts.append(styled(f"[$accent]comparing {done}/{total}{behind} (esc cancels)[/]"))
     return parts
 
 
