@@ -493,6 +493,13 @@ def _is_folder(entry: os.DirEntry[str], skipped: list[DumpProblem]) -> bool:
     return False
 
 
+def skipped_key(path: str | Path) -> tuple[int | None, str]:
+    """The (step, rank) a folder :func:`discover` skipped stands for; ``rank`` is ``*`` for a step folder."""
+    p = Path(path)
+    m = _STEP.match(p.name)
+    return (int(m[1]), "*") if m else _step_rank(p)
+
+
 def _sort_key(item: tuple[int | None, str, Path]) -> tuple[int, int, str]:
     step, rank, _ = item
     digits = re.sub(r"\D", "", rank)
@@ -513,7 +520,7 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format protocol's name
     Several steps/ranks are never merged: the caller picks one (see
     :mod:`dumpscope.core.comparison.msprobe.driver`)."""
     skipped: list[DumpProblem] = []
-    ranks = discover(path, skipped)
+    ranks = [rank for rank in discover(path, skipped) if _usable(rank[2], skipped)]
     if len(ranks) != 1:
         listed = ", ".join(f"step{s}/{r}" for s, r, _ in ranks) or "none"
         raise DumpError(f"{path}: {len(ranks)} msprobe step/rank directories ({listed}); "
@@ -522,6 +529,16 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format protocol's name
     tensors = {r.name: _tensor_ref(r, e) for e in rank.entries.values() for r in e.records if r.is_tensor}
     meta = {"task": rank.task, "level": rank.level, "framework": rank.framework, "msprobe_rank": rank}
     return Dump(rank.path, NAME, tensors, skipped + rank.problems, meta)
+
+
+def _usable(rank_dir: Path, skipped: list[DumpProblem]) -> bool:
+    """The rank's dump.json may be read (else its reason goes into ``skipped``)."""
+    try:
+        _dump_json(rank_dir)
+    except DumpError as exc:
+        skipped.append(DumpProblem(str(rank_dir / DUMP_JSON), str(exc)))
+        return False
+    return True
 
 
 def _tensor_ref(record: Record, entry: Entry) -> TensorRef:
