@@ -566,12 +566,16 @@ def load_tensor(record: Record) -> np.ndarray:
     if not stat.S_ISREG(mode):
         why = regular_file_problem(path.parent, path) or "not a regular file"
         raise TensorReadError(f"{path.name}: {why}")
-    if path.suffix == ".pt":
-        return load_pt(path)
-    if path.suffix != ".npy":
+    if path.suffix not in (".npy", ".pt"):
         raise TensorReadError(f"{path.name}: neither .npy nor .pt; not read")
-    _shape, _dt, loader = open_npy(path, record.dtype)
-    return loader()
+    try:
+        if path.suffix == ".pt":
+            return load_pt(path)
+        _shape, _dt, loader = open_npy(path, record.dtype)
+        return loader()
+    except TensorReadError as exc:  # the message names the file
+        text = str(exc)
+        raise TensorReadError(text if text.startswith(path.name) else f"{path.name}: {text}") from None
 
 
 def _kind(role: str) -> str:

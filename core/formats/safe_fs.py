@@ -321,6 +321,9 @@ JSON_CHUNK = 1 << 20
 _WS = re.compile(r"[ \t\n\r]*")
 _STRUCTURE = re.compile(r'[\[\]{}"]')
 _STRING_END = re.compile(r'["\\]')
+_NUMBERS = (int, float)
+#: What may follow a whole value.
+_AFTER_VALUE = frozenset(" \t\n\r,]}:")
 
 
 class JsonStream:
@@ -413,8 +416,9 @@ class JsonStream:
                 if self._more():
                     continue
                 raise ValueError(f"{exc.msg} at character {self._done + exc.pos}") from None
-            if end == len(self._buf) and self._more():
-                continue
+            if (end == len(self._buf) or obj.__class__ in _NUMBERS and self._buf[end] not in _AFTER_VALUE) \
+                    and self._more():
+                continue  # a number may go on past what is read ("1.5" of "1.5e3"): read on, decode again
             self._pos = end
             return obj
 

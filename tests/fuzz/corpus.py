@@ -713,8 +713,8 @@ def _pt_odd(path: Path) -> None:
 def _pt_corrupt(path: Path) -> None:
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("archive/data.pkl", pt_pickle((2, 3), (3, 1), 6))
-        z.writestr("archive/data/0", np.arange(6, dtype=np.float32).tobytes() * 50)
+        z.writestr("archive/data.pkl", pt_pickle((300,), (1,), 300))
+        z.writestr("archive/data/0", np.arange(300, dtype=np.float32).tobytes())
     raw = _patch_member(buf.getvalue(), "archive/data/0", _corrupt_data)
     path.write_bytes(raw)
 
