@@ -187,7 +187,8 @@ def _members(text: str, chunk: int) -> list[tuple[str, object]]:
 @settings(max_examples=200, deadline=None)
 @given(obj=st.dictionaries(st.text(max_size=6), _JSON, max_size=6), chunk=st.integers(1, 9),
        indent=st.sampled_from([None, 1]))
-def test_json_stream_reads_what_json_loads_reads(obj: dict[str, object], chunk: int, indent: int | None) -> None:
+def test_json_stream_reads_what_json_loads_reads(obj: dict[str, object], chunk: int,
+                                                 indent: int | None) -> None:
     text = json.dumps(obj, indent=indent)
     assert dict(_members(text, chunk)) == json.loads(text)
 
