@@ -469,7 +469,26 @@ def _explain_kb_deep(folder: Path) -> list[str]:
     return ["explain", "--kb", str(folder / "deep.jsonl"), "Segmentation fault"]
 
 
+def _msprobe_mapping(kind: str) -> Callable[[Path], list[str]]:
+    """msprobe compare with a --mapping that is a FIFO, YAML nested 5000 deep, or broken YAML."""
+    def build(folder: Path) -> list[str]:
+        from .corpus import ms_rank
+
+        for side in ("g", "t"):
+            ms_rank(folder / side / "step0" / "rank0", task="statistics")
+        mapping = folder / "mapping.yaml"
+        if kind == "fifo":
+            os.mkfifo(mapping)
+        else:
+            mapping.write_text("a: " + "[" * 5000 + "]" * 5000 if kind == "deep" else "a: [\n")
+        return ["compare", str(folder / "g"), str(folder / "t"), "--mapping", str(mapping), "--format", "json"]
+
+    return build
+
+
 ELSEWHERE["explain-kb-json-100k-deep"] = ("knowledge loader", _explain_kb_deep)
+ELSEWHERE.update({f"msprobe-mapping-{kind}": ("msprobe driver", _msprobe_mapping(kind))
+                  for kind in ("fifo", "deep", "bad")})
 
 
 def run_elsewhere(name: str, build: Callable[[Path], list[str]], folder: Path, timeout: float) -> Outcome:

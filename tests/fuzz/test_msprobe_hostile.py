@@ -144,6 +144,17 @@ def test_msprobe_json_with_problem_rows_is_written_not_an_internal_error(
         assert "".join(msprobe_json_text(report, rows)) == whole
 
 
+@pytest.mark.parametrize("kind, reason", [("fifo", "a FIFO"), ("deep", "nested too deeply"),
+                                          ("bad", "not a mapping YAML")])
+def test_a_hostile_mapping_is_one_line(tmp_path: Path, kind: str, reason: str) -> None:
+    from .run import _msprobe_mapping
+
+    argv = _msprobe_mapping(kind)(tmp_path)
+    golden, target, mapping = argv[1], argv[2], argv[4]
+    with pytest.raises(ValueError, match=reason):
+        compare_msprobe(target, golden, mapping_path=mapping)
+
+
 # ----------------------------------------------------------------- .pt
 
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
+import stat
 import time
 from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Iterator, Sequence
@@ -35,6 +37,7 @@ from dumpscope.core.comparison.msprobe.statistics import Divergence, compare_sta
 from dumpscope.core.comparison.msprobe.triage import tensor_mode_triaged
 from dumpscope.core.dumps import DumpError, DumpProblem
 from dumpscope.core.formats.msprobe import MsprobeRank, discover, read_rank, skipped_key, step_rank_label
+from dumpscope.core.formats.safe_fs import regular_file_problem
 
 
 @dataclass
@@ -104,12 +107,35 @@ def compare_msprobe(npu_path: str | Path, bench_path: str | Path, *, steps: Sequ
     DumpError only when one side holds no msprobe dump at all or nothing matches the
     selection."""
     if mapping is None and mapping_path is not None:
-        mapping = load_mapping(mapping_path)
+        mapping = _read_mapping(Path(mapping_path))
     skipped: list[RankResult] = []
     pairs = _selected_pairs(npu_path, bench_path, steps, ranks, skipped)
     jobs = [(k, n, b, mapping, tensors) for k, n, b in pairs]
     results = _in_workers(jobs, workers) if workers > 1 and len(jobs) > 1 else _in_batches(jobs, workers)
     return MsprobeReport(sorted(results + skipped, key=lambda r: _step_rank_order((r.step, r.rank))))
+
+
+#: A mapping YAML larger than this is refused (msprobe's own are a few KB to a few MB).
+MAX_MAPPING_BYTES = 64 << 20
+
+
+def _read_mapping(path: Path) -> Mapping:
+    """``--mapping``: opened only when it is a regular file of a sane size (a FIFO would block);
+    bad or too deeply nested YAML is a ValueError with the reason, never an internal error."""
+    import yaml
+
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read the mapping ({exc.strerror or exc})") from None
+    why = regular_file_problem(path.parent, path) if not stat.S_ISREG(st.st_mode) else None
+    if why is not None or st.st_size > MAX_MAPPING_BYTES:
+        raise ValueError(f"{path}: {why or f'{st.st_size} bytes, more than a mapping may hold'}; not read")
+    try:
+        return load_mapping(path)
+    except (yaml.YAMLError, RecursionError) as exc:
+        text = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).replace("\n", " ")
+        raise ValueError(f"{path}: not a mapping YAML ({text[:300]})") from None
 
 
 def _in_workers(jobs: list[tuple], workers: int) -> list[RankResult]:
