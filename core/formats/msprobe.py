@@ -366,8 +366,12 @@ def read_rank(path: str | Path) -> MsprobeRank:
 def _dump_json(p: Path) -> Path:
     """The rank's ``dump.json``: a regular file inside the rank folder (else DumpError)."""
     dump_json = p / DUMP_JSON
-    if not os.path.lexists(dump_json):
-        raise DumpError(f"{p}: no {DUMP_JSON} (not an msprobe rank directory)")
+    try:
+        os.lstat(dump_json)
+    except (FileNotFoundError, NotADirectoryError):
+        raise DumpError(f"{p}: no {DUMP_JSON} (not an msprobe rank directory)") from None
+    except OSError as exc:
+        raise DumpError(f"{dump_json}: cannot read ({exc.strerror or exc})") from None
     why = regular_file_problem(p, dump_json)
     if why is not None:
         raise DumpError(f"{dump_json}: {why}")
@@ -464,8 +468,10 @@ def _has_dump_json(folder: Path) -> bool:
     listed, so that reading it says why it is refused)."""
     try:
         return not stat.S_ISDIR(os.lstat(folder / DUMP_JSON).st_mode)
-    except OSError:
+    except (FileNotFoundError, NotADirectoryError):
         return False
+    except OSError:  # there but unreadable (permissions): listed, so that reading it says why
+        return True
 
 
 def _children(p: Path, pattern: re.Pattern[str], skipped: list[DumpProblem]) -> list[Path]:
@@ -475,7 +481,9 @@ def _children(p: Path, pattern: re.Pattern[str], skipped: list[DumpProblem]) -> 
     try:
         with os.scandir(p) as it:
             entries = [e for e in it if pattern.match(e.name)]
-    except OSError:
+    except OSError as exc:
+        if not isinstance(exc, (FileNotFoundError, NotADirectoryError)):
+            skipped.append(DumpProblem(str(p), f"cannot list the folder: {exc.strerror or exc}"))
         return []
     return [Path(e.path) for e in sorted(entries, key=lambda e: e.name) if _is_folder(e, skipped)]
 

@@ -117,6 +117,34 @@ def test_looping_step_links_cost_their_own_rows(tmp_path: Path) -> None:
     assert [r.label for r in compare_msprobe(target, golden, steps=[0]).results] == ["step0/rank0"]
 
 
+def test_unreadable_step_and_rank_folders_cost_their_own_rows(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Permissions as a non-root user sees them (EACCES), whoever runs the tests."""
+    golden, target = corpus._ms_case()(tmp_path)
+    corpus.ms_rank(target / "step0" / "rank1")
+    corpus.ms_rank(golden / "step0" / "rank1")
+    corpus.ms_rank(target / "step1" / "rank0")
+    locked = {str(target / "step0" / "rank1" / "dump.json"), str(target / "step1")}
+    real_lstat, real_scandir = os.lstat, os.scandir
+
+    def lstat(path, *a, **k):  # type: ignore[no-untyped-def]
+        if str(path) in locked:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_lstat(path, *a, **k)
+
+    def scandir(path=".", *a, **k):  # type: ignore[no-untyped-def]
+        if str(path) in locked:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path, *a, **k)
+
+    monkeypatch.setattr(os, "lstat", lstat)
+    monkeypatch.setattr(os, "scandir", scandir)
+    results = {r.label: r.error for r in compare_msprobe(target, golden).results}
+    assert results["step0/rank0"] is None
+    assert "Permission denied" in results["step0/rank1"]
+    assert "cannot list the folder: Permission denied" in results["step1/*"]
+
+
 def test_deep_and_cut_short_json_cost_one_row_each(tmp_path: Path) -> None:
     _g, target = corpus._ms_case({"deep": "deep.npy"}, corpus._ms_deep)(tmp_path / "deep")
     rank = msprobe.read_rank(target / "step0" / "rank0")
