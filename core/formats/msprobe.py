@@ -226,6 +226,9 @@ class TensorFiles:
     def __init__(self, rank_dir: Path) -> None:
         self.rank_dir = rank_dir
         self.real_dirs: dict[str, str] = {}
+        self._dir = rank_dir / TENSOR_DIR
+        self._dir_text = str(self._dir)
+        self._dir_problem: str | None | bool = False  # not checked yet
 
     def path(self, data_name: object) -> tuple[Path | None, str | None]:
         """``(path, None)``, ``(None, why not)``, or ``(None, None)`` for a record without a file."""
@@ -233,6 +236,22 @@ class TensorFiles:
             return None, None
         if not isinstance(data_name, str):
             return None, f"data_name is {type(data_name).__name__}, not a file name; not read"
+        if "/" not in data_name and "\0" not in data_name and data_name not in (".", ".."):
+            return self._plain(data_name)  # msprobe's own names: one lstat, one Path
+        return self._checked(data_name)
+
+    def _plain(self, data_name: str) -> tuple[Path | None, str | None]:
+        """A bare file name in ``dump_tensor_data``: inside the folder unless the folder or the
+        file is a symbolic link, which the whole check then judges."""
+        if self._dir_problem is False:
+            self._dir_problem = member_path(self.rank_dir, TENSOR_DIR, self.real_dirs)[1]
+        if self._dir_problem is not None:
+            return None, f"data_name {data_name[:200]!r}: {self._dir_problem}"
+        if os.path.islink(self._dir_text + os.sep + data_name):
+            return self._checked(data_name)
+        return self._dir / data_name, None
+
+    def _checked(self, data_name: str) -> tuple[Path | None, str | None]:
         why = name_problem(data_name)
         if why is None:
             path, why = member_path(self.rank_dir, f"{TENSOR_DIR}/{data_name}", self.real_dirs)
@@ -426,9 +445,9 @@ def _read_entries(stream: JsonStream, out: MsprobeRank, context: _Context) -> No
 
 
 def _add_entry(out: MsprobeRank, order: int, name: str, body: object, context: _Context) -> None:
-    where = f"{out.path / DUMP_JSON}:{name}"
     if not isinstance(body, dict):
-        out.problems.append(DumpProblem(where, "entry is not a JSON object; skipped"))
+        out.problems.append(DumpProblem(f"{out.path / DUMP_JSON}:{name}",
+                                        "entry is not a JSON object; skipped"))
         return
     parent = context.construct.get(name)
     entry = Entry(name, order, parent=parent if isinstance(parent, str) else None,
@@ -436,7 +455,8 @@ def _add_entry(out: MsprobeRank, order: int, name: str, body: object, context: _
     try:
         entry.records = _entry_records(name, body, context.files)
     except RecursionError:
-        out.problems.append(DumpProblem(where, "arguments nested too deeply; skipped"))
+        out.problems.append(DumpProblem(f"{out.path / DUMP_JSON}:{name}",
+                                        "arguments nested too deeply; skipped"))
         return
     out.entries[name] = entry
 

@@ -322,6 +322,9 @@ _WS = re.compile(r"[ \t\n\r]*")
 _STRUCTURE = re.compile(r'[\[\]{}"]')
 _STRING_END = re.compile(r'["\\]')
 _NUMBERS = (int, float)
+#: A name without escapes and its colon, whole in the buffer; a comma followed by more of the object.
+_PLAIN_KEY = re.compile(r'[ \t\n\r]*"([^"\\\x00-\x1f]*)"[ \t\n\r]*:')
+_NEXT = re.compile(r'[ \t\n\r]*,(?=[ \t\n\r]*")')
 #: What may follow a whole value.
 _AFTER_VALUE = frozenset(" \t\n\r,]}:")
 
@@ -389,11 +392,11 @@ class JsonStream:
             self._pos += 1
             return
         while True:
-            key = self.value()
-            if not isinstance(key, str):
-                raise ValueError(f"expected a member name at character {self.offset}")
-            self._expect(":")
-            yield key
+            yield self._key()
+            m = _NEXT.match(self._buf, self._pos)  # the usual ", " between members, without _peek
+            if m is not None:
+                self._pos = m.end()
+                continue
             found = self._peek()
             self._pos += 1
             if found == "}":
@@ -401,6 +404,18 @@ class JsonStream:
             if found != ",":
                 raise ValueError(f"expected ',' or '}}' at character {self.offset - 1}, found {found[:1]!r}"
                                  if found else f"cut short at character {self.offset}")
+
+    def _key(self) -> str:
+        """A member's name and its colon (a plain name by one regular expression)."""
+        m = _PLAIN_KEY.match(self._buf, self._pos)
+        if m is not None:
+            self._pos = m.end()
+            return m.group(1)
+        key = self.value()
+        if not isinstance(key, str):
+            raise ValueError(f"expected a member name at character {self.offset}")
+        self._expect(":")
+        return key
 
     def value(self) -> object:
         """The next value, decoded (it is read whole first: a number at the end of what is
