@@ -202,14 +202,18 @@ def msprobe_json_text(report: MsprobeReport, rows: bool = True) -> Iterator[str]
 
 #: Where the rows of a result sit in ``json.dumps(indent=1)``: the list at depth 3, each row at 4.
 _ROW_INDENT = " " * 4
+#: A flat row as ``indent=1`` lays out its members, by the C encoder (``indent`` turns Python's on: 7x slower).
+_ROW_MEMBERS = json.JSONEncoder(separators=(",\n" + _ROW_INDENT + " ", ": "), allow_nan=False).encode
 
 
 def _rows_text(rows: Iterator[dict[str, object]]) -> Iterator[str]:
-    """A JSON list of rows, laid out as ``json.dumps(indent=1)`` lays it out at that depth."""
+    """A JSON list of rows, laid out as ``json.dumps(indent=1)`` lays it out at that depth (each row
+    is flat: scalars only, so the item separator is the only line break)."""
     first = True
     for row in rows:
-        yield ("[\n" if first else ",\n") + _ROW_INDENT + json.dumps(row, indent=1, allow_nan=False).replace(
-            "\n", "\n" + _ROW_INDENT)
+        members = _ROW_MEMBERS(row)[1:-1]
+        text = "{\n" + _ROW_INDENT + " " + members + "\n" + _ROW_INDENT + "}" if members else "{}"
+        yield ("[\n" if first else ",\n") + _ROW_INDENT + text
         first = False
     yield "[]" if first else "\n" + " " * 3 + "]"
 
