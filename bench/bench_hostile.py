@@ -1,6 +1,6 @@
 """Memory and time of dumpscope on big hostile inputs (issue 13), against a tiny input in the same run.
 
-    .venv/bin/python bench/bench_hostile.py
+    .venv/bin/python bench/bench_hostile.py [msprobe]     # every case, or those whose label holds the word
 
 Each case runs as a fresh process (peak RSS from ``getrusage`` of the child, CPU seconds
 from its user+system time); the tiny case (the same command on a three-tensor dump) is
@@ -43,6 +43,10 @@ def _cases(root: Path) -> list[tuple[str, list[str], list[Path]]]:
         ("compare json, 100k-entry manifest", ["compare", str(golden), str(target), "--format", "json"], [golden, target]),
         ("diagnose json, 100k-entry manifest", ["diagnose", str(golden), str(target), "--json"], [golden, target]),
     ]
+    ms_golden, ms_target = corpus._ms_many(root / "msprobe")  # issue 21: dump.json streamed
+    out += [(f"{cmd} json, msprobe 100k-entry dump.json each side",
+             [cmd, str(ms_golden), str(ms_target), flag],
+             [ms_golden, ms_target]) for cmd, flag in (("compare", "--format=json"), ("diagnose", "--json"))]
     builders: list[tuple[str, Callable[[Path], list[str]]]] = [
         ("open, 100k-row result CSV", run._open_csv_100k_rows),
         ("fusion, 100k-op ATC graph", run._fusion_atc(100_000, shared=False)),
@@ -58,10 +62,13 @@ def _cases(root: Path) -> list[tuple[str, list[str], list[Path]]]:
 
 
 def main() -> int:
+    only = sys.argv[1] if len(sys.argv) > 1 else ""  # cases whose label holds this (e.g. msprobe)
     with tempfile.TemporaryDirectory(prefix="dumpscope-bench-hostile-") as tmp:
         print("| case | input MB | peak RSS MB | bound MB | CPU s |\n|---|---|---|---|---|")
         worst = 0.0
         for label, argv, inputs in _cases(Path(tmp)):
+            if only not in label and "baseline" not in label:
+                continue
             size = run.input_bytes(inputs)
             rss, cpu = _child(argv)
             bound = 4 * size + run.RSS_SLACK

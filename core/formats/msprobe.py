@@ -30,17 +30,23 @@ rows); :func:`discover` lists the step/rank directories of a dump tree; ``sniff`
 
 from __future__ import annotations
 
+import builtins
 import functools
 import json
-import math
 import os
 import re
+import stat
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorRef
+import numpy as np
+
+from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorReadError, TensorRef
 from dumpscope.core.formats.npyfile import open_npy
+from dumpscope.core.formats.safe_fs import (JsonStream, JsonTooDeep, load_json, member_path, name_problem,
+                                              regular_file_problem)
 from dumpscope.core.formats.torch_pt import load_pt
 
 NAME = "msprobe"
@@ -86,7 +92,7 @@ class Record(NamedTuple):
     error: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Entry:
     """One API or module call: ``Functional.conv2d.0.forward`` and its records."""
 
@@ -193,10 +199,17 @@ _INT_ONLY = frozenset({int})
 
 
 def _shape(value: object) -> tuple[int, ...] | None:
-    """A list of ints as a tuple (bools and floats are not dimensions); else None."""
+    """A list of ints as a tuple (bools and floats are not dimensions); else None.  A dump
+    repeats few shapes: each is kept once (:data:`_SHAPES`), not once per record."""
     if value.__class__ is list and _INT_ONLY.issuperset(map(type, value)):  # type: ignore[arg-type]
-        return tuple(value)  # type: ignore[arg-type]
+        shape = tuple(value)  # type: ignore[arg-type]
+        return _SHAPES.setdefault(shape, shape) if len(_SHAPES) < _MAX_SHAPES or shape in _SHAPES else shape
     return None
+
+
+#: One tuple per distinct shape (bounded: a hostile dump of all-different shapes only misses the sharing).
+_SHAPES: dict[tuple[int, ...], tuple[int, ...]] = {}
+_MAX_SHAPES = 1 << 16
 
 
 def _is_tensor(record: dict) -> bool:
@@ -204,16 +217,58 @@ def _is_tensor(record: dict) -> bool:
     return kind.endswith("Tensor") or "dtype" in record and "shape" in record and "value" not in record
 
 
-def _tensor_at(raw: dict, entry: str, role: str, suffix: str, tensor_dir: Path) -> Record:
+class TensorFiles:
+    """Where a rank's records find their tensor files: ``dump_tensor_data/{data_name}`` inside
+    the rank folder, through the one member-path check of every reader (:func:`member_path`:
+    no absolute name, no ``..`` climbing out, no symbolic link leading out of the rank folder).
+    ``dump_data_dir`` is never used (msprobe ignores it too)."""
+
+    def __init__(self, rank_dir: Path) -> None:
+        self.rank_dir = rank_dir
+        self.real_dirs: dict[str, str] = {}
+        self._dir = rank_dir / TENSOR_DIR
+        self._dir_text = str(self._dir)
+        self._dir_problem: str | None | bool = False  # not checked yet
+
+    def path(self, data_name: object) -> tuple[Path | None, str | None]:
+        """``(path, None)``, ``(None, why not)``, or ``(None, None)`` for a record without a file."""
+        if data_name is None or data_name == "":
+            return None, None
+        if not isinstance(data_name, str):
+            return None, f"data_name is {type(data_name).__name__}, not a file name; not read"
+        if "/" not in data_name and "\0" not in data_name and data_name not in (".", ".."):
+            return self._plain(data_name)  # msprobe's own names: one lstat, one Path
+        return self._checked(data_name)
+
+    def _plain(self, data_name: str) -> tuple[Path | None, str | None]:
+        """A bare file name in ``dump_tensor_data``: inside the folder unless the folder or the
+        file is a symbolic link, which the whole check then judges."""
+        if self._dir_problem is False:
+            self._dir_problem = member_path(self.rank_dir, TENSOR_DIR, self.real_dirs)[1]
+        if self._dir_problem is not None:
+            return None, f"data_name {data_name[:200]!r}: {self._dir_problem}"
+        if os.path.islink(self._dir_text + os.sep + data_name):
+            return self._checked(data_name)
+        return self._dir / data_name, None
+
+    def _checked(self, data_name: str) -> tuple[Path | None, str | None]:
+        why = name_problem(data_name)
+        if why is None:
+            path, why = member_path(self.rank_dir, f"{TENSOR_DIR}/{data_name}", self.real_dirs)
+            if path is not None:
+                return path, None
+        return None, f"data_name {why}"
+
+
+def _tensor_at(raw: dict, entry: str, role: str, suffix: str, files: TensorFiles) -> Record:
     """One tensor record (the hot path of reading a dump: plain positional construction)."""
     get = raw.get
-    data_name = get("data_name")
-    path = tensor_dir / data_name if isinstance(data_name, str) and data_name else None
+    path, why = files.path(get("data_name"))
     stats = (_stat(get("Max")), _stat(get("Min")), _stat(get("Mean")), _stat(get("Norm")))
     md5, grad = get("md5"), get("requires_grad")
-    return Record(f"{entry}.{suffix}", entry, role, suffix, True, _dtype(get("dtype")),
+    return Record(f"{entry}.{suffix}", entry, role, sys.intern(suffix), True, _dtype(get("dtype")),
                   _shape(get("shape")), stats, md5 if isinstance(md5, str) else None, None, path,
-                  grad if isinstance(grad, bool) else None, None)
+                  grad if isinstance(grad, bool) else None, why)
 
 
 def _value_record(raw: object, base: dict) -> Record:
@@ -235,27 +290,27 @@ def _is_container(raw: object) -> bool:
     return isinstance(raw, list) or isinstance(raw, dict) and bool(raw) and "type" not in raw
 
 
-def _records(raw: object, entry: str, role: str, suffix: str, tensor_dir: Path) -> list[Record]:
+def _records(raw: object, entry: str, role: str, suffix: str, files: TensorFiles) -> list[Record]:
     """Flatten one argument (tensor, value, nested list or dict) into records."""
     if raw.__class__ is dict and str(raw.get("type", "")).endswith("Tensor"):  # type: ignore[attr-defined]
-        return [_tensor_at(raw, entry, role, suffix, tensor_dir)]  # the common case, first
+        return [_tensor_at(raw, entry, role, suffix, files)]  # the common case, first
     if _is_container(raw):
-        return [r for k, item in _items(raw) for r in _records(item, entry, role, f"{suffix}.{k}", tensor_dir)]  # type: ignore[arg-type]
+        return [r for k, item in _items(raw) for r in _records(item, entry, role, f"{suffix}.{k}", files)]  # type: ignore[arg-type]
     base = {"name": f"{entry}.{suffix}", "entry": entry, "role": role, "suffix": suffix}
     if isinstance(raw, dict) and _is_tensor(raw):
-        return [_tensor_at(raw, entry, role, suffix, tensor_dir)]
+        return [_tensor_at(raw, entry, role, suffix, files)]
     return [_value_record(raw, base)]
 
 
-def _entry_records(name: str, body: dict, tensor_dir: Path) -> list[Record]:
+def _entry_records(name: str, body: dict, files: TensorFiles) -> list[Record]:
     """Every record of an entry: forward/backward arguments, or parameter gradients."""
     if split_name(name).direction == "parameters_grad":
-        return [r for key, item in body.items() for r in _records(_single(item), name, "parameters_grad", key, tensor_dir)]
+        return [r for key, item in body.items() for r in _records(_single(item), name, "parameters_grad", key, files)]
     out: list[Record] = []
     for key, role in _IO_KEYS:
         args = body.get(key)
         if isinstance(args, (list, dict)):
-            out += [r for k, a in _items(args) for r in _records(a, name, role, f"{role}.{k}", tensor_dir)]
+            out += [r for k, a in _items(args) for r in _records(a, name, role, f"{role}.{k}", files)]
     return out
 
 
@@ -264,21 +319,16 @@ def _single(item: object) -> object:
     return item[0] if isinstance(item, list) and len(item) == 1 else item
 
 
-def _load_json(path: Path) -> object:
-    """Parse a JSON file; bare ``NaN`` / ``Infinity`` / ``-Infinity`` become floats."""
-    with path.open("rb") as f:
-        return json.loads(f.read().decode("utf-8", errors="replace"), parse_constant=_constant)
-
-
-def _constant(text: str) -> float:
-    return {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}[text]
-
-
 def _optional_json(path: Path, problems: list[DumpProblem]) -> dict:
-    if not path.is_file():
+    """A side file of the rank folder (construct.json, stack.json): {} when absent; a link
+    leading out, a FIFO, deep or broken JSON is one problem row and {}."""
+    if not os.path.lexists(path):
         return {}
     try:
-        data = _load_json(path)
+        why = regular_file_problem(path.parent, path)
+        if why is not None:
+            raise ValueError(why)
+        data = load_json(path)
     except (OSError, ValueError) as exc:
         problems.append(DumpProblem(str(path), f"unreadable {path.name}: {exc}; ignored"))
         return {}
@@ -310,69 +360,172 @@ def _step_rank(path: Path) -> tuple[int | None, str]:
 
 def read_rank(path: str | Path) -> MsprobeRank:
     """Read one rank directory (or its ``dump.json``).  Raises DumpError only when
-    ``dump.json`` itself is missing or unreadable; a bad entry costs one problem row."""
+    ``dump.json`` itself is missing, not a regular file inside the folder, or unreadable
+    before its ``"data"``; a bad entry costs one problem row, and a file cut short or broken
+    after some entries keeps them with a problem row saying where the rest was lost.
+
+    ``dump.json`` is read incrementally (:class:`JsonStream`): one entry is decoded at a
+    time, so memory follows the records kept, not the JSON tree."""
     p = Path(path)
     if p.is_file():
         p = p.parent
-    data = _dump_json(p)
+    dump_json = _dump_json(p)
     step, rank = _step_rank(p)
-    out = MsprobeRank(p, step, rank, data.get("task"), data.get("level"), data.get("framework"))
+    out = MsprobeRank(p, step, rank)
     construct = _optional_json(p / "construct.json", out.problems)
     stacks = _stacks(_optional_json(p / "stack.json", out.problems))
-    _fill_entries(out, data["data"], p / TENSOR_DIR, construct, stacks)
+    try:
+        with builtins.open(dump_json, encoding="utf-8", errors="replace", newline="") as fh:
+            _read_stream(JsonStream(fh), out, _Context(TensorFiles(p), construct, stacks))
+    except OSError as exc:
+        raise DumpError(f"{dump_json}: cannot read ({exc.strerror or exc})") from None
     return out
 
 
-def _dump_json(p: Path) -> dict:
-    """The rank's ``dump.json``, which must hold a ``"data"`` object (else DumpError)."""
+def _dump_json(p: Path) -> Path:
+    """The rank's ``dump.json``: a regular file inside the rank folder (else DumpError)."""
     dump_json = p / DUMP_JSON
-    if not dump_json.is_file():
-        raise DumpError(f"{p}: no {DUMP_JSON} (not an msprobe rank directory)")
     try:
-        data = _load_json(dump_json)
-    except (OSError, ValueError) as exc:
-        raise DumpError(f"{dump_json}: unreadable JSON ({exc})") from None
-    if not isinstance(data, dict) or not isinstance(data.get("data"), dict):
-        raise DumpError(f"{dump_json}: no \"data\" object (not an msprobe dump.json)")
-    return data
+        os.lstat(dump_json)
+    except (FileNotFoundError, NotADirectoryError):
+        raise DumpError(f"{p}: no {DUMP_JSON} (not an msprobe rank directory)") from None
+    except OSError as exc:
+        raise DumpError(f"{dump_json}: cannot read ({exc.strerror or exc})") from None
+    why = regular_file_problem(p, dump_json)
+    if why is not None:
+        raise DumpError(f"{dump_json}: {why}")
+    return dump_json
 
 
-def _fill_entries(out: MsprobeRank, data: dict, tensor_dir: Path, construct: dict, stacks: dict) -> None:
-    for order, (name, body) in enumerate(data.items()):
-        if not isinstance(body, dict):
-            out.problems.append(DumpProblem(f"{out.path / DUMP_JSON}:{name}", "entry is not a JSON object; skipped"))
+@dataclass(frozen=True)
+class _Context:
+    """What turns a decoded entry into an :class:`Entry`: its files, parents and stacks."""
+
+    files: TensorFiles
+    construct: dict
+    stacks: dict
+
+
+_HEAD_FIELDS = ("task", "level", "framework")
+
+
+def _read_stream(stream: JsonStream, out: MsprobeRank, context: _Context) -> None:
+    """The top object of dump.json: ``task``/``level``/``framework`` and the ``data`` entries."""
+    where, found_data = out.path / DUMP_JSON, False
+    try:
+        stream.begin_object()
+        for key in stream.members():
+            if key == "data" and stream.next_is("{"):
+                found_data = True
+                _read_entries(stream, out, context)
+                continue
+            value = stream.value()
+            if key in _HEAD_FIELDS:
+                setattr(out, key, value if isinstance(value, str) else None)
+    except ValueError as exc:
+        if not found_data:
+            raise DumpError(f"{where}: unreadable JSON ({exc})") from None
+        out.problems.append(DumpProblem(str(where), f"unreadable JSON after {len(out.entries)} entries "
+                                                    f"({exc}); the rest of the file is not read"))
+    if not found_data:
+        raise DumpError(f"{where}: no \"data\" object (not an msprobe dump.json)")
+
+
+def _read_entries(stream: JsonStream, out: MsprobeRank, context: _Context) -> None:
+    """The entries of ``data``, decoded one at a time; an entry nested too deeply is skipped with a row."""
+    stream.begin_object()
+    for order, name in enumerate(stream.members()):
+        try:
+            body = stream.value()
+        except JsonTooDeep:
+            out.problems.append(DumpProblem(f"{out.path / DUMP_JSON}:{name}",
+                                            "entry nested too deeply; skipped"))
             continue
-        parent = construct.get(name)
-        entry = Entry(name, order, parent=parent if isinstance(parent, str) else None, stack=stacks.get(name))
-        entry.records = _entry_records(name, body, tensor_dir)
-        out.entries[name] = entry
+        _add_entry(out, order, name, body, context)
 
 
-def discover(path: str | Path) -> list[tuple[int | None, str, Path]]:
+def _add_entry(out: MsprobeRank, order: int, name: str, body: object, context: _Context) -> None:
+    if not isinstance(body, dict):
+        out.problems.append(DumpProblem(f"{out.path / DUMP_JSON}:{name}",
+                                        "entry is not a JSON object; skipped"))
+        return
+    parent = context.construct.get(name)
+    entry = Entry(name, order, parent=parent if isinstance(parent, str) else None,
+                  stack=context.stacks.get(name))
+    try:
+        entry.records = _entry_records(name, body, context.files)
+    except RecursionError:
+        out.problems.append(DumpProblem(f"{out.path / DUMP_JSON}:{name}",
+                                        "arguments nested too deeply; skipped"))
+        return
+    out.entries[name] = entry
+
+
+def discover(path: str | Path,
+             skipped: list[DumpProblem] | None = None) -> list[tuple[int | None, str, Path]]:
     """Every rank directory under ``path`` as ``(step, rank, dir)``, sorted by step then rank.
 
     ``path`` may be the dump root (``step*/rank*``), one step directory, or one rank
     directory, or that rank's ``dump.json`` itself (as msprobe's own compare takes it).
-    ``proc{pid}`` directories are listed like ranks."""
+    ``proc{pid}`` directories are listed like ranks.  A step or rank folder that is a
+    symbolic link (a loop, one leading out) is never entered, nor is one that cannot be
+    read: each goes into ``skipped`` with the reason, and the others are still found."""
     p = Path(path)
+    skipped = [] if skipped is None else skipped
     if p.name == DUMP_JSON and p.is_file():
         p = p.parent
-    if (p / DUMP_JSON).is_file():
+    if _has_dump_json(p):
         return [(*_step_rank(p), p)]
-    found = [d for d in _children(p, _RANK) if (d / DUMP_JSON).is_file()]
+    found = [d for d in _children(p, _RANK, skipped) if _has_dump_json(d)]
     if not found:
-        found = [r for s in _children(p, _STEP) for r in _children(s, _RANK) if (r / DUMP_JSON).is_file()]
+        found = [r for s in _children(p, _STEP, skipped) for r in _children(s, _RANK, skipped)
+                 if _has_dump_json(r)]
     return sorted(((*_step_rank(d), d) for d in found), key=_sort_key)
 
 
-def _children(p: Path, pattern: re.Pattern[str]) -> list[Path]:
+def _has_dump_json(folder: Path) -> bool:
+    """``folder/dump.json`` exists and is no folder (one ``lstat``; a link or FIFO there is
+    listed, so that reading it says why it is refused)."""
+    try:
+        return not stat.S_ISDIR(os.lstat(folder / DUMP_JSON).st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError:  # there but unreadable (permissions): listed, so that reading it says why
+        return True
+
+
+def _children(p: Path, pattern: re.Pattern[str], skipped: list[DumpProblem]) -> list[Path]:
     """Sub-directories whose name matches ``pattern``; names are filtered before any
-    stat, so sniffing a folder of 100k tensors costs one directory listing."""
+    stat, so sniffing a folder of 100k tensors costs one directory listing.  A matching
+    symbolic link is never followed (see :func:`discover`)."""
     try:
         with os.scandir(p) as it:
-            return [Path(e.path) for e in it if pattern.match(e.name) and e.is_dir()]
-    except OSError:
+            entries = [e for e in it if pattern.match(e.name)]
+    except OSError as exc:
+        if not isinstance(exc, (FileNotFoundError, NotADirectoryError)):
+            skipped.append(DumpProblem(str(p), f"cannot list the folder: {exc.strerror or exc}"))
         return []
+    return [Path(e.path) for e in sorted(entries, key=lambda e: e.name) if _is_folder(e, skipped)]
+
+
+def _is_folder(entry: os.DirEntry[str], skipped: list[DumpProblem]) -> bool:
+    """A real folder (True); a symbolic link or an entry that cannot be read goes into ``skipped``."""
+    try:
+        if entry.is_dir(follow_symlinks=False):
+            return True
+        if entry.is_symlink():
+            skipped.append(DumpProblem(entry.path, "a symbolic link; msprobe step and rank folders are never "
+                                                   "followed through links (not read)"))
+    except OSError as exc:
+        skipped.append(DumpProblem(entry.path, f"cannot read: {exc.strerror or exc}"))
+    return False
+
+
+def skipped_key(path: str | Path) -> tuple[int | None, str]:
+    """The (step, rank) a folder :func:`discover` skipped stands for; ``rank`` is ``*`` for a step folder."""
+    p = Path(path)
+    m = _STEP.match(p.name)
+    return (int(m[1]), "*") if m else _step_rank(p)
 
 
 def _sort_key(item: tuple[int | None, str, Path]) -> tuple[int, int, str]:
@@ -394,7 +547,8 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format protocol's name
 
     Several steps/ranks are never merged: the caller picks one (see
     :mod:`dumpscope.core.comparison.msprobe.driver`)."""
-    ranks = discover(path)
+    skipped: list[DumpProblem] = []
+    ranks = [rank for rank in discover(path, skipped) if _usable(rank[2], skipped)]
     if len(ranks) != 1:
         listed = ", ".join(f"step{s}/{r}" for s, r, _ in ranks) or "none"
         raise DumpError(f"{path}: {len(ranks)} msprobe step/rank directories ({listed}); "
@@ -402,7 +556,17 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format protocol's name
     rank = read_rank(ranks[0][2])
     tensors = {r.name: _tensor_ref(r, e) for e in rank.entries.values() for r in e.records if r.is_tensor}
     meta = {"task": rank.task, "level": rank.level, "framework": rank.framework, "msprobe_rank": rank}
-    return Dump(rank.path, NAME, tensors, list(rank.problems), meta)
+    return Dump(rank.path, NAME, tensors, skipped + rank.problems, meta)
+
+
+def _usable(rank_dir: Path, skipped: list[DumpProblem]) -> bool:
+    """The rank's dump.json may be read (else its reason goes into ``skipped``)."""
+    try:
+        _dump_json(rank_dir)
+    except DumpError as exc:
+        skipped.append(DumpProblem(str(rank_dir / DUMP_JSON), str(exc)))
+        return False
+    return True
 
 
 def _tensor_ref(record: Record, entry: Entry) -> TensorRef:
@@ -413,17 +577,33 @@ def _tensor_ref(record: Record, entry: Entry) -> TensorRef:
         return TensorRef(info, error=record.error)
     if record.data_path is None:
         return TensorRef(info, error=f"{record.name}: statistics-mode record, no tensor data")
-    return _npy_ref(info, record.data_path)
+    return TensorRef(info, lambda: load_tensor(record))
 
 
-def _npy_ref(info: TensorInfo, path: Path) -> TensorRef:
-    if path.suffix == ".pt":
-        return TensorRef(info, lambda: load_pt(path))
+def load_tensor(record: Record) -> np.ndarray:
+    """The tensor file of ``record`` (``.npy`` or ``.pt``), opened only when it is a regular
+    file (a FIFO would block, a device never ends); TensorReadError with the reason otherwise.
+    The path was confined to the rank folder when the record was read (:class:`TensorFiles`)."""
+    path = record.data_path
+    if path is None:
+        raise TensorReadError(record.error or "no tensor file (statistics-mode record)")
     try:
-        _shape_, _dt, loader = open_npy(path, info.dtype)
-    except Exception as exc:  # noqa: BLE001 - any broken file is one row
-        return TensorRef(info, error=f"{path.name}: {exc}")
-    return TensorRef(info, loader)
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise TensorReadError(f"{path.name}: cannot read ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(mode):
+        why = regular_file_problem(path.parent, path) or "not a regular file"
+        raise TensorReadError(f"{path.name}: {why}")
+    if path.suffix not in (".npy", ".pt"):
+        raise TensorReadError(f"{path.name}: neither .npy nor .pt; not read")
+    try:
+        if path.suffix == ".pt":
+            return load_pt(path)
+        _shape, _dt, loader = open_npy(path, record.dtype)
+        return loader()
+    except TensorReadError as exc:  # the message names the file
+        text = str(exc)
+        raise TensorReadError(text if text.startswith(path.name) else f"{path.name}: {text}") from None
 
 
 def _kind(role: str) -> str:

@@ -24,10 +24,11 @@ import csv
 import functools
 import json
 import os
+import re
 import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, TextIO
 from pathlib import Path
 
 from dumpscope.core.dumps import DumpProblem
@@ -110,12 +111,18 @@ def member_path(root: Path, rel: object, real_dirs: dict[str, str] | None = None
     """
     if not isinstance(rel, str) or not rel:
         return None, f"the file field is {type(rel).__name__} {str(rel)[:60]!r}, not a relative path"
-    for check in _MEMBER_CHECKS:
-        why = check(root, rel)
-        if why is not None:
-            return None, why
-    why = _link_out_problem(root, rel, real_dirs)
+    why = name_problem(rel) or _link_out_problem(root, rel, real_dirs)
     return (None, why) if why is not None else (root / rel, None)
+
+
+def name_problem(rel: str) -> str | None:
+    """Why the relative name ``rel`` cannot name a file inside its folder, from the text alone
+    (:data:`_MEMBER_CHECKS`: a NUL byte, an absolute path, a ``..`` that climbs out); None: it can."""
+    for check in _MEMBER_CHECKS:
+        why = check(_NO_ROOT, rel)
+        if why is not None:
+            return why
+    return None
 
 
 def _nul_problem(root: Path, rel: str) -> str | None:
@@ -145,6 +152,7 @@ def _link_out_problem(root: Path, rel: str, real_dirs: dict[str, str] | None = N
     return f"{rel[:200]!r} goes through a symbolic link leading outside the dump folder; not followed"
 
 
+_NO_ROOT = Path()
 #: The checks of :func:`member_path` before the symbolic-link one (:func:`_link_out_problem`).
 _MEMBER_CHECKS = (_nul_problem, _absolute_problem, _climbing_problem)
 
@@ -342,3 +350,164 @@ def load_json(path: Path, max_bytes: int = MAX_JSON_BYTES) -> object:
         return json.loads(data.decode("utf-8", "surrogateescape"))
     except RecursionError:
         raise ValueError("JSON nested too deeply") from None
+
+
+class JsonTooDeep(ValueError):
+    """A JSON value nested too deeply to decode; :meth:`JsonStream.value` skipped it whole."""
+
+
+#: Characters :class:`JsonStream` reads at a time (more while one value is incomplete).
+JSON_CHUNK = 1 << 20
+_WS = re.compile(r"[ \t\n\r]*")
+_STRUCTURE = re.compile(r'[\[\]{}"]')
+_STRING_END = re.compile(r'["\\]')
+_NUMBERS = (int, float)
+#: A name without escapes and its colon, whole in the buffer; a comma followed by more of the object.
+_PLAIN_KEY = re.compile(r'[ \t\n\r]*"([^"\\\x00-\x1f]*)"[ \t\n\r]*:')
+_NEXT = re.compile(r'[ \t\n\r]*,(?=[ \t\n\r]*")')
+#: What may follow a whole value.
+_AFTER_VALUE = frozenset(" \t\n\r,]}:")
+
+
+class JsonStream:
+    """A JSON text read incrementally: an object's members one at a time, each value decoded
+    only once it is whole, so memory follows the largest value, not the file.
+
+    ``begin_object()`` enters the top object; ``members()`` yields its keys and, after each,
+    the caller takes the value with ``value()`` (decoded) or, when ``next_is("{")``, enters
+    it with ``begin_object()`` and walks its own ``members()``.  A value nested too deeply
+    for the decoder is skipped whole and :class:`JsonTooDeep` raised (the stream goes on);
+    any other malformation (a file cut short included) is a ValueError that ends the stream.
+    Bare ``NaN`` / ``Infinity`` / ``-Infinity`` are read as floats, as ``json.loads`` does.
+    """
+
+    def __init__(self, fh: TextIO, chunk: int = JSON_CHUNK) -> None:
+        self._fh, self._chunk = fh, chunk
+        self._buf, self._pos, self._done = "", 0, 0
+        self._eof = False
+        self._decoder = json.JSONDecoder()
+
+    @property
+    def offset(self) -> int:
+        """Characters read and consumed so far (for messages)."""
+        return self._done + self._pos
+
+    def _more(self) -> bool:
+        """Read more text after what is left unconsumed; False at the end of the file."""
+        if self._eof:
+            return False
+        text = self._fh.read(max(self._chunk, len(self._buf) - self._pos))
+        if not text:
+            self._eof = True
+            return False
+        self._done += self._pos
+        self._buf, self._pos = self._buf[self._pos:] + text, 0
+        return True
+
+    def _peek(self) -> str:
+        """The next character that is not white space ('' at the end)."""
+        while True:
+            self._pos = _WS.match(self._buf, self._pos).end()  # type: ignore[union-attr]
+            if self._pos < len(self._buf):
+                return self._buf[self._pos]
+            if not self._more():
+                return ""
+
+    def next_is(self, char: str) -> bool:
+        return self._peek() == char
+
+    def _expect(self, char: str) -> None:
+        found = self._peek()
+        if found != char:
+            raise ValueError(f"expected {char!r} at character {self.offset}, found {found[:1]!r}"
+                             if found else f"cut short at character {self.offset} (expected {char!r})")
+        self._pos += 1
+
+    def begin_object(self) -> None:
+        self._expect("{")
+
+    def members(self) -> Iterator[str]:
+        """The keys of the object just entered; the caller consumes each value before the next key."""
+        if self._peek() == "}":
+            self._pos += 1
+            return
+        while True:
+            yield self._key()
+            m = _NEXT.match(self._buf, self._pos)  # the usual ", " between members, without _peek
+            if m is not None:
+                self._pos = m.end()
+                continue
+            found = self._peek()
+            self._pos += 1
+            if found == "}":
+                return
+            if found != ",":
+                raise ValueError(f"expected ',' or '}}' at character {self.offset - 1}, found {found[:1]!r}"
+                                 if found else f"cut short at character {self.offset}")
+
+    def _key(self) -> str:
+        """A member's name and its colon (a plain name by one regular expression)."""
+        m = _PLAIN_KEY.match(self._buf, self._pos)
+        if m is not None:
+            self._pos = m.end()
+            return m.group(1)
+        key = self.value()
+        if not isinstance(key, str):
+            raise ValueError(f"expected a member name at character {self.offset}")
+        self._expect(":")
+        return key
+
+    def value(self) -> object:
+        """The next value, decoded (it is read whole first: a number at the end of what is
+        read might go on)."""
+        self._peek()
+        while True:
+            try:
+                obj, end = self._decoder.raw_decode(self._buf, self._pos)
+            except RecursionError:
+                self._skip()
+                raise JsonTooDeep("nested too deeply") from None
+            except json.JSONDecodeError as exc:
+                if self._more():
+                    continue
+                raise ValueError(f"{exc.msg} at character {self._done + exc.pos}") from None
+            if (end == len(self._buf) or obj.__class__ in _NUMBERS and self._buf[end] not in _AFTER_VALUE) \
+                    and self._more():
+                continue  # a number may go on past what is read ("1.5" of "1.5e3"): read on, decode again
+            self._pos = end
+            return obj
+
+    def _skip(self) -> None:
+        """Step over the array or object that starts here (strings honoured), however deep."""
+        depth, i = 0, self._pos
+        while True:
+            m = _STRUCTURE.search(self._buf, i)
+            if m is None:
+                i = self._refill(len(self._buf))
+                continue
+            i, char = m.end(), m.group()
+            if char == '"':
+                i = self._skip_string(i)
+                continue
+            depth += 1 if char in "[{" else -1
+            if depth == 0:
+                self._pos = i
+                return
+
+    def _skip_string(self, i: int) -> int:
+        """The index after the string whose body starts at ``i``."""
+        while True:
+            m = _STRING_END.search(self._buf, i)
+            if m is None or m.group() == "\\" and m.end() >= len(self._buf):
+                i = self._refill(len(self._buf) if m is None else m.start())
+                continue
+            if m.group() == '"':
+                return m.end()
+            i = m.end() + 1
+
+    def _refill(self, i: int) -> int:
+        """Read more for a scan stopped at ``i``; the same place afterwards (ValueError at the end)."""
+        start = self._pos
+        if not self._more():
+            raise ValueError(f"cut short at character {self._done + len(self._buf)}")
+        return i - start

@@ -16,8 +16,11 @@ message; the tensor is then rebuilt from the storage bytes with numpy, bounds ch
 
 from __future__ import annotations
 
+import math
 import pickletools
+import struct
 import zipfile
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -61,7 +64,13 @@ class TensorSpec:
 
 
 def _pop_mark(stack: list) -> list:
-    i = len(stack) - 1 - stack[::-1].index(_MARK)
+    """The items above the topmost mark, removed with it (found from the top: linear in what is
+    popped, never a copy of the whole stack per opcode)."""
+    i = len(stack) - 1
+    while stack[i] is not _MARK:
+        i -= 1
+        if i < 0:
+            raise IndexError("no MARK on the stack")
     items = stack[i + 1:]
     del stack[i:]
     return items
@@ -235,8 +244,8 @@ def _interpret(pickle_bytes: bytes) -> object:
     try:
         for opcode, arg, _pos in pickletools.genops(pickle_bytes):
             _step(opcode.name, arg, stack, memo)
-    except (ValueError, IndexError, KeyError, TypeError) as exc:
-        raise TensorReadError(f"data.pkl is malformed ({exc})") from None
+    except (ValueError, IndexError, KeyError, TypeError, OverflowError, AttributeError) as exc:
+        raise TensorReadError(f"data.pkl is malformed ({type(exc).__name__}: {str(exc)[:200]})") from None
     if len(stack) != 1:
         raise TensorReadError("data.pkl does not describe one object")
     return stack[0]
@@ -249,24 +258,54 @@ def _member(zf: zipfile.ZipFile, suffix: str) -> str:
     raise TensorReadError(f"no {suffix} in the archive (not a torch.save file)")
 
 
+#: ``data.pkl`` larger than this (inflated) is refused: a tensor's is a few hundred bytes.
+MAX_PICKLE_BYTES = 1 << 20
+#: A view may reach more elements than its storage holds (a broadcast, stride 0) up to this many.
+MAX_BROADCAST_ELEMENTS = 1 << 20
+#: What reading a damaged zip raises (bad CRC, encryption, an unknown method, a corrupt stream, bad sizes).
+_ZIP_ERRORS = (OSError, EOFError, zipfile.BadZipFile, zlib.error, RuntimeError, NotImplementedError,
+               ValueError, OverflowError, struct.error, KeyError, UnicodeDecodeError)
+
+
 def read_spec(path: Path) -> TensorSpec:
     """The tensor's storage and view, read from ``data.pkl`` without executing it."""
     try:
         with zipfile.ZipFile(path) as zf:
-            spec = _interpret(zf.read(_member(zf, "data.pkl")))
-    except (OSError, zipfile.BadZipFile) as exc:
-        raise TensorReadError(f"{path.name}: not a readable .pt zip ({exc})") from None
+            spec = _interpret(_bounded(zf, _member(zf, "data.pkl"), MAX_PICKLE_BYTES, "data.pkl"))
+    except _ZIP_ERRORS as exc:
+        raise TensorReadError(f"{path.name}: not a readable .pt zip ({type(exc).__name__}: {exc})") from None
     if not isinstance(spec, TensorSpec):
         raise TensorReadError(f"{path.name}: holds {type(spec).__name__}, not one tensor")
     return spec
 
 
+def _bounded(zf: zipfile.ZipFile, name: str, limit: int, what: str) -> bytes:
+    """Member ``name``, refused before inflating when its directory entry claims more than ``limit``
+    bytes, and read no further than ``limit`` + 1 (a member that inflates past its claim is refused too)."""
+    claimed = zf.getinfo(name).file_size
+    if claimed > limit:
+        raise TensorReadError(f"{what} claims {claimed} bytes, more than the {limit} it may hold; "
+                              "not inflated")
+    with zf.open(name) as fh:
+        data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise TensorReadError(f"{what} inflates past {limit} bytes (a zip bomb?); not read")
+    return data
+
+
 def load_pt(path: Path) -> np.ndarray:
-    """The tensor in ``path`` as a numpy array (bounds checked against the storage)."""
+    """The tensor in ``path`` as a numpy array: the storage member read no further than its
+    ``numel x itemsize`` bytes, the view checked against it before anything is copied."""
     spec = read_spec(path)
     dtype = _np_dtype(spec.storage.dtype)
-    with zipfile.ZipFile(path) as zf:
-        raw = zf.read(_member(zf, f"data/{spec.storage.key}"))
+    _check_view(spec)
+    need = spec.storage.numel * dtype.itemsize
+    try:
+        with zipfile.ZipFile(path) as zf:
+            member = _member(zf, f"data/{spec.storage.key}")
+            raw = _bounded(zf, member, need, f"storage data/{spec.storage.key}")
+    except _ZIP_ERRORS as exc:
+        raise TensorReadError(f"{path.name}: not a readable .pt zip ({type(exc).__name__}: {exc})") from None
     storage = np.frombuffer(raw, dtype=dtype, count=min(len(raw) // dtype.itemsize, spec.storage.numel))
     return _view(storage, spec)
 
@@ -286,10 +325,25 @@ def _last_element(spec: TensorSpec) -> int:
     return spec.offset + sum((d - 1) * s for d, s in zip(spec.shape, spec.stride))
 
 
-def _view(storage: np.ndarray, spec: TensorSpec) -> np.ndarray:
-    """The tensor as a copy of its strided view of the storage, bounds checked first."""
+def _check_view(spec: TensorSpec) -> None:
+    """The view's shape, strides and offset are sane, and the copy it makes is bounded by its storage
+    (a stride-0 view of a few bytes may not become gigabytes): before any member is read."""
     if len(spec.shape) != len(spec.stride) or min(spec.shape + spec.stride + (spec.offset,), default=0) < 0:
         raise TensorReadError("data.pkl: negative or inconsistent shape/stride/offset")
+    if spec.storage.numel < 0:
+        raise TensorReadError(f"data.pkl: storage of {spec.storage.numel} elements")
+    last = _last_element(spec)
+    if last >= spec.storage.numel:
+        raise TensorReadError(f"tensor view reaches element {last} of a {spec.storage.numel}-element storage")
+    numel = math.prod(spec.shape)
+    if numel > max(spec.storage.numel, MAX_BROADCAST_ELEMENTS):
+        raise TensorReadError(f"tensor view of {numel} elements over a storage of {spec.storage.numel} "
+                              f"(strides {list(spec.stride)}): more than it holds; not expanded")
+
+
+def _view(storage: np.ndarray, spec: TensorSpec) -> np.ndarray:
+    """The tensor as a copy of its strided view of the storage, bounds checked first."""
+    _check_view(spec)
     last = _last_element(spec)
     if last >= storage.size:
         raise TensorReadError(f"tensor view reaches element {last} of a {storage.size}-element storage (truncated file?)")

@@ -518,7 +518,7 @@ def _json_fields(text: str) -> list[str]:
     """The strings of a JSON text ([] when it does not parse)."""
     try:
         return [v for v in _json_strings(json.loads(text)) if len(v) > 3][:MAX_SEGMENT_LINES]
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested too deeply to walk
         return []
 
 

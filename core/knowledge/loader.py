@@ -93,6 +93,8 @@ def _parse_line(line: str, origin: str, trusted: bool) -> tuple[Entry | None, st
         raw = json.loads(line)
     except json.JSONDecodeError as exc:
         return None, f"not valid JSON ({exc.msg})"
+    except RecursionError:
+        return None, "JSON nested too deeply"
     try:
         return entry_from_dict(raw, origin=origin, trusted=trusted), ""
     except EntryError as exc:

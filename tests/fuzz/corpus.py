@@ -505,6 +505,243 @@ def _sg_empty_file(folder: Path) -> tuple[Path, Path]:
     return golden, target
 
 
+# ---------------------------------------- msprobe and torch .pt (issue 21: readers confined, bounded)
+#
+# A msprobe pair is two ``step0/rank0`` trees (golden = bench, target = NPU) of three good calls
+# (``MS_GOOD``) whose tensors are in ``dump_tensor_data``; a case adds calls whose target
+# ``data_name`` is hostile (the golden side names a good file) or spoils the target tree.
+
+MS_GOOD = tuple(f"Functional.relu.{i}.forward.{io}.0" for i in range(3) for io in ("input", "output"))
+
+
+def _ms_record(arr: np.ndarray, data_name: str | None) -> dict[str, object]:
+    f = arr.astype(np.float64)
+    rec: dict[str, object] = {"type": "torch.Tensor", "dtype": "torch.float32", "shape": list(arr.shape),
+                              "Max": float(f.max()), "Min": float(f.min()), "Mean": float(f.mean()),
+                              "Norm": float(np.sqrt((f * f).sum())), "requires_grad": False}
+    if data_name is not None:
+        rec["data_name"] = data_name
+    return rec
+
+
+def ms_rank(rank: Path, bad: dict[str, str] | None = None, golden: bool = False,
+            task: str = "tensor") -> Path:
+    """A msprobe rank folder: the three good calls, then one call per ``bad`` item (api -> the
+    target's data_name for its input; the golden side gets a good file of that name instead)."""
+    tensors = rank / "dump_tensor_data"
+    tensors.mkdir(parents=True, exist_ok=True)
+    data: dict[str, object] = {}
+    for i in range(3):
+        name = f"Functional.relu.{i}.forward"
+        arr = good_array(name)
+        rec = {}
+        for io in ("input", "output"):
+            np.save(tensors / f"{name}.{io}.0.npy", arr)
+            rec[io] = _ms_record(arr, f"{name}.{io}.0.npy" if task == "tensor" else None)
+        data[name] = {"input_args": [rec["input"]], "input_kwargs": {}, "output": [rec["output"]]}
+    for k, (api, data_name) in enumerate((bad or {}).items()):
+        arr = good_array(api)
+        if golden:
+            data_name = f"{api}.npy"
+            np.save(tensors / data_name, arr)
+        data[f"Functional.{api}.{k}.forward"] = {"input_args": [_ms_record(arr, data_name)], "output": []}
+    body = {"task": task, "level": "L1", "framework": "pytorch", "dump_data_dir": str(tensors), "data": data}
+    (rank / "dump.json").write_text(json.dumps(body))
+    return rank
+
+
+def _ms_case(bad: dict[str, str] | None = None, spoil: Callable[[Path, Path], None] | None = None,
+             ) -> Callable[[Path], tuple[Path, Path]]:
+    """A msprobe pair; ``spoil(target rank folder, outside)`` runs last."""
+    def build(folder: Path) -> tuple[Path, Path]:
+        outside = make_outside(folder)
+        ms_rank(folder / "golden" / "step0" / "rank0", bad, golden=True)
+        named = {api: name.replace("{outside}", str(outside)) for api, name in (bad or {}).items()}
+        rank = ms_rank(folder / "target" / "step0" / "rank0", named)
+        if spoil is not None:
+            spoil(rank, outside)
+        return folder / "golden", folder / "target"
+
+    return build
+
+
+def _ms_outside_links(rank: Path, outside: Path) -> None:
+    os.symlink(outside / "secret.npy", rank / "dump_tensor_data" / "link.npy")
+    os.symlink(outside, rank / "dump_tensor_data" / "leak")
+
+
+def _ms_links_out(rank: Path, outside: Path) -> None:
+    """rank1 a link to a rank folder outside; rank2's dump.json a link to one outside."""
+    ms_rank(outside / "rank9")
+    for k in (1, 2):
+        ms_rank(rank.parents[2] / "golden" / "step0" / f"rank{k}")
+    os.symlink(outside / "rank9", rank.parent / "rank1")
+    (rank.parent / "rank2").mkdir()
+    os.symlink(outside / "rank9" / "dump.json", rank.parent / "rank2" / "dump.json")
+    os.symlink(outside / "rank9" / "dump.json", rank / "construct.json")
+
+
+def _ms_step_loop(rank: Path, outside: Path) -> None:
+    os.symlink("step1", rank.parents[1] / "step1")  # step1 -> itself
+    os.symlink("step2", rank.parents[1] / "step3")
+    os.symlink("step3", rank.parents[1] / "step2")
+
+
+def _ms_unreadable(rank: Path, outside: Path) -> None:
+    """The target's files of :data:`_MS_UNREADABLE`: missing, truncated, a folder, text, a FIFO, junk."""
+    tensors = rank / "dump_tensor_data"
+    header = b"{'descr': '<f4', 'fortran_order': False, 'shape': (1000,), }"
+    (tensors / "trunc.npy").write_bytes(npy_with_header(header))
+    (tensors / "dir.npy").mkdir()
+    (tensors / "text.npy").write_text("not numpy")
+    os.mkfifo(tensors / "pipe.npy")
+    (tensors / "bad.pt").write_bytes(b"PK\x03\x04" + b"\xff" * 64)
+    (tensors / "x.bin").write_bytes(b"\0" * 24)
+
+
+_MS_UNREADABLE = {"missing": "nope.npy", "trunc": "trunc.npy", "folder": "dir.npy", "text": "text.npy",
+                  "fifo": "pipe.npy", "badpt": "bad.pt", "other": "x.bin"}
+
+
+def _ms_deep(rank: Path, outside: Path) -> None:
+    """An entry nested 100k deep in dump.json (the others read), and deep construct/stack.json."""
+    text = (rank / "dump.json").read_text()
+    deep = '"Functional.deep.9.forward": {"input_args": ' + "[" * 100_000 + "]" * 100_000 + "}, "
+    (rank / "dump.json").write_text(text.replace('"data": {', '"data": {' + deep, 1))
+    (rank / "construct.json").write_text("{\"a\": " + "[" * 100_000 + "]" * 100_000 + "}")
+    (rank / "stack.json").write_text("[" * 100_000)
+
+
+def _ms_cut_short(rank: Path, outside: Path) -> None:
+    text = (rank / "dump.json").read_text()
+    (rank / "dump.json").write_text(text[: text.index('"Functional.cut.0.forward"') + 40])
+
+
+def ms_big(rank: Path, entries: int = 100_000) -> Path:
+    """A statistics-mode rank of ``entries`` calls, laid out as msprobe writes it (indent=1): ~66 MB."""
+    rank.mkdir(parents=True, exist_ok=True)
+    with open(rank / "dump.json", "w") as fh:
+        fh.write('{\n "task": "statistics",\n "level": "L1",\n "framework": "pytorch",\n'
+                 ' "dump_data_dir": null,\n "data": {\n')
+        for i in range(entries):
+            recs = [_ms_record(np.full((2, 3), 1.0 + i * 1e-6 + k, np.float32), None) for k in range(2)]
+            item = json.dumps({"input_args": recs[:1], "input_kwargs": {}, "output": recs[1:]}, indent=1)
+            item = item.replace("\n", "\n  ")
+            fh.write(("," if i else "") + f'\n  "Functional.linear.{i}.forward": ' + item)
+        fh.write("\n }\n}\n")
+    return rank
+
+
+def _ms_many(folder: Path) -> tuple[Path, Path]:
+    for side in ("golden", "target"):
+        ms_big(folder / side / "step0" / "rank0")
+    return folder / "golden", folder / "target"
+
+
+def pt_pickle(shape: tuple[int, ...], stride: tuple[int, ...], numel: int, offset: int = 0) -> bytes:
+    """``data.pkl`` of ``torch.save(tensor)`` written opcode by opcode (no torch, nothing pickled)."""
+    def text(t: str) -> bytes:
+        return b"X" + struct.pack("<I", len(t)) + t.encode()
+
+    def ints(values: tuple[int, ...]) -> bytes:
+        return b"(" + b"".join(b"J" + struct.pack("<i", v) for v in values) + b"t"
+
+    storage = (b"(" + text("storage") + b"ctorch\nFloatStorage\n" + text("0") + text("cpu")
+               + b"J" + struct.pack("<i", numel) + b"tQ")
+    args = (b"(" + storage + b"J" + struct.pack("<i", offset) + ints(shape) + ints(stride)
+            + b"\x89ccollections\nOrderedDict\n)Rt")
+    return b"\x80\x02ctorch._utils\n_rebuild_tensor_v2\n" + args + b"R."
+
+
+def pt_zip(path: Path, pkl: bytes, data: bytes = b"", bomb: tuple[str, int] | None = None) -> Path:
+    """A ``.pt`` zip; ``bomb`` = (member, size): that member is ``size`` zero bytes, deflated (~1000:1)."""
+    members = {"archive/data.pkl": pkl, "archive/data/0": data}
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as z:
+        for name, raw in members.items():
+            if bomb is None or name != bomb[0]:
+                z.writestr(name, raw)
+        if bomb is not None:
+            info = zipfile.ZipInfo(bomb[0])
+            info.compress_type = zipfile.ZIP_DEFLATED
+            with z.open(info, "w") as fh:
+                chunk = bytes(16 << 20)
+                for _ in range(bomb[1] // len(chunk)):
+                    fh.write(chunk)
+    return path
+
+
+def _pt_case(make: Callable[[Path], None]) -> Callable[[Path], tuple[Path, Path]]:
+    """A msprobe pair whose target names ``bad.pt`` (built by ``make(path)``) for one call."""
+    def spoil(rank: Path, outside: Path) -> None:
+        make(rank / "dump_tensor_data" / "bad.pt")
+
+    return _ms_case({"pt": "bad.pt"}, spoil)
+
+
+#: Inflated size of the bombs: 256 MiB from ~256 KB on disk (the RSS bound of a tiny dump is ~200 MB).
+_BOMB = 256 << 20
+
+
+def _pt_zip_bomb(path: Path) -> None:
+    pt_zip(path, pt_pickle((2, 3), (3, 1), 6), bomb=("archive/data/0", _BOMB))
+
+
+def _claim_24(buf: bytearray, local: int, central: int) -> None:
+    struct.pack_into("<I", buf, central + 24, 24)  # the directory's uncompressed size
+
+
+def _pt_zip_bomb_lying(path: Path) -> None:
+    """The bomb with its directory claiming 24 bytes: reading must still stop at 24."""
+    _pt_zip_bomb(path)
+    path.write_bytes(_patch_member(path.read_bytes(), "archive/data/0", _claim_24))
+
+
+def _pt_pickle_bomb(path: Path) -> None:
+    pt_zip(path, b"", bomb=("archive/data.pkl", _BOMB))
+
+
+def _pt_stride0(path: Path) -> None:
+    """1 KB on disk, a 20000 x 20000 float32 view of one element: 1.6 GB once copied."""
+    pt_zip(path, pt_pickle((20000, 20000), (0, 0), 1), struct.pack("<f", 1.5))
+
+
+def _pt_odd(path: Path) -> None:
+    """A view past its storage (6 elements of a 4-element one)."""
+    pt_zip(path, pt_pickle((2, 3), (3, 1), 4), bytes(16))
+
+
+def _pt_corrupt(path: Path) -> None:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("archive/data.pkl", pt_pickle((300,), (1,), 300))
+        z.writestr("archive/data/0", np.arange(300, dtype=np.float32).tobytes())
+    raw = _patch_member(buf.getvalue(), "archive/data/0", _corrupt_data)
+    path.write_bytes(raw)
+
+
+def msprobe_cases() -> list[Case]:
+    """The msprobe and torch ``.pt`` cases (issue 21): confinement, bounds, one row per problem."""
+    good = MS_GOOD
+    return [
+        Case("msprobe-data-name-outside", "msprobe", _ms_case(
+            {"abs": "{outside}/secret.npy", "up": "../../../../outside/secret.npy", "link": "link.npy",
+             "sub": "leak/secret.npy", "nul": "a\0.npy", "etc": "/etc/passwd"}, _ms_outside_links), good),
+        Case("msprobe-rank-and-dump-json-link-out", "msprobe", _ms_case(None, _ms_links_out), good),
+        Case("msprobe-looping-step-links", "msprobe", _ms_case(None, _ms_step_loop), good),
+        Case("msprobe-unreadable-tensor-files", "msprobe", _ms_case(_MS_UNREADABLE, _ms_unreadable), good),
+        Case("msprobe-json-100k-deep", "msprobe", _ms_case({"deep": "deep.npy"}, _ms_deep), good),
+        Case("msprobe-dump-json-cut-short", "msprobe", _ms_case({"cut": "cut.npy"}, _ms_cut_short), good),
+        Case("pt-zip-bomb-256mib", "msprobe", _pt_case(_pt_zip_bomb), good),
+        Case("pt-zip-bomb-lying-directory", "msprobe", _pt_case(_pt_zip_bomb_lying), good),
+        Case("pt-data-pkl-bomb-256mib", "msprobe", _pt_case(_pt_pickle_bomb), good),
+        Case("pt-stride-0-view-1.6gb", "msprobe", _pt_case(_pt_stride0), good),
+        Case("pt-view-past-storage", "msprobe", _pt_case(_pt_odd), good),
+        Case("pt-corrupt-deflate", "msprobe", _pt_case(_pt_corrupt), good),
+        Case("msprobe-100k-entries-66mb", "msprobe", _ms_many,
+             ("Functional.linear.0.forward.input.0", "Functional.linear.99999.forward.output.0"), fast=False),
+    ]
+
+
 # ----------------------------------------------------------------- the corpus
 
 
@@ -564,6 +801,7 @@ def cases() -> list[Case]:
         Case("ascend-garbage-headers", "ascend-dump", _ascend_case(_ascend_garbage), commands=("compare", "diagnose", "overflow")),
         Case("ascend-fifo", "ascend-dump", _ascend_case(_ascend_fifo), commands=("compare", "diagnose", "overflow")),
         Case("ascend-nested-1100-deep", "ascend-dump", _ascend_case(_ascend_deep), commands=("compare", "diagnose", "overflow")),
+        *msprobe_cases(),
     ]
 
 

@@ -37,7 +37,8 @@ from .corpus import (GOOD, CacheCase, Case, SchedulerCase, cache_cases, cache_pa
 from .outputs import OUTPUT_CASES, run_output_case
 
 RSS_SLACK = 200 << 20
-COLUMNS = ("cases", "internal errors", "tracebacks", "hangs", "RSS over bound", "rows lost", "outside touches")
+COLUMNS = ("cases", "internal errors", "tracebacks", "hangs", "RSS over bound", "rows lost",
+           "outside touches", "outside reads")
 #: The --cache and --scheduler rows' own columns (issue 21).
 CACHE_COLUMNS = (*COLUMNS, "forged verdicts", "unclear failures")
 
@@ -98,11 +99,38 @@ def input_bytes(paths: list[Path]) -> int:
 #: this (large) process would inherit this process's high-water mark in ``ru_maxrss``.
 _WRAPPER = (
     "import resource, subprocess, sys\n"
-    "rc = subprocess.call([sys.executable, '-m', 'dumpscope', *sys.argv[1:]])\n"
+    "rc = subprocess.call([sys.executable, '-c', _WATCHED, *sys.argv[1:]])\n"
     "sys.stderr.write('\\n' + _MARK + str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) + '\\n')\n"
     "sys.exit(rc)\n"
 )
 _MARK = "@@dumpscope-fuzz-maxrss-kb@@ "
+#: The command itself: ``python -m dumpscope`` with an audit hook that reports, on stderr, every
+#: file it opens under the watched paths (``DUMPSCOPE_FUZZ_WATCH``: the case's ``outside/``
+#: sentinel and /etc/passwd), so a read outside the dump is seen even when nothing changes.
+_READ_MARK = "@@dumpscope-fuzz-outside-read@@ "
+_WATCHED = (
+    "import os, sys\n"
+    "def _watch(watched):\n"
+    "    inside = []\n"
+    "    def hook(event, args):\n"
+    "        if event != 'open' or inside or not args or isinstance(args[0], int):\n"
+    "            return\n"
+    "        inside.append(1)\n"
+    "        try:\n"
+    "            real = os.path.realpath(os.fsdecode(os.fspath(args[0])))\n"
+    "            if any(real == w or real.startswith(w + os.sep) for w in watched):\n"
+    f"                os.write(2, ('\\n{_READ_MARK}' + real + '\\n').encode(errors='replace'))\n"
+    "        except (TypeError, ValueError, OSError):\n"
+    "            pass\n"
+    "        finally:\n"
+    "            inside.pop()\n"
+    "    sys.addaudithook(hook)\n"
+    "_watch([os.path.realpath(w) for w in os.environ.get('DUMPSCOPE_FUZZ_WATCH', '').split(os.pathsep)\n"
+    "        if w])\n"
+    "import runpy\n"
+    "sys.argv = ['dumpscope', *sys.argv[1:]]\n"
+    "runpy.run_module('dumpscope', run_name='__main__', alter_sys=True)\n"
+)
 
 
 def _split_rss(stderr: str) -> tuple[str, int]:
@@ -114,11 +142,14 @@ def _split_rss(stderr: str) -> tuple[str, int]:
 
 def run(argv: list[str], timeout: float, cwd: Path, env: dict[str, str] | None = None) -> tuple[int | None, str, str, int]:
     """``(exit code or None on a hang, stdout, stderr, peak RSS bytes)`` of one CLI run."""
-    wrapper = f"_MARK = {_MARK!r}\n" + _WRAPPER
+    wrapper = f"_MARK = {_MARK!r}\n_WATCHED = {_WATCHED!r}\n" + _WRAPPER
+    watch = os.pathsep.join([str(cwd / "outside"), "/etc/passwd"])
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(
             [sys.executable, "-c", wrapper, *argv], stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-            cwd=cwd, start_new_session=True, env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200", **(env or {})},
+            cwd=cwd, start_new_session=True,
+            env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200", "DUMPSCOPE_FUZZ_WATCH": watch,
+                 **(env or {})},
         )
         hung = threading.Event()
 
@@ -143,11 +174,29 @@ def _rows_lost(case: Case, stdout: str) -> list[str]:
         rows = json.loads(stdout)
     except ValueError:
         return list(case.good) if case.good else []
-    names = {r.get("target_name") for r in rows} | {r.get("name") for r in rows}
+    names = _msprobe_names(rows) if isinstance(rows, dict) else (
+        {r.get("target_name") for r in rows} | {r.get("name") for r in rows})
     return [n for n in case.good if n not in names]
 
 
+def _msprobe_names(out: dict) -> set[object]:  # type: ignore[type-arg]
+    """The record names of every step/rank of an msprobe ``compare --format json``."""
+    rows = [row for r in out.get("results", []) for row in r.get("rows") or []]
+    return {row.get("NPU Name") for row in rows} | {row.get("Bench Name") for row in rows}
+
+
+def outside_reads(stderr: str) -> tuple[str, list[str]]:
+    """``stderr`` without the watch hook's lines, and the watched files it says were opened."""
+    kept, read = [], []
+    for line in stderr.splitlines(keepends=True):
+        (read.append(line[len(_READ_MARK):].strip()) if line.startswith(_READ_MARK) else kept.append(line))
+    return "".join(kept), sorted(set(read))
+
+
 def _judge(outcome: Outcome, stdout: str, rss: int, bound: int, touched: list[str], lost: list[str]) -> None:
+    outcome.stderr, read = outside_reads(outcome.stderr)
+    if read:
+        outcome.problems.append("outside reads")
     text = outcome.stderr + stdout
     if outcome.rc is None:
         outcome.problems.append("hangs")
@@ -163,6 +212,7 @@ def _judge(outcome: Outcome, stdout: str, rss: int, bound: int, touched: list[st
         outcome.problems.append("outside touches")
     outcome.stderr = (outcome.stderr.strip().splitlines() or [""])[-1][:200] + (
         f" | lost {lost[:5]}" if lost else "") + (f" | touched {touched[:3]}" if touched else "") + (
+        f" | read {read[:3]}" if read else "") + (
         f" | RSS {rss >> 20} MB > {bound >> 20} MB" if rss > bound else "")
 
 
@@ -415,6 +465,36 @@ ELSEWHERE: dict[str, tuple[str, Callable[[Path], list[str]]]] = {
     "compare-not-a-dump": ("formats", _not_a_dump),
     "formats": ("tui/cli formats", _formats),
 }
+
+
+# Issue 21 (readers): a --kb file whose one line is JSON nested 100k deep is one warning, no internal error.
+
+
+def _explain_kb_deep(folder: Path) -> list[str]:
+    (folder / "deep.jsonl").write_text("[" * 100_000 + "]" * 100_000 + "\n")
+    return ["explain", "--kb", str(folder / "deep.jsonl"), "Segmentation fault"]
+
+
+def _msprobe_mapping(kind: str) -> Callable[[Path], list[str]]:
+    """msprobe compare with a --mapping that is a FIFO, YAML nested 5000 deep, or broken YAML."""
+    def build(folder: Path) -> list[str]:
+        from .corpus import ms_rank
+
+        for side in ("g", "t"):
+            ms_rank(folder / side / "step0" / "rank0", task="statistics")
+        mapping = folder / "mapping.yaml"
+        if kind == "fifo":
+            os.mkfifo(mapping)
+        else:
+            mapping.write_text("a: " + "[" * 5000 + "]" * 5000 if kind == "deep" else "a: [\n")
+        return ["compare", str(folder / "g"), str(folder / "t"), "--mapping", str(mapping), "--format", "json"]
+
+    return build
+
+
+ELSEWHERE["explain-kb-json-100k-deep"] = ("knowledge loader", _explain_kb_deep)
+ELSEWHERE.update({f"msprobe-mapping-{kind}": ("msprobe driver", _msprobe_mapping(kind))
+                  for kind in ("fifo", "deep", "bad")})
 
 
 def run_elsewhere(name: str, build: Callable[[Path], list[str]], folder: Path, timeout: float) -> Outcome:

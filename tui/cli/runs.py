@@ -25,6 +25,7 @@ import math
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
@@ -129,7 +130,7 @@ def _run_msprobe(args: argparse.Namespace, render: str) -> int:
     _warn_swapped(report)
     fmt = _format(args)
     if fmt == "json":
-        _write(args, json.dumps(msprobe_json(report, rows=render == "compare"), indent=1, allow_nan=False) + "\n")
+        _write_chunks(args, msprobe_json_text(report, rows=render == "compare"))
     elif fmt in ("csv", "parquet"):
         _write_frames(args, fmt, {r.label.replace("/", "_"): r.frame for r in report.results if r.frame is not None})
     else:
@@ -167,11 +168,15 @@ def _result_json(r: RankResult, rows: bool) -> dict[str, object]:
                               "entries": 0 if r.frame is None else r.frame.height, "errors": _error_rows(r),
                               "pairing": r.pairing_counts or None,
                               "first_divergence": _divergence_json(r),
-                              "problems": [f"{p.source}: {p.message}" for p in r.problems]}
+                              "problems": [f"{p.path}: {p.message}" for p in r.problems]}
     if rows and r.frame is not None:
-        frame = r.frame.drop("NPU_Stack_Info")
-        out["rows"] = [{k: _jsonable(v) for k, v in row.items()} for row in frame.iter_rows(named=True)]
+        out["rows"] = list(_rows_json(r))
     return out
+
+
+def _rows_json(r: RankResult) -> Iterator[dict[str, object]]:
+    frame = r.frame.drop("NPU_Stack_Info")  # type: ignore[union-attr]
+    return ({k: _jsonable(v) for k, v in row.items()} for row in frame.iter_rows(named=True))
 
 
 def msprobe_json(report: MsprobeReport, rows: bool = True) -> dict[str, object]:
@@ -179,6 +184,40 @@ def msprobe_json(report: MsprobeReport, rows: bool = True) -> dict[str, object]:
     first = report.first
     return {"format": "msprobe", "first": first.label if first else None,
             "results": [_result_json(r, rows) for r in report.results]}
+
+
+def msprobe_json_text(report: MsprobeReport, rows: bool = True) -> Iterator[str]:
+    """:func:`msprobe_json` as ``json.dumps(..., indent=1)`` writes it, in pieces: one row at a
+    time, never the whole text nor every row's dict at once (a 100k-entry dump has 300k rows)."""
+    first = report.first
+    head = json.dumps({"format": "msprobe", "first": first.label if first else None}, indent=1)
+    yield head[:-2] + ',\n "results": ' + ("[" if report.results else "[]")
+    for k, r in enumerate(report.results):
+        text = json.dumps(_result_json(r, False), indent=1, allow_nan=False).replace("\n", "\n  ")
+        yield ("\n  " if k == 0 else ",\n  ") + text[:-4]  # without its closing "\n  }"
+        if rows and r.frame is not None:
+            yield ',\n   "rows": '
+            yield from _rows_text(_rows_json(r))
+        yield "\n  }"
+    yield ("\n ]" if report.results else "") + "\n}\n"
+
+
+#: Where the rows of a result sit in ``json.dumps(indent=1)``: the list at depth 3, each row at 4.
+_ROW_INDENT = " " * 4
+#: A flat row laid out as ``indent=1`` lays it out, by the C encoder (``indent`` runs the Python one).
+_ROW_MEMBERS = json.JSONEncoder(separators=(",\n" + _ROW_INDENT + " ", ": "), allow_nan=False).encode
+
+
+def _rows_text(rows: Iterator[dict[str, object]]) -> Iterator[str]:
+    """A JSON list of rows, laid out as ``json.dumps(indent=1)`` lays it out at that depth (each row
+    is flat: scalars only, so the item separator is the only line break)."""
+    first = True
+    for row in rows:
+        members = _ROW_MEMBERS(row)[1:-1]
+        text = "{\n" + _ROW_INDENT + " " + members + "\n" + _ROW_INDENT + "}" if members else "{}"
+        yield ("[\n" if first else ",\n") + _ROW_INDENT + text
+        first = False
+    yield "[]" if first else "\n" + " " * 3 + "]"
 
 
 def _render_msprobe(report: MsprobeReport, console: object, limit: int, render: str) -> None:
@@ -415,6 +454,17 @@ def _health_counts(r: RunResult) -> str:
 
 
 # ---------------------------------------------------------------- output
+
+
+def _write_chunks(args: argparse.Namespace, chunks: Iterable[str]) -> None:
+    """Text in pieces to ``-o`` (atomically: :func:`dumpscope.core.atomic.atomic_text`) or to stdout."""
+    from dumpscope.core.atomic import atomic_text
+
+    if not args.output:
+        sys.stdout.writelines(chunks)
+        return
+    with atomic_text(args.output) as fh:
+        fh.writelines(chunks)
 
 
 def _write(args: argparse.Namespace, text: str) -> None:

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
+import stat
 import time
 from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Iterator, Sequence
@@ -36,7 +38,8 @@ from dumpscope.core.comparison.msprobe.statistics import (Divergence, compare_st
                                                           first_divergence)
 from dumpscope.core.comparison.msprobe.triage import tensor_mode_triaged
 from dumpscope.core.dumps import DumpError, DumpProblem
-from dumpscope.core.formats.msprobe import MsprobeRank, discover, read_rank, step_rank_label
+from dumpscope.core.formats.msprobe import MsprobeRank, discover, read_rank, skipped_key, step_rank_label
+from dumpscope.core.formats.safe_fs import regular_file_problem
 
 
 @dataclass
@@ -125,12 +128,37 @@ def compare_msprobe(npu_path: str | Path, bench_path: str | Path, *, steps: Sequ
     DumpError only when one side holds no msprobe dump at all or nothing matches the
     selection."""
     if mapping is None and mapping_path is not None:
-        mapping = load_mapping(mapping_path)
+        mapping = _read_mapping(Path(mapping_path))
     if pairing not in MODES:
         raise ValueError(f"unknown pairing {pairing!r}: choose from {', '.join(MODES)}")
-    selected = _selected_pairs(npu_path, bench_path, steps, ranks)
-    jobs = [(k, n, b, mapping, tensors, pairing) for k, n, b in selected]
-    return MsprobeReport(_in_workers(jobs, workers) if workers > 1 and len(jobs) > 1 else _in_batches(jobs, workers))
+    skipped: list[RankResult] = []
+    pairs = _selected_pairs(npu_path, bench_path, steps, ranks, skipped)
+    jobs = [(k, n, b, mapping, tensors, pairing) for k, n, b in pairs]
+    results = _in_workers(jobs, workers) if workers > 1 and len(jobs) > 1 else _in_batches(jobs, workers)
+    return MsprobeReport(sorted(results + skipped, key=lambda r: _step_rank_order((r.step, r.rank))))
+
+
+#: A mapping YAML larger than this is refused (msprobe's own are a few KB to a few MB).
+MAX_MAPPING_BYTES = 64 << 20
+
+
+def _read_mapping(path: Path) -> Mapping:
+    """``--mapping``: opened only when it is a regular file of a sane size (a FIFO would block);
+    bad or too deeply nested YAML is a ValueError with the reason, never an internal error."""
+    import yaml
+
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read the mapping ({exc.strerror or exc})") from None
+    why = regular_file_problem(path.parent, path) if not stat.S_ISREG(st.st_mode) else None
+    if why is not None or st.st_size > MAX_MAPPING_BYTES:
+        raise ValueError(f"{path}: {why or f'{st.st_size} bytes, more than a mapping may hold'}; not read")
+    try:
+        return load_mapping(path)
+    except (yaml.YAMLError, RecursionError) as exc:
+        text = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).replace("\n", " ")
+        raise ValueError(f"{path}: not a mapping YAML ({text[:300]})") from None
 
 
 def _in_workers(jobs: list[tuple], workers: int) -> list[RankResult]:
@@ -254,12 +282,21 @@ def _conclude(p: _Prepared, frame: pl.DataFrame) -> None:
 
 
 def _selected_pairs(npu_path: str | Path, bench_path: str | Path, steps: Sequence[int] | None,
-                    ranks: Sequence[int | str] | None) -> list[tuple[tuple[int | None, str], Path | None, Path | None]]:
-    """Every selected (step, rank) with its NPU and bench directories (None on a missing side)."""
-    npu_found, bench_found = discover(npu_path), discover(bench_path)
-    for path, found in ((npu_path, npu_found), (bench_path, bench_found)):
+                    ranks: Sequence[int | str] | None, skipped: list[RankResult] | None = None,
+                    ) -> list[tuple[tuple[int | None, str], Path | None, Path | None]]:
+    """Every selected (step, rank) with its NPU and bench directories (None on a missing side);
+    a step or rank folder that could not be entered (a link, a loop) goes into ``skipped`` as a
+    result of its own with the reason, when the selection keeps it."""
+    npu_skipped: list[DumpProblem] = []
+    bench_skipped: list[DumpProblem] = []
+    npu_found, bench_found = discover(npu_path, npu_skipped), discover(bench_path, bench_skipped)
+    for path, found, why in ((npu_path, npu_found, npu_skipped), (bench_path, bench_found, bench_skipped)):
         if not found:
-            raise DumpError(f"{path}: no msprobe dump.json found")
+            notes = "; ".join(f"{p.path}: {p.message}" for p in why[:3])
+            raise DumpError(f"{path}: no msprobe dump.json found" + (f" ({notes})" if notes else ""))
+    if skipped is not None:
+        skipped += _skipped_results([("NPU", p) for p in npu_skipped] + [("bench", p) for p in bench_skipped],
+                                    steps, ranks)
     npu_sel, bench_sel = _select(npu_found, steps, ranks), _select(bench_found, steps, ranks)
     npu_sel, bench_sel = _aligned(npu_sel, bench_sel)
     keys = sorted(set(npu_sel) | set(bench_sel), key=_step_rank_order)
@@ -269,6 +306,19 @@ def _selected_pairs(npu_path: str | Path, bench_path: str | Path, steps: Sequenc
 
 
 _Selected = dict[tuple[int | None, str], Path]
+
+
+def _skipped_results(skipped: list[tuple[str, DumpProblem]], steps: Sequence[int] | None,
+                     ranks: Sequence[int | str] | None) -> list[RankResult]:
+    """One result with an error per step/rank folder :func:`discover` could not enter (``*``:
+    every rank of a step folder), kept when the selection keeps its step and rank."""
+    wanted_steps, wanted_ranks = set(steps or ()), set(map(_rank_name, ranks or ()))
+    out = []
+    for side, problem in skipped:
+        step, rank = skipped_key(problem.path)
+        if _kept(step, wanted_steps) and (rank == "*" or _kept(rank, wanted_ranks)):
+            out.append(RankResult(step, rank, error=f"{side} {problem.path}: {problem.message}"))
+    return out
 
 
 def _aligned(npu: _Selected, bench: _Selected) -> tuple[_Selected, _Selected]:

@@ -72,11 +72,25 @@ def _pair_rows(pair: EntryPair, mapping: Mapping) -> list[tuple[object, ...]]:
 def raw_columns(pairing: Pairing, mapping: Mapping, job: int = 0) -> pl.DataFrame:
     """Every paired NPU record as one row of :data:`_RAW` (row-major tuples -> one frame);
     ``_job`` tells comparisons apart when several are ruled in one pass."""
-    rows = [row for pair in pairing.pairs for row in _pair_rows(pair, mapping)]
-    columns = list(zip(*rows)) if rows else [()] * len(_RAW)
-    frame = pl.DataFrame({name: pl.Series(name, list(col), dtype=dtype, strict=False)
-                          for (name, dtype), col in zip(_RAW.items(), columns)})
+    frames, rows = [], []
+    for pair in pairing.pairs:
+        rows += _pair_rows(pair, mapping)
+        if len(rows) >= _ROWS_AT_ONCE:  # Python tuples cost ~10x their columns: a slice at a time
+            frames.append(_raw_frame(rows))
+            rows = []
+    frames.append(_raw_frame(rows))
+    frame = pl.concat(frames) if len(frames) > 1 else frames[0]
     return frame.with_columns(pl.lit(job, dtype=pl.Int64).alias("_job"))
+
+
+#: Records turned into columns at once by :func:`raw_columns`.
+_ROWS_AT_ONCE = 16384
+
+
+def _raw_frame(rows: list[tuple[object, ...]]) -> pl.DataFrame:
+    columns = list(zip(*rows)) if rows else [()] * len(_RAW)
+    return pl.DataFrame({name: pl.Series(name, list(col), dtype=dtype, strict=False)
+                         for (name, dtype), col in zip(_RAW.items(), columns)})
 
 
 # ---------------------------------------------------------------- expressions
@@ -212,7 +226,8 @@ def rules(raw: pl.DataFrame, not_compared: frozenset[str], no_input_rules: froze
 
 
 def _finish(f: pl.DataFrame, not_compared: frozenset[str]) -> pl.DataFrame:
-    has_error = pl.col("_errors").is_not_null()
+    # a record refused when it was read (a data_name leading out) is an error too
+    has_error = pl.col("_errors").is_not_null() | pl.col("_npu_error").is_not_null()
     message = pl.concat_str([pl.col("_errors"), pl.col("_warn_text"), pl.col("_npu_error")],
                             separator="; ", ignore_nulls=True)
     skipped = pl.col("_api").is_in(list(not_compared))

@@ -31,7 +31,6 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-import numpy as np
 import polars as pl
 
 from dumpscope.core.comparison.msprobe import stat_columns
@@ -39,9 +38,7 @@ from dumpscope.core.comparison.msprobe.stat_columns import msprobe_text
 from dumpscope.core.comparison.metrics import COUNT_COLUMNS, EXTRA_METRICS, MSACCUCMP_METRICS, compare_arrays
 from dumpscope.core.comparison.msprobe.pairing import EntryPair, Mapping, Pairing
 from dumpscope.core.dumps import TensorReadError
-from dumpscope.core.formats.msprobe import Entry, MsprobeRank, Record, split_name
-from dumpscope.core.formats.npyfile import open_npy
-from dumpscope.core.formats.torch_pt import load_pt
+from dumpscope.core.formats.msprobe import Entry, MsprobeRank, Record, load_tensor, split_name
 
 STATS = ("Max", "Min", "Mean", "L2norm")
 REL = ("MaxRelativeErr", "MinRelativeErr", "MeanRelativeErr", "NormRelativeErr")
@@ -187,38 +184,50 @@ def _flat_rule(row: _Row) -> bool:
     return row.npu.role == "output" and any(v is not None and math.isfinite(v) and v > 50.0 for v in row.rels())
 
 
-def _tensor_metrics(row: _Row) -> dict[str, float | None]:
-    """Our full metric set when both records have an ``.npy`` / ``.pt`` file (tensor mode)."""
-    empty = dict.fromkeys(_TENSOR_METRICS)
-    paths = (row.npu.data_path, row.bench.data_path if row.bench else None)
-    if any(p is None or p.suffix not in (".npy", ".pt") or not p.is_file() for p in paths):
+#: The key of a tensor-mode metric row that says why its tensors were not compared (then an error row).
+TENSOR_ERROR = "_tensor_error"
+
+
+def _tensor_metrics(row: _Row) -> dict[str, float | str | None]:
+    """Our full metric set when both records name a tensor file (tensor mode).  A record
+    naming no file on either side (statistics only) has no metrics; a file that cannot be
+    read (missing, refused, truncated, not a tensor) makes the row an error that says why
+    (:data:`TENSOR_ERROR`), never a silent pass."""
+    empty: dict[str, float | str | None] = dict.fromkeys(_TENSOR_METRICS)
+    sides = (("NPU", row.npu), ("bench", row.bench))
+    if row.bench is None or all(r.data_path is None and r.error is None for _s, r in sides):  # type: ignore
         return empty
+    arrays, why = [], []
+    for side, record in sides:
+        try:
+            arrays.append(load_tensor(record))  # type: ignore[arg-type]
+        except (TensorReadError, ValueError, OSError, MemoryError) as exc:
+            if side == "bench" or record.error is None:  # the NPU record's own error is in the message
+                why.append(f"{side} tensor not read: {exc}")
     try:
-        arrays = [_load(p, r.dtype) for p, r in zip(paths, (row.npu, row.bench))]
-        metrics = compare_arrays(arrays[1], arrays[0]).as_dict()
-    except (TensorReadError, ValueError, OSError):
-        return empty
+        metrics = compare_arrays(arrays[1], arrays[0]).as_dict() if len(arrays) == 2 else {}
+    except (TensorReadError, ValueError) as exc:
+        why.append(f"tensors not compared: {exc}")
+    if why or len(arrays) < 2:
+        return empty | ({TENSOR_ERROR: "; ".join(why)} if why else {})
     return {k: metrics.get(k) for k in _TENSOR_METRICS}
-
-
-def _load(path, dtype: str | None) -> np.ndarray:  # type: ignore[no-untyped-def]
-    if path.suffix == ".pt":
-        return load_pt(path)
-    _shape, _dt, loader = open_npy(path, dtype)
-    return loader()
 
 
 def _row_dict(row: _Row, input_norm: float, tensors: bool) -> dict[str, object]:
     npu = row.npu
     errors, warnings = _errors(row, input_norm), _warnings(row, input_norm)
     out = _names(row) | _stat_columns(row)
-    out["Result"] = "error" if errors else "warning" if warnings else "pass"
+    out["Result"] = "error" if errors or npu.error else "warning" if warnings else "pass"
     out["Err_message"] = "; ".join(errors + warnings + ([npu.error] if npu.error else []))
     out["Deviation"] = row.deviation() if npu.is_tensor else (math.inf if errors else 0.0)
     out["msprobe -da flags"] = _flat_rule(row)
     out["NPU_Stack_Info"] = row.pair.npu.stack
     if tensors:
-        out.update(_tensor_metrics(row))
+        metrics = _tensor_metrics(row)
+        why = metrics.pop(TENSOR_ERROR, None)
+        out.update(metrics)
+        if why:
+            out["Result"], out["Err_message"] = "error", "; ".join(filter(None, (out["Err_message"], why)))
     return out
 
 
@@ -292,7 +301,8 @@ def compare_statistics_many(pairings: list[Pairing], mapping: Mapping | None = N
     mapping = mapping or Mapping()
     raw = pl.concat([stat_columns.raw_columns(p, mapping, job) for job, p in enumerate(pairings)])
     ruled = stat_columns.rules(raw, NOT_COMPARED, NO_INPUT_RULES)
-    parts = ruled.partition_by("_job", as_dict=True, maintain_order=True)
+    parts = (ruled.partition_by("_job", as_dict=True, maintain_order=True) if len(pairings) > 1
+             else {(0,): ruled})  # one pairing: no copy
     empty = ruled.clear()
     return [_finish_frame(parts.get((job,), empty), p, mapping, tensors) for job, p in enumerate(pairings)]
 
@@ -303,8 +313,11 @@ def _finish_frame(frame: pl.DataFrame, pairing: Pairing, mapping: Mapping, tenso
     computed; default: computed here), the schema's columns, unmatched rows, call order."""
     schema = dict(_SCHEMA) | ({k: pl.Float64 for k in _TENSOR_METRICS} if tensors else {})
     if tensors:
-        frame = frame.with_columns(metric_series(tensor_rows(pairing, mapping) if metrics is None else metrics))
+        frame = _tensor_errors(frame.with_columns(
+            metric_series(tensor_rows(pairing, mapping) if metrics is None else metrics)))
     frame = frame.select([pl.col(c).cast(t) for c, t in schema.items()])
+    if not pairing.unmatched and frame["Order"].is_sorted():  # the call order already: no copy
+        return frame
     unmatched = pl.DataFrame([_unmatched_row(u, tensors) for u in pairing.unmatched], schema=schema)
     return pl.concat([frame, unmatched]).sort("Order", nulls_last=True, maintain_order=True)
 
@@ -319,9 +332,21 @@ def tensor_rows(pairing: Pairing, mapping: Mapping) -> list[dict[str, float | No
     return [_tensor_metrics(row) for row in records(pairing, mapping)]
 
 
-def metric_series(rows: list[dict[str, float | None]]) -> list[pl.Series]:
-    """The metric columns of :func:`tensor_rows`-like rows."""
-    return [pl.Series(k, [r[k] for r in rows], dtype=pl.Float64) for k in _TENSOR_METRICS]
+def metric_series(rows: list[dict[str, float | str | None]]) -> list[pl.Series]:
+    """The metric columns of :func:`tensor_rows`-like rows, and why a row's tensors were not compared."""
+    return [pl.Series(k, [r[k] for r in rows], dtype=pl.Float64) for k in _TENSOR_METRICS] + [
+        pl.Series(TENSOR_ERROR, [r.get(TENSOR_ERROR) for r in rows], dtype=pl.Utf8)]
+
+
+def _tensor_errors(frame: pl.DataFrame) -> pl.DataFrame:
+    """Rows whose tensor files could not be read become errors, the reason added to their message."""
+    why = pl.col(TENSOR_ERROR)
+    message = pl.concat_str([pl.col("Err_message"), why], separator="; ", ignore_nulls=True)
+    return frame.with_columns(
+        pl.when(why.is_not_null()).then(pl.lit("error")).otherwise(pl.col("Result")).alias("Result"),
+        pl.when(why.is_not_null()).then(pl.when(pl.col("Err_message").fill_null("") == "").then(why)
+                                        .otherwise(message))
+        .otherwise(pl.col("Err_message")).alias("Err_message"))
 
 
 def ruled_statistics(pairing: Pairing, mapping: Mapping) -> pl.DataFrame:
