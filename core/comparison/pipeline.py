@@ -216,7 +216,7 @@ class _Run:
     def snapshot(self, done: int) -> Progress:
         """The comparison as it stands, judged."""
         start = time.monotonic()
-        frame = analysis.judge(self.table.frame(), self.th)
+        frame = analysis.judge(_with_vendor_report(self.table.frame(), self.base), self.th)
         self.cost = time.monotonic() - start
         return Progress(done, self.total, replace(self.base, frame=frame), self.meter)
 
@@ -237,6 +237,17 @@ class _Run:
         """What every row's computation needs beyond its pair."""
         specs = shape_specs(self.base.golden, self.base.target, self.base.model_facts)  # type: ignore[arg-type]
         return _RowContext(specs)
+
+
+def _with_vendor_report(frame: pl.DataFrame, base: Comparison) -> pl.DataFrame:
+    """The frame with the target's own accuracy report beside our numbers (RKNN's
+    ``error_analysis.txt``: its entire/single cosine and Euclidean distance per row)."""
+    report = base.target.meta.get("rknn_report") if base.target is not None else None
+    if report is None:
+        return frame
+    from dumpscope.core.vendor.rknn import join_report
+
+    return join_report(frame, report)
 
 
 @dataclass
@@ -532,6 +543,7 @@ def _run_band(target: Dump) -> str:
     """
     manifest = target.meta.get("manifest")
     quantised = isinstance(manifest, dict) and manifest.get("target") == "int8"
+    quantised = quantised or target.meta.get("quantised") is True  # a vendor run that says so (RKNN int8)
     quantised = quantised or any(k.startswith("quant_") for ref in target.tensors.values() for k, _v in ref.info.extra)
     floats = (d for ref in target.tensors.values() if ref.info.kind == "activation" and _is_float(d := ref.info.dtype))
     return analysis.precision_band(floats, quantised)
