@@ -162,3 +162,12 @@ def test_openvino_int8_dump_pairs_by_onnx_names_with_fake_quantize_scales(tmp_pa
     assert 0 < scale and float(golden.max()) <= (255 + 0.5) * scale * 1.01  # its range covers the input
     x_golden = open_dump(tmp_path / "golden").tensors["x"].load()
     np.testing.assert_array_equal(target.tensors["x"].load(), x_golden)  # the very same input
+    from dumpscope.core import vocabulary as v
+    from dumpscope.core.diagnosis.advice import target_kind, vendor_remedy
+
+    kind = target_kind(cmp)
+    assert kind.toolkit == "openvino-int8"
+    remedy = str(vendor_remedy(kind, v.QUANTISATION, "conv2"))
+    assert "ignored_scope=nncf.IgnoredScope(names=['conv2'])" in remedy
+    assert vendor_remedy(kind, v.LAYOUT, "conv2") is None
+    assert target_kind(compare(tmp_path / "golden", tmp_path / "golden", workers=1)).toolkit is None

@@ -39,7 +39,7 @@ from dumpscope.core.diagnosis.checks import (
     quant_params,
 )
 from dumpscope.core.diagnosis.checks import advice as check_advice
-from dumpscope.core.diagnosis.advice import TargetKind, advice_for, target_kind
+from dumpscope.core.diagnosis.advice import TargetKind, advice_for, target_kind, vendor_remedy
 from dumpscope.core.comparison.shapes import RETRY_COSINE, Layout
 from dumpscope.core.diagnosis.layout import row_layout
 from dumpscope.core.diagnosis.effects import cause_share, constant_row_share, measured
@@ -552,7 +552,7 @@ def _root_cause(run: _Run, k: int, score: float, c: dict[str, object]) -> tuple[
         row=row, name=str(r["name"]), node_name=r["node_name"], op_type=r["op_type"], index=r["index"],
         kind=r["kind"], cause=cause, score=round(min(1.0, total), 3),
         evidence=tuple(_evidence(run, row, r, c, findings)),
-        advice=_advice(run, cause, _detail(findings), commands), commands=tuple(commands),
+        advice=_advice(run, cause, _detail(findings), commands, r["node_name"]), commands=tuple(commands),
         replay=replay, effect=effect,
     ), findings
 
@@ -676,8 +676,10 @@ def _keeps_fp32(cause: str, r: dict[str, object]) -> bool:
     return cause in (v.PRECISION, v.NAN_ORIGIN) and r["band"] in ("fp16", "bf16") and bool(r["node_name"])
 
 
-def _advice(run: _Run, cause: str, detail: str | None, commands: list[str]) -> str:
+def _advice(run: _Run, cause: str, detail: str | None, commands: list[str], node: str | None = None) -> str:
     text = advice_for(cause, run.kind, ADVICE, detail)
+    remedy = vendor_remedy(run.kind, cause, node)
+    text = f"{text} {remedy}" if remedy else text
     if not commands:
         return text
     return (text + " Patch and verify: " + " or ".join(f"`{c}`" for c in commands)
