@@ -32,3 +32,14 @@ async def test_one_snapshot_folder_opens_golden_vs_simulator(monkeypatch: pytest
         assert app.comparison is not None
         row = app.comparison.frame.filter(app.comparison.frame["name"] == "hardswish_0.tmp_0").row(0, named=True)
         assert row["rknn_entire_cos"] == 0.99998 and row["rknn_cos_agrees"] is True
+
+
+async def test_imported_report_opens_with_the_vendors_printed_numbers() -> None:
+    from dumpscope.core.comparison.imported import open_rknn_report
+
+    app = DumpscopeApp(open_rknn_report(SNAP / "error_analysis.txt"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        text = screen_text(app)
+        assert "x_int8" in text and "0.99999" in text  # x_int8's entire cosine as RKNN printed it
+        assert "hardswish_0.tmp_0" in text and "0.99998" in text
