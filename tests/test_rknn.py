@@ -289,3 +289,14 @@ def test_open_imports_error_analysis(capsys: pytest.CaptureFixture[str]) -> None
     main(["open", str(_snap("int8") / rknn.REPORT), "--format", "table"])
     out = capsys.readouterr().out
     assert "conv2d_92.tmp_1" in out and "0.97479" in out
+
+
+def test_formats_lists_the_snapshot_and_the_report(tmp_path: Path) -> None:
+    from dumpscope.tui.cli.commands.formats import listing
+
+    groups = listing()
+    assert "rknn-snapshot" in dict(groups["dumps"]) and "rknn-error-analysis" in dict(groups["side files"])
+    assert rknn.is_report(_snap("fp16") / rknn.REPORT)
+    assert not rknn.is_report(_snap("fp16") / rknn.NAME_MAP)
+    (tmp_path / "a.txt").write_text("layer_name,cos\n")
+    assert not rknn.is_report(tmp_path / "a.txt")

@@ -83,7 +83,8 @@ def open_dump(path: str | Path, format: str | None = None) -> Dump:
     if score <= 0:
         raise DumpError(
             f"{p}: not a dump dumpscope can read (expected a directory of .npy files, "
-            "an .npz archive, an Ascend raw dump, a SigmaStar dump, a Polygraphy JSON or an msprobe dump; "
+            "an .npz archive, an Ascend raw dump, a SigmaStar dump, a Polygraphy JSON, an msprobe dump or an "
+            "RKNN accuracy_analysis snapshot; "
             "`dumpscope formats` lists them with how each is recognised)"
         )
     return _open_with(best, p)

@@ -27,6 +27,9 @@ from pathlib import Path
 from dumpscope.core.dumps import DumpError
 
 REPORT = "error_analysis.txt"
+#: ``dumpscope formats``: this side file's name and how it is recognised.
+SIDE_FILE = ("rknn-error-analysis", "RKNN-Toolkit2's error_analysis.txt ('simulator_error', layer_name with "
+             "entire/single cos | euc columns); for open (the snapshot folder itself is a dump)")
 NAME_MAP = "map_name_to_file.txt"
 SIDES = ("golden", "simulator")
 #: The report prints cosines and distances to this many decimals.
