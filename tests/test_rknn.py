@@ -300,3 +300,18 @@ def test_formats_lists_the_snapshot_and_the_report(tmp_path: Path) -> None:
     assert not rknn.is_report(_snap("fp16") / rknn.NAME_MAP)
     (tmp_path / "a.txt").write_text("layer_name,cos\n")
     assert not rknn.is_report(tmp_path / "a.txt")
+
+
+def test_a_map_line_leading_outside_is_refused_on_its_row(tmp_path: Path) -> None:
+    snap = tmp_path / "snapshot"
+    shutil.copytree(_snap("fp16"), snap)
+    secret = tmp_path / "secret.npy"
+    np.save(secret, np.ones(3, np.float32))
+    with (snap / rknn.NAME_MAP).open("a") as fh:
+        fh.write("evil                      ../../../secret.txt\n")
+    (snap / "simulator" / "npy" / "outlink.npy").symlink_to(secret)
+    dump = open_dump(snap)
+    evil = dump.tensors["evil"]
+    assert evil.error is not None and "leads outside the dump folder" in evil.error
+    link = dump.tensors["outlink"]  # an unlisted file: a row, but a link leading out is never followed
+    assert link.error is not None and "symbolic link" in link.error

@@ -20,7 +20,7 @@ import numpy as np
 from dumpscope.core.dumps import (Dump, DumpError, DumpProblem, TensorInfo, TensorReadError, TensorRef,
                                   dtype_name)
 from dumpscope.core.formats.npyfile import open_npy
-from dumpscope.core.formats.safe_fs import regular_file_problem
+from dumpscope.core.formats.safe_fs import member_path, regular_file_problem
 from dumpscope.core.vendor import rknn
 
 NAME = "rknn-snapshot"
@@ -148,12 +148,13 @@ def _extra(layer: str, row: rknn.ReportRow | None, report: rknn.Report | None,
 
 def _tensor(folder: Path, layer: str, stem: str, row: rknn.ReportRow | None, report: rknn.Report | None,
             order: int) -> TensorRef:
-    npy = folder / "npy" / f"{stem}.npy"
-    txt = folder / f"{stem}.txt"
     op = row.op_type if row is not None else None
     kind = "input" if op == "Input" else "activation"
     position = float(row.position if row is not None else order)
-    for path, reader in ((npy, _npy), (txt, _txt)):
+    for rel, reader in ((f"npy/{stem}.npy", _npy), (f"{stem}.txt", _txt)):
+        path, refused = member_path(folder, rel)  # the map names the file: it must stay inside the folder
+        if path is None:
+            return _broken(layer, op, kind, position, str(folder), f"{rel[:200]!r}: {refused}", row, report)
         if not (path.exists() or path.is_symlink()):
             continue
         problem = regular_file_problem(folder, path)
