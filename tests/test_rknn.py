@@ -271,6 +271,7 @@ def test_real_onnx_golden_dump_pairs_with_the_snapshot(tmp_path: Path) -> None:
     assert set(both["name"]) == {"batch_norm_0.tmp_2", "hardswish_0.tmp_0", "save_infer_model/scale_0.tmp_1"}
     checked = both.filter(pl.col("rknn_entire_cos").is_not_null())
     assert checked.height == 2 and checked["rknn_cos_agrees"].all() and checked["rknn_euc_agrees"].all()
+    assert checked["message"].str.contains("against this golden, not RKNN's own").all()
 
 
 # --- the command line --------------------------------------------------------------------------------

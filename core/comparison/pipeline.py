@@ -247,7 +247,8 @@ def _with_vendor_report(frame: pl.DataFrame, base: Comparison) -> pl.DataFrame:
         return frame
     from dumpscope.core.vendor.rknn import join_report
 
-    return join_report(frame, report)
+    own = base.golden is not None and base.golden.meta.get("rknn_side") == "golden"
+    return join_report(frame, report, own_golden=own)
 
 
 @dataclass

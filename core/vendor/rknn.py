@@ -247,8 +247,10 @@ def origin(row: ReportRow) -> str | None:
     return "introduced" if row.single_euc >= INTRODUCED_SHARE * row.entire_euc else "inherited"
 
 
-def report_sentence(row: ReportRow, ours_cos: float | None, ours_euc: float | None) -> str:
-    """What the vendor's report says of one row, beside our numbers."""
+def report_sentence(row: ReportRow, ours_cos: float | None, ours_euc: float | None,
+                    own_golden: bool = True) -> str:
+    """What the vendor's report says of one row, beside our numbers (``own_golden``: ours compare the
+    snapshot's own golden; else another golden, whose numbers may differ in the last decimals)."""
     if row.blank:
         into = f" {row.fused_into!r}" if row.fused_into else " (no later layer has numbers)"
         return (f"RKNN report: no numbers: this {row.op_type} is fused with the next layer(s) "
@@ -256,11 +258,12 @@ def report_sentence(row: ReportRow, ours_cos: float | None, ours_euc: float | No
     assert row.printed is not None
     ec, ee, sc, se = row.printed
     share = "" if origin(row) is None else f"; by its single column the error is {origin(row)}"
+    whose = "ours" if own_golden else "ours, against this golden, not RKNN's own"
     return (f"RKNN report: entire cos {ec} euc {ee}, single cos {sc} euc {se} "
-            f"(ours: cos {_fmt(ours_cos)} euc {_fmt(ours_euc)}){share}")
+            f"({whose}: cos {_fmt(ours_cos)} euc {_fmt(ours_euc)}){share}")
 
 
-def join_report(frame, report: Report):  # type: ignore[no-untyped-def]
+def join_report(frame, report: Report, own_golden: bool = True):  # type: ignore[no-untyped-def]
     """``frame`` with the vendor's numbers for each row (by target name, else name) in the
     :data:`REPORT_COLUMNS`, our absolute Euclidean distance (RMSE x sqrt(size)), whether ours print
     as the vendor's, and a sentence in ``notes``."""
@@ -293,7 +296,7 @@ def join_report(frame, report: Report):  # type: ignore[no-untyped-def]
         cols["rknn_origin"].append(origin(row))
         cols["rknn_cos_agrees"].append(agrees(c, row.printed[0]) if row.printed else None)
         cols["rknn_euc_agrees"].append(agrees(euc, row.printed[1]) if row.printed else None)
-        sentence = report_sentence(row, c, euc)
+        sentence = report_sentence(row, c, euc, own_golden)
         new_notes.append(f"{note}; {sentence}" if note else sentence)
     types = {"rknn_op": pl.String, "rknn_fused_into": pl.String, "rknn_origin": pl.String,
              "rknn_cos_agrees": pl.Boolean, "rknn_euc_agrees": pl.Boolean}
