@@ -34,7 +34,7 @@ def target_kind(cmp: Comparison) -> TargetKind:
     """The kind of ``cmp``'s target, from its dump format and its tensors' dtypes."""
     dtypes = set(cmp.frame["target_dtype"].drop_nulls().to_list()) if "target_dtype" in cmp.frame.columns else set()
     ascend = traits_of(cmp.target).fusion_switch or cmp.atc is not None  # an ATC graph: an Ascend build
-    manifest = cmp.target.meta.get("manifest") if cmp.target is not None else None
+    manifest = (getattr(cmp.target, "meta", None) or {}).get("manifest")  # a dump's; none without a target
     toolkit = manifest.get("target") if isinstance(manifest, dict) else None
     return TargetKind(ascend=ascend, reduced_float=bool(dtypes & REDUCED_FLOATS),
                       toolkit=toolkit if toolkit in VENDOR_REMEDIES else None)
