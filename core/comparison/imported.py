@@ -40,3 +40,45 @@ def open_result(path: str | Path, thresholds: Thresholds | None = None) -> Compa
                                                "preset": th.preset, "order": "the CSV's Index"}, thresholds=th)
     cmp.frame = judge(cmp.frame, th)
     return cmp
+
+
+def open_rknn_report(path: str | Path, thresholds: Thresholds | None = None) -> Comparison:
+    """RKNN-Toolkit2's ``error_analysis.txt`` as a ready-made comparison (no tensors): a row per layer
+    in the simulator's order, the vendor's "entire" cosine as the row's cosine (judged by our bands,
+    the int8 band for a quantised build), its four columns beside it (``rknn_*``), the origin its
+    "single" column gives, and each blank row (a layer fused with the next) explained.  With the
+    snapshot's golden/ and simulator/ folders, ``dumpscope SNAPSHOT`` computes our numbers beside them."""
+    from dumpscope.core.vendor import rknn
+
+    th = thresholds if isinstance(thresholds, Thresholds) else Thresholds()
+    report = rknn.read_report(path)
+    band = th.band_for("float32", "float32", rknn.precision(r.name for r in report.rows) == "int8")
+    rows = []
+    for r in report.rows:
+        rows.append({
+            "index": r.position, "name": r.name, "target_name": r.name, "op_type": r.op_type,
+            "kind": "input" if r.op_type == "Input" else "activation", "cosine_similarity": r.entire_cos,
+            "band": band, "status": "unmatched" if r.blank else "computed",
+            "health": "unmatched" if r.blank else "pending", "side": "both",
+            "message": rknn.report_sentence(r, None, None) if r.blank else "",
+            "notes": None if r.blank else _report_note(r),
+            "printed": {"cosine_similarity": r.printed[0] if r.printed else None},
+            "rknn_op": r.op_type, "rknn_entire_cos": r.entire_cos, "rknn_entire_euc": r.entire_euc,
+            "rknn_single_cos": r.single_cos, "rknn_single_euc": r.single_euc,
+            "rknn_fused_into": r.fused_into, "rknn_origin": rknn.origin(r),
+        })
+    frame = pl.DataFrame(rows, schema_overrides={"printed": pl.Struct({"cosine_similarity": pl.String()}),
+                                                 "rknn_fused_into": pl.String(), "rknn_origin": pl.String()})
+    meta = {"golden": str(path), "target": str(path), "imported": "RKNN-Toolkit2 error_analysis.txt",
+            "preset": th.preset, "order": "the report's (the simulator's) order",
+            "warnings": list(report.problems)}
+    cmp = Comparison.from_frame(frame, meta=meta, thresholds=th)
+    cmp.frame = judge(cmp.frame, th)
+    return cmp
+
+
+def _report_note(row) -> str:  # type: ignore[no-untyped-def]
+    """A reported row's vendor numbers in words (the row's message after our verdict)."""
+    from dumpscope.core.vendor import rknn
+
+    return rknn.report_sentence(row, None, None).replace(" (ours: cos - euc -)", "")

@@ -357,7 +357,8 @@ def _target_only_reason(ref: TensorRef, links: _VendorLinks) -> str:
         return "target-only op (inserted by the target compiler; no golden counterpart)"
     if info.kind in _SIDE_ONLY_KINDS:
         return f"{info.kind.replace('_', ' ')}: the golden dump has no such tensor"
-    return "no golden tensor with this name or producing node"
+    note = next((value for key, value in info.extra if key == "unmatched_note"), None)
+    return note or "no golden tensor with this name or producing node"
 
 
 def _is_row(p: Pair) -> bool:

@@ -228,7 +228,7 @@ class _Run:
         """The comparison as it stands, judged (with a ``cached`` column in a ``--cache`` run:
         True where the row was served from the index)."""
         start = time.monotonic()
-        frame = analysis.judge(self.table.frame(), self.th)
+        frame = analysis.judge(_with_vendor_report(self.table.frame(), self.base), self.th)
         if self.row_cache is not None:
             served = np.zeros(frame.height, dtype=bool)
             served[self.row_cache.hits] = True  # (frame rows are the pairs, in order)
@@ -258,6 +258,18 @@ class _Run:
         """What every row's computation needs beyond its pair."""
         specs = shape_specs(self.base.golden, self.base.target, self.base.model_facts)  # type: ignore[arg-type]
         return _RowContext(specs)
+
+
+def _with_vendor_report(frame: pl.DataFrame, base: Comparison) -> pl.DataFrame:
+    """The frame with the target's own accuracy report beside our numbers (RKNN's
+    ``error_analysis.txt``: its entire/single cosine and Euclidean distance per row)."""
+    report = base.target.meta.get("rknn_report") if base.target is not None else None
+    if report is None:
+        return frame
+    from dumpscope.core.vendor.rknn import join_report
+
+    own = base.golden is not None and base.golden.meta.get("rknn_side") == "golden"
+    return join_report(frame, report, own_golden=own)
 
 
 @dataclass
@@ -554,6 +566,7 @@ def _run_band(target: Dump) -> str:
     """
     manifest = target.meta.get("manifest")
     quantised = isinstance(manifest, dict) and manifest.get("target") == "int8"
+    quantised = quantised or target.meta.get("quantised") is True  # a vendor run that says so (RKNN int8)
     quantised = quantised or any(k.startswith("quant_") for ref in target.tensors.values() for k, _v in ref.info.extra)
     floats = (d for ref in target.tensors.values() if ref.info.kind == "activation" and _is_float(d := ref.info.dtype))
     return analysis.precision_band(floats, quantised)

@@ -25,13 +25,19 @@ class TargetKind:
     """An Ascend (ATC/CANN) target: fusion passes are switched in ``fusion_switch.cfg``."""
     reduced_float: bool = False
     """Some target tensors are float16/bfloat16 (a mixed-precision target): keeping a node in fp32 helps."""
+    toolkit: str | None = None
+    """The vendor toolkit that made the target (``openvino-int8``: its manifest says so), for its
+    own remedies."""
 
 
 def target_kind(cmp: Comparison) -> TargetKind:
     """The kind of ``cmp``'s target, from its dump format and its tensors' dtypes."""
     dtypes = set(cmp.frame["target_dtype"].drop_nulls().to_list()) if "target_dtype" in cmp.frame.columns else set()
     ascend = traits_of(cmp.target).fusion_switch or cmp.atc is not None  # an ATC graph: an Ascend build
-    return TargetKind(ascend=ascend, reduced_float=bool(dtypes & REDUCED_FLOATS))
+    manifest = (getattr(cmp.target, "meta", None) or {}).get("manifest")  # a dump's; none without a target
+    toolkit = manifest.get("target") if isinstance(manifest, dict) else None
+    return TargetKind(ascend=ascend, reduced_float=bool(dtypes & REDUCED_FLOATS),
+                      toolkit=toolkit if toolkit in VENDOR_REMEDIES else None)
 
 
 _FUSION_ASCEND = (
@@ -131,6 +137,23 @@ _BY_KIND = {v.FUSION: _fusion, v.NAN_ORIGIN: _nan, v.OVERFLOW: _overflow, v.QUAN
 _FP32_ADVICE = frozenset({"clamped", "constant-range", "overflow", "opdebug"})
 #: Evidence whose own advice names Ascend's tools (fusion_switch.cfg): for Ascend targets only.
 _ASCEND_ADVICE = frozenset({"fusion"})
+
+
+def _nncf_remedy(node: str) -> str:
+    return (f"With NNCF: keep this layer out of quantisation, nncf.quantize(model, dataset, ignored_scope="
+            f"nncf.IgnoredScope(names=[{node!r}])) (its OpenVINO op name: the ONNX node name), or "
+            "calibrate on a larger representative subset_size; then dump again with --target openvino-int8 "
+            "and compare.")
+
+
+#: Toolkit -> causes its own remedy applies to, and the remedy for a node.
+VENDOR_REMEDIES = {"openvino-int8": ((v.QUANTISATION, v.DRIFT, v.PRECISION), _nncf_remedy)}
+
+
+def vendor_remedy(kind: TargetKind, cause: str, node: str | None) -> str | None:
+    """The target toolkit's own remedy for a cause at ``node`` (None: no toolkit, or not for this cause)."""
+    causes, remedy = VENDOR_REMEDIES.get(kind.toolkit or "", ((), None))
+    return remedy(node) if remedy is not None and cause in causes and node else None
 
 
 def advice_for(cause: str, kind: TargetKind, check_advice: dict[str, str], detail: str | None = None,

@@ -40,7 +40,7 @@ from dumpscope.core.diagnosis.checks import (
     quant_params,
 )
 from dumpscope.core.diagnosis.checks import advice as check_advice
-from dumpscope.core.diagnosis.advice import TargetKind, advice_for, target_kind
+from dumpscope.core.diagnosis.advice import TargetKind, advice_for, target_kind, vendor_remedy
 from dumpscope.core.comparison.shapes import RETRY_COSINE, Layout
 from dumpscope.core.diagnosis.layout import row_layout
 from dumpscope.core.diagnosis.effects import cause_share, constant_row_share, measured
@@ -232,10 +232,10 @@ def _is_graph_input(cmp: Comparison, r: dict[str, object]) -> bool:
 def _cause_of(run: _Run, row: int, r: dict[str, object], findings: list[Finding], replay: Replay | None) -> str:
     """The cause class of a candidate (``vocabulary.CAUSE_CLASSES``): a graph input's, a row not
     compared, the weightiest finding's, else what the node's own numbers say."""
+    if r["health"] == "error":  # an input not compared is not known to differ (RKNN's snapshot without x.npy)
+        return v.NOT_COMPARED
     if _is_graph_input(run.cmp, r):
         return _input_cause(run, row, findings)
-    if r["health"] == "error":
-        return v.NOT_COMPARED
     if run.layouts.get(row) is not None:  # searched by _search_layout for the strongest candidates
         return v.LAYOUT
     return _finding_cause(findings) or _node_cause(run, row, r, replay)
@@ -294,6 +294,8 @@ def _error_words(err: float | None, infinite: str, missing: str) -> str:
 
 def _origin_sentence(r: dict[str, object], c: dict[str, object], has_graph: bool = False) -> str:
     here = _error_words(c["error"], "NaN/Inf on one side only", "no error measure")  # type: ignore[arg-type]
+    if r["kind"] in ("input", "constant") and r["health"] == "error":
+        return f"{'an input' if r['kind'] == 'input' else 'a constant'} that could not be compared"
     if r["kind"] in ("input", "constant"):
         return f"{'an input' if r['kind'] == 'input' else 'a constant'} that already differs ({here})"
     if c["worst_input"] is None:
@@ -425,6 +427,7 @@ def diagnose(
     ranked = _ranked_candidates(run, opdebug)
     run = replace(run, replays=_replays(run, ranked, progress) if replay else {})
     causes, overflow_found = _root_causes(run, ranked, replay)
+    causes = _with_vendor_cause(cmp, causes)
     overflow_lines += overflow_found + _clamp_lines(run.ctx) + frame_range_findings(frame)
     first_info = _first_info(cmp, run.classes)
     summary = _summary(cmp, causes, first_info, run.shape, warnings, healthy, counts)
@@ -435,6 +438,15 @@ def diagnose(
         quantisation=_quantisation_losses(cmp, run.classes), warnings=warnings, edges_source=run.edges.source,
         healthy=healthy, counts=counts, replays=run.replays,
     )
+
+
+def _with_vendor_cause(cmp: Comparison, causes: list[RootCause]) -> list[RootCause]:
+    """The cause the target's own per-layer replay names (RKNN's "single" column) first; our
+    cause for the same row gives way to it (see :mod:`~dumpscope.core.diagnosis.rknn`)."""
+    from dumpscope.core.diagnosis.rknn import vendor_cause
+
+    vendor = vendor_cause(cmp)
+    return causes if vendor is None else [vendor, *(c for c in causes if c.row != vendor.row)]
 
 
 def _warnings(cmp: Comparison) -> tuple[str, ...]:
@@ -608,7 +620,7 @@ def _root_cause(run: _Run, k: int, score: float, c: dict[str, object]) -> tuple[
         row=row, name=str(r["name"]), node_name=r["node_name"], op_type=r["op_type"], index=r["index"],
         kind=r["kind"], cause=cause, score=round(min(1.0, total), 3),
         evidence=tuple(_evidence(run, row, r, c, findings)),
-        advice=_advice(run, cause, _detail(findings), commands, replay), commands=tuple(commands),
+        advice=_advice(run, cause, _detail(findings), commands, replay, r["node_name"]), commands=tuple(commands),
         replay=replay, effect=effect,
     ), findings
 
@@ -676,7 +688,7 @@ def _evidence(run: _Run, row: int, r: dict[str, object], c: dict[str, object], f
 def _how_sentences(run: _Run, row: int, r: dict[str, object]) -> list[str]:
     """What the row is and how it broke: a graph input, its replay, the first NaN/Inf, the trend."""
     evidence = []
-    if _is_graph_input(run.cmp, r):
+    if _is_graph_input(run.cmp, r) and r["health"] != "error":
         evidence.append(_input_sentence(run, row))
     elif run.layouts.get(row) is not None:
         evidence.append(_layout_sentence(run.layouts[row]))  # type: ignore[arg-type]
@@ -742,8 +754,10 @@ def _keeps_fp32(cause: str, r: dict[str, object]) -> bool:
 
 
 def _advice(run: _Run, cause: str, detail: str | None, commands: list[str],
-            replay: Replay | None = None) -> str:
+            replay: Replay | None = None, node: str | None = None) -> str:
     text = advice_for(cause, run.kind, ADVICE, detail, replay.verdict if replay is not None else None)
+    remedy = vendor_remedy(run.kind, cause, node)
+    text = f"{text} {remedy}" if remedy else text
     if not commands:
         return text
     golden = shlex.quote(str(run.cmp.meta.get("golden") or "GOLDEN"))
@@ -869,4 +883,7 @@ def _summary(
     if shape.kind != "none":
         text = shape.sentence(cmp.frame)
         parts.append(text[0].upper() + text[1:] + ".")
-    return " ".join(parts)
+    from dumpscope.core.diagnosis.rknn import report_summary
+
+    vendor = report_summary(cmp)
+    return " ".join([*parts, vendor] if vendor else parts)

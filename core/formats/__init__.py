@@ -30,6 +30,7 @@ FORMAT_MODULES: tuple[str, ...] = (
     "npz",
     "ascend_dump", "sigmastar", "polygraphy",
     "sgs_output",  # issue 11: SigmaStar simulator log/output folders (fixed.sim vs offline/board, SigmaStar IPU guide §4)
+    "rknn_snapshot",  # issue 27: RKNN-Toolkit2 accuracy_analysis golden/ and simulator/ folders
     "msprobe",  # issue 15: step*/rank*/dump.json trees (one rank per open; see comparison.msprobe.driver)
 )
 
@@ -94,7 +95,8 @@ def _best(p: Path, mods: list[ModuleType]) -> ModuleType:
     if score <= 0:
         raise DumpError(
             f"{p}: not a dump dumpscope can read (expected a directory of .npy files, "
-            "an .npz archive, an Ascend raw dump, a SigmaStar dump, a Polygraphy JSON or an msprobe dump; "
+            "an .npz archive, an Ascend raw dump, a SigmaStar dump, a Polygraphy JSON, an msprobe dump or an "
+            "RKNN accuracy_analysis snapshot; "
             "`dumpscope formats` lists them with how each is recognised)"
         )
     return best

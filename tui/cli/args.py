@@ -144,10 +144,23 @@ def _settle_dumps(args: argparse.Namespace) -> None:
     args.golden = _one("golden", getattr(args, "golden_flag", None), args.golden)
     args.target = _one("target", getattr(args, "target_flag", None), args.target)
     args.b = getattr(args, "b", None)
+    _snapshot_sides(args)
     missing = [label for label in ("golden", "target") if getattr(args, label) is None]
     if missing:
         raise UsageError(f"dumpscope {getattr(args, 'command', None) or 'compare'}: the following arguments are required: "
                          f"{', '.join(missing)} (GOLDEN TARGET, or -g GOLDEN -m TARGET)")
+
+
+def _snapshot_sides(args: argparse.Namespace) -> None:
+    """One vendor folder that holds both runs (an RKNN accuracy_analysis snapshot: golden/ and
+    simulator/) stands for the pair: ``dumpscope SNAPSHOT`` compares its golden with its simulator."""
+    if args.golden is None or args.target is not None or args.b is not None:
+        return
+    from dumpscope.core.formats.rknn_snapshot import snapshot_sides
+
+    sides = snapshot_sides(args.golden)
+    if sides is not None:
+        args.golden, args.target = (str(p) for p in sides)
 
 
 def _settle_graphs(args: argparse.Namespace) -> list[str]:

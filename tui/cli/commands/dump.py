@@ -58,7 +58,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=_seed, default=0, help="seed for generated inputs (default 0)")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="list every constant the fp16 recipe clamped or flushed (default: one summary line)")
-    parser.add_argument("--target", choices=("fp16", "int8", "optimized"), help="make a hardware-free target dump")
+    parser.add_argument("--target",
+                        choices=("fp16", "int8", "optimized", "rknn-int8", "rknn-fp16", "openvino-int8"),
+                        help="make a hardware-free target dump; rknn-int8/rknn-fp16 (RKNN-Toolkit2's rk3588 "
+                             "simulator) and openvino-int8 (OpenVINO + NNCF) drive the vendor's own toolkit, "
+                             "an optional extra (pip install 'dumpscope[rknn]' / 'dumpscope[openvino]')")
     parser.add_argument(
         "--max-memory", type=_megabytes, default=512, metavar="MB",
         help="fetch tensors in groups of at most this many MB per onnxruntime run (default 512)",
@@ -90,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
     """Dump the model (progress on a terminal), then print its notes, clamps and a summary line."""
     import sys
 
+    if args.target in ("rknn-int8", "rknn-fp16", "openvino-int8"):
+        return _vendor(args)
     from dumpscope.core.onnx.runner import dump_model
 
     manifest = dump_model(
@@ -102,6 +108,23 @@ def run(args: argparse.Namespace) -> int:
     for line in clamp_lines(manifest["clamped"], args.verbose):
         print(line, file=sys.stderr)
     print(_summary(manifest, args))
+    return EXIT_OK
+
+
+def _vendor(args: argparse.Namespace) -> int:
+    """A target made by the vendor's own toolkit (its notes on stderr, one summary line)."""
+    import sys
+
+    from dumpscope.core.onnx.vendor_targets import dump_vendor
+
+    record = dump_vendor(args.model, args.out, target=args.target, inputs=args.input,
+                         input_shapes=args.input_shape, seed=args.seed)
+    for note in record.get("notes", []):
+        print(f"dumpscope: note: {plain(str(note))}", file=sys.stderr)
+    how = f"compare it with `dumpscope GOLDEN_DUMP {args.out}`"
+    if args.target.startswith("rknn-"):
+        how += f", or with the toolkit's own golden: `dumpscope {args.out}`"
+    print(f"{args.target} dump of {args.model} by {record.get('toolkit')} -> {args.out}; {how}")
     return EXIT_OK
 
 

@@ -14,7 +14,7 @@ DESCRIPTION = (
 )
 
 #: Vendor modules that declare ``SIDE_FILE = (name, rule)``.
-_SIDE_MODULES = ("atc_graph", "opdebug", "msaccucmp_csv")
+_SIDE_MODULES = ("atc_graph", "opdebug", "msaccucmp_csv", "rknn")
 #: Side files read by dumpscope's own code (no sniffing: the command says which it expects).
 _OWN_FILES = (
     ("dumpscope-parquet", "a .parquet file written by `compare --format parquet` or the UI export; for open"),

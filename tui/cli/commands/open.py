@@ -8,17 +8,21 @@ from pathlib import Path
 from dumpscope.tui.cli.args import add_ui_arguments, check_theme, exit_code, run_app
 from dumpscope.tui.cli.errors import UsageError
 
-HELP = "reopen a saved comparison (.parquet) or an msaccucmp/msit result_*.csv in the terminal UI"
+HELP = ("reopen a saved comparison (.parquet), or import an msaccucmp/msit result_*.csv or an RKNN "
+        "error_analysis.txt, in the terminal UI")
 DESCRIPTION = (
     "Open a comparison saved with `dumpscope compare --format parquet` or the app's export (x), or "
     "import an msaccucmp / msit result_*.csv as a ready-made comparison (judged by dumpscope's bands, "
-    "with msaccucmp's blind spots flagged).  The dumps are not needed; panes that need tensor data say "
+    "with msaccucmp's blind spots flagged), or RKNN-Toolkit2's error_analysis.txt (its entire/single "
+    "cosine and Euclidean columns; `dumpscope SNAPSHOT` computes ours beside them).  The dumps are not "
+    "needed; panes that need tensor data say "
     "so.  --format prints it instead (table, csv, json, markdown)."
 )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("result", type=Path, help="a .parquet file written by dumpscope, or an msaccucmp result_*.csv")
+    parser.add_argument("result", type=Path, help="a .parquet file written by dumpscope, an msaccucmp "
+                                                  "result_*.csv or an RKNN error_analysis.txt")
     parser.add_argument("--format", "-f", choices=("table", "csv", "json", "markdown"),
                         help="print the result instead of opening the UI")
     add_ui_arguments(parser)
@@ -34,7 +38,11 @@ def run(args: argparse.Namespace) -> int:
     from dumpscope.core.dumps import DumpError
 
     try:
-        if args.result.suffix.lower() == ".csv":
+        if _is_rknn_report(args.result):
+            from dumpscope.core.comparison.imported import open_rknn_report
+
+            comparison = open_rknn_report(args.result)
+        elif args.result.suffix.lower() == ".csv":
             from dumpscope.core.comparison.imported import open_result
 
             comparison = open_result(args.result)
@@ -50,6 +58,13 @@ def run(args: argparse.Namespace) -> int:
     from dumpscope.tui.app.explorer import DumpscopeApp
 
     return run_app(DumpscopeApp(comparison, theme=args.theme), args)
+
+
+def _is_rknn_report(path: Path) -> bool:
+    """An RKNN-Toolkit2 ``error_analysis.txt`` (told by its header, whatever its name)."""
+    from dumpscope.core.vendor.rknn import is_report
+
+    return path.suffix.lower() == ".txt" and is_report(path)
 
 
 def _refuse_three_way(path: Path) -> None:
