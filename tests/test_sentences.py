@@ -328,8 +328,9 @@ def test_origin_sentences_print_their_facts() -> None:
         "its only bad input is the constant 'eps'; this output: relative error 0.0123")
     assert "not compared rows" in engine._origin_sentence(r, alone, has_graph=True)
     assert "give --model or --graph" in engine._origin_sentence(r, alone, has_graph=False)
-    said = engine._origin_sentence({"kind": "input"}, c)
+    said = engine._origin_sentence({"kind": "input", "health": "fail"}, c)
     assert said == f"an input that already differs (relative error {g3(c['error'])})"
+    assert engine._origin_sentence({"kind": "input", "health": "error"}, c) == "an input that could not be compared"
     # a candidate the classification calls inherited is never said to be introduced here
     inherited = engine._origin_sentence(r, {**c, "origin": "inherited"})
     assert inherited.startswith("inherited, the error grows here:") and "introduced" not in inherited

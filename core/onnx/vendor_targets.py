@@ -194,8 +194,11 @@ def _dump_openvino(model: Path, out: Path, model_inputs: Sequence[Any], saved: l
 def _save(out: Path, name: str, arr: np.ndarray) -> str:
     from dumpscope.core.names import to_filename
 
+    from dumpscope.core.atomic import atomic_binary
+
     rel = to_filename(name)
-    np.save(out / rel, arr, allow_pickle=False)
+    with atomic_binary(out / rel) as fh:
+        np.save(fh, arr, allow_pickle=False)
     return rel
 
 
