@@ -476,8 +476,13 @@ class DumpscopeApp(App[int]):
     def on_dumpscope_app_progressed(self, message: Progressed) -> None:
         if not self.screen_stack:  # a table that arrives while the app shuts down
             return
-        self.progress = None if message.done >= message.total else (message.done, message.total)
-        self._show_comparison(message.comparison)
+        from textual.css.query import NoMatches
+
+        try:
+            self.progress = None if message.done >= message.total else (message.done, message.total)
+            self._show_comparison(message.comparison)
+        except NoMatches:  # the list screen's widgets are already gone: the app is closing
+            return
         cache = message.comparison.meta.get("cache")
         if cache and message.done >= message.total:  # where the --cache index is, or why it is not
             self.notify(f"cache: {cache} (↺: served from it)", title="--cache", timeout=6, markup=False)
