@@ -43,6 +43,7 @@ COMMANDS: tuple[str, ...] = (
     "fusion",
     "convert",
     "patch",
+    "fix",
     "open",
     "demo",
     "formats",
