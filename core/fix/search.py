@@ -234,16 +234,50 @@ class FixSearch:
         self._minimise(result)
 
     def _grow(self, base: Trial, seeds: Sequence[Change]) -> Trial | None:
-        """Seeds first, then one change at a time; the first passing trial (None when none passes)."""
+        """Seeds first, then the node introducing the most error while that helps, then (the error is spread
+        over many nodes) a backward range; the first passing trial (None when none passes)."""
         current = base
         if seeds:
             current = self.trial(seeds, "seed")
         while not current.passed:
             nxt = self._next_changes(current)
             if not nxt:
-                return None
+                break
+            before = current
             current = self.trial((*current.changes, *nxt), "grow")
-        return current
+            if not _better(current, before):
+                break
+        return current if current.passed else self._backward(current)
+
+    def _backward(self, current: Trial) -> Trial | None:
+        """Keep the last k nodes feeding a failing output (reverse topological order), k doubling until the
+        tolerance is met, then the smallest such k by binary search (None when even all of them fail)."""
+        facts = self.ev.facts
+        kept = {c.node for c in current.changes if c.kind == "keep"}
+        wanted = _ancestors([name for name, _ in current.failing], facts)
+        order = [n.name for n in reversed(facts.nodes)
+                 if n.name in wanted and n.name not in kept and n.op_type not in _NO_FLOAT_WORK]
+        if not order:
+            return None
+
+        def attempt(k: int) -> Trial:
+            return self.trial((*current.changes, *(Change("keep", n) for n in order[:k])), "grow")
+
+        lo, k = 0, 1
+        while True:
+            k = min(k, len(order))
+            t = attempt(k)
+            if t.passed:
+                break
+            if k == len(order):
+                return None
+            lo, k = k, 2 * k
+        hi, best = k, t
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            t = attempt(mid)
+            lo, hi, best = (lo, mid, t) if t.passed else (mid, hi, best)
+        return best
 
     def _next_changes(self, trial: Trial) -> list[Change]:
         """Keep in float32 the node introducing the most error in ``trial`` (see the module docstring).
@@ -262,7 +296,7 @@ class FixSearch:
         best: tuple[float, int, str] | None = None
         for name, dist in m.distances.items():
             node = facts.producer.get(name)
-            if node is None or node.name in kept or not dist > floor:
+            if node is None or node.name in kept or node.op_type in _NO_FLOAT_WORK or not dist > floor:
                 continue
             measured_inputs = [m.distances[i] for i in node.inputs if i in m.distances]
             if not measured_inputs:
@@ -315,6 +349,34 @@ class FixSearch:
         result.needed = tuple(Needed(c, proofs[c].number, proofs[c].failing, proofs[c].error)
                               for c in result.changes)
         result.minimal = True
+
+
+#: Nodes that compute from no float input: keeping them in float32 changes nothing the search can use.
+_NO_FLOAT_WORK = frozenset({"Constant", "ConstantOfShape", "Shape", "Size"})
+
+
+def _ancestors(tensors: Sequence[str], facts: object) -> set[str]:
+    """Names of the nodes ``tensors`` depend on (their producers, transitively)."""
+    producer = facts.producer  # type: ignore[attr-defined]
+    seen: set[str] = set()
+    stack = list(tensors)
+    while stack:
+        node = producer.get(stack.pop())
+        if node is not None and node.name not in seen:
+            seen.add(node.name)
+            stack.extend(node.inputs)
+    return seen
+
+
+def _better(new: Trial, old: Trial) -> bool:
+    """``new`` is clearly closer to the tolerance than ``old``: fewer infinite distances among the failing,
+    or a worst failing distance at least 10 % smaller."""
+    def key(t: Trial) -> tuple[int, float]:
+        worst = max((d for _, d in t.failing), default=0.0)
+        return (sum(math.isinf(d) for _, d in t.failing) if t.error is None else 1 << 30,
+                worst if math.isfinite(worst) else 0.0)
+    (ni, nw), (oi, ow) = key(new), key(old)
+    return new.passed or ni < oi or (ni == oi and nw < 0.9 * ow)
 
 
 def _introduced(dist: float, upstream: float) -> float:
