@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 from pathlib import Path
 
 import numpy as np
@@ -171,6 +172,15 @@ def test_emit_writes_each_toolchain_and_onnxconverter_accepts_the_list(tmp_path:
     assert json.loads((out / "nncf_ignored_scope.json").read_text()) == {"ignored_scope": {"names": block}}
     trt = (out / "tensorrt_layer_precisions.txt").read_text()
     assert "--layer-precisions Mul_1:float32 sumsq:float32" in trt and "--layerPrecisions=Mul_1:fp32,sumsq:fp32" in trt
+    line = shlex.split(trt.splitlines()[0])  # the Polygraphy command, parsed back by Polygraphy where installed
+    args = line[line.index("--layer-precisions") + 1:line.index("-o")]
+    assert line[line.index("--precision-constraints") + 1] == "obey"
+    try:
+        from polygraphy.tools.args import util as args_util
+    except ImportError:
+        args_util = None
+    if args_util is not None:
+        assert args_util.parse_arglist_to_dict(args, allow_empty_key=False) == {"Mul_1": "float32", "sumsq": "float32"}
     rknn = (out / "rknn_hybrid_quantization.cfg").read_text()
     assert 'custom_quantize_layers:\n    "sq": float16\n    "ss": float16' in rknn
     assert (out / "sigmastar_input_config.ini").read_text().startswith("[CONV_CONFIG]\n")

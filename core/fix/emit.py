@@ -27,9 +27,13 @@ Every file goes through :mod:`dumpscope.core.atomic`.  Where each format rule co
 ``nncf_ignored_scope.json``
     ``nncf.IgnoredScope(names=[...])`` (NNCF API: ``names`` are node names of the model).
 ``tensorrt_layer_precisions.txt``
-    Polygraphy ``--layer-precisions NAME:float32 ...`` with ``--precision-constraints obey``, and trtexec
-    ``--layerPrecisions=NAME:fp32,...`` with ``--precisionConstraints=obey`` (Polygraphy CLI help;
-    TensorRT trtexec help).  TensorRT's ONNX parser names layers after ONNX node names.
+    Polygraphy ``--layer-precisions NAME:float32 ...`` with ``--precision-constraints obey`` (Polygraphy's
+    ``tools/args/backend/trt/loader.py``: ``<layer_name>:<layer_precision>``, precisions are TensorRT type
+    aliases such as ``float32``, parsed by ``args_util.parse_arglist_to_dict``; tests/test_fix.py parses
+    the line back with it), and trtexec ``--layerPrecisions=NAME:fp32,...`` with
+    ``--precisionConstraints=obey`` (trtexec ``--help``: ``spec ::= layerName:precision``, comma separated,
+    ``precision ::= "fp32"|"fp16"|...``).  TensorRT's ONNX parser names layers after ONNX node names.
+    Names are shell-quoted.
 """
 
 from __future__ import annotations
@@ -120,8 +124,10 @@ def _rknn(keep: list[str], by_name: dict[str, object]) -> str:
 def _tensorrt(keep: list[str]) -> str:
     if not keep:
         return "# nothing to keep in float32\n"
-    poly = " ".join(f"{n}:float32" for n in keep)
-    trt = ",".join(f"{n}:fp32" for n in keep)
+    import shlex
+
+    poly = " ".join(shlex.quote(f"{n}:float32") for n in keep)
+    trt = shlex.quote("--layerPrecisions=" + ",".join(f"{n}:fp32" for n in keep))
     return (f"polygraphy convert MODEL.onnx --fp16 --precision-constraints obey --layer-precisions {poly} "
             f"-o model.engine\ntrtexec --onnx=MODEL.onnx --fp16 --precisionConstraints=obey "
-            f"--layerPrecisions={trt}\n")
+            f"{trt}\n")
