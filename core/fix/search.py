@@ -291,6 +291,18 @@ class FixSearch:
             return []
         kept = {c.node for c in trial.changes if c.kind == "keep"}
         facts = self.ev.facts
+        best = self._top_introducer(m, kept)
+        if best is None:
+            return []
+        if math.isinf(best[0]) and self.ev.target == "fp16":
+            beyond = [n.name for n in facts.nodes if n.name not in kept and self._beyond_fp16(n.outputs)]
+            if best[2] in beyond:
+                return [Change("keep", n) for n in beyond]
+        return [Change("keep", best[2])]
+
+    def _top_introducer(self, m: Measured, kept: set[str]) -> tuple[float, int, str] | None:
+        """``(-score, topological index, node)`` of the node introducing the most error (None when none)."""
+        facts = self.ev.facts
         order = facts.tensor_order()
         floor = min(self.tol.output, self.tol.layer if self.tol.layer is not None else math.inf)
         best: tuple[float, int, str] | None = None
@@ -299,21 +311,11 @@ class FixSearch:
             if node is None or node.name in kept or node.op_type in _NO_FLOAT_WORK or not dist > floor:
                 continue
             measured_inputs = [m.distances[i] for i in node.inputs if i in m.distances]
-            if not measured_inputs:
-                continue
-            score = _introduced(dist, max(measured_inputs))
-            if score <= 1.0:
-                continue
+            score = _introduced(dist, max(measured_inputs)) if measured_inputs else 0.0
             key = (-score, order.get(name, -1), node.name)
-            if best is None or key < best:
+            if score > 1.0 and (best is None or key < best):
                 best = key
-        if best is None:
-            return []
-        if math.isinf(best[0]) and self.ev.target == "fp16":
-            beyond = [n.name for n in facts.nodes if n.name not in kept and self._beyond_fp16(n.outputs)]
-            if best[2] in beyond:
-                return [Change("keep", n) for n in beyond]
-        return [Change("keep", best[2])]
+        return best
 
     def _beyond_fp16(self, outputs: Sequence[str]) -> bool:
         from dumpscope.core.onnx.targets import FP16_MAX
