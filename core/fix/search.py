@@ -4,7 +4,8 @@ A deterministic search, bounded by a number of trials (never by the clock):
 
 1. **baseline** - the target of the model as it is, against the original golden (trial 1);
 2. **seed** - the fixes the diagnosis advises for its ranked causes (``--clip``/``--keep-fp32`` of
-   its ``dumpscope patch`` commands), all at once (one trial);
+   its ``dumpscope patch`` commands) and, when an fp16 output overflows, every node whose golden output
+   is beyond the float16 range (65504: stored as inf on fp16 hardware), all at once (one trial);
 3. **grow** - while the tolerance is not met, add the change that the last trial points at: the node
    that *introduces* the most error (its output's distance from the golden over the largest distance
    of its inputs; an overflow to inf from finite inputs comes first), earliest first on a tie;
@@ -162,6 +163,8 @@ class FixSearch:
         self.cache: dict[frozenset[Change], Trial] = {}
         self.measured: dict[frozenset[Change], Measured] = {}
         self.trials: list[Trial] = []
+        self.added: list[Change] = []
+        """Every change tried, in the order the search first tried it."""
 
     # ------------------------------------------------------------ trials
 
@@ -172,6 +175,7 @@ class FixSearch:
         if len(self.trials) >= self.budget:
             raise _OutOfBudget
         ordered = tuple(sorted(key))
+        self.added += [c for c in ordered if c not in self.added]
         if self.progress is not None:
             self.progress(len(self.trials) + 1, self.budget, f"{step}: {self._delta(key)}")
         m = self.ev.run(keep=[c.node for c in ordered if c.kind == "keep"],
@@ -237,8 +241,12 @@ class FixSearch:
         """Seeds first, then the node introducing the most error while that helps, then (the error is spread
         over many nodes) a backward range; the first passing trial (None when none passes)."""
         current = base
+        seeds = list(seeds)
+        if self.ev.target == "fp16" and any(math.isinf(d) for _, d in base.failing):
+            seeds += [Change("keep", n.name) for n in self.ev.facts.nodes
+                      if n.op_type not in _NO_FLOAT_WORK and self._beyond_fp16(n.outputs)]
         if seeds:
-            current = self.trial(seeds, "seed")
+            current = self.trial(dict.fromkeys(seeds), "seed")
         while not current.passed:
             nxt = self._next_changes(current)
             if not nxt:
@@ -327,25 +335,24 @@ class FixSearch:
         return False
 
     def _minimise(self, result: FixResult) -> None:
-        """Remove changes while the set still passes; prove each remaining one needed."""
-        current = list(result.changes)
+        """Remove changes while the set still passes (the latest added tried first: the growth's last resort);
+        then re-try each change whose proof was made on a larger set, until every proof is a trial of the
+        final set without that change."""
+        current = set(result.changes)
         proofs: dict[Change, Trial] = {}
-        changed = True
-        while changed:
-            changed = False
-            for c in list(current):
-                if c in proofs and proofs[c].changes == tuple(sorted(set(current) - {c})):
+        stale = True
+        while stale:
+            stale = False
+            for c in sorted(current, key=lambda x: -self.added.index(x)):
+                if c in proofs and set(proofs[c].changes) == current - {c}:
                     continue
-                without = [x for x in current if x != c]
-                t = self.trial(without, "minimise")
+                t = self.trial(current - {c}, "minimise")
                 if t.passed:
-                    current = without
-                    result.after = t
-                    result.changes = tuple(sorted(current))
-                    changed = True
-                    proofs.clear()
-                    break
-                proofs[c] = t
+                    current.discard(c)
+                    result.after, result.changes = t, tuple(sorted(current))
+                    stale = True
+                else:
+                    proofs[c] = t
         result.changes = tuple(sorted(current))
         result.after = self.cache[frozenset(current)]
         result.needed = tuple(Needed(c, proofs[c].number, proofs[c].failing, proofs[c].error)
