@@ -30,9 +30,11 @@ import contextlib
 import io
 import json
 import math
+import re
 import sys
 import tempfile
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -165,10 +167,12 @@ def _acmp(model: Path, case: FixCase, inputs: list[str], work: Path) -> dict[str
     t0 = time.perf_counter()
     amp.float16.convert_float_to_float16 = counting
     try:
-        with contextlib.redirect_stdout(io.StringIO()):
+        with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # float16.py warns for every truncated weight
             amp.auto_convert_mixed_precision(named, feeds, validate, keep_io_types=True)
     except Exception as exc:  # noqa: BLE001 - report whatever the converter raises
-        return {"crashed": f"{type(exc).__name__}: {str(exc).strip().splitlines()[0][:160]}",
+        why = re.sub(r"^(\[ONNXRuntimeError\] : \d+ : \w+ : )?(\S+:\d+ .*?\) )?", "", str(exc).strip())
+        return {"crashed": f"{type(exc).__name__}: {why.splitlines()[0][:200]}",
                 "trials": len(calls), "seconds": time.perf_counter() - t0}
     finally:
         amp.float16.convert_float_to_float16 = convert
@@ -209,6 +213,17 @@ def _cell(d: dict[str, object] | None, *, of: bool = False) -> str:
     return f"{size} kept, {d['trials']} trials, {d['seconds']:.1f}s{extra}"
 
 
+def _finite(v: object) -> object:
+    """``v`` with non-finite floats as strings (JSON has no inf)."""
+    if isinstance(v, float) and not math.isfinite(v):
+        return str(v)
+    if isinstance(v, dict):
+        return {k: _finite(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_finite(x) for x in v]
+    return v
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--case", action="append", choices=[c.name for c in CASES])
@@ -224,9 +239,8 @@ def main(argv: list[str] | None = None) -> int:
         r = rows[-1]
         print(f"{case.name:16} fix: {_cell(r['fix'])} | bisect: {_cell(r['bisect'], of=True)} | "
               f"acmp: {_cell(r['acmp'])}", flush=True)
-    if args.json:
-        Path(args.json).write_text(json.dumps(rows, indent=1, default=lambda v: None if
-                                              isinstance(v, float) and not math.isfinite(v) else str(v)))
+        if args.json:  # after every case: a long run cut short keeps what it measured
+            Path(args.json).write_text(json.dumps(_finite(rows), indent=1))
     print("\n| case | target | fix (ours) | layer-range bisection | onnxconverter-common acmp |")
     print("|---|---|---|---|---|")
     for r in rows:

@@ -184,12 +184,27 @@ def test_emit_writes_each_toolchain_and_onnxconverter_accepts_the_list(tmp_path:
     rknn = (out / "rknn_hybrid_quantization.cfg").read_text()
     assert 'custom_quantize_layers:\n    "sq": float16\n    "ss": float16' in rknn
     assert (out / "sigmastar_input_config.ini").read_text().startswith("[CONV_CONFIG]\n")
+    _nncf_matches(fixed, block)
     f16 = pytest.importorskip("onnxconverter_common.float16")
     converted = f16.convert_float_to_float16(fixed, keep_io_types=True, node_block_list=block)
     onnx.checker.check_model(converted)
     by_name = {n.name: n for n in converted.graph.node}
     assert "Mul_1" in by_name and "sumsq" in by_name  # the blocked nodes are still there, fed through Casts
     assert any(n.op_type == "Cast" for n in converted.graph.node)
+
+
+def _nncf_matches(model: onnx.ModelProto, names: list[str]) -> None:
+    """NNCF, where installed, matches every ignored_scope name to a node of the fixed model (strictly)."""
+    try:
+        import nncf
+        from nncf.onnx.graph.nncf_graph_builder import GraphConverter
+        from nncf.scopes import get_ignored_node_names_from_ignored_scope
+    except ImportError:
+        return
+    graph = GraphConverter.create_nncf_graph(model)
+    assert get_ignored_node_names_from_ignored_scope(nncf.IgnoredScope(names=names), graph, strict=True) == set(names)
+    with pytest.raises(nncf.ValidationError):  # and it does refuse a name that is not there
+        get_ignored_node_names_from_ignored_scope(nncf.IgnoredScope(names=["ghost"]), graph, strict=True)
 
 
 def test_kept_nodes_are_left_out_of_int8_and_keep_their_fp32_weights(tmp_path: Path) -> None:

@@ -25,7 +25,8 @@ Every file goes through :mod:`dumpscope.core.atomic`.  Where each format rule co
     The ``custom_quantize_layers:`` block of the ``*.quantization.cfg`` that RKNN-Toolkit2's
     ``hybrid_quantization_step1`` writes (YAML, ``layer: float16`` per entry), for step 2.
 ``nncf_ignored_scope.json``
-    ``nncf.IgnoredScope(names=[...])`` (NNCF API: ``names`` are node names of the model).
+    ``nncf.IgnoredScope(names=[...])`` (NNCF API: ``names`` are node names of the model); tests/test_fix.py
+    has NNCF match them strictly against the fixed model's NNCF graph where NNCF is installed.
 ``tensorrt_layer_precisions.txt``
     Polygraphy ``--layer-precisions NAME:float32 ...`` with ``--precision-constraints obey`` (Polygraphy's
     ``tools/args/backend/trt/loader.py``: ``<layer_name>:<layer_precision>``, precisions are TensorRT type
