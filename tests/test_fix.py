@@ -101,6 +101,22 @@ def test_growth_adds_the_node_that_introduces_the_error() -> None:
     assert [t.step for t in result.trials] == ["baseline", "grow"]  # the empty set is the baseline: no 3rd trial
 
 
+class _LayerStub(_StubEvaluator):
+    """The output needs ``d`` kept; layer ``tb`` is off unless ``b`` is kept too."""
+
+    def run(self, keep=(), clip=()):  # type: ignore[no-untyped-def]
+        m = super().run(keep, clip)
+        return Measured({**m.distances, "tb": 0.001 if "b" in keep else 0.5})
+
+
+def test_a_marked_layer_must_meet_its_own_tolerance() -> None:
+    loose = FixSearch(_LayerStub({"d"}), Tolerance(0.01), budget=10).run()  # type: ignore[arg-type]
+    assert [c.node for c in loose.changes] == ["d"]
+    marked = FixSearch(_LayerStub({"d"}), Tolerance(0.01, 0.01, ("tb",)), budget=20).run()  # type: ignore[arg-type]
+    assert [c.node for c in marked.changes] == ["b", "d"] and marked.minimal
+    assert {n.change.node: n.breaks for n in marked.needed}["b"] == (("tb", 0.5),)
+
+
 def test_budget_bounds_the_trials_and_says_so() -> None:
     ev = _StubEvaluator({"b", "d"})
     result = FixSearch(ev, Tolerance(0.01), budget=2).run([Change("keep", n) for n in "abcd"])  # type: ignore[arg-type]
