@@ -16,7 +16,7 @@ one run and on the same golden and inputs:
 * **acmp**: onnxconverter-common's ``auto_convert_mixed_precision`` with a validation function at the
   same tolerance (its own numerics: onnxruntime's CPU provider runs many float16 ops in float32); its
   final block list is then judged on the product's faithful fp16 recipe.  A crash is reported with its
-  message.  int8 cases have no acmp column.
+  message; it is stopped at the same trial budget.  int8 cases have no acmp column.
 
 Each trial of every method is judged the same way (:class:`dumpscope.core.fix.search.FixSearch`): every
 model output within the relative-distance tolerance of the ORIGINAL golden.  Seconds are wall-clock on
@@ -64,14 +64,14 @@ CASES = (
     FixCase("vad-x10-fp16", "silero-vad", "fp16",
             "Silero VAD fed audio x10 (unnormalised): the STFT power exceeds 65504",
             scale_input=("input", 10.0)),
-    FixCase("rec-attn-fp16", "ppocr-rec", "fp16",
-            "PP-OCRv4 rec whose first attention scale is x3e4: q.k^T exceeds 65504",
-            make_model=lambda s, d: faults.scale_constant(s, d, "p2o.helper.constant.169", 3e4)),
     FixCase("det-bn-fp16", "ppocr-det", "fp16",
             "PP-OCRv4 det: a BatchNorm running variance (9.8e7) clamped to 65504 by fp16 storage"),
     FixCase("yolo-int8", "yolov8n", "int8",
             "YOLOv8n int8 (QDQ per tensor): the head Concat shares one scale across boxes and scores"),
     FixCase("cls-int8", "ppocr-cls", "int8", "PP-OCR cls int8 (QDQ per tensor)"),
+    FixCase("rec-attn-fp16", "ppocr-rec", "fp16",
+            "PP-OCRv4 rec whose first attention scale is x3e4: q.k^T exceeds 65504",
+            make_model=lambda s, d: faults.scale_constant(s, d, "p2o.helper.constant.169", 3e4)),
 )
 
 
@@ -135,7 +135,11 @@ def _bisect(model: Path, case: FixCase, inputs: list[str], budget: int) -> dict[
             "found": bool(found)}
 
 
-def _acmp(model: Path, case: FixCase, inputs: list[str], work: Path) -> dict[str, object]:
+class _Budget(Exception):
+    pass
+
+
+def _acmp(model: Path, case: FixCase, inputs: list[str], budget: int) -> dict[str, object]:
     """onnxconverter-common's auto_convert_mixed_precision at the same tolerance, then its block list judged
     on the product's fp16 recipe."""
     try:
@@ -158,6 +162,8 @@ def _acmp(model: Path, case: FixCase, inputs: list[str], work: Path) -> dict[str
     convert = amp.float16.convert_float_to_float16
 
     def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        if len(calls) >= budget:
+            raise _Budget(f"stopped at the trial budget ({budget}) without a result")
         calls.append(list(kwargs.get("node_block_list") or []))
         return convert(*args, **kwargs)
 
@@ -170,6 +176,8 @@ def _acmp(model: Path, case: FixCase, inputs: list[str], work: Path) -> dict[str
         with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
             warnings.simplefilter("ignore")  # float16.py warns for every truncated weight
             amp.auto_convert_mixed_precision(named, feeds, validate, keep_io_types=True)
+    except _Budget as exc:
+        return {"crashed": str(exc), "trials": len(calls), "seconds": time.perf_counter() - t0}
     except Exception as exc:  # noqa: BLE001 - report whatever the converter raises
         why = re.sub(r"^(\[ONNXRuntimeError\] : \d+ : \w+ : )?(\S+:\d+ .*?\) )?", "", str(exc).strip())
         return {"crashed": f"{type(exc).__name__}: {why.splitlines()[0][:200]}",
@@ -193,7 +201,7 @@ def run_case(case: FixCase, budget: int) -> dict[str, object]:
         row: dict[str, object] = {"case": case.name, "target": case.target, "what": case.what}
         row["fix"] = _fix(model, case, inputs, budget)
         row["bisect"] = _bisect(model, case, inputs, budget)
-        row["acmp"] = _acmp(model, case, inputs, work) if case.target == "fp16" else None
+        row["acmp"] = _acmp(model, case, inputs, budget) if case.target == "fp16" else None
     return row
 
 
@@ -201,7 +209,7 @@ def _cell(d: dict[str, object] | None, *, of: bool = False) -> str:
     if d is None:
         return "n/a (int8)"
     if "crashed" in d:
-        return f"crashed after {d.get('trials', 0)} trials: {d['crashed']}"
+        return f"no result after {d.get('trials', 0)} trials: {d['crashed']}"
     if not d.get("found", True):
         return f"no fix in {d['trials']} trials"
     size = f"{d['set']}" + (f"/{d['of']}" if of and "of" in d else "")
