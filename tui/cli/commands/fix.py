@@ -67,6 +67,7 @@ def _tolerance(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 def run(args: argparse.Namespace) -> int:
     import json
     import sys
+    import time
     from pathlib import Path
 
     from dumpscope.core.fix import find_fix
@@ -80,8 +81,11 @@ def run(args: argparse.Namespace) -> int:
     def progress(i: int, budget: int, what: str) -> None:
         print(f"fix: trial {i}/{budget} {what}", file=sys.stderr, flush=True)
 
+    started = time.perf_counter()
     result = find_fix(args.model, args.target, inputs=args.input, input_shapes=args.input_shape, seed=args.seed,
                       tolerance=tol, budget=args.budget, progress=progress, use_diagnosis=not args.no_diagnosis)
+    # The time goes to stderr with the progress: stdout (text or JSON) stays the same from run to run.
+    print(f"fix: {len(result.trials)} trial(s) in {time.perf_counter() - started:.1f} s", file=sys.stderr)
     written = _emit(args, result) if args.emit and result.found else []
     if args.json:
         data = result.to_json() | {"emitted": [str(p) for p in written]}
