@@ -262,3 +262,11 @@ def test_fix_command_json_and_usage_errors(tmp_path: Path, capsys) -> None:  # t
     assert [c["node"] for c in data["changes"]] == ["Mul_1", "sumsq"]
     assert data["before"]["worst_output"]["relative_distance"] == "inf"
     assert "fix: trial 1/" in out.err and len(data["emitted"]) == 8
+
+
+def test_same_input_same_fix(tmp_path: Path) -> None:
+    from dumpscope.core.fix import find_fix
+
+    model = _overflow_model(tmp_path / "m.onnx")
+    runs = [json.dumps(find_fix(model, "fp16", budget=12).to_json(), sort_keys=True) for _ in range(2)]
+    assert runs[0] == runs[1]
