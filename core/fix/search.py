@@ -291,7 +291,8 @@ class FixSearch:
         """Keep in float32 the node introducing the most error in ``trial`` (see the module docstring).
 
         A node counts when its output is farther than the tolerance from the golden and farther than its
-        inputs; nodes that compute from no float input (``Constant``, ``ConstantOfShape``) never do.  When
+        measured inputs (graph inputs and weights count as exact); nodes that compute from no float input
+        (``Constant``, ``ConstantOfShape``, ``Shape``) never do.  When
         the top node overflows (inf from finite inputs) on an fp16 target, every node whose golden output
         is beyond the float16 range (65504) is added at once: each would overflow in turn."""
         m = self.measured.get(frozenset(trial.changes))
@@ -318,8 +319,8 @@ class FixSearch:
             node = facts.producer.get(name)
             if node is None or node.name in kept or node.op_type in _NO_FLOAT_WORK or not dist > floor:
                 continue
-            measured_inputs = [m.distances[i] for i in node.inputs if i in m.distances]
-            score = _introduced(dist, max(measured_inputs)) if measured_inputs else 0.0
+            # Inputs not measured (graph inputs, weights) count as exact: a first layer introduces its error.
+            score = _introduced(dist, max((m.distances.get(i, 0.0) for i in node.inputs), default=0.0))
             key = (-score, order.get(name, -1), node.name)
             if score > 1.0 and (best is None or key < best):
                 best = key
