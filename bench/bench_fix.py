@@ -56,6 +56,9 @@ class FixCase:
     what: str
     make_model: Callable[[Path, Path], Path] | None = None
     scale_input: tuple[str, float] | None = None
+    hot_pixel: float | None = None
+    """The first element of the first input set to this value (one saturated sensor pixel): int8 calibration
+    on that input stretches the first layer's range and destroys its resolution."""
 
 
 CASES = (
@@ -65,10 +68,12 @@ CASES = (
             "Silero VAD fed audio x10 (unnormalised): the STFT power exceeds 65504",
             scale_input=("input", 10.0)),
     FixCase("det-bn-fp16", "ppocr-det", "fp16",
-            "PP-OCRv4 det: a BatchNorm running variance (9.8e7) clamped to 65504 by fp16 storage"),
-    FixCase("yolo-int8", "yolov8n", "int8",
-            "YOLOv8n int8 (QDQ per tensor): the head Concat shares one scale across boxes and scores"),
-    FixCase("cls-int8", "ppocr-cls", "int8", "PP-OCR cls int8 (QDQ per tensor)"),
+            "PP-OCRv4 det: a BatchNorm running variance (9.8e7) clamped to 65504 by fp16 storage; the input "
+            "itself rounded to fp16 moves the final Sigmoid 0.044 even with every node in fp32"),
+    FixCase("cls-int8-hot-pixel", "ppocr-cls", "int8",
+            "PP-OCR cls int8 (QDQ, MinMax calibrated on its input) with one input pixel at 1000", hot_pixel=1000.0),
+    FixCase("yolo-int8-hot-pixel", "yolov8n", "int8",
+            "YOLOv8n int8 (QDQ, MinMax calibrated on its input) with one input pixel at 1000", hot_pixel=1000.0),
     FixCase("rec-attn-fp16", "ppocr-rec", "fp16",
             "PP-OCRv4 rec whose first attention scale is x3e4: q.k^T exceeds 65504",
             make_model=lambda s, d: faults.scale_constant(s, d, "p2o.helper.constant.169", 3e4)),
@@ -88,6 +93,9 @@ def _inputs(case: FixCase, model: Path, work: Path) -> list[str]:
         arr = f.array
         if case.scale_input and f.name == case.scale_input[0]:
             arr = arr * np.float32(case.scale_input[1])
+        if case.hot_pixel is not None and i == 0:
+            arr = arr.copy()
+            arr.reshape(-1)[0] = case.hot_pixel
         path = work / f"input{i}.npy"
         np.save(path, arr, allow_pickle=False)
         out.append(f"{f.name}={path}")
