@@ -154,8 +154,9 @@ def test_demo_fix_runs_the_whole_loop_from_the_command_line(tmp_path: Path, caps
     assert "root cause: #72 frame5/attn/exp:0 (Exp): overflow" in out
     assert "--clip attn/scale=-inf," in out
     fix = out.split("3. fix")[1].split("4. re-dump")[0]  # the fix search, seeded by that advice
-    assert "proven 1-minimal" in fix and "--keep-fp32 attn/exp attn/sum" in fix
-    assert "without it (trial" in fix
-    assert "6. verify" in out and "96 OK" in out.split("6. verify")[1]
+    assert "1 change(s), proven 1-minimal" in fix and "- clip 'attn/scale' to [-inf, 9.703125]" in fix
+    assert "without it (trial 1): 'out' at inf" in fix  # the proof: the baseline, where the output overflows
+    assert "clip: 'attn/scaled:0' (output of 'attn/scale') to [-inf, 9.703125]" in fix  # patch applied that set
+    assert "outputs: 6 of 6 OK" in out.split("6. verify")[1]
     assert "5. compare" in out and "no divergent layer" in out.split("5. compare")[1]
     assert (tmp_path / "d" / "fixed" / "target" / "manifest.json").is_file()

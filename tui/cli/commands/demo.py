@@ -190,7 +190,7 @@ def _fix_argv(console: Console, paths, top: RootCause, fixed_model: Path) -> lis
 
     from dumpscope.core.fix import find_fix
     from dumpscope.core.onnx.runner import read_manifest
-    from dumpscope.tui.cli.commands.fix import report_lines
+    from dumpscope.core.fix.report import report_lines
 
     m = re.match(r"(frame\d+)/", top.name)  # the demo's dumps prefix every tensor with its frame
     frame = m.group(1) if m else ""
