@@ -71,9 +71,11 @@ CASES = (
             "PP-OCRv4 det: a BatchNorm running variance (9.8e7) clamped to 65504 by fp16 storage; the input "
             "itself rounded to fp16 moves the final Sigmoid 0.044 even with every node in fp32"),
     FixCase("cls-int8-hot-pixel", "ppocr-cls", "int8",
-            "PP-OCR cls int8 (QDQ, MinMax calibrated on its input) with one input pixel at 1000", hot_pixel=1000.0),
+            "PP-OCR cls int8 (QDQ, MinMax calibrated on its input) with one input pixel at 1000",
+            hot_pixel=1000.0),
     FixCase("yolo-int8-hot-pixel", "yolov8n", "int8",
-            "YOLOv8n int8 (QDQ, MinMax calibrated on its input) with one input pixel at 1000", hot_pixel=1000.0),
+            "YOLOv8n int8 (QDQ, MinMax calibrated on its input) with one input pixel at 1000",
+            hot_pixel=1000.0),
     FixCase("rec-attn-fp16", "ppocr-rec", "fp16",
             "PP-OCRv4 rec whose first attention scale is x3e4: q.k^T exceeds 65504",
             make_model=lambda s, d: faults.scale_constant(s, d, "p2o.helper.constant.169", 3e4)),
@@ -86,8 +88,8 @@ def _inputs(case: FixCase, model: Path, work: Path) -> list[str]:
     from dumpscope.core.onnx.runner import parse_input_shapes, resolve_inputs
 
     proto = onnx.load(str(model), load_external_data=False)
-    feeds = resolve_inputs(proto.graph, graph_facts(proto.graph), {}, parse_input_shapes(MODELS[case.model].shapes
-                                                                                         or None), 0)
+    shapes = parse_input_shapes(MODELS[case.model].shapes or None)
+    feeds = resolve_inputs(proto.graph, graph_facts(proto.graph), {}, shapes, 0)
     out = []
     for i, f in enumerate(feeds):
         arr = f.array
@@ -163,7 +165,8 @@ def _acmp(model: Path, case: FixCase, inputs: list[str], budget: int) -> dict[st
     proto = onnx.load(str(model))
     from dumpscope.core.onnx.graph import graph_facts
 
-    named = patch_model(proto, keep_fp32=[n.name for n in graph_facts(proto.graph).nodes]).model  # names unnamed
+    # every node named as the product names it (an unnamed node cannot be put in a block list)
+    named = patch_model(proto, keep_fp32=[n.name for n in graph_facts(proto.graph).nodes]).model
     del named.metadata_props[:]
     feeds = {s.split("=", 1)[0]: np.load(s.split("=", 1)[1], allow_pickle=False) for s in inputs}
     calls: list[list[str]] = []
@@ -196,7 +199,8 @@ def _acmp(model: Path, case: FixCase, inputs: list[str], budget: int) -> dict[st
     block = [n for n in calls[-1] if n] if calls else []
     with open_evaluator(model, case.target, inputs=inputs) as ev:
         faithful = FixSearch(ev, Tolerance(tol), 1).trial([Change("keep", n) for n in block], "acmp")
-    return {"set": len(block), "trials": len(calls), "seconds": seconds, "meets_on_faithful_fp16": faithful.passed}
+    return {"set": len(block), "trials": len(calls), "seconds": seconds,
+            "meets_on_faithful_fp16": faithful.passed}
 
 
 def run_case(case: FixCase, budget: int) -> dict[str, object]:

@@ -50,8 +50,8 @@ class _Facts:
         from types import SimpleNamespace as NS
 
         names = ["a", "b", "c", "d"]
-        self.nodes = [NS(name=n, op_type="Relu", inputs=(f"t{names[i - 1]}",) if i else ("x",), outputs=(f"t{n}",))
-                      for i, n in enumerate(names)]
+        self.nodes = [NS(name=n, op_type="Relu", inputs=(f"t{names[i - 1]}",) if i else ("x",),
+                         outputs=(f"t{n}",)) for i, n in enumerate(names)]
         self.producer = {n.outputs[0]: n for n in self.nodes}
         self.graph_outputs = ("td",)
 
@@ -98,7 +98,8 @@ def test_growth_adds_the_node_that_introduces_the_error() -> None:
     ev = _StubEvaluator({"b"})
     result = FixSearch(ev, Tolerance(0.01), budget=10).run()  # type: ignore[arg-type]
     assert [c.node for c in result.changes] == ["b"] and result.minimal
-    assert [t.step for t in result.trials] == ["baseline", "grow"]  # the empty set is the baseline: no 3rd trial
+    # the empty set is the baseline: no 3rd trial to prove the one change
+    assert [t.step for t in result.trials] == ["baseline", "grow"]
 
 
 class _LayerStub(_StubEvaluator):
@@ -112,14 +113,16 @@ class _LayerStub(_StubEvaluator):
 def test_a_marked_layer_must_meet_its_own_tolerance() -> None:
     loose = FixSearch(_LayerStub({"d"}), Tolerance(0.01), budget=10).run()  # type: ignore[arg-type]
     assert [c.node for c in loose.changes] == ["d"]
-    marked = FixSearch(_LayerStub({"d"}), Tolerance(0.01, 0.01, ("tb",)), budget=20).run()  # type: ignore[arg-type]
+    tol = Tolerance(0.01, 0.01, ("tb",))
+    marked = FixSearch(_LayerStub({"d"}), tol, budget=20).run()  # type: ignore[arg-type]
     assert [c.node for c in marked.changes] == ["b", "d"] and marked.minimal
     assert {n.change.node: n.breaks for n in marked.needed}["b"] == (("tb", 0.5),)
 
 
 def test_budget_bounds_the_trials_and_says_so() -> None:
     ev = _StubEvaluator({"b", "d"})
-    result = FixSearch(ev, Tolerance(0.01), budget=2).run([Change("keep", n) for n in "abcd"])  # type: ignore[arg-type]
+    seeds = [Change("keep", n) for n in "abcd"]
+    result = FixSearch(ev, Tolerance(0.01), budget=2).run(seeds)  # type: ignore[arg-type]
     assert len(ev.runs) == 2 and result.found and not result.minimal
     assert any("budget (2) ran out" in n for n in result.notes)
 
@@ -184,11 +187,13 @@ def test_emit_writes_each_toolchain_and_onnxconverter_accepts_the_list(tmp_path:
     block = json.loads((out / "onnxconverter_common.json").read_text())["node_block_list"]
     assert block == ["Mul_1", "sumsq"]
     assert (out / "atc_keep_dtype.cfg").read_text().splitlines() == block
-    assert json.loads((out / "atc_modify_mixlist.json").read_text()) == {"black-list": {"to-add": ["Mul", "ReduceSum"]}}
+    mixlist = json.loads((out / "atc_modify_mixlist.json").read_text())
+    assert mixlist == {"black-list": {"to-add": ["Mul", "ReduceSum"]}}
     assert json.loads((out / "nncf_ignored_scope.json").read_text()) == {"ignored_scope": {"names": block}}
     trt = (out / "tensorrt_layer_precisions.txt").read_text()
-    assert "--layer-precisions Mul_1:float32 sumsq:float32" in trt and "--layerPrecisions=Mul_1:fp32,sumsq:fp32" in trt
-    line = shlex.split(trt.splitlines()[0])  # the Polygraphy command, parsed back by Polygraphy where installed
+    assert "--layer-precisions Mul_1:float32 sumsq:float32" in trt
+    assert "--layerPrecisions=Mul_1:fp32,sumsq:fp32" in trt
+    line = shlex.split(trt.splitlines()[0])  # the Polygraphy command, parsed back by Polygraphy (installed)
     args = line[line.index("--layer-precisions") + 1:line.index("-o")]
     assert line[line.index("--precision-constraints") + 1] == "obey"
     try:
@@ -196,7 +201,8 @@ def test_emit_writes_each_toolchain_and_onnxconverter_accepts_the_list(tmp_path:
     except ImportError:
         args_util = None
     if args_util is not None:
-        assert args_util.parse_arglist_to_dict(args, allow_empty_key=False) == {"Mul_1": "float32", "sumsq": "float32"}
+        parsed = args_util.parse_arglist_to_dict(args, allow_empty_key=False)
+        assert parsed == {"Mul_1": "float32", "sumsq": "float32"}
     rknn = (out / "rknn_hybrid_quantization.cfg").read_text()
     assert 'custom_quantize_layers:\n    "sq": float16\n    "ss": float16' in rknn
     assert (out / "sigmastar_input_config.ini").read_text().startswith("[CONV_CONFIG]\n")
@@ -218,7 +224,8 @@ def _nncf_matches(model: onnx.ModelProto, names: list[str]) -> None:
     except ImportError:
         return
     graph = GraphConverter.create_nncf_graph(model)
-    assert get_ignored_node_names_from_ignored_scope(nncf.IgnoredScope(names=names), graph, strict=True) == set(names)
+    matched = get_ignored_node_names_from_ignored_scope(nncf.IgnoredScope(names=names), graph, strict=True)
+    assert matched == set(names)
     with pytest.raises(nncf.ValidationError):  # and it does refuse a name that is not there
         get_ignored_node_names_from_ignored_scope(nncf.IgnoredScope(names=["ghost"]), graph, strict=True)
 
@@ -232,10 +239,12 @@ def test_kept_nodes_are_left_out_of_int8_and_keep_their_fp32_weights(tmp_path: P
     patched = patch_model(model, keep_fp32=["scale_mul"]).model
     facts = graph_facts(patched.graph)
     (tmp_path / "w").mkdir()
-    fp16 = prepare_fp16(patched, facts, tmp_path / "w", None, {o: "tensor(float)" for o in ("x", "xs", "sq", "ss", "out")})
+    types = {o: "tensor(float)" for o in ("x", "xs", "sq", "ss", "out")}
+    fp16 = prepare_fp16(patched, facts, tmp_path / "w", None, types)
     assert not fp16.clamped and "scale" not in {c["name"] for c in fp16.clamped}
     run = onnx.load(fp16.path)
-    assert numpy_helper.to_array(next(t for t in run.graph.initializer if t.name == "scale")).dtype == np.float32
+    scale = next(t for t in run.graph.initializer if t.name == "scale")
+    assert numpy_helper.to_array(scale).dtype == np.float32  # read only by the kept node: left in float32
     (tmp_path / "q").mkdir()
     x = np.ones((1, 8), dtype=np.float32)
     q = onnx.load(prepare_int8(patched, facts, tmp_path / "q", None, [{"x": x}]).path)

@@ -22,12 +22,15 @@ from dumpscope.core.fix.search import (
 )
 from dumpscope.core.fix.trial import FIX_TARGETS, Evaluator
 
-__all__ = ["DEFAULT_BUDGET", "DEFAULT_TOLERANCE", "FIX_TARGETS", "Change", "Evaluator", "FixResult", "Tolerance",
-           "diagnosis_seeds", "find_fix", "open_evaluator"]
+__all__ = ["DEFAULT_BUDGET", "DEFAULT_TOLERANCE", "FIX_TARGETS", "Change", "Evaluator", "FixResult",
+           "Tolerance", "diagnosis_seeds", "find_fix", "open_evaluator"]
+
+Inputs = Mapping[str, str | Path] | Sequence[str] | None
+Shapes = str | Mapping[str, tuple[int, ...]] | None
 
 
-def open_evaluator(model: str | Path, target: str, *, inputs: Mapping[str, str | Path] | Sequence[str] | None = None,
-                   input_shapes: str | Mapping[str, tuple[int, ...]] | None = None, seed: int = 0) -> Evaluator:
+def open_evaluator(model: str | Path, target: str, *, inputs: Inputs = None, input_shapes: Shapes = None,
+                   seed: int = 0) -> Evaluator:
     """The golden run of ``model`` on its inputs (files, else generated from ``seed``), ready for trials."""
     from dumpscope.core.onnx.graph import graph_facts
     from dumpscope.core.onnx.runner import _given_files, _given_shapes, load_model, resolve_inputs
@@ -66,10 +69,9 @@ def diagnosis_seeds(model: str | Path, ev: Evaluator) -> tuple[list[Change], lis
     return seeds, why
 
 
-def find_fix(model: str | Path, target: str, *, inputs: Mapping[str, str | Path] | Sequence[str] | None = None,
-             input_shapes: str | Mapping[str, tuple[int, ...]] | None = None, seed: int = 0,
-             tolerance: Tolerance | None = None, budget: int = DEFAULT_BUDGET, progress: FixProgress | None = None,
-             use_diagnosis: bool = True) -> FixResult:
+def find_fix(model: str | Path, target: str, *, inputs: Inputs = None, input_shapes: Shapes = None,
+             seed: int = 0, tolerance: Tolerance | None = None, budget: int = DEFAULT_BUDGET,
+             progress: FixProgress | None = None, use_diagnosis: bool = True) -> FixResult:
     """The smallest verified fix of ``model`` on ``target`` (see :mod:`dumpscope.core.fix.search`)."""
     tol = tolerance or Tolerance(DEFAULT_TOLERANCE[target])
     with open_evaluator(model, target, inputs=inputs, input_shapes=input_shapes, seed=seed) as ev:

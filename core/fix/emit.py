@@ -71,12 +71,12 @@ def emit(proto: onnx.ModelProto, changes: Sequence[Change], out: Path) -> list[P
     keep = kept_names(changes)
     facts = graph_facts(patched.graph)
     by_name = {n.name: n for n in facts.nodes}
+    types = sorted({by_name[n].op_type for n in keep if n in by_name})
     written = [write_model(patched, out / "model.fixed.onnx")]
     texts = {
         "onnxconverter_common.json": json.dumps({"node_block_list": keep}, indent=2) + "\n",
         "atc_keep_dtype.cfg": "".join(f"{n}\n" for n in keep),
-        "atc_modify_mixlist.json": json.dumps(
-            {"black-list": {"to-add": sorted({by_name[n].op_type for n in keep if n in by_name})}}, indent=2) + "\n",
+        "atc_modify_mixlist.json": json.dumps({"black-list": {"to-add": types}}, indent=2) + "\n",
         "sigmastar_input_config.ini": _sigmastar(keep, facts),
         "rknn_hybrid_quantization.cfg": _rknn(keep, by_name),
         "nncf_ignored_scope.json": json.dumps({"ignored_scope": {"names": keep}}, indent=2) + "\n",
@@ -101,8 +101,9 @@ def _sigmastar(keep: list[str], facts: onnx.GraphProto | object) -> str:
         if node.op_type == "Conv":
             tensors.append(node.inputs[0])
             continue
-        near = [c for o in node.outputs for c in facts.consumers.get(o, ()) if c.op_type == "Conv"]  # type: ignore[attr-defined]
-        near += [p for i in node.inputs if (p := facts.producer.get(i)) is not None and p.op_type == "Conv"]  # type: ignore[attr-defined]
+        after = [c for o in node.outputs for c in facts.consumers.get(o, ())]  # type: ignore[attr-defined]
+        before = [facts.producer.get(i) for i in node.inputs]  # type: ignore[attr-defined]
+        near = [c for c in (*after, *before) if c is not None and c.op_type == "Conv"]
         tensors += [c.inputs[0] for c in near]
         notes.append(f"# {name} ({node.op_type}) is not a convolution: "
                      + (f"the convolutions next to it: {', '.join(c.name for c in near)}" if near
@@ -114,7 +115,8 @@ def _sigmastar(keep: list[str], facts: onnx.GraphProto | object) -> str:
 
 def _rknn(keep: list[str], by_name: dict[str, object]) -> str:
     lines = ["# paste into the custom_quantize_layers section of the *.quantization.cfg written by",
-             "# rknn.hybrid_quantization_step1, then run hybrid_quantization_step2", "custom_quantize_layers:"]
+             "# rknn.hybrid_quantization_step1, then run hybrid_quantization_step2",
+             "custom_quantize_layers:"]
     for name in keep:
         node = by_name.get(name)
         for out in (node.outputs if node is not None else (name,)):  # type: ignore[attr-defined]

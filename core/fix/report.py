@@ -23,7 +23,8 @@ def report_lines(result: FixResult) -> list[str]:
     lines.append(f"  trials: {len(result.trials)} of a budget of {result.budget} "
                  f"({', '.join(f'{s} {n}' for s, n in _steps(result.trials))})")
     if not result.found:
-        lines.append("no set of changes within the budget meets the tolerance (the best trial is shown as after)")
+        lines.append("no set of changes within the budget meets the tolerance "
+                     "(the best trial is shown as after)")
         return lines
     if not result.changes:
         return [*lines, "nothing to change"]

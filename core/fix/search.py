@@ -6,9 +6,11 @@ A deterministic search, bounded by a number of trials (never by the clock):
 2. **seed** - the fixes the diagnosis advises for its ranked causes (``--clip``/``--keep-fp32`` of
    its ``dumpscope patch`` commands) and, when an fp16 output overflows, every node whose golden output
    is beyond the float16 range (65504: stored as inf on fp16 hardware), all at once (one trial);
-3. **grow** - while the tolerance is not met, add the change that the last trial points at: the node
-   that *introduces* the most error (its output's distance from the golden over the largest distance
-   of its inputs; an overflow to inf from finite inputs comes first), earliest first on a tie;
+3. **grow** - while the tolerance is not met and each step helps, add the change that the last trial
+   points at: the node that *introduces* the most error (its output's distance from the golden over the
+   largest distance of its inputs; an overflow to inf from finite inputs comes first), earliest first on a
+   tie; when that stops helping (the error is spread), the smallest range of the failing outputs'
+   ancestors that meets the tolerance (see :meth:`FixSearch._ranges`);
 4. **minimise** - delta debugging to a 1-minimal set: each change is removed in turn and the set
    without it is tried; when that still meets the tolerance the change goes, otherwise the trial is
    the proof that it is needed (what breaks without it).  Passes repeat until no removal succeeds,
@@ -190,7 +192,8 @@ class FixSearch:
         """What a trial tries, relative to the last one (``+ keep 'a'``, ``- keep 'b'``), and its size."""
         last = frozenset(self.trials[-1].changes) if self.trials else frozenset()
         t = self.ev.target
-        parts = [f"+ {c.text(t)}" for c in sorted(key - last)] + [f"- {c.text(t)}" for c in sorted(last - key)]
+        parts = [f"+ {c.text(t)}" for c in sorted(key - last)]
+        parts += [f"- {c.text(t)}" for c in sorted(last - key)]
         shown = "; ".join(parts[:3]) + (f"; ... {len(parts) - 3} more" if len(parts) > 3 else "")
         return f"{shown or 'no change'} ({len(key)} change(s))"
 
@@ -200,7 +203,8 @@ class FixSearch:
         d = m.distances
         failing = [(o, d[o]) for o in self.outputs if not d[o] <= self.tol.output]
         if self.tol.layer is not None:
-            failing += [(n, d[n]) for n in self.marked if n not in self.outputs and not d[n] <= self.tol.layer]
+            layer = self.tol.layer
+            failing += [(n, d[n]) for n in self.marked if n not in self.outputs and not d[n] <= layer]
         order = {n: i for i, n in enumerate(self.ev.layers)}
         failing.sort(key=lambda f: order.get(f[0], -1))
         return Trial(number, changes, step, not failing, _worst(d, self.outputs), _worst(d, self.ev.layers),
@@ -255,21 +259,32 @@ class FixSearch:
             current = self.trial((*current.changes, *nxt), "grow")
             if not _better(current, before):
                 break
-        return current if current.passed else self._backward(current)
+        return current if current.passed else self._ranges(current)
 
-    def _backward(self, current: Trial) -> Trial | None:
-        """Keep the last k nodes feeding a failing output (reverse topological order), k doubling until the
-        tolerance is met, then the smallest such k by binary search (None when even all of them fail)."""
+    def _ranges(self, current: Trial) -> Trial | None:
+        """The error is spread over many nodes: keep a range of the failing outputs' ancestors.  First the
+        nodes now beyond the tolerance, earliest first (trouble that starts near the input and travels, as a
+        calibration range stretched by one input value); then the nodes nearest the outputs, latest first
+        (rounding accumulated along the way).  Each range: its first k nodes, k doubling until the tolerance
+        is met, then the smallest such k by binary search; None when neither range meets it."""
         facts = self.ev.facts
         kept = {c.node for c in current.changes if c.kind == "keep"}
         wanted = _ancestors([name for name, _ in current.failing], facts)
-        order = [n.name for n in reversed(facts.nodes)
-                 if n.name in wanted and n.name not in kept and n.op_type not in _NO_FLOAT_WORK]
-        if not order:
-            return None
+        usable = [n for n in facts.nodes
+                  if n.name in wanted and n.name not in kept and n.op_type not in _NO_FLOAT_WORK]
+        m = self.measured.get(frozenset(current.changes))
+        floor = min(self.tol.output, self.tol.layer if self.tol.layer is not None else math.inf)
+        d = m.distances if m is not None else {}
+        beyond = [n.name for n in usable if any(d.get(o, 0.0) > floor for o in n.outputs)]
+        for order in (beyond, [n.name for n in reversed(usable)]):
+            found = self._smallest_prefix(current.changes, order) if order else None
+            if found is not None:
+                return found
+        return None
 
+    def _smallest_prefix(self, base: tuple[Change, ...], order: list[str]) -> Trial | None:
         def attempt(k: int) -> Trial:
-            return self.trial((*current.changes, *(Change("keep", n) for n in order[:k])), "grow")
+            return self.trial((*base, *(Change("keep", n) for n in order[:k])), "grow")
 
         lo, k = 0, 1
         while True:
@@ -331,7 +346,8 @@ class FixSearch:
 
         for o in outputs:
             g = self.ev.golden.get(o)
-            if g is not None and g.size and float(np.nanmax(np.abs(np.where(np.isfinite(g), g, 0)))) > FP16_MAX:
+            finite = np.where(np.isfinite(g), g, 0) if g is not None else None
+            if finite is not None and finite.size and float(np.abs(finite).max()) > FP16_MAX:
                 return True
         return False
 

@@ -52,7 +52,8 @@ def relative_distance(golden: np.ndarray, target: np.ndarray) -> float:
 
 @dataclass(frozen=True)
 class Measured:
-    """One trial's distances from the original golden: tensor name -> relative distance (topological order)."""
+    """One trial's distances from the original golden: tensor name -> relative distance (topological
+    order)."""
 
     distances: Mapping[str, float]
     error: str | None = None
@@ -95,11 +96,13 @@ class Evaluator:
         work.mkdir()
         prepared = prepare_golden(self.proto, self.facts, work, self.source_dir)
         session = open_session(prepared.path, self.proto, data_dir=prepared.data_dir)
-        types = {o.name: o.type for o in session.get_outputs()} | {i.name: i.type for i in session.get_inputs()}
+        types = {o.name: o.type for o in session.get_outputs()}
+        types |= {i.name: i.type for i in session.get_inputs()}
         values = self._fetch(session, prepared.fetch, prepared.feed_names)
         return {n: v for n, v in values.items() if _is_float(v)}, types
 
-    def _fetch(self, session: object, fetch: Mapping[str, str], feed_names: Mapping[str, str]) -> dict[str, np.ndarray]:
+    def _fetch(self, session: object, fetch: Mapping[str, str],
+               feed_names: Mapping[str, str]) -> dict[str, np.ndarray]:
         from dumpscope.core.onnx.runner import _run
 
         feeds = {feed_names.get(i.name, i.name): i.array for i in self.inputs}
@@ -115,7 +118,8 @@ class Evaluator:
         work = self._work / f"trial{self._trials}"
         work.mkdir()
         try:
-            values = self._run_target(patch_model(self.proto, keep_fp32=list(keep), clip=list(clip)).model, work)
+            patched = patch_model(self.proto, keep_fp32=list(keep), clip=list(clip)).model
+            values = self._run_target(patched, work)
         except DumpError as exc:
             return Measured({}, str(exc))
         finally:
@@ -128,7 +132,8 @@ class Evaluator:
 
         facts = graph_facts(patched.graph)
         if self.target == "fp16":
-            prepared = targets.prepare_fp16(patched, facts, work, self.source_dir, _clip_types(patched, self._types))
+            types = _clip_types(patched, self._types)
+            prepared = targets.prepare_fp16(patched, facts, work, self.source_dir, types)
         else:
             prepared = targets.prepare_int8(patched, facts, work, self.source_dir,
                                             [{i.name: i.array for i in self.inputs}])
@@ -141,7 +146,8 @@ def _is_float(v: np.ndarray) -> bool:
 
 
 def _clip_types(patched: onnx.ModelProto, types: Mapping[str, str]) -> dict[str, str]:
-    """The golden's onnxruntime types, plus the renamed output each inserted Clip reads (its output's type)."""
+    """The golden's onnxruntime types, plus the renamed output each inserted Clip reads (its output's
+    type)."""
     out = dict(types)
     for node in patched.graph.node:
         if node.op_type == "Clip" and node.output and node.output[0] in types and node.input[0] not in out:

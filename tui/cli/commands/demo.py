@@ -30,7 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="print the comparison instead of opening the UI (the default when not on a terminal)")
     parser.add_argument("--frames", type=int, default=6, metavar="N", help="number of streamed frames (default 6)")
     parser.add_argument("--fix", action="store_true",
-                        help="then run the whole loop: diagnose, patch the model as advised, dump the same frames "
+                        help="then run the whole loop: diagnose, find the smallest verified fix (dumpscope fix, "
+                             "seeded by the advice), patch the model with it, dump the same frames "
                              "again, compare, and verify the patched target against the ORIGINAL golden (printed; the UI opens "
                              "on that pair: the original golden vs the patched target)")
     add_ui_arguments(parser)
@@ -181,7 +182,8 @@ def _top_cause(before: Comparison, console: Console) -> RootCause:
     return top
 
 
-def _fix_argv(console: Console, paths, top: RootCause, fixed_model: Path) -> list[str]:  # type: ignore[no-untyped-def]
+def _fix_argv(console: Console, paths, top: RootCause,  # type: ignore[no-untyped-def]
+              fixed_model: Path) -> list[str]:
     """Step 3: ``dumpscope fix`` on the demo's first overflowing frame (its golden inputs), seeded by the
     diagnosis; its proof is printed and its changes become the patch command (the advised one when the
     search finds nothing)."""

@@ -18,8 +18,8 @@ DESCRIPTION = (
     "marked with --layer: seeded by the diagnosis' advice, grown greedily, then minimised until removing any "
     "one change breaks it (each proven by a trial).  fp16 trials round every intermediate to float16 as fp16 "
     "hardware stores it; int8 trials quantise (QDQ) with the kept nodes left in float.  Bounded by --budget "
-    "trials, never by the clock; progress on stderr.  --emit DIR writes the fix for each toolchain: the patched "
-    "ONNX, onnxconverter-common node_block_list, ATC --keep_dtype and --modify_mixlist, SigmaStar "
+    "trials, never by the clock; progress on stderr.  --emit DIR writes the fix for each toolchain: the "
+    "patched ONNX, onnxconverter-common node_block_list, ATC --keep_dtype and --modify_mixlist, SigmaStar "
     "input_config.ini, RKNN hybrid quantisation, NNCF ignored_scope, Polygraphy/trtexec layer precisions."
 )
 
@@ -60,7 +60,8 @@ def _tolerance(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         given[key] = number
     if args.layer and "layer" not in given:
         given["layer"] = given.get("output", DEFAULT_TOLERANCE[args.target])
-    return Tolerance(given.get("output", DEFAULT_TOLERANCE[args.target]), given.get("layer"), tuple(args.layer))
+    output = given.get("output", DEFAULT_TOLERANCE[args.target])
+    return Tolerance(output, given.get("layer"), tuple(args.layer))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -81,8 +82,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"fix: trial {i}/{budget} {what}", file=sys.stderr, flush=True)
 
     started = time.perf_counter()
-    result = find_fix(args.model, args.target, inputs=args.input, input_shapes=args.input_shape, seed=args.seed,
-                      tolerance=tol, budget=args.budget, progress=progress, use_diagnosis=not args.no_diagnosis)
+    result = find_fix(args.model, args.target, inputs=args.input, input_shapes=args.input_shape,
+                      seed=args.seed, tolerance=tol, budget=args.budget, progress=progress,
+                      use_diagnosis=not args.no_diagnosis)
     # The time goes to stderr with the progress: stdout (text or JSON) stays the same from run to run.
     print(f"fix: {len(result.trials)} trial(s) in {time.perf_counter() - started:.1f} s", file=sys.stderr)
     written = _emit(args, result) if args.emit and result.found else []
