@@ -247,7 +247,7 @@ def _finite(v: object) -> object:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--case", action="append", choices=[c.name for c in CASES])
-    p.add_argument("--budget", type=int, default=60)
+    p.add_argument("--budget", type=int, default=80)
     p.add_argument("--json", metavar="FILE")
     args = p.parse_args(argv)
     rows = []

@@ -38,6 +38,8 @@ def test_relative_distance_overflow_and_shape_are_infinite() -> None:
     assert relative_distance(g, np.array([1.0, np.inf], dtype=np.float32)) == math.inf
     assert relative_distance(g, np.array([1.0, 2.0, 3.0], dtype=np.float32)) == math.inf
     assert relative_distance(np.array([np.inf]), np.array([np.inf])) == 0.0
+    assert relative_distance(np.array([np.nan, 2.0]), np.array([np.nan, 2.0])) == 0.0  # NaN where the golden has it
+    assert relative_distance(np.array([np.nan, 2.0]), np.array([np.inf, 2.0])) == math.inf
 
 
 # ------------------------------------------------------------ the search, on a stub evaluator

@@ -41,7 +41,7 @@ def relative_distance(golden: np.ndarray, target: np.ndarray) -> float:
     g = np.asarray(golden, dtype=np.float64).reshape(-1)
     t = np.asarray(target, dtype=np.float64).reshape(-1)
     gf, tf = np.isfinite(g), np.isfinite(t)
-    if not np.array_equal(gf, tf) or not np.array_equal(g[~gf], t[~tf]):
+    if not np.array_equal(gf, tf) or not np.array_equal(g[~gf], t[~tf], equal_nan=True):
         return math.inf
     diff = float(np.linalg.norm(g[gf] - t[tf]))
     norm = float(np.linalg.norm(g[gf]))
