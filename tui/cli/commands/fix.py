@@ -88,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
     # The time goes to stderr with the progress: stdout (text or JSON) stays the same from run to run.
     print(f"fix: {len(result.trials)} trial(s) in {time.perf_counter() - started:.1f} s", file=sys.stderr)
     written = _emit(args, result) if args.emit and result.found else []
+    if args.emit and not result.found:
+        print(f"fix: nothing written to {args.emit}: no fix was found", file=sys.stderr)
     if args.json:
         data = result.to_json() | {"emitted": [str(p) for p in written]}
         print(json.dumps(data, indent=1, allow_nan=False))
