@@ -153,7 +153,13 @@ def test_demo_fix_runs_the_whole_loop_from_the_command_line(tmp_path: Path, caps
     out = capsys.readouterr().out
     assert "root cause: #72 frame5/attn/exp:0 (Exp): overflow" in out
     assert "--clip attn/scale=-inf," in out
-    patch = next(line for line in out.splitlines() if "3. patch" in line)
-    assert " patch " in patch and " -o " in patch and "--clip attn/scale=-inf," in patch  # one line: copy-pasteable
+    fix = out.split("3. fix")[1].split("4. re-dump")[0]  # the fix search, seeded by that advice
+    assert "1 change(s), proven 1-minimal" in fix and "- clip 'attn/scale' to [-inf, 9.703125]" in fix
+    assert "without it (trial 1): 'out' at inf" in fix  # the proof: the baseline, where the output overflows
+    # and the patch applied that set
+    assert "clip: 'attn/scaled:0' (output of 'attn/scale') to [-inf, 9.703125]" in fix
+    assert "outputs: 6 of 6 OK" in out.split("6. verify")[1]
+    commands = [line for line in out.splitlines() if " patch " in line and " -o " in line]
+    assert all("--clip attn/scale=-inf," in line for line in commands)  # each command on one line: copy-pasteable
     assert "5. compare" in out and "no divergent layer" in out.split("5. compare")[1]
     assert (tmp_path / "d" / "fixed" / "target" / "manifest.json").is_file()

@@ -20,12 +20,14 @@ Recipes:
     original name.  Values beyond 65504 become inf exactly as on fp16 hardware, so
     overflow propagates like it does there.  Arithmetic inside an operator stays in
     float32 (real fp16 kernels accumulate in fp32 too on most accelerators), and
-    graph input/output types are unchanged.
+    graph input/output types are unchanged.  A node a ``--keep-fp32`` patch marks keeps its outputs
+    in float32, and so do the weights only kept nodes read (a converter's block list does the same).
 ``int8``
     Static QDQ quantisation (``onnxruntime.quantization.quantize_static``,
     per-tensor, int8, MinMax) calibrated on the dump's own inputs.  For a quantised
     tensor ``X`` the ``DequantizeLinear`` output - the value its consumers actually
-    see - is dumped under the name ``X``, with its scale and zero point.
+    see - is dumped under the name ``X``, with its scale and zero point.  Nodes a
+    ``--keep-fp32`` patch marks are left in float (the quantiser's ``nodes_to_exclude``).
 ``optimized``
     onnxruntime's optimised graph (``ORT_ENABLE_EXTENDED``: fusions, constant
     folding; portable to any CPU).  Exposing every tensor as an output would block
@@ -306,12 +308,13 @@ def prepare_fp16(
     run = _copy(proto)
     g = run.graph
     prepared = Prepared(path=work / "fp16.onnx", facts=facts, fetch={}, notes=control_flow_notes(facts))
-    _store_weights_fp16(g, facts, prepared, work, source_dir)
+    keep = kept_fp32_nodes(proto)
+    _store_weights_fp16(g, facts, prepared, work, source_dir, keep)
     for name, load in _golden_constants(proto, facts, source_dir).items():
         prepared.constants.setdefault(name, load)
     casts = _Casts(used_names(g))
     _round_graph_inputs(g, facts, prepared, casts)
-    _round_node_outputs(g, facts, prepared, casts, types, kept_fp32_nodes(proto))
+    _round_node_outputs(g, facts, prepared, casts, types, keep)
     del g.node[:]
     g.node.extend(casts.nodes)
     prepared.fetch = _topo_sorted(prepared.fetch, facts)
@@ -324,9 +327,13 @@ def _fp16_loader(load: Callable[[], np.ndarray], name: str) -> Callable[[], np.n
     return lambda: to_fp16_storage(name, load(), None)[0]
 
 
-def _store_weights_fp16(g: onnx.GraphProto, facts: GraphFacts, prepared: Prepared, work: Path, source_dir: Path | None) -> None:
-    """Round every used float initializer to fp16 storage (clamps recorded); inline other external data."""
-    used = set(facts.consumers)
+def _store_weights_fp16(g: onnx.GraphProto, facts: GraphFacts, prepared: Prepared, work: Path, source_dir: Path | None,
+                        keep: frozenset[str] = frozenset()) -> None:
+    """Round every used float initializer to fp16 storage (clamps recorded); inline other external data.
+
+    An initializer that only nodes kept in fp32 read stays float32, as a converter's block list
+    (onnxconverter-common ``node_block_list``, ATC ``--keep_dtype``) leaves a blocked node's weights."""
+    used = {name for name, readers in facts.consumers.items() if any(n.name not in keep for n in readers)}
     counter = [0]
     first_reader = {name: nodes[0].name for name, nodes in facts.consumers.items()}
     for t in iter_tensors(g):
@@ -377,14 +384,19 @@ def _round_node_outputs(g: onnx.GraphProto, facts: GraphFacts, prepared: Prepare
     for node in g.node:
         casts.nodes.append(node)
         if node.op_type == "Constant" and not node.domain:
-            _round_constant(node, facts, prepared)
+            _round_constant(node, facts, prepared, keep)
             continue
         for i, out in enumerate(node.output):
             _round_output(node, i, out, prepared, casts, types, keep)
 
 
-def _round_constant(node: onnx.NodeProto, facts: GraphFacts, prepared: Prepared) -> None:
-    """A ``Constant`` node's value is stored as fp16 in place (no Cast pair: it is a constant)."""
+def _round_constant(node: onnx.NodeProto, facts: GraphFacts, prepared: Prepared,
+                    keep: frozenset[str] = frozenset()) -> None:
+    """A ``Constant`` node's value is stored as fp16 in place (no Cast pair: it is a constant), unless the
+    Constant itself or every node reading it is kept in fp32."""
+    readers = facts.consumers.get(node.output[0], ()) if node.output else ()
+    if node.name in keep or (readers and all(n.name in keep for n in readers)):
+        return
     if node.output and node.output[0] in facts.producer:
         _round_constant_node(node, facts.producer[node.output[0]].name, prepared)
 
@@ -533,7 +545,7 @@ def prepare_int8(
 ) -> Prepared:
     """Static QDQ int8 quantisation calibrated on ``feeds`` (see the module docstring)."""
     q_path = work / "int8.onnx"
-    _quantize(proto, source_dir, q_path, feeds)
+    _quantize(proto, source_dir, q_path, feeds, sorted(kept_fp32_nodes(proto)))
     q = onnx.load_model(str(q_path), load_external_data=False)
     prepared = Prepared(path=work / "int8_run.onnx", facts=facts, fetch={}, notes=control_flow_notes(facts))
     folded = _Int8Fetch(q, facts, _golden_constants(proto, facts, source_dir)).fill(prepared)
@@ -545,8 +557,11 @@ def prepare_int8(
     return prepared
 
 
-def _quantize(proto: onnx.ModelProto, source_dir: Path | None, q_path: Path, feeds: list[dict[str, np.ndarray]]) -> None:
-    """Write the QDQ int8 model to ``q_path`` (a quantizer failure is a one-line DumpError)."""
+def _quantize(proto: onnx.ModelProto, source_dir: Path | None, q_path: Path, feeds: list[dict[str, np.ndarray]],
+              exclude: list[str] | None = None) -> None:
+    """Write the QDQ int8 model to ``q_path`` (a quantizer failure is a one-line DumpError).
+
+    ``exclude``: nodes left in float (``nodes_to_exclude``): those a ``--keep-fp32`` patch marked."""
     import logging
 
     from onnxruntime.quantization import CalibrationDataReader, CalibrationMethod, QuantFormat, QuantType, quantize_static
@@ -563,7 +578,7 @@ def _quantize(proto: onnx.ModelProto, source_dir: Path | None, q_path: Path, fee
             float_model, str(q_path), reader_cls(feeds),
             quant_format=QuantFormat.QDQ, per_channel=False,
             activation_type=QuantType.QInt8, weight_type=QuantType.QInt8,
-            calibrate_method=CalibrationMethod.MinMax,
+            calibrate_method=CalibrationMethod.MinMax, nodes_to_exclude=exclude or None,
             use_external_data_format=_has_external_data(proto) or proto.ByteSize() > _PROTO_LIMIT,
         )
     except DumpError:

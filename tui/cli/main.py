@@ -44,6 +44,7 @@ COMMANDS: tuple[str, ...] = (
     "fusion",
     "convert",
     "patch",
+    "fix",
     "open",
     "demo",
     "formats",

@@ -30,7 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="print the comparison instead of opening the UI (the default when not on a terminal)")
     parser.add_argument("--frames", type=int, default=6, metavar="N", help="number of streamed frames (default 6)")
     parser.add_argument("--fix", action="store_true",
-                        help="then run the whole loop: diagnose, patch the model as advised, dump the same frames "
+                        help="then run the whole loop: diagnose, find the smallest verified fix (dumpscope fix, "
+                             "seeded by the advice), patch the model with it, dump the same frames "
                              "again, compare, and verify the patched target against the ORIGINAL golden (printed; the UI opens "
                              "on that pair: the original golden vs the patched target)")
     add_ui_arguments(parser)
@@ -147,7 +148,8 @@ def fix_and_verify(paths, out):  # type: ignore[no-untyped-def]
     console.print("[b]1. compare[/b] ", summary_text(before))
     top = _top_cause(before, console)
     fixed_model = out / "model.fixed.onnx"
-    _patch(console, _patch_argv(top, fixed_model))
+    console.print(f"   - advised: {' '.join(top.commands[:1])}", markup=False)
+    _patch(console, _fix_argv(console, paths, top, fixed_model))
     fixed = verify_patched(paths, fixed_model, out / "fixed")
     console.print(f"[b]4. re-dump[/b]  the same frames through {fixed_model.name}: golden float32, target fp16",
                   markup=True)
@@ -180,6 +182,38 @@ def _top_cause(before: Comparison, console: Console) -> RootCause:
     return top
 
 
+def _fix_argv(console: Console, paths, top: RootCause,  # type: ignore[no-untyped-def]
+              fixed_model: Path) -> list[str]:
+    """Step 3: ``dumpscope fix`` on the demo's first overflowing frame (its golden inputs), seeded by the
+    diagnosis; its proof is printed and its changes become the patch command (the advised one when the
+    search finds nothing)."""
+    import re
+    import sys
+
+    from dumpscope.core.fix import find_fix
+    from dumpscope.core.onnx.runner import read_manifest
+    from dumpscope.core.fix.report import report_lines
+
+    m = re.match(r"(frame\d+)/", top.name)  # the demo's dumps prefix every tensor with its frame
+    frame = m.group(1) if m else ""
+    manifest = read_manifest(paths.golden / "manifest.json")
+    prefix = f"{frame}/" if frame else ""
+    inputs = {e["name"].removeprefix(prefix): paths.golden / e["file"] for e in manifest.get("inputs", [])
+              if e.get("file") and e["name"].startswith(prefix)}
+    console.print(f"[b]3. fix[/b]      dumpscope fix {paths.model.name} --target fp16 on the inputs of "
+                  f"{frame or 'the first frame'} (trials on stderr)", markup=True)
+    result = find_fix(paths.model, "fp16", inputs=inputs,
+                      progress=lambda i, b, what: print(f"fix: trial {i}/{b} {what}", file=sys.stderr))
+    for line in report_lines(result):
+        console.print(f"   {line}", markup=False)
+    if not result.found or not result.changes:
+        return _patch_argv(top, fixed_model)
+    argv = ["patch", str(paths.model), "-o", str(fixed_model)]
+    keep = [c.node for c in result.changes if c.kind == "keep"]
+    clips = [f"{c.node}={c.low!r},{c.high!r}" for c in result.changes if c.kind == "clip"]
+    return argv + (["--keep-fp32", *keep] if keep else []) + (["--clip", *clips] if clips else [])
+
+
 def _patch_argv(top: RootCause, fixed_model: Path) -> list[str]:
     """The advised ``dumpscope patch`` command (a Clip first) as argv, writing ``fixed_model``."""
     import shlex
@@ -199,6 +233,6 @@ def _patch(console: Console, argv: list[str]) -> None:
     from dumpscope.tui.cli.commands import patch
     from dumpscope.tui.cli.safe import markup
 
-    console.print(f"[b]3. patch[/b]    {markup(invocation())} " + markup(" ".join(shlex.quote(a) for a in argv)), markup=True)
+    console.print(f"[b]   patch[/b]    {markup(invocation())} " + markup(" ".join(shlex.quote(a) for a in argv)), markup=True)
     if patch.run(patch.parse(argv[1:])) != 0:
         raise UsageError("dumpscope patch failed on the demo model")

@@ -1,0 +1,273 @@
+"""``dumpscope fix`` side by side with a layer-range bisection and onnxconverter-common (issue 28).
+
+    python bench/bench_fix.py                 # every case (a few minutes on 2 loaded cores)
+    python bench/bench_fix.py --case squeezenet-fp16 --json out.json
+
+Real models of the corpus (``bench/realmodels``, cached) with real fp16 or int8 trouble, each made by
+running a modified model or input through onnxruntime (never by editing numbers).  For each case, in
+one run and on the same golden and inputs:
+
+* **fix**: ``dumpscope fix`` (seeded by the diagnosis, greedy, 1-minimised): set size, trials, seconds,
+  whether the set is proven 1-minimal;
+* **bisect**: a layer-range bisection on the product's own recipe, as Polygraphy ``debug precision
+  --mode bisect --direction forward`` does on TensorRT: the smallest k such that keeping the first k
+  nodes (topological order) in float32 meets the tolerance, found by binary search (baseline and
+  all-kept trials included);
+* **acmp**: onnxconverter-common's ``auto_convert_mixed_precision`` with a validation function at the
+  same tolerance (its own numerics: onnxruntime's CPU provider runs many float16 ops in float32); its
+  final block list is then judged on the product's faithful fp16 recipe.  A crash is reported with its
+  message; it is stopped at the same trial budget.  int8 cases have no acmp column.
+
+Each trial of every method is judged the same way (:class:`dumpscope.core.fix.search.FixSearch`): every
+model output within the relative-distance tolerance of the ORIGINAL golden.  Seconds are wall-clock on
+this machine, for information only (the search itself never reads the clock).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import math
+import re
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import onnx
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.realmodels import faults  # noqa: E402
+from bench.realmodels.models import MODELS, model_path  # noqa: E402
+
+
+@dataclass(frozen=True)
+class FixCase:
+    name: str
+    model: str
+    target: str
+    what: str
+    make_model: Callable[[Path, Path], Path] | None = None
+    scale_input: tuple[str, float] | None = None
+    hot_pixel: float | None = None
+    """The first element of the first input set to this value (one saturated sensor pixel): int8 calibration
+    on that input stretches the first layer's range and destroys its resolution."""
+
+
+CASES = (
+    FixCase("squeezenet-fp16", "light-squeezenet", "fp16",
+            "SqueezeNet (onnx light model): intermediates reach 9e9, beyond fp16's 65504"),
+    FixCase("vad-x10-fp16", "silero-vad", "fp16",
+            "Silero VAD fed audio x10 (unnormalised): the STFT power exceeds 65504",
+            scale_input=("input", 10.0)),
+    FixCase("det-bn-fp16", "ppocr-det", "fp16",
+            "PP-OCRv4 det: a BatchNorm running variance (9.8e7) clamped to 65504 by fp16 storage; the input "
+            "itself rounded to fp16 moves the final Sigmoid 0.044 even with every node in fp32"),
+    FixCase("cls-int8-hot-pixel", "ppocr-cls", "int8",
+            "PP-OCR cls int8 (QDQ, MinMax calibrated on its input) with one input pixel at 1000",
+            hot_pixel=1000.0),
+    FixCase("yolo-int8-hot-pixel", "yolov8n", "int8",
+            "YOLOv8n int8 (QDQ, MinMax calibrated on its input) with one input pixel at 1000",
+            hot_pixel=1000.0),
+    FixCase("rec-attn-fp16", "ppocr-rec", "fp16",
+            "PP-OCRv4 rec whose first attention scale is x3e4: q.k^T exceeds 65504",
+            make_model=lambda s, d: faults.scale_constant(s, d, "p2o.helper.constant.169", 3e4)),
+)
+
+
+def _inputs(case: FixCase, model: Path, work: Path) -> list[str]:
+    """The case's inputs as NAME=FILE.npy: generated (seed 0) at the corpus shapes, one maybe scaled."""
+    from dumpscope.core.onnx.graph import graph_facts
+    from dumpscope.core.onnx.runner import parse_input_shapes, resolve_inputs
+
+    proto = onnx.load(str(model), load_external_data=False)
+    shapes = parse_input_shapes(MODELS[case.model].shapes or None)
+    feeds = resolve_inputs(proto.graph, graph_facts(proto.graph), {}, shapes, 0)
+    out = []
+    for i, f in enumerate(feeds):
+        arr = f.array
+        if case.scale_input and f.name == case.scale_input[0]:
+            arr = arr * np.float32(case.scale_input[1])
+        if case.hot_pixel is not None and i == 0:
+            arr = arr.copy()
+            arr.reshape(-1)[0] = case.hot_pixel
+        path = work / f"input{i}.npy"
+        np.save(path, arr, allow_pickle=False)
+        out.append(f"{f.name}={path}")
+    return out
+
+
+def _fix(model: Path, case: FixCase, inputs: list[str], budget: int) -> dict[str, object]:
+    from dumpscope.core.fix import find_fix
+
+    t0 = time.perf_counter()
+    r = find_fix(model, case.target, inputs=inputs, budget=budget)
+    return {"set": len(r.changes), "trials": len(r.trials), "seconds": time.perf_counter() - t0,
+            "found": r.found, "minimal": r.minimal, "changes": [c.node for c in r.changes],
+            "before": r.before.worst_output[1] if r.before and r.before.worst_output else None,
+            "after": r.after.worst_output[1] if r.after and r.after.worst_output else None}
+
+
+def _bisect(model: Path, case: FixCase, inputs: list[str], budget: int) -> dict[str, object]:
+    from dumpscope.core.fix import DEFAULT_TOLERANCE, Tolerance, open_evaluator
+    from dumpscope.core.fix.search import Change, FixSearch, _OutOfBudget
+
+    t0 = time.perf_counter()
+    with open_evaluator(model, case.target, inputs=inputs) as ev:
+        search = FixSearch(ev, Tolerance(DEFAULT_TOLERANCE[case.target]), budget)
+        order = [n.name for n in ev.facts.nodes if n.op_type != "Constant"]
+
+        def passes(k: int) -> bool:
+            return search.trial([Change("keep", n) for n in order[:k]], "bisect").passed
+
+        found, k = None, None
+        try:
+            if passes(0):
+                found, k = True, 0
+            elif passes(len(order)):
+                lo, hi = 0, len(order)  # fails at lo, passes at hi
+                while hi - lo > 1:
+                    mid = (lo + hi) // 2
+                    lo, hi = (lo, mid) if passes(mid) else (mid, hi)
+                found, k = True, hi
+            else:
+                found = False
+        except _OutOfBudget:
+            found = False
+    return {"set": k, "of": len(order), "trials": len(search.trials), "seconds": time.perf_counter() - t0,
+            "found": bool(found)}
+
+
+class _Budget(Exception):
+    pass
+
+
+def _acmp(model: Path, case: FixCase, inputs: list[str], budget: int) -> dict[str, object]:
+    """onnxconverter-common's auto_convert_mixed_precision at the same tolerance, then its block list judged
+    on the product's fp16 recipe."""
+    try:
+        from onnxconverter_common import auto_mixed_precision as amp
+    except ImportError:
+        return {"crashed": "onnxconverter-common is not installed (pip install dumpscope[fix])"}
+    from dumpscope.core.fix import DEFAULT_TOLERANCE, Tolerance, open_evaluator
+    from dumpscope.core.fix.search import Change, FixSearch
+    from dumpscope.core.fix.trial import relative_distance
+    from dumpscope.core.onnx.patch import patch_model
+
+    tol = DEFAULT_TOLERANCE[case.target]
+    proto = onnx.load(str(model))
+    from dumpscope.core.onnx.graph import graph_facts
+
+    # every node named as the product names it (an unnamed node cannot be put in a block list)
+    named = patch_model(proto, keep_fp32=[n.name for n in graph_facts(proto.graph).nodes]).model
+    del named.metadata_props[:]
+    feeds = {s.split("=", 1)[0]: np.load(s.split("=", 1)[1], allow_pickle=False) for s in inputs}
+    calls: list[list[str]] = []
+    convert = amp.float16.convert_float_to_float16
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        if len(calls) >= budget:
+            raise _Budget(f"stopped at the trial budget ({budget}) without a result")
+        calls.append(list(kwargs.get("node_block_list") or []))
+        return convert(*args, **kwargs)
+
+    def validate(res0, res1) -> bool:  # type: ignore[no-untyped-def]
+        return all(relative_distance(np.asarray(a), np.asarray(b)) <= tol for a, b in zip(res0, res1))
+
+    t0 = time.perf_counter()
+    amp.float16.convert_float_to_float16 = counting
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # float16.py warns for every truncated weight
+            amp.auto_convert_mixed_precision(named, feeds, validate, keep_io_types=True)
+    except _Budget as exc:
+        return {"crashed": str(exc), "trials": len(calls), "seconds": time.perf_counter() - t0}
+    except Exception as exc:  # noqa: BLE001 - report whatever the converter raises
+        why = re.sub(r"^(\[ONNXRuntimeError\] : \d+ : \w+ : )?(\S+:\d+ .*?\) )?", "", str(exc).strip())
+        return {"crashed": f"{type(exc).__name__}: {why.splitlines()[0][:200]}",
+                "trials": len(calls), "seconds": time.perf_counter() - t0}
+    finally:
+        amp.float16.convert_float_to_float16 = convert
+    seconds = time.perf_counter() - t0
+    block = [n for n in calls[-1] if n] if calls else []
+    with open_evaluator(model, case.target, inputs=inputs) as ev:
+        faithful = FixSearch(ev, Tolerance(tol), 1).trial([Change("keep", n) for n in block], "acmp")
+    return {"set": len(block), "trials": len(calls), "seconds": seconds,
+            "meets_on_faithful_fp16": faithful.passed}
+
+
+def run_case(case: FixCase, budget: int) -> dict[str, object]:
+    with tempfile.TemporaryDirectory(prefix="dumpscope-bench-fix-") as tmp:
+        work = Path(tmp)
+        model = model_path(case.model)
+        if case.make_model is not None:
+            model = case.make_model(model, work / "model.onnx")
+        inputs = _inputs(case, model, work)
+        row: dict[str, object] = {"case": case.name, "target": case.target, "what": case.what}
+        row["fix"] = _fix(model, case, inputs, budget)
+        row["bisect"] = _bisect(model, case, inputs, budget)
+        row["acmp"] = _acmp(model, case, inputs, budget) if case.target == "fp16" else None
+    return row
+
+
+def _cell(d: dict[str, object] | None, *, of: bool = False) -> str:
+    if d is None:
+        return "n/a (int8)"
+    if "crashed" in d:
+        return f"no result after {d.get('trials', 0)} trials: {d['crashed']}"
+    if not d.get("found", True):
+        return f"no fix in {d['trials']} trials"
+    size = f"{d['set']}" + (f"/{d['of']}" if of and "of" in d else "")
+    extra = ""
+    if "minimal" in d:
+        extra = ", 1-minimal" if d["minimal"] else ", not proven minimal"
+    if "meets_on_faithful_fp16" in d:
+        extra = ", meets on faithful fp16" if d["meets_on_faithful_fp16"] else ", FAILS on faithful fp16"
+    return f"{size} kept, {d['trials']} trials, {d['seconds']:.1f}s{extra}"
+
+
+def _finite(v: object) -> object:
+    """``v`` with non-finite floats as strings (JSON has no inf)."""
+    if isinstance(v, float) and not math.isfinite(v):
+        return str(v)
+    if isinstance(v, dict):
+        return {k: _finite(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_finite(x) for x in v]
+    return v
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--case", action="append", choices=[c.name for c in CASES])
+    p.add_argument("--budget", type=int, default=80)
+    p.add_argument("--json", metavar="FILE")
+    args = p.parse_args(argv)
+    rows = []
+    for case in CASES:
+        if args.case and case.name not in args.case:
+            continue
+        print(f"... {case.name}: {case.what}", file=sys.stderr, flush=True)
+        rows.append(run_case(case, args.budget))
+        r = rows[-1]
+        print(f"{case.name:16} fix: {_cell(r['fix'])} | bisect: {_cell(r['bisect'], of=True)} | "
+              f"acmp: {_cell(r['acmp'])}", flush=True)
+        if args.json:  # after every case: a long run cut short keeps what it measured
+            Path(args.json).write_text(json.dumps(_finite(rows), indent=1))
+    print("\n| case | target | fix (ours) | layer-range bisection | onnxconverter-common acmp |")
+    print("|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['case']} | {r['target']} | {_cell(r['fix'])} | {_cell(r['bisect'], of=True)} | "
+              f"{_cell(r['acmp'])} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,136 @@
+"""A fix written in each toolchain's own terms (``dumpscope fix --emit DIR``).
+
+Every file goes through :mod:`dumpscope.core.atomic`.  Where each format rule comes from:
+
+``model.fixed.onnx``
+    The model patched by :func:`dumpscope.core.onnx.patch.patch_model` (Clips inserted, the kept nodes
+    marked in ``metadata_props``); onnx's checker validates it.
+``onnxconverter_common.json``
+    ``{"node_block_list": [...]}``: the keyword of ``onnxconverter_common.float16.convert_float_to_float16``
+    (its signature: ``node_block_list=None``, a list of node names left in float32).  Unnamed nodes are
+    named in ``model.fixed.onnx`` (the converter matches ``node.name``), so convert that file.
+``atc_keep_dtype.cfg``
+    ATC ``--keep_dtype=FILE``: one operator name per line, the operators keep their original precision
+    (Ascend ATC parameter reference, "--keep_dtype"; ``OpType::TYPE`` lines name a type, not used here).
+``atc_modify_mixlist.json``
+    ATC ``--modify_mixlist=FILE`` with ``--precision_mode_v2=mixed_float16``: ``{"black-list":
+    {"to-add": [TYPES]}}`` keeps those operator *types* in float32 (Ascend ATC reference,
+    "--modify_mixlist"; the list holds op types, so it widens the fix to every node of a type: ONNX
+    type names are written, Ascend's own names may differ).
+``sigmastar_input_config.ini``
+    ``[CONV_CONFIG]`` ``tensor_arrays=T1,T2;``: convolutions whose first input tensor is listed are
+    quantised INT16 (SigmaStar SGS "input_config.ini"; only convolution inputs can be set, so a kept
+    non-convolution node lists the convolutions next to it, as SigmaStar's precision guide advises).
+``rknn_hybrid_quantization.cfg``
+    The ``custom_quantize_layers:`` block of the ``*.quantization.cfg`` that RKNN-Toolkit2's
+    ``hybrid_quantization_step1`` writes (YAML, ``layer: float16`` per entry), for step 2.
+``nncf_ignored_scope.json``
+    ``nncf.IgnoredScope(names=[...])`` (NNCF API: ``names`` are node names of the model); tests/test_fix.py
+    has NNCF match them strictly against the fixed model's NNCF graph where NNCF is installed.
+``tensorrt_layer_precisions.txt``
+    Polygraphy ``--layer-precisions NAME:float32 ...`` with ``--precision-constraints obey`` (Polygraphy's
+    ``tools/args/backend/trt/loader.py``: ``<layer_name>:<layer_precision>``, precisions are TensorRT type
+    aliases such as ``float32``, parsed by ``args_util.parse_arglist_to_dict``; tests/test_fix.py parses
+    the line back with it), and trtexec ``--layerPrecisions=NAME:fp32,...`` with
+    ``--precisionConstraints=obey`` (trtexec ``--help``: ``spec ::= layerName:precision``, comma separated,
+    ``precision ::= "fp32"|"fp16"|...``).  TensorRT's ONNX parser names layers after ONNX node names.
+    Names are shell-quoted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import onnx
+
+from dumpscope.core.atomic import write_text
+from dumpscope.core.fix.search import Change
+from dumpscope.core.onnx.graph import graph_facts
+from dumpscope.core.onnx.patch import patch_model
+
+FILES = ("model.fixed.onnx", "onnxconverter_common.json", "atc_keep_dtype.cfg", "atc_modify_mixlist.json",
+         "sigmastar_input_config.ini", "rknn_hybrid_quantization.cfg", "nncf_ignored_scope.json",
+         "tensorrt_layer_precisions.txt")
+
+
+def kept_names(changes: Sequence[Change]) -> list[str]:
+    return sorted({c.node for c in changes if c.kind == "keep"})
+
+
+def emit(proto: onnx.ModelProto, changes: Sequence[Change], out: Path) -> list[Path]:
+    """Write every file of :data:`FILES` for ``changes`` into ``out``; the written paths."""
+    from dumpscope.core.onnx.model_io import write_model
+    from dumpscope.core.onnx.patch import _validate
+
+    out.mkdir(parents=True, exist_ok=True)
+    patched = patch_model(proto, keep_fp32=kept_names(changes),
+                          clip=[(c.node, c.low, c.high) for c in changes if c.kind == "clip"]).model
+    _validate(patched)
+    keep = kept_names(changes)
+    facts = graph_facts(patched.graph)
+    by_name = {n.name: n for n in facts.nodes}
+    types = sorted({by_name[n].op_type for n in keep if n in by_name})
+    written = [write_model(patched, out / "model.fixed.onnx")]
+    texts = {
+        "onnxconverter_common.json": json.dumps({"node_block_list": keep}, indent=2) + "\n",
+        "atc_keep_dtype.cfg": "".join(f"{n}\n" for n in keep),
+        "atc_modify_mixlist.json": json.dumps({"black-list": {"to-add": types}}, indent=2) + "\n",
+        "sigmastar_input_config.ini": _sigmastar(keep, facts),
+        "rknn_hybrid_quantization.cfg": _rknn(keep, by_name),
+        "nncf_ignored_scope.json": json.dumps({"ignored_scope": {"names": keep}}, indent=2) + "\n",
+        "tensorrt_layer_precisions.txt": _tensorrt(keep),
+    }
+    for name, text in texts.items():
+        write_text(text, out / name)
+        written.append(out / name)
+    return written
+
+
+def _sigmastar(keep: list[str], facts: onnx.GraphProto | object) -> str:
+    """``[CONV_CONFIG]`` with the first input tensor of each kept convolution, or of the convolutions that
+    read or feed a kept non-convolution node."""
+    tensors: list[str] = []
+    notes: list[str] = []
+    by_name = {n.name: n for n in facts.nodes}  # type: ignore[attr-defined]
+    for name in keep:
+        node = by_name.get(name)
+        if node is None:
+            continue
+        if node.op_type == "Conv":
+            tensors.append(node.inputs[0])
+            continue
+        after = [c for o in node.outputs for c in facts.consumers.get(o, ())]  # type: ignore[attr-defined]
+        before = [facts.producer.get(i) for i in node.inputs]  # type: ignore[attr-defined]
+        near = [c for c in (*after, *before) if c is not None and c.op_type == "Conv"]
+        tensors += [c.inputs[0] for c in near]
+        notes.append(f"# {name} ({node.op_type}) is not a convolution: "
+                     + (f"the convolutions next to it: {', '.join(c.name for c in near)}" if near
+                        else "no convolution next to it; INT16 cannot be set for it here"))
+    tensors = list(dict.fromkeys(tensors))
+    body = [f"tensor_arrays={','.join(tensors)};"] if tensors else ["# no convolution input to set to INT16"]
+    return "\n".join(["[CONV_CONFIG]", *notes, *body]) + "\n"
+
+
+def _rknn(keep: list[str], by_name: dict[str, object]) -> str:
+    lines = ["# paste into the custom_quantize_layers section of the *.quantization.cfg written by",
+             "# rknn.hybrid_quantization_step1, then run hybrid_quantization_step2",
+             "custom_quantize_layers:"]
+    for name in keep:
+        node = by_name.get(name)
+        for out in (node.outputs if node is not None else (name,)):  # type: ignore[attr-defined]
+            lines.append(f"    {json.dumps(out)}: float16")
+    return "\n".join(lines) + "\n"
+
+
+def _tensorrt(keep: list[str]) -> str:
+    if not keep:
+        return "# nothing to keep in float32\n"
+    import shlex
+
+    poly = " ".join(shlex.quote(f"{n}:float32") for n in keep)
+    trt = shlex.quote("--layerPrecisions=" + ",".join(f"{n}:fp32" for n in keep))
+    return (f"polygraphy convert MODEL.onnx --fp16 --precision-constraints obey --layer-precisions {poly} "
+            f"-o model.engine\ntrtexec --onnx=MODEL.onnx --fp16 --precisionConstraints=obey "
+            f"{trt}\n")

@@ -1,0 +1,456 @@
+"""The smallest verified fix: which nodes to keep in float32, which outputs to clip.
+
+A deterministic search, bounded by a number of trials (never by the clock):
+
+1. **baseline** - the target of the model as it is, against the original golden (trial 1);
+2. **seed** - the fixes the diagnosis advises for its ranked causes (``--clip``/``--keep-fp32`` of
+   its ``dumpscope patch`` commands) and, when an fp16 output overflows, every node whose golden output
+   is beyond the float16 range (65504: stored as inf on fp16 hardware), all at once (one trial);
+3. **grow** - while the tolerance is not met and each step helps, add the change that the last trial
+   points at: the node that *introduces* the most error (its output's distance from the golden over the
+   largest distance of its inputs; an overflow to inf from finite inputs comes first), earliest first on a
+   tie; when that stops helping (the error is spread), the smallest range of the failing outputs'
+   ancestors that meets the tolerance (see :meth:`FixSearch._ranges`);
+4. **minimise** - delta debugging to a 1-minimal set: each change is removed in turn and the set
+   without it is tried; when that still meets the tolerance the change goes, otherwise the trial is
+   the proof that it is needed (what breaks without it).  Passes repeat until no removal succeeds,
+   so every change's proof is a trial of the final set minus that change.
+
+Each set of changes is tried at most once (trials are cached by set).  The tolerance is met when
+every model output is within ``output`` and every marked layer within ``layer`` (relative distance,
+see :mod:`dumpscope.core.fix.trial`).
+"""
+
+from __future__ import annotations
+
+import math
+import shlex
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from dumpscope.core.fix.trial import Evaluator, Measured
+
+#: Default tolerances per target: the ``warn`` relative-distance limit of ``compare``'s band for that
+#: precision (``core/comparison/judge.py``), i.e. what ``compare`` calls OK.
+DEFAULT_TOLERANCE = {"fp16": 0.01, "bf16": 0.03, "int8": 0.1}
+DEFAULT_BUDGET = 40
+
+#: ``progress(trial number, budget, what the trial tries)``
+FixProgress = Callable[[int, int, str], None]
+
+
+@dataclass(frozen=True, order=True)
+class Change:
+    """One change to the model: ``keep`` a node in float32 (left out of int8 quantisation), or ``clip``
+    a node's output to ``[low, high]``."""
+
+    kind: str
+    node: str
+    low: float = -math.inf
+    high: float = math.inf
+
+    def text(self, target: str = "fp16") -> str:
+        if self.kind == "clip":
+            return f"clip {self.node!r} to [{self.low:.7g}, {self.high:.7g}]"
+        return f"keep {self.node!r} in float32" if target != "int8" else f"leave {self.node!r} out of int8"
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"kind": self.kind, "node": self.node}
+        if self.kind == "clip":
+            out |= {"low": _json_float(self.low), "high": _json_float(self.high)}
+        return out
+
+
+def _json_float(v: float) -> float | str:
+    return v if math.isfinite(v) else ("inf" if v > 0 else "-inf")
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    output: float
+    layer: float | None = None
+    layers: tuple[str, ...] = ()
+    """Marked layers (tensor names); ``("*",)`` marks every layer."""
+
+    def marked(self, names: Sequence[str]) -> list[str]:
+        return list(names) if "*" in self.layers else [n for n in self.layers if n in names]
+
+
+@dataclass(frozen=True)
+class Trial:
+    number: int
+    changes: tuple[Change, ...]
+    step: str
+    """``baseline``, ``seed``, ``grow``, ``minimise`` or ``bisect`` (the bench's baseline search)."""
+    passed: bool
+    worst_output: tuple[str, float] | None
+    worst_layer: tuple[str, float] | None
+    failing: tuple[tuple[str, float], ...]
+    """Outputs and marked layers outside the tolerance (name, distance), in topological order."""
+    error: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return {"trial": self.number, "step": self.step, "changes": [c.to_json() for c in self.changes],
+                "passed": self.passed, "worst_output": _pair_json(self.worst_output),
+                "worst_layer": _pair_json(self.worst_layer),
+                "failing": [_pair_json(f) for f in self.failing], "error": self.error}
+
+
+def _pair_json(pair: tuple[str, float] | None) -> dict[str, object] | None:
+    return None if pair is None else {"name": pair[0], "relative_distance": _json_float(pair[1])}
+
+
+@dataclass(frozen=True)
+class Needed:
+    """Why one change of the fix is needed: the trial without it, and what it breaks."""
+
+    change: Change
+    trial: int
+    breaks: tuple[tuple[str, float], ...]
+    error: str | None = None
+
+
+@dataclass
+class FixResult:
+    target: str
+    tolerance: Tolerance
+    budget: int
+    changes: tuple[Change, ...] = ()
+    found: bool = False
+    minimal: bool = False
+    """Proven 1-minimal: every change's removal was tried on the final set and fails."""
+    before: Trial | None = None
+    after: Trial | None = None
+    needed: tuple[Needed, ...] = ()
+    trials: list[Trial] = field(default_factory=list)
+    seeds: tuple[Change, ...] = ()
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "target": self.target, "found": self.found, "minimal": self.minimal,
+            "tolerance": {"output": self.tolerance.output, "layer": self.tolerance.layer,
+                          "layers": list(self.tolerance.layers)},
+            "budget": self.budget, "trials_made": len(self.trials),
+            "changes": [c.to_json() for c in self.changes],
+            "seeds": [c.to_json() for c in self.seeds],
+            "before": self.before.to_json() if self.before else None,
+            "after": self.after.to_json() if self.after else None,
+            "needed": [{"change": n.change.to_json(), "trial": n.trial,
+                        "breaks": [_pair_json(b) for b in n.breaks], "error": n.error} for n in self.needed],
+            "trials": [t.to_json() for t in self.trials],
+            "notes": list(self.notes),
+        }
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+class FixSearch:
+    """The search of the module docstring over one :class:`Evaluator`."""
+
+    def __init__(self, evaluator: Evaluator, tolerance: Tolerance, budget: int = DEFAULT_BUDGET,
+                 progress: FixProgress | None = None) -> None:
+        if budget < 1:
+            raise ValueError("the trial budget must be at least 1")
+        self.ev = evaluator
+        self.tol = tolerance
+        self.budget = budget
+        self.progress = progress
+        self.outputs = [o for o in evaluator.facts.graph_outputs if o in evaluator.golden]
+        self.marked = tolerance.marked(evaluator.layers)
+        self.cache: dict[frozenset[Change], Trial] = {}
+        self.measured: dict[frozenset[Change], Measured] = {}
+        self.trials: list[Trial] = []
+        self.added: list[Change] = []
+        """Every change tried, in the order the search first tried it."""
+
+    # ------------------------------------------------------------ trials
+
+    def trial(self, changes: Iterable[Change], step: str) -> Trial:
+        key = frozenset(changes)
+        if key in self.cache:
+            return self.cache[key]
+        if len(self.trials) >= self.budget:
+            raise _OutOfBudget
+        ordered = tuple(sorted(key))
+        self.added += [c for c in ordered if c not in self.added]
+        if self.progress is not None:
+            self.progress(len(self.trials) + 1, self.budget, f"{step}: {self._delta(key)}")
+        m = self.ev.run(keep=[c.node for c in ordered if c.kind == "keep"],
+                        clip=[(c.node, c.low, c.high) for c in ordered if c.kind == "clip"])
+        t = self._judge(len(self.trials) + 1, ordered, step, m)
+        self.trials.append(t)
+        self.cache[key] = t
+        self.measured[key] = m
+        return t
+
+    def _delta(self, key: frozenset[Change]) -> str:
+        """What a trial tries, relative to the last one (``+ keep 'a'``, ``- keep 'b'``), and its size."""
+        last = frozenset(self.trials[-1].changes) if self.trials else frozenset()
+        t = self.ev.target
+        parts = [f"+ {c.text(t)}" for c in sorted(key - last)]
+        parts += [f"- {c.text(t)}" for c in sorted(last - key)]
+        shown = "; ".join(parts[:3]) + (f"; ... {len(parts) - 3} more" if len(parts) > 3 else "")
+        return f"{shown or 'no change'} ({len(key)} change(s))"
+
+    def _judge(self, number: int, changes: tuple[Change, ...], step: str, m: Measured) -> Trial:
+        if m.error is not None:
+            return Trial(number, changes, step, False, None, None, (), m.error)
+        d = m.distances
+        failing = [(o, d[o]) for o in self.outputs if not d[o] <= self.tol.output]
+        if self.tol.layer is not None:
+            layer = self.tol.layer
+            failing += [(n, d[n]) for n in self.marked if n not in self.outputs and not d[n] <= layer]
+        order = {n: i for i, n in enumerate(self.ev.layers)}
+        failing.sort(key=lambda f: order.get(f[0], -1))
+        return Trial(number, changes, step, not failing, _worst(d, self.outputs), _worst(d, self.ev.layers),
+                     tuple(failing))
+
+    # ------------------------------------------------------------ the search
+
+    def run(self, seeds: Sequence[Change] = ()) -> FixResult:
+        result = FixResult(self.ev.target, self.tol, self.budget, seeds=tuple(seeds), trials=self.trials)
+        if not self.outputs:
+            result.notes.append("the model has no float output to judge")
+            return result
+        try:
+            self._search(result, seeds)
+        except _OutOfBudget:
+            result.notes.append(f"the trial budget ({self.budget}) ran out")
+        if result.after is None:
+            result.after = min(self.trials, key=_badness) if self.trials else None
+        return result
+
+    def _search(self, result: FixResult, seeds: Sequence[Change]) -> None:
+        base = self.trial((), "baseline")
+        result.before = base
+        if base.passed:
+            result.found = result.minimal = True
+            result.after = base
+            result.notes.append("the target already meets the tolerance: nothing to change")
+            return
+        current = self._grow(base, seeds)
+        if current is None:
+            return
+        result.found = True
+        result.after = current
+        result.changes = current.changes
+        self._minimise(result)
+
+    def _grow(self, base: Trial, seeds: Sequence[Change]) -> Trial | None:
+        """Seeds first, then the node introducing the most error while that helps, then (the error is spread
+        over many nodes) a backward range; the first passing trial (None when none passes)."""
+        current = base
+        seeds = list(seeds)
+        if self.ev.target == "fp16" and any(math.isinf(d) for _, d in base.failing):
+            seeds += [Change("keep", n.name) for n in self.ev.facts.nodes
+                      if n.op_type not in _NO_FLOAT_WORK and self._beyond_fp16(n.outputs)]
+        if seeds:
+            current = self.trial(dict.fromkeys(seeds), "seed")
+        while not current.passed:
+            nxt = self._next_changes(current)
+            if not nxt:
+                break
+            before = current
+            current = self.trial((*current.changes, *nxt), "grow")
+            if not _better(current, before):
+                break
+        return current if current.passed else self._ranges(current)
+
+    def _ranges(self, current: Trial) -> Trial | None:
+        """The error is spread over many nodes: keep a range of the failing outputs' ancestors.  First the
+        nodes now beyond the tolerance, earliest first (trouble that starts near the input and travels, as a
+        calibration range stretched by one input value); then the nodes nearest the outputs, latest first
+        (rounding accumulated along the way).  Each range: its first k nodes, k doubling until the tolerance
+        is met, then the smallest such k by binary search; None when neither range meets it."""
+        facts = self.ev.facts
+        kept = {c.node for c in current.changes if c.kind == "keep"}
+        wanted = _ancestors([name for name, _ in current.failing], facts)
+        usable = [n for n in facts.nodes
+                  if n.name in wanted and n.name not in kept and n.op_type not in _NO_FLOAT_WORK]
+        m = self.measured.get(frozenset(current.changes))
+        floor = min(self.tol.output, self.tol.layer if self.tol.layer is not None else math.inf)
+        d = m.distances if m is not None else {}
+        beyond = [n.name for n in usable if any(d.get(o, 0.0) > floor for o in n.outputs)]
+        for order in (beyond, [n.name for n in reversed(usable)]):
+            found = self._smallest_prefix(current.changes, order) if order else None
+            if found is not None:
+                return found
+        return None
+
+    def _smallest_prefix(self, base: tuple[Change, ...], order: list[str]) -> Trial | None:
+        def attempt(k: int) -> Trial:
+            return self.trial((*base, *(Change("keep", n) for n in order[:k])), "grow")
+
+        lo, k = 0, 1
+        while True:
+            k = min(k, len(order))
+            t = attempt(k)
+            if t.passed:
+                break
+            if k == len(order):
+                return None
+            lo, k = k, 2 * k
+        hi, best = k, t
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            t = attempt(mid)
+            lo, hi, best = (lo, mid, t) if t.passed else (mid, hi, best)
+        return best
+
+    def _next_changes(self, trial: Trial) -> list[Change]:
+        """Keep in float32 the node introducing the most error in ``trial`` (see the module docstring).
+
+        A node counts when its output is farther than the tolerance from the golden and farther than its
+        measured inputs (graph inputs and weights count as exact); nodes that compute from no float input
+        (``Constant``, ``ConstantOfShape``, ``Shape``) never do.  When
+        the top node overflows (inf from finite inputs) on an fp16 target, every node whose golden output
+        is beyond the float16 range (65504) is added at once: each would overflow in turn."""
+        m = self.measured.get(frozenset(trial.changes))
+        if m is None or not m.distances:
+            return []
+        kept = {c.node for c in trial.changes if c.kind == "keep"}
+        facts = self.ev.facts
+        best = self._top_introducer(m, kept)
+        if best is None:
+            return []
+        if math.isinf(best[0]) and self.ev.target == "fp16":
+            beyond = [n.name for n in facts.nodes if n.name not in kept and self._beyond_fp16(n.outputs)]
+            if best[2] in beyond:
+                return [Change("keep", n) for n in beyond]
+        return [Change("keep", best[2])]
+
+    def _top_introducer(self, m: Measured, kept: set[str]) -> tuple[float, int, str] | None:
+        """``(-score, topological index, node)`` of the node introducing the most error (None when none)."""
+        facts = self.ev.facts
+        order = facts.tensor_order()
+        floor = min(self.tol.output, self.tol.layer if self.tol.layer is not None else math.inf)
+        best: tuple[float, int, str] | None = None
+        for name, dist in m.distances.items():
+            node = facts.producer.get(name)
+            if node is None or node.name in kept or node.op_type in _NO_FLOAT_WORK or not dist > floor:
+                continue
+            # Inputs not measured (graph inputs, weights) count as exact: a first layer introduces its error.
+            score = _introduced(dist, max((m.distances.get(i, 0.0) for i in node.inputs), default=0.0))
+            key = (-score, order.get(name, -1), node.name)
+            if score > 1.0 and (best is None or key < best):
+                best = key
+        return best
+
+    def _beyond_fp16(self, outputs: Sequence[str]) -> bool:
+        from dumpscope.core.onnx.targets import FP16_MAX
+
+        for o in outputs:
+            g = self.ev.golden.get(o)
+            finite = np.where(np.isfinite(g), g, 0) if g is not None else None
+            if finite is not None and finite.size and float(np.abs(finite).max()) > FP16_MAX:
+                return True
+        return False
+
+    def _minimise(self, result: FixResult) -> None:
+        """Remove changes while the set still passes (the latest added tried first: the growth's last resort);
+        then re-try each change whose proof was made on a larger set, until every proof is a trial of the
+        final set without that change."""
+        current = set(result.changes)
+        proofs: dict[Change, Trial] = {}
+        stale = True
+        while stale:
+            stale = False
+            for c in sorted(current, key=lambda x: -self.added.index(x)):
+                if c in proofs and set(proofs[c].changes) == current - {c}:
+                    continue
+                t = self.trial(current - {c}, "minimise")
+                if t.passed:
+                    current.discard(c)
+                    result.after, result.changes = t, tuple(sorted(current))
+                    stale = True
+                else:
+                    proofs[c] = t
+        result.changes = tuple(sorted(current))
+        result.after = self.cache[frozenset(current)]
+        result.needed = tuple(Needed(c, proofs[c].number, proofs[c].failing, proofs[c].error)
+                              for c in result.changes)
+        result.minimal = True
+
+
+#: Nodes that compute from no float input: keeping them in float32 changes nothing the search can use.
+_NO_FLOAT_WORK = frozenset({"Constant", "ConstantOfShape", "Shape", "Size"})
+
+
+def _ancestors(tensors: Sequence[str], facts: object) -> set[str]:
+    """Names of the nodes ``tensors`` depend on (their producers, transitively)."""
+    producer = facts.producer  # type: ignore[attr-defined]
+    seen: set[str] = set()
+    stack = list(tensors)
+    while stack:
+        node = producer.get(stack.pop())
+        if node is not None and node.name not in seen:
+            seen.add(node.name)
+            stack.extend(node.inputs)
+    return seen
+
+
+def _better(new: Trial, old: Trial) -> bool:
+    """``new`` is clearly closer to the tolerance than ``old``: fewer infinite distances among the failing,
+    or a worst failing distance at least 10 % smaller."""
+    def key(t: Trial) -> tuple[int, float]:
+        worst = max((d for _, d in t.failing), default=0.0)
+        return (sum(math.isinf(d) for _, d in t.failing) if t.error is None else 1 << 30,
+                worst if math.isfinite(worst) else 0.0)
+    (ni, nw), (oi, ow) = key(new), key(old)
+    return new.passed or ni < oi or (ni == oi and nw < 0.9 * ow)
+
+
+def _introduced(dist: float, upstream: float) -> float:
+    """How much error a node adds: its distance over its inputs' largest (inf from finite inputs: inf)."""
+    if math.isinf(dist):
+        return 0.0 if math.isinf(upstream) else math.inf
+    return dist / upstream if upstream > 0 else (math.inf if dist > 0 else 0.0)
+
+
+def _worst(d: Mapping[str, float], names: Sequence[str]) -> tuple[str, float] | None:
+    present = [(n, d[n]) for n in names if n in d]
+    if not present:
+        return None
+    return max(present, key=lambda p: (math.inf if math.isnan(p[1]) else p[1]))
+
+
+def _badness(t: Trial) -> tuple[int, float]:
+    worst = t.worst_output[1] if t.worst_output else math.inf
+    return (len(t.failing) if t.error is None else 1 << 30, worst)
+
+
+# ------------------------------------------------------------ seeds from the diagnosis
+
+
+def changes_from_commands(commands: Iterable[str], known: Iterable[str]) -> list[Change]:
+    """The ``--keep-fp32``/``--clip`` changes of ``dumpscope patch`` command lines (a diagnosis'
+    advice), for nodes or tensors in ``known``; anything else in the lines is ignored."""
+    from dumpscope.core.onnx.patch import parse_clip
+
+    names = set(known)
+    out: list[Change] = []
+    for command in commands:
+        try:
+            words = shlex.split(command)
+        except ValueError:
+            continue
+        option = None
+        for w in words:
+            if w.startswith("-"):
+                option = w
+                continue
+            if option == "--keep-fp32" and w in names:
+                out.append(Change("keep", w))
+            elif option == "--clip":
+                try:
+                    node, lo, hi = parse_clip(w)
+                except ValueError:
+                    continue
+                if node in names:
+                    out.append(Change("clip", node, lo, hi))
+    return list(dict.fromkeys(out))

@@ -1,0 +1,283 @@
+"""``dumpscope fix``: trials against the original golden, greedy growth, 1-minimisation, emitters."""
+
+from __future__ import annotations
+
+import json
+import math
+import shlex
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+from onnx import TensorProto, helper, numpy_helper
+
+from dumpscope.core.fix.search import Change, FixSearch, Tolerance, changes_from_commands
+from dumpscope.core.fix.trial import Measured, relative_distance
+
+
+# ------------------------------------------------------------ the distance, against a float64 reference
+
+
+@settings(max_examples=60, deadline=None)
+@given(arrays(np.float32, 12, elements=st.floats(-1e4, 1e4, width=32)),
+       arrays(np.float32, 12, elements=st.floats(-1e4, 1e4, width=32)))
+def test_relative_distance_is_the_float64_euclidean_ratio(g: np.ndarray, t: np.ndarray) -> None:
+    diff = math.sqrt(sum((float(a) - float(b)) ** 2 for a, b in zip(g, t)))
+    norm = math.sqrt(sum(float(a) ** 2 for a in g))
+    want = 0.0 if diff == 0 else (diff / norm if norm else math.inf)
+    got = relative_distance(g, t)
+    assert got == pytest.approx(want, rel=1e-9) or (math.isinf(want) and math.isinf(got))
+
+
+def test_relative_distance_overflow_and_shape_are_infinite() -> None:
+    g = np.array([1.0, 2.0], dtype=np.float32)
+    assert relative_distance(g, np.array([1.0, np.inf], dtype=np.float32)) == math.inf
+    assert relative_distance(g, np.array([1.0, 2.0, 3.0], dtype=np.float32)) == math.inf
+    assert relative_distance(np.array([np.inf]), np.array([np.inf])) == 0.0
+    assert relative_distance(np.array([np.nan, 2.0]), np.array([np.nan, 2.0])) == 0.0  # NaN where the golden has it
+    assert relative_distance(np.array([np.nan, 2.0]), np.array([np.inf, 2.0])) == math.inf
+
+
+# ------------------------------------------------------------ the search, on a stub evaluator
+
+
+class _Facts:
+    """Nodes a -> b -> c -> d in a chain (outputs ta..td), td the model output."""
+
+    def __init__(self) -> None:
+        from types import SimpleNamespace as NS
+
+        names = ["a", "b", "c", "d"]
+        self.nodes = [NS(name=n, op_type="Relu", inputs=(f"t{names[i - 1]}",) if i else ("x",),
+                         outputs=(f"t{n}",)) for i, n in enumerate(names)]
+        self.producer = {n.outputs[0]: n for n in self.nodes}
+        self.graph_outputs = ("td",)
+
+    def tensor_order(self) -> dict[str, int]:
+        return {n.outputs[0]: i for i, n in enumerate(self.nodes)}
+
+
+class _StubEvaluator:
+    """The output is within tolerance exactly when ``needed`` are all kept; node b introduces error."""
+
+    target = "fp16"
+
+    def __init__(self, needed: set[str]) -> None:
+        self.facts = _Facts()
+        self.golden = {n.outputs[0]: np.ones(2) for n in self.facts.nodes}
+        self.layers = tuple(self.golden)
+        self.needed = needed
+        self.runs: list[frozenset[str]] = []
+
+    def run(self, keep=(), clip=()):  # type: ignore[no-untyped-def]
+        kept = frozenset(keep)
+        self.runs.append(kept)
+        missing = self.needed - kept
+        bad = 0.5 if missing else 0.001
+        introduced = {"a": 0.001, "b": 0.5 if "b" in missing else 0.001}
+        return Measured({"ta": introduced["a"], "tb": introduced["b"], "tc": max(introduced["b"], 0.001),
+                         "td": bad})
+
+
+def test_seeds_are_minimised_and_each_change_proven_needed() -> None:
+    ev = _StubEvaluator({"b", "d"})
+    seeds = [Change("keep", n) for n in ("a", "b", "c", "d")]
+    result = FixSearch(ev, Tolerance(0.01), budget=20).run(seeds)  # type: ignore[arg-type]
+    assert result.found and result.minimal
+    assert [c.node for c in result.changes] == ["b", "d"]
+    for n in result.needed:  # the proof of each: the final set without it, tried, and failing
+        proof = result.trials[n.trial - 1]
+        assert set(proof.changes) == set(result.changes) - {n.change} and not proof.passed
+        assert n.breaks == (("td", 0.5),)
+    assert len(ev.runs) == len(set(ev.runs)) == len(result.trials)  # no set tried twice
+
+
+def test_growth_adds_the_node_that_introduces_the_error() -> None:
+    ev = _StubEvaluator({"b"})
+    result = FixSearch(ev, Tolerance(0.01), budget=10).run()  # type: ignore[arg-type]
+    assert [c.node for c in result.changes] == ["b"] and result.minimal
+    # the empty set is the baseline: no 3rd trial to prove the one change
+    assert [t.step for t in result.trials] == ["baseline", "grow"]
+
+
+class _LayerStub(_StubEvaluator):
+    """The output needs ``d`` kept; layer ``tb`` is off unless ``b`` is kept too."""
+
+    def run(self, keep=(), clip=()):  # type: ignore[no-untyped-def]
+        m = super().run(keep, clip)
+        return Measured({**m.distances, "tb": 0.001 if "b" in keep else 0.5})
+
+
+def test_a_marked_layer_must_meet_its_own_tolerance() -> None:
+    loose = FixSearch(_LayerStub({"d"}), Tolerance(0.01), budget=10).run()  # type: ignore[arg-type]
+    assert [c.node for c in loose.changes] == ["d"]
+    tol = Tolerance(0.01, 0.01, ("tb",))
+    marked = FixSearch(_LayerStub({"d"}), tol, budget=20).run()  # type: ignore[arg-type]
+    assert [c.node for c in marked.changes] == ["b", "d"] and marked.minimal
+    assert {n.change.node: n.breaks for n in marked.needed}["b"] == (("tb", 0.5),)
+
+
+def test_budget_bounds_the_trials_and_says_so() -> None:
+    ev = _StubEvaluator({"b", "d"})
+    seeds = [Change("keep", n) for n in "abcd"]
+    result = FixSearch(ev, Tolerance(0.01), budget=2).run(seeds)  # type: ignore[arg-type]
+    assert len(ev.runs) == 2 and result.found and not result.minimal
+    assert any("budget (2) ran out" in n for n in result.notes)
+
+
+def test_changes_from_patch_commands() -> None:
+    cmds = ["dumpscope patch m.onnx -o p.onnx --clip attn/scale=-inf,9.5 --keep-fp32 attn/exp ghost"]
+    assert changes_from_commands(cmds, {"attn/scale", "attn/exp"}) == [
+        Change("clip", "attn/scale", -math.inf, 9.5), Change("keep", "attn/exp")]
+
+
+# ------------------------------------------------------------ a real model: overflow under the fp16 recipe
+
+
+def _overflow_model(path: Path) -> Path:
+    """x -> Mul(300) -> ReduceSum of squares (Mul x x) -> Sqrt -> out; the sum of squares exceeds 65504 in
+    fp16 for |x| ~ 1 (an unnamed node among them), while float32 is fine."""
+    scale = numpy_helper.from_array(np.array(300.0, dtype=np.float32), "scale")
+    nodes = [helper.make_node("Mul", ["x", "scale"], ["xs"], name="scale_mul"),
+             helper.make_node("Mul", ["xs", "xs"], ["sq"]),  # unnamed: Mul_1
+             helper.make_node("ReduceSum", ["sq"], ["ss"], name="sumsq", keepdims=1),
+             helper.make_node("Sqrt", ["ss"], ["out"], name="norm")]
+    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8])],
+                              [helper.make_tensor_value_info("out", TensorProto.FLOAT, [1, 1])], [scale])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    onnx.save(model, path)
+    return path
+
+
+def test_fix_finds_the_minimal_set_on_a_real_overflow(tmp_path: Path) -> None:
+    import onnxruntime as ort
+
+    from dumpscope.core.fix import find_fix
+
+    model = _overflow_model(tmp_path / "m.onnx")
+    x = (np.arange(8, dtype=np.float32) / 8 + 0.5).reshape(1, 8)
+    np.save(tmp_path / "x.npy", x)
+    result = find_fix(model, "fp16", inputs=[f"x={tmp_path / 'x.npy'}"], budget=20)
+    assert result.found and result.minimal
+    kept = {c.node for c in result.changes}
+    # Independently: in float64, which tensors exceed the float16 range? (those nodes must be kept)
+    sq = (x.astype(np.float64) * 300) ** 2
+    assert sq.max() > 65504 and sq.sum() > 65504
+    assert kept == {"Mul_1", "sumsq"}  # the unnamed square is addressable by its msit name
+    assert not result.before.passed and math.isinf(result.before.worst_output[1])
+    golden = ort.InferenceSession(str(model)).run(None, {"x": x})[0]
+    assert result.after.passed and result.after.worst_output[1] <= 0.01
+    assert np.isfinite(golden).all()
+    for n in result.needed:
+        assert n.breaks and math.isinf(n.breaks[0][1])  # without either, the output overflows
+
+
+def test_emit_writes_each_toolchain_and_onnxconverter_accepts_the_list(tmp_path: Path) -> None:
+    from dumpscope.core.fix.emit import FILES, emit
+
+    model = onnx.load(_overflow_model(tmp_path / "m.onnx"))
+    written = emit(model, [Change("keep", "Mul_1"), Change("keep", "sumsq")], tmp_path / "out")
+    assert [p.name for p in written] == list(FILES)
+    out = tmp_path / "out"
+    fixed = onnx.load(out / "model.fixed.onnx")
+    onnx.checker.check_model(fixed)
+    assert {n.name for n in fixed.graph.node} >= {"Mul_1", "sumsq"}  # the unnamed node got its name
+    block = json.loads((out / "onnxconverter_common.json").read_text())["node_block_list"]
+    assert block == ["Mul_1", "sumsq"]
+    assert (out / "atc_keep_dtype.cfg").read_text().splitlines() == block
+    mixlist = json.loads((out / "atc_modify_mixlist.json").read_text())
+    assert mixlist == {"black-list": {"to-add": ["Mul", "ReduceSum"]}}
+    assert json.loads((out / "nncf_ignored_scope.json").read_text()) == {"ignored_scope": {"names": block}}
+    trt = (out / "tensorrt_layer_precisions.txt").read_text()
+    assert "--layer-precisions Mul_1:float32 sumsq:float32" in trt
+    assert "--layerPrecisions=Mul_1:fp32,sumsq:fp32" in trt
+    line = shlex.split(trt.splitlines()[0])  # the Polygraphy command, parsed back by Polygraphy (installed)
+    args = line[line.index("--layer-precisions") + 1:line.index("-o")]
+    assert line[line.index("--precision-constraints") + 1] == "obey"
+    try:
+        from polygraphy.tools.args import util as args_util
+    except ImportError:
+        args_util = None
+    if args_util is not None:
+        parsed = args_util.parse_arglist_to_dict(args, allow_empty_key=False)
+        assert parsed == {"Mul_1": "float32", "sumsq": "float32"}
+    rknn = (out / "rknn_hybrid_quantization.cfg").read_text()
+    assert 'custom_quantize_layers:\n    "sq": float16\n    "ss": float16' in rknn
+    assert (out / "sigmastar_input_config.ini").read_text().startswith("[CONV_CONFIG]\n")
+    _nncf_matches(fixed, block)
+    f16 = pytest.importorskip("onnxconverter_common.float16")
+    converted = f16.convert_float_to_float16(fixed, keep_io_types=True, node_block_list=block)
+    onnx.checker.check_model(converted)
+    by_name = {n.name: n for n in converted.graph.node}
+    assert "Mul_1" in by_name and "sumsq" in by_name  # the blocked nodes are still there, fed through Casts
+    assert any(n.op_type == "Cast" for n in converted.graph.node)
+
+
+def _nncf_matches(model: onnx.ModelProto, names: list[str]) -> None:
+    """NNCF, where installed, matches every ignored_scope name to a node of the fixed model (strictly)."""
+    try:
+        import nncf
+        from nncf.onnx.graph.nncf_graph_builder import GraphConverter
+        from nncf.scopes import get_ignored_node_names_from_ignored_scope
+    except ImportError:
+        return
+    graph = GraphConverter.create_nncf_graph(model)
+    matched = get_ignored_node_names_from_ignored_scope(nncf.IgnoredScope(names=names), graph, strict=True)
+    assert matched == set(names)
+    with pytest.raises(nncf.ValidationError):  # and it does refuse a name that is not there
+        get_ignored_node_names_from_ignored_scope(nncf.IgnoredScope(names=["ghost"]), graph, strict=True)
+
+
+def test_kept_nodes_are_left_out_of_int8_and_keep_their_fp32_weights(tmp_path: Path) -> None:
+    from dumpscope.core.onnx.graph import graph_facts
+    from dumpscope.core.onnx.patch import patch_model
+    from dumpscope.core.onnx.targets import prepare_fp16, prepare_int8
+
+    model = onnx.load(_overflow_model(tmp_path / "m.onnx"))
+    patched = patch_model(model, keep_fp32=["scale_mul"]).model
+    facts = graph_facts(patched.graph)
+    (tmp_path / "w").mkdir()
+    types = {o: "tensor(float)" for o in ("x", "xs", "sq", "ss", "out")}
+    fp16 = prepare_fp16(patched, facts, tmp_path / "w", None, types)
+    assert not fp16.clamped and "scale" not in {c["name"] for c in fp16.clamped}
+    run = onnx.load(fp16.path)
+    scale = next(t for t in run.graph.initializer if t.name == "scale")
+    assert numpy_helper.to_array(scale).dtype == np.float32  # read only by the kept node: left in float32
+    (tmp_path / "q").mkdir()
+    x = np.ones((1, 8), dtype=np.float32)
+    q = onnx.load(prepare_int8(patched, facts, tmp_path / "q", None, [{"x": x}]).path)
+    mul = next(n for n in q.graph.node if n.name == "scale_mul")
+    producers = {o: n.op_type for n in q.graph.node for o in n.output}
+    assert all(producers.get(i) != "DequantizeLinear" for i in mul.input)  # left in float
+
+
+# ------------------------------------------------------------ the command
+
+
+def test_fix_command_json_and_usage_errors(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from dumpscope.tui.cli.main import main
+
+    model = _overflow_model(tmp_path / "m.onnx")
+    np.save(tmp_path / "x.npy", np.full((1, 8), 0.9, dtype=np.float32))
+    assert main(["fix", str(model), "--target", "fp16", "--tolerance", "output=abc"]) == 2
+    assert main(["fix", str(model), "--target", "fp16", "--budget", "0"]) == 2
+    code = main(["fix", str(model), "--target", "fp16", "--input", f"x={tmp_path / 'x.npy'}", "--json",
+                 "--no-diagnosis", "--emit", str(tmp_path / "e")])
+    out = capsys.readouterr()
+    data = json.loads(out.out)
+    assert code == 0 and data["found"] and data["minimal"]
+    assert [c["node"] for c in data["changes"]] == ["Mul_1", "sumsq"]
+    assert data["before"]["worst_output"]["relative_distance"] == "inf"
+    assert "fix: trial 1/" in out.err and len(data["emitted"]) == 8
+
+
+def test_same_input_same_fix(tmp_path: Path) -> None:
+    from dumpscope.core.fix import find_fix
+
+    model = _overflow_model(tmp_path / "m.onnx")
+    runs = [json.dumps(find_fix(model, "fp16", budget=12).to_json(), sort_keys=True) for _ in range(2)]
+    assert runs[0] == runs[1]

@@ -1,0 +1,111 @@
+"""``dumpscope fix MODEL.onnx --target fp16|int8``: the smallest verified fix, written for each toolchain."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from typing import TYPE_CHECKING
+
+from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
+
+if TYPE_CHECKING:
+    from dumpscope.core.fix import FixResult
+
+HELP = "find the smallest set of changes (keep nodes in fp32, clip) that brings a target within tolerance"
+DESCRIPTION = (
+    "Search, trial by trial, for the smallest set of changes to MODEL that brings its fp16 or int8 target "
+    "within tolerance of the ORIGINAL golden (the model as it is, float32) at the outputs and at every layer "
+    "marked with --layer: seeded by the diagnosis' advice, grown greedily, then minimised until removing any "
+    "one change breaks it (each proven by a trial).  fp16 trials round every intermediate to float16 as fp16 "
+    "hardware stores it; int8 trials quantise (QDQ) with the kept nodes left in float.  Bounded by --budget "
+    "trials, never by the clock; progress on stderr.  --emit DIR writes the fix for each toolchain: the "
+    "patched ONNX, onnxconverter-common node_block_list, ATC --keep_dtype and --modify_mixlist, SigmaStar "
+    "input_config.ini, RKNN hybrid quantisation, NNCF ignored_scope, Polygraphy/trtexec layer precisions."
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    from dumpscope.core.fix import DEFAULT_BUDGET
+
+    p.add_argument("model", metavar="MODEL.onnx", help="the ONNX model (not modified)")
+    p.add_argument("--target", required=True, choices=("fp16", "int8"), help="the target to fix")
+    p.add_argument("--input", action="append", default=[], metavar="NAME=FILE.npy",
+                   help="input data (default: generated from --seed)")
+    p.add_argument("--input-shape", metavar="SHAPES", help='shapes of generated inputs, e.g. "x:1,3,224,224"')
+    p.add_argument("--seed", type=int, default=0, help="seed of generated inputs (default 0)")
+    p.add_argument("--tolerance", nargs="+", action="extend", default=[], metavar="WHERE=REL",
+                   help="relative distance allowed: output=REL (default: what compare calls OK: fp16 0.01, "
+                        "int8 0.1), layer=REL for the --layer tensors")
+    p.add_argument("--layer", action="append", default=[], metavar="TENSOR",
+                   help="a layer (tensor name) that must also be within layer=REL ('*': every layer)")
+    p.add_argument("--budget", type=int, default=DEFAULT_BUDGET, metavar="N",
+                   help=f"at most N trials (default {DEFAULT_BUDGET})")
+    p.add_argument("--no-diagnosis", action="store_true", help="do not seed the search with the diagnosis")
+    p.add_argument("--emit", metavar="DIR", help="write the fix in each toolchain's terms into DIR")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+def _tolerance(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from dumpscope.core.fix import DEFAULT_TOLERANCE, Tolerance
+
+    given: dict[str, float] = {}
+    for item in args.tolerance:
+        key, sep, value = item.partition("=")
+        try:
+            number = float(value)
+        except ValueError:
+            number = math.nan
+        if not sep or key not in ("output", "layer") or not number >= 0:
+            raise UsageError(f"--tolerance {item!r}: expected output=REL or layer=REL (a number >= 0)")
+        given[key] = number
+    if args.layer and "layer" not in given:
+        given["layer"] = given.get("output", DEFAULT_TOLERANCE[args.target])
+    output = given.get("output", DEFAULT_TOLERANCE[args.target])
+    return Tolerance(output, given.get("layer"), tuple(args.layer))
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+    import sys
+    import time
+    from pathlib import Path
+
+    from dumpscope.core.fix import find_fix
+
+    if args.budget < 1:
+        raise UsageError("--budget must be at least 1")
+    if args.emit and Path(args.emit).exists() and not Path(args.emit).is_dir():
+        raise UsageError(f"--emit {args.emit}: is a file; give a folder")
+    tol = _tolerance(args)
+
+    def progress(i: int, budget: int, what: str) -> None:
+        print(f"fix: trial {i}/{budget} {what}", file=sys.stderr, flush=True)
+
+    started = time.perf_counter()
+    result = find_fix(args.model, args.target, inputs=args.input, input_shapes=args.input_shape,
+                      seed=args.seed, tolerance=tol, budget=args.budget, progress=progress,
+                      use_diagnosis=not args.no_diagnosis)
+    # The time goes to stderr with the progress: stdout (text or JSON) stays the same from run to run.
+    print(f"fix: {len(result.trials)} trial(s) in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+    written = _emit(args, result) if args.emit and result.found else []
+    if args.emit and not result.found:
+        print(f"fix: nothing written to {args.emit}: no fix was found", file=sys.stderr)
+    if args.json:
+        data = result.to_json() | {"emitted": [str(p) for p in written]}
+        print(json.dumps(data, indent=1, allow_nan=False))
+    else:
+        from dumpscope.core.fix.report import report_lines
+
+        print("\n".join(report_lines(result)))
+        for p in written:
+            print(f"wrote {p}")
+    return EXIT_OK if result.found else EXIT_UNHEALTHY
+
+
+def _emit(args: argparse.Namespace, result: FixResult) -> list:  # type: ignore[type-arg]
+    from pathlib import Path
+
+    from dumpscope.core.fix.emit import emit
+    from dumpscope.core.onnx.patch import _read_model
+
+    return emit(_read_model(Path(args.model)), result.changes, Path(args.emit))
