@@ -47,6 +47,7 @@ def diagnosis_seeds(model: str | Path, ev: Evaluator) -> tuple[list[Change], lis
     commands, in rank order), and notes; made from a golden and a target dump of the same inputs."""
     from dumpscope.core.comparison.pipeline import compare
     from dumpscope.core.diagnosis.engine import diagnose
+    from dumpscope.core.atomic import atomic_binary
     from dumpscope.core.dumps import DumpError
     from dumpscope.core.onnx.runner import dump_model
 
@@ -55,7 +56,8 @@ def diagnosis_seeds(model: str | Path, ev: Evaluator) -> tuple[list[Change], lis
         files = {}
         for i in ev.inputs:
             files[i.name] = work / f"input{len(files)}.npy"
-            np.save(files[i.name], i.array, allow_pickle=False)
+            with atomic_binary(files[i.name]) as fh:  # (a private temporary folder: the one writer all the same)
+                np.save(fh, i.array, allow_pickle=False)
         try:
             dump_model(model, work / "golden", inputs=files)
             dump_model(model, work / "target", inputs=files, target=ev.target)
