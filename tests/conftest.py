@@ -98,3 +98,11 @@ def demo(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-d
     from dumpscope.core.onnx.demo import make_demo
 
     return make_demo(tmp_path_factory.mktemp("demo"))
+
+
+@pytest.fixture(scope="session")
+def demo_comparison(demo):  # type: ignore[no-untyped-def]
+    """The demo compared with its model, once per session (read-only)."""
+    from dumpscope.core.comparison.pipeline import compare
+
+    return compare(demo.golden, demo.target, model=demo.model)

@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dumpscope.core.comparison.judge import RULE_NONFINITE, RULE_WORDS, Thresholds, failing_rules, judge, metric_states
-from dumpscope.core.comparison.pipeline import compare
 from dumpscope.tui.app.explorer import DumpscopeApp
 from dumpscope.tui.app.widgets.tensor_pane import TensorPane
 from tests.test_tui_app import screen_text, settle
@@ -70,10 +69,6 @@ def test_nonfinite_mismatch_is_the_rule_even_when_every_metric_is_inside() -> No
     assert metric_states(frame.row(0, named=True), Thresholds()) == {}
 
 
-@pytest.fixture(scope="module")
-def demo_cmp(demo):  # type: ignore[no-untyped-def]
-    return compare(demo.golden, demo.target, model=demo.model)
-
 
 def _nonfinite_fail(cmp) -> int:  # type: ignore[no-untyped-def]
     frame = cmp.frame.with_row_index("pos")
@@ -83,9 +78,9 @@ def _nonfinite_fail(cmp) -> int:  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("size", SIZES)
-async def test_the_list_and_the_detail_name_the_failing_rule(demo_cmp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
-    pos = _nonfinite_fail(demo_cmp)
-    app = DumpscopeApp(demo_cmp)
+async def test_the_list_and_the_detail_name_the_failing_rule(demo_comparison, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    pos = _nonfinite_fail(demo_comparison)
+    app = DumpscopeApp(demo_comparison)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         app.layer_list.move_cursor(int(list(app.layer_list.view).index(pos)))
@@ -98,16 +93,16 @@ async def test_the_list_and_the_detail_name_the_failing_rule(demo_cmp, size: tup
         assert "NaN/Inf on one side only" in text and "✗" in text
 
 
-async def test_a_metric_past_its_bound_is_marked_in_the_detail(demo_cmp) -> None:  # type: ignore[no-untyped-def]
-    frame = demo_cmp.frame.with_row_index("pos")
+async def test_a_metric_past_its_bound_is_marked_in_the_detail(demo_comparison) -> None:  # type: ignore[no-untyped-def]
+    frame = demo_comparison.frame.with_row_index("pos")
     row = frame.filter((pl.col("health") == "fail") & (pl.col("nonfinite_mismatch").fill_null(0) == 0)
                        & pl.col("cosine_similarity").is_not_null())
     if not row.height:
         pytest.skip("the demo has no metric-only failure")
     pos = int(row["pos"][0])
-    states = metric_states(demo_cmp.frame.row(pos, named=True), demo_cmp.thresholds)
+    states = metric_states(demo_comparison.frame.row(pos, named=True), demo_comparison.thresholds)
     assert "fail" in states.values()
-    app = DumpscopeApp(demo_cmp)
+    app = DumpscopeApp(demo_comparison)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         app.layer_list.move_cursor(int(list(app.layer_list.view).index(pos)))
@@ -118,8 +113,8 @@ async def test_a_metric_past_its_bound_is_marked_in_the_detail(demo_cmp) -> None
 
 
 @pytest.mark.parametrize("size", SIZES)
-async def test_a_metric_sort_says_where_nonfinite_rows_go(demo_cmp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
-    app = DumpscopeApp(demo_cmp)
+async def test_a_metric_sort_says_where_nonfinite_rows_go(demo_comparison, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    app = DumpscopeApp(demo_comparison)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         app.action_sort_by("cos")

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from textual.containers import VerticalScroll
 
-from dumpscope.core.comparison.pipeline import compare
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.tui.app.explorer import DumpscopeApp
 from dumpscope.tui.app.panes import SIDE_PANES, next_pane
@@ -25,18 +24,14 @@ def _isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DUMPSCOPE_CONFIG_DIR", str(tmp_path))
 
 
-@pytest.fixture(scope="module")
-def demo_cmp(demo):  # type: ignore[no-untyped-def]
-    return compare(demo.golden, demo.target, model=demo.model)
 
-
-def test_the_cycle_skips_panes_with_nothing_to_show(demo_cmp) -> None:  # type: ignore[no-untyped-def]
-    useful = [p.id for p in SIDE_PANES if p.useful(demo_cmp)]
+def test_the_cycle_skips_panes_with_nothing_to_show(demo_comparison) -> None:  # type: ignore[no-untyped-def]
+    useful = [p.id for p in SIDE_PANES if p.useful(demo_comparison)]
     assert useful[0] == "tensor" and "modules" not in useful  # no msprobe dump here
     assert "overflow" in useful  # the fp16 demo overflows
     seen, current = [], "tensor"
     for _ in range(len(useful)):
-        current = next_pane(current, demo_cmp).id
+        current = next_pane(current, demo_comparison).id
         seen.append(current)
     assert set(seen) == set(useful) and seen[-1] == "tensor"
     bare = Comparison.from_frame(generated_frame(20, seed=1), meta={})
@@ -44,8 +39,8 @@ def test_the_cycle_skips_panes_with_nothing_to_show(demo_cmp) -> None:  # type: 
 
 
 @pytest.mark.parametrize("size", SIZES)
-async def test_p_names_the_pane_in_its_title_and_covers_nothing(demo_cmp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
-    app = DumpscopeApp(demo_cmp)
+async def test_p_names_the_pane_in_its_title_and_covers_nothing(demo_comparison, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    app = DumpscopeApp(demo_comparison)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         await pilot.press("p")
@@ -59,8 +54,8 @@ async def test_p_names_the_pane_in_its_title_and_covers_nothing(demo_cmp, size: 
 
 
 @pytest.mark.parametrize("size", SIZES)
-async def test_help_names_the_panes_and_scrolls_with_j_and_k(demo_cmp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
-    app = DumpscopeApp(demo_cmp)
+async def test_help_names_the_panes_and_scrolls_with_j_and_k(demo_comparison, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    app = DumpscopeApp(demo_comparison)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         await pilot.press("question_mark")
@@ -79,8 +74,8 @@ async def test_help_names_the_panes_and_scrolls_with_j_and_k(demo_cmp, size: tup
         assert body.scroll_y == 2
 
 
-async def test_at_80x24_the_list_shrinks_to_a_short_filter(demo_cmp) -> None:  # type: ignore[no-untyped-def]
-    app = DumpscopeApp(demo_cmp)
+async def test_at_80x24_the_list_shrinks_to_a_short_filter(demo_comparison) -> None:  # type: ignore[no-untyped-def]
+    app = DumpscopeApp(demo_comparison)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         side_before = app.side.size.height

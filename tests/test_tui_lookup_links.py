@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, OptionList
 
-from dumpscope.core.comparison.pipeline import compare
 from dumpscope.tui.app.explorer import DumpscopeApp
 from dumpscope.tui.app.screens.lookup import LookupScreen
 from tests.test_tui_app import settle
@@ -20,10 +19,6 @@ SIZES = [(80, 24), (120, 40)]
 def _isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DUMPSCOPE_CONFIG_DIR", str(tmp_path))
 
-
-@pytest.fixture(scope="module")
-def demo_cmp(demo):  # type: ignore[no-untyped-def]
-    return compare(demo.golden, demo.target, model=demo.model)
 
 
 async def _lookup(pilot, app, message: str) -> LookupScreen:  # type: ignore[no-untyped-def]
@@ -43,8 +38,8 @@ async def _lookup(pilot, app, message: str) -> LookupScreen:  # type: ignore[no-
 
 
 @pytest.mark.parametrize("size", SIZES)
-async def test_go_to_layer_jumps_to_the_named_row(demo_cmp, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
-    app = DumpscopeApp(demo_cmp)
+async def test_go_to_layer_jumps_to_the_named_row(demo_comparison, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    app = DumpscopeApp(demo_comparison)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
         screen = await _lookup(pilot, app, "E19010: No parser is registered for Op [frame2/attn/exp, optype [ai.onnx::11::Exp]].")
@@ -59,11 +54,11 @@ async def test_go_to_layer_jumps_to_the_named_row(demo_cmp, size: tuple[int, int
         await settle(pilot)
         assert app.screen is app.main_screen
         row = app.layer_list.selected
-        assert row is not None and demo_cmp.frame["node_name"][row] == "frame2/attn/exp"
+        assert row is not None and demo_comparison.frame["node_name"][row] == "frame2/attn/exp"
 
 
-async def test_an_op_type_is_not_offered_as_a_layer(demo_cmp) -> None:  # type: ignore[no-untyped-def]
-    app = DumpscopeApp(demo_cmp)
+async def test_an_op_type_is_not_offered_as_a_layer(demo_comparison) -> None:  # type: ignore[no-untyped-def]
+    app = DumpscopeApp(demo_comparison)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         screen = await _lookup(pilot, app, "Exp not supported yet!")  # ncnn's converter names the op *type*
