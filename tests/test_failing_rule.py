@@ -93,23 +93,33 @@ async def test_the_list_and_the_detail_name_the_failing_rule(demo_comparison, si
         assert "NaN/Inf on one side only" in text and "✗" in text
 
 
-async def test_a_metric_past_its_bound_is_marked_in_the_detail(demo_comparison) -> None:  # type: ignore[no-untyped-def]
-    frame = demo_comparison.frame.with_row_index("pos")
-    row = frame.filter((pl.col("health") == "fail") & (pl.col("nonfinite_mismatch").fill_null(0) == 0)
-                       & pl.col("cosine_similarity").is_not_null())
-    if not row.height:
-        pytest.skip("the demo has no metric-only failure")
+async def test_a_metric_past_its_bound_is_marked_in_the_detail(tmp_path: Path) -> None:
+    """A row that fails on its metrics alone (fusion on: relu1's cosine 0.9926 < 0.9999, no NaN/Inf): the
+    list names the metric and the detail view marks it with a glyph."""
+    import sys
+
+    from dumpscope.core.comparison.pipeline import compare
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from fusion_onoff_data import make_fusion_data
+
+    data = make_fusion_data(tmp_path / "fusion")
+    cmp = compare(data.golden, data.on, graph=data.graph_on)
+    frame = cmp.frame.with_row_index("pos")
+    row = frame.filter((pl.col("health") == "fail") & (pl.col("nonfinite_mismatch").fill_null(0) == 0))
     pos = int(row["pos"][0])
-    states = metric_states(demo_comparison.frame.row(pos, named=True), demo_comparison.thresholds)
-    assert "fail" in states.values()
-    app = DumpscopeApp(demo_comparison)
+    states = metric_states(cmp.frame.row(pos, named=True), cmp.thresholds)
+    assert states.get("cosine_similarity") == "fail"
+    app = DumpscopeApp(cmp)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         app.layer_list.move_cursor(int(list(app.layer_list.view).index(pos)))
         await settle(pilot)
+        assert app.rows is not None and app.rows.rule_label(pos) == "cos"
         pane = app.screen.query(TensorPane).first()
         text = "\n".join(str(s.render()) for s in pane.query("Static"))
-        assert any(line.rstrip().endswith("✗") for line in text.splitlines())
+        cosine = next(line for line in text.splitlines() if line.startswith("cosine similarity"))
+        assert cosine.rstrip().endswith("✗")
 
 
 @pytest.mark.parametrize("size", SIZES)
