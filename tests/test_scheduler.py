@@ -12,16 +12,13 @@ import os
 import socket
 import subprocess
 import sys
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 import pytest
 from polars.testing import assert_frame_equal
 
+from tests.fuzz.run import foreign_server  # the fuzz corpus's non-Dask server, one copy
 from dumpscope.core import compare
 from dumpscope.core.comparison.execution import Scheduler, SchedulerError
 from dumpscope.core.dumps import DumpError
@@ -38,40 +35,6 @@ def pair(tmp_path: Path) -> tuple[Path, Path]:
         np.save(g / f"t{i}.npy", a)
         np.save(t / f"t{i}.npy", a.astype(np.float16))
     return g, t
-
-
-@contextmanager
-def foreign_server(greeting: bytes | None, lifetime: float = 30.0) -> Iterator[str]:
-    """A TCP server on 127.0.0.1 that is not Dask: it sends ``greeting`` (None: nothing) to
-    each connection and keeps it open a while; it stops by itself after ``lifetime`` seconds."""
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(8)
-    server.settimeout(0.2)
-    stop = threading.Event()
-    held: list[socket.socket] = []
-
-    def serve() -> None:
-        deadline = time.monotonic() + lifetime
-        while not stop.is_set() and time.monotonic() < deadline:
-            try:
-                conn, _ = server.accept()
-            except OSError:
-                continue
-            held.append(conn)
-            if greeting:
-                conn.sendall(greeting)
-        for conn in held:
-            conn.close()
-        server.close()
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    try:
-        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
-    finally:
-        stop.set()
-        thread.join(5)
 
 
 def _free_port() -> int:

@@ -556,7 +556,7 @@ def run_cache_case(case: CacheCase, folder: Path, timeout: float) -> Outcome:
 
 
 @contextlib.contextmanager
-def _foreign_server(greeting: bytes, lifetime: float) -> Iterator[str]:
+def foreign_server(greeting: bytes | None, lifetime: float = 30.0) -> Iterator[str]:
     """A 127.0.0.1 TCP server that is not Dask: sends ``greeting`` to each connection, holds it,
     and stops by itself after ``lifetime`` seconds."""
     server = socket.socket()
@@ -601,7 +601,7 @@ def run_scheduler_case(case: SchedulerCase, folder: Path, timeout: float) -> Out
     argv = ["compare", str(golden), str(target), "--format", "json", *case.options]
     before = snapshot(folder, skip=folder / "out")
     if case.greeting is not None:
-        with _foreign_server(case.greeting, lifetime=timeout) as address:
+        with foreign_server(case.greeting, lifetime=timeout) as address:
             rc, stdout, stderr, rss = run([*argv, "--scheduler", address], timeout, folder, env)
     else:
         rc, stdout, stderr, rss = run(argv, timeout, folder, env)
