@@ -81,10 +81,7 @@ class CheckContext:
         if ref is None:
             return None
         if ref.name not in self._cache:
-            try:
-                self._cache[ref.name] = np.asarray(ref.load())
-            except TensorReadError:
-                self._cache[ref.name] = None
+            self._cache[ref.name] = read_tensor(ref)
         return self._cache[ref.name]
 
 
@@ -152,3 +149,13 @@ def clamp_records(records: Iterable[object]) -> dict[str, list[dict[str, object]
         if isinstance(rec, dict) and isinstance(rec.get("name"), str):
             out.setdefault(rec["name"], []).append(rec)
     return out
+
+
+def read_tensor(ref: TensorRef | None) -> np.ndarray | None:
+    """A tensor's data, or None when there is no tensor or it cannot be read (the row says why)."""
+    if ref is None:
+        return None
+    try:
+        return np.asarray(ref.load())
+    except TensorReadError:
+        return None

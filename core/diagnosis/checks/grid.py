@@ -15,8 +15,9 @@ from collections.abc import Callable
 import numpy as np
 import polars as pl
 
-from dumpscope.core.diagnosis.checks.base import FEW_LEVELS, Check, CheckContext, Finding, RowCase, inputs_of
-from dumpscope.core.dumps import TensorReadError
+from dumpscope.core.diagnosis.checks.base import (
+    FEW_LEVELS, Check, CheckContext, Finding, RowCase, inputs_of, read_tensor,
+)
 from dumpscope.core.inspect.overflow import quant_params, row_ref
 from dumpscope.core.names import display
 
@@ -73,14 +74,8 @@ def _step(ctx: CheckContext, case: RowCase) -> float | None:
 
 def _target(ctx: CheckContext, row: int) -> np.ndarray | None:
     """The row's target tensor when it is a float one of at most :data:`MAX_ELEMENTS` values."""
-    ref = row_ref(ctx.cmp, row, "target")
-    if ref is None:
-        return None
-    try:
-        data = np.asarray(ref.load())
-    except TensorReadError:
-        return None
-    return data if _small_floats(data) else None
+    data = read_tensor(row_ref(ctx.cmp, row, "target"))
+    return data if data is not None and _small_floats(data) else None
 
 
 def _small_floats(data: np.ndarray) -> bool:

@@ -21,10 +21,11 @@ from dumpscope.core.diagnosis.checks.base import (
     Finding,
     RowCase,
     inputs_of,
+    read_tensor,
 )
 from dumpscope.core.inspect.overflow import quant_params, row_ref
 from dumpscope.core.inspect.ranges import RangeFinding, range_check
-from dumpscope.core.dumps import TensorReadError, TensorRef
+from dumpscope.core.dumps import TensorRef
 from dumpscope.core.names import display
 
 _WIDE_ADVICE = (
@@ -346,13 +347,8 @@ def _ops_clause(found: QuantisedTarget) -> str:
 
 def _small(ref: TensorRef | None) -> np.ndarray | None:
     """A scale or zero-point tensor's values (None when absent, unreadable or not numeric)."""
-    if ref is None:
-        return None
-    try:
-        data = np.asarray(ref.load())
-    except TensorReadError:
-        return None
-    return data if data.dtype.kind in "fiu" and data.size <= 1 << 16 else None
+    data = read_tensor(ref)
+    return data if data is not None and data.dtype.kind in "fiu" and data.size <= 1 << 16 else None
 
 
 CHECK = Check("quantisation", quantised, ADVICE)

@@ -14,8 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dumpscope.core.diagnosis.checks.base import Check, CheckContext, Finding, PatchAction, RowCase
-from dumpscope.core.dumps import TensorReadError
+from dumpscope.core.diagnosis.checks.base import Check, CheckContext, Finding, PatchAction, RowCase, read_tensor
 from dumpscope.core.inspect.overflow import quant_params, row_ref
 from dumpscope.core.inspect.ranges import dtype_range
 from dumpscope.core.names import display
@@ -77,13 +76,12 @@ def saturation(ctx: CheckContext, case: RowCase) -> list[Finding]:
 def _pair(ctx: CheckContext, row: int) -> tuple[np.ndarray, np.ndarray] | None:
     """The golden (float64) and target tensors of ``row``, flat and of one size, else None."""
     golden = ctx.golden_of(row_ref(ctx.cmp, row))
-    ref = row_ref(ctx.cmp, row, "target")
-    if golden is None or ref is None or golden.dtype.kind != "f":
+    if golden is None or golden.dtype.kind != "f":
         return None
-    try:
-        target = np.asarray(ref.load()).reshape(-1)
-    except TensorReadError:
+    loaded = read_tensor(row_ref(ctx.cmp, row, "target"))
+    if loaded is None:
         return None
+    target = loaded.reshape(-1)
     if target.size != golden.size or target.dtype.kind not in "fiu" or not target.size:
         return None
     return np.asarray(golden, dtype=np.float64).reshape(-1), target

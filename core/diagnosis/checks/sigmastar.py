@@ -19,7 +19,6 @@ Only rows whose target is a SigmaStar record (it carries ``sgs_type``) are looke
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dumpscope.core.diagnosis.checks.base import Check, CheckContext, Finding, RowCase
+from dumpscope.core.diagnosis.checks.base import Check, CheckContext, Finding, RowCase, read_tensor
 from dumpscope.core.diagnosis.checks.quantisation import quantised_target
 from dumpscope.core.inspect.overflow import row_ref
 from dumpscope.core.names import display
@@ -220,21 +220,10 @@ def _finding(ctx: CheckContext, crow: int, node: str) -> Finding | None:
 def _side(ctx: CheckContext, row: int, side: str) -> np.ndarray | None:
     """A constant row's data on one side, as floats (None when missing, unreadable or not numeric)."""
     ref = row_ref(ctx.cmp, row, side)
-    data = ctx.golden_of(ref) if side == "golden" else _load(ref)
+    data = ctx.golden_of(ref) if side == "golden" else read_tensor(ref)
     if data is None or data.dtype.kind not in "fiu":
         return None
     return data
-
-
-def _load(ref: object) -> np.ndarray | None:
-    from dumpscope.core.dumps import TensorReadError
-
-    if ref is None:
-        return None
-    try:
-        return np.asarray(ref.load())  # type: ignore[attr-defined]
-    except TensorReadError:
-        return None
 
 
 def _as_read(golden: np.ndarray, dtype: str) -> np.ndarray:
