@@ -45,8 +45,19 @@ def big_side(folder: Path, gb_per_side: float, seed: int, noise: float) -> list[
 
 
 def cmd(python: str, golden: Path, target: Path, *extra: str) -> list[str]:
-    return [python, "-m", "dumpscope", "compare", str(golden), str(target), "--format", "csv", "-o",
-            os.devnull if not extra else str(golden.parent / "out.csv"), *extra]
+    return [
+        python,
+        "-m",
+        "dumpscope",
+        "compare",
+        str(golden),
+        str(target),
+        "--format",
+        "csv",
+        "-o",
+        os.devnull if not extra else str(golden.parent / "out.csv"),
+        *extra,
+    ]
 
 
 def digest_speed(paths: list[Path], repeat: int) -> tuple[float, float, int]:
@@ -83,14 +94,22 @@ def cache_rows(python: str, golden: Path, target: Path, repeat: int) -> list[tup
         touch_all(golden)
         touch_all(target)
         rehash.append(timed(cmd(python, golden, target, "--cache")))
-    return [("cold (no index)", cold[0], cold[2], cold[1]), ("warm reopen", warm[0], warm[2], warm[1]),
-            ("reopen after utime on every file (all hashed again)", min(rehash)[0], min(r[2] for r in rehash),
-             min(rehash)[1])]
+    return [
+        ("cold (no index)", cold[0], cold[2], cold[1]),
+        ("warm reopen", warm[0], warm[2], warm[1]),
+        (
+            "reopen after utime on every file (all hashed again)",
+            min(rehash)[0],
+            min(r[2] for r in rehash),
+            min(rehash)[1],
+        ),
+    ]
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--gb", type=float, default=1.0, help="GB of tensor data, both sides together")
     parser.add_argument("--tiny", type=int, default=20_000, help="tiny tensors per side (0: skip)")
     parser.add_argument("--repeat", type=int, default=3)
@@ -106,16 +125,22 @@ def main() -> int:
         plain = best(cmd(args.python, g, t), args.repeat)  # also warms the page cache
         print(f"\n{size:.2f} GB of float32 tensors (both sides), load average {os.getloadavg()[0]:.1f}\n")
         print("| run | wall s | s per GB | CPU s | CPU s per GB | peak RSS MB |\n|---|---|---|---|---|---|")
-        print(f"| compare (no cache) | {plain[0]:.2f} | {plain[0] / size:.2f} | {plain[2]:.2f} | "
-              f"{plain[2] / size:.2f} | {plain[1]:.0f} |")
+        print(
+            f"| compare (no cache) | {plain[0]:.2f} | {plain[0] / size:.2f} | {plain[2]:.2f} | "
+            f"{plain[2] / size:.2f} | {plain[1]:.0f} |"
+        )
         if mine:
             wall, cpu, hashed = digest_speed(paths, args.repeat)
-            print(f"| BLAKE2b of every file (FileDigests, threads) | {wall:.2f} | {wall / size:.2f} | "
-                  f"{cpu:.2f} | {cpu / size:.2f} | |")
+            print(
+                f"| BLAKE2b of every file (FileDigests, threads) | {wall:.2f} | {wall / size:.2f} | "
+                f"{cpu:.2f} | {cpu / size:.2f} | |"
+            )
             assert hashed == sum(p.stat().st_size for p in paths)
         for label, wall, cpu, mb in cache_rows(args.python, g, t, args.repeat):
-            print(f"| compare --cache, {label} | {wall:.2f} | {wall / size:.2f} | {cpu:.2f} | "
-                  f"{cpu / size:.2f} | {mb:.0f} |")
+            print(
+                f"| compare --cache, {label} | {wall:.2f} | {wall / size:.2f} | {cpu:.2f} | "
+                f"{cpu / size:.2f} | {mb:.0f} |"
+            )
         if args.tiny:
             make_side(root / "sg", args.tiny, 2, 0.0)
             make_side(root / "st", args.tiny, 2, 1e-3)

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-NAIVE = r'''
+NAIVE = r"""
 import sys, glob, os, math, numpy as np
 g_dir, t_dir = sys.argv[1], sys.argv[2]
 rows = 0
@@ -52,7 +52,7 @@ for gp in sorted(glob.glob(os.path.join(g_dir, "*.npy"))):
            math.sqrt(float(np.mean(d * d))), rel.max(), rel.mean(), np.isnan(x).sum(), np.isinf(x).sum())
     rows += 1
 print(rows)
-'''
+"""
 
 
 def child(cmd: list[str], blas_threads: int | None = None) -> tuple[float, float, str]:
@@ -101,8 +101,14 @@ def make_light_model(root: Path) -> int:
     if not model.exists():
         model = sorted(light.glob("light_*.onnx"))[0]
     dumpscope = [sys.executable, "-m", "dumpscope"]
-    subprocess.run([*dumpscope, "dump", str(model), "-o", str(root / "golden")], check=True, capture_output=True)
-    subprocess.run([*dumpscope, "dump", str(model), "-o", str(root / "target"), "--target", "fp16"], check=True, capture_output=True)
+    subprocess.run(
+        [*dumpscope, "dump", str(model), "-o", str(root / "golden")], check=True, capture_output=True
+    )
+    subprocess.run(
+        [*dumpscope, "dump", str(model), "-o", str(root / "target"), "--target", "fp16"],
+        check=True,
+        capture_output=True,
+    )
     (root / "model.txt").write_text(str(model))
     return sum(f.stat().st_size for f in root.rglob("*.npy"))
 
@@ -116,7 +122,9 @@ def make_ocr_det(root: Path) -> int:
         return 0
     dumpscope = [sys.executable, "-m", "dumpscope", "dump", str(model), "--input-shape", "x:1,3,640,640"]
     subprocess.run([*dumpscope, "-o", str(root / "golden")], check=True, capture_output=True)
-    subprocess.run([*dumpscope, "-o", str(root / "target"), "--target", "fp16"], check=True, capture_output=True)
+    subprocess.run(
+        [*dumpscope, "-o", str(root / "target"), "--target", "fp16"], check=True, capture_output=True
+    )
     (root / "model.txt").write_text(str(model))
     return sum(f.stat().st_size for f in root.rglob("*.npy"))
 
@@ -179,20 +187,48 @@ def main() -> None:
         if model_file.exists():
             extra = ["--model", model_file.read_text()]
         naive = child([sys.executable, "-c", NAIVE, str(d / "golden"), str(d / "target")], blas_threads=1)
-        ours = child([sys.executable, "-m", "dumpscope", "compare", str(d / "golden"), str(d / "target"), *extra,
-                      "--format", "csv", "-o", str(d / "result.csv")])
+        ours = child(
+            [
+                sys.executable,
+                "-m",
+                "dumpscope",
+                "compare",
+                str(d / "golden"),
+                str(d / "target"),
+                *extra,
+                "--format",
+                "csv",
+                "-o",
+                str(d / "result.csv"),
+            ]
+        )
         rows = sum(1 for _ in open(d / "result.csv")) - 1
-        results.append({"case": label, "bytes": size, "rows": rows, "naive_s": naive[0], "naive_rss_mb": naive[1],
-                        "dumpscope_s": ours[0], "dumpscope_rss_mb": ours[1]})
-    print(f"{'case':38} {'MB':>7} {'rows':>5} {'naive s':>8} {'ours s':>7} {'speed-up':>8} {'GB/s':>6} {'RSS MB':>7}")
+        results.append(
+            {
+                "case": label,
+                "bytes": size,
+                "rows": rows,
+                "naive_s": naive[0],
+                "naive_rss_mb": naive[1],
+                "dumpscope_s": ours[0],
+                "dumpscope_rss_mb": ours[1],
+            }
+        )
+    print(
+        f"{'case':38} {'MB':>7} {'rows':>5} {'naive s':>8} {'ours s':>7} {'speed-up':>8} {'GB/s':>6} {'RSS MB':>7}"
+    )
     for r in results:
         mb = r["bytes"] / 1e6
-        print(f"{r['case']:38} {mb:7.0f} {r['rows']:5d} {r['naive_s']:8.2f} {r['dumpscope_s']:7.2f} "
-              f"{r['naive_s'] / r['dumpscope_s']:7.1f}x {mb / 1e3 / r['dumpscope_s']:6.2f} {r['dumpscope_rss_mb']:7.0f}")
+        print(
+            f"{r['case']:38} {mb:7.0f} {r['rows']:5d} {r['naive_s']:8.2f} {r['dumpscope_s']:7.2f} "
+            f"{r['naive_s'] / r['dumpscope_s']:7.1f}x {mb / 1e3 / r['dumpscope_s']:6.2f} {r['dumpscope_rss_mb']:7.0f}"
+        )
     bandwidth = copy_bandwidth()
     print(f"metric kernel, float32 pairs, one core: {kernel_throughput():.2f} GB/s")
-    print(f"memory bandwidth (numpy copy, read+write): {bandwidth:.1f} GB/s; compare's share per case: "
-          + ", ".join(f"{r['case'][:3]} {r['bytes'] / 1e9 / r['dumpscope_s'] / bandwidth:.0%}" for r in results))
+    print(
+        f"memory bandwidth (numpy copy, read+write): {bandwidth:.1f} GB/s; compare's share per case: "
+        + ", ".join(f"{r['case'][:3]} {r['bytes'] / 1e9 / r['dumpscope_s'] / bandwidth:.0%}" for r in results)
+    )
     print(json.dumps(results))
     if not args.keep:
         import shutil

@@ -41,8 +41,9 @@ Output = tuple[int, str, str]
 def _run(args: Sequence[str]) -> tuple[Output, float]:
     """``dumpscope ARGS``: its output and wall seconds."""
     start = time.perf_counter()
-    done = subprocess.run([*dumpscope_cmd(), *args], capture_output=True, text=True, timeout=RUN_TIMEOUT_S,
-                          check=False)
+    done = subprocess.run(
+        [*dumpscope_cmd(), *args], capture_output=True, text=True, timeout=RUN_TIMEOUT_S, check=False
+    )
     return (done.returncode, done.stdout, done.stderr), time.perf_counter() - start
 
 
@@ -110,8 +111,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--case", action="append", default=[], help="only these cases")
     parser.add_argument("--runs", type=int, default=3, help="runs idle and runs under the hog (default 3)")
-    parser.add_argument("--hogs", type=int, default=2,
-                        help="busy subprocesses during the loaded runs (default 2)")
+    parser.add_argument(
+        "--hogs", type=int, default=2, help="busy subprocesses during the loaded runs (default 2)"
+    )
     args = parser.parse_args()
     builder = Builder(cache_root() / "corpus")
     print(f"{'case':30s} {'differ':>6s} {'of':>4s} {'cmd s':>7s} {'diag s':>7s} {'replays':>3s}")

@@ -25,11 +25,20 @@ import numpy as np
 SHAPE = (1, 16, 128, 128)
 
 
-def _entry(name: str, arr: np.ndarray, kind: str, topo: int, op: str | None, inputs: list[str]) -> dict[str, object]:
+def _entry(
+    name: str, arr: np.ndarray, kind: str, topo: int, op: str | None, inputs: list[str]
+) -> dict[str, object]:
     return {
-        "name": name, "file": f"{name}.npy", "kind": kind, "node_name": f"{name}_node" if op else None,
-        "op_type": op, "topo_index": topo, "node_inputs": inputs, "output_index": 0,
-        "dtype": str(arr.dtype), "shape": list(arr.shape),
+        "name": name,
+        "file": f"{name}.npy",
+        "kind": kind,
+        "node_name": f"{name}_node" if op else None,
+        "op_type": op,
+        "topo_index": topo,
+        "node_inputs": inputs,
+        "output_index": 0,
+        "dtype": str(arr.dtype),
+        "shape": list(arr.shape),
     }
 
 
@@ -67,7 +76,14 @@ def generate(root: Path, layers: int, shape: tuple[int, ...] = SHAPE) -> tuple[P
             skip = name
         prev = name
     for d, e in ((gdir, g_entries), (tdir, t_entries)):
-        manifest = {"format": "dumpscope-manifest", "version": 1, "tensors": e, "inputs": [], "nodes": [], "clamped": []}
+        manifest = {
+            "format": "dumpscope-manifest",
+            "version": 1,
+            "tensors": e,
+            "inputs": [],
+            "nodes": [],
+            "clamped": [],
+        }
         (d / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     return gdir, tdir, written
 
@@ -80,8 +96,8 @@ def main() -> None:
     args = ap.parse_args()
     layers = 70 if args.quick else args.layers
 
-    from dumpscope.core.diagnosis.engine import diagnose
     from dumpscope.core.comparison.pipeline import compare
+    from dumpscope.core.diagnosis.engine import diagnose
 
     root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="dumpscope-bench-diagnose-"))
     try:
@@ -98,9 +114,11 @@ def main() -> None:
         print(f"pair: {layers} layers, {written / 1e9:.2f} GB of tensors, generated in {gen:.1f} s")
         print(f"compare : {t_compare:7.2f} s  ({cmp.frame.height} rows)")
         print(f"diagnose: {t_diag:7.2f} s  = {t_diag / t_compare:.3f} x compare")
-        print(f"trend: {diag.trend.kind} at row {diag.trend.row}; top cause: "
-              f"{top.name if top else None} ({top.cause if top else '-'}); "
-              f"{len(diag.root_causes)} causes reported")
+        print(
+            f"trend: {diag.trend.kind} at row {diag.trend.row}; top cause: "
+            f"{top.name if top else None} ({top.cause if top else '-'}); "
+            f"{len(diag.root_causes)} causes reported"
+        )
     finally:
         if not args.keep:
             shutil.rmtree(root, ignore_errors=True)

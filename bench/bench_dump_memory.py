@@ -33,7 +33,7 @@ if str(ROOT) not in sys.path:  # run as a script: `bench` is then not importable
 
 IMPORTS = "import numpy, onnxruntime, onnx, dumpscope.core.onnx.runner"
 
-PLAIN = r'''
+PLAIN = r"""
 import sys, numpy as np, onnxruntime as ort
 model, name, shape = sys.argv[1], sys.argv[2], [int(d) for d in sys.argv[3].split(",")]
 so = ort.SessionOptions()
@@ -46,7 +46,7 @@ s = ort.InferenceSession(model, so, providers=["CPUExecutionProvider"])
 x = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
 out = s.run(None, {name: x})
 print(sum(o.nbytes for o in out))
-'''
+"""
 
 
 def child(cmd: list[str]) -> tuple[float, float, str]:
@@ -82,25 +82,52 @@ def main() -> None:
     name, dims = args.shape.split(":")
     plain = child([sys.executable, "-c", PLAIN, str(model), name, dims])
     rows = [{"run": "plain onnxruntime", "wall_s": plain[0], "peak_rss_mb": plain[1]}]
-    for label, cmd in (("imports only", ["-c", IMPORTS]), ("plain, set up as dump", ["-c", PLAIN, str(model), name, dims, "as-dump"])):
+    for label, cmd in (
+        ("imports only", ["-c", IMPORTS]),
+        ("plain, set up as dump", ["-c", PLAIN, str(model), name, dims, "as-dump"]),
+    ):
         wall, rss, _ = child([sys.executable, *cmd])
         rows.append({"run": label, "wall_s": wall, "peak_rss_mb": rss})
     largest = 0
     for budget in args.max_memory.split(","):
         with tempfile.TemporaryDirectory(prefix="dumpscope-dumpmem-") as tmp:
             out = Path(tmp) / "dump"
-            wall, rss, _ = child([sys.executable, "-m", "dumpscope", "dump", str(model), "-o", str(out),
-                                  "--input-shape", args.shape, "--max-memory", budget])
+            wall, rss, _ = child(
+                [
+                    sys.executable,
+                    "-m",
+                    "dumpscope",
+                    "dump",
+                    str(model),
+                    "-o",
+                    str(out),
+                    "--input-shape",
+                    args.shape,
+                    "--max-memory",
+                    budget,
+                ]
+            )
             sizes = [f.stat().st_size for f in out.rglob("*.npy")]
             largest = max(largest, max(sizes))
-            rows.append({"run": f"dumpscope dump --max-memory {budget}", "wall_s": wall, "peak_rss_mb": rss,
-                         "tensors": len(sizes), "dump_mb": sum(sizes) / 2**20})
+            rows.append(
+                {
+                    "run": f"dumpscope dump --max-memory {budget}",
+                    "wall_s": wall,
+                    "peak_rss_mb": rss,
+                    "tensors": len(sizes),
+                    "dump_mb": sum(sizes) / 2**20,
+                }
+            )
     bound = 1.5 * plain[1] + largest / 2**20
-    print(f"model {model.name}, input {args.shape}; largest tensor {largest / 2**20:.0f} MB; "
-          f"target: peak <= 1.5 x plain + largest = {bound:.0f} MB")
+    print(
+        f"model {model.name}, input {args.shape}; largest tensor {largest / 2**20:.0f} MB; "
+        f"target: peak <= 1.5 x plain + largest = {bound:.0f} MB"
+    )
     print(f"{'run':34} {'wall s':>7} {'peak RSS MB':>11} {'x plain':>8}")
     for r in rows:
-        print(f"{r['run']:34} {r['wall_s']:7.2f} {r['peak_rss_mb']:11.0f} {r['peak_rss_mb'] / plain[1]:7.2f}x")
+        print(
+            f"{r['run']:34} {r['wall_s']:7.2f} {r['peak_rss_mb']:11.0f} {r['peak_rss_mb'] / plain[1]:7.2f}x"
+        )
     print(json.dumps({"largest_mb": largest / 2**20, "bound_mb": bound, "rows": rows}))
 
 

@@ -48,8 +48,13 @@ def startup(runs: int = 15) -> None:
     knowledge = _fresh_ms(KNOWLEDGE_FIRST_LOOKUP, runs)
     cli = _fresh_ms(CLI, runs)
     print(f"baseline `python -c pass`: {base:.0f} ms (best of {runs})")
-    print(f"knowledge import + load_kb + first lookup: {knowledge:.0f} ms = +{knowledge - base:.0f} ms over the baseline")
-    print(f"`dumpscope explain MSG` end to end: {cli:.0f} ms = +{cli - base:.0f} ms over the baseline (goal < 60 ms)")
+    print(
+        f"knowledge import + load_kb + first lookup: {knowledge:.0f} ms = +{knowledge - base:.0f} ms over the baseline"
+    )
+    print(
+        f"`dumpscope explain MSG` end to end: {cli:.0f} ms = +{cli - base:.0f} ms over the baseline (goal < 60 ms)"
+    )
+
 
 NOISE = (
     "[INFO] GE({pid},atc.bin):{ts} [graph_prepare.cc:{n}]{pid} Prepare graph {n} of {m} nodes done",

@@ -62,23 +62,47 @@ class FixCase:
 
 
 CASES = (
-    FixCase("squeezenet-fp16", "light-squeezenet", "fp16",
-            "SqueezeNet (onnx light model): intermediates reach 9e9, beyond fp16's 65504"),
-    FixCase("vad-x10-fp16", "silero-vad", "fp16",
-            "Silero VAD fed audio x10 (unnormalised): the STFT power exceeds 65504",
-            scale_input=("input", 10.0)),
-    FixCase("det-bn-fp16", "ppocr-det", "fp16",
-            "PP-OCRv4 det: a BatchNorm running variance (9.8e7) clamped to 65504 by fp16 storage; the input "
-            "itself rounded to fp16 moves the final Sigmoid 0.044 even with every node in fp32"),
-    FixCase("cls-int8-hot-pixel", "ppocr-cls", "int8",
-            "PP-OCR cls int8 (QDQ, MinMax calibrated on its input) with one input pixel at 1000",
-            hot_pixel=1000.0),
-    FixCase("yolo-int8-hot-pixel", "yolov8n", "int8",
-            "YOLOv8n int8 (QDQ, MinMax calibrated on its input) with one input pixel at 1000",
-            hot_pixel=1000.0),
-    FixCase("rec-attn-fp16", "ppocr-rec", "fp16",
-            "PP-OCRv4 rec whose first attention scale is x3e4: q.k^T exceeds 65504",
-            make_model=lambda s, d: faults.scale_constant(s, d, "p2o.helper.constant.169", 3e4)),
+    FixCase(
+        "squeezenet-fp16",
+        "light-squeezenet",
+        "fp16",
+        "SqueezeNet (onnx light model): intermediates reach 9e9, beyond fp16's 65504",
+    ),
+    FixCase(
+        "vad-x10-fp16",
+        "silero-vad",
+        "fp16",
+        "Silero VAD fed audio x10 (unnormalised): the STFT power exceeds 65504",
+        scale_input=("input", 10.0),
+    ),
+    FixCase(
+        "det-bn-fp16",
+        "ppocr-det",
+        "fp16",
+        "PP-OCRv4 det: a BatchNorm running variance (9.8e7) clamped to 65504 by fp16 storage; the input "
+        "itself rounded to fp16 moves the final Sigmoid 0.044 even with every node in fp32",
+    ),
+    FixCase(
+        "cls-int8-hot-pixel",
+        "ppocr-cls",
+        "int8",
+        "PP-OCR cls int8 (QDQ, MinMax calibrated on its input) with one input pixel at 1000",
+        hot_pixel=1000.0,
+    ),
+    FixCase(
+        "yolo-int8-hot-pixel",
+        "yolov8n",
+        "int8",
+        "YOLOv8n int8 (QDQ, MinMax calibrated on its input) with one input pixel at 1000",
+        hot_pixel=1000.0,
+    ),
+    FixCase(
+        "rec-attn-fp16",
+        "ppocr-rec",
+        "fp16",
+        "PP-OCRv4 rec whose first attention scale is x3e4: q.k^T exceeds 65504",
+        make_model=lambda s, d: faults.scale_constant(s, d, "p2o.helper.constant.169", 3e4),
+    ),
 )
 
 
@@ -109,10 +133,16 @@ def _fix(model: Path, case: FixCase, inputs: list[str], budget: int) -> dict[str
 
     t0 = time.perf_counter()
     r = find_fix(model, case.target, inputs=inputs, budget=budget)
-    return {"set": len(r.changes), "trials": len(r.trials), "seconds": time.perf_counter() - t0,
-            "found": r.found, "minimal": r.minimal, "changes": [c.node for c in r.changes],
-            "before": r.before.worst_output[1] if r.before and r.before.worst_output else None,
-            "after": r.after.worst_output[1] if r.after and r.after.worst_output else None}
+    return {
+        "set": len(r.changes),
+        "trials": len(r.trials),
+        "seconds": time.perf_counter() - t0,
+        "found": r.found,
+        "minimal": r.minimal,
+        "changes": [c.node for c in r.changes],
+        "before": r.before.worst_output[1] if r.before and r.before.worst_output else None,
+        "after": r.after.worst_output[1] if r.after and r.after.worst_output else None,
+    }
 
 
 def _bisect(model: Path, case: FixCase, inputs: list[str], budget: int) -> dict[str, object]:
@@ -141,8 +171,13 @@ def _bisect(model: Path, case: FixCase, inputs: list[str], budget: int) -> dict[
                 found = False
         except _OutOfBudget:
             found = False
-    return {"set": k, "of": len(order), "trials": len(search.trials), "seconds": time.perf_counter() - t0,
-            "found": bool(found)}
+    return {
+        "set": k,
+        "of": len(order),
+        "trials": len(search.trials),
+        "seconds": time.perf_counter() - t0,
+        "found": bool(found),
+    }
 
 
 class _Budget(Exception):
@@ -191,16 +226,23 @@ def _acmp(model: Path, case: FixCase, inputs: list[str], budget: int) -> dict[st
         return {"crashed": str(exc), "trials": len(calls), "seconds": time.perf_counter() - t0}
     except Exception as exc:  # noqa: BLE001 - report whatever the converter raises
         why = re.sub(r"^(\[ONNXRuntimeError\] : \d+ : \w+ : )?(\S+:\d+ .*?\) )?", "", str(exc).strip())
-        return {"crashed": f"{type(exc).__name__}: {why.splitlines()[0][:200]}",
-                "trials": len(calls), "seconds": time.perf_counter() - t0}
+        return {
+            "crashed": f"{type(exc).__name__}: {why.splitlines()[0][:200]}",
+            "trials": len(calls),
+            "seconds": time.perf_counter() - t0,
+        }
     finally:
         amp.float16.convert_float_to_float16 = convert
     seconds = time.perf_counter() - t0
     block = [n for n in calls[-1] if n] if calls else []
     with open_evaluator(model, case.target, inputs=inputs) as ev:
         faithful = FixSearch(ev, Tolerance(tol), 1).trial([Change("keep", n) for n in block], "acmp")
-    return {"set": len(block), "trials": len(calls), "seconds": seconds,
-            "meets_on_faithful_fp16": faithful.passed}
+    return {
+        "set": len(block),
+        "trials": len(calls),
+        "seconds": seconds,
+        "meets_on_faithful_fp16": faithful.passed,
+    }
 
 
 def run_case(case: FixCase, budget: int) -> dict[str, object]:
@@ -257,15 +299,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"... {case.name}: {case.what}", file=sys.stderr, flush=True)
         rows.append(run_case(case, args.budget))
         r = rows[-1]
-        print(f"{case.name:16} fix: {_cell(r['fix'])} | bisect: {_cell(r['bisect'], of=True)} | "
-              f"acmp: {_cell(r['acmp'])}", flush=True)
+        print(
+            f"{case.name:16} fix: {_cell(r['fix'])} | bisect: {_cell(r['bisect'], of=True)} | "
+            f"acmp: {_cell(r['acmp'])}",
+            flush=True,
+        )
         if args.json:  # after every case: a long run cut short keeps what it measured
             Path(args.json).write_text(json.dumps(_finite(rows), indent=1))
     print("\n| case | target | fix (ours) | layer-range bisection | onnxconverter-common acmp |")
     print("|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['case']} | {r['target']} | {_cell(r['fix'])} | {_cell(r['bisect'], of=True)} | "
-              f"{_cell(r['acmp'])} |")
+        print(
+            f"| {r['case']} | {r['target']} | {_cell(r['fix'])} | {_cell(r['bisect'], of=True)} | "
+            f"{_cell(r['acmp'])} |"
+        )
     return 0
 
 

@@ -30,7 +30,9 @@ def _child(argv: list[str]) -> tuple[int, float]:
         "u = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
         "print(u.ru_maxrss * 1024, u.ru_utime + u.ru_stime)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, check=True).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-c", code, *argv], capture_output=True, text=True, check=True
+    ).stdout.split()
     return int(out[0]), float(out[1])
 
 
@@ -39,14 +41,31 @@ def _cases(root: Path) -> list[tuple[str, list[str], list[Path]]]:
     golden, target = corpus._many_manifest(many)
     tiny_g, tiny_t = corpus.npy_dir(root / "tiny" / "g"), corpus.npy_dir(root / "tiny" / "t")
     out: list[tuple[str, list[str], list[Path]]] = [
-        ("compare json, 3 tensors (baseline)", ["compare", str(tiny_g), str(tiny_t), "--format", "json"], [tiny_g, tiny_t]),
-        ("compare json, 100k-entry manifest", ["compare", str(golden), str(target), "--format", "json"], [golden, target]),
-        ("diagnose json, 100k-entry manifest", ["diagnose", str(golden), str(target), "--json"], [golden, target]),
+        (
+            "compare json, 3 tensors (baseline)",
+            ["compare", str(tiny_g), str(tiny_t), "--format", "json"],
+            [tiny_g, tiny_t],
+        ),
+        (
+            "compare json, 100k-entry manifest",
+            ["compare", str(golden), str(target), "--format", "json"],
+            [golden, target],
+        ),
+        (
+            "diagnose json, 100k-entry manifest",
+            ["diagnose", str(golden), str(target), "--json"],
+            [golden, target],
+        ),
     ]
     ms_golden, ms_target = corpus._ms_many(root / "msprobe")  # issue 21: dump.json streamed
-    out += [(f"{cmd} json, msprobe 100k-entry dump.json each side",
-             [cmd, str(ms_golden), str(ms_target), flag],
-             [ms_golden, ms_target]) for cmd, flag in (("compare", "--format=json"), ("diagnose", "--json"))]
+    out += [
+        (
+            f"{cmd} json, msprobe 100k-entry dump.json each side",
+            [cmd, str(ms_golden), str(ms_target), flag],
+            [ms_golden, ms_target],
+        )
+        for cmd, flag in (("compare", "--format=json"), ("diagnose", "--json"))
+    ]
     builders: list[tuple[str, Callable[[Path], list[str]]]] = [
         ("open, 100k-row result CSV", run._open_csv_100k_rows),
         ("fusion, 100k-op ATC graph", run._fusion_atc(100_000, shared=False)),

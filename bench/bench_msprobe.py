@@ -33,15 +33,15 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 
-OURS = r'''
+OURS = r"""
 import sys
 from dumpscope.core.comparison.msprobe.driver import compare_msprobe
 r = compare_msprobe(sys.argv[1], sys.argv[2], workers=int(sys.argv[3]))
 first = r.first
 print(first.label if first else "none", first.divergence.entry if first else "")
-'''
+"""
 
-IN_PROCESS = r'''
+IN_PROCESS = r"""
 import glob, json, os, sys, time
 from dumpscope.core.comparison.msprobe.driver import compare_msprobe
 files = sorted(glob.glob(os.path.join(sys.argv[1], "step*", "rank*", "dump.json")) +
@@ -49,9 +49,9 @@ files = sorted(glob.glob(os.path.join(sys.argv[1], "step*", "rank*", "dump.json"
 t = time.perf_counter(); [json.load(open(f)) for f in files]; naive = time.perf_counter() - t
 t = time.perf_counter(); compare_msprobe(sys.argv[1], sys.argv[2]); ours = time.perf_counter() - t
 print(f"{ours:.3f} {naive:.3f}")
-'''
+"""
 
-NAIVE_STATS = r'''
+NAIVE_STATS = r"""
 import sys, json, glob, os, math
 n = 0
 for npu in sorted(glob.glob(os.path.join(sys.argv[1], "step*", "rank*", "dump.json"))):
@@ -67,9 +67,9 @@ for npu in sorted(glob.glob(os.path.join(sys.argv[1], "step*", "rank*", "dump.js
                     [x[k] - y[k] for k in ("Max", "Min", "Mean", "Norm")]
                     n += 1
 print(n)
-'''
+"""
 
-NAIVE_TENSOR = r'''
+NAIVE_TENSOR = r"""
 import sys, glob, os, numpy as np
 n = 0
 for npu in sorted(glob.glob(os.path.join(sys.argv[1], "step*", "rank*", "dump_tensor_data", "*.npy"))):
@@ -85,10 +85,10 @@ for npu in sorted(glob.glob(os.path.join(sys.argv[1], "step*", "rank*", "dump_te
         mae = float(np.max(np.abs(x - y))) if x.size else 0.0
     n += 1
 print(n)
-'''
+"""
 
 
-TRIAGE = r'''
+TRIAGE = r"""
 import sys, time
 from pathlib import Path
 from dumpscope.core.comparison.msprobe import triage
@@ -116,17 +116,19 @@ for step in steps:
 at_all = time.perf_counter() - t
 print(f"{plain:.3f} {at_stats:.3f} {at_region:.3f} {at_all:.3f} {region} {first.total}",
       first.divergence.entry if first.divergence else "none")
-'''
+"""
 
 
 def _triage(root: Path) -> None:
     """Triage first on the tensor dump's diverging step/rank (step1/rank1), 1 worker."""
     _, _, out = _run(TRIAGE, str(root / "npu" / "step1" / "rank1"), str(root / "bench" / "step1" / "rank1"))
     plain, stats, region, whole, n_region, total, entry = out.split()
-    print(f"triage first (step1/rank1, {total} records, 1 worker): statistics + first divergence {entry} in "
-          f"{float(stats):.2f} s ({float(stats) / float(plain):.3g}x a plain tensor compare of {float(plain):.2f} s), "
-          f"its region's {n_region} records' tensors by {float(region):.2f} s ({float(region) / float(plain):.3g}x), "
-          f"every tensor by {float(whole):.2f} s ({float(whole) / float(plain):.3g}x)")
+    print(
+        f"triage first (step1/rank1, {total} records, 1 worker): statistics + first divergence {entry} in "
+        f"{float(stats):.2f} s ({float(stats) / float(plain):.3g}x a plain tensor compare of {float(plain):.2f} s), "
+        f"its region's {n_region} records' tensors by {float(region):.2f} s ({float(region) / float(plain):.3g}x), "
+        f"every tensor by {float(whole):.2f} s ({float(whole) / float(plain):.3g}x)"
+    )
 
 
 def _run(code: str, *args: str) -> tuple[float, float, str]:
@@ -154,8 +156,18 @@ def _replicate(stats: Path, copies: int) -> None:
                     shutil.copytree(base[k % len(base)], dst)
 
 
-_ITEMSIZE = {"float64": 8, "float32": 4, "float16": 2, "bfloat16": 2, "int64": 8, "int32": 4, "int16": 2,
-             "int8": 1, "uint8": 1, "bool": 1}
+_ITEMSIZE = {
+    "float64": 8,
+    "float32": 4,
+    "float16": 2,
+    "bfloat16": 2,
+    "int64": 8,
+    "int32": 4,
+    "int16": 2,
+    "int8": 1,
+    "uint8": 1,
+    "bool": 1,
+}
 
 
 def _described(root: Path) -> int:
@@ -191,15 +203,19 @@ def _case(name: str, root: Path, naive: str) -> None:
     naive_s, naive_rss, naive_out = _run(naive, str(root / "npu"), str(root / "bench"))
     for workers in (1, 2):
         ours_s, ours_rss, ours_out = _run(OURS, str(root / "npu"), str(root / "bench"), str(workers))
-        print(f"{name}, {workers} worker(s): {size / 1e6:.1f} MB (both sides)  ours {ours_s:.2f} s = "
-              f"{size / 1e6 / ours_s:.1f} MB/s of dump = {described / 1e9 / ours_s:.2f} GB/s described, "
-              f"peak RSS {ours_rss:.0f} MB  |  naive {naive_s:.2f} s, "
-              f"{naive_rss:.0f} MB  |  ratio {ours_s / naive_s:.2f}x  |  first divergence: {ours_out}")
+        print(
+            f"{name}, {workers} worker(s): {size / 1e6:.1f} MB (both sides)  ours {ours_s:.2f} s = "
+            f"{size / 1e6 / ours_s:.1f} MB/s of dump = {described / 1e9 / ours_s:.2f} GB/s described, "
+            f"peak RSS {ours_rss:.0f} MB  |  naive {naive_s:.2f} s, "
+            f"{naive_rss:.0f} MB  |  ratio {ours_s / naive_s:.2f}x  |  first divergence: {ours_out}"
+        )
     if name == "statistics":  # last: peak RSS of children is a running maximum
         _, _, out = _run(IN_PROCESS, str(root / "npu"), str(root / "bench"))
         ours, json_s = map(float, out.split())
-        print(f"statistics, in-process after imports: compare {ours:.2f} s vs json.load of every dump.json "
-              f"{json_s:.2f} s: ratio {ours / json_s:.2f}x")
+        print(
+            f"statistics, in-process after imports: compare {ours:.2f} s vs json.load of every dump.json "
+            f"{json_s:.2f} s: ratio {ours / json_s:.2f}x"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:

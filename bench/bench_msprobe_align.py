@@ -34,13 +34,26 @@ from dumpscope.core.comparison.msprobe.pairing import pair_ranks
 from dumpscope.core.formats.msprobe import Entry, MsprobeRank, Record
 
 #: One block's calls: (api, input width, output width), as a decoder layer makes them.
-BLOCK = [("Functional.rms_norm", 4096, 4096), ("Functional.linear", 4096, 4096),
-         ("Functional.linear", 4096, 1024), ("Functional.linear", 4096, 1024), ("Tensor.view", 4096, 4096),
-         ("Torch.matmul", 128, 128), ("Tensor.__mul__", 128, 128), ("Functional.softmax", 128, 128),
-         ("Torch.matmul", 128, 128), ("Functional.linear", 4096, 4096), ("Tensor.__add__", 4096, 4096),
-         ("Functional.rms_norm", 4096, 4096), ("Functional.linear", 4096, 11008),
-         ("Functional.silu", 11008, 11008), ("Functional.linear", 4096, 11008),
-         ("Tensor.__mul__", 11008, 11008), ("Functional.linear", 11008, 4096), ("Tensor.__add__", 4096, 4096)]
+BLOCK = [
+    ("Functional.rms_norm", 4096, 4096),
+    ("Functional.linear", 4096, 4096),
+    ("Functional.linear", 4096, 1024),
+    ("Functional.linear", 4096, 1024),
+    ("Tensor.view", 4096, 4096),
+    ("Torch.matmul", 128, 128),
+    ("Tensor.__mul__", 128, 128),
+    ("Functional.softmax", 128, 128),
+    ("Torch.matmul", 128, 128),
+    ("Functional.linear", 4096, 4096),
+    ("Tensor.__add__", 4096, 4096),
+    ("Functional.rms_norm", 4096, 4096),
+    ("Functional.linear", 4096, 11008),
+    ("Functional.silu", 11008, 11008),
+    ("Functional.linear", 4096, 11008),
+    ("Tensor.__mul__", 11008, 11008),
+    ("Functional.linear", 11008, 4096),
+    ("Tensor.__add__", 4096, 4096),
+]
 _HOOK = "File /usr/lib/python3/site-packages/msprobe/pytorch/hook_module/wrap_functional.py, line 97, in op"
 
 
@@ -52,8 +65,16 @@ def _calls(n: int, layers: int) -> list[tuple[str, int, int, str, int, float]]:
     for k in range(n):
         layer, slot = divmod(k, per)
         api, width_in, width_out = BLOCK[slot % len(BLOCK)]
-        out.append((api, width_in, width_out, f"Module.layers.{layer}.DecoderLayer.forward.0", 100 + slot,
-                    rng.uniform(1.0, 1e4)))
+        out.append(
+            (
+                api,
+                width_in,
+                width_out,
+                f"Module.layers.{layer}.DecoderLayer.forward.0",
+                100 + slot,
+                rng.uniform(1.0, 1e4),
+            )
+        )
     return out
 
 
@@ -65,9 +86,19 @@ def _side(calls: list[tuple], noise: float, structure: bool) -> MsprobeRank:
         c = counters[api] = counters.get(api, -1) + 1
         name = f"{api}.{c}.forward"
         stats = (1.0, -1.0, 0.0, norm * (1 + noise) if structure else None)
-        recs = [Record(f"{name}.input.0", name, "input", "input.0", True, "bfloat16", (1, 128, w_in), stats),
-                Record(f"{name}.output.0", name, "output", "output.0", True, "bfloat16", (1, 128, w_out),
-                       (1.0, -1.0, 0.0, 1.0))]
+        recs = [
+            Record(f"{name}.input.0", name, "input", "input.0", True, "bfloat16", (1, 128, w_in), stats),
+            Record(
+                f"{name}.output.0",
+                name,
+                "output",
+                "output.0",
+                True,
+                "bfloat16",
+                (1, 128, w_out),
+                (1.0, -1.0, 0.0, 1.0),
+            ),
+        ]
         stack = f"{_HOOK}\nFile /work/llm/model.py, line {line}, in forward" if structure else None
         rank.entries[name] = Entry(name, order, recs, module if structure else None, stack)
     return rank
@@ -121,10 +152,12 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     for structure, label in ((True, "dump with construct/stack/statistics"), (False, "keys and shapes only")):
         r = run(a.calls, a.layers, a.extra, a.repeat, structure)
-        print(f"{label}: {a.calls} calls/rank + {a.extra} extra per side: align {r['align']:.3f} s "
-              f"(cpu {r['align cpu']:.3f} s), pair_ranks {r['pair_ranks']:.3f} s "
-              f"(cpu {r['pair_ranks cpu']:.3f} s), pairs right {int(r['right'])}/{int(r['true'])}, "
-              f"re-aligned {int(r['realigned'])}")
+        print(
+            f"{label}: {a.calls} calls/rank + {a.extra} extra per side: align {r['align']:.3f} s "
+            f"(cpu {r['align cpu']:.3f} s), pair_ranks {r['pair_ranks']:.3f} s "
+            f"(cpu {r['pair_ranks cpu']:.3f} s), pairs right {int(r['right'])}/{int(r['true'])}, "
+            f"re-aligned {int(r['realigned'])}"
+        )
     return 0
 
 

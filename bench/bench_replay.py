@@ -58,8 +58,10 @@ def main() -> int:
         with_replay, diag = _best(cmp, True, args.repeat)
         spent = sum(r.seconds for r in diag.replays.values())
         worst = max(worst, with_replay)
-        print(f"{case.name:30s} {base:10.3f} {with_replay:8.3f} {spent:8.3f} {len(diag.replays):3d} "
-              f"{with_replay / base if base else float('nan'):6.2f}")
+        print(
+            f"{case.name:30s} {base:10.3f} {with_replay:8.3f} {spent:8.3f} {len(diag.replays):3d} "
+            f"{with_replay / base if base else float('nan'):6.2f}"
+        )
     print(f"slowest diagnose with replay: {worst:.3f} s (in process, after the comparison)")
     return 0
 

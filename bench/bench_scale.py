@@ -36,8 +36,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_tui import first_row_in_pty  # noqa: E402  (the pty timing of bench_tui.py's cold start)
 
-
-NAIVE = r'''
+NAIVE = r"""
 import sys, os, math, numpy as np
 g_dir, t_dir = sys.argv[1], sys.argv[2]
 rows = 0
@@ -52,7 +51,7 @@ for name in sorted(os.listdir(g_dir)):
     res = (cos, ad.max(), math.sqrt(float(d @ d) / float(y @ y)), ad.mean(), x.mean(), y.mean())
     rows += 1
 print(rows)
-'''
+"""
 
 
 def make_side(folder: Path, count: int, seed: int, noise: float) -> None:
@@ -73,8 +72,17 @@ def with_manifest(src: Path, dst: Path) -> None:
     """A copy of the npy folder ``src`` with a dumpscope manifest naming every file."""
     shutil.copytree(src, dst)
     files = sorted(p.name for p in dst.glob("*.npy"))
-    entries = [{"name": f[:-4], "file": f, "topo_index": i, "node_name": f"n{f[1:-4]}", "op_type": "Add",
-                "kind": "activation"} for i, f in enumerate(files)]
+    entries = [
+        {
+            "name": f[:-4],
+            "file": f,
+            "topo_index": i,
+            "node_name": f"n{f[1:-4]}",
+            "op_type": "Add",
+            "kind": "activation",
+        }
+        for i, f in enumerate(files)
+    ]
     manifest = {"format": "dumpscope-manifest", "version": 1, "producer": "bench_scale", "tensors": entries}
     (dst / "manifest.json").write_text(json.dumps(manifest))
 
@@ -107,7 +115,19 @@ def best(cmd: list[str], repeat: int) -> tuple[float, float, float]:
 
 
 def compare_cmd(golden: Path, target: Path, out: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "dumpscope", "compare", str(golden), str(target), "--format", "csv", "-o", str(out), *extra]
+    return [
+        sys.executable,
+        "-m",
+        "dumpscope",
+        "compare",
+        str(golden),
+        str(target),
+        "--format",
+        "csv",
+        "-o",
+        str(out),
+        *extra,
+    ]
 
 
 def tiny_table(root: Path, count: int, repeat: int) -> None:
@@ -117,19 +137,27 @@ def tiny_table(root: Path, count: int, repeat: int) -> None:
     for side in ("g", "t"):
         with_manifest(root / side, root / f"{side}m")
         as_npz(root / side, root / f"{side}.npz")
-    naive_s, naive_mb, naive_cpu = best([sys.executable, "-c", NAIVE, str(root / "g"), str(root / "t")], repeat)
+    naive_s, naive_mb, naive_cpu = best(
+        [sys.executable, "-c", NAIVE, str(root / "g"), str(root / "t")], repeat
+    )
     print(f"\n{count} tiny tensors per side (16-256 float32 elements)\n")
-    print("| contender | wall s | tensors/s | x naive loop | CPU s (all processes) | x naive CPU | peak RSS MB |\n"
-          "|---|---|---|---|---|---|---|")
-    print(f"| naive numpy loop (baseline) | {naive_s:.2f} | {count / naive_s:,.0f} | 1.00 | {naive_cpu:.2f} | 1.00 | {naive_mb:.0f} |")
+    print(
+        "| contender | wall s | tensors/s | x naive loop | CPU s (all processes) | x naive CPU | peak RSS MB |\n"
+        "|---|---|---|---|---|---|---|"
+    )
+    print(
+        f"| naive numpy loop (baseline) | {naive_s:.2f} | {count / naive_s:,.0f} | 1.00 | {naive_cpu:.2f} | 1.00 | {naive_mb:.0f} |"
+    )
     cases = (("npy folder", "g", "t"), ("npy folder + manifest", "gm", "tm"), (".npz", "g.npz", "t.npz"))
     for label, g, t in cases:
         wall, mb, cpu = best(compare_cmd(root / g, root / t, root / "out.csv"), repeat)
-        print(f"| dumpscope compare, {label} | {wall:.2f} | {count / wall:,.0f} | {wall / naive_s:.2f} | {cpu:.2f} | "
-              f"{cpu / naive_cpu:.2f} | {mb:.0f} |")
+        print(
+            f"| dumpscope compare, {label} | {wall:.2f} | {count / wall:,.0f} | {wall / naive_s:.2f} | {cpu:.2f} | "
+            f"{cpu / naive_cpu:.2f} | {mb:.0f} |"
+        )
 
 
-FIRST_SNAPSHOT = r'''
+FIRST_SNAPSHOT = r"""
 import sys, time
 start = float(sys.argv[3])
 from dumpscope.core.comparison.pipeline import compare_stream
@@ -137,14 +165,18 @@ stream = compare_stream(sys.argv[1], sys.argv[2], cache=True)
 first = next(stream)
 print(time.time() - start, first.comparison.frame.height, bool(first.comparison.meta.get("from_cache")))
 stream.close()
-'''
+"""
 
 
 def first_snapshot(golden: Path, target: Path) -> tuple[float, int, bool]:
     """Seconds from process start to the first streamed frame (what a UI paints first), its
     rows, and whether it came from the cache."""
-    out = subprocess.run([sys.executable, "-c", FIRST_SNAPSHOT, str(golden), str(target), repr(time.time())],
-                         capture_output=True, text=True, check=True).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-c", FIRST_SNAPSHOT, str(golden), str(target), repr(time.time())],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
     return float(out[0]), int(out[1]), out[2] == "True"
 
 
@@ -165,29 +197,50 @@ def reopen_table(root: Path, count: int) -> None:
     naive_s, _, naive_cpu = best([sys.executable, "-c", NAIVE, str(g), str(t)], 1)
     cold, cold_mb, cold_cpu = timed(compare_cmd(g, t, root / "r.csv", "--cache"))
     warm, warm_mb, warm_cpu = best(compare_cmd(g, t, root / "r.csv", "--cache"), 2)
-    print(f"\n{count} tiny tensors per side, `compare --cache` (naive loop {naive_s:.2f} s, {naive_cpu:.2f} CPU s)\n")
+    print(
+        f"\n{count} tiny tensors per side, `compare --cache` (naive loop {naive_s:.2f} s, {naive_cpu:.2f} CPU s)\n"
+    )
     print("| run | wall s | x naive loop | CPU s | x naive CPU | peak RSS MB |\n|---|---|---|---|---|---|")
-    print(f"| cold (no index) | {cold:.2f} | {cold / naive_s:.2f} | {cold_cpu:.2f} | {cold_cpu / naive_cpu:.2f} | {cold_mb:.0f} |")
-    print(f"| warm reopen (index, no file changed) | {warm:.2f} | {warm / naive_s:.2f} | {warm_cpu:.2f} | "
-          f"{warm_cpu / naive_cpu:.2f} | {warm_mb:.0f} |")
+    print(
+        f"| cold (no index) | {cold:.2f} | {cold / naive_s:.2f} | {cold_cpu:.2f} | {cold_cpu / naive_cpu:.2f} | {cold_mb:.0f} |"
+    )
+    print(
+        f"| warm reopen (index, no file changed) | {warm:.2f} | {warm / naive_s:.2f} | {warm_cpu:.2f} | "
+        f"{warm_cpu / naive_cpu:.2f} | {warm_mb:.0f} |"
+    )
     snap, rows, cached = first_snapshot(g, t)
-    print(f"\nwarm reopen, first streamed frame (process start to frame): {snap:.2f} s, {rows} rows, from the cache: {cached}")
-    print(f"warm reopen, `dumpscope GOLDEN TARGET --cache` first judged row on screen: {first_paint(g, t):.2f} s")
+    print(
+        f"\nwarm reopen, first streamed frame (process start to frame): {snap:.2f} s, {rows} rows, from the cache: {cached}"
+    )
+    print(
+        f"warm reopen, `dumpscope GOLDEN TARGET --cache` first judged row on screen: {first_paint(g, t):.2f} s"
+    )
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--tensors", type=int, default=20_000)
-    parser.add_argument("--reopen", type=int, default=100_000, help="tensors per side for the cache reopen (0: skip)")
+    parser.add_argument(
+        "--reopen", type=int, default=100_000, help="tensors per side for the cache reopen (0: skip)"
+    )
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--keep", type=Path, help="generate into this folder and keep it")
-    parser.add_argument("--paint-only", nargs=2, type=Path, metavar=("GOLDEN", "TARGET"),
-                        help="only the warm first-frame and first-paint times of an already cached pair")
+    parser.add_argument(
+        "--paint-only",
+        nargs=2,
+        type=Path,
+        metavar=("GOLDEN", "TARGET"),
+        help="only the warm first-frame and first-paint times of an already cached pair",
+    )
     args = parser.parse_args()
     if args.paint_only:
         snap, rows, cached = first_snapshot(*args.paint_only)
-        print(f"first streamed frame: {snap:.2f} s ({rows} rows, from the cache: {cached}); "
-              f"first judged row on screen: {first_paint(*args.paint_only):.2f} s")
+        print(
+            f"first streamed frame: {snap:.2f} s ({rows} rows, from the cache: {cached}); "
+            f"first judged row on screen: {first_paint(*args.paint_only):.2f} s"
+        )
         return 0
     root = args.keep or Path(tempfile.mkdtemp(prefix="bench-scale-"))
     try:

@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-NAIVE = r'''
+NAIVE = r"""
 import re, sys, numpy as np
 HEAD = re.compile(rb"^//(in|out) \d+ s: \S+ z: \S+ type: \S+ name: (.*?) bConstant:\d shape:\[([^\]]*)\]", re.M)
 def read(path):
@@ -33,7 +33,7 @@ for i, name in enumerate(n for n in s if n in b):
     x, y = s[name], b[name]; d = x - y
     cos = float(x @ y / np.sqrt((x @ x) * (y @ y)))
     print(f"{i}) {name} MSE: {float(d @ d) / d.size:.6f} COS: {cos:.6f} RMSE: {float(np.abs(d).sum() / np.abs(y).sum()):.6f}")
-'''
+"""
 
 
 def _best(cmd: list[str], runs: int = 3) -> tuple[float, str]:
@@ -48,18 +48,25 @@ def _best(cmd: list[str], runs: int = 3) -> tuple[float, str]:
 def main(argv: list[str]) -> int:
     root = Path(__file__).resolve().parents[1]
     case_dir = Path(argv[0]) if argv else Path(tempfile.mkdtemp(prefix="sgs-bench-"))
-    fixed, flt = case_dir / "fixed_sim" / "sigma_outtensor_dump.bin", case_dir / "float_sim" / "sigma_outtensor_dump.bin"
+    fixed, flt = (
+        case_dir / "fixed_sim" / "sigma_outtensor_dump.bin",
+        case_dir / "float_sim" / "sigma_outtensor_dump.bin",
+    )
     if not fixed.is_file():
         subprocess.run([sys.executable, "-m", "bench.sigmastar_case", str(case_dir)], cwd=root, check=True)
-    ours, listing = _best([sys.executable, "-m", "dumpscope", "compare", str(fixed), str(flt), "--format", "sigmastar"])
+    ours, listing = _best(
+        [sys.executable, "-m", "dumpscope", "compare", str(fixed), str(flt), "--format", "sigmastar"]
+    )
     naive, reference = _best([sys.executable, "-c", NAIVE, str(fixed), str(flt)])
     ours_lines, ref_lines = listing.splitlines(), reference.splitlines()
     # two all-zero tensors: 0/0 = nan in the naive loop, "identical" (COS 1, RMSE 0) in dumpscope
     differ = [(a, b) for a, b in zip(ours_lines, ref_lines) if a != b and "nan" not in b]
     zero = sum("nan" in b for b in ref_lines)
     print(f"{len(ours_lines)} tensors, {fixed.stat().st_size / 1e6:.1f} MB per side")
-    print(f"dumpscope --format sigmastar: {ours:.2f} s; naive float64 loop: {naive:.2f} s; ratio {ours / naive:.2f} "
-          "(both as subprocesses: dumpscope's start-up included)")
+    print(
+        f"dumpscope --format sigmastar: {ours:.2f} s; naive float64 loop: {naive:.2f} s; ratio {ours / naive:.2f} "
+        "(both as subprocesses: dumpscope's start-up included)"
+    )
     print(f"lines that differ: {len(differ)} (plus {zero} all-zero tensors the naive loop prints as nan)")
     return 0 if not differ and len(ours_lines) == len(ref_lines) else 1
 

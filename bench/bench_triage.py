@@ -34,8 +34,10 @@ def make_pair(root: Path) -> None:
         a = rng.standard_normal(ELEMS, dtype=np.float32)
         noise = 0.3 if i >= BAD else 1e-3
         np.save(root / "golden" / f"layer_{i:03d}.npy", a)
-        np.save(root / "target" / f"layer_{i:03d}.npy",
-                (a + rng.standard_normal(a.size, dtype=np.float32) * noise).astype(np.float16))
+        np.save(
+            root / "target" / f"layer_{i:03d}.npy",
+            (a + rng.standard_normal(a.size, dtype=np.float32) * noise).astype(np.float16),
+        )
 
 
 def timed(stream: Callable[..., Iterator], root: Path, region: set[str], workers: int) -> tuple[float, float]:
@@ -63,9 +65,14 @@ def main() -> None:
     region = {f"layer_{i:03d}" for i in range(BAD - triage.REGION_BEFORE, BAD + triage.REGION_AFTER + 1)}
     compare(root / "golden", root / "target", workers=args.workers)  # warm: imports, page cache
     for _ in range(args.repeat):
-        plain, tri = timed(compare_stream, root, region, args.workers), timed(triage.compare_triaged, root, region, args.workers)
-        print(f"{args.workers} worker(s): region computed after {tri[0]:.2f} s triaged vs {plain[0]:.2f} s plain "
-              f"({tri[0] / plain[0]:.2f}x); whole comparison {tri[1]:.2f} s vs {plain[1]:.2f} s ({tri[1] / plain[1]:.2f}x)")
+        plain, tri = (
+            timed(compare_stream, root, region, args.workers),
+            timed(triage.compare_triaged, root, region, args.workers),
+        )
+        print(
+            f"{args.workers} worker(s): region computed after {tri[0]:.2f} s triaged vs {plain[0]:.2f} s plain "
+            f"({tri[0] / plain[0]:.2f}x); whole comparison {tri[1]:.2f} s vs {plain[1]:.2f} s ({tri[1] / plain[1]:.2f}x)"
+        )
     if not args.keep:
         shutil.rmtree(root, ignore_errors=True)
 

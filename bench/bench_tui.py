@@ -126,9 +126,14 @@ async def _measure_datatable(rows: int) -> dict[str, float]:
             data = LayerRows(cmp.frame)
             table.add_columns("#", "tensor", "op", "shape", "dtype", "cosine", "max abs", "rmse", "health")
             table.add_rows(
-                (str(int(data.index[p])), *data.text(p), format_number(float(data.cos[p]), 8),
-                 format_number(float(data.max_abs[p]), 8), format_number(float(data.rmse[p]), 8),
-                 HEALTH_LABEL[cmp.frame["health"][p]])
+                (
+                    str(int(data.index[p])),
+                    *data.text(p),
+                    format_number(float(data.cos[p]), 8),
+                    format_number(float(data.max_abs[p]), 8),
+                    format_number(float(data.rmse[p]), 8),
+                    HEALTH_LABEL[cmp.frame["health"][p]],
+                )
                 for p in range(data.n)
             )
             table.focus()
@@ -149,8 +154,9 @@ async def _measure_datatable(rows: int) -> dict[str, float]:
     return {"rows": rows, "first_paint_s": painted[0] - start, "j_ms": down}
 
 
-def first_row_in_pty(argv: list[str], env: dict[str, str], size: tuple[int, int], timeout: float,
-                     drain: bool = False) -> tuple[float | None, int]:
+def first_row_in_pty(
+    argv: list[str], env: dict[str, str], size: tuple[int, int], timeout: float, drain: bool = False
+) -> tuple[float | None, int]:
     """Run ``argv`` in a pseudo-terminal of ``size`` (columns, rows): seconds until the first judged
     row (``✓ OK`` / ``✗ FAIL``) is on screen (None: not within ``timeout``) and the bytes it wrote
     (with ``drain``, the rest of its start-up output too); then ``q`` quits it."""
@@ -197,12 +203,18 @@ def _cold_start(rows: int) -> dict[str, float]:
         path = Path(tmp) / "cmp.parquet"
         _comparison(rows).save(path)
         env = {**os.environ, "TERM": "xterm-256color", "DUMPSCOPE_CONFIG_DIR": tmp}
-        first, seen = first_row_in_pty([sys.executable, "-m", "dumpscope", "open", str(path)], env, SIZE, 30, drain=True)
-    return {"rows": rows, "cold_start_s": first if first is not None else float("nan"), "startup_kb": seen / 1024}
+        first, seen = first_row_in_pty(
+            [sys.executable, "-m", "dumpscope", "open", str(path)], env, SIZE, 30, drain=True
+        )
+    return {
+        "rows": rows,
+        "cold_start_s": first if first is not None else float("nan"),
+        "startup_kb": seen / 1024,
+    }
 
 
 #: The end of both app children: run the ``Timed`` app headless on the pair until it exits.
-RUN_UNTIL_EXIT = r'''
+RUN_UNTIL_EXIT = r"""
 async def main():
     app = Timed(CompareRequest(Path(sys.argv[1]), Path(sys.argv[2])))
     async with app.run_test(size=(160, 50)):
@@ -210,9 +222,10 @@ async def main():
             await asyncio.sleep(0.05)
 
 asyncio.run(main())
-'''
+"""
 
-FILL_CHILD = r'''
+FILL_CHILD = (
+    r"""
 import asyncio, sys
 from pathlib import Path
 from dumpscope.tui.cli.main import one_blas_thread
@@ -231,10 +244,13 @@ class Timed(DumpscopeApp):
         if message.done >= message.total:
             self.call_after_refresh(self.exit, 0)
 
-''' + RUN_UNTIL_EXIT
+"""
+    + RUN_UNTIL_EXIT
+)
 
 
-BREAKDOWN_CHILD = r'''
+BREAKDOWN_CHILD = (
+    r"""
 import asyncio, gc, json, sys, threading, time
 from pathlib import Path
 from dumpscope.tui.cli.main import one_blas_thread
@@ -281,13 +297,16 @@ class Timed(DumpscopeApp):
             out["ui_cpu_s"] = time.thread_time()
             self.call_after_refresh(self.exit, 0)
 
-''' + RUN_UNTIL_EXIT + r'''
+"""
+    + RUN_UNTIL_EXIT
+    + r"""
 out["other_threads_cpu_s"] = time.process_time() - time.thread_time()  # the comparison's, the tensor pane's reads
 out["ui_cpu_s"] -= out["mount_cpu_s"]
 print(json.dumps(out))
-'''
+"""
+)
 
-CLI_GC_CHILD = r'''
+CLI_GC_CHILD = r"""
 import gc, json, sys, time
 out = {"gc_full_passes": 0, "gc_full_s": 0.0, "gc_young_s": 0.0}
 started = [0.0]
@@ -305,7 +324,7 @@ with contextlib.redirect_stdout(io.StringIO()):
     main(["compare", sys.argv[1], sys.argv[2]])
 out["cpu_s"] = time.thread_time()
 print(json.dumps(out))
-'''
+"""
 
 
 def _breakdown(layers: int) -> None:
@@ -320,19 +339,35 @@ def _breakdown(layers: int) -> None:
         root = Path(tmp)
         make_layers(root, layers, 256, np.float16, seed=7)
         pair = [str(root / "golden"), str(root / "target")]
-        tui = json.loads(subprocess.run([sys.executable, "-c", BREAKDOWN_CHILD, *pair], capture_output=True,
-                                        text=True, check=True).stdout.strip().splitlines()[-1])
-        cli = json.loads(subprocess.run([sys.executable, "-c", CLI_GC_CHILD, *pair], capture_output=True,
-                                        text=True, check=False).stdout.strip().splitlines()[-1])
+        tui = json.loads(
+            subprocess.run(
+                [sys.executable, "-c", BREAKDOWN_CHILD, *pair], capture_output=True, text=True, check=True
+            )
+            .stdout.strip()
+            .splitlines()[-1]
+        )
+        cli = json.loads(
+            subprocess.run(
+                [sys.executable, "-c", CLI_GC_CHILD, *pair], capture_output=True, text=True, check=False
+            )
+            .stdout.strip()
+            .splitlines()[-1]
+        )
     print(f"breakdown {layers} tensors (CPU s; the UI and comparison threads share one GIL):")
-    print(f"  UI thread: {tui['mount_cpu_s']:.3f} from the start to the app's mount (the app's imports "
-          f"{tui['import_cpu_s']:.3f}), "
-          f"{tui['ui_cpu_s']:.3f} from mount to the complete table ({tui['layout_passes']} layout passes, "
-          f"{tui['layout_cpu_s']:.3f})")
-    print(f"  other threads (the comparison, the tensor pane's reads): {tui['other_threads_cpu_s']:.3f}   "
-          f"CLI main thread until the table is printed: {cli['cpu_s']:.3f}")
-    print(f"  collector: TUI {tui['gc_full_passes']} full passes {tui['gc_full_s']:.3f} s + young {tui['gc_young_s']:.3f} s; "
-          f"CLI {cli['gc_full_passes']} full passes {cli['gc_full_s']:.3f} s + young {cli['gc_young_s']:.3f} s")
+    print(
+        f"  UI thread: {tui['mount_cpu_s']:.3f} from the start to the app's mount (the app's imports "
+        f"{tui['import_cpu_s']:.3f}), "
+        f"{tui['ui_cpu_s']:.3f} from mount to the complete table ({tui['layout_passes']} layout passes, "
+        f"{tui['layout_cpu_s']:.3f})"
+    )
+    print(
+        f"  other threads (the comparison, the tensor pane's reads): {tui['other_threads_cpu_s']:.3f}   "
+        f"CLI main thread until the table is printed: {cli['cpu_s']:.3f}"
+    )
+    print(
+        f"  collector: TUI {tui['gc_full_passes']} full passes {tui['gc_full_s']:.3f} s + young {tui['gc_young_s']:.3f} s; "
+        f"CLI {cli['gc_full_passes']} full passes {cli['gc_full_s']:.3f} s + young {cli['gc_young_s']:.3f} s"
+    )
 
 
 def _timed(cmd: list[str]) -> tuple[float, float]:
@@ -365,14 +400,22 @@ def _fill(layers: int, repeat: int) -> dict[str, float]:
             runs["cli"].append(_timed(cli))
             runs["tui"].append(_timed(tui))
     best = {k: (min(w for w, _ in v), min(c for _, c in v)) for k, v in runs.items()}
-    return {"layers": layers, "cli_s": best["cli"][0], "tui_s": best["tui"][0], "ratio": best["tui"][0] / best["cli"][0],
-            "cli_cpu_s": best["cli"][1], "tui_cpu_s": best["tui"][1]}
+    return {
+        "layers": layers,
+        "cli_s": best["cli"][0],
+        "tui_s": best["tui"][0],
+        "ratio": best["tui"][0] / best["cli"][0],
+        "cli_cpu_s": best["cli"][1],
+        "tui_cpu_s": best["tui"][1],
+    }
 
 
 def _print_fill(fill: dict[str, float]) -> None:
-    print(f"fill {fill['layers']:>6} tensors: dumpscope compare {fill['cli_s']:.2f} s, TUI until complete "
-          f"{fill['tui_s']:.2f} s  ->  {fill['ratio']:.2f}x   target <= 1.2x   "
-          f"(CPU {fill['cli_cpu_s']:.2f} s vs {fill['tui_cpu_s']:.2f} s)")
+    print(
+        f"fill {fill['layers']:>6} tensors: dumpscope compare {fill['cli_s']:.2f} s, TUI until complete "
+        f"{fill['tui_s']:.2f} s  ->  {fill['ratio']:.2f}x   target <= 1.2x   "
+        f"(CPU {fill['cli_cpu_s']:.2f} s vs {fill['tui_cpu_s']:.2f} s)"
+    )
 
 
 def _one(kind: str, rows: int) -> None:
@@ -386,19 +429,31 @@ def _one(kind: str, rows: int) -> None:
 
 
 def _spawn(kind: str, rows: int) -> dict[str, float]:
-    out = subprocess.run([sys.executable, __file__, "--one", kind, "--rows", str(rows)],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, __file__, "--one", kind, "--rows", str(rows)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--quick", action="store_true", help="skip the DataTable baseline")
-    parser.add_argument("--fill", action="store_true",
-                        help="only the fill benchmark: TUI vs `dumpscope compare` on 3k and 10k tensors (target <= 1.2x)")
+    parser.add_argument(
+        "--fill",
+        action="store_true",
+        help="only the fill benchmark: TUI vs `dumpscope compare` on 3k and 10k tensors (target <= 1.2x)",
+    )
     parser.add_argument("--repeat", type=int, default=3, help="fill runs per contender (best of)")
-    parser.add_argument("--breakdown", action="store_true",
-                        help="only where the TUI's fill time goes: UI and comparison thread CPU, collector and layout passes")
+    parser.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="only where the TUI's fill time goes: UI and comparison thread CPU, collector and layout passes",
+    )
     parser.add_argument("--one", choices=("app", "datatable", "cold"), help=argparse.SUPPRESS)
     parser.add_argument("--rows", type=int, default=10_000, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -416,24 +471,42 @@ def main() -> int:
     small, big = _spawn("app", 10_000), _spawn("app", 100_000)
     cold = _spawn("cold", 10_000)
     print(f"{'measure':<38}{'10k':>10}{'100k':>10}   target")
-    print(f"{'first paint, headless (s)':<38}{small['first_paint_s']:>10.3f}{big['first_paint_s']:>10.3f}   <= 0.1 @100k")
+    print(
+        f"{'first paint, headless (s)':<38}{small['first_paint_s']:>10.3f}{big['first_paint_s']:>10.3f}   <= 0.1 @100k"
+    )
     print(f"{'CPU per j (ms, minus unbound key)':<38}{small['j_ms']:>10.1f}{big['j_ms']:>10.1f}   <= 10")
     print(f"{'tensor pane refresh, when it rests (ms)':<38}{small['pane_ms']:>10.1f}{big['pane_ms']:>10.1f}")
     print(f"{'CPU per page (ms)':<38}{small['page_ms']:>10.1f}{big['page_ms']:>10.1f}   <= 30")
-    print(f"{'sort by cosine + repaint (CPU ms)':<38}{small['sort_cos_ms']:>10.1f}{big['sort_cos_ms']:>10.1f}   <= 50")
-    print(f"{'sort, next keys, mean (CPU ms)':<38}{small['sort_name_ms']:>10.1f}{big['sort_name_ms']:>10.1f}   <= 50")
-    print(f"{'filter op:+health:+word (CPU ms)':<38}{small['filter_ms']:>10.1f}{big['filter_ms']:>10.1f}   <= 50")
-    print(f"{'filter, name word (CPU ms)':<38}{small['filter_word_ms']:>10.1f}{big['filter_word_ms']:>10.1f}   <= 50")
-    print(f"{'RSS added by the UI (MB)':<38}{small['rss_ui_mb']:>10.1f}{big['rss_ui_mb']:>10.1f}   <= 50 @100k")
-    print(f"{'Pilot cost of an unbound key (ms)':<38}{small['key_baseline_ms']:>10.1f}{big['key_baseline_ms']:>10.1f}")
-    print(f"cold start to first frame, pty 160x50, `dumpscope open` 10k: {cold['cold_start_s']:.2f} s "
-          f"({cold['startup_kb']:.0f} KB written)   target <= 1.0 s")
+    print(
+        f"{'sort by cosine + repaint (CPU ms)':<38}{small['sort_cos_ms']:>10.1f}{big['sort_cos_ms']:>10.1f}   <= 50"
+    )
+    print(
+        f"{'sort, next keys, mean (CPU ms)':<38}{small['sort_name_ms']:>10.1f}{big['sort_name_ms']:>10.1f}   <= 50"
+    )
+    print(
+        f"{'filter op:+health:+word (CPU ms)':<38}{small['filter_ms']:>10.1f}{big['filter_ms']:>10.1f}   <= 50"
+    )
+    print(
+        f"{'filter, name word (CPU ms)':<38}{small['filter_word_ms']:>10.1f}{big['filter_word_ms']:>10.1f}   <= 50"
+    )
+    print(
+        f"{'RSS added by the UI (MB)':<38}{small['rss_ui_mb']:>10.1f}{big['rss_ui_mb']:>10.1f}   <= 50 @100k"
+    )
+    print(
+        f"{'Pilot cost of an unbound key (ms)':<38}{small['key_baseline_ms']:>10.1f}{big['key_baseline_ms']:>10.1f}"
+    )
+    print(
+        f"cold start to first frame, pty 160x50, `dumpscope open` 10k: {cold['cold_start_s']:.2f} s "
+        f"({cold['startup_kb']:.0f} KB written)   target <= 1.0 s"
+    )
     if not args.quick:
         base = _spawn("datatable", 10_000)
-        print(f"baseline DataTable @10k: first paint {base['first_paint_s']:.2f} s, down {base['j_ms']:.1f} ms"
-              f"  ->  line-API list is {base['first_paint_s'] / small['first_paint_s']:.0f}x faster to first paint, "
-              f"{base['j_ms'] / max(small['j_ms'] + small['key_baseline_ms'], 1e-3):.1f}x cheaper per key "
-              "(both including Pilot's own cost)")
+        print(
+            f"baseline DataTable @10k: first paint {base['first_paint_s']:.2f} s, down {base['j_ms']:.1f} ms"
+            f"  ->  line-API list is {base['first_paint_s'] / small['first_paint_s']:.0f}x faster to first paint, "
+            f"{base['j_ms'] / max(small['j_ms'] + small['key_baseline_ms'], 1e-3):.1f}x cheaper per key "
+            "(both including Pilot's own cost)"
+        )
     return 0
 
 

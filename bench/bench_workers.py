@@ -16,7 +16,7 @@ From those the bench prints the speed-up the CPU accounting predicts for N idle 
     predicted(N) = (serial_1 + work_1) / (serial_N + (work_N + overhead_N) / N + last_task_N * (1 - 1/N))
 
 (the tasks are handed out one by one and shrink towards the end, so idle cores share the
-work evenly but for about one of the last, small tasks) 
+work evenly but for about one of the last, small tasks)
 next to the wall-clock one, and Amdahl's bound from the serial share of the 1-worker run.
 The wall columns come from each count's fastest run, the CPU columns from its run with
 the lowest CPU-accounted time (the least disturbed by other processes' cache traffic).
@@ -40,8 +40,10 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-if os.environ.get("DUMPSCOPE_BENCH_THREADED_BLAS") != "1":  # as the `dumpscope` command does before numpy loads
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")     # (tui/cli/main.one_blas_thread)
+if (
+    os.environ.get("DUMPSCOPE_BENCH_THREADED_BLAS") != "1"
+):  # as the `dumpscope` command does before numpy loads
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # (tui/cli/main.one_blas_thread)
 
 import numpy as np  # noqa: E402 - after the BLAS setting
 
@@ -119,16 +121,29 @@ def timed(golden: Path, target: Path, workers: int) -> Run:
     from dumpscope.core.comparison import execution
     from dumpscope.core.comparison.pipeline import compare
 
-    own, kids, start = _usage(resource.RUSAGE_SELF)[0], _usage(resource.RUSAGE_CHILDREN)[0], time.perf_counter()
+    own, kids, start = (
+        _usage(resource.RUSAGE_SELF)[0],
+        _usage(resource.RUSAGE_CHILDREN)[0],
+        time.perf_counter(),
+    )
     with execution.accounting() as ledger:
         frame = compare(golden, target, workers=workers).frame
     wall = time.perf_counter() - start
     assert frame.height and not (frame["health"] == "pending").any()
-    return Run(workers, wall, _usage(resource.RUSAGE_SELF)[0] - own, _usage(resource.RUSAGE_CHILDREN)[0] - kids,
-               dict(ledger.cpu), sum(ledger.faults.values()), ledger.last)
+    return Run(
+        workers,
+        wall,
+        _usage(resource.RUSAGE_SELF)[0] - own,
+        _usage(resource.RUSAGE_CHILDREN)[0] - kids,
+        dict(ledger.cpu),
+        sum(ledger.faults.values()),
+        ledger.last,
+    )
 
 
-def best_runs(golden: Path, target: Path, counts: list[int], repeat: int) -> tuple[dict[int, Run], dict[int, Run]]:
+def best_runs(
+    golden: Path, target: Path, counts: list[int], repeat: int
+) -> tuple[dict[int, Run], dict[int, Run]]:
     """Each worker count's least disturbed runs, the counts alternating: the one with the
     lowest wall time, and the one with the lowest predicted (CPU-accounted) time."""
     timed(golden, target, 1)  # warm: imports, page cache
@@ -136,8 +151,10 @@ def best_runs(golden: Path, target: Path, counts: list[int], repeat: int) -> tup
     for _ in range(repeat):
         for n in counts:
             runs[n].append(timed(golden, target, n))
-    return ({n: min(r, key=lambda run: run.wall) for n, r in runs.items()},
-            {n: min(r, key=lambda run: run.critical) for n, r in runs.items()})
+    return (
+        {n: min(r, key=lambda run: run.wall) for n, r in runs.items()},
+        {n: min(r, key=lambda run: run.critical) for n, r in runs.items()},
+    )
 
 
 def report(best: dict[int, Run], lean: dict[int, Run], size: int) -> dict[str, object]:
@@ -145,21 +162,32 @@ def report(best: dict[int, Run], lean: dict[int, Run], size: int) -> dict[str, o
     lowest CPU-accounted time); the figures as JSON-able data."""
     one, first = best[min(best)], lean[min(lean)]
     share = first.serial / (first.serial + first.work)
-    print(f"pair: {size / 1e9:.2f} GB; cores available: {len(os.sched_getaffinity(0))}; "
-          f"load average {os.getloadavg()[0]:.1f}")
-    print(f"serial share (1 worker, CPU): {share:.1%} = {first.serial:.3f} s of {first.serial + first.work:.3f} s")
-    print(f"{'workers':>7} {'wall s':>7} {'GB/s':>6} {'wall x':>7} {'CPU x':>6} {'Amdahl':>6} {'got':>5} "
-          f"{'code x':>6} {'serial s':>8} {'overhead':>8} {'work x':>6} {'faults/GB':>9}  task CPU per worker")
+    print(
+        f"pair: {size / 1e9:.2f} GB; cores available: {len(os.sched_getaffinity(0))}; "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
+    print(
+        f"serial share (1 worker, CPU): {share:.1%} = {first.serial:.3f} s of {first.serial + first.work:.3f} s"
+    )
+    print(
+        f"{'workers':>7} {'wall s':>7} {'GB/s':>6} {'wall x':>7} {'CPU x':>6} {'Amdahl':>6} {'got':>5} "
+        f"{'code x':>6} {'serial s':>8} {'overhead':>8} {'work x':>6} {'faults/GB':>9}  task CPU per worker"
+    )
     for n, run in sorted(best.items()):
         amdahl, cpu = 1 / (share + (1 - share) / n), lean[n]
         per = " ".join(f"{v:.2f}" for _pid, v in sorted(cpu.task_cpu.items()))
-        print(f"{n:7d} {run.wall:7.2f} {size / 1e9 / run.wall:6.2f} {one.wall / run.wall:6.2f}x "
-              f"{first.critical / cpu.critical:5.2f}x {amdahl:5.2f}x {run.got:5.2f} "
-              f"{first.critical / cpu.critical_with(first.work):5.2f}x {cpu.serial:8.3f} "
-              f"{cpu.overhead:8.3f} {cpu.work / first.work:6.2f} {cpu.faults / (size / 1e9):9.0f}  {per}")
-    return {"bytes": size, "serial_share": share,
-            "runs": {n: asdict(r) | {"wall_x": one.wall / r.wall} for n, r in best.items()},
-            "predicted": {n: first.critical / r.critical for n, r in lean.items()}}
+        print(
+            f"{n:7d} {run.wall:7.2f} {size / 1e9 / run.wall:6.2f} {one.wall / run.wall:6.2f}x "
+            f"{first.critical / cpu.critical:5.2f}x {amdahl:5.2f}x {run.got:5.2f} "
+            f"{first.critical / cpu.critical_with(first.work):5.2f}x {cpu.serial:8.3f} "
+            f"{cpu.overhead:8.3f} {cpu.work / first.work:6.2f} {cpu.faults / (size / 1e9):9.0f}  {per}"
+        )
+    return {
+        "bytes": size,
+        "serial_share": share,
+        "runs": {n: asdict(r) | {"wall_x": one.wall / r.wall} for n, r in best.items()},
+        "predicted": {n: first.critical / r.critical for n, r in lean.items()},
+    }
 
 
 def main() -> None:
@@ -173,8 +201,11 @@ def main() -> None:
     args = ap.parse_args()
     base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="dumpscope-workers-"))
     layers = args.layers or (64 if args.quick else 240)
-    size = make_pair(base, layers, args.elems) if not (base / "golden").exists() else \
-        sum(f.stat().st_size for f in base.rglob("*.npy"))
+    size = (
+        make_pair(base, layers, args.elems)
+        if not (base / "golden").exists()
+        else sum(f.stat().st_size for f in base.rglob("*.npy"))
+    )
     counts = [int(w) for w in args.workers.split(",")]
     figures = report(*best_runs(base / "golden", base / "target", counts, args.repeat), size)
     print(json.dumps(figures, default=str))

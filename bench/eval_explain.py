@@ -96,7 +96,9 @@ def report(table: dict[tuple[str, str], list[int]]) -> None:
             for i, v in enumerate(row):
                 bucket[i] += v
         for name, row in totals.items():
-            print(f"   {'ALL ' + name:24s} {_pct(row[1], row[0])}   {_pct(row[3], row[2])}   {_pct(row[4], row[2])}")
+            print(
+                f"   {'ALL ' + name:24s} {_pct(row[1], row[0])}   {_pct(row[3], row[2])}   {_pct(row[4], row[2])}"
+            )
 
 
 def floor_effect(kb: Any, records: list[dict[str, Any]]) -> None:
@@ -109,8 +111,10 @@ def floor_effect(kb: Any, records: list[dict[str, Any]]) -> None:
             best = (found.matches or kb.lookup(r["message"], top=1) or [None])[0]
             right = best is not None and best.entry.family in (r["family"], *r.get("also", ()))
             (shown if found.confident else withheld)[right] += 1
-        print(f"   {split:8s} answers shown: {shown[True]} right, {shown[False]} wrong;"
-              f" withheld (no confident match or not covered): {withheld[True]} right, {withheld[False]} wrong")
+        print(
+            f"   {split:8s} answers shown: {shown[True]} right, {shown[False]} wrong;"
+            f" withheld (no confident match or not covered): {withheld[True]} right, {withheld[False]} wrong"
+        )
 
 
 def judge_unknown(kb: Any, record: dict[str, Any]) -> tuple[bool, str]:
@@ -120,7 +124,9 @@ def judge_unknown(kb: Any, record: dict[str, Any]) -> tuple[bool, str]:
     generic runtime text must be answered by a runtime entry; text naming nothing must be withheld."""
     found = kb.answer(record["message"], top=3)
     tool = record["tool"]
-    said = found.uncovered[0] if found.uncovered else (found.matches[0].entry.family if found.matches else "-")
+    said = (
+        found.uncovered[0] if found.uncovered else (found.matches[0].entry.family if found.matches else "-")
+    )
     if tool == "none":
         return not found.confident, said
     if tool == "runtime":
@@ -169,7 +175,9 @@ def log_scan_recall(kb: Any, records: list[dict[str, Any]], noise_per_message: i
         for k, r in enumerate(r for r in records if r["split"] == split):
             for j in range(noise_per_message):
                 i = (k * 31 + j * 7) % 97
-                lines.append(NOISE[(k + j) % len(NOISE)].format(i=i, d=1 + j % 9, s=j % 60, bar="#" * (i // 10)))
+                lines.append(
+                    NOISE[(k + j) % len(NOISE)].format(i=i, d=1 + j % 9, s=j % 60, bar="#" * (i // 10))
+                )
             start = len(lines) + 1
             lines.extend(r["message"].splitlines() or [""])
             spans.append(range(start, len(lines) + 1))
@@ -178,14 +186,18 @@ def log_scan_recall(kb: Any, records: list[dict[str, Any]], noise_per_message: i
         found = sum(1 for span in spans if starts.intersection(span))
         message_lines = {n for span in spans for n in span}
         noise = sorted(n for n in starts if n not in message_lines)
-        print(f"   {split:8s} {len(spans)} messages in {len(lines)} lines: found {_pct(found, len(spans))};"
-              f" noise lines reported: {len(noise)}")
+        print(
+            f"   {split:8s} {len(spans)} messages in {len(lines)} lines: found {_pct(found, len(spans))};"
+            f" noise lines reported: {len(noise)}"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA)
-    parser.add_argument("--misses", action="store_true", help="list the dev misses (held-out texts are never shown)")
+    parser.add_argument(
+        "--misses", action="store_true", help="list the dev misses (held-out texts are never shown)"
+    )
     args = parser.parse_args()
     from dumpscope.core.knowledge import load_kb
 

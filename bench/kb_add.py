@@ -19,14 +19,38 @@ from dumpscope.core.knowledge.codes import keys_for_code
 from dumpscope.core.knowledge.entry import entry_from_dict, entry_words, pattern_anchors
 
 KB = Path(__file__).resolve().parent.parent / "core" / "knowledge" / "kb.jsonl"
-ORDER = ("id", "family", "tool", "stage", "code", "keys", "pattern", "cause", "fix", "source", "uncertain",
-         "generic", "anchors", "example", "words", "level", "group")
+ORDER = (
+    "id",
+    "family",
+    "tool",
+    "stage",
+    "code",
+    "keys",
+    "pattern",
+    "cause",
+    "fix",
+    "source",
+    "uncertain",
+    "generic",
+    "anchors",
+    "example",
+    "words",
+    "level",
+    "group",
+)
 
 
 def completed(raw: dict[str, object]) -> dict[str, object]:
     """``raw`` with defaults and derived fields, in the file's field order."""
     pattern, code = str(raw.get("pattern", "")), str(raw.get("code", ""))
-    out: dict[str, object] = {"code": "", "keys": [], "pattern": "", "uncertain": False, "generic": False, **raw}
+    out: dict[str, object] = {
+        "code": "",
+        "keys": [],
+        "pattern": "",
+        "uncertain": False,
+        "generic": False,
+        **raw,
+    }
     out["keys"] = sorted(set(out["keys"]) | set(keys_for_code(code)))  # type: ignore[arg-type]
     out["anchors"] = list(pattern_anchors(pattern)) if pattern else []
     out["words"] = sorted(entry_words(pattern, code))

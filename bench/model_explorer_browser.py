@@ -48,16 +48,38 @@ def make_overlay(root: Path) -> tuple[Path, Path]:
     dump(model, root / "t", target="fp16")
     broken = next((root / "t").glob("r1*.npy"))
     np.save(broken, np.load(broken) * 3 + 1)
-    main(["compare", str(root / "g"), str(root / "t"), "--model", str(model), "--format", "model-explorer",
-          "-o", str(root / "overlay.json")])
+    main(
+        [
+            "compare",
+            str(root / "g"),
+            str(root / "t"),
+            "--model",
+            str(model),
+            "--format",
+            "model-explorer",
+            "-o",
+            str(root / "overlay.json"),
+        ]
+    )
     return model, root / "overlay.json"
 
 
 def start_server(model: Path, overlay: Path) -> subprocess.Popen[bytes]:
     """Model Explorer's server on 127.0.0.1 with the ONNX adapter, the model and the overlay."""
-    command = [sys.executable, "-m", "model_explorer", str(model), "--extensions=model_explorer_onnx",
-               f"--node_data_paths={overlay}", "--no_open_in_browser", "--host", "127.0.0.1",
-               "--port", str(ME_PORT), "--skip_health_check"]
+    command = [
+        sys.executable,
+        "-m",
+        "model_explorer",
+        str(model),
+        "--extensions=model_explorer_onnx",
+        f"--node_data_paths={overlay}",
+        "--no_open_in_browser",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(ME_PORT),
+        "--skip_health_check",
+    ]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wait_for(f"http://127.0.0.1:{ME_PORT}/check_health")
     return server
@@ -89,12 +111,24 @@ class Browser:
         import websocket  # websocket-client
 
         self.process = subprocess.Popen(
-            [shutil.which("chromium") or "chromium", "--headless", "--no-sandbox", "--disable-dev-shm-usage",
-             f"--user-data-dir={profile}", "--enable-unsafe-swiftshader", "--use-angle=swiftshader",
-             "--window-size=1600,1000", "--remote-debugging-address=127.0.0.1",
-             f"--remote-debugging-port={DEVTOOLS_PORT}", f"--remote-allow-origins=http://127.0.0.1:{DEVTOOLS_PORT}",
-             "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "HOME": str(profile)})
+            [
+                shutil.which("chromium") or "chromium",
+                "--headless",
+                "--no-sandbox",
+                "--disable-dev-shm-usage",
+                f"--user-data-dir={profile}",
+                "--enable-unsafe-swiftshader",
+                "--use-angle=swiftshader",
+                "--window-size=1600,1000",
+                "--remote-debugging-address=127.0.0.1",
+                f"--remote-debugging-port={DEVTOOLS_PORT}",
+                f"--remote-allow-origins=http://127.0.0.1:{DEVTOOLS_PORT}",
+                "about:blank",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "HOME": str(profile)},
+        )
         tabs = json.loads(wait_for(f"http://127.0.0.1:{DEVTOOLS_PORT}/json"))
         page = next(t for t in tabs if t["type"] == "page")
         self.socket = websocket.create_connection(page["webSocketDebuggerUrl"], timeout=60)
@@ -140,8 +174,12 @@ def load_page(browser: Browser, url: str, seconds: int = 120) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--keep", type=Path, help="write the files and model-explorer.png here (else a temp dir)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--keep", type=Path, help="write the files and model-explorer.png here (else a temp dir)"
+    )
     args = parser.parse_args()
     root = args.keep or Path(tempfile.mkdtemp(prefix="dumpscope-me-"))
     root.mkdir(parents=True, exist_ok=True)

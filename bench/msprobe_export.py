@@ -81,10 +81,20 @@ EXTRAS: tuple[Extra, ...] = (
     Extra("bench", "Add", ("Sum", 5), "bench_mid_add"),
     Extra("bench", "Cast", ("AveragePool", 0), "bench_float"),
 )
-_API = {"Conv": "Functional.conv2d", "BatchNormalization": "Functional.batch_norm", "Relu": "Functional.relu",
-        "MaxPool": "Functional.max_pool2d", "AveragePool": "Functional.avg_pool2d", "Sum": "Tensor.__add__",
-        "Add": "Tensor.__add__", "Reshape": "Tensor.reshape", "Gemm": "Functional.linear",
-        "Softmax": "Functional.softmax", "Identity": "NPU.npu_format_cast", "Cast": "Tensor.float"}
+_API = {
+    "Conv": "Functional.conv2d",
+    "BatchNormalization": "Functional.batch_norm",
+    "Relu": "Functional.relu",
+    "MaxPool": "Functional.max_pool2d",
+    "AveragePool": "Functional.avg_pool2d",
+    "Sum": "Tensor.__add__",
+    "Add": "Tensor.__add__",
+    "Reshape": "Tensor.reshape",
+    "Gemm": "Functional.linear",
+    "Softmax": "Functional.softmax",
+    "Identity": "NPU.npu_format_cast",
+    "Cast": "Tensor.float",
+}
 _MODULE_CLASS = {"conv1": "Stem", "pred": "Linear"}
 
 
@@ -116,7 +126,9 @@ def materialise_weights(model: onnx.ModelProto, seed: int = 0) -> onnx.ModelProt
     for node in g.node:
         if node.op_type == "ConstantOfShape" and node.input[0] in inits:
             shape = tuple(int(d) for d in inits[node.input[0]])
-            g.initializer.append(numpy_helper.from_array(_random_weight(node.output[0], shape, rng), node.output[0]))
+            g.initializer.append(
+                numpy_helper.from_array(_random_weight(node.output[0], shape, rng), node.output[0])
+            )
         else:
             keep.append(node)
     del g.node[:]
@@ -212,7 +224,9 @@ def run_all(model: onnx.ModelProto, feed: dict[str, np.ndarray]) -> dict[str, np
     m.CopyFrom(model)
     outputs = {o.name for o in m.graph.output}
     for n in m.graph.node:
-        m.graph.output.extend(helper.make_empty_tensor_value_info(o) for o in n.output if o and o not in outputs)
+        m.graph.output.extend(
+            helper.make_empty_tensor_value_info(o) for o in n.output if o and o not in outputs
+        )
     opts = ort.SessionOptions()
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
     opts.log_severity_level = 3
@@ -228,13 +242,23 @@ def _stats(x: np.ndarray) -> dict[str, object]:
     with np.errstate(all="ignore"):
         f = x.astype(np.float32, copy=False)
         norm = np.sqrt(np.sum(np.square(f, dtype=np.float32), dtype=np.float32))
-        return {"Max": float(f.max()), "Min": float(f.min()), "Mean": float(f.mean(dtype=np.float32)),
-                "Norm": float(norm), "md5": f"{zlib.crc32(np.ascontiguousarray(x).tobytes()):08x}"}
+        return {
+            "Max": float(f.max()),
+            "Min": float(f.min()),
+            "Mean": float(f.mean(dtype=np.float32)),
+            "Norm": float(norm),
+            "md5": f"{zlib.crc32(np.ascontiguousarray(x).tobytes()):08x}",
+        }
 
 
 def _tensor_record(x: np.ndarray, data_name: str | None) -> dict[str, object]:
-    rec: dict[str, object] = {"type": "torch.Tensor", "dtype": f"torch.{x.dtype}", "shape": list(x.shape),
-                              **_stats(x), "requires_grad": False}
+    rec: dict[str, object] = {
+        "type": "torch.Tensor",
+        "dtype": f"torch.{x.dtype}",
+        "shape": list(x.shape),
+        **_stats(x),
+        "requires_grad": False,
+    }
     if data_name:
         rec["data_name"] = data_name
     return rec
@@ -256,8 +280,10 @@ def _module_entry(path: str) -> str:
 
 
 #: msprobe's hook frame on top of every stack (a framework frame: the call site is below it).
-_HOOK = ("File /usr/local/lib/python3.10/site-packages/msprobe/pytorch/hook_module/wrap_functional.py, "
-         "line 97, in functional_op_template, \n return FunctionalOPTemplate(op_name, hook)(*args, **kwargs)")
+_HOOK = (
+    "File /usr/local/lib/python3.10/site-packages/msprobe/pytorch/hook_module/wrap_functional.py, "
+    "line 97, in functional_op_template, \n return FunctionalOPTemplate(op_name, hook)(*args, **kwargs)"
+)
 
 
 def _call_site(node: onnx.NodeProto, module: tuple[str, ...], ordinal: int) -> str:
@@ -290,18 +316,33 @@ class _Writer:
             np.save(self.tensor_dir / data_name, x, allow_pickle=False)
         return _tensor_record(x, data_name)
 
-    def api(self, node: onnx.NodeProto, values: dict[str, np.ndarray], module: tuple[str, ...], ordinal: int,
-            weights: set[str]) -> str:
+    def api(
+        self,
+        node: onnx.NodeProto,
+        values: dict[str, np.ndarray],
+        module: tuple[str, ...],
+        ordinal: int,
+        weights: set[str],
+    ) -> str:
         api = _API.get(node.op_type, f"Functional.{node.op_type.lower()}")
         n = self.counters.get(api, 0)
         self.counters[api] = n + 1
         entry = f"{api}.{n}.forward"
         save = self.tensor_modules is None or bool(module) and module[-1] in self.tensor_modules
-        args = [self.record(f"{entry}.input.{i}", values[t], save and t not in weights) if t else None
-                for i, t in enumerate(node.input)]
-        args += [{"type": "int" if a.type == onnx.AttributeProto.INT else "str", "value": helper.get_attribute_value(a)
-                  if a.type == onnx.AttributeProto.INT else str(helper.get_attribute_value(a))}
-                 for a in node.attribute if a.type in (onnx.AttributeProto.INT, onnx.AttributeProto.INTS)]
+        args = [
+            self.record(f"{entry}.input.{i}", values[t], save and t not in weights) if t else None
+            for i, t in enumerate(node.input)
+        ]
+        args += [
+            {
+                "type": "int" if a.type == onnx.AttributeProto.INT else "str",
+                "value": helper.get_attribute_value(a)
+                if a.type == onnx.AttributeProto.INT
+                else str(helper.get_attribute_value(a)),
+            }
+            for a in node.attribute
+            if a.type in (onnx.AttributeProto.INT, onnx.AttributeProto.INTS)
+        ]
         outs = [self.record(f"{entry}.output.{i}", values[t], save) for i, t in enumerate(node.output)]
         self.data[entry] = {"input_args": args, "input_kwargs": {}, "output": outs}
         self.stack[entry] = [_HOOK, _call_site(node, module, ordinal)]
@@ -313,8 +354,13 @@ def _module_of(node: onnx.NodeProto, current: tuple[str, ...]) -> tuple[str, ...
     return _module_path(weights[0]) if weights else current
 
 
-def write_rank(model: onnx.ModelProto, values: dict[str, np.ndarray], out: Path, task: str,
-               tensor_modules: frozenset[str] | None = None) -> dict[str, str]:
+def write_rank(
+    model: onnx.ModelProto,
+    values: dict[str, np.ndarray],
+    out: Path,
+    task: str,
+    tensor_modules: frozenset[str] | None = None,
+) -> dict[str, str]:
     """One rank directory: dump.json, construct.json, stack.json (+ tensors).  Returns every
     call's entry name by its graph node (first output) and module entry by its path."""
     out.mkdir(parents=True, exist_ok=True)
@@ -339,8 +385,13 @@ def write_rank(model: onnx.ModelProto, values: dict[str, np.ndarray], out: Path,
             w.construct.setdefault(_module_entry(path), _module_entry(current[depth - 1]) if depth else None)
     _add_modules(w, modules)
     names.update({f"module:{path}": _module_entry(path) for path in modules})
-    body = {"task": task, "level": "mix", "framework": "pytorch",
-            "dump_data_dir": str(tensor_dir) if tensor_dir else None, "data": w.data}
+    body = {
+        "task": task,
+        "level": "mix",
+        "framework": "pytorch",
+        "dump_data_dir": str(tensor_dir) if tensor_dir else None,
+        "data": w.data,
+    }
     (out / "dump.json").write_text(json.dumps(body, indent=1))
     (out / "construct.json").write_text(json.dumps(w.construct, indent=1))
     (out / "stack.json").write_text(json.dumps(w.stack, indent=1))
@@ -351,8 +402,11 @@ def _add_modules(w: _Writer, modules: dict[str, list[str]]) -> None:
     """Module entries: their first call's first input and last call's first output."""
     for path, entries in modules.items():
         first, last = w.data[entries[0]], w.data[entries[-1]]
-        w.data[_module_entry(path)] = {"input_args": first["input_args"][:1], "input_kwargs": {},
-                                       "output": last["output"][:1]}
+        w.data[_module_entry(path)] = {
+            "input_args": first["input_args"][:1],
+            "input_kwargs": {},
+            "output": last["output"][:1],
+        }
 
 
 def _input(model: onnx.ModelProto, step: int, rank: int) -> dict[str, np.ndarray]:
@@ -377,8 +431,9 @@ class Truth:
     fault: str | None
 
 
-def _truth(npu: dict[str, str], bench: dict[str, str], fault: tuple[str, float] | None,
-           npu_model: onnx.ModelProto) -> Truth:
+def _truth(
+    npu: dict[str, str], bench: dict[str, str], fault: tuple[str, float] | None, npu_model: onnx.ModelProto
+) -> Truth:
     pairs = {npu[k]: bench[k] for k in npu if k in bench}
     faulty = None
     if fault is not None:
@@ -388,9 +443,15 @@ def _truth(npu: dict[str, str], bench: dict[str, str], fault: tuple[str, float] 
     return Truth(pairs, npu_only, sorted(bench[k] for k in bench if k not in npu), faulty)
 
 
-def export(out: Path, model_name: str = "light_resnet50", modes: tuple[str, ...] = ("statistics",),
-           steps: int = 2, ranks: int = 2, faults: dict[tuple[int, int], tuple[str, float]] | None = None,
-           tensor_modules: frozenset[str] | None = None) -> dict[str, object]:
+def export(
+    out: Path,
+    model_name: str = "light_resnet50",
+    modes: tuple[str, ...] = ("statistics",),
+    steps: int = 2,
+    ranks: int = 2,
+    faults: dict[tuple[int, int], tuple[str, float]] | None = None,
+    tensor_modules: frozenset[str] | None = None,
+) -> dict[str, object]:
     """Write every mode/side/step/rank; return timings, sizes and the :class:`Truth` per (step, rank).
     ``faults``: default :data:`FAULTS`; ``tensor_modules``: tensor mode saves ``.npy`` files
     only for calls under these modules (default: every call)."""
@@ -402,11 +463,17 @@ def export(out: Path, model_name: str = "light_resnet50", modes: tuple[str, ...]
     for s, r in cells(steps, ranks):
         feed = _input(bench, s, r)
         npu_model = variant(bench, "npu", faults.get((s, r)))
-        sides = {"bench": (bench_side, run_all(bench_side, feed)),
-                 "npu": (npu_model, run_all(npu_model, feed))}
+        sides = {
+            "bench": (bench_side, run_all(bench_side, feed)),
+            "npu": (npu_model, run_all(npu_model, feed)),
+        }
         for mode in modes:
-            names = {side: write_rank(model, values, out / mode / side / f"step{s}" / f"rank{r}", mode,
-                                      tensor_modules) for side, (model, values) in sides.items()}
+            names = {
+                side: write_rank(
+                    model, values, out / mode / side / f"step{s}" / f"rank{r}", mode, tensor_modules
+                )
+                for side, (model, values) in sides.items()
+            }
         truth[(s, r)] = _truth(names["npu"], names["bench"], faults.get((s, r)), npu_model)
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     return {"seconds": time.perf_counter() - t0, "bytes": float(size), "truth": truth}

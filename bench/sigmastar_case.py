@@ -95,7 +95,9 @@ def _run(model: onnx.ModelProto, names: list[str], x: np.ndarray, optimise: bool
         if name not in have:
             m.graph.output.append(helper.make_empty_tensor_value_info(name))
     so = ort.SessionOptions()
-    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL if optimise else ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    so.graph_optimization_level = (
+        ort.GraphOptimizationLevel.ORT_ENABLE_ALL if optimise else ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    )
     so.intra_op_num_threads = 1
     sess = ort.InferenceSession(m.SerializeToString(), so, providers=["CPUExecutionProvider"])
     outs = sess.run(names, {sess.get_inputs()[0].name: x})
@@ -115,14 +117,19 @@ def _scale6(v: float) -> float:
     return max(math.ceil(v * 1e6) / 1e6, 1e-6)
 
 
-def calibration(model: onnx.ModelProto, order: list[str], x: np.ndarray, images: int = 4) -> dict[str, tuple[float, float]]:
+def calibration(
+    model: onnx.ModelProto, order: list[str], x: np.ndarray, images: int = 4
+) -> dict[str, tuple[float, float]]:
     """Per-tensor (min, max) over a calibration set: the test image and ``images`` noise
     images of :data:`CALIBRATION_AMPLITUDE` times the normalised range (a set that is not
     representative: its ranges are wider than the test image's, which 16 bits absorb and
     8 bits do not)."""
     rng = np.random.default_rng(11)
     runs = [_run(model, order, x, optimise=False)]
-    noise = (rng.uniform(-CALIBRATION_AMPLITUDE, CALIBRATION_AMPLITUDE, x.shape).astype(np.float32) for _ in range(images))
+    noise = (
+        rng.uniform(-CALIBRATION_AMPLITUDE, CALIBRATION_AMPLITUDE, x.shape).astype(np.float32)
+        for _ in range(images)
+    )
     runs += [_run(model, order, n, optimise=False) for n in noise]
     return {n: (min(float(r[n].min()) for r in runs), max(float(r[n].max()) for r in runs)) for n in order}
 
@@ -139,7 +146,10 @@ def quant_params(a: np.ndarray | tuple[float, float], sgs_type: str) -> tuple[fl
 
 
 def fake_quant(
-    model: onnx.ModelProto, types: dict[str, str], params: dict[str, tuple[float, int]], int8_weights: tuple[str, ...] = ()
+    model: onnx.ModelProto,
+    types: dict[str, str],
+    params: dict[str, tuple[float, int]],
+    int8_weights: tuple[str, ...] = (),
 ) -> onnx.ModelProto:
     """The model with Q/DQ after every listed tensor (consumers and outputs see the
     dequantised value) and on the listed weights (int8, per-tensor symmetric)."""
@@ -183,25 +193,33 @@ def _weight_qdq(name: str, m: onnx.ModelProto) -> list[onnx.NodeProto]:
     """QuantizeLinear + DequantizeLinear of one weight initializer, int8 per-tensor symmetric."""
     w = constant_values(m)[name]
     scale = _scale6(float(np.abs(w).max()) / 127)
-    m.graph.initializer.extend([
-        helper.make_tensor(name + "__wscale", TensorProto.FLOAT, [], [scale]),
-        helper.make_tensor(name + "__wzp", TensorProto.INT8, [], [0]),
-    ])
+    m.graph.initializer.extend(
+        [
+            helper.make_tensor(name + "__wscale", TensorProto.FLOAT, [], [scale]),
+            helper.make_tensor(name + "__wzp", TensorProto.INT8, [], [0]),
+        ]
+    )
     return [
         helper.make_node("QuantizeLinear", [name, name + "__wscale", name + "__wzp"], [name + "__q"]),
-        helper.make_node("DequantizeLinear", [name + "__q", name + "__wscale", name + "__wzp"], [name + "__dq"]),
+        helper.make_node(
+            "DequantizeLinear", [name + "__q", name + "__wscale", name + "__wzp"], [name + "__dq"]
+        ),
     ]
 
 
-def _qdq(src: str, dst: str, sgs_type: str, qp: tuple[float, int], m: onnx.ModelProto) -> list[onnx.NodeProto]:
+def _qdq(
+    src: str, dst: str, sgs_type: str, qp: tuple[float, int], m: onnx.ModelProto
+) -> list[onnx.NodeProto]:
     """QuantizeLinear + DequantizeLinear of one tensor (int16 through onnxruntime's com.microsoft kernels)."""
     scale, zp = qp
     dtype = TensorProto.INT16 if sgs_type == "SGS_S16" else TensorProto.UINT8
     s_name, z_name = dst + "__scale", dst + "__zp"
-    m.graph.initializer.extend([
-        helper.make_tensor(s_name, TensorProto.FLOAT, [], [scale]),
-        helper.make_tensor(z_name, dtype, [], [zp]),
-    ])
+    m.graph.initializer.extend(
+        [
+            helper.make_tensor(s_name, TensorProto.FLOAT, [], [scale]),
+            helper.make_tensor(z_name, dtype, [], [zp]),
+        ]
+    )
     domain = "com.microsoft" if sgs_type == "SGS_S16" else ""
     return [
         helper.make_node("QuantizeLinear", [src, s_name, z_name], [dst + "__q"], domain=domain),
@@ -213,8 +231,14 @@ def _nhwc(a: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(a.transpose(0, 2, 3, 1)) if a.ndim == 4 else a
 
 
-def _records(values: dict[str, np.ndarray], nodes: dict[str, str], order: list[str], inputs: dict[str, list[str]],
-             types: dict[str, str] | None = None, params: dict[str, tuple[float, int]] | None = None) -> list[SgsTensor]:
+def _records(
+    values: dict[str, np.ndarray],
+    nodes: dict[str, str],
+    order: list[str],
+    inputs: dict[str, list[str]],
+    types: dict[str, str] | None = None,
+    params: dict[str, tuple[float, int]] | None = None,
+) -> list[SgsTensor]:
     """Each op's ``//in`` records (its activation inputs) then its ``//out`` record, as the simulator dumps them."""
     out = []
     for k, name in enumerate(order):
@@ -224,12 +248,30 @@ def _records(values: dict[str, np.ndarray], nodes: dict[str, str], order: list[s
     return out
 
 
-def _record(name: str, values: dict[str, np.ndarray], op: str, k: int, types: dict[str, str] | None,
-            params: dict[str, tuple[float, int]] | None, role: str = "out", index: int = 0) -> SgsTensor:
+def _record(
+    name: str,
+    values: dict[str, np.ndarray],
+    op: str,
+    k: int,
+    types: dict[str, str] | None,
+    params: dict[str, tuple[float, int]] | None,
+    role: str = "out",
+    index: int = 0,
+) -> SgsTensor:
     sgs_type = (types or {}).get(name, "float")
     scale, zp = (params or {}).get(name, (1.0, 0)) if sgs_type != "float" else (1.0, 0)
-    return SgsTensor(name, _nhwc(values[name]).astype(np.float32), op, k, sgs_type=sgs_type, scale=scale,
-                     zero_point=zp, role=role, index=index, pad_bytes=(-values[name].size * 4) % 64)
+    return SgsTensor(
+        name,
+        _nhwc(values[name]).astype(np.float32),
+        op,
+        k,
+        sgs_type=sgs_type,
+        scale=scale,
+        zero_point=zp,
+        role=role,
+        index=index,
+        pad_bytes=(-values[name].size * 4) % 64,
+    )
 
 
 @dataclass(frozen=True)
@@ -268,7 +310,10 @@ def _relative_l1(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def choose_layer(
-    model: onnx.ModelProto, values: dict[str, np.ndarray], order: list[str], x: np.ndarray,
+    model: onnx.ModelProto,
+    values: dict[str, np.ndarray],
+    order: list[str],
+    x: np.ndarray,
     ranges: dict[str, tuple[float, float]],
 ) -> Layer8:
     """The candidate whose 8-bit run (computed by onnxruntime) loses most at its own output."""
@@ -313,8 +358,9 @@ def build(out: Path, model_path: Path, size: tuple[int, int] = (SIZE, SIZE), res
     layer = choose_layer(model, framework, order[1:], x, ranges)
     if rest == "SGS_U8":  # the test image's own ranges everywhere, the root cause's WIDEN times too wide
         ranges = {**calibration(model, order[1:], x, images=0), graph_in: ranges[graph_in]}
-        ranges.update({n: (ranges[n][0] * WIDEN, ranges[n][1] * WIDEN)
-                       for n in (layer.wide_input, layer.output)})
+        ranges.update(
+            {n: (ranges[n][0] * WIDEN, ranges[n][1] * WIDEN) for n in (layer.wide_input, layer.output)}
+        )
     root = layer.output
     types = layer_types(order[1:], layer, rest)
     types[graph_in] = "SGS_U8"
@@ -322,9 +368,19 @@ def build(out: Path, model_path: Path, size: tuple[int, int] = (SIZE, SIZE), res
     fixed = _run(fake_quant(model, types, params, (layer.weight,)), order[1:], x, optimise=False)
     fixed[graph_in] = _dequantised_input(x, params[graph_in])
     square = next((n for n in order if framework[n].ndim == 4 and len(set(framework[n].shape[1:])) == 1), "")
-    case = Case(out, out / "model.onnx", out / "framework" / "onnx_NHWC_outtensor_dump.bin", out / "framework.npz",
-                out / "float_sim" / "sigma_outtensor_dump.bin", out / "fixed_sim" / "sigma_outtensor_dump.bin",
-                root, (float(framework[root].min()), float(framework[root].max())), square, types, order)
+    case = Case(
+        out,
+        out / "model.onnx",
+        out / "framework" / "onnx_NHWC_outtensor_dump.bin",
+        out / "framework.npz",
+        out / "float_sim" / "sigma_outtensor_dump.bin",
+        out / "fixed_sim" / "sigma_outtensor_dump.bin",
+        root,
+        (float(framework[root].min()), float(framework[root].max())),
+        square,
+        types,
+        order,
+    )
     for p in (case.framework_bin, case.float_sim, case.fixed_sim):
         p.parent.mkdir(parents=True, exist_ok=True)
     inputs = {n: [i for i in node.input if i in framework] for n, node in acts}
@@ -333,21 +389,36 @@ def build(out: Path, model_path: Path, size: tuple[int, int] = (SIZE, SIZE), res
     write_sigmastar(case.fixed_sim, _records(fixed, nodes, order, inputs, types, params), is_float=True)
     np.savez(case.framework_npz, **{n: framework[n] for n in order})
     case.layer = layer
-    truth = {"root_cause": root, "conv": layer.conv, "wide_input": layer.wide_input,
-             "input_range": [float(framework[layer.wide_input].min()), float(framework[layer.wide_input].max())],
-             "square": square, "types": types}
+    truth = {
+        "root_cause": root,
+        "conv": layer.conv,
+        "wide_input": layer.wide_input,
+        "input_range": [float(framework[layer.wide_input].min()), float(framework[layer.wide_input].max())],
+        "square": square,
+        "types": types,
+    }
     (out / "truth.json").write_text(json.dumps(truth, indent=1), encoding="utf-8")
     return case
 
 
 def _dequantised_input(x: np.ndarray, qp: tuple[float, int]) -> np.ndarray:
     """The fixed.sim's uint8 image input, dequantised (onnxruntime's own Q/DQ of the input)."""
-    m = helper.make_model(helper.make_graph(
-        [helper.make_node("QuantizeLinear", ["x", "s", "z"], ["q"]), helper.make_node("DequantizeLinear", ["q", "s", "z"], ["y"])],
-        "qdq", [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(x.shape))],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, list(x.shape))],
-        [helper.make_tensor("s", TensorProto.FLOAT, [], [qp[0]]), helper.make_tensor("z", TensorProto.UINT8, [], [qp[1]])],
-    ), opset_imports=[helper.make_opsetid("", 13)])
+    m = helper.make_model(
+        helper.make_graph(
+            [
+                helper.make_node("QuantizeLinear", ["x", "s", "z"], ["q"]),
+                helper.make_node("DequantizeLinear", ["q", "s", "z"], ["y"]),
+            ],
+            "qdq",
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(x.shape))],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, list(x.shape))],
+            [
+                helper.make_tensor("s", TensorProto.FLOAT, [], [qp[0]]),
+                helper.make_tensor("z", TensorProto.UINT8, [], [qp[1]]),
+            ],
+        ),
+        opset_imports=[helper.make_opsetid("", 13)],
+    )
     sess = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
     return sess.run(None, {"x": x})[0]
 
@@ -361,7 +432,9 @@ def main(argv: list[str] | None = None) -> int:
     args = [a for a in args if a != "--screenshot"]
     out = Path(args[0] if args else "sigmastar_case")
     case = build(out, model_path(MODEL_KEY))
-    print(f"root cause {case.root_cause!r} range {case.root_range}; square tensor {case.square!r}; dumps under {out}")
+    print(
+        f"root cause {case.root_cause!r} range {case.root_range}; square tensor {case.square!r}; dumps under {out}"
+    )
     if shots:  # screenshots/sigmastar.svg, made by the app on this pair
         import asyncio
 

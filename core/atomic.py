@@ -43,7 +43,13 @@ if TYPE_CHECKING:
     import numpy as np
 
 __all__ = [
-    "OutputError", "STDOUT", "atomic_binary", "atomic_path", "atomic_text", "check_output", "write_bytes",
+    "OutputError",
+    "STDOUT",
+    "atomic_binary",
+    "atomic_path",
+    "atomic_text",
+    "check_output",
+    "write_bytes",
     "write_text",
 ]
 
@@ -143,8 +149,9 @@ def _private_folder(parent: str, name: str) -> str:
     try:
         return tempfile.mkdtemp(prefix=f".{name[:60]}.", suffix=_TMP_SUFFIX, dir=parent)
     except OSError as exc:
-        raise OutputError(exc.errno or 0, f"cannot write in its folder ({exc.strerror or exc})",
-                          os.path.join(parent, name)) from None
+        raise OutputError(
+            exc.errno or 0, f"cannot write in its folder ({exc.strerror or exc})", os.path.join(parent, name)
+        ) from None
 
 
 def _create(path: str) -> int:
@@ -204,8 +211,11 @@ def atomic_path(dest: str | Path, *, replace: bool = True) -> Iterator[Path]:
     name = os.fspath(dest)
     kind = _kind(name)
     base = os.path.basename(name) or "output"
-    folder = _private_folder(os.path.dirname(name) or ".", base) if kind == "file" else tempfile.mkdtemp(
-        suffix=_TMP_SUFFIX)
+    folder = (
+        _private_folder(os.path.dirname(name) or ".", base)
+        if kind == "file"
+        else tempfile.mkdtemp(suffix=_TMP_SUFFIX)
+    )
     tmp = os.path.join(folder, base)
     try:
         yield Path(tmp)

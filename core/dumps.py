@@ -8,11 +8,11 @@ in :mod:`dumpscope.core.formats` produce a :class:`Dump` whose tensors are
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-import threading
-import weakref
 from typing import Generic, Literal, TypeVar
 
 import numpy as np
@@ -103,7 +103,9 @@ class TensorRef:
         except (OSError, ValueError, TypeError) as exc:
             raise TensorReadError(f"{self.info.source or self.info.name}: {exc}") from exc
         except MemoryError:
-            raise TensorReadError(f"{self.info.source or self.info.name}: not enough memory to load it") from None
+            raise TensorReadError(
+                f"{self.info.source or self.info.name}: not enough memory to load it"
+            ) from None
         except Exception as exc:  # noqa: BLE001 - one bad tensor costs its row, never the run
             raise TensorReadError(
                 f"{self.info.source or self.info.name}: unreadable ({type(exc).__name__}: {exc})"

@@ -60,19 +60,44 @@ def _stat(name: str) -> Metric:
 METRICS: tuple[Metric, ...] = (
     Metric("cosine_similarity", "cosine", "cosine similarity", "CosineSimilarity", ".6f", True, "msaccucmp"),
     Metric("max_absolute_error", "max abs error", "max abs error", "MaxAbsoluteError", group="msaccucmp"),
-    Metric("accumulated_relative_error", "acc. rel. error", "accum. rel error", "AccumulatedRelativeError", group="msaccucmp"),
-    Metric("relative_euclidean_distance", "rel. distance", "relative distance", "RelativeEuclideanDistance", group="msaccucmp"),
-    Metric("kullback_leibler_divergence", "KL", "KL divergence", "KullbackLeiblerDivergence", group="msaccucmp"),
+    Metric(
+        "accumulated_relative_error",
+        "acc. rel. error",
+        "accum. rel error",
+        "AccumulatedRelativeError",
+        group="msaccucmp",
+    ),
+    Metric(
+        "relative_euclidean_distance",
+        "rel. distance",
+        "relative distance",
+        "RelativeEuclideanDistance",
+        group="msaccucmp",
+    ),
+    Metric(
+        "kullback_leibler_divergence", "KL", "KL divergence", "KullbackLeiblerDivergence", group="msaccucmp"
+    ),
     Metric("mean_absolute_error", "mean abs error", "mean abs error", "MeanAbsoluteError", group="msaccucmp"),
     Metric("root_mean_square_error", "RMSE", "RMSE", "RootMeanSquareError", group="msaccucmp"),
     Metric("max_relative_error", "max rel. error", "max rel error", "MaxRelativeError", group="msaccucmp"),
-    Metric("mean_relative_error", "mean rel. error", "mean rel error", "MeanRelativeError", group="msaccucmp"),
+    Metric(
+        "mean_relative_error", "mean rel. error", "mean rel error", "MeanRelativeError", group="msaccucmp"
+    ),
     Metric("sqnr_db", "SQNR dB", "SQNR dB", fmt=".3g", higher_is_better=True),
     Metric("within_tolerance", "within tolerance", "within tolerance", fmt=".4f", higher_is_better=True),
     Metric("mse", "MSE", "MSE (mean squared error)", fmt=".6f"),
     Metric("sgs_rmse", "RMSE (SigmaStar)", "RMSE (SigmaStar): Σ|target − golden| / Σ|golden|", fmt=".6f"),
-    Metric("slice_cosine", "worst-slice cosine", "worst slice cosine", fmt=".6f", higher_is_better=True, group="slice"),
-    Metric("slice_relative_distance", "worst-slice rel. distance", "worst slice rel. distance", group="slice"),
+    Metric(
+        "slice_cosine",
+        "worst-slice cosine",
+        "worst slice cosine",
+        fmt=".6f",
+        higher_is_better=True,
+        group="slice",
+    ),
+    Metric(
+        "slice_relative_distance", "worst-slice rel. distance", "worst slice rel. distance", group="slice"
+    ),
     *(_stat(f"{stat}_{side}") for side in ("golden", "target") for stat in ("min", "max", "mean", "std")),
 )
 METRIC: dict[str, Metric] = {m.name: m for m in METRICS}
@@ -171,9 +196,18 @@ CAUSE_CLASSES: tuple[CauseClass, ...] = (
 )
 CAUSE: dict[str, CauseClass] = {c.slug: c for c in CAUSE_CLASSES}
 """Registry lookup by slug."""
-LAYOUT, OPERATOR, PREPROCESSING, FUSION, OVERFLOW, NAN_ORIGIN, QUANTISATION, DRIFT, PRECISION, NOT_COMPARED = (
-    c.slug for c in CAUSE_CLASSES[:10]
-)
+(
+    LAYOUT,
+    OPERATOR,
+    PREPROCESSING,
+    FUSION,
+    OVERFLOW,
+    NAN_ORIGIN,
+    QUANTISATION,
+    DRIFT,
+    PRECISION,
+    NOT_COMPARED,
+) = (c.slug for c in CAUSE_CLASSES[:10])
 #: A constant (a weight) whose target copy differs from the golden's: evidence at the node reading it.
 WEIGHTS = CAUSE["weights-differ"].slug
 #: The class of each kind of evidence a diagnosis check reports (``Finding.cause``).

@@ -38,7 +38,10 @@ def build_model(
     inits = [numpy_helper.from_array(np.asarray(arr), name) for name, arr in items]  # type: ignore[misc]
     graph = helper.make_graph(list(nodes), "fixture", list(inputs), list(outputs), inits)
     return helper.make_model(
-        graph, opset_imports=[helper.make_opsetid("", opset)], ir_version=ir_version, producer_name="dumpscope-tests"
+        graph,
+        opset_imports=[helper.make_opsetid("", opset)],
+        ir_version=ir_version,
+        producer_name="dumpscope-tests",
     )
 
 

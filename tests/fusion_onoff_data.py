@@ -40,8 +40,10 @@ def _model() -> onnx.ModelProto:
     rng = np.random.default_rng(3)
     w1 = numpy_helper.from_array(rng.standard_normal((4, 3, 3, 3)).astype(np.float32) * 0.3, "w1")
     w2 = numpy_helper.from_array(rng.standard_normal((4, 4, 3, 3)).astype(np.float32) * 0.3, "w2")
-    fc, bias = numpy_helper.from_array(rng.standard_normal((64, 10)).astype(np.float32) * 0.1, "fc"), \
-        numpy_helper.from_array(rng.standard_normal(10).astype(np.float32), "bias")
+    fc, bias = (
+        numpy_helper.from_array(rng.standard_normal((64, 10)).astype(np.float32) * 0.1, "fc"),
+        numpy_helper.from_array(rng.standard_normal(10).astype(np.float32), "bias"),
+    )
     shape = numpy_helper.from_array(np.array([1, 64], dtype=np.int64), "shape")
     nodes = [
         helper.make_node("Conv", ["x", w1.name], ["c1"], "conv1", pads=[1, 1, 1, 1]),
@@ -54,8 +56,11 @@ def _model() -> onnx.ModelProto:
         helper.make_node("Add", ["mm", "bias"], ["y"], "fc_add"),
     ]
     graph = helper.make_graph(
-        nodes, "fusion_demo", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 10])], [w1, w2, fc, bias, shape],
+        nodes,
+        "fusion_demo",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 10])],
+        [w1, w2, fc, bias, shape],
     )
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 
@@ -91,7 +96,10 @@ def _npu_dump(folder: Path, nodes: list[onnx.NodeProto], values: dict[str, np.nd
     folder.mkdir(parents=True)
     for i, node in enumerate(nodes):
         for k, out in enumerate(node.output):
-            np.save(folder / f"{node.op_type}.{_op_name(node)}.{i + 1}.1.{1700000000000100 + i}.output.{k}.npy", values[out])
+            np.save(
+                folder / f"{node.op_type}.{_op_name(node)}.{i + 1}.1.{1700000000000100 + i}.output.{k}.npy",
+                values[out],
+            )
 
 
 def make_fusion_data(root: Path) -> FusionData:
@@ -111,14 +119,31 @@ def make_fusion_data(root: Path) -> FusionData:
     on_values[bad.output[0]] = on_values[bad.output[0]] * 1.5 + 0.2  # the buggy fused kernel
     _npu_dump(root / "on", list(opt.graph.node), on_values)
     producer = {o: n.name for n in model.graph.node for o in n.output}
-    write_graph(root / "on.json", [
-        GraphOp(_op_name(n), n.op_type, tuple(origins.get(n.name) or [n.name]),
-                tuple((producer[o], 0) if o in producer else None for o in n.output), ("OnnxRuntimeFusion",) * (len(origins.get(n.name, [])) > 1))
-        for n in opt.graph.node
-    ])
+    write_graph(
+        root / "on.json",
+        [
+            GraphOp(
+                _op_name(n),
+                n.op_type,
+                tuple(origins.get(n.name) or [n.name]),
+                tuple((producer[o], 0) if o in producer else None for o in n.output),
+                ("OnnxRuntimeFusion",) * (len(origins.get(n.name, [])) > 1),
+            )
+            for n in opt.graph.node
+        ],
+    )
     noise = np.random.default_rng(1)
     off_values = {k: v + noise.standard_normal(v.shape).astype(v.dtype) * 1e-6 for k, v in golden.items()}
     _npu_dump(root / "off", list(model.graph.node), off_values)
-    write_graph(root / "off.json", [GraphOp(n.name, n.op_type, (n.name,), ((n.name, 0),)) for n in model.graph.node])
-    return FusionData(root / "golden", root / "on", root / "off", root / "on.json", root / "off.json",
-                      _op_name(bad), tuple(origins[bad.name]))
+    write_graph(
+        root / "off.json", [GraphOp(n.name, n.op_type, (n.name,), ((n.name, 0),)) for n in model.graph.node]
+    )
+    return FusionData(
+        root / "golden",
+        root / "on",
+        root / "off",
+        root / "on.json",
+        root / "off.json",
+        _op_name(bad),
+        tuple(origins[bad.name]),
+    )

@@ -21,12 +21,12 @@ that plants a violation and sees it caught, so no rule can pass by accident.
 from __future__ import annotations
 
 import ast
-import tomllib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import tomllib
 
 REPO = Path(__file__).resolve().parents[1]
 #: Source folder -> dotted package (pyproject's package-dir).
@@ -97,7 +97,10 @@ def imports_of(source: str, module: str, is_package: bool = False, known: Iterab
     def walk(node: ast.AST, top: bool, typing_only: bool) -> None:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.Import, ast.ImportFrom)):
-                found.extend(Import(t, child.lineno, top, typing_only) for t in _targets(child, module, is_package, known_set))
+                found.extend(
+                    Import(t, child.lineno, top, typing_only)
+                    for t in _targets(child, module, is_package, known_set)
+                )
             elif isinstance(child, ast.If) and _is_type_checking(child.test):
                 walk(child, top, True)
             else:
@@ -119,7 +122,10 @@ def module_imports(repo: Path = REPO) -> dict[str, list[Import]]:
 
 def runtime_graph(imports: dict[str, list[Import]]) -> dict[str, set[str]]:
     """Module -> modules of the tree it imports when it runs (typing-only imports left out)."""
-    return {m: {i.target for i in imps if i.target in imports and not i.typing_only and i.target != m} for m, imps in imports.items()}
+    return {
+        m: {i.target for i in imps if i.target in imports and not i.typing_only and i.target != m}
+        for m, imps in imports.items()
+    }
 
 
 # ----------------------------------------------------------------- the rules
@@ -134,13 +140,24 @@ LAYER_RULES: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("dumpscope.core", ("dumpscope.tui", "textual", "rich"), "core never imports the UI"),
     (
         "dumpscope.core.formats",
-        ("dumpscope.core.comparison", "dumpscope.core.diagnosis", "dumpscope.core.inspect", "dumpscope.core.report"),
+        (
+            "dumpscope.core.comparison",
+            "dumpscope.core.diagnosis",
+            "dumpscope.core.inspect",
+            "dumpscope.core.report",
+        ),
         "a reader never imports the pipeline",
     ),
     (
         "dumpscope.core.vendor",
-        ("dumpscope.core.comparison.pipeline", "dumpscope.core.comparison.result", "dumpscope.core.comparison.judge",
-         "dumpscope.core.diagnosis", "dumpscope.core.inspect", "dumpscope.core.report"),
+        (
+            "dumpscope.core.comparison.pipeline",
+            "dumpscope.core.comparison.result",
+            "dumpscope.core.comparison.judge",
+            "dumpscope.core.diagnosis",
+            "dumpscope.core.inspect",
+            "dumpscope.core.report",
+        ),
         "a vendor reader returns data; the pipeline builds the Comparison",
     ),
 )
@@ -170,8 +187,15 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def _strongconnect(root: str, graph: dict[str, set[str]], index: dict[str, int], low: dict[str, int],
-                   stack: list[str], on_stack: set[str], found: list[list[str]]) -> None:
+def _strongconnect(
+    root: str,
+    graph: dict[str, set[str]],
+    index: dict[str, int],
+    low: dict[str, int],
+    stack: list[str],
+    on_stack: set[str],
+    found: list[list[str]],
+) -> None:
     work = [(root, iter(sorted(graph.get(root, ()))))]
     index[root] = low[root] = len(index)
     stack.append(root)
@@ -243,8 +267,19 @@ class _Decisions(ast.NodeVisitor):
         self.count = 0
 
     def generic_visit(self, node: ast.AST) -> None:
-        if isinstance(node, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.ExceptHandler, ast.IfExp,
-                             ast.Assert, ast.match_case)):
+        if isinstance(
+            node,
+            (
+                ast.If,
+                ast.For,
+                ast.AsyncFor,
+                ast.While,
+                ast.ExceptHandler,
+                ast.IfExp,
+                ast.Assert,
+                ast.match_case,
+            ),
+        ):
             self.count += 1
         elif isinstance(node, ast.BoolOp):
             self.count += len(node.values) - 1
@@ -280,7 +315,9 @@ def tree_complexities(folders: Iterable[str] = ("core",), repo: Path = REPO) -> 
 
 
 def complexity_problems(scores: dict[str, int]) -> list[str]:
-    problems = [f"{name}: {score} >= {MAX_COMPLEXITY}" for name, score in scores.items() if score >= MAX_COMPLEXITY]
+    problems = [
+        f"{name}: {score} >= {MAX_COMPLEXITY}" for name, score in scores.items() if score >= MAX_COMPLEXITY
+    ]
     mean = sum(scores.values()) / max(len(scores), 1)
     if mean > MAX_MEAN_COMPLEXITY:
         problems.append(f"mean complexity {mean:.2f} > {MAX_MEAN_COMPLEXITY}")
@@ -297,7 +334,9 @@ def tree() -> dict[str, list[Import]]:
 
 def test_the_tree_is_read(tree: dict[str, list[Import]]) -> None:
     assert "dumpscope.core.comparison.pipeline" in tree and "dumpscope.tui.cli.main" in tree
-    assert any(i.target == "dumpscope.core.comparison.metrics" for i in tree["dumpscope.core.comparison.pipeline"])
+    assert any(
+        i.target == "dumpscope.core.comparison.metrics" for i in tree["dumpscope.core.comparison.pipeline"]
+    )
 
 
 def test_layers_hold(tree: dict[str, list[Import]]) -> None:
@@ -333,15 +372,17 @@ def _planted(modules: dict[str, str]) -> dict[str, list[Import]]:
 
 
 def test_planted_upward_imports_are_caught() -> None:
-    tree = _planted({
-        "dumpscope.core.formats.npz": "from dumpscope.core.comparison import pipeline\n",
-        "dumpscope.core.vendor.opdebug": "def f():\n    from dumpscope.core.comparison.result import Comparison\n",
-        "dumpscope.core.names": "import textual\n",
-        "dumpscope.core.dumps": "from dumpscope.tui.cli import main\n",
-        "dumpscope.core.comparison.pipeline": "",
-        "dumpscope.core.comparison.result": "",
-        "dumpscope.tui.cli.main": "",
-    })
+    tree = _planted(
+        {
+            "dumpscope.core.formats.npz": "from dumpscope.core.comparison import pipeline\n",
+            "dumpscope.core.vendor.opdebug": "def f():\n    from dumpscope.core.comparison.result import Comparison\n",
+            "dumpscope.core.names": "import textual\n",
+            "dumpscope.core.dumps": "from dumpscope.tui.cli import main\n",
+            "dumpscope.core.comparison.pipeline": "",
+            "dumpscope.core.comparison.result": "",
+            "dumpscope.tui.cli.main": "",
+        }
+    )
     found = layer_violations(tree)
     assert len(found) == 4, found
     assert any("formats.npz" in f and "reader never imports" in f for f in found)
@@ -349,29 +390,35 @@ def test_planted_upward_imports_are_caught() -> None:
 
 
 def test_planted_cycle_is_caught_through_a_function_level_import() -> None:
-    tree = _planted({
-        "dumpscope.core.onnx.patch": "from dumpscope.core.onnx import targets\n",
-        "dumpscope.core.onnx.targets": "def f():\n    from dumpscope.core.onnx.patch import x\n",
-        "dumpscope.core.onnx.graph": "from dumpscope.core.onnx import targets\n",
-    })
+    tree = _planted(
+        {
+            "dumpscope.core.onnx.patch": "from dumpscope.core.onnx import targets\n",
+            "dumpscope.core.onnx.targets": "def f():\n    from dumpscope.core.onnx.patch import x\n",
+            "dumpscope.core.onnx.graph": "from dumpscope.core.onnx import targets\n",
+        }
+    )
     assert cycles(runtime_graph(tree)) == [["dumpscope.core.onnx.patch", "dumpscope.core.onnx.targets"]]
 
 
 def test_typing_only_imports_are_not_cycles_and_relative_imports_resolve() -> None:
-    tree = _planted({
-        "dumpscope.core.a": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from dumpscope.core import b\n",
-        "dumpscope.core.b": "from . import a\n",
-    })
+    tree = _planted(
+        {
+            "dumpscope.core.a": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from dumpscope.core import b\n",
+            "dumpscope.core.b": "from . import a\n",
+        }
+    )
     assert [i.target for i in tree["dumpscope.core.b"]] == ["dumpscope.core.a"]
     assert cycles(runtime_graph(tree)) == []
 
 
 def test_planted_eager_textual_in_the_cli_is_caught() -> None:
-    tree = _planted({
-        "dumpscope.tui.cli.commands.view": "from textual.app import App\n",
-        "dumpscope.tui.cli.commands.open": "def run():\n    from textual.app import App\n",
-        "dumpscope.tui.cli.render": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import textual\n",
-    })
+    tree = _planted(
+        {
+            "dumpscope.tui.cli.commands.view": "from textual.app import App\n",
+            "dumpscope.tui.cli.commands.open": "def run():\n    from textual.app import App\n",
+            "dumpscope.tui.cli.render": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import textual\n",
+        }
+    )
     assert eager_textual(tree) == ["dumpscope.tui.cli.commands.view:1 -> textual.app"]
 
 
@@ -388,13 +435,13 @@ def test_a_missing_package_is_caught(tmp_path: Path) -> None:
 def test_complexity_counts_each_decision_and_catches_a_planted_decider() -> None:
     src = (
         "def f(a, b):\n"
-        "    if a and b or a:\n"          # if +1, and/or +2
+        "    if a and b or a:\n"  # if +1, and/or +2
         "        return [x for x in a if x if b]\n"  # two comprehension ifs +2
-        "    for x in b:\n"                # +1
-        "        while x:\n"               # +1
+        "    for x in b:\n"  # +1
+        "        while x:\n"  # +1
         "            x = 1 if a else 2\n"  # +1
         "    try:\n        pass\n    except ValueError:\n        pass\n"  # +1
-        "    assert a\n"                   # +1
+        "    assert a\n"  # +1
         "    def inner():\n        if a:\n            pass\n"  # counted on its own
         "    match a:\n        case 1:\n            pass\n        case _:\n            pass\n"  # +2
     )
@@ -402,7 +449,8 @@ def test_complexity_counts_each_decision_and_catches_a_planted_decider() -> None
     assert scores == {"m:f@1": 13, "m:inner@12": 2}
     decider = "def g(x):\n" + "".join(f"    if x == {i}:\n        return {i}\n" for i in range(19))
     assert complexity_problems(complexities(decider, "m")) == [
-        "m:g@1: 20 >= 20", "mean complexity 20.00 > 3.5",
+        "m:g@1: 20 >= 20",
+        "mean complexity 20.00 > 3.5",
     ]
 
 

@@ -12,12 +12,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dumpscope.core.formats import protobuf as pb
+from dumpscope.core.dumps import DumpError, TensorReadError
 from dumpscope.core.formats import ascend_dump as ad
 from dumpscope.core.formats import ascend_layout as lay
-from dumpscope.core.dumps import DumpError, TensorReadError
+from dumpscope.core.formats import protobuf as pb
 
-SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"  # shared/ sits beside the repo
+SAMPLES = (
+    Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"
+)  # shared/ sits beside the repo
 needs_samples = pytest.mark.skipif(not SAMPLES.is_dir(), reason="shared Ascend samples not present")
 JUNK = 7777.0  # padding lanes are filled with this; it must never reach a converted tensor
 NC1HWC0, FRACTAL_Z, FRACTAL_NZ, NDC1HWC0 = 3, 4, 29, 32
@@ -165,7 +167,11 @@ def test_truncated_file_flags_the_missing_tensor_and_keeps_the_rest(tmp_path: Pa
 
 def test_size_that_disagrees_with_shape_is_reported(tmp_path: Path) -> None:
     header = pb.encode_bytes(
-        3, pb.encode_int(1, FLOAT) + pb.encode_int(2, ND) + pb.encode_bytes(3, pb.encode_packed(1, [4])) + pb.encode_int(6, 8)
+        3,
+        pb.encode_int(1, FLOAT)
+        + pb.encode_int(2, ND)
+        + pb.encode_bytes(3, pb.encode_packed(1, [4]))
+        + pb.encode_int(6, 8),
     ) + pb.encode_bytes(6, "odd")
     p = tmp_path / "Add.odd.1.1.1700000000000001"
     p.write_bytes(len(header).to_bytes(8, "little") + header + bytes(8))
@@ -182,13 +188,25 @@ def _negative_dim_header() -> bytes:
 @pytest.mark.parametrize(
     "content",
     [
-        b"", b"\x01\x02", b"\xff" * 64, (10**9).to_bytes(8, "little") + b"\x0a\x03abc",
+        b"",
+        b"\x01\x02",
+        b"\xff" * 64,
+        (10**9).to_bytes(8, "little") + b"\x0a\x03abc",
         b"plain text that is no dump\n",
         (3).to_bytes(8, "little") + pb.encode_bytes(2, b"x"),  # dump_time sent as bytes
         (4).to_bytes(8, "little") + pb.encode_int(5, 1) + pb.encode_int(9, 1),  # no known field
         _negative_dim_header(),
     ],
-    ids=["empty", "tiny", "junk", "huge-header-length", "text", "wrong-wire-type", "unknown-fields", "negative-dim"],
+    ids=[
+        "empty",
+        "tiny",
+        "junk",
+        "huge-header-length",
+        "text",
+        "wrong-wire-type",
+        "unknown-fields",
+        "negative-dim",
+    ],
 )
 def test_corrupt_files_with_dump_names_become_problems(tmp_path: Path, content: bytes) -> None:
     (tmp_path / "Add.bad.1.1.1700000000000001").write_bytes(content)
@@ -241,7 +259,13 @@ def test_dump_names_in_both_schemes(name: str, expected: tuple[object, ...]) -> 
 
 @pytest.mark.parametrize(
     "name",
-    ["layer_0.0.1700000000000000.npy", "layer_0.0.1700000000000000", "output_0.bin", "mapping.csv", "Add.x.1"],
+    [
+        "layer_0.0.1700000000000000.npy",
+        "layer_0.0.1700000000000000",
+        "output_0.bin",
+        "mapping.csv",
+        "Add.x.1",
+    ],
 )
 def test_non_dump_names(name: str) -> None:
     assert ad.parse_dump_name(name) is None
@@ -249,7 +273,11 @@ def test_non_dump_names(name: str) -> None:
 
 def test_true_op_name_comes_from_the_header_not_the_lossy_file_name(tmp_path: Path) -> None:
     true = "backbone/layer1.0/conv 1:0"
-    _write(tmp_path / "Conv2D.backbone_layer1_0_conv_1:0.1.1.1700000000000001", true, ad.RawTensor(_values((2,)), FLOAT16))
+    _write(
+        tmp_path / "Conv2D.backbone_layer1_0_conv_1:0.1.1.1700000000000001",
+        true,
+        ad.RawTensor(_values((2,)), FLOAT16),
+    )
     ref = ad.open(tmp_path).tensors[true]
     assert ref.info.node_name == true and ref.info.op_type == "Conv2D"
 
@@ -300,7 +328,9 @@ def test_sniff_prefers_raw_dumps_over_other_files(tmp_path: Path) -> None:
 # --- device formats ---
 
 
-def _roundtrip(tmp_path: Path, device: np.ndarray, fmt: int, orig: tuple[int, ...], origin_fmt: int | None = None) -> np.ndarray:
+def _roundtrip(
+    tmp_path: Path, device: np.ndarray, fmt: int, orig: tuple[int, ...], origin_fmt: int | None = None
+) -> np.ndarray:
     t = ad.RawTensor(device, FLOAT16, fmt, orig, "src", 0, origin_fmt)
     _write(tmp_path / "Op.t.1.1.1700000000000001", "t", t)
     ref = ad.open(tmp_path).tensors["t"]
@@ -329,8 +359,14 @@ def test_nc1hwc0_to_nhwc_inferred_and_declared(tmp_path: Path) -> None:
 def test_graph_origin_formats_settle_ambiguous_layouts(tmp_path: Path) -> None:
     square = _values((1, 4, 4, 4))  # NCHW; H == W == C
     nhwc = square.transpose(0, 2, 3, 1)
-    _write(tmp_path / "Op.t.1.1.1700000000000001", "t", ad.RawTensor(nchw_to_nc1hwc0(square), FLOAT16, NC1HWC0, nhwc.shape))
-    _write(tmp_path / "Op.u.2.1.1700000000000002", "u", ad.RawTensor(nhwc.copy(), FLOAT16, NHWC, square.shape))
+    _write(
+        tmp_path / "Op.t.1.1.1700000000000001",
+        "t",
+        ad.RawTensor(nchw_to_nc1hwc0(square), FLOAT16, NC1HWC0, nhwc.shape),
+    )
+    _write(
+        tmp_path / "Op.u.2.1.1700000000000002", "u", ad.RawTensor(nhwc.copy(), FLOAT16, NHWC, square.shape)
+    )
     dump = ad.open(tmp_path)
     np.testing.assert_array_equal(dump.tensors["t"].load(), square)  # without a hint, NCHW is assumed
     hinted = ad.with_origin_formats(dump, {"t": "NHWC", "u": "NCHW", "missing": "NCHW"})
@@ -416,7 +452,12 @@ def test_nc1hwc0_round_trip_property(n: int, c: int, h: int, w: int, c0: int) ->
 
 
 @settings(max_examples=60, deadline=None)
-@given(batch=st.lists(_dims, max_size=2), h=st.integers(1, 40), w=st.integers(1, 40), w0=st.sampled_from([16, 32]))
+@given(
+    batch=st.lists(_dims, max_size=2),
+    h=st.integers(1, 40),
+    w=st.integers(1, 40),
+    w0=st.sampled_from([16, 32]),
+)
 def test_fractal_nz_round_trip_property(batch: list[int], h: int, w: int, w0: int) -> None:
     x = np.arange(math.prod(batch) * h * w, dtype=np.float32).reshape(*batch, h, w)
     device = nd_to_fractal_nz(x, 16, w0)

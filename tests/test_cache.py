@@ -86,7 +86,7 @@ def _parts(data: bytes) -> tuple[bytes, bytes, bytes]:
     """(head, rows Parquet, digests Parquet) of a signed index."""
     head_end = len(cache.MAGIC) + cache._HEAD.size
     n_rows, _n_digests = cache._HEAD.unpack_from(data, len(cache.MAGIC))
-    body = data[head_end + 32:]
+    body = data[head_end + 32 :]
     return data[:head_end], body[:n_rows], body[n_rows:]
 
 
@@ -141,7 +141,8 @@ def test_settled_files_are_not_hashed_again(pair: tuple[Path, Path], monkeypatch
 
 @pytest.mark.parametrize("settled", [True, False])
 def test_a_tensor_rewritten_with_the_same_size_and_mtime_gives_the_true_verdict(
-        pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, settled: bool) -> None:
+    pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, settled: bool
+) -> None:
     if settled:  # the digest memo is trusted at once: only ctime can tell the rewrite
         monkeypatch.setattr(cache, "SETTLED_NS", 0)
     first = compare(*pair, cache=True).frame
@@ -162,15 +163,22 @@ def _forge(index: Path, edit: str, forgery: str) -> None:
     head, rows, digests = _parts(index.read_bytes())
     frame = pl.read_parquet(io.BytesIO(rows))
     if edit == "flip-health":
-        frame = frame.with_columns(pl.lit("ok").alias("health"), pl.lit("").alias("message"),
-                                   pl.lit("").alias("hard_fail"))
-    perfect = {"cosine_similarity": 1.0, "max_absolute_error": 0.0, "relative_euclidean_distance": 0.0,
-               "mean_relative_error": 0.0, "root_mean_square_error": 0.0, "within_tolerance": 1.0}
+        frame = frame.with_columns(
+            pl.lit("ok").alias("health"), pl.lit("").alias("message"), pl.lit("").alias("hard_fail")
+        )
+    perfect = {
+        "cosine_similarity": 1.0,
+        "max_absolute_error": 0.0,
+        "relative_euclidean_distance": 0.0,
+        "mean_relative_error": 0.0,
+        "root_mean_square_error": 0.0,
+        "within_tolerance": 1.0,
+    }
     frame = frame.with_columns(pl.lit(v).alias(c) for c, v in perfect.items())
     out = io.BytesIO()
     frame.write_parquet(out)
     rows = out.getvalue()
-    old_signature = index.read_bytes()[len(head):len(head) + 32]
+    old_signature = index.read_bytes()[len(head) : len(head) + 32]
     head = cache.MAGIC + cache._HEAD.pack(len(rows), len(digests))
     golden, target = index.parent.parent / "golden", index.parent
     bound = f"rows\0{os.path.abspath(golden)}\0{os.path.abspath(target)}"
@@ -197,8 +205,9 @@ def _failing_and_stored(pair: tuple[Path, Path]) -> None:
 
 @pytest.mark.parametrize("edit", ["flip-health", "numbers"])
 @pytest.mark.parametrize("forgery", ["unsigned", "naive-checksum", "sha256", "another-key"])
-def test_an_edited_index_is_a_miss_never_another_verdict(pair: tuple[Path, Path], edit: str,
-                                                          forgery: str) -> None:
+def test_an_edited_index_is_a_miss_never_another_verdict(
+    pair: tuple[Path, Path], edit: str, forgery: str
+) -> None:
     _failing_and_stored(pair)
     _forge(_index(pair[1]), edit, forgery)
     cached = compare(*pair, cache=True)
@@ -288,8 +297,14 @@ def test_an_earlier_format_index_is_a_miss_not_an_error(pair: tuple[Path, Path])
     """The index as dumpscope wrote it before: a bare Parquet file keyed by path, size, mtime."""
     compare(*pair, cache=True)
     index = _index(pair[1])
-    old = pl.DataFrame({"_key": [f"{pair[1]}/{FAILING}.npy:|1|2"], "_run": ["0.0|rtol=0.001|atol=1e-05"],
-                        "cosine_similarity": [1.0], "status": ["computed"]})
+    old = pl.DataFrame(
+        {
+            "_key": [f"{pair[1]}/{FAILING}.npy:|1|2"],
+            "_run": ["0.0|rtol=0.001|atol=1e-05"],
+            "cosine_similarity": [1.0],
+            "status": ["computed"],
+        }
+    )
     old.write_parquet(index)
     golden = np.load(pair[0] / f"{FAILING}.npy")
     np.save(pair[1] / f"{FAILING}.npy", (-golden).astype(np.float16))
@@ -321,7 +336,8 @@ def test_a_key_others_can_read_is_not_used(pair: tuple[Path, Path], private_conf
 
 
 def test_an_unwritable_folder_is_said_and_nothing_goes_elsewhere(
-        pair: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pair: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     home = tmp_path / "home"
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
@@ -346,8 +362,14 @@ def test_an_unwritable_folder_is_said_and_nothing_goes_elsewhere(
 
 
 def _run_cli(*argv: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "dumpscope", *argv], capture_output=True, text=True,
-                          timeout=timeout, stdin=subprocess.DEVNULL, env={**os.environ, "NO_COLOR": "1"})
+    return subprocess.run(
+        [sys.executable, "-m", "dumpscope", *argv],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
 
 
 @pytest.mark.parametrize("planted", ["index", "frame"])
@@ -391,8 +413,9 @@ def test_the_cli_says_where_the_index_is_and_marks_cached_rows(pair: tuple[Path,
 
 
 async def test_the_ui_with_fifos_at_the_index_paths_fills_marks_and_quits(pair: tuple[Path, Path]) -> None:
-    from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
     from test_tui_app import SIZE, settle
+
+    from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
 
     compare(*pair, cache=True)
     compare(*pair, cache=True)  # an index to reuse: the UI marks its rows
@@ -420,7 +443,8 @@ async def test_the_ui_with_fifos_at_the_index_paths_fills_marks_and_quits(pair: 
 
 
 def test_a_run_that_writes_no_index_leaves_nothing_in_the_home_folder(
-        pair: tuple[Path, Path], private_config: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pair: tuple[Path, Path], private_config: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The key is made only when an index is about to be written."""
     real = cache.atomic_binary
 

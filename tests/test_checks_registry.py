@@ -11,16 +11,38 @@ from dumpscope.core.diagnosis.engine import ADVICE
 
 def test_every_check_is_registered_with_its_advice() -> None:
     causes = {cause for c in checks.CHECKS for cause in c.advice}
-    assert causes == {"overflow", "clamped", "constant-range", "quantisation", "quantisation-wide", "opdebug",
-                      "fusion", "quantisation-jump", "weights-scaled", "weights-sign", "weights-transposed",
-                      "weights-differ", "saturation"}
+    assert causes == {
+        "overflow",
+        "clamped",
+        "constant-range",
+        "quantisation",
+        "quantisation-wide",
+        "opdebug",
+        "fusion",
+        "quantisation-jump",
+        "weights-scaled",
+        "weights-sign",
+        "weights-transposed",
+        "weights-differ",
+        "saturation",
+    }
     assert all(ADVICE[cause] == text and text for cause, text in checks.advice().items())
 
 
 def test_findings_keep_the_historic_order() -> None:
     """Findings are listed overflow, constants, quantisation, shared grid, Opdebug, fusion, SigmaStar,
     differing weights, then saturation (the diagnosis ranks by them)."""
-    order = ["overflow", "constants", "quantisation", "grid", "opdebug", "fusion", "sigmastar", "weights", "saturation"]
+    order = [
+        "overflow",
+        "constants",
+        "quantisation",
+        "grid",
+        "opdebug",
+        "fusion",
+        "sigmastar",
+        "weights",
+        "saturation",
+    ]
     assert [c.name for c in checks.CHECKS] == order
 
 
@@ -34,7 +56,9 @@ def test_a_registered_check_runs_for_every_checked_row(demo, monkeypatch: pytest
         return [Finding("probe", f"row {case.row} probed")] if case.row == seen[0] else []
 
     monkeypatch.setattr(checks, "CHECKS", (*checks.CHECKS, Check("probe", probe, {"probe": "probe advice"})))
-    found = checks.check_row(CheckContext(compare(demo.golden, demo.target, model=demo.model), _no_edges()), 3)
+    found = checks.check_row(
+        CheckContext(compare(demo.golden, demo.target, model=demo.model), _no_edges()), 3
+    )
     assert seen == [3] and found[-1].text == "row 3 probed"
 
 

@@ -26,7 +26,9 @@ def _conf_after(argv: list[str], preset: str | None = None) -> str:
     env = {k: v for k, v in os.environ.items() if k != ALLOCATOR_CONF}
     if preset is not None:
         env[ALLOCATOR_CONF] = preset
-    out = subprocess.run([sys.executable, "-c", _PROBE, *argv], capture_output=True, text=True, env=env, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", _PROBE, *argv], capture_output=True, text=True, env=env, check=True
+    )
     return out.stdout.strip()
 
 

@@ -12,11 +12,11 @@ import polars as pl
 import pytest
 
 from dumpscope.core import compare, compare_frame
+from dumpscope.core.comparison.result import Comparison
+from dumpscope.core.dumps import DumpError
 from dumpscope.core.formats import open_dump
 from dumpscope.core.formats.npy_dir import parse_name
-from dumpscope.core.dumps import DumpError
 from dumpscope.core.names import from_filename, to_filename
-from dumpscope.core.comparison.result import Comparison
 from dumpscope.tui.cli.main import main
 
 
@@ -46,7 +46,10 @@ def row(frame: pl.DataFrame, name: str) -> dict[str, object]:
 
 # --- names ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", ["a/b.c:0", "@x", "..", ".hidden", "", "über/名前", "a%2Fb", "x" * 400, "sp ace\\"])
+
+@pytest.mark.parametrize(
+    "name", ["a/b.c:0", "@x", "..", ".hidden", "", "über/名前", "a%2Fb", "x" * 400, "sp ace\\"]
+)
 def test_file_names_are_safe_and_reversible(name: str) -> None:
     fn = to_filename(name)
     assert "/" not in fn and not fn.startswith(".") and len(fn.encode()) <= 255
@@ -60,6 +63,7 @@ def test_non_utf8_names_round_trip() -> None:
 
 
 # --- name conventions ---------------------------------------------------------------------
+
 
 def test_parse_msit_and_msaccucmp_names() -> None:
     p = parse_name("Conv@44.0.1700000000123456")
@@ -77,6 +81,7 @@ def test_parse_msit_and_msaccucmp_names() -> None:
 
 # --- the pipeline -------------------------------------------------------------------------
 
+
 def test_msit_named_dumps_pair_and_order_by_timestamp(pair_dirs: tuple[Path, Path]) -> None:
     g, t = pair_dirs
     frame = compare_frame(g, t)
@@ -90,11 +95,17 @@ def test_order_comes_from_the_model_graph_not_file_names(tmp_path: Path) -> None
     import onnx
     from onnx import TensorProto, helper
 
-    nodes = [helper.make_node("Relu", ["x"], ["zeta"], name="n0"),
-             helper.make_node("Neg", ["zeta"], ["alpha"], name="n1"),
-             helper.make_node("Abs", ["alpha"], ["mid"], name="n2")]
-    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
-                              [helper.make_tensor_value_info("mid", TensorProto.FLOAT, [4])])
+    nodes = [
+        helper.make_node("Relu", ["x"], ["zeta"], name="n0"),
+        helper.make_node("Neg", ["zeta"], ["alpha"], name="n1"),
+        helper.make_node("Abs", ["alpha"], ["mid"], name="n2"),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
+        [helper.make_tensor_value_info("mid", TensorProto.FLOAT, [4])],
+    )
     model = tmp_path / "m.onnx"
     onnx.save(helper.make_model(graph), model)
     for side in ("g", "t"):
@@ -108,10 +119,26 @@ def test_order_comes_from_the_model_graph_not_file_names(tmp_path: Path) -> None
 
 def test_sanitised_and_node_pairing(tmp_path: Path) -> None:
     save(tmp_path / "g", to_filename("blk.0/conv")[:-4], np.ones(3, np.float32))
-    (tmp_path / "g" / "manifest.json").write_text(json.dumps({
-        "format": "dumpscope-manifest", "version": 1,
-        "tensors": [{"name": "blk.0/conv", "file": to_filename("blk.0/conv"), "node_name": "blk.0/conv",
-                     "op_type": "Conv", "topo_index": 0, "output_index": 0, "dtype": "float32", "shape": [3]}]}))
+    (tmp_path / "g" / "manifest.json").write_text(
+        json.dumps(
+            {
+                "format": "dumpscope-manifest",
+                "version": 1,
+                "tensors": [
+                    {
+                        "name": "blk.0/conv",
+                        "file": to_filename("blk.0/conv"),
+                        "node_name": "blk.0/conv",
+                        "op_type": "Conv",
+                        "topo_index": 0,
+                        "output_index": 0,
+                        "dtype": "float32",
+                        "shape": [3],
+                    }
+                ],
+            }
+        )
+    )
     # Ascend replaced . and / by _ in the target op name.
     save(tmp_path / "t", "Conv2D.blk_0_conv.5.1.1700000000000001.output.0", np.ones(3, np.float16))
     frame = compare_frame(tmp_path / "g", tmp_path / "t")
@@ -245,12 +272,15 @@ def test_stream_yields_pending_then_final(pair_dirs: tuple[Path, Path]) -> None:
     assert steps[0].done == 0 and set(steps[0].comparison.frame["health"]) == {"pending"}
     assert steps[-1].done == steps[-1].total == 4
     assert set(steps[-1].comparison.frame["health"]) == {"ok"}
-    assert all(s.comparison.frame["name"].to_list() == steps[-1].comparison.frame["name"].to_list() for s in steps)
+    assert all(
+        s.comparison.frame["name"].to_list() == steps[-1].comparison.frame["name"].to_list() for s in steps
+    )
 
 
 @pytest.mark.parametrize(("build_cost", "expected"), [(1.0, [0, 4]), (0.001, [0, 1, 2, 3, 4])])
-def test_streamed_tables_wait_ten_times_what_the_last_one_cost(pair_dirs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch,
-                                                               build_cost: float, expected: list[int]) -> None:
+def test_streamed_tables_wait_ten_times_what_the_last_one_cost(
+    pair_dirs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, build_cost: float, expected: list[int]
+) -> None:
     """A fake clock: each table build costs ``build_cost`` s, each batch 0.5 s.  A 1 s build pushes the
     next table 10 s away (none in between); a cheap one leaves the 0.25 s interval in charge."""
     from types import SimpleNamespace
@@ -283,13 +313,23 @@ def test_presets_and_overrides(pair_dirs: tuple[Path, Path]) -> None:
 
 # --- the command line -----------------------------------------------------------------------
 
-def test_cli_formats_and_exit_codes(pair_dirs: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+
+def test_cli_formats_and_exit_codes(
+    pair_dirs: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     g, t = map(str, pair_dirs)
     assert main(["compare", g, t]) == 0
     assert "no divergent layer" in capsys.readouterr().out
     assert main(["compare", g, t, "--format", "json"]) == 0
     records = json.loads(capsys.readouterr().out)
-    assert len(records) == 4 and {"cosine_similarity", "index", "name", "target_name", "health", "message"} <= set(records[0])
+    assert len(records) == 4 and {
+        "cosine_similarity",
+        "index",
+        "name",
+        "target_name",
+        "health",
+        "message",
+    } <= set(records[0])
     assert main(["compare", g, t, "--format", "csv"]) == 0
     header = capsys.readouterr().out.splitlines()[0].split(",")
     assert header[:3] == ["Index", "OpType", "NPUDump"] and header.count("DataType") == 2
@@ -324,27 +364,42 @@ def test_progress_is_reported_per_batch(pair_dirs: tuple[Path, Path]) -> None:
     from dumpscope.core.comparison.pipeline import compare_stream
 
     seen: list[tuple[int, int]] = []
-    steps = list(compare_stream(*pair_dirs, batch=1, final_only=True, progress=lambda d, t: seen.append((d, t))))
+    steps = list(
+        compare_stream(*pair_dirs, batch=1, final_only=True, progress=lambda d, t: seen.append((d, t)))
+    )
     assert len(steps) == 1 and seen == [(1, 4), (2, 4), (3, 4), (4, 4)]
 
 
-def test_a_model_that_does_not_name_the_tensors_does_not_scramble_the_order(pair_dirs: tuple[Path, Path], tmp_path: Path) -> None:
+def test_a_model_that_does_not_name_the_tensors_does_not_scramble_the_order(
+    pair_dirs: tuple[Path, Path], tmp_path: Path
+) -> None:
     import onnx
     from onnx import TensorProto, helper
 
-    graph = helper.make_graph([helper.make_node("Relu", ["a"], ["b"])], "g",
-                              [helper.make_tensor_value_info("a", TensorProto.FLOAT, [1])],
-                              [helper.make_tensor_value_info("b", TensorProto.FLOAT, [1])])
+    graph = helper.make_graph(
+        [helper.make_node("Relu", ["a"], ["b"])],
+        "g",
+        [helper.make_tensor_value_info("a", TensorProto.FLOAT, [1])],
+        [helper.make_tensor_value_info("b", TensorProto.FLOAT, [1])],
+    )
     onnx.save(helper.make_model(graph), tmp_path / "other.onnx")
     cmp = compare(*pair_dirs, model=tmp_path / "other.onnx")
     assert cmp.frame["name"].to_list() == ["conv0", "conv1", "conv2", "conv3"]
     assert "names only 0 of 4" in str(cmp.meta["order"])
 
 
-@pytest.mark.parametrize("array", [
-    np.zeros((2, 3), np.float32), np.zeros(5, ">f8"), np.zeros((), np.int64), np.zeros((4, 2), order="F"),
-    np.zeros(0, np.float16), np.zeros(3, dtype=[("a", "<f4")]), np.zeros((1, 2, 3, 4, 5), np.uint8),
-])
+@pytest.mark.parametrize(
+    "array",
+    [
+        np.zeros((2, 3), np.float32),
+        np.zeros(5, ">f8"),
+        np.zeros((), np.int64),
+        np.zeros((4, 2), order="F"),
+        np.zeros(0, np.float16),
+        np.zeros(3, dtype=[("a", "<f4")]),
+        np.zeros((1, 2, 3, 4, 5), np.uint8),
+    ],
+)
 def test_npy_header_fast_path_agrees_with_numpy(array: np.ndarray, tmp_path: Path) -> None:
     import io
 
@@ -354,7 +409,11 @@ def test_npy_header_fast_path_agrees_with_numpy(array: np.ndarray, tmp_path: Pat
     np.save(buf, array)
     buf.seek(0)
     shape, fortran, dtype = read_header(buf)
-    assert shape == array.shape and dtype == array.dtype and fortran == (array.flags.f_contiguous and array.ndim > 1)
+    assert (
+        shape == array.shape
+        and dtype == array.dtype
+        and fortran == (array.flags.f_contiguous and array.ndim > 1)
+    )
     np.save(tmp_path / "a.npy", array)
     _s, _d, load = open_npy(tmp_path / "a.npy")
     assert np.array_equal(load(), array)
@@ -367,7 +426,12 @@ def test_float32_layers_of_a_float16_run_are_judged_as_float16(tmp_path: Path) -
     save(tmp_path / "g", "mid", a)
     save(tmp_path / "t", "mid", a.astype(np.float16))
     save(tmp_path / "g", "out", a * 2)
-    save(tmp_path / "t", "out", (a.astype(np.float16) * 2).astype(np.float32) + np.float32(1e-3) * rng.standard_normal(1000).astype(np.float32))
+    save(
+        tmp_path / "t",
+        "out",
+        (a.astype(np.float16) * 2).astype(np.float32)
+        + np.float32(1e-3) * rng.standard_normal(1000).astype(np.float32),
+    )
     frame = compare_frame(tmp_path / "g", tmp_path / "t")
     assert row(frame, "out")["band"] == "fp16" and row(frame, "out")["health"] == "ok"
 

@@ -20,9 +20,15 @@ def _dumps(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     x = rng.standard_normal((2, 3)).astype(np.float16)
     y = rng.standard_normal((4,)).astype(np.float32)
     idx = np.arange(5, dtype=np.int32)
-    ad.write_dump(folder / "Pooling.pool1.1147.1589195081588018", "pool1", [ad.RawTensor(x, FLOAT16)],
-                  inputs=[ad.RawTensor(idx, INT32)])
-    ad.write_dump(folder / "Relu.relu1.1148.1589195081588019", "relu1", [ad.RawTensor(y, FLOAT32)], layout_version=1)
+    ad.write_dump(
+        folder / "Pooling.pool1.1147.1589195081588018",
+        "pool1",
+        [ad.RawTensor(x, FLOAT16)],
+        inputs=[ad.RawTensor(idx, INT32)],
+    )
+    ad.write_dump(
+        folder / "Relu.relu1.1148.1589195081588019", "relu1", [ad.RawTensor(y, FLOAT32)], layout_version=1
+    )
     (folder / "notes.bin").write_bytes(b"not a dump at all, but long enough to be looked at")
     return x, y, idx
 
@@ -49,7 +55,9 @@ def test_txt_is_one_value_per_line(tmp_path: Path) -> None:
     txt = tmp_path / "out" / output_name("Pooling.pool1.1147.1589195081588018", "output", 0, "txt")
     lines = txt.read_text().splitlines()
     assert len(lines) == x.size
-    assert np.array_equal(np.array([float(v) for v in lines], dtype=np.float64), x.reshape(-1).astype(np.float64))
+    assert np.array_equal(
+        np.array([float(v) for v in lines], dtype=np.float64), x.reshape(-1).astype(np.float64)
+    )
 
 
 def test_cli_reports_bad_files_and_goes_on(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

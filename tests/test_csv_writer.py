@@ -14,22 +14,42 @@ from hypothesis import strategies as st
 
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.names import printable
-from dumpscope.core.report.writers import (_CSV_METRICS, EXTRA_CSV_COLUMNS, MSACCUCMP_HEADER, _extra_cell, _num,
-                                           write_csv)
+from dumpscope.core.report.writers import (
+    _CSV_METRICS,
+    EXTRA_CSV_COLUMNS,
+    MSACCUCMP_HEADER,
+    _extra_cell,
+    _num,
+    write_csv,
+)
 from dumpscope.tui.app.screenshots import generated_frame
 
-values = st.one_of(st.none(), st.floats(allow_nan=True, allow_infinity=True), st.just(math.nan), st.just(-math.inf))
+values = st.one_of(
+    st.none(), st.floats(allow_nan=True, allow_infinity=True), st.just(math.nan), st.just(-math.inf)
+)
 names = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=8) | st.just("层/卷积:0")
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(values, values, names, st.sampled_from(["both", "golden", "target"])), min_size=1, max_size=12))
+@given(
+    st.lists(
+        st.tuples(values, values, names, st.sampled_from(["both", "golden", "target"])),
+        min_size=1,
+        max_size=12,
+    )
+)
 def test_every_cell_equals_the_per_value_formatters(rows) -> None:  # type: ignore[no-untyped-def]
-    frame = generated_frame(max(8, len(rows)), seed=1).head(len(rows)).with_columns(
-        pl.Series("cosine_similarity", [r[0] for r in rows], dtype=pl.Float64),
-        pl.Series("max_golden", [r[1] for r in rows], dtype=pl.Float64),
-        pl.Series("name", [r[2] for r in rows]), pl.Series("node_name", [r[2] for r in rows]),
-        pl.Series("side", [r[3] for r in rows]))
+    frame = (
+        generated_frame(max(8, len(rows)), seed=1)
+        .head(len(rows))
+        .with_columns(
+            pl.Series("cosine_similarity", [r[0] for r in rows], dtype=pl.Float64),
+            pl.Series("max_golden", [r[1] for r in rows], dtype=pl.Float64),
+            pl.Series("name", [r[2] for r in rows]),
+            pl.Series("node_name", [r[2] for r in rows]),
+            pl.Series("side", [r[3] for r in rows]),
+        )
+    )
     out = io.StringIO()
     write_csv(Comparison.from_frame(frame), out)
     header, *body = list(csv.reader(io.StringIO(out.getvalue())))

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dumpscope.core.onnx.demo import make_demo
 from dumpscope.core.dumps import DumpError
+from dumpscope.core.onnx.demo import make_demo
 from dumpscope.core.onnx.runner import read_manifest
 from dumpscope.tui.cli.main import main
 
@@ -36,7 +36,9 @@ def test_manifests_are_complete_and_streaming_ordered(demo) -> None:  # type: ig
         assert frame * n_nodes <= t["topo_index"] < (frame + 1) * n_nodes
         assert t["node_name"].startswith(f"frame{frame}/")
     exp5 = next(t for t in acts if t["name"] == "frame5/attn/exp:0")
-    assert exp5["op_type"] == "Exp" and exp5["topo_index"] == 5 * n_nodes + [n["name"] for n in golden["nodes"]].index("frame0/attn/exp")
+    assert exp5["op_type"] == "Exp" and exp5["topo_index"] == 5 * n_nodes + [
+        n["name"] for n in golden["nodes"]
+    ].index("frame0/attn/exp")
     assert {t["dtype"] for t in target["tensors"] if t["kind"] == "activation"} == {"float16"}
     assert {t["dtype"] for t in acts} == {"float32"}
     for root, manifest in ((demo.golden, golden), (demo.target, target)):
@@ -52,7 +54,9 @@ def test_manifests_are_complete_and_streaming_ordered(demo) -> None:  # type: ig
     # once, with frame 0, and later frames' nodes name them there (not a frame5/ name nobody wrote)
     known = set(g_names) | set(g_in)
     assert all(i in known for n in golden["nodes"] for i in n["inputs"])
-    assert "frame0/attn/scale" in next(n for n in golden["nodes"] if n["name"] == "frame5/attn/scale")["inputs"]
+    assert (
+        "frame0/attn/scale" in next(n for n in golden["nodes"] if n["name"] == "frame5/attn/scale")["inputs"]
+    )
 
 
 def test_fp16_exp_overflows_first_at_the_overflow_frame(demo) -> None:  # type: ignore[no-untyped-def]
@@ -67,7 +71,9 @@ def test_fp16_exp_overflows_first_at_the_overflow_frame(demo) -> None:  # type: 
         np.testing.assert_allclose(t, g, rtol=1e-2, atol=1e-2)
     probs = np.load(demo.target / target["frame5/attn/probs:0"]["file"])
     assert np.isnan(probs).any()  # inf / inf
-    assert read_manifest(demo.target)["clamped"] == []  # the weights fit fp16: the overflow is the activation's
+    assert (
+        read_manifest(demo.target)["clamped"] == []
+    )  # the weights fit fp16: the overflow is the activation's
 
 
 def test_demo_is_small_and_deterministic(demo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -77,8 +83,7 @@ def test_demo_is_small_and_deterministic(demo, tmp_path: Path) -> None:  # type:
 
     def digest(root: Path) -> dict[str, str]:
         return {
-            str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in root.rglob("*.npy")
+            str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest() for p in root.rglob("*.npy")
         }
 
     assert digest(demo.golden) == digest(again.golden)
@@ -114,7 +119,9 @@ def test_compare_finds_the_exp_at_the_overflow_frame(demo) -> None:  # type: ign
     assert set(early["health"].to_list()) == {"ok"}
 
 
-def test_cli_headless(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_headless(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     cwd = tmp_path / "cwd"
     cwd.mkdir()
     monkeypatch.chdir(cwd)
@@ -131,9 +138,9 @@ def test_streaming_fix_and_verify_loop(tmp_path: Path, demo) -> None:  # type: i
     """demo -> diagnose -> patch -> the same frames again -> every row healthy."""
     import shlex
 
-    from dumpscope.core.onnx.demo import verify_patched
-    from dumpscope.core.diagnosis.engine import diagnose
     from dumpscope.core.comparison.pipeline import compare
+    from dumpscope.core.diagnosis.engine import diagnose
+    from dumpscope.core.onnx.demo import verify_patched
     from dumpscope.tui.cli.main import main
 
     top = diagnose(compare(demo.golden, demo.target, model=demo.model)).root_causes[0]
@@ -160,6 +167,8 @@ def test_demo_fix_runs_the_whole_loop_from_the_command_line(tmp_path: Path, caps
     assert "clip: 'attn/scaled:0' (output of 'attn/scale') to [-inf, 9.703125]" in fix
     assert "outputs: 6 of 6 OK" in out.split("6. verify")[1]
     commands = [line for line in out.splitlines() if " patch " in line and " -o " in line]
-    assert all("--clip attn/scale=-inf," in line for line in commands)  # each command on one line: copy-pasteable
+    assert all(
+        "--clip attn/scale=-inf," in line for line in commands
+    )  # each command on one line: copy-pasteable
     assert "5. compare" in out and "no divergent layer" in out.split("5. compare")[1]
     assert (tmp_path / "d" / "fixed" / "target" / "manifest.json").is_file()

@@ -15,16 +15,18 @@ import pytest
 from onnx import TensorProto, helper
 
 from dumpscope.core import vocabulary as v
+from dumpscope.core.comparison.pipeline import compare
+from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.diagnosis.engine import Diagnosis, classify, diagnose, model_node
 from dumpscope.core.diagnosis.markdown import markdown
 from dumpscope.core.diagnosis.replay import Replayer, model_source
 from dumpscope.core.names import display, to_filename
 from dumpscope.core.onnx.runner import dump_model
-from dumpscope.core.comparison.pipeline import compare
-from dumpscope.core.comparison.result import Comparison
 from dumpscope.tui.cli.main import main
 
-SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"  # shared/ sits beside the repo
+SAMPLES = (
+    Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"
+)  # shared/ sits beside the repo
 
 
 # ----------------------------------------------------------------- synthetic dumps
@@ -53,18 +55,29 @@ def write_dump(root: Path, tensors: list[dict[str, object]], **manifest: object)
         kind = str(t.get("kind", "activation"))
         np.save(root / to_filename(name), data, allow_pickle=False)
         entry = {
-            "name": name, "file": to_filename(name), "kind": kind,
+            "name": name,
+            "file": to_filename(name),
+            "kind": kind,
             "node_name": t.get("node", None if kind != "activation" else f"{name}_node"),
             "op_type": t.get("op", None if kind != "activation" else "Relu"),
             "topo_index": topo if kind == "activation" else -1,
             "node_inputs": list(t.get("inputs", [])),  # type: ignore[call-overload]
-            "output_index": 0, "dtype": str(data.dtype), "shape": list(data.shape),
+            "output_index": 0,
+            "dtype": str(data.dtype),
+            "shape": list(data.shape),
         }
         if "quant" in t:
             entry["quant"] = t["quant"]
         topo += kind == "activation"
         entries.append(entry)
-    body = {"format": "dumpscope-manifest", "version": 1, "tensors": entries, "inputs": [], "nodes": [], "clamped": []}
+    body = {
+        "format": "dumpscope-manifest",
+        "version": 1,
+        "tensors": entries,
+        "inputs": [],
+        "nodes": [],
+        "clamped": [],
+    }
     body.update(manifest)
     (root / "manifest.json").write_text(json.dumps(body), encoding="utf-8")
     return root
@@ -87,7 +100,9 @@ def pair_dirs(tmp_path: Path, layers: list[dict[str, object]], **target_manifest
                 t[: int(spec["nan"])] = np.nan  # type: ignore[call-overload]
         base = {key: spec[key] for key in ("name", "node", "op", "inputs", "kind") if key in spec}
         golden.append({**base, "data": g})
-        target.append({**base, "data": np.asarray(t), **({"quant": spec["quant"]} if "quant" in spec else {})})
+        target.append(
+            {**base, "data": np.asarray(t), **({"quant": spec["quant"]} if "quant" in spec else {})}
+        )
     gdir = write_dump(tmp_path / "golden", golden)
     tdir = write_dump(tmp_path / "target", target, **target_manifest)
     return compare(gdir, tdir)
@@ -101,20 +116,36 @@ def _origins(diag: Diagnosis, cmp: Comparison) -> dict[str, str]:
 
 
 def test_introduced_vs_inherited_with_side_branches(tmp_path: Path) -> None:
-    cmp = pair_dirs(tmp_path, [
-        {"name": "x", "kind": "input"},
-        {"name": "a", "inputs": ["x"]},
-        {"name": "k", "kind": "constant"},
-        {"name": "b", "op": "Mul", "inputs": ["a", "k"], "red": 0.3},   # breaks here
-        {"name": "c", "inputs": ["b"], "red": 0.3},                     # inherits
-        {"name": "s", "op": "Sigmoid", "inputs": ["x"]},                # clean side branch
-        {"name": "d", "op": "Add", "inputs": ["c", "s"], "red": 0.25},  # a clean branch does not make it fine
-        {"name": "f", "op": "Neg", "inputs": ["s"], "red": 0.2},        # a second, independent break
-    ])
+    cmp = pair_dirs(
+        tmp_path,
+        [
+            {"name": "x", "kind": "input"},
+            {"name": "a", "inputs": ["x"]},
+            {"name": "k", "kind": "constant"},
+            {"name": "b", "op": "Mul", "inputs": ["a", "k"], "red": 0.3},  # breaks here
+            {"name": "c", "inputs": ["b"], "red": 0.3},  # inherits
+            {"name": "s", "op": "Sigmoid", "inputs": ["x"]},  # clean side branch
+            {
+                "name": "d",
+                "op": "Add",
+                "inputs": ["c", "s"],
+                "red": 0.25,
+            },  # a clean branch does not make it fine
+            {"name": "f", "op": "Neg", "inputs": ["s"], "red": 0.2},  # a second, independent break
+        ],
+    )
     diag = diagnose(cmp)
     origin = _origins(diag, cmp)
-    assert origin == {"x": "clean", "a": "clean", "k": "clean", "b": "introduced", "c": "inherited",
-                      "s": "clean", "d": "inherited", "f": "introduced"}
+    assert origin == {
+        "x": "clean",
+        "a": "clean",
+        "k": "clean",
+        "b": "introduced",
+        "c": "inherited",
+        "s": "clean",
+        "d": "inherited",
+        "f": "introduced",
+    }
     assert [c.name for c in diag.root_causes] == ["b", "f"]
     assert diag.first_divergent is not None and diag.first_divergent["name"] == "b"
     assert diag.first_divergent["origin"] == "introduced"
@@ -130,11 +161,14 @@ def test_introduced_vs_inherited_with_side_branches(tmp_path: Path) -> None:
 
 
 def test_equal_health_but_tenfold_error_counts_as_introduced(tmp_path: Path) -> None:
-    cmp = pair_dirs(tmp_path, [
-        {"name": "a", "red": 0.06},
-        {"name": "b", "inputs": ["a"], "red": 0.07},
-        {"name": "c", "inputs": ["b"], "red": 0.9},
-    ])
+    cmp = pair_dirs(
+        tmp_path,
+        [
+            {"name": "a", "red": 0.06},
+            {"name": "b", "inputs": ["a"], "red": 0.07},
+            {"name": "c", "inputs": ["b"], "red": 0.9},
+        ],
+    )
     origin = _origins(diagnose(cmp), cmp)
     assert origin["b"] == "inherited" and origin["c"] == "introduced"
     assert origin["a"] == "unknown"  # unhealthy with no known input
@@ -172,12 +206,15 @@ def test_jump_is_told_apart_from_drift(tmp_path: Path) -> None:
 
 
 def test_nan_origin_is_first_node_with_finite_inputs_and_nonfinite_output(tmp_path: Path) -> None:
-    cmp = pair_dirs(tmp_path, [
-        {"name": "a", "red": 1e-4},
-        {"name": "b", "inputs": ["a"], "red": 1e-4},
-        {"name": "c", "op": "Div", "inputs": ["b"], "red": 1e-4, "nan": 3},
-        {"name": "d", "inputs": ["c"], "red": 1e-4, "nan": 5},
-    ])
+    cmp = pair_dirs(
+        tmp_path,
+        [
+            {"name": "a", "red": 1e-4},
+            {"name": "b", "inputs": ["a"], "red": 1e-4},
+            {"name": "c", "op": "Div", "inputs": ["b"], "red": 1e-4, "nan": 3},
+            {"name": "d", "inputs": ["c"], "red": 1e-4, "nan": 5},
+        ],
+    )
     diag = diagnose(cmp)
     assert diag.nan_origin is not None and cmp.frame["name"][diag.nan_origin] == "c"
     top = diag.root_causes[0]
@@ -193,9 +230,11 @@ def test_constant_out_of_fp16_range_is_named_as_the_cause(tmp_path: Path, model_
     w = np.full((1, 8), 0.5, np.float32)
     w[0, 3] = 1e6  # beyond fp16: the conversion clamps it
     model = model_builder(
-        [helper.make_node("Relu", ["x"], ["r"], name="relu"),
-         helper.make_node("Mul", ["r", "scale/w"], ["y"], name="scale_mul"),
-         helper.make_node("Tanh", ["y"], ["z"], name="tanh")],
+        [
+            helper.make_node("Relu", ["x"], ["r"], name="relu"),
+            helper.make_node("Mul", ["r", "scale/w"], ["y"], name="scale_mul"),
+            helper.make_node("Tanh", ["y"], ["z"], name="tanh"),
+        ],
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8])],
         [helper.make_tensor_value_info("z", TensorProto.FLOAT, [1, 8])],
         {"scale/w": w},
@@ -207,23 +246,32 @@ def test_constant_out_of_fp16_range_is_named_as_the_cause(tmp_path: Path, model_
     top = diag.root_causes[0]
     assert top.name == "y" and top.node_name == "scale_mul" and top.cause == v.OVERFLOW
     assert any("constant 'scale/w'" in e and "clamped 1 value" in e for e in top.evidence)
-    assert any("only bad input is the constant 'scale/w'" in e or "worst input 'r' is ok" in e for e in top.evidence)
+    assert any(
+        "only bad input is the constant 'scale/w'" in e or "worst input 'r' is ok" in e for e in top.evidence
+    )
     assert _origins(diag, cmp)["y"] == "introduced"
     assert any("fp16 conversion: clamp 1 value(s) of constant 'scale/w'" in line for line in diag.overflow)
-    assert any(line.startswith("golden constant #-1 'scale/w' reaches |x| 1e+06, at or beyond the float16 maximum")
-               for line in diag.overflow)
-    assert top.commands == (f"dumpscope patch {shlex.quote(str(model))} -o "
-                            f"{shlex.quote(str(model.with_suffix('')) + '.patched.onnx')} --keep-fp32 scale_mul",)
+    assert any(
+        line.startswith("golden constant #-1 'scale/w' reaches |x| 1e+06, at or beyond the float16 maximum")
+        for line in diag.overflow
+    )
+    assert top.commands == (
+        f"dumpscope patch {shlex.quote(str(model))} -o "
+        f"{shlex.quote(str(model.with_suffix('')) + '.patched.onnx')} --keep-fp32 scale_mul",
+    )
 
 
 def test_golden_activation_beyond_fp16_is_an_overflow(tmp_path: Path) -> None:
     big = np.linspace(-1, 1, 64).astype(np.float32) * 1e5
     t = np.clip(big, -65504, 65504).astype(np.float16).astype(np.float32)
     t[np.abs(big) > 65504] = np.inf
-    cmp = pair_dirs(tmp_path, [
-        {"name": "a", "red": 1e-4},
-        {"name": "s", "op": "ReduceSum", "inputs": ["a"], "data": big, "target": t.astype(np.float16)},
-    ])
+    cmp = pair_dirs(
+        tmp_path,
+        [
+            {"name": "a", "red": 1e-4},
+            {"name": "s", "op": "ReduceSum", "inputs": ["a"], "data": big, "target": t.astype(np.float16)},
+        ],
+    )
     diag = diagnose(cmp)
     top = diag.root_causes[0]
     assert top.name == "s" and top.cause == "overflow"
@@ -237,11 +285,17 @@ def test_inputs_that_already_differ_come_first(tmp_path: Path) -> None:
     x = _golden((32,), 1)
     golden_inputs = [{"name": "x", "sha256": hashlib.sha256(b"golden").hexdigest()}]
     target_inputs = [{"name": "x", "sha256": hashlib.sha256(b"target").hexdigest()}]
-    g = write_dump(tmp_path / "golden", [{"name": "x", "kind": "input", "data": x},
-                                          {"name": "a", "inputs": ["x"], "data": x * 2}], inputs=golden_inputs)
+    g = write_dump(
+        tmp_path / "golden",
+        [{"name": "x", "kind": "input", "data": x}, {"name": "a", "inputs": ["x"], "data": x * 2}],
+        inputs=golden_inputs,
+    )
     xt = (x * 255).astype(np.float32)  # not normalised on the target side
-    t = write_dump(tmp_path / "target", [{"name": "x", "kind": "input", "data": xt},
-                                          {"name": "a", "inputs": ["x"], "data": xt * 2}], inputs=target_inputs)
+    t = write_dump(
+        tmp_path / "target",
+        [{"name": "x", "kind": "input", "data": xt}, {"name": "a", "inputs": ["x"], "data": xt * 2}],
+        inputs=target_inputs,
+    )
     cmp = compare(g, t)
     diag = diagnose(cmp)
     assert diag.summary.startswith("input 'x' differs between golden and target")
@@ -255,14 +309,31 @@ def test_fused_op_wrong_while_its_inputs_are_healthy(tmp_path: Path) -> None:
     x = _golden((64,), 3)
     mid = np.tanh(x)
     out = mid * 2
-    golden = [{"name": "x", "kind": "input", "data": x},
-              {"name": "mid", "node": "tanh", "op": "Tanh", "inputs": ["x"], "data": mid},
-              {"name": "out", "node": "mul", "op": "Mul", "inputs": ["mid"], "data": out}]
-    target = [{"name": "x", "kind": "input", "data": x.astype(np.float16)},
-              {"name": "out", "node": "tanh_mul_fused", "op": "FusedTanhMul", "inputs": ["x"],
-               "data": _with_error(out, 0.2, 3).astype(np.float16)}]
-    nodes = [{"name": "tanh_mul_fused", "op_type": "FusedTanhMul", "index": 0, "inputs": ["x"], "outputs": ["out"],
-              "fused_from": ["tanh", "mul"]}]
+    golden = [
+        {"name": "x", "kind": "input", "data": x},
+        {"name": "mid", "node": "tanh", "op": "Tanh", "inputs": ["x"], "data": mid},
+        {"name": "out", "node": "mul", "op": "Mul", "inputs": ["mid"], "data": out},
+    ]
+    target = [
+        {"name": "x", "kind": "input", "data": x.astype(np.float16)},
+        {
+            "name": "out",
+            "node": "tanh_mul_fused",
+            "op": "FusedTanhMul",
+            "inputs": ["x"],
+            "data": _with_error(out, 0.2, 3).astype(np.float16),
+        },
+    ]
+    nodes = [
+        {
+            "name": "tanh_mul_fused",
+            "op_type": "FusedTanhMul",
+            "index": 0,
+            "inputs": ["x"],
+            "outputs": ["out"],
+            "fused_from": ["tanh", "mul"],
+        }
+    ]
     cmp = compare(write_dump(tmp_path / "g", golden), write_dump(tmp_path / "t", target, nodes=nodes))
     diag = diagnose(cmp)
     top = diag.root_causes[0]
@@ -281,17 +352,39 @@ def test_quantisation_loss_ranks_layers_and_advises_int16(tmp_path: Path) -> Non
         return (np.clip(np.round(a / scale), -128, 127) * scale).astype(np.float32)
 
     s1, s2 = float(np.abs(narrow).max() / 127), 0.1  # the wide tensor saturates at +-12.7
-    cmp = pair_dirs(tmp_path, [
-        {"name": "x", "kind": "input", "data": narrow, "target": q(narrow, s1),
-         "quant": {"scale": s1, "zero_point": 0, "dtype": "int8"}},
-        {"name": "conv1", "op": "Conv", "inputs": ["x"], "data": narrow * 1.5, "target": q(narrow * 1.5, s1 * 1.5),
-         "quant": {"scale": s1 * 1.5, "zero_point": 0, "dtype": "int8"}},
-        {"name": "conv2", "op": "Conv", "inputs": ["conv1"], "data": wide, "target": q(wide, s2),
-         "quant": {"scale": s2, "zero_point": 0, "dtype": "int8"}},
-    ])
+    cmp = pair_dirs(
+        tmp_path,
+        [
+            {
+                "name": "x",
+                "kind": "input",
+                "data": narrow,
+                "target": q(narrow, s1),
+                "quant": {"scale": s1, "zero_point": 0, "dtype": "int8"},
+            },
+            {
+                "name": "conv1",
+                "op": "Conv",
+                "inputs": ["x"],
+                "data": narrow * 1.5,
+                "target": q(narrow * 1.5, s1 * 1.5),
+                "quant": {"scale": s1 * 1.5, "zero_point": 0, "dtype": "int8"},
+            },
+            {
+                "name": "conv2",
+                "op": "Conv",
+                "inputs": ["conv1"],
+                "data": wide,
+                "target": q(wide, s2),
+                "quant": {"scale": s2, "zero_point": 0, "dtype": "int8"},
+            },
+        ],
+    )
     diag = diagnose(cmp)
     assert diag.quantisation and diag.quantisation[0]["name"] == "conv2"
-    assert diag.quantisation[0]["int16_advised"] is True and diag.quantisation[0]["scale"] == pytest.approx(0.1)
+    assert diag.quantisation[0]["int16_advised"] is True and diag.quantisation[0]["scale"] == pytest.approx(
+        0.1
+    )
     top = diag.root_causes[0]
     assert top.name == "conv2" and top.cause == "quantisation"
     assert any("try INT16" in e for e in top.evidence)
@@ -304,9 +397,11 @@ def test_quantisation_loss_ranks_layers_and_advises_int16(tmp_path: Path) -> Non
 
 def test_edges_from_the_onnx_graph_when_dumps_have_no_manifest(tmp_path: Path, model_builder) -> None:  # type: ignore[no-untyped-def]
     model = model_builder(
-        [helper.make_node("Relu", ["x"], ["a"], name="relu"),
-         helper.make_node("Exp", ["a"], ["b"], name="exp"),
-         helper.make_node("Add", ["b", "a"], ["c"], name="add")],
+        [
+            helper.make_node("Relu", ["x"], ["a"], name="relu"),
+            helper.make_node("Exp", ["a"], ["b"], name="exp"),
+            helper.make_node("Add", ["b", "a"], ["c"], name="add"),
+        ],
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8])],
         [helper.make_tensor_value_info("c", TensorProto.FLOAT, [1, 8])],
     )
@@ -361,8 +456,10 @@ def _verify(demo, command: str, tmp_path: Path) -> dict[str, dict[str, str]]:  #
     patched = tmp_path / "patched.onnx"
     args[args.index("-o") + 1] = str(patched)
     assert main(args) == 0
-    feeds = [f"x={demo.golden / 'inputs' / to_filename('frame5/x')}",
-             f"cached_key={demo.golden / 'inputs' / to_filename('frame5/cached_key')}"]
+    feeds = [
+        f"x={demo.golden / 'inputs' / to_filename('frame5/x')}",
+        f"cached_key={demo.golden / 'inputs' / to_filename('frame5/cached_key')}",
+    ]
     out: dict[str, dict[str, str]] = {}
     for label, model in (("before", demo.model), ("after", patched)):
         dump_model(model, tmp_path / f"{label}_g", inputs=feeds)
@@ -400,7 +497,10 @@ def test_demo_root_cause_is_replayed_on_its_own_frame(demo) -> None:  # type: ig
         assert rep.faithful and rep.vs_target is not None and rep.vs_target < 1e-2, (k, rep)
     assert replayer.src.run_prefix("frame5/attn/exp:0") == ("frame5/", "attn/exp:0")
     assert replayer.src.run_prefix("attn/exp:0") == ("", "attn/exp:0")
-    assert replayer.replay(rows["frame0/attn/scale"]).note == "'frame0/attn/scale' is not a node output of the model"
+    assert (
+        replayer.replay(rows["frame0/attn/scale"]).note
+        == "'frame0/attn/scale' is not a node output of the model"
+    )
 
 
 def test_a_run_prefix_without_that_runs_inputs_is_not_replayed(demo, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -437,12 +537,15 @@ def test_demo_loop_keep_fp32_fixes_the_exp(demo_diagnosis, tmp_path: Path) -> No
 
 @pytest.fixture
 def broken_pair(tmp_path: Path) -> tuple[Path, Path]:
-    pair_dirs(tmp_path, [{"name": "in/x:0", "kind": "input"}, {"name": "a@b.c", "inputs": ["in/x:0"], "red": 0.3}])
+    pair_dirs(
+        tmp_path, [{"name": "in/x:0", "kind": "input"}, {"name": "a@b.c", "inputs": ["in/x:0"], "red": 0.3}]
+    )
     return tmp_path / "golden", tmp_path / "target"
 
 
-def test_cli_json_markdown_and_exit_codes(broken_pair: tuple[Path, Path], tmp_path: Path,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_json_markdown_and_exit_codes(
+    broken_pair: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     g, t = broken_pair
     assert main(["diagnose", str(g), str(t), "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
@@ -464,7 +567,10 @@ def test_cli_bad_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert main(["diagnose", str(tmp_path / "nope"), str(tmp_path / "nope2")]) == 2
     assert "dumpscope:" in capsys.readouterr().err
     (tmp_path / "g").mkdir()
-    assert main(["diagnose", str(tmp_path / "g"), str(tmp_path / "g"), "--graph", str(tmp_path / "bad.json")]) == 2
+    assert (
+        main(["diagnose", str(tmp_path / "g"), str(tmp_path / "g"), "--graph", str(tmp_path / "bad.json")])
+        == 2
+    )
 
 
 def test_markdown_lists_overflow_and_unmatched(tmp_path: Path) -> None:
@@ -480,11 +586,19 @@ def test_opdebug_records_are_evidence_without_graph_edges(tmp_path: Path) -> Non
 
     target = tmp_path / "npu"
     shutil.copytree(SAMPLES / "opdebug_raw", target)
-    golden = write_dump(tmp_path / "golden", [
-        {"name": "conv1_mul", "node": "conv1_mul", "op": "Mul", "data": np.full(16, 1e6, np.float32)},
-        {"name": "layer_add", "node": "layer_add", "op": "Add", "inputs": ["conv1_mul"],
-         "data": np.full(16, 1.001e6, np.float32)},
-    ])
+    golden = write_dump(
+        tmp_path / "golden",
+        [
+            {"name": "conv1_mul", "node": "conv1_mul", "op": "Mul", "data": np.full(16, 1e6, np.float32)},
+            {
+                "name": "layer_add",
+                "node": "layer_add",
+                "op": "Add",
+                "inputs": ["conv1_mul"],
+                "data": np.full(16, 1.001e6, np.float32),
+            },
+        ],
+    )
     cmp = compare(golden, target)
     diag = diagnose(cmp)
     assert [c.name for c in diag.root_causes] == ["conv1_mul", "layer_add"]
@@ -498,14 +612,21 @@ def test_opdebug_records_are_evidence_without_graph_edges(tmp_path: Path) -> Non
 
 def test_bad_rows_and_odd_names_never_crash(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     odd = "enc/blk.0:mul@1\udcff"  # a name with / . : @ and an undecodable byte
-    cmp = pair_dirs(tmp_path, [
-        {"name": "x", "kind": "input"},
-        {"name": odd, "op": "Mul", "inputs": ["x", "missing/w"], "red": 0.5},
-        {"name": "nan_both", "inputs": [odd], "data": np.full(8, np.nan, np.float32),
-         "target": np.full(8, np.nan, np.float16)},
-        {"name": "trunc", "inputs": ["nan_both"]},
-        {"name": "tail", "inputs": ["trunc"], "red": 0.5},
-    ])
+    cmp = pair_dirs(
+        tmp_path,
+        [
+            {"name": "x", "kind": "input"},
+            {"name": odd, "op": "Mul", "inputs": ["x", "missing/w"], "red": 0.5},
+            {
+                "name": "nan_both",
+                "inputs": [odd],
+                "data": np.full(8, np.nan, np.float32),
+                "target": np.full(8, np.nan, np.float16),
+            },
+            {"name": "trunc", "inputs": ["nan_both"]},
+            {"name": "tail", "inputs": ["trunc"], "red": 0.5},
+        ],
+    )
     (tmp_path / "target" / to_filename("trunc")).write_bytes(b"\x93NUMPY")  # truncated after reading
     cmp = compare(tmp_path / "golden", tmp_path / "target")
     diag = diagnose(cmp)
@@ -524,10 +645,18 @@ def test_bad_rows_and_odd_names_never_crash(tmp_path: Path, capsys: pytest.Captu
 
 def test_quantised_tensor_smaller_than_one_step_rounds_to_zero(tmp_path: Path) -> None:
     bias = np.linspace(-0.9, 0.9, 64).astype(np.float32)
-    cmp = pair_dirs(tmp_path, [
-        {"name": "b", "kind": "constant", "data": bias, "target": np.zeros(64, np.float32),
-         "quant": {"scale": 7.5, "zero_point": 0, "dtype": "int32"}},
-    ])
+    cmp = pair_dirs(
+        tmp_path,
+        [
+            {
+                "name": "b",
+                "kind": "constant",
+                "data": bias,
+                "target": np.zeros(64, np.float32),
+                "quant": {"scale": 7.5, "zero_point": 0, "dtype": "int32"},
+            },
+        ],
+    )
     top = diagnose(cmp).root_causes[0]
     assert top.name == "b" and top.cause == "quantisation" and top.kind == "constant"
     assert any("one int32 step is 7.5" in e and "every value rounds to zero" in e for e in top.evidence)

@@ -44,9 +44,9 @@ def _chain_model() -> onnx.ModelProto:
         prev = f"t{k}"
     nodes.append(helper.make_node("Identity", [prev], ["y"], name="out"))
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8, 32])
-    graph = helper.make_graph(nodes, "chain", [x],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
-                              initializer=inits)
+    graph = helper.make_graph(
+        nodes, "chain", [x], [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], initializer=inits
+    )
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
 
 
@@ -75,8 +75,9 @@ def test_the_diagnosis_replays_and_names_what_it_replayed(fp16_case: tuple[Path,
     assert "seconds" not in text and "budget" not in text
 
 
-def test_a_slowed_clock_changes_nothing(fp16_case: tuple[Path, Path, Path],
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_slowed_clock_changes_nothing(
+    fp16_case: tuple[Path, Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     model, g, t = fp16_case
     cmp = compare(g, t, model=model)
     idle = _outputs(cmp)
@@ -103,8 +104,9 @@ def test_a_busy_cpu_changes_nothing(fp16_case: tuple[Path, Path, Path]) -> None:
     assert loaded == [idle, idle]
 
 
-def test_the_top_causes_are_replayed_whatever_the_first_pass(fp16_case: tuple[Path, Path, Path],
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_top_causes_are_replayed_whatever_the_first_pass(
+    fp16_case: tuple[Path, Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The ranking replays the causes it puts on top when the first pass (suspects by their numbers)
     did not: with no first pass at all, the answer is the same."""
     model, g, t = fp16_case
@@ -114,5 +116,7 @@ def test_the_top_causes_are_replayed_whatever_the_first_pass(fp16_case: tuple[Pa
     lazy = diagnose(cmp)
     top = lazy.root_causes[: engine.REPLAYED_TOP]
     assert all(c.replay is not None for c in top if c.kind == "activation" and c.cause != "not-compared")
-    assert (lazy.root_causes[0].name, lazy.root_causes[0].cause) == (full.root_causes[0].name,
-                                                                      full.root_causes[0].cause)
+    assert (lazy.root_causes[0].name, lazy.root_causes[0].cause) == (
+        full.root_causes[0].name,
+        full.root_causes[0].cause,
+    )

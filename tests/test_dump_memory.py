@@ -52,7 +52,9 @@ def test_ancestors_are_what_the_wanted_tensors_read_in_file_order() -> None:
 
 def test_ancestors_follow_what_an_if_body_reads_from_the_outer_scope() -> None:
     body = helper.make_graph([helper.make_node("Identity", ["a"], ["out"])], "body", [], [vi("out", F, [4])])
-    cond = helper.make_node("Constant", [], ["c"], value=helper.make_tensor("cv", TensorProto.BOOL, [], [True]), name="cond")
+    cond = helper.make_node(
+        "Constant", [], ["c"], value=helper.make_tensor("cv", TensorProto.BOOL, [], [True]), name="cond"
+    )
     branch = helper.make_node("If", ["c"], ["i"], then_branch=body, else_branch=body, name="if")
     graph = _graph([*_branches(), cond, branch])
     assert _names(runner._ancestors(graph, ["i"])) == ["neg", "abs", "cond", "if"]
@@ -87,7 +89,9 @@ def test_grouped_dumps_are_byte_identical_to_a_one_run_dump(
     assert one["ort_runs"] == 1 and many["ort_runs"] >= 5
     assert [t["name"] for t in one["tensors"]] == [t["name"] for t in many["tensors"]]
     for entry in one["tensors"]:
-        assert (tmp_path / "one" / entry["file"]).read_bytes() == (tmp_path / "many" / entry["file"]).read_bytes()
+        assert (tmp_path / "one" / entry["file"]).read_bytes() == (
+            tmp_path / "many" / entry["file"]
+        ).read_bytes()
 
 
 def test_grouped_dumps_fix_the_mmap_threshold_one_run_dumps_do_not(
@@ -115,7 +119,9 @@ def test_memory_steps_are_no_ops_without_glibc(monkeypatch: pytest.MonkeyPatch) 
     runner._release_freed_memory()
 
 
-def test_a_grouped_dump_of_a_light_model_matches_its_one_run_dump(light_models_dir: Path, tmp_path: Path) -> None:
+def test_a_grouped_dump_of_a_light_model_matches_its_one_run_dump(
+    light_models_dir: Path, tmp_path: Path
+) -> None:
     model = light_models_dir / "light_squeezenet.onnx"
     if not model.is_file():
         pytest.skip(f"{model} is not installed with this onnx")

@@ -36,7 +36,9 @@ def pair(tmp_path: Path) -> tuple[Path, Path]:
     return _dump_pair(tmp_path)
 
 
-def test_frame_is_identical_whatever_the_worker_count(pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_frame_is_identical_whatever_the_worker_count(
+    pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(execution, "MIN_PARALLEL_ROWS", 1)
     from dumpscope.core.comparison.pipeline import compare_stream
 
@@ -50,7 +52,9 @@ def test_frame_is_identical_whatever_the_worker_count(pair: tuple[Path, Path], m
         assert_frame_equal(frames[0], other)
 
 
-def test_thread_fallback_gives_the_same_frame(pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_thread_fallback_gives_the_same_frame(
+    pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(execution, "MIN_PARALLEL_ROWS", 1)
     monkeypatch.setenv("DUMPSCOPE_WORKERS", "threads")
     assert_frame_equal(compare(*pair, workers=1).frame, compare(*pair, workers=2).frame)
@@ -69,8 +73,11 @@ def test_tasks_cover_every_row_once_and_respect_the_budget() -> None:
 
 def test_small_runs_stay_in_process() -> None:
     calls: list[int] = []
-    rows = [r for part in execution.run_rows(lambda i: calls.append(i) or {"i": i}, [0, 1, 2], [1, 1, 1], 8)
-            for r in part]
+    rows = [
+        r
+        for part in execution.run_rows(lambda i: calls.append(i) or {"i": i}, [0, 1, 2], [1, 1, 1], 8)
+        for r in part
+    ]
     assert rows == [(0, {"i": 0}), (1, {"i": 1}), (2, {"i": 2})]
     assert calls == [0, 1, 2]  # computed here: a pool for three rows costs more than it saves
 
@@ -83,8 +90,12 @@ def test_a_worker_crash_is_not_a_silent_gap(pair: tuple[Path, Path], monkeypatch
 
 
 def test_dask_scheduler_gives_the_identical_frame(pair: tuple[Path, Path]) -> None:
-    distributed = pytest.importorskip("distributed", reason="Dask is an optional extra: pip install 'dumpscope[dask]'")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+    distributed = pytest.importorskip(
+        "distributed", reason="Dask is an optional extra: pip install 'dumpscope[dask]'"
+    )
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
         remote = compare(*pair, scheduler=cluster.scheduler_address).frame
     assert_frame_equal(compare(*pair, workers=1).frame, remote)
 
@@ -99,13 +110,17 @@ def test_progress_counts_bytes_for_a_gb_per_s_display(pair: tuple[Path, Path]) -
     assert total >= int(readable["size"].sum()) * 2  # float32 + float16 per element, at least
 
 
-def test_npz_read_in_the_parent_then_by_forked_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_npz_read_in_the_parent_then_by_forked_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A ZipFile the parent already opened must not be shared by the workers (one file offset)."""
     from dumpscope.core.formats import open_dump
 
     monkeypatch.setattr(execution, "MIN_PARALLEL_ROWS", 1)
     rng = np.random.default_rng(3)
-    arrays = {f"t{i:03d}": rng.standard_normal(int(rng.integers(1, 30_000))).astype(np.float32) for i in range(40)}
+    arrays = {
+        f"t{i:03d}": rng.standard_normal(int(rng.integers(1, 30_000))).astype(np.float32) for i in range(40)
+    }
     np.savez(tmp_path / "g.npz", **arrays)
     np.savez(tmp_path / "t.npz", **{k: (v * 1.001).astype(np.float16) for k, v in arrays.items()})
     golden, target = open_dump(tmp_path / "g.npz"), open_dump(tmp_path / "t.npz")
@@ -131,7 +146,9 @@ def test_a_task_comes_back_packed_by_column_and_merges_like_one_dict_per_row() -
         assert merged == expected
 
 
-def test_accounting_counts_every_row_and_the_cpu_of_each_worker(pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_accounting_counts_every_row_and_the_cpu_of_each_worker(
+    pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(execution, "MIN_PARALLEL_ROWS", 1)
     import os
 
@@ -148,7 +165,9 @@ def test_accounting_counts_every_row_and_the_cpu_of_each_worker(pair: tuple[Path
     assert all(seconds > 0 for seconds in forked.cpu.values())
 
 
-def test_a_cancelled_parallel_run_stops_its_workers(pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_cancelled_parallel_run_stops_its_workers(
+    pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Stop iterating after the first task: every worker is gone, no row is computed twice."""
     import multiprocessing
 

@@ -54,8 +54,20 @@ def test_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     data = answer["matches"]
     assert isinstance(data, list) and 1 <= len(data) <= 3
     for item in data:
-        for key in ("tool", "stage", "code", "cause", "fix", "source", "score", "captures", "reason", "origin",
-                    "basis", "confidence"):
+        for key in (
+            "tool",
+            "stage",
+            "code",
+            "cause",
+            "fix",
+            "source",
+            "score",
+            "captures",
+            "reason",
+            "origin",
+            "basis",
+            "confidence",
+        ):
             assert key in item, key
         assert isinstance(item["captures"], dict)
     assert data[0]["code"] == "E10001" and data[0]["captures"]["value"] == "HWCN"
@@ -93,9 +105,7 @@ def test_message_from_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Capt
 
 LOG = (
     b"[INFO] starting conversion\n"
-    b"[INFO] parsing model /data/yolo.onnx\n"
-    + MESSAGE.encode()
-    + b"\n[INFO] retrying with other options\n"
+    b"[INFO] parsing model /data/yolo.onnx\n" + MESSAGE.encode() + b"\n[INFO] retrying with other options\n"
     b"\xff\xfe\x80 garbage bytes in the middle, not an error\n"
     b"[ERROR] onnxruntime: [ONNXRuntimeError] : 9 : NOT_IMPLEMENTED : Could not find an implementation for "
     b"ConvInteger(10) node with name 'conv_1'\n"
@@ -132,7 +142,9 @@ def test_clean_log_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert code == 1 and "No known problem" in out
 
 
-def test_user_kb_file_and_warnings(tmp_path: Path, _isolated_config: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_user_kb_file_and_warnings(
+    tmp_path: Path, _isolated_config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     entry = {
         "id": "lab-dsp-1",
         "tool": "LabDSP compiler",
@@ -148,7 +160,9 @@ def test_user_kb_file_and_warnings(tmp_path: Path, _isolated_config: Path, capsy
     (_isolated_config / "kb").mkdir(parents=True)
     bad = _isolated_config / "kb" / "broken.jsonl"
     bad.write_text('{"id": "half"\n', encoding="utf-8")
-    code, out, err = run(["LD-17: vector register spill in blocks/3/attn", "--kb", str(extra), "--json"], capsys)
+    code, out, err = run(
+        ["LD-17: vector register spill in blocks/3/attn", "--kb", str(extra), "--json"], capsys
+    )
     assert code == 0
     best = json.loads(out)["matches"][0]
     assert best["origin"] == f"user:{extra}" and best["captures"] == {"op": "blocks/3/attn"}
@@ -163,7 +177,9 @@ def test_uncertain_is_visible_in_text(capsys: pytest.CaptureFixture[str]) -> Non
     assert code == 0 and "UNCERTAIN" in out
 
 
-def test_no_message_opens_the_lookup_app(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_no_message_opens_the_lookup_app(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from dumpscope.tui.app.screens import lookup
 
     started: list[object] = []
@@ -173,7 +189,9 @@ def test_no_message_opens_the_lookup_app(monkeypatch: pytest.MonkeyPatch, capsys
 
 
 def test_text_output_shows_codes_and_layers(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(["E build: RuntimeError: Inferred shape and existing shape differ in rank: (2) vs (3)"], capsys)
+    code, out, _ = run(
+        ["E build: RuntimeError: Inferred shape and existing shape differ in rank: (2) vs (3)"], capsys
+    )
     assert code == 0
     assert "also seen via: rknn" in out
     _, out, _ = run(["acl set device 0 failed, errorCode = 507033"], capsys)

@@ -11,7 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dumpscope.core.comparison.judge import RULE_NONFINITE, RULE_WORDS, Thresholds, failing_rules, judge, metric_states
+from dumpscope.core.comparison.judge import (
+    RULE_NONFINITE,
+    RULE_WORDS,
+    Thresholds,
+    failing_rules,
+    judge,
+    metric_states,
+)
 from dumpscope.tui.app.explorer import DumpscopeApp
 from dumpscope.tui.app.widgets.tensor_pane import TensorPane
 from tests.test_tui_app import screen_text, settle
@@ -26,13 +33,15 @@ def _isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
-rows = st.fixed_dictionaries({
-    "band": st.sampled_from(BANDS),
-    "cosine_similarity": st.one_of(st.none(), st.floats(min_value=-1, max_value=1)),
-    "relative_euclidean_distance": st.one_of(st.none(), st.floats(min_value=0, max_value=3)),
-    "max_absolute_error": st.one_of(st.none(), st.floats(min_value=0, max_value=1e-1)),
-    "slice_relative_distance": st.one_of(st.none(), st.floats(min_value=0, max_value=3)),
-})
+rows = st.fixed_dictionaries(
+    {
+        "band": st.sampled_from(BANDS),
+        "cosine_similarity": st.one_of(st.none(), st.floats(min_value=-1, max_value=1)),
+        "relative_euclidean_distance": st.one_of(st.none(), st.floats(min_value=0, max_value=3)),
+        "max_absolute_error": st.one_of(st.none(), st.floats(min_value=0, max_value=1e-1)),
+        "slice_relative_distance": st.one_of(st.none(), st.floats(min_value=0, max_value=3)),
+    }
+)
 
 
 @settings(max_examples=200, deadline=None)
@@ -41,11 +50,22 @@ def test_rules_and_states_agree_with_the_judge(items: list[dict[str, object]]) -
     """A computed row without hard findings fails iff a metric state is fail, warns iff a state is warn,
     and its rule word is the word of a metric in that state."""
     th = Thresholds()
-    metrics = {m: pl.Float64 for m in ("cosine_similarity", "relative_euclidean_distance", "max_absolute_error",
-                                       "slice_relative_distance")}
+    metrics = {
+        m: pl.Float64
+        for m in (
+            "cosine_similarity",
+            "relative_euclidean_distance",
+            "max_absolute_error",
+            "slice_relative_distance",
+        )
+    }
     frame = pl.DataFrame(items, schema_overrides={"band": pl.String, **metrics}).with_columns(
-        pl.lit("computed").alias("status"), pl.lit("").alias("hard_fail"), pl.lit("").alias("hard_warn"),
-        pl.lit("").alias("notes"), pl.lit("pending").alias("health"), pl.lit("").alias("message"),
+        pl.lit("computed").alias("status"),
+        pl.lit("").alias("hard_fail"),
+        pl.lit("").alias("hard_warn"),
+        pl.lit("").alias("notes"),
+        pl.lit("pending").alias("health"),
+        pl.lit("").alias("message"),
         pl.lit(0).alias("nonfinite_mismatch"),
     )
     judged = judge(frame, th)
@@ -59,15 +79,23 @@ def test_rules_and_states_agree_with_the_judge(items: list[dict[str, object]]) -
             assert word == ""
         else:
             assert word in {RULE_WORDS[m] for m, s in states.items() if s == health} | (
-                {RULE_WORDS[m] for m in states} if health == "warn" else set()), (row, states, word)
+                {RULE_WORDS[m] for m in states} if health == "warn" else set()
+            ), (row, states, word)
 
 
 def test_nonfinite_mismatch_is_the_rule_even_when_every_metric_is_inside() -> None:
-    frame = pl.DataFrame({"band": ["fp16"], "health": ["fail"], "cosine_similarity": [1.0],
-                          "relative_euclidean_distance": [0.0], "max_absolute_error": [0.0], "nonfinite_mismatch": [3]})
+    frame = pl.DataFrame(
+        {
+            "band": ["fp16"],
+            "health": ["fail"],
+            "cosine_similarity": [1.0],
+            "relative_euclidean_distance": [0.0],
+            "max_absolute_error": [0.0],
+            "nonfinite_mismatch": [3],
+        }
+    )
     assert failing_rules(frame, Thresholds()).to_list() == [RULE_NONFINITE]
     assert metric_states(frame.row(0, named=True), Thresholds()) == {}
-
 
 
 def _nonfinite_fail(cmp) -> int:  # type: ignore[no-untyped-def]

@@ -18,13 +18,14 @@ from onnx import TensorProto, helper, numpy_helper
 from dumpscope.core.fix.search import Change, FixSearch, Tolerance, changes_from_commands
 from dumpscope.core.fix.trial import Measured, relative_distance
 
-
 # ------------------------------------------------------------ the distance, against a float64 reference
 
 
 @settings(max_examples=60, deadline=None)
-@given(arrays(np.float32, 12, elements=st.floats(-1e4, 1e4, width=32)),
-       arrays(np.float32, 12, elements=st.floats(-1e4, 1e4, width=32)))
+@given(
+    arrays(np.float32, 12, elements=st.floats(-1e4, 1e4, width=32)),
+    arrays(np.float32, 12, elements=st.floats(-1e4, 1e4, width=32)),
+)
 def test_relative_distance_is_the_float64_euclidean_ratio(g: np.ndarray, t: np.ndarray) -> None:
     diff = math.sqrt(sum((float(a) - float(b)) ** 2 for a, b in zip(g, t)))
     norm = math.sqrt(sum(float(a) ** 2 for a in g))
@@ -38,7 +39,9 @@ def test_relative_distance_overflow_and_shape_are_infinite() -> None:
     assert relative_distance(g, np.array([1.0, np.inf], dtype=np.float32)) == math.inf
     assert relative_distance(g, np.array([1.0, 2.0, 3.0], dtype=np.float32)) == math.inf
     assert relative_distance(np.array([np.inf]), np.array([np.inf])) == 0.0
-    assert relative_distance(np.array([np.nan, 2.0]), np.array([np.nan, 2.0])) == 0.0  # NaN where the golden has it
+    assert (
+        relative_distance(np.array([np.nan, 2.0]), np.array([np.nan, 2.0])) == 0.0
+    )  # NaN where the golden has it
     assert relative_distance(np.array([np.nan, 2.0]), np.array([np.inf, 2.0])) == math.inf
 
 
@@ -52,8 +55,10 @@ class _Facts:
         from types import SimpleNamespace as NS
 
         names = ["a", "b", "c", "d"]
-        self.nodes = [NS(name=n, op_type="Relu", inputs=(f"t{names[i - 1]}",) if i else ("x",),
-                         outputs=(f"t{n}",)) for i, n in enumerate(names)]
+        self.nodes = [
+            NS(name=n, op_type="Relu", inputs=(f"t{names[i - 1]}",) if i else ("x",), outputs=(f"t{n}",))
+            for i, n in enumerate(names)
+        ]
         self.producer = {n.outputs[0]: n for n in self.nodes}
         self.graph_outputs = ("td",)
 
@@ -79,8 +84,9 @@ class _StubEvaluator:
         missing = self.needed - kept
         bad = 0.5 if missing else 0.001
         introduced = {"a": 0.001, "b": 0.5 if "b" in missing else 0.001}
-        return Measured({"ta": introduced["a"], "tb": introduced["b"], "tc": max(introduced["b"], 0.001),
-                         "td": bad})
+        return Measured(
+            {"ta": introduced["a"], "tb": introduced["b"], "tc": max(introduced["b"], 0.001), "td": bad}
+        )
 
 
 def test_seeds_are_minimised_and_each_change_proven_needed() -> None:
@@ -132,7 +138,9 @@ def test_budget_bounds_the_trials_and_says_so() -> None:
 def test_changes_from_patch_commands() -> None:
     cmds = ["dumpscope patch m.onnx -o p.onnx --clip attn/scale=-inf,9.5 --keep-fp32 attn/exp ghost"]
     assert changes_from_commands(cmds, {"attn/scale", "attn/exp"}) == [
-        Change("clip", "attn/scale", -math.inf, 9.5), Change("keep", "attn/exp")]
+        Change("clip", "attn/scale", -math.inf, 9.5),
+        Change("keep", "attn/exp"),
+    ]
 
 
 # ------------------------------------------------------------ a real model: overflow under the fp16 recipe
@@ -142,12 +150,19 @@ def _overflow_model(path: Path) -> Path:
     """x -> Mul(300) -> ReduceSum of squares (Mul x x) -> Sqrt -> out; the sum of squares exceeds 65504 in
     fp16 for |x| ~ 1 (an unnamed node among them), while float32 is fine."""
     scale = numpy_helper.from_array(np.array(300.0, dtype=np.float32), "scale")
-    nodes = [helper.make_node("Mul", ["x", "scale"], ["xs"], name="scale_mul"),
-             helper.make_node("Mul", ["xs", "xs"], ["sq"]),  # unnamed: Mul_1
-             helper.make_node("ReduceSum", ["sq"], ["ss"], name="sumsq", keepdims=1),
-             helper.make_node("Sqrt", ["ss"], ["out"], name="norm")]
-    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8])],
-                              [helper.make_tensor_value_info("out", TensorProto.FLOAT, [1, 1])], [scale])
+    nodes = [
+        helper.make_node("Mul", ["x", "scale"], ["xs"], name="scale_mul"),
+        helper.make_node("Mul", ["xs", "xs"], ["sq"]),  # unnamed: Mul_1
+        helper.make_node("ReduceSum", ["sq"], ["ss"], name="sumsq", keepdims=1),
+        helper.make_node("Sqrt", ["ss"], ["out"], name="norm"),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8])],
+        [helper.make_tensor_value_info("out", TensorProto.FLOAT, [1, 1])],
+        [scale],
+    )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
     onnx.save(model, path)
     return path
@@ -196,7 +211,7 @@ def test_emit_writes_each_toolchain_and_onnxconverter_accepts_the_list(tmp_path:
     assert "--layer-precisions Mul_1:float32 sumsq:float32" in trt
     assert "--layerPrecisions=Mul_1:fp32,sumsq:fp32" in trt
     line = shlex.split(trt.splitlines()[0])  # the Polygraphy command, parsed back by Polygraphy (installed)
-    args = line[line.index("--layer-precisions") + 1:line.index("-o")]
+    args = line[line.index("--layer-precisions") + 1 : line.index("-o")]
     assert line[line.index("--precision-constraints") + 1] == "obey"
     try:
         from polygraphy.tools.args import util as args_util
@@ -265,8 +280,20 @@ def test_fix_command_json_and_usage_errors(tmp_path: Path, capsys) -> None:  # t
     np.save(tmp_path / "x.npy", np.full((1, 8), 0.9, dtype=np.float32))
     assert main(["fix", str(model), "--target", "fp16", "--tolerance", "output=abc"]) == 2
     assert main(["fix", str(model), "--target", "fp16", "--budget", "0"]) == 2
-    code = main(["fix", str(model), "--target", "fp16", "--input", f"x={tmp_path / 'x.npy'}", "--json",
-                 "--no-diagnosis", "--emit", str(tmp_path / "e")])
+    code = main(
+        [
+            "fix",
+            str(model),
+            "--target",
+            "fp16",
+            "--input",
+            f"x={tmp_path / 'x.npy'}",
+            "--json",
+            "--no-diagnosis",
+            "--emit",
+            str(tmp_path / "e"),
+        ]
+    )
     out = capsys.readouterr()
     data = json.loads(out.out)
     assert code == 0 and data["found"] and data["minimal"]

@@ -8,13 +8,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from dumpscope.core.dumps import DumpError
+from dumpscope.core.formats import ascend_dump as ad
 from dumpscope.core.vendor import atc_graph as atc
 from dumpscope.core.vendor import fusion
-from dumpscope.core.formats import ascend_dump as ad
-from dumpscope.core.dumps import DumpError
 from dumpscope.tui.cli.main import main
 
-SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"  # shared/ sits beside the repo
+SAMPLES = (
+    Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"
+)  # shared/ sits beside the repo
 REAL = SAMPLES / "om_model_atc_mode1_Ascend310.json"
 SYNTH = SAMPLES / "graph.json"
 needs_samples = pytest.mark.skipif(not SAMPLES.is_dir(), reason="shared Ascend samples not present")
@@ -24,7 +26,9 @@ def _strs(key: str, values: list[str]) -> dict[str, object]:
     return {"key": key, "value": {"list": {"s": values, "val_type": "VT_LIST_STRING"}}}
 
 
-def _out(origin: str | None = None, index: int = 0, fmt: str = "NCHW", shape: list[int] | None = None) -> dict[str, object]:
+def _out(
+    origin: str | None = None, index: int = 0, fmt: str = "NCHW", shape: list[int] | None = None
+) -> dict[str, object]:
     attr: list[dict[str, object]] = []
     if origin is not None:
         attr += [
@@ -37,7 +41,14 @@ def _out(origin: str | None = None, index: int = 0, fmt: str = "NCHW", shape: li
     return {"dtype": "DT_FLOAT16", "layout": "NC1HWC0", "attr": attr}
 
 
-def _op(name: str, type_: str, id_: int | None, originals: list[str] | None, outputs: list[dict[str, object]], **attrs: object) -> dict[str, object]:
+def _op(
+    name: str,
+    type_: str,
+    id_: int | None,
+    originals: list[str] | None,
+    outputs: list[dict[str, object]],
+    **attrs: object,
+) -> dict[str, object]:
     attr: list[dict[str, object]] = []
     if originals is not None:
         attr.append(_strs("_datadump_original_op_names", originals))
@@ -59,8 +70,15 @@ def synthetic_graph() -> dict[str, object]:
         _op("x", "Data", None, None, [_out()]),
         _op("trans_TransData_1", "TransData", 1, [], [_out("x")]),
         # Conv + BN + Relu fused: output reproduces Relu's output, not Conv's.
-        _op("conv1/fused", "Conv2D", 2, ["conv1/Conv:0", "bn@1", "relu.1"], [_out("relu.1", 0, shape=[1, 8, 4, 4])],
-            passes=["ConvBatchnormFusionPass"], ub="TbeConvEltwiseFusion"),  # fmt: skip
+        _op(
+            "conv1/fused",
+            "Conv2D",
+            2,
+            ["conv1/Conv:0", "bn@1", "relu.1"],
+            [_out("relu.1", 0, shape=[1, 8, 4, 4])],
+            passes=["ConvBatchnormFusionPass"],
+            ub="TbeConvEltwiseFusion",
+        ),  # fmt: skip
         # Fused op whose outputs carry no origin attributes: no golden pairing is guessed.
         _op("mm_add", "MatMulV2", 3, ["MatMul_3", "Add_4"], [_out()]),
         # A split (one original, two device ops).
@@ -172,7 +190,11 @@ def test_duplicate_names_and_malformed_ops_are_problems(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("content", "message"),
-    [("{not json", "not valid JSON"), ('{"name": "x"}', "not an ATC graph JSON"), ("[1, 2]", "not an ATC graph JSON")],
+    [
+        ("{not json", "not valid JSON"),
+        ('{"name": "x"}', "not an ATC graph JSON"),
+        ("[1, 2]", "not an ATC graph JSON"),
+    ],
 )
 def test_unusable_graph_files(tmp_path: Path, content: str, message: str) -> None:
     p = tmp_path / "g.json"
@@ -212,7 +234,9 @@ def test_fusion_from_manifest() -> None:
 
 @needs_samples
 @pytest.mark.parametrize("sample", [REAL, SYNTH])
-def test_cli_prints_both_samples(sample: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_cli_prints_both_samples(
+    sample: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("COLUMNS", "200")
     assert main(["fusion", str(sample), "--outputs"]) == 0
     out = capsys.readouterr().out
@@ -231,7 +255,10 @@ def _text(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
 
 
 def test_cli_reads_a_manifest_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    manifest = {"format": "dumpscope-manifest", "nodes": [{"name": "f", "op_type": "FusedConv", "fused_from": ["a", "b"]}]}
+    manifest = {
+        "format": "dumpscope-manifest",
+        "nodes": [{"name": "f", "op_type": "FusedConv", "fused_from": ["a", "b"]}],
+    }
     (tmp_path / "manifest.json").write_text(json.dumps(manifest))
     assert main(["fusion", str(tmp_path), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)

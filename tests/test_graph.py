@@ -10,8 +10,8 @@ import pytest
 from conftest import build_model
 from onnx import TensorProto, helper
 
-from dumpscope.core.onnx.graph import GraphFacts, load_graph
 from dumpscope.core.dumps import DumpError
+from dumpscope.core.onnx.graph import GraphFacts, load_graph
 
 F = TensorProto.FLOAT
 
@@ -20,7 +20,12 @@ def _vi(name: str, shape: list[int] | None = None) -> onnx.ValueInfoProto:
     return helper.make_tensor_value_info(name, F, shape if shape is not None else [2])
 
 
-def _graph(nodes: list[onnx.NodeProto], inputs: list[str], outputs: list[str], inits: dict[str, np.ndarray] | None = None) -> onnx.ModelProto:
+def _graph(
+    nodes: list[onnx.NodeProto],
+    inputs: list[str],
+    outputs: list[str],
+    inits: dict[str, np.ndarray] | None = None,
+) -> onnx.ModelProto:
     return build_model(nodes, [_vi(i) for i in inputs], [_vi(o) for o in outputs], inits or {})
 
 
@@ -105,12 +110,8 @@ def test_dangling_input_is_reported_and_treated_as_available() -> None:
 
 
 def test_if_node_orders_after_outer_scope_producers() -> None:
-    then_g = helper.make_graph(
-        [helper.make_node("Relu", ["late"], ["t_out"])], "then", [], [_vi("t_out")]
-    )
-    else_g = helper.make_graph(
-        [helper.make_node("Neg", ["late"], ["e_out"])], "else", [], [_vi("e_out")]
-    )
+    then_g = helper.make_graph([helper.make_node("Relu", ["late"], ["t_out"])], "then", [], [_vi("t_out")])
+    else_g = helper.make_graph([helper.make_node("Neg", ["late"], ["e_out"])], "else", [], [_vi("e_out")])
     if_node = helper.make_node("If", ["cond"], ["y"], name="branch", then_branch=then_g, else_branch=else_g)
     late = helper.make_node("Abs", ["x"], ["late"], name="late")
     model = build_model(

@@ -71,8 +71,9 @@ OUTPUTS = {
 
 @pytest.mark.parametrize("to_file", [False, True], ids=["stdout", "file"])
 @pytest.mark.parametrize("output", sorted(OUTPUTS))
-def test_no_output_holds_a_raw_control_or_bidi_character(tmp_path: Path, output: str, to_file: bool,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_no_output_holds_a_raw_control_or_bidi_character(
+    tmp_path: Path, output: str, to_file: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
     g, t, b = _dumps(tmp_path)
     argv = [{"G": g, "T": t, "B": b}.get(a, a) for a in OUTPUTS[output]]
     out = tmp_path / "out.txt"
@@ -111,8 +112,9 @@ def test_the_csv_holds_the_printable_names(tmp_path: Path, capsys: pytest.Captur
 def test_folders_that_are_not_dumps_fail_at_once_with_one_line(pair: tuple[str, str]) -> None:
     """``compare / /proc/self`` walked the whole machine (past 60 s): each side is recognised before
     either is read, sniffing lists a bounded number of entries, a walk stops at 10,000 folders."""
-    done = subprocess.run([sys.executable, "-m", "dumpscope", "compare", *pair], capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "dumpscope", "compare", *pair], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert "not a dump" in done.stderr and "internal error" not in done.stderr
 
@@ -138,9 +140,8 @@ def test_a_walk_is_bounded_in_folders_and_says_so(tmp_path: Path) -> None:
 
 def _external_model(folder: Path, location: str) -> Path:
     """``folder/m.onnx`` whose initializer ``w`` lies in external data at ``location``."""
-    from onnx import TensorProto, helper, numpy_helper
-
     from fuzz.outputs import _onnx
+    from onnx import TensorProto, helper, numpy_helper
 
     folder.mkdir(parents=True, exist_ok=True)
     w = numpy_helper.from_array(np.ones((2, 3), np.float32), "w")
@@ -157,8 +158,9 @@ def _external_model(folder: Path, location: str) -> Path:
 
 
 @pytest.mark.parametrize("kind", ["climbs-out", "absolute", "link-out", "folder", "fifo", "missing"])
-def test_patch_on_external_data_outside_its_folder_is_one_line(tmp_path: Path, kind: str,
-                                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_patch_on_external_data_outside_its_folder_is_one_line(
+    tmp_path: Path, kind: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "w.bin").write_bytes(np.ones(6, np.float32).tobytes())
@@ -176,8 +178,9 @@ def test_patch_on_external_data_outside_its_folder_is_one_line(tmp_path: Path, k
     assert not (tmp_path / "p.onnx").exists()
 
 
-def test_a_model_with_names_that_are_not_utf8_loses_no_row(tmp_path: Path,
-                                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_model_with_names_that_are_not_utf8_loses_no_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Protobuf hands a name that is not UTF-8 over as bytes: it is read as text, with ``\\xff`` shown."""
     import onnx
     from onnx import TensorProto, helper
@@ -186,8 +189,10 @@ def test_a_model_with_names_that_are_not_utf8_loses_no_row(tmp_path: Path,
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])
     from fuzz.outputs import _onnx
 
-    nodes = [helper.make_node("Relu", ["x"], ["hQQ"], name="rQQ"),
-             helper.make_node("Neg", ["hQQ"], ["y"], name="neg")]
+    nodes = [
+        helper.make_node("Relu", ["x"], ["hQQ"], name="rQQ"),
+        helper.make_node("Neg", ["hQQ"], ["y"], name="neg"),
+    ]
     path = tmp_path / "bad.onnx"
     path.write_bytes(_onnx(nodes, x, y).SerializeToString().replace(b"QQ", b"\xff\xfe"))
     for side in ("g", "t"):
@@ -204,8 +209,9 @@ def test_a_model_with_names_that_are_not_utf8_loses_no_row(tmp_path: Path,
     assert onnx.load(str(path)).graph.node[0].name == b"r\xff\xfe"  # (the file itself is as it was)
 
 
-def test_a_manifest_entry_whose_name_is_not_text_keeps_its_row(tmp_path: Path,
-                                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_manifest_entry_whose_name_is_not_text_keeps_its_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     for side in ("g", "t"):
         d = tmp_path / side
         d.mkdir()
@@ -213,15 +219,17 @@ def test_a_manifest_entry_whose_name_is_not_text_keeps_its_row(tmp_path: Path,
         for i, n in enumerate(("a", "b", "c")):
             np.save(d / f"{n}.npy", np.full((2, 3), i, np.float32))
             entries.append({"name": 5 if n == "b" else n, "file": f"{n}.npy", "topo_index": i})
-        (d / "manifest.json").write_text(json.dumps({"format": "dumpscope-manifest", "version": 1,
-                                                    "tensors": entries}))
+        (d / "manifest.json").write_text(
+            json.dumps({"format": "dumpscope-manifest", "version": 1, "tensors": entries})
+        )
     main(["compare", str(tmp_path / "g"), str(tmp_path / "t"), "--format", "json"])
     rows = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
     assert set(rows) == {"a", "b", "c"} and "'name' is a int" in rows["b"]["message"]
 
 
-def test_demo_refuses_links_where_it_writes_folders(tmp_path: Path,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_demo_refuses_links_where_it_writes_folders(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
     out = tmp_path / "demo"

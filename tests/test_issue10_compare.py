@@ -36,6 +36,7 @@ def manifest(directory: Path, entries: list[dict[str, object]], **header: object
 
 # --- item 2: unrelated dumps and a model that is not the dumps' model -------------------------
 
+
 def _model_dump(directory: Path, names: list[str], shape: tuple[int, ...] = (2, 3)) -> None:
     rng = np.random.default_rng(len(names))
     for n in names:
@@ -74,14 +75,19 @@ def _relu_model(path: Path, tensor: str) -> Path:
     import onnx
     from onnx import TensorProto, helper
 
-    graph = helper.make_graph([helper.make_node("Relu", ["x"], [tensor], name="relu")], "g",
-                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
-                              [helper.make_tensor_value_info(tensor, TensorProto.FLOAT, [2, 3])])
+    graph = helper.make_graph(
+        [helper.make_node("Relu", ["x"], [tensor], name="relu")],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info(tensor, TensorProto.FLOAT, [2, 3])],
+    )
     onnx.save(helper.make_model(graph), path)
     return path
 
 
-def test_a_model_other_than_the_manifests_is_an_input_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_model_other_than_the_manifests_is_an_input_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     _model_dump(tmp_path / "g", ["a"])
     _model_dump(tmp_path / "t", ["a"])
     model = _relu_model(tmp_path / "other.onnx", "something_else")
@@ -103,6 +109,7 @@ def test_the_same_graph_with_other_weights_is_a_warning(tmp_path: Path) -> None:
 
 
 # --- item 9: empty tensors -----------------------------------------------------------------------
+
 
 def test_empty_tensors_on_both_sides_are_equal(tmp_path: Path) -> None:
     save(tmp_path / "g", "roi", np.zeros(0, np.float32))
@@ -177,6 +184,7 @@ def test_side_stats_chunked_equals_one_pass() -> None:
 
 # --- item 8: bands per row -------------------------------------------------------------------------
 
+
 def test_one_int8_tensor_does_not_move_float_rows_to_the_int8_band(tmp_path: Path) -> None:
     for side in ("g", "t"):
         save(tmp_path / side, "conv", np.ones((2, 4), np.float32))
@@ -189,6 +197,7 @@ def test_one_int8_tensor_does_not_move_float_rows_to_the_int8_band(tmp_path: Pat
 
 
 # --- item 1: Reshape shape inputs compared by the shape they resolve to ---------------------------
+
 
 def _reference_resolve(spec: list[int], data: tuple[int, ...]) -> list[int] | None:
     """numpy's own reshape does the resolving (0 -> the data's dim)."""
@@ -225,11 +234,20 @@ def test_reshape_specs_spelled_differently_compare_equal(tmp_path: Path) -> None
         save(side, "data", np.ones((1, 20, 120), np.float32))
         save(side, "shape", np.asarray(spec, np.int64))
         save(side, "out", np.ones((1, 1, 20, 120), np.float32))
-        manifest(side, [
-            {"name": "data", "file": "data.npy", "topo_index": 0, "op_type": "Add"},
-            {"name": "shape", "file": "shape.npy", "topo_index": 1, "op_type": "Concat"},
-            {"name": "out", "file": "out.npy", "topo_index": 2, "op_type": "Reshape", "node_inputs": ["data", "shape"]},
-        ])
+        manifest(
+            side,
+            [
+                {"name": "data", "file": "data.npy", "topo_index": 0, "op_type": "Add"},
+                {"name": "shape", "file": "shape.npy", "topo_index": 1, "op_type": "Concat"},
+                {
+                    "name": "out",
+                    "file": "out.npy",
+                    "topo_index": 2,
+                    "op_type": "Reshape",
+                    "node_inputs": ["data", "shape"],
+                },
+            ],
+        )
     r = compare(g, t).frame.filter(pl.col("name") == "shape").row(0, named=True)
     assert r["health"] == "ok" and "resolves to" in r["message"]
 
@@ -240,11 +258,20 @@ def test_reshape_specs_that_resolve_differently_fail(tmp_path: Path) -> None:
         save(side, "data", np.ones((1, 20, 120), np.float32))
         save(side, "shape", np.asarray(spec, np.int64))
         save(side, "out", np.ones((1, 20, 120), np.float32))
-        manifest(side, [
-            {"name": "data", "file": "data.npy", "topo_index": 0},
-            {"name": "shape", "file": "shape.npy", "topo_index": 1},
-            {"name": "out", "file": "out.npy", "topo_index": 2, "op_type": "Reshape", "node_inputs": ["data", "shape"]},
-        ])
+        manifest(
+            side,
+            [
+                {"name": "data", "file": "data.npy", "topo_index": 0},
+                {"name": "shape", "file": "shape.npy", "topo_index": 1},
+                {
+                    "name": "out",
+                    "file": "out.npy",
+                    "topo_index": 2,
+                    "op_type": "Reshape",
+                    "node_inputs": ["data", "shape"],
+                },
+            ],
+        )
     r = compare(g, t).frame.filter(pl.col("name") == "shape").row(0, named=True)
     assert r["health"] == "fail"
 
@@ -259,12 +286,17 @@ def test_any_axis_permutation_is_found_and_said(tmp_path: Path) -> None:
 
 # --- the absolute floor of a band ------------------------------------------------------------------
 
-def _judged(golden: np.ndarray, target: np.ndarray, band: str, th: Thresholds | None = None) -> dict[str, object]:
+
+def _judged(
+    golden: np.ndarray, target: np.ndarray, band: str, th: Thresholds | None = None
+) -> dict[str, object]:
     th = th or Thresholds()
     m = compare_arrays(golden, target)
     row: dict[str, object] = {c: None for c in SCHEMA}
     row.update({k: v for k, v in m.as_dict().items() if k in SCHEMA})
-    row.update(band=band, status="computed", hard_fail="", hard_warn="", notes="", health="pending", message="")
+    row.update(
+        band=band, status="computed", hard_fail="", hard_warn="", notes="", health="pending", message=""
+    )
     return judge(pl.DataFrame([row], schema=SCHEMA), th).row(0, named=True)
 
 
@@ -296,7 +328,10 @@ def test_the_floor_rule(band: str, scale: float, noise: float, seed: int) -> Non
     limits = Thresholds().bands[band]
     bad = cos < limits["cosine_similarity"].fail or red > limits["relative_euclidean_distance"].fail  # type: ignore[operator]
     margin = 1e-9  # keep away from the bound itself
-    near = abs(cos - limits["cosine_similarity"].fail) < margin or abs(red - limits["relative_euclidean_distance"].fail) < margin  # type: ignore[operator]
+    near = (
+        abs(cos - limits["cosine_similarity"].fail) < margin
+        or abs(red - limits["relative_euclidean_distance"].fail) < margin
+    )  # type: ignore[operator]
     if near or abs(diff - ABS_FLOOR[band]) < 1e-15:
         return
     assert (r["health"] == "fail") == (bad and diff > ABS_FLOOR[band])
@@ -312,6 +347,7 @@ def test_the_floor_does_not_hide_a_real_fault_of_small_values() -> None:
 
 # --- item 5: per-slice metrics along the channel axis ---------------------------------------------
 
+
 def _reference_slices(golden: np.ndarray, target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per-slice relative distance and cosine along axis 1, float64, slice by slice."""
     red, cos = [], []
@@ -319,7 +355,11 @@ def _reference_slices(golden: np.ndarray, target: np.ndarray) -> tuple[np.ndarra
         g = np.take(golden, c, axis=1).astype(np.float64).ravel()
         t = np.take(target, c, axis=1).astype(np.float64).ravel()
         red.append(np.linalg.norm(t - g) / np.linalg.norm(g) if g.any() else np.nan)
-        cos.append(g @ t / (np.linalg.norm(g) * np.linalg.norm(t)) if g.any() and t.any() else (0.0 if g.any() else np.nan))
+        cos.append(
+            g @ t / (np.linalg.norm(g) * np.linalg.norm(t))
+            if g.any() and t.any()
+            else (0.0 if g.any() else np.nan)
+        )
     return np.asarray(red), np.asarray(cos)
 
 
@@ -331,7 +371,9 @@ def test_slice_metrics_match_a_float64_reference(n: int, c: int, r: int, seed: i
     rng = np.random.default_rng(seed)
     scales = rng.uniform(1.0, spread, c)[None, :, None]
     golden = (rng.standard_normal((n, c, r)) * scales).astype(np.float32)
-    target = (golden + rng.standard_normal((n, c, r)) * rng.uniform(0, 0.5, c)[None, :, None]).astype(np.float32)
+    target = (golden + rng.standard_normal((n, c, r)) * rng.uniform(0, 0.5, c)[None, :, None]).astype(
+        np.float32
+    )
     s = slice_metrics(golden, target)
     red, cos = _reference_slices(golden, target)
     assert s is not None and s.slices == c
@@ -343,9 +385,13 @@ def test_slice_metrics_match_a_float64_reference(n: int, c: int, r: int, seed: i
 def test_a_destroyed_slice_fails_a_tensor_whose_whole_metrics_pass(tmp_path: Path) -> None:
     """The YOLO head: boxes 0-316 and class scores 0-1 in one tensor, class scores lost."""
     rng = np.random.default_rng(0)
-    head = np.concatenate([rng.uniform(0, 316, (1, 4, 525)), rng.uniform(0, 1, (1, 18, 525))], axis=1).astype(np.float32)
+    head = np.concatenate([rng.uniform(0, 316, (1, 4, 525)), rng.uniform(0, 1, (1, 18, 525))], axis=1).astype(
+        np.float32
+    )
     broken = head.copy()
-    broken[:, 4:] = np.round(broken[:, 4:] / 1.24) * 1.24  # one int8 scale for both: class scores -> 0 or 1.24
+    broken[:, 4:] = (
+        np.round(broken[:, 4:] / 1.24) * 1.24
+    )  # one int8 scale for both: class scores -> 0 or 1.24
     save(tmp_path / "g", "output0", head)
     save(tmp_path / "t", "output0", broken)
     r = compare(tmp_path / "g", tmp_path / "t").frame.row(0, named=True)
@@ -368,6 +414,7 @@ def test_no_slice_within_the_floor_competes() -> None:
 
 # --- item 6 (pairing part): plain {tensor}.npy folders with --model --------------------------------
 
+
 def _chain_model(path: Path, outputs: list[str]) -> Path:
     """Relu nodes in a chain from graph input ``x`` through ``outputs``."""
     import onnx
@@ -377,8 +424,12 @@ def _chain_model(path: Path, outputs: list[str]) -> Path:
     for i, out in enumerate(outputs):
         nodes.append(helper.make_node("Relu", [prev], [out], name=f"/blk{i}/Relu"))
         prev = out
-    graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
-                              [helper.make_tensor_value_info(prev, TensorProto.FLOAT, [2, 3])])
+    graph = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info(prev, TensorProto.FLOAT, [2, 3])],
+    )
     onnx.save(helper.make_model(graph), path)
     return path
 
@@ -421,7 +472,9 @@ def test_same_shape_permuted_values_of_an_onnxruntime_dump_are_a_layout_mismatch
     x = rng.standard_normal((1, 3, 8, 8)).astype(np.float32)
     for side, data in (("g", x), ("t", np.ascontiguousarray(x.transpose(0, 1, 3, 2)))):
         save(tmp_path / side, "x", data)
-        manifest(tmp_path / side, [{"name": "x", "file": "x.npy", "kind": "input"}], producer="onnxruntime 1.32")
+        manifest(
+            tmp_path / side, [{"name": "x", "file": "x.npy", "kind": "input"}], producer="onnxruntime 1.32"
+        )
     r = compare(tmp_path / "g", tmp_path / "t").frame.row(0, named=True)
     assert r["health"] == "fail" and "layout mismatch" in r["message"] and "(0, 1, 3, 2)" in r["message"]
     assert r["cosine_similarity"] < 0.5 and "equal values" in r["message"]  # judged as declared
@@ -440,5 +493,12 @@ def test_the_target_runs_precision_sets_the_band_of_its_float32_rows(tmp_path: P
         save(tmp_path / side, "conv", np.ones((2, 4), dtype))
         save(tmp_path / side, "out", np.ones((2, 4), np.float32))
         save(tmp_path / side, "idx", np.arange(3, dtype=np.int64))
-    bands = dict(zip(*compare(tmp_path / "g", tmp_path / "t").frame.select("name", "band").to_dict(as_series=False).values()))
+    bands = dict(
+        zip(
+            *compare(tmp_path / "g", tmp_path / "t")
+            .frame.select("name", "band")
+            .to_dict(as_series=False)
+            .values()
+        )
+    )
     assert bands == {"conv": "fp16", "out": "fp16", "idx": "exact"}

@@ -79,7 +79,17 @@ def test_uncertain_marking_is_kept() -> None:
 
 def test_every_family_is_covered() -> None:
     families = Counter(r["family"] for r in RAW)
-    for family in ("ascend", "sigmastar", "rknn", "tensorrt", "onnxruntime", "onnx", "onnxsim", "float16", "qualcomm"):
+    for family in (
+        "ascend",
+        "sigmastar",
+        "rknn",
+        "tensorrt",
+        "onnxruntime",
+        "onnx",
+        "onnxsim",
+        "float16",
+        "qualcomm",
+    ):
         assert families[family] > 0, family
 
 
@@ -227,8 +237,12 @@ def test_code_extraction_covers_each_scheme() -> None:
 
 
 def test_normalise_blanks_variable_parts() -> None:
-    a = normalise("E10001: [PID: 4242] 2024-05-01-10:11:12.123 op[Conv_12] shape [1,3,224,224] at /data/a/m.onnx 0x7f3a")
-    b = normalise("E10001: [PID: 777] 2025-12-31-23:59:59.999 op[Relu_7] shape [8,3,640,640] at /home/b/x.onnx 0x11")
+    a = normalise(
+        "E10001: [PID: 4242] 2024-05-01-10:11:12.123 op[Conv_12] shape [1,3,224,224] at /data/a/m.onnx 0x7f3a"
+    )
+    b = normalise(
+        "E10001: [PID: 777] 2025-12-31-23:59:59.999 op[Relu_7] shape [8,3,640,640] at /home/b/x.onnx 0x11"
+    )
     assert a == b
 
 
@@ -277,12 +291,16 @@ REALISTIC = [
     # SigmaStar (seed 004 wording)
     ("Exception: ONNX RNN not support clip", "sigmastar-onnx-lstm-not-support-direction", {"op": "RNN"}),
     (
-        "Traceback (most recent call last):\n  File \"ConvertTool.py\", line 88\nException: not support onnx op type "
+        'Traceback (most recent call last):\n  File "ConvertTool.py", line 88\nException: not support onnx op type '
         "NonMaxSuppression yet",
         "sigmastar-not-support-onnx-op-type",
         {"op": "NonMaxSuppression"},
     ),
-    ("ValueError: Not support soc_version: mochi2", "sigmastar-not-support-soc-version-pcupid", {"value": "mochi2"}),
+    (
+        "ValueError: Not support soc_version: mochi2",
+        "sigmastar-not-support-soc-version-pcupid",
+        {"value": "mochi2"},
+    ),
     # Rockchip RKNN
     ("E RKNN: [10:22:31.912] rknn_init fail! ret=-6", None, {}),
     (
@@ -293,9 +311,9 @@ REALISTIC = [
     ),
     # TensorRT ONNX parser, multi-line
     (
-        "[03/14/2025-10:11:12] [TRT] [E] ModelImporter.cpp:949: While parsing node number 211 [Resize -> \"/up/Resize_output_0\"]:\n"
+        '[03/14/2025-10:11:12] [TRT] [E] ModelImporter.cpp:949: While parsing node number 211 [Resize -> "/up/Resize_output_0"]:\n'
         "[03/14/2025-10:11:12] [TRT] [E] ModelImporter.cpp:953: In node 211 (importResize): UNSUPPORTED_NODE: "
-        "Assertion failed: scales.is_weights() && \"Resize scales must be an initializer!\"",
+        'Assertion failed: scales.is_weights() && "Resize scales must be an initializer!"',
         None,
         {},
     ),
@@ -327,18 +345,24 @@ REALISTIC = [
         {},
     ),
     (
-        "WARNING: The shape of input \"audio_features\" has dynamic size, please set an input shape manually with "
+        'WARNING: The shape of input "audio_features" has dynamic size, please set an input shape manually with '
         "--test-input-shape",
         "onnxsim-the-shape-of-input-images",
         {"input": "audio_features"},
     ),
-    ("UserWarning: the float32 number 3.4028e+38 will be truncated to 65504.0", "float16-the-float-number-will-be", {}),
+    (
+        "UserWarning: the float32 number 3.4028e+38 will be truncated to 65504.0",
+        "float16-the-float-number-will-be",
+        {},
+    ),
     ("Failed to validate op /encoder/Gelu_3 with error 0xc26", "qualcomm-0xc26", {}),
 ]
 
 
 @pytest.mark.parametrize(("message", "expected", "captures"), REALISTIC, ids=[r[0][:40] for r in REALISTIC])
-def test_realistic_messages(kb: KnowledgeBase, message: str, expected: str | None, captures: dict[str, str]) -> None:
+def test_realistic_messages(
+    kb: KnowledgeBase, message: str, expected: str | None, captures: dict[str, str]
+) -> None:
     matches = kb.lookup(message, top=3)
     assert matches, message
     best = matches[0]
@@ -369,8 +393,11 @@ def test_tensorrt_block_is_read_as_a_whole(kb: KnowledgeBase) -> None:
 
 
 def test_specific_entry_beats_generic_for_the_same_code(kb: KnowledgeBase) -> None:
-    matches = kb.lookup("[ONNXRuntimeError] : 10 : INVALID_GRAPH : This is an invalid model. Type Error: Type "
-                        "'tensor(int64)' of input parameter (x) of operator (Mul) in node (Mul_42) is invalid.", top=5)
+    matches = kb.lookup(
+        "[ONNXRuntimeError] : 10 : INVALID_GRAPH : This is an invalid model. Type Error: Type "
+        "'tensor(int64)' of input parameter (x) of operator (Mul) in node (Mul_42) is invalid.",
+        top=5,
+    )
     assert not matches[0].entry.generic
     generic = next(m for m in matches if m.entry.generic)
     assert matches[0].score > generic.score
@@ -414,9 +441,13 @@ def test_empty_and_garbage_input(kb: KnowledgeBase) -> None:
 
 
 def test_ten_megabyte_single_line(kb: KnowledgeBase) -> None:
-    line = "x" * (5 << 20) + " E10001: Value [a] for parameter [--log] is invalid. Reason: r " + "[" * (5 << 20)
+    line = (
+        "x" * (5 << 20) + " E10001: Value [a] for parameter [--log] is invalid. Reason: r " + "[" * (5 << 20)
+    )
     assert isinstance(kb.lookup(line, top=3), list)
-    assert kb.lookup("E10001: Value [a] for parameter [--log] is invalid. Reason: r " + "[" * (10 << 20), top=3)
+    assert kb.lookup(
+        "E10001: Value [a] for parameter [--log] is invalid. Reason: r " + "[" * (10 << 20), top=3
+    )
 
 
 # --- user entries --------------------------------------------------------------------------
@@ -492,9 +523,13 @@ def test_entry_schema_errors_are_clear() -> None:
 def make_log() -> bytes:
     noise = "[INFO] GE(1234,atc.bin):2025-03-14-08:15:02.441.218 [graph.cc:{n}] prepare node {n} done\n"
     lines = [noise.format(n=i) for i in range(30)]
-    lines.insert(3, "E10001: [PID: 11] Value [NWCH] for parameter [--input_format] is invalid. Reason: bad.\n")
+    lines.insert(
+        3, "E10001: [PID: 11] Value [NWCH] for parameter [--input_format] is invalid. Reason: bad.\n"
+    )
     lines.insert(10, "[ERROR] Kernel task happen error, retCode=0x26, [aicore exception].\n")
-    lines.insert(12, "E10001: [PID: 12] Value [CHWN] for parameter [--input_format] is invalid. Reason: bad.\n")
+    lines.insert(
+        12, "E10001: [PID: 12] Value [CHWN] for parameter [--input_format] is invalid. Reason: bad.\n"
+    )
     lines.insert(20, "[ERROR] Kernel task happen error, retCode=0x26, [aicore exception].\n")
     lines.insert(25, "caf\xe9 ")  # placeholder for a non-UTF-8 line, replaced below
     data = "".join(lines).encode("utf-8")
@@ -548,7 +583,12 @@ def test_scan_accepts_text_streams_and_line_lists(kb: KnowledgeBase) -> None:
 
 
 def test_scan_survives_a_huge_line_and_counts_lines_after_it(kb: KnowledgeBase) -> None:
-    data = b"noise\n" + b"A" * (12 << 20) + b" error\n" + b"[ERROR] Kernel task happen error, retCode=0x26, [aicore exception].\n"
+    data = (
+        b"noise\n"
+        + b"A" * (12 << 20)
+        + b" error\n"
+        + b"[ERROR] Kernel task happen error, retCode=0x26, [aicore exception].\n"
+    )
     problems = scan_log(io.BytesIO(data), kb)
     assert [p.first_line_no for p in problems] == [3]
 
@@ -560,7 +600,12 @@ def test_scan_of_empty_and_binary_logs(kb: KnowledgeBase) -> None:
 
 
 def test_scan_finds_user_messages_without_cue_words(tmp_path: Path) -> None:
-    quiet = {**USER_GOOD, "id": "quiet", "pattern": r"tile allocator exhausted on core (?P<value>\d+)", "code": ""}
+    quiet = {
+        **USER_GOOD,
+        "id": "quiet",
+        "pattern": r"tile allocator exhausted on core (?P<value>\d+)",
+        "code": "",
+    }
     extra = write_user_kb(tmp_path / "q.jsonl", [json.dumps(quiet)])
     kb = load_kb(extra=[extra], user_dir=tmp_path / "none")
     problems = scan_log(io.BytesIO(b"ok\ntile allocator exhausted on core 3\n"), kb)

@@ -43,8 +43,11 @@ def test_a_withheld_answer_names_the_closest_tools(kb: KnowledgeBase) -> None:
 @pytest.mark.parametrize(
     ("family", "message"),
     [
-        ("hailo", 'File "/venv/lib/python3.10/site-packages/hailo_sdk_client/runner/client_runner.py", line 1, in '
-                  "translate_onnx_model\nValueError: 'onnx::Add_12' is not in list"),
+        (
+            "hailo",
+            'File "/venv/lib/python3.10/site-packages/hailo_sdk_client/runner/client_runner.py", line 1, in '
+            "translate_onnx_model\nValueError: 'onnx::Add_12' is not in list",
+        ),
         ("hailo", "[HailoRT] [error] CHECK failed - HAILO_INVALID_HEF(26)"),
         ("vitis_ai", "[VAIQ_ERROR]: Quantized module can not be generated; see the pytorch_nndct log"),
         ("sophgo", "RuntimeError: [!Error]: tpuc-opt net_bm1684x_f16_tpu.mlir --codegen -o /dev/null"),
@@ -62,7 +65,9 @@ def test_uncovered_tools_are_said_to_be_uncovered(kb: KnowledgeBase, family: str
 
 
 def test_a_covered_tool_that_mentions_an_uncovered_one_in_passing_stays_covered(kb: KnowledgeBase) -> None:
-    message = "[ONNXRuntimeError] : 10 : INVALID_GRAPH : Load model from m.onnx failed: the model came from hailo"
+    message = (
+        "[ONNXRuntimeError] : 10 : INVALID_GRAPH : Load model from m.onnx failed: the model came from hailo"
+    )
     found = kb.answer(message)
     assert found.uncovered is None and found.matches[0].entry.family == "onnxruntime"
 
@@ -119,8 +124,10 @@ def test_each_tensorrt_error_code_has_its_own_meaning(kb: KnowledgeBase, n: int)
 
 
 def test_a_captured_op_stops_at_the_name(kb: KnowledgeBase) -> None:
-    message = ("Error Code 10: Internal Error (Could not find any implementation for node /model.22/Concat_3 "
-               "due to insufficient workspace. See verbose log for requested sizes.)")
+    message = (
+        "Error Code 10: Internal Error (Could not find any implementation for node /model.22/Concat_3 "
+        "due to insufficient workspace. See verbose log for requested sizes.)"
+    )
     best = next(m for m in kb.lookup(message) if m.entry.id == "tensorrt-no-implementation-for-node")
     assert best.op_names == ("/model.22/Concat_3",)
 

@@ -55,7 +55,9 @@ def top_family(kb: KnowledgeBase, text: str) -> str:
         ("aclrtMalloc returned a strange status", "ascend"),
     ],
 )
-def test_tool_marker_names_the_family_and_its_entry_answers(kb: KnowledgeBase, text: str, family: str) -> None:
+def test_tool_marker_names_the_family_and_its_entry_answers(
+    kb: KnowledgeBase, text: str, family: str
+) -> None:
     assert detect_families(text)[0] == family
     matches = kb.lookup(text, top=3)
     assert matches and matches[0].entry.family == family
@@ -239,7 +241,9 @@ def test_limit_generic_keeps_order_otherwise(kb: KnowledgeBase) -> None:
 
     specific = sum(not generic(m) for m in ranked)
     assert sum(generic(m) for m in limited) <= max(1, 3 - specific)
-    assert [m for m in limited if not generic(m)] == [m for m in ranked if not generic(m)][: len([m for m in limited if not generic(m)])]
+    assert [m for m in limited if not generic(m)] == [m for m in ranked if not generic(m)][
+        : len([m for m in limited if not generic(m)])
+    ]
 
 
 def test_op_type_is_not_captured_as_dtype(kb: KnowledgeBase) -> None:
@@ -252,14 +256,23 @@ def test_op_type_is_not_captured_as_dtype(kb: KnowledgeBase) -> None:
 @pytest.mark.parametrize(
     ("text", "family"),
     [
-        ("torch.onnx.errors.UnsupportedOperatorError: Exporting the operator 'aten::foo' to ONNX opset version 17 is not supported.", "torch_onnx"),
+        (
+            "torch.onnx.errors.UnsupportedOperatorError: Exporting the operator 'aten::foo' to ONNX opset version 17 is not supported.",
+            "torch_onnx",
+        ),
         ("RuntimeError: PyTorch convert function for op 'foo_bar' not implemented.", "coreml"),
         ("layer Foo.Bar not exists or registered", "ncnn"),
         ("ERROR: Node number 7 (FOO) failed to prepare.", "tflite"),
-        ("tvm.error.OpNotImplemented: The following operators are not supported for frontend ONNX: FooOp", "tvm"),
+        (
+            "tvm.error.OpNotImplemented: The following operators are not supported for frontend ONNX: FooOp",
+            "tvm",
+        ),
         ("[Paddle2ONNX] Oops, there are some operators not supported yet, including foo_op,", "paddle2onnx"),
         ("These Op Not Support: ONNX::FooOp", "mnn"),
-        ("openvino._pyopenvino.GeneralFailure: Check 'x' failed at src/frontends/onnx/frontend/src/core/graph.cpp:1", "openvino"),
+        (
+            "openvino._pyopenvino.GeneralFailure: Check 'x' failed at src/frontends/onnx/frontend/src/core/graph.cpp:1",
+            "openvino",
+        ),
         ("QnnDsp <E> QnnBackend_validateOpConfig failed 3110", "qualcomm"),
     ],
 )
@@ -272,7 +285,14 @@ def test_new_families_answer(kb: KnowledgeBase, text: str, family: str) -> None:
 
 def test_catastrophic_user_regex_is_refused_at_load(tmp_path: Path) -> None:
     bad = {"tool": "mine", "stage": "run", "cause": "c", "fix": "f", "source": "me", "pattern": "(a+)+$"}
-    good = {"tool": "mine", "stage": "run", "cause": "c", "fix": "f", "source": "me", "pattern": "my own error"}
+    good = {
+        "tool": "mine",
+        "stage": "run",
+        "cause": "c",
+        "fix": "f",
+        "source": "me",
+        "pattern": "my own error",
+    }
     path = tmp_path / "mine.jsonl"
     path.write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n", encoding="utf-8")
     kb = load_kb(extra=[path], user_dir=tmp_path / "none")
@@ -292,7 +312,9 @@ def test_nested_repeats_are_refused(pattern: str, tmp_path: Path) -> None:
     assert kb.warnings and "backtrack" in kb.warnings[0]
 
 
-@pytest.mark.parametrize("pattern", [r"E\d{5}: (?P<x>[^\n]{1,80})", "(?>(a+))+", "(?:ab{2})+", "foo (?:bar|baz)* qux"])
+@pytest.mark.parametrize(
+    "pattern", [r"E\d{5}: (?P<x>[^\n]{1,80})", "(?>(a+))+", "(?:ab{2})+", "foo (?:bar|baz)* qux"]
+)
 def test_safe_user_patterns_load(pattern: str, tmp_path: Path) -> None:
     raw = {"tool": "mine", "stage": "run", "cause": "c", "fix": "f", "source": "me", "pattern": pattern}
     path = tmp_path / "p.jsonl"
@@ -317,7 +339,13 @@ def test_evaluation_set_is_sound() -> None:
         assert r["source"].startswith("https://")
         expect = "heldout" if int(hashlib.sha1(r["source"].encode()).hexdigest(), 16) % 5 < 2 else "dev"
         assert r["split"] == expect
-    assert {r["family"] for r in rows} >= set(NEW_FAMILIES) | {"ascend", "rknn", "tensorrt", "onnxruntime", "onnx"}
+    assert {r["family"] for r in rows} >= set(NEW_FAMILIES) | {
+        "ascend",
+        "rknn",
+        "tensorrt",
+        "onnxruntime",
+        "onnx",
+    }
 
 
 def test_no_entry_cites_a_heldout_thread() -> None:
@@ -332,7 +360,9 @@ def test_no_entry_cites_a_heldout_thread() -> None:
 
 
 def test_partial_paste_of_the_core_phrase_matches_at_reduced_score(kb: KnowledgeBase) -> None:
-    full = kb.lookup("[E] Error Code 10: Internal Error (Could not find any implementation for node conv_1.)", top=1)[0]
+    full = kb.lookup(
+        "[E] Error Code 10: Internal Error (Could not find any implementation for node conv_1.)", top=1
+    )[0]
     part = kb.lookup("...Internal Error (Could not find any implementation for node", top=1)[0]
     assert part.entry.id == full.entry.id == "tensorrt-no-implementation-for-node"
     assert part.reason == "partial" and part.score < full.score
@@ -356,7 +386,10 @@ def test_a_category_code_does_not_drag_one_entry_to_the_top(kb: KnowledgeBase) -
     matches = kb.lookup(text, top=3)
     assert matches[0].entry.family == "tensorrt"
     assert matches[0].entry.id != "tensorrt-no-optimization-profile"
-    own = kb.lookup("Error Code 4: Internal Error (Network has dynamic or shape inputs, but no optimization profile has been defined.)", top=1)
+    own = kb.lookup(
+        "Error Code 4: Internal Error (Network has dynamic or shape inputs, but no optimization profile has been defined.)",
+        top=1,
+    )
     assert own[0].entry.id == "tensorrt-no-optimization-profile"
 
 
@@ -371,5 +404,7 @@ def test_the_knowledge_side_imports_nothing_heavy() -> None:
         "load_kb().lookup('E RKNN: rknn_init fail! ret=-1')\n"
         "print(sorted(m for m in ('numpy', 'polars', 'onnx', 'onnxruntime', 'textual', 'rich') if m in sys.modules))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
     assert out == "[]"

@@ -30,7 +30,9 @@ def _source() -> bytes:
 def test_shipped_index_is_a_fresh_build() -> None:
     """Edit kb.jsonl, then run ``python -m dumpscope.core.knowledge`` (this test says so)."""
     shipped = json.loads(_package_bytes(INDEX_FILE))
-    assert shipped == build_index(_source().decode("utf-8")), "kb_index.json is stale: python -m dumpscope.core.knowledge"
+    assert shipped == build_index(_source().decode("utf-8")), (
+        "kb_index.json is stale: python -m dumpscope.core.knowledge"
+    )
     assert builtin_index() is not None
 
 
@@ -76,11 +78,25 @@ def test_entries_read_from_the_index_equal_the_parsed_ones() -> None:
 
 def _user_entries() -> list:  # type: ignore[type-arg]
     first = builtin_entries()[0].to_dict()
-    replaced = {**first, "pattern": "dumpscope test replaced (?P<op>\\w+)", "cause": "a user's own cause", "fix": "x"}
+    replaced = {
+        **first,
+        "pattern": "dumpscope test replaced (?P<op>\\w+)",
+        "cause": "a user's own cause",
+        "fix": "x",
+    }
     for name in ("anchors", "keys", "origin"):
         replaced.pop(name)
-    added = {"id": "user-new", "tool": "mytool", "stage": "run", "cause": "c", "fix": "f", "source": "me", "family": "rknn",
-             "pattern": "my brand new failure (?P<value>\\d+)", "keys": ["rknn:RKNN_ERR_FAIL"]}
+    added = {
+        "id": "user-new",
+        "tool": "mytool",
+        "stage": "run",
+        "cause": "c",
+        "fix": "f",
+        "source": "me",
+        "family": "rknn",
+        "pattern": "my brand new failure (?P<value>\\d+)",
+        "keys": ["rknn:RKNN_ERR_FAIL"],
+    }
     again = {**added, "cause": "second version wins"}
     return [entry_from_dict(raw, origin="user:test") for raw in (replaced, added, again)]
 

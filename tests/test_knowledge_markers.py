@@ -16,9 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dumpscope.core.knowledge import KnowledgeBase, load_kb
+from dumpscope.core.knowledge.codes import extract_codes
 from dumpscope.core.knowledge.family import MARKERS, MEDIUM, STRONG, WEAK, detect_families, family_evidence
 from dumpscope.core.knowledge.kb import credible_codes
-from dumpscope.core.knowledge.codes import extract_codes
 from dumpscope.core.knowledge.markers import UNCOVERED, WHOLE_WORDS
 
 NEW_FAMILIES = ("openvino", "tflite", "qualcomm", "mnn", "ncnn", "paddle2onnx", "torch_onnx", "tvm", "coreml")
@@ -32,22 +32,46 @@ def kb() -> KnowledgeBase:
 SOURCE_FORMATS: list[tuple[str, str]] = [
     # OpenVINO: src/core/src/except.cpp, src/core/src/node.cpp, ie_common.h status names, tools/mo logger,
     # src/frontends/*/unconverted ops report, src/plugins/intel_cpu/src/node.cpp
-    ("openvino", "[ GENERAL_ERROR ] Check 'false' failed at src\\plugins\\intel_gpu\\src\\plugin\\program_builder.cpp:176:\n[GPU] Operation: Foo_3 of type FooOp(opset1) is not supported"),
-    ("openvino", "Exception from src\\inference\\src\\cpp\\core.cpp:121:\nShape inference of Reshape node with name r1 failed"),
-    ("openvino", "[ ERROR ]  Cannot infer shapes or values for node \"Resize_5\".\n[ ERROR ]  It can happen due to bug in custom shape infer function"),
-    ("openvino", "While validating node 'v1::Reshape r (x[0]:f32[1,8], c[0]:i64[4]) -> (f32[?,?,?,?])' with friendly_name 'r':\nRequested output shape [1,2,3,4] is incompatible"),
+    (
+        "openvino",
+        "[ GENERAL_ERROR ] Check 'false' failed at src\\plugins\\intel_gpu\\src\\plugin\\program_builder.cpp:176:\n[GPU] Operation: Foo_3 of type FooOp(opset1) is not supported",
+    ),
+    (
+        "openvino",
+        "Exception from src\\inference\\src\\cpp\\core.cpp:121:\nShape inference of Reshape node with name r1 failed",
+    ),
+    (
+        "openvino",
+        '[ ERROR ]  Cannot infer shapes or values for node "Resize_5".\n[ ERROR ]  It can happen due to bug in custom shape infer function',
+    ),
+    (
+        "openvino",
+        "While validating node 'v1::Reshape r (x[0]:f32[1,8], c[0]:i64[4]) -> (f32[?,?,?,?])' with friendly_name 'r':\nRequested output shape [1,2,3,4] is incompatible",
+    ),
     ("openvino", "RuntimeError: Check 'my_rank == 4' failed at core/src/op/my_op.cpp:12"),
     ("openvino", "[ NOT_IMPLEMENTED ] Cannot create Interpolate layer: unsupported mode"),
-    ("openvino", "Model wasn't fully converted.\nSummary:\n-- No conversion rule found for operations: aten::foo_bar"),
+    (
+        "openvino",
+        "Model wasn't fully converted.\nSummary:\n-- No conversion rule found for operations: aten::foo_bar",
+    ),
     ("openvino", "Supported primitive descriptors list is empty for node: conv_17 type: Convolution"),
     # TFLite: core/subgraph.cc, core/interpreter_builder.cc, kernels/kernel_util.h, python interpreter wrapper,
     # delegates/gpu, compiler/mlir/lite
-    ("tflite", "tensorflow/lite/kernels/reshape.cc:85 num_input_elements != num_output_elements (1200 != 4800)\nNode number 3 (RESHAPE) failed to prepare."),
+    (
+        "tflite",
+        "tensorflow/lite/kernels/reshape.cc:85 num_input_elements != num_output_elements (1200 != 4800)\nNode number 3 (RESHAPE) failed to prepare.",
+    ),
     ("tflite", "Didn't find op for builtin opcode 'FOO_BAR' version '9'\nRegistration failed."),
     ("tflite", "ValueError: Cannot set tensor: Dimension mismatch. Got 3 but expected 4 for input 0."),
     ("tflite", "Encountered unresolved custom op: FooBarOp.\nNode number 5 (FooBarOp) failed to invoke."),
-    ("tflite", "error: 'tf.FooOp' op is neither a custom op nor a flex op\nerror: failed while converting: 'main'"),
-    ("tflite", "Following operations are not supported by GPU delegate:\nSTRIDED_SLICE: Slice does not support shrink mask."),
+    (
+        "tflite",
+        "error: 'tf.FooOp' op is neither a custom op nor a flex op\nerror: failed while converting: 'main'",
+    ),
+    (
+        "tflite",
+        "Following operations are not supported by GPU delegate:\nSTRIDED_SLICE: Slice does not support shrink mask.",
+    ),
     # MNN: source/geometry/GeometryComputerUtils.cpp, source/core/Schedule.cpp, source/shape/ShapeConvolution.cpp,
     # source/core/Interpreter.cpp, source/core/Pipeline.cpp, tools/converter/source/common/cli.cpp
     ("mnn", "Compute Shape Error for /model/Reshape_1\ncode=3"),
@@ -56,9 +80,12 @@ SOURCE_FORMATS: list[tuple[str, str]] = [
     ("mnn", "Can't run session because not resized"),
     ("mnn", "Resize error for type = Convolution, name = conv1"),
     ("mnn", "[ERROR] Convert error, please check your file format.\nConverted Failed!"),
-    ("mnn", "[12:00:00] /src/x/tools/converter/source/tflite/FooTflite.cpp:40: Check failed: creator ==> NOT_SUPPORTED_OP: [ FOO ]"),
+    (
+        "mnn",
+        "[12:00:00] /src/x/tools/converter/source/tflite/FooTflite.cpp:40: Check failed: creator ==> NOT_SUPPORTED_OP: [ FOO ]",
+    ),
     # ncnn: src/net.cpp, tools/onnx/onnx2ncnn.cpp, tools/pnnx/src/main.cpp
-    ("ncnn", "find_blob_index_by_name data failed\nTry\nex.input(\"in0\", in0);"),
+    ("ncnn", 'find_blob_index_by_name data failed\nTry\nex.input("in0", in0);'),
     ("ncnn", "param is too old, please regenerate"),
     ("ncnn", "load_model error at layer 3, parameter file has inconsistent content."),
     ("ncnn", "network graph not ready"),
@@ -66,14 +93,29 @@ SOURCE_FORMATS: list[tuple[str, str]] = [
     ("ncnn", "############# pass_level2\nignore aten::foo_bar\n############# pass_ncnn"),
     # Paddle2ONNX: paddle2onnx/converter.cc, paddle2onnx/mapper/mapper.h, paddle2onnx/command.py
     ("paddle2onnx", "Paddle model parsing failed."),
-    ("paddle2onnx", "[ERROR][Paddle2ONNX] [pool2d: pool2d_0.tmp_0] Adaptive only support static input shape."),
-    ("paddle2onnx", "While ShapeTensorList as input, requires opset_version>=9 for op fill_constant.\nDue to the unsupported operators, the conversion is aborted."),
+    (
+        "paddle2onnx",
+        "[ERROR][Paddle2ONNX] [pool2d: pool2d_0.tmp_0] Adaptive only support static input shape.",
+    ),
+    (
+        "paddle2onnx",
+        "While ShapeTensorList as input, requires opset_version>=9 for op fill_constant.\nDue to the unsupported operators, the conversion is aborted.",
+    ),
     # torch.onnx: torch/onnx/utils.py, errors.py, symbolic_helper.py, _internal/exporter
     ("torch_onnx", "RuntimeError: ONNX export failed: Couldn't export operator aten::foo_bar"),
-    ("torch_onnx", "torch.onnx.OnnxExporterError: Failed to export the model with torch.export. This is step 1/3 of exporting the model to ONNX."),
-    ("torch_onnx", "UserWarning: Exporting aten::index operator of advanced indexing in opset 14 is achieved by combination of multiple ONNX operators, including Reshape, Transpose, Concat, and Gather."),
+    (
+        "torch_onnx",
+        "torch.onnx.OnnxExporterError: Failed to export the model with torch.export. This is step 1/3 of exporting the model to ONNX.",
+    ),
+    (
+        "torch_onnx",
+        "UserWarning: Exporting aten::index operator of advanced indexing in opset 14 is achieved by combination of multiple ONNX operators, including Reshape, Transpose, Concat, and Gather.",
+    ),
     # TVM: python/tvm/autotvm/task/dispatcher.py, src/tir/analysis/verify_memory.cc, python/tvm/error.py, logging.h
-    ("tvm", "Cannot find config for target=cuda -keys=cuda,gpu -arch=sm_86, workload=('conv2d_nchw.cuda', 1). A fallback configuration is used"),
+    (
+        "tvm",
+        "Cannot find config for target=cuda -keys=cuda,gpu -arch=sm_86, workload=('conv2d_nchw.cuda', 1). A fallback configuration is used",
+    ),
     ("tvm", "Did you forget to bind?\nVariable `T_relu` is directly accessed by host memory"),
     ("tvm", "OpAttributeUnImplemented: Attribute foo_mode is not supported in operator Resize."),
     ("tvm", "InternalError: Check failed: (ret == 0) is false: assert fail"),
@@ -81,16 +123,24 @@ SOURCE_FORMATS: list[tuple[str, str]] = [
     ("coreml", "ValueError: Torch var my_input.7 not found in context"),
     ("coreml", "NotImplementedError: Unsupported fx node _foo_bar, kind _foo_bar"),
     ("coreml", "RuntimeError: Error computing NN outputs."),
-    ("coreml", "E5RT encountered an STL exception. msg = MILCompilerForANE error: failed to compile ANE model."),
+    (
+        "coreml",
+        "E5RT encountered an STL exception. msg = MILCompilerForANE error: failed to compile ANE model.",
+    ),
     # Qualcomm: QNN HTP / FastRPC texts as quoted in Qualcomm's docs
     ("qualcomm", "E/QnnDsp: Failed to load skel, error: 4000\nE/QnnDsp: Transport layer setup failed: 14001"),
-    ("qualcomm", "Failed to find available PD for contextId 3 on deviceId 0 coreId 0 with context size estimate 123456789"),
+    (
+        "qualcomm",
+        "Failed to find available PD for contextId 3 on deviceId 0 coreId 0 with context size estimate 123456789",
+    ),
     ("qualcomm", "remote_handle64_open failed for libFooSkel.so, error 0x80000406"),
 ]
 
 
 @pytest.mark.parametrize(("family", "text"), SOURCE_FORMATS)
-def test_source_format_names_its_tool_and_its_entry_answers(kb: KnowledgeBase, family: str, text: str) -> None:
+def test_source_format_names_its_tool_and_its_entry_answers(
+    kb: KnowledgeBase, family: str, text: str
+) -> None:
     assert detect_families(text)[0] == family
     matches = kb.lookup(text, top=3)
     assert matches[0].entry.family == family
@@ -120,7 +170,9 @@ BIG_FAMILY_WORDS = " (ascend, om model, ErrorNo: 3, hcom, [FILE: x])"
         ("torch_onnx", "ONNX export failed: Couldn't export operator aten::foo"),
     ],
 )
-def test_big_family_weak_words_do_not_outvote_a_tool_marker(kb: KnowledgeBase, family: str, text: str) -> None:
+def test_big_family_weak_words_do_not_outvote_a_tool_marker(
+    kb: KnowledgeBase, family: str, text: str
+) -> None:
     mixed = text + BIG_FAMILY_WORDS
     evidence = family_evidence(mixed)
     assert evidence["ascend"] >= evidence[family] - 2  # the big family has as much (or more) weight in total
@@ -189,8 +241,17 @@ def test_each_new_family_names_its_sources() -> None:
     """The marker table says where each new family's markers were read."""
     source = Path(__file__).resolve().parent.parent / "core" / "knowledge" / "markers.py"
     text = source.read_text(encoding="utf-8")
-    for repo in ("openvinotoolkit/openvino", "tensorflow/tensorflow", "alibaba/MNN", "Tencent/ncnn",
-                 "PaddlePaddle/Paddle2ONNX", "pytorch/pytorch", "apache/tvm", "apple/coremltools", "Qualcomm"):
+    for repo in (
+        "openvinotoolkit/openvino",
+        "tensorflow/tensorflow",
+        "alibaba/MNN",
+        "Tencent/ncnn",
+        "PaddlePaddle/Paddle2ONNX",
+        "pytorch/pytorch",
+        "apache/tvm",
+        "apple/coremltools",
+        "Qualcomm",
+    ):
         assert repo in text
 
 
@@ -199,10 +260,16 @@ def test_family_entries_say_how_to_get_more_detail_and_where_errors_are_document
     for family in NEW_FAMILIES:
         fix = level[family].fix
         assert re.search(r"verbose|log|debug|TVM_BACKTRACE", fix, re.I), family
-        assert re.search(r"defined in|listed in|explained in|documented|enums|error codes|FAQ", fix + level[family].source, re.I), family
+        assert re.search(
+            r"defined in|listed in|explained in|documented|enums|error codes|FAQ",
+            fix + level[family].source,
+            re.I,
+        ), family
 
 
-_STRONG = sorted({(f, m) for f, markers in MARKERS.items() for m, w in markers if w == STRONG and m not in WHOLE_WORDS})
+_STRONG = sorted(
+    {(f, m) for f, markers in MARKERS.items() for m, w in markers if w == STRONG and m not in WHOLE_WORDS}
+)
 _FILLER = st.text(alphabet=st.sampled_from(list("abcdefghij .,:;\n0123456789")), max_size=40)
 
 

@@ -30,19 +30,49 @@ def kb() -> KnowledgeBase:
 
 FILLED = [
     # OpenVINO (src/inference, src/core, frontends, plugins)
-    ("openvino-unable-to-read-model", "Unable to read the model: C:\\models\\det.onnx Please check that model format: onnx is supported and the model is correct. Available frontends: ir paddle"),
-    ("openvino-device-not-registered", "RuntimeError: Exception from src/inference/src/cpp/core.cpp:99:\nDevice with \"NPU\" name is not registered in the OpenVINO Runtime"),
-    ("openvino-incorrect-weights-bin", "Exception from src/frontends/ir/src/ir_deserializer.cpp:412:\nIncorrect weights in bin file!"),
-    ("openvino-tensor-shape-incompatible", "Can't set the input tensor with name: pixel_values, because the model input (shape=[1,3,384,384]) and the tensor (shape=(2.3.384.384)) are incompatible"),
+    (
+        "openvino-unable-to-read-model",
+        "Unable to read the model: C:\\models\\det.onnx Please check that model format: onnx is supported and the model is correct. Available frontends: ir paddle",
+    ),
+    (
+        "openvino-device-not-registered",
+        'RuntimeError: Exception from src/inference/src/cpp/core.cpp:99:\nDevice with "NPU" name is not registered in the OpenVINO Runtime',
+    ),
+    (
+        "openvino-incorrect-weights-bin",
+        "Exception from src/frontends/ir/src/ir_deserializer.cpp:412:\nIncorrect weights in bin file!",
+    ),
+    (
+        "openvino-tensor-shape-incompatible",
+        "Can't set the input tensor with name: pixel_values, because the model input (shape=[1,3,384,384]) and the tensor (shape=(2.3.384.384)) are incompatible",
+    ),
     ("openvino-legacy-precision-unspecified", "cannot estimate element if precision is MIXED"),
     # TFLite / LiteRT (kernels, interpreter, python wrapper, delegates, converter)
-    ("tflite-ensure-eq", "ERROR: tensorflow/lite/kernels/concatenation.cc:158 t->dims->data[d] != t0->dims->data[d] (7 != 9)"),
-    ("tflite-ensure-not-true", "tensorflow/lite/kernels/gather.cc:125 params->batch_dims <= axis was not true."),
-    ("tflite-set-tensor-dim-mismatch", "ValueError: Cannot set tensor: Dimension mismatch. Got 3 but expected 4 for input 2."),
-    ("tflite-select-tf-ops-not-supported", "E/tflite: Select TensorFlow op(s), included in the given model, is(are) not supported by this interpreter."),
-    ("tflite-didnt-find-builtin-op", "Didn't find op for builtin opcode 'GELU' version '2'. An older version of this builtin might be supported."),
+    (
+        "tflite-ensure-eq",
+        "ERROR: tensorflow/lite/kernels/concatenation.cc:158 t->dims->data[d] != t0->dims->data[d] (7 != 9)",
+    ),
+    (
+        "tflite-ensure-not-true",
+        "tensorflow/lite/kernels/gather.cc:125 params->batch_dims <= axis was not true.",
+    ),
+    (
+        "tflite-set-tensor-dim-mismatch",
+        "ValueError: Cannot set tensor: Dimension mismatch. Got 3 but expected 4 for input 2.",
+    ),
+    (
+        "tflite-select-tf-ops-not-supported",
+        "E/tflite: Select TensorFlow op(s), included in the given model, is(are) not supported by this interpreter.",
+    ),
+    (
+        "tflite-didnt-find-builtin-op",
+        "Didn't find op for builtin opcode 'GELU' version '2'. An older version of this builtin might be supported.",
+    ),
     # Qualcomm SNPE / QNN
-    ("snpe-1002", "error_code=1002; error_message=Layer parameter value is invalid. Layer conv_9: kernel 9x9; error_component=Model Validation; line_no=811; thread_id=4242"),
+    (
+        "snpe-1002",
+        "error_code=1002; error_message=Layer parameter value is invalid. Layer conv_9: kernel 9x9; error_component=Model Validation; line_no=811; thread_id=4242",
+    ),
     ("snpe-904", "Snpe_SNPEBuilder_Build failed: SNPE_ERRORCODE_DSP_STUB_NOT_PRESENT"),
     ("qualcomm-failed-to-load-skel", "0.4ms [ ERROR ] QnnDsp <E> Failed to load skel, error: 1002"),
     # MNN
@@ -54,21 +84,48 @@ FILLED = [
     ("ncnn-load-model-inconsistent", "load_model error at layer 3, parameter file has inconsistent content."),
     ("pnnx-dynamic-no-inputshape2", "model has dynamic dimension size, but no inputshape2 specified"),
     # Paddle2ONNX
-    ("paddle2onnx-requires-opset", "[Paddle2ONNX] Due to the operator: roi_align, requires opset_version >= 16."),
+    (
+        "paddle2onnx-requires-opset",
+        "[Paddle2ONNX] Due to the operator: roi_align, requires opset_version >= 16.",
+    ),
     ("paddle2onnx-cannot-find-attribute", "Cannot found attribute axis in op: flatten_contiguous_range"),
-    ("paddle2onnx-legacy-mapping-node-error", "Exception: Error happened when mapping node ['pool2d_9'] to onnx, which op_type is 'pool2d' with inputs: {} and outputs: {}, specific error: ceil_mode"),
+    (
+        "paddle2onnx-legacy-mapping-node-error",
+        "Exception: Error happened when mapping node ['pool2d_9'] to onnx, which op_type is 'pool2d' with inputs: {} and outputs: {}, specific error: ceil_mode",
+    ),
     # torch.onnx
-    ("torch-onnx-symbolic-wrong-output-count", "RuntimeError: symbolic for aten::topk produced an incorrect number of outputs (expected 3, but got 2)"),
-    ("torch-onnx-unrecognized-namespace", "ONNX export failed on an operator with unrecognized namespace 'torchvision::deform_conv2d'."),
-    ("torch-onnx-unsupported-in-opset", "torch.onnx.errors.SymbolicValueError: Unsupported: ONNX export of Resize in opset 9. Please try opset version 11."),
+    (
+        "torch-onnx-symbolic-wrong-output-count",
+        "RuntimeError: symbolic for aten::topk produced an incorrect number of outputs (expected 3, but got 2)",
+    ),
+    (
+        "torch-onnx-unrecognized-namespace",
+        "ONNX export failed on an operator with unrecognized namespace 'torchvision::deform_conv2d'.",
+    ),
+    (
+        "torch-onnx-unsupported-in-opset",
+        "torch.onnx.errors.SymbolicValueError: Unsupported: ONNX export of Resize in opset 9. Please try opset version 11.",
+    ),
     # TVM
-    ("tvm-reshape-not-compatible", "Check failed: oshape_sum == data_shape_sum (768 vs. 1536) : Input tensor shape and reshaped shape are not compatible"),
-    ("tvm-incompatible-broadcast", "Incompatible broadcast type TensorType([8, 16], float32) and TensorType([8, 3], float32)"),
+    (
+        "tvm-reshape-not-compatible",
+        "Check failed: oshape_sum == data_shape_sum (768 vs. 1536) : Input tensor shape and reshaped shape are not compatible",
+    ),
+    (
+        "tvm-incompatible-broadcast",
+        "Incompatible broadcast type TensorType([8, 16], float32) and TensorType([8, 3], float32)",
+    ),
     ("tvm-opset-not-implemented", "NotImplementedError: opset version 13 of Split not implemented"),
     # Core ML (coremltools)
     ("coreml-torch-var-not-found", "ValueError: Torch var hidden_states.1 not found in context forward"),
-    ("coreml-op-input-not-const", "ValueError: Op \"slice_by_index_3\" (op_type: slice_by_index) Input begin must be const at compile time"),
-    ("coreml-unable-to-load-framework", "Exception: Unable to load CoreML.framework. Cannot make predictions."),
+    (
+        "coreml-op-input-not-const",
+        'ValueError: Op "slice_by_index_3" (op_type: slice_by_index) Input begin must be const at compile time',
+    ),
+    (
+        "coreml-unable-to-load-framework",
+        "Exception: Unable to load CoreML.framework. Cannot make predictions.",
+    ),
 ]
 
 
@@ -115,7 +172,10 @@ def test_harvested_entry_outranks_the_family_level_entry(kb: KnowledgeBase) -> N
 @pytest.mark.parametrize(
     ("text", "key"),
     [
-        ("error_code=304; error_message=Layer parameter is invalid; error_component=Dl Container;", "snpe:304"),
+        (
+            "error_code=304; error_message=Layer parameter is invalid; error_component=Dl Container;",
+            "snpe:304",
+        ),
         ("SNPE_ERRORCODE_NETWORK_EXECUTION_FAILED", "snpe:SNPE_NETWORK_EXECUTION_FAILED"),
         ("zdl::DlSystem::ErrorCode::SNPE_CONFIG_WRONG_INPUT_NAME", "snpe:SNPE_CONFIG_WRONG_INPUT_NAME"),
     ],
@@ -143,7 +203,9 @@ def test_snpe_name_and_number_pin_the_same_entry(kb: KnowledgeBase) -> None:
 
 
 def test_snpe_code_without_entry_falls_back_to_its_block(kb: KnowledgeBase) -> None:
-    matches = kb.lookup("error_code=915; error_message=quantization type; error_component=DSP Runtime;", top=3)
+    matches = kb.lookup(
+        "error_code=915; error_message=quantization type; error_component=DSP Runtime;", top=3
+    )
     assert matches[0].entry.id == "snpe-range-9xx"
     assert matches[0].entry.family == "qualcomm"
 

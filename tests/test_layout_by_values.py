@@ -12,8 +12,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dumpscope.core.comparison.metrics import compare_arrays
-from dumpscope.core.comparison.shapes import (DECISIVE_COSINE, DECISIVE_MARGIN, MAX_CANDIDATES, RETRY_COSINE,
-                                              _candidates, align, decisive, find_layout)
+from dumpscope.core.comparison.shapes import (
+    DECISIVE_COSINE,
+    DECISIVE_MARGIN,
+    MAX_CANDIDATES,
+    RETRY_COSINE,
+    _candidates,
+    align,
+    decisive,
+    find_layout,
+)
 
 
 def _smooth(shape: tuple[int, ...], seed: int = 0) -> np.ndarray:
@@ -98,6 +106,7 @@ def test_candidates_are_capped_and_start_with_identity() -> None:
 
 # --- "decisive", and the best of bad candidates ---------------------------------------------
 
+
 def test_decisive_rule() -> None:
     assert decisive([(False, -0.12), (False, -0.04)]) is None  # PP-OCRv4 det's ConvTranspose.1
     assert decisive([(False, 0.30), (False, 0.62)]) is None  # the HWC image read as NCHW, noisy
@@ -176,8 +185,12 @@ def test_any_permutation_is_recovered(dims: list[int], data: st.DataObject) -> N
     # compared in the true layout, or reported (equal shapes), or already agreeing past the retry bound
     cos = compare_arrays(a.golden, a.target).cosine_similarity
     fixed = a.permuted.apply(t) if a.permuted is not None else None
-    assert (g.size < 2 or cos == pytest.approx(1.0) or cos >= RETRY_COSINE
-            or (fixed is not None and np.array_equal(fixed.reshape(g.shape), g)))
+    assert (
+        g.size < 2
+        or cos == pytest.approx(1.0)
+        or cos >= RETRY_COSINE
+        or (fixed is not None and np.array_equal(fixed.reshape(g.shape), g))
+    )
 
 
 def test_an_undecided_nhwc_pair_is_compared_in_the_named_layout_with_a_warning() -> None:

@@ -22,8 +22,12 @@ def _npy_folder(directory: Path, arr: np.ndarray, manifest: bool) -> Path:
     directory.mkdir(parents=True)
     np.save(directory / "t.npy", arr)
     if manifest:
-        doc = {"format": "dumpscope-manifest", "version": 1, "producer": "onnxruntime 1.20",
-               "tensors": [{"name": "t", "file": "t.npy", "kind": "activation"}]}
+        doc = {
+            "format": "dumpscope-manifest",
+            "version": 1,
+            "producer": "onnxruntime 1.20",
+            "tensors": [{"name": "t", "file": "t.npy", "kind": "activation"}],
+        }
         (directory / "manifest.json").write_text(json.dumps(doc))
     return directory
 

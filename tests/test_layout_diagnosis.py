@@ -26,20 +26,29 @@ def _model(nhwc_reshape: bool) -> onnx.ModelProto:
     output as NHWC before its Reshape (a Transpose in front, the Reshape's output name kept)."""
     nodes = [helper.make_node("Mul", ["x", "w"], ["scaled"], name="scale")]
     if nhwc_reshape:
-        nodes.append(helper.make_node("Transpose", ["scaled"], ["scaled_nhwc"], name="to_nhwc",
-                                      perm=[0, 2, 3, 1]))
+        nodes.append(
+            helper.make_node("Transpose", ["scaled"], ["scaled_nhwc"], name="to_nhwc", perm=[0, 2, 3, 1])
+        )
     nodes += [
-        helper.make_node("Reshape", ["scaled_nhwc" if nhwc_reshape else "scaled", "shape"], ["flat"],
-                         name="reshape"),
+        helper.make_node(
+            "Reshape", ["scaled_nhwc" if nhwc_reshape else "scaled", "shape"], ["flat"], name="reshape"
+        ),
         helper.make_node("MatMul", ["flat", "m"], ["y"], name="matmul"),
     ]
     rng = np.random.default_rng(0)
-    inits = {"w": np.full((1, 3, 1, 1), 1.5, np.float32), "shape": np.array([1, 3, 20], np.int64),
-             "m": rng.standard_normal((20, 7)).astype(np.float32)}
+    inits = {
+        "w": np.full((1, 3, 1, 1), 1.5, np.float32),
+        "shape": np.array([1, 3, 20], np.int64),
+        "m": rng.standard_normal((20, 7)).astype(np.float32),
+    }
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, list(SHAPE))
-    graph = helper.make_graph(nodes, "m", [x],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
-                              initializer=[onnx.numpy_helper.from_array(a, n) for n, a in inits.items()])
+    graph = helper.make_graph(
+        nodes,
+        "m",
+        [x],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        initializer=[onnx.numpy_helper.from_array(a, n) for n, a in inits.items()],
+    )
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], ir_version=IR)
 
 
@@ -93,6 +102,7 @@ def test_an_hwc_buffer_fed_as_nchw_is_a_layout_mismatch_at_the_input(tmp_path: P
 
 def test_an_input_that_only_half_matches_a_layout_is_preprocessing(tmp_path: Path) -> None:
     """An HWC buffer plus noise: cosine ~0.6 after the reorder; no layout is claimed."""
+
     def noisy_hwc(x: np.ndarray) -> np.ndarray:
         noise = np.random.default_rng(2).random(x.shape).astype(np.float32) - np.float32(0.5)
         hwc = np.ascontiguousarray(x.transpose(0, 2, 3, 1)).reshape(x.shape)

@@ -190,7 +190,9 @@ def test_float16_working_conversion_is_exact_for_every_bit_pattern() -> None:
     frac = (bits & 0x3FF).astype(np.float64)
     value = np.where(exp == 0, sign * frac * 2.0**-24, sign * (1 + frac / 1024) * 2.0 ** (exp - 15))
     value = np.where(exp == 31, np.where(frac == 0, sign * np.inf, np.nan), value)
-    converted = np.concatenate([x.copy() for x, _y in _chunks(np.zeros(65536, np.float32), halves, 4096, np.dtype(np.float32))])
+    converted = np.concatenate(
+        [x.copy() for x, _y in _chunks(np.zeros(65536, np.float32), halves, 4096, np.dtype(np.float32))]
+    )
     # ...and through the whole kernel: each value compared with itself in float64.
     m = compare_arrays(value.astype(np.float64), halves)
     assert m.max_absolute_error == 0.0 and m.nonfinite_mismatch == 0

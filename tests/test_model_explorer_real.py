@@ -16,7 +16,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from fusion_onoff_data import _model  # noqa: E402
 
-node_data_builder = pytest.importorskip("model_explorer.node_data_builder", reason="needs ai-edge-model-explorer")
+node_data_builder = pytest.importorskip(
+    "model_explorer.node_data_builder", reason="needs ai-edge-model-explorer"
+)
 dacite = pytest.importorskip("dacite", reason="needs dacite (an ai-edge-model-explorer dependency)")
 
 
@@ -36,14 +38,27 @@ def overlay(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, o
     dump(root / "m.onnx", root / "t", target="fp16")
     broken = next((root / "t").glob("r1*.npy"))
     np.save(broken, np.load(broken) * 3 + 1)
-    main(["compare", str(root / "g"), str(root / "t"), "--model", str(root / "m.onnx"),
-          "--format", "model-explorer", "-o", str(root / "overlay.json")])
+    main(
+        [
+            "compare",
+            str(root / "g"),
+            str(root / "t"),
+            "--model",
+            str(root / "m.onnx"),
+            "--format",
+            "model-explorer",
+            "-o",
+            str(root / "overlay.json"),
+        ]
+    )
     return root, json.loads((root / "overlay.json").read_text())
 
 
 def test_model_explorers_own_node_data_classes_read_the_file(overlay: tuple[Path, dict[str, object]]) -> None:
     _root, doc = overlay
-    graph = dacite.from_dict(node_data_builder.GraphNodeData, doc, config=dacite.Config(strict=True))  # no unknown key
+    graph = dacite.from_dict(
+        node_data_builder.GraphNodeData, doc, config=dacite.Config(strict=True)
+    )  # no unknown key
     assert all(isinstance(r, node_data_builder.NodeDataResult) for r in graph.results.values())
     assert [t.value for t in graph.thresholds] == [0, 1, 2, 3]
     written = json.loads(graph.to_json_string())  # what Model Explorer's Python API would write
@@ -53,8 +68,11 @@ def test_model_explorers_own_node_data_classes_read_the_file(overlay: tuple[Path
 
 
 def test_every_node_of_the_onnx_graph_as_model_explorer_builds_it_is_coloured(
-        overlay: tuple[Path, dict[str, object]]) -> None:
-    adapter = pytest.importorskip("model_explorer_onnx.main", reason="needs model-explorer-onnx (ONNX adapter)")
+    overlay: tuple[Path, dict[str, object]],
+) -> None:
+    adapter = pytest.importorskip(
+        "model_explorer_onnx.main", reason="needs model-explorer-onnx (ONNX adapter)"
+    )
     import onnx
 
     root, doc = overlay
@@ -62,7 +80,9 @@ def test_every_node_of_the_onnx_graph_as_model_explorer_builds_it_is_coloured(
     results = doc["results"]
     assert isinstance(results, dict)
     outputs = {o.name for o in onnx.load(root / "m.onnx").graph.output}
-    ids = {node.id for node in graph.nodes} - {f"[value] {name}" for name in outputs}  # output markers: no data
+    ids = {node.id for node in graph.nodes} - {
+        f"[value] {name}" for name in outputs
+    }  # output markers: no data
     assert ids and ids <= set(results), ids - set(results)
     assert results["relu1"]["value"] >= 2 and results["conv1"]["value"] == 0  # the broken layer, by node id
     assert results["[value] x"]["value"] == 0  # the graph input's node

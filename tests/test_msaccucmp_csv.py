@@ -9,10 +9,12 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from dumpscope.core.vendor.msaccucmp_csv import METRIC_COLUMNS, SCHEMA, read_result_csv
 from dumpscope.core.dumps import DumpError
+from dumpscope.core.vendor.msaccucmp_csv import METRIC_COLUMNS, SCHEMA, read_result_csv
 
-SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"  # shared/ sits beside the repo
+SAMPLES = (
+    Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"
+)  # shared/ sits beside the repo
 needs_samples = pytest.mark.skipif(not SAMPLES.is_dir(), reason="shared Ascend samples not present")
 
 
@@ -26,13 +28,22 @@ def test_msaccucmp_sample_with_overflow_column() -> None:
     assert df.schema == pl.Schema(SCHEMA)
     assert df.height == 21 and df["index"].to_list() == list(range(21))
     data = df.row(0, named=True)
-    assert data["op_type"] == "Data" and data["cosine_similarity"] is None and "no dump file" in data["message"]
+    assert (
+        data["op_type"] == "Data" and data["cosine_similarity"] is None and "no dump file" in data["message"]
+    )
     r = df.filter(pl.col("name") == "layer_0").row(0, named=True)
     assert r["target_name"] == "layer_0" and r["tensor_index"] == "layer_0:output:0" and r["shape"] == [1000]
     assert (r["dtype"], r["target_dtype"]) == ("float32", "float32")
     assert r["cosine_similarity"] == 1.0 and r["max_absolute_error"] == pytest.approx(0.000941)
-    assert r["kullback_leibler_divergence"] == 0.0 and math.copysign(1, r["kullback_leibler_divergence"]) == -1
-    assert (r["mean_target"], r["std_target"], r["mean_golden"], r["std_golden"]) == (0.011, 1.015, 0.011, 1.015)
+    assert (
+        r["kullback_leibler_divergence"] == 0.0 and math.copysign(1, r["kullback_leibler_divergence"]) == -1
+    )
+    assert (r["mean_target"], r["std_target"], r["mean_golden"], r["std_golden"]) == (
+        0.011,
+        1.015,
+        0.011,
+        1.015,
+    )
     assert r["overflow"] is None  # "NaN": overflow detection only judges fp16 tensors
     assert r["is_precision_error"] is None and r["blind_spot"] is None
 
@@ -87,7 +98,8 @@ def test_short_rows_blank_lines_and_odd_bytes(tmp_path: Path) -> None:
     header = "Index,OpType,NPUDump,DataType,Address,GroundTruth,DataType,TensorIndex,Shape,CosineSimilarity"
     p = tmp_path / "r.csv"
     p.write_bytes(
-        ("\ufeff" + header + "\n\n").encode() + b"0,Add,op\xff@1,float16,NaN,op\xff@1,float32,op\xff@1:output:0,[2],0.9\n1,Relu,r\n"
+        ("\ufeff" + header + "\n\n").encode()
+        + b"0,Add,op\xff@1,float16,NaN,op\xff@1,float32,op\xff@1:output:0,[2],0.9\n1,Relu,r\n"
     )
     df = read_result_csv(p)
     assert df.height == 2 and df["cosine_similarity"].to_list() == [0.9, None]
@@ -125,7 +137,9 @@ def test_header_only_gives_an_empty_frame_with_the_schema(tmp_path: Path) -> Non
 
 
 @needs_samples
-def test_a_result_csv_opens_as_a_judged_comparison(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_result_csv_opens_as_a_judged_comparison(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from dumpscope.core.comparison.imported import open_result
     from dumpscope.tui.cli.main import main
 
@@ -146,7 +160,7 @@ PRINTED_ROWS = (
     "0,1,Conv2D,conv1,float16,0x10,conv1,float32,0x20,conv1:output:0,[4],NO,"
     '0.5,0.123456789,0,0.000200,-0.000000,"(1.000;2.000),(3.000;4.000)",1,1,1,1,',
     "1,2,Relu,relu1,float16,0x30,relu1,float32,0x40,relu1:output:0,[4],NO,"
-    'nan,NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN,',
+    "nan,NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN,",
 )
 
 
@@ -160,14 +174,18 @@ def test_each_metric_keeps_the_text_it_was_printed_as(tmp_path: Path) -> None:
     first, second = read_result_csv(_printed_csv(tmp_path)).iter_rows(named=True)
     printed = first["printed"]
     assert printed["cosine_similarity"] == "0.5" and first["cosine_similarity"] == 0.5
-    assert printed["max_absolute_error"] == "0.123456789" and printed["relative_euclidean_distance"] == "0.000200"
+    assert (
+        printed["max_absolute_error"] == "0.123456789"
+        and printed["relative_euclidean_distance"] == "0.000200"
+    )
     assert printed["kullback_leibler_divergence"] == "-0.000000"
     assert second["printed"]["cosine_similarity"] == "nan"  # computed: NaN, and shown so
     assert second["printed"]["max_absolute_error"] is None  # "NaN": not computed, no text
 
 
 def test_cli_table_shows_imported_values_as_printed_and_exports_keep_numbers(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from dumpscope.tui.cli.main import main
 
     path = _printed_csv(tmp_path)
@@ -199,7 +217,10 @@ async def test_tui_shows_imported_values_as_printed(tmp_path: Path, monkeypatch:
         lines = ["".join(seg.text for seg in lst.render_line(y)) for y in range(3)]
         row = next(line for line in lines if " conv1 " in line).split()
         assert "0.5" in row and "0.000200" not in row  # rel. distance is not a list column
-        assert app.rows is not None and app.rows.number("max_abs", app.rows.name_index("conv1"), 8) != "0.123456789"
+        assert (
+            app.rows is not None
+            and app.rows.number("max_abs", app.rows.name_index("conv1"), 8) != "0.123456789"
+        )
         assert app.rows.number("rmse", app.rows.name_index("conv1"), 8) == "1"  # printed "1"
         lst.select_position(app.rows.name_index("conv1"))
         await pilot.pause(0.4)

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msprobe_helpers import entry, tensor, write_rank
 
 from dumpscope.core.comparison.msprobe import align as al
 from dumpscope.core.comparison.msprobe.pairing import pair_ranks
 from dumpscope.core.formats.msprobe import Entry, Record, read_rank
-from msprobe_helpers import entry, tensor, write_rank
 
 
 def _calls(spec: list[tuple[str, int, float]], site: dict[int, str] | None = None) -> list[Entry]:
@@ -24,8 +24,12 @@ def _calls(spec: list[tuple[str, int, float]], site: dict[int, str] | None = Non
     for order, (api, width, norm) in enumerate(spec):
         n = counters[api] = counters.get(api, -1) + 1
         name = f"{api}.{n}.forward"
-        recs = [Record(f"{name}.{role}.0", name, role, f"{role}.0", True, "float32", (1, width),
-                       (1.0, 0.0, 0.5, s)) for role, s in (("input", norm), ("output", 1.0))]
+        recs = [
+            Record(
+                f"{name}.{role}.0", name, role, f"{role}.0", True, "float32", (1, width), (1.0, 0.0, 0.5, s)
+            )
+            for role, s in (("input", norm), ("output", 1.0))
+        ]
         stack = (site or {}).get(order)
         out.append(Entry(name, order, recs, stack=stack))
     return out
@@ -89,26 +93,46 @@ def test_the_call_site_tells_look_alikes_apart_without_statistics() -> None:
 
 
 def test_call_site_drops_framework_frames() -> None:
-    text = ('File /usr/lib/python3/site-packages/msprobe/pytorch/hook_module/wrap_tensor.py, line 61, '
-            'in tensor_op_template, \n return TensorOPTemplate(op_name, hook)(*args, **kwargs)\n'
-            'File /opt/conda/lib/python3.10/site-packages/torch/nn/modules/module.py, line 1501, '
-            'in _call_impl\n'
-            'File /home/u/net/attn.py, line 88, in forward, \n q = x * self.scale')
+    text = (
+        "File /usr/lib/python3/site-packages/msprobe/pytorch/hook_module/wrap_tensor.py, line 61, "
+        "in tensor_op_template, \n return TensorOPTemplate(op_name, hook)(*args, **kwargs)\n"
+        "File /opt/conda/lib/python3.10/site-packages/torch/nn/modules/module.py, line 1501, "
+        "in _call_impl\n"
+        "File /home/u/net/attn.py, line 88, in forward, \n q = x * self.scale"
+    )
     assert al.call_site(text) == ("attn.py:88:forward",)
     assert al.call_site(None) is None and al.call_site("no frames here") is None
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 2), st.integers(-1, 3), st.integers(-1, 3), st.integers(-1, 3),
-                          st.sampled_from([math.nan, 1.0, 1.0005, 1.01, 2.0, math.inf])),
-                min_size=2, max_size=12))
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 2),
+            st.integers(-1, 3),
+            st.integers(-1, 3),
+            st.integers(-1, 3),
+            st.sampled_from([math.nan, 1.0, 1.0005, 1.01, 2.0, math.inf]),
+        ),
+        min_size=2,
+        max_size=12,
+    )
+)
 def test_plain_python_scores_equal_the_numpy_scores(rows) -> None:
     """The small-gap path scores pairs in Python; it must agree with the NumPy scores."""
+
     def col(k: int) -> np.ndarray:
         return np.asarray([r[k] for r in rows], dtype=np.int64)
 
-    f = al.Features(col(0), col(1), col(1), col(2), col(3), np.arange(len(rows)) % 3,
-                    np.asarray([r[4] for r in rows], dtype=np.float64))
+    f = al.Features(
+        col(0),
+        col(1),
+        col(1),
+        col(2),
+        col(3),
+        np.arange(len(rows)) % 3,
+        np.asarray([r[4] for r in rows], dtype=np.float64),
+    )
     i, j = np.meshgrid(np.arange(len(rows)), np.arange(len(rows)), indexing="ij")
     lists = al._Lists(f)
     assert al.scores(f, f, i, j).tolist() == [[al.score1(x, y) for y in lists.rows] for x in lists.rows]
@@ -145,6 +169,7 @@ def test_the_banded_programme_finds_the_best_score(spec_a, spec_b, margin) -> No
 
 def test_one_sided_calls_say_how_they_shift_the_later_counters(tmp_path) -> None:
     """NPU: an extra mul first; bench: an extra mul later.  Each reason names the shift it causes."""
+
     def mul(n: int, norm: float) -> tuple[str, dict]:
         return f"Tensor.__mul__.{n}.forward", entry([tensor(stats=(1.0, 0.0, 0.5, norm))], [tensor()])
 
@@ -154,16 +179,22 @@ def test_one_sided_calls_say_how_they_shift_the_later_counters(tmp_path) -> None
     b = read_rank(write_rank(tmp_path / "bench", bench))
     pairing = pair_ranks(n, b)
     assert [(p.npu.name[15], p.bench.name[15], p.how) for p in pairing.pairs] == [
-        ("1", "0", "aligned"), ("2", "1", "aligned"), ("3", "3", "exact")]
+        ("1", "0", "aligned"),
+        ("2", "1", "aligned"),
+        ("3", "3", "exact"),
+    ]
     reasons = {(u.side, u.entry.name): u.reason for u in pairing.unmatched}
     assert reasons[("npu", "Tensor.__mul__.0.forward")] == (
         "NPU-only call: counters of later `Tensor.__mul__` calls are shifted by one "
-        "(Tensor.__mul__.1.forward \u2194 Tensor.__mul__.0.forward)")
+        "(Tensor.__mul__.1.forward \u2194 Tensor.__mul__.0.forward)"
+    )
     assert reasons[("bench", "Tensor.__mul__.2.forward")] == (
         "bench-only call: no counterpart in the call order; later `Tensor.__mul__` counters agree again "
-        "(another call offsets it)")
-    assert pairing.pairs[0].label == ("aligned: NPU Tensor.__mul__.1.forward \u2194 "
-                                      "bench Tensor.__mul__.0.forward")
+        "(another call offsets it)"
+    )
+    assert pairing.pairs[0].label == (
+        "aligned: NPU Tensor.__mul__.1.forward \u2194 bench Tensor.__mul__.0.forward"
+    )
     assert pairing.counts() == {"exact": 1, "aligned": 2, "mapping": 0, "npu-only": 1, "bench-only": 1}
     exact = pair_ranks(n, b, mode="exact")  # msprobe's own: equal names, whatever the data
     assert [(p.npu.name, p.bench.name) for p in exact.pairs] == [(k, k) for k in npu]
@@ -174,11 +205,13 @@ def test_one_sided_calls_say_how_they_shift_the_later_counters(tmp_path) -> None
 def test_a_data_mapping_pairs_first_and_the_rest_is_aligned(tmp_path) -> None:
     """msprobe's data mapping is honoured before anything: the mapped calls pair as told,
     even against the data; the alignment pairs what is left."""
+
     def call(api: str, n: int, norm: float) -> tuple[str, dict]:
         return f"{api}.{n}.forward", entry([tensor(stats=(1.0, 0.0, 0.5, norm))], [tensor()])
 
-    npu = dict([call("Functional.gelu", 0, 5.0), call("Tensor.__mul__", 0, 9.0),
-                call("Tensor.__mul__", 1, 1.0)])
+    npu = dict(
+        [call("Functional.gelu", 0, 5.0), call("Tensor.__mul__", 0, 9.0), call("Tensor.__mul__", 1, 1.0)]
+    )
     bench = dict([call("Functional.fast_gelu", 0, 5.0), call("Tensor.__mul__", 0, 1.0)])
     n = read_rank(write_rank(tmp_path / "npu", npu))
     b = read_rank(write_rank(tmp_path / "bench", bench))
@@ -187,7 +220,8 @@ def test_a_data_mapping_pairs_first_and_the_rest_is_aligned(tmp_path) -> None:
     pairing = pair_ranks(n, b, Mapping(data={"Functional.gelu.0.forward": "Functional.fast_gelu.0.forward"}))
     assert {(p.npu.name, p.bench.name, p.how) for p in pairing.pairs} == {
         ("Functional.gelu.0.forward", "Functional.fast_gelu.0.forward", "mapping"),
-        ("Tensor.__mul__.1.forward", "Tensor.__mul__.0.forward", "aligned")}
+        ("Tensor.__mul__.1.forward", "Tensor.__mul__.0.forward", "aligned"),
+    }
 
 
 def test_a_fault_on_a_shifted_call_names_both_calls(tmp_path) -> None:
@@ -196,8 +230,10 @@ def test_a_fault_on_a_shifted_call_names_both_calls(tmp_path) -> None:
     from dumpscope.core.comparison.msprobe.driver import compare_msprobe
 
     x = np.linspace(0.5, 1.5, 16)
-    npu = {"Tensor.__mul__.0.forward": entry([tensor(x * 7)], [tensor(x * 7)]),
-           "Tensor.__mul__.1.forward": entry([tensor(x)], [tensor(x * 3)])}
+    npu = {
+        "Tensor.__mul__.0.forward": entry([tensor(x * 7)], [tensor(x * 7)]),
+        "Tensor.__mul__.1.forward": entry([tensor(x)], [tensor(x * 3)]),
+    }
     bench = {"Tensor.__mul__.0.forward": entry([tensor(x)], [tensor(x * 2)])}
     write_rank(tmp_path / "npu", npu)
     write_rank(tmp_path / "bench", bench)
@@ -206,7 +242,8 @@ def test_a_fault_on_a_shifted_call_names_both_calls(tmp_path) -> None:
     assert (div.entry, div.bench_entry) == ("Tensor.__mul__.1.forward", "Tensor.__mul__.0.forward")
     assert div.describe().startswith(
         "Tensor.__mul__.1.forward (compared with bench Tensor.__mul__.0.forward: counters shifted): "
-        "introduced jump, output NormRelativeErr 50%")
+        "introduced jump, output NormRelativeErr 50%"
+    )
     [exact] = compare_msprobe(tmp_path / "npu", tmp_path / "bench", pairing="exact").results
     assert exact.divergence.entry == "Tensor.__mul__.0.forward"  # equal names: the wrong call blamed
 

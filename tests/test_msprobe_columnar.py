@@ -10,24 +10,41 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from msprobe_helpers import write_rank
 from polars.testing import assert_frame_equal
 
 from dumpscope.core.comparison.msprobe.pairing import Mapping, pair_ranks
-from dumpscope.core.comparison.msprobe.statistics import _TENSOR_METRICS, compare_statistics, compare_statistics_rows, first_divergence
+from dumpscope.core.comparison.msprobe.statistics import (
+    _TENSOR_METRICS,
+    compare_statistics,
+    compare_statistics_rows,
+    first_divergence,
+)
 from dumpscope.core.formats.msprobe import read_rank
-from msprobe_helpers import write_rank
 
-_VALUES = st.one_of(st.none(), st.sampled_from([0.0, -0.0, 1.0, -2.5, math.nan, math.inf, -math.inf]),
-                    st.floats(-1e6, 1e6, allow_nan=False))
-_APIS = ["Functional.conv2d", "Tensor.__add__", "Torch.empty", "Distributed.all_to_all_single", "Functional.relu"]
+_VALUES = st.one_of(
+    st.none(),
+    st.sampled_from([0.0, -0.0, 1.0, -2.5, math.nan, math.inf, -math.inf]),
+    st.floats(-1e6, 1e6, allow_nan=False),
+)
+_APIS = [
+    "Functional.conv2d",
+    "Tensor.__add__",
+    "Torch.empty",
+    "Distributed.all_to_all_single",
+    "Functional.relu",
+]
 
 
 @st.composite
 def _record(draw: st.DrawFn) -> dict[str, object]:
     if draw(st.integers(0, 6)) == 0:
         return {"type": "int", "value": draw(st.integers(0, 2))}
-    rec: dict[str, object] = {"type": "torch.Tensor", "dtype": draw(st.sampled_from(["torch.float32", "torch.float16"])),
-                              "shape": draw(st.sampled_from([[2], [2, 3], []]))}
+    rec: dict[str, object] = {
+        "type": "torch.Tensor",
+        "dtype": draw(st.sampled_from(["torch.float32", "torch.float16"])),
+        "shape": draw(st.sampled_from([[2], [2, 3], []])),
+    }
     for key in ("Max", "Min", "Mean", "Norm"):
         value = draw(_VALUES)
         if value is not None:
@@ -43,7 +60,10 @@ def _record(draw: st.DrawFn) -> dict[str, object]:
 def _side(draw: st.DrawFn, n: int) -> dict[str, object]:
     data = {}
     for k in range(n):
-        body = {"input_args": draw(st.lists(_record(), max_size=3)), "output": draw(st.lists(_record(), max_size=2))}
+        body = {
+            "input_args": draw(st.lists(_record(), max_size=3)),
+            "output": draw(st.lists(_record(), max_size=2)),
+        }
         data[f"{_APIS[k % len(_APIS)]}.{k}.forward"] = body
     return data
 
@@ -51,7 +71,11 @@ def _side(draw: st.DrawFn, n: int) -> dict[str, object]:
 def _frames(tmp: Path, npu: dict, bench: dict, tensors: bool = False):  # type: ignore[no-untyped-def]
     n, b = read_rank(write_rank(tmp / "npu", npu)), read_rank(write_rank(tmp / "bench", bench))
     pairing = pair_ranks(n, b)
-    return compare_statistics(pairing, Mapping(), tensors=tensors), compare_statistics_rows(pairing, Mapping(), tensors=tensors), n
+    return (
+        compare_statistics(pairing, Mapping(), tensors=tensors),
+        compare_statistics_rows(pairing, Mapping(), tensors=tensors),
+        n,
+    )
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -64,10 +88,22 @@ def test_columnar_equals_the_per_record_reference(tmp_path: Path, data: st.DataO
 
 
 def test_columnar_equals_reference_in_tensor_mode_with_no_files(tmp_path: Path) -> None:
-    rec = {"type": "torch.Tensor", "dtype": "torch.float32", "shape": [2], "Max": 1.0, "Min": 0.0, "Mean": 0.5,
-           "Norm": 1.0, "data_name": "missing.npy"}
-    columnar, reference, _ = _frames(tmp_path, {"Functional.relu.0.forward": {"input_args": [rec], "output": [rec]}},
-                                     {"Functional.relu.0.forward": {"input_args": [rec], "output": [rec]}}, tensors=True)
+    rec = {
+        "type": "torch.Tensor",
+        "dtype": "torch.float32",
+        "shape": [2],
+        "Max": 1.0,
+        "Min": 0.0,
+        "Mean": 0.5,
+        "Norm": 1.0,
+        "data_name": "missing.npy",
+    }
+    columnar, reference, _ = _frames(
+        tmp_path,
+        {"Functional.relu.0.forward": {"input_args": [rec], "output": [rec]}},
+        {"Functional.relu.0.forward": {"input_args": [rec], "output": [rec]}},
+        tensors=True,
+    )
     assert_frame_equal(columnar, reference)
     assert set(_TENSOR_METRICS) <= set(columnar.columns)
 

@@ -11,11 +11,11 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from msprobe_helpers import entry, tensor, write_rank
 
 from dumpscope.core.comparison.msprobe.driver import compare_msprobe
 from dumpscope.core.comparison.msprobe.pairing import pair_ranks
 from dumpscope.core.formats.msprobe import read_rank
-from msprobe_helpers import entry, tensor, write_rank
 
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "msprobe_export.py"
 
@@ -68,8 +68,13 @@ def test_every_call_pairs_with_its_counterpart_and_each_fault_is_named_first(exp
     report = compare_msprobe(root / mode / "npu", root / mode / "bench")
     assert [r.label for r in report.results] == ["step0/rank0", "step0/rank1", "step1/rank0", "step1/rank1"]
     scored = _scored(report, truth)
-    print(f"\n{mode}: " + "; ".join(f"{lab} {right}/{total} pairs right, fault {fault}, found {found}"
-                                    for lab, right, total, fault, found in scored))
+    print(
+        f"\n{mode}: "
+        + "; ".join(
+            f"{lab} {right}/{total} pairs right, fault {fault}, found {found}"
+            for lab, right, total, fault, found in scored
+        )
+    )
     for r, (label, right, total, fault, found) in zip(report.results, scored):
         t = truth[_cell(r)]
         assert right == total == len(r.pairing.pairs), label
@@ -114,13 +119,15 @@ def test_without_construct_and_stack_json_every_call_still_pairs(exported, tmp_p
 @pytest.mark.slow
 def test_one_sided_calls_say_why(exported) -> None:
     root, _, _ = exported
-    pairing = pair_ranks(read_rank(root / "statistics" / "npu" / "step0" / "rank0"),
-                         read_rank(root / "statistics" / "bench" / "step0" / "rank0"))
+    pairing = pair_ranks(
+        read_rank(root / "statistics" / "npu" / "step0" / "rank0"),
+        read_rank(root / "statistics" / "bench" / "step0" / "rank0"),
+    )
     reasons = {(u.side, u.entry.name): u.reason for u in pairing.unmatched}
     assert "NPU-only op" in reasons[("npu", "NPU.npu_format_cast.0.forward")]
     assert reasons[("npu", "Tensor.__add__.0.forward")].startswith(
-        "NPU-only call: counters of later `Tensor.__add__` calls are shifted by one "
-        "(Tensor.__add__.1.forward")
+        "NPU-only call: counters of later `Tensor.__add__` calls are shifted by one (Tensor.__add__.1.forward"
+    )
     assert "bench-only: no NPU call of Tensor.float.forward" in reasons[("bench", "Tensor.float.0.forward")]
     assert any(side == "bench" and why.startswith("bench-only call: ") for (side, _), why in reasons.items())
     labels = [p.label for p in pairing.pairs if p.how == "aligned"]
@@ -144,7 +151,11 @@ def test_the_fault_is_found_in_the_right_step_rank_and_call(exported) -> None:
     report = compare_msprobe(root / "statistics" / "npu", root / "statistics" / "bench")
     first = {r.label: r for r in report.results}["step1/rank1"]
     # the faulty convolution, found independently from the model: the k-th Conv reads FAULT_WEIGHT
-    convs = [n for n in mod.materialise_weights(mod.light_model("light_resnet50")).graph.node if n.op_type == "Conv"]
+    convs = [
+        n
+        for n in mod.materialise_weights(mod.light_model("light_resnet50")).graph.node
+        if n.op_type == "Conv"
+    ]
     k = next(i for i, n in enumerate(convs) if mod.FAULT_WEIGHT in n.input)
     div = first.divergence
     assert div.entry == f"Functional.conv2d.{k}.forward" == truth[(1, 1)].fault
@@ -155,8 +166,12 @@ def test_the_fault_is_found_in_the_right_step_rank_and_call(exported) -> None:
     assert div.module_path[-1] == "Module.layer3.1.Bottleneck.forward.0"
 
 
-_STAT_COLUMNS = (("Max", "Max diff", "MaxRelativeErr"), ("Min", "Min diff", "MinRelativeErr"),
-                 ("Mean", "Mean diff", "MeanRelativeErr"), ("Norm", "L2norm diff", "NormRelativeErr"))
+_STAT_COLUMNS = (
+    ("Max", "Max diff", "MaxRelativeErr"),
+    ("Min", "Min diff", "MinRelativeErr"),
+    ("Mean", "Mean diff", "MeanRelativeErr"),
+    ("Norm", "L2norm diff", "NormRelativeErr"),
+)
 
 
 def _dump(path: Path) -> dict:
@@ -270,8 +285,15 @@ def test_tensor_mode_adds_our_metrics(tmp_path) -> None:
     y = x.copy()
     y[3] = np.inf
     for side, out in (("bench", x), ("npu", y)):
-        d = write_rank(tmp_path / side / "step0" / "rank0", {"Functional.relu.0.forward": entry(
-            [tensor(x, data_name="in.npy")], [tensor(out, data_name="out.npy")])}, task="tensor")
+        d = write_rank(
+            tmp_path / side / "step0" / "rank0",
+            {
+                "Functional.relu.0.forward": entry(
+                    [tensor(x, data_name="in.npy")], [tensor(out, data_name="out.npy")]
+                )
+            },
+            task="tensor",
+        )
         (d / "dump_tensor_data").mkdir()
         np.save(d / "dump_tensor_data" / "in.npy", x)
         np.save(d / "dump_tensor_data" / "out.npy", out)
@@ -298,10 +320,16 @@ def test_two_dumps_named_differently_are_one_pair_as_msprobe_takes_them(tmp_path
     """msprobe's compare takes two dump.json files: a user points at two rank folders (or the
     files) whatever their names; they are one pair, and the row says how they were paired."""
     s = (1.0, 0.0, 0.5, 10.0)
-    write_rank(tmp_path / "gpu_run", {"Functional.relu.0.forward": entry([tensor(stats=s)], [tensor(stats=s)])})
-    write_rank(tmp_path / "npu_run", {"Functional.relu.0.forward": entry([tensor(stats=s)], [tensor(stats=s)])})
-    for npu, bench in ((tmp_path / "npu_run", tmp_path / "gpu_run"),
-                       (tmp_path / "npu_run" / "dump.json", tmp_path / "gpu_run" / "dump.json")):
+    write_rank(
+        tmp_path / "gpu_run", {"Functional.relu.0.forward": entry([tensor(stats=s)], [tensor(stats=s)])}
+    )
+    write_rank(
+        tmp_path / "npu_run", {"Functional.relu.0.forward": entry([tensor(stats=s)], [tensor(stats=s)])}
+    )
+    for npu, bench in (
+        (tmp_path / "npu_run", tmp_path / "gpu_run"),
+        (tmp_path / "npu_run" / "dump.json", tmp_path / "gpu_run" / "dump.json"),
+    ):
         [only] = compare_msprobe(npu, bench).results
         assert only.label == "npu_run" and only.error is None and only.frame.height == 2
         assert (only.frame["Result"] == "pass").all()
@@ -326,11 +354,20 @@ def test_one_step_on_each_side_pairs_rank_by_rank(tmp_path) -> None:
 def test_a_call_fed_different_data_is_given_not_introduced(tmp_path) -> None:
     """The first call's own input (the model input) differs by 40 %: the output differs because of
     it, which is not this call's fault; a 1 % weight difference is still introduced."""
-    x, x_bad, w, w_near = (1.0, 0.0, 0.5, 10.0), (1.4, 0.0, 0.7, 14.0), (0.1, -0.1, 0.0, 1.0), (0.1, -0.1, 0.0, 1.01)
+    x, x_bad, w, w_near = (
+        (1.0, 0.0, 0.5, 10.0),
+        (1.4, 0.0, 0.7, 14.0),
+        (0.1, -0.1, 0.0, 1.0),
+        (0.1, -0.1, 0.0, 1.01),
+    )
     y, y_bad = (2.0, 0.0, 1.0, 20.0), (9.0, 0.0, 4.0, 90.0)
     bench = {"Functional.conv2d.0.forward": entry([tensor(stats=x), tensor(stats=w)], [tensor(stats=y)])}
-    fed = {"Functional.conv2d.0.forward": entry([tensor(stats=x_bad), tensor(stats=w)], [tensor(stats=y_bad)])}
-    own = {"Functional.conv2d.0.forward": entry([tensor(stats=x), tensor(stats=w_near)], [tensor(stats=y_bad)])}
+    fed = {
+        "Functional.conv2d.0.forward": entry([tensor(stats=x_bad), tensor(stats=w)], [tensor(stats=y_bad)])
+    }
+    own = {
+        "Functional.conv2d.0.forward": entry([tensor(stats=x), tensor(stats=w_near)], [tensor(stats=y_bad)])
+    }
     for name, npu, kind in (("fed", fed, "given"), ("own", own, "introduced")):
         write_rank(tmp_path / name / "npu", npu)
         write_rank(tmp_path / name / "bench", bench)

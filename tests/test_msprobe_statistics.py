@@ -8,12 +8,19 @@ from decimal import Decimal
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msprobe_helpers import entry, tensor, write_rank
 
 from dumpscope.core.comparison.msprobe.pairing import pair_ranks
-from dumpscope.core.comparison.msprobe.statistics import (REL, bad_entries, compare_statistics, first_divergence, module_health,
-                                                  msprobe_text, rel_err)
+from dumpscope.core.comparison.msprobe.statistics import (
+    REL,
+    bad_entries,
+    compare_statistics,
+    first_divergence,
+    module_health,
+    msprobe_text,
+    rel_err,
+)
 from dumpscope.core.formats.msprobe import read_rank
-from msprobe_helpers import entry, tensor, write_rank
 
 finite = st.floats(min_value=-1e30, max_value=1e30, allow_nan=False, allow_infinity=False)
 
@@ -53,8 +60,11 @@ def _frame(tmp_path, npu: dict, bench: dict, construct: dict | None = None):
 def test_columns_against_float64_reference(tmp_path_factory, stats) -> None:
     tmp_path = tmp_path_factory.mktemp("cols")
     npu_stats, bench_stats = stats
-    frame, _ = _frame(tmp_path, {"Torch.sum.0.forward": entry([], [tensor(stats=npu_stats)])},
-                      {"Torch.sum.0.forward": entry([], [tensor(stats=bench_stats)])})
+    frame, _ = _frame(
+        tmp_path,
+        {"Torch.sum.0.forward": entry([], [tensor(stats=npu_stats)])},
+        {"Torch.sum.0.forward": entry([], [tensor(stats=bench_stats)])},
+    )
     row = frame.row(0, named=True)
     for i, name in enumerate(("Max", "Min", "Mean", "L2norm")):
         assert row[f"{name} diff"] == float(npu_stats[i]) - float(bench_stats[i])
@@ -66,21 +76,35 @@ def test_columns_against_float64_reference(tmp_path_factory, stats) -> None:
 def test_error_and_warning_rules(tmp_path) -> None:
     good = (1.0, -1.0, 0.0, 10.0)
     npu = {
-        "Functional.a.0.forward": entry([tensor(stats=good)], [tensor(stats=(math.inf, -1.0, math.nan, math.inf))]),
+        "Functional.a.0.forward": entry(
+            [tensor(stats=good)], [tensor(stats=(math.inf, -1.0, math.nan, math.inf))]
+        ),
         "Functional.b.0.forward": entry([tensor(stats=good)], [tensor(stats=(1.0, -1.0, 0.0, 16.0))]),
-        "Functional.c.0.forward": entry([tensor(stats=(1.0, -1.0, 0.0, 10.1))], [tensor(stats=(1.0, -1.0, 0.0, 12.0))]),
-        "Functional.d.0.forward": entry([tensor(stats=good, dtype="torch.float16")], [tensor(stats=good, shape=[3])]),
+        "Functional.c.0.forward": entry(
+            [tensor(stats=(1.0, -1.0, 0.0, 10.1))], [tensor(stats=(1.0, -1.0, 0.0, 12.0))]
+        ),
+        "Functional.d.0.forward": entry(
+            [tensor(stats=good, dtype="torch.float16")], [tensor(stats=good, shape=[3])]
+        ),
         "Functional.e.0.forward": entry([{"type": "int", "value": 3}], [tensor(stats=good, md5="aaaa0000")]),
     }
-    bench = {k: entry([tensor(stats=good) if k != "Functional.e.0.forward" else {"type": "int", "value": 2}],
-                      [tensor(stats=good, md5="bbbb1111" if k == "Functional.e.0.forward" else None)]) for k in npu}
+    bench = {
+        k: entry(
+            [tensor(stats=good) if k != "Functional.e.0.forward" else {"type": "int", "value": 2}],
+            [tensor(stats=good, md5="bbbb1111" if k == "Functional.e.0.forward" else None)],
+        )
+        for k in npu
+    }
     frame, _ = _frame(tmp_path, npu, bench)
     msg = dict(zip(frame["NPU Name"], frame["Err_message"]))
     res = dict(zip(frame["NPU Name"], frame["Result"]))
     assert "inf/nan while the bench is finite" in msg["Functional.a.0.forward.output.0"]
     assert res["Functional.b.0.forward.output.0"] == "error"
     assert "input NormRelativeErr < 10% but output > 50%" in msg["Functional.b.0.forward.output.0"]
-    assert res["Functional.c.0.forward.output.0"] == "warning" and "10x" in msg["Functional.c.0.forward.output.0"]
+    assert (
+        res["Functional.c.0.forward.output.0"] == "warning"
+        and "10x" in msg["Functional.c.0.forward.output.0"]
+    )
     assert "dtype mismatch" in msg["Functional.d.0.forward.input.0"]
     assert "shape mismatch" in msg["Functional.d.0.forward.output.0"]
     assert "argument differs" in msg["Functional.e.0.forward.input.0"]
@@ -93,14 +117,21 @@ def test_error_and_warning_rules(tmp_path) -> None:
 def test_first_divergence_introduced_vs_inherited_and_module_tree(tmp_path) -> None:
     s1, s2, s3 = (1.0, 0.0, 0.5, 10.0), (2.0, 0.0, 1.0, 20.0), (3.0, 0.0, 1.5, 30.0)
     bad2, bad3 = (math.inf, 0.0, math.inf, math.inf), (3.0, 0.0, 1.5, 45.0)
-    bench = {"Functional.relu.0.forward": entry([tensor(stats=s1)], [tensor(stats=s2)]),
-             "Functional.gelu.0.forward": entry([tensor(stats=s2)], [tensor(stats=s3)]),
-             "Module.block.Block.forward.0": entry([tensor(stats=s1)], [tensor(stats=s3)])}
-    npu = {"Functional.relu.0.forward": entry([tensor(stats=s1)], [tensor(stats=bad2)]),
-           "Functional.gelu.0.forward": entry([tensor(stats=bad2)], [tensor(stats=bad3)]),
-           "Module.block.Block.forward.0": entry([tensor(stats=s1)], [tensor(stats=bad3)])}
-    construct = {"Functional.relu.0.forward": "Module.block.Block.forward.0",
-                 "Functional.gelu.0.forward": "Module.block.Block.forward.0", "Module.block.Block.forward.0": None}
+    bench = {
+        "Functional.relu.0.forward": entry([tensor(stats=s1)], [tensor(stats=s2)]),
+        "Functional.gelu.0.forward": entry([tensor(stats=s2)], [tensor(stats=s3)]),
+        "Module.block.Block.forward.0": entry([tensor(stats=s1)], [tensor(stats=s3)]),
+    }
+    npu = {
+        "Functional.relu.0.forward": entry([tensor(stats=s1)], [tensor(stats=bad2)]),
+        "Functional.gelu.0.forward": entry([tensor(stats=bad2)], [tensor(stats=bad3)]),
+        "Module.block.Block.forward.0": entry([tensor(stats=s1)], [tensor(stats=bad3)]),
+    }
+    construct = {
+        "Functional.relu.0.forward": "Module.block.Block.forward.0",
+        "Functional.gelu.0.forward": "Module.block.Block.forward.0",
+        "Module.block.Block.forward.0": None,
+    }
     frame, rank = _frame(tmp_path, npu, bench, construct)
     div = first_divergence(frame, rank)
     assert div.entry == "Functional.relu.0.forward" and div.kind == "introduced" and div.nonfinite
@@ -113,7 +144,11 @@ def test_first_divergence_introduced_vs_inherited_and_module_tree(tmp_path) -> N
 
 
 def test_identical_dumps_have_no_divergence(tmp_path) -> None:
-    data = {"Functional.relu.0.forward": entry([tensor(stats=(1.0, 0.0, 0.5, 2.0))], [tensor(stats=(1.0, 0.0, 0.5, 2.0))])}
+    data = {
+        "Functional.relu.0.forward": entry(
+            [tensor(stats=(1.0, 0.0, 0.5, 2.0))], [tensor(stats=(1.0, 0.0, 0.5, 2.0))]
+        )
+    }
     frame, rank = _frame(tmp_path, data, data)
     assert first_divergence(frame, rank) is None
     assert set(frame["Result"]) == {"pass"}
@@ -121,10 +156,14 @@ def test_identical_dumps_have_no_divergence(tmp_path) -> None:
 
 def test_backward_after_forward_and_requires_grad_rule(tmp_path) -> None:
     s, bad = (1.0, 0.0, 0.5, 10.0), (1.0, 0.0, 0.5, 20.0)
-    npu = {"Functional.relu.0.backward": {"input": [tensor(stats=s)], "output": [tensor(stats=bad)]},
-           "Functional.relu.0.forward": entry([tensor(stats=s)], [tensor(stats=s, requires_grad=True)])}
-    bench = {"Functional.relu.0.backward": {"input": [tensor(stats=s)], "output": [tensor(stats=s)]},
-             "Functional.relu.0.forward": entry([tensor(stats=s)], [tensor(stats=s)])}
+    npu = {
+        "Functional.relu.0.backward": {"input": [tensor(stats=s)], "output": [tensor(stats=bad)]},
+        "Functional.relu.0.forward": entry([tensor(stats=s)], [tensor(stats=s, requires_grad=True)]),
+    }
+    bench = {
+        "Functional.relu.0.backward": {"input": [tensor(stats=s)], "output": [tensor(stats=s)]},
+        "Functional.relu.0.forward": entry([tensor(stats=s)], [tensor(stats=s)]),
+    }
     frame, rank = _frame(tmp_path, npu, bench)
     msg = dict(zip(frame["NPU Name"], frame["Err_message"]))
     assert "requires_grad differs" in msg["Functional.relu.0.forward.output.0"]
@@ -132,11 +171,20 @@ def test_backward_after_forward_and_requires_grad_rule(tmp_path) -> None:
 
 
 def test_module_tree_from_construct(tmp_path) -> None:
-    data = {"Functional.relu.0.forward": entry([tensor()], [tensor()]),
-            "Module.block.Block.forward.0": entry([tensor()], [tensor()])}
-    rank = read_rank(write_rank(tmp_path / "rank0", data, construct={
-        "Functional.relu.0.forward": "Module.block.Block.forward.0",
-        "Module.block.Block.forward.0": "Module.model.Net.forward.0"}))
+    data = {
+        "Functional.relu.0.forward": entry([tensor()], [tensor()]),
+        "Module.block.Block.forward.0": entry([tensor()], [tensor()]),
+    }
+    rank = read_rank(
+        write_rank(
+            tmp_path / "rank0",
+            data,
+            construct={
+                "Functional.relu.0.forward": "Module.block.Block.forward.0",
+                "Module.block.Block.forward.0": "Module.model.Net.forward.0",
+            },
+        )
+    )
     tree = rank.children()
     assert tree["Module.block.Block.forward.0"] == ["Functional.relu.0.forward"]
     assert tree["Module.model.Net.forward.0"] == ["Module.block.Block.forward.0"]
@@ -145,15 +193,24 @@ def test_module_tree_from_construct(tmp_path) -> None:
 
 def test_msprobe_skip_lists(tmp_path) -> None:
     s, other = (1.0, 0.0, 0.5, 10.0), (9.0, -9.0, 3.0, 99.0)
-    npu = {"Torch.empty.0.forward": entry([], [tensor(stats=other)]),
-           "Distributed.all_to_all_single.0.forward": entry([tensor(stats=other)], [tensor(stats=(1.0, 0.0, 0.5, 16.0))]),
-           "Functional.relu.0.forward": entry([tensor(stats=s)], [tensor(stats=(1.0, 0.0, 0.5, 16.0))])}
-    bench = {"Torch.empty.0.forward": entry([], [tensor(stats=s)]),
-             "Distributed.all_to_all_single.0.forward": entry([tensor(stats=s)], [tensor(stats=s)]),
-             "Functional.relu.0.forward": entry([tensor(stats=s)], [tensor(stats=s)])}
+    npu = {
+        "Torch.empty.0.forward": entry([], [tensor(stats=other)]),
+        "Distributed.all_to_all_single.0.forward": entry(
+            [tensor(stats=other)], [tensor(stats=(1.0, 0.0, 0.5, 16.0))]
+        ),
+        "Functional.relu.0.forward": entry([tensor(stats=s)], [tensor(stats=(1.0, 0.0, 0.5, 16.0))]),
+    }
+    bench = {
+        "Torch.empty.0.forward": entry([], [tensor(stats=s)]),
+        "Distributed.all_to_all_single.0.forward": entry([tensor(stats=s)], [tensor(stats=s)]),
+        "Functional.relu.0.forward": entry([tensor(stats=s)], [tensor(stats=s)]),
+    }
     frame, rank = _frame(tmp_path, npu, bench)
     res = dict(zip(frame["NPU Name"], zip(frame["Result"], frame["Err_message"])))
-    assert res["Torch.empty.0.forward.output.0"][0] == "pass" and "not compared" in res["Torch.empty.0.forward.output.0"][1]
+    assert (
+        res["Torch.empty.0.forward.output.0"][0] == "pass"
+        and "not compared" in res["Torch.empty.0.forward.output.0"][1]
+    )
     # the input-based rule (inputs < 10 % but output > 50 %) is skipped for the collective, kept for relu
     assert res["Distributed.all_to_all_single.0.forward.output.0"][0] == "pass"
     assert res["Functional.relu.0.forward.output.0"][0] == "error"

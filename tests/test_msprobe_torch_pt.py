@@ -7,18 +7,20 @@ import os
 import ml_dtypes
 import numpy as np
 import pytest
+from msprobe_helpers import write_pt
 
 from dumpscope.core.dumps import TensorReadError
 from dumpscope.core.formats.torch_pt import load_pt, read_spec
-from msprobe_helpers import write_pt
 
 
 def test_contiguous_tensors_of_several_dtypes(tmp_path) -> None:
-    cases = [(np.arange(12, dtype=np.float32).reshape(3, 4), "FloatStorage"),
-             (np.linspace(-2, 2, 10).astype(np.float16), "HalfStorage"),
-             (np.arange(6, dtype=np.int64).reshape(2, 3), "LongStorage"),
-             (np.array([1.5, -3.25], dtype=ml_dtypes.bfloat16), "BFloat16Storage"),
-             (np.array(3.0, dtype=np.float64), "DoubleStorage")]
+    cases = [
+        (np.arange(12, dtype=np.float32).reshape(3, 4), "FloatStorage"),
+        (np.linspace(-2, 2, 10).astype(np.float16), "HalfStorage"),
+        (np.arange(6, dtype=np.int64).reshape(2, 3), "LongStorage"),
+        (np.array([1.5, -3.25], dtype=ml_dtypes.bfloat16), "BFloat16Storage"),
+        (np.array(3.0, dtype=np.float64), "DoubleStorage"),
+    ]
     for i, (arr, storage) in enumerate(cases):
         got = load_pt(write_pt(tmp_path / f"{i}.pt", arr, storage))
         assert got.dtype == arr.dtype and got.shape == arr.shape

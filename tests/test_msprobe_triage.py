@@ -8,13 +8,13 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from msprobe_helpers import entry, tensor, write_rank
 from polars.testing import assert_frame_equal
 
 from dumpscope.core.comparison.msprobe import triage
 from dumpscope.core.comparison.msprobe.pairing import pair_ranks
 from dumpscope.core.comparison.msprobe.statistics import compare_statistics
 from dumpscope.core.formats.msprobe import read_rank
-from msprobe_helpers import entry, tensor, write_rank
 
 CALLS, BAD = 40, 25
 
@@ -28,7 +28,9 @@ def _rank(root: Path, side: str) -> Path:
         x = rng.standard_normal(256).astype(np.float32)
         y = np.maximum(x, 0) * (1.5 if side == "npu" and k >= BAD else 1.0)
         files[f"in{k}.npy"], files[f"out{k}.npy"] = x, y
-        data[f"Functional.relu.{k}.forward"] = entry([tensor(x, data_name=f"in{k}.npy")], [tensor(y, data_name=f"out{k}.npy")])
+        data[f"Functional.relu.{k}.forward"] = entry(
+            [tensor(x, data_name=f"in{k}.npy")], [tensor(y, data_name=f"out{k}.npy")]
+        )
     d = write_rank(root / side / "step0" / "rank0", data, task="tensor")
     (d / "dump_tensor_data").mkdir()
     for name, array in files.items():
@@ -48,7 +50,9 @@ def test_statistics_first_then_the_suspect_calls_then_the_rest(pairing) -> None:
     first = steps[0]
     assert first.done == 0 and first.frame["cosine_similarity"].is_null().all()  # no tensor opened yet
     assert first.divergence is not None and first.divergence.entry == f"Functional.relu.{BAD}.forward"
-    region = range(first.divergence.order - triage.REGION_BEFORE, first.divergence.order + triage.REGION_AFTER + 1)
+    region = range(
+        first.divergence.order - triage.REGION_BEFORE, first.divergence.order + triage.REGION_AFTER + 1
+    )
     opened = steps[1].frame.filter(pl.col("cosine_similarity").is_not_null())
     assert opened.height == steps[1].done > 0
     assert all(o in region for o in opened["Order"].to_list())  # the suspect calls' tensors first
@@ -75,6 +79,8 @@ def test_one_tensor_mode_rank_on_two_workers_is_the_one_worker_report(tmp_path: 
 
     _rank(tmp_path, "npu"), _rank(tmp_path, "bench")
     [one] = compare_msprobe(tmp_path / "npu", tmp_path / "bench", workers=1).results
-    [two] = compare_msprobe(tmp_path / "npu", tmp_path / "bench", workers=2).results  # the rank's tensors on 2 processes
+    [two] = compare_msprobe(
+        tmp_path / "npu", tmp_path / "bench", workers=2
+    ).results  # the rank's tensors on 2 processes
     assert_frame_equal(one.frame, two.frame)
     assert one.divergence == two.divergence and one.divergence.entry == f"Functional.relu.{BAD}.forward"

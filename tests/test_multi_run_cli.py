@@ -9,12 +9,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from msprobe_helpers import entry, tensor, write_rank
 
 from dumpscope.core.formats import ascend_dump as ad
 from dumpscope.core.formats.ascend_dump import discover_runs
 from dumpscope.core.formats.ascend_tree import run_of, select_runs
 from dumpscope.tui.cli.main import main
-from msprobe_helpers import entry, tensor, write_rank
 
 
 def _stats_tree(root: Path, *, fault: tuple[int, str] | None, extra_call: bool = False) -> Path:
@@ -49,17 +49,25 @@ def test_msprobe_compare_json_is_one_object_per_step_rank(trees, capsys) -> None
     assert main(["compare", str(bench), str(npu), "--format", "json"]) == 1
     out = json.loads(capsys.readouterr().out)
     assert out["format"] == "msprobe" and out["first"] == "step1/rank1"
-    assert [r["label"] for r in out["results"]] == ["step0/rank0", "step0/rank1", "step1/rank0", "step1/rank1"]
+    assert [r["label"] for r in out["results"]] == [
+        "step0/rank0",
+        "step0/rank1",
+        "step1/rank0",
+        "step1/rank1",
+    ]
     bad = out["results"][3]
     assert bad["first_divergence"]["entry"] == "Functional.conv2d.0.forward"
     assert bad["first_divergence"]["nonfinite"] is True
     # the shifted __add__ counter is re-aligned, not a false divergence, and the row says so
     assert all(r["first_divergence"] is None for r in out["results"][:3])
     pairing = {row["Entry"]: row["Pairing"] for row in out["results"][0]["rows"] if row["Entry"]}
-    assert pairing["Tensor.__add__.1.forward"] == ("aligned: NPU Tensor.__add__.1.forward \u2194 "
-                                                   "bench Tensor.__add__.0.forward")
-    assert all(r["pairing"] == {"exact": 2, "aligned": 1, "mapping": 0, "npu-only": 1, "bench-only": 0}
-               for r in out["results"])
+    assert pairing["Tensor.__add__.1.forward"] == (
+        "aligned: NPU Tensor.__add__.1.forward \u2194 bench Tensor.__add__.0.forward"
+    )
+    assert all(
+        r["pairing"] == {"exact": 2, "aligned": 1, "mapping": 0, "npu-only": 1, "bench-only": 0}
+        for r in out["results"]
+    )
 
 
 def test_msprobe_selection_and_exit_codes(trees, capsys) -> None:
@@ -85,7 +93,11 @@ def test_msprobe_diagnose_and_csv_per_rank(trees, tmp_path, capsys) -> None:
     assert diag["first"] == "step1/rank1" and "rows" not in diag["results"][0]
     assert main(["compare", str(bench), str(npu), "--format", "csv", "-o", str(tmp_path / "csv")]) == 1
     assert sorted(p.name for p in (tmp_path / "csv").iterdir()) == [
-        "step0_rank0.csv", "step0_rank1.csv", "step1_rank0.csv", "step1_rank1.csv"]
+        "step0_rank0.csv",
+        "step0_rank1.csv",
+        "step1_rank0.csv",
+        "step1_rank1.csv",
+    ]
     assert main(["compare", str(bench), str(npu), "--format", "csv"]) == 2  # four tables need a folder
     assert "needs -o FOLDER" in capsys.readouterr().err
 
@@ -94,8 +106,21 @@ def test_pairing_exact_keeps_msprobes_equal_names(trees, capsys) -> None:
     """``--pairing exact``: equal names only, as msprobe's compare without --fuzzy_match; the
     NPU's extra add then takes the bench's add.0 and nothing is re-aligned."""
     bench, npu = trees
-    main(["compare", str(bench), str(npu), "--pairing", "exact", "--step", "0", "--rank", "0",
-          "--format", "json"])
+    main(
+        [
+            "compare",
+            str(bench),
+            str(npu),
+            "--pairing",
+            "exact",
+            "--step",
+            "0",
+            "--rank",
+            "0",
+            "--format",
+            "json",
+        ]
+    )
     [result] = json.loads(capsys.readouterr().out)["results"]
     assert result["pairing"] == {"exact": 3, "aligned": 0, "mapping": 0, "npu-only": 1, "bench-only": 0}
     rows = {row["Entry"]: row for row in result["rows"] if row["Entry"]}

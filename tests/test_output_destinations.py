@@ -16,11 +16,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from dumpscope.tui.cli.main import main
-
 from fuzz.corpus import GOOD, npy_dir
 from fuzz.outputs import _ascend, _model
+
+from dumpscope.tui.cli.main import main
 
 ROOT = os.geteuid() == 0
 NEEDS_ROOT = pytest.mark.skipif(not ROOT, reason="mknod of a character device needs root (CI runs as root)")
@@ -43,6 +42,7 @@ def _msprobe(tmp: Path) -> str:
 
 def _cli(*argv: str) -> Callable[[Path, str], list[str]]:
     """A command line over the dumps of ``tmp``, ``OUT`` replaced by the destination."""
+
     def build(tmp: Path, out: str) -> list[str]:
         g, t, b = _dumps(tmp)
         subs = {"G": g, "T": t, "B": b, "OUT": out}
@@ -82,8 +82,10 @@ FILE_WRITERS: dict[str, Callable[[Path, str], list[str]]] = {
 #: Writers of files in a folder: name -> (command line with ``OUT`` the folder, a file it writes there).
 FOLDER_WRITERS: dict[str, tuple[Callable[[Path, str], list[str]], str]] = {
     "convert-npy": (_cli("convert", "ASCEND", "-o", "OUT"), "Add.a.0.1.1700000000000000.output.0.npy"),
-    "convert-txt": (_cli("convert", "ASCEND", "-o", "OUT", "--type", "txt"),
-                    "Add.a.0.1.1700000000000000.output.0.txt"),
+    "convert-txt": (
+        _cli("convert", "ASCEND", "-o", "OUT", "--type", "txt"),
+        "Add.a.0.1.1700000000000000.output.0.txt",
+    ),
     "compare-out-dir": (_cli("compare", "G", "T", "-out", "OUT"), "result_*.csv"),
     "threeway-out-dir": (_cli("compare", "G", "T", "B", "-out", "OUT"), "threeway_*.csv"),
     "dump": (_cli("dump", "MODEL", "-o", "OUT"), "manifest.json"),
@@ -187,8 +189,9 @@ def test_dev_null_is_written_in_place() -> None:
     assert stat.S_ISCHR(after.st_mode) and (after.st_ino, after.st_rdev) == (before.st_ino, before.st_rdev)
 
 
-@pytest.mark.parametrize("writer", ["compare-csv", "compare-json", "compare-parquet", "threeway-csv",
-                                    "diagnose-json"])
+@pytest.mark.parametrize(
+    "writer", ["compare-csv", "compare-json", "compare-parquet", "threeway-csv", "diagnose-json"]
+)
 def test_dash_is_standard_output(tmp_path: Path, writer: str, capfd: pytest.CaptureFixture[str]) -> None:
     argv = FILE_WRITERS[writer](tmp_path, "-")
     capfd.readouterr()
@@ -199,15 +202,18 @@ def test_dash_is_standard_output(tmp_path: Path, writer: str, capfd: pytest.Capt
 
 
 @pytest.mark.parametrize("writer", sorted(FILE_WRITERS))
-def test_a_fifo_at_o_is_refused_at_once(tmp_path: Path, writer: str,
-                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_fifo_at_o_is_refused_at_once(
+    tmp_path: Path, writer: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Refused before the work and never opened: nothing blocks (a reader never comes)."""
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     assert _run(FILE_WRITERS[writer](tmp_path, str(fifo))) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"dumpscope: {fifo}: is a FIFO (named pipe); dumpscope writes only regular files, "
-                   "character devices or - (stdout)"]
+    assert err == [
+        f"dumpscope: {fifo}: is a FIFO (named pipe); dumpscope writes only regular files, "
+        "character devices or - (stdout)"
+    ]
     assert stat.S_ISFIFO(fifo.lstat().st_mode)
 
 
@@ -289,8 +295,16 @@ def _as_nobody(work: Callable[[], int]) -> tuple[int, str]:
 
 def _nobody_runs_python() -> bool:
     try:
-        return subprocess.run([sys.executable, "-c", "import dumpscope"], user=NOBODY, group=NOBODY,
-                              capture_output=True, timeout=60).returncode == 0
+        return (
+            subprocess.run(
+                [sys.executable, "-c", "import dumpscope"],
+                user=NOBODY,
+                group=NOBODY,
+                capture_output=True,
+                timeout=60,
+            ).returncode
+            == 0
+        )
     except OSError:
         return False
 
@@ -336,10 +350,18 @@ def test_a_read_only_folder_as_a_normal_user_on_the_command_line(shared_tmp: Pat
     argv = FILE_WRITERS[writer](shared_tmp, str(ro / "r.out"))
     for p in shared_tmp.rglob("*"):
         p.chmod(p.stat().st_mode | (0o555 if p.is_dir() else 0o444))
-    done = subprocess.run([sys.executable, "-m", "dumpscope", *argv], user=NOBODY, group=NOBODY,
-                          capture_output=True, text=True, timeout=300, cwd=shared_tmp)
+    done = subprocess.run(
+        [sys.executable, "-m", "dumpscope", *argv],
+        user=NOBODY,
+        group=NOBODY,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=shared_tmp,
+    )
     assert done.returncode == 2 and done.stderr.strip().splitlines() == [
-        f"dumpscope: {ro / 'r.out'}: cannot write in its folder (Permission denied)"], done.stderr
+        f"dumpscope: {ro / 'r.out'}: cannot write in its folder (Permission denied)"
+    ], done.stderr
 
 
 @pytest.mark.skipif(not ROOT, reason="dropping to another user needs root; as a normal user run it in CI")

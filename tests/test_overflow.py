@@ -14,13 +14,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dumpscope.core.inspect import ranges
-from dumpscope.core.vendor import opdebug as ov
 from dumpscope.core.formats import ascend_dump as ad
+from dumpscope.core.inspect import ranges
 from dumpscope.core.names import display
+from dumpscope.core.vendor import opdebug as ov
 from dumpscope.tui.cli.main import main
 
-SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"  # shared/ sits beside the repo
+SAMPLES = (
+    Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"
+)  # shared/ sits beside the repo
 needs_samples = pytest.mark.skipif(not SAMPLES.is_dir(), reason="shared Ascend samples not present")
 UINT8, FLOAT16 = 4, 2
 
@@ -46,7 +48,9 @@ def new_payload(
     else:  # SDMA
         values = [0, stream, task, 2, ctx, thread, 0x10, 0x20, 4, *words]
     version = 1 if len(words) == 4 else 0
-    return struct.pack("<6I", ov.MAGIC, version, 1, acc, 0, 8 * len(values)) + struct.pack(f"<{len(values)}Q", *values)
+    return struct.pack("<6I", ov.MAGIC, version, 1, acc, 0, 8 * len(values)) + struct.pack(
+        f"<{len(values)}Q", *values
+    )
 
 
 def wrap(path: Path, payload: bytes) -> Path:
@@ -63,7 +67,9 @@ def op_dump(path: Path, op: str, value: float = 1.0) -> Path:
 
 
 @needs_samples
-@pytest.mark.parametrize("name", ["Opdebug.Node_OpDebug.7.1.1700000000000100", "Opdebug.Node_OpDebug.9.1.1700000000000300"])
+@pytest.mark.parametrize(
+    "name", ["Opdebug.Node_OpDebug.7.1.1700000000000100", "Opdebug.Node_OpDebug.9.1.1700000000000300"]
+)
 def test_decoding_equals_msaccucmp_json(name: str) -> None:
     parsed, _ = ov.read_opdebug(SAMPLES / "opdebug_raw" / name)
     expected = json.loads((SAMPLES / "opdebug_parsed" / f"{name}.output.0.json").read_text())
@@ -219,7 +225,9 @@ def test_link_uses_the_record_task_and_stream_not_the_file_name(tmp_path: Path) 
     op_dump(tmp_path / "Mul.right.7.1.1700000000000050", "right")
     op_dump(tmp_path / "Mul.other_stream.7.2.1700000000000060", "other_stream")
     op_dump(tmp_path / "Add.opdebug_task.99.1.1700000000000070", "opdebug_task")
-    wrap(tmp_path / "Opdebug.Node_OpDebug.99.1.1700000000000100", legacy_payload(aicore=0x20, task=7, stream=1))
+    wrap(
+        tmp_path / "Opdebug.Node_OpDebug.99.1.1700000000000100", legacy_payload(aicore=0x20, task=7, stream=1)
+    )
     (rec,) = ov.scan(tmp_path).records
     assert rec.op_name == "right" and rec.op_type == "Mul"
     assert [t.name for t in rec.tensors] == ["input.0", "output.0"]
@@ -239,7 +247,10 @@ def test_link_picks_the_latest_execution_before_the_record(tmp_path: Path) -> No
 def test_link_matches_ffts_context_and_thread(tmp_path: Path) -> None:
     op_dump(tmp_path / "MatMul.mm.1.9.1700000000000050.4.0.0.0", "mm_ctx0")
     op_dump(tmp_path / "MatMul.mm.1.9.1700000000000051.4.3.1.0", "mm_ctx3")
-    wrap(tmp_path / "Opdebug.Node_OpDebug.5.1.1700000000000100", new_payload(0x20, task=9, stream=1, ctx=3, thread=1))
+    wrap(
+        tmp_path / "Opdebug.Node_OpDebug.5.1.1700000000000100",
+        new_payload(0x20, task=9, stream=1, ctx=3, thread=1),
+    )
     (rec,) = ov.scan(tmp_path).records
     assert rec.op_name == "mm_ctx3"
 
@@ -265,7 +276,18 @@ def test_cli_json_lists_the_documented_fields(tmp_path: Path, capsys: pytest.Cap
     wrap(tmp_path / "Opdebug.Node_OpDebug.1.1.1700000000000100", legacy_payload(aicore=0x120))
     assert main(["overflow", str(tmp_path), "--json"]) == 1
     (rec,) = json.loads(capsys.readouterr().out)
-    required = {"file", "layout", "unit", "task_id", "stream_id", "status", "bits", "op_name", "op_type", "op_file"}
+    required = {
+        "file",
+        "layout",
+        "unit",
+        "task_id",
+        "stream_id",
+        "status",
+        "bits",
+        "op_name",
+        "op_type",
+        "op_file",
+    }
     assert required <= set(rec)
     assert rec["bits"] == [
         {"mask": 0x20, "meaning": ov.AICORE_BITS[0x20]},
@@ -336,7 +358,9 @@ def test_range_check_rejects_what_it_cannot_judge() -> None:
         ranges.range_check(np.zeros(2), "int8", scale=0.0)
 
 
-def test_cli_handles_undecodable_names_and_unreadable_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_handles_undecodable_names_and_unreadable_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     odd = tmp_path / "dump\udcff"
     odd.mkdir()
     op_dump(odd / "Mul.m\udcfe.7.1.1700000000000050", "m\udcfe")
@@ -363,8 +387,9 @@ def test_arbitrary_payloads_decode_or_raise_opdebug_error(data: bytes, magic: bo
 
 
 @needs_samples
-def test_raw_and_parsed_json_in_sibling_folders_count_each_event_once(tmp_path: Path,
-                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_raw_and_parsed_json_in_sibling_folders_count_each_event_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """`overflow .` over a folder holding both the raw Opdebug files and msaccucmp's parsed JSON
     (in its own -out folder) counts each event once, preferring the raw record."""
     shutil.copytree(SAMPLES / "opdebug_raw", tmp_path / "raw")

@@ -34,10 +34,26 @@ def _se_model(path: Path) -> Path:
         return numpy_helper.from_array((rng.standard_normal(shape) * 0.3).astype(np.float32), name)
 
     c, s = 16, 8
-    inits = [w("c1.w", c, 3, 3, 3), w("c1.b", c), w("c2.w", c, c, 3, 3), w("c2.b", c), w("c3.w", c, c, 1, 1),
-             w("c3.b", c), w("a1.w", s, c, 1, 1), w("a1.b", s), w("a2.w", s, c, 3, 3), w("a2.b", s),
-             w("a3.w", c, s, 1, 1), w("a3.b", c), w("se1.w", 4, c, 1, 1), w("se1.b", 4),
-             w("se2.w", c, 4, 1, 1), w("se2.b", c), w("c4.w", c, 2 * c, 1, 1), w("c4.b", c)]
+    inits = [
+        w("c1.w", c, 3, 3, 3),
+        w("c1.b", c),
+        w("c2.w", c, c, 3, 3),
+        w("c2.b", c),
+        w("c3.w", c, c, 1, 1),
+        w("c3.b", c),
+        w("a1.w", s, c, 1, 1),
+        w("a1.b", s),
+        w("a2.w", s, c, 3, 3),
+        w("a2.b", s),
+        w("a3.w", c, s, 1, 1),
+        w("a3.b", c),
+        w("se1.w", 4, c, 1, 1),
+        w("se1.b", 4),
+        w("se2.w", c, 4, 1, 1),
+        w("se2.b", c),
+        w("c4.w", c, 2 * c, 1, 1),
+        w("c4.b", c),
+    ]
     node = helper.make_node
     nodes = [
         node("Conv", ["x", "c1.w", "c1.b"], ["conv1.out"], name="conv1", pads=[1, 1, 1, 1]),
@@ -58,8 +74,10 @@ def _se_model(path: Path) -> Path:
         node("HardSigmoid", ["se2.out"], ["hsig.out"], name="hsig", alpha=1 / 6, beta=0.5),
         node("Mul", ["c4.out", "hsig.out"], ["y"], name="scale"),
     ]
-    outputs = [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, c, 8, 8]),
-               helper.make_tensor_value_info("sq.out", TensorProto.FLOAT, [1, s, 8, 8])]
+    outputs = [
+        helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, c, 8, 8]),
+        helper.make_tensor_value_info("sq.out", TensorProto.FLOAT, [1, s, 8, 8]),
+    ]
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])
     graph = helper.make_graph(nodes, "se", [x], outputs, inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
@@ -112,15 +130,25 @@ def test_an_ort_enable_all_graph_dumped_as_a_model_is_healthy(tmp_path: Path) ->
 
 def test_the_cli_exits_0_on_the_ort_optimised_graph(tmp_path: Path) -> None:
     model = _se_model(tmp_path / "se.onnx")
-    for level, name in ((ort.GraphOptimizationLevel.ORT_ENABLE_ALL, "all"),
-                        (ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED, "ext")):
+    for level, name in (
+        (ort.GraphOptimizationLevel.ORT_ENABLE_ALL, "all"),
+        (ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED, "ext"),
+    ):
         opt = _ort_optimised(model, tmp_path / f"se-{name}.onnx", level)
         golden = tmp_path / "golden"
         if not golden.exists():
             dump_model(model, golden)
         dump_model(opt, tmp_path / name, inputs={"x": golden / "inputs" / "x.npy"})
-        cmd = [sys.executable, "-m", "dumpscope", "compare", str(golden), str(tmp_path / name),
-               "--format", "json"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "dumpscope",
+            "compare",
+            str(golden),
+            str(tmp_path / name),
+            "--format",
+            "json",
+        ]
         done = subprocess.run(cmd, capture_output=True, text=True, check=False)
         assert done.returncode == 0, (name, done.stderr[-500:])
         rows = json.loads(done.stdout)
@@ -183,8 +211,9 @@ def test_two_target_tensors_of_one_node_the_fitting_shape_wins_and_the_other_say
     rng = np.random.default_rng(4)
     conv = rng.standard_normal((1, 8, 2, 2)).astype(np.float32)
     golden = _dump(_ref("conv.out", conv, node="conv"))
-    target = _dump(_ref("tok_a", np.zeros((1, 1, 2, 2, 16), np.float32), node="conv"),
-                   _ref("tok_b", conv, node="conv"))
+    target = _dump(
+        _ref("tok_a", np.zeros((1, 1, 2, 2, 16), np.float32), node="conv"), _ref("tok_b", conv, node="conv")
+    )
     pairs = _pairs(golden, target)
     assert pairs["tok_b"] == ("conv.out", "node output")
     assert pairs["tok_a"][0] is None and "'tok_b' fits it better" in pairs["tok_a"][1]
@@ -194,8 +223,14 @@ def test_a_tensor_the_targets_graph_says_is_blocked_is_never_loosely_paired() ->
     rng = np.random.default_rng(5)
     cat = rng.standard_normal((1, 32, 2, 2)).astype(np.float32)
     nodes = [
-        {"name": "c1_nchwc", "op_type": "Conv", "index": 0, "inputs": ["x"], "outputs": ["tok_1"],
-         "domain": NCHWC_DOMAIN},
+        {
+            "name": "c1_nchwc",
+            "op_type": "Conv",
+            "index": 0,
+            "inputs": ["x"],
+            "outputs": ["tok_1"],
+            "domain": NCHWC_DOMAIN,
+        },
         {"name": "cat", "op_type": "Concat", "index": 1, "inputs": ["tok_1", "tok_1"], "outputs": ["tok_2"]},
     ]
     golden = _dump(_ref("cat.out", cat, node="cat"))
@@ -225,8 +260,16 @@ def test_a_renamed_output_of_a_fused_node_pairs_with_its_groups_output_not_an_in
     conv = rng.standard_normal((1, 8, 1, 1)).astype(np.float32)
     hsig = np.clip(conv / 6 + 0.5, 0, 1).astype(np.float32)
     golden = _dump(_ref("conv.out", conv, node="conv"), _ref("hsig.out", hsig, node="hsig"))
-    nodes = [{"name": "conv", "op_type": "FusedConv", "index": 0, "inputs": ["x"], "outputs": ["fused_0"],
-              "fused_from": ["conv", "hsig"]}]
+    nodes = [
+        {
+            "name": "conv",
+            "op_type": "FusedConv",
+            "index": 0,
+            "inputs": ["x"],
+            "outputs": ["fused_0"],
+            "fused_from": ["conv", "hsig"],
+        }
+    ]
     target = _dump(_ref("fused_0", hsig, node="conv"), meta={"manifest": {"nodes": nodes}})
     assert _pairs(golden, target)["fused_0"] == ("hsig.out", "fused output")
     off = (hsig + 1).astype(np.float32)  # a faulty fused kernel: still the group's output

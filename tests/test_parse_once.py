@@ -11,13 +11,13 @@ from pathlib import Path
 
 import onnx
 import pytest
+from test_row_facts import atc_case
 
 from dumpscope.core.comparison.pipeline import compare
 from dumpscope.core.diagnosis.engine import diagnose
 from dumpscope.core.inspect.fusion import fusion_facts
 from dumpscope.core.inspect.overflow import overflow_facts
 from dumpscope.core.vendor import atc_graph
-from test_row_facts import atc_case
 
 
 def _counter(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> list[int]:
@@ -32,7 +32,9 @@ def _counter(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> list[
     return calls
 
 
-def test_model_is_parsed_once_for_compare_diagnose_and_row_facts(demo, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+def test_model_is_parsed_once_for_compare_diagnose_and_row_facts(
+    demo, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
     calls = _counter(monkeypatch, onnx, "load_model")
     cmp = compare(demo.golden, demo.target, model=demo.model)
     assert calls[0] == 1 and cmp.model_facts is not None
@@ -44,7 +46,9 @@ def test_model_is_parsed_once_for_compare_diagnose_and_row_facts(demo, monkeypat
     assert calls[0] == 1
 
 
-def test_vendor_graph_is_parsed_once_for_compare_diagnose_and_row_facts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_vendor_graph_is_parsed_once_for_compare_diagnose_and_row_facts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     g, t, graph = atc_case(tmp_path)
     calls = _counter(monkeypatch, atc_graph, "parse_graph")
     cmp = compare(g, t, graph=graph)

@@ -23,13 +23,17 @@ X = np.linspace(-20, 20, 8, dtype=np.float32).reshape(1, 8)
 def _model(opset: int = 17) -> onnx.ModelProto:
     """x -> Mul(2) ("scale") -> Exp (unnamed) -> Neg ("neg"), plus an int output."""
     return build_model(
-        [helper.make_node("Mul", ["x", "two"], ["scaled:0"], name="scale"),
-         helper.make_node("Exp", ["scaled:0"], ["e"]),
-         helper.make_node("Neg", ["e"], ["y"], name="neg"),
-         helper.make_node("Shape", ["x"], ["shape"], name="shape_of")],
+        [
+            helper.make_node("Mul", ["x", "two"], ["scaled:0"], name="scale"),
+            helper.make_node("Exp", ["scaled:0"], ["e"]),
+            helper.make_node("Neg", ["e"], ["y"], name="neg"),
+            helper.make_node("Shape", ["x"], ["shape"], name="shape_of"),
+        ],
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 8]),
-         helper.make_tensor_value_info("shape", TensorProto.INT64, [2])],
+        [
+            helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 8]),
+            helper.make_tensor_value_info("shape", TensorProto.INT64, [2]),
+        ],
         {"two": np.array(2.0, np.float32)},
         opset=opset,
     )
@@ -45,12 +49,15 @@ def _run(model: onnx.ModelProto, *outputs: str) -> list[np.ndarray]:
     return sess.run(list(outputs), {"x": X})
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("attn/scale=-inf,11", ("attn/scale", -math.inf, 11.0)),
-    ("a=b=1,2", ("a=b", 1.0, 2.0)),
-    ("n=,3.5", ("n", -math.inf, 3.5)),
-    ("n=-1,", ("n", -1.0, math.inf)),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("attn/scale=-inf,11", ("attn/scale", -math.inf, 11.0)),
+        ("a=b=1,2", ("a=b", 1.0, 2.0)),
+        ("n=,3.5", ("n", -math.inf, 3.5)),
+        ("n=-1,", ("n", -1.0, math.inf)),
+    ],
+)
 def test_parse_clip(text: str, expected: tuple[str, float, float]) -> None:
     assert parse_clip(text) == expected
 
@@ -84,7 +91,9 @@ def test_clip_by_output_tensor_name_and_both_bounds() -> None:
     patched = patch_model(_model(), clip=[("e", 0.5, 100.0)]).model
     (e,) = _run(patched, "e")
     assert e.min() == pytest.approx(0.5) and e.max() == pytest.approx(100.0)
-    assert any(n.name == "Exp_1/dumpscope_clip" for n in patched.graph.node)  # the unnamed Exp got its graph name
+    assert any(
+        n.name == "Exp_1/dumpscope_clip" for n in patched.graph.node
+    )  # the unnamed Exp got its graph name
 
 
 def test_keep_fp32_marks_the_model_and_merges_marks() -> None:
@@ -122,7 +131,9 @@ def test_patch_file_carries_external_data(tmp_path: Path) -> None:
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 64])],
         {"w": np.random.default_rng(0).standard_normal((8, 64)).astype(np.float32)},
     )
-    onnx.save_model(big, str(src_dir / "m.onnx"), save_as_external_data=True, location="m.weights", size_threshold=0)
+    onnx.save_model(
+        big, str(src_dir / "m.onnx"), save_as_external_data=True, location="m.weights", size_threshold=0
+    )
     out = tmp_path / "elsewhere" / "p.onnx"
     patch_file(src_dir / "m.onnx", out, clip=[("mm", -1.0, 1.0)])
     (y,) = _run(onnx.load(str(out)), "y")

@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dumpscope.core.formats import polygraphy as pg
 from dumpscope.core.dumps import DumpError, TensorReadError
+from dumpscope.core.formats import polygraphy as pg
 
 rng = np.random.default_rng(3)
 
@@ -20,7 +20,10 @@ def ndarray(arr: np.ndarray, legacy: bool = False, pickle: bool = False) -> dict
     buf = io.BytesIO()
     np.save(buf, arr, allow_pickle=pickle)
     if legacy:
-        return {"array": buf.getvalue().decode("latin-1"), "__polygraphy_encoded_ndarray": "polygraphy_serialized_json_type"}
+        return {
+            "array": buf.getvalue().decode("latin-1"),
+            "__polygraphy_encoded_ndarray": "polygraphy_serialized_json_type",
+        }
     return {"array": base64.b64encode(buf.getvalue()).decode(), "polygraphy_class": "ndarray"}
 
 
@@ -49,7 +52,10 @@ def test_single_runner_round_trip(tmp_path: Path) -> None:
         "idx": np.arange(5, dtype=np.int64),
         "mask": np.array([True, False]),
     }
-    p = save(tmp_path, run_results([("onnxrt-runner-N0", [iteration({k: lazy(v) for k, v in arrays.items()}, "onnxrt")])]))
+    p = save(
+        tmp_path,
+        run_results([("onnxrt-runner-N0", [iteration({k: lazy(v) for k, v in arrays.items()}, "onnxrt")])]),
+    )
     assert pg.sniff(p) == 0.9
     dump = pg.open(p)
     assert list(dump.tensors) == list(arrays) and not dump.problems
@@ -104,7 +110,10 @@ def test_legacy_markers_latin1_arrays_and_pre_lazy_outputs(tmp_path: Path) -> No
 
 def test_object_arrays_are_never_unpickled(tmp_path: Path) -> None:
     evil = np.array([{"a": 1}, None], dtype=object)
-    outputs = {"evil": {"values": ndarray(evil, pickle=True), "polygraphy_class": "LazyArray"}, "ok": lazy(np.ones(2))}
+    outputs = {
+        "evil": {"values": ndarray(evil, pickle=True), "polygraphy_class": "LazyArray"},
+        "ok": lazy(np.ones(2)),
+    }
     dump = pg.open(save(tmp_path, run_results([("r", [iteration(outputs, "r")])])))
     assert "object array" in (dump.tensors["evil"].error or "")
     with pytest.raises(TensorReadError, match="unpickling"):

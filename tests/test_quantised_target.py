@@ -33,17 +33,28 @@ def _model(tmp_path: Path) -> Path:
     w = rng.standard_normal((8, 3, 3, 3)).astype(np.float32)
     w[0, 0, 0, 0] = 150.0  # one outlier widens the weight's range: coarse 8-bit steps for every other weight
     m = rng.standard_normal((8 * 6 * 6, 10)).astype(np.float32) * np.float32(0.1)
-    nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="conv", pads=[1, 1, 1, 1]),
-             helper.make_node("Relu", ["c"], ["r"], name="relu"),
-             helper.make_node("Reshape", ["r", "shape"], ["flat"], name="flatten"),
-             helper.make_node("MatMul", ["flat", "m"], ["y"], name="fc")]
+    nodes = [
+        helper.make_node("Conv", ["x", "w"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c"], ["r"], name="relu"),
+        helper.make_node("Reshape", ["r", "shape"], ["flat"], name="flatten"),
+        helper.make_node("MatMul", ["flat", "m"], ["y"], name="fc"),
+    ]
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 6, 6])
-    graph = helper.make_graph(nodes, "m", [x], [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
-                              initializer=[numpy_helper.from_array(w, "w"), numpy_helper.from_array(m, "m"),
-                                           numpy_helper.from_array(np.array([1, -1], np.int64), "shape")])
+    graph = helper.make_graph(
+        nodes,
+        "m",
+        [x],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        initializer=[
+            numpy_helper.from_array(w, "w"),
+            numpy_helper.from_array(m, "m"),
+            numpy_helper.from_array(np.array([1, -1], np.int64), "shape"),
+        ],
+    )
     path = tmp_path / "model.onnx"
-    onnx.save_model(helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], ir_version=IR),
-                    str(path))
+    onnx.save_model(
+        helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], ir_version=IR), str(path)
+    )
     return path
 
 
@@ -64,10 +75,14 @@ def _pair(tmp_path: Path, how: str) -> tuple[Path, Path, Path, Path]:
     if how == "dynamic":
         quantization.quantize_dynamic(str(model), str(quantised), weight_type=quantization.QuantType.QUInt8)
     else:
-        quantization.quantize_static(str(model), str(quantised), _Reader(x),
-                                     quant_format=quantization.QuantFormat.QDQ,
-                                     activation_type=quantization.QuantType.QInt8,
-                                     weight_type=quantization.QuantType.QInt8)
+        quantization.quantize_static(
+            str(model),
+            str(quantised),
+            _Reader(x),
+            quant_format=quantization.QuantFormat.QDQ,
+            activation_type=quantization.QuantType.QInt8,
+            weight_type=quantization.QuantType.QInt8,
+        )
     dump_model(model, tmp_path / "g", inputs={"x": tmp_path / "x.npy"})
     dump_model(quantised, tmp_path / "t", inputs={"x": tmp_path / "x.npy"})
     return tmp_path / "g", tmp_path / "t", model, quantised
@@ -111,9 +126,12 @@ def test_a_qdq_target_is_quantisation_with_its_range(tmp_path: Path) -> None:
     top = diag.root_causes[0]
     assert top.cause == v.QUANTISATION
     said = " ".join(top.evidence)
-    hit = re.search(r"the target quantises the (?:input|output) '(\w+)' of '\w+' by QuantizeLinear: "
-                    r"'\w+_QuantizeLinear_Output' is int8, scale ([0-9.e+-]+), zero point (-?\d+); "
-                    r"the golden range \[([0-9.e+-]+), ([0-9.e+-]+)\] spans (\d+) of its 256 steps", said)
+    hit = re.search(
+        r"the target quantises the (?:input|output) '(\w+)' of '\w+' by QuantizeLinear: "
+        r"'\w+_QuantizeLinear_Output' is int8, scale ([0-9.e+-]+), zero point (-?\d+); "
+        r"the golden range \[([0-9.e+-]+), ([0-9.e+-]+)\] spans (\d+) of its 256 steps",
+        said,
+    )
     assert hit is not None, said
     name, scale = hit.group(1), float(_initializer(quantised, f"{hit.group(1)}_scale"))
     assert float(hit.group(2)) == pytest.approx(scale, rel=1e-3)

@@ -29,8 +29,7 @@ from bench.realmodels.replay import replay  # noqa: E402
 from bench.realmodels.replay import verdict as replay_verdict  # noqa: E402
 
 #: Quick cases dumpscope gets wrong today, with the issue-10 item that fixes each.
-KNOWN_WRONG: dict[str, str] = {
-}
+KNOWN_WRONG: dict[str, str] = {}
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +49,8 @@ def _built(case: Case, builder: Builder) -> tuple[Path, Path]:
 def _quick_params() -> list[object]:
     return [
         pytest.param(c, id=c.name, marks=[pytest.mark.xfail(strict=True, reason=KNOWN_WRONG[c.name])])
-        if c.name in KNOWN_WRONG else pytest.param(c, id=c.name)
+        if c.name in KNOWN_WRONG
+        else pytest.param(c, id=c.name)
         for c in QUICK
     ]
 
@@ -78,20 +78,40 @@ def test_the_injected_fault_is_where_the_case_says(case: Case, builder: Builder)
     assert "note" in replayed or replayed["says"] in ("introduced", "constant"), replayed
 
 
-@pytest.mark.parametrize(("facts", "says"), [
-    ({"target_error": 0.0, "constant_effect": 0.0, "replay_with_target_inputs_error": 0.0}, "clean"),
-    ({"target_error": 12.5, "constant_effect": 12.5, "replay_with_target_inputs_error": 0.002}, "constant"),
-    ({"target_error": 0.73, "constant_effect": 0.0, "replay_with_target_inputs_error": 0.0}, "introduced"),
-    ({"target_error": 0.011, "constant_effect": 1e-3, "replay_with_target_inputs_error": 0.011}, "inherited"),
-])
+@pytest.mark.parametrize(
+    ("facts", "says"),
+    [
+        ({"target_error": 0.0, "constant_effect": 0.0, "replay_with_target_inputs_error": 0.0}, "clean"),
+        (
+            {"target_error": 12.5, "constant_effect": 12.5, "replay_with_target_inputs_error": 0.002},
+            "constant",
+        ),
+        (
+            {"target_error": 0.73, "constant_effect": 0.0, "replay_with_target_inputs_error": 0.0},
+            "introduced",
+        ),
+        (
+            {"target_error": 0.011, "constant_effect": 1e-3, "replay_with_target_inputs_error": 0.011},
+            "inherited",
+        ),
+    ],
+)
 def test_replay_verdict(facts: dict[str, float], says: str) -> None:
     assert replay_verdict(facts) == says
 
 
 def test_the_corpus_covers_every_class_of_issue_10() -> None:
     classes = {c.cls for c in CASES if c.expect == "culprit"}
-    assert classes >= {"layout", "operator", "preprocessing", "fusion", "overflow", "nan", "quantisation",
-                       "weights"}
+    assert classes >= {
+        "layout",
+        "operator",
+        "preprocessing",
+        "fusion",
+        "overflow",
+        "nan",
+        "quantisation",
+        "weights",
+    }
     assert {c.expect for c in CASES} == {"culprit", "healthy", "drift", "mismatch"}
     assert all(c.cls in CLASS_ALIASES for c in CASES)
     assert all(c.truth for c in CASES if c.expect == "culprit")
@@ -110,10 +130,16 @@ def test_the_corpus_holds_each_issue_20_fault_on_two_real_models() -> None:
     assert all(len(models) >= 2 for models in kinds.values()), kinds
 
 
-@pytest.mark.parametrize(("cls", "cause", "expected"), [
-    ("preprocessing", "input-mismatch", True), ("operator", "Operator implementation", True),
-    ("operator", "optimisation", False), ("drift", "accumulated_precision drift", True), ("nan", "nan-inf", True),
-])
+@pytest.mark.parametrize(
+    ("cls", "cause", "expected"),
+    [
+        ("preprocessing", "input-mismatch", True),
+        ("operator", "Operator implementation", True),
+        ("operator", "optimisation", False),
+        ("drift", "accumulated_precision drift", True),
+        ("nan", "nan-inf", True),
+    ],
+)
 def test_class_matching(cls: str, cause: str, expected: bool) -> None:
     assert corpus_judge.class_matches(cls, cause) is expected
 
@@ -122,11 +148,17 @@ def test_advice_rules_catch_ascend_advice_on_other_targets() -> None:
     case = BY_NAME["det-fusion-hardsigmoid"]
     causes = [{"name": "t", "advice": "set the pass to off in fusion_switch.cfg", "commands": []}]
     assert any("fusion_switch" in r for r in corpus_judge.check_advice(case, causes))
-    assert corpus_judge.check_advice(case, [{"name": "t", "advice": "disable this fusion", "commands": []}]) == []
+    assert (
+        corpus_judge.check_advice(case, [{"name": "t", "advice": "disable this fusion", "commands": []}])
+        == []
+    )
 
 
-_arrays = hnp.arrays(np.float32, hnp.array_shapes(min_dims=2, max_dims=4, min_side=1, max_side=4),
-                     elements=st.floats(-1e3, 1e3, width=32))
+_arrays = hnp.arrays(
+    np.float32,
+    hnp.array_shapes(min_dims=2, max_dims=4, min_side=1, max_side=4),
+    elements=st.floats(-1e3, 1e3, width=32),
+)
 
 
 def test_layout_claims_are_counted_and_checked_against_the_files(tmp_path: Path) -> None:
@@ -140,8 +172,13 @@ def test_layout_claims_are_counted_and_checked_against_the_files(tmp_path: Path)
     for name, t, perm in (("good", good, "(0, 3, 1, 2)"), ("bad", bad, "(0, 1, 3, 2)")):
         np.save(tmp_path / f"{name}-g.npy", g)
         np.save(tmp_path / f"{name}-t.npy", t)
-        rows.append({"golden_file": str(tmp_path / f"{name}-g.npy"), "target_file": str(tmp_path / f"{name}-t.npy"),
-                     "message": f"layout chosen by values: target axes permuted {perm} (sampled cosine -0.04)"})
+        rows.append(
+            {
+                "golden_file": str(tmp_path / f"{name}-g.npy"),
+                "target_file": str(tmp_path / f"{name}-t.npy"),
+                "message": f"layout chosen by values: target axes permuted {perm} (sampled cosine -0.04)",
+            }
+        )
     rows.append({"message": "cosine 0.5 < 0.9999"})
     assert corpus_judge.layout_claims(rows) == (2, 1)
     assert numerics.layout_is_decisive(g, good, (0, 3, 1, 2), 0.99, 10.0)

@@ -39,11 +39,17 @@ def test_the_false_fail_count_sums_the_healthy_cases_only() -> None:
         o.fail_rows = fails
         return o
 
-    outcomes = [outcome("a-ort-all", "healthy", 0), outcome("b-ort-all", "healthy", 7),
-                outcome("fault", "culprit", 40), outcome("c-ort-all", "healthy", None)]
+    outcomes = [
+        outcome("a-ort-all", "healthy", 0),
+        outcome("b-ort-all", "healthy", 7),
+        outcome("fault", "culprit", 40),
+        outcome("c-ort-all", "healthy", None),
+    ]
     per_case = false_fail_rows(outcomes)
     assert per_case == {"a-ort-all": 0, "b-ort-all": 7, "c-ort-all": None}
     line = false_fail_line(per_case)
     assert line.startswith("false FAIL/ERR rows on identical (fp32-equivalent) runs: 7 in 3 case(s)")
     assert "b-ort-all: 7" in line and "no rows from ['c-ort-all']" in line
-    assert false_fail_line({"a": 0}) == "false FAIL/ERR rows on identical (fp32-equivalent) runs: 0 in 1 case(s)"
+    assert (
+        false_fail_line({"a": 0}) == "false FAIL/ERR rows on identical (fp32-equivalent) runs: 0 in 1 case(s)"
+    )

@@ -24,13 +24,13 @@ from onnx import TensorProto, helper
 
 from dumpscope.core import vocabulary as v
 from dumpscope.core.comparison.pipeline import compare
+from dumpscope.core.comparison.shapes import RETRY_COSINE, align, find_layout
+from dumpscope.core.diagnosis import replay as replay_module
 from dumpscope.core.diagnosis.advice import TargetKind, advice_for
 from dumpscope.core.diagnosis.checks import advice as check_advice
 from dumpscope.core.diagnosis.classify import Trend, classify_frame, trend
 from dumpscope.core.diagnosis.edges import build_edges
 from dumpscope.core.diagnosis.engine import diagnose
-from dumpscope.core.comparison.shapes import RETRY_COSINE, align, find_layout
-from dumpscope.core.diagnosis import replay as replay_module
 from dumpscope.core.diagnosis.replay import (
     Replayer,
     as_target_dtype,
@@ -44,10 +44,19 @@ from dumpscope.core.onnx.runner import dump_model
 OPSET, IR = 17, 8
 
 
-def _model(nodes: list[onnx.NodeProto], inputs: list[onnx.ValueInfoProto], outputs: list[onnx.ValueInfoProto],
-           inits: dict[str, np.ndarray] | None = None) -> onnx.ModelProto:
-    graph = helper.make_graph(nodes, "m", inputs, outputs,
-                              initializer=[onnx.numpy_helper.from_array(a, n) for n, a in (inits or {}).items()])
+def _model(
+    nodes: list[onnx.NodeProto],
+    inputs: list[onnx.ValueInfoProto],
+    outputs: list[onnx.ValueInfoProto],
+    inits: dict[str, np.ndarray] | None = None,
+) -> onnx.ModelProto:
+    graph = helper.make_graph(
+        nodes,
+        "m",
+        inputs,
+        outputs,
+        initializer=[onnx.numpy_helper.from_array(a, n) for n, a in (inits or {}).items()],
+    )
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], ir_version=IR)
 
 
@@ -57,12 +66,23 @@ def _resize_model(nearest_mode: str) -> onnx.ModelProto:
     w = np.full((1, 1, 1, 1), 1.5, np.float32)
     nodes = [
         helper.make_node("Mul", ["x", "w"], ["scaled"], name="scale"),
-        helper.make_node("Resize", ["scaled", "", "scales"], ["resized"], name="resize", mode="nearest",
-                         coordinate_transformation_mode="asymmetric", nearest_mode=nearest_mode),
+        helper.make_node(
+            "Resize",
+            ["scaled", "", "scales"],
+            ["resized"],
+            name="resize",
+            mode="nearest",
+            coordinate_transformation_mode="asymmetric",
+            nearest_mode=nearest_mode,
+        ),
         helper.make_node("Relu", ["resized"], ["y"], name="relu"),
     ]
-    return _model(nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 6, 6])],
-                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], {"scales": scales, "w": w})
+    return _model(
+        nodes,
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 6, 6])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        {"scales": scales, "w": w},
+    )
 
 
 @pytest.fixture
@@ -107,8 +127,9 @@ def test_replay_of_a_faithful_node_matches_the_target(resize_case: tuple[Path, P
     assert seen == [(1, 1)]
 
 
-def test_replay_is_bounded_by_count_and_work_not_time(resize_case: tuple[Path, Path, Path],
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_replay_is_bounded_by_count_and_work_not_time(
+    resize_case: tuple[Path, Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     model, g, t = resize_case
     cmp = compare(g, t, model=model)
     replayer = Replayer(cmp, model_source(cmp))  # type: ignore[arg-type]
@@ -150,11 +171,16 @@ def _cancel_model(eps_w: float) -> onnx.ModelProto:
     """x[1,2] -> Mul(a) -> MatMul(W) -> y: y = 1000 a x0 - 999.9 a x1 cancels, amplifying the error of
     its input about 10,000-fold; W holds one tiny value an fp16 conversion flushes to zero."""
     w = np.array([[1000.0, eps_w], [-999.9, 0.0]], np.float32)
-    nodes = [helper.make_node("Mul", ["x", "a"], ["ax"], name="pre"),
-             helper.make_node("MatMul", ["ax", "W"], ["y"], name="cancel")]
-    return _model(nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2])],
-                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
-                  {"W": w, "a": np.array([1.0, 1.0], np.float32)})
+    nodes = [
+        helper.make_node("Mul", ["x", "a"], ["ax"], name="pre"),
+        helper.make_node("MatMul", ["ax", "W"], ["y"], name="cancel"),
+    ]
+    return _model(
+        nodes,
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        {"W": w, "a": np.array([1.0, 1.0], np.float32)},
+    )
 
 
 def test_a_flushed_constant_that_moves_nothing_does_not_outrank_the_inherited_error(tmp_path: Path) -> None:
@@ -179,16 +205,25 @@ def test_a_flushed_constant_that_moves_nothing_does_not_outrank_the_inherited_er
 
 def _conv_model() -> onnx.ModelProto:
     w = np.linspace(-1, 1, 2 * 3 * 3 * 3, dtype=np.float32).reshape(2, 3, 3, 3)
-    nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="conv", pads=[1, 1, 1, 1]),
-             helper.make_node("Relu", ["c"], ["y"], name="relu")]
-    return _model(nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
-                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], {"w": w})
+    nodes = [
+        helper.make_node("Conv", ["x", "w"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c"], ["y"], name="relu"),
+    ]
+    return _model(
+        nodes,
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        {"w": w},
+    )
 
 
-@pytest.mark.parametrize(("change", "cause"), [
-    (lambda x: x[:, ::-1].copy(), v.PREPROCESSING),  # BGR for RGB
-    (lambda x: x.transpose(0, 1, 3, 2).copy(), v.LAYOUT),  # H and W swapped
-])
+@pytest.mark.parametrize(
+    ("change", "cause"),
+    [
+        (lambda x: x[:, ::-1].copy(), v.PREPROCESSING),  # BGR for RGB
+        (lambda x: x.transpose(0, 1, 3, 2).copy(), v.LAYOUT),  # H and W swapped
+    ],
+)
 def test_a_differing_graph_input_is_preprocessing_or_layout(tmp_path: Path, change, cause: str) -> None:  # type: ignore[no-untyped-def]
     model = tmp_path / "m.onnx"
     onnx.save_model(_conv_model(), str(model))
@@ -219,8 +254,16 @@ def test_advice_fits_the_target_kind() -> None:
 
 def test_every_issue_10_class_has_one_name() -> None:
     labels = {c.label for c in v.CAUSE_CLASSES}
-    assert {"layout mismatch", "operator implementation differs", "pre-processing", "fusion", "overflow",
-            "NaN origin", "quantisation", "accumulated precision drift"} <= labels
+    assert {
+        "layout mismatch",
+        "operator implementation differs",
+        "pre-processing",
+        "fusion",
+        "overflow",
+        "NaN origin",
+        "quantisation",
+        "accumulated precision drift",
+    } <= labels
     assert len({c.slug for c in v.CAUSE_CLASSES}) == len(v.CAUSE_CLASSES)
     assert set(v.FINDING_CLASS.values()) <= set(v.CAUSE)
     assert not v.CAUSE[v.DRIFT].culprit
@@ -230,11 +273,17 @@ def test_every_issue_10_class_has_one_name() -> None:
 
 
 def test_empty_rows_are_no_root_cause_and_trend_survives_them() -> None:
-    frame = pl.DataFrame({
-        "name": ["a", "empty", "b"], "kind": ["activation"] * 3, "status": ["computed"] * 3,
-        "health": ["ok", "fail", "warn"], "relative_euclidean_distance": [1e-4, None, 0.02],
-        "cosine_similarity": [1.0, None, 0.99], "nonfinite_mismatch": [0, 0, 0],
-    })
+    frame = pl.DataFrame(
+        {
+            "name": ["a", "empty", "b"],
+            "kind": ["activation"] * 3,
+            "status": ["computed"] * 3,
+            "health": ["ok", "fail", "warn"],
+            "relative_euclidean_distance": [1e-4, None, 0.02],
+            "cosine_similarity": [1.0, None, 0.99],
+            "nonfinite_mismatch": [0, 0, 0],
+        }
+    )
 
     class _Cmp:
         pairing = None
@@ -249,11 +298,17 @@ def test_empty_rows_are_no_root_cause_and_trend_survives_them() -> None:
 
 def test_an_error_that_does_not_grow_is_no_drift() -> None:
     errs = [0.05, 0.04, 0.03, 0.02, 0.011]
-    frame = pl.DataFrame({
-        "name": [f"l{k}" for k in range(5)], "kind": ["activation"] * 5, "status": ["computed"] * 5,
-        "health": ["warn"] * 4 + ["fail"], "relative_euclidean_distance": errs,
-        "cosine_similarity": [0.99] * 5, "nonfinite_mismatch": [0] * 5,
-    })
+    frame = pl.DataFrame(
+        {
+            "name": [f"l{k}" for k in range(5)],
+            "kind": ["activation"] * 5,
+            "status": ["computed"] * 5,
+            "health": ["warn"] * 4 + ["fail"],
+            "relative_euclidean_distance": errs,
+            "cosine_similarity": [0.99] * 5,
+            "nonfinite_mismatch": [0] * 5,
+        }
+    )
 
     class _Cmp:
         pairing = None
@@ -264,8 +319,11 @@ def test_an_error_that_does_not_grow_is_no_drift() -> None:
 
 # ------------------------------------------------------------------ properties against float64 references
 
-_arrays = hnp.arrays(np.float64, hnp.array_shapes(min_dims=1, max_dims=3, max_side=5),
-                     elements=st.floats(-1e6, 1e6, allow_nan=False))
+_arrays = hnp.arrays(
+    np.float64,
+    hnp.array_shapes(min_dims=1, max_dims=3, max_side=5),
+    elements=st.floats(-1e6, 1e6, allow_nan=False),
+)
 
 
 @settings(max_examples=80, deadline=None)
@@ -289,8 +347,14 @@ def test_rel_error_sees_nonfinite_positions() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(hnp.arrays(np.float32, hnp.array_shapes(min_dims=2, max_dims=4, max_side=4),
-                  elements=st.floats(-100, 100, width=32)), st.randoms(use_true_random=False))
+@given(
+    hnp.arrays(
+        np.float32,
+        hnp.array_shapes(min_dims=2, max_dims=4, max_side=4),
+        elements=st.floats(-100, 100, width=32),
+    ),
+    st.randoms(use_true_random=False),
+)
 def test_find_layout_undoes_a_transpose(arr: np.ndarray, rnd) -> None:  # type: ignore[no-untyped-def]
     """The diagnosis's search: the order it finds restores the golden; when it finds none, the
     pair as the comparison lines it up already agrees (float64 cosine, independent)."""
@@ -334,10 +398,15 @@ def _overflow_model(op: str) -> tuple[onnx.ModelProto, np.ndarray]:
     y_info = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
     big = np.array([[300.0, 300.0], [200.0, 250.0]], np.float32)
     if op == "Pow":
-        nodes, inits = [helper.make_node("Pow", ["x", "p"], ["y"], name="pow")], {"p": np.array(2.0, np.float32)}
+        nodes, inits = (
+            [helper.make_node("Pow", ["x", "p"], ["y"], name="pow")],
+            {"p": np.array(2.0, np.float32)},
+        )
     elif op == "ReduceSum":
-        nodes = [helper.make_node("Mul", ["x", "k"], ["m"], name="scale"),
-                 helper.make_node("ReduceSum", ["m", "axes"], ["y"], name="sum", keepdims=0)]
+        nodes = [
+            helper.make_node("Mul", ["x", "k"], ["m"], name="scale"),
+            helper.make_node("ReduceSum", ["m", "axes"], ["y"], name="sum", keepdims=0),
+        ]
         inits = {"k": np.array(200.0, np.float32), "axes": np.array([1], np.int64)}
     else:  # a MatMul whose sums pass the float16 maximum
         nodes = [helper.make_node("MatMul", ["x", "w"], ["y"], name="matmul")]
@@ -398,8 +467,10 @@ def _head_model(qdq: bool) -> onnx.ModelProto:
     ]
     inits = {"k": np.array(100.0, np.float32)}
     if qdq:
-        nodes += [helper.make_node("QuantizeLinear", ["cat_raw", "s", "zp"], ["q"], name="q"),
-                  helper.make_node("DequantizeLinear", ["q", "s", "zp"], ["out"], name="dq")]
+        nodes += [
+            helper.make_node("QuantizeLinear", ["cat_raw", "s", "zp"], ["q"], name="q"),
+            helper.make_node("DequantizeLinear", ["q", "s", "zp"], ["out"], name="dq"),
+        ]
         inits.update(s=np.array(316.0 / 255.0, np.float32), zp=np.array(0, np.uint8))
     inputs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, [1, 4, 64]) for n in ("a", "b")]
     return _model(nodes, inputs, [helper.make_tensor_value_info("out", TensorProto.FLOAT, None)], inits)
@@ -440,7 +511,9 @@ def test_an_input_fed_with_its_axes_permuted_is_a_layout_mismatch_even_when_alig
     assert any("axes permuted (order (0, 1, 3, 2); equal values" in e for e in diag.root_causes[0].evidence)
 
 
-def test_replay_can_be_switched_off(resize_case: tuple[Path, Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_can_be_switched_off(
+    resize_case: tuple[Path, Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
     from dumpscope.tui.cli.main import main
 
     model, g, t = resize_case
@@ -467,10 +540,16 @@ def test_the_target_kind_comes_from_the_vendor_traits_and_dtypes() -> None:
 
 def _eps_model(eps: float) -> onnx.ModelProto:
     """x -> Add(eps) -> Sqrt -> y: an epsilon of -1 puts negatives under the Sqrt."""
-    nodes = [helper.make_node("Add", ["x", "eps"], ["v"], name="add_eps"),
-             helper.make_node("Sqrt", ["v"], ["y"], name="sqrt")]
-    return _model(nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16])],
-                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], {"eps": np.array(eps, np.float32)})
+    nodes = [
+        helper.make_node("Add", ["x", "eps"], ["v"], name="add_eps"),
+        helper.make_node("Sqrt", ["v"], ["y"], name="sqrt"),
+    ]
+    return _model(
+        nodes,
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        {"eps": np.array(eps, np.float32)},
+    )
 
 
 def test_a_nan_origin_that_replays_faithfully_points_upstream_to_the_changed_constant(tmp_path: Path) -> None:
@@ -516,15 +595,27 @@ def test_a_fused_intermediate_beyond_float16_is_an_overflow(tmp_path: Path) -> N
     x = np.linspace(1, 2, 64, dtype=np.float32)
     mid = x * 1e5  # beyond float16: the fused kernel cannot hold it
     out = mid * 1e-3
-    golden = [{"name": "x", "kind": "input", "data": x},
-              {"name": "mid", "node": "big", "op": "Mul", "inputs": ["x"], "data": mid},
-              {"name": "out", "node": "small", "op": "Mul", "inputs": ["mid"], "data": out}]
+    golden = [
+        {"name": "x", "kind": "input", "data": x},
+        {"name": "mid", "node": "big", "op": "Mul", "inputs": ["x"], "data": mid},
+        {"name": "out", "node": "small", "op": "Mul", "inputs": ["mid"], "data": out},
+    ]
     bad = out.astype(np.float16)
     bad[:8] = np.inf
-    target = [{"name": "x", "kind": "input", "data": x.astype(np.float16)},
-              {"name": "out", "node": "fused_mul", "op": "FusedMulMul", "inputs": ["x"], "data": bad}]
-    nodes = [{"name": "fused_mul", "op_type": "FusedMulMul", "index": 0, "inputs": ["x"], "outputs": ["out"],
-              "fused_from": ["big", "small"]}]
+    target = [
+        {"name": "x", "kind": "input", "data": x.astype(np.float16)},
+        {"name": "out", "node": "fused_mul", "op": "FusedMulMul", "inputs": ["x"], "data": bad},
+    ]
+    nodes = [
+        {
+            "name": "fused_mul",
+            "op_type": "FusedMulMul",
+            "index": 0,
+            "inputs": ["x"],
+            "outputs": ["out"],
+            "fused_from": ["big", "small"],
+        }
+    ]
     cmp = compare(write_dump(tmp_path / "g", golden), write_dump(tmp_path / "t", target, nodes=nodes))
     top = diagnose(cmp).root_causes[0]
     assert top.name == "out" and top.cause == v.OVERFLOW
@@ -532,8 +623,10 @@ def test_a_fused_intermediate_beyond_float16_is_an_overflow(tmp_path: Path) -> N
 
 
 @settings(max_examples=60, deadline=None)
-@given(hnp.arrays(np.float64, st.integers(1, 30), elements=st.floats(-1e6, 1e6)),
-       hnp.arrays(np.float64, st.integers(1, 30), elements=st.floats(-1e6, 1e6)))
+@given(
+    hnp.arrays(np.float64, st.integers(1, 30), elements=st.floats(-1e6, 1e6)),
+    hnp.arrays(np.float64, st.integers(1, 30), elements=st.floats(-1e6, 1e6)),
+)
 def test_max_abs_diff_against_a_reference(a: np.ndarray, b: np.ndarray) -> None:
     from dumpscope.core.diagnosis.replay import max_abs_diff
 
@@ -542,7 +635,9 @@ def test_max_abs_diff_against_a_reference(a: np.ndarray, b: np.ndarray) -> None:
     assert max_abs_diff(a, b) == max(abs(float(x) - float(y)) for x, y in zip(a, b))
 
 
-def test_tiny_values_within_the_rounding_floor_replay_as_faithful(resize_case: tuple[Path, Path, Path]) -> None:
+def test_tiny_values_within_the_rounding_floor_replay_as_faithful(
+    resize_case: tuple[Path, Path, Path],
+) -> None:
     """A saturated output (values near 1e-6) that differs by less than float32 rounding next to 1.0
     is computed faithfully, although its relative difference is large."""
     from dumpscope.core.diagnosis.replay import ABS_FLOOR, max_abs_diff
@@ -555,19 +650,27 @@ def test_tiny_values_within_the_rounding_floor_replay_as_faithful(resize_case: t
 def test_a_destroyed_channel_slice_makes_the_row_introduced() -> None:
     """Item 5 (diagnosis side): with the comparison's worst-slice distance, a Concat whose whole-tensor
     error is below its inputs' but whose class-score slice is destroyed introduces the error."""
-    frame = pl.DataFrame({
-        "name": ["boxes", "scores", "out"], "op_type": ["Mul", "Sigmoid", "Concat"],
-        "kind": ["activation"] * 3, "status": ["computed"] * 3,
-        "health": ["warn", "ok", "fail"], "relative_euclidean_distance": [0.02, 0.001, 0.0008],
-        "cosine_similarity": [0.9998, 1.0, 0.99999], "nonfinite_mismatch": [0, 0, 0],
-        "slice_relative_distance": [0.03, 0.002, 0.56],
-    })
+    frame = pl.DataFrame(
+        {
+            "name": ["boxes", "scores", "out"],
+            "op_type": ["Mul", "Sigmoid", "Concat"],
+            "kind": ["activation"] * 3,
+            "status": ["computed"] * 3,
+            "health": ["warn", "ok", "fail"],
+            "relative_euclidean_distance": [0.02, 0.001, 0.0008],
+            "cosine_similarity": [0.9998, 1.0, 0.99999],
+            "nonfinite_mismatch": [0, 0, 0],
+            "slice_relative_distance": [0.03, 0.002, 0.56],
+        }
+    )
     edges = pl.DataFrame({"row": [2, 2], "input_row": [0, 1], "constant": [False, False]})
     from dumpscope.core.diagnosis.edges import Edges
 
     classes = classify_frame(frame, Edges(edges, {}, {}, frozenset({2}), "test"))
     assert classes["error"][2] == pytest.approx(0.56) and classes["origin"][2] == "introduced"
-    without = classify_frame(frame.drop("slice_relative_distance"), Edges(edges, {}, {}, frozenset({2}), "test"))
+    without = classify_frame(
+        frame.drop("slice_relative_distance"), Edges(edges, {}, {}, frozenset({2}), "test")
+    )
     assert without["origin"][2] == "inherited"
 
 
@@ -580,21 +683,35 @@ def test_replay_judges_the_worst_channel_slice() -> None:
     assert rel_error(golden, target) < 1e-5
     assert worst_rel_error(golden, target) == pytest.approx(1.0)
     assert worst_rel_error(golden, golden) == 0.0
-    assert worst_rel_error(golden[0, 0], target[0, 0]) == rel_error(golden[0, 0], target[0, 0])  # 1-D: whole only
+    assert worst_rel_error(golden[0, 0], target[0, 0]) == rel_error(
+        golden[0, 0], target[0, 0]
+    )  # 1-D: whole only
 
 
 def test_a_faint_feature_map_channel_is_no_slice_culprit() -> None:
     """A Conv's faint channel lost to int8 is drift; only a Concat or a graph output is judged per slice."""
-    frame = pl.DataFrame({
-        "name": ["a", "conv", "out"], "op_type": ["Relu", "Conv", "Relu"], "kind": ["activation"] * 3,
-        "status": ["computed"] * 3, "health": ["warn", "fail", "fail"],
-        "relative_euclidean_distance": [0.2, 0.13, 0.14], "cosine_similarity": [0.98, 0.99, 0.99],
-        "nonfinite_mismatch": [0, 0, 0], "slice_relative_distance": [0.25, 1.0, 0.9],
-    })
+    frame = pl.DataFrame(
+        {
+            "name": ["a", "conv", "out"],
+            "op_type": ["Relu", "Conv", "Relu"],
+            "kind": ["activation"] * 3,
+            "status": ["computed"] * 3,
+            "health": ["warn", "fail", "fail"],
+            "relative_euclidean_distance": [0.2, 0.13, 0.14],
+            "cosine_similarity": [0.98, 0.99, 0.99],
+            "nonfinite_mismatch": [0, 0, 0],
+            "slice_relative_distance": [0.25, 1.0, 0.9],
+        }
+    )
     from dumpscope.core.diagnosis.edges import Edges
 
-    edges = Edges(pl.DataFrame({"row": [1, 2], "input_row": [0, 1], "constant": [False, False]}), {}, {},
-                  frozenset({1, 2}), "test")
+    edges = Edges(
+        pl.DataFrame({"row": [1, 2], "input_row": [0, 1], "constant": [False, False]}),
+        {},
+        {},
+        frozenset({1, 2}),
+        "test",
+    )
     classes = classify_frame(frame, edges)
     assert classes["error"][1] == pytest.approx(0.13) and classes["origin"][1] == "inherited"
     assert classify_frame(frame, edges, frozenset({"out"}))["error"][2] == pytest.approx(0.9)
@@ -607,8 +724,12 @@ def test_without_a_model_nothing_claims_a_replay(resize_case: tuple[Path, Path, 
     top = diag.root_causes[0]
     assert top.name == "resized" and top.cause == v.OPERATOR and top.replay is None and not diag.replays
     said = [diag.summary, *(s for c in diag.root_causes for s in (*c.evidence, c.advice))]
-    claims = ("replay on the target", "does not match the target", "computes faithfully",
-              "computed faithfully")
+    claims = (
+        "replay on the target",
+        "does not match the target",
+        "computes faithfully",
+        "computed faithfully",
+    )
     assert not [s for s in said if any(claim in s for claim in claims)]
     assert "not replayed" in top.advice
 

@@ -23,8 +23,9 @@ from dumpscope.core.vendor import rknn
 
 DATA = Path(__file__).parent / "data" / "rknn"
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "samples" / "rknn"  # shared/ sits beside the repo
-needs_shared = pytest.mark.skipif(not SHARED.is_dir(),
-                                  reason="shared RKNN samples (../shared/samples/rknn) not present")
+needs_shared = pytest.mark.skipif(
+    not SHARED.is_dir(), reason="shared RKNN samples (../shared/samples/rknn) not present"
+)
 MODES = ("int8", "fp16")
 
 
@@ -43,6 +44,7 @@ def _euc64(g: np.ndarray, t: np.ndarray) -> float:
 
 
 # --- the report ------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("mode", MODES)
 def test_report_rows_cover_the_name_map_and_blank_rows_point_at_their_group_end(mode: str) -> None:
@@ -92,6 +94,7 @@ def test_tool_made_names_are_explained() -> None:
 
 
 # --- the reader --------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("mode", MODES)
 def test_snapshot_and_its_sides_sniff_as_rknn(mode: str) -> None:
@@ -145,6 +148,7 @@ def test_unlisted_file_is_a_tensor_and_a_problem(tmp_path: Path) -> None:
 
 
 # --- our numbers beside the vendor's ----------------------------------------------------------------
+
 
 def _agreement(snap: Path) -> pl.DataFrame:
     cmp = compare(snap / "golden", snap / "simulator", workers=1)
@@ -204,6 +208,7 @@ def test_imported_report_shows_the_vendor_columns() -> None:
 
 
 # --- paired with an ONNX golden dump -----------------------------------------------------------------
+
 
 def test_onnx_names_pair_and_tool_made_layers_are_explained(tmp_path: Path) -> None:
     """A golden dump named by ONNX tensors (here: the snapshot's golden re-saved under the ONNX
@@ -275,6 +280,7 @@ def test_real_onnx_golden_dump_pairs_with_the_snapshot(tmp_path: Path) -> None:
 
 
 # --- the command line --------------------------------------------------------------------------------
+
 
 def test_one_snapshot_folder_compares_its_two_sides(capsys: pytest.CaptureFixture[str]) -> None:
     from dumpscope.tui.cli.main import main

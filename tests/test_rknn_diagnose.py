@@ -38,8 +38,15 @@ def test_int8_snapshot_names_the_vendors_worst_layer_with_rknn_remedies() -> Non
     top = d.root_causes[0]
     assert top.name == name and top.cause == v.QUANTISATION
     assert "single cos 0.97648" in top.evidence[0] and "introduced at this layer" in top.evidence[0]
-    for word in ("hybrid_quantization_step1", "hybrid_quantization_step2", "custom_quantize_layers",
-                 "quantized_algorithm", "quantized_method", "'conv2d_92.tmp_1'", "'conv2d_88.tmp_1'"):
+    for word in (
+        "hybrid_quantization_step1",
+        "hybrid_quantization_step2",
+        "custom_quantize_layers",
+        "quantized_algorithm",
+        "quantized_method",
+        "'conv2d_92.tmp_1'",
+        "'conv2d_88.tmp_1'",
+    ):
         assert word in top.advice
     assert "'conv2d_68.tmp_1'" not in top.advice  # single cos 0.99470: within the int8 band's warn limit
     assert "Most likely root cause: 'conv2d_92.tmp_1'" in d.summary
@@ -77,10 +84,15 @@ def test_real_int8_tensor_sits_on_a_grid_with_one_clipped_value() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(scale=st.floats(1e-4, 10.0), zp=st.integers(-128, 127), seed=st.integers(0, 2**32 - 1),
-       spread=st.floats(0.5, 3.0))
-def test_grid_recovers_the_scale_and_the_clipped_values(scale: float, zp: int, seed: int,
-                                                         spread: float) -> None:
+@given(
+    scale=st.floats(1e-4, 10.0),
+    zp=st.integers(-128, 127),
+    seed=st.integers(0, 2**32 - 1),
+    spread=st.floats(0.5, 3.0),
+)
+def test_grid_recovers_the_scale_and_the_clipped_values(
+    scale: float, zp: int, seed: int, spread: float
+) -> None:
     rng = np.random.default_rng(seed)
     golden = rng.standard_normal(4000) * spread * 40 * scale + (0 - zp) * scale
     q = np.clip(np.round(golden / scale) + zp, -128, 127)

@@ -12,14 +12,16 @@ import pytest
 from test_diagnose import pair_dirs, write_dump
 from test_overflow import legacy_payload, op_dump, wrap
 
-from dumpscope.core.inspect import overflow as overflow_mod
-from dumpscope.core.names import to_filename
-from dumpscope.core.inspect.fusion import fusion_facts
-from dumpscope.core.inspect.overflow import first_positions, overflow_facts
 from dumpscope.core.comparison.pipeline import compare
 from dumpscope.core.comparison.result import Comparison
+from dumpscope.core.inspect import overflow as overflow_mod
+from dumpscope.core.inspect.fusion import fusion_facts
+from dumpscope.core.inspect.overflow import first_positions, overflow_facts
+from dumpscope.core.names import to_filename
 
-SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"  # shared/ sits beside the repo
+SAMPLES = (
+    Path(__file__).resolve().parents[2] / "shared" / "samples" / "ascend"
+)  # shared/ sits beside the repo
 
 
 def row_of(cmp: Comparison, name: str, side: str | None = None) -> int:
@@ -45,14 +47,19 @@ def ascend_case(root: Path) -> Comparison:
     np.save(g / "other.npy", np.full(4, 2.0, np.float32))
     op_dump(t / "Mul.right.7.1.1700000000000050", "right", 32752.0)  # output 2x = 65504, saturated
     op_dump(t / "Add.other.8.1.1700000000000060", "other", 1.0)
-    wrap(t / "Opdebug.Node_OpDebug.99.1.1700000000000100", legacy_payload(aicore=0x20 | 0x100, task=7, stream=1))
+    wrap(
+        t / "Opdebug.Node_OpDebug.99.1.1700000000000100",
+        legacy_payload(aicore=0x20 | 0x100, task=7, stream=1),
+    )
     return compare(g, t)
 
 
 # ----------------------------------------------------------------------------- overflow
 
 
-def test_demo_exp_row_shows_the_target_inf_and_the_golden_overflow_with_positions(demo_cmp: Comparison) -> None:
+def test_demo_exp_row_shows_the_target_inf_and_the_golden_overflow_with_positions(
+    demo_cmp: Comparison,
+) -> None:
     facts = overflow_facts(demo_cmp, row_of(demo_cmp, "frame5/attn/exp:0"))
     assert facts.op_name == "frame5/attn/exp" and facts.flagged and facts.note is None
     target, golden = facts.ranges
@@ -70,7 +77,9 @@ def test_healthy_row_fits(demo_cmp: Comparison) -> None:
     facts = overflow_facts(demo_cmp, row_of(demo_cmp, "frame0/attn/q:0"))
     assert not facts.flagged
     assert [r.side for r in facts.ranges] == ["target", "golden"]
-    assert all(r.finding is not None and not r.finding.flagged and r.out_of_range_at == () for r in facts.ranges)
+    assert all(
+        r.finding is not None and not r.finding.flagged and r.out_of_range_at == () for r in facts.ranges
+    )
 
 
 def test_opdebug_record_is_linked_to_its_row_and_decoded(tmp_path: Path) -> None:
@@ -87,7 +96,9 @@ def test_opdebug_record_is_linked_to_its_row_and_decoded(tmp_path: Path) -> None
     assert golden.out_of_range_at == ((2,), (3,))
 
     other = overflow_facts(cmp, row_of(cmp, "other"))
-    assert other.records == () and other.opdebug_note is not None and "none names this op" in other.opdebug_note
+    assert (
+        other.records == () and other.opdebug_note is not None and "none names this op" in other.opdebug_note
+    )
 
 
 def test_the_opdebug_scan_runs_once_per_target_dump(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -136,8 +147,18 @@ def test_shared_ascend_opdebug_samples(tmp_path: Path) -> None:
 def test_int8_targets_are_checked_with_their_scale(tmp_path: Path) -> None:
     wide = np.linspace(-25, 25, 256).astype(np.float32)
     q = (np.clip(np.round(wide / 0.1), -128, 127) * 0.1).astype(np.float32)
-    cmp = pair_dirs(tmp_path, [{"name": "conv2", "op": "Conv", "data": wide, "target": q,
-                                "quant": {"scale": 0.1, "zero_point": 0, "dtype": "int8"}}])
+    cmp = pair_dirs(
+        tmp_path,
+        [
+            {
+                "name": "conv2",
+                "op": "Conv",
+                "data": wide,
+                "target": q,
+                "quant": {"scale": 0.1, "zero_point": 0, "dtype": "int8"},
+            }
+        ],
+    )
     golden = overflow_facts(cmp, row_of(cmp, "conv2")).ranges[1]
     assert golden.dtype == "int8" and golden.scale == pytest.approx(0.1)
     assert golden.finding is not None and golden.finding.high == pytest.approx(12.7)
@@ -149,7 +170,9 @@ def test_integer_target_without_scale_does_not_judge_the_golden(tmp_path: Path) 
     t = write_dump(tmp_path / "t", [{"name": "idx", "data": np.array([0, 1, 2, 3, 4, 5, 6, 127], np.int8)}])
     cmp = compare(g, t)
     target, golden = overflow_facts(cmp, 0).ranges
-    assert target.finding is not None and target.finding.out_of_range == 1 and target.out_of_range_at == ((7,),)
+    assert (
+        target.finding is not None and target.finding.out_of_range == 1 and target.out_of_range_at == ((7,),)
+    )
     assert golden.error is not None and "scale" in golden.error
 
 
@@ -186,17 +209,35 @@ def test_first_positions_streams_and_stops(monkeypatch: pytest.MonkeyPatch) -> N
 # ----------------------------------------------------------------------------- fusion
 
 
-def _atc_op(name: str, type_: str, id_: int, originals: list[str], origin: str | None = None,
-            passes: tuple[str, ...] = ()) -> dict[str, object]:
-    out_attr = [] if origin is None else [
-        {"key": "_datadump_origin_name", "value": {"s": origin}},
-        {"key": "_datadump_origin_output_index", "value": {"i": 0}},
+def _atc_op(
+    name: str,
+    type_: str,
+    id_: int,
+    originals: list[str],
+    origin: str | None = None,
+    passes: tuple[str, ...] = (),
+) -> dict[str, object]:
+    out_attr = (
+        []
+        if origin is None
+        else [
+            {"key": "_datadump_origin_name", "value": {"s": origin}},
+            {"key": "_datadump_origin_output_index", "value": {"i": 0}},
+        ]
+    )
+    attr: list[dict[str, object]] = [
+        {"key": "_datadump_original_op_names", "value": {"list": {"s": originals}}}
     ]
-    attr: list[dict[str, object]] = [{"key": "_datadump_original_op_names", "value": {"list": {"s": originals}}}]
     if passes:
         attr.append({"key": "pass_name", "value": {"list": {"s": list(passes)}}})
-    return {"name": name, "type": type_, "id": id_, "input": [], "attr": attr,
-            "output_desc": [{"dtype": "DT_FLOAT16", "layout": "ND", "shape": {"dim": [8]}, "attr": out_attr}]}
+    return {
+        "name": name,
+        "type": type_,
+        "id": id_,
+        "input": [],
+        "attr": attr,
+        "output_desc": [{"dtype": "DT_FLOAT16", "layout": "ND", "shape": {"dim": [8]}, "attr": out_attr}],
+    }
 
 
 def atc_case(root: Path) -> tuple[Path, Path, Path]:
@@ -208,16 +249,33 @@ def atc_case(root: Path) -> tuple[Path, Path, Path]:
     g, t = root / "golden", root / "npu"
     g.mkdir()
     t.mkdir()
-    for i, (name, arr) in enumerate((("Conv_1", conv), ("Relu_2", relu), ("Mul_3", relu * 2), ("Add_4", relu + 1))):
+    for i, (name, arr) in enumerate(
+        (("Conv_1", conv), ("Relu_2", relu), ("Mul_3", relu * 2), ("Add_4", relu + 1))
+    ):
         np.save(g / f"{name}.0.{1700000000000000 + i}.npy", arr)
     np.save(t / "Conv2D.Conv_1.1.1.1700000000000100.output.0.npy", (relu * 1.5).astype(np.float16))
     np.save(t / "TransData.trans_TransData_9.2.1.1700000000000101.output.0.npy", relu.astype(np.float16))
     np.save(t / "Mul.Mul_3.3.1.1700000000000102.output.0.npy", (relu + 1).astype(np.float16))
-    graph = {"name": "m", "graph": [{"name": "g", "op": [
-        _atc_op("Conv_1", "Conv2D", 1, ["Conv_1", "Relu_2"], origin="Relu_2", passes=("ConvReluFusionPass",)),
-        _atc_op("trans_TransData_9", "TransData", 2, []),
-        _atc_op("Mul_3", "Mul", 3, ["Mul_3", "Add_4"]),
-    ]}]}
+    graph = {
+        "name": "m",
+        "graph": [
+            {
+                "name": "g",
+                "op": [
+                    _atc_op(
+                        "Conv_1",
+                        "Conv2D",
+                        1,
+                        ["Conv_1", "Relu_2"],
+                        origin="Relu_2",
+                        passes=("ConvReluFusionPass",),
+                    ),
+                    _atc_op("trans_TransData_9", "TransData", 2, []),
+                    _atc_op("Mul_3", "Mul", 3, ["Mul_3", "Add_4"]),
+                ],
+            }
+        ],
+    }
     (root / "graph.json").write_text(json.dumps(graph))
     return g, t, root / "graph.json"
 
@@ -233,7 +291,11 @@ def test_fused_row_lists_its_originals_with_their_rows(tmp_path: Path) -> None:
     assert (fused.name, fused.op_type, fused.row, fused.health) == ("Conv_1", "Conv2D", relu, "fail")
     assert fused.cosine is not None and fused.cosine > 0.99
     conv, relu_op = facts.originals
-    assert conv.row == row_of(cmp, "Conv_1") and conv.health == "unmatched" and "golden only" in (conv.note or "")
+    assert (
+        conv.row == row_of(cmp, "Conv_1")
+        and conv.health == "unmatched"
+        and "golden only" in (conv.note or "")
+    )
     assert relu_op.row == relu and relu_op.health == "fail"
 
 
@@ -268,14 +330,31 @@ def test_fusion_facts_survive_a_reopened_comparison_and_a_broken_graph(tmp_path:
 
 def test_manifest_fused_from_gives_the_group(tmp_path: Path) -> None:
     x = np.linspace(-2, 2, 64).astype(np.float32)
-    golden = [{"name": "x", "kind": "input", "data": x},
-              {"name": "mid", "node": "tanh", "op": "Tanh", "inputs": ["x"], "data": np.tanh(x)},
-              {"name": "out", "node": "mul", "op": "Mul", "inputs": ["mid"], "data": np.tanh(x) * 2}]
-    target = [{"name": "x", "kind": "input", "data": x.astype(np.float16)},
-              {"name": "out", "node": "tanh_mul_fused", "op": "FusedTanhMul", "inputs": ["x"],
-               "data": (np.tanh(x) * 2.2).astype(np.float16)}]
-    nodes = [{"name": "tanh_mul_fused", "op_type": "FusedTanhMul", "index": 0, "inputs": ["x"], "outputs": ["out"],
-              "fused_from": ["tanh", "mul"]}]
+    golden = [
+        {"name": "x", "kind": "input", "data": x},
+        {"name": "mid", "node": "tanh", "op": "Tanh", "inputs": ["x"], "data": np.tanh(x)},
+        {"name": "out", "node": "mul", "op": "Mul", "inputs": ["mid"], "data": np.tanh(x) * 2},
+    ]
+    target = [
+        {"name": "x", "kind": "input", "data": x.astype(np.float16)},
+        {
+            "name": "out",
+            "node": "tanh_mul_fused",
+            "op": "FusedTanhMul",
+            "inputs": ["x"],
+            "data": (np.tanh(x) * 2.2).astype(np.float16),
+        },
+    ]
+    nodes = [
+        {
+            "name": "tanh_mul_fused",
+            "op_type": "FusedTanhMul",
+            "index": 0,
+            "inputs": ["x"],
+            "outputs": ["out"],
+            "fused_from": ["tanh", "mul"],
+        }
+    ]
     cmp = compare(write_dump(tmp_path / "g", golden), write_dump(tmp_path / "t", target, nodes=nodes))
     facts = fusion_facts(cmp, row_of(cmp, "out"))
     assert facts.source is not None and facts.source.startswith("target manifest")

@@ -100,7 +100,9 @@ def _no_temp_left(parent: Path) -> None:
     assert not [p.name for p in parent.iterdir() if ".dumpscope-" in p.name]
 
 
-def test_out_dir_planted_symlinks_are_refused_and_nothing_outside_changes(chain_model: Path, tmp_path: Path) -> None:
+def test_out_dir_planted_symlinks_are_refused_and_nothing_outside_changes(
+    chain_model: Path, tmp_path: Path
+) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
     secret = outside / "secret.npy"
@@ -126,7 +128,9 @@ def test_out_dir_planted_symlinks_are_refused_and_nothing_outside_changes(chain_
     _no_temp_left(tmp_path)
 
 
-def test_out_dir_old_manifest_naming_a_symlinked_folder_deletes_nothing_outside(chain_model: Path, tmp_path: Path) -> None:
+def test_out_dir_old_manifest_naming_a_symlinked_folder_deletes_nothing_outside(
+    chain_model: Path, tmp_path: Path
+) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "x.npy").write_bytes(b"precious")
@@ -173,7 +177,9 @@ def test_failed_or_interrupted_dump_leaves_no_temp_folder_and_keeps_the_old_dump
     _no_temp_left(tmp_path)
 
 
-@pytest.mark.parametrize("args", [["--max-memory", "nan"], ["--max-memory", "inf"], ["--max-memory", "0"], ["--seed", "-1"]])
+@pytest.mark.parametrize(
+    "args", [["--max-memory", "nan"], ["--max-memory", "inf"], ["--max-memory", "0"], ["--seed", "-1"]]
+)
 def test_bad_dump_options_are_usage_errors_and_write_nothing(
     chain_model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str]
 ) -> None:
@@ -184,12 +190,18 @@ def test_bad_dump_options_are_usage_errors_and_write_nothing(
     assert not out.exists()
     _no_temp_left(tmp_path)
     with pytest.raises(DumpError):
-        dump_model(chain_model, out, max_memory_mb=float(args[1]) if args[0] == "--max-memory" else 512,
-                   seed=int(args[1]) if args[0] == "--seed" else 0)
+        dump_model(
+            chain_model,
+            out,
+            max_memory_mb=float(args[1]) if args[0] == "--max-memory" else 512,
+            seed=int(args[1]) if args[0] == "--seed" else 0,
+        )
     assert not out.exists()
 
 
-def test_empty_out_dir_is_kept_and_filled(chain_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_empty_out_dir_is_kept_and_filled(
+    chain_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     out = tmp_path / "empty"
     out.mkdir()
     inode = out.stat().st_ino
@@ -199,7 +211,9 @@ def test_empty_out_dir_is_kept_and_filled(chain_model: Path, tmp_path: Path, mon
     _no_temp_left(tmp_path)
 
 
-def test_input_file_that_is_a_fifo_or_a_bomb_header_is_a_usage_error(chain_model: Path, tmp_path: Path) -> None:
+def test_input_file_that_is_a_fifo_or_a_bomb_header_is_a_usage_error(
+    chain_model: Path, tmp_path: Path
+) -> None:
     import os
     import struct
 
@@ -248,7 +262,10 @@ def test_int64_bool_several_inputs_and_dynamic_dims(model_builder: ModelBuilder,
     manifest = dump_model(model, tmp_path / "b", input_shapes="feat:2,3;ids:2,3;mask:2,3")
     t = _tensors(manifest)
     assert {n: t[n]["dtype"] for n in ("ids", "mask", "best", "pos")} == {
-        "ids": "int64", "mask": "bool", "best": "int64", "pos": "bool",
+        "ids": "int64",
+        "mask": "bool",
+        "best": "int64",
+        "pos": "bool",
     }
     ids = _load(tmp_path / "b", t["ids"])
     assert ids.shape == (2, 3) and ids.min() >= 0 and ids.max() <= 3
@@ -264,7 +281,9 @@ def test_input_files_fix_dynamic_dims_and_are_checked(model_builder: ModelBuilde
     np.save(tmp_path / "feat.npy", feat)
     np.save(tmp_path / "ids.npy", np.ones((4, 3), np.int64))
     manifest = dump_model(
-        model, tmp_path / "d", inputs=[f"feat={tmp_path / 'feat.npy'}", f"ids={tmp_path / 'ids.npy'}"],
+        model,
+        tmp_path / "d",
+        inputs=[f"feat={tmp_path / 'feat.npy'}", f"ids={tmp_path / 'ids.npy'}"],
         input_shapes={"mask": (4, 3)},
     )
     inputs = {i["name"]: i for i in manifest["inputs"]}
@@ -274,19 +293,29 @@ def test_input_files_fix_dynamic_dims_and_are_checked(model_builder: ModelBuilde
 
     np.save(tmp_path / "bad_rank.npy", np.zeros((4,), np.float32))
     with pytest.raises(DumpError, match=r"input 'feat'.*shape \[4\].*expects \['batch', 3\]"):
-        dump_model(model, tmp_path / "e", inputs={"feat": tmp_path / "bad_rank.npy"}, input_shapes="ids:4,3;mask:4,3")
+        dump_model(
+            model, tmp_path / "e", inputs={"feat": tmp_path / "bad_rank.npy"}, input_shapes="ids:4,3;mask:4,3"
+        )
     np.save(tmp_path / "floats.npy", np.zeros((4, 3), np.float32))
     with pytest.raises(DumpError, match="holds float32, the model expects int64"):
-        dump_model(model, tmp_path / "f", inputs={"ids": tmp_path / "floats.npy"}, input_shapes="feat:4,3;mask:4,3")
+        dump_model(
+            model, tmp_path / "f", inputs={"ids": tmp_path / "floats.npy"}, input_shapes="feat:4,3;mask:4,3"
+        )
     np.save(tmp_path / "pickled.npy", np.array([{"a": 1}], dtype=object), allow_pickle=True)
     with pytest.raises(DumpError, match="not a readable .npy"):
-        dump_model(model, tmp_path / "g", inputs={"ids": tmp_path / "pickled.npy"}, input_shapes="feat:4,3;mask:4,3")
+        dump_model(
+            model, tmp_path / "g", inputs={"ids": tmp_path / "pickled.npy"}, input_shapes="feat:4,3;mask:4,3"
+        )
     with pytest.raises(DumpError, match="no graph input named 'nope'"):
         dump_model(model, tmp_path / "h", input_shapes="nope:1")
 
 
 def test_parse_input_shapes() -> None:
-    assert parse_input_shapes("x:1,3,224,224; a:b/c:0:2,5;s:") == {"x": (1, 3, 224, 224), "a:b/c:0": (2, 5), "s": ()}
+    assert parse_input_shapes("x:1,3,224,224; a:b/c:0:2,5;s:") == {
+        "x": (1, 3, 224, 224),
+        "a:b/c:0": (2, 5),
+        "s": (),
+    }
     for bad in ("x", "x:1,a", "x:-1"):
         with pytest.raises(DumpError, match="--input-shape"):
             parse_input_shapes(bad)
@@ -303,7 +332,9 @@ def test_generated_inputs_are_deterministic(chain_model: Path, tmp_path: Path) -
     assert generate_input("m", np.dtype(bool), (64,), 0).dtype == np.bool_
 
 
-def test_if_node_is_noted(model_builder: ModelBuilder, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_if_node_is_noted(
+    model_builder: ModelBuilder, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     vi = helper.make_tensor_value_info
     then_g = helper.make_graph([helper.make_node("Relu", ["a"], ["t"])], "then", [], [vi("t", F, [2])])
     else_g = helper.make_graph([helper.make_node("Neg", ["a"], ["e"])], "else", [], [vi("e", F, [2])])
@@ -322,7 +353,9 @@ def test_if_node_is_noted(model_builder: ModelBuilder, tmp_path: Path, capsys: p
     assert "y" in _tensors(manifest)
 
 
-def test_runtime_cannot_run_model_is_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_runtime_cannot_run_model_is_one_line_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     model = build_model(
         [helper.make_node("Relu", ["x"], ["y"])],
         [helper.make_tensor_value_info("x", F, [2])],
@@ -347,7 +380,9 @@ def test_external_data_model(tmp_path: Path) -> None:
     )
     src = tmp_path / "src"
     (src / "weights").mkdir(parents=True)
-    onnx.save_model(model, str(src / "m.onnx"), save_as_external_data=True, location="weights/w.bin", size_threshold=0)
+    onnx.save_model(
+        model, str(src / "m.onnx"), save_as_external_data=True, location="weights/w.bin", size_threshold=0
+    )
     manifest = dump_model(src / "m.onnx", tmp_path / "d")
     t = _tensors(manifest)
     np.testing.assert_array_equal(_load(tmp_path / "d", t["w"]), w)
@@ -365,7 +400,9 @@ def test_external_data_model(tmp_path: Path) -> None:
 def test_memory_budget_sets_the_number_of_runs(chain_model: Path, tmp_path: Path) -> None:
     calls: list[tuple[int, int]] = []
     # Each activation is 1x8 float32 = 32 bytes: a 64-byte budget fetches two per run.
-    manifest = dump_model(chain_model, tmp_path / "d", max_memory_mb=64 / 2**20, progress=lambda d, n: calls.append((d, n)))
+    manifest = dump_model(
+        chain_model, tmp_path / "d", max_memory_mb=64 / 2**20, progress=lambda d, n: calls.append((d, n))
+    )
     assert manifest["ort_runs"] == 2
     assert calls == [(0, 2), (1, 2), (2, 2)]
     one = dump_model(chain_model, tmp_path / "e", max_memory_mb=1 / 2**20)
@@ -444,11 +481,16 @@ def test_optimized_target_records_fused_from(model_builder: ModelBuilder, tmp_pa
         [
             helper.make_node("Conv", ["img", "w", "b"], ["conv_out"], name="conv", pads=[1, 1, 1, 1]),
             helper.make_node("Relu", ["conv_out"], ["relu_out"], name="relu"),
-            helper.make_node("MaxPool", ["relu_out"], ["y"], name="pool", kernel_shape=[2, 2], strides=[2, 2]),
+            helper.make_node(
+                "MaxPool", ["relu_out"], ["y"], name="pool", kernel_shape=[2, 2], strides=[2, 2]
+            ),
         ],
         [helper.make_tensor_value_info("img", F, [1, 2, 6, 6])],
         [helper.make_tensor_value_info("y", F, [1, 4, 3, 3])],
-        {"w": rng.standard_normal((4, 2, 3, 3)).astype(np.float32), "b": rng.standard_normal(4).astype(np.float32)},
+        {
+            "w": rng.standard_normal((4, 2, 3, 3)).astype(np.float32),
+            "b": rng.standard_normal(4).astype(np.float32),
+        },
     )
     golden = dump_model(model, tmp_path / "g")
     opt = dump_model(model, tmp_path / "o", target="optimized")
@@ -512,7 +554,9 @@ def test_end_to_end_compare_light_model(light_models_dir: Path, tmp_path: Path) 
     first_over = next(
         t["name"]
         for t in sorted(golden["tensors"], key=lambda t: t["topo_index"])
-        if t["kind"] == "activation" and t["dtype"] == "float32" and np.abs(_load(tmp_path / "g", t)).max() > 65504
+        if t["kind"] == "activation"
+        and t["dtype"] == "float32"
+        and np.abs(_load(tmp_path / "g", t)).max() > 65504
     )
     results = {}
     for target in ("fp16", "int8", "optimized"):
@@ -547,7 +591,13 @@ def test_strings_and_sequences_are_noted_not_dumped(model_builder: ModelBuilder,
         [
             helper.make_node("SequenceConstruct", ["x", "x"], ["seq"], name="pack"),
             helper.make_node("ConcatFromSequence", ["seq"], ["cat"], axis=0, name="concat"),
-            helper.make_node("Constant", [], ["s"], value=helper.make_tensor("sv", TensorProto.STRING, [1], [b"hi"]), name="text"),
+            helper.make_node(
+                "Constant",
+                [],
+                ["s"],
+                value=helper.make_tensor("sv", TensorProto.STRING, [1], [b"hi"]),
+                name="text",
+            ),
             helper.make_node("Identity", ["s"], ["s2"], name="copy"),
         ],
         [vi("x", F, [2])],
@@ -556,11 +606,14 @@ def test_strings_and_sequences_are_noted_not_dumped(model_builder: ModelBuilder,
     manifest = dump_model(model, tmp_path / "d")
     assert [t["name"] for t in manifest["tensors"]] == ["x", "cat"]
     notes = " ".join(manifest["notes"])
-    assert "'seq' holds a sequence" in notes and "'s2' holds strings" in notes and "'s' holds strings" in notes
+    assert (
+        "'seq' holds a sequence" in notes and "'s2' holds strings" in notes and "'s' holds strings" in notes
+    )
 
 
-def test_each_fetch_group_runs_a_session_exposing_only_that_group(chain_model: Path, tmp_path: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_each_fetch_group_runs_a_session_exposing_only_that_group(
+    chain_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """onnxruntime keeps every graph output alive for a whole run: a group's session must
     expose only its own tensors, or fetching in groups bounds nothing."""
     from dumpscope.core.onnx import runner
@@ -579,7 +632,9 @@ def test_each_fetch_group_runs_a_session_exposing_only_that_group(chain_model: P
     assert all(group == outputs for group, outputs in seen)
     big = dump_model(chain_model, tmp_path / "f", target="fp16")
     for name in _tensors(big):
-        np.testing.assert_array_equal(_load(tmp_path / "d", _tensors(small)[name]), _load(tmp_path / "f", _tensors(big)[name]))
+        np.testing.assert_array_equal(
+            _load(tmp_path / "d", _tensors(small)[name]), _load(tmp_path / "f", _tensors(big)[name])
+        )
 
 
 def test_int8_note_names_the_ops_whose_outputs_were_folded(light_models_dir: Path, tmp_path: Path) -> None:

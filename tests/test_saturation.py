@@ -34,13 +34,19 @@ def _model(clip: bool) -> onnx.ModelProto:
     inits = [onnx.numpy_helper.from_array(w, "w")]
     nodes = [helper.make_node("Mul", ["x", "w"], ["big_raw" if clip else "big"], name="scale")]
     if clip:
-        inits += [onnx.numpy_helper.from_array(np.array(v, np.float32), n) for n, v in (("lo", -FP16_MAX),
-                                                                                     ("hi", FP16_MAX))]
+        inits += [
+            onnx.numpy_helper.from_array(np.array(v, np.float32), n)
+            for n, v in (("lo", -FP16_MAX), ("hi", FP16_MAX))
+        ]
         nodes.append(helper.make_node("Clip", ["big_raw", "lo", "hi"], ["big"], name="saturate"))
     nodes.append(helper.make_node("Tanh", ["big"], ["y"], name="tanh"))
-    graph = helper.make_graph(nodes, "m", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 8])],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
-                              initializer=inits)
+    graph = helper.make_graph(
+        nodes,
+        "m",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        initializer=inits,
+    )
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
 
 
@@ -57,7 +63,8 @@ def saturated(tmp_path: Path) -> tuple[Path, Path, Path, np.ndarray]:
 
 
 def test_a_target_clipped_at_the_fp16_limit_is_saturation(
-        saturated: tuple[Path, Path, Path, np.ndarray]) -> None:
+    saturated: tuple[Path, Path, Path, np.ndarray],
+) -> None:
     model, g, t, golden_big = saturated
     diag = diagnose(compare(g, t, model=model))
     top = diag.root_causes[0]
@@ -65,8 +72,11 @@ def test_a_target_clipped_at_the_fp16_limit_is_saturation(
     sentence = next(e for e in top.evidence if e.startswith("saturation"))
     beyond = int(np.count_nonzero(golden_big > FP16_MAX))  # independent: float64 golden past +65504
     assert beyond > 0
-    m = re.search(r"(\d+) of (\d+) target values sit exactly at the float16 limit 65504 .*\(golden reaches "
-                  r"([\d.e+]+); (\d+) golden values past the limit, (\d+) of them held", sentence)
+    m = re.search(
+        r"(\d+) of (\d+) target values sit exactly at the float16 limit 65504 .*\(golden reaches "
+        r"([\d.e+]+); (\d+) golden values past the limit, (\d+) of them held",
+        sentence,
+    )
     assert m is not None, sentence
     assert (int(m[1]), int(m[2]), int(m[4]), int(m[5])) == (beyond, golden_big.size, beyond, beyond)
     assert float(m[3]) == pytest.approx(golden_big.max(), rel=1e-5)
@@ -107,8 +117,10 @@ def test_an_int8_tensor_held_at_its_quantisation_rail_is_saturation(monkeypatch:
     golden = np.array([1.0, 12.3, 12.5, 30.0, -20.0])
     target = np.clip(np.round(golden / 0.1) + 3, -128, 127).astype(np.int8)
     rails = saturation._rails(SimpleNamespace(cmp=None), 0, target)  # type: ignore[arg-type]
-    assert [(r.stored, r.value, r.up) for r in rails] == [(127, pytest.approx(12.4), True),
-                                                          (-128, pytest.approx(-13.1), False)]
+    assert [(r.stored, r.value, r.up) for r in rails] == [
+        (127, pytest.approx(12.4), True),
+        (-128, pytest.approx(-13.1), False),
+    ]
     top = _held(golden, target, rails[0])
     assert top is not None and (top.at_rail, top.beyond, top.held, top.golden_max) == (2, 2, 2, 30.0)
     bottom = _held(golden, target, rails[1])

@@ -17,7 +17,9 @@ DTYPES = ("<f4", "<f2", "<f8", "|i1", "<i8", "|u1", "|b1", ">f4", "<c8")
 
 
 @settings(max_examples=200, deadline=None)
-@given(shape=st.lists(st.integers(0, 70_000), max_size=5), dtype=st.sampled_from(DTYPES), fortran=st.booleans())
+@given(
+    shape=st.lists(st.integers(0, 70_000), max_size=5), dtype=st.sampled_from(DTYPES), fortran=st.booleans()
+)
 def test_simple_header_reads_what_numpy_wrote(shape: list[int], dtype: str, fortran: bool) -> None:
     """The bytes-level parse gives numpy's own header facts (or defers to the general path)."""
     buf = io.BytesIO()
@@ -45,8 +47,12 @@ def _outcome(call):  # type: ignore[no-untyped-def]
 
 def test_a_huge_shape_is_refused_by_the_simple_path_too() -> None:
     buf = io.BytesIO()
-    np.lib.format.write_array_header_1_0(buf, {"descr": "<f4", "fortran_order": False, "shape": (1 << 40, 1 << 20)})
-    read_header(io.BytesIO(_header_of(np.zeros(1, np.float32))))  # the general path teaches the simple one '<f4'
+    np.lib.format.write_array_header_1_0(
+        buf, {"descr": "<f4", "fortran_order": False, "shape": (1 << 40, 1 << 20)}
+    )
+    read_header(
+        io.BytesIO(_header_of(np.zeros(1, np.float32)))
+    )  # the general path teaches the simple one '<f4'
     assert npyfile._simple_header(_header_of(np.zeros(3, np.float32))) is not None
     with pytest.raises(npyfile.TensorReadError, match="2\\*\\*48"):
         npyfile._simple_header(buf.getvalue())

@@ -5,9 +5,8 @@ The servers here listen on 127.0.0.1 only and stop by themselves.
 
 from __future__ import annotations
 
-import importlib.util
-
 import builtins
+import importlib.util
 import os
 import socket
 import subprocess
@@ -18,10 +17,10 @@ import numpy as np
 import pytest
 from polars.testing import assert_frame_equal
 
-from tests.fuzz.run import foreign_server  # the fuzz corpus's non-Dask server, one copy
 from dumpscope.core import compare
 from dumpscope.core.comparison.execution import Scheduler, SchedulerError
 from dumpscope.core.dumps import DumpError
+from tests.fuzz.run import foreign_server  # the fuzz corpus's non-Dask server, one copy
 
 
 @pytest.fixture()
@@ -44,14 +43,20 @@ def _free_port() -> int:
 
 
 def _cli(*argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "dumpscope", *argv], capture_output=True, text=True,
-                          timeout=120, stdin=subprocess.DEVNULL, env={**os.environ, "NO_COLOR": "1"})
+    return subprocess.run(
+        [sys.executable, "-m", "dumpscope", *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
 
 
 needs_dask = pytest.mark.skipif(
     importlib.util.find_spec("distributed") is None,
     reason="the address is checked against a server only once Dask is found (pip install 'dumpscope[dask]'); "
-           "without it the answer is the 'needs Dask' line, tested by test_dask_missing_is_one_line",
+    "without it the answer is the 'needs Dask' line, tested by test_dask_missing_is_one_line",
 )
 
 
@@ -65,9 +70,19 @@ def _one_clear_line(done: subprocess.CompletedProcess[str], *words: str) -> None
     assert not done.stdout
 
 
-@pytest.mark.parametrize("address", ["", "nonsense address", "tcp://127.0.0.1:99999", "tcp://:8786",
-                                     "ftp://127.0.0.1:21", "tcp://127.0.0.1:port", "127.0.0.1",
-                                     "tcp://a\x1b[2J:1"])
+@pytest.mark.parametrize(
+    "address",
+    [
+        "",
+        "nonsense address",
+        "tcp://127.0.0.1:99999",
+        "tcp://:8786",
+        "ftp://127.0.0.1:21",
+        "tcp://127.0.0.1:port",
+        "127.0.0.1",
+        "tcp://a\x1b[2J:1",
+    ],
+)
 def test_a_bad_address_is_one_line(address: str) -> None:
     with pytest.raises(SchedulerError, match="not an address"):
         Scheduler.of(address)
@@ -92,8 +107,9 @@ def test_a_server_that_says_nothing_gives_up_after_the_timeout(pair: tuple[Path,
 
 
 @needs_dask
-@pytest.mark.parametrize("greeting", [b"HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n",
-                                      b"SSH-2.0-OpenSSH_9.6\r\n", b"\xff" * 64])
+@pytest.mark.parametrize(
+    "greeting", [b"HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n", b"SSH-2.0-OpenSSH_9.6\r\n", b"\xff" * 64]
+)
 def test_a_server_that_is_not_dask_is_one_line(pair: tuple[Path, Path], greeting: bytes) -> None:
     with foreign_server(greeting) as address:
         done = _cli("compare", *map(str, pair), "--scheduler", address, "--scheduler-timeout", "2")
@@ -124,10 +140,12 @@ def test_the_timeout_must_be_positive_seconds(pair: tuple[Path, Path]) -> None:
 
 
 def test_a_real_dask_scheduler_over_tcp_gives_the_identical_frame(pair: tuple[Path, Path]) -> None:
-    distributed = pytest.importorskip("distributed",
-                                      reason="Dask is an optional extra: pip install 'dumpscope[dask]'")
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
-                                  dashboard_address=None) as cluster:
+    distributed = pytest.importorskip(
+        "distributed", reason="Dask is an optional extra: pip install 'dumpscope[dask]'"
+    )
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, protocol="tcp", dashboard_address=None
+    ) as cluster:
         assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
         remote = compare(*pair, scheduler=cluster.scheduler_address, scheduler_timeout=10).frame
     assert_frame_equal(compare(*pair, workers=1).frame, remote)

@@ -29,7 +29,9 @@ from dumpscope.core.formats import open_dump
 needs_kernel = pytest.mark.skipif(metrics._kernel is None, reason="the compiled kernel is not built here")
 
 #: Finite values and the awkward ones (NaN, both infinities, zeros, huge and tiny values).
-values = st.one_of(st.floats(-1e6, 1e6, width=32), st.sampled_from([math.nan, math.inf, -math.inf, 0.0, -0.0, 1e-30, 3e38]))
+values = st.one_of(
+    st.floats(-1e6, 1e6, width=32), st.sampled_from([math.nan, math.inf, -math.inf, 0.0, -0.0, 1e-30, 3e38])
+)
 
 
 def _same(a: object, b: object) -> bool:
@@ -68,8 +70,9 @@ def pair_lists(draw: st.DrawFn) -> list[tuple[np.ndarray, np.ndarray]]:
 @needs_kernel
 @settings(max_examples=150, deadline=None)
 @given(pair_lists(), st.sampled_from([(1e-3, 1e-5), (0.0, 0.0), (0.05, 1e-3)]))
-def test_segmented_kernel_equals_the_per_pair_path_bit_for_bit(pairs: list[tuple[np.ndarray, np.ndarray]],
-                                                                tol: tuple[float, float]) -> None:
+def test_segmented_kernel_equals_the_per_pair_path_bit_for_bit(
+    pairs: list[tuple[np.ndarray, np.ndarray]], tol: tuple[float, float]
+) -> None:
     golden, target, offsets = _segments(pairs)
     batched = compare_segments(golden, target, offsets, rtol=tol[0], atol=tol[1])
     assert len(batched) == len(pairs)
@@ -82,15 +85,21 @@ def test_segmented_kernel_equals_the_per_pair_path_bit_for_bit(pairs: list[tuple
 @needs_kernel
 def test_segmented_kernel_matches_an_independent_float64_reference() -> None:
     rng = np.random.default_rng(7)
-    pairs = [(g, (g + rng.standard_normal(g.size) * 1e-3).astype(np.float32))
-             for g in (rng.standard_normal(n).astype(np.float32) for n in (16, 100, 256, 3))]
+    pairs = [
+        (g, (g + rng.standard_normal(g.size) * 1e-3).astype(np.float32))
+        for g in (rng.standard_normal(n).astype(np.float32) for n in (16, 100, 256, 3))
+    ]
     golden, target, offsets = _segments(pairs)
     for (g, t), m in zip(pairs, compare_segments(golden, target, offsets)):
         x, y = t.astype(np.float64), g.astype(np.float64)
         d = x - y
-        assert m.cosine_similarity == pytest.approx(float(x @ y) / math.sqrt(float(x @ x) * float(y @ y)), rel=1e-12)
+        assert m.cosine_similarity == pytest.approx(
+            float(x @ y) / math.sqrt(float(x @ x) * float(y @ y)), rel=1e-12
+        )
         assert m.max_absolute_error == pytest.approx(float(np.abs(d).max()), rel=1e-15)
-        assert m.relative_euclidean_distance == pytest.approx(math.sqrt(float(d @ d) / float(y @ y)), rel=1e-12)
+        assert m.relative_euclidean_distance == pytest.approx(
+            math.sqrt(float(d @ d) / float(y @ y)), rel=1e-12
+        )
         assert m.mean_absolute_error == pytest.approx(float(np.abs(d).mean()), rel=1e-12)
 
 
@@ -113,7 +122,9 @@ def test_segmentable_takes_only_small_pairs_of_one_float_type() -> None:
     big = np.ones(metrics.SEGMENT_VALUES + 1, np.float32)
     assert not segmentable(big, big)
     assert segmentable(big, big, metrics.CHUNK) == (metrics._kernel is not None)
-    assert not segmentable(np.ones(metrics.CHUNK + 1, np.float32), np.ones(metrics.CHUNK + 1, np.float32), 1 << 20)
+    assert not segmentable(
+        np.ones(metrics.CHUNK + 1, np.float32), np.ones(metrics.CHUNK + 1, np.float32), 1 << 20
+    )
 
 
 # ------------------------------------------------------------------ whole tasks
@@ -130,7 +141,9 @@ def _side(root: Path, count: int, noise: float) -> None:
             a = a.astype(np.float64)
         if i % 97 == 5:
             a[0] = np.nan
-        np.save(root / f"t{i:04d}.npy", (a + noise * np.cos(np.arange(a.size)).reshape(a.shape)).astype(a.dtype))
+        np.save(
+            root / f"t{i:04d}.npy", (a + noise * np.cos(np.arange(a.size)).reshape(a.shape)).astype(a.dtype)
+        )
 
 
 @pytest.fixture
@@ -147,7 +160,9 @@ def chunk_of_500(tmp_path: Path) -> tuple[Path, Path]:
     for side, noise in ((g, 0.0), (t, 0.5)):
         np.save(side / "t0030.npy", (np.arange(60, dtype=np.float16) + noise).reshape(3, 4, 5))
         np.save(side / "t0040.npy", (np.arange(2 * 3 * 8, dtype=np.float32) * (1 + noise)).reshape(2, 3, 8))
-        np.save(side / "t0050.npy", np.linspace(0, 1 + noise, 3000, dtype=np.float32))  # over 4 KB: read when compared
+        np.save(
+            side / "t0050.npy", np.linspace(0, 1 + noise, 3000, dtype=np.float32)
+        )  # over 4 KB: read when compared
     return g, t
 
 
@@ -190,18 +205,48 @@ def _npz(folder: Path, out: Path, method: int = zipfile.ZIP_STORED) -> Path:
     return out
 
 
-def test_an_npz_gives_the_frame_of_the_same_npy_folder(chunk_of_500: tuple[Path, Path], tmp_path: Path) -> None:
+def test_an_npz_gives_the_frame_of_the_same_npy_folder(
+    chunk_of_500: tuple[Path, Path], tmp_path: Path
+) -> None:
     g, t = chunk_of_500
     folder = compare(g, t, workers=1).frame
     stored = compare(_npz(g, tmp_path / "g.npz"), _npz(t, tmp_path / "t.npz"), workers=2).frame
-    deflated = compare(_npz(g, tmp_path / "gd.npz", zipfile.ZIP_DEFLATED), _npz(t, tmp_path / "td.npz", zipfile.ZIP_DEFLATED),
-                       workers=1).frame
+    deflated = compare(
+        _npz(g, tmp_path / "gd.npz", zipfile.ZIP_DEFLATED),
+        _npz(t, tmp_path / "td.npz", zipfile.ZIP_DEFLATED),
+        workers=1,
+    ).frame
     files = ("golden_file", "target_file")
-    assert stored.drop(files).equals(deflated.drop(files), null_equal=True)  # the one-read path changes nothing
-    computed = [c for c in folder.columns if c not in (*files, "index", "message", "health", "status", "hard_fail", "shape",
-                                                       "dtype", "size", "target_shape", "target_dtype", "side", "pairing")]
+    assert stored.drop(files).equals(
+        deflated.drop(files), null_equal=True
+    )  # the one-read path changes nothing
+    computed = [
+        c
+        for c in folder.columns
+        if c
+        not in (
+            *files,
+            "index",
+            "message",
+            "health",
+            "status",
+            "hard_fail",
+            "shape",
+            "dtype",
+            "size",
+            "target_shape",
+            "target_dtype",
+            "side",
+            "pairing",
+        )
+    ]
     by_name = folder.filter(folder["status"] == "computed").select(computed).sort("name")
-    assert stored.filter(stored["status"] == "computed").select(computed).sort("name").equals(by_name, null_equal=True)
+    assert (
+        stored.filter(stored["status"] == "computed")
+        .select(computed)
+        .sort("name")
+        .equals(by_name, null_equal=True)
+    )
     loaders = {type(r.loader).__name__ for r in open_dump(tmp_path / "g.npz")}
     assert "StoredMember" in loaders  # the small stored members took the one-read path
 
@@ -214,11 +259,18 @@ def test_a_stored_member_with_a_bad_crc_or_header_costs_its_row_only(tmp_path: P
     archive = bytearray(_npz(src, tmp_path / "a.npz").read_bytes())
     with zipfile.ZipFile(tmp_path / "a.npz") as z:
         infos = {i.filename: i for i in z.infolist()}
+
     def data_at(name: str) -> int:  # the member's first byte of npy data in the archive
         info = infos[name]
-        return info.header_offset + 30 + len(name) + int.from_bytes(archive[info.header_offset + 28:info.header_offset + 30], "little")
+        return (
+            info.header_offset
+            + 30
+            + len(name)
+            + int.from_bytes(archive[info.header_offset + 28 : info.header_offset + 30], "little")
+        )
+
     archive[data_at("m05.npy") + 200] ^= 0xFF  # a flipped data byte: the CRC no longer matches
-    archive[data_at("m07.npy") + 12:data_at("m07.npy") + 17] = b"zzzzz"  # a broken npy header
+    archive[data_at("m07.npy") + 12 : data_at("m07.npy") + 17] = b"zzzzz"  # a broken npy header
     bad = tmp_path / "bad.npz"
     bad.write_bytes(bytes(archive))
     dump = open_dump(bad)
@@ -241,12 +293,18 @@ def varied(tmp_path: Path) -> tuple[Path, Path]:
     g.mkdir()
     t.mkdir()
     cases = {
-        "f16": rng.standard_normal(40).astype(np.float16), "be": rng.standard_normal(30).astype(">f4"),
-        "fortran": np.asfortranarray(rng.standard_normal((6, 7)).astype(np.float32)), "empty": np.zeros(0, np.float32),
-        "scalar": np.float32(3.5), "square": rng.standard_normal((5, 5)).astype(np.float32),
-        "int": np.arange(20, dtype=np.int32), "nan": np.array([1.0, np.nan, 2.0, np.inf], np.float32),
-        "zero": np.zeros(12, np.float32), "slices": rng.standard_normal((1, 4, 3, 2)).astype(np.float32),
-        "f64": rng.standard_normal(50), "plain": rng.standard_normal((3, 11)).astype(np.float32),
+        "f16": rng.standard_normal(40).astype(np.float16),
+        "be": rng.standard_normal(30).astype(">f4"),
+        "fortran": np.asfortranarray(rng.standard_normal((6, 7)).astype(np.float32)),
+        "empty": np.zeros(0, np.float32),
+        "scalar": np.float32(3.5),
+        "square": rng.standard_normal((5, 5)).astype(np.float32),
+        "int": np.arange(20, dtype=np.int32),
+        "nan": np.array([1.0, np.nan, 2.0, np.inf], np.float32),
+        "zero": np.zeros(12, np.float32),
+        "slices": rng.standard_normal((1, 4, 3, 2)).astype(np.float32),
+        "f64": rng.standard_normal(50),
+        "plain": rng.standard_normal((3, 11)).astype(np.float32),
     }
     for name, a in cases.items():
         np.save(g / f"{name}.npy", a)
@@ -256,10 +314,14 @@ def varied(tmp_path: Path) -> tuple[Path, Path]:
     return g, t
 
 
-def test_the_batch_path_changes_no_value_of_the_frame(varied: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_batch_path_changes_no_value_of_the_frame(
+    varied: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     laned: list[int] = []
     add = pipeline.SmallLane.add
-    monkeypatch.setattr(pipeline.SmallLane, "add", lambda lane, pos, loaded: laned.append(pos) or add(lane, pos, loaded))
+    monkeypatch.setattr(
+        pipeline.SmallLane, "add", lambda lane, pos, loaded: laned.append(pos) or add(lane, pos, loaded)
+    )
     batched = compare(*varied, workers=1).frame
     assert len(laned) >= 4  # plain, f64, nan, zero (the last two leave the lane with a finding)
     monkeypatch.delattr(pipeline._Rows, "batch")  # the workers then compute one row at a time

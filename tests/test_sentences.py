@@ -40,20 +40,29 @@ from dumpscope.core.diagnosis.checks import advice as check_advice
 from dumpscope.core.diagnosis.checks import constants as constants_check
 from dumpscope.core.diagnosis.checks import overflow as overflow_check
 from dumpscope.core.diagnosis.checks.saturation import Rail, _finding, _held
-from dumpscope.core.diagnosis.classify import Trend
 from dumpscope.core.diagnosis.engine import diagnose
 from dumpscope.core.diagnosis.replay import Replay, Replayer, model_source
 from dumpscope.core.onnx.runner import dump_model
 
 ROOT = Path(diagnosis_package.__file__).parent
 #: The diagnosis modules whose sentences are checked here (evidence, advice, verdict).
-TEMPLATE_MODULES = ("engine", "replay", "effects", "classify", "checks/overflow", "checks/constants",
-                    "checks/saturation")
+TEMPLATE_MODULES = (
+    "engine",
+    "replay",
+    "effects",
+    "classify",
+    "checks/overflow",
+    "checks/constants",
+    "checks/saturation",
+)
 #: Claims that need a replay that ran, by the replay verdict that supports them.
-REPLAY_CLAIMS = {"does not match the target": "differs",
-                 "replay on the target's own inputs does not match": "differs",
-                 "computes faithfully": "faithful", "computed faithfully": "faithful",
-                 "replay of the node on the target's inputs matches": "faithful"}
+REPLAY_CLAIMS = {
+    "does not match the target": "differs",
+    "replay on the target's own inputs does not match": "differs",
+    "computes faithfully": "faithful",
+    "computed faithfully": "faithful",
+    "replay of the node on the target's inputs matches": "faithful",
+}
 
 
 def g3(x: float) -> str:
@@ -69,8 +78,12 @@ def _sentences(fn: ast.FunctionDef) -> Iterable[ast.AST]:
     for node in ast.walk(fn):
         if isinstance(node, ast.JoinedStr):
             yield node
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value != doc \
-                and len(node.value.split()) >= 3:
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and node.value != doc
+            and len(node.value.split()) >= 3
+        ):
             yield node
 
 
@@ -79,8 +92,11 @@ def template_functions() -> set[str]:
     found = set()
     for module in TEMPLATE_MODULES:
         tree = ast.parse((ROOT / f"{module}.py").read_text())
-        found |= {f"{module}:{n.name}" for n in ast.walk(tree)
-                  if isinstance(n, ast.FunctionDef) and any(True for _ in _sentences(n))}
+        found |= {
+            f"{module}:{n.name}"
+            for n in ast.walk(tree)
+            if isinstance(n, ast.FunctionDef) and any(True for _ in _sentences(n))
+        }
     return found
 
 
@@ -89,6 +105,7 @@ COVERS: dict[str, tuple[str, ...]] = {}
 
 def renders(*functions: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """Register a case rendering ``functions`` (``module:function``); the profiler checks it calls each."""
+
     def wrap(case: Callable[..., None]) -> Callable[..., None]:
         COVERS[case.__name__] = functions
 
@@ -109,7 +126,9 @@ def renders(*functions: str) -> Callable[[Callable[..., None]], Callable[..., No
             finally:
                 sys.setprofile(None)
             assert set(functions) <= called, f"not rendered: {sorted(set(functions) - called)}"
+
         return run
+
     return wrap
 
 
@@ -125,17 +144,27 @@ def no_unfounded_replay_claim(sentence: str, replay: Replay | None) -> None:
 
 def _resize_model(nearest_mode: str) -> onnx.ModelProto:
     """x[1,1,6,6] -> Mul(w) -> Resize(x1.5 nearest) -> Relu -> y."""
-    inits = [onnx.numpy_helper.from_array(np.array([1, 1, 1.5, 1.5], np.float32), "scales"),
-             onnx.numpy_helper.from_array(np.full((1, 1, 1, 1), 1.5, np.float32), "w")]
+    inits = [
+        onnx.numpy_helper.from_array(np.array([1, 1, 1.5, 1.5], np.float32), "scales"),
+        onnx.numpy_helper.from_array(np.full((1, 1, 1, 1), 1.5, np.float32), "w"),
+    ]
     nodes = [
         helper.make_node("Mul", ["x", "w"], ["scaled"], name="scale"),
-        helper.make_node("Resize", ["scaled", "", "scales"], ["resized"], name="resize", mode="nearest",
-                         coordinate_transformation_mode="asymmetric", nearest_mode=nearest_mode),
+        helper.make_node(
+            "Resize",
+            ["scaled", "", "scales"],
+            ["resized"],
+            name="resize",
+            mode="nearest",
+            coordinate_transformation_mode="asymmetric",
+            nearest_mode=nearest_mode,
+        ),
         helper.make_node("Relu", ["resized"], ["y"], name="relu"),
     ]
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 6, 6])
-    graph = helper.make_graph(nodes, "m", [x], [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
-                              initializer=inits)
+    graph = helper.make_graph(
+        nodes, "m", [x], [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], initializer=inits
+    )
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
 
 
@@ -146,8 +175,10 @@ def _chain_model() -> onnx.ModelProto:
     for k in range(10):
         w = (rng.standard_normal((32, 32)) * 0.9).astype(np.float32)
         inits.append(onnx.numpy_helper.from_array(w, f"w{k}"))
-        nodes += [helper.make_node("MatMul", [prev, f"w{k}"], [f"m{k}"], name=f"matmul{k}"),
-                  helper.make_node("Tanh", [f"m{k}"], [f"t{k}"], name=f"tanh{k}")]
+        nodes += [
+            helper.make_node("MatMul", [prev, f"w{k}"], [f"m{k}"], name=f"matmul{k}"),
+            helper.make_node("Tanh", [f"m{k}"], [f"t{k}"], name=f"tanh{k}"),
+        ]
         prev = f"t{k}"
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8, 32])
     y = helper.make_tensor_value_info(prev, TensorProto.FLOAT, None)
@@ -183,8 +214,10 @@ def _rel(ref: np.ndarray, x: np.ndarray) -> float:
     whole = float(np.linalg.norm(x - ref) / np.linalg.norm(ref))
     if ref.ndim < 2 or ref.shape[1] < 2:
         return whole
-    slices = [np.linalg.norm(np.take(x, k, 1) - np.take(ref, k, 1)) / np.linalg.norm(np.take(ref, k, 1))
-              for k in range(ref.shape[1])]
+    slices = [
+        np.linalg.norm(np.take(x, k, 1) - np.take(ref, k, 1)) / np.linalg.norm(np.take(ref, k, 1))
+        for k in range(ref.shape[1])
+    ]
     return max(whole, *map(float, slices))
 
 
@@ -213,10 +246,23 @@ def _check_cause_facts(cmp: Any, diag: Any, golden_dir: Path, target_dir: Path) 
     assert (f"Unhealthy: {bad} of {frame.height} rows" in diag.summary) == (not diag.healthy)
 
 
-@renders("engine:_evidence", "engine:_origin_sentence", "engine:_error_words", "engine:_grown",
-         "engine:_advice", "engine:_top_sentence", "engine:_health_sentence", "engine:_summary",
-         "replay:sentence", "replay:_what",
-         "replay:_num", "replay:replay", "replay:_compare", "classify:sentence", "classify:_num")
+@renders(
+    "engine:_evidence",
+    "engine:_origin_sentence",
+    "engine:_error_words",
+    "engine:_grown",
+    "engine:_advice",
+    "engine:_top_sentence",
+    "engine:_health_sentence",
+    "engine:_summary",
+    "replay:sentence",
+    "replay:_what",
+    "replay:_num",
+    "replay:replay",
+    "replay:_compare",
+    "classify:sentence",
+    "classify:_num",
+)
 def test_a_replayed_operator_fault_says_what_was_measured(resize: tuple[Path, Path, Path]) -> None:
     model, g, t = resize
     cmp = compare(g, t, model=model)
@@ -259,11 +305,20 @@ def test_drift_names_the_faithful_node_only_when_replayed(chain: tuple[Path, Pat
             assert ("computes faithfully" in diag.summary) == faithful
 
 
-@renders("replay:nodes_of", "replay:feeds", "replay:replay", "replay:_inputs", "replay:_compare",
-         "replay:sentence",
-         "replay:_constants_clause", "replay:_what", "replay:_num")
-def test_a_replay_that_did_not_run_says_why_and_claims_nothing(resize: tuple[Path, Path, Path],
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+@renders(
+    "replay:nodes_of",
+    "replay:feeds",
+    "replay:replay",
+    "replay:_inputs",
+    "replay:_compare",
+    "replay:sentence",
+    "replay:_constants_clause",
+    "replay:_what",
+    "replay:_num",
+)
+def test_a_replay_that_did_not_run_says_why_and_claims_nothing(
+    resize: tuple[Path, Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     model, g, t = resize
     cmp = compare(g, t, model=model)
     src = model_source(cmp)
@@ -280,8 +335,11 @@ def test_a_replay_that_did_not_run_says_why_and_claims_nothing(resize: tuple[Pat
     assert notes[-1].note == "input 'scaled' is not in the target dump (or not in its shape)"
     with monkeypatch.context() as m:  # the row's output missing on one side
         real = replayer.tensors.load_row
-        m.setattr(replayer.tensors, "load_row",
-                  lambda row, side: None if (row, side) == (resized, "target") else real(row, side))
+        m.setattr(
+            replayer.tensors,
+            "load_row",
+            lambda row, side: None if (row, side) == (resized, "target") else real(row, side),
+        )
         notes.append(replayer.replay(resized))
     assert notes[-1].note == "the output is missing on one side (or in another shape)"
     with monkeypatch.context() as m:  # onnxruntime fails
@@ -298,8 +356,9 @@ def test_a_replay_that_did_not_run_says_why_and_claims_nothing(resize: tuple[Pat
         assert rep.verdict == "not replayed"
         assert rep.sentence() == f"replay of 'resize': not replayed ({rep.note})"
     for again, still in ((0.5, True), (1e-9, False)):
-        rep = Replay(resized, ("resize",), "differs", "float64", 0.4, 0.4, constants=("w",),
-                     vs_target_constants=again)
+        rep = Replay(
+            resized, ("resize",), "differs", "float64", 0.4, 0.4, constants=("w",), vs_target_constants=again
+        )
         said = rep.sentence()
         assert f"({g3(again)})" in said and ("still differs" in said) == still
         assert ("the constants differ, not the kernel" in said) == (not still)
@@ -312,25 +371,43 @@ def _raise(*args: object, **kwargs: object) -> None:
 # ----------------------------------------------------------------- engine sentences from their facts
 
 
-@renders("engine:_origin_sentence", "engine:_no_input_sentence", "engine:_error_words", "engine:_grown",
-         "engine:_origin_words")
+@renders(
+    "engine:_origin_sentence",
+    "engine:_no_input_sentence",
+    "engine:_error_words",
+    "engine:_grown",
+    "engine:_origin_words",
+)
 def test_origin_sentences_print_their_facts() -> None:
     r = {"kind": "activation", "health": "fail"}
-    c = {"error": 0.01234567, "worst_input": "a", "worst_input_health": "ok", "worst_input_error": 1.5e-7,
-         "growth": 82304.8, "bad_constant": None, "origin": "introduced"}
+    c = {
+        "error": 0.01234567,
+        "worst_input": "a",
+        "worst_input_health": "ok",
+        "worst_input_error": 1.5e-7,
+        "growth": 82304.8,
+        "bad_constant": None,
+        "origin": "introduced",
+    }
     said = engine._origin_sentence(r, c)
-    assert said == ("introduced here: worst input 'a' is ok (relative error 1.5e-07); this output is fail "
-                    f"(relative error {g3(c['error'])}, {g3(c['growth'])}x its worst input's)")
+    assert said == (
+        "introduced here: worst input 'a' is ok (relative error 1.5e-07); this output is fail "
+        f"(relative error {g3(c['error'])}, {g3(c['growth'])}x its worst input's)"
+    )
     assert "x its worst" not in engine._origin_sentence(r, {**c, "growth": 0.5})
     assert "NaN/Inf on one side only" in engine._origin_sentence(r, {**c, "error": math.inf})
     alone = {**c, "worst_input": None}
     assert engine._origin_sentence(r, {**alone, "bad_constant": "eps"}).startswith(
-        "its only bad input is the constant 'eps'; this output: relative error 0.0123")
+        "its only bad input is the constant 'eps'; this output: relative error 0.0123"
+    )
     assert "not compared rows" in engine._origin_sentence(r, alone, has_graph=True)
     assert "give --model or --graph" in engine._origin_sentence(r, alone, has_graph=False)
     said = engine._origin_sentence({"kind": "input", "health": "fail"}, c)
     assert said == f"an input that already differs (relative error {g3(c['error'])})"
-    assert engine._origin_sentence({"kind": "input", "health": "error"}, c) == "an input that could not be compared"
+    assert (
+        engine._origin_sentence({"kind": "input", "health": "error"}, c)
+        == "an input that could not be compared"
+    )
     # a candidate the classification calls inherited is never said to be introduced here
     inherited = engine._origin_sentence(r, {**c, "origin": "inherited"})
     assert inherited.startswith("inherited, the error grows here:") and "introduced" not in inherited
@@ -344,8 +421,10 @@ def test_nan_sentences_print_the_counts_and_claim_upstream_only_after_a_faithful
         rep = Replay(3, ("sqrt",), verdict, "float64", 0.0, math.inf) if verdict else None
         run = SimpleNamespace(replays={3: rep} if rep else {}, classes={"worst_input": {3: "var"}})
         said = engine._nan_sentences(run, 3, r)  # type: ignore[arg-type]
-        assert said[0] == ("first NaN/Inf: the target has 7 NaN and 2 Inf here (golden 0 NaN, 0 Inf) "
-                           "while its inputs are finite")
+        assert said[0] == (
+            "first NaN/Inf: the target has 7 NaN and 2 Inf here (golden 0 NaN, 0 Inf) "
+            "while its inputs are finite"
+        )
         assert (len(said) == 2) == (verdict == "faithful")
         for sentence in said:
             no_unfounded_replay_claim(sentence, rep)
@@ -368,17 +447,28 @@ def test_the_input_sentence_names_a_layout_only_with_a_permutation() -> None:
             assert "pre-processing" in said
     node = engine._layout_sentence(measured)
     assert f"order {measured.order()}" in node and measured.agreement() in node and "same values" not in node
-    assert "the same values, moved" in engine._layout_sentence(Layout((1, 0), (4, 2), exact=True, candidates=2))
+    assert "the same values, moved" in engine._layout_sentence(
+        Layout((1, 0), (4, 2), exact=True, candidates=2)
+    )
 
 
 @renders("engine:_opdebug_records", "engine:_opdebug_line")
 def test_opdebug_lines_print_the_records(monkeypatch: pytest.MonkeyPatch) -> None:
     from dumpscope.core.vendor import opdebug
 
-    rec = SimpleNamespace(bits=(SimpleNamespace(meaning="float overflow"),), status=0x40, op_name="Conv_7",
-                          unit="AI Core", task_id=12, stream_id=3)
-    monkeypatch.setattr(opdebug, "opdebug_index",
-                        lambda target: SimpleNamespace(error=None, records=[rec], by_op={"Conv_7": [rec]}))
+    rec = SimpleNamespace(
+        bits=(SimpleNamespace(meaning="float overflow"),),
+        status=0x40,
+        op_name="Conv_7",
+        unit="AI Core",
+        task_id=12,
+        stream_id=3,
+    )
+    monkeypatch.setattr(
+        opdebug,
+        "opdebug_index",
+        lambda target: SimpleNamespace(error=None, records=[rec], by_op={"Conv_7": [rec]}),
+    )
     _, lines = engine._opdebug_records(SimpleNamespace(target=None))  # type: ignore[arg-type]
     assert lines == ["Opdebug: AI Core task 12 stream 3 (Conv_7): float overflow"]
     monkeypatch.setattr(opdebug, "opdebug_index", lambda target: SimpleNamespace(error="bad magic"))
@@ -391,8 +481,11 @@ def test_opdebug_lines_print_the_records(monkeypatch: pytest.MonkeyPatch) -> Non
 
 @renders("engine:patch_commands", "engine:_clip_options", "engine:_keep_options", "engine:_bound")
 def test_patch_commands_print_the_fixes() -> None:
-    fixes = [PatchAction("exp_in", clip=(-math.inf, 11.08984375)), PatchAction("exp", keep_fp32=True),
-             PatchAction("exp", keep_fp32=True)]
+    fixes = [
+        PatchAction("exp_in", clip=(-math.inf, 11.08984375)),
+        PatchAction("exp", keep_fp32=True),
+        PatchAction("exp", keep_fp32=True),
+    ]
     clip, keep = engine.patch_commands(fixes, "m.onnx", frozenset({"exp_in", "exp"}))
     assert clip == "dumpscope patch m.onnx -o m.patched.onnx --clip exp_in=-inf,11.08984"
     assert keep == "dumpscope patch m.onnx -o m.patched.onnx --keep-fp32 exp"
@@ -403,9 +496,16 @@ def test_range_lines_print_the_records_and_the_frame() -> None:
     ctx = SimpleNamespace(clamped={"w": [{"action": "clamp", "count": 3, "max_abs": 97912345.0}]})
     lines = engine._clamp_lines(ctx)
     assert lines == ["fp16 conversion: clamp 3 value(s) of constant 'w' (largest |x| 9.79123e+07)"]
-    frame = pl.DataFrame({"index": [0, 1, 2], "name": ["a", "b", "c"], "kind": ["activation"] * 3,
-                          "target_dtype": ["float16", "float16", "float32"],
-                          "min_golden": [-70000.5, -1.0, -1e9], "max_golden": [3.0, 65000.0, 1e9]})
+    frame = pl.DataFrame(
+        {
+            "index": [0, 1, 2],
+            "name": ["a", "b", "c"],
+            "kind": ["activation"] * 3,
+            "target_dtype": ["float16", "float16", "float32"],
+            "min_golden": [-70000.5, -1.0, -1e9],
+            "max_golden": [3.0, 65000.0, 1e9],
+        }
+    )
     lines = engine.frame_range_findings(frame)
     assert lines == ["golden activation #0 'a' reaches |x| 70000.5, at or beyond the float16 maximum 65504"]
     many = pl.concat([frame.head(1)] * 3)
@@ -430,26 +530,51 @@ def test_measured_effects_print_the_replayed_numbers() -> None:
         assert m.text.endswith(": negligible") == negligible and m.share == pytest.approx(effect / 0.2)
 
 
-def _fake_row(arrays: dict[int, np.ndarray], frame: pl.DataFrame, edges: list[tuple[int, int]], row: int,
-              node: str = "n") -> SimpleNamespace:
+def _fake_row(
+    arrays: dict[int, np.ndarray],
+    frame: pl.DataFrame,
+    edges: list[tuple[int, int]],
+    row: int,
+    node: str = "n",
+) -> SimpleNamespace:
     """An overflow check's row (duck-typed ``_Row``) over hand-given golden arrays and edges."""
-    edge_frame = pl.DataFrame({"row": [a for a, _ in edges], "input_row": [b for _, b in edges],
-                               "constant": [False] * len(edges)},
-                              schema={"row": pl.Int64, "input_row": pl.Int64, "constant": pl.Boolean})
-    ctx = SimpleNamespace(cmp=SimpleNamespace(frame=frame, golden=None),
-                          edges=SimpleNamespace(frame=edge_frame), fused={})
+    edge_frame = pl.DataFrame(
+        {"row": [a for a, _ in edges], "input_row": [b for _, b in edges], "constant": [False] * len(edges)},
+        schema={"row": pl.Int64, "input_row": pl.Int64, "constant": pl.Boolean},
+    )
+    ctx = SimpleNamespace(
+        cmp=SimpleNamespace(frame=frame, golden=None), edges=SimpleNamespace(frame=edge_frame), fused={}
+    )
     first = [b for a, b in edges if a == row][:1]
-    return SimpleNamespace(ctx=ctx, row=row, node=node, target="float16", top=65504.0,
-                           first_input=lambda: first[0] if first else None, golden=lambda j: arrays.get(j))
+    return SimpleNamespace(
+        ctx=ctx,
+        row=row,
+        node=node,
+        target="float16",
+        top=65504.0,
+        first_input=lambda: first[0] if first else None,
+        golden=lambda j: arrays.get(j),
+    )
 
 
-@renders("checks/overflow:_exp_sentence", "checks/overflow:_softmax_input", "checks/overflow:_partial_sums",
-         "checks/overflow:_stored_output", "checks/overflow:_intermediate")
+@renders(
+    "checks/overflow:_exp_sentence",
+    "checks/overflow:_softmax_input",
+    "checks/overflow:_partial_sums",
+    "checks/overflow:_stored_output",
+    "checks/overflow:_intermediate",
+)
 def test_overflow_findings_print_independent_counts() -> None:
     rng = np.random.default_rng(1)
     x = rng.uniform(-20, 20, (4, 16)).astype(np.float32)
-    frame = pl.DataFrame({"name": ["x", "e", "s"], "node_name": ["xn", "en", "sn"],
-                          "op_type": ["Add", "Exp", "Sum"], "size": [64, 64, 64]})
+    frame = pl.DataFrame(
+        {
+            "name": ["x", "e", "s"],
+            "node_name": ["xn", "en", "sn"],
+            "op_type": ["Add", "Exp", "Sum"],
+            "size": [64, 64, 64],
+        }
+    )
     o = _fake_row({0: x}, frame, [(1, 0)], 1, "en")
     (exp,) = overflow_check._exp_input(o)  # type: ignore[arg-type]
     over = int(np.count_nonzero(x.astype(np.float64) > math.log(65504.0)))
@@ -475,8 +600,9 @@ def test_constant_findings_print_their_records_and_ranges() -> None:
     assert f.text == "constant 'w': the fp16 conversion clamped 5 value(s) (largest |x| 1.23457e+08)"
     big = np.array([1.0, -2e5, 7e4], np.float32)
     ref = SimpleNamespace(name="w")
-    ctx = SimpleNamespace(cmp=SimpleNamespace(golden=SimpleNamespace(tensors={"w": ref})),
-                          golden_of=lambda r: big)
+    ctx = SimpleNamespace(
+        cmp=SimpleNamespace(golden=SimpleNamespace(tensors={"w": ref})), golden_of=lambda r: big
+    )
     (rng,) = constants_check._out_of_range(ctx, "w", "bn", "float16")  # type: ignore[arg-type]
     assert rng.text.startswith("constant 'w' feeding 'bn': 2 of 3 values reach or pass the float16 range")
 
@@ -492,9 +618,11 @@ def test_the_saturation_sentence_prints_independent_counts() -> None:
     said = _finding("node", s, golden.size).text
     at, past = int(np.count_nonzero(target == 65504.0)), golden > 65504.0
     held = int(np.count_nonzero(past & (target == 65504.0)))
-    assert (f"{at} of 6 target values sit exactly at the float16 limit 65504 where the golden goes beyond it "
-            f"(golden reaches {golden[past].max():.6g}; {int(past.sum())} golden values past the limit, "
-            f"{held} of them held at it)") in said
+    assert (
+        f"{at} of 6 target values sit exactly at the float16 limit 65504 where the golden goes beyond it "
+        f"(golden reaches {golden[past].max():.6g}; {int(past.sum())} golden values past the limit, "
+        f"{held} of them held at it)"
+    ) in said
 
 
 # ----------------------------------------------------------------- advice
@@ -502,8 +630,11 @@ def test_the_saturation_sentence_prints_independent_counts() -> None:
 
 def _advice_texts() -> set[str]:
     """Every advice text the diagnosis can give: its own and the checks'."""
-    own = {t for name, t in vars(advice_module).items()
-           if name.startswith("_") and not name.startswith("__") and isinstance(t, str)}
+    own = {
+        t
+        for name, t in vars(advice_module).items()
+        if name.startswith("_") and not name.startswith("__") and isinstance(t, str)
+    }
     own |= set(advice_module._OWN.values()) | set(advice_module._REPLAYED.values())
     return own | set(check_advice().values())
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dumpscope.core.formats import sigmastar as sg
 from dumpscope.core.dumps import DumpError, TensorReadError
+from dumpscope.core.formats import sigmastar as sg
 
 rng = np.random.default_rng(7)
 NAMES = ["images", "backbone/conv 1:0", "Conv@44", "relu.out"]
@@ -39,14 +39,18 @@ def fixed_model() -> tuple[list[sg.SgsTensor], dict[str, np.ndarray]]:
         sg.SgsTensor(NAMES[2], u8, "relu", 1, "SGS_U8", 0.02, 128, pad_bytes=6),
         sg.SgsTensor(NAMES[3], s16, "fc", 2, "SGS_S16", 0.001, 0),
     ]
-    expected = {t.name: ((t.data.astype(np.float64) - t.zero_point) * t.scale).astype(np.float32) for t in tensors}
+    expected = {
+        t.name: ((t.data.astype(np.float64) - t.zero_point) * t.scale).astype(np.float32) for t in tensors
+    }
     return tensors, expected
 
 
 @pytest.mark.parametrize("text", [False, True], ids=["binary", "text"])
 def test_float_dump_names_kinds_and_layout(tmp_path: Path, text: bool) -> None:
     tensors = float_model()
-    p = sg.write_sigmastar(tmp_path / f"sigma_outtensor_dump.{'txt' if text else 'bin'}", tensors, True, text=text)
+    p = sg.write_sigmastar(
+        tmp_path / f"sigma_outtensor_dump.{'txt' if text else 'bin'}", tensors, True, text=text
+    )
     assert sg.sniff(p) == 0.95
     dump = sg.open(p)
     assert not dump.problems
@@ -68,7 +72,9 @@ def test_float_dump_names_kinds_and_layout(tmp_path: Path, text: bool) -> None:
 @pytest.mark.parametrize("text", [False, True], ids=["binary", "text"])
 def test_fixed_point_tensors_are_dequantised(tmp_path: Path, text: bool) -> None:
     tensors, expected = fixed_model()
-    p = sg.write_sigmastar(tmp_path / f"sigma_outtensor_dump.{'txt' if text else 'bin'}", tensors, False, text=text)
+    p = sg.write_sigmastar(
+        tmp_path / f"sigma_outtensor_dump.{'txt' if text else 'bin'}", tensors, False, text=text
+    )
     dump = sg.open(p)
     for name, want in expected.items():
         ref = dump.tensors[name]
@@ -100,7 +106,9 @@ def test_framework_dump_without_trailer_in_a_dumpdata_folder(tmp_path: Path) -> 
 
 def test_odd_names_survive(tmp_path: Path) -> None:
     name = "a b/c:0@\udcff"
-    p = sg.write_sigmastar(tmp_path / "sigma_outtensor_dump.bin", [sg.SgsTensor(name, np.ones(2, np.float32), "op x", 0)], True)
+    p = sg.write_sigmastar(
+        tmp_path / "sigma_outtensor_dump.bin", [sg.SgsTensor(name, np.ones(2, np.float32), "op x", 0)], True
+    )
     dump = sg.open(p)
     assert list(dump.tensors) == [name] and dump.tensors[name].info.node_name == "op x"
 
@@ -145,7 +153,9 @@ def test_text_record_with_too_few_values(tmp_path: Path) -> None:
         sg.open(p).tensors["t"].load()
 
 
-@pytest.mark.parametrize("content", [b"", b"not a dump\n", b"isFloat: 1\n"], ids=["empty", "other", "no-records"])
+@pytest.mark.parametrize(
+    "content", [b"", b"not a dump\n", b"isFloat: 1\n"], ids=["empty", "other", "no-records"]
+)
 def test_unusable_files(tmp_path: Path, content: bytes) -> None:
     p = tmp_path / "sigma_outtensor_dump.bin"
     p.write_bytes(content)
@@ -157,7 +167,9 @@ def test_unusable_files(tmp_path: Path, content: bytes) -> None:
 
 
 def test_data_is_read_at_load_time(tmp_path: Path) -> None:
-    p = sg.write_sigmastar(tmp_path / "sigma_outtensor_dump.bin", [sg.SgsTensor("t", np.zeros(4, np.float32), "op", 0)], True)
+    p = sg.write_sigmastar(
+        tmp_path / "sigma_outtensor_dump.bin", [sg.SgsTensor("t", np.zeros(4, np.float32), "op", 0)], True
+    )
     ref = sg.open(p).tensors["t"]
     raw = bytearray(p.read_bytes())
     start = raw.index(b"//buffer data size: 16\n") + len(b"//buffer data size: 16\n")

@@ -26,7 +26,9 @@ from dumpscope.core.diagnosis.engine import diagnose  # noqa: E402
 from dumpscope.core.report.sigmastar import export_values  # noqa: E402
 from dumpscope.tui.cli.main import main  # noqa: E402
 
-_HEAD = re.compile(rb"^//(in|out) \d+ s: \S+ z: \S+ type: \S+ name: (.*?) bConstant:\d shape:\[([^\]]*)\]", re.M)
+_HEAD = re.compile(
+    rb"^//(in|out) \d+ s: \S+ z: \S+ type: \S+ name: (.*?) bConstant:\d shape:\[([^\]]*)\]", re.M
+)
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +49,9 @@ def read_independently(path: Path) -> dict[str, np.ndarray]:
         nl = data.index(b"\n", size_at)
         shape = [int(d) for d in m.group(3).split(b",") if d.strip()]
         if m.group(1) == b"out":
-            out[m.group(2).decode()] = np.frombuffer(data, "<f4", int(np.prod(shape)), nl + 1).astype(np.float64)
+            out[m.group(2).decode()] = np.frombuffer(data, "<f4", int(np.prod(shape)), nl + 1).astype(
+                np.float64
+            )
     return out
 
 
@@ -60,7 +64,9 @@ def reference(sample: np.ndarray, bench: np.ndarray) -> tuple[float, float, floa
     return float(d @ d) / d.size, cos, float(np.abs(d).sum() / np.abs(bench).sum())
 
 
-def listing(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[tuple[int, str, float, float, float]]]:
+def listing(
+    args: list[str], capsys: pytest.CaptureFixture[str]
+) -> tuple[int, list[tuple[int, str, float, float, float]]]:
     rc = main(["compare", *args, "--format", "sigmastar"])
     rows = []
     for line in capsys.readouterr().out.splitlines():
@@ -70,8 +76,12 @@ def listing(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, l
     return rc, rows
 
 
-def test_listing_equals_an_independent_float64_computation(case: sigmastar_case.Case, capsys: pytest.CaptureFixture[str]) -> None:
-    rc, rows = listing([str(case.fixed_sim), str(case.float_sim)], capsys)  # sample first, as auto_dump_debug.sh
+def test_listing_equals_an_independent_float64_computation(
+    case: sigmastar_case.Case, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rc, rows = listing(
+        [str(case.fixed_sim), str(case.float_sim)], capsys
+    )  # sample first, as auto_dump_debug.sh
     sample, bench = read_independently(case.fixed_sim), read_independently(case.float_sim)
     assert [r[0] for r in rows] == list(range(len(rows))) and len(rows) == len(case.order)
     assert [r[1] for r in rows] == case.order
@@ -82,7 +92,10 @@ def test_listing_equals_an_independent_float64_computation(case: sigmastar_case.
 
 
 def test_seed_preset_follows_the_rule(case: sigmastar_case.Case, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["compare", str(case.float_sim), str(case.fixed_sim), "--preset", "seed", "--format", "json"]) == 1
+    assert (
+        main(["compare", str(case.float_sim), str(case.fixed_sim), "--preset", "seed", "--format", "json"])
+        == 1
+    )
     records = json.loads(capsys.readouterr().out)
     sample, bench = read_independently(case.fixed_sim), read_independently(case.float_sim)
     fails = 0
@@ -107,17 +120,25 @@ def test_diagnose_names_the_8bit_layer_with_the_int16_advice(case: sigmastar_cas
         assert "INT16" in top.advice
 
 
-def test_diagnose_cli_prints_the_ini_snippet(case: sigmastar_case.Case, capsys: pytest.CaptureFixture[str]) -> None:
+def test_diagnose_cli_prints_the_ini_snippet(
+    case: sigmastar_case.Case, capsys: pytest.CaptureFixture[str]
+) -> None:
     main(["diagnose", str(case.float_sim), str(case.fixed_sim), "--preset", "seed"])
     out = re.sub(r"\s+", " ", capsys.readouterr().out)
-    assert "input_format=ALL_INT16;" in out and case.layer.conv in out and "1. " + case.layer.wide_input in out
+    assert (
+        "input_format=ALL_INT16;" in out and case.layer.conv in out and "1. " + case.layer.wide_input in out
+    )
 
 
 @pytest.mark.parametrize("framework", ["framework_bin", "framework_npz"])
-def test_framework_vs_float_sim_is_healthy_with_a_square_tensor(case: sigmastar_case.Case, framework: str) -> None:
+def test_framework_vs_float_sim_is_healthy_with_a_square_tensor(
+    case: sigmastar_case.Case, framework: str
+) -> None:
     cmp = compare(getattr(case, framework), case.float_sim)
     frame = cmp.frame
-    assert set(frame["health"]) == {"ok"}, frame.filter(frame["health"] != "ok").select("name", "message").head(5)
+    assert set(frame["health"]) == {"ok"}, (
+        frame.filter(frame["health"] != "ok").select("name", "message").head(5)
+    )
     square = frame.row(frame["name"].to_list().index(case.square), named=True)
     assert len(set(square["shape"][1:])) == 1 and square["cosine_similarity"] > 0.9999
     if framework == "framework_npz":  # NCHW vs NHWC with C=H=W: the SigmaStar record declares NHWC
@@ -140,7 +161,9 @@ def test_export_like_dumpdebug_out(case: sigmastar_case.Case, tmp_path: Path) ->
     lines = first[1].read_text().splitlines()
     assert all(len(line.split(", ")) == 16 for line in lines[:-1])
     one, _ = export_values(cmp, tmp_path / "one", one_row=True)
-    assert all(len(line.split(", ")) == 1 for line in next((one / "1").glob("*_sample.txt")).read_text().splitlines())
+    assert all(
+        len(line.split(", ")) == 1 for line in next((one / "1").glob("*_sample.txt")).read_text().splitlines()
+    )
 
 
 @pytest.fixture(scope="module")
@@ -154,7 +177,8 @@ def wide_case(tmp_path_factory: pytest.TempPathFactory) -> sigmastar_case.Case:
 
 
 def test_the_jump_at_a_too_wide_uint8_layer_ranks_first_over_the_drift(
-        wide_case: sigmastar_case.Case) -> None:
+    wide_case: sigmastar_case.Case,
+) -> None:
     """Issue 20 item 10: the trend reads as a drift, yet the layer whose error jumps on a grid too wide for
     its values ranks first, with seed 004's INT16 + input_config.ini advice."""
     layer = wide_case.layer

@@ -25,8 +25,13 @@ def fusion(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped
 
 
 def test_fusion_on_off_names_the_fused_op_that_breaks(fusion) -> None:  # type: ignore[no-untyped-def]
-    tw = compare_three(fusion.golden, fusion.on, fusion.off, graphs=(fusion.graph_on, fusion.graph_off),
-                       labels=("fusion on", "fusion off"))
+    tw = compare_three(
+        fusion.golden,
+        fusion.on,
+        fusion.off,
+        graphs=(fusion.graph_on, fusion.graph_off),
+        labels=("fusion on", "fusion off"),
+    )
     blame = tw.first_blame("A")
     assert blame is not None and blame.target_op == fusion.bad_op
     assert blame.originals == fusion.bad_originals and len(blame.originals) > 1
@@ -59,17 +64,27 @@ def test_worse_column_matches_the_scalar_rule(rows: list[tuple]) -> None:  # typ
 
     def side(k: int) -> pl.DataFrame:
         health = [r[k] or "unmatched" for r in rows]
-        return pl.DataFrame({
-            "index": list(range(len(rows))), "name": names, "health": health,
-            "side": ["both" if h != "unmatched" else "golden" for h in health],
-            "relative_euclidean_distance": [r[2 + k] for r in rows],
-        }, schema_overrides={"relative_euclidean_distance": pl.Float64})
+        return pl.DataFrame(
+            {
+                "index": list(range(len(rows))),
+                "name": names,
+                "health": health,
+                "side": ["both" if h != "unmatched" else "golden" for h in health],
+                "relative_euclidean_distance": [r[2 + k] for r in rows],
+            },
+            schema_overrides={"relative_euclidean_distance": pl.Float64},
+        )
 
     frame = join_sides(side(0), side(1))
-    expected = {n: worse_side(r[0] or "unmatched", r[1] or "unmatched", r[2], r[3]) for n, r in zip(names, rows, strict=True)}
+    expected = {
+        n: worse_side(r[0] or "unmatched", r[1] or "unmatched", r[2], r[3])
+        for n, r in zip(names, rows, strict=True)
+    }
     assert dict(zip(frame["name"], frame["worse"], strict=True)) == expected
     for value in ("A", "B", "="):
-        assert set(frame.filter(pl.Series(worse_mask(frame, value)))["name"]) == {n for n, w in expected.items() if w == value}
+        assert set(frame.filter(pl.Series(worse_mask(frame, value)))["name"]) == {
+            n for n, w in expected.items() if w == value
+        }
 
 
 def test_worse_rule_is_antisymmetric() -> None:
@@ -102,10 +117,10 @@ def test_fused_op_is_named_from_an_optimised_target_manifest(tmp_path: Path) -> 
     from the manifest, so the fused node is named without an ATC graph."""
     import numpy as np
     import onnx
+    from fusion_onoff_data import _model
 
     from dumpscope.core import compare, dump
     from dumpscope.core.comparison.threeway import fused_culprit
-    from fusion_onoff_data import _model
 
     onnx.save(_model(), tmp_path / "m.onnx")
     dump(tmp_path / "m.onnx", tmp_path / "g")
@@ -121,8 +136,15 @@ def test_fused_op_is_named_from_an_optimised_target_manifest(tmp_path: Path) -> 
 
 # -- the union: one row per tensor any of the three dumps holds --------------------------------
 
-UNION = {"conv1": "all", "relu1": "not in B", "gonly": "not in A", "lost": "only in golden",
-         "aonly": "only in A", "bonly": "only in B", "extra": "only in A and B"}
+UNION = {
+    "conv1": "all",
+    "relu1": "not in B",
+    "gonly": "not in A",
+    "lost": "only in golden",
+    "aonly": "only in A",
+    "bonly": "only in B",
+    "extra": "only in A and B",
+}
 """Tensor -> which dumps hold it, for :func:`union_dumps`."""
 
 
@@ -136,8 +158,15 @@ def union_dumps(root: Path) -> tuple[Path, Path, Path]:
         d.mkdir()
     for name, where in UNION.items():
         value = rng.standard_normal(64).astype(np.float32)
-        holders = {"all": "gab", "not in B": "ga", "not in A": "gb", "only in golden": "g", "only in A": "a",
-                   "only in B": "b", "only in A and B": "ab"}[where]
+        holders = {
+            "all": "gab",
+            "not in B": "ga",
+            "not in A": "gb",
+            "only in golden": "g",
+            "only in A": "a",
+            "only in B": "b",
+            "only in A and B": "ab",
+        }[where]
         for key, d in zip("gab", dirs, strict=True):
             if key in holders:
                 np.save(d / f"{name}.npy", value + (1e-3 if key == "b" else 0))
@@ -178,14 +207,20 @@ def test_presence_is_set_membership(holders: list[tuple[bool, bool, bool]]) -> N
     def side(k: int) -> pl.DataFrame:  # what a two-way comparison of golden vs side k has as rows
         rows = [(n, "both" if h[k] else "golden") for n, h in zip(names, holders, strict=True) if h[0]]
         rows += [(n, "target") for n, h in zip(names, holders, strict=True) if h[k] and not h[0]]
-        return pl.DataFrame({"index": list(range(len(rows))), "name": [r[0] for r in rows],
-                             "side": [r[1] for r in rows],
-                             "health": ["ok" if r[1] == "both" else "unmatched" for r in rows]},
-                            schema={"index": pl.Int64, "name": pl.String, "side": pl.String, "health": pl.String})
+        return pl.DataFrame(
+            {
+                "index": list(range(len(rows))),
+                "name": [r[0] for r in rows],
+                "side": [r[1] for r in rows],
+                "health": ["ok" if r[1] == "both" else "unmatched" for r in rows],
+            },
+            schema={"index": pl.Int64, "name": pl.String, "side": pl.String, "health": pl.String},
+        )
 
     frame = join_sides(side(1), side(2))
     assert dict(zip(frame["name"], frame["presence"], strict=True)) == {
-        n: PRESENCE[h] for n, h in zip(names, holders, strict=True)}
+        n: PRESENCE[h] for n, h in zip(names, holders, strict=True)
+    }
 
 
 def test_presence_label_names_the_sides() -> None:
@@ -204,7 +239,9 @@ def test_cli_table_lists_the_tensor_only_b_holds(tmp_path: Path, capsys: pytest.
     main(["compare", str(g), str(a), str(b)])  # piped: the plain full-width table
     lines = {line.split()[1]: line for line in capsys.readouterr().out.splitlines()[1:] if line[:1].isdigit()}
     assert set(lines) == set(UNION)
-    assert lines["bonly"].rstrip().endswith("only in B") and lines["aonly"].rstrip().endswith("only in A")  # worse: blank
+    assert lines["bonly"].rstrip().endswith("only in B") and lines["aonly"].rstrip().endswith(
+        "only in A"
+    )  # worse: blank
     assert lines["lost"].rstrip().endswith("only in golden") and not lines["conv1"].rstrip().endswith("all")
 
 
@@ -220,7 +257,9 @@ def test_terminal_table_says_under_each_name_which_dumps_lack_it(tmp_path: Path)
         lines = console.export_text().splitlines()
         assert all(len(line) <= width for line in lines)
         at = next(i for i, line in enumerate(lines) if " bonly " in line)
-        assert "(only in B)" in lines[at + 1] and lines[at].rstrip().endswith("·")  # B's metrics missing, worse: blank
+        assert "(only in B)" in lines[at + 1] and lines[at].rstrip().endswith(
+            "·"
+        )  # B's metrics missing, worse: blank
         assert not any("(all)" in line for line in lines)
 
 
@@ -233,9 +272,18 @@ def test_worse_by_magnitude_tells_two_passing_recipes_apart(light_models_dir: Pa
     dump_model(model, tmp_path / "g")
     dump_model(model, tmp_path / "h", target="fp16")
     dump_model(model, tmp_path / "q", target="int8")
-    plain = compare_three(tmp_path / "g", tmp_path / "h", tmp_path / "q", model=model, labels=("fp16", "int8"))
-    tw = compare_three(tmp_path / "g", tmp_path / "h", tmp_path / "q", model=model, labels=("fp16", "int8"),
-                       worse_by="magnitude", factor=2.0)
+    plain = compare_three(
+        tmp_path / "g", tmp_path / "h", tmp_path / "q", model=model, labels=("fp16", "int8")
+    )
+    tw = compare_three(
+        tmp_path / "g",
+        tmp_path / "h",
+        tmp_path / "q",
+        model=model,
+        labels=("fp16", "int8"),
+        worse_by="magnitude",
+        factor=2.0,
+    )
     a = dict(zip(tw.a.frame["name"].to_list(), tw.a.frame["relative_euclidean_distance"].to_list()))
     b = dict(zip(tw.b.frame["name"].to_list(), tw.b.frame["relative_euclidean_distance"].to_list()))
     told_apart = 0

@@ -30,7 +30,10 @@ def _diverging_pair(root: Path) -> tuple[Path, Path]:
         a = rng.standard_normal(100_000, dtype=np.float32)
         noise = 0.3 if i >= BAD else 1e-3
         np.save(g / f"layer_{i:03d}.npy", a)
-        np.save(t / f"layer_{i:03d}.npy", (a + rng.standard_normal(a.size, dtype=np.float32) * noise).astype(np.float16))
+        np.save(
+            t / f"layer_{i:03d}.npy",
+            (a + rng.standard_normal(a.size, dtype=np.float32) * noise).astype(np.float16),
+        )
     return g, t
 
 
@@ -39,14 +42,16 @@ def pair(tmp_path: Path) -> tuple[Path, Path]:
     return _diverging_pair(tmp_path)
 
 
-def test_the_suspect_region_is_computed_first_and_the_final_frame_is_compares(pair: tuple[Path, Path]) -> None:
+def test_the_suspect_region_is_computed_first_and_the_final_frame_is_compares(
+    pair: tuple[Path, Path],
+) -> None:
     steps = list(triage.compare_triaged(*pair, workers=1, batch=1, interval=0.0))
     seen: list[str] = []  # row names in the order they were computed
     for step in steps:
         frame = step.comparison.frame
         seen += [n for n in frame.filter(pl.col("health") != "pending")["name"].to_list() if n not in seen]
     region = [f"layer_{i:03d}" for i in range(BAD - triage.REGION_BEFORE, BAD + triage.REGION_AFTER + 1)]
-    assert seen[:len(region)] == region  # the first divergence and its neighbours, first
+    assert seen[: len(region)] == region  # the first divergence and its neighbours, first
     assert len(seen) == LAYERS
     assert_frame_equal(steps[-1].comparison.frame, compare(*pair, workers=1).frame)
 
@@ -98,10 +103,12 @@ def test_distance_matches_a_float64_reference(values: list[tuple[float, float]])
 
 
 @given(st.lists(st.one_of(st.none(), st.floats(0, 10), st.just(math.nan)), max_size=80))
-def test_the_order_is_a_permutation_that_starts_with_the_first_suspect_region(values: list[float | None]) -> None:
+def test_the_order_is_a_permutation_that_starts_with_the_first_suspect_region(
+    values: list[float | None],
+) -> None:
     order = triage.suspects_first(values)
     assert sorted(order) == list(range(len(values)))
     first = next((i for i, v in enumerate(values) if v is not None and v > triage.SUSPECT), None)
     if first is not None:
-        assert first in order[:triage.REGION_BEFORE + 1]
+        assert first in order[: triage.REGION_BEFORE + 1]
         assert order[0] == max(0, first - triage.REGION_BEFORE)

@@ -40,8 +40,9 @@ def generated() -> Comparison:
 
 def screen_text(app: DumpscopeApp) -> str:
     """What the terminal shows, as plain text."""
-    console = Console(width=app.size.width, height=app.size.height, file=io.StringIO(), record=True,
-                      force_terminal=True)
+    console = Console(
+        width=app.size.width, height=app.size.height, file=io.StringIO(), record=True, force_terminal=True
+    )
     console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
     return console.export_text()
 
@@ -108,8 +109,11 @@ async def test_filter_search_and_clear(generated: Comparison) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await filter_by(pilot, "op:conv health:fail")
         frame = generated.frame
-        expected = frame.with_row_index("pos").filter(
-            (pl.col("op_type") == "Conv") & (pl.col("health") == "fail"))["pos"].to_list()
+        expected = (
+            frame.with_row_index("pos")
+            .filter((pl.col("op_type") == "Conv") & (pl.col("health") == "fail"))["pos"]
+            .to_list()
+        )
         lst = app.layer_list
         assert lst.view.tolist() == expected
         assert lst.has_focus
@@ -257,8 +261,6 @@ async def test_narrow_and_short_terminals_degrade(generated: Comparison) -> None
         assert lst.selected == 1
 
 
-
-
 async def test_tab_moves_between_list_and_pane(generated: Comparison) -> None:
     app = DumpscopeApp(generated)
     async with app.run_test(size=(120, 24)) as pilot:
@@ -267,7 +269,9 @@ async def test_tab_moves_between_list_and_pane(generated: Comparison) -> None:
         pane = app.tensor_pane
         assert pane.has_focus
         await pilot.press("j", "j")
-        assert pane.scroll_y > 0 and app.layer_list.selected == generated.first_divergent()  # j scrolls the pane
+        assert (
+            pane.scroll_y > 0 and app.layer_list.selected == generated.first_divergent()
+        )  # j scrolls the pane
         await pilot.press("tab")
         assert app.layer_list.has_focus
 
@@ -277,7 +281,9 @@ async def test_odd_names_render_aligned_and_safe() -> None:
     from rich.cells import cell_len
 
     names = ["evil\x1b[31m\nname\u202e", "[b]not markup[/b]", "层/卷积:0", "a" * 300]
-    frame = generated_frame(8).head(4).with_columns(pl.Series("name", names), pl.Series("health", ["fail"] * 4))
+    frame = (
+        generated_frame(8).head(4).with_columns(pl.Series("name", names), pl.Series("health", ["fail"] * 4))
+    )
     app = DumpscopeApp(Comparison.from_frame(frame))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -299,7 +305,9 @@ async def test_y_copies_the_tensor_name(generated: Comparison) -> None:
         assert app.clipboard == generated.frame["name"][1]
 
 
-async def test_progress_ticks_do_not_recount_the_table(generated: Comparison, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_progress_ticks_do_not_recount_the_table(
+    generated: Comparison, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A fill moves the count several times a second; the summary's health counts are taken once
     per streamed table (O(rows)), and a tick costs O(1)."""
     from dumpscope.tui.app import explorer
@@ -321,7 +329,9 @@ async def test_progress_ticks_do_not_recount_the_table(generated: Comparison, mo
         await pilot.pause(0.1)
         assert len(counted) == before  # 59 ticks, no recount
         assert "comparing 59/600" in str(app.query_one("#summary").render())
-        newer = Comparison.from_frame(generated.frame.with_columns(health=pl.lit("fail")), meta=generated.meta)
+        newer = Comparison.from_frame(
+            generated.frame.with_columns(health=pl.lit("fail")), meta=generated.meta
+        )
         app.progress = None
         app._show_comparison(newer)  # a newer table: counted once more
         await pilot.pause(0.1)
@@ -348,14 +358,18 @@ async def test_a_streamed_table_repaints_only_rows_on_screen(generated: Comparis
         LayerList.render_line = counting  # type: ignore[method-assign]
         try:
             last = int(lst.view[-1])
-            off_screen = pending.with_columns(health=pl.when(pl.int_range(pl.len()) == last).then(pl.lit("fail"))
-                                              .otherwise(pl.col("health")))
+            off_screen = pending.with_columns(
+                health=pl.when(pl.int_range(pl.len()) == last)
+                .then(pl.lit("fail"))
+                .otherwise(pl.col("health"))
+            )
             app._show_comparison(Comparison.from_frame(off_screen, meta=generated.meta))
             await pilot.pause(0.2)
             assert [y for y in painted if y > 0] == []  # nothing on screen changed
             first = int(lst.view[0])
-            on_screen = off_screen.with_columns(health=pl.when(pl.int_range(pl.len()) == first).then(pl.lit("ok"))
-                                                .otherwise(pl.col("health")))
+            on_screen = off_screen.with_columns(
+                health=pl.when(pl.int_range(pl.len()) == first).then(pl.lit("ok")).otherwise(pl.col("health"))
+            )
             app._show_comparison(Comparison.from_frame(on_screen, meta=generated.meta))
             await pilot.pause(0.2)
             assert any(y > 0 for y in painted)

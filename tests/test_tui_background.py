@@ -10,8 +10,8 @@ from textual.message import Message
 from textual.widgets import Static
 
 from dumpscope.tui.app import panes
-from dumpscope.tui.app.widgets.module_tree_pane import ModuleTreePane
 from dumpscope.tui.app.background import StaleGuard, Superseded, run_in_background
+from dumpscope.tui.app.widgets.module_tree_pane import ModuleTreePane
 from dumpscope.tui.app.widgets.row_facts_pane import RowFactsPane
 from dumpscope.tui.app.widgets.tensor_pane import TensorPane
 

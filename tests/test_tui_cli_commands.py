@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from dumpscope.core.comparison.result import Comparison
-from dumpscope.tui.cli import main as cli
 from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
 from dumpscope.tui.app.screenshots import generated_frame, generated_screenshots
+from dumpscope.tui.cli import main as cli
 
 
 @pytest.fixture
@@ -33,8 +33,19 @@ def test_two_paths_open_the_app(tmp_path: Path, launched: list[dict[str, Any]]) 
     (tmp_path / "t").mkdir()
     model = tmp_path / "m.onnx"
     model.write_bytes(b"")
-    code = cli.main([str(tmp_path / "g"), str(tmp_path / "t"), "--model", str(model), "--no-mouse",
-                     "--theme", "ansi-dark", "--preset", "fp16"])
+    code = cli.main(
+        [
+            str(tmp_path / "g"),
+            str(tmp_path / "t"),
+            "--model",
+            str(model),
+            "--no-mouse",
+            "--theme",
+            "ansi-dark",
+            "--preset",
+            "fp16",
+        ]
+    )
     assert code == 0
     (run,) = launched
     assert run["source"] == CompareRequest(tmp_path / "g", tmp_path / "t", model, "fp16")
@@ -43,14 +54,21 @@ def test_two_paths_open_the_app(tmp_path: Path, launched: list[dict[str, Any]]) 
 
 @pytest.mark.parametrize(
     ("argv", "message"),
-    [(["view", "{tmp}/nope", "{tmp}/t"], "golden {tmp}/nope: no such file or directory"),
-     (["{tmp}/t", "{tmp}/t", "--theme", "neon"], "unknown theme 'neon'"),
-     (["{tmp}/t", "{tmp}/t", "--preset", "loose"], "invalid choice: 'loose'"),
-     (["open", "{tmp}/missing.parquet"], "{tmp}/missing.parquet: no such file"),
-     (["open", "{tmp}/t/junk.parquet"], "not a dumpscope result")],
+    [
+        (["view", "{tmp}/nope", "{tmp}/t"], "golden {tmp}/nope: no such file or directory"),
+        (["{tmp}/t", "{tmp}/t", "--theme", "neon"], "unknown theme 'neon'"),
+        (["{tmp}/t", "{tmp}/t", "--preset", "loose"], "invalid choice: 'loose'"),
+        (["open", "{tmp}/missing.parquet"], "{tmp}/missing.parquet: no such file"),
+        (["open", "{tmp}/t/junk.parquet"], "not a dumpscope result"),
+    ],
 )
-def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                          launched: list[dict[str, Any]], argv: list[str], message: str) -> None:
+def test_bad_input_is_one_line_and_exit_2(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    launched: list[dict[str, Any]],
+    argv: list[str],
+    message: str,
+) -> None:
     (tmp_path / "t").mkdir()
     (tmp_path / "t" / "junk.parquet").write_bytes(b"PAR1 not really")
     code = cli.main([a.format(tmp=tmp_path) for a in argv])
@@ -81,18 +99,21 @@ class _Terminal(io.StringIO):
         return True
 
 
-def test_demo_opens_the_app_on_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                          launched: list[dict[str, Any]]) -> None:
+def test_demo_opens_the_app_on_a_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, launched: list[dict[str, Any]]
+) -> None:
     monkeypatch.setattr(sys, "stdin", _Terminal())
     monkeypatch.setattr(sys, "stdout", out := _Terminal())
     assert cli.main(["demo", "--out", str(tmp_path / "demo"), "--no-mouse"]) == 0
     (run,) = launched
-    assert run["source"] == CompareRequest(tmp_path / "demo" / "golden", tmp_path / "demo" / "target",
-                                           tmp_path / "demo" / "model.onnx")
+    assert run["source"] == CompareRequest(
+        tmp_path / "demo" / "golden", tmp_path / "demo" / "target", tmp_path / "demo" / "model.onnx"
+    )
     assert run["mouse"] is False and "dumpscope compare" in out.getvalue()
 
 
-def test_demo_prints_when_not_on_a_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                            launched: list[dict[str, Any]]) -> None:
+def test_demo_prints_when_not_on_a_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], launched: list[dict[str, Any]]
+) -> None:
     assert cli.main(["demo", "--out", str(tmp_path / "demo")]) == 0
     assert launched == [] and "frame5/attn/exp:0" in capsys.readouterr().out

@@ -38,7 +38,9 @@ def _fresh(code: str) -> str:
 def test_commands_import_neither_the_entry_point_nor_each_other(path: Path) -> None:
     imported = _imported_modules(path)
     assert "dumpscope.tui.cli.main" not in imported, f"{path.name} imports the entry point back (a cycle)"
-    others = {f"dumpscope.tui.cli.commands.{name}" for name in COMMANDS} - {f"dumpscope.tui.cli.commands.{path.stem}"}
+    others = {f"dumpscope.tui.cli.commands.{name}" for name in COMMANDS} - {
+        f"dumpscope.tui.cli.commands.{path.stem}"
+    }
     allowed = {"dumpscope.tui.cli.commands.patch"} if path.stem == "demo" else set()  # the demo runs a patch
     assert not (imported & others) - allowed, f"{path.name} imports another command's set-up"
 
@@ -85,7 +87,9 @@ def test_compare_json_never_imports_textual(tmp_path: Path) -> None:
     import numpy as np
 
     np.savez(tmp_path / "g.npz", a=np.ones(4, np.float32))
-    loaded = _modules_after(["compare", str(tmp_path / "g.npz"), str(tmp_path / "g.npz"), "--format", "json"]).split()
+    loaded = _modules_after(
+        ["compare", str(tmp_path / "g.npz"), str(tmp_path / "g.npz"), "--format", "json"]
+    ).split()
     assert "dumpscope.core.comparison.result" in loaded  # the saved comparison was read  # it did run
     assert not [m for m in loaded if m.split(".")[0] == "textual"]
 
@@ -123,14 +127,21 @@ def _top_level_imports(path: Path) -> set[str]:
 @pytest.mark.parametrize("path", sorted(CLI_DIR.rglob("*.py")), ids=lambda p: str(p.relative_to(CLI_DIR)))
 def test_cli_modules_load_neither_textual_nor_the_app(path: Path) -> None:
     imported = _top_level_imports(path)
-    ui = {m for m in imported if m.split(".")[0] == "textual" or m.startswith("dumpscope.tui.app.explorer")
-          or m.startswith("dumpscope.tui.app.screens")}
+    ui = {
+        m
+        for m in imported
+        if m.split(".")[0] == "textual"
+        or m.startswith("dumpscope.tui.app.explorer")
+        or m.startswith("dumpscope.tui.app.screens")
+    }
     assert not ui, f"{path.name} loads the app stack on import: {sorted(ui)}"
 
 
 def test_the_top_level_checker_sees_a_module_level_textual_import(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
-    bad.write_text("from typing import TYPE_CHECKING\nimport textual.app\nif TYPE_CHECKING:\n    import rich\n")
+    bad.write_text(
+        "from typing import TYPE_CHECKING\nimport textual.app\nif TYPE_CHECKING:\n    import rich\n"
+    )
     assert _top_level_imports(bad) == {"typing", "textual.app"}
 
 
@@ -139,7 +150,20 @@ def test_open_format_prints_without_loading_textual(tmp_path: Path) -> None:
 
     np.savez(tmp_path / "g.npz", a=np.ones(4, np.float32))
     saved = tmp_path / "saved.parquet"
-    assert main(["compare", str(tmp_path / "g.npz"), str(tmp_path / "g.npz"), "--format", "parquet", "-o", str(saved)]) == 0
+    assert (
+        main(
+            [
+                "compare",
+                str(tmp_path / "g.npz"),
+                str(tmp_path / "g.npz"),
+                "--format",
+                "parquet",
+                "-o",
+                str(saved),
+            ]
+        )
+        == 0
+    )
     loaded = _modules_after(["open", str(saved), "--format", "json"]).split()
     assert "dumpscope.core.comparison.result" in loaded  # the saved comparison was read
     assert not [m for m in loaded if m.split(".")[0] == "textual"]
@@ -152,10 +176,17 @@ def test_the_command_runs_blas_single_threaded_unless_the_user_chose() -> None:
     import subprocess
     import sys
 
-    code = ("import os, sys; from dumpscope.tui.cli.main import one_blas_thread; one_blas_thread(); "
-            "import numpy; print(os.environ.get('OPENBLAS_NUM_THREADS'))")
+    code = (
+        "import os, sys; from dumpscope.tui.cli.main import one_blas_thread; one_blas_thread(); "
+        "import numpy; print(os.environ.get('OPENBLAS_NUM_THREADS'))"
+    )
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
-    run = lambda extra: subprocess.run([sys.executable, "-c", code], env={**env, **extra},  # noqa: E731
-                                       capture_output=True, text=True, check=True).stdout.strip()
+    run = lambda extra: subprocess.run(
+        [sys.executable, "-c", code],
+        env={**env, **extra},  # noqa: E731
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     assert run({}) == "1"
     assert run({"OPENBLAS_NUM_THREADS": "4"}) == "4"

@@ -85,7 +85,9 @@ def hostile_dumps(tmp_path: Path) -> tuple[Path, Path]:
 
 
 @pytest.mark.parametrize("fmt", ["table"])
-def test_compare_table(hostile_dumps: tuple[Path, Path], fmt: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_compare_table(
+    hostile_dumps: tuple[Path, Path], fmt: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     golden, target = hostile_dumps
     assert main(["compare", str(golden), str(target), "--format", fmt]) == 1
     out = capsys.readouterr().out
@@ -101,7 +103,9 @@ def test_diagnose_text(hostile_dumps: tuple[Path, Path], capsys: pytest.CaptureF
     assert "\\x1b]0;pwned\\x07title" in out or "[/b]" in out or "[bold]x" in out
 
 
-def test_open_table(hostile_dumps: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_open_table(
+    hostile_dumps: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     golden, target = hostile_dumps
     saved = tmp_path / "saved.parquet"
     assert main(["compare", str(golden), str(target), "--format", "parquet", "-o", str(saved)]) == 1
@@ -112,12 +116,26 @@ def test_open_table(hostile_dumps: tuple[Path, Path], tmp_path: Path, capsys: py
 
 
 def _op(name: str, type_: str, id_: int, originals: list[str]) -> dict[str, object]:
-    attr = [{"key": "_datadump_original_op_names", "value": {"list": {"s": originals, "val_type": "VT_LIST_STRING"}}}]
-    return {"name": name, "type": type_, "id": id_, "attr": attr, "output_desc": [{"dtype": "DT_FLOAT16", "attr": []}]}
+    attr = [
+        {
+            "key": "_datadump_original_op_names",
+            "value": {"list": {"s": originals, "val_type": "VT_LIST_STRING"}},
+        }
+    ]
+    return {
+        "name": name,
+        "type": type_,
+        "id": id_,
+        "attr": attr,
+        "output_desc": [{"dtype": "DT_FLOAT16", "attr": []}],
+    }
 
 
 def test_fusion_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    ops = [_op(f"{TITLE}title", "Conv2D", 1, [f"{CLEAR}clear", "[/b]"]), _op("[bold]x", f"{CSI}csi", 2, ["a", "b"])]
+    ops = [
+        _op(f"{TITLE}title", "Conv2D", 1, [f"{CLEAR}clear", "[/b]"]),
+        _op("[bold]x", f"{CSI}csi", 2, ["a", "b"]),
+    ]
     path = tmp_path / "graph.json"
     path.write_text(json.dumps({"name": "g", "graph": [{"name": "g", "op": ops}]}))
     assert main(["fusion", str(path), "--all"]) == 0
@@ -130,26 +148,41 @@ def test_overflow_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     import struct
 
     x = np.full(4, 1.0, np.float16)
-    ad.write_dump(tmp_path / "Mul.m.7.1.1700000000000050", f"{TITLE}title[/b]",
-                  [ad.RawTensor(x * 2, 2)], inputs=[ad.RawTensor(x, 2)])
+    ad.write_dump(
+        tmp_path / "Mul.m.7.1.1700000000000050",
+        f"{TITLE}title[/b]",
+        [ad.RawTensor(x * 2, 2)],
+        inputs=[ad.RawTensor(x, 2)],
+    )
     buf = bytearray(2048)
     for off in (0, 128, 256):
         struct.pack_into("<6Q", buf, off, 0, 1, 7, 0, 0x1000, 0x2000)
     struct.pack_into("<3Q", buf, 1024, 0xABC, 3, 0x20)
-    ad.write_dump(tmp_path / "Opdebug.Node_OpDebug.1.1.1700000000000100", "",
-                  [ad.RawTensor(np.frombuffer(bytes(buf), np.uint8), 4)])
+    ad.write_dump(
+        tmp_path / "Opdebug.Node_OpDebug.1.1.1700000000000100",
+        "",
+        [ad.RawTensor(np.frombuffer(bytes(buf), np.uint8), 4)],
+    )
     assert main(["overflow", str(tmp_path)]) == 1
     out = capsys.readouterr().out
     _assert_safe(out)
     assert "\\x1b]0;pwned\\x07title[/b]" in out
 
 
-def test_explain_message_and_log(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_explain_message_and_log(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("DUMPSCOPE_CONFIG_DIR", str(tmp_path / "config"))
     kb = tmp_path / "mine.jsonl"
-    entry = {"id": "mine-1", "tool": f"{TITLE}tool", "stage": "run", "pattern": "hostile marker",
-             "cause": f"{CLEAR}cause [/b]", "fix": "[bold]x fix", "source": "test"}
+    entry = {
+        "id": "mine-1",
+        "tool": f"{TITLE}tool",
+        "stage": "run",
+        "pattern": "hostile marker",
+        "cause": f"{CLEAR}cause [/b]",
+        "fix": "[bold]x fix",
+        "source": "test",
+    }
     kb.write_text(json.dumps(entry) + "\n")
     assert main(["explain", "--kb", str(kb), f"hostile marker {CSI}"]) == 0
     out = capsys.readouterr().out

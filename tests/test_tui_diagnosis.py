@@ -69,7 +69,9 @@ async def test_p_cycles_the_side_panes(demo_cmp) -> None:  # type: ignore[no-unt
                 break
         assert "Range checks" in text and "Inf" in text and "65504" in text
         useful = [pane.id for pane in SIDE_PANES if pane.useful(demo_cmp)]
-        assert "modules" not in useful and "fusion" not in useful  # no msprobe dump, no fused node in the fp16 demo
+        assert (
+            "modules" not in useful and "fusion" not in useful
+        )  # no msprobe dump, no fused node in the fp16 demo
         await pilot.press("p")
         assert app.side.current == useful[(useful.index("overflow") + 1) % len(useful)]
         assert not app.query(FusionPane)  # never mounted: `p` skipped it

@@ -29,8 +29,9 @@ def _isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def screen_text(app: DumpscopeApp) -> str:
-    console = Console(width=app.size.width, height=app.size.height, file=io.StringIO(), record=True,
-                      force_terminal=True)
+    console = Console(
+        width=app.size.width, height=app.size.height, file=io.StringIO(), record=True, force_terminal=True
+    )
     console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
     return console.export_text()
 
@@ -40,18 +41,23 @@ EXTREMES = [1e-30, 65504.0, 934496.0, 1e38, float("inf"), float("-inf"), float("
 
 def _extremes() -> Comparison:
     n = len(EXTREMES)
-    frame = pl.DataFrame({
-        "index": list(range(n)),
-        "name": [f"/net/extreme_{i}/Mul_output_0" for i in range(n)],
-        "op_type": ["Mul"] * n,
-        "side": ["both"] * n,
-        "health": ["fail"] * n,
-        "cosine_similarity": [0.5] * n,
-        "max_absolute_error": EXTREMES,
-        "root_mean_square_error": EXTREMES[::-1],
-        "nan_golden": [3, 0, 0, 0, 0, 0, 0], "nan_target": [0, 0, 0, 0, 0, 0, 1],
-        "inf_golden": [0] * n, "inf_target": [0, 0, 0, 0, 5, 0, 0],
-    }, schema_overrides={"max_absolute_error": pl.Float64, "root_mean_square_error": pl.Float64})
+    frame = pl.DataFrame(
+        {
+            "index": list(range(n)),
+            "name": [f"/net/extreme_{i}/Mul_output_0" for i in range(n)],
+            "op_type": ["Mul"] * n,
+            "side": ["both"] * n,
+            "health": ["fail"] * n,
+            "cosine_similarity": [0.5] * n,
+            "max_absolute_error": EXTREMES,
+            "root_mean_square_error": EXTREMES[::-1],
+            "nan_golden": [3, 0, 0, 0, 0, 0, 0],
+            "nan_target": [0, 0, 0, 0, 0, 0, 1],
+            "inf_golden": [0] * n,
+            "inf_target": [0, 0, 0, 0, 5, 0, 0],
+        },
+        schema_overrides={"max_absolute_error": pl.Float64, "root_mean_square_error": pl.Float64},
+    )
     return Comparison.from_frame(frame, meta={"golden": "g", "target": "t"})
 
 
@@ -105,10 +111,23 @@ async def test_imported_rows_without_counts_show_a_question_mark() -> None:
 
 
 async def test_names_keep_their_distinguishing_scope_and_the_full_name_is_in_the_status_line() -> None:
-    names = ["/model.2/Sigmoid_output_0", "/model.22/Sigmoid_output_0", "/model.0/Constant_output_0",
-             "/model.0/Constant_1_output_0", "/model.0/Constant_2_output_0"]
-    frame = pl.DataFrame({"index": list(range(5)), "name": names, "op_type": ["Sigmoid"] * 2 + ["Constant"] * 3,
-                          "side": ["both"] * 5, "health": ["ok"] * 5, "cosine_similarity": [1.0] * 5})
+    names = [
+        "/model.2/Sigmoid_output_0",
+        "/model.22/Sigmoid_output_0",
+        "/model.0/Constant_output_0",
+        "/model.0/Constant_1_output_0",
+        "/model.0/Constant_2_output_0",
+    ]
+    frame = pl.DataFrame(
+        {
+            "index": list(range(5)),
+            "name": names,
+            "op_type": ["Sigmoid"] * 2 + ["Constant"] * 3,
+            "side": ["both"] * 5,
+            "health": ["ok"] * 5,
+            "cosine_similarity": [1.0] * 5,
+        }
+    )
     app = DumpscopeApp(Comparison.from_frame(frame, meta={"golden": "g", "target": "t"}))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.3)
@@ -118,7 +137,9 @@ async def test_names_keep_their_distinguishing_scope_and_the_full_name_is_in_the
         listed = [line for line in text.splitlines() if "/model." in line and "▶ /model" not in line]
         shown = [line.split()[1] if not line.startswith("▶") else line.split()[2] for line in listed[:5]]
         assert len(set(shown)) == 5, shown
-        assert any(s.startswith("/model.2/") for s in shown) and any(s.startswith("/model.22/") for s in shown)
+        assert any(s.startswith("/model.2/") for s in shown) and any(
+            s.startswith("/model.22/") for s in shown
+        )
         assert "▶ /model.22/Sigmoid_output_0" in text  # the cursor row's full name
         lst = app.query_one(LayerList)
         before = lst._layout(lst.scrollable_content_region.width)[1].width
@@ -135,7 +156,11 @@ async def test_no_color_marks_unhealthy_rows_and_the_focused_pane(monkeypatch: p
         await pilot.pause(0.3)
         lst = app.query_one(LayerList)
         strip = lst.render_line(2)
-        assert any(seg.style is not None and (seg.style.bold or seg.style.reverse) for seg in strip if "extreme" in seg.text)
+        assert any(
+            seg.style is not None and (seg.style.bold or seg.style.reverse)
+            for seg in strip
+            if "extreme" in seg.text
+        )
         header_focused = lst.render_line(0)
         await pilot.press("tab")
         await pilot.pause(0.1)
@@ -160,7 +185,16 @@ async def test_help_lists_focus_palette_and_the_filter_grammar_and_q_quits_from_
         await pilot.pause(0.1)
         assert isinstance(app.screen, HelpScreen)
         help_text = str(app.screen.query_one("#help-text", Static).render())
-        for needed in ("tab", "shift+tab", "^p", "Command palette", "origin:", "fused:", "#N-M", "list.wider_names"):
+        for needed in (
+            "tab",
+            "shift+tab",
+            "^p",
+            "Command palette",
+            "origin:",
+            "fused:",
+            "#N-M",
+            "list.wider_names",
+        ):
             assert needed in help_text, needed
         assert all(f"{key}:" in help_text for key in FILTER_FIELDS)
         await pilot.press("escape")
@@ -182,11 +216,21 @@ def test_root_cause_findings_carry_replay_evidence_when_the_diagnosis_has_it() -
 
     from dumpscope.tui.app.explorer import findings_by_row
 
-    cause = SimpleNamespace(row=1, cause="overflow", evidence=("Exp input too large", "row says this"),
-                            advice="clamp", commands=("dumpscope explain 1",),
-                            replay=SimpleNamespace(sentence=lambda: "the op replayed on golden inputs in fp16 gives inf"))
+    cause = SimpleNamespace(
+        row=1,
+        cause="overflow",
+        evidence=("Exp input too large", "row says this"),
+        advice="clamp",
+        commands=("dumpscope explain 1",),
+        replay=SimpleNamespace(sentence=lambda: "the op replayed on golden inputs in fp16 gives inf"),
+    )
     plain = SimpleNamespace(row=0, cause="drift", evidence=(), advice="look", commands=())
     found = findings_by_row(SimpleNamespace(root_causes=[cause, plain]), [None, "row says this"])  # type: ignore[arg-type]
-    assert found[1] == ("root cause #1: overflow", "Exp input too large",
-                        "replay: the op replayed on golden inputs in fp16 gives inf", "advice: clamp", "dumpscope explain 1")
+    assert found[1] == (
+        "root cause #1: overflow",
+        "Exp input too large",
+        "replay: the op replayed on golden inputs in fp16 gives inf",
+        "advice: clamp",
+        "dumpscope explain 1",
+    )
     assert found[0] == ("root cause #2: drift", "advice: look")

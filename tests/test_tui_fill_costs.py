@@ -7,10 +7,10 @@ import time
 from pathlib import Path
 
 import pytest
+from test_tui_app import SIZE, _isolated_config, settle  # noqa: F401 - fixtures are found by name
 
 from dumpscope.tui.app.collector import PAUSED, FullPassPause
 from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
-from test_tui_app import SIZE, _isolated_config, settle  # noqa: F401 - fixtures are found by name
 
 
 @pytest.fixture
@@ -39,8 +39,9 @@ def test_resume_without_pause_leaves_the_thresholds_alone(thresholds: tuple[int,
     assert gc.get_threshold() == (500, 5, 5)
 
 
-async def test_full_passes_wait_while_the_comparison_fills(slower_compare: None,
-                                                           thresholds: tuple[int, int, int]) -> None:
+async def test_full_passes_wait_while_the_comparison_fills(
+    slower_compare: None, thresholds: tuple[int, int, int]
+) -> None:
     app = DumpscopeApp(CompareRequest(Path("g"), Path("t")))
     async with app.run_test(size=SIZE) as pilot:
         while app.rows is None:
@@ -51,8 +52,9 @@ async def test_full_passes_wait_while_the_comparison_fills(slower_compare: None,
         assert gc.get_threshold() == thresholds
 
 
-async def test_cancel_and_quit_mid_fill_restore_the_thresholds(slower_compare: None,
-                                                               thresholds: tuple[int, int, int]) -> None:
+async def test_cancel_and_quit_mid_fill_restore_the_thresholds(
+    slower_compare: None, thresholds: tuple[int, int, int]
+) -> None:
     app = DumpscopeApp(CompareRequest(Path("g"), Path("t")))
     async with app.run_test(size=SIZE) as pilot:
         while app.rows is None:
@@ -168,7 +170,9 @@ def test_the_heap_is_frozen_at_exit_once() -> None:
         "print('registered:', atexit._ncallbacks() - before)\n"
         "print('frozen before exit:', gc.get_freeze_count() > 0)\n"
     )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.split("\n")
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout.split("\n")
     assert out[:3] == ["registered: 1", "frozen before exit: False", "frozen at exit: True"]
 
 
@@ -177,11 +181,18 @@ def test_what_the_first_frame_does_not_show_is_not_imported() -> None:
     import subprocess
     import sys
 
-    later = ["dumpscope.tui.app.screens.help", "dumpscope.tui.app.palette", "dumpscope.tui.app.screens.lookup",
-             "dumpscope.tui.app.widgets.overflow_pane", "dumpscope.tui.app.widgets.fusion_pane",
-             "dumpscope.tui.app.widgets.module_tree_pane", "dumpscope.tui.app.widgets.neighbourhood_pane"]
-    script = ("import sys\nimport dumpscope.tui.app.explorer\n"
-              f"print([m for m in {later!r} if m in sys.modules])\n")
+    later = [
+        "dumpscope.tui.app.screens.help",
+        "dumpscope.tui.app.palette",
+        "dumpscope.tui.app.screens.lookup",
+        "dumpscope.tui.app.widgets.overflow_pane",
+        "dumpscope.tui.app.widgets.fusion_pane",
+        "dumpscope.tui.app.widgets.module_tree_pane",
+        "dumpscope.tui.app.widgets.neighbourhood_pane",
+    ]
+    script = (
+        f"import sys\nimport dumpscope.tui.app.explorer\nprint([m for m in {later!r} if m in sys.modules])\n"
+    )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
@@ -213,6 +224,7 @@ async def test_lazily_loaded_pane_help_and_palette_work(thresholds: tuple[int, i
 
 # -- the tensor pane while the comparison fills -------------------------------------------
 
+
 @pytest.fixture
 def slower_compare(monkeypatch: pytest.MonkeyPatch) -> None:
     """compare_stream replaced by 20 steps of 0.15 s over a generated 200-row frame (a fill that outlasts
@@ -241,27 +253,34 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, bool]]:
 
     started: list[tuple[int, bool]] = []
     monkeypatch.setattr(tensor_pane, "_no_tensors", lambda cmp, row: None)  # the generated frame has no files
-    monkeypatch.setattr(tensor_pane.TensorPane, "_load",
-                        lambda self, cmp, position: started.append((position, self.app.progress is not None)))
+    monkeypatch.setattr(
+        tensor_pane.TensorPane,
+        "_load",
+        lambda self, cmp, position: started.append((position, self.app.progress is not None)),
+    )
     return started
 
 
-async def test_the_landed_row_is_read_when_the_fill_completes(slower_compare: None, reads: list[tuple[int, bool]],
-                                                              thresholds: tuple[int, int, int]) -> None:
+async def test_the_landed_row_is_read_when_the_fill_completes(
+    slower_compare: None, reads: list[tuple[int, bool]], thresholds: tuple[int, int, int]
+) -> None:
     app = DumpscopeApp(CompareRequest(Path("g"), Path("t")))
     async with app.run_test(size=SIZE) as pilot:
         while app.rows is None or not app.tensor_pane.is_settled or app.tensor_pane.position is None:
             await pilot.pause(0.05)
         assert app.progress is not None and reads == []
-        assert "read when the comparison completes" in str(app.tensor_pane.query_one("#pane-tensors").render())
+        assert "read when the comparison completes" in str(
+            app.tensor_pane.query_one("#pane-tensors").render()
+        )
         await settle(pilot)
         assert app.progress is None and "pending" not in app.comparison.frame["health"].to_list()
         assert reads and not any(filling for _row, filling in reads)
         assert reads[-1][0] == app.layer_list.selected
 
 
-async def test_a_row_the_user_moves_to_is_read_at_once(slower_compare: None, reads: list[tuple[int, bool]],
-                                                       thresholds: tuple[int, int, int]) -> None:
+async def test_a_row_the_user_moves_to_is_read_at_once(
+    slower_compare: None, reads: list[tuple[int, bool]], thresholds: tuple[int, int, int]
+) -> None:
     app = DumpscopeApp(CompareRequest(Path("g"), Path("t")))
     async with app.run_test(size=SIZE) as pilot:
         while app.rows is None:

@@ -39,8 +39,10 @@ def test_comparisons_parse_to_frame_columns() -> None:
     assert q and not q.words
 
 
-@pytest.mark.parametrize(("text", "message"), [("cosin<0.5", "did you mean cosine"), ("cosine<abc", "not a number"),
-                                                ("rel>", "not a number")])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("cosin<0.5", "did you mean cosine"), ("cosine<abc", "not a number"), ("rel>", "not a number")],
+)
 def test_bad_comparisons_are_errors(text: str, message: str) -> None:
     with pytest.raises(QueryError, match=message):
         Query.parse(text)
@@ -69,7 +71,9 @@ async def test_a_bare_word_finds_op_types(generated: Comparison, size: tuple[int
         await filter_by(pilot, "relu")
         frame = generated.frame
         names = pl.col("name").fill_null("").str.to_lowercase()
-        expr = names.str.contains("relu", literal=True) | pl.col("op_type").fill_null("").str.to_lowercase().str.contains("relu")
+        expr = names.str.contains("relu", literal=True) | pl.col("op_type").fill_null(
+            ""
+        ).str.to_lowercase().str.contains("relu")
         expr |= pl.col("target_name").fill_null("").str.to_lowercase().str.contains("relu", literal=True)
         expected = _expected(frame, expr)
         assert expected and app.layer_list.view.tolist() == expected
@@ -87,7 +91,9 @@ async def test_metric_comparisons_select_rows(generated: Comparison, size: tuple
 
 
 @pytest.mark.parametrize("size", SIZES)
-async def test_unknown_keys_and_bad_values_are_errors_in_the_bar(generated: Comparison, size: tuple[int, int]) -> None:
+async def test_unknown_keys_and_bad_values_are_errors_in_the_bar(
+    generated: Comparison, size: tuple[int, int]
+) -> None:
     app = DumpscopeApp(generated)
     async with app.run_test(size=size) as pilot:
         await pilot.press("slash")

@@ -21,8 +21,12 @@ def test_query_parse_combines_fields_and_words() -> None:
 
 @pytest.mark.parametrize(
     ("text", "fragment"),
-    [("health:nope", "unknown health"), ("heath:fail", "did you mean health"), ("op:", "nothing after"),
-     ("#x", "#N")],
+    [
+        ("health:nope", "unknown health"),
+        ("heath:fail", "did you mean health"),
+        ("op:", "nothing after"),
+        ("#x", "#N"),
+    ],
 )
 def test_query_errors_say_why(text: str, fragment: str) -> None:
     with pytest.raises(QueryError, match=fragment):
@@ -37,16 +41,29 @@ def test_names_with_colons_are_words_not_fields() -> None:
 
 
 def test_every_key_of_the_table_parses_and_selects_rows() -> None:
-    frame = pl.DataFrame({
-        "index": [0, 1, 2], "name": ["a", "b", None], "target_name": [None, None, "c"],
-        "op_type": ["Conv", "Relu", None], "kind": ["activation"] * 3, "side": ["both", "golden", "target"],
-        "dtype": ["float32", "float32", None], "target_dtype": ["float16", None, "float16"],
-        "shape": [[1], [1], None], "target_shape": [[1], None, [1]],
-        "health": ["fail", "unmatched", "unmatched"],
-        "cosine_similarity": [0.5, None, None], "max_absolute_error": [1.0, None, None],
-        "root_mean_square_error": [1.0, None, None], "relative_euclidean_distance": [1.0, None, None],
-        "nan_golden": [0, 0, 0], "nan_target": [0, 0, 0], "inf_golden": [0, 0, 0], "inf_target": [0, 0, 0],
-    })
+    frame = pl.DataFrame(
+        {
+            "index": [0, 1, 2],
+            "name": ["a", "b", None],
+            "target_name": [None, None, "c"],
+            "op_type": ["Conv", "Relu", None],
+            "kind": ["activation"] * 3,
+            "side": ["both", "golden", "target"],
+            "dtype": ["float32", "float32", None],
+            "target_dtype": ["float16", None, "float16"],
+            "shape": [[1], [1], None],
+            "target_shape": [[1], None, [1]],
+            "health": ["fail", "unmatched", "unmatched"],
+            "cosine_similarity": [0.5, None, None],
+            "max_absolute_error": [1.0, None, None],
+            "root_mean_square_error": [1.0, None, None],
+            "relative_euclidean_distance": [1.0, None, None],
+            "nan_golden": [0, 0, 0],
+            "nan_target": [0, 0, 0],
+            "inf_golden": [0, 0, 0],
+            "inf_target": [0, 0, 0],
+        }
+    )
     try:
         rows = LayerRows(frame)
     except Exception as exc:  # the frame's schema belongs to core; the table test needs only a few columns
@@ -54,13 +71,32 @@ def test_every_key_of_the_table_parses_and_selects_rows() -> None:
     rows.fused = np.array([True, False, False])
     rows.worse = np.array(["A", "=", "B"])  # as LayerRows.attach_b sets it for a three-way compare
     rows.set_origin(["introduced", "inherited", None])
-    examples = {"op": "op:conv", "health": "health:fail", "kind": "kind:activation", "side": "side:golden",
-                "dtype": "dtype:float16", "origin": "origin:new", "fused": "fused:yes", "worse": "worse:b"}
+    examples = {
+        "op": "op:conv",
+        "health": "health:fail",
+        "kind": "kind:activation",
+        "side": "side:golden",
+        "dtype": "dtype:float16",
+        "origin": "origin:new",
+        "fused": "fused:yes",
+        "worse": "worse:b",
+    }
     assert set(examples) == set(FILTER_FIELDS), "a new filter key needs an example here"
-    expected = {"op": [0], "health": [0], "kind": [0, 1, 2], "side": [1], "dtype": [0, 2], "origin": [0], "fused": [0], "worse": [2]}
+    expected = {
+        "op": [0],
+        "health": [0],
+        "kind": [0, 1, 2],
+        "side": [1],
+        "dtype": [0, 2],
+        "origin": [0],
+        "fused": [0],
+        "worse": [2],
+    }
     for key, text in examples.items():
         assert FILTER_FIELDS[key].help
-        np.testing.assert_array_equal(np.flatnonzero(rows.mask(Query.parse(text))), expected[key], err_msg=text)
+        np.testing.assert_array_equal(
+            np.flatnonzero(rows.mask(Query.parse(text))), expected[key], err_msg=text
+        )
 
 
 def test_fused_takes_one_yes_or_no() -> None:

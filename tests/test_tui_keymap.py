@@ -25,7 +25,7 @@ def test_list_values_top_level_table_and_non_table(tmp_path: Path) -> None:
     path.write_text('[keymap]\n"app.quit" = ["Q", " ctrl+q "]\n"app.help" = 3\n')
     keymap, problems = load_keymap(path)
     assert keymap == {"app.quit": "Q,ctrl+q"} and "app.help" in problems[0]
-    path.write_text('keymap = 3\n')
+    path.write_text("keymap = 3\n")
     assert load_keymap(path) == ({}, [f"{path}: [keymap] must be a table"])
 
 
@@ -40,7 +40,10 @@ def test_config_dir_honours_the_environment(tmp_path: Path, monkeypatch: pytest.
 def test_a_keymap_nested_50k_deep_is_one_line_not_a_traceback(tmp_path: Path) -> None:
     path = tmp_path / "keymap.toml"
     path.write_text("a = " + "[" * 50_000 + "]" * 50_000 + "\n")
-    assert load_keymap(path) == ({}, [f'{path}: ignored (nested too deeply; a keymap is flat: binding.id = "keys")'])
+    assert load_keymap(path) == (
+        {},
+        [f'{path}: ignored (nested too deeply; a keymap is flat: binding.id = "keys")'],
+    )
     path.write_bytes(b"# " + b"x" * (2 << 20))
     keymap, problems = load_keymap(path)
     assert keymap == {} and len(problems) == 1 and "KiB" in problems[0]

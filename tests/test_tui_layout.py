@@ -24,7 +24,6 @@ def _isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DUMPSCOPE_CONFIG_DIR", str(tmp_path))
 
 
-
 def test_the_cycle_skips_panes_with_nothing_to_show(demo_comparison) -> None:  # type: ignore[no-untyped-def]
     useful = [p.id for p in SIDE_PANES if p.useful(demo_comparison)]
     assert useful[0] == "tensor" and "modules" not in useful  # no msprobe dump here
@@ -39,7 +38,9 @@ def test_the_cycle_skips_panes_with_nothing_to_show(demo_comparison) -> None:  #
 
 
 @pytest.mark.parametrize("size", SIZES)
-async def test_p_names_the_pane_in_its_title_and_covers_nothing(demo_comparison, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+async def test_p_names_the_pane_in_its_title_and_covers_nothing(
+    demo_comparison, size: tuple[int, int]
+) -> None:  # type: ignore[no-untyped-def]
     app = DumpscopeApp(demo_comparison)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)

@@ -20,7 +20,6 @@ def _isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DUMPSCOPE_CONFIG_DIR", str(tmp_path))
 
 
-
 async def _lookup(pilot, app, message: str) -> LookupScreen:  # type: ignore[no-untyped-def]
     await pilot.press("e")
     for _ in range(100):
@@ -42,11 +41,17 @@ async def test_go_to_layer_jumps_to_the_named_row(demo_comparison, size: tuple[i
     app = DumpscopeApp(demo_comparison)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
-        screen = await _lookup(pilot, app, "E19010: No parser is registered for Op [frame2/attn/exp, optype [ai.onnx::11::Exp]].")
+        screen = await _lookup(
+            pilot, app, "E19010: No parser is registered for Op [frame2/attn/exp, optype [ai.onnx::11::Exp]]."
+        )
         results = screen.query_one(OptionList)
         await pilot.press("down", "enter")  # the results, expand the best match
         await pilot.pause(0.2)
-        links = [i for i in range(results.option_count) if "go to layer" in str(results.get_option_at_index(i).prompt)]
+        links = [
+            i
+            for i in range(results.option_count)
+            if "go to layer" in str(results.get_option_at_index(i).prompt)
+        ]
         assert len(links) == 1 and "frame2/attn/exp" in str(results.get_option_at_index(links[0]).prompt)
         for _ in range(links[0]):
             await pilot.press("down")

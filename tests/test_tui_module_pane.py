@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from msprobe_helpers import entry, tensor, write_rank
 from textual.widgets import Input, Tree
 
 from dumpscope.core.comparison.msprobe.driver import compare_msprobe
@@ -16,7 +17,6 @@ from dumpscope.tui.app.explorer import DumpscopeApp
 from dumpscope.tui.app.screenshots import SIZE, THEME
 from dumpscope.tui.app.widgets.module_tree_pane import ModuleTreePane
 from dumpscope.tui.cli.runs import msprobe_comparison
-from msprobe_helpers import entry, tensor, write_rank
 
 CONSTRUCT = {
     "Functional.conv2d.0.forward": "Module.block.Block.forward.0",
@@ -66,7 +66,9 @@ def test_module_tree_takes_the_worst_child_and_names_the_first_bad_call(dumps) -
 
 def test_view_command_builds_the_msprobe_comparison(dumps) -> None:
     bench, npu = dumps
-    args = argparse.Namespace(golden=str(bench), target=str(npu), step=[0], rank=None, mapping=None, _resolved=True)
+    args = argparse.Namespace(
+        golden=str(bench), target=str(npu), step=[0], rank=None, mapping=None, _resolved=True
+    )
     cmp = msprobe_comparison(args)
     assert cmp is not None and cmp.meta["msprobe"]["label"] == "step0/rank0"
     assert set(cmp.frame["health"].unique()) == {"ok"}
@@ -146,8 +148,14 @@ def test_a_call_over_the_divergence_bound_fails_in_the_list_even_when_msprobe_pa
 
     x, w, w_bad = (1.0, 0.0, 0.5, 10.0), (0.1, -0.1, 0.0, 1.0), (0.14, -0.14, 0.0, 1.4)
     y, y_bad = (2.0, 0.0, 1.0, 20.0), (2.8, 0.0, 1.4, 28.0)
-    write_rank(tmp_path / "bench", {"Functional.conv2d.0.forward": entry([tensor(stats=x), tensor(stats=w)], [tensor(stats=y)])})
-    write_rank(tmp_path / "npu", {"Functional.conv2d.0.forward": entry([tensor(stats=x), tensor(stats=w_bad)], [tensor(stats=y_bad)])})
+    write_rank(
+        tmp_path / "bench",
+        {"Functional.conv2d.0.forward": entry([tensor(stats=x), tensor(stats=w)], [tensor(stats=y)])},
+    )
+    write_rank(
+        tmp_path / "npu",
+        {"Functional.conv2d.0.forward": entry([tensor(stats=x), tensor(stats=w_bad)], [tensor(stats=y_bad)])},
+    )
     cmp = as_comparison(compare_msprobe(tmp_path / "npu", tmp_path / "bench"))
     weight = cmp.frame["name"].to_list().index("Functional.conv2d.0.forward.input.1")
     assert cmp.frame["Result"][weight] == "pass" and cmp.frame["health"][weight] == "fail"
@@ -165,12 +173,18 @@ def test_the_ui_says_which_calls_were_re_aligned(tmp_path) -> None:
 
     x = np.linspace(0.5, 1.5, 6)
     write_rank(tmp_path / "bench", {"Functional.relu.0.forward": entry([tensor(x)], [tensor(x)])})
-    write_rank(tmp_path / "npu", {"Functional.relu.0.forward": entry([tensor(x * 9)], [tensor(x * 9)]),
-                                  "Functional.relu.1.forward": entry([tensor(x)], [tensor(x)])})
+    write_rank(
+        tmp_path / "npu",
+        {
+            "Functional.relu.0.forward": entry([tensor(x * 9)], [tensor(x * 9)]),
+            "Functional.relu.1.forward": entry([tensor(x)], [tensor(x)]),
+        },
+    )
     cmp = as_comparison(compare_msprobe(tmp_path / "npu", tmp_path / "bench"))
     info = cmp.meta["msprobe"]["ranks"]
     assert info["results"][0]["pairing"]["aligned"] == 1
     assert "(1 re-aligned)" in _summary(info).plain
     row = cmp.frame.filter(cmp.frame["name"] == "Functional.relu.1.forward.output.0").row(0, named=True)
-    assert _row_facts(row)[-1] == ("aligned: NPU Functional.relu.1.forward \u2194 "
-                                   "bench Functional.relu.0.forward")
+    assert _row_facts(row)[-1] == (
+        "aligned: NPU Functional.relu.1.forward \u2194 bench Functional.relu.0.forward"
+    )

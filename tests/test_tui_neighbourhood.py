@@ -31,12 +31,16 @@ async def _settled(pilot, pane: NeighbourhoodPane) -> str:  # type: ignore[no-un
         await pilot.pause(0.05)
         if pane.is_settled and pane.facts is not None:
             break
-    return "\n".join(Content.from_markup(str(s.content)).plain if isinstance(s.content, str) else s.content.plain
-                     for s in pane.query(Static))
+    return "\n".join(
+        Content.from_markup(str(s.content)).plain if isinstance(s.content, str) else s.content.plain
+        for s in pane.query(Static)
+    )
 
 
 @pytest.mark.parametrize("with_model", [True, False])
-async def test_neighbourhood_lists_producers_and_consumers_and_enter_moves_the_list(demo, with_model: bool) -> None:  # type: ignore[no-untyped-def]
+async def test_neighbourhood_lists_producers_and_consumers_and_enter_moves_the_list(
+    demo, with_model: bool
+) -> None:  # type: ignore[no-untyped-def]
     app = DumpscopeApp(CompareRequest(demo.golden, demo.target, demo.model if with_model else None))
     async with app.run_test(size=(160, 45)) as pilot:
         for _ in range(200):

@@ -8,8 +8,9 @@ from dumpscope.tui.app.op_index import OpIndex
 
 
 def test_names_nodes_and_ascend_spellings_find_the_first_row() -> None:
-    frame = pl.DataFrame({"name": ["conv1/out:0", None, "conv1/out:0", "x"],
-                          "node_name": ["conv1/Conv", "relu.1", None, None]})
+    frame = pl.DataFrame(
+        {"name": ["conv1/out:0", None, "conv1/out:0", "x"], "node_name": ["conv1/Conv", "relu.1", None, None]}
+    )
     index = OpIndex(frame)
     assert index.position("conv1/out:0") == 0  # the first of two rows
     assert index.position("conv1_Conv") == 0  # Ascend replaces / . \\ and space by _

@@ -15,9 +15,9 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Footer, Static
 
-from dumpscope.core.diagnosis.engine import diagnose
 from dumpscope.core.comparison.pipeline import compare
 from dumpscope.core.comparison.result import Comparison
+from dumpscope.core.diagnosis.engine import diagnose
 from dumpscope.tui.app.widgets.fusion_pane import FusionPane
 from dumpscope.tui.app.widgets.overflow_pane import OverflowPane
 from dumpscope.tui.app.widgets.row_facts_pane import RowFactsPane
@@ -156,7 +156,9 @@ async def test_overflow_pane_without_row_or_tensors(demo_cmp: Comparison, tmp_pa
         assert pane.is_settled and body(pane) == "no row selected"
 
 
-async def test_a_failing_computation_is_shown_not_raised(demo_cmp: Comparison, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_failing_computation_is_shown_not_raised(
+    demo_cmp: Comparison, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def boom(_cmp: Comparison, _row: int) -> object:
         raise RuntimeError("boom")
 
@@ -183,7 +185,9 @@ async def test_fusion_pane_lists_the_group_with_each_ops_health(tmp_path: Path) 
         assert "this row's op Conv_1 is the fused op" in text and "passes: ConvReluFusionPass" in text
         lines = text.splitlines()
         fused = lines[lines.index("Fused target op") + 1]
-        assert fused.startswith("▶ ✗ FAIL") and "Conv_1 (Conv2D)" in fused and fused.endswith("cos 1.000000")  # format_number: not exactly 1
+        assert (
+            fused.startswith("▶ ✗ FAIL") and "Conv_1 (Conv2D)" in fused and fused.endswith("cos 1.000000")
+        )  # format_number: not exactly 1
         originals = lines[lines.index("Original ops (2)") + 1 :]
         assert "– ONLY" in originals[0] and "Conv_1" in originals[0] and "golden only" in originals[0]
         assert originals[1].startswith("▶ ✗ FAIL") and "Relu_2" in originals[1]
@@ -220,7 +224,9 @@ async def test_verdict_bar_names_the_root_cause_and_v_jumps_there(demo_cmp: Comp
         assert app.jumps == [bar.diagnosis.root_causes[0].row] * 2 == [row_of(demo_cmp, EXP)] * 2
 
 
-async def test_verdict_bar_healthy_and_failed_diagnoses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_verdict_bar_healthy_and_failed_diagnoses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     g = write_dump(tmp_path / "g", [{"name": "a", "data": np.ones(4, np.float32)}])
     healthy = compare(g, g)
     bar = VerdictBar()
@@ -228,7 +234,9 @@ async def test_verdict_bar_healthy_and_failed_diagnoses(tmp_path: Path, monkeypa
     async with app.run_test(size=(80, 24)) as pilot:
         bar.compute(healthy)
         await settle(pilot)
-        assert text_of(bar).startswith("✓ Healthy: every compared tensor")  # said once, not "healthy: Healthy:"
+        assert text_of(bar).startswith(
+            "✓ Healthy: every compared tensor"
+        )  # said once, not "healthy: Healthy:"
         bar.focus()
         await pilot.press("v")
         assert app.jumps == []
@@ -271,12 +279,16 @@ def _together(cmp: Comparison, row: int, theme: str) -> Host:
 
 
 @pytest.mark.parametrize(("size", "theme"), [((120, 40), "textual-dark"), ((80, 24), "ansi-dark")])
-def test_snapshot_demo(snap_compare: SnapCompare, demo_cmp: Comparison, size: tuple[int, int], theme: str) -> None:
+def test_snapshot_demo(
+    snap_compare: SnapCompare, demo_cmp: Comparison, size: tuple[int, int], theme: str
+) -> None:
     app = _together(demo_cmp, row_of(demo_cmp, EXP), theme)
     assert snap_compare(app, run_before=settle, terminal_size=size)
 
 
-def test_snapshot_fusion_no_color(snap_compare: SnapCompare, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_snapshot_fusion_no_color(
+    snap_compare: SnapCompare, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     g, t, graph = atc_case(tmp_path)
     cmp = compare(g, t, graph=graph)
     monkeypatch.setenv("NO_COLOR", "1")

@@ -59,7 +59,9 @@ async def test_the_opening_phase_is_named(gated_compare: threading.Event, size: 
 
 
 @pytest.mark.parametrize("size", SIZES)
-async def test_after_a_cancel_d_diagnoses_what_was_judged(gated_compare: threading.Event, size: tuple[int, int]) -> None:
+async def test_after_a_cancel_d_diagnoses_what_was_judged(
+    gated_compare: threading.Event, size: tuple[int, int]
+) -> None:
     gated_compare.set()
     app = DumpscopeApp(CompareRequest(Path("g"), Path("t")))
     async with app.run_test(size=size) as pilot:
@@ -77,7 +79,7 @@ async def test_after_a_cancel_d_diagnoses_what_was_judged(gated_compare: threadi
             if app.diagnosis is not None:
                 break
         assert app.diagnosis is not None
-        assert f"judged before the cancel" in screen_text(app)
+        assert "judged before the cancel" in screen_text(app)
         assert app._judged is None  # offered once
         assert judged > 0
 

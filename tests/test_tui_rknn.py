@@ -6,10 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_tui_app import SIZE, screen_text, settle
 
 from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
-
-from test_tui_app import SIZE, screen_text, settle
 
 SNAP = Path(__file__).parent / "data" / "rknn" / "int8" / "snapshot"
 
@@ -21,7 +20,7 @@ async def test_one_snapshot_folder_opens_golden_vs_simulator(monkeypatch: pytest
     opened: list[DumpscopeApp] = []
     monkeypatch.setattr(view, "run_app", lambda app, args: opened.append(app) or 0)  # no terminal in a test
     assert main([str(SNAP)]) == 0
-    request = getattr(opened[0], "_source")
+    request = opened[0]._source
     assert isinstance(request, CompareRequest)
     assert (request.golden, request.target) == (SNAP / "golden", SNAP / "simulator")
     app = DumpscopeApp(request)
@@ -30,7 +29,9 @@ async def test_one_snapshot_folder_opens_golden_vs_simulator(monkeypatch: pytest
         text = screen_text(app)
         assert "hardswish_0.tmp_0" in text and "GlobalAveragePool@0_2c" in text
         assert app.comparison is not None
-        row = app.comparison.frame.filter(app.comparison.frame["name"] == "hardswish_0.tmp_0").row(0, named=True)
+        row = app.comparison.frame.filter(app.comparison.frame["name"] == "hardswish_0.tmp_0").row(
+            0, named=True
+        )
         assert row["rknn_entire_cos"] == 0.99998 and row["rknn_cos_agrees"] is True
 
 

@@ -11,17 +11,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dumpscope.core.comparison.result import Comparison
+from dumpscope.tui.app.filters import Query, QueryError
 from dumpscope.tui.app.screenshots import generated_frame
 from dumpscope.tui.app.widgets.histogram import bars, resample
 from dumpscope.tui.app.widgets.layer_list import layout_columns
-from dumpscope.tui.app.filters import Query, QueryError
+from dumpscope.tui.app.widgets.layer_names import common_prefix, elide
 from dumpscope.tui.app.widgets.layer_rows import (
     HEALTH_CODE,
     LayerRows,
     count_text,
     short_dtype,
 )
-from dumpscope.tui.app.widgets.layer_names import common_prefix, elide
 
 
 @pytest.fixture(scope="module")
@@ -36,10 +36,15 @@ def rows(frame: pl.DataFrame) -> LayerRows:
 
 def test_filter_matches_a_vectorised_reference(rows: LayerRows, frame: pl.DataFrame) -> None:
     view = rows.view(Query.parse("op:conv health:fail BLOCK6"))
-    expected = frame.with_row_index("pos").filter(
-        (pl.col("op_type") == "Conv") & (pl.col("health") == "fail")
-        & pl.col("name").str.to_lowercase().str.contains("block6", literal=True)
-    )["pos"].to_numpy()
+    expected = (
+        frame.with_row_index("pos")
+        .filter(
+            (pl.col("op_type") == "Conv")
+            & (pl.col("health") == "fail")
+            & pl.col("name").str.to_lowercase().str.contains("block6", literal=True)
+        )["pos"]
+        .to_numpy()
+    )
     assert view.size > 0
     np.testing.assert_array_equal(np.sort(view), expected)
 
@@ -102,7 +107,9 @@ def test_next_in_view_walks_a_mask(rows: LayerRows) -> None:
 
 
 def test_streamed_update_changes_health_but_keeps_text(frame: pl.DataFrame) -> None:
-    pending = frame.with_columns(pl.lit("pending").alias("health"), pl.lit(None, pl.Float64).alias("cosine_similarity"))
+    pending = frame.with_columns(
+        pl.lit("pending").alias("health"), pl.lit(None, pl.Float64).alias("cosine_similarity")
+    )
     rows = LayerRows(pending)
     assert rows.health_counts() == {"pending": rows.n}
     assert math.isnan(rows.cos[0])
@@ -114,19 +121,23 @@ def test_streamed_update_changes_health_but_keeps_text(frame: pl.DataFrame) -> N
 
 
 def test_text_of_odd_rows() -> None:
-    frame = Comparison.from_frame(pl.DataFrame({
-        "index": [0, 1],
-        "name": ["a@b/c.d:0 \ufffd", None],
-        "target_name": [None, "only/in:target"],
-        "shape": [[1, 2], None],
-        "target_shape": [[2, 1], [3]],
-        "dtype": ["float32", None],
-        "target_dtype": ["bfloat16", "int8"],
-        "health": ["fail", "unmatched"],
-        "side": ["both", "target"],
-        "nan_target": [2, 0],
-        "inf_golden": [1, 0],
-    })).frame
+    frame = Comparison.from_frame(
+        pl.DataFrame(
+            {
+                "index": [0, 1],
+                "name": ["a@b/c.d:0 \ufffd", None],
+                "target_name": [None, "only/in:target"],
+                "shape": [[1, 2], None],
+                "target_shape": [[2, 1], [3]],
+                "dtype": ["float32", None],
+                "target_dtype": ["bfloat16", "int8"],
+                "health": ["fail", "unmatched"],
+                "side": ["both", "target"],
+                "nan_target": [2, 0],
+                "inf_golden": [1, 0],
+            }
+        )
+    ).frame
     rows = LayerRows(frame)
     name, _op, shape, dtypes = rows.text(0)
     assert name == "a@b/c.d:0 \ufffd"
@@ -136,12 +147,18 @@ def test_text_of_odd_rows() -> None:
 
 
 def test_nan_inf_shows_both_sides_and_unknown_counts() -> None:
-    frame = Comparison.from_frame(pl.DataFrame({
-        "index": [0, 1, 2, 3],
-        "name": ["golden_nan", "target_inf", "imported", "clean"],
-        "nan_golden": [3, 0, None, 0], "inf_golden": [0, 0, None, 0],
-        "nan_target": [0, 0, None, 0], "inf_target": [0, 2_500, None, 0],
-    })).frame
+    frame = Comparison.from_frame(
+        pl.DataFrame(
+            {
+                "index": [0, 1, 2, 3],
+                "name": ["golden_nan", "target_inf", "imported", "clean"],
+                "nan_golden": [3, 0, None, 0],
+                "inf_golden": [0, 0, None, 0],
+                "nan_target": [0, 0, None, 0],
+                "inf_target": [0, 2_500, None, 0],
+            }
+        )
+    ).frame
     rows = LayerRows(frame)
     assert [rows.nan_inf(p) for p in range(4)] == ["n3|·", "·|i2k", "?", "·"]
     assert rows.naninf_width == 5
@@ -150,18 +167,38 @@ def test_nan_inf_shows_both_sides_and_unknown_counts() -> None:
 
 @pytest.mark.parametrize(
     ("value", "text"),
-    [(0.5, "0.5"), (123.456, "123.456"), (1.2e-5, "1.2e-5"), (0.0, "0"), (None, "·"), (float("nan"), "NaN"),
-     (float("inf"), "inf"), (-float("inf"), "-inf"), (2.5e7, "25000000"), (934496.0, "934496"), (0.9999991, "0.999999")],
+    [
+        (0.5, "0.5"),
+        (123.456, "123.456"),
+        (1.2e-5, "1.2e-5"),
+        (0.0, "0"),
+        (None, "·"),
+        (float("nan"), "NaN"),
+        (float("inf"), "inf"),
+        (-float("inf"), "-inf"),
+        (2.5e7, "25000000"),
+        (934496.0, "934496"),
+        (0.9999991, "0.999999"),
+    ],
 )
 def test_list_numbers_use_the_one_formatter(value: float | None, text: str) -> None:
-    frame = Comparison.from_frame(pl.DataFrame({"index": [0], "name": ["x"], "max_absolute_error": [value]},
-                                               schema_overrides={"max_absolute_error": pl.Float64})).frame
+    frame = Comparison.from_frame(
+        pl.DataFrame(
+            {"index": [0], "name": ["x"], "max_absolute_error": [value]},
+            schema_overrides={"max_absolute_error": pl.Float64},
+        )
+    ).frame
     assert LayerRows(frame).number("max_abs", 0, 8) == text
 
 
 def test_names_keep_what_tells_rows_apart() -> None:
-    names = ["/model.2/Sigmoid_output_0", "/model.22/Sigmoid_output_0", "/model.0/Constant_output_0",
-             "/model.0/Constant_1_output_0", "/model.0/Constant_2_output_0"]
+    names = [
+        "/model.2/Sigmoid_output_0",
+        "/model.22/Sigmoid_output_0",
+        "/model.0/Constant_output_0",
+        "/model.0/Constant_1_output_0",
+        "/model.0/Constant_2_output_0",
+    ]
     prefix = common_prefix(names)
     for width in (16, 20, 24):
         shown = [elide(n, width, prefix) for n in names]
@@ -176,7 +213,11 @@ def test_names_keep_what_tells_rows_apart() -> None:
 
 
 def test_short_dtype() -> None:
-    assert short_dtype("bfloat16") == "bf16" and short_dtype("complex64") == "complex64" and short_dtype(None) == "?"
+    assert (
+        short_dtype("bfloat16") == "bf16"
+        and short_dtype("complex64") == "complex64"
+        and short_dtype(None) == "?"
+    )
 
 
 def test_layout_drops_low_priority_columns_and_keeps_health() -> None:
@@ -206,8 +247,12 @@ def test_unmatched_rows_say_which_side(rows: LayerRows) -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("ab:#-, op health kind side dtype fail bad 0123456789[]\\\\/.@\\t")),
-               max_size=40))
+@given(
+    st.text(
+        alphabet=st.sampled_from(list("ab:#-, op health kind side dtype fail bad 0123456789[]\\\\/.@\\t")),
+        max_size=40,
+    )
+)
 def test_any_filter_text_parses_or_says_why(rows: LayerRows, text: str) -> None:
     try:
         query = Query.parse(text)

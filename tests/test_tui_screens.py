@@ -7,15 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from dumpscope.core.onnx.runner import dump_model
-from dumpscope.core.comparison.result import Comparison
-from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
-from dumpscope.tui.app.screens.export import ExportScreen
-from dumpscope.tui.app.screens.help import HelpScreen
-from dumpscope.tui.app.screens.message import MessageScreen
-from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS
-from dumpscope.tui.app.widgets.tensor_pane import TensorPane
 from conftest import make_chain_model
 from test_tui_app import (  # noqa: F401 - fixtures are found by name
     SIZE,
@@ -28,8 +19,19 @@ from test_tui_app import (  # noqa: F401 - fixtures are found by name
     type_text,
 )
 
+from dumpscope.core.comparison.result import Comparison
+from dumpscope.core.onnx.runner import dump_model
+from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.screens.export import ExportScreen
+from dumpscope.tui.app.screens.help import HelpScreen
+from dumpscope.tui.app.screens.message import MessageScreen
+from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS
+from dumpscope.tui.app.widgets.tensor_pane import TensorPane
 
-async def test_help_lists_bindings_with_the_user_keymap(generated: Comparison, _isolated_config: Path) -> None:
+
+async def test_help_lists_bindings_with_the_user_keymap(
+    generated: Comparison, _isolated_config: Path
+) -> None:
     (_isolated_config / "keymap.toml").write_text('[keymap]\n"list.down" = "ctrl+n"\n"app.sort" = ["o"]\n')
     app = DumpscopeApp(generated)
     async with app.run_test(size=SIZE) as pilot:
@@ -77,7 +79,7 @@ async def test_export_writes_with_the_cli_writers(generated: Comparison, tmp_pat
         await pilot.pause()
         box = screen.query_one("#export-path")
         assert box.value.startswith(str(Path.cwd() / "g_dir_vs_t_dir"))
-        box.value = str(target.with_suffix(box.value[box.value.rfind("."):]))
+        box.value = str(target.with_suffix(box.value[box.value.rfind(".") :]))
         await pilot.press("enter")
         await settle(pilot)
         assert not isinstance(app.screen, ExportScreen)
@@ -208,7 +210,9 @@ async def test_escape_cancels_a_running_comparison(slow_compare: list[int]) -> N
         await pilot.press("escape")
         await settle(pilot)
         assert "comparison cancelled" in screen_text(app)
-        assert len(slow_compare) < 21 and app.rows is not None and app.rows.health_counts().get("pending", 0) > 0
+        assert (
+            len(slow_compare) < 21 and app.rows is not None and app.rows.health_counts().get("pending", 0) > 0
+        )
 
 
 async def test_finished_comparison_lands_on_the_first_divergent_row(slow_compare: list[int]) -> None:
@@ -229,7 +233,9 @@ async def test_no_landing_once_the_user_has_moved(slow_compare: list[int]) -> No
         assert slow_compare[-1] == 200 and app.layer_list.selected == 2
 
 
-async def test_error_lookup_jumps_to_the_named_op(generated: Comparison, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_error_lookup_jumps_to_the_named_op(
+    generated: Comparison, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """`e` opens the lookup screen (another module); its JumpToOp(op_name) selects that op's row."""
     import sys
     import types
@@ -277,8 +283,9 @@ async def test_health_reads_without_colour(generated: Comparison, monkeypatch: p
 async def test_input_warnings_are_listed(generated: Comparison) -> None:
     from dumpscope.tui.app.screens.notes import NotesScreen
 
-    cmp = Comparison.from_frame(generated.frame, meta={"warnings": ["golden: a.npy: truncated [sic]",
-                                                                    "inputs differ: x"]})
+    cmp = Comparison.from_frame(
+        generated.frame, meta={"warnings": ["golden: a.npy: truncated [sic]", "inputs differ: x"]}
+    )
     app = DumpscopeApp(cmp)
     async with app.run_test(size=SIZE) as pilot:
         assert "2 input warnings (w)" in screen_text(app)
@@ -289,7 +296,9 @@ async def test_input_warnings_are_listed(generated: Comparison) -> None:
         assert app.screen is app.main_screen
 
 
-async def test_streamed_updates_do_not_reload_the_pane(slow_compare: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_streamed_updates_do_not_reload_the_pane(
+    slow_compare: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
     reloads: list[int | None] = []
     original = TensorPane._render_row
 
@@ -317,7 +326,10 @@ async def test_palette_sorts_and_filters(generated: Comparison, query: str, chec
         if check == "rmse":
             assert SORT_KEYS[app.view.sort_index].id == "rmse" and app.view.descending
         else:
-            assert app.view.query.text == "health:fail" and app.layer_list.view.size == generated.health_counts()["fail"]
+            assert (
+                app.view.query.text == "health:fail"
+                and app.layer_list.view.size == generated.health_counts()["fail"]
+            )
 
 
 async def test_error_lookup_screen_links_to_the_layer(generated: Comparison) -> None:
@@ -327,8 +339,10 @@ async def test_error_lookup_screen_links_to_the_layer(generated: Comparison) -> 
     from dumpscope.tui.app.screens.lookup import LookupScreen
 
     node = generated.frame["node_name"][250]
-    message = ("[ONNXRuntimeError] : 1 : FAIL : Non-zero status code returned while running Conv node. "
-               f"Name:'{node}' Status Message: x")
+    message = (
+        "[ONNXRuntimeError] : 1 : FAIL : Non-zero status code returned while running Conv node. "
+        f"Name:'{node}' Status Message: x"
+    )
     app = DumpscopeApp(generated)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("e")

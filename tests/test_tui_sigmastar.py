@@ -5,13 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from test_tui_app import SIZE, pane_text, screen_text, settle
 
 from dumpscope.core.comparison.pipeline import compare
 from dumpscope.core.formats.sigmastar import SgsTensor, write_sigmastar
 from dumpscope.tui.app.explorer import DumpscopeApp
 from dumpscope.tui.app.widgets.tensor_pane import TensorPane
-
-from test_tui_app import SIZE, pane_text, screen_text, settle
 
 
 def _pair(tmp_path: Path) -> tuple[Path, Path]:
@@ -19,9 +18,17 @@ def _pair(tmp_path: Path) -> tuple[Path, Path]:
     vals = [rng.standard_normal((1, 4, 4, 8)).astype(np.float32) for _ in range(3)]
     noisy = [v + np.float32(0.05) * rng.standard_normal(v.shape).astype(np.float32) for v in vals]
     types = [("SGS_U8", 0.03, 128), ("SGS_S16", 0.0002, 0), ("SGS_S16", 0.0002, 0)]
-    f = write_sigmastar(tmp_path / "float.bin", [SgsTensor(f"t{k}", v, f"op{k}", k) for k, v in enumerate(vals)], True)
-    q = write_sigmastar(tmp_path / "fixed.bin", [SgsTensor(f"t{k}", v, f"op{k}", k, sgs_type=t, scale=s, zero_point=z)
-                                                  for k, (v, (t, s, z)) in enumerate(zip(noisy, types))], True)
+    f = write_sigmastar(
+        tmp_path / "float.bin", [SgsTensor(f"t{k}", v, f"op{k}", k) for k, v in enumerate(vals)], True
+    )
+    q = write_sigmastar(
+        tmp_path / "fixed.bin",
+        [
+            SgsTensor(f"t{k}", v, f"op{k}", k, sgs_type=t, scale=s, zero_point=z)
+            for k, (v, (t, s, z)) in enumerate(zip(noisy, types))
+        ],
+        True,
+    )
     return f, q
 
 

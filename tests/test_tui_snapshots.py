@@ -27,7 +27,9 @@ def _deterministic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def make_app(rows: int = 400) -> DumpscopeApp:
-    cmp = Comparison.from_frame(generated_frame(rows, seed=5), meta={"golden": "golden", "target": "target_fp16"})
+    cmp = Comparison.from_frame(
+        generated_frame(rows, seed=5), meta={"golden": "golden", "target": "target_fp16"}
+    )
     return DumpscopeApp(cmp, theme=THEME)
 
 
@@ -61,6 +63,9 @@ def test_narrow_terminal(snap_compare: SnapCompare) -> None:
 
 def test_sixteen_colours(snap_compare: SnapCompare) -> None:
     """The terminal's own 16 colours (ansi-dark): health still reads by glyph and word."""
-    cmp = Comparison.from_frame(generated_frame(400, seed=5), meta={"golden": "golden", "target": "target_fp16"})
-    assert snap_compare(DumpscopeApp(cmp, theme="ansi-dark"), press=["wait:150", "f", "wait:150"],
-                        terminal_size=SIZE)
+    cmp = Comparison.from_frame(
+        generated_frame(400, seed=5), meta={"golden": "golden", "target": "target_fp16"}
+    )
+    assert snap_compare(
+        DumpscopeApp(cmp, theme="ansi-dark"), press=["wait:150", "f", "wait:150"], terminal_size=SIZE
+    )

@@ -27,14 +27,20 @@ def test_worst_elements_positions_and_histograms() -> None:
     s = tensor_stats(g, t, worst=4, bins=8)
     # issue 10 item 10: the non-finite positions first (an infinite error), then the largest differences
     assert [(e.index, e.golden, e.abs_error) for e in s.worst] == [
-        ((0, 0, 2), 2.0, np.inf), ((0, 1, 1), 5.0, np.inf), ((1, 2, 3), 23.0, 5.0), ((1, 0, 0), 12.0, 2.0)]
+        ((0, 0, 2), 2.0, np.inf),
+        ((0, 1, 1), 5.0, np.inf),
+        ((1, 2, 3), 23.0, 5.0),
+        ((1, 0, 0), 12.0, 2.0),
+    ]
     assert np.isnan(s.worst[0].target) and s.worst[1].target == np.inf
     assert [(e.target, e.abs_error) for e in tensor_stats(g, t, worst=2).worst][1] == (np.inf, np.inf)
     assert s.target.nan_at == ((0, 0, 2),) and s.target.inf_at == ((0, 1, 1),)
     assert s.golden.nan_at == () and s.golden.inf_at == ()
     assert s.error_hist is not None and s.error_hist.edges == (0.0, 5.0)
     assert sum(s.error_hist.counts) == 22  # the two non-finite positions are left out
-    assert s.golden_hist is not None and sum(s.golden_hist.counts) == 24 and s.golden_hist.edges == (0.0, 23.0)
+    assert (
+        s.golden_hist is not None and sum(s.golden_hist.counts) == 24 and s.golden_hist.edges == (0.0, 23.0)
+    )
     assert s.target_hist is not None and sum(s.target_hist.counts) == 22
 
 
@@ -73,8 +79,13 @@ def test_scalars_bools_ints_and_all_nan() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(arrays(np.float32, st.integers(1, 60),
-              elements=st.one_of(st.floats(-1e6, 1e6, width=32), st.sampled_from([np.nan, np.inf, -np.inf]))))
+@given(
+    arrays(
+        np.float32,
+        st.integers(1, 60),
+        elements=st.one_of(st.floats(-1e6, 1e6, width=32), st.sampled_from([np.nan, np.inf, -np.inf])),
+    )
+)
 def test_worst_is_the_true_maximum(g: np.ndarray) -> None:
     t = g[::-1].copy()
     s = tensor_stats(g, t, worst=3)

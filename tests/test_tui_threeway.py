@@ -32,7 +32,9 @@ def _lines(lst: LayerList) -> list[str]:
 
 
 async def test_golden_a_b_shows_both_sides_a_worse_column_and_filters_by_it(fusion) -> None:  # type: ignore[no-untyped-def]
-    request = CompareRequest(fusion.golden, fusion.on, b=fusion.off, graph=fusion.graph_on, graph_b=fusion.graph_off)
+    request = CompareRequest(
+        fusion.golden, fusion.on, b=fusion.off, graph=fusion.graph_on, graph_b=fusion.graph_off
+    )
     app = DumpscopeApp(request)
     async with app.run_test(size=(140, 30)) as pilot:
         for _ in range(200):
@@ -47,7 +49,9 @@ async def test_golden_a_b_shows_both_sides_a_worse_column_and_filters_by_it(fusi
         await pilot.press("slash", *"worse:A", "enter")
         await pilot.pause(0.2)
         rows = _lines(lst)[1:]
-        assert len(rows) == 1 and fusion.bad_op in "".join(app.rows.frame["target_name"].drop_nulls().to_list())
+        assert len(rows) == 1 and fusion.bad_op in "".join(
+            app.rows.frame["target_name"].drop_nulls().to_list()
+        )
         assert rows[0].rstrip().endswith("A")
         await pilot.press("escape")
         await pilot.press("slash", *"worse:B", "enter")
@@ -91,6 +95,7 @@ async def test_screenshots_include_three_way_and_no_color(tmp_path: Path) -> Non
     three = (tmp_path / "three-way.svg").read_text()
     assert "worse" in three and "fp16" in three and "int8" in three
     import os
+
     assert "NO_COLOR" not in os.environ or os.environ["NO_COLOR"]  # restored as it was
 
 
@@ -107,13 +112,18 @@ async def test_b_switches_the_whole_screen_to_the_other_side(fusion, size: tuple
     on the same tensor, and B's own diagnosis names B's problem (here: none, fusion off is healthy)."""
     from dumpscope.core.comparison.pipeline import compare
 
-    request = CompareRequest(fusion.golden, fusion.on, b=fusion.off, graph=fusion.graph_on, graph_b=fusion.graph_off)
+    request = CompareRequest(
+        fusion.golden, fusion.on, b=fusion.off, graph=fusion.graph_on, graph_b=fusion.graph_off
+    )
     app = DumpscopeApp(request)
     async with app.run_test(size=size) as pilot:
         await _loaded(pilot, app)
         a_side = compare(fusion.golden, fusion.on, graph=fusion.graph_on)
         b_side = compare(fusion.golden, fusion.off, graph=fusion.graph_off)
-        assert app.comparison is not None and app.comparison.health_counts()["fail"] == a_side.health_counts()["fail"]
+        assert (
+            app.comparison is not None
+            and app.comparison.health_counts()["fail"] == a_side.health_counts()["fail"]
+        )
         assert app.diagnosis is not None and not app.diagnosis.healthy
         first = app.layer_list.selected
         name = app.rows.name(first) if first is not None else None
@@ -130,4 +140,7 @@ async def test_b_switches_the_whole_screen_to_the_other_side(fusion, size: tuple
         assert "B" in header and "A" in header
         await pilot.press("b")
         await _loaded(pilot, app)
-        assert app.threeway.labels[0] == "A" and app.comparison.health_counts()["fail"] == a_side.health_counts()["fail"]
+        assert (
+            app.threeway.labels[0] == "A"
+            and app.comparison.health_counts()["fail"] == a_side.health_counts()["fail"]
+        )

@@ -17,9 +17,9 @@ import numpy as np
 import onnx
 import polars as pl
 import pytest
+from conftest import build_model
 from onnx import TensorProto, helper
 
-from conftest import build_model
 from dumpscope.core.comparison.pipeline import compare
 from dumpscope.core.formats import open_dump
 from dumpscope.core.onnx import vendor_targets
@@ -40,22 +40,32 @@ def _conv_model(tmp_path: Path) -> Path:
         helper.make_node("Conv", ["relu1.out", "w2"], ["conv2.out"], name="conv2", pads=[1, 1, 1, 1]),
         helper.make_node("Sigmoid", ["conv2.out"], ["y"], name="sig"),
     ]
-    model = build_model(nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 16, 16])],
-                        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4, 16, 16])],
-                        {"w1": w1, "w2": w2})
+    model = build_model(
+        nodes,
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 16, 16])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4, 16, 16])],
+        {"w1": w1, "w2": w2},
+    )
     path = tmp_path / "conv.onnx"
     onnx.save_model(model, str(path))
     return path
 
 
-@pytest.mark.parametrize("target, words", [
-    ("rknn-int8", ("RKNN-Toolkit2", "pip install 'dumpscope[rknn]'")),
-    ("rknn-fp16", ("RKNN-Toolkit2", "pip install 'dumpscope[rknn]'")),
-    ("openvino-int8", ("OpenVINO and NNCF", "pip install 'dumpscope[openvino]'")),
-])
-def test_missing_toolkit_is_one_line_with_the_pip_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                          capsys: pytest.CaptureFixture[str], target: str,
-                                                          words: tuple[str, str]) -> None:
+@pytest.mark.parametrize(
+    "target, words",
+    [
+        ("rknn-int8", ("RKNN-Toolkit2", "pip install 'dumpscope[rknn]'")),
+        ("rknn-fp16", ("RKNN-Toolkit2", "pip install 'dumpscope[rknn]'")),
+        ("openvino-int8", ("OpenVINO and NNCF", "pip install 'dumpscope[openvino]'")),
+    ],
+)
+def test_missing_toolkit_is_one_line_with_the_pip_command(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    target: str,
+    words: tuple[str, str],
+) -> None:
     monkeypatch.setattr(vendor_targets, "_installed", lambda module: False)
     out = tmp_path / "out"
     code = main(["dump", str(_conv_model(tmp_path)), "-o", str(out), "--target", target])
@@ -104,7 +114,8 @@ def _fake_rknn(calls: list[tuple[str, object]]) -> types.ModuleType:
 
 
 def test_rknn_target_drives_the_toolkit_and_the_folder_reads_as_its_snapshot(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     calls: list[tuple[str, object]] = []
     monkeypatch.setattr(vendor_targets, "_installed", lambda module: True)
     monkeypatch.setitem(sys.modules, "rknn", types.ModuleType("rknn"))
@@ -124,8 +135,9 @@ def test_rknn_target_drives_the_toolkit_and_the_folder_reads_as_its_snapshot(
     assert open_dump(out).format == "rknn-snapshot" and open_dump(out).meta["rknn_side"] == "simulator"
 
 
-def test_rknn_step_failure_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_rknn_step_failure_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     calls: list[tuple[str, object]] = []
     api = _fake_rknn(calls)
     api.RKNN.build = lambda self, **kw: -1  # type: ignore[attr-defined]
@@ -139,16 +151,22 @@ def test_rknn_step_failure_is_one_line(tmp_path: Path, monkeypatch: pytest.Monke
     assert ("release", None) in calls
 
 
-needs_openvino = pytest.mark.skipif(vendor_targets.missing_toolkit("openvino-int8") is not None,
-                                    reason="openvino and nncf not installed (pip install 'dumpscope[openvino]')")
+needs_openvino = pytest.mark.skipif(
+    vendor_targets.missing_toolkit("openvino-int8") is not None,
+    reason="openvino and nncf not installed (pip install 'dumpscope[openvino]')",
+)
 
 
 @needs_openvino
 def test_openvino_int8_dump_pairs_by_onnx_names_with_fake_quantize_scales(tmp_path: Path) -> None:
     model = _conv_model(tmp_path)
     dump_model(model, tmp_path / "golden")
-    record = vendor_targets.dump_vendor(model, tmp_path / "ov", target="openvino-int8",
-                                        inputs=[f"x={tmp_path / 'golden' / 'inputs' / 'x.npy'}"])
+    record = vendor_targets.dump_vendor(
+        model,
+        tmp_path / "ov",
+        target="openvino-int8",
+        inputs=[f"x={tmp_path / 'golden' / 'inputs' / 'x.npy'}"],
+    )
     assert any("add_outputs" in n for n in record["notes"])
     cmp = compare(tmp_path / "golden", tmp_path / "ov", model=model, workers=1)
     f = cmp.frame

@@ -25,7 +25,10 @@ def test_flags_of_known_pairs() -> None:
 
 def test_hard_fail_text_is_rendered_from_flags() -> None:
     m = compare_arrays(np.ones(3), np.array([1.0, np.inf, np.nan]))
-    assert render_hard_fail(m) == "2 positions are NaN/Inf on one side only (target NaN 1, Inf 1; golden NaN 0, Inf 0)"
+    assert (
+        render_hard_fail(m)
+        == "2 positions are NaN/Inf on one side only (target NaN 1, Inf 1; golden NaN 0, Inf 0)"
+    )
     assert render_hard_fail(compare_arrays(np.zeros(3), np.ones(3))) == "golden is all zero but target is not"
     # issue 10 item 9: an empty tensor on both sides is equal, not a failure
     assert render_hard_fail(compare_arrays(np.zeros(0), np.zeros(0))) == ""

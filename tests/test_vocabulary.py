@@ -17,7 +17,12 @@ def test_registry_covers_every_float_column_of_the_kernel() -> None:
     kernel_floats = [f.name for f in dataclasses.fields(PairMetrics) if f.type == "float | None"]
     assert list(FLOAT_COLUMNS) == kernel_floats == [m.name for m in vocab.METRICS]
     assert len(vocab.MSACCUCMP_CSV_NAMES) == 9
-    assert {m.name for m in vocab.METRICS if m.higher_is_better} == {"cosine_similarity", "sqnr_db", "within_tolerance", "slice_cosine"}
+    assert {m.name for m in vocab.METRICS if m.higher_is_better} == {
+        "cosine_similarity",
+        "sqnr_db",
+        "within_tolerance",
+        "slice_cosine",
+    }
 
 
 def test_health_words_are_consistent() -> None:

@@ -25,9 +25,11 @@ from dumpscope.core.onnx.runner import dump_model
 
 OPSET, IR = 17, 8
 
-_weights = hnp.arrays(np.float32, hnp.array_shapes(min_dims=2, max_dims=4, min_side=2, max_side=6),
-                      elements=st.floats(0.125, 4.0, width=32)).map(
-    lambda a: a * np.where(np.arange(a.size).reshape(a.shape) % 3 == 0, -1, 1).astype(np.float32))
+_weights = hnp.arrays(
+    np.float32,
+    hnp.array_shapes(min_dims=2, max_dims=4, min_side=2, max_side=6),
+    elements=st.floats(0.125, 4.0, width=32),
+).map(lambda a: a * np.where(np.arange(a.size).reshape(a.shape) % 3 == 0, -1, 1).astype(np.float32))
 
 
 @settings(max_examples=40, deadline=None)
@@ -56,8 +58,13 @@ def test_sign_flipped_channels_are_counted_on_their_axis(g: np.ndarray, data: st
 
 
 @settings(max_examples=30, deadline=None)
-@given(hnp.arrays(np.float32, st.tuples(st.integers(2, 6), st.integers(2, 6)).filter(lambda s: s[0] != s[1]),
-                  elements=st.floats(-3, 3, width=32)).filter(lambda a: len(np.unique(a)) > 3))
+@given(
+    hnp.arrays(
+        np.float32,
+        st.tuples(st.integers(2, 6), st.integers(2, 6)).filter(lambda s: s[0] != s[1]),
+        elements=st.floats(-3, 3, width=32),
+    ).filter(lambda a: len(np.unique(a)) > 3)
+)
 def test_a_weight_stored_transposed_is_named_transposed(g: np.ndarray) -> None:
     d = weight_difference(g, np.ascontiguousarray(g.T))
     assert d is not None and d.cause == "weights-transposed" and d.transposed == (1, 0)
@@ -95,41 +102,65 @@ def test_equal_weights_do_not_differ() -> None:
 # ------------------------------------------------------------------ diagnosis on modified models
 
 
-def _model(nodes: list[onnx.NodeProto], inputs: list[onnx.ValueInfoProto], inits: dict[str, np.ndarray],
-           out: str = "y") -> onnx.ModelProto:
+def _model(
+    nodes: list[onnx.NodeProto],
+    inputs: list[onnx.ValueInfoProto],
+    inits: dict[str, np.ndarray],
+    out: str = "y",
+) -> onnx.ModelProto:
     outputs = [helper.make_tensor_value_info(out, TensorProto.FLOAT, None)]
-    graph = helper.make_graph(nodes, "m", inputs, outputs,
-                              initializer=[onnx.numpy_helper.from_array(a, n) for n, a in inits.items()])
+    graph = helper.make_graph(
+        nodes,
+        "m",
+        inputs,
+        outputs,
+        initializer=[onnx.numpy_helper.from_array(a, n) for n, a in inits.items()],
+    )
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], ir_version=IR)
 
 
 def _matmul(w: np.ndarray) -> onnx.ModelProto:
-    nodes = [helper.make_node("Relu", ["x"], ["r"], name="pre"),
-             helper.make_node("MatMul", ["r", "W"], ["m"], name="fc"),
-             helper.make_node("Tanh", ["m"], ["y"], name="act")]
+    nodes = [
+        helper.make_node("Relu", ["x"], ["r"], name="pre"),
+        helper.make_node("MatMul", ["r", "W"], ["m"], name="fc"),
+        helper.make_node("Tanh", ["m"], ["y"], name="act"),
+    ]
     return _model(nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 8])], {"W": w})
 
 
 def _conv(w: np.ndarray) -> onnx.ModelProto:
-    nodes = [helper.make_node("Relu", ["x"], ["r"], name="pre"),
-             helper.make_node("Conv", ["r", "w"], ["c"], name="conv", pads=[1, 1, 1, 1]),
-             helper.make_node("Relu", ["c"], ["y"], name="act")]
+    nodes = [
+        helper.make_node("Relu", ["x"], ["r"], name="pre"),
+        helper.make_node("Conv", ["r", "w"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c"], ["y"], name="act"),
+    ]
     return _model(nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 6, 6])], {"w": w})
 
 
 def _lstm(r: np.ndarray) -> onnx.ModelProto:
     rng = np.random.default_rng(1)
     w = (rng.standard_normal((1, 16, 3)) * 0.5).astype(np.float32)
-    nodes = [helper.make_node("Relu", ["x"], ["xr"], name="pre"),
-             helper.make_node("LSTM", ["xr", "W", "R", "", "", "h0"], ["seq"], name="lstm", hidden_size=4),
-             helper.make_node("Tanh", ["seq"], ["y"], name="act")]
-    return _model(nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [5, 1, 3]),
-                          helper.make_tensor_value_info("h0", TensorProto.FLOAT, [1, 1, 4])],
-                  {"W": w, "R": r})
+    nodes = [
+        helper.make_node("Relu", ["x"], ["xr"], name="pre"),
+        helper.make_node("LSTM", ["xr", "W", "R", "", "", "h0"], ["seq"], name="lstm", hidden_size=4),
+        helper.make_node("Tanh", ["seq"], ["y"], name="act"),
+    ]
+    return _model(
+        nodes,
+        [
+            helper.make_tensor_value_info("x", TensorProto.FLOAT, [5, 1, 3]),
+            helper.make_tensor_value_info("h0", TensorProto.FLOAT, [1, 1, 4]),
+        ],
+        {"W": w, "R": r},
+    )
 
 
-def _diagnosed(tmp_path: Path, golden: onnx.ModelProto,  # type: ignore[no-untyped-def]
-               target: onnx.ModelProto, feeds: dict[str, np.ndarray]):
+def _diagnosed(
+    tmp_path: Path,
+    golden: onnx.ModelProto,  # type: ignore[no-untyped-def]
+    target: onnx.ModelProto,
+    feeds: dict[str, np.ndarray],
+):
     paths = {}
     for name, value in feeds.items():
         paths[name] = tmp_path / f"{name}.npy"
@@ -141,8 +172,13 @@ def _diagnosed(tmp_path: Path, golden: onnx.ModelProto,  # type: ignore[no-untyp
     return cmp, diagnose(cmp)
 
 
-def _top_is_the_node(cmp, diag, output: str, constant: str,  # type: ignore[no-untyped-def]
-                     words: str) -> None:
+def _top_is_the_node(
+    cmp,
+    diag,
+    output: str,
+    constant: str,  # type: ignore[no-untyped-def]
+    words: str,
+) -> None:
     top = diag.root_causes[0]
     assert top.name == output and top.kind == "activation" and top.cause == v.WEIGHTS
     said = [e for e in top.evidence if e.startswith("weights differ:")]
@@ -172,8 +208,10 @@ def test_sign_flipped_conv_channels_are_weights_differ_at_the_conv(tmp_path: Pat
 
 def test_an_lstm_recurrence_weight_times_1_5_is_weights_differ_at_the_lstm(tmp_path: Path) -> None:
     r = (np.random.default_rng(0).standard_normal((1, 16, 4)) * 0.5).astype(np.float32)
-    feeds = {"x": np.random.default_rng(2).standard_normal((5, 1, 3)).astype(np.float32),
-             "h0": np.random.default_rng(3).standard_normal((1, 1, 4)).astype(np.float32)}
+    feeds = {
+        "x": np.random.default_rng(2).standard_normal((5, 1, 3)).astype(np.float32),
+        "h0": np.random.default_rng(3).standard_normal((1, 1, 4)).astype(np.float32),
+    }
     cmp, diag = _diagnosed(tmp_path, _lstm(r), _lstm(r * np.float32(1.5)), feeds)
     _top_is_the_node(cmp, diag, "seq", "R", "the golden times 1.5")
 

@@ -13,15 +13,40 @@ ATOMIC = PACKAGE / "core" / "atomic.py"
 
 #: Methods and functions that write a file when given a destination.
 WRITERS = {
-    "write_text", "write_bytes", "write_csv", "write_parquet", "write_json", "write_ndjson", "write_ipc",
-    "write_avro", "write_excel", "write_database", "sink_parquet", "sink_csv", "sink_ipc", "sink_ndjson",
-    "tofile", "save_model", "save_screenshot", "to_csv", "to_parquet", "to_json", "mkstemp",
-    "NamedTemporaryFile", "mkfifo", "touch",
+    "write_text",
+    "write_bytes",
+    "write_csv",
+    "write_parquet",
+    "write_json",
+    "write_ndjson",
+    "write_ipc",
+    "write_avro",
+    "write_excel",
+    "write_database",
+    "sink_parquet",
+    "sink_csv",
+    "sink_ipc",
+    "sink_ndjson",
+    "tofile",
+    "save_model",
+    "save_screenshot",
+    "to_csv",
+    "to_parquet",
+    "to_json",
+    "mkstemp",
+    "NamedTemporaryFile",
+    "mkfifo",
+    "touch",
 }
 #: Writers by a common name, caught on these modules only (``cmp.save`` is the product's own, atomic).
 MODULE_WRITERS = {
-    "save": {"np", "numpy", "onnx", "torch"}, "savez": {"np", "numpy"}, "savez_compressed": {"np", "numpy"},
-    "savetxt": {"np", "numpy"}, "copy": {"shutil"}, "copy2": {"shutil"}, "copyfile": {"shutil"},
+    "save": {"np", "numpy", "onnx", "torch"},
+    "savez": {"np", "numpy"},
+    "savez_compressed": {"np", "numpy"},
+    "savetxt": {"np", "numpy"},
+    "copy": {"shutil"},
+    "copy2": {"shutil"},
+    "copyfile": {"shutil"},
 }
 #: The product's own module-level writers (checked where they are defined), called as ``module.write_...``.
 OWN_MODULES = {"atomic", "report", "writers"}
@@ -84,7 +109,11 @@ def _memory_buffers(tree: ast.AST) -> set[str]:
     """Names bound to an in-memory buffer (``out = io.BytesIO()``): writing into one writes no file."""
     buffers = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and _callee(node.value) in ("BytesIO", "StringIO"):
+        if (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call)
+            and _callee(node.value) in ("BytesIO", "StringIO")
+        ):
             buffers |= {t.id for t in node.targets if isinstance(t, ast.Name)}
     return buffers
 
@@ -109,8 +138,12 @@ def offending_writes(path: Path) -> list[str]:
             mode = _mode(node)
             bad = mode is not None and any(c in mode for c in "wax+")
         elif name in WRITERS or receiver in MODULE_WRITERS.get(name, ()):
-            bad = bool(args) and not into_atomic and receiver not in OWN_MODULES and not (
-                name in ("write_text", "write_bytes") and isinstance(node.func, ast.Name))  # atomic's own
+            bad = (
+                bool(args)
+                and not into_atomic
+                and receiver not in OWN_MODULES
+                and not (name in ("write_text", "write_bytes") and isinstance(node.func, ast.Name))
+            )  # atomic's own
         else:
             bad = False
         if bad:
@@ -129,14 +162,14 @@ def test_the_walker_finds_each_kind_of_write(tmp_path: Path) -> None:
     sample.write_text(
         "import os, numpy as np\n"
         "from pathlib import Path\n"
-        "open(p, 'w')\n"                                     # 3
-        "Path(p).open('ab')\n"                               # 4
-        "Path(p).write_text('x')\n"                          # 5
-        "frame.write_csv(p)\n"                               # 6
-        "np.save(p, a)\n"                                    # 7
-        "os.open(p, os.O_WRONLY | os.O_CREAT)\n"             # 8
-        "a.tofile(p)\n"                                      # 9
-        "onnx.save_model(m, p)\n"                            # 10
+        "open(p, 'w')\n"  # 3
+        "Path(p).open('ab')\n"  # 4
+        "Path(p).write_text('x')\n"  # 5
+        "frame.write_csv(p)\n"  # 6
+        "np.save(p, a)\n"  # 7
+        "os.open(p, os.O_WRONLY | os.O_CREAT)\n"  # 8
+        "a.tofile(p)\n"  # 9
+        "onnx.save_model(m, p)\n"  # 10
         "open(p, 'rb')\n"
         "os.open(p, os.O_RDONLY)\n"
         "frame.write_csv()\n"

@@ -41,8 +41,14 @@ class Builder:
         marker = out / ".corpus-done"
         return marker.is_file() and marker.read_text() == RECIPE
 
-    def dump(self, model: Path, out: Path, shapes: str, inputs: dict[str, Path] | None = None,
-             target: str | None = None) -> Path:
+    def dump(
+        self,
+        model: Path,
+        out: Path,
+        shapes: str,
+        inputs: dict[str, Path] | None = None,
+        target: str | None = None,
+    ) -> Path:
         """``dumpscope dump MODEL -o OUT`` (cached); inputs are NAME -> .npy files."""
         if self.fresh(out):
             return out
@@ -76,7 +82,9 @@ class Builder:
     def recipe(self, key: str, target: str) -> Path:
         """A ``--target`` recipe dump of model ``key`` fed the golden dump's very inputs."""
         golden = self.golden(key)
-        return self.dump(model_path(key), self.root / target / key, MODELS[key].shapes, self.inputs_of(golden), target)
+        return self.dump(
+            model_path(key), self.root / target / key, MODELS[key].shapes, self.inputs_of(golden), target
+        )
 
     def inputs_of(self, dump: Path) -> dict[str, Path]:
         """NAME -> .npy of the inputs saved in a dump (``inputs/``)."""

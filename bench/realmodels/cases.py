@@ -31,7 +31,11 @@ CLASS_ALIASES: dict[str, tuple[str, ...]] = {
     "operator": ("operator", "operator-implementation", "operator-implementation-differs", "implementation"),
     "preprocessing": ("input-mismatch", "pre-processing", "preprocessing"),
     "fusion": ("fusion",),
-    "overflow": ("overflow", "clamped", "constant-range"),  # a value beyond the target dtype, constants included
+    "overflow": (
+        "overflow",
+        "clamped",
+        "constant-range",
+    ),  # a value beyond the target dtype, constants included
     "nan": ("nan-inf", "nan-origin", "nan"),
     "quantisation": ("quantisation", "quantization"),
     "drift": ("drift", "accumulated-precision-drift", "precision-drift"),
@@ -77,9 +81,11 @@ class Case:
 
 def _golden_and(target: Callable[[Builder, Case, Path], Path]) -> Build:
     """A builder whose golden is the model's plain golden dump."""
+
     def build(b: Builder, case: Case) -> tuple[Path, Path]:
         golden = b.golden(case.model)
         return golden, target(b, case, golden)
+
     return build
 
 
@@ -89,17 +95,20 @@ def _recipe(target: str) -> Build:
 
 def _modified_model(make: Callable[[Path, Path], Path]) -> Build:
     """Target = a modified copy of the model fed the golden inputs."""
+
     def target(b: Builder, case: Case, golden: Path) -> Path:
         out = b.case_dir(case.name) / "target"
         if b.fresh(out):
             return out
         model = make(model_path(case.model), b.case_dir(case.name) / "model.onnx")
         return b.dump(model, out, MODELS[case.model].shapes, b.inputs_of(golden))
+
     return _golden_and(target)
 
 
 def _modified_input(change: Callable[[np.ndarray], np.ndarray], name: str) -> Build:
     """Target = the unmodified model fed a changed copy of graph input ``name``."""
+
     def target(b: Builder, case: Case, golden: Path) -> Path:
         out = b.case_dir(case.name) / "target"
         if b.fresh(out):
@@ -108,11 +117,13 @@ def _modified_input(change: Callable[[np.ndarray], np.ndarray], name: str) -> Bu
         arr = np.load(feeds[name], allow_pickle=False)
         feeds[name] = faults.save_input(change(arr), b.case_dir(case.name) / f"{name}.npy")
         return b.dump(model_path(case.model), out, MODELS[case.model].shapes, feeds)
+
     return _golden_and(target)
 
 
 def _scaled_pair(scale: float, name: str, target: str) -> Build:
     """Golden and ``target`` recipe both fed input ``name`` times ``scale`` (e.g. unnormalised audio)."""
+
     def build(b: Builder, case: Case) -> tuple[Path, Path]:
         base = b.inputs_of(b.golden(case.model))
         feeds = dict(base)
@@ -121,11 +132,13 @@ def _scaled_pair(scale: float, name: str, target: str) -> Build:
         shapes = MODELS[case.model].shapes
         golden = b.dump(model_path(case.model), b.case_dir(case.name) / "golden", shapes, feeds)
         return golden, b.dump(model_path(case.model), b.case_dir(case.name) / "target", shapes, feeds, target)
+
     return build
 
 
 def _model_pair(make: Callable[[Path, Path], Path], target: str) -> Build:
     """Golden and ``target`` recipe both of a modified model (a model that is itself hard for the target)."""
+
     def build(b: Builder, case: Case) -> tuple[Path, Path]:
         work = b.case_dir(case.name)
         golden_out, target_out = work / "golden", work / "target"
@@ -135,11 +148,13 @@ def _model_pair(make: Callable[[Path, Path], Path], target: str) -> Build:
         model = make(model_path(case.model), work / "model.onnx")
         shapes = MODELS[case.model].shapes
         return b.dump(model, golden_out, shapes, feeds), b.dump(model, target_out, shapes, feeds, target)
+
     return build
 
 
 def _nhwc_of(inner: Build) -> Build:
     """The pair ``inner`` builds, with the target re-stored NHWC (a vendor's layout; same numbers)."""
+
     def build(b: Builder, case: Case) -> tuple[Path, Path]:
         golden, target = inner(b, case)
         out = b.case_dir(case.name) / "target-nhwc"
@@ -147,6 +162,7 @@ def _nhwc_of(inner: Build) -> Build:
             faults.nhwc_copy(target, out)
             b.mark(out)
         return golden, out
+
     return build
 
 
@@ -184,7 +200,9 @@ def _build_quant_head(b: Builder, case: Case) -> tuple[Path, Path]:
     manifest = json.loads((golden / "manifest.json").read_text())
     entry = next(e for e in manifest["tensors"] if e["name"] == "output0")
     value = np.load(golden / entry["file"], allow_pickle=False)
-    model = faults.quantise_output(model_path(case.model), b.case_dir(case.name) / "model.onnx", "output0", value)
+    model = faults.quantise_output(
+        model_path(case.model), b.case_dir(case.name) / "model.onnx", "output0", value
+    )
     return golden, b.dump(model, out, MODELS[case.model].shapes, b.inputs_of(golden))
 
 
@@ -207,6 +225,7 @@ def _build_nhwc(b: Builder, case: Case) -> tuple[Path, Path]:
 def _plain(inner: Build, spell: Callable[[str], str] | None = None) -> Build:
     """The pair ``inner`` builds, both re-stored as plain ``{tensor}.npy`` folders (no manifest;
     names spelled as ``spell`` says, by default '/' -> '_')."""
+
     def build(b: Builder, case: Case) -> tuple[Path, Path]:
         pair = inner(b, case)
         outs = []
@@ -217,25 +236,32 @@ def _plain(inner: Build, spell: Callable[[str], str] | None = None) -> Build:
                 b.mark(out)
             outs.append(out)
         return outs[0], outs[1]
+
     return build
 
 
 def _build_unrelated(other: str) -> Build:
     """Golden of ``case.model`` against the golden of another model."""
+
     def build(b: Builder, case: Case) -> tuple[Path, Path]:
         return b.golden(case.model), b.golden(other)
+
     return build
 
 
 def _ort_optimised(level: str) -> Build:
     """Target = onnxruntime's own optimised graph of the model (``optimized_model_filepath`` at
     ``level``), dumped as a model of its own with the golden's inputs: numerically the golden."""
+
     def target(b: Builder, case: Case, golden: Path) -> Path:
         out = b.case_dir(case.name) / "target"
         if b.fresh(out):
             return out
-        opt = faults.optimised_model(model_path(case.model), b.case_dir(case.name) / f"ort-{level}.onnx", level)
+        opt = faults.optimised_model(
+            model_path(case.model), b.case_dir(case.name) / f"ort-{level}.onnx", level
+        )
         return b.dump(opt, out, MODELS[case.model].shapes, b.inputs_of(golden))
+
     return _golden_and(target)
 
 
@@ -253,109 +279,282 @@ VAD = "/encoder/feature_extractor/"
 FP32_TARGET = (NOT_ASCEND, KEEP_FP32)
 
 FAULT_CASES: tuple[Case, ...] = (
-    Case("vad-pad-mode", "silero-vad", "operator", "culprit",
-         _modified_model(lambda s, d: faults.set_attribute(s, d, f"{VAD}padding/Pad", {"mode": "edge"})),
-         "Silero VAD: the STFT's reflect Pad implemented as edge padding",
-         truth=(f"{VAD}padding/Pad_output_0", f"{VAD}padding/Pad"),
-         must=(r"(?i)implement|kernel|mode|attribute",), must_not=FP32_TARGET, quick=True),
-    Case("det-resize-mode", "ppocr-det", "operator", "culprit",
-         _modified_model(lambda s, d: faults.set_attribute(s, d, "p2o.Resize.0", {"mode": "linear"})),
-         "PP-OCRv4 det: the first FPN Resize implemented as linear instead of nearest",
-         truth=("nearest_interp_v2_0.tmp_0", "p2o.Resize.0"),
-         must=(r"(?i)implement|kernel|mode|attribute",), must_not=FP32_TARGET),
-    Case("yolo-resize-mode", "yolov8n", "operator", "culprit",
-         _modified_model(lambda s, d: faults.set_attribute(s, d, "/model.10/Resize", {"mode": "linear"})),
-         "YOLOv8n: the first neck Resize implemented as linear instead of nearest",
-         truth=("/model.10/Resize_output_0", "/model.10/Resize"),
-         must=(r"(?i)implement|kernel|mode|attribute",), must_not=FP32_TARGET),
-    Case("det-resize-nhwc", "ppocr-det", "operator", "culprit",
-         _nhwc_of(_modified_model(lambda s, d: faults.set_attribute(s, d, "p2o.Resize.0", {"mode": "linear"}))),
-         "det-resize-mode with the target dump stored NHWC: the layout must not hide (or fake) the fault",
-         truth=("nearest_interp_v2_0.tmp_0", "p2o.Resize.0"),
-         must=(r"(?i)implement|kernel|mode|attribute",), must_not=FP32_TARGET),
-    Case("det-layout-input", "ppocr-det", "layout", "culprit",
-         _modified_input(lambda x: x.transpose(0, 1, 3, 2), "x"),
-         "PP-OCRv4 det fed its image with H and W swapped (same shape, 64x64)",
-         truth=("x",), must=(r"(?i)layout|transpos|permut|NHWC|axis",), must_not=FP32_TARGET),
-    Case("rec-bgr", "ppocr-rec", "preprocessing", "culprit",
-         _modified_input(lambda x: x[:, ::-1], "x"),
-         "PP-OCRv4 rec fed BGR instead of RGB", truth=("x",),
-         must=(r"(?i)pre-?processing|normali[sz]|BGR|RGB|channel order",), must_not=FP32_TARGET),
-    Case("yolo-bgr", "yolov8n", "preprocessing", "culprit",
-         _modified_input(lambda x: x[:, ::-1], "images"),
-         "YOLOv8n fed BGR instead of RGB", truth=("images",),
-         must=(r"(?i)pre-?processing|normali[sz]|BGR|RGB|channel order",), must_not=FP32_TARGET),
-    Case("cls-normalise", "ppocr-cls", "preprocessing", "culprit",
-         _modified_input(lambda x: x * np.float32(0.5) + np.float32(0.5), "x"),
-         "PP-OCR cls fed x*0.5+0.5 ([0,1] instead of [-1,1] normalisation)", truth=("x",),
-         must=(r"(?i)pre-?processing|normali[sz]|mean|std",), must_not=FP32_TARGET, quick=True),
-    Case("det-fusion-hardsigmoid", "ppocr-det", "fusion", "culprit", _build_fusion,
-         "PP-OCRv4 det, ORT-optimised: FusedConv p2o.Conv.23 with HardSigmoid alpha 0.2 instead of 1/6",
-         truth=("hardsigmoid_4.tmp_0", FUSED_NODE), must=(r"(?i)fus",), must_not=FP32_TARGET, quick=True),
-    Case("vad-overflow-fp16", "silero-vad", "overflow", "culprit", _scaled_pair(10.0, "input", "fp16"),
-         "Silero VAD fed audio x10 (unnormalised), fp16 target: the STFT power (Pow) exceeds 65504",
-         truth=(f"{VAD}Pow_output_0", f"{VAD}Pow_1_output_0", f"{VAD}Pow", f"{VAD}Pow_1"),
-         must=(r"(?i)clip|fp32|scale|65504|overflow",), quick=True),
-    Case("rec-matmul-overflow-fp16", "ppocr-rec", "overflow", "culprit",
-         _model_pair(lambda s, d: faults.scale_constant(s, d, "p2o.helper.constant.169", 3e4), "fp16"),
-         "PP-OCRv4 rec whose first attention scale is x3e4 (both runs), fp16 target: q.k^T MatMul exceeds 65504 "
-         "(its inputs stay below)",
-         truth=("p2o.MatMul.3", "p2o.MatMul.2"), must=(r"(?i)clip|fp32|scale|65504|overflow",)),
-    Case("rec-nan-eps", "ppocr-rec", "nan", "culprit", _build_nan,
-         "PP-OCRv4 rec: the first LayerNorm's eps constant set to -1, Sqrt of a negative gives NaN",
-         truth=(LN_EPS, LN_ADD, LN_SQRT, "p2o.Add.232", "p2o.Sqrt.0"),
-         must=(r"(?i)nan|negative|sqrt|eps|constant",), must_not=FP32_TARGET,
-         also=("weights",)),  # the Add reading the changed eps: its constant differs (issue 20 item 3)
-    Case("yolo-int8-head", "yolov8n", "quantisation", "culprit", _build_quant_head,
-         "YOLOv8n: int8 Q/DQ with one per-tensor scale on the head Concat (boxes 0-160, scores 0-1)",
-         truth=("output0", "/model.22/Concat_25"), must=(r"(?i)int16|per[- ]channel|separate|own (scale|range)|split",),
-         slices=True),
+    Case(
+        "vad-pad-mode",
+        "silero-vad",
+        "operator",
+        "culprit",
+        _modified_model(lambda s, d: faults.set_attribute(s, d, f"{VAD}padding/Pad", {"mode": "edge"})),
+        "Silero VAD: the STFT's reflect Pad implemented as edge padding",
+        truth=(f"{VAD}padding/Pad_output_0", f"{VAD}padding/Pad"),
+        must=(r"(?i)implement|kernel|mode|attribute",),
+        must_not=FP32_TARGET,
+        quick=True,
+    ),
+    Case(
+        "det-resize-mode",
+        "ppocr-det",
+        "operator",
+        "culprit",
+        _modified_model(lambda s, d: faults.set_attribute(s, d, "p2o.Resize.0", {"mode": "linear"})),
+        "PP-OCRv4 det: the first FPN Resize implemented as linear instead of nearest",
+        truth=("nearest_interp_v2_0.tmp_0", "p2o.Resize.0"),
+        must=(r"(?i)implement|kernel|mode|attribute",),
+        must_not=FP32_TARGET,
+    ),
+    Case(
+        "yolo-resize-mode",
+        "yolov8n",
+        "operator",
+        "culprit",
+        _modified_model(lambda s, d: faults.set_attribute(s, d, "/model.10/Resize", {"mode": "linear"})),
+        "YOLOv8n: the first neck Resize implemented as linear instead of nearest",
+        truth=("/model.10/Resize_output_0", "/model.10/Resize"),
+        must=(r"(?i)implement|kernel|mode|attribute",),
+        must_not=FP32_TARGET,
+    ),
+    Case(
+        "det-resize-nhwc",
+        "ppocr-det",
+        "operator",
+        "culprit",
+        _nhwc_of(
+            _modified_model(lambda s, d: faults.set_attribute(s, d, "p2o.Resize.0", {"mode": "linear"}))
+        ),
+        "det-resize-mode with the target dump stored NHWC: the layout must not hide (or fake) the fault",
+        truth=("nearest_interp_v2_0.tmp_0", "p2o.Resize.0"),
+        must=(r"(?i)implement|kernel|mode|attribute",),
+        must_not=FP32_TARGET,
+    ),
+    Case(
+        "det-layout-input",
+        "ppocr-det",
+        "layout",
+        "culprit",
+        _modified_input(lambda x: x.transpose(0, 1, 3, 2), "x"),
+        "PP-OCRv4 det fed its image with H and W swapped (same shape, 64x64)",
+        truth=("x",),
+        must=(r"(?i)layout|transpos|permut|NHWC|axis",),
+        must_not=FP32_TARGET,
+    ),
+    Case(
+        "rec-bgr",
+        "ppocr-rec",
+        "preprocessing",
+        "culprit",
+        _modified_input(lambda x: x[:, ::-1], "x"),
+        "PP-OCRv4 rec fed BGR instead of RGB",
+        truth=("x",),
+        must=(r"(?i)pre-?processing|normali[sz]|BGR|RGB|channel order",),
+        must_not=FP32_TARGET,
+    ),
+    Case(
+        "yolo-bgr",
+        "yolov8n",
+        "preprocessing",
+        "culprit",
+        _modified_input(lambda x: x[:, ::-1], "images"),
+        "YOLOv8n fed BGR instead of RGB",
+        truth=("images",),
+        must=(r"(?i)pre-?processing|normali[sz]|BGR|RGB|channel order",),
+        must_not=FP32_TARGET,
+    ),
+    Case(
+        "cls-normalise",
+        "ppocr-cls",
+        "preprocessing",
+        "culprit",
+        _modified_input(lambda x: x * np.float32(0.5) + np.float32(0.5), "x"),
+        "PP-OCR cls fed x*0.5+0.5 ([0,1] instead of [-1,1] normalisation)",
+        truth=("x",),
+        must=(r"(?i)pre-?processing|normali[sz]|mean|std",),
+        must_not=FP32_TARGET,
+        quick=True,
+    ),
+    Case(
+        "det-fusion-hardsigmoid",
+        "ppocr-det",
+        "fusion",
+        "culprit",
+        _build_fusion,
+        "PP-OCRv4 det, ORT-optimised: FusedConv p2o.Conv.23 with HardSigmoid alpha 0.2 instead of 1/6",
+        truth=("hardsigmoid_4.tmp_0", FUSED_NODE),
+        must=(r"(?i)fus",),
+        must_not=FP32_TARGET,
+        quick=True,
+    ),
+    Case(
+        "vad-overflow-fp16",
+        "silero-vad",
+        "overflow",
+        "culprit",
+        _scaled_pair(10.0, "input", "fp16"),
+        "Silero VAD fed audio x10 (unnormalised), fp16 target: the STFT power (Pow) exceeds 65504",
+        truth=(f"{VAD}Pow_output_0", f"{VAD}Pow_1_output_0", f"{VAD}Pow", f"{VAD}Pow_1"),
+        must=(r"(?i)clip|fp32|scale|65504|overflow",),
+        quick=True,
+    ),
+    Case(
+        "rec-matmul-overflow-fp16",
+        "ppocr-rec",
+        "overflow",
+        "culprit",
+        _model_pair(lambda s, d: faults.scale_constant(s, d, "p2o.helper.constant.169", 3e4), "fp16"),
+        "PP-OCRv4 rec whose first attention scale is x3e4 (both runs), fp16 target: q.k^T MatMul exceeds 65504 "
+        "(its inputs stay below)",
+        truth=("p2o.MatMul.3", "p2o.MatMul.2"),
+        must=(r"(?i)clip|fp32|scale|65504|overflow",),
+    ),
+    Case(
+        "rec-nan-eps",
+        "ppocr-rec",
+        "nan",
+        "culprit",
+        _build_nan,
+        "PP-OCRv4 rec: the first LayerNorm's eps constant set to -1, Sqrt of a negative gives NaN",
+        truth=(LN_EPS, LN_ADD, LN_SQRT, "p2o.Add.232", "p2o.Sqrt.0"),
+        must=(r"(?i)nan|negative|sqrt|eps|constant",),
+        must_not=FP32_TARGET,
+        also=("weights",),
+    ),  # the Add reading the changed eps: its constant differs (issue 20 item 3)
+    Case(
+        "yolo-int8-head",
+        "yolov8n",
+        "quantisation",
+        "culprit",
+        _build_quant_head,
+        "YOLOv8n: int8 Q/DQ with one per-tensor scale on the head Concat (boxes 0-160, scores 0-1)",
+        truth=("output0", "/model.22/Concat_25"),
+        must=(r"(?i)int16|per[- ]channel|separate|own (scale|range)|split",),
+        slices=True,
+    ),
 )
 
 _PAD_EDGE = _modified_model(lambda s, d: faults.set_attribute(s, d, f"{VAD}padding/Pad", {"mode": "edge"}))
 
 PLAIN_CASES: tuple[Case, ...] = (
-    Case("vad-pad-mode-plain-npy", "silero-vad", "operator", "culprit", _plain(_PAD_EDGE),
-         "vad-pad-mode stored as plain {tensor}.npy folders ('/' -> '_', no manifest), with --model",
-         truth=(f"{VAD}padding/Pad_output_0", f"{VAD}padding/Pad"),
-         must=(r"(?i)implement|kernel|mode|attribute",), must_not=FP32_TARGET, text_must_not=(ASKS_MODEL,)),
-    Case("rec-bgr-plain-npy", "ppocr-rec", "preprocessing", "culprit",
-         _plain(_modified_input(lambda x: x[:, ::-1], "x")),
-         "rec-bgr stored as plain {tensor}.npy folders (no manifest), with --model", truth=("x",),
-         must=(r"(?i)pre-?processing|normali[sz]|BGR|RGB|channel order",), must_not=FP32_TARGET,
-         text_must_not=(ASKS_MODEL,)),
+    Case(
+        "vad-pad-mode-plain-npy",
+        "silero-vad",
+        "operator",
+        "culprit",
+        _plain(_PAD_EDGE),
+        "vad-pad-mode stored as plain {tensor}.npy folders ('/' -> '_', no manifest), with --model",
+        truth=(f"{VAD}padding/Pad_output_0", f"{VAD}padding/Pad"),
+        must=(r"(?i)implement|kernel|mode|attribute",),
+        must_not=FP32_TARGET,
+        text_must_not=(ASKS_MODEL,),
+    ),
+    Case(
+        "rec-bgr-plain-npy",
+        "ppocr-rec",
+        "preprocessing",
+        "culprit",
+        _plain(_modified_input(lambda x: x[:, ::-1], "x")),
+        "rec-bgr stored as plain {tensor}.npy folders (no manifest), with --model",
+        truth=("x",),
+        must=(r"(?i)pre-?processing|normali[sz]|BGR|RGB|channel order",),
+        must_not=FP32_TARGET,
+        text_must_not=(ASKS_MODEL,),
+    ),
 )
 
 RECIPE_CASES: tuple[Case, ...] = (
-    Case("rec-fp16-drift", "ppocr-rec", "drift", "drift", _recipe("fp16"),
-         "PP-OCRv4 rec, dumpscope's fp16 recipe: rounding everywhere, no single culprit", must_not=(NOT_ASCEND,)),
-    Case("det-fp16-bn-variance", "ppocr-det", "overflow", "culprit", _recipe("fp16"),
-         "PP-OCRv4 det, dumpscope's fp16 recipe: the first BatchNorm's running variance (max 9.8e7) "
-         "is clamped to 65504 (found by this corpus; not injected)",
-         truth=("batch_norm_0.tmp_3", "p2o.BatchNormalization.1", "batch_norm_0.w_2"),
-         must=(r"(?i)fp32|rescale|fold",)),
-    Case("yolo-fp16-drift", "yolov8n", "drift", "drift", _recipe("fp16"),
-         "YOLOv8n, dumpscope's fp16 recipe", must_not=(NOT_ASCEND,)),
-    Case("cls-int8-drift", "ppocr-cls", "drift", "drift", _recipe("int8"),
-         "PP-OCR cls, dumpscope's int8 recipe (QDQ per tensor)", must_not=(NOT_ASCEND,)),
-    Case("yolo-int8-recipe", "yolov8n", "quantisation", "culprit", _recipe("int8"),
-         "YOLOv8n, dumpscope's int8 recipe: the head Concat shares one scale across boxes and scores",
-         truth=("output0", "/model.22/Concat_25"), slices=True),
+    Case(
+        "rec-fp16-drift",
+        "ppocr-rec",
+        "drift",
+        "drift",
+        _recipe("fp16"),
+        "PP-OCRv4 rec, dumpscope's fp16 recipe: rounding everywhere, no single culprit",
+        must_not=(NOT_ASCEND,),
+    ),
+    Case(
+        "det-fp16-bn-variance",
+        "ppocr-det",
+        "overflow",
+        "culprit",
+        _recipe("fp16"),
+        "PP-OCRv4 det, dumpscope's fp16 recipe: the first BatchNorm's running variance (max 9.8e7) "
+        "is clamped to 65504 (found by this corpus; not injected)",
+        truth=("batch_norm_0.tmp_3", "p2o.BatchNormalization.1", "batch_norm_0.w_2"),
+        must=(r"(?i)fp32|rescale|fold",),
+    ),
+    Case(
+        "yolo-fp16-drift",
+        "yolov8n",
+        "drift",
+        "drift",
+        _recipe("fp16"),
+        "YOLOv8n, dumpscope's fp16 recipe",
+        must_not=(NOT_ASCEND,),
+    ),
+    Case(
+        "cls-int8-drift",
+        "ppocr-cls",
+        "drift",
+        "drift",
+        _recipe("int8"),
+        "PP-OCR cls, dumpscope's int8 recipe (QDQ per tensor)",
+        must_not=(NOT_ASCEND,),
+    ),
+    Case(
+        "yolo-int8-recipe",
+        "yolov8n",
+        "quantisation",
+        "culprit",
+        _recipe("int8"),
+        "YOLOv8n, dumpscope's int8 recipe: the head Concat shares one scale across boxes and scores",
+        truth=("output0", "/model.22/Concat_25"),
+        slices=True,
+    ),
 )
 
 HEALTHY_CASES: tuple[Case, ...] = (
-    *(Case(f"{m.key}-optimized", m.key, "none", "healthy", _recipe("optimized"),
-           f"{m.key}: onnxruntime's extended-optimised graph (numerically the golden)",
-           quick=m.key == "silero-vad") for m in (*WHEEL_MODELS, *LIGHT_MODELS)),
-    Case("det-nhwc-files", "ppocr-det", "none", "healthy", _build_nhwc,
-         "PP-OCRv4 det golden dump re-stored NHWC (a vendor's layout, same numbers)"),
+    *(
+        Case(
+            f"{m.key}-optimized",
+            m.key,
+            "none",
+            "healthy",
+            _recipe("optimized"),
+            f"{m.key}: onnxruntime's extended-optimised graph (numerically the golden)",
+            quick=m.key == "silero-vad",
+        )
+        for m in (*WHEEL_MODELS, *LIGHT_MODELS)
+    ),
+    Case(
+        "det-nhwc-files",
+        "ppocr-det",
+        "none",
+        "healthy",
+        _build_nhwc,
+        "PP-OCRv4 det golden dump re-stored NHWC (a vendor's layout, same numbers)",
+    ),
 )
 
 MISMATCH_CASES: tuple[Case, ...] = (
-    Case("unrelated-dumps", "ppocr-det", "none", "mismatch", _build_unrelated("ppocr-cls"),
-         "golden of PP-OCRv4 det against the golden of PP-OCR cls", message=PARTNER, quick=True),
-    Case("wrong-model", "silero-vad", "none", "mismatch", _recipe("optimized"),
-         "Silero VAD dumps compared with --model PP-OCR cls", message=WRONG_MODEL, model_flag="ppocr-cls", quick=True),
+    Case(
+        "unrelated-dumps",
+        "ppocr-det",
+        "none",
+        "mismatch",
+        _build_unrelated("ppocr-cls"),
+        "golden of PP-OCRv4 det against the golden of PP-OCR cls",
+        message=PARTNER,
+        quick=True,
+    ),
+    Case(
+        "wrong-model",
+        "silero-vad",
+        "none",
+        "mismatch",
+        _recipe("optimized"),
+        "Silero VAD dumps compared with --model PP-OCR cls",
+        message=WRONG_MODEL,
+        model_flag="ppocr-cls",
+        quick=True,
+    ),
 )
 
 LAYOUT = r"(?i)layout|transpos|permut|NHWC|axis"
@@ -364,34 +563,71 @@ _SHORT = {"ppocr-rec": "rec", "ppocr-cls": "cls", "yolov8n": "yolo", "light-shuf
 #: Issue 20: data in another axis order, at a graph input (an HWC image buffer handed over as
 #: NCHW) and at a Reshape inside the graph (its NCHW input read as NHWC memory).
 LAYOUT_CASES: tuple[Case, ...] = (
-    *(Case(f"{_SHORT[key]}-nhwc-input", key, "layout", "culprit",
-           _modified_input(faults.hwc_as_nchw, name),
-           f"{key} fed its image as an HWC buffer declared NCHW (same shape, same values, another axis order)",
-           truth=(name,), must=(LAYOUT,), must_not=FP32_TARGET)
-      for key, name in (("ppocr-rec", "x"), ("ppocr-cls", "x"), ("yolov8n", "images"))),
-    *(Case(f"{_SHORT[key]}-nhwc-reshape", key, "layout", "culprit",
-           _modified_model(lambda s, d, node=node: faults.nhwc_reshape(s, d, node)),
-           f"{key}: Reshape {node} reads its NCHW input as NHWC memory (a lost layout before a flatten)",
-           truth=(output, node), must=(LAYOUT,), must_not=FP32_TARGET)
-      for key, node, output in (("yolov8n", "/model.22/Reshape", "/model.22/Reshape_output_0"),
-                                ("ppocr-rec", "p2o.Reshape.68", "reshape2_26.tmp_0"),
-                                ("light-shufflenet", "n7", "r7"))),
+    *(
+        Case(
+            f"{_SHORT[key]}-nhwc-input",
+            key,
+            "layout",
+            "culprit",
+            _modified_input(faults.hwc_as_nchw, name),
+            f"{key} fed its image as an HWC buffer declared NCHW (same shape, same values, another axis order)",
+            truth=(name,),
+            must=(LAYOUT,),
+            must_not=FP32_TARGET,
+        )
+        for key, name in (("ppocr-rec", "x"), ("ppocr-cls", "x"), ("yolov8n", "images"))
+    ),
+    *(
+        Case(
+            f"{_SHORT[key]}-nhwc-reshape",
+            key,
+            "layout",
+            "culprit",
+            _modified_model(lambda s, d, node=node: faults.nhwc_reshape(s, d, node)),
+            f"{key}: Reshape {node} reads its NCHW input as NHWC memory (a lost layout before a flatten)",
+            truth=(output, node),
+            must=(LAYOUT,),
+            must_not=FP32_TARGET,
+        )
+        for key, node, output in (
+            ("yolov8n", "/model.22/Reshape", "/model.22/Reshape_output_0"),
+            ("ppocr-rec", "p2o.Reshape.68", "reshape2_26.tmp_0"),
+            ("light-shufflenet", "n7", "r7"),
+        )
+    ),
 )
 
 #: Issue 20, item 7: onnxruntime's own optimised graphs (inlined activations: Conv+HardSigmoid as
 #: FusedConv, SiLU as QuickGelu; at ORT_ENABLE_ALL the NCHWc blocked copies that keep their node's
 #: name) are numerically the golden: 0 FAIL rows, exit 0, no row twice.
 OPTIMISED_CASES: tuple[Case, ...] = (
-    *(Case(f"{key}-ort-{level}", key, "none", "healthy", _ort_optimised(level),
-           f"{key}: onnxruntime's own {level.upper()}-optimised graph (SessionOptions.optimized_model_filepath) "
-           "dumped as a model, golden inputs", quick=(key, level) == ("ppocr-cls", "all"))
-      for key in ("ppocr-det", "ppocr-cls", "ppocr-rec", "yolov8n") for level in ("all", "extended")),
-    *(Case(f"{key}-ort-all-ascend-npy", key, "none", "healthy", _plain(_ort_optimised("all"), _ascend_spelling),
-           f"{key}-ort-all stored as plain folders with Ascend-style file names ('.' and '/' -> '_', no manifest), "
-           "with --model (the original model)")
-      for key in ("ppocr-det", "ppocr-cls")),
+    *(
+        Case(
+            f"{key}-ort-{level}",
+            key,
+            "none",
+            "healthy",
+            _ort_optimised(level),
+            f"{key}: onnxruntime's own {level.upper()}-optimised graph (SessionOptions.optimized_model_filepath) "
+            "dumped as a model, golden inputs",
+            quick=(key, level) == ("ppocr-cls", "all"),
+        )
+        for key in ("ppocr-det", "ppocr-cls", "ppocr-rec", "yolov8n")
+        for level in ("all", "extended")
+    ),
+    *(
+        Case(
+            f"{key}-ort-all-ascend-npy",
+            key,
+            "none",
+            "healthy",
+            _plain(_ort_optimised("all"), _ascend_spelling),
+            f"{key}-ort-all stored as plain folders with Ascend-style file names ('.' and '/' -> '_', no manifest), "
+            "with --model (the original model)",
+        )
+        for key in ("ppocr-det", "ppocr-cls")
+    ),
 )
-
 
 
 def _weights(tensor: str, change: Callable[[Path, Path, str], Path]) -> Build:
@@ -411,51 +647,114 @@ def _flipped(count: int) -> Callable[[Path, Path, str], Path]:
 WEIGHTS_ADVICE = (r"(?i)weight|constant", r"(?i)transpos|fold|quantis|convert")
 
 WEIGHT_CASES: tuple[Case, ...] = (
-    Case("rec-matmul-weight-x1.5", "ppocr-rec", "weights", "culprit", _weights("linear_78.w_0", _scaled(1.5)),
-         "PP-OCRv4 rec: the weight of the first attention output projection (MatMul) x1.5",
-         truth=("p2o.MatMul.7", "p2o.MatMul.6"), must=WEIGHTS_ADVICE, must_not=FP32_TARGET),
-    Case("cls-matmul-weight-x1.5", "ppocr-cls", "weights", "culprit", _weights("fc_0.w_0", _scaled(1.5)),
-         "PP-OCR cls: the classifier's fully connected weight (MatMul) x1.5",
-         truth=("linear_1.tmp_0", "MatMul@0"), must=WEIGHTS_ADVICE, must_not=FP32_TARGET),
-    Case("det-conv-weight-x1.5", "ppocr-det", "weights", "culprit", _weights("conv2d_397.w_0", _scaled(1.5)),
-         "PP-OCRv4 det: a pointwise Conv weight x1.5",
-         truth=("conv2d_452.tmp_0", "p2o.Conv.4"), must=WEIGHTS_ADVICE, must_not=FP32_TARGET),
-    Case("yolo-conv-weight-x1.5", "yolov8n", "weights", "culprit",
-         _weights("model.4.cv1.conv.weight", _scaled(1.5)), "YOLOv8n: a Conv weight x1.5",
-         truth=("/model.4/cv1/conv/Conv_output_0", "/model.4/cv1/conv/Conv"), must=WEIGHTS_ADVICE,
-         must_not=FP32_TARGET),
-    Case("det-conv-signflip", "ppocr-det", "weights", "culprit", _weights("conv2d_397.w_0", _flipped(24)),
-         "PP-OCRv4 det: 24 of 48 output channels of a pointwise Conv weight sign-flipped",
-         truth=("conv2d_452.tmp_0", "p2o.Conv.4"), must=WEIGHTS_ADVICE, must_not=FP32_TARGET),
-    Case("yolo-conv-signflip", "yolov8n", "weights", "culprit",
-         _weights("model.6.cv2.conv.weight", _flipped(48)),
-         "YOLOv8n: 48 of 128 output channels of a Conv weight sign-flipped",
-         truth=("/model.6/cv2/conv/Conv_output_0", "/model.6/cv2/conv/Conv"), must=WEIGHTS_ADVICE,
-         must_not=FP32_TARGET),
-    Case("vad-lstm-recurrence-x1.5", "silero-vad", "weights", "culprit",
-         _weights("onnx::LSTM_210", _scaled(1.5)), "Silero VAD v6: the LSTM's recurrence weight R x1.5",
-         truth=("/decoder/rnn/LSTM_output_0", "/decoder/rnn/LSTM"), must=WEIGHTS_ADVICE,
-         must_not=FP32_TARGET),
-    Case("vad5-recurrence-x1.5", "silero-vad5-decoder", "weights", "culprit",
-         _weights("rnn.weight_hh", _scaled(1.5)),
-         "Silero VAD v5 decoder (an LSTM cell as Gemms): the recurrence weight weight_hh x1.5",
-         truth=("/rnn/Gemm_output_0", "/rnn/Gemm"), must=WEIGHTS_ADVICE, must_not=FP32_TARGET),
+    Case(
+        "rec-matmul-weight-x1.5",
+        "ppocr-rec",
+        "weights",
+        "culprit",
+        _weights("linear_78.w_0", _scaled(1.5)),
+        "PP-OCRv4 rec: the weight of the first attention output projection (MatMul) x1.5",
+        truth=("p2o.MatMul.7", "p2o.MatMul.6"),
+        must=WEIGHTS_ADVICE,
+        must_not=FP32_TARGET,
+    ),
+    Case(
+        "cls-matmul-weight-x1.5",
+        "ppocr-cls",
+        "weights",
+        "culprit",
+        _weights("fc_0.w_0", _scaled(1.5)),
+        "PP-OCR cls: the classifier's fully connected weight (MatMul) x1.5",
+        truth=("linear_1.tmp_0", "MatMul@0"),
+        must=WEIGHTS_ADVICE,
+        must_not=FP32_TARGET,
+    ),
+    Case(
+        "det-conv-weight-x1.5",
+        "ppocr-det",
+        "weights",
+        "culprit",
+        _weights("conv2d_397.w_0", _scaled(1.5)),
+        "PP-OCRv4 det: a pointwise Conv weight x1.5",
+        truth=("conv2d_452.tmp_0", "p2o.Conv.4"),
+        must=WEIGHTS_ADVICE,
+        must_not=FP32_TARGET,
+    ),
+    Case(
+        "yolo-conv-weight-x1.5",
+        "yolov8n",
+        "weights",
+        "culprit",
+        _weights("model.4.cv1.conv.weight", _scaled(1.5)),
+        "YOLOv8n: a Conv weight x1.5",
+        truth=("/model.4/cv1/conv/Conv_output_0", "/model.4/cv1/conv/Conv"),
+        must=WEIGHTS_ADVICE,
+        must_not=FP32_TARGET,
+    ),
+    Case(
+        "det-conv-signflip",
+        "ppocr-det",
+        "weights",
+        "culprit",
+        _weights("conv2d_397.w_0", _flipped(24)),
+        "PP-OCRv4 det: 24 of 48 output channels of a pointwise Conv weight sign-flipped",
+        truth=("conv2d_452.tmp_0", "p2o.Conv.4"),
+        must=WEIGHTS_ADVICE,
+        must_not=FP32_TARGET,
+    ),
+    Case(
+        "yolo-conv-signflip",
+        "yolov8n",
+        "weights",
+        "culprit",
+        _weights("model.6.cv2.conv.weight", _flipped(48)),
+        "YOLOv8n: 48 of 128 output channels of a Conv weight sign-flipped",
+        truth=("/model.6/cv2/conv/Conv_output_0", "/model.6/cv2/conv/Conv"),
+        must=WEIGHTS_ADVICE,
+        must_not=FP32_TARGET,
+    ),
+    Case(
+        "vad-lstm-recurrence-x1.5",
+        "silero-vad",
+        "weights",
+        "culprit",
+        _weights("onnx::LSTM_210", _scaled(1.5)),
+        "Silero VAD v6: the LSTM's recurrence weight R x1.5",
+        truth=("/decoder/rnn/LSTM_output_0", "/decoder/rnn/LSTM"),
+        must=WEIGHTS_ADVICE,
+        must_not=FP32_TARGET,
+    ),
+    Case(
+        "vad5-recurrence-x1.5",
+        "silero-vad5-decoder",
+        "weights",
+        "culprit",
+        _weights("rnn.weight_hh", _scaled(1.5)),
+        "Silero VAD v5 decoder (an LSTM cell as Gemms): the recurrence weight weight_hh x1.5",
+        truth=("/rnn/Gemm_output_0", "/rnn/Gemm"),
+        must=WEIGHTS_ADVICE,
+        must_not=FP32_TARGET,
+    ),
 )
+
 
 def _quantised(make: Callable[[Builder, Case, Path, Path], Path]) -> Build:
     """Target = the model as onnxruntime's own quantiser made it (``make(builder, case, src, dst)``)."""
+
     def target(b: Builder, case: Case, golden: Path) -> Path:
         out = b.case_dir(case.name) / "target"
         if b.fresh(out):
             return out
         model = make(b, case, model_path(case.model), b.case_dir(case.name) / "model.onnx")
         return b.dump(model, out, MODELS[case.model].shapes, b.inputs_of(golden))
+
     return _golden_and(target)
 
 
 _DYNAMIC = _quantised(lambda b, case, src, dst: faults.quantised_dynamic(src, dst))
-_QDQ = _quantised(lambda b, case, src, dst: faults.quantised_static(src, dst,
-                                                                   b.inputs_of(b.golden(case.model))))
+_QDQ = _quantised(
+    lambda b, case, src, dst: faults.quantised_static(src, dst, b.inputs_of(b.golden(case.model)))
+)
 
 
 def _quantised_truth(model: Path, work: Path) -> tuple[str, ...]:
@@ -467,41 +766,115 @@ def _quantised_truth(model: Path, work: Path) -> tuple[str, ...]:
 QUANT_ADVICE = (r"(?i)quanti[sz]|calibrat|int16|per[- ]channel|precision",)
 
 QUANTISED_CASES: tuple[Case, ...] = (
-    Case("rec-quantize-dynamic", "ppocr-rec", "quantisation", "culprit", _DYNAMIC,
-         "PP-OCRv4 rec through onnxruntime's quantize_dynamic (uint8 weights, DynamicQuantizeLinear, "
-         "ConvInteger/MatMulInteger)", truth=("(every rewritten output)",), truth_of=_quantised_truth,
-         must=QUANT_ADVICE, must_not=FP32_TARGET),
-    Case("cls-quantize-dynamic", "ppocr-cls", "quantisation", "culprit", _DYNAMIC,
-         "PP-OCR cls through onnxruntime's quantize_dynamic", truth=("(every rewritten output)",),
-         truth_of=_quantised_truth, must=QUANT_ADVICE, must_not=FP32_TARGET),
-    Case("rec-quantize-dynamic-int8-preset", "ppocr-rec", "quantisation", "culprit", _DYNAMIC,
-         "rec-quantize-dynamic judged with --preset int8", truth=("(every rewritten output)",),
-         truth_of=_quantised_truth, must=QUANT_ADVICE, must_not=FP32_TARGET, flags=("--preset", "int8")),
+    Case(
+        "rec-quantize-dynamic",
+        "ppocr-rec",
+        "quantisation",
+        "culprit",
+        _DYNAMIC,
+        "PP-OCRv4 rec through onnxruntime's quantize_dynamic (uint8 weights, DynamicQuantizeLinear, "
+        "ConvInteger/MatMulInteger)",
+        truth=("(every rewritten output)",),
+        truth_of=_quantised_truth,
+        must=QUANT_ADVICE,
+        must_not=FP32_TARGET,
+    ),
+    Case(
+        "cls-quantize-dynamic",
+        "ppocr-cls",
+        "quantisation",
+        "culprit",
+        _DYNAMIC,
+        "PP-OCR cls through onnxruntime's quantize_dynamic",
+        truth=("(every rewritten output)",),
+        truth_of=_quantised_truth,
+        must=QUANT_ADVICE,
+        must_not=FP32_TARGET,
+    ),
+    Case(
+        "rec-quantize-dynamic-int8-preset",
+        "ppocr-rec",
+        "quantisation",
+        "culprit",
+        _DYNAMIC,
+        "rec-quantize-dynamic judged with --preset int8",
+        truth=("(every rewritten output)",),
+        truth_of=_quantised_truth,
+        must=QUANT_ADVICE,
+        must_not=FP32_TARGET,
+        flags=("--preset", "int8"),
+    ),
     # In the int8 band no quantised layer of cls breaks: the error first leaves the band at an unquantised
     # BatchNorm that computes faithfully what it is fed (as cls-int8-drift, dumpscope's own int8 recipe).
-    Case("cls-quantize-dynamic-int8-preset", "ppocr-cls", "drift", "drift", _DYNAMIC,
-         "cls-quantize-dynamic judged with --preset int8", flags=("--preset", "int8"),
-         must_not=(NOT_ASCEND,)),
-    Case("rec-quantize-dynamic-plain-npy", "ppocr-rec", "quantisation", "culprit", _plain(_DYNAMIC),
-         "rec-quantize-dynamic stored as plain {tensor}.npy folders (the _quantized uint8 tensors beside the "
-         "floats, no manifest)", truth=("(every rewritten output)",), truth_of=_quantised_truth,
-         must=QUANT_ADVICE, must_not=FP32_TARGET),
-    Case("cls-quantize-static-qdq", "ppocr-cls", "quantisation", "culprit", _QDQ,
-         "PP-OCR cls through onnxruntime's quantize_static, QDQ format, int8 per tensor, calibrated on the "
-         "golden input", truth=("(every rewritten output)",), truth_of=_quantised_truth,
-         must=QUANT_ADVICE, must_not=FP32_TARGET),
-    Case("yolo-quantize-static-qdq", "yolov8n", "quantisation", "culprit", _QDQ,
-         "YOLOv8n through onnxruntime's quantize_static, QDQ format", truth=("(every rewritten output)",),
-         truth_of=_quantised_truth, must=QUANT_ADVICE, must_not=FP32_TARGET),
-    Case("yolo-quantize-static-qdq-int8-preset", "yolov8n", "quantisation", "culprit", _QDQ,
-         "yolo-quantize-static-qdq judged with --preset int8", truth=("(every rewritten output)",),
-         truth_of=_quantised_truth, must=QUANT_ADVICE, must_not=FP32_TARGET, flags=("--preset", "int8")),
+    Case(
+        "cls-quantize-dynamic-int8-preset",
+        "ppocr-cls",
+        "drift",
+        "drift",
+        _DYNAMIC,
+        "cls-quantize-dynamic judged with --preset int8",
+        flags=("--preset", "int8"),
+        must_not=(NOT_ASCEND,),
+    ),
+    Case(
+        "rec-quantize-dynamic-plain-npy",
+        "ppocr-rec",
+        "quantisation",
+        "culprit",
+        _plain(_DYNAMIC),
+        "rec-quantize-dynamic stored as plain {tensor}.npy folders (the _quantized uint8 tensors beside the "
+        "floats, no manifest)",
+        truth=("(every rewritten output)",),
+        truth_of=_quantised_truth,
+        must=QUANT_ADVICE,
+        must_not=FP32_TARGET,
+    ),
+    Case(
+        "cls-quantize-static-qdq",
+        "ppocr-cls",
+        "quantisation",
+        "culprit",
+        _QDQ,
+        "PP-OCR cls through onnxruntime's quantize_static, QDQ format, int8 per tensor, calibrated on the "
+        "golden input",
+        truth=("(every rewritten output)",),
+        truth_of=_quantised_truth,
+        must=QUANT_ADVICE,
+        must_not=FP32_TARGET,
+    ),
+    Case(
+        "yolo-quantize-static-qdq",
+        "yolov8n",
+        "quantisation",
+        "culprit",
+        _QDQ,
+        "YOLOv8n through onnxruntime's quantize_static, QDQ format",
+        truth=("(every rewritten output)",),
+        truth_of=_quantised_truth,
+        must=QUANT_ADVICE,
+        must_not=FP32_TARGET,
+    ),
+    Case(
+        "yolo-quantize-static-qdq-int8-preset",
+        "yolov8n",
+        "quantisation",
+        "culprit",
+        _QDQ,
+        "yolo-quantize-static-qdq judged with --preset int8",
+        truth=("(every rewritten output)",),
+        truth_of=_quantised_truth,
+        must=QUANT_ADVICE,
+        must_not=FP32_TARGET,
+        flags=("--preset", "int8"),
+    ),
 )
+
 
 def _sigmastar(size: tuple[int, int], rest: str) -> Build:
     """float.sim / fixed.sim of bench/sigmastar_case.py on the case's model: SigmaStar-style fake
     quantisation computed by onnxruntime, one 8-bit layer whose range is too wide (``rest``: the
     others' type)."""
+
     def build(b: Builder, case: Case) -> tuple[Path, Path]:
         out = b.case_dir(case.name) / "sgs"
         if not b.fresh(out):
@@ -510,6 +883,7 @@ def _sigmastar(size: tuple[int, int], rest: str) -> Build:
             sigmastar_case.build(out, model_path(case.model), size, rest)
             b.mark(out)
         return out / "float_sim" / "sigma_outtensor_dump.bin", out / "fixed_sim" / "sigma_outtensor_dump.bin"
+
     return build
 
 
@@ -524,33 +898,68 @@ SGS_ADVICE = (r"INT16", r"input_config\.ini")
 _SGS = {"model_flag": "", "truth": ("(the 8-bit layer)",), "truth_of": _sigmastar_truth, "must": SGS_ADVICE}
 
 WIDE_QUANT_CASES: tuple[Case, ...] = (
-    Case("det-sgs-u8-wide", "ppocr-det", "quantisation", "culprit", _sigmastar((64, 64), "SGS_U8"),
-         "PP-OCRv4 det, SigmaStar-style fixed.sim all UINT8 (calibrated on the image), one layer's range "
-         "calibrated 32x too wide: float.sim vs fixed.sim", **_SGS),  # type: ignore[arg-type]
-    Case("det-sgs-u8-wide-seed", "ppocr-det", "quantisation", "culprit", _sigmastar((64, 64), "SGS_U8"),
-         "det-sgs-u8-wide judged with --preset seed (COS < 0.99 or RMSE > 0.1)", flags=("--preset", "seed"),
-         **_SGS),  # type: ignore[arg-type]
-    Case("yolo-sgs-u8-wide", "yolov8n", "quantisation", "culprit", _sigmastar((160, 160), "SGS_U8"),
-         "YOLOv8n, SigmaStar-style fixed.sim all UINT8, one layer's range calibrated 32x too wide",
-         **_SGS),  # type: ignore[arg-type]
-    Case("yolo-sgs-u8-wide-seed", "yolov8n", "quantisation", "culprit", _sigmastar((160, 160), "SGS_U8"),
-         "yolo-sgs-u8-wide judged with --preset seed", flags=("--preset", "seed"),
-         **_SGS),  # type: ignore[arg-type]
-    Case("yolo-sgs-one-u8", "yolov8n", "quantisation", "culprit", _sigmastar((160, 160), "SGS_S16"),
-         "YOLOv8n, SigmaStar-style fixed.sim INT16 but one convolution whose input range is > 20 kept UINT8 "
-         "(bench/sigmastar_case.py's proof case on another model)", **_SGS),  # type: ignore[arg-type]
+    Case(
+        "det-sgs-u8-wide",
+        "ppocr-det",
+        "quantisation",
+        "culprit",
+        _sigmastar((64, 64), "SGS_U8"),
+        "PP-OCRv4 det, SigmaStar-style fixed.sim all UINT8 (calibrated on the image), one layer's range "
+        "calibrated 32x too wide: float.sim vs fixed.sim",
+        **_SGS,
+    ),  # type: ignore[arg-type]
+    Case(
+        "det-sgs-u8-wide-seed",
+        "ppocr-det",
+        "quantisation",
+        "culprit",
+        _sigmastar((64, 64), "SGS_U8"),
+        "det-sgs-u8-wide judged with --preset seed (COS < 0.99 or RMSE > 0.1)",
+        flags=("--preset", "seed"),
+        **_SGS,
+    ),  # type: ignore[arg-type]
+    Case(
+        "yolo-sgs-u8-wide",
+        "yolov8n",
+        "quantisation",
+        "culprit",
+        _sigmastar((160, 160), "SGS_U8"),
+        "YOLOv8n, SigmaStar-style fixed.sim all UINT8, one layer's range calibrated 32x too wide",
+        **_SGS,
+    ),  # type: ignore[arg-type]
+    Case(
+        "yolo-sgs-u8-wide-seed",
+        "yolov8n",
+        "quantisation",
+        "culprit",
+        _sigmastar((160, 160), "SGS_U8"),
+        "yolo-sgs-u8-wide judged with --preset seed",
+        flags=("--preset", "seed"),
+        **_SGS,
+    ),  # type: ignore[arg-type]
+    Case(
+        "yolo-sgs-one-u8",
+        "yolov8n",
+        "quantisation",
+        "culprit",
+        _sigmastar((160, 160), "SGS_S16"),
+        "YOLOv8n, SigmaStar-style fixed.sim INT16 but one convolution whose input range is > 20 kept UINT8 "
+        "(bench/sigmastar_case.py's proof case on another model)",
+        **_SGS,
+    ),  # type: ignore[arg-type]
 )
-
 
 
 FP16_MAX = 65504.0
 
 
-def _saturated(tensor: str, scaled: tuple[str, float] | None = None,
-               make: Callable[[Path, Path], Path] | None = None) -> Build:
+def _saturated(
+    tensor: str, scaled: tuple[str, float] | None = None, make: Callable[[Path, Path], Path] | None = None
+) -> Build:
     """Golden: the model (or ``make``'s copy of it) fed the golden inputs, input ``scaled[0]`` times
     ``scaled[1]``; target: the same with ``tensor`` clipped at the float16 maximum (a target
     that saturates there, run in float32 by onnxruntime)."""
+
     def build(b: Builder, case: Case) -> tuple[Path, Path]:
         work = b.case_dir(case.name)
         golden_out, target_out = work / "golden", work / "target"
@@ -565,27 +974,53 @@ def _saturated(tensor: str, scaled: tuple[str, float] | None = None,
         clipped = faults.clip_after(model, work / "model.onnx", tensor, -FP16_MAX, FP16_MAX)
         shapes = MODELS[case.model].shapes
         return b.dump(model, golden_out, shapes, feeds), b.dump(clipped, target_out, shapes, feeds)
+
     return build
 
 
 SATURATION = r"(?i)saturat|clip|range|65504|rescale"
 
 SATURATION_CASES: tuple[Case, ...] = (
-    Case("vad-saturate-fp16", "silero-vad", "overflow", "culprit",
-         _saturated(f"{VAD}Pow_output_0", ("input", 10.0)),
-         "Silero VAD fed audio x10; the target clips the STFT power (Pow) at +-65504, where the golden "
-         "reaches 9.7e4",
-         truth=(f"{VAD}Pow_output_0", f"{VAD}Pow"), must=(SATURATION,), must_not=FP32_TARGET),
-    Case("rec-saturate-fp16", "ppocr-rec", "overflow", "culprit",
-         _saturated("p2o.MatMul.3",
-                    make=lambda s, d: faults.scale_constant(s, d, "p2o.helper.constant.169", 3e4)),
-         "PP-OCRv4 rec whose first attention scale is x3e4 (both runs); the target clips q.k^T (MatMul) at "
-         "+-65504, where the golden reaches 1e5",
-         truth=("p2o.MatMul.3",), must=(SATURATION,), must_not=FP32_TARGET),
+    Case(
+        "vad-saturate-fp16",
+        "silero-vad",
+        "overflow",
+        "culprit",
+        _saturated(f"{VAD}Pow_output_0", ("input", 10.0)),
+        "Silero VAD fed audio x10; the target clips the STFT power (Pow) at +-65504, where the golden "
+        "reaches 9.7e4",
+        truth=(f"{VAD}Pow_output_0", f"{VAD}Pow"),
+        must=(SATURATION,),
+        must_not=FP32_TARGET,
+    ),
+    Case(
+        "rec-saturate-fp16",
+        "ppocr-rec",
+        "overflow",
+        "culprit",
+        _saturated(
+            "p2o.MatMul.3", make=lambda s, d: faults.scale_constant(s, d, "p2o.helper.constant.169", 3e4)
+        ),
+        "PP-OCRv4 rec whose first attention scale is x3e4 (both runs); the target clips q.k^T (MatMul) at "
+        "+-65504, where the golden reaches 1e5",
+        truth=("p2o.MatMul.3",),
+        must=(SATURATION,),
+        must_not=FP32_TARGET,
+    ),
 )
 
-CASES: tuple[Case, ...] = (*FAULT_CASES, *PLAIN_CASES, *RECIPE_CASES, *HEALTHY_CASES, *MISMATCH_CASES,
-                           *LAYOUT_CASES, *OPTIMISED_CASES, *WEIGHT_CASES, *QUANTISED_CASES, *WIDE_QUANT_CASES,
-                           *SATURATION_CASES)
+CASES: tuple[Case, ...] = (
+    *FAULT_CASES,
+    *PLAIN_CASES,
+    *RECIPE_CASES,
+    *HEALTHY_CASES,
+    *MISMATCH_CASES,
+    *LAYOUT_CASES,
+    *OPTIMISED_CASES,
+    *WEIGHT_CASES,
+    *QUANTISED_CASES,
+    *WIDE_QUANT_CASES,
+    *SATURATION_CASES,
+)
 BY_NAME: dict[str, Case] = {c.name: c for c in CASES}
 QUICK: tuple[Case, ...] = tuple(c for c in CASES if c.quick)

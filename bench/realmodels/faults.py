@@ -80,10 +80,12 @@ def scale_constant(src: Path, dst: Path, tensor: str, factor: float) -> Path:
 def flip_channels(src: Path, dst: Path, tensor: str, count: int) -> Path:
     """A copy of the model where the first ``count`` output channels (axis 0) of weight ``tensor`` change
     sign."""
+
     def flip(arr: np.ndarray) -> np.ndarray:
         out = arr.copy()
         out[:count] = -out[:count]
         return out
+
     return map_constant(src, dst, tensor, flip)
 
 
@@ -111,12 +113,19 @@ def quantise_output(src: Path, dst: Path, tensor: str, golden_value: np.ndarray)
     node.output[list(node.output).index(tensor)] = raw
     scale = np.array(float(np.abs(golden_value).max()) / 127.0, dtype=np.float32)
     zero = np.array(0, dtype=np.int8)
-    model.graph.initializer.extend([numpy_helper.from_array(scale, f"{tensor}__scale"),
-                                    numpy_helper.from_array(zero, f"{tensor}__zero")])
-    model.graph.node.extend([
-        helper.make_node("QuantizeLinear", [raw, f"{tensor}__scale", f"{tensor}__zero"], [q], name=f"{tensor}__Q"),
-        helper.make_node("DequantizeLinear", [q, f"{tensor}__scale", f"{tensor}__zero"], [tensor], name=f"{tensor}__DQ"),
-    ])
+    model.graph.initializer.extend(
+        [numpy_helper.from_array(scale, f"{tensor}__scale"), numpy_helper.from_array(zero, f"{tensor}__zero")]
+    )
+    model.graph.node.extend(
+        [
+            helper.make_node(
+                "QuantizeLinear", [raw, f"{tensor}__scale", f"{tensor}__zero"], [q], name=f"{tensor}__Q"
+            ),
+            helper.make_node(
+                "DequantizeLinear", [q, f"{tensor}__scale", f"{tensor}__zero"], [tensor], name=f"{tensor}__DQ"
+            ),
+        ]
+    )
     onnx.save(model, str(dst))
     return dst
 
@@ -129,8 +138,10 @@ def optimised_model(src: Path, dst: Path, level: str = "extended") -> Path:
 
     so = ort.SessionOptions()
     so.log_severity_level = 3
-    so.graph_optimization_level = {"extended": ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED,
-                                   "all": ort.GraphOptimizationLevel.ORT_ENABLE_ALL}[level]
+    so.graph_optimization_level = {
+        "extended": ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED,
+        "all": ort.GraphOptimizationLevel.ORT_ENABLE_ALL,
+    }[level]
     so.optimized_model_filepath = str(dst)
     ort.InferenceSession(str(src), so, providers=["CPUExecutionProvider"])
     original = onnx.load(str(src), load_external_data=False)
@@ -163,7 +174,11 @@ def nhwc_copy(golden: Path, out: Path) -> int:
     manifest = json.loads((out / "manifest.json").read_text())
     moved = 0
     for entry in manifest["tensors"]:
-        if entry.get("kind") != "activation" or len(entry.get("shape", [])) != 4 or "float" not in entry.get("dtype", ""):
+        if (
+            entry.get("kind") != "activation"
+            or len(entry.get("shape", [])) != 4
+            or "float" not in entry.get("dtype", "")
+        ):
             continue
         path = out / entry["file"]
         arr = np.load(path, allow_pickle=False)
@@ -206,7 +221,9 @@ def nhwc_reshape(src: Path, dst: Path, node: str) -> Path:
     moved = f"{data}__as_nhwc"
     nodes = list(model.graph.node)
     at = nodes.index(reshape)
-    nodes.insert(at, helper.make_node("Transpose", [data], [moved], name=f"{node}__as_nhwc", perm=[0, 2, 3, 1]))
+    nodes.insert(
+        at, helper.make_node("Transpose", [data], [moved], name=f"{node}__as_nhwc", perm=[0, 2, 3, 1])
+    )
     reshape.input[0] = moved
 
 
@@ -217,11 +234,14 @@ def clip_after(src: Path, dst: Path, tensor: str, low: float, high: float) -> Pa
     model = onnx.load(str(src))
     node = producer(model, tensor)
     node.output[list(node.output).index(tensor)] = f"{tensor}_unclipped"
-    bounds = [numpy_helper.from_array(np.array(v, np.float32), f"{tensor}_saturate_{k}")
-              for k, v in (("low", low), ("high", high))]
+    bounds = [
+        numpy_helper.from_array(np.array(v, np.float32), f"{tensor}_saturate_{k}")
+        for k, v in (("low", low), ("high", high))
+    ]
     model.graph.initializer.extend(bounds)
-    clip = helper.make_node("Clip", [f"{tensor}_unclipped", *(b.name for b in bounds)], [tensor],
-                            name=f"{tensor}_saturate")
+    clip = helper.make_node(
+        "Clip", [f"{tensor}_unclipped", *(b.name for b in bounds)], [tensor], name=f"{tensor}_saturate"
+    )
     nodes = list(model.graph.node)
     nodes.insert(nodes.index(node) + 1, clip)
     del model.graph.node[:]
@@ -248,11 +268,15 @@ def _initialized(src: Path, dst: Path) -> Path:
     """A copy of the model whose Constant nodes are initializers (onnxruntime's quantiser wants its
     weights as initializers; Paddle exports write them as Constant nodes)."""
     model = onnx.load(str(src))
-    consts = [n for n in model.graph.node
-              if n.op_type == "Constant" and n.attribute and n.attribute[0].name == "value"]
+    consts = [
+        n
+        for n in model.graph.node
+        if n.op_type == "Constant" and n.attribute and n.attribute[0].name == "value"
+    ]
     for node in consts:
-        model.graph.initializer.append(numpy_helper.from_array(numpy_helper.to_array(node.attribute[0].t),
-                                                               node.output[0]))
+        model.graph.initializer.append(
+            numpy_helper.from_array(numpy_helper.to_array(node.attribute[0].t), node.output[0])
+        )
         model.graph.node.remove(node)
     out = dst.with_name(dst.stem + ".float.onnx")
     onnx.save(model, str(out))
@@ -275,9 +299,15 @@ def quantised_static(src: Path, dst: Path, feeds: dict[str, Path]) -> Path:
     from onnxruntime.quantization import CalibrationMethod, QuantFormat, QuantType, quantize_static
 
     arrays = {name: np.load(path, allow_pickle=False) for name, path in feeds.items()}
-    quantize_static(str(_initialized(src, dst)), str(dst), _Feeds(arrays), quant_format=QuantFormat.QDQ,
-                    activation_type=QuantType.QInt8, weight_type=QuantType.QInt8,
-                    calibrate_method=CalibrationMethod.MinMax)
+    quantize_static(
+        str(_initialized(src, dst)),
+        str(dst),
+        _Feeds(arrays),
+        quant_format=QuantFormat.QDQ,
+        activation_type=QuantType.QInt8,
+        weight_type=QuantType.QInt8,
+        calibrate_method=CalibrationMethod.MinMax,
+    )
     return dst
 
 

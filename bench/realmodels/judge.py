@@ -22,18 +22,39 @@ import numpy as np
 from bench.realmodels.build import dumpscope_cmd
 from bench.realmodels.cases import CLASS_ALIASES, Case
 from bench.realmodels.models import model_path
-from bench.realmodels.numerics import (aligning_permutation, cosine, layout_is_decisive, rel_error,
-                                      slice_errors)
+from bench.realmodels.numerics import (
+    aligning_permutation,
+    cosine,
+    layout_is_decisive,
+    rel_error,
+    slice_errors,
+)
 from bench.realmodels.replay import replay
 
 #: The ``diagnose --json`` fields this corpus reads.
 DIAGNOSE_FIELDS = (
-    "verdict", "summary", "counts.fail", "counts.error",
-    "root_causes[].name", "root_causes[].node_name", "root_causes[].cause",
-    "root_causes[].advice", "root_causes[].commands", "nan_origin",
+    "verdict",
+    "summary",
+    "counts.fail",
+    "counts.error",
+    "root_causes[].name",
+    "root_causes[].node_name",
+    "root_causes[].cause",
+    "root_causes[].advice",
+    "root_causes[].commands",
+    "nan_origin",
 )
 #: The ``compare --format json`` fields this corpus reads (one object per row).
-COMPARE_FIELDS = ("name", "health", "golden_file", "target_file", "dtype", "target_dtype", "band", "max_golden")
+COMPARE_FIELDS = (
+    "name",
+    "health",
+    "golden_file",
+    "target_file",
+    "dtype",
+    "target_dtype",
+    "band",
+    "max_golden",
+)
 RUN_TIMEOUT_S = 300
 
 
@@ -88,7 +109,9 @@ class Outcome:
 def run_cli(args: list[str]) -> Run:
     """``dumpscope ARGS`` in a subprocess, timed."""
     start = time.perf_counter()
-    done = subprocess.run([*dumpscope_cmd(), *args], capture_output=True, text=True, timeout=RUN_TIMEOUT_S, check=False)
+    done = subprocess.run(
+        [*dumpscope_cmd(), *args], capture_output=True, text=True, timeout=RUN_TIMEOUT_S, check=False
+    )
     return Run(done.returncode, time.perf_counter() - start, done.stdout, done.stderr)
 
 
@@ -119,7 +142,9 @@ def check_advice(case: Case, causes: list[dict[str, Any]]) -> list[str]:
     """Reasons the advice does not fit (empty when it does)."""
     reasons = []
     if case.must and causes:
-        reasons += [f"rank-1 advice lacks /{rx}/" for rx in case.must if not re.search(rx, _advice(causes[0]))]
+        reasons += [
+            f"rank-1 advice lacks /{rx}/" for rx in case.must if not re.search(rx, _advice(causes[0]))
+        ]
     for rx in case.must_not:
         bad = [c.get("name") for c in causes if re.search(rx, _advice(c))]
         if bad:
@@ -142,8 +167,11 @@ def _judge_culprit(case: Case, diag: dict[str, Any], out: Outcome) -> list[str]:
 
 
 def _judge_healthy(case: Case, diag: dict[str, Any], out: Outcome) -> list[str]:
-    reasons = [f"{what} exit {code}, expected 0" for what, code in
-               (("compare", out.compare_code), ("diagnose", out.diagnose_code)) if code != 0]
+    reasons = [
+        f"{what} exit {code}, expected 0"
+        for what, code in (("compare", out.compare_code), ("diagnose", out.diagnose_code))
+        if code != 0
+    ]
     if out.fail_rows:
         reasons.append(f"{out.fail_rows} FAIL rows")
     return reasons + check_advice(case, diag.get("root_causes") or [])
@@ -153,7 +181,9 @@ def _judge_drift(case: Case, diag: dict[str, Any], out: Outcome) -> list[str]:
     causes = diag.get("root_causes") or []
     reasons = []
     if causes and not class_matches("drift", causes[0].get("cause")):
-        reasons.append(f"rank 1 names a culprit {causes[0].get('name')!r} ({causes[0].get('cause')}), truth is drift")
+        reasons.append(
+            f"rank 1 names a culprit {causes[0].get('name')!r} ({causes[0].get('cause')}), truth is drift"
+        )
     return reasons + check_advice(case, causes)
 
 
@@ -178,7 +208,9 @@ def judge(case: Case, golden: Path, target: Path) -> Outcome:
     out.compare_code, out.compare_s = cmp_run.code, round(cmp_run.seconds, 3)
     out.diagnose_code, out.diagnose_s = diag_run.code, round(diag_run.seconds, 3)
     rows, diag = cmp_run.json(), diag_run.json()
-    out.fail_rows = sum(1 for r in rows if r.get("health") in ("fail", "error")) if isinstance(rows, list) else None
+    out.fail_rows = (
+        sum(1 for r in rows if r.get("health") in ("fail", "error")) if isinstance(rows, list) else None
+    )
     diag = diag if isinstance(diag, dict) else {}
     _read_diagnosis(diag, out)
     if case.expect == "mismatch":
@@ -269,8 +301,12 @@ def independent(case: Case, golden: Path, target: Path) -> dict[str, Any]:
             return facts
         t = t.transpose(0, 3, 1, 2)  # an NHWC target file: judge its values in the golden's layout
         facts["read_as"] = "NHWC"
-    facts.update(cosine=cosine(g, t), rel_error=rel_error(g, t), permutation=aligning_permutation(g, t),
-                 inputs_rel_error=_inputs_error(golden, target, _find(gt, name), gt, tt))
+    facts.update(
+        cosine=cosine(g, t),
+        rel_error=rel_error(g, t),
+        permutation=aligning_permutation(g, t),
+        inputs_rel_error=_inputs_error(golden, target, _find(gt, name), gt, tt),
+    )
     if case.slices and g.ndim >= 2:
         facts["slices"] = slice_errors(g, t)
     return facts
@@ -280,8 +316,12 @@ def _permuted_share(golden: Path, target: Path, gt: dict, tt: dict) -> dict[str,
     """How many paired tensors differ only by an axis permutation (exactly), in float64."""
     permuted = 0
     for name in set(gt) & set(tt):
-        if gt[name].get("shape") != tt[name].get("shape") and len(gt[name].get("shape", [])) == len(tt[name].get("shape", [])):
-            permuted += aligning_permutation(_load(golden, gt[name]), _load(target, tt[name]), tol=1e-5) is not None
+        if gt[name].get("shape") != tt[name].get("shape") and len(gt[name].get("shape", [])) == len(
+            tt[name].get("shape", [])
+        ):
+            permuted += (
+                aligning_permutation(_load(golden, gt[name]), _load(target, tt[name]), tol=1e-5) is not None
+            )
     return {"paired": len(set(gt) & set(tt)), "exact_permutations": permuted}
 
 
@@ -343,8 +383,12 @@ def layout_claims(rows: list[dict[str, Any]]) -> tuple[int, int]:
 
 def noise(runs: tuple[Run, ...]) -> list[str]:
     """Item 9: a traceback or a numpy RuntimeWarning on stderr is a defect whatever the verdict."""
-    return [f"{what} printed {needle}" for what, run in zip(("compare", "diagnose"), runs)
-            for needle in ("Traceback", "RuntimeWarning") if needle in run.stderr]
+    return [
+        f"{what} printed {needle}"
+        for what, run in zip(("compare", "diagnose"), runs)
+        for needle in ("Traceback", "RuntimeWarning")
+        if needle in run.stderr
+    ]
 
 
 def _target_precision(target: Path) -> str | None:
@@ -357,8 +401,13 @@ def band_violations(rows: list[dict[str, Any]], target: Path) -> int:
     """Item 8: float32-vs-float32 rows of an fp32 run (plain or optimized) judged in another band."""
     if not target.is_dir() or _target_precision(target) not in (None, "optimized"):
         return 0  # a vendor's one-file dump (SigmaStar fixed.sim) records its own types
-    return sum(1 for r in rows if r.get("dtype") == "float32" and r.get("target_dtype") == "float32"
-               and r.get("band") not in (None, "fp32"))
+    return sum(
+        1
+        for r in rows
+        if r.get("dtype") == "float32"
+        and r.get("target_dtype") == "float32"
+        and r.get("band") not in (None, "fp32")
+    )
 
 
 def stats_hidden(case: Case, rows: list[dict[str, Any]]) -> list[str]:
@@ -372,7 +421,9 @@ def stats_hidden(case: Case, rows: list[dict[str, Any]]) -> list[str]:
         g = np.load(str(row["golden_file"]), allow_pickle=False).astype(np.float64)
         finite = g[np.isfinite(g)]
         if finite.size and not np.isclose(float(row["max_golden"]), float(finite.max()), rtol=1e-6):
-            reasons.append(f"row {row['name']!r} max_golden {row['max_golden']:.6g}, the file's max is {finite.max():.6g}")
+            reasons.append(
+                f"row {row['name']!r} max_golden {row['max_golden']:.6g}, the file's max is {finite.max():.6g}"
+            )
     return reasons
 
 

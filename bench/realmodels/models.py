@@ -36,18 +36,43 @@ class ModelSpec:
 
 
 WHEEL_MODELS: tuple[ModelSpec, ...] = (
-    ModelSpec("ppocr-det", "rapidocr-onnxruntime", "1.4.4",
-              "rapidocr_onnxruntime/models/ch_PP-OCRv4_det_infer.onnx", "x:1,3,64,64"),
-    ModelSpec("ppocr-rec", "rapidocr-onnxruntime", "1.4.4",
-              "rapidocr_onnxruntime/models/ch_PP-OCRv4_rec_infer.onnx", "x:1,3,48,160"),
-    ModelSpec("ppocr-cls", "rapidocr-onnxruntime", "1.4.4",
-              "rapidocr_onnxruntime/models/ch_ppocr_mobile_v2.0_cls_infer.onnx", "x:1,3,48,192"),
+    ModelSpec(
+        "ppocr-det",
+        "rapidocr-onnxruntime",
+        "1.4.4",
+        "rapidocr_onnxruntime/models/ch_PP-OCRv4_det_infer.onnx",
+        "x:1,3,64,64",
+    ),
+    ModelSpec(
+        "ppocr-rec",
+        "rapidocr-onnxruntime",
+        "1.4.4",
+        "rapidocr_onnxruntime/models/ch_PP-OCRv4_rec_infer.onnx",
+        "x:1,3,48,160",
+    ),
+    ModelSpec(
+        "ppocr-cls",
+        "rapidocr-onnxruntime",
+        "1.4.4",
+        "rapidocr_onnxruntime/models/ch_ppocr_mobile_v2.0_cls_infer.onnx",
+        "x:1,3,48,192",
+    ),
     ModelSpec("yolov8n", "nudenet", "3.4.2", "nudenet/320n.onnx", "images:1,3,160,160"),
-    ModelSpec("silero-vad", "faster-whisper", "1.2.1",
-              "faster_whisper/assets/silero_vad_v6.onnx", "input:1,576;h:1,1,128;c:1,1,128"),
+    ModelSpec(
+        "silero-vad",
+        "faster-whisper",
+        "1.2.1",
+        "faster_whisper/assets/silero_vad_v6.onnx",
+        "input:1,576;h:1,1,128;c:1,1,128",
+    ),
     # Silero VAD v5's decoder: an LSTM cell written out (Gemm on the input, Gemm on the state).
-    ModelSpec("silero-vad5-decoder", "faster-whisper", "1.1.1",
-              "faster_whisper/assets/silero_decoder_v5.onnx", "input:1,128;state:2,1,128"),
+    ModelSpec(
+        "silero-vad5-decoder",
+        "faster-whisper",
+        "1.1.1",
+        "faster_whisper/assets/silero_decoder_v5.onnx",
+        "input:1,128;state:2,1,128",
+    ),
 )
 
 #: Light models small enough to dump in about a second (vgg19/alexnet/zfnet512 carry
@@ -91,8 +116,21 @@ def _download(spec: ModelSpec, wheels: Path) -> Path:
     if found:
         return found[0]
     wheels.mkdir(parents=True, exist_ok=True)
-    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "-q", "--timeout", "30", "--retries", "1",
-           "-d", str(wheels), f"{spec.package}=={spec.version}"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--no-deps",
+        "-q",
+        "--timeout",
+        "30",
+        "--retries",
+        "1",
+        "-d",
+        str(wheels),
+        f"{spec.package}=={spec.version}",
+    ]
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:

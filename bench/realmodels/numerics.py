@@ -46,12 +46,17 @@ def slice_errors(g: np.ndarray, t: np.ndarray) -> dict[str, Any]:
     """Relative error of every index along axis 1; the worst slice and the whole tensor's cosine."""
     errs = [rel_error(g[:, k], t[:, k]) for k in range(g.shape[1])]
     worst = int(np.argmax(errs))
-    return {"worst_slice": worst, "worst_slice_rel_error": errs[worst], "whole_cosine": cosine(g, t),
-            "whole_rel_error": rel_error(g, t)}
+    return {
+        "worst_slice": worst,
+        "worst_slice_rel_error": errs[worst],
+        "whole_cosine": cosine(g, t),
+        "whole_rel_error": rel_error(g, t),
+    }
 
 
-def layout_is_decisive(g: np.ndarray, t: np.ndarray, perm: tuple[int, ...], min_cosine: float,
-                       margin: float) -> bool:
+def layout_is_decisive(
+    g: np.ndarray, t: np.ndarray, perm: tuple[int, ...], min_cosine: float, margin: float
+) -> bool:
     """Whether ``t`` with its axes permuted by ``perm`` agrees with ``g`` decisively, recomputed
     on the whole tensors in float64: equal values (relative 1e-6), or a cosine of at least
     ``min_cosine`` with every other axis order of ``t`` giving ``g``'s shape (the identity

@@ -33,7 +33,10 @@ def _entries(dump: Path) -> dict[str, dict[str, Any]]:
 
 def _node_model(model: onnx.ModelProto, node: onnx.NodeProto, feeds: dict[str, np.ndarray]) -> bytes:
     """A one-node model computing ``node`` from ``feeds`` (all graph inputs)."""
-    inputs = [helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(a.dtype), a.shape) for n, a in feeds.items()]
+    inputs = [
+        helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(a.dtype), a.shape)
+        for n, a in feeds.items()
+    ]
     outputs = [helper.make_empty_tensor_value_info(o) for o in node.output if o]
     graph = helper.make_graph([node], "replay", inputs, outputs)
     one = helper.make_model(graph, opset_imports=list(model.opset_import), ir_version=model.ir_version)
@@ -50,7 +53,9 @@ def _run(model: onnx.ModelProto, node: onnx.NodeProto, feeds: dict[str, np.ndarr
     return np.asarray(session.run([node.output[0]], feeds)[0])
 
 
-def _feeds(node: onnx.NodeProto, dumps: dict[str, tuple[Path, dict]], golden_dtypes: dict[str, str]) -> dict[str, np.ndarray]:
+def _feeds(
+    node: onnx.NodeProto, dumps: dict[str, tuple[Path, dict]], golden_dtypes: dict[str, str]
+) -> dict[str, np.ndarray]:
     """Each input of ``node`` from the dump chosen for its kind, in the golden dtype."""
     feeds = {}
     for name in [i for i in node.input if i]:
@@ -61,7 +66,9 @@ def _feeds(node: onnx.NodeProto, dumps: dict[str, tuple[Path, dict]], golden_dty
     return feeds
 
 
-def _locate(model_file: Path, gt: dict, tt: dict, tensor: str) -> tuple[onnx.ModelProto, onnx.NodeProto] | str:
+def _locate(
+    model_file: Path, gt: dict, tt: dict, tensor: str
+) -> tuple[onnx.ModelProto, onnx.NodeProto] | str:
     """The golden model and the node producing ``tensor``, or why it cannot be replayed."""
     entry = gt.get(tensor)
     if entry is None or tensor not in tt or not entry.get("node_name"):
@@ -85,18 +92,29 @@ def replay(model_file: Path, golden: Path, target: Path, tensor: str) -> dict[st
         return {"note": found}
     model, node = found
     entry = gt[tensor]
-    kinds = {n: (np.load(golden / gt[n]["file"], allow_pickle=False).dtype, gt[n].get("kind")) for n in node.input if n}
+    kinds = {
+        n: (np.load(golden / gt[n]["file"], allow_pickle=False).dtype, gt[n].get("kind"))
+        for n in node.input
+        if n
+    }
     g_out = np.load(golden / entry["file"], allow_pickle=False).astype(np.float64)
     t_out = np.load(target / tt[tensor]["file"], allow_pickle=False).astype(np.float64)
     both = {"golden": (golden, gt), "target": (target, tt)}
     try:
-        fed_target = _run(model, node, _feeds(node, {"flowing": both["target"], "constant": both["golden"]}, kinds))
-        target_consts = _run(model, node, _feeds(node, {"flowing": both["golden"], "constant": both["target"]}, kinds))
-        plain = _run(model, node, _feeds(node, {"flowing": both["golden"], "constant": both["golden"]}, kinds))
+        fed_target = _run(
+            model, node, _feeds(node, {"flowing": both["target"], "constant": both["golden"]}, kinds)
+        )
+        target_consts = _run(
+            model, node, _feeds(node, {"flowing": both["golden"], "constant": both["target"]}, kinds)
+        )
+        plain = _run(
+            model, node, _feeds(node, {"flowing": both["golden"], "constant": both["golden"]}, kinds)
+        )
     except Exception as exc:  # noqa: BLE001 - onnxruntime's pybind errors have no common base
         return {"note": f"replay failed: {str(exc).splitlines()[0][:200]}"}
     facts = {
-        "node": node.name, "op_type": node.op_type,
+        "node": node.name,
+        "op_type": node.op_type,
         "target_error": rel_error(g_out, t_out),
         "replay_with_target_inputs_vs_target": rel_error(t_out, fed_target.astype(np.float64)),
         "replay_with_target_inputs_error": rel_error(g_out, fed_target.astype(np.float64)),

@@ -6,8 +6,8 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import replace
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from bench.realmodels.build import Builder, BuildError
@@ -32,7 +32,7 @@ def run_case(case: Case, builder: Builder) -> Outcome:
 
 def _short(text: str | None, width: int) -> str:
     text = "-" if text is None else text
-    return text if len(text) <= width else "…" + text[-(width - 1):]
+    return text if len(text) <= width else "…" + text[-(width - 1) :]
 
 
 def table(outcomes: Sequence[Outcome]) -> str:
@@ -67,15 +67,22 @@ def _truth_text(o: Outcome) -> str:
 
 def markdown(outcomes: Sequence[Outcome]) -> str:
     """The corpus table in Markdown, with the runner's reasons for each failing case."""
-    lines = ["| case | class | truth (rank 1 must be one of) | dumpscope rank 1 | its cause | replay of rank 1 | ok "
-             "| exit cmp/diag | s cmp / diag |", "|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| case | class | truth (rank 1 must be one of) | dumpscope rank 1 | its cause | replay of rank 1 | ok "
+        "| exit cmp/diag | s cmp / diag |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for o in outcomes:
         rank1 = f"`{o.rank1}`" if o.rank1 else "-"
-        lines.append(f"| {o.case} | {o.cls} | {_truth_text(o)} | {rank1} | {o.rank1_cause or '-'} | {_replay(o)} "
-                     f"| {'PASS' if o.passed else 'FAIL'} | {_code(o.compare_code)}/{_code(o.diagnose_code)} "
-                     f"| {o.compare_s:.2f} / {o.diagnose_s:.2f} |")
+        lines.append(
+            f"| {o.case} | {o.cls} | {_truth_text(o)} | {rank1} | {o.rank1_cause or '-'} | {_replay(o)} "
+            f"| {'PASS' if o.passed else 'FAIL'} | {_code(o.compare_code)}/{_code(o.diagnose_code)} "
+            f"| {o.compare_s:.2f} / {o.diagnose_s:.2f} |"
+        )
     lines += ["", layout_line(outcomes), "", "| case | why it fails |", "|---|---|"]
-    lines += [f"| {o.case} | " + "; ".join(o.reasons).replace("|", "\\|") + " |" for o in outcomes if not o.passed]
+    lines += [
+        f"| {o.case} | " + "; ".join(o.reasons).replace("|", "\\|") + " |" for o in outcomes if not o.passed
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -90,8 +97,11 @@ def false_fail_line(per_case: dict[str, int | None]) -> str:
     total = sum(n or 0 for n in per_case.values())
     unknown = [c for c, n in per_case.items() if n is None]
     bad = ", ".join(f"{c}: {n}" for c, n in per_case.items() if n)
-    return (f"false FAIL/ERR rows on identical (fp32-equivalent) runs: {total} in {len(per_case)} case(s)"
-            + (f" ({bad})" if bad else "") + (f"; no rows from {unknown}" if unknown else ""))
+    return (
+        f"false FAIL/ERR rows on identical (fp32-equivalent) runs: {total} in {len(per_case)} case(s)"
+        + (f" ({bad})" if bad else "")
+        + (f"; no rows from {unknown}" if unknown else "")
+    )
 
 
 def _replay(o: Outcome) -> str:
@@ -120,9 +130,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="only the few small cases the tests run")
     ap.add_argument("--case", action="append", default=[], help="run this case (repeatable)")
     ap.add_argument("--work", type=Path, default=None, help="where dumps are built (default: the cache)")
-    ap.add_argument("-o", "--output", type=Path, default=None, help="JSON results (default: WORK/results.json)")
+    ap.add_argument(
+        "-o", "--output", type=Path, default=None, help="JSON results (default: WORK/results.json)"
+    )
     ap.add_argument("--reasons", action="store_true", help="print why each failing case fails")
-    ap.add_argument("--markdown", type=Path, default=None, help="also write the table as Markdown to this file")
+    ap.add_argument(
+        "--markdown", type=Path, default=None, help="also write the table as Markdown to this file"
+    )
     args = ap.parse_args(argv)
     builder = Builder(args.work or cache_root() / "corpus")
     start = time.perf_counter()
@@ -143,9 +157,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.markdown.write_text(markdown(outcomes))
     path = args.output or builder.root / "results.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"seconds": total, "dump_seconds": builder.dump_seconds, "false_fail_rows": false_fail,
-                                "layout_by_values": sum(o.layout_by_values for o in outcomes),
-                                "layout_not_decisive": sum(o.layout_not_decisive for o in outcomes),
-                                "cases": [o.to_json() for o in outcomes]}, indent=1, default=str))
+    path.write_text(
+        json.dumps(
+            {
+                "seconds": total,
+                "dump_seconds": builder.dump_seconds,
+                "false_fail_rows": false_fail,
+                "layout_by_values": sum(o.layout_by_values for o in outcomes),
+                "layout_not_decisive": sum(o.layout_not_decisive for o in outcomes),
+                "cases": [o.to_json() for o in outcomes],
+            },
+            indent=1,
+            default=str,
+        )
+    )
     print(f"results: {path}")
     return 0 if all(o.passed for o in outcomes) else 1

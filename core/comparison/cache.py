@@ -54,8 +54,22 @@ __all__ = ["CACHED_COLUMN", "RowCache", "ROW_COLUMNS", "last_frame", "save_last_
 
 #: The columns a computed row fills (what :func:`pipeline.compute_row` returns).
 ROW_COLUMNS: tuple[str, ...] = tuple(
-    c for c in SCHEMA if c not in ("index", "name", "target_name", "node_name", "op_type", "kind", "side", "band",
-                                   "pairing", "golden_file", "target_file")
+    c
+    for c in SCHEMA
+    if c
+    not in (
+        "index",
+        "name",
+        "target_name",
+        "node_name",
+        "op_type",
+        "kind",
+        "side",
+        "band",
+        "pairing",
+        "golden_file",
+        "target_file",
+    )
 )
 _KEY = "_key"
 
@@ -152,11 +166,11 @@ def _unseal(key: bytes, bound: str, data: bytes) -> tuple[bytes, bytes] | str:
     if len(data) < head_end + _MAC_SIZE:
         return "truncated"
     n_rows, n_digests = _HEAD.unpack_from(data, len(MAGIC))
-    body = data[head_end + _MAC_SIZE:]
+    body = data[head_end + _MAC_SIZE :]
     if len(body) != n_rows + n_digests:
         return "truncated or extended"
     rows, digests = body[:n_rows], body[n_rows:]
-    signature = data[head_end:head_end + _MAC_SIZE]
+    signature = data[head_end : head_end + _MAC_SIZE]
     if not hmac.compare_digest(_mac(key, bound, data[:head_end], (rows, digests)), signature):
         return _UNSIGNED
     return rows, digests
@@ -214,8 +228,15 @@ def _not_regular(path: Path) -> str:
         return exc.strerror or str(exc)
     if stat.S_ISREG(st.st_mode):
         return ""
-    kind = "a link" if stat.S_ISLNK(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode) else \
-        "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+    kind = (
+        "a link"
+        if stat.S_ISLNK(st.st_mode)
+        else "a FIFO"
+        if stat.S_ISFIFO(st.st_mode)
+        else "a folder"
+        if stat.S_ISDIR(st.st_mode)
+        else "not a regular file"
+    )
     return f"{kind} is there (left as it is)"
 
 
@@ -315,9 +336,14 @@ class FileDigests:
 
     def frame(self) -> pl.DataFrame:
         paths = list(self.settled)
-        return pl.DataFrame({"path": paths, "stat": [self.settled[p][0] for p in paths],
-                             "digest": [self.settled[p][1] for p in paths]},
-                            schema={"path": pl.String(), "stat": pl.String(), "digest": pl.String()})
+        return pl.DataFrame(
+            {
+                "path": paths,
+                "stat": [self.settled[p][0] for p in paths],
+                "digest": [self.settled[p][1] for p in paths],
+            },
+            schema={"path": pl.String(), "stat": pl.String(), "digest": pl.String()},
+        )
 
     @classmethod
     def from_frame(cls, frame: pl.DataFrame) -> FileDigests:
@@ -392,8 +418,11 @@ class RowCache:
             return empty
         parts = _open_sealed(path, secret, bound) if secret is not None else None
         if parts is None:
-            empty.note = "the index there was ignored: not signed by you (no key of yours yet)" \
-                if os.path.lexists(path) else "no index yet"
+            empty.note = (
+                "the index there was ignored: not signed by you (no key of yours yet)"
+                if os.path.lexists(path)
+                else "no index yet"
+            )
             return empty
         if isinstance(parts, str):
             empty.note = f"the index there was ignored: {parts}"
@@ -410,13 +439,20 @@ class RowCache:
     def keys(self, refs: Sequence[tuple[TensorRef, TensorRef]], contexts: Sequence[str]) -> list[str | None]:
         """Each pair's row key from the content of its files and its ``contexts`` (None when
         a side is not a regular file, or its reader already refused it)."""
-        sources = [[self.digests.locate(ref.info.source) if ref.info.source and ref.error is None else None
-                    for ref in pair] for pair in refs]
+        sources = [
+            [
+                self.digests.locate(ref.info.source) if ref.info.source and ref.error is None else None
+                for ref in pair
+            ]
+            for pair in refs
+        ]
         self.digests.of(s[0] for pair in sources for s in pair if s is not None)
         out: list[str | None] = []
         for pair, files, context in zip(refs, sources, contexts):
-            sides = [_side_key(ref, f, self.digests.known.get(f[0])) if f is not None else None
-                     for ref, f in zip(pair, files)]
+            sides = [
+                _side_key(ref, f, self.digests.known.get(f[0])) if f is not None else None
+                for ref, f in zip(pair, files)
+            ]
             out.append(None if None in sides else _row_key(self.run, sides, context))  # type: ignore
         return out
 
@@ -440,8 +476,11 @@ class RowCache:
         frame = frame.filter(pl.col(_KEY).is_not_null() & (pl.col("status") == "computed"))
         read = f" ({self.note})" if self.note and self.note != "no index yet" else ""
         if frame.height == len(self.hits) and self.digests.settled == self.digests.memo:
-            self.note = f"index {self.path}: {reused} (errors are never stored)" if computed else \
-                f"index {self.path}: all {len(rows)} rows reused"
+            self.note = (
+                f"index {self.path}: {reused} (errors are never stored)"
+                if computed
+                else f"index {self.path}: all {len(rows)} rows reused"
+            )
             return  # nothing new to keep: the index stays as it is
         frame = frame.select(_KEY, "_run", *ROW_COLUMNS).unique(subset=_KEY, keep="last", maintain_order=True)
         why = _write_sealed(self.path, self.bound, _parquet(frame), _parquet(self.digests.frame()))

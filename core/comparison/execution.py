@@ -81,8 +81,16 @@ try:
 except ImportError:  # pragma: no cover - not on POSIX
     resource = None  # type: ignore[assignment]
 
-__all__ = ["Ledger", "RowFn", "Scheduler", "SchedulerError", "TaskResult", "accounting", "available_cores",
-           "run_rows"]
+__all__ = [
+    "Ledger",
+    "RowFn",
+    "Scheduler",
+    "SchedulerError",
+    "TaskResult",
+    "accounting",
+    "available_cores",
+    "run_rows",
+]
 
 #: ``compute(i) -> row``: the columns of row ``i`` (never raises).
 RowFn = Callable[[int], dict[str, object]]
@@ -146,7 +154,7 @@ class TaskResult:
         contiguous = self.rows == list(range(start, start + len(self.rows)))
         for key, vals in self.values.items():
             if contiguous and key not in self.absent:
-                columns[key][start:start + len(vals)] = vals
+                columns[key][start : start + len(vals)] = vals
             else:
                 _scatter(columns[key], self.rows, vals, set(self.absent.get(key, ())))
 
@@ -250,8 +258,14 @@ def _budget(left: int, workers: int) -> int:
     return min(TASK_BYTES, max(MIN_TASK_BYTES, left // (2 * workers)))
 
 
-def run_rows(compute: RowFn, todo: Sequence[int], sizes: Sequence[int], workers: int | None,
-             batch: int = 64, scheduler: str | Scheduler | None = None) -> Iterator[TaskResult]:
+def run_rows(
+    compute: RowFn,
+    todo: Sequence[int],
+    sizes: Sequence[int],
+    workers: int | None,
+    batch: int = 64,
+    scheduler: str | Scheduler | None = None,
+) -> Iterator[TaskResult]:
     """Compute every row of ``todo``; yield each finished task's :class:`TaskResult`.
 
     ``sizes``: each row's bytes (both sides), to balance tasks.  ``workers``: processes
@@ -269,8 +283,9 @@ def run_rows(compute: RowFn, todo: Sequence[int], sizes: Sequence[int], workers:
             yield result
 
 
-def _results(compute: RowFn, parts: list[list[int]], count: int,
-             scheduler: str | Scheduler | None) -> Iterator[TaskResult]:
+def _results(
+    compute: RowFn, parts: list[list[int]], count: int, scheduler: str | Scheduler | None
+) -> Iterator[TaskResult]:
     """The tasks' results from where they run: Dask, this process, or ``count`` workers."""
     if scheduler is not None:
         where = scheduler if isinstance(scheduler, Scheduler) else Scheduler.of(scheduler)
@@ -287,7 +302,10 @@ def _in_process(compute: RowFn, parts: list[list[int]]) -> Iterator[TaskResult]:
 
 def _pooled(compute: RowFn, parts: list[list[int]], count: int) -> Iterator[TaskResult]:
     """The tasks on ``count`` forked workers (a thread pool where fork is unavailable)."""
-    if os.environ.get("DUMPSCOPE_WORKERS") == "threads" or "fork" not in multiprocessing.get_all_start_methods():
+    if (
+        os.environ.get("DUMPSCOPE_WORKERS") == "threads"
+        or "fork" not in multiprocessing.get_all_start_methods()
+    ):
         with ThreadPoolExecutor(count) as pool:
             yield from _drain(pool, compute, parts, count)
         return
@@ -311,8 +329,12 @@ def _drain(pool: Executor, compute: RowFn, parts: list[list[int]], count: int) -
             future.cancel()
 
 
-def _top_up(running: set[Future[TaskResult]], queue: Iterator[list[int]],
-            submit: Callable[[list[int]], Future[TaskResult]], limit: int) -> bool:
+def _top_up(
+    running: set[Future[TaskResult]],
+    queue: Iterator[list[int]],
+    submit: Callable[[list[int]], Future[TaskResult]],
+    limit: int,
+) -> bool:
     """Submit tasks from ``queue`` until ``limit`` are in flight; whether any are."""
     for part in queue:
         running.add(submit(part))
@@ -341,7 +363,9 @@ class _Forked:
             finally:
                 gc.unfreeze()
 
-    def _start(self, context: multiprocessing.context.BaseContext) -> tuple[Connection, multiprocessing.process.BaseProcess]:
+    def _start(
+        self, context: multiprocessing.context.BaseContext
+    ) -> tuple[Connection, multiprocessing.process.BaseProcess]:
         ours, theirs = context.Pipe()  # type: ignore[attr-defined]
         inherited = [conn for conn, _worker in self.links] + [ours]
         worker = context.Process(target=_serve, args=(theirs, inherited), daemon=True)  # type: ignore[attr-defined]
@@ -458,10 +482,11 @@ class Scheduler:
         try:
             with socket.create_connection(where, timeout=self.timeout) as conn:
                 greeting = _first_bytes(conn, 16) if self.address.startswith("tcp://") else None
-        except socket.timeout:
-            raise SchedulerError(f"--scheduler {self.said}: no answer within {self.timeout:g} s "
-                                 "(unreachable, or not a Dask scheduler; --scheduler-timeout sets the wait)"
-                                 ) from None
+        except TimeoutError:
+            raise SchedulerError(
+                f"--scheduler {self.said}: no answer within {self.timeout:g} s "
+                "(unreachable, or not a Dask scheduler; --scheduler-timeout sets the wait)"
+            ) from None
         except OSError as exc:
             raise SchedulerError(f"--scheduler {self.said}: cannot connect ({exc.strerror or exc})") from None
         if greeting is not None and not _dask_greeting(greeting):
@@ -521,8 +546,10 @@ def _dask_rows(compute: RowFn, parts: list[list[int]], scheduler: Scheduler) -> 
     try:
         client = Client(scheduler.address, timeout=scheduler.timeout)
     except Exception as exc:  # noqa: BLE001 - whatever answered, it was not a usable Dask scheduler
-        raise SchedulerError(f"--scheduler {scheduler.said}: no Dask scheduler there (nothing answered as "
-                             f"one within {scheduler.timeout:g} s: {_one_line(exc)})") from None
+        raise SchedulerError(
+            f"--scheduler {scheduler.said}: no Dask scheduler there (nothing answered as "
+            f"one within {scheduler.timeout:g} s: {_one_line(exc)})"
+        ) from None
     with client:  # the default client while it runs (as_completed needs one)
         try:
             [shared] = client.scatter([compute], broadcast=True, hash=False)

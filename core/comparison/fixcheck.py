@@ -48,8 +48,11 @@ class Distance:
     def text(self) -> str:
         """E.g. ``#72 'frame5/attn/exp:0' (Exp): FAIL, relative distance 0.9053, cosine 0.839468,
         max abs 1.832e+05``."""
-        values = (("relative distance", self.relative_distance, ".4g"), ("cosine", self.cosine, ".6f"),
-                  ("max abs", self.max_abs, ".4g"))
+        values = (
+            ("relative distance", self.relative_distance, ".4g"),
+            ("cosine", self.cosine, ".6f"),
+            ("max abs", self.max_abs, ".4g"),
+        )
         numbers = [f"{label} {v:{fmt}}" for label, v, fmt in values if v is not None]
         head = f"#{self.index} {display(self.name)!r} ({display(self.op_type or '?')}): {_LABEL[self.health]}"
         return head + (", " + ", ".join(numbers) if numbers else "")
@@ -72,8 +75,10 @@ class FixCheck:
     def sentences(self) -> list[str]:
         """The facts, one sentence each, then the verdict."""
         c = self.counts
-        lines = [f"{sum(c.values())} compared rows: {c.get('ok', 0)} OK, {c.get('warn', 0)} WARN, "
-                 f"{c.get('fail', 0)} FAIL, {c.get('error', 0)} ERR"]
+        lines = [
+            f"{sum(c.values())} compared rows: {c.get('ok', 0)} OK, {c.get('warn', 0)} WARN, "
+            f"{c.get('fail', 0)} FAIL, {c.get('error', 0)} ERR"
+        ]
         if self.worst_output is not None:
             ok = sum(d.health == "ok" for d in self.outputs)
             lines.append(f"outputs: {ok} of {len(self.outputs)} OK; farthest {self.worst_output.text()}")
@@ -83,19 +88,27 @@ class FixCheck:
 
     def verdict_sentence(self) -> str:
         if self.verdict == COMPLETE:
-            return ("the fix is complete: every compared row of the patched target is within its band of the "
-                    "original golden")
+            return (
+                "the fix is complete: every compared row of the patched target is within its band of the "
+                "original golden"
+            )
         if self.verdict == INCOMPLETE:
             if self.worst_output is None:
                 return "the fix is not verified: no model output was compared with the original golden"
-            return (f"the fix is not complete: output {display(self.worst_output.name)!r} is "
-                    f"{_LABEL[self.worst_output.health]} against the original golden")
+            return (
+                f"the fix is not complete: output {display(self.worst_output.name)!r} is "
+                f"{_LABEL[self.worst_output.health]} against the original golden"
+            )
         why = ""
         if self.patched_ok is not None and self.patched_ok == len(self.off):
-            why = (" (each is OK against the patched model's own golden: the patch itself changes what they "
-                   "compute)")
-        return (f"the fix is partial: the outputs are within their band of the original golden, "
-                f"{len(self.off)} intermediate row(s) are not{why}")
+            why = (
+                " (each is OK against the patched model's own golden: the patch itself changes what they "
+                "compute)"
+            )
+        return (
+            f"the fix is partial: the outputs are within their band of the original golden, "
+            f"{len(self.off)} intermediate row(s) are not{why}"
+        )
 
 
 def check_fix(original: Comparison, patched: Comparison | None = None) -> FixCheck:
@@ -112,8 +125,15 @@ def check_fix(original: Comparison, patched: Comparison | None = None) -> FixChe
         verdict = INCOMPLETE
     else:
         verdict = PARTIAL if off else COMPLETE
-    return FixCheck(verdict, counts, outputs, _worst(outputs), _worst(distances), off,
-                    _ok_in(patched, off) if patched is not None else None)
+    return FixCheck(
+        verdict,
+        counts,
+        outputs,
+        _worst(outputs),
+        _worst(distances),
+        off,
+        _ok_in(patched, off) if patched is not None else None,
+    )
 
 
 def _compared(frame: pl.DataFrame) -> pl.DataFrame:
@@ -124,9 +144,15 @@ def _compared(frame: pl.DataFrame) -> pl.DataFrame:
 def _distance(r: Mapping[str, object]) -> Distance:
     op = r.get("op_type")
     op_type = str(op) if op is not None else None
-    return Distance(int(str(r["index"])), str(r["name"]), op_type, str(r["health"]),
-                    _float(r.get("cosine_similarity")), _float(r.get("relative_euclidean_distance")),
-                    _float(r.get("max_absolute_error")))
+    return Distance(
+        int(str(r["index"])),
+        str(r["name"]),
+        op_type,
+        str(r["health"]),
+        _float(r.get("cosine_similarity")),
+        _float(r.get("relative_euclidean_distance")),
+        _float(r.get("max_absolute_error")),
+    )
 
 
 def _float(v: object) -> float | None:
@@ -135,9 +161,11 @@ def _float(v: object) -> float | None:
 
 def _worst(ds: tuple[Distance, ...] | list[Distance]) -> Distance | None:
     """Health first, then the largest relative distance (an unmeasured one counts as largest)."""
+
     def key(d: Distance) -> tuple[int, float, int]:
         rel = d.relative_distance
         return (_SEVERITY[d.health], math.inf if rel is None or math.isnan(rel) else rel, -d.index)
+
     return max(ds, key=key) if ds else None
 
 

@@ -55,8 +55,10 @@ def _kind(facts: GraphFacts, name: str, current: str) -> str:
 
 def _enrich(info: TensorInfo, facts: GraphFacts, order: dict[str, int]) -> TensorInfo:
     """``info`` with the model's facts where it has none."""
-    changes: dict[str, object] = {"kind": _kind(facts, info.name, info.kind),
-                                  **_node_facts(info, facts.producer.get(info.name))}
+    changes: dict[str, object] = {
+        "kind": _kind(facts, info.name, info.kind),
+        **_node_facts(info, facts.producer.get(info.name)),
+    }
     if info.topo_index is None:
         changes["topo_index"] = order.get(info.name)
     return replace(info, **changes)  # type: ignore[arg-type]
@@ -91,8 +93,13 @@ class _Names:
         """A file name that could be several model tensors: left as is, and said so."""
         if real in self.known or name not in self.ambiguous:
             return []
-        return [DumpProblem(ref.info.source or name, f"file name {name!r} could be any of "
-                            f"{', '.join(map(repr, self.ambiguous[name]))} in the model; left as is")]
+        return [
+            DumpProblem(
+                ref.info.source or name,
+                f"file name {name!r} could be any of "
+                f"{', '.join(map(repr, self.ambiguous[name]))} in the model; left as is",
+            )
+        ]
 
     def info(self, ref: TensorRef, name: str, real: str, taken: Container[str]) -> TensorInfo:
         """The tensor's info under its model name with the model's facts; its own when another
@@ -127,6 +134,14 @@ def internal_layouts(facts: GraphFacts) -> dict[str, str]:
 
     if not any(n.domain == NCHWC_DOMAIN for n in facts.nodes):
         return {}
-    nodes = [{"op_type": n.op_type, "domain": n.domain, "index": n.index, "inputs": list(n.inputs),
-              "outputs": list(n.outputs)} for n in facts.nodes]
+    nodes = [
+        {
+            "op_type": n.op_type,
+            "domain": n.domain,
+            "index": n.index,
+            "inputs": list(n.inputs),
+            "outputs": list(n.outputs),
+        }
+        for n in facts.nodes
+    ]
     return blocked_layout_tensors(nodes)

@@ -22,11 +22,19 @@ def open_result(path: str | Path, thresholds: Thresholds | None = None) -> Compa
     distance 0) fail with the reason."""
     th = thresholds if isinstance(thresholds, Thresholds) else Thresholds()
     frame = read_result_csv(path)
-    bands = [th.band_for(d, t, False) for d, t in zip(frame["dtype"].to_list(), frame["target_dtype"].to_list())]
+    bands = [
+        th.band_for(d, t, False) for d, t in zip(frame["dtype"].to_list(), frame["target_dtype"].to_list())
+    ]
     computed = pl.any_horizontal([pl.col(c).is_not_null() for c in METRIC_COLUMNS.values()])
     # msaccucmp's rows for ops with no dump on one side (Data, inserted ops) are unmatched, not errors.
     no_dump = pl.col("message").fill_null("").str.contains("no dump file", literal=True)
-    status = pl.when(computed).then(pl.lit("computed")).when(no_dump).then(pl.lit("unmatched")).otherwise(pl.lit("error"))
+    status = (
+        pl.when(computed)
+        .then(pl.lit("computed"))
+        .when(no_dump)
+        .then(pl.lit("unmatched"))
+        .otherwise(pl.lit("error"))
+    )
     frame = frame.with_columns(
         band=pl.Series(bands, dtype=pl.String),
         status=status,
@@ -36,8 +44,17 @@ def open_result(path: str | Path, thresholds: Thresholds | None = None) -> Compa
         side=pl.when(computed | ~no_dump).then(pl.lit("both")).otherwise(pl.lit("golden")),
         golden_file=pl.lit(None, dtype=pl.String),
     )
-    cmp = Comparison.from_frame(frame, meta={"golden": str(path), "target": str(path), "imported": "msaccucmp/msit CSV",
-                                               "preset": th.preset, "order": "the CSV's Index"}, thresholds=th)
+    cmp = Comparison.from_frame(
+        frame,
+        meta={
+            "golden": str(path),
+            "target": str(path),
+            "imported": "msaccucmp/msit CSV",
+            "preset": th.preset,
+            "order": "the CSV's Index",
+        },
+        thresholds=th,
+    )
     cmp.frame = judge(cmp.frame, th)
     return cmp
 
@@ -55,23 +72,46 @@ def open_rknn_report(path: str | Path, thresholds: Thresholds | None = None) -> 
     band = th.band_for("float32", "float32", rknn.precision(r.name for r in report.rows) == "int8")
     rows = []
     for r in report.rows:
-        rows.append({
-            "index": r.position, "name": r.name, "target_name": r.name, "op_type": r.op_type,
-            "kind": "input" if r.op_type == "Input" else "activation", "cosine_similarity": r.entire_cos,
-            "band": band, "status": "unmatched" if r.blank else "computed",
-            "health": "unmatched" if r.blank else "pending", "side": "both",
-            "message": rknn.report_sentence(r, None, None) if r.blank else "",
-            "notes": None if r.blank else _report_note(r),
-            "printed": {"cosine_similarity": r.printed[0] if r.printed else None},
-            "rknn_op": r.op_type, "rknn_entire_cos": r.entire_cos, "rknn_entire_euc": r.entire_euc,
-            "rknn_single_cos": r.single_cos, "rknn_single_euc": r.single_euc,
-            "rknn_fused_into": r.fused_into, "rknn_origin": rknn.origin(r),
-        })
-    frame = pl.DataFrame(rows, schema_overrides={"printed": pl.Struct({"cosine_similarity": pl.String()}),
-                                                 "rknn_fused_into": pl.String(), "rknn_origin": pl.String()})
-    meta = {"golden": str(path), "target": str(path), "imported": "RKNN-Toolkit2 error_analysis.txt",
-            "preset": th.preset, "order": "the report's (the simulator's) order",
-            "warnings": list(report.problems)}
+        rows.append(
+            {
+                "index": r.position,
+                "name": r.name,
+                "target_name": r.name,
+                "op_type": r.op_type,
+                "kind": "input" if r.op_type == "Input" else "activation",
+                "cosine_similarity": r.entire_cos,
+                "band": band,
+                "status": "unmatched" if r.blank else "computed",
+                "health": "unmatched" if r.blank else "pending",
+                "side": "both",
+                "message": rknn.report_sentence(r, None, None) if r.blank else "",
+                "notes": None if r.blank else _report_note(r),
+                "printed": {"cosine_similarity": r.printed[0] if r.printed else None},
+                "rknn_op": r.op_type,
+                "rknn_entire_cos": r.entire_cos,
+                "rknn_entire_euc": r.entire_euc,
+                "rknn_single_cos": r.single_cos,
+                "rknn_single_euc": r.single_euc,
+                "rknn_fused_into": r.fused_into,
+                "rknn_origin": rknn.origin(r),
+            }
+        )
+    frame = pl.DataFrame(
+        rows,
+        schema_overrides={
+            "printed": pl.Struct({"cosine_similarity": pl.String()}),
+            "rknn_fused_into": pl.String(),
+            "rknn_origin": pl.String(),
+        },
+    )
+    meta = {
+        "golden": str(path),
+        "target": str(path),
+        "imported": "RKNN-Toolkit2 error_analysis.txt",
+        "preset": th.preset,
+        "order": "the report's (the simulator's) order",
+        "warnings": list(report.problems),
+    }
     cmp = Comparison.from_frame(frame, meta=meta, thresholds=th)
     cmp.frame = judge(cmp.frame, th)
     return cmp

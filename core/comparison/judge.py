@@ -24,7 +24,16 @@ from typing import TYPE_CHECKING
 from dumpscope.core.comparison.slices import DESTROYED
 from dumpscope.core.vocabulary import DIVERGENT, HEALTHS, METRIC, METRICS, UNHEALTHY
 
-__all__ = ["DIVERGENT", "HEALTHS", "UNHEALTHY", "Limit", "Thresholds", "judge", "first_divergent", "health_counts"]
+__all__ = [
+    "DIVERGENT",
+    "HEALTHS",
+    "UNHEALTHY",
+    "Limit",
+    "Thresholds",
+    "judge",
+    "first_divergent",
+    "health_counts",
+]
 
 if TYPE_CHECKING:  # polars is imported where frames are judged: `dumpscope --help` needs only PRESETS
     import polars as pl
@@ -54,7 +63,11 @@ SLICE_DESTROYED = DESTROYED
 
 def _band(cos: Limit, red: Limit) -> dict[str, Limit]:
     """A float band: the whole tensor's bounds, and its worst channel slice failing when destroyed."""
-    return {"cosine_similarity": cos, "relative_euclidean_distance": red, "slice_relative_distance": Limit(None, SLICE_DESTROYED)}
+    return {
+        "cosine_similarity": cos,
+        "relative_euclidean_distance": red,
+        "slice_relative_distance": Limit(None, SLICE_DESTROYED),
+    }
 
 
 _REL = {
@@ -78,8 +91,14 @@ _MSIT = {
 #: name -> (description, bands).  A single-band preset judges every row the same way.
 PRESETS: dict[str, tuple[str, dict[str, Band]]] = {
     "auto": ("relative metrics, bands by the pair's precision (fp32/fp16/int16/bf16/int8/exact)", _REL),
-    "seed": ("the SigmaStar rule of thumb: COS < 0.99 or RMSE (SigmaStar) > 0.1 fails", {"all": _SEED, "exact": _REL["exact"]}),
-    "msit": ("msit's analyser: COS < 0.99, RED > 0.05, KL > 0.005, RMSE > 1, mean rel. error > 1", {"all": _MSIT, "exact": _REL["exact"]}),
+    "seed": (
+        "the SigmaStar rule of thumb: COS < 0.99 or RMSE (SigmaStar) > 0.1 fails",
+        {"all": _SEED, "exact": _REL["exact"]},
+    ),
+    "msit": (
+        "msit's analyser: COS < 0.99, RED > 0.05, KL > 0.005, RMSE > 1, mean rel. error > 1",
+        {"all": _MSIT, "exact": _REL["exact"]},
+    ),
     "fp32": ("every row judged as a float32 target", {"all": _REL["fp32"], "exact": _REL["exact"]}),
     "fp16": ("every row judged as a float16 target", {"all": _REL["fp16"], "exact": _REL["exact"]}),
     "bf16": ("every row judged as a bfloat16 target", {"all": _REL["bf16"], "exact": _REL["exact"]}),
@@ -161,7 +180,9 @@ class Thresholds:
         bands = [b for b in self.bands if b != "exact"]
         if len(parts) == 2:
             if parts[0] not in self.bands:
-                raise ValueError(f"threshold {item!r}: unknown band {parts[0]!r} (bands: {', '.join(self.bands)})")
+                raise ValueError(
+                    f"threshold {item!r}: unknown band {parts[0]!r} (bands: {', '.join(self.bands)})"
+                )
             bands = [parts[0]]
             parts = parts[1:]
         if len(parts) != 1 or parts[0] not in METRIC:
@@ -169,14 +190,20 @@ class Thresholds:
         return bands, parts[0], which
 
     def band_for(
-        self, dtype: str | None, target_dtype: str | None, quantised: bool, run_band: str | None = None,
+        self,
+        dtype: str | None,
+        target_dtype: str | None,
+        quantised: bool,
+        run_band: str | None = None,
         quant_band: str = "int8",
     ) -> str:
         """Which band judges a pair: ``exact`` for integer/bool pairs, else the lower
         precision of the pair's own dtypes and ``run_band``, the precision of the target
         run as a whole (a float32 layer after float16 layers carries float16 error).
         ``quant_band`` is the band of a quantised pair (``int16`` for 16-bit records)."""
-        exact = all(d is not None and (d.startswith(("int", "uint")) or d == "bool") for d in (dtype, target_dtype))
+        exact = all(
+            d is not None and (d.startswith(("int", "uint")) or d == "bool") for d in (dtype, target_dtype)
+        )
         if exact and not quantised:
             return "exact"
         if "all" in self.bands:
@@ -224,7 +251,9 @@ def judge(frame: pl.DataFrame, thresholds: Thresholds) -> pl.DataFrame:
         return frame
     fail_reasons, warn_reasons = _reasons(thresholds)
     judged = frame[at].select(*_verdict(fail_reasons, warn_reasons))
-    return frame.with_columns(frame["health"].scatter(at, judged["health"]), frame["message"].scatter(at, judged["message"]))
+    return frame.with_columns(
+        frame["health"].scatter(at, judged["health"]), frame["message"].scatter(at, judged["message"])
+    )
 
 
 def _reasons(thresholds: Thresholds) -> tuple[list[pl.Expr], list[pl.Expr]]:
@@ -233,7 +262,9 @@ def _reasons(thresholds: Thresholds) -> tuple[list[pl.Expr], list[pl.Expr]]:
     warn_reasons: list[pl.Expr] = []
     for band, limits in thresholds.bands.items():
         for metric, lim in limits.items():
-            _bound_reasons(_BoundCheck(band, metric, thresholds.floors.get(band)), lim, fail_reasons, warn_reasons)
+            _bound_reasons(
+                _BoundCheck(band, metric, thresholds.floors.get(band)), lim, fail_reasons, warn_reasons
+            )
     return fail_reasons, warn_reasons
 
 
@@ -267,7 +298,9 @@ class _BoundCheck:
         return (pl.col("band") == self.band) & past.fill_null(False)
 
 
-def _bound_reasons(check: _BoundCheck, lim: Limit, fail_reasons: list[pl.Expr], warn_reasons: list[pl.Expr]) -> None:
+def _bound_reasons(
+    check: _BoundCheck, lim: Limit, fail_reasons: list[pl.Expr], warn_reasons: list[pl.Expr]
+) -> None:
     """The reasons one limit adds: within the band's floor, a fail bound only warns (and
     says so) and a warn bound is not said; absolute metrics ignore the floor."""
     import polars as pl
@@ -276,7 +309,9 @@ def _bound_reasons(check: _BoundCheck, lim: Limit, fail_reasons: list[pl.Expr], 
     if lim.fail is not None:
         fail_reasons.append(_reason(check, lim.fail, floored))
         if floored is not None:
-            warn_reasons.append(pl.when(check.bad(lim.fail) & floored).then(check.text(lim.fail, floored=True)))
+            warn_reasons.append(
+                pl.when(check.bad(lim.fail) & floored).then(check.text(lim.fail, floored=True))
+            )
     if lim.warn is not None:
         warn_reasons.append(_reason(check, lim.warn, floored))
 
@@ -296,7 +331,9 @@ def _verdict(fail_reasons: list[pl.Expr], warn_reasons: list[pl.Expr]) -> list[p
 
     fail = _joined("hard_fail", fail_reasons)
     warn = _joined("hard_warn", warn_reasons)
-    health = pl.when(fail != "").then(pl.lit("fail")).when(warn != "").then(pl.lit("warn")).otherwise(pl.lit("ok"))
+    health = (
+        pl.when(fail != "").then(pl.lit("fail")).when(warn != "").then(pl.lit("warn")).otherwise(pl.lit("ok"))
+    )
     reason = pl.when(fail != "").then(fail).otherwise(warn)
     notes = pl.col("notes").fill_null("")
     parts = [pl.when(reason != "").then(reason), pl.when(notes != "").then(notes)]
@@ -309,7 +346,9 @@ def _joined(hard: str, reasons: list[pl.Expr]) -> pl.Expr:
     import polars as pl
 
     text = pl.col(hard).fill_null("")
-    return pl.concat_str([pl.when(text != "").then(text), *reasons], separator="; ", ignore_nulls=True).fill_null("")
+    return pl.concat_str(
+        [pl.when(text != "").then(text), *reasons], separator="; ", ignore_nulls=True
+    ).fill_null("")
 
 
 def _floored(floor: float | None) -> pl.Expr | None:
@@ -365,11 +404,21 @@ def _grouped_counts(frame: pl.DataFrame) -> dict[str, int]:
 
 #: The word the layer list shows for a metric that makes a row unhealthy (at most 6 cells).
 RULE_WORDS: dict[str, str] = {
-    "cosine_similarity": "cos", "relative_euclidean_distance": "rel", "slice_relative_distance": "slice",
-    "slice_cosine": "slice", "max_absolute_error": "maxabs", "mean_absolute_error": "mae",
-    "root_mean_square_error": "rmse", "kullback_leibler_divergence": "kl", "max_relative_error": "maxrel",
-    "mean_relative_error": "meanre", "accumulated_relative_error": "accrel", "sqnr_db": "sqnr",
-    "within_tolerance": "tol", "mse": "mse", "sgs_rmse": "rmse",
+    "cosine_similarity": "cos",
+    "relative_euclidean_distance": "rel",
+    "slice_relative_distance": "slice",
+    "slice_cosine": "slice",
+    "max_absolute_error": "maxabs",
+    "mean_absolute_error": "mae",
+    "root_mean_square_error": "rmse",
+    "kullback_leibler_divergence": "kl",
+    "max_relative_error": "maxrel",
+    "mean_relative_error": "meanre",
+    "accumulated_relative_error": "accrel",
+    "sqnr_db": "sqnr",
+    "within_tolerance": "tol",
+    "mse": "mse",
+    "sgs_rmse": "rmse",
 }
 RULE_NONFINITE = "nan/inf"
 
@@ -407,7 +456,9 @@ def _bound_conditions(thresholds: Thresholds, columns: list[str]) -> list[tuple[
     return fails + warns
 
 
-def _past(thresholds: Thresholds, band: str, metric: str, lim: Limit) -> tuple[pl.Expr | None, pl.Expr | None]:
+def _past(
+    thresholds: Thresholds, band: str, metric: str, lim: Limit
+) -> tuple[pl.Expr | None, pl.Expr | None]:
     """``(fails, warns)``: a row of ``band`` past the fail bound of ``metric`` and not within the band's
     floor; past the warn bound (not within the floor), or past the fail bound within the floor (None:
     no such bound), exactly as :func:`_bound_reasons` words them."""
@@ -435,7 +486,11 @@ def metric_states(row: Mapping[str, object], thresholds: Thresholds) -> dict[str
     metrics = [m for m in limits if isinstance(row.get(m), (int, float))]
     if not metrics:
         return {}
-    columns = {"band": [band], "max_absolute_error": [row.get("max_absolute_error")], **{m: [row[m]] for m in metrics}}
+    columns = {
+        "band": [band],
+        "max_absolute_error": [row.get("max_absolute_error")],
+        **{m: [row[m]] for m in metrics},
+    }
     frame = pl.DataFrame(columns, schema_overrides={m: pl.Float64 for m in columns if m != "band"})
     states: dict[str, str] = {}
     for metric in metrics:

@@ -49,7 +49,13 @@ except ImportError:  # pragma: no cover - depends on the build
 __all__ = ["MSACCUCMP_CSV_NAMES", "PairMetrics", "compare_arrays"]
 MSACCUCMP_METRICS: tuple[str, ...] = metrics_in("msaccucmp")
 EXTRA_METRICS: tuple[str, ...] = metrics_in("extra")
-COUNT_COLUMNS: tuple[str, ...] = ("nan_golden", "nan_target", "inf_golden", "inf_target", "nonfinite_mismatch")
+COUNT_COLUMNS: tuple[str, ...] = (
+    "nan_golden",
+    "nan_target",
+    "inf_golden",
+    "inf_target",
+    "nonfinite_mismatch",
+)
 STAT_COLUMNS: tuple[str, ...] = metrics_in("stat")
 #: Every float column of the frame, in the registry's order (:data:`vocabulary.METRICS`).
 FLOAT_COLUMNS: tuple[str, ...] = tuple(m.name for m in METRICS)
@@ -129,12 +135,47 @@ def _buffer(name: str, size: int, dtype: np.dtype | type = np.float64) -> np.nda
 
 
 _ZERO_SUMS: dict[str, float] = {
-    "n": 0, "sxx": 0.0, "syy": 0.0, "sdd": 0.0, "sad": 0.0, "say": 0.0, "mad": 0.0, "sx": 0.0, "sy": 0.0,
-    "srel": 0.0, "mrel": 0.0, "within": 0, "minx": math.inf, "maxx": -math.inf, "miny": math.inf,
-    "maxy": -math.inf, "nan_x": 0, "nan_y": 0, "inf_x": 0, "inf_y": 0, "mismatch": 0, "matched_nonfinite": 0,
+    "n": 0,
+    "sxx": 0.0,
+    "syy": 0.0,
+    "sdd": 0.0,
+    "sad": 0.0,
+    "say": 0.0,
+    "mad": 0.0,
+    "sx": 0.0,
+    "sy": 0.0,
+    "srel": 0.0,
+    "mrel": 0.0,
+    "within": 0,
+    "minx": math.inf,
+    "maxx": -math.inf,
+    "miny": math.inf,
+    "maxy": -math.inf,
+    "nan_x": 0,
+    "nan_y": 0,
+    "inf_x": 0,
+    "inf_y": 0,
+    "mismatch": 0,
+    "matched_nonfinite": 0,
 }
-_ADDED = ("n", "sxx", "syy", "sdd", "sad", "say", "sx", "sy", "srel", "within",
-          "nan_x", "nan_y", "inf_x", "inf_y", "mismatch", "matched_nonfinite")
+_ADDED = (
+    "n",
+    "sxx",
+    "syy",
+    "sdd",
+    "sad",
+    "say",
+    "sx",
+    "sy",
+    "srel",
+    "within",
+    "nan_x",
+    "nan_y",
+    "inf_x",
+    "inf_y",
+    "mismatch",
+    "matched_nonfinite",
+)
 
 
 class _Sums:
@@ -349,7 +390,9 @@ def side_stats(a: np.ndarray, chunk: int = CHUNK) -> Stats:
     return lo, hi, mean, math.sqrt(max(s2 / n - mean * mean, 0.0))
 
 
-def _compare_native(g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chunk: int, work: np.dtype) -> tuple[_Sums, float | None]:
+def _compare_native(
+    g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chunk: int, work: np.dtype
+) -> tuple[_Sums, float | None]:
     """The compiled kernel: one vectorised pass for the moments, one for KL."""
     assert _kernel is not None
     size = g.size
@@ -381,10 +424,33 @@ def _native_kl(acc: _Sums, parts: Iterable[tuple[np.ndarray, np.ndarray]], chunk
 
 
 #: The kernel's sums in the order ``_kernel.moments_segments`` writes them, one row per tensor.
-SEGMENT_FIELDS: tuple[str, ...] = ("n", "sxx", "syy", "sdd", "sad", "say", "mad", "sx", "sy", "srel", "mrel", "minx",
-                                   "maxx", "miny", "maxy", "within", "nan_x", "nan_y", "inf_x", "inf_y", "mismatch",
-                                   "matched_nonfinite")
-_SEGMENT_COUNTS = frozenset(("n", "within", "nan_x", "nan_y", "inf_x", "inf_y", "mismatch", "matched_nonfinite"))
+SEGMENT_FIELDS: tuple[str, ...] = (
+    "n",
+    "sxx",
+    "syy",
+    "sdd",
+    "sad",
+    "say",
+    "mad",
+    "sx",
+    "sy",
+    "srel",
+    "mrel",
+    "minx",
+    "maxx",
+    "miny",
+    "maxy",
+    "within",
+    "nan_x",
+    "nan_y",
+    "inf_x",
+    "inf_y",
+    "mismatch",
+    "matched_nonfinite",
+)
+_SEGMENT_COUNTS = frozenset(
+    ("n", "within", "nan_x", "nan_y", "inf_x", "inf_y", "mismatch", "matched_nonfinite")
+)
 #: Float types the segmented kernel takes (both sides of a batch in the same one).
 SEGMENT_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -399,12 +465,18 @@ def segmentable(golden: np.ndarray, target: np.ndarray, chunk: int = SEGMENT_VAL
     """Whether a pair can go through :func:`compare_segments`: one float32 or float64 type on
     both sides (native byte order), 1 to ``chunk`` (at most :data:`CHUNK`) elements, and the
     compiled kernel built."""
-    return (_kernel is not None and golden.dtype == target.dtype and golden.dtype in SEGMENT_DTYPES
-            and golden.dtype.isnative and 0 < golden.size == target.size <= min(chunk, CHUNK))
+    return (
+        _kernel is not None
+        and golden.dtype == target.dtype
+        and golden.dtype in SEGMENT_DTYPES
+        and golden.dtype.isnative
+        and 0 < golden.size == target.size <= min(chunk, CHUNK)
+    )
 
 
-def compare_segments(golden: np.ndarray, target: np.ndarray, offsets: np.ndarray, *, rtol: float = 1e-3,
-                     atol: float = 1e-5) -> list[PairMetrics]:
+def compare_segments(
+    golden: np.ndarray, target: np.ndarray, offsets: np.ndarray, *, rtol: float = 1e-3, atol: float = 1e-5
+) -> list[PairMetrics]:
     """Every metric of many small pairs at once: ``golden``/``target`` are the pairs' flat
     data concatenated, ``offsets`` (int64, rising from 0 to their length) where each starts.
 
@@ -418,15 +490,20 @@ def compare_segments(golden: np.ndarray, target: np.ndarray, offsets: np.ndarray
         return _compare_segments(golden, target, offsets, rtol, atol)
 
 
-def _compare_segments(golden: np.ndarray, target: np.ndarray, offsets: np.ndarray, rtol: float, atol: float) -> list[PairMetrics]:
+def _compare_segments(
+    golden: np.ndarray, target: np.ndarray, offsets: np.ndarray, rtol: float, atol: float
+) -> list[PairMetrics]:
     sums, kls = segment_sums(golden, target, offsets, rtol, atol)
     bounds = offsets.tolist()
-    return [_segment_metrics(_segment_sums(row), kl, golden[lo:hi], target[lo:hi])
-            for row, kl, lo, hi in zip(sums.tolist(), kls, bounds, bounds[1:])]
+    return [
+        _segment_metrics(_segment_sums(row), kl, golden[lo:hi], target[lo:hi])
+        for row, kl, lo, hi in zip(sums.tolist(), kls, bounds, bounds[1:])
+    ]
 
 
-def segment_sums(golden: np.ndarray, target: np.ndarray, offsets: np.ndarray, rtol: float = 1e-3,
-                 atol: float = 1e-5) -> tuple[np.ndarray, list[float | None]]:
+def segment_sums(
+    golden: np.ndarray, target: np.ndarray, offsets: np.ndarray, rtol: float = 1e-3, atol: float = 1e-5
+) -> tuple[np.ndarray, list[float | None]]:
     """The kernel's sums of every segment (one row of :data:`SEGMENT_FIELDS` each) and each
     segment's KL divergence (None where nothing was compared); see :func:`compare_segments`."""
     assert _kernel is not None
@@ -446,7 +523,13 @@ def clean_segments(sums: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     """Which segments :func:`clean_columns` finishes: every position finite on both sides,
     at least two elements, neither side all zero (no :class:`Finding` at all)."""
     n = sums[:, _F["n"]]
-    return (~sums[:, _NONFINITE].any(axis=1)) & (n == sizes) & (sizes >= 2) & (sums[:, _F["sxx"]] > 0) & (sums[:, _F["syy"]] > 0)
+    return (
+        (~sums[:, _NONFINITE].any(axis=1))
+        & (n == sizes)
+        & (sizes >= 2)
+        & (sums[:, _F["sxx"]] > 0)
+        & (sums[:, _F["syy"]] > 0)
+    )
 
 
 def clean_columns(sums: np.ndarray, kls: list[float | None]) -> dict[str, list[object]]:
@@ -457,17 +540,33 @@ def clean_columns(sums: np.ndarray, kls: list[float | None]) -> dict[str, list[o
     c = {name: sums[:, k] for name, k in _F.items()}
     n = c["n"]
     out: dict[str, object] = {
-        "max_absolute_error": c["mad"], "mean_absolute_error": c["sad"] / n, "root_mean_square_error": np.sqrt(c["sdd"] / n),
-        "mse": c["sdd"] / n, "sgs_rmse": c["sad"] / c["say"], "accumulated_relative_error": c["srel"],
-        "max_relative_error": c["mrel"], "mean_relative_error": c["srel"] / n, "min_golden": c["miny"],
-        "max_golden": c["maxy"], "min_target": c["minx"], "max_target": c["maxx"], "within_tolerance": c["within"] / n,
+        "max_absolute_error": c["mad"],
+        "mean_absolute_error": c["sad"] / n,
+        "root_mean_square_error": np.sqrt(c["sdd"] / n),
+        "mse": c["sdd"] / n,
+        "sgs_rmse": c["sad"] / c["say"],
+        "accumulated_relative_error": c["srel"],
+        "max_relative_error": c["mrel"],
+        "mean_relative_error": c["srel"] / n,
+        "min_golden": c["miny"],
+        "max_golden": c["maxy"],
+        "min_target": c["minx"],
+        "max_target": c["maxx"],
+        "within_tolerance": c["within"] / n,
         "relative_euclidean_distance": np.sqrt(c["sdd"] / c["syy"]),
-        "cosine_similarity": np.clip((c["sxx"] + c["syy"] - c["sdd"]) / 2.0 / (np.sqrt(c["sxx"]) * np.sqrt(c["syy"])), -1.0, 1.0),
+        "cosine_similarity": np.clip(
+            (c["sxx"] + c["syy"] - c["sdd"]) / 2.0 / (np.sqrt(c["sxx"]) * np.sqrt(c["syy"])), -1.0, 1.0
+        ),
     }
     cols = {k: v.tolist() for k, v in out.items()}  # type: ignore[union-attr]
-    cols.update(_side_columns(c["sy"] / n, c["syy"] / n, "golden"), **_side_columns(c["sx"] / n, c["sxx"] / n, "target"))
+    cols.update(
+        _side_columns(c["sy"] / n, c["syy"] / n, "golden"),
+        **_side_columns(c["sx"] / n, c["sxx"] / n, "target"),
+    )
     cols["sqnr_db"] = [_sqnr(syy, sdd) for syy, sdd in zip(c["syy"].tolist(), c["sdd"].tolist())]
-    cols["kullback_leibler_divergence"] = [None if kl is None else 0.0 if abs(kl) < REL_EPS else kl for kl in kls]
+    cols["kullback_leibler_divergence"] = [
+        None if kl is None else 0.0 if abs(kl) < REL_EPS else kl for kl in kls
+    ]
     cols.update({name: [None] * len(n) for name in ("slice_cosine", "slice_relative_distance")})
     cols.update({name: [0] * len(n) for name in COUNT_COLUMNS})
     return cols
@@ -476,7 +575,10 @@ def clean_columns(sums: np.ndarray, kls: list[float | None]) -> dict[str, list[o
 def _side_columns(mean: np.ndarray, square: np.ndarray, side: str) -> dict[str, list[object]]:
     """A side's mean and standard deviation columns (``**`` per value, as :func:`_moments`)."""
     means = mean.tolist()
-    return {f"mean_{side}": means, f"std_{side}": [math.sqrt(max(q - m**2, 0.0)) for m, q in zip(means, square.tolist())]}
+    return {
+        f"mean_{side}": means,
+        f"std_{side}": [math.sqrt(max(q - m**2, 0.0)) for m, q in zip(means, square.tolist())],
+    }
 
 
 def _sqnr(syy: float, sdd: float) -> float:
@@ -491,17 +593,23 @@ def _segment_sums(row: list[float]) -> _Sums:
     return acc
 
 
-def _segment_kl(golden: np.ndarray, target: np.ndarray, offsets: np.ndarray, sums: np.ndarray) -> list[float | None]:
+def _segment_kl(
+    golden: np.ndarray, target: np.ndarray, offsets: np.ndarray, sums: np.ndarray
+) -> list[float | None]:
     """Each segment's KL divergence as :func:`_native_kl` computes it (None where nothing was compared)."""
     assert _kernel is not None
     c = {name: sums[:, _F[name]] for name in ("n", "minx", "maxx", "miny", "maxy")}
-    params = np.column_stack([c["minx"], _inverse_spans(c["minx"], c["maxx"]), c["miny"], _inverse_spans(c["miny"], c["maxy"])])
+    params = np.column_stack(
+        [c["minx"], _inverse_spans(c["minx"], c["maxx"]), c["miny"], _inverse_spans(c["miny"], c["maxy"])]
+    )
     a_out, t_out, parts = np.empty(golden.size), np.empty(golden.size), np.empty((len(sums), 2))
     _kernel.kl_prep_segments(target, golden, offsets, params, KL_FLOOR, a_out, t_out, parts)
     np.log1p(t_out, out=t_out)
     bounds = offsets.tolist()
-    return [_kl_value(float(a_out[lo:hi] @ t_out[lo:hi]), sa, sb) if n else None
-            for n, (sa, sb), lo, hi in zip(c["n"].tolist(), parts.tolist(), bounds, bounds[1:])]
+    return [
+        _kl_value(float(a_out[lo:hi] @ t_out[lo:hi]), sa, sb) if n else None
+        for n, (sa, sb), lo, hi in zip(c["n"].tolist(), parts.tolist(), bounds, bounds[1:])
+    ]
 
 
 def _inverse_spans(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
@@ -513,7 +621,9 @@ def _kl_value(tt: float, sa: float, sb: float) -> float:
     return tt / sa + math.log(sb / sa)
 
 
-def segment_metrics(sums: np.ndarray, kl: float | None, golden: np.ndarray, target: np.ndarray) -> PairMetrics:
+def segment_metrics(
+    sums: np.ndarray, kl: float | None, golden: np.ndarray, target: np.ndarray
+) -> PairMetrics:
     """One segment's metrics from its row of :func:`segment_sums` (any segment, findings too)."""
     return _segment_metrics(_segment_sums(sums.tolist()), kl, golden, target)
 
@@ -534,7 +644,9 @@ def _inverse_span(lo: float, hi: float) -> float:
     return 1.0 / (hi - lo) if hi > lo else 0.0
 
 
-def _compare_numpy(g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chunk: int, work: np.dtype) -> tuple[_Sums, float | None]:
+def _compare_numpy(
+    g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chunk: int, work: np.dtype
+) -> tuple[_Sums, float | None]:
     """The same computation with numpy only (when the compiled kernel is not built)."""
     size = g.size
     acc = _Acc(min(chunk, size), work)
@@ -586,7 +698,9 @@ def _chunks(g: np.ndarray, t: np.ndarray, chunk: int, work: np.dtype):  # type: 
     Conversion (float16 -> float32 is exact) goes into two reused buffers; a chunk
     already in the working type is a view, not a copy.
     """
-    bufs = {id(a): _buffer(f"in{i}", min(chunk, a.size), work) for i, a in enumerate((t, g)) if a.dtype != work}
+    bufs = {
+        id(a): _buffer(f"in{i}", min(chunk, a.size), work) for i, a in enumerate((t, g)) if a.dtype != work
+    }
     for start in range(0, g.size, chunk):
         pair = []
         for a in (t, g):

@@ -69,5 +69,7 @@ def _named(ops: str) -> pl.Expr:
     items = [o.strip() for o in ops.split(",") if o.strip()]
     numbers = [int(o) for o in items if o.lstrip("-").isdigit()]
     names = [o for o in items if not o.lstrip("-").isdigit()]
-    by_name = pl.col("name").is_in(names) | pl.col("target_name").is_in(names) | pl.col("node_name").is_in(names)
+    by_name = (
+        pl.col("name").is_in(names) | pl.col("target_name").is_in(names) | pl.col("node_name").is_in(names)
+    )
     return pl.col("index").is_in(numbers) | by_name.fill_null(False)

@@ -106,7 +106,9 @@ class _GoldenIndex:
 
     def node_output(self, node: str, index: int, side: str) -> TensorRef | None:
         """The golden output ``index`` of ``node`` (exact name, then sanitised)."""
-        return self.by_node.get((node, index, side)) or self.by_node_sanitised.get((ascend_sanitise(node), index, side))
+        return self.by_node.get((node, index, side)) or self.by_node_sanitised.get(
+            (ascend_sanitise(node), index, side)
+        )
 
     def origin(self, node: str, index: int, side: str) -> TensorRef | None:
         """The golden tensor a vendor graph names as a target tensor's origin."""
@@ -169,8 +171,9 @@ def pair_dumps(
     """
     links = _VendorLinks(origins or {}, target_only, no_name_fallback)
     internal = {**(internal_layouts or {}), **_internal_layouts(target)}
-    matched, unmatched_target, claimed = _Matcher(_GoldenIndex(golden), target, links, internal,
-                                                  _fused_last(target)).run()
+    matched, unmatched_target, claimed = _Matcher(
+        _GoldenIndex(golden), target, links, internal, _fused_last(target)
+    ).run()
     unmatched_golden = [
         Pair(ref, None, _GOLDEN_ONLY.get(ref.info.kind, _GOLDEN_ONLY_OTHER))
         for ref in golden.tensors.values()
@@ -194,8 +197,14 @@ class _Loose:
 class _Matcher:
     """Strong links first, then loose ones (see the module docstring)."""
 
-    def __init__(self, index: _GoldenIndex, target: Dump, links: _VendorLinks,
-                 internal: Mapping[str, str], fused: Mapping[str, str]) -> None:
+    def __init__(
+        self,
+        index: _GoldenIndex,
+        target: Dump,
+        links: _VendorLinks,
+        internal: Mapping[str, str],
+        fused: Mapping[str, str],
+    ) -> None:
         self.index, self.target, self.links, self.internal, self.fused = index, target, links, internal, fused
         self.claimed: dict[str, str] = {}
         """Golden name -> the target name that took it."""
@@ -265,14 +274,17 @@ class _Matcher:
         if not found:
             return None, _target_only_reason(ref, self.links)
         if ref.name in self.internal and ref.info.kind not in _SIDE_ONLY_KINDS:
-            return None, (f"{self.internal[ref.name]}; its producing node's golden output is "
-                          f"{found[0][0].name!r}")
+            return None, (
+                f"{self.internal[ref.name]}; its producing node's golden output is {found[0][0].name!r}"
+            )
         free = [(g, how) for g, how in found if g.info.kind in _SIDE_ONLY_KINDS or g.name not in self.claimed]
         if not free:
             g, how = found[0]
-            return None, (f"not paired by {how} with {g.name!r}: that golden tensor is already paired by "
-                          f"name with {self.claimed[g.name]!r} (this is another tensor of the target's "
-                          "graph)")
+            return None, (
+                f"not paired by {how} with {g.name!r}: that golden tensor is already paired by "
+                f"name with {self.claimed[g.name]!r} (this is another tensor of the target's "
+                "graph)"
+            )
         g, how = free[0] if len(free) == 1 else min(free, key=lambda c: _fit(c[0], ref, c[1]))
         return _Loose(position, ref, g, how), ""
 
@@ -297,9 +309,14 @@ def _fused_last(target: Dump) -> Mapping[str, str]:
     nodes = manifest.get("nodes") if isinstance(manifest, dict) else None
     if not isinstance(nodes, list):
         return {}
-    return {str(n["name"]): str(n["fused_from"][-1]) for n in nodes
-            if isinstance(n, dict) and isinstance(n.get("fused_from"), list) and len(n["fused_from"]) > 1
-            and "name" in n}
+    return {
+        str(n["name"]): str(n["fused_from"][-1])
+        for n in nodes
+        if isinstance(n, dict)
+        and isinstance(n.get("fused_from"), list)
+        and len(n["fused_from"]) > 1
+        and "name" in n
+    }
 
 
 def _internal_layouts(target: Dump) -> Mapping[str, str]:
@@ -347,8 +364,10 @@ def _distance(golden: TensorRef, target: TensorRef) -> float:
 
 def _lost_to(loser: _Loose, winner: _Loose) -> str:
     """Why a loose candidate was left out for another."""
-    return (f"not paired by {loser.how} with {loser.golden.name!r}: {winner.ref.name!r} fits it better "
-            f"(shape, then values)")
+    return (
+        f"not paired by {loser.how} with {loser.golden.name!r}: {winner.ref.name!r} fits it better "
+        f"(shape, then values)"
+    )
 
 
 def _target_only_reason(ref: TensorRef, links: _VendorLinks) -> str:
@@ -389,11 +408,25 @@ class _OrderKeys:
 
     @staticmethod
     def manifest_index(p: Pair) -> int | None:
-        return next((ref.info.topo_index for ref in (p.golden, p.target) if ref is not None and ref.info.topo_index is not None), None)
+        return next(
+            (
+                ref.info.topo_index
+                for ref in (p.golden, p.target)
+                if ref is not None and ref.info.topo_index is not None
+            ),
+            None,
+        )
 
     @staticmethod
     def dump_order(p: Pair) -> float | None:
-        return next((ref.info.order for ref in (p.golden, p.target) if ref is not None and ref.info.order is not None), None)
+        return next(
+            (
+                ref.info.order
+                for ref in (p.golden, p.target)
+                if ref is not None and ref.info.order is not None
+            ),
+            None,
+        )
 
     @staticmethod
     def none(p: Pair) -> int | None:
@@ -416,7 +449,9 @@ def _order(
     return placed, source
 
 
-def _topo_source(rows: list[Pair], keys: _OrderKeys, graph_hits: int) -> tuple[Callable[[Pair], int | None], str]:
+def _topo_source(
+    rows: list[Pair], keys: _OrderKeys, graph_hits: int
+) -> tuple[Callable[[Pair], int | None], str]:
     """Which index orders the rows.  A graph whose names do not match the dumps (another
     model, frame-prefixed names...) must not scramble an order the manifest knows: it is
     used only where it covers most rows."""

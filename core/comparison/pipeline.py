@@ -23,25 +23,37 @@ import polars as pl
 
 from dumpscope import __version__
 from dumpscope.core.comparison import judge as analysis
-from dumpscope.core.comparison.cache import (CACHED_COLUMN, ROW_COLUMNS, RowCache, last_frame, run_tag,
-                                              save_last_frame)
+from dumpscope.core.comparison.cache import (
+    CACHED_COLUMN,
+    ROW_COLUMNS,
+    RowCache,
+    last_frame,
+    run_tag,
+    save_last_frame,
+)
 from dumpscope.core.comparison.execution import SCHEDULER_TIMEOUT_S, Scheduler, TaskResult, run_rows
-from dumpscope.core.comparison.small import Leftover, SmallLane, small_dtype
 from dumpscope.core.comparison.judge import Thresholds
-from dumpscope.core.comparison.result import INTERNAL_COLUMNS, SCHEMA, Comparison
-from dumpscope.core.comparison.table import RowTable
-from dumpscope.core.formats import check_dump, open_dump
-from dumpscope.core.formats.npyfile import Scratch
-from dumpscope.core.comparison.metrics import (COUNT_COLUMNS, FLOAT_COLUMNS, PairMetrics, compare_arrays, compare_segments,
-                                               segmentable)
-from dumpscope.core.comparison.slices import AXIS, slice_metrics
-from dumpscope.core.dumps import Dump, TensorInfo, TensorReadError, dtype_name
-from dumpscope.core.names import display
+from dumpscope.core.comparison.metrics import (
+    COUNT_COLUMNS,
+    FLOAT_COLUMNS,
+    PairMetrics,
+    compare_arrays,
+    compare_segments,
+    segmentable,
+)
 from dumpscope.core.comparison.pairing import Pair, Pairing, pair_dumps
+from dumpscope.core.comparison.result import INTERNAL_COLUMNS, SCHEMA, Comparison
 from dumpscope.core.comparison.sanity import check_model, check_pairing
 from dumpscope.core.comparison.shape_specs import ShapeSpec, resolve, shape_specs
 from dumpscope.core.comparison.shapes import Aligned, align, declared_layouts
+from dumpscope.core.comparison.slices import AXIS, slice_metrics
+from dumpscope.core.comparison.small import Leftover, SmallLane, small_dtype
+from dumpscope.core.comparison.table import RowTable
 from dumpscope.core.comparison.verdict import render_hard_fail
+from dumpscope.core.dumps import Dump, TensorInfo, TensorReadError, dtype_name
+from dumpscope.core.formats import check_dump, open_dump
+from dumpscope.core.formats.npyfile import Scratch
+from dumpscope.core.names import display
 from dumpscope.core.vendor.sigmastar import detect_stage
 from dumpscope.core.vendor.traits import traits_of
 
@@ -49,7 +61,15 @@ if TYPE_CHECKING:
     from dumpscope.core.onnx.graph import GraphFacts
     from dumpscope.core.vendor.atc_graph import AtcGraph
 
-__all__ = ["INTERNAL_COLUMNS", "SCHEMA", "Comparison", "Progress", "compare", "compare_frame", "compare_stream"]
+__all__ = [
+    "INTERNAL_COLUMNS",
+    "SCHEMA",
+    "Comparison",
+    "Progress",
+    "compare",
+    "compare_frame",
+    "compare_stream",
+]
 
 ProgressCallback = Callable[[int, int], None]
 
@@ -121,10 +141,21 @@ def compare(
     ``.first_divergent()`` and ``.health_counts()`` summarise it.
     """
     result: Comparison | None = None
-    for step in compare_stream(golden, target, model=model, graph=graph, preset=preset, thresholds=thresholds,
-                               workers=workers, final_only=True, progress=progress, cache=cache,
-                               scheduler=scheduler, progress_bytes=progress_bytes,
-                               scheduler_timeout=scheduler_timeout):
+    for step in compare_stream(
+        golden,
+        target,
+        model=model,
+        graph=graph,
+        preset=preset,
+        thresholds=thresholds,
+        workers=workers,
+        final_only=True,
+        progress=progress,
+        cache=cache,
+        scheduler=scheduler,
+        progress_bytes=progress_bytes,
+        scheduler_timeout=scheduler_timeout,
+    ):
         result = step.comparison
     assert result is not None
     return result
@@ -181,8 +212,9 @@ def compare_stream(
         yield run.snapshot(0)
         ticks.spaced(run.cost)
     where = (workers, remote)
-    for done in _fill(run.pairs, th, run.table, where, batch, run.cache(cache), run.meter, run.context(),
-                      first(run.base)):
+    for done in _fill(
+        run.pairs, th, run.table, where, batch, run.cache(cache), run.meter, run.context(), first(run.base)
+    ):
         if ticks.report(done, run.total, run.meter) and not final_only and done < run.total:
             yield run.snapshot(done)
             ticks.spaced(run.cost)
@@ -301,8 +333,13 @@ class _Ticks:
         return True
 
 
-def _prepare(golden: str | Path | Dump, target: str | Path | Dump, model: str | Path | None,
-             graph: str | Path | None, th: Thresholds) -> Comparison:
+def _prepare(
+    golden: str | Path | Dump,
+    target: str | Path | Dump,
+    model: str | Path | None,
+    graph: str | Path | None,
+    th: Thresholds,
+) -> Comparison:
     """Open, parse (model and vendor graph, once) and pair: a Comparison without a frame yet."""
     for side in (golden, target):  # both recognised before either is read
         if not isinstance(side, Dump):
@@ -368,12 +405,18 @@ class _Rows:
             dtype = small_dtype(self.pairs[i], self.pairs[i].name in self.context.specs)
             (small if dtype is not None else other).append((pos, dtype))
         for dtype in {d for _pos, d in small}:
-            lane.reserve(dtype, sum(self.pairs[part[pos]].golden.loader.count for pos, d in small if d == dtype))  # type: ignore[union-attr]
+            lane.reserve(
+                dtype, sum(self.pairs[part[pos]].golden.loader.count for pos, d in small if d == dtype)
+            )  # type: ignore[union-attr]
         return self._lane_rows(part, lane, [pos for pos, _d in small], [pos for pos, _d in other])
 
-    def _lane_rows(self, part: Sequence[int], lane: SmallLane, small: list[int], other: list[int]) -> TaskResult:
+    def _lane_rows(
+        self, part: Sequence[int], lane: SmallLane, small: list[int], other: list[int]
+    ) -> TaskResult:
         """Read the ``small`` positions into ``lane``, compute the rest as rows, and pack both."""
-        rows: dict[int, dict[str, object]] = dict(zip(other, compute_rows(self, [part[pos] for pos in other])))
+        rows: dict[int, dict[str, object]] = dict(
+            zip(other, compute_rows(self, [part[pos] for pos in other]))
+        )
         for pos in small:
             loaded = _read_plain(self.pairs[part[pos]])
             if isinstance(loaded, str):
@@ -389,13 +432,28 @@ class _Rows:
     def _leftover_row(self, i: int, left: Leftover) -> dict[str, object]:
         """A small pair with a finding, finished as a row (as :func:`compute_row` finishes it)."""
         g, t = left.golden, left.target
-        shapes = {"shape": list(g.shape), "target_shape": list(t.shape), "dtype": dtype_name(g.dtype), "target_dtype": dtype_name(t.dtype)}
-        return _Ready(shapes, Aligned(g, t), "", int(g.size)).row(self.pairs[i], self.th, self.bands[i], left.metrics)
+        shapes = {
+            "shape": list(g.shape),
+            "target_shape": list(t.shape),
+            "dtype": dtype_name(g.dtype),
+            "target_dtype": dtype_name(t.dtype),
+        }
+        return _Ready(shapes, Aligned(g, t), "", int(g.size)).row(
+            self.pairs[i], self.th, self.bands[i], left.metrics
+        )
 
 
-def _fill(pairs: list[Pair], th: Thresholds, table: RowTable, where: tuple[int | None, Scheduler | None],
-          batch: int, cache: RowCache | None = None, meter: Throughput | None = None,
-          context: _RowContext | None = None, first: Sequence[int] | None = None) -> Iterator[int]:
+def _fill(
+    pairs: list[Pair],
+    th: Thresholds,
+    table: RowTable,
+    where: tuple[int | None, Scheduler | None],
+    batch: int,
+    cache: RowCache | None = None,
+    meter: Throughput | None = None,
+    context: _RowContext | None = None,
+    first: Sequence[int] | None = None,
+) -> Iterator[int]:
     """Compute every matched pair into ``table`` (each worker owns whole tensors, see
     :mod:`.execution`); yield the rows done after each finished task.  Rows found in
     ``cache`` (same files, same run, same context) are filled from it first and not read
@@ -408,7 +466,9 @@ def _fill(pairs: list[Pair], th: Thresholds, table: RowTable, where: tuple[int |
     if hits:
         yield done
     rest = _first_in_order([i for i in todo if i not in hits], first)
-    yield from _compute(context.compute(pairs, th, table.bands), rest, pairs, table, where, batch, meter or Throughput(), done)
+    yield from _compute(
+        context.compute(pairs, th, table.bands), rest, pairs, table, where, batch, meter or Throughput(), done
+    )
     if cache is not None:
         cache.save(keys, table, todo)
 
@@ -421,9 +481,16 @@ def _first_in_order(rows: list[int], first: Sequence[int] | None) -> list[int]:
     return sorted(rows, key=lambda i: rank.get(i, len(rank)))
 
 
-def _compute(compute: Callable[[int], dict[str, object]], rest: list[int], pairs: list[Pair], table: RowTable,
-             where: tuple[int | None, Scheduler | None], batch: int, meter: Throughput,
-             done: int) -> Iterator[int]:
+def _compute(
+    compute: Callable[[int], dict[str, object]],
+    rest: list[int],
+    pairs: list[Pair],
+    table: RowTable,
+    where: tuple[int | None, Scheduler | None],
+    batch: int,
+    meter: Throughput,
+    done: int,
+) -> Iterator[int]:
     """Compute the rows ``rest`` into ``table``; the rows done after each finished task."""
     sizes = [_pair_bytes(pairs[i]) for i in rest]
     meter.total, meter.started = sum(sizes), time.monotonic()
@@ -437,14 +504,17 @@ def _compute(compute: Callable[[int], dict[str, object]], rest: list[int], pairs
     table.flush()
 
 
-def _cached(cache: RowCache | None, pairs: list[Pair], table: RowTable, context: _RowContext,
-            todo: list[int]) -> tuple[list[str | None], set[int]]:
+def _cached(
+    cache: RowCache | None, pairs: list[Pair], table: RowTable, context: _RowContext, todo: list[int]
+) -> tuple[list[str | None], set[int]]:
     """The cache keys of the rows ``todo`` (from their files' content and their context) and
     the rows filled from ``cache`` (none without one)."""
     if cache is None:
         return [], set()
-    keys = cache.keys([(pairs[i].golden, pairs[i].target) for i in todo],  # type: ignore[misc]
-                      [context.key(pairs, table.bands, i) for i in todo])
+    keys = cache.keys(
+        [(pairs[i].golden, pairs[i].target) for i in todo],  # type: ignore[misc]
+        [context.key(pairs, table.bands, i) for i in todo],
+    )
     return keys, _from_cache(cache, keys, todo, table)
 
 
@@ -524,7 +594,11 @@ def _vendor_graph(atc: AtcGraph, target: Dump) -> tuple[Dump, dict[str, object],
 
 
 def _meta(g: Dump, t: Dump, model: str | Path | None, th: Thresholds, pairing: Pairing) -> dict[str, object]:
-    warnings = [display(f"{side}: {p.path}: {p.message}") for side, d in (("golden", g), ("target", t)) for p in d.problems]
+    warnings = [
+        display(f"{side}: {p.path}: {p.message}")
+        for side, d in (("golden", g), ("target", t))
+        for p in d.problems
+    ]
     warnings += _input_mismatch(g, t)
     return {
         "golden": str(g.path),
@@ -567,8 +641,14 @@ def _run_band(target: Dump) -> str:
     manifest = target.meta.get("manifest")
     quantised = isinstance(manifest, dict) and manifest.get("target") == "int8"
     quantised = quantised or target.meta.get("quantised") is True  # a vendor run that says so (RKNN int8)
-    quantised = quantised or any(k.startswith("quant_") for ref in target.tensors.values() for k, _v in ref.info.extra)
-    floats = (d for ref in target.tensors.values() if ref.info.kind == "activation" and _is_float(d := ref.info.dtype))
+    quantised = quantised or any(
+        k.startswith("quant_") for ref in target.tensors.values() for k, _v in ref.info.extra
+    )
+    floats = (
+        d
+        for ref in target.tensors.values()
+        if ref.info.kind == "activation" and _is_float(d := ref.info.dtype)
+    )
     return analysis.precision_band(floats, quantised)
 
 
@@ -579,8 +659,9 @@ def _is_float(dtype: str | None) -> bool:
 _scratch = threading.local()
 
 
-def compute_row(p: Pair, th: Thresholds, spec: ShapeSpec | None = None,
-                band: object = None) -> dict[str, object]:
+def compute_row(
+    p: Pair, th: Thresholds, spec: ShapeSpec | None = None, band: object = None
+) -> dict[str, object]:
     """Read both tensors of a pair and compute its metric columns; never raises.
 
     ``spec``: the pair is a Reshape's shape input; compared by the shapes it resolves to.
@@ -631,14 +712,18 @@ def _finished(rows: _Rows, i: int, ready: _Ready) -> dict[str, object]:
     return ready.row(rows.pairs[i], rows.th, rows.bands[i], m)
 
 
-def _segmented(rows: _Rows, part: Sequence[int], group: list[tuple[int, _Ready]], out: list[dict[str, object] | None]) -> None:
+def _segmented(
+    rows: _Rows, part: Sequence[int], group: list[tuple[int, _Ready]], out: list[dict[str, object] | None]
+) -> None:
     """The rows of ``group`` (positions in ``part`` with their lined-up pairs, one dtype) into
     ``out``, their metrics from one :func:`compare_segments` call."""
     golden = [ready.aligned.golden.reshape(-1) for _pos, ready in group]
     target = [ready.aligned.target.reshape(-1) for _pos, ready in group]
     offsets = np.zeros(len(group) + 1, dtype=np.int64)
     np.cumsum([a.size for a in golden], out=offsets[1:])
-    metrics = compare_segments(np.concatenate(golden), np.concatenate(target), offsets, rtol=rows.th.rtol, atol=rows.th.atol)
+    metrics = compare_segments(
+        np.concatenate(golden), np.concatenate(target), offsets, rtol=rows.th.rtol, atol=rows.th.atol
+    )
     for (pos, ready), m in zip(group, metrics):
         i = part[pos]
         out[pos] = ready.row(rows.pairs[i], rows.th, rows.bands[i], m)
@@ -658,7 +743,9 @@ class _Ready:
     def kept(self) -> _Ready:
         """The same pair with its arrays copied out of the reusable read buffers (valid
         after the next pair is read)."""
-        self.aligned = replace(self.aligned, golden=np.array(self.aligned.golden), target=np.array(self.aligned.target))
+        self.aligned = replace(
+            self.aligned, golden=np.array(self.aligned.golden), target=np.array(self.aligned.target)
+        )
         return self
 
     def row(self, p: Pair, th: Thresholds, band: object, m: PairMetrics) -> dict[str, object]:
@@ -666,10 +753,16 @@ class _Ready:
         notes = _row_notes(p, self.aligned, m)
         worst = _worst_of(p, th, band, self.aligned, m, notes)
         hard = render_hard_fail(m) if m.flags else ""  # no flag: no hard failure (and no enum arithmetic)
-        return {**self.shapes, **{c: getattr(m, c) for c in _METRIC_COLUMNS}, "size": self.size,
-                "status": "computed", "notes": display("; ".join(notes)),
-                "hard_fail": "; ".join(x for x in (self.layout, hard) if x), "hard_warn": self.aligned.warn,
-                "worst_slice": worst}
+        return {
+            **self.shapes,
+            **{c: getattr(m, c) for c in _METRIC_COLUMNS},
+            "size": self.size,
+            "status": "computed",
+            "notes": display("; ".join(notes)),
+            "hard_fail": "; ".join(x for x in (self.layout, hard) if x),
+            "hard_warn": self.aligned.warn,
+            "worst_slice": worst,
+        }
 
 
 def _ready(p: Pair, spec: ShapeSpec | None) -> _Ready | dict[str, object]:
@@ -678,7 +771,12 @@ def _ready(p: Pair, spec: ShapeSpec | None) -> _Ready | dict[str, object]:
     if isinstance(loaded, str):
         return _error(loaded)
     g, t = loaded
-    shapes = {"shape": list(g.shape), "target_shape": list(t.shape), "dtype": dtype_name(g.dtype), "target_dtype": dtype_name(t.dtype)}
+    shapes = {
+        "shape": list(g.shape),
+        "target_shape": list(t.shape),
+        "dtype": dtype_name(g.dtype),
+        "target_dtype": dtype_name(t.dtype),
+    }
     aligned = _resolved_specs(g, t, spec) or align(g, t, declared_layouts(p.golden, p.target))
     layout = _layout_mismatch(aligned)
     problem = _non_numeric(g, t) or aligned.error
@@ -692,7 +790,9 @@ def _row_notes(p: Pair, aligned: Aligned, m: PairMetrics) -> list[str]:
     return [*reader_notes(p), *([aligned.note] if aligned.note else []), *(m.notes if m.flags else ())]
 
 
-def _worst_of(p: Pair, th: Thresholds, band: object, aligned: Aligned, m: PairMetrics, notes: list[str]) -> int | None:
+def _worst_of(
+    p: Pair, th: Thresholds, band: object, aligned: Aligned, m: PairMetrics, notes: list[str]
+) -> int | None:
     """The worst channel slice of an activation (see :func:`_worst_slice`); None otherwise."""
     if p.golden is None or p.golden.info.kind != "activation":
         return None
@@ -708,9 +808,11 @@ def _layout_mismatch(aligned: Aligned) -> str:
     found = aligned.permuted
     if found is None:
         return ""
-    return (f"layout mismatch: same shape {list(aligned.golden.shape)}, but the target holds the golden's "
-            f"values with its axes permuted {found.order()} ({found.agreement()}): it was fed or computed in "
-            f"another axis order")
+    return (
+        f"layout mismatch: same shape {list(aligned.golden.shape)}, but the target holds the golden's "
+        f"values with its axes permuted {found.order()} ({found.agreement()}): it was fed or computed in "
+        f"another axis order"
+    )
 
 
 def _worst_slice(aligned: Aligned, m: PairMetrics, notes: list[str], floor: float) -> int | None:
@@ -725,8 +827,10 @@ def _worst_slice(aligned: Aligned, m: PairMetrics, notes: list[str], floor: floa
         return None
     m.slice_cosine, m.slice_relative_distance = s.cosine, s.relative_distance
     if m.relative_euclidean_distance is not None and s.relative_distance > 2 * m.relative_euclidean_distance:
-        notes.append(f"worst slice along axis {AXIS}: #{s.worst} of {s.slices} "
-                     f"(rel. distance {s.relative_distance:.3g}, whole tensor {m.relative_euclidean_distance:.3g})")
+        notes.append(
+            f"worst slice along axis {AXIS}: #{s.worst} of {s.slices} "
+            f"(rel. distance {s.relative_distance:.3g}, whole tensor {m.relative_euclidean_distance:.3g})"
+        )
     return s.worst
 
 
@@ -738,8 +842,10 @@ def _resolved_specs(g: np.ndarray, t: np.ndarray, spec: ShapeSpec | None) -> Ali
     rg, rt = resolve(np.asarray(g), spec[0]), resolve(np.asarray(t), spec[1])
     if rg is None or rt is None:
         return None
-    note = (f"Reshape shape input: compared by the shape it resolves to (golden {g.tolist()} -> {rg.tolist()}, "
-            f"target {t.tolist()} -> {rt.tolist()})")
+    note = (
+        f"Reshape shape input: compared by the shape it resolves to (golden {g.tolist()} -> {rg.tolist()}, "
+        f"target {t.tolist()} -> {rt.tolist()})"
+    )
     return Aligned(rg, rt, note=note) if rg.shape == rt.shape else None
 
 
@@ -782,8 +888,13 @@ def _non_numeric(g: np.ndarray, t: np.ndarray) -> str | None:
 
 def reader_notes(p: Pair) -> list[str]:
     """What a reader noted about how it read either side (``note`` facts), for the row."""
-    return [f"{side}: {v}" for side, ref in (("golden", p.golden), ("target", p.target))
-            if ref is not None for k, v in ref.info.extra if k == "note"]
+    return [
+        f"{side}: {v}"
+        for side, ref in (("golden", p.golden), ("target", p.target))
+        if ref is not None
+        for k, v in ref.info.extra
+        if k == "note"
+    ]
 
 
 def _error(message: str) -> dict[str, object]:

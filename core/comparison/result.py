@@ -61,6 +61,7 @@ CACHED_COLUMN = "cached"
 #: Internal columns that ``judge`` needs but users do not.
 INTERNAL_COLUMNS: tuple[str, ...] = ("status", "hard_fail", "hard_warn", "notes")
 
+
 @dataclass
 class Comparison:
     """One golden/target comparison: the frame plus lazy access to its tensors."""
@@ -87,7 +88,9 @@ class Comparison:
         reopened from a saved file and has no tensors.
         """
         if self.golden is None or self.target is None:
-            raise TensorReadError("this comparison was reopened from a saved file: its tensors are not available")
+            raise TensorReadError(
+                "this comparison was reopened from a saved file: its tensors are not available"
+            )
         assert self.pairing is not None  # frame rows are the pairing's pairs, in order
         pair = self.pairing.pairs[row]
         g = pair.golden.load() if pair.golden is not None else None
@@ -111,7 +114,10 @@ class Comparison:
         """Every tensor without a partner, per side, with the reason."""
         rows = []
         if self.pairing is not None:
-            for side, pairs in (("golden", self.pairing.unmatched_golden), ("target", self.pairing.unmatched_target)):
+            for side, pairs in (
+                ("golden", self.pairing.unmatched_golden),
+                ("target", self.pairing.unmatched_target),
+            ):
                 for p in pairs:
                     ref = p.golden or p.target
                     assert ref is not None
@@ -122,7 +128,9 @@ class Comparison:
                 .select("side", "name", "kind", pl.col("message").alias("reason"))
                 .to_dicts()
             )
-        return pl.DataFrame(rows, schema={"side": pl.String, "name": pl.String, "kind": pl.String, "reason": pl.String})
+        return pl.DataFrame(
+            rows, schema={"side": pl.String, "name": pl.String, "kind": pl.String, "reason": pl.String}
+        )
 
     def public_frame(self) -> pl.DataFrame:
         """The frame without internal bookkeeping columns."""
@@ -132,7 +140,11 @@ class Comparison:
         """Write the frame as Parquet, with the meta data and thresholds inside the file."""
         from dumpscope.core.atomic import atomic_path
 
-        meta = {"dumpscope": json.dumps({"meta": self.meta, "thresholds": _thresholds_json(self.thresholds)}, default=str)}
+        meta = {
+            "dumpscope": json.dumps(
+                {"meta": self.meta, "thresholds": _thresholds_json(self.thresholds)}, default=str
+            )
+        }
         with atomic_path(path) as tmp:
             self.frame.write_parquet(tmp, metadata=meta)
 
@@ -145,10 +157,14 @@ class Comparison:
         meta = info.get("meta")
         th = _thresholds_from_json(info.get("thresholds"))
         frame = _conform(frame)
-        return cls(frame=frame, thresholds=th, meta=dict(meta if isinstance(meta, dict) else {}, reopened=str(path)))
+        return cls(
+            frame=frame, thresholds=th, meta=dict(meta if isinstance(meta, dict) else {}, reopened=str(path))
+        )
 
     @classmethod
-    def from_frame(cls, frame: pl.DataFrame, meta: dict[str, object] | None = None, thresholds: Thresholds | None = None) -> Comparison:
+    def from_frame(
+        cls, frame: pl.DataFrame, meta: dict[str, object] | None = None, thresholds: Thresholds | None = None
+    ) -> Comparison:
         """Wrap a frame (missing columns are added as nulls); for tests and imports."""
         return cls(frame=_conform(frame), thresholds=thresholds or Thresholds(), meta=dict(meta or {}))
 
@@ -176,8 +192,12 @@ def _thresholds_from_json(data: object) -> Thresholds:
     if not isinstance(data, dict):
         return Thresholds()
     try:
-        bands = {b: {m: analysis.Limit(*v) for m, v in lims.items()} for b, lims in data.get("bands", {}).items()}
+        bands = {
+            b: {m: analysis.Limit(*v) for m, v in lims.items()} for b, lims in data.get("bands", {}).items()
+        }
         rtol, atol = float(data.get("rtol", 1e-3)), float(data.get("atol", 1e-5))
     except (TypeError, ValueError, AttributeError):
         return Thresholds()
-    return Thresholds(preset=str(data.get("preset", "auto")), bands=bands or Thresholds().bands, rtol=rtol, atol=atol)
+    return Thresholds(
+        preset=str(data.get("preset", "auto")), bands=bands or Thresholds().bands, rtol=rtol, atol=atol
+    )

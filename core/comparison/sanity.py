@@ -109,13 +109,17 @@ def check_model(model: str | Path | None, golden: Dump, target: Dump, facts: Gra
     return _other_file(Path(model), actual, recorded, facts, golden)
 
 
-def _other_file(model: Path, actual: str, recorded: set[str], facts: GraphFacts | None, golden: Dump) -> list[str]:
+def _other_file(
+    model: Path, actual: str, recorded: set[str], facts: GraphFacts | None, golden: Dump
+) -> list[str]:
     """A model whose hash the manifests do not record: a warning when its graph is the golden's
     (other weights), else :class:`DumpMismatch`."""
     said = f"its sha256 is {actual[:12]}, the manifest records {' / '.join(sorted(s[:12] for s in recorded))}"
     if facts is not None and _graph_share(facts, golden) >= MIN_GRAPH_SHARE:
-        return [f"--model {model.name} is not the file the dumps were made from ({said}); "
-                "its graph has the same tensors, so it is used for names and order: other weights?"]
+        return [
+            f"--model {model.name} is not the file the dumps were made from ({said}); "
+            "its graph has the same tensors, so it is used for names and order: other weights?"
+        ]
     raise DumpMismatch(f"--model {model.name} is not the model the dumps were made from: {said}")
 
 

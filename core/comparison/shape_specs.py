@@ -43,8 +43,11 @@ def _graph_links(facts: GraphFacts | None) -> list[tuple[str, str]]:
 
 
 def _manifest_links(dump: Dump) -> list[tuple[str, str]]:
-    return [(ref.info.node_inputs[0], ref.info.node_inputs[1]) for ref in dump.tensors.values()
-            if _is_reshape(ref.info.op_type, ref.info.node_inputs)]
+    return [
+        (ref.info.node_inputs[0], ref.info.node_inputs[1])
+        for ref in dump.tensors.values()
+        if _is_reshape(ref.info.op_type, ref.info.node_inputs)
+    ]
 
 
 def _is_reshape(op_type: str | None, inputs: Sequence[str]) -> bool:
@@ -77,8 +80,7 @@ def resolve(spec: np.ndarray, data_shape: tuple[int, ...]) -> np.ndarray | None:
     dims = [int(d) for d in spec]
     if not _valid_dims(dims, len(data_shape)):
         return None
-    return _fill(
-        [data_shape[i] if d == 0 else d for i, d in enumerate(dims)], math.prod(data_shape))
+    return _fill([data_shape[i] if d == 0 else d for i, d in enumerate(dims)], math.prod(data_shape))
 
 
 def _int_vector(spec: np.ndarray) -> bool:
@@ -87,8 +89,11 @@ def _int_vector(spec: np.ndarray) -> bool:
 
 def _valid_dims(dims: list[int], rank: int) -> bool:
     """At most one -1, nothing below it, and every 0 (copy a data dim) within the data's rank."""
-    return dims.count(-1) <= 1 and all(d >= -1 for d in dims) and not any(
-        d == 0 and i >= rank for i, d in enumerate(dims))
+    return (
+        dims.count(-1) <= 1
+        and all(d >= -1 for d in dims)
+        and not any(d == 0 and i >= rank for i, d in enumerate(dims))
+    )
 
 
 def _fill(out: list[int], total: int) -> np.ndarray | None:

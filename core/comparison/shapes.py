@@ -63,10 +63,14 @@ DECISIVE_COSINE = 0.99
 DECISIVE_MARGIN = 10.0
 
 _LAYOUTS: dict[int, tuple[tuple[tuple[int, ...], str], ...]] = {
-    4: (((0, 3, 1, 2), "target is NHWC, golden NCHW: compared after transposing the target to NCHW"),
-        ((0, 2, 3, 1), "target is NCHW, golden NHWC: compared after transposing the target to NHWC")),
-    5: (((0, 4, 1, 2, 3), "target is NDHWC, golden NCDHW: compared after transposing the target"),
-        ((0, 2, 3, 4, 1), "target is NCDHW, golden NDHWC: compared after transposing the target")),
+    4: (
+        ((0, 3, 1, 2), "target is NHWC, golden NCHW: compared after transposing the target to NCHW"),
+        ((0, 2, 3, 1), "target is NCHW, golden NHWC: compared after transposing the target to NHWC"),
+    ),
+    5: (
+        ((0, 4, 1, 2, 3), "target is NDHWC, golden NCDHW: compared after transposing the target"),
+        ((0, 2, 3, 4, 1), "target is NCDHW, golden NDHWC: compared after transposing the target"),
+    ),
     3: (((0, 2, 1), "the last two axes are swapped: compared after transposing the target"),),
     2: (((1, 0), "the target is transposed: compared after transposing it back"),),
 }
@@ -144,7 +148,9 @@ def align(golden: np.ndarray, target: np.ndarray, declared: tuple[str, str] | No
         return by_declaration
     if tuple(golden.shape) == tuple(target.shape):
         return _same_shape(golden, target)
-    return _reshaped(golden, target, f"golden {_fmt(tuple(golden.shape))} vs target {_fmt(tuple(target.shape))}")
+    return _reshaped(
+        golden, target, f"golden {_fmt(tuple(golden.shape))} vs target {_fmt(tuple(target.shape))}"
+    )
 
 
 def _declared(golden: np.ndarray, target: np.ndarray, declared: tuple[str, str] | None) -> Aligned | None:
@@ -153,8 +159,10 @@ def _declared(golden: np.ndarray, target: np.ndarray, declared: tuple[str, str] 
     if perm is None or tuple(target.shape[i] for i in perm) != tuple(golden.shape):
         return None
     layout = Layout(perm, tuple(target.shape), declared=f"golden {declared[0]}, target {declared[1]}")
-    note = (f"target is {declared[1]}, golden {declared[0]} (as the dumps declare): "
-            f"compared after transposing the target to {declared[0]}")
+    note = (
+        f"target is {declared[1]}, golden {declared[0]} (as the dumps declare): "
+        f"compared after transposing the target to {declared[0]}"
+    )
     return Aligned(golden, layout.apply(target), note=note, layout=layout)
 
 
@@ -174,11 +182,17 @@ def _reshaped(golden: np.ndarray, target: np.ndarray, shapes: str) -> Aligned:
     """Different shapes: an error for different sizes; else squeezed, a known layout, a layout
     the values decisively choose, or flat."""
     if golden.size != target.size:
-        return Aligned(golden, target, error=f"shape mismatch: {shapes} ({golden.size} vs {target.size} elements)")
+        return Aligned(
+            golden, target, error=f"shape mismatch: {shapes} ({golden.size} vs {target.size} elements)"
+        )
     if _unit_free(golden.shape) == _unit_free(target.shape):
         return _squeezed(golden, target, shapes)
-    return (_known_layout(golden, target, shapes) or _by_values(golden, target, shapes)
-            or _conventional(golden, target, shapes) or _flat(golden, target, shapes))
+    return (
+        _known_layout(golden, target, shapes)
+        or _by_values(golden, target, shapes)
+        or _conventional(golden, target, shapes)
+        or _flat(golden, target, shapes)
+    )
 
 
 def _unit_free(shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -194,7 +208,8 @@ def _known_layout(golden: np.ndarray, target: np.ndarray, shapes: str) -> Aligne
         return None
     perm = only[0]
     text = dict(_LAYOUTS.get(len(gs), ())).get(
-        perm, f"target axes permuted {perm}, the only order the shapes allow: compared after transposing it")
+        perm, f"target axes permuted {perm}, the only order the shapes allow: compared after transposing it"
+    )
     return Aligned(golden, np.transpose(target, perm), note=f"{text} ({shapes})", layout=Layout(perm, ts))
 
 
@@ -207,9 +222,14 @@ def _conventional(golden: np.ndarray, target: np.ndarray, shapes: str) -> Aligne
     if not named:
         return None
     perm, text = named[0]
-    return Aligned(golden, np.transpose(target, perm), note=f"{text} ({shapes})", layout=Layout(perm, ts),
-                   warn=f"{len(fits)} layouts fit the shapes ({shapes}) and the values decide none: "
-                        f"compared in the usual one, {perm}")
+    return Aligned(
+        golden,
+        np.transpose(target, perm),
+        note=f"{text} ({shapes})",
+        layout=Layout(perm, ts),
+        warn=f"{len(fits)} layouts fit the shapes ({shapes}) and the values decide none: "
+        f"compared in the usual one, {perm}",
+    )
 
 
 def _flat(golden: np.ndarray, target: np.ndarray, shapes: str) -> Aligned:
@@ -241,7 +261,9 @@ def _squeezed(golden: np.ndarray, target: np.ndarray, shapes: str) -> Aligned:
     found = _by_values(g, t, shapes) if _ambiguous(g, t) else None
     if found is not None:
         return found
-    return Aligned(golden.reshape(-1), target.reshape(-1), note=f"shapes differ only by size-1 dimensions ({shapes})")
+    return Aligned(
+        golden.reshape(-1), target.reshape(-1), note=f"shapes differ only by size-1 dimensions ({shapes})"
+    )
 
 
 def _candidates(gs: tuple[int, ...], ts: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -249,8 +271,9 @@ def _candidates(gs: tuple[int, ...], ts: tuple[int, ...]) -> list[tuple[int, ...
     if not _permutable(gs, ts):
         return []
     fits = (perm for perm in _orders(len(ts)) if tuple(ts[i] for i in perm) == tuple(gs))
-    return list(itertools.islice(_unique(fits, key=lambda perm: tuple(i for i in perm if ts[i] != 1)),
-                                 MAX_CANDIDATES))
+    return list(
+        itertools.islice(_unique(fits, key=lambda perm: tuple(i for i in perm if ts[i] != 1)), MAX_CANDIDATES)
+    )
 
 
 def _permutable(gs: tuple[int, ...], ts: tuple[int, ...]) -> bool:
@@ -264,8 +287,10 @@ def _orders(rank: int) -> Iterator[tuple[int, ...]]:
     return itertools.chain([tuple(range(rank))], known, itertools.permutations(range(rank)))
 
 
-def _unique(items: Iterable[tuple[int, ...]], key: Callable[[tuple[int, ...]], tuple[int, ...]] = tuple,
-            ) -> Iterator[tuple[int, ...]]:
+def _unique(
+    items: Iterable[tuple[int, ...]],
+    key: Callable[[tuple[int, ...]], tuple[int, ...]] = tuple,
+) -> Iterator[tuple[int, ...]]:
     """``items`` without repeats (by ``key``: orders that differ only in where size-1 axes go
     move no value and are one candidate), lazily, in order."""
     seen: set[tuple[int, ...]] = set()
@@ -289,8 +314,9 @@ def _buffer_orders(golden: np.ndarray) -> list[Layout]:
     if not 1 < len(dims) <= MAX_RANK:
         return []
     orders = itertools.islice(itertools.permutations(range(len(dims))), MAX_CANDIDATES)
-    return [Layout(tuple(int(i) for i in np.argsort(q)), tuple(dims[i] for i in q), reread=True)
-            for q in orders]
+    return [
+        Layout(tuple(int(i) for i in np.argsort(q)), tuple(dims[i] for i in q), reread=True) for q in orders
+    ]
 
 
 def _by_values(golden: np.ndarray, target: np.ndarray, shapes: str) -> Aligned | None:
@@ -305,8 +331,9 @@ def _by_values(golden: np.ndarray, target: np.ndarray, shapes: str) -> Aligned |
     return Aligned(golden, found.apply(target), note=note, layout=found)
 
 
-def find_layout(golden: np.ndarray, target: np.ndarray,
-                declared: tuple[str, str] | None = None) -> Layout | None:
+def find_layout(
+    golden: np.ndarray, target: np.ndarray, declared: tuple[str, str] | None = None
+) -> Layout | None:
     """The axis order in which ``target`` holds ``golden``'s values, when one is decisive and
     the comparison (:func:`align`, with the dumps' ``declared`` layouts) did not already
     apply it: a same-shape pair's :attr:`Aligned.permuted`, else the target's buffer read in
@@ -343,8 +370,13 @@ def search(golden: np.ndarray, target: np.ndarray, candidates: list[Layout]) -> 
         return None  # as it is (or the buffer read in the golden's own order): nothing to adopt
     measured = whole or scores
     others = [cos for i, (_, cos) in enumerate(measured) if i != best]
-    return replace(candidates[best], exact=scores[best][0] and not whole, cosine=measured[best][1],
-                   runner_up=max(others), candidates=len(candidates))
+    return replace(
+        candidates[best],
+        exact=scores[best][0] and not whole,
+        cosine=measured[best][1],
+        runner_up=max(others),
+        candidates=len(candidates),
+    )
 
 
 def decisive(scores: list[tuple[bool, float]], confirm: Callable[[int], bool] | None = None) -> int | None:

@@ -60,8 +60,9 @@ def sliceable(shape: tuple[int, ...]) -> bool:
     return math.prod(shape) // max(1, shape[AXIS]) >= 2
 
 
-def slice_metrics(golden: np.ndarray, target: np.ndarray, floor: float = 0.0,
-                  error_energy: float | None = None) -> SliceMetrics | None:
+def slice_metrics(
+    golden: np.ndarray, target: np.ndarray, floor: float = 0.0, error_energy: float | None = None
+) -> SliceMetrics | None:
     """The worst slice of two equal-shape tensors along :data:`AXIS`.
 
     Only slices whose RMS error exceeds ``floor`` (the band's absolute floor) compete: a

@@ -26,8 +26,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from dumpscope.core.comparison.metrics import (SEGMENT_DTYPES, SEGMENT_VALUES, PairMetrics, clean_columns, clean_segments,
-                                               segment_metrics, segment_sums)
+from dumpscope.core.comparison.metrics import (
+    SEGMENT_DTYPES,
+    SEGMENT_VALUES,
+    PairMetrics,
+    clean_columns,
+    clean_segments,
+    segment_metrics,
+    segment_sums,
+)
 from dumpscope.core.comparison.pairing import Pair
 from dumpscope.core.comparison.slices import sliceable
 from dumpscope.core.dumps import TensorRef, dtype_name
@@ -36,7 +43,13 @@ from dumpscope.core.formats.npyfile import NpyLoader
 __all__ = ["Leftover", "SmallLane", "small_dtype"]
 
 #: Columns every clean small pair sets to the same value.
-_CONSTANT: dict[str, object] = {"status": "computed", "notes": "", "hard_fail": "", "hard_warn": "", "worst_slice": None}
+_CONSTANT: dict[str, object] = {
+    "status": "computed",
+    "notes": "",
+    "hard_fail": "",
+    "hard_warn": "",
+    "worst_slice": None,
+}
 
 
 def small_dtype(p: Pair, has_spec: bool) -> np.dtype | None:
@@ -62,7 +75,11 @@ def _plain(ref: TensorRef) -> bool:
     loader = ref.loader
     if ref.error is not None or not isinstance(loader, NpyLoader):
         return False
-    return not loader.fortran and 0 < loader.count <= SEGMENT_VALUES and not any(k == "note" for k, _v in ref.info.extra)
+    return (
+        not loader.fortran
+        and 0 < loader.count <= SEGMENT_VALUES
+        and not any(k == "note" for k, _v in ref.info.extra)
+    )
 
 
 def _simple_shape(shape: tuple[int, ...], kind: str) -> bool:
@@ -117,7 +134,9 @@ class SmallLane:
         g, t = loaded
         self.groups[g.dtype].add(pos, g, t)
 
-    def finish(self, th: object, row_of: Callable[[int], int]) -> tuple[list[int], dict[str, list[object]], list[Leftover]]:
+    def finish(
+        self, th: object, row_of: Callable[[int], int]
+    ) -> tuple[list[int], dict[str, list[object]], list[Leftover]]:
         """(row indices, their columns) of the clean pairs, and the pairs with a finding.
 
         ``th``: the thresholds (``rtol``/``atol``); ``row_of(pos)``: the row index of a task position.
@@ -131,8 +150,12 @@ class SmallLane:
         return rows, columns, leftovers
 
 
-def _finish_group(group: _Group, th: object, into: tuple[list[int], dict[str, list[object]], list[Leftover]],
-                  row_of: Callable[[int], int]) -> None:
+def _finish_group(
+    group: _Group,
+    th: object,
+    into: tuple[list[int], dict[str, list[object]], list[Leftover]],
+    row_of: Callable[[int], int],
+) -> None:
     """One dtype's pairs: the kernel once, clean pairs as columns, the rest as leftovers."""
     rows, columns, leftovers = into
     offsets = np.array(group.offsets, dtype=np.int64)
@@ -146,10 +169,14 @@ def _finish_group(group: _Group, th: object, into: tuple[list[int], dict[str, li
     for k in np.flatnonzero(~clean).tolist():
         lo, hi, shape = group.offsets[k], group.offsets[k + 1], group.shapes[k]
         m = segment_metrics(sums[k], kls[k], golden[lo:hi], target[lo:hi])
-        leftovers.append(Leftover(group.pos[k], golden[lo:hi].reshape(shape), target[lo:hi].reshape(shape), m))
+        leftovers.append(
+            Leftover(group.pos[k], golden[lo:hi].reshape(shape), target[lo:hi].reshape(shape), m)
+        )
 
 
-def _clean_part(group: _Group, picked: list[int], sums: np.ndarray, kls: list[float | None]) -> dict[str, list[object]]:
+def _clean_part(
+    group: _Group, picked: list[int], sums: np.ndarray, kls: list[float | None]
+) -> dict[str, list[object]]:
     """Every column of the clean pairs ``picked`` (what :func:`~.pipeline.compute_row` sets)."""
     shapes = [group.shapes[k] for k in picked]
     name = dtype_name(group.golden.dtype)
@@ -164,4 +191,3 @@ def _clean_part(group: _Group, picked: list[int], sums: np.ndarray, kls: list[fl
 def _extend(columns: dict[str, list[object]], part: dict[str, list[object]]) -> None:
     for key, values in part.items():
         columns.setdefault(key, []).extend(values)
-

@@ -81,7 +81,11 @@ class RowTable:
     def __init__(self, pairs: Sequence[Pair], th: Thresholds, run_band: str) -> None:
         self.height = len(pairs)
         self.bands: list[str] = []
-        known = {s.name: s for s in identity_series(pairs, th, run_band, self.bands) if s.name == "index" or s.null_count() < len(s)}
+        known = {
+            s.name: s
+            for s in identity_series(pairs, th, run_band, self.bands)
+            if s.name == "index" or s.null_count() < len(s)
+        }
         self.series: dict[str, pl.Series | None] = {c: known.get(c) for c in SCHEMA}
         """Each column; None while every value is null (nothing stored: a 100k-row dump of
         unmatched tensors has ~30 such columns).  ``index`` is always stored: it gives the
@@ -131,12 +135,16 @@ class RowTable:
     def frame(self) -> pl.DataFrame:
         """The frame as it stands (every :data:`SCHEMA` column, in order, shapes as lists)."""
         self.flush()
-        stored = pl.DataFrame([_shape_lists(s) if c in SHAPE_COLUMNS else s for c, s in self.series.items() if s is not None])
+        stored = pl.DataFrame(
+            [_shape_lists(s) if c in SHAPE_COLUMNS else s for c, s in self.series.items() if s is not None]
+        )
         nulls = [pl.lit(None, dtype=SCHEMA[c]).alias(c) for c, s in self.series.items() if s is None]
         return stored.with_columns(nulls).select(list(SCHEMA))
 
 
-def _gather(at: list[int], pending: list[object], rows: list[int], values: list[object], gaps: list[int] | None) -> None:
+def _gather(
+    at: list[int], pending: list[object], rows: list[int], values: list[object], gaps: list[int] | None
+) -> None:
     """Append a task's values of one column (``gaps``: positions whose row did not set it)."""
     if not gaps:
         at.extend(rows)
@@ -155,7 +163,9 @@ def _as_filled(column: str, values: list[object]) -> list[object]:
 # ------------------------------------------------------------------ identity
 
 
-def identity_series(pairs: Sequence[Pair], th: Thresholds, run_band: str, bands: list[str]) -> Iterator[pl.Series]:
+def identity_series(
+    pairs: Sequence[Pair], th: Thresholds, run_band: str, bands: list[str]
+) -> Iterator[pl.Series]:
     """The columns known before any data is read, one series at a time (each Python list
     lives only until its series is built).  ``bands`` receives every row's band."""
     golden = [p.golden.info if p.golden is not None else None for p in pairs]
@@ -185,8 +195,11 @@ def _side_series(infos: list[TensorInfo | None], shape: str, dtype: str, file: s
 
 #: ``side``, ``health``, ``status`` of a row before any data is read: both sides, golden
 #: only, target only.
-_STATUS = {"both": ("both", "pending", "pending"), "golden": ("golden", "unmatched", "unmatched"),
-           "target": ("target", "unmatched", "unmatched")}
+_STATUS = {
+    "both": ("both", "pending", "pending"),
+    "golden": ("golden", "unmatched", "unmatched"),
+    "target": ("target", "unmatched", "unmatched"),
+}
 
 
 def _status_series(pairs: Sequence[Pair]) -> Iterator[pl.Series]:
@@ -203,7 +216,9 @@ def _row_side(p: Pair) -> str:
     return "golden" if p.golden is not None else "target"
 
 
-def _bands(golden: list[TensorInfo | None], target: list[TensorInfo | None], th: Thresholds, run_band: str) -> Iterator[str]:
+def _bands(
+    golden: list[TensorInfo | None], target: list[TensorInfo | None], th: Thresholds, run_band: str
+) -> Iterator[str]:
     """Each row's band: its dtypes, the run's precision, its own quantised type."""
     known: dict[tuple[object, ...], str] = {}  # rows of the same kind share their band: asked once per kind
     for g, t in zip(golden, target):

@@ -99,7 +99,9 @@ class FusionBlame:
         """One line a user reads: which op, fused from what, only on which side."""
         label = labels[0] if self.side == "A" else labels[1]
         op = self.target_op or self.name
-        fused = f" (fused from {', '.join(self.originals)}" + (f"; passes {', '.join(self.passes)})" if self.passes else ")")
+        fused = f" (fused from {', '.join(self.originals)}" + (
+            f"; passes {', '.join(self.passes)})" if self.passes else ")"
+        )
         return f"{op}{fused if self.originals else ''} diverges only in {label}: {self.name}: {self.message}"
 
 
@@ -131,8 +133,10 @@ class ThreeWay:
         """Every row diverging only on ``side``, in topological order, with its fused op named."""
         lookup = _FusionLookup.of(self.a if side == "A" else self.b)
         prefix = "a" if side == "A" else "b"
-        return [lookup.blame(r["name"], side, r[f"{prefix}_target_name"], r[f"{prefix}_message"])
-                for r in self.only_on(side).iter_rows(named=True)]
+        return [
+            lookup.blame(r["name"], side, r[f"{prefix}_target_name"], r[f"{prefix}_message"])
+            for r in self.only_on(side).iter_rows(named=True)
+        ]
 
     def first_blame(self, side: str = "A") -> FusionBlame | None:
         """The first row (topologically) whose error appears only on ``side``; a fused op first."""
@@ -145,8 +149,10 @@ def fused_culprit(cmp: Comparison) -> FusionBlame | None:
     """Two-way fusion on vs off (golden = the fusion-off run, target = the fused run): the first
     divergent row produced by a fused op, named with its originals (else the first divergent row)."""
     lookup = _FusionLookup.of(cmp)
-    found = [lookup.blame(r["name"], "A", r["target_name"], r["message"])
-             for r in cmp.frame.filter(pl.col("health").is_in(list(DIVERGENT))).iter_rows(named=True)]
+    found = [
+        lookup.blame(r["name"], "A", r["target_name"], r["message"])
+        for r in cmp.frame.filter(pl.col("health").is_in(list(DIVERGENT))).iter_rows(named=True)
+    ]
     with_fusion = [b for b in found if b.originals]
     return (with_fusion or found or [None])[0]
 
@@ -190,8 +196,14 @@ MAGNITUDE_FACTOR = 2.0
 """``by="magnitude"``: one distance must be at least this many times the other to make a side worse."""
 
 
-def worse_side(a_health: str | None, b_health: str | None, a_dist: float | None, b_dist: float | None,
-               by: str = "health", factor: float = MAGNITUDE_FACTOR) -> str:
+def worse_side(
+    a_health: str | None,
+    b_health: str | None,
+    a_dist: float | None,
+    b_dist: float | None,
+    by: str = "health",
+    factor: float = MAGNITUDE_FACTOR,
+) -> str:
     """Which side is worse on one row (the rule in the module doc); scalar reference of :func:`join_sides`."""
     sa, sb = _SEVERITY.get(a_health or ""), _SEVERITY.get(b_health or "")
     if sa is None or sb is None:
@@ -236,26 +248,42 @@ def _nan_last(v: float) -> float:
 def _side_frame(cmp: Comparison, prefix: str) -> pl.DataFrame:
     """One side's rows keyed by golden tensor (``_key``): golden/both rows by name, target-only rows apart."""
     f = cmp.frame.with_row_index("_pos")
-    key = pl.when(pl.col("side") == "target").then(pl.lit("target:") + pl.col("name")).otherwise(pl.lit("golden:") + pl.col("name"))
+    key = (
+        pl.when(pl.col("side") == "target")
+        .then(pl.lit("target:") + pl.col("name"))
+        .otherwise(pl.lit("golden:") + pl.col("name"))
+    )
     cols = [pl.col(c).alias(f"{prefix}_{c}") for c in SIDE_COLUMNS]
     keys = [pl.col(c).alias(f"{prefix}__{c}") for c in _KEY_COLUMNS]
-    return f.select(key.alias("_key"), pl.col("_pos").alias(f"{prefix}__pos"), *keys, *cols).unique("_key", keep="first", maintain_order=True)
+    return f.select(key.alias("_key"), pl.col("_pos").alias(f"{prefix}__pos"), *keys, *cols).unique(
+        "_key", keep="first", maintain_order=True
+    )
 
 
-def join_sides(a: pl.DataFrame, b: pl.DataFrame, by: str = "health", factor: float = MAGNITUDE_FACTOR) -> pl.DataFrame:
+def join_sides(
+    a: pl.DataFrame, b: pl.DataFrame, by: str = "health", factor: float = MAGNITUDE_FACTOR
+) -> pl.DataFrame:
     """The three-way frame from two comparison frames (both against the same golden); ``by``/``factor``:
     how ``worse`` tells rows of the same health apart (:func:`worse_side`)."""
     if by not in WORSE_RULES:
         raise ValueError(f"worse by {by!r}: choose {' or '.join(WORSE_RULES)}")
     ca, cb = Comparison.from_frame(a), Comparison.from_frame(b)
-    joined = _side_frame(ca, "a").join(_side_frame(cb, "b"), on="_key", how="full", coalesce=True, maintain_order="left_right")
-    keys = [pl.coalesce(f"a__{c}", f"b__{c}").alias(c) for c in _KEY_COLUMNS]  # index: the golden graph's order
+    joined = _side_frame(ca, "a").join(
+        _side_frame(cb, "b"), on="_key", how="full", coalesce=True, maintain_order="left_right"
+    )
+    keys = [
+        pl.coalesce(f"a__{c}", f"b__{c}").alias(c) for c in _KEY_COLUMNS
+    ]  # index: the golden graph's order
     # Topological order from the side that paired more golden tensors (fewer gaps to place).
     first, second = ("b", "a") if _unmatched(b) < _unmatched(a) else ("a", "b")
     order = pl.coalesce(f"{first}__pos", pl.col(f"{second}__pos") + 0.5)
     joined = joined.with_columns(*keys, _order=order).sort("_order", nulls_last=True, maintain_order=True)
-    worse = [worse_side(*row, by=by, factor=factor) for row in joined.select(
-        "a_health", "b_health", "a_relative_euclidean_distance", "b_relative_euclidean_distance").iter_rows()]
+    worse = [
+        worse_side(*row, by=by, factor=factor)
+        for row in joined.select(
+            "a_health", "b_health", "a_relative_euclidean_distance", "b_relative_euclidean_distance"
+        ).iter_rows()
+    ]
     side_cols = [f"{p}_{c}" for c in SIDE_COLUMNS for p in ("a", "b")]
     ratio = distance_ratio(pl.col("a_relative_euclidean_distance"), pl.col("b_relative_euclidean_distance"))
     joined = joined.with_columns(worse=pl.Series(worse, dtype=pl.String), presence=presence(), b_over_a=ratio)
@@ -365,11 +393,19 @@ def compare_three(
     from dumpscope.core.comparison.pipeline import compare
 
     ga, gb = (list(graphs) + [None, None])[:2]
-    th = thresholds if isinstance(thresholds, Thresholds) else Thresholds.from_preset(preset, thresholds or ())
+    th = (
+        thresholds if isinstance(thresholds, Thresholds) else Thresholds.from_preset(preset, thresholds or ())
+    )
     ca = compare(golden, a, model=model, graph=ga, thresholds=th)
     cb = compare(golden, b, model=model, graph=gb, thresholds=th)
     frame = join_sides(ca.frame, cb.frame, by=worse_by, factor=factor)
-    meta = {"golden": ca.meta.get("golden"), "a": ca.meta.get("target"), "b": cb.meta.get("target"),
-            "graphs": [str(g) if g else None for g in (ga, gb)], "labels": list(labels)[:2],
-            "worse_by": worse_by, "factor": factor}
+    meta = {
+        "golden": ca.meta.get("golden"),
+        "a": ca.meta.get("target"),
+        "b": cb.meta.get("target"),
+        "graphs": [str(g) if g else None for g in (ga, gb)],
+        "labels": list(labels)[:2],
+        "worse_by": worse_by,
+        "factor": factor,
+    }
     return ThreeWay(ca, cb, frame, (str(labels[0]), str(labels[1])), meta)

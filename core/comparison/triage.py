@@ -40,7 +40,16 @@ from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.dumps import Dump
 from dumpscope.core.formats.npyfile import NpyLoader
 
-__all__ = ["BLOCK", "BLOCKS", "SUSPECT", "compare_triaged", "sample_score", "scores", "suspects_first", "worst_first"]
+__all__ = [
+    "BLOCK",
+    "BLOCKS",
+    "SUSPECT",
+    "compare_triaged",
+    "sample_score",
+    "scores",
+    "suspects_first",
+    "worst_first",
+]
 
 #: Elements per sampled block, and blocks per tensor: 4,096 elements, spread evenly.
 BLOCK = 512
@@ -91,7 +100,9 @@ def _sample(loader: NpyLoader) -> np.ndarray:
     length = loader.count if loader.count <= BLOCK * BLOCKS else BLOCK
     fd = os.open(Path(loader.path), os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
     try:
-        raw = [os.pread(fd, length * size, loader.offset + start * size) for start in _positions(loader.count)]
+        raw = [
+            os.pread(fd, length * size, loader.offset + start * size) for start in _positions(loader.count)
+        ]
     finally:
         os.close(fd)
     if any(len(block) != length * size for block in raw):
@@ -121,7 +132,9 @@ def scores(pairs: Sequence[Pair], workers: int | None = None) -> list[float | No
     todo = [i for i, p in enumerate(pairs) if _worth_sampling(p)]
     out: list[float | None] = [None] * len(pairs)
     workers = workers if len(todo) >= PARALLEL_SAMPLES else 1
-    for task in run_rows(lambda i: {"score": sample_score(pairs[i])}, todo, [BLOCK * BLOCKS] * len(todo), workers):
+    for task in run_rows(
+        lambda i: {"score": sample_score(pairs[i])}, todo, [BLOCK * BLOCKS] * len(todo), workers
+    ):
         for i, row in task:
             out[i] = row["score"]  # type: ignore[assignment]
     return out
@@ -138,7 +151,11 @@ def suspects_first(values: Sequence[float | None]) -> list[int]:
     around the first row whose score exceeds :data:`SUSPECT`), then the others, highest
     score first (unsampled rows last, in their own order)."""
     first = next((i for i, v in enumerate(values) if v is not None and v > SUSPECT), None)
-    region = [] if first is None else list(range(max(0, first - REGION_BEFORE), min(len(values), first + REGION_AFTER + 1)))
+    region = (
+        []
+        if first is None
+        else list(range(max(0, first - REGION_BEFORE), min(len(values), first + REGION_AFTER + 1)))
+    )
     chosen = set(region)
     rest = sorted((i for i in range(len(values)) if i not in chosen), key=lambda i: worst_first(values[i]))
     return region + rest

@@ -32,16 +32,23 @@ class TargetKind:
 
 def target_kind(cmp: Comparison) -> TargetKind:
     """The kind of ``cmp``'s target, from its dump format and its tensors' dtypes."""
-    dtypes = set(cmp.frame["target_dtype"].drop_nulls().to_list()) if "target_dtype" in cmp.frame.columns else set()
+    dtypes = (
+        set(cmp.frame["target_dtype"].drop_nulls().to_list())
+        if "target_dtype" in cmp.frame.columns
+        else set()
+    )
     ascend = traits_of(cmp.target).fusion_switch or cmp.atc is not None  # an ATC graph: an Ascend build
     manifest = (getattr(cmp.target, "meta", None) or {}).get("manifest")  # a dump's; none without a target
     toolkit = manifest.get("target") if isinstance(manifest, dict) else None
-    return TargetKind(ascend=ascend, reduced_float=bool(dtypes & REDUCED_FLOATS),
-                      toolkit=toolkit if toolkit in VENDOR_REMEDIES else None)
+    return TargetKind(
+        ascend=ascend,
+        reduced_float=bool(dtypes & REDUCED_FLOATS),
+        toolkit=toolkit if toolkit in VENDOR_REMEDIES else None,
+    )
 
 
 _FUSION_ASCEND = (
-    "Disable this fusion pattern and compare again (Ascend's fusion exception detection): set the pass to \"off\" in fusion_switch.cfg "
+    'Disable this fusion pattern and compare again (Ascend\'s fusion exception detection): set the pass to "off" in fusion_switch.cfg '
     "(GraphFusion / UBFusion), rebuild, dump, and compare the fusion-on and fusion-off dumps "
     "(msaccucmp compare -f ON.json -cf OFF.json); if accuracy recovers, keep the pass off and report it."
 )
@@ -107,7 +114,11 @@ _OVERFLOW_WIDE = (
     "Values leave the target dtype's range here: clip the values before the overflowing op, or rescale "
     "(fold a factor into a neighbouring op); for a hand-written softmax, subtract the row maximum before Exp."
 )
-_PRECISION = "This node loses precision in the target dtype: keep it in fp32 (mixed precision) and compare again."
+_PRECISION = (
+    "This node loses precision in the target dtype: keep it in fp32 (mixed precision) and compare again."
+)
+
+
 def _fusion(kind: TargetKind, checks: dict[str, str], detail: str | None) -> str | None:
     return _FUSION_ASCEND if kind.ascend else _FUSION_OTHER
 
@@ -131,8 +142,13 @@ def _precision(kind: TargetKind, checks: dict[str, str], detail: str | None) -> 
 
 
 #: Causes whose advice depends on the target's kind (None: fall through to the evidence's advice).
-_BY_KIND = {v.FUSION: _fusion, v.NAN_ORIGIN: _nan, v.OVERFLOW: _overflow, v.QUANTISATION: _quantisation,
-            v.PRECISION: _precision}
+_BY_KIND = {
+    v.FUSION: _fusion,
+    v.NAN_ORIGIN: _nan,
+    v.OVERFLOW: _overflow,
+    v.QUANTISATION: _quantisation,
+    v.PRECISION: _precision,
+}
 #: Evidence whose own advice says "keep in fp32": for reduced-float targets only.
 _FP32_ADVICE = frozenset({"clamped", "constant-range", "overflow", "opdebug"})
 #: Evidence whose own advice names Ascend's tools (fusion_switch.cfg): for Ascend targets only.
@@ -140,10 +156,12 @@ _ASCEND_ADVICE = frozenset({"fusion"})
 
 
 def _nncf_remedy(node: str) -> str:
-    return (f"With NNCF: keep this layer out of quantisation, nncf.quantize(model, dataset, ignored_scope="
-            f"nncf.IgnoredScope(names=[{node!r}])) (its OpenVINO op name: the ONNX node name), or "
-            "calibrate on a larger representative subset_size; then dump again with --target openvino-int8 "
-            "and compare.")
+    return (
+        f"With NNCF: keep this layer out of quantisation, nncf.quantize(model, dataset, ignored_scope="
+        f"nncf.IgnoredScope(names=[{node!r}])) (its OpenVINO op name: the ONNX node name), or "
+        "calibrate on a larger representative subset_size; then dump again with --target openvino-int8 "
+        "and compare."
+    )
 
 
 #: Toolkit -> causes its own remedy applies to, and the remedy for a node.
@@ -156,8 +174,13 @@ def vendor_remedy(kind: TargetKind, cause: str, node: str | None) -> str | None:
     return remedy(node) if remedy is not None and cause in causes and node else None
 
 
-def advice_for(cause: str, kind: TargetKind, check_advice: dict[str, str], detail: str | None = None,
-               replay: str | None = None) -> str:
+def advice_for(
+    cause: str,
+    kind: TargetKind,
+    check_advice: dict[str, str],
+    detail: str | None = None,
+    replay: str | None = None,
+) -> str:
     """The advice text for a root cause of class ``cause`` on a target of ``kind``.
 
     ``detail`` is the kind of evidence behind it (a check's ``Finding.cause``) whose

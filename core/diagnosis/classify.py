@@ -98,24 +98,36 @@ def classify_frame(frame: pl.DataFrame, edges: Edges, outputs: frozenset[str] = 
     level, in_level = pl.col("level"), pl.col("_in_level")
     in_err = pl.col("worst_input_error")
     growth = (
-        pl.when(in_err.is_infinite() & pl.col("error").is_infinite()).then(pl.lit(1.0))
-        .when(in_err > 0).then(pl.col("error") / in_err)
+        pl.when(in_err.is_infinite() & pl.col("error").is_infinite())
+        .then(pl.lit(1.0))
+        .when(in_err > 0)
+        .then(pl.col("error") / in_err)
     )
     new_nonfinite = (pl.col("nonfinite") > 0) & (pl.col("input_nonfinite").fill_null(0) == 0)
     source_kind = pl.col("_kind").is_in(["input", "constant"])
     has_inputs = pl.col("inputs").fill_null(0) > 0
     origin = (
-        pl.when(level.is_null() | (pl.col("_health") == "error")).then(pl.lit("unknown"))
-        .when(level == 0).then(pl.lit("clean"))
-        .when(source_kind).then(pl.lit("introduced"))
-        .when(~has_inputs & pl.col("bad_constant").is_not_null()).then(pl.lit("introduced"))
-        .when(~has_inputs).then(pl.lit("unknown"))
-        .when(in_level.is_null()).then(pl.lit("unknown"))
-        .when(in_level == 0).then(pl.lit("introduced"))
+        pl.when(level.is_null() | (pl.col("_health") == "error"))
+        .then(pl.lit("unknown"))
+        .when(level == 0)
+        .then(pl.lit("clean"))
+        .when(source_kind)
+        .then(pl.lit("introduced"))
+        .when(~has_inputs & pl.col("bad_constant").is_not_null())
+        .then(pl.lit("introduced"))
+        .when(~has_inputs)
+        .then(pl.lit("unknown"))
+        .when(in_level.is_null())
+        .then(pl.lit("unknown"))
+        .when(in_level == 0)
+        .then(pl.lit("introduced"))
         # Crossing from warn to fail with little growth is a drift crossing a band, not a new error.
-        .when((in_level < level) & (growth.fill_null(math.inf) >= CROSSING)).then(pl.lit("introduced"))
-        .when(new_nonfinite).then(pl.lit("introduced"))
-        .when(growth.fill_null(0.0) >= AMPLIFY).then(pl.lit("introduced"))
+        .when((in_level < level) & (growth.fill_null(math.inf) >= CROSSING))
+        .then(pl.lit("introduced"))
+        .when(new_nonfinite)
+        .then(pl.lit("introduced"))
+        .when(growth.fill_null(0.0) >= AMPLIFY)
+        .then(pl.lit("introduced"))
         .otherwise(pl.lit("inherited"))
     )
     return out.with_columns(
@@ -181,14 +193,20 @@ def _per_row(rows: pl.Series, *parts: pl.DataFrame) -> pl.DataFrame:
     own columns are not copied once per join (a 100k-row frame, issue 13)."""
     aligned = rows.to_frame()
     for part in parts:
-        aligned = aligned.join(part, on="row", how="left", maintain_order="left") if part.height else _nulls_of(aligned, part)
+        aligned = (
+            aligned.join(part, on="row", how="left", maintain_order="left")
+            if part.height
+            else _nulls_of(aligned, part)
+        )
     return aligned.drop("row")
 
 
 def _nulls_of(frame: pl.DataFrame, part: pl.DataFrame) -> pl.DataFrame:
     """``frame`` with the columns of the empty ``part`` as typed nulls: Polars keeps such a
     column as one broadcast value, where a join would write every row (no row has inputs)."""
-    return frame.with_columns(pl.lit(None, dtype).alias(name) for name, dtype in part.schema.items() if name != "row")
+    return frame.with_columns(
+        pl.lit(None, dtype).alias(name) for name, dtype in part.schema.items() if name != "row"
+    )
 
 
 def nan_origin(frame: pl.DataFrame, classes: pl.DataFrame) -> int | None:
@@ -224,7 +242,9 @@ class Trend:
             return "no layer leaves its band"
         where = f"#{frame['index'][self.row]} {display(str(frame['name'][self.row]))!r}"
         if self.kind == "jump":
-            return f"a sudden break (jump) at {where}: relative error {_num(self.before)} -> {_num(self.after)}"
+            return (
+                f"a sudden break (jump) at {where}: relative error {_num(self.before)} -> {_num(self.after)}"
+            )
         return (
             f"a gradual decline (drift) over {self.layers} layers: relative error grows by "
             f"{_num(self.slope)} decades per layer and first leaves the band at {where} ({_num(self.after)})"

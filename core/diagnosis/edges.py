@@ -25,11 +25,11 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from dumpscope.core.comparison.pairing import Pair
+from dumpscope.core.comparison.result import Comparison
+from dumpscope.core.dumps import Dump, TensorRef
 from dumpscope.core.onnx.graph import GraphFacts
 from dumpscope.core.vendor.atc_graph import AtcGraph
-from dumpscope.core.comparison.pairing import Pair
-from dumpscope.core.dumps import Dump, TensorRef
-from dumpscope.core.comparison.result import Comparison
 
 #: A parsed graph that knows each node's inputs.
 GraphSource = GraphFacts | AtcGraph
@@ -153,8 +153,16 @@ class _EdgeLists:
 
     def edges(self, known: set[int], sources: set[str]) -> Edges:
         """The edges built, with the rows whose inputs are known and where they came from."""
-        frame = pl.DataFrame({"row": self.rows, "input_row": self.inputs, "constant": self.consts}, schema=EDGE_SCHEMA)
-        return Edges(frame, self.constant_inputs, self.unresolved, frozenset(known), ", ".join(sorted(sources)) or "none")
+        frame = pl.DataFrame(
+            {"row": self.rows, "input_row": self.inputs, "constant": self.consts}, schema=EDGE_SCHEMA
+        )
+        return Edges(
+            frame,
+            self.constant_inputs,
+            self.unresolved,
+            frozenset(known),
+            ", ".join(sorted(sources)) or "none",
+        )
 
 
 def build_edges(cmp: Comparison, graphs: Sequence[GraphSource] = ()) -> Edges:
@@ -162,7 +170,9 @@ def build_edges(cmp: Comparison, graphs: Sequence[GraphSource] = ()) -> Edges:
     if cmp.pairing is None:
         return Edges(pl.DataFrame(schema=EDGE_SCHEMA), {}, {}, frozenset(), "none (no tensors)")
     pairs = cmp.pairing.pairs
-    listed = [(i, choices) for i, p in enumerate(pairs) if (choices := _input_names(p.golden, p.target, graphs))]
+    listed = [
+        (i, choices) for i, p in enumerate(pairs) if (choices := _input_names(p.golden, p.target, graphs))
+    ]
     if not listed:  # no row knows its inputs: no name index over every row (100k unmatched rows)
         return _EdgeLists().edges(set(), set())
     resolver = _Resolver(pairs, _constant_names(cmp, graphs))
@@ -180,8 +190,10 @@ def build_edges(cmp: Comparison, graphs: Sequence[GraphSource] = ()) -> Edges:
 def _chosen(choices: list[InputList], resolver: _Resolver, i: int) -> InputList:
     """The input list row ``i`` takes.  A fused target op's golden inputs are intermediates of its
     group, not compared: the first source whose flowing inputs are all compared rows wins."""
-    return next(((names, source) for names, source in choices if all(resolver.compared(n, i) for n in names)),
-                choices[0])
+    return next(
+        ((names, source) for names, source in choices if all(resolver.compared(n, i) for n in names)),
+        choices[0],
+    )
 
 
 InputList = tuple[tuple[str, ...], str]
@@ -193,19 +205,27 @@ def _input_names(
     """Every known input list of a row's producing node, best source first: the dump manifests',
     then each graph's."""
     found: list[InputList] = [
-        (ref.info.node_inputs, "the dump manifest") for ref in (golden, target) if ref is not None and ref.info.node_inputs
+        (ref.info.node_inputs, "the dump manifest")
+        for ref in (golden, target)
+        if ref is not None and ref.info.node_inputs
     ]
-    return found + [listed for graph in graphs if (listed := _graph_inputs(graph, golden, target)) is not None]
+    return found + [
+        listed for graph in graphs if (listed := _graph_inputs(graph, golden, target)) is not None
+    ]
 
 
 def _graph_inputs(graph: GraphSource, golden: TensorRef | None, target: TensorRef | None) -> InputList | None:
     """The inputs one graph lists for the row's node (an ONNX graph by tensor, an ATC graph by target op)."""
-    return _onnx_inputs(graph, golden, target) if isinstance(graph, GraphFacts) else _atc_inputs(graph, target)
+    return (
+        _onnx_inputs(graph, golden, target) if isinstance(graph, GraphFacts) else _atc_inputs(graph, target)
+    )
 
 
 def _onnx_inputs(graph: GraphFacts, golden: TensorRef | None, target: TensorRef | None) -> InputList | None:
     """The inputs of the ONNX node producing either side's tensor."""
-    node = next((graph.producer[r.name] for r in (golden, target) if r is not None and r.name in graph.producer), None)
+    node = next(
+        (graph.producer[r.name] for r in (golden, target) if r is not None and r.name in graph.producer), None
+    )
     return (node.inputs, "the ONNX graph") if node is not None else None
 
 

@@ -38,8 +38,9 @@ class Measured(Finding):
     """The constant's effect as a share of the row's error."""
 
 
-def measured(f: Finding, replay: Replay | None, replayer: Replayer | None, row: int, err: float | None,
-             dtype: str) -> Finding:
+def measured(
+    f: Finding, replay: Replay | None, replayer: Replayer | None, row: int, err: float | None, dtype: str
+) -> Finding:
     """``f`` with its measured effect (see the module docstring); unchanged when nothing can be measured."""
     if f.subject is None:
         return _unexplained(f) if replay is not None and replay.faithful else f
@@ -47,8 +48,9 @@ def measured(f: Finding, replay: Replay | None, replayer: Replayer | None, row: 
     return f if effect is None else _with_share(f, effect, err)  # type: ignore[arg-type]
 
 
-def _subject_effect(f: Finding, replayer: Replayer | None, row: int, err: float | None,
-                    dtype: str) -> float | None:
+def _subject_effect(
+    f: Finding, replayer: Replayer | None, row: int, err: float | None, dtype: str
+) -> float | None:
     """The output's relative change when the node reads the constant ``f.subject`` as the target has it:
     the target's own copy for a weight that differs, else clamped and flushed as the target dtype does;
     None without a replayer, a row error to compare with, or a golden value."""
@@ -70,15 +72,26 @@ def _share(effect: float, err: float) -> float:
 
 def _unexplained(f: Finding) -> Finding:
     """A finding at a node that computes faithfully what it is fed: evidence, but no weight."""
-    return replace(f, weight=0.0, fixes=(), text=f.text + "; but the replay of the node on the target's inputs "
-                   "matches the target: this does not explain the row's error")
+    return replace(
+        f,
+        weight=0.0,
+        fixes=(),
+        text=f.text + "; but the replay of the node on the target's inputs "
+        "matches the target: this does not explain the row's error",
+    )
 
 
 def _with_share(f: Finding, effect: float, err: float) -> Measured:
     """A constant finding with the share of the row's error its replayed effect explains."""
     share = _share(effect, err)
     said = f"; replayed, it moves the output by a relative {effect:.3g} against the row's error {err:.3g}"
-    fields = {"cause": f.cause, "text": f.text + said, "fixes": f.fixes, "weight": f.weight, "subject": f.subject}
+    fields = {
+        "cause": f.cause,
+        "text": f.text + said,
+        "fixes": f.fixes,
+        "weight": f.weight,
+        "subject": f.subject,
+    }
     if share < NEGLIGIBLE_SHARE:
         fields.update(weight=0.0, fixes=(), text=fields["text"] + ": negligible")
     return Measured(**fields, share=share)  # type: ignore[arg-type]
@@ -103,15 +116,20 @@ def _replay_share(replay: Replay | None) -> float | None:
     return _share(replay.vs_target, replay.target_error)
 
 
-def constant_row_share(replayer: Replayer, name: str, dtype: str, consumers: Sequence[tuple[int, float]]) -> float | None:
+def constant_row_share(
+    replayer: Replayer, name: str, dtype: str, consumers: Sequence[tuple[int, float]]
+) -> float | None:
     """A differing constant's share: the largest share of an unhealthy consumer's error (``consumers``:
     row and error) that the target's version of the constant alone explains; 0 without such consumers."""
     golden = replayer.src.constant_value(name)
     if golden is None:
         return None
     changed = _target_constant(replayer, name, golden, dtype)
-    shares = [share for row, err in consumers[:MAX_CONSUMERS]
-              if (share := _consumer_share(replayer, row, name, changed, err)) is not None]
+    shares = [
+        share
+        for row, err in consumers[:MAX_CONSUMERS]
+        if (share := _consumer_share(replayer, row, name, changed, err)) is not None
+    ]
     if consumers and not shares:
         return None
     return max(shares, default=0.0)

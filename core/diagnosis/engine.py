@@ -28,6 +28,10 @@ import ml_dtypes
 import numpy as np
 import polars as pl
 
+from dumpscope.core import vocabulary as v
+from dumpscope.core.comparison.result import Comparison
+from dumpscope.core.comparison.shapes import RETRY_COSINE, Layout
+from dumpscope.core.diagnosis.advice import TargetKind, advice_for, target_kind, vendor_remedy
 from dumpscope.core.diagnosis.checks import (
     JUMP_FACTOR,
     WIDE_RANGE,
@@ -40,10 +44,11 @@ from dumpscope.core.diagnosis.checks import (
     quant_params,
 )
 from dumpscope.core.diagnosis.checks import advice as check_advice
-from dumpscope.core.diagnosis.advice import TargetKind, advice_for, target_kind, vendor_remedy
-from dumpscope.core.comparison.shapes import RETRY_COSINE, Layout
-from dumpscope.core.diagnosis.layout import row_layout
+from dumpscope.core.diagnosis.classify import Trend, classify_frame, nan_origin, trend
+from dumpscope.core.diagnosis.edges import Edges, GraphSource, build_edges
 from dumpscope.core.diagnosis.effects import cause_share, constant_row_share, measured
+from dumpscope.core.diagnosis.layout import row_layout
+from dumpscope.core.diagnosis.msprobe import diagnose_msprobe, is_msprobe
 from dumpscope.core.diagnosis.replay import (
     MAX_REPLAYS,
     Progress,
@@ -53,19 +58,14 @@ from dumpscope.core.diagnosis.replay import (
     model_tail,
     replay_rows,
 )
-from dumpscope.core import vocabulary as v
-from dumpscope.core.vocabulary import FINDING_CLASS
 from dumpscope.core.diagnosis.verdict import Diagnosis, RootCause, row_info
-from dumpscope.core.diagnosis.msprobe import diagnose_msprobe, is_msprobe
-from dumpscope.core.diagnosis.classify import Trend, classify_frame, nan_origin, trend
-from dumpscope.core.diagnosis.edges import Edges, GraphSource, build_edges
+from dumpscope.core.dumps import DumpError
+from dumpscope.core.names import display
 from dumpscope.core.onnx.graph import GraphFacts, load_graph
 from dumpscope.core.vendor.atc_graph import AtcGraph
 from dumpscope.core.vendor.fusion import fused_ops
 from dumpscope.core.vendor.opdebug import OverflowRecord
-from dumpscope.core.dumps import DumpError
-from dumpscope.core.names import display
-from dumpscope.core.comparison.result import Comparison
+from dumpscope.core.vocabulary import FINDING_CLASS
 
 #: Candidates whose tensors the checks read (the strongest by the frame's numbers).
 MAX_CHECKED = 12
@@ -84,7 +84,9 @@ ADVICE: dict[str, str] = check_advice()
 # ----------------------------------------------------------------- graph sources
 
 
-def _graph_sources(cmp: Comparison, graph: GraphFacts | str | Path | None) -> tuple[list[GraphSource], AtcGraph | None]:
+def _graph_sources(
+    cmp: Comparison, graph: GraphFacts | str | Path | None
+) -> tuple[list[GraphSource], AtcGraph | None]:
     """The graphs to take edges from, and the ATC graph (for fusion facts) if any.
 
     An explicit ``graph`` that cannot be read is an error.  By default the graph facts
@@ -197,7 +199,9 @@ def _bound(v: float) -> str:
     return "-inf" if v == -math.inf else "inf" if v == math.inf else f"{v:.7g}"
 
 
-def patch_commands(fixes: Sequence[PatchAction], model: str | None, nodes: frozenset[str] | None) -> list[str]:
+def patch_commands(
+    fixes: Sequence[PatchAction], model: str | None, nodes: frozenset[str] | None
+) -> list[str]:
     """One ``dumpscope patch`` command per kind of fix (clip first, then keep-fp32)."""
     src = model or "MODEL.onnx"
     out = str(Path(src).with_suffix("")) + ".patched.onnx"
@@ -208,8 +212,11 @@ def patch_commands(fixes: Sequence[PatchAction], model: str | None, nodes: froze
 
 def _clip_options(fixes: Sequence[PatchAction], nodes: frozenset[str] | None) -> list[str]:
     """One ``--clip NODE=LO,HI`` per clipping fix."""
-    return [f"--clip {shlex.quote(model_node(f.node, nodes) + '=' + _bound(f.clip[0]) + ',' + _bound(f.clip[1]))}"
-            for f in fixes if f.clip is not None]
+    return [
+        f"--clip {shlex.quote(model_node(f.node, nodes) + '=' + _bound(f.clip[0]) + ',' + _bound(f.clip[1]))}"
+        for f in fixes
+        if f.clip is not None
+    ]
 
 
 def _keep_options(fixes: Sequence[PatchAction], nodes: frozenset[str] | None) -> list[str]:
@@ -229,7 +236,9 @@ def _is_graph_input(cmp: Comparison, r: dict[str, object]) -> bool:
     return facts is not None and str(r["name"]) in facts.graph_inputs
 
 
-def _cause_of(run: _Run, row: int, r: dict[str, object], findings: list[Finding], replay: Replay | None) -> str:
+def _cause_of(
+    run: _Run, row: int, r: dict[str, object], findings: list[Finding], replay: Replay | None
+) -> str:
     """The cause class of a candidate (``vocabulary.CAUSE_CLASSES``): a graph input's, a row not
     compared, the weightiest finding's, else what the node's own numbers say."""
     if r["health"] == "error":  # an input not compared is not known to differ (RKNN's snapshot without x.npy)
@@ -320,7 +329,11 @@ def _origin_words(c: dict[str, object]) -> str:
 
 def _grown(growth: float | None) -> str:
     """How many times its worst input's error a row's is, when it grew (else empty)."""
-    return f", {growth:.3g}x its worst input's" if growth is not None and math.isfinite(growth) and growth > 1 else ""
+    return (
+        f", {growth:.3g}x its worst input's"
+        if growth is not None and math.isfinite(growth) and growth > 1
+        else ""
+    )
 
 
 def _no_input_sentence(c: dict[str, object], here: str, has_graph: bool) -> str:
@@ -328,7 +341,9 @@ def _no_input_sentence(c: dict[str, object], here: str, has_graph: bool) -> str:
         return f"its only bad input is the constant {display(str(c['bad_constant']))!r}; this output: {here}"
     if has_graph:
         return f"this output: {here}; its inputs are not compared rows (not dumped, or without a partner)"
-    return f"this output: {here}; its inputs are unknown or not compared (give --model or --graph to judge them)"
+    return (
+        f"this output: {here}; its inputs are unknown or not compared (give --model or --graph to judge them)"
+    )
 
 
 def _candidate_rows(cmp: Comparison, classes: pl.DataFrame, opdebug: dict[str, list[object]]) -> pl.Expr:
@@ -340,8 +355,12 @@ def _candidate_rows(cmp: Comparison, classes: pl.DataFrame, opdebug: dict[str, l
     if first is not None and classes["origin"][first] == "unknown":
         rows.add(first)
     # An empty tensor holds no value that could be wrong: never a root cause (a `[0]` Resize roi).
-    empty = np.flatnonzero((cmp.frame["size"] == 0).fill_null(False).to_numpy()).tolist()  # not a Python object per row
-    return ((pl.col("origin") == "introduced") | pl.col("row").is_in(sorted(rows))) & ~pl.col("row").is_in(empty)
+    empty = np.flatnonzero(
+        (cmp.frame["size"] == 0).fill_null(False).to_numpy()
+    ).tolist()  # not a Python object per row
+    return ((pl.col("origin") == "introduced") | pl.col("row").is_in(sorted(rows))) & ~pl.col("row").is_in(
+        empty
+    )
 
 
 def _opdebug_rows(cmp: Comparison, classes: pl.DataFrame, opdebug: dict[str, list[object]]) -> set[int]:
@@ -404,8 +423,12 @@ class _Run:
 
 
 def diagnose(
-    cmp: Comparison, graph: GraphFacts | str | Path | None = None, *, limit: int = MAX_CAUSES,
-    progress: Progress | None = None, replay: bool = True,
+    cmp: Comparison,
+    graph: GraphFacts | str | Path | None = None,
+    *,
+    limit: int = MAX_CAUSES,
+    progress: Progress | None = None,
+    replay: bool = True,
 ) -> Diagnosis:
     """Rank the root causes of ``cmp``'s unhealthy rows (see the module docstring).
 
@@ -432,11 +455,19 @@ def diagnose(
     first_info = _first_info(cmp, run.classes)
     summary = _summary(cmp, causes, first_info, run.shape, warnings, healthy, counts)
     return Diagnosis(
-        root_causes=tuple(causes[:limit]), first_divergent=first_info, summary=summary,
+        root_causes=tuple(causes[:limit]),
+        first_divergent=first_info,
+        summary=summary,
         classification=_with_replays(run.classes, run.replays),
-        trend=run.shape, nan_origin=run.nan_row, overflow=tuple(dict.fromkeys(overflow_lines)),
-        quantisation=_quantisation_losses(cmp, run.classes), warnings=warnings, edges_source=run.edges.source,
-        healthy=healthy, counts=counts, replays=run.replays,
+        trend=run.shape,
+        nan_origin=run.nan_row,
+        overflow=tuple(dict.fromkeys(overflow_lines)),
+        quantisation=_quantisation_losses(cmp, run.classes),
+        warnings=warnings,
+        edges_source=run.edges.source,
+        healthy=healthy,
+        counts=counts,
+        replays=run.replays,
     )
 
 
@@ -454,21 +485,28 @@ def _warnings(cmp: Comparison) -> tuple[str, ...]:
     return tuple(str(w) for w in cmp.meta.get("warnings", []) or [])  # type: ignore[union-attr]
 
 
-def _root_causes(run: _Run, ranked: list[tuple[float, dict[str, object]]],
-                 replay: bool = False) -> tuple[list[RootCause], list[str]]:
+def _root_causes(
+    run: _Run, ranked: list[tuple[float, dict[str, object]]], replay: bool = False
+) -> tuple[list[RootCause], list[str]]:
     """Every candidate as a root cause, best first (one drift entry), and the overflow findings they
     brought.  With ``replay``, the top :data:`REPLAYED_TOP` causes are replayed when they were not
     yet (a candidate ranked low by its numbers may rise once checked): each is judged again with its
     replay, until the top ones are all replayed or the work bound is reached."""
-    entries = {int(c["row"]): (k, score, c)  # type: ignore[call-overload]
-               for k, (score, c) in enumerate(ranked)}
+    entries = {
+        int(c["row"]): (k, score, c)  # type: ignore[call-overload]
+        for k, (score, c) in enumerate(ranked)
+    }
     judged = {row: _root_cause(run, k, score, c) for row, (k, score, c) in entries.items()}
     while replay and (row := _unreplayed_top(run, judged)) is not None:
         run.replays.update(replay_rows(run.replayer, [row]))  # type: ignore[arg-type]
         judged[row] = _root_cause(run, *entries[row])
     causes = [cause for cause, _ in judged.values()]
-    overflow = [f.text for _, findings in judged.values() for f in findings
-                if FINDING_CLASS.get(f.cause) == v.OVERFLOW and f.weight > 0]
+    overflow = [
+        f.text
+        for _, findings in judged.values()
+        for f in findings
+        if FINDING_CLASS.get(f.cause) == v.OVERFLOW and f.weight > 0
+    ]
     return _best_first(causes), overflow
 
 
@@ -514,7 +552,9 @@ def _graph_outputs(cmp: Comparison) -> frozenset[str]:
     return frozenset(cmp.model_facts.graph_outputs) if cmp.model_facts is not None else frozenset()
 
 
-def _prepare(cmp: Comparison, graph: GraphFacts | str | Path | None, opdebug: dict[str, list[object]]) -> _Run:
+def _prepare(
+    cmp: Comparison, graph: GraphFacts | str | Path | None, opdebug: dict[str, list[object]]
+) -> _Run:
     """Edges, origins, trend, check context and replayer of one diagnosis."""
     sources, atc = _graph_sources(cmp, graph)
     edges = build_edges(cmp, sources)
@@ -522,12 +562,23 @@ def _prepare(cmp: Comparison, graph: GraphFacts | str | Path | None, opdebug: di
     ctx = _check_context(cmp, edges, opdebug, atc)
     src = model_source(cmp)
     model = _model_path(cmp)
-    return _Run(cmp, edges, classes, trend(cmp.frame, classes), nan_origin(cmp.frame, classes), ctx, model,
-                _model_node_names(cmp, model), target_kind(cmp),
-                Replayer(cmp, src, ctx.fused) if src is not None else None)
+    return _Run(
+        cmp,
+        edges,
+        classes,
+        trend(cmp.frame, classes),
+        nan_origin(cmp.frame, classes),
+        ctx,
+        model,
+        _model_node_names(cmp, model),
+        target_kind(cmp),
+        Replayer(cmp, src, ctx.fused) if src is not None else None,
+    )
 
 
-def _replays(run: _Run, ranked: list[tuple[float, dict[str, object]]], progress: Progress | None) -> dict[int, Replay]:
+def _replays(
+    run: _Run, ranked: list[tuple[float, dict[str, object]]], progress: Progress | None
+) -> dict[int, Replay]:
     """Replay the strongest suspects that are node outputs (not inputs, constants or errors)."""
     if run.replayer is None:
         return {}
@@ -541,11 +592,14 @@ def _replayable(run: _Run, row: int) -> bool:
     return frame["kind"][row] == "activation" and frame["health"][row] != "error"
 
 
-def _check_context(cmp: Comparison, edges: Edges, opdebug: dict[str, list[object]], atc: AtcGraph | None) -> CheckContext:
+def _check_context(
+    cmp: Comparison, edges: Edges, opdebug: dict[str, list[object]], atc: AtcGraph | None
+) -> CheckContext:
     """The vendor facts the checks read: clamp records, Opdebug records, fused ops."""
     manifest = _manifest(cmp.target)
     return CheckContext(
-        cmp, edges,
+        cmp,
+        edges,
         clamped=clamp_records(manifest.get("clamped", []) or []),  # type: ignore[arg-type]
         opdebug=opdebug,  # type: ignore[arg-type]
         fused=fused_ops(atc, manifest),
@@ -566,7 +620,9 @@ def _maybe_graph_input(cmp: Comparison) -> pl.Expr:
     not every row of a 100k-row frame."""
     facts = cmp.model_facts
     inputs = list(facts.graph_inputs) if facts is not None else []
-    return (pl.col("kind") == "input").fill_null(False) | pl.col("name").is_in(inputs) | pl.col("name").is_null()
+    return (
+        (pl.col("kind") == "input").fill_null(False) | pl.col("name").is_in(inputs) | pl.col("name").is_null()
+    )
 
 
 def _permuted_input(run: _Run, row: int, r: dict[str, object]) -> bool:
@@ -580,8 +636,9 @@ def _ranked_candidates(run: _Run, opdebug: dict[str, list[object]]) -> list[tupl
     """Candidate rows with their preliminary score, best first.  A constant read by a compared node is
     no candidate of its own: it is evidence at that node (the ``weights`` and ``constants`` checks)."""
     permuted = _permuted_inputs(run)
-    rows = (_candidate_rows(run.cmp, run.classes, opdebug) | pl.col("row").is_in(permuted)
-            | _quantised_jumps(run))
+    rows = (
+        _candidate_rows(run.cmp, run.classes, opdebug) | pl.col("row").is_in(permuted) | _quantised_jumps(run)
+    )
     candidates = run.classes.filter(rows & ~pl.col("row").is_in(_consumed_constants(run.edges)))
     first_introduced = int(candidates["row"][0]) if candidates.height else None
     prelim = [(_preliminary(c, first_introduced, run.nan_row), c) for c in candidates.iter_rows(named=True)]
@@ -594,8 +651,11 @@ def _quantised_jumps(run: _Run) -> pl.Expr:
     input's: the quantisation check judges whether their grid is too wide (an inherited row may still be
     where the error jumps)."""
     hits = ((run.classes["growth"] >= JUMP_FACTOR) & (run.classes["level"] > 0)).fill_null(False).to_numpy()
-    rows = [int(r) for r in np.flatnonzero(hits)
-            if (quant_params(run.cmp, int(r)) or (0, 0, ""))[2] in ("uint8", "int8")]
+    rows = [
+        int(r)
+        for r in np.flatnonzero(hits)
+        if (quant_params(run.cmp, int(r)) or (0, 0, ""))[2] in ("uint8", "int8")
+    ]
     return pl.col("row").is_in(rows)
 
 
@@ -613,15 +673,25 @@ def _root_cause(run: _Run, k: int, score: float, c: dict[str, object]) -> tuple[
     findings = _findings(run, k, row, str(r["target_dtype"] or ""))
     _search_layout(run, k, row, r)
     cause = _cause_of(run, row, r, findings, replay)
-    effect = _constant_row_effect(run, row, r) if r["kind"] == "constant" else cause_share(findings, replay, cause)
+    effect = (
+        _constant_row_effect(run, row, r) if r["kind"] == "constant" else cause_share(findings, replay, cause)
+    )
     commands = _commands(run, cause, r, findings)
     total = _score(cause, score + min(0.3, sum(f.weight for f in findings)) + _jump_bonus(findings), effect)
     return RootCause(
-        row=row, name=str(r["name"]), node_name=r["node_name"], op_type=r["op_type"], index=r["index"],
-        kind=r["kind"], cause=cause, score=round(min(1.0, total), 3),
+        row=row,
+        name=str(r["name"]),
+        node_name=r["node_name"],
+        op_type=r["op_type"],
+        index=r["index"],
+        kind=r["kind"],
+        cause=cause,
+        score=round(min(1.0, total), 3),
         evidence=tuple(_evidence(run, row, r, c, findings)),
-        advice=_advice(run, cause, _detail(findings), commands, replay, r["node_name"]), commands=tuple(commands),
-        replay=replay, effect=effect,
+        advice=_advice(run, cause, _detail(findings), commands, replay, r["node_name"]),
+        commands=tuple(commands),
+        replay=replay,
+        effect=effect,
     ), findings
 
 
@@ -673,10 +743,15 @@ def _constant_row_effect(run: _Run, row: int, r: dict[str, object]) -> float | N
     return constant_row_share(run.replayer, str(r["name"]), str(r["target_dtype"] or ""), consumers)
 
 
-def _evidence(run: _Run, row: int, r: dict[str, object], c: dict[str, object], findings: list[Finding]) -> list[str]:
+def _evidence(
+    run: _Run, row: int, r: dict[str, object], c: dict[str, object], findings: list[Finding]
+) -> list[str]:
     """The sentences that support a root cause, strongest first."""
     has_graph = run.cmp.model_facts is not None or run.model is not None
-    evidence = [f"{r['health']}: {r['message']}" if r["message"] else str(r["health"]), _origin_sentence(r, c, has_graph)]
+    evidence = [
+        f"{r['health']}: {r['message']}" if r["message"] else str(r["health"]),
+        _origin_sentence(r, c, has_graph),
+    ]
     evidence += _how_sentences(run, row, r)
     evidence += [f.text for f in findings]
     unresolved = run.edges.unresolved.get(row)
@@ -704,9 +779,11 @@ def _how_sentences(run: _Run, row: int, r: dict[str, object]) -> list[str]:
 def _nan_sentences(run: _Run, row: int, r: dict[str, object]) -> list[str]:
     """The first NaN/Inf: the counts on both sides, and where the fault entered when the replay reproduces it."""
     n = {k: r[k] or 0 for k in ("nan_target", "inf_target", "nan_golden", "inf_golden")}
-    return [f"first NaN/Inf: the target has {n['nan_target']} NaN and {n['inf_target']} Inf here "
-            f"(golden {n['nan_golden']} NaN, {n['inf_golden']} Inf) while its inputs are finite",
-            *_upstream_sentence(run, row)]
+    return [
+        f"first NaN/Inf: the target has {n['nan_target']} NaN and {n['inf_target']} Inf here "
+        f"(golden {n['nan_golden']} NaN, {n['inf_golden']} Inf) while its inputs are finite",
+        *_upstream_sentence(run, row),
+    ]
 
 
 def _upstream_sentence(run: _Run, row: int) -> list[str]:
@@ -715,26 +792,32 @@ def _upstream_sentence(run: _Run, row: int) -> list[str]:
     worst = run.classes["worst_input"][row]
     if replayed is None or not replayed.faithful or worst is None:
         return []
-    return [f"the replay reproduces the NaN/Inf from the target's own inputs: the values fed are outside the op's "
-            f"domain (a negative under a Sqrt or Log, a zero divisor); the fault entered upstream, at its worst "
-            f"input {display(str(worst))!r} (and the constants that node reads)"]
+    return [
+        f"the replay reproduces the NaN/Inf from the target's own inputs: the values fed are outside the op's "
+        f"domain (a negative under a Sqrt or Log, a zero divisor); the fault entered upstream, at its worst "
+        f"input {display(str(worst))!r} (and the constants that node reads)"
+    ]
 
 
 def _input_sentence(run: _Run, row: int) -> str:
     """What a differing graph input means: pre-processing, or a layout when axes align it."""
     found = run.permutation(row)
     if found is not None:
-        return (f"a graph input: the target holds the golden values with its axes permuted "
-                f"(order {found.order()}; {found.agreement()}): a layout mismatch")
+        return (
+            f"a graph input: the target holds the golden values with its axes permuted "
+            f"(order {found.order()}; {found.agreement()}): a layout mismatch"
+        )
     return "a graph input, not an activation: the values fed differ (pre-processing), no node computed them"
 
 
 def _layout_sentence(found: Layout) -> str:
     """A node's output in another axis order, with what was measured under it."""
     same = "; the same values, moved" if found.exact else ""
-    return (f"the target's output holds the golden's values with its axes permuted (order {found.order()}; "
-            f"{found.agreement()}{same}): computed or reshaped in another axis order "
-            f"(e.g. NHWC data read as NCHW), not a different computation")
+    return (
+        f"the target's output holds the golden's values with its axes permuted (order {found.order()}; "
+        f"{found.agreement()}{same}): computed or reshaped in another axis order "
+        f"(e.g. NHWC data read as NCHW), not a different computation"
+    )
 
 
 def _commands(run: _Run, cause: str, r: dict[str, object], findings: list[Finding]) -> list[str]:
@@ -753,19 +836,29 @@ def _keeps_fp32(cause: str, r: dict[str, object]) -> bool:
     return cause in (v.PRECISION, v.NAN_ORIGIN) and r["band"] in ("fp16", "bf16") and bool(r["node_name"])
 
 
-def _advice(run: _Run, cause: str, detail: str | None, commands: list[str],
-            replay: Replay | None = None, node: str | None = None) -> str:
+def _advice(
+    run: _Run,
+    cause: str,
+    detail: str | None,
+    commands: list[str],
+    replay: Replay | None = None,
+    node: str | None = None,
+) -> str:
     text = advice_for(cause, run.kind, ADVICE, detail, replay.verdict if replay is not None else None)
     remedy = vendor_remedy(run.kind, cause, node)
     text = f"{text} {remedy}" if remedy else text
     if not commands:
         return text
     golden = shlex.quote(str(run.cmp.meta.get("golden") or "GOLDEN"))
-    return (text + " Patch and verify: " + " or ".join(f"`{c}`" for c in commands)
-            + ", then dump the target again from the patched model (the same inputs) and compare it with "
-            f"the original golden: `dumpscope compare {golden} TARGET_PATCHED` (a golden dumped from the "
-            "patched model shows only that the target follows the patch, not how far it is from the "
-            "original).")
+    return (
+        text
+        + " Patch and verify: "
+        + " or ".join(f"`{c}`" for c in commands)
+        + ", then dump the target again from the patched model (the same inputs) and compare it with "
+        f"the original golden: `dumpscope compare {golden} TARGET_PATCHED` (a golden dumped from the "
+        "patched model shows only that the target follows the patch, not how far it is from the "
+        "original)."
+    )
 
 
 def _clamp_lines(ctx: CheckContext) -> list[str]:
@@ -787,9 +880,9 @@ def frame_range_findings(frame: pl.DataFrame, limit: int = 20) -> list[str]:
     target's float type: likely overflows even where nothing is Inf yet."""
     top = pl.col("target_dtype").replace_strict(FLOAT_MAX, default=None, return_dtype=pl.Float64)
     reach = pl.max_horizontal(pl.col("min_golden").abs(), pl.col("max_golden").abs())
-    hits = frame.select("index", "name", "kind", "target_dtype", reach.alias("reach"), top.alias("top")).filter(
-        pl.col("top").is_not_null() & (pl.col("reach") >= pl.col("top"))
-    )
+    hits = frame.select(
+        "index", "name", "kind", "target_dtype", reach.alias("reach"), top.alias("top")
+    ).filter(pl.col("top").is_not_null() & (pl.col("reach") >= pl.col("top")))
     lines = [
         f"golden {r['kind']} #{r['index']} {display(str(r['name']))!r} reaches |x| {r['reach']:.6g}, "
         f"at or beyond the {r['target_dtype']} maximum {r['top']:g}"
@@ -800,13 +893,19 @@ def frame_range_findings(frame: pl.DataFrame, limit: int = 20) -> list[str]:
     return lines
 
 
-def _quantisation_losses(cmp: Comparison, classes: pl.DataFrame, top: int = 5) -> tuple[dict[str, object], ...]:
+def _quantisation_losses(
+    cmp: Comparison, classes: pl.DataFrame, top: int = 5
+) -> tuple[dict[str, object], ...]:
     """Quantised layers ranked by the SQNR they lose against their worst input (dB); only
     layers losing at least :data:`MIN_LOSS_DB`, or unhealthy ones."""
     q = cmp.frame.select("sqnr_db", "band", "status", "kind").with_columns(classes["worst_input_row"])
     sqnr = q["sqnr_db"].to_numpy().astype(np.float64)
     # fill_null: a frame imported or reopened from elsewhere may lack these columns' values
-    mask = ((q["band"] == "int8") & (q["status"] == "computed") & (q["kind"] == "activation")).fill_null(False).to_numpy()
+    mask = (
+        ((q["band"] == "int8") & (q["status"] == "computed") & (q["kind"] == "activation"))
+        .fill_null(False)
+        .to_numpy()
+    )
     mask &= np.isfinite(sqnr)
     if not mask.any():
         return ()
@@ -829,16 +928,24 @@ def _sqnr_lost(sqnr: np.ndarray, worst: np.ndarray) -> np.ndarray:
     return lost
 
 
-def _quantisation_loss(cmp: Comparison, row: int, sqnr: np.ndarray, lost: np.ndarray,
-                       level: np.ndarray) -> dict[str, object]:
+def _quantisation_loss(
+    cmp: Comparison, row: int, sqnr: np.ndarray, lost: np.ndarray, level: np.ndarray
+) -> dict[str, object]:
     """One quantised layer's entry: its SQNR and loss, golden range, quantisation parameters."""
     r = cmp.frame.row(row, named=True)
     scale, zero_point, _ = quant_params(cmp, row) or (None, None, None)
     return {
-        "row": row, "name": display(str(r["name"])), "node_name": r["node_name"], "op_type": r["op_type"],
-        "sqnr_db": float(sqnr[row]), "sqnr_lost_db": float(lost[row]),
-        "golden_min": r["min_golden"], "golden_max": r["max_golden"],
-        "scale": scale, "zero_point": zero_point, "int16_advised": _int16_advised(level[row] > 0, r),
+        "row": row,
+        "name": display(str(r["name"])),
+        "node_name": r["node_name"],
+        "op_type": r["op_type"],
+        "sqnr_db": float(sqnr[row]),
+        "sqnr_lost_db": float(lost[row]),
+        "golden_min": r["min_golden"],
+        "golden_max": r["max_golden"],
+        "scale": scale,
+        "zero_point": zero_point,
+        "int16_advised": _int16_advised(level[row] > 0, r),
     }
 
 
@@ -853,8 +960,10 @@ def _top_sentence(top: RootCause) -> str:
     if top.cause == v.DRIFT:
         replayed = top.replay is not None and top.replay.faithful
         faithful = ", which computes faithfully what it is fed (replayed)" if replayed else ""
-        return (f"Most likely: {top.label} - no single culprit; the error accumulates and first leaves the band at "
-                f"{display(top.name)!r} ({top.op_type or '?'}){faithful}.")
+        return (
+            f"Most likely: {top.label} - no single culprit; the error accumulates and first leaves the band at "
+            f"{display(top.name)!r} ({top.op_type or '?'}){faithful}."
+        )
     return f"Most likely root cause: {display(top.name)!r} ({top.op_type or '?'}), {top.label}."
 
 
@@ -868,8 +977,13 @@ def _health_sentence(cmp: Comparison, healthy: bool, counts: dict[str, int]) -> 
 
 
 def _summary(
-    cmp: Comparison, causes: list[RootCause], first: dict[str, object] | None, shape: Trend,
-    warnings: tuple[str, ...], healthy: bool, counts: dict[str, int],
+    cmp: Comparison,
+    causes: list[RootCause],
+    first: dict[str, object] | None,
+    shape: Trend,
+    warnings: tuple[str, ...],
+    healthy: bool,
+    counts: dict[str, int],
 ) -> str:
     parts = [w for w in warnings if "differs between golden and target" in w]
     parts.append(_health_sentence(cmp, healthy, counts))

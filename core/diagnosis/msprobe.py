@@ -30,17 +30,25 @@ from dumpscope.core.diagnosis.verdict import Diagnosis, RootCause, row_info
 NEEDED = ("Entry", "Role", "Deviation", "Err_message", "msprobe -da flags", "NPU Name", "Order", "Result")
 
 _ADVICE = {
-    "given": ("The call computed what it was fed: {inputs} (a model input or weight, produced by no earlier "
-              "call) already differs from the bench. Make both runs load the same data and weights (same "
-              "checkpoint and step, same pre-processing, same seed) before suspecting this API."),
-    v.OVERFLOW: ("Inf/NaN appear in this call's output while the bench's is finite: a float16/bfloat16 overflow "
-                 "inside the op. Keep this API in float32 (exclude it from autocast / mixed precision) or rescale "
-                 "its inputs; dump it in tensor mode (msprobe's list or scope option) to see the values."),
-    v.OPERATOR: ("Its inputs match the bench but its output does not: the NPU computes this API differently. "
-                 "Statistics cannot say why: dump this API in tensor mode, or run msprobe's API accuracy checker "
-                 "(run_ut) on it to replay it alone."),
-    v.PRECISION: ("Its inputs match the bench and its output drifts: reduced precision in this API. Compare it in "
-                  "tensor mode, or keep it in float32 and see whether the drift goes."),
+    "given": (
+        "The call computed what it was fed: {inputs} (a model input or weight, produced by no earlier "
+        "call) already differs from the bench. Make both runs load the same data and weights (same "
+        "checkpoint and step, same pre-processing, same seed) before suspecting this API."
+    ),
+    v.OVERFLOW: (
+        "Inf/NaN appear in this call's output while the bench's is finite: a float16/bfloat16 overflow "
+        "inside the op. Keep this API in float32 (exclude it from autocast / mixed precision) or rescale "
+        "its inputs; dump it in tensor mode (msprobe's list or scope option) to see the values."
+    ),
+    v.OPERATOR: (
+        "Its inputs match the bench but its output does not: the NPU computes this API differently. "
+        "Statistics cannot say why: dump this API in tensor mode, or run msprobe's API accuracy checker "
+        "(run_ut) on it to replay it alone."
+    ),
+    v.PRECISION: (
+        "Its inputs match the bench and its output drifts: reduced precision in this API. Compare it in "
+        "tensor mode, or keep it in float32 and see whether the drift goes."
+    ),
 }
 
 
@@ -59,9 +67,14 @@ def diagnose_msprobe(cmp: Comparison) -> Diagnosis:
     first = cmp.first_divergent()
     origin = _origins(frame, causes[0].row if causes else None)
     return Diagnosis(
-        root_causes=causes, first_divergent=row_info(frame, origin, first) if first is not None else None,
-        summary=_summary(cmp, found, healthy), classification=pl.DataFrame({"origin": origin}, schema={"origin": pl.Utf8}),
-        trend=Trend("none", None), nan_origin=None, healthy=healthy, counts=counts,
+        root_causes=causes,
+        first_divergent=row_info(frame, origin, first) if first is not None else None,
+        summary=_summary(cmp, found, healthy),
+        classification=pl.DataFrame({"origin": origin}, schema={"origin": pl.Utf8}),
+        trend=Trend("none", None),
+        nan_origin=None,
+        healthy=healthy,
+        counts=counts,
         warnings=("msprobe statistics: four numbers per tensor and no graph, so nothing is replayed",),
     )
 
@@ -94,15 +107,25 @@ def _root_cause(frame: pl.DataFrame, d: Divergence, label: str) -> RootCause:
     cause = _cause(d)
     advice = _ADVICE["given" if d.kind == "given" else cause].format(inputs=", ".join(d.local_inputs))
     return RootCause(
-        row=row, name=str(r["name"]), node_name=r["node_name"], op_type=r["op_type"], index=r["index"], kind=r["kind"],
-        cause=cause, score=d.output_deviation, evidence=(f"{label}: {d.describe()}" if label else d.describe(),),
-        advice=advice)
+        row=row,
+        name=str(r["name"]),
+        node_name=r["node_name"],
+        op_type=r["op_type"],
+        index=r["index"],
+        kind=r["kind"],
+        cause=cause,
+        score=d.output_deviation,
+        evidence=(f"{label}: {d.describe()}" if label else d.describe(),),
+        advice=advice,
+    )
 
 
 def _cause_row(frame: pl.DataFrame, d: Divergence) -> int:
     """The worst of a ``given`` call's own differing inputs, else the call's worst output."""
     rows = frame.with_row_index("_row").filter(pl.col("Entry") == d.entry)
-    wanted = pl.col("NPU Name").is_in(list(d.local_inputs)) if d.kind == "given" else pl.col("Role") == "output"
+    wanted = (
+        pl.col("NPU Name").is_in(list(d.local_inputs)) if d.kind == "given" else pl.col("Role") == "output"
+    )
     hits = rows.filter(wanted).sort("Deviation", descending=True, nulls_last=True, maintain_order=True)
     return int((hits if hits.height else rows)["_row"][0])
 
@@ -110,8 +133,10 @@ def _cause_row(frame: pl.DataFrame, d: Divergence) -> int:
 def _origins(frame: pl.DataFrame, root: int | None) -> list[str | None]:
     """``introduced`` at the root-cause row, ``inherited`` at every other failing row after it."""
     failing = frame["health"].is_in(["fail", "error"]).to_list()
-    return [None if root is None or not bad or i < root else ("introduced" if i == root else "inherited")
-            for i, bad in enumerate(failing)]
+    return [
+        None if root is None or not bad or i < root else ("introduced" if i == root else "inherited")
+        for i, bad in enumerate(failing)
+    ]
 
 
 def _summary(cmp: Comparison, found: list[Divergence], healthy: bool) -> str:

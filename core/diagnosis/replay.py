@@ -34,11 +34,10 @@ from pathlib import Path
 
 import numpy as np
 
-from dumpscope.core.onnx.lazy import helper, numpy_helper, onnx
-
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.comparison.shapes import align, declared_layouts
 from dumpscope.core.dumps import TensorReadError, TensorRef
+from dumpscope.core.onnx.lazy import helper, numpy_helper, onnx
 
 #: Suspect rows replayed at most per diagnosis (a work bound: never the clock).
 MAX_REPLAYS = 32
@@ -94,22 +93,33 @@ class Replay:
     def sentence(self) -> str:
         """One line of evidence (also what the tensor pane shows)."""
         if self.verdict == "not replayed":
-            return f"replay of {self._what()}: not replayed ({self.note})" if self.nodes else f"not replayed: {self.note}"
+            return (
+                f"replay of {self._what()}: not replayed ({self.note})"
+                if self.nodes
+                else f"not replayed: {self.note}"
+            )
         what = self._what()
         numbers = f"target vs replay {_num(self.vs_target)}, target vs golden {_num(self.target_error)}"
         if self.faithful:
-            return (f"replay ({self.precision}, target inputs, golden weights) of {what} matches the target "
-                    f"({numbers}): the node computed faithfully what it was fed, its error is inherited")
+            return (
+                f"replay ({self.precision}, target inputs, golden weights) of {what} matches the target "
+                f"({numbers}): the node computed faithfully what it was fed, its error is inherited"
+            )
         kernel = "" if self.constants_explain else "the target's implementation differs, "
-        return (f"replay ({self.precision}, target inputs, golden weights) of {what} does not match the target "
-                f"({numbers}): {kernel}the error is introduced here" + self._constants_clause())
+        return (
+            f"replay ({self.precision}, target inputs, golden weights) of {what} does not match the target "
+            f"({numbers}): {kernel}the error is introduced here" + self._constants_clause()
+        )
 
     @property
     def constants_explain(self) -> bool:
         """Fed the target's own constants, the replay matches the target: the constants differ, not the
         kernel."""
-        return (bool(self.constants) and self.vs_target_constants is not None
-                and not _differs(self.vs_target_constants, self.target_error or 0.0))
+        return (
+            bool(self.constants)
+            and self.vs_target_constants is not None
+            and not _differs(self.vs_target_constants, self.target_error or 0.0)
+        )
 
     def _what(self) -> str:
         """The node(s) replayed, in words."""
@@ -124,14 +134,22 @@ class Replay:
         names = ", ".join(repr(n) for n in self.constants[:3])
         if not self.constants_explain:
             return f"; with the target's own constants ({names}) it still differs ({_num(self.vs_target_constants)})"
-        return (f"; fed the target's own constants ({names}) the replay matches ({_num(self.vs_target_constants)}): "
-                "the constants differ, not the kernel")
+        return (
+            f"; fed the target's own constants ({names}) the replay matches ({_num(self.vs_target_constants)}): "
+            "the constants differ, not the kernel"
+        )
 
     def to_json(self) -> dict[str, object]:
-        return {"nodes": list(self.nodes), "verdict": self.verdict, "precision": self.precision,
-                "target_vs_replay": self.vs_target, "target_vs_golden": self.target_error,
-                "differing_constants": list(self.constants), "target_vs_replay_with_target_constants":
-                self.vs_target_constants, "note": self.note}
+        return {
+            "nodes": list(self.nodes),
+            "verdict": self.verdict,
+            "precision": self.precision,
+            "target_vs_replay": self.vs_target,
+            "target_vs_golden": self.target_error,
+            "differing_constants": list(self.constants),
+            "target_vs_replay_with_target_constants": self.vs_target_constants,
+            "note": self.note,
+        }
 
 
 def _num(v: float | None) -> str:
@@ -308,13 +326,26 @@ def _subgraph_inputs(nodes: Sequence[onnx.NodeProto]) -> list[str]:
     return list(dict.fromkeys(i for n in nodes for i in n.input if i and i not in made))
 
 
-def _model(proto: onnx.ModelProto, nodes: Sequence[onnx.NodeProto], feeds: Mapping[str, np.ndarray],
-           outputs: Sequence[str], consts: Mapping[str, np.ndarray]) -> bytes:
+def _model(
+    proto: onnx.ModelProto,
+    nodes: Sequence[onnx.NodeProto],
+    feeds: Mapping[str, np.ndarray],
+    outputs: Sequence[str],
+    consts: Mapping[str, np.ndarray],
+) -> bytes:
     """A model computing ``outputs`` of ``nodes`` from ``feeds`` (graph inputs) and ``consts``."""
-    inputs = [helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(a.dtype), a.shape) for n, a in feeds.items()]
+    inputs = [
+        helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(a.dtype), a.shape)
+        for n, a in feeds.items()
+    ]
     inits = [numpy_helper.from_array(np.asarray(a), n) for n, a in consts.items()]
-    graph = helper.make_graph(list(nodes), "replay", inputs, [helper.make_empty_tensor_value_info(o) for o in outputs],
-                              initializer=inits)
+    graph = helper.make_graph(
+        list(nodes),
+        "replay",
+        inputs,
+        [helper.make_empty_tensor_value_info(o) for o in outputs],
+        initializer=inits,
+    )
     one = helper.make_model(graph, opset_imports=list(proto.opset_import), ir_version=proto.ir_version)
     return one.SerializeToString()
 
@@ -334,8 +365,12 @@ def _widen(arrays: Mapping[str, np.ndarray], wide: bool) -> dict[str, np.ndarray
     return {n: a.astype(np.float64) if wide and a.dtype == np.float32 else a for n, a in arrays.items()}
 
 
-def _constants(src: ModelSource, nodes: Sequence[onnx.NodeProto], feeds: Mapping[str, np.ndarray],
-               consts: Mapping[str, np.ndarray]) -> tuple[list[onnx.NodeProto], dict[str, np.ndarray]]:
+def _constants(
+    src: ModelSource,
+    nodes: Sequence[onnx.NodeProto],
+    feeds: Mapping[str, np.ndarray],
+    consts: Mapping[str, np.ndarray],
+) -> tuple[list[onnx.NodeProto], dict[str, np.ndarray]]:
     """The ``Constant`` nodes to copy and the initializer values (``consts`` overriding) ``nodes`` read."""
     wanted = [n for n in _subgraph_inputs(nodes) if n not in feeds]
     values = _initializer_values(src, wanted)
@@ -346,11 +381,20 @@ def _constants(src: ModelSource, nodes: Sequence[onnx.NodeProto], feeds: Mapping
 
 def _initializer_values(src: ModelSource, names: Iterable[str]) -> dict[str, np.ndarray]:
     """The golden values of those of ``names`` that are initializers."""
-    return {n: value for n in names if src.initializer(n) is not None and (value := src.constant_value(n)) is not None}
+    return {
+        n: value
+        for n in names
+        if src.initializer(n) is not None and (value := src.constant_value(n)) is not None
+    }
 
 
-def run_nodes(src: ModelSource, nodes: Sequence[onnx.NodeProto], feeds: Mapping[str, np.ndarray],
-              output: str, consts: Mapping[str, np.ndarray] | None = None) -> tuple[np.ndarray, str]:
+def run_nodes(
+    src: ModelSource,
+    nodes: Sequence[onnx.NodeProto],
+    feeds: Mapping[str, np.ndarray],
+    output: str,
+    consts: Mapping[str, np.ndarray] | None = None,
+) -> tuple[np.ndarray, str]:
     """Run ``nodes`` alone on ``feeds`` (golden constants unless ``consts`` overrides some):
     in float64 when every op allows it, else float32.  Raises on a failing session."""
     proto = src.proto()
@@ -364,8 +408,14 @@ def run_nodes(src: ModelSource, nodes: Sequence[onnx.NodeProto], feeds: Mapping[
     raise RuntimeError(str(failure).splitlines()[0][:200] if failure else "replay failed")
 
 
-def _run_once(proto: onnx.ModelProto, nodes: Sequence[onnx.NodeProto], feeds: Mapping[str, np.ndarray],
-              output: str, values: Mapping[str, np.ndarray], wide: bool) -> tuple[np.ndarray, str]:
+def _run_once(
+    proto: onnx.ModelProto,
+    nodes: Sequence[onnx.NodeProto],
+    feeds: Mapping[str, np.ndarray],
+    output: str,
+    values: Mapping[str, np.ndarray],
+    wide: bool,
+) -> tuple[np.ndarray, str]:
     """One session over ``nodes``: in float64 when ``wide``, else as fed; its output and precision."""
     model = _model(proto, nodes, _widen(feeds, wide), [output], _widen(values, wide))
     out = _session(model).run([output], _widen(feeds, wide))[0]  # type: ignore[attr-defined]
@@ -486,7 +536,9 @@ class Replayer:
         pair = self.cmp.pairing.pairs[row] if self.cmp.pairing is not None else None
         return pair.target.info.node_name if pair is not None and pair.target is not None else None
 
-    def feeds(self, nodes: Sequence[onnx.NodeProto], side: str, prefix: str = "") -> dict[str, np.ndarray] | str:
+    def feeds(
+        self, nodes: Sequence[onnx.NodeProto], side: str, prefix: str = ""
+    ) -> dict[str, np.ndarray] | str:
         """The flowing inputs of ``nodes`` from the ``side`` dump (the run ``prefix``'s tensors), or
         which one is missing."""
         feeds: dict[str, np.ndarray] = {}
@@ -507,12 +559,18 @@ class Replayer:
             return Replay(row, (), "not replayed", note=found)
         names = tuple(n.name or n.op_type for n in found.nodes)
         if len(found.nodes) > MAX_NODES:
-            return Replay(row, names, "not replayed",
-                          note=f"{len(found.nodes)} nodes, more than the bound of {MAX_NODES} per replay")
+            return Replay(
+                row,
+                names,
+                "not replayed",
+                note=f"{len(found.nodes)} nodes, more than the bound of {MAX_NODES} per replay",
+            )
         try:
             return self._compare(row, found, names, start)
         except RuntimeError as exc:
-            return Replay(row, names, "not replayed", note=f"onnxruntime: {exc}", seconds=time.perf_counter() - start)
+            return Replay(
+                row, names, "not replayed", note=f"onnxruntime: {exc}", seconds=time.perf_counter() - start
+            )
 
     def _compare(self, row: int, found: Found, names: tuple[str, ...], start: float) -> Replay:
         """Run the node(s) on the target's inputs and judge the target's output against the replay."""
@@ -529,9 +587,22 @@ class Replayer:
         if self._faithful(row, replayed, target, vs_target, error):
             return Replay(row, names, "faithful", precision, vs_target, error, time.perf_counter() - start)
         changed = self.target_constants(found.nodes, found.prefix)
-        again = rel_error(run_nodes(self.src, found.nodes, feeds, found.output, changed)[0], target) if changed else None
-        return Replay(row, names, "differs", precision, vs_target, error, time.perf_counter() - start,
-                      constants=tuple(changed), vs_target_constants=again)
+        again = (
+            rel_error(run_nodes(self.src, found.nodes, feeds, found.output, changed)[0], target)
+            if changed
+            else None
+        )
+        return Replay(
+            row,
+            names,
+            "differs",
+            precision,
+            vs_target,
+            error,
+            time.perf_counter() - start,
+            constants=tuple(changed),
+            vs_target_constants=again,
+        )
 
     def _inputs(self, row: int, found: Found) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray] | str:
         """The target's feeds and the row's target and golden outputs, or what is missing."""
@@ -543,15 +614,20 @@ class Replayer:
             return "the output is missing on one side (or in another shape)"
         return feeds, target, golden
 
-    def _faithful(self, row: int, replayed: np.ndarray, target: np.ndarray, vs_target: float, error: float) -> bool:
+    def _faithful(
+        self, row: int, replayed: np.ndarray, target: np.ndarray, vs_target: float, error: float
+    ) -> bool:
         """The target matches the replay: within a fair share of its error, or within rounding of its dtype."""
         floor = ABS_FLOOR.get(str(self.cmp.frame["target_dtype"][row]), ABS_FLOOR["float32"])
         return not _differs(vs_target, error) or max_abs_diff(replayed, target) <= floor
 
     def target_constants(self, nodes: Sequence[onnx.NodeProto], prefix: str = "") -> dict[str, np.ndarray]:
         """The constants ``nodes`` read whose target dump (of the run ``prefix``) differs from the golden value."""
-        return {name: changed for name in _subgraph_inputs(nodes)
-                if (changed := self.changed_constant(name, prefix)) is not None}
+        return {
+            name: changed
+            for name in _subgraph_inputs(nodes)
+            if (changed := self.changed_constant(name, prefix)) is not None
+        }
 
     def changed_constant(self, name: str, prefix: str = "") -> np.ndarray | None:
         """The target's dump of constant ``name`` (of the run ``prefix``) in the golden dtype when it differs
@@ -605,8 +681,9 @@ def _topological(group: Iterable[onnx.NodeProto], order: Iterable[onnx.NodeProto
     return [n for n in order if id(n) in ids]
 
 
-def replay_rows(replayer: Replayer, rows: Sequence[int], *, limit: int = MAX_REPLAYS,
-                progress: Progress | None = None) -> dict[int, Replay]:
+def replay_rows(
+    replayer: Replayer, rows: Sequence[int], *, limit: int = MAX_REPLAYS, progress: Progress | None = None
+) -> dict[int, Replay]:
     """Replay the first ``limit`` of ``rows`` (in order; the same ones on any machine and load)."""
     out: dict[int, Replay] = {}
     todo = list(dict.fromkeys(rows))[:limit]

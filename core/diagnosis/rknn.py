@@ -65,8 +65,11 @@ def worst_single(frame: pl.DataFrame) -> pl.DataFrame:
 def hybrid_layers(cmp: Comparison, ranked: pl.DataFrame) -> list[str]:
     """The layers to keep in higher precision: those whose own (single) cosine leaves their band's
     warn limit, worst first (at most :data:`MAX_HYBRID`), else the worst one alone."""
-    names = [str(r["target_name"] or r["name"]) for r in ranked.iter_rows(named=True)
-             if r["rknn_single_cos"] < _cos_warn(cmp, r["band"])]
+    names = [
+        str(r["target_name"] or r["name"])
+        for r in ranked.iter_rows(named=True)
+        if r["rknn_single_cos"] < _cos_warn(cmp, r["band"])
+    ]
     return names[:MAX_HYBRID] or [str(ranked["target_name"][0] or ranked["name"][0])]
 
 
@@ -85,9 +88,11 @@ class Grid:
     size: int
 
     def sentence(self) -> str:
-        text = (f"the simulator's values sit on an int8 grid: step {self.step:.6g} (the scale, which RKNN "
-                f"does not write), {self.levels} of {INT8_LEVELS} levels over "
-                f"[{self.low:.6g}, {self.high:.6g}]")
+        text = (
+            f"the simulator's values sit on an int8 grid: step {self.step:.6g} (the scale, which RKNN "
+            f"does not write), {self.levels} of {INT8_LEVELS} levels over "
+            f"[{self.low:.6g}, {self.high:.6g}]"
+        )
         clipped = self.clipped_high + self.clipped_low
         if not clipped:
             return text + "; no golden value lies beyond its rails (the loss is rounding, not clipping)"
@@ -118,8 +123,17 @@ def int8_grid(golden: np.ndarray, target: np.ndarray) -> Grid | None:
     finite = g[np.isfinite(g)]
     high, low = float(levels[-1]), float(levels[0])
     above, below = int((finite > high + step / 2).sum()), int((finite < low - step / 2).sum())
-    return Grid(step, span, low, high, above, below,
-                float(finite.max(initial=-math.inf)), float(finite.min(initial=math.inf)), int(t.size))
+    return Grid(
+        step,
+        span,
+        low,
+        high,
+        above,
+        below,
+        float(finite.max(initial=-math.inf)),
+        float(finite.min(initial=math.inf)),
+        int(t.size),
+    )
 
 
 def _grid_of(cmp: Comparison, row: int) -> Grid | None:
@@ -133,8 +147,10 @@ def _grid_of(cmp: Comparison, row: int) -> Grid | None:
 
 
 def _numbers(r: dict[str, object]) -> str:
-    return (f"single cos {r['rknn_single_cos']:.5f} euc {r['rknn_single_euc']:.5f}, "
-            f"entire cos {r['rknn_entire_cos']:.5f} euc {r['rknn_entire_euc']:.5f}")
+    return (
+        f"single cos {r['rknn_single_cos']:.5f} euc {r['rknn_single_euc']:.5f}, "
+        f"entire cos {r['rknn_entire_cos']:.5f} euc {r['rknn_entire_euc']:.5f}"
+    )
 
 
 def _share(r: dict[str, object]) -> str:
@@ -142,55 +158,73 @@ def _share(r: dict[str, object]) -> str:
     if not entire:
         return ""
     pct = 100.0 * float(single) / float(entire)  # type: ignore[arg-type]
-    verdict = ("introduced at this layer" if r["rknn_origin"] == "introduced"
-               else "mostly inherited from upstream")
-    return (f"; fed golden inputs it still makes {pct:.3g}% of its accumulated distance: "
-            f"the error is {verdict}")
+    verdict = (
+        "introduced at this layer" if r["rknn_origin"] == "introduced" else "mostly inherited from upstream"
+    )
+    return (
+        f"; fed golden inputs it still makes {pct:.3g}% of its accumulated distance: the error is {verdict}"
+    )
 
 
-def _evidence(cmp: Comparison, r: dict[str, object], row: int, ranked: pl.DataFrame,
-              quantised: bool) -> tuple[list[str], Grid | None]:
+def _evidence(
+    cmp: Comparison, r: dict[str, object], row: int, ranked: pl.DataFrame, quantised: bool
+) -> tuple[list[str], Grid | None]:
     name = display(str(r["target_name"] or r["name"]))
-    lines = [f"RKNN's own per-layer replay (error_analysis.txt, 'single': each layer fed the golden inputs) "
-             f"is worst at {name!r} ({r['rknn_op'] or r['op_type'] or '?'}): {_numbers(r)}{_share(r)}"]
+    lines = [
+        f"RKNN's own per-layer replay (error_analysis.txt, 'single': each layer fed the golden inputs) "
+        f"is worst at {name!r} ({r['rknn_op'] or r['op_type'] or '?'}): {_numbers(r)}{_share(r)}"
+    ]
     fused = cmp.frame.filter(pl.col("rknn_fused_into") == (r["target_name"] or r["name"]))
     group = [str(n) for n in fused["name"]]
     if group:
         lines.append(f"RKNN reports it for its fused group: {', '.join(map(repr, group))} then {name!r}")
-    others = [f"{display(str(o['target_name'] or o['name']))!r} {o['rknn_single_cos']:.5f}"
-              for o in ranked.slice(1, 3).iter_rows(named=True)]
+    others = [
+        f"{display(str(o['target_name'] or o['name']))!r} {o['rknn_single_cos']:.5f}"
+        for o in ranked.slice(1, 3).iter_rows(named=True)
+    ]
     if others:
         lines.append("next worst single cosines: " + ", ".join(others))
     if r["cosine_similarity"] is not None and r.get("rknn_cos_agrees") is not None:
         agree = "prints as" if r.get("rknn_cos_agrees") else "differs from"
         ours = float(r["cosine_similarity"])  # type: ignore[arg-type]
-        lines.append(f"our cosine of this row {ours:.5f} {agree} the report's entire "
-                     f"cosine {r['rknn_entire_cos']:.5f}")
+        lines.append(
+            f"our cosine of this row {ours:.5f} {agree} the report's entire cosine {r['rknn_entire_cos']:.5f}"
+        )
     grid = _grid_of(cmp, row) if quantised else None
     if grid is not None:
         lines.append(grid.sentence())
     elif quantised:
-        lines.append("scales and rails: not measured (RKNN writes no scales, and the snapshot holds no "
-                     "dequantised int8 values of this layer)")
+        lines.append(
+            "scales and rails: not measured (RKNN writes no scales, and the snapshot holds no "
+            "dequantised int8 values of this layer)"
+        )
     return lines, grid
 
 
 def _advice(layers: list[str], quantised: bool, clipped: bool) -> str:
     names = ", ".join(repr(display(n)) for n in layers)
     if not quantised:
-        return (f"The fp16 build loses precision at {names}: keep the model's input range within float16 "
-                "(rescale before this layer), or compare with the int8 build's report to tell the two apart; "
-                "RKNN runs do_quantization=False models in float16 on the NPU.")
-    first = ("the calibrated range clips this layer's values: calibrate on inputs that cover the real range "
-             "(the dataset= of build), " if clipped else "")
-    return (f"Keep {names} in higher precision with RKNN's hybrid quantisation: "
-            "rknn.hybrid_quantization_step1(dataset=...) writes MODEL.model, MODEL.data and "
-            "MODEL.quantization.cfg; list these layers under custom_quantize_layers as float16 in the .cfg, "
-            "then rknn.hybrid_quantization_step2(model_input='MODEL.model', data_input='MODEL.data', "
-            "model_quantization_cfg='MODEL.quantization.cfg') and "
-            f"export again. Or {first}rebuild with rknn.config(quantized_algorithm='mmse' "
-            "(or 'kl_divergence'), quantized_method='channel') and a calibration dataset representative of "
-            "the real inputs, and run accuracy_analysis again.")
+        return (
+            f"The fp16 build loses precision at {names}: keep the model's input range within float16 "
+            "(rescale before this layer), or compare with the int8 build's report to tell the two apart; "
+            "RKNN runs do_quantization=False models in float16 on the NPU."
+        )
+    first = (
+        "the calibrated range clips this layer's values: calibrate on inputs that cover the real range "
+        "(the dataset= of build), "
+        if clipped
+        else ""
+    )
+    return (
+        f"Keep {names} in higher precision with RKNN's hybrid quantisation: "
+        "rknn.hybrid_quantization_step1(dataset=...) writes MODEL.model, MODEL.data and "
+        "MODEL.quantization.cfg; list these layers under custom_quantize_layers as float16 in the .cfg, "
+        "then rknn.hybrid_quantization_step2(model_input='MODEL.model', data_input='MODEL.data', "
+        "model_quantization_cfg='MODEL.quantization.cfg') and "
+        f"export again. Or {first}rebuild with rknn.config(quantized_algorithm='mmse' "
+        "(or 'kl_divergence'), quantized_method='channel') and a calibration dataset representative of "
+        "the real inputs, and run accuracy_analysis again."
+    )
 
 
 def vendor_cause(cmp: Comparison) -> RootCause | None:
@@ -209,10 +243,18 @@ def vendor_cause(cmp: Comparison) -> RootCause | None:
     clipped = grid is not None and grid.clipped_high + grid.clipped_low > 0
     cause = v.QUANTISATION if quantised else v.PRECISION
     score = 1.0 - float(r["rknn_single_cos"])
-    return RootCause(row=row, name=str(r["name"]), node_name=r["node_name"],
-                     op_type=r["rknn_op"] or r["op_type"],
-                     index=r["index"], kind=r["kind"], cause=cause, score=score, evidence=tuple(evidence),
-                     advice=_advice(layers, quantised, clipped))
+    return RootCause(
+        row=row,
+        name=str(r["name"]),
+        node_name=r["node_name"],
+        op_type=r["rknn_op"] or r["op_type"],
+        index=r["index"],
+        kind=r["kind"],
+        cause=cause,
+        score=score,
+        evidence=tuple(evidence),
+        advice=_advice(layers, quantised, clipped),
+    )
 
 
 def report_summary(cmp: Comparison) -> str | None:
@@ -220,5 +262,7 @@ def report_summary(cmp: Comparison) -> str | None:
     if not has_report(cmp) or vendor_cause(cmp) is not None:
         return None
     r = worst_single(cmp.frame).row(0, named=True)
-    return (f"RKNN's own per-layer replay finds every layer within its band (worst single cosine "
-            f"{r['rknn_single_cos']:.5f} at {display(str(r['target_name'] or r['name']))!r}).")
+    return (
+        f"RKNN's own per-layer replay finds every layer within its band (worst single cosine "
+        f"{r['rknn_single_cos']:.5f} at {display(str(r['target_name'] or r['name']))!r})."
+    )

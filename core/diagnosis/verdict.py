@@ -19,6 +19,7 @@ from dumpscope.core.diagnosis.replay import Replay
 from dumpscope.core.names import display
 from dumpscope.core.vocabulary import CAUSE
 
+
 @dataclass(frozen=True)
 class RootCause:
     row: int
@@ -84,27 +85,29 @@ class Diagnosis:
     """Frame row -> the replay of its node (suspects only): what the tensor pane shows."""
 
     def to_json(self) -> dict[str, object]:
-        return _clean({
-            "verdict": "healthy" if self.healthy else "unhealthy",
-            "summary": self.summary,
-            "root_causes": [c.to_json() for c in self.root_causes],
-            "first_divergent": self.first_divergent,
-            "trend": {
-                "kind": self.trend.kind,
-                "row": self.trend.row,
-                "slope_decades_per_layer": self.trend.slope,
-                "layers": self.trend.layers,
-                "error_before": self.trend.before,
-                "error_at": self.trend.after,
-            },
-            "nan_origin": self.nan_origin,
-            "overflow": list(self.overflow),
-            "quantisation": list(self.quantisation),
-            "warnings": list(self.warnings),
-            "edges": self.edges_source,
-            "counts": self.counts,
-            "replays": [{"row": row, **rep.to_json()} for row, rep in sorted(self.replays.items())],
-        })  # type: ignore[return-value]
+        return _clean(
+            {
+                "verdict": "healthy" if self.healthy else "unhealthy",
+                "summary": self.summary,
+                "root_causes": [c.to_json() for c in self.root_causes],
+                "first_divergent": self.first_divergent,
+                "trend": {
+                    "kind": self.trend.kind,
+                    "row": self.trend.row,
+                    "slope_decades_per_layer": self.trend.slope,
+                    "layers": self.trend.layers,
+                    "error_before": self.trend.before,
+                    "error_at": self.trend.after,
+                },
+                "nan_origin": self.nan_origin,
+                "overflow": list(self.overflow),
+                "quantisation": list(self.quantisation),
+                "warnings": list(self.warnings),
+                "edges": self.edges_source,
+                "counts": self.counts,
+                "replays": [{"row": row, **rep.to_json()} for row, rep in sorted(self.replays.items())],
+            }
+        )  # type: ignore[return-value]
 
 
 @singledispatch
@@ -139,7 +142,13 @@ def row_info(frame: pl.DataFrame, origin: Sequence[str | None] | pl.Series, row:
     """A frame row in words, for :attr:`Diagnosis.first_divergent` (``origin``: per frame row)."""
     r = frame.row(row, named=True)
     return {
-        "row": row, "name": display(str(r["name"])), "node_name": None if r["node_name"] is None else display(r["node_name"]),
-        "op_type": r["op_type"], "index": r["index"], "kind": r["kind"], "health": r["health"],
-        "message": r["message"], "origin": origin[row],
+        "row": row,
+        "name": display(str(r["name"])),
+        "node_name": None if r["node_name"] is None else display(r["node_name"]),
+        "op_type": r["op_type"],
+        "index": r["index"],
+        "kind": r["kind"],
+        "health": r["health"],
+        "message": r["message"],
+        "origin": origin[row],
     }

@@ -50,9 +50,16 @@ from dumpscope.core.fix.search import Change
 from dumpscope.core.onnx.graph import graph_facts
 from dumpscope.core.onnx.patch import patch_model
 
-FILES = ("model.fixed.onnx", "onnxconverter_common.json", "atc_keep_dtype.cfg", "atc_modify_mixlist.json",
-         "sigmastar_input_config.ini", "rknn_hybrid_quantization.cfg", "nncf_ignored_scope.json",
-         "tensorrt_layer_precisions.txt")
+FILES = (
+    "model.fixed.onnx",
+    "onnxconverter_common.json",
+    "atc_keep_dtype.cfg",
+    "atc_modify_mixlist.json",
+    "sigmastar_input_config.ini",
+    "rknn_hybrid_quantization.cfg",
+    "nncf_ignored_scope.json",
+    "tensorrt_layer_precisions.txt",
+)
 
 
 def kept_names(changes: Sequence[Change]) -> list[str]:
@@ -65,8 +72,11 @@ def emit(proto: onnx.ModelProto, changes: Sequence[Change], out: Path) -> list[P
     from dumpscope.core.onnx.patch import _validate
 
     out.mkdir(parents=True, exist_ok=True)
-    patched = patch_model(proto, keep_fp32=kept_names(changes),
-                          clip=[(c.node, c.low, c.high) for c in changes if c.kind == "clip"]).model
+    patched = patch_model(
+        proto,
+        keep_fp32=kept_names(changes),
+        clip=[(c.node, c.low, c.high) for c in changes if c.kind == "clip"],
+    ).model
     _validate(patched)
     keep = kept_names(changes)
     facts = graph_facts(patched.graph)
@@ -105,21 +115,28 @@ def _sigmastar(keep: list[str], facts: onnx.GraphProto | object) -> str:
         before = [facts.producer.get(i) for i in node.inputs]  # type: ignore[attr-defined]
         near = [c for c in (*after, *before) if c is not None and c.op_type == "Conv"]
         tensors += [c.inputs[0] for c in near]
-        notes.append(f"# {name} ({node.op_type}) is not a convolution: "
-                     + (f"the convolutions next to it: {', '.join(c.name for c in near)}" if near
-                        else "no convolution next to it; INT16 cannot be set for it here"))
+        notes.append(
+            f"# {name} ({node.op_type}) is not a convolution: "
+            + (
+                f"the convolutions next to it: {', '.join(c.name for c in near)}"
+                if near
+                else "no convolution next to it; INT16 cannot be set for it here"
+            )
+        )
     tensors = list(dict.fromkeys(tensors))
     body = [f"tensor_arrays={','.join(tensors)};"] if tensors else ["# no convolution input to set to INT16"]
     return "\n".join(["[CONV_CONFIG]", *notes, *body]) + "\n"
 
 
 def _rknn(keep: list[str], by_name: dict[str, object]) -> str:
-    lines = ["# paste into the custom_quantize_layers section of the *.quantization.cfg written by",
-             "# rknn.hybrid_quantization_step1, then run hybrid_quantization_step2",
-             "custom_quantize_layers:"]
+    lines = [
+        "# paste into the custom_quantize_layers section of the *.quantization.cfg written by",
+        "# rknn.hybrid_quantization_step1, then run hybrid_quantization_step2",
+        "custom_quantize_layers:",
+    ]
     for name in keep:
         node = by_name.get(name)
-        for out in (node.outputs if node is not None else (name,)):  # type: ignore[attr-defined]
+        for out in node.outputs if node is not None else (name,):  # type: ignore[attr-defined]
             lines.append(f"    {json.dumps(out)}: float16")
     return "\n".join(lines) + "\n"
 
@@ -131,6 +148,8 @@ def _tensorrt(keep: list[str]) -> str:
 
     poly = " ".join(shlex.quote(f"{n}:float32") for n in keep)
     trt = shlex.quote("--layerPrecisions=" + ",".join(f"{n}:fp32" for n in keep))
-    return (f"polygraphy convert MODEL.onnx --fp16 --precision-constraints obey --layer-precisions {poly} "
-            f"-o model.engine\ntrtexec --onnx=MODEL.onnx --fp16 --precisionConstraints=obey "
-            f"{trt}\n")
+    return (
+        f"polygraphy convert MODEL.onnx --fp16 --precision-constraints obey --layer-precisions {poly} "
+        f"-o model.engine\ntrtexec --onnx=MODEL.onnx --fp16 --precisionConstraints=obey "
+        f"{trt}\n"
+    )

@@ -20,16 +20,22 @@ def report_lines(result: FixResult) -> list[str]:
     lines = [f"fix for the {target} target against the ORIGINAL golden ({where}, relative distance):"]
     lines += [f"  note: {n}" for n in result.notes]
     lines += _trial_lines("before", result.before) + _trial_lines("after ", result.after)
-    lines.append(f"  trials: {len(result.trials)} of a budget of {result.budget} "
-                 f"({', '.join(f'{s} {n}' for s, n in _steps(result.trials))})")
+    lines.append(
+        f"  trials: {len(result.trials)} of a budget of {result.budget} "
+        f"({', '.join(f'{s} {n}' for s, n in _steps(result.trials))})"
+    )
     if not result.found:
-        lines.append("no set of changes within the budget meets the tolerance "
-                     "(the best trial is shown as after)")
+        lines.append(
+            "no set of changes within the budget meets the tolerance (the best trial is shown as after)"
+        )
         return lines
     if not result.changes:
         return [*lines, "nothing to change"]
-    proof = "proven 1-minimal: removing any one change breaks it" if result.minimal else \
-        "meets the tolerance, NOT proven minimal (the budget ran out while minimising)"
+    proof = (
+        "proven 1-minimal: removing any one change breaks it"
+        if result.minimal
+        else "meets the tolerance, NOT proven minimal (the budget ran out while minimising)"
+    )
     lines.append(f"{len(result.changes)} change(s), {proof}:")
     needed = {n.change: n for n in result.needed}
     for c in result.changes:
@@ -47,8 +53,10 @@ def _trial_lines(label: str, t: Trial | None) -> list[str]:
     if t.error:
         return [f"  {label}: trial {t.number} could not run: {t.error}"]
     state = "meets the tolerance" if t.passed else f"{len(t.failing)} outside the tolerance"
-    return [f"  {label}: trial {t.number}, {state}; worst output {_at(t.worst_output)}; "
-            f"worst layer {_at(t.worst_layer)}"]
+    return [
+        f"  {label}: trial {t.number}, {state}; worst output {_at(t.worst_output)}; "
+        f"worst layer {_at(t.worst_layer)}"
+    ]
 
 
 def _steps(trials: list[Trial]) -> list[tuple[str, int]]:

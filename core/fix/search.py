@@ -92,10 +92,16 @@ class Trial:
     error: str | None = None
 
     def to_json(self) -> dict[str, object]:
-        return {"trial": self.number, "step": self.step, "changes": [c.to_json() for c in self.changes],
-                "passed": self.passed, "worst_output": _pair_json(self.worst_output),
-                "worst_layer": _pair_json(self.worst_layer),
-                "failing": [_pair_json(f) for f in self.failing], "error": self.error}
+        return {
+            "trial": self.number,
+            "step": self.step,
+            "changes": [c.to_json() for c in self.changes],
+            "passed": self.passed,
+            "worst_output": _pair_json(self.worst_output),
+            "worst_layer": _pair_json(self.worst_layer),
+            "failing": [_pair_json(f) for f in self.failing],
+            "error": self.error,
+        }
 
 
 def _pair_json(pair: tuple[str, float] | None) -> dict[str, object] | None:
@@ -130,16 +136,29 @@ class FixResult:
 
     def to_json(self) -> dict[str, object]:
         return {
-            "target": self.target, "found": self.found, "minimal": self.minimal,
-            "tolerance": {"output": self.tolerance.output, "layer": self.tolerance.layer,
-                          "layers": list(self.tolerance.layers)},
-            "budget": self.budget, "trials_made": len(self.trials),
+            "target": self.target,
+            "found": self.found,
+            "minimal": self.minimal,
+            "tolerance": {
+                "output": self.tolerance.output,
+                "layer": self.tolerance.layer,
+                "layers": list(self.tolerance.layers),
+            },
+            "budget": self.budget,
+            "trials_made": len(self.trials),
             "changes": [c.to_json() for c in self.changes],
             "seeds": [c.to_json() for c in self.seeds],
             "before": self.before.to_json() if self.before else None,
             "after": self.after.to_json() if self.after else None,
-            "needed": [{"change": n.change.to_json(), "trial": n.trial,
-                        "breaks": [_pair_json(b) for b in n.breaks], "error": n.error} for n in self.needed],
+            "needed": [
+                {
+                    "change": n.change.to_json(),
+                    "trial": n.trial,
+                    "breaks": [_pair_json(b) for b in n.breaks],
+                    "error": n.error,
+                }
+                for n in self.needed
+            ],
             "trials": [t.to_json() for t in self.trials],
             "notes": list(self.notes),
         }
@@ -152,8 +171,13 @@ class _OutOfBudget(Exception):
 class FixSearch:
     """The search of the module docstring over one :class:`Evaluator`."""
 
-    def __init__(self, evaluator: Evaluator, tolerance: Tolerance, budget: int = DEFAULT_BUDGET,
-                 progress: FixProgress | None = None) -> None:
+    def __init__(
+        self,
+        evaluator: Evaluator,
+        tolerance: Tolerance,
+        budget: int = DEFAULT_BUDGET,
+        progress: FixProgress | None = None,
+    ) -> None:
         if budget < 1:
             raise ValueError("the trial budget must be at least 1")
         self.ev = evaluator
@@ -180,8 +204,10 @@ class FixSearch:
         self.added += [c for c in ordered if c not in self.added]
         if self.progress is not None:
             self.progress(len(self.trials) + 1, self.budget, f"{step}: {self._delta(key)}")
-        m = self.ev.run(keep=[c.node for c in ordered if c.kind == "keep"],
-                        clip=[(c.node, c.low, c.high) for c in ordered if c.kind == "clip"])
+        m = self.ev.run(
+            keep=[c.node for c in ordered if c.kind == "keep"],
+            clip=[(c.node, c.low, c.high) for c in ordered if c.kind == "clip"],
+        )
         t = self._judge(len(self.trials) + 1, ordered, step, m)
         self.trials.append(t)
         self.cache[key] = t
@@ -207,8 +233,15 @@ class FixSearch:
             failing += [(n, d[n]) for n in self.marked if n not in self.outputs and not d[n] <= layer]
         order = {n: i for i, n in enumerate(self.ev.layers)}
         failing.sort(key=lambda f: order.get(f[0], -1))
-        return Trial(number, changes, step, not failing, _worst(d, self.outputs), _worst(d, self.ev.layers),
-                     tuple(failing))
+        return Trial(
+            number,
+            changes,
+            step,
+            not failing,
+            _worst(d, self.outputs),
+            _worst(d, self.ev.layers),
+            tuple(failing),
+        )
 
     # ------------------------------------------------------------ the search
 
@@ -247,8 +280,11 @@ class FixSearch:
         current = base
         seeds = list(seeds)
         if self.ev.target == "fp16" and any(math.isinf(d) for _, d in base.failing):
-            seeds += [Change("keep", n.name) for n in self.ev.facts.nodes
-                      if n.op_type not in _NO_FLOAT_WORK and self._beyond_fp16(n.outputs)]
+            seeds += [
+                Change("keep", n.name)
+                for n in self.ev.facts.nodes
+                if n.op_type not in _NO_FLOAT_WORK and self._beyond_fp16(n.outputs)
+            ]
         if seeds:
             current = self.trial(dict.fromkeys(seeds), "seed")
         while not current.passed:
@@ -270,8 +306,11 @@ class FixSearch:
         facts = self.ev.facts
         kept = {c.node for c in current.changes if c.kind == "keep"}
         wanted = _ancestors([name for name, _ in current.failing], facts)
-        usable = [n for n in facts.nodes
-                  if n.name in wanted and n.name not in kept and n.op_type not in _NO_FLOAT_WORK]
+        usable = [
+            n
+            for n in facts.nodes
+            if n.name in wanted and n.name not in kept and n.op_type not in _NO_FLOAT_WORK
+        ]
         m = self.measured.get(frozenset(current.changes))
         floor = min(self.tol.output, self.tol.layer if self.tol.layer is not None else math.inf)
         d = m.distances if m is not None else {}
@@ -372,8 +411,9 @@ class FixSearch:
                     proofs[c] = t
         result.changes = tuple(sorted(current))
         result.after = self.cache[frozenset(current)]
-        result.needed = tuple(Needed(c, proofs[c].number, proofs[c].failing, proofs[c].error)
-                              for c in result.changes)
+        result.needed = tuple(
+            Needed(c, proofs[c].number, proofs[c].failing, proofs[c].error) for c in result.changes
+        )
         result.minimal = True
 
 
@@ -397,10 +437,14 @@ def _ancestors(tensors: Sequence[str], facts: object) -> set[str]:
 def _better(new: Trial, old: Trial) -> bool:
     """``new`` is clearly closer to the tolerance than ``old``: fewer infinite distances among the failing,
     or a worst failing distance at least 10 % smaller."""
+
     def key(t: Trial) -> tuple[int, float]:
         worst = max((d for _, d in t.failing), default=0.0)
-        return (sum(math.isinf(d) for _, d in t.failing) if t.error is None else 1 << 30,
-                worst if math.isfinite(worst) else 0.0)
+        return (
+            sum(math.isinf(d) for _, d in t.failing) if t.error is None else 1 << 30,
+            worst if math.isfinite(worst) else 0.0,
+        )
+
     (ni, nw), (oi, ow) = key(new), key(old)
     return new.passed or ni < oi or (ni == oi and nw < 0.9 * ow)
 
@@ -416,7 +460,7 @@ def _worst(d: Mapping[str, float], names: Sequence[str]) -> tuple[str, float] | 
     present = [(n, d[n]) for n in names if n in d]
     if not present:
         return None
-    return max(present, key=lambda p: (math.inf if math.isnan(p[1]) else p[1]))
+    return max(present, key=lambda p: math.inf if math.isnan(p[1]) else p[1])
 
 
 def _badness(t: Trial) -> tuple[int, float]:

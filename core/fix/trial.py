@@ -63,8 +63,13 @@ class Measured:
 class Evaluator:
     """The golden run of ``proto`` on ``inputs``, and trials of patched targets against it."""
 
-    def __init__(self, proto: onnx.ModelProto, target: str, inputs: Sequence[ModelInput],
-                 source_dir: Path | None = None) -> None:
+    def __init__(
+        self,
+        proto: onnx.ModelProto,
+        target: str,
+        inputs: Sequence[ModelInput],
+        source_dir: Path | None = None,
+    ) -> None:
         if target not in FIX_TARGETS:
             raise DumpError(f"unknown fix target {target!r} (choose from {', '.join(FIX_TARGETS)})")
         self.proto = proto
@@ -76,8 +81,9 @@ class Evaluator:
         self._trials = 0
         self.golden, self._types = self._run_golden()
         order = self.facts.tensor_order()
-        self.layers: tuple[str, ...] = tuple(sorted(
-            (n for n in self.golden if n in self.facts.producer), key=lambda n: order.get(n, -1)))
+        self.layers: tuple[str, ...] = tuple(
+            sorted((n for n in self.golden if n in self.facts.producer), key=lambda n: order.get(n, -1))
+        )
         """Float node outputs the golden computes, in topological order."""
 
     def close(self) -> None:
@@ -101,8 +107,9 @@ class Evaluator:
         values = self._fetch(session, prepared.fetch, prepared.feed_names)
         return {n: v for n, v in values.items() if _is_float(v)}, types
 
-    def _fetch(self, session: object, fetch: Mapping[str, str],
-               feed_names: Mapping[str, str]) -> dict[str, np.ndarray]:
+    def _fetch(
+        self, session: object, fetch: Mapping[str, str], feed_names: Mapping[str, str]
+    ) -> dict[str, np.ndarray]:
         from dumpscope.core.onnx.runner import _run
 
         feeds = {feed_names.get(i.name, i.name): i.array for i in self.inputs}
@@ -124,8 +131,12 @@ class Evaluator:
             return Measured({}, str(exc))
         finally:
             shutil.rmtree(work, ignore_errors=True)
-        return Measured({n: relative_distance(self.golden[n], values[n]) if n in values else math.inf
-                         for n in self.layers})
+        return Measured(
+            {
+                n: relative_distance(self.golden[n], values[n]) if n in values else math.inf
+                for n in self.layers
+            }
+        )
 
     def _run_target(self, patched: onnx.ModelProto, work: Path) -> dict[str, np.ndarray]:
         from dumpscope.core.onnx import targets
@@ -135,8 +146,9 @@ class Evaluator:
             types = _clip_types(patched, self._types)
             prepared = targets.prepare_fp16(patched, facts, work, self.source_dir, types)
         else:
-            prepared = targets.prepare_int8(patched, facts, work, self.source_dir,
-                                            [{i.name: i.array for i in self.inputs}])
+            prepared = targets.prepare_int8(
+                patched, facts, work, self.source_dir, [{i.name: i.array for i in self.inputs}]
+            )
         session = targets.open_session(prepared.path, patched, data_dir=prepared.data_dir)
         return self._fetch(session, prepared.fetch, prepared.feed_names)
 

@@ -21,30 +21,30 @@ steps) keeps its first execution under the plain name; later ones get ``#2``, ``
 
 from __future__ import annotations
 
-import io
+import builtins
 import itertools
 import math
 import mmap
 import os
 import struct
 from collections.abc import Iterator
-from typing import BinaryIO, NamedTuple
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
+from typing import BinaryIO, NamedTuple
 
 import numpy as np
 
-from dumpscope.core.formats import protobuf as pb
 from dumpscope.core.atomic import atomic_binary
+from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorRef
 from dumpscope.core.formats import ascend_layout as layout
+from dumpscope.core.formats import protobuf as pb
 from dumpscope.core.formats.ascend_tree import AscendRun, runs_of_files, several_runs_note
 from dumpscope.core.formats.safe_fs import SNIFF_ENTRIES, read_csv_rows, regular_file_problem, walk_files
-from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorRef
 
 NAME = "ascend-dump"
 #: One line for ``dumpscope formats``: how :func:`sniff` recognises this format.
-SNIFF = 'a file, or a folder of files, whose header parses as an Ascend dump (8-byte length + DumpData protobuf; named Op.name.task.stream.timestamp)'
+SNIFF = "a file, or a folder of files, whose header parses as an Ascend dump (8-byte length + DumpData protobuf; named Op.name.task.stream.timestamp)"
 
 OPDEBUG_PREFIX = "Opdebug.Node_OpDebug."
 _NOT_DUMP_SUFFIXES = (
@@ -211,7 +211,9 @@ class _Fields:
 
 #: role -> the field numbers of its message (OpOutput, OpInput, OpBuffer, Workspace).
 _ROLE_FIELDS = {
-    "output": _Fields(data=5, size=6, dtype=1, dtype_default=0, format=2, shape=3, original_shape=7, original_op=4),
+    "output": _Fields(
+        data=5, size=6, dtype=1, dtype_default=0, format=2, shape=3, original_shape=7, original_op=4
+    ),
     "input": _Fields(data=4, size=5, dtype=1, dtype_default=0, format=2, shape=3, original_shape=6),
     "buffer": _Fields(data=2, size=3),
     "space": _Fields(data=2, size=3),
@@ -283,7 +285,9 @@ def _decode_dumpdata(
 
 def _check_dumpdata(top: dict[int, list[pb.Field]]) -> None:
     """Raise unless the top-level fields have DumpData's wire types and say something."""
-    wrong = [n for n, fields in top.items() for f in fields if f.wire_type != _DUMPDATA_WIRE.get(n, f.wire_type)]
+    wrong = [
+        n for n, fields in top.items() for f in fields if f.wire_type != _DUMPDATA_WIRE.get(n, f.wire_type)
+    ]
     if wrong:
         raise DumpFileError(f"DumpData field {wrong[0]} has the wrong wire type")
     if not (top.keys() & {1, 3, 4, 6}):
@@ -317,7 +321,7 @@ def _size_problems(pos: int, file_size: int, inline: bool) -> tuple[str, ...]:
 def parse_header(path: Path) -> DumpHeader:
     """Read a dump file's header (v2) or scan its single message (v1) without copying data."""
     try:
-        with io.open(path, "rb") as fh:
+        with builtins.open(path, "rb") as fh:
             return _parse_open_file(fh, path)
     except OSError as exc:
         raise DumpFileError(f"cannot read: {exc.strerror or exc}") from exc
@@ -364,7 +368,7 @@ def read_raw(header: DumpHeader, desc: TensorDesc) -> np.ndarray:
         raise layout.LayoutError(f"{desc.size} bytes is not a whole number of {dtype.name} elements")
     if desc.size == 0:
         return np.empty(0, dtype)
-    with io.open(header.path, "rb") as fh:
+    with builtins.open(header.path, "rb") as fh:
         mm = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
     # The array keeps the map alive; the map is closed when the array is released.
     return np.frombuffer(mm, dtype=dtype, count=desc.size // dtype.itemsize, offset=desc.offset)
@@ -474,8 +478,9 @@ def _candidate_files(root: Path, skipped: list[DumpProblem] | None = None) -> It
 
 
 def _sniff_walk(root: Path) -> list[Path]:
-    walk = walk_files(root, _wanted, _MAX_DEPTH, skip_hidden=True, max_entries=SNIFF_ENTRIES,
-                      stop_after=_SNIFF_FILES)
+    walk = walk_files(
+        root, _wanted, _MAX_DEPTH, skip_hidden=True, max_entries=SNIFF_ENTRIES, stop_after=_SNIFF_FILES
+    )
     return [p for p in walk.files if p not in walk.refused]
 
 
@@ -577,7 +582,9 @@ class _Builder:
         try:
             self._add_tensor(op, desc, base)
         except (ValueError, IndexError, OverflowError) as exc:  # one tensor's odd header, not the dump's
-            self.problems.append(DumpProblem(f"{op.header.path}:{desc.role}.{desc.index}", f"unreadable tensor: {exc}"))
+            self.problems.append(
+                DumpProblem(f"{op.header.path}:{desc.role}.{desc.index}", f"unreadable tensor: {exc}")
+            )
 
     def _add_tensor(self, op: _OpFile, desc: TensorDesc, base: str) -> None:
         name, kind = _tensor_name(base, desc)

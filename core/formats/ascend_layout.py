@@ -123,7 +123,9 @@ def to_original(
     )
 
 
-def _unblock(name: str, device: np.ndarray, original_shape: tuple[int, ...], origin_format: str | None) -> np.ndarray:
+def _unblock(
+    name: str, device: np.ndarray, original_shape: tuple[int, ...], origin_format: str | None
+) -> np.ndarray:
     """A blocked, padded format (:data:`_CONVERTERS`) back to exactly ``original_shape``."""
     if not original_shape:
         raise LayoutError(f"device format {name} without an original_shape cannot be converted")
@@ -138,7 +140,9 @@ def _unblock(name: str, device: np.ndarray, original_shape: tuple[int, ...], ori
     return out
 
 
-def _rearrange(name: str, device: np.ndarray, original_shape: tuple[int, ...], origin_format: str | None) -> np.ndarray:
+def _rearrange(
+    name: str, device: np.ndarray, original_shape: tuple[int, ...], origin_format: str | None
+) -> np.ndarray:
     """A plain (unblocked) format: transposed to the origin layout when that is a permutation of
     the device's axes, else reshaped to ``original_shape`` when the element counts agree."""
     if _is_permutation(name, origin_format):
@@ -228,7 +232,9 @@ def _fractal_z(device: np.ndarray, orig: tuple[int, ...], hint: str | None) -> n
     return nchw.transpose(["NCHW".index(a) for a in layout])  # type: ignore[union-attr]
 
 
-def _fractal_z_c1(device: np.ndarray, orig: tuple[int, ...], layout: str, nchw: tuple[int, int, int, int]) -> int:
+def _fractal_z_c1(
+    device: np.ndarray, orig: tuple[int, ...], layout: str, nchw: tuple[int, int, int, int]
+) -> int:
     """The channel blocks C1 of FRACTAL_Z data, checked to hold the weights ``nchw``."""
     if device.ndim != 4:
         raise LayoutError(f"FRACTAL_Z data must be 4-D, got shape {list(device.shape)}")

@@ -15,7 +15,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-
 #: Path components from the step folder up to the device folder: step, model_id, model, device.
 _DEVICE_DEPTH = 4
 
@@ -59,8 +58,9 @@ def _run_key(run: AscendRun) -> tuple[int, int, str]:
     return (-1 if run.step is None else run.step, -1 if run.device is None else run.device, str(run.path))
 
 
-def select_runs(runs: Sequence[AscendRun], steps: Sequence[int] | None,
-                devices: Sequence[int] | None) -> list[AscendRun]:
+def select_runs(
+    runs: Sequence[AscendRun], steps: Sequence[int] | None, devices: Sequence[int] | None
+) -> list[AscendRun]:
     """The runs whose step is in ``steps`` and device in ``devices`` (empty: any)."""
     return [r for r in runs if (not steps or r.step in steps) and (not devices or r.device in devices)]
 
@@ -71,6 +71,8 @@ def several_runs_note(files: Iterable[Path]) -> str | None:
     if len(runs) < 2:
         return None
     labels = ", ".join(r.label for r in runs[:6]) + (" ..." if len(runs) > 6 else "")
-    return (f"this tree holds {len(runs)} steps/devices ({labels}); opened as one dump, later executions "
-            "of an op become name#2, #3... rows: choose one with --step/--device, or let dumpscope compare "
-            "each separately")
+    return (
+        f"this tree holds {len(runs)} steps/devices ({labels}); opened as one dump, later executions "
+        "of an op become name#2, #3... rows: choose one with --step/--device, or let dumpscope compare "
+        "each separately"
+    )

@@ -45,25 +45,48 @@ import numpy as np
 
 from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorReadError, TensorRef
 from dumpscope.core.formats.npyfile import open_npy
-from dumpscope.core.formats.safe_fs import (JsonStream, JsonTooDeep, load_json, member_path, name_problem,
-                                              regular_file_problem)
+from dumpscope.core.formats.safe_fs import (
+    JsonStream,
+    JsonTooDeep,
+    load_json,
+    member_path,
+    name_problem,
+    regular_file_problem,
+)
 from dumpscope.core.formats.torch_pt import load_pt
 
 NAME = "msprobe"
 #: One line for ``dumpscope formats``: how :func:`sniff` recognises this format.
-SNIFF = 'a msprobe dump path: step*/rank*/ (or proc*) folders holding dump.json'
+SNIFF = "a msprobe dump path: step*/rank*/ (or proc*) folders holding dump.json"
 DUMP_JSON = "dump.json"
 TENSOR_DIR = "dump_tensor_data"
 _STEP = re.compile(r"^step(\d+)$")
 _RANK = re.compile(r"^(rank|proc)(\d*)$")
 _TORCH_DTYPES = {
-    "bfloat16": "bfloat16", "float16": "float16", "half": "float16", "float32": "float32",
-    "float": "float32", "float64": "float64", "double": "float64", "int8": "int8", "uint8": "uint8",
-    "int16": "int16", "int32": "int32", "int": "int32", "int64": "int64", "long": "int64", "bool": "bool",
+    "bfloat16": "bfloat16",
+    "float16": "float16",
+    "half": "float16",
+    "float32": "float32",
+    "float": "float32",
+    "float64": "float64",
+    "double": "float64",
+    "int8": "int8",
+    "uint8": "uint8",
+    "int16": "int16",
+    "int32": "int32",
+    "int": "int32",
+    "int64": "int64",
+    "long": "int64",
+    "bool": "bool",
 }
 _STAT_KEYS = ("Max", "Min", "Mean", "Norm")
-_IO_KEYS = (("input_args", "input"), ("input_kwargs", "input"), ("input", "input"),
-            ("output", "output"), ("parameters", "parameters"))
+_IO_KEYS = (
+    ("input_args", "input"),
+    ("input_kwargs", "input"),
+    ("input", "input"),
+    ("output", "output"),
+    ("parameters", "parameters"),
+)
 
 
 class Record(NamedTuple):
@@ -103,7 +126,7 @@ class Entry:
     stack: str | None = None
 
     @property
-    def parts(self) -> "NameParts":
+    def parts(self) -> NameParts:
         return split_name(self.name)
 
     def role(self, role: str) -> list[Record]:
@@ -266,9 +289,21 @@ def _tensor_at(raw: dict, entry: str, role: str, suffix: str, files: TensorFiles
     path, why = files.path(get("data_name"))
     stats = (_stat(get("Max")), _stat(get("Min")), _stat(get("Mean")), _stat(get("Norm")))
     md5, grad = get("md5"), get("requires_grad")
-    return Record(f"{entry}.{suffix}", entry, role, sys.intern(suffix), True, _dtype(get("dtype")),
-                  _shape(get("shape")), stats, md5 if isinstance(md5, str) else None, None, path,
-                  grad if isinstance(grad, bool) else None, why)
+    return Record(
+        f"{entry}.{suffix}",
+        entry,
+        role,
+        sys.intern(suffix),
+        True,
+        _dtype(get("dtype")),
+        _shape(get("shape")),
+        stats,
+        md5 if isinstance(md5, str) else None,
+        None,
+        path,
+        grad if isinstance(grad, bool) else None,
+        why,
+    )
 
 
 def _value_record(raw: object, base: dict) -> Record:
@@ -305,7 +340,11 @@ def _records(raw: object, entry: str, role: str, suffix: str, files: TensorFiles
 def _entry_records(name: str, body: dict, files: TensorFiles) -> list[Record]:
     """Every record of an entry: forward/backward arguments, or parameter gradients."""
     if split_name(name).direction == "parameters_grad":
-        return [r for key, item in body.items() for r in _records(_single(item), name, "parameters_grad", key, files)]
+        return [
+            r
+            for key, item in body.items()
+            for r in _records(_single(item), name, "parameters_grad", key, files)
+        ]
     out: list[Record] = []
     for key, role in _IO_KEYS:
         args = body.get(key)
@@ -425,10 +464,14 @@ def _read_stream(stream: JsonStream, out: MsprobeRank, context: _Context) -> Non
     except ValueError as exc:
         if not found_data:
             raise DumpError(f"{where}: unreadable JSON ({exc})") from None
-        out.problems.append(DumpProblem(str(where), f"unreadable JSON after {len(out.entries)} entries "
-                                                    f"({exc}); the rest of the file is not read"))
+        out.problems.append(
+            DumpProblem(
+                str(where),
+                f"unreadable JSON after {len(out.entries)} entries ({exc}); the rest of the file is not read",
+            )
+        )
     if not found_data:
-        raise DumpError(f"{where}: no \"data\" object (not an msprobe dump.json)")
+        raise DumpError(f'{where}: no "data" object (not an msprobe dump.json)')
 
 
 def _read_entries(stream: JsonStream, out: MsprobeRank, context: _Context) -> None:
@@ -438,31 +481,36 @@ def _read_entries(stream: JsonStream, out: MsprobeRank, context: _Context) -> No
         try:
             body = stream.value()
         except JsonTooDeep:
-            out.problems.append(DumpProblem(f"{out.path / DUMP_JSON}:{name}",
-                                            "entry nested too deeply; skipped"))
+            out.problems.append(
+                DumpProblem(f"{out.path / DUMP_JSON}:{name}", "entry nested too deeply; skipped")
+            )
             continue
         _add_entry(out, order, name, body, context)
 
 
 def _add_entry(out: MsprobeRank, order: int, name: str, body: object, context: _Context) -> None:
     if not isinstance(body, dict):
-        out.problems.append(DumpProblem(f"{out.path / DUMP_JSON}:{name}",
-                                        "entry is not a JSON object; skipped"))
+        out.problems.append(
+            DumpProblem(f"{out.path / DUMP_JSON}:{name}", "entry is not a JSON object; skipped")
+        )
         return
     parent = context.construct.get(name)
-    entry = Entry(name, order, parent=parent if isinstance(parent, str) else None,
-                  stack=context.stacks.get(name))
+    entry = Entry(
+        name, order, parent=parent if isinstance(parent, str) else None, stack=context.stacks.get(name)
+    )
     try:
         entry.records = _entry_records(name, body, context.files)
     except RecursionError:
-        out.problems.append(DumpProblem(f"{out.path / DUMP_JSON}:{name}",
-                                        "arguments nested too deeply; skipped"))
+        out.problems.append(
+            DumpProblem(f"{out.path / DUMP_JSON}:{name}", "arguments nested too deeply; skipped")
+        )
         return
     out.entries[name] = entry
 
 
-def discover(path: str | Path,
-             skipped: list[DumpProblem] | None = None) -> list[tuple[int | None, str, Path]]:
+def discover(
+    path: str | Path, skipped: list[DumpProblem] | None = None
+) -> list[tuple[int | None, str, Path]]:
     """Every rank directory under ``path`` as ``(step, rank, dir)``, sorted by step then rank.
 
     ``path`` may be the dump root (``step*/rank*``), one step directory, or one rank
@@ -478,8 +526,9 @@ def discover(path: str | Path,
         return [(*_step_rank(p), p)]
     found = [d for d in _children(p, _RANK, skipped) if _has_dump_json(d)]
     if not found:
-        found = [r for s in _children(p, _STEP, skipped) for r in _children(s, _RANK, skipped)
-                 if _has_dump_json(r)]
+        found = [
+            r for s in _children(p, _STEP, skipped) for r in _children(s, _RANK, skipped) if _has_dump_json(r)
+        ]
     return sorted(((*_step_rank(d), d) for d in found), key=_sort_key)
 
 
@@ -514,8 +563,13 @@ def _is_folder(entry: os.DirEntry[str], skipped: list[DumpProblem]) -> bool:
         if entry.is_dir(follow_symlinks=False):
             return True
         if entry.is_symlink():
-            skipped.append(DumpProblem(entry.path, "a symbolic link; msprobe step and rank folders are never "
-                                                   "followed through links (not read)"))
+            skipped.append(
+                DumpProblem(
+                    entry.path,
+                    "a symbolic link; msprobe step and rank folders are never "
+                    "followed through links (not read)",
+                )
+            )
     except OSError as exc:
         skipped.append(DumpProblem(entry.path, f"cannot read: {exc.strerror or exc}"))
     return False
@@ -551,8 +605,10 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format protocol's name
     ranks = [rank for rank in discover(path, skipped) if _usable(rank[2], skipped)]
     if len(ranks) != 1:
         listed = ", ".join(f"step{s}/{r}" for s, r, _ in ranks) or "none"
-        raise DumpError(f"{path}: {len(ranks)} msprobe step/rank directories ({listed}); "
-                        "pick one (--step/--rank) - they are never merged")
+        raise DumpError(
+            f"{path}: {len(ranks)} msprobe step/rank directories ({listed}); "
+            "pick one (--step/--rank) - they are never merged"
+        )
     rank = read_rank(ranks[0][2])
     tensors = {r.name: _tensor_ref(r, e) for e in rank.entries.values() for r in e.records if r.is_tensor}
     meta = {"task": rank.task, "level": rank.level, "framework": rank.framework, "msprobe_rank": rank}
@@ -570,9 +626,17 @@ def _usable(rank_dir: Path, skipped: list[DumpProblem]) -> bool:
 
 
 def _tensor_ref(record: Record, entry: Entry) -> TensorRef:
-    info = TensorInfo(record.name, record.dtype, record.shape, node_name=entry.name,
-                      op_type=entry.parts.api, topo_index=entry.order, kind=_kind(record.role),
-                      source=str(record.data_path) if record.data_path else None, order=float(entry.order))
+    info = TensorInfo(
+        record.name,
+        record.dtype,
+        record.shape,
+        node_name=entry.name,
+        op_type=entry.parts.api,
+        topo_index=entry.order,
+        kind=_kind(record.role),
+        source=str(record.data_path) if record.data_path else None,
+        order=float(entry.order),
+    )
     if record.error is not None:
         return TensorRef(info, error=record.error)
     if record.data_path is None:

@@ -17,22 +17,36 @@ and the patterns above only add facts (node, output index, order) to it.
 from __future__ import annotations
 
 import os
-import stat
 import re
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dumpscope.core.dumps import (
+    Dump,
+    DumpError,
+    DumpProblem,
+    TensorInfo,
+    TensorReadError,
+    TensorRef,
+    dtype_name,
+)
 from dumpscope.core.formats.npyfile import SmallFiles, check_shape, facts_loader, npy_facts
 from dumpscope.core.formats.safe_fs import (
-    SNIFF_ENTRIES, Walk, load_json, member_path, read_csv_rows, regular_file_problem, walk_files,
+    SNIFF_ENTRIES,
+    Walk,
+    load_json,
+    member_path,
+    read_csv_rows,
+    regular_file_problem,
+    walk_files,
 )
-from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorReadError, TensorRef, dtype_name
 from dumpscope.core.names import from_filename
 
 NAME = "npy-dir"
 #: One line for ``dumpscope formats``: how :func:`sniff` recognises this format.
-SNIFF = 'a folder holding manifest.json, or .npy files within a few folder levels (mapping.csv or encoded file names give the tensor names)'
+SNIFF = "a folder holding manifest.json, or .npy files within a few folder levels (mapping.csv or encoded file names give the tensor names)"
 MANIFEST = "manifest.json"
 _MAX_DEPTH = 8
 
@@ -88,8 +102,11 @@ def _has_npy(root: Path) -> bool:
         if any(e.name.endswith(".npy") for e in entries):
             return True
         if depth < _MAX_DEPTH:
-            queue.extend((Path(e.path), depth + 1) for e in sorted(entries, key=lambda e: e.name)
-                         if e.is_dir(follow_symlinks=False))
+            queue.extend(
+                (Path(e.path), depth + 1)
+                for e in sorted(entries, key=lambda e: e.name)
+                if e.is_dir(follow_symlinks=False)
+            )
     return False
 
 
@@ -133,8 +150,13 @@ def _load_manifest(root: Path, manifest_path: Path) -> tuple[dict | None, str]: 
     return manifest, ""
 
 
-def _ref(info: TensorInfo, path: Path, refused: str | None = None, keep: SmallFiles | None = None,
-         by_mtime: bool = False) -> TensorRef:
+def _ref(
+    info: TensorInfo,
+    path: Path,
+    refused: str | None = None,
+    keep: SmallFiles | None = None,
+    by_mtime: bool = False,
+) -> TensorRef:
     """The row of one file: its header read (one ``open``; a small file kept whole within
     ``keep``), or why it cannot be read.  ``by_mtime``: the file's modification time is the
     tensor's order (taken from the same ``open``)."""
@@ -145,13 +167,17 @@ def _ref(info: TensorInfo, path: Path, refused: str | None = None, keep: SmallFi
     except TensorReadError as exc:
         return _unread(info, path, str(exc), by_mtime)
     if info.shape is not None and tuple(info.shape) != facts.shape:
-        return TensorRef(info, None, f"{path.name}: file holds shape {list(facts.shape)}, manifest says {list(info.shape)}")
+        return TensorRef(
+            info, None, f"{path.name}: file holds shape {list(facts.shape)}, manifest says {list(info.shape)}"
+        )
     order = float(facts.mtime_ns) if by_mtime else info.order
     _complete_info(info, dtype_name(facts.dtype), facts.shape, order)
     return TensorRef(info, facts_loader(str(path), facts))  # a str: no Path object kept per tensor
 
 
-_SET_DTYPE, _SET_SHAPE, _SET_ORDER = (getattr(TensorInfo, name).__set__ for name in ("dtype", "shape", "order"))
+_SET_DTYPE, _SET_SHAPE, _SET_ORDER = (
+    getattr(TensorInfo, name).__set__ for name in ("dtype", "shape", "order")
+)
 
 
 def _complete_info(info: TensorInfo, dtype: str, shape: tuple[int, ...], order: float | None) -> None:
@@ -272,7 +298,9 @@ class _Listing:
     real_dirs: dict[str, str] = field(default_factory=dict)
 
 
-def _manifest_ref(root: Path, entry: object, position: int, listed: _Listing, keep: SmallFiles | None = None) -> TensorRef:
+def _manifest_ref(
+    root: Path, entry: object, position: int, listed: _Listing, keep: SmallFiles | None = None
+) -> TensorRef:
     """One manifest entry as a tensor row; a bad entry is a row with the reason, never an exception."""
     rel = entry.get("file") if isinstance(entry, dict) else None
     file, why = _listed_file(root, rel, listed)
@@ -295,8 +323,9 @@ def _listed_file(root: Path, rel: object, listed: _Listing) -> tuple[Path | None
     return file, problem
 
 
-def _listed_ref(info: TensorInfo, where: tuple[object, Path | None, str | None], position: int,
-                keep: SmallFiles | None) -> TensorRef:
+def _listed_ref(
+    info: TensorInfo, where: tuple[object, Path | None, str | None], position: int, keep: SmallFiles | None
+) -> TensorRef:
     """The row of a well-formed entry: its file read, or why not (``where``: the entry's
     ``file`` field, the path it resolved to or None, and why it is not read or None)."""
     rel, file, why = where
@@ -339,7 +368,11 @@ def _open_manifest(root: Path, manifest: dict) -> Dump:  # type: ignore[type-arg
         if os.path.normpath(file) not in listed.files and file.parent.name != "inputs":
             rel = file.relative_to(root)
             name = from_filename(str(rel.with_suffix("")))
-            _put(tensors, problems, _ref(TensorInfo(name=name, source=str(file)), file, walk.refused.get(file), keep))
+            _put(
+                tensors,
+                problems,
+                _ref(TensorInfo(name=name, source=str(file)), file, walk.refused.get(file), keep),
+            )
             problems.append(DumpProblem(str(file), "not in the manifest; read by its file name"))
     meta = {"manifest": _checked_manifest(manifest, problems, str(root / MANIFEST))}
     return Dump(path=root, format=NAME, tensors=tensors, problems=problems, meta=meta)
@@ -400,7 +433,9 @@ def _put(tensors: dict[str, TensorRef], problems: list[DumpProblem], ref: Tensor
     new = f"{name}#{n}"
     first = tensors[name].info.source
     tensors[new] = TensorRef(_with(ref.info, name=new), ref.loader, ref.error)
-    problems.append(DumpProblem(ref.info.source or new, f"duplicate tensor name {name!r} (also {first}); kept as {new!r}"))
+    problems.append(
+        DumpProblem(ref.info.source or new, f"duplicate tensor name {name!r} (also {first}); kept as {new!r}")
+    )
 
 
 def _read_mapping(directory: Path, present: set[str], problems: list[DumpProblem]) -> dict[str, str]:
@@ -452,7 +487,9 @@ def parse_name(stem: str) -> _Parsed:
         op, idx = m["op_name"], int(m["idx"])
         extra = (("file_fields", m["nums"].strip(".")),)
         if m["io"] == "output":
-            return _Parsed(op if idx == 0 else f"{op}:{idx}", op, m["op_type"], idx, "activation", float(ts), extra)
+            return _Parsed(
+                op if idx == 0 else f"{op}:{idx}", op, m["op_type"], idx, "activation", float(ts), extra
+            )
         return _Parsed(f"{op}:input:{idx}", op, m["op_type"], idx, "op_input", float(ts), extra)
     m = _MSIT.match(stem)
     if m:
@@ -461,7 +498,9 @@ def parse_name(stem: str) -> _Parsed:
     return _Parsed(stem)
 
 
-def _scan_names(root: Path, files: list[Path], problems: list[DumpProblem], decode: bool) -> list[tuple[Path, _Parsed]]:
+def _scan_names(
+    root: Path, files: list[Path], problems: list[DumpProblem], decode: bool
+) -> list[tuple[Path, _Parsed]]:
     """The facts each file name gives (through ``mapping.csv`` where there is one).
 
     Directories are keyed by their text: a ``Path`` per file as a dict key (hash, parts,
@@ -506,7 +545,13 @@ def _decoded(rel_dir: Path, stem: str) -> _Parsed:
 def _msit_input(p: _Parsed, nodes: set[str]) -> _Parsed:
     """msit writes a node's inputs as ``input_{node}.{i}.{ts}.npy``; only call it that when
     such a node exists, so a node really named ``input_x`` keeps its outputs."""
-    if p.node and p.node.startswith("input_") and p.node[6:] in nodes and p.kind == "activation" and p.op_type is None:
+    if (
+        p.node
+        and p.node.startswith("input_")
+        and p.node[6:] in nodes
+        and p.kind == "activation"
+        and p.op_type is None
+    ):
         return _Parsed(f"{p.node[6:]}:input:{p.index}", p.node[6:], None, p.index, "op_input", p.order)
     return p
 

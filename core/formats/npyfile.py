@@ -71,7 +71,9 @@ def check_shape(shape: object) -> tuple[int, ...]:
     if any(d < 0 for d in shape):
         raise TensorReadError(f"corrupt .npy header: negative dimension in shape {list(shape)[:16]}")
     if any(d > MAX_ELEMENTS for d in shape) or math.prod(shape) > MAX_ELEMENTS:
-        raise TensorReadError(f"corrupt .npy header: shape {str(list(shape))[:200]} claims more than 2**48 elements")
+        raise TensorReadError(
+            f"corrupt .npy header: shape {str(list(shape))[:200]} claims more than 2**48 elements"
+        )
     return tuple(int(d) for d in shape)
 
 
@@ -138,8 +140,15 @@ class NpyFacts:
 
     __slots__ = ("shape", "dtype", "offset", "fortran", "size", "mtime_ns", "data")
 
-    def __init__(self, shape: tuple[int, ...], dtype: np.dtype, offset: int, fortran: bool, st: os.stat_result,
-                 data: bytes | None) -> None:
+    def __init__(
+        self,
+        shape: tuple[int, ...],
+        dtype: np.dtype,
+        offset: int,
+        fortran: bool,
+        st: os.stat_result,
+        data: bytes | None,
+    ) -> None:
         self.shape, self.dtype, self.offset, self.fortran = shape, dtype, offset, fortran
         self.size, self.mtime_ns, self.data = st.st_size, st.st_mtime_ns, data
 
@@ -150,7 +159,9 @@ def inspect_npy(path: Path, declared_dtype: str | None = None) -> tuple[tuple[in
     return facts.shape, facts.dtype, facts.offset, facts.fortran
 
 
-def npy_facts(path: Path | str, declared_dtype: str | None = None, keep: SmallFiles | None = None) -> NpyFacts:
+def npy_facts(
+    path: Path | str, declared_dtype: str | None = None, keep: SmallFiles | None = None
+) -> NpyFacts:
     """The header facts of an ``.npy`` file, with its size and modification time.
 
     Checks that the file holds all the data its header promises.  One ``open``, one
@@ -289,8 +300,15 @@ class NpyLoader:
 
     __slots__ = ("path", "shape", "dtype", "offset", "fortran", "count", "data", "identity")
 
-    def __init__(self, path: Path | str, shape: tuple[int, ...], dtype: np.dtype, offset: int, fortran: bool = False,
-                 data: bytes | None = None) -> None:
+    def __init__(
+        self,
+        path: Path | str,
+        shape: tuple[int, ...],
+        dtype: np.dtype,
+        offset: int,
+        fortran: bool = False,
+        data: bytes | None = None,
+    ) -> None:
         self.path, self.shape, self.dtype, self.offset, self.fortran = path, shape, dtype, offset, fortran
         self.count = math.prod(shape)
         self.data = data
@@ -344,7 +362,11 @@ def _pread_into(path: Path, buf: memoryview, offset: int) -> int:
     try:
         got = 0
         while got < len(buf):
-            n = os.preadv(fd, [buf[got:]], offset + got) if hasattr(os, "preadv") else _read_at(fd, buf[got:], offset + got)
+            n = (
+                os.preadv(fd, [buf[got:]], offset + got)
+                if hasattr(os, "preadv")
+                else _read_at(fd, buf[got:], offset + got)
+            )
             if n <= 0:
                 break
             got += n
@@ -371,7 +393,9 @@ class Scratch:
         return memoryview(self._buf)[:nbytes]
 
 
-def npy_loader(path: Path, shape: tuple[int, ...], dtype: np.dtype, offset: int, fortran: bool = False) -> NpyLoader:
+def npy_loader(
+    path: Path, shape: tuple[int, ...], dtype: np.dtype, offset: int, fortran: bool = False
+) -> NpyLoader:
     return NpyLoader(path, shape, dtype, offset, fortran)
 
 

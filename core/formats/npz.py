@@ -77,7 +77,12 @@ def member_problem(member: zipfile.ZipInfo) -> str | None:
     """Why a member cannot be read, from the archive directory alone (None when fine)."""
     if member.flag_bits & 0x1:
         return "the member is encrypted; not read"
-    if member.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA):
+    if member.compress_type not in (
+        zipfile.ZIP_STORED,
+        zipfile.ZIP_DEFLATED,
+        zipfile.ZIP_BZIP2,
+        zipfile.ZIP_LZMA,
+    ):
         return f"unknown compression method {member.compress_type}; not read"
     ratio = _MAX_RATIO.get(member.compress_type, _OTHER_RATIO)
     if member.file_size > max(member.compress_size, 1) * ratio + 4096:
@@ -102,7 +107,9 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format protocol's name
         tensors, problems = _member_refs(shared, _members(path), stored)
     if not tensors and not problems:
         raise DumpError(f"{path}: the archive holds no tensors")
-    return Dump(path=path, format=NAME, tensors=tensors, problems=problems, meta={"order_source": "archive order"})
+    return Dump(
+        path=path, format=NAME, tensors=tensors, problems=problems, meta={"order_source": "archive order"}
+    )
 
 
 def _members(path: Path) -> list[zipfile.ZipInfo]:
@@ -114,8 +121,9 @@ def _members(path: Path) -> list[zipfile.ZipInfo]:
         raise DumpError(f"{path}: not a readable .npz archive ({exc})") from None
 
 
-def _member_refs(shared: _Archive, members: list[zipfile.ZipInfo],
-                 stored: _Stored | None = None) -> tuple[dict[str, TensorRef], list[DumpProblem]]:
+def _member_refs(
+    shared: _Archive, members: list[zipfile.ZipInfo], stored: _Stored | None = None
+) -> tuple[dict[str, TensorRef], list[DumpProblem]]:
     """One row per ``.npy`` member; other files and repeated names are problems.  Small
     stored members are read whole through ``stored`` (see :class:`_Stored`)."""
     tensors: dict[str, TensorRef] = {}
@@ -128,7 +136,9 @@ def _member_refs(shared: _Archive, members: list[zipfile.ZipInfo],
             continue
         ref = (stored and stored.ref(member, order)) or _member_ref(shared, member, order)
         if ref.name in tensors:
-            problems.append(DumpProblem(f"{shared.path}:{member.filename}", "a second member of the same name; ignored"))
+            problems.append(
+                DumpProblem(f"{shared.path}:{member.filename}", "a second member of the same name; ignored")
+            )
             continue
         tensors[ref.name] = ref
     return tensors, problems
@@ -159,7 +169,14 @@ def _member_ref(shared: _Archive, member: zipfile.ZipInfo, order: int) -> Tensor
 class _MemberLoader:
     """Streams one member into an array of exactly the size its header declares."""
 
-    def __init__(self, shared: _Archive, member: zipfile.ZipInfo, shape: tuple[int, ...], dtype: np.dtype, fortran: bool) -> None:
+    def __init__(
+        self,
+        shared: _Archive,
+        member: zipfile.ZipInfo,
+        shape: tuple[int, ...],
+        dtype: np.dtype,
+        fortran: bool,
+    ) -> None:
         self.shared, self.member, self.shape, self.dtype, self.fortran = shared, member, shape, dtype, fortran
 
     def __call__(self) -> np.ndarray:
@@ -170,9 +187,13 @@ class _MemberLoader:
                 read_header(f)  # type: ignore[arg-type]
                 got = _read_into(f, memoryview(out))
         except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError) as exc:
-            raise TensorReadError(f"{self.shared.path}:{self.member.filename}: {type(exc).__name__}: {exc}") from None
+            raise TensorReadError(
+                f"{self.shared.path}:{self.member.filename}: {type(exc).__name__}: {exc}"
+            ) from None
         if got != nbytes:
-            raise TensorReadError(f"{self.shared.path}:{self.member.filename}: truncated ({got} of {nbytes} bytes)")
+            raise TensorReadError(
+                f"{self.shared.path}:{self.member.filename}: truncated ({got} of {nbytes} bytes)"
+            )
         return out.view(self.dtype).reshape(self.shape, order="F" if self.fortran else "C")
 
 
@@ -232,8 +253,12 @@ class _Stored:
         return _stored_ref(self.path, member, order, *found)
 
     def _takes(self, member: zipfile.ZipInfo) -> bool:
-        return (self.fd is not None and member.compress_type == zipfile.ZIP_STORED and not member.flag_bits & 0x1
-                and member.file_size == member.compress_size <= SMALL_FILE_BYTES)
+        return (
+            self.fd is not None
+            and member.compress_type == zipfile.ZIP_STORED
+            and not member.flag_bits & 0x1
+            and member.file_size == member.compress_size <= SMALL_FILE_BYTES
+        )
 
     def _read(self, member: zipfile.ZipInfo) -> tuple[bytes, int] | None:
         """(the member's bytes, where they start in the archive) when its local header is sound
@@ -246,7 +271,7 @@ class _Stored:
         start = _LOCAL.size + name_len + extra_len
         if signature != _LOCAL_SIGNATURE or len(head) < start + member.file_size:
             return None
-        data = head[start:start + member.file_size]
+        data = head[start : start + member.file_size]
         return (data, member.header_offset + start) if zlib.crc32(data) == member.CRC else None
 
 
@@ -260,7 +285,9 @@ def _stored_ref(path: Path, member: zipfile.ZipInfo, order: int, data: bytes, st
     if len(data) < offset + count * dtype.itemsize:
         return None  # the general path says how it is short
     source = f"{path}:{member.filename}"
-    info = TensorInfo(name=member.filename[: -len(".npy")], dtype=dtype.name, shape=shape, source=source, order=float(order))
+    info = TensorInfo(
+        name=member.filename[: -len(".npy")], dtype=dtype.name, shape=shape, source=source, order=float(order)
+    )
     return TensorRef(info, StoredMember(str(path), shape, dtype, start + offset, fortran, data, offset))
 
 
@@ -270,8 +297,16 @@ class StoredMember(NpyLoader):
 
     __slots__ = ("start",)
 
-    def __init__(self, path: str, shape: tuple[int, ...], dtype: np.dtype, offset: int, fortran: bool, data: bytes,
-                 start: int) -> None:
+    def __init__(
+        self,
+        path: str,
+        shape: tuple[int, ...],
+        dtype: np.dtype,
+        offset: int,
+        fortran: bool,
+        data: bytes,
+        start: int,
+    ) -> None:
         super().__init__(path, shape, dtype, offset, fortran, data)
         self.start = start
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import builtins
 import io
 import json
 import math
@@ -128,7 +129,12 @@ def _tensor(name: str, value: object, source: str, position: int, kind: str) -> 
         return _not_an_array(name, value, where, position, kind)
     shape, dtype, error = _array_facts(name, encoded)
     info = TensorInfo(
-        name=name, dtype=dtype, shape=shape, kind=kind, source=where, order=float(position)  # type: ignore[arg-type]
+        name=name,
+        dtype=dtype,
+        shape=shape,
+        kind=kind,
+        source=where,
+        order=float(position),  # type: ignore[arg-type]
     )
     return TensorRef(info, None if error else partial(_load_array, encoded, where), error)
 
@@ -157,7 +163,7 @@ def _read_json(path: Path) -> object:
     try:
         if not path.is_file():  # a FIFO or device is never opened: it could block forever
             raise DumpError(f"{path}: not a regular file; not opened")
-        with io.open(path, encoding="utf-8") as fh:
+        with builtins.open(path, encoding="utf-8") as fh:
             return json.load(fh)
     except OSError as exc:
         raise DumpError(f"{path}: cannot read: {exc.strerror or exc}") from exc
@@ -180,7 +186,9 @@ def _check_run_results(data: object, path: Path) -> None:
     """Raise unless ``data`` is a RunResults object with a ``lst`` (typed objects are dicts)."""
     kind = _type_of(data)
     if kind == "AccuracyResult":
-        raise DumpError(f"{path}: a Polygraphy accuracy-results file holds verdicts, not tensors; use --save-outputs")
+        raise DumpError(
+            f"{path}: a Polygraphy accuracy-results file holds verdicts, not tensors; use --save-outputs"
+        )
     if kind != "RunResults" or not isinstance(data.get("lst"), list):  # type: ignore[attr-defined]
         raise DumpError(f"{path}: not a Polygraphy RunResults JSON (no 'lst' of runners)")
 
@@ -217,11 +225,15 @@ def _runner_index(runs: list[tuple[str, list[object]]], runner: str | None, p: P
     return names.index(runner)
 
 
-def _pick_runner(runs: list[tuple[str, list[object]]], runner: str | None, iteration: int, p: Path) -> tuple[str, list[object], dict]:  # type: ignore[type-arg]
+def _pick_runner(
+    runs: list[tuple[str, list[object]]], runner: str | None, iteration: int, p: Path
+) -> tuple[str, list[object], dict]:  # type: ignore[type-arg]
     """``(runner name, its iterations, the chosen iteration's outputs)``; a missing one is a DumpError."""
     name, iterations = runs[_runner_index(runs, runner, p)]
     if not 0 <= iteration < len(iterations):
-        raise DumpError(f"{p}: runner {name!r} has {len(iterations)} iteration(s); {iteration} does not exist")
+        raise DumpError(
+            f"{p}: runner {name!r} has {len(iterations)} iteration(s); {iteration} does not exist"
+        )
     it = iterations[iteration]
     outputs = it.get("outputs") if isinstance(it, dict) else None
     if not isinstance(outputs, dict):
@@ -229,7 +241,9 @@ def _pick_runner(runs: list[tuple[str, list[object]]], runner: str | None, itera
     return name, iterations, outputs
 
 
-def _others_problem(runs: list[tuple[str, list[object]]], name: str, iterations: list[object], iteration: int, p: Path) -> list[DumpProblem]:
+def _others_problem(
+    runs: list[tuple[str, list[object]]], name: str, iterations: list[object], iteration: int, p: Path
+) -> list[DumpProblem]:
     others = [f"{n} ({len(its)} iteration(s))" for n, its in runs if n != name]
     if not others and len(iterations) <= 1:
         return []
@@ -257,10 +271,18 @@ def open_runner(path: str | Path, runner: str | None = None, iteration: int = 0)
         return _inputs_dump(data, p)  # type: ignore[arg-type]
     runs = _runs(data, p)
     name, iterations, outputs = _pick_runner(runs, runner, iteration, p)
-    tensors = {str(n): _tensor(str(n), v, str(p), i, "activation") for i, (n, v) in enumerate(outputs.items())}
+    tensors = {
+        str(n): _tensor(str(n), v, str(p), i, "activation") for i, (n, v) in enumerate(outputs.items())
+    }
     meta: dict[str, object] = {"runner": name, "iteration": iteration, "runners": [n for n, _ in runs]}
     meta.update(_runtime_meta(iterations[iteration]))
-    return Dump(path=p, format=NAME, tensors=tensors, problems=_others_problem(runs, name, iterations, iteration, p), meta=meta)
+    return Dump(
+        path=p,
+        format=NAME,
+        tensors=tensors,
+        problems=_others_problem(runs, name, iterations, iteration, p),
+        meta=meta,
+    )
 
 
 def _json_head(path: Path) -> bytes | None:
@@ -268,7 +290,7 @@ def _json_head(path: Path) -> bytes | None:
     try:
         if not path.is_file() or path.suffix.lower() != ".json":
             return None
-        with io.open(path, "rb") as fh:
+        with builtins.open(path, "rb") as fh:
             return fh.read(8192)
     except OSError:
         return None

@@ -17,16 +17,25 @@ from pathlib import Path
 
 import numpy as np
 
-from dumpscope.core.dumps import (Dump, DumpError, DumpProblem, TensorInfo, TensorReadError, TensorRef,
-                                  dtype_name)
+from dumpscope.core.dumps import (
+    Dump,
+    DumpError,
+    DumpProblem,
+    TensorInfo,
+    TensorReadError,
+    TensorRef,
+    dtype_name,
+)
 from dumpscope.core.formats.npyfile import open_npy
 from dumpscope.core.formats.safe_fs import member_path, regular_file_problem
 from dumpscope.core.vendor import rknn
 
 NAME = "rknn-snapshot"
 #: One line for ``dumpscope formats``: how :func:`sniff` recognises this format.
-SNIFF = ("an RKNN-Toolkit2 accuracy_analysis folder (map_name_to_file.txt or error_analysis.txt beside "
-         "golden/ and simulator/), or its golden/ or simulator/ folder")
+SNIFF = (
+    "an RKNN-Toolkit2 accuracy_analysis folder (map_name_to_file.txt or error_analysis.txt beside "
+    "golden/ and simulator/), or its golden/ or simulator/ folder"
+)
 #: Largest ``.txt`` tensor read when a layer has no ``.npy`` (values, one per line).
 MAX_TXT_BYTES = 1 << 30
 
@@ -58,8 +67,9 @@ def snapshot_sides(path: str | Path) -> tuple[Path, Path] | None:
 def open(path: Path) -> Dump:  # noqa: A001 - the format protocol's name
     found = _root_and_side(path)
     if found is None:
-        raise DumpError(f"{path}: not an RKNN accuracy_analysis snapshot "
-                        f"(no {rknn.NAME_MAP} beside golden/, simulator/)")
+        raise DumpError(
+            f"{path}: not an RKNN accuracy_analysis snapshot (no {rknn.NAME_MAP} beside golden/, simulator/)"
+        )
     root, side = found
     folder = root / side
     if not folder.is_dir():
@@ -84,8 +94,13 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format protocol's name
 def _report(root: Path, problems: list[DumpProblem]) -> rknn.Report | None:
     path = root / rknn.REPORT
     if not path.is_file():
-        problems.append(DumpProblem(str(path), "no error_analysis.txt: rows are in map_name_to_file.txt "
-                                               "order, without the vendor's own numbers"))
+        problems.append(
+            DumpProblem(
+                str(path),
+                "no error_analysis.txt: rows are in map_name_to_file.txt "
+                "order, without the vendor's own numbers",
+            )
+        )
         return None
     try:
         report = rknn.read_report(path)
@@ -96,8 +111,9 @@ def _report(root: Path, problems: list[DumpProblem]) -> rknn.Report | None:
     return report
 
 
-def _layers(root: Path, folder: Path, report: rknn.Report | None,
-            problems: list[DumpProblem]) -> list[tuple[str, str]]:
+def _layers(
+    root: Path, folder: Path, report: rknn.Report | None, problems: list[DumpProblem]
+) -> list[tuple[str, str]]:
     """``(layer name, file stem)`` in the simulator's order: the name map's layers (ordered by the
     report where it lists them), then files no map line names (named by their file name)."""
     map_path = root / rknn.NAME_MAP
@@ -105,8 +121,13 @@ def _layers(root: Path, folder: Path, report: rknn.Report | None,
         pairs, bad = rknn.read_name_map(map_path)
         problems.extend(DumpProblem(str(map_path), msg) for msg in bad)
     else:
-        problems.append(DumpProblem(str(map_path), "no map_name_to_file.txt: layer names taken from the "
-                                                   "report, file names rebuilt ('.' and '/' -> '_')"))
+        problems.append(
+            DumpProblem(
+                str(map_path),
+                "no map_name_to_file.txt: layer names taken from the "
+                "report, file names rebuilt ('.' and '/' -> '_')",
+            )
+        )
         pairs = [(r.name, rknn.file_stem(r.name) + ".txt") for r in (report.rows if report else ())]
     position = {r.name: r.position for r in report.rows} if report is not None else {}
     layers = [(name, file[: -len(".txt")]) for name, file in pairs]
@@ -114,8 +135,11 @@ def _layers(root: Path, folder: Path, report: rknn.Report | None,
     named = {stem for _n, stem in layers}
     for stem in sorted(_stems(folder) - named):
         layers.append((stem, stem))
-        problems.append(DumpProblem(str(folder / stem), "a layer file no map_name_to_file.txt line names: "
-                                                         "named by its file name"))
+        problems.append(
+            DumpProblem(
+                str(folder / stem), "a layer file no map_name_to_file.txt line names: named by its file name"
+            )
+        )
     return layers
 
 
@@ -128,8 +152,9 @@ def _stems(folder: Path) -> set[str]:
     return stems
 
 
-def _extra(layer: str, row: rknn.ReportRow | None, report: rknn.Report | None,
-           source: str) -> tuple[tuple[str, str], ...]:
+def _extra(
+    layer: str, row: rknn.ReportRow | None, report: rknn.Report | None, source: str
+) -> tuple[tuple[str, str], ...]:
     """RKNN facts of a layer: its op, fused group, and what the name stands for when unmatched."""
     op = row.op_type if row is not None else None
     extra = [("rknn_layer", layer), ("rknn_data", source)]
@@ -139,15 +164,21 @@ def _extra(layer: str, row: rknn.ReportRow | None, report: rknn.Report | None,
         group = report.group_of(layer)
         if len(group) > 1:
             extra.append(("rknn_group", ", ".join(group)))
-    extra.append(("unmatched_note", f"RKNN {op or 'layer'} {layer!r}: {rknn.tool_made_note(layer, op)}"
-                  if rknn.is_tool_made(layer) else
-                  f"RKNN {op or 'layer'} {layer!r}: no golden tensor of this name "
-                  "(a layer the golden dump lacks)"))
+    extra.append(
+        (
+            "unmatched_note",
+            f"RKNN {op or 'layer'} {layer!r}: {rknn.tool_made_note(layer, op)}"
+            if rknn.is_tool_made(layer)
+            else f"RKNN {op or 'layer'} {layer!r}: no golden tensor of this name "
+            "(a layer the golden dump lacks)",
+        )
+    )
     return tuple(extra)
 
 
-def _tensor(folder: Path, layer: str, stem: str, row: rknn.ReportRow | None, report: rknn.Report | None,
-            order: int) -> TensorRef:
+def _tensor(
+    folder: Path, layer: str, stem: str, row: rknn.ReportRow | None, report: rknn.Report | None, order: int
+) -> TensorRef:
     op = row.op_type if row is not None else None
     kind = "input" if op == "Input" else "activation"
     position = float(row.position if row is not None else order)
@@ -164,17 +195,39 @@ def _tensor(folder: Path, layer: str, stem: str, row: rknn.ReportRow | None, rep
             shape, dtype, loader = reader(path)
         except TensorReadError as exc:
             return _broken(layer, op, kind, position, str(path), f"{path.name}: {exc}", row, report)
-        info = TensorInfo(name=layer, dtype=dtype, shape=shape, op_type=op, kind=kind,
-                          source=str(path), order=position, extra=_extra(layer, row, report, path.name))
+        info = TensorInfo(
+            name=layer,
+            dtype=dtype,
+            shape=shape,
+            op_type=op,
+            kind=kind,
+            source=str(path),
+            order=position,
+            extra=_extra(layer, row, report, path.name),
+        )
         return TensorRef(info, loader)
     missing = f"listed in {rknn.NAME_MAP}, but neither npy/{stem}.npy nor {stem}.txt is in {folder.name}/"
     return _broken(layer, op, kind, position, str(folder), missing, row, report)
 
 
-def _broken(layer: str, op: str | None, kind: str, position: float, source: str, message: str,
-            row: rknn.ReportRow | None, report: rknn.Report | None) -> TensorRef:
-    info = TensorInfo(name=layer, op_type=op, kind=kind,  # type: ignore[arg-type]
-                      source=source, order=position, extra=_extra(layer, row, report, "none"))
+def _broken(
+    layer: str,
+    op: str | None,
+    kind: str,
+    position: float,
+    source: str,
+    message: str,
+    row: rknn.ReportRow | None,
+    report: rknn.Report | None,
+) -> TensorRef:
+    info = TensorInfo(
+        name=layer,
+        op_type=op,
+        kind=kind,  # type: ignore[arg-type]
+        source=source,
+        order=position,
+        extra=_extra(layer, row, report, "none"),
+    )
     return TensorRef(info, None, message)
 
 

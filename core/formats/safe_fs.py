@@ -28,8 +28,8 @@ import re
 import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import ClassVar, TextIO
 from pathlib import Path
+from typing import ClassVar, TextIO
 
 from dumpscope.core.dumps import DumpProblem
 
@@ -101,7 +101,9 @@ def _mode_problem(mode: int) -> str | None:
     return None if stat.S_ISREG(mode) else f"{_kind(mode)}; skipped, never opened"
 
 
-def member_path(root: Path, rel: object, real_dirs: dict[str, str] | None = None) -> tuple[Path | None, str | None]:
+def member_path(
+    root: Path, rel: object, real_dirs: dict[str, str] | None = None
+) -> tuple[Path | None, str | None]:
     """``(path, None)`` for a file a dump's own index names, or ``(None, reason)``.
 
     ``rel`` must be a relative path that stays inside ``root`` once resolved; the checks
@@ -180,8 +182,10 @@ class Walk:
         if self.cut_short:
             from dumpscope.core.dumps import DumpError
 
-            raise DumpError(f"{root}: more than {self.folders - 1:,} folders ({self.entries:,} entries) "
-                            "within it, not a dump folder (give the dump's own folder)")
+            raise DumpError(
+                f"{root}: more than {self.folders - 1:,} folders ({self.entries:,} entries) "
+                "within it, not a dump folder (give the dump's own folder)"
+            )
         return self
 
 
@@ -196,8 +200,13 @@ SNIFF_ENTRIES = 20_000
 
 
 def walk_files(
-    root: Path, wanted: Callable[[str], bool], max_depth: int, *, skip_hidden: bool = False,
-    max_entries: int = MAX_WALK_ENTRIES, stop_after: int | None = None,
+    root: Path,
+    wanted: Callable[[str], bool],
+    max_depth: int,
+    *,
+    skip_hidden: bool = False,
+    max_entries: int = MAX_WALK_ENTRIES,
+    stop_after: int | None = None,
 ) -> Walk:
     """Regular files under ``root`` whose name ``wanted`` accepts, depth-first in name order.
 
@@ -234,7 +243,9 @@ class _Walker:
         """Record the entries of ``folder``; its subfolders to walk next (last first, for the stack)."""
         subdirs = [e for e in self._entries(folder) if self._visit(e)]
         if subdirs and depth + 1 > self.max_depth:
-            self.walk.skipped.append(DumpProblem(str(folder), f"folders nested deeper than {self.max_depth} levels; not read"))
+            self.walk.skipped.append(
+                DumpProblem(str(folder), f"folders nested deeper than {self.max_depth} levels; not read")
+            )
             return []
         return [(Path(e.path), depth + 1) for e in reversed(subdirs)]
 
@@ -247,7 +258,9 @@ class _Walker:
             self.walk.folders += 1
             return entries
         except OSError as exc:
-            self.walk.skipped.append(DumpProblem(str(folder), f"cannot list the folder: {exc.strerror or exc}"))
+            self.walk.skipped.append(
+                DumpProblem(str(folder), f"cannot list the folder: {exc.strerror or exc}")
+            )
             return []
 
     def _visit(self, entry: os.DirEntry[str]) -> bool:
@@ -401,7 +414,7 @@ class JsonStream:
             self._eof = True
             return False
         self._done += self._pos
-        self._buf, self._pos = self._buf[self._pos:] + text, 0
+        self._buf, self._pos = self._buf[self._pos :] + text, 0
         return True
 
     def _peek(self) -> str:
@@ -419,8 +432,11 @@ class JsonStream:
     def _expect(self, char: str) -> None:
         found = self._peek()
         if found != char:
-            raise ValueError(f"expected {char!r} at character {self.offset}, found {found[:1]!r}"
-                             if found else f"cut short at character {self.offset} (expected {char!r})")
+            raise ValueError(
+                f"expected {char!r} at character {self.offset}, found {found[:1]!r}"
+                if found
+                else f"cut short at character {self.offset} (expected {char!r})"
+            )
         self._pos += 1
 
     def begin_object(self) -> None:
@@ -442,8 +458,11 @@ class JsonStream:
             if found == "}":
                 return
             if found != ",":
-                raise ValueError(f"expected ',' or '}}' at character {self.offset - 1}, found {found[:1]!r}"
-                                 if found else f"cut short at character {self.offset}")
+                raise ValueError(
+                    f"expected ',' or '}}' at character {self.offset - 1}, found {found[:1]!r}"
+                    if found
+                    else f"cut short at character {self.offset}"
+                )
 
     def _key(self) -> str:
         """A member's name and its colon (a plain name by one regular expression)."""
@@ -471,8 +490,9 @@ class JsonStream:
                 if self._more():
                     continue
                 raise ValueError(f"{exc.msg} at character {self._done + exc.pos}") from None
-            if (end == len(self._buf) or obj.__class__ in _NUMBERS and self._buf[end] not in _AFTER_VALUE) \
-                    and self._more():
+            if (
+                end == len(self._buf) or obj.__class__ in _NUMBERS and self._buf[end] not in _AFTER_VALUE
+            ) and self._more():
                 continue  # a number may go on past what is read ("1.5" of "1.5e3"): read on, decode again
             self._pos = end
             return obj

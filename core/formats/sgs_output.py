@@ -84,7 +84,9 @@ def _shape(text: str | None) -> tuple[int, ...]:
     return tuple(int(d) for d in (text or "").replace(",", " ").split())
 
 
-def load_block(path: Path, start: int, end: int, shape: tuple[int, ...], aligned: tuple[int, ...]) -> np.ndarray:
+def load_block(
+    path: Path, start: int, end: int, shape: tuple[int, ...], aligned: tuple[int, ...]
+) -> np.ndarray:
     """The values of one block, cut from the alignment shape to the original one."""
     text = path.read_text(encoding="utf-8", errors="replace")[start:end]
     values = np.array(text.split(), dtype=np.float64).astype(np.float32)
@@ -110,17 +112,29 @@ def _blocks(file: Path, prefix: str, problems: list[DumpProblem]) -> list[tuple[
     return out
 
 
-def _block_ref(file: Path, prefix: str, k: int, m: re.Match[str], problems: list[DumpProblem]) -> tuple[str, TensorRef] | None:
+def _block_ref(
+    file: Path, prefix: str, k: int, m: re.Match[str], problems: list[DumpProblem]
+) -> tuple[str, TensorRef] | None:
     """The ``k``-th block of a file as a named tensor row (None, and a problem, for a bad shape)."""
     try:
         shape, aligned = _shape(m["shape"]), _shape(m["align"])
     except ValueError:
-        problems.append(DumpProblem(str(file), f"tensor {m['name']!r}: shape [{m['shape']}] is not a list of integers"))
+        problems.append(
+            DumpProblem(str(file), f"tensor {m['name']!r}: shape [{m['shape']}] is not a list of integers")
+        )
         return None
     name = prefix + m["name"].strip()
     extra = (("layout", "NHWC"),) if len(shape) == 4 else ()
-    info = TensorInfo(name=name, dtype="float32", shape=shape, topo_index=k, kind="activation",
-                      source=f"{file}@{m.start('data')}", order=float(k), extra=extra)
+    info = TensorInfo(
+        name=name,
+        dtype="float32",
+        shape=shape,
+        topo_index=k,
+        kind="activation",
+        source=f"{file}@{m.start('data')}",
+        order=float(k),
+        extra=extra,
+    )
     return name, TensorRef(info, partial(load_block, file, m.start("data"), m.end("data"), shape, aligned))
 
 
@@ -133,7 +147,9 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names i
     tensors = _read_files(files, problems)
     if not tensors and not problems:
         raise DumpError(f"{path}: SigmaStar simulator output without tensors")
-    return Dump(path=path, format=NAME, tensors=tensors, problems=problems, meta={"files": [str(f) for f in files]})
+    return Dump(
+        path=path, format=NAME, tensors=tensors, problems=problems, meta={"files": [str(f) for f in files]}
+    )
 
 
 def _read_files(files: list[Path], problems: list[DumpProblem]) -> dict[str, TensorRef]:
@@ -160,7 +176,12 @@ def write_output(folder: Path, model: str, image: str, tensors: dict[str, np.nda
     for name, data in tensors.items():
         flat = np.asarray(data, dtype=np.float64).reshape(-1)
         shape = " ".join(str(d) for d in data.shape)
-        lines += [f"{name} Tensor:", "{", f"tensor dim:{data.ndim},  Original shape:[{shape}]", "tensor data:"]
+        lines += [
+            f"{name} Tensor:",
+            "{",
+            f"tensor dim:{data.ndim},  Original shape:[{shape}]",
+            "tensor data:",
+        ]
         lines += ["".join(f"{v:.6f}  " for v in flat[i : i + 16].tolist()) for i in range(0, flat.size, 16)]
         lines += ["}", ""]
     out = folder / f"unknown_{model}_{image}.txt"

@@ -22,6 +22,7 @@ side is NCHW.
 
 from __future__ import annotations
 
+import builtins
 import io
 import math
 import mmap
@@ -38,7 +39,7 @@ from dumpscope.core.formats.safe_fs import regular_file_problem
 
 NAME = "sigmastar"
 #: One line for ``dumpscope formats``: how :func:`sniff` recognises this format.
-SNIFF = 'sigma_outtensor_dump.bin/.txt (or onnx_/caffe_NHWC_outtensor_dump) starting with the SigmaStar dump magic'
+SNIFF = "sigma_outtensor_dump.bin/.txt (or onnx_/caffe_NHWC_outtensor_dump) starting with the SigmaStar dump magic"
 
 DUMP_NAMES = (
     "sigma_outtensor_dump.bin",
@@ -138,8 +139,10 @@ def storage_note(rec: Record) -> str | None:
     if sized is None:
         return None
     head = f"isFloat: {int(rec.is_float)}, type {rec.sgs_type}"
-    return (f"header ({head}) and record size disagree: {rec.length} bytes hold shape {list(rec.shape)} as "
-            f"{sized.name}, so the data was read as {sized.name}")
+    return (
+        f"header ({head}) and record size disagree: {rec.length} bytes hold shape {list(rec.shape)} as "
+        f"{sized.name}, so the data was read as {sized.name}"
+    )
 
 
 def _dequantised(rec: Record) -> bool:
@@ -228,7 +231,11 @@ class _Scanner:
             self.problems.append(f"byte {header_pos}: shape [{_decode(m['shape'][:80])}] {shape}; skipped")
             return pos
         size, pos = self._size_line(pos)
-        extent = self._text_extent(pos) if self.text else self._binary_extent(pos, size, _decode(m["name"]), header_pos)
+        extent = (
+            self._text_extent(pos)
+            if self.text
+            else self._binary_extent(pos, size, _decode(m["name"]), header_pos)
+        )
         if extent is None:
             return pos
         start, length, end = extent
@@ -255,11 +262,15 @@ class _Scanner:
         end = len(self.buf) if end < 0 else end
         return pos, end - pos, end
 
-    def _binary_extent(self, pos: int, size: int | None, name: str, header_pos: int) -> tuple[int, int, int] | None:
+    def _binary_extent(
+        self, pos: int, size: int | None, name: str, header_pos: int
+    ) -> tuple[int, int, int] | None:
         """``(start, length, end)`` of the raw bytes; None (a problem) without a size line; a
         length of -1 when the file ends first."""
         if size is None:
-            self.problems.append(f"byte {header_pos}: tensor {name!r} has no '//buffer data size' line; skipped")
+            self.problems.append(
+                f"byte {header_pos}: tensor {name!r} has no '//buffer data size' line; skipped"
+            )
             return None
         if pos + size > len(self.buf):
             self.problems.append(
@@ -327,7 +338,7 @@ def _stored_values(path: Path, rec: Record, text: bool) -> np.ndarray:
     """The record's values as stored: parsed from the text form, or viewed through a memory map."""
     count = math.prod(rec.shape)
     dtype = _storage_dtype(rec)
-    with io.open(path, "rb") as fh:
+    with builtins.open(path, "rb") as fh:
         if not text:
             mm = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
             return np.frombuffer(mm, dtype=dtype, count=count, offset=rec.start)
@@ -353,7 +364,13 @@ def _node_inputs(op_inputs: dict[int | None, tuple[str, ...]], rec: Record, kind
 
 
 #: SigmaStar's quantised types -> the integer dtype of their grid.
-QUANT_DTYPES: dict[str, str] = {"SGS_U8": "uint8", "SGS_S8": "int8", "SGS_S16": "int16", "SGS_U16": "uint16", "SGS_S32": "int32"}
+QUANT_DTYPES: dict[str, str] = {
+    "SGS_U8": "uint8",
+    "SGS_S8": "int8",
+    "SGS_S16": "int16",
+    "SGS_U16": "uint16",
+    "SGS_S32": "int32",
+}
 
 
 def quant_extra(rec: Record) -> list[tuple[str, str]]:
@@ -363,7 +380,11 @@ def quant_extra(rec: Record) -> list[tuple[str, str]]:
     qdtype = QUANT_DTYPES.get(rec.sgs_type)
     if qdtype is None or not math.isfinite(rec.scale) or rec.scale <= 0 or not math.isfinite(rec.zero_point):
         return []
-    return [("quant_scale", repr(rec.scale)), ("quant_zero_point", repr(rec.zero_point)), ("quant_dtype", qdtype)]
+    return [
+        ("quant_scale", repr(rec.scale)),
+        ("quant_zero_point", repr(rec.zero_point)),
+        ("quant_dtype", qdtype),
+    ]
 
 
 _TEXT_CHUNK = 1 << 20
@@ -425,7 +446,7 @@ def sniff(path: Path) -> float:
         p = _dump_file(path)
         if p is None:
             return 0.0
-        with io.open(p, "rb") as fh:
+        with builtins.open(p, "rb") as fh:
             return 0.95 if fh.read(len(_MAGIC)) == _MAGIC else 0.0
     except OSError:
         return 0.0
@@ -434,7 +455,7 @@ def sniff(path: Path) -> float:
 def _read_records(p: Path, text: bool) -> tuple[bool, list[Record], list[str]]:
     """:func:`scan` of the file ``p``; an unusable file is a DumpError naming it."""
     try:
-        with io.open(p, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+        with builtins.open(p, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
             return scan(mm, text)
     except ValueError as exc:  # an empty file cannot be mapped
         raise DumpError(f"{p}: not a SigmaStar dump ({exc})") from exc
@@ -470,7 +491,9 @@ def _record_dtype(rec: Record) -> str:
     return "float32" if _dequantised(rec) or _storage_dtype(rec).kind == "f" else _storage_dtype(rec).name
 
 
-def _record_ref(p: Path, rec: Record, text: bool, op_inputs: dict[int | None, tuple[str, ...]] | None = None) -> TensorRef:
+def _record_ref(
+    p: Path, rec: Record, text: bool, op_inputs: dict[int | None, tuple[str, ...]] | None = None
+) -> TensorRef:
     """One record as a tensor row (an unusable record: a row with the reason); ``op_inputs``:
     each op's ``//in`` names, the inputs of the op that produced the record."""
     error = record_problem(rec, text)
@@ -506,10 +529,18 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format-module protocol names i
     tensors = _record_refs(p, records, text, problems)
     if not tensors and not problems:
         raise DumpError(f"{p}: a SigmaStar dump header but no tensor records")
-    return Dump(path=path, format=NAME, tensors=tensors, problems=problems, meta={"file": str(p), "is_float": is_float})
+    return Dump(
+        path=path,
+        format=NAME,
+        tensors=tensors,
+        problems=problems,
+        meta={"file": str(p), "is_float": is_float},
+    )
 
 
-def _record_refs(p: Path, records: list[Record], text: bool, problems: list[DumpProblem]) -> dict[str, TensorRef]:
+def _record_refs(
+    p: Path, records: list[Record], text: bool, problems: list[DumpProblem]
+) -> dict[str, TensorRef]:
     """One row per tensor name: an op input that repeats its producer's output is left out, and a
     name dumped twice keeps its first record (said in ``problems``)."""
     produced = {r.name for r in records if r.role == "out"}
@@ -519,7 +550,9 @@ def _record_refs(p: Path, records: list[Record], text: bool, problems: list[Dump
         if _repeats_producer(rec, produced):
             continue
         if rec.name in tensors:
-            problems.append(DumpProblem(str(p), f"tensor {rec.name!r} is dumped twice; the first record is used"))
+            problems.append(
+                DumpProblem(str(p), f"tensor {rec.name!r} is dumped twice; the first record is used")
+            )
             continue
         tensors[rec.name] = _record_ref(p, rec, text, op_inputs)
     return tensors

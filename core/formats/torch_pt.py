@@ -31,12 +31,22 @@ import numpy as np
 from dumpscope.core.dumps import TensorReadError
 
 _STORAGE_DTYPES = {
-    "FloatStorage": "float32", "HalfStorage": "float16", "BFloat16Storage": "bfloat16", "DoubleStorage": "float64",
-    "LongStorage": "int64", "IntStorage": "int32", "ShortStorage": "int16", "CharStorage": "int8",
-    "ByteStorage": "uint8", "BoolStorage": "bool",
+    "FloatStorage": "float32",
+    "HalfStorage": "float16",
+    "BFloat16Storage": "bfloat16",
+    "DoubleStorage": "float64",
+    "LongStorage": "int64",
+    "IntStorage": "int32",
+    "ShortStorage": "int16",
+    "CharStorage": "int8",
+    "ByteStorage": "uint8",
+    "BoolStorage": "bool",
 }
-_GLOBALS = {("torch._utils", "_rebuild_tensor_v2"), ("torch._utils", "_rebuild_parameter"),
-            ("collections", "OrderedDict")} | {("torch", name) for name in _STORAGE_DTYPES}
+_GLOBALS = {
+    ("torch._utils", "_rebuild_tensor_v2"),
+    ("torch._utils", "_rebuild_parameter"),
+    ("collections", "OrderedDict"),
+} | {("torch", name) for name in _STORAGE_DTYPES}
 _MARK = object()
 
 
@@ -71,7 +81,7 @@ def _pop_mark(stack: list) -> list:
         i -= 1
         if i < 0:
             raise IndexError("no MARK on the stack")
-    items = stack[i + 1:]
+    items = stack[i + 1 :]
     del stack[i:]
     return items
 
@@ -116,8 +126,20 @@ def _global(module: str, name: str) -> _Global:
     return _Global(module, name)
 
 
-_PUSH = {"BININT", "BININT1", "BININT2", "LONG1", "BINFLOAT", "BINUNICODE", "SHORT_BINUNICODE", "BINUNICODE8",
-         "BINSTRING", "SHORT_BINSTRING", "BINBYTES", "SHORT_BINBYTES"}
+_PUSH = {
+    "BININT",
+    "BININT1",
+    "BININT2",
+    "LONG1",
+    "BINFLOAT",
+    "BINUNICODE",
+    "SHORT_BINUNICODE",
+    "BINUNICODE8",
+    "BINSTRING",
+    "SHORT_BINSTRING",
+    "BINBYTES",
+    "SHORT_BINBYTES",
+}
 _CONST = {"NONE": None, "NEWTRUE": True, "NEWFALSE": False, "EMPTY_TUPLE": ()}
 _NOOP = {"PROTO", "FRAME", "STOP"}
 
@@ -194,7 +216,7 @@ def _top_items(n: int, arg: object, stack: list, memo: dict) -> None:
     """APPEND (n=1: a value) / SETITEM (n=2: a key and a value): the top ``n`` stack slots go into
     the collection below them."""
     items = stack[-n:]
-    del stack[-len(items):]
+    del stack[-len(items) :]
     _add_items(stack, items)
 
 
@@ -263,8 +285,19 @@ MAX_PICKLE_BYTES = 1 << 20
 #: A view may reach more elements than its storage holds (a broadcast, stride 0) up to this many.
 MAX_BROADCAST_ELEMENTS = 1 << 20
 #: What reading a damaged zip raises (bad CRC, encryption, an unknown method, a corrupt stream, bad sizes).
-_ZIP_ERRORS = (OSError, EOFError, zipfile.BadZipFile, zlib.error, RuntimeError, NotImplementedError,
-               ValueError, OverflowError, struct.error, KeyError, UnicodeDecodeError)
+_ZIP_ERRORS = (
+    OSError,
+    EOFError,
+    zipfile.BadZipFile,
+    zlib.error,
+    RuntimeError,
+    NotImplementedError,
+    ValueError,
+    OverflowError,
+    struct.error,
+    KeyError,
+    UnicodeDecodeError,
+)
 
 
 def read_spec(path: Path) -> TensorSpec:
@@ -284,8 +317,9 @@ def _bounded(zf: zipfile.ZipFile, name: str, limit: int, what: str) -> bytes:
     bytes, and read no further than ``limit`` + 1 (a member that inflates past its claim is refused too)."""
     claimed = zf.getinfo(name).file_size
     if claimed > limit:
-        raise TensorReadError(f"{what} claims {claimed} bytes, more than the {limit} it may hold; "
-                              "not inflated")
+        raise TensorReadError(
+            f"{what} claims {claimed} bytes, more than the {limit} it may hold; not inflated"
+        )
     with zf.open(name) as fh:
         data = fh.read(limit + 1)
     if len(data) > limit:
@@ -337,8 +371,10 @@ def _check_view(spec: TensorSpec) -> None:
         raise TensorReadError(f"tensor view reaches element {last} of a {spec.storage.numel}-element storage")
     numel = math.prod(spec.shape)
     if numel > max(spec.storage.numel, MAX_BROADCAST_ELEMENTS):
-        raise TensorReadError(f"tensor view of {numel} elements over a storage of {spec.storage.numel} "
-                              f"(strides {list(spec.stride)}): more than it holds; not expanded")
+        raise TensorReadError(
+            f"tensor view of {numel} elements over a storage of {spec.storage.numel} "
+            f"(strides {list(spec.stride)}): more than it holds; not expanded"
+        )
 
 
 def _view(storage: np.ndarray, spec: TensorSpec) -> np.ndarray:
@@ -346,7 +382,10 @@ def _view(storage: np.ndarray, spec: TensorSpec) -> np.ndarray:
     _check_view(spec)
     last = _last_element(spec)
     if last >= storage.size:
-        raise TensorReadError(f"tensor view reaches element {last} of a {storage.size}-element storage (truncated file?)")
+        raise TensorReadError(
+            f"tensor view reaches element {last} of a {storage.size}-element storage (truncated file?)"
+        )
     strides = tuple(s * storage.itemsize for s in spec.stride)
-    return np.lib.stride_tricks.as_strided(storage[spec.offset:], shape=spec.shape, strides=strides,
-                                           writeable=False).copy()
+    return np.lib.stride_tricks.as_strided(
+        storage[spec.offset :], shape=spec.shape, strides=strides, writeable=False
+    ).copy()

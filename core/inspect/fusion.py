@@ -23,6 +23,7 @@ from dumpscope.core.names import display
 from dumpscope.core.vendor import fusion
 from dumpscope.core.vendor.atc_graph import AtcGraph, load_graph
 
+
 @dataclass(frozen=True)
 class OpFact:
     """An op of a fusion group and the comparison row that shows it, if any."""
@@ -134,7 +135,9 @@ def _manifest_source(target: Dump | None) -> list[_Groups]:
     return [_MANIFESTS.get(target, lambda: _manifest_groups(target))]
 
 
-def _find(maps: tuple[fusion.FusionMap, ...], names: list[tuple[str, str]]) -> tuple[fusion.FusionMap, str] | None:
+def _find(
+    maps: tuple[fusion.FusionMap, ...], names: list[tuple[str, str]]
+) -> tuple[fusion.FusionMap, str] | None:
     """The group holding the first of ``(name, "fused" | "originals")`` that any group holds."""
     for name, attr in names:
         for m in maps:
@@ -156,13 +159,16 @@ def _lookup_names(cmp: Comparison, row: int, r: dict[str, object]) -> list[tuple
     return list(dict.fromkeys(names + [(display(n), attr) for n, attr in names]))
 
 
-def _op_facts(frame: pl.DataFrame, names: tuple[str, ...], types: tuple[str, ...], side: str) -> tuple[OpFact, ...]:
+def _op_facts(
+    frame: pl.DataFrame, names: tuple[str, ...], types: tuple[str, ...], side: str
+) -> tuple[OpFact, ...]:
     """Each op with the frame row that shows it on ``side`` (``golden`` for original ops,
     ``target`` for fused ones); a compared row (both sides) is preferred."""
     shown = [display(n) for n in names]
     best = _best_rows(_candidate_rows(frame, shown, side), shown, side)
     return tuple(
-        _op_fact(n, types[k] if k < len(types) and types[k] else None, best.get(n), side) for k, n in enumerate(shown)
+        _op_fact(n, types[k] if k < len(types) and types[k] else None, best.get(n), side)
+        for k, n in enumerate(shown)
     )
 
 
@@ -174,7 +180,9 @@ def _candidate_rows(frame: pl.DataFrame, shown: list[str], side: str) -> pl.Data
     else:
         match = pl.col("target_name").is_in(shown) | ((pl.col("side") == "target") & own)
     return (
-        frame.select("node_name", "name", "target_name", "op_type", "index", "health", "cosine_similarity", "side")
+        frame.select(
+            "node_name", "name", "target_name", "op_type", "index", "health", "cosine_similarity", "side"
+        )
         .with_row_index("row")
         .filter(match)
     )
@@ -205,9 +213,20 @@ _ONE_SIDED = {"golden": "golden only: the target has no output for it", "target"
 
 def _op_fact(name: str, op_type: str | None, hit: dict[str, Any] | None, side: str) -> OpFact:
     if hit is None:
-        return OpFact(name, op_type, note="no golden dump of this op" if side == "golden" else "no target dump of this op")
-    return OpFact(name, op_type or hit["op_type"], int(hit["row"]), hit["index"], hit["health"],
-                  hit["cosine_similarity"], _ONE_SIDED.get(hit["side"]))
+        return OpFact(
+            name,
+            op_type,
+            note="no golden dump of this op" if side == "golden" else "no target dump of this op",
+        )
+    return OpFact(
+        name,
+        op_type or hit["op_type"],
+        int(hit["row"]),
+        hit["index"],
+        hit["health"],
+        hit["cosine_similarity"],
+        _ONE_SIDED.get(hit["side"]),
+    )
 
 
 def fusion_facts(cmp: Comparison, row: int) -> FusionFacts:
@@ -235,7 +254,9 @@ def _no_source(cmp: Comparison) -> str:
     return _NO_SOURCE + ("" if cmp.has_tensors else _REOPENED)
 
 
-def _first_group(sources: list[_Groups], names: list[tuple[str, str]]) -> tuple[_Groups, tuple[fusion.FusionMap, str]] | None:
+def _first_group(
+    sources: list[_Groups], names: list[tuple[str, str]]
+) -> tuple[_Groups, tuple[fusion.FusionMap, str]] | None:
     """The first source with a group holding the row's op, and that group (None when none has)."""
     return next(((src, hit) for src in sources if (hit := _fusion_of(src, names)) is not None), None)
 
@@ -274,35 +295,60 @@ def _real_fusion(group: fusion.FusionMap) -> bool:
     return group.relation != fusion.TARGET_ONLY and not _own_original(group)
 
 
-def _group_facts(frame: pl.DataFrame, row: int, op: str | None, src: _Groups,
-                 hit: tuple[fusion.FusionMap, str], problems: list[str | None]) -> FusionFacts:
+def _group_facts(
+    frame: pl.DataFrame,
+    row: int,
+    op: str | None,
+    src: _Groups,
+    hit: tuple[fusion.FusionMap, str],
+    problems: list[str | None],
+) -> FusionFacts:
     group, attr = hit
     fused = _op_facts(frame, group.fused, group.op_types, "target")
     if op is not None:  # the viewed row is the dump of its own target op, whatever its tensor is called
         fused = tuple(_viewed(frame, row, f) if f.row is None and f.name == display(op) else f for f in fused)
     return FusionFacts(
-        row, op, src.source, group.relation, group.passes,
+        row,
+        op,
+        src.source,
+        group.relation,
+        group.passes,
         fused=fused,
         originals=_op_facts(frame, group.originals, (), "golden"),
-        role="fused" if attr == "fused" else "original", note="; ".join(p for p in problems if p) or None,
+        role="fused" if attr == "fused" else "original",
+        note="; ".join(p for p in problems if p) or None,
     )
 
 
 def _viewed(frame: pl.DataFrame, row: int, fact: OpFact) -> OpFact:
     """The fact of the op the viewed row's target tensor comes from: that row shows it."""
     r = frame.row(row, named=True)
-    return OpFact(fact.name, fact.op_type or r["op_type"], row, r["index"], r["health"], r["cosine_similarity"],
-                  _ONE_SIDED.get(r["side"]))
+    return OpFact(
+        fact.name,
+        fact.op_type or r["op_type"],
+        row,
+        r["index"],
+        r["health"],
+        r["cosine_similarity"],
+        _ONE_SIDED.get(r["side"]),
+    )
 
 
 def fused_rows(cmp: Comparison) -> np.ndarray:
     """Boolean per frame row: the row's op takes part in a fusion (a fused target op, or an
     original op a fused op stands for), from the same sources as :func:`fusion_facts`."""
-    names = {display(n) for src in _sources(cmp) for group in src.maps if _real_fusion(group)
-             for n in (*group.fused, *group.originals)}
+    names = {
+        display(n)
+        for src in _sources(cmp)
+        for group in src.maps
+        if _real_fusion(group)
+        for n in (*group.fused, *group.originals)
+    }
     frame = cmp.frame
     if not names:
         return np.zeros(frame.height, dtype=bool)
     wanted = list(names)
-    hit = pl.col("name").is_in(wanted) | pl.col("node_name").is_in(wanted) | pl.col("target_name").is_in(wanted)
+    hit = (
+        pl.col("name").is_in(wanted) | pl.col("node_name").is_in(wanted) | pl.col("target_name").is_in(wanted)
+    )
     return frame.select(hit.fill_null(False)).to_series().to_numpy()

@@ -20,7 +20,13 @@ from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.dumps import Dump, TensorReadError, TensorRef
 from dumpscope.core.inspect.ranges import RangeFinding, range_check
 from dumpscope.core.names import display
-from dumpscope.core.vendor.opdebug import OpdebugIndex, OverflowRecord, TensorStats, opdebug_index, tensor_stats
+from dumpscope.core.vendor.opdebug import (
+    OpdebugIndex,
+    OverflowRecord,
+    TensorStats,
+    opdebug_index,
+    tensor_stats,
+)
 from dumpscope.core.vendor.traits import traits_of
 
 #: How many positions of flagged elements a fact lists.
@@ -104,7 +110,9 @@ def row_ref(cmp: Comparison, row: int, side: str = "golden") -> TensorRef | None
     return pair.golden if side == "golden" else pair.target
 
 
-def first_positions(array: np.ndarray, test: Callable[[np.ndarray], np.ndarray], limit: int = MAX_POSITIONS) -> tuple[tuple[int, ...], ...]:
+def first_positions(
+    array: np.ndarray, test: Callable[[np.ndarray], np.ndarray], limit: int = MAX_POSITIONS
+) -> tuple[tuple[int, ...], ...]:
     """Indices (in the array's shape) of the first ``limit`` elements where ``test`` holds.
 
     Streams over the flat data in chunks and stops as soon as ``limit`` are found, so a
@@ -121,7 +129,9 @@ def first_positions(array: np.ndarray, test: Callable[[np.ndarray], np.ndarray],
     return tuple(tuple(int(i) for i in np.unravel_index(f, shape)) for f in found)
 
 
-def _range_fact(ref: TensorRef | None, side: str, dtype: str, scale: float | None = None, zero_point: int = 0) -> RangeFact:
+def _range_fact(
+    ref: TensorRef | None, side: str, dtype: str, scale: float | None = None, zero_point: int = 0
+) -> RangeFact:
     """One side's tensor checked against ``dtype`` (on a quantisation grid when ``scale`` is given),
     with the first flagged positions; an error fact when it cannot be checked."""
     array = _numeric(ref, side)
@@ -157,8 +167,11 @@ Positions = tuple[tuple[int, ...], ...]
 
 def _positions(array: np.ndarray, finding: RangeFinding) -> tuple[Positions, Positions]:
     """The first positions at or past the range, and the first NaN/Inf positions (each only when flagged)."""
-    beyond = first_positions(array, lambda c: np.isfinite(c) & ((c >= finding.high) | (c <= finding.low))) \
-        if finding.out_of_range else ()
+    beyond = (
+        first_positions(array, lambda c: np.isfinite(c) & ((c >= finding.high) | (c <= finding.low)))
+        if finding.out_of_range
+        else ()
+    )
     nonfinite = first_positions(array, lambda c: ~np.isfinite(c)) if finding.nan or finding.inf else ()
     return beyond, nonfinite
 
@@ -179,8 +192,13 @@ def _golden_fact(cmp: Comparison, row: int, golden: TensorRef, target_dtype: str
         scale, zero_point, qdtype = quant
         return _range_fact(golden, "golden", qdtype, scale, zero_point)
     if target_dtype.startswith(("int", "uint")):
-        return RangeFact("golden", target_dtype, error=(
-            f"the {target_dtype} target has no scale/zero point here: the golden range cannot be judged"))
+        return RangeFact(
+            "golden",
+            target_dtype,
+            error=(
+                f"the {target_dtype} target has no scale/zero point here: the golden range cannot be judged"
+            ),
+        )
     return _range_fact(golden, "golden", target_dtype)
 
 
@@ -201,7 +219,9 @@ def _scan(target: Dump | None) -> OpdebugIndex | str | None:
     if target is None or not traits_of(target).opdebug:
         return None
     if not target.meta.get("opdebug_files"):
-        return "no Opdebug files in the target dump (dump with dump_debug on to get hardware overflow records)"
+        return (
+            "no Opdebug files in the target dump (dump with dump_debug on to get hardware overflow records)"
+        )
     return _read_scan(target)
 
 
@@ -235,9 +255,15 @@ def overflow_facts(cmp: Comparison, row: int) -> OverflowFacts:
     name = str(r["name"] or r["target_name"] or "")
     op = target_op(cmp, row)
     if not cmp.has_tensors:
-        return OverflowFacts(row, name, op, note=(
-            "this comparison was reopened from a saved file: no tensors or Opdebug records to check; "
-            "open the dumps themselves for overflow facts"))
+        return OverflowFacts(
+            row,
+            name,
+            op,
+            note=(
+                "this comparison was reopened from a saved file: no tensors or Opdebug records to check; "
+                "open the dumps themselves for overflow facts"
+            ),
+        )
     return _checked(cmp, row, name, op, r["target_dtype"])
 
 
@@ -252,7 +278,11 @@ def _checked(cmp: Comparison, row: int, name: str, op: str | None, target_dtype:
     records, opdebug_note = _opdebug(cmp, op)
     op_file, op_tensors = _op_dump(records)
     ranges = _ranges(cmp, row, target_dtype)
-    note = None if records or ranges else "only the golden run has this tensor: there is no target dtype to check it against"
+    note = (
+        None
+        if records or ranges
+        else "only the golden run has this tensor: there is no target dtype to check it against"
+    )
     return OverflowFacts(row, name, op, records, op_file, op_tensors, ranges, opdebug_note, note)
 
 

@@ -46,14 +46,18 @@ class RangeFinding:
         return "; ".join(parts)
 
     def _beyond(self) -> str:
-        return (f"{self.out_of_range} of {self.size} values reach or pass the {self.target_dtype} range "
-                f"[{self.low:g}, {self.high:g}] (max |x| {self.max_abs:g})")
+        return (
+            f"{self.out_of_range} of {self.size} values reach or pass the {self.target_dtype} range "
+            f"[{self.low:g}, {self.high:g}] (max |x| {self.max_abs:g})"
+        )
 
 
 _CHUNK = 1 << 20
 
 
-def dtype_range(target_dtype: str, scale: float | None = None, zero_point: int = 0) -> tuple[float, float, float]:
+def dtype_range(
+    target_dtype: str, scale: float | None = None, zero_point: int = 0
+) -> tuple[float, float, float]:
     """``(low, high, tiny)`` real-valued limits of ``target_dtype``; for integer types with a
     ``scale`` the limits are the dequantised ends ``(q_min - zp) * scale`` and ``(q_max - zp) * scale``.
     ``tiny`` is the smallest positive subnormal of a float type (0 for integers)."""
@@ -88,7 +92,14 @@ def _int_range(dt: np.dtype, scale: float | None, zero_point: int) -> tuple[floa
     return (info.min - zero_point) * s, (info.max - zero_point) * s, 0.0
 
 
-_ML_FLOATS = {"bfloat16", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu"}
+_ML_FLOATS = {
+    "bfloat16",
+    "float8_e4m3fn",
+    "float8_e5m2",
+    "float8_e4m3fnuz",
+    "float8_e5m2fnuz",
+    "float8_e8m0fnu",
+}
 
 
 def range_check(
@@ -107,8 +118,18 @@ def range_check(
     tally = _Tally(low, high, tiny)
     for start in range(0, flat.size, _CHUNK):
         tally.add(flat[start : start + _CHUNK].astype(np.float64, copy=False), start)
-    return RangeFinding(target_dtype, low, high, int(flat.size), tally.out, tally.nan, tally.inf, tally.max_abs,
-                        tally.under, tally.first)
+    return RangeFinding(
+        target_dtype,
+        low,
+        high,
+        int(flat.size),
+        tally.out,
+        tally.nan,
+        tally.inf,
+        tally.max_abs,
+        tally.under,
+        tally.first,
+    )
 
 
 @dataclass

@@ -68,7 +68,10 @@ def _blocks(*arrays: np.ndarray) -> Iterator[tuple[int, list[np.ndarray]]]:
     per_row = max(1, a.size // max(a.shape[0], 1))
     rows = max(1, BLOCK // per_row)
     for start in range(0, a.shape[0], rows):
-        yield start * per_row, [np.asarray(x[start : start + rows], dtype=np.float64).reshape(-1) for x in arrays]
+        yield (
+            start * per_row,
+            [np.asarray(x[start : start + rows], dtype=np.float64).reshape(-1) for x in arrays],
+        )
 
 
 def _unravel(flat: int, shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -76,7 +79,9 @@ def _unravel(flat: int, shape: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(int(i) for i in np.unravel_index(flat, shape or (1,)))
 
 
-def _first(mask: np.ndarray, offset: int, shape: tuple[int, ...], found: list[tuple[int, ...]], limit: int) -> None:
+def _first(
+    mask: np.ndarray, offset: int, shape: tuple[int, ...], found: list[tuple[int, ...]], limit: int
+) -> None:
     """Add the positions where ``mask`` holds (a block at ``offset``) to ``found``, up to ``limit`` in all."""
     if len(found) >= limit:
         return
@@ -108,7 +113,9 @@ def _hist(a: np.ndarray, lo: float, hi: float, bins: int) -> Histogram | None:
     return Histogram(tuple(int(c) for c in counts), (lo, hi))
 
 
-def _worst_errors(g: np.ndarray, t: np.ndarray, worst: int) -> tuple[list[tuple[float, int, float, float]], float]:
+def _worst_errors(
+    g: np.ndarray, t: np.ndarray, worst: int
+) -> tuple[list[tuple[float, int, float, float]], float]:
     """The ``worst`` largest |target - golden| (a min-heap of (error, flat index, golden,
     target)), and the largest finite error (-inf: none).
 
@@ -145,8 +152,14 @@ def _block_errors(gb: np.ndarray, tb: np.ndarray) -> np.ndarray:
     return err
 
 
-def _push_largest(top: list[tuple[float, int, float, float]], err: np.ndarray, offset: int,
-                  gb: np.ndarray, tb: np.ndarray, worst: int) -> None:
+def _push_largest(
+    top: list[tuple[float, int, float, float]],
+    err: np.ndarray,
+    offset: int,
+    gb: np.ndarray,
+    tb: np.ndarray,
+    worst: int,
+) -> None:
     k = min(worst, err.size)
     for i in np.argpartition(err, err.size - k)[err.size - k :]:
         if err[i] >= 0:
@@ -165,7 +178,12 @@ def _error_hist(g: np.ndarray, t: np.ndarray, err_max: float, bins: int) -> Hist
 
 
 def tensor_stats(
-    golden: np.ndarray, target: np.ndarray, *, bins: int = 64, worst: int = 20, positions: int = 5,
+    golden: np.ndarray,
+    target: np.ndarray,
+    *,
+    bins: int = 64,
+    worst: int = 20,
+    positions: int = 5,
     declared: tuple[str, str] | None = None,
 ) -> TensorStats:
     """Histograms, first NaN/Inf positions and the ``worst`` largest differences of a pair

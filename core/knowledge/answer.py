@@ -45,8 +45,14 @@ uncovered-tool text in ``unknown.jsonl`` that reached wording only scored under 
 #: or pattern: libraries other tools embed, and generic runtime text.
 EMBEDDED_FAMILIES = frozenset({"onnx", "runtime"})
 
-_BASIS = {"code": "code", "pattern": "pattern", "family": "tool marker", "partial": "partial",
-          "shared code": "shared code", "words": "words"}
+_BASIS = {
+    "code": "code",
+    "pattern": "pattern",
+    "family": "tool marker",
+    "partial": "partial",
+    "shared code": "shared code",
+    "words": "words",
+}
 
 
 class Answer(namedtuple("Answer", "matches confidence basis uncovered closest")):
@@ -100,8 +106,13 @@ def answer(kb: KnowledgeBase, message: str, top: int = 5) -> Answer:
     uncovered = _uncovered_tool(text, lowered)
     if uncovered is not None:
         kept = [m for m in matches if _applies_anywhere(m)][:top]
-        return Answer(kept, confidence_of(kept[0])[0] if kept else "none", basis_of(kept[0]) if kept else "",
-                      uncovered, ())
+        return Answer(
+            kept,
+            confidence_of(kept[0])[0] if kept else "none",
+            basis_of(kept[0]) if kept else "",
+            uncovered,
+            (),
+        )
     if not matches:
         return Answer([], "none", "", None, ())
     best = matches[0]

@@ -17,8 +17,8 @@ numbers), ``rknn`` (``RKNN_ERR_*`` and their negative numbers), ``trt`` (onnx-te
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from collections import namedtuple
+from collections.abc import Callable
 
 ORT_STATUS: dict[str, int] = {
     "FAIL": 1,
@@ -87,7 +87,12 @@ _EXTRACTORS: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (re.compile(r"\bError\[(\d{1,2})\]:"), "trtb"),
     (re.compile(r"\[TRT\](?: \[[EWIV]\])?\s{1,3}(\d{1,2}):\s"), "trtb"),
-    (re.compile(r"\b(CUDNN_STATUS_[A-Z_]{2,40}|CUBLAS_STATUS_[A-Z_]{2,40}|CUDA_ERROR_[A-Z_]{2,40}|cudaError[A-Z]\w{2,40})\b"), "cuda"),
+    (
+        re.compile(
+            r"\b(CUDNN_STATUS_[A-Z_]{2,40}|CUBLAS_STATUS_[A-Z_]{2,40}|CUDA_ERROR_[A-Z_]{2,40}|cudaError[A-Z]\w{2,40})\b"
+        ),
+        "cuda",
+    ),
     (re.compile(r"\b(CUDA|CUBLAS|CUDNN|CUFFT|CURAND|CUSPARSE|NCCL) failure (\d{1,5})\b"), "cudafail"),
     (re.compile(r"(?<![A-Za-z])(ERR\d{5})\b"), "torch_npu"),
     (re.compile(r"ErrorNo:\s{0,2}(\d{1,12})\b"), "ge"),
@@ -148,6 +153,7 @@ _RANGES: dict[str, Callable[[str], list[str]]] = {
     "qnn": _qnn_ranges,
     "snpe": lambda code: [f"snpe:{int(code) // 100}xx"] if code.isdigit() and len(code) >= 3 else [],
 }
+
 
 def extract_codes(text: str) -> list[FoundCode]:
     """Every code in ``text`` in order of appearance, each key once."""

@@ -103,7 +103,9 @@ class Entry:
     anchors: tuple[str, ...]
     words: frozenset[str]
 
-    def __init__(self, id: str, tool: str, stage: str, cause: str, fix: str, source: str, **optional: object) -> None:
+    def __init__(
+        self, id: str, tool: str, stage: str, cause: str, fix: str, source: str, **optional: object
+    ) -> None:
         unknown = optional.keys() - DEFAULTS.keys()
         if unknown:
             raise TypeError(f"Entry() got unexpected fields: {', '.join(sorted(unknown))}")
@@ -225,7 +227,8 @@ def entry_from_dict(raw: Any, origin: str = "builtin", trusted: bool = False) ->
         keys=all_keys,
         family=str(raw.get("family", "")),
         group=str(raw.get("group", "")),
-        uncertain=bool(raw.get("uncertain", False)) or "UNCERTAIN" in f"{raw['cause']} {raw['fix']} {raw['source']}",
+        uncertain=bool(raw.get("uncertain", False))
+        or "UNCERTAIN" in f"{raw['cause']} {raw['fix']} {raw['source']}",
         generic=bool(raw.get("generic", False)),
         example=str(raw.get("example", "")),
         level=str(raw.get("level", "")),

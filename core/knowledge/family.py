@@ -19,7 +19,16 @@ from __future__ import annotations
 
 from dumpscope.core.knowledge.markers import MARKERS, MEDIUM, STRONG, UNCOVERED, WEAK, WHOLE_WORDS, Markers
 
-__all__ = ["MARKERS", "MAX_TEXT", "MEDIUM", "STRONG", "WEAK", "detect_families", "detect_uncovered", "family_evidence"]
+__all__ = [
+    "MARKERS",
+    "MAX_TEXT",
+    "MEDIUM",
+    "STRONG",
+    "WEAK",
+    "detect_families",
+    "detect_uncovered",
+    "family_evidence",
+]
 
 MAX_TEXT = 1 << 20
 """Only the first MiB of a message is examined (markers, codes, words); patterns use windows."""

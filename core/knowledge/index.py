@@ -136,7 +136,9 @@ class CompiledIndex:
         if not for_change:
             return Postings(raw)
         copied = {name: _copied(raw.get(name, {})) for name in ("keys", "words", "anchors")}
-        return Postings({**copied, "always": list(raw.get("always", [])), "specific": dict(raw.get("specific", {}))})
+        return Postings(
+            {**copied, "always": list(raw.get("always", [])), "specific": dict(raw.get("specific", {}))}
+        )
 
 
 def _copied(table: dict[str, list[int]]) -> dict[str, list[int]]:
@@ -160,7 +162,13 @@ def build_index(text: str) -> dict[str, Any]:
             ids.append(entry.id)
         pos += len(line)
     offsets.append(pos)  # only the next entry's start is used, so a trailing comment is harmless
-    return {"format": FORMAT, "source": fingerprint(text.encode("utf-8")), "ids": ids, "offsets": offsets, "postings": postings.to_json()}
+    return {
+        "format": FORMAT,
+        "source": fingerprint(text.encode("utf-8")),
+        "ids": ids,
+        "offsets": offsets,
+        "postings": postings.to_json(),
+    }
 
 
 def read_index(source: bytes, raw: bytes) -> CompiledIndex | None:
@@ -180,7 +188,12 @@ def _well_formed(data: object) -> bool:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         return False
     ids, offsets, postings = data.get("ids"), data.get("offsets"), data.get("postings")
-    return isinstance(ids, list) and isinstance(offsets, list) and len(offsets) == len(ids) + 1 and isinstance(postings, dict)
+    return (
+        isinstance(ids, list)
+        and isinstance(offsets, list)
+        and len(offsets) == len(ids) + 1
+        and isinstance(postings, dict)
+    )
 
 
 def write_index(folder: Path) -> Path:
@@ -189,4 +202,3 @@ def write_index(folder: Path) -> Path:
     target = folder / INDEX_FILE
     write_text(json.dumps(build_index(text), separators=(",", ":")) + "\n", target)
     return target
-

@@ -176,7 +176,9 @@ class KnowledgeBase:
         self._use(postings)
 
     @classmethod
-    def from_index(cls, index: CompiledIndex, extra: Iterable[Entry] = (), warnings: Sequence[str] = ()) -> KnowledgeBase:
+    def from_index(
+        cls, index: CompiledIndex, extra: Iterable[Entry] = (), warnings: Sequence[str] = ()
+    ) -> KnowledgeBase:
         """The built-in entries of a compiled index (parsed when first reached) plus ``extra``
         entries; an extra entry whose id is a built-in one replaces it in its place."""
         kb = cls.__new__(cls)
@@ -250,7 +252,15 @@ class KnowledgeBase:
         ``named``: the families the markers name; ``families``: those plus the families of the codes found."""
         codes = credible_codes(extract_codes(text), named)
         code_hits, shared_hits = self._code_hits(codes, families)
-        seg = _Segment(text, text.lower(), code_hits, shared_hits, self._word_similarity(tokens(text)), families, all_codes)
+        seg = _Segment(
+            text,
+            text.lower(),
+            code_hits,
+            shared_hits,
+            self._word_similarity(tokens(text)),
+            families,
+            all_codes,
+        )
         for i in sorted(self._candidates(seg)):
             match = self._match(i, seg)
             if match is not None:
@@ -277,7 +287,14 @@ class KnowledgeBase:
         if score <= 0 and reason == "words":
             return None
         codes = tuple(dict.fromkeys([*evidence.hit, *_related_codes(e, seg.all_codes)]))
-        return Match(entry=e, score=score, reason=reason, captures=_captures(m), codes=codes, via=_via(e, m, seg.families))
+        return Match(
+            entry=e,
+            score=score,
+            reason=reason,
+            captures=_captures(m),
+            codes=codes,
+            via=_via(e, m, seg.families),
+        )
 
     def _code_hits(self, codes: list[str], families: list[str]) -> tuple[dict[int, list[str]], set[int]]:
         """Entries named by a code (or its range, or a detected family), and entries named only by a shared code."""
@@ -347,7 +364,9 @@ class _Evidence(namedtuple("_Evidence", "pattern hit shared sim partial")):
 
 def _evidence(i: int, e: Entry, pattern: bool, seg: _Segment) -> _Evidence:
     partial = not pattern and _core_phrase_present(e, seg.lowered)
-    return _Evidence(pattern, seg.code_hits.get(i, ()), i in seg.shared_hits, seg.word_sim.get(i, 0.0), partial)
+    return _Evidence(
+        pattern, seg.code_hits.get(i, ()), i in seg.shared_hits, seg.word_sim.get(i, 0.0), partial
+    )
 
 
 BARE_NUMBER_SCHEMES = frozenset({"acl"})
@@ -412,7 +431,9 @@ def _ranked(e: Entry, ev: _Evidence, families: list[str]) -> tuple[float, str]:
     return _score(e, ev.pattern, bool(ev.hit), ev.shared, ev.sim, families)
 
 
-def _score(e: Entry, pattern: bool, code: bool, shared: bool, sim: float, families: list[str]) -> tuple[float, str]:
+def _score(
+    e: Entry, pattern: bool, code: bool, shared: bool, sim: float, families: list[str]
+) -> tuple[float, str]:
     """Score (0-100) and reason of one entry for one segment."""
     if e.level == "family":
         return _family_score(e, families), "family"
@@ -464,7 +485,9 @@ def _foreign_adjusted(e: Entry, score: float, reasons: list[str], families: list
     if not _is_foreign(e, reasons, families):
         return score
     if e.family in RUNTIME_FAMILIES:
-        return min(score - FOREIGN_PATTERN_PENALTY, FAMILY_SCORE - 1.0)  # below even the named tool's family entry
+        return min(
+            score - FOREIGN_PATTERN_PENALTY, FAMILY_SCORE - 1.0
+        )  # below even the named tool's family entry
     return score * FOREIGN_WORDS_FACTOR if reasons == ["words"] else score - FOREIGN_PATTERN_PENALTY
 
 

@@ -128,7 +128,9 @@ def _refusal(path: Path, st: os.stat_result) -> str:
     if not stat.S_ISREG(st.st_mode):
         return f"{path}: not a regular file (a FIFO, device or folder); skipped, never opened"
     if st.st_size > MAX_USER_FILE:
-        return f"{path}: {st.st_size} bytes, more than the {MAX_USER_FILE >> 20} MiB a KB file may have; skipped"
+        return (
+            f"{path}: {st.st_size} bytes, more than the {MAX_USER_FILE >> 20} MiB a KB file may have; skipped"
+        )
     return ""
 
 
@@ -146,7 +148,9 @@ def load_kb(extra: Iterable[str | os.PathLike[str]] = (), user_dir: Path | None 
     return KnowledgeBase(merged.values(), warnings=warnings)
 
 
-def _user_entries(extra: Iterable[str | os.PathLike[str]], user_dir: Path | None) -> tuple[list[Entry], list[str]]:
+def _user_entries(
+    extra: Iterable[str | os.PathLike[str]], user_dir: Path | None
+) -> tuple[list[Entry], list[str]]:
     """Entries of the user's folder (sorted by file name) then of the ``extra`` files, and the warnings."""
     directory = user_kb_dir() if user_dir is None else user_dir
     files = sorted(directory.glob("*.jsonl")) if directory.is_dir() else []

@@ -34,9 +34,26 @@ MAX_UNMATCHED = 100_000
 """Distinct unmatched candidate lines remembered (so repeats are not looked up again)."""
 """Line numbers kept per problem (the count goes on)."""
 CUES: tuple[bytes, ...] = (
-    b"error", b"fail", b"warn", b"except", b"fatal", b"assert", b"invalid", b"support", b"not ",
-    b"retcode", b"traceback", b"cannot", b"unable", b"status code", b"expects", b"mismatch",
-    "异常".encode(), "错误".encode(), "失败".encode(), b"\", line ",
+    b"error",
+    b"fail",
+    b"warn",
+    b"except",
+    b"fatal",
+    b"assert",
+    b"invalid",
+    b"support",
+    b"not ",
+    b"retcode",
+    b"traceback",
+    b"cannot",
+    b"unable",
+    b"status code",
+    b"expects",
+    b"mismatch",
+    "异常".encode(),
+    "错误".encode(),
+    "失败".encode(),
+    b'", line ',
 )
 """Lower-case words of which an error line carries at least one (besides a vendor code).
 
@@ -46,8 +63,24 @@ ASCEND_CODE = re.compile(rb"[EW][0-9A-Z]\d{4}\b")
 WEAK_REASONS = ("words", "family")
 """Matches that alone do not make a log line a problem unless it carries an error word."""
 ERROR_WORDS = (
-    "error", "fail", "exception", "fatal", "assert", "abort", "traceback", "not support", "unsupport", "cannot",
-    "unable to", "could not", "status code", "expects", "异常", "错误", "失败", "\", line ",
+    "error",
+    "fail",
+    "exception",
+    "fatal",
+    "assert",
+    "abort",
+    "traceback",
+    "not support",
+    "unsupport",
+    "cannot",
+    "unable to",
+    "could not",
+    "status code",
+    "expects",
+    "异常",
+    "错误",
+    "失败",
+    '", line ',
 )
 
 
@@ -108,7 +141,11 @@ def _cue_line_starts(buf: bytes, low: bytes, cue: bytes) -> Iterator[int]:
 
 def _code_line_starts(buf: bytes) -> list[int]:
     """Starts of the lines that carry an Ascend code (``E10001``) at the start of a word."""
-    return [buf.rfind(b"\n", 0, m.start()) + 1 for m in ASCEND_CODE.finditer(buf) if _word_starts_at(buf, m.start())]
+    return [
+        buf.rfind(b"\n", 0, m.start()) + 1
+        for m in ASCEND_CODE.finditer(buf)
+        if _word_starts_at(buf, m.start())
+    ]
 
 
 def _word_starts_at(buf: bytes, pos: int) -> bool:

@@ -27,8 +27,9 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from dumpscope.core.onnx.graph import GraphFacts, graph_facts
 from dumpscope.core.dumps import DumpError
+from dumpscope.core.onnx.graph import GraphFacts, graph_facts
+from dumpscope.core.onnx.model_io import write_model
 from dumpscope.core.onnx.runner import (
     ModelInput,
     dump_prepared,
@@ -40,7 +41,6 @@ from dumpscope.core.onnx.runner import (
     save_inputs,
     write_manifest,
 )
-from dumpscope.core.onnx.model_io import write_model
 from dumpscope.core.onnx.targets import Prepared, open_session
 
 ROWS, DIM = 4, 16
@@ -113,7 +113,9 @@ def score_scale(w: dict[str, np.ndarray], frames: int, overflow_frame: int) -> f
         lo, hi = (mid, hi) if ok else (lo, mid)
     upper = lo
     if upper <= lower:
-        raise DumpError(f"the demo cannot place the first fp16 overflow at frame {overflow_frame + 1}; choose an earlier one")
+        raise DumpError(
+            f"the demo cannot place the first fp16 overflow at frame {overflow_frame + 1}; choose an earlier one"
+        )
     scale = math.sqrt(lower * upper)
     safe = [scale * float(s.max()) <= _FP32_EXP_SAFE for s in scores]
     if not all(safe[:frames]):
@@ -145,7 +147,10 @@ def build_model(frames: int, overflow_frame: int) -> onnx.ModelProto:
         n("Add", ["x", "attn/out:0"], ["out"], name="residual"),
     ]
     inits = [numpy_helper.from_array(arr, f"attn/{name}") for name, arr in w.items()]
-    inits += [numpy_helper.from_array(scale, "attn/scale"), numpy_helper.from_array(np.array([-1], np.int64), "attn/axes")]
+    inits += [
+        numpy_helper.from_array(scale, "attn/scale"),
+        numpy_helper.from_array(np.array([-1], np.int64), "attn/axes"),
+    ]
     vi = helper.make_tensor_value_info
     graph = helper.make_graph(
         nodes,
@@ -181,8 +186,15 @@ def _run_frames(
         # Constants are the same in every frame: dumped once, with frame 0.
         frame_prepared = prepared if k == 0 else replace(prepared, constants={})
         frame_tensors, _, frame_runs = dump_prepared(
-            frame_prepared, session, feeds, out, sizes=sizes, budget_bytes=1 << 26,
-            input_entries={e["name"]: e for e in entries}, prefix=prefix, topo_offset=k * n_nodes,
+            frame_prepared,
+            session,
+            feeds,
+            out,
+            sizes=sizes,
+            budget_bytes=1 << 26,
+            input_entries={e["name"]: e for e in entries},
+            prefix=prefix,
+            topo_offset=k * n_nodes,
         )
         tensors += frame_tensors
         nodes += node_entries(facts, None, prefix=prefix, topo_offset=k * n_nodes, constant_prefix="frame0/")
@@ -226,8 +238,9 @@ def verify_patched(demo: DemoPaths, patched_model: str | Path, out_dir: str | Pa
 def _check_empty(paths: DemoPaths) -> None:
     for d in (paths.golden, paths.target):
         if d.is_symlink() or (d.exists() and not d.is_dir()):
-            raise DumpError(f"{d}: a link or a file where the demo writes a folder "
-                            "(choose a new --out directory)")
+            raise DumpError(
+                f"{d}: a link or a file where the demo writes a folder (choose a new --out directory)"
+            )
         if d.exists() and any(d.iterdir()):
             raise DumpError(f"{d}: directory is not empty (choose a new --out directory)")
 

@@ -19,9 +19,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 
-from dumpscope.core.onnx.lazy import onnx
-
 from dumpscope.core.dumps import DumpError
+from dumpscope.core.onnx.lazy import onnx
 from dumpscope.core.onnx.model_io import attribute_graphs, text_names
 
 CONTROL_FLOW_OPS = frozenset({"If", "Loop", "Scan"})
@@ -126,7 +125,9 @@ def _is_standard(nf: NodeFacts, op_types: Iterable[str]) -> bool:
     return nf.op_type in op_types and not nf.domain
 
 
-def _tensor_order(sources: Iterable[str], producer: Mapping[str, NodeFacts], constants: frozenset[str]) -> dict[str, int]:
+def _tensor_order(
+    sources: Iterable[str], producer: Mapping[str, NodeFacts], constants: frozenset[str]
+) -> dict[str, int]:
     """Tensor -> topological index of its producer; -1 for inputs, initializers and constants."""
     order = dict.fromkeys(sources, -1)
     order.update((name, -1 if name in constants else nf.index) for name, nf in producer.items())
@@ -150,7 +151,9 @@ def _node_facts(raw: list[onnx.NodeProto], available: set[str], problems: list[s
     ]
 
 
-def _links(nodes: list[NodeFacts], problems: list[str]) -> tuple[dict[str, NodeFacts], dict[str, list[NodeFacts]]]:
+def _links(
+    nodes: list[NodeFacts], problems: list[str]
+) -> tuple[dict[str, NodeFacts], dict[str, list[NodeFacts]]]:
     """Tensor -> its producer (the first; a second one is reported) and -> its consumers."""
     producer: dict[str, NodeFacts] = {}
     consumers: dict[str, list[NodeFacts]] = {}
@@ -225,12 +228,21 @@ def _dependencies(nodes: list[onnx.NodeProto], available: set[str], problems: li
     produced = _producers(nodes)
     dangling: dict[str, str] = {}
     deps = [_waits_for(idx, n, available, produced, dangling, problems) for idx, n in enumerate(nodes)]
-    problems += [f"input {t!r} of node {who!r} is produced by no node and is not a graph input" for t, who in dangling.items()]
+    problems += [
+        f"input {t!r} of node {who!r} is produced by no node and is not a graph input"
+        for t, who in dangling.items()
+    ]
     return deps
 
 
-def _waits_for(idx: int, n: onnx.NodeProto, available: set[str], produced: Mapping[str, int],
-               dangling: dict[str, str], problems: list[str]) -> set[int]:
+def _waits_for(
+    idx: int,
+    n: onnx.NodeProto,
+    available: set[str],
+    produced: Mapping[str, int],
+    dangling: dict[str, str],
+    problems: list[str],
+) -> set[int]:
     """The nodes node ``idx`` waits for; its dangling inputs go to ``dangling``, a self-read to ``problems``."""
     mine: set[int] = set()
     for t in _unavailable(n, available):

@@ -86,7 +86,13 @@ def write_model(proto: onnx.ModelProto, path: Path) -> Path:
         return path
     location = f"{Path(path).stem}.weights"
     with atomic_path(Path(path).with_name(location)) as weights, atomic_path(path) as tmp:
-        onnx.save_model(proto, str(tmp), save_as_external_data=True, all_tensors_to_one_file=True,
-                        location=location, size_threshold=1024)
+        onnx.save_model(
+            proto,
+            str(tmp),
+            save_as_external_data=True,
+            all_tensors_to_one_file=True,
+            location=location,
+            size_threshold=1024,
+        )
         os.replace(tmp.with_name(location), weights)  # both temporaries lie beside ``path``: one file system
     return path

@@ -32,8 +32,8 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from dumpscope.core.onnx.graph import fresh_name, graph_facts, used_names
 from dumpscope.core.dumps import DumpError
+from dumpscope.core.onnx.graph import fresh_name, graph_facts, used_names
 
 KEEP_FP32_KEY = "dumpscope.keep_fp32"
 _CHECK_LIMIT = 1 << 31
@@ -117,8 +117,14 @@ def _elem_type(model: onnx.ModelProto, tensor: str) -> int | None:
 
 def _declared_elem_type(infos: Iterable[onnx.ValueInfoProto], tensor: str) -> int | None:
     """The tensor element type the first of ``infos`` named ``tensor`` declares."""
-    return next((vi.type.tensor_type.elem_type for vi in infos
-                 if vi.name == tensor and vi.type.HasField("tensor_type")), None)
+    return next(
+        (
+            vi.type.tensor_type.elem_type
+            for vi in infos
+            if vi.name == tensor and vi.type.HasField("tensor_type")
+        ),
+        None,
+    )
 
 
 def patch_model(
@@ -148,7 +154,9 @@ class _Patcher:
         self.out = out
         self.index = _node_index(out)
         self.facts_names = {nf.name: nf for nf in graph_facts(out.graph).nodes}
-        self.taken: set[str] | None = None  # read at the first clip: after the --keep-fp32 nodes got their names
+        self.taken: set[str] | None = (
+            None  # read at the first clip: after the --keep-fp32 nodes got their names
+        )
         self.opset = _opset(out)
         self.inserted: dict[int, list[onnx.NodeProto]] = {}
 
@@ -211,14 +219,25 @@ def _mark_kept(out: onnx.ModelProto, kept: list[str]) -> None:
 
 
 def _clip_node(
-    model: onnx.ModelProto, name: str, src: str, dst: str, lo: float, hi: float, elem: int, opset: int, taken: set[str]
+    model: onnx.ModelProto,
+    name: str,
+    src: str,
+    dst: str,
+    lo: float,
+    hi: float,
+    elem: int,
+    opset: int,
+    taken: set[str],
 ) -> onnx.NodeProto:
     """The Clip ``src`` -> ``dst``: bounds as attributes before opset 11, as initializer inputs after."""
     if opset < 11:
         attrs = {k: v for k, v in (("min", lo), ("max", hi)) if math.isfinite(v)}
         return helper.make_node("Clip", [src], [dst], name=name, **attrs)
     np_type = helper.tensor_dtype_to_np_dtype(elem)
-    inputs = [src, *(_bound_input(model, f"{name}/{tag}", v, np_type, taken) for tag, v in (("min", lo), ("max", hi)))]
+    inputs = [
+        src,
+        *(_bound_input(model, f"{name}/{tag}", v, np_type, taken) for tag, v in (("min", lo), ("max", hi))),
+    ]
     while inputs[-1] == "":
         inputs.pop()
     return helper.make_node("Clip", inputs, [dst], name=name)
@@ -234,7 +253,11 @@ def _bound_input(model: onnx.ModelProto, base: str, value: float, np_type: np.dt
 
 
 def patch_file(
-    src: str | Path, dst: str | Path, *, keep_fp32: Iterable[str] = (), clip: Iterable[tuple[str, float, float]] = ()
+    src: str | Path,
+    dst: str | Path,
+    *,
+    keep_fp32: Iterable[str] = (),
+    clip: Iterable[tuple[str, float, float]] = (),
 ) -> PatchResult:
     """Read ``src``, patch it, write ``dst`` (external data is carried over next to ``dst``)."""
     from dumpscope.core.onnx.model_io import write_model

@@ -33,11 +33,11 @@ import onnx
 from onnx import helper
 
 from dumpscope.core.atomic import atomic_binary, write_bytes, write_text
-from dumpscope.core.onnx.graph import GraphFacts, NodeFacts, graph_facts, outer_scope_inputs
 from dumpscope.core.dumps import DumpError, TensorReadError
 from dumpscope.core.formats.npyfile import open_npy
-from dumpscope.core.onnx.model_io import text_names
 from dumpscope.core.names import display, to_filename
+from dumpscope.core.onnx.graph import GraphFacts, NodeFacts, graph_facts, outer_scope_inputs
+from dumpscope.core.onnx.model_io import text_names
 from dumpscope.core.onnx.targets import TARGETS, Prepared, open_session, prepare_golden
 
 if TYPE_CHECKING:
@@ -127,7 +127,9 @@ class ModelInput:
     generated: bool
 
 
-def _check_names(real: Mapping[str, object], files: Mapping[str, Path], shapes: Mapping[str, tuple[int, ...]]) -> None:
+def _check_names(
+    real: Mapping[str, object], files: Mapping[str, Path], shapes: Mapping[str, tuple[int, ...]]
+) -> None:
     """``--input`` and ``--input-shape`` may only name real graph inputs."""
     for what, given in (("--input", files), ("--input-shape", shapes)):
         unknown = [n for n in given if n not in real]
@@ -138,7 +140,9 @@ def _check_names(real: Mapping[str, object], files: Mapping[str, Path], shapes: 
             )
 
 
-def _generated_shape(name: str, dims: list[int | str] | None, given: tuple[int, ...] | None) -> tuple[int, ...]:
+def _generated_shape(
+    name: str, dims: list[int | str] | None, given: tuple[int, ...] | None
+) -> tuple[int, ...]:
     """The shape of a generated input: ``--input-shape``, or the model's static dims."""
     if given is not None:
         _check_shape(name, dims, given, "--input-shape")
@@ -160,12 +164,16 @@ def _needs_shape(name: str, dims: list[int | str] | None) -> str:
     what_dims = f"dynamic dims {symbolic} (shape {dims})" if dims is not None else "no known shape"
     return (
         f"input {name!r} has {what_dims}: give its shape with --input-shape "
-        f"\"{name}:{example}\" or its data with --input {name}=FILE.npy"
+        f'"{name}:{example}" or its data with --input {name}=FILE.npy'
     )
 
 
 def _one_input(
-    name: str, vi: onnx.ValueInfoProto, files: Mapping[str, Path], shapes: Mapping[str, tuple[int, ...]], seed: int
+    name: str,
+    vi: onnx.ValueInfoProto,
+    files: Mapping[str, Path],
+    shapes: Mapping[str, tuple[int, ...]],
+    seed: int,
 ) -> ModelInput:
     if not vi.type.HasField("tensor_type"):
         raise DumpError(f"input {name!r} is not a tensor; only tensor inputs are supported")
@@ -352,7 +360,9 @@ def manifest_header(model_path: str, model_sha: str, target: str | None, seed: i
     }
 
 
-def tensor_entry(facts: GraphFacts, name: str, kind: str, *, prefix: str = "", topo_offset: int = 0) -> dict[str, Any]:
+def tensor_entry(
+    facts: GraphFacts, name: str, kind: str, *, prefix: str = "", topo_offset: int = 0
+) -> dict[str, Any]:
     """Manifest fields of one tensor that come from the graph."""
     made = _producer_fields(facts.producer.get(name), name, prefix)
     return {
@@ -421,7 +431,9 @@ def _input_entries(
     return entries
 
 
-def _constant_entries(prepared: Prepared, out_dir: Path, prefix: str, notes: list[str]) -> list[dict[str, Any]]:
+def _constant_entries(
+    prepared: Prepared, out_dir: Path, prefix: str, notes: list[str]
+) -> list[dict[str, Any]]:
     """Write the constants nodes read; a constant that cannot be stored is a note."""
     entries = []
     for name, load in prepared.constants.items():
@@ -444,7 +456,9 @@ def _run(session: ort.InferenceSession, group: list[str], feeds: Mapping[str, np
     try:
         return session.run(group, feeds)  # type: ignore[no-any-return]
     except Exception as exc:  # noqa: BLE001 - onnxruntime's pybind errors have no common base
-        raise DumpError(f"onnxruntime failed while running the model: {str(exc).strip().splitlines()[0]}") from None
+        raise DumpError(
+            f"onnxruntime failed while running the model: {str(exc).strip().splitlines()[0]}"
+        ) from None
 
 
 def _fetched_kind(facts: GraphFacts, name: str) -> str:
@@ -478,7 +492,9 @@ def dump_prepared(
     entries += _constant_entries(prepared, out_dir, prefix, notes)
     written = _Written(prepared, out_dir, prefix, topo_offset, entries, notes)
     by_fetch = {fetch: true for true, fetch in prepared.fetch.items()}
-    groups = group_by_budget(list(by_fetch), {f: sizes.get(t, _UNKNOWN_SIZE) for f, t in by_fetch.items()}, budget_bytes)
+    groups = group_by_budget(
+        list(by_fetch), {f: sizes.get(t, _UNKNOWN_SIZE) for f, t in by_fetch.items()}, budget_bytes
+    )
     session_for = sessions or (lambda _group: session)
     for run, group in enumerate(groups):
         _report(progress, run, len(groups))
@@ -515,7 +531,9 @@ class _Written:
         if (why := _not_numeric(value)) is not None:
             self.notes.append(f"tensor {display(true)!r} holds {why}; not dumped")
             return
-        entry = tensor_entry(facts, true, _fetched_kind(facts, true), prefix=self.prefix, topo_offset=self.topo_offset)
+        entry = tensor_entry(
+            facts, true, _fetched_kind(facts, true), prefix=self.prefix, topo_offset=self.topo_offset
+        )
         _store(self.out_dir, entry, value)  # type: ignore[arg-type]
         entry.update(self.prepared.extra.get(true, {}))
         _place(self.entries, self.position, entry)
@@ -631,8 +649,13 @@ def _place(entries: list[dict[str, Any]], position: Mapping[str, int], entry: di
         entries.append(entry)
 
 
-def node_entries(facts: GraphFacts, fused_from: Mapping[str, list[str]] | None, prefix: str = "", topo_offset: int = 0,
-                 constant_prefix: str | None = None) -> list[dict[str, Any]]:
+def node_entries(
+    facts: GraphFacts,
+    fused_from: Mapping[str, list[str]] | None,
+    prefix: str = "",
+    topo_offset: int = 0,
+    constant_prefix: str | None = None,
+) -> list[dict[str, Any]]:
     """The manifest's ``nodes``: each node's inputs and outputs as dumped.  ``constant_prefix``:
     where the initializers were dumped when it is not ``prefix`` (a per-frame dump keeps them
     once, under the first frame's prefix)."""
@@ -698,7 +721,9 @@ def _check_manifest(p: Path, data: object) -> None:
     if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT:
         raise DumpError(f"{p}: not a dumpscope manifest")
     if data.get("version") != MANIFEST_VERSION:
-        raise DumpError(f"{p}: manifest version {data.get('version')!r} (this dumpscope reads {MANIFEST_VERSION})")
+        raise DumpError(
+            f"{p}: manifest version {data.get('version')!r} (this dumpscope reads {MANIFEST_VERSION})"
+        )
 
 
 def _listed_files(manifest: Mapping[str, Any]) -> set[str]:
@@ -724,7 +749,12 @@ def _foreign_entry(out_dir: Path, listed: set[str]) -> str | None:
     """
     for dirpath, dirnames, filenames in os.walk(out_dir, followlinks=False):
         rel_dir = Path(dirpath).relative_to(out_dir)
-        foreign = next(chain(_foreign_dirs(dirpath, rel_dir, dirnames), _foreign_files(dirpath, rel_dir, filenames, listed)), None)
+        foreign = next(
+            chain(
+                _foreign_dirs(dirpath, rel_dir, dirnames), _foreign_files(dirpath, rel_dir, filenames, listed)
+            ),
+            None,
+        )
         if foreign is not None:
             return foreign
     return None
@@ -880,7 +910,9 @@ def _check_options(max_memory_mb: float, seed: int) -> None:
         raise DumpError(f"--seed must be a non-negative integer (got {seed!r})")
 
 
-def load_model(model: str | Path | onnx.ModelProto) -> tuple[onnx.ModelProto, Path | None, str | None, str | None]:
+def load_model(
+    model: str | Path | onnx.ModelProto,
+) -> tuple[onnx.ModelProto, Path | None, str | None, str | None]:
     """(proto without external data, its directory, absolute path, sha256 of the file)."""
     if isinstance(model, onnx.ModelProto):
         return model, None, None, None
@@ -924,14 +956,24 @@ def dump_model(
         with tempfile.TemporaryDirectory(prefix="dumpscope-") as tmp:
             prepared = prepare_target(proto, facts, Path(tmp), source_dir, target, model_inputs)
             session = open_session(prepared.path, proto, data_dir=prepared.data_dir)
-            reported = proto if prepared.facts is facts else onnx.load_model(str(prepared.path), load_external_data=False)
+            reported = (
+                proto
+                if prepared.facts is facts
+                else onnx.load_model(str(prepared.path), load_external_data=False)
+            )
             sizes = estimate_sizes(reported, prepared.facts, model_inputs)
             groups = GroupSessions(prepared, proto, session)
             del session  # held by ``groups`` only, so it is freed once a group needs its own
             entries, notes, runs = dump_prepared(
-                prepared, None, model_inputs, out,  # type: ignore[arg-type]
-                sizes=sizes, budget_bytes=int(max_memory_mb * (1 << 20)),
-                input_entries={e["name"]: e for e in input_entries}, progress=progress, sessions=groups,
+                prepared,
+                None,
+                model_inputs,
+                out,  # type: ignore[arg-type]
+                sizes=sizes,
+                budget_bytes=int(max_memory_mb * (1 << 20)),
+                input_entries={e["name"]: e for e in input_entries},
+                progress=progress,
+                sessions=groups,
             )
             del groups
         manifest: dict[str, Any] = {
@@ -954,7 +996,9 @@ def _given_shapes(input_shapes: str | Mapping[str, tuple[int, ...]] | None) -> d
     return dict(input_shapes)
 
 
-def _given_files(inputs: Mapping[str, str | Path] | Sequence[str] | None, names: Sequence[str]) -> dict[str, Path]:
+def _given_files(
+    inputs: Mapping[str, str | Path] | Sequence[str] | None, names: Sequence[str]
+) -> dict[str, Path]:
     """``inputs`` as ``{name: path}``: parsed from ``["x=a.npy", ...]``, or from a mapping."""
     if isinstance(inputs, (list, tuple)):
         return parse_input_files(list(inputs), names)
@@ -977,7 +1021,9 @@ def prepare_target(
     if target == "fp16":
         probe = prepare_golden(proto, facts, work, source_dir)
         session = open_session(probe.path, proto, data_dir=probe.data_dir)
-        types = {o.name: o.type for o in session.get_outputs()} | {i.name: i.type for i in session.get_inputs()}
+        types = {o.name: o.type for o in session.get_outputs()} | {
+            i.name: i.type for i in session.get_inputs()
+        }
         del session
         return targets.prepare_fp16(proto, facts, work, source_dir, types)
     if target == "int8":

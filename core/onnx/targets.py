@@ -50,8 +50,8 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 from dumpscope.core.atomic import write_bytes
-from dumpscope.core.onnx.graph import GraphFacts, NodeFacts, fresh_name, graph_facts, used_names
 from dumpscope.core.dumps import DumpError
+from dumpscope.core.onnx.graph import GraphFacts, NodeFacts, fresh_name, graph_facts, used_names
 from dumpscope.core.onnx.model_io import PROTO_LIMIT as _PROTO_LIMIT
 from dumpscope.core.onnx.model_io import iter_tensors, write_model
 from dumpscope.core.onnx.patch import kept_fp32_nodes
@@ -107,7 +107,9 @@ def external_data_dir(proto: onnx.ModelProto, source_dir: Path | None) -> Path |
     if not refs:
         return None
     if source_dir is None:
-        raise DumpError(f"tensor {refs[0][0]!r} has external data {refs[0][1]!r} but the model has no directory")
+        raise DumpError(
+            f"tensor {refs[0][0]!r} has external data {refs[0][1]!r} but the model has no directory"
+        )
     missing = next(((name, loc) for name, loc in refs if not (source_dir / loc).is_file()), None)
     if missing is not None:
         raise DumpError(f"external data file {source_dir / missing[1]} (for tensor {missing[0]!r}) not found")
@@ -147,13 +149,16 @@ def expose(graph: onnx.GraphProto, names: list[str]) -> None:
             present.add(name)
 
 
-
-
 # ----------------------------------------------------------------- onnxruntime
 
 
 def open_session(
-    path: Path, proto: onnx.ModelProto, *, data_dir: Path | None = None, optimize: str = "none", save_to: Path | None = None,
+    path: Path,
+    proto: onnx.ModelProto,
+    *,
+    data_dir: Path | None = None,
+    optimize: str = "none",
+    save_to: Path | None = None,
     arena: bool = True,
 ) -> ort.InferenceSession:
     """An onnxruntime CPU session; a model the runtime cannot run gives a one-line DumpError.
@@ -173,8 +178,12 @@ def open_session(
     }[optimize]
     if save_to is not None:
         so.optimized_model_filepath = str(save_to)
-        so.add_session_config_entry("session.optimized_model_external_initializers_file_name", f"{save_to.stem}.weights")
-        so.add_session_config_entry("session.optimized_model_external_initializers_min_size_in_bytes", str(1 << 20))
+        so.add_session_config_entry(
+            "session.optimized_model_external_initializers_file_name", f"{save_to.stem}.weights"
+        )
+        so.add_session_config_entry(
+            "session.optimized_model_external_initializers_min_size_in_bytes", str(1 << 20)
+        )
     source: str | bytes = str(path)
     if data_dir is not None:
         so.add_session_config_entry("session.model_external_initializers_file_folder_path", str(data_dir))
@@ -196,7 +205,9 @@ def runtime_error_message(proto: onnx.ModelProto, error: str) -> str:
     elif m := re.search(r"support for domain (\S+) is till opset (\d+)", error):
         why = f"it supports {m.group(1)} opsets up to {m.group(2)}"
     else:
-        why = re.sub(r"^(\[ONNXRuntimeError\] : \d+ : \w+ : )?(\S+:\d+ .*?\) )?", "", error.strip()).splitlines()[0]
+        why = re.sub(
+            r"^(\[ONNXRuntimeError\] : \d+ : \w+ : )?(\S+:\d+ .*?\) )?", "", error.strip()
+        ).splitlines()[0]
         return f"onnxruntime {ort.__version__} cannot load this model ({versions}): {why}"
     return f"onnxruntime {ort.__version__} cannot run this model ({versions}): {why}"
 
@@ -214,7 +225,9 @@ def _activation_names(facts: GraphFacts) -> list[str]:
     return [o for n in facts.nodes for o in n.outputs if o not in facts.constants]
 
 
-def _golden_constants(proto: onnx.ModelProto, facts: GraphFacts, source_dir: Path | None) -> dict[str, Callable[[], np.ndarray]]:
+def _golden_constants(
+    proto: onnx.ModelProto, facts: GraphFacts, source_dir: Path | None
+) -> dict[str, Callable[[], np.ndarray]]:
     """Loaders for the initializers and Constant outputs that some node reads."""
     used = set(facts.consumers)
     out = {t.name: tensor_loader(t, source_dir) for t in proto.graph.initializer if t.name in used}
@@ -234,14 +247,15 @@ def _used_constant(node: onnx.NodeProto, used: set[str]) -> np.ndarray | None:
 
 def control_flow_notes(facts: GraphFacts) -> list[str]:
     return [
-        f"{n.op_type} node {n.name!r}: "
-        "tensors inside its subgraphs are not dumped (only its outputs)"
+        f"{n.op_type} node {n.name!r}: tensors inside its subgraphs are not dumped (only its outputs)"
         for n in facts.nodes
         if n.name in facts.control_flow
     ]
 
 
-def prepare_golden(proto: onnx.ModelProto, facts: GraphFacts, work: Path, source_dir: Path | None) -> Prepared:
+def prepare_golden(
+    proto: onnx.ModelProto, facts: GraphFacts, work: Path, source_dir: Path | None
+) -> Prepared:
     run = _copy(proto)
     names = _activation_names(facts)
     expose(run.graph, names)
@@ -258,19 +272,24 @@ def prepare_golden(proto: onnx.ModelProto, facts: GraphFacts, work: Path, source
 # ----------------------------------------------------------------- fp16
 
 
-def to_fp16_storage(name: str, arr: np.ndarray, node_name: str | None) -> tuple[np.ndarray, list[dict[str, object]]]:
+def to_fp16_storage(
+    name: str, arr: np.ndarray, node_name: str | None
+) -> tuple[np.ndarray, list[dict[str, object]]]:
     """Round a float array to float16 storage; clamp records for what did not fit."""
     finite = np.isfinite(arr)
     stored = np.where(finite, np.clip(arr, -FP16_MAX, FP16_MAX), arr).astype(np.float16)
     flat, flat_stored = arr.reshape(-1), stored.reshape(-1)
     masks = (("clamp", finite & (np.abs(arr) > FP16_MAX)), ("flush", (arr != 0) & (stored == 0)))
     found = ((action, np.flatnonzero(mask)) for action, mask in masks)
-    records = [_clamp_record(name, node_name, action, idx, flat, flat_stored) for action, idx in found if idx.size]
+    records = [
+        _clamp_record(name, node_name, action, idx, flat, flat_stored) for action, idx in found if idx.size
+    ]
     return stored, records
 
 
-def _clamp_record(name: str, node_name: str | None, action: str, idx: np.ndarray, flat: np.ndarray,
-                  flat_stored: np.ndarray) -> dict[str, object]:
+def _clamp_record(
+    name: str, node_name: str | None, action: str, idx: np.ndarray, flat: np.ndarray, flat_stored: np.ndarray
+) -> dict[str, object]:
     """One ``clamp``/``flush`` record: how many values, the largest, and up to three examples."""
     return {
         "name": name,
@@ -327,8 +346,14 @@ def _fp16_loader(load: Callable[[], np.ndarray], name: str) -> Callable[[], np.n
     return lambda: to_fp16_storage(name, load(), None)[0]
 
 
-def _store_weights_fp16(g: onnx.GraphProto, facts: GraphFacts, prepared: Prepared, work: Path, source_dir: Path | None,
-                        keep: frozenset[str] = frozenset()) -> None:
+def _store_weights_fp16(
+    g: onnx.GraphProto,
+    facts: GraphFacts,
+    prepared: Prepared,
+    work: Path,
+    source_dir: Path | None,
+    keep: frozenset[str] = frozenset(),
+) -> None:
     """Round every used float initializer to fp16 storage (clamps recorded); inline other external data.
 
     An initializer that only nodes kept in fp32 read stays float32, as a converter's block list
@@ -362,8 +387,16 @@ class _Casts:
     def pair(self, src: str, dst: str, elem: int) -> str:
         """``src`` -> float16 -> ``dst`` (of type ``elem``); returns the float16 tensor's name."""
         half = fresh_name(f"{dst}__dumpscope_fp16", self.taken)
-        self.nodes.append(helper.make_node("Cast", [src], [half], to=TensorProto.FLOAT16, name=fresh_name(f"{half}/cast", self.taken)))
-        self.nodes.append(helper.make_node("Cast", [half], [dst], to=elem, name=fresh_name(f"{dst}__dumpscope_back", self.taken)))
+        self.nodes.append(
+            helper.make_node(
+                "Cast", [src], [half], to=TensorProto.FLOAT16, name=fresh_name(f"{half}/cast", self.taken)
+            )
+        )
+        self.nodes.append(
+            helper.make_node(
+                "Cast", [half], [dst], to=elem, name=fresh_name(f"{dst}__dumpscope_back", self.taken)
+            )
+        )
         return half
 
 
@@ -378,8 +411,14 @@ def _round_graph_inputs(g: onnx.GraphProto, facts: GraphFacts, prepared: Prepare
             inp.name = raw
 
 
-def _round_node_outputs(g: onnx.GraphProto, facts: GraphFacts, prepared: Prepared, casts: _Casts,
-                        types: Mapping[str, str], keep: frozenset[str]) -> None:
+def _round_node_outputs(
+    g: onnx.GraphProto,
+    facts: GraphFacts,
+    prepared: Prepared,
+    casts: _Casts,
+    types: Mapping[str, str],
+    keep: frozenset[str],
+) -> None:
     """Every float node output is rounded to fp16 storage, except for nodes kept in fp32."""
     for node in g.node:
         casts.nodes.append(node)
@@ -390,8 +429,9 @@ def _round_node_outputs(g: onnx.GraphProto, facts: GraphFacts, prepared: Prepare
             _round_output(node, i, out, prepared, casts, types, keep)
 
 
-def _round_constant(node: onnx.NodeProto, facts: GraphFacts, prepared: Prepared,
-                    keep: frozenset[str] = frozenset()) -> None:
+def _round_constant(
+    node: onnx.NodeProto, facts: GraphFacts, prepared: Prepared, keep: frozenset[str] = frozenset()
+) -> None:
     """A ``Constant`` node's value is stored as fp16 in place (no Cast pair: it is a constant), unless the
     Constant itself or every node reading it is kept in fp32."""
     readers = facts.consumers.get(node.output[0], ()) if node.output else ()
@@ -401,8 +441,15 @@ def _round_constant(node: onnx.NodeProto, facts: GraphFacts, prepared: Prepared,
         _round_constant_node(node, facts.producer[node.output[0]].name, prepared)
 
 
-def _round_output(node: onnx.NodeProto, i: int, out: str, prepared: Prepared, casts: _Casts,
-                  types: Mapping[str, str], keep: frozenset[str]) -> None:
+def _round_output(
+    node: onnx.NodeProto,
+    i: int,
+    out: str,
+    prepared: Prepared,
+    casts: _Casts,
+    types: Mapping[str, str],
+    keep: frozenset[str],
+) -> None:
     if not out:
         return
     elem = _elem_of(types.get(out))
@@ -438,7 +485,9 @@ def _round_constant_node(node: onnx.NodeProto, node_name: str, prepared: Prepare
         prepared.constants[out] = lambda s=stored: s
 
 
-def _round_constant_attr(attr: onnx.AttributeProto, out: str, node_name: str) -> tuple[np.ndarray, list[dict[str, object]]] | None:
+def _round_constant_attr(
+    attr: onnx.AttributeProto, out: str, node_name: str
+) -> tuple[np.ndarray, list[dict[str, object]]] | None:
     """The fp16-stored value and clamp records of a float ``value``/``value_float(s)`` attribute, else None."""
     if attr.name == "value" and attr.t.data_type in _FLOAT_TYPES:
         arr = numpy_helper.to_array(attr.t)
@@ -450,7 +499,9 @@ def _round_constant_attr(attr: onnx.AttributeProto, out: str, node_name: str) ->
     return None
 
 
-def _round_float_attr(attr: onnx.AttributeProto, out: str, node_name: str) -> tuple[np.ndarray, list[dict[str, object]]]:
+def _round_float_attr(
+    attr: onnx.AttributeProto, out: str, node_name: str
+) -> tuple[np.ndarray, list[dict[str, object]]]:
     """``value_float`` / ``value_floats`` rounded to fp16 storage, written back as floats."""
     single = attr.name == "value_float"
     arr = np.array(attr.f if single else list(attr.floats), dtype=np.float32)
@@ -482,14 +533,21 @@ def _quant_info(dq: onnx.NodeProto, inits: Mapping[str, onnx.TensorProto]) -> di
         return None
     zp_t = inits.get(dq.input[2]) if len(dq.input) > 2 and dq.input[2] else None
     zero_point, dtype = _zero_point(dq, zp_t, inits)
-    return {"scale": _scalar_or_list(numpy_helper.to_array(scale_t)), "zero_point": zero_point, "dtype": dtype}
+    return {
+        "scale": _scalar_or_list(numpy_helper.to_array(scale_t)),
+        "zero_point": zero_point,
+        "dtype": dtype,
+    }
 
 
-def _zero_point(dq: onnx.NodeProto, zp_t: onnx.TensorProto | None,
-                inits: Mapping[str, onnx.TensorProto]) -> tuple[float | int | list[float | int], str]:
+def _zero_point(
+    dq: onnx.NodeProto, zp_t: onnx.TensorProto | None, inits: Mapping[str, onnx.TensorProto]
+) -> tuple[float | int | list[float | int], str]:
     """The zero point and the integer dtype: from the zero-point tensor, else 0 and the quantised input's type."""
     if zp_t is not None:
-        return _scalar_or_list(numpy_helper.to_array(zp_t)), str(helper.tensor_dtype_to_np_dtype(zp_t.data_type))
+        return _scalar_or_list(numpy_helper.to_array(zp_t)), str(
+            helper.tensor_dtype_to_np_dtype(zp_t.data_type)
+        )
     x = inits.get(dq.input[0])
     return 0, str(helper.tensor_dtype_to_np_dtype(x.data_type)) if x is not None else "uint8"
 
@@ -511,8 +569,9 @@ def dequantized_sources(q: onnx.ModelProto, names: set[str]) -> dict[str, onnx.N
     return found
 
 
-def _dequantized_origin(node: onnx.NodeProto, producer: Mapping[str, onnx.NodeProto], inits: set[str],
-                        names: set[str]) -> str | None:
+def _dequantized_origin(
+    node: onnx.NodeProto, producer: Mapping[str, onnx.NodeProto], inits: set[str], names: set[str]
+) -> str | None:
     """The original tensor a DequantizeLinear node gives back (None for any other node)."""
     if node.op_type != "DequantizeLinear" or not node.input:
         return None
@@ -541,7 +600,11 @@ class _FeedReader:
 
 
 def prepare_int8(
-    proto: onnx.ModelProto, facts: GraphFacts, work: Path, source_dir: Path | None, feeds: list[dict[str, np.ndarray]]
+    proto: onnx.ModelProto,
+    facts: GraphFacts,
+    work: Path,
+    source_dir: Path | None,
+    feeds: list[dict[str, np.ndarray]],
 ) -> Prepared:
     """Static QDQ int8 quantisation calibrated on ``feeds`` (see the module docstring)."""
     q_path = work / "int8.onnx"
@@ -557,14 +620,25 @@ def prepare_int8(
     return prepared
 
 
-def _quantize(proto: onnx.ModelProto, source_dir: Path | None, q_path: Path, feeds: list[dict[str, np.ndarray]],
-              exclude: list[str] | None = None) -> None:
+def _quantize(
+    proto: onnx.ModelProto,
+    source_dir: Path | None,
+    q_path: Path,
+    feeds: list[dict[str, np.ndarray]],
+    exclude: list[str] | None = None,
+) -> None:
     """Write the QDQ int8 model to ``q_path`` (a quantizer failure is a one-line DumpError).
 
     ``exclude``: nodes left in float (``nodes_to_exclude``): those a ``--keep-fp32`` patch marked."""
     import logging
 
-    from onnxruntime.quantization import CalibrationDataReader, CalibrationMethod, QuantFormat, QuantType, quantize_static
+    from onnxruntime.quantization import (
+        CalibrationDataReader,
+        CalibrationMethod,
+        QuantFormat,
+        QuantType,
+        quantize_static,
+    )
 
     reader_cls = type("FeedReader", (_FeedReader, CalibrationDataReader), {})
     float_model = _copy(proto)
@@ -575,10 +649,15 @@ def _quantize(proto: onnx.ModelProto, source_dir: Path | None, q_path: Path, fee
     root.setLevel(logging.ERROR)  # the quantizer warns on the root logger ("consider pre-processing")
     try:
         quantize_static(
-            float_model, str(q_path), reader_cls(feeds),
-            quant_format=QuantFormat.QDQ, per_channel=False,
-            activation_type=QuantType.QInt8, weight_type=QuantType.QInt8,
-            calibrate_method=CalibrationMethod.MinMax, nodes_to_exclude=exclude or None,
+            float_model,
+            str(q_path),
+            reader_cls(feeds),
+            quant_format=QuantFormat.QDQ,
+            per_channel=False,
+            activation_type=QuantType.QInt8,
+            weight_type=QuantType.QInt8,
+            calibrate_method=CalibrationMethod.MinMax,
+            nodes_to_exclude=exclude or None,
             use_external_data_format=_has_external_data(proto) or proto.ByteSize() > _PROTO_LIMIT,
         )
     except DumpError:
@@ -593,7 +672,9 @@ class _Int8Fetch:
     """Where each original tensor of an int8 run comes from: a DequantizeLinear output, a golden
     constant, the tensor itself, or nowhere (folded away by the quantizer)."""
 
-    def __init__(self, q: onnx.ModelProto, facts: GraphFacts, golden_consts: dict[str, Callable[[], np.ndarray]]) -> None:
+    def __init__(
+        self, q: onnx.ModelProto, facts: GraphFacts, golden_consts: dict[str, Callable[[], np.ndarray]]
+    ) -> None:
         self.facts = facts
         self.golden_consts = golden_consts
         self.q_inits = {t.name: t for t in q.graph.initializer}
@@ -630,7 +711,9 @@ def _folded_note(folded: list[str], facts: GraphFacts) -> str:
     """The run's note naming (the first five of) the tensors the quantizer folded away, and the op types
     of the golden nodes that produced them (``BatchNormalization x3, Relu x2``): what was folded, not a guess."""
     shown = ", ".join(map(repr, folded[:5])) + (f" and {len(folded) - 5} more" if len(folded) > 5 else "")
-    kinds = Counter(node.op_type if (node := facts.producer.get(name)) is not None else "?" for name in folded)
+    kinds = Counter(
+        node.op_type if (node := facts.producer.get(name)) is not None else "?" for name in folded
+    )
     ops = ", ".join(f"{op} x{n}" if n > 1 else op for op, n in kinds.most_common())
     return f"{len(folded)} tensor(s) folded away by the quantizer (outputs of {ops}), not in the int8 dump: {shown}"
 
@@ -688,11 +771,19 @@ def _reached_from(inputs: set[str], between: set[str], original: GraphFacts) -> 
     return reached
 
 
-def prepare_optimized(proto: onnx.ModelProto, facts: GraphFacts, work: Path, source_dir: Path | None) -> Prepared:
+def prepare_optimized(
+    proto: onnx.ModelProto, facts: GraphFacts, work: Path, source_dir: Path | None
+) -> Prepared:
     """onnxruntime's extended-optimised graph, dumped tensor by tensor (see the module docstring)."""
     float_path = write_model(_copy(proto), work / "float.onnx")
     opt_path = work / "optimized.onnx"
-    open_session(float_path, proto, data_dir=external_data_dir(proto, source_dir), optimize="extended", save_to=opt_path)
+    open_session(
+        float_path,
+        proto,
+        data_dir=external_data_dir(proto, source_dir),
+        optimize="extended",
+        save_to=opt_path,
+    )
     opt = onnx.load_model(str(opt_path), load_external_data=False)
     # IR < 4 models list initializers as graph inputs; onnxruntime drops the ones it folded
     # away but keeps them as inputs, which would then be required feeds.

@@ -62,8 +62,15 @@ def missing_toolkit(target: str) -> str | None:
     return f"--target {target} needs {what}, which is not installed: {pip}"
 
 
-def dump_vendor(model: str | Path, out_dir: str | Path, *, target: str, inputs: Sequence[str] | None = None,
-                input_shapes: str | None = None, seed: int = 0) -> dict[str, Any]:
+def dump_vendor(
+    model: str | Path,
+    out_dir: str | Path,
+    *,
+    target: str,
+    inputs: Sequence[str] | None = None,
+    input_shapes: str | None = None,
+    seed: int = 0,
+) -> dict[str, Any]:
     """Run ``model`` through the vendor toolchain of ``target`` and write its dump to ``out_dir``;
     return what was recorded (``notes``: lines to show)."""
     if target not in VENDOR_TARGETS:
@@ -72,13 +79,20 @@ def dump_vendor(model: str | Path, out_dir: str | Path, *, target: str, inputs: 
     if missing is not None:
         raise DumpError(missing)
     from dumpscope.core.onnx.graph import graph_facts
-    from dumpscope.core.onnx.runner import (_given_files, _given_shapes, load_model, resolve_inputs,
-                                            save_inputs, staged_out_dir)
+    from dumpscope.core.onnx.runner import (
+        _given_files,
+        _given_shapes,
+        load_model,
+        resolve_inputs,
+        save_inputs,
+        staged_out_dir,
+    )
 
     proto, _source_dir, model_path, model_sha = load_model(str(model))
     facts = graph_facts(proto.graph)
-    model_inputs = resolve_inputs(proto.graph, facts, _given_files(inputs, facts.graph_inputs),
-                                  _given_shapes(input_shapes), seed)
+    model_inputs = resolve_inputs(
+        proto.graph, facts, _given_files(inputs, facts.graph_inputs), _given_shapes(input_shapes), seed
+    )
     with staged_out_dir(Path(out_dir)) as out:
         saved = save_inputs(out, model_inputs)
         files = [out / e["file"] for e in saved]
@@ -94,8 +108,10 @@ def dump_vendor(model: str | Path, out_dir: str | Path, *, target: str, inputs: 
 
 # ------------------------------------------------------------------------------------------- RKNN
 
-def _dump_rknn(model: Path, out: Path, model_inputs: Sequence[Any], files: list[Path],
-               quantise: bool) -> dict[str, Any]:
+
+def _dump_rknn(
+    model: Path, out: Path, model_inputs: Sequence[Any], files: list[Path], quantise: bool
+) -> dict[str, Any]:
     from rknn.api import RKNN  # type: ignore[import-not-found]
 
     names = [i.name for i in model_inputs]
@@ -112,12 +128,21 @@ def _dump_rknn(model: Path, out: Path, model_inputs: Sequence[Any], files: list[
         _rknn_step("accuracy_analysis", analysed)
     finally:
         rknn.release()
-    notes = [f"RKNN-Toolkit2 {_version('rknn-toolkit2')}: {RKNN_PLATFORM} simulator, "
-             + ("int8 (do_quantization=True, calibrated on this dump's own input: one sample; pass a "
-                "representative set through the toolkit for a real calibration)" if quantise
-                else "fp16 (do_quantization=False)")]
-    return {"toolkit": f"rknn-toolkit2 {_version('rknn-toolkit2')}", "platform": RKNN_PLATFORM,
-            "do_quantization": quantise, "notes": notes}
+    notes = [
+        f"RKNN-Toolkit2 {_version('rknn-toolkit2')}: {RKNN_PLATFORM} simulator, "
+        + (
+            "int8 (do_quantization=True, calibrated on this dump's own input: one sample; pass a "
+            "representative set through the toolkit for a real calibration)"
+            if quantise
+            else "fp16 (do_quantization=False)"
+        )
+    ]
+    return {
+        "toolkit": f"rknn-toolkit2 {_version('rknn-toolkit2')}",
+        "platform": RKNN_PLATFORM,
+        "do_quantization": quantise,
+        "notes": notes,
+    }
 
 
 def _rknn_step(step: str, ret: object) -> None:
@@ -140,8 +165,15 @@ def _version(dist: str) -> str:
 _NOT_ACTIVATIONS = frozenset({"Parameter", "Constant", "Result"})
 
 
-def _dump_openvino(model: Path, out: Path, model_inputs: Sequence[Any], saved: list[dict[str, Any]],
-                   facts: Any, model_sha: str, seed: int) -> dict[str, Any]:
+def _dump_openvino(
+    model: Path,
+    out: Path,
+    model_inputs: Sequence[Any],
+    saved: list[dict[str, Any]],
+    facts: Any,
+    model_sha: str,
+    seed: int,
+) -> dict[str, Any]:
     import nncf  # type: ignore[import-not-found]
     import openvino as ov  # type: ignore[import-not-found]
 
@@ -157,8 +189,15 @@ def _dump_openvino(model: Path, out: Path, model_inputs: Sequence[Any], saved: l
     compiled = core.compile_model(quantised, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
     result = compiled.infer_new_request(feeds)
     onnx_names = set(facts.producer) | set(facts.graph_inputs)
-    entries = [{**tensor_entry(facts, e["name"], "input"), "file": e["file"], "dtype": e["dtype"],
-                "shape": e["shape"]} for e in saved]
+    entries = [
+        {
+            **tensor_entry(facts, e["name"], "input"),
+            "file": e["file"],
+            "dtype": e["dtype"],
+            "shape": e["shape"],
+        }
+        for e in saved
+    ]
     written = {e["name"] for e in saved}
     unnamed = 0
     for port in compiled.outputs:
@@ -177,24 +216,34 @@ def _dump_openvino(model: Path, out: Path, model_inputs: Sequence[Any], saved: l
         entries.append(entry)
         written.add(name)
     caps = _cpu_capabilities(core)
-    notes = [f"OpenVINO {ov.__version__} + NNCF {nncf.__version__}: int8 (nncf.quantize, {len(fq)} "
-             "FakeQuantize on activations, calibrated on this dump's own input: one sample); every op's "
-             f"output exposed with add_outputs; run on the CPU with INFERENCE_PRECISION_HINT f32 ({caps})",
-             f"{unnamed} exposed outputs carry no ONNX tensor name (FakeQuantize and other OpenVINO-made "
-             "ops): not written"]
-    manifest = {**manifest_header(str(model), model_sha, "openvino-int8", seed),
-                "producer": f"openvino {ov.__version__}, nncf {nncf.__version__}",
-                "inputs": saved, "tensors": entries, "nodes": [], "clamped": [], "notes": notes,
-                "ort_runs": 0}
+    notes = [
+        f"OpenVINO {ov.__version__} + NNCF {nncf.__version__}: int8 (nncf.quantize, {len(fq)} "
+        "FakeQuantize on activations, calibrated on this dump's own input: one sample); every op's "
+        f"output exposed with add_outputs; run on the CPU with INFERENCE_PRECISION_HINT f32 ({caps})",
+        f"{unnamed} exposed outputs carry no ONNX tensor name (FakeQuantize and other OpenVINO-made "
+        "ops): not written",
+    ]
+    manifest = {
+        **manifest_header(str(model), model_sha, "openvino-int8", seed),
+        "producer": f"openvino {ov.__version__}, nncf {nncf.__version__}",
+        "inputs": saved,
+        "tensors": entries,
+        "nodes": [],
+        "clamped": [],
+        "notes": notes,
+        "ort_runs": 0,
+    }
     write_manifest(out, manifest)
-    return {"toolkit": f"openvino {ov.__version__}, nncf {nncf.__version__}", "notes": notes,
-            "tensors": len(entries)}
+    return {
+        "toolkit": f"openvino {ov.__version__}, nncf {nncf.__version__}",
+        "notes": notes,
+        "tensors": len(entries),
+    }
 
 
 def _save(out: Path, name: str, arr: np.ndarray) -> str:
-    from dumpscope.core.names import to_filename
-
     from dumpscope.core.atomic import atomic_binary
+    from dumpscope.core.names import to_filename
 
     rel = to_filename(name)
     with atomic_binary(out / rel) as fh:
@@ -204,8 +253,14 @@ def _save(out: Path, name: str, arr: np.ndarray) -> str:
 
 def _expose_all(model: Any) -> None:
     """Every activation output as a model output (a Result sharing its tensor names)."""
-    model.add_outputs([out for op in model.get_ordered_ops() if op.get_type_name() not in _NOT_ACTIVATIONS
-                       for out in op.outputs()])
+    model.add_outputs(
+        [
+            out
+            for op in model.get_ordered_ops()
+            if op.get_type_name() not in _NOT_ACTIVATIONS
+            for out in op.outputs()
+        ]
+    )
 
 
 def _fake_quantize_params(model: Any) -> dict[str, dict[str, object]]:

@@ -37,7 +37,15 @@ from typing import Any
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.names import display
 
-__all__ = ["HEALTH_CODE", "HEALTH_COLOUR", "LEGEND", "SEVERITY", "VALUE_NODE_PREFIX", "node_data", "thresholds"]
+__all__ = [
+    "HEALTH_CODE",
+    "HEALTH_COLOUR",
+    "LEGEND",
+    "SEVERITY",
+    "VALUE_NODE_PREFIX",
+    "node_data",
+    "thresholds",
+]
 
 #: The id model-explorer-onnx gives the node of a graph input or initializer: ``[value] NAME``.
 VALUE_NODE_PREFIX = "[value] "
@@ -59,8 +67,10 @@ LEGEND = "dumpscope health (0 ok, 1 warn, 2 fail, 3 error, 4 golden only, 5 targ
 
 def thresholds() -> list[dict[str, Any]]:
     """One threshold item per health code, in increasing order."""
-    return [{"value": code, "bgColor": HEALTH_COLOUR[h][0], "textColor": HEALTH_COLOUR[h][1]}
-            for h, code in HEALTH_CODE.items()]
+    return [
+        {"value": code, "bgColor": HEALTH_COLOUR[h][0], "textColor": HEALTH_COLOUR[h][1]}
+        for h, code in HEALTH_CODE.items()
+    ]
 
 
 def _keys(tensor: str, node: str | None) -> list[str]:

@@ -55,7 +55,17 @@ def listing_rows(cmp: Comparison) -> list[ListingRow]:
         if r["side"] != "both" or r["kind"] == "constant":
             continue
         problem = "" if r["status"] == "computed" else display(str(r["message"] or r["status"]))
-        out.append(ListingRow(len(out), row, display(str(r["name"])), r["mse"], r["cosine_similarity"], r["sgs_rmse"], problem))
+        out.append(
+            ListingRow(
+                len(out),
+                row,
+                display(str(r["name"])),
+                r["mse"],
+                r["cosine_similarity"],
+                r["sgs_rmse"],
+                problem,
+            )
+        )
     return out
 
 

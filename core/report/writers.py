@@ -18,23 +18,50 @@ from typing import TextIO
 import polars as pl
 
 from dumpscope.core.atomic import atomic_path, atomic_text
-from dumpscope.core.vocabulary import MSACCUCMP_CSV_NAMES
-from dumpscope.core.names import display, printable
 from dumpscope.core.comparison.result import CACHED_COLUMN, Comparison
+from dumpscope.core.names import display, printable
+from dumpscope.core.vocabulary import MSACCUCMP_CSV_NAMES
 
 _METRIC_HEADER = list(MSACCUCMP_CSV_NAMES)
 _METRIC_HEADER.insert(_METRIC_HEADER.index("KullbackLeiblerDivergence") + 1, "StandardDeviation")
 #: msaccucmp's result_*.csv header (as CANN's msaccucmp writes it), without its optional columns.
 MSACCUCMP_HEADER: tuple[str, ...] = (
-    "Index", "OpType", "NPUDump", "DataType", "Address", "GroundTruth", "DataType", "TensorIndex", "Shape",
-    *_METRIC_HEADER, "CompareFailReason",
+    "Index",
+    "OpType",
+    "NPUDump",
+    "DataType",
+    "Address",
+    "GroundTruth",
+    "DataType",
+    "TensorIndex",
+    "Shape",
+    *_METRIC_HEADER,
+    "CompareFailReason",
 )
 #: Our columns after msaccucmp's, in the CSV.
 EXTRA_CSV_COLUMNS: tuple[str, ...] = (
-    "health", "index", "node_name", "kind", "target_shape", "sqnr_db", "within_tolerance",
-    "nan_golden", "nan_target", "inf_golden", "inf_target", "nonfinite_mismatch",
-    "min_golden", "max_golden", "mean_golden", "std_golden",
-    "min_target", "max_target", "mean_target", "std_target", "band", "pairing",
+    "health",
+    "index",
+    "node_name",
+    "kind",
+    "target_shape",
+    "sqnr_db",
+    "within_tolerance",
+    "nan_golden",
+    "nan_target",
+    "inf_golden",
+    "inf_target",
+    "nonfinite_mismatch",
+    "min_golden",
+    "max_golden",
+    "mean_golden",
+    "std_golden",
+    "min_target",
+    "max_target",
+    "mean_target",
+    "std_target",
+    "band",
+    "pairing",
 )
 #: The frame column behind each metric cell (None: the StandardDeviation cell).
 _CSV_METRICS = tuple(MSACCUCMP_CSV_NAMES.get(h) for h in _METRIC_HEADER)
@@ -67,6 +94,7 @@ def _std_cell(*vals: float | None) -> str:
 
 def write_csv(cmp: Comparison, out: str | Path | TextIO) -> None:
     """msaccucmp's column order first (so existing scripts keep working), then ours."""
+
     def rows(w: csv.writer) -> None:  # type: ignore[valid-type]
         w.writerow([*MSACCUCMP_HEADER, *EXTRA_CSV_COLUMNS, *_cached_header(cmp.frame)])
         w.writerows(zip(*_csv_columns(cmp.frame)))
@@ -84,11 +112,20 @@ def _csv_columns(frame: pl.DataFrame) -> list[list[object]]:
     col = lambda c: frame[c].to_list()  # noqa: E731 - a local shorthand
     npu, truth = _name_cells(col("side"), col("name"), col("target_name"))
     cells = [
-        col("index"), _or_nan(col("op_type")), npu, _or_nan(col("target_dtype")), ["NaN"] * frame.height, truth,
-        _or_nan(col("dtype")), [f"{n}:output:0" for n in npu], [_shape(v) for v in col("shape")],
+        col("index"),
+        _or_nan(col("op_type")),
+        npu,
+        _or_nan(col("target_dtype")),
+        ["NaN"] * frame.height,
+        truth,
+        _or_nan(col("dtype")),
+        [f"{n}:output:0" for n in npu],
+        [_shape(v) for v in col("shape")],
     ]
     stats = [col(c) for c in ("mean_target", "std_target", "mean_golden", "std_golden")]
-    cells += [[_std_cell(*v) for v in zip(*stats)] if m is None else _metric_cells(frame[m]) for m in _CSV_METRICS]
+    cells += [
+        [_std_cell(*v) for v in zip(*stats)] if m is None else _metric_cells(frame[m]) for m in _CSV_METRICS
+    ]
     cells.append([m or "" for m in col("message")])
     cells += [_extra_cells(frame[c]) for c in EXTRA_CSV_COLUMNS]
     if _cached_header(frame):
@@ -123,9 +160,14 @@ def _extra_cells(column: pl.Series) -> list[str]:
     return [_extra_cell(name, v) for v in column.to_list()]
 
 
-def _name_cells(side: list[str], name: list[str], target_name: list[str | None]) -> tuple[list[str], list[str]]:
+def _name_cells(
+    side: list[str], name: list[str], target_name: list[str | None]
+) -> tuple[list[str], list[str]]:
     """msaccucmp's NPUDump and GroundTruth cells: ``NaN`` / ``*`` where a side has no tensor."""
-    npu = [_text(t if s == "both" else (n if s == "target" else "NaN")) for s, n, t in zip(side, name, target_name)]
+    npu = [
+        _text(t if s == "both" else (n if s == "target" else "NaN"))
+        for s, n, t in zip(side, name, target_name)
+    ]
     truth = [_text(n) if s in ("both", "golden") else "*" for s, n in zip(side, name)]
     return npu, truth
 
@@ -247,14 +289,19 @@ def _md_escape(text: str) -> str:
 def _cosine_worst_first() -> pl.Expr:
     """Cosine as a sort key where NaN/Inf in the target (or on one side only) is the worst:
     the cosine of such a row covers only the positions finite on both sides."""
-    nonfinite = (pl.col("nonfinite_mismatch").fill_null(0) + pl.col("nan_target").fill_null(0)
-                 + pl.col("inf_target").fill_null(0)) > 0
+    nonfinite = (
+        pl.col("nonfinite_mismatch").fill_null(0)
+        + pl.col("nan_target").fill_null(0)
+        + pl.col("inf_target").fill_null(0)
+    ) > 0
     return pl.when(nonfinite).then(-3.0).otherwise(pl.col("cosine_similarity").fill_null(-2.0))
 
 
 def worst_rows(cmp: Comparison, n: int = 10) -> pl.DataFrame:
     """The ``n`` rows a reader should look at first: failures, then lowest cosine."""
-    rank = pl.col("health").replace_strict({"error": 0, "fail": 1, "warn": 2}, default=3, return_dtype=pl.Int8)
+    rank = pl.col("health").replace_strict(
+        {"error": 0, "fail": 1, "warn": 2}, default=3, return_dtype=pl.Int8
+    )
     return (
         cmp.frame.with_row_index("_row")
         .filter(pl.col("health").is_in(["error", "fail", "warn"]))
@@ -263,15 +310,24 @@ def worst_rows(cmp: Comparison, n: int = 10) -> pl.DataFrame:
     )
 
 
-def markdown_report(cmp: Comparison, command: str | None = None, worst: int = 10, base: str | Path | None = None) -> str:
+def markdown_report(
+    cmp: Comparison, command: str | None = None, worst: int = 10, base: str | Path | None = None
+) -> str:
     """A short shareable report: inputs, verdict counts, first divergent layer, worst rows.
 
     Paths are written relative to ``base`` (the report's folder when it is a file; the
     current directory otherwise) and the report says so: no absolute local path leaks
     into a report that is shared.
     """
-    sections = (_md_inputs(cmp, Path(base) if base is not None else None), _md_counts(cmp), _md_first(cmp),
-                _md_warnings(cmp), _md_worst(cmp, worst), _md_unmatched(cmp), _md_reproduce(command))
+    sections = (
+        _md_inputs(cmp, Path(base) if base is not None else None),
+        _md_counts(cmp),
+        _md_first(cmp),
+        _md_warnings(cmp),
+        _md_worst(cmp, worst),
+        _md_unmatched(cmp),
+        _md_reproduce(command),
+    )
     return "\n".join(line for section in sections for line in section) + "\n"
 
 
@@ -290,9 +346,14 @@ def relative_path(path: object, base: Path | None) -> str:
 def _md_inputs(cmp: Comparison, base: Path | None) -> list[str]:
     meta = cmp.meta
     where = "this report's folder" if base is not None else "the folder the command ran in"
-    lines = ["# dumpscope comparison", "", f"Paths are relative to {where}.", "",
-             f"- golden: `{relative_path(meta.get('golden'), base)}` ({meta.get('golden_format')})",
-             f"- target: `{relative_path(meta.get('target'), base)}` ({meta.get('target_format')})"]
+    lines = [
+        "# dumpscope comparison",
+        "",
+        f"Paths are relative to {where}.",
+        "",
+        f"- golden: `{relative_path(meta.get('golden'), base)}` ({meta.get('golden_format')})",
+        f"- target: `{relative_path(meta.get('target'), base)}` ({meta.get('target_format')})",
+    ]
     if meta.get("model"):
         lines.append(f"- model: `{relative_path(meta['model'], base)}`")
     return lines + [f"- preset: `{meta.get('preset')}`; order from {meta.get('order')}", ""]
@@ -300,8 +361,12 @@ def _md_inputs(cmp: Comparison, base: Path | None) -> list[str]:
 
 def _md_counts(cmp: Comparison) -> list[str]:
     counts = cmp.health_counts()
-    return ["| ok | warn | fail | error | unmatched |", "|---|---|---|---|---|",
-            "| " + " | ".join(str(counts.get(h, 0)) for h in ("ok", "warn", "fail", "error", "unmatched")) + " |", ""]
+    return [
+        "| ok | warn | fail | error | unmatched |",
+        "|---|---|---|---|---|",
+        "| " + " | ".join(str(counts.get(h, 0)) for h in ("ok", "warn", "fail", "error", "unmatched")) + " |",
+        "",
+    ]
 
 
 def _md_first(cmp: Comparison) -> list[str]:
@@ -309,8 +374,10 @@ def _md_first(cmp: Comparison) -> list[str]:
     if first is None:
         return ["**No divergent layer**: every compared tensor is within its band."]
     r = cmp.frame.row(first, named=True)
-    return [f"**First divergent layer**: #{r['index']} `{_md_escape(r['name'])}` ({r['op_type'] or '?'}) "
-            f"is **{r['health']}**: {_md_escape(r['message'] or '')}"]
+    return [
+        f"**First divergent layer**: #{r['index']} `{_md_escape(r['name'])}` ({r['op_type'] or '?'}) "
+        f"is **{r['health']}**: {_md_escape(r['message'] or '')}"
+    ]
 
 
 def _md_warnings(cmp: Comparison) -> list[str]:
@@ -327,9 +394,13 @@ def _md_worst(cmp: Comparison, worst: int) -> list[str]:
     bad = worst_rows(cmp, worst)
     if not bad.height:
         return []
-    lines = ["", f"## Worst rows (up to {worst})", "",
-             "| # | name | op | health | cosine | max abs err | rel. distance | NaN/Inf (t) | why |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "",
+        f"## Worst rows (up to {worst})",
+        "",
+        "| # | name | op | health | cosine | max abs err | rel. distance | NaN/Inf (t) | why |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in bad.iter_rows(named=True):
         lines.append(
             f"| {r['index']} | `{_md_escape(r['name'])}` | {r['op_type'] or ''} | {r['health']} | "
@@ -343,11 +414,16 @@ def _md_unmatched(cmp: Comparison) -> list[str]:
     ug, ut = cmp.meta.get("unmatched_golden", 0), cmp.meta.get("unmatched_target", 0)
     if not (ug or ut):
         return []
-    return ["", f"Unmatched tensors: {ug} golden, {ut} target (see `--format json`, rows with health `unmatched`)."]
+    return [
+        "",
+        f"Unmatched tensors: {ug} golden, {ut} target (see `--format json`, rows with health `unmatched`).",
+    ]
 
 
 def _md_reproduce(command: str | None) -> list[str]:
-    return ["", "Reproduce (from the folder the command ran in):", "", f"```\n{command}\n```"] if command else []
+    return (
+        ["", "Reproduce (from the folder the command ran in):", "", f"```\n{command}\n```"] if command else []
+    )
 
 
 def write_markdown(cmp: Comparison, out: str | Path | TextIO, command: str | None = None) -> None:

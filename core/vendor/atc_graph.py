@@ -34,8 +34,10 @@ NO_DUMP_TYPES = frozenset({"NetOutput", "Const", "Constant", "Variable", "If", "
 INPUT_TYPES = frozenset({"Data", "AippData", "RefData"})
 
 #: ``dumpscope formats``: this side file's name and how it is recognised.
-SIDE_FILE = ('ascend-graph-json', 'a JSON object with a "graph" list of {"name", "op": [...]} (atc --mode=1/5 output); for compare --graph and fusion')
-
+SIDE_FILE = (
+    "ascend-graph-json",
+    'a JSON object with a "graph" list of {"name", "op": [...]} (atc --mode=1/5 output); for compare --graph and fusion',
+)
 
 
 @dataclass(frozen=True)
@@ -200,12 +202,20 @@ def parse_graph(data: object, path: Path | None = None, consume: bool = False) -
     are parsed (memory)."""
     where = str(path) if path else "graph JSON"
     if not isinstance(data, dict) or not isinstance(data.get("graph"), list):
-        raise DumpError(f"{where}: not an ATC graph JSON (no 'graph' list; expected atc --mode=1 or --mode=5 output)")
+        raise DumpError(
+            f"{where}: not an ATC graph JSON (no 'graph' list; expected atc --mode=1 or --mode=5 output)"
+        )
     reader = _GraphReader(consume)
     for g in data["graph"]:
         reader.read_graph(g)
     problems = reader.problems + _duplicate_problems(reader.ops)
-    return AtcGraph(path=path, name=str(data.get("name", "")), ops=_in_id_order(reader.ops), problems=problems, inputs=reader.inputs)
+    return AtcGraph(
+        path=path,
+        name=str(data.get("name", "")),
+        ops=_in_id_order(reader.ops),
+        problems=problems,
+        inputs=reader.inputs,
+    )
 
 
 @dataclass
@@ -325,7 +335,9 @@ def _dumped_group_sizes(g: AtcGraph) -> dict[str, int]:
     return group_size
 
 
-def _resolve_op(op: AtcOp, group_size: dict[str, int], origins: dict[str, tuple[str, int]], unresolved: set[str]) -> None:
+def _resolve_op(
+    op: AtcOp, group_size: dict[str, int], origins: dict[str, tuple[str, int]], unresolved: set[str]
+) -> None:
     """File each output of one dumped op under ``origins`` or ``unresolved``."""
     for o in op.outputs:
         name = target_tensor_name(op.name, o.index)

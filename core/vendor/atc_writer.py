@@ -38,10 +38,14 @@ def _attr_strings(key: str, values: Sequence[str]) -> dict[str, object]:
 
 
 def _output_desc(origin: tuple[str, int] | None) -> dict[str, object]:
-    attr = [] if origin is None else [
-        {"key": "_datadump_origin_name", "value": {"s": origin[0]}},
-        {"key": "_datadump_origin_output_index", "value": {"i": origin[1]}},
-    ]
+    attr = (
+        []
+        if origin is None
+        else [
+            {"key": "_datadump_origin_name", "value": {"s": origin[0]}},
+            {"key": "_datadump_origin_output_index", "value": {"i": origin[1]}},
+        ]
+    )
     return {"dtype": "DT_FLOAT", "layout": "ND", "attr": attr}
 
 
@@ -49,8 +53,14 @@ def _op(op: GraphOp, op_id: int) -> dict[str, object]:
     attr = [] if op.originals is None else [_attr_strings("_datadump_original_op_names", op.originals)]
     if op.passes:
         attr.append(_attr_strings("pass_name", op.passes))
-    return {"name": op.name, "type": op.type, "id": op_id, "input": list(op.inputs), "attr": attr,
-            "output_desc": [_output_desc(o) for o in op.origins]}
+    return {
+        "name": op.name,
+        "type": op.type,
+        "id": op_id,
+        "input": list(op.inputs),
+        "attr": attr,
+        "output_desc": [_output_desc(o) for o in op.origins],
+    }
 
 
 def graph_document(ops: Sequence[GraphOp], name: str = "graph") -> dict[str, object]:

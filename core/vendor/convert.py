@@ -65,7 +65,9 @@ def _tensor(header: DumpHeader, desc: TensorDesc) -> np.ndarray:
 
 def _convert_file(path: Path, out: Path, kind: str, result: ConvertResult) -> None:
     if path.name.startswith(OPDEBUG_PREFIX):
-        result.problems.append(f"{path.name}: an overflow record, not tensors (read it with `dumpscope overflow`)")
+        result.problems.append(
+            f"{path.name}: an overflow record, not tensors (read it with `dumpscope overflow`)"
+        )
         return
     try:
         header = ascend_dump.parse_header(path)
@@ -76,7 +78,9 @@ def _convert_file(path: Path, out: Path, kind: str, result: ConvertResult) -> No
         _convert_tensor(header, desc, out, kind, result)
 
 
-def _convert_tensor(header: DumpHeader, desc: TensorDesc, out: Path, kind: str, result: ConvertResult) -> None:
+def _convert_tensor(
+    header: DumpHeader, desc: TensorDesc, out: Path, kind: str, result: ConvertResult
+) -> None:
     """Write one tensor (or note why it cannot be)."""
     name = header.path.name
     target = out / output_name(name, desc.role, desc.index, kind)
@@ -92,7 +96,11 @@ def _files(src: Path) -> list[Path]:
     """``src`` itself, or every regular file under it (hidden ones skipped), in name order."""
     if src.is_file():
         return [src]
-    return sorted(p for p in src.rglob("*") if p.is_file() and not any(part.startswith(".") for part in p.relative_to(src).parts))
+    return sorted(
+        p
+        for p in src.rglob("*")
+        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(src).parts)
+    )
 
 
 def convert_dump(src: str | Path, out_dir: str | Path, kind: str = "npy") -> ConvertResult:
@@ -103,8 +111,9 @@ def convert_dump(src: str | Path, out_dir: str | Path, kind: str = "npy") -> Con
     if not src_path.exists():
         raise FileNotFoundError(f"{src_path}: no such file or directory")
     if not (src_path.is_file() or src_path.is_dir()):
-        raise FileNotFoundError(f"{src_path}: not a dump file or folder (a FIFO, a socket or a device); "
-                                "not opened")
+        raise FileNotFoundError(
+            f"{src_path}: not a dump file or folder (a FIFO, a socket or a device); not opened"
+        )
     out.mkdir(parents=True, exist_ok=True)
     result = ConvertResult()
     for path in _files(src_path):

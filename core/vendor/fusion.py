@@ -116,7 +116,11 @@ def _atc_fused(atc: AtcGraph | None) -> FusedOps:
 
 def _manifest_fused(manifest: Mapping[str, object] | None) -> FusedOps:
     nodes = _manifest_nodes(manifest)
-    return {str(n.get("name")): (tuple(str(o) for o in n["fused_from"]), ()) for n in nodes if _several(n.get("fused_from"))}  # type: ignore[union-attr]
+    return {
+        str(n.get("name")): (tuple(str(o) for o in n["fused_from"]), ())
+        for n in nodes
+        if _several(n.get("fused_from"))
+    }  # type: ignore[union-attr]
 
 
 def _several(origin: object) -> bool:
@@ -131,8 +135,10 @@ def _manifest_nodes(manifest: Mapping[str, object] | None) -> list[dict[str, obj
 
 #: onnxruntime's NCHWc operator domain (ORT_ENABLE_ALL graphs on x86 CPUs).
 NCHWC_DOMAIN = "com.microsoft.nchwc"
-_BLOCKED = ("onnxruntime NCHWc blocked layout (an internal tensor of an ORT_ENABLE_ALL graph: channels in "
-            "blocks of 8 or 16, padded; the model's tensor is the ReorderOutput that restores NCHW)")
+_BLOCKED = (
+    "onnxruntime NCHWc blocked layout (an internal tensor of an ORT_ENABLE_ALL graph: channels in "
+    "blocks of 8 or 16, padded; the model's tensor is the ReorderOutput that restores NCHW)"
+)
 
 
 def blocked_layout_tensors(nodes: Sequence[object]) -> dict[str, str]:

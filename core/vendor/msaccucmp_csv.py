@@ -17,7 +17,6 @@ are NaN (msit's analyser skips them and calls the row fine) and an all-zero gold
 from __future__ import annotations
 
 import csv
-import io
 import math
 import re
 from collections.abc import Callable, Iterator
@@ -26,8 +25,8 @@ from pathlib import Path
 
 import polars as pl
 
-from dumpscope.core.vocabulary import MSACCUCMP_CSV_NAMES
 from dumpscope.core.dumps import DumpError
+from dumpscope.core.vocabulary import MSACCUCMP_CSV_NAMES
 
 METRIC_COLUMNS: dict[str, str] = MSACCUCMP_CSV_NAMES
 STD_COLUMNS = ("mean_target", "std_target", "mean_golden", "std_golden")
@@ -67,7 +66,10 @@ _STD_RE = re.compile(r"\(\s*([^;()]*);\s*([^;()]*)\),\s*\(\s*([^;()]*);\s*([^;()
 _MISSING = {"", "NaN", "N/A", "None"}
 
 #: ``dumpscope formats``: this side file's name and how it is recognised.
-SIDE_FILE = ('msaccucmp-result-csv', 'a CSV whose header holds msaccucmp/msit result_*.csv columns (NPUDump, GroundTruth, TensorIndex, CosineSimilarity...); for open')
+SIDE_FILE = (
+    "msaccucmp-result-csv",
+    "a CSV whose header holds msaccucmp/msit result_*.csv columns (NPUDump, GroundTruth, TensorIndex, CosineSimilarity...); for open",
+)
 
 
 def _float(cell: str) -> float | None:
@@ -113,7 +115,9 @@ def _finite(cell: str) -> float | None:
     return value if value is not None and math.isfinite(value) else None
 
 
-def _tensor_names(npu: str | None, truth: str | None, tensor_index: str | None) -> tuple[str | None, str | None, str]:
+def _tensor_names(
+    npu: str | None, truth: str | None, tensor_index: str | None
+) -> tuple[str | None, str | None, str]:
     """``(golden name, target name, kind)`` from ``TensorIndex`` (``op:output:0`` / ``op:input:1``).
 
     Names follow the dump readers: output 0 is the op name, output N is ``op:N``,
@@ -144,8 +148,12 @@ def _metrics(cell: Callable[[str], str]) -> dict[str, object]:
     """The metric cells as numbers, and under ``printed:<column>`` the text of each number as printed
     (gathered into the ``printed`` struct column at the end: no dict per row)."""
     values: dict[str, object] = {dst: _float(cell(src)) for src, dst in METRIC_COLUMNS.items()}
-    values.update({_PRINTED + dst: cell(src).strip() if values[dst] is not None else None
-                   for src, dst in METRIC_COLUMNS.items()})
+    values.update(
+        {
+            _PRINTED + dst: cell(src).strip() if values[dst] is not None else None
+            for src, dst in METRIC_COLUMNS.items()
+        }
+    )
     return values
 
 
@@ -188,7 +196,7 @@ def read_result_csv(path: str | Path) -> pl.DataFrame:
     p = Path(path)
     try:
         # Polars strings must be valid UTF-8: undecodable bytes become "\xNN" (as names.display).
-        with io.open(p, newline="", encoding="utf-8-sig", errors="backslashreplace") as fh:
+        with open(p, newline="", encoding="utf-8-sig", errors="backslashreplace") as fh:
             return _columns_frame(p, csv.reader(fh))
     except OSError as exc:
         raise DumpError(f"{p}: cannot read: {exc.strerror or exc}") from exc
@@ -237,7 +245,11 @@ class _Layout:
 
     def __init__(self, header: list[str]) -> None:
         self.header = header
-        npu_at, truth_at, stop = header.index("NPUDump"), header.index("GroundTruth"), header.index("TensorIndex")
+        npu_at, truth_at, stop = (
+            header.index("NPUDump"),
+            header.index("GroundTruth"),
+            header.index("TensorIndex"),
+        )
         self.sides = {
             "target_dtype": self._between("DataType", npu_at, truth_at),
             "target_address": self._between("Address", npu_at, truth_at),

@@ -14,7 +14,6 @@ Whether a tensor fits a dtype (no hardware needed) is :mod:`dumpscope.core.inspe
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import os
@@ -25,9 +24,9 @@ from pathlib import Path
 
 import numpy as np
 
+from dumpscope.core.dumps import Dump, PerObject
 from dumpscope.core.formats import ascend_dump as ad
 from dumpscope.core.formats.ascend_layout import LayoutError
-from dumpscope.core.dumps import Dump, PerObject
 from dumpscope.core.names import display
 from dumpscope.core.vendor.traits import traits_of
 
@@ -81,7 +80,10 @@ _NEW_FIELDS["AIV"] = _NEW_FIELDS["AIC"]
 _LEGACY_UNITS = (("DHA Atomic Add", 0, 512), ("L2 Atomic Add", 128, 768))
 
 #: ``dumpscope formats``: this side file's name and how it is recognised.
-SIDE_FILE = ('opdebug', 'Opdebug.Node_OpDebug.* files (raw protobuf dumps or their .json conversion) holding AI Core/DHA/L2 overflow status words; for overflow')
+SIDE_FILE = (
+    "opdebug",
+    "Opdebug.Node_OpDebug.* files (raw protobuf dumps or their .json conversion) holding AI Core/DHA/L2 overflow status words; for overflow",
+)
 
 
 class OpdebugError(ValueError):
@@ -150,7 +152,9 @@ class OverflowRecord:
             "op_file": _display_or_none(self.op_file),
             "link_note": self.link_note,
             "fields": self.fields,
-            "tensors": [asdict(t) | {"shape": None if t.shape is None else list(t.shape)} for t in self.tensors],
+            "tensors": [
+                asdict(t) | {"shape": None if t.shape is None else list(t.shape)} for t in self.tensors
+            ],
         }
 
 
@@ -195,8 +199,9 @@ def index_report(report: OverflowReport) -> OpdebugIndex:
     for rec in report.records:
         if rec.op_name:
             by_op.setdefault(rec.op_name, []).append(rec)
-    return OpdebugIndex(tuple(report.records), {k: tuple(v) for k, v in by_op.items()},
-                        tuple(report.problems), report.files)
+    return OpdebugIndex(
+        tuple(report.records), {k: tuple(v) for k, v in by_op.items()}, tuple(report.problems), report.files
+    )
 
 
 _INDEXES: PerObject[OpdebugIndex] = PerObject()
@@ -232,7 +237,9 @@ def decode_status(unit: str, status: int) -> tuple[StatusBit, ...]:
 def _aicore_status(unit: str, status: int) -> tuple[StatusBit, ...]:
     """One cause per set bit of an AI Core status word."""
     masks = ((bit, 1 << bit) for bit in range(64))
-    return tuple(StatusBit(mask, AICORE_BITS.get(mask, f"reserved bit {bit}")) for bit, mask in masks if status & mask)
+    return tuple(
+        StatusBit(mask, AICORE_BITS.get(mask, f"reserved bit {bit}")) for bit, mask in masks if status & mask
+    )
 
 
 def _dha_status(unit: str, status: int) -> tuple[StatusBit, ...]:
@@ -244,7 +251,9 @@ def _l2_status(unit: str, status: int) -> tuple[StatusBit, ...]:
 
 
 def _undocumented_status(unit: str, status: int) -> tuple[StatusBit, ...]:
-    return (StatusBit(status, f"{unit} reported a non-zero status ({status:#x}); its bits are not documented"),)
+    return (
+        StatusBit(status, f"{unit} reported a non-zero status ({status:#x}); its bits are not documented"),
+    )
 
 
 #: unit -> how its status value decodes (any other unit: one undocumented cause).
@@ -279,7 +288,11 @@ def _parse_legacy(buf: bytes) -> dict[str, object]:
         out[unit] = {k: _fmt(k, v) for k, v in info.items()} | {"status": _u64s(buf, status_off, 1)[0]}
     info = {k: _fmt(k, v) for k, v in zip(_INFO_FIELDS, _u64s(buf, 256, 6))}
     kernel_code, block_idx, status = _u64s(buf, 1024, 3)
-    out["AI Core"] = info | {"kernel_code": _fmt("kernel_code", kernel_code), "block_idx": block_idx, "status": status}
+    out["AI Core"] = info | {
+        "kernel_code": _fmt("kernel_code", kernel_code),
+        "block_idx": block_idx,
+        "status": status,
+    }
     return out
 
 
@@ -415,7 +428,7 @@ def read_opdebug(path: Path) -> tuple[dict[str, object], str]:
 
 def _read_msaccucmp_json(path: Path) -> dict[str, object]:
     try:
-        with io.open(path, encoding="utf-8") as fh:
+        with open(path, encoding="utf-8") as fh:
             parsed = json.load(fh)
     except (OSError, ValueError, RecursionError) as exc:
         raise OpdebugError(f"cannot read msaccucmp JSON: {exc}") from exc
@@ -427,7 +440,7 @@ def _read_msaccucmp_json(path: Path) -> dict[str, object]:
 def _bare_payload(path: Path) -> bytes | None:
     """The whole file when it is a bare record (magic, or the legacy size) of at most 1 MiB."""
     try:
-        with io.open(path, "rb") as fh:
+        with open(path, "rb") as fh:
             head = fh.read(4)
             size = os.fstat(fh.fileno()).st_size
             if not _is_bare_record(head, size) or size > 1 << 20:
@@ -535,7 +548,15 @@ def _stats(name: str, fmt: str, arr: np.ndarray) -> TensorStats:
     inf = int(values.size - nan - finite.sum())
     low, high, mean = _finite_range(values[finite])
     return TensorStats(
-        name=name, shape=tuple(arr.shape), dtype=arr.dtype.name, format=fmt, min=low, max=high, mean=mean, nan=nan, inf=inf
+        name=name,
+        shape=tuple(arr.shape),
+        dtype=arr.dtype.name,
+        format=fmt,
+        min=low,
+        max=high,
+        mean=mean,
+        nan=nan,
+        inf=inf,
     )
 
 
@@ -666,7 +687,12 @@ def _replace(
     if op is None:
         return replace(rec, link_note=note)
     return replace(
-        rec, op_name=_true_op_name(op), op_type=op.name.op_type, op_file=str(op.path), tensors=stats, link_note=note
+        rec,
+        op_name=_true_op_name(op),
+        op_type=op.name.op_type,
+        op_file=str(op.path),
+        tensors=stats,
+        link_note=note,
     )
 
 

@@ -28,8 +28,11 @@ from dumpscope.core.dumps import DumpError
 
 REPORT = "error_analysis.txt"
 #: ``dumpscope formats``: this side file's name and how it is recognised.
-SIDE_FILE = ("rknn-error-analysis", "RKNN-Toolkit2's error_analysis.txt ('simulator_error', layer_name with "
-             "entire/single cos | euc columns); for open (the snapshot folder itself is a dump)")
+SIDE_FILE = (
+    "rknn-error-analysis",
+    "RKNN-Toolkit2's error_analysis.txt ('simulator_error', layer_name with "
+    "entire/single cos | euc columns); for open (the snapshot folder itself is a dump)",
+)
 NAME_MAP = "map_name_to_file.txt"
 SIDES = ("golden", "simulator")
 #: The report prints cosines and distances to this many decimals.
@@ -125,8 +128,7 @@ def read_report(path: str | Path) -> Report:
             continue
         cells = tuple(nums.groups())
         ec, ee, sc, se = (float(c) for c in cells)
-        rows.append(ReportRow(len(rows), m["op"], m["name"], ec, ee, sc, se,
-                              cells, line=lineno))  # type: ignore[arg-type]
+        rows.append(ReportRow(len(rows), m["op"], m["name"], ec, ee, sc, se, cells, line=lineno))  # type: ignore[arg-type]
     if not rows:
         raise DumpError(f"{p}: no layer rows ([OpType] name ...) in this RKNN report")
     return Report(p, tuple(_with_groups(rows)), tuple(problems))
@@ -155,8 +157,9 @@ def read_name_map(path: str | Path) -> tuple[list[tuple[str, str]], list[str]]:
         if not parts or set(line.strip()) <= {"-"} or parts[:2] == ["layer_name", "file_name"]:
             continue
         if len(parts) != 2 or not parts[1].endswith(".txt"):
-            problems.append(f"{p.name} line {lineno}: expected 'layer_name file_name.txt': "
-                            f"{line.strip()[:80]!r}")
+            problems.append(
+                f"{p.name} line {lineno}: expected 'layer_name file_name.txt': {line.strip()[:80]!r}"
+            )
             continue
         pairs.append((parts[0], parts[1]))
     return pairs, problems
@@ -171,8 +174,11 @@ def is_snapshot_root(path: Path) -> bool:
     """A folder holding ``map_name_to_file.txt`` or ``error_analysis.txt`` beside ``golden/`` or
     ``simulator/``."""
     try:
-        return path.is_dir() and ((path / NAME_MAP).is_file() or (path / REPORT).is_file()) and any(
-            (path / s).is_dir() for s in SIDES)
+        return (
+            path.is_dir()
+            and ((path / NAME_MAP).is_file() or (path / REPORT).is_file())
+            and any((path / s).is_dir() for s in SIDES)
+        )
     except OSError:
         return False
 
@@ -203,8 +209,10 @@ def tool_made_note(layer: str, op_type: str | None = None) -> str:
     """What a layer name the toolkit made (no ONNX tensor has it) stands for, in words."""
     gap = _GAP.match(layer)
     if gap:
-        return (f"step {gap['n']} of the toolkit's lowering of {gap['op']} #{gap['k']} into convolutions "
-                "(an intermediate with no ONNX tensor; the lowering ends at the op's own ONNX output)")
+        return (
+            f"step {gap['n']} of the toolkit's lowering of {gap['op']} #{gap['k']} into convolutions "
+            "(an intermediate with no ONNX tensor; the lowering ends at the op's own ONNX output)"
+        )
     for suffix, note in _SUFFIX_NOTES:
         if layer.endswith(suffix) and len(layer) > len(suffix):
             return note.format(base=layer[: -len(suffix)])
@@ -232,9 +240,18 @@ def agrees(ours: float | None, printed: str | None) -> bool | None:
 INTRODUCED_SHARE = 0.5
 
 #: Columns :func:`join_report` adds to a comparison frame.
-REPORT_COLUMNS = ("rknn_op", "rknn_entire_cos", "rknn_entire_euc", "rknn_single_cos", "rknn_single_euc",
-                  "rknn_fused_into", "rknn_origin", "euclidean_distance", "rknn_cos_agrees",
-                  "rknn_euc_agrees")
+REPORT_COLUMNS = (
+    "rknn_op",
+    "rknn_entire_cos",
+    "rknn_entire_euc",
+    "rknn_single_cos",
+    "rknn_single_euc",
+    "rknn_fused_into",
+    "rknn_origin",
+    "euclidean_distance",
+    "rknn_cos_agrees",
+    "rknn_euc_agrees",
+)
 
 
 def origin(row: ReportRow) -> str | None:
@@ -247,20 +264,25 @@ def origin(row: ReportRow) -> str | None:
     return "introduced" if row.single_euc >= INTRODUCED_SHARE * row.entire_euc else "inherited"
 
 
-def report_sentence(row: ReportRow, ours_cos: float | None, ours_euc: float | None,
-                    own_golden: bool = True) -> str:
+def report_sentence(
+    row: ReportRow, ours_cos: float | None, ours_euc: float | None, own_golden: bool = True
+) -> str:
     """What the vendor's report says of one row, beside our numbers (``own_golden``: ours compare the
     snapshot's own golden; else another golden, whose numbers may differ in the last decimals)."""
     if row.blank:
         into = f" {row.fused_into!r}" if row.fused_into else " (no later layer has numbers)"
-        return (f"RKNN report: no numbers: this {row.op_type} is fused with the next layer(s) "
-                f"and reported at{into}")
+        return (
+            f"RKNN report: no numbers: this {row.op_type} is fused with the next layer(s) "
+            f"and reported at{into}"
+        )
     assert row.printed is not None
     ec, ee, sc, se = row.printed
     share = "" if origin(row) is None else f"; by its single column the error is {origin(row)}"
     whose = "ours" if own_golden else "ours, against this golden, not RKNN's own"
-    return (f"RKNN report: entire cos {ec} euc {ee}, single cos {sc} euc {se} "
-            f"({whose}: cos {_fmt(ours_cos)} euc {_fmt(ours_euc)}){share}")
+    return (
+        f"RKNN report: entire cos {ec} euc {ee}, single cos {sc} euc {se} "
+        f"({whose}: cos {_fmt(ours_cos)} euc {_fmt(ours_euc)}){share}"
+    )
 
 
 def join_report(frame, report: Report, own_golden: bool = True):  # type: ignore[no-untyped-def]
@@ -298,7 +320,12 @@ def join_report(frame, report: Report, own_golden: bool = True):  # type: ignore
         cols["rknn_euc_agrees"].append(agrees(euc, row.printed[1]) if row.printed else None)
         sentence = report_sentence(row, c, euc, own_golden)
         new_notes.append(f"{note}; {sentence}" if note else sentence)
-    types = {"rknn_op": pl.String, "rknn_fused_into": pl.String, "rknn_origin": pl.String,
-             "rknn_cos_agrees": pl.Boolean, "rknn_euc_agrees": pl.Boolean}
+    types = {
+        "rknn_op": pl.String,
+        "rknn_fused_into": pl.String,
+        "rknn_origin": pl.String,
+        "rknn_cos_agrees": pl.Boolean,
+        "rknn_euc_agrees": pl.Boolean,
+    }
     series = [pl.Series(k, v, dtype=types.get(k, pl.Float64)) for k, v in cols.items()]
     return frame.with_columns(*series, pl.Series("notes", new_notes, dtype=pl.String))

@@ -21,7 +21,7 @@ STAGE_NOTES: dict[str, str] = {
     "framework-float": "the float model must match the framework before quantisation is worth reading",
     "float-fixed": "read once framework vs float.sim matches (§2); losses here are quantisation",
     "fixed-offline": "fixed.sim and the offline model should agree; a board that differs from the offline "
-                     "simulation points at the board-side demo or pre-processing (§4.2)",
+    "simulation points at the board-side demo or pre-processing (§4.2)",
 }
 _FRAMEWORK_FILES = ("onnx_", "caffe_", "tflite_")
 
@@ -78,5 +78,8 @@ def quant_facts(info: object | None) -> tuple[str, str, str] | None:
     qtype = extra.get("sgs_type") or extra.get("quant_dtype")
     if qtype is None:
         return None
-    return str(qtype), str(extra.get("quant_scale", extra.get("scale", "·"))), str(
-        extra.get("quant_zero_point", extra.get("zero_point", "·")))
+    return (
+        str(qtype),
+        str(extra.get("quant_scale", extra.get("scale", "·"))),
+        str(extra.get("quant_zero_point", extra.get("zero_point", "·"))),
+    )

@@ -17,7 +17,7 @@ import random
 import struct
 import zipfile
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -121,7 +121,9 @@ def _odd_dtypes(folder: Path) -> tuple[Path, Path]:
 
 
 def _pickled(folder: Path) -> tuple[Path, Path]:
-    return _pair(folder, lambda t: np.save(t / "obj.npy", np.array([{"x": 1}], dtype=object), allow_pickle=True))
+    return _pair(
+        folder, lambda t: np.save(t / "obj.npy", np.array([{"x": 1}], dtype=object), allow_pickle=True)
+    )
 
 
 def _manifest(folder: Path, entries: list[object], extra: dict | None = None) -> None:  # type: ignore[type-arg]
@@ -130,7 +132,9 @@ def _manifest(folder: Path, entries: list[object], extra: dict | None = None) ->
 
 
 def _good_entries() -> list[dict[str, object]]:
-    return [{"name": n, "file": f"{n}.npy", "kind": "activation", "topo_index": i} for i, n in enumerate(GOOD)]
+    return [
+        {"name": n, "file": f"{n}.npy", "kind": "activation", "topo_index": i} for i, n in enumerate(GOOD)
+    ]
 
 
 def _manifest_outside(folder: Path) -> tuple[Path, Path]:
@@ -188,7 +192,11 @@ def _manifest_junk_fields(folder: Path) -> tuple[Path, Path]:
             "inputs": 7, "nodes": 5, "clamped": "x", "notes": {"a": 1}, "model": ["x"], "target": {"a": 1},
             "seed": "s", "version": True, "demo": [1],
         }  # fmt: skip
-        _manifest(t, [*_good_entries(), {"name": "x", "file": "a.npy", "node_name": ["n"], "node_inputs": [1]}], junk)
+        _manifest(
+            t,
+            [*_good_entries(), {"name": "x", "file": "a.npy", "node_name": ["n"], "node_inputs": [1]}],
+            junk,
+        )
 
     return _pair(folder, spoil)
 
@@ -270,7 +278,9 @@ def _nested_deep(folder: Path) -> tuple[Path, Path]:
 
 def _many_manifest(folder: Path, count: int = 100_000) -> tuple[Path, Path]:
     def spoil(t: Path) -> None:
-        _manifest(t, [*_good_entries(), *({"name": f"m{i}", "file": f"missing/{i}.npy"} for i in range(count))])
+        _manifest(
+            t, [*_good_entries(), *({"name": f"m{i}", "file": f"missing/{i}.npy"} for i in range(count))]
+        )
 
     return _pair(folder, spoil)
 
@@ -318,12 +328,19 @@ def _claim_400gb(buf: bytearray, local: int, central: int) -> None:
 
 
 def _corrupt_data(buf: bytearray, local: int, central: int) -> None:
-    start = local + 30 + struct.unpack_from("<H", buf, local + 26)[0] + struct.unpack_from("<H", buf, local + 28)[0]
+    start = (
+        local
+        + 30
+        + struct.unpack_from("<H", buf, local + 26)[0]
+        + struct.unpack_from("<H", buf, local + 28)[0]
+    )
     for k in range(start + 2, start + 12):
         buf[k] ^= 0x5A
 
 
-def _npz_case(patch: Callable[[bytearray, int, int], None] | None, bomb_header: bool = False) -> Callable[[Path], tuple[Path, Path]]:
+def _npz_case(
+    patch: Callable[[bytearray, int, int], None] | None, bomb_header: bool = False
+) -> Callable[[Path], tuple[Path, Path]]:
     def build(folder: Path) -> tuple[Path, Path]:
         folder.mkdir(parents=True, exist_ok=True)
         members = {n: good_array(n) for n in GOOD}
@@ -335,7 +352,12 @@ def _npz_case(patch: Callable[[bytearray, int, int], None] | None, bomb_header: 
         if bomb_header:
             buf = io.BytesIO(raw)
             with zipfile.ZipFile(buf, "a", zipfile.ZIP_DEFLATED) as z:
-                z.writestr("bomb.npy", npy_with_header(b"{'descr': '<f4', 'fortran_order': False, 'shape': (100000000000,), }", b""))
+                z.writestr(
+                    "bomb.npy",
+                    npy_with_header(
+                        b"{'descr': '<f4', 'fortran_order': False, 'shape': (100000000000,), }", b""
+                    ),
+                )
             raw = buf.getvalue()
         (folder / "target.npz").write_bytes(raw)
         return folder / "golden.npz", folder / "target.npz"
@@ -369,12 +391,16 @@ def polygraphy_json(outputs: dict[str, object]) -> str:
     return json.dumps({"lst": [["onnxrt-runner", [it]]], "polygraphy_class": "RunResults"})
 
 
-def _poly_case(bad: dict[str, object] | None, raw_text: str | None = None) -> Callable[[Path], tuple[Path, Path]]:
+def _poly_case(
+    bad: dict[str, object] | None, raw_text: str | None = None
+) -> Callable[[Path], tuple[Path, Path]]:
     def build(folder: Path) -> tuple[Path, Path]:
         folder.mkdir(parents=True, exist_ok=True)
         good = {n: _encoded(good_array(n)) for n in GOOD}
         (folder / "golden.json").write_text(polygraphy_json(good))
-        (folder / "target.json").write_text(raw_text if raw_text is not None else polygraphy_json({**good, **(bad or {})}))
+        (folder / "target.json").write_text(
+            raw_text if raw_text is not None else polygraphy_json({**good, **(bad or {})})
+        )
         return folder / "golden.json", folder / "target.json"
 
     return build
@@ -394,7 +420,12 @@ def _sg_case(insert: bytes, text: bool = False) -> Callable[[Path], tuple[Path, 
     def build(folder: Path) -> tuple[Path, Path]:
         for side in ("golden", "target"):
             (folder / side).mkdir(parents=True)
-            sg.write_sigmastar(folder / side / ("sigma_outtensor_dump.txt" if text else "sigma_outtensor_dump.bin"), _sg_tensors(), True, text=text)
+            sg.write_sigmastar(
+                folder / side / ("sigma_outtensor_dump.txt" if text else "sigma_outtensor_dump.bin"),
+                _sg_tensors(),
+                True,
+                text=text,
+            )
         target = folder / "target" / ("sigma_outtensor_dump.txt" if text else "sigma_outtensor_dump.bin")
         target.write_bytes(target.read_bytes() + insert)
         return folder / "golden", folder / "target"
@@ -403,7 +434,9 @@ def _sg_case(insert: bytes, text: bool = False) -> Callable[[Path], tuple[Path, 
 
 
 def _sg_big_text(folder: Path) -> tuple[Path, Path]:
-    big = sg.SgsTensor("big", np.random.default_rng(0).standard_normal(4_000_000).astype(np.float32), "op_big", 9)
+    big = sg.SgsTensor(
+        "big", np.random.default_rng(0).standard_normal(4_000_000).astype(np.float32), "op_big", 9
+    )
     for side in ("golden", "target"):
         (folder / side).mkdir(parents=True)
         sg.write_sigmastar(folder / side / "sigma_outtensor_dump.txt", [*_sg_tensors(), big], True, text=True)
@@ -486,7 +519,10 @@ def _npz_odd_members(folder: Path) -> tuple[Path, Path]:
     (folder / "golden.npz").write_bytes(_npz_bytes(members))
     buf = io.BytesIO(_npz_bytes(members))
     with zipfile.ZipFile(buf, "a") as z:
-        z.writestr("../../escape.npy", npy_with_header(b"{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", bytes(8)))
+        z.writestr(
+            "../../escape.npy",
+            npy_with_header(b"{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", bytes(8)),
+        )
         z.writestr("/abs.npy", b"")
         z.writestr("readme.txt", "hello")
         z.writestr("dir/", b"")
@@ -516,16 +552,24 @@ MS_GOOD = tuple(f"Functional.relu.{i}.forward.{io}.0" for i in range(3) for io i
 
 def _ms_record(arr: np.ndarray, data_name: str | None) -> dict[str, object]:
     f = arr.astype(np.float64)
-    rec: dict[str, object] = {"type": "torch.Tensor", "dtype": "torch.float32", "shape": list(arr.shape),
-                              "Max": float(f.max()), "Min": float(f.min()), "Mean": float(f.mean()),
-                              "Norm": float(np.sqrt((f * f).sum())), "requires_grad": False}
+    rec: dict[str, object] = {
+        "type": "torch.Tensor",
+        "dtype": "torch.float32",
+        "shape": list(arr.shape),
+        "Max": float(f.max()),
+        "Min": float(f.min()),
+        "Mean": float(f.mean()),
+        "Norm": float(np.sqrt((f * f).sum())),
+        "requires_grad": False,
+    }
     if data_name is not None:
         rec["data_name"] = data_name
     return rec
 
 
-def ms_rank(rank: Path, bad: dict[str, str] | None = None, golden: bool = False,
-            task: str = "tensor") -> Path:
+def ms_rank(
+    rank: Path, bad: dict[str, str] | None = None, golden: bool = False, task: str = "tensor"
+) -> Path:
     """A msprobe rank folder: the three good calls, then one call per ``bad`` item (api -> the
     target's data_name for its input; the golden side gets a good file of that name instead)."""
     tensors = rank / "dump_tensor_data"
@@ -550,9 +594,12 @@ def ms_rank(rank: Path, bad: dict[str, str] | None = None, golden: bool = False,
     return rank
 
 
-def _ms_case(bad: dict[str, str] | None = None, spoil: Callable[[Path, Path], None] | None = None,
-             ) -> Callable[[Path], tuple[Path, Path]]:
+def _ms_case(
+    bad: dict[str, str] | None = None,
+    spoil: Callable[[Path, Path], None] | None = None,
+) -> Callable[[Path], tuple[Path, Path]]:
     """A msprobe pair; ``spoil(target rank folder, outside)`` runs last."""
+
     def build(folder: Path) -> tuple[Path, Path]:
         outside = make_outside(folder)
         ms_rank(folder / "golden" / "step0" / "rank0", bad, golden=True)
@@ -599,8 +646,15 @@ def _ms_unreadable(rank: Path, outside: Path) -> None:
     (tensors / "x.bin").write_bytes(b"\0" * 24)
 
 
-_MS_UNREADABLE = {"missing": "nope.npy", "trunc": "trunc.npy", "folder": "dir.npy", "text": "text.npy",
-                  "fifo": "pipe.npy", "badpt": "bad.pt", "other": "x.bin"}
+_MS_UNREADABLE = {
+    "missing": "nope.npy",
+    "trunc": "trunc.npy",
+    "folder": "dir.npy",
+    "text": "text.npy",
+    "fifo": "pipe.npy",
+    "badpt": "bad.pt",
+    "other": "x.bin",
+}
 
 
 def _ms_deep(rank: Path, outside: Path) -> None:
@@ -608,7 +662,7 @@ def _ms_deep(rank: Path, outside: Path) -> None:
     text = (rank / "dump.json").read_text()
     deep = '"Functional.deep.9.forward": {"input_args": ' + "[" * 100_000 + "]" * 100_000 + "}, "
     (rank / "dump.json").write_text(text.replace('"data": {', '"data": {' + deep, 1))
-    (rank / "construct.json").write_text("{\"a\": " + "[" * 100_000 + "]" * 100_000 + "}")
+    (rank / "construct.json").write_text('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}")
     (rank / "stack.json").write_text("[" * 100_000)
 
 
@@ -621,8 +675,10 @@ def ms_big(rank: Path, entries: int = 100_000) -> Path:
     """A statistics-mode rank of ``entries`` calls, laid out as msprobe writes it (indent=1): ~66 MB."""
     rank.mkdir(parents=True, exist_ok=True)
     with open(rank / "dump.json", "w") as fh:
-        fh.write('{\n "task": "statistics",\n "level": "L1",\n "framework": "pytorch",\n'
-                 ' "dump_data_dir": null,\n "data": {\n')
+        fh.write(
+            '{\n "task": "statistics",\n "level": "L1",\n "framework": "pytorch",\n'
+            ' "dump_data_dir": null,\n "data": {\n'
+        )
         for i in range(entries):
             recs = [_ms_record(np.full((2, 3), 1.0 + i * 1e-6 + k, np.float32), None) for k in range(2)]
             item = json.dumps({"input_args": recs[:1], "input_kwargs": {}, "output": recs[1:]}, indent=1)
@@ -640,16 +696,32 @@ def _ms_many(folder: Path) -> tuple[Path, Path]:
 
 def pt_pickle(shape: tuple[int, ...], stride: tuple[int, ...], numel: int, offset: int = 0) -> bytes:
     """``data.pkl`` of ``torch.save(tensor)`` written opcode by opcode (no torch, nothing pickled)."""
+
     def text(t: str) -> bytes:
         return b"X" + struct.pack("<I", len(t)) + t.encode()
 
     def ints(values: tuple[int, ...]) -> bytes:
         return b"(" + b"".join(b"J" + struct.pack("<i", v) for v in values) + b"t"
 
-    storage = (b"(" + text("storage") + b"ctorch\nFloatStorage\n" + text("0") + text("cpu")
-               + b"J" + struct.pack("<i", numel) + b"tQ")
-    args = (b"(" + storage + b"J" + struct.pack("<i", offset) + ints(shape) + ints(stride)
-            + b"\x89ccollections\nOrderedDict\n)Rt")
+    storage = (
+        b"("
+        + text("storage")
+        + b"ctorch\nFloatStorage\n"
+        + text("0")
+        + text("cpu")
+        + b"J"
+        + struct.pack("<i", numel)
+        + b"tQ"
+    )
+    args = (
+        b"("
+        + storage
+        + b"J"
+        + struct.pack("<i", offset)
+        + ints(shape)
+        + ints(stride)
+        + b"\x89ccollections\nOrderedDict\n)Rt"
+    )
     return b"\x80\x02ctorch._utils\n_rebuild_tensor_v2\n" + args + b"R."
 
 
@@ -672,6 +744,7 @@ def pt_zip(path: Path, pkl: bytes, data: bytes = b"", bomb: tuple[str, int] | No
 
 def _pt_case(make: Callable[[Path], None]) -> Callable[[Path], tuple[Path, Path]]:
     """A msprobe pair whose target names ``bad.pt`` (built by ``make(path)``) for one call."""
+
     def spoil(rank: Path, outside: Path) -> None:
         make(rank / "dump_tensor_data" / "bad.pt")
 
@@ -723,9 +796,22 @@ def msprobe_cases() -> list[Case]:
     """The msprobe and torch ``.pt`` cases (issue 21): confinement, bounds, one row per problem."""
     good = MS_GOOD
     return [
-        Case("msprobe-data-name-outside", "msprobe", _ms_case(
-            {"abs": "{outside}/secret.npy", "up": "../../../../outside/secret.npy", "link": "link.npy",
-             "sub": "leak/secret.npy", "nul": "a\0.npy", "etc": "/etc/passwd"}, _ms_outside_links), good),
+        Case(
+            "msprobe-data-name-outside",
+            "msprobe",
+            _ms_case(
+                {
+                    "abs": "{outside}/secret.npy",
+                    "up": "../../../../outside/secret.npy",
+                    "link": "link.npy",
+                    "sub": "leak/secret.npy",
+                    "nul": "a\0.npy",
+                    "etc": "/etc/passwd",
+                },
+                _ms_outside_links,
+            ),
+            good,
+        ),
         Case("msprobe-rank-and-dump-json-link-out", "msprobe", _ms_case(None, _ms_links_out), good),
         Case("msprobe-looping-step-links", "msprobe", _ms_case(None, _ms_step_loop), good),
         Case("msprobe-unreadable-tensor-files", "msprobe", _ms_case(_MS_UNREADABLE, _ms_unreadable), good),
@@ -737,8 +823,13 @@ def msprobe_cases() -> list[Case]:
         Case("pt-stride-0-view-1.6gb", "msprobe", _pt_case(_pt_stride0), good),
         Case("pt-view-past-storage", "msprobe", _pt_case(_pt_odd), good),
         Case("pt-corrupt-deflate", "msprobe", _pt_case(_pt_corrupt), good),
-        Case("msprobe-100k-entries-66mb", "msprobe", _ms_many,
-             ("Functional.linear.0.forward.input.0", "Functional.linear.99999.forward.output.0"), fast=False),
+        Case(
+            "msprobe-100k-entries-66mb",
+            "msprobe",
+            _ms_many,
+            ("Functional.linear.0.forward.input.0", "Functional.linear.99999.forward.output.0"),
+            fast=False,
+        ),
     ]
 
 
@@ -750,22 +841,49 @@ def cases() -> list[Case]:
     hdr = _header_case
     return [
         Case("npy-header-braces", "npy-dir", hdr(b"{{{{")),
-        Case("npy-dim-2**63", "npy-dir", hdr(b"{'descr': '<f4', 'fortran_order': False, 'shape': (9223372036854775808,), }")),
-        Case("npy-dim-negative", "npy-dir", hdr(b"{'descr': '<f4', 'fortran_order': False, 'shape': (-4,), }")),
-        Case("npy-shape-huge-product", "npy-dir", hdr(b"{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296), }")),
-        Case("npy-header-code", "npy-dir", hdr(b"{'descr': __import__('os').system('true'), 'fortran_order': False, 'shape': (1,), }")),
+        Case(
+            "npy-dim-2**63",
+            "npy-dir",
+            hdr(b"{'descr': '<f4', 'fortran_order': False, 'shape': (9223372036854775808,), }"),
+        ),
+        Case(
+            "npy-dim-negative", "npy-dir", hdr(b"{'descr': '<f4', 'fortran_order': False, 'shape': (-4,), }")
+        ),
+        Case(
+            "npy-shape-huge-product",
+            "npy-dir",
+            hdr(b"{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296), }"),
+        ),
+        Case(
+            "npy-header-code",
+            "npy-dir",
+            hdr(b"{'descr': __import__('os').system('true'), 'fortran_order': False, 'shape': (1,), }"),
+        ),
         Case("npy-header-not-dict", "npy-dir", hdr(b"[1, 2, 3]")),
-        Case("npy-descr-junk", "npy-dir", hdr(b"{'descr': '<q9999', 'fortran_order': False, 'shape': (1,), }")),
-        Case("npy-truncated", "npy-dir", hdr(b"{'descr': '<f4', 'fortran_order': False, 'shape': (1000,), }")),
+        Case(
+            "npy-descr-junk", "npy-dir", hdr(b"{'descr': '<q9999', 'fortran_order': False, 'shape': (1,), }")
+        ),
+        Case(
+            "npy-truncated", "npy-dir", hdr(b"{'descr': '<f4', 'fortran_order': False, 'shape': (1000,), }")
+        ),
         Case("npy-bit-flips", "npy-dir", _bitflips),
         Case("npy-pickled-object", "npy-dir", _pickled),
-        Case("npy-odd-dtypes-and-empty", "npy-dir", _odd_dtypes,
-             good=(*GOOD, "empty", "scalar", "f16", "bool", "i8", "c64", "u64", "fortran")),
+        Case(
+            "npy-odd-dtypes-and-empty",
+            "npy-dir",
+            _odd_dtypes,
+            good=(*GOOD, "empty", "scalar", "f16", "bool", "i8", "c64", "u64", "fortran"),
+        ),
         Case("manifest-paths-outside", "npy-dir", _manifest_outside),
         Case("symlinks-leading-out", "npy-dir", _symlinks_out, good=(*GOOD, "alias")),
         Case("manifest-bad-fields", "npy-dir", _manifest_bad_fields),
         Case("manifest-junk-top-level-fields", "npy-dir", _manifest_junk_fields),
-        Case("manifest-unreadable-fallback-decodes", "npy-dir", _manifest_unreadable, good=("enc/a:0", "enc/b:1", "plain")),
+        Case(
+            "manifest-unreadable-fallback-decodes",
+            "npy-dir",
+            _manifest_unreadable,
+            good=("enc/a:0", "enc/b:1", "plain"),
+        ),
         Case("manifest-json-100k-deep", "npy-dir", _manifest_deep),
         Case("fifo-in-dump", "npy-dir", _fifo),
         Case("mapping-csv-200k-field", "npy-dir", _mapping_big_field, good=(*GOOD, "long")),
@@ -775,7 +893,12 @@ def cases() -> list[Case]:
         Case("manifest-utf16", "npy-dir", _manifest_bom_utf16),
         Case("npz-not-a-zip", "npz", _npz_not_zip, good=()),
         Case("npz-odd-member-names", "npz", _npz_odd_members),
-        Case("ascend-header-beyond-file", "ascend-dump", _ascend_case(_ascend_header_beyond), commands=("compare", "diagnose", "overflow")),
+        Case(
+            "ascend-header-beyond-file",
+            "ascend-dump",
+            _ascend_case(_ascend_header_beyond),
+            commands=("compare", "diagnose", "overflow"),
+        ),
         Case("sigmastar-empty-file", "sigmastar", _sg_empty_file, good=()),
         Case("manifest-100k-entries", "npy-dir", _many_manifest, fast=False),
         Case("npz-encrypted-member", "npz", _npz_case(_set_flag)),
@@ -785,22 +908,74 @@ def cases() -> list[Case]:
         Case("npz-header-claims-400gb", "npz", _npz_case(None, bomb_header=True)),
         Case("npz-4000-members", "npz", _npz_many, good=("t0", "t1999", "t3999"), fast=False),
         Case("polygraphy-claims-400gb", "polygraphy", _poly_case({"bomb": _encoded(_CLAIM_400GB)})),
-        Case("polygraphy-bad-base64", "polygraphy", _poly_case({"junk": {"array": "!!!notbase64", "polygraphy_class": "ndarray"}})),
-        Case("polygraphy-header-braces", "polygraphy", _poly_case({"braces": _encoded(npy_with_header(b"{{{{"))})),
-        Case("polygraphy-json-100k-deep", "polygraphy", _poly_case(None, raw_text='{"lst": [["r", ' + "[" * 100_000 + "]" * 100_000 + "]]}"), good=()),
-        Case("sigmastar-40-digit-dim", "sigmastar",
-             _sg_case(b"//out 0 s: 1 z: 0 type: float name: huge bConstant:0 shape:[1234567890123456789012345678901234567890] dims:1\n"
-                      b"op_out[9] h = {\n//buffer data size: 4\n\0\0\0\0\n};\n")),
-        Case("sigmastar-80k-spaces", "sigmastar",
-             _sg_case(b"//out 0 s: 1 z: 0 type: float name: " + b" " * 80_000 + b"x\n" + b"op_out[1] " + b" " * 80_000 + b"\n")),
-        Case("sigmastar-truncated", "sigmastar",
-             _sg_case(b"//out 0 s: 1 z: 0 type: float name: cut bConstant:0 shape:[1000] dims:1\nop_out[9] c = {\n//buffer data size: 4000\n\0\0")),
+        Case(
+            "polygraphy-bad-base64",
+            "polygraphy",
+            _poly_case({"junk": {"array": "!!!notbase64", "polygraphy_class": "ndarray"}}),
+        ),
+        Case(
+            "polygraphy-header-braces",
+            "polygraphy",
+            _poly_case({"braces": _encoded(npy_with_header(b"{{{{"))}),
+        ),
+        Case(
+            "polygraphy-json-100k-deep",
+            "polygraphy",
+            _poly_case(None, raw_text='{"lst": [["r", ' + "[" * 100_000 + "]" * 100_000 + "]]}"),
+            good=(),
+        ),
+        Case(
+            "sigmastar-40-digit-dim",
+            "sigmastar",
+            _sg_case(
+                b"//out 0 s: 1 z: 0 type: float name: huge bConstant:0 shape:[1234567890123456789012345678901234567890] dims:1\n"
+                b"op_out[9] h = {\n//buffer data size: 4\n\0\0\0\0\n};\n"
+            ),
+        ),
+        Case(
+            "sigmastar-80k-spaces",
+            "sigmastar",
+            _sg_case(
+                b"//out 0 s: 1 z: 0 type: float name: "
+                + b" " * 80_000
+                + b"x\n"
+                + b"op_out[1] "
+                + b" " * 80_000
+                + b"\n"
+            ),
+        ),
+        Case(
+            "sigmastar-truncated",
+            "sigmastar",
+            _sg_case(
+                b"//out 0 s: 1 z: 0 type: float name: cut bConstant:0 shape:[1000] dims:1\nop_out[9] c = {\n//buffer data size: 4000\n\0\0"
+            ),
+        ),
         Case("sigmastar-40mb-text", "sigmastar", _sg_big_text, good=(*GOOD, "big"), fast=False),
-        Case("ascend-nc1hwc0-nhwc-short-shape", "ascend-dump", _ascend_case(_ascend_nhwc_short),
-             commands=("compare", "diagnose", "overflow")),
-        Case("ascend-garbage-headers", "ascend-dump", _ascend_case(_ascend_garbage), commands=("compare", "diagnose", "overflow")),
-        Case("ascend-fifo", "ascend-dump", _ascend_case(_ascend_fifo), commands=("compare", "diagnose", "overflow")),
-        Case("ascend-nested-1100-deep", "ascend-dump", _ascend_case(_ascend_deep), commands=("compare", "diagnose", "overflow")),
+        Case(
+            "ascend-nc1hwc0-nhwc-short-shape",
+            "ascend-dump",
+            _ascend_case(_ascend_nhwc_short),
+            commands=("compare", "diagnose", "overflow"),
+        ),
+        Case(
+            "ascend-garbage-headers",
+            "ascend-dump",
+            _ascend_case(_ascend_garbage),
+            commands=("compare", "diagnose", "overflow"),
+        ),
+        Case(
+            "ascend-fifo",
+            "ascend-dump",
+            _ascend_case(_ascend_fifo),
+            commands=("compare", "diagnose", "overflow"),
+        ),
+        Case(
+            "ascend-nested-1100-deep",
+            "ascend-dump",
+            _ascend_case(_ascend_deep),
+            commands=("compare", "diagnose", "overflow"),
+        ),
         *msprobe_cases(),
     ]
 
@@ -862,9 +1037,23 @@ def _failing_then(edit: Callable[[Path, Path], None]) -> Callable[[Path, Path, P
         import sys
 
         np.save(target / f"{CACHE_FAILING}.npy", (-good_array(CACHE_FAILING)).astype(np.float16))
-        subprocess.run([sys.executable, "-m", "dumpscope", "compare", str(golden), str(target), "--cache",
-                        "--format", "json"], capture_output=True, timeout=120, stdin=subprocess.DEVNULL,
-                       env={**os.environ, "DUMPSCOPE_CONFIG_DIR": str(config)})
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "dumpscope",
+                "compare",
+                str(golden),
+                str(target),
+                "--cache",
+                "--format",
+                "json",
+            ],
+            capture_output=True,
+            timeout=120,
+            stdin=subprocess.DEVNULL,
+            env={**os.environ, "DUMPSCOPE_CONFIG_DIR": str(config)},
+        )
         edit(_cache_index(target), config)
 
     return spoil
@@ -878,10 +1067,13 @@ def _perfect_rows(index: Path) -> tuple[bytes, bytes, bytes]:
 
     data = index.read_bytes()
     n_rows, _n = cache._HEAD.unpack_from(data, len(cache.MAGIC))
-    body = data[len(cache.MAGIC) + cache._HEAD.size + 32:]
+    body = data[len(cache.MAGIC) + cache._HEAD.size + 32 :]
     rows = pl.read_parquet(io.BytesIO(body[:n_rows])).with_columns(
-        pl.lit(1.0).alias("cosine_similarity"), pl.lit(0.0).alias("max_absolute_error"),
-        pl.lit(0.0).alias("relative_euclidean_distance"), pl.lit("ok").alias("health"))
+        pl.lit(1.0).alias("cosine_similarity"),
+        pl.lit(0.0).alias("max_absolute_error"),
+        pl.lit(0.0).alias("relative_euclidean_distance"),
+        pl.lit("ok").alias("health"),
+    )
     out = io.BytesIO()
     rows.write_parquet(out)
     head = cache.MAGIC + cache._HEAD.pack(len(out.getvalue()), len(body) - n_rows)
@@ -890,7 +1082,7 @@ def _perfect_rows(index: Path) -> tuple[bytes, bytes, bytes]:
 
 def _edited_unsigned(index: Path, _config: Path) -> None:
     head, rows, digests = _perfect_rows(index)
-    index.write_bytes(head + index.read_bytes()[len(head):len(head) + 32] + rows + digests)
+    index.write_bytes(head + index.read_bytes()[len(head) : len(head) + 32] + rows + digests)
 
 
 def _edited_resigned(index: Path, _config: Path) -> None:
@@ -904,8 +1096,14 @@ def _old_format(index: Path, _config: Path) -> None:
     import polars as pl
 
     target = index.parent
-    pl.DataFrame({"_key": [f"{target / CACHE_FAILING}.npy:|1|2"], "_run": ["x"], "cosine_similarity": [1.0],
-                  "status": ["computed"]}).write_parquet(index)
+    pl.DataFrame(
+        {
+            "_key": [f"{target / CACHE_FAILING}.npy:|1|2"],
+            "_run": ["x"],
+            "cosine_similarity": [1.0],
+            "status": ["computed"],
+        }
+    ).write_parquet(index)
 
 
 def _plant_at_index(kind: str) -> Callable[[Path, Path, Path], None]:
@@ -950,9 +1148,13 @@ def _another_pairs_index(golden: Path, target: Path, config: Path) -> None:
 
     copy = target.parent / "copy"
     shutil.copytree(target, copy)
-    subprocess.run([sys.executable, "-m", "dumpscope", "compare", str(golden), str(copy), "--cache"],
-                   capture_output=True, timeout=120, stdin=subprocess.DEVNULL,
-                   env={**os.environ, "DUMPSCOPE_CONFIG_DIR": str(config)})
+    subprocess.run(
+        [sys.executable, "-m", "dumpscope", "compare", str(golden), str(copy), "--cache"],
+        capture_output=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "DUMPSCOPE_CONFIG_DIR": str(config)},
+    )
     _rewrite_same_size_mtime(golden, target, config)
     shutil.copy(_index_path(golden, copy), _index_path(golden, target))
 
@@ -996,8 +1198,11 @@ def scheduler_cases() -> list[SchedulerCase]:
         SchedulerCase("scheduler-escape-in-address", ("--scheduler", "tcp://\x1b]0;x\x07:1")),
         SchedulerCase("scheduler-refused", ("--scheduler", "tcp://127.0.0.1:1")),
         SchedulerCase("scheduler-silent-server", ("--scheduler-timeout", "1"), greeting=b""),
-        SchedulerCase("scheduler-http-server", ("--scheduler-timeout", "2"),
-                      greeting=b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"),
+        SchedulerCase(
+            "scheduler-http-server",
+            ("--scheduler-timeout", "2"),
+            greeting=b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n",
+        ),
         SchedulerCase("scheduler-claims-2**63-bytes", ("--scheduler-timeout", "2"), greeting=b"\xff" * 16),
         SchedulerCase("scheduler-timeout-nan", ("--scheduler", "127.0.0.1:1", "--scheduler-timeout", "nan")),
         SchedulerCase("scheduler-dask-missing", ("--scheduler", "tcp://127.0.0.1:8786"), no_dask=True),

@@ -114,20 +114,34 @@ def _ascend(folder: Path) -> str:
 def _msprobe(folder: Path, side: str, steps: int = 1) -> str:
     import json
 
-    record = {"type": "torch.Tensor", "dtype": "torch.float32", "shape": [2], "Max": 1.0, "Min": 0.0,
-              "Mean": 0.5, "Norm": 1.0, "requires_grad": False}
+    record = {
+        "type": "torch.Tensor",
+        "dtype": "torch.float32",
+        "shape": [2],
+        "Max": 1.0,
+        "Min": 0.0,
+        "Mean": 0.5,
+        "Norm": 1.0,
+        "requires_grad": False,
+    }
     for step in range(steps):
         rank = folder / side / f"step{step}" / "rank0"
         rank.mkdir(parents=True, exist_ok=True)
         data = {"Functional.relu.0.forward": {"input_args": [record], "input_kwargs": {}, "output": [record]}}
-        body = {"task": "statistics", "level": "mix", "framework": "pytorch", "dump_data_dir": None,
-                "data": data}
+        body = {
+            "task": "statistics",
+            "level": "mix",
+            "framework": "pytorch",
+            "dump_data_dir": None,
+            "data": data,
+        }
         (rank / "dump.json").write_text(json.dumps(body))
     return str(folder / side)
 
 
 def _onto_link(writer: str) -> Build:
     """``-o`` onto a link planted in ``out/`` leading to the sentinel: replaced, never written through."""
+
     def build(folder: Path) -> list[str]:
         out = folder / "out"
         out.mkdir(exist_ok=True)
@@ -143,6 +157,7 @@ def _onto_link(writer: str) -> Build:
 
 def _onto_fifo(writer: str) -> Build:
     """``-o`` onto a FIFO (nobody reads it): refused at once, never opened (no hang)."""
+
     def build(folder: Path) -> list[str]:
         out = folder / "out"
         out.mkdir(exist_ok=True)
@@ -158,6 +173,7 @@ def _onto_fifo(writer: str) -> Build:
 
 def _onto_device(writer: str) -> Build:
     """``-o`` onto a character device (the null device's numbers, made with mknod): written in place."""
+
     def build(folder: Path) -> list[str]:
         out = folder / "out"
         out.mkdir(exist_ok=True)
@@ -175,6 +191,7 @@ def _kept_path(writer: str) -> str:
 
 def _out_dir_planted(three: bool) -> Build:
     """msaccucmp's ``-out DIR``: its ``result_<timestamp>.csv`` names planted in advance as links out."""
+
     def build(folder: Path) -> list[str]:
         out = folder / "out"
         out.mkdir(exist_ok=True)
@@ -229,6 +246,7 @@ def _export_values_links(folder: Path) -> list[str]:
 
 def _hostile_names(fmt: str, three: bool = False) -> Build:
     """Dumps whose tensor names hold terminal escapes, C1 and bidi controls, printed as ``fmt``."""
+
     def build(folder: Path) -> list[str]:
         g, t, b = _dumps(folder, HOSTILE)
         return ["compare", g, t, *([b] if three else []), *(["--format", fmt] if fmt != "table" else [])]
@@ -243,14 +261,15 @@ def _hostile_diagnose(folder: Path) -> list[str]:
 
 def _hostile_model_names(folder: Path) -> list[str]:
     """A ``--model`` whose node and tensor names hold escapes, bidi controls and bytes that are not UTF-8."""
-    import onnx
     from onnx import TensorProto, helper
 
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
     y = helper.make_tensor_value_info("c", TensorProto.FLOAT, [2, 3])
-    nodes = [helper.make_node("Relu", ["x"], ["aQQ"], name="r\x1b]0;t\x07QQ"),
-             helper.make_node("Neg", ["aQQ"], ["b\u202e"], name="n\x9b"),
-             helper.make_node("Abs", ["b\u202e"], ["c"], name="abs")]
+    nodes = [
+        helper.make_node("Relu", ["x"], ["aQQ"], name="r\x1b]0;t\x07QQ"),
+        helper.make_node("Neg", ["aQQ"], ["b\u202e"], name="n\x9b"),
+        helper.make_node("Abs", ["b\u202e"], ["c"], name="abs"),
+    ]
     model = _onnx(nodes, x, y)
     (folder / "m.onnx").write_bytes(model.SerializeToString().replace(b"QQ", b"\xff\xfe"))
     g, t, _b = _dumps(folder)
@@ -296,6 +315,7 @@ def _fifo_as_convert_input(folder: Path) -> list[str]:
 
 def _patch_external_outside(location: str) -> Build:
     """``patch`` on a model whose external data points outside its folder: one line, nothing read."""
+
     def build(folder: Path) -> list[str]:
         from onnx import TensorProto, helper, numpy_helper
 
@@ -327,34 +347,36 @@ def _output_cases() -> dict[str, tuple[str, Build, Check]]:
         if os.geteuid() == 0:  # mknod needs root (CI runs as root)
             kept = _device_kept(_kept_path(writer))
             cases[f"out-device-{writer}"] = ("core atomic", _onto_device(writer), kept)
-    cases.update({
-        "out-dir-timestamp-planted": ("core atomic", _out_dir_planted(False), _nothing),
-        "out-dir-threeway-timestamp-planted": ("core atomic", _out_dir_planted(True), _nothing),
-        "out-per-rank-csv-links": ("core atomic", _per_rank_csv_links, _nothing),
-        "out-demo-golden-link": ("tui/cli demo", _demo_golden_link, _nothing),
-        "out-sigmastar-export-values": ("report sigmastar", _export_values_links, _nothing),
-        "names-table": ("names", _hostile_names("table"), _no_raw),
-        "names-csv": ("names", _hostile_names("csv"), _no_raw),
-        "names-json": ("names", _hostile_names("json"), _no_raw),
-        "names-markdown": ("names", _hostile_names("markdown"), _no_raw),
-        "names-sigmastar": ("names", _hostile_names("sigmastar"), _no_raw),
-        "names-threeway-table": ("names", _hostile_names("table", three=True), _no_raw),
-        "names-threeway-csv": ("names", _hostile_names("csv", three=True), _no_raw),
-        "names-threeway-json": ("names", _hostile_names("json", three=True), _no_raw),
-        "names-diagnose": ("names", _hostile_diagnose, _no_raw),
-        "names-in-model": ("onnx model_io", _hostile_model_names, _no_raw),
-        "walk-root-proc-self": ("formats walk", _walk("/", "/proc/self"), _nothing),
-        "walk-proc-self-root": ("formats walk", _walk("/proc/self", "/"), _nothing),
-        "walk-root-root": ("formats walk", _walk("/", "/"), _nothing),
-        "walk-proc-proc": ("formats walk", _walk("/proc", "/proc"), _nothing),
-        "walk-sys-dev": ("formats walk", _walk("/sys", "/dev"), _nothing),
-        "walk-12k-folders": ("formats walk", _folders_10k, _nothing),
-        "fifo-as-model": ("onnx graph", _fifo_as_model, _nothing),
-        "fifo-as-convert-input": ("vendor convert", _fifo_as_convert_input, _nothing),
-        "patch-external-up": ("onnx patch", _patch_external_outside("../outside/notes.txt"), _nothing),
-        "patch-external-absolute": ("onnx patch", _patch_external_outside("absolute"), _nothing),
-        "patch-external-link-out": ("onnx patch", _patch_external_outside("link"), _nothing),
-    })
+    cases.update(
+        {
+            "out-dir-timestamp-planted": ("core atomic", _out_dir_planted(False), _nothing),
+            "out-dir-threeway-timestamp-planted": ("core atomic", _out_dir_planted(True), _nothing),
+            "out-per-rank-csv-links": ("core atomic", _per_rank_csv_links, _nothing),
+            "out-demo-golden-link": ("tui/cli demo", _demo_golden_link, _nothing),
+            "out-sigmastar-export-values": ("report sigmastar", _export_values_links, _nothing),
+            "names-table": ("names", _hostile_names("table"), _no_raw),
+            "names-csv": ("names", _hostile_names("csv"), _no_raw),
+            "names-json": ("names", _hostile_names("json"), _no_raw),
+            "names-markdown": ("names", _hostile_names("markdown"), _no_raw),
+            "names-sigmastar": ("names", _hostile_names("sigmastar"), _no_raw),
+            "names-threeway-table": ("names", _hostile_names("table", three=True), _no_raw),
+            "names-threeway-csv": ("names", _hostile_names("csv", three=True), _no_raw),
+            "names-threeway-json": ("names", _hostile_names("json", three=True), _no_raw),
+            "names-diagnose": ("names", _hostile_diagnose, _no_raw),
+            "names-in-model": ("onnx model_io", _hostile_model_names, _no_raw),
+            "walk-root-proc-self": ("formats walk", _walk("/", "/proc/self"), _nothing),
+            "walk-proc-self-root": ("formats walk", _walk("/proc/self", "/"), _nothing),
+            "walk-root-root": ("formats walk", _walk("/", "/"), _nothing),
+            "walk-proc-proc": ("formats walk", _walk("/proc", "/proc"), _nothing),
+            "walk-sys-dev": ("formats walk", _walk("/sys", "/dev"), _nothing),
+            "walk-12k-folders": ("formats walk", _folders_10k, _nothing),
+            "fifo-as-model": ("onnx graph", _fifo_as_model, _nothing),
+            "fifo-as-convert-input": ("vendor convert", _fifo_as_convert_input, _nothing),
+            "patch-external-up": ("onnx patch", _patch_external_outside("../outside/notes.txt"), _nothing),
+            "patch-external-absolute": ("onnx patch", _patch_external_outside("absolute"), _nothing),
+            "patch-external-link-out": ("onnx patch", _patch_external_outside("link"), _nothing),
+        }
+    )
     return cases
 
 
@@ -362,7 +384,6 @@ OUTPUT_CASES = _output_cases()
 
 
 def run_output_case(name: str, case: tuple[str, Build, Check], folder: Path, timeout: float):  # type: ignore
-
     """One case through :mod:`tests.fuzz.run`'s checks (only ``out/`` may change), then its own ``check``."""
     from .run import RSS_SLACK, Outcome, _changed, _judge, input_bytes, make_outside, run, snapshot
 

@@ -20,7 +20,6 @@ import json
 import os
 import signal
 import socket
-import struct
 import subprocess
 import sys
 import tempfile
@@ -30,15 +29,31 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
-from .corpus import (GOOD, CacheCase, Case, SchedulerCase, cache_cases, cache_pair, cases, make_outside,
-                     remove_tree, scheduler_cases)
+from .corpus import (
+    GOOD,
+    CacheCase,
+    Case,
+    SchedulerCase,
+    cache_cases,
+    cache_pair,
+    cases,
+    make_outside,
+    remove_tree,
+    scheduler_cases,
+)
 from .outputs import OUTPUT_CASES, run_output_case
 
 RSS_SLACK = 200 << 20
-COLUMNS = ("cases", "internal errors", "tracebacks", "hangs", "RSS over bound", "rows lost",
-           "outside touches", "outside reads")
+COLUMNS = (
+    "cases",
+    "internal errors",
+    "tracebacks",
+    "hangs",
+    "RSS over bound",
+    "rows lost",
+    "outside touches",
+    "outside reads",
+)
 #: The --cache and --scheduler rows' own columns (issue 21).
 CACHE_COLUMNS = (*COLUMNS, "forged verdicts", "unclear failures")
 
@@ -148,7 +163,9 @@ def _split_rss(stderr: str) -> tuple[str, int]:
     return head.rstrip("\n") + ("\n" if head.strip() else ""), int(tail.split()[0]) * 1024
 
 
-def run(argv: list[str], timeout: float, cwd: Path, env: dict[str, str] | None = None) -> tuple[int | None, str, str, int]:
+def run(
+    argv: list[str], timeout: float, cwd: Path, env: dict[str, str] | None = None
+) -> tuple[int | None, str, str, int]:
     """``(exit code or None on a hang, stdout, stderr, peak RSS bytes)`` of one CLI run."""
     wrapper = f"_MARK = {_MARK!r}\n_WATCHED = {_WATCHED!r}\n" + _WRAPPER
     # /etc/passwd is a sentinel outside every dump, unless the run was given a folder that holds it (`/`)
@@ -156,10 +173,19 @@ def run(argv: list[str], timeout: float, cwd: Path, env: dict[str, str] | None =
     watch = os.pathsep.join([str(cwd / "outside"), *passwd])
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(
-            [sys.executable, "-c", wrapper, *argv], stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-            cwd=cwd, start_new_session=True,
-            env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200", "DUMPSCOPE_FUZZ_WATCH": watch,
-                 **(env or {})},
+            [sys.executable, "-c", wrapper, *argv],
+            stdout=out,
+            stderr=err,
+            stdin=subprocess.DEVNULL,
+            cwd=cwd,
+            start_new_session=True,
+            env={
+                **os.environ,
+                "NO_COLOR": "1",
+                "COLUMNS": "200",
+                "DUMPSCOPE_FUZZ_WATCH": watch,
+                **(env or {}),
+            },
         )
         hung = threading.Event()
 
@@ -184,8 +210,11 @@ def _rows_lost(case: Case, stdout: str) -> list[str]:
         rows = json.loads(stdout)
     except ValueError:
         return list(case.good) if case.good else []
-    names = _msprobe_names(rows) if isinstance(rows, dict) else (
-        {r.get("target_name") for r in rows} | {r.get("name") for r in rows})
+    names = (
+        _msprobe_names(rows)
+        if isinstance(rows, dict)
+        else ({r.get("target_name") for r in rows} | {r.get("name") for r in rows})
+    )
     return [n for n in case.good if n not in names]
 
 
@@ -199,7 +228,7 @@ def outside_reads(stderr: str) -> tuple[str, list[str]]:
     """``stderr`` without the watch hook's lines, and the watched files it says were opened."""
     kept, read = [], []
     for line in stderr.splitlines(keepends=True):
-        (read.append(line[len(_READ_MARK):].strip()) if line.startswith(_READ_MARK) else kept.append(line))
+        (read.append(line[len(_READ_MARK) :].strip()) if line.startswith(_READ_MARK) else kept.append(line))
     return "".join(kept), sorted(set(read))
 
 
@@ -220,10 +249,13 @@ def _judge(outcome: Outcome, stdout: str, rss: int, bound: int, touched: list[st
         outcome.problems.append("rows lost")
     if touched:
         outcome.problems.append("outside touches")
-    outcome.stderr = (outcome.stderr.strip().splitlines() or [""])[-1][:200] + (
-        f" | lost {lost[:5]}" if lost else "") + (f" | touched {touched[:3]}" if touched else "") + (
-        f" | read {read[:3]}" if read else "") + (
-        f" | RSS {rss >> 20} MB > {bound >> 20} MB" if rss > bound else "")
+    outcome.stderr = (
+        (outcome.stderr.strip().splitlines() or [""])[-1][:200]
+        + (f" | lost {lost[:5]}" if lost else "")
+        + (f" | touched {touched[:3]}" if touched else "")
+        + (f" | read {read[:3]}" if read else "")
+        + (f" | RSS {rss >> 20} MB > {bound >> 20} MB" if rss > bound else "")
+    )
 
 
 def _changed(before: dict, after: dict) -> list[str]:  # type: ignore[type-arg]
@@ -262,8 +294,13 @@ def _model(folder: Path) -> Path:
 
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])
-    nodes = [helper.make_node("Relu", ["x"], ["h"], name="relu"), helper.make_node("Neg", ["h"], ["y"], name="neg")]
-    model = helper.make_model(helper.make_graph(nodes, "g", [x], [y]), opset_imports=[helper.make_opsetid("", 17)])
+    nodes = [
+        helper.make_node("Relu", ["x"], ["h"], name="relu"),
+        helper.make_node("Neg", ["h"], ["y"], name="neg"),
+    ]
+    model = helper.make_model(
+        helper.make_graph(nodes, "g", [x], [y]), opset_imports=[helper.make_opsetid("", 17)]
+    )
     model.ir_version = 8
     path = folder / "model.onnx"
     onnx.save(model, str(path))
@@ -344,7 +381,20 @@ def _explain_dev_zero(_folder: Path) -> list[str]:
 
 
 def _fusion_bad_attr(folder: Path) -> list[str]:
-    graph = {"graph": [{"name": "g", "op": [{"name": "a", "type": "Add", "attr": [{"key": "_datadump_original_op_names", "value": {"s": 5}}]}]}]}
+    graph = {
+        "graph": [
+            {
+                "name": "g",
+                "op": [
+                    {
+                        "name": "a",
+                        "type": "Add",
+                        "attr": [{"key": "_datadump_original_op_names", "value": {"s": 5}}],
+                    }
+                ],
+            }
+        ]
+    }
     (folder / "graph.json").write_text(json.dumps(graph))
     return ["fusion", str(folder / "graph.json")]
 
@@ -360,7 +410,9 @@ def _overflow_status(status: object) -> Callable[[Path], list[str]]:
         d.mkdir()
         for k, word in enumerate((status, 32)):
             record = {"AI Core": {"status": word, "task_id": k, "stream_id": 1}}
-            (d / f"Opdebug.Node_OpDebug.{k}.1.170000000000000{k}.output.0.json").write_text(json.dumps(record))
+            (d / f"Opdebug.Node_OpDebug.{k}.1.170000000000000{k}.output.0.json").write_text(
+                json.dumps(record)
+            )
         return ["overflow", str(d), "--json"]
 
     return build
@@ -370,12 +422,18 @@ _CSV_HEAD = "Index,OpType,NPUDump,DataType,Address,GroundTruth,DataType,TensorIn
 
 
 def _open_inf_index(folder: Path) -> list[str]:
-    (folder / "result.csv").write_text(_CSV_HEAD + "inf,Add,a,float32,NaN,a,float32,a:output:0,[2],1.0\n1,Add,b,float32,NaN,b,float32,b:output:0,[2],0.5\n")
+    (folder / "result.csv").write_text(
+        _CSV_HEAD
+        + "inf,Add,a,float32,NaN,a,float32,a:output:0,[2],1.0\n1,Add,b,float32,NaN,b,float32,b:output:0,[2],0.5\n"
+    )
     return ["open", str(folder / "result.csv"), "--format", "json"]
 
 
 def _open_csv_odd_cells(folder: Path) -> list[str]:
-    rows = "".join(f"{i},Add,n{i},float32,NaN,n{i},float32,n{i}:output:0,[{10**30}],{v}\n" for i, v in enumerate(("inf", "nan", "x", "")))
+    rows = "".join(
+        f"{i},Add,n{i},float32,NaN,n{i},float32,n{i}:output:0,[{10**30}],{v}\n"
+        for i, v in enumerate(("inf", "nan", "x", ""))
+    )
     (folder / "result.csv").write_text(_CSV_HEAD + rows)
     return ["open", str(folder / "result.csv"), "--format", "json"]
 
@@ -390,7 +448,9 @@ def _open_parquet_meta(meta: str) -> Callable[[Path], list[str]]:
     def build(folder: Path) -> list[str]:
         import polars as pl
 
-        pl.DataFrame({"name": ["a"], "health": ["ok"]}).write_parquet(folder / "r.parquet", metadata={"dumpscope": meta})
+        pl.DataFrame({"name": ["a"], "health": ["ok"]}).write_parquet(
+            folder / "r.parquet", metadata={"dumpscope": meta}
+        )
         return ["open", str(folder / "r.parquet"), "--format", "json"]
 
     return build
@@ -398,13 +458,23 @@ def _open_parquet_meta(meta: str) -> Callable[[Path], list[str]]:
 
 def _fusion_atc(count: int, shared: bool) -> Callable[[Path], list[str]]:
     """An ATC graph of ``count`` ops: a chain (each its own original) or one fusion group (all share one)."""
+
     def build(folder: Path) -> list[str]:
         def attr(i: int) -> list[dict[str, object]]:
             names = ["shared", f"o{i}"] if shared else [f"o{i}"]
             return [{"key": "_datadump_original_op_names", "value": {"list": {"s": names}}}]
 
-        ops = [{"name": f"op{i}", "type": "Add", "id": i, "input": [f"op{i - 1}:0"] if i else [], "attr": attr(i),
-                "output_desc": [{"dtype": "DT_FLOAT"}]} for i in range(count)]
+        ops = [
+            {
+                "name": f"op{i}",
+                "type": "Add",
+                "id": i,
+                "input": [f"op{i - 1}:0"] if i else [],
+                "attr": attr(i),
+                "output_desc": [{"dtype": "DT_FLOAT"}],
+            }
+            for i in range(count)
+        ]
         (folder / "graph.json").write_text(json.dumps({"name": "g", "graph": [{"name": "g", "op": ops}]}))
         return ["fusion", str(folder / "graph.json"), "--json", "--outputs"]
 
@@ -418,10 +488,23 @@ def _patch_same_named(folder: Path) -> list[str]:
     n = 20_000
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])
     y = helper.make_tensor_value_info(f"t{n - 1}", TensorProto.FLOAT, [2])
-    nodes = [helper.make_node("Relu", ["x" if i == 0 else f"t{i - 1}"], [f"t{i}"], name="same") for i in range(n)]
-    model = helper.make_model(helper.make_graph(nodes, "g", [x], [y]), opset_imports=[helper.make_opsetid("", 17)])
+    nodes = [
+        helper.make_node("Relu", ["x" if i == 0 else f"t{i - 1}"], [f"t{i}"], name="same") for i in range(n)
+    ]
+    model = helper.make_model(
+        helper.make_graph(nodes, "g", [x], [y]), opset_imports=[helper.make_opsetid("", 17)]
+    )
     onnx.save(model, str(folder / "same.onnx"))
-    return ["patch", str(folder / "same.onnx"), "-o", str(folder / "out" / "p.onnx"), "--keep-fp32", "t10", "--clip", "t20=0,1"]
+    return [
+        "patch",
+        str(folder / "same.onnx"),
+        "-o",
+        str(folder / "out" / "p.onnx"),
+        "--keep-fp32",
+        "t10",
+        "--clip",
+        "t20=0,1",
+    ]
 
 
 def _patch_out_dot(folder: Path) -> list[str]:
@@ -463,7 +546,10 @@ ELSEWHERE: dict[str, tuple[str, Callable[[Path], list[str]]]] = {
     "open-csv-odd-cells": ("vendor msaccucmp_csv", _open_csv_odd_cells),
     "open-csv-100k-rows": ("vendor msaccucmp_csv", _open_csv_100k_rows),
     "open-parquet-meta-list": ("comparison result", _open_parquet_meta("[1, 2]")),
-    "open-parquet-meta-bad-types": ("comparison result", _open_parquet_meta('{"meta": 5, "thresholds": {"bands": 5}}')),
+    "open-parquet-meta-bad-types": (
+        "comparison result",
+        _open_parquet_meta('{"meta": 5, "thresholds": {"bands": 5}}'),
+    ),
     "open-parquet-meta-not-json": ("comparison result", _open_parquet_meta("{{{")),
     "fusion-atc-100k-ops": ("vendor atc_graph", _fusion_atc(100_000, shared=False)),
     "fusion-group-20k-ops": ("vendor groups", _fusion_atc(20_000, shared=True)),
@@ -487,6 +573,7 @@ def _explain_kb_deep(folder: Path) -> list[str]:
 
 def _msprobe_mapping(kind: str) -> Callable[[Path], list[str]]:
     """msprobe compare with a --mapping that is a FIFO, YAML nested 5000 deep, or broken YAML."""
+
     def build(folder: Path) -> list[str]:
         from .corpus import ms_rank
 
@@ -497,14 +584,26 @@ def _msprobe_mapping(kind: str) -> Callable[[Path], list[str]]:
             os.mkfifo(mapping)
         else:
             mapping.write_text("a: " + "[" * 5000 + "]" * 5000 if kind == "deep" else "a: [\n")
-        return ["compare", str(folder / "g"), str(folder / "t"), "--mapping", str(mapping), "--format", "json"]
+        return [
+            "compare",
+            str(folder / "g"),
+            str(folder / "t"),
+            "--mapping",
+            str(mapping),
+            "--format",
+            "json",
+        ]
 
     return build
 
 
 ELSEWHERE["explain-kb-json-100k-deep"] = ("knowledge loader", _explain_kb_deep)
-ELSEWHERE.update({f"msprobe-mapping-{kind}": ("msprobe driver", _msprobe_mapping(kind))
-                  for kind in ("fifo", "deep", "bad")})
+ELSEWHERE.update(
+    {
+        f"msprobe-mapping-{kind}": ("msprobe driver", _msprobe_mapping(kind))
+        for kind in ("fifo", "deep", "bad")
+    }
+)
 
 
 def run_elsewhere(name: str, build: Callable[[Path], list[str]], folder: Path, timeout: float) -> Outcome:
@@ -516,7 +615,14 @@ def run_elsewhere(name: str, build: Callable[[Path], list[str]], folder: Path, t
     # A private config folder: the user's KB and keymap stay out of it (and a case may plant its own).
     rc, stdout, stderr, rss = run(argv, timeout, folder, env={"DUMPSCOPE_CONFIG_DIR": str(folder)})
     outcome = Outcome(argv[0], name, rc, stderr)
-    _judge(outcome, stdout, rss, RSS_SLACK + 4 * input_bytes([folder]), _changed(before, snapshot(folder, skip=allowed)), [])
+    _judge(
+        outcome,
+        stdout,
+        rss,
+        RSS_SLACK + 4 * input_bytes([folder]),
+        _changed(before, snapshot(folder, skip=allowed)),
+        [],
+    )
     return outcome
 
 
@@ -633,7 +739,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fast", action="store_true", help="only the fast cases")
     parser.add_argument("--only", default="", help="only cases whose name contains this")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds before a run counts as a hang")
-    parser.add_argument("--no-elsewhere", action="store_true", help="skip the cases of other areas (tui, vendor)")
+    parser.add_argument(
+        "--no-elsewhere", action="store_true", help="skip the cases of other areas (tui, vendor)"
+    )
     args = parser.parse_args(argv)
     mine: list[Outcome] = []
     other: list[Outcome] = []
@@ -655,16 +763,22 @@ def main(argv: list[str] | None = None) -> int:
                 if args.only in name:
                     (root / name).mkdir()
                     outputs.append(run_output_case(name, case, root / name, args.timeout))
-        cached = [run_cache_case(c, root / c.name, args.timeout) for c in cache_cases()
-                  if args.only in c.name]
-        cached += [run_scheduler_case(c, root / c.name, args.timeout) for c in scheduler_cases()
-                   if args.only in c.name]
+        cached = [
+            run_cache_case(c, root / c.name, args.timeout) for c in cache_cases() if args.only in c.name
+        ]
+        cached += [
+            run_scheduler_case(c, root / c.name, args.timeout)
+            for c in scheduler_cases()
+            if args.only in c.name
+        ]
         remove_tree(root)
     print(f"Readers, dump -o (this area): {len({o.case for o in mine})} cases, {len(mine)} runs")
     print(table(mine))
     _details(mine)
     if other:
-        print(f"\nSide files and other commands (vendor, open, fusion, patch, demo, explain, formats): {len(other)} runs")
+        print(
+            f"\nSide files and other commands (vendor, open, fusion, patch, demo, explain, formats): {len(other)} runs"
+        )
         print(table(other))
         _details(other, owners={n: o for n, (o, _b) in ELSEWHERE.items()})
     if outputs:

@@ -19,14 +19,18 @@ def _err(capsys: pytest.CaptureFixture[str]) -> str:
     return capsys.readouterr().err
 
 
-def test_explain_log_on_a_fifo_is_refused_without_opening_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_explain_log_on_a_fifo_is_refused_without_opening_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     os.mkfifo(tmp_path / "log")
     assert main(["explain", "--log", str(tmp_path / "log")]) == 2  # opening it would block forever
     err = _err(capsys)
     assert "is a FIFO" in err and "no such file" not in err
 
 
-def test_explain_log_on_a_device_or_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_explain_log_on_a_device_or_folder_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["explain", "--log", "/dev/zero"]) == 2
     assert "is a device" in _err(capsys)
     assert main(["explain", "--log", str(tmp_path)]) == 2
@@ -42,7 +46,9 @@ def test_a_fifo_in_the_user_kb_folder_is_skipped_with_a_warning(tmp_path: Path) 
     assert len(kb.entries) > 0 if hasattr(kb, "entries") else True
 
 
-def test_explain_with_a_fifo_in_the_kb_folder_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_explain_with_a_fifo_in_the_kb_folder_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "kb").mkdir()
     os.mkfifo(tmp_path / "kb" / "pipe.jsonl")
     monkeypatch.setenv("DUMPSCOPE_CONFIG_DIR", str(tmp_path))
@@ -84,7 +90,9 @@ def test_not_a_dump_points_at_the_formats_command(tmp_path: Path, capsys: pytest
 
 
 @pytest.mark.parametrize("fmt", ["json", "csv", "markdown", "table-file"])
-def test_manifest_not_used_reaches_stderr_in_every_format(tmp_path: Path, fmt: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_manifest_not_used_reaches_stderr_in_every_format(
+    tmp_path: Path, fmt: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     golden, target = _manifest_unreadable(tmp_path)
     extra = ["-o", str(tmp_path / "out.txt")] if fmt == "table-file" else []
     assert main(["compare", str(golden), str(target), "--format", fmt.split("-")[0], *extra]) in (0, 1)

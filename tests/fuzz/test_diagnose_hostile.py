@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-
 from dumpscope.core.comparison.pipeline import compare
 from dumpscope.core.diagnosis.engine import diagnose
 

@@ -29,7 +29,9 @@ def _dump(tmp_path: Path) -> Path:
         {"name": "leak", "file": "inner/leak.npy"},
         {"name": "gone", "file": "inner/gone.npy"},
     ]
-    (d / "manifest.json").write_text(json.dumps({"format": "dumpscope-manifest", "version": 1, "tensors": entries}))
+    (d / "manifest.json").write_text(
+        json.dumps({"format": "dumpscope-manifest", "version": 1, "tensors": entries})
+    )
     return d
 
 

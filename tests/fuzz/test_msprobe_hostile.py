@@ -27,12 +27,16 @@ from dumpscope.tui.cli.main import main
 from dumpscope.tui.cli.runs import msprobe_json, msprobe_json_text
 
 from . import corpus
-from .corpus import MS_GOOD, _MS_UNREADABLE, good_array
+from .corpus import _MS_UNREADABLE, MS_GOOD, good_array
 
 
 def _frame_rows(report) -> dict[str, dict[str, object]]:  # type: ignore[no-untyped-def]
-    return {row["NPU Name"]: row for r in report.results if r.frame is not None
-            for row in r.frame.iter_rows(named=True)}
+    return {
+        row["NPU Name"]: row
+        for r in report.results
+        if r.frame is not None
+        for row in r.frame.iter_rows(named=True)
+    }
 
 
 def _tensor_report(case, tmp_path: Path):  # type: ignore[no-untyped-def]
@@ -48,9 +52,15 @@ def _good_rows_compared(rows: dict[str, dict[str, object]]) -> None:
 def test_unreadable_tensor_files_are_error_rows_that_say_why(tmp_path: Path) -> None:
     rows = _frame_rows(_tensor_report(corpus._ms_case(_MS_UNREADABLE, corpus._ms_unreadable), tmp_path))
     _good_rows_compared(rows)
-    expected = {"missing": "No such file", "trunc": "trunc.npy: truncated", "folder": "not a regular file",
-                "text": "text.npy: not an .npy file", "fifo": "a FIFO", "badpt": "not a readable .pt zip",
-                "other": "neither .npy nor .pt"}
+    expected = {
+        "missing": "No such file",
+        "trunc": "trunc.npy: truncated",
+        "folder": "not a regular file",
+        "text": "text.npy: not an .npy file",
+        "fifo": "a FIFO",
+        "badpt": "not a readable .pt zip",
+        "other": "neither .npy nor .pt",
+    }
     for k, api in enumerate(_MS_UNREADABLE):
         row = rows[f"Functional.{api}.{k}.forward.input.0"]
         assert row["Result"] == "error" and row["cosine_similarity"] is None, api
@@ -59,13 +69,25 @@ def test_unreadable_tensor_files_are_error_rows_that_say_why(tmp_path: Path) -> 
 
 
 def test_data_names_leading_out_are_refused_on_their_rows(tmp_path: Path) -> None:
-    bad = {"abs": "{outside}/secret.npy", "up": "../../../../outside/secret.npy", "link": "link.npy",
-           "sub": "leak/secret.npy", "nul": "a\0.npy", "etc": "/etc/passwd"}
+    bad = {
+        "abs": "{outside}/secret.npy",
+        "up": "../../../../outside/secret.npy",
+        "link": "link.npy",
+        "sub": "leak/secret.npy",
+        "nul": "a\0.npy",
+        "etc": "/etc/passwd",
+    }
     report = _tensor_report(corpus._ms_case(bad, corpus._ms_outside_links), tmp_path)
     rows = _frame_rows(report)
     _good_rows_compared(rows)
-    reasons = {"abs": "absolute path", "up": "leads outside", "link": "symbolic link leading outside",
-               "sub": "symbolic link leading outside", "nul": "NUL byte", "etc": "absolute path"}
+    reasons = {
+        "abs": "absolute path",
+        "up": "leads outside",
+        "link": "symbolic link leading outside",
+        "sub": "symbolic link leading outside",
+        "nul": "NUL byte",
+        "etc": "absolute path",
+    }
     for k, api in enumerate(bad):
         row = rows[f"Functional.{api}.{k}.forward.input.0"]
         assert row["Result"] == "error" and reasons[api] in row["Err_message"], row["Err_message"]
@@ -117,8 +139,9 @@ def test_looping_step_links_cost_their_own_rows(tmp_path: Path) -> None:
     assert [r.label for r in compare_msprobe(target, golden, steps=[0]).results] == ["step0/rank0"]
 
 
-def test_unreadable_step_and_rank_folders_cost_their_own_rows(tmp_path: Path,
-                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unreadable_step_and_rank_folders_cost_their_own_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Permissions as a non-root user sees them (EACCES), whoever runs the tests."""
     golden, target = corpus._ms_case()(tmp_path)
     corpus.ms_rank(target / "step0" / "rank1")
@@ -159,7 +182,8 @@ def test_deep_and_cut_short_json_cost_one_row_each(tmp_path: Path) -> None:
 
 
 def test_msprobe_json_with_problem_rows_is_written_not_an_internal_error(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     golden, target = corpus._ms_case(None, corpus._ms_links_out)(tmp_path)
     assert main(["compare", str(golden), str(target), "--format", "json"]) == 1
     captured = capsys.readouterr()
@@ -172,8 +196,9 @@ def test_msprobe_json_with_problem_rows_is_written_not_an_internal_error(
         assert "".join(msprobe_json_text(report, rows)) == whole
 
 
-@pytest.mark.parametrize("kind, reason", [("fifo", "a FIFO"), ("deep", "nested too deeply"),
-                                          ("bad", "not a mapping YAML")])
+@pytest.mark.parametrize(
+    "kind, reason", [("fifo", "a FIFO"), ("deep", "nested too deeply"), ("bad", "not a mapping YAML")]
+)
 def test_a_hostile_mapping_is_one_line(tmp_path: Path, kind: str, reason: str) -> None:
     from .run import _msprobe_mapping
 
@@ -186,14 +211,17 @@ def test_a_hostile_mapping_is_one_line(tmp_path: Path, kind: str, reason: str) -
 # ----------------------------------------------------------------- .pt
 
 
-@pytest.mark.parametrize("make, reason", [
-    (corpus._pt_zip_bomb, "more than the 24 it may hold; not inflated"),
-    (corpus._pt_zip_bomb_lying, "Bad CRC-32"),  # zipfile itself stops at the 24 bytes claimed
-    (corpus._pt_pickle_bomb, "more than the 1048576 it may hold"),
-    (corpus._pt_stride0, "400000000 elements over a storage of 1"),
-    (corpus._pt_odd, "reaches element 5 of a 4-element storage"),
-    (corpus._pt_corrupt, "not a readable .pt zip"),
-])
+@pytest.mark.parametrize(
+    "make, reason",
+    [
+        (corpus._pt_zip_bomb, "more than the 24 it may hold; not inflated"),
+        (corpus._pt_zip_bomb_lying, "Bad CRC-32"),  # zipfile itself stops at the 24 bytes claimed
+        (corpus._pt_pickle_bomb, "more than the 1048576 it may hold"),
+        (corpus._pt_stride0, "400000000 elements over a storage of 1"),
+        (corpus._pt_odd, "reaches element 5 of a 4-element storage"),
+        (corpus._pt_corrupt, "not a readable .pt zip"),
+    ],
+)
 def test_hostile_pt_files_are_refused_with_a_reason(tmp_path: Path, make: object, reason: str) -> None:
     make(tmp_path / "bad.pt")  # type: ignore[operator]
     with pytest.raises(TensorReadError, match=reason.replace(".", r"\.")):
@@ -214,7 +242,8 @@ def test_a_well_formed_hand_written_pt_reads_back(tmp_path: Path) -> None:
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
-    max_leaves=20)
+    max_leaves=20,
+)
 
 
 def _members(text: str, chunk: int) -> list[tuple[str, object]]:
@@ -224,10 +253,14 @@ def _members(text: str, chunk: int) -> list[tuple[str, object]]:
 
 
 @settings(max_examples=200, deadline=None)
-@given(obj=st.dictionaries(st.text(max_size=6), _JSON, max_size=6), chunk=st.integers(1, 9),
-       indent=st.sampled_from([None, 1]))
-def test_json_stream_reads_what_json_loads_reads(obj: dict[str, object], chunk: int,
-                                                 indent: int | None) -> None:
+@given(
+    obj=st.dictionaries(st.text(max_size=6), _JSON, max_size=6),
+    chunk=st.integers(1, 9),
+    indent=st.sampled_from([None, 1]),
+)
+def test_json_stream_reads_what_json_loads_reads(
+    obj: dict[str, object], chunk: int, indent: int | None
+) -> None:
     text = json.dumps(obj, indent=indent)
     assert dict(_members(text, chunk)) == json.loads(text)
 
@@ -248,8 +281,7 @@ def test_json_stream_skips_a_too_deep_value_whole_and_goes_on(chunk: int) -> Non
     assert math.isnan(got["b"][0]) and got["b"][1] == math.inf
 
 
-@pytest.mark.parametrize("text", ['{"a": 1, "b": [1, 2', '{"a": 1 "b": 2}', '{"a": 12', '[1]', '{"a": 1,'])
+@pytest.mark.parametrize("text", ['{"a": 1, "b": [1, 2', '{"a": 1 "b": 2}', '{"a": 12', "[1]", '{"a": 1,'])
 def test_json_stream_malformed_or_cut_short_is_a_value_error(text: str) -> None:
     with pytest.raises(ValueError):
         _members(text, 2)
-

@@ -23,7 +23,12 @@ from dumpscope.core.formats import sigmastar as sg
 
 from .corpus import GOOD, _encoded, _npz_bytes, _sg_tensors, good_array, polygraphy_json
 
-_SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+_SETTINGS = settings(
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 
 
 def _npy(folder: Path) -> tuple[Path, Path]:
@@ -42,7 +47,12 @@ def _npz(folder: Path) -> tuple[Path, Path]:
 
 def _ascend(folder: Path) -> tuple[Path, Path]:
     raw = ad.RawTensor(np.zeros((1, 1, 2, 2, 16), np.float16), 2, 3, (1, 4, 2, 2))
-    path = ad.write_dump(folder / "Conv2D.conv.1.1.1700000000000000", "conv", [raw], [ad.RawTensor(good_array("a"), 1, 2, (2, 3))])
+    path = ad.write_dump(
+        folder / "Conv2D.conv.1.1.1700000000000000",
+        "conv",
+        [raw],
+        [ad.RawTensor(good_array("a"), 1, 2, (2, 3))],
+    )
     ad.write_dump(folder / "Add.b.2.1.1700000000000001", "b", [ad.RawTensor(good_array("b"), 1, 2, (2, 3))])
     return folder, path
 
@@ -63,7 +73,14 @@ def _polygraphy(folder: Path) -> tuple[Path, Path]:
     return path, path
 
 
-WRITERS = {"npy": _npy, "npz": _npz, "ascend": _ascend, "sigmastar": _sigmastar, "sigmastar-text": _sigmastar_text, "polygraphy": _polygraphy}
+WRITERS = {
+    "npy": _npy,
+    "npz": _npz,
+    "ascend": _ascend,
+    "sigmastar": _sigmastar,
+    "sigmastar-text": _sigmastar_text,
+    "polygraphy": _polygraphy,
+}
 
 
 def _read_totally(path: Path) -> int:
@@ -96,12 +113,17 @@ def test_truncated_anywhere(tmp_path_factory: pytest.TempPathFactory, fmt: str, 
 @pytest.mark.parametrize("fmt", WRITERS)
 @given(data=st.data())
 @_SETTINGS
-def test_bytes_flipped_anywhere(tmp_path_factory: pytest.TempPathFactory, fmt: str, data: st.DataObject) -> None:
+def test_bytes_flipped_anywhere(
+    tmp_path_factory: pytest.TempPathFactory, fmt: str, data: st.DataObject
+) -> None:
     folder = tmp_path_factory.mktemp(fmt)
     dump_path, victim = WRITERS[fmt](folder)
     raw = bytearray(victim.read_bytes())
     head = min(len(raw), 512)  # headers live at the front; data bytes are read as data
-    flips = data.draw(st.lists(st.tuples(st.integers(0, head - 1), st.integers(1, 255)), min_size=1, max_size=6), label="flips")
+    flips = data.draw(
+        st.lists(st.tuples(st.integers(0, head - 1), st.integers(1, 255)), min_size=1, max_size=6),
+        label="flips",
+    )
     for pos, mask in flips:
         raw[pos] ^= mask
     victim.write_bytes(bytes(raw))
@@ -109,16 +131,41 @@ def test_bytes_flipped_anywhere(tmp_path_factory: pytest.TempPathFactory, fmt: s
 
 
 _JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70) | st.floats() | st.text(max_size=20),
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats()
+    | st.text(max_size=20),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=12,
 )
-_FIELDS = ("name", "file", "shape", "dtype", "kind", "node_name", "op_type", "topo_index", "node_inputs", "output_index", "quant")
+_FIELDS = (
+    "name",
+    "file",
+    "shape",
+    "dtype",
+    "kind",
+    "node_name",
+    "op_type",
+    "topo_index",
+    "node_inputs",
+    "output_index",
+    "quant",
+)
 
 
-@given(entries=st.lists(st.dictionaries(st.sampled_from(_FIELDS), _JSON, max_size=6) | _JSON, max_size=6), top=st.dictionaries(st.sampled_from(("inputs", "nodes", "clamped", "notes", "target", "seed", "version")), _JSON, max_size=4))
+@given(
+    entries=st.lists(st.dictionaries(st.sampled_from(_FIELDS), _JSON, max_size=6) | _JSON, max_size=6),
+    top=st.dictionaries(
+        st.sampled_from(("inputs", "nodes", "clamped", "notes", "target", "seed", "version")),
+        _JSON,
+        max_size=4,
+    ),
+)
 @_SETTINGS
-def test_any_manifest_entries_cost_only_their_rows(tmp_path_factory: pytest.TempPathFactory, entries: list[object], top: dict[str, object]) -> None:
+def test_any_manifest_entries_cost_only_their_rows(
+    tmp_path_factory: pytest.TempPathFactory, entries: list[object], top: dict[str, object]
+) -> None:
     import json
 
     from dumpscope.core.comparison.pipeline import compare_frame

@@ -21,9 +21,25 @@ from dumpscope.core.formats.safe_fs import member_path, read_csv_rows
 from dumpscope.core.formats.sigmastar import scan
 from dumpscope.core.names import to_filename
 
-from .corpus import GOOD, _encoded, _npz_bytes, _sg_tensors, bit_flipped, good_array, make_outside, npy_dir, npy_with_header, polygraphy_json
+from .corpus import (
+    GOOD,
+    _encoded,
+    _npz_bytes,
+    _sg_tensors,
+    bit_flipped,
+    good_array,
+    make_outside,
+    npy_dir,
+    npy_with_header,
+    polygraphy_json,
+)
 
-_FAST = settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+_FAST = settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 
 
 def _error(dump, name: str) -> str:  # type: ignore[no-untyped-def]
@@ -44,7 +60,9 @@ def test_manifest_paths_outside_the_folder_are_refused_on_their_rows(tmp_path: P
         {"name": "environ", "file": "/proc/self/environ"},
         {"name": "link", "file": "link.npy"},
     ]
-    (d / "manifest.json").write_text(json.dumps({"format": "dumpscope-manifest", "version": 1, "tensors": entries}))
+    (d / "manifest.json").write_text(
+        json.dumps({"format": "dumpscope-manifest", "version": 1, "tensors": entries})
+    )
     dump = open_dump(d)
     np.testing.assert_array_equal(dump.tensors["a"].load(), good_array("a"))
     assert "leads outside" in _error(dump, "up")
@@ -104,16 +122,31 @@ def test_damaged_manifest_keeps_the_good_entries_and_marks_the_bad_ones(tmp_path
 
 def test_manifest_fields_of_the_wrong_type_are_dropped_and_said(tmp_path: Path) -> None:
     d = npy_dir(tmp_path / "d")
-    manifest = {"format": "dumpscope-manifest", "tensors": [{"name": "a", "file": "a.npy"}], "inputs": 7, "notes": ["ok", 3], "target": None}
+    manifest = {
+        "format": "dumpscope-manifest",
+        "tensors": [{"name": "a", "file": "a.npy"}],
+        "inputs": 7,
+        "notes": ["ok", 3],
+        "target": None,
+    }
     (d / "manifest.json").write_text(json.dumps(manifest))
     dump = open_dump(d)
     kept = dump.meta["manifest"]
     assert "inputs" not in kept and kept["notes"] == ["ok"] and kept["target"] is None
     messages = [p.message for p in dump.problems]
-    assert "manifest field 'inputs' is a int; ignored" in messages and any("'notes': 1 malformed" in m for m in messages)
+    assert "manifest field 'inputs' is a int; ignored" in messages and any(
+        "'notes': 1 malformed" in m for m in messages
+    )
 
 
-@pytest.mark.parametrize("text", ['{"format": "dumpscope-manifest", "tensors": [', "[" * 100_000 + "]" * 100_000, '{"format": "dumpscope-manifest", "tensors": 5}'])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"format": "dumpscope-manifest", "tensors": [',
+        "[" * 100_000 + "]" * 100_000,
+        '{"format": "dumpscope-manifest", "tensors": 5}',
+    ],
+)
 def test_unusable_manifest_falls_back_to_decoded_names_and_says_why(tmp_path: Path, text: str) -> None:
     d = tmp_path / "d"
     (d / "inputs").mkdir(parents=True)
@@ -147,7 +180,11 @@ def test_any_npy_shape_is_checked(shape: list[int]) -> None:
     try:
         got, _f, _d = read_header(io.BytesIO(npy_with_header(text.encode())))
     except TensorReadError:
-        assert any(d < 0 for d in shape) or np.prod([float(d) for d in shape]) > 2**48 or any(d > 2**48 for d in shape)
+        assert (
+            any(d < 0 for d in shape)
+            or np.prod([float(d) for d in shape]) > 2**48
+            or any(d > 2**48 for d in shape)
+        )
         return
     assert list(got) == shape
 
@@ -221,7 +258,12 @@ def _patched_npz(tmp_path: Path, patch) -> Path:  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize(
     ("patch", "message"),
-    [("_set_flag", "encrypted"), ("_set_method", "unknown compression"), ("_corrupt_data", "unreadable"), ("_claim_400gb", "more than the compression")],
+    [
+        ("_set_flag", "encrypted"),
+        ("_set_method", "unknown compression"),
+        ("_corrupt_data", "unreadable"),
+        ("_claim_400gb", "more than the compression"),
+    ],
 )
 def test_npz_bad_member_costs_its_row(tmp_path: Path, patch: str, message: str) -> None:
     from . import corpus
@@ -235,13 +277,20 @@ def test_npz_bad_member_costs_its_row(tmp_path: Path, patch: str, message: str) 
 def test_npz_header_claiming_400gb_is_refused_before_inflating(tmp_path: Path) -> None:
     buf = io.BytesIO(_npz_bytes({"a": good_array("a")}))
     with zipfile.ZipFile(buf, "a") as z:
-        z.writestr("bomb.npy", npy_with_header(b"{'descr': '<f4', 'fortran_order': False, 'shape': (100000000000,), }", b""))
+        z.writestr(
+            "bomb.npy",
+            npy_with_header(b"{'descr': '<f4', 'fortran_order': False, 'shape': (100000000000,), }", b""),
+        )
     (tmp_path / "t.npz").write_bytes(buf.getvalue())
     dump = open_dump(tmp_path / "t.npz")
-    assert "more than half this machine's memory" in _error(dump, "bomb") or "promises" in _error(dump, "bomb")
+    assert "more than half this machine's memory" in _error(dump, "bomb") or "promises" in _error(
+        dump, "bomb"
+    )
 
 
-def test_npz_member_larger_than_the_machine_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_npz_member_larger_than_the_machine_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "t.npz").write_bytes(_npz_bytes({"a": good_array("a"), "big": np.zeros(4096, np.float32)}))
     monkeypatch.setattr(npz, "memory_budget", lambda: 1000)
     dump = open_dump(tmp_path / "t.npz")
@@ -249,8 +298,12 @@ def test_npz_member_larger_than_the_machine_is_refused(tmp_path: Path, monkeypat
     dump.tensors["a"].load()
 
 
-def test_npz_with_many_members_reads_the_directory_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (tmp_path / "t.npz").write_bytes(_npz_bytes({f"t{i}": np.full(2, i, np.float32) for i in range(300)}, zipfile.ZIP_STORED))
+def test_npz_with_many_members_reads_the_directory_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "t.npz").write_bytes(
+        _npz_bytes({f"t{i}": np.full(2, i, np.float32) for i in range(300)}, zipfile.ZIP_STORED)
+    )
     opened = []
     real = zipfile.ZipFile.__init__
 
@@ -299,7 +352,9 @@ def test_sigmastar_text_values_are_parsed_in_pieces(tmp_path: Path) -> None:
     big = sg.SgsTensor("big", np.arange(300_000, dtype=np.float32) / 7, "op", 5)
     sg.write_sigmastar(tmp_path / "sigma_outtensor_dump.txt", [*_sg_tensors(), big], True, text=True)
     dump = open_dump(tmp_path)
-    np.testing.assert_allclose(dump.tensors["big"].load(), big.data, rtol=1e-6, atol=1e-6)  # written with %.6f
+    np.testing.assert_allclose(
+        dump.tensors["big"].load(), big.data, rtol=1e-6, atol=1e-6
+    )  # written with %.6f
     np.testing.assert_allclose(dump.tensors["a"].load(), good_array("a"), rtol=1e-5)
 
 
@@ -309,7 +364,9 @@ def test_opdebug_odd_status_costs_its_file_only(tmp_path: Path, status: object) 
 
     for k, word in enumerate((status, 32)):
         record = {"AI Core": {"status": word, "task_id": k, "stream_id": "1"}}
-        (tmp_path / f"Opdebug.Node_OpDebug.{k}.1.170000000000000{k}.output.0.json").write_text(json.dumps(record))
+        (tmp_path / f"Opdebug.Node_OpDebug.{k}.1.170000000000000{k}.output.0.json").write_text(
+            json.dumps(record)
+        )
     report = overflow_scan(tmp_path, with_stats=False)
     assert any(r.task_id == 1 and r.status == 32 for r in report.records)
     assert report.problems or any(r.task_id == 0 for r in report.records)

@@ -23,7 +23,9 @@ def config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 async def test_a_keymap_nested_50k_deep_is_one_note_and_the_app_runs(config: Path) -> None:
     (config / "keymap.toml").write_text("a = " + "[" * 50_000 + "]" * 50_000 + "\n")
     os.mkfifo(config / "kb" / "pipe.jsonl")  # and a FIFO where the lookup reads user entries
-    app = DumpscopeApp(Comparison.from_frame(generated_frame(20, seed=1), meta={"golden": "g", "target": "t"}))
+    app = DumpscopeApp(
+        Comparison.from_frame(generated_frame(20, seed=1), meta={"golden": "g", "target": "t"})
+    )
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         notes = [str(n.message) for n in app._notifications]

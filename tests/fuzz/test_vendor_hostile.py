@@ -30,11 +30,29 @@ def test_graph_json_nested_100k_deep_is_a_dump_error(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "value", [{"s": 5}, {"list": {"s": 5}}, {"list": {"s": "ab"}}, {"list": 3}, {"i": 1e400}, {"list": {"i": [1e400]}}]
+    "value",
+    [
+        {"s": 5},
+        {"list": {"s": 5}},
+        {"list": {"s": "ab"}},
+        {"list": 3},
+        {"i": 1e400},
+        {"list": {"i": [1e400]}},
+    ],
 )
 def test_odd_attribute_values_are_ignored_not_fatal(value: dict[str, object]) -> None:
-    attrs = [{"key": k, "value": value} for k in ("_datadump_original_op_names", "pass_name", "_L1_fusion_sub_graph_no")]
-    out = [{"attr": [{"key": "origin_shape", "value": value}, {"key": "_datadump_origin_output_index", "value": value}]}]
+    attrs = [
+        {"key": k, "value": value}
+        for k in ("_datadump_original_op_names", "pass_name", "_L1_fusion_sub_graph_no")
+    ]
+    out = [
+        {
+            "attr": [
+                {"key": "origin_shape", "value": value},
+                {"key": "_datadump_origin_output_index", "value": value},
+            ]
+        }
+    ]
     g = atc_graph.parse_graph(_graph([{"name": "a", "type": "Add", "attr": attrs, "output_desc": out}]))
     assert [op.name for op in g.ops] == ["a"]
     assert atc_graph.fusion_maps(g)[0].fused == ("a",)
@@ -49,7 +67,10 @@ def test_a_graph_whose_op_list_is_not_a_list_has_no_ops(ops: object) -> None:
 def test_a_20k_op_fusion_group_is_one_group_and_resolves_linearly(tmp_path: Path) -> None:
     # Quadratic before (group sizes counted once per member: 43 s); one group of 20k members now.
     n = 20_000
-    ops = [{"name": f"f{i}", "type": "Add", "id": i, "attr": _orig("shared", f"o{i}"), "output_desc": [{}]} for i in range(n)]
+    ops = [
+        {"name": f"f{i}", "type": "Add", "id": i, "attr": _orig("shared", f"o{i}"), "output_desc": [{}]}
+        for i in range(n)
+    ]
     p = tmp_path / "graph.json"
     p.write_text(json.dumps(_graph(ops)))
     src = load_source(p)
@@ -81,8 +102,13 @@ def test_odd_result_csv_cells_are_row_values_not_crashes(tmp_path: Path) -> None
 
 @pytest.mark.parametrize(
     "meta",
-    ["[1, 2]", '{"meta": 5, "thresholds": "x"}', '{"thresholds": {"bands": 5}}',
-     '{"thresholds": {"bands": {"fp32": {"cosine": [1]}}, "rtol": "x"}}', '"text"'],
+    [
+        "[1, 2]",
+        '{"meta": 5, "thresholds": "x"}',
+        '{"thresholds": {"bands": 5}}',
+        '{"thresholds": {"bands": {"fp32": {"cosine": [1]}}, "rtol": "x"}}',
+        '"text"',
+    ],
 )
 def test_odd_parquet_metadata_opens_with_defaults(tmp_path: Path, meta: str) -> None:
     import polars as pl

@@ -22,25 +22,25 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.content import Content
-from textual.reactive import reactive
 from textual.message import Message
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from dumpscope.core.vendor.sigmastar import STAGES, both_sigmastar
 from dumpscope.tui.app.collector import FullPassPause, freeze_at_exit
+from dumpscope.tui.app.filters import Query, QueryError
 from dumpscope.tui.app.keymap import binding_ids, load_keymap
 from dumpscope.tui.app.op_index import OpIndex
-from dumpscope.tui.app.widgets.footer import KeysFooter
-from dumpscope.tui.app.widgets.layer_list import LayerList
-from dumpscope.core.vendor.sigmastar import STAGES, both_sigmastar
-from dumpscope.tui.app.filters import Query, QueryError
-from dumpscope.tui.app.widgets.filter_suggester import FilterSuggester
-from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS, LayerRows, printable
-from dumpscope.tui.app.widgets.summary_bar import Summary, SummaryBar, styled
 from dumpscope.tui.app.panes import SIDE_PANES, next_pane
 from dumpscope.tui.app.view_state import ViewState
+from dumpscope.tui.app.widgets.filter_suggester import FilterSuggester
+from dumpscope.tui.app.widgets.footer import KeysFooter
+from dumpscope.tui.app.widgets.layer_list import LayerList
+from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS, LayerRows, printable
 from dumpscope.tui.app.widgets.row_facts_pane import RowFactsPane
+from dumpscope.tui.app.widgets.summary_bar import Summary, SummaryBar, styled
 from dumpscope.tui.app.widgets.tensor_pane import TensorPane
 from dumpscope.tui.app.widgets.verdict_bar import VerdictBar
 
@@ -113,8 +113,13 @@ class DumpscopeApp(App[int]):
         Binding("N", "match(-1)", "Previous match", show=False, id="app.previous_match"),
         Binding("f", "first_divergent", "First divergent", id="app.first_divergent"),
         Binding("right_square_bracket", "unhealthy(1)", "Next unhealthy", id="app.next_unhealthy"),
-        Binding("left_square_bracket", "unhealthy(-1)", "Previous unhealthy", show=False,
-                id="app.previous_unhealthy"),
+        Binding(
+            "left_square_bracket",
+            "unhealthy(-1)",
+            "Previous unhealthy",
+            show=False,
+            id="app.previous_unhealthy",
+        ),
         Binding("s", "sort", "Sort", id="app.sort"),
         Binding("S", "reverse_sort", "Reverse sort", show=False, id="app.reverse_sort"),
         Binding("escape", "step_back", "Back / clear / cancel", show=False, id="app.back"),
@@ -210,8 +215,11 @@ class DumpscopeApp(App[int]):
                 side.border_title = f"{first.title} · p: next pane"
                 yield first.make(first.id)  # the other panes mount on first use (`p`)
         yield Static(id="cursor-name", markup=False)
-        yield Input(placeholder="filter: words  op:Conv  health:fail  cosine<0.999  rel>0.01  #10-20  (enter keeps, esc restores)",
-                    id="filter", suggester=FilterSuggester())
+        yield Input(
+            placeholder="filter: words  op:Conv  health:fail  cosine<0.999  rel>0.01  #10-20  (enter keeps, esc restores)",
+            id="filter",
+            suggester=FilterSuggester(),
+        )
         yield KeysFooter()  # rebuilt only when the keys it shows change
 
     # -- view state ----------------------------------------------------------------------
@@ -219,7 +227,9 @@ class DumpscopeApp(App[int]):
         self._apply_view()
 
     def watch_progress(self) -> None:
-        if self.progress is None:  # the fill is over, however it ended: the complete table first, then a full pass
+        if (
+            self.progress is None
+        ):  # the fill is over, however it ended: the complete table first, then a full pass
             self.call_after_refresh(self._full_passes.resume)
             self.call_later(self.tensor_pane.resume_reads)  # after the final table reached the pane
         self._show_summary()
@@ -313,7 +323,9 @@ class DumpscopeApp(App[int]):
         self._show_three_way(other)
         if name is not None and self.rows is not None:
             try:
-                self.layer_list.select_position(self.rows.name_index(name))  # the same tensor, on the other side
+                self.layer_list.select_position(
+                    self.rows.name_index(name)
+                )  # the same tensor, on the other side
             except KeyError:
                 pass
 
@@ -323,9 +335,15 @@ class DumpscopeApp(App[int]):
         try:
             from dumpscope.core.comparison.threeway import compare_three
 
-            threeway = compare_three(request.golden, request.target, request.b, model=request.model,
-                                     graphs=(request.graph, request.graph_b), preset=request.preset,
-                                     thresholds=list(request.thresholds))
+            threeway = compare_three(
+                request.golden,
+                request.target,
+                request.b,
+                model=request.model,
+                graphs=(request.graph, request.graph_b),
+                preset=request.preset,
+                thresholds=list(request.thresholds),
+            )
             if not get_current_worker().is_cancelled:
                 self.post_message(self.ThreeWayReady(threeway))
         except Exception as exc:  # noqa: BLE001 - every failure becomes a message screen, never a traceback
@@ -390,7 +408,10 @@ class DumpscopeApp(App[int]):
 
     def _apply_view(self) -> None:
         if self.rows is not None:
-            self.layer_list.sort_key, self.layer_list.sort_descending = self.view.sort_key.id, self.view.descending
+            self.layer_list.sort_key, self.layer_list.sort_descending = (
+                self.view.sort_key.id,
+                self.view.descending,
+            )
             self.layer_list.set_view(self._view())
         self._fit_list_height()
         self._show_summary()
@@ -405,7 +426,9 @@ class DumpscopeApp(App[int]):
         needed = int(lst.view.size) + 1  # the header
         share = self.main_screen.query_one("#main").size.height * 3 // 5  # the list's 3fr of 3fr + 2fr
         narrow = self.main_screen.has_class("-narrow")
-        wanted = needed if narrow and self.rows is not None and self.progress is None and needed < share else None
+        wanted = (
+            needed if narrow and self.rows is not None and self.progress is None and needed < share else None
+        )
         if wanted != self._list_height:  # a style write lays the screen out again: only on a change
             self._list_height = wanted
             lst.styles.height = wanted
@@ -426,7 +449,9 @@ class DumpscopeApp(App[int]):
             status.append(styled("[b]$stage[/b]", stage=stage))
         warnings = self._warnings()
         if warnings:
-            status.append(styled(f"[$warning]⚠ {len(warnings)} input warning{'s' if len(warnings) > 1 else ''} (w)[/]"))
+            status.append(
+                styled(f"[$warning]⚠ {len(warnings)} input warning{'s' if len(warnings) > 1 else ''} (w)[/]")
+            )
         if note is not None:
             status.append(note)
         self.main_screen.query_one(SummaryBar).show(summary)
@@ -450,10 +475,20 @@ class DumpscopeApp(App[int]):
         try:
             from dumpscope.core.comparison.triage import compare_triaged  # the suspect region fills first
 
-            counted = _Throttle(COUNT_INTERVAL_S, lambda done, total: self.post_message(self.Counted(done, total)))
-            stream = compare_triaged(request.golden, request.target, model=request.model, graph=request.graph,
-                                     preset=request.preset, thresholds=list(request.thresholds),
-                                     interval=TABLE_INTERVAL_S, progress=counted, cache=request.cache)
+            counted = _Throttle(
+                COUNT_INTERVAL_S, lambda done, total: self.post_message(self.Counted(done, total))
+            )
+            stream = compare_triaged(
+                request.golden,
+                request.target,
+                model=request.model,
+                graph=request.graph,
+                preset=request.preset,
+                thresholds=list(request.thresholds),
+                interval=TABLE_INTERVAL_S,
+                progress=counted,
+                cache=request.cache,
+            )
             try:
                 for progress in stream:
                     if worker.is_cancelled:
@@ -525,7 +560,9 @@ class DumpscopeApp(App[int]):
     def _show_cursor_name(self, position: int | None) -> None:
         """The full name of the cursor row (the list may have elided it), the target's too when it differs."""
         text = _cursor_line(self.rows, position) if self.rows is not None and position is not None else ""
-        self.main_screen.query_one("#cursor-name", Static).update(text, layout=False)  # one line, fixed height
+        self.main_screen.query_one("#cursor-name", Static).update(
+            text, layout=False
+        )  # one line, fixed height
 
     def _show_side_pane(self) -> None:
         """The overflow and fusion panes work for the selected row only while shown."""
@@ -641,7 +678,11 @@ class DumpscopeApp(App[int]):
         lst = self.layer_list
         hit = self.rows.next_in_view(lst.view, lst.cursor, step, self.rows.mask(self.search))
         if hit is None:
-            self.notify(f"no {'further' if step > 0 else 'earlier'} match for {self.search.text!r}", timeout=2, markup=False)
+            self.notify(
+                f"no {'further' if step > 0 else 'earlier'} match for {self.search.text!r}",
+                timeout=2,
+                markup=False,
+            )
         else:
             lst.move_cursor(hit)
 
@@ -727,8 +768,9 @@ class DumpscopeApp(App[int]):
         if self.comparison is None:
             self.notify("nothing to export yet", timeout=2)
             return
-        self.push_screen(ExportScreen(self.comparison, self.layer_list.view, self.view.query.text),
-                         callback=self._exported)
+        self.push_screen(
+            ExportScreen(self.comparison, self.layer_list.view, self.view.query.text), callback=self._exported
+        )
 
     def _exported(self, result: str | None) -> None:
         if result:
@@ -768,8 +810,11 @@ class DumpscopeApp(App[int]):
         return [
             ("Layer list", collect_bindings([self.layer_list])),
             ("Tensor pane", collect_bindings([self.tensor_pane])),
-            *((f"{p.title.capitalize()} pane", collect_bindings([w])) for p in SIDE_PANES[1:]
-              for w in self.side.query(f"#{p.id}")),
+            *(
+                (f"{p.title.capitalize()} pane", collect_bindings([w]))
+                for p in SIDE_PANES[1:]
+                for w in self.side.query(f"#{p.id}")
+            ),
             ("Everywhere", collect_bindings([self])),
         ]
 
@@ -778,8 +823,22 @@ class DumpscopeApp(App[int]):
 
 
 _LIST_ACTIONS = frozenset(
-    {"filter", "match", "first_divergent", "unhealthy", "sort", "reverse_sort", "step_back", "export",
-     "warnings", "copy_name", "sort_by", "filter_to", "verdict_jump", "next_pane"}
+    {
+        "filter",
+        "match",
+        "first_divergent",
+        "unhealthy",
+        "sort",
+        "reverse_sort",
+        "step_back",
+        "export",
+        "warnings",
+        "copy_name",
+        "sort_by",
+        "filter_to",
+        "verdict_jump",
+        "next_pane",
+    }
 )
 
 
@@ -800,7 +859,9 @@ class TableCounts:
         first = cmp.first_divergent()
         named = None if first is None else f"#{int(rows.index[first])} {rows.name(first)}"
         sides = dict(cmp.frame.filter(cmp.frame["health"] == "unmatched")["side"].value_counts().iter_rows())
-        return cls(rows, cmp, rows.health_counts(), named, (int(sides.get("golden", 0)), int(sides.get("target", 0))))
+        return cls(
+            rows, cmp, rows.health_counts(), named, (int(sides.get("golden", 0)), int(sides.get("target", 0)))
+        )
 
     def is_for(self, rows: LayerRows, cmp: Comparison) -> bool:
         """Counted from this very table (a newer streamed table is a new Comparison object)."""
@@ -817,8 +878,13 @@ def findings_by_row(diagnosis: Diagnosis, messages: list[str | None]) -> dict[in
     findings: dict[int, tuple[str, ...]] = {}
     for rank, c in enumerate(diagnosis.root_causes, 1):
         said = messages[c.row] if 0 <= c.row < len(messages) else None
-        findings[c.row] = (f"root cause #{rank}: {c.cause}", *(e for e in c.evidence if not (said and said in e)),
-                           *_replay_line(getattr(c, "replay", None), c.evidence), f"advice: {c.advice}", *c.commands)
+        findings[c.row] = (
+            f"root cause #{rank}: {c.cause}",
+            *(e for e in c.evidence if not (said and said in e)),
+            *_replay_line(getattr(c, "replay", None), c.evidence),
+            f"advice: {c.advice}",
+            *c.commands,
+        )
     return findings
 
 
@@ -837,7 +903,11 @@ def _cursor_line(rows: LayerRows, position: int) -> str:
     three-way compare, which dumps lack its tensor."""
     frame = rows.frame
     name, target = frame["name"][position], frame["target_name"][position]
-    parts = (f"▶ {printable(str(name or target or ''))}", _renamed(name, target), rows.presence_text(position))
+    parts = (
+        f"▶ {printable(str(name or target or ''))}",
+        _renamed(name, target),
+        rows.presence_text(position),
+    )
     return "   ".join(part for part in parts if part)
 
 
@@ -854,8 +924,12 @@ def _is_three_way(source: object) -> bool:
 def _worse_note(threeway: ThreeWay) -> Content:
     """``showing A (b: B) · A worse on 3 · B worse on 12`` (filter with worse:A / worse:B)."""
     counts, (a, b) = threeway.worse_counts(), threeway.labels
-    return styled(f"showing [b]$a[/b] (b: $b) · [b]$a[/b] worse on {counts['A']} · [b]$b[/b] worse on {counts['B']}"
-                  " (worse:A, worse:B)", a=a, b=b)
+    return styled(
+        f"showing [b]$a[/b] (b: $b) · [b]$a[/b] worse on {counts['A']} · [b]$b[/b] worse on {counts['B']}"
+        " (worse:A, worse:B)",
+        a=a,
+        b=b,
+    )
 
 
 def _view_notes(view: ViewState, rows: LayerRows, shown: int) -> list[Content]:
@@ -865,7 +939,11 @@ def _view_notes(view: ViewState, rows: LayerRows, shown: int) -> list[Content]:
     else:
         notes = [styled(f"{rows.n} tensors")]
     if view.sort_key.id != "order" or view.descending:
-        notes.append(styled(f"sorted by {view.sort_key.label} {'▼' if view.descending else '▲'}{_nonfinite_place(view, rows)}"))
+        notes.append(
+            styled(
+                f"sorted by {view.sort_key.label} {'▼' if view.descending else '▲'}{_nonfinite_place(view, rows)}"
+            )
+        )
     return notes
 
 

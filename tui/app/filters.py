@@ -121,26 +121,45 @@ FILTER_FIELDS: dict[str, FilterField] = {
         FilterField("kind", _as_typed, _column_in("kind"), "tensor kind: activation, input, constant"),
         FilterField("side", _as_typed, _column_in("side"), "which dump has the tensor: both, golden, target"),
         FilterField("dtype", _as_typed, _dtype_in, "golden or target dtype, e.g. dtype:float16"),
-        FilterField("origin", _aliased("origin", ORIGIN_ALIASES), _origin_in, "origin:new where an error starts"),
+        FilterField(
+            "origin", _aliased("origin", ORIGIN_ALIASES), _origin_in, "origin:new where an error starts"
+        ),
         FilterField("fused", _yes_no, _fused_is, "fused:yes rows that take part in a fusion"),
-        FilterField("worse", _worse_value, _worse_is, "worse:A, worse:B, worse:= which side is worse (three-way)"),
+        FilterField(
+            "worse", _worse_value, _worse_is, "worse:A, worse:B, worse:= which side is worse (three-way)"
+        ),
     )
 }
 """Every filter key, in the order the help lists them."""
 
 NUMERIC_KEYS: dict[str, str] = {
-    "cosine": "cosine_similarity", "cos": "cosine_similarity",
-    "rel": "relative_euclidean_distance", "reldist": "relative_euclidean_distance",
-    "maxabs": "max_absolute_error", "mae": "mean_absolute_error", "rmse": "root_mean_square_error",
-    "kl": "kullback_leibler_divergence", "maxrel": "max_relative_error", "meanrel": "mean_relative_error",
-    "accrel": "accumulated_relative_error", "sqnr": "sqnr_db", "within": "within_tolerance", "mse": "mse",
-    "slicecos": "slice_cosine", "slicerel": "slice_relative_distance",
+    "cosine": "cosine_similarity",
+    "cos": "cosine_similarity",
+    "rel": "relative_euclidean_distance",
+    "reldist": "relative_euclidean_distance",
+    "maxabs": "max_absolute_error",
+    "mae": "mean_absolute_error",
+    "rmse": "root_mean_square_error",
+    "kl": "kullback_leibler_divergence",
+    "maxrel": "max_relative_error",
+    "meanrel": "mean_relative_error",
+    "accrel": "accumulated_relative_error",
+    "sqnr": "sqnr_db",
+    "within": "within_tolerance",
+    "mse": "mse",
+    "slicecos": "slice_cosine",
+    "slicerel": "slice_relative_distance",
     **{m: m for m in METRIC},
 }
 """Metric keys a numeric comparison may name (short forms first, then every frame column)."""
 _COMPARE = re.compile(r"^([a-z_]+)(<=|>=|!=|<|>|=)(.*)$")
 _OPERATORS: dict[str, Callable[[np.ndarray, float], np.ndarray]] = {
-    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "=": operator.eq, "!=": operator.ne,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "=": operator.eq,
+    "!=": operator.ne,
 }
 
 
@@ -246,11 +265,15 @@ class Query:
             key, sep, value = word.partition(":")
             if sep and value and not partial_word(word)(rows).any():
                 fields = ", ".join(FILTER_FIELDS)
-                raise QueryError(f"unknown filter field {key!r} (and no layer name contains {word!r}); fields: {fields}")
+                raise QueryError(
+                    f"unknown filter field {key!r} (and no layer name contains {word!r}); fields: {fields}"
+                )
             m = _COMPARE.match(word)
             if m is not None and not partial_word(word)(rows).any():
                 shorts = ", ".join(k for k in NUMERIC_KEYS if "_" not in k)
-                raise QueryError(f"unknown metric {m.group(1)!r} (and no layer name contains {word!r}); metrics: {shorts}")
+                raise QueryError(
+                    f"unknown metric {m.group(1)!r} (and no layer name contains {word!r}); metrics: {shorts}"
+                )
 
     def predicates(self) -> list[Predicate]:
         """One row predicate per term (words, ``key:`` fields, the index range), to be ANDed."""
@@ -272,7 +295,9 @@ def partial_word(word: str) -> Predicate:
 
     def select(rows: LayerRows) -> np.ndarray:
         search = rows.search_frame
-        hit = search["name"].str.contains(word, literal=True) | search["tname"].str.contains(word, literal=True)
+        hit = search["name"].str.contains(word, literal=True) | search["tname"].str.contains(
+            word, literal=True
+        )
         return (hit | search["op_type"].str.contains(word, literal=True)).to_numpy()
 
     return select
@@ -291,4 +316,10 @@ def completion(text: str) -> str | None:
         return None
     keys = [f"{key}:" for key in FILTER_FIELDS] + [key for key in NUMERIC_KEYS if "_" not in key]
     found = next((key for key in keys if key.startswith(low) and key != low), None)
-    return None if found is None else f"{head} {last}{found[len(low):]}".lstrip() if head else last + found[len(low):]
+    return (
+        None
+        if found is None
+        else f"{head} {last}{found[len(low) :]}".lstrip()
+        if head
+        else last + found[len(low) :]
+    )

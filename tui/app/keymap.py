@@ -25,8 +25,12 @@ def binding_ids() -> frozenset[str]:
     """The ids of every binding dumpscope's app, screens and widgets declare."""
     from textual.binding import Binding
 
-    return frozenset(b.id for cls in _dumpscope_classes() for b in getattr(cls, "BINDINGS", ())
-                     if isinstance(b, Binding) and b.id)
+    return frozenset(
+        b.id
+        for cls in _dumpscope_classes()
+        for b in getattr(cls, "BINDINGS", ())
+        if isinstance(b, Binding) and b.id
+    )
 
 
 def _dumpscope_classes() -> list[type]:
@@ -89,7 +93,9 @@ def _parse(path: Path) -> dict[str, object]:
             raise _Ignored(f"{path}: ignored (over {MAX_KEYMAP_BYTES >> 10} KiB; a keymap is a few lines)")
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except RecursionError:
-        raise _Ignored(f"{path}: ignored (nested too deeply; a keymap is flat: binding.id = \"keys\")") from None
+        raise _Ignored(
+            f'{path}: ignored (nested too deeply; a keymap is flat: binding.id = "keys")'
+        ) from None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise _Ignored(f"{path}: ignored ({str(exc)[:200]})") from None
 
@@ -140,5 +146,5 @@ def _entry_keys(path: Path, binding_id: str, value: object, known: Collection[st
         raise _Ignored(f"{path}: unknown binding id {str(binding_id)[:60]!r}; ignored")
     keys = _keys(value)
     if keys is None:
-        raise _Ignored(f"{path}: {binding_id!r} needs a key string like \"j,down\"")
+        raise _Ignored(f'{path}: {binding_id!r} needs a key string like "j,down"')
     return keys

@@ -16,7 +16,6 @@ from importlib import import_module
 from textual.widget import Widget
 
 from dumpscope.core.comparison.result import Comparison
-
 from dumpscope.tui.app.widgets.tensor_pane import TensorPane
 
 
@@ -43,8 +42,13 @@ SIDE_PANES: list[SidePane] = []
 """Every side pane in `p` order; the first is shown at start."""
 
 
-def register_pane(pane_id: str, title: str, make: Callable[[str], Widget],
-                  useful: Callable[[Comparison | None], bool] = _always, help: str = "") -> SidePane:
+def register_pane(
+    pane_id: str,
+    title: str,
+    make: Callable[[str], Widget],
+    useful: Callable[[Comparison | None], bool] = _always,
+    help: str = "",
+) -> SidePane:
     """Add a side pane at the end of the `p` cycle."""
     if any(p.id == pane_id for p in SIDE_PANES):
         raise ValueError(f"side pane {pane_id!r} is registered twice")
@@ -84,7 +88,11 @@ def _later(module: str, name: str) -> Callable[[str], Widget]:
 
 def _has_graph(cmp: Comparison | None) -> bool:
     """Rows know their producing node (a model, a graph, a manifest or msprobe's call order)."""
-    return cmp is not None and "node_name" in cmp.frame.columns and cmp.frame["node_name"].null_count() < cmp.frame.height
+    return (
+        cmp is not None
+        and "node_name" in cmp.frame.columns
+        and cmp.frame["node_name"].null_count() < cmp.frame.height
+    )
 
 
 def _has_fusion(cmp: Comparison | None) -> bool:
@@ -99,7 +107,9 @@ def _has_overflow(cmp: Comparison | None) -> bool:
     if cmp is None:
         return False
     frame = cmp.frame
-    nonfinite = any(c in frame.columns and (frame[c].fill_null(0) > 0).any() for c in ("nan_target", "inf_target"))
+    nonfinite = any(
+        c in frame.columns and (frame[c].fill_null(0) > 0).any() for c in ("nan_target", "inf_target")
+    )
     narrow = "target_dtype" in frame.columns and frame["target_dtype"].is_in(["float16", "bfloat16"]).any()
     return bool(nonfinite or narrow or cmp.meta.get("overflow"))
 
@@ -108,13 +118,37 @@ def _is_msprobe(cmp: Comparison | None) -> bool:
     return cmp is not None and cmp.meta.get("format") == "msprobe"
 
 
-register_pane("tensor", "tensor", lambda pane_id: TensorPane(id=pane_id),
-              help="the selected row: shape, dtype, statistics of both sides, every metric and its band, histogram, worst elements")
-register_pane("neighbourhood", "neighbourhood", _later("neighbourhood_pane", "NeighbourhoodPane"), _has_graph,
-              "the row's producer and consumers with their health (where an error comes from and goes)")
-register_pane("fusion", "fusion", _later("fusion_pane", "FusionPane"), _has_fusion,
-              "the fused op the row belongs to and its original (unfused) ops, each with its health")
-register_pane("overflow", "overflow", _later("overflow_pane", "OverflowPane"), _has_overflow,
-              "decoded overflow status: Ascend Opdebug records, NaN/Inf and the target dtype's range")
-register_pane("modules", "msprobe modules", _later("module_tree_pane", "ModuleTreePane"), _is_msprobe,
-              "msprobe's module tree with each module's first bad call")
+register_pane(
+    "tensor",
+    "tensor",
+    lambda pane_id: TensorPane(id=pane_id),
+    help="the selected row: shape, dtype, statistics of both sides, every metric and its band, histogram, worst elements",
+)
+register_pane(
+    "neighbourhood",
+    "neighbourhood",
+    _later("neighbourhood_pane", "NeighbourhoodPane"),
+    _has_graph,
+    "the row's producer and consumers with their health (where an error comes from and goes)",
+)
+register_pane(
+    "fusion",
+    "fusion",
+    _later("fusion_pane", "FusionPane"),
+    _has_fusion,
+    "the fused op the row belongs to and its original (unfused) ops, each with its health",
+)
+register_pane(
+    "overflow",
+    "overflow",
+    _later("overflow_pane", "OverflowPane"),
+    _has_overflow,
+    "decoded overflow status: Ascend Opdebug records, NaN/Inf and the target dtype's range",
+)
+register_pane(
+    "modules",
+    "msprobe modules",
+    _later("module_tree_pane", "ModuleTreePane"),
+    _is_msprobe,
+    "msprobe's module tree with each module's first bad call",
+)

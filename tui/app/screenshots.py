@@ -56,7 +56,7 @@ def generated_frame(rows: int = 2000, seed: int = 0) -> pl.DataFrame:
         f"/layer{s + 1}/block{b}/{op.lower()}_{i % len(_STAGE_OPS)}/{op}_output_0"
         for i, (s, b, op) in enumerate(zip(stage.tolist(), block.tolist(), ops))
     ]
-    names[-len(_HEAD_OPS):] = ["/head/pool:0", "/head/flatten:0", "/head/fc/Gemm:0", "probs"]
+    names[-len(_HEAD_OPS) :] = ["/head/pool:0", "/head/flatten:0", "/head/fc/Gemm:0", "probs"]
     channels, spatial = 64 * 2**stage, 56 // 2**stage
     shapes = pl.DataFrame({"b": np.ones(n, dtype=np.int64), "c": channels, "h": spatial, "w": spatial})
     shape = shapes.select(pl.concat_list("b", "c", "h", "w")).to_series().to_list()
@@ -204,8 +204,15 @@ async def demo_screenshots(out: Path) -> list[Path]:
     with tempfile.TemporaryDirectory(prefix="dumpscope-shots-") as tmp:
         paths = make_demo(Path(tmp) / "demo")
         app = DumpscopeApp(CompareRequest(paths.golden, paths.target, paths.model), theme=THEME)
-        return await _shoot(app, [("demo", _keys("f")), ("demo-neighbourhood", _keys("p", "p", "p", "p", "tab")),
-                                  ("demo-tensor", _keys("p", "shift+tab", "enter", "pagedown"))], out)
+        return await _shoot(
+            app,
+            [
+                ("demo", _keys("f")),
+                ("demo-neighbourhood", _keys("p", "p", "p", "p", "tab")),
+                ("demo-tensor", _keys("p", "shift+tab", "enter", "pagedown")),
+            ],
+            out,
+        )
 
 
 async def generated_screenshots(out: Path) -> list[Path]:
@@ -219,7 +226,11 @@ async def generated_screenshots(out: Path) -> list[Path]:
     app = DumpscopeApp(cmp, theme=THEME)
     return await _shoot(
         app,
-        [("layers", _keys("f")), ("filter-sort", _filter("op:conv health:bad", "s", "g")), ("help", _keys("question_mark"))],
+        [
+            ("layers", _keys("f")),
+            ("filter-sort", _filter("op:conv health:bad", "s", "g")),
+            ("help", _keys("question_mark")),
+        ],
         out,
     )
 
@@ -230,8 +241,12 @@ async def three_way_screenshots(out: Path) -> list[Path]:
     from dumpscope.core.comparison.threeway import ThreeWay, join_sides
     from dumpscope.tui.app.explorer import DumpscopeApp
 
-    a = Comparison.from_frame(generated_frame(GENERATED_ROWS, seed=0), meta={"golden": "resnet_fp32", "target": "fp16"})
-    b = Comparison.from_frame(generated_frame(GENERATED_ROWS, seed=5), meta={"golden": "resnet_fp32", "target": "int8"})
+    a = Comparison.from_frame(
+        generated_frame(GENERATED_ROWS, seed=0), meta={"golden": "resnet_fp32", "target": "fp16"}
+    )
+    b = Comparison.from_frame(
+        generated_frame(GENERATED_ROWS, seed=5), meta={"golden": "resnet_fp32", "target": "int8"}
+    )
     threeway = ThreeWay(a, b, join_sides(a.frame, b.frame), ("fp16", "int8"))
     app = DumpscopeApp(threeway, theme=THEME)
     return await _shoot(app, [("three-way", _keys("f")), ("three-way-worse", _filter("worse:B"))], out)
@@ -247,7 +262,9 @@ async def no_color_screenshots(out: Path) -> list[Path]:
     before = os.environ.get("NO_COLOR")
     os.environ["NO_COLOR"] = "1"
     try:
-        cmp = Comparison.from_frame(generated_frame(GENERATED_ROWS), meta={"golden": "resnet_fp32", "target": "resnet_fp16"})
+        cmp = Comparison.from_frame(
+            generated_frame(GENERATED_ROWS), meta={"golden": "resnet_fp32", "target": "resnet_fp16"}
+        )
         app = DumpscopeApp(cmp, theme=THEME)
         return await _shoot(app, [("no-color", _keys("f")), ("no-color-pane-focused", _keys("tab"))], out)
     finally:
@@ -268,11 +285,16 @@ async def sigmastar_screenshots(out: Path, benchmark: Path, sample: Path) -> lis
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m dumpscope.tui.app.screenshots", description=__doc__)
-    parser.add_argument("--out", type=Path, default=Path("screenshots"), help="output directory (default: screenshots)")
+    parser.add_argument(
+        "--out", type=Path, default=Path("screenshots"), help="output directory (default: screenshots)"
+    )
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    written = [path for shots in (generated_screenshots, three_way_screenshots, no_color_screenshots, demo_screenshots)
-               for path in asyncio.run(shots(args.out))]
+    written = [
+        path
+        for shots in (generated_screenshots, three_way_screenshots, no_color_screenshots, demo_screenshots)
+        for path in asyncio.run(shots(args.out))
+    ]
     for path in written:
         print(path)
     return 0

@@ -28,44 +28,101 @@ def add_comparison_arguments(p: argparse.ArgumentParser, three_way: bool = False
     """
     from dumpscope.core.comparison.judge import PRESETS
 
-    p.add_argument("golden", nargs="?", help="golden (reference) dump: a directory of .npy files, an .npz, or a vendor dump")
+    p.add_argument(
+        "golden",
+        nargs="?",
+        help="golden (reference) dump: a directory of .npy files, an .npz, or a vendor dump",
+    )
     p.add_argument("target", nargs="?", help="target dump to check against the golden")
     if three_way:
-        p.add_argument("b", nargs="?", metavar="B",
-                       help="a second target: three-way compare, A (TARGET) and B each against GOLDEN, side by side")
-        p.add_argument("--worse", default="health", metavar="health|magnitude[:FACTOR]", type=_worse_rule,
-                       help="three-way: how 'worse' tells rows of the same health apart -- health (default: two "
-                            "passing rows are '='), or magnitude: the side whose relative distance is FACTOR "
-                            "(default 2) times the other's, passing or not")
+        p.add_argument(
+            "b",
+            nargs="?",
+            metavar="B",
+            help="a second target: three-way compare, A (TARGET) and B each against GOLDEN, side by side",
+        )
+        p.add_argument(
+            "--worse",
+            default="health",
+            metavar="health|magnitude[:FACTOR]",
+            type=_worse_rule,
+            help="three-way: how 'worse' tells rows of the same health apart -- health (default: two "
+            "passing rows are '='), or magnitude: the side whose relative distance is FACTOR "
+            "(default 2) times the other's, passing or not",
+        )
     p.add_argument("-g", "--golden", dest="golden_flag", metavar="DUMP", help="golden dump (msaccucmp's -g)")
     p.add_argument("-m", "--my-dump", dest="target_flag", metavar="DUMP", help="target dump (msaccucmp's -m)")
-    p.add_argument("--model", metavar="MODEL.onnx", help="ONNX model: gives the topological order and node names")
-    p.add_argument("--graph", action="append", default=[], metavar="GRAPH.json",
-                   help="Ascend ATC graph JSON (atc --mode=1/5): pairs fused target ops with their golden originals; "
-                        "three-way: once per side (A then B)")
-    p.add_argument("-f", "--fusion-rule-file", dest="fused_graph", metavar="GRAPH.json",
-                   help="msaccucmp's -f: the ATC graph JSON of the fused (fusion on) run")
-    p.add_argument("-cf", "--close-fusion-rule-file", dest="unfused_graph", metavar="GRAPH.json",
-                   help="msaccucmp's -cf: the ATC graph JSON of the fusion-off run (fusion on vs off)")
-    p.add_argument("--preset", choices=sorted(PRESETS), default="auto",
-                   help="health thresholds: " + "; ".join(f"{k}: {v[0]}" for k, v in PRESETS.items()))
-    p.add_argument("--stage", choices=("framework-float", "float-fixed", "fixed-offline"),
-                   help="SigmaStar: which comparison this is -- framework vs float.sim, float.sim vs "
-                        "fixed.sim, or fixed.sim vs offline/board log/output folders (default: told from the dumps)")
-    p.add_argument("--threshold", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a threshold: METRIC=V (fail), METRIC.warn=V, BAND.METRIC.fail=V, rtol=V, atol=V")
-    p.add_argument("--workers", type=int, metavar="N", default=None,
-                   help="worker processes that compute the metrics (default: every available core)")
-    p.add_argument("--cache", action="store_true",
-                   help="keep per-tensor results in a signed index next to the target dump (said on stderr; "
-                        "never elsewhere), keyed by the files' content; a reopen only computes tensors whose "
-                        "content changed, and marks the rows it reused (cached)")
-    p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="compute the rows on a Dask distributed scheduler's workers (pip install 'dumpscope[dask]'); "
-                        "the dumps' paths must be readable where the workers run")
-    p.add_argument("--scheduler-timeout", type=_seconds, default=5.0, metavar="SECONDS",
-                   help="--scheduler: seconds to reach the scheduler before giving up with one line "
-                        "(default: 5)")
+    p.add_argument(
+        "--model", metavar="MODEL.onnx", help="ONNX model: gives the topological order and node names"
+    )
+    p.add_argument(
+        "--graph",
+        action="append",
+        default=[],
+        metavar="GRAPH.json",
+        help="Ascend ATC graph JSON (atc --mode=1/5): pairs fused target ops with their golden originals; "
+        "three-way: once per side (A then B)",
+    )
+    p.add_argument(
+        "-f",
+        "--fusion-rule-file",
+        dest="fused_graph",
+        metavar="GRAPH.json",
+        help="msaccucmp's -f: the ATC graph JSON of the fused (fusion on) run",
+    )
+    p.add_argument(
+        "-cf",
+        "--close-fusion-rule-file",
+        dest="unfused_graph",
+        metavar="GRAPH.json",
+        help="msaccucmp's -cf: the ATC graph JSON of the fusion-off run (fusion on vs off)",
+    )
+    p.add_argument(
+        "--preset",
+        choices=sorted(PRESETS),
+        default="auto",
+        help="health thresholds: " + "; ".join(f"{k}: {v[0]}" for k, v in PRESETS.items()),
+    )
+    p.add_argument(
+        "--stage",
+        choices=("framework-float", "float-fixed", "fixed-offline"),
+        help="SigmaStar: which comparison this is -- framework vs float.sim, float.sim vs "
+        "fixed.sim, or fixed.sim vs offline/board log/output folders (default: told from the dumps)",
+    )
+    p.add_argument(
+        "--threshold",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a threshold: METRIC=V (fail), METRIC.warn=V, BAND.METRIC.fail=V, rtol=V, atol=V",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        default=None,
+        help="worker processes that compute the metrics (default: every available core)",
+    )
+    p.add_argument(
+        "--cache",
+        action="store_true",
+        help="keep per-tensor results in a signed index next to the target dump (said on stderr; "
+        "never elsewhere), keyed by the files' content; a reopen only computes tensors whose "
+        "content changed, and marks the rows it reused (cached)",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="compute the rows on a Dask distributed scheduler's workers (pip install 'dumpscope[dask]'); "
+        "the dumps' paths must be readable where the workers run",
+    )
+    p.add_argument(
+        "--scheduler-timeout",
+        type=_seconds,
+        default=5.0,
+        metavar="SECONDS",
+        help="--scheduler: seconds to reach the scheduler before giving up with one line (default: 5)",
+    )
     add_selection_arguments(p)  # msprobe step/rank trees and Ascend step/device trees (issue 15)
 
 
@@ -82,24 +139,49 @@ def _seconds(text: str) -> float:
 
 def add_selection_arguments(p: argparse.ArgumentParser) -> None:
     """``--step`` / ``--rank`` / ``--device`` / ``--mapping`` (msprobe and Ascend trees)."""
-    p.add_argument("--step", type=int, action="append", metavar="N",
-                   help="msprobe or Ascend tree: compare only step N (repeatable; default: each step separately)")
-    p.add_argument("--rank", action="append", metavar="N",
-                   help="msprobe: compare only rank N (or proc{pid}; repeatable; default: each rank separately)")
-    p.add_argument("--device", type=int, action="append", metavar="N",
-                   help="Ascend raw dump tree: compare only device N (repeatable; default: each separately)")
-    p.add_argument("--mapping", metavar="FILE.yaml",
-                   help="msprobe: data/api/layer mapping YAML (NPU names -> bench names)")
-    p.add_argument("--pairing", choices=("aligned", "exact"), default="aligned",
-                   help="msprobe: pair the calls that correspond by aligning the two call lists (default; "
-                        "a call one side made and the other did not shifts later counters), or 'exact': "
-                        "equal names only, as msprobe's compare without --fuzzy_match")
+    p.add_argument(
+        "--step",
+        type=int,
+        action="append",
+        metavar="N",
+        help="msprobe or Ascend tree: compare only step N (repeatable; default: each step separately)",
+    )
+    p.add_argument(
+        "--rank",
+        action="append",
+        metavar="N",
+        help="msprobe: compare only rank N (or proc{pid}; repeatable; default: each rank separately)",
+    )
+    p.add_argument(
+        "--device",
+        type=int,
+        action="append",
+        metavar="N",
+        help="Ascend raw dump tree: compare only device N (repeatable; default: each separately)",
+    )
+    p.add_argument(
+        "--mapping",
+        metavar="FILE.yaml",
+        help="msprobe: data/api/layer mapping YAML (NPU names -> bench names)",
+    )
+    p.add_argument(
+        "--pairing",
+        choices=("aligned", "exact"),
+        default="aligned",
+        help="msprobe: pair the calls that correspond by aligning the two call lists (default; "
+        "a call one side made and the other did not shifts later counters), or 'exact': "
+        "equal names only, as msprobe's compare without --fuzzy_match",
+    )
 
 
 def add_ui_arguments(parser: argparse.ArgumentParser) -> None:
     """Options shared by every command that opens the app."""
     parser.add_argument("--no-mouse", action="store_true", help="do not capture the mouse (e.g. over SSH)")
-    parser.add_argument("--theme", metavar="T", help="colour theme: textual-dark (default), ansi-dark (the terminal's 16 colours), nord...")
+    parser.add_argument(
+        "--theme",
+        metavar="T",
+        help="colour theme: textual-dark (default), ansi-dark (the terminal's 16 colours), nord...",
+    )
 
 
 def check_theme(theme: str | None) -> None:
@@ -134,7 +216,9 @@ def resolve_sides(args: argparse.Namespace) -> None:
     _settle_dumps(args)
     graphs = _settle_graphs(args)
     if len(graphs) > (2 if args.b else 1):
-        raise UsageError("too many graphs: one per target side (--graph A.json [--graph B.json], or -f / -cf)")
+        raise UsageError(
+            "too many graphs: one per target side (--graph A.json [--graph B.json], or -f / -cf)"
+        )
     args.graphs = (graphs + [None, None])[:2]
     args._resolved = True
 
@@ -147,8 +231,10 @@ def _settle_dumps(args: argparse.Namespace) -> None:
     _snapshot_sides(args)
     missing = [label for label in ("golden", "target") if getattr(args, label) is None]
     if missing:
-        raise UsageError(f"dumpscope {getattr(args, 'command', None) or 'compare'}: the following arguments are required: "
-                         f"{', '.join(missing)} (GOLDEN TARGET, or -g GOLDEN -m TARGET)")
+        raise UsageError(
+            f"dumpscope {getattr(args, 'command', None) or 'compare'}: the following arguments are required: "
+            f"{', '.join(missing)} (GOLDEN TARGET, or -g GOLDEN -m TARGET)"
+        )
 
 
 def _snapshot_sides(args: argparse.Namespace) -> None:
@@ -165,7 +251,10 @@ def _snapshot_sides(args: argparse.Namespace) -> None:
 
 def _settle_graphs(args: argparse.Namespace) -> list[str]:
     """Every graph named, in side order; for fusion on vs off, the fused dump becomes the target."""
-    args.fused_graph, args.unfused_graph = getattr(args, "fused_graph", None), getattr(args, "unfused_graph", None)
+    args.fused_graph, args.unfused_graph = (
+        getattr(args, "fused_graph", None),
+        getattr(args, "unfused_graph", None),
+    )
     args.graph = _graph_list(getattr(args, "graph", None))
     if args.unfused_graph and not args.fused_graph:
         raise UsageError("-cf (the fusion-off graph) goes with -f (the fused graph)")
@@ -244,14 +333,26 @@ def _run_comparison(args: argparse.Namespace) -> Comparison:
     th = thresholds(args)
     graph = args.graphs[0]
     if not sys.stderr.isatty():
-        return compare(args.golden, args.target, model=args.model, graph=graph, thresholds=th,
-                       workers=getattr(args, "workers", None), cache=getattr(args, "cache", False),
-                       scheduler=getattr(args, "scheduler", None),
-                       scheduler_timeout=getattr(args, "scheduler_timeout", 5.0))
+        return compare(
+            args.golden,
+            args.target,
+            model=args.model,
+            graph=graph,
+            thresholds=th,
+            workers=getattr(args, "workers", None),
+            cache=getattr(args, "cache", False),
+            scheduler=getattr(args, "scheduler", None),
+            scheduler_timeout=getattr(args, "scheduler_timeout", 5.0),
+        )
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
 
-    bar = Progress(TextColumn("comparing {task.fields[rows]}"), BarColumn(), TransferSpeedColumn(),
-                   TimeRemainingColumn(), transient=True)
+    bar = Progress(
+        TextColumn("comparing {task.fields[rows]}"),
+        BarColumn(),
+        TransferSpeedColumn(),
+        TimeRemainingColumn(),
+        transient=True,
+    )
     task = bar.add_task("comparing", total=None, rows="")
     bar.start()
 
@@ -262,11 +363,19 @@ def _run_comparison(args: argparse.Namespace) -> Comparison:
         bar.update(task, completed=done, total=total)
 
     try:
-        return compare(args.golden, args.target, model=args.model, graph=graph, thresholds=th, progress=progress,
-                       progress_bytes=progress_bytes,
-                       workers=getattr(args, "workers", None), cache=getattr(args, "cache", False),
-                       scheduler=getattr(args, "scheduler", None),
-                       scheduler_timeout=getattr(args, "scheduler_timeout", 5.0))
+        return compare(
+            args.golden,
+            args.target,
+            model=args.model,
+            graph=graph,
+            thresholds=th,
+            progress=progress,
+            progress_bytes=progress_bytes,
+            workers=getattr(args, "workers", None),
+            cache=getattr(args, "cache", False),
+            scheduler=getattr(args, "scheduler", None),
+            scheduler_timeout=getattr(args, "scheduler_timeout", 5.0),
+        )
     finally:
         bar.stop()
 

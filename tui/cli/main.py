@@ -122,7 +122,6 @@ def _report(exc: Exception) -> int:
     """One line on stderr for an error a command raised; the exit code."""
     from dumpscope.core.atomic import OutputError
     from dumpscope.core.dumps import DumpError
-
     from dumpscope.tui.cli.safe import plain
 
     if isinstance(exc, (UsageError, DumpError, OutputError, FileNotFoundError, PermissionError)):

@@ -11,17 +11,22 @@ from rich.table import Table
 from rich.text import Text
 
 from dumpscope.core.comparison.order import display_order
-from dumpscope.core.comparison.threeway import presence_label
 from dumpscope.core.comparison.result import Comparison
-from dumpscope.core.vocabulary import format_number
+from dumpscope.core.comparison.threeway import presence_label
 from dumpscope.core.vendor.sigmastar import stage_line
+from dumpscope.core.vocabulary import format_number
 from dumpscope.tui.app.widgets.layer_rows import HEALTH_LABEL, short_dtype
 from dumpscope.tui.cli.safe import markup, plain
 
 #: Style per health; the glyph and word come from the UI's labels (one wording for both),
 #: so health reads in 16 colours, under NO_COLOR and for colour-blind users.
 HEALTH_STYLE: dict[str, str] = {
-    "ok": "green", "warn": "yellow", "fail": "bold red", "error": "bold magenta", "unmatched": "dim", "pending": "dim",
+    "ok": "green",
+    "warn": "yellow",
+    "fail": "bold red",
+    "error": "bold magenta",
+    "unmatched": "dim",
+    "pending": "dim",
 }
 
 
@@ -36,7 +41,9 @@ def output_console(file: Any = None) -> Console:
     import sys
 
     stream = file or sys.stdout
-    return Console(file=stream) if stream.isatty() else Console(file=stream, width=PIPE_WIDTH, color_system=None)
+    return (
+        Console(file=stream) if stream.isatty() else Console(file=stream, width=PIPE_WIDTH, color_system=None)
+    )
 
 
 def fmt_metric(v: float | None, digits: int = 6) -> str:
@@ -149,7 +156,9 @@ def _append_first_divergent(text: Text, cmp: Comparison) -> None:
         text.append("— no divergent layer", style="green")
         return
     r = cmp.frame.row(first, named=True)
-    text.append(f"— first divergent: #{r['index']} {plain(r['name'])} ({plain(r['op_type'] or '?')}): {plain(r['message'] or '')}")
+    text.append(
+        f"— first divergent: #{r['index']} {plain(r['name'])} ({plain(r['op_type'] or '?')}): {plain(r['message'] or '')}"
+    )
 
 
 def _notes(cmp: Comparison, limit: int | None) -> list[tuple[str, str]]:
@@ -158,7 +167,9 @@ def _notes(cmp: Comparison, limit: int | None) -> list[tuple[str, str]]:
 
     notes = []
     if limit is not None and cmp.frame.height > limit:
-        notes.append((f"… {cmp.frame.height - limit} more rows (use --format csv/json/parquet for all)", "dim"))
+        notes.append(
+            (f"… {cmp.frame.height - limit} more rows (use --format csv/json/parquet for all)", "dim")
+        )
     stage = stage_line(cmp.meta.get("stage"))  # type: ignore[arg-type]
     if stage:
         notes.append((stage, "bold"))
@@ -166,8 +177,13 @@ def _notes(cmp: Comparison, limit: int | None) -> list[tuple[str, str]]:
     if n:
         notes.append((f"{n} constant rows are listed after the activations", "dim"))
     if "cached" in cmp.frame.columns and (served := int(cmp.frame["cached"].sum())):
-        notes.append((f"{served} rows marked (cached) were served from the --cache index (their files' "
-                      "content unchanged), not computed in this run", "dim"))
+        notes.append(
+            (
+                f"{served} rows marked (cached) were served from the --cache index (their files' "
+                "content unchanged), not computed in this run",
+                "dim",
+            )
+        )
     return notes
 
 
@@ -176,13 +192,27 @@ def plain_lines(cmp: Comparison, limit: int | None = 1000) -> list[str]:
 
     For piped output (a file, ``less``, ``grep``): a terminal's 80 columns do not apply.
     """
-    header = ["#", "name", "op", "shape", "dtype g/t", "cosine", "max abs err", "rel. dist", "NaN/Inf g t", "health"]
+    header = [
+        "#",
+        "name",
+        "op",
+        "shape",
+        "dtype g/t",
+        "cosine",
+        "max abs err",
+        "rel. dist",
+        "NaN/Inf g t",
+        "health",
+    ]
     rows = [[_plain_cell(c) for c in _cells(r, True, plain)] for r in shown_rows(cmp, limit)]
     widths = [max(len(x) for x in col) for col in zip(header, *rows, strict=True)]
     right = {0, 5, 6, 7, 8}
     lines = []
     for cells in (header, *rows):
-        out = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))]
+        out = [
+            c.rjust(w) if i in right else c.ljust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ]
         lines.append("  ".join(out).rstrip())
     return lines
 
@@ -203,13 +233,27 @@ def threeway_lines(tw: Any, limit: int | None = 1000) -> list[str]:
     """A three-way comparison as plain full-width text: A's and B's metrics side by side, a
     ``worse`` column, then a per-side summary and the op whose error appears on one side only."""
     a, b = tw.labels
-    header = ["#", "name", f"{a} health", f"{a} cosine", f"{a} rel.dist", f"{b} health", f"{b} cosine", f"{b} rel.dist",
-              f"{b}/{a}", "present", "worse"]
+    header = [
+        "#",
+        "name",
+        f"{a} health",
+        f"{a} cosine",
+        f"{a} rel.dist",
+        f"{b} health",
+        f"{b} cosine",
+        f"{b} rel.dist",
+        f"{b}/{a}",
+        "present",
+        "worse",
+    ]
     frame = tw.frame[display_order(tw.frame)]
     frame = frame if limit is None else frame.head(limit)
     rows = [_threeway_cells(r, tw.labels) for r in frame.iter_rows(named=True)]
     widths = [max(len(x) for x in col) for col in zip(header, *rows, strict=True)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip() for cells in (header, *rows)]
+    lines = [
+        "  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip()
+        for cells in (header, *rows)
+    ]
     return lines + threeway_summary(tw)
 
 
@@ -217,8 +261,10 @@ def threeway_summary(tw: Any) -> list[str]:
     """How many rows each side is worse on, and per side the op whose error appears there only."""
     a, b = tw.labels
     counts = tw.worse_counts()
-    lines = [f"worse rows: {a}: {counts['A']}, {b}: {counts['B']}, the same: {counts['=']}, "
-             f"compared on one side only: {counts['']}"]
+    lines = [
+        f"worse rows: {a}: {counts['A']}, {b}: {counts['B']}, the same: {counts['=']}, "
+        f"compared on one side only: {counts['']}"
+    ]
     blames = (tw.first_blame(side) for side in ("A", "B"))
     return lines + [plain(blame.sentence(tw.labels)) for blame in blames if blame is not None]
 
@@ -247,7 +293,9 @@ def _threeway_table(labels: tuple[str, str], wide: bool) -> Table:
         if wide:
             table.add_column(f"{label}\nrel. dist", justify="right", no_wrap=True)
     if wide:  # B's distance over A's, beside the distances it is made of
-        table.add_column("B/A" if labels == ("A", "B") else "ratio", justify="right", no_wrap=True, max_width=9)
+        table.add_column(
+            "B/A" if labels == ("A", "B") else "ratio", justify="right", no_wrap=True, max_width=9
+        )
     table.add_column("worse", no_wrap=True)
     return table
 
@@ -259,7 +307,11 @@ def _threeway_row(r: dict[str, Any], labels: tuple[str, str], wide: bool) -> lis
     for k, p in ((2, "a"), (5, "b")):
         row += [health_text(r[f"{p}_health"]) if r[f"{p}_health"] else Text("–"), cells[k + 1]]
         row += [cells[k + 2]] if wide else []
-    return [*row, *([cells[-3]] if wide else []), Text(cells[-1], style="bold" if cells[-1] in ("A", "B") else "")]
+    return [
+        *row,
+        *([cells[-3]] if wide else []),
+        Text(cells[-1], style="bold" if cells[-1] in ("A", "B") else ""),
+    ]
 
 
 def _name_and_presence(name: str, present: str) -> str:
@@ -273,9 +325,17 @@ def _threeway_cells(r: dict[str, Any], labels: tuple[str, str] = ("A", "B")) -> 
     cells = [str(r["index"]), plain(r["name"])]
     for p in ("a", "b"):
         health = r[f"{p}_health"]
-        cells += [HEALTH_LABEL.get(health, "–") if health else "–", fmt_metric(r[f"{p}_cosine_similarity"], 8),
-                  fmt_metric(r[f"{p}_relative_euclidean_distance"])]
-    return [*cells, _ratio(r.get("b_over_a")), plain(presence_label(r.get("presence"), labels)), r["worse"] or ""]
+        cells += [
+            HEALTH_LABEL.get(health, "–") if health else "–",
+            fmt_metric(r[f"{p}_cosine_similarity"], 8),
+            fmt_metric(r[f"{p}_relative_euclidean_distance"]),
+        ]
+    return [
+        *cells,
+        _ratio(r.get("b_over_a")),
+        plain(presence_label(r.get("presence"), labels)),
+        r["worse"] or "",
+    ]
 
 
 def _ratio(value: float | None) -> str:

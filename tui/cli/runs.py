@@ -23,9 +23,9 @@ import argparse
 import json
 import math
 import sys
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
@@ -77,8 +77,14 @@ def msprobe_report(args: argparse.Namespace) -> MsprobeReport:
         if not is_msprobe(getattr(args, side)):
             raise UsageError(f"{side} {getattr(args, side)}: not an msprobe dump, but the other side is one")
     try:
-        return compare_msprobe(args.target, args.golden, steps=args.step, ranks=_ranks(args),
-                               mapping_path=args.mapping, pairing=getattr(args, "pairing", None) or "aligned")
+        return compare_msprobe(
+            args.target,
+            args.golden,
+            steps=args.step,
+            ranks=_ranks(args),
+            mapping_path=args.mapping,
+            pairing=getattr(args, "pairing", None) or "aligned",
+        )
     except (DumpError, ValueError, OSError) as exc:
         raise UsageError(str(exc)) from None
 
@@ -113,16 +119,24 @@ def swapped_sides(report: MsprobeReport) -> list[str]:
     that NPU and bench were given the other way round."""
     from dumpscope.core.formats.msprobe import split_name
 
-    names = {u.entry.name for r in report.results if r.pairing is not None
-             for u in r.pairing.unmatched if u.side == "bench"}
+    names = {
+        u.entry.name
+        for r in report.results
+        if r.pairing is not None
+        for u in r.pairing.unmatched
+        if u.side == "bench"
+    }
     return sorted(n for n in names if split_name(n).prefix == "NPU" or split_name(n).api.startswith("npu_"))
 
 
 def _warn_swapped(report: MsprobeReport) -> None:
     found = swapped_sides(report)
     if found:
-        print(f"dumpscope: warning: the GOLDEN side holds NPU-only ops ({', '.join(found[:3])}): GOLDEN is the "
-              "bench (GPU/CPU) dump and TARGET the NPU dump - were they swapped?", file=sys.stderr)
+        print(
+            f"dumpscope: warning: the GOLDEN side holds NPU-only ops ({', '.join(found[:3])}): GOLDEN is the "
+            "bench (GPU/CPU) dump and TARGET the NPU dump - were they swapped?",
+            file=sys.stderr,
+        )
 
 
 def _run_msprobe(args: argparse.Namespace, render: str) -> int:
@@ -132,7 +146,9 @@ def _run_msprobe(args: argparse.Namespace, render: str) -> int:
     if fmt == "json":
         _write_chunks(args, msprobe_json_text(report, rows=render == "compare"))
     elif fmt in ("csv", "parquet"):
-        _write_frames(args, fmt, {r.label.replace("/", "_"): r.frame for r in report.results if r.frame is not None})
+        _write_frames(
+            args, fmt, {r.label.replace("/", "_"): r.frame for r in report.results if r.frame is not None}
+        )
     else:
         _print(args, lambda console: _render_msprobe(report, console, args.limit, render))
     return _error_code(_msprobe_failed(report))
@@ -156,19 +172,34 @@ def _divergence_json(r: RankResult) -> dict[str, object] | None:
     d = r.divergence
     if d is None:
         return None
-    return {"entry": d.entry, "order": d.order, "kind": d.kind, "shape": d.shape,
-            "input_deviation": _jsonable(d.input_deviation), "output_deviation": _jsonable(d.output_deviation),
-            "nonfinite": d.nonfinite, "missed_by_msprobe": d.missed_by_msprobe,
-            "module_path": list(d.module_path), "local_inputs": list(d.local_inputs),
-            "bench_entry": d.bench_entry, "text": d.describe()}
+    return {
+        "entry": d.entry,
+        "order": d.order,
+        "kind": d.kind,
+        "shape": d.shape,
+        "input_deviation": _jsonable(d.input_deviation),
+        "output_deviation": _jsonable(d.output_deviation),
+        "nonfinite": d.nonfinite,
+        "missed_by_msprobe": d.missed_by_msprobe,
+        "module_path": list(d.module_path),
+        "local_inputs": list(d.local_inputs),
+        "bench_entry": d.bench_entry,
+        "text": d.describe(),
+    }
 
 
 def _result_json(r: RankResult, rows: bool) -> dict[str, object]:
-    out: dict[str, object] = {"step": r.step, "rank": r.rank, "label": r.label, "error": r.error,
-                              "entries": 0 if r.frame is None else r.frame.height, "errors": _error_rows(r),
-                              "pairing": r.pairing_counts or None,
-                              "first_divergence": _divergence_json(r),
-                              "problems": [f"{p.path}: {p.message}" for p in r.problems]}
+    out: dict[str, object] = {
+        "step": r.step,
+        "rank": r.rank,
+        "label": r.label,
+        "error": r.error,
+        "entries": 0 if r.frame is None else r.frame.height,
+        "errors": _error_rows(r),
+        "pairing": r.pairing_counts or None,
+        "first_divergence": _divergence_json(r),
+        "problems": [f"{p.path}: {p.message}" for p in r.problems],
+    }
     if rows and r.frame is not None:
         out["rows"] = list(_rows_json(r))
     return out
@@ -182,8 +213,11 @@ def _rows_json(r: RankResult) -> Iterator[dict[str, object]]:
 def msprobe_json(report: MsprobeReport, rows: bool = True) -> dict[str, object]:
     """One object per step/rank (never merged) and the label of the one diverging first."""
     first = report.first
-    return {"format": "msprobe", "first": first.label if first else None,
-            "results": [_result_json(r, rows) for r in report.results]}
+    return {
+        "format": "msprobe",
+        "first": first.label if first else None,
+        "results": [_result_json(r, rows) for r in report.results],
+    }
 
 
 def msprobe_json_text(report: MsprobeReport, rows: bool = True) -> Iterator[str]:
@@ -231,8 +265,14 @@ def _render_msprobe(report: MsprobeReport, console: object, limit: int, render: 
     for r in report.results:
         counts = r.pairing_counts
         one_sided = counts.get("npu-only", 0) + counts.get("bench-only", 0)
-        table.add_row(r.label, str(0 if r.frame is None else r.frame.height), str(_error_rows(r)),
-                      str(counts.get("aligned", 0)), str(one_sided), markup(_rank_outcome(r)))
+        table.add_row(
+            r.label,
+            str(0 if r.frame is None else r.frame.height),
+            str(_error_rows(r)),
+            str(counts.get("aligned", 0)),
+            str(one_sided),
+            markup(_rank_outcome(r)),
+        )
     console.print(table)  # type: ignore[attr-defined]
     console.print(f"[bold]first divergence:[/] {_first_msprobe(report)}")  # type: ignore[attr-defined]
     if render == "diagnose":
@@ -250,9 +290,13 @@ def _first_msprobe(report: MsprobeReport) -> str:
 
     first = report.first
     if first and first.divergence:
-        return markup(first.label + ': ' + first.divergence.describe())
+        return markup(first.label + ": " + first.divergence.describe())
     failed = sum(r.error is not None for r in report.results)
-    return f"none found, but {failed} of {len(report.results)} step/ranks could not be compared (above)" if failed else "none"
+    return (
+        f"none found, but {failed} of {len(report.results)} step/ranks could not be compared (above)"
+        if failed
+        else "none"
+    )
 
 
 def _render_bad_entries(report: MsprobeReport, console: object, limit: int) -> None:
@@ -305,8 +349,10 @@ def _ascend_runs(path: str | Path, args: argparse.Namespace) -> list[AscendRun] 
 def _no_match(p: Path, runs: list[AscendRun], args: argparse.Namespace) -> UsageError:
     """The usage error for a ``--step``/``--device`` selection that leaves no run, naming those present."""
     present = ", ".join(r.label for r in runs) or "none"
-    return UsageError(f"{p}: no step/device matches --step {args.step or []} --device {args.device or []} "
-                      f"(present: {present})")
+    return UsageError(
+        f"{p}: no step/device matches --step {args.step or []} --device {args.device or []} "
+        f"(present: {present})"
+    )
 
 
 def _is_ascend_tree(p: Path) -> bool:
@@ -341,8 +387,10 @@ def narrow_for_app(args: argparse.Namespace) -> None:
         return
     if len(runs) > 1:
         listed = ", ".join(r.label for r in runs[:8]) + (" ..." if len(runs) > 8 else "")
-        raise UsageError(f"{args.target}: {len(runs)} steps/devices ({listed}); the app shows one: add --step/--device, "
-                         "or run `dumpscope compare` to compare each and see which diverges first")
+        raise UsageError(
+            f"{args.target}: {len(runs)} steps/devices ({listed}); the app shows one: add --step/--device, "
+            "or run `dumpscope compare` to compare each and see which diverges first"
+        )
     args.target = str(runs[0].path)
     _narrow_golden(args)
 
@@ -379,8 +427,15 @@ def _compare_run(args: argparse.Namespace, run: AscendRun, golden_runs: list[Asc
 def first_run(results: list[RunResult]) -> RunResult | None:
     """The run diverging first: earliest step, then device, then its first divergent row."""
     bad = [r for r in results if r.first_row is not None]
-    return min(bad, key=lambda r: (r.run.step if r.run.step is not None else -1,
-                                   r.run.device if r.run.device is not None else -1, r.first_row), default=None)
+    return min(
+        bad,
+        key=lambda r: (
+            r.run.step if r.run.step is not None else -1,
+            r.run.device if r.run.device is not None else -1,
+            r.first_row,
+        ),
+        default=None,
+    )
 
 
 def _run_row_name(r: RunResult) -> str | None:
@@ -392,17 +447,26 @@ def _run_row_name(r: RunResult) -> str | None:
 def runs_json(results: list[RunResult], rows: bool = True) -> dict[str, object]:
     """One object per step/device and the label of the one diverging first."""
     first = first_run(results)
-    return {"format": "ascend-tree", "first": first.label if first else None,
-            "results": [_run_json(r, rows) for r in results]}
+    return {
+        "format": "ascend-tree",
+        "first": first.label if first else None,
+        "results": [_run_json(r, rows) for r in results],
+    }
 
 
 def _run_json(r: RunResult, rows: bool) -> dict[str, object]:
     """One step/device: where, its error, first divergent row and health counts (and ``rows``)."""
     from dumpscope.core.report.writers import frame_records
 
-    item: dict[str, object] = {"step": r.run.step, "device": r.run.device, "label": r.label, "path": str(r.run.path),
-                               "error": r.error, "first_divergence": _run_row_name(r),
-                               "health": r.comparison.health_counts() if r.comparison else None}
+    item: dict[str, object] = {
+        "step": r.run.step,
+        "device": r.run.device,
+        "label": r.label,
+        "path": str(r.run.path),
+        "error": r.error,
+        "first_divergence": _run_row_name(r),
+        "health": r.comparison.health_counts() if r.comparison else None,
+    }
     if rows and r.comparison is not None:
         item["rows"] = frame_records(r.comparison)
     return item
@@ -411,16 +475,28 @@ def _run_json(r: RunResult, rows: bool) -> dict[str, object]:
 def _runs_failed(results: list[RunResult]) -> bool:
     from dumpscope.tui.cli.args import exit_code
 
-    return any(r.error is not None or (r.comparison is not None and exit_code(r.comparison) != EXIT_OK) for r in results)
+    return any(
+        r.error is not None or (r.comparison is not None and exit_code(r.comparison) != EXIT_OK)
+        for r in results
+    )
 
 
 def _report_runs(args: argparse.Namespace, results: list[RunResult], render: str) -> int:
     fmt = _format(args)
     if fmt == "json":
-        _write(args, json.dumps(runs_json(results, rows=render == "compare"), indent=1, allow_nan=False) + "\n")
+        _write(
+            args, json.dumps(runs_json(results, rows=render == "compare"), indent=1, allow_nan=False) + "\n"
+        )
     elif fmt in ("csv", "parquet"):
-        _write_frames(args, fmt, {r.label.replace("/", "_"): r.comparison.public_frame()
-                                  for r in results if r.comparison is not None})
+        _write_frames(
+            args,
+            fmt,
+            {
+                r.label.replace("/", "_"): r.comparison.public_frame()
+                for r in results
+                if r.comparison is not None
+            },
+        )
     else:
         _print(args, lambda console: _render_runs(results, console))
     return _error_code(_runs_failed(results))
@@ -435,7 +511,9 @@ def _render_runs(results: list[RunResult], console: object) -> None:
     for col in ("step/device", "folder", "health", "first divergence"):
         table.add_column(col)
     for r in results:
-        table.add_row(r.label, markup(str(r.run.path)), _health_counts(r), markup(r.error or _run_row_name(r) or "none"))
+        table.add_row(
+            r.label, markup(str(r.run.path)), _health_counts(r), markup(r.error or _run_row_name(r) or "none")
+        )
     console.print(table)  # type: ignore[attr-defined]
     console.print(f"[bold]first divergence:[/] {_first_run_text(results)}")  # type: ignore[attr-defined]
 
@@ -450,7 +528,9 @@ def _first_run_text(results: list[RunResult]) -> str:
 
 def _health_counts(r: RunResult) -> str:
     """``fail 2, ok 40`` for a compared run, empty for one that could not be compared."""
-    return ", ".join(f"{k} {v}" for k, v in sorted(r.comparison.health_counts().items())) if r.comparison else ""
+    return (
+        ", ".join(f"{k} {v}" for k, v in sorted(r.comparison.health_counts().items())) if r.comparison else ""
+    )
 
 
 # ---------------------------------------------------------------- output
@@ -480,7 +560,9 @@ def _write_frames(args: argparse.Namespace, fmt: str, frames: dict[str, object])
         _write_one(frame, fmt, args.output)
         return
     if not args.output:
-        raise UsageError(f"{len(frames)} step/rank comparisons: --format {fmt} needs -o FOLDER (one file each)")
+        raise UsageError(
+            f"{len(frames)} step/rank comparisons: --format {fmt} needs -o FOLDER (one file each)"
+        )
     folder = Path(args.output)
     folder.mkdir(parents=True, exist_ok=True)
     for label, frame in frames.items():

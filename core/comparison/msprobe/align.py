@@ -61,8 +61,10 @@ CLOSE, FAR = 2e-3, 2e-2
 MARGIN, MAX_CELLS = 32, 60_000_000
 _NEG = -(1 << 28)
 #: Stack frames from these packages say where msprobe hooked the call, not where the model made it.
-_FRAMEWORK = re.compile(r"[\\/](msprobe|torch|torch_npu|mindspore|msadapter|mindtorch"
-                        r"|site-packages[\\/]torch\w*)[\\/]")
+_FRAMEWORK = re.compile(
+    r"[\\/](msprobe|torch|torch_npu|mindspore|msadapter|mindtorch"
+    r"|site-packages[\\/]torch\w*)[\\/]"
+)
 _SEP = re.compile(r"[\\/]")
 _FRAME = re.compile(r"File \"?(?P<path>[^,\"]+)\"?, line (?P<line>\d+), in (?P<fn>[^,\n]+)")
 
@@ -110,8 +112,12 @@ def _derived(sig: tuple) -> tuple[tuple, int]:
     return tuple(t for t in sig if t[0][:6] == "output"), first
 
 
-def features(entries: Sequence[Entry], keys: Sequence[str], modules: Sequence[str | None],
-             codes: dict[str, dict] | None = None) -> tuple[Features, dict[str, dict]]:
+def features(
+    entries: Sequence[Entry],
+    keys: Sequence[str],
+    modules: Sequence[str | None],
+    codes: dict[str, dict] | None = None,
+) -> tuple[Features, dict[str, dict]]:
     """The feature codes of ``entries`` (``keys``: each call's key, mapped on the NPU side;
     ``modules``: each call's enclosing module, mapped likewise).  Pass the returned code books
     to the other side's call, so equal values get equal codes."""
@@ -163,9 +169,14 @@ def scores(a: Features, b: Features, i: np.ndarray, j: np.ndarray) -> np.ndarray
     A feature known on both sides adds its weight when it agrees and takes it away when it
     does not, so a pair that disagrees on most of what is known scores below zero (two
     one-sided calls are better than a wrong pair)."""
-    s = (KEY + _agree(a.signature[i], b.signature[j], SIGNATURE) + _agree(a.outputs[i], b.outputs[j], OUTPUTS)
-         + _agree(a.module[i], b.module[j], MODULE) + _agree(a.stack[i], b.stack[j], STACK)
-         + _stats_agree(a.norm[i], b.norm[j]))
+    s = (
+        KEY
+        + _agree(a.signature[i], b.signature[j], SIGNATURE)
+        + _agree(a.outputs[i], b.outputs[j], OUTPUTS)
+        + _agree(a.module[i], b.module[j], MODULE)
+        + _agree(a.stack[i], b.stack[j], STACK)
+        + _stats_agree(a.norm[i], b.norm[j])
+    )
     return np.where(a.key[i] == b.key[j], s, _NEG).astype(np.int32)
 
 
@@ -223,10 +234,12 @@ def _replaced(a: Features, b: Features, pairs: list[tuple[int, int]]) -> list[tu
     ka, kb = a.key.tolist(), b.key.tolist()
     prev_i = prev_j = -1
     for i, j in pairs + [(len(ka), len(kb))]:
-        if i - prev_i == j - prev_j > 1 and ka[prev_i + 1:i] == kb[prev_j + 1:j]:
+        if i - prev_i == j - prev_j > 1 and ka[prev_i + 1 : i] == kb[prev_j + 1 : j]:
             run = [(prev_i + 1 + k, prev_j + 1 + k) for k in range(i - prev_i - 1)]
-            if all(a.signature[x] == b.signature[y] or _stats1(float(a.norm[x]), float(b.norm[y])) >= 0
-                   for x, y in run):
+            if all(
+                a.signature[x] == b.signature[y] or _stats1(float(a.norm[x]), float(b.norm[y])) >= 0
+                for x, y in run
+            ):
                 out += run
         if i < len(ka):
             out.append((i, j))
@@ -238,8 +251,9 @@ def _replaced(a: Features, b: Features, pairs: list[tuple[int, int]]) -> list[tu
 SMALL_GAP = 64
 
 
-def _gap(a: Features, b: Features, i0: int, i1: int, j0: int, j1: int, margin: int,
-         lists: list[_Lists]) -> list[tuple[int, int]]:
+def _gap(
+    a: Features, b: Features, i0: int, i1: int, j0: int, j1: int, margin: int, lists: list[_Lists]
+) -> list[tuple[int, int]]:
     """The pairs of the calls ``a[i0:i1]`` and ``b[j0:j1]`` between two anchors (``lists``:
     both sides as :class:`_Lists`, made at the first small gap)."""
     if i1 <= i0 or j1 <= j0:
@@ -261,8 +275,17 @@ class _Lists:
     """A side's features as Python lists, for scoring a few pairs without NumPy overhead."""
 
     def __init__(self, f: Features) -> None:
-        self.rows = list(zip(f.key.tolist(), f.signature.tolist(), f.outputs.tolist(), f.module.tolist(),
-                             f.stack.tolist(), f.name.tolist(), f.norm.tolist()))
+        self.rows = list(
+            zip(
+                f.key.tolist(),
+                f.signature.tolist(),
+                f.outputs.tolist(),
+                f.module.tolist(),
+                f.stack.tolist(),
+                f.name.tolist(),
+                f.norm.tolist(),
+            )
+        )
 
 
 def _agree1(x: int, y: int, weight: int) -> int:
@@ -282,8 +305,14 @@ def score1(x: tuple, y: tuple) -> int:
     """:func:`scores` of one pair of :class:`_Lists` rows (the same numbers, in plain Python)."""
     if x[0] != y[0]:
         return _NEG
-    return (KEY + _agree1(x[1], y[1], SIGNATURE) + _agree1(x[2], y[2], OUTPUTS) + _agree1(x[3], y[3], MODULE)
-            + _agree1(x[4], y[4], STACK) + _stats1(x[6], y[6]))
+    return (
+        KEY
+        + _agree1(x[1], y[1], SIGNATURE)
+        + _agree1(x[2], y[2], OUTPUTS)
+        + _agree1(x[3], y[3], MODULE)
+        + _agree1(x[4], y[4], STACK)
+        + _stats1(x[6], y[6])
+    )
 
 
 def _small(a: _Lists, b: _Lists, i0: int, i1: int, j0: int, j1: int) -> list[tuple[int, int]]:
@@ -309,6 +338,7 @@ def _small(a: _Lists, b: _Lists, i0: int, i1: int, j0: int, j1: int) -> list[tup
 
 def _tokens(a: Features, b: Features, with_norm: bool) -> tuple[np.ndarray, np.ndarray]:
     """One integer per call for all its features but the name (and the Norm to ~4 digits)."""
+
     def bits(norm: np.ndarray) -> np.ndarray:
         f = norm.astype(np.float32)
         return np.where(np.isnan(f), -1, f.view(np.int32) >> 10).astype(np.int64)
@@ -322,7 +352,7 @@ def _tokens(a: Features, b: Features, with_norm: bool) -> tuple[np.ndarray, np.n
         _, col_code = np.unique(col, return_inverse=True)
         _, token = np.unique(token * (int(col_code.max()) + 1) + col_code.reshape(-1), return_inverse=True)
         token = token.reshape(-1)
-    return token[:len(a.key)], token[len(a.key):]
+    return token[: len(a.key)], token[len(a.key) :]
 
 
 def _anchors(a: Features, b: Features) -> list[tuple[int, int]]:

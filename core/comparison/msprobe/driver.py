@@ -23,8 +23,8 @@ import gc
 import os
 import stat
 import time
-from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,10 +32,13 @@ from pathlib import Path
 import polars as pl
 from threadpoolctl import threadpool_limits
 
-from dumpscope.core.comparison.msprobe.pairing import Mapping, Pairing, load_mapping, pair_ranks
-from dumpscope.core.comparison.msprobe.pairing import MODES
-from dumpscope.core.comparison.msprobe.statistics import (Divergence, compare_statistics_many, failing_rows,
-                                                          first_divergence)
+from dumpscope.core.comparison.msprobe.pairing import MODES, Mapping, Pairing, load_mapping, pair_ranks
+from dumpscope.core.comparison.msprobe.statistics import (
+    Divergence,
+    compare_statistics_many,
+    failing_rows,
+    first_divergence,
+)
 from dumpscope.core.comparison.msprobe.triage import tensor_mode_triaged
 from dumpscope.core.dumps import DumpError, DumpProblem
 from dumpscope.core.formats.msprobe import MsprobeRank, discover, read_rank, skipped_key, step_rank_label
@@ -78,26 +81,48 @@ class MsprobeReport:
     def first(self) -> RankResult | None:
         """The step/rank that diverges first: earliest step, then earliest call."""
         bad = [r for r in self.results if r.divergence is not None]
-        return min(bad, key=lambda r: (r.step if r.step is not None else -1, r.divergence.order), default=None)  # type: ignore[union-attr]
+        return min(
+            bad, key=lambda r: (r.step if r.step is not None else -1, r.divergence.order), default=None
+        )  # type: ignore[union-attr]
 
     def summary(self) -> pl.DataFrame:
         """One row per step/rank: rows, failing rows (:func:`.statistics.failing_rows`, the
         app's rule), re-aligned pairs and one-sided calls, first divergence, problem."""
-        rows = [{"step": r.step, "rank": r.rank, "entries": r.frame.height if r.frame is not None else 0,
-                 "errors": r.failing, **{k: r.pairing_counts.get(k, 0) for k in _COUNTED},
-                 "first divergence": r.divergence.describe() if r.divergence else None,
-                 "problem": r.error, "seconds": r.seconds} for r in self.results]
-        return pl.DataFrame(rows, schema={"step": pl.Int64, "rank": pl.Utf8, "entries": pl.Int64, "errors": pl.Int64,
-                                          **dict.fromkeys(_COUNTED, pl.Int64),
-                                          "first divergence": pl.Utf8, "problem": pl.Utf8, "seconds": pl.Float64})
+        rows = [
+            {
+                "step": r.step,
+                "rank": r.rank,
+                "entries": r.frame.height if r.frame is not None else 0,
+                "errors": r.failing,
+                **{k: r.pairing_counts.get(k, 0) for k in _COUNTED},
+                "first divergence": r.divergence.describe() if r.divergence else None,
+                "problem": r.error,
+                "seconds": r.seconds,
+            }
+            for r in self.results
+        ]
+        return pl.DataFrame(
+            rows,
+            schema={
+                "step": pl.Int64,
+                "rank": pl.Utf8,
+                "entries": pl.Int64,
+                "errors": pl.Int64,
+                **dict.fromkeys(_COUNTED, pl.Int64),
+                "first divergence": pl.Utf8,
+                "problem": pl.Utf8,
+                "seconds": pl.Float64,
+            },
+        )
 
 
 #: The pairing counts the summary shows (see :meth:`.pairing.Pairing.counts`).
 _COUNTED = ("aligned", "npu-only", "bench-only")
 
 
-def _select(found: list[tuple[int | None, str, Path]], steps: Sequence[int] | None,
-            ranks: Sequence[int | str] | None) -> dict[tuple[int | None, str], Path]:
+def _select(
+    found: list[tuple[int | None, str, Path]], steps: Sequence[int] | None, ranks: Sequence[int | str] | None
+) -> dict[tuple[int | None, str], Path]:
     """The step/rank directories of ``found`` that the selection keeps (all when it is empty)."""
     wanted_steps, wanted_ranks = set(steps or ()), set(map(_rank_name, ranks or ()))
     return {(s, r): p for s, r, p in found if _kept(s, wanted_steps) and _kept(r, wanted_ranks)}
@@ -113,10 +138,18 @@ def _kept(value: object, wanted: set[object]) -> bool:
     return not wanted or value in wanted
 
 
-def compare_msprobe(npu_path: str | Path, bench_path: str | Path, *, steps: Sequence[int] | None = None,
-                    ranks: Sequence[int | str] | None = None, mapping: Mapping | None = None,
-                    mapping_path: str | Path | None = None, tensors: bool | None = None,
-                    workers: int = 1, pairing: str = "aligned") -> MsprobeReport:
+def compare_msprobe(
+    npu_path: str | Path,
+    bench_path: str | Path,
+    *,
+    steps: Sequence[int] | None = None,
+    ranks: Sequence[int | str] | None = None,
+    mapping: Mapping | None = None,
+    mapping_path: str | Path | None = None,
+    tensors: bool | None = None,
+    workers: int = 1,
+    pairing: str = "aligned",
+) -> MsprobeReport:
     """Compare every selected (step, rank) of ``npu_path`` against ``bench_path`` separately.
 
     ``tensors``: compute per-tensor metrics where ``.npy``/``.pt`` files exist (default:
@@ -170,7 +203,7 @@ def _in_workers(jobs: list[tuple], workers: int) -> list[RankResult]:
 def _in_batches(jobs: list[tuple], workers: int = 1) -> list[RankResult]:
     """The step/ranks in this process, :data:`BATCH` at a time, the collector paused."""
     with _gc_paused():
-        return [r for k in range(0, len(jobs), BATCH) for r in _compare_batch(jobs[k:k + BATCH], workers)]
+        return [r for k in range(0, len(jobs), BATCH) for r in _compare_batch(jobs[k : k + BATCH], workers)]
 
 
 @contextmanager
@@ -199,8 +232,14 @@ class _Prepared:
     started: float = 0.0
 
 
-def _prepare(key: tuple[int | None, str], npu: Path | None, bench: Path | None,
-             mapping: Mapping | None, tensors: bool | None, pairing: str = "aligned") -> _Prepared:
+def _prepare(
+    key: tuple[int | None, str],
+    npu: Path | None,
+    bench: Path | None,
+    mapping: Mapping | None,
+    tensors: bool | None,
+    pairing: str = "aligned",
+) -> _Prepared:
     """Read and pair one step/rank; a missing side or unreadable dump is the result's error."""
     result, start = RankResult(*key), time.perf_counter()
     result.error = _one_side_only(result.label, npu, bench)
@@ -223,8 +262,13 @@ def _paired_as(result: RankResult, bench: MsprobeRank) -> list[DumpProblem]:
     bench_label = bench.label
     if bench_label == result.label:
         return []
-    return [DumpProblem(str(bench.path), f"bench {bench_label} compared with NPU {result.label} "
-                                         "(one dump or one step on each side, named differently)")]
+    return [
+        DumpProblem(
+            str(bench.path),
+            f"bench {bench_label} compared with NPU {result.label} "
+            "(one dump or one step on each side, named differently)",
+        )
+    ]
 
 
 def _nothing_paired(pairing: Pairing, npu: MsprobeRank, bench: MsprobeRank) -> str | None:
@@ -233,8 +277,11 @@ def _nothing_paired(pairing: Pairing, npu: MsprobeRank, bench: MsprobeRank) -> s
     if pairing.pairs or not (npu.entries and bench.entries):
         return None
     frameworks = {npu.framework, bench.framework}
-    hint = (f"{npu.framework} against {bench.framework}: give a layer/api mapping (--mapping)" if len(frameworks) > 1
-            else "different models or runs? (a --mapping pairs calls named otherwise)")
+    hint = (
+        f"{npu.framework} against {bench.framework}: give a layer/api mapping (--mapping)"
+        if len(frameworks) > 1
+        else "different models or runs? (a --mapping pairs calls named otherwise)"
+    )
     return f"nothing paired: none of the {len(npu.entries)} NPU and {len(bench.entries)} bench calls share a name - {hint}"
 
 
@@ -281,9 +328,13 @@ def _conclude(p: _Prepared, frame: pl.DataFrame) -> None:
     p.result.seconds = time.perf_counter() - p.started
 
 
-def _selected_pairs(npu_path: str | Path, bench_path: str | Path, steps: Sequence[int] | None,
-                    ranks: Sequence[int | str] | None, skipped: list[RankResult] | None = None,
-                    ) -> list[tuple[tuple[int | None, str], Path | None, Path | None]]:
+def _selected_pairs(
+    npu_path: str | Path,
+    bench_path: str | Path,
+    steps: Sequence[int] | None,
+    ranks: Sequence[int | str] | None,
+    skipped: list[RankResult] | None = None,
+) -> list[tuple[tuple[int | None, str], Path | None, Path | None]]:
     """Every selected (step, rank) with its NPU and bench directories (None on a missing side);
     a step or rank folder that could not be entered (a link, a loop) goes into ``skipped`` as a
     result of its own with the reason, when the selection keeps it."""
@@ -295,8 +346,9 @@ def _selected_pairs(npu_path: str | Path, bench_path: str | Path, steps: Sequenc
             notes = "; ".join(f"{p.path}: {p.message}" for p in why[:3])
             raise DumpError(f"{path}: no msprobe dump.json found" + (f" ({notes})" if notes else ""))
     if skipped is not None:
-        skipped += _skipped_results([("NPU", p) for p in npu_skipped] + [("bench", p) for p in bench_skipped],
-                                    steps, ranks)
+        skipped += _skipped_results(
+            [("NPU", p) for p in npu_skipped] + [("bench", p) for p in bench_skipped], steps, ranks
+        )
     npu_sel, bench_sel = _select(npu_found, steps, ranks), _select(bench_found, steps, ranks)
     npu_sel, bench_sel = _aligned(npu_sel, bench_sel)
     keys = sorted(set(npu_sel) | set(bench_sel), key=_step_rank_order)
@@ -308,8 +360,9 @@ def _selected_pairs(npu_path: str | Path, bench_path: str | Path, steps: Sequenc
 _Selected = dict[tuple[int | None, str], Path]
 
 
-def _skipped_results(skipped: list[tuple[str, DumpProblem]], steps: Sequence[int] | None,
-                     ranks: Sequence[int | str] | None) -> list[RankResult]:
+def _skipped_results(
+    skipped: list[tuple[str, DumpProblem]], steps: Sequence[int] | None, ranks: Sequence[int | str] | None
+) -> list[RankResult]:
     """One result with an error per step/rank folder :func:`discover` could not enter (``*``:
     every rank of a step folder), kept when the selection keeps its step and rank."""
     wanted_steps, wanted_ranks = set(steps or ()), set(map(_rank_name, ranks or ()))
@@ -355,8 +408,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     Exit 1 when a step/rank diverges, 2 on unusable input."""
     a = _parser().parse_args(argv)
     try:
-        report = compare_msprobe(a.npu, a.bench, steps=a.step, ranks=a.rank, mapping_path=a.mapping,
-                                 workers=a.workers, pairing=a.pairing)
+        report = compare_msprobe(
+            a.npu,
+            a.bench,
+            steps=a.step,
+            ranks=a.rank,
+            mapping_path=a.mapping,
+            workers=a.workers,
+            pairing=a.pairing,
+        )
     except (DumpError, ValueError, OSError) as exc:
         print(f"error: {exc}")
         return 2
@@ -370,7 +430,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     """The plain-text entry point's arguments."""
-    ap = argparse.ArgumentParser(prog="python -m dumpscope.core.comparison.msprobe.driver", description="compare msprobe dumps per step and rank")
+    ap = argparse.ArgumentParser(
+        prog="python -m dumpscope.core.comparison.msprobe.driver",
+        description="compare msprobe dumps per step and rank",
+    )
     ap.add_argument("npu")
     ap.add_argument("bench")
     ap.add_argument("--step", type=int, action="append")

@@ -146,8 +146,9 @@ def _is_api_name(name: str) -> bool:
     return len(parts) == 2 and not any(p.isdigit() for p in parts)
 
 
-def pair_ranks(npu: MsprobeRank, bench: MsprobeRank, mapping: Mapping | None = None,
-               mode: str = "aligned") -> Pairing:
+def pair_ranks(
+    npu: MsprobeRank, bench: MsprobeRank, mapping: Mapping | None = None, mode: str = "aligned"
+) -> Pairing:
     """Pair every entry of ``npu`` with one of ``bench`` (see the module docstring)."""
     if mode not in MODES:
         raise ValueError(f"unknown pairing {mode!r}: choose from {', '.join(MODES)}")
@@ -202,8 +203,14 @@ def _exact_indices(npu: list[Entry], npu_keys: list[str], bench: list[Entry]) ->
     return [(i, j) for i, j in found if j is not None]
 
 
-def _aligned_indices(npu: list[Entry], npu_keys: list[str], bench: list[Entry], bench_keys: list[str],
-                     mapping: Mapping, prefixes: dict[str, str]) -> list[tuple[int, int]]:
+def _aligned_indices(
+    npu: list[Entry],
+    npu_keys: list[str],
+    bench: list[Entry],
+    bench_keys: list[str],
+    mapping: Mapping,
+    prefixes: dict[str, str],
+) -> list[tuple[int, int]]:
     """The alignment of the two call lists (:func:`.align.align`)."""
     npu_modules = [_module_name(e.parent, mapping, prefixes) for e in npu]
     bench_modules = [_module_name(e.parent, Mapping(), {}) for e in bench]
@@ -256,8 +263,9 @@ def _group(entries: list[Entry], key) -> dict[str, list[Entry]]:  # type: ignore
     return groups
 
 
-def _pair_by_data_mapping(npu: list[Entry], bench: list[Entry], mapping: Mapping,
-                          out: Pairing) -> tuple[list[Entry], list[Entry]]:
+def _pair_by_data_mapping(
+    npu: list[Entry], bench: list[Entry], mapping: Mapping, out: Pairing
+) -> tuple[list[Entry], list[Entry]]:
     """The user's data mapping pairs entries outright; returns both sides' entries left."""
     if not mapping.data:
         return npu, bench
@@ -273,8 +281,13 @@ def _pair_by_data_mapping(npu: list[Entry], bench: list[Entry], mapping: Mapping
     return left, [e for e in bench if e.name not in taken]
 
 
-def _list_unmatched(npu_rest: list[Entry], bench_rest: list[Entry], npu: tuple[list[Entry], list[str]],
-                    bench: tuple[list[Entry], list[str]], out: Pairing) -> None:
+def _list_unmatched(
+    npu_rest: list[Entry],
+    bench_rest: list[Entry],
+    npu: tuple[list[Entry], list[str]],
+    bench: tuple[list[Entry], list[str]],
+    out: Pairing,
+) -> None:
     """One-sided calls with their reasons (``npu``/``bench``: every call the pairing saw, with
     its key)."""
     if not (npu_rest or bench_rest):
@@ -304,20 +317,31 @@ def _is_npu_only(entry: Entry) -> bool:
 _SIDE = {"npu": "NPU", "bench": "bench"}
 
 
-def _reason(entry: Entry, side: str, key: str, own: list[Entry], other: list[Entry],
-            partner: dict[str, Entry], mode: str) -> str:
+def _reason(
+    entry: Entry,
+    side: str,
+    key: str,
+    own: list[Entry],
+    other: list[Entry],
+    partner: dict[str, Entry],
+    mode: str,
+) -> str:
     """Why ``entry`` (of ``side``) has no counterpart; ``own``/``other``: both sides' calls of its key."""
     other_side = "bench" if side == "npu" else "npu"
     if side == "npu" and _is_npu_only(entry):
-        return ("NPU-only op (torch_npu fused/format op): no bench counterpart expected; "
-                "map it with an api mapping to compare")
+        return (
+            "NPU-only op (torch_npu fused/format op): no bench counterpart expected; "
+            "map it with an api mapping to compare"
+        )
     if not other:
         if side == "npu":
             return f"no bench call of {key}: add a data/api mapping if it has another name there"
         return f"bench-only: no NPU call of {key} (fused away on the NPU, or named otherwise: add a mapping)"
     if mode == "exact":
-        return (f"no {_SIDE[other_side]} entry named {entry.name} (exact pairing: {len(own)} {_SIDE[side]} "
-                f"calls of {key} against {len(other)}; --pairing aligned re-aligns shifted counters)")
+        return (
+            f"no {_SIDE[other_side]} entry named {entry.name} (exact pairing: {len(own)} {_SIDE[side]} "
+            f"calls of {key} against {len(other)}; --pairing aligned re-aligns shifted counters)"
+        )
     api = key.rsplit(".", 1)[0]
     return f"{_SIDE[side]}-only call: {_shift(entry, own, partner, api)}"
 
@@ -334,8 +358,9 @@ def _shift(entry: Entry, own: list[Entry], partner: dict[str, Entry], api: str) 
         return f"no counterpart in the call order (the next `{api}` call pairs with {nxt})"
     shift = mine - theirs
     if shift == 0:
-        return (f"no counterpart in the call order; later `{api}` counters agree again "
-                "(another call offsets it)")
+        return (
+            f"no counterpart in the call order; later `{api}` counters agree again (another call offsets it)"
+        )
     words = {1: "one", 2: "two", 3: "three"}
     how = f"shifted by {words.get(abs(shift), str(abs(shift)))}" + (" (lower)" if shift < 0 else "")
     return f"counters of later `{api}` calls are {how} ({later.name} \u2194 {partner[later.name].name})"

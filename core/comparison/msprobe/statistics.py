@@ -33,10 +33,10 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from dumpscope.core.comparison.msprobe import stat_columns
-from dumpscope.core.comparison.msprobe.stat_columns import msprobe_text
 from dumpscope.core.comparison.metrics import COUNT_COLUMNS, EXTRA_METRICS, MSACCUCMP_METRICS, compare_arrays
+from dumpscope.core.comparison.msprobe import stat_columns
 from dumpscope.core.comparison.msprobe.pairing import EntryPair, Mapping, Pairing
+from dumpscope.core.comparison.msprobe.stat_columns import msprobe_text
 from dumpscope.core.dumps import TensorReadError
 from dumpscope.core.formats.msprobe import Entry, MsprobeRank, Record, load_tensor, split_name
 
@@ -49,7 +49,9 @@ _TENSOR_METRICS = MSACCUCMP_METRICS + EXTRA_METRICS + COUNT_COLUMNS
 #: APIs msprobe does not compare at all (their outputs are uninitialised memory or conversions).
 NOT_COMPARED = frozenset({"empty", "empty_like", "numpy", "to", "setitem", "__setitem__"})
 #: Collectives whose input-based rules msprobe skips (inputs and outputs are different shards).
-NO_INPUT_RULES = frozenset({"_reduce_scatter_base", "_all_gather_base", "all_to_all_single", "batch_isend_irecv"})
+NO_INPUT_RULES = frozenset(
+    {"_reduce_scatter_base", "_all_gather_base", "all_to_all_single", "batch_isend_irecv"}
+)
 _SEVERITY = {"pass": 0, "warning": 1, "error": 2, "unmatched": 1}
 #: msprobe's Result as the app's health word.
 HEALTH = {"pass": "ok", "warning": "warn", "error": "fail", "unmatched": "unmatched"}
@@ -113,8 +115,10 @@ class _Row:
         """NPU Max/Min is NaN/Inf while the bench's is finite."""
         if self.bench is None:
             return False
-        return any(_nonfinite(a) and b is not None and math.isfinite(b)
-                   for a, b in zip(self.npu.stats[:2], self.bench.stats[:2]))
+        return any(
+            _nonfinite(a) and b is not None and math.isfinite(b)
+            for a, b in zip(self.npu.stats[:2], self.bench.stats[:2])
+        )
 
     def norm_rel(self) -> float | None:
         return self.rels()[3]
@@ -123,8 +127,13 @@ class _Row:
         """For the divergence answer: inf when a non-finite value is new, else NormRelativeErr."""
         if self.new_nonfinite():
             return math.inf
-        if self.bench is not None and self.npu.md5 and self.bench.md5 and self.npu.md5 != self.bench.md5 \
-                and self.npu.stats[3] is None:
+        if (
+            self.bench is not None
+            and self.npu.md5
+            and self.bench.md5
+            and self.npu.md5 != self.bench.md5
+            and self.npu.stats[3] is None
+        ):
             return math.inf
         value = self.norm_rel()
         return 0.0 if value is None or math.isnan(value) else value
@@ -152,14 +161,24 @@ def _errors(row: _Row, input_norm: float) -> list[str]:
     if npu.is_tensor != bench.is_tensor:
         return ["tensor on one side, plain value on the other"]
     if not npu.is_tensor:
-        return [f"argument differs: NPU {npu.value} vs bench {bench.value}"] if npu.value != bench.value else []
+        return (
+            [f"argument differs: NPU {npu.value} vs bench {bench.value}"] if npu.value != bench.value else []
+        )
     checks = (
         (row.new_nonfinite(), "NPU Max/Min is inf/nan while the bench is finite"),
         (npu.dtype != bench.dtype, f"dtype mismatch: NPU {npu.dtype} vs bench {bench.dtype}"),
-        (npu.shape != bench.shape, f"shape mismatch: NPU {list(npu.shape or [])} vs bench {list(bench.shape or [])}"),
-        (bool(npu.md5 and bench.md5 and npu.md5 != bench.md5), f"md5 (CRC-32) differs: {npu.md5} vs {bench.md5}"),
-        (None not in (npu.requires_grad, bench.requires_grad) and npu.requires_grad != bench.requires_grad,
-         f"requires_grad differs: NPU {npu.requires_grad} vs bench {bench.requires_grad}"),
+        (
+            npu.shape != bench.shape,
+            f"shape mismatch: NPU {list(npu.shape or [])} vs bench {list(bench.shape or [])}",
+        ),
+        (
+            bool(npu.md5 and bench.md5 and npu.md5 != bench.md5),
+            f"md5 (CRC-32) differs: {npu.md5} vs {bench.md5}",
+        ),
+        (
+            None not in (npu.requires_grad, bench.requires_grad) and npu.requires_grad != bench.requires_grad,
+            f"requires_grad differs: NPU {npu.requires_grad} vs bench {bench.requires_grad}",
+        ),
         (_norm_jump(row, input_norm), "input NormRelativeErr < 10% but output > 50%"),
     )
     return [message for failed, message in checks if failed]
@@ -181,7 +200,9 @@ def _warnings(row: _Row, input_norm: float) -> list[str]:
 
 def _flat_rule(row: _Row) -> bool:
     """msprobe -da: an output statistic's relative error > 50 %, counted only when finite."""
-    return row.npu.role == "output" and any(v is not None and math.isfinite(v) and v > 50.0 for v in row.rels())
+    return row.npu.role == "output" and any(
+        v is not None and math.isfinite(v) and v > 50.0 for v in row.rels()
+    )
 
 
 #: The key of a tensor-mode metric row that says why its tensors were not compared (then an error row).
@@ -234,12 +255,20 @@ def _row_dict(row: _Row, input_norm: float, tensors: bool) -> dict[str, object]:
 def _names(row: _Row) -> dict[str, object]:
     npu, bench = row.npu, row.bench or Record("", "", "", "", False)
     return {
-        "NPU Name": npu.name, "Bench Name": bench.name or None,
-        "Entry": row.pair.npu.name, "Bench Entry": row.pair.bench.name, "Order": row.pair.npu.order,
-        "Role": npu.role, "Pairing": row.pair.label, "Parent": row.pair.npu.parent,
-        "NPU Dtype": npu.dtype, "Bench Dtype": bench.dtype,
-        "NPU Tensor Shape": _shape_text(npu), "Bench Tensor Shape": _shape_text(bench),
-        "NPU MD5": npu.md5, "Bench MD5": bench.md5,
+        "NPU Name": npu.name,
+        "Bench Name": bench.name or None,
+        "Entry": row.pair.npu.name,
+        "Bench Entry": row.pair.bench.name,
+        "Order": row.pair.npu.order,
+        "Role": npu.role,
+        "Pairing": row.pair.label,
+        "Parent": row.pair.npu.parent,
+        "NPU Dtype": npu.dtype,
+        "Bench Dtype": bench.dtype,
+        "NPU Tensor Shape": _shape_text(npu),
+        "Bench Tensor Shape": _shape_text(bench),
+        "NPU MD5": npu.md5,
+        "Bench MD5": bench.md5,
     }
 
 
@@ -255,8 +284,12 @@ def _stat_columns(row: _Row) -> dict[str, object]:
 
 def _not_compared(row: dict[str, object], api: str) -> dict[str, object]:
     """msprobe compares nothing for these APIs (uninitialised memory, conversions)."""
-    return row | {"Result": "pass", "Deviation": 0.0, "msprobe -da flags": False,
-                  "Err_message": f"not compared: msprobe skips {api} (uninitialised memory or a conversion)"}
+    return row | {
+        "Result": "pass",
+        "Deviation": 0.0,
+        "msprobe -da flags": False,
+        "Err_message": f"not compared: msprobe skips {api} (uninitialised memory or a conversion)",
+    }
 
 
 def _shape_text(record: Record | None) -> str | None:
@@ -266,26 +299,50 @@ def _shape_text(record: Record | None) -> str | None:
 
 
 def _unmatched_row(item, tensors: bool) -> dict[str, object]:  # type: ignore[no-untyped-def]
-    out: dict[str, object] = {"NPU Name" if item.side == "npu" else "Bench Name": item.entry.name,
-                              "Entry": item.entry.name if item.side == "npu" else None,
-                              "Bench Entry": item.entry.name if item.side == "bench" else None,
-                              "Order": item.entry.order, "Pairing": f"{item.side}-only", "Parent": item.entry.parent,
-                              "Result": "unmatched", "Err_message": item.reason, "msprobe -da flags": False}
+    out: dict[str, object] = {
+        "NPU Name" if item.side == "npu" else "Bench Name": item.entry.name,
+        "Entry": item.entry.name if item.side == "npu" else None,
+        "Bench Entry": item.entry.name if item.side == "bench" else None,
+        "Order": item.entry.order,
+        "Pairing": f"{item.side}-only",
+        "Parent": item.entry.parent,
+        "Result": "unmatched",
+        "Err_message": item.reason,
+        "msprobe -da flags": False,
+    }
     return out
 
 
 _SCHEMA: dict[str, pl.DataType] = {
-    "NPU Name": pl.Utf8, "Bench Name": pl.Utf8, "Entry": pl.Utf8, "Bench Entry": pl.Utf8, "Order": pl.Int64,
-    "Role": pl.Utf8, "Pairing": pl.Utf8, "Parent": pl.Utf8, "NPU Dtype": pl.Utf8, "Bench Dtype": pl.Utf8,
-    "NPU Tensor Shape": pl.Utf8, "Bench Tensor Shape": pl.Utf8,
-    **{f"{s} diff": pl.Float64 for s in STATS}, **{r: pl.Float64 for r in REL},
-    **{f"NPU {s.lower()}": pl.Float64 for s in STATS}, **{f"Bench {s.lower()}": pl.Float64 for s in STATS},
-    "NPU MD5": pl.Utf8, "Bench MD5": pl.Utf8, "Result": pl.Utf8, "Err_message": pl.Utf8,
-    "Deviation": pl.Float64, "msprobe -da flags": pl.Boolean, "NPU_Stack_Info": pl.Utf8,
+    "NPU Name": pl.Utf8,
+    "Bench Name": pl.Utf8,
+    "Entry": pl.Utf8,
+    "Bench Entry": pl.Utf8,
+    "Order": pl.Int64,
+    "Role": pl.Utf8,
+    "Pairing": pl.Utf8,
+    "Parent": pl.Utf8,
+    "NPU Dtype": pl.Utf8,
+    "Bench Dtype": pl.Utf8,
+    "NPU Tensor Shape": pl.Utf8,
+    "Bench Tensor Shape": pl.Utf8,
+    **{f"{s} diff": pl.Float64 for s in STATS},
+    **{r: pl.Float64 for r in REL},
+    **{f"NPU {s.lower()}": pl.Float64 for s in STATS},
+    **{f"Bench {s.lower()}": pl.Float64 for s in STATS},
+    "NPU MD5": pl.Utf8,
+    "Bench MD5": pl.Utf8,
+    "Result": pl.Utf8,
+    "Err_message": pl.Utf8,
+    "Deviation": pl.Float64,
+    "msprobe -da flags": pl.Boolean,
+    "NPU_Stack_Info": pl.Utf8,
 }
 
 
-def compare_statistics(pairing: Pairing, mapping: Mapping | None = None, *, tensors: bool = False) -> pl.DataFrame:
+def compare_statistics(
+    pairing: Pairing, mapping: Mapping | None = None, *, tensors: bool = False
+) -> pl.DataFrame:
     """The statistics frame of a pairing (see the module docstring).  With ``tensors``,
     records saved as ``.npy`` on both sides also get our per-tensor metrics.
 
@@ -294,27 +351,35 @@ def compare_statistics(pairing: Pairing, mapping: Mapping | None = None, *, tens
     return compare_statistics_many([pairing], mapping, tensors=tensors)[0]
 
 
-def compare_statistics_many(pairings: list[Pairing], mapping: Mapping | None = None, *,
-                            tensors: bool = False) -> list[pl.DataFrame]:
+def compare_statistics_many(
+    pairings: list[Pairing], mapping: Mapping | None = None, *, tensors: bool = False
+) -> list[pl.DataFrame]:
     """:func:`compare_statistics` of several pairings (e.g. every rank of a step) with the
     rules run once over all their records, then split: one frame each, never merged."""
     mapping = mapping or Mapping()
     raw = pl.concat([stat_columns.raw_columns(p, mapping, job) for job, p in enumerate(pairings)])
     ruled = stat_columns.rules(raw, NOT_COMPARED, NO_INPUT_RULES)
-    parts = (ruled.partition_by("_job", as_dict=True, maintain_order=True) if len(pairings) > 1
-             else {(0,): ruled})  # one pairing: no copy
+    parts = (
+        ruled.partition_by("_job", as_dict=True, maintain_order=True) if len(pairings) > 1 else {(0,): ruled}
+    )  # one pairing: no copy
     empty = ruled.clear()
     return [_finish_frame(parts.get((job,), empty), p, mapping, tensors) for job, p in enumerate(pairings)]
 
 
-def _finish_frame(frame: pl.DataFrame, pairing: Pairing, mapping: Mapping, tensors: bool,
-                  metrics: list[dict[str, float | None]] | None = None) -> pl.DataFrame:
+def _finish_frame(
+    frame: pl.DataFrame,
+    pairing: Pairing,
+    mapping: Mapping,
+    tensors: bool,
+    metrics: list[dict[str, float | None]] | None = None,
+) -> pl.DataFrame:
     """One pairing's ruled rows: tensor metrics (``metrics``: one dict per raw row, already
     computed; default: computed here), the schema's columns, unmatched rows, call order."""
     schema = dict(_SCHEMA) | ({k: pl.Float64 for k in _TENSOR_METRICS} if tensors else {})
     if tensors:
-        frame = _tensor_errors(frame.with_columns(
-            metric_series(tensor_rows(pairing, mapping) if metrics is None else metrics)))
+        frame = _tensor_errors(
+            frame.with_columns(metric_series(tensor_rows(pairing, mapping) if metrics is None else metrics))
+        )
     frame = frame.select([pl.col(c).cast(t) for c, t in schema.items()])
     if not pairing.unmatched and frame["Order"].is_sorted():  # the call order already: no copy
         return frame
@@ -335,7 +400,8 @@ def tensor_rows(pairing: Pairing, mapping: Mapping) -> list[dict[str, float | No
 def metric_series(rows: list[dict[str, float | str | None]]) -> list[pl.Series]:
     """The metric columns of :func:`tensor_rows`-like rows, and why a row's tensors were not compared."""
     return [pl.Series(k, [r[k] for r in rows], dtype=pl.Float64) for k in _TENSOR_METRICS] + [
-        pl.Series(TENSOR_ERROR, [r.get(TENSOR_ERROR) for r in rows], dtype=pl.Utf8)]
+        pl.Series(TENSOR_ERROR, [r.get(TENSOR_ERROR) for r in rows], dtype=pl.Utf8)
+    ]
 
 
 def _tensor_errors(frame: pl.DataFrame) -> pl.DataFrame:
@@ -344,9 +410,11 @@ def _tensor_errors(frame: pl.DataFrame) -> pl.DataFrame:
     message = pl.concat_str([pl.col("Err_message"), why], separator="; ", ignore_nulls=True)
     return frame.with_columns(
         pl.when(why.is_not_null()).then(pl.lit("error")).otherwise(pl.col("Result")).alias("Result"),
-        pl.when(why.is_not_null()).then(pl.when(pl.col("Err_message").fill_null("") == "").then(why)
-                                        .otherwise(message))
-        .otherwise(pl.col("Err_message")).alias("Err_message"))
+        pl.when(why.is_not_null())
+        .then(pl.when(pl.col("Err_message").fill_null("") == "").then(why).otherwise(message))
+        .otherwise(pl.col("Err_message"))
+        .alias("Err_message"),
+    )
 
 
 def ruled_statistics(pairing: Pairing, mapping: Mapping) -> pl.DataFrame:
@@ -355,15 +423,17 @@ def ruled_statistics(pairing: Pairing, mapping: Mapping) -> pl.DataFrame:
     return stat_columns.rules(stat_columns.raw_columns(pairing, mapping, 0), NOT_COMPARED, NO_INPUT_RULES)
 
 
-def finish(ruled: pl.DataFrame, pairing: Pairing, mapping: Mapping,
-           metrics: list[dict[str, float | None]]) -> pl.DataFrame:
+def finish(
+    ruled: pl.DataFrame, pairing: Pairing, mapping: Mapping, metrics: list[dict[str, float | None]]
+) -> pl.DataFrame:
     """The tensor-mode frame of :func:`ruled_statistics` with the given metric rows: with
     every row computed, the frame ``compare_statistics(..., tensors=True)`` returns."""
     return _finish_frame(ruled, pairing, mapping, True, metrics)
 
 
-def compare_statistics_rows(pairing: Pairing, mapping: Mapping | None = None, *,
-                            tensors: bool = False) -> pl.DataFrame:
+def compare_statistics_rows(
+    pairing: Pairing, mapping: Mapping | None = None, *, tensors: bool = False
+) -> pl.DataFrame:
     """The per-record reference of :func:`compare_statistics` (a dict per row, rules in
     Python): the same frame, kept as the independent check of the columnar path."""
     mapping = mapping or Mapping()
@@ -374,7 +444,9 @@ def compare_statistics_rows(pairing: Pairing, mapping: Mapping | None = None, *,
         input_norm = math.inf if api in NO_INPUT_RULES else _entry_input_norm(pair_rows)
         rows += [_row_dict(r, input_norm, tensors) for r in pair_rows]
         if api in NOT_COMPARED:
-            rows[len(rows) - len(pair_rows):] = [_not_compared(r, api) for r in rows[len(rows) - len(pair_rows):]]
+            rows[len(rows) - len(pair_rows) :] = [
+                _not_compared(r, api) for r in rows[len(rows) - len(pair_rows) :]
+            ]
     rows += [_unmatched_row(u, tensors) for u in pairing.unmatched]
     schema = dict(_SCHEMA) | ({k: pl.Float64 for k in _TENSOR_METRICS} if tensors else {})
     return pl.DataFrame(rows, schema=schema).sort("Order", nulls_last=True, maintain_order=True)
@@ -408,13 +480,18 @@ class Divergence:
         where = " > ".join(self.module_path + (self.entry,))
         if self.bench_entry is not None and self.bench_entry != self.entry:
             where += f" (compared with bench {self.bench_entry}: counters shifted)"
-        what = "Inf/NaN output while the bench is finite" if self.nonfinite else \
-            f"output NormRelativeErr {msprobe_text(self.output_deviation)}"
+        what = (
+            "Inf/NaN output while the bench is finite"
+            if self.nonfinite
+            else f"output NormRelativeErr {msprobe_text(self.output_deviation)}"
+        )
         note = " (msprobe's -da rule misses it)" if self.missed_by_msprobe else ""
         local = ", ".join(self.local_inputs)
         if self.kind == "given":
-            return (f"{where}: its own inputs already differ ({local}): the two runs were not fed the same "
-                    f"data or weights; {what}{note}")
+            return (
+                f"{where}: its own inputs already differ ({local}): the two runs were not fed the same "
+                f"data or weights; {what}{note}"
+            )
         local = f"; its own inputs differ: {local}" if local else ""
         return f"{where}: {self.kind} {self.shape}, {what}, upstream inputs {msprobe_text(self.input_deviation)}{note}{local}"
 
@@ -445,29 +522,56 @@ def _stat_key() -> pl.Expr:
 def _classified(frame: pl.DataFrame) -> pl.DataFrame:
     """Paired rows with ``_out`` (an output), ``_up`` (an input some earlier output produced)
     and ``_value`` (the deviation), in frame order."""
-    f = frame.filter(pl.col("Result") != "unmatched").with_row_index("_i").with_columns(_stat_key().alias("_key"))
-    first_out = f.filter(pl.col("Role") == "output").group_by("_key").agg(pl.col("_i").min().alias("_first_out"))
+    f = (
+        frame.filter(pl.col("Result") != "unmatched")
+        .with_row_index("_i")
+        .with_columns(_stat_key().alias("_key"))
+    )
+    first_out = (
+        f.filter(pl.col("Role") == "output").group_by("_key").agg(pl.col("_i").min().alias("_first_out"))
+    )
     f = f.join(first_out, on="_key", how="left").sort("_i")
     is_out = pl.col("Role") == "output"
-    return f.with_columns(is_out.alias("_out"), (~is_out & (pl.col("_first_out") < pl.col("_i")).fill_null(False)).alias("_up"),
-                          pl.col("Deviation").fill_null(0.0).alias("_value"))
+    return f.with_columns(
+        is_out.alias("_out"),
+        (~is_out & (pl.col("_first_out") < pl.col("_i")).fill_null(False)).alias("_up"),
+        pl.col("Deviation").fill_null(0.0).alias("_value"),
+    )
 
 
 def _entry_devs(frame: pl.DataFrame) -> dict[str, _EntryDev]:
     """Per entry: worst output, upstream and local input deviations (columnar)."""
     out, up, value = pl.col("_out"), pl.col("_up"), pl.col("_value")
     local = ~out & ~up
-    agg = _classified(frame).group_by("Entry", maintain_order=True).agg(
-        pl.col("Order").first(), pl.when(out).then(value).max().fill_null(0.0).alias("output"),
-        (out & pl.col("Err_message").fill_null("").str.contains("inf/nan", literal=True)).any().alias("nonfinite"),
-        (out & pl.col("msprobe -da flags").fill_null(False)).any().alias("flagged"),
-        pl.when(up).then(value).max().fill_null(0.0).alias("upstream"),
-        pl.when(local).then(value).max().fill_null(0.0).alias("local"),
-        pl.col("NPU Name").filter(local & (value > 0)).alias("names"),
-        pl.col("Bench Entry").first().alias("bench"))
-    return {str(r["Entry"]): _EntryDev(int(r["Order"]), r["upstream"], r["local"], r["output"], r["nonfinite"],
-                                       r["flagged"], [str(n) for n in r["names"]], r["bench"])
-            for r in agg.iter_rows(named=True)}
+    agg = (
+        _classified(frame)
+        .group_by("Entry", maintain_order=True)
+        .agg(
+            pl.col("Order").first(),
+            pl.when(out).then(value).max().fill_null(0.0).alias("output"),
+            (out & pl.col("Err_message").fill_null("").str.contains("inf/nan", literal=True))
+            .any()
+            .alias("nonfinite"),
+            (out & pl.col("msprobe -da flags").fill_null(False)).any().alias("flagged"),
+            pl.when(up).then(value).max().fill_null(0.0).alias("upstream"),
+            pl.when(local).then(value).max().fill_null(0.0).alias("local"),
+            pl.col("NPU Name").filter(local & (value > 0)).alias("names"),
+            pl.col("Bench Entry").first().alias("bench"),
+        )
+    )
+    return {
+        str(r["Entry"]): _EntryDev(
+            int(r["Order"]),
+            r["upstream"],
+            r["local"],
+            r["output"],
+            r["nonfinite"],
+            r["flagged"],
+            [str(n) for n in r["names"]],
+            r["bench"],
+        )
+        for r in agg.iter_rows(named=True)
+    }
 
 
 def _module_path(rank: MsprobeRank | None, entry: str) -> tuple[str, ...]:
@@ -487,13 +591,14 @@ def _is_leaf(name: str) -> bool:
     return parts.prefix not in ("Module", "Cell") and parts.direction in ("forward", "backward")
 
 
-def _walk_order(item: tuple[str, "_EntryDev"]) -> tuple[bool, int]:
+def _walk_order(item: tuple[str, _EntryDev]) -> tuple[bool, int]:
     """Forward calls first, in call order; backward calls after them (a training step's order)."""
     return split_name(item[0]).direction != "forward", item[1].order
 
 
-def bad_entries(frame: pl.DataFrame, rank: MsprobeRank | None = None,
-                bad: float = BAD_NORM_PERCENT) -> list[Divergence]:
+def bad_entries(
+    frame: pl.DataFrame, rank: MsprobeRank | None = None, bad: float = BAD_NORM_PERCENT
+) -> list[Divergence]:
     """Every forward API call whose outputs are bad, in NPU call order, each classified.
 
     A call is ``introduced`` when every input is good (its own weights/constants may
@@ -508,8 +613,21 @@ def bad_entries(frame: pl.DataFrame, rank: MsprobeRank | None = None,
             continue
         kind = _origin(d, bad)
         shape = "jump" if d.output >= 10.0 * max(d.upstream, d.local if kind == "given" else 0.0) else "drift"
-        out.append(Divergence(entry, d.order, kind, shape, d.upstream, d.output, d.nonfinite, not d.flagged,
-                              _module_path(rank, entry), tuple(d.local_names), d.bench_entry))
+        out.append(
+            Divergence(
+                entry,
+                d.order,
+                kind,
+                shape,
+                d.upstream,
+                d.output,
+                d.nonfinite,
+                not d.flagged,
+                _module_path(rank, entry),
+                tuple(d.local_names),
+                d.bench_entry,
+            )
+        )
     return out
 
 
@@ -520,8 +638,9 @@ def _origin(d: _EntryDev, bad: float) -> str:
     return "given" if d.local > bad else "introduced"
 
 
-def first_divergence(frame: pl.DataFrame, rank: MsprobeRank | None = None,
-                     bad: float = BAD_NORM_PERCENT) -> Divergence | None:
+def first_divergence(
+    frame: pl.DataFrame, rank: MsprobeRank | None = None, bad: float = BAD_NORM_PERCENT
+) -> Divergence | None:
     """The first bad forward API call in NPU call order (see :func:`bad_entries`); None
     when every paired output is within ``bad`` percent NormRelativeErr."""
     found = bad_entries(frame, rank, bad)

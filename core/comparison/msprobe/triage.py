@@ -20,8 +20,15 @@ from threadpoolctl import threadpool_limits
 
 from dumpscope.core.comparison.execution import run_rows
 from dumpscope.core.comparison.msprobe.pairing import Mapping, Pairing
-from dumpscope.core.comparison.msprobe.statistics import (_TENSOR_METRICS, Divergence, _tensor_metrics, finish,
-                                                          first_divergence, records, ruled_statistics)
+from dumpscope.core.comparison.msprobe.statistics import (
+    _TENSOR_METRICS,
+    Divergence,
+    _tensor_metrics,
+    finish,
+    first_divergence,
+    records,
+    ruled_statistics,
+)
 from dumpscope.core.comparison.triage import worst_first
 from dumpscope.core.formats.msprobe import MsprobeRank
 
@@ -51,7 +58,9 @@ def suspect_order(ruled: pl.DataFrame, divergence: Divergence | None) -> list[in
     then every other record, the largest statistics deviation first."""
     region = _region(ruled["Order"].to_list(), divergence)
     chosen, deviation = set(region), ruled["Deviation"].to_list()
-    rest = sorted((i for i in range(ruled.height) if i not in chosen), key=lambda i: worst_first(deviation[i]))
+    rest = sorted(
+        (i for i in range(ruled.height) if i not in chosen), key=lambda i: worst_first(deviation[i])
+    )
     return region + rest
 
 
@@ -63,8 +72,14 @@ def _region(order: list[int | None], divergence: Divergence | None) -> list[int]
     return [i for i, o in enumerate(order) if o is not None and low <= o <= high]
 
 
-def tensor_mode_triaged(pairing: Pairing, mapping: Mapping | None = None, rank: MsprobeRank | None = None,
-                        workers: int | None = 1, batch: int = 16, frames: int = FRAMES) -> Iterator[TriageStep]:
+def tensor_mode_triaged(
+    pairing: Pairing,
+    mapping: Mapping | None = None,
+    rank: MsprobeRank | None = None,
+    workers: int | None = 1,
+    batch: int = 16,
+    frames: int = FRAMES,
+) -> Iterator[TriageStep]:
     """The tensor-mode comparison of one step/rank, suspect region first (module docstring).
 
     ``workers``: processes opening the tensors (None: every core); ``batch``: records per
@@ -98,7 +113,9 @@ class _Filling:
         """Open the tensors in :func:`suspect_order`; a step every 1/``frames`` of the records."""
         order = suspect_order(self.ruled, self.divergence)
         done, every = 0, max(1, math.ceil(len(order) / max(1, frames)))
-        for task in run_rows(self.compute, order, [_record_bytes(self.rows[i]) for i in order], workers, batch):
+        for task in run_rows(
+            self.compute, order, [_record_bytes(self.rows[i]) for i in order], workers, batch
+        ):
             for i, values in task:
                 self.metrics[i] = values  # type: ignore[assignment]
             done += len(task)

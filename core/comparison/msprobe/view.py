@@ -33,16 +33,27 @@ def _rows(frame: pl.DataFrame) -> pl.DataFrame:
     return frame.with_columns(
         pl.int_range(pl.len()).cast(pl.Int64).alias("index"),
         pl.coalesce(pl.col("NPU Name"), pl.col("Bench Name")).alias("name"),
-        pl.col("NPU Name").alias("target_name"), entry.alias("node_name"),
+        pl.col("NPU Name").alias("target_name"),
+        entry.alias("node_name"),
         entry.map_elements(lambda e: split_name(e).api, return_dtype=pl.Utf8).alias("op_type"),
         pl.col("Role").replace_strict(_KIND, default="activation").alias("kind"),
-        pl.col("Bench Dtype").alias("dtype"), pl.col("NPU Dtype").alias("target_dtype"),
-        _health().alias("health"), _message().alias("message"), pl.col("Pairing").alias("pairing"),
-        _shape("Bench Tensor Shape").alias("shape"), _shape("NPU Tensor Shape").alias("target_shape"),
-        *[pl.col(f"{side} {stat}").alias(f"{stat}_{ours}") for side, ours in (("Bench", "golden"), ("NPU", "target"))
-          for stat in ("min", "max", "mean")],
-        pl.when(pl.col("Pairing") == "bench-only").then(pl.lit("golden"))
-        .when(pl.col("Pairing") == "npu-only").then(pl.lit("target")).alias("side"),
+        pl.col("Bench Dtype").alias("dtype"),
+        pl.col("NPU Dtype").alias("target_dtype"),
+        _health().alias("health"),
+        _message().alias("message"),
+        pl.col("Pairing").alias("pairing"),
+        _shape("Bench Tensor Shape").alias("shape"),
+        _shape("NPU Tensor Shape").alias("target_shape"),
+        *[
+            pl.col(f"{side} {stat}").alias(f"{stat}_{ours}")
+            for side, ours in (("Bench", "golden"), ("NPU", "target"))
+            for stat in ("min", "max", "mean")
+        ],
+        pl.when(pl.col("Pairing") == "bench-only")
+        .then(pl.lit("golden"))
+        .when(pl.col("Pairing") == "npu-only")
+        .then(pl.lit("target"))
+        .alias("side"),
     ).drop("NPU_Stack_Info")
 
 
@@ -55,12 +66,22 @@ def _shape(column: str) -> pl.Expr:
 
 def _message() -> pl.Expr:
     """msprobe's Err_message, and why a row fails that msprobe's rules pass."""
-    ours = pl.format("NormRelativeErr {}% > {} % (the first-divergence bound; msprobe's rules pass it)",
-                     pl.col("NormRelativeErr").round_sig_figs(6), pl.lit(f"{BAD_NORM_PERCENT:g}"))
-    ours = pl.when(pl.col("Deviation").is_infinite()).then(pl.lit("Inf/NaN (or a CRC change) where the bench has none")) \
+    ours = pl.format(
+        "NormRelativeErr {}% > {} % (the first-divergence bound; msprobe's rules pass it)",
+        pl.col("NormRelativeErr").round_sig_figs(6),
+        pl.lit(f"{BAD_NORM_PERCENT:g}"),
+    )
+    ours = (
+        pl.when(pl.col("Deviation").is_infinite())
+        .then(pl.lit("Inf/NaN (or a CRC change) where the bench has none"))
         .otherwise(ours)
+    )
     theirs = pl.when(pl.col("Err_message") != "").then(pl.col("Err_message"))
-    return pl.when(_diverges()).then(pl.concat_str([theirs, ours], separator="; ", ignore_nulls=True)).otherwise(pl.col("Err_message"))
+    return (
+        pl.when(_diverges())
+        .then(pl.concat_str([theirs, ours], separator="; ", ignore_nulls=True))
+        .otherwise(pl.col("Err_message"))
+    )
 
 
 def module_tree(frame: pl.DataFrame) -> dict[str, object]:
@@ -70,9 +91,11 @@ def module_tree(frame: pl.DataFrame) -> dict[str, object]:
     order; ``health``: node -> worst health of itself and everything under it;
     ``first_bad``: node -> the first API call under it (call order) whose health is
     ``fail`` (else ``warn``), the row to walk down to."""
-    entries = frame.filter(pl.col("Entry").is_not_null()).group_by("Entry", maintain_order=True).agg(
-        pl.col("Parent").first(), pl.col("Order").first(),
-        _health().alias("health"))
+    entries = (
+        frame.filter(pl.col("Entry").is_not_null())
+        .group_by("Entry", maintain_order=True)
+        .agg(pl.col("Parent").first(), pl.col("Order").first(), _health().alias("health"))
+    )
     rows = entries.sort("Order").to_dicts()
     parents: dict[str, str | None] = {str(row["Entry"]): row["Parent"] for row in rows}
     health: dict[str, str] = {}
@@ -89,8 +112,13 @@ def _severity(health: str) -> int:
     return _SEVERITY.get(health, 3)
 
 
-def _climb(name: str, worst: str, parents: dict[str, str | None], health: dict[str, str],
-           first: dict[str, dict[str, str]]) -> None:
+def _climb(
+    name: str,
+    worst: str,
+    parents: dict[str, str | None],
+    health: dict[str, str],
+    first: dict[str, dict[str, str]],
+) -> None:
     """Raise ``name`` and every module above it to ``worst``; an API call that is the first
     failing (or warning) one under a module becomes that module's ``first`` of that kind."""
     firsts = first.get(worst) if _is_api(name) else None
@@ -128,11 +156,16 @@ def rank_summary(report: MsprobeReport) -> dict[str, object]:
 
 def _rank_row(r: RankResult) -> dict[str, object]:
     """One step/rank of :func:`rank_summary`."""
-    return {"label": r.label, "step": r.step, "rank": r.rank, "problem": r.error,
-            "errors": 0 if r.frame is None else failing_rows(r.frame),
-            "pairing": r.pairing.counts() if r.pairing is not None else None,
-            "first_divergence": r.divergence.describe() if r.divergence else None,
-            "entry": r.divergence.entry if r.divergence else None}
+    return {
+        "label": r.label,
+        "step": r.step,
+        "rank": r.rank,
+        "problem": r.error,
+        "errors": 0 if r.frame is None else failing_rows(r.frame),
+        "pairing": r.pairing.counts() if r.pairing is not None else None,
+        "first_divergence": r.divergence.describe() if r.divergence else None,
+        "entry": r.divergence.entry if r.divergence else None,
+    }
 
 
 def as_comparison(report: MsprobeReport, result: RankResult | None = None) -> Comparison:
@@ -141,6 +174,8 @@ def as_comparison(report: MsprobeReport, result: RankResult | None = None) -> Co
     chosen = result or report.first or next((r for r in report.results if r.frame is not None), None)
     if chosen is None or chosen.frame is None:
         raise ValueError("no step/rank of this msprobe dump could be compared")
-    meta = {"format": "msprobe", "msprobe": {"label": chosen.label, "tree": module_tree(chosen.frame),
-                                             "ranks": rank_summary(report)}}
+    meta = {
+        "format": "msprobe",
+        "msprobe": {"label": chosen.label, "tree": module_tree(chosen.frame), "ranks": rank_summary(report)},
+    }
     return Comparison.from_frame(_rows(chosen.frame), meta=meta)

@@ -37,8 +37,15 @@ from dumpscope.core.inspect.overflow import quant_params, row_ref
 
 #: The registry: every check, in the order its findings are listed.
 CHECKS: tuple[Check, ...] = (
-    overflow.CHECK, constants.CHECK, quantisation.CHECK, grid.CHECK, opdebug.CHECK, fusion.CHECK, sigmastar.CHECK,
-    weights.CHECK, saturation.CHECK,
+    overflow.CHECK,
+    constants.CHECK,
+    quantisation.CHECK,
+    grid.CHECK,
+    opdebug.CHECK,
+    fusion.CHECK,
+    sigmastar.CHECK,
+    weights.CHECK,
+    saturation.CHECK,
 )
 
 __all__ = [

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
+
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.diagnosis.edges import Edges
 from dumpscope.core.dumps import TensorReadError, TensorRef
@@ -138,8 +139,12 @@ def row_case(ctx: CheckContext, row: int) -> RowCase:
     """What the checks need to know about a row, read once."""
     values = ctx.cmp.frame.row(row, named=True)
     target = row_ref(ctx.cmp, row, "target")
-    return RowCase(row, values, target.info.node_name if target is not None else None,
-                   _FLOAT_TARGETS.get(values["target_dtype"] or ""))
+    return RowCase(
+        row,
+        values,
+        target.info.node_name if target is not None else None,
+        _FLOAT_TARGETS.get(values["target_dtype"] or ""),
+    )
 
 
 def clamp_records(records: Iterable[object]) -> dict[str, list[dict[str, object]]]:

@@ -15,13 +15,16 @@ from dumpscope.core.inspect.ranges import range_check
 from dumpscope.core.names import display
 
 #: Cause -> what to do about it.
-ADVICE: dict[str, str] = {"clamped": (
+ADVICE: dict[str, str] = {
+    "clamped": (
         "The fp16 conversion clamped a constant this node reads: keep the node in fp32, or rescale the "
         "constant so that it fits."
-    ), "constant-range": (
+    ),
+    "constant-range": (
         "A constant does not fit the target dtype: keep this node in fp32, or rescale the constant "
         "(fold the factor into a neighbouring op) so that it fits."
-    )}
+    ),
+}
 
 
 def constants(ctx: CheckContext, case: RowCase) -> list[Finding]:
@@ -54,7 +57,9 @@ def _clamped(name: str, rec: dict[str, object], node: str) -> Finding:
         "clamped",
         f"constant {display(name)!r}: the fp16 conversion {action} "
         f"{rec.get('count')} value(s) (largest |x| {float(rec.get('max_abs') or 0):.6g})",  # type: ignore[arg-type]
-        (PatchAction(node, keep_fp32=True),), weight=0.3, subject=name,
+        (PatchAction(node, keep_fp32=True),),
+        weight=0.3,
+        subject=name,
     )
 
 
@@ -66,11 +71,15 @@ def _out_of_range(ctx: CheckContext, name: str, node: str, target: str) -> list[
     found = range_check(data, target)
     if not found.out_of_range:
         return []
-    return [Finding(
-        "constant-range",
-        f"constant {display(name)!r} feeding {display(node)!r}: {found.message}",
-        (PatchAction(node, keep_fp32=True),), weight=0.3, subject=name,
-    )]
+    return [
+        Finding(
+            "constant-range",
+            f"constant {display(name)!r} feeding {display(node)!r}: {found.message}",
+            (PatchAction(node, keep_fp32=True),),
+            weight=0.3,
+            subject=name,
+        )
+    ]
 
 
 def _golden_floats(ctx: CheckContext, name: str) -> np.ndarray | None:

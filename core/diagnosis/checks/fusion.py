@@ -11,11 +11,13 @@ from dumpscope.core.diagnosis.checks.base import (
 from dumpscope.core.names import display
 
 #: Cause -> what to do about it.
-ADVICE: dict[str, str] = {"fusion": (
-        "Disable this fusion pattern and compare again (Ascend's fusion exception detection): set the pass to \"off\" in fusion_switch.cfg "
+ADVICE: dict[str, str] = {
+    "fusion": (
+        'Disable this fusion pattern and compare again (Ascend\'s fusion exception detection): set the pass to "off" in fusion_switch.cfg '
         "(GraphFusion / UBFusion), rebuild, dump, and compare the fusion-on and fusion-off dumps "
         "(msaccucmp compare -f ON.json -cf OFF.json); if accuracy recovers, keep the pass off and report it."
-    )}
+    )
+}
 
 
 def fusion(ctx: CheckContext, case: RowCase) -> list[Finding]:
@@ -26,12 +28,14 @@ def fusion(ctx: CheckContext, case: RowCase) -> list[Finding]:
         return []
     originals, passes = fused
     by = f" by {', '.join(passes)}" if passes else ""
-    return [Finding(
-        "fusion",
-        f"target op {display(op)!r} fuses {len(originals)} original ops ({_shown(originals)}){by}; its inputs are healthy, "
-        "its output is not",
-        weight=0.25,
-    )]
+    return [
+        Finding(
+            "fusion",
+            f"target op {display(op)!r} fuses {len(originals)} original ops ({_shown(originals)}){by}; its inputs are healthy, "
+            "its output is not",
+            weight=0.25,
+        )
+    ]
 
 
 def _shown(originals: tuple[str, ...]) -> str:

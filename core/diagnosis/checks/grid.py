@@ -16,7 +16,13 @@ import numpy as np
 import polars as pl
 
 from dumpscope.core.diagnosis.checks.base import (
-    FEW_LEVELS, Check, CheckContext, Finding, RowCase, inputs_of, read_tensor,
+    FEW_LEVELS,
+    Check,
+    CheckContext,
+    Finding,
+    RowCase,
+    inputs_of,
+    read_tensor,
 )
 from dumpscope.core.inspect.overflow import quant_params, row_ref
 from dumpscope.core.names import display
@@ -122,7 +128,9 @@ def _range_part(frame: pl.DataFrame, j: int) -> tuple[str, float] | None:
     lo, hi = frame["min_golden"][j], frame["max_golden"][j]
     if lo is None or hi is None:
         return None
-    return f"input {display(str(frame['name'][j]))!r} (golden range [{lo:.4g}, {hi:.4g}])", max(abs(lo), abs(hi))
+    return f"input {display(str(frame['name'][j]))!r} (golden range [{lo:.4g}, {hi:.4g}])", max(
+        abs(lo), abs(hi)
+    )
 
 
 def _slice_parts(ctx: CheckContext, row: int) -> list[tuple[str, float]]:

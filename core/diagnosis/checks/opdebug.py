@@ -12,7 +12,9 @@ from dumpscope.core.names import display
 from dumpscope.core.vendor.opdebug import OverflowRecord
 
 #: Cause -> what to do about it.
-ADVICE: dict[str, str] = {"opdebug": "The hardware flagged this op: keep it in fp32 or clip its input, and read the decoded status bits."}
+ADVICE: dict[str, str] = {
+    "opdebug": "The hardware flagged this op: keep it in fp32 or clip its input, and read the decoded status bits."
+}
 
 
 def opdebug(ctx: CheckContext, case: RowCase) -> list[Finding]:

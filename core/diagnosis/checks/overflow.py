@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import ml_dtypes
 import numpy as np
+
 from dumpscope.core.diagnosis.checks.base import (
     EXP_OPS,
     SUM_OPS,
@@ -26,11 +27,13 @@ from dumpscope.core.inspect.ranges import range_check
 from dumpscope.core.names import display
 
 #: Cause -> what to do about it.
-ADVICE: dict[str, str] = {"overflow": (
+ADVICE: dict[str, str] = {
+    "overflow": (
         "Clip the values before the overflowing op, or keep the op in fp32 (Ascend's Zipformer overflow case: a Clip before the exp). "
         "For a hand-written softmax, subtracting the row maximum before Exp removes the overflow without "
         "changing the result."
-    )}
+    )
+}
 
 
 @dataclass(frozen=True)
@@ -57,15 +60,23 @@ class _Row:
 
 
 #: Largest finite value of each reduced float target.
-_TOP = {"float16": float(np.finfo(np.float16).max), "bfloat16": float(ml_dtypes.finfo(ml_dtypes.bfloat16).max)}
+_TOP = {
+    "float16": float(np.finfo(np.float16).max),
+    "bfloat16": float(ml_dtypes.finfo(ml_dtypes.bfloat16).max),
+}
 
 
 def float_range(ctx: CheckContext, case: RowCase) -> list[Finding]:
     """A reduced-float target: the Exp input past ln(max), or a golden output past the dtype's range."""
     if case.float_target is None:
         return []
-    o = _Row(ctx, case.row, str(case.values["node_name"] or case.values["name"]), case.float_target,
-             _TOP[case.float_target])
+    o = _Row(
+        ctx,
+        case.row,
+        str(case.values["node_name"] or case.values["name"]),
+        case.float_target,
+        _TOP[case.float_target],
+    )
     op = str(case.values["op_type"] or "")
     out = [f for ops, check in _BY_OP if op in ops for f in check(o)]
     return out + _stored_output(o, op) + _fused_intermediates(ctx, case, o.target)
@@ -82,8 +93,14 @@ def _exp_input(o: _Row) -> list[Finding]:
     if not over:
         return []
     width, hi = _exp_clip(o)
-    return [Finding("overflow", _exp_sentence(o, j, flat, over, width, hi), _exp_fixes(o, j, hi),  # type: ignore[arg-type]
-                    weight=0.3)]
+    return [
+        Finding(
+            "overflow",
+            _exp_sentence(o, j, flat, over, width, hi),
+            _exp_fixes(o, j, hi),  # type: ignore[arg-type]
+            weight=0.3,
+        )
+    ]
 
 
 def _exp_clip(o: _Row) -> tuple[int, float]:
@@ -103,9 +120,11 @@ def _exp_fixes(o: _Row, j: int, hi: float) -> tuple[PatchAction, ...]:
 
 def _exp_sentence(o: _Row, j: int, flat: np.ndarray, over: int, width: int, hi: float) -> str:
     summed = f" (and {width} of them are summed downstream, so clip at {hi:.7g})" if width > 1 else ""
-    return (f"Exp input {display(str(o.ctx.cmp.frame['name'][j]))!r}: {over} of {flat.size} golden values exceed "
-            f"ln({o.top:g}) = {math.log(o.top):.4g} (max {float(np.nanmax(flat)):.4g}), so exp passes the {o.target} "
-            f"maximum {o.top:g} and becomes inf{summed}")
+    return (
+        f"Exp input {display(str(o.ctx.cmp.frame['name'][j]))!r}: {over} of {flat.size} golden values exceed "
+        f"ln({o.top:g}) = {math.log(o.top):.4g} (max {float(np.nanmax(flat)):.4g}), so exp passes the {o.target} "
+        f"maximum {o.top:g} and becomes inf{summed}"
+    )
 
 
 #: Softmax kernels: a naive one (no row maximum subtracted) overflows like Exp.
@@ -130,12 +149,15 @@ def _softmax_input(o: _Row) -> list[Finding]:
     over = int(np.count_nonzero(np.asarray(x, dtype=np.float64) > limit))
     if not over:
         return []
-    return [Finding(
-        "overflow",
-        f"softmax {display(o.node)!r}: {over} golden input values exceed ln({o.top:g}) = {limit:.4g}: a {o.target} "
-        "kernel that does not subtract the row maximum overflows to inf",
-        (PatchAction(o.node, keep_fp32=True),), weight=0.15,
-    )]
+    return [
+        Finding(
+            "overflow",
+            f"softmax {display(o.node)!r}: {over} golden input values exceed ln({o.top:g}) = {limit:.4g}: a {o.target} "
+            "kernel that does not subtract the row maximum overflows to inf",
+            (PatchAction(o.node, keep_fp32=True),),
+            weight=0.15,
+        )
+    ]
 
 
 def _partial_sums(o: _Row) -> list[Finding]:
@@ -147,12 +169,15 @@ def _partial_sums(o: _Row) -> list[Finding]:
     bound = float(np.max(np.abs(a) @ np.abs(b), initial=0.0))
     if bound < o.top:
         return []
-    return [Finding(
-        "overflow",
-        f"partial sums of {display(o.node)!r} can reach |x| {bound:.6g} (|A| @ |B|), beyond the {o.target} maximum "
-        f"{o.top:g}, although the output may fit",
-        (PatchAction(o.node, keep_fp32=True),), weight=0.2,
-    )]
+    return [
+        Finding(
+            "overflow",
+            f"partial sums of {display(o.node)!r} can reach |x| {bound:.6g} (|A| @ |B|), beyond the {o.target} maximum "
+            f"{o.top:g}, although the output may fit",
+            (PatchAction(o.node, keep_fp32=True),),
+            weight=0.2,
+        )
+    ]
 
 
 def _operands(o: _Row) -> tuple[np.ndarray, np.ndarray] | None:
@@ -201,12 +226,14 @@ def _intermediate(ctx: CheckContext, ref: TensorRef, op: str, target: str) -> li
     found = range_check(y, target)
     if not found.out_of_range:
         return []
-    return [Finding(
-        "overflow",
-        f"intermediate {display(ref.name)!r} of fused op {display(op)!r}: {found.message}: "
-        f"the fused kernel cannot hold it in {target}",
-        weight=0.25,
-    )]
+    return [
+        Finding(
+            "overflow",
+            f"intermediate {display(ref.name)!r} of fused op {display(op)!r}: {found.message}: "
+            f"the fused kernel cannot hold it in {target}",
+            weight=0.25,
+        )
+    ]
 
 
 def _stored_output(o: _Row, op: str) -> list[Finding]:
@@ -218,11 +245,14 @@ def _stored_output(o: _Row, op: str) -> list[Finding]:
     if not found.out_of_range:
         return []
     what = "sum" if op in SUM_OPS else "output"
-    return [Finding(
-        "overflow",
-        f"golden {what} of {display(o.node)!r}: {found.message}: it cannot be stored in {o.target}",
-        (PatchAction(o.node, keep_fp32=True),), weight=0.25,
-    )]
+    return [
+        Finding(
+            "overflow",
+            f"golden {what} of {display(o.node)!r}: {found.message}: it cannot be stored in {o.target}",
+            (PatchAction(o.node, keep_fp32=True),),
+            weight=0.25,
+        )
+    ]
 
 
 def _normalisers(ctx: CheckContext, row: int) -> list[str]:
@@ -231,7 +261,9 @@ def _normalisers(ctx: CheckContext, row: int) -> list[str]:
     frame = ctx.cmp.frame
     consumers = consumers_of(ctx, row)
     sums = [c for c in consumers if frame["op_type"][c] in SUM_OPS]
-    return [str(frame["node_name"][c]) for c in (*sums, *_dividers(ctx, consumers, sums)) if frame["node_name"][c]]
+    return [
+        str(frame["node_name"][c]) for c in (*sums, *_dividers(ctx, consumers, sums)) if frame["node_name"][c]
+    ]
 
 
 def _dividers(ctx: CheckContext, consumers: list[int], sums: list[int]) -> list[int]:
@@ -243,8 +275,11 @@ def _reduction_width(ctx: CheckContext, row: int) -> int:
     """How many values of ``row`` a downstream sum adds up (1 when none does)."""
     frame = ctx.cmp.frame
     size = frame["size"][row] or 0
-    widths = [int(size // frame["size"][c]) for c in consumers_of(ctx, row)
-              if frame["op_type"][c] in SUM_OPS and frame["size"][c]]
+    widths = [
+        int(size // frame["size"][c])
+        for c in consumers_of(ctx, row)
+        if frame["op_type"][c] in SUM_OPS and frame["size"][c]
+    ]
     return max([w for w in widths if w > 0], default=1)
 
 

@@ -23,22 +23,26 @@ from dumpscope.core.diagnosis.checks.base import (
     inputs_of,
     read_tensor,
 )
+from dumpscope.core.dumps import TensorRef
 from dumpscope.core.inspect.overflow import quant_params, row_ref
 from dumpscope.core.inspect.ranges import RangeFinding, range_check
-from dumpscope.core.dumps import TensorRef
 from dumpscope.core.names import display
 
 _WIDE_ADVICE = (
-        "Quantise this layer in INT16 (SigmaStar IPU guide: a tensor whose range is wider than 20 loses too "
-        "much in 8 bits; SigmaStar: input_config.ini [CONV_CONFIG] input_format=ALL_INT16, or INT16 for this "
-        "convolution or the ones around a non-convolution op), or recalibrate on more representative data."
+    "Quantise this layer in INT16 (SigmaStar IPU guide: a tensor whose range is wider than 20 loses too "
+    "much in 8 bits; SigmaStar: input_config.ini [CONV_CONFIG] input_format=ALL_INT16, or INT16 for this "
+    "convolution or the ones around a non-convolution op), or recalibrate on more representative data."
 )
 #: Cause -> what to do about it.
-ADVICE: dict[str, str] = {"quantisation": (
+ADVICE: dict[str, str] = {
+    "quantisation": (
         "This layer loses too much to quantisation: recalibrate on more representative data, use per-channel "
         "scales, and give each input of a Concat its own scale (a tensor mixing ranges such as box coordinates "
         "and [0, 1] scores must not share one 8-bit scale), or keep the layer in a higher precision."
-    ), "quantisation-wide": _WIDE_ADVICE, "quantisation-jump": _WIDE_ADVICE}
+    ),
+    "quantisation-wide": _WIDE_ADVICE,
+    "quantisation-jump": _WIDE_ADVICE,
+}
 
 
 def quantised(ctx: CheckContext, case: RowCase) -> list[Finding]:
@@ -58,8 +62,9 @@ def quantised(ctx: CheckContext, case: RowCase) -> list[Finding]:
     ]
 
 
-def _jump(ctx: CheckContext, row: int, node: str, q: tuple[float, int, str],
-          bounds: tuple[float, float] | None) -> list[Finding]:
+def _jump(
+    ctx: CheckContext, row: int, node: str, q: tuple[float, int, str], bounds: tuple[float, float] | None
+) -> list[Finding]:
     """The error jumps here (:data:`JUMP_FACTOR` times its worst input's or more) at an 8-bit layer whose
     grid is too wide for its values: wider than :data:`WIDE_RANGE`, or spanning :data:`COARSE_GRID` times
     the golden range (most of its steps unused)."""
@@ -73,13 +78,15 @@ def _jump(ctx: CheckContext, row: int, node: str, q: tuple[float, int, str],
     if after < JUMP_FACTOR * before or not (wide or coarse):
         return []
     why = f"width {width:.4g} > {WIDE_RANGE:g}" if wide else f"width {width:.4g}"
-    return [Finding(
-        "quantisation-jump",
-        f"the error jumps here {after / before:.3g}x over its worst input's ({before:.3g} -> {after:.3g}) "
-        f"where its {q[2]} grid is too wide for its values: golden range [{bounds[0]:.4g}, "
-        f"{bounds[1]:.4g}] ({why}) on steps of {q[0]:.4g}, {used:.0f} of its {levels} steps used",
-        weight=0.3,
-    )]
+    return [
+        Finding(
+            "quantisation-jump",
+            f"the error jumps here {after / before:.3g}x over its worst input's ({before:.3g} -> {after:.3g}) "
+            f"where its {q[2]} grid is too wide for its values: golden range [{bounds[0]:.4g}, "
+            f"{bounds[1]:.4g}] ({why}) on steps of {q[0]:.4g}, {used:.0f} of its {levels} steps used",
+            weight=0.3,
+        )
+    ]
 
 
 def _growth(ctx: CheckContext, row: int) -> tuple[float, float] | None:
@@ -105,8 +112,13 @@ def _off_grid(ctx: CheckContext, row: int, node: str, q: tuple[float, int, str])
     found = _grid_check(ctx.golden_of(row_ref(ctx.cmp, row)), q)
     if found is None or not found.out_of_range:
         return []
-    return [Finding("quantisation", f"{node!r} quantised as {qdtype} (scale {scale:.4g}, zero point {zp}): {found.message}",
-                    weight=0.2)]
+    return [
+        Finding(
+            "quantisation",
+            f"{node!r} quantised as {qdtype} (scale {scale:.4g}, zero point {zp}): {found.message}",
+            weight=0.2,
+        )
+    ]
 
 
 def _grid_check(y: np.ndarray | None, q: tuple[float, int, str]) -> RangeFinding | None:
@@ -128,9 +140,13 @@ def _few_levels(node: str, q: tuple[float, int, str], bounds: tuple[float, float
     top = max(abs(bounds[0]), abs(bounds[1])) if bounds else None
     if top is None or top <= 0 or top / q[0] >= FEW_LEVELS:
         return []
-    return [Finding("quantisation",
-                    f"{_step(q)} but the golden values of {node!r} reach only |x| {top:.4g}: {_used(top / q[0])}",
-                    weight=0.25)]
+    return [
+        Finding(
+            "quantisation",
+            f"{_step(q)} but the golden values of {node!r} reach only |x| {top:.4g}: {_used(top / q[0])}",
+            weight=0.25,
+        )
+    ]
 
 
 def _used(steps: float) -> str:
@@ -138,13 +154,17 @@ def _used(steps: float) -> str:
     return "every value rounds to zero" if steps < 0.5 else f"they use about {steps:.1f} steps"
 
 
-def _wide_range(node: str, q: tuple[float, int, str], bounds: tuple[float, float] | None, op_type: str) -> list[Finding]:
+def _wide_range(
+    node: str, q: tuple[float, int, str], bounds: tuple[float, float] | None, op_type: str
+) -> list[Finding]:
     """A range too wide for 8 bits (try INT16), else a note for a quantised convolution."""
     width = bounds[1] - bounds[0] if bounds else None
     if width is not None and width > WIDE_RANGE:
         return [_too_wide(node, q, bounds, width)]  # type: ignore[arg-type]
     if op_type in ("Conv", "ConvTranspose"):
-        return [Finding("quantisation", f"convolution {node!r} is {q[2]}-quantised ({_step(q)})", weight=0.05)]
+        return [
+            Finding("quantisation", f"convolution {node!r} is {q[2]}-quantised ({_step(q)})", weight=0.05)
+        ]
     return []
 
 
@@ -161,13 +181,32 @@ def _too_wide(node: str, q: tuple[float, int, str], bounds: tuple[float, float],
 # ----------------------------------------------------------------- quantised targets, whatever made them
 
 #: Operators that quantise, dequantise or compute on integers (ONNX and onnxruntime's contrib ops).
-QUANT_OPS = frozenset({
-    "QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear", "MatMulInteger", "ConvInteger",
-    "MatMulIntegerToFloat", "DynamicQuantizeMatMul", "DynamicQuantizeLSTM", "QGemm", "QAttention",
-    "QLinearConv", "QLinearMatMul", "QLinearAdd", "QLinearMul", "QLinearSigmoid", "QLinearLeakyRelu",
-    "QLinearConcat", "QLinearAveragePool", "QLinearGlobalAveragePool", "QLinearSoftmax", "QLinearReduceMean",
-    "QLinearWhere",
-})
+QUANT_OPS = frozenset(
+    {
+        "QuantizeLinear",
+        "DequantizeLinear",
+        "DynamicQuantizeLinear",
+        "MatMulInteger",
+        "ConvInteger",
+        "MatMulIntegerToFloat",
+        "DynamicQuantizeMatMul",
+        "DynamicQuantizeLSTM",
+        "QGemm",
+        "QAttention",
+        "QLinearConv",
+        "QLinearMatMul",
+        "QLinearAdd",
+        "QLinearMul",
+        "QLinearSigmoid",
+        "QLinearLeakyRelu",
+        "QLinearConcat",
+        "QLinearAveragePool",
+        "QLinearGlobalAveragePool",
+        "QLinearSoftmax",
+        "QLinearReduceMean",
+        "QLinearWhere",
+    }
+)
 #: Names onnxruntime's quantiser gives the integer tensor of a float tensor ``base`` (``base`` + suffix),
 #: beside ``base_scale`` and ``base_zero_point``.
 QUANTISED_SUFFIXES = ("_quantized", "_QuantizeLinear_Output")
@@ -225,8 +264,9 @@ def _scan(refs: Mapping[str, TensorRef]) -> QuantisedTarget | None:
     ops = Counter(str(r.info.op_type) for r in quant.values() if r.info.op_type in QUANT_OPS)
     keyed = {name_key(n): n for n in refs if "scale" in n.lower() or "zero_point" in n.lower()}
     nodes = {r.info.node_name for r in quant.values() if r.info.op_type == "DynamicQuantizeLinear"}
-    siblings = {(r.info.node_name, r.info.output_index): n
-                for n, r in refs.items() if r.info.node_name in nodes}
+    siblings = {
+        (r.info.node_name, r.info.output_index): n for n, r in refs.items() if r.info.node_name in nodes
+    }
     grids: dict[str, Grid] = {}
     for name, ref in quant.items():
         grid = _op_grid(name, ref, siblings) or _name_grid(name, ref, keyed)
@@ -249,8 +289,13 @@ def _op_grid(name: str, ref: TensorRef, siblings: Mapping[tuple[str | None, int]
         zp = info.node_inputs[2] if len(info.node_inputs) > 2 else None
         return Grid(info.node_inputs[0], name, info.node_inputs[1], zp, info.op_type)
     if info.op_type == "DynamicQuantizeLinear":
-        return Grid(info.node_inputs[0], name, siblings.get((info.node_name, 1)),
-                    siblings.get((info.node_name, 2)), info.op_type)
+        return Grid(
+            info.node_inputs[0],
+            name,
+            siblings.get((info.node_name, 1)),
+            siblings.get((info.node_name, 2)),
+            info.op_type,
+        )
     return None
 
 
@@ -306,8 +351,9 @@ def _constant_bounds(ctx: CheckContext, name: str) -> tuple[float, float] | None
     return float(data.min()), float(data.max())
 
 
-def _grid_text(ctx: CheckContext, grid: Grid, role: str, name: str, node: str,
-               bounds: tuple[float, float] | None) -> str | None:
+def _grid_text(
+    ctx: CheckContext, grid: Grid, role: str, name: str, node: str, bounds: tuple[float, float] | None
+) -> str | None:
     """One quantised tensor in words: its dtype, scale, zero point and how the golden range fits it."""
     refs = ctx.cmp.target.tensors  # type: ignore[union-attr]
     scale = _small(refs.get(grid.scale) if grid.scale else None)
@@ -316,8 +362,10 @@ def _grid_text(ctx: CheckContext, grid: Grid, role: str, name: str, node: str,
     zp = _small(refs.get(grid.zero_point) if grid.zero_point else None)
     dtype = refs[grid.quantised].info.dtype or (str(zp.dtype) if zp is not None else "integer")
     made = f" by {grid.op}" if grid.op else ""
-    head = (f"the target quantises the {role} {display(name)!r} of {node!r}{made}: "
-            f"{display(grid.quantised)!r} is {dtype}")
+    head = (
+        f"the target quantises the {role} {display(name)!r} of {node!r}{made}: "
+        f"{display(grid.quantised)!r} is {dtype}"
+    )
     if scale.size > 1:
         lo, hi = float(scale.min()), float(scale.max())
         return f"{head} with {scale.size} per-channel scales ({lo:.4g} to {hi:.4g})"
@@ -334,8 +382,10 @@ def _range_clause(scale: float, zp: int, dtype: str, bounds: tuple[float, float]
     qmin = -(2 ** (bits - 1)) if dtype.startswith("int") else 0
     qmax = qmin + 2**bits - 1
     top, bottom = (qmax - zp) * scale, (qmin - zp) * scale
-    said = (f"; the golden range [{lo:.4g}, {hi:.4g}] spans {(hi - lo) / scale:.0f} of its {2**bits} steps "
-            f"(one step {scale:.4g})")
+    said = (
+        f"; the golden range [{lo:.4g}, {hi:.4g}] spans {(hi - lo) / scale:.0f} of its {2**bits} steps "
+        f"(one step {scale:.4g})"
+    )
     if hi > top * (1 + 1e-6) + scale or lo < bottom * (1 + 1e-6) - scale:
         said += f"; the grid holds only [{bottom:.4g}, {top:.4g}]: values beyond are clipped"
     return said

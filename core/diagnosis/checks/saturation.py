@@ -14,18 +14,27 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dumpscope.core.diagnosis.checks.base import Check, CheckContext, Finding, PatchAction, RowCase, read_tensor
+from dumpscope.core.diagnosis.checks.base import (
+    Check,
+    CheckContext,
+    Finding,
+    PatchAction,
+    RowCase,
+    read_tensor,
+)
 from dumpscope.core.inspect.overflow import quant_params, row_ref
 from dumpscope.core.inspect.ranges import dtype_range
 from dumpscope.core.names import display
 
 #: Cause -> what to do about it.
-ADVICE: dict[str, str] = {"saturation": (
-    "The target holds values exactly at its dtype's limit where the golden goes beyond: they saturate (are "
-    "clipped) there. Bring the values into range before this node: rescale (normalise the input, fold a "
-    "factor into a neighbouring op), run the node in a wider type, or, for a quantised tensor, calibrate a "
-    "range (scale) that covers the golden's values."
-)}
+ADVICE: dict[str, str] = {
+    "saturation": (
+        "The target holds values exactly at its dtype's limit where the golden goes beyond: they saturate (are "
+        "clipped) there. Bring the values into range before this node: rescale (normalise the input, fold a "
+        "factor into a neighbouring op), run the node in a wider type, or, for a quantised tensor, calibrate a "
+        "range (scale) that covers the golden's values."
+    )
+}
 #: Float limits a float target may be clipped to (a saturating cast to a narrower type and back).
 FLOAT_RAILS = ("float16", "bfloat16")
 #: At least this share of the golden values beyond the limit sit exactly at it in the target.
@@ -120,10 +129,12 @@ def _finding(node: str, s: Saturated, size: int) -> Finding:
     """The saturation sentence: target values at the rail, golden values past it, the golden's extreme."""
     rail = s.rail
     where = f"{rail.stored:g}" if rail.stored == rail.value else f"{rail.stored:g} (= {rail.value:.6g})"
-    text = (f"saturation at {display(node)!r}: {s.at_rail} of {size} target values sit exactly at the "
-            f"{rail.dtype} limit {where} where the golden goes beyond it (golden reaches {s.golden_max:.6g}; "
-            f"{s.beyond} golden values past the limit, {s.held} of them held at it): values are clipped at "
-            "the dtype's range")
+    text = (
+        f"saturation at {display(node)!r}: {s.at_rail} of {size} target values sit exactly at the "
+        f"{rail.dtype} limit {where} where the golden goes beyond it (golden reaches {s.golden_max:.6g}; "
+        f"{s.beyond} golden values past the limit, {s.held} of them held at it): values are clipped at "
+        "the dtype's range"
+    )
     return Finding("saturation", text, (PatchAction(node, keep_fp32=True),), weight=0.4)
 
 

@@ -144,12 +144,21 @@ def wide_tensor(ctx: CheckContext, case: RowCase) -> list[Finding]:
         before = [case.row] if is_conv(ctx, case.row) else _nearest_convs(ctx, case.row, inputs_of)
         around = before + _nearest_convs(ctx, case.row, consumers_of)
         if not around:
-            where, inputs = "INT16 for the convolutions before and after it (none found in the dump: see the model)", [tensor]
+            where, inputs = (
+                "INT16 for the convolutions before and after it (none found in the dump: see the model)",
+                [tensor],
+            )
         else:
-            where = "its consumer is not a convolution: INT16 for the convolutions before and after it: " + ", ".join(
-                repr(_op(ctx, j)) for j in around)
+            where = (
+                "its consumer is not a convolution: INT16 for the convolutions before and after it: "
+                + ", ".join(repr(_op(ctx, j)) for j in around)
+            )
             inputs = [_conv_input(ctx, j) for j in around]
-    return [Finding("quantisation", f"{head} (SigmaStar IPU guide §3.2.6): {where}; {ini_text(inputs)}", weight=0.3)]
+    return [
+        Finding(
+            "quantisation", f"{head} (SigmaStar IPU guide §3.2.6): {where}; {ini_text(inputs)}", weight=0.3
+        )
+    ]
 
 
 def _conv_input(ctx: CheckContext, conv_row: int) -> str:
@@ -166,28 +175,48 @@ def conv_with_wide_input(ctx: CheckContext, case: RowCase) -> list[Finding]:
     for j in inputs_of(ctx, case.row):
         bounds = _wide(ctx, j)
         if bounds is not None:
-            text = (f"convolution {_op(ctx, case.row)!r} reads {_name(ctx, j)!r}, range {_span(bounds)}, still "
-                    f"{_eight_bit(ctx, j)} (SigmaStar IPU guide §3.2.6): INT16 for this convolution; {ini_text([_name(ctx, j)])}")
+            text = (
+                f"convolution {_op(ctx, case.row)!r} reads {_name(ctx, j)!r}, range {_span(bounds)}, still "
+                f"{_eight_bit(ctx, j)} (SigmaStar IPU guide §3.2.6): INT16 for this convolution; {ini_text([_name(ctx, j)])}"
+            )
             out.append(Finding("quantisation", text, weight=0.3))
     return out
 
 
 def first_tensor(ctx: CheckContext, case: RowCase) -> list[Finding]:
     """§3.2.1: the first tensor differs -- the quantised input, or the pre-processing."""
-    if inputs_of(ctx, case.row) or case.values["health"] not in ("warn", "fail") or not _is_first(ctx, case.row):
+    if (
+        inputs_of(ctx, case.row)
+        or case.values["health"] not in ("warn", "fail")
+        or not _is_first(ctx, case.row)
+    ):
         return []
     q = tensor_quant(row_ref(ctx.cmp, case.row, "target"))
     err = case.values["max_absolute_error"]
     name = _name(ctx, case.row)
     if q is not None and isinstance(err, float) and err <= q[0] / 2 * (1 + 1e-3) + 1e-6:
-        return [Finding("quantisation", (
-            f"first tensor {name!r} differs by at most {err:.4g}, within half a step ({q[0]:.4g}/2) of the "
-            f"fixed.sim's {q[2]} input grid: this is its quantised input, not a pre-processing error"), weight=0.05)]
-    return [Finding("input-mismatch", (
-        f"the first tensor {name!r} already differs (SigmaStar IPU guide §3.2.1): check the pre-processing -- "
-        "image_preprocess(path, norm) must normalise only when norm=True (float.sim gets the normalised image; "
-        "fixed.sim and offline models take the uint8 image unnormalised), and the mean/std in the pre-processing "
-        "file must equal those in input_config.ini"), weight=0.3)]
+        return [
+            Finding(
+                "quantisation",
+                (
+                    f"first tensor {name!r} differs by at most {err:.4g}, within half a step ({q[0]:.4g}/2) of the "
+                    f"fixed.sim's {q[2]} input grid: this is its quantised input, not a pre-processing error"
+                ),
+                weight=0.05,
+            )
+        ]
+    return [
+        Finding(
+            "input-mismatch",
+            (
+                f"the first tensor {name!r} already differs (SigmaStar IPU guide §3.2.1): check the pre-processing -- "
+                "image_preprocess(path, norm) must normalise only when norm=True (float.sim gets the normalised image; "
+                "fixed.sim and offline models take the uint8 image unnormalised), and the mean/std in the pre-processing "
+                "file must equal those in input_config.ini"
+            ),
+            weight=0.3,
+        )
+    ]
 
 
 def _is_first(ctx: CheckContext, row: int) -> bool:
@@ -211,7 +240,9 @@ class Reading:
 
 def reading(frame: pl.DataFrame) -> Reading:
     """Jump, slow decline or oscillation over the paired, compared rows in listing order."""
-    rows = np.flatnonzero(((frame["side"] == "both") & (frame["status"] == "computed")).fill_null(False).to_numpy())
+    rows = np.flatnonzero(
+        ((frame["side"] == "both") & (frame["status"] == "computed")).fill_null(False).to_numpy()
+    )
     cos = frame["cosine_similarity"].fill_null(1.0).to_numpy()[rows]
     rmse = frame["sgs_rmse"].fill_null(0.0).to_numpy()[rows]
     mse = frame["mse"].fill_null(0.0).to_numpy()[rows]
@@ -223,13 +254,23 @@ def reading(frame: pl.DataFrame) -> Reading:
     if jump is not None:
         return Reading("jump", int(rows[jump]), _jump_text(frame, rows, jump, cos, rmse, mse))
     if _oscillates(cos, rmse, bad, first):
-        return Reading("oscillation", int(rows[first]), (
-            "the metrics oscillate around the thresholds (COS within 0.98-0.99, RMSE within 0.01-0.1) with no "
-            f"single layer to blame (SigmaStar IPU guide §3.2.5): {TRAINING_TOOL}"))
+        return Reading(
+            "oscillation",
+            int(rows[first]),
+            (
+                "the metrics oscillate around the thresholds (COS within 0.98-0.99, RMSE within 0.01-0.1) with no "
+                f"single layer to blame (SigmaStar IPU guide §3.2.5): {TRAINING_TOOL}"
+            ),
+        )
     name = display(str(frame["name"][int(rows[first])]))
-    return Reading("decline", int(rows[first]), (
-        f"no sudden change: the metrics decline slowly (SigmaStar IPU guide §3.2.5); the first layer past COS < 0.99 or "
-        f"RMSE > 0.1 is {name!r} (COS {cos[first]:.6f}, RMSE {rmse[first]:.6f}): look there first"))
+    return Reading(
+        "decline",
+        int(rows[first]),
+        (
+            f"no sudden change: the metrics decline slowly (SigmaStar IPU guide §3.2.5); the first layer past COS < 0.99 or "
+            f"RMSE > 0.1 is {name!r} (COS {cos[first]:.6f}, RMSE {rmse[first]:.6f}): look there first"
+        ),
+    )
 
 
 def _grew(a: float, b: float) -> bool:
@@ -245,11 +286,15 @@ def _jump(cos: np.ndarray, rmse: np.ndarray, mse: np.ndarray, first: int) -> int
     return None
 
 
-def _jump_text(frame: pl.DataFrame, rows: np.ndarray, i: int, cos: np.ndarray, rmse: np.ndarray, mse: np.ndarray) -> str:
+def _jump_text(
+    frame: pl.DataFrame, rows: np.ndarray, i: int, cos: np.ndarray, rmse: np.ndarray, mse: np.ndarray
+) -> str:
     name = display(str(frame["name"][int(rows[i])]))
-    return (f"MSE, COS and RMSE all change suddenly at {name!r} (SigmaStar IPU guide §3.2.5: the problem starts at this "
-            f"layer): MSE {mse[i - 1]:.6f} -> {mse[i]:.6f}, COS {cos[i - 1]:.6f} -> {cos[i]:.6f}, "
-            f"RMSE {rmse[i - 1]:.6f} -> {rmse[i]:.6f}")
+    return (
+        f"MSE, COS and RMSE all change suddenly at {name!r} (SigmaStar IPU guide §3.2.5: the problem starts at this "
+        f"layer): MSE {mse[i - 1]:.6f} -> {mse[i]:.6f}, COS {cos[i - 1]:.6f} -> {cos[i]:.6f}, "
+        f"RMSE {rmse[i - 1]:.6f} -> {rmse[i]:.6f}"
+    )
 
 
 def _oscillates(cos: np.ndarray, rmse: np.ndarray, bad: np.ndarray, first: int) -> bool:
@@ -274,7 +319,12 @@ def sigmastar(ctx: CheckContext, case: RowCase) -> list[Finding]:
     """Every SigmaStar finding for one candidate row (none when its target is not a SigmaStar record)."""
     if not is_sigmastar_row(ctx, case.row):
         return []
-    return [*wide_tensor(ctx, case), *conv_with_wide_input(ctx, case), *first_tensor(ctx, case), *listing_reading(ctx, case)]
+    return [
+        *wide_tensor(ctx, case),
+        *conv_with_wide_input(ctx, case),
+        *first_tensor(ctx, case),
+        *listing_reading(ctx, case),
+    ]
 
 
 CHECK = Check("sigmastar", sigmastar, ADVICE)

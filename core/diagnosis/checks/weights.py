@@ -36,26 +36,33 @@ MAX_PERMUTED_RANK = 4
 #: A constant this small (an epsilon, a scale) is quoted value by value.
 QUOTED = 4
 
-_ADVICE_TAIL = (" Compare the converter's weight handling with the golden model: transposes (a MatMul/Gemm "
-                "weight stored [in, out] vs [out, in], transB), folding (a BatchNorm or scale folded into "
-                "the weight twice or not at all), weight quantisation (its scale and zero point); re-export "
-                "the weights and compare the constant's dump with the golden's.")
+_ADVICE_TAIL = (
+    " Compare the converter's weight handling with the golden model: transposes (a MatMul/Gemm "
+    "weight stored [in, out] vs [out, in], transB), folding (a BatchNorm or scale folded into "
+    "the weight twice or not at all), weight quantisation (its scale and zero point); re-export "
+    "the weights and compare the constant's dump with the golden's."
+)
 ADVICE: dict[str, str] = {
     "weights-scaled": (
         "The target's copy of this weight is the golden's times one factor: a scale folded twice or not at "
         "all (BatchNorm or a Mul folded into the Conv/MatMul weight), or a weight-quantisation scale applied "
-        "wrongly. Fix the weights first: whether the kernel also differs shows once they agree." + _ADVICE_TAIL),
+        "wrongly. Fix the weights first: whether the kernel also differs shows once they agree."
+        + _ADVICE_TAIL
+    ),
     "weights-sign": (
         "Some output channels of this weight have their sign flipped in the target: a per-channel factor "
         "(a folded BatchNorm gamma, a negative scale) lost its sign in the conversion. Fix the weights first: "
-        "whether the kernel also differs shows once they agree." + _ADVICE_TAIL),
+        "whether the kernel also differs shows once they agree." + _ADVICE_TAIL
+    ),
     "weights-transposed": (
         "The target holds this weight transposed: the converter's transpose of the weight (transB, an "
-        "[in, out] layout, an NHWC kernel layout) is applied twice or not at all." + _ADVICE_TAIL),
+        "[in, out] layout, an NHWC kernel layout) is applied twice or not at all." + _ADVICE_TAIL
+    ),
     "weights-differ": (
         "The target's copy of this constant (a weight, an epsilon, a scale) differs from the golden model's: "
         "the model was converted or quantised from other weights, or the converter rewrote them; compare "
-        "the constant's value in both models." + _ADVICE_TAIL),
+        "the constant's value in both models." + _ADVICE_TAIL
+    ),
 }
 
 
@@ -108,12 +115,16 @@ class WeightDiff:
             return f"the target holds the golden values transposed (axis order {self.transposed})"
         if self.flipped is not None:
             axis, count, total = self.flipped
-            return (f"{count} of {total} channels along axis {axis} have their sign flipped, the others are "
-                    f"equal ({self.changed} of {self.size} elements changed)")
+            return (
+                f"{count} of {total} channels along axis {axis} have their sign flipped, the others are "
+                f"equal ({self.changed} of {self.size} elements changed)"
+            )
         fit = f"least-squares factor {self.scale:.4g}, residual {self.residual:.2g}"
         if self.residual <= SCALE_RESIDUAL:
-            return (f"the target is the golden times {self.scale:.4g} ({fit}; {self.changed} of {self.size} "
-                    "elements changed)")
+            return (
+                f"the target is the golden times {self.scale:.4g} ({fit}; {self.changed} of {self.size} "
+                "elements changed)"
+            )
         return f"{self.changed} of {self.size} elements changed (no single factor explains it: {fit})"
 
 

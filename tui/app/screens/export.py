@@ -59,8 +59,11 @@ class ExportScreen(ModalScreen[str | None]):
                     yield RadioButton(label, value=i == 0)
             yield Input(str(Path.cwd() / f"{stem}{FORMATS[0][2]}"), id="export-path")
             if self._filter:
-                yield Checkbox(Content(f"only the {self._view.size} rows shown (filter: {self._filter})"),
-                               value=True, id="export-subset")
+                yield Checkbox(
+                    Content(f"only the {self._view.size} rows shown (filter: {self._filter})"),
+                    value=True,
+                    id="export-subset",
+                )
             yield Static("", id="export-status")
 
     def on_mount(self) -> None:
@@ -98,18 +101,24 @@ class ExportScreen(ModalScreen[str | None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False)
     def _write(self, fmt: str, path: Path, only_view: bool) -> None:
-        from dumpscope.core.report import writers as report
         from dumpscope.core.comparison.result import Comparison
+        from dumpscope.core.report import writers as report
 
         cmp = self._cmp
         if only_view:
             cmp = Comparison.from_frame(cmp.frame[self._view], meta=cmp.meta, thresholds=cmp.thresholds)
-        writer = {"csv": report.write_csv, "parquet": report.write_parquet,
-                  "json": report.write_json, "markdown": report.write_markdown}[fmt]
+        writer = {
+            "csv": report.write_csv,
+            "parquet": report.write_parquet,
+            "json": report.write_json,
+            "markdown": report.write_markdown,
+        }[fmt]
         try:
             writer(cmp, path)
         except (OSError, ValueError) as exc:
-            self.app.call_from_thread(self._status, Content.from_markup("[$error]$problem[/]", problem=str(exc)))
+            self.app.call_from_thread(
+                self._status, Content.from_markup("[$error]$problem[/]", problem=str(exc))
+            )
             return
         rows = cmp.frame.height
         self.app.call_from_thread(self.dismiss, f"saved {rows} rows to {path}")

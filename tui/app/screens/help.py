@@ -8,8 +8,8 @@ from typing import ClassVar
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.dom import DOMNode
 from textual.content import Content
+from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -44,8 +44,12 @@ def _listed_bindings(node: DOMNode) -> list[tuple[str, Binding]]:
     keymap = node.app._keymap
     if keymap:
         bindings_map.apply_keymap(keymap)
-    return [(key, binding) for key, bindings in bindings_map.key_to_bindings.items() for binding in bindings
-            if binding.description and binding.id]
+    return [
+        (key, binding)
+        for key, bindings in bindings_map.key_to_bindings.items()
+        for binding in bindings
+        if binding.description and binding.id
+    ]
 
 
 def _add_key(found: dict[tuple[int, str], KeyHelp], node: DOMNode, key: str, binding: Binding) -> None:
@@ -62,14 +66,29 @@ def filter_help() -> list[Content]:
     from dumpscope.tui.app.filters import FILTER_FIELDS, NUMERIC_KEYS
 
     shorts = ", ".join(key for key in NUMERIC_KEYS if "_" not in key)
-    lines = [Content.from_markup("[b $accent]Filter (/)[/]"),
-             Content.from_markup("  [b]$key[/b] $what", key=f"{'words':<22}", what="name or op type contains (either side's name)"),
-             Content.from_markup("  [b]$key[/b] $what", key=f"{'cosine<0.999 rel>0.01':<22}",
-                                 what=f"a metric compared (< <= > >= = !=): {shorts} or any column name"),
-             Content.from_markup("  [b]$key[/b] $what", key=f"{'#N  #N-M':<22}", what="topological index or range")]
+    lines = [
+        Content.from_markup("[b $accent]Filter (/)[/]"),
+        Content.from_markup(
+            "  [b]$key[/b] $what", key=f"{'words':<22}", what="name or op type contains (either side's name)"
+        ),
+        Content.from_markup(
+            "  [b]$key[/b] $what",
+            key=f"{'cosine<0.999 rel>0.01':<22}",
+            what=f"a metric compared (< <= > >= = !=): {shorts} or any column name",
+        ),
+        Content.from_markup(
+            "  [b]$key[/b] $what", key=f"{'#N  #N-M':<22}", what="topological index or range"
+        ),
+    ]
     for field in FILTER_FIELDS.values():
-        lines.append(Content.from_markup("  [b]$key[/b] $what", key=f"{field.key + ':':<22}", what=field.help))
-    lines.append(Content.from_markup("  [$text-muted]terms are ANDed; a,b after a key means either; → completes a key[/]"))
+        lines.append(
+            Content.from_markup("  [b]$key[/b] $what", key=f"{field.key + ':':<22}", what=field.help)
+        )
+    lines.append(
+        Content.from_markup(
+            "  [$text-muted]terms are ANDed; a,b after a key means either; → completes a key[/]"
+        )
+    )
     return [*lines, Content("")]
 
 
@@ -97,8 +116,11 @@ def built_in_keys(app: App[object]) -> list[tuple[str, str]]:
     """(keys, what) of Textual's focus bindings and the command palette key, read from the live app."""
     from textual.screen import Screen
 
-    found = [(app.get_key_display(b), BUILT_IN_ACTIONS[b.action])
-             for b in Screen.BINDINGS if isinstance(b, Binding) and b.action in BUILT_IN_ACTIONS]
+    found = [
+        (app.get_key_display(b), BUILT_IN_ACTIONS[b.action])
+        for b in Screen.BINDINGS
+        if isinstance(b, Binding) and b.action in BUILT_IN_ACTIONS
+    ]
     if app.ENABLE_COMMAND_PALETTE:
         key = app.get_key_display(Binding(app.COMMAND_PALETTE_BINDING, "command_palette"))
         found.append((key, "Command palette: every action by name"))
@@ -136,20 +158,29 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         lines: list[Content] = [Content.from_markup("[b $accent]Focus and commands[/]")]
-        lines += [Content.from_markup("  [b]$keys[/b] $what", keys=f"{keys:<22}", what=what)
-                  for keys, what in built_in_keys(self.app)]
+        lines += [
+            Content.from_markup("  [b]$keys[/b] $what", keys=f"{keys:<22}", what=what)
+            for keys, what in built_in_keys(self.app)
+        ]
         lines.append(Content(""))
         for title, entries in self._sections:
             if not entries:
                 continue
             lines.append(Content.from_markup("[b $accent]$title[/]", title=title))
             for entry in entries:
-                lines.append(Content.from_markup(
-                    "  [b]$keys[/b] $what[$text-muted]$ident[/]",
-                    keys=f"{', '.join(entry.keys):<22}", what=f"{entry.description:<34}", ident=entry.id or ""))
+                lines.append(
+                    Content.from_markup(
+                        "  [b]$keys[/b] $what[$text-muted]$ident[/]",
+                        keys=f"{', '.join(entry.keys):<22}",
+                        what=f"{entry.description:<34}",
+                        ident=entry.id or "",
+                    )
+                )
             lines.append(Content(""))
         lines += pane_help(self.app)
         lines += filter_help()
-        lines.append(Content.from_markup("[$text-muted]Keys can be remapped in keymap.toml by binding id.[/]"))
+        lines.append(
+            Content.from_markup("[$text-muted]Keys can be remapped in keymap.toml by binding id.[/]")
+        )
         with VerticalScroll(id="help-body"):
             yield Static(Content("\n").join(lines), id="help-text")

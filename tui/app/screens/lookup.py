@@ -10,10 +10,9 @@ lookup) and a result is shown only if the input still holds the text it was comp
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
-
-import re
 
 from textual import events, on, work
 from textual.app import App, ComposeResult
@@ -130,7 +129,9 @@ def _badge(m: Match) -> tuple[str, str]:
 
 def _field(label: str, text: str, style: str = "") -> Content:
     """``  label   text`` with the label in bold, the text as is (never parsed as markup)."""
-    return Content.assemble("  ", Content.styled(f"{label:<7}", "bold"), Content.styled(text, style) if style else text)
+    return Content.assemble(
+        "  ", Content.styled(f"{label:<7}", "bold"), Content.styled(text, style) if style else text
+    )
 
 
 class LookupScreen(Screen[None]):
@@ -177,8 +178,10 @@ class LookupScreen(Screen[None]):
         self._open_when_shown = False
 
     def compose(self) -> ComposeResult:
-        yield Static("Error lookup: paste or type a message (Ascend, SigmaStar, RKNN, TensorRT, ONNX Runtime...)",
-                     id="lookup-title")
+        yield Static(
+            "Error lookup: paste or type a message (Ascend, SigmaStar, RKNN, TensorRT, ONNX Runtime...)",
+            id="lookup-title",
+        )
         yield MessageInput(
             value=self._initial.replace("\n", NEWLINE_MARK),
             placeholder="e.g. E10001 ... or [ONNXRuntimeError] : 10 : INVALID_GRAPH  (multi-line pastes are kept whole)",

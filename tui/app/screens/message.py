@@ -27,5 +27,7 @@ class MessageScreen(Screen[None]):
         with Vertical(id="message-box"):
             yield Static(Content.from_markup("[b $error]$title[/]", title=self._title), id="message-title")
             yield Static(Content(self._text), id="message-text")
-            yield Static("[$text-muted]Press q to quit.  `dumpscope compare --debug ...` shows the details.[/]",
-                         id="message-hint")
+            yield Static(
+                "[$text-muted]Press q to quit.  `dumpscope compare --debug ...` shows the details.[/]",
+                id="message-hint",
+            )

@@ -26,8 +26,10 @@ class KeysFooter(Footer):
     def _keys(self) -> tuple[object, ...]:
         """Everything :meth:`compose` reads: each active binding as it would be drawn, and the options."""
         active = self.screen.active_bindings.values()
-        drawn = tuple((b.key, self.app.get_key_display(b), b.description, b.action, b.show, b.group, enabled, tip)
-                      for _node, b, enabled, tip in active)
+        drawn = tuple(
+            (b.key, self.app.get_key_display(b), b.description, b.action, b.show, b.group, enabled, tip)
+            for _node, b, enabled, tip in active
+        )
         return drawn, self.show_command_palette, self.combine_groups, self._bindings_ready
 
     async def recompose(self) -> None:

@@ -17,8 +17,8 @@ from dumpscope.tui.app.widgets.row_facts_pane import RowFactsPane, muted, name_t
 from dumpscope.tui.app.widgets.summary_bar import health_text, styled
 
 if TYPE_CHECKING:
-    from dumpscope.core.inspect.fusion import FusionFacts, OpFact
     from dumpscope.core.comparison.result import Comparison
+    from dumpscope.core.inspect.fusion import FusionFacts, OpFact
 
 #: Width of the health column (the longest label, ``– ONLY``, plus a space).
 _HEALTH_W = max(len(label) for label in HEALTH_LABEL.values()) + 1
@@ -39,7 +39,13 @@ class FusionPane(RowFactsPane["FusionFacts"]):
         if facts.relation is None:
             return muted(facts.note or "not part of a fusion group")
         wide = width >= 60
-        lines = [*_heading_lines(facts), Content(""), *_fused_section(facts, wide), Content(""), *_original_section(facts, wide)]
+        lines = [
+            *_heading_lines(facts),
+            Content(""),
+            *_fused_section(facts, wide),
+            Content(""),
+            *_original_section(facts, wide),
+        ]
         if facts.note:
             lines += [Content(""), styled("[$warning]$note[/]", note=facts.note)]
         return Content("\n").join(lines)
@@ -65,7 +71,10 @@ def _fused_section(facts: FusionFacts, wide: bool) -> list[Content]:
 
 def _original_section(facts: FusionFacts, wide: bool) -> list[Content]:
     """The original ops the group replaces, or that the op exists on the target only."""
-    lines = [section(f"Original ops ({len(facts.originals)})"), *(_op_line(op, facts.row, wide) for op in facts.originals)]
+    lines = [
+        section(f"Original ops ({len(facts.originals)})"),
+        *(_op_line(op, facts.row, wide) for op in facts.originals),
+    ]
     if not facts.originals:
         lines.append(muted("none: the op exists on the target only (a layout cast or an inserted op)"))
     return lines
@@ -77,8 +86,11 @@ def _op_line(op: OpFact, current: int, wide: bool) -> Content:
     index = f"#{op.index}" if op.index is not None else ""
     kind = f" ({name_text(op.op_type)})" if wide and op.op_type else ""
     return Content.assemble(
-        mark, _health_cell(op), styled("$index $name", index=f"{index:>5}", name=name_text(op.name) + kind),
-        styled("$cos", cos=_cosine_text(op)), muted(_note_text(op, wide)),
+        mark,
+        _health_cell(op),
+        styled("$index $name", index=f"{index:>5}", name=name_text(op.name) + kind),
+        styled("$cos", cos=_cosine_text(op)),
+        muted(_note_text(op, wide)),
     )
 
 

@@ -35,9 +35,7 @@ def bars(counts: Sequence[int], width: int, height: int = 3, *, log: bool = True
         return math.log1p(c) if log else float(c)
 
     top = max(scale(c) for c in buckets)
-    levels = [
-        0 if c <= 0 or top <= 0 else max(1, round(scale(c) / top * height * 8)) for c in buckets
-    ]
+    levels = [0 if c <= 0 or top <= 0 else max(1, round(scale(c) / top * height * 8)) for c in buckets]
     rows = []
     for row in range(height - 1, -1, -1):
         rows.append("".join(_EIGHTHS[max(0, min(8, lv - row * 8))] for lv in levels))

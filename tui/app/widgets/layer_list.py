@@ -24,8 +24,8 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from dumpscope.tui.app.widgets.layer_names import elide
 from dumpscope.core.vocabulary import UNHEALTHY as ALARMING
+from dumpscope.tui.app.widgets.layer_names import elide
 from dumpscope.tui.app.widgets.layer_rows import HEALTHS, LayerRows
 
 
@@ -98,15 +98,33 @@ def _three_way_headers(labels: tuple[str, str], cols: list[Column]) -> list[Colu
     """Name the sides by their labels: ``A cos`` / ``B cos``, ``A`` / ``B`` over the health columns."""
     a, b = labels
     headers = {"cos": f"{a} cos", "b_cos": f"{b} cos", "health": a, "b_health": b}
-    return [Column(**{**c.__dict__, "header": headers[c.id][: c.width]}) if c.id in headers else c for c in cols]
-_SORT_COLUMN = {"order": "index", "cos": "cos", "max_abs": "max_abs", "rmse": "rmse", "health": "health",
-                "op": "op", "name": "name"}
+    return [
+        Column(**{**c.__dict__, "header": headers[c.id][: c.width]}) if c.id in headers else c for c in cols
+    ]
+
+
+_SORT_COLUMN = {
+    "order": "index",
+    "cos": "cos",
+    "max_abs": "max_abs",
+    "rmse": "rmse",
+    "health": "health",
+    "op": "op",
+    "name": "name",
+}
 _GAP = 1
 _GUTTER = 2
 
 
-def layout_columns(width: int, index_width: int, op_width: int, sigmastar: bool = False, naninf_width: int = 0,
-                   name_extra: int = 0, labels: tuple[str, str] | None = None) -> list[Column]:
+def layout_columns(
+    width: int,
+    index_width: int,
+    op_width: int,
+    sigmastar: bool = False,
+    naninf_width: int = 0,
+    name_extra: int = 0,
+    labels: tuple[str, str] | None = None,
+) -> list[Column]:
     """The columns that fit in ``width`` cells; the name column takes what is left.
 
     ``sigmastar`` shows SigmaStar's MSE / RMSE instead of max abs / rmse; ``name_extra``
@@ -114,11 +132,18 @@ def layout_columns(width: int, index_width: int, op_width: int, sigmastar: bool 
     ``naninf_width`` is the widest NaN/Inf cell of the table; ``labels`` (three-way only)
     adds side B's cosine and health and the ``worse`` column.
     """
-    fitted = {"index": max(index_width, 3), "op": max(2, min(op_width, _OP_MAX)),
-              "naninf": max(len(NANINF_HEADER), naninf_width), "name": _NAME_MIN + max(0, name_extra)}
+    fitted = {
+        "index": max(index_width, 3),
+        "op": max(2, min(op_width, _OP_MAX)),
+        "naninf": max(len(NANINF_HEADER), naninf_width),
+        "name": _NAME_MIN + max(0, name_extra),
+    }
     base = [_SIGMASTAR_COLUMNS.get(c.id, c) for c in _COLUMNS] if sigmastar else list(_COLUMNS)
-    cols = [Column(**{**c.__dict__, "width": fitted[c.id]}) if c.id in fitted else c for c in base
-            if labels is not None or c.id not in _THREE_WAY_ONLY]
+    cols = [
+        Column(**{**c.__dict__, "width": fitted[c.id]}) if c.id in fitted else c
+        for c in base
+        if labels is not None or c.id not in _THREE_WAY_ONLY
+    ]
     if labels is not None:
         cols = _three_way_headers(labels, cols)
 
@@ -152,7 +177,9 @@ class LayerList(ScrollView, can_focus=True):
         Binding("G,end", "last", "Last row", show=False, id="list.last"),
         Binding("enter", "activate", "Details", show=False, id="list.activate"),
         Binding("greater_than_sign", "name_width(1)", "Wider name column", show=False, id="list.wider_names"),
-        Binding("less_than_sign", "name_width(-1)", "Narrower name column", show=False, id="list.narrower_names"),
+        Binding(
+            "less_than_sign", "name_width(-1)", "Narrower name column", show=False, id="list.narrower_names"
+        ),
     ]
 
     class CursorMoved(Message):
@@ -220,7 +247,7 @@ class LayerList(ScrollView, can_focus=True):
     def on_screen(self) -> np.ndarray:
         """Frame positions of the rows the list shows now."""
         top = round(self.scroll_y)
-        return self.view[top: top + max(0, self.scrollable_content_region.height - 1)]
+        return self.view[top : top + max(0, self.scrollable_content_region.height - 1)]
 
     def _invalidate(self) -> None:
         self._cache.clear()
@@ -330,9 +357,15 @@ class LayerList(ScrollView, can_focus=True):
         if not self._columns and self.rows is not None:
             index = self.rows.index
             widest = max(len(str(int(index.min(initial=0)))), len(str(int(index.max(initial=0)))))
-            self._columns = layout_columns(width, widest, self.rows.op_width, self.rows.sigmastar,
-                                           self.rows.naninf_width, self.name_extra,
-                                           self.rows.labels if self.rows.three_way else None)
+            self._columns = layout_columns(
+                width,
+                widest,
+                self.rows.op_width,
+                self.rows.sigmastar,
+                self.rows.naninf_width,
+                self.name_extra,
+                self.rows.labels if self.rows.three_way else None,
+            )
         return self._columns
 
     def render_line(self, y: int) -> Strip:

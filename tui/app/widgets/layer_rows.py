@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-
 from dumpscope.core.names import printable  # noqa: F401 - the one escape, re-exported for the panes
 from dumpscope.core.vocabulary import HEALTH_LABEL, HEALTHS, UNMATCHED_LABEL, format_number
 
@@ -56,15 +55,30 @@ HEALTH_ALIASES: dict[str, tuple[str, ...]] = {
 }
 
 _NUMBER_COLUMNS: dict[str, str] = {
-    "cos": "cosine_similarity", "b_cos": "b_cosine_similarity", "max_abs": "max_absolute_error",
-    "rmse": "root_mean_square_error", "rel": "relative_euclidean_distance", "mse": "mse", "sgs_rmse": "sgs_rmse",
+    "cos": "cosine_similarity",
+    "b_cos": "b_cosine_similarity",
+    "max_abs": "max_absolute_error",
+    "rmse": "root_mean_square_error",
+    "rel": "relative_euclidean_distance",
+    "mse": "mse",
+    "sgs_rmse": "sgs_rmse",
 }
 """List attribute -> frame column of the numbers the list shows."""
 
 _DTYPE_SHORT = {
-    "float64": "f64", "float32": "f32", "float16": "f16", "bfloat16": "bf16",
-    "int64": "i64", "int32": "i32", "int16": "i16", "int8": "i8",
-    "uint64": "u64", "uint32": "u32", "uint16": "u16", "uint8": "u8", "bool": "bool",
+    "float64": "f64",
+    "float32": "f32",
+    "float16": "f16",
+    "bfloat16": "bf16",
+    "int64": "i64",
+    "int32": "i32",
+    "int16": "i16",
+    "int8": "i8",
+    "uint64": "u64",
+    "uint32": "u32",
+    "uint16": "u16",
+    "uint8": "u8",
+    "bool": "bool",
 }
 
 
@@ -161,17 +175,34 @@ class LayerRows:
         import polars as pl
 
         def key(side: str) -> pl.Expr:
-            return pl.when(pl.col(side).is_in(["target", "absent"])).then(pl.lit("target:")).otherwise(pl.lit("golden:")) + pl.col("name")
+            return pl.when(pl.col(side).is_in(["target", "absent"])).then(pl.lit("target:")).otherwise(
+                pl.lit("golden:")
+            ) + pl.col("name")
 
-        b = frame.with_columns(_side=pl.coalesce("a_side", "b_side")).select(
-            key("_side").alias("_key"), "b_cosine_similarity", "b_health", "b_side", "worse", "presence",
-        ).unique("_key", keep="first", maintain_order=True)
-        mine = self.frame.select(key("side").alias("_key")).join(b, on="_key", how="left", maintain_order="left")
+        b = (
+            frame.with_columns(_side=pl.coalesce("a_side", "b_side"))
+            .select(
+                key("_side").alias("_key"),
+                "b_cosine_similarity",
+                "b_health",
+                "b_side",
+                "worse",
+                "presence",
+            )
+            .unique("_key", keep="first", maintain_order=True)
+        )
+        mine = self.frame.select(key("side").alias("_key")).join(
+            b, on="_key", how="left", maintain_order="left"
+        )
         self.labels = labels
         self.b_cos = mine["b_cosine_similarity"].cast(pl.Float64).to_numpy()
         self.missing["b_cosine_similarity"] = mine["b_cosine_similarity"].is_null().to_numpy()
-        self.b_health = mine["b_health"].fill_null("unmatched").replace_strict(
-            HEALTH_CODE, default=HEALTH_CODE["error"], return_dtype=pl.Int8).to_numpy()
+        self.b_health = (
+            mine["b_health"]
+            .fill_null("unmatched")
+            .replace_strict(HEALTH_CODE, default=HEALTH_CODE["error"], return_dtype=pl.Int8)
+            .to_numpy()
+        )
         self.b_side = mine["b_side"].fill_null("").to_numpy().astype(str)
         self.worse = mine["worse"].fill_null("").to_numpy().astype(str)
         self.presence = mine["presence"].fill_null("").to_numpy().astype(str)
@@ -191,7 +222,9 @@ class LayerRows:
         if not side:
             return ABSENT_LABEL
         health = HEALTHS[self.b_health[pos]]
-        return UNMATCHED_LABEL.get(side, HEALTH_LABEL[health]) if health == "unmatched" else HEALTH_LABEL[health]
+        return (
+            UNMATCHED_LABEL.get(side, HEALTH_LABEL[health]) if health == "unmatched" else HEALTH_LABEL[health]
+        )
 
     def presence_text(self, pos: int) -> str:
         """Three-way: ``only in B`` / ``not in A`` ... with the sides' labels; "" when all hold it."""
@@ -253,6 +286,7 @@ class LayerRows:
         """Lower-cased columns the filter and the name/op sorts read (built once, on demand)."""
         if self._search_frame is None:
             import polars as pl
+
             self._search_frame = self.frame.select(
                 pl.col("name").fill_null(pl.col("target_name")).fill_null("").str.to_lowercase(),
                 pl.col("target_name").fill_null("").str.to_lowercase().alias("tname"),
@@ -315,7 +349,9 @@ class LayerRows:
             return frame[name].fill_null(0).to_numpy()
 
         self.cos = floats("cosine_similarity")
-        self.missing = {c: frame[c].is_null().to_numpy() for c in _NUMBER_COLUMNS.values() if c in frame.columns}
+        self.missing = {
+            c: frame[c].is_null().to_numpy() for c in _NUMBER_COLUMNS.values() if c in frame.columns
+        }
         """Per number column: the value was never computed (shown ``·``, unlike a computed NaN)."""
         self.max_abs = floats("max_absolute_error")
         self.rmse = floats("root_mean_square_error")
@@ -333,8 +369,10 @@ class LayerRows:
         # NaN/Inf in the target (or on one side only): the worst rows whatever their metrics,
         # which cover only the positions finite on both sides (issue 10 item 10)
         self.nonfinite = (ints("nonfinite_mismatch") + ints("nan_target") + ints("inf_target")) > 0
-        codes = frame["health"].fill_null("pending").replace_strict(
-            HEALTH_CODE, default=HEALTH_CODE["error"], return_dtype=pl.Int8
+        codes = (
+            frame["health"]
+            .fill_null("pending")
+            .replace_strict(HEALTH_CODE, default=HEALTH_CODE["error"], return_dtype=pl.Int8)
         )
         self.health = codes.to_numpy()
         self._unhealthy = np.isin(self.health, list(UNHEALTHY))
@@ -392,7 +430,11 @@ class LayerRows:
     def health_label(self, pos: int) -> str:
         health = HEALTHS[self.health[pos]]
         if health == "unmatched":
-            return ABSENT_LABEL if self.absent[pos] else UNMATCHED_LABEL["target" if self.only_target[pos] else "golden"]
+            return (
+                ABSENT_LABEL
+                if self.absent[pos]
+                else UNMATCHED_LABEL["target" if self.only_target[pos] else "golden"]
+            )
         if self.cached is not None and self.cached[pos]:  # from the --cache index: ↺ between glyph and word
             return HEALTH_LABEL[health].replace(" ", CACHED_MARK, 1)
         return HEALTH_LABEL[health]
@@ -426,6 +468,7 @@ class LayerRows:
             order = np.argsort(-rank if descending else rank, kind="stable")
         else:
             import polars as pl
+
             column = "op_type" if key == "op" else "name"
             order = (
                 self._search.select(pl.arg_sort_by(column, descending=descending, maintain_order=True))

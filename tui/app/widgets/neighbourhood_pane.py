@@ -89,11 +89,15 @@ class NeighbourhoodPane(RowFactsPane["Neighbourhood"]):
         if cmp is None:
             return muted("no comparison")
         if not facts.known and not facts.consumers:
-            return muted("no graph facts for this row: give the ONNX model (--model), the ATC graph (--graph) "
-                         "or dumps with a dumpscope manifest")
+            return muted(
+                "no graph facts for this row: give the ONNX model (--model), the ATC graph (--graph) "
+                "or dumps with a dumpscope manifest"
+            )
         marked = self.targets[self.mark] if self.targets else None
-        lines = [muted(f"{'':<10}{'tensor':<{_name_room(width)}} {'cosine':>8} {'nan/inf g|t':>11}"),
-                 section(f"inputs ({len(facts.inputs)})")]
+        lines = [
+            muted(f"{'':<10}{'tensor':<{_name_room(width)}} {'cosine':>8} {'nan/inf g|t':>11}"),
+            section(f"inputs ({len(facts.inputs)})"),
+        ]
         lines += [_tensor_line(cmp, r, r == marked, width) for r in facts.inputs]
         lines += [muted(f"  constant {name_text(n)}") for n in facts.constant_inputs]
         lines += [muted(f"  {name_text(n)} (not in the comparison)") for n in facts.unresolved]
@@ -112,8 +116,13 @@ def _cells(cmp: Comparison, row: int) -> tuple[str, str, str, str, str]:
     golden = side_nonfinite(int(r.get("nan_golden") or 0), int(r.get("inf_golden") or 0), known_g)
     target = side_nonfinite(int(r.get("nan_target") or 0), int(r.get("inf_target") or 0), known_t)
     naninf = "·" if golden == target == "·" else f"{golden}|{target}"
-    return (r.get("health") or "pending", f"#{r.get('index')}", name_text(r.get("name") or r.get("target_name")),
-            format_number(r.get("cosine_similarity"), 8), naninf)
+    return (
+        r.get("health") or "pending",
+        f"#{r.get('index')}",
+        name_text(r.get("name") or r.get("target_name")),
+        format_number(r.get("cosine_similarity"), 8),
+        naninf,
+    )
 
 
 def _tensor_line(cmp: Comparison, row: int, marked: bool, width: int) -> Content:
@@ -122,7 +131,8 @@ def _tensor_line(cmp: Comparison, row: int, marked: bool, width: int) -> Content
     room = _name_room(width)
     glyph = HEALTH_LABEL.get(health, health)[:1]
     return Content.assemble(
-        styled("$mark", mark="▶ " if marked else "  "), health_text(health, f"{glyph} "),
+        styled("$mark", mark="▶ " if marked else "  "),
+        health_text(health, f"{glyph} "),
         styled("[b]$name[/b]" if marked else "$name", name=f"{index:>5} {elide(name, room):<{room}}"),
         styled("$rest", rest=f" {cosine:>8} {naninf:>11}"),
     )
@@ -138,6 +148,7 @@ def _this_line(cmp: Comparison, row: int, width: int) -> Content:
     health, index, name, cosine, naninf = _cells(cmp, row)
     op = name_text(cmp.frame["op_type"][row] or "?")
     return Content.assemble(
-        styled("[b $accent]this node:[/] [b]$op[/b] ", op=op), health_text(health),
+        styled("[b $accent]this node:[/] [b]$op[/b] ", op=op),
+        health_text(health),
         styled(" $index $cos $naninf", index=index, cos=f"cos {cosine}", naninf=f"nan/inf {naninf}"),
     )

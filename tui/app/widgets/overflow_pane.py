@@ -63,7 +63,9 @@ def _opdebug_section(facts: OverflowFacts, width: int) -> list[Content]:
         lines += _record_lines(rec)
     lines += _op_dump_lines(facts, width)
     if not facts.records:
-        lines.append(muted(facts.opdebug_note or "none: hardware overflow records come with Ascend dumps only"))
+        lines.append(
+            muted(facts.opdebug_note or "none: hardware overflow records come with Ascend dumps only")
+        )
     return lines
 
 
@@ -88,7 +90,9 @@ def _range_lines(fact: RangeFact) -> list[Content]:
     target = fact.side == "target"
     label = _range_label(fact)
     if fact.error:
-        return [Content(" ").join([UNKNOWN, styled("$label: $error", label=label, error=printable(fact.error))])]
+        return [
+            Content(" ").join([UNKNOWN, styled("$label: $error", label=label, error=printable(fact.error))])
+        ]
     finding = fact.finding
     assert finding is not None
     if not finding.flagged:
@@ -111,7 +115,11 @@ def _flagged_lines(fact: RangeFact, finding: RangeFinding, label: str, target: b
         where = "saturated" if target else "beyond range"
         out.append(muted(f"    first {where} at {' '.join(index_text(i) for i in fact.out_of_range_at)}"))
     if fact.nonfinite_at:
-        out.append(styled("    [$error]first NaN/Inf at[/] $at", at=" ".join(index_text(i) for i in fact.nonfinite_at)))
+        out.append(
+            styled(
+                "    [$error]first NaN/Inf at[/] $at", at=" ".join(index_text(i) for i in fact.nonfinite_at)
+            )
+        )
     return out
 
 
@@ -120,7 +128,9 @@ def _flagged_parts(finding: RangeFinding, target: bool) -> list[str]:
     parts = []
     if finding.out_of_range:
         verb = "saturated at" if target else "reach or pass"
-        parts.append(f"{finding.out_of_range} of {finding.size} {verb} ±{num(finding.high)} (max |x| {num(finding.max_abs)})")
+        parts.append(
+            f"{finding.out_of_range} of {finding.size} {verb} ±{num(finding.high)} (max |x| {num(finding.max_abs)})"
+        )
     if finding.nan or finding.inf:
         parts.append(f"{finding.nan} NaN, {finding.inf} Inf")
     return parts
@@ -128,8 +138,18 @@ def _flagged_parts(finding: RangeFinding, target: bool) -> list[str]:
 
 def _record_lines(rec: OverflowRecord) -> list[Content]:
     """One Opdebug record: unit, where and status, each set bit's meaning, the record file, the link note."""
-    lines = [Content(" ").join([BAD, styled(f"[b]$unit[/b] $where status [b]{rec.status:#x}[/b]",
-                                             unit=rec.unit, where=_record_where(rec))])]
+    lines = [
+        Content(" ").join(
+            [
+                BAD,
+                styled(
+                    f"[b]$unit[/b] $where status [b]{rec.status:#x}[/b]",
+                    unit=rec.unit,
+                    where=_record_where(rec),
+                ),
+            ]
+        )
+    ]
     lines += [styled(f"    [$error]{bit.mask:#x}[/] $meaning", meaning=bit.meaning) for bit in rec.bits]
     lines.append(muted(f"    record {name_text(rec.file.rsplit('/', 1)[-1])} ({rec.layout})"))
     if rec.link_note:
@@ -148,7 +168,10 @@ def _record_where(rec: OverflowRecord) -> str:
 def _tensor_table(stats: tuple[TensorStats, ...], *, wide: bool) -> list[Content]:
     """Inputs and outputs of the linked op dump; the shape column only when there is room."""
     head = f"  {'tensor':<9}{'dtype':<6}{'min':>10}{'max':>10}{'NaN':>5}{'Inf':>5}"
-    return [styled("[b]$head[/b]", head=head + ("  shape" if wide else "")), *(_tensor_line(t, wide) for t in stats)]
+    return [
+        styled("[b]$head[/b]", head=head + ("  shape" if wide else "")),
+        *(_tensor_line(t, wide) for t in stats),
+    ]
 
 
 def _tensor_line(t: TensorStats, wide: bool) -> Content:

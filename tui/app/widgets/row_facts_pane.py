@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
 
-from dumpscope.core.vocabulary import format_number
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -23,6 +22,7 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from dumpscope.core.names import display
+from dumpscope.core.vocabulary import format_number
 from dumpscope.tui.app.background import StaleGuard, run_in_background
 from dumpscope.tui.app.widgets.layer_rows import printable, short_dtype
 from dumpscope.tui.app.widgets.summary_bar import health_text, styled
@@ -123,11 +123,26 @@ class RowFactsPane(VerticalScroll, Generic[F], can_focus=True):
         r = comparison.frame.row(row, named=True)
         name = name_text(r.get("name") or r.get("target_name"))
         health = r.get("health") or "pending"
-        title.update(Content("\n").join([
-            Content("  ").join([styled(f"[b]{self.HEADING}[/b] · [b]$name[/b]", name=name), health_text(health)]),
-            muted(" · ".join(x for x in (printable(r.get("op_type") or "?"), f"#{r.get('index')}",
-                                          f"{short_dtype(r.get('dtype'))} → {short_dtype(r.get('target_dtype'))}") if x)),
-        ]))
+        title.update(
+            Content("\n").join(
+                [
+                    Content("  ").join(
+                        [styled(f"[b]{self.HEADING}[/b] · [b]$name[/b]", name=name), health_text(health)]
+                    ),
+                    muted(
+                        " · ".join(
+                            x
+                            for x in (
+                                printable(r.get("op_type") or "?"),
+                                f"#{r.get('index')}",
+                                f"{short_dtype(r.get('dtype'))} → {short_dtype(r.get('target_dtype'))}",
+                            )
+                            if x
+                        )
+                    ),
+                ]
+            )
+        )
         body.update(muted(self.READING))
         if self._timer is None:
             self._timer = self.set_timer(SETTLE_S, self._start)
@@ -140,8 +155,11 @@ class RowFactsPane(VerticalScroll, Generic[F], can_focus=True):
             self._load(self.comparison, self.row, self._guard.token)
 
     def _load(self, comparison: Comparison, row: int, token: int) -> None:
-        run_in_background(self, lambda: self.compute(comparison, row),
-                          lambda facts, problem: self.FactsReady(token, facts, problem))
+        run_in_background(
+            self,
+            lambda: self.compute(comparison, row),
+            lambda facts, problem: self.FactsReady(token, facts, problem),
+        )
 
     def on_row_facts_pane_facts_ready(self, message: FactsReady) -> None:
         message.stop()
@@ -150,7 +168,9 @@ class RowFactsPane(VerticalScroll, Generic[F], can_focus=True):
         body = self.query_one(".facts-body", Static)
         self._answered = True
         if message.problem is not None:
-            body.update(styled("[$error]cannot check this row:[/] $problem", problem=printable(message.problem)))
+            body.update(
+                styled("[$error]cannot check this row:[/] $problem", problem=printable(message.problem))
+            )
             return
         self.facts = message.facts  # type: ignore[assignment]
         self._render_body()

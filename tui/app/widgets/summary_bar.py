@@ -34,7 +34,9 @@ def health_text(health: str, label: str | None = None) -> Content:
     """A health word in its theme colour, glyph included (it reads without colour too)."""
     style = HEALTH_VAR.get(health, "$text")
     bold = " bold" if health in ("warn", "fail", "error") else ""
-    return styled(f"[{style}{bold}]$label[/]", label=label if label is not None else HEALTH_LABEL.get(health, health))
+    return styled(
+        f"[{style}{bold}]$label[/]", label=label if label is not None else HEALTH_LABEL.get(health, health)
+    )
 
 
 @dataclass
@@ -64,12 +66,21 @@ class SummaryBar(Static):
 def _count_parts(summary: Summary) -> list[Content]:
     """Health counts (OK always), the unmatched counts, and the progress while comparing."""
     if summary.progress == (0, 0) and not summary.counts:  # nothing listed yet: say what is going on
-        return [styled("[$accent]opening the dumps: listing files, reading headers, pairing… (esc cancels)[/]")]
-    parts = [health_text(health, f"{HEALTH_LABEL[health].strip()} {summary.counts.get(health, 0)}")
-             for health in ("ok", "warn", "fail", "error", "pending") if summary.counts.get(health, 0) or health == "ok"]
+        return [
+            styled("[$accent]opening the dumps: listing files, reading headers, pairing… (esc cancels)[/]")
+        ]
+    parts = [
+        health_text(health, f"{HEALTH_LABEL[health].strip()} {summary.counts.get(health, 0)}")
+        for health in ("ok", "warn", "fail", "error", "pending")
+        if summary.counts.get(health, 0) or health == "ok"
+    ]
     if summary.unmatched_golden or summary.unmatched_target:
-        parts.append(health_text(
-            "unmatched", f"– only golden {summary.unmatched_golden} / only target {summary.unmatched_target}"))
+        parts.append(
+            health_text(
+                "unmatched",
+                f"– only golden {summary.unmatched_golden} / only target {summary.unmatched_target}",
+            )
+        )
     if summary.progress is not None:
         done, total = summary.progress
         listed = total - summary.counts.get("pending", 0)  # the table the list shows lags the counter

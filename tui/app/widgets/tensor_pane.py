@@ -48,8 +48,14 @@ METRICS: tuple[tuple[str, str], ...] = (
 )
 #: SigmaStar's listing metrics, shown when both sides are SigmaStar dumps.
 SIGMASTAR_METRICS: tuple[tuple[str, str], ...] = (("mse", "MSE"), ("sgs_rmse", "RMSE (SigmaStar)"))
-SIDE_ROWS: tuple[tuple[str, str], ...] = (("min", "min"), ("max", "max"), ("mean", "mean"), ("std", "std"),
-                                          ("nan", "NaN"), ("inf", "Inf"))
+SIDE_ROWS: tuple[tuple[str, str], ...] = (
+    ("min", "min"),
+    ("max", "max"),
+    ("mean", "mean"),
+    ("std", "std"),
+    ("nan", "NaN"),
+    ("inf", "Inf"),
+)
 SETTLE_S = 0.08
 """The pane follows the cursor once it rests this long: holding `j` (key repeat ~30 ms)
 repaints only the list, and the pane catches up when the key is let go."""
@@ -146,8 +152,9 @@ class TensorPane(VerticalScroll, can_focus=True):
 
     # -- rendering -----------------------------------------------------------------------
     def _render_row(self, position: int | None, *, reload: bool) -> None:
-        title, sides, metrics, tensors = (self.query_one(f"#pane-{n}", Static)
-                                          for n in ("title", "sides", "metrics", "tensors"))
+        title, sides, metrics, tensors = (
+            self.query_one(f"#pane-{n}", Static) for n in ("title", "sides", "metrics", "tensors")
+        )
         cmp = self.comparison
         if cmp is None or position is None or position >= cmp.frame.height:
             title.update("[$text-muted]no row selected[/]")
@@ -168,8 +175,15 @@ class TensorPane(VerticalScroll, can_focus=True):
         cmp = self.comparison
         if self._timer is not None and self._pending != self.position:
             return  # the cursor is on its way to another row: that one is read when the pane gets there
-        if deferred is not None and deferred == self.position and cmp is not None and deferred < cmp.frame.height:
-            self._start_tensors(cmp, cmp.frame.row(deferred, named=True), deferred, self.query_one("#pane-tensors", Static))
+        if (
+            deferred is not None
+            and deferred == self.position
+            and cmp is not None
+            and deferred < cmp.frame.height
+        ):
+            self._start_tensors(
+                cmp, cmp.frame.row(deferred, named=True), deferred, self.query_one("#pane-tensors", Static)
+            )
 
     def _start_tensors(self, cmp: Comparison, row: dict[str, Any], position: int, part: Static) -> None:
         """Read the row's tensors in the background, or say why there are none to read."""
@@ -185,8 +199,11 @@ class TensorPane(VerticalScroll, can_focus=True):
         self._load(cmp, position)
 
     def _title(self, row: dict[str, Any], findings: tuple[str, ...] = ()) -> Content:
-        lines = [_name_line(row), *_target_name_lines(row),
-                 styled("[$text-muted]$facts[/]", facts=" · ".join(f for f in _row_facts(row) if f))]
+        lines = [
+            _name_line(row),
+            *_target_name_lines(row),
+            styled("[$text-muted]$facts[/]", facts=" · ".join(f for f in _row_facts(row) if f)),
+        ]
         if row.get("message"):
             lines.append(styled("[$warning]$message[/]", message=printable(row["message"])))
         lines += _finding_lines(findings)
@@ -199,9 +216,14 @@ class TensorPane(VerticalScroll, can_focus=True):
             ("dtype", printable(row.get("dtype") or "?"), printable(row.get("target_dtype") or "?")),
         )
         w = self._side_width()
-        lines = [styled(f"[b]{'':<8}{'golden':>{w}}{'target':>{w}}[/b]"),
-                 *(styled("$line", line=f"{label:<8}{_keep_end(g_text, w):>{w}}{_keep_end(t_text, w):>{w}}") for label, g_text, t_text in pairs),
-                 *(_side_stat_line(row, key, label, w) for key, label in SIDE_ROWS)]
+        lines = [
+            styled(f"[b]{'':<8}{'golden':>{w}}{'target':>{w}}[/b]"),
+            *(
+                styled("$line", line=f"{label:<8}{_keep_end(g_text, w):>{w}}{_keep_end(t_text, w):>{w}}")
+                for label, g_text, t_text in pairs
+            ),
+            *(_side_stat_line(row, key, label, w) for key, label in SIDE_ROWS),
+        ]
         return Content("\n").join(lines)
 
     def _side_width(self) -> int:
@@ -225,9 +247,13 @@ class TensorPane(VerticalScroll, can_focus=True):
 
     # -- tensors -------------------------------------------------------------------------
     def _load(self, cmp: Comparison, position: int) -> None:
-        run_in_background(self, partial(_read_stats, cmp, position),
-                          lambda stats, problem: self.StatsReady(position, stats, problem),
-                          group="tensor-pane", explain=lambda exc: str(exc) or type(exc).__name__)
+        run_in_background(
+            self,
+            partial(_read_stats, cmp, position),
+            lambda stats, problem: self.StatsReady(position, stats, problem),
+            group="tensor-pane",
+            explain=lambda exc: str(exc) or type(exc).__name__,
+        )
 
     def on_tensor_pane_stats_ready(self, message: StatsReady) -> None:
         message.stop()
@@ -235,7 +261,11 @@ class TensorPane(VerticalScroll, can_focus=True):
             return  # the user moved on; a newer load is under way
         part = self.query_one("#pane-tensors", Static)
         if message.problem is not None:
-            part.update(styled("[$error]cannot read tensors:[/] $problem", problem=printable(display(message.problem))))
+            part.update(
+                styled(
+                    "[$error]cannot read tensors:[/] $problem", problem=printable(display(message.problem))
+                )
+            )
         elif message.stats is not None:
             part.update(self._tensors(message.stats))
 
@@ -251,9 +281,11 @@ class TensorPane(VerticalScroll, can_focus=True):
 def _no_tensors(cmp: Comparison, row: dict[str, Any]) -> str | None:
     """Why the row has no tensors to read (a reopened file, one side only), or None."""
     if not cmp.has_tensors:
-        return ("Tensor data is not available: this comparison was reopened from a "
-                "saved file. Open the dumps (dumpscope GOLDEN TARGET) for histograms and the "
-                "worst elements.")
+        return (
+            "Tensor data is not available: this comparison was reopened from a "
+            "saved file. Open the dumps (dumpscope GOLDEN TARGET) for histograms and the "
+            "worst elements."
+        )
     if row.get("side") not in (None, "both"):
         return "Only one side has this tensor: nothing to compare element-wise."
     return None
@@ -281,7 +313,7 @@ SIDE_WIDTH, MIN_SIDE_WIDTH = 16, 9
 
 def _keep_end(text: str, width: int) -> str:
     """``text`` in ``width - 1`` cells (one space apart), its end kept: ``…224×224``."""
-    return text if len(text) < width else "…" + text[len(text) - width + 2:]
+    return text if len(text) < width else "…" + text[len(text) - width + 2 :]
 
 
 def _side_stat_line(row: dict[str, Any], key: str, label: str, width: int = SIDE_WIDTH) -> Content:
@@ -302,11 +334,15 @@ def _nonfinite_rule_lines(row: dict[str, Any]) -> list[Content]:
     n = row.get("nonfinite_mismatch") or 0
     if not n or row.get("health") not in ("fail", "warn"):
         return []
-    text = f"✗ {n} position{'s are' if n != 1 else ' is'} NaN/Inf on one side only (the metrics cover the rest)"
+    text = (
+        f"✗ {n} position{'s are' if n != 1 else ' is'} NaN/Inf on one side only (the metrics cover the rest)"
+    )
     return [styled("[$error b]$text[/]", text=text)]
 
 
-def _metric_lines(cmp: Comparison, row: dict[str, Any], column: str, label: str, state: str | None = None) -> list[Content]:
+def _metric_lines(
+    cmp: Comparison, row: dict[str, Any], column: str, label: str, state: str | None = None
+) -> list[Content]:
     """A metric's value (``✗``/``!`` beside it when it is past a fail/warn bound of the row's band),
     and the band it is judged by (unless it is not judged)."""
     value = (row.get("printed") or {}).get(column) or _num(row[column], 14)  # imported: as printed
@@ -331,16 +367,22 @@ def _quant_lines(cmp: Comparison, position: int) -> list[Content]:
         return []
     none = ("·", "·", "·")
     g, t = (s or none for s in sides)
-    return [styled("$line", line=f"{label:<8}{printable(a)[:15]:>16}{printable(b)[:15]:>16}")
-            for label, a, b in zip(("qtype", "scale", "zero pt"), g, t)]
+    return [
+        styled("$line", line=f"{label:<8}{printable(a)[:15]:>16}{printable(b)[:15]:>16}")
+        for label, a, b in zip(("qtype", "scale", "zero pt"), g, t)
+    ]
 
 
 def _row_facts(row: dict[str, Any]) -> list[str]:
     """Op, node, index, kind, band and pairing of a row (empty strings for what is unknown)."""
-    return [printable(row.get("op_type") or "?"), f"node {printable(row.get('node_name') or '?')}",
-            f"#{row.get('index')}", row.get("kind") or "",
-            f"band {row['band']}" if row.get("band") else "",
-            _pairing_fact(str(row["pairing"])) if row.get("pairing") else ""]
+    return [
+        printable(row.get("op_type") or "?"),
+        f"node {printable(row.get('node_name') or '?')}",
+        f"#{row.get('index')}",
+        row.get("kind") or "",
+        f"band {row['band']}" if row.get("band") else "",
+        _pairing_fact(str(row["pairing"])) if row.get("pairing") else "",
+    ]
 
 
 def _pairing_fact(pairing: str) -> str:
@@ -352,19 +394,28 @@ def _finding_lines(findings: tuple[str, ...]) -> list[Content]:
     """What the diagnosis says about the row: a bold head line, then bullets."""
     if not findings:
         return []
-    return [styled("[b $error]$head[/]", head=printable(findings[0])),
-            *(styled("• $line", line=printable(line)) for line in findings[1:])]
+    return [
+        styled("[b $error]$head[/]", head=printable(findings[0])),
+        *(styled("• $line", line=printable(line)) for line in findings[1:]),
+    ]
 
 
 def _histogram_lines(stats: TensorStats, width: int, height: int) -> list[Content]:
     """Log-count histograms of the error and of both sides' values (empty ones left out)."""
     lines: list[Content] = []
-    for title, hist in (("|target − golden|", stats.error_hist), ("golden values", stats.golden_hist),
-                        ("target values", stats.target_hist)):
+    for title, hist in (
+        ("|target − golden|", stats.error_hist),
+        ("golden values", stats.golden_hist),
+        ("target values", stats.target_hist),
+    ):
         if hist is None or not sum(hist.counts):
             continue
         lo, hi = hist.edges
-        lines.append(styled(f"[b]$title[/b]  [$text-muted]{_num(lo, 10)} … {_num(hi, 10)}  (log count)[/]", title=title))
+        lines.append(
+            styled(
+                f"[b]$title[/b]  [$text-muted]{_num(lo, 10)} … {_num(hi, 10)}  (log count)[/]", title=title
+            )
+        )
         lines.extend(styled("[$accent]$bars[/]", bars=row) for row in bars(hist.counts, width, height))
     return lines
 
@@ -388,11 +439,17 @@ def _worst_lines(stats: TensorStats, detail: bool) -> list[Content]:
     if not worst:
         return []
     w_ix, w_val = (14, 13) if detail else (10, 10)
-    lines = [styled(f"[b]worst {len(worst)} elements[/b]"),
-             styled(f"[b]{'index':<{w_ix}} {'golden':>{w_val}} {'target':>{w_val}} {'|diff|':>{w_val}}[/b]")]
+    lines = [
+        styled(f"[b]worst {len(worst)} elements[/b]"),
+        styled(f"[b]{'index':<{w_ix}} {'golden':>{w_val}} {'target':>{w_val}} {'|diff|':>{w_val}}[/b]"),
+    ]
     for item in worst:
-        lines.append(Content(f"{_index(item.index):<{w_ix}} {_num(item.golden, w_val):>{w_val}} "
-                             f"{_num(item.target, w_val):>{w_val}} {_num(item.abs_error, w_val):>{w_val}}"))
+        lines.append(
+            Content(
+                f"{_index(item.index):<{w_ix}} {_num(item.golden, w_val):>{w_val}} "
+                f"{_num(item.target, w_val):>{w_val}} {_num(item.abs_error, w_val):>{w_val}}"
+            )
+        )
     return lines
 
 

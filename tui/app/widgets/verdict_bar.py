@@ -25,8 +25,8 @@ from dumpscope.tui.app.widgets.layer_rows import printable
 from dumpscope.tui.app.widgets.summary_bar import health_text, styled
 
 if TYPE_CHECKING:
-    from dumpscope.core.diagnosis.engine import Diagnosis, RootCause
     from dumpscope.core.comparison.result import Comparison
+    from dumpscope.core.diagnosis.engine import Diagnosis, RootCause
 
 #: Words that mark the evidence sentence that best explains each cause (the first
 #: evidence sentences are always the row's health and its origin; the one naming the
@@ -68,17 +68,28 @@ def jump_row(diagnosis: Diagnosis | None) -> int | None:
 def verdict_text(diagnosis: Diagnosis) -> Content:
     """``✗ root cause: #72 frame5/attn/exp:0 (Exp) — overflow: …`` (or the healthy verdict)."""
     if diagnosis.healthy and not diagnosis.root_causes:
-        return Content(" ").join([health_text("ok", "✓"), styled("$text", text=printable(diagnosis.summary))])  # the summary says "Healthy: ..."
+        return Content(" ").join(
+            [health_text("ok", "✓"), styled("$text", text=printable(diagnosis.summary))]
+        )  # the summary says "Healthy: ..."
     if not diagnosis.root_causes:
-        return Content(" ").join([health_text("fail", "✗"), styled("$text", text=printable(diagnosis.summary))])  # "Unhealthy: ..."
+        return Content(" ").join(
+            [health_text("fail", "✗"), styled("$text", text=printable(diagnosis.summary))]
+        )  # "Unhealthy: ..."
     top = diagnosis.root_causes[0]
     head = "✗ root cause:" if not diagnosis.healthy else "! likely cause:"
-    return Content(" ").join([
-        health_text("fail" if not diagnosis.healthy else "warn", head),
-        styled("[b]#$index $name[/b] ($op) — [b]$cause[/b]: $why",
-               index=str(top.index if top.index is not None else "?"), name=printable(display(top.name)),
-               op=printable(top.op_type or "?"), cause=top.cause, why=printable(display(cause_evidence(top)))),
-    ])
+    return Content(" ").join(
+        [
+            health_text("fail" if not diagnosis.healthy else "warn", head),
+            styled(
+                "[b]#$index $name[/b] ($op) — [b]$cause[/b]: $why",
+                index=str(top.index if top.index is not None else "?"),
+                name=printable(display(top.name)),
+                op=printable(top.op_type or "?"),
+                cause=top.cause,
+                why=printable(display(cause_evidence(top))),
+            ),
+        ]
+    )
 
 
 class VerdictBar(Widget, can_focus=True):
@@ -170,8 +181,12 @@ class VerdictBar(Widget, can_focus=True):
             self.show(message.diagnosis)
             if self._judged is not None and message.diagnosis is not None:
                 done, total = self._judged
-                partial = styled(f"[$warning]{done} of {total} rows judged before the cancel:[/]")  # first: never cut off
-                self.query_one("#verdict-text", Static).update(Content(" ").join([partial, verdict_text(message.diagnosis)]))
+                partial = styled(
+                    f"[$warning]{done} of {total} rows judged before the cancel:[/]"
+                )  # first: never cut off
+                self.query_one("#verdict-text", Static).update(
+                    Content(" ").join([partial, verdict_text(message.diagnosis)])
+                )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """``v`` shows in the footer only when there is somewhere to jump."""

@@ -37,18 +37,44 @@ FORMATS = ("table", "csv", "json", "parquet", "markdown", "model-explorer", "sig
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_comparison_arguments(p, three_way=True)
-    p.add_argument("--format", choices=FORMATS, default="table",
-                   help="output format (default: table; long-only: -f is msaccucmp's graph flag)")
-    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout (required for parquet)")
-    p.add_argument("-out", "--output-dir", dest="output_dir", metavar="DIR",
-                   help="msaccucmp's -out: write result_<timestamp>.csv into DIR")
-    p.add_argument("-r", "--range", dest="rows", metavar="START,END[,STEP]", help="only rows START..END (msaccucmp's -r)")
-    p.add_argument("-s", "--select", metavar="I,J|NAME", help="only these rows, by index or tensor/op name (msaccucmp's -s)")
-    p.add_argument("--limit", type=int, default=1000, metavar="N", help="table: show at most N rows (0 = all)")
-    p.add_argument("--export-values", metavar="DIR",
-                   help="sigmastar: also write each listed tensor's values under DIR/Undefined_<benchmark>_DumpDebug_out/<n>/")
-    p.add_argument("--one-row", action="store_true",
-                   help="sigmastar export: one value per line (SigmaStar's SAVE_ONE_ROW=1; the variable is honoured too)")
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="table",
+        help="output format (default: table; long-only: -f is msaccucmp's graph flag)",
+    )
+    p.add_argument(
+        "-o", "--output", metavar="FILE", help="write to FILE instead of stdout (required for parquet)"
+    )
+    p.add_argument(
+        "-out",
+        "--output-dir",
+        dest="output_dir",
+        metavar="DIR",
+        help="msaccucmp's -out: write result_<timestamp>.csv into DIR",
+    )
+    p.add_argument(
+        "-r", "--range", dest="rows", metavar="START,END[,STEP]", help="only rows START..END (msaccucmp's -r)"
+    )
+    p.add_argument(
+        "-s",
+        "--select",
+        metavar="I,J|NAME",
+        help="only these rows, by index or tensor/op name (msaccucmp's -s)",
+    )
+    p.add_argument(
+        "--limit", type=int, default=1000, metavar="N", help="table: show at most N rows (0 = all)"
+    )
+    p.add_argument(
+        "--export-values",
+        metavar="DIR",
+        help="sigmastar: also write each listed tensor's values under DIR/Undefined_<benchmark>_DumpDebug_out/<n>/",
+    )
+    p.add_argument(
+        "--one-row",
+        action="store_true",
+        help="sigmastar export: one value per line (SigmaStar's SAVE_ONE_ROW=1; the variable is honoured too)",
+    )
 
 
 def _sigmastar_notes(cmp, args: argparse.Namespace) -> None:  # type: ignore[no-untyped-def]
@@ -129,7 +155,10 @@ def print_warnings(warnings: list[str]) -> None:
     for w in warnings[:MAX_WARNINGS]:
         print(f"dumpscope: warning: {plain(str(w))}", file=sys.stderr)
     if len(warnings) > MAX_WARNINGS:
-        print(f"dumpscope: warning: … and {len(warnings) - MAX_WARNINGS} more (see the JSON/CSV rows)", file=sys.stderr)
+        print(
+            f"dumpscope: warning: … and {len(warnings) - MAX_WARNINGS} more (see the JSON/CSV rows)",
+            file=sys.stderr,
+        )
 
 
 def _selected(cmp: Comparison, args: argparse.Namespace) -> Comparison:
@@ -155,7 +184,9 @@ def _row_range(args: argparse.Namespace) -> range | None:
 
 
 def _command() -> str | None:
-    return "dumpscope compare " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else None
+    return (
+        "dumpscope compare " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else None
+    )
 
 
 def _write(cmp: Comparison, args: argparse.Namespace) -> None:
@@ -229,7 +260,11 @@ def _print_fusion_culprit(cmp: Comparison) -> None:
     from dumpscope.tui.cli.safe import plain
 
     blame = fused_culprit(cmp)
-    text = blame.sentence(("fusion on", "fusion off")) if blame else "no fused op diverges between fusion on and off"
+    text = (
+        blame.sentence(("fusion on", "fusion off"))
+        if blame
+        else "no fused op diverges between fusion on and off"
+    )
     print(plain(f"fusion: {text}"))
 
 
@@ -239,11 +274,22 @@ def _run_three(args: argparse.Namespace) -> int:
     from dumpscope.tui.cli.args import thresholds
 
     if args.format not in THREE_WAY_FORMATS:
-        raise UsageError(f"--format {args.format} is for two-way comparisons; three-way writes table, csv, json or parquet")
+        raise UsageError(
+            f"--format {args.format} is for two-way comparisons; three-way writes table, csv, json or parquet"
+        )
     labels = ("fusion on", "fusion off") if args.fused_graph and args.unfused_graph else ("A", "B")
     by, factor = args.worse if isinstance(args.worse, tuple) else (args.worse, 2.0)
-    tw = compare_three(args.golden, args.target, args.b, model=args.model, graphs=args.graphs, labels=labels,
-                       thresholds=thresholds(args), worse_by=by, factor=factor)
+    tw = compare_three(
+        args.golden,
+        args.target,
+        args.b,
+        model=args.model,
+        graphs=args.graphs,
+        labels=labels,
+        thresholds=thresholds(args),
+        worse_by=by,
+        factor=factor,
+    )
     tw.frame = _selected_frame(tw.frame, args)
     _write_three(tw, args)
     if args.output_dir:

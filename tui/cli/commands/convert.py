@@ -17,8 +17,17 @@ DESCRIPTION = (
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("dump", metavar="DUMP", help="an Ascend dump file or a folder of them")
-    p.add_argument("-o", "-out", "--out", dest="out", required=True, metavar="DIR", help="output directory (created)")
-    p.add_argument("--type", "-t", dest="kind", choices=("npy", "txt"), default="npy", help="output file type (default npy)")
+    p.add_argument(
+        "-o", "-out", "--out", dest="out", required=True, metavar="DIR", help="output directory (created)"
+    )
+    p.add_argument(
+        "--type",
+        "-t",
+        dest="kind",
+        choices=("npy", "txt"),
+        default="npy",
+        help="output file type (default npy)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

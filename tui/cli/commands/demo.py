@@ -6,7 +6,14 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dumpscope.tui.cli.args import add_ui_arguments, check_theme, exit_code, invocation, load_comparison, run_app
+from dumpscope.tui.cli.args import (
+    add_ui_arguments,
+    check_theme,
+    exit_code,
+    invocation,
+    load_comparison,
+    run_app,
+)
 from dumpscope.tui.cli.errors import EXIT_OK, UsageError
 
 if TYPE_CHECKING:
@@ -25,15 +32,27 @@ DESCRIPTION = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", metavar="DIR", help="where to write model.onnx, golden/ and target/ (default: a new temp dir)")
-    parser.add_argument("--headless", action="store_true",
-                        help="print the comparison instead of opening the UI (the default when not on a terminal)")
-    parser.add_argument("--frames", type=int, default=6, metavar="N", help="number of streamed frames (default 6)")
-    parser.add_argument("--fix", action="store_true",
-                        help="then run the whole loop: diagnose, find the smallest verified fix (dumpscope fix, "
-                             "seeded by the advice), patch the model with it, dump the same frames "
-                             "again, compare, and verify the patched target against the ORIGINAL golden (printed; the UI opens "
-                             "on that pair: the original golden vs the patched target)")
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        help="where to write model.onnx, golden/ and target/ (default: a new temp dir)",
+    )
+    parser.add_argument(
+        "--headless",
+        action="store_true",
+        help="print the comparison instead of opening the UI (the default when not on a terminal)",
+    )
+    parser.add_argument(
+        "--frames", type=int, default=6, metavar="N", help="number of streamed frames (default 6)"
+    )
+    parser.add_argument(
+        "--fix",
+        action="store_true",
+        help="then run the whole loop: diagnose, find the smallest verified fix (dumpscope fix, "
+        "seeded by the advice), patch the model with it, dump the same frames "
+        "again, compare, and verify the patched target against the ORIGINAL golden (printed; the UI opens "
+        "on that pair: the original golden vs the patched target)",
+    )
     add_ui_arguments(parser)
 
 
@@ -47,8 +66,11 @@ def run(args: argparse.Namespace) -> int:
     overflow_frame = min(4, max(args.frames - 2, 0))
     out = _out_dir(args)
     paths = _make(args, out, overflow_frame)
-    print(f"demo: {args.frames} frame(s) of a streaming attention block, fp32 golden vs fp16 target; "
-          f"{_expectation(args.frames, overflow_frame)}.\n", file=sys.stderr)
+    print(
+        f"demo: {args.frames} frame(s) of a streaming attention block, fp32 golden vs fp16 target; "
+        f"{_expectation(args.frames, overflow_frame)}.\n",
+        file=sys.stderr,
+    )
     shown = fix_and_verify(paths, out) if args.fix else paths
     if interactive:
         from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
@@ -69,7 +91,9 @@ def _check(args: argparse.Namespace) -> None:
         raise UsageError(f"--frames must be between 1 and {MAX_FRAMES}")
     check_theme(args.theme)
     if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
-        raise UsageError(f"--out {args.out}: is a file, not a folder; give a folder (it is created if missing)")
+        raise UsageError(
+            f"--out {args.out}: is a file, not a folder; give a folder (it is created if missing)"
+        )
 
 
 def _interactive(args: argparse.Namespace) -> bool:
@@ -120,8 +144,14 @@ def print_comparison(paths) -> int:  # type: ignore[no-untyped-def]
     """What ``dumpscope compare GOLDEN TARGET`` prints for the demo pair (no model, default preset)."""
     from dumpscope.tui.cli.render import print_table
 
-    request = argparse.Namespace(golden=str(paths.golden), target=str(paths.target), model=None, graph=None,
-                                 preset="auto", threshold=[])
+    request = argparse.Namespace(
+        golden=str(paths.golden),
+        target=str(paths.target),
+        model=None,
+        graph=None,
+        preset="auto",
+        threshold=[],
+    )
     cmp = load_comparison(request)
     print_table(cmp, None, limit=1000)
     return exit_code(cmp)
@@ -151,8 +181,10 @@ def fix_and_verify(paths, out):  # type: ignore[no-untyped-def]
     console.print(f"   - advised: {' '.join(top.commands[:1])}", markup=False)
     _patch(console, _fix_argv(console, paths, top, fixed_model))
     fixed = verify_patched(paths, fixed_model, out / "fixed")
-    console.print(f"[b]4. re-dump[/b]  the same frames through {fixed_model.name}: golden float32, target fp16",
-                  markup=True)
+    console.print(
+        f"[b]4. re-dump[/b]  the same frames through {fixed_model.name}: golden float32, target fp16",
+        markup=True,
+    )
     after = compare(fixed.golden, fixed.target, model=fixed.model)
     console.print("[b]5. compare[/b]  patched golden vs patched target: ", summary_text(after))
     against = compare(paths.golden, fixed.target, model=paths.model)
@@ -161,8 +193,11 @@ def fix_and_verify(paths, out):  # type: ignore[no-untyped-def]
         console.print(f"   - {line}", markup=False)
     g, t = shlex.quote(str(fixed.golden)), shlex.quote(str(fixed.target))
     original = shlex.quote(str(paths.golden))
-    console.print(f"\nFixed pair:\n  {invocation()} compare {g} {t}"
-                  f"\n  {invocation()} compare {original} {t}   (against the original golden)", markup=False)
+    console.print(
+        f"\nFixed pair:\n  {invocation()} compare {g} {t}"
+        f"\n  {invocation()} compare {original} {t}   (against the original golden)",
+        markup=False,
+    )
     return replace(paths, target=fixed.target)
 
 
@@ -175,15 +210,22 @@ def _top_cause(before: Comparison, console: Console) -> RootCause:
     if not causes:
         raise UsageError("the demo shows no root cause to fix")
     top = causes[0]
-    console.print(f"[b]2. diagnose[/b] root cause: #{top.index} {markup(top.name)} ({markup(top.op_type)}): "
-                  f"{markup(top.cause)}", markup=True)
+    console.print(
+        f"[b]2. diagnose[/b] root cause: #{top.index} {markup(top.name)} ({markup(top.op_type)}): "
+        f"{markup(top.cause)}",
+        markup=True,
+    )
     for line in top.evidence[1:4]:
         console.print(f"   - {plain(line)}", markup=False)
     return top
 
 
-def _fix_argv(console: Console, paths, top: RootCause,  # type: ignore[no-untyped-def]
-              fixed_model: Path) -> list[str]:
+def _fix_argv(
+    console: Console,
+    paths,
+    top: RootCause,  # type: ignore[no-untyped-def]
+    fixed_model: Path,
+) -> list[str]:
     """Step 3: ``dumpscope fix`` on the demo's first overflowing frame (its golden inputs), seeded by the
     diagnosis; its proof is printed and its changes become the patch command (the advised one when the
     search finds nothing)."""
@@ -191,19 +233,29 @@ def _fix_argv(console: Console, paths, top: RootCause,  # type: ignore[no-untype
     import sys
 
     from dumpscope.core.fix import find_fix
-    from dumpscope.core.onnx.runner import read_manifest
     from dumpscope.core.fix.report import report_lines
+    from dumpscope.core.onnx.runner import read_manifest
 
     m = re.match(r"(frame\d+)/", top.name)  # the demo's dumps prefix every tensor with its frame
     frame = m.group(1) if m else ""
     manifest = read_manifest(paths.golden / "manifest.json")
     prefix = f"{frame}/" if frame else ""
-    inputs = {e["name"].removeprefix(prefix): paths.golden / e["file"] for e in manifest.get("inputs", [])
-              if e.get("file") and e["name"].startswith(prefix)}
-    console.print(f"[b]3. fix[/b]      dumpscope fix {paths.model.name} --target fp16 on the inputs of "
-                  f"{frame or 'the first frame'} (trials on stderr)", markup=True)
-    result = find_fix(paths.model, "fp16", inputs=inputs,
-                      progress=lambda i, b, what: print(f"fix: trial {i}/{b} {what}", file=sys.stderr))
+    inputs = {
+        e["name"].removeprefix(prefix): paths.golden / e["file"]
+        for e in manifest.get("inputs", [])
+        if e.get("file") and e["name"].startswith(prefix)
+    }
+    console.print(
+        f"[b]3. fix[/b]      dumpscope fix {paths.model.name} --target fp16 on the inputs of "
+        f"{frame or 'the first frame'} (trials on stderr)",
+        markup=True,
+    )
+    result = find_fix(
+        paths.model,
+        "fp16",
+        inputs=inputs,
+        progress=lambda i, b, what: print(f"fix: trial {i}/{b} {what}", file=sys.stderr),
+    )
     for line in report_lines(result):
         console.print(f"   {line}", markup=False)
     if not result.found or not result.changes:
@@ -233,6 +285,9 @@ def _patch(console: Console, argv: list[str]) -> None:
     from dumpscope.tui.cli.commands import patch
     from dumpscope.tui.cli.safe import markup
 
-    console.print(f"[b]   patch[/b]    {markup(invocation())} " + markup(" ".join(shlex.quote(a) for a in argv)), markup=True)
+    console.print(
+        f"[b]   patch[/b]    {markup(invocation())} " + markup(" ".join(shlex.quote(a) for a in argv)),
+        markup=True,
+    )
     if patch.run(patch.parse(argv[1:])) != 0:
         raise UsageError("dumpscope patch failed on the demo model")

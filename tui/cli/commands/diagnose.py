@@ -37,10 +37,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     out.add_argument("--json", action="store_true", help="print the diagnosis as JSON")
     out.add_argument("--markdown", action="store_true", help="print a short shareable Markdown report")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
-    p.add_argument("--limit", type=int, default=10, metavar="N", help="report at most N root causes (default 10)")
-    p.add_argument("--no-replay", action="store_true",
-                   help="do not replay suspect nodes on the CPU (with --model, each suspect node is run alone on the "
-                        "target's inputs to tell an introduced error from an inherited one)")
+    p.add_argument(
+        "--limit", type=int, default=10, metavar="N", help="report at most N root causes (default 10)"
+    )
+    p.add_argument(
+        "--no-replay",
+        action="store_true",
+        help="do not replay suspect nodes on the CPU (with --model, each suspect node is run alone on the "
+        "target's inputs to tell an introduced error from an inherited one)",
+    )
 
 
 def _replay_progress(done: int, total: int) -> None:
@@ -75,7 +80,9 @@ def _diagnose(cmp: Comparison, args: argparse.Namespace) -> Diagnosis:
     from dumpscope.core.diagnosis.engine import diagnose
 
     tty = sys.stderr.isatty()
-    diag = diagnose(cmp, limit=args.limit, progress=_replay_progress if tty else None, replay=not args.no_replay)
+    diag = diagnose(
+        cmp, limit=args.limit, progress=_replay_progress if tty else None, replay=not args.no_replay
+    )
     if tty:
         sys.stderr.write("\r\033[K")
     return diag
@@ -89,7 +96,9 @@ def _report_text(cmp: Comparison, diag: Diagnosis, args: argparse.Namespace) -> 
 
     from dumpscope.core.diagnosis.markdown import markdown
 
-    command = "dumpscope diagnose " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else None
+    command = (
+        "dumpscope diagnose " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else None
+    )
     return markdown(cmp, diag, command, base=Path(args.output).resolve().parent if args.output else None)
 
 
@@ -109,7 +118,9 @@ def _print_report(cmp: Comparison, diag: Diagnosis, console: Console) -> None:
     """Which of SigmaStar's three comparisons this is (when known), then :func:`render`."""
     from dumpscope.core.vendor.sigmastar import stage_line
 
-    stage = stage_line(cmp.meta.get("stage"))  # SigmaStar: which of the SigmaStar IPU guide's three comparisons
+    stage = stage_line(
+        cmp.meta.get("stage")
+    )  # SigmaStar: which of the SigmaStar IPU guide's three comparisons
     if stage:
         console.print(stage, highlight=False)
     render(diag, console)
@@ -121,7 +132,11 @@ def render(diag: Diagnosis, console: Console) -> None:
     for w in diag.warnings:
         console.print(f"[yellow]! warning:[/] {markup(w)}")
     if not diag.root_causes:
-        console.print("No node introduces an error." if diag.healthy else "No root-cause candidate (no input edges known).")
+        console.print(
+            "No node introduces an error."
+            if diag.healthy
+            else "No root-cause candidate (no input edges known)."
+        )
     for k, c in enumerate(diag.root_causes, 1):
         _render_cause(console, k, c)
     _render_findings(diag, console)
@@ -133,8 +148,15 @@ def _render_verdict(diag: Diagnosis, console: Console) -> None:
     from rich.text import Text
 
     style, word = ("green", "HEALTHY") if diag.healthy else ("red", "UNHEALTHY")
-    console.print(Panel(Text(plain(diag.summary)), title=f"[bold {style}]{word}[/]", title_align="left", border_style=style,
-                        expand=console.is_terminal))
+    console.print(
+        Panel(
+            Text(plain(diag.summary)),
+            title=f"[bold {style}]{word}[/]",
+            title_align="left",
+            border_style=style,
+            expand=console.is_terminal,
+        )
+    )
 
 
 def _render_cause(console: Console, k: int, c: RootCause) -> None:
@@ -154,10 +176,17 @@ def _render_cause(console: Console, k: int, c: RootCause) -> None:
 def _render_findings(diag: Diagnosis, console: Console) -> None:
     """Overflow/range findings and quantisation loss, when there are any."""
     if diag.overflow:
-        _section(console, "[bold]Overflow and range findings[/]", [f"   - {markup(line)}" for line in diag.overflow])
+        _section(
+            console,
+            "[bold]Overflow and range findings[/]",
+            [f"   - {markup(line)}" for line in diag.overflow],
+        )
     if diag.quantisation:
-        _section(console, "[bold]Quantisation loss[/] (SQNR lost against the worst input)",
-                 [_quantisation_line(q) for q in diag.quantisation])
+        _section(
+            console,
+            "[bold]Quantisation loss[/] (SQNR lost against the worst input)",
+            [_quantisation_line(q) for q in diag.quantisation],
+        )
 
 
 def _section(console: Console, title: str, lines: list[str]) -> None:
@@ -171,5 +200,7 @@ def _section(console: Console, title: str, lines: list[str]) -> None:
 def _quantisation_line(q: dict[str, Any]) -> str:
     """One row's SQNR lost against its worst input, and INT16 advice when it applies."""
     int16 = "  -> try INT16" if q["int16_advised"] else ""
-    return (f"   - #{q['row']} {markup(q['name'])} ({markup(q['op_type'] or '?')}): {q['sqnr_lost_db']:.3g} dB lost, "
-            f"SQNR {q['sqnr_db']:.3g} dB{int16}")
+    return (
+        f"   - #{q['row']} {markup(q['name'])} ({markup(q['op_type'] or '?')}): {q['sqnr_lost_db']:.3g} dB lost, "
+        f"SQNR {q['sqnr_db']:.3g} dB{int16}"
+    )

@@ -46,25 +46,41 @@ def _megabytes(text: str) -> float:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("model", metavar="MODEL.onnx", help="the ONNX model")
-    parser.add_argument("-o", "--out", required=True, metavar="DIR", help="output directory (new, empty, or a previous dump)")
     parser.add_argument(
-        "--input", action="append", default=[], metavar="NAME=FILE.npy",
+        "-o", "--out", required=True, metavar="DIR", help="output directory (new, empty, or a previous dump)"
+    )
+    parser.add_argument(
+        "--input",
+        action="append",
+        default=[],
+        metavar="NAME=FILE.npy",
         help="data for a graph input (repeat for several inputs; a bare FILE.npy for a one-input model)",
     )
     parser.add_argument(
-        "-is", "--input-shape", metavar='"x:1,3,224,224;y:1,16"',
+        "-is",
+        "--input-shape",
+        metavar='"x:1,3,224,224;y:1,16"',
         help="shapes of inputs with dynamic dims (msit / ATC syntax)",
     )
     parser.add_argument("--seed", type=_seed, default=0, help="seed for generated inputs (default 0)")
-    parser.add_argument("-v", "--verbose", action="store_true",
-                        help="list every constant the fp16 recipe clamped or flushed (default: one summary line)")
-    parser.add_argument("--target",
-                        choices=("fp16", "int8", "optimized", "rknn-int8", "rknn-fp16", "openvino-int8"),
-                        help="make a hardware-free target dump; rknn-int8/rknn-fp16 (RKNN-Toolkit2's rk3588 "
-                             "simulator) and openvino-int8 (OpenVINO + NNCF) drive the vendor's own toolkit, "
-                             "an optional extra (pip install 'dumpscope[rknn]' / 'dumpscope[openvino]')")
     parser.add_argument(
-        "--max-memory", type=_megabytes, default=512, metavar="MB",
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="list every constant the fp16 recipe clamped or flushed (default: one summary line)",
+    )
+    parser.add_argument(
+        "--target",
+        choices=("fp16", "int8", "optimized", "rknn-int8", "rknn-fp16", "openvino-int8"),
+        help="make a hardware-free target dump; rknn-int8/rknn-fp16 (RKNN-Toolkit2's rk3588 "
+        "simulator) and openvino-int8 (OpenVINO + NNCF) drive the vendor's own toolkit, "
+        "an optional extra (pip install 'dumpscope[rknn]' / 'dumpscope[openvino]')",
+    )
+    parser.add_argument(
+        "--max-memory",
+        type=_megabytes,
+        default=512,
+        metavar="MB",
         help="fetch tensors in groups of at most this many MB per onnxruntime run (default 512)",
     )
 
@@ -78,8 +94,11 @@ def clamp_lines(clamped: list[dict[str, object]], verbose: bool) -> list[str]:
     from dumpscope.core.names import display
 
     if verbose:
-        return [f"dumpscope: fp16: {rec['action']} {rec['count']} value(s) of constant {display(rec['name'])!r} "
-                f"(largest |x| {rec['max_abs']:.6g})" for rec in clamped]
+        return [
+            f"dumpscope: fp16: {rec['action']} {rec['count']} value(s) of constant {display(rec['name'])!r} "
+            f"(largest |x| {rec['max_abs']:.6g})"
+            for rec in clamped
+        ]
     by_action = {action: [r for r in clamped if r["action"] == action] for action in _CLAMP_MEANING}
     return [_clamp_summary(recs, _CLAMP_MEANING[action]) for action, recs in by_action.items() if recs]
 
@@ -99,9 +118,14 @@ def run(args: argparse.Namespace) -> int:
     from dumpscope.core.onnx.runner import dump_model
 
     manifest = dump_model(
-        args.model, args.out,
-        inputs=args.input, input_shapes=args.input_shape, seed=args.seed,
-        target=args.target, max_memory_mb=args.max_memory, progress=_progress if sys.stderr.isatty() else None,
+        args.model,
+        args.out,
+        inputs=args.input,
+        input_shapes=args.input_shape,
+        seed=args.seed,
+        target=args.target,
+        max_memory_mb=args.max_memory,
+        progress=_progress if sys.stderr.isatty() else None,
     )
     for note in manifest["notes"]:
         print(f"dumpscope: note: {plain(note)}", file=sys.stderr)
@@ -117,8 +141,14 @@ def _vendor(args: argparse.Namespace) -> int:
 
     from dumpscope.core.onnx.vendor_targets import dump_vendor
 
-    record = dump_vendor(args.model, args.out, target=args.target, inputs=args.input,
-                         input_shapes=args.input_shape, seed=args.seed)
+    record = dump_vendor(
+        args.model,
+        args.out,
+        target=args.target,
+        inputs=args.input,
+        input_shapes=args.input_shape,
+        seed=args.seed,
+    )
     for note in record.get("notes", []):
         print(f"dumpscope: note: {plain(str(note))}", file=sys.stderr)
     how = f"compare it with `dumpscope GOLDEN_DUMP {args.out}`"
@@ -141,6 +171,8 @@ def _summary(manifest: dict[str, Any], args: argparse.Namespace) -> str:
     kinds = [t["kind"] for t in manifest["tensors"]]
     what = manifest["target"] or "golden"
     generated = sum(1 for i in manifest["inputs"] if i["generated"])
-    return (f"{what} dump of {args.model}: {kinds.count('activation')} activations, {kinds.count('input')} inputs "
-            f"({generated} generated, seed {manifest['seed']}), {kinds.count('constant')} constants "
-            f"in {manifest['ort_runs']} onnxruntime run(s) -> {args.out}")
+    return (
+        f"{what} dump of {args.model}: {kinds.count('activation')} activations, {kinds.count('input')} inputs "
+        f"({generated} generated, seed {manifest['seed']}), {kinds.count('constant')} constants "
+        f"in {manifest['ort_runs']} onnxruntime run(s) -> {args.out}"
+    )

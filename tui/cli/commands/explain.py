@@ -35,7 +35,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     parser.add_argument("--top", type=int, default=5, metavar="N", help="show the N best matches (default 5)")
     parser.add_argument(
-        "--kb", action="append", default=[], metavar="FILE", help="extra knowledge-base JSONL file (repeatable)"
+        "--kb",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="extra knowledge-base JSONL file (repeatable)",
     )
 
 
@@ -67,7 +71,9 @@ def _check_kb_file(file: str) -> None:
 
     problem = _not_a_log(Path(file))
     if problem is not None:
-        raise UsageError(f"--kb {file}: {problem.replace('log file', 'KB file').replace('--log -', 'a regular file')}")
+        raise UsageError(
+            f"--kb {file}: {problem.replace('log file', 'KB file').replace('--log -', 'a regular file')}"
+        )
 
 
 def _load_kb(extra: list[str]) -> KnowledgeBase:

@@ -29,17 +29,38 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
     p.add_argument("model", metavar="MODEL.onnx", help="the ONNX model (not modified)")
     p.add_argument("--target", required=True, choices=("fp16", "int8"), help="the target to fix")
-    p.add_argument("--input", action="append", default=[], metavar="NAME=FILE.npy",
-                   help="input data (default: generated from --seed)")
+    p.add_argument(
+        "--input",
+        action="append",
+        default=[],
+        metavar="NAME=FILE.npy",
+        help="input data (default: generated from --seed)",
+    )
     p.add_argument("--input-shape", metavar="SHAPES", help='shapes of generated inputs, e.g. "x:1,3,224,224"')
     p.add_argument("--seed", type=int, default=0, help="seed of generated inputs (default 0)")
-    p.add_argument("--tolerance", nargs="+", action="extend", default=[], metavar="WHERE=REL",
-                   help="relative distance allowed: output=REL (default: what compare calls OK: fp16 0.01, "
-                        "int8 0.1), layer=REL for the --layer tensors")
-    p.add_argument("--layer", action="append", default=[], metavar="TENSOR",
-                   help="a layer (tensor name) that must also be within layer=REL ('*': every layer)")
-    p.add_argument("--budget", type=int, default=DEFAULT_BUDGET, metavar="N",
-                   help=f"at most N trials (default {DEFAULT_BUDGET})")
+    p.add_argument(
+        "--tolerance",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="WHERE=REL",
+        help="relative distance allowed: output=REL (default: what compare calls OK: fp16 0.01, "
+        "int8 0.1), layer=REL for the --layer tensors",
+    )
+    p.add_argument(
+        "--layer",
+        action="append",
+        default=[],
+        metavar="TENSOR",
+        help="a layer (tensor name) that must also be within layer=REL ('*': every layer)",
+    )
+    p.add_argument(
+        "--budget",
+        type=int,
+        default=DEFAULT_BUDGET,
+        metavar="N",
+        help=f"at most N trials (default {DEFAULT_BUDGET})",
+    )
     p.add_argument("--no-diagnosis", action="store_true", help="do not seed the search with the diagnosis")
     p.add_argument("--emit", metavar="DIR", help="write the fix in each toolchain's terms into DIR")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -82,9 +103,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"fix: trial {i}/{budget} {what}", file=sys.stderr, flush=True)
 
     started = time.perf_counter()
-    result = find_fix(args.model, args.target, inputs=args.input, input_shapes=args.input_shape,
-                      seed=args.seed, tolerance=tol, budget=args.budget, progress=progress,
-                      use_diagnosis=not args.no_diagnosis)
+    result = find_fix(
+        args.model,
+        args.target,
+        inputs=args.input,
+        input_shapes=args.input_shape,
+        seed=args.seed,
+        tolerance=tol,
+        budget=args.budget,
+        progress=progress,
+        use_diagnosis=not args.no_diagnosis,
+    )
     # The time goes to stderr with the progress: stdout (text or JSON) stays the same from run to run.
     print(f"fix: {len(result.trials)} trial(s) in {time.perf_counter() - started:.1f} s", file=sys.stderr)
     written = _emit(args, result) if args.emit and result.found else []

@@ -26,11 +26,15 @@ DESCRIPTION = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("graph", metavar="GRAPH", help="graph JSON, manifest.json, or a dump directory with one")
+    parser.add_argument(
+        "graph", metavar="GRAPH", help="graph JSON, manifest.json, or a dump directory with one"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--outputs", action="store_true", help="also list target output -> golden tensor")
     parser.add_argument(
-        "--all", action="store_true", help="list plain one-to-one ops too (hidden unless a fusion pass touched them)"
+        "--all",
+        action="store_true",
+        help="list plain one-to-one ops too (hidden unless a fusion pass touched them)",
     )
 
 
@@ -72,7 +76,9 @@ def _print_json(args: argparse.Namespace, source: FusionSource, shown: list[Fusi
         "target_only": sorted(display(n) for m in maps if m.relation == fusion.TARGET_ONLY for n in m.fused),
     }
     if args.outputs:
-        doc["outputs"] = {display(k): {"golden": display(v[0]), "output_index": v[1]} for k, v in source.origins.items()}
+        doc["outputs"] = {
+            display(k): {"golden": display(v[0]), "output_index": v[1]} for k, v in source.origins.items()
+        }
     # one write: json.dump writes per token
     sys.stdout.write(json_safe(json.dumps(doc, indent=2, ensure_ascii=False)))
     sys.stdout.write("\n")
@@ -115,7 +121,10 @@ def _groups_table(shown: list[FusionMap]) -> Table:
     for m in shown:
         originals = "* (target only)" if m.relation == fusion.TARGET_ONLY else markup("\n".join(m.originals))
         table.add_row(
-            markup(m.relation), markup("\n".join(m.fused)), markup("\n".join(m.op_types)), originals,
+            markup(m.relation),
+            markup("\n".join(m.fused)),
+            markup("\n".join(m.op_types)),
+            originals,
             markup("\n".join(m.passes)),
         )
     return table

@@ -8,8 +8,10 @@ from pathlib import Path
 from dumpscope.tui.cli.args import add_ui_arguments, check_theme, exit_code, run_app
 from dumpscope.tui.cli.errors import UsageError
 
-HELP = ("reopen a saved comparison (.parquet), or import an msaccucmp/msit result_*.csv or an RKNN "
-        "error_analysis.txt, in the terminal UI")
+HELP = (
+    "reopen a saved comparison (.parquet), or import an msaccucmp/msit result_*.csv or an RKNN "
+    "error_analysis.txt, in the terminal UI"
+)
 DESCRIPTION = (
     "Open a comparison saved with `dumpscope compare --format parquet` or the app's export (x), or "
     "import an msaccucmp / msit result_*.csv as a ready-made comparison (judged by dumpscope's bands, "
@@ -21,10 +23,17 @@ DESCRIPTION = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("result", type=Path, help="a .parquet file written by dumpscope, an msaccucmp "
-                                                  "result_*.csv or an RKNN error_analysis.txt")
-    parser.add_argument("--format", "-f", choices=("table", "csv", "json", "markdown"),
-                        help="print the result instead of opening the UI")
+    parser.add_argument(
+        "result",
+        type=Path,
+        help="a .parquet file written by dumpscope, an msaccucmp result_*.csv or an RKNN error_analysis.txt",
+    )
+    parser.add_argument(
+        "--format",
+        "-f",
+        choices=("table", "csv", "json", "markdown"),
+        help="print the result instead of opening the UI",
+    )
     add_ui_arguments(parser)
 
 
@@ -73,8 +82,10 @@ def _refuse_three_way(path: Path) -> None:
     import polars as pl
 
     if "worse" in pl.read_parquet_schema(path):
-        raise UsageError(f"{path}: a three-way result (GOLDEN vs A vs B), not one comparison; read it with Polars "
-                         "(a_* and b_* columns, 'worse') or run `dumpscope compare GOLDEN A B` again")
+        raise UsageError(
+            f"{path}: a three-way result (GOLDEN vs A vs B), not one comparison; read it with Polars "
+            "(a_* and b_* columns, 'worse') or run `dumpscope compare GOLDEN A B` again"
+        )
 
 
 def _print(comparison, fmt: str) -> int:  # type: ignore[no-untyped-def]

@@ -96,7 +96,11 @@ def _print_report(report: OverflowReport, total: int) -> None:
         console.print(f"OK: no overflow recorded in {files} Opdebug file(s)")
         return
     shown = f"; the first {len(records)} shown" if len(records) < total else ""
-    same = f" ({report.duplicates} record(s) of msaccucmp's parsed JSON are the same events, counted once)" if report.duplicates else ""
+    same = (
+        f" ({report.duplicates} record(s) of msaccucmp's parsed JSON are the same events, counted once)"
+        if report.duplicates
+        else ""
+    )
     console.print(f"FAIL: {total} overflow record(s) in {files} Opdebug file(s){same}{shown}\n")
     for i, rec in enumerate(records, 1):
         _print_record(console, i, rec)
@@ -106,7 +110,12 @@ def _print_record(console: Console, i: int, rec: OverflowRecord) -> None:
     """One overflow record: the op, the set status bits, the files, the linked op's tensors."""
     from rich.text import Text
 
-    console.print(Text(f"{i}. ✗ {_op_text(rec)}  ({plain(rec.unit)}, {_where(rec)}, status {rec.status:#x})", style="bold"))
+    console.print(
+        Text(
+            f"{i}. ✗ {_op_text(rec)}  ({plain(rec.unit)}, {_where(rec)}, status {rec.status:#x})",
+            style="bold",
+        )
+    )
     for bit in rec.bits:
         console.print(f"   {bit.mask:>#8x}  {markup(bit.meaning)}", soft_wrap=True)
     for line in _file_lines(rec):
@@ -139,8 +148,17 @@ def _file_lines(rec: OverflowRecord) -> list[str]:
 
 
 #: The linked op's tensor table: column -> justification (the numbers right-aligned).
-_COLUMNS = {"tensor": "left", "shape": "left", "dtype": "left", "format": "left",
-            "min": "right", "max": "right", "mean": "right", "NaN": "right", "Inf": "right"}
+_COLUMNS = {
+    "tensor": "left",
+    "shape": "left",
+    "dtype": "left",
+    "format": "left",
+    "min": "right",
+    "max": "right",
+    "mean": "right",
+    "NaN": "right",
+    "Inf": "right",
+}
 
 
 def _tensor_table(tensors: list[TensorStats]) -> Table:
@@ -162,5 +180,14 @@ def _tensor_cells(t: TensorStats) -> list[str | Text]:
     if t.error:
         return [markup(t.name), Text(plain(t.error), style="red"), "", "", "", "", "", "", ""]
     shape = "x".join(map(str, t.shape)) if t.shape else "scalar"
-    return [markup(t.name), shape, markup(t.dtype or "-"), markup(t.format or "-"), _fmt(t.min), _fmt(t.max),
-            _fmt(t.mean), str(t.nan), str(t.inf)]
+    return [
+        markup(t.name),
+        shape,
+        markup(t.dtype or "-"),
+        markup(t.format or "-"),
+        _fmt(t.min),
+        _fmt(t.max),
+        _fmt(t.mean),
+        str(t.nan),
+        str(t.inf),
+    ]

@@ -24,11 +24,25 @@ DESCRIPTION = (
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("model", metavar="MODEL.onnx", help="the ONNX model to patch (not modified)")
-    p.add_argument("-o", "--output", required=True, metavar="OUT.onnx", help="where to write the patched model")
-    p.add_argument("--keep-fp32", nargs="+", action="extend", default=[], metavar="NODE",
-                   help="keep these nodes in float32 when an fp16 target is made")
-    p.add_argument("--clip", nargs="+", action="extend", default=[], metavar="NODE=LO,HI",
-                   help="insert Clip(LO, HI) after NODE (e.g. attn/scale=-inf,11)")
+    p.add_argument(
+        "-o", "--output", required=True, metavar="OUT.onnx", help="where to write the patched model"
+    )
+    p.add_argument(
+        "--keep-fp32",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="NODE",
+        help="keep these nodes in float32 when an fp16 target is made",
+    )
+    p.add_argument(
+        "--clip",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="NODE=LO,HI",
+        help="insert Clip(LO, HI) after NODE (e.g. attn/scale=-inf,11)",
+    )
 
 
 class _PatchParser(argparse.ArgumentParser):
@@ -82,7 +96,9 @@ def _print_result(result: PatchResult, output: str) -> None:
     if result.kept:
         print(f"keep fp32: {', '.join(repr(display(n)) for n in result.kept)}")
     out = shlex.quote(output)
-    print(f"wrote {output}; verify against the original golden: dumpscope dump {out} -o target_patched "
-          "--target fp16 [--input ... the golden dump's inputs] && dumpscope compare GOLDEN target_patched "
-          "(GOLDEN: the dump of the unpatched model; a golden dumped from the patched model shows only that "
-          "the target follows the patch)")
+    print(
+        f"wrote {output}; verify against the original golden: dumpscope dump {out} -o target_patched "
+        "--target fp16 [--input ... the golden dump's inputs] && dumpscope compare GOLDEN target_patched "
+        "(GOLDEN: the dump of the unpatched model; a golden dumped from the patched model shows only that "
+        "the target follows the patch)"
+    )

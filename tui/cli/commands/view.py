@@ -6,7 +6,14 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dumpscope.tui.cli.args import add_comparison_arguments, add_ui_arguments, check_paths, check_theme, run_app, thresholds
+from dumpscope.tui.cli.args import (
+    add_comparison_arguments,
+    add_ui_arguments,
+    check_paths,
+    check_theme,
+    run_app,
+    thresholds,
+)
 
 if TYPE_CHECKING:
     from dumpscope.tui.app.explorer import CompareRequest
@@ -49,7 +56,15 @@ def _request(args: argparse.Namespace) -> CompareRequest:
     from dumpscope.tui.app.explorer import CompareRequest
 
     graph_b = args.graphs[1] if len(args.graphs) > 1 else None
-    return CompareRequest(Path(args.golden), Path(args.target), _optional_path(args.model), args.preset,
-                          _optional_path(args.graphs[0]), tuple(args.threshold),
-                          b=_optional_path(args.b), graph_b=_optional_path(graph_b),
-                          stage=getattr(args, "stage", None), cache=getattr(args, "cache", False))
+    return CompareRequest(
+        Path(args.golden),
+        Path(args.target),
+        _optional_path(args.model),
+        args.preset,
+        _optional_path(args.graphs[0]),
+        tuple(args.threshold),
+        b=_optional_path(args.b),
+        graph_b=_optional_path(graph_b),
+        stage=getattr(args, "stage", None),
+        cache=getattr(args, "cache", False),
+    )
