@@ -98,7 +98,7 @@ def _report(times: dict[str, list[tuple[float, float]]], runs: int) -> None:
     )
     for label, values in times.items():
         fig = _figures(values)
-        cells = "  ".join(f"{v:7.1f}ms {v - b:+7.1f}" for v, b in zip(fig, base))
+        cells = "  ".join(f"{v:7.1f}ms {v - b:+7.1f}" for v, b in zip(fig, base, strict=False))
         print(f"{label:44s} {cells}")
     print(f"({runs} interleaved rounds; load only ever adds time, so read the best-of-N)")
 

@@ -102,7 +102,7 @@ def measure(case: Case, builder: Builder, runs: int, hogs: int) -> tuple[int, in
         _stop(spinning)
     reference = idle[0]
     outputs = [o for pair in (*idle, *loaded) for o in pair]
-    differing = sum(o != r for pair in (*idle, *loaded) for o, r in zip(pair, reference))
+    differing = sum(o != r for pair in (*idle, *loaded) for o, r in zip(pair, reference, strict=False))
     diagnosed = "-" if alone is None else f"{alone[0]:7.3f} {alone[1]:3d}"
     return differing, len(outputs), min(seconds), diagnosed
 

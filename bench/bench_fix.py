@@ -214,7 +214,9 @@ def _acmp(model: Path, case: FixCase, inputs: list[str], budget: int) -> dict[st
         return convert(*args, **kwargs)
 
     def validate(res0, res1) -> bool:  # type: ignore[no-untyped-def]
-        return all(relative_distance(np.asarray(a), np.asarray(b)) <= tol for a, b in zip(res0, res1))
+        return all(
+            relative_distance(np.asarray(a), np.asarray(b)) <= tol for a, b in zip(res0, res1, strict=False)
+        )
 
     t0 = time.perf_counter()
     amp.float16.convert_float_to_float16 = counting

@@ -60,7 +60,7 @@ def main(argv: list[str]) -> int:
     naive, reference = _best([sys.executable, "-c", NAIVE, str(fixed), str(flt)])
     ours_lines, ref_lines = listing.splitlines(), reference.splitlines()
     # two all-zero tensors: 0/0 = nan in the naive loop, "identical" (COS 1, RMSE 0) in dumpscope
-    differ = [(a, b) for a, b in zip(ours_lines, ref_lines) if a != b and "nan" not in b]
+    differ = [(a, b) for a, b in zip(ours_lines, ref_lines, strict=False) if a != b and "nan" not in b]
     zero = sum("nan" in b for b in ref_lines)
     print(f"{len(ours_lines)} tensors, {fixed.stat().st_size / 1e6:.1f} MB per side")
     print(

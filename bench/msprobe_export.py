@@ -232,7 +232,7 @@ def run_all(model: onnx.ModelProto, feed: dict[str, np.ndarray]) -> dict[str, np
     opts.log_severity_level = 3
     sess = ort.InferenceSession(m.SerializeToString(), opts, providers=["CPUExecutionProvider"])
     names = [o.name for o in sess.get_outputs()]
-    values = dict(zip(names, sess.run(names, feed)))
+    values = dict(zip(names, sess.run(names, feed), strict=False))
     values.update({i.name: numpy_helper.to_array(i) for i in m.graph.initializer})
     values.update(feed)
     return values

@@ -101,7 +101,7 @@ def _run(model: onnx.ModelProto, names: list[str], x: np.ndarray, optimise: bool
     so.intra_op_num_threads = 1
     sess = ort.InferenceSession(m.SerializeToString(), so, providers=["CPUExecutionProvider"])
     outs = sess.run(names, {sess.get_inputs()[0].name: x})
-    return dict(zip(names, outs))
+    return dict(zip(names, outs, strict=False))
 
 
 def image(height: int = SIZE, width: int = SIZE) -> np.ndarray:

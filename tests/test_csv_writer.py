@@ -56,7 +56,7 @@ def test_every_cell_equals_the_per_value_formatters(rows) -> None:  # type: igno
     assert header == [*MSACCUCMP_HEADER, *EXTRA_CSV_COLUMNS] and len(body) == len(rows)
     metric_at = {m: 9 + i for i, m in enumerate(_CSV_METRICS) if m is not None}
     extra_at = {c: len(MSACCUCMP_HEADER) + i for i, c in enumerate(EXTRA_CSV_COLUMNS)}
-    for cells, r in zip(body, frame.iter_rows(named=True)):
+    for cells, r in zip(body, frame.iter_rows(named=True), strict=False):
         assert cells[metric_at["cosine_similarity"]] == _num(r["cosine_similarity"])
         for c in ("max_golden", "node_name", "nan_golden", "target_shape", "health"):
             assert cells[extra_at[c]] == _extra_cell(c, r[c])

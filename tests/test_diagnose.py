@@ -109,7 +109,7 @@ def pair_dirs(tmp_path: Path, layers: list[dict[str, object]], **target_manifest
 
 
 def _origins(diag: Diagnosis, cmp: Comparison) -> dict[str, str]:
-    return dict(zip(cmp.frame["name"].to_list(), diag.classification["origin"].to_list()))
+    return dict(zip(cmp.frame["name"].to_list(), diag.classification["origin"].to_list(), strict=False))
 
 
 # ----------------------------------------------------------------- introduced vs inherited
@@ -413,7 +413,7 @@ def test_edges_from_the_onnx_graph_when_dumps_have_no_manifest(tmp_path: Path, m
     diag = diagnose(cmp, model)
     assert diagnose(cmp).edges_source == "the ONNX graph"  # the model the comparison was made with
     assert diag.edges_source == "the ONNX graph"
-    worst = dict(zip(cmp.frame["name"].to_list(), diag.classification["worst_input"].to_list()))
+    worst = dict(zip(cmp.frame["name"].to_list(), diag.classification["worst_input"].to_list(), strict=False))
     assert worst["b"] == "a" and worst["c"] in ("a", "b")
     assert _origins(diag, cmp)["c"] == "clean"
 
@@ -465,7 +465,7 @@ def _verify(demo, command: str, tmp_path: Path) -> dict[str, dict[str, str]]:  #
         dump_model(model, tmp_path / f"{label}_g", inputs=feeds)
         manifest = dump_model(model, tmp_path / f"{label}_t", inputs=feeds, target="fp16")
         cmp = compare(tmp_path / f"{label}_g", tmp_path / f"{label}_t")
-        out[label] = dict(zip(cmp.frame["name"].to_list(), cmp.frame["health"].to_list()))
+        out[label] = dict(zip(cmp.frame["name"].to_list(), cmp.frame["health"].to_list(), strict=False))
         out[f"{label}_dtypes"] = {t["name"]: t["dtype"] for t in manifest["tensors"]}
     return out
 
@@ -630,7 +630,7 @@ def test_bad_rows_and_odd_names_never_crash(tmp_path: Path, capsys: pytest.Captu
     (tmp_path / "target" / to_filename("trunc")).write_bytes(b"\x93NUMPY")  # truncated after reading
     cmp = compare(tmp_path / "golden", tmp_path / "target")
     diag = diagnose(cmp)
-    health = dict(zip(cmp.frame["name"].to_list(), cmp.frame["health"].to_list()))
+    health = dict(zip(cmp.frame["name"].to_list(), cmp.frame["health"].to_list(), strict=False))
     assert health["trunc"] == "error"
     origin = _origins(diag, cmp)
     assert origin["trunc"] == "unknown" and origin["tail"] == "unknown"  # nothing known upstream of it

@@ -136,9 +136,9 @@ def test_a_task_comes_back_packed_by_column_and_merges_like_one_dict_per_row() -
     rows = [{"a": 1.0, "b": "x"}, {"status": "error"}, {"a": None, "b": "", "status": "computed"}]
     for indices in ([4, 5, 6], [9, 2, 7]):  # contiguous (slices) and scattered
         packed = execution.TaskResult.pack(indices, rows)
-        assert list(packed) == list(zip(indices, rows))
+        assert list(packed) == list(zip(indices, rows, strict=False))
         expected: dict[str, list[object]] = {k: ["old"] * 10 for k in ("a", "b", "status")}
-        for i, row in zip(indices, rows):
+        for i, row in zip(indices, rows, strict=False):
             for key, value in row.items():
                 expected[key][i] = value
         merged: dict[str, list[object]] = {k: ["old"] * 10 for k in ("a", "b", "status")}

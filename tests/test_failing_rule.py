@@ -70,7 +70,7 @@ def test_rules_and_states_agree_with_the_judge(items: list[dict[str, object]]) -
     )
     judged = judge(frame, th)
     words = failing_rules(judged, th).to_list()
-    for row, word in zip(judged.iter_rows(named=True), words):
+    for row, word in zip(judged.iter_rows(named=True), words, strict=False):
         states = metric_states(row, th)
         health = row["health"]
         expected = "fail" if "fail" in states.values() else "warn" if states else "ok"

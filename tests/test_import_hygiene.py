@@ -18,9 +18,9 @@ CORE_MODULES = sorted(
 @pytest.mark.parametrize("module", CORE_MODULES)
 def test_core_module_does_not_import_ui(module: str) -> None:
     code = (
-        "import sys, importlib; importlib.import_module(%r); "
+        f"import sys, importlib; importlib.import_module({module!r}); "
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')); "
-        "print(','.join(bad))" % module
+        "print(','.join(bad))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "", f"{module} pulls in UI modules: {out.stdout.strip()}"

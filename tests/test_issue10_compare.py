@@ -160,10 +160,14 @@ def test_side_stats_describe_the_whole_tensor(golden: np.ndarray, data: st.DataO
     target = data.draw(arrays(np.float32, golden.shape, elements=_values))
     m = compare_arrays(golden, target)
     scale = float(np.abs(np.where(np.isfinite(golden), golden, 0)).max(initial=0.0)) ** 2
-    for got, want in zip((m.min_golden, m.max_golden, m.mean_golden, m.std_golden), _reference_stats(golden)):
+    for got, want in zip(
+        (m.min_golden, m.max_golden, m.mean_golden, m.std_golden), _reference_stats(golden), strict=False
+    ):
         assert _close(got, want, scale)
     scale = float(np.abs(np.where(np.isfinite(target), target, 0)).max(initial=0.0)) ** 2
-    for got, want in zip((m.min_target, m.max_target, m.mean_target, m.std_target), _reference_stats(target)):
+    for got, want in zip(
+        (m.min_target, m.max_target, m.mean_target, m.std_target), _reference_stats(target), strict=False
+    ):
         assert _close(got, want, scale)
 
 
@@ -179,7 +183,7 @@ def test_side_stats_chunked_equals_one_pass() -> None:
     a[::7] = np.nan
     one = side_stats(a, chunk=1 << 20)
     chunked = side_stats(a, chunk=37)
-    assert all(math.isclose(x, y, rel_tol=1e-12) for x, y in zip(one, chunked))  # type: ignore[arg-type]
+    assert all(math.isclose(x, y, rel_tol=1e-12) for x, y in zip(one, chunked, strict=False))  # type: ignore[arg-type]
 
 
 # --- item 8: bands per row -------------------------------------------------------------------------
@@ -192,7 +196,7 @@ def test_one_int8_tensor_does_not_move_float_rows_to_the_int8_band(tmp_path: Pat
     save(tmp_path / "t", "head", np.ones(4, np.int8))
     save(tmp_path / "g", "head", np.ones(4, np.float32))
     frame = compare(tmp_path / "g", tmp_path / "t").frame
-    bands = dict(zip(frame["name"], frame["band"]))
+    bands = dict(zip(frame["name"], frame["band"], strict=False))
     assert bands == {"conv": "fp32", "idx": "exact", "head": "int8"}
 
 
@@ -498,7 +502,8 @@ def test_the_target_runs_precision_sets_the_band_of_its_float32_rows(tmp_path: P
             *compare(tmp_path / "g", tmp_path / "t")
             .frame.select("name", "band")
             .to_dict(as_series=False)
-            .values()
+            .values(),
+            strict=False,
         )
     )
     assert bands == {"conv": "fp16", "out": "fp16", "idx": "exact"}

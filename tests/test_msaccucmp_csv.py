@@ -145,7 +145,7 @@ def test_a_result_csv_opens_as_a_judged_comparison(
 
     csv_path = next((SAMPLES / "msit_nan_case").glob("result_*.csv"))
     cmp = open_result(csv_path)
-    health = dict(zip(cmp.frame["name"].to_list(), cmp.frame["health"].to_list()))
+    health = dict(zip(cmp.frame["name"].to_list(), cmp.frame["health"].to_list(), strict=False))
     assert health["layer_5"] == "fail"  # all-NaN target: msit said "no accuracy issue"
     assert health["input0"] == "unmatched" and health["layer_4"] == "ok"
     assert not cmp.has_tensors and cmp.first_divergent() is not None

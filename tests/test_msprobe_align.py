@@ -161,7 +161,7 @@ def test_the_banded_programme_finds_the_best_score(spec_a, spec_b, margin) -> No
     best = _reference(fa, fb)
     for band, exact in ((len(a) + len(b), True), (margin, False)):
         pairs = al._align_band(fa, fb, band)
-        assert all(i1 < i2 and j1 < j2 for (i1, j1), (i2, j2) in zip(pairs, pairs[1:]))
+        assert all(i1 < i2 and j1 < j2 for (i1, j1), (i2, j2) in zip(pairs, pairs[1:], strict=False))
         assert all(fa.key[i] == fb.key[j] for i, j in pairs)
         got = sum(int(al.scores(fa, fb, np.array([i]), np.array([j]))[0]) for i, j in pairs)
         assert got == best if exact else got <= best
@@ -258,5 +258,5 @@ def test_a_stretch_too_long_for_the_table_pairs_by_key_order(monkeypatch) -> Non
     monkeypatch.setattr(al, "MAX_CELLS", 10)
     pairs = al._align_band(fa, fb, 4)
     assert pairs[:5] == [(k, k) for k in range(5)]
-    assert all(i1 < i2 and j1 < j2 for (i1, j1), (i2, j2) in zip(pairs, pairs[1:]))
+    assert all(i1 < i2 and j1 < j2 for (i1, j1), (i2, j2) in zip(pairs, pairs[1:], strict=False))
     assert all(fa.key[i] == fb.key[j] for i, j in pairs) and len(pairs) >= 8

@@ -75,7 +75,7 @@ def test_every_call_pairs_with_its_counterpart_and_each_fault_is_named_first(exp
             for lab, right, total, fault, found in scored
         )
     )
-    for r, (label, right, total, fault, found) in zip(report.results, scored):
+    for r, (label, right, total, fault, found) in zip(report.results, scored, strict=False):
         t = truth[_cell(r)]
         assert right == total == len(r.pairing.pairs), label
         assert sorted(u.entry.name for u in r.pairing.unmatched if u.side == "npu") == t.npu_only
@@ -259,7 +259,7 @@ def test_the_cli_labels_each_step_rank_with_its_own_first_divergence(exported, c
     assert main(["compare", *sides, "--format", "json"]) == 1
     out = json.loads(capsys.readouterr().out)
     report = compare_msprobe(root / "statistics" / "npu", root / "statistics" / "bench")
-    for item, r in zip(out["results"], report.results):
+    for item, r in zip(out["results"], report.results, strict=False):
         fault = truth[_cell(r)].fault
         assert (item["first_divergence"] or {}).get("entry") == fault, item["label"]
         assert item["errors"] == failing_rows(r.frame) and item["pairing"]["aligned"] >= 15

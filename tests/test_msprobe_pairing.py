@@ -97,7 +97,9 @@ def test_yaml_api_data_and_layer_mappings(tmp_path) -> None:
     assert len(pair_ranks(n, b).unmatched) == 6
     pairing = pair_ranks(n, b, mapping)
     assert pairing.unmatched == []
-    assert {p.npu.name: p.bench.name for p in pairing.pairs} == {a: c for (a, _), (c, _) in zip(npu, bench)}
+    assert {p.npu.name: p.bench.name for p in pairing.pairs} == {
+        a: c for (a, _), (c, _) in zip(npu, bench, strict=False)
+    }
     assert {p.how for p in pairing.pairs} == {"mapping"}
 
 

@@ -96,8 +96,8 @@ def test_error_and_warning_rules(tmp_path) -> None:
         for k in npu
     }
     frame, _ = _frame(tmp_path, npu, bench)
-    msg = dict(zip(frame["NPU Name"], frame["Err_message"]))
-    res = dict(zip(frame["NPU Name"], frame["Result"]))
+    msg = dict(zip(frame["NPU Name"], frame["Err_message"], strict=False))
+    res = dict(zip(frame["NPU Name"], frame["Result"], strict=False))
     assert "inf/nan while the bench is finite" in msg["Functional.a.0.forward.output.0"]
     assert res["Functional.b.0.forward.output.0"] == "error"
     assert "input NormRelativeErr < 10% but output > 50%" in msg["Functional.b.0.forward.output.0"]
@@ -110,7 +110,7 @@ def test_error_and_warning_rules(tmp_path) -> None:
     assert "argument differs" in msg["Functional.e.0.forward.input.0"]
     assert "md5" in msg["Functional.e.0.forward.output.0"]
     # msprobe's flat -da rule: finite > 50% only
-    flags = dict(zip(frame["NPU Name"], frame["msprobe -da flags"]))
+    flags = dict(zip(frame["NPU Name"], frame["msprobe -da flags"], strict=False))
     assert flags["Functional.b.0.forward.output.0"] and not flags["Functional.a.0.forward.output.0"]
 
 
@@ -165,7 +165,7 @@ def test_backward_after_forward_and_requires_grad_rule(tmp_path) -> None:
         "Functional.relu.0.forward": entry([tensor(stats=s)], [tensor(stats=s)]),
     }
     frame, rank = _frame(tmp_path, npu, bench)
-    msg = dict(zip(frame["NPU Name"], frame["Err_message"]))
+    msg = dict(zip(frame["NPU Name"], frame["Err_message"], strict=False))
     assert "requires_grad differs" in msg["Functional.relu.0.forward.output.0"]
     assert first_divergence(frame, rank).entry == "Functional.relu.0.backward"
 
@@ -206,7 +206,7 @@ def test_msprobe_skip_lists(tmp_path) -> None:
         "Functional.relu.0.forward": entry([tensor(stats=s)], [tensor(stats=s)]),
     }
     frame, rank = _frame(tmp_path, npu, bench)
-    res = dict(zip(frame["NPU Name"], zip(frame["Result"], frame["Err_message"])))
+    res = dict(zip(frame["NPU Name"], zip(frame["Result"], frame["Err_message"], strict=False), strict=False))
     assert (
         res["Torch.empty.0.forward.output.0"][0] == "pass"
         and "not compared" in res["Torch.empty.0.forward.output.0"][1]

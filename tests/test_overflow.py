@@ -188,7 +188,7 @@ def test_new_layout_units_and_version_1_status_words(tmp_path: Path) -> None:
         "SDMA": new_payload(6, acc=3),
         "AIC": new_payload([0x20, 0, 0x8, 0], acc=0),
     }
-    for i, (unit, payload) in enumerate(cases.items()):
+    for i, (_unit, payload) in enumerate(cases.items()):
         wrap(tmp_path / f"Opdebug.Node_OpDebug.{i}.1.170000000000000{i}", payload)
     recs = {r.unit: r for r in ov.scan(tmp_path).records}
     assert set(recs) == set(cases)

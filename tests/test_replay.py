@@ -331,7 +331,9 @@ _arrays = hnp.arrays(
 def test_rel_error_against_a_float64_reference(a: np.ndarray, k: float) -> None:
     b = a * k
     norm = math.sqrt(sum(float(x) ** 2 for x in a.reshape(-1)))
-    diff = math.sqrt(sum((float(x) - float(y)) ** 2 for x, y in zip(a.reshape(-1), b.reshape(-1))))
+    diff = math.sqrt(
+        sum((float(x) - float(y)) ** 2 for x, y in zip(a.reshape(-1), b.reshape(-1), strict=False))
+    )
     got = rel_error(a, b)
     if norm == 0:
         assert got == 0.0
@@ -632,7 +634,7 @@ def test_max_abs_diff_against_a_reference(a: np.ndarray, b: np.ndarray) -> None:
 
     n = min(a.size, b.size)
     a, b = a[:n], b[:n]
-    assert max_abs_diff(a, b) == max(abs(float(x) - float(y)) for x, y in zip(a, b))
+    assert max_abs_diff(a, b) == max(abs(float(x) - float(y)) for x, y in zip(a, b, strict=False))
 
 
 def test_tiny_values_within_the_rounding_floor_replay_as_faithful(

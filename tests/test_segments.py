@@ -76,7 +76,7 @@ def test_segmented_kernel_equals_the_per_pair_path_bit_for_bit(
     golden, target, offsets = _segments(pairs)
     batched = compare_segments(golden, target, offsets, rtol=tol[0], atol=tol[1])
     assert len(batched) == len(pairs)
-    for (g, t), m in zip(pairs, batched):
+    for (g, t), m in zip(pairs, batched, strict=False):
         one = compare_arrays(g, t, rtol=tol[0], atol=tol[1]).as_dict()
         for key, value in m.as_dict().items():
             assert _same(value, one[key]), (key, value, one[key])
@@ -90,7 +90,7 @@ def test_segmented_kernel_matches_an_independent_float64_reference() -> None:
         for g in (rng.standard_normal(n).astype(np.float32) for n in (16, 100, 256, 3))
     ]
     golden, target, offsets = _segments(pairs)
-    for (g, t), m in zip(pairs, compare_segments(golden, target, offsets)):
+    for (g, t), m in zip(pairs, compare_segments(golden, target, offsets), strict=False):
         x, y = t.astype(np.float64), g.astype(np.float64)
         d = x - y
         assert m.cosine_similarity == pytest.approx(
@@ -178,7 +178,7 @@ def test_a_whole_task_gives_the_rows_of_one_pair_at_a_time(chunk_of_500: tuple[P
     assert sorted(result.rows) == part
     by_row = dict(result)
     batched = [by_row[i] for i in part]
-    for i, (a, b) in enumerate(zip(one_by_one, batched)):
+    for i, (a, b) in enumerate(zip(one_by_one, batched, strict=False)):
         assert a.keys() == b.keys(), i
         assert all(_same(a[k], b[k]) or (isinstance(a[k], list) and a[k] == b[k]) for k in a), (i, a, b)
     bad = {whole[i].name: batched[i] for i in part if batched[i].get("status") == "error"}

@@ -34,11 +34,11 @@ def sgs_reference(sample: np.ndarray, benchmark: np.ndarray) -> tuple[float, flo
     """(MSE, COS, RMSE) as SigmaStar's DumpDebug defines them, by exactly rounded sums."""
     s = [float(v) for v in np.asarray(sample, dtype=np.float64).ravel()]
     b = [float(v) for v in np.asarray(benchmark, dtype=np.float64).ravel()]
-    mse = math.fsum((p - q) ** 2 for p, q in zip(s, b)) / len(s)
-    cos = math.fsum(p * q for p, q in zip(s, b)) / math.sqrt(
+    mse = math.fsum((p - q) ** 2 for p, q in zip(s, b, strict=False)) / len(s)
+    cos = math.fsum(p * q for p, q in zip(s, b, strict=False)) / math.sqrt(
         math.fsum(p * p for p in s) * math.fsum(q * q for q in b)
     )
-    rmse = math.fsum(abs(p - q) for p, q in zip(s, b)) / math.fsum(abs(q) for q in b)
+    rmse = math.fsum(abs(p - q) for p, q in zip(s, b, strict=False)) / math.fsum(abs(q) for q in b)
     return mse, cos, rmse
 
 

@@ -43,8 +43,8 @@ def test_fusion_on_off_names_the_fused_op_that_breaks(fusion) -> None:  # type: 
     assert both.height >= 4 and (both["b_side"] == "both").all()
     assert tw.worse_counts()["A"] == 1 and tw.worse_counts()["B"] == 0
     # the same # as the two-way output of either side: the golden graph's order, not a row number
-    two_way = dict(zip(tw.a.frame["name"].to_list(), tw.a.frame["index"].to_list()))
-    for name, index in zip(tw.frame["name"].to_list(), tw.frame["index"].to_list()):
+    two_way = dict(zip(tw.a.frame["name"].to_list(), tw.a.frame["index"].to_list(), strict=False))
+    for name, index in zip(tw.frame["name"].to_list(), tw.frame["index"].to_list(), strict=False):
         if name in two_way:
             assert index == two_way[name], name
 
@@ -284,10 +284,14 @@ def test_worse_by_magnitude_tells_two_passing_recipes_apart(light_models_dir: Pa
         worse_by="magnitude",
         factor=2.0,
     )
-    a = dict(zip(tw.a.frame["name"].to_list(), tw.a.frame["relative_euclidean_distance"].to_list()))
-    b = dict(zip(tw.b.frame["name"].to_list(), tw.b.frame["relative_euclidean_distance"].to_list()))
+    a = dict(
+        zip(tw.a.frame["name"].to_list(), tw.a.frame["relative_euclidean_distance"].to_list(), strict=False)
+    )
+    b = dict(
+        zip(tw.b.frame["name"].to_list(), tw.b.frame["relative_euclidean_distance"].to_list(), strict=False)
+    )
     told_apart = 0
-    for row, before in zip(tw.frame.iter_rows(named=True), plain.frame["worse"].to_list()):
+    for row, before in zip(tw.frame.iter_rows(named=True), plain.frame["worse"].to_list(), strict=False):
         da, db = a.get(row["name"]), b.get(row["name"])
         if da is None or db is None or row["a_health"] != row["b_health"]:
             continue

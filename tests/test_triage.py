@@ -81,7 +81,7 @@ def test_small_pairs_and_other_readers_are_not_sampled(tmp_path: Path) -> None:
 
 def _reference(g: np.ndarray, t: np.ndarray) -> float:
     """Float64 reference of the sample distance, written independently with math.fsum."""
-    pairs = [(float(a), float(b)) for a, b in zip(g, t)]
+    pairs = [(float(a), float(b)) for a, b in zip(g, t, strict=False)]
     if any(math.isfinite(a) and not math.isfinite(b) for a, b in pairs):
         return math.inf
     kept = [(a, b) for a, b in pairs if math.isfinite(a) and math.isfinite(b)]

@@ -181,12 +181,15 @@ def test_the_command_runs_blas_single_threaded_unless_the_user_chose() -> None:
         "import numpy; print(os.environ.get('OPENBLAS_NUM_THREADS'))"
     )
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
-    run = lambda extra: subprocess.run(
-        [sys.executable, "-c", code],
-        env={**env, **extra},  # noqa: E731
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
+
+    def run(extra):
+        return subprocess.run(
+            [sys.executable, "-c", code],
+            env={**env, **extra},  # noqa: E731
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+
     assert run({}) == "1"
     assert run({"OPENBLAS_NUM_THREADS": "4"}) == "4"

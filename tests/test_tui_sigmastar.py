@@ -25,7 +25,7 @@ def _pair(tmp_path: Path) -> tuple[Path, Path]:
         tmp_path / "fixed.bin",
         [
             SgsTensor(f"t{k}", v, f"op{k}", k, sgs_type=t, scale=s, zero_point=z)
-            for k, (v, (t, s, z)) in enumerate(zip(noisy, types))
+            for k, (v, (t, s, z)) in enumerate(zip(noisy, types, strict=False))
         ],
         True,
     )

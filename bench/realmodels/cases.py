@@ -229,7 +229,7 @@ def _plain(inner: Build, spell: Callable[[str], str] | None = None) -> Build:
     def build(b: Builder, case: Case) -> tuple[Path, Path]:
         pair = inner(b, case)
         outs = []
-        for side, src in zip(("golden-npy", "target-npy"), pair):
+        for side, src in zip(("golden-npy", "target-npy"), pair, strict=False):
             out = b.case_dir(case.name) / side
             if not b.fresh(out):
                 faults.plain_npy(src, out, *([spell] if spell else []))

@@ -189,7 +189,7 @@ def _judge_drift(case: Case, diag: dict[str, Any], out: Outcome) -> list[str]:
 
 def _judge_mismatch(case: Case, runs: tuple[Run, Run], out: Outcome) -> list[str]:
     reasons = []
-    for what, run in zip(("compare", "diagnose"), runs):
+    for what, run in zip(("compare", "diagnose"), runs, strict=False):
         if run.code == 0:
             reasons.append(f"{what} exit 0, expected an error")
         if not re.search(case.message, run.stdout + run.stderr):
@@ -385,7 +385,7 @@ def noise(runs: tuple[Run, ...]) -> list[str]:
     """Item 9: a traceback or a numpy RuntimeWarning on stderr is a defect whatever the verdict."""
     return [
         f"{what} printed {needle}"
-        for what, run in zip(("compare", "diagnose"), runs)
+        for what, run in zip(("compare", "diagnose"), runs, strict=False)
         for needle in ("Traceback", "RuntimeWarning")
         if needle in run.stderr
     ]

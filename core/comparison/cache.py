@@ -325,7 +325,7 @@ class FileDigests:
             self._hashed(path, _hash_file(path))
         if big:
             with ThreadPoolExecutor(min(len(big), os.cpu_count() or 1, 8)) as pool:
-                for path, hashed in zip(big, pool.map(_hash_file, big)):
+                for path, hashed in zip(big, pool.map(_hash_file, big), strict=False):
                     self._hashed(path, hashed)
 
     def _hashed(self, path: str, hashed: tuple[str | None, tuple[str, str] | None, int]) -> None:
@@ -347,7 +347,9 @@ class FileDigests:
 
     @classmethod
     def from_frame(cls, frame: pl.DataFrame) -> FileDigests:
-        return cls({p: (s, d) for p, s, d in zip(frame["path"], frame["stat"], frame["digest"])})
+        return cls(
+            {p: (s, d) for p, s, d in zip(frame["path"], frame["stat"], frame["digest"], strict=False)}
+        )
 
 
 def _identity(st: os.stat_result) -> str:
@@ -448,10 +450,10 @@ class RowCache:
         ]
         self.digests.of(s[0] for pair in sources for s in pair if s is not None)
         out: list[str | None] = []
-        for pair, files, context in zip(refs, sources, contexts):
+        for pair, files, context in zip(refs, sources, contexts, strict=False):
             sides = [
                 _side_key(ref, f, self.digests.known.get(f[0])) if f is not None else None
-                for ref, f in zip(pair, files)
+                for ref, f in zip(pair, files, strict=False)
             ]
             out.append(None if None in sides else _row_key(self.run, sides, context))  # type: ignore
         return out

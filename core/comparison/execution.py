@@ -173,7 +173,7 @@ def _absent(result: TaskResult, key: str, shift: int) -> list[int]:
 
 def _scatter(column: list[object], rows: list[int], vals: list[object], skip: set[int]) -> None:
     """``column[rows[p]] = vals[p]`` for every position ``p`` not in ``skip``."""
-    for p, (i, value) in enumerate(zip(rows, vals)):
+    for p, (i, value) in enumerate(zip(rows, vals, strict=False)):
         if p not in skip:
             column[i] = value
 
@@ -240,7 +240,7 @@ def tasks(todo: Sequence[int], sizes: Sequence[int], rows: int, workers: int = 1
     out: list[list[int]] = []
     part: list[int] = []
     weight, left = 0, sum(sizes)
-    for i, size in zip(todo, sizes):
+    for i, size in zip(todo, sizes, strict=False):
         part.append(i)
         weight += size
         if weight >= _budget(left, workers) or len(part) >= rows:

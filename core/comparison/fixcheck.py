@@ -177,7 +177,11 @@ def _output_names(cmp: Comparison, rows: pl.DataFrame) -> set[str]:
     read = _read_by_nodes(cmp)
     if read is None:
         return declared
-    kinds = dict(zip(rows["name"].to_list(), rows["kind"].to_list())) if "kind" in rows.columns else {}
+    kinds = (
+        dict(zip(rows["name"].to_list(), rows["kind"].to_list(), strict=False))
+        if "kind" in rows.columns
+        else {}
+    )
     return declared | {n for n in names if n not in read and kinds.get(n, "activation") == "activation"}
 
 

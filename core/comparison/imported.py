@@ -23,7 +23,8 @@ def open_result(path: str | Path, thresholds: Thresholds | None = None) -> Compa
     th = thresholds if isinstance(thresholds, Thresholds) else Thresholds()
     frame = read_result_csv(path)
     bands = [
-        th.band_for(d, t, False) for d, t in zip(frame["dtype"].to_list(), frame["target_dtype"].to_list())
+        th.band_for(d, t, False)
+        for d, t in zip(frame["dtype"].to_list(), frame["target_dtype"].to_list(), strict=False)
     ]
     computed = pl.any_horizontal([pl.col(c).is_not_null() for c in METRIC_COLUMNS.values()])
     # msaccucmp's rows for ops with no dump on one side (Data, inserted ops) are unmatched, not errors.

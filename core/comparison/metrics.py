@@ -497,7 +497,7 @@ def _compare_segments(
     bounds = offsets.tolist()
     return [
         _segment_metrics(_segment_sums(row), kl, golden[lo:hi], target[lo:hi])
-        for row, kl, lo, hi in zip(sums.tolist(), kls, bounds, bounds[1:])
+        for row, kl, lo, hi in zip(sums.tolist(), kls, bounds, bounds[1:], strict=False)
     ]
 
 
@@ -563,7 +563,9 @@ def clean_columns(sums: np.ndarray, kls: list[float | None]) -> dict[str, list[o
         _side_columns(c["sy"] / n, c["syy"] / n, "golden"),
         **_side_columns(c["sx"] / n, c["sxx"] / n, "target"),
     )
-    cols["sqnr_db"] = [_sqnr(syy, sdd) for syy, sdd in zip(c["syy"].tolist(), c["sdd"].tolist())]
+    cols["sqnr_db"] = [
+        _sqnr(syy, sdd) for syy, sdd in zip(c["syy"].tolist(), c["sdd"].tolist(), strict=False)
+    ]
     cols["kullback_leibler_divergence"] = [
         None if kl is None else 0.0 if abs(kl) < REL_EPS else kl for kl in kls
     ]
@@ -577,7 +579,7 @@ def _side_columns(mean: np.ndarray, square: np.ndarray, side: str) -> dict[str, 
     means = mean.tolist()
     return {
         f"mean_{side}": means,
-        f"std_{side}": [math.sqrt(max(q - m**2, 0.0)) for m, q in zip(means, square.tolist())],
+        f"std_{side}": [math.sqrt(max(q - m**2, 0.0)) for m, q in zip(means, square.tolist(), strict=False)],
     }
 
 
@@ -589,7 +591,9 @@ def _sqnr(syy: float, sdd: float) -> float:
 def _segment_sums(row: list[float]) -> _Sums:
     """One segment's kernel sums as the accumulator the per-pair path fills (counts as ints)."""
     acc = _Sums()
-    acc.__dict__.update((k, int(v) if k in _SEGMENT_COUNTS else v) for k, v in zip(SEGMENT_FIELDS, row))
+    acc.__dict__.update(
+        (k, int(v) if k in _SEGMENT_COUNTS else v) for k, v in zip(SEGMENT_FIELDS, row, strict=False)
+    )
     return acc
 
 
@@ -608,7 +612,7 @@ def _segment_kl(
     bounds = offsets.tolist()
     return [
         _kl_value(float(a_out[lo:hi] @ t_out[lo:hi]), sa, sb) if n else None
-        for n, (sa, sb), lo, hi in zip(c["n"].tolist(), parts.tolist(), bounds, bounds[1:])
+        for n, (sa, sb), lo, hi in zip(c["n"].tolist(), parts.tolist(), bounds, bounds[1:], strict=False)
     ]
 
 

@@ -415,7 +415,7 @@ class _Rows:
     ) -> TaskResult:
         """Read the ``small`` positions into ``lane``, compute the rest as rows, and pack both."""
         rows: dict[int, dict[str, object]] = dict(
-            zip(other, compute_rows(self, [part[pos] for pos in other]))
+            zip(other, compute_rows(self, [part[pos] for pos in other]), strict=False)
         )
         for pos in small:
             loaded = _read_plain(self.pairs[part[pos]])
@@ -494,7 +494,7 @@ def _compute(
     """Compute the rows ``rest`` into ``table``; the rows done after each finished task."""
     sizes = [_pair_bytes(pairs[i]) for i in rest]
     meter.total, meter.started = sum(sizes), time.monotonic()
-    size_of = dict(zip(rest, sizes))
+    size_of = dict(zip(rest, sizes, strict=False))
     with _single_threaded_blas():
         for part in run_rows(compute, rest, sizes, where[0], batch, where[1]):
             table.put(part)
@@ -724,7 +724,7 @@ def _segmented(
     metrics = compare_segments(
         np.concatenate(golden), np.concatenate(target), offsets, rtol=rows.th.rtol, atol=rows.th.atol
     )
-    for (pos, ready), m in zip(group, metrics):
+    for (pos, ready), m in zip(group, metrics, strict=False):
         i = part[pos]
         out[pos] = ready.row(rows.pairs[i], rows.th, rows.bands[i], m)
 

@@ -170,12 +170,14 @@ def identity_series(
     lives only until its series is built).  ``bands`` receives every row's band."""
     golden = [p.golden.info if p.golden is not None else None for p in pairs]
     target = [p.target.info if p.target is not None else None for p in pairs]
-    first = [g or t for g, t in zip(golden, target)]
+    first = [g or t for g, t in zip(golden, target, strict=False)]
     yield _series("index", [i if p.topo is None else p.topo for i, p in enumerate(pairs)])
     yield _series("name", [display(info.name) for info in first])  # type: ignore[union-attr]
-    yield _series("target_name", [display(t.name) if t and g else None for g, t in zip(golden, target)])
+    yield _series(
+        "target_name", [display(t.name) if t and g else None for g, t in zip(golden, target, strict=False)]
+    )
     yield _series("node_name", [_text(info.node_name) for info in first])  # type: ignore[union-attr]
-    yield _series("op_type", [_text(_op_type(g, t)) for g, t in zip(golden, target)])
+    yield _series("op_type", [_text(_op_type(g, t)) for g, t in zip(golden, target, strict=False)])
     yield _series("kind", [info.kind for info in first])  # type: ignore[union-attr]
     yield from _side_series(golden, "shape", "dtype", "golden_file")
     yield from _side_series(target, "target_shape", "target_dtype", "target_file")
@@ -207,7 +209,9 @@ def _status_series(pairs: Sequence[Pair]) -> Iterator[pl.Series]:
     sides = [_row_side(p) for p in pairs]
     for k, column in enumerate(("side", "health", "status")):
         yield _series(column, [_STATUS[s][k] for s in sides])
-    yield _series("message", ["" if s == "both" else display(p.how) for s, p in zip(sides, pairs)])
+    yield _series(
+        "message", ["" if s == "both" else display(p.how) for s, p in zip(sides, pairs, strict=False)]
+    )
 
 
 def _row_side(p: Pair) -> str:
@@ -221,7 +225,7 @@ def _bands(
 ) -> Iterator[str]:
     """Each row's band: its dtypes, the run's precision, its own quantised type."""
     known: dict[tuple[object, ...], str] = {}  # rows of the same kind share their band: asked once per kind
-    for g, t in zip(golden, target):
+    for g, t in zip(golden, target, strict=False):
         quantised = bool(t and t.extra and any(k.startswith("quant_") for k, _v in t.extra))
         facts = (g.dtype if g else None, t.dtype if t else None, quantised, record_band(t))
         band = known.get(facts)

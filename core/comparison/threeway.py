@@ -308,7 +308,7 @@ def presence_label(value: str | None, labels: Sequence[str] = ("A", "B")) -> str
     fusion off``), blank when all three dumps hold the tensor (or the value is unknown)."""
     if value in (None, "", "all"):
         return ""
-    sides = dict(zip(("A", "B"), labels))
+    sides = dict(zip(("A", "B"), labels, strict=False))
     return " ".join(sides.get(word, word) for word in str(value).split())
 
 

@@ -369,7 +369,7 @@ def _opdebug_rows(cmp: Comparison, classes: pl.DataFrame, opdebug: dict[str, lis
         return set()
     ops = [p.target.info.node_name if p.target is not None else None for p in cmp.pairing.pairs]
     levels = classes["level"].fill_null(0).to_list()
-    return {i for i, (op, level) in enumerate(zip(ops, levels)) if op in opdebug and level > 0}
+    return {i for i, (op, level) in enumerate(zip(ops, levels, strict=False)) if op in opdebug and level > 0}
 
 
 def _preliminary(c: dict[str, object], first: int | None, nan_row: int | None) -> float:

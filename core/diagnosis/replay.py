@@ -212,7 +212,7 @@ def _worst_slice(a: np.ndarray, b: np.ndarray) -> float:
     a64, b64 = np.where(keep, a64, 0.0), np.where(keep, b64, 0.0)
     diff = np.sqrt(np.sum((a64 - b64) ** 2, axis=1))
     norm = np.sqrt(np.sum(a64 * a64, axis=1))
-    return max(_ratio(float(d), float(n)) for d, n in zip(diff, norm))
+    return max(_ratio(float(d), float(n)) for d, n in zip(diff, norm, strict=False))
 
 
 def _sliceable(a: np.ndarray, b: np.ndarray) -> bool:

@@ -115,7 +115,7 @@ class Evaluator:
         feeds = {feed_names.get(i.name, i.name): i.array for i in self.inputs}
         names = list(fetch.values())
         values = _run(session, names, feeds)  # type: ignore[arg-type]
-        by_fetch = dict(zip(names, values))
+        by_fetch = dict(zip(names, values, strict=False))
         return {true: np.asarray(by_fetch[f]) for true, f in fetch.items()}
 
     def run(self, keep: Iterable[str] = (), clip: Iterable[tuple[str, float, float]] = ()) -> Measured:

@@ -508,12 +508,12 @@ def _scan_names(
     """
     parents = [os.path.dirname(f) for f in map(str, files)]
     by_dir: dict[str, list[Path]] = {}
-    for parent, file in zip(parents, files):
+    for parent, file in zip(parents, files, strict=False):
         by_dir.setdefault(parent, []).append(file)
     mappings = {d: _read_mapping(Path(d), {f.name[:-4] for f in fs}, problems) for d, fs in by_dir.items()}
     rel_dirs = {d: Path(d).relative_to(root) for d in by_dir}
     parsed: list[tuple[Path, _Parsed]] = []
-    for parent, file in zip(parents, files):
+    for parent, file in zip(parents, files, strict=False):
         stem = file.name[: -len(".npy")]
         stem = mappings[parent].get(stem, stem)
         rel_dir = rel_dirs[parent]

@@ -226,7 +226,7 @@ def _add_items(stack: list, items: list) -> None:
     if isinstance(target, list):
         target.extend(items)
     elif isinstance(target, dict):
-        target.update(zip(items[::2], items[1::2]))
+        target.update(zip(items[::2], items[1::2], strict=False))
 
 
 def _noop(arg: object, stack: list, memo: dict) -> None:
@@ -356,7 +356,7 @@ def _last_element(spec: TensorSpec) -> int:
     """Index of the last storage element the view touches (offset - 1 for an empty view)."""
     if not all(spec.shape):
         return spec.offset - 1
-    return spec.offset + sum((d - 1) * s for d, s in zip(spec.shape, spec.stride))
+    return spec.offset + sum((d - 1) * s for d, s in zip(spec.shape, spec.stride, strict=False))
 
 
 def _check_view(spec: TensorSpec) -> None:

@@ -238,7 +238,9 @@ def _check_shape(name: str, dims: list[int | str] | None, shape: tuple[int, ...]
 
 def _fits(dims: list[int | str], shape: tuple[int, ...]) -> bool:
     """``shape`` has the model's rank and agrees with every dimension the model fixes."""
-    return len(dims) == len(shape) and not any(_is_known_dim(d) and d != s for d, s in zip(dims, shape))
+    return len(dims) == len(shape) and not any(
+        _is_known_dim(d) and d != s for d, s in zip(dims, shape, strict=False)
+    )
 
 
 def save_inputs(out_dir: Path, inputs: Sequence[ModelInput], prefix: str = "") -> list[dict[str, Any]]:
@@ -498,7 +500,7 @@ def dump_prepared(
     session_for = sessions or (lambda _group: session)
     for run, group in enumerate(groups):
         _report(progress, run, len(groups))
-        for fetch_name, value in zip(group, _run(session_for(group), group, feeds)):
+        for fetch_name, value in zip(group, _run(session_for(group), group, feeds), strict=False):
             written.add(by_fetch[fetch_name], value)
     _report(progress, len(groups), len(groups))
     return entries, notes, len(groups)

@@ -97,7 +97,7 @@ def write_csv(cmp: Comparison, out: str | Path | TextIO) -> None:
 
     def rows(w: csv.writer) -> None:  # type: ignore[valid-type]
         w.writerow([*MSACCUCMP_HEADER, *EXTRA_CSV_COLUMNS, *_cached_header(cmp.frame)])
-        w.writerows(zip(*_csv_columns(cmp.frame)))
+        w.writerows(zip(*_csv_columns(cmp.frame), strict=False))
 
     if isinstance(out, (str, Path)):
         with atomic_text(out, newline="") as f:
@@ -124,7 +124,8 @@ def _csv_columns(frame: pl.DataFrame) -> list[list[object]]:
     ]
     stats = [col(c) for c in ("mean_target", "std_target", "mean_golden", "std_golden")]
     cells += [
-        [_std_cell(*v) for v in zip(*stats)] if m is None else _metric_cells(frame[m]) for m in _CSV_METRICS
+        [_std_cell(*v) for v in zip(*stats, strict=False)] if m is None else _metric_cells(frame[m])
+        for m in _CSV_METRICS
     ]
     cells.append([m or "" for m in col("message")])
     cells += [_extra_cells(frame[c]) for c in EXTRA_CSV_COLUMNS]
@@ -166,9 +167,9 @@ def _name_cells(
     """msaccucmp's NPUDump and GroundTruth cells: ``NaN`` / ``*`` where a side has no tensor."""
     npu = [
         _text(t if s == "both" else (n if s == "target" else "NaN"))
-        for s, n, t in zip(side, name, target_name)
+        for s, n, t in zip(side, name, target_name, strict=False)
     ]
-    truth = [_text(n) if s in ("both", "golden") else "*" for s, n in zip(side, name)]
+    truth = [_text(n) if s in ("both", "golden") else "*" for s, n in zip(side, name, strict=False)]
     return npu, truth
 
 

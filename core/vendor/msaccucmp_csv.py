@@ -310,4 +310,4 @@ def _std_columns(raw: str) -> dict[str, float | None]:
     m = _STD_RE.fullmatch(raw.strip())
     if m is None:
         return dict.fromkeys(STD_COLUMNS)
-    return {dst: _float(value) for dst, value in zip(STD_COLUMNS, m.groups())}
+    return {dst: _float(value) for dst, value in zip(STD_COLUMNS, m.groups(), strict=False)}

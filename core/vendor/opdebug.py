@@ -284,9 +284,9 @@ def parse_payload(buf: bytes) -> dict[str, object]:
 def _parse_legacy(buf: bytes) -> dict[str, object]:
     out: dict[str, object] = {}
     for unit, info_off, status_off in _LEGACY_UNITS:
-        info = dict(zip(_INFO_FIELDS, _u64s(buf, info_off, 6)))
+        info = dict(zip(_INFO_FIELDS, _u64s(buf, info_off, 6), strict=False))
         out[unit] = {k: _fmt(k, v) for k, v in info.items()} | {"status": _u64s(buf, status_off, 1)[0]}
-    info = {k: _fmt(k, v) for k, v in zip(_INFO_FIELDS, _u64s(buf, 256, 6))}
+    info = {k: _fmt(k, v) for k, v in zip(_INFO_FIELDS, _u64s(buf, 256, 6), strict=False)}
     kernel_code, block_idx, status = _u64s(buf, 1024, 3)
     out["AI Core"] = info | {
         "kernel_code": _fmt("kernel_code", kernel_code),
@@ -305,7 +305,7 @@ def _parse_new(buf: bytes) -> dict[str, object]:
     status_words = _status_word_count(version, acc_type)
     _check_data_len(buf, acc_type, data_len, (len(names) - 1 + status_words) * 8)
     values = _u64s(buf, 24, len(names) - 1 + status_words)
-    data: dict[str, object] = {k: _fmt(k, v) for k, v in zip(names[:-1], values)}
+    data: dict[str, object] = {k: _fmt(k, v) for k, v in zip(names[:-1], values, strict=False)}
     data["status"] = values[-status_words] if status_words == 1 else list(values[-status_words:])
     return {
         "magic": f"{magic:#x}",

@@ -299,7 +299,7 @@ def join_report(frame, report: Report, own_golden: bool = True):  # type: ignore
     notes = frame["notes"].to_list() if frame.height else []
     cols: dict[str, list[object]] = {c: [] for c in REPORT_COLUMNS}
     new_notes: list[str | None] = []
-    for name, c, r, n, note in zip(names, cos, rmse, size, notes):
+    for name, c, r, n, note in zip(names, cos, rmse, size, notes, strict=False):
         row = rows.get(name)
         euc = r * math.sqrt(n) if r is not None and n is not None else None
         cols["euclidean_distance"].append(euc)
@@ -312,7 +312,7 @@ def join_report(frame, report: Report, own_golden: bool = True):  # type: ignore
             continue
         cols["rknn_op"].append(row.op_type)
         vendor = (row.entire_cos, row.entire_euc, row.single_cos, row.single_euc)
-        for k, value in zip(REPORT_COLUMNS[1:5], vendor):
+        for k, value in zip(REPORT_COLUMNS[1:5], vendor, strict=False):
             cols[k].append(value)
         cols["rknn_fused_into"].append(row.fused_into)
         cols["rknn_origin"].append(origin(row))

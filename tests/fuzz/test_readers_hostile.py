@@ -211,7 +211,7 @@ def test_any_names_survive_our_manifest_and_the_fallback(tmp_path: Path, names: 
     files = {n: to_filename(n) for n in names}
     if len(set(files.values())) < len(files):
         return
-    for n, f in files.items():
+    for _n, f in files.items():
         np.save(d / f, good_array("a"))
     entries = [{"name": n, "file": f} for n, f in files.items()]
     (d / "manifest.json").write_text(json.dumps({"format": "dumpscope-manifest", "tensors": entries}))

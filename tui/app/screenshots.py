@@ -54,7 +54,7 @@ def generated_frame(rows: int = 2000, seed: int = 0) -> pl.DataFrame:
     stage = np.minimum(block * 4 // max(1, body // len(_STAGE_OPS)), 3)
     names = [
         f"/layer{s + 1}/block{b}/{op.lower()}_{i % len(_STAGE_OPS)}/{op}_output_0"
-        for i, (s, b, op) in enumerate(zip(stage.tolist(), block.tolist(), ops))
+        for i, (s, b, op) in enumerate(zip(stage.tolist(), block.tolist(), ops, strict=False))
     ]
     names[-len(_HEAD_OPS) :] = ["/head/pool:0", "/head/flatten:0", "/head/fc/Gemm:0", "probs"]
     channels, spatial = 64 * 2**stage, 56 // 2**stage

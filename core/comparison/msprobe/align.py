@@ -129,7 +129,7 @@ def features(
     k_add, s_add, o_add, m_add, st_add, n_add = (c.append for c in cols)
     norms: list[float] = []
     nan = math.nan
-    for e, key, module in zip(entries, keys, modules):
+    for e, key, module in zip(entries, keys, modules, strict=False):
         recs = [r for r in e.records if r.is_tensor]
         sig_code = sig_b(tuple(map(_SIG, recs)), len(books[1]))
         known = derived.get(sig_code)
@@ -284,6 +284,7 @@ class _Lists:
                 f.stack.tolist(),
                 f.name.tolist(),
                 f.norm.tolist(),
+                strict=False,
             )
         )
 
@@ -368,7 +369,7 @@ def _anchors(a: Features, b: Features) -> list[tuple[int, int]]:
         where_b = np.full(size, -1, dtype=np.int64)
         where_b[tb] = np.arange(len(tb))
         ia = np.flatnonzero(once_a[ta] & once_b[ta])
-        for i, j in zip(ia.tolist(), where_b[ta[ia]].tolist()):
+        for i, j in zip(ia.tolist(), where_b[ta[ia]].tolist(), strict=False):
             found.setdefault(i, j)
     ia = sorted(found)
     return _increasing(ia, [found[i] for i in ia])
@@ -378,8 +379,8 @@ def _increasing(ia: list[int], jb: list[int]) -> list[tuple[int, int]]:
     """The longest run of ``(ia[k], jb[k])`` increasing in ``jb`` (``ia`` already increases)."""
     from bisect import bisect_left
 
-    if all(x < y for x, y in zip(jb, jb[1:])):  # the usual case: every anchor in order
-        return list(zip(ia, jb))
+    if all(x < y for x, y in zip(jb, jb[1:], strict=False)):  # the usual case: every anchor in order
+        return list(zip(ia, jb, strict=False))
 
     tails: list[int] = []  # jb value ending the best run of each length
     tail_at: list[int] = []  # its index k

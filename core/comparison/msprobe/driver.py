@@ -307,7 +307,9 @@ def _statistics_pass(stats: list[_Prepared], mapping: Mapping | None) -> None:
     """Conclude every statistics-mode step/rank of ``stats`` with one pass of the rules."""
     if not stats:
         return
-    for p, frame in zip(stats, compare_statistics_many([p.result.pairing for p in stats], mapping)):  # type: ignore[misc]
+    for p, frame in zip(
+        stats, compare_statistics_many([p.result.pairing for p in stats], mapping), strict=False
+    ):  # type: ignore[misc]
         _conclude(p, frame)
 
 

@@ -160,7 +160,7 @@ def pair_ranks(
     npu_keys = [_mapped_key(e, mapping, prefixes) for e in npu_left]
     bench_keys = [_key(e) for e in bench_left]
     renames = bool(mapping.api or mapping.layer or prefixes)  # else every mapped key is the entry's own
-    renamed = {e.name for e, k in zip(npu_left, npu_keys) if k != _key(e)} if renames else set()
+    renamed = {e.name for e, k in zip(npu_left, npu_keys, strict=False) if k != _key(e)} if renames else set()
     if mode == "exact":
         found = _exact_indices(npu_left, npu_keys, bench_left)
     else:
@@ -199,7 +199,7 @@ def _counted(key: str, entry: Entry) -> str:
 def _exact_indices(npu: list[Entry], npu_keys: list[str], bench: list[Entry]) -> list[tuple[int, int]]:
     """msprobe's plain pairing: equal (mapped) names."""
     where = {_counted(_key(e), e): j for j, e in enumerate(bench)}
-    found = ((i, where.get(_counted(k, e))) for i, (e, k) in enumerate(zip(npu, npu_keys)))
+    found = ((i, where.get(_counted(k, e))) for i, (e, k) in enumerate(zip(npu, npu_keys, strict=False)))
     return [(i, j) for i, j in found if j is not None]
 
 
@@ -292,11 +292,13 @@ def _list_unmatched(
     its key)."""
     if not (npu_rest or bench_rest):
         return
-    npu_key = dict(zip((e.name for e in npu[0]), npu[1]))
-    bench_key = dict(zip((e.name for e in bench[0]), bench[1]))
+    npu_key = dict(zip((e.name for e in npu[0]), npu[1], strict=False))
+    bench_key = dict(zip((e.name for e in bench[0]), bench[1], strict=False))
     wanted = {npu_key[e.name] for e in npu_rest} | {bench_key[e.name] for e in bench_rest}
-    npu_calls = _group([e for e, k in zip(*npu) if k in wanted], lambda e: npu_key[e.name])
-    bench_calls = _group([e for e, k in zip(*bench) if k in wanted], lambda e: bench_key[e.name])
+    npu_calls = _group([e for e, k in zip(*npu, strict=False) if k in wanted], lambda e: npu_key[e.name])
+    bench_calls = _group(
+        [e for e, k in zip(*bench, strict=False) if k in wanted], lambda e: bench_key[e.name]
+    )
     of_npu = {p.npu.name: p.bench for p in out.pairs}
     of_bench = {p.bench.name: p.npu for p in out.pairs}
     for e in npu_rest:

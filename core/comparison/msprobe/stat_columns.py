@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
 
 import polars as pl
 
@@ -133,11 +132,11 @@ _ROWS_AT_ONCE = 16384
 
 
 def _raw_frame(rows: list[tuple[object, ...]]) -> pl.DataFrame:
-    columns = list(zip(*rows)) if rows else [()] * len(_RAW)
+    columns = list(zip(*rows, strict=False)) if rows else [()] * len(_RAW)
     return pl.DataFrame(
         {
             name: pl.Series(name, list(col), dtype=dtype, strict=False)
-            for (name, dtype), col in zip(_RAW.items(), columns)
+            for (name, dtype), col in zip(_RAW.items(), columns, strict=False)
         }
     )
 
@@ -163,7 +162,7 @@ def _new_nonfinite() -> pl.Expr:
     """NPU Max/Min is NaN/Inf while the bench's is finite."""
     parts = [
         pl.col(n).is_not_null() & ~pl.col(n).is_finite() & pl.col(b).is_not_null() & pl.col(b).is_finite()
-        for n, b in zip(_NPU[:2], _BENCH[:2])
+        for n, b in zip(_NPU[:2], _BENCH[:2], strict=False)
     ]
     return (pl.col("_has_bench") & (parts[0] | parts[1])).fill_null(False)
 
@@ -294,15 +293,20 @@ def msprobe_text(value: float | None) -> str:
 
 def _warning_messages(frame: pl.DataFrame) -> pl.Series:
     """The warning text, formatted in Python (as msprobe prints numbers) for the few warning rows."""
-    fmt: Callable[[dict], str] = lambda r: (
-        f"output NormRelativeErr {msprobe_text(r['NormRelativeErr'])} > 10x "
-        f"the inputs' {msprobe_text(r['_input_norm'])}"
-    )
+
+    def fmt(r: dict) -> str:
+        return (
+            f"output NormRelativeErr {msprobe_text(r['NormRelativeErr'])} > 10x "
+            f"the inputs' {msprobe_text(r['_input_norm'])}"
+        )
+
     values = (
         [
             fmt(r) if w else None
             for r, w in zip(
-                frame.select("NormRelativeErr", "_input_norm").iter_rows(named=True), frame["_warning"]
+                frame.select("NormRelativeErr", "_input_norm").iter_rows(named=True),
+                frame["_warning"],
+                strict=False,
             )
         ]
         if frame["_warning"].any()
@@ -314,8 +318,8 @@ def _warning_messages(frame: pl.DataFrame) -> pl.Series:
 def rules(raw: pl.DataFrame, not_compared: frozenset[str], no_input_rules: frozenset[str]) -> pl.DataFrame:
     """Differences, relative errors, msprobe's rules, Result, Err_message, Deviation, -da flags."""
     f = raw.lazy().with_columns(
-        *[(pl.col(n) - pl.col(b)).alias(f"{s} diff") for s, n, b in zip(STATS, _NPU, _BENCH)],
-        *[_rel(pl.col(n), pl.col(b)).alias(r) for r, n, b in zip(REL, _NPU, _BENCH)],
+        *[(pl.col(n) - pl.col(b)).alias(f"{s} diff") for s, n, b in zip(STATS, _NPU, _BENCH, strict=False)],
+        *[_rel(pl.col(n), pl.col(b)).alias(r) for r, n, b in zip(REL, _NPU, _BENCH, strict=False)],
         _new_nonfinite().alias("_new_nonfinite"),
     )
     f = f.with_columns(_deviation().alias("_tensor_dev")).with_columns(

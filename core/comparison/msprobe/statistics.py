@@ -108,7 +108,7 @@ class _Row:
         """The four relative errors (percent), computed once."""
         if self._rels is None:
             bench = self.bench.stats if self.bench is not None else (None,) * 4
-            self._rels = tuple(rel_err(a, b) for a, b in zip(self.npu.stats, bench))
+            self._rels = tuple(rel_err(a, b) for a, b in zip(self.npu.stats, bench, strict=False))
         return self._rels
 
     def new_nonfinite(self) -> bool:
@@ -117,7 +117,7 @@ class _Row:
             return False
         return any(
             _nonfinite(a) and b is not None and math.isfinite(b)
-            for a, b in zip(self.npu.stats[:2], self.bench.stats[:2])
+            for a, b in zip(self.npu.stats[:2], self.bench.stats[:2], strict=False)
         )
 
     def norm_rel(self) -> float | None:
@@ -275,10 +275,12 @@ def _names(row: _Row) -> dict[str, object]:
 def _stat_columns(row: _Row) -> dict[str, object]:
     nstats = row.npu.stats
     bstats = row.bench.stats if row.bench else (None,) * 4
-    out: dict[str, object] = {f"{s} diff": _diff(a, b) for s, a, b in zip(STATS, nstats, bstats)}
-    out.update(dict(zip(REL, row.rels())))
-    out.update({f"NPU {s.lower()}": v for s, v in zip(STATS, nstats)})
-    out.update({f"Bench {s.lower()}": v for s, v in zip(STATS, bstats)})
+    out: dict[str, object] = {
+        f"{s} diff": _diff(a, b) for s, a, b in zip(STATS, nstats, bstats, strict=False)
+    }
+    out.update(dict(zip(REL, row.rels(), strict=False)))
+    out.update({f"NPU {s.lower()}": v for s, v in zip(STATS, nstats, strict=False)})
+    out.update({f"Bench {s.lower()}": v for s, v in zip(STATS, bstats, strict=False)})
     return out
 
 

@@ -488,7 +488,7 @@ class LayerRows:
 
     def health_counts(self) -> dict[str, int]:
         counts = np.bincount(self.health.astype(np.intp), minlength=len(HEALTHS))
-        return {h: int(c) for h, c in zip(HEALTHS, counts) if c}
+        return {h: int(c) for h, c in zip(HEALTHS, counts, strict=False) if c}
 
     def first_unhealthy(self) -> int | None:
         """First frame position (topological) whose health is warn/fail/error, or None."""

@@ -369,7 +369,7 @@ def _quant_lines(cmp: Comparison, position: int) -> list[Content]:
     g, t = (s or none for s in sides)
     return [
         styled("$line", line=f"{label:<8}{printable(a)[:15]:>16}{printable(b)[:15]:>16}")
-        for label, a, b in zip(("qtype", "scale", "zero pt"), g, t)
+        for label, a, b in zip(("qtype", "scale", "zero pt"), g, t, strict=False)
     ]
 
 
