@@ -28,7 +28,9 @@ from pathlib import Path
 import pytest
 import tomllib
 
-REPO = Path(__file__).resolve().parents[1]
+from tests.support.paths import REPO as REPO_DIR
+
+REPO = REPO_DIR
 #: Source folder -> dotted package (pyproject's package-dir).
 ROOTS = {"core": "dumpscope.core", "tui": "dumpscope.tui"}
 MAX_MEAN_COMPLEXITY = 3.5
