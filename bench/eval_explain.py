@@ -202,7 +202,7 @@ def main() -> None:
         "--unknown",
         type=Path,
         default=None,
-        help="uncovered-tool / generic messages to score with --data (default: unknown.jsonl beside the default data)",
+        help="uncovered-tool / generic messages to score (default: unknown.jsonl with the default data)",
     )
     args = parser.parse_args()
     from dumpscope.core.knowledge import load_kb

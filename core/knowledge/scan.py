@@ -50,6 +50,26 @@ CUES: tuple[bytes, ...] = (
     b"status code",
     b"expects",
     b"mismatch",
+    b"abort",
+    b"fault",
+    b"overflow",
+    b"<e>",
+    b"[e]",
+    b"e rknn",
+    b"can't",
+    b"no such",
+    b"denied",
+    b"illegal",
+    b"killed",
+    b"out of memory",
+    b"undefined symbol",
+    b"unrecognized",
+    b"unexpected",
+    b"incompatible",
+    b"incorrect",
+    b"doesn't",
+    b"timed out",
+    "不支持".encode(),
     "异常".encode(),
     "错误".encode(),
     "失败".encode(),
@@ -77,6 +97,29 @@ ERROR_WORDS = (
     "could not",
     "status code",
     "expects",
+    "overflow",
+    "fault",
+    "<e>",
+    "[e]",
+    "e rknn:",
+    "can't",
+    "no such",
+    "denied",
+    "illegal",
+    "killed",
+    "out of memory",
+    "undefined symbol",
+    "unrecognized",
+    "unexpected",
+    "incompatible",
+    "incorrect",
+    "not exist",
+    "not registered",
+    "not found",
+    "does not",
+    "doesn't",
+    "timed out",
+    "不支持",
     "异常",
     "错误",
     "失败",
@@ -248,8 +291,11 @@ class _Scan:
         self.unmatched: set[str] = set()
 
     def take(self, line_no: int, block: list[str]) -> None:
-        """Count a repeat of a known problem, or look a new report up."""
-        key = group_key(block[0])
+        """Count a repeat of a known problem, or look a new report up.
+
+        The key covers every line of the report: two tracebacks (or two ``EZ9999: Inner Error!``
+        reports) that share their first line but not their detail are different reports."""
+        key = group_key("\n".join(block))
         if self._repeat(key, line_no) or key in self.unmatched:
             return
         problem = _problem(self.kb, key, line_no, block)
@@ -295,10 +341,30 @@ _TRT_CONTINUES = ("While parsing node number", "In node", "In function")
 
 
 def _continues(block: list[str], line: str) -> bool:
-    """Whether ``line`` (the line right after ``block``) belongs to the same report."""
+    """Whether ``line`` (the line right after ``block``) belongs to the same report.
+
+    An indented line continues a report that announces more (a header ending in ``:`` or
+    ``!``, an Ascend code, a traceback, a C++ ``throwing``) or one already running over
+    several lines; after any other line it continues only when it carries no error word of
+    its own.  So an indented error (QNN's ``     0.0ms [ ERROR ] ...``, a pasted ``  File
+    "...", line N``) right after an unrelated log line starts its own report instead of
+    being hidden under that line."""
     if len(block) >= MAX_BLOCK or not line.strip():
         return False
-    return _indented(line) or _same_code(block[0], line) or _trt_pair(block[-1], line)
+    if _same_code(block[0], line) or _trt_pair(block[-1], line):
+        return True
+    return _indented(line) and (len(block) > 1 or _opens(block[0]) or _is_noise(line))
+
+
+def _opens(first: str) -> bool:
+    """A report's first line that announces continuation lines."""
+    low = first.lower()
+    return (
+        first.rstrip().endswith((":", "!"))
+        or bool(_CODE_PREFIX.match(first))
+        or "traceback" in low
+        or "throwing" in low
+    )
 
 
 def _indented(line: str) -> bool:
