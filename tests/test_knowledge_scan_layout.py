@@ -66,3 +66,20 @@ def test_reports_sharing_a_first_line_are_told_apart(kb: KnowledgeBase) -> None:
         "    E Exception: RKNN init failed. error code: RKNN_ERR_MODEL_INVALID\n"
     )
     assert 3 in starts(kb, a + b)
+
+
+def test_a_traceback_is_read_with_its_frames_and_its_exception(kb: KnowledgeBase) -> None:
+    log = (
+        "[INFO] start\n"
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.10/site-packages/onnxsim/onnx_simplifier.py", line 120, in simplify\n'
+        "    model_opt = run(model)\n"
+        '  File "/opt/venv/lib/python3.10/site-packages/onnx/optimizer.py", line 40, in optimize\n'
+        "    out = C.optimize(model_str, passes)\n"
+        "KeyError: 'shape'\n"
+        "[INFO] done\n"
+    )
+    problems = scan_log(io.BytesIO(log.encode()), kb)
+    assert [p.first_line_no for p in problems] == [2]
+    assert problems[0].block[-1] == "KeyError: 'shape'" and len(problems[0].block) == 4
+    assert problems[0].matches[0].entry.family == "onnxsim"

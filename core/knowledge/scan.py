@@ -115,6 +115,12 @@ ERROR_WORDS = (
     "incorrect",
     "not exist",
     "not registered",
+    "not implemented",
+    "n't support",
+    "invalid",
+    "mismatch",
+    "out of range",
+    "exceed",
     "not found",
     "does not",
     "doesn't",
@@ -353,7 +359,19 @@ def _continues(block: list[str], line: str) -> bool:
         return False
     if _same_code(block[0], line) or _trt_pair(block[-1], line):
         return True
+    if _is_traceback(block) and _EXCEPTION_LINE.match(line.lstrip()):
+        return True  # the exception that ends a traceback belongs to it
     return _indented(line) and (len(block) > 1 or _opens(block[0]) or _is_noise(line))
+
+
+_EXCEPTION_LINE = re.compile(r"(?:E\s+)?[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)\b")
+
+
+def _is_traceback(block: list[str]) -> bool:
+    """A Python traceback whose frames are still being read (not yet ended by its exception line)."""
+    return block[0].lstrip().startswith("Traceback (most recent call last)") and not _EXCEPTION_LINE.match(
+        block[-1].lstrip()
+    )
 
 
 def _opens(first: str) -> bool:
@@ -400,12 +418,17 @@ class _BlockGrouper:
 
     def add(self, line_no: int, text: str) -> Iterator[tuple[int, list[str]]]:
         """Extend the report with the next candidate line, or close it and start a new one."""
-        if self.block and line_no == self.last + 1 and _continues(self.block, text):
+        if self.block and self._next(line_no) and _continues(self.block, text):
             self.block.append(text)
         else:
             yield from self.flush()
             self.start, self.block = line_no, [text]
         self.last = line_no
+
+    def _next(self, line_no: int) -> bool:
+        """Whether ``line_no`` follows the report: the next line, or inside a Python traceback the line
+        after a frame's source line (which carries no cue and so never reaches the grouper)."""
+        return line_no == self.last + 1 or (line_no == self.last + 2 and _is_traceback(self.block))
 
     def flush(self) -> Iterator[tuple[int, list[str]]]:
         if self.block:
