@@ -66,3 +66,35 @@ def test_family_answers_name_specific_causes_before_verbose_logs(kb: KnowledgeBa
     for family in ("paddle2onnx", "onnxsim"):
         first = level[family].fix.split(". ")[0].lower()
         assert "verbose" not in first and "more detail" not in first, family
+
+
+@pytest.mark.parametrize(
+    ("message", "entry_id"),
+    [
+        (
+            "[TRT] [E] 3: [executionContext.cpp::setInputShape::1999] Error Code 3: API Usage Error "
+            "(Parameter check failed, condition: satisfyProfile Runtime dimension does not satisfy "
+            "any optimization profile.)",
+            "tensorrt-runtime-shape-outside-profile",
+        ),
+        (
+            "[E] 3: [executionContext.cpp::resolveSlots::100] Error Code 3: API Usage Error (Parameter check "
+            "failed, condition: allInputDimensionsSpecified(routine) )",
+            "tensorrt-input-dimensions-not-specified",
+        ),
+        (
+            "Error: Exception occurred during running replacer "
+            '"ObjectDetectionAPIPreprocessor2Replacement" (x)',
+            "openvino-mo-replacer-exception",
+        ),
+        (
+            "NotImplementedError: Unsupported Ops of type: RandomShuffleQueueV2",
+            "coreml-tfcoreml-unsupported-ops",
+        ),
+        ("E RKNN: [08:00:01.002] buffer overflow!!!", "rknn-compiler-buffer-overflow"),
+    ],
+)
+def test_frequent_failures_have_specific_entries(kb: KnowledgeBase, message: str, entry_id: str) -> None:
+    found = answer(kb, message)
+    assert found.confident and found.matches[0].entry.id == entry_id
+    assert found.matches[0].entry.level != "family"
