@@ -198,7 +198,16 @@ def _code_line_starts(buf: bytes) -> list[int]:
 
 
 def _word_starts_at(buf: bytes, pos: int) -> bool:
-    return pos == 0 or not (buf[pos - 1 : pos].isalnum() or buf[pos - 1] in b"_-")
+    """No letter, digit, ``_`` or ``-`` before ``pos``, an ANSI colour code (``ESC[31m``) not counting."""
+    if pos == 0:
+        return True
+    if buf[pos - 1 : pos] == b"m" and _ANSI_TAIL.search(buf[max(0, pos - 12) : pos]):
+        return True
+    return not (buf[pos - 1 : pos].isalnum() or buf[pos - 1] in b"_-")
+
+
+_ANSI_TAIL = re.compile(rb"\x1b\[[0-9;]{0,8}m\Z")
+_ANSI = re.compile(r"\x1b\[[0-9;]{0,8}[A-Za-z]")
 
 
 def _lines_of_interest(stream: IO[bytes], prefilter: Prefilter) -> Iterator[tuple[int, bytes]]:
@@ -405,7 +414,8 @@ def _blocks(lines: Iterator[tuple[int, bytes]]) -> Iterator[tuple[int, list[str]
     """Group consecutive candidate lines of one report: ``(first line number, lines)``."""
     grouper = _BlockGrouper()
     for line_no, raw in lines:
-        yield from grouper.add(line_no, raw[:MAX_LINE].decode("utf-8", errors="replace").rstrip("\r\n"))
+        text = raw[:MAX_LINE].decode("utf-8", errors="replace").rstrip("\r\n")
+        yield from grouper.add(line_no, _ANSI.sub("", text) if "\x1b" in text else text)
     yield from grouper.flush()
 
 
