@@ -86,7 +86,10 @@ def test_a_traceback_is_read_with_its_frames_and_its_exception(kb: KnowledgeBase
 
 
 def test_a_coloured_ascend_code_line_is_found_and_reported_without_colour(kb: KnowledgeBase) -> None:
-    log = "[INFO] x\n\x1b[31mE19010: No parser is registered for Op [Foo_1, optype [ai.onnx::11::Foo]].\x1b[0m\n"
+    log = (
+        "[INFO] x\n\x1b[31mE19010: No parser is registered for Op [Foo_1, optype [ai.onnx::11::Foo]].\x1b[0m"
+    )
+    log += "\n"
     problems = scan_log(io.BytesIO(log.encode()), kb)
     assert [p.first_line_no for p in problems] == [2]
     assert problems[0].text.startswith("E19010:") and "\x1b" not in problems[0].text
