@@ -198,6 +198,12 @@ def main() -> None:
     parser.add_argument(
         "--misses", action="store_true", help="list the dev misses (held-out texts are never shown)"
     )
+    parser.add_argument(
+        "--unknown",
+        type=Path,
+        default=None,
+        help="uncovered-tool / generic messages to score (default: unknown.jsonl with the default data)",
+    )
     args = parser.parse_args()
     from dumpscope.core.knowledge import load_kb
 
@@ -212,9 +218,10 @@ def main() -> None:
     floor_effect(kb, records)
     print("\n== log scan: messages buried in noise ==")
     log_scan_recall(kb, records)
-    if UNKNOWN.exists() and args.data == DATA:
-        print(f"\n== {UNKNOWN.name}: tools not covered, generic runtime text ==")
-        report_unknown(kb, UNKNOWN, args.misses)
+    unknown = args.unknown or (UNKNOWN if args.data == DATA else None)
+    if unknown is not None and unknown.exists():
+        print(f"\n== {unknown.name}: tools not covered, generic runtime text ==")
+        report_unknown(kb, unknown, args.misses)
 
 
 if __name__ == "__main__":

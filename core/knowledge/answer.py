@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 from dumpscope.core.knowledge.family import MAX_TEXT, detect_uncovered, strongest_covered
-from dumpscope.core.knowledge.markers import UNCOVERED
+from dumpscope.core.knowledge.markers import STRONG, UNCOVERED
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
 if TYPE_CHECKING:
@@ -139,13 +139,15 @@ def basis_of(m: Match) -> str:
 
 
 def _uncovered_tool(text: str, lowered: str) -> tuple[str, str] | None:
-    """The uncovered tool the message names, when its markers are at least as strong as any covered tool's."""
+    """The uncovered tool the message names, when its markers are at least as strong as any covered tool's,
+    or when two of its own markers name it (a plugin of a covered tool, such as OpenVINO's NPU plugin,
+    prints the covered tool's frames around its own lines)."""
     found = detect_uncovered(text, lowered)
     if not found:
         return None
     family, evidence = found[0]
     covered = strongest_covered(text, lowered)
-    if covered is not None and covered[:2] > evidence[:2]:
+    if covered is not None and covered[:2] > evidence[:2] and evidence[1] < 2 * STRONG:
         return None
     return family, UNCOVERED[family][0]
 

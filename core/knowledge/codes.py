@@ -73,7 +73,7 @@ _EXTRACTORS: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (re.compile(r"\[ONNXRuntimeError\]\s{0,4}:\s{0,4}(\d{1,3})\s{0,4}:\s{0,4}([A-Z_]{1,40})"), "ort"),
     (re.compile(r"\b(RKNN_ERR_[A-Z_]{1,60})\b"), "rknn"),
-    (re.compile(r"(?i:rknn)[^\n]{0,80}?\bret\s{0,2}=\s{0,2}(-\d{1,3})\b"), "rknn"),
+    (re.compile(r"(?i:rknn)[^\n]{0,80}?\b(?:ret|error)\s{0,2}=\s{0,2}(-\d{1,3})\b"), "rknn"),
     (re.compile(rf"(?:ErrorCode::k|\):\s{{0,2}})({_TRT_NAMES})\b"), "trt"),
     (re.compile(r"In function \w{1,120}:\s{0,8}\[(\d{1,2})\]"), "trt"),
     (re.compile(r"\bError Code (\d{1,2}): "), "trtb"),

@@ -75,6 +75,7 @@ _RKNN: Markers = (
     ("e inference:", STRONG),
     ("w load_onnx:", STRONG),
     ("need <= 12", WEAK),
+    ("failed to config layer: '", STRONG),
 )
 
 _TENSORRT: Markers = (
@@ -575,6 +576,8 @@ _COREML: Markers = (
     ("minimum_deployment_target", STRONG),
     ("computeunit", STRONG),
     ("unsupported fx node", STRONG),
+    ("tfcoreml", STRONG),
+    ("unsupported ops of type:", STRONG),
     ("error computing nn outputs", STRONG),
     ("unable to compute the prediction using a neural network model", STRONG),
     ("e5rt", STRONG),
@@ -652,6 +655,8 @@ _VITIS_AI: Markers = (
     ("vai_c_caffe", STRONG),
     ("vitis-ai", STRONG),
     ("vitis_ai", STRONG),
+    ("[unilog]", STRONG),
+    ("[xcom_", STRONG),
     ("vitis ai", STRONG),
     ("xir::", STRONG),
     ("vart::", STRONG),
@@ -730,6 +735,10 @@ _INTEL_NPU: Markers = (
     ("npu_plugin", STRONG),
     ("intel(r) npu", STRONG),
     ("intel npu", STRONG),
+    ("intel_npu/src", STRONG),
+    ("zero_compiler_in_driver", STRONG),
+    ("l0 pfncreate", STRONG),
+    ("l0 creategraph", STRONG),
 )
 _OTHER_EDGE: Markers = (
     ("tidl_model_import", STRONG),

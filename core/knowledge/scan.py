@@ -50,6 +50,26 @@ CUES: tuple[bytes, ...] = (
     b"status code",
     b"expects",
     b"mismatch",
+    b"abort",
+    b"fault",
+    b"overflow",
+    b"<e>",
+    b"[e]",
+    b"e rknn",
+    b"can't",
+    b"no such",
+    b"denied",
+    b"illegal",
+    b"killed",
+    b"out of memory",
+    b"undefined symbol",
+    b"unrecognized",
+    b"unexpected",
+    b"incompatible",
+    b"incorrect",
+    b"doesn't",
+    b"timed out",
+    "不支持".encode(),
     "异常".encode(),
     "错误".encode(),
     "失败".encode(),
@@ -77,6 +97,35 @@ ERROR_WORDS = (
     "could not",
     "status code",
     "expects",
+    "overflow",
+    "fault",
+    "<e>",
+    "[e]",
+    "e rknn:",
+    "can't",
+    "no such",
+    "denied",
+    "illegal",
+    "killed",
+    "out of memory",
+    "undefined symbol",
+    "unrecognized",
+    "unexpected",
+    "incompatible",
+    "incorrect",
+    "not exist",
+    "not registered",
+    "not implemented",
+    "n't support",
+    "invalid",
+    "mismatch",
+    "out of range",
+    "exceed",
+    "not found",
+    "does not",
+    "doesn't",
+    "timed out",
+    "不支持",
     "异常",
     "错误",
     "失败",
@@ -149,7 +198,16 @@ def _code_line_starts(buf: bytes) -> list[int]:
 
 
 def _word_starts_at(buf: bytes, pos: int) -> bool:
-    return pos == 0 or not (buf[pos - 1 : pos].isalnum() or buf[pos - 1] in b"_-")
+    """No letter, digit, ``_`` or ``-`` before ``pos``, an ANSI colour code (``ESC[31m``) not counting."""
+    if pos == 0:
+        return True
+    if buf[pos - 1 : pos] == b"m" and _ANSI_TAIL.search(buf[max(0, pos - 12) : pos]):
+        return True
+    return not (buf[pos - 1 : pos].isalnum() or buf[pos - 1] in b"_-")
+
+
+_ANSI_TAIL = re.compile(rb"\x1b\[[0-9;]{0,8}m\Z")
+_ANSI = re.compile(r"\x1b\[[0-9;]{0,8}[A-Za-z]")
 
 
 def _lines_of_interest(stream: IO[bytes], prefilter: Prefilter) -> Iterator[tuple[int, bytes]]:
@@ -248,8 +306,11 @@ class _Scan:
         self.unmatched: set[str] = set()
 
     def take(self, line_no: int, block: list[str]) -> None:
-        """Count a repeat of a known problem, or look a new report up."""
-        key = group_key(block[0])
+        """Count a repeat of a known problem, or look a new report up.
+
+        The key covers every line of the report: two tracebacks (or two ``EZ9999: Inner Error!``
+        reports) that share their first line but not their detail are different reports."""
+        key = group_key("\n".join(block))
         if self._repeat(key, line_no) or key in self.unmatched:
             return
         problem = _problem(self.kb, key, line_no, block)
@@ -295,10 +356,42 @@ _TRT_CONTINUES = ("While parsing node number", "In node", "In function")
 
 
 def _continues(block: list[str], line: str) -> bool:
-    """Whether ``line`` (the line right after ``block``) belongs to the same report."""
+    """Whether ``line`` (the line right after ``block``) belongs to the same report.
+
+    An indented line continues a report that announces more (a header ending in ``:`` or
+    ``!``, an Ascend code, a traceback, a C++ ``throwing``) or one already running over
+    several lines; after any other line it continues only when it carries no error word of
+    its own.  So an indented error (QNN's ``     0.0ms [ ERROR ] ...``, a pasted ``  File
+    "...", line N``) right after an unrelated log line starts its own report instead of
+    being hidden under that line."""
     if len(block) >= MAX_BLOCK or not line.strip():
         return False
-    return _indented(line) or _same_code(block[0], line) or _trt_pair(block[-1], line)
+    if _same_code(block[0], line) or _trt_pair(block[-1], line):
+        return True
+    if _is_traceback(block) and _EXCEPTION_LINE.match(line.lstrip()):
+        return True  # the exception that ends a traceback belongs to it
+    return _indented(line) and (len(block) > 1 or _opens(block[0]) or _is_noise(line))
+
+
+_EXCEPTION_LINE = re.compile(r"(?:E\s+)?[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)\b")
+
+
+def _is_traceback(block: list[str]) -> bool:
+    """A Python traceback whose frames are still being read (not yet ended by its exception line)."""
+    return block[0].lstrip().startswith("Traceback (most recent call last)") and not _EXCEPTION_LINE.match(
+        block[-1].lstrip()
+    )
+
+
+def _opens(first: str) -> bool:
+    """A report's first line that announces continuation lines."""
+    low = first.lower()
+    return (
+        first.rstrip().endswith((":", "!"))
+        or bool(_CODE_PREFIX.match(first))
+        or "traceback" in low
+        or "throwing" in low
+    )
 
 
 def _indented(line: str) -> bool:
@@ -321,7 +414,8 @@ def _blocks(lines: Iterator[tuple[int, bytes]]) -> Iterator[tuple[int, list[str]
     """Group consecutive candidate lines of one report: ``(first line number, lines)``."""
     grouper = _BlockGrouper()
     for line_no, raw in lines:
-        yield from grouper.add(line_no, raw[:MAX_LINE].decode("utf-8", errors="replace").rstrip("\r\n"))
+        text = raw[:MAX_LINE].decode("utf-8", errors="replace").rstrip("\r\n")
+        yield from grouper.add(line_no, _ANSI.sub("", text) if "\x1b" in text else text)
     yield from grouper.flush()
 
 
@@ -334,12 +428,17 @@ class _BlockGrouper:
 
     def add(self, line_no: int, text: str) -> Iterator[tuple[int, list[str]]]:
         """Extend the report with the next candidate line, or close it and start a new one."""
-        if self.block and line_no == self.last + 1 and _continues(self.block, text):
+        if self.block and self._next(line_no) and _continues(self.block, text):
             self.block.append(text)
         else:
             yield from self.flush()
             self.start, self.block = line_no, [text]
         self.last = line_no
+
+    def _next(self, line_no: int) -> bool:
+        """Whether ``line_no`` follows the report: the next line, or inside a Python traceback the line
+        after a frame's source line (which carries no cue and so never reaches the grouper)."""
+        return line_no == self.last + 1 or (line_no == self.last + 2 and _is_traceback(self.block))
 
     def flush(self) -> Iterator[tuple[int, list[str]]]:
         if self.block:
