@@ -163,6 +163,8 @@ def make_light_model(root: Path) -> int:
 
 def make_ocr_det(root: Path) -> int:
     """PP-OCRv4 det at 640x640 dumped golden and fp16 (0 when the model is not cached)."""
+    if __package__ in (None, ""):  # run as a script: the repository root holds the bench package
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from bench.realmodels.models import cache_root
 
     model = cache_root() / "models" / "ppocr-det.onnx"
@@ -229,6 +231,25 @@ def load() -> float:
     return os.getloadavg()[0]
 
 
+HEADER = (
+    f"{'case':38} {'MB':>6} {'rows':>5} {'naive s':>7} {'ours s':>6} {'x naive':>7} {'read GB/s':>9} "
+    f"{'% read':>6} {'ns/pair':>7} {'1 w s':>6} {'2 w s':>6} {'2w x':>5} {'RSS MB':>6} {'load':>9}"
+)
+
+
+def row_line(r: dict) -> str:
+    """One case's figures as a line under :data:`HEADER`."""
+    mb = r["bytes"] / 1e6
+    rate = r["bytes"] / r["dumpscope_s"] / 1e9
+    return (
+        f"{r['case']:38} {mb:6.0f} {r['rows']:5d} {r['naive_s']:7.2f} {r['dumpscope_s']:6.2f} "
+        f"{r['dumpscope_s'] / r['naive_s']:6.2f}x {r['read_gb_s']:9.2f} {rate / r['read_gb_s']:6.0%} "
+        f"{r['dumpscope_cpu_s'] / r['pairs'] * 1e9:7.2f} {r['workers_1_s']:6.2f} {r['workers_2_s']:6.2f} "
+        f"{r['workers_1_s'] / r['workers_2_s']:4.2f}x {r['dumpscope_rss_mb']:6.0f} "
+        f"{r['load'][0]:4.1f}-{r['load'][1]:<4.1f}"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="smaller cases (a smoke run)")
@@ -245,6 +266,7 @@ def main() -> None:
     }
     print(f"cores available: {len(os.sched_getaffinity(0))}; load average at start {load():.2f}")
     results = []
+    print(HEADER, flush=True)
     for label, make in cases.items():
         key = label.split()[0].strip("()")
         if key not in args.cases:
@@ -253,7 +275,7 @@ def main() -> None:
         if not (d / "golden").exists():
             size = make(d)
             if not size:
-                print(f"{label}: skipped (model not cached; run `python -m bench.realmodels`)")
+                print(f"{label}: skipped (model not cached; run `python -m bench.realmodels`)", flush=True)
                 continue
         else:
             size = sum(f.stat().st_size for f in d.rglob("*.npy"))
@@ -284,20 +306,7 @@ def main() -> None:
                 "load": [load_before, load()],
             }
         )
-    print(
-        f"{'case':38} {'MB':>6} {'rows':>5} {'naive s':>7} {'ours s':>6} {'x naive':>7} {'read GB/s':>9} "
-        f"{'% read':>6} {'ns/pair':>7} {'1 w s':>6} {'2 w s':>6} {'2w x':>5} {'RSS MB':>6} {'load':>9}"
-    )
-    for r in results:
-        mb = r["bytes"] / 1e6
-        rate = r["bytes"] / r["dumpscope_s"] / 1e9
-        print(
-            f"{r['case']:38} {mb:6.0f} {r['rows']:5d} {r['naive_s']:7.2f} {r['dumpscope_s']:6.2f} "
-            f"{r['dumpscope_s'] / r['naive_s']:6.2f}x {r['read_gb_s']:9.2f} {rate / r['read_gb_s']:6.0%} "
-            f"{r['dumpscope_cpu_s'] / r['pairs'] * 1e9:7.2f} {r['workers_1_s']:6.2f} {r['workers_2_s']:6.2f} "
-            f"{r['workers_1_s'] / r['workers_2_s']:4.2f}x {r['dumpscope_rss_mb']:6.0f} "
-            f"{r['load'][0]:4.1f}-{r['load'][1]:<4.1f}"
-        )
+        print(row_line(results[-1]), flush=True)
     if (base / "b" / "golden").exists():
         serial, share = parent_share(base / "b")
         print(f"parent CPU outside tasks, case (b), 2 workers: {serial:.3f} s, {share:.1%} of all CPU")

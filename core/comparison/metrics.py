@@ -13,10 +13,12 @@ differ from msaccucmp only where it is wrong:
 * a tensor of one element is compared by value: cosine is null, not "1".
 
 Data is streamed in chunks, so memory is bounded by the chunk and not by the tensor;
-memory-mapped inputs are read once (plus a second pass for the KL divergence, which
-needs the global min/max, only when a tensor spans several chunks).  The hot loops are
-in a small C extension (``_kernel.c``, one vectorised pass each); when it is not built,
-the same arithmetic runs in numpy with float64 sums through BLAS.
+inputs are read once (plus a second pass for the KL divergence, which needs the global
+min/max, over memory only when a tensor spans several chunks).  The compiled kernel
+(``_kernel.c``) does a pair in one call: each side read in place in its own type and
+converted chunk by chunk in C, a vectorised moments pass, then a fused vectorised KL pass
+(KL from sum a log(a/b), sum a and sum (b - a), see :func:`_kl_value`).  When it is not
+built, the same arithmetic runs in numpy with float64 sums through BLAS.
 """
 
 from __future__ import annotations
