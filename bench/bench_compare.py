@@ -202,9 +202,10 @@ def kernel_ns(repeat: int = 20) -> dict[str, float]:
     return out
 
 
-def parent_share(d: Path) -> tuple[float, float]:
-    """The parent's CPU outside tasks and its share of all CPU, compare with 2 workers in this
-    process (best of three, by share): see bench_workers.timed."""
+def parent_share(d: Path) -> tuple[float, float, float]:
+    """The parent's CPU outside tasks, its share of all CPU, and the tasks' CPU seconds (reading,
+    kernel, the Python per row), compare with 2 workers in this process (best of three, by
+    share): see bench_workers.timed."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(
@@ -217,7 +218,7 @@ def parent_share(d: Path) -> tuple[float, float]:
     timed = workers.timed
     runs = [timed(d / "golden", d / "target", 2) for _ in range(3)]
     run = min(runs, key=lambda r: r.serial / (r.parent_cpu + r.children_cpu))
-    return run.serial, run.serial / (run.parent_cpu + run.children_cpu)
+    return run.serial, run.serial / (run.parent_cpu + run.children_cpu), run.work
 
 
 def ours(d: Path, extra: list[str], workers: int | None = None) -> tuple[float, float, str, float]:
@@ -308,8 +309,12 @@ def main() -> None:
         )
         print(row_line(results[-1]), flush=True)
     if (base / "b" / "golden").exists():
-        serial, share = parent_share(base / "b")
+        serial, share, work = parent_share(base / "b")
         print(f"parent CPU outside tasks, case (b), 2 workers: {serial:.3f} s, {share:.1%} of all CPU")
+        print(
+            f"case (b) in tasks (reading, kernel, Python per row; no start-up): "
+            f"{work / pairs_of(base / 'b' / 'golden') * 1e9:.2f} CPU ns per element pair"
+        )
     kernel = kernel_ns()
     print(
         "metric kernel, one core, in memory: " + ", ".join(f"{k} {v:.2f} ns/pair" for k, v in kernel.items())
