@@ -9,9 +9,22 @@ Cases (generated in the same run, page cache warm for both contenders):
       (golden and an fp16 target);
   (d) a real OCR detector (PP-OCRv4 det from rapidocr-onnxruntime, as cached by
       `python -m bench.realmodels`; skipped when not cached) at 640x640, golden vs fp16.
-Both contenders run as subprocesses, so wall time and peak RSS are measured the same
-way (RUSAGE_CHILDREN).  Figures are printed as ratios to the naive loop, plus the
-metric kernel's throughput per core on float32 pairs.
+Both contenders run as subprocesses, so wall time, CPU time and peak RSS are measured the
+same way (RUSAGE_CHILDREN).  One run prints, per case and measured in that run:
+
+* ``naive s``: the naive loop (one BLAS thread); ``ours s`` and ``x naive``: ``dumpscope
+  compare`` with every core, and its time over the naive loop's (lower is better);
+* ``read GB/s``: the rate at which this machine reads the same files (page cache warm) into
+  one reused buffer, as ``dd`` would: ``os.preadv`` of every file, best of three; ``% read``:
+  compare's input rate (both sides' bytes over its wall time) as a share of it;
+* ``ns/pair``: compare's CPU time (every process) per element pair;
+* ``1 w s``, ``2 w s``, ``2w x``: ``--workers 1`` and ``--workers 2``, and the speed-up;
+* the 1-minute load average before and after each case: the box may be shared, and then
+  wall-clock figures (not the CPU ones) are inflated.
+
+Then, in this process: the parent's share of the CPU with 2 workers on case (b) (what it
+spends outside tasks: listing, pairing, forking, merging, the frame), and the metric
+kernel's CPU per element pair on in-memory float32-vs-float16 and float32 pairs.
 """
 
 from __future__ import annotations
@@ -20,6 +33,7 @@ import argparse
 import json
 import math
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -55,8 +69,9 @@ print(rows)
 """
 
 
-def child(cmd: list[str], blas_threads: int | None = None) -> tuple[float, float, str]:
-    """Run ``cmd``; return wall seconds, that child's own peak RSS in MB, and its stdout.
+def child(cmd: list[str], blas_threads: int | None = None) -> tuple[float, float, str, float]:
+    """Run ``cmd``; return wall seconds, that child's own peak RSS in MB, its stdout and its
+    CPU seconds (user + system, its children included).
 
     The naive loop runs with one BLAS thread: OpenBLAS's threaded dot products are
     slower on a busy 2-core box, and the baseline should not be handicapped.
@@ -65,16 +80,49 @@ def child(cmd: list[str], blas_threads: int | None = None) -> tuple[float, float
     if blas_threads:
         env["OPENBLAS_NUM_THREADS"] = str(blas_threads)
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env)
         _pid, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         proc.returncode = os.waitstatus_to_exitcode(status)
         if proc.returncode not in (0, 1):
             err.seek(0)
             raise SystemExit(f"{cmd[:4]} failed ({proc.returncode}): {err.read()[-2000:]}")
         out.seek(0)
-        return wall, usage.ru_maxrss / 1024, out.read()
+        cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+        return wall, usage.ru_maxrss / 1024, out.read(), cpu
+
+
+def read_rate(root: Path, repeat: int = 3) -> float:
+    """GB/s at which this machine reads every ``.npy`` under ``root`` (page cache warm) into
+    one reused, pre-touched buffer: what ``dd if=FILE of=/dev/null bs=16M`` measures, file by
+    file, best of ``repeat``."""
+    files = sorted(root.rglob("*.npy"))
+    sizes = [f.stat().st_size for f in files]
+    buf = memoryview(bytearray(max(sizes, default=1)))
+    best = math.inf
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for f, size in zip(files, sizes, strict=True):
+            fd = os.open(f, os.O_RDONLY)
+            try:
+                got = 0
+                while got < size:
+                    n = os.preadv(fd, [buf[got:size]], got)
+                    if n <= 0:
+                        break
+                    got += n
+            finally:
+                os.close(fd)
+        best = min(best, time.perf_counter() - start)
+    return sum(sizes) / best / 1e9
+
+
+def pairs_of(golden: Path) -> int:
+    """Element pairs of a case: the golden tensors' elements (each has a target)."""
+    return sum(int(np.load(f, mmap_mode="r").size) for f in golden.rglob("*.npy"))
 
 
 def make_layers(root: Path, layers: int, elems: int, target_dtype: type, seed: int) -> int:
@@ -115,6 +163,8 @@ def make_light_model(root: Path) -> int:
 
 def make_ocr_det(root: Path) -> int:
     """PP-OCRv4 det at 640x640 dumped golden and fp16 (0 when the model is not cached)."""
+    if __package__ in (None, ""):  # run as a script: the repository root holds the bench package
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from bench.realmodels.models import cache_root
 
     model = cache_root() / "models" / "ppocr-det.onnx"
@@ -129,40 +179,83 @@ def make_ocr_det(root: Path) -> int:
     return sum(f.stat().st_size for f in root.rglob("*.npy"))
 
 
-def copy_bandwidth(mb: int = 256, repeat: int = 5) -> float:
-    """GB/s of a numpy copy between two arrays far larger than the caches (read + write bytes)."""
-    src = np.ones(mb << 18, np.float32)
-    dst = np.empty_like(src)
-    best = math.inf
-    for _ in range(repeat):
-        start = time.perf_counter()
-        np.copyto(dst, src)
-        best = min(best, time.perf_counter() - start)
-    return 2 * src.nbytes / best / 1e9
-
-
-def kernel_throughput(repeat: int = 40) -> float:
-    """GB/s of float32 pair data through compare_arrays on one core (CPU time)."""
+def kernel_ns(repeat: int = 20) -> dict[str, float]:
+    """The metric kernel's CPU ns per element pair on one core, in memory (no reading):
+    ``compare_arrays`` on 1M float32 golden vs float16 and vs float32 targets."""
     from threadpoolctl import threadpool_limits
 
     from dumpscope.core.comparison.metrics import compare_arrays
 
     rng = np.random.default_rng(0)
     g = rng.standard_normal(1_000_000, dtype=np.float32)
-    t = g + rng.standard_normal(1_000_000, dtype=np.float32) * 1e-3
-    with threadpool_limits(1, "blas"):
-        compare_arrays(g, t)
-        start = time.process_time()
-        for _ in range(repeat):
+    out = {}
+    for name, dtype in (("fp32 vs fp16", np.float16), ("fp32 vs fp32", np.float32)):
+        t = (g + rng.standard_normal(g.size, dtype=np.float32) * 1e-3).astype(dtype)
+        with threadpool_limits(1, "blas"):
             compare_arrays(g, t)
-        cpu = (time.process_time() - start) / repeat
-    return (g.nbytes + t.nbytes) / cpu / 1e9
+            best = math.inf
+            for _ in range(repeat):
+                start = time.process_time()
+                compare_arrays(g, t)
+                best = min(best, time.process_time() - start)
+        out[name] = best / g.size * 1e9
+    return out
+
+
+def parent_share(d: Path) -> tuple[float, float, float]:
+    """The parent's CPU outside tasks, its share of all CPU, and the tasks' CPU seconds (reading,
+    kernel, the Python per row), compare with 2 workers in this process (best of three, by
+    share): see bench_workers.timed."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "bench_workers", Path(__file__).with_name("bench_workers.py")
+    )
+    assert spec is not None and spec.loader is not None
+    workers = importlib.util.module_from_spec(spec)
+    sys.modules["bench_workers"] = workers  # its dataclasses look their module up
+    spec.loader.exec_module(workers)
+    timed = workers.timed
+    runs = [timed(d / "golden", d / "target", 2) for _ in range(3)]
+    run = min(runs, key=lambda r: r.serial / (r.parent_cpu + r.children_cpu))
+    return run.serial, run.serial / (run.parent_cpu + run.children_cpu), run.work
+
+
+def ours(d: Path, extra: list[str], workers: int | None = None) -> tuple[float, float, str, float]:
+    cmd = [sys.executable, "-m", "dumpscope", "compare", str(d / "golden"), str(d / "target"), *extra]
+    if workers:
+        cmd += ["--workers", str(workers)]
+    return child([*cmd, "--format", "csv", "-o", str(d / "result.csv")])
+
+
+def load() -> float:
+    return os.getloadavg()[0]
+
+
+HEADER = (
+    f"{'case':38} {'MB':>6} {'rows':>5} {'naive s':>7} {'ours s':>6} {'x naive':>7} {'read GB/s':>9} "
+    f"{'% read':>6} {'ns/pair':>7} {'1 w s':>6} {'2 w s':>6} {'2w x':>5} {'RSS MB':>6} {'load':>9}"
+)
+
+
+def row_line(r: dict) -> str:
+    """One case's figures as a line under :data:`HEADER`."""
+    mb = r["bytes"] / 1e6
+    rate = r["bytes"] / r["dumpscope_s"] / 1e9
+    return (
+        f"{r['case']:38} {mb:6.0f} {r['rows']:5d} {r['naive_s']:7.2f} {r['dumpscope_s']:6.2f} "
+        f"{r['dumpscope_s'] / r['naive_s']:6.2f}x {r['read_gb_s']:9.2f} {rate / r['read_gb_s']:6.0%} "
+        f"{r['dumpscope_cpu_s'] / r['pairs'] * 1e9:7.2f} {r['workers_1_s']:6.2f} {r['workers_2_s']:6.2f} "
+        f"{r['workers_1_s'] / r['workers_2_s']:4.2f}x {r['dumpscope_rss_mb']:6.0f} "
+        f"{r['load'][0]:4.1f}-{r['load'][1]:<4.1f}"
+    )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="smaller cases (a smoke run)")
     ap.add_argument("--keep", metavar="DIR", help="generate into DIR and keep the data")
+    ap.add_argument("--cases", default="abcd", help="which cases to run (default: abcd)")
     args = ap.parse_args()
     base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="dumpscope-bench-"))
     scale = 10 if args.quick else 1
@@ -172,13 +265,18 @@ def main() -> None:
         "(c) onnx light model, fp16 target": make_light_model,
         "(d) PP-OCRv4 det 640x640, fp16 target": make_ocr_det,
     }
+    print(f"cores available: {len(os.sched_getaffinity(0))}; load average at start {load():.2f}")
     results = []
+    print(HEADER, flush=True)
     for label, make in cases.items():
-        d = base / label.split()[0].strip("()")
+        key = label.split()[0].strip("()")
+        if key not in args.cases:
+            continue
+        d = base / key
         if not (d / "golden").exists():
             size = make(d)
             if not size:
-                print(f"{label}: skipped (model not cached; run `python -m bench.realmodels`)")
+                print(f"{label}: skipped (model not cached; run `python -m bench.realmodels`)", flush=True)
                 continue
         else:
             size = sum(f.stat().st_size for f in d.rglob("*.npy"))
@@ -186,50 +284,43 @@ def main() -> None:
         model_file = d / "model.txt"
         if model_file.exists():
             extra = ["--model", model_file.read_text()]
+        load_before = load()
+        rate = read_rate(d)  # also warms the page cache for both contenders
         naive = child([sys.executable, "-c", NAIVE, str(d / "golden"), str(d / "target")], blas_threads=1)
-        ours = child(
-            [
-                sys.executable,
-                "-m",
-                "dumpscope",
-                "compare",
-                str(d / "golden"),
-                str(d / "target"),
-                *extra,
-                "--format",
-                "csv",
-                "-o",
-                str(d / "result.csv"),
-            ]
-        )
+        every = ours(d, extra)
+        one, two = ours(d, extra, 1), ours(d, extra, 2)
         rows = sum(1 for _ in open(d / "result.csv")) - 1
         results.append(
             {
                 "case": label,
                 "bytes": size,
+                "pairs": pairs_of(d / "golden"),
                 "rows": rows,
+                "read_gb_s": rate,
                 "naive_s": naive[0],
                 "naive_rss_mb": naive[1],
-                "dumpscope_s": ours[0],
-                "dumpscope_rss_mb": ours[1],
+                "dumpscope_s": every[0],
+                "dumpscope_cpu_s": every[3],
+                "dumpscope_rss_mb": every[1],
+                "workers_1_s": one[0],
+                "workers_2_s": two[0],
+                "load": [load_before, load()],
             }
         )
-    print(
-        f"{'case':38} {'MB':>7} {'rows':>5} {'naive s':>8} {'ours s':>7} {'speed-up':>8} {'GB/s':>6} {'RSS MB':>7}"
-    )
-    for r in results:
-        mb = r["bytes"] / 1e6
+        print(row_line(results[-1]), flush=True)
+    if (base / "b" / "golden").exists():
+        serial, share, work = parent_share(base / "b")
+        print(f"parent CPU outside tasks, case (b), 2 workers: {serial:.3f} s, {share:.1%} of all CPU")
         print(
-            f"{r['case']:38} {mb:7.0f} {r['rows']:5d} {r['naive_s']:8.2f} {r['dumpscope_s']:7.2f} "
-            f"{r['naive_s'] / r['dumpscope_s']:7.1f}x {mb / 1e3 / r['dumpscope_s']:6.2f} {r['dumpscope_rss_mb']:7.0f}"
+            f"case (b) in tasks (reading, kernel, Python per row; no start-up): "
+            f"{work / pairs_of(base / 'b' / 'golden') * 1e9:.2f} CPU ns per element pair"
         )
-    bandwidth = copy_bandwidth()
-    print(f"metric kernel, float32 pairs, one core: {kernel_throughput():.2f} GB/s")
+    kernel = kernel_ns()
     print(
-        f"memory bandwidth (numpy copy, read+write): {bandwidth:.1f} GB/s; compare's share per case: "
-        + ", ".join(f"{r['case'][:3]} {r['bytes'] / 1e9 / r['dumpscope_s'] / bandwidth:.0%}" for r in results)
+        "metric kernel, one core, in memory: " + ", ".join(f"{k} {v:.2f} ns/pair" for k, v in kernel.items())
     )
-    print(json.dumps(results))
+    print(f"load average at the end {load():.2f}")
+    print(json.dumps({"cases": results, "kernel_ns_per_pair": kernel}))
     if not args.keep:
         import shutil
 

@@ -1,17 +1,22 @@
 /*
- * dumpscope.core._kernel: the metric kernel's two hot loops in one pass each.
+ * dumpscope.core.comparison._kernel: the metric kernel, one call per pair (`pair`).
  *
- * Optional: dumpscope.core.metrics falls back to numpy when this is not built.
- * Inputs are 1-D contiguous float32 or float64 buffers of equal length (x = target,
- * y = golden); every sum accumulates in double.  The loops are written so that GCC
- * vectorises them with `#pragma omp simd` (-fopenmp-simd: reductions may be
- * reassociated, nothing else changes; no -ffast-math, so NaN/Inf keep their meaning).
+ * Optional: dumpscope.core.comparison.metrics falls back to numpy when this is not built.
+ * `pair` reads both sides in place in any numeric type (x = target, y = golden), converts
+ * them chunk by chunk into a thread's reused work buffer (F16C where the CPU has it), runs
+ * the moments pass and then the fused KL pass over the chunk still in cache; every sum
+ * accumulates in double.  The inner loops take 1-D contiguous float32 or float64 buffers.
+ * The loops are written so that GCC vectorises them with `#pragma omp simd` (-fopenmp-simd:
+ * reductions may be reassociated, nothing else changes; no -ffast-math, so NaN/Inf keep
+ * their meaning; -fno-trapping-math lets GCC if-convert the selects, which never trap here).
  * A chunk holding any NaN/Inf is redone by a scalar loop that counts them and skips
  * those positions.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define REL_EPS 2.220446049250313e-16
@@ -99,16 +104,45 @@ MOMENTS_FAST(double)
 MOMENTS_SLOW(float)
 MOMENTS_SLOW(double)
 
-/* KL preparation: for positions finite on both sides write the normalised weight
- * a = max((x - lo_x) * s_x, floor) and t = (a - b) / b with b the same for y, so that
- * log(a / b) = log1p(t) (numpy evaluates log1p vectorised).  Other positions get
- * a = t = 0 and add nothing.  s_x == 0 means a constant tensor: not normalised. */
-#define KL_PREP(T)                                                                       \
-    TARGETS static void kl_prep_##T(const T *x, const T *y, Py_ssize_t n, double lo_x, double s_x, \
-                            double lo_y, double s_y, double floor_, double *a_out,       \
-                            double *t_out, double *sa, double *sb) {                     \
-        double suma = 0, sumb = 0;                                                         \
-        _Pragma("omp simd reduction(+:suma,sumb)")                                         \
+/* KL divergence's pass, fused: for positions finite on both sides the normalised weights
+ * a = max((x - lo_x) * s_x, floor) and b (the same for y); sums sa = sum a, sd = sum (b - a)
+ * and tt = sum a * log(a / b), with log(a / b) = log1p(t), t = (a - b) / b (exact where a and
+ * b are close), and sb = sum b.  Other positions add nothing.  s_x == 0 means a constant tensor:
+ * not normalised.  KL = tt / sa + log1p(sd / sa) when the sums are close: sd summed directly, not as sum b - sum a, because KL is
+ * sensitive to the ratio of the two sums to first order (a relative error e in sum b moves
+ * KL by e itself, 1e-7 of a KL of 1e-8 at e = 1e-15), and sd's rounding is relative to the
+ * small differences instead of to the sums.
+ *
+ * log1p is evaluated in the vectorised loop by its Taylor series where |t| <= 2^-6 (nine
+ * terms: the truncation error is below 2^-54 |t|, the rounding a few ulp), which is nearly
+ * every position of two close tensors; the positions farther apart are added by a scalar
+ * loop calling libm's log1p, only in the chunks that have any. */
+#define KL_SMALL 0x1p-6
+
+static inline double log1p_small(double t) {
+    /* Horner, highest term first: t - t^2/2 + t^3/3 - ... + t^9/9 */
+    double p = 1.0 / 9;
+    p = p * t - 1.0 / 8;
+    p = p * t + 1.0 / 7;
+    p = p * t - 1.0 / 6;
+    p = p * t + 1.0 / 5;
+    p = p * t - 1.0 / 4;
+    p = p * t + 1.0 / 3;
+    p = p * t - 1.0 / 2;
+    p = p * t;
+    return t + t * p;
+}
+
+/* The KL block: KL_BLOCK positions (or fewer) at a time, so that the scalar pass for the
+ * positions far apart covers only the blocks that have one. */
+#define KL_BLOCK 512
+
+#define KL_FUSED(T)                                                                      \
+    TARGETS static void kl_block_##T(const T *x, const T *y, Py_ssize_t n, double lo_x, double s_x, \
+                             double lo_y, double s_y, double floor_, double *out) {      \
+        double suma = 0, sumb = 0, sumd = 0, sumt = 0;                                     \
+        long long far = 0;                                                                 \
+        _Pragma("omp simd reduction(+:suma,sumb,sumd,sumt,far)")                           \
         for (Py_ssize_t i = 0; i < n; i++) {                                               \
             double xi = (double)x[i], yi = (double)y[i];                                   \
             int ok = (xi - xi == 0.0) & (yi - yi == 0.0);                                  \
@@ -118,15 +152,139 @@ MOMENTS_SLOW(double)
             b = b > floor_ ? b : floor_;                                                   \
             a = ok ? a : 0.0;                                                              \
             b = ok ? b : 1.0;                                                              \
-            suma += a; sumb += ok ? b : 0.0;                                               \
-            a_out[i] = a;                                                                  \
-            t_out[i] = ok ? (a - b) / b : 0.0;                                             \
+            double bb = ok ? b : 0.0;                                                      \
+            suma += a; sumb += bb; sumd += bb - a;                                         \
+            double t = (a - b) / b; /* a = 0, b = 1 where not ok: t = -1, masked below */  \
+            t = ok ? t : 0.0;                                                              \
+            double at = fabs(t);                                                           \
+            int small = at <= KL_SMALL;                                                    \
+            far += !small;                                                                 \
+            sumt += a * log1p_small(small ? t : 0.0);                                      \
         }                                                                                  \
-        *sa += suma; *sb += sumb;                                                          \
+        if (far) {                                                                         \
+            for (Py_ssize_t i = 0; i < n; i++) {                                           \
+                double xi = (double)x[i], yi = (double)y[i];                               \
+                if (!isfinite(xi) || !isfinite(yi)) continue;                              \
+                double a = s_x != 0.0 ? (xi - lo_x) * s_x : xi;                            \
+                double b = s_y != 0.0 ? (yi - lo_y) * s_y : yi;                            \
+                a = a > floor_ ? a : floor_;                                               \
+                b = b > floor_ ? b : floor_;                                               \
+                double t = (a - b) / b;                                                    \
+                if (!(fabs(t) <= KL_SMALL)) sumt += a * log1p(t);                          \
+            }                                                                              \
+        }                                                                                  \
+        out[0] += suma; out[1] += sumb; out[2] += sumd; out[3] += sumt;                    \
+    }                                                                                      \
+    static void kl_fused_##T(const T *x, const T *y, Py_ssize_t n, double lo_x, double s_x, double lo_y, \
+                             double s_y, double floor_, double *out) {                   \
+        for (Py_ssize_t s = 0; s < n; s += KL_BLOCK)                                       \
+            kl_block_##T(x + s, y + s, n - s < KL_BLOCK ? n - s : KL_BLOCK, lo_x, s_x, lo_y, s_y, floor_, out); \
     }
 
-KL_PREP(float)
-KL_PREP(double)
+KL_FUSED(float)
+KL_FUSED(double)
+
+static void kl_chunk(const void *x, const void *y, Py_ssize_t n, int dbl, const double *prm, double floor_,
+                     double *out) {
+    if (dbl) kl_fused_double(x, y, n, prm[0], prm[1], prm[2], prm[3], floor_, out);
+    else kl_fused_float(x, y, n, prm[0], prm[1], prm[2], prm[3], floor_, out);
+}
+
+/* ---- Element types: every numeric type is converted on the fly, chunk by chunk, into a
+ * thread's reused work buffer of the working type (float32 for the types float32 holds
+ * exactly, float64 for the others), exactly as numpy's cast would. ---- */
+enum { C_BOOL, C_I8, C_U8, C_I16, C_U16, C_I32, C_U32, C_I64, C_U64, C_F16, C_BF16, C_F32, C_F64, NCODES };
+static const int ITEM[NCODES] = {1, 1, 1, 2, 2, 4, 4, 8, 8, 2, 2, 4, 8};
+
+static inline float bits_float(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static inline uint32_t float_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+
+/* IEEE half to float, exact (subnormals, infinities and NaN included), without F16C. */
+static inline float half_float(uint16_t h) {
+    uint32_t em = (uint32_t)(h & 0x7fff) << 13;
+    uint32_t u = float_bits(bits_float(em) * 0x1p112f);
+    u = em >= (0x7c00u << 13) ? (em | 0x7f800000u) : u;
+    return bits_float(u | ((uint32_t)(h & 0x8000) << 16));
+}
+
+TARGETS static void half_to_float_portable(const uint16_t *restrict s, float *restrict d, Py_ssize_t n) {
+    _Pragma("omp simd")
+    for (Py_ssize_t i = 0; i < n; i++) d[i] = half_float(s[i]);
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#define HAVE_F16C_PATH 1
+__attribute__((target("avx,f16c"))) static void half_to_float_f16c(const uint16_t *restrict s, float *restrict d,
+                                                                    Py_ssize_t n) {
+    Py_ssize_t i = 0;
+    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(d + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(s + i))));
+    for (; i < n; i++) d[i] = half_float(s[i]);
+}
+#endif
+
+static int use_f16c = 0; /* set once at import from the CPU's feature bits */
+
+static void half_to_float(const uint16_t *s, float *d, Py_ssize_t n) {
+#ifdef HAVE_F16C_PATH
+    if (use_f16c) { half_to_float_f16c(s, d, n); return; }
+#endif
+    half_to_float_portable(s, d, n);
+}
+
+TARGETS static void bf16_to_float(const uint16_t *restrict s, float *restrict d, Py_ssize_t n) {
+    _Pragma("omp simd")
+    for (Py_ssize_t i = 0; i < n; i++) d[i] = bits_float((uint32_t)s[i] << 16);
+}
+
+#define CAST(NAME, SRC, DST)                                                             \
+    TARGETS static void NAME(const SRC *restrict s, DST *restrict d, Py_ssize_t n) {     \
+        _Pragma("omp simd")                                                                \
+        for (Py_ssize_t i = 0; i < n; i++) d[i] = (DST)s[i];                               \
+    }
+CAST(i8_f, int8_t, float) CAST(u8_f, uint8_t, float) CAST(i16_f, int16_t, float) CAST(u16_f, uint16_t, float)
+CAST(i8_d, int8_t, double) CAST(u8_d, uint8_t, double) CAST(i16_d, int16_t, double)
+CAST(u16_d, uint16_t, double) CAST(i32_d, int32_t, double) CAST(u32_d, uint32_t, double)
+CAST(i64_d, int64_t, double) CAST(u64_d, uint64_t, double) CAST(f_d, float, double)
+
+/* s (n items of `code`) as the working type in d; 0 when that type cannot be converted. */
+static int convert(int code, int dbl, const char *s, void *d, Py_ssize_t n) {
+    if (dbl) {
+        double *o = d;
+        switch (code) {
+        case C_BOOL: case C_U8: u8_d((const uint8_t *)s, o, n); return 1;
+        case C_I8: i8_d((const int8_t *)s, o, n); return 1;
+        case C_I16: i16_d((const int16_t *)s, o, n); return 1;
+        case C_U16: u16_d((const uint16_t *)s, o, n); return 1;
+        case C_I32: i32_d((const int32_t *)s, o, n); return 1;
+        case C_U32: u32_d((const uint32_t *)s, o, n); return 1;
+        case C_I64: i64_d((const int64_t *)s, o, n); return 1;
+        case C_U64: u64_d((const uint64_t *)s, o, n); return 1;
+        case C_F32: f_d((const float *)s, o, n); return 1;
+        case C_F16: case C_BF16: {
+            float tmp[1024];
+            for (Py_ssize_t k = 0; k < n; k += 1024) {
+                Py_ssize_t m = n - k < 1024 ? n - k : 1024;
+                if (code == C_F16) half_to_float((const uint16_t *)s + k, tmp, m);
+                else bf16_to_float((const uint16_t *)s + k, tmp, m);
+                f_d(tmp, o + k, m);
+            }
+            return 1;
+        }
+        default: return 0;
+        }
+    }
+    float *o = d;
+    switch (code) {
+    case C_BOOL: case C_U8: u8_f((const uint8_t *)s, o, n); return 1;
+    case C_I8: i8_f((const int8_t *)s, o, n); return 1;
+    case C_I16: i16_f((const int16_t *)s, o, n); return 1;
+    case C_U16: u16_f((const uint16_t *)s, o, n); return 1;
+    case C_F16: half_to_float((const uint16_t *)s, o, n); return 1;
+    case C_BF16: bf16_to_float((const uint16_t *)s, o, n); return 1;
+    default: return 0;
+    }
+}
 
 static int get_pair(PyObject *ox, PyObject *oy, Py_buffer *bx, Py_buffer *by, int *is_double) {
     if (PyObject_GetBuffer(ox, bx, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
@@ -177,38 +335,153 @@ static PyObject *moments(PyObject *Py_UNUSED(self), PyObject *args) {
                          "mismatch", m.mismatch, "matched_nonfinite", m.matched);
 }
 
-static PyObject *kl_prep(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *ox, *oy, *oa, *ot;
-    double lo_x, s_x, lo_y, s_y, floor_;
-    if (!PyArg_ParseTuple(args, "OOdddddOO", &ox, &oy, &lo_x, &s_x, &lo_y, &s_y, &floor_, &oa, &ot)) return NULL;
-    Py_buffer bx, by, ba, bt;
-    int dbl;
-    if (get_pair(ox, oy, &bx, &by, &dbl) < 0) return NULL;
-    Py_ssize_t n = bx.len / (dbl ? 8 : 4);
-    if (PyObject_GetBuffer(oa, &ba, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) goto fail2;
-    if (PyObject_GetBuffer(ot, &bt, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) goto fail3;
-    if (ba.len < n * 8 || bt.len < n * 8) {
-        PyErr_SetString(PyExc_ValueError, "output buffers too small (need float64 of the input length)");
-        goto fail4;
+static void moments_init(Moments *m) {
+    memset(m, 0, sizeof *m);
+    m->minx = m->miny = INFINITY;
+    m->maxx = m->maxy = -INFINITY;
+}
+
+/* Adds a chunk's sums to the running ones: the order in which the chunks of a tensor are
+ * merged is fixed (first to last), so the sums never depend on who computed them. */
+static void moments_merge(Moments *m, const Moments *p) {
+    m->n += p->n; m->sxx += p->sxx; m->syy += p->syy; m->sdd += p->sdd; m->sad += p->sad;
+    m->say += p->say; m->sx += p->sx; m->sy += p->sy; m->srel += p->srel; m->within += p->within;
+    m->nan_x += p->nan_x; m->nan_y += p->nan_y; m->inf_x += p->inf_x; m->inf_y += p->inf_y;
+    m->mismatch += p->mismatch; m->matched += p->matched;
+    if (p->mad > m->mad) m->mad = p->mad;
+    if (p->mrel > m->mrel) m->mrel = p->mrel;
+    if (p->minx < m->minx) m->minx = p->minx;
+    if (p->maxx > m->maxx) m->maxx = p->maxx;
+    if (p->miny < m->miny) m->miny = p->miny;
+    if (p->maxy > m->maxy) m->maxy = p->maxy;
+}
+
+/* One chunk's sums from zero: the vectorised loop, or the scalar one where a NaN/Inf is. */
+static void moments_chunk(const void *x, const void *y, Py_ssize_t n, int dbl, double rtol, double atol,
+                          Moments *part) {
+    moments_init(part);
+    if (dbl) {
+        if (moments_fast_double(x, y, n, rtol, atol, part)) moments_slow_double(x, y, n, rtol, atol, part);
+    } else {
+        if (moments_fast_float(x, y, n, rtol, atol, part)) moments_slow_float(x, y, n, rtol, atol, part);
     }
-    double sa = 0, sb = 0;
+}
+
+static double inverse_span(double lo, double hi) { return hi > lo ? 1.0 / (hi - lo) : 0.0; }
+
+/* A thread's two work buffers (one per side), grown when needed and reused for every
+ * chunk of every tensor: touched once, then no page faults and no allocation. */
+static __thread char *work_buf[2];
+static __thread Py_ssize_t work_cap[2];
+
+static void *work_area(int side, Py_ssize_t bytes) {
+    if (work_cap[side] < bytes) {
+        void *p = NULL;
+        free(work_buf[side]);
+        work_buf[side] = NULL;
+        work_cap[side] = 0;
+        if (posix_memalign(&p, 64, (size_t)bytes)) return NULL;
+        memset(p, 0, (size_t)bytes);
+        work_buf[side] = p;
+        work_cap[side] = bytes;
+    }
+    return work_buf[side];
+}
+
+typedef struct {
+    const char *p;
+    int code;
+    void *buf; /* NULL: the side is already in the working type and is read in place */
+} Side;
+
+static const void *side_chunk(const Side *s, int dbl, Py_ssize_t start, Py_ssize_t len) {
+    const char *src = s->p + start * ITEM[s->code];
+    if (s->buf == NULL) return src;
+    convert(s->code, dbl, src, s->buf, len);
+    return s->buf;
+}
+
+static int convertible(int code, int dbl) {
+    if (dbl) return code != C_F64;
+    return code == C_BOOL || code == C_I8 || code == C_U8 || code == C_I16 || code == C_U16 || code == C_F16 ||
+           code == C_BF16;
+}
+
+/* pair(x, y, x_code, y_code, dbl, n, rtol, atol, floor, chunk): every sum of one pair in one
+ * call.  x/y: the raw bytes of n items of their type codes (any numeric type, converted on
+ * the fly chunk by chunk); dbl: work in float64 (else float32).  The moments pass runs
+ * chunk by chunk exactly as `moments` on each chunk, merged in order; then the fused KL
+ * pass, over the converted chunk still in cache when the tensor is one chunk. */
+static PyObject *pair(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *ox, *oy;
+    int cx, cy, dbl;
+    Py_ssize_t n, chunk;
+    double rtol, atol, floor_;
+    if (!PyArg_ParseTuple(args, "OOiipnddn" "d", &ox, &oy, &cx, &cy, &dbl, &n, &rtol, &atol, &chunk, &floor_))
+        return NULL;
+    if (cx < 0 || cx >= NCODES || cy < 0 || cy >= NCODES || n < 0 || chunk < 1) {
+        PyErr_SetString(PyExc_ValueError, "bad type code, count or chunk");
+        return NULL;
+    }
+    int w = dbl ? C_F64 : C_F32;
+    if ((cx != w && !convertible(cx, dbl)) || (cy != w && !convertible(cy, dbl))) {
+        PyErr_SetString(PyExc_TypeError, "a side's type does not convert exactly to the working type");
+        return NULL;
+    }
+    Py_buffer bx, by;
+    if (PyObject_GetBuffer(ox, &bx, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (PyObject_GetBuffer(oy, &by, PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&bx);
+        return NULL;
+    }
+    PyObject *res = NULL;
+    if (bx.len != n * ITEM[cx] || by.len != n * ITEM[cy]) {
+        PyErr_SetString(PyExc_ValueError, "buffer sizes do not match the count and types");
+        goto done;
+    }
+    Py_ssize_t span = n < chunk ? n : chunk, wsize = dbl ? 8 : 4;
+    Side sx = {bx.buf, cx, NULL}, sy = {by.buf, cy, NULL};
+    if ((cx != w && !(sx.buf = work_area(0, span * wsize + 64))) ||
+        (cy != w && !(sy.buf = work_area(1, span * wsize + 64)))) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Moments m, part;
+    double kl[4] = {0, 0, 0, 0};
+    moments_init(&m);
     Py_BEGIN_ALLOW_THREADS
-    if (dbl) kl_prep_double(bx.buf, by.buf, n, lo_x, s_x, lo_y, s_y, floor_, ba.buf, bt.buf, &sa, &sb);
-    else kl_prep_float(bx.buf, by.buf, n, lo_x, s_x, lo_y, s_y, floor_, ba.buf, bt.buf, &sa, &sb);
+    const void *px = NULL, *py = NULL;
+    for (Py_ssize_t s = 0; s < n; s += chunk) {
+        Py_ssize_t len = n - s < chunk ? n - s : chunk;
+        px = side_chunk(&sx, dbl, s, len);
+        py = side_chunk(&sy, dbl, s, len);
+        moments_chunk(px, py, len, dbl, rtol, atol, &part);
+        moments_merge(&m, &part);
+    }
+    if (m.n) {
+        const double prm[4] = {m.minx, inverse_span(m.minx, m.maxx), m.miny, inverse_span(m.miny, m.maxy)};
+        if (n <= chunk) {
+            kl_chunk(px, py, n, dbl, prm, floor_, kl);
+        } else {
+            for (Py_ssize_t s = 0; s < n; s += chunk) {
+                Py_ssize_t len = n - s < chunk ? n - s : chunk;
+                kl_chunk(side_chunk(&sx, dbl, s, len), side_chunk(&sy, dbl, s, len), len, dbl, prm, floor_, kl);
+            }
+        }
+    }
     Py_END_ALLOW_THREADS
-    PyBuffer_Release(&bt);
-    PyBuffer_Release(&ba);
+    res = Py_BuildValue("{s:L,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:L,s:L,s:L,s:L,s:L,s:L,s:L,"
+                        "s:d,s:d,s:d,s:d}",
+                        "n", m.n, "sxx", m.sxx, "syy", m.syy, "sdd", m.sdd, "sad", m.sad, "say", m.say, "mad", m.mad,
+                        "sx", m.sx, "sy", m.sy, "srel", m.srel, "mrel", m.mrel, "minx", m.minx,
+                        "maxx", m.maxx, "miny", m.miny, "maxy", m.maxy, "within", m.within,
+                        "nan_x", m.nan_x, "nan_y", m.nan_y, "inf_x", m.inf_x, "inf_y", m.inf_y,
+                        "mismatch", m.mismatch, "matched_nonfinite", m.matched,
+                        "kl_a", kl[0], "kl_b", kl[1], "kl_d", kl[2], "kl_t", kl[3]);
+done:
     PyBuffer_Release(&bx);
     PyBuffer_Release(&by);
-    return Py_BuildValue("dd", sa, sb);
-fail4:
-    PyBuffer_Release(&bt);
-fail3:
-    PyBuffer_Release(&ba);
-fail2:
-    PyBuffer_Release(&bx);
-    PyBuffer_Release(&by);
-    return NULL;
+    return res;
 }
 
 /* The segmented variants: many small tensors concatenated into one buffer per side, with
@@ -228,16 +501,7 @@ static void moments_row(const Moments *m, double *row) {
 
 static void moments_segment(const char *x, const char *y, Py_ssize_t n, int dbl, double rtol, double atol, double *row) {
     Moments m;
-    memset(&m, 0, sizeof m);
-    m.minx = m.miny = INFINITY;
-    m.maxx = m.maxy = -INFINITY;
-    if (dbl) {
-        if (moments_fast_double((const double *)x, (const double *)y, n, rtol, atol, &m))
-            moments_slow_double((const double *)x, (const double *)y, n, rtol, atol, &m);
-    } else {
-        if (moments_fast_float((const float *)x, (const float *)y, n, rtol, atol, &m))
-            moments_slow_float((const float *)x, (const float *)y, n, rtol, atol, &m);
-    }
+    moments_chunk(x, y, n, dbl, rtol, atol, &m);
     moments_row(&m, row);
 }
 
@@ -303,13 +567,13 @@ fail_pair:
     return NULL;
 }
 
-/* kl_prep over every segment: params holds 4 doubles per segment (lo_x, s_x, lo_y, s_y);
- * a_out/t_out receive the concatenated outputs, sums 2 doubles per segment (sum a, sum b). */
-static PyObject *kl_prep_segments(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *ox, *oy, *oo, *op, *oa, *ot, *os;
+/* The fused KL pass over every segment: params holds 4 doubles per segment (lo_x, s_x,
+ * lo_y, s_y); out receives 4 doubles per segment (sum a, sum b, sum (b - a), sum a log(a / b)). */
+static PyObject *kl_segments(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *ox, *oy, *oo, *op, *os;
     double floor_;
-    if (!PyArg_ParseTuple(args, "OOOOdOOO", &ox, &oy, &oo, &op, &floor_, &oa, &ot, &os)) return NULL;
-    Py_buffer bx, by, bo, bp, ba, bt, bs;
+    if (!PyArg_ParseTuple(args, "OOOOdO", &ox, &oy, &oo, &op, &floor_, &os)) return NULL;
+    Py_buffer bx, by, bo, bp, bs;
     int dbl;
     Py_ssize_t segs;
     if (get_pair(ox, oy, &bx, &by, &dbl) < 0) return NULL;
@@ -320,35 +584,24 @@ static PyObject *kl_prep_segments(PyObject *Py_UNUSED(self), PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "params too small (4 float64 per segment)");
         goto fail_params;
     }
-    if (get_out(oa, &ba, n * 8) < 0) goto fail_params;
-    if (get_out(ot, &bt, n * 8) < 0) goto fail_a;
-    if (get_out(os, &bs, segs * 2 * 8) < 0) goto fail_t;
+    if (get_out(os, &bs, segs * 4 * 8) < 0) goto fail_params;
     const long long *off = bo.buf;
     const double *prm = bp.buf;
-    double *a = ba.buf, *t = bt.buf, *sums = bs.buf;
+    double *sums = bs.buf;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t k = 0; k < segs; k++) {
         Py_ssize_t s = (Py_ssize_t)off[k], len = (Py_ssize_t)(off[k + 1] - off[k]);
-        const double *q = prm + 4 * k;
-        double sa = 0, sb = 0;
-        if (dbl) kl_prep_double((const double *)bx.buf + s, (const double *)by.buf + s, len, q[0], q[1], q[2], q[3], floor_, a + s, t + s, &sa, &sb);
-        else kl_prep_float((const float *)bx.buf + s, (const float *)by.buf + s, len, q[0], q[1], q[2], q[3], floor_, a + s, t + s, &sa, &sb);
-        sums[2 * k] = sa;
-        sums[2 * k + 1] = sb;
+        double *o = sums + 4 * k;
+        o[0] = o[1] = o[2] = o[3] = 0;
+        kl_chunk((const char *)bx.buf + s * item, (const char *)by.buf + s * item, len, dbl, prm + 4 * k, floor_, o);
     }
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&bs);
-    PyBuffer_Release(&bt);
-    PyBuffer_Release(&ba);
     PyBuffer_Release(&bp);
     PyBuffer_Release(&bo);
     PyBuffer_Release(&bx);
     PyBuffer_Release(&by);
     Py_RETURN_NONE;
-fail_t:
-    PyBuffer_Release(&bt);
-fail_a:
-    PyBuffer_Release(&ba);
 fail_params:
     PyBuffer_Release(&bp);
 fail_off:
@@ -359,18 +612,36 @@ fail_pair:
     return NULL;
 }
 
+/* f16c(flag) -> the previous setting: a test runs the portable half conversion on a CPU that
+ * has F16C (flag 0), and back; a flag of 1 where the CPU lacks it is ignored. */
+static PyObject *f16c(PyObject *Py_UNUSED(self), PyObject *arg) {
+    int want = PyObject_IsTrue(arg), was = use_f16c;
+    if (want < 0) return NULL;
+#ifdef HAVE_F16C_PATH
+    use_f16c = want && __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+#endif
+    return PyBool_FromLong(was);
+}
+
 static PyMethodDef methods[] = {
+    {"f16c", f16c, METH_O, "f16c(flag) -> bool: use F16C for half conversion (where the CPU has it); the previous"},
     {"moments", moments, METH_VARARGS,
      "moments(x, y, rtol, atol) -> dict of float64 sums over positions finite on both sides"},
-    {"kl_prep", kl_prep, METH_VARARGS,
-     "kl_prep(x, y, lo_x, s_x, lo_y, s_y, floor, a_out, t_out) -> (sum a, sum b)"},
+    {"pair", pair, METH_VARARGS,
+     "pair(x, y, x_code, y_code, dbl, n, rtol, atol, chunk, floor) -> dict: moments' sums and kl_a, kl_b, kl_d, kl_t"},
     {"moments_segments", moments_segments, METH_VARARGS,
      "moments_segments(x, y, offsets, rtol, atol, out): per segment, moments' sums as 22 float64 in out"},
-    {"kl_prep_segments", kl_prep_segments, METH_VARARGS,
-     "kl_prep_segments(x, y, offsets, params, floor, a_out, t_out, sums): kl_prep per segment"},
+    {"kl_segments", kl_segments, METH_VARARGS,
+     "kl_segments(x, y, offsets, params, floor, out): the KL pass per segment, (sum a, sum b, sum b - a, sum a log(a/b))"},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernel", NULL, -1, methods};
 
-PyMODINIT_FUNC PyInit__kernel(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__kernel(void) {
+#ifdef HAVE_F16C_PATH
+    __builtin_cpu_init();
+    use_f16c = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+#endif
+    return PyModule_Create(&module);
+}

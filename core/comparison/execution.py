@@ -1,7 +1,8 @@
 """How a comparison's rows are scheduled: every core, each worker owning whole tensors.
 
-The metric kernel streams a tensor in 32k-element chunks, with a little Python around
-each chunk; in threads that Python holds the GIL and two threads ran at 1.0-1.1x one.
+The metric kernel does a pair in one C call with the GIL released, but the Python around
+each row holds the GIL; in threads two ran at 1.0-1.1x one (measured with the earlier
+kernel, which had Python around every 32k-element chunk).
 Here each worker is a *process* (forked, so it inherits the opened dumps and the pairing
 without pickling them), fed through its own pipe by the caller's thread (no helper
 threads in the parent): it reads its own tensors (``TensorRef.load_transient`` into its
@@ -27,11 +28,14 @@ Contention
 On paper: a 192-core server
 ---------------------------
 Measured here (``bench/bench_workers.py`` prints the CPU accounting): a worker reads and
-compares ~0.9 GB/s of tensor data per core (page cache to its scratch buffer, then the
-one-pass kernel).  The parent's serial work is ~125 us *per row* whatever the tensor size
+compares ~1.4 GB/s of float32-vs-float16 tensor data per core (page cache to its scratch
+buffer, then the kernel: 2.4-2.9 ns per element pair; measured at load 23 on the 2-core box,
+so an idle core does more; it was ~0.9 GB/s before the one-call kernel).  The parent's
+serial work is ~125 us *per row* whatever the tensor size
 (both headers opened, pairing, the row's identity columns, frame build and judging) plus
 ~4 us per row merged, and ~20 ms per run to fork two workers.  On the 1 GB bench (240
-rows of 4.2 MB) that is a serial share of 3-5 %: Amdahl allows 1.91-1.94x on 2 cores.
+rows of 4.2 MB) that was a serial share of 3-5 % (Amdahl: 1.91-1.94x on 2 cores); with the
+rows now cheaper it measured 7.2-7.6 % (load 22-23; Amdahl 1.86x, the accounting 1.70-1.73x).
 
 * **Tasks per worker.**  A task is at most :data:`TASK_BYTES` (32 MB, ~35 ms of one core),
   shrinking to :data:`MIN_TASK_BYTES` at the end.  A 300 GB msprobe rank is ~9,400 tasks:

@@ -13,10 +13,12 @@ differ from msaccucmp only where it is wrong:
 * a tensor of one element is compared by value: cosine is null, not "1".
 
 Data is streamed in chunks, so memory is bounded by the chunk and not by the tensor;
-memory-mapped inputs are read once (plus a second pass for the KL divergence, which
-needs the global min/max, only when a tensor spans several chunks).  The hot loops are
-in a small C extension (``_kernel.c``, one vectorised pass each); when it is not built,
-the same arithmetic runs in numpy with float64 sums through BLAS.
+inputs are read once (plus a second pass for the KL divergence, which needs the global
+min/max, over memory only when a tensor spans several chunks).  The compiled kernel
+(``_kernel.c``) does a pair in one call: each side read in place in its own type and
+converted chunk by chunk in C, a vectorised moments pass, then a fused vectorised KL pass
+(KL from sum a log(a/b), sum a and sum (b - a), see :func:`_kl_value`).  When it is not
+built, the same arithmetic runs in numpy with float64 sums through BLAS.
 """
 
 from __future__ import annotations
@@ -273,12 +275,13 @@ class _Acc(_Sums):
         self.mrel = max(self.mrel, float(c.max()))
         self.srel += self.total(c)
 
-    def kl_sums(self, x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
+    def kl_sums(self, x: np.ndarray, y: np.ndarray) -> tuple[float, float, float, float]:
         """Partial sums of msaccucmp's min-max-normalised KL divergence for one chunk.
 
         Needs the global min/max, so it runs after :meth:`add` has seen every chunk.
         Computed in float64: the normalised values of two close tensors differ in the
-        7th digit, which float32 would round away.
+        7th digit, which float32 would round away.  Returns (sum a, sum b, sum (b - a),
+        sum a log(a/b)), as the compiled kernel (see :func:`_kl_value`).
         """
         n = x.size
         a, b, c = self.x64[:n], self.y64[:n], self.w64[:n]
@@ -290,11 +293,12 @@ class _Acc(_Sums):
             # else: a constant tensor is not normalised (msaccucmp)
             np.maximum(p, KL_FLOOR, out=p)
         ones = self.ones[:n]
-        sx, sy = float(a @ ones), float(b @ ones)
-        np.subtract(a, b, out=c)
+        np.subtract(b, a, out=c)
+        sx, sy, sd = float(a @ ones), float(b @ ones), float(c @ ones)
+        np.negative(c, out=c)
         np.divide(c, b, out=c)
         np.log1p(c, out=c)  # log(p/q) = log1p((p - q)/q): exact where p and q are close
-        return sx, sy, float(a @ c)
+        return sx, sy, sd, float(a @ c)
 
 
 def _work_type(a: np.ndarray) -> np.dtype:
@@ -393,34 +397,54 @@ def side_stats(a: np.ndarray, chunk: int = CHUNK) -> Stats:
 def _compare_native(
     g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chunk: int, work: np.dtype
 ) -> tuple[_Sums, float | None]:
-    """The compiled kernel: one vectorised pass for the moments, one for KL."""
+    """The compiled kernel: one call, each side read in place and converted chunk by chunk
+    in C (no numpy copy), one vectorised pass for the moments and one fused pass for KL."""
     assert _kernel is not None
-    size = g.size
+    x, cx = _raw(t, work)
+    y, cy = _raw(g, work)
+    part = _kernel.pair(x, y, cx, cy, work == np.float64, g.size, rtol, atol, chunk, KL_FLOOR)
+    kl = (part.pop("kl_t"), part.pop("kl_a"), part.pop("kl_b"), part.pop("kl_d"))
     acc = _Sums()
-    single = size <= chunk
-    kept: tuple[np.ndarray, np.ndarray] | None = None
-    for x, y in _chunks(g, t, chunk, work):
-        acc.merge(_kernel.moments(x, y, rtol, atol))
-        if single:
-            kept = (x, y)
-    if not acc.n:
-        return acc, None
-    return acc, _native_kl(acc, [kept] if kept is not None else _chunks(g, t, chunk, work), min(chunk, size))
+    acc.__dict__.update(part)
+    return acc, _kl_value(*kl) if acc.n else None
 
 
-def _native_kl(acc: _Sums, parts: Iterable[tuple[np.ndarray, np.ndarray]], chunk: int) -> float:
-    """KL divergence of the min-max normalised sides over ``parts`` (the kernel's second pass)."""
-    assert _kernel is not None
-    s_x, s_y = _inverse_span(acc.minx, acc.maxx), _inverse_span(acc.miny, acc.maxy)
-    a_buf, t_buf = _buffer("kl_a", chunk), _buffer("kl_t", chunk)
-    sa = sb = tt = 0.0
-    for x, y in parts:
-        n = x.size
-        a, lt = a_buf[:n], t_buf[:n]
-        pa, pb = _kernel.kl_prep(x, y, acc.minx, s_x, acc.miny, s_y, KL_FLOOR, a, lt)
-        np.log1p(lt, out=lt)  # log(p/q) = log1p((p - q)/q): exact where p and q are close
-        sa, sb, tt = sa + pa, sb + pb, tt + float(a @ lt)
-    return tt / sa + math.log(sb / sa)
+#: The kernel's type codes (``_kernel.c``'s enum), by numpy type.
+_CODES = {
+    np.dtype(t): k
+    for k, t in enumerate(
+        (
+            np.bool_,
+            np.int8,
+            np.uint8,
+            np.int16,
+            np.uint16,
+            np.int32,
+            np.uint32,
+            np.int64,
+            np.uint64,
+            np.float16,
+        )
+    )
+}
+_CODE_F32, _CODE_F64, _CODE_BF16 = 11, 12, 10
+
+
+def _raw(a: np.ndarray, work: np.dtype) -> tuple[np.ndarray, int]:
+    """``a`` as contiguous bytes the kernel reads in place, and its type code; a type the kernel
+    does not know (another byte order, a type numpy only) is cast by numpy first."""
+    code = _CODES.get(a.dtype)
+    if code is None:
+        if a.dtype == np.float32:
+            code = _CODE_F32
+        elif a.dtype == np.float64:
+            code = _CODE_F64
+        elif a.dtype.name == "bfloat16":
+            code, a = _CODE_BF16, a.view(np.uint16)
+        else:
+            a = a.astype(work)
+            code = _CODE_F64 if work == np.float64 else _CODE_F32
+    return np.ascontiguousarray(a).view(np.uint8), code
 
 
 #: The kernel's sums in the order ``_kernel.moments_segments`` writes them, one row per tensor.
@@ -600,19 +624,18 @@ def _segment_sums(row: list[float]) -> _Sums:
 def _segment_kl(
     golden: np.ndarray, target: np.ndarray, offsets: np.ndarray, sums: np.ndarray
 ) -> list[float | None]:
-    """Each segment's KL divergence as :func:`_native_kl` computes it (None where nothing was compared)."""
+    """Each segment's KL divergence as :func:`_compare_native` computes it (None where nothing
+    was compared): the same fused kernel pass, segment by segment."""
     assert _kernel is not None
     c = {name: sums[:, _F[name]] for name in ("n", "minx", "maxx", "miny", "maxy")}
     params = np.column_stack(
         [c["minx"], _inverse_spans(c["minx"], c["maxx"]), c["miny"], _inverse_spans(c["miny"], c["maxy"])]
     )
-    a_out, t_out, parts = np.empty(golden.size), np.empty(golden.size), np.empty((len(sums), 2))
-    _kernel.kl_prep_segments(target, golden, offsets, params, KL_FLOOR, a_out, t_out, parts)
-    np.log1p(t_out, out=t_out)
-    bounds = offsets.tolist()
+    parts = np.empty((len(sums), 4))
+    _kernel.kl_segments(target, golden, offsets, params, KL_FLOOR, parts)
     return [
-        _kl_value(float(a_out[lo:hi] @ t_out[lo:hi]), sa, sb) if n else None
-        for n, (sa, sb), lo, hi in zip(c["n"].tolist(), parts.tolist(), bounds, bounds[1:], strict=False)
+        _kl_value(tt, sa, sb, sd) if n else None
+        for n, (sa, sb, sd, tt) in zip(c["n"].tolist(), parts.tolist(), strict=False)
     ]
 
 
@@ -621,8 +644,13 @@ def _inverse_spans(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     return np.where(hi > lo, 1.0 / (hi - lo), 0.0)
 
 
-def _kl_value(tt: float, sa: float, sb: float) -> float:
-    return tt / sa + math.log(sb / sa)
+def _kl_value(tt: float, sa: float, sb: float, sd: float) -> float:
+    """KL divergence from its sums: sa = sum a, sb = sum b, sd = sum (b - a) summed directly,
+    tt = sum a log(a / b).  log(sb / sa) is log1p(sd / sa) when the sums are within a factor
+    of two: KL's error is then relative to the sides' differences, not to their sums (see
+    ``kl_fused`` in ``_kernel.c``)."""
+    ratio = sd / sa
+    return tt / sa + (math.log1p(ratio) if abs(ratio) < 0.5 else math.log(sb / sa))
 
 
 def segment_metrics(
@@ -680,11 +708,11 @@ def _scratch(clean: bool, work: np.dtype) -> _Acc | None:
 
 def _numpy_kl(acc: _Acc, parts: Iterable[tuple[np.ndarray, np.ndarray]]) -> float:
     """KL divergence of the min-max normalised sides over ``parts`` (numpy's second pass)."""
-    sx = sy = tt = 0.0
+    sa = sb = sd = tt = 0.0
     for x, y in parts:
-        a, b, c = acc.kl_sums(x, y)
-        sx, sy, tt = sx + a, sy + b, tt + c
-    return tt / sx + math.log(sy / sx)
+        a, b, d, c = acc.kl_sums(x, y)
+        sa, sb, sd, tt = sa + a, sb + b, sd + d, tt + c
+    return _kl_value(tt, sa, sb, sd)
 
 
 def _load64(acc: _Acc, x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
