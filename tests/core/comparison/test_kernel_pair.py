@@ -28,9 +28,10 @@ from hypothesis.extra import numpy as hnp
 
 from dumpscope.core.comparison import metrics
 from dumpscope.core.comparison.metrics import COUNT_COLUMNS, FLOAT_COLUMNS, KL_FLOOR, compare_arrays
+from tests.support.paths import DATA
 
 needs_kernel = pytest.mark.skipif(metrics._kernel is None, reason="the compiled kernel is not built here")
-MAIN = Path(__file__).parent / "data" / "kernel" / "demo_metrics_main.json"
+MAIN = DATA / "kernel" / "demo_metrics_main.json"
 KL = "kullback_leibler_divergence"
 
 
