@@ -81,8 +81,19 @@ def _context() -> multiprocessing.context.BaseContext:
     return ctx
 
 
-def _child(conn: Any, func: Callable[..., Any], args: tuple[Any, ...], cwd: str | None) -> None:
-    """In the forked child: catch fds 1 and 2 in files opened while still root, drop, run, report."""
+def _child(
+    conn: Any,
+    func: Callable[..., Any],
+    args: tuple[Any, ...],
+    cwd: str | None,
+    env: dict[str, str],
+    umask: int,
+) -> None:
+    """In the forked child: the test's environment and umask (the forkserver keeps those it
+    started with), fds 1 and 2 caught in files opened while still root, drop, run, report."""
+    os.environ.clear()
+    os.environ.update(env)
+    os.umask(umask)
     out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
     os.dup2(out.fileno(), 1)
     os.dup2(err.fileno(), 2)
@@ -113,10 +124,14 @@ def _child(conn: Any, func: Callable[..., Any], args: tuple[Any, ...], cwd: str 
 
 
 def as_other_user(func: Callable[..., Any], *args: Any, cwd: str | Path | None = None) -> Ran:
-    """``func(*args)`` as ``nobody`` when this is root, else as this user: what it did."""
+    """``func(*args)`` as ``nobody`` when this is root, else as this user, with this process's
+    environment (``HOME``: nobody's) and umask, in ``cwd``: what it did."""
     ctx = _context()
     receive, send = ctx.Pipe(duplex=False)
-    child = ctx.Process(target=_child, args=(send, func, args, None if cwd is None else str(cwd)))
+    umask = os.umask(0o022)
+    os.umask(umask)
+    where = None if cwd is None else str(cwd)
+    child = ctx.Process(target=_child, args=(send, func, args, where, dict(os.environ), umask))
     child.start()
     send.close()
     try:
