@@ -51,6 +51,7 @@ from dumpscope.core.atomic import atomic_binary
 from dumpscope.core.comparison.result import CACHED_COLUMN, SCHEMA
 from dumpscope.core.comparison.table import RowTable
 from dumpscope.core.dumps import Dump, DumpError, TensorRef
+from dumpscope.core.paths import config_dir
 
 __all__ = [
     "CACHED_COLUMN",
@@ -97,17 +98,9 @@ _CHUNK = 1 << 20
 # ------------------------------------------------------------------ the signed container
 
 
-def _config_dir() -> Path:
-    """``$DUMPSCOPE_CONFIG_DIR`` or ``$XDG_CONFIG_HOME/dumpscope`` (``~/.config/dumpscope``)."""
-    env = os.environ.get("DUMPSCOPE_CONFIG_DIR")
-    if env:
-        return Path(env).expanduser()
-    return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "dumpscope"
-
-
 def key_path() -> Path:
     """Where the private key that signs this user's indexes is kept."""
-    return _config_dir() / "cache-key"
+    return config_dir() / "cache-key"
 
 
 def _secret(create: bool = False) -> tuple[bytes | None, str]:
