@@ -81,8 +81,8 @@ def test_msprobe_refuses_what_it_cannot_honour(
     assert main([command, *map(str, msprobe_trees), option, *value]) == 2
     captured = capsys.readouterr()
     assert captured.err.splitlines() == [
-        f"dumpscope: {said} does not apply to msprobe dumps (compared by their own reader, here, without an "
-        "index)"
+        f"dumpscope: {said} does not apply to msprobe dumps (their own reader compares them on this machine "
+        "and keeps no index)"
     ]
     assert captured.out == "" and not opened and not list(tmp_path.rglob(".dumpscope-*"))
 

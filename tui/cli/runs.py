@@ -80,7 +80,7 @@ def msprobe_report(args: argparse.Namespace) -> MsprobeReport:
     refuse_options(
         args,
         ("--cache", "--cache-dir", "--scheduler"),
-        "msprobe dumps (compared by their own reader, here, without an index)",
+        "msprobe dumps (their own reader compares them on this machine and keeps no index)",
     )
     try:
         return compare_msprobe(
