@@ -24,8 +24,10 @@ link, a FIFO or a folder at its path: a miss, said in :attr:`RowCache.note`, nev
 a FIFO is never opened for reading in a way that blocks.
 
 **Where.**  Next to the target dump (``.dumpscope-index-<golden>-<target>.parquet``, and the
-last judged frame ``.dumpscope-frame-...``), never anywhere else: a folder that refuses it is
-said in :attr:`RowCache.note` and nothing is written.
+last judged frame ``.dumpscope-frame-...``), or in the one folder the caller names (``cache=DIR``,
+``--cache-dir DIR``), never anywhere else: :func:`index_folder` says which, and refuses (a
+:class:`CacheError`, before any file is read) a folder this user cannot write in.  A write that
+fails later all the same is said in :attr:`RowCache.note` and nothing is written elsewhere.
 """
 
 from __future__ import annotations
@@ -48,9 +50,18 @@ from dumpscope import __version__
 from dumpscope.core.atomic import atomic_binary
 from dumpscope.core.comparison.result import CACHED_COLUMN, SCHEMA
 from dumpscope.core.comparison.table import RowTable
-from dumpscope.core.dumps import Dump, TensorRef
+from dumpscope.core.dumps import Dump, DumpError, TensorRef
+from dumpscope.core.paths import config_dir
 
-__all__ = ["CACHED_COLUMN", "RowCache", "ROW_COLUMNS", "last_frame", "save_last_frame"]
+__all__ = [
+    "CACHED_COLUMN",
+    "CacheError",
+    "RowCache",
+    "ROW_COLUMNS",
+    "index_folder",
+    "last_frame",
+    "save_last_frame",
+]
 
 #: The columns a computed row fills (what :func:`pipeline.compute_row` returns).
 ROW_COLUMNS: tuple[str, ...] = tuple(
@@ -87,17 +98,9 @@ _CHUNK = 1 << 20
 # ------------------------------------------------------------------ the signed container
 
 
-def _config_dir() -> Path:
-    """``$DUMPSCOPE_CONFIG_DIR`` or ``$XDG_CONFIG_HOME/dumpscope`` (``~/.config/dumpscope``)."""
-    env = os.environ.get("DUMPSCOPE_CONFIG_DIR")
-    if env:
-        return Path(env).expanduser()
-    return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "dumpscope"
-
-
 def key_path() -> Path:
     """Where the private key that signs this user's indexes is kept."""
-    return _config_dir() / "cache-key"
+    return config_dir() / "cache-key"
 
 
 def _secret(create: bool = False) -> tuple[bytes | None, str]:
@@ -408,15 +411,18 @@ class RowCache:
     """The rows filled from the index in this run."""
 
     @classmethod
-    def open(cls, golden: Dump, target: Dump, run: str, pairs: int = 0) -> RowCache:
+    def open(
+        cls, golden: Dump, target: Dump, run: str, pairs: int = 0, folder: Path | None = None
+    ) -> RowCache:
         """The index for this pair of dumps and ``run`` (version and thresholds; empty when
-        there is none or it is unusable: :attr:`note` says why)."""
-        path = _index_path(golden, target)
+        there is none or it is unusable: :attr:`note` says why), kept in ``folder`` (see
+        :func:`index_folder`; default: next to the target dump)."""
+        path = _index_path(golden, target, folder)
         bound = f"rows\0{os.path.abspath(golden.path)}\0{os.path.abspath(target.path)}"
         secret, why = _secret()
         empty = cls(path, run, _empty_rows(), FileDigests(), not why, bound)
         if why:
-            empty.note = f"index not used: {why}"
+            empty.note = f"index {path} not used: {why}"
             return empty
         parts = _open_sealed(path, secret, bound) if secret is not None else None
         if parts is None:
@@ -520,9 +526,9 @@ def run_tag(thresholds: object) -> str:
 # ------------------------------------------------------------------ the last frame
 
 
-def _frame_path(golden: Path, target: Path, tag: str) -> Path:
+def _frame_path(golden: Path, target: Path, tag: str, folder: Path | None) -> Path:
     """Where the last judged frame of this pair of dumps (for this run ``tag``) is kept."""
-    index = _index_path(golden, target)
+    index = _index_path(golden, target, folder)
     digest = hashlib.sha1(tag.encode()).hexdigest()[:8]
     name = index.name.replace(".dumpscope-index-", ".dumpscope-frame-")
     name = name.replace(".parquet", f"-{digest}.parquet")
@@ -533,14 +539,17 @@ def _frame_bound(golden: Path, target: Path, tag: str) -> str:
     return f"frame\0{os.path.abspath(golden)}\0{os.path.abspath(target)}\0{tag}"
 
 
-def save_last_frame(golden: Path, target: Path, tag: str, frame: pl.DataFrame) -> str:
-    """Keep the judged ``frame`` of this run (signed), so a reopen can show it before any file
-    is read (see :func:`last_frame`); '' when kept, else why not."""
+def save_last_frame(
+    golden: Path, target: Path, tag: str, frame: pl.DataFrame, folder: Path | None = None
+) -> str:
+    """Keep the judged ``frame`` of this run (signed, in ``folder``: see :func:`index_folder`), so
+    a reopen can show it before any file is read (see :func:`last_frame`); '' when kept, else why not."""
     frame = frame.drop(CACHED_COLUMN) if CACHED_COLUMN in frame.columns else frame
-    return _write_sealed(_frame_path(golden, target, tag), _frame_bound(golden, target, tag), _parquet(frame))
+    path = _frame_path(golden, target, tag, folder)
+    return _write_sealed(path, _frame_bound(golden, target, tag), _parquet(frame))
 
 
-def last_frame(golden: Path, target: Path, tag: str) -> pl.DataFrame | None:
+def last_frame(golden: Path, target: Path, tag: str, folder: Path | None = None) -> pl.DataFrame | None:
     """The judged frame the last run with this ``tag`` (version, thresholds) kept for this
     pair of dumps, every row marked cached: what a reopen paints at once, while the files
     are checked and any changed row computed again.  None when there is none, or it is
@@ -548,7 +557,7 @@ def last_frame(golden: Path, target: Path, tag: str) -> pl.DataFrame | None:
     secret, _why = _secret()
     if secret is None:
         return None
-    parts = _open_sealed(_frame_path(golden, target, tag), secret, _frame_bound(golden, target, tag))
+    parts = _open_sealed(_frame_path(golden, target, tag, folder), secret, _frame_bound(golden, target, tag))
     if not isinstance(parts, tuple):
         return None
     try:
@@ -560,11 +569,39 @@ def last_frame(golden: Path, target: Path, tag: str) -> pl.DataFrame | None:
     return frame.with_columns(pl.lit(True).alias(CACHED_COLUMN))
 
 
-def _index_path(golden: Dump | Path, target: Dump | Path) -> Path:
-    """Next to the target dump (a folder, or the file's folder), named after the golden."""
+class CacheError(DumpError):
+    """The index cannot be kept where it is to be kept (one line, before any file is read)."""
+
+
+def index_folder(target: str | Path, cache: bool | str | Path) -> Path:
+    """The folder the index of ``target`` is kept in: the one ``cache`` names (``--cache-dir``),
+    else the target dump's own folder.  :class:`CacheError` when this user cannot write there
+    (nothing is ever written anywhere else instead)."""
+    target = Path(target)
+    named = isinstance(cache, (str, os.PathLike))
+    folder = Path(cache) if named else (target if target.is_dir() else target.parent)
+    try:
+        is_folder = stat.S_ISDIR(os.stat(folder).st_mode)
+        why = "" if is_folder else "not a folder"
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+    if not why and not os.access(
+        folder, os.W_OK | os.X_OK, effective_ids=os.access in os.supports_effective_ids
+    ):
+        why = "you cannot write in it"
+    if why:
+        hint = "a folder you can write" if named else "give --cache-dir DIR, a folder you can write"
+        raise CacheError(f"--cache: the index cannot be kept in {folder}: {why} ({hint})")
+    return folder
+
+
+def _index_path(golden: Dump | Path, target: Dump | Path, folder: Path | None = None) -> Path:
+    """In ``folder`` (default: next to the target dump, a folder or the file's folder), named
+    after both dumps."""
     golden_path = golden.path if isinstance(golden, Dump) else golden
     target_path = target.path if isinstance(target, Dump) else target
     digest = hashlib.sha1(os.path.abspath(golden_path).encode("utf-8", "surrogateescape")).hexdigest()[:12]
-    folder = target_path if target_path.is_dir() else target_path.parent
+    if folder is None:
+        folder = target_path if target_path.is_dir() else target_path.parent
     tag = hashlib.sha1(os.path.abspath(target_path).encode("utf-8", "surrogateescape")).hexdigest()[:8]
     return folder / f".dumpscope-index-{digest}-{tag}.parquet"

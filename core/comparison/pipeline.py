@@ -27,6 +27,7 @@ from dumpscope.core.comparison.cache import (
     CACHED_COLUMN,
     ROW_COLUMNS,
     RowCache,
+    index_folder,
     last_frame,
     run_tag,
     save_last_frame,
@@ -107,7 +108,7 @@ def compare(
     thresholds: Thresholds | Sequence[str] | None = None,
     progress: ProgressCallback | None = None,
     workers: int | None = None,
-    cache: bool = False,
+    cache: bool | str | Path = False,
     scheduler: str | None = None,
     progress_bytes: ProgressCallback | None = None,
     scheduler_timeout: float = SCHEDULER_TIMEOUT_S,
@@ -127,9 +128,11 @@ def compare(
         workers: worker processes comparing tensors, each owning whole tensors
             (default: one per available core; the frame is the same for any count).
         cache: reuse and update the signed index of per-tensor results next to the target
-            dump, keyed by the files' content (see :mod:`.cache`): rows of unchanged files
-            are not computed again and are marked in a ``cached`` column; where the index is
-            (or why it is not) is said in ``meta["cache"]``.
+            dump (``True``) or in the folder given, keyed by the files' content (see
+            :mod:`.cache`): rows of unchanged files are not computed again and are marked in a
+            ``cached`` column; where the index is (or why it is not) is said in
+            ``meta["cache"]``.  A folder this user cannot write in: a
+            :class:`~.cache.CacheError` (one line) before any file is read.
         scheduler: a Dask distributed scheduler address: the rows are computed on its
             workers (``pip install 'dumpscope[dask]'``).  Dask missing, a bad address, nothing
             answering within ``scheduler_timeout`` seconds, or not Dask: a
@@ -185,7 +188,7 @@ def compare_stream(
     interval: float = 0.25,
     final_only: bool = False,
     progress: ProgressCallback | None = None,
-    cache: bool = False,
+    cache: bool | str | Path = False,
     scheduler: str | None = None,
     progress_bytes: ProgressCallback | None = None,
     first: Callable[[Comparison], Sequence[int] | None] = lambda _base: None,
@@ -204,7 +207,8 @@ def compare_stream(
     th = _thresholds(thresholds, preset)
     remote = None if scheduler is None else Scheduler.of(scheduler, scheduler_timeout)  # before a file opens
     sides = (_path_of(golden), _path_of(target), run_tag(th))
-    shown = _last_run(*sides, th, wanted=cache and not final_only)
+    folder = index_folder(sides[1], cache) if cache not in (False, None) else None  # before a file opens
+    shown = _last_run(*sides, th, folder, wanted=folder is not None and not final_only)
     yield from shown  # a reopen paints the last run's rows before any file is read
     run = _Run(_prepare(golden, target, model, graph, th), th)
     ticks = _Ticks(interval, progress, progress_bytes)
@@ -213,23 +217,25 @@ def compare_stream(
         ticks.spaced(run.cost)
     where = (workers, remote)
     for done in _fill(
-        run.pairs, th, run.table, where, batch, run.cache(cache), run.meter, run.context(), first(run.base)
+        run.pairs, th, run.table, where, batch, run.cache(folder), run.meter, run.context(), first(run.base)
     ):
         if ticks.report(done, run.total, run.meter) and not final_only and done < run.total:
             yield run.snapshot(done)
             ticks.spaced(run.cost)
-    yield run.finish(sides if cache else None)
+    yield run.finish(sides if folder is not None else None, folder)
 
 
 def _path_of(dump: str | Path | Dump) -> Path:
     return dump.path if isinstance(dump, Dump) else Path(dump)
 
 
-def _last_run(golden: Path, target: Path, tag: str, th: Thresholds, wanted: bool) -> list[Progress]:
+def _last_run(
+    golden: Path, target: Path, tag: str, th: Thresholds, folder: Path | None, wanted: bool
+) -> list[Progress]:
     """The frame the last ``--cache`` run of this pair kept (none when there is none or it
     is not ``wanted``), as a first snapshot with no row counted done: the rows are then
     checked against their files."""
-    frame = last_frame(golden, target, tag) if wanted else None
+    frame = last_frame(golden, target, tag, folder) if wanted else None
     if frame is None:
         return []
     meta = {"golden": str(golden), "target": str(target), "from_cache": "the last run's rows, being checked"}
@@ -268,22 +274,24 @@ class _Run:
         self.cost = time.monotonic() - start
         return Progress(done, self.total, replace(self.base, frame=frame), self.meter)
 
-    def finish(self, sides: tuple[Path, Path, str] | None) -> Progress:
-        """The final snapshot; kept for the next reopen when ``sides`` (golden, target, run tag)
-        are given, and where the index is (or why it is not) said in its meta (``cache``)."""
+    def finish(self, sides: tuple[Path, Path, str] | None, folder: Path | None = None) -> Progress:
+        """The final snapshot; kept (in ``folder``) for the next reopen when ``sides`` (golden,
+        target, run tag) are given, and where the index is (or why it is not) said in its meta
+        (``cache``)."""
         final = self.snapshot(self.total)
         if sides is not None:
-            unkept = save_last_frame(*sides, final.comparison.frame)
+            unkept = save_last_frame(*sides, final.comparison.frame, folder)
             if self.row_cache is not None:
                 unkept = f"; last frame not kept: {unkept}" if unkept else ""
                 final.comparison.meta["cache"] = self.row_cache.note + unkept
         return final
 
-    def cache(self, wanted: bool) -> RowCache | None:
-        """The row cache of this pair of dumps, when ``wanted``."""
-        if wanted:
+    def cache(self, folder: Path | None) -> RowCache | None:
+        """The row cache of this pair of dumps, kept in ``folder`` (none without one)."""
+        if folder is not None:
             golden, target = self.base.golden, self.base.target
-            self.row_cache = RowCache.open(golden, target, run_tag(self.th))  # type: ignore[arg-type]
+            tag = run_tag(self.th)
+            self.row_cache = RowCache.open(golden, target, tag, folder=folder)  # type: ignore[arg-type]
         return self.row_cache
 
     def context(self) -> _RowContext:

@@ -44,6 +44,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -373,6 +374,7 @@ def compare_three(
     thresholds: Thresholds | Sequence[str] | None = None,
     worse_by: str = "health",
     factor: float = MAGNITUDE_FACTOR,
+    **options: Any,
 ) -> ThreeWay:
     """Compare two targets ``a`` and ``b`` each against ``golden``, side by side.
 
@@ -385,6 +387,8 @@ def compare_three(
         preset, thresholds: as for :func:`compare`.
         worse_by, factor: ``"health"`` (default) or ``"magnitude"``: how rows of the same health are
             told apart (``magnitude``: a distance ``factor`` times the other's makes that side worse).
+        options: passed to both :func:`compare` calls (``workers``, ``cache``, ``scheduler``,
+            ``scheduler_timeout``); each side's ``meta["cache"]`` says where its index is.
 
     Returns a :class:`ThreeWay`: ``.frame`` (Polars) has ``a_*`` and ``b_*`` metric columns and
     a ``worse`` column (``A``, ``B``, ``=``, or empty when not comparable);
@@ -396,8 +400,8 @@ def compare_three(
     th = (
         thresholds if isinstance(thresholds, Thresholds) else Thresholds.from_preset(preset, thresholds or ())
     )
-    ca = compare(golden, a, model=model, graph=ga, thresholds=th)
-    cb = compare(golden, b, model=model, graph=gb, thresholds=th)
+    ca = compare(golden, a, model=model, graph=ga, thresholds=th, **options)
+    cb = compare(golden, b, model=model, graph=gb, thresholds=th, **options)
     frame = join_sides(ca.frame, cb.frame, by=worse_by, factor=factor)
     meta = {
         "golden": ca.meta.get("golden"),

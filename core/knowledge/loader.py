@@ -1,8 +1,8 @@
 """Load the curated knowledge base (package data) and merge the user's own entries.
 
-User entries come from ``<config>/kb/*.jsonl`` (``<config>`` = ``$DUMPSCOPE_CONFIG_DIR``,
-else ``$XDG_CONFIG_HOME/dumpscope``, else ``~/.config/dumpscope``) and from files given
-explicitly (``dumpscope explain --kb FILE``), in that order.  Same JSONL schema as the
+User entries come from ``<config>/kb/*.jsonl`` (``<config>``: :func:`dumpscope.core.paths.config_dir`,
+``$DUMPSCOPE_CONFIG_DIR``, else ``$XDG_CONFIG_HOME/dumpscope``, else ``~/.config/dumpscope``) and from
+files given explicitly (``dumpscope explain --kb FILE``), in that order.  Same JSONL schema as the
 built-in file.  Their ``origin`` is ``user:<file>``; an entry whose ``id`` equals an
 earlier one replaces it (that is how a user corrects a built-in entry).  A bad line gives a
 warning naming ``file:line`` and the rest still loads.
@@ -20,18 +20,15 @@ from pathlib import Path
 from dumpscope.core.knowledge.entry import Entry, EntryError, entry_from_dict
 from dumpscope.core.knowledge.index import INDEX_FILE, CompiledIndex, read_index
 from dumpscope.core.knowledge.kb import KnowledgeBase
+from dumpscope.core.paths import config_dir
 
 BUILTIN_FILE = "kb.jsonl"
 
 
 def user_kb_dir() -> Path:
-    """Where per-user KB files live (the directory need not exist)."""
-    base = os.environ.get("DUMPSCOPE_CONFIG_DIR")
-    if base:
-        return Path(base).expanduser() / "kb"
-    xdg = os.environ.get("XDG_CONFIG_HOME")
-    root = Path(xdg).expanduser() if xdg else Path.home() / ".config"
-    return root / "dumpscope" / "kb"
+    """Where per-user KB files live: ``kb`` in :func:`~dumpscope.core.paths.config_dir` (the
+    directory need not exist)."""
+    return config_dir() / "kb"
 
 
 def _package_bytes(name: str) -> bytes:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from as_user import as_other_user, open_to_all, shared_folder
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -166,6 +167,27 @@ def test_unreadable_step_and_rank_folders_cost_their_own_rows(
     assert results["step0/rank0"] is None
     assert "Permission denied" in results["step0/rank1"]
     assert "cannot list the folder: Permission denied" in results["step1/*"]
+
+
+def _errors_by_label(target: Path, golden: Path) -> dict[str, str | None]:
+    return {r.label: r.error for r in compare_msprobe(target, golden).results}
+
+
+def test_unreadable_step_and_rank_folders_cost_their_own_rows_for_a_normal_user() -> None:
+    """The same, with real permissions: run as ``nobody`` when the tests run as root."""
+    for top in shared_folder():
+        golden, target = corpus._ms_case()(top)
+        corpus.ms_rank(target / "step0" / "rank1")
+        corpus.ms_rank(golden / "step0" / "rank1")
+        corpus.ms_rank(target / "step1" / "rank0")
+        open_to_all(top)
+        (target / "step0" / "rank1" / "dump.json").chmod(0)
+        (target / "step1").chmod(0)
+        ran = as_other_user(_errors_by_label, target, golden)
+        assert ran.code == 0, ran
+        assert ran.value["step0/rank0"] is None
+        assert "Permission denied" in ran.value["step0/rank1"]
+        assert "cannot list the folder: Permission denied" in ran.value["step1/*"]
 
 
 def test_deep_and_cut_short_json_cost_one_row_each(tmp_path: Path) -> None:

@@ -87,8 +87,24 @@ class CompareRequest:
     """Side B's ATC graph (fusion on vs off: each run has its own)."""
     stage: str | None = None
     """SigmaStar: which of the SigmaStar IPU guide's three comparisons this is (``--stage``; None: told from the dumps)."""
-    cache: bool = False
-    """``--cache``: reuse the signed row index; a reopen paints the last run's rows at once (marked)."""
+    cache: bool | Path = False
+    """``--cache`` (or ``--cache-dir``: the folder): reuse the signed row index; a reopen paints the
+    last run's rows at once (marked)."""
+    workers: int | None = None
+    """``--workers``: processes computing the rows (None: every available core)."""
+    scheduler: str | None = None
+    """``--scheduler``: a Dask scheduler whose workers compute the rows."""
+    scheduler_timeout: float = 5.0
+    """``--scheduler-timeout``: seconds to reach it."""
+
+    def options(self) -> dict[str, Any]:
+        """How the rows are computed and kept, as :func:`compare` takes them."""
+        return {
+            "cache": self.cache,
+            "workers": self.workers,
+            "scheduler": self.scheduler,
+            "scheduler_timeout": self.scheduler_timeout,
+        }
 
 
 def _actions_provider() -> type[Any]:
@@ -343,6 +359,7 @@ class DumpscopeApp(App[int]):
                 graphs=(request.graph, request.graph_b),
                 preset=request.preset,
                 thresholds=list(request.thresholds),
+                **request.options(),
             )
             if not get_current_worker().is_cancelled:
                 self.post_message(self.ThreeWayReady(threeway))
@@ -351,6 +368,12 @@ class DumpscopeApp(App[int]):
 
     def on_dumpscope_app_three_way_ready(self, message: ThreeWayReady) -> None:
         self._show_three_way(message.threeway)
+        tw = message.threeway
+        for side, label in zip((tw.a, tw.b), tw.labels, strict=True):  # where each --cache index is
+            if side.meta.get("cache"):
+                self.notify(
+                    f"cache ({label}): {side.meta['cache']}", title="--cache", timeout=6, markup=False
+                )
 
     # -- data ----------------------------------------------------------------------------
     def _show_comparison(self, comparison: Comparison) -> None:
@@ -487,7 +510,7 @@ class DumpscopeApp(App[int]):
                 thresholds=list(request.thresholds),
                 interval=TABLE_INTERVAL_S,
                 progress=counted,
-                cache=request.cache,
+                **request.options(),
             )
             try:
                 for progress in stream:

@@ -7,11 +7,12 @@ that entry.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Collection
 from pathlib import Path
 from typing import TypeGuard
+
+from dumpscope.core.paths import config_dir
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -45,15 +46,6 @@ def _dumpscope_classes() -> list[type]:
         if cls.__module__.startswith("dumpscope."):
             found.append(cls)
     return found
-
-
-def config_dir() -> Path:
-    """``$DUMPSCOPE_CONFIG_DIR`` or ``~/.config/dumpscope`` (XDG_CONFIG_HOME honoured)."""
-    env = os.environ.get("DUMPSCOPE_CONFIG_DIR")
-    if env:
-        return Path(env).expanduser()
-    base = os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config"
-    return Path(base) / "dumpscope"
 
 
 def _keys(value: object) -> str | None:

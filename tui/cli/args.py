@@ -106,9 +106,16 @@ def add_comparison_arguments(p: argparse.ArgumentParser, three_way: bool = False
     p.add_argument(
         "--cache",
         action="store_true",
-        help="keep per-tensor results in a signed index next to the target dump (said on stderr; "
-        "never elsewhere), keyed by the files' content; a reopen only computes tensors whose "
-        "content changed, and marks the rows it reused (cached)",
+        help="keep per-tensor results in a signed index next to the target dump (or in --cache-dir; "
+        "where is said on stderr, never elsewhere; a folder you cannot write in is refused), keyed by "
+        "the files' content; a reopen only computes tensors whose content changed, and marks the rows "
+        "it reused (cached)",
+    )
+    p.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        help="--cache, with the index kept in DIR instead of next to the target dump (a folder you can "
+        "write in, e.g. when the dumps are someone else's)",
     )
     p.add_argument(
         "--scheduler",
@@ -317,6 +324,30 @@ def thresholds(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         raise UsageError(str(exc)) from None
 
 
+def cache_option(args: argparse.Namespace) -> bool | str:
+    """``cache=`` for :func:`compare`: ``--cache-dir DIR``, else whether ``--cache`` was given."""
+    return getattr(args, "cache_dir", None) or bool(getattr(args, "cache", False))
+
+
+def say_cache(meta: dict[str, object], label: str = "") -> None:
+    """Where the ``--cache`` index was read and written (or why it was not): one line on stderr,
+    always said when there is a cache."""
+    if meta.get("cache"):
+        from dumpscope.tui.cli.safe import plain
+
+        print(
+            f"dumpscope: cache{f' ({label})' if label else ''}: {plain(str(meta['cache']))}", file=sys.stderr
+        )
+
+
+def refuse_options(args: argparse.Namespace, options: tuple[str, ...], why: str) -> None:
+    """A :class:`UsageError` naming the ``options`` given that do not apply here (``why``):
+    an option is honoured or refused, never silently ignored."""
+    given = [o for o in options if getattr(args, o.lstrip("-").replace("-", "_"), None) not in (None, False)]
+    if given:
+        raise UsageError(f"{' and '.join(given)} {'does' if len(given) == 1 else 'do'} not apply to {why}")
+
+
 def load_comparison(args: argparse.Namespace) -> Comparison:
     """Run the comparison described by the shared arguments (a ``--stage`` named in its meta)."""
     cmp = _run_comparison(args)
@@ -340,7 +371,7 @@ def _run_comparison(args: argparse.Namespace) -> Comparison:
             graph=graph,
             thresholds=th,
             workers=getattr(args, "workers", None),
-            cache=getattr(args, "cache", False),
+            cache=cache_option(args),
             scheduler=getattr(args, "scheduler", None),
             scheduler_timeout=getattr(args, "scheduler_timeout", 5.0),
         )
@@ -372,7 +403,7 @@ def _run_comparison(args: argparse.Namespace) -> Comparison:
             progress=progress,
             progress_bytes=progress_bytes,
             workers=getattr(args, "workers", None),
-            cache=getattr(args, "cache", False),
+            cache=cache_option(args),
             scheduler=getattr(args, "scheduler", None),
             scheduler_timeout=getattr(args, "scheduler_timeout", 5.0),
         )

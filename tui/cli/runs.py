@@ -72,10 +72,16 @@ def msprobe_report(args: argparse.Namespace) -> MsprobeReport:
     """The msprobe comparison the arguments ask for (bad input: a usage error)."""
     from dumpscope.core.comparison.msprobe.driver import compare_msprobe
     from dumpscope.core.dumps import DumpError
+    from dumpscope.tui.cli.args import refuse_options
 
     for side in ("golden", "target"):
         if not is_msprobe(getattr(args, side)):
             raise UsageError(f"{side} {getattr(args, side)}: not an msprobe dump, but the other side is one")
+    refuse_options(
+        args,
+        ("--cache", "--cache-dir", "--scheduler"),
+        "msprobe dumps (their own reader compares them on this machine and keeps no index)",
+    )
     try:
         return compare_msprobe(
             args.target,
@@ -84,6 +90,7 @@ def msprobe_report(args: argparse.Namespace) -> MsprobeReport:
             ranks=_ranks(args),
             mapping_path=args.mapping,
             pairing=getattr(args, "pairing", None) or "aligned",
+            workers=getattr(args, "workers", None) or 1,
         )
     except (DumpError, ValueError, OSError) as exc:
         raise UsageError(str(exc)) from None
@@ -410,17 +417,32 @@ def _golden_for(run: AscendRun, golden_runs: list[AscendRun], default: str) -> s
 
 
 def _compare_run(args: argparse.Namespace, run: AscendRun, golden_runs: list[AscendRun]) -> RunResult:
+    from dumpscope.core.comparison.cache import CacheError
+    from dumpscope.core.comparison.execution import SchedulerError
     from dumpscope.core.comparison.pipeline import compare
     from dumpscope.core.dumps import DumpError
-    from dumpscope.tui.cli.args import thresholds
+    from dumpscope.tui.cli.args import cache_option, say_cache, thresholds
 
     golden = _golden_for(run, golden_runs, args.golden)
     if golden is None:
         return RunResult(run, error=f"{run.label}: present on the target side only")
     try:
-        cmp = compare(golden, run.path, model=args.model, graph=args.graphs[0], thresholds=thresholds(args))
+        cmp = compare(
+            golden,
+            run.path,
+            model=args.model,
+            graph=args.graphs[0],
+            thresholds=thresholds(args),
+            workers=getattr(args, "workers", None),
+            cache=cache_option(args),
+            scheduler=getattr(args, "scheduler", None),
+            scheduler_timeout=getattr(args, "scheduler_timeout", 5.0),
+        )
+    except (CacheError, SchedulerError):
+        raise  # the option itself cannot be honoured: one line for the whole command, not a row per run
     except (DumpError, ValueError, OSError) as exc:
         return RunResult(run, error=str(exc))
+    say_cache(cmp.meta, run.label)
     return RunResult(run, cmp, first_row=cmp.first_divergent())
 
 

@@ -12,16 +12,19 @@ import os
 import stat
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 import pytest
+from as_user import as_other_user, open_to_all, shared_folder
 from polars.testing import assert_frame_equal
 
 from dumpscope.core import compare
 from dumpscope.core.comparison import cache
 from dumpscope.core.comparison.pipeline import compare_stream
+from dumpscope.tui.cli.main import main
 
 FAILING = "layer_03"
 
@@ -335,30 +338,130 @@ def test_a_key_others_can_read_is_not_used(pair: tuple[Path, Path], private_conf
 # ------------------------------------------------------------------ where it is written
 
 
-def test_an_unwritable_folder_is_said_and_nothing_goes_elsewhere(
+def test_a_write_that_fails_after_the_check_is_said_and_nothing_goes_elsewhere(
     pair: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The folder passed the check, then refused the write (a race, a full disk): said, results whole."""
     home = tmp_path / "home"
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
-    if os.geteuid() == 0:  # root writes through a read-only mode: refuse as the folder would
-        real = cache.atomic_binary
+    real = cache.atomic_binary
 
-        def refusing(path: Path):  # type: ignore[no-untyped-def]
-            if Path(path).parent == pair[1]:
-                raise PermissionError(13, "Permission denied", str(path))
-            return real(path)
+    def refusing(path: Path):  # type: ignore[no-untyped-def]
+        if Path(path).parent == pair[1]:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
 
-        monkeypatch.setattr(cache, "atomic_binary", refusing)
-    else:
-        pair[1].chmod(0o555)
-    try:
-        cmp = compare(*pair, cache=True)
-    finally:
-        pair[1].chmod(0o755)
+    monkeypatch.setattr(cache, "atomic_binary", refusing)
+    cmp = compare(*pair, cache=True)
     assert "not written" in str(cmp.meta["cache"]) and str(pair[1]) in str(cmp.meta["cache"])
     assert not list(pair[1].glob(".dumpscope-*")) and not home.exists()
     assert_frame_equal(_plain(cmp.frame), compare(*pair).frame)
+
+
+# ------------------------------------------------------------------ where it is kept: stated, never moved
+
+
+@pytest.fixture()
+def shared_pair() -> Iterator[tuple[Path, Path]]:
+    """:func:`pair` in a folder every user may read, the target folder read-only."""
+    for top in shared_folder():
+        rng = np.random.default_rng(5)
+        g, t = top / "golden", top / "target"
+        g.mkdir()
+        t.mkdir()
+        for i in range(3):
+            a = rng.standard_normal(50).astype(np.float32)
+            np.save(g / f"layer_{i:02d}.npy", a)
+            np.save(t / f"layer_{i:02d}.npy", -a if i == 1 else a)
+        open_to_all(top)
+        t.chmod(0o555)
+        yield g, t
+
+
+#: A reopen that reused every row (the second form while the files' digests were too fresh to memo)
+REUSED_ALL_3 = ("all 3 rows reused", "3 of 3 rows reused, 0 computed")
+
+
+def _cached_compare(golden: Path, target: Path, where: bool | str) -> dict[str, object]:
+    """In the other user's process: the verdicts and where the index is, or the one line refusing it."""
+    try:
+        cmp = compare(golden, target, cache=where)
+    except cache.CacheError as exc:
+        return {"refused": str(exc)}
+    return {"health": cmp.frame["health"].to_list(), "cache": cmp.meta["cache"]}
+
+
+def test_a_folder_you_cannot_write_in_is_refused_before_any_file_is_read(
+    shared_pair: tuple[Path, Path],
+) -> None:
+    """As a user that is not root (``nobody`` when the tests run as root): one line, no index
+    anywhere, nothing in the home folder."""
+    g, t = shared_pair
+    ran = as_other_user(_cached_compare, g, t, True)
+    assert ran.value == {
+        "refused": f"--cache: the index cannot be kept in {t}: you cannot write in it "
+        "(give --cache-dir DIR, a folder you can write)"
+    }, ran
+    assert sorted(p.name for p in t.iterdir()) == ["layer_00.npy", "layer_01.npy", "layer_02.npy"]
+    cli = as_other_user(main, ["compare", str(g), str(t), "--cache", "--format", "csv"])
+    assert cli.code == 2 and cli.stdout == "", cli
+    assert cli.stderr.splitlines() == [f"dumpscope: {ran.value['refused']}"]
+
+
+def test_cache_dir_keeps_the_index_there_when_the_dumps_are_not_yours(
+    shared_pair: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Someone else's dumps, read-only: ``--cache-dir`` puts the index where this user can write,
+    says so, reuses it, and the verdicts are those of a run without the cache."""
+    g, t = shared_pair
+    mine = g.parent / "mine"
+    mine.mkdir()
+    mine.chmod(0o777)
+    monkeypatch.setenv("DUMPSCOPE_CONFIG_DIR", str(mine / "config"))
+    first = as_other_user(_cached_compare, g, t, str(mine))
+    again = as_other_user(_cached_compare, g, t, str(mine))
+    [index] = mine.glob(".dumpscope-index-*.parquet")
+    assert first.value["cache"] == f"index {index}: 0 of 3 rows reused, 3 computed", first
+    assert again.value["cache"] in (f"index {index}: {n}" for n in REUSED_ALL_3), again
+    truth = compare(g, t).frame["health"].to_list()
+    assert first.value["health"] == again.value["health"] == truth and truth.count("fail") == 1
+    assert sorted(p.name for p in t.iterdir()) == ["layer_00.npy", "layer_01.npy", "layer_02.npy"]
+    cli = as_other_user(main, ["compare", str(g), str(t), "--cache-dir", str(mine), "--format", "csv"])
+    said = {f"dumpscope: cache: index {index}: {n}" for n in REUSED_ALL_3}
+    assert cli.code == 1 and said & set(cli.stderr.splitlines()), cli
+
+
+def test_the_cli_states_where_the_index_is_read_and_written(pair: tuple[Path, Path], tmp_path: Path) -> None:
+    here = _run_cli("compare", *map(str, pair), "--cache", "--format", "csv")
+    elsewhere = tmp_path / "indexes"
+    elsewhere.mkdir()
+    there = _run_cli("compare", *map(str, pair), "--cache-dir", str(elsewhere), "--format", "csv")
+    [index] = elsewhere.glob(".dumpscope-index-*.parquet")
+    assert [line for line in here.stderr.splitlines() if "cache" in line] == [
+        f"dumpscope: cache: index {_index(pair[1])}: 0 of 6 rows reused, 6 computed"
+    ]
+    assert [line for line in there.stderr.splitlines() if "cache" in line] == [
+        f"dumpscope: cache: index {index}: 0 of 6 rows reused, 6 computed"
+    ]
+    assert index.name == _index(pair[1]).name  # the same name: only the folder differs
+    assert here.stdout == there.stdout  # the same rows, none cached yet
+
+
+@pytest.mark.parametrize("given", ["missing", "file"])
+def test_a_cache_dir_that_is_no_folder_is_refused(
+    pair: tuple[Path, Path], tmp_path: Path, given: str
+) -> None:
+    where = tmp_path / given
+    if given == "file":
+        where.write_text("x")
+    done = _run_cli("compare", *map(str, pair), "--cache-dir", str(where))
+    why = "No such file or directory" if given == "missing" else "not a folder"
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        f"dumpscope: --cache: the index cannot be kept in {where}: {why} (a folder you can write)"
+    ]
+    assert not list(pair[1].glob(".dumpscope-*"))
 
 
 def _run_cli(*argv: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from dumpscope.tui.app.keymap import config_dir, load_keymap
+from dumpscope.core.paths import config_dir
+from dumpscope.tui.app.keymap import load_keymap
 
 
 def test_keymap_file_problems_are_reported(tmp_path: Path) -> None:

@@ -8,21 +8,22 @@ from __future__ import annotations
 
 import os
 import stat
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+import as_user
 import numpy as np
 import pytest
+from as_user import as_other_user, open_to_all, shared_folder
 from fuzz.corpus import GOOD, npy_dir
 from fuzz.outputs import _ascend, _model
 
 from dumpscope.tui.cli.main import main
 
-ROOT = os.geteuid() == 0
-NEEDS_ROOT = pytest.mark.skipif(not ROOT, reason="mknod of a character device needs root (CI runs as root)")
+NEEDS_ROOT = pytest.mark.skipif(
+    not as_user.ROOT, reason="mknod of a character device needs root (CI runs as root)"
+)
 
 
 def _dumps(tmp: Path) -> tuple[str, str, str]:
@@ -253,118 +254,61 @@ def test_a_timestamped_out_name_planted_in_advance_is_refused(tmp_path: Path) ->
     assert victim.read_text() == "keep"
 
 
-NOBODY = 65534
-
-
 @pytest.fixture
 def shared_tmp():  # type: ignore[no-untyped-def]
-    """A folder every user may enter (pytest's own tmp folders are 0700 to root)."""
-    import shutil
-    import tempfile
-
-    top = Path(tempfile.mkdtemp(prefix="dumpscope-perm-", dir="/tmp"))
-    top.chmod(0o755)
-    yield top
-    shutil.rmtree(top, ignore_errors=True)
+    yield from shared_folder()
 
 
-def _as_nobody(work: Callable[[], int]) -> tuple[int, str]:
-    """``work()`` in a forked child that drops to user ``nobody`` first: (its exit code, its stderr).
-
-    Forked, not a new interpreter (which may live where ``nobody`` cannot enter, as under
-    ``/root/.pyenv``); ``work`` must not use Polars (its thread pool does not survive a fork)."""
-    import tempfile
-
-    with tempfile.TemporaryFile() as err:
-        pid = os.fork()
-        if pid == 0:  # the child: never returns into pytest
-            code = 3
-            try:
-                sys.stderr = open(err.fileno(), "w", closefd=False)  # noqa: SIM115 - pytest's own is no fd
-                os.setgroups([])
-                os.setgid(NOBODY)
-                os.setuid(NOBODY)
-                code = work()
-            finally:
-                sys.stderr.flush()
-                os._exit(code)
-        _pid, status = os.waitpid(pid, 0)
-        err.seek(0)
-        return os.waitstatus_to_exitcode(status), err.read().decode()
-
-
-def _nobody_runs_python() -> bool:
-    try:
-        return (
-            subprocess.run(
-                [sys.executable, "-c", "import dumpscope"],
-                user=NOBODY,
-                group=NOBODY,
-                capture_output=True,
-                timeout=60,
-            ).returncode
-            == 0
-        )
-    except OSError:
-        return False
-
-
-@pytest.mark.skipif(not ROOT, reason="dropping to another user needs root; as a normal user run it in CI")
-@pytest.mark.parametrize("how", ["text", "binary", "path"])
-def test_a_read_only_folder_is_one_line_as_a_normal_user(shared_tmp: Path, how: str) -> None:
-    """Permissions only matter to a user that is not root: the writer runs as ``nobody``."""
+def _write_one(dest: Path, how: str) -> int:
+    """One atomic write of ``dest`` the way ``how`` says, reported as the command line reports it."""
     from dumpscope.core import atomic
     from dumpscope.tui.cli.main import _report
 
+    try:
+        if how == "path":
+            with atomic.atomic_path(dest) as tmp:
+                tmp.write_bytes(b"x")  # the temporary atomic_path hands out
+        else:
+            with (atomic.atomic_text if how == "text" else atomic.atomic_binary)(dest) as fh:
+                fh.write("x" if how == "text" else b"x")  # type: ignore[arg-type]
+    except Exception as exc:  # noqa: BLE001 - the command line's own report of it
+        return _report(exc)
+    return 0
+
+
+@pytest.mark.parametrize("how", ["text", "binary", "path"])
+def test_a_read_only_folder_is_one_line_as_a_normal_user(shared_tmp: Path, how: str) -> None:
+    """Permissions only matter to a user that is not root: the writer runs as ``nobody`` (or as the
+    normal user running the tests)."""
     ro = shared_tmp / "ro"
     ro.mkdir()
     ro.chmod(0o555)
     dest = ro / "r.out"
-
-    def work() -> int:
-        try:
-            if how == "path":
-                with atomic.atomic_path(dest) as tmp:
-                    tmp.write_bytes(b"x")  # noqa: a test's own fixture
-            else:
-                with (atomic.atomic_text if how == "text" else atomic.atomic_binary)(dest) as fh:
-                    fh.write("x" if how == "text" else b"x")  # type: ignore[arg-type]
-        except Exception as exc:  # noqa: BLE001 - the command line's own report of it
-            return _report(exc)
-        return 0
-
-    code, stderr = _as_nobody(work)
-    assert code == 2, stderr
-    assert stderr.splitlines() == [f"dumpscope: {dest}: cannot write in its folder (Permission denied)"]
+    ran = as_other_user(_write_one, dest, how)
+    assert ran.code == 2, ran
+    assert ran.stderr.splitlines() == [f"dumpscope: {dest}: cannot write in its folder (Permission denied)"]
     assert list(ro.iterdir()) == []
 
 
-@pytest.mark.skipif(not ROOT, reason="dropping to another user needs root; as a normal user run it in CI")
 @pytest.mark.parametrize("writer", ["compare-csv", "threeway-json", "diagnose-text"])
 def test_a_read_only_folder_as_a_normal_user_on_the_command_line(shared_tmp: Path, writer: str) -> None:
-    if not _nobody_runs_python():
-        pytest.skip(f"user nobody cannot run {sys.executable} here (it lies in a folder only root may enter)")
     ro = shared_tmp / "ro"
     ro.mkdir()
     ro.chmod(0o555)
     argv = FILE_WRITERS[writer](shared_tmp, str(ro / "r.out"))
-    for p in shared_tmp.rglob("*"):
-        p.chmod(p.stat().st_mode | (0o555 if p.is_dir() else 0o444))
-    done = subprocess.run(
-        [sys.executable, "-m", "dumpscope", *argv],
-        user=NOBODY,
-        group=NOBODY,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=shared_tmp,
-    )
-    assert done.returncode == 2 and done.stderr.strip().splitlines() == [
+    open_to_all(shared_tmp)
+    ran = as_other_user(main, argv, cwd=shared_tmp)
+    assert ran.code == 2 and ran.stderr.strip().splitlines() == [
         f"dumpscope: {ro / 'r.out'}: cannot write in its folder (Permission denied)"
-    ], done.stderr
+    ], ran
+    assert list(ro.iterdir()) == []
 
 
-@pytest.mark.skipif(not ROOT, reason="dropping to another user needs root; as a normal user run it in CI")
+def _lines_of(path: Path) -> int:
+    return path.read_text().count("\n")
+
+
+@as_user.NEEDS_ROOT
 def test_a_result_written_by_one_user_is_readable_by_another(shared_tmp: Path) -> None:
     """The issue's usability defect: results were 0600, teammates could not read them."""
     old = os.umask(0o022)
@@ -376,13 +320,14 @@ def test_a_result_written_by_one_user_is_readable_by_another(shared_tmp: Path) -
     for p in shared_tmp.rglob("*"):
         if p.is_dir():
             p.chmod(0o755)
-    pid = os.fork()
-    if pid == 0:
-        os.setgroups([])
-        os.setgid(NOBODY)
-        os.setuid(NOBODY)
-        try:
-            os._exit(0 if out.read_text().count("\n") == 1 + len(GOOD) else 1)
-        except OSError:
-            os._exit(2)
-    assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
+    ran = as_other_user(_lines_of, out)
+    assert ran.code == 1 + len(GOOD), ran
+
+
+def test_the_other_user_is_nobody_when_root() -> None:
+    """What the tests above rely on: as root the check really runs as ``nobody``, groups dropped."""
+    ran = as_other_user(os.getresuid)
+    assert ran.code == 0, ran
+    want = as_user.NOBODY if as_user.ROOT else os.geteuid()
+    assert ran.value == (want, want, want)
+    assert as_other_user(os.getgroups).value == ([] if as_user.ROOT else os.getgroups())

@@ -15,7 +15,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from dumpscope.core.atomic import write_text
-from dumpscope.tui.cli.args import add_comparison_arguments, exit_code, load_comparison, resolve_sides
+from dumpscope.tui.cli.args import (
+    add_comparison_arguments,
+    cache_option,
+    exit_code,
+    load_comparison,
+    resolve_sides,
+    say_cache,
+)
 from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
 
 if TYPE_CHECKING:
@@ -134,10 +141,7 @@ def _after_output(cmp: Comparison, args: argparse.Namespace) -> None:
     """What follows the output: warnings on stderr (the table prints its own), ``-out DIR``, the fused culprit."""
     if args.format != "table" or args.output:
         print_warnings(cmp.meta.get("warnings") or [])  # type: ignore[arg-type]
-    if cmp.meta.get("cache"):  # where the --cache index is (or why it is not): always said
-        from dumpscope.tui.cli.safe import plain
-
-        print(f"dumpscope: cache: {plain(str(cmp.meta['cache']))}", file=sys.stderr)
+    say_cache(cmp.meta)  # where the --cache index is (or why it is not): always said
     if args.output_dir:
         _write_result_dir(cmp, args.output_dir)
     if args.fused_graph and args.unfused_graph:
@@ -289,7 +293,13 @@ def _run_three(args: argparse.Namespace) -> int:
         thresholds=thresholds(args),
         worse_by=by,
         factor=factor,
+        workers=args.workers,
+        cache=cache_option(args),
+        scheduler=args.scheduler,
+        scheduler_timeout=args.scheduler_timeout,
     )
+    for side, label in zip((tw.a, tw.b), tw.labels, strict=True):
+        say_cache(side.meta, label)
     tw.frame = _selected_frame(tw.frame, args)
     _write_three(tw, args)
     if args.output_dir:

@@ -9,7 +9,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from dumpscope.core.atomic import write_text
-from dumpscope.tui.cli.args import add_comparison_arguments, exit_code_for, load_comparison
+from dumpscope.tui.cli.args import add_comparison_arguments, exit_code_for, load_comparison, say_cache
 from dumpscope.tui.cli.errors import UsageError
 from dumpscope.tui.cli.heap import trim_free_heap
 from dumpscope.tui.cli.safe import markup, plain
@@ -66,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
     if routed is not None:
         return routed
     cmp = load_comparison(args)
+    say_cache(cmp.meta)  # where the --cache index is (or why it is not): always said
     trim_free_heap()  # the comparison's temporaries: the diagnosis would not reuse their pages
     diag = _diagnose(cmp, args)
     if args.json or args.markdown:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from dumpscope.tui.cli.args import (
     add_comparison_arguments,
     add_ui_arguments,
+    cache_option,
     check_paths,
     check_theme,
     run_app,
@@ -42,8 +43,23 @@ def run(args: argparse.Namespace) -> int:
     if msprobe is not None:
         return run_app(DumpscopeApp(msprobe, theme=args.theme), args)
     narrow_for_app(args)  # Ascend trees with several steps/devices: one run, never merged
-
+    _check_options(args)
     return run_app(DumpscopeApp(_request(args), theme=args.theme), args)
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    """A ``--cache`` folder this user cannot write in, or a ``--scheduler`` that cannot be reached:
+    one line before the terminal is taken over (the app honours both)."""
+    from dumpscope.core.comparison.cache import index_folder
+    from dumpscope.core.comparison.execution import Scheduler
+
+    cache = cache_option(args)
+    if cache:
+        for target in (args.target, args.b):
+            if target is not None:
+                index_folder(target, cache)
+    if args.scheduler is not None:
+        Scheduler.of(args.scheduler, args.scheduler_timeout).reachable()
 
 
 def _optional_path(value: str | None) -> Path | None:
@@ -66,5 +82,8 @@ def _request(args: argparse.Namespace) -> CompareRequest:
         b=_optional_path(args.b),
         graph_b=_optional_path(graph_b),
         stage=getattr(args, "stage", None),
-        cache=getattr(args, "cache", False),
+        cache=_optional_path(args.cache_dir) or bool(args.cache),
+        workers=args.workers,
+        scheduler=args.scheduler,
+        scheduler_timeout=args.scheduler_timeout,
     )
