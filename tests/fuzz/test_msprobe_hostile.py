@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from as_user import as_other_user, open_to_all, shared_folder
+from tests.support.as_user import as_other_user, open_to_all, shared_folder
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from as_user import as_other_user, open_to_all, shared_folder
+from tests.support.as_user import as_other_user, open_to_all, shared_folder
 from polars.testing import assert_frame_equal
 
 from dumpscope.core import compare

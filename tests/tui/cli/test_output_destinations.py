@@ -12,14 +12,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import as_user
 import numpy as np
 import pytest
-from as_user import as_other_user, open_to_all, shared_folder
 from fuzz.corpus import GOOD, npy_dir
 from fuzz.outputs import _ascend, _model
 
 from dumpscope.tui.cli.main import main
+from tests.support import as_user
+from tests.support.as_user import as_other_user, open_to_all, shared_folder
 
 NEEDS_ROOT = pytest.mark.skipif(
     not as_user.ROOT, reason="mknod of a character device needs root (CI runs as root)"

@@ -10,6 +10,7 @@ import pytest
 from dumpscope.core.comparison.cache import key_path
 from dumpscope.core.knowledge import user_kb_dir
 from dumpscope.core.paths import config_dir
+from tests.support.paths import REPO
 
 
 @pytest.fixture()
@@ -59,7 +60,7 @@ def test_the_key_map_is_read_from_that_folder(env: pytest.MonkeyPatch, tmp_path:
 
 def test_no_other_module_reads_the_variables() -> None:
     """The lookup is written once: no other module of dumpscope names the variables."""
-    top = Path(__file__).resolve().parents[1]
+    top = REPO
     named = sorted(
         str(p.relative_to(top))
         for p in top.rglob("*.py")

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from msprobe_helpers import entry, tensor, write_rank
-from test_multi_run_cli import ascend_tree  # noqa: F401 - the fixture
-from test_tui_app import SIZE, settle
 
 from dumpscope.tui.cli.main import main
+from tests.support.msprobe import entry, tensor, write_rank
+from tests.support.tui import SIZE, settle
+from tests.tui.cli.test_multi_run_cli import ascend_tree  # noqa: F401 - the fixture
 
 UNREACHABLE = "tcp://127.0.0.1:1"
 
