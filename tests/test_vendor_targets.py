@@ -57,6 +57,7 @@ def _conv_model(tmp_path: Path) -> Path:
         ("rknn-int8", ("RKNN-Toolkit2", "pip install 'dumpscope[rknn]'")),
         ("rknn-fp16", ("RKNN-Toolkit2", "pip install 'dumpscope[rknn]'")),
         ("openvino-int8", ("OpenVINO and NNCF", "pip install 'dumpscope[openvino]'")),
+        ("ncnn", ("ncnn and pnnx", "pip install 'dumpscope[ncnn]'")),
     ],
 )
 def test_missing_toolkit_is_one_line_with_the_pip_command(

@@ -651,6 +651,8 @@ def _run_band(target: Dump) -> str:
     ]
     # a vendor run that computed in float16 but wrote float32 files (RKNN's fp16 simulator)
     computed = target.meta.get("computed_dtype")
+    if computed is None and isinstance(manifest, dict):
+        computed = manifest.get("computed_dtype")
     if isinstance(computed, str) and _is_float(computed):
         floats.append(computed)
     return analysis.precision_band(floats, quantised)
