@@ -332,8 +332,11 @@ def _run_pnnx(model: Path, work: Path, model_inputs: Sequence[Any]) -> tuple[Pat
     import shutil
     import subprocess
 
-    local = work / "model.onnx"
-    shutil.copyfile(model, local)
+    from dumpscope.core.atomic import atomic_binary
+
+    local = work / "model.onnx"  # pnnx names its outputs after its input: a fixed name in the work folder
+    with model.open("rb") as src, atomic_binary(local) as dst:
+        shutil.copyfileobj(src, dst)
     shapes = ",".join("[" + ",".join(str(d) for d in i.array.shape) + "]" for i in model_inputs)
     try:
         done = subprocess.run(
