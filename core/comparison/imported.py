@@ -95,6 +95,7 @@ def open_rknn_report(path: str | Path, thresholds: Thresholds | None = None) -> 
                 "rknn_single_euc": r.single_euc,
                 "rknn_fused_into": r.fused_into,
                 "rknn_origin": rknn.origin(r),
+                "rknn_q_zero": r.q_zero,
             }
         )
     frame = pl.DataFrame(

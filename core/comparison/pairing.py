@@ -245,7 +245,8 @@ class _Matcher:
             self._leave(position, ref, _NO_NAME_FALLBACK)
             return True
         if name in self.index.by_name:
-            self._take(position, self.index.by_name[name], ref, "name")
+            declared = next((v for k, v in ref.info.extra if k == "vendor_pairing"), None)
+            self._take(position, self.index.by_name[name], ref, f"name, {declared}" if declared else "name")
             return True
         return False
 

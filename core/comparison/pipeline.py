@@ -652,11 +652,17 @@ def _run_band(target: Dump) -> str:
     quantised = quantised or any(
         k.startswith("quant_") for ref in target.tensors.values() for k, _v in ref.info.extra
     )
-    floats = (
+    floats = [
         d
         for ref in target.tensors.values()
         if ref.info.kind == "activation" and _is_float(d := ref.info.dtype)
-    )
+    ]
+    # a vendor run that computed in float16 but wrote float32 files (RKNN's fp16 simulator)
+    computed = target.meta.get("computed_dtype")
+    if computed is None and isinstance(manifest, dict):
+        computed = manifest.get("computed_dtype")
+    if isinstance(computed, str) and _is_float(computed):
+        floats.append(computed)
     return analysis.precision_band(floats, quantised)
 
 

@@ -184,6 +184,16 @@ def _evidence(
     ]
     if others:
         lines.append("next worst single cosines: " + ", ".join(others))
+    if "rknn_q_zero" in cmp.frame.columns:
+        zero = cmp.frame.filter(pl.col("rknn_q_zero").fill_null(False))
+        if zero.height:
+            names = ", ".join(
+                repr(display(str(t or n))) for t, n in zip(zero["target_name"], zero["name"], strict=True)
+            )
+            lines.append(
+                f"RKNN prints q_zero (no cosine, no distance) at {names}: its mark for a simulator "
+                "output that is all zero; those rows are outside the single-column ranking"
+            )
     if r["cosine_similarity"] is not None and r.get("rknn_cos_agrees") is not None:
         agree = "prints as" if r.get("rknn_cos_agrees") else "differs from"
         ours = float(r["cosine_similarity"])  # type: ignore[arg-type]

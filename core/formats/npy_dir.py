@@ -415,10 +415,18 @@ def _check_field(out: dict, key: str, types: tuple[type, ...], say: Callable[[st
 
 
 def _manifest_extra(entry: dict) -> tuple[tuple[str, str], ...]:  # type: ignore[type-arg]
+    extra: list[tuple[str, str]] = []
     quant = entry.get("quant")
     if isinstance(quant, dict):
-        return tuple((f"quant_{k}", str(v)) for k, v in quant.items())
-    return ()
+        extra += [(f"quant_{k}", str(v)) for k, v in quant.items()]
+    vendor = entry.get("vendor")  # a vendor toolchain's own facts (ncnn: the blob and how it was paired)
+    if isinstance(vendor, dict):
+        extra += [
+            (k if k == "unmatched_note" else f"vendor_{k}", str(v)[:1000])
+            for k, v in vendor.items()
+            if isinstance(k, str) and isinstance(v, str | int | float)
+        ]
+    return tuple(extra)
 
 
 def _put(tensors: dict[str, TensorRef], problems: list[DumpProblem], ref: TensorRef) -> None:

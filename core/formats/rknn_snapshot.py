@@ -88,6 +88,8 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format protocol's name
     meta["rknn_precision"] = precision
     if side == "simulator" and precision == "int8":
         meta["quantised"] = True  # values dequantised, scales not written: the run's band is int8
+    elif side == "simulator":
+        meta["computed_dtype"] = "float16"  # do_quantization=False runs in float16; files are float32
     return Dump(path=path, format=NAME, tensors=tensors, problems=problems, meta=meta)
 
 

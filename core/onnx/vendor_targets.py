@@ -32,15 +32,16 @@ import numpy as np
 from dumpscope.core.atomic import write_text
 from dumpscope.core.dumps import DumpError
 
-VENDOR_TARGETS: tuple[str, ...] = ("rknn-int8", "rknn-fp16", "openvino-int8")
+VENDOR_TARGETS: tuple[str, ...] = ("rknn-int8", "rknn-fp16", "openvino-int8", "ncnn")
 #: Target -> (modules that must import, what to install).
 _NEEDS: dict[str, tuple[tuple[str, ...], str]] = {
     "rknn-int8": (("rknn",), "pip install 'dumpscope[rknn]' (RKNN-Toolkit2 2.x; it pulls torch, ~5.6 GB)"),
     "rknn-fp16": (("rknn",), "pip install 'dumpscope[rknn]' (RKNN-Toolkit2 2.x; it pulls torch, ~5.6 GB)"),
     "openvino-int8": (("openvino", "nncf"), "pip install 'dumpscope[openvino]' (OpenVINO + NNCF, ~560 MB)"),
+    "ncnn": (("ncnn", "pnnx"), "pip install 'dumpscope[ncnn]' (ncnn + the pnnx converter, ~60 MB; no torch)"),
 }
 #: Python module -> the package a user knows it by.
-_PACKAGE = {"rknn": "RKNN-Toolkit2 (module rknn)", "openvino": "OpenVINO", "nncf": "NNCF"}
+_PACKAGE = {"rknn": "RKNN-Toolkit2 (module rknn)", "openvino": "OpenVINO", "nncf": "NNCF", "pnnx": "pnnx"}
 RKNN_PLATFORM = "rk3588"
 RKNN_RECORD = "rknn_target.json"
 
@@ -98,6 +99,8 @@ def dump_vendor(
         files = [out / e["file"] for e in saved]
         if target.startswith("rknn-"):
             record = _dump_rknn(Path(model_path), out, model_inputs, files, quantise=target == "rknn-int8")
+        elif target == "ncnn":
+            record = _dump_ncnn(Path(model_path), out, model_inputs, saved, facts, model_sha, seed)
         else:
             record = _dump_openvino(Path(model_path), out, model_inputs, saved, facts, model_sha, seed)
         record.update(target=target, model=model_path, model_sha256=model_sha, seed=seed, inputs=saved)
@@ -306,3 +309,228 @@ def _cpu_capabilities(core: Any) -> str:
     if reduced:
         return f"this CPU also runs {'/'.join(reduced)}"
     return "this CPU has no BF16/FP16 instructions: bf16/f16 inference hints would be ignored and run in f32"
+
+
+# ------------------------------------------------------------------------------------------- ncnn
+
+#: Seconds pnnx may take to convert a model.
+PNNX_TIMEOUT = 600
+NCNN_FOLDER = "ncnn"
+
+
+def _pnnx_binary() -> Path:
+    spec = importlib.util.find_spec("pnnx")
+    folder = Path(spec.origin).parent if spec is not None and spec.origin else None
+    binary = folder / "pnnx" if folder is not None else None
+    if binary is None or not binary.is_file():
+        raise DumpError("the pnnx package holds no pnnx converter binary (pip install pnnx)")
+    return binary
+
+
+def _run_pnnx(model: Path, work: Path, model_inputs: Sequence[Any]) -> tuple[Path, Path, Path, str]:
+    """pnnx converts ``model``: (ncnn .param, ncnn .bin, pnnx .param, its version line)."""
+    import shutil
+    import subprocess
+
+    from dumpscope.core.atomic import atomic_binary
+
+    local = work / "model.onnx"  # pnnx names its outputs after its input: a fixed name in the work folder
+    with model.open("rb") as src, atomic_binary(local) as dst:
+        shutil.copyfileobj(src, dst)
+    shapes = ",".join("[" + ",".join(str(d) for d in i.array.shape) + "]" for i in model_inputs)
+    try:
+        done = subprocess.run(
+            [str(_pnnx_binary()), local.name, f"inputshape={shapes}"],
+            cwd=work,
+            capture_output=True,
+            text=True,
+            timeout=PNNX_TIMEOUT,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise DumpError(f"pnnx could not convert {model.name}: {exc}") from None
+    param, weights, pnnx_param = (work / f"model.{k}" for k in ("ncnn.param", "ncnn.bin", "pnnx.param"))
+    if done.returncode != 0 or not param.is_file() or not weights.is_file():
+        tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
+        raise DumpError(f"pnnx could not convert {model.name} (exit {done.returncode}): {tail[0][:200]}")
+    return param, weights, pnnx_param, _version("pnnx")
+
+
+def _dump_ncnn(
+    model: Path,
+    out: Path,
+    model_inputs: Sequence[Any],
+    saved: list[dict[str, Any]],
+    facts: Any,
+    model_sha: str,
+    seed: int,
+) -> dict[str, Any]:
+    """pnnx converts the model, ncnn runs it once (one thread) and every blob is extracted; blobs are
+    paired with ONNX tensors by the graph's structure (:mod:`dumpscope.core.vendor.ncnn`) against an
+    onnxruntime run of the same inputs, and written under the ONNX names with how each was paired."""
+    import tempfile
+
+    import ncnn as ncnn_rt  # type: ignore[import-not-found]
+
+    from dumpscope.core.formats import open_dump
+    from dumpscope.core.onnx.runner import dump_model, manifest_header, tensor_entry, write_manifest
+    from dumpscope.core.vendor import ncnn as pairing
+
+    with tempfile.TemporaryDirectory(prefix="dumpscope-ncnn-") as tmp:
+        work = Path(tmp)
+        param, weights, pnnx_param, pnnx_version = _run_pnnx(model, work, model_inputs)
+        layers, bad = pairing.read_param(param)
+        (out / NCNN_FOLDER).mkdir(exist_ok=True)
+        for name in (param, pnnx_param):
+            if name.is_file():
+                write_text(name.read_text(errors="replace"), out / NCNN_FOLDER / name.name)
+        blobs, opt, half = _ncnn_blobs(ncnn_rt, param, weights, layers, model_inputs)
+        golden_files = [f"{i.name}={out / e['file']}" for i, e in zip(model_inputs, saved, strict=True)]
+        dump_model(model, work / "golden", inputs=golden_files)
+        golden = open_dump(work / "golden")
+        sizes = {n: int(np.prod(r.info.shape)) for n, r in golden.tensors.items() if r.info.shape is not None}
+        paired = pairing.pair_blobs(
+            layers,
+            pairing.graph_of(facts),
+            lambda b: None if blobs.get(b) is None else int(blobs[b].size),
+            sizes.get,
+            blobs.get,
+            lambda t: golden.tensors[t].load() if t in golden.tensors else None,
+        )
+        shapes = {n: r.info.shape for n, r in golden.tensors.items()}
+        entries = [
+            {
+                **tensor_entry(facts, e["name"], "input"),
+                "file": e["file"],
+                "dtype": e["dtype"],
+                "shape": e["shape"],
+            }
+            for e in saved
+        ]
+        counts = {"paired": 0, "values": 0, "split": 0, "unpaired": 0}
+        entries += _ncnn_entries(out, paired, blobs, shapes, facts, counts)
+    notes = [
+        f"ncnn {_version('ncnn')} (pnnx {pnnx_version}): {len(paired)} blobs; {counts['paired']} paired with "
+        f"ONNX tensors by the graph's structure ({counts['values']} of them chosen among candidates by "
+        f"values), {counts['split']} copies (Split, or a reshape: no row of their own), "
+        f"{counts['unpaired']} unpaired (each row says why); run once on one thread with {opt}",
+        *bad,
+    ]
+    manifest = {
+        **manifest_header(str(model), model_sha, "ncnn", seed),
+        "producer": f"ncnn {_version('ncnn')}, pnnx {pnnx_version}",
+        "computed_dtype": "float16" if half else "float32",
+        "inputs": saved,
+        "tensors": entries,
+        "nodes": [],
+        "clamped": [],
+        "notes": notes,
+        "ort_runs": 0,
+    }
+    write_manifest(out, manifest)
+    return {"toolkit": f"ncnn {_version('ncnn')}, pnnx {pnnx_version}", "notes": notes, **counts}
+
+
+def _ncnn_entries(
+    out: Path,
+    paired: Sequence[Any],
+    blobs: dict[str, np.ndarray],
+    shapes: dict[str, Any],
+    facts: Any,
+    counts: dict[str, int],
+) -> list[dict[str, Any]]:
+    """Manifest entries of the blobs (saved under their ONNX names, or ``ncnn:BLOB`` when unpaired,
+    each with how it was paired or why not); ``counts`` tallied."""
+    from dumpscope.core.onnx.runner import tensor_entry
+
+    entries: list[dict[str, Any]] = []
+    for bp in paired:
+        if bp.copy_of is not None:
+            counts["split"] += 1
+            continue
+        if bp.layer.type == "Input":
+            continue  # the input is written from the saved file
+        arr = blobs.get(bp.blob)
+        vendor = {
+            "pairing": bp.how,
+            "ncnn_blob": bp.blob,
+            "ncnn_layer": f"{bp.layer.type} {bp.layer.name}",
+        }
+        if bp.tensor is None:
+            counts["unpaired"] += 1
+            name = f"ncnn:{bp.blob}"
+            entry = {
+                "name": name,
+                "file": None,
+                "kind": "activation",
+                "node_name": None,
+                "op_type": bp.layer.type,
+                "topo_index": None,
+                "node_inputs": [],
+                "output_index": 0,
+                "dtype": None,
+                "shape": None,
+            }
+            vendor["unmatched_note"] = f"ncnn {bp.layer.type} blob {bp.blob}: {bp.how}"
+        else:
+            counts["paired"] += 1
+            counts["values"] += "values chose it" in bp.how
+            name = bp.tensor
+            entry = tensor_entry(facts, name, "activation")
+            shape = shapes.get(name)
+            if arr is not None and shape is not None and int(np.prod(shape)) == arr.size:
+                arr = arr.reshape(shape)  # ncnn drops the batch dimension of 1
+        if arr is None:
+            continue
+        entry.update(file=_save(out, name, arr), dtype=str(arr.dtype), shape=list(arr.shape), vendor=vendor)
+        entries.append(entry)
+    return entries
+
+
+def _ncnn_blobs(
+    ncnn_rt: Any, param: Path, weights: Path, layers: Sequence[Any], model_inputs: Sequence[Any]
+) -> tuple[dict[str, np.ndarray], str, bool]:
+    """Every output blob of the ncnn net run once on the inputs, the options in words, and whether it
+    computes in float16 here (its outputs differ from a run with fp16 storage off)."""
+    blobs = _ncnn_run(ncnn_rt, param, weights, [b for layer in layers for b in layer.outputs], model_inputs)
+    outputs = [b for layer in layers for b in layer.outputs if b.startswith("out")]
+    exact = _ncnn_run(ncnn_rt, param, weights, outputs, model_inputs, fp32=True)
+    half = any(b in blobs and b in exact and not np.array_equal(blobs[b], exact[b]) for b in outputs)
+    opt = (
+        "ncnn's default options; its outputs differ from a run with fp16 storage and arithmetic off: "
+        "this CPU computes in float16 (judged by the fp16 band)"
+        if half
+        else "ncnn's default options; its outputs equal a run with fp16 storage and arithmetic off (float32)"
+    )
+    return blobs, opt, half
+
+
+def _ncnn_run(
+    ncnn_rt: Any,
+    param: Path,
+    weights: Path,
+    wanted: Sequence[str],
+    model_inputs: Sequence[Any],
+    fp32: bool = False,
+) -> dict[str, np.ndarray]:
+    """The ``wanted`` blobs of one ncnn run (one thread; ncnn's shapes: no batch dimension)."""
+    net = ncnn_rt.Net()
+    net.opt.num_threads = 1  # the same result whatever the core count
+    if fp32:
+        net.opt.use_fp16_storage = net.opt.use_fp16_arithmetic = net.opt.use_fp16_packed = False
+        net.opt.use_bf16_storage = False
+    if net.load_param(str(param)) != 0 or net.load_model(str(weights)) != 0:
+        raise DumpError(f"ncnn could not load the model pnnx wrote ({param.name})")
+    blobs: dict[str, np.ndarray] = {}
+    ex = net.create_extractor()
+    ex.set_light_mode(False)  # keep every intermediate blob
+    for k, inp in enumerate(model_inputs):
+        arr = np.ascontiguousarray(np.asarray(inp.array, dtype=np.float32))
+        if arr.ndim > 1 and arr.shape[0] == 1:
+            arr = arr[0]
+        ex.input(f"in{k}", ncnn_rt.Mat(arr).clone())
+    for blob in wanted:
+        ret, mat = ex.extract(blob)
+        if ret == 0:
+            blobs[blob] = np.array(mat).copy()
+    return blobs

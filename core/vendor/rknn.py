@@ -24,6 +24,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from dumpscope.core.dumps import DumpError
 
 REPORT = "error_analysis.txt"
@@ -41,8 +43,13 @@ PRINTED_DECIMALS = 5
 MAX_FILE_BYTES = 16 << 20
 
 _ROW = re.compile(r"^\[(?P<op>[^\]]{1,200})\]\s+(?P<name>\S+)(?P<rest>.*)$")
-_NUM = r"(-?(?:\d+(?:\.\d*)?|nan|inf)|-?inf)"
-_NUMBERS = re.compile(rf"^\s*{_NUM}\s*\|\s*{_NUM}\s+{_NUM}\s*\|\s*{_NUM}\s*$", re.IGNORECASE)
+#: A cell: a number printed to 5 decimals first (a wide Euclidean distance runs into the next
+#: cosine with no space: ``1183.517580.99991``), else any number, nan/inf, or the vendor's ``q_zero``.
+_NUM = r"(q_zero|-?\d+\.\d{5}|-?(?:\d+(?:\.\d*)?|nan|inf))"
+_NUMBERS = re.compile(rf"^\s*{_NUM}\s*\|\s*{_NUM}\s*{_NUM}\s*\|\s*{_NUM}\s*$", re.IGNORECASE)
+#: The cell RKNN prints where the simulator's int8 output of a layer is all zero (quantised to
+#: zero; seen on real runs: the golden is not), so it has no cosine and prints no distance.
+Q_ZERO = "q_zero"
 
 
 @dataclass(frozen=True)
@@ -66,6 +73,11 @@ class ReportRow:
     @property
     def blank(self) -> bool:
         return self.printed is None
+
+    @property
+    def q_zero(self) -> bool:
+        """The vendor printed ``q_zero``: the simulator's output of this layer is all zero."""
+        return self.printed is not None and any(c.lower() == Q_ZERO for c in self.printed)
 
 
 @dataclass(frozen=True)
@@ -127,7 +139,7 @@ def read_report(path: str | Path) -> Report:
             rows.append(ReportRow(len(rows), m["op"], m["name"], line=lineno))
             continue
         cells = tuple(nums.groups())
-        ec, ee, sc, se = (float(c) for c in cells)
+        ec, ee, sc, se = (None if c.lower() == Q_ZERO else float(c) for c in cells)
         rows.append(ReportRow(len(rows), m["op"], m["name"], ec, ee, sc, se, cells, line=lineno))  # type: ignore[arg-type]
     if not rows:
         raise DumpError(f"{p}: no layer rows ([OpType] name ...) in this RKNN report")
@@ -184,19 +196,60 @@ def is_snapshot_root(path: Path) -> bool:
 
 
 _GAP = re.compile(r"^(?P<op>[A-Za-z]+)@(?P<k>\d+)_2conv(?P<n>\d+)$")
-_SUFFIX_NOTES = (
-    ("__float16", "the toolkit's conversion of {base!r} to float16 (an inserted exDataConvert layer)"),
-    ("_int8", "the toolkit's conversion of {base!r} to int8 (an inserted exDataConvert layer)"),
-    ("_rs_sw", "{base!r} computed by the toolkit's reshape/swap rewrite (e.g. MatMul+Add as a Conv)"),
-    ("-rs_sw", "{base!r} computed on the toolkit's reshape/swap rewrite of its input"),
+#: ``NODE_2convN``: the same lowering, named after the ONNX node (``p2o.GlobalAveragePool.8_2conv0``).
+_NODE_GAP = re.compile(r"^(?P<node>.+)_2conv(?P<n>\d+)$")
+#: Name patterns of layers the toolkit makes (seen on real RKNN-Toolkit2 2.5.0 runs of PP-OCR det/cls
+#: and YOLOv8n), most specific first: (pattern, note; ``{base}`` is the ONNX tensor the name is built on).
+_MADE = (
+    (
+        re.compile(r"^(?P<base>.+)__float16$"),
+        "the toolkit's conversion of {base!r} to float16 (an inserted exDataConvert layer)",
+    ),
+    (
+        re.compile(r"^(?P<base>.+)_int8$"),
+        "the toolkit's conversion of {base!r} to int8 (an inserted exDataConvert layer)",
+    ),
+    (
+        re.compile(r"^(?P<base>.+)_rs_sw$"),
+        "{base!r} computed by the toolkit's reshape/swap rewrite (e.g. MatMul+Add as a Conv)",
+    ),
+    (
+        re.compile(r"^(?P<base>.+)-rs_sw$"),
+        "{base!r} computed on the toolkit's reshape/swap rewrite of its input",
+    ),
+    (
+        re.compile(r"^(?P<base>.+)-rs$"),
+        "{base!r} computed on a layout the toolkit reshaped (its '-rs' rewrite)",
+    ),
+    (re.compile(r"^(?P<base>.+)_rs$"), "a reshape the toolkit inserted at {base!r} (its '_rs' rewrite)"),
+    (
+        re.compile(r"^(?P<base>.+)_tile(?P<k>\d+)_conv$"),
+        "tile {k} of the convolution producing {base!r}, which the toolkit split into tiles",
+    ),
+    (
+        re.compile(r"^(?P<base>.+)_split#(?P<k>\d+)(?:_o(?P<o>\d+))?$"),
+        "a Split the toolkit inserted on {base!r} (split {k}{part})",
+    ),
+    (
+        re.compile(r"^(?P<base>.+)_conv$"),
+        "a convolution the toolkit made for {base!r} (its op lowered to or "
+        "followed by a Conv, e.g. a Resize or an activation's Mul)",
+    ),
 )
+
+
+def _made(layer: str) -> tuple[re.Match[str], str] | None:
+    for pattern, note in _MADE:
+        m = pattern.match(layer)
+        if m:
+            return m, note
+    return None
 
 
 def is_tool_made(layer: str) -> bool:
     """Whether a layer name has the shape of one the toolkit makes (a lowering step, an inserted
-    conversion, a reshape/swap rewrite); only an ONNX model can say for sure."""
-    suffixed = any(layer.endswith(s) and len(layer) > len(s) for s, _n in _SUFFIX_NOTES)
-    return suffixed or bool(_GAP.match(layer))
+    conversion, a reshape/swap rewrite, a split or tile); only an ONNX model can say for sure."""
+    return bool(_GAP.match(layer) or _NODE_GAP.match(layer) or _made(layer))
 
 
 def precision(layers) -> str:  # type: ignore[no-untyped-def]
@@ -213,9 +266,27 @@ def tool_made_note(layer: str, op_type: str | None = None) -> str:
             f"step {gap['n']} of the toolkit's lowering of {gap['op']} #{gap['k']} into convolutions "
             "(an intermediate with no ONNX tensor; the lowering ends at the op's own ONNX output)"
         )
-    for suffix, note in _SUFFIX_NOTES:
-        if layer.endswith(suffix) and len(layer) > len(suffix):
-            return note.format(base=layer[: -len(suffix)])
+    gap = _NODE_GAP.match(layer)
+    if gap and not layer.endswith("_conv"):
+        return (
+            f"step {gap['n']} of the toolkit's lowering of ONNX node {gap['node']!r} into convolutions "
+            "(an intermediate with no ONNX tensor; the lowering ends at the node's own ONNX output)"
+        )
+    made = _made(layer)
+    if made is not None:
+        m, note = made
+        base = m["base"]
+        if note.startswith("the toolkit's conversion of {base!r} to int8") and op_type not in (
+            None,
+            "exDataConvert",
+        ):
+            return (
+                f"the int8 output of {op_type} {base!r}, before the toolkit's exDataConvert back to float "
+                f"(the next layer, named {base!r})"
+            )
+        groups = m.groupdict()
+        part = f", output {groups['o']}" if groups.get("o") else ""
+        return note.format(base=base, k=groups.get("k"), part=part)
     what = f" {op_type}" if op_type else ""
     return f"a{what} layer made by the RKNN toolkit (no ONNX tensor of this name)"
 
@@ -225,14 +296,20 @@ def _fmt(x: float | None) -> str:
 
 
 def agrees(ours: float | None, printed: str | None) -> bool | None:
-    """Whether ``ours`` printed to the report's decimals is the report's cell (None: nothing to compare)."""
+    """Whether ``ours`` is the report's cell as printed (None: nothing to compare): within half a unit
+    of its last decimal, plus one float32 step of the value.  The toolkit computes in float32, whose
+    7 significant digits a large distance printed to 5 decimals outruns (``1202.98035``, one float32
+    step 0.00012: ours 1202.98038 is the same float32 number)."""
     if ours is None or printed is None or not math.isfinite(ours):
         return None
     try:
         theirs = float(printed)
     except ValueError:
         return None
-    return f"{ours:.{PRINTED_DECIMALS}f}" == f"{theirs:.{PRINTED_DECIMALS}f}"
+    if f"{ours:.{PRINTED_DECIMALS}f}" == f"{theirs:.{PRINTED_DECIMALS}f}":
+        return True
+    step = float(np.spacing(np.float32(abs(theirs)))) if math.isfinite(theirs) else 0.0
+    return abs(ours - theirs) <= 0.5 * 10.0**-PRINTED_DECIMALS + step
 
 
 #: The vendor's "single" error is at least this share of its "entire" error (Euclidean): the
@@ -251,6 +328,7 @@ REPORT_COLUMNS = (
     "euclidean_distance",
     "rknn_cos_agrees",
     "rknn_euc_agrees",
+    "rknn_q_zero",
 )
 
 
@@ -276,6 +354,11 @@ def report_sentence(
             f"and reported at{into}"
         )
     assert row.printed is not None
+    if row.q_zero:
+        return (
+            f"RKNN report: {Q_ZERO}: the simulator's int8 output of this layer is all zero, so the vendor "
+            f"prints no cosine or distance (ours: cos {_fmt(ours_cos)} euc {_fmt(ours_euc)})"
+        )
     ec, ee, sc, se = row.printed
     share = "" if origin(row) is None else f"; by its single column the error is {origin(row)}"
     whose = "ours" if own_golden else "ours, against this golden, not RKNN's own"
@@ -296,28 +379,33 @@ def join_report(frame, report: Report, own_golden: bool = True):  # type: ignore
     cos = frame["cosine_similarity"].to_list() if frame.height else []
     rmse = frame["root_mean_square_error"].to_list() if frame.height else []
     size = frame["size"].to_list() if frame.height else []
+    zero = _all_zero(frame)
     notes = frame["notes"].to_list() if frame.height else []
     cols: dict[str, list[object]] = {c: [] for c in REPORT_COLUMNS}
     new_notes: list[str | None] = []
-    for name, c, r, n, note in zip(names, cos, rmse, size, notes, strict=False):
+    for name, c, r, n, note, z in zip(names, cos, rmse, size, notes, zero, strict=False):
         row = rows.get(name)
         euc = r * math.sqrt(n) if r is not None and n is not None else None
         cols["euclidean_distance"].append(euc)
         if row is None:
-            for k in REPORT_COLUMNS[:-3]:
-                cols[k].append(None)
-            cols["rknn_cos_agrees"].append(None)
-            cols["rknn_euc_agrees"].append(None)
+            for k in REPORT_COLUMNS:
+                if k != "euclidean_distance":
+                    cols[k].append(None)
             new_notes.append(note)
             continue
+        cols["rknn_q_zero"].append(row.q_zero)
         cols["rknn_op"].append(row.op_type)
         vendor = (row.entire_cos, row.entire_euc, row.single_cos, row.single_euc)
         for k, value in zip(REPORT_COLUMNS[1:5], vendor, strict=False):
             cols[k].append(value)
         cols["rknn_fused_into"].append(row.fused_into)
         cols["rknn_origin"].append(origin(row))
-        cols["rknn_cos_agrees"].append(agrees(c, row.printed[0]) if row.printed else None)
-        cols["rknn_euc_agrees"].append(agrees(euc, row.printed[1]) if row.printed else None)
+        if row.q_zero:  # the vendor's word for an all-zero simulator output: ours must see all zeros
+            cols["rknn_cos_agrees"].append(z)
+            cols["rknn_euc_agrees"].append(z)
+        else:
+            cols["rknn_cos_agrees"].append(agrees(c, row.printed[0]) if row.printed else None)
+            cols["rknn_euc_agrees"].append(agrees(euc, row.printed[1]) if row.printed else None)
         sentence = report_sentence(row, c, euc, own_golden)
         new_notes.append(f"{note}; {sentence}" if note else sentence)
     types = {
@@ -326,6 +414,17 @@ def join_report(frame, report: Report, own_golden: bool = True):  # type: ignore
         "rknn_origin": pl.String,
         "rknn_cos_agrees": pl.Boolean,
         "rknn_euc_agrees": pl.Boolean,
+        "rknn_q_zero": pl.Boolean,
     }
     series = [pl.Series(k, v, dtype=types.get(k, pl.Float64)) for k, v in cols.items()]
     return frame.with_columns(*series, pl.Series("notes", new_notes, dtype=pl.String))
+
+
+def _all_zero(frame) -> list[bool | None]:  # type: ignore[no-untyped-def]
+    """Per row: whether the target tensor is all zero (None: its values were not read)."""
+    if not frame.height or "min_target" not in frame.columns:
+        return [None] * frame.height
+    return [
+        None if lo is None or hi is None else (lo == 0.0 and hi == 0.0)
+        for lo, hi in zip(frame["min_target"].to_list(), frame["max_target"].to_list(), strict=True)
+    ]

@@ -3,7 +3,7 @@
 The toolkits are optional extras, never installed for the default test run: the missing-toolkit line
 is always tested; the OpenVINO run skips without openvino/nncf; the RKNN driver is checked with a
 stand-in for ``rknn.api`` that writes the real snapshot of tests/data/rknn (the toolkit itself,
-~5.6 GB, is not installed here).
+~5.6 GB, lives in a venv of its own: tests/test_rknn_real.py holds what this driver made with it).
 """
 
 from __future__ import annotations
@@ -58,6 +58,7 @@ def _conv_model(tmp_path: Path) -> Path:
         ("rknn-int8", ("RKNN-Toolkit2", "pip install 'dumpscope[rknn]'")),
         ("rknn-fp16", ("RKNN-Toolkit2", "pip install 'dumpscope[rknn]'")),
         ("openvino-int8", ("OpenVINO and NNCF", "pip install 'dumpscope[openvino]'")),
+        ("ncnn", ("ncnn and pnnx", "pip install 'dumpscope[ncnn]'")),
     ],
 )
 def test_missing_toolkit_is_one_line_with_the_pip_command(

@@ -43,3 +43,17 @@ async def test_imported_report_opens_with_the_vendors_printed_numbers() -> None:
         text = screen_text(app)
         assert "x_int8" in text and "0.99999" in text  # x_int8's entire cosine as RKNN printed it
         assert "hardswish_0.tmp_0" in text and "0.99998" in text
+
+
+async def test_real_det_snapshot_made_by_dump_target_opens_with_glued_and_q_zero_rows() -> None:
+    snap = Path(__file__).parent / "data" / "rknn" / "ppocr-det" / "int8" / "snapshot"
+    app = DumpscopeApp(CompareRequest(golden=snap / "golden", target=snap / "simulator"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.comparison is not None
+        f = app.comparison.frame
+        concat = f.filter(f["name"] == "p2o.Concat.1").row(0, named=True)  # '2595.573490.99991' in the report
+        assert concat["rknn_entire_euc"] == 2595.57349 and concat["rknn_single_cos"] == 0.99991
+        zero = f.filter(f["name"] == "sigmoid_0.tmp_0_int8").row(0, named=True)
+        assert zero["rknn_q_zero"] is True and zero["rknn_cos_agrees"] is True
+        assert "x_int8" in screen_text(app)

@@ -71,10 +71,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--target",
-        choices=("fp16", "int8", "optimized", "rknn-int8", "rknn-fp16", "openvino-int8"),
+        choices=("fp16", "int8", "optimized", "rknn-int8", "rknn-fp16", "openvino-int8", "ncnn"),
         help="make a hardware-free target dump; rknn-int8/rknn-fp16 (RKNN-Toolkit2's rk3588 "
-        "simulator) and openvino-int8 (OpenVINO + NNCF) drive the vendor's own toolkit, "
-        "an optional extra (pip install 'dumpscope[rknn]' / 'dumpscope[openvino]')",
+        "simulator), openvino-int8 (OpenVINO + NNCF) and ncnn (pnnx + ncnn, blobs paired by the "
+        "graph's structure) drive the vendor's own toolkit, an optional extra (pip install "
+        "'dumpscope[rknn]' / 'dumpscope[openvino]' / 'dumpscope[ncnn]')",
     )
     parser.add_argument(
         "--max-memory",
@@ -113,7 +114,9 @@ def run(args: argparse.Namespace) -> int:
     """Dump the model (progress on a terminal), then print its notes, clamps and a summary line."""
     import sys
 
-    if args.target in ("rknn-int8", "rknn-fp16", "openvino-int8"):
+    from dumpscope.core.onnx.vendor_targets import VENDOR_TARGETS
+
+    if args.target in VENDOR_TARGETS:
         return _vendor(args)
     from dumpscope.core.onnx.runner import dump_model
 

@@ -1,0 +1,412 @@
+"""ncnn models made by pnnx from an ONNX model: the ``.param`` graph and its blobs paired with ONNX tensors.
+
+``pnnx model.onnx inputshape=[1,3,H,W]`` writes ``model.ncnn.param`` (text): a magic line
+``7767517``, ``layer_count blob_count``, then one line per layer::
+
+    Type  name  n_in n_out  in_blob... out_blob...  k=v ...
+
+Blobs are numbered (``in0``, ``1``, ``2`` ... ``out0``): no ONNX name survives, and pnnx fuses
+(Conv+BatchNormalization+Relu is one ``Convolution`` with ``9=1``), rewrites (x*HardSigmoid(x) is a
+``HardSwish``) and inserts ``Split`` layers (one blob copied for its consumers).  So blobs are paired
+by the graph's structure (:func:`pair_blobs`): walking both graphs from the inputs, each layer's
+output is looked for among the ONNX tensors a few nodes downstream of the tensors its input blobs
+were paired with, computed from those alone; a candidate must hold the blob's element count, and
+an ONNX op the ncnn layer type can stand for is preferred; where several remain, the values decide
+(the candidate closest to the blob).  Every row says how it was paired, and every blob left
+unpaired says why.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from dumpscope.core.dumps import DumpError
+
+MAGIC = "7767517"
+#: How many ONNX nodes downstream of a layer's paired inputs its output is looked for.
+MAX_DEPTH = 8
+#: Largest .param file read (a real one is a few kB per 100 layers).
+MAX_PARAM_BYTES = 16 << 20
+#: A candidate within this relative distance of the blob (||g - b|| / ||g||) is confirmed by values
+#: (ncnn's fp16 storage leaves ~1e-3; a scaled copy such as 6 x HardSwish is ~0.8 away).
+VALUES_AGREE = 0.05
+
+#: ncnn layer type -> ONNX ops whose output it can stand for (after pnnx's fusions).
+OPS: Mapping[str, frozenset[str]] = {
+    "Convolution": frozenset({"Conv", "BatchNormalization", "Add"}),
+    "ConvolutionDepthWise": frozenset({"Conv", "BatchNormalization", "Add"}),
+    "Deconvolution": frozenset({"ConvTranspose", "BatchNormalization", "Add"}),
+    "DeconvolutionDepthWise": frozenset({"ConvTranspose", "BatchNormalization", "Add"}),
+    "InnerProduct": frozenset({"Gemm", "MatMul", "Add"}),
+    "Gemm": frozenset({"Gemm", "MatMul", "Add"}),
+    "MatMul": frozenset({"MatMul"}),
+    "Pooling": frozenset({"GlobalAveragePool", "GlobalMaxPool", "AveragePool", "MaxPool", "ReduceMean"}),
+    "ReLU": frozenset({"Relu", "LeakyRelu"}),
+    "Clip": frozenset({"Clip"}),
+    "Sigmoid": frozenset({"Sigmoid"}),
+    "Swish": frozenset({"Mul"}),
+    "HardSwish": frozenset({"HardSwish", "Mul", "Div"}),
+    "HardSigmoid": frozenset({"HardSigmoid", "Clip", "Div"}),
+    "BinaryOp": frozenset({"Add", "Sub", "Mul", "Div", "Pow", "Max", "Min"}),
+    "UnaryOp": frozenset({"Abs", "Neg", "Floor", "Ceil", "Sqrt", "Exp", "Log", "Tanh", "Reciprocal"}),
+    "Concat": frozenset({"Concat"}),
+    "Reshape": frozenset({"Reshape", "Flatten", "Squeeze", "Unsqueeze"}),
+    "Flatten": frozenset({"Flatten", "Reshape"}),
+    "Permute": frozenset({"Transpose"}),
+    "Interp": frozenset({"Resize", "Upsample"}),
+    "Softmax": frozenset({"Softmax"}),
+    "Crop": frozenset({"Slice"}),
+    "Slice": frozenset({"Split", "Slice"}),
+    "BatchNorm": frozenset({"BatchNormalization"}),
+    "Eltwise": frozenset({"Add", "Mul", "Max"}),
+    "Padding": frozenset({"Pad"}),
+    "Mish": frozenset({"Mul"}),
+    "TanH": frozenset({"Tanh"}),
+    "ELU": frozenset({"Elu"}),
+    "GELU": frozenset({"Gelu", "Mul"}),
+    "LayerNorm": frozenset({"LayerNormalization", "Add"}),
+    "Reduction": frozenset({"ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin"}),
+    "ShuffleChannel": frozenset({"Reshape", "Transpose"}),
+}
+#: Activations fused into Convolution/InnerProduct (param 9): ncnn's activation_type -> ONNX ops.
+FUSED_ACTIVATION: Mapping[str, frozenset[str]] = {
+    "1": frozenset({"Relu"}),
+    "2": frozenset({"LeakyRelu"}),
+    "3": frozenset({"Clip"}),
+    "4": frozenset({"Sigmoid"}),
+    "5": frozenset({"Mul"}),  # mish
+    "6": frozenset({"HardSwish", "Mul", "Div"}),
+}
+_FUSES = frozenset(
+    {"Convolution", "ConvolutionDepthWise", "Deconvolution", "DeconvolutionDepthWise", "InnerProduct", "Gemm"}
+)
+
+
+@dataclass(frozen=True)
+class Layer:
+    type: str
+    name: str
+    inputs: tuple[str, ...]
+    outputs: tuple[str, ...]
+    params: Mapping[str, str] = field(default_factory=dict)
+    line: int = 0
+
+    def ops(self) -> frozenset[str]:
+        """The ONNX ops this layer's output can be (a fused activation: that activation's)."""
+        if self.type in _FUSES and self.params.get("9", "0") not in ("", "0"):
+            return FUSED_ACTIVATION.get(self.params["9"], frozenset())
+        return OPS.get(self.type, frozenset())
+
+    def label(self) -> str:
+        act = self.params.get("9", "0") if self.type in _FUSES else "0"
+        return f"{self.type}" + (f" (+activation {act})" if act not in ("", "0") else "")
+
+
+def read_param(path: str | Path) -> tuple[list[Layer], list[str]]:
+    """Layers of an ncnn ``.param`` file, in file order, and the lines not understood."""
+    p = Path(path)
+    with p.open("rb") as fh:
+        data = fh.read(MAX_PARAM_BYTES + 1)
+    if len(data) > MAX_PARAM_BYTES:
+        raise DumpError(f"{p}: larger than {MAX_PARAM_BYTES >> 20} MiB: not an ncnn .param")
+    lines = data.decode("utf-8", errors="replace").splitlines()
+    if not lines or lines[0].strip() != MAGIC:
+        raise DumpError(f"{p}: not an ncnn .param file (first line is not {MAGIC})")
+    layers: list[Layer] = []
+    problems: list[str] = []
+    for lineno, line in enumerate(lines[2:], 3):
+        parts = line.split()
+        if not parts:
+            continue
+        try:
+            n_in, n_out = int(parts[2]), int(parts[3])
+            blobs = parts[4 : 4 + n_in + n_out]
+            if len(blobs) != n_in + n_out:
+                raise ValueError("fewer blobs than counted")
+        except (IndexError, ValueError) as exc:
+            problems.append(f"{p.name} line {lineno}: not understood ({exc}): {line.strip()[:80]!r}")
+            continue
+        params = dict(kv.split("=", 1) for kv in parts[4 + n_in + n_out :] if "=" in kv)
+        layers.append(Layer(parts[0], parts[1], tuple(blobs[:n_in]), tuple(blobs[n_in:]), params, lineno))
+    return layers, problems
+
+
+@dataclass(frozen=True)
+class BlobPairing:
+    """One ncnn blob: the ONNX tensor it was paired with (None: unpaired) and how, or why not."""
+
+    blob: str
+    layer: Layer
+    tensor: str | None
+    how: str
+    copy_of: str | None = None
+    """For a Split output: the blob it copies (same values, no row of its own)."""
+
+
+@dataclass(frozen=True)
+class Graph:
+    """What the pairing needs of the ONNX graph."""
+
+    inputs: Sequence[str]
+    producer: Mapping[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]]
+    """tensor -> (node name, op type, node inputs, node outputs)."""
+    consumers: Mapping[str, Sequence[str]]
+    """tensor -> names of the tensors its consumer nodes produce (their outputs)."""
+    constant: frozenset[str]
+    """Tensors that do not depend on a graph input's values (weights, Constant, Shape chains)."""
+
+
+def graph_of(facts) -> Graph:  # type: ignore[no-untyped-def]
+    """A :class:`Graph` from :class:`~dumpscope.core.onnx.graph.GraphFacts`."""
+    producer = {o: (n.name, n.op_type, n.inputs, n.outputs) for n in facts.nodes for o in n.outputs}
+    consumers: dict[str, list[str]] = {}
+    for n in facts.nodes:
+        for i in n.inputs:
+            consumers.setdefault(i, []).extend(n.outputs)
+    valued: set[str] = set(facts.graph_inputs)
+    for n in facts.nodes:  # topological: a tensor depends on the input's values through a non-Shape op
+        if n.op_type not in ("Shape", "Size") and any(i in valued for i in n.inputs):
+            valued.update(n.outputs)
+    every = set(producer) | set(facts.initializers) | set(facts.constants)
+    return Graph(tuple(facts.graph_inputs), producer, consumers, frozenset(every - valued))
+
+
+def _distance(g: np.ndarray, b: np.ndarray) -> float:
+    """Relative Euclidean distance of the blob ``b`` from the ONNX tensor ``g`` (float64; a scale
+    difference counts, unlike a cosine)."""
+    g, b = g.astype(np.float64).ravel(), b.astype(np.float64).ravel()
+    ng = float(np.linalg.norm(g))
+    diff = float(np.linalg.norm(g - b))
+    if not math.isfinite(diff):
+        return math.inf
+    return diff / ng if ng > 0 else (0.0 if diff == 0 else math.inf)
+
+
+def _downstream(graph: Graph, start: Sequence[str]) -> list[tuple[str, int]]:
+    """ONNX tensors computed from ``start`` alone (and constants), at most :data:`MAX_DEPTH` nodes on,
+    in the order reached: (tensor, depth)."""
+    reached = dict.fromkeys(start, 0)
+    out: list[tuple[str, int]] = []
+    frontier = list(start)
+    while frontier:
+        nxt: list[str] = []
+        for t in frontier:
+            for o in graph.consumers.get(t, ()):
+                if o in reached or o not in graph.producer:
+                    continue
+                _node, _op, ins, _outs = graph.producer[o]
+                if not all(i in reached or i in graph.constant for i in ins):
+                    continue
+                depth = max(reached.get(i, 0) for i in ins) + 1
+                if depth > MAX_DEPTH:
+                    continue
+                reached[o] = depth
+                out.append((o, depth))
+                nxt.append(o)
+        frontier = nxt
+    return out
+
+
+def pair_blobs(
+    layers: Sequence[Layer],
+    graph: Graph,
+    blob_size: Callable[[str], int | None],
+    tensor_size: Callable[[str], int | None],
+    blob_values: Callable[[str], np.ndarray | None],
+    tensor_values: Callable[[str], np.ndarray | None],
+) -> list[BlobPairing]:
+    """Every output blob of ``layers`` paired with an ONNX tensor or explained (see the module doc)."""
+    walk = _Walk(graph, (blob_size, tensor_size, blob_values, tensor_values))
+    for layer in layers:
+        walk.layer(layer)
+    return walk.out
+
+
+class _Walk:
+    """The walk down both graphs, one ncnn layer at a time (in the .param's order: topological)."""
+
+    def __init__(self, graph: Graph, readers: tuple[Callable[[str], Any], ...]) -> None:
+        self.graph, self.readers = graph, readers
+        self.onnx_of: dict[str, str] = {}
+        self.claimed: set[str] = set()
+        self.anchor: dict[str, list[str]] = {}
+        """Unpaired blob -> the ONNX tensors it was computed from (where its consumers look from)."""
+        self.out: list[BlobPairing] = []
+        self.inputs_seen = 0
+
+    def layer(self, layer: Layer) -> None:
+        if layer.type == "Input":
+            self._input(layer)
+        elif layer.type == "Split":
+            src = layer.inputs[0] if layer.inputs else ""
+            how = f"ncnn Split: a copy of blob {src} for one of its consumers (no row of its own)"
+            self._alias(layer, src, how)
+        elif not layer.inputs:  # MemoryData: constants pnnx computed ahead (anchors, grids)
+            for blob in layer.outputs:
+                self.anchor[blob] = []
+                how = (
+                    f"ncnn {layer.type} with no input blob: constants pnnx computed ahead, no ONNX activation"
+                )
+                self.out.append(BlobPairing(blob, layer, None, how))
+        else:
+            self._computed(layer)
+
+    def _input(self, layer: Layer) -> None:
+        for blob in layer.outputs:
+            k = self.inputs_seen
+            self.inputs_seen += 1
+            if k >= len(self.graph.inputs):
+                self.out.append(
+                    BlobPairing(blob, layer, None, "an ncnn input beyond the ONNX model's inputs")
+                )
+                continue
+            self.onnx_of[blob] = self.graph.inputs[k]
+            self.claimed.add(self.graph.inputs[k])
+            how = f"structure: ncnn input {k} = ONNX input {k}"
+            self.out.append(BlobPairing(blob, layer, self.graph.inputs[k], how))
+
+    def _alias(self, layer: Layer, src: str, how: str) -> None:
+        """Outputs that hold ``src``'s values: no rows of their own, paired (or anchored) as it is."""
+        for blob in layer.outputs:
+            if src in self.onnx_of:
+                self.onnx_of[blob] = self.onnx_of[src]
+            elif src in self.anchor:
+                self.anchor[blob] = self.anchor[src]
+            self.out.append(BlobPairing(blob, layer, None, how, copy_of=src))
+
+    def _computed(self, layer: Layer) -> None:
+        missing = [b for b in layer.inputs if b not in self.onnx_of and b not in self.anchor]
+        if missing:
+            for blob in layer.outputs:
+                why = f"not paired: its input blob {missing[0]} has no ONNX place to look from"
+                self.out.append(BlobPairing(blob, layer, None, why))
+            return
+        same = _same_values(layer, self.readers[2])
+        if same is not None:  # a reshape pnnx made: the values of its input in another shape
+            where = f" ({self.onnx_of[same]!r})" if same in self.onnx_of else ""
+            how = (
+                f"ncnn {layer.type}: the very values of blob {same}{where} in another shape, no ONNX op "
+                "of its own (no row of its own)"
+            )
+            self._alias(layer, same, how)
+            return
+        # an unpaired input (an intermediate pnnx made, e.g. HardSigmoid(x) as mul(x, k) then
+        # HardSigmoid) is looked past: from the ONNX tensors it was computed from
+        start = list(
+            dict.fromkeys(
+                t for b in layer.inputs for t in ([self.onnx_of[b]] if b in self.onnx_of else self.anchor[b])
+            )
+        )
+        found = _downstream(self.graph, start)
+        for j, blob in enumerate(layer.outputs):
+            bp = _pair_one(layer, j, blob, start, found, self.graph, self.claimed, *self.readers)
+            self.out.append(bp)
+            if bp.tensor is not None:
+                self.onnx_of[blob] = bp.tensor
+                self.claimed.add(bp.tensor)
+            else:
+                self.anchor[blob] = start
+
+
+def _pair_one(
+    layer: Layer,
+    k: int,
+    blob: str,
+    start: Sequence[str],
+    found: Sequence[tuple[str, int]],
+    graph: Graph,
+    claimed: set[str],
+    blob_size: Callable[[str], int | None],
+    tensor_size: Callable[[str], int | None],
+    blob_values: Callable[[str], np.ndarray | None],
+    tensor_values: Callable[[str], np.ndarray | None],
+) -> BlobPairing:
+    size = blob_size(blob)
+    after = ", ".join(start)
+    cands = [(t, d) for t, d in found if t not in claimed and (size is None or tensor_size(t) == size)]
+    if not cands:
+        return BlobPairing(
+            blob,
+            layer,
+            None,
+            f"not paired: no ONNX tensor within {MAX_DEPTH} nodes downstream of {after!r}, computed from it "
+            "alone, holds "
+            f"its {size} values (an intermediate pnnx made, or a layout of ncnn's own)",
+        )
+    ops = layer.ops()
+    typed = [(t, d) for t, d in cands if graph.producer[t][1] in ops]
+    pool, why = (typed, "op type") if typed else (cands, "no op of its type: by element count")
+    arity = "" if len(layer.outputs) == 1 else f" output {k}"
+    best_d = _closest(pool, blob_values(blob), tensor_values)
+    if not typed and (best_d is None or best_d[0] > VALUES_AGREE):  # by element count only when values agree
+        near = "" if best_d is None else f"; the closest, {best_d[2]!r}, is {_fmt(best_d[0])} away (relative)"
+        return BlobPairing(
+            blob,
+            layer,
+            None,
+            f"not paired: within {MAX_DEPTH} nodes downstream of {after!r} no output of an op a "
+            f"{layer.type} stands for holds its {size} values, and no other tensor there matches its "
+            f"values{near}: an intermediate of pnnx's own",
+        )
+    if best_d is not None and len(pool) > 1 and best_d[0] > VALUES_AGREE:
+        return BlobPairing(
+            blob,
+            layer,
+            None,
+            f"not paired: {len(pool)} outputs of ops a {layer.type} stands for lie downstream of {after!r} "
+            f"and none is within {VALUES_AGREE:g} (relative) of its values; the closest, {best_d[2]!r}, is "
+            f"{_fmt(best_d[0])} away",
+        )
+    head = f"structure: {layer.label()}{arity} after {after!r}"
+    if best_d is not None and len(pool) > 1:
+        dist, _depth, best = best_d
+        how = (
+            f"{head} -> {graph.producer[best][1]} {best!r} ({why}, {len(pool)} candidates; values chose "
+            f"it: relative distance {_fmt(dist)})"
+        )
+        return BlobPairing(blob, layer, best, how)
+    best, _d = pool[0]
+    which = "the only candidate" if len(pool) == 1 else f"the nearest of {len(pool)} candidates, no values"
+    check = "" if best_d is None else f"; values: relative distance {_fmt(best_d[0])}"
+    how = f"{head} -> {graph.producer[best][1]} {best!r} ({why}, {which}{check})"
+    return BlobPairing(blob, layer, best, how)
+
+
+def _fmt(x: float) -> str:
+    return "nan" if not math.isfinite(x) else f"{x:.5f}"
+
+
+def _closest(
+    pool: Sequence[tuple[str, int]],
+    values: np.ndarray | None,
+    tensor_values: Callable[[str], np.ndarray | None],
+) -> tuple[float, int, str] | None:
+    """(relative distance, depth, tensor) of the candidate closest to the blob's values (None: no values)."""
+    if values is None:
+        return None
+    scored = []
+    for t, d in pool:
+        g = tensor_values(t)
+        if g is not None and g.size == values.size:
+            scored.append((_distance(g, values), d, t))
+    return min(scored, default=None)
+
+
+def _same_values(layer: Layer, blob_values: Callable[[str], np.ndarray | None]) -> str | None:
+    """The input blob a one-in one-out layer copies value for value (a Reshape, a Flatten), else None."""
+    if len(layer.inputs) != 1 or len(layer.outputs) != 1 or layer.type not in _SHAPE_ONLY:
+        return None
+    a, b = blob_values(layer.inputs[0]), blob_values(layer.outputs[0])
+    if a is None or b is None or a.size != b.size:
+        return None
+    return layer.inputs[0] if np.array_equal(a.ravel(), b.ravel()) else None
+
+
+#: Layers that may only re-shape their input.
+_SHAPE_ONLY = frozenset({"Reshape", "Flatten", "Squeeze", "ExpandDims", "Noop"})
