@@ -46,7 +46,7 @@ async def test_imported_report_opens_with_the_vendors_printed_numbers() -> None:
 
 
 async def test_real_det_snapshot_made_by_dump_target_opens_with_glued_and_q_zero_rows() -> None:
-    snap = Path(__file__).parent / "data" / "rknn" / "ppocr-det" / "int8" / "snapshot"
+    snap = DATA_DIR / "rknn" / "ppocr-det" / "int8" / "snapshot"
     app = DumpscopeApp(CompareRequest(golden=snap / "golden", target=snap / "simulator"))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import re
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -24,8 +23,9 @@ from dumpscope.core.diagnosis.engine import diagnose
 from dumpscope.core.diagnosis.rknn import vendor_cause
 from dumpscope.core.formats import open_dump
 from dumpscope.core.vendor import rknn
+from tests.support.paths import DATA as DATA_DIR
 
-DATA = Path(__file__).parent / "data" / "rknn"
+DATA = DATA_DIR / "rknn"
 MODELS = ("ppocr-det", "yolov8n")
 SNAPS = [(m, mode) for m in MODELS for mode in ("int8", "fp16")]
 #: Independent reading of a report row: op, name, then four cells of 5 decimals or q_zero (the cells
@@ -214,7 +214,6 @@ def test_fp16_det_names_the_sigmoid_as_precision_and_yolo_fp16_no_culprit() -> N
 
 
 def _model(key: str) -> Path:
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from bench.realmodels.models import ModelUnavailable, model_path
 
     try:

@@ -6,22 +6,22 @@ The fixture in tests/data/ncnn/ppocr-cls is real pnnx + ncnn output (see its REA
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import numpy as np
 import onnx
 import polars as pl
 import pytest
-from conftest import build_model
 from onnx import TensorProto, helper
 
 from dumpscope.core.formats import open_dump
 from dumpscope.core.onnx.graph import load_graph
 from dumpscope.core.onnx.runner import dump_model
 from dumpscope.core.vendor import ncnn
+from tests.support.models import build_model
+from tests.support.paths import DATA as DATA_DIR
 
-CLS = Path(__file__).parent / "data" / "ncnn" / "ppocr-cls"
+CLS = DATA_DIR / "ncnn" / "ppocr-cls"
 
 
 def _rel(g: np.ndarray, b: np.ndarray) -> float:
@@ -124,7 +124,6 @@ def test_a_blob_whose_values_match_no_candidate_is_left_unpaired_with_the_distan
 
 
 def _cls_model() -> Path:
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from bench.realmodels.models import ModelUnavailable, model_path
 
     try:
