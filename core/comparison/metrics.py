@@ -39,10 +39,10 @@ KL_FLOOR = float(np.finfo(np.float32).eps)
 #: 2^15 beats 2^18 by 1.5x, because the KL pass re-reads what the first pass wrote).
 CHUNK = 1 << 15
 
-try:  # the compiled kernel (core/_kernel.c) is optional; numpy does the same work slower
+try:  # the compiled kernel (core/comparison/_kernel.c) is optional; numpy does the same work slower
     from dumpscope.core.comparison import _kernel
 except ImportError:  # pragma: no cover - depends on the build
-    _kernel = None
+    _kernel = None  # type: ignore[assignment]  # no C compiler at install: the numpy path runs
 
 #: msaccucmp's ``StandardDeviation`` column, between KullbackLeiblerDivergence and
 #: MeanAbsoluteError, is split into the per-side mean/std of :data:`STAT_COLUMNS`.
@@ -134,30 +134,6 @@ def _buffer(name: str, size: int, dtype: np.dtype | type = np.float64) -> np.nda
     return arr[:size]
 
 
-_ZERO_SUMS: dict[str, float] = {
-    "n": 0,
-    "sxx": 0.0,
-    "syy": 0.0,
-    "sdd": 0.0,
-    "sad": 0.0,
-    "say": 0.0,
-    "mad": 0.0,
-    "sx": 0.0,
-    "sy": 0.0,
-    "srel": 0.0,
-    "mrel": 0.0,
-    "within": 0,
-    "minx": math.inf,
-    "maxx": -math.inf,
-    "miny": math.inf,
-    "maxy": -math.inf,
-    "nan_x": 0,
-    "nan_y": 0,
-    "inf_x": 0,
-    "inf_y": 0,
-    "mismatch": 0,
-    "matched_nonfinite": 0,
-}
 _ADDED = (
     "n",
     "sxx",
@@ -186,11 +162,43 @@ class _Sums:
     threads slower than one).
     """
 
+    n: int
+    sxx: float
+    syy: float
+    sdd: float
+    sad: float
+    say: float
+    mad: float
+    sx: float
+    sy: float
+    srel: float
+    mrel: float
+    within: int
+    minx: float
+    maxx: float
+    miny: float
+    maxy: float
+    nan_x: int
+    nan_y: int
+    inf_x: int
+    inf_y: int
+    mismatch: int
+    matched_nonfinite: int
+
     def __init__(self) -> None:
-        self.__dict__.update(_ZERO_SUMS)
+        self.n = self.within = self.mismatch = self.matched_nonfinite = 0
+        self.nan_x = self.nan_y = self.inf_x = self.inf_y = 0
+        self.sxx = self.syy = self.sdd = self.sad = self.say = self.sx = self.sy = 0.0
+        self.mad = self.srel = self.mrel = 0.0
+        self.minx = self.miny = math.inf
+        self.maxx = self.maxy = -math.inf
 
     def merge(self, part: dict[str, float]) -> None:
-        """Add the sums of one chunk computed by the compiled kernel."""
+        """Add the sums of one chunk computed by the compiled kernel.
+
+        ``part`` is keyed by this class's field names; they are updated through ``__dict__``
+        because the per-chunk Python work is what limits threads (see the class docstring).
+        """
         d = self.__dict__
         if not d["n"] and not d["mismatch"]:
             d.update(part)  # the first chunk (most tensors have one)
@@ -539,7 +547,7 @@ def clean_columns(sums: np.ndarray, kls: list[float | None]) -> dict[str, list[o
     :mod:`math`, as there)."""
     c = {name: sums[:, k] for name, k in _F.items()}
     n = c["n"]
-    out: dict[str, object] = {
+    out: dict[str, np.ndarray] = {
         "max_absolute_error": c["mad"],
         "mean_absolute_error": c["sad"] / n,
         "root_mean_square_error": np.sqrt(c["sdd"] / n),
@@ -558,7 +566,7 @@ def clean_columns(sums: np.ndarray, kls: list[float | None]) -> dict[str, list[o
             (c["sxx"] + c["syy"] - c["sdd"]) / 2.0 / (np.sqrt(c["sxx"]) * np.sqrt(c["syy"])), -1.0, 1.0
         ),
     }
-    cols = {k: v.tolist() for k, v in out.items()}  # type: ignore[union-attr]
+    cols = {k: v.tolist() for k, v in out.items()}
     cols.update(
         _side_columns(c["sy"] / n, c["syy"] / n, "golden"),
         **_side_columns(c["sx"] / n, c["sxx"] / n, "target"),
@@ -696,7 +704,7 @@ def _load64(acc: _Acc, x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     return float(x64 @ x64), float(y64 @ y64)
 
 
-def _chunks(g: np.ndarray, t: np.ndarray, chunk: int, work: np.dtype):  # type: ignore[no-untyped-def]
+def _chunks(g: np.ndarray, t: np.ndarray, chunk: int, work: np.dtype):
     """(target, golden) chunks in the working float type.
 
     Conversion (float16 -> float32 is exact) goes into two reused buffers; a chunk
@@ -717,7 +725,7 @@ def _chunks(g: np.ndarray, t: np.ndarray, chunk: int, work: np.dtype):  # type: 
         yield pair[0], pair[1]
 
 
-def _finite_chunks(g: np.ndarray, t: np.ndarray, chunk: int, work: np.dtype, scratch: _Acc | None):  # type: ignore[no-untyped-def]
+def _finite_chunks(g: np.ndarray, t: np.ndarray, chunk: int, work: np.dtype, scratch: _Acc | None):
     for x, y in _chunks(g, t, chunk, work):
         if scratch is not None:
             x, y = _finite_part(x, y, scratch)
