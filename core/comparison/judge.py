@@ -70,7 +70,7 @@ def _band(cos: Limit, red: Limit) -> dict[str, Limit]:
     }
 
 
-_REL = {
+_REL: dict[str, Band] = {
     "fp32": _band(Limit(0.99999, 0.9999), Limit(1e-3, 1e-2)),
     "fp16": _band(Limit(0.9999, 0.999), Limit(0.01, 0.05)),
     "bf16": _band(Limit(0.999, 0.99), Limit(0.03, 0.1)),
@@ -163,8 +163,10 @@ class Thresholds:
 
     def with_override(self, item: str) -> Thresholds:
         key, value = _parse_override(item)
-        if key in ("rtol", "atol"):
-            return replace(self, **{key: value})
+        if key == "rtol":
+            return replace(self, rtol=value)
+        if key == "atol":
+            return replace(self, atol=value)
         bands, metric, which = self._override_target(item, key)
         new = {b: dict(lims) for b, lims in self.bands.items()}
         for b in bands:

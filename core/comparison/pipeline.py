@@ -47,7 +47,7 @@ from dumpscope.core.comparison.sanity import check_model, check_pairing
 from dumpscope.core.comparison.shape_specs import ShapeSpec, resolve, shape_specs
 from dumpscope.core.comparison.shapes import Aligned, align, declared_layouts
 from dumpscope.core.comparison.slices import AXIS, slice_metrics
-from dumpscope.core.comparison.small import Leftover, SmallLane, small_dtype
+from dumpscope.core.comparison.small import Leftover, SmallLane, lane_values, small_dtype
 from dumpscope.core.comparison.table import RowTable
 from dumpscope.core.comparison.verdict import render_hard_fail
 from dumpscope.core.dumps import Dump, TensorInfo, TensorReadError, dtype_name
@@ -232,7 +232,11 @@ def _last_run(golden: Path, target: Path, tag: str, th: Thresholds, wanted: bool
     frame = last_frame(golden, target, tag) if wanted else None
     if frame is None:
         return []
-    meta = {"golden": str(golden), "target": str(target), "from_cache": "the last run's rows, being checked"}
+    meta: dict[str, object] = {
+        "golden": str(golden),
+        "target": str(target),
+        "from_cache": "the last run's rows, being checked",
+    }
     return [Progress(0, frame.height, Comparison(frame, th, meta))]
 
 
@@ -298,8 +302,9 @@ def _with_vendor_report(frame: pl.DataFrame, base: Comparison) -> pl.DataFrame:
     report = base.target.meta.get("rknn_report") if base.target is not None else None
     if report is None:
         return frame
-    from dumpscope.core.vendor.rknn import join_report
+    from dumpscope.core.vendor.rknn import Report, join_report
 
+    assert isinstance(report, Report), "the RKNN reader's report"
     own = base.golden is not None and base.golden.meta.get("rknn_side") == "golden"
     return join_report(frame, report, own_golden=own)
 
@@ -400,14 +405,17 @@ class _Rows:
     def batch(self, part: Sequence[int]) -> TaskResult:
         """The rows of ``part`` packed (what ``[rows(i) for i in part]`` gives): small pairs
         through :class:`~.small.SmallLane`, the others by :func:`compute_rows`."""
-        lane, small, other = SmallLane(), [], []
+        lane = SmallLane()
+        small: list[tuple[int, np.dtype]] = []
+        other: list[tuple[int, None]] = []
         for pos, i in enumerate(part):
             dtype = small_dtype(self.pairs[i], self.pairs[i].name in self.context.specs)
-            (small if dtype is not None else other).append((pos, dtype))
+            if dtype is not None:
+                small.append((pos, dtype))
+            else:
+                other.append((pos, None))
         for dtype in {d for _pos, d in small}:
-            lane.reserve(
-                dtype, sum(self.pairs[part[pos]].golden.loader.count for pos, d in small if d == dtype)
-            )  # type: ignore[union-attr]
+            lane.reserve(dtype, sum(lane_values(self.pairs[part[pos]]) for pos, d in small if d == dtype))
         return self._lane_rows(part, lane, [pos for pos, _d in small], [pos for pos, _d in other])
 
     def _lane_rows(
@@ -432,7 +440,7 @@ class _Rows:
     def _leftover_row(self, i: int, left: Leftover) -> dict[str, object]:
         """A small pair with a finding, finished as a row (as :func:`compute_row` finishes it)."""
         g, t = left.golden, left.target
-        shapes = {
+        shapes: dict[str, object] = {
             "shape": list(g.shape),
             "target_shape": list(t.shape),
             "dtype": dtype_name(g.dtype),
@@ -585,7 +593,7 @@ def _vendor_graph(atc: AtcGraph, target: Dump) -> tuple[Dump, dict[str, object],
         from dumpscope.core.formats.ascend_dump import with_origin_formats
 
         target = with_origin_formats(target, fusion.origin_formats(atc))
-    links = {
+    links: dict[str, object] = {
         "origins": fusion.target_origins(atc),
         "target_only": frozenset(fusion.target_only(atc)),
         "no_name_fallback": frozenset(fusion.unresolved_outputs(atc)),
@@ -771,7 +779,7 @@ def _ready(p: Pair, spec: ShapeSpec | None) -> _Ready | dict[str, object]:
     if isinstance(loaded, str):
         return _error(loaded)
     g, t = loaded
-    shapes = {
+    shapes: dict[str, object] = {
         "shape": list(g.shape),
         "target_shape": list(t.shape),
         "dtype": dtype_name(g.dtype),

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict, cast
 
 import numpy as np
 import polars as pl
@@ -62,6 +62,67 @@ CACHED_COLUMN = "cached"
 INTERNAL_COLUMNS: tuple[str, ...] = ("status", "hard_fail", "hard_warn", "notes")
 
 
+class Row(TypedDict):
+    """One row of the comparison frame (:data:`SCHEMA`), as :func:`row_at` reads it."""
+
+    index: int
+    name: str
+    target_name: str | None
+    node_name: str | None
+    op_type: str | None
+    kind: str | None
+    shape: list[int] | None
+    target_shape: list[int] | None
+    dtype: str | None
+    target_dtype: str | None
+    size: int | None
+    cosine_similarity: float | None
+    max_absolute_error: float | None
+    accumulated_relative_error: float | None
+    relative_euclidean_distance: float | None
+    kullback_leibler_divergence: float | None
+    mean_absolute_error: float | None
+    root_mean_square_error: float | None
+    max_relative_error: float | None
+    mean_relative_error: float | None
+    sqnr_db: float | None
+    within_tolerance: float | None
+    mse: float | None
+    sgs_rmse: float | None
+    slice_cosine: float | None
+    slice_relative_distance: float | None
+    min_golden: float | None
+    max_golden: float | None
+    mean_golden: float | None
+    std_golden: float | None
+    min_target: float | None
+    max_target: float | None
+    mean_target: float | None
+    std_target: float | None
+    nan_golden: int | None
+    nan_target: int | None
+    inf_golden: int | None
+    inf_target: int | None
+    nonfinite_mismatch: int | None
+    worst_slice: int | None
+    health: str
+    side: str | None
+    message: str | None
+    band: str | None
+    status: str | None
+    hard_fail: str | None
+    hard_warn: str | None
+    notes: str | None
+    pairing: str | None
+    golden_file: str | None
+    target_file: str | None
+
+
+def row_at(frame: pl.DataFrame, row: int) -> Row:
+    """Row ``row`` of a comparison frame, typed (the frame follows :data:`SCHEMA`)."""
+    return cast(Row, frame.row(row, named=True))
+
+
 @dataclass
 class Comparison:
     """One golden/target comparison: the frame plus lazy access to its tensors."""
@@ -80,6 +141,12 @@ class Comparison:
     @property
     def has_tensors(self) -> bool:
         return self.golden is not None and self.target is not None
+
+    @property
+    def warnings(self) -> list[str]:
+        """The comparison's own warnings (pairing, shapes, dtypes), from ``meta["warnings"]``."""
+        found = self.meta.get("warnings")
+        return [str(w) for w in found] if isinstance(found, (list, tuple)) else []
 
     def load_pair(self, row: int) -> tuple[np.ndarray | None, np.ndarray | None]:
         """The tensors behind frame row ``row`` (None for a missing side).

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypedDict, cast
 
 import numpy as np
 import polars as pl
@@ -53,6 +54,29 @@ CLASSIFY_SCHEMA: dict[str, pl.DataType] = {
     "growth": pl.Float64(),
     "origin": pl.String(),
 }
+
+
+class ClassRow(TypedDict):
+    """One row of :func:`classify`'s frame (:data:`CLASSIFY_SCHEMA`), as :func:`class_rows` reads it."""
+
+    row: int
+    level: int | None
+    error: float | None
+    nonfinite: int | None
+    inputs: int | None
+    worst_input_row: int | None
+    worst_input: str | None
+    worst_input_health: str | None
+    worst_input_error: float | None
+    input_nonfinite: int | None
+    bad_constant: str | None
+    growth: float | None
+    origin: str | None
+
+
+def class_rows(frame: pl.DataFrame) -> list[ClassRow]:
+    """The rows of a frame holding :data:`CLASSIFY_SCHEMA`'s columns (others may follow), typed."""
+    return cast("list[ClassRow]", list(frame.iter_rows(named=True)))
 
 
 def row_errors(frame: pl.DataFrame, outputs: frozenset[str] = frozenset()) -> pl.DataFrame:
@@ -139,8 +163,7 @@ def classify_frame(frame: pl.DataFrame, edges: Edges, outputs: frozenset[str] = 
 
 def _input_facts(edge_rows: FrameLike, base: pl.DataFrame) -> FrameLike:
     """Each edge with the facts of its input row."""
-    rows = base.lazy() if isinstance(edge_rows, pl.LazyFrame) else base
-    facts = rows.select(
+    facts = base.select(
         pl.col("row").alias("input_row"),
         # An input that could not be compared tells nothing about where the error came from.
         pl.when(pl.col("_health") != "error").then(pl.col("level")).alias("in_level"),
@@ -149,7 +172,9 @@ def _input_facts(edge_rows: FrameLike, base: pl.DataFrame) -> FrameLike:
         pl.col("_name").alias("in_name"),
         pl.col("_health").alias("in_health"),
     )
-    return edge_rows.join(facts, on="input_row", how="left")  # type: ignore[arg-type]
+    if isinstance(edge_rows, pl.LazyFrame):
+        return edge_rows.join(facts.lazy(), on="input_row", how="left")
+    return edge_rows.join(facts, on="input_row", how="left")
 
 
 def _worst_inputs(e: FrameLike) -> FrameLike:
@@ -183,8 +208,10 @@ def _aggregated(step: Callable[[FrameLike], FrameLike], rows: pl.DataFrame) -> p
     """``step(rows)``; for no rows, an empty frame of the schema it would have, without running it
     (a join or group-by even over nothing costs Polars' code pages: ~5 MB, issue 13)."""
     if rows.height:
-        return step(rows)  # type: ignore[return-value]
-    return pl.DataFrame(schema=step(rows.lazy()).collect_schema())  # type: ignore[union-attr]
+        out = step(rows)
+        assert isinstance(out, pl.DataFrame)  # eager in, eager out
+        return out
+    return pl.DataFrame(schema=step(rows.lazy()).collect_schema())
 
 
 def _per_row(rows: pl.Series, *parts: pl.DataFrame) -> pl.DataFrame:
@@ -269,10 +296,10 @@ def trend(frame: pl.DataFrame, classes: pl.DataFrame) -> Trend:
     bad = act.filter(pl.col("level") > 0)
     if bad.height == 0:
         return Trend("none", None)
-    first = bad.row(0, named=True)
+    first = class_rows(bad.head(1))[0]
     pos = act["row"].to_list().index(first["row"])
     errs = act["error"].to_numpy().astype(np.float64)
-    after = float(first["error"])
+    after = float(first["error"] if first["error"] is not None else math.nan)  # never null here
     before = _error_before(first, errs, pos)
     if _sudden(first, before, after):
         return Trend("jump", int(first["row"]), before=before, after=after)
@@ -292,15 +319,16 @@ def _measured_activations(frame: pl.DataFrame, classes: pl.DataFrame) -> pl.Data
     return act.filter(pl.col("error").is_not_null() & ~pl.col("error").is_nan())
 
 
-def _sudden(first: dict[str, object], before: float, after: float) -> bool:
+def _sudden(first: ClassRow, before: float, after: float) -> bool:
     """The first bad row breaks at once: NaN/Inf, nothing before it, or :data:`AMPLIFY` times the error before."""
-    return math.isinf(after) or (first["nonfinite"] or 0) > 0 or before <= 0 or after / before >= AMPLIFY  # type: ignore[operator]
+    return math.isinf(after) or (first["nonfinite"] or 0) > 0 or before <= 0 or after / before >= AMPLIFY
 
 
-def _error_before(first: dict[str, object], errs: np.ndarray, pos: int) -> float:
+def _error_before(first: ClassRow, errs: np.ndarray, pos: int) -> float:
     """The error just before the first bad row: its worst input's, else the largest of the previous layers'."""
-    if first["worst_input_error"] is not None and not math.isnan(first["worst_input_error"]):  # type: ignore[arg-type]
-        return float(first["worst_input_error"])  # type: ignore[arg-type]
+    worst = first["worst_input_error"]
+    if worst is not None and not math.isnan(worst):
+        return float(worst)
     prev = errs[max(0, pos - _WINDOW) : pos]
     prev = prev[~np.isnan(prev)]
     return float(prev.max()) if prev.size else 0.0

@@ -85,16 +85,15 @@ def _with_share(f: Finding, effect: float, err: float) -> Measured:
     """A constant finding with the share of the row's error its replayed effect explains."""
     share = _share(effect, err)
     said = f"; replayed, it moves the output by a relative {effect:.3g} against the row's error {err:.3g}"
-    fields = {
-        "cause": f.cause,
-        "text": f.text + said,
-        "fixes": f.fixes,
-        "weight": f.weight,
-        "subject": f.subject,
-    }
-    if share < NEGLIGIBLE_SHARE:
-        fields.update(weight=0.0, fixes=(), text=fields["text"] + ": negligible")
-    return Measured(**fields, share=share)  # type: ignore[arg-type]
+    negligible = share < NEGLIGIBLE_SHARE
+    return Measured(
+        cause=f.cause,
+        text=f.text + said + (": negligible" if negligible else ""),
+        fixes=() if negligible else f.fixes,
+        weight=0.0 if negligible else f.weight,
+        subject=f.subject,
+        share=share,
+    )
 
 
 def cause_share(findings: Sequence[Finding], replay: Replay | None, cause: str) -> float | None:

@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
@@ -350,7 +351,13 @@ def _model(
     return one.SerializeToString()
 
 
-def _session(model: bytes) -> object:
+class _Session(Protocol):
+    """The part of ``onnxruntime.InferenceSession`` a replay uses (onnxruntime ships no types)."""
+
+    def run(self, output_names: list[str], input_feed: Mapping[str, np.ndarray], /) -> list[np.ndarray]: ...
+
+
+def _session(model: bytes) -> _Session:
     import onnxruntime as ort
 
     so = ort.SessionOptions()
@@ -418,7 +425,7 @@ def _run_once(
 ) -> tuple[np.ndarray, str]:
     """One session over ``nodes``: in float64 when ``wide``, else as fed; its output and precision."""
     model = _model(proto, nodes, _widen(feeds, wide), [output], _widen(values, wide))
-    out = _session(model).run([output], _widen(feeds, wide))[0]  # type: ignore[attr-defined]
+    out = _session(model).run([output], _widen(feeds, wide))[0]
     return np.asarray(out), "float64" if wide else "float32"
 
 

@@ -128,7 +128,7 @@ def _clean_text(value: str) -> str:
 
 
 @_clean.register
-def _clean_dict(value: dict) -> dict[object, object]:  # type: ignore[type-arg]
+def _clean_dict(value: dict) -> dict[object, object]:
     return {k: _clean(v) for k, v in value.items()}
 
 

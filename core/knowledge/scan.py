@@ -17,7 +17,7 @@ import io
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, Protocol
 
 from dumpscope.core.knowledge.kb import KnowledgeBase, Match
 from dumpscope.core.knowledge.words import group_key
@@ -152,7 +152,7 @@ def _word_starts_at(buf: bytes, pos: int) -> bool:
     return pos == 0 or not (buf[pos - 1 : pos].isalnum() or buf[pos - 1] in b"_-")
 
 
-def _lines_of_interest(stream: IO[bytes], prefilter: Prefilter) -> Iterator[tuple[int, bytes]]:
+def _lines_of_interest(stream: _Reader, prefilter: Prefilter) -> Iterator[tuple[int, bytes]]:
     """``(line number, line)`` of every line the prefilter selects, streaming.
 
     A line longer than ``4 * MAX_LINE`` bytes is judged by its head; the rest is skipped.
@@ -353,6 +353,12 @@ def _is_noise(text: str) -> bool:
     return not any(w in low for w in ERROR_WORDS)
 
 
+class _Reader(Protocol):
+    """What the scanner reads from: ``read(n)`` bytes, ``b""`` at the end."""
+
+    def read(self, size: int, /) -> bytes: ...
+
+
 class _LinesAsBinary(io.RawIOBase):
     """Adapts an iterable of text lines to the binary ``read`` the scanner uses."""
 
@@ -387,10 +393,10 @@ def _line_bytes(line: str | bytes) -> bytes:
     return data if data.endswith(b"\n") else data + b"\n"
 
 
-def _as_binary(source: IO[bytes] | IO[str] | Iterable[str]) -> IO[bytes]:
+def _as_binary(source: IO[bytes] | IO[str] | Iterable[str]) -> _Reader:
     buffer = getattr(source, "buffer", None)
     if buffer is not None:  # a text file or sys.stdin: read its bytes directly
-        return buffer  # type: ignore[no-any-return]
+        return buffer
     if isinstance(source, (io.RawIOBase, io.BufferedIOBase)):
-        return source  # type: ignore[return-value]
-    return _LinesAsBinary(source)  # type: ignore[arg-type,return-value]  # text streams and line iterables
+        return source
+    return _LinesAsBinary(source)  # text streams and line iterables

@@ -321,9 +321,9 @@ def _add_inferred_sizes(model: onnx.ModelProto, known: dict[str, int]) -> None:
 
 def _static_bytes(tt: onnx.TypeProto.Tensor) -> int | None:
     """Bytes of a tensor type with a known element type and only fixed dims, else None."""
-    dims = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
-    if not tt.elem_type or not tt.HasField("shape") or None in dims:
+    if not tt.elem_type or not tt.HasField("shape") or not all(d.HasField("dim_value") for d in tt.shape.dim):
         return None
+    dims = [d.dim_value for d in tt.shape.dim]
     return int(np.prod(dims, dtype=np.int64)) * _np_dtype(tt.elem_type).itemsize
 
 
@@ -347,7 +347,9 @@ def group_by_budget(names: Sequence[str], sizes: Mapping[str, int], budget: int)
 # ----------------------------------------------------------------- dumping
 
 
-def manifest_header(model_path: str, model_sha: str, target: str | None, seed: int) -> dict[str, Any]:
+def manifest_header(
+    model_path: str | None, model_sha: str | None, target: str | None, seed: int
+) -> dict[str, Any]:
     """The fields every manifest starts with (our dumps and the demo's)."""
     import onnxruntime as ort
 
@@ -456,7 +458,7 @@ def _constant_entries(
 
 def _run(session: ort.InferenceSession, group: list[str], feeds: Mapping[str, np.ndarray]) -> list[Any]:
     try:
-        return session.run(group, feeds)  # type: ignore[no-any-return]
+        return session.run(group, feeds)
     except Exception as exc:  # noqa: BLE001 - onnxruntime's pybind errors have no common base
         raise DumpError(
             f"onnxruntime failed while running the model: {str(exc).strip().splitlines()[0]}"
@@ -533,10 +535,11 @@ class _Written:
         if (why := _not_numeric(value)) is not None:
             self.notes.append(f"tensor {display(true)!r} holds {why}; not dumped")
             return
+        assert isinstance(value, np.ndarray)  # _not_numeric found none else
         entry = tensor_entry(
             facts, true, _fetched_kind(facts, true), prefix=self.prefix, topo_offset=self.topo_offset
         )
-        _store(self.out_dir, entry, value)  # type: ignore[arg-type]
+        _store(self.out_dir, entry, value)
         entry.update(self.prepared.extra.get(true, {}))
         _place(self.entries, self.position, entry)
 
@@ -594,7 +597,7 @@ def _libc_function(name: str) -> Callable[..., int] | None:
 
     lib = ctypes.util.find_library("c")
     try:
-        return getattr(ctypes.CDLL(lib), name) if lib else None  # type: ignore[no-any-return]
+        return getattr(ctypes.CDLL(lib), name) if lib else None
     except (OSError, AttributeError):
         return None
 
@@ -701,9 +704,7 @@ def read_manifest(path: str | Path) -> dict[str, Any]:
         p = p / "manifest.json"
     if p.exists() and not p.is_file():
         raise DumpError(f"{p}: not a regular file; not opened")
-    data = _read_json(p)
-    _check_manifest(p, data)
-    return data  # type: ignore[no-any-return]
+    return _check_manifest(p, _read_json(p))
 
 
 def _read_json(p: Path) -> object:
@@ -718,14 +719,15 @@ def _read_json(p: Path) -> object:
         raise DumpError(f"{p}: not a readable manifest (JSON nested too deeply)") from None
 
 
-def _check_manifest(p: Path, data: object) -> None:
-    """Refuse a document that is not a manifest of the version this dumpscope reads."""
+def _check_manifest(p: Path, data: object) -> dict[str, Any]:
+    """``data``, refused unless it is a manifest of the version this dumpscope reads."""
     if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT:
         raise DumpError(f"{p}: not a dumpscope manifest")
     if data.get("version") != MANIFEST_VERSION:
         raise DumpError(
             f"{p}: manifest version {data.get('version')!r} (this dumpscope reads {MANIFEST_VERSION})"
         )
+    return data
 
 
 def _listed_files(manifest: Mapping[str, Any]) -> set[str]:
@@ -970,7 +972,7 @@ def dump_model(
                 prepared,
                 None,
                 model_inputs,
-                out,  # type: ignore[arg-type]
+                out,
                 sizes=sizes,
                 budget_bytes=int(max_memory_mb * (1 << 20)),
                 input_entries={e["name"]: e for e in input_entries},
@@ -1002,9 +1004,11 @@ def _given_files(
     inputs: Mapping[str, str | Path] | Sequence[str] | None, names: Sequence[str]
 ) -> dict[str, Path]:
     """``inputs`` as ``{name: path}``: parsed from ``["x=a.npy", ...]``, or from a mapping."""
-    if isinstance(inputs, (list, tuple)):
-        return parse_input_files(list(inputs), names)
-    return {k: Path(v) for k, v in (inputs or {}).items()}  # type: ignore[union-attr]
+    if inputs is None:
+        return {}
+    if isinstance(inputs, Mapping):
+        return {k: Path(v) for k, v in inputs.items()}
+    return parse_input_files(list(inputs), names)
 
 
 def prepare_target(

@@ -139,7 +139,7 @@ def _role_index(tensor_index: str | None) -> tuple[str, int]:
 
 def _golden_name(truth: str | None, suffix: str) -> str | None:
     """The golden tensor of a row; none for ``*`` (no golden) or a list of several ops."""
-    if truth in (None, "*") or "," in truth:  # type: ignore[operator]
+    if truth in (None, "*") or "," in truth:
         return None
     return f"{truth}{suffix}"
 

@@ -262,7 +262,7 @@ _STATUS_DECODERS = {
 }  # fmt: skip
 
 
-def _fmt(name: str, value: int) -> object:
+def _fmt(name: str, value: int) -> int | str:
     return f"{value:#x}" if name in _HEX_FIELDS else value
 
 
@@ -286,9 +286,9 @@ def _parse_legacy(buf: bytes) -> dict[str, object]:
     for unit, info_off, status_off in _LEGACY_UNITS:
         info = dict(zip(_INFO_FIELDS, _u64s(buf, info_off, 6), strict=False))
         out[unit] = {k: _fmt(k, v) for k, v in info.items()} | {"status": _u64s(buf, status_off, 1)[0]}
-    info = {k: _fmt(k, v) for k, v in zip(_INFO_FIELDS, _u64s(buf, 256, 6), strict=False)}
+    core = {k: _fmt(k, v) for k, v in zip(_INFO_FIELDS, _u64s(buf, 256, 6), strict=False)}
     kernel_code, block_idx, status = _u64s(buf, 1024, 3)
-    out["AI Core"] = info | {
+    out["AI Core"] = core | {
         "kernel_code": _fmt("kernel_code", kernel_code),
         "block_idx": block_idx,
         "status": status,

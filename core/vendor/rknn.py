@@ -199,7 +199,7 @@ def is_tool_made(layer: str) -> bool:
     return suffixed or bool(_GAP.match(layer))
 
 
-def precision(layers) -> str:  # type: ignore[no-untyped-def]
+def precision(layers) -> str:
     """``int8`` when the toolkit converted a layer to int8 (its ``<input>_int8`` exDataConvert: a
     quantised build), else ``fp16`` (``do_quantization=False`` runs in float16 on the NPU)."""
     return "int8" if any(str(name).endswith("_int8") for name in layers) else "fp16"
@@ -285,7 +285,7 @@ def report_sentence(
     )
 
 
-def join_report(frame, report: Report, own_golden: bool = True):  # type: ignore[no-untyped-def]
+def join_report(frame, report: Report, own_golden: bool = True):
     """``frame`` with the vendor's numbers for each row (by target name, else name) in the
     :data:`REPORT_COLUMNS`, our absolute Euclidean distance (RMSE x sqrt(size)), whether ours print
     as the vendor's, and a sentence in ``notes``."""

@@ -134,7 +134,7 @@ def render_table(cmp: Comparison, console: Console | None = None, limit: int | N
 
 def _warnings(cmp: Comparison) -> list[str]:
     """The first ten of the comparison's warnings (the table's footer; JSON/CSV carry them all)."""
-    return (cmp.meta.get("warnings") or [])[:10]  # type: ignore[index]
+    return cmp.warnings[:10]
 
 
 def summary_text(cmp: Comparison) -> Text:

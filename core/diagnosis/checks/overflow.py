@@ -86,7 +86,7 @@ def _exp_input(o: _Row) -> list[Finding]:
     """Golden values of an Exp's input past ln(max): exp overflows to inf in the target dtype."""
     j = o.first_input()
     x = o.golden(j)
-    if x is None or float_view(x) is None:
+    if j is None or x is None or float_view(x) is None:
         return []
     flat = x.reshape(-1).astype(np.float64, copy=False)
     over = int(np.count_nonzero(flat > math.log(o.top)))
@@ -97,7 +97,7 @@ def _exp_input(o: _Row) -> list[Finding]:
         Finding(
             "overflow",
             _exp_sentence(o, j, flat, over, width, hi),
-            _exp_fixes(o, j, hi),  # type: ignore[arg-type]
+            _exp_fixes(o, j, hi),
             weight=0.3,
         )
     ]
@@ -186,7 +186,7 @@ def _operands(o: _Row) -> tuple[np.ndarray, np.ndarray] | None:
     operands = [_floats(o.golden(j)) for j in _operand_rows(o.ctx, o.row)]
     if len(operands) != 2 or any(x is None or x.ndim < 2 for x in operands):
         return None
-    a, b = (np.asarray(x, dtype=np.float64) for x in operands)  # type: ignore[arg-type]
+    a, b = (np.asarray(x, dtype=np.float64) for x in operands)
     if a.shape[-1] != b.shape[-2] or a.size * b.shape[-1] > MAX_MACS:
         return None
     return a, b

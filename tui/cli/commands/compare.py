@@ -133,7 +133,7 @@ def _two_way(args: argparse.Namespace) -> Comparison:
 def _after_output(cmp: Comparison, args: argparse.Namespace) -> None:
     """What follows the output: warnings on stderr (the table prints its own), ``-out DIR``, the fused culprit."""
     if args.format != "table" or args.output:
-        print_warnings(cmp.meta.get("warnings") or [])  # type: ignore[arg-type]
+        print_warnings(cmp.warnings)
     if cmp.meta.get("cache"):  # where the --cache index is (or why it is not): always said
         from dumpscope.tui.cli.safe import plain
 
