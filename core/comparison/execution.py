@@ -80,7 +80,7 @@ from dumpscope.core.dumps import DumpError
 try:
     import resource
 except ImportError:  # pragma: no cover - not on POSIX
-    resource = None  # type: ignore[assignment]
+    resource = None  # type: ignore[assignment]  # no resource module (Windows): page faults read as 0
 
 __all__ = [
     "Ledger",

@@ -7,7 +7,7 @@ differ from msaccucmp only where it is wrong:
 * everything accumulates in float64 (msaccucmp casts to float32 first);
 * NaN/Inf never silently pass: they are counted per side, metrics are computed over
   the positions where both sides are finite, and a position that is finite on one
-  side only is a *non-finite mismatch* (always unhealthy, see ``analysis``);
+  side only is a *non-finite mismatch* (always unhealthy, see ``judge``);
 * an all-zero golden with a non-zero target is a mismatch: relative Euclidean
   distance is ``inf`` (msaccucmp reports 0) and cosine is undefined (null);
 * a tensor of one element is compared by value: cosine is null, not "1".
@@ -28,7 +28,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from dumpscope.core.comparison.verdict import Finding, render_notes
+from dumpscope.core.comparison.verdict import PairFlag, render_notes
 from dumpscope.core.vocabulary import METRICS, MSACCUCMP_CSV_NAMES, metrics_in
 
 #: float64 epsilon used by msaccucmp to ignore golden values near zero in relative errors.
@@ -102,7 +102,7 @@ class PairMetrics:
     """Positions where both sides are finite (the ones the metrics cover)."""
     size: int = 0
     """Elements of the pair (each side)."""
-    flags: Finding = Finding.NONE
+    flags: PairFlag = PairFlag.NONE
     """What the kernel found beyond the numbers (all-zero golden, one element...)."""
 
     @property
@@ -344,7 +344,7 @@ def compare_arrays(
 
     ``within_tolerance`` is the share of elements with ``|x - y| <= atol + rtol*|y|``
     (positions that are non-finite on both sides with the same value count as within).
-    For best speed call it with BLAS limited to one thread (``session`` does): OpenBLAS
+    For best speed call it with BLAS limited to one thread (``pipeline`` does): OpenBLAS
     threads every dot product over 10k elements, which is slower here, not faster.
     """
     g = np.asarray(golden).reshape(-1)
@@ -353,7 +353,7 @@ def compare_arrays(
         raise ValueError(f"sizes differ: golden {g.size}, target {t.size}")
     size = g.size
     if size == 0:
-        return PairMetrics(flags=Finding.EMPTY | Finding.NOTHING_COMPARED)
+        return PairMetrics(flags=PairFlag.EMPTY | PairFlag.NOTHING_COMPARED)
     with np.errstate(all="ignore"):  # NaN/Inf are counted explicitly, never warned about
         return _compare(g, t, rtol, atol, chunk)
 
@@ -529,7 +529,7 @@ _NONFINITE = [_F[k] for k in ("nan_x", "nan_y", "inf_x", "inf_y", "mismatch", "m
 
 def clean_segments(sums: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     """Which segments :func:`clean_columns` finishes: every position finite on both sides,
-    at least two elements, neither side all zero (no :class:`Finding` at all)."""
+    at least two elements, neither side all zero (no :class:`PairFlag` at all)."""
     n = sums[:, _F["n"]]
     return (
         (~sums[:, _NONFINITE].any(axis=1))
@@ -746,23 +746,23 @@ def _finish(acc: _Sums, size: int) -> PairMetrics:
     )
     m.within_tolerance = (acc.within + acc.matched_nonfinite) / size
     if acc.n == 0:
-        m.flags |= Finding.NOTHING_COMPARED
+        m.flags |= PairFlag.NOTHING_COMPARED
         return m
     if acc.n < size:
-        m.flags |= Finding.PARTIAL_FINITE
+        m.flags |= PairFlag.PARTIAL_FINITE
     _moments(m, acc)
     _distances(m, acc)
     _cosine(m, acc, size)
     return m
 
 
-def _count_flags(acc: _Sums) -> Finding:
+def _count_flags(acc: _Sums) -> PairFlag:
     """Flags of the NaN/Inf counts."""
-    flags = Finding.NONE
+    flags = PairFlag.NONE
     if acc.mismatch:
-        flags |= Finding.NONFINITE_MISMATCH
+        flags |= PairFlag.NONFINITE_MISMATCH
     if acc.nan_y + acc.inf_y:
-        flags |= Finding.GOLDEN_NONFINITE
+        flags |= PairFlag.GOLDEN_NONFINITE
     return flags
 
 
@@ -804,14 +804,14 @@ def _cosine(m: PairMetrics, acc: _Sums, size: int) -> None:
     """Cosine similarity, or the flag that says why it is not defined."""
     golden_zero, target_zero = acc.syy == 0.0, acc.sxx == 0.0
     if size == 1:
-        m.flags |= Finding.SINGLE_ELEMENT
+        m.flags |= PairFlag.SINGLE_ELEMENT
     elif golden_zero and target_zero:
         m.cosine_similarity = 1.0
     elif golden_zero:
-        m.flags |= Finding.ALL_ZERO_GOLDEN
+        m.flags |= PairFlag.ALL_ZERO_GOLDEN
     elif target_zero:
         m.cosine_similarity = 0.0
-        m.flags |= Finding.ALL_ZERO_TARGET
+        m.flags |= PairFlag.ALL_ZERO_TARGET
     else:
         m.cosine_similarity = _cosine_value(acc)
 

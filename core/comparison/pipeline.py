@@ -13,16 +13,16 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
 import polars as pl
 
 from dumpscope import __version__
-from dumpscope.core.comparison import judge as analysis
+from dumpscope.core.comparison import judge
 from dumpscope.core.comparison.cache import (
     CACHED_COLUMN,
     ROW_COLUMNS,
@@ -52,7 +52,7 @@ from dumpscope.core.comparison.table import RowTable
 from dumpscope.core.comparison.verdict import render_hard_fail
 from dumpscope.core.dumps import Dump, TensorInfo, TensorReadError, dtype_name
 from dumpscope.core.formats import check_dump, open_dump
-from dumpscope.core.formats.npyfile import Scratch
+from dumpscope.core.formats.npyfile import NpyLoader, Scratch
 from dumpscope.core.names import display
 from dumpscope.core.vendor.sigmastar import detect_stage
 from dumpscope.core.vendor.traits import traits_of
@@ -161,9 +161,9 @@ def compare(
     return result
 
 
-def compare_frame(golden: str | Path | Dump, target: str | Path | Dump, **kwargs: object) -> pl.DataFrame:
-    """The Python API's one-call form: the comparison frame (public columns only)."""
-    return compare(golden, target, **kwargs).public_frame()  # type: ignore[arg-type]
+def compare_frame(golden: str | Path | Dump, target: str | Path | Dump, **kwargs: Any) -> pl.DataFrame:
+    """The Python API's one-call form: the comparison frame (public columns only; ``kwargs``: :func:`compare`'s)."""
+    return compare(golden, target, **kwargs).public_frame()
 
 
 SNAPSHOT_SHARE = 10.0
@@ -251,9 +251,11 @@ class _Run:
     """One comparison being filled in: its prepared base, its rows' table and byte meter."""
 
     def __init__(self, base: Comparison, th: Thresholds) -> None:
+        assert base.pairing is not None and base.golden is not None and base.target is not None, "prepared"
         self.base, self.th = base, th
-        self.pairs = base.pairing.pairs  # type: ignore[union-attr]
-        self.table = RowTable(self.pairs, th, _run_band(base.target))  # type: ignore[arg-type]
+        self.golden, self.target = base.golden, base.target
+        self.pairs = base.pairing.pairs
+        self.table = RowTable(self.pairs, th, _run_band(base.target))
         self.total = len(self.pairs)
         self.meter = Throughput()
         self.cost = 0.0
@@ -264,7 +266,7 @@ class _Run:
         """The comparison as it stands, judged (with a ``cached`` column in a ``--cache`` run:
         True where the row was served from the index)."""
         start = time.monotonic()
-        frame = analysis.judge(_with_vendor_report(self.table.frame(), self.base), self.th)
+        frame = judge.judge(_with_vendor_report(self.table.frame(), self.base), self.th)
         if self.row_cache is not None:
             served = np.zeros(frame.height, dtype=bool)
             served[self.row_cache.hits] = True  # (frame rows are the pairs, in order)
@@ -286,13 +288,12 @@ class _Run:
     def cache(self, wanted: bool) -> RowCache | None:
         """The row cache of this pair of dumps, when ``wanted``."""
         if wanted:
-            golden, target = self.base.golden, self.base.target
-            self.row_cache = RowCache.open(golden, target, run_tag(self.th))  # type: ignore[arg-type]
+            self.row_cache = RowCache.open(self.golden, self.target, run_tag(self.th))
         return self.row_cache
 
     def context(self) -> _RowContext:
         """What every row's computation needs beyond its pair."""
-        specs = shape_specs(self.base.golden, self.base.target, self.base.model_facts)  # type: ignore[arg-type]
+        specs = shape_specs(self.golden, self.target, self.base.model_facts)
         return _RowContext(specs)
 
 
@@ -358,16 +359,15 @@ def _prepare(
 
         g, t = with_graph_names(g, facts), with_graph_names(t, facts)
     tensor_order, node_order = _graph_order(facts)
-    links: dict[str, object] = {"internal_layouts": internal_layouts(facts)} if facts is not None else {}
+    links: _Links = {"internal_layouts": internal_layouts(facts)} if facts is not None else {}
     atc = _load_atc(graph)
     if atc is not None:
         t, vendor_links, atc_order = _vendor_graph(atc, t)
         links.update(vendor_links)
         node_order = node_order or atc_order
-    pairing = pair_dumps(g, t, tensor_order=tensor_order, node_order=node_order, **links)  # type: ignore[arg-type]
+    pairing = pair_dumps(g, t, tensor_order=tensor_order, node_order=node_order, **links)
     check_pairing(pairing, g, t)
-    meta = _meta(g, t, model, th, pairing)
-    meta["warnings"] = [*model_warnings, *meta["warnings"]]  # type: ignore[misc]
+    meta = _meta(g, t, model, th, pairing, model_warnings)
     meta["graph"] = str(graph) if graph is not None else None
     return Comparison(pl.DataFrame(), th, meta, g, t, pairing, facts, atc)
 
@@ -520,7 +520,7 @@ def _cached(
     if cache is None:
         return [], set()
     keys = cache.keys(
-        [(pairs[i].golden, pairs[i].target) for i in todo],  # type: ignore[misc]
+        [(pairs[i].golden, pairs[i].target) for i in todo],  # type: ignore[misc]  # rows to compute have both sides
         [context.key(pairs, table.bands, i) for i in todo],
     )
     return keys, _from_cache(cache, keys, todo, table)
@@ -585,7 +585,16 @@ def _graph_order(facts: GraphFacts | None) -> tuple[dict[str, int] | None, dict[
     return facts.tensor_order(), {n.name: n.index for n in facts.nodes}
 
 
-def _vendor_graph(atc: AtcGraph, target: Dump) -> tuple[Dump, dict[str, object], dict[str, int]]:
+class _Links(TypedDict, total=False):
+    """What a model or a vendor graph adds to the pairing (:func:`~.pairing.pair_dumps`' arguments)."""
+
+    origins: Mapping[str, tuple[str, int]]
+    target_only: frozenset[str]
+    no_name_fallback: frozenset[str]
+    internal_layouts: Mapping[str, str]
+
+
+def _vendor_graph(atc: AtcGraph, target: Dump) -> tuple[Dump, _Links, dict[str, int]]:
     """Pairing facts from an ATC graph, and the target with framework layouts applied."""
     from dumpscope.core.vendor import atc_graph as fusion
 
@@ -593,7 +602,7 @@ def _vendor_graph(atc: AtcGraph, target: Dump) -> tuple[Dump, dict[str, object],
         from dumpscope.core.formats.ascend_dump import with_origin_formats
 
         target = with_origin_formats(target, fusion.origin_formats(atc))
-    links: dict[str, object] = {
+    links: _Links = {
         "origins": fusion.target_origins(atc),
         "target_only": frozenset(fusion.target_only(atc)),
         "no_name_fallback": frozenset(fusion.unresolved_outputs(atc)),
@@ -601,8 +610,10 @@ def _vendor_graph(atc: AtcGraph, target: Dump) -> tuple[Dump, dict[str, object],
     return target, links, fusion.op_order(atc)
 
 
-def _meta(g: Dump, t: Dump, model: str | Path | None, th: Thresholds, pairing: Pairing) -> dict[str, object]:
-    warnings = [
+def _meta(
+    g: Dump, t: Dump, model: str | Path | None, th: Thresholds, pairing: Pairing, model_warnings: list[str]
+) -> dict[str, object]:
+    warnings = [*model_warnings] + [
         display(f"{side}: {p.path}: {p.message}")
         for side, d in (("golden", g), ("target", t))
         for p in d.problems
@@ -644,7 +655,7 @@ def _run_band(target: Dump) -> str:
     when the run is quantised (a manifest that says so, or quantisation parameters).
 
     Integer activations do not count: one int8 tensor (an index, a mask, one quantised
-    head) must not move every float row of an fp32 run to the int8 band (issue 10 item 8).
+    head) must not move every float row of an fp32 run to the int8 band.
     """
     manifest = target.meta.get("manifest")
     quantised = isinstance(manifest, dict) and manifest.get("target") == "int8"
@@ -657,7 +668,7 @@ def _run_band(target: Dump) -> str:
         for ref in target.tensors.values()
         if ref.info.kind == "activation" and _is_float(d := ref.info.dtype)
     )
-    return analysis.precision_band(floats, quantised)
+    return judge.precision_band(floats, quantised)
 
 
 def _is_float(dtype: str | None) -> bool:
@@ -708,7 +719,9 @@ def compute_rows(rows: _Rows, part: Sequence[int]) -> list[dict[str, object]]:
             out[pos] = _finished(rows, i, ready)
     for group in waiting.values():
         _segmented(rows, part, group, out)
-    return out  # type: ignore[return-value]
+    done = [row for row in out if row is not None]
+    assert len(done) == len(out), "every position is filled"
+    return done
 
 
 def _finished(rows: _Rows, i: int, ready: _Ready) -> dict[str, object]:
@@ -880,8 +893,11 @@ def _read_plain(p: Pair) -> tuple[np.ndarray, np.ndarray] | str:
     ``read_into`` straight away; any failure is left to :func:`_load_pair` and its messages."""
     if not hasattr(_scratch, "pair"):
         _scratch.pair = (Scratch(), Scratch())
+    g, t = p.golden.loader if p.golden else None, p.target.loader if p.target else None
+    if not isinstance(g, NpyLoader) or not isinstance(t, NpyLoader):  # the lane takes only these
+        return _load_pair(p)
     try:
-        return p.golden.loader.read_into(_scratch.pair[0]), p.target.loader.read_into(_scratch.pair[1])  # type: ignore[union-attr]
+        return g.read_into(_scratch.pair[0]), t.read_into(_scratch.pair[1])
     except Exception:  # noqa: BLE001 - read again the checked way, which says why
         return _load_pair(p)
 

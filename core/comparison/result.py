@@ -17,11 +17,12 @@ from typing import TYPE_CHECKING, TypedDict, cast
 import numpy as np
 import polars as pl
 
-from dumpscope.core.comparison import judge as analysis
+from dumpscope.core.comparison import judge
 from dumpscope.core.comparison.judge import Thresholds
 from dumpscope.core.comparison.metrics import COUNT_COLUMNS, FLOAT_COLUMNS
 from dumpscope.core.comparison.pairing import Pairing
 from dumpscope.core.dumps import Dump, TensorReadError
+from dumpscope.core.vocabulary import Health
 
 if TYPE_CHECKING:
     from dumpscope.core.onnx.graph import GraphFacts
@@ -167,7 +168,7 @@ class Comparison:
     def first_divergent(self) -> int | None:
         """Row position (in :attr:`frame`) of the first fail/error row in topological order, or None.
         The ``#`` the CLI and the UI print is that row's ``index``: :meth:`first_divergent_index`."""
-        return analysis.first_divergent(self.frame)
+        return judge.first_divergent(self.frame)
 
     def first_divergent_index(self) -> int | None:
         """The topological index (the ``#`` every output prints) of the first divergent row, or None."""
@@ -175,7 +176,7 @@ class Comparison:
         return None if row is None else int(self.frame["index"][row])
 
     def health_counts(self) -> dict[str, int]:
-        return analysis.health_counts(self.frame)
+        return judge.health_counts(self.frame)
 
     def unmatched(self) -> pl.DataFrame:
         """Every tensor without a partner, per side, with the reason."""
@@ -191,7 +192,7 @@ class Comparison:
                     rows.append({"side": side, "name": ref.name, "kind": ref.info.kind, "reason": p.how})
         elif "side" in self.frame.columns:
             rows = (
-                self.frame.filter(pl.col("health") == "unmatched")
+                self.frame.filter(pl.col("health") == Health.UNMATCHED)
                 .select("side", "name", "kind", pl.col("message").alias("reason"))
                 .to_dicts()
             )
@@ -260,7 +261,7 @@ def _thresholds_from_json(data: object) -> Thresholds:
         return Thresholds()
     try:
         bands = {
-            b: {m: analysis.Limit(*v) for m, v in lims.items()} for b, lims in data.get("bands", {}).items()
+            b: {m: judge.Limit(*v) for m, v in lims.items()} for b, lims in data.get("bands", {}).items()
         }
         rtol, atol = float(data.get("rtol", 1e-3)), float(data.get("atol", 1e-5))
     except (TypeError, ValueError, AttributeError):

@@ -51,7 +51,7 @@ import polars as pl
 from dumpscope.core.comparison.judge import Thresholds
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.dumps import Dump
-from dumpscope.core.vocabulary import DIVERGENT
+from dumpscope.core.vocabulary import DIVERGENT, Health
 
 __all__ = [
     "MAGNITUDE_FACTOR", "PRESENCE", "SIDE_COLUMNS", "WORSE_RULES", "WORSE_VALUES", "FusionBlame", "ThreeWay", "compare_three",
@@ -126,7 +126,8 @@ class ThreeWay:
         """Rows that diverge (fail/error) on ``side`` while the other side is ``ok`` or ``warn``."""
         mine, other = ("a", "b") if side == "A" else ("b", "a")
         return self.frame.filter(
-            pl.col(f"{mine}_health").is_in(list(DIVERGENT)) & pl.col(f"{other}_health").is_in(["ok", "warn"])
+            pl.col(f"{mine}_health").is_in(list(DIVERGENT))
+            & pl.col(f"{other}_health").is_in([Health.OK, Health.WARN])
         )
 
     def blame(self, side: str = "A") -> list[FusionBlame]:
@@ -349,7 +350,7 @@ def _only_in_b(a: pl.DataFrame, b: pl.DataFrame) -> np.ndarray:
 
 
 def _unmatched(frame: pl.DataFrame) -> int:
-    return int((frame["health"] == "unmatched").sum())
+    return int((frame["health"] == Health.UNMATCHED).sum())
 
 
 def worse_mask(frame: pl.DataFrame, value: str) -> np.ndarray:

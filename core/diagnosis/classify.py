@@ -27,6 +27,7 @@ import polars as pl
 
 from dumpscope.core.diagnosis.edges import Edges
 from dumpscope.core.names import display
+from dumpscope.core.vocabulary import Health
 
 FrameLike = pl.DataFrame | pl.LazyFrame
 
@@ -86,7 +87,7 @@ def row_errors(frame: pl.DataFrame, outputs: frozenset[str] = frozenset()) -> pl
     +inf where NaN/Inf appear on one side only) and
     ``nonfinite`` (positions NaN/Inf on one side only)."""
     err = pl.coalesce(pl.col("relative_euclidean_distance"), 1.0 - pl.col("cosine_similarity"))
-    if SLICE_ERROR in frame.columns:  # judged on the worst channel slice too (issue 10 item 5) ...
+    if SLICE_ERROR in frame.columns:  # judged on the worst channel slice too ...
         # ... where a channel means something on its own: a Concat of different tensors, a graph output
         # (class scores next to box coordinates); a feature map's faint channel is drift, not a culprit.
         own = (pl.col("op_type") == "Concat") | pl.col("name").is_in(sorted(outputs))
@@ -131,7 +132,7 @@ def classify_frame(frame: pl.DataFrame, edges: Edges, outputs: frozenset[str] = 
     source_kind = pl.col("_kind").is_in(["input", "constant"])
     has_inputs = pl.col("inputs").fill_null(0) > 0
     origin = (
-        pl.when(level.is_null() | (pl.col("_health") == "error"))
+        pl.when(level.is_null() | (pl.col("_health") == Health.ERROR))
         .then(pl.lit("unknown"))
         .when(level == 0)
         .then(pl.lit("clean"))
@@ -166,7 +167,7 @@ def _input_facts(edge_rows: FrameLike, base: pl.DataFrame) -> FrameLike:
     facts = base.select(
         pl.col("row").alias("input_row"),
         # An input that could not be compared tells nothing about where the error came from.
-        pl.when(pl.col("_health") != "error").then(pl.col("level")).alias("in_level"),
+        pl.when(pl.col("_health") != Health.ERROR).then(pl.col("level")).alias("in_level"),
         pl.col("error").alias("in_error"),
         pl.col("nonfinite").alias("in_nonfinite"),
         pl.col("_name").alias("in_name"),
@@ -206,7 +207,7 @@ def _bad_constants(e: FrameLike) -> FrameLike:
 
 def _aggregated(step: Callable[[FrameLike], FrameLike], rows: pl.DataFrame) -> pl.DataFrame:
     """``step(rows)``; for no rows, an empty frame of the schema it would have, without running it
-    (a join or group-by even over nothing costs Polars' code pages: ~5 MB, issue 13)."""
+    (a join or group-by even over nothing costs Polars' code pages: ~5 MB of peak memory)."""
     if rows.height:
         out = step(rows)
         assert isinstance(out, pl.DataFrame)  # eager in, eager out
@@ -217,7 +218,7 @@ def _aggregated(step: Callable[[FrameLike], FrameLike], rows: pl.DataFrame) -> p
 def _per_row(rows: pl.Series, *parts: pl.DataFrame) -> pl.DataFrame:
     """The columns of ``parts`` (keyed by ``row``) aligned with ``rows`` (null where a part has no
     such row), without the key.  Only the narrow key column goes through the joins: the row's
-    own columns are not copied once per join (a 100k-row frame, issue 13)."""
+    own columns are not copied once per join (the peak memory of a 100k-row frame)."""
     aligned = rows.to_frame()
     for part in parts:
         aligned = (

@@ -23,6 +23,7 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import ml_dtypes
 import numpy as np
@@ -52,7 +53,6 @@ from dumpscope.core.diagnosis.layout import row_layout
 from dumpscope.core.diagnosis.msprobe import diagnose_msprobe, is_msprobe
 from dumpscope.core.diagnosis.replay import (
     MAX_REPLAYS,
-    Progress,
     Replay,
     Replayer,
     model_source,
@@ -66,7 +66,10 @@ from dumpscope.core.onnx.graph import GraphFacts, load_graph
 from dumpscope.core.vendor.atc_graph import AtcGraph
 from dumpscope.core.vendor.fusion import fused_ops
 from dumpscope.core.vendor.opdebug import OverflowRecord
-from dumpscope.core.vocabulary import FINDING_CLASS
+from dumpscope.core.vocabulary import FINDING_CLASS, Health, divergent_rows, is_divergent
+
+if TYPE_CHECKING:
+    from dumpscope.core.onnx.runner import OnProgress
 
 #: Candidates whose tensors the checks read (the strongest by the frame's numbers).
 MAX_CHECKED = 12
@@ -242,10 +245,12 @@ def _is_graph_input(cmp: Comparison, r: Row) -> bool:
     return facts is not None and str(r["name"]) in facts.graph_inputs
 
 
-def _cause_of(run: _Run, row: int, r: Row, findings: list[Finding], replay: Replay | None) -> str:
+def _cause_of(run: _DiagnosisRun, row: int, r: Row, findings: list[Finding], replay: Replay | None) -> str:
     """The cause class of a candidate (``vocabulary.CAUSE_CLASSES``): a graph input's, a row not
     compared, the weightiest finding's, else what the node's own numbers say."""
-    if r["health"] == "error":  # an input not compared is not known to differ (RKNN's snapshot without x.npy)
+    if (
+        r["health"] == Health.ERROR
+    ):  # an input not compared is not known to differ (RKNN's snapshot without x.npy)
         return v.NOT_COMPARED
     if _is_graph_input(run.cmp, r):
         return _input_cause(run, row, findings)
@@ -254,7 +259,7 @@ def _cause_of(run: _Run, row: int, r: Row, findings: list[Finding], replay: Repl
     return _finding_cause(findings) or _node_cause(run, row, r, replay)
 
 
-def _search_layout(run: _Run, k: int, row: int, r: Row) -> None:
+def _search_layout(run: _DiagnosisRun, k: int, row: int, r: Row) -> None:
     """Search the axis order in which a node's output holds the golden's values (into
     ``run.layouts``): for the :data:`MAX_CHECKED` strongest candidates that introduced their
     error and agree poorly as compared, a bound by count, not by time."""
@@ -265,7 +270,7 @@ def _search_layout(run: _Run, k: int, row: int, r: Row) -> None:
         run.permutation(row)
 
 
-def _input_cause(run: _Run, row: int, findings: list[Finding]) -> str:
+def _input_cause(run: _DiagnosisRun, row: int, findings: list[Finding]) -> str:
     """A differing graph input: quantised (a SigmaStar fixed.sim's input), a layout, or pre-processing."""
     if any(f.cause == "quantisation" for f in findings):
         return v.QUANTISATION
@@ -284,7 +289,7 @@ def _finding_cause(findings: list[Finding]) -> str | None:
     return FINDING_CLASS.get(top.cause, v.OPERATOR) if top else None
 
 
-def _node_cause(run: _Run, row: int, r: Row, replay: Replay | None) -> str:
+def _node_cause(run: _DiagnosisRun, row: int, r: Row, replay: Replay | None) -> str:
     """A node with no weighty finding: the first NaN/Inf, drift (a faithful replay, or where the
     drift leaves the band), else its precision band's class."""
     if row == run.nan_row:
@@ -307,7 +312,7 @@ def _error_words(err: float | None, infinite: str, missing: str) -> str:
 
 def _origin_sentence(r: Row, c: ClassRow, has_graph: bool = False) -> str:
     here = _error_words(c["error"], "NaN/Inf on one side only", "no error measure")
-    if r["kind"] in ("input", "constant") and r["health"] == "error":
+    if r["kind"] in ("input", "constant") and r["health"] == Health.ERROR:
         return f"{'an input' if r['kind'] == 'input' else 'a constant'} that could not be compared"
     if r["kind"] in ("input", "constant"):
         return f"{'an input' if r['kind'] == 'input' else 'a constant'} that already differs ({here})"
@@ -407,7 +412,7 @@ def _growth_bonus(growth: float | None) -> float:
 
 
 @dataclass(frozen=True)
-class _Run:
+class _DiagnosisRun:
     """What every step of one diagnosis shares."""
 
     cmp: Comparison
@@ -435,7 +440,7 @@ def diagnose(
     graph: GraphFacts | str | Path | None = None,
     *,
     limit: int = MAX_CAUSES,
-    progress: Progress | None = None,
+    progress: OnProgress | None = None,
     replay: bool = True,
 ) -> Diagnosis:
     """Rank the root causes of ``cmp``'s unhealthy rows (see the module docstring).
@@ -451,7 +456,7 @@ def diagnose(
         return diagnose_msprobe(cmp)
     frame = cmp.frame
     counts = cmp.health_counts()
-    healthy = not (counts.get("fail", 0) or counts.get("error", 0))
+    healthy = not is_divergent(counts)
     warnings = _warnings(cmp)
     opdebug, overflow_lines = _opdebug_records(cmp)
     run = _prepare(cmp, graph, opdebug)
@@ -494,7 +499,7 @@ def _warnings(cmp: Comparison) -> tuple[str, ...]:
 
 
 def _root_causes(
-    run: _Run, ranked: list[tuple[float, ClassRow]], replay: bool = False
+    run: _DiagnosisRun, ranked: list[tuple[float, ClassRow]], replay: bool = False
 ) -> tuple[list[RootCause], list[str]]:
     """Every candidate as a root cause, best first (one drift entry), and the overflow findings they
     brought.  With ``replay``, the top :data:`REPLAYED_TOP` causes are replayed when they were not
@@ -520,7 +525,7 @@ def _best_first(causes: list[RootCause]) -> list[RootCause]:
     return _one_drift(sorted(causes, key=lambda c: (-c.score, c.row)))
 
 
-def _unreplayed_top(run: _Run, judged: dict[int, tuple[RootCause, list[Finding]]]) -> int | None:
+def _unreplayed_top(run: _DiagnosisRun, judged: dict[int, tuple[RootCause, list[Finding]]]) -> int | None:
     """The best-ranked of the top :data:`REPLAYED_TOP` causes that can be replayed and was not, while
     fewer than :data:`MAX_REPLAYS` rows are; else None."""
     if run.replayer is None or len(run.replays) >= MAX_REPLAYS:
@@ -559,7 +564,7 @@ def _graph_outputs(cmp: Comparison) -> frozenset[str]:
 
 def _prepare(
     cmp: Comparison, graph: GraphFacts | str | Path | None, opdebug: dict[str, list[OverflowRecord]]
-) -> _Run:
+) -> _DiagnosisRun:
     """Edges, origins, trend, check context and replayer of one diagnosis."""
     sources, atc = _graph_sources(cmp, graph)
     edges = build_edges(cmp, sources)
@@ -567,7 +572,7 @@ def _prepare(
     ctx = _check_context(cmp, edges, opdebug, atc)
     src = model_source(cmp)
     model = _model_path(cmp)
-    return _Run(
+    return _DiagnosisRun(
         cmp,
         edges,
         classes,
@@ -581,7 +586,9 @@ def _prepare(
     )
 
 
-def _replays(run: _Run, ranked: list[tuple[float, ClassRow]], progress: Progress | None) -> dict[int, Replay]:
+def _replays(
+    run: _DiagnosisRun, ranked: list[tuple[float, ClassRow]], progress: OnProgress | None
+) -> dict[int, Replay]:
     """Replay the strongest suspects that are node outputs (not inputs, constants or errors)."""
     if run.replayer is None:
         return {}
@@ -589,10 +596,10 @@ def _replays(run: _Run, ranked: list[tuple[float, ClassRow]], progress: Progress
     return replay_rows(run.replayer, rows, limit=FIRST_REPLAYS, progress=progress)
 
 
-def _replayable(run: _Run, row: int) -> bool:
+def _replayable(run: _DiagnosisRun, row: int) -> bool:
     """A node output that was compared (not an input, a constant or an error row)."""
     frame = run.cmp.frame
-    return frame["kind"][row] == "activation" and frame["health"][row] != "error"
+    return frame["kind"][row] == "activation" and frame["health"][row] != Health.ERROR
 
 
 def _check_context(
@@ -609,7 +616,7 @@ def _check_context(
     )
 
 
-def _permuted_inputs(run: _Run) -> list[int]:
+def _permuted_inputs(run: _DiagnosisRun) -> list[int]:
     """Graph inputs fed in the model's shape but with their axes permuted: a layout mismatch even
     when the comparison, aligning the axes, finds the values equal (a tensor merely *stored* in
     another layout has another shape and is no fault)."""
@@ -628,14 +635,16 @@ def _maybe_graph_input(cmp: Comparison) -> pl.Expr:
     )
 
 
-def _permuted_input(run: _Run, row: int, r: Row) -> bool:
+def _permuted_input(run: _DiagnosisRun, row: int, r: Row) -> bool:
     """A graph input of the model's shape whose target aligns with the golden only with its axes permuted."""
     if not _is_graph_input(run.cmp, r) or r["shape"] is None:
         return False
     return r["shape"] == r["target_shape"] and run.permutation(row) is not None
 
 
-def _ranked_candidates(run: _Run, opdebug: dict[str, list[OverflowRecord]]) -> list[tuple[float, ClassRow]]:
+def _ranked_candidates(
+    run: _DiagnosisRun, opdebug: dict[str, list[OverflowRecord]]
+) -> list[tuple[float, ClassRow]]:
     """Candidate rows with their preliminary score, best first.  A constant read by a compared node is
     no candidate of its own: it is evidence at that node (the ``weights`` and ``constants`` checks)."""
     permuted = _permuted_inputs(run)
@@ -649,7 +658,7 @@ def _ranked_candidates(run: _Run, opdebug: dict[str, list[OverflowRecord]]) -> l
     return prelim
 
 
-def _quantised_jumps(run: _Run) -> pl.Expr:
+def _quantised_jumps(run: _DiagnosisRun) -> pl.Expr:
     """Unhealthy rows of an 8-bit target grid whose error grows :data:`JUMP_FACTOR` times over their worst
     input's: the quantisation check judges whether their grid is too wide (an inherited row may still be
     where the error jumps)."""
@@ -668,7 +677,7 @@ def _consumed_constants(edges: Edges) -> list[int]:
     return e.filter(e["constant"])["input_row"].unique().sort().to_list() if e.height else []
 
 
-def _root_cause(run: _Run, k: int, score: float, c: ClassRow) -> tuple[RootCause, list[Finding]]:
+def _root_cause(run: _DiagnosisRun, k: int, score: float, c: ClassRow) -> tuple[RootCause, list[Finding]]:
     """One candidate as a root cause: checked (the strongest only), replayed, measured, explained, advised."""
     row = int(c["row"])
     r = row_at(run.cmp.frame, row)
@@ -698,7 +707,7 @@ def _root_cause(run: _Run, k: int, score: float, c: ClassRow) -> tuple[RootCause
     ), findings
 
 
-def _findings(run: _Run, k: int, row: int, dtype: str) -> list[Finding]:
+def _findings(run: _DiagnosisRun, k: int, row: int, dtype: str) -> list[Finding]:
     """The checks' findings on the ``k``-th candidate (the :data:`MAX_CHECKED` strongest only, and only
     with tensors to read), each with its effect measured by replay."""
     if k >= MAX_CHECKED or not run.cmp.has_tensors:
@@ -737,7 +746,7 @@ def _score(cause: str, score: float, effect: float | None) -> float:
     return score * min(1.0, max(effect, 0.05))
 
 
-def _constant_row_effect(run: _Run, row: int, r: Row) -> float | None:
+def _constant_row_effect(run: _DiagnosisRun, row: int, r: Row) -> float | None:
     """A differing constant's measured share of its unhealthy consumers' error."""
     if run.replayer is None:
         return None
@@ -746,7 +755,7 @@ def _constant_row_effect(run: _Run, row: int, r: Row) -> float | None:
     return constant_row_share(run.replayer, str(r["name"]), str(r["target_dtype"] or ""), consumers)
 
 
-def _evidence(run: _Run, row: int, r: Row, c: ClassRow, findings: list[Finding]) -> list[str]:
+def _evidence(run: _DiagnosisRun, row: int, r: Row, c: ClassRow, findings: list[Finding]) -> list[str]:
     """The sentences that support a root cause, strongest first."""
     has_graph = run.cmp.model_facts is not None or run.model is not None
     evidence = [
@@ -761,10 +770,10 @@ def _evidence(run: _Run, row: int, r: Row, c: ClassRow, findings: list[Finding])
     return evidence
 
 
-def _how_sentences(run: _Run, row: int, r: Row) -> list[str]:
+def _how_sentences(run: _DiagnosisRun, row: int, r: Row) -> list[str]:
     """What the row is and how it broke: a graph input, its replay, the first NaN/Inf, the trend."""
     evidence = []
-    if _is_graph_input(run.cmp, r) and r["health"] != "error":
+    if _is_graph_input(run.cmp, r) and r["health"] != Health.ERROR:
         evidence.append(_input_sentence(run, row))
     elif (layout := run.layouts.get(row)) is not None:
         evidence.append(_layout_sentence(layout))
@@ -777,7 +786,7 @@ def _how_sentences(run: _Run, row: int, r: Row) -> list[str]:
     return evidence
 
 
-def _nan_sentences(run: _Run, row: int, r: Row) -> list[str]:
+def _nan_sentences(run: _DiagnosisRun, row: int, r: Row) -> list[str]:
     """The first NaN/Inf: the counts on both sides, and where the fault entered when the replay reproduces it."""
     n = {k: r[k] or 0 for k in ("nan_target", "inf_target", "nan_golden", "inf_golden")}
     return [
@@ -787,7 +796,7 @@ def _nan_sentences(run: _Run, row: int, r: Row) -> list[str]:
     ]
 
 
-def _upstream_sentence(run: _Run, row: int) -> list[str]:
+def _upstream_sentence(run: _DiagnosisRun, row: int) -> list[str]:
     """A NaN origin whose replay reproduces the NaN/Inf: the values fed were outside the op's domain."""
     replayed = run.replays.get(row)
     worst = run.classes["worst_input"][row]
@@ -800,7 +809,7 @@ def _upstream_sentence(run: _Run, row: int) -> list[str]:
     ]
 
 
-def _input_sentence(run: _Run, row: int) -> str:
+def _input_sentence(run: _DiagnosisRun, row: int) -> str:
     """What a differing graph input means: pre-processing, or a layout when axes align it."""
     found = run.permutation(row)
     if found is not None:
@@ -821,7 +830,7 @@ def _layout_sentence(found: Layout) -> str:
     )
 
 
-def _commands(run: _Run, cause: str, r: Row, findings: list[Finding]) -> list[str]:
+def _commands(run: _DiagnosisRun, cause: str, r: Row, findings: list[Finding]) -> list[str]:
     """``dumpscope patch`` commands for the fixes the findings (and the cause) suggest; keeping a
     node in fp32 only for a target that runs in a reduced float type."""
     fixes = [fx for f in findings if f.weight > 0 for fx in f.fixes]
@@ -838,7 +847,7 @@ def _keeps_fp32(cause: str, r: Row) -> bool:
 
 
 def _advice(
-    run: _Run,
+    run: _DiagnosisRun,
     cause: str,
     detail: str | None,
     commands: list[str],
@@ -971,9 +980,9 @@ def _top_sentence(top: RootCause) -> str:
 def _health_sentence(cmp: Comparison, healthy: bool, counts: dict[str, int]) -> str:
     """The summary's verdict: healthy (with its warnings), or how many rows fail."""
     if healthy:
-        warn = counts.get("warn", 0)
+        warn = counts.get(Health.WARN, 0)
         return "Healthy: every compared tensor is within its band" + (f" ({warn} warn)" if warn else "") + "."
-    bad = sum(counts.get(h, 0) for h in ("fail", "error"))
+    bad = divergent_rows(counts)
     return f"Unhealthy: {bad} of {cmp.frame.height} rows fail or could not be compared."
 
 

@@ -670,7 +670,7 @@ def _read_files(path: Path, builder: _Builder) -> list[_OpFile]:
 
 
 def _warn_several_runs(builder: _Builder, files: list[Path]) -> None:
-    """Say so when the files span several steps/devices (issue 15): they are merged."""
+    """Say so when the files span several steps/devices: they are merged (``--step``/``--device`` pick one)."""
     note = several_runs_note(files)
     if note is not None:
         builder.problems.append(DumpProblem(str(builder.root), note))

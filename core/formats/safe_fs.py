@@ -420,7 +420,7 @@ class JsonStream:
     def _peek(self) -> str:
         """The next character that is not white space ('' at the end)."""
         while True:
-            self._pos = _WS.match(self._buf, self._pos).end()  # type: ignore[union-attr]
+            self._pos = _WS.match(self._buf, self._pos).end()  # type: ignore[union-attr]  # [ \t\n\r]* always matches
             if self._pos < len(self._buf):
                 return self._buf[self._pos]
             if not self._more():

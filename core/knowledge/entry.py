@@ -474,7 +474,7 @@ def _branch_anchors(branches: Any) -> list[str] | None:
     """One anchor per alternative, only if every alternative has one."""
     alts = [_best_anchor_set(list(b)) for b in branches]
     if alts and all(alts):
-        return [a for alt in alts for a in alt]  # type: ignore[union-attr]
+        return [a for alt in alts if alt for a in alt]
     return None
 
 

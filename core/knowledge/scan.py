@@ -378,13 +378,10 @@ class _LinesAsBinary(io.RawIOBase):
     def _fill(self, size: int) -> None:
         """Buffer lines until ``size`` bytes are there (all of them for ``size < 0``)."""
         while size < 0 or len(self._buf) < size:
-            line = next(self._it, _END)
-            if line is _END:
+            line = next(self._it, None)
+            if line is None:
                 break
-            self._buf += _line_bytes(line)  # type: ignore[arg-type]
-
-
-_END = object()
+            self._buf += _line_bytes(line)
 
 
 def _line_bytes(line: str | bytes) -> bytes:

@@ -2,7 +2,7 @@
 
 Reading and comparing dumps without a model never touches onnx, yet the graph, model
 helpers and replay modules sit on that path: importing onnx there cost ~12 MB of
-resident memory and ~40 ms per command (issue 13: the 100k-entry manifest's peak RSS).
+resident memory and ~40 ms per command (measured on the 100k-entry manifest's peak RSS).
 The first attribute read imports the real module (once: later reads find it in
 ``sys.modules``).
 """

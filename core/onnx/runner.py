@@ -35,6 +35,7 @@ from onnx import helper
 from dumpscope.core.atomic import atomic_binary, write_bytes, write_text
 from dumpscope.core.dumps import DumpError, TensorReadError
 from dumpscope.core.formats.npyfile import open_npy
+from dumpscope.core.heap import map_large_blocks, trim_free_heap
 from dumpscope.core.names import display, to_filename
 from dumpscope.core.onnx.graph import GraphFacts, NodeFacts, graph_facts, outer_scope_inputs
 from dumpscope.core.onnx.model_io import text_names
@@ -48,8 +49,8 @@ MANIFEST_VERSION = 1
 DEFAULT_MAX_MEMORY_MB = 512
 _UNKNOWN_SIZE = 1 << 20  # bytes assumed for a tensor shape inference could not size
 
-Progress = Callable[[int, int], None]
-"""Called as ``progress(runs_done, runs_total)``."""
+OnProgress = Callable[[int, int], None]
+"""Called as ``progress(done, total)``: a dump's runs, a diagnosis's replays."""
 
 
 # ----------------------------------------------------------------- inputs
@@ -482,7 +483,7 @@ def dump_prepared(
     input_entries: Mapping[str, dict[str, Any]],
     prefix: str = "",
     topo_offset: int = 0,
-    progress: Progress | None = None,
+    progress: OnProgress | None = None,
     sessions: Callable[[list[str]], ort.InferenceSession] | None = None,
 ) -> tuple[list[dict[str, Any]], list[str], int]:
     """Run ``prepared`` and write its tensors; return (manifest entries, notes, number of runs).
@@ -508,7 +509,7 @@ def dump_prepared(
     return entries, notes, len(groups)
 
 
-def _report(progress: Progress | None, done: int, total: int) -> None:
+def _report(progress: OnProgress | None, done: int, total: int) -> None:
     """Tell ``progress`` (when given) how many runs are done."""
     if progress is not None:
         progress(done, total)
@@ -565,8 +566,8 @@ class GroupSessions:
         if self.full is not None and len(group) == len(self.prepared.fetch):
             return self.full  # one group: the session already open
         self.full = None
-        _map_large_blocks()
-        _release_freed_memory()  # the previous group's session and tensors are gone by now
+        map_large_blocks()
+        trim_free_heap()  # the previous group's session and tensors are gone by now
         return open_session(self._write(group), self.proto, data_dir=self.prepared.data_dir, arena=False)
 
     def _write(self, group: list[str]) -> Path:
@@ -584,22 +585,6 @@ class GroupSessions:
         path = self.prepared.path.with_name(f"{self.prepared.path.stem}.group.onnx")
         write_bytes(model.SerializeToString(), path)
         return path
-
-
-_M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
-_MMAP_THRESHOLD = 1 << 20  # bytes: a block this large gets its own mapping
-
-
-def _libc_function(name: str) -> Callable[..., int] | None:
-    """A function of the C library when it has one (glibc), else None: the memory steps are then no-ops."""
-    import ctypes
-    import ctypes.util
-
-    lib = ctypes.util.find_library("c")
-    try:
-        return getattr(ctypes.CDLL(lib), name) if lib else None
-    except (OSError, AttributeError):
-        return None
 
 
 def _ancestors(graph: onnx.GraphProto, wanted: Sequence[str]) -> list[onnx.NodeProto]:
@@ -621,29 +606,6 @@ def _ancestors(graph: onnx.GraphProto, wanted: Sequence[str]) -> list[onnx.NodeP
 def _producers_of(node: onnx.NodeProto, producer: Mapping[str, int]) -> list[int]:
     """Indices of the nodes making what ``node`` reads (its bodies' outer-scope reads included)."""
     return [producer[i] for i in {*node.input, *outer_scope_inputs(node)} if i in producer]
-
-
-def _release_freed_memory() -> None:
-    """Give freed heap pages back to the system (glibc keeps them otherwise, and each
-    group's activations would add to the peak RSS); a no-op elsewhere."""
-    trim = _libc_function("malloc_trim")
-    if trim is not None:
-        trim(0)
-
-
-def _map_large_blocks() -> None:
-    """Give every block of 1 MiB or more its own mapping, unmapped when it is freed.
-
-    glibc raises its mmap threshold each time such a block is freed (up to 32 MiB); after
-    that, onnxruntime's activations (arena off) are carved from the heap, whose holes stay
-    resident: on PP-OCRv4 det at 960x960 one run's peak grows from ~100 MB of live
-    tensors to 160-230 MB.  A fixed threshold stops that, for a few tenths of a second of
-    page faults per run.  It holds for the rest of the process (glibc cannot go back to its
-    moving threshold); a no-op where there is no ``mallopt``.
-    """
-    mallopt = _libc_function("mallopt")
-    if mallopt is not None:
-        mallopt(_M_MMAP_THRESHOLD, _MMAP_THRESHOLD)
 
 
 def _place(entries: list[dict[str, Any]], position: Mapping[str, int], entry: dict[str, Any]) -> None:
@@ -939,7 +901,7 @@ def dump_model(
     seed: int = 0,
     target: str | None = None,
     max_memory_mb: float = DEFAULT_MAX_MEMORY_MB,
-    progress: Progress | None = None,
+    progress: OnProgress | None = None,
 ) -> dict[str, Any]:
     """Dump every tensor of ``model`` run by onnxruntime into ``out_dir``; return the manifest.
 

@@ -20,7 +20,7 @@ import polars as pl
 from dumpscope.core.atomic import atomic_path, atomic_text
 from dumpscope.core.comparison.result import CACHED_COLUMN, Comparison
 from dumpscope.core.names import display, printable
-from dumpscope.core.vocabulary import MSACCUCMP_CSV_NAMES
+from dumpscope.core.vocabulary import MSACCUCMP_CSV_NAMES, UNHEALTHY, Health
 
 _METRIC_HEADER = list(MSACCUCMP_CSV_NAMES)
 _METRIC_HEADER.insert(_METRIC_HEADER.index("KullbackLeiblerDivergence") + 1, "StandardDeviation")
@@ -284,6 +284,10 @@ def write_frame(frame: pl.DataFrame, fmt: str, out: str | Path | None, replace: 
             fh.write(indented_json(rows) + "\n")
 
 
+#: The health words a Markdown summary counts, in its column order.
+_TABLE_HEALTHS = (Health.OK, Health.WARN, Health.FAIL, Health.ERROR, Health.UNMATCHED)
+
+
 def _md_escape(text: str) -> str:
     return printable(text).replace("|", "\\|")
 
@@ -306,7 +310,7 @@ def worst_rows(cmp: Comparison, n: int = 10) -> pl.DataFrame:
     )
     return (
         cmp.frame.with_row_index("_row")
-        .filter(pl.col("health").is_in(["error", "fail", "warn"]))
+        .filter(pl.col("health").is_in(list(UNHEALTHY)))
         .sort([rank, _cosine_worst_first(), "_row"])
         .head(n)
     )
@@ -366,7 +370,7 @@ def _md_counts(cmp: Comparison) -> list[str]:
     return [
         "| ok | warn | fail | error | unmatched |",
         "|---|---|---|---|---|",
-        "| " + " | ".join(str(counts.get(h, 0)) for h in ("ok", "warn", "fail", "error", "unmatched")) + " |",
+        "| " + " | ".join(str(counts.get(h, 0)) for h in _TABLE_HEALTHS) + " |",
         "",
     ]
 

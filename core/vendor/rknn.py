@@ -126,9 +126,10 @@ def read_report(path: str | Path) -> Report:
             problems.append(f"{p.name} line {lineno}: numbers not understood: {rest[:80]!r}")
             rows.append(ReportRow(len(rows), m["op"], m["name"], line=lineno))
             continue
-        cells = tuple(nums.groups())
+        c1, c2, c3, c4 = nums.groups()
+        cells = (c1, c2, c3, c4)
         ec, ee, sc, se = (float(c) for c in cells)
-        rows.append(ReportRow(len(rows), m["op"], m["name"], ec, ee, sc, se, cells, line=lineno))  # type: ignore[arg-type]
+        rows.append(ReportRow(len(rows), m["op"], m["name"], ec, ee, sc, se, cells, line=lineno))
     if not rows:
         raise DumpError(f"{p}: no layer rows ([OpType] name ...) in this RKNN report")
     return Report(p, tuple(_with_groups(rows)), tuple(problems))

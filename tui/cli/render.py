@@ -14,7 +14,7 @@ from dumpscope.core.comparison.order import display_order
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.comparison.threeway import presence_label
 from dumpscope.core.vendor.sigmastar import stage_line
-from dumpscope.core.vocabulary import format_number
+from dumpscope.core.vocabulary import Health, format_number
 from dumpscope.tui.app.widgets.layer_rows import HEALTH_LABEL, short_dtype
 from dumpscope.tui.cli.safe import markup, plain
 
@@ -141,7 +141,7 @@ def summary_text(cmp: Comparison) -> Text:
     """One line: the count of each health (glyph, count, word), then the first divergent row and why."""
     counts = cmp.health_counts()
     text = Text()
-    for h in ("ok", "warn", "fail", "error", "unmatched"):
+    for h in (Health.OK, Health.WARN, Health.FAIL, Health.ERROR, Health.UNMATCHED):
         if counts.get(h):
             glyph, _, word = HEALTH_LABEL[h].partition(" ")
             text.append(f"{glyph} {counts[h]} {word}  ", style=HEALTH_STYLE[h])

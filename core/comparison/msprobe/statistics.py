@@ -40,6 +40,7 @@ from dumpscope.core.comparison.msprobe.pairing import EntryPair, Mapping, Pairin
 from dumpscope.core.comparison.msprobe.stat_columns import msprobe_text
 from dumpscope.core.dumps import TensorReadError
 from dumpscope.core.formats.msprobe import Entry, MsprobeRank, Record, load_tensor, split_name
+from dumpscope.core.vocabulary import Health
 
 STATS = ("Max", "Min", "Mean", "L2norm")
 REL = ("MaxRelativeErr", "MinRelativeErr", "MeanRelativeErr", "NormRelativeErr")
@@ -75,7 +76,7 @@ def health() -> pl.Expr:
 
 def failing_rows(frame: pl.DataFrame) -> int:
     """Rows whose :func:`health` is ``fail``: the one count of failing rows (CLI, summary, app)."""
-    return int(frame.select((health() == "fail").sum()).item()) if frame.height else 0
+    return int(frame.select((health() == Health.FAIL).sum()).item()) if frame.height else 0
 
 
 def rel_err(npu: float | None, bench: float | None) -> float | None:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from dumpscope.core.atomic import write_text
+from dumpscope.core.vocabulary import is_divergent
 from dumpscope.tui.cli.args import add_comparison_arguments, exit_code, load_comparison, resolve_sides
 from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
 
@@ -110,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
         return _run_three(args)
     from dumpscope.tui.cli.runs import route
 
-    routed = route(args, "compare")  # msprobe trees, Ascend trees with several steps/devices (issue 15)
+    routed = route(args, "compare")  # msprobe trees, Ascend trees with several steps/devices
     if routed is not None:
         return routed
     cmp = _two_way(args)
@@ -303,7 +304,7 @@ THREE_WAY_FORMATS = ("table", "csv", "json", "parquet")
 
 def _three_unhealthy(tw: ThreeWay) -> bool:
     """Some row of A or of B is ``fail`` or ``error``."""
-    return any(c.health_counts().get(h, 0) for c in (tw.a, tw.b) for h in ("fail", "error"))
+    return any(is_divergent(c.health_counts()) for c in (tw.a, tw.b))
 
 
 def _write_three_dir(tw: ThreeWay, directory: str) -> None:
