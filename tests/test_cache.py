@@ -415,7 +415,7 @@ def test_the_cli_says_where_the_index_is_and_marks_cached_rows(pair: tuple[Path,
 async def test_the_ui_with_fifos_at_the_index_paths_fills_marks_and_quits(pair: tuple[Path, Path]) -> None:
     from test_tui_app import SIZE, settle
 
-    from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
+    from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
 
     compare(*pair, cache=True)
     compare(*pair, cache=True)  # an index to reuse: the UI marks its rows

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input, OptionList
 
-from dumpscope.tui.app.explorer import DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
 from dumpscope.tui.app.screens.lookup import LookupScreen
 from tests.test_tui_app import settle
 

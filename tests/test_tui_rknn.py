@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from test_tui_app import SIZE, screen_text, settle
 
-from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
 
 SNAP = Path(__file__).parent / "data" / "rknn" / "int8" / "snapshot"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
 from dumpscope.tui.app.widgets.layer_list import LayerList
 
 sys.path.insert(0, str(Path(__file__).parent))

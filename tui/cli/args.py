@@ -16,7 +16,7 @@ from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
 
 if TYPE_CHECKING:
     from dumpscope.core.comparison.result import Comparison
-    from dumpscope.tui.app.explorer import DumpscopeApp
+    from dumpscope.tui.app.app import DumpscopeApp
 
 
 def add_comparison_arguments(p: argparse.ArgumentParser, three_way: bool = False) -> None:

@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     )
     shown = fix_and_verify(paths, out) if args.fix else paths
     if interactive:
-        from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
+        from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
 
         run_app(DumpscopeApp(CompareRequest(shown.golden, shown.target, shown.model), theme=args.theme), args)
     elif not args.fix:
