@@ -23,6 +23,7 @@ that plants a violation and sees it caught, so no rule can pass by accident.
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 from collections.abc import Iterable, Iterator
@@ -311,6 +312,39 @@ def test_layers_hold() -> None:
     out = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "0 broken" in out.stdout
+
+
+def test_planted_layer_violations_break_the_contracts(tmp_path: Path) -> None:
+    """The contracts catch what they forbid (a tree of empty modules with three planted imports)."""
+    pytest.importorskip("importlinter", reason="import-linter is in the test extra")
+    planted = {
+        "core/formats/npz.py": "from dumpscope.core.comparison import pipeline\n",
+        "core/vendor/opdebug.py": "def f():\n    from dumpscope.core.comparison.result import Comparison\n",
+        "core/names.py": "import rich\n",
+        **dict.fromkeys(
+            ["core/comparison/pipeline.py", "core/comparison/result.py", "core/comparison/judge.py"], ""
+        ),
+        **dict.fromkeys(
+            ["core/diagnosis/__init__.py", "core/inspect/__init__.py", "core/report/__init__.py"], ""
+        ),
+        "tui/cli/main.py": "",
+    }
+    root = tmp_path / "dumpscope"
+    for rel, text in planted.items():
+        path = root / rel
+        for folder in [path.parent, *path.parent.parents]:
+            if folder == tmp_path:
+                break
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / "__init__.py").touch()
+        path.write_text(text)
+    (tmp_path / "pyproject.toml").write_text((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    script = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    out = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, env=env
+    )
+    assert out.returncode != 0 and "3 broken" in out.stdout, out.stdout + out.stderr
 
 
 def test_no_import_cycles(tree: dict[str, list[Import]]) -> None:
