@@ -159,11 +159,11 @@ def _opdebug_records(cmp: Comparison) -> tuple[dict[str, list[OverflowRecord]], 
     """Opdebug records of the target dump, by linked op name, plus one line each."""
     from dumpscope.core.vendor.opdebug import opdebug_index
 
-    index = opdebug_index(cmp.target) if cmp.target is not None else None
-    if cmp.target is None or index is None:
+    index = opdebug_index(cmp.target)
+    if index is None:
         return {}, []
-    if index.error is not None:
-        return {}, [f"Opdebug scan of {cmp.target.path} failed: {index.error}"]
+    if index.error is not None:  # an index is only made for a target dump
+        return {}, [f"Opdebug scan of {cmp.target.path if cmp.target else '?'} failed: {index.error}"]
     return {op: list(recs) for op, recs in index.by_op.items()}, [_opdebug_line(rec) for rec in index.records]
 
 
