@@ -51,7 +51,7 @@ def _comparison(rows: int):  # type: ignore[no-untyped-def]
 
 async def _measure_app(rows: int) -> dict[str, float]:
     """First paint, key costs, sort/filter and RSS of the dumpscope app, headless."""
-    from dumpscope.tui.app.explorer import DumpscopeApp
+    from dumpscope.tui.app.app import DumpscopeApp
     from dumpscope.tui.app.widgets.layer_list import LayerList
 
     cmp = _comparison(rows)
@@ -230,9 +230,9 @@ import asyncio, sys
 from pathlib import Path
 from dumpscope.tui.cli.main import one_blas_thread
 one_blas_thread()  # as `dumpscope GOLDEN TARGET` does before anything loads numpy
-from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
 
-import dumpscope.tui.app.explorer as explorer
+import dumpscope.tui.app.app as explorer
 
 class Timed(DumpscopeApp):
     CSS_PATH = str(Path(explorer.__file__).with_name("app.tcss"))
@@ -256,8 +256,8 @@ from pathlib import Path
 from dumpscope.tui.cli.main import one_blas_thread
 one_blas_thread()
 start_cpu = time.thread_time()
-from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
-import dumpscope.tui.app.explorer as explorer
+from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+import dumpscope.tui.app.app as explorer
 import textual.screen
 
 out = {"import_cpu_s": time.thread_time() - start_cpu, "gc_full_passes": 0, "gc_full_s": 0.0, "gc_young_s": 0.0,

@@ -270,4 +270,4 @@ def write_text(text: str, output: str | Path | None) -> None:
 def write_bytes(data: bytes | memoryview | np.ndarray, output: str | Path, *, replace: bool = True) -> None:
     """``data`` (any C-contiguous buffer) to ``output`` (see :func:`atomic_binary`)."""
     with atomic_binary(output, replace=replace) as f:
-        f.write(data)
+        f.write(data if isinstance(data, (bytes, memoryview)) else data.data)

@@ -89,8 +89,9 @@ class TensorRef:
         """Like :meth:`load`, but a loader that can (``read_into``) reads into the caller's
         reusable ``scratch`` buffer: the array is valid only until ``scratch`` is used
         again.  For a pass over many tensors, e.g. computing metrics."""
-        if hasattr(self.loader, "read_into"):
-            return self._guarded(lambda loader: loader.read_into(scratch))  # type: ignore[attr-defined]
+        read_into = getattr(self.loader, "read_into", None)  # NpyLoader and the npz loader have it
+        if read_into is not None:
+            return self._guarded(lambda _loader: read_into(scratch))
         return self.load()
 
     def _guarded(self, read: Callable[[Callable[[], np.ndarray]], np.ndarray]) -> np.ndarray:
@@ -134,7 +135,7 @@ class Dump:
     def __len__(self) -> int:
         return len(self.tensors)
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self):
         return iter(self.tensors.values())
 
 

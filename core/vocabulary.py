@@ -8,14 +8,56 @@ module.  Adding a metric is one :data:`METRICS` entry (plus its kernel code).
 from __future__ import annotations
 
 import math
+import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import Enum
 
-HEALTHS: tuple[str, ...] = ("ok", "warn", "fail", "error", "unmatched", "pending")
+if sys.version_info >= (3, 11):
+    from enum import StrEnum
+else:  # pragma: no cover - Python 3.10
+
+    class StrEnum(str, Enum):
+        """A member is its value: equal to it, hashed as it, printed as it."""
+
+        def __str__(self) -> str:
+            return str(self.value)
+
+        def __format__(self, format_spec: str) -> str:
+            return format(str(self), format_spec)
+
+
+class Health(StrEnum):
+    """A row's health word (the frame's ``health`` column holds the plain strings)."""
+
+    OK = "ok"
+    WARN = "warn"
+    FAIL = "fail"
+    ERROR = "error"
+    """Not compared: a side unreadable, shapes that cannot line up..."""
+    UNMATCHED = "unmatched"
+    PENDING = "pending"
+    """Not computed yet (a comparison still filling)."""
+
+
+HEALTHS: tuple[str, ...] = tuple(h.value for h in Health)
 """Health words of the engine, in a fixed order (the TUI codes a row by its position here)."""
-UNHEALTHY: frozenset[str] = frozenset({"warn", "fail", "error"})
+UNHEALTHY: frozenset[str] = frozenset({Health.WARN.value, Health.FAIL.value, Health.ERROR.value})
 """Rows a user must look at."""
-DIVERGENT: frozenset[str] = frozenset({"fail", "error"})
+DIVERGENT: frozenset[str] = frozenset({Health.FAIL.value, Health.ERROR.value})
 """Rows that count as the comparison diverging (the first one is "first divergent")."""
+
+
+def is_divergent(counts: Mapping[str, int]) -> bool:
+    """Some row fails or could not be compared (``counts``: rows per health word): what exit
+    code 1 and an "unhealthy" verdict mean."""
+    return any(counts.get(h, 0) for h in DIVERGENT)
+
+
+def divergent_rows(counts: Mapping[str, int]) -> int:
+    """How many rows fail or could not be compared (``counts``: rows per health word)."""
+    return sum(counts.get(h, 0) for h in DIVERGENT)
+
 
 HEALTH_LABEL: dict[str, str] = {
     "ok": "✓ OK",
@@ -122,7 +164,8 @@ def format_number(value: float | None, width: int) -> str:
         return ""
     text = _special(value)
     if text is None:
-        text = _finite(float(value), width)  # type: ignore[arg-type]
+        assert value is not None  # _special speaks for None
+        text = _finite(float(value), width)
     return text if len(text) <= width else "#" * width
 
 
@@ -180,7 +223,7 @@ class CauseClass:
     """False for the classes that name no single culprit node (accumulated drift)."""
 
 
-#: Every root-cause class the diagnosis names (issue 10 item 7), in no particular order.
+#: Every root-cause class the diagnosis names (the order carries no meaning; look one up by slug in CAUSE).
 CAUSE_CLASSES: tuple[CauseClass, ...] = (
     CauseClass("layout-mismatch", "layout mismatch"),
     CauseClass("operator-implementation", "operator implementation differs"),
@@ -196,18 +239,16 @@ CAUSE_CLASSES: tuple[CauseClass, ...] = (
 )
 CAUSE: dict[str, CauseClass] = {c.slug: c for c in CAUSE_CLASSES}
 """Registry lookup by slug."""
-(
-    LAYOUT,
-    OPERATOR,
-    PREPROCESSING,
-    FUSION,
-    OVERFLOW,
-    NAN_ORIGIN,
-    QUANTISATION,
-    DRIFT,
-    PRECISION,
-    NOT_COMPARED,
-) = (c.slug for c in CAUSE_CLASSES[:10])
+LAYOUT = CAUSE["layout-mismatch"].slug
+OPERATOR = CAUSE["operator-implementation"].slug
+PREPROCESSING = CAUSE["pre-processing"].slug
+FUSION = CAUSE["fusion"].slug
+OVERFLOW = CAUSE["overflow"].slug
+NAN_ORIGIN = CAUSE["nan-origin"].slug
+QUANTISATION = CAUSE["quantisation"].slug
+DRIFT = CAUSE["accumulated-precision-drift"].slug
+PRECISION = CAUSE["precision"].slug
+NOT_COMPARED = CAUSE["not-compared"].slug
 #: A constant (a weight) whose target copy differs from the golden's: evidence at the node reading it.
 WEIGHTS = CAUSE["weights-differ"].slug
 #: The class of each kind of evidence a diagnosis check reports (``Finding.cause``).

@@ -1,11 +1,13 @@
-"""Layering, cycles, packaging and complexity, enforced by an ``ast`` walk of the source tree.
+"""Layering, cycles, packaging and complexity of the source tree.
 
-Rules (issue 9):
+Rules:
 
 (a) ``dumpscope.core`` never imports ``dumpscope.tui``, textual or rich;
 (b) ``core.formats`` never imports the pipeline or anything above it (``core.comparison``,
     ``core.diagnosis``, ``core.inspect``, ``core.report``); ``core.vendor`` never imports the
-    pipeline either (``core.comparison.pipeline``/``result``/``judge``, or anything above);
+    pipeline either (``core.comparison.pipeline``/``result``/``judge``, or anything above).
+    (a) and (b) are import-linter contracts in pyproject.toml (``lint-imports``, run by CI and
+    by :func:`test_layers_hold`); the rules below are this file's ``ast`` walk:
 (c) no import cycles between modules (function-level imports count; imports under
     ``if TYPE_CHECKING:`` do not, they never run);
 (d) ``dumpscope.tui.cli`` modules never import textual at module level;
@@ -21,6 +23,9 @@ that plants a violation and sees it caught, so no rule can pass by accident.
 from __future__ import annotations
 
 import ast
+import os
+import subprocess
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,45 +140,6 @@ def runtime_graph(imports: dict[str, list[Import]]) -> dict[str, set[str]]:
 
 def _under(module: str, prefixes: Iterable[str]) -> bool:
     return any(module == p or module.startswith(p + ".") for p in prefixes)
-
-
-#: (importer prefix, forbidden prefixes, why)
-LAYER_RULES: tuple[tuple[str, tuple[str, ...], str], ...] = (
-    ("dumpscope.core", ("dumpscope.tui", "textual", "rich"), "core never imports the UI"),
-    (
-        "dumpscope.core.formats",
-        (
-            "dumpscope.core.comparison",
-            "dumpscope.core.diagnosis",
-            "dumpscope.core.inspect",
-            "dumpscope.core.report",
-        ),
-        "a reader never imports the pipeline",
-    ),
-    (
-        "dumpscope.core.vendor",
-        (
-            "dumpscope.core.comparison.pipeline",
-            "dumpscope.core.comparison.result",
-            "dumpscope.core.comparison.judge",
-            "dumpscope.core.diagnosis",
-            "dumpscope.core.inspect",
-            "dumpscope.core.report",
-        ),
-        "a vendor reader returns data; the pipeline builds the Comparison",
-    ),
-)
-
-
-def layer_violations(imports: dict[str, list[Import]]) -> list[str]:
-    """``importer:line -> target (rule)`` for every import a layer rule forbids."""
-    out = []
-    for module, imps in imports.items():
-        for src, forbidden, why in LAYER_RULES:
-            if not _under(module, [src]):
-                continue
-            out += [f"{module}:{i.line} -> {i.target} ({why})" for i in imps if _under(i.target, forbidden)]
-    return out
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -341,8 +307,46 @@ def test_the_tree_is_read(tree: dict[str, list[Import]]) -> None:
     )
 
 
-def test_layers_hold(tree: dict[str, list[Import]]) -> None:
-    assert layer_violations(tree) == []
+def test_layers_hold() -> None:
+    """import-linter's contracts (pyproject.toml), as ``lint-imports`` checks them in CI."""
+    pytest.importorskip("importlinter", reason="import-linter is in the test extra")
+    script = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
+    out = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "0 broken" in out.stdout
+
+
+def test_planted_layer_violations_break_the_contracts(tmp_path: Path) -> None:
+    """The contracts catch what they forbid (a tree of empty modules with three planted imports)."""
+    pytest.importorskip("importlinter", reason="import-linter is in the test extra")
+    planted = {
+        "core/formats/npz.py": "from dumpscope.core.comparison import pipeline\n",
+        "core/vendor/opdebug.py": "def f():\n    from dumpscope.core.comparison.result import Comparison\n",
+        "core/names.py": "import rich\n",
+        **dict.fromkeys(
+            ["core/comparison/pipeline.py", "core/comparison/result.py", "core/comparison/judge.py"], ""
+        ),
+        **dict.fromkeys(
+            ["core/diagnosis/__init__.py", "core/inspect/__init__.py", "core/report/__init__.py"], ""
+        ),
+        "tui/cli/main.py": "",
+    }
+    root = tmp_path / "dumpscope"
+    for rel, text in planted.items():
+        path = root / rel
+        for folder in [path.parent, *path.parent.parents]:
+            if folder == tmp_path:
+                break
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / "__init__.py").touch()
+        path.write_text(text)
+    (tmp_path / "pyproject.toml").write_text((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    script = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    out = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, env=env
+    )
+    assert out.returncode != 0 and "3 broken" in out.stdout, out.stdout + out.stderr
 
 
 def test_no_import_cycles(tree: dict[str, list[Import]]) -> None:
@@ -371,24 +375,6 @@ def test_complexity_is_within_the_team_target(folders: tuple[str, ...]) -> None:
 
 def _planted(modules: dict[str, str]) -> dict[str, list[Import]]:
     return {m: imports_of(src, m, False, modules) for m, src in modules.items()}
-
-
-def test_planted_upward_imports_are_caught() -> None:
-    tree = _planted(
-        {
-            "dumpscope.core.formats.npz": "from dumpscope.core.comparison import pipeline\n",
-            "dumpscope.core.vendor.opdebug": "def f():\n    from dumpscope.core.comparison.result import Comparison\n",
-            "dumpscope.core.names": "import textual\n",
-            "dumpscope.core.dumps": "from dumpscope.tui.cli import main\n",
-            "dumpscope.core.comparison.pipeline": "",
-            "dumpscope.core.comparison.result": "",
-            "dumpscope.tui.cli.main": "",
-        }
-    )
-    found = layer_violations(tree)
-    assert len(found) == 4, found
-    assert any("formats.npz" in f and "reader never imports" in f for f in found)
-    assert any("vendor.opdebug" in f for f in found)
 
 
 def test_planted_cycle_is_caught_through_a_function_level_import() -> None:
@@ -457,9 +443,6 @@ def test_complexity_counts_each_decision_and_catches_a_planted_decider() -> None
 
 
 def test_public_api_is_importable_lazily() -> None:
-    import subprocess
-    import sys
-
     code = (
         "import sys, dumpscope.core as c; assert 'polars' not in sys.modules; "
         "from dumpscope.core import Comparison, Diagnosis, Thresholds, compare, compare_frame, compare_stream, diagnose, open_dump; "

@@ -313,7 +313,8 @@ class FileDigests:
         """Know the digest of every path of ``paths``: from the memo while its stat identity
         holds, else hashed (files over :data:`_CHUNK` in threads: hashlib and reads release the
         GIL; small ones here, a pool costs more than they do; the digests are the same)."""
-        big, small = [], []
+        big: list[str] = []
+        small: list[str] = []
         for path in dict.fromkeys(paths):
             if path in self.known:
                 continue
@@ -461,7 +462,8 @@ class RowCache:
                 _side_key(ref, f, self.digests.known.get(f[0])) if f is not None else None
                 for ref, f in zip(pair, files, strict=False)
             ]
-            out.append(None if None in sides else _row_key(self.run, sides, context))  # type: ignore
+            known = [s for s in sides if s is not None]
+            out.append(_row_key(self.run, known, context) if len(known) == len(sides) else None)
         return out
 
     def lookup(self, keys: Sequence[str | None], rows: Sequence[int]) -> pl.DataFrame:
@@ -579,7 +581,11 @@ def index_folder(target: str | Path, cache: bool | str | Path) -> Path:
     (nothing is ever written anywhere else instead)."""
     target = Path(target)
     named = isinstance(cache, (str, os.PathLike))
-    folder = Path(cache) if named else (target if target.is_dir() else target.parent)
+    folder = (
+        Path(cache)
+        if isinstance(cache, (str, os.PathLike))
+        else (target if target.is_dir() else target.parent)
+    )
     try:
         is_folder = stat.S_ISDIR(os.stat(folder).st_mode)
         why = "" if is_folder else "not a folder"

@@ -68,9 +68,10 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import socket
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass, field
@@ -83,7 +84,7 @@ from dumpscope.core.dumps import DumpError
 try:
     import resource
 except ImportError:  # pragma: no cover - not on POSIX
-    resource = None  # type: ignore[assignment]
+    resource = None  # type: ignore[assignment]  # no resource module (Windows): page faults read as 0
 
 __all__ = [
     "Ledger",
@@ -289,7 +290,7 @@ def run_rows(
 
 def _results(
     compute: RowFn, parts: list[list[int]], count: int, scheduler: str | Scheduler | None
-) -> Iterator[TaskResult]:
+) -> Generator[TaskResult, None, None]:
     """The tasks' results from where they run: Dask, this process, or ``count`` workers."""
     if scheduler is not None:
         where = scheduler if isinstance(scheduler, Scheduler) else Scheduler.of(scheduler)
@@ -299,12 +300,12 @@ def _results(
     return _pooled(compute, parts, count)
 
 
-def _in_process(compute: RowFn, parts: list[list[int]]) -> Iterator[TaskResult]:
+def _in_process(compute: RowFn, parts: list[list[int]]) -> Generator[TaskResult, None, None]:
     for part in parts:
         yield _run_part(compute, part)
 
 
-def _pooled(compute: RowFn, parts: list[list[int]], count: int) -> Iterator[TaskResult]:
+def _pooled(compute: RowFn, parts: list[list[int]], count: int) -> Generator[TaskResult, None, None]:
     """The tasks on ``count`` forked workers (a thread pool where fork is unavailable)."""
     if (
         os.environ.get("DUMPSCOPE_WORKERS") == "threads"
@@ -368,11 +369,11 @@ class _Forked:
                 gc.unfreeze()
 
     def _start(
-        self, context: multiprocessing.context.BaseContext
+        self, context: multiprocessing.context.ForkContext
     ) -> tuple[Connection, multiprocessing.process.BaseProcess]:
-        ours, theirs = context.Pipe()  # type: ignore[attr-defined]
+        ours, theirs = context.Pipe()
         inherited = [conn for conn, _worker in self.links] + [ours]
-        worker = context.Process(target=_serve, args=(theirs, inherited), daemon=True)  # type: ignore[attr-defined]
+        worker = context.Process(target=_serve, args=(theirs, inherited), daemon=True)
         worker.start()
         theirs.close()
         return ours, worker
@@ -382,9 +383,10 @@ class _Forked:
         queue = iter(parts)
         queued = {conn: _send(conn, queue, 2) for conn, _worker in self.links}
         while any(queued.values()):
-            for conn in connection_wait([c for c, n in queued.items() if n]):
+            ready = connection_wait([c for c, n in queued.items() if n])
+            for conn in [c for c in queued if c in ready]:  # ours, in the links' order
                 yield _receive(conn)
-                queued[conn] += _send(conn, queue, 1) - 1  # type: ignore[index]
+                queued[conn] += _send(conn, queue, 1) - 1
         self.finished = True
 
     def close(self) -> None:
@@ -411,7 +413,7 @@ def _send(conn: Connection, queue: Iterator[list[int]], most: int) -> int:
 def _receive(conn: Connection) -> TaskResult:
     """A worker's next result; a worker that died is an error, never a silent gap."""
     try:
-        return conn.recv()  # type: ignore[no-any-return]
+        return conn.recv()
     except (EOFError, OSError):
         raise RuntimeError("a worker process died while comparing (out of memory, or killed)") from None
 
@@ -422,8 +424,9 @@ def _serve(conn: Connection, inherited: list[Connection]) -> None:
         other.close()
     _worker_start()
     try:
+        assert _job is not None, "a worker is forked after the row function is set"
         while (part := conn.recv()) is not None:
-            conn.send(_run_part(_job, part))  # type: ignore[arg-type]
+            conn.send(_run_part(_job, part))
     except (EOFError, OSError, KeyboardInterrupt):  # the parent stopped the run: leave quietly
         return
 
@@ -478,7 +481,6 @@ class Scheduler:
         on a plain connection first (a Dask client alone retries for long, says little, and
         sizes its buffers from whatever a foreign server sends); :class:`SchedulerError` when
         the connection is refused, nothing answers, or what answers is not Dask."""
-        import socket
 
         where = self.host_port()
         if where is None:
@@ -498,12 +500,12 @@ class Scheduler:
             raise SchedulerError(f"--scheduler {self.said}: not a Dask scheduler ({said})")
 
 
-def _first_bytes(conn: object, n: int) -> bytes:
+def _first_bytes(conn: socket.socket, n: int) -> bytes:
     """Up to ``n`` bytes the server sends first (a Dask scheduler greets at once); socket.timeout
     when it sends nothing."""
     data = b""
     while len(data) < n:
-        chunk = conn.recv(n - len(data))  # type: ignore[attr-defined]
+        chunk = conn.recv(n - len(data))
         if not chunk:
             break
         data += chunk
@@ -537,7 +539,9 @@ def _checked_address(address: object) -> str:
     return f"{scheme}://{rest}"
 
 
-def _dask_rows(compute: RowFn, parts: list[list[int]], scheduler: Scheduler) -> Iterator[TaskResult]:
+def _dask_rows(
+    compute: RowFn, parts: list[list[int]], scheduler: Scheduler
+) -> Generator[TaskResult, None, None]:
     """The same tasks on Dask workers: the row function (the pairing and the readers, not
     the data) is sent once; each worker reads its own tensors, so the dump's paths must be
     readable where the workers run (workers next to the data).  Every failure to reach or

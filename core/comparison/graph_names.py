@@ -16,9 +16,9 @@ from collections import defaultdict
 from collections.abc import Container
 from dataclasses import dataclass, replace
 
-from dumpscope.core.dumps import Dump, DumpProblem, TensorInfo, TensorRef
+from dumpscope.core.dumps import Dump, DumpProblem, TensorInfo, TensorKind, TensorRef
 from dumpscope.core.names import ascend_sanitise
-from dumpscope.core.onnx.graph import GraphFacts, NodeFacts
+from dumpscope.core.onnx.graph import GraphFacts
 
 __all__ = ["internal_layouts", "with_graph_names"]
 
@@ -45,7 +45,7 @@ def _spelled(facts: GraphFacts) -> dict[str, set[str]]:
     return found
 
 
-def _kind(facts: GraphFacts, name: str, current: str) -> str:
+def _kind(facts: GraphFacts, name: str, current: TensorKind) -> TensorKind:
     if name in facts.graph_inputs:
         return "input"
     if name in facts.initializers or name in facts.constants:
@@ -55,24 +55,19 @@ def _kind(facts: GraphFacts, name: str, current: str) -> str:
 
 def _enrich(info: TensorInfo, facts: GraphFacts, order: dict[str, int]) -> TensorInfo:
     """``info`` with the model's facts where it has none."""
-    changes: dict[str, object] = {
-        "kind": _kind(facts, info.name, info.kind),
-        **_node_facts(info, facts.producer.get(info.name)),
-    }
-    if info.topo_index is None:
-        changes["topo_index"] = order.get(info.name)
-    return replace(info, **changes)  # type: ignore[arg-type]
-
-
-def _node_facts(info: TensorInfo, node: NodeFacts | None) -> dict[str, object]:
-    """The producing node's name, op type and output index, where ``info`` has none."""
+    kind = _kind(facts, info.name, info.kind)
+    topo_index = order.get(info.name) if info.topo_index is None else info.topo_index
+    node = facts.producer.get(info.name)
     if node is None:
-        return {}
-    return {
-        "node_name": info.node_name or node.name,
-        "op_type": info.op_type or node.op_type,
-        "output_index": node.outputs.index(info.name) if info.node_name is None else info.output_index,
-    }
+        return replace(info, kind=kind, topo_index=topo_index)
+    return replace(  # the producing node's name, op type and output index, where info has none
+        info,
+        kind=kind,
+        topo_index=topo_index,
+        node_name=info.node_name or node.name,
+        op_type=info.op_type or node.op_type,
+        output_index=node.outputs.index(info.name) if info.node_name is None else info.output_index,
+    )
 
 
 @dataclass(frozen=True)

@@ -106,7 +106,7 @@ def open_rknn_report(path: str | Path, thresholds: Thresholds | None = None) -> 
             "rknn_origin": pl.String(),
         },
     )
-    meta = {
+    meta: dict[str, object] = {
         "golden": str(path),
         "target": str(path),
         "imported": "RKNN-Toolkit2 error_analysis.txt",
@@ -119,7 +119,7 @@ def open_rknn_report(path: str | Path, thresholds: Thresholds | None = None) -> 
     return cmp
 
 
-def _report_note(row) -> str:  # type: ignore[no-untyped-def]
+def _report_note(row) -> str:
     """A reported row's vendor numbers in words (the row's message after our verdict)."""
     from dumpscope.core.vendor import rknn
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from dumpscope.core.comparison.slices import DESTROYED
-from dumpscope.core.vocabulary import DIVERGENT, HEALTHS, METRIC, METRICS, UNHEALTHY
+from dumpscope.core.vocabulary import DIVERGENT, HEALTHS, METRIC, METRICS, UNHEALTHY, Health
 
 __all__ = [
     "DIVERGENT",
@@ -70,7 +70,7 @@ def _band(cos: Limit, red: Limit) -> dict[str, Limit]:
     }
 
 
-_REL = {
+_REL: dict[str, Band] = {
     "fp32": _band(Limit(0.99999, 0.9999), Limit(1e-3, 1e-2)),
     "fp16": _band(Limit(0.9999, 0.999), Limit(0.01, 0.05)),
     "bf16": _band(Limit(0.999, 0.99), Limit(0.03, 0.1)),
@@ -106,7 +106,7 @@ PRESETS: dict[str, tuple[str, dict[str, Band]]] = {
 }
 
 
-#: The absolute floor of each band (issue 10): a row whose every difference is at most
+#: The absolute floor of each band: a row whose every difference is at most
 #: this (``max_absolute_error <= floor``) does not FAIL on a relative metric (cosine,
 #: relative distance...), it WARNs.  Two ulps of a unit-scale value in the band's
 #: float type: a saturated Sigmoid (values <= 9.1e-6) that moved by 8.9e-8 reads a
@@ -163,8 +163,10 @@ class Thresholds:
 
     def with_override(self, item: str) -> Thresholds:
         key, value = _parse_override(item)
-        if key in ("rtol", "atol"):
-            return replace(self, **{key: value})
+        if key == "rtol":
+            return replace(self, rtol=value)
+        if key == "atol":
+            return replace(self, atol=value)
         bands, metric, which = self._override_target(item, key)
         new = {b: dict(lims) for b, lims in self.bands.items()}
         for b in bands:
@@ -388,7 +390,7 @@ def health_counts(frame: pl.DataFrame) -> dict[str, int]:
 
     Counted by comparison with each word: a group-by over the column costs its hash tables and
     ~5 MB of Polars' code pages, the largest part of ``diagnose``'s memory beyond the comparison's
-    on a 100k-row frame (issue 13).  Other values (none in a frame dumpscope made) are grouped."""
+    on a 100k-row frame (measured).  Other values (none in a frame dumpscope made) are grouped."""
     health = frame["health"]
     counts = {word: int((health == word).sum()) for word in HEALTHS}
     return counts if sum(counts.values()) == frame.height else _grouped_counts(frame)
@@ -436,9 +438,9 @@ def failing_rules(frame: pl.DataFrame, thresholds: Thresholds) -> pl.Series:
         conditions.append(((pl.col("nonfinite_mismatch").fill_null(0) > 0), RULE_NONFINITE))
     if "band" in frame.columns:
         conditions += _bound_conditions(thresholds, frame.columns)
-    unhealthy = pl.col("health").is_in(["fail", "warn"])
+    unhealthy = pl.col("health").is_in([Health.FAIL, Health.WARN])
     words = [pl.when(unhealthy & cond).then(pl.lit(word)) for cond, word in conditions]
-    words.append(pl.when(pl.col("health") == "error").then(pl.lit("error")))
+    words.append(pl.when(pl.col("health") == Health.ERROR).then(pl.lit("error")))
     return frame.select(pl.coalesce(*words, pl.lit("")).alias("rule")).to_series()
 
 

@@ -7,7 +7,7 @@ differ from msaccucmp only where it is wrong:
 * everything accumulates in float64 (msaccucmp casts to float32 first);
 * NaN/Inf never silently pass: they are counted per side, metrics are computed over
   the positions where both sides are finite, and a position that is finite on one
-  side only is a *non-finite mismatch* (always unhealthy, see ``analysis``);
+  side only is a *non-finite mismatch* (always unhealthy, see ``judge``);
 * an all-zero golden with a non-zero target is a mismatch: relative Euclidean
   distance is ``inf`` (msaccucmp reports 0) and cosine is undefined (null);
 * a tensor of one element is compared by value: cosine is null, not "1".
@@ -30,7 +30,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from dumpscope.core.comparison.verdict import Finding, render_notes
+from dumpscope.core.comparison.verdict import PairFlag, render_notes
 from dumpscope.core.vocabulary import METRICS, MSACCUCMP_CSV_NAMES, metrics_in
 
 #: float64 epsilon used by msaccucmp to ignore golden values near zero in relative errors.
@@ -41,10 +41,10 @@ KL_FLOOR = float(np.finfo(np.float32).eps)
 #: 2^15 beats 2^18 by 1.5x, because the KL pass re-reads what the first pass wrote).
 CHUNK = 1 << 15
 
-try:  # the compiled kernel (core/_kernel.c) is optional; numpy does the same work slower
+try:  # the compiled kernel (core/comparison/_kernel.c) is optional; numpy does the same work slower
     from dumpscope.core.comparison import _kernel
 except ImportError:  # pragma: no cover - depends on the build
-    _kernel = None
+    _kernel = None  # type: ignore[assignment]  # no C compiler at install: the numpy path runs
 
 #: msaccucmp's ``StandardDeviation`` column, between KullbackLeiblerDivergence and
 #: MeanAbsoluteError, is split into the per-side mean/std of :data:`STAT_COLUMNS`.
@@ -104,7 +104,7 @@ class PairMetrics:
     """Positions where both sides are finite (the ones the metrics cover)."""
     size: int = 0
     """Elements of the pair (each side)."""
-    flags: Finding = Finding.NONE
+    flags: PairFlag = PairFlag.NONE
     """What the kernel found beyond the numbers (all-zero golden, one element...)."""
 
     @property
@@ -136,30 +136,6 @@ def _buffer(name: str, size: int, dtype: np.dtype | type = np.float64) -> np.nda
     return arr[:size]
 
 
-_ZERO_SUMS: dict[str, float] = {
-    "n": 0,
-    "sxx": 0.0,
-    "syy": 0.0,
-    "sdd": 0.0,
-    "sad": 0.0,
-    "say": 0.0,
-    "mad": 0.0,
-    "sx": 0.0,
-    "sy": 0.0,
-    "srel": 0.0,
-    "mrel": 0.0,
-    "within": 0,
-    "minx": math.inf,
-    "maxx": -math.inf,
-    "miny": math.inf,
-    "maxy": -math.inf,
-    "nan_x": 0,
-    "nan_y": 0,
-    "inf_x": 0,
-    "inf_y": 0,
-    "mismatch": 0,
-    "matched_nonfinite": 0,
-}
 _ADDED = (
     "n",
     "sxx",
@@ -188,11 +164,43 @@ class _Sums:
     threads slower than one).
     """
 
+    n: int
+    sxx: float
+    syy: float
+    sdd: float
+    sad: float
+    say: float
+    mad: float
+    sx: float
+    sy: float
+    srel: float
+    mrel: float
+    within: int
+    minx: float
+    maxx: float
+    miny: float
+    maxy: float
+    nan_x: int
+    nan_y: int
+    inf_x: int
+    inf_y: int
+    mismatch: int
+    matched_nonfinite: int
+
     def __init__(self) -> None:
-        self.__dict__.update(_ZERO_SUMS)
+        self.n = self.within = self.mismatch = self.matched_nonfinite = 0
+        self.nan_x = self.nan_y = self.inf_x = self.inf_y = 0
+        self.sxx = self.syy = self.sdd = self.sad = self.say = self.sx = self.sy = 0.0
+        self.mad = self.srel = self.mrel = 0.0
+        self.minx = self.miny = math.inf
+        self.maxx = self.maxy = -math.inf
 
     def merge(self, part: dict[str, float]) -> None:
-        """Add the sums of one chunk computed by the compiled kernel."""
+        """Add the sums of one chunk computed by the compiled kernel.
+
+        ``part`` is keyed by this class's field names; they are updated through ``__dict__``
+        because the per-chunk Python work is what limits threads (see the class docstring).
+        """
         d = self.__dict__
         if not d["n"] and not d["mismatch"]:
             d.update(part)  # the first chunk (most tensors have one)
@@ -340,7 +348,7 @@ def compare_arrays(
 
     ``within_tolerance`` is the share of elements with ``|x - y| <= atol + rtol*|y|``
     (positions that are non-finite on both sides with the same value count as within).
-    For best speed call it with BLAS limited to one thread (``session`` does): OpenBLAS
+    For best speed call it with BLAS limited to one thread (``pipeline`` does): OpenBLAS
     threads every dot product over 10k elements, which is slower here, not faster.
     """
     g = np.asarray(golden).reshape(-1)
@@ -349,7 +357,7 @@ def compare_arrays(
         raise ValueError(f"sizes differ: golden {g.size}, target {t.size}")
     size = g.size
     if size == 0:
-        return PairMetrics(flags=Finding.EMPTY | Finding.NOTHING_COMPARED)
+        return PairMetrics(flags=PairFlag.EMPTY | PairFlag.NOTHING_COMPARED)
     with np.errstate(all="ignore"):  # NaN/Inf are counted explicitly, never warned about
         return _compare(g, t, rtol, atol, chunk)
 
@@ -545,7 +553,7 @@ _NONFINITE = [_F[k] for k in ("nan_x", "nan_y", "inf_x", "inf_y", "mismatch", "m
 
 def clean_segments(sums: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     """Which segments :func:`clean_columns` finishes: every position finite on both sides,
-    at least two elements, neither side all zero (no :class:`Finding` at all)."""
+    at least two elements, neither side all zero (no :class:`PairFlag` at all)."""
     n = sums[:, _F["n"]]
     return (
         (~sums[:, _NONFINITE].any(axis=1))
@@ -563,7 +571,7 @@ def clean_columns(sums: np.ndarray, kls: list[float | None]) -> dict[str, list[o
     :mod:`math`, as there)."""
     c = {name: sums[:, k] for name, k in _F.items()}
     n = c["n"]
-    out: dict[str, object] = {
+    out: dict[str, np.ndarray] = {
         "max_absolute_error": c["mad"],
         "mean_absolute_error": c["sad"] / n,
         "root_mean_square_error": np.sqrt(c["sdd"] / n),
@@ -582,7 +590,7 @@ def clean_columns(sums: np.ndarray, kls: list[float | None]) -> dict[str, list[o
             (c["sxx"] + c["syy"] - c["sdd"]) / 2.0 / (np.sqrt(c["sxx"]) * np.sqrt(c["syy"])), -1.0, 1.0
         ),
     }
-    cols = {k: v.tolist() for k, v in out.items()}  # type: ignore[union-attr]
+    cols = {k: v.tolist() for k, v in out.items()}
     cols.update(
         _side_columns(c["sy"] / n, c["syy"] / n, "golden"),
         **_side_columns(c["sx"] / n, c["sxx"] / n, "target"),
@@ -724,7 +732,7 @@ def _load64(acc: _Acc, x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     return float(x64 @ x64), float(y64 @ y64)
 
 
-def _chunks(g: np.ndarray, t: np.ndarray, chunk: int, work: np.dtype):  # type: ignore[no-untyped-def]
+def _chunks(g: np.ndarray, t: np.ndarray, chunk: int, work: np.dtype):
     """(target, golden) chunks in the working float type.
 
     Conversion (float16 -> float32 is exact) goes into two reused buffers; a chunk
@@ -745,7 +753,7 @@ def _chunks(g: np.ndarray, t: np.ndarray, chunk: int, work: np.dtype):  # type: 
         yield pair[0], pair[1]
 
 
-def _finite_chunks(g: np.ndarray, t: np.ndarray, chunk: int, work: np.dtype, scratch: _Acc | None):  # type: ignore[no-untyped-def]
+def _finite_chunks(g: np.ndarray, t: np.ndarray, chunk: int, work: np.dtype, scratch: _Acc | None):
     for x, y in _chunks(g, t, chunk, work):
         if scratch is not None:
             x, y = _finite_part(x, y, scratch)
@@ -766,23 +774,23 @@ def _finish(acc: _Sums, size: int) -> PairMetrics:
     )
     m.within_tolerance = (acc.within + acc.matched_nonfinite) / size
     if acc.n == 0:
-        m.flags |= Finding.NOTHING_COMPARED
+        m.flags |= PairFlag.NOTHING_COMPARED
         return m
     if acc.n < size:
-        m.flags |= Finding.PARTIAL_FINITE
+        m.flags |= PairFlag.PARTIAL_FINITE
     _moments(m, acc)
     _distances(m, acc)
     _cosine(m, acc, size)
     return m
 
 
-def _count_flags(acc: _Sums) -> Finding:
+def _count_flags(acc: _Sums) -> PairFlag:
     """Flags of the NaN/Inf counts."""
-    flags = Finding.NONE
+    flags = PairFlag.NONE
     if acc.mismatch:
-        flags |= Finding.NONFINITE_MISMATCH
+        flags |= PairFlag.NONFINITE_MISMATCH
     if acc.nan_y + acc.inf_y:
-        flags |= Finding.GOLDEN_NONFINITE
+        flags |= PairFlag.GOLDEN_NONFINITE
     return flags
 
 
@@ -824,14 +832,14 @@ def _cosine(m: PairMetrics, acc: _Sums, size: int) -> None:
     """Cosine similarity, or the flag that says why it is not defined."""
     golden_zero, target_zero = acc.syy == 0.0, acc.sxx == 0.0
     if size == 1:
-        m.flags |= Finding.SINGLE_ELEMENT
+        m.flags |= PairFlag.SINGLE_ELEMENT
     elif golden_zero and target_zero:
         m.cosine_similarity = 1.0
     elif golden_zero:
-        m.flags |= Finding.ALL_ZERO_GOLDEN
+        m.flags |= PairFlag.ALL_ZERO_GOLDEN
     elif target_zero:
         m.cosine_similarity = 0.0
-        m.flags |= Finding.ALL_ZERO_TARGET
+        m.flags |= PairFlag.ALL_ZERO_TARGET
     else:
         m.cosine_similarity = _cosine_value(acc)
 

@@ -405,7 +405,8 @@ class _OrderKeys:
         """The graph's index of one side's tensor, else of its producing node."""
         if self.tensor_order and ref.name in self.tensor_order:
             return self.tensor_order[ref.name]
-        return self.node_order.get(ref.info.node_name) if self.node_order else None  # type: ignore[arg-type]
+        node = ref.info.node_name
+        return self.node_order.get(node) if self.node_order and node is not None else None
 
     @staticmethod
     def manifest_index(p: Pair) -> int | None:

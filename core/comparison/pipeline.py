@@ -13,16 +13,16 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
 import polars as pl
 
 from dumpscope import __version__
-from dumpscope.core.comparison import judge as analysis
+from dumpscope.core.comparison import judge
 from dumpscope.core.comparison.cache import (
     CACHED_COLUMN,
     ROW_COLUMNS,
@@ -48,12 +48,12 @@ from dumpscope.core.comparison.sanity import check_model, check_pairing
 from dumpscope.core.comparison.shape_specs import ShapeSpec, resolve, shape_specs
 from dumpscope.core.comparison.shapes import Aligned, align, declared_layouts
 from dumpscope.core.comparison.slices import AXIS, slice_metrics
-from dumpscope.core.comparison.small import Leftover, SmallLane, small_dtype
+from dumpscope.core.comparison.small import Leftover, SmallLane, lane_values, small_dtype
 from dumpscope.core.comparison.table import RowTable
 from dumpscope.core.comparison.verdict import render_hard_fail
 from dumpscope.core.dumps import Dump, TensorInfo, TensorReadError, dtype_name
 from dumpscope.core.formats import check_dump, open_dump
-from dumpscope.core.formats.npyfile import Scratch
+from dumpscope.core.formats.npyfile import NpyLoader, Scratch
 from dumpscope.core.names import display
 from dumpscope.core.vendor.sigmastar import detect_stage
 from dumpscope.core.vendor.traits import traits_of
@@ -164,9 +164,9 @@ def compare(
     return result
 
 
-def compare_frame(golden: str | Path | Dump, target: str | Path | Dump, **kwargs: object) -> pl.DataFrame:
-    """The Python API's one-call form: the comparison frame (public columns only)."""
-    return compare(golden, target, **kwargs).public_frame()  # type: ignore[arg-type]
+def compare_frame(golden: str | Path | Dump, target: str | Path | Dump, **kwargs: Any) -> pl.DataFrame:
+    """The Python API's one-call form: the comparison frame (public columns only; ``kwargs``: :func:`compare`'s)."""
+    return compare(golden, target, **kwargs).public_frame()
 
 
 SNAPSHOT_SHARE = 10.0
@@ -238,7 +238,11 @@ def _last_run(
     frame = last_frame(golden, target, tag, folder) if wanted else None
     if frame is None:
         return []
-    meta = {"golden": str(golden), "target": str(target), "from_cache": "the last run's rows, being checked"}
+    meta: dict[str, object] = {
+        "golden": str(golden),
+        "target": str(target),
+        "from_cache": "the last run's rows, being checked",
+    }
     return [Progress(0, frame.height, Comparison(frame, th, meta))]
 
 
@@ -253,9 +257,11 @@ class _Run:
     """One comparison being filled in: its prepared base, its rows' table and byte meter."""
 
     def __init__(self, base: Comparison, th: Thresholds) -> None:
+        assert base.pairing is not None and base.golden is not None and base.target is not None, "prepared"
         self.base, self.th = base, th
-        self.pairs = base.pairing.pairs  # type: ignore[union-attr]
-        self.table = RowTable(self.pairs, th, _run_band(base.target))  # type: ignore[arg-type]
+        self.golden, self.target = base.golden, base.target
+        self.pairs = base.pairing.pairs
+        self.table = RowTable(self.pairs, th, _run_band(base.target))
         self.total = len(self.pairs)
         self.meter = Throughput()
         self.cost = 0.0
@@ -266,7 +272,7 @@ class _Run:
         """The comparison as it stands, judged (with a ``cached`` column in a ``--cache`` run:
         True where the row was served from the index)."""
         start = time.monotonic()
-        frame = analysis.judge(_with_vendor_report(self.table.frame(), self.base), self.th)
+        frame = judge.judge(_with_vendor_report(self.table.frame(), self.base), self.th)
         if self.row_cache is not None:
             served = np.zeros(frame.height, dtype=bool)
             served[self.row_cache.hits] = True  # (frame rows are the pairs, in order)
@@ -289,14 +295,12 @@ class _Run:
     def cache(self, folder: Path | None) -> RowCache | None:
         """The row cache of this pair of dumps, kept in ``folder`` (none without one)."""
         if folder is not None:
-            golden, target = self.base.golden, self.base.target
-            tag = run_tag(self.th)
-            self.row_cache = RowCache.open(golden, target, tag, folder=folder)  # type: ignore[arg-type]
+            self.row_cache = RowCache.open(self.golden, self.target, run_tag(self.th), folder=folder)
         return self.row_cache
 
     def context(self) -> _RowContext:
         """What every row's computation needs beyond its pair."""
-        specs = shape_specs(self.base.golden, self.base.target, self.base.model_facts)  # type: ignore[arg-type]
+        specs = shape_specs(self.golden, self.target, self.base.model_facts)
         return _RowContext(specs)
 
 
@@ -306,8 +310,9 @@ def _with_vendor_report(frame: pl.DataFrame, base: Comparison) -> pl.DataFrame:
     report = base.target.meta.get("rknn_report") if base.target is not None else None
     if report is None:
         return frame
-    from dumpscope.core.vendor.rknn import join_report
+    from dumpscope.core.vendor.rknn import Report, join_report
 
+    assert isinstance(report, Report), "the RKNN reader's report"
     own = base.golden is not None and base.golden.meta.get("rknn_side") == "golden"
     return join_report(frame, report, own_golden=own)
 
@@ -361,16 +366,15 @@ def _prepare(
 
         g, t = with_graph_names(g, facts), with_graph_names(t, facts)
     tensor_order, node_order = _graph_order(facts)
-    links: dict[str, object] = {"internal_layouts": internal_layouts(facts)} if facts is not None else {}
+    links: _Links = {"internal_layouts": internal_layouts(facts)} if facts is not None else {}
     atc = _load_atc(graph)
     if atc is not None:
         t, vendor_links, atc_order = _vendor_graph(atc, t)
         links.update(vendor_links)
         node_order = node_order or atc_order
-    pairing = pair_dumps(g, t, tensor_order=tensor_order, node_order=node_order, **links)  # type: ignore[arg-type]
+    pairing = pair_dumps(g, t, tensor_order=tensor_order, node_order=node_order, **links)
     check_pairing(pairing, g, t)
-    meta = _meta(g, t, model, th, pairing)
-    meta["warnings"] = [*model_warnings, *meta["warnings"]]  # type: ignore[misc]
+    meta = _meta(g, t, model, th, pairing, model_warnings)
     meta["graph"] = str(graph) if graph is not None else None
     return Comparison(pl.DataFrame(), th, meta, g, t, pairing, facts, atc)
 
@@ -408,14 +412,17 @@ class _Rows:
     def batch(self, part: Sequence[int]) -> TaskResult:
         """The rows of ``part`` packed (what ``[rows(i) for i in part]`` gives): small pairs
         through :class:`~.small.SmallLane`, the others by :func:`compute_rows`."""
-        lane, small, other = SmallLane(), [], []
+        lane = SmallLane()
+        small: list[tuple[int, np.dtype]] = []
+        other: list[tuple[int, None]] = []
         for pos, i in enumerate(part):
             dtype = small_dtype(self.pairs[i], self.pairs[i].name in self.context.specs)
-            (small if dtype is not None else other).append((pos, dtype))
+            if dtype is not None:
+                small.append((pos, dtype))
+            else:
+                other.append((pos, None))
         for dtype in {d for _pos, d in small}:
-            lane.reserve(
-                dtype, sum(self.pairs[part[pos]].golden.loader.count for pos, d in small if d == dtype)
-            )  # type: ignore[union-attr]
+            lane.reserve(dtype, sum(lane_values(self.pairs[part[pos]]) for pos, d in small if d == dtype))
         return self._lane_rows(part, lane, [pos for pos, _d in small], [pos for pos, _d in other])
 
     def _lane_rows(
@@ -440,7 +447,7 @@ class _Rows:
     def _leftover_row(self, i: int, left: Leftover) -> dict[str, object]:
         """A small pair with a finding, finished as a row (as :func:`compute_row` finishes it)."""
         g, t = left.golden, left.target
-        shapes = {
+        shapes: dict[str, object] = {
             "shape": list(g.shape),
             "target_shape": list(t.shape),
             "dtype": dtype_name(g.dtype),
@@ -520,7 +527,7 @@ def _cached(
     if cache is None:
         return [], set()
     keys = cache.keys(
-        [(pairs[i].golden, pairs[i].target) for i in todo],  # type: ignore[misc]
+        [(pairs[i].golden, pairs[i].target) for i in todo],  # type: ignore[misc]  # rows to compute have both sides
         [context.key(pairs, table.bands, i) for i in todo],
     )
     return keys, _from_cache(cache, keys, todo, table)
@@ -585,7 +592,16 @@ def _graph_order(facts: GraphFacts | None) -> tuple[dict[str, int] | None, dict[
     return facts.tensor_order(), {n.name: n.index for n in facts.nodes}
 
 
-def _vendor_graph(atc: AtcGraph, target: Dump) -> tuple[Dump, dict[str, object], dict[str, int]]:
+class _Links(TypedDict, total=False):
+    """What a model or a vendor graph adds to the pairing (:func:`~.pairing.pair_dumps`' arguments)."""
+
+    origins: Mapping[str, tuple[str, int]]
+    target_only: frozenset[str]
+    no_name_fallback: frozenset[str]
+    internal_layouts: Mapping[str, str]
+
+
+def _vendor_graph(atc: AtcGraph, target: Dump) -> tuple[Dump, _Links, dict[str, int]]:
     """Pairing facts from an ATC graph, and the target with framework layouts applied."""
     from dumpscope.core.vendor import atc_graph as fusion
 
@@ -593,7 +609,7 @@ def _vendor_graph(atc: AtcGraph, target: Dump) -> tuple[Dump, dict[str, object],
         from dumpscope.core.formats.ascend_dump import with_origin_formats
 
         target = with_origin_formats(target, fusion.origin_formats(atc))
-    links = {
+    links: _Links = {
         "origins": fusion.target_origins(atc),
         "target_only": frozenset(fusion.target_only(atc)),
         "no_name_fallback": frozenset(fusion.unresolved_outputs(atc)),
@@ -601,8 +617,10 @@ def _vendor_graph(atc: AtcGraph, target: Dump) -> tuple[Dump, dict[str, object],
     return target, links, fusion.op_order(atc)
 
 
-def _meta(g: Dump, t: Dump, model: str | Path | None, th: Thresholds, pairing: Pairing) -> dict[str, object]:
-    warnings = [
+def _meta(
+    g: Dump, t: Dump, model: str | Path | None, th: Thresholds, pairing: Pairing, model_warnings: list[str]
+) -> dict[str, object]:
+    warnings = [*model_warnings] + [
         display(f"{side}: {p.path}: {p.message}")
         for side, d in (("golden", g), ("target", t))
         for p in d.problems
@@ -644,7 +662,7 @@ def _run_band(target: Dump) -> str:
     when the run is quantised (a manifest that says so, or quantisation parameters).
 
     Integer activations do not count: one int8 tensor (an index, a mask, one quantised
-    head) must not move every float row of an fp32 run to the int8 band (issue 10 item 8).
+    head) must not move every float row of an fp32 run to the int8 band.
     """
     manifest = target.meta.get("manifest")
     quantised = isinstance(manifest, dict) and manifest.get("target") == "int8"
@@ -663,7 +681,7 @@ def _run_band(target: Dump) -> str:
         computed = manifest.get("computed_dtype")
     if isinstance(computed, str) and _is_float(computed):
         floats.append(computed)
-    return analysis.precision_band(floats, quantised)
+    return judge.precision_band(floats, quantised)
 
 
 def _is_float(dtype: str | None) -> bool:
@@ -714,7 +732,9 @@ def compute_rows(rows: _Rows, part: Sequence[int]) -> list[dict[str, object]]:
             out[pos] = _finished(rows, i, ready)
     for group in waiting.values():
         _segmented(rows, part, group, out)
-    return out  # type: ignore[return-value]
+    done = [row for row in out if row is not None]
+    assert len(done) == len(out), "every position is filled"
+    return done
 
 
 def _finished(rows: _Rows, i: int, ready: _Ready) -> dict[str, object]:
@@ -785,7 +805,7 @@ def _ready(p: Pair, spec: ShapeSpec | None) -> _Ready | dict[str, object]:
     if isinstance(loaded, str):
         return _error(loaded)
     g, t = loaded
-    shapes = {
+    shapes: dict[str, object] = {
         "shape": list(g.shape),
         "target_shape": list(t.shape),
         "dtype": dtype_name(g.dtype),
@@ -886,8 +906,11 @@ def _read_plain(p: Pair) -> tuple[np.ndarray, np.ndarray] | str:
     ``read_into`` straight away; any failure is left to :func:`_load_pair` and its messages."""
     if not hasattr(_scratch, "pair"):
         _scratch.pair = (Scratch(), Scratch())
+    g, t = p.golden.loader if p.golden else None, p.target.loader if p.target else None
+    if not isinstance(g, NpyLoader) or not isinstance(t, NpyLoader):  # the lane takes only these
+        return _load_pair(p)
     try:
-        return p.golden.loader.read_into(_scratch.pair[0]), p.target.loader.read_into(_scratch.pair[1])  # type: ignore[union-attr]
+        return g.read_into(_scratch.pair[0]), t.read_into(_scratch.pair[1])
     except Exception:  # noqa: BLE001 - read again the checked way, which says why
         return _load_pair(p)
 

@@ -12,16 +12,17 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict, cast
 
 import numpy as np
 import polars as pl
 
-from dumpscope.core.comparison import judge as analysis
+from dumpscope.core.comparison import judge
 from dumpscope.core.comparison.judge import Thresholds
 from dumpscope.core.comparison.metrics import COUNT_COLUMNS, FLOAT_COLUMNS
 from dumpscope.core.comparison.pairing import Pairing
 from dumpscope.core.dumps import Dump, TensorReadError
+from dumpscope.core.vocabulary import Health
 
 if TYPE_CHECKING:
     from dumpscope.core.onnx.graph import GraphFacts
@@ -62,6 +63,67 @@ CACHED_COLUMN = "cached"
 INTERNAL_COLUMNS: tuple[str, ...] = ("status", "hard_fail", "hard_warn", "notes")
 
 
+class Row(TypedDict):
+    """One row of the comparison frame (:data:`SCHEMA`), as :func:`row_at` reads it."""
+
+    index: int
+    name: str
+    target_name: str | None
+    node_name: str | None
+    op_type: str | None
+    kind: str | None
+    shape: list[int] | None
+    target_shape: list[int] | None
+    dtype: str | None
+    target_dtype: str | None
+    size: int | None
+    cosine_similarity: float | None
+    max_absolute_error: float | None
+    accumulated_relative_error: float | None
+    relative_euclidean_distance: float | None
+    kullback_leibler_divergence: float | None
+    mean_absolute_error: float | None
+    root_mean_square_error: float | None
+    max_relative_error: float | None
+    mean_relative_error: float | None
+    sqnr_db: float | None
+    within_tolerance: float | None
+    mse: float | None
+    sgs_rmse: float | None
+    slice_cosine: float | None
+    slice_relative_distance: float | None
+    min_golden: float | None
+    max_golden: float | None
+    mean_golden: float | None
+    std_golden: float | None
+    min_target: float | None
+    max_target: float | None
+    mean_target: float | None
+    std_target: float | None
+    nan_golden: int | None
+    nan_target: int | None
+    inf_golden: int | None
+    inf_target: int | None
+    nonfinite_mismatch: int | None
+    worst_slice: int | None
+    health: str
+    side: str | None
+    message: str | None
+    band: str | None
+    status: str | None
+    hard_fail: str | None
+    hard_warn: str | None
+    notes: str | None
+    pairing: str | None
+    golden_file: str | None
+    target_file: str | None
+
+
+def row_at(frame: pl.DataFrame, row: int) -> Row:
+    """Row ``row`` of a comparison frame, typed (the frame follows :data:`SCHEMA`)."""
+    return cast(Row, frame.row(row, named=True))
+
+
 @dataclass
 class Comparison:
     """One golden/target comparison: the frame plus lazy access to its tensors."""
@@ -80,6 +142,12 @@ class Comparison:
     @property
     def has_tensors(self) -> bool:
         return self.golden is not None and self.target is not None
+
+    @property
+    def warnings(self) -> list[str]:
+        """The comparison's own warnings (pairing, shapes, dtypes), from ``meta["warnings"]``."""
+        found = self.meta.get("warnings")
+        return [str(w) for w in found] if isinstance(found, (list, tuple)) else []
 
     def load_pair(self, row: int) -> tuple[np.ndarray | None, np.ndarray | None]:
         """The tensors behind frame row ``row`` (None for a missing side).
@@ -100,7 +168,7 @@ class Comparison:
     def first_divergent(self) -> int | None:
         """Row position (in :attr:`frame`) of the first fail/error row in topological order, or None.
         The ``#`` the CLI and the UI print is that row's ``index``: :meth:`first_divergent_index`."""
-        return analysis.first_divergent(self.frame)
+        return judge.first_divergent(self.frame)
 
     def first_divergent_index(self) -> int | None:
         """The topological index (the ``#`` every output prints) of the first divergent row, or None."""
@@ -108,7 +176,7 @@ class Comparison:
         return None if row is None else int(self.frame["index"][row])
 
     def health_counts(self) -> dict[str, int]:
-        return analysis.health_counts(self.frame)
+        return judge.health_counts(self.frame)
 
     def unmatched(self) -> pl.DataFrame:
         """Every tensor without a partner, per side, with the reason."""
@@ -124,7 +192,7 @@ class Comparison:
                     rows.append({"side": side, "name": ref.name, "kind": ref.info.kind, "reason": p.how})
         elif "side" in self.frame.columns:
             rows = (
-                self.frame.filter(pl.col("health") == "unmatched")
+                self.frame.filter(pl.col("health") == Health.UNMATCHED)
                 .select("side", "name", "kind", pl.col("message").alias("reason"))
                 .to_dicts()
             )
@@ -193,7 +261,7 @@ def _thresholds_from_json(data: object) -> Thresholds:
         return Thresholds()
     try:
         bands = {
-            b: {m: analysis.Limit(*v) for m, v in lims.items()} for b, lims in data.get("bands", {}).items()
+            b: {m: judge.Limit(*v) for m, v in lims.items()} for b, lims in data.get("bands", {}).items()
         }
         rtol, atol = float(data.get("rtol", 1e-3)), float(data.get("atol", 1e-5))
     except (TypeError, ValueError, AttributeError):

@@ -68,7 +68,7 @@ def check_pairing(pairing: Pairing, golden: Dump, target: Dump) -> None:
     smaller = min(n_golden, n_target)
     if smaller == 0:
         return
-    paired = {p.golden.name for p in pairing.pairs if _partners(p)}
+    paired = {p.golden.name for p in pairing.pairs if p.golden is not None and _partners(p)}
     if len(paired) >= MIN_PAIRED_SHARE * smaller:
         return
     raise DumpMismatch(

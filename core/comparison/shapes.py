@@ -155,7 +155,9 @@ def align(golden: np.ndarray, target: np.ndarray, declared: tuple[str, str] | No
 
 def _declared(golden: np.ndarray, target: np.ndarray, declared: tuple[str, str] | None) -> Aligned | None:
     """The target transposed to the golden's layout when both are declared and differ (4-D)."""
-    perm = _DECLARED.get(declared) if declared is not None and golden.ndim == target.ndim == 4 else None
+    if declared is None or golden.ndim != 4 or target.ndim != 4:
+        return None
+    perm = _DECLARED.get(declared)
     if perm is None or tuple(target.shape[i] for i in perm) != tuple(golden.shape):
         return None
     layout = Layout(perm, tuple(target.shape), declared=f"golden {declared[0]}, target {declared[1]}")

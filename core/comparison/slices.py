@@ -87,11 +87,11 @@ def slice_metrics(
     return _worst(sgg, stt, sdd, (np.sqrt(sdd / g3[0, 0].size / n) > floor) & (sgg > 0))
 
 
-def _work(a: np.ndarray) -> type:
+def _work(a: np.ndarray) -> type[np.floating]:
     return np.float32 if a.dtype.kind == "f" and a.dtype.itemsize <= 4 else np.float64
 
 
-def _blocks(a3: np.ndarray):  # type: ignore[no-untyped-def]
+def _blocks(a3: np.ndarray):
     """(channel slice, block of a3[i, lo:hi]) pieces of at most about :data:`BLOCK` elements."""
     step = max(1, BLOCK // a3.shape[2])
     for i in range(a3.shape[0]):

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -40,7 +41,10 @@ from dumpscope.core.comparison.slices import sliceable
 from dumpscope.core.dumps import TensorRef, dtype_name
 from dumpscope.core.formats.npyfile import NpyLoader
 
-__all__ = ["Leftover", "SmallLane", "small_dtype"]
+if TYPE_CHECKING:
+    from dumpscope.core.comparison.judge import Thresholds
+
+__all__ = ["Leftover", "SmallLane", "lane_values", "small_dtype"]
 
 #: Columns every clean small pair sets to the same value.
 _CONSTANT: dict[str, object] = {
@@ -54,10 +58,18 @@ _CONSTANT: dict[str, object] = {
 
 def small_dtype(p: Pair, has_spec: bool) -> np.dtype | None:
     """The float type of a pair this lane takes (see the module docstring), else None."""
-    g, t = p.golden, p.target
-    if has_spec or g is None or t is None or not (_plain(g) and _plain(t)):
+    if has_spec or p.golden is None:
         return None
-    return _shared_type(g.loader, t.loader, g.info.kind)  # type: ignore[arg-type]
+    g, t = _plain_loader(p.golden), _plain_loader(p.target)
+    if g is None or t is None:
+        return None
+    return _shared_type(g, t, p.golden.info.kind)
+
+
+def lane_values(p: Pair) -> int:
+    """The values of a pair this lane takes (its golden's; see :func:`small_dtype`)."""
+    loader = _plain_loader(p.golden)
+    return loader.count if loader is not None else 0
 
 
 def _shared_type(gl: NpyLoader, tl: NpyLoader, kind: str) -> np.dtype | None:
@@ -70,16 +82,18 @@ def _segment_type(dtype: np.dtype) -> bool:
     return dtype in SEGMENT_DTYPES and dtype.isnative
 
 
-def _plain(ref: TensorRef) -> bool:
-    """A readable C-order ``.npy`` tensor of 1..SEGMENT_VALUES values with no reader note."""
-    loader = ref.loader
-    if ref.error is not None or not isinstance(loader, NpyLoader):
-        return False
-    return (
+def _plain_loader(ref: TensorRef | None) -> NpyLoader | None:
+    """The loader of a readable C-order ``.npy`` tensor of 1..SEGMENT_VALUES values with no
+    reader note (else None)."""
+    loader = ref.loader if ref is not None and ref.error is None else None
+    if not isinstance(loader, NpyLoader) or ref is None:
+        return None
+    plain = (
         not loader.fortran
         and 0 < loader.count <= SEGMENT_VALUES
         and not any(k == "note" for k, _v in ref.info.extra)
     )
+    return loader if plain else None
 
 
 def _simple_shape(shape: tuple[int, ...], kind: str) -> bool:
@@ -135,7 +149,7 @@ class SmallLane:
         self.groups[g.dtype].add(pos, g, t)
 
     def finish(
-        self, th: object, row_of: Callable[[int], int]
+        self, th: Thresholds, row_of: Callable[[int], int]
     ) -> tuple[list[int], dict[str, list[object]], list[Leftover]]:
         """(row indices, their columns) of the clean pairs, and the pairs with a finding.
 
@@ -152,7 +166,7 @@ class SmallLane:
 
 def _finish_group(
     group: _Group,
-    th: object,
+    th: Thresholds,
     into: tuple[list[int], dict[str, list[object]], list[Leftover]],
     row_of: Callable[[int], int],
 ) -> None:
@@ -161,7 +175,7 @@ def _finish_group(
     offsets = np.array(group.offsets, dtype=np.int64)
     end = group.offsets[-1]
     golden, target = group.golden[:end], group.target[:end]
-    sums, kls = segment_sums(golden, target, offsets, th.rtol, th.atol)  # type: ignore[attr-defined]
+    sums, kls = segment_sums(golden, target, offsets, th.rtol, th.atol)
     clean = clean_segments(sums, np.diff(offsets).astype(np.float64))
     picked = np.flatnonzero(clean).tolist()
     _extend(columns, _clean_part(group, picked, sums[clean], [kls[k] for k in picked]))

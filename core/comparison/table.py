@@ -1,7 +1,7 @@
 """The comparison's columns while its rows are computed: typed Polars series, not Python lists.
 
 A 100,000-row comparison held as 33 Python lists of boxed values cost ~1 KB a row before
-the first frame was built, and the frame build then held both copies (issue 13: a
+the first frame was built, and the frame build then held both copies (measured: a
 100k-entry manifest peaked at 296 MB).  Here the columns known before any data is read
 (:func:`identity_series`) are built one at a time, straight into typed series; computed
 rows arrive in batches and are scattered into those series a chunk at a time; cached rows
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
+from typing import cast
 
 import polars as pl
 
@@ -64,7 +65,7 @@ def _series(name: str, values: Sequence[object]) -> pl.Series:
 def _shared_text(name: str, values: Sequence[object]) -> pl.Series:
     """A text column whose equal values share one copy of their bytes.  Built from a list,
     Polars stores every string longer than 12 bytes again: 100k rows of one 50-byte message
-    held 6 MB; gathered from the distinct values, 1.6 MB (issue 13)."""
+    held 6 MB; gathered from the distinct values, 1.6 MB (a 100k-row frame)."""
     codes: dict[object, int] = {}
     at = [codes.setdefault(v, len(codes)) for v in values]
     return pl.Series(name, list(codes), dtype=FILL_TYPES[name]).gather(pl.Series(at, dtype=pl.UInt32))
@@ -158,10 +159,20 @@ def _gather(
 
 def _as_filled(column: str, values: list[object]) -> list[object]:
     """Values as their column holds them while filling (shapes as text)."""
-    return [shape_text(v) for v in values] if column in SHAPE_COLUMNS else values  # type: ignore[arg-type]
+    if column not in SHAPE_COLUMNS:
+        return values
+    shapes = cast("list[Sequence[int] | None]", values)  # a shape column's values are shapes
+    return [shape_text(v) for v in shapes]
 
 
 # ------------------------------------------------------------------ identity
+
+
+def _either(golden: TensorInfo | None, target: TensorInfo | None) -> TensorInfo:
+    """A pair's golden tensor, else its target's (a pair has at least one side)."""
+    info = golden or target
+    assert info is not None, "a pair with neither side"
+    return info
 
 
 def identity_series(
@@ -171,19 +182,19 @@ def identity_series(
     lives only until its series is built).  ``bands`` receives every row's band."""
     golden = [p.golden.info if p.golden is not None else None for p in pairs]
     target = [p.target.info if p.target is not None else None for p in pairs]
-    first = [g or t for g, t in zip(golden, target, strict=False)]
+    first = [_either(g, t) for g, t in zip(golden, target, strict=False)]
     yield _series("index", [i if p.topo is None else p.topo for i, p in enumerate(pairs)])
-    yield _series("name", [display(info.name) for info in first])  # type: ignore[union-attr]
+    yield _series("name", [display(info.name) for info in first])
     yield _series(
         "target_name", [display(t.name) if t and g else None for g, t in zip(golden, target, strict=False)]
     )
-    yield _series("node_name", [_text(info.node_name) for info in first])  # type: ignore[union-attr]
+    yield _series("node_name", [_text(info.node_name) for info in first])
     yield _series("op_type", [_text(_op_type(g, t)) for g, t in zip(golden, target, strict=False)])
-    yield _series("kind", [info.kind for info in first])  # type: ignore[union-attr]
+    yield _series("kind", [info.kind for info in first])
     yield from _side_series(golden, "shape", "dtype", "golden_file")
     yield from _side_series(target, "target_shape", "target_dtype", "target_file")
     yield _series("pairing", [display(p.how) for p in pairs])
-    yield _series("size", [None if info.shape is None else math.prod(info.shape) for info in first])  # type: ignore[union-attr]
+    yield _series("size", [None if info.shape is None else math.prod(info.shape) for info in first])
     yield from _status_series(pairs)
     bands.extend(_bands(golden, target, th, run_band))
     yield _series("band", bands)
@@ -225,7 +236,7 @@ def _bands(
     golden: list[TensorInfo | None], target: list[TensorInfo | None], th: Thresholds, run_band: str
 ) -> Iterator[str]:
     """Each row's band: its dtypes, the run's precision, its own quantised type."""
-    known: dict[tuple[object, ...], str] = {}  # rows of the same kind share their band: asked once per kind
+    known: dict[_BandFacts, str] = {}  # rows of the same kind share their band: asked once per kind
     for g, t in zip(golden, target, strict=False):
         quantised = bool(t and t.extra and any(k.startswith("quant_") for k, _v in t.extra))
         facts = (g.dtype if g else None, t.dtype if t else None, quantised, record_band(t))
@@ -235,10 +246,14 @@ def _bands(
         yield band
 
 
-def _band(th: Thresholds, facts: tuple[object, ...], run_band: str) -> str:
+#: What decides a row's band: golden dtype, target dtype, quantised, its own quantised band.
+_BandFacts = tuple[str | None, str | None, bool, str | None]
+
+
+def _band(th: Thresholds, facts: _BandFacts, run_band: str) -> str:
     """The band of a row with these ``facts`` (golden dtype, target dtype, quantised, its own quantised band)."""
     gd, td, quantised, qband = facts
-    return th.band_for(gd, td, quantised, qband or run_band, qband or "int8")  # type: ignore[arg-type]
+    return th.band_for(gd, td, quantised, qband or run_band, qband or "int8")
 
 
 def record_band(info: TensorInfo | None) -> str | None:

@@ -52,7 +52,7 @@ import polars as pl
 from dumpscope.core.comparison.judge import Thresholds
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.dumps import Dump
-from dumpscope.core.vocabulary import DIVERGENT
+from dumpscope.core.vocabulary import DIVERGENT, Health
 
 __all__ = [
     "MAGNITUDE_FACTOR", "PRESENCE", "SIDE_COLUMNS", "WORSE_RULES", "WORSE_VALUES", "FusionBlame", "ThreeWay", "compare_three",
@@ -127,7 +127,8 @@ class ThreeWay:
         """Rows that diverge (fail/error) on ``side`` while the other side is ``ok`` or ``warn``."""
         mine, other = ("a", "b") if side == "A" else ("b", "a")
         return self.frame.filter(
-            pl.col(f"{mine}_health").is_in(list(DIVERGENT)) & pl.col(f"{other}_health").is_in(["ok", "warn"])
+            pl.col(f"{mine}_health").is_in(list(DIVERGENT))
+            & pl.col(f"{other}_health").is_in([Health.OK, Health.WARN])
         )
 
     def blame(self, side: str = "A") -> list[FusionBlame]:
@@ -142,8 +143,7 @@ class ThreeWay:
     def first_blame(self, side: str = "A") -> FusionBlame | None:
         """The first row (topologically) whose error appears only on ``side``; a fused op first."""
         rows = self.blame(side)
-        fused = [b for b in rows if b.originals]
-        return (fused or rows or [None])[0]
+        return next((b for b in rows if b.originals), rows[0] if rows else None)
 
 
 def fused_culprit(cmp: Comparison) -> FusionBlame | None:
@@ -154,8 +154,7 @@ def fused_culprit(cmp: Comparison) -> FusionBlame | None:
         lookup.blame(r["name"], "A", r["target_name"], r["message"])
         for r in cmp.frame.filter(pl.col("health").is_in(list(DIVERGENT))).iter_rows(named=True)
     ]
-    with_fusion = [b for b in found if b.originals]
-    return (with_fusion or found or [None])[0]
+    return next((b for b in found if b.originals), found[0] if found else None)
 
 
 @dataclass(frozen=True)
@@ -280,8 +279,8 @@ def join_sides(
     order = pl.coalesce(f"{first}__pos", pl.col(f"{second}__pos") + 0.5)
     joined = joined.with_columns(*keys, _order=order).sort("_order", nulls_last=True, maintain_order=True)
     worse = [
-        worse_side(*row, by=by, factor=factor)
-        for row in joined.select(
+        worse_side(a_health, b_health, a_dist, b_dist, by=by, factor=factor)
+        for a_health, b_health, a_dist, b_dist in joined.select(
             "a_health", "b_health", "a_relative_euclidean_distance", "b_relative_euclidean_distance"
         ).iter_rows()
     ]
@@ -316,7 +315,8 @@ def presence_label(value: str | None, labels: Sequence[str] = ("A", "B")) -> str
 def swapped(tw: ThreeWay) -> ThreeWay:
     """The same three-way with its sides exchanged: B's comparison first (the TUI's side switch), the
     ``worse`` rule and labels kept (``worse == "A"`` then names the side shown first, B)."""
-    by, factor = str(tw.meta.get("worse_by", "health")), float(tw.meta.get("factor", MAGNITUDE_FACTOR))  # type: ignore[arg-type]
+    by, factor = str(tw.meta.get("worse_by", "health")), tw.meta.get("factor", MAGNITUDE_FACTOR)
+    factor = float(factor) if isinstance(factor, (int, float)) else MAGNITUDE_FACTOR
     frame = join_sides(tw.b.frame, tw.a.frame, by=by, factor=factor)
     meta = {**tw.meta, "a": tw.meta.get("b"), "b": tw.meta.get("a"), "labels": [tw.labels[1], tw.labels[0]]}
     return ThreeWay(tw.b, tw.a, frame, (tw.labels[1], tw.labels[0]), meta)
@@ -351,7 +351,7 @@ def _only_in_b(a: pl.DataFrame, b: pl.DataFrame) -> np.ndarray:
 
 
 def _unmatched(frame: pl.DataFrame) -> int:
-    return int((frame["health"] == "unmatched").sum())
+    return int((frame["health"] == Health.UNMATCHED).sum())
 
 
 def worse_mask(frame: pl.DataFrame, value: str) -> np.ndarray:

@@ -136,7 +136,8 @@ def scores(pairs: Sequence[Pair], workers: int | None = None) -> list[float | No
         lambda i: {"score": sample_score(pairs[i])}, todo, [BLOCK * BLOCKS] * len(todo), workers
     ):
         for i, row in task:
-            out[i] = row["score"]  # type: ignore[assignment]
+            score = row["score"]
+            out[i] = score if isinstance(score, float) else None  # sample_score: float or None
     return out
 
 
@@ -170,7 +171,7 @@ def worst_first(value: float | None) -> tuple[bool, float]:
 
 def triage_order(comparison: Comparison, workers: int | None = None) -> list[int]:
     """The order in which to compute the rows of ``comparison`` (its pairing's rows)."""
-    return suspects_first(scores(comparison.pairing.pairs, workers))  # type: ignore[union-attr]
+    return suspects_first(scores(comparison.pairing.pairs if comparison.pairing else [], workers))
 
 
 def compare_triaged(golden: str | Path | Dump, target: str | Path | Dump, **options: Any) -> Iterator[Any]:

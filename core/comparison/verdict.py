@@ -1,6 +1,6 @@
 """The typed facts of one compared pair, and the one function that reads a verdict from them.
 
-The kernel (:mod:`metrics`) states what it found as :class:`Finding` flags; nothing
+The kernel (:mod:`metrics`) states what it found as :class:`PairFlag` flags; nothing
 downstream matches prose.  :func:`hard_failures` decides which findings make a row
 unhealthy whatever the thresholds, and the two renderers turn flags into the
 ``notes``/``hard_fail`` text shown to users -- the only place those words are written.
@@ -13,7 +13,7 @@ from enum import IntFlag
 from typing import Protocol
 
 
-class Finding(IntFlag):
+class PairFlag(IntFlag):
     """What the kernel found about one golden/target pair, beyond its numbers."""
 
     NONE = 0
@@ -36,13 +36,13 @@ class Finding(IntFlag):
 
 
 #: Findings that are unhealthy whatever the thresholds (besides "nothing comparable").
-_ALWAYS_FAIL = Finding.NONFINITE_MISMATCH | Finding.ALL_ZERO_GOLDEN
+_ALWAYS_FAIL = PairFlag.NONFINITE_MISMATCH | PairFlag.ALL_ZERO_GOLDEN
 
 
 class Counts(Protocol):
     """The counts the renderers quote (a :class:`~.metrics.PairMetrics` has them)."""
 
-    flags: Finding
+    flags: PairFlag
     size: int
     compared: int
     nonfinite_mismatch: int
@@ -52,42 +52,42 @@ class Counts(Protocol):
     inf_target: int
 
 
-def hard_failures(flags: Finding) -> Finding:
+def hard_failures(flags: PairFlag) -> PairFlag:
     """The findings that fail a row whatever the thresholds.
 
     Nothing compared fails the row only when no other finding explains it (a mismatch
     is reported instead; a non-finite golden is the user's reference, not a failure).
     """
-    if flags & Finding.EMPTY:  # empty on both sides: equal (nothing differs), not a failure
-        return Finding.NONE
+    if flags & PairFlag.EMPTY:  # empty on both sides: equal (nothing differs), not a failure
+        return PairFlag.NONE
     out = flags & _ALWAYS_FAIL
-    unexplained = not flags & (Finding.NONFINITE_MISMATCH | Finding.GOLDEN_NONFINITE)
-    if flags & Finding.NOTHING_COMPARED and unexplained:
-        out |= Finding.NOTHING_COMPARED
+    unexplained = not flags & (PairFlag.NONFINITE_MISMATCH | PairFlag.GOLDEN_NONFINITE)
+    if flags & PairFlag.NOTHING_COMPARED and unexplained:
+        out |= PairFlag.NOTHING_COMPARED
     return out
 
 
 def render_notes(m: Counts) -> tuple[str, ...]:
     """Facts a user must know to read the numbers, in the order they are shown."""
     flags = m.flags
-    if flags & Finding.EMPTY:
+    if flags & PairFlag.EMPTY:
         return ("empty on both sides: equal",)
-    if flags & Finding.NOTHING_COMPARED:
+    if flags & PairFlag.NOTHING_COMPARED:
         return ("no position is finite on both sides",)
     return (*_coverage(m), *(text for flag, text in _VALUE_NOTES if flags & flag))
 
 
 def _coverage(m: Counts) -> list[str]:
     """How many positions the metrics cover, when not all."""
-    if not m.flags & Finding.PARTIAL_FINITE:
+    if not m.flags & PairFlag.PARTIAL_FINITE:
         return []
     return [f"metrics cover the {m.compared} of {m.size} positions finite on both sides"]
 
 
-_VALUE_NOTES: tuple[tuple[Finding, str], ...] = (
-    (Finding.SINGLE_ELEMENT, "one element: compared by value (cosine is not defined)"),
-    (Finding.ALL_ZERO_GOLDEN, "golden is all zero but target is not"),
-    (Finding.ALL_ZERO_TARGET, "target is all zero but golden is not"),
+_VALUE_NOTES: tuple[tuple[PairFlag, str], ...] = (
+    (PairFlag.SINGLE_ELEMENT, "one element: compared by value (cosine is not defined)"),
+    (PairFlag.ALL_ZERO_GOLDEN, "golden is all zero but target is not"),
+    (PairFlag.ALL_ZERO_TARGET, "target is all zero but golden is not"),
 )
 
 
@@ -107,8 +107,8 @@ def _mismatch_text(m: Counts) -> str:
 
 
 #: A hard failure's reason, in the order they are shown.
-_HARD_REASONS: tuple[tuple[Finding, Callable[[Counts], str]], ...] = (
-    (Finding.NONFINITE_MISMATCH, _mismatch_text),
-    (Finding.ALL_ZERO_GOLDEN, lambda m: "golden is all zero but target is not"),
-    (Finding.NOTHING_COMPARED, lambda m: "nothing could be compared"),
+_HARD_REASONS: tuple[tuple[PairFlag, Callable[[Counts], str]], ...] = (
+    (PairFlag.NONFINITE_MISMATCH, _mismatch_text),
+    (PairFlag.ALL_ZERO_GOLDEN, lambda m: "golden is all zero but target is not"),
+    (PairFlag.NOTHING_COMPARED, lambda m: "nothing could be compared"),
 )

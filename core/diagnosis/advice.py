@@ -1,6 +1,6 @@
 """Advice that fits the target: what to do about each class of root cause.
 
-The advice depends on the kind of target (issue 10 item 7): Ascend's
+The advice depends on the kind of target: Ascend's
 ``fusion_switch.cfg`` only for an Ascend target, "keep in fp32" only for a target that
 runs in a reduced float type, INT16 only where a check found a range too wide for 8
 bits.  :func:`target_kind` reads the target once; :func:`advice_for` picks the text.

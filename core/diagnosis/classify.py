@@ -20,12 +20,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypedDict, cast
 
 import numpy as np
 import polars as pl
 
 from dumpscope.core.diagnosis.edges import Edges
 from dumpscope.core.names import display
+from dumpscope.core.vocabulary import Health
 
 FrameLike = pl.DataFrame | pl.LazyFrame
 
@@ -55,6 +57,29 @@ CLASSIFY_SCHEMA: dict[str, pl.DataType] = {
 }
 
 
+class ClassRow(TypedDict):
+    """One row of :func:`classify`'s frame (:data:`CLASSIFY_SCHEMA`), as :func:`class_rows` reads it."""
+
+    row: int
+    level: int | None
+    error: float | None
+    nonfinite: int | None
+    inputs: int | None
+    worst_input_row: int | None
+    worst_input: str | None
+    worst_input_health: str | None
+    worst_input_error: float | None
+    input_nonfinite: int | None
+    bad_constant: str | None
+    growth: float | None
+    origin: str | None
+
+
+def class_rows(frame: pl.DataFrame) -> list[ClassRow]:
+    """The rows of a frame holding :data:`CLASSIFY_SCHEMA`'s columns (others may follow), typed."""
+    return cast("list[ClassRow]", list(frame.iter_rows(named=True)))
+
+
 def row_errors(frame: pl.DataFrame, outputs: frozenset[str] = frozenset()) -> pl.DataFrame:
     """Per row: ``level`` (0 ok, 1 warn, 2 fail/error, null not compared), ``error`` (relative
     Euclidean distance, else 1 - cosine, or, for a Concat or one of the graph ``outputs``, the worst
@@ -62,7 +87,7 @@ def row_errors(frame: pl.DataFrame, outputs: frozenset[str] = frozenset()) -> pl
     +inf where NaN/Inf appear on one side only) and
     ``nonfinite`` (positions NaN/Inf on one side only)."""
     err = pl.coalesce(pl.col("relative_euclidean_distance"), 1.0 - pl.col("cosine_similarity"))
-    if SLICE_ERROR in frame.columns:  # judged on the worst channel slice too (issue 10 item 5) ...
+    if SLICE_ERROR in frame.columns:  # judged on the worst channel slice too ...
         # ... where a channel means something on its own: a Concat of different tensors, a graph output
         # (class scores next to box coordinates); a feature map's faint channel is drift, not a culprit.
         own = (pl.col("op_type") == "Concat") | pl.col("name").is_in(sorted(outputs))
@@ -107,7 +132,7 @@ def classify_frame(frame: pl.DataFrame, edges: Edges, outputs: frozenset[str] = 
     source_kind = pl.col("_kind").is_in(["input", "constant"])
     has_inputs = pl.col("inputs").fill_null(0) > 0
     origin = (
-        pl.when(level.is_null() | (pl.col("_health") == "error"))
+        pl.when(level.is_null() | (pl.col("_health") == Health.ERROR))
         .then(pl.lit("unknown"))
         .when(level == 0)
         .then(pl.lit("clean"))
@@ -139,17 +164,18 @@ def classify_frame(frame: pl.DataFrame, edges: Edges, outputs: frozenset[str] = 
 
 def _input_facts(edge_rows: FrameLike, base: pl.DataFrame) -> FrameLike:
     """Each edge with the facts of its input row."""
-    rows = base.lazy() if isinstance(edge_rows, pl.LazyFrame) else base
-    facts = rows.select(
+    facts = base.select(
         pl.col("row").alias("input_row"),
         # An input that could not be compared tells nothing about where the error came from.
-        pl.when(pl.col("_health") != "error").then(pl.col("level")).alias("in_level"),
+        pl.when(pl.col("_health") != Health.ERROR).then(pl.col("level")).alias("in_level"),
         pl.col("error").alias("in_error"),
         pl.col("nonfinite").alias("in_nonfinite"),
         pl.col("_name").alias("in_name"),
         pl.col("_health").alias("in_health"),
     )
-    return edge_rows.join(facts, on="input_row", how="left")  # type: ignore[arg-type]
+    if isinstance(edge_rows, pl.LazyFrame):
+        return edge_rows.join(facts.lazy(), on="input_row", how="left")
+    return edge_rows.join(facts, on="input_row", how="left")
 
 
 def _worst_inputs(e: FrameLike) -> FrameLike:
@@ -181,16 +207,18 @@ def _bad_constants(e: FrameLike) -> FrameLike:
 
 def _aggregated(step: Callable[[FrameLike], FrameLike], rows: pl.DataFrame) -> pl.DataFrame:
     """``step(rows)``; for no rows, an empty frame of the schema it would have, without running it
-    (a join or group-by even over nothing costs Polars' code pages: ~5 MB, issue 13)."""
+    (a join or group-by even over nothing costs Polars' code pages: ~5 MB of peak memory)."""
     if rows.height:
-        return step(rows)  # type: ignore[return-value]
-    return pl.DataFrame(schema=step(rows.lazy()).collect_schema())  # type: ignore[union-attr]
+        out = step(rows)
+        assert isinstance(out, pl.DataFrame)  # eager in, eager out
+        return out
+    return pl.DataFrame(schema=step(rows.lazy()).collect_schema())
 
 
 def _per_row(rows: pl.Series, *parts: pl.DataFrame) -> pl.DataFrame:
     """The columns of ``parts`` (keyed by ``row``) aligned with ``rows`` (null where a part has no
     such row), without the key.  Only the narrow key column goes through the joins: the row's
-    own columns are not copied once per join (a 100k-row frame, issue 13)."""
+    own columns are not copied once per join (the peak memory of a 100k-row frame)."""
     aligned = rows.to_frame()
     for part in parts:
         aligned = (
@@ -269,10 +297,10 @@ def trend(frame: pl.DataFrame, classes: pl.DataFrame) -> Trend:
     bad = act.filter(pl.col("level") > 0)
     if bad.height == 0:
         return Trend("none", None)
-    first = bad.row(0, named=True)
+    first = class_rows(bad.head(1))[0]
     pos = act["row"].to_list().index(first["row"])
     errs = act["error"].to_numpy().astype(np.float64)
-    after = float(first["error"])
+    after = float(first["error"] if first["error"] is not None else math.nan)  # never null here
     before = _error_before(first, errs, pos)
     if _sudden(first, before, after):
         return Trend("jump", int(first["row"]), before=before, after=after)
@@ -292,15 +320,16 @@ def _measured_activations(frame: pl.DataFrame, classes: pl.DataFrame) -> pl.Data
     return act.filter(pl.col("error").is_not_null() & ~pl.col("error").is_nan())
 
 
-def _sudden(first: dict[str, object], before: float, after: float) -> bool:
+def _sudden(first: ClassRow, before: float, after: float) -> bool:
     """The first bad row breaks at once: NaN/Inf, nothing before it, or :data:`AMPLIFY` times the error before."""
-    return math.isinf(after) or (first["nonfinite"] or 0) > 0 or before <= 0 or after / before >= AMPLIFY  # type: ignore[operator]
+    return math.isinf(after) or (first["nonfinite"] or 0) > 0 or before <= 0 or after / before >= AMPLIFY
 
 
-def _error_before(first: dict[str, object], errs: np.ndarray, pos: int) -> float:
+def _error_before(first: ClassRow, errs: np.ndarray, pos: int) -> float:
     """The error just before the first bad row: its worst input's, else the largest of the previous layers'."""
-    if first["worst_input_error"] is not None and not math.isnan(first["worst_input_error"]):  # type: ignore[arg-type]
-        return float(first["worst_input_error"])  # type: ignore[arg-type]
+    worst = first["worst_input_error"]
+    if worst is not None and not math.isnan(worst):
+        return float(worst)
     prev = errs[max(0, pos - _WINDOW) : pos]
     prev = prev[~np.isnan(prev)]
     return float(prev.max()) if prev.size else 0.0

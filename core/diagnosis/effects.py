@@ -1,4 +1,4 @@
-"""Measured effects: how much of a row's error each candidate cause explains (issue 10 item 3).
+"""Measured effects: how much of a row's error each candidate cause explains.
 
 A cause may rank only as high as what its effect explains.  The effects are measured by
 replay (:mod:`~dumpscope.core.diagnosis.replay`):
@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import TypeGuard
 
 import numpy as np
 
@@ -45,7 +46,7 @@ def measured(
     if f.subject is None:
         return _unexplained(f) if replay is not None and replay.faithful else f
     effect = _subject_effect(f, replayer, row, err, dtype)
-    return f if effect is None else _with_share(f, effect, err)  # type: ignore[arg-type]
+    return f if effect is None or err is None else _with_share(f, effect, err)
 
 
 def _subject_effect(
@@ -85,26 +86,25 @@ def _with_share(f: Finding, effect: float, err: float) -> Measured:
     """A constant finding with the share of the row's error its replayed effect explains."""
     share = _share(effect, err)
     said = f"; replayed, it moves the output by a relative {effect:.3g} against the row's error {err:.3g}"
-    fields = {
-        "cause": f.cause,
-        "text": f.text + said,
-        "fixes": f.fixes,
-        "weight": f.weight,
-        "subject": f.subject,
-    }
-    if share < NEGLIGIBLE_SHARE:
-        fields.update(weight=0.0, fixes=(), text=fields["text"] + ": negligible")
-    return Measured(**fields, share=share)  # type: ignore[arg-type]
+    negligible = share < NEGLIGIBLE_SHARE
+    return Measured(
+        cause=f.cause,
+        text=f.text + said + (": negligible" if negligible else ""),
+        fixes=() if negligible else f.fixes,
+        weight=0.0 if negligible else f.weight,
+        subject=f.subject,
+        share=share,
+    )
 
 
 def cause_share(findings: Sequence[Finding], replay: Replay | None, cause: str) -> float | None:
     """The share of the row's error a cause explains: the named constant's replayed effect,
     else the replay's (how far the target is from the faithful computation)."""
-    shares = [f.share for f in findings if _explains(f, cause)]  # type: ignore[attr-defined]
+    shares = [f.share for f in findings if _explains(f, cause)]
     return max(shares) if shares else _replay_share(replay)
 
 
-def _explains(f: Finding, cause: str) -> bool:
+def _explains(f: Finding, cause: str) -> TypeGuard[Measured]:
     """A weighty measured finding of the class ``cause``."""
     return isinstance(f, Measured) and f.weight > 0 and FINDING_CLASS.get(f.cause) == cause
 

@@ -23,13 +23,14 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import ml_dtypes
 import numpy as np
 import polars as pl
 
 from dumpscope.core import vocabulary as v
-from dumpscope.core.comparison.result import Comparison
+from dumpscope.core.comparison.result import Comparison, Row, row_at
 from dumpscope.core.comparison.shapes import RETRY_COSINE, Layout
 from dumpscope.core.diagnosis.advice import TargetKind, advice_for, target_kind, vendor_remedy
 from dumpscope.core.diagnosis.checks import (
@@ -44,14 +45,14 @@ from dumpscope.core.diagnosis.checks import (
     quant_params,
 )
 from dumpscope.core.diagnosis.checks import advice as check_advice
-from dumpscope.core.diagnosis.classify import Trend, classify_frame, nan_origin, trend
+from dumpscope.core.diagnosis.checks.base import clamp_max_abs
+from dumpscope.core.diagnosis.classify import ClassRow, Trend, class_rows, classify_frame, nan_origin, trend
 from dumpscope.core.diagnosis.edges import Edges, GraphSource, build_edges
 from dumpscope.core.diagnosis.effects import cause_share, constant_row_share, measured
 from dumpscope.core.diagnosis.layout import row_layout
 from dumpscope.core.diagnosis.msprobe import diagnose_msprobe, is_msprobe
 from dumpscope.core.diagnosis.replay import (
     MAX_REPLAYS,
-    Progress,
     Replay,
     Replayer,
     model_source,
@@ -65,7 +66,10 @@ from dumpscope.core.onnx.graph import GraphFacts, load_graph
 from dumpscope.core.vendor.atc_graph import AtcGraph
 from dumpscope.core.vendor.fusion import fused_ops
 from dumpscope.core.vendor.opdebug import OverflowRecord
-from dumpscope.core.vocabulary import FINDING_CLASS
+from dumpscope.core.vocabulary import FINDING_CLASS, Health, divergent_rows, is_divergent
+
+if TYPE_CHECKING:
+    from dumpscope.core.onnx.runner import OnProgress
 
 #: Candidates whose tensors the checks read (the strongest by the frame's numbers).
 MAX_CHECKED = 12
@@ -140,21 +144,26 @@ def classify(cmp: Comparison, graph: GraphFacts | str | Path | None = None) -> p
 # ----------------------------------------------------------------- vendor facts
 
 
+def _listed(value: object) -> list[object]:
+    """A manifest field that should be a list (anything else: empty)."""
+    return value if isinstance(value, list) else []
+
+
 def _manifest(dump: object) -> dict[str, object]:
     meta = getattr(dump, "meta", None)
     m = meta.get("manifest") if isinstance(meta, dict) else None
     return m if isinstance(m, dict) else {}
 
 
-def _opdebug_records(cmp: Comparison) -> tuple[dict[str, list[object]], list[str]]:
+def _opdebug_records(cmp: Comparison) -> tuple[dict[str, list[OverflowRecord]], list[str]]:
     """Opdebug records of the target dump, by linked op name, plus one line each."""
     from dumpscope.core.vendor.opdebug import opdebug_index
 
     index = opdebug_index(cmp.target)
     if index is None:
         return {}, []
-    if index.error is not None:
-        return {}, [f"Opdebug scan of {cmp.target.path} failed: {index.error}"]  # type: ignore[union-attr]
+    if index.error is not None:  # an index is only made for a target dump
+        return {}, [f"Opdebug scan of {cmp.target.path if cmp.target else '?'} failed: {index.error}"]
     return {op: list(recs) for op, recs in index.by_op.items()}, [_opdebug_line(rec) for rec in index.records]
 
 
@@ -228,7 +237,7 @@ def _keep_options(fixes: Sequence[PatchAction], nodes: frozenset[str] | None) ->
 # ----------------------------------------------------------------- ranking
 
 
-def _is_graph_input(cmp: Comparison, r: dict[str, object]) -> bool:
+def _is_graph_input(cmp: Comparison, r: Row) -> bool:
     """A graph input (by the dump's kind, or by the model's list of inputs): never an activation."""
     if r["kind"] == "input":
         return True
@@ -236,12 +245,12 @@ def _is_graph_input(cmp: Comparison, r: dict[str, object]) -> bool:
     return facts is not None and str(r["name"]) in facts.graph_inputs
 
 
-def _cause_of(
-    run: _Run, row: int, r: dict[str, object], findings: list[Finding], replay: Replay | None
-) -> str:
+def _cause_of(run: _DiagnosisRun, row: int, r: Row, findings: list[Finding], replay: Replay | None) -> str:
     """The cause class of a candidate (``vocabulary.CAUSE_CLASSES``): a graph input's, a row not
     compared, the weightiest finding's, else what the node's own numbers say."""
-    if r["health"] == "error":  # an input not compared is not known to differ (RKNN's snapshot without x.npy)
+    if (
+        r["health"] == Health.ERROR
+    ):  # an input not compared is not known to differ (RKNN's snapshot without x.npy)
         return v.NOT_COMPARED
     if _is_graph_input(run.cmp, r):
         return _input_cause(run, row, findings)
@@ -250,18 +259,18 @@ def _cause_of(
     return _finding_cause(findings) or _node_cause(run, row, r, replay)
 
 
-def _search_layout(run: _Run, k: int, row: int, r: dict[str, object]) -> None:
+def _search_layout(run: _DiagnosisRun, k: int, row: int, r: Row) -> None:
     """Search the axis order in which a node's output holds the golden's values (into
     ``run.layouts``): for the :data:`MAX_CHECKED` strongest candidates that introduced their
     error and agree poorly as compared, a bound by count, not by time."""
     cosine = r.get("cosine_similarity")
     if k >= MAX_CHECKED or run.classes["origin"][row] not in ("introduced", "unknown"):
         return
-    if cosine is None or cosine < RETRY_COSINE:  # type: ignore[operator]
+    if cosine is None or cosine < RETRY_COSINE:
         run.permutation(row)
 
 
-def _input_cause(run: _Run, row: int, findings: list[Finding]) -> str:
+def _input_cause(run: _DiagnosisRun, row: int, findings: list[Finding]) -> str:
     """A differing graph input: quantised (a SigmaStar fixed.sim's input), a layout, or pre-processing."""
     if any(f.cause == "quantisation" for f in findings):
         return v.QUANTISATION
@@ -280,14 +289,14 @@ def _finding_cause(findings: list[Finding]) -> str | None:
     return FINDING_CLASS.get(top.cause, v.OPERATOR) if top else None
 
 
-def _node_cause(run: _Run, row: int, r: dict[str, object], replay: Replay | None) -> str:
+def _node_cause(run: _DiagnosisRun, row: int, r: Row, replay: Replay | None) -> str:
     """A node with no weighty finding: the first NaN/Inf, drift (a faithful replay, or where the
     drift leaves the band), else its precision band's class."""
     if row == run.nan_row:
         return v.NAN_ORIGIN
     if (replay is not None and replay.faithful) or run.shape.marks(row, "drift"):
         return v.DRIFT
-    return _BAND_CAUSE.get(r["band"], v.OPERATOR)  # type: ignore[call-overload]
+    return _BAND_CAUSE.get(r["band"] or "", v.OPERATOR)
 
 
 #: The class of an error a node introduces with no other evidence: its precision band's.
@@ -301,23 +310,23 @@ def _error_words(err: float | None, infinite: str, missing: str) -> str:
     return infinite if math.isinf(err) else f"relative error {err:.3g}"
 
 
-def _origin_sentence(r: dict[str, object], c: dict[str, object], has_graph: bool = False) -> str:
-    here = _error_words(c["error"], "NaN/Inf on one side only", "no error measure")  # type: ignore[arg-type]
-    if r["kind"] in ("input", "constant") and r["health"] == "error":
+def _origin_sentence(r: Row, c: ClassRow, has_graph: bool = False) -> str:
+    here = _error_words(c["error"], "NaN/Inf on one side only", "no error measure")
+    if r["kind"] in ("input", "constant") and r["health"] == Health.ERROR:
         return f"{'an input' if r['kind'] == 'input' else 'a constant'} that could not be compared"
     if r["kind"] in ("input", "constant"):
         return f"{'an input' if r['kind'] == 'input' else 'a constant'} that already differs ({here})"
     if c["worst_input"] is None:
         return _no_input_sentence(c, here, has_graph)
-    there = _error_words(c["worst_input_error"], "NaN/Inf", "n/a")  # type: ignore[arg-type]
+    there = _error_words(c["worst_input_error"], "NaN/Inf", "n/a")
     return (
         f"{_origin_words(c)}: worst input {display(str(c['worst_input']))!r} is {c['worst_input_health']} "
         f"({there}); "
-        f"this output is {r['health']} ({here}{_grown(c['growth'])})"  # type: ignore[arg-type]
+        f"this output is {r['health']} ({here}{_grown(c['growth'])})"
     )
 
 
-def _origin_words(c: dict[str, object]) -> str:
+def _origin_words(c: ClassRow) -> str:
     """How the classification reads the row: introduced here, or (a candidate for another reason) where an
     inherited error grows, or inherited."""
     if c["origin"] == "introduced":
@@ -336,7 +345,7 @@ def _grown(growth: float | None) -> str:
     )
 
 
-def _no_input_sentence(c: dict[str, object], here: str, has_graph: bool) -> str:
+def _no_input_sentence(c: ClassRow, here: str, has_graph: bool) -> str:
     if c["bad_constant"]:
         return f"its only bad input is the constant {display(str(c['bad_constant']))!r}; this output: {here}"
     if has_graph:
@@ -346,7 +355,9 @@ def _no_input_sentence(c: dict[str, object], here: str, has_graph: bool) -> str:
     )
 
 
-def _candidate_rows(cmp: Comparison, classes: pl.DataFrame, opdebug: dict[str, list[object]]) -> pl.Expr:
+def _candidate_rows(
+    cmp: Comparison, classes: pl.DataFrame, opdebug: dict[str, list[OverflowRecord]]
+) -> pl.Expr:
     """Rows that may be root causes: introduced ones; the first divergent row when its inputs
     are unknown (a dump without graph facts still gets an answer); unhealthy rows whose target
     op has an Opdebug record."""
@@ -363,7 +374,9 @@ def _candidate_rows(cmp: Comparison, classes: pl.DataFrame, opdebug: dict[str, l
     )
 
 
-def _opdebug_rows(cmp: Comparison, classes: pl.DataFrame, opdebug: dict[str, list[object]]) -> set[int]:
+def _opdebug_rows(
+    cmp: Comparison, classes: pl.DataFrame, opdebug: dict[str, list[OverflowRecord]]
+) -> set[int]:
     """Unhealthy rows whose target op has an Opdebug record."""
     if not opdebug or cmp.pairing is None:
         return set()
@@ -372,10 +385,10 @@ def _opdebug_rows(cmp: Comparison, classes: pl.DataFrame, opdebug: dict[str, lis
     return {i for i, (op, level) in enumerate(zip(ops, levels, strict=False)) if op in opdebug and level > 0}
 
 
-def _preliminary(c: dict[str, object], first: int | None, nan_row: int | None) -> float:
+def _preliminary(c: ClassRow, first: int | None, nan_row: int | None) -> float:
     """A candidate's score from its numbers: its level, how much it grew its input's error, and a
     bonus for the first divergent row and for the first NaN/Inf."""
-    score = _level_score(c["level"]) + _growth_bonus(c["growth"])  # type: ignore[arg-type]
+    score = _level_score(c["level"]) + _growth_bonus(c["growth"])
     if c["row"] == first:
         score += 0.1
     if c["row"] == nan_row:
@@ -399,7 +412,7 @@ def _growth_bonus(growth: float | None) -> float:
 
 
 @dataclass(frozen=True)
-class _Run:
+class _DiagnosisRun:
     """What every step of one diagnosis shares."""
 
     cmp: Comparison
@@ -427,7 +440,7 @@ def diagnose(
     graph: GraphFacts | str | Path | None = None,
     *,
     limit: int = MAX_CAUSES,
-    progress: Progress | None = None,
+    progress: OnProgress | None = None,
     replay: bool = True,
 ) -> Diagnosis:
     """Rank the root causes of ``cmp``'s unhealthy rows (see the module docstring).
@@ -443,7 +456,7 @@ def diagnose(
         return diagnose_msprobe(cmp)
     frame = cmp.frame
     counts = cmp.health_counts()
-    healthy = not (counts.get("fail", 0) or counts.get("error", 0))
+    healthy = not is_divergent(counts)
     warnings = _warnings(cmp)
     opdebug, overflow_lines = _opdebug_records(cmp)
     run = _prepare(cmp, graph, opdebug)
@@ -482,23 +495,20 @@ def _with_vendor_cause(cmp: Comparison, causes: list[RootCause]) -> list[RootCau
 
 def _warnings(cmp: Comparison) -> tuple[str, ...]:
     """The comparison's own warnings (pairing, shapes, dtypes)."""
-    return tuple(str(w) for w in cmp.meta.get("warnings", []) or [])  # type: ignore[union-attr]
+    return tuple(cmp.warnings)
 
 
 def _root_causes(
-    run: _Run, ranked: list[tuple[float, dict[str, object]]], replay: bool = False
+    run: _DiagnosisRun, ranked: list[tuple[float, ClassRow]], replay: bool = False
 ) -> tuple[list[RootCause], list[str]]:
     """Every candidate as a root cause, best first (one drift entry), and the overflow findings they
     brought.  With ``replay``, the top :data:`REPLAYED_TOP` causes are replayed when they were not
     yet (a candidate ranked low by its numbers may rise once checked): each is judged again with its
     replay, until the top ones are all replayed or the work bound is reached."""
-    entries = {
-        int(c["row"]): (k, score, c)  # type: ignore[call-overload]
-        for k, (score, c) in enumerate(ranked)
-    }
+    entries = {int(c["row"]): (k, score, c) for k, (score, c) in enumerate(ranked)}
     judged = {row: _root_cause(run, k, score, c) for row, (k, score, c) in entries.items()}
-    while replay and (row := _unreplayed_top(run, judged)) is not None:
-        run.replays.update(replay_rows(run.replayer, [row]))  # type: ignore[arg-type]
+    while replay and run.replayer is not None and (row := _unreplayed_top(run, judged)) is not None:
+        run.replays.update(replay_rows(run.replayer, [row]))
         judged[row] = _root_cause(run, *entries[row])
     causes = [cause for cause, _ in judged.values()]
     overflow = [
@@ -515,7 +525,7 @@ def _best_first(causes: list[RootCause]) -> list[RootCause]:
     return _one_drift(sorted(causes, key=lambda c: (-c.score, c.row)))
 
 
-def _unreplayed_top(run: _Run, judged: dict[int, tuple[RootCause, list[Finding]]]) -> int | None:
+def _unreplayed_top(run: _DiagnosisRun, judged: dict[int, tuple[RootCause, list[Finding]]]) -> int | None:
     """The best-ranked of the top :data:`REPLAYED_TOP` causes that can be replayed and was not, while
     fewer than :data:`MAX_REPLAYS` rows are; else None."""
     if run.replayer is None or len(run.replays) >= MAX_REPLAYS:
@@ -534,7 +544,7 @@ def _with_replays(classes: pl.DataFrame, replays: dict[int, Replay]) -> pl.DataF
     """The classification with a ``replay`` column: each replayed row's verdict (null elsewhere)."""
     if not replays:  # one broadcast null, not a Python list and a column of 100k nulls
         return classes.with_columns(pl.lit(None, pl.String).alias("replay"))
-    verdicts = [None] * classes.height
+    verdicts: list[str | None] = [None] * classes.height
     for row, rep in replays.items():
         verdicts[row] = rep.verdict
     return classes.with_columns(pl.Series("replay", verdicts, dtype=pl.String))
@@ -553,8 +563,8 @@ def _graph_outputs(cmp: Comparison) -> frozenset[str]:
 
 
 def _prepare(
-    cmp: Comparison, graph: GraphFacts | str | Path | None, opdebug: dict[str, list[object]]
-) -> _Run:
+    cmp: Comparison, graph: GraphFacts | str | Path | None, opdebug: dict[str, list[OverflowRecord]]
+) -> _DiagnosisRun:
     """Edges, origins, trend, check context and replayer of one diagnosis."""
     sources, atc = _graph_sources(cmp, graph)
     edges = build_edges(cmp, sources)
@@ -562,7 +572,7 @@ def _prepare(
     ctx = _check_context(cmp, edges, opdebug, atc)
     src = model_source(cmp)
     model = _model_path(cmp)
-    return _Run(
+    return _DiagnosisRun(
         cmp,
         edges,
         classes,
@@ -577,42 +587,42 @@ def _prepare(
 
 
 def _replays(
-    run: _Run, ranked: list[tuple[float, dict[str, object]]], progress: Progress | None
+    run: _DiagnosisRun, ranked: list[tuple[float, ClassRow]], progress: OnProgress | None
 ) -> dict[int, Replay]:
     """Replay the strongest suspects that are node outputs (not inputs, constants or errors)."""
     if run.replayer is None:
         return {}
-    rows = [row for _, c in ranked if _replayable(run, row := int(c["row"]))]  # type: ignore[call-overload]
+    rows = [row for _, c in ranked if _replayable(run, row := int(c["row"]))]
     return replay_rows(run.replayer, rows, limit=FIRST_REPLAYS, progress=progress)
 
 
-def _replayable(run: _Run, row: int) -> bool:
+def _replayable(run: _DiagnosisRun, row: int) -> bool:
     """A node output that was compared (not an input, a constant or an error row)."""
     frame = run.cmp.frame
-    return frame["kind"][row] == "activation" and frame["health"][row] != "error"
+    return frame["kind"][row] == "activation" and frame["health"][row] != Health.ERROR
 
 
 def _check_context(
-    cmp: Comparison, edges: Edges, opdebug: dict[str, list[object]], atc: AtcGraph | None
+    cmp: Comparison, edges: Edges, opdebug: dict[str, list[OverflowRecord]], atc: AtcGraph | None
 ) -> CheckContext:
     """The vendor facts the checks read: clamp records, Opdebug records, fused ops."""
     manifest = _manifest(cmp.target)
     return CheckContext(
         cmp,
         edges,
-        clamped=clamp_records(manifest.get("clamped", []) or []),  # type: ignore[arg-type]
-        opdebug=opdebug,  # type: ignore[arg-type]
+        clamped=clamp_records(_listed(manifest.get("clamped"))),
+        opdebug=opdebug,
         fused=fused_ops(atc, manifest),
     )
 
 
-def _permuted_inputs(run: _Run) -> list[int]:
+def _permuted_inputs(run: _DiagnosisRun) -> list[int]:
     """Graph inputs fed in the model's shape but with their axes permuted: a layout mismatch even
     when the comparison, aligning the axes, finds the values equal (a tensor merely *stored* in
     another layout has another shape and is no fault)."""
     frame = run.cmp.frame.select("name", "kind", "shape", "target_shape").with_row_index("_row")
-    rows = frame.filter(_maybe_graph_input(run.cmp) & pl.col("shape").is_not_null()).iter_rows(named=True)
-    return [r["_row"] for r in rows if _permuted_input(run, r["_row"], r)]
+    rows = frame.filter(_maybe_graph_input(run.cmp) & pl.col("shape").is_not_null())["_row"].to_list()
+    return [row for row in rows if _permuted_input(run, row, row_at(run.cmp.frame, row))]
 
 
 def _maybe_graph_input(cmp: Comparison) -> pl.Expr:
@@ -625,14 +635,16 @@ def _maybe_graph_input(cmp: Comparison) -> pl.Expr:
     )
 
 
-def _permuted_input(run: _Run, row: int, r: dict[str, object]) -> bool:
+def _permuted_input(run: _DiagnosisRun, row: int, r: Row) -> bool:
     """A graph input of the model's shape whose target aligns with the golden only with its axes permuted."""
     if not _is_graph_input(run.cmp, r) or r["shape"] is None:
         return False
     return r["shape"] == r["target_shape"] and run.permutation(row) is not None
 
 
-def _ranked_candidates(run: _Run, opdebug: dict[str, list[object]]) -> list[tuple[float, dict[str, object]]]:
+def _ranked_candidates(
+    run: _DiagnosisRun, opdebug: dict[str, list[OverflowRecord]]
+) -> list[tuple[float, ClassRow]]:
     """Candidate rows with their preliminary score, best first.  A constant read by a compared node is
     no candidate of its own: it is evidence at that node (the ``weights`` and ``constants`` checks)."""
     permuted = _permuted_inputs(run)
@@ -641,12 +653,12 @@ def _ranked_candidates(run: _Run, opdebug: dict[str, list[object]]) -> list[tupl
     )
     candidates = run.classes.filter(rows & ~pl.col("row").is_in(_consumed_constants(run.edges)))
     first_introduced = int(candidates["row"][0]) if candidates.height else None
-    prelim = [(_preliminary(c, first_introduced, run.nan_row), c) for c in candidates.iter_rows(named=True)]
-    prelim.sort(key=lambda sc: (-sc[0], sc[1]["row"]))  # type: ignore[index]
+    prelim = [(_preliminary(c, first_introduced, run.nan_row), c) for c in class_rows(candidates)]
+    prelim.sort(key=lambda sc: (-sc[0], sc[1]["row"]))
     return prelim
 
 
-def _quantised_jumps(run: _Run) -> pl.Expr:
+def _quantised_jumps(run: _DiagnosisRun) -> pl.Expr:
     """Unhealthy rows of an 8-bit target grid whose error grows :data:`JUMP_FACTOR` times over their worst
     input's: the quantisation check judges whether their grid is too wide (an inherited row may still be
     where the error jumps)."""
@@ -665,10 +677,10 @@ def _consumed_constants(edges: Edges) -> list[int]:
     return e.filter(e["constant"])["input_row"].unique().sort().to_list() if e.height else []
 
 
-def _root_cause(run: _Run, k: int, score: float, c: dict[str, object]) -> tuple[RootCause, list[Finding]]:
+def _root_cause(run: _DiagnosisRun, k: int, score: float, c: ClassRow) -> tuple[RootCause, list[Finding]]:
     """One candidate as a root cause: checked (the strongest only), replayed, measured, explained, advised."""
-    row = int(c["row"])  # type: ignore[call-overload]
-    r = run.cmp.frame.row(row, named=True)
+    row = int(c["row"])
+    r = row_at(run.cmp.frame, row)
     replay = run.replays.get(row)
     findings = _findings(run, k, row, str(r["target_dtype"] or ""))
     _search_layout(run, k, row, r)
@@ -695,7 +707,7 @@ def _root_cause(run: _Run, k: int, score: float, c: dict[str, object]) -> tuple[
     ), findings
 
 
-def _findings(run: _Run, k: int, row: int, dtype: str) -> list[Finding]:
+def _findings(run: _DiagnosisRun, k: int, row: int, dtype: str) -> list[Finding]:
     """The checks' findings on the ``k``-th candidate (the :data:`MAX_CHECKED` strongest only, and only
     with tensors to read), each with its effect measured by replay."""
     if k >= MAX_CHECKED or not run.cmp.has_tensors:
@@ -734,7 +746,7 @@ def _score(cause: str, score: float, effect: float | None) -> float:
     return score * min(1.0, max(effect, 0.05))
 
 
-def _constant_row_effect(run: _Run, row: int, r: dict[str, object]) -> float | None:
+def _constant_row_effect(run: _DiagnosisRun, row: int, r: Row) -> float | None:
     """A differing constant's measured share of its unhealthy consumers' error."""
     if run.replayer is None:
         return None
@@ -743,9 +755,7 @@ def _constant_row_effect(run: _Run, row: int, r: dict[str, object]) -> float | N
     return constant_row_share(run.replayer, str(r["name"]), str(r["target_dtype"] or ""), consumers)
 
 
-def _evidence(
-    run: _Run, row: int, r: dict[str, object], c: dict[str, object], findings: list[Finding]
-) -> list[str]:
+def _evidence(run: _DiagnosisRun, row: int, r: Row, c: ClassRow, findings: list[Finding]) -> list[str]:
     """The sentences that support a root cause, strongest first."""
     has_graph = run.cmp.model_facts is not None or run.model is not None
     evidence = [
@@ -760,13 +770,13 @@ def _evidence(
     return evidence
 
 
-def _how_sentences(run: _Run, row: int, r: dict[str, object]) -> list[str]:
+def _how_sentences(run: _DiagnosisRun, row: int, r: Row) -> list[str]:
     """What the row is and how it broke: a graph input, its replay, the first NaN/Inf, the trend."""
     evidence = []
-    if _is_graph_input(run.cmp, r) and r["health"] != "error":
+    if _is_graph_input(run.cmp, r) and r["health"] != Health.ERROR:
         evidence.append(_input_sentence(run, row))
-    elif run.layouts.get(row) is not None:
-        evidence.append(_layout_sentence(run.layouts[row]))  # type: ignore[arg-type]
+    elif (layout := run.layouts.get(row)) is not None:
+        evidence.append(_layout_sentence(layout))
     if row in run.replays:
         evidence.append(run.replays[row].sentence())
     if row == run.nan_row:
@@ -776,7 +786,7 @@ def _how_sentences(run: _Run, row: int, r: dict[str, object]) -> list[str]:
     return evidence
 
 
-def _nan_sentences(run: _Run, row: int, r: dict[str, object]) -> list[str]:
+def _nan_sentences(run: _DiagnosisRun, row: int, r: Row) -> list[str]:
     """The first NaN/Inf: the counts on both sides, and where the fault entered when the replay reproduces it."""
     n = {k: r[k] or 0 for k in ("nan_target", "inf_target", "nan_golden", "inf_golden")}
     return [
@@ -786,7 +796,7 @@ def _nan_sentences(run: _Run, row: int, r: dict[str, object]) -> list[str]:
     ]
 
 
-def _upstream_sentence(run: _Run, row: int) -> list[str]:
+def _upstream_sentence(run: _DiagnosisRun, row: int) -> list[str]:
     """A NaN origin whose replay reproduces the NaN/Inf: the values fed were outside the op's domain."""
     replayed = run.replays.get(row)
     worst = run.classes["worst_input"][row]
@@ -799,7 +809,7 @@ def _upstream_sentence(run: _Run, row: int) -> list[str]:
     ]
 
 
-def _input_sentence(run: _Run, row: int) -> str:
+def _input_sentence(run: _DiagnosisRun, row: int) -> str:
     """What a differing graph input means: pre-processing, or a layout when axes align it."""
     found = run.permutation(row)
     if found is not None:
@@ -820,7 +830,7 @@ def _layout_sentence(found: Layout) -> str:
     )
 
 
-def _commands(run: _Run, cause: str, r: dict[str, object], findings: list[Finding]) -> list[str]:
+def _commands(run: _DiagnosisRun, cause: str, r: Row, findings: list[Finding]) -> list[str]:
     """``dumpscope patch`` commands for the fixes the findings (and the cause) suggest; keeping a
     node in fp32 only for a target that runs in a reduced float type."""
     fixes = [fx for f in findings if f.weight > 0 for fx in f.fixes]
@@ -831,13 +841,13 @@ def _commands(run: _Run, cause: str, r: dict[str, object], findings: list[Findin
     return patch_commands(fixes, run.model, run.nodes) if fixes else []
 
 
-def _keeps_fp32(cause: str, r: dict[str, object]) -> bool:
+def _keeps_fp32(cause: str, r: Row) -> bool:
     """A precision loss or NaN origin in a reduced float band, at a named node: keeping it in fp32 may fix it."""
     return cause in (v.PRECISION, v.NAN_ORIGIN) and r["band"] in ("fp16", "bf16") and bool(r["node_name"])
 
 
 def _advice(
-    run: _Run,
+    run: _DiagnosisRun,
     cause: str,
     detail: str | None,
     commands: list[str],
@@ -865,7 +875,7 @@ def _clamp_lines(ctx: CheckContext) -> list[str]:
     """One line per fp16 clamp record of the target manifest."""
     return [
         f"fp16 conversion: {rec.get('action')} {rec.get('count')} value(s) of constant {display(name)!r} "
-        f"(largest |x| {float(rec.get('max_abs') or 0):.6g})"  # type: ignore[arg-type]
+        f"(largest |x| {clamp_max_abs(rec):.6g})"
         for name, recs in ctx.clamped.items()
         for rec in recs
     ]
@@ -932,7 +942,7 @@ def _quantisation_loss(
     cmp: Comparison, row: int, sqnr: np.ndarray, lost: np.ndarray, level: np.ndarray
 ) -> dict[str, object]:
     """One quantised layer's entry: its SQNR and loss, golden range, quantisation parameters."""
-    r = cmp.frame.row(row, named=True)
+    r = row_at(cmp.frame, row)
     scale, zero_point, _ = quant_params(cmp, row) or (None, None, None)
     return {
         "row": row,
@@ -949,10 +959,10 @@ def _quantisation_loss(
     }
 
 
-def _int16_advised(unhealthy: bool, r: dict[str, object]) -> bool:
+def _int16_advised(unhealthy: bool, r: Row) -> bool:
     """Bad metrics *and* a golden range wider than :data:`WIDE_RANGE` still in 8 bits: the layer needs INT16."""
     lo, hi = r["min_golden"], r["max_golden"]
-    return bool(unhealthy and lo is not None and hi is not None and hi - lo > WIDE_RANGE)  # type: ignore[operator]
+    return bool(unhealthy and lo is not None and hi is not None and hi - lo > WIDE_RANGE)
 
 
 def _top_sentence(top: RootCause) -> str:
@@ -970,9 +980,9 @@ def _top_sentence(top: RootCause) -> str:
 def _health_sentence(cmp: Comparison, healthy: bool, counts: dict[str, int]) -> str:
     """The summary's verdict: healthy (with its warnings), or how many rows fail."""
     if healthy:
-        warn = counts.get("warn", 0)
+        warn = counts.get(Health.WARN, 0)
         return "Healthy: every compared tensor is within its band" + (f" ({warn} warn)" if warn else "") + "."
-    bad = sum(counts.get(h, 0) for h in ("fail", "error"))
+    bad = divergent_rows(counts)
     return f"Unhealthy: {bad} of {cmp.frame.height} rows fail or could not be compared."
 
 

@@ -25,6 +25,7 @@ from dumpscope.core.comparison.msprobe.view import lineage
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.diagnosis.classify import Trend
 from dumpscope.core.diagnosis.verdict import Diagnosis, RootCause, row_info
+from dumpscope.core.vocabulary import DIVERGENT, is_divergent
 
 #: The msprobe columns the diagnosis reads; a frame without them (an odd import) is not diagnosed here.
 NEEDED = ("Entry", "Role", "Deviation", "Err_message", "msprobe -da flags", "NPU Name", "Order", "Result")
@@ -61,7 +62,7 @@ def diagnose_msprobe(cmp: Comparison) -> Diagnosis:
     """The step/rank's first divergence as the root cause (none when every output is within bounds)."""
     frame = cmp.frame
     counts = cmp.health_counts()
-    healthy = not (counts.get("fail", 0) or counts.get("error", 0))
+    healthy = not is_divergent(counts)
     found = [replace(d, module_path=_module_path(cmp, d.entry)) for d in bad_entries(frame)[:1]]
     causes = (_root_cause(frame, found[0], _label(cmp)),) if found else ()
     first = cmp.first_divergent()
@@ -132,7 +133,7 @@ def _cause_row(frame: pl.DataFrame, d: Divergence) -> int:
 
 def _origins(frame: pl.DataFrame, root: int | None) -> list[str | None]:
     """``introduced`` at the root-cause row, ``inherited`` at every other failing row after it."""
-    failing = frame["health"].is_in(["fail", "error"]).to_list()
+    failing = frame["health"].is_in(list(DIVERGENT)).to_list()
     return [
         None if root is None or not bad or i < root else ("introduced" if i == root else "inherited")
         for i, bad in enumerate(failing)

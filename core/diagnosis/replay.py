@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -38,6 +39,9 @@ from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.comparison.shapes import align, declared_layouts
 from dumpscope.core.dumps import TensorReadError, TensorRef
 from dumpscope.core.onnx.lazy import helper, numpy_helper, onnx
+
+if TYPE_CHECKING:
+    from dumpscope.core.onnx.runner import OnProgress
 
 #: Suspect rows replayed at most per diagnosis (a work bound: never the clock).
 MAX_REPLAYS = 32
@@ -54,9 +58,6 @@ _CASTABLE = _FLOAT - {"bfloat16"}
 #: Differences at most this large (absolute, by the target's dtype: two units in the last place
 #: next to 1.0) are rounding, however small the values (a saturated Sigmoid's outputs near 1e-6).
 ABS_FLOOR: dict[str, float] = {"float32": 2 * 2.0**-23, "float16": 2 * 2.0**-10, "bfloat16": 2 * 2.0**-7}
-
-Progress = Callable[[int, int], None]
-"""``progress(done, total)`` after each replay."""
 
 
 @dataclass(frozen=True)
@@ -350,7 +351,13 @@ def _model(
     return one.SerializeToString()
 
 
-def _session(model: bytes) -> object:
+class _Session(Protocol):
+    """The part of ``onnxruntime.InferenceSession`` a replay uses (onnxruntime ships no types)."""
+
+    def run(self, output_names: list[str], input_feed: Mapping[str, np.ndarray], /) -> list[np.ndarray]: ...
+
+
+def _session(model: bytes) -> _Session:
     import onnxruntime as ort
 
     so = ort.SessionOptions()
@@ -418,7 +425,7 @@ def _run_once(
 ) -> tuple[np.ndarray, str]:
     """One session over ``nodes``: in float64 when ``wide``, else as fed; its output and precision."""
     model = _model(proto, nodes, _widen(feeds, wide), [output], _widen(values, wide))
-    out = _session(model).run([output], _widen(feeds, wide))[0]  # type: ignore[attr-defined]
+    out = _session(model).run([output], _widen(feeds, wide))[0]
     return np.asarray(out), "float64" if wide else "float32"
 
 
@@ -462,9 +469,9 @@ class _Tensors:
         lines it up (:func:`~dumpscope.core.comparison.shapes.align`), None when it cannot be
         (only a flat comparison, with its warning, would fit)."""
         golden = self.load_row(row, "golden")
-        if golden is None or golden.size != data.size:
+        if golden is None or golden.size != data.size or self.cmp.pairing is None:
             return None
-        pair = self.cmp.pairing.pairs[row]  # type: ignore[union-attr]
+        pair = self.cmp.pairing.pairs[row]
         aligned = align(golden, data, declared_layouts(pair.golden, pair.target))
         if aligned.error or aligned.warn:
             return None
@@ -526,7 +533,8 @@ class Replayer:
 
     def _fused_group(self, row: int, tensor: str) -> list[onnx.NodeProto]:
         """The original nodes a fused target op replaces, when they produce ``tensor`` (else empty)."""
-        originals = self.fused.get(self._target_op(row), ((),))[0]  # type: ignore[arg-type]
+        op = self._target_op(row)
+        originals = self.fused.get(op, ((),))[0] if op is not None else ()
         group = [n for n in (self.src.node(o) for o in originals) if n is not None]
         if len(group) > 1 and any(tensor in n.output for n in group):
             return _topological(group, self.src.proto().graph.node)
@@ -682,7 +690,7 @@ def _topological(group: Iterable[onnx.NodeProto], order: Iterable[onnx.NodeProto
 
 
 def replay_rows(
-    replayer: Replayer, rows: Sequence[int], *, limit: int = MAX_REPLAYS, progress: Progress | None = None
+    replayer: Replayer, rows: Sequence[int], *, limit: int = MAX_REPLAYS, progress: OnProgress | None = None
 ) -> dict[int, Replay]:
     """Replay the first ``limit`` of ``rows`` (in order; the same ones on any machine and load)."""
     out: dict[int, Replay] = {}

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -146,18 +147,18 @@ def _grid_of(cmp: Comparison, row: int) -> Grid | None:
     return None if g is None or t is None else int8_grid(g, t)
 
 
-def _numbers(r: dict[str, object]) -> str:
+def _numbers(r: dict[str, Any]) -> str:
     return (
         f"single cos {r['rknn_single_cos']:.5f} euc {r['rknn_single_euc']:.5f}, "
         f"entire cos {r['rknn_entire_cos']:.5f} euc {r['rknn_entire_euc']:.5f}"
     )
 
 
-def _share(r: dict[str, object]) -> str:
+def _share(r: dict[str, Any]) -> str:
     entire, single = r["rknn_entire_euc"], r["rknn_single_euc"]
     if not entire:
         return ""
-    pct = 100.0 * float(single) / float(entire)  # type: ignore[arg-type]
+    pct = 100.0 * float(single) / float(entire)
     verdict = (
         "introduced at this layer" if r["rknn_origin"] == "introduced" else "mostly inherited from upstream"
     )
@@ -167,7 +168,7 @@ def _share(r: dict[str, object]) -> str:
 
 
 def _evidence(
-    cmp: Comparison, r: dict[str, object], row: int, ranked: pl.DataFrame, quantised: bool
+    cmp: Comparison, r: dict[str, Any], row: int, ranked: pl.DataFrame, quantised: bool
 ) -> tuple[list[str], Grid | None]:
     name = display(str(r["target_name"] or r["name"]))
     lines = [
@@ -196,7 +197,7 @@ def _evidence(
             )
     if r["cosine_similarity"] is not None and r.get("rknn_cos_agrees") is not None:
         agree = "prints as" if r.get("rknn_cos_agrees") else "differs from"
-        ours = float(r["cosine_similarity"])  # type: ignore[arg-type]
+        ours = float(r["cosine_similarity"])
         lines.append(
             f"our cosine of this row {ours:.5f} {agree} the report's entire cosine {r['rknn_entire_cos']:.5f}"
         )

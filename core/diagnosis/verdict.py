@@ -85,7 +85,7 @@ class Diagnosis:
     """Frame row -> the replay of its node (suspects only): what the tensor pane shows."""
 
     def to_json(self) -> dict[str, object]:
-        return _clean(
+        cleaned = _clean_dict(
             {
                 "verdict": "healthy" if self.healthy else "unhealthy",
                 "summary": self.summary,
@@ -107,7 +107,8 @@ class Diagnosis:
                 "counts": self.counts,
                 "replays": [{"row": row, **rep.to_json()} for row, rep in sorted(self.replays.items())],
             }
-        )  # type: ignore[return-value]
+        )
+        return {str(k): v for k, v in cleaned.items()}
 
 
 @singledispatch
@@ -128,7 +129,7 @@ def _clean_text(value: str) -> str:
 
 
 @_clean.register
-def _clean_dict(value: dict) -> dict[object, object]:  # type: ignore[type-arg]
+def _clean_dict(value: dict) -> dict[object, object]:
     return {k: _clean(v) for k, v in value.items()}
 
 

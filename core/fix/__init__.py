@@ -65,7 +65,7 @@ def diagnosis_seeds(model: str | Path, ev: Evaluator) -> tuple[list[Change], lis
 
     with tempfile.TemporaryDirectory(prefix="dumpscope-fix-seed-") as tmp:
         work = Path(tmp)
-        files = {}
+        files: dict[str, Path] = {}
         for i in ev.inputs:
             files[i.name] = work / f"input{len(files)}.npy"
             with atomic_binary(

@@ -47,7 +47,7 @@ import onnx
 
 from dumpscope.core.atomic import write_text
 from dumpscope.core.fix.search import Change
-from dumpscope.core.onnx.graph import graph_facts
+from dumpscope.core.onnx.graph import GraphFacts, NodeFacts, graph_facts
 from dumpscope.core.onnx.patch import patch_model
 
 FILES = (
@@ -98,12 +98,12 @@ def emit(proto: onnx.ModelProto, changes: Sequence[Change], out: Path) -> list[P
     return written
 
 
-def _sigmastar(keep: list[str], facts: onnx.GraphProto | object) -> str:
+def _sigmastar(keep: list[str], facts: GraphFacts) -> str:
     """``[CONV_CONFIG]`` with the first input tensor of each kept convolution, or of the convolutions that
     read or feed a kept non-convolution node."""
     tensors: list[str] = []
     notes: list[str] = []
-    by_name = {n.name: n for n in facts.nodes}  # type: ignore[attr-defined]
+    by_name = {n.name: n for n in facts.nodes}
     for name in keep:
         node = by_name.get(name)
         if node is None:
@@ -111,8 +111,8 @@ def _sigmastar(keep: list[str], facts: onnx.GraphProto | object) -> str:
         if node.op_type == "Conv":
             tensors.append(node.inputs[0])
             continue
-        after = [c for o in node.outputs for c in facts.consumers.get(o, ())]  # type: ignore[attr-defined]
-        before = [facts.producer.get(i) for i in node.inputs]  # type: ignore[attr-defined]
+        after = [c for o in node.outputs for c in facts.consumers.get(o, ())]
+        before = [facts.producer.get(i) for i in node.inputs]
         near = [c for c in (*after, *before) if c is not None and c.op_type == "Conv"]
         tensors += [c.inputs[0] for c in near]
         notes.append(
@@ -128,7 +128,7 @@ def _sigmastar(keep: list[str], facts: onnx.GraphProto | object) -> str:
     return "\n".join(["[CONV_CONFIG]", *notes, *body]) + "\n"
 
 
-def _rknn(keep: list[str], by_name: dict[str, object]) -> str:
+def _rknn(keep: list[str], by_name: dict[str, NodeFacts]) -> str:
     lines = [
         "# paste into the custom_quantize_layers section of the *.quantization.cfg written by",
         "# rknn.hybrid_quantization_step1, then run hybrid_quantization_step2",
@@ -136,7 +136,7 @@ def _rknn(keep: list[str], by_name: dict[str, object]) -> str:
     ]
     for name in keep:
         node = by_name.get(name)
-        for out in node.outputs if node is not None else (name,):  # type: ignore[attr-defined]
+        for out in node.outputs if node is not None else (name,):
             lines.append(f"    {json.dumps(out)}: float16")
     return "\n".join(lines) + "\n"
 

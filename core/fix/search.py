@@ -27,10 +27,14 @@ import math
 import shlex
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from dumpscope.core.fix.trial import Evaluator, Measured
+
+if TYPE_CHECKING:
+    from dumpscope.core.onnx.graph import GraphFacts
 
 #: Default tolerances per target: the ``warn`` relative-distance limit of ``compare``'s band for that
 #: precision (``core/comparison/judge.py``), i.e. what ``compare`` calls OK.
@@ -421,9 +425,9 @@ class FixSearch:
 _NO_FLOAT_WORK = frozenset({"Constant", "ConstantOfShape", "Shape", "Size"})
 
 
-def _ancestors(tensors: Sequence[str], facts: object) -> set[str]:
+def _ancestors(tensors: Sequence[str], facts: GraphFacts) -> set[str]:
     """Names of the nodes ``tensors`` depend on (their producers, transitively)."""
-    producer = facts.producer  # type: ignore[attr-defined]
+    producer = facts.producer
     seen: set[str] = set()
     stack = list(tensors)
     while stack:

@@ -114,7 +114,7 @@ class Evaluator:
 
         feeds = {feed_names.get(i.name, i.name): i.array for i in self.inputs}
         names = list(fetch.values())
-        values = _run(session, names, feeds)  # type: ignore[arg-type]
+        values = _run(session, names, feeds)
         by_fetch = dict(zip(names, values, strict=False))
         return {true: np.asarray(by_fetch[f]) for true, f in fetch.items()}
 

@@ -31,9 +31,9 @@ FORMAT_MODULES: tuple[str, ...] = (
     "ascend_dump",
     "sigmastar",
     "polygraphy",
-    "sgs_output",  # issue 11: SigmaStar simulator log/output folders (fixed.sim vs offline/board, SigmaStar IPU guide §4)
-    "rknn_snapshot",  # issue 27: RKNN-Toolkit2 accuracy_analysis golden/ and simulator/ folders
-    "msprobe",  # issue 15: step*/rank*/dump.json trees (one rank per open; see comparison.msprobe.driver)
+    "sgs_output",  # SigmaStar simulator log/output folders (fixed.sim vs offline/board, SigmaStar IPU guide §4)
+    "rknn_snapshot",  # RKNN-Toolkit2 accuracy_analysis golden/ and simulator/ folders
+    "msprobe",  # step*/rank*/dump.json trees (one rank per open; see comparison.msprobe.driver)
 )
 
 

@@ -27,7 +27,7 @@ import math
 import mmap
 import os
 import struct
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -36,7 +36,7 @@ from typing import BinaryIO, NamedTuple
 import numpy as np
 
 from dumpscope.core.atomic import atomic_binary
-from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorRef
+from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorKind, TensorRef
 from dumpscope.core.formats import ascend_layout as layout
 from dumpscope.core.formats import protobuf as pb
 from dumpscope.core.formats.ascend_tree import AscendRun, runs_of_files, several_runs_note
@@ -159,7 +159,7 @@ def _name_ids(op_type: str, op_name: str, before: list[str], ts: int, ids: list[
     return DumpName(op_type, op_name, int(before[-1]), stream, ts, *padded[:4])
 
 
-def _shape(buf: bytes | memoryview, fields: list[pb.Field]) -> tuple[int, ...]:
+def _shape(buf: pb.Bytes, fields: list[pb.Field]) -> tuple[int, ...]:
     dims: list[int] = []
     for f in fields:
         dims = pb.repeated_varints(buf, pb.message(buf, f).get(1, []))
@@ -170,22 +170,22 @@ def _shape(buf: bytes | memoryview, fields: list[pb.Field]) -> tuple[int, ...]:
 
 def _opt_int(fields: dict[int, list[pb.Field]], number: int | None) -> int | None:
     """The last value of an integer field, None when absent (or when the message has no such field)."""
-    got = fields.get(number)  # type: ignore[arg-type]
+    got = fields.get(number) if number is not None else None
     return pb.integer(got[-1]) if got else None
 
 
 def _int(fields: dict[int, list[pb.Field]], number: int | None, default: int = 0) -> int:
-    got = fields.get(number)  # type: ignore[arg-type]
+    got = fields.get(number) if number is not None else None
     return pb.integer(got[-1]) if got else default
 
 
-def _opt_text(buf: bytes | memoryview, fields: dict[int, list[pb.Field]], number: int) -> str | None:
+def _opt_text(buf: pb.Bytes, fields: dict[int, list[pb.Field]], number: int) -> str | None:
     """The last value of a string field, None when absent."""
     got = fields.get(number)
     return pb.text(buf, got[-1]) if got else None
 
 
-def _text(buf: bytes | memoryview, fields: dict[int, list[pb.Field]], number: int) -> str:
+def _text(buf: pb.Bytes, fields: dict[int, list[pb.Field]], number: int) -> str:
     """The last value of a string field, ``""`` when absent."""
     got = fields.get(number)
     return pb.text(buf, got[-1]) if got else ""
@@ -221,7 +221,7 @@ _ROLE_FIELDS = {
 
 
 def _tensor_desc(
-    buf: bytes | memoryview, f: pb.Field, role: str, index: int, base: int, inline: bool
+    buf: pb.Bytes, f: pb.Field, role: str, index: int, base: int, inline: bool
 ) -> tuple[TensorDesc, int]:
     """Decode one OpOutput/OpInput/OpBuffer/Workspace; return it and its byte size."""
     sub = pb.message(buf, f)
@@ -233,8 +233,8 @@ def _tensor_desc(
         index=index,
         dtype_code=_int(sub, nums.dtype, nums.dtype_default),
         format_code=_int(sub, nums.format, 2),
-        shape=_shape(buf, sub.get(nums.shape, [])) if nums.shape else (size,),  # type: ignore[arg-type]
-        original_shape=_shape(buf, sub.get(nums.original_shape, [])),  # type: ignore[arg-type]
+        shape=_shape(buf, sub.get(nums.shape, [])) if nums.shape else (size,),
+        original_shape=_shape(buf, sub.get(nums.original_shape, [])) if nums.original_shape else (),
         size=size,
         offset=offset,
         origin_name=origin_name,
@@ -254,17 +254,17 @@ def _placement(sub: dict[int, list[pb.Field]], nums: _Fields, base: int, inline:
 
 
 def _origin_op(
-    buf: bytes | memoryview, sub: dict[int, list[pb.Field]], number: int | None
+    buf: pb.Bytes, sub: dict[int, list[pb.Field]], number: int | None
 ) -> tuple[str | None, int | None, int | None]:
     """``(name, output index, format code)`` of the framework op a tensor came from, if recorded."""
     if number not in sub:
         return None, None, None
-    osub = pb.message(buf, sub[number][-1])  # type: ignore[index]
+    osub = pb.message(buf, sub[number][-1])
     return _opt_text(buf, osub, 1), _opt_int(osub, 2), _opt_int(osub, 4)
 
 
 def _decode_dumpdata(
-    buf: bytes | memoryview, start: int, end: int, data_start: int, inline: bool, path: Path, file_size: int
+    buf: pb.Bytes, start: int, end: int, data_start: int, inline: bool, path: Path, file_size: int
 ) -> DumpHeader:
     top = pb.group(pb.iter_fields(buf, start, end))
     _check_dumpdata(top)
@@ -295,7 +295,7 @@ def _check_dumpdata(top: dict[int, list[pb.Field]]) -> None:
 
 
 def _tensor_descs(
-    buf: bytes | memoryview, top: dict[int, list[pb.Field]], data_start: int, inline: bool
+    buf: pb.Bytes, top: dict[int, list[pb.Field]], data_start: int, inline: bool
 ) -> tuple[list[TensorDesc], int]:
     """Every tensor of the header, and the byte position after the last chunk."""
     descs: list[TensorDesc] = []
@@ -597,7 +597,7 @@ class _Builder:
             node_name=op.op_name,
             op_type=op.dname.op_type if op.dname else None,
             output_index=desc.index,
-            kind=kind,  # type: ignore[arg-type]
+            kind=kind,
             source=f"{op.header.path}:{desc.role}.{desc.index}",
             order=float(order) if order else None,
             extra=_tensor_extra(op, desc),
@@ -606,7 +606,7 @@ class _Builder:
         self.tensors[name] = TensorRef(info, loader, error)
 
 
-def _tensor_name(base: str, desc: TensorDesc) -> tuple[str, str]:
+def _tensor_name(base: str, desc: TensorDesc) -> tuple[str, TensorKind]:
     """``(tensor name, kind)``: output 0 is the op's name, output N ``op:N``, input N ``op:input:N``."""
     if desc.role != "output":
         return f"{base}:input:{desc.index}", "op_input"
@@ -670,7 +670,7 @@ def _read_files(path: Path, builder: _Builder) -> list[_OpFile]:
 
 
 def _warn_several_runs(builder: _Builder, files: list[Path]) -> None:
-    """Say so when the files span several steps/devices (issue 15): they are merged."""
+    """Say so when the files span several steps/devices: they are merged (``--step``/``--device`` pick one)."""
     note = several_runs_note(files)
     if note is not None:
         builder.problems.append(DumpProblem(str(builder.root), note))
@@ -711,7 +711,9 @@ def _loads_device_layout(ref: TensorRef) -> bool:
 
 def _with_origin_format(ref: TensorRef, fmt: str) -> TensorRef:
     info = replace(ref.info, extra=(*ref.info.extra, ("origin_format", fmt)))
-    return TensorRef(info, partial(load_tensor, *ref.loader.args, fmt), ref.error)  # type: ignore[union-attr]
+    assert isinstance(ref.loader, partial)  # see _loads_device_layout
+    header, desc = ref.loader.args
+    return TensorRef(info, partial(load_tensor, header, desc, fmt), ref.error)
 
 
 # --- writing (synthetic dumps for tests, demos and benchmarks; same layout as the device) ---
@@ -737,16 +739,16 @@ def _encode_tensor(t: RawTensor, role: str, inline: bool) -> bytes:
     msg = pb.encode_int(1, t.dtype_code) + pb.encode_int(2, t.format_code)
     msg += pb.encode_bytes(3, pb.encode_packed(1, t.data.shape))
     if nums.original_op is not None and t.origin_name is not None:
-        msg += pb.encode_bytes(nums.original_op, _encode_origin(t))
+        msg += pb.encode_bytes(nums.original_op, _encode_origin(t.origin_name, t))
     msg += (pb.encode_bytes(nums.data, raw) if inline else b"") + pb.encode_int(nums.size, len(raw))
-    if t.original_shape:
-        msg += pb.encode_bytes(nums.original_shape, pb.encode_packed(1, t.original_shape))  # type: ignore[arg-type]
+    if t.original_shape and nums.original_shape is not None:
+        msg += pb.encode_bytes(nums.original_shape, pb.encode_packed(1, t.original_shape))
     return msg
 
 
-def _encode_origin(t: RawTensor) -> bytes:
-    """The OriginalOp message of an output: framework op name, output index, format."""
-    op = pb.encode_bytes(1, t.origin_name) + pb.encode_int(2, t.origin_output_index)  # type: ignore[arg-type]
+def _encode_origin(name: str, t: RawTensor) -> bytes:
+    """The OriginalOp message of an output: framework op name (``name``), output index, format."""
+    op = pb.encode_bytes(1, name) + pb.encode_int(2, t.origin_output_index)
     if t.origin_format_code is not None:
         op += pb.encode_int(4, t.origin_format_code)
     return op
@@ -756,7 +758,7 @@ def write_dump(
     path: Path,
     op_name: str,
     outputs: list[RawTensor],
-    inputs: list[RawTensor] = (),  # type: ignore[assignment]
+    inputs: Sequence[RawTensor] = (),
     dump_time: int = 0,
     layout_version: int = 2,
 ) -> Path:

@@ -145,8 +145,8 @@ def _rearrange(
 ) -> np.ndarray:
     """A plain (unblocked) format: transposed to the origin layout when that is a permutation of
     the device's axes, else reshaped to ``original_shape`` when the element counts agree."""
-    if _is_permutation(name, origin_format):
-        return device.transpose([name.index(a) for a in origin_format])  # type: ignore[union-attr]
+    if origin_format is not None and _is_permutation(name, origin_format):
+        return device.transpose([name.index(a) for a in origin_format])
     if tuple(original_shape) in ((), device.shape):  # none given, or the device's own
         return device
     if math.prod(original_shape) == device.size:
@@ -156,10 +156,10 @@ def _rearrange(
     )
 
 
-def _is_permutation(name: str, origin_format: str | None) -> bool:
+def _is_permutation(name: str, origin_format: str) -> bool:
     """Two different plain layouts of the same axes (NHWC on the device, NCHW in the framework)."""
     both_plain = {name, origin_format} <= _PLAIN_AXES
-    return both_plain and name != origin_format and sorted(name) == sorted(origin_format)  # type: ignore[arg-type]
+    return both_plain and name != origin_format and sorted(name) == sorted(origin_format)
 
 
 def _nc1hwc0(device: np.ndarray, orig: tuple[int, ...], origin_format: str | None) -> np.ndarray:
@@ -187,7 +187,7 @@ def _four_d_layout(orig: tuple[int, ...], h: int, w: int, padded_c: int, hint: s
     if len(orig) != 4:
         return _vector_layout(orig, h, w, padded_c)
     if hint in _HWC_AXES:
-        return hint  # type: ignore[return-value]
+        return hint
     return _layout_by_axes(orig, h, w, padded_c)
 
 
@@ -224,12 +224,12 @@ def _fractal_z(device: np.ndarray, orig: tuple[int, ...], hint: str | None) -> n
     if len(orig) != 4:
         raise LayoutError(f"FRACTAL_Z conversion needs a 4-D original shape, got {list(orig)}")
     layout = hint if hint in ("NCHW", "NHWC", "HWCN") else "NCHW"
-    n, c, h, w = (orig[layout.index(a)] for a in "NCHW")  # type: ignore[union-attr]
-    c1 = _fractal_z_c1(device, orig, layout, (n, c, h, w))  # type: ignore[arg-type]
+    n, c, h, w = (orig[layout.index(a)] for a in "NCHW")
+    c1 = _fractal_z_c1(device, orig, layout, (n, c, h, w))
     _, n1, n0, c0 = device.shape
     full = device.reshape(c1, h, w, n1, n0, c0).transpose(3, 4, 0, 5, 1, 2).reshape(n1 * n0, c1 * c0, h, w)
     nchw = full[:n, :c]
-    return nchw.transpose(["NCHW".index(a) for a in layout])  # type: ignore[union-attr]
+    return nchw.transpose(["NCHW".index(a) for a in layout])
 
 
 def _fractal_z_c1(

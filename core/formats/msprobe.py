@@ -39,11 +39,19 @@ import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, TypeGuard
 
 import numpy as np
 
-from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorReadError, TensorRef
+from dumpscope.core.dumps import (
+    Dump,
+    DumpError,
+    DumpProblem,
+    TensorInfo,
+    TensorKind,
+    TensorReadError,
+    TensorRef,
+)
 from dumpscope.core.formats.npyfile import open_npy
 from dumpscope.core.formats.safe_fs import (
     JsonStream,
@@ -200,12 +208,9 @@ def split_name(name: str) -> NameParts:
 
 
 def _stat(value: object) -> float | None:
-    kind = value.__class__
-    if kind is float:
-        return value  # type: ignore[return-value]
-    if kind is int or kind is bool:
-        return float(value)  # type: ignore[arg-type]
-    return float(value) if isinstance(value, (int, float)) else None
+    if isinstance(value, float):  # the common case (JSON numbers are floats or ints)
+        return value
+    return float(value) if isinstance(value, int) else None
 
 
 @functools.lru_cache(maxsize=1024)
@@ -224,8 +229,8 @@ _INT_ONLY = frozenset({int})
 def _shape(value: object) -> tuple[int, ...] | None:
     """A list of ints as a tuple (bools and floats are not dimensions); else None.  A dump
     repeats few shapes: each is kept once (:data:`_SHAPES`), not once per record."""
-    if value.__class__ is list and _INT_ONLY.issuperset(map(type, value)):  # type: ignore[arg-type]
-        shape = tuple(value)  # type: ignore[arg-type]
+    if value.__class__ is list and _INT_ONLY.issuperset(map(type, value)):
+        shape = tuple(value)
         return _SHAPES.setdefault(shape, shape) if len(_SHAPES) < _MAX_SHAPES or shape in _SHAPES else shape
     return None
 
@@ -320,17 +325,17 @@ def _items(raw: list | dict) -> list[tuple[object, object]]:
     return list(enumerate(raw)) if isinstance(raw, list) else list(raw.items())
 
 
-def _is_container(raw: object) -> bool:
+def _is_container(raw: object) -> TypeGuard[list | dict]:
     """A nested list/dict of arguments (a dict with ``type`` is one record)."""
     return isinstance(raw, list) or isinstance(raw, dict) and bool(raw) and "type" not in raw
 
 
 def _records(raw: object, entry: str, role: str, suffix: str, files: TensorFiles) -> list[Record]:
     """Flatten one argument (tensor, value, nested list or dict) into records."""
-    if raw.__class__ is dict and str(raw.get("type", "")).endswith("Tensor"):  # type: ignore[attr-defined]
+    if raw.__class__ is dict and str(raw.get("type", "")).endswith("Tensor"):
         return [_tensor_at(raw, entry, role, suffix, files)]  # the common case, first
     if _is_container(raw):
-        return [r for k, item in _items(raw) for r in _records(item, entry, role, f"{suffix}.{k}", files)]  # type: ignore[arg-type]
+        return [r for k, item in _items(raw) for r in _records(item, entry, role, f"{suffix}.{k}", files)]
     base = {"name": f"{entry}.{suffix}", "entry": entry, "role": role, "suffix": suffix}
     if isinstance(raw, dict) and _is_tensor(raw):
         return [_tensor_at(raw, entry, role, suffix, files)]
@@ -611,7 +616,12 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format protocol's name
         )
     rank = read_rank(ranks[0][2])
     tensors = {r.name: _tensor_ref(r, e) for e in rank.entries.values() for r in e.records if r.is_tensor}
-    meta = {"task": rank.task, "level": rank.level, "framework": rank.framework, "msprobe_rank": rank}
+    meta: dict[str, object] = {
+        "task": rank.task,
+        "level": rank.level,
+        "framework": rank.framework,
+        "msprobe_rank": rank,
+    }
     return Dump(rank.path, NAME, tensors, skipped + rank.problems, meta)
 
 
@@ -670,5 +680,6 @@ def load_tensor(record: Record) -> np.ndarray:
         raise TensorReadError(text if text.startswith(path.name) else f"{path.name}: {text}") from None
 
 
-def _kind(role: str) -> str:
-    return {"input": "op_input", "parameters": "constant"}.get(role, "activation")
+def _kind(role: str) -> TensorKind:
+    kinds: dict[str, TensorKind] = {"input": "op_input", "parameters": "constant"}
+    return kinds.get(role, "activation")

@@ -28,6 +28,7 @@ from dumpscope.core.dumps import (
     DumpError,
     DumpProblem,
     TensorInfo,
+    TensorKind,
     TensorReadError,
     TensorRef,
     dtype_name,
@@ -63,7 +64,7 @@ class _Parsed:
     node: str | None = None
     op_type: str | None = None
     index: int = 0
-    kind: str = "activation"
+    kind: TensorKind = "activation"
     order: float | None = None
     extra: tuple[tuple[str, str], ...] = ()
 
@@ -134,7 +135,7 @@ def open(path: Path) -> Dump:  # noqa: A001 - the format protocol's name
     return dump
 
 
-def _load_manifest(root: Path, manifest_path: Path) -> tuple[dict | None, str]:  # type: ignore[type-arg]
+def _load_manifest(root: Path, manifest_path: Path) -> tuple[dict | None, str]:
     """``(manifest, "")`` when ``manifest.json`` is usable, else ``(None, why not)``."""
     reason = regular_file_problem(root, manifest_path)
     if reason is not None:
@@ -206,27 +207,27 @@ def _with(info: TensorInfo, **changes: object) -> TensorInfo:
     return copy
 
 
-_INFO_SLOTS = tuple((name, getattr(TensorInfo, name)) for name in TensorInfo.__slots__)  # type: ignore[attr-defined]
+_INFO_SLOTS = tuple((name, getattr(TensorInfo, name)) for name in TensorInfo.__slots__)
 
 
 _KINDS = ("activation", "input", "constant", "op_input")
 
 
-def _opt_str(entry: dict, key: str) -> str | None:  # type: ignore[type-arg]
+def _opt_str(entry: dict, key: str) -> str | None:
     value = entry.get(key)
     if value is None or isinstance(value, str):
         return value
     raise ValueError(f"{key!r} is a {type(value).__name__}, not a string")
 
 
-def _opt_int(entry: dict, key: str) -> int | None:  # type: ignore[type-arg]
+def _opt_int(entry: dict, key: str) -> int | None:
     value = entry.get(key)
     if value is None or (isinstance(value, int) and not isinstance(value, bool) and abs(value) < 1 << 62):
         return value
     raise ValueError(f"{key!r} is {str(value)[:40]}, not an integer")
 
 
-def _entry_shape(entry: dict) -> tuple[int, ...] | None:  # type: ignore[type-arg]
+def _entry_shape(entry: dict) -> tuple[int, ...] | None:
     shape = entry.get("shape")
     if shape is None:
         return None
@@ -235,7 +236,7 @@ def _entry_shape(entry: dict) -> tuple[int, ...] | None:  # type: ignore[type-ar
     return check_shape(tuple(shape))
 
 
-def _entry_inputs(entry: dict) -> list[str]:  # type: ignore[type-arg]
+def _entry_inputs(entry: dict) -> list[str]:
     """The entry's ``node_inputs`` (a list of strings; absent is empty)."""
     inputs = entry.get("node_inputs") or []
     if not isinstance(inputs, list) or not all(isinstance(i, str) for i in inputs):
@@ -352,7 +353,7 @@ def _file_problem(root: Path, file: Path) -> str | None:
     return None if stat.S_ISREG(mode) else regular_file_problem(root, file)
 
 
-def _open_manifest(root: Path, manifest: dict) -> Dump:  # type: ignore[type-arg]
+def _open_manifest(root: Path, manifest: dict) -> Dump:
     tensors: dict[str, TensorRef] = {}
     problems: list[DumpProblem] = []
     listed = _Listing()
@@ -374,7 +375,7 @@ def _open_manifest(root: Path, manifest: dict) -> Dump:  # type: ignore[type-arg
                 _ref(TensorInfo(name=name, source=str(file)), file, walk.refused.get(file), keep),
             )
             problems.append(DumpProblem(str(file), "not in the manifest; read by its file name"))
-    meta = {"manifest": _checked_manifest(manifest, problems, str(root / MANIFEST))}
+    meta: dict[str, object] = {"manifest": _checked_manifest(manifest, problems, str(root / MANIFEST))}
     return Dump(path=root, format=NAME, tensors=tensors, problems=problems, meta=meta)
 
 
@@ -387,7 +388,7 @@ _MANIFEST_FIELDS: dict[str, tuple[type, ...]] = {
 _ITEM_TYPES: dict[str, type] = {"inputs": dict, "clamped": dict, "notes": str, "nodes": dict}
 
 
-def _checked_manifest(manifest: dict, problems: list[DumpProblem], where: str) -> dict:  # type: ignore[type-arg]
+def _checked_manifest(manifest: dict, problems: list[DumpProblem], where: str) -> dict:
     """The manifest with every known field of the wrong type dropped (and said), so no later
     reader meets an ``"inputs": 7``; list fields keep only items of the right type.
 
@@ -401,7 +402,7 @@ def _checked_manifest(manifest: dict, problems: list[DumpProblem], where: str) -
     return out
 
 
-def _check_field(out: dict, key: str, types: tuple[type, ...], say: Callable[[str], None]) -> None:  # type: ignore[type-arg]
+def _check_field(out: dict, key: str, types: tuple[type, ...], say: Callable[[str], None]) -> None:
     """Drop ``out[key]`` when it has the wrong type; keep only the right items of a list field."""
     value = out[key]
     if not isinstance(value, types) or isinstance(value, bool):
@@ -414,7 +415,7 @@ def _check_field(out: dict, key: str, types: tuple[type, ...], say: Callable[[st
         out[key] = kept
 
 
-def _manifest_extra(entry: dict) -> tuple[tuple[str, str], ...]:  # type: ignore[type-arg]
+def _manifest_extra(entry: dict) -> tuple[tuple[str, str], ...]:
     extra: list[tuple[str, str]] = []
     quant = entry.get("quant")
     if isinstance(quant, dict):
@@ -578,7 +579,7 @@ def _scan_info(file: Path, p: _Parsed, order: float | None) -> TensorInfo:
         node_name=p.node,
         op_type=p.op_type,
         output_index=p.index,
-        kind=p.kind,  # type: ignore[arg-type]
+        kind=p.kind,
         source=str(file),
         order=order,
         extra=p.extra,
@@ -616,5 +617,5 @@ def _open_scan(root: Path, decode_names: bool = False) -> Dump:
     tensors: dict[str, TensorRef] = {}
     for ref in _scan_refs(parsed, walk, timed):
         _put(tensors, problems, ref)
-    meta = {"order_source": "file names" if timed else "file modification times"}
+    meta: dict[str, object] = {"order_source": "file names" if timed else "file modification times"}
     return Dump(path=root, format=NAME, tensors=tensors, problems=problems, meta=meta)

@@ -256,12 +256,12 @@ def _parse_simple(head: bytes, end: int) -> tuple[tuple[int, ...], bool, np.dtyp
     """:func:`_simple_header`'s pattern match on a header not met yet."""
     m = _SIMPLE_HEADER_BYTES.fullmatch(head, 10, end)
     dtype = _SIMPLE_DTYPES.get(m[1]) if m is not None else None
-    if dtype is None:
+    if m is None or dtype is None:
         return None
-    shape = tuple(int(d) for d in m[3].split(b",") if d.strip())  # type: ignore[index]
+    shape = tuple(int(d) for d in m[3].split(b",") if d.strip())
     if max(shape, default=0) > MAX_ELEMENTS or math.prod(shape) > MAX_ELEMENTS:
         shape = check_shape(shape)  # raises with its message
-    return shape, m[2] == b"True", dtype, end  # type: ignore[index]
+    return shape, m[2] == b"True", dtype, end
 
 
 def _remember_dtype(descr: str, dtype: np.dtype) -> None:
@@ -282,7 +282,7 @@ def _complete(head: bytes) -> bool:
 POPULATE_MAX_BYTES = 64 << 20
 
 
-def _map(path: Path, dtype: np.dtype, count: int, offset: int) -> np.ndarray:
+def _map(path: Path | str, dtype: np.dtype, count: int, offset: int) -> np.ndarray:
     """A read-only memory map of ``count`` values at ``offset`` (the file stays mapped
     while the array lives)."""
     with open(path, "rb") as f:
@@ -318,8 +318,8 @@ class NpyLoader:
         self.identity: tuple[int, int] | None = None
         """(size, modification time in ns) of the file when its header was read, if known."""
 
-    def _kept(self) -> np.ndarray:
-        return self._shaped(np.frombuffer(self.data, dtype=self.dtype, count=self.count, offset=self.offset))  # type: ignore[arg-type]
+    def _kept(self, data: bytes) -> np.ndarray:
+        return self._shaped(np.frombuffer(data, dtype=self.dtype, count=self.count, offset=self.offset))
 
     @property
     def nbytes(self) -> int:
@@ -346,7 +346,7 @@ class NpyLoader:
         contend for the process's memory map lock.
         """
         if self.data is not None:  # the metric pass reads each tensor once: the kept bytes serve it, then go
-            kept, self.data = self._kept(), None
+            kept, self.data = self._kept(self.data), None
             return kept
         buf = scratch.take(self.nbytes)
         got = _pread_into(self.path, buf, self.offset)
@@ -355,7 +355,7 @@ class NpyLoader:
         return self._shaped(np.frombuffer(buf, dtype=self.dtype, count=self.count))
 
 
-def _pread_into(path: Path, buf: memoryview, offset: int) -> int:
+def _pread_into(path: Path | str, buf: memoryview, offset: int) -> int:
     """Read ``len(buf)`` bytes at ``offset`` into ``buf``; the bytes read (no buffered file
     object: for tiny tensors its set-up cost more than the read)."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))

@@ -63,7 +63,7 @@ class _Archive:
         self._zip: zipfile.ZipFile | None = None
         self._pid = os.getpid()
 
-    def open_member(self, info: zipfile.ZipInfo):  # type: ignore[no-untyped-def]
+    def open_member(self, info: zipfile.ZipInfo):
         if self._pid != os.getpid():  # a forked comparison worker: a file offset is shared across
             # fork, so two processes seeking one inherited ZipFile would read each other's bytes
             self._lock, self._zip, self._pid = threading.Lock(), None, os.getpid()
@@ -154,7 +154,7 @@ def _member_ref(shared: _Archive, member: zipfile.ZipInfo, order: int) -> Tensor
         return TensorRef(bare, None, f"{member.filename}: {problem}")
     try:
         with shared.open_member(member) as f:
-            shape, fortran, dtype = read_header(f)  # type: ignore[arg-type]
+            shape, fortran, dtype = read_header(f)
             header_bytes = f.tell()
     except Exception as exc:  # noqa: BLE001 - zipfile raises NotImplementedError, zlib.error, RuntimeError...
         return TensorRef(bare, None, f"{member.filename}: unreadable member ({type(exc).__name__}: {exc})")
@@ -184,8 +184,8 @@ class _MemberLoader:
         out = np.empty(nbytes, dtype=np.uint8)
         try:
             with self.shared.open_member(self.member) as f:
-                read_header(f)  # type: ignore[arg-type]
-                got = _read_into(f, memoryview(out))
+                read_header(f)
+                got = _read_into(f, out.data)
         except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError) as exc:
             raise TensorReadError(
                 f"{self.shared.path}:{self.member.filename}: {type(exc).__name__}: {exc}"
@@ -197,7 +197,7 @@ class _MemberLoader:
         return out.view(self.dtype).reshape(self.shape, order="F" if self.fortran else "C")
 
 
-def _read_into(f, view: memoryview) -> int:  # type: ignore[no-untyped-def]
+def _read_into(f, view: memoryview) -> int:
     """Fill ``view`` from ``f`` in chunks; never reads past its end."""
     got = 0
     while got < len(view):
@@ -263,8 +263,10 @@ class _Stored:
     def _read(self, member: zipfile.ZipInfo) -> tuple[bytes, int] | None:
         """(the member's bytes, where they start in the archive) when its local header is sound
         and its CRC matches; None otherwise."""
+        if self.fd is None:  # see _takes
+            return None
         name = len(member.filename.encode("utf-8" if member.flag_bits & 0x800 else "cp437"))
-        head = os.pread(self.fd, _LOCAL.size + name + 64 + member.file_size, member.header_offset)  # type: ignore[arg-type]
+        head = os.pread(self.fd, _LOCAL.size + name + 64 + member.file_size, member.header_offset)
         if len(head) < _LOCAL.size:
             return None
         signature, name_len, extra_len = _LOCAL.unpack_from(head)
@@ -310,5 +312,5 @@ class StoredMember(NpyLoader):
         super().__init__(path, shape, dtype, offset, fortran, data)
         self.start = start
 
-    def _kept(self) -> np.ndarray:
-        return self._shaped(np.frombuffer(self.data, dtype=self.dtype, count=self.count, offset=self.start))  # type: ignore[arg-type]
+    def _kept(self, data: bytes) -> np.ndarray:
+        return self._shaped(np.frombuffer(data, dtype=self.dtype, count=self.count, offset=self.start))

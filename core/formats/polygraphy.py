@@ -30,10 +30,19 @@ import math
 import re
 from functools import partial
 from pathlib import Path
+from typing import TypeGuard
 
 import numpy as np
 
-from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorReadError, TensorRef
+from dumpscope.core.dumps import (
+    Dump,
+    DumpError,
+    DumpProblem,
+    TensorInfo,
+    TensorKind,
+    TensorReadError,
+    TensorRef,
+)
 from dumpscope.core.formats.npyfile import check_shape
 
 NAME = "polygraphy"
@@ -114,15 +123,16 @@ def _load_array(encoded: str, where: str) -> np.ndarray:
 
 def _array_field(value: object) -> str | None:
     """The encoded npy string of an ndarray / LazyArray JSON object (only dicts have a type)."""
+    if not isinstance(value, dict):
+        return None
     kind = _type_of(value)
     if kind in _LAZY_TYPES:
-        return _array_field(value.get("values"))  # type: ignore[attr-defined]
-    if kind == "ndarray" and isinstance(value.get("array"), str):  # type: ignore[attr-defined]
-        return value["array"]  # type: ignore[index, no-any-return]
-    return None
+        return _array_field(value.get("values"))
+    array = value.get("array")
+    return array if kind == "ndarray" and isinstance(array, str) else None
 
 
-def _tensor(name: str, value: object, source: str, position: int, kind: str) -> TensorRef:
+def _tensor(name: str, value: object, source: str, position: int, kind: TensorKind) -> TensorRef:
     where = f"{source}:{name}"
     encoded = _array_field(value)
     if encoded is None:
@@ -134,17 +144,17 @@ def _tensor(name: str, value: object, source: str, position: int, kind: str) -> 
         shape=shape,
         kind=kind,
         source=where,
-        order=float(position),  # type: ignore[arg-type]
+        order=float(position),
     )
     return TensorRef(info, None if error else partial(_load_array, encoded, where), error)
 
 
-def _not_an_array(name: str, value: object, where: str, position: int, kind: str) -> TensorRef:
+def _not_an_array(name: str, value: object, where: str, position: int, kind: TensorKind) -> TensorRef:
     """A row saying what the value is instead (a torch tensor, a list...)."""
-    inner = value.get("values") if _type_of(value) in _LAZY_TYPES else value  # type: ignore[union-attr]
+    inner = value.get("values") if isinstance(value, dict) and _type_of(value) in _LAZY_TYPES else value
     found = _type_of(inner) or type(inner).__name__
     return TensorRef(
-        TensorInfo(name=name, kind=kind, source=where, order=float(position)),  # type: ignore[arg-type]
+        TensorInfo(name=name, kind=kind, source=where, order=float(position)),
         error=f"{name}: a {found}, not a numpy array (torch tensors and other types are not read)",
     )
 
@@ -175,22 +185,24 @@ def _read_json(path: Path) -> object:
 
 def _runs(data: object, path: Path) -> list[tuple[str, list[object]]]:
     """``(runner name, iterations)`` of every well-formed entry of a RunResults ``lst``."""
-    _check_run_results(data, path)
-    runs = [(str(entry[0]), entry[1]) for entry in data["lst"] if _is_runner_entry(entry)]  # type: ignore[index]
+    lst = _run_results(data, path)
+    runs = [(str(entry[0]), entry[1]) for entry in lst if _is_runner_entry(entry)]
     if not runs:
         raise DumpError(f"{path}: the RunResults JSON holds no runner results")
     return runs
 
 
-def _check_run_results(data: object, path: Path) -> None:
-    """Raise unless ``data`` is a RunResults object with a ``lst`` (typed objects are dicts)."""
+def _run_results(data: object, path: Path) -> list:
+    """The ``lst`` of a RunResults object; raise unless ``data`` is one (typed objects are dicts)."""
     kind = _type_of(data)
     if kind == "AccuracyResult":
         raise DumpError(
             f"{path}: a Polygraphy accuracy-results file holds verdicts, not tensors; use --save-outputs"
         )
-    if kind != "RunResults" or not isinstance(data.get("lst"), list):  # type: ignore[attr-defined]
+    lst = data.get("lst") if kind == "RunResults" and isinstance(data, dict) else None
+    if not isinstance(lst, list):
         raise DumpError(f"{path}: not a Polygraphy RunResults JSON (no 'lst' of runners)")
+    return lst
 
 
 def _is_runner_entry(entry: object) -> bool:
@@ -227,7 +239,7 @@ def _runner_index(runs: list[tuple[str, list[object]]], runner: str | None, p: P
 
 def _pick_runner(
     runs: list[tuple[str, list[object]]], runner: str | None, iteration: int, p: Path
-) -> tuple[str, list[object], dict]:  # type: ignore[type-arg]
+) -> tuple[str, list[object], dict]:
     """``(runner name, its iterations, the chosen iteration's outputs)``; a missing one is a DumpError."""
     name, iterations = runs[_runner_index(runs, runner, p)]
     if not 0 <= iteration < len(iterations):
@@ -251,7 +263,7 @@ def _others_problem(
     return [DumpProblem(str(p), f"read runner {name!r} iteration {iteration} of {len(iterations)}{also}")]
 
 
-def _is_feed_list(data: object) -> bool:
+def _is_feed_list(data: object) -> TypeGuard[list[object]]:
     """A ``--save-inputs`` file: a list of untyped ``{name: ndarray}`` feeds."""
     return isinstance(data, list) and all(isinstance(x, dict) and _type_of(x) is None for x in data)
 
@@ -268,7 +280,7 @@ def open_runner(path: str | Path, runner: str | None = None, iteration: int = 0)
     p = Path(path)
     data = _read_json(p)
     if _is_feed_list(data):
-        return _inputs_dump(data, p)  # type: ignore[arg-type]
+        return _inputs_dump(data, p)
     runs = _runs(data, p)
     name, iterations, outputs = _pick_runner(runs, runner, iteration, p)
     tensors = {

@@ -13,10 +13,14 @@ buffer, never copied, so large inline tensors (dump v1) can later be viewed with
 
 from __future__ import annotations
 
+import mmap
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from typing import NoReturn
+
+Bytes = bytes | memoryview | mmap.mmap
+"""What the decoder reads: a file's bytes, a view of them, or its memory map."""
 
 VARINT, FIXED64, LEN, START_GROUP, END_GROUP, FIXED32 = 0, 1, 2, 3, 4, 5
 _MAX_VARINT_BYTES = 10
@@ -37,7 +41,7 @@ class Field:
     """Payload length of a ``LEN`` field (0 otherwise)."""
 
 
-def read_varint(buf: bytes | memoryview, pos: int, end: int) -> tuple[int, int]:
+def read_varint(buf: Bytes, pos: int, end: int) -> tuple[int, int]:
     """Decode one varint at ``pos``; return ``(value, next_pos)``."""
     result = 0
     shift = 0
@@ -52,7 +56,7 @@ def read_varint(buf: bytes | memoryview, pos: int, end: int) -> tuple[int, int]:
     raise ProtobufError(f"varint longer than {_MAX_VARINT_BYTES} bytes at byte {pos}")
 
 
-def iter_fields(buf: bytes | memoryview, start: int = 0, end: int | None = None) -> Iterator[Field]:
+def iter_fields(buf: Bytes, start: int = 0, end: int | None = None) -> Iterator[Field]:
     """Yield the fields of the message in ``buf[start:end]`` in wire order."""
     stop = _checked_stop(buf, start, end)
     pos = start
@@ -61,11 +65,11 @@ def iter_fields(buf: bytes | memoryview, start: int = 0, end: int | None = None)
         reader = _VALUE_READERS.get(key & 7) if key >> 3 else None
         if reader is None:
             _refuse_key(key, pos)
-        field, pos = reader(buf, pos, stop, key >> 3)  # type: ignore[misc]
+        field, pos = reader(buf, pos, stop, key >> 3)
         yield field
 
 
-def _checked_stop(buf: bytes | memoryview, start: int, end: int | None) -> int:
+def _checked_stop(buf: Bytes, start: int, end: int | None) -> int:
     """The end of the message, checked to lie inside ``buf`` after ``start``."""
     stop = len(buf) if end is None else end
     if stop > len(buf) or start < 0 or start > stop:
@@ -82,13 +86,13 @@ def _refuse_key(key: int, pos: int) -> NoReturn:
     raise ProtobufError(f"unsupported wire type {wire_type} for field {number}")
 
 
-def _varint_value(buf: bytes | memoryview, pos: int, stop: int, number: int) -> tuple[Field, int]:
+def _varint_value(buf: Bytes, pos: int, stop: int, number: int) -> tuple[Field, int]:
     value, pos = read_varint(buf, pos, stop)
     return Field(number, VARINT, value), pos
 
 
 def _fixed_value(
-    buf: bytes | memoryview, pos: int, stop: int, number: int, wire_type: int, width: int
+    buf: Bytes, pos: int, stop: int, number: int, wire_type: int, width: int
 ) -> tuple[Field, int]:
     """A little-endian fixed32/fixed64 value of ``width`` bytes."""
     if pos + width > stop:
@@ -96,7 +100,7 @@ def _fixed_value(
     return Field(number, wire_type, int.from_bytes(bytes(buf[pos : pos + width]), "little")), pos + width
 
 
-def _len_value(buf: bytes | memoryview, pos: int, stop: int, number: int) -> tuple[Field, int]:
+def _len_value(buf: Bytes, pos: int, stop: int, number: int) -> tuple[Field, int]:
     """A length-delimited payload, kept as ``(offset, length)`` into ``buf``."""
     length, pos = read_varint(buf, pos, stop)
     if pos + length > stop:
@@ -105,7 +109,7 @@ def _len_value(buf: bytes | memoryview, pos: int, stop: int, number: int) -> tup
 
 
 #: wire type -> reader of the value that follows the key: ``(buf, pos, stop, number) -> (field, next_pos)``.
-_VALUE_READERS: dict[int, Callable[[bytes | memoryview, int, int, int], tuple[Field, int]]] = {
+_VALUE_READERS: dict[int, Callable[[Bytes, int, int, int], tuple[Field, int]]] = {
     VARINT: _varint_value,
     FIXED64: partial(_fixed_value, wire_type=FIXED64, width=8),
     FIXED32: partial(_fixed_value, wire_type=FIXED32, width=4),
@@ -113,7 +117,7 @@ _VALUE_READERS: dict[int, Callable[[bytes | memoryview, int, int, int], tuple[Fi
 }
 
 
-def packed_varints(buf: bytes | memoryview, field: Field) -> list[int]:
+def packed_varints(buf: Bytes, field: Field) -> list[int]:
     """Values of a packed ``repeated uint64`` field."""
     out: list[int] = []
     pos, end = field.value, field.value + field.length
@@ -123,7 +127,7 @@ def packed_varints(buf: bytes | memoryview, field: Field) -> list[int]:
     return out
 
 
-def repeated_varints(buf: bytes | memoryview, fields: list[Field]) -> list[int]:
+def repeated_varints(buf: Bytes, fields: list[Field]) -> list[int]:
     """A ``repeated`` integer field, packed or not (parsers must accept both)."""
     out: list[int] = []
     for f in fields:
@@ -143,7 +147,7 @@ def integer(field: Field) -> int:
     return field.value
 
 
-def text(buf: bytes | memoryview, field: Field) -> str:
+def text(buf: Bytes, field: Field) -> str:
     """A ``string`` field; undecodable bytes survive as surrogate escapes."""
     if field.wire_type != LEN:
         raise ProtobufError(f"field {field.number}: expected a string, got wire type {field.wire_type}")
@@ -158,7 +162,7 @@ def group(fields: Iterator[Field]) -> dict[int, list[Field]]:
     return out
 
 
-def message(buf: bytes | memoryview, field: Field) -> dict[int, list[Field]]:
+def message(buf: Bytes, field: Field) -> dict[int, list[Field]]:
     """The fields of an embedded message (a ``LEN`` field), grouped by number."""
     return group(iter_fields(buf, field.value, field.value + field.length))
 

@@ -12,6 +12,7 @@ toolkit made, what it stands for.  The file formats are described in :mod:`dumps
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from dumpscope.core.dumps import (
     DumpError,
     DumpProblem,
     TensorInfo,
+    TensorKind,
     TensorReadError,
     TensorRef,
     dtype_name,
@@ -182,7 +184,7 @@ def _tensor(
     folder: Path, layer: str, stem: str, row: rknn.ReportRow | None, report: rknn.Report | None, order: int
 ) -> TensorRef:
     op = row.op_type if row is not None else None
-    kind = "input" if op == "Input" else "activation"
+    kind: TensorKind = "input" if op == "Input" else "activation"
     position = float(row.position if row is not None else order)
     for rel, reader in ((f"npy/{stem}.npy", _npy), (f"{stem}.txt", _txt)):
         path, refused = member_path(folder, rel)  # the map names the file: it must stay inside the folder
@@ -215,7 +217,7 @@ def _tensor(
 def _broken(
     layer: str,
     op: str | None,
-    kind: str,
+    kind: TensorKind,
     position: float,
     source: str,
     message: str,
@@ -225,7 +227,7 @@ def _broken(
     info = TensorInfo(
         name=layer,
         op_type=op,
-        kind=kind,  # type: ignore[arg-type]
+        kind=kind,
         source=source,
         order=position,
         extra=_extra(layer, row, report, "none"),
@@ -233,12 +235,12 @@ def _broken(
     return TensorRef(info, None, message)
 
 
-def _npy(path: Path) -> tuple[tuple[int, ...], str, object]:
+def _npy(path: Path) -> tuple[tuple[int, ...], str, Callable[[], np.ndarray]]:
     shape, dtype, loader = open_npy(path)
     return shape, dtype_name(dtype), loader
 
 
-def _txt(path: Path) -> tuple[tuple[int, ...] | None, str, object]:
+def _txt(path: Path) -> tuple[tuple[int, ...] | None, str, Callable[[], np.ndarray]]:
     """A ``.txt`` layer: float32 values, one per line; the shape is not written (counted on load)."""
     size = path.stat().st_size
     if size > MAX_TXT_BYTES:

@@ -330,7 +330,7 @@ def read_csv_rows(path: Path, max_line: int = MAX_CSV_LINE) -> Iterator[tuple[in
                 yield number, f"not CSV ({exc}); skipped"
 
 
-def _bounded_lines(fh, max_line: int) -> Iterator[bytes | None]:  # type: ignore[no-untyped-def]
+def _bounded_lines(fh, max_line: int) -> Iterator[bytes | None]:
     """Lines of ``fh`` without their end; None for a line longer than ``max_line`` (never held whole)."""
     while True:
         line = fh.readline(max_line + 1)
@@ -343,7 +343,7 @@ def _bounded_lines(fh, max_line: int) -> Iterator[bytes | None]:  # type: ignore
         yield line.rstrip(b"\r\n")
 
 
-def _skip_rest_of_line(fh, line: bytes) -> None:  # type: ignore[no-untyped-def]
+def _skip_rest_of_line(fh, line: bytes) -> None:
     """Read past the end of an over-long line, 1 MiB at a time."""
     while line and not line.endswith(b"\n"):
         line = fh.readline(1 << 20)
@@ -420,7 +420,7 @@ class JsonStream:
     def _peek(self) -> str:
         """The next character that is not white space ('' at the end)."""
         while True:
-            self._pos = _WS.match(self._buf, self._pos).end()  # type: ignore[union-attr]
+            self._pos = _WS.match(self._buf, self._pos).end()  # type: ignore[union-attr]  # [ \t\n\r]* always matches
             if self._pos < len(self._buf):
                 return self._buf[self._pos]
             if not self._more():

@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from dumpscope.core.atomic import write_bytes
-from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorRef
+from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorKind, TensorRef
 from dumpscope.core.formats.safe_fs import regular_file_problem
 
 NAME = "sigmastar"
@@ -60,7 +60,11 @@ _HEADER_HEAD_RE = re.compile(
 _HEADER_TAIL_RE = re.compile(rb"^bConstant:\s*(?P<const>\d)\s+shape:\s*\[(?P<shape>[^\]]*)\]")
 _OP_RE = re.compile(rb"^(?:op_out|op_in|input|output)\[(?P<idx>\d{1,18})\]\s+(?P<name>.*?)\s*=\s*\{\s*$")
 _SIZE_RE = re.compile(rb"^//buffer data size:\s*(?P<n>\d{1,18})\s*$")
-_INT_TYPES = {"SGS_S16": np.dtype(np.int16), "SGS_S8": np.dtype(np.int8), "SGS_S32": np.dtype(np.int32)}
+_INT_TYPES: dict[str, np.dtype] = {
+    "SGS_S16": np.dtype(np.int16),
+    "SGS_S8": np.dtype(np.int8),
+    "SGS_S32": np.dtype(np.int32),
+}
 
 
 @dataclass(frozen=True)
@@ -480,7 +484,7 @@ def _record_extra(rec: Record) -> tuple[tuple[str, str], ...]:
     return tuple(extra)
 
 
-def _record_kind(rec: Record) -> str:
+def _record_kind(rec: Record) -> TensorKind:
     if rec.constant:
         return "constant"
     return "activation" if rec.role == "out" else "input"
@@ -510,7 +514,7 @@ def _record_info(p: Path, rec: Record, op_inputs: dict[int | None, tuple[str, ..
         node_name=rec.op_name,
         topo_index=rec.op_index if kind == "activation" else -1,
         output_index=rec.index if rec.role == "out" else 0,
-        kind=kind,  # type: ignore[arg-type]
+        kind=kind,
         source=f"{p}@{rec.start}",
         order=float(rec.op_index) if rec.op_index is not None else None,
         node_inputs=_node_inputs(op_inputs, rec, kind),

@@ -261,7 +261,7 @@ def _first_group(
     return next(((src, hit) for src in sources if (hit := _fusion_of(src, names)) is not None), None)
 
 
-def _not_fused(sources: list[_Groups], problems: list[str | None]) -> str:
+def _not_fused(sources: list[_Groups], problems: list[str]) -> str:
     """Why no group holds the op: the sources searched list none, and what could not be read."""
     searched = ", ".join(s.source for s in sources if not s.error)
     note = f"not fused: {searched} lists no fusion for this op" if searched else ""
@@ -301,7 +301,7 @@ def _group_facts(
     op: str | None,
     src: _Groups,
     hit: tuple[fusion.FusionMap, str],
-    problems: list[str | None],
+    problems: list[str],
 ) -> FusionFacts:
     group, attr = hit
     fused = _op_facts(frame, group.fused, group.op_types, "target")

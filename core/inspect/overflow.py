@@ -22,8 +22,8 @@ from dumpscope.core.inspect.ranges import RangeFinding, range_check
 from dumpscope.core.names import display
 from dumpscope.core.vendor.opdebug import (
     OpdebugIndex,
+    OpdebugTensor,
     OverflowRecord,
-    TensorStats,
     opdebug_index,
     tensor_stats,
 )
@@ -89,7 +89,7 @@ class OverflowFacts:
     """Decoded Opdebug records linked to that op, in time order."""
     op_file: str | None = None
     """The op dump the records are linked to."""
-    op_tensors: tuple[TensorStats, ...] = ()
+    op_tensors: tuple[OpdebugTensor, ...] = ()
     """Inputs and outputs of that op dump (range, NaN/Inf)."""
     ranges: tuple[RangeFact, ...] = ()
     opdebug_note: str | None = None
@@ -286,7 +286,7 @@ def _checked(cmp: Comparison, row: int, name: str, op: str | None, target_dtype:
     return OverflowFacts(row, name, op, records, op_file, op_tensors, ranges, opdebug_note, note)
 
 
-def _op_dump(records: tuple[OverflowRecord, ...]) -> tuple[str | None, tuple[TensorStats, ...]]:
+def _op_dump(records: tuple[OverflowRecord, ...]) -> tuple[str | None, tuple[OpdebugTensor, ...]]:
     """The op dump the latest linked record points to, and its tensors' statistics."""
     op_file = next((rec.op_file for rec in reversed(records) if rec.op_file), None)
     return op_file, tensor_stats(Path(op_file)) if op_file else ()

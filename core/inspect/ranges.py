@@ -69,7 +69,7 @@ def dtype_range(
     raise ValueError(f"no numeric range for dtype {dt.name}")
 
 
-def _dtype(name: str) -> np.dtype:  # type: ignore[type-arg]
+def _dtype(name: str) -> np.dtype:
     """The numpy dtype of ``name`` (``ml_dtypes`` names included); ValueError for an unknown one."""
     try:
         return np.dtype(getattr(ml_dtypes, name, None) or name)
@@ -77,13 +77,13 @@ def _dtype(name: str) -> np.dtype:  # type: ignore[type-arg]
         raise ValueError(f"unknown target dtype {name!r}") from exc
 
 
-def _float_range(dt: np.dtype) -> tuple[float, float, float]:  # type: ignore[type-arg]
+def _float_range(dt: np.dtype) -> tuple[float, float, float]:
     """A float type's ``(-max, max, smallest subnormal)``."""
     info = ml_dtypes.finfo(dt) if dt.name in _ML_FLOATS else np.finfo(dt)
     return -float(info.max), float(info.max), float(info.smallest_subnormal)
 
 
-def _int_range(dt: np.dtype, scale: float | None, zero_point: int) -> tuple[float, float, float]:  # type: ignore[type-arg]
+def _int_range(dt: np.dtype, scale: float | None, zero_point: int) -> tuple[float, float, float]:
     """An integer type's dequantised ends (``scale`` 1 when None) and no subnormal."""
     info = np.iinfo(dt)
     s = 1.0 if scale is None else float(scale)

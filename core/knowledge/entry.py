@@ -13,6 +13,7 @@ every anchor into one prefilter for whole logs.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator
 
 from dumpscope.core.knowledge.codes import keys_for_code
@@ -22,12 +23,12 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost o
 if TYPE_CHECKING:
     from typing import Any
 
-try:  # Python >= 3.11
+if sys.version_info >= (3, 11):
     import re._constants as _sre_c
     import re._parser as _sre_parse
-except ImportError:  # pragma: no cover - Python 3.10
-    import sre_constants as _sre_c  # type: ignore[no-redef]
-    import sre_parse as _sre_parse  # type: ignore[no-redef]
+else:  # pragma: no cover - Python 3.10
+    import sre_constants as _sre_c
+    import sre_parse as _sre_parse
 
 STAGES = ("parse", "convert", "calibrate", "compile", "simulate", "run", "compare")
 REQUIRED_TEXT = ("tool", "stage", "cause", "fix", "source")
@@ -102,6 +103,7 @@ class Entry:
     origin: str
     anchors: tuple[str, ...]
     words: frozenset[str]
+    _regex: re.Pattern[str] | None
 
     def __init__(
         self, id: str, tool: str, stage: str, cause: str, fix: str, source: str, **optional: object
@@ -300,7 +302,7 @@ def _check_user_pattern(pattern: str) -> None:
         rx = re.compile(pattern)
     except re.error as exc:
         raise EntryError(f"pattern does not compile: {exc}") from None
-    if _nested_unbounded(list(_sre_parse.parse(pattern)), outer=""):
+    if _nested_unbounded(_sre_parse.parse(pattern).data, outer=""):
         raise EntryError(
             "pattern can backtrack catastrophically (an unbounded repeat inside another repeat, "
             "like (a+)+); bound the inner repeat ({0,120}) or wrap it in an atomic group (?>...)"
@@ -420,7 +422,7 @@ def pattern_anchors(pattern: str) -> tuple[str, ...]:
         return ()
     if parsed.state.flags & re.IGNORECASE and any(ord(c) > 127 for c in pattern):
         return ()
-    best = _best_anchor_set(list(parsed))
+    best = _best_anchor_set(parsed.data)
     return tuple(sorted(set(best))) if best else ()
 
 
@@ -472,7 +474,7 @@ def _branch_anchors(branches: Any) -> list[str] | None:
     """One anchor per alternative, only if every alternative has one."""
     alts = [_best_anchor_set(list(b)) for b in branches]
     if alts and all(alts):
-        return [a for alt in alts for a in alt]  # type: ignore[union-attr]
+        return [a for alt in alts if alt for a in alt]
     return None
 
 

@@ -152,7 +152,9 @@ def fingerprint(source: bytes) -> dict[str, int]:
 
 def build_index(text: str) -> dict[str, Any]:
     """The index of a ``kb.jsonl`` text (its lines must all be valid entries)."""
-    offsets, ids, postings = [], [], Postings()
+    offsets: list[int] = []
+    ids: list[str] = []
+    postings = Postings()
     pos = 0
     for line in text.splitlines(keepends=True):
         if line.strip() and not line.lstrip().startswith("#"):

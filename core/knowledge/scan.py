@@ -17,7 +17,7 @@ import io
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, Protocol
 
 from dumpscope.core.knowledge.kb import KnowledgeBase, Match
 from dumpscope.core.knowledge.words import group_key
@@ -210,7 +210,7 @@ _ANSI_TAIL = re.compile(rb"\x1b\[[0-9;]{0,8}m\Z")
 _ANSI = re.compile(r"\x1b\[[0-9;]{0,8}[A-Za-z]")
 
 
-def _lines_of_interest(stream: IO[bytes], prefilter: Prefilter) -> Iterator[tuple[int, bytes]]:
+def _lines_of_interest(stream: _Reader, prefilter: Prefilter) -> Iterator[tuple[int, bytes]]:
     """``(line number, line)`` of every line the prefilter selects, streaming.
 
     A line longer than ``4 * MAX_LINE`` bytes is judged by its head; the rest is skipped.
@@ -452,6 +452,12 @@ def _is_noise(text: str) -> bool:
     return not any(w in low for w in ERROR_WORDS)
 
 
+class _Reader(Protocol):
+    """What the scanner reads from: ``read(n)`` bytes, ``b""`` at the end."""
+
+    def read(self, size: int, /) -> bytes: ...
+
+
 class _LinesAsBinary(io.RawIOBase):
     """Adapts an iterable of text lines to the binary ``read`` the scanner uses."""
 
@@ -471,13 +477,10 @@ class _LinesAsBinary(io.RawIOBase):
     def _fill(self, size: int) -> None:
         """Buffer lines until ``size`` bytes are there (all of them for ``size < 0``)."""
         while size < 0 or len(self._buf) < size:
-            line = next(self._it, _END)
-            if line is _END:
+            line = next(self._it, None)
+            if line is None:
                 break
-            self._buf += _line_bytes(line)  # type: ignore[arg-type]
-
-
-_END = object()
+            self._buf += _line_bytes(line)
 
 
 def _line_bytes(line: str | bytes) -> bytes:
@@ -486,10 +489,10 @@ def _line_bytes(line: str | bytes) -> bytes:
     return data if data.endswith(b"\n") else data + b"\n"
 
 
-def _as_binary(source: IO[bytes] | IO[str] | Iterable[str]) -> IO[bytes]:
+def _as_binary(source: IO[bytes] | IO[str] | Iterable[str]) -> _Reader:
     buffer = getattr(source, "buffer", None)
     if buffer is not None:  # a text file or sys.stdin: read its bytes directly
-        return buffer  # type: ignore[no-any-return]
+        return buffer
     if isinstance(source, (io.RawIOBase, io.BufferedIOBase)):
-        return source  # type: ignore[return-value]
-    return _LinesAsBinary(source)  # type: ignore[arg-type,return-value]  # text streams and line iterables
+        return source
+    return _LinesAsBinary(source)  # text streams and line iterables

@@ -274,10 +274,10 @@ def _ready_order(deps: list[set[int]]) -> list[int]:
     while ready:
         idx = heapq.heappop(ready)
         order.append(idx)
-        for d in dependants[idx]:
-            waiting[d] -= 1
-            if waiting[d] == 0:
-                heapq.heappush(ready, d)
+        for child in dependants[idx]:
+            waiting[child] -= 1
+            if waiting[child] == 0:
+                heapq.heappush(ready, child)
     return order
 
 

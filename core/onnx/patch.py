@@ -231,8 +231,13 @@ def _clip_node(
 ) -> onnx.NodeProto:
     """The Clip ``src`` -> ``dst``: bounds as attributes before opset 11, as initializer inputs after."""
     if opset < 11:
-        attrs = {k: v for k, v in (("min", lo), ("max", hi)) if math.isfinite(v)}
-        return helper.make_node("Clip", [src], [dst], name=name, **attrs)
+        node = helper.make_node("Clip", [src], [dst], name=name)
+        node.attribute.extend(
+            helper.make_attribute(k, v)
+            for k, v in (("max", hi), ("min", lo))
+            if math.isfinite(v)  # make_node sorts
+        )
+        return node
     np_type = helper.tensor_dtype_to_np_dtype(elem)
     inputs = [
         src,

@@ -35,6 +35,7 @@ from onnx import helper
 from dumpscope.core.atomic import atomic_binary, write_bytes, write_text
 from dumpscope.core.dumps import DumpError, TensorReadError
 from dumpscope.core.formats.npyfile import open_npy
+from dumpscope.core.heap import map_large_blocks, trim_free_heap
 from dumpscope.core.names import display, to_filename
 from dumpscope.core.onnx.graph import GraphFacts, NodeFacts, graph_facts, outer_scope_inputs
 from dumpscope.core.onnx.model_io import text_names
@@ -48,8 +49,8 @@ MANIFEST_VERSION = 1
 DEFAULT_MAX_MEMORY_MB = 512
 _UNKNOWN_SIZE = 1 << 20  # bytes assumed for a tensor shape inference could not size
 
-Progress = Callable[[int, int], None]
-"""Called as ``progress(runs_done, runs_total)``."""
+OnProgress = Callable[[int, int], None]
+"""Called as ``progress(done, total)``: a dump's runs, a diagnosis's replays."""
 
 
 # ----------------------------------------------------------------- inputs
@@ -321,9 +322,9 @@ def _add_inferred_sizes(model: onnx.ModelProto, known: dict[str, int]) -> None:
 
 def _static_bytes(tt: onnx.TypeProto.Tensor) -> int | None:
     """Bytes of a tensor type with a known element type and only fixed dims, else None."""
-    dims = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
-    if not tt.elem_type or not tt.HasField("shape") or None in dims:
+    if not tt.elem_type or not tt.HasField("shape") or not all(d.HasField("dim_value") for d in tt.shape.dim):
         return None
+    dims = [d.dim_value for d in tt.shape.dim]
     return int(np.prod(dims, dtype=np.int64)) * _np_dtype(tt.elem_type).itemsize
 
 
@@ -347,7 +348,9 @@ def group_by_budget(names: Sequence[str], sizes: Mapping[str, int], budget: int)
 # ----------------------------------------------------------------- dumping
 
 
-def manifest_header(model_path: str, model_sha: str, target: str | None, seed: int) -> dict[str, Any]:
+def manifest_header(
+    model_path: str | None, model_sha: str | None, target: str | None, seed: int
+) -> dict[str, Any]:
     """The fields every manifest starts with (our dumps and the demo's)."""
     import onnxruntime as ort
 
@@ -456,7 +459,7 @@ def _constant_entries(
 
 def _run(session: ort.InferenceSession, group: list[str], feeds: Mapping[str, np.ndarray]) -> list[Any]:
     try:
-        return session.run(group, feeds)  # type: ignore[no-any-return]
+        return session.run(group, feeds)
     except Exception as exc:  # noqa: BLE001 - onnxruntime's pybind errors have no common base
         raise DumpError(
             f"onnxruntime failed while running the model: {str(exc).strip().splitlines()[0]}"
@@ -480,7 +483,7 @@ def dump_prepared(
     input_entries: Mapping[str, dict[str, Any]],
     prefix: str = "",
     topo_offset: int = 0,
-    progress: Progress | None = None,
+    progress: OnProgress | None = None,
     sessions: Callable[[list[str]], ort.InferenceSession] | None = None,
 ) -> tuple[list[dict[str, Any]], list[str], int]:
     """Run ``prepared`` and write its tensors; return (manifest entries, notes, number of runs).
@@ -506,7 +509,7 @@ def dump_prepared(
     return entries, notes, len(groups)
 
 
-def _report(progress: Progress | None, done: int, total: int) -> None:
+def _report(progress: OnProgress | None, done: int, total: int) -> None:
     """Tell ``progress`` (when given) how many runs are done."""
     if progress is not None:
         progress(done, total)
@@ -533,10 +536,11 @@ class _Written:
         if (why := _not_numeric(value)) is not None:
             self.notes.append(f"tensor {display(true)!r} holds {why}; not dumped")
             return
+        assert isinstance(value, np.ndarray)  # _not_numeric found none else
         entry = tensor_entry(
             facts, true, _fetched_kind(facts, true), prefix=self.prefix, topo_offset=self.topo_offset
         )
-        _store(self.out_dir, entry, value)  # type: ignore[arg-type]
+        _store(self.out_dir, entry, value)
         entry.update(self.prepared.extra.get(true, {}))
         _place(self.entries, self.position, entry)
 
@@ -562,8 +566,8 @@ class GroupSessions:
         if self.full is not None and len(group) == len(self.prepared.fetch):
             return self.full  # one group: the session already open
         self.full = None
-        _map_large_blocks()
-        _release_freed_memory()  # the previous group's session and tensors are gone by now
+        map_large_blocks()
+        trim_free_heap()  # the previous group's session and tensors are gone by now
         return open_session(self._write(group), self.proto, data_dir=self.prepared.data_dir, arena=False)
 
     def _write(self, group: list[str]) -> Path:
@@ -581,22 +585,6 @@ class GroupSessions:
         path = self.prepared.path.with_name(f"{self.prepared.path.stem}.group.onnx")
         write_bytes(model.SerializeToString(), path)
         return path
-
-
-_M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
-_MMAP_THRESHOLD = 1 << 20  # bytes: a block this large gets its own mapping
-
-
-def _libc_function(name: str) -> Callable[..., int] | None:
-    """A function of the C library when it has one (glibc), else None: the memory steps are then no-ops."""
-    import ctypes
-    import ctypes.util
-
-    lib = ctypes.util.find_library("c")
-    try:
-        return getattr(ctypes.CDLL(lib), name) if lib else None  # type: ignore[no-any-return]
-    except (OSError, AttributeError):
-        return None
 
 
 def _ancestors(graph: onnx.GraphProto, wanted: Sequence[str]) -> list[onnx.NodeProto]:
@@ -618,29 +606,6 @@ def _ancestors(graph: onnx.GraphProto, wanted: Sequence[str]) -> list[onnx.NodeP
 def _producers_of(node: onnx.NodeProto, producer: Mapping[str, int]) -> list[int]:
     """Indices of the nodes making what ``node`` reads (its bodies' outer-scope reads included)."""
     return [producer[i] for i in {*node.input, *outer_scope_inputs(node)} if i in producer]
-
-
-def _release_freed_memory() -> None:
-    """Give freed heap pages back to the system (glibc keeps them otherwise, and each
-    group's activations would add to the peak RSS); a no-op elsewhere."""
-    trim = _libc_function("malloc_trim")
-    if trim is not None:
-        trim(0)
-
-
-def _map_large_blocks() -> None:
-    """Give every block of 1 MiB or more its own mapping, unmapped when it is freed.
-
-    glibc raises its mmap threshold each time such a block is freed (up to 32 MiB); after
-    that, onnxruntime's activations (arena off) are carved from the heap, whose holes stay
-    resident: on PP-OCRv4 det at 960x960 one run's peak grows from ~100 MB of live
-    tensors to 160-230 MB.  A fixed threshold stops that, for a few tenths of a second of
-    page faults per run.  It holds for the rest of the process (glibc cannot go back to its
-    moving threshold); a no-op where there is no ``mallopt``.
-    """
-    mallopt = _libc_function("mallopt")
-    if mallopt is not None:
-        mallopt(_M_MMAP_THRESHOLD, _MMAP_THRESHOLD)
 
 
 def _place(entries: list[dict[str, Any]], position: Mapping[str, int], entry: dict[str, Any]) -> None:
@@ -701,9 +666,7 @@ def read_manifest(path: str | Path) -> dict[str, Any]:
         p = p / "manifest.json"
     if p.exists() and not p.is_file():
         raise DumpError(f"{p}: not a regular file; not opened")
-    data = _read_json(p)
-    _check_manifest(p, data)
-    return data  # type: ignore[no-any-return]
+    return _check_manifest(p, _read_json(p))
 
 
 def _read_json(p: Path) -> object:
@@ -718,14 +681,15 @@ def _read_json(p: Path) -> object:
         raise DumpError(f"{p}: not a readable manifest (JSON nested too deeply)") from None
 
 
-def _check_manifest(p: Path, data: object) -> None:
-    """Refuse a document that is not a manifest of the version this dumpscope reads."""
+def _check_manifest(p: Path, data: object) -> dict[str, Any]:
+    """``data``, refused unless it is a manifest of the version this dumpscope reads."""
     if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT:
         raise DumpError(f"{p}: not a dumpscope manifest")
     if data.get("version") != MANIFEST_VERSION:
         raise DumpError(
             f"{p}: manifest version {data.get('version')!r} (this dumpscope reads {MANIFEST_VERSION})"
         )
+    return data
 
 
 def _listed_files(manifest: Mapping[str, Any]) -> set[str]:
@@ -937,7 +901,7 @@ def dump_model(
     seed: int = 0,
     target: str | None = None,
     max_memory_mb: float = DEFAULT_MAX_MEMORY_MB,
-    progress: Progress | None = None,
+    progress: OnProgress | None = None,
 ) -> dict[str, Any]:
     """Dump every tensor of ``model`` run by onnxruntime into ``out_dir``; return the manifest.
 
@@ -970,7 +934,7 @@ def dump_model(
                 prepared,
                 None,
                 model_inputs,
-                out,  # type: ignore[arg-type]
+                out,
                 sizes=sizes,
                 budget_bytes=int(max_memory_mb * (1 << 20)),
                 input_entries={e["name"]: e for e in input_entries},
@@ -1002,9 +966,11 @@ def _given_files(
     inputs: Mapping[str, str | Path] | Sequence[str] | None, names: Sequence[str]
 ) -> dict[str, Path]:
     """``inputs`` as ``{name: path}``: parsed from ``["x=a.npy", ...]``, or from a mapping."""
-    if isinstance(inputs, (list, tuple)):
-        return parse_input_files(list(inputs), names)
-    return {k: Path(v) for k, v in (inputs or {}).items()}  # type: ignore[union-attr]
+    if inputs is None:
+        return {}
+    if isinstance(inputs, Mapping):
+        return {k: Path(v) for k, v in inputs.items()}
+    return parse_input_files(list(inputs), names)
 
 
 def prepare_target(

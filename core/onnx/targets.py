@@ -234,8 +234,13 @@ def _golden_constants(
     for node in proto.graph.node:
         value = _used_constant(node, used)
         if value is not None:
-            out[node.output[0]] = lambda v=value: v
+            out[node.output[0]] = _held(value)
     return out
+
+
+def _held(value: np.ndarray) -> Callable[[], np.ndarray]:
+    """A loader of a value already in memory."""
+    return lambda: value
 
 
 def _used_constant(node: onnx.NodeProto, used: set[str]) -> np.ndarray | None:
@@ -307,7 +312,7 @@ def _set_tensor(t: onnx.TensorProto, arr: np.ndarray, work: Path, counter: list[
         counter[0] += 1
         loc = f"dumpscope_tensor_{counter[0]}.bin"
         data = np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<"), copy=False)
-        write_bytes(data.reshape(-1).view(np.uint8), work / loc)  # type: ignore[arg-type]
+        write_bytes(data.reshape(-1).view(np.uint8), work / loc)
         del t.external_data[:]
         for key, value in (("location", loc), ("offset", "0"), ("length", str(data.nbytes))):
             t.external_data.add(key=key, value=value)
@@ -482,7 +487,7 @@ def _round_constant_node(node: onnx.NodeProto, node_name: str, prepared: Prepare
             continue
         stored, records = rounded
         prepared.clamped.extend(records)
-        prepared.constants[out] = lambda s=stored: s
+        prepared.constants[out] = _held(stored)
 
 
 def _round_constant_attr(

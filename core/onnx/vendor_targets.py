@@ -90,6 +90,7 @@ def dump_vendor(
     )
 
     proto, _source_dir, model_path, model_sha = load_model(str(model))
+    assert model_path is not None and model_sha is not None, "a model read from a file has both"
     facts = graph_facts(proto.graph)
     model_inputs = resolve_inputs(
         proto.graph, facts, _given_files(inputs, facts.graph_inputs), _given_shapes(input_shapes), seed
@@ -115,7 +116,7 @@ def dump_vendor(
 def _dump_rknn(
     model: Path, out: Path, model_inputs: Sequence[Any], files: list[Path], quantise: bool
 ) -> dict[str, Any]:
-    from rknn.api import RKNN  # type: ignore[import-not-found]
+    from rknn.api import RKNN
 
     names = [i.name for i in model_inputs]
     shapes = [list(i.array.shape) for i in model_inputs]
@@ -177,8 +178,8 @@ def _dump_openvino(
     model_sha: str,
     seed: int,
 ) -> dict[str, Any]:
-    import nncf  # type: ignore[import-not-found]
-    import openvino as ov  # type: ignore[import-not-found]
+    import nncf
+    import openvino as ov
 
     from dumpscope.core.onnx.runner import manifest_header, tensor_entry, write_manifest
 

@@ -36,6 +36,7 @@ from typing import Any
 
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.names import display
+from dumpscope.core.vocabulary import Health
 
 __all__ = [
     "HEALTH_CODE",
@@ -83,7 +84,7 @@ def _state(row: dict[str, Any]) -> tuple[str, str] | None:
     """``(state, tensor name)`` of a row: its health with its golden name; a one-sided row's side with the
     name that side has; None for a row with no verdict yet (pending)."""
     health = row["health"]
-    if health == "unmatched":
+    if health == Health.UNMATCHED:
         side = "target only" if row.get("side") == "target" else "golden only"
         name = row["target_name"] if side == "target only" else row["name"]
         return (side, name) if name else None

@@ -11,7 +11,7 @@ import io
 import json
 import math
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TextIO
 
@@ -20,7 +20,7 @@ import polars as pl
 from dumpscope.core.atomic import atomic_path, atomic_text
 from dumpscope.core.comparison.result import CACHED_COLUMN, Comparison
 from dumpscope.core.names import display, printable
-from dumpscope.core.vocabulary import MSACCUCMP_CSV_NAMES
+from dumpscope.core.vocabulary import MSACCUCMP_CSV_NAMES, UNHEALTHY, Health
 
 _METRIC_HEADER = list(MSACCUCMP_CSV_NAMES)
 _METRIC_HEADER.insert(_METRIC_HEADER.index("KullbackLeiblerDivergence") + 1, "StandardDeviation")
@@ -80,30 +80,31 @@ def _num(v: object) -> str:
     return str(v)
 
 
-def _shape(v: object) -> str:
-    return "NaN" if v is None else "[" + ",".join(str(d) for d in v) + "]"  # type: ignore[union-attr]
+def _shape(v: Iterable[object] | None) -> str:
+    return "NaN" if v is None else "[" + ",".join(str(d) for d in v) + "]"
 
 
 def _std_cell(*vals: float | None) -> str:
     """msaccucmp's ``(mean;std),(mean;std)`` cell from mean/std of the target ("my output"), then the golden."""
     if any(v is None for v in vals):
         return "NaN"
-    mt, st, mg, sg = (f"{v:.3f}" for v in vals)  # type: ignore[str-format]
+    mt, st, mg, sg = (f"{v:.3f}" for v in vals)
     return f"({mt};{st}),({mg};{sg})"
 
 
 def write_csv(cmp: Comparison, out: str | Path | TextIO) -> None:
     """msaccucmp's column order first (so existing scripts keep working), then ours."""
 
-    def rows(w: csv.writer) -> None:  # type: ignore[valid-type]
+    def rows(f: TextIO) -> None:
+        w = csv.writer(f)
         w.writerow([*MSACCUCMP_HEADER, *EXTRA_CSV_COLUMNS, *_cached_header(cmp.frame)])
         w.writerows(zip(*_csv_columns(cmp.frame), strict=False))
 
     if isinstance(out, (str, Path)):
         with atomic_text(out, newline="") as f:
-            rows(csv.writer(f))
+            rows(f)
     else:
-        rows(csv.writer(out))
+        rows(out)
 
 
 def _csv_columns(frame: pl.DataFrame) -> list[list[object]]:
@@ -184,7 +185,7 @@ def _or_nan(values: list[object]) -> list[object]:
 
 def _extra_cell(column: str, v: object) -> str:
     if column == "target_shape":
-        return _shape(v)  # type: ignore[arg-type]
+        return _shape(v if isinstance(v, list) else None)
     if v is None:
         return ""
     return _num(v) if isinstance(v, float) else printable(str(v))
@@ -272,15 +273,19 @@ def write_frame(frame: pl.DataFrame, fmt: str, out: str | Path | None, replace: 
     if fmt == "parquet":
         with atomic_path(out or "-", replace=replace) as tmp:
             frame.write_parquet(tmp)
-    elif fmt == "csv" and not out:
-        sys.stdout.write(printable_strings(frame).write_csv())
-    elif fmt == "csv":
+    elif fmt == "csv" and out:
         with atomic_binary(out, replace=replace) as fh:
             printable_strings(frame).write_csv(fh)
+    elif fmt == "csv":
+        sys.stdout.write(printable_strings(frame).write_csv())
     else:
         rows = [{k: _json_value(v) for k, v in r.items()} for r in frame.iter_rows(named=True)]
         with atomic_text(out or "-", replace=replace) as fh:
             fh.write(indented_json(rows) + "\n")
+
+
+#: The health words a Markdown summary counts, in its column order.
+_TABLE_HEALTHS = (Health.OK, Health.WARN, Health.FAIL, Health.ERROR, Health.UNMATCHED)
 
 
 def _md_escape(text: str) -> str:
@@ -305,7 +310,7 @@ def worst_rows(cmp: Comparison, n: int = 10) -> pl.DataFrame:
     )
     return (
         cmp.frame.with_row_index("_row")
-        .filter(pl.col("health").is_in(["error", "fail", "warn"]))
+        .filter(pl.col("health").is_in(list(UNHEALTHY)))
         .sort([rank, _cosine_worst_first(), "_row"])
         .head(n)
     )
@@ -365,7 +370,7 @@ def _md_counts(cmp: Comparison) -> list[str]:
     return [
         "| ok | warn | fail | error | unmatched |",
         "|---|---|---|---|---|",
-        "| " + " | ".join(str(counts.get(h, 0)) for h in ("ok", "warn", "fail", "error", "unmatched")) + " |",
+        "| " + " | ".join(str(counts.get(h, 0)) for h in _TABLE_HEALTHS) + " |",
         "",
     ]
 
@@ -382,12 +387,12 @@ def _md_first(cmp: Comparison) -> list[str]:
 
 
 def _md_warnings(cmp: Comparison) -> list[str]:
-    warnings = cmp.meta.get("warnings") or []
+    warnings = cmp.warnings
     if not warnings:
         return []
-    lines = ["", "## Warnings", ""] + [f"- {_md_escape(str(w))}" for w in warnings[:20]]  # type: ignore[union-attr]
-    if len(warnings) > 20:  # type: ignore[arg-type]
-        lines.append(f"- … and {len(warnings) - 20} more")  # type: ignore[arg-type]
+    lines = ["", "## Warnings", ""] + [f"- {_md_escape(w)}" for w in warnings[:20]]
+    if len(warnings) > 20:
+        lines.append(f"- … and {len(warnings) - 20} more")
     return lines
 
 

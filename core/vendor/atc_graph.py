@@ -134,8 +134,10 @@ def _int(value: dict[str, object] | None) -> int | None:
     if value is None:
         return None
     i = value.get("i")
+    if not isinstance(i, (int, float, str)):
+        return None
     try:
-        return int(i) if i is not None else None  # type: ignore[arg-type]
+        return int(i)
     except (TypeError, ValueError, OverflowError):
         return None
 

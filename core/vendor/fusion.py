@@ -117,15 +117,10 @@ def _atc_fused(atc: AtcGraph | None) -> FusedOps:
 def _manifest_fused(manifest: Mapping[str, object] | None) -> FusedOps:
     nodes = _manifest_nodes(manifest)
     return {
-        str(n.get("name")): (tuple(str(o) for o in n["fused_from"]), ())
+        str(n.get("name")): (tuple(str(o) for o in origin), ())
         for n in nodes
-        if _several(n.get("fused_from"))
-    }  # type: ignore[union-attr]
-
-
-def _several(origin: object) -> bool:
-    """A ``fused_from`` list naming more than one original op."""
-    return isinstance(origin, list) and len(origin) > 1
+        if isinstance(origin := n.get("fused_from"), list) and len(origin) > 1
+    }
 
 
 def _manifest_nodes(manifest: Mapping[str, object] | None) -> list[dict[str, object]]:

@@ -162,7 +162,7 @@ class Graph:
     """Tensors that do not depend on a graph input's values (weights, Constant, Shape chains)."""
 
 
-def graph_of(facts) -> Graph:  # type: ignore[no-untyped-def]
+def graph_of(facts) -> Graph:
     """A :class:`Graph` from :class:`~dumpscope.core.onnx.graph.GraphFacts`."""
     producer = {o: (n.name, n.op_type, n.inputs, n.outputs) for n in facts.nodes for o in n.outputs}
     consumers: dict[str, list[str]] = {}

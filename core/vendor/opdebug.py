@@ -97,7 +97,7 @@ class StatusBit:
 
 
 @dataclass(frozen=True)
-class TensorStats:
+class OpdebugTensor:
     name: str
     shape: tuple[int, ...] | None = None
     dtype: str | None = None
@@ -130,7 +130,7 @@ class OverflowRecord:
     op_name: str | None = None
     op_type: str | None = None
     op_file: str | None = None
-    tensors: tuple[TensorStats, ...] = ()
+    tensors: tuple[OpdebugTensor, ...] = ()
     link_note: str | None = None
     """Why no op (or which of several) was linked."""
 
@@ -262,7 +262,7 @@ _STATUS_DECODERS = {
 }  # fmt: skip
 
 
-def _fmt(name: str, value: int) -> object:
+def _fmt(name: str, value: int) -> int | str:
     return f"{value:#x}" if name in _HEX_FIELDS else value
 
 
@@ -286,9 +286,9 @@ def _parse_legacy(buf: bytes) -> dict[str, object]:
     for unit, info_off, status_off in _LEGACY_UNITS:
         info = dict(zip(_INFO_FIELDS, _u64s(buf, info_off, 6), strict=False))
         out[unit] = {k: _fmt(k, v) for k, v in info.items()} | {"status": _u64s(buf, status_off, 1)[0]}
-    info = {k: _fmt(k, v) for k, v in zip(_INFO_FIELDS, _u64s(buf, 256, 6), strict=False)}
+    core = {k: _fmt(k, v) for k, v in zip(_INFO_FIELDS, _u64s(buf, 256, 6), strict=False)}
     kernel_code, block_idx, status = _u64s(buf, 1024, 3)
-    out["AI Core"] = info | {
+    out["AI Core"] = core | {
         "kernel_code": _fmt("kernel_code", kernel_code),
         "block_idx": block_idx,
         "status": status,
@@ -357,10 +357,10 @@ def _acc_units(acc: object) -> list[tuple[str, dict[str, object]]]:
 
 def _legacy_units(parsed: dict[str, object]) -> list[tuple[str, dict[str, object]]]:
     """The AI Core, DHA and L2 units of a legacy record."""
-    units = [(unit, parsed[key]) for key, unit in _LEGACY_KEYS if isinstance(parsed.get(key), dict)]
+    units = [(unit, found) for key, unit in _LEGACY_KEYS if isinstance(found := parsed.get(key), dict)]
     if not units:
         raise OpdebugError("no 'AI Core', 'DHA Atomic Add', 'L2 Atomic Add' or 'acc_list' entry")
-    return units  # type: ignore[return-value]
+    return units
 
 
 def _unit_record(
@@ -518,36 +518,36 @@ def _not_after(cands: list[_OpFile], timestamp: int | None) -> list[_OpFile]:
     return [o for o in cands if o.name.timestamp <= timestamp] or cands
 
 
-def tensor_stats(path: Path) -> tuple[TensorStats, ...]:
+def tensor_stats(path: Path) -> tuple[OpdebugTensor, ...]:
     """Shape, dtype, range and NaN/Inf counts of every input and output of an op dump."""
     try:
         header = ad.parse_header(path)
     except ad.DumpFileError as exc:
-        return (TensorStats(name=path.name, error=str(exc)),)
+        return (OpdebugTensor(name=path.name, error=str(exc)),)
     return tuple(_desc_stats(header, desc) for desc in header.tensors if desc.role in ("input", "output"))
 
 
-def _desc_stats(header: ad.DumpHeader, desc: ad.TensorDesc) -> TensorStats:
+def _desc_stats(header: ad.DumpHeader, desc: ad.TensorDesc) -> OpdebugTensor:
     """One tensor's stats, or the reason it cannot be loaded."""
     name = f"{desc.role}.{desc.index}"
     fmt = ad.layout.format_name(desc.format_code)
     problem = ad.tensor_problem(desc, header.file_size)
     if problem:
-        return TensorStats(name=name, format=fmt, error=problem)
+        return OpdebugTensor(name=name, format=fmt, error=problem)
     try:
         arr = ad.load_tensor(header, desc)
     except (LayoutError, OSError, ValueError) as exc:
-        return TensorStats(name=name, format=fmt, error=str(exc))
+        return OpdebugTensor(name=name, format=fmt, error=str(exc))
     return _stats(name, fmt, arr)
 
 
-def _stats(name: str, fmt: str, arr: np.ndarray) -> TensorStats:
+def _stats(name: str, fmt: str, arr: np.ndarray) -> OpdebugTensor:
     values = _comparable_values(arr)
     finite = np.isfinite(values)
     nan = int(np.isnan(values).sum())
     inf = int(values.size - nan - finite.sum())
     low, high, mean = _finite_range(values[finite])
-    return TensorStats(
+    return OpdebugTensor(
         name=name,
         shape=tuple(arr.shape),
         dtype=arr.dtype.name,
@@ -682,7 +682,7 @@ def _linked(rec: OverflowRecord, ops: list[_OpFile], with_stats: bool) -> Overfl
 
 
 def _replace(
-    rec: OverflowRecord, op: _OpFile | None, note: str | None, stats: tuple[TensorStats, ...]
+    rec: OverflowRecord, op: _OpFile | None, note: str | None, stats: tuple[OpdebugTensor, ...]
 ) -> OverflowRecord:
     if op is None:
         return replace(rec, link_note=note)

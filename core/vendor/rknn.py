@@ -138,9 +138,10 @@ def read_report(path: str | Path) -> Report:
             problems.append(f"{p.name} line {lineno}: numbers not understood: {rest[:80]!r}")
             rows.append(ReportRow(len(rows), m["op"], m["name"], line=lineno))
             continue
-        cells = tuple(nums.groups())
+        c1, c2, c3, c4 = nums.groups()
+        cells = (c1, c2, c3, c4)
         ec, ee, sc, se = (None if c.lower() == Q_ZERO else float(c) for c in cells)
-        rows.append(ReportRow(len(rows), m["op"], m["name"], ec, ee, sc, se, cells, line=lineno))  # type: ignore[arg-type]
+        rows.append(ReportRow(len(rows), m["op"], m["name"], ec, ee, sc, se, cells, line=lineno))
     if not rows:
         raise DumpError(f"{p}: no layer rows ([OpType] name ...) in this RKNN report")
     return Report(p, tuple(_with_groups(rows)), tuple(problems))
@@ -252,7 +253,7 @@ def is_tool_made(layer: str) -> bool:
     return bool(_GAP.match(layer) or _NODE_GAP.match(layer) or _made(layer))
 
 
-def precision(layers) -> str:  # type: ignore[no-untyped-def]
+def precision(layers) -> str:
     """``int8`` when the toolkit converted a layer to int8 (its ``<input>_int8`` exDataConvert: a
     quantised build), else ``fp16`` (``do_quantization=False`` runs in float16 on the NPU)."""
     return "int8" if any(str(name).endswith("_int8") for name in layers) else "fp16"
@@ -368,7 +369,7 @@ def report_sentence(
     )
 
 
-def join_report(frame, report: Report, own_golden: bool = True):  # type: ignore[no-untyped-def]
+def join_report(frame, report: Report, own_golden: bool = True):
     """``frame`` with the vendor's numbers for each row (by target name, else name) in the
     :data:`REPORT_COLUMNS`, our absolute Euclidean distance (RMSE x sqrt(size)), whether ours print
     as the vendor's, and a sentence in ``notes``."""
@@ -420,7 +421,7 @@ def join_report(frame, report: Report, own_golden: bool = True):  # type: ignore
     return frame.with_columns(*series, pl.Series("notes", new_notes, dtype=pl.String))
 
 
-def _all_zero(frame) -> list[bool | None]:  # type: ignore[no-untyped-def]
+def _all_zero(frame) -> list[bool | None]:
     """Per row: whether the target tensor is all zero (None: its values were not read)."""
     if not frame.height or "min_target" not in frame.columns:
         return [None] * frame.height

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tests.support.as_user import as_other_user, open_to_all, shared_folder
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,6 +25,7 @@ from dumpscope.core.formats.safe_fs import JsonStream, JsonTooDeep
 from dumpscope.core.formats.torch_pt import load_pt
 from dumpscope.tui.cli.main import main
 from dumpscope.tui.cli.runs import msprobe_json, msprobe_json_text
+from tests.support.as_user import as_other_user, open_to_all, shared_folder
 
 from . import corpus
 from .corpus import _MS_UNREADABLE, MS_GOOD, good_array

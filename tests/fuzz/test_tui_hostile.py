@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from dumpscope.core.comparison.result import Comparison
-from dumpscope.tui.app.explorer import DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
 from dumpscope.tui.app.screenshots import generated_frame
 
 

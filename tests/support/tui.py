@@ -9,7 +9,7 @@ from textual.content import Content
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from dumpscope.tui.app.explorer import DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
 from dumpscope.tui.app.widgets.tensor_pane import TensorPane
 
 SIZE = (120, 40)

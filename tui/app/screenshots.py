@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     import polars as pl
     from textual.pilot import Pilot
 
-    from dumpscope.tui.app.explorer import DumpscopeApp
+    from dumpscope.tui.app.app import DumpscopeApp
 
 SIZE = (120, 40)
 THEME = "textual-dark"
@@ -199,7 +199,7 @@ def _filter(text: str, *then: str) -> Step:
 async def demo_screenshots(out: Path) -> list[Path]:
     """The demo (fp16 Exp overflow in a streaming attention block), compared for real."""
     from dumpscope.core.onnx.demo import make_demo
-    from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
+    from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
 
     with tempfile.TemporaryDirectory(prefix="dumpscope-shots-") as tmp:
         paths = make_demo(Path(tmp) / "demo")
@@ -218,7 +218,7 @@ async def demo_screenshots(out: Path) -> list[Path]:
 async def generated_screenshots(out: Path) -> list[Path]:
     """A larger generated case (ResNet-like, 5000 tensors): list, filter + sort, help."""
     from dumpscope.core.comparison.result import Comparison
-    from dumpscope.tui.app.explorer import DumpscopeApp
+    from dumpscope.tui.app.app import DumpscopeApp
 
     cmp = Comparison.from_frame(
         generated_frame(GENERATED_ROWS), meta={"golden": "resnet_fp32", "target": "resnet_fp16"}
@@ -239,7 +239,7 @@ async def three_way_screenshots(out: Path) -> list[Path]:
     """A three-way compare of two generated ports (fp16 and int8) against one golden, filtered to worse:B."""
     from dumpscope.core.comparison.result import Comparison
     from dumpscope.core.comparison.threeway import ThreeWay, join_sides
-    from dumpscope.tui.app.explorer import DumpscopeApp
+    from dumpscope.tui.app.app import DumpscopeApp
 
     a = Comparison.from_frame(
         generated_frame(GENERATED_ROWS, seed=0), meta={"golden": "resnet_fp32", "target": "fp16"}
@@ -257,7 +257,7 @@ async def no_color_screenshots(out: Path) -> list[Path]:
     import os
 
     from dumpscope.core.comparison.result import Comparison
-    from dumpscope.tui.app.explorer import DumpscopeApp
+    from dumpscope.tui.app.app import DumpscopeApp
 
     before = os.environ.get("NO_COLOR")
     os.environ["NO_COLOR"] = "1"
@@ -277,7 +277,7 @@ async def no_color_screenshots(out: Path) -> list[Path]:
 async def sigmastar_screenshots(out: Path, benchmark: Path, sample: Path) -> list[Path]:
     """A SigmaStar pair (float.sim vs fixed.sim): SigmaStar's MSE / RMSE columns, the first
     divergent layer and its records' type, scale and zero point in the tensor pane."""
-    from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
+    from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
 
     app = DumpscopeApp(CompareRequest(benchmark, sample, None), theme=THEME)
     return await _shoot(app, [("sigmastar", _keys("f"))], out)

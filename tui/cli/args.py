@@ -11,11 +11,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from dumpscope.core.vocabulary import is_divergent
 from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
 
 if TYPE_CHECKING:
     from dumpscope.core.comparison.result import Comparison
-    from dumpscope.tui.app.explorer import DumpscopeApp
+    from dumpscope.tui.app.app import DumpscopeApp
 
 
 def add_comparison_arguments(p: argparse.ArgumentParser, three_way: bool = False) -> None:
@@ -130,7 +131,7 @@ def add_comparison_arguments(p: argparse.ArgumentParser, three_way: bool = False
         metavar="SECONDS",
         help="--scheduler: seconds to reach the scheduler before giving up with one line (default: 5)",
     )
-    add_selection_arguments(p)  # msprobe step/rank trees and Ascend step/device trees (issue 15)
+    add_selection_arguments(p)  # msprobe step/rank trees and Ascend step/device trees
 
 
 def _seconds(text: str) -> float:
@@ -418,7 +419,7 @@ def exit_code(cmp: Comparison) -> int:
 
 def exit_code_for(counts: dict[str, int]) -> int:
     """:func:`exit_code` from health counts already taken (a diagnosis holds them)."""
-    return EXIT_UNHEALTHY if counts.get("fail", 0) or counts.get("error", 0) else EXIT_OK
+    return EXIT_UNHEALTHY if is_divergent(counts) else EXIT_OK
 
 
 def run_app(app: DumpscopeApp, args: argparse.Namespace) -> int:

@@ -14,7 +14,7 @@ from dumpscope.core.comparison.order import display_order
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.comparison.threeway import presence_label
 from dumpscope.core.vendor.sigmastar import stage_line
-from dumpscope.core.vocabulary import format_number
+from dumpscope.core.vocabulary import Health, format_number
 from dumpscope.tui.app.widgets.layer_rows import HEALTH_LABEL, short_dtype
 from dumpscope.tui.cli.safe import markup, plain
 
@@ -134,14 +134,14 @@ def render_table(cmp: Comparison, console: Console | None = None, limit: int | N
 
 def _warnings(cmp: Comparison) -> list[str]:
     """The first ten of the comparison's warnings (the table's footer; JSON/CSV carry them all)."""
-    return (cmp.meta.get("warnings") or [])[:10]  # type: ignore[index]
+    return cmp.warnings[:10]
 
 
 def summary_text(cmp: Comparison) -> Text:
     """One line: the count of each health (glyph, count, word), then the first divergent row and why."""
     counts = cmp.health_counts()
     text = Text()
-    for h in ("ok", "warn", "fail", "error", "unmatched"):
+    for h in (Health.OK, Health.WARN, Health.FAIL, Health.ERROR, Health.UNMATCHED):
         if counts.get(h):
             glyph, _, word = HEALTH_LABEL[h].partition(" ")
             text.append(f"{glyph} {counts[h]} {word}  ", style=HEALTH_STYLE[h])

@@ -145,8 +145,8 @@ def features(
         site = _site(e.stack)
         st_add(-1 if site is None else stack_b(site, len(books[4])))
         n_add(name_b(e.name, len(books[5])))
-    arr = [np.asarray(c, dtype=np.int64) for c in cols]
-    return Features(*arr, np.asarray(norms, dtype=np.float64)), codes
+    k, s, o, m, st, n = (np.asarray(c, dtype=np.int64) for c in cols)
+    return Features(k, s, o, m, st, n, np.asarray(norms, dtype=np.float64)), codes
 
 
 def _agree(a: np.ndarray, b: np.ndarray, weight: int) -> np.ndarray:
@@ -371,8 +371,8 @@ def _anchors(a: Features, b: Features) -> list[tuple[int, int]]:
         ia = np.flatnonzero(once_a[ta] & once_b[ta])
         for i, j in zip(ia.tolist(), where_b[ta[ia]].tolist(), strict=False):
             found.setdefault(i, j)
-    ia = sorted(found)
-    return _increasing(ia, [found[i] for i in ia])
+    order = sorted(found)
+    return _increasing(order, [found[i] for i in order])
 
 
 def _increasing(ia: list[int], jb: list[int]) -> list[tuple[int, int]]:

@@ -23,11 +23,12 @@ import gc
 import os
 import stat
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Sequence, Set
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import polars as pl
 from threadpoolctl import threadpool_limits
@@ -80,10 +81,12 @@ class MsprobeReport:
     @property
     def first(self) -> RankResult | None:
         """The step/rank that diverges first: earliest step, then earliest call."""
-        bad = [r for r in self.results if r.divergence is not None]
-        return min(
-            bad, key=lambda r: (r.step if r.step is not None else -1, r.divergence.order), default=None
-        )  # type: ignore[union-attr]
+        bad = [
+            (r.step if r.step is not None else -1, r.divergence.order, i)
+            for i, r in enumerate(self.results)
+            if r.divergence is not None
+        ]
+        return self.results[min(bad)[2]] if bad else None
 
     def summary(self) -> pl.DataFrame:
         """One row per step/rank: rows, failing rows (:func:`.statistics.failing_rows`, the
@@ -133,7 +136,10 @@ def _rank_name(rank: int | str) -> str:
     return rank if isinstance(rank, str) else f"rank{rank}"
 
 
-def _kept(value: object, wanted: set[object]) -> bool:
+T = TypeVar("T")
+
+
+def _kept(value: T, wanted: Set[T]) -> bool:
     """An empty selection keeps everything."""
     return not wanted or value in wanted
 
@@ -242,11 +248,11 @@ def _prepare(
 ) -> _Prepared:
     """Read and pair one step/rank; a missing side or unreadable dump is the result's error."""
     result, start = RankResult(*key), time.perf_counter()
-    result.error = _one_side_only(result.label, npu, bench)
-    if result.error is not None:
+    if npu is None or bench is None:
+        result.error = _one_side_only(result.label, npu)
         return _Prepared(result)
     try:
-        npu_rank, bench_rank = read_rank(npu), read_rank(bench)  # type: ignore[arg-type]
+        npu_rank, bench_rank = read_rank(npu), read_rank(bench)
     except DumpError as exc:
         result.error = str(exc)
         return _Prepared(result)
@@ -285,10 +291,8 @@ def _nothing_paired(pairing: Pairing, npu: MsprobeRank, bench: MsprobeRank) -> s
     return f"nothing paired: none of the {len(npu.entries)} NPU and {len(bench.entries)} bench calls share a name - {hint}"
 
 
-def _one_side_only(label: str, npu: Path | None, bench: Path | None) -> str | None:
-    """Why a step/rank cannot be compared because a side lacks it (None: both have it)."""
-    if npu is not None and bench is not None:
-        return None
+def _one_side_only(label: str, npu: Path | None) -> str:
+    """Why a step/rank cannot be compared because a side lacks it."""
     return f"{label} present on the {'bench' if npu is None else 'NPU'} side only"
 
 
@@ -307,9 +311,7 @@ def _statistics_pass(stats: list[_Prepared], mapping: Mapping | None) -> None:
     """Conclude every statistics-mode step/rank of ``stats`` with one pass of the rules."""
     if not stats:
         return
-    for p, frame in zip(
-        stats, compare_statistics_many([p.result.pairing for p in stats], mapping), strict=False
-    ):  # type: ignore[misc]
+    for p, frame in zip(stats, compare_statistics_many([_pairing(p) for p in stats], mapping), strict=False):
         _conclude(p, frame)
 
 
@@ -320,8 +322,14 @@ def _tensor_pass(prepared: list[_Prepared], mapping: Mapping | None, workers: in
         return
     with threadpool_limits(limits=1, user_api="blas"):
         for p in prepared:
-            *_, last = tensor_mode_triaged(p.result.pairing, mapping, p.npu, workers, frames=1)  # type: ignore[arg-type]
+            *_, last = tensor_mode_triaged(_pairing(p), mapping, p.npu, workers, frames=1)
             _conclude(p, last.frame)
+
+
+def _pairing(p: _Prepared) -> Pairing:
+    """The pairing of a step/rank whose two dumps were read (:func:`_prepare` set it)."""
+    assert p.result.pairing is not None, p.result.label
+    return p.result.pairing
 
 
 def _conclude(p: _Prepared, frame: pl.DataFrame) -> None:

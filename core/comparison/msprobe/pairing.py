@@ -256,7 +256,7 @@ def _layer_path(path: str, mapping: Mapping) -> str:
     return ".".join(mapping.layer.get(seg, seg) for seg in path.split(".")) if mapping.layer else path
 
 
-def _group(entries: list[Entry], key) -> dict[str, list[Entry]]:  # type: ignore[no-untyped-def]
+def _group(entries: list[Entry], key) -> dict[str, list[Entry]]:
     groups: dict[str, list[Entry]] = defaultdict(list)
     for e in entries:
         groups[key(e)].append(e)

@@ -25,33 +25,33 @@ _BENCH = [f"Bench {s.lower()}" for s in STATS]
 
 #: Raw per-record fields gathered in the one Python pass (name -> dtype).
 _RAW: dict[str, pl.DataType] = {
-    "NPU Name": pl.Utf8,
-    "Bench Name": pl.Utf8,
-    "Entry": pl.Utf8,
-    "Bench Entry": pl.Utf8,
-    "Order": pl.Int64,
-    "Role": pl.Utf8,
-    "Pairing": pl.Utf8,
-    "Parent": pl.Utf8,
-    "NPU Dtype": pl.Utf8,
-    "Bench Dtype": pl.Utf8,
-    "NPU Tensor Shape": pl.Utf8,
-    "Bench Tensor Shape": pl.Utf8,
-    "NPU MD5": pl.Utf8,
-    "Bench MD5": pl.Utf8,
-    **{c: pl.Float64 for c in _NPU + _BENCH},
-    "NPU_Stack_Info": pl.Utf8,
-    "_suffix": pl.Utf8,
-    "_has_bench": pl.Boolean,
-    "_npu_tensor": pl.Boolean,
-    "_bench_tensor": pl.Boolean,
-    "_npu_value": pl.Utf8,
-    "_bench_value": pl.Utf8,
-    "_npu_grad": pl.Boolean,
-    "_bench_grad": pl.Boolean,
-    "_npu_error": pl.Utf8,
-    "_api": pl.Utf8,
-    "_bench_entry": pl.Utf8,
+    "NPU Name": pl.Utf8(),
+    "Bench Name": pl.Utf8(),
+    "Entry": pl.Utf8(),
+    "Bench Entry": pl.Utf8(),
+    "Order": pl.Int64(),
+    "Role": pl.Utf8(),
+    "Pairing": pl.Utf8(),
+    "Parent": pl.Utf8(),
+    "NPU Dtype": pl.Utf8(),
+    "Bench Dtype": pl.Utf8(),
+    "NPU Tensor Shape": pl.Utf8(),
+    "Bench Tensor Shape": pl.Utf8(),
+    "NPU MD5": pl.Utf8(),
+    "Bench MD5": pl.Utf8(),
+    **{c: pl.Float64() for c in _NPU + _BENCH},
+    "NPU_Stack_Info": pl.Utf8(),
+    "_suffix": pl.Utf8(),
+    "_has_bench": pl.Boolean(),
+    "_npu_tensor": pl.Boolean(),
+    "_bench_tensor": pl.Boolean(),
+    "_npu_value": pl.Utf8(),
+    "_bench_value": pl.Utf8(),
+    "_npu_grad": pl.Boolean(),
+    "_bench_grad": pl.Boolean(),
+    "_npu_error": pl.Utf8(),
+    "_api": pl.Utf8(),
+    "_bench_entry": pl.Utf8(),
 }
 
 
@@ -317,15 +317,15 @@ def _warning_messages(frame: pl.DataFrame) -> pl.Series:
 
 def rules(raw: pl.DataFrame, not_compared: frozenset[str], no_input_rules: frozenset[str]) -> pl.DataFrame:
     """Differences, relative errors, msprobe's rules, Result, Err_message, Deviation, -da flags."""
-    f = raw.lazy().with_columns(
+    lazy = raw.lazy().with_columns(
         *[(pl.col(n) - pl.col(b)).alias(f"{s} diff") for s, n, b in zip(STATS, _NPU, _BENCH, strict=False)],
         *[_rel(pl.col(n), pl.col(b)).alias(r) for r, n, b in zip(REL, _NPU, _BENCH, strict=False)],
         _new_nonfinite().alias("_new_nonfinite"),
     )
-    f = f.with_columns(_deviation().alias("_tensor_dev")).with_columns(
+    lazy = lazy.with_columns(_deviation().alias("_tensor_dev")).with_columns(
         _input_norm(no_input_rules).alias("_input_norm")
     )
-    f = f.with_columns(
+    f = lazy.with_columns(
         _errors().alias("_errors"), _warning_mask().alias("_warning"), _flat_rule().alias("msprobe -da flags")
     ).collect()
     f = f.with_columns(_warning_messages(f))

@@ -31,6 +31,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+import numpy as np
 import polars as pl
 
 from dumpscope.core.comparison.metrics import COUNT_COLUMNS, EXTRA_METRICS, MSACCUCMP_METRICS, compare_arrays
@@ -39,6 +40,7 @@ from dumpscope.core.comparison.msprobe.pairing import EntryPair, Mapping, Pairin
 from dumpscope.core.comparison.msprobe.stat_columns import msprobe_text
 from dumpscope.core.dumps import TensorReadError
 from dumpscope.core.formats.msprobe import Entry, MsprobeRank, Record, load_tensor, split_name
+from dumpscope.core.vocabulary import Health
 
 STATS = ("Max", "Min", "Mean", "L2norm")
 REL = ("MaxRelativeErr", "MinRelativeErr", "MeanRelativeErr", "NormRelativeErr")
@@ -74,7 +76,7 @@ def health() -> pl.Expr:
 
 def failing_rows(frame: pl.DataFrame) -> int:
     """Rows whose :func:`health` is ``fail``: the one count of failing rows (CLI, summary, app)."""
-    return int(frame.select((health() == "fail").sum()).item()) if frame.height else 0
+    return int(frame.select((health() == Health.FAIL).sum()).item()) if frame.height else 0
 
 
 def rel_err(npu: float | None, bench: float | None) -> float | None:
@@ -207,31 +209,36 @@ def _flat_rule(row: _Row) -> bool:
 
 #: The key of a tensor-mode metric row that says why its tensors were not compared (then an error row).
 TENSOR_ERROR = "_tensor_error"
+#: One record's tensor-mode metrics (:data:`_TENSOR_METRICS`), and :data:`TENSOR_ERROR` when not compared.
+MetricRow = dict[str, object]
 
 
-def _tensor_metrics(row: _Row) -> dict[str, float | str | None]:
+def _tensor_metrics(row: _Row) -> MetricRow:
     """Our full metric set when both records name a tensor file (tensor mode).  A record
     naming no file on either side (statistics only) has no metrics; a file that cannot be
     read (missing, refused, truncated, not a tensor) makes the row an error that says why
     (:data:`TENSOR_ERROR`), never a silent pass."""
-    empty: dict[str, float | str | None] = dict.fromkeys(_TENSOR_METRICS)
-    sides = (("NPU", row.npu), ("bench", row.bench))
-    if row.bench is None or all(r.data_path is None and r.error is None for _s, r in sides):  # type: ignore
+    empty: MetricRow = dict.fromkeys(_TENSOR_METRICS)
+    if row.bench is None:
         return empty
-    arrays, why = [], []
+    sides = (("NPU", row.npu), ("bench", row.bench))
+    if all(r.data_path is None and r.error is None for _s, r in sides):
+        return empty
+    arrays: list[np.ndarray] = []
+    why: list[str] = []
     for side, record in sides:
         try:
-            arrays.append(load_tensor(record))  # type: ignore[arg-type]
+            arrays.append(load_tensor(record))
         except (TensorReadError, ValueError, OSError, MemoryError) as exc:
             if side == "bench" or record.error is None:  # the NPU record's own error is in the message
                 why.append(f"{side} tensor not read: {exc}")
     try:
-        metrics = compare_arrays(arrays[1], arrays[0]).as_dict() if len(arrays) == 2 else {}
+        metrics = compare_arrays(arrays[1], arrays[0]) if len(arrays) == 2 else None
     except (TensorReadError, ValueError) as exc:
         why.append(f"tensors not compared: {exc}")
-    if why or len(arrays) < 2:
+    if why or metrics is None:
         return empty | ({TENSOR_ERROR: "; ".join(why)} if why else {})
-    return {k: metrics.get(k) for k in _TENSOR_METRICS}
+    return {k: getattr(metrics, k, None) for k in _TENSOR_METRICS}
 
 
 def _row_dict(row: _Row, input_norm: float, tensors: bool) -> dict[str, object]:
@@ -248,7 +255,8 @@ def _row_dict(row: _Row, input_norm: float, tensors: bool) -> dict[str, object]:
         why = metrics.pop(TENSOR_ERROR, None)
         out.update(metrics)
         if why:
-            out["Result"], out["Err_message"] = "error", "; ".join(filter(None, (out["Err_message"], why)))
+            said = out["Err_message"]
+            out["Result"], out["Err_message"] = "error", "; ".join(str(m) for m in (said, why) if m)
     return out
 
 
@@ -300,7 +308,7 @@ def _shape_text(record: Record | None) -> str | None:
     return str(list(record.shape))
 
 
-def _unmatched_row(item, tensors: bool) -> dict[str, object]:  # type: ignore[no-untyped-def]
+def _unmatched_row(item, tensors: bool) -> dict[str, object]:
     out: dict[str, object] = {
         "NPU Name" if item.side == "npu" else "Bench Name": item.entry.name,
         "Entry": item.entry.name if item.side == "npu" else None,
@@ -316,29 +324,29 @@ def _unmatched_row(item, tensors: bool) -> dict[str, object]:  # type: ignore[no
 
 
 _SCHEMA: dict[str, pl.DataType] = {
-    "NPU Name": pl.Utf8,
-    "Bench Name": pl.Utf8,
-    "Entry": pl.Utf8,
-    "Bench Entry": pl.Utf8,
-    "Order": pl.Int64,
-    "Role": pl.Utf8,
-    "Pairing": pl.Utf8,
-    "Parent": pl.Utf8,
-    "NPU Dtype": pl.Utf8,
-    "Bench Dtype": pl.Utf8,
-    "NPU Tensor Shape": pl.Utf8,
-    "Bench Tensor Shape": pl.Utf8,
-    **{f"{s} diff": pl.Float64 for s in STATS},
-    **{r: pl.Float64 for r in REL},
-    **{f"NPU {s.lower()}": pl.Float64 for s in STATS},
-    **{f"Bench {s.lower()}": pl.Float64 for s in STATS},
-    "NPU MD5": pl.Utf8,
-    "Bench MD5": pl.Utf8,
-    "Result": pl.Utf8,
-    "Err_message": pl.Utf8,
-    "Deviation": pl.Float64,
-    "msprobe -da flags": pl.Boolean,
-    "NPU_Stack_Info": pl.Utf8,
+    "NPU Name": pl.Utf8(),
+    "Bench Name": pl.Utf8(),
+    "Entry": pl.Utf8(),
+    "Bench Entry": pl.Utf8(),
+    "Order": pl.Int64(),
+    "Role": pl.Utf8(),
+    "Pairing": pl.Utf8(),
+    "Parent": pl.Utf8(),
+    "NPU Dtype": pl.Utf8(),
+    "Bench Dtype": pl.Utf8(),
+    "NPU Tensor Shape": pl.Utf8(),
+    "Bench Tensor Shape": pl.Utf8(),
+    **{f"{s} diff": pl.Float64() for s in STATS},
+    **{r: pl.Float64() for r in REL},
+    **{f"NPU {s.lower()}": pl.Float64() for s in STATS},
+    **{f"Bench {s.lower()}": pl.Float64() for s in STATS},
+    "NPU MD5": pl.Utf8(),
+    "Bench MD5": pl.Utf8(),
+    "Result": pl.Utf8(),
+    "Err_message": pl.Utf8(),
+    "Deviation": pl.Float64(),
+    "msprobe -da flags": pl.Boolean(),
+    "NPU_Stack_Info": pl.Utf8(),
 }
 
 
@@ -373,7 +381,7 @@ def _finish_frame(
     pairing: Pairing,
     mapping: Mapping,
     tensors: bool,
-    metrics: list[dict[str, float | None]] | None = None,
+    metrics: list[MetricRow] | None = None,
 ) -> pl.DataFrame:
     """One pairing's ruled rows: tensor metrics (``metrics``: one dict per raw row, already
     computed; default: computed here), the schema's columns, unmatched rows, call order."""
@@ -394,12 +402,12 @@ def records(pairing: Pairing, mapping: Mapping) -> list[_Row]:
     return [row for pair in pairing.pairs for row in _pair_records(pair, mapping)]
 
 
-def tensor_rows(pairing: Pairing, mapping: Mapping) -> list[dict[str, float | None]]:
+def tensor_rows(pairing: Pairing, mapping: Mapping) -> list[MetricRow]:
     """Tensor mode: our per-tensor metrics, record by record (see :func:`records`)."""
     return [_tensor_metrics(row) for row in records(pairing, mapping)]
 
 
-def metric_series(rows: list[dict[str, float | str | None]]) -> list[pl.Series]:
+def metric_series(rows: list[MetricRow]) -> list[pl.Series]:
     """The metric columns of :func:`tensor_rows`-like rows, and why a row's tensors were not compared."""
     return [pl.Series(k, [r[k] for r in rows], dtype=pl.Float64) for k in _TENSOR_METRICS] + [
         pl.Series(TENSOR_ERROR, [r.get(TENSOR_ERROR) for r in rows], dtype=pl.Utf8)
@@ -425,9 +433,7 @@ def ruled_statistics(pairing: Pairing, mapping: Mapping) -> pl.DataFrame:
     return stat_columns.rules(stat_columns.raw_columns(pairing, mapping, 0), NOT_COMPARED, NO_INPUT_RULES)
 
 
-def finish(
-    ruled: pl.DataFrame, pairing: Pairing, mapping: Mapping, metrics: list[dict[str, float | None]]
-) -> pl.DataFrame:
+def finish(ruled: pl.DataFrame, pairing: Pairing, mapping: Mapping, metrics: list[MetricRow]) -> pl.DataFrame:
     """The tensor-mode frame of :func:`ruled_statistics` with the given metric rows: with
     every row computed, the frame ``compare_statistics(..., tensors=True)`` returns."""
     return _finish_frame(ruled, pairing, mapping, True, metrics)

@@ -23,6 +23,8 @@ from dumpscope.core.comparison.msprobe.pairing import Mapping, Pairing
 from dumpscope.core.comparison.msprobe.statistics import (
     _TENSOR_METRICS,
     Divergence,
+    MetricRow,
+    _Row,
     _tensor_metrics,
     finish,
     first_divergence,
@@ -96,7 +98,7 @@ class _Filling:
     def __init__(self, pairing: Pairing, mapping: Mapping, rank: MsprobeRank | None) -> None:
         self.pairing, self.mapping = pairing, mapping
         self.ruled, self.rows = ruled_statistics(pairing, mapping), records(pairing, mapping)
-        self.metrics: list[dict[str, float | None]] = [dict.fromkeys(_TENSOR_METRICS) for _ in self.rows]
+        self.metrics: list[MetricRow] = [dict.fromkeys(_TENSOR_METRICS) for _ in self.rows]
         self.divergence = first_divergence(self.frame(), rank)  # from the statistics alone
 
     def frame(self) -> pl.DataFrame:
@@ -105,9 +107,9 @@ class _Filling:
     def step(self, done: int) -> TriageStep:
         return TriageStep(self.frame(), done, len(self.rows), self.divergence)
 
-    def compute(self, i: int) -> dict[str, object]:
+    def compute(self, i: int) -> MetricRow:
         """Record ``i``'s tensor metrics (in a worker)."""
-        return _tensor_metrics(self.rows[i])  # type: ignore[return-value]
+        return _tensor_metrics(self.rows[i])
 
     def fill(self, workers: int | None, batch: int, frames: int) -> Iterator[TriageStep]:
         """Open the tensors in :func:`suspect_order`; a step every 1/``frames`` of the records."""
@@ -117,13 +119,13 @@ class _Filling:
             self.compute, order, [_record_bytes(self.rows[i]) for i in order], workers, batch
         ):
             for i, values in task:
-                self.metrics[i] = values  # type: ignore[assignment]
+                self.metrics[i] = values
             done += len(task)
             if done // every > (done - len(task)) // every or done == len(order):
                 yield self.step(done)
 
 
-def _record_bytes(row: object) -> int:
+def _record_bytes(row: _Row) -> int:
     """Both sides' tensor bytes as dump.json declares them (4 bytes an element), to balance tasks."""
-    sizes = [math.prod(rec.shape or ()) * 4 for rec in (row.npu, row.bench) if rec is not None]  # type: ignore[attr-defined]
+    sizes = [math.prod(rec.shape or ()) * 4 for rec in (row.npu, row.bench) if rec is not None]
     return sum(sizes)

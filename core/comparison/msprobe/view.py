@@ -174,7 +174,7 @@ def as_comparison(report: MsprobeReport, result: RankResult | None = None) -> Co
     chosen = result or report.first or next((r for r in report.results if r.frame is not None), None)
     if chosen is None or chosen.frame is None:
         raise ValueError("no step/rank of this msprobe dump could be compared")
-    meta = {
+    meta: dict[str, object] = {
         "format": "msprobe",
         "msprobe": {"label": chosen.label, "tree": module_tree(chosen.frame), "ranks": rank_summary(report)},
     }

@@ -156,6 +156,12 @@ def clamp_records(records: Iterable[object]) -> dict[str, list[dict[str, object]
     return out
 
 
+def clamp_max_abs(rec: Mapping[str, object]) -> float:
+    """The largest |x| a clamp record says was clamped (0 when it does not say)."""
+    value = rec.get("max_abs") or 0
+    return float(value) if isinstance(value, (int, float, str)) else 0.0
+
+
 def read_tensor(ref: TensorRef | None) -> np.ndarray | None:
     """A tensor's data, or None when there is no tensor or it cannot be read (the row says why)."""
     if ref is None:

@@ -10,6 +10,7 @@ from dumpscope.core.diagnosis.checks.base import (
     Finding,
     PatchAction,
     RowCase,
+    clamp_max_abs,
 )
 from dumpscope.core.inspect.ranges import range_check
 from dumpscope.core.names import display
@@ -56,7 +57,7 @@ def _clamped(name: str, rec: dict[str, object], node: str) -> Finding:
     return Finding(
         "clamped",
         f"constant {display(name)!r}: the fp16 conversion {action} "
-        f"{rec.get('count')} value(s) (largest |x| {float(rec.get('max_abs') or 0):.6g})",  # type: ignore[arg-type]
+        f"{rec.get('count')} value(s) (largest |x| {clamp_max_abs(rec):.6g})",
         (PatchAction(node, keep_fp32=True),),
         weight=0.3,
         subject=name,

@@ -24,7 +24,7 @@ def fusion(ctx: CheckContext, case: RowCase) -> list[Finding]:
     """The row's target op fuses several original ops."""
     op = case.target_op
     fused = ctx.fused.get(op) if op else None
-    if fused is None:
+    if op is None or fused is None:
         return []
     originals, passes = fused
     by = f" by {', '.join(passes)}" if passes else ""

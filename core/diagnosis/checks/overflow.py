@@ -86,7 +86,7 @@ def _exp_input(o: _Row) -> list[Finding]:
     """Golden values of an Exp's input past ln(max): exp overflows to inf in the target dtype."""
     j = o.first_input()
     x = o.golden(j)
-    if x is None or float_view(x) is None:
+    if j is None or x is None or float_view(x) is None:
         return []
     flat = x.reshape(-1).astype(np.float64, copy=False)
     over = int(np.count_nonzero(flat > math.log(o.top)))
@@ -97,7 +97,7 @@ def _exp_input(o: _Row) -> list[Finding]:
         Finding(
             "overflow",
             _exp_sentence(o, j, flat, over, width, hi),
-            _exp_fixes(o, j, hi),  # type: ignore[arg-type]
+            _exp_fixes(o, j, hi),
             weight=0.3,
         )
     ]
@@ -186,7 +186,7 @@ def _operands(o: _Row) -> tuple[np.ndarray, np.ndarray] | None:
     operands = [_floats(o.golden(j)) for j in _operand_rows(o.ctx, o.row)]
     if len(operands) != 2 or any(x is None or x.ndim < 2 for x in operands):
         return None
-    a, b = (np.asarray(x, dtype=np.float64) for x in operands)  # type: ignore[arg-type]
+    a, b = (np.asarray(x, dtype=np.float64) for x in operands)
     if a.shape[-1] != b.shape[-2] or a.size * b.shape[-1] > MAX_MACS:
         return None
     return a, b
@@ -205,7 +205,7 @@ _BY_OP = ((EXP_OPS, _exp_input), (SOFTMAX_OPS, _softmax_input), (PRODUCT_OPS, _p
 def _fused_intermediates(ctx: CheckContext, case: RowCase, target: str) -> list[Finding]:
     """Golden outputs of the original ops a fused target op replaces that the target dtype cannot
     hold: the fused kernel computes them internally, in its own precision."""
-    fused = ctx.fused.get(case.target_op)  # type: ignore[arg-type]
+    fused = ctx.fused.get(case.target_op) if case.target_op is not None else None
     if not fused or ctx.cmp.golden is None:
         return []
     refs = _original_outputs(ctx, fused[0])
@@ -214,7 +214,7 @@ def _fused_intermediates(ctx: CheckContext, case: RowCase, target: str) -> list[
 
 def _original_outputs(ctx: CheckContext, originals: tuple[str, ...]) -> list[TensorRef]:
     """The golden activations the ``originals`` ops produce."""
-    golden = ctx.cmp.golden.tensors.values()  # type: ignore[union-attr]
+    golden = ctx.cmp.golden.tensors.values() if ctx.cmp.golden is not None else ()
     return [r for r in golden if r.info.node_name in originals and r.info.kind == "activation"]
 
 

@@ -158,9 +158,8 @@ def _wide_range(
     node: str, q: tuple[float, int, str], bounds: tuple[float, float] | None, op_type: str
 ) -> list[Finding]:
     """A range too wide for 8 bits (try INT16), else a note for a quantised convolution."""
-    width = bounds[1] - bounds[0] if bounds else None
-    if width is not None and width > WIDE_RANGE:
-        return [_too_wide(node, q, bounds, width)]  # type: ignore[arg-type]
+    if bounds and bounds[1] - bounds[0] > WIDE_RANGE:
+        return [_too_wide(node, q, bounds, bounds[1] - bounds[0])]
     if op_type in ("Conv", "ConvTranspose"):
         return [
             Finding("quantisation", f"convolution {node!r} is {q[2]}-quantised ({_step(q)})", weight=0.05)
@@ -252,7 +251,8 @@ def quantised_target(ctx: CheckContext) -> QuantisedTarget | None:
     if "quantised_target" not in ctx.memo:
         target = ctx.cmp.target
         ctx.memo["quantised_target"] = _scan(target.tensors) if target is not None else None
-    return ctx.memo["quantised_target"]  # type: ignore[return-value]
+    found = ctx.memo["quantised_target"]
+    return found if isinstance(found, QuantisedTarget) else None
 
 
 def _scan(refs: Mapping[str, TensorRef]) -> QuantisedTarget | None:
@@ -355,7 +355,9 @@ def _grid_text(
     ctx: CheckContext, grid: Grid, role: str, name: str, node: str, bounds: tuple[float, float] | None
 ) -> str | None:
     """One quantised tensor in words: its dtype, scale, zero point and how the golden range fits it."""
-    refs = ctx.cmp.target.tensors  # type: ignore[union-attr]
+    if ctx.cmp.target is None:
+        return None
+    refs = ctx.cmp.target.tensors
     scale = _small(refs.get(grid.scale) if grid.scale else None)
     if scale is None or scale.size == 0 or not np.isfinite(scale).all() or (scale <= 0).any():
         return None

@@ -20,6 +20,7 @@ Only rows whose target is a SigmaStar record (it carries ``sgs_type``) are looke
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,6 +38,7 @@ from dumpscope.core.diagnosis.checks.base import (
 )
 from dumpscope.core.inspect.overflow import row_ref, tensor_quant
 from dumpscope.core.names import display
+from dumpscope.core.vocabulary import Health
 
 #: Seed 004 §3.2.5's rule of thumb.
 SEED_COS, SEED_RMSE = 0.99, 0.1
@@ -112,11 +114,11 @@ def _name(ctx: CheckContext, row: int) -> str:
     return display(str(ctx.cmp.frame["name"][row]))
 
 
-def _nearest_convs(ctx: CheckContext, row: int, step: object) -> list[int]:
+def _nearest_convs(ctx: CheckContext, row: int, step: Callable[[CheckContext, int], list[int]]) -> list[int]:
     """The first convolutions met walking from ``row`` through ``step`` (inputs_of or consumers_of)."""
     seen, frontier, found = {row}, [row], []
     for _ in range(CONV_SEARCH_DEPTH):
-        nxt = [j for i in frontier for j in step(ctx, i) if j not in seen]  # type: ignore[operator]
+        nxt = [j for i in frontier for j in step(ctx, i) if j not in seen]
         seen.update(nxt)
         found = [j for j in nxt if is_conv(ctx, j)]
         if found:
@@ -187,7 +189,7 @@ def first_tensor(ctx: CheckContext, case: RowCase) -> list[Finding]:
     """§3.2.1: the first tensor differs -- the quantised input, or the pre-processing."""
     if (
         inputs_of(ctx, case.row)
-        or case.values["health"] not in ("warn", "fail")
+        or case.values["health"] not in (Health.WARN, Health.FAIL)
         or not _is_first(ctx, case.row)
     ):
         return []

@@ -26,6 +26,7 @@ from dumpscope.core.diagnosis.checks.base import Check, CheckContext, Finding, R
 from dumpscope.core.diagnosis.checks.quantisation import quantised_target
 from dumpscope.core.inspect.overflow import row_ref
 from dumpscope.core.names import display
+from dumpscope.core.vocabulary import Health
 
 #: Relative tolerance (to the tensor's largest |x|) within which two weights are equal.
 EQUAL_RTOL = 1e-5
@@ -204,7 +205,7 @@ def _unhealthy_constants(ctx: CheckContext, row: int) -> list[int]:
     e = ctx.edges.frame
     rows = e.filter((e["row"] == row) & e["constant"])["input_row"].to_list()
     health = ctx.cmp.frame["health"]
-    return [r for r in rows if r is not None and health[r] in ("warn", "fail")]
+    return [r for r in rows if r is not None and health[r] in (Health.WARN, Health.FAIL)]
 
 
 def _finding(ctx: CheckContext, crow: int, node: str) -> Finding | None:

@@ -18,13 +18,13 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from tests.support.as_user import as_other_user, open_to_all, shared_folder
 from polars.testing import assert_frame_equal
 
 from dumpscope.core import compare
 from dumpscope.core.comparison import cache
 from dumpscope.core.comparison.pipeline import compare_stream
 from dumpscope.tui.cli.main import main
+from tests.support.as_user import as_other_user, open_to_all, shared_folder
 
 FAILING = "layer_03"
 
@@ -516,7 +516,7 @@ def test_the_cli_says_where_the_index_is_and_marks_cached_rows(pair: tuple[Path,
 
 
 async def test_the_ui_with_fifos_at_the_index_paths_fills_marks_and_quits(pair: tuple[Path, Path]) -> None:
-    from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
+    from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
     from tests.support.tui import SIZE, settle
 
     compare(*pair, cache=True)

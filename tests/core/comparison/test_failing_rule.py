@@ -19,7 +19,7 @@ from dumpscope.core.comparison.judge import (
     judge,
     metric_states,
 )
-from dumpscope.tui.app.explorer import DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
 from dumpscope.tui.app.widgets.tensor_pane import TensorPane
 from tests.support.tui import screen_text, settle
 

@@ -202,7 +202,7 @@ def test_cli_table_shows_imported_values_as_printed_and_exports_keep_numbers(
 
 async def test_tui_shows_imported_values_as_printed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from dumpscope.core.comparison.imported import open_result
-    from dumpscope.tui.app.explorer import DumpscopeApp
+    from dumpscope.tui.app.app import DumpscopeApp
     from dumpscope.tui.app.widgets.layer_list import LayerList
 
     monkeypatch.setenv("DUMPSCOPE_CONFIG_DIR", str(tmp_path))

@@ -8,18 +8,18 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from dumpscope.core.comparison.metrics import compare_arrays
-from dumpscope.core.comparison.verdict import Finding, hard_failures, render_hard_fail
+from dumpscope.core.comparison.verdict import PairFlag, hard_failures, render_hard_fail
 
 _values = st.one_of(st.floats(-1e6, 1e6, width=32), st.sampled_from([0.0, np.nan, np.inf, -np.inf]))
 
 
 def test_flags_of_known_pairs() -> None:
-    assert compare_arrays(np.zeros(4), np.ones(4)).flags == Finding.ALL_ZERO_GOLDEN
-    assert compare_arrays(np.ones(4), np.zeros(4)).flags == Finding.ALL_ZERO_TARGET
-    assert compare_arrays(np.array(1.0), np.array(2.0)).flags == Finding.SINGLE_ELEMENT
-    assert compare_arrays(np.zeros(0), np.zeros(0)).flags == Finding.EMPTY | Finding.NOTHING_COMPARED
+    assert compare_arrays(np.zeros(4), np.ones(4)).flags == PairFlag.ALL_ZERO_GOLDEN
+    assert compare_arrays(np.ones(4), np.zeros(4)).flags == PairFlag.ALL_ZERO_TARGET
+    assert compare_arrays(np.array(1.0), np.array(2.0)).flags == PairFlag.SINGLE_ELEMENT
+    assert compare_arrays(np.zeros(0), np.zeros(0)).flags == PairFlag.EMPTY | PairFlag.NOTHING_COMPARED
     m = compare_arrays(np.array([1.0, np.nan]), np.array([1.0, 2.0]))
-    assert m.flags == Finding.PARTIAL_FINITE | Finding.NONFINITE_MISMATCH | Finding.GOLDEN_NONFINITE
+    assert m.flags == PairFlag.PARTIAL_FINITE | PairFlag.NONFINITE_MISMATCH | PairFlag.GOLDEN_NONFINITE
     assert m.notes == ("metrics cover the 1 of 2 positions finite on both sides",)
 
 
@@ -49,12 +49,12 @@ def test_verdict_matches_independent_rule(golden: np.ndarray, data: st.DataObjec
     mismatch = bool((fg != ft).any() or differing_nonfinite.any())
     golden_zero = both.any() and golden.size > 1 and not golden[both].any() and target[both].any()
     nothing = golden.size > 0 and not both.any() and not mismatch and fg.all()  # empty = equal (issue 10)
-    want = Finding.NONE
+    want = PairFlag.NONE
     if mismatch:
-        want |= Finding.NONFINITE_MISMATCH
+        want |= PairFlag.NONFINITE_MISMATCH
     if golden_zero:
-        want |= Finding.ALL_ZERO_GOLDEN
+        want |= PairFlag.ALL_ZERO_GOLDEN
     if nothing:
-        want |= Finding.NOTHING_COMPARED
+        want |= PairFlag.NOTHING_COMPARED
     assert hard_failures(m.flags) == want
     assert bool(render_hard_fail(m)) == bool(want)

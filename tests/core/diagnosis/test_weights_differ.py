@@ -219,7 +219,7 @@ def test_an_lstm_recurrence_weight_times_1_5_is_weights_differ_at_the_lstm(tmp_p
 async def test_the_app_lands_on_the_node_and_names_the_constant(tmp_path: Path) -> None:
     """`f` jumps to the MatMul reading the changed weight (an activation row, not the constant), and the
     verdict bar quotes the weight's measurement."""
-    from dumpscope.tui.app.explorer import DumpscopeApp
+    from dumpscope.tui.app.app import DumpscopeApp
 
     w = np.random.default_rng(0).standard_normal((8, 5)).astype(np.float32)
     x = np.random.default_rng(2).standard_normal((2, 8)).astype(np.float32)

@@ -15,6 +15,7 @@ import onnx
 import pytest
 from onnx import TensorProto, helper
 
+from dumpscope.core import heap
 from dumpscope.core.onnx import runner
 from dumpscope.core.onnx.runner import dump_model
 from tests.support.models import ModelBuilder, build_model
@@ -102,7 +103,7 @@ def test_grouped_dumps_fix_the_mmap_threshold_one_run_dumps_do_not(
     def fake(name: str):  # type: ignore[no-untyped-def]
         return lambda *args: calls.append((name, args)) or 0
 
-    monkeypatch.setattr(runner, "_libc_function", fake)
+    monkeypatch.setattr(heap, "libc_function", fake)
     dump_model(chain_model, tmp_path / "one")
     assert calls == []
     dump_model(chain_model, tmp_path / "many", max_memory_mb=1 / 2**20)
@@ -112,11 +113,11 @@ def test_grouped_dumps_fix_the_mmap_threshold_one_run_dumps_do_not(
 def test_memory_steps_are_no_ops_without_glibc(monkeypatch: pytest.MonkeyPatch) -> None:
     import ctypes.util
 
-    assert runner._libc_function("no_such_function_in_any_libc") is None
+    assert heap.libc_function("no_such_function_in_any_libc") is None
     monkeypatch.setattr(ctypes.util, "find_library", lambda _name: None)
-    assert runner._libc_function("mallopt") is None
-    runner._map_large_blocks()
-    runner._release_freed_memory()
+    assert heap.libc_function("mallopt") is None
+    heap.map_large_blocks()
+    heap.trim_free_heap()
 
 
 def test_a_grouped_dump_of_a_light_model_matches_its_one_run_dump(

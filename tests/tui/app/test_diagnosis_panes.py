@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dumpscope.core.comparison.pipeline import compare
-from dumpscope.tui.app.explorer import DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
 from dumpscope.tui.app.panes import SIDE_PANES
 from dumpscope.tui.app.widgets.fusion_pane import FusionPane
 from dumpscope.tui.app.widgets.overflow_pane import OverflowPane

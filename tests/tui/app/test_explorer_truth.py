@@ -13,7 +13,7 @@ from rich.console import Console
 from textual.pilot import Pilot
 
 from dumpscope.core.comparison.pipeline import Comparison
-from dumpscope.tui.app.explorer import DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
 from dumpscope.tui.app.widgets.layer_list import LayerList
 from tests.support.paths import SHARED as SHARED_DIR
 
@@ -207,7 +207,7 @@ async def test_help_lists_focus_palette_and_the_filter_grammar_and_q_quits_from_
 def test_root_cause_findings_carry_replay_evidence_when_the_diagnosis_has_it() -> None:
     from types import SimpleNamespace
 
-    from dumpscope.tui.app.explorer import findings_by_row
+    from dumpscope.tui.app.app import findings_by_row
 
     cause = SimpleNamespace(
         row=1,

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
 from dumpscope.tui.app.collector import PAUSED, FullPassPause
-from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
 from tests.support.tui import SIZE, settle
 
 
@@ -190,9 +190,7 @@ def test_what_the_first_frame_does_not_show_is_not_imported() -> None:
         "dumpscope.tui.app.widgets.module_tree_pane",
         "dumpscope.tui.app.widgets.neighbourhood_pane",
     ]
-    script = (
-        f"import sys\nimport dumpscope.tui.app.explorer\nprint([m for m in {later!r} if m in sys.modules])\n"
-    )
+    script = f"import sys\nimport dumpscope.tui.app.app\nprint([m for m in {later!r} if m in sys.modules])\n"
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

@@ -51,7 +51,7 @@ def test_a_keymap_nested_50k_deep_is_one_line_not_a_traceback(tmp_path: Path) ->
 
 
 def test_unknown_binding_ids_are_reported_and_dotted_keys_joined(tmp_path: Path) -> None:
-    from dumpscope.tui.app.explorer import DumpscopeApp  # noqa: F401 - declares the bindings
+    from dumpscope.tui.app.app import DumpscopeApp  # noqa: F401 - declares the bindings
     from dumpscope.tui.app.keymap import binding_ids
 
     known = binding_ids()

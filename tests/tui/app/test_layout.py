@@ -8,7 +8,7 @@ import pytest
 from textual.containers import VerticalScroll
 
 from dumpscope.core.comparison.result import Comparison
-from dumpscope.tui.app.explorer import DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
 from dumpscope.tui.app.panes import SIDE_PANES, next_pane
 from dumpscope.tui.app.screens.help import HelpScreen
 from dumpscope.tui.app.screenshots import generated_frame

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input, OptionList
 
-from dumpscope.tui.app.explorer import DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
 from dumpscope.tui.app.screens.lookup import LookupScreen
 from tests.support.tui import settle
 

@@ -6,7 +6,7 @@ import pytest
 from textual.content import Content
 from textual.widgets import Static
 
-from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
 from dumpscope.tui.app.widgets.neighbourhood_pane import NeighbourhoodPane
 
 

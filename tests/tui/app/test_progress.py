@@ -12,7 +12,7 @@ import polars as pl
 import pytest
 
 from dumpscope.core.comparison.result import Comparison
-from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
 from tests.support.tui import screen_text, settle
 
 SIZES = [(80, 24), (120, 40)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
 from tests.support.paths import DATA as DATA_DIR
 from tests.support.tui import SIZE, screen_text, settle
 

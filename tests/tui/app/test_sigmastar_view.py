@@ -8,7 +8,7 @@ import numpy as np
 
 from dumpscope.core.comparison.pipeline import compare
 from dumpscope.core.formats.sigmastar import SgsTensor, write_sigmastar
-from dumpscope.tui.app.explorer import DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
 from dumpscope.tui.app.widgets.tensor_pane import TensorPane
 from tests.support.tui import SIZE, pane_text, screen_text, settle
 
@@ -43,7 +43,7 @@ async def test_sigmastar_pair_on_screen(tmp_path: Path) -> None:
 
 
 async def test_stage_chosen_on_the_command_line_is_shown(tmp_path: Path) -> None:
-    from dumpscope.tui.app.explorer import CompareRequest
+    from dumpscope.tui.app.app import CompareRequest
 
     f, q = _pair(tmp_path)
     app = DumpscopeApp(CompareRequest(f, q, stage="fixed-offline"))

@@ -14,7 +14,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from dumpscope.core.comparison.result import Comparison
-from dumpscope.tui.app.explorer import DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
 from dumpscope.tui.app.screenshots import SIZE, THEME, generated_frame
 
 SnapCompare = Callable[..., bool]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
 from dumpscope.tui.app.widgets.layer_list import LayerList
 from tests.support.fusion_onoff import make_fusion_data  # noqa: E402
 

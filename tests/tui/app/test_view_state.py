@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dumpscope.core.comparison.result import Comparison
-from dumpscope.tui.app.explorer import DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
 from dumpscope.tui.app.filters import Query
 from dumpscope.tui.app.screenshots import generated_frame
 from dumpscope.tui.app.view_state import ViewState

@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-from dumpscope.tui.cli.heap import trim_free_heap
+from dumpscope.core.heap import trim_free_heap
 from dumpscope.tui.cli.main import ALLOCATOR_CONF
 
 _PROBE = (

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from dumpscope.core.comparison.result import Comparison
-from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
 from dumpscope.tui.app.screenshots import generated_frame, generated_screenshots
 from dumpscope.tui.cli import main as cli
 

@@ -131,7 +131,7 @@ def test_cli_modules_load_neither_textual_nor_the_app(path: Path) -> None:
         m
         for m in imported
         if m.split(".")[0] == "textual"
-        or m.startswith("dumpscope.tui.app.explorer")
+        or m.startswith("dumpscope.tui.app.app")
         or m.startswith("dumpscope.tui.app.screens")
     }
     assert not ui, f"{path.name} loads the app stack on import: {sorted(ui)}"

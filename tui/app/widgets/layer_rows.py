@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from dumpscope.core.names import printable  # noqa: F401 - the one escape, re-exported for the panes
-from dumpscope.core.vocabulary import HEALTH_LABEL, HEALTHS, UNMATCHED_LABEL, format_number
+from dumpscope.core.vocabulary import HEALTH_LABEL, HEALTHS, UNMATCHED_LABEL, Health, format_number
 
 if TYPE_CHECKING:
     import polars as pl
@@ -223,7 +223,9 @@ class LayerRows:
             return ABSENT_LABEL
         health = HEALTHS[self.b_health[pos]]
         return (
-            UNMATCHED_LABEL.get(side, HEALTH_LABEL[health]) if health == "unmatched" else HEALTH_LABEL[health]
+            UNMATCHED_LABEL.get(side, HEALTH_LABEL[health])
+            if health == Health.UNMATCHED
+            else HEALTH_LABEL[health]
         )
 
     def presence_text(self, pos: int) -> str:
@@ -367,7 +369,7 @@ class LayerRows:
         """False where no count exists (msaccucmp/msit CSV rows): shown as ``?``, never as 0."""
         self._naninf_width: int | None = None
         # NaN/Inf in the target (or on one side only): the worst rows whatever their metrics,
-        # which cover only the positions finite on both sides (issue 10 item 10)
+        # which cover only the positions finite on both sides
         self.nonfinite = (ints("nonfinite_mismatch") + ints("nan_target") + ints("inf_target")) > 0
         codes = (
             frame["health"]
@@ -429,7 +431,7 @@ class LayerRows:
 
     def health_label(self, pos: int) -> str:
         health = HEALTHS[self.health[pos]]
-        if health == "unmatched":
+        if health == Health.UNMATCHED:
             return (
                 ABSENT_LABEL
                 if self.absent[pos]

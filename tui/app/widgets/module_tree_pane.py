@@ -18,6 +18,7 @@ from textual.content import Content
 from textual.widgets import Static, Tree
 from textual.widgets.tree import TreeNode
 
+from dumpscope.core.vocabulary import Health
 from dumpscope.tui.app.op_index import OpIndex
 from dumpscope.tui.app.screens.lookup import LookupScreen
 from dumpscope.tui.app.widgets.row_facts_pane import muted, name_text, section
@@ -99,7 +100,7 @@ class ModuleTreePane(Vertical):
     def _expand_bad(self, node: TreeNode[str], health: dict[str, str]) -> None:
         """Open the path to the first failing call, top-down."""
         for child in node.children:
-            if child.data is not None and health.get(child.data) == "fail" and child.children:
+            if child.data is not None and health.get(child.data) == Health.FAIL and child.children:
                 child.expand()
                 self._expand_bad(child, health)
                 return

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from dumpscope.core.comparison.result import Comparison
     from dumpscope.core.inspect.overflow import OverflowFacts, RangeFact
     from dumpscope.core.inspect.ranges import RangeFinding
-    from dumpscope.core.vendor.opdebug import OverflowRecord, TensorStats
+    from dumpscope.core.vendor.opdebug import OpdebugTensor, OverflowRecord
 
 
 class OverflowPane(RowFactsPane["OverflowFacts"]):
@@ -165,7 +165,7 @@ def _record_where(rec: OverflowRecord) -> str:
     return where
 
 
-def _tensor_table(stats: tuple[TensorStats, ...], *, wide: bool) -> list[Content]:
+def _tensor_table(stats: tuple[OpdebugTensor, ...], *, wide: bool) -> list[Content]:
     """Inputs and outputs of the linked op dump; the shape column only when there is room."""
     head = f"  {'tensor':<9}{'dtype':<6}{'min':>10}{'max':>10}{'NaN':>5}{'Inf':>5}"
     return [
@@ -174,7 +174,7 @@ def _tensor_table(stats: tuple[TensorStats, ...], *, wide: bool) -> list[Content
     ]
 
 
-def _tensor_line(t: TensorStats, wide: bool) -> Content:
+def _tensor_line(t: OpdebugTensor, wide: bool) -> Content:
     """One tensor: dtype, min, max, NaN and Inf counts (red when alarming); its error when unreadable."""
     if t.error:
         return styled("  $name [$warning]$error[/]", name=f"{t.name:<9}", error=printable(t.error))
@@ -183,7 +183,7 @@ def _tensor_line(t: TensorStats, wide: bool) -> Content:
     return styled("[$error]$line[/]" if _alarming(t) else "$line", line=line + shape)
 
 
-def _alarming(t: TensorStats) -> bool:
+def _alarming(t: OpdebugTensor) -> bool:
     """NaN or Inf values, or a float16 tensor at the edge of its range (|x| >= 65504)."""
     if t.nan or t.inf:
         return True

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from textual.content import Content
 from textual.widgets import Static
 
+from dumpscope.core.vocabulary import UNHEALTHY, Health
 from dumpscope.tui.app.widgets.layer_rows import HEALTH_LABEL
 
 HEALTH_VAR: dict[str, str] = {
@@ -33,7 +34,7 @@ def styled(template: str, **values: str) -> Content:
 def health_text(health: str, label: str | None = None) -> Content:
     """A health word in its theme colour, glyph included (it reads without colour too)."""
     style = HEALTH_VAR.get(health, "$text")
-    bold = " bold" if health in ("warn", "fail", "error") else ""
+    bold = " bold" if health in UNHEALTHY else ""
     return styled(
         f"[{style}{bold}]$label[/]", label=label if label is not None else HEALTH_LABEL.get(health, health)
     )
@@ -71,7 +72,7 @@ def _count_parts(summary: Summary) -> list[Content]:
         ]
     parts = [
         health_text(health, f"{HEALTH_LABEL[health].strip()} {summary.counts.get(health, 0)}")
-        for health in ("ok", "warn", "fail", "error", "pending")
+        for health in (Health.OK, Health.WARN, Health.FAIL, Health.ERROR, Health.PENDING)
         if summary.counts.get(health, 0) or health == "ok"
     ]
     if summary.unmatched_golden or summary.unmatched_target:
@@ -83,7 +84,7 @@ def _count_parts(summary: Summary) -> list[Content]:
         )
     if summary.progress is not None:
         done, total = summary.progress
-        listed = total - summary.counts.get("pending", 0)  # the table the list shows lags the counter
+        listed = total - summary.counts.get(Health.PENDING, 0)  # the table the list shows lags the counter
         behind = f"; the list shows {listed} so far" if summary.counts and 0 <= listed < done else ""
         parts.append(styled(f"[$accent]comparing {done}/{total}{behind} (esc cancels)[/]"))
     return parts

@@ -23,7 +23,7 @@ from textual.widgets import Static
 
 from dumpscope.core.comparison.judge import metric_states
 from dumpscope.core.names import display
-from dumpscope.core.vocabulary import format_number
+from dumpscope.core.vocabulary import Health, format_number
 from dumpscope.tui.app.background import Superseded, cancelled, run_in_background
 from dumpscope.tui.app.widgets.histogram import bars
 from dumpscope.tui.app.widgets.layer_rows import UNMATCHED_LABEL, printable
@@ -239,7 +239,7 @@ class TensorPane(VerticalScroll, can_focus=True):
         from dumpscope.core.vendor.sigmastar import both_sigmastar
 
         shown = METRICS + (SIGMASTAR_METRICS if both_sigmastar(cmp.meta) else ())
-        states = metric_states(row, cmp.thresholds) if row.get("health") in ("fail", "warn") else {}
+        states = metric_states(row, cmp.thresholds) if row.get("health") in (Health.FAIL, Health.WARN) else {}
         lines += _nonfinite_rule_lines(row)
         for column, label in ((c, label) for c, label in shown if c in row):
             lines += _metric_lines(cmp, row, column, label, states.get(column))
@@ -295,7 +295,7 @@ def _name_line(row: dict[str, Any]) -> Content:
     """The row's name in bold and its health (``unmatched`` says which side has it)."""
     name = printable(row.get("name") or row.get("target_name") or "")
     health = row.get("health") or "pending"
-    label = UNMATCHED_LABEL.get(row.get("side") or "") if health == "unmatched" else None
+    label = UNMATCHED_LABEL.get(row.get("side") or "") if health == Health.UNMATCHED else None
     return Content("  ").join([styled("[b]$name[/b]", name=name), health_text(health, label)])
 
 
@@ -332,7 +332,7 @@ def _nonfinite_rule_lines(row: dict[str, Any]) -> list[Content]:
     """The non-finite rule, when it is what fails the row: the metrics then cover only the positions
     finite on both sides and may all be inside their bands."""
     n = row.get("nonfinite_mismatch") or 0
-    if not n or row.get("health") not in ("fail", "warn"):
+    if not n or row.get("health") not in (Health.FAIL, Health.WARN):
         return []
     text = (
         f"✗ {n} position{'s are' if n != 1 else ' is'} NaN/Inf on one side only (the metrics cover the rest)"

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from dumpscope.core.atomic import write_text
+from dumpscope.core.vocabulary import is_divergent
 from dumpscope.tui.cli.args import (
     add_comparison_arguments,
     cache_option,
@@ -117,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
         return _run_three(args)
     from dumpscope.tui.cli.runs import route
 
-    routed = route(args, "compare")  # msprobe trees, Ascend trees with several steps/devices (issue 15)
+    routed = route(args, "compare")  # msprobe trees, Ascend trees with several steps/devices
     if routed is not None:
         return routed
     cmp = _two_way(args)
@@ -140,7 +141,7 @@ def _two_way(args: argparse.Namespace) -> Comparison:
 def _after_output(cmp: Comparison, args: argparse.Namespace) -> None:
     """What follows the output: warnings on stderr (the table prints its own), ``-out DIR``, the fused culprit."""
     if args.format != "table" or args.output:
-        print_warnings(cmp.meta.get("warnings") or [])  # type: ignore[arg-type]
+        print_warnings(cmp.warnings)
     say_cache(cmp.meta)  # where the --cache index is (or why it is not): always said
     if args.output_dir:
         _write_result_dir(cmp, args.output_dir)
@@ -313,7 +314,7 @@ THREE_WAY_FORMATS = ("table", "csv", "json", "parquet")
 
 def _three_unhealthy(tw: ThreeWay) -> bool:
     """Some row of A or of B is ``fail`` or ``error``."""
-    return any(c.health_counts().get(h, 0) for c in (tw.a, tw.b) for h in ("fail", "error"))
+    return any(is_divergent(c.health_counts()) for c in (tw.a, tw.b))
 
 
 def _write_three_dir(tw: ThreeWay, directory: str) -> None:

@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     )
     shown = fix_and_verify(paths, out) if args.fix else paths
     if interactive:
-        from dumpscope.tui.app.explorer import CompareRequest, DumpscopeApp
+        from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
 
         run_app(DumpscopeApp(CompareRequest(shown.golden, shown.target, shown.model), theme=args.theme), args)
     elif not args.fix:
@@ -158,7 +158,7 @@ def print_comparison(paths) -> int:  # type: ignore[no-untyped-def]
 
 
 def fix_and_verify(paths, out):  # type: ignore[no-untyped-def]
-    """The fix-and-verify loop of issue 6 on the demo: diagnose, patch as advised, re-dump
+    """The fix-and-verify loop on the demo: diagnose, patch as advised, re-dump
     the same streamed frames, compare, then verify the patched target against the original
     golden and say how far it is (outputs, farthest layer) and whether the fix is complete.
     Prints each step; returns the pair the fix is judged on: the original golden and model, the

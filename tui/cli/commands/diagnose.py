@@ -9,9 +9,9 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from dumpscope.core.atomic import write_text
+from dumpscope.core.heap import trim_free_heap
 from dumpscope.tui.cli.args import add_comparison_arguments, exit_code_for, load_comparison, say_cache
 from dumpscope.tui.cli.errors import UsageError
-from dumpscope.tui.cli.heap import trim_free_heap
 from dumpscope.tui.cli.safe import markup, plain
 
 if TYPE_CHECKING:

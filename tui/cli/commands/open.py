@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.result}: not a dumpscope result ({exc})") from exc
     if args.format:
         return _print(comparison, args.format)
-    from dumpscope.tui.app.explorer import DumpscopeApp
+    from dumpscope.tui.app.app import DumpscopeApp
 
     return run_app(DumpscopeApp(comparison, theme=args.theme), args)
 

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from rich.table import Table
     from rich.text import Text
 
-    from dumpscope.core.vendor.opdebug import OverflowRecord, OverflowReport, TensorStats
+    from dumpscope.core.vendor.opdebug import OpdebugTensor, OverflowRecord, OverflowReport
 
 HELP = "decode Ascend overflow (Opdebug) records and show the overflowing ops"
 DESCRIPTION = (
@@ -161,7 +161,7 @@ _COLUMNS = {
 }
 
 
-def _tensor_table(tensors: list[TensorStats]) -> Table:
+def _tensor_table(tensors: list[OpdebugTensor]) -> Table:
     """The linked op's inputs and outputs: shape, dtype, format and value statistics."""
     from rich.table import Table
 
@@ -173,7 +173,7 @@ def _tensor_table(tensors: list[TensorStats]) -> Table:
     return table
 
 
-def _tensor_cells(t: TensorStats) -> list[str | Text]:
+def _tensor_cells(t: OpdebugTensor) -> list[str | Text]:
     """One tensor's row; an unreadable tensor shows its error in red across the stats."""
     from rich.text import Text
 

@@ -17,7 +17,7 @@ from dumpscope.tui.cli.args import (
 )
 
 if TYPE_CHECKING:
-    from dumpscope.tui.app.explorer import CompareRequest
+    from dumpscope.tui.app.app import CompareRequest
 
 HELP = "open the terminal UI on a golden and a target dump (the default command)"
 DESCRIPTION = (
@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     check_paths(args)
     check_theme(args.theme)
     thresholds(args)  # refuse a bad preset or threshold before the terminal is taken over
-    from dumpscope.tui.app.explorer import DumpscopeApp
+    from dumpscope.tui.app.app import DumpscopeApp
     from dumpscope.tui.cli.runs import msprobe_comparison, narrow_for_app
 
     msprobe = msprobe_comparison(args)  # msprobe trees: the step/rank diverging first, module pane `p`
@@ -69,7 +69,7 @@ def _optional_path(value: str | None) -> Path | None:
 
 def _request(args: argparse.Namespace) -> CompareRequest:
     """What the app compares: the dumps, model, graphs (one per target side), preset, thresholds, stage."""
-    from dumpscope.tui.app.explorer import CompareRequest
+    from dumpscope.tui.app.app import CompareRequest
 
     graph_b = args.graphs[1] if len(args.graphs) > 1 else None
     return CompareRequest(
