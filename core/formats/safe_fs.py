@@ -365,6 +365,22 @@ def load_json(path: Path, max_bytes: int = MAX_JSON_BYTES) -> object:
         raise ValueError("JSON nested too deeply") from None
 
 
+def _utf8_len(text: str) -> int:
+    """The UTF-8 length of ``text`` (its length when it is ASCII: no copy)."""
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+
+
+@dataclass(frozen=True)
+class StringSpan:
+    """A JSON string :meth:`JsonStream.string_or_span` stepped over: its body's UTF-8 byte
+    offset and length in the file, and whether it holds a backslash escape (then the body is
+    JSON-decoded when read; without one it is the bytes themselves)."""
+
+    offset: int
+    length: int
+    escaped: bool
+
+
 class JsonTooDeep(ValueError):
     """A JSON value nested too deeply to decode; :meth:`JsonStream.value` skipped it whole."""
 
@@ -397,6 +413,7 @@ class JsonStream:
     def __init__(self, fh: TextIO, chunk: int = JSON_CHUNK) -> None:
         self._fh, self._chunk = fh, chunk
         self._buf, self._pos, self._done = "", 0, 0
+        self._bytes_done = 0  # UTF-8 bytes of the text consumed before ``_buf`` (:meth:`byte_offset`)
         self._eof = False
         self._decoder = json.JSONDecoder()
 
@@ -414,8 +431,14 @@ class JsonStream:
             self._eof = True
             return False
         self._done += self._pos
+        self._bytes_done += _utf8_len(self._buf[: self._pos])
         self._buf, self._pos = self._buf[self._pos :] + text, 0
         return True
+
+    def byte_offset(self) -> int:
+        """The UTF-8 byte offset of the next character in the file (what ``seek`` takes; the
+        stream is read as UTF-8 text opened with ``newline=""``, so no line end is translated)."""
+        return self._bytes_done + _utf8_len(self._buf[: self._pos])
 
     def _peek(self) -> str:
         """The next character that is not white space ('' at the end)."""
@@ -441,6 +464,67 @@ class JsonStream:
 
     def begin_object(self) -> None:
         self._expect("{")
+
+    def begin_array(self) -> None:
+        self._expect("[")
+
+    def items(self) -> Iterator[None]:
+        """One step per element of the array just entered; the caller consumes each element."""
+        if self._peek() == "]":
+            self._pos += 1
+            return
+        while True:
+            yield None
+            found = self._peek()
+            self._pos += 1
+            if found == "]":
+                return
+            if found != ",":
+                raise ValueError(
+                    f"expected ',' or ']' at character {self.offset - 1}, found {found[:1]!r}"
+                    if found
+                    else f"cut short at character {self.offset}"
+                )
+
+    def at_end(self) -> bool:
+        """Nothing but white space is left (after the top value: anything else is extra data)."""
+        return self._peek() == ""
+
+    def string_or_span(self, inline: int) -> str | StringSpan:
+        """The next value, a string: decoded when it ends within ``inline`` characters, else
+        stepped over without being held (read and dropped a chunk at a time) and returned as
+        its place in the file (:class:`StringSpan`): a gigabyte of base64 costs one chunk."""
+        if self._peek() != '"':
+            raise ValueError(f"expected a string at character {self.offset}")
+        while len(self._buf) - self._pos < inline + 2 and self._more():
+            pass
+        i, limit = self._pos + 1, min(len(self._buf), self._pos + inline + 2)
+        while (m := _STRING_END.search(self._buf, i, limit)) is not None:
+            if m.group() == '"':
+                return self.value()  # type: ignore[return-value]
+            i = m.end() + 1
+        return self._span()
+
+    def _span(self) -> StringSpan:
+        """Step over the string whose opening quote is next; its body's place in the file."""
+        self._pos += 1
+        start, escaped, i = self.byte_offset(), False, self._pos
+        while True:
+            m = _STRING_END.search(self._buf, i)
+            if m is not None and m.group() == '"':
+                self._pos = m.start()
+                length = self.byte_offset() - start
+                self._pos = m.end()
+                return StringSpan(start, length, escaped)
+            if m is not None and m.end() < len(self._buf):
+                escaped, i = True, m.end() + 1  # an escape: the character after it is not an end
+                continue
+            # the end of what is read (or an escape cut by it): what was scanned is dropped, read on
+            escaped = escaped or m is not None
+            self._pos = len(self._buf) if m is None else m.start()
+            if not self._more():
+                raise ValueError(f"cut short at character {self.offset} (in a string)")
+            i = self._pos if m is None else self._pos + 2  # (the escape and its character)
 
     def members(self) -> Iterator[str]:
         """The keys of the object just entered; the caller consumes each value before the next key."""
