@@ -26,10 +26,12 @@ import json
 import os
 import re
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar, TextIO
+from typing import TextIO
 
 from dumpscope.core.dumps import DumpProblem
 
@@ -241,65 +243,98 @@ class _Walker:
 
     def subfolders(self, folder: Path, depth: int) -> list[tuple[Path, int]]:
         """Record the entries of ``folder``; its subfolders to walk next (last first, for the stack)."""
-        subdirs = [e for e in self._entries(folder) if self._visit(e)]
+        listing = self._listing(folder)
+        if listing is None:
+            return []
+        names, kinds = listing
+        base, wanted, hidden = os.path.join(folder, ""), self.wanted, self.skip_hidden
+        self.walk.files.extend(
+            Path(base + n)
+            for n, k in zip(names, kinds, strict=True)
+            if k == _FILE and wanted(n) and not (hidden and n[:1] == ".")
+        )
+        subdirs: list[str] = []
+        if kinds.count(_FILE) < len(kinds):  # folders, links, FIFOs: each by its kind
+            for name, kind in zip(names, kinds, strict=True):
+                if hidden and name[:1] == ".":
+                    continue
+                if kind == _DIR:
+                    subdirs.append(name)
+                elif kind == _DIR_LINK:
+                    self.walk.skipped.append(
+                        DumpProblem(base + name, "a symbolic link to a folder; not followed")
+                    )
+                elif kind == _OTHER and wanted(name):
+                    _visit_other(self.root, Path(base + name), self.walk)
         if subdirs and depth + 1 > self.max_depth:
             self.walk.skipped.append(
                 DumpProblem(str(folder), f"folders nested deeper than {self.max_depth} levels; not read")
             )
             return []
-        return [(Path(e.path), depth + 1) for e in reversed(subdirs)]
+        return [(Path(base + name), depth + 1) for name in reversed(subdirs)]
 
-    def _entries(self, folder: Path) -> list[os.DirEntry[str]]:
-        """The folder's entries in name order; none (and a note) when it cannot be listed."""
+    def _listing(self, folder: Path) -> tuple[Sequence[str], bytes] | None:
+        """The folder's names in order and their kinds; None (and a note) when it cannot be listed."""
         try:
-            with os.scandir(folder) as it:
-                entries = sorted(it, key=lambda e: e.name)
-            self.walk.entries += len(entries)
-            self.walk.folders += 1
-            return entries
+            names, kinds = list_folder(folder)
         except OSError as exc:
             self.walk.skipped.append(
                 DumpProblem(str(folder), f"cannot list the folder: {exc.strerror or exc}")
             )
-            return []
-
-    def _visit(self, entry: os.DirEntry[str]) -> bool:
-        """Record one folder entry by its type (:data:`_ON_ENTRY`); True when it is a folder to descend into."""
-        if self.skip_hidden and entry.name.startswith("."):
-            return False
-        kind = _entry_type(entry)
-        handler = self._ON_ENTRY.get(kind)
-        if handler is not None:
-            handler(self, entry)
-        return kind == "dir"
-
-    def _folder_link(self, entry: os.DirEntry[str]) -> None:
-        self.walk.skipped.append(DumpProblem(entry.path, "a symbolic link to a folder; not followed"))
-
-    def _regular_file(self, entry: os.DirEntry[str]) -> None:
-        if self.wanted(entry.name):
-            self.walk.files.append(Path(entry.path))
-
-    def _other(self, entry: os.DirEntry[str]) -> None:
-        if self.wanted(entry.name):
-            _visit_other(self.root, Path(entry.path), self.walk)
-
-    #: entry type (:func:`_entry_type`) -> what is recorded; folders are only descended.
-    _ON_ENTRY: ClassVar[dict[str, Callable[[_Walker, os.DirEntry[str]], None]]] = {
-        "dir-link": _folder_link, "file": _regular_file, "other": _other,
-    }  # fmt: skip
+            return None
+        self.walk.entries += len(names)
+        self.walk.folders += 1
+        return names, kinds
 
 
-def _entry_type(entry: os.DirEntry[str]) -> str:
-    """``dir``, ``dir-link``, ``file`` (regular, from the listing: no system call) or ``other``."""
+#: Entry kinds of a listing (:func:`list_folder`): a folder, a symbolic link to a folder, a regular
+#: file (known from the listing: no system call) and anything else (a file link, a FIFO...).
+_DIR, _DIR_LINK, _FILE, _OTHER = range(4)
+FOLDER, FOLDER_LINK, OTHER = _DIR, _DIR_LINK, _OTHER  # (what callers of list_folder compare kinds with)
+_LISTINGS: ContextVar[dict[str, tuple[list[str], bytes]] | None] = ContextVar("listings", default=None)
+
+
+@contextmanager
+def shared_listings() -> Iterator[None]:
+    """Within it (in this thread), each folder is listed once: every format's sniffer and the
+    reader share :func:`list_folder`'s listing (a dump folder of 100k files was listed, sorted
+    and classified a dozen times to open it).  Nested uses share the outer one; it is dropped
+    at the end, so a later open sees the folder as it is then."""
+    if _LISTINGS.get() is not None:
+        yield
+        return
+    token = _LISTINGS.set({})
+    try:
+        yield
+    finally:
+        _LISTINGS.reset(token)
+
+
+def list_folder(folder: str | Path) -> tuple[list[str], bytes]:
+    """The names in ``folder`` in name order and each one's kind (``_DIR``, ``_DIR_LINK``,
+    ``_FILE``, ``_OTHER``), from one ``scandir`` (shared within :func:`shared_listings`).
+    OSError when it cannot be listed."""
+    cache, key = _LISTINGS.get(), os.fspath(folder)
+    if cache is not None and key in cache:
+        return cache[key]
+    with os.scandir(folder) as it:
+        entries = sorted(it, key=lambda e: e.name)
+    listing = [e.name for e in entries], bytes(map(_entry_kind, entries))
+    if cache is not None:
+        cache[key] = listing
+    return listing
+
+
+def _entry_kind(entry: os.DirEntry[str]) -> int:
+    """The entry's kind (from the listing's file type: no system call for the usual entries)."""
     try:
         if entry.is_dir(follow_symlinks=False):
-            return "dir"
+            return _DIR
         if entry.is_symlink() and entry.is_dir():
-            return "dir-link"
-        return "file" if entry.is_file(follow_symlinks=False) else "other"
+            return _DIR_LINK
+        return _FILE if entry.is_file(follow_symlinks=False) else _OTHER
     except OSError:
-        return "other"
+        return _OTHER
 
 
 def _visit_other(root: Path, path: Path, walk: Walk) -> None:
