@@ -45,9 +45,7 @@ if TYPE_CHECKING:
 
 MANIFEST_FORMAT = "dumpscope-manifest"
 MANIFEST_VERSION = 1
-#: The default fetch-group budget: PP-OCRv4 det at 960x960 peaks at 263 MB with it (634 MB at 512),
-#: within 1.5x a plain onnxruntime run plus its largest tensor (bench/bench_dump_memory.py).
-DEFAULT_MAX_MEMORY_MB = 128
+DEFAULT_MAX_MEMORY_MB = 512
 _UNKNOWN_SIZE = 1 << 20  # bytes assumed for a tensor shape inference could not size
 
 Progress = Callable[[int, int], None]

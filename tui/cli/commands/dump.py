@@ -79,10 +79,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-memory",
         type=_megabytes,
-        default=128,  # (core.onnx.runner.DEFAULT_MAX_MEMORY_MB, not imported here: it loads onnx)
+        default=512,
         metavar="MB",
-        help="fetch tensors in groups of at most this many MB per onnxruntime run (default 128: the "
-        "peak stays within 1.5x a plain onnxruntime run plus the largest tensor; more is faster)",
+        help="fetch tensors in groups of at most this many MB per onnxruntime run (default 512)",
     )
 
 
