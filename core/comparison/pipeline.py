@@ -54,6 +54,7 @@ from dumpscope.core.comparison.verdict import render_hard_fail
 from dumpscope.core.dumps import Dump, TensorInfo, TensorReadError, dtype_name
 from dumpscope.core.formats import check_dump, open_dump
 from dumpscope.core.formats.npyfile import NpyLoader, Scratch
+from dumpscope.core.formats.safe_fs import shared_listings
 from dumpscope.core.names import display
 from dumpscope.core.vendor.sigmastar import detect_stage
 from dumpscope.core.vendor.traits import traits_of
@@ -354,11 +355,12 @@ def _prepare(
     th: Thresholds,
 ) -> Comparison:
     """Open, parse (model and vendor graph, once) and pair: a Comparison without a frame yet."""
-    for side in (golden, target):  # both recognised before either is read
-        if not isinstance(side, Dump):
-            check_dump(side)
-    g = golden if isinstance(golden, Dump) else open_dump(golden)
-    t = target if isinstance(target, Dump) else open_dump(target)
+    with shared_listings():  # each folder listed once for the checks, every sniffer and the reader
+        for side in (golden, target):  # both recognised before either is read
+            if not isinstance(side, Dump):
+                check_dump(side)
+        g = golden if isinstance(golden, Dump) else open_dump(golden)
+        t = target if isinstance(target, Dump) else open_dump(target)
     facts = _load_model(model)
     model_warnings = check_model(model, g, t, facts)
     if facts is not None:  # plain .npy folders: real names and graph facts from the model

@@ -24,6 +24,7 @@ from pathlib import Path
 from types import ModuleType
 
 from dumpscope.core.dumps import Dump, DumpError
+from dumpscope.core.formats.safe_fs import shared_listings
 
 FORMAT_MODULES: tuple[str, ...] = (
     "npy_dir",
@@ -76,17 +77,20 @@ def open_dump(path: str | Path, format: str | None = None) -> Dump:
     if format is not None:
         for mod in mods:
             if mod.NAME == format:
-                return _open_with(mod, p)
+                with shared_listings():
+                    return _open_with(mod, p)
         known = ", ".join(m.NAME for m in mods)
         raise DumpError(f"unknown dump format {format!r} (known: {known})")
-    return _open_with(_best(p, mods), p)
+    with shared_listings():  # every sniffer and the reader list each folder once
+        return _open_with(_best(p, mods), p)
 
 
 def check_dump(path: str | Path) -> None:
     """Raise the DumpError :func:`open_dump` would for a path no format claims, without reading it
     (sniffing is bounded): a comparison checks both sides first, so ``compare / /proc/self``
     fails at once instead of reading ``/`` before it looks at ``/proc/self``."""
-    _best(Path(path), _modules())
+    with shared_listings():
+        _best(Path(path), _modules())
 
 
 def _best(p: Path, mods: list[ModuleType]) -> ModuleType:

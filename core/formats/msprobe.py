@@ -54,8 +54,12 @@ from dumpscope.core.dumps import (
 )
 from dumpscope.core.formats.npyfile import open_npy
 from dumpscope.core.formats.safe_fs import (
+    FOLDER,
+    FOLDER_LINK,
+    OTHER,
     JsonStream,
     JsonTooDeep,
+    list_folder,
     load_json,
     member_path,
     name_problem,
@@ -550,33 +554,30 @@ def _has_dump_json(folder: Path) -> bool:
 
 def _children(p: Path, pattern: re.Pattern[str], skipped: list[DumpProblem]) -> list[Path]:
     """Sub-directories whose name matches ``pattern``; names are filtered before any
-    stat, so sniffing a folder of 100k tensors costs one directory listing.  A matching
-    symbolic link is never followed (see :func:`discover`)."""
+    stat, so sniffing a folder of 100k tensors costs one directory listing (shared with the
+    other sniffers, :func:`list_folder`).  A matching symbolic link is never followed (see
+    :func:`discover`)."""
     try:
-        with os.scandir(p) as it:
-            entries = [e for e in it if pattern.match(e.name)]
+        names, kinds = list_folder(p)
     except OSError as exc:
         if not isinstance(exc, (FileNotFoundError, NotADirectoryError)):
             skipped.append(DumpProblem(str(p), f"cannot list the folder: {exc.strerror or exc}"))
         return []
-    return [Path(e.path) for e in sorted(entries, key=lambda e: e.name) if _is_folder(e, skipped)]
+    matching = [(p / n, k) for n, k in zip(names, kinds, strict=True) if pattern.match(n)]
+    return [path for path, kind in matching if _is_folder(path, kind, skipped)]
 
 
-def _is_folder(entry: os.DirEntry[str], skipped: list[DumpProblem]) -> bool:
-    """A real folder (True); a symbolic link or an entry that cannot be read goes into ``skipped``."""
-    try:
-        if entry.is_dir(follow_symlinks=False):
-            return True
-        if entry.is_symlink():
-            skipped.append(
-                DumpProblem(
-                    entry.path,
-                    "a symbolic link; msprobe step and rank folders are never "
-                    "followed through links (not read)",
-                )
+def _is_folder(path: Path, kind: int, skipped: list[DumpProblem]) -> bool:
+    """A real folder (True); a symbolic link goes into ``skipped``."""
+    if kind == FOLDER:
+        return True
+    if kind == FOLDER_LINK or kind == OTHER and os.path.islink(path):
+        skipped.append(
+            DumpProblem(
+                str(path),
+                "a symbolic link; msprobe step and rank folders are never followed through links (not read)",
             )
-    except OSError as exc:
-        skipped.append(DumpProblem(entry.path, f"cannot read: {exc.strerror or exc}"))
+        )
     return False
 
 

@@ -35,8 +35,10 @@ from dumpscope.core.dumps import (
 )
 from dumpscope.core.formats.npyfile import SmallFiles, check_shape, facts_loader, npy_facts
 from dumpscope.core.formats.safe_fs import (
+    FOLDER,
     SNIFF_ENTRIES,
     Walk,
+    list_folder,
     load_json,
     member_path,
     read_csv_rows,
@@ -95,19 +97,14 @@ def _has_npy(root: Path) -> bool:
     while queue and seen <= SNIFF_ENTRIES:
         folder, depth = queue.popleft()
         try:
-            with os.scandir(folder) as it:
-                entries = list(it)
+            names, kinds = list_folder(folder)
         except OSError:
             continue
-        seen += len(entries)
-        if any(e.name.endswith(".npy") for e in entries):
+        seen += len(names)
+        if any(name.endswith(".npy") for name in names):
             return True
         if depth < _MAX_DEPTH:
-            queue.extend(
-                (Path(e.path), depth + 1)
-                for e in sorted(entries, key=lambda e: e.name)
-                if e.is_dir(follow_symlinks=False)
-            )
+            queue.extend((folder / n, depth + 1) for n, k in zip(names, kinds, strict=True) if k == FOLDER)
     return False
 
 

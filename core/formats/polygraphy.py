@@ -11,7 +11,9 @@ Layout (NVIDIA/TensorRT ``tools/Polygraphy``: ``polygraphy/comparator/struct.py`
 Older files mark types with ``"__polygraphy_encoded_<Type>": "polygraphy_serialized_json_type"``
 and may hold the npy bytes as latin-1 text instead of base64.  Arrays are decoded
 with ``np.load(..., allow_pickle=False)`` only, and only when a tensor is loaded;
-shapes and dtypes come from the npy header alone.  A ``--save-inputs`` file (a list
+shapes and dtypes come from the npy header alone.  The file is streamed, never read whole:
+each long string (an encoded array) is stepped over and remembered as its place in the file,
+read back when its header or data is needed, so memory follows one array, not the file.  A ``--save-inputs`` file (a list
 of ``{name: ndarray}`` feeds) opens as a dump of graph inputs.
 
 A file may hold several runners (``--onnxrt --trt``) and iterations: :func:`open`
@@ -44,6 +46,7 @@ from dumpscope.core.dumps import (
     TensorRef,
 )
 from dumpscope.core.formats.npyfile import check_shape
+from dumpscope.core.formats.safe_fs import JsonStream, JsonTooDeep, StringSpan
 
 NAME = "polygraphy"
 #: One line for ``dumpscope formats``: how :func:`sniff` recognises this format.
@@ -73,8 +76,10 @@ def _legacy_type(obj: dict[str, object]) -> str | None:
     return next((key[len(LEGACY_PREFIX) :] for key in legacy), None)
 
 
-def _npy_bytes(encoded: str, limit: int | None = None) -> bytes:
+def _npy_bytes(encoded: str | _Encoded, limit: int | None = None) -> bytes:
     """The npy bytes of an encoded array (base64, or latin-1 text in old files)."""
+    if isinstance(encoded, _Encoded):
+        return encoded.npy_bytes(limit)
     text = encoded if limit is None else encoded[: limit - limit % 4]
     try:
         return base64.b64decode(text.encode("ascii"), validate=True)
@@ -82,7 +87,7 @@ def _npy_bytes(encoded: str, limit: int | None = None) -> bytes:
         return encoded.encode("latin-1") if limit is None else encoded[:limit].encode("latin-1", "replace")
 
 
-def _header(encoded: str) -> tuple[tuple[int, ...], np.dtype] | str:
+def _header(encoded: str | _Encoded) -> tuple[tuple[int, ...], np.dtype] | str:
     """Shape and dtype from the npy header, without decoding the data; or why not."""
     try:
         fh = io.BytesIO(_npy_bytes(encoded, _HEADER_B64))
@@ -99,7 +104,7 @@ def _header(encoded: str) -> tuple[tuple[int, ...], np.dtype] | str:
 _HEADER_READERS = {(1, 0): np.lib.format.read_array_header_1_0}
 
 
-def _array_problem(encoded: str, shape: tuple[int, ...], dtype: np.dtype) -> str | None:
+def _array_problem(encoded: str | _Encoded, shape: tuple[int, ...], dtype: np.dtype) -> str | None:
     """Why the array cannot be loaded as its header claims (checked before anything is decoded)."""
     if dtype.hasobject:
         return "an object array (would need unpickling); refused"
@@ -109,10 +114,13 @@ def _array_problem(encoded: str, shape: tuple[int, ...], dtype: np.dtype) -> str
     return None
 
 
-def _load_array(encoded: str, where: str) -> np.ndarray:
-    data = io.BytesIO(_npy_bytes(encoded))
+def _load_array(encoded: str | _Encoded, where: str) -> np.ndarray:
+    data = _npy_bytes(encoded)
+    plain = _plain_array(data)
+    if plain is not None:
+        return plain
     try:
-        arr = np.load(data, allow_pickle=False)
+        arr = np.load(io.BytesIO(data), allow_pickle=False)
     except ValueError as exc:
         raise ValueError(f"{where}: not a plain numpy array ({exc})") from exc
     if isinstance(arr, np.lib.npyio.NpzFile):  # very old files saved with np.savez
@@ -121,7 +129,23 @@ def _load_array(encoded: str, where: str) -> np.ndarray:
     return arr
 
 
-def _array_field(value: object) -> str | None:
+def _plain_array(data: bytes) -> np.ndarray | None:
+    """The array of npy bytes with a plain dtype, viewing ``data`` (read-only, no copy: loading
+    holds one copy of the array); None for anything else (``np.load`` then says why)."""
+    try:
+        fh = io.BytesIO(data)
+        read_header = _HEADER_READERS.get(np.lib.format.read_magic(fh), np.lib.format.read_array_header_2_0)
+        shape, fortran, dtype = read_header(fh)
+    except Exception:  # noqa: BLE001 - numpy's header parser raises tokenizer/AST errors too
+        return None
+    count = math.prod(shape)
+    if dtype.hasobject or len(data) < fh.tell() + count * dtype.itemsize:
+        return None
+    flat = np.frombuffer(data, dtype=dtype, count=count, offset=fh.tell())
+    return flat.reshape(shape, order="F" if fortran else "C")
+
+
+def _array_field(value: object) -> str | _Encoded | None:
     """The encoded npy string of an ndarray / LazyArray JSON object (only dicts have a type)."""
     if not isinstance(value, dict):
         return None
@@ -129,7 +153,7 @@ def _array_field(value: object) -> str | None:
     if kind in _LAZY_TYPES:
         return _array_field(value.get("values"))
     array = value.get("array")
-    return array if kind == "ndarray" and isinstance(array, str) else None
+    return array if kind == "ndarray" and isinstance(array, (str, _Encoded)) else None
 
 
 def _tensor(name: str, value: object, source: str, position: int, kind: TensorKind) -> TensorRef:
@@ -152,14 +176,14 @@ def _tensor(name: str, value: object, source: str, position: int, kind: TensorKi
 def _not_an_array(name: str, value: object, where: str, position: int, kind: TensorKind) -> TensorRef:
     """A row saying what the value is instead (a torch tensor, a list...)."""
     inner = value.get("values") if isinstance(value, dict) and _type_of(value) in _LAZY_TYPES else value
-    found = _type_of(inner) or type(inner).__name__
+    found = _type_of(inner) or ("str" if isinstance(inner, _Encoded) else type(inner).__name__)
     return TensorRef(
         TensorInfo(name=name, kind=kind, source=where, order=float(position)),
         error=f"{name}: a {found}, not a numpy array (torch tensors and other types are not read)",
     )
 
 
-def _array_facts(name: str, encoded: str) -> tuple[tuple[int, ...] | None, str | None, str | None]:
+def _array_facts(name: str, encoded: str | _Encoded) -> tuple[tuple[int, ...] | None, str | None, str | None]:
     """``(shape, dtype name, error)`` of an encoded array, from its npy header alone."""
     head = _header(encoded)
     if isinstance(head, str):
@@ -170,17 +194,92 @@ def _array_facts(name: str, encoded: str) -> tuple[tuple[int, ...] | None, str |
 
 
 def _read_json(path: Path) -> object:
+    """The file's JSON, streamed (:class:`JsonStream`): every value decoded except long strings
+    (the encoded arrays), which stay in the file as :class:`_Encoded` places; never the whole
+    file in memory, whatever its size."""
     try:
         if not path.is_file():  # a FIFO or device is never opened: it could block forever
             raise DumpError(f"{path}: not a regular file; not opened")
-        with builtins.open(path, encoding="utf-8") as fh:
-            return json.load(fh)
+        with builtins.open(path, encoding="utf-8", newline="") as fh:
+            stream = JsonStream(fh)
+            data = _light_value(stream, str(path), 0)
+            if not stream.at_end():
+                raise ValueError(f"extra data at character {stream.offset}")
+            return data
     except OSError as exc:
         raise DumpError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-    except RecursionError:
+    except (RecursionError, JsonTooDeep):
         raise DumpError(f"{path}: JSON nested too deeply to read") from None
     except ValueError as exc:
         raise DumpError(f"{path}: not valid JSON ({exc})") from exc
+
+
+#: Strings longer than this stay in the file (:class:`_Encoded`): arrays of more than ~3 KB.
+_INLINE_CHARS = 4096
+#: RunResults nest 7 levels (lst, runner, iterations, iteration, outputs, LazyArray, ndarray).
+_MAX_NESTING = 64
+
+
+def _light_value(stream: JsonStream, path: str, depth: int) -> object:
+    """The next JSON value as ``json.load`` gives it, long strings as :class:`_Encoded`."""
+    if depth > _MAX_NESTING:
+        raise JsonTooDeep(f"more than {_MAX_NESTING} levels")
+    if stream.next_is("{"):
+        stream.begin_object()
+        return {key: _light_value(stream, path, depth + 1) for key in stream.members()}
+    if stream.next_is("["):
+        stream.begin_array()
+        return [_light_value(stream, path, depth + 1) for _ in stream.items()]
+    if stream.next_is('"'):
+        found = stream.string_or_span(_INLINE_CHARS)
+        return found if isinstance(found, str) else _Encoded(path, found)
+    return stream.value()
+
+
+class _Encoded:
+    """An encoded array left in the file (a long JSON string): read when its header or data is
+    needed, so opening a file holds none of its arrays and loading holds one."""
+
+    __slots__ = ("path", "span")
+
+    def __init__(self, path: str, span: StringSpan) -> None:
+        self.path, self.span = path, span
+
+    def __len__(self) -> int:
+        """Its length in the file: at least the characters of the decoded string."""
+        return self.span.length
+
+    def npy_bytes(self, limit: int | None) -> bytes:
+        """What :func:`_npy_bytes` gives for the string (its first ``limit`` characters' worth)."""
+        span = self.span
+        raw = self._raw(span.length if limit is None else min(span.length, 6 * limit + 16))
+        if not span.escaped:  # the usual base64: decoded straight from the bytes read
+            try:
+                return base64.b64decode(raw if limit is None else raw[: limit - limit % 4], validate=True)
+            except (binascii.Error, ValueError):
+                pass
+        return _npy_bytes(self._text(raw, whole=limit is None), limit)
+
+    def _raw(self, count: int) -> bytes:
+        with builtins.open(self.path, "rb") as fh:
+            fh.seek(self.span.offset)
+            raw = fh.read(count)
+        if len(raw) != count:
+            raise TensorReadError("the file is shorter than when it was opened (changed since?)")
+        return raw
+
+    def _text(self, raw: bytes, whole: bool) -> str:
+        """The string the JSON text ``raw`` (its body, or the start of it) stands for."""
+        if not self.span.escaped:
+            return raw.decode("utf-8", "strict" if whole else "ignore")
+        if whole:
+            return json.loads(b'"' + raw + b'"')
+        for cut in range(len(raw), max(len(raw) - 12, 0), -1):  # (not within an escape or a character)
+            try:
+                return json.loads(b'"' + raw[:cut] + b'"')
+            except ValueError:
+                continue
+        return ""
 
 
 def _runs(data: object, path: Path) -> list[tuple[str, list[object]]]:

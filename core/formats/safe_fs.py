@@ -26,10 +26,12 @@ import json
 import os
 import re
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar, TextIO
+from typing import TextIO
 
 from dumpscope.core.dumps import DumpProblem
 
@@ -241,65 +243,98 @@ class _Walker:
 
     def subfolders(self, folder: Path, depth: int) -> list[tuple[Path, int]]:
         """Record the entries of ``folder``; its subfolders to walk next (last first, for the stack)."""
-        subdirs = [e for e in self._entries(folder) if self._visit(e)]
+        listing = self._listing(folder)
+        if listing is None:
+            return []
+        names, kinds = listing
+        base, wanted, hidden = os.path.join(folder, ""), self.wanted, self.skip_hidden
+        self.walk.files.extend(
+            Path(base + n)
+            for n, k in zip(names, kinds, strict=True)
+            if k == _FILE and wanted(n) and not (hidden and n[:1] == ".")
+        )
+        subdirs: list[str] = []
+        if kinds.count(_FILE) < len(kinds):  # folders, links, FIFOs: each by its kind
+            for name, kind in zip(names, kinds, strict=True):
+                if hidden and name[:1] == ".":
+                    continue
+                if kind == _DIR:
+                    subdirs.append(name)
+                elif kind == _DIR_LINK:
+                    self.walk.skipped.append(
+                        DumpProblem(base + name, "a symbolic link to a folder; not followed")
+                    )
+                elif kind == _OTHER and wanted(name):
+                    _visit_other(self.root, Path(base + name), self.walk)
         if subdirs and depth + 1 > self.max_depth:
             self.walk.skipped.append(
                 DumpProblem(str(folder), f"folders nested deeper than {self.max_depth} levels; not read")
             )
             return []
-        return [(Path(e.path), depth + 1) for e in reversed(subdirs)]
+        return [(Path(base + name), depth + 1) for name in reversed(subdirs)]
 
-    def _entries(self, folder: Path) -> list[os.DirEntry[str]]:
-        """The folder's entries in name order; none (and a note) when it cannot be listed."""
+    def _listing(self, folder: Path) -> tuple[Sequence[str], bytes] | None:
+        """The folder's names in order and their kinds; None (and a note) when it cannot be listed."""
         try:
-            with os.scandir(folder) as it:
-                entries = sorted(it, key=lambda e: e.name)
-            self.walk.entries += len(entries)
-            self.walk.folders += 1
-            return entries
+            names, kinds = list_folder(folder)
         except OSError as exc:
             self.walk.skipped.append(
                 DumpProblem(str(folder), f"cannot list the folder: {exc.strerror or exc}")
             )
-            return []
-
-    def _visit(self, entry: os.DirEntry[str]) -> bool:
-        """Record one folder entry by its type (:data:`_ON_ENTRY`); True when it is a folder to descend into."""
-        if self.skip_hidden and entry.name.startswith("."):
-            return False
-        kind = _entry_type(entry)
-        handler = self._ON_ENTRY.get(kind)
-        if handler is not None:
-            handler(self, entry)
-        return kind == "dir"
-
-    def _folder_link(self, entry: os.DirEntry[str]) -> None:
-        self.walk.skipped.append(DumpProblem(entry.path, "a symbolic link to a folder; not followed"))
-
-    def _regular_file(self, entry: os.DirEntry[str]) -> None:
-        if self.wanted(entry.name):
-            self.walk.files.append(Path(entry.path))
-
-    def _other(self, entry: os.DirEntry[str]) -> None:
-        if self.wanted(entry.name):
-            _visit_other(self.root, Path(entry.path), self.walk)
-
-    #: entry type (:func:`_entry_type`) -> what is recorded; folders are only descended.
-    _ON_ENTRY: ClassVar[dict[str, Callable[[_Walker, os.DirEntry[str]], None]]] = {
-        "dir-link": _folder_link, "file": _regular_file, "other": _other,
-    }  # fmt: skip
+            return None
+        self.walk.entries += len(names)
+        self.walk.folders += 1
+        return names, kinds
 
 
-def _entry_type(entry: os.DirEntry[str]) -> str:
-    """``dir``, ``dir-link``, ``file`` (regular, from the listing: no system call) or ``other``."""
+#: Entry kinds of a listing (:func:`list_folder`): a folder, a symbolic link to a folder, a regular
+#: file (known from the listing: no system call) and anything else (a file link, a FIFO...).
+_DIR, _DIR_LINK, _FILE, _OTHER = range(4)
+FOLDER, FOLDER_LINK, OTHER = _DIR, _DIR_LINK, _OTHER  # (what callers of list_folder compare kinds with)
+_LISTINGS: ContextVar[dict[str, tuple[list[str], bytes]] | None] = ContextVar("listings", default=None)
+
+
+@contextmanager
+def shared_listings() -> Iterator[None]:
+    """Within it (in this thread), each folder is listed once: every format's sniffer and the
+    reader share :func:`list_folder`'s listing (a dump folder of 100k files was listed, sorted
+    and classified a dozen times to open it).  Nested uses share the outer one; it is dropped
+    at the end, so a later open sees the folder as it is then."""
+    if _LISTINGS.get() is not None:
+        yield
+        return
+    token = _LISTINGS.set({})
+    try:
+        yield
+    finally:
+        _LISTINGS.reset(token)
+
+
+def list_folder(folder: str | Path) -> tuple[list[str], bytes]:
+    """The names in ``folder`` in name order and each one's kind (``_DIR``, ``_DIR_LINK``,
+    ``_FILE``, ``_OTHER``), from one ``scandir`` (shared within :func:`shared_listings`).
+    OSError when it cannot be listed."""
+    cache, key = _LISTINGS.get(), os.fspath(folder)
+    if cache is not None and key in cache:
+        return cache[key]
+    with os.scandir(folder) as it:
+        entries = sorted(it, key=lambda e: e.name)
+    listing = [e.name for e in entries], bytes(map(_entry_kind, entries))
+    if cache is not None:
+        cache[key] = listing
+    return listing
+
+
+def _entry_kind(entry: os.DirEntry[str]) -> int:
+    """The entry's kind (from the listing's file type: no system call for the usual entries)."""
     try:
         if entry.is_dir(follow_symlinks=False):
-            return "dir"
+            return _DIR
         if entry.is_symlink() and entry.is_dir():
-            return "dir-link"
-        return "file" if entry.is_file(follow_symlinks=False) else "other"
+            return _DIR_LINK
+        return _FILE if entry.is_file(follow_symlinks=False) else _OTHER
     except OSError:
-        return "other"
+        return _OTHER
 
 
 def _visit_other(root: Path, path: Path, walk: Walk) -> None:
@@ -365,6 +400,22 @@ def load_json(path: Path, max_bytes: int = MAX_JSON_BYTES) -> object:
         raise ValueError("JSON nested too deeply") from None
 
 
+def _utf8_len(text: str) -> int:
+    """The UTF-8 length of ``text`` (its length when it is ASCII: no copy)."""
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+
+
+@dataclass(frozen=True)
+class StringSpan:
+    """A JSON string :meth:`JsonStream.string_or_span` stepped over: its body's UTF-8 byte
+    offset and length in the file, and whether it holds a backslash escape (then the body is
+    JSON-decoded when read; without one it is the bytes themselves)."""
+
+    offset: int
+    length: int
+    escaped: bool
+
+
 class JsonTooDeep(ValueError):
     """A JSON value nested too deeply to decode; :meth:`JsonStream.value` skipped it whole."""
 
@@ -397,6 +448,7 @@ class JsonStream:
     def __init__(self, fh: TextIO, chunk: int = JSON_CHUNK) -> None:
         self._fh, self._chunk = fh, chunk
         self._buf, self._pos, self._done = "", 0, 0
+        self._bytes_done = 0  # UTF-8 bytes of the text consumed before ``_buf`` (:meth:`byte_offset`)
         self._eof = False
         self._decoder = json.JSONDecoder()
 
@@ -414,8 +466,14 @@ class JsonStream:
             self._eof = True
             return False
         self._done += self._pos
+        self._bytes_done += _utf8_len(self._buf[: self._pos])
         self._buf, self._pos = self._buf[self._pos :] + text, 0
         return True
+
+    def byte_offset(self) -> int:
+        """The UTF-8 byte offset of the next character in the file (what ``seek`` takes; the
+        stream is read as UTF-8 text opened with ``newline=""``, so no line end is translated)."""
+        return self._bytes_done + _utf8_len(self._buf[: self._pos])
 
     def _peek(self) -> str:
         """The next character that is not white space ('' at the end)."""
@@ -441,6 +499,67 @@ class JsonStream:
 
     def begin_object(self) -> None:
         self._expect("{")
+
+    def begin_array(self) -> None:
+        self._expect("[")
+
+    def items(self) -> Iterator[None]:
+        """One step per element of the array just entered; the caller consumes each element."""
+        if self._peek() == "]":
+            self._pos += 1
+            return
+        while True:
+            yield None
+            found = self._peek()
+            self._pos += 1
+            if found == "]":
+                return
+            if found != ",":
+                raise ValueError(
+                    f"expected ',' or ']' at character {self.offset - 1}, found {found[:1]!r}"
+                    if found
+                    else f"cut short at character {self.offset}"
+                )
+
+    def at_end(self) -> bool:
+        """Nothing but white space is left (after the top value: anything else is extra data)."""
+        return self._peek() == ""
+
+    def string_or_span(self, inline: int) -> str | StringSpan:
+        """The next value, a string: decoded when it ends within ``inline`` characters, else
+        stepped over without being held (read and dropped a chunk at a time) and returned as
+        its place in the file (:class:`StringSpan`): a gigabyte of base64 costs one chunk."""
+        if self._peek() != '"':
+            raise ValueError(f"expected a string at character {self.offset}")
+        while len(self._buf) - self._pos < inline + 2 and self._more():
+            pass
+        i, limit = self._pos + 1, min(len(self._buf), self._pos + inline + 2)
+        while (m := _STRING_END.search(self._buf, i, limit)) is not None:
+            if m.group() == '"':
+                return self.value()  # type: ignore[return-value]
+            i = m.end() + 1
+        return self._span()
+
+    def _span(self) -> StringSpan:
+        """Step over the string whose opening quote is next; its body's place in the file."""
+        self._pos += 1
+        start, escaped, i = self.byte_offset(), False, self._pos
+        while True:
+            m = _STRING_END.search(self._buf, i)
+            if m is not None and m.group() == '"':
+                self._pos = m.start()
+                length = self.byte_offset() - start
+                self._pos = m.end()
+                return StringSpan(start, length, escaped)
+            if m is not None and m.end() < len(self._buf):
+                escaped, i = True, m.end() + 1  # an escape: the character after it is not an end
+                continue
+            # the end of what is read (or an escape cut by it): what was scanned is dropped, read on
+            escaped = escaped or m is not None
+            self._pos = len(self._buf) if m is None else m.start()
+            if not self._more():
+                raise ValueError(f"cut short at character {self.offset} (in a string)")
+            i = self._pos if m is None else self._pos + 2  # (the escape and its character)
 
     def members(self) -> Iterator[str]:
         """The keys of the object just entered; the caller consumes each value before the next key."""

@@ -29,6 +29,7 @@ import numpy as np
 
 from dumpscope.core.atomic import write_text
 from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorRef
+from dumpscope.core.formats.safe_fs import list_folder
 
 NAME = "sgs-output"
 #: One line for ``dumpscope formats``: how :func:`sniff` recognises this format.
@@ -45,9 +46,17 @@ _MODEL_END = re.compile(r"\.(?:sim|img)_")
 def _folder(path: Path) -> Path | None:
     """The folder holding ``unknown_*.txt`` files: ``path``, its ``output`` or ``log/output``."""
     for p in (path, path / "output", path / "log" / "output"):
-        if p.is_dir() and any(p.glob("unknown_*.txt")):
+        if p.is_dir() and _has_outputs(p):
             return p
     return None
+
+
+def _has_outputs(folder: Path) -> bool:
+    """An ``unknown_*.txt`` name in ``folder`` (its shared listing; no for a folder not listable)."""
+    try:
+        return any(n.startswith("unknown_") and n.endswith(".txt") for n in list_folder(folder)[0])
+    except OSError:
+        return False
 
 
 def _files(path: Path) -> list[Path]:

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from dumpscope.core.comparison.msprobe.driver import compare_msprobe
 from dumpscope.core.dumps import TensorReadError
 from dumpscope.core.formats import msprobe
-from dumpscope.core.formats.safe_fs import JsonStream, JsonTooDeep
+from dumpscope.core.formats.safe_fs import JsonStream, JsonTooDeep, StringSpan
 from dumpscope.core.formats.torch_pt import load_pt
 from dumpscope.tui.cli.main import main
 from dumpscope.tui.cli.runs import msprobe_json, msprobe_json_text
@@ -307,3 +307,40 @@ def test_json_stream_skips_a_too_deep_value_whole_and_goes_on(chunk: int) -> Non
 def test_json_stream_malformed_or_cut_short_is_a_value_error(text: str) -> None:
     with pytest.raises(ValueError):
         _members(text, 2)
+
+
+def _strings_or_spans(text: str, chunk: int, inline: int) -> list[str | StringSpan]:
+    stream = JsonStream(io.StringIO(text, newline=""), chunk=chunk)
+    stream.begin_array()
+    return [stream.string_or_span(inline) for _ in stream.items()]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    strings=st.lists(st.text(max_size=40), max_size=5),
+    chunk=st.integers(1, 9),
+    inline=st.integers(0, 12),
+    ensure_ascii=st.booleans(),
+)
+def test_json_stream_strings_decoded_or_stepped_over_are_the_same_strings(
+    strings: list[str], chunk: int, inline: int, ensure_ascii: bool
+) -> None:
+    """A short string is decoded; a long one is its place in the UTF-8 bytes of the file,
+    whose body JSON-decodes to the same string (escapes, non-ASCII, cut at any chunk)."""
+    text = json.dumps(strings, ensure_ascii=ensure_ascii, indent=1).replace("\n", "\r\n")
+    raw = text.encode("utf-8", "surrogatepass")
+    got = _strings_or_spans(text, chunk, inline)
+    assert len(got) == len(strings)
+    for found, want in zip(got, strings, strict=True):
+        if isinstance(found, str):
+            assert found == want
+            continue
+        body = raw[found.offset : found.offset + found.length]
+        assert found.escaped == (b"\\" in body)
+        assert json.loads('"' + body.decode("utf-8", "surrogatepass") + '"') == want
+
+
+@pytest.mark.parametrize("text", ['["abcdefgh', '["abc\\', "[1]", '["ab" "cd"]'])
+def test_json_stream_string_cut_short_or_not_a_string_is_a_value_error(text: str) -> None:
+    with pytest.raises(ValueError):
+        _strings_or_spans(text, 2, 1)

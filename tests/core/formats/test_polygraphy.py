@@ -166,3 +166,86 @@ def test_not_json_and_sniff(tmp_path: Path) -> None:
     assert pg.sniff(tmp_path) == 0.0
     other = save(tmp_path, {"graph": []}, "graph.json")
     assert pg.sniff(other) == 0.0
+
+
+# ----------------------------------------------------------------- streamed reading (issue 24)
+
+
+def big(shape: tuple[int, ...], dtype: type = np.float32) -> np.ndarray:
+    """An array whose encoding is far longer than the strings decoded in place (``_INLINE_CHARS``)."""
+    return rng.standard_normal(shape).astype(dtype)
+
+
+def test_long_arrays_stay_in_the_file_and_load_exactly(tmp_path: Path) -> None:
+    arrays = {
+        "é/conv:0": big((3, 1000)),
+        "half": big((7, 999), np.float16),
+        "fortran": np.asfortranarray(big((40, 50))),
+    }
+    outputs = {k: lazy(v) for k, v in arrays.items()}
+    p = (
+        tmp_path / "o.json"
+    )  # a non-ASCII name before the arrays, CRLF white space: byte offsets, not characters
+    p.write_text(
+        json.dumps(run_results([("r", [iteration(outputs, "r")])]), ensure_ascii=False, indent=1).replace(
+            "\n", "\r\n"
+        ),
+        encoding="utf-8",
+    )
+    data = pg._read_json(p)
+    lazy_value = data["lst"][0][1][0]["outputs"]["half"]["values"]  # type: ignore[index]
+    assert isinstance(lazy_value["array"], pg._Encoded)
+    dump = pg.open(p)
+    for name, arr in arrays.items():
+        ref = dump.tensors[name]
+        assert (ref.info.shape, ref.info.dtype) == (arr.shape, arr.dtype.name)
+        loaded = ref.load()
+        assert loaded.dtype == arr.dtype
+        np.testing.assert_array_equal(loaded, arr)
+
+
+@pytest.mark.parametrize("ensure_ascii", [True, False])
+def test_long_legacy_latin1_arrays_with_escapes_load_exactly(tmp_path: Path, ensure_ascii: bool) -> None:
+    x = big((2, 3000))
+    doc = {
+        "lst": [["old", [{"outputs": {"x": ndarray(x, legacy=True)}, "runtime": 1, "runner_name": "old",
+                          "__polygraphy_encoded_IterationResult": "polygraphy_serialized_json_type"}]]],
+        "__polygraphy_encoded_RunResults": "polygraphy_serialized_json_type",
+    }  # fmt: skip
+    p = tmp_path / "old.json"
+    p.write_text(json.dumps(doc, ensure_ascii=ensure_ascii), encoding="utf-8")
+    ref = pg.open(p).tensors["x"]
+    assert ref.info.shape == (2, 3000)
+    np.testing.assert_array_equal(ref.load(), x)
+
+
+def test_opening_holds_no_array_and_loading_one_copy(tmp_path: Path) -> None:
+    import tracemalloc
+
+    arrays = {f"t{i}": big((1 << 20,)) for i in range(4)}  # 4 x 4 MiB of float32, 22 MB of base64
+    p = save(tmp_path, run_results([("r", [iteration({k: lazy(v) for k, v in arrays.items()}, "r")])]))
+    tracemalloc.start()
+    try:
+        dump = pg.open(p)
+        opened = tracemalloc.get_traced_memory()[1]
+        tracemalloc.reset_peak()
+        loaded = dump.tensors["t2"].load()
+        loading = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert opened < 8 << 20  # a read chunk or two (1 MiB of text each) and the names, not 22 MB
+    assert loading < 16 << 20  # the base64 of one array and its bytes, viewed (not copied again)
+    np.testing.assert_array_equal(loaded, arrays["t2"])
+
+
+@pytest.mark.parametrize(
+    ("cut", "message"), [(-10, "cut short"), (-3, "not valid JSON"), (None, "extra data")]
+)
+def test_a_file_cut_short_or_with_extra_data_is_one_error(
+    tmp_path: Path, cut: int | None, message: str
+) -> None:
+    text = json.dumps(run_results([("r", [iteration({"a": lazy(big((5000,)))}, "r")])]))
+    p = tmp_path / "bad.json"
+    p.write_text(text[: len(text) // 2] if cut == -10 else text[:cut] if cut else text + " {}")
+    with pytest.raises(DumpError, match=message):
+        pg.open(p)

@@ -90,3 +90,49 @@ def test_the_small_file_budget_bounds_what_is_kept(tmp_path: Path) -> None:
     assert npy_facts(tmp_path / "big.npy", None, keep).data is None
     assert npy_facts(tmp_path / "a.npy", None, keep).data is not None
     assert keep.left == (16 << 20) - (tmp_path / "a.npy").stat().st_size
+
+
+def _scandirs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every folder ``os.scandir`` lists from now on (recorded, then listed as usual)."""
+    import os
+
+    listed: list[str] = []
+    real = os.scandir
+
+    def scandir(path):  # type: ignore[no-untyped-def]
+        listed.append(os.fspath(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    return listed
+
+
+def test_a_comparison_lists_each_folder_once_for_every_sniffer_and_reader(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sniffing every format and reading both sides list each dump folder once (issue 24: a
+    folder of 100k files was listed, sorted and classified a dozen times), and the rows are
+    those of folders listed afresh by each reader."""
+    from dumpscope.core.comparison.pipeline import compare
+    from dumpscope.core.formats import open_dump
+
+    for side, noise in (("g", 0.0), ("t", 1e-3)):
+        (tmp_path / side / "sub").mkdir(parents=True)
+        for i in range(5):
+            np.save(tmp_path / side / f"t{i}.npy", np.arange(8, dtype=np.float32) + noise * i)
+        np.save(tmp_path / side / "sub" / "deep.npy", np.ones(3, np.float32))
+    alone = {s: sorted(open_dump(tmp_path / s).tensors) for s in ("g", "t")}
+    listed = _scandirs(monkeypatch)
+    result = compare(tmp_path / "g", tmp_path / "t")
+    assert sorted(listed) == sorted({str(tmp_path / s / d).rstrip("/.") for s in "gt" for d in ("", "sub")})
+    assert sorted(result.frame["name"].to_list()) == alone["g"] == alone["t"]
+
+
+def test_a_listing_is_shared_only_within_one_open(tmp_path: Path) -> None:
+    """A file added after one open is seen by the next (no listing outlives its open)."""
+    from dumpscope.core.formats import open_dump
+
+    np.save(tmp_path / "a.npy", np.ones(2, np.float32))
+    assert list(open_dump(tmp_path).tensors) == ["a"]
+    np.save(tmp_path / "b.npy", np.ones(2, np.float32))
+    assert list(open_dump(tmp_path).tensors) == ["a", "b"]
