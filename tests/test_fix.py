@@ -127,6 +127,51 @@ def test_a_marked_layer_must_meet_its_own_tolerance() -> None:
     assert {n.change.node: n.breaks for n in marked.needed}["b"] == (("tb", 0.5),)
 
 
+class _ChainStub:
+    """``n`` nodes n0 -> n1 -> ... in a chain, the last one's output the model output; the output is within
+    tolerance exactly when every node of ``needed`` is kept, and no node stands out as introducing the error
+    (every layer but the output is exact): the search must keep a range and minimise it."""
+
+    target = "fp16"
+
+    def __init__(self, n: int, needed: set[str]) -> None:
+        from types import SimpleNamespace as NS
+
+        names = [f"n{i}" for i in range(n)]
+        self.facts = NS(
+            nodes=[
+                NS(name=m, op_type="Relu", inputs=(f"t{names[i - 1]}",) if i else ("x",), outputs=(f"t{m}",))
+                for i, m in enumerate(names)
+            ],
+            graph_outputs=(f"t{names[-1]}",),
+        )
+        self.facts.producer = {node.outputs[0]: node for node in self.facts.nodes}
+        self.facts.tensor_order = lambda: {f"t{m}": i for i, m in enumerate(names)}
+        self.golden = {f"t{m}": np.ones(2) for m in names}
+        self.layers = tuple(self.golden)
+        self.needed = needed
+        self.runs: list[frozenset[str]] = []
+
+    def run(self, keep=(), clip=()):  # type: ignore[no-untyped-def]
+        self.runs.append(frozenset(keep))
+        out = 0.5 if self.needed - set(keep) else 0.001
+        return Measured({**dict.fromkeys(self.layers, 0.0), self.layers[-1]: out})
+
+
+@pytest.mark.parametrize("needed", [{"n4"}, {"n2", "n11"}, {"n0", "n7", "n8", "n13"}])
+def test_a_range_is_cut_down_in_chunks_and_every_change_is_still_proven(needed: set[str]) -> None:
+    ev = _ChainStub(16, needed)
+    result = FixSearch(ev, Tolerance(0.01), budget=60).run()  # type: ignore[arg-type]
+    assert result.found and result.minimal
+    assert {c.node for c in result.changes} == needed
+    for n in result.needed:  # each proof: a trial of exactly the final set without that change, failing
+        proof = result.trials[n.trial - 1]
+        assert set(proof.changes) == set(result.changes) - {n.change} and not proof.passed
+    assert len(ev.runs) == len(set(ev.runs)) == len(result.trials)
+    if len(needed) <= 2:  # a sparse range: one removal a node would take 15 trials (16 nodes, one grown)
+        assert sum(t.step == "minimise" for t in result.trials) < 15
+
+
 def test_budget_bounds_the_trials_and_says_so() -> None:
     ev = _StubEvaluator({"b", "d"})
     seeds = [Change("keep", n) for n in "abcd"]
@@ -308,3 +353,34 @@ def test_same_input_same_fix(tmp_path: Path) -> None:
     model = _overflow_model(tmp_path / "m.onnx")
     runs = [json.dumps(find_fix(model, "fp16", budget=12).to_json(), sort_keys=True) for _ in range(2)]
     assert runs[0] == runs[1]
+
+
+# ------------------------------------------------------------ diagnose --fix: the search from a diagnosis
+
+
+def test_diagnose_fix_runs_the_search_on_the_pair_and_proves_the_advised_clip(demo, capsys) -> None:  # type: ignore[no-untyped-def]
+    """The demo's fp16 overflow (Exp of a scaled score): diagnose --fix seeds the search with its own advice,
+    on the golden dump's inputs of the overflowing frame, and proves the set against the ORIGINAL golden."""
+    from dumpscope.tui.cli.main import main
+
+    code = main(
+        ["diagnose", str(demo.golden), str(demo.target), "--model", str(demo.model), "--fix", "--json"]
+    )
+    out = capsys.readouterr()
+    data = json.loads(out.out)
+    fix = data["fix"]
+    assert code == 1 and fix["found"] and fix["minimal"] and fix["target"] == "fp16"
+    assert fix["before"]["worst_output"]["relative_distance"] == "inf"  # the frame that overflows
+    assert fix["seeds"] and fix["changes"]
+    assert set(map(json.dumps, fix["changes"])) <= set(map(json.dumps, fix["seeds"]))  # cut down from advice
+    for need in fix["needed"]:  # each change's proof: a trial of the final set without it, failing
+        proof = fix["trials"][need["trial"] - 1]
+        assert not proof["passed"] and len(proof["changes"]) == len(fix["changes"]) - 1
+    assert "fix: trial 1/" in out.err
+
+
+def test_diagnose_fix_says_what_is_missing(tmp_path: Path, demo, capsys) -> None:  # type: ignore[no-untyped-def]
+    from dumpscope.tui.cli.main import main
+
+    assert main(["diagnose", str(demo.golden), str(demo.golden), "--fix"]) == 2  # a golden is no target
+    assert "--fix: the target dump was made for no target" in capsys.readouterr().err
