@@ -384,3 +384,49 @@ def test_diagnose_fix_says_what_is_missing(tmp_path: Path, demo, capsys) -> None
 
     assert main(["diagnose", str(demo.golden), str(demo.golden), "--fix"]) == 2  # a golden is no target
     assert "--fix: the target dump was made for no target" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------ bf16: a node kept in float32
+
+
+def _cancellation_model(path: Path) -> Path:
+    """out = (x + 1000) - 1000: bfloat16 storage of x + 1000 (8 significant bits: a step of 4 there) wipes x
+    out, while float32 keeps it."""
+    big = numpy_helper.from_array(np.array(1000.0, dtype=np.float32), "big")
+    big2 = numpy_helper.from_array(np.array(1000.0, dtype=np.float32), "big2")
+    nodes = [
+        helper.make_node("Add", ["x", "big"], ["shifted"], name="shift"),
+        helper.make_node("Sub", ["shifted", "big2"], ["out"], name="unshift"),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8])],
+        [helper.make_tensor_value_info("out", TensorProto.FLOAT, [1, 8])],
+        [big, big2],
+    )
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
+    return path
+
+
+def test_bf16_fix_keeps_the_cancelling_node_in_float32(tmp_path: Path) -> None:
+    import ml_dtypes
+
+    from dumpscope.core.fix import find_fix
+
+    model = _cancellation_model(tmp_path / "m.onnx")
+    x = (np.arange(8, dtype=np.float32) / 8 + 0.5).reshape(1, 8)
+    np.save(tmp_path / "x.npy", x)
+    result = find_fix(model, "bf16", inputs=[f"x={tmp_path / 'x.npy'}"], budget=10)
+    # Independently, in numpy: bf16 storage of every tensor (ml_dtypes), then the same with 'shift' in float32
+    bf = lambda a: np.asarray(a, np.float32).astype(ml_dtypes.bfloat16).astype(np.float64)  # noqa: E731
+    golden = (x.astype(np.float64) + 1000) - 1000
+    stored = bf(bf(bf(x) + 1000) - 1000)
+    kept = bf((bf(x).astype(np.float32) + np.float32(1000)) - 1000)
+    dist = lambda t: float(np.linalg.norm(t - golden) / np.linalg.norm(golden))  # noqa: E731
+    assert dist(stored) > 0.03 >= dist(kept)
+    assert result.found and result.minimal and result.target == "bf16"
+    assert [c.node for c in result.changes] == ["shift"]
+    assert result.before.worst_output[1] == pytest.approx(dist(stored), rel=1e-6)
+    assert result.after.worst_output[1] == pytest.approx(dist(kept), rel=1e-3)
+    assert result.needed[0].breaks[0][0] == "out"

@@ -64,7 +64,10 @@ def diagnosis_seeds(model: str | Path, ev: Evaluator) -> tuple[list[Change], lis
     from dumpscope.core.diagnosis.engine import diagnose
     from dumpscope.core.dumps import DumpError
     from dumpscope.core.onnx.runner import dump_model
+    from dumpscope.core.onnx.targets import TARGETS
 
+    if ev.target not in TARGETS:
+        return [], [f"no diagnosis to seed the search: `dumpscope dump` makes no {ev.target} target"]
     with tempfile.TemporaryDirectory(prefix="dumpscope-fix-seed-") as tmp:
         work = Path(tmp)
         files = {}

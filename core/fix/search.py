@@ -384,9 +384,9 @@ class FixSearch:
     def _minimise(self, result: FixResult) -> None:
         """Delta debugging to a 1-minimal set, then its proof.
 
-        1. **chunks** - over the changes a range added in bulk (:meth:`_ranges`: most of a prefix is there
-           only because its last node is needed), ddmin: remove halves, then quarters, ... while the set
-           still passes, the rest of the set held; a removal that passes shrinks the set;
+        1. **chunks** - over the changes a range added in bulk (:meth:`_ranges`: most of them are there
+           only because a few are needed), in halves, quarters, ... (:meth:`_ddmin`), the rest of the set
+           held; a removal that passes shrinks the set;
         2. **singles** - each change is removed in turn (the latest added first): when the set still meets
            the tolerance the change goes, otherwise that trial is the change's proof.  Passes repeat until
            every change's proof is a trial of the final set without that change: a single removal tried
@@ -422,8 +422,8 @@ class FixSearch:
         return sorted(changes, key=lambda x: -self.added.index(x))
 
     def _ddmin(self, current: set[Change], candidates: list[Change]) -> set[Change]:
-        """The few ``candidates`` that matter, the rest of ``current`` held: first all of them removed at once,
-        then Junker's QuickXplain divide and conquer (split in halves; the second half is cut down with the
+        """The few ``candidates`` that matter, the rest of ``current`` held: first all removed at once, then
+        Junker's QuickXplain divide and conquer (split in halves; the second half is cut down with the
         first half kept, then the first half with what the second kept), about 2 k log2(n / k) trials for k
         needed among n; the singles that follow prove (or disprove) each change on the final set."""
         held = frozenset(current - set(candidates))
