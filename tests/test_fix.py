@@ -430,3 +430,77 @@ def test_bf16_fix_keeps_the_cancelling_node_in_float32(tmp_path: Path) -> None:
     assert result.before.worst_output[1] == pytest.approx(dist(stored), rel=1e-6)
     assert result.after.worst_output[1] == pytest.approx(dist(kept), rel=1e-3)
     assert result.needed[0].breaks[0][0] == "out"
+
+
+# ------------------------------------------------------------ emitted files against the vendors' docs
+
+
+def _conv_model(path: Path) -> Path:
+    """x -> Conv (named 'c1') -> Relu ('act') -> Conv ('c2') -> out."""
+    w1 = numpy_helper.from_array(np.ones((2, 1, 1, 1), dtype=np.float32), "w1")
+    w2 = numpy_helper.from_array(np.ones((1, 2, 1, 1), dtype=np.float32), "w2")
+    nodes = [
+        helper.make_node("Conv", ["x", "w1"], ["y1"], name="c1"),
+        helper.make_node("Relu", ["y1"], ["y2"], name="act"),
+        helper.make_node("Conv", ["y2", "w2"], ["out"], name="c2"),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 2, 2])],
+        [helper.make_tensor_value_info("out", TensorProto.FLOAT, [1, 1, 2, 2])],
+        [w1, w2],
+    )
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
+    return path
+
+
+def test_emitted_vendor_files_follow_their_documented_formats(tmp_path: Path) -> None:
+    """Each file checked against its public format description (core/fix/emit.py names the sources):
+    ATC --keep_dtype (hiascend atlasatcparam_16_0074: one operator name per line), --modify_mixlist
+    (atlasatcparam_16_0071: black-list/white-list/gray-list, each to-add/to-remove, op types), SigmaStar
+    input_config.ini [CONV_CONFIG] (IPU toolchain docs §1.1; tensor_arrays='a,b'; of convolution inputs),
+    RKNN-Toolkit2 hybrid quantisation (rockchip-linux/rknn-toolkit2 examples/functions/hybrid_quant/step1.py:
+    custom_quantize_layers: {output tensor name: int8|int16|float16}), trtexec --layerPrecisions
+    (TensorRT samples/common/sampleOptions.cpp: spec ::= layerName":"precision[","spec])."""
+    import configparser
+
+    yaml = pytest.importorskip("yaml")
+    from dumpscope.core.fix.emit import emit
+
+    model = onnx.load(_conv_model(tmp_path / "m.onnx"))
+    emit(model, [Change("keep", "act"), Change("keep", "c2")], tmp_path / "e", target="bf16")
+    e = tmp_path / "e"
+    names = {n.name for n in onnx.load(e / "model.fixed.onnx").graph.node}
+    keep_lines = (e / "atc_keep_dtype.cfg").read_text().splitlines()
+    assert keep_lines == ["act", "c2"] and set(keep_lines) <= names  # one operator name a line, nothing else
+    mix = json.loads((e / "atc_modify_mixlist.json").read_text())
+    assert set(mix) <= {"black-list", "white-list", "gray-list"}
+    assert all(set(v) <= {"to-add", "to-remove"} for v in mix.values())
+    assert mix["black-list"]["to-add"] == ["Conv", "Relu"]
+    ini = configparser.ConfigParser(comment_prefixes=("#",))
+    ini.read_string((e / "sigmastar_input_config.ini").read_text())
+    assert ini.sections() == ["CONV_CONFIG"]
+    value = ini["CONV_CONFIG"]["tensor_arrays"]
+    assert value.startswith("'") and value.endswith("';")
+    conv_inputs = {"x", "y2"}  # c2 is kept itself; 'act' is no convolution: the convolutions around it
+    assert set(value[1:-2].split(",")) == conv_inputs
+    rknn = yaml.safe_load((e / "rknn_hybrid_quantization.cfg").read_text())
+    assert rknn == {"custom_quantize_layers": {"y2": "float16", "out": "float16"}}
+    assert set(rknn["custom_quantize_layers"].values()) <= {"int8", "int16", "float16"}
+    lines = (e / "tensorrt_layer_precisions.txt").read_text().splitlines()
+    trtexec = shlex.split(lines[1])
+    assert trtexec[:3] == ["trtexec", "--onnx=MODEL.onnx", "--bf16"]
+    assert "--precisionConstraints=obey" in trtexec
+    spec = next(a for a in trtexec if a.startswith("--layerPrecisions=")).split("=", 1)[1]
+    parsed = [layer.rsplit(":", 1) for layer in spec.split(",")]
+    assert parsed == [["act", "fp32"], ["c2", "fp32"]]
+    assert all(p in {"fp32", "fp16", "bf16", "int32", "int8"} and n.count("*") <= 1 for n, p in parsed)
+
+
+def test_trtexec_cannot_name_a_layer_with_a_comma_and_says_so(tmp_path: Path) -> None:
+    from dumpscope.core.fix.emit import _tensorrt
+
+    text = _tensorrt(["a,b", "c"])
+    assert "trtexec --onnx" not in text and "cannot name 'a,b'" in text
+    assert "--layer-precisions a,b:float32 c:float32" in text  # Polygraphy takes it (one argument each)

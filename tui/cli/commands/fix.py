@@ -138,4 +138,4 @@ def _emit(args: argparse.Namespace, result: FixResult) -> list:  # type: ignore[
     from dumpscope.core.fix.emit import emit
     from dumpscope.core.onnx.patch import _read_model
 
-    return emit(_read_model(Path(args.model)), result.changes, Path(args.emit))
+    return emit(_read_model(Path(args.model)), result.changes, Path(args.emit), result.target)
