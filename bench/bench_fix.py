@@ -96,6 +96,13 @@ CASES = (
         hot_pixel=1000.0,
     ),
     FixCase(
+        "vad-int8-click",
+        "silero-vad",
+        "int8",
+        "Silero VAD int8 (QDQ, MinMax calibrated on its input) with one audio sample at 1000 (a click)",
+        hot_pixel=1000.0,
+    ),
+    FixCase(
         "rec-attn-fp16",
         "ppocr-rec",
         "fp16",
