@@ -9,10 +9,9 @@ one run and on the same golden and inputs:
 
 * **fix**: ``dumpscope fix`` (seeded by the diagnosis, greedy, 1-minimised): set size, trials, seconds,
   whether the set is proven 1-minimal;
-* **bisect**: a layer-range bisection on the product's own recipe, as Polygraphy ``debug precision
-  --mode bisect --direction forward`` does on TensorRT: the smallest k such that keeping the first k
-  nodes (topological order) in float32 meets the tolerance, found by binary search (baseline and
-  all-kept trials included);
+* **bisect**: a layer-range bisection on the product's own recipe, step for step as Polygraphy
+  ``debug precision --mode bisect`` does on TensorRT (see :func:`_bisect`), forward and reverse: the
+  smallest k such that keeping the first (last) k nodes in float32 meets the tolerance;
 * **acmp**: onnxconverter-common's ``auto_convert_mixed_precision`` with a validation function at the
   same tolerance (its own numerics: onnxruntime's CPU provider runs many float16 ops in float32); its
   final block list is then judged on the product's faithful fp16 recipe.  A crash is reported with its
@@ -97,6 +96,13 @@ CASES = (
         hot_pixel=1000.0,
     ),
     FixCase(
+        "vad-int8-click",
+        "silero-vad",
+        "int8",
+        "Silero VAD int8 (QDQ, MinMax calibrated on its input) with one audio sample at 1000 (a click)",
+        hot_pixel=1000.0,
+    ),
+    FixCase(
         "rec-attn-fp16",
         "ppocr-rec",
         "fp16",
@@ -146,37 +152,49 @@ def _fix(model: Path, case: FixCase, inputs: list[str], budget: int) -> dict[str
 
 
 def _bisect(model: Path, case: FixCase, inputs: list[str], budget: int) -> dict[str, object]:
+    """Polygraphy ``debug precision --mode bisect`` (its ``BisectMarker``, tools/debug/subtool/precision.py),
+    in both directions, on the product's own recipe: the first (forward) or last (reverse) k layers in
+    float32, k starting at every layer, then halved towards the last failing count (floor after a success,
+    ceil after a failure) until the passing and failing counts are 1 apart.  Like Polygraphy it makes no
+    trial of the unmodified model (the user runs it because that fails) and marks no Constant.  The
+    direction that keeps fewer nodes is reported, with the trials of both."""
     from dumpscope.core.fix import DEFAULT_TOLERANCE, Tolerance, open_evaluator
     from dumpscope.core.fix.search import Change, FixSearch, _OutOfBudget
 
     t0 = time.perf_counter()
+    runs: dict[str, dict[str, object]] = {}
     with open_evaluator(model, case.target, inputs=inputs) as ev:
-        search = FixSearch(ev, Tolerance(DEFAULT_TOLERANCE[case.target]), budget)
-        order = [n.name for n in ev.facts.nodes if n.op_type != "Constant"]
+        layers = [n.name for n in ev.facts.nodes if n.op_type != "Constant"]
+        for direction in ("forward", "reverse"):
+            search = FixSearch(ev, Tolerance(DEFAULT_TOLERANCE[case.target]), budget)
 
-        def passes(k: int) -> bool:
-            return search.trial([Change("keep", n) for n in order[:k]], "bisect").passed
+            def passes(k: int, direction: str = direction, search: FixSearch = search) -> bool:
+                chosen = layers[:k] if direction == "forward" else layers[len(layers) - k :]
+                return search.trial([Change("keep", n) for n in chosen], "bisect").passed
 
-        found, k = None, None
-        try:
-            if passes(0):
-                found, k = True, 0
-            elif passes(len(order)):
-                lo, hi = 0, len(order)  # fails at lo, passes at hi
-                while hi - lo > 1:
-                    mid = (lo + hi) // 2
-                    lo, hi = (lo, mid) if passes(mid) else (mid, hi)
-                found, k = True, hi
-            else:
-                found = False
-        except _OutOfBudget:
-            found = False
+            good, bad, k = len(layers) + 1, 0, len(layers)
+            try:
+                while True:
+                    ok = passes(k)
+                    if ok:
+                        good = k
+                    else:
+                        bad = k
+                    old, k = k, int((math.floor if ok else math.ceil)((good + bad) / 2.0))
+                    if old == k or abs(good - bad) <= 1 or k > len(layers):
+                        break
+            except _OutOfBudget:
+                pass
+            found = good <= len(layers)
+            runs[direction] = {"set": good if found else None, "trials": len(search.trials), "found": found}
+    best = min(runs.values(), key=lambda r: (not r["found"], r["set"] or 0, r["trials"]))
+    direction = next(d for d, r in runs.items() if r is best)
     return {
-        "set": k,
-        "of": len(order),
-        "trials": len(search.trials),
+        **best,
+        "of": len(layers),
+        "direction": direction,
+        "trials_both": {d: r["trials"] for d, r in runs.items()},
         "seconds": time.perf_counter() - t0,
-        "found": bool(found),
     }
 
 
@@ -203,6 +221,13 @@ def _acmp(model: Path, case: FixCase, inputs: list[str], budget: int) -> dict[st
     # every node named as the product names it (an unnamed node cannot be put in a block list)
     named = patch_model(proto, keep_fp32=[n.name for n in graph_facts(proto.graph).nodes]).model
     del named.metadata_props[:]
+    # An initializer also declared as a graph input (IR < 4 models): with keep_io_types=True the converter
+    # keeps the input's declaration float32 and turns the initializer into float16, and onnxruntime refuses
+    # the model ("Tensor element type mismatch. 10 != 1").  Dropping those declarations changes no value.
+    weights = {t.name for t in named.graph.initializer}
+    dropped = [i for i in named.graph.input if i.name in weights]
+    for i in dropped:
+        named.graph.input.remove(i)
     feeds = {s.split("=", 1)[0]: np.load(s.split("=", 1)[1], allow_pickle=False) for s in inputs}
     calls: list[list[str]] = []
     convert = amp.float16.convert_float_to_float16
@@ -244,6 +269,7 @@ def _acmp(model: Path, case: FixCase, inputs: list[str], budget: int) -> dict[st
         "trials": len(calls),
         "seconds": seconds,
         "meets_on_faithful_fp16": faithful.passed,
+        "initializer_inputs_dropped": len(dropped),
     }
 
 
@@ -272,6 +298,10 @@ def _cell(d: dict[str, object] | None, *, of: bool = False) -> str:
     extra = ""
     if "minimal" in d:
         extra = ", 1-minimal" if d["minimal"] else ", not proven minimal"
+    if "direction" in d:
+        extra = f" ({d['direction']}; trials forward {d['trials_both']['forward']}, " + (
+            f"reverse {d['trials_both']['reverse']})"
+        )
     if "meets_on_faithful_fp16" in d:
         extra = ", meets on faithful fp16" if d["meets_on_faithful_fp16"] else ", FAILS on faithful fp16"
     return f"{size} kept, {d['trials']} trials, {d['seconds']:.1f}s{extra}"

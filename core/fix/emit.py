@@ -1,6 +1,7 @@
 """A fix written in each toolchain's own terms (``dumpscope fix --emit DIR``).
 
-Every file goes through :mod:`dumpscope.core.atomic`.  Where each format rule comes from:
+Every file goes through :mod:`dumpscope.core.atomic`.  Where each format rule comes from (tests/test_fix.py
+checks each file against the same sources, field by field, or parses it back with the tool where it installs):
 
 ``model.fixed.onnx``
     The model patched by :func:`dumpscope.core.onnx.patch.patch_model` (Clips inserted, the kept nodes
@@ -10,20 +11,34 @@ Every file goes through :mod:`dumpscope.core.atomic`.  Where each format rule co
     (its signature: ``node_block_list=None``, a list of node names left in float32).  Unnamed nodes are
     named in ``model.fixed.onnx`` (the converter matches ``node.name``), so convert that file.
 ``atc_keep_dtype.cfg``
-    ATC ``--keep_dtype=FILE``: one operator name per line, the operators keep their original precision
-    (Ascend ATC parameter reference, "--keep_dtype"; ``OpType::TYPE`` lines name a type, not used here).
+    ATC ``--keep_dtype=FILE``: one operator name per line, the operators keep their original precision;
+    used with ``--precision_mode_v2`` (hiascend.com CANN ATC parameter reference, "--keep_dtype",
+    atlasatcparam_16_0074: "lists operator names or operator types ... each operator in a separate
+    line"; ``OpType::TYPE`` lines name a type, not used here; no comment syntax is documented, so none
+    is written).
 ``atc_modify_mixlist.json``
-    ATC ``--modify_mixlist=FILE`` with ``--precision_mode_v2=mixed_float16``: ``{"black-list":
-    {"to-add": [TYPES]}}`` keeps those operator *types* in float32 (Ascend ATC reference,
-    "--modify_mixlist"; the list holds op types, so it widens the fix to every node of a type: ONNX
-    type names are written, Ascend's own names may differ).
+    ATC ``--modify_mixlist=FILE`` with ``--precision_mode_v2=mixed_float16`` (``mixed_bfloat16`` for
+    bf16): ``{"black-list": {"to-add": [TYPES]}}`` moves those operator *types* to the blocklist, whose
+    "original precision float32 will be preserved" (atlasatcparam_16_0071, the ``ops_info.json``
+    example; keys ``black-list``/``white-list``/``gray-list``, each ``to-add``/``to-remove``).  The list
+    holds Ascend IR op types, so it widens the fix to every node of a type; ONNX type names are written
+    and Ascend IR's may differ (Conv is Conv2D there); no other JSON key is documented, so that caveat is
+    said here, not in the file.
 ``sigmastar_input_config.ini``
-    ``[CONV_CONFIG]`` ``tensor_arrays=T1,T2;``: convolutions whose first input tensor is listed are
-    quantised INT16 (SigmaStar SGS "input_config.ini"; only convolution inputs can be set, so a kept
-    non-convolution node lists the convolutions next to it, as SigmaStar's precision guide advises).
+    ``[CONV_CONFIG]`` ``tensor_arrays='T1,T2';``: convolutions whose input tensor is listed are quantised
+    INT16.  The section is the optional one "to configure the quantization information for convolution"
+    (SigmaStar IPU toolchain docs, doc.comake.online IPU_Sigdoc_en "Model Conversion" §1.1); only
+    convolution inputs can be set to INT16, so for a non-convolution node configure the convolutions
+    before and after it (SigmaStar's precision guide §3.2.6, ../shared/seeds/004); the quoted,
+    comma-separated, ``;``-terminated value as a public SGS_IPU_SDK v1.7 walk-through writes it
+    (``tensor_arrays='conv1-1,conv2-1';``); ``input_format=ALL_INT16;`` (§3.2.2, every convolution) is
+    left as a comment.
 ``rknn_hybrid_quantization.cfg``
     The ``custom_quantize_layers:`` block of the ``*.quantization.cfg`` that RKNN-Toolkit2's
-    ``hybrid_quantization_step1`` writes (YAML, ``layer: float16`` per entry), for step 2.
+    ``hybrid_quantization_step1`` writes, for step 2: YAML, one ``<output tensor name>: float16`` per
+    layer, data types ``int8``, ``int16``, ``float16`` (rockchip-linux/rknn-toolkit2
+    ``rknn-toolkit2/examples/functions/hybrid_quant/step1.py``, its printed instructions).  Keys are
+    the kept nodes' output tensor names, JSON-quoted (valid YAML whatever the name holds).
 ``nncf_ignored_scope.json``
     ``nncf.IgnoredScope(names=[...])`` (NNCF API: ``names`` are node names of the model); tests/test_fix.py
     has NNCF match them strictly against the fixed model's NNCF graph where NNCF is installed.
@@ -32,9 +47,11 @@ Every file goes through :mod:`dumpscope.core.atomic`.  Where each format rule co
     ``tools/args/backend/trt/loader.py``: ``<layer_name>:<layer_precision>``, precisions are TensorRT type
     aliases such as ``float32``, parsed by ``args_util.parse_arglist_to_dict``; tests/test_fix.py parses
     the line back with it), and trtexec ``--layerPrecisions=NAME:fp32,...`` with
-    ``--precisionConstraints=obey`` (trtexec ``--help``: ``spec ::= layerName:precision``, comma separated,
-    ``precision ::= "fp32"|"fp16"|...``).  TensorRT's ONNX parser names layers after ONNX node names.
-    Names are shell-quoted.
+    ``--precisionConstraints=obey`` (trtexec ``--help``, NVIDIA/TensorRT ``samples/common/sampleOptions.cpp``:
+    ``spec ::= layerPrecision[","spec]``, ``layerPrecision ::= layerName":"precision``, ``precision ::=
+    "fp32"|"fp16"|"bf16"|"int32"|"int8"``; later specs override earlier ones; a name may hold at most one
+    ``*`` wildcard).  A name with ``,`` cannot be written in that spec: the line says so instead.
+    TensorRT's ONNX parser names layers after ONNX node names.  Names are shell-quoted.
 """
 
 from __future__ import annotations
@@ -66,8 +83,8 @@ def kept_names(changes: Sequence[Change]) -> list[str]:
     return sorted({c.node for c in changes if c.kind == "keep"})
 
 
-def emit(proto: onnx.ModelProto, changes: Sequence[Change], out: Path) -> list[Path]:
-    """Write every file of :data:`FILES` for ``changes`` into ``out``; the written paths."""
+def emit(proto: onnx.ModelProto, changes: Sequence[Change], out: Path, target: str = "fp16") -> list[Path]:
+    """Write every file of :data:`FILES` for ``changes`` (a fix for ``target``) into ``out``; the paths."""
     from dumpscope.core.onnx.model_io import write_model
     from dumpscope.core.onnx.patch import _validate
 
@@ -90,7 +107,7 @@ def emit(proto: onnx.ModelProto, changes: Sequence[Change], out: Path) -> list[P
         "sigmastar_input_config.ini": _sigmastar(keep, facts),
         "rknn_hybrid_quantization.cfg": _rknn(keep, by_name),
         "nncf_ignored_scope.json": json.dumps({"ignored_scope": {"names": keep}}, indent=2) + "\n",
-        "tensorrt_layer_precisions.txt": _tensorrt(keep),
+        "tensorrt_layer_precisions.txt": _tensorrt(keep, target),
     }
     for name, text in texts.items():
         write_text(text, out / name)
@@ -124,8 +141,11 @@ def _sigmastar(keep: list[str], facts: GraphFacts) -> str:
             )
         )
     tensors = list(dict.fromkeys(tensors))
-    body = [f"tensor_arrays={','.join(tensors)};"] if tensors else ["# no convolution input to set to INT16"]
-    return "\n".join(["[CONV_CONFIG]", *notes, *body]) + "\n"
+    body = (
+        [f"tensor_arrays='{','.join(tensors)}';"] if tensors else ["# no convolution input to set to INT16"]
+    )
+    every = "# or every convolution in INT16: input_format=ALL_INT16;"
+    return "\n".join(["[CONV_CONFIG]", *notes, *body, every]) + "\n"
 
 
 def _rknn(keep: list[str], by_name: dict[str, NodeFacts]) -> str:
@@ -141,15 +161,21 @@ def _rknn(keep: list[str], by_name: dict[str, NodeFacts]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _tensorrt(keep: list[str]) -> str:
+def _tensorrt(keep: list[str], target: str = "fp16") -> str:
     if not keep:
         return "# nothing to keep in float32\n"
     import shlex
 
+    flag = {"fp16": "--fp16", "bf16": "--bf16", "int8": "--int8"}.get(target, "--fp16")
     poly = " ".join(shlex.quote(f"{n}:float32") for n in keep)
-    trt = shlex.quote("--layerPrecisions=" + ",".join(f"{n}:fp32" for n in keep))
-    return (
-        f"polygraphy convert MODEL.onnx --fp16 --precision-constraints obey --layer-precisions {poly} "
-        f"-o model.engine\ntrtexec --onnx=MODEL.onnx --fp16 --precisionConstraints=obey "
-        f"{trt}\n"
-    )
+    obey = "--precision-constraints obey"
+    lines = [f"polygraphy convert MODEL.onnx {flag} {obey} --layer-precisions {poly} -o model.engine"]
+    commas = [n for n in keep if "," in n]
+    if commas:
+        lines.append(
+            f"# trtexec --layerPrecisions cannot name {', '.join(map(repr, commas))} (a ',' in the name)"
+        )
+    else:
+        trt = shlex.quote("--layerPrecisions=" + ",".join(f"{n}:fp32" for n in keep))
+        lines.append(f"trtexec --onnx=MODEL.onnx {flag} --precisionConstraints=obey {trt}")
+    return "\n".join(lines) + "\n"

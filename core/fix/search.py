@@ -4,17 +4,18 @@ A deterministic search, bounded by a number of trials (never by the clock):
 
 1. **baseline** - the target of the model as it is, against the original golden (trial 1);
 2. **seed** - the fixes the diagnosis advises for its ranked causes (``--clip``/``--keep-fp32`` of
-   its ``dumpscope patch`` commands) and, when an fp16 output overflows, every node whose golden output
+   its ``dumpscope patch`` commands) and, when an fp16 tensor overflows, every node whose golden output
    is beyond the float16 range (65504: stored as inf on fp16 hardware), all at once (one trial);
 3. **grow** - while the tolerance is not met and each step helps, add the change that the last trial
    points at: the node that *introduces* the most error (its output's distance from the golden over the
    largest distance of its inputs; an overflow to inf from finite inputs comes first), earliest first on a
-   tie; when that stops helping (the error is spread), the smallest range of the failing outputs'
-   ancestors that meets the tolerance (see :meth:`FixSearch._ranges`);
-4. **minimise** - delta debugging to a 1-minimal set: each change is removed in turn and the set
-   without it is tried; when that still meets the tolerance the change goes, otherwise the trial is
-   the proof that it is needed (what breaks without it).  Passes repeat until no removal succeeds,
-   so every change's proof is a trial of the final set minus that change.
+   tie; when that stops helping (the error is spread), a range of the failing outputs' ancestors that
+   meets the tolerance (see :meth:`FixSearch._ranges`), left to the minimisation to cut down;
+4. **minimise** - delta debugging to a 1-minimal set: the changes a range added are removed in chunks
+   first (ddmin: halves, quarters, ...); then each change is removed in turn and the set without it is
+   tried; when that still meets the tolerance the change goes, otherwise the trial is the proof that it
+   is needed (what breaks without it).  Passes repeat until no removal succeeds, so every change's proof
+   is a trial of the final set minus that change (see :meth:`FixSearch._minimise`).
 
 Each set of changes is tried at most once (trials are cached by set).  The tolerance is met when
 every model output is within ``output`` and every marked layer within ``layer`` (relative distance,
@@ -195,6 +196,8 @@ class FixSearch:
         self.trials: list[Trial] = []
         self.added: list[Change] = []
         """Every change tried, in the order the search first tried it."""
+        self.bulk: set[Change] = set()
+        """Changes a range added all at once (:meth:`_ranges`): minimised in chunks first."""
 
     # ------------------------------------------------------------ trials
 
@@ -283,7 +286,8 @@ class FixSearch:
         over many nodes) a backward range; the first passing trial (None when none passes)."""
         current = base
         seeds = list(seeds)
-        if self.ev.target == "fp16" and any(math.isinf(d) for _, d in base.failing):
+        overflowed = self.measured.get(frozenset(base.changes))
+        if self.ev.target == "fp16" and overflowed and any(map(math.isinf, overflowed.distances.values())):
             seeds += [
                 Change("keep", n.name)
                 for n in self.ev.facts.nodes
@@ -298,15 +302,16 @@ class FixSearch:
             before = current
             current = self.trial((*current.changes, *nxt), "grow")
             if not _better(current, before):
+                current = before  # a change that did not help is not carried into the range
                 break
         return current if current.passed else self._ranges(current)
 
     def _ranges(self, current: Trial) -> Trial | None:
-        """The error is spread over many nodes: keep a range of the failing outputs' ancestors.  First the
-        nodes now beyond the tolerance, earliest first (trouble that starts near the input and travels, as a
-        calibration range stretched by one input value); then the nodes nearest the outputs, latest first
-        (rounding accumulated along the way).  Each range: its first k nodes, k doubling until the tolerance
-        is met, then the smallest such k by binary search; None when neither range meets it."""
+        """The error is spread over many nodes: keep a range of the failing outputs' ancestors, in one trial.
+        First the nodes now beyond the tolerance (trouble that starts near the input and travels, as a
+        calibration range stretched by one input value); then every ancestor (rounding accumulated along
+        the way).  The range's changes are marked ``bulk``: minimising removes them in chunks (ddmin),
+        which finds the few that matter in about log2(range) trials; None when neither range meets it."""
         facts = self.ev.facts
         kept = {c.node for c in current.changes if c.kind == "keep"}
         wanted = _ancestors([name for name, _ in current.failing], facts)
@@ -319,31 +324,17 @@ class FixSearch:
         floor = min(self.tol.output, self.tol.layer if self.tol.layer is not None else math.inf)
         d = m.distances if m is not None else {}
         beyond = [n.name for n in usable if any(d.get(o, 0.0) > floor for o in n.outputs)]
-        for order in (beyond, [n.name for n in reversed(usable)]):
-            found = self._smallest_prefix(current.changes, order) if order else None
-            if found is not None:
-                return found
-        return None
-
-    def _smallest_prefix(self, base: tuple[Change, ...], order: list[str]) -> Trial | None:
-        def attempt(k: int) -> Trial:
-            return self.trial((*base, *(Change("keep", n) for n in order[:k])), "grow")
-
-        lo, k = 0, 1
-        while True:
-            k = min(k, len(order))
-            t = attempt(k)
+        tried: list[str] = []
+        for order in (beyond, [n.name for n in usable]):
+            if not order or order == tried:
+                continue
+            tried = order
+            added = [Change("keep", n) for n in order]
+            t = self.trial((*current.changes, *added), "grow")
             if t.passed:
-                break
-            if k == len(order):
-                return None
-            lo, k = k, 2 * k
-        hi, best = k, t
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            t = attempt(mid)
-            lo, hi, best = (lo, mid, t) if t.passed else (mid, hi, best)
-        return best
+                self.bulk |= set(added)
+                return t
+        return None
 
     def _next_changes(self, trial: Trial) -> list[Change]:
         """Keep in float32 the node introducing the most error in ``trial`` (see the module docstring).
@@ -395,21 +386,35 @@ class FixSearch:
         return False
 
     def _minimise(self, result: FixResult) -> None:
-        """Remove changes while the set still passes (the latest added tried first: the growth's last resort);
-        then re-try each change whose proof was made on a larger set, until every proof is a trial of the
-        final set without that change."""
+        """Delta debugging to a 1-minimal set, then its proof.
+
+        1. **chunks** - over the changes a range added in bulk (:meth:`_ranges`: most of them are there
+           only because a few are needed), in halves, quarters, ... (:meth:`_ddmin`), the rest of the set
+           held; a removal that passes shrinks the set;
+        2. **singles** - each change is removed in turn (the latest added first): when the set still meets
+           the tolerance the change goes, otherwise that trial is the change's proof.  Passes repeat until
+           every change's proof is a trial of the final set without that change: a single removal tried
+           by the chunks (a chunk of one) on the set as it still is counts (trials are cached by set), any
+           other is tried again."""
         current = set(result.changes)
+        order = {n.name: i for i, n in enumerate(self.ev.facts.nodes)}
+        bulk = sorted((c for c in current if c in self.bulk), key=lambda c: order.get(c.node, -1))
+        if len(bulk) > 2:
+            cut = self._ddmin(current, bulk)
+            # QuickXplain assumes that keeping more never hurts; its union is kept only once it passes itself
+            # (a trial made on the way, as a rule: then this costs nothing).
+            if self.trial(cut, "minimise").passed:
+                current = cut
         proofs: dict[Change, Trial] = {}
         stale = True
         while stale:
             stale = False
-            for c in sorted(current, key=lambda x: -self.added.index(x)):
+            for c in self._by_age(current):
                 if c in proofs and set(proofs[c].changes) == current - {c}:
                     continue
                 t = self.trial(current - {c}, "minimise")
                 if t.passed:
                     current.discard(c)
-                    result.after, result.changes = t, tuple(sorted(current))
                     stale = True
                 else:
                     proofs[c] = t
@@ -419,6 +424,31 @@ class FixSearch:
             Needed(c, proofs[c].number, proofs[c].failing, proofs[c].error) for c in result.changes
         )
         result.minimal = True
+
+    def _by_age(self, changes: Iterable[Change]) -> list[Change]:
+        """The latest added first (the growth's last resort is the likeliest to go)."""
+        return sorted(changes, key=lambda x: -self.added.index(x))
+
+    def _ddmin(self, current: set[Change], candidates: list[Change]) -> set[Change]:
+        """The few ``candidates`` that matter, the rest of ``current`` held: first all removed at once, then
+        Junker's QuickXplain divide and conquer (split in halves; the second half is cut down with the
+        first half kept, then the first half with what the second kept), about 2 k log2(n / k) trials for k
+        needed among n; the singles that follow prove (or disprove) each change on the final set."""
+        held = frozenset(current - set(candidates))
+        if self.trial(held, "minimise").passed:
+            return set(held)
+        return set(held) | set(self._quickxplain(held, False, list(candidates)))
+
+    def _quickxplain(self, base: frozenset[Change], added: bool, cands: list[Change]) -> list[Change]:
+        if added and self.trial(base, "minimise").passed:
+            return []
+        if len(cands) == 1:
+            return cands
+        half = len(cands) // 2
+        first, second = cands[:half], cands[half:]
+        kept_second = self._quickxplain(base | set(first), True, second)
+        kept_first = self._quickxplain(base | set(kept_second), bool(kept_second), first)
+        return kept_first + kept_second
 
 
 #: Nodes that compute from no float input: keeping them in float32 changes nothing the search can use.

@@ -5,8 +5,9 @@ output kept in memory.  A trial patches a copy of the model (:func:`dumpscope.co
 nodes marked to stay in float32, Clips inserted), turns it into the target with the product's own
 recipe (:mod:`dumpscope.core.onnx.targets`: fp16 rounds every intermediate to float16 storage as fp16
 hardware stores it - onnxruntime's CPU provider would otherwise run many float16 operators in float32
-and hide an overflow; int8 is static QDQ quantisation with the marked nodes left in float), runs it and
-measures every float tensor against the original golden.
+and hide an overflow; bf16 the same with bfloat16 storage (8 significant bits, float32's range); int8
+is static QDQ quantisation with the marked nodes left in float), runs it and measures every float tensor
+against the original golden.
 
 The distance of one tensor is the relative Euclidean distance ``||t - g|| / ||g||`` in float64 (the
 ``relative_euclidean_distance`` of ``dumpscope compare``), infinite when the shapes differ or where a
@@ -31,7 +32,7 @@ from dumpscope.core.onnx.patch import patch_model
 from dumpscope.core.onnx.runner import ModelInput
 
 #: The targets a fix can be searched for.
-FIX_TARGETS = ("fp16", "int8")
+FIX_TARGETS = ("fp16", "bf16", "int8")
 
 
 def relative_distance(golden: np.ndarray, target: np.ndarray) -> float:
@@ -142,9 +143,10 @@ class Evaluator:
         from dumpscope.core.onnx import targets
 
         facts = graph_facts(patched.graph)
-        if self.target == "fp16":
+        if self.target in ("fp16", "bf16"):
             types = _clip_types(patched, self._types)
-            prepared = targets.prepare_fp16(patched, facts, work, self.source_dir, types)
+            half = onnx.TensorProto.FLOAT16 if self.target == "fp16" else onnx.TensorProto.BFLOAT16
+            prepared = targets.prepare_fp16(patched, facts, work, self.source_dir, types, half)
         else:
             prepared = targets.prepare_int8(
                 patched, facts, work, self.source_dir, [{i.name: i.array for i in self.inputs}]

@@ -278,9 +278,14 @@ def prepare_golden(
 
 
 def to_fp16_storage(
-    name: str, arr: np.ndarray, node_name: str | None
+    name: str, arr: np.ndarray, node_name: str | None, half: int = TensorProto.FLOAT16
 ) -> tuple[np.ndarray, list[dict[str, object]]]:
-    """Round a float array to float16 storage; clamp records for what did not fit."""
+    """Round a float array to float16 storage; clamp records for what did not fit.  ``half=BFLOAT16``:
+    bf16 storage (float32's range, 8 significant bits; float32 values returned), nothing to clamp."""
+    if half == TensorProto.BFLOAT16:
+        import ml_dtypes  # onnx's own dependency
+
+        return np.asarray(arr).astype(ml_dtypes.bfloat16).astype(np.float32), []
     finite = np.isfinite(arr)
     stored = np.where(finite, np.clip(arr, -FP16_MAX, FP16_MAX), arr).astype(np.float16)
     flat, flat_stored = arr.reshape(-1), stored.reshape(-1)
@@ -322,21 +327,27 @@ def _set_tensor(t: onnx.TensorProto, arr: np.ndarray, work: Path, counter: list[
 
 
 def prepare_fp16(
-    proto: onnx.ModelProto, facts: GraphFacts, work: Path, source_dir: Path | None, types: Mapping[str, str]
+    proto: onnx.ModelProto,
+    facts: GraphFacts,
+    work: Path,
+    source_dir: Path | None,
+    types: Mapping[str, str],
+    half: int = TensorProto.FLOAT16,
 ) -> Prepared:
     """The fp16-storage emulation described in the module docstring.
 
     ``types``: onnxruntime type strings (``tensor(float)``) of the node outputs and
-    graph inputs, from a probe session.
+    graph inputs, from a probe session.  ``half=BFLOAT16``: the same with bf16 storage (Cast to
+    BFLOAT16 and back; the float32 value after the round trip is fetched).
     """
     run = _copy(proto)
     g = run.graph
     prepared = Prepared(path=work / "fp16.onnx", facts=facts, fetch={}, notes=control_flow_notes(facts))
     keep = kept_fp32_nodes(proto)
-    _store_weights_fp16(g, facts, prepared, work, source_dir, keep)
+    _store_weights_fp16(g, facts, prepared, work, source_dir, keep, half)
     for name, load in _golden_constants(proto, facts, source_dir).items():
         prepared.constants.setdefault(name, load)
-    casts = _Casts(used_names(g))
+    casts = _Casts(used_names(g), half)
     _round_graph_inputs(g, facts, prepared, casts)
     _round_node_outputs(g, facts, prepared, casts, types, keep)
     del g.node[:]
@@ -347,8 +358,10 @@ def prepare_fp16(
     return prepared
 
 
-def _fp16_loader(load: Callable[[], np.ndarray], name: str) -> Callable[[], np.ndarray]:
-    return lambda: to_fp16_storage(name, load(), None)[0]
+def _fp16_loader(
+    load: Callable[[], np.ndarray], name: str, half: int = TensorProto.FLOAT16
+) -> Callable[[], np.ndarray]:
+    return lambda: to_fp16_storage(name, load(), None, half)[0]
 
 
 def _store_weights_fp16(
@@ -358,6 +371,7 @@ def _store_weights_fp16(
     work: Path,
     source_dir: Path | None,
     keep: frozenset[str] = frozenset(),
+    half: int = TensorProto.FLOAT16,
 ) -> None:
     """Round every used float initializer to fp16 storage (clamps recorded); inline other external data.
 
@@ -371,10 +385,10 @@ def _store_weights_fp16(
             _set_tensor(t, tensor_loader(t, source_dir)(), work, counter)  # the run model reads no user file
     for t in (t for t in g.initializer if _rounded(t, used)):
         load = tensor_loader(t, source_dir)
-        stored, records = to_fp16_storage(t.name, load(), first_reader.get(t.name))
+        stored, records = to_fp16_storage(t.name, load(), first_reader.get(t.name), half)
         prepared.clamped.extend(records)
         _set_tensor(t, stored.astype(helper.tensor_dtype_to_np_dtype(t.data_type)), work, counter)
-        prepared.constants[t.name] = _fp16_loader(load, t.name)
+        prepared.constants[t.name] = _fp16_loader(load, t.name, half)
 
 
 def _rounded(t: onnx.TensorProto, used: set[str]) -> bool:
@@ -385,24 +399,24 @@ def _rounded(t: onnx.TensorProto, used: set[str]) -> bool:
 class _Casts:
     """The rewritten node list, with fp16 round trips (Cast to float16 and back) inserted."""
 
-    def __init__(self, taken: set[str]) -> None:
+    def __init__(self, taken: set[str], half: int = TensorProto.FLOAT16) -> None:
         self.taken = taken
+        self.half = half
         self.nodes: list[onnx.NodeProto] = []
 
     def pair(self, src: str, dst: str, elem: int) -> str:
-        """``src`` -> float16 -> ``dst`` (of type ``elem``); returns the float16 tensor's name."""
+        """``src`` -> float16 -> ``dst`` (of type ``elem``); returns the name to fetch: the float16 tensor
+        (bf16: ``dst``, the same values in float32, which onnxruntime hands to numpy)."""
         half = fresh_name(f"{dst}__dumpscope_fp16", self.taken)
         self.nodes.append(
-            helper.make_node(
-                "Cast", [src], [half], to=TensorProto.FLOAT16, name=fresh_name(f"{half}/cast", self.taken)
-            )
+            helper.make_node("Cast", [src], [half], to=self.half, name=fresh_name(f"{half}/cast", self.taken))
         )
         self.nodes.append(
             helper.make_node(
                 "Cast", [half], [dst], to=elem, name=fresh_name(f"{dst}__dumpscope_back", self.taken)
             )
         )
-        return half
+        return half if self.half == TensorProto.FLOAT16 else dst
 
 
 def _round_graph_inputs(g: onnx.GraphProto, facts: GraphFacts, prepared: Prepared, casts: _Casts) -> None:
@@ -428,14 +442,18 @@ def _round_node_outputs(
     for node in g.node:
         casts.nodes.append(node)
         if node.op_type == "Constant" and not node.domain:
-            _round_constant(node, facts, prepared, keep)
+            _round_constant(node, facts, prepared, keep, casts.half)
             continue
         for i, out in enumerate(node.output):
             _round_output(node, i, out, prepared, casts, types, keep)
 
 
 def _round_constant(
-    node: onnx.NodeProto, facts: GraphFacts, prepared: Prepared, keep: frozenset[str] = frozenset()
+    node: onnx.NodeProto,
+    facts: GraphFacts,
+    prepared: Prepared,
+    keep: frozenset[str] = frozenset(),
+    half: int = TensorProto.FLOAT16,
 ) -> None:
     """A ``Constant`` node's value is stored as fp16 in place (no Cast pair: it is a constant), unless the
     Constant itself or every node reading it is kept in fp32."""
@@ -443,7 +461,7 @@ def _round_constant(
     if node.name in keep or (readers and all(n.name in keep for n in readers)):
         return
     if node.output and node.output[0] in facts.producer:
-        _round_constant_node(node, facts.producer[node.output[0]].name, prepared)
+        _round_constant_node(node, facts.producer[node.output[0]].name, prepared, half)
 
 
 def _round_output(
@@ -478,11 +496,13 @@ def _topo_sorted(fetch: dict[str, str], facts: GraphFacts) -> dict[str, str]:
     return dict(sorted(fetch.items(), key=lambda kv: order.get(kv[0], -1)))
 
 
-def _round_constant_node(node: onnx.NodeProto, node_name: str, prepared: Prepared) -> None:
+def _round_constant_node(
+    node: onnx.NodeProto, node_name: str, prepared: Prepared, half: int = TensorProto.FLOAT16
+) -> None:
     """Round a float ``Constant``'s value to fp16 storage in place (clamps recorded, value kept as a constant)."""
     out = node.output[0] if node.output else ""
     for attr in node.attribute:
-        rounded = _round_constant_attr(attr, out, node_name)
+        rounded = _round_constant_attr(attr, out, node_name, half)
         if rounded is None:
             continue
         stored, records = rounded
@@ -491,26 +511,26 @@ def _round_constant_node(node: onnx.NodeProto, node_name: str, prepared: Prepare
 
 
 def _round_constant_attr(
-    attr: onnx.AttributeProto, out: str, node_name: str
+    attr: onnx.AttributeProto, out: str, node_name: str, half: int = TensorProto.FLOAT16
 ) -> tuple[np.ndarray, list[dict[str, object]]] | None:
     """The fp16-stored value and clamp records of a float ``value``/``value_float(s)`` attribute, else None."""
     if attr.name == "value" and attr.t.data_type in _FLOAT_TYPES:
         arr = numpy_helper.to_array(attr.t)
-        stored, records = to_fp16_storage(out, arr, node_name)
+        stored, records = to_fp16_storage(out, arr, node_name, half)
         attr.t.CopyFrom(numpy_helper.from_array(stored.astype(arr.dtype), attr.t.name))
         return stored, records
     if attr.name in ("value_float", "value_floats"):
-        return _round_float_attr(attr, out, node_name)
+        return _round_float_attr(attr, out, node_name, half)
     return None
 
 
 def _round_float_attr(
-    attr: onnx.AttributeProto, out: str, node_name: str
+    attr: onnx.AttributeProto, out: str, node_name: str, half: int = TensorProto.FLOAT16
 ) -> tuple[np.ndarray, list[dict[str, object]]]:
     """``value_float`` / ``value_floats`` rounded to fp16 storage, written back as floats."""
     single = attr.name == "value_float"
     arr = np.array(attr.f if single else list(attr.floats), dtype=np.float32)
-    stored, records = to_fp16_storage(out, arr, node_name)
+    stored, records = to_fp16_storage(out, arr, node_name, half)
     if single:
         attr.f = float(stored)
     else:

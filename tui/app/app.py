@@ -144,6 +144,7 @@ class DumpscopeApp(App[int]):
         Binding("d", "diagnose_judged", "Diagnose judged rows", id="app.diagnose_judged"),
         Binding("b", "switch_side", "Other side", id="app.switch_side"),
         Binding("e", "lookup", "Error lookup", id="app.lookup"),
+        Binding("F", "find_fix", "Find the smallest fix", show=False, id="app.find_fix"),
         Binding("x", "export", "Export", show=False, id="app.export"),
         Binding("w", "warnings", "Input warnings", show=False, id="app.warnings"),
         Binding("y", "copy_name", "Copy tensor name", show=False, id="app.copy_name"),
@@ -798,6 +799,15 @@ class DumpscopeApp(App[int]):
     def _exported(self, result: str | None) -> None:
         if result:
             self.notify(result, title="export", timeout=4, markup=False)
+
+    def action_find_fix(self) -> None:
+        """The fix search on this pair, seeded by its diagnosis (:mod:`~dumpscope.tui.app.screens.fix`)."""
+        from dumpscope.tui.app.screens.fix import FixScreen
+
+        if self.comparison is None or self.progress is not None:
+            self.notify("the comparison is not complete yet", timeout=2)
+            return
+        self.push_screen(FixScreen(self.comparison, self.diagnosis))
 
     def action_lookup(self) -> None:
         try:

@@ -127,6 +127,51 @@ def test_a_marked_layer_must_meet_its_own_tolerance() -> None:
     assert {n.change.node: n.breaks for n in marked.needed}["b"] == (("tb", 0.5),)
 
 
+class _ChainStub:
+    """``n`` nodes n0 -> n1 -> ... in a chain, the last one's output the model output; the output is within
+    tolerance exactly when every node of ``needed`` is kept, and no node stands out as introducing the error
+    (every layer but the output is exact): the search must keep a range and minimise it."""
+
+    target = "fp16"
+
+    def __init__(self, n: int, needed: set[str]) -> None:
+        from types import SimpleNamespace as NS
+
+        names = [f"n{i}" for i in range(n)]
+        self.facts = NS(
+            nodes=[
+                NS(name=m, op_type="Relu", inputs=(f"t{names[i - 1]}",) if i else ("x",), outputs=(f"t{m}",))
+                for i, m in enumerate(names)
+            ],
+            graph_outputs=(f"t{names[-1]}",),
+        )
+        self.facts.producer = {node.outputs[0]: node for node in self.facts.nodes}
+        self.facts.tensor_order = lambda: {f"t{m}": i for i, m in enumerate(names)}
+        self.golden = {f"t{m}": np.ones(2) for m in names}
+        self.layers = tuple(self.golden)
+        self.needed = needed
+        self.runs: list[frozenset[str]] = []
+
+    def run(self, keep=(), clip=()):  # type: ignore[no-untyped-def]
+        self.runs.append(frozenset(keep))
+        out = 0.5 if self.needed - set(keep) else 0.001
+        return Measured({**dict.fromkeys(self.layers, 0.0), self.layers[-1]: out})
+
+
+@pytest.mark.parametrize("needed", [{"n4"}, {"n2", "n11"}, {"n0", "n7", "n8", "n13"}])
+def test_a_range_is_cut_down_in_chunks_and_every_change_is_still_proven(needed: set[str]) -> None:
+    ev = _ChainStub(16, needed)
+    result = FixSearch(ev, Tolerance(0.01), budget=60).run()  # type: ignore[arg-type]
+    assert result.found and result.minimal
+    assert {c.node for c in result.changes} == needed
+    for n in result.needed:  # each proof: a trial of exactly the final set without that change, failing
+        proof = result.trials[n.trial - 1]
+        assert set(proof.changes) == set(result.changes) - {n.change} and not proof.passed
+    assert len(ev.runs) == len(set(ev.runs)) == len(result.trials)
+    if len(needed) <= 2:  # a sparse range: one removal a node would take 15 trials (16 nodes, one grown)
+        assert sum(t.step == "minimise" for t in result.trials) < 15
+
+
 def test_budget_bounds_the_trials_and_says_so() -> None:
     ev = _StubEvaluator({"b", "d"})
     seeds = [Change("keep", n) for n in "abcd"]
@@ -308,3 +353,154 @@ def test_same_input_same_fix(tmp_path: Path) -> None:
     model = _overflow_model(tmp_path / "m.onnx")
     runs = [json.dumps(find_fix(model, "fp16", budget=12).to_json(), sort_keys=True) for _ in range(2)]
     assert runs[0] == runs[1]
+
+
+# ------------------------------------------------------------ diagnose --fix: the search from a diagnosis
+
+
+def test_diagnose_fix_runs_the_search_on_the_pair_and_proves_the_advised_clip(demo, capsys) -> None:  # type: ignore[no-untyped-def]
+    """The demo's fp16 overflow (Exp of a scaled score): diagnose --fix seeds the search with its own advice,
+    on the golden dump's inputs of the overflowing frame, and proves the set against the ORIGINAL golden."""
+    from dumpscope.tui.cli.main import main
+
+    code = main(
+        ["diagnose", str(demo.golden), str(demo.target), "--model", str(demo.model), "--fix", "--json"]
+    )
+    out = capsys.readouterr()
+    data = json.loads(out.out)
+    fix = data["fix"]
+    assert code == 1 and fix["found"] and fix["minimal"] and fix["target"] == "fp16"
+    assert fix["before"]["worst_output"]["relative_distance"] == "inf"  # the frame that overflows
+    assert fix["seeds"] and fix["changes"]
+    assert set(map(json.dumps, fix["changes"])) <= set(map(json.dumps, fix["seeds"]))  # cut down from advice
+    for need in fix["needed"]:  # each change's proof: a trial of the final set without it, failing
+        proof = fix["trials"][need["trial"] - 1]
+        assert not proof["passed"] and len(proof["changes"]) == len(fix["changes"]) - 1
+    assert "fix: trial 1/" in out.err
+
+
+def test_diagnose_fix_says_what_is_missing(tmp_path: Path, demo, capsys) -> None:  # type: ignore[no-untyped-def]
+    from dumpscope.tui.cli.main import main
+
+    assert main(["diagnose", str(demo.golden), str(demo.golden), "--fix"]) == 2  # a golden is no target
+    assert "--fix: the target dump was made for no target" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------ bf16: a node kept in float32
+
+
+def _cancellation_model(path: Path) -> Path:
+    """out = (x + 1000) - 1000: bfloat16 storage of x + 1000 (8 significant bits: a step of 4 there) wipes x
+    out, while float32 keeps it."""
+    big = numpy_helper.from_array(np.array(1000.0, dtype=np.float32), "big")
+    big2 = numpy_helper.from_array(np.array(1000.0, dtype=np.float32), "big2")
+    nodes = [
+        helper.make_node("Add", ["x", "big"], ["shifted"], name="shift"),
+        helper.make_node("Sub", ["shifted", "big2"], ["out"], name="unshift"),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8])],
+        [helper.make_tensor_value_info("out", TensorProto.FLOAT, [1, 8])],
+        [big, big2],
+    )
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
+    return path
+
+
+def test_bf16_fix_keeps_the_cancelling_node_in_float32(tmp_path: Path) -> None:
+    import ml_dtypes
+
+    from dumpscope.core.fix import find_fix
+
+    model = _cancellation_model(tmp_path / "m.onnx")
+    x = (np.arange(8, dtype=np.float32) / 8 + 0.5).reshape(1, 8)
+    np.save(tmp_path / "x.npy", x)
+    result = find_fix(model, "bf16", inputs=[f"x={tmp_path / 'x.npy'}"], budget=10)
+    # Independently, in numpy: bf16 storage of every tensor (ml_dtypes), then the same with 'shift' in float32
+    bf = lambda a: np.asarray(a, np.float32).astype(ml_dtypes.bfloat16).astype(np.float64)  # noqa: E731
+    golden = (x.astype(np.float64) + 1000) - 1000
+    stored = bf(bf(bf(x) + 1000) - 1000)
+    kept = bf((bf(x).astype(np.float32) + np.float32(1000)) - 1000)
+    dist = lambda t: float(np.linalg.norm(t - golden) / np.linalg.norm(golden))  # noqa: E731
+    assert dist(stored) > 0.03 >= dist(kept)
+    assert result.found and result.minimal and result.target == "bf16"
+    assert [c.node for c in result.changes] == ["shift"]
+    assert result.before.worst_output[1] == pytest.approx(dist(stored), rel=1e-6)
+    assert result.after.worst_output[1] == pytest.approx(dist(kept), rel=1e-3)
+    assert result.needed[0].breaks[0][0] == "out"
+
+
+# ------------------------------------------------------------ emitted files against the vendors' docs
+
+
+def _conv_model(path: Path) -> Path:
+    """x -> Conv (named 'c1') -> Relu ('act') -> Conv ('c2') -> out."""
+    w1 = numpy_helper.from_array(np.ones((2, 1, 1, 1), dtype=np.float32), "w1")
+    w2 = numpy_helper.from_array(np.ones((1, 2, 1, 1), dtype=np.float32), "w2")
+    nodes = [
+        helper.make_node("Conv", ["x", "w1"], ["y1"], name="c1"),
+        helper.make_node("Relu", ["y1"], ["y2"], name="act"),
+        helper.make_node("Conv", ["y2", "w2"], ["out"], name="c2"),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 2, 2])],
+        [helper.make_tensor_value_info("out", TensorProto.FLOAT, [1, 1, 2, 2])],
+        [w1, w2],
+    )
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
+    return path
+
+
+def test_emitted_vendor_files_follow_their_documented_formats(tmp_path: Path) -> None:
+    """Each file checked against its public format description (core/fix/emit.py names the sources):
+    ATC --keep_dtype (hiascend atlasatcparam_16_0074: one operator name per line), --modify_mixlist
+    (atlasatcparam_16_0071: black-list/white-list/gray-list, each to-add/to-remove, op types), SigmaStar
+    input_config.ini [CONV_CONFIG] (IPU toolchain docs §1.1; tensor_arrays='a,b'; of convolution inputs),
+    RKNN-Toolkit2 hybrid quantisation (rockchip-linux/rknn-toolkit2 examples/functions/hybrid_quant/step1.py:
+    custom_quantize_layers: {output tensor name: int8|int16|float16}), trtexec --layerPrecisions
+    (TensorRT samples/common/sampleOptions.cpp: spec ::= layerName":"precision[","spec])."""
+    import configparser
+
+    yaml = pytest.importorskip("yaml")
+    from dumpscope.core.fix.emit import emit
+
+    model = onnx.load(_conv_model(tmp_path / "m.onnx"))
+    emit(model, [Change("keep", "act"), Change("keep", "c2")], tmp_path / "e", target="bf16")
+    e = tmp_path / "e"
+    names = {n.name for n in onnx.load(e / "model.fixed.onnx").graph.node}
+    keep_lines = (e / "atc_keep_dtype.cfg").read_text().splitlines()
+    assert keep_lines == ["act", "c2"] and set(keep_lines) <= names  # one operator name a line, nothing else
+    mix = json.loads((e / "atc_modify_mixlist.json").read_text())
+    assert set(mix) <= {"black-list", "white-list", "gray-list"}
+    assert all(set(v) <= {"to-add", "to-remove"} for v in mix.values())
+    assert mix["black-list"]["to-add"] == ["Conv", "Relu"]
+    ini = configparser.ConfigParser(comment_prefixes=("#",))
+    ini.read_string((e / "sigmastar_input_config.ini").read_text())
+    assert ini.sections() == ["CONV_CONFIG"]
+    value = ini["CONV_CONFIG"]["tensor_arrays"]
+    assert value.startswith("'") and value.endswith("';")
+    conv_inputs = {"x", "y2"}  # c2 is kept itself; 'act' is no convolution: the convolutions around it
+    assert set(value[1:-2].split(",")) == conv_inputs
+    rknn = yaml.safe_load((e / "rknn_hybrid_quantization.cfg").read_text())
+    assert rknn == {"custom_quantize_layers": {"y2": "float16", "out": "float16"}}
+    assert set(rknn["custom_quantize_layers"].values()) <= {"int8", "int16", "float16"}
+    lines = (e / "tensorrt_layer_precisions.txt").read_text().splitlines()
+    trtexec = shlex.split(lines[1])
+    assert trtexec[:3] == ["trtexec", "--onnx=MODEL.onnx", "--bf16"]
+    assert "--precisionConstraints=obey" in trtexec
+    spec = next(a for a in trtexec if a.startswith("--layerPrecisions=")).split("=", 1)[1]
+    parsed = [layer.rsplit(":", 1) for layer in spec.split(",")]
+    assert parsed == [["act", "fp32"], ["c2", "fp32"]]
+    assert all(p in {"fp32", "fp16", "bf16", "int32", "int8"} and n.count("*") <= 1 for n, p in parsed)
+
+
+def test_trtexec_cannot_name_a_layer_with_a_comma_and_says_so(tmp_path: Path) -> None:
+    from dumpscope.core.fix.emit import _tensorrt
+
+    text = _tensorrt(["a,b", "c"])
+    assert "trtexec --onnx" not in text and "cannot name 'a,b'" in text
+    assert "--layer-precisions a,b:float32 c:float32" in text  # Polygraphy takes it (one argument each)

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
     from dumpscope.core.comparison.result import Comparison
     from dumpscope.core.diagnosis.engine import Diagnosis, RootCause
+    from dumpscope.core.fix import FixResult
 
 HELP = "name the root cause of a divergence, with the numbers behind it and the fix"
 DESCRIPTION = (
@@ -47,6 +48,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "target's inputs to tell an introduced error from an inherited one)",
     )
 
+    p.add_argument(
+        "--fix",
+        action="store_true",
+        help="then search for the smallest verified fix, seeded by this diagnosis (dumpscope fix on the "
+        "model the dumps name, the target dump's --target fp16|int8, the golden dump's inputs); its proof "
+        "follows the report (a 'fix' key with --json)",
+    )
+    p.add_argument(
+        "--fix-budget", type=int, default=None, metavar="N", help="at most N fix trials (default as fix)"
+    )
+
 
 def _replay_progress(done: int, total: int) -> None:
     """One self-overwriting stderr line while suspect nodes are replayed (a terminal only)."""
@@ -69,11 +81,32 @@ def run(args: argparse.Namespace) -> int:
     say_cache(cmp.meta)  # where the --cache index is (or why it is not): always said
     trim_free_heap()  # the comparison's temporaries: the diagnosis would not reuse their pages
     diag = _diagnose(cmp, args)
+    fix = _fix(cmp, diag, args) if args.fix else None
     if args.json or args.markdown:
-        write_text(_report_text(cmp, diag, args), args.output)
+        write_text(_report_text(cmp, diag, args, fix), args.output)
     else:
-        _write_readable(cmp, diag, args.output)
+        _write_readable(cmp, diag, args.output, fix)
     return exit_code_for(diag.counts)  # the diagnosis counted them: no second pass over the rows
+
+
+def _fix(cmp: Comparison, diag: Diagnosis, args: argparse.Namespace) -> FixResult:
+    """``--fix``: the fix search seeded by ``diag``, its trials on stderr."""
+    from dumpscope.core.dumps import DumpError
+    from dumpscope.core.fix import DEFAULT_BUDGET, fix_from_comparison
+
+    budget = DEFAULT_BUDGET if args.fix_budget is None else args.fix_budget
+    if budget < 1:
+        raise UsageError("--fix-budget must be at least 1")
+
+    def progress(i: int, total: int, what: str) -> None:
+        print(f"fix: trial {i}/{total} {what}", file=sys.stderr, flush=True)
+
+    try:
+        return fix_from_comparison(cmp, diag, budget=budget, progress=progress)
+    except DumpError as exc:
+        raise UsageError(
+            f"--fix: {exc}"
+        ) from None  # the diagnosis counted them: no second pass over the rows
 
 
 def _diagnose(cmp: Comparison, args: argparse.Namespace) -> Diagnosis:
@@ -89,10 +122,13 @@ def _diagnose(cmp: Comparison, args: argparse.Namespace) -> Diagnosis:
     return diag
 
 
-def _report_text(cmp: Comparison, diag: Diagnosis, args: argparse.Namespace) -> str:
+def _report_text(
+    cmp: Comparison, diag: Diagnosis, args: argparse.Namespace, fix: FixResult | None = None
+) -> str:
     """``--json`` or ``--markdown`` (images and links relative to the ``-o`` file's folder)."""
     if args.json:
-        return json.dumps(diag.to_json(), indent=1, allow_nan=False, default=str) + "\n"
+        data = diag.to_json() | ({"fix": fix.to_json()} if fix is not None else {})
+        return json.dumps(data, indent=1, allow_nan=False, default=str) + "\n"
     from pathlib import Path
 
     from dumpscope.core.diagnosis.markdown import markdown
@@ -100,22 +136,31 @@ def _report_text(cmp: Comparison, diag: Diagnosis, args: argparse.Namespace) -> 
     command = (
         "dumpscope diagnose " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else None
     )
-    return markdown(cmp, diag, command, base=Path(args.output).resolve().parent if args.output else None)
+    text = markdown(cmp, diag, command, base=Path(args.output).resolve().parent if args.output else None)
+    return text + (_fix_markdown(fix) if fix is not None else "")
 
 
-def _write_readable(cmp: Comparison, diag: Diagnosis, output: str | None) -> None:
+def _fix_markdown(fix: FixResult) -> str:
+    from dumpscope.core.fix.report import report_lines
+
+    return "\n## Fix\n\n```\n" + "\n".join(report_lines(fix)) + "\n```\n"
+
+
+def _write_readable(
+    cmp: Comparison, diag: Diagnosis, output: str | None, fix: FixResult | None = None
+) -> None:
     """The readable report on stdout or into ``output`` (temp name + rename), SigmaStar's stage first."""
     from dumpscope.core.atomic import atomic_text
     from dumpscope.tui.cli.render import output_console
 
     if not output:
-        _print_report(cmp, diag, output_console())
+        _print_report(cmp, diag, output_console(), fix)
         return
     with atomic_text(output) as f:
-        _print_report(cmp, diag, output_console(f))
+        _print_report(cmp, diag, output_console(f), fix)
 
 
-def _print_report(cmp: Comparison, diag: Diagnosis, console: Console) -> None:
+def _print_report(cmp: Comparison, diag: Diagnosis, console: Console, fix: FixResult | None = None) -> None:
     """Which of SigmaStar's three comparisons this is (when known), then :func:`render`."""
     from dumpscope.core.vendor.sigmastar import stage_line
 
@@ -125,6 +170,12 @@ def _print_report(cmp: Comparison, diag: Diagnosis, console: Console) -> None:
     if stage:
         console.print(stage, highlight=False)
     render(diag, console)
+    if fix is not None:
+        from dumpscope.core.fix.report import report_lines
+
+        console.print()
+        for line in report_lines(fix):
+            console.print(line, markup=False, highlight=False)
 
 
 def render(diag: Diagnosis, console: Console) -> None:

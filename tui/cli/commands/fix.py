@@ -1,4 +1,4 @@
-"""``dumpscope fix MODEL.onnx --target fp16|int8``: the smallest verified fix, written for each toolchain."""
+"""``dumpscope fix MODEL.onnx --target fp16|bf16|int8``: the smallest verified fix, for each toolchain."""
 
 from __future__ import annotations
 
@@ -13,22 +13,23 @@ if TYPE_CHECKING:
 
 HELP = "find the smallest set of changes (keep nodes in fp32, clip) that brings a target within tolerance"
 DESCRIPTION = (
-    "Search, trial by trial, for the smallest set of changes to MODEL that brings its fp16 or int8 target "
-    "within tolerance of the ORIGINAL golden (the model as it is, float32) at the outputs and at every layer "
-    "marked with --layer: seeded by the diagnosis' advice, grown greedily, then minimised until removing any "
-    "one change breaks it (each proven by a trial).  fp16 trials round every intermediate to float16 as fp16 "
-    "hardware stores it; int8 trials quantise (QDQ) with the kept nodes left in float.  Bounded by --budget "
-    "trials, never by the clock; progress on stderr.  --emit DIR writes the fix for each toolchain: the "
-    "patched ONNX, onnxconverter-common node_block_list, ATC --keep_dtype and --modify_mixlist, SigmaStar "
-    "input_config.ini, RKNN hybrid quantisation, NNCF ignored_scope, Polygraphy/trtexec layer precisions."
+    "Search, trial by trial, for the smallest set of changes to MODEL that brings its fp16, bf16 or int8 "
+    "target within tolerance of the ORIGINAL golden (the model as it is, float32) at the outputs and at "
+    "every layer marked with --layer: seeded by the diagnosis' advice, grown greedily, then minimised "
+    "until removing any one change breaks it (each proven by a trial).  fp16 trials round every "
+    "intermediate to float16 as fp16 hardware stores it (bf16: to bfloat16); int8 trials quantise (QDQ) "
+    "with the kept nodes left in float.  Bounded by --budget trials, never by the clock; progress on "
+    "stderr.  --emit DIR writes the fix for each toolchain: the patched ONNX, onnxconverter-common "
+    "node_block_list, ATC --keep_dtype and --modify_mixlist, SigmaStar input_config.ini, RKNN hybrid "
+    "quantisation, NNCF ignored_scope, Polygraphy/trtexec layer precisions."
 )
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from dumpscope.core.fix import DEFAULT_BUDGET
+    from dumpscope.core.fix import DEFAULT_BUDGET, FIX_TARGETS
 
     p.add_argument("model", metavar="MODEL.onnx", help="the ONNX model (not modified)")
-    p.add_argument("--target", required=True, choices=("fp16", "int8"), help="the target to fix")
+    p.add_argument("--target", required=True, choices=FIX_TARGETS, help="the target to fix")
     p.add_argument(
         "--input",
         action="append",
@@ -45,7 +46,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=[],
         metavar="WHERE=REL",
         help="relative distance allowed: output=REL (default: what compare calls OK: fp16 0.01, "
-        "int8 0.1), layer=REL for the --layer tensors",
+        "bf16 0.03, int8 0.1), layer=REL for the --layer tensors",
     )
     p.add_argument(
         "--layer",
@@ -137,4 +138,4 @@ def _emit(args: argparse.Namespace, result: FixResult) -> list:  # type: ignore[
     from dumpscope.core.fix.emit import emit
     from dumpscope.core.onnx.patch import _read_model
 
-    return emit(_read_model(Path(args.model)), result.changes, Path(args.emit))
+    return emit(_read_model(Path(args.model)), result.changes, Path(args.emit), result.target)
