@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dumpscope.core.comparison.pipeline import compare
-from dumpscope.tui.app.explorer import DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
 from dumpscope.tui.app.screens.fix import FixScreen
 
 SIZE = (140, 40)
