@@ -230,7 +230,9 @@ def _check_cause_facts(cmp: Any, diag: Any, golden_dir: Path, target_dir: Path) 
         assert c.evidence[0] == (f"{r['health']}: {r['message']}" if r["message"] else str(r["health"]))
         origin = c.evidence[1]
         if origin.startswith("introduced here"):
-            assert f"this output is {r['health']} (relative error {g3(classes['error'][c.row])}" in origin
+            judged = classes["judged_level"][c.row]
+            health = r["health"] if judged is None else ("ok", "warn", "fail")[judged]
+            assert f"this output is {health} (relative error {g3(classes['error'][c.row])}" in origin
             worst = classes["worst_input_row"][c.row]
             assert f"relative error {g3(classes['error'][int(worst)])})" in origin
         for sentence in (*c.evidence, c.advice):
@@ -377,6 +379,7 @@ def _raise(*args: object, **kwargs: object) -> None:
     "engine:_error_words",
     "engine:_grown",
     "engine:_origin_words",
+    "engine:_scale_words",
 )
 def test_origin_sentences_print_their_facts() -> None:
     r = {"kind": "activation", "health": "fail"}
@@ -412,6 +415,17 @@ def test_origin_sentences_print_their_facts() -> None:
     inherited = engine._origin_sentence(r, {**c, "origin": "inherited"})
     assert inherited.startswith("inherited, the error grows here:") and "introduced" not in inherited
     assert engine._origin_sentence(r, {**c, "origin": "inherited", "growth": 0.5}).startswith("inherited:")
+    # judged on one scale with its inputs (classify): the band, the level there, its own band's verdict
+    ok8 = {"kind": "activation", "health": "ok", "band": "int8"}
+    said = engine._origin_sentence(ok8, {**c, "growth": 2.5, "judged_band": "int16", "judged_level": 1})
+    assert said == (
+        "introduced here (judged in the int16 band, the strictest of this row's and its inputs'): worst "
+        f"input 'a' is ok (relative error 1.5e-07); this output is warn (relative error {g3(c['error'])}, "
+        "2.5x its worst input's), ok in its own int8 band"
+    )
+    same = engine._origin_sentence(r, {**c, "judged_band": "int16", "judged_level": 2})
+    assert "judged in the int16 band" in same and "in its own" not in same
+    assert "judged" not in engine._origin_sentence(r, {**c, "judged_band": None, "judged_level": None})
 
 
 @renders("engine:_nan_sentences", "engine:_upstream_sentence")

@@ -44,7 +44,7 @@ from dumpscope.core.diagnosis.checks import (
     quant_params,
 )
 from dumpscope.core.diagnosis.checks import advice as check_advice
-from dumpscope.core.diagnosis.classify import Trend, classify_frame, nan_origin, trend
+from dumpscope.core.diagnosis.classify import LEVEL_WORD, Trend, classify_frame, nan_origin, trend
 from dumpscope.core.diagnosis.edges import Edges, GraphSource, build_edges
 from dumpscope.core.diagnosis.effects import cause_share, constant_row_share, measured
 from dumpscope.core.diagnosis.layout import row_layout
@@ -134,7 +134,7 @@ def classify(cmp: Comparison, graph: GraphFacts | str | Path | None = None) -> p
     """Per frame row (same order): ``origin`` (introduced/inherited/clean/unknown), the worst
     input (row, name, health, error), the error ``growth`` over it and ``bad_constant``."""
     sources, _ = _graph_sources(cmp, graph)
-    return classify_frame(cmp.frame, build_edges(cmp, sources), _graph_outputs(cmp))
+    return classify_frame(cmp.frame, build_edges(cmp, sources), _graph_outputs(cmp), cmp.thresholds)
 
 
 # ----------------------------------------------------------------- vendor facts
@@ -310,11 +310,25 @@ def _origin_sentence(r: dict[str, object], c: dict[str, object], has_graph: bool
     if c["worst_input"] is None:
         return _no_input_sentence(c, here, has_graph)
     there = _error_words(c["worst_input_error"], "NaN/Inf", "n/a")  # type: ignore[arg-type]
+    scale, health, own = _scale_words(r, c)
     return (
-        f"{_origin_words(c)}: worst input {display(str(c['worst_input']))!r} is {c['worst_input_health']} "
-        f"({there}); "
-        f"this output is {r['health']} ({here}{_grown(c['growth'])})"  # type: ignore[arg-type]
+        f"{_origin_words(c)}{scale}: worst input {display(str(c['worst_input']))!r} is "
+        f"{c['worst_input_health']} ({there}); "
+        f"this output is {health} ({here}{_grown(c['growth'])}){own}"  # type: ignore[arg-type]
     )
+
+
+def _scale_words(r: dict[str, object], c: dict[str, object]) -> tuple[str, str, str]:
+    """A row judged with its inputs in a stricter band than its own (classify's one scale per node): that
+    band in words, the row's health there, and its own band's verdict when it differs; else ('', its
+    health, '')."""
+    band, level = c.get("judged_band"), c.get("judged_level")
+    if not band or level is None:
+        return "", str(r["health"]), ""
+    health = LEVEL_WORD.get(level, str(r["health"]))  # type: ignore[arg-type]
+    scale = f" (judged in the {band} band, the strictest of this row's and its inputs')"
+    own = f", {r['health']} in its own {r.get('band')} band" if health != r["health"] else ""
+    return scale, health, own
 
 
 def _origin_words(c: dict[str, object]) -> str:
@@ -558,7 +572,7 @@ def _prepare(
     """Edges, origins, trend, check context and replayer of one diagnosis."""
     sources, atc = _graph_sources(cmp, graph)
     edges = build_edges(cmp, sources)
-    classes = classify_frame(cmp.frame, edges, _graph_outputs(cmp))
+    classes = classify_frame(cmp.frame, edges, _graph_outputs(cmp), cmp.thresholds)
     ctx = _check_context(cmp, edges, opdebug, atc)
     src = model_source(cmp)
     model = _model_path(cmp)
