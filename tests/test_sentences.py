@@ -18,6 +18,7 @@ import math
 import re
 import sys
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -368,6 +369,91 @@ def test_a_replay_that_did_not_run_says_why_and_claims_nothing(
 
 def _raise(*args: object, **kwargs: object) -> None:
     raise RuntimeError("no kernel")
+
+
+def _saturating_model(clip: bool) -> onnx.ModelProto:
+    """x[1,4,16] -> Mul(3e4) -> MatMul(w) -> [Clip(+-65504): the target] -> Relu -> y."""
+    rng = np.random.default_rng(7)
+    inits = [
+        onnx.numpy_helper.from_array(np.array(3e4, np.float32), "k"),
+        onnx.numpy_helper.from_array(rng.standard_normal((16, 8)).astype(np.float32), "w"),
+        onnx.numpy_helper.from_array(np.array(-65504.0, np.float32), "lo"),
+        onnx.numpy_helper.from_array(np.array(65504.0, np.float32), "hi"),
+    ]
+    nodes = [
+        helper.make_node("Mul", ["x", "k"], ["s"], name="scale"),
+        helper.make_node("MatMul", ["s", "w"], ["mm_raw" if clip else "mm"], name="matmul"),
+        *([helper.make_node("Clip", ["mm_raw", "lo", "hi"], ["mm"], name="clip")] if clip else []),
+        helper.make_node("Relu", ["mm"], ["y"], name="relu"),
+    ]
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 16])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    graph = helper.make_graph(nodes, "sat", [x], [y], initializer=inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+
+
+@renders(
+    "replay:sentence",
+    "replay:_why",
+    "replay:_held_words",
+    "replay:_rail",
+)
+def test_a_saturating_target_s_replay_says_where_it_is_held(tmp_path: Path) -> None:
+    """Item 5 (issue 20): the replay of a node whose target is clipped at +-65504 names the rails the target
+    is held at where the replay goes beyond, and that it matches the replay elsewhere -- not "the target's
+    implementation differs"; every count recomputed in float64 from the dumps."""
+    onnx.save_model(_saturating_model(False), str(tmp_path / "golden.onnx"))
+    onnx.save_model(_saturating_model(True), str(tmp_path / "target.onnx"))
+    x = np.random.default_rng(3).standard_normal((1, 4, 16)).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    dump_model(tmp_path / "golden.onnx", tmp_path / "g", inputs={"x": tmp_path / "x.npy"})
+    dump_model(tmp_path / "target.onnx", tmp_path / "t", inputs={"x": tmp_path / "x.npy"})
+    cmp = compare(tmp_path / "g", tmp_path / "t", model=tmp_path / "golden.onnx")
+    diag = diagnose(cmp)
+    top = diag.root_causes[0]
+    assert top.name == "mm" and top.cause == v.OVERFLOW and top.replay is not None and top.replay.differs
+    _check_cause_facts(cmp, diag, tmp_path / "g", tmp_path / "t")
+    said = next(e for e in top.evidence if e.startswith("replay ("))
+    assert "implementation differs" not in said
+    ref = _load(tmp_path / "g", "s") @ onnx.numpy_helper.to_array(
+        _saturating_model(False).graph.initializer[1]
+    )
+    target = _load(tmp_path / "t", "mm")
+    keep = np.ones(target.shape, dtype=bool)
+    for limit in (65504.0, -65504.0):
+        beyond = ref > limit if limit > 0 else ref < limit
+        held = int(np.count_nonzero(beyond & (target == limit)))
+        assert held and int(beyond.sum()) == held
+        extreme = float(ref[beyond].max() if limit > 0 else ref[beyond].min())
+        assert (
+            f"at the float16 limit {limit:g} at {held} of the {held} positions where the replay goes beyond it "
+            f"(the replay reaches {extreme:.6g})"
+        ) in said
+        keep &= ~(beyond & (target == limit))
+    rest = float(np.linalg.norm(target[keep] - ref[keep]) / np.linalg.norm(ref[keep]))
+    assert f"elsewhere the target matches the replay ({g3(rest)}): the saturation is introduced here" in said
+    # the same replay read as another class claims only what it measured
+    rep = top.replay
+    assert "implementation differs" in rep.sentence(v.OPERATOR)
+    assert rep.sentence(v.LAYOUT).endswith(": the error is introduced here")
+    still = replace(rep, held_rest=0.9 * (rep.target_error or 0))
+    assert "elsewhere it still differs" in still.sentence(v.OVERFLOW)
+    assert replace(rep, held_rest=None).sentence(v.OVERFLOW).endswith(", the saturation is introduced here")
+
+
+@renders("replay:sentence", "replay:_why", "replay:_step_words")
+def test_a_quantised_replay_is_measured_in_steps_of_the_output_grid() -> None:
+    """A quantisation cause: the target's largest distance from the replay in steps of its output grid, and
+    whether one step explains it; without a known grid no kernel claim either."""
+    for max_diff, scale in ((0.02, 0.04127), (0.0656, 0.04127)):
+        rep = Replay(4, ("conv",), "differs", "float32", 0.0135, 0.0135, max_diff=max_diff)
+        said = rep.sentence(v.QUANTISATION, (scale, "int8"))
+        steps = max_diff / scale
+        assert f"at most {g3(steps)} steps of its int8 grid (one step {scale:.4g})" in said
+        assert ("the size of that quantisation step" in said) == (steps <= 1)
+        assert "implementation differs" not in said
+    bare = Replay(4, ("conv",), "differs", "float32", 0.0135, 0.0135, max_diff=0.02).sentence(v.QUANTISATION)
+    assert "quantised computation departs from the float one" in bare and "implementation" not in bare
 
 
 # ----------------------------------------------------------------- engine sentences from their facts

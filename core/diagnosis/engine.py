@@ -44,6 +44,7 @@ from dumpscope.core.diagnosis.checks import (
     quant_params,
 )
 from dumpscope.core.diagnosis.checks import advice as check_advice
+from dumpscope.core.diagnosis.checks.quantisation import output_step
 from dumpscope.core.diagnosis.classify import LEVEL_WORD, Trend, classify_frame, nan_origin, trend
 from dumpscope.core.diagnosis.edges import Edges, GraphSource, build_edges
 from dumpscope.core.diagnosis.effects import cause_share, constant_row_share, measured
@@ -701,7 +702,7 @@ def _root_cause(run: _Run, k: int, score: float, c: dict[str, object]) -> tuple[
         kind=r["kind"],
         cause=cause,
         score=round(min(1.0, total), 3),
-        evidence=tuple(_evidence(run, row, r, c, findings)),
+        evidence=tuple(_evidence(run, row, r, c, findings, cause)),
         advice=_advice(run, cause, _detail(findings), commands, replay, r["node_name"]),
         commands=tuple(commands),
         replay=replay,
@@ -758,7 +759,7 @@ def _constant_row_effect(run: _Run, row: int, r: dict[str, object]) -> float | N
 
 
 def _evidence(
-    run: _Run, row: int, r: dict[str, object], c: dict[str, object], findings: list[Finding]
+    run: _Run, row: int, r: dict[str, object], c: dict[str, object], findings: list[Finding], cause: str
 ) -> list[str]:
     """The sentences that support a root cause, strongest first."""
     has_graph = run.cmp.model_facts is not None or run.model is not None
@@ -766,7 +767,7 @@ def _evidence(
         f"{r['health']}: {r['message']}" if r["message"] else str(r["health"]),
         _origin_sentence(r, c, has_graph),
     ]
-    evidence += _how_sentences(run, row, r)
+    evidence += _how_sentences(run, row, r, cause)
     evidence += [f.text for f in findings]
     unresolved = run.edges.unresolved.get(row)
     if unresolved:
@@ -774,15 +775,17 @@ def _evidence(
     return evidence
 
 
-def _how_sentences(run: _Run, row: int, r: dict[str, object]) -> list[str]:
-    """What the row is and how it broke: a graph input, its replay, the first NaN/Inf, the trend."""
+def _how_sentences(run: _Run, row: int, r: dict[str, object], cause: str | None = None) -> list[str]:
+    """What the row is and how it broke: a graph input, its replay (in the terms of its ``cause``), the
+    first NaN/Inf, the trend."""
     evidence = []
     if _is_graph_input(run.cmp, r) and r["health"] != "error":
         evidence.append(_input_sentence(run, row))
     elif run.layouts.get(row) is not None:
         evidence.append(_layout_sentence(run.layouts[row]))  # type: ignore[arg-type]
     if row in run.replays:
-        evidence.append(run.replays[row].sentence())
+        step = output_step(run.ctx, row) if cause == v.QUANTISATION and run.cmp.has_tensors else None
+        evidence.append(run.replays[row].sentence(cause, step))
     if row == run.nan_row:
         evidence += _nan_sentences(run, row, r)
     if run.shape.marks(row, "drift", "jump"):

@@ -391,6 +391,24 @@ def _range_clause(scale: float, zp: int, dtype: str, bounds: tuple[float, float]
     return said
 
 
+def output_step(ctx: CheckContext, row: int) -> tuple[float, str] | None:
+    """(scale, integer dtype) of the grid the target holds ``row``'s tensor on, when it is one per-tensor
+    scale: recorded on the tensor (a SigmaStar or RKNN record), else the quantised copy and scale tensor the
+    target dump holds beside it (QDQ, DynamicQuantizeLinear); None otherwise."""
+    q = quant_params(ctx.cmp, row)
+    if q is not None:
+        return q[0], q[2]
+    found = quantised_target(ctx)
+    grid = found.grid(str(ctx.cmp.frame["name"][row])) if found is not None else None
+    if grid is None or grid.scale is None:
+        return None
+    refs = ctx.cmp.target.tensors  # type: ignore[union-attr]
+    scale = _small(refs.get(grid.scale))
+    if scale is None or scale.size != 1 or not np.isfinite(scale).all() or float(scale.reshape(-1)[0]) <= 0:
+        return None
+    return float(scale.reshape(-1)[0]), refs[grid.quantised].info.dtype or "integer"
+
+
 def _ops_clause(found: QuantisedTarget) -> str:
     return f" (the target dump holds {found.ops_words()})" if found.ops else ""
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.diagnosis.checks.base import (
     Check,
     CheckContext,
@@ -68,7 +69,7 @@ class Saturated:
     held: int
     """Golden values past the rail whose target value is exactly the rail."""
     golden_max: float
-    """The golden's largest value past the rail (its largest |x| on the rail's side)."""
+    """The golden's (or the replay's) largest value past the rail (its largest |x| on the rail's side)."""
 
 
 def saturation(ctx: CheckContext, case: RowCase) -> list[Finding]:
@@ -78,8 +79,25 @@ def saturation(ctx: CheckContext, case: RowCase) -> list[Finding]:
         return []
     golden, target = pair
     node = str(case.values["node_name"] or case.values["name"])
-    found = [s for rail in _rails(ctx, case.row, target) if (s := _held(golden, target, rail)) is not None]
-    return [_finding(node, s, golden.size) for s in found[:1]]
+    found = held_at(ctx.cmp, case.row, golden, target)
+    return [_finding(node, found, golden.size)] if found is not None else []
+
+
+def held_at(cmp: Comparison, row: int, reference: np.ndarray, target: np.ndarray) -> Saturated | None:
+    """The first rail of ``row``'s target where the target is held while ``reference`` (the golden, or a
+    replay on the target's inputs; float64, flat like ``target``) goes beyond it, else None."""
+    found = held_all(cmp, row, reference, target)
+    return found[0] if found else None
+
+
+def held_all(cmp: Comparison, row: int, reference: np.ndarray, target: np.ndarray) -> list[Saturated]:
+    """Every rail of ``row``'s target where it is held while ``reference`` goes beyond (see :func:`held_at`)."""
+    return [s for rail in _rails(cmp, row, target) if (s := _held(reference, target, rail)) is not None]
+
+
+def past(values: np.ndarray, rail: Rail) -> np.ndarray:
+    """Where ``values`` (in the golden's units) go past ``rail`` (by more than its rounding slack)."""
+    return values > rail.value + rail.slack if rail.up else values < rail.value - rail.slack
 
 
 def _pair(ctx: CheckContext, row: int) -> tuple[np.ndarray, np.ndarray] | None:
@@ -96,10 +114,10 @@ def _pair(ctx: CheckContext, row: int) -> tuple[np.ndarray, np.ndarray] | None:
     return np.asarray(golden, dtype=np.float64).reshape(-1), target
 
 
-def _rails(ctx: CheckContext, row: int, target: np.ndarray) -> list[Rail]:
+def _rails(cmp: Comparison, row: int, target: np.ndarray) -> list[Rail]:
     """The limits the target's values may stop at: float16/bfloat16's largest value for a float
     tensor; the integer type's ends after scale and zero point for a quantised one."""
-    quant = quant_params(ctx.cmp, row)
+    quant = quant_params(cmp, row)
     if target.dtype.kind in "iu":
         if quant is None:
             return []
@@ -112,16 +130,15 @@ def _rails(ctx: CheckContext, row: int, target: np.ndarray) -> list[Rail]:
 
 def _held(golden: np.ndarray, target: np.ndarray, rail: Rail) -> Saturated | None:
     """The golden values past ``rail`` and the target values held exactly at it, when most are."""
-    up = rail.up
-    past = golden > rail.value + rail.slack if up else golden < rail.value - rail.slack
-    beyond = int(np.count_nonzero(past))
+    beyond_at = past(golden, rail)
+    beyond = int(np.count_nonzero(beyond_at))
     if not beyond:
         return None
     at = target == rail.stored
-    held = int(np.count_nonzero(at & past))
+    held = int(np.count_nonzero(at & beyond_at))
     if held < max(1, math.ceil(HELD_SHARE * beyond)):
         return None
-    extreme = float(np.max(golden[past])) if up else float(np.min(golden[past]))
+    extreme = float(np.max(golden[beyond_at])) if rail.up else float(np.min(golden[beyond_at]))
     return Saturated(rail, int(np.count_nonzero(at)), beyond, held, extreme)
 
 
