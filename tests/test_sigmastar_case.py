@@ -255,3 +255,25 @@ def test_an_8bit_layer_among_int16_ones_introduces_the_error_its_int16_consumers
     said = next(e for e in top.evidence if e.startswith("introduced here"))
     assert "judged in the int16 band" in said and "ok in its own int8 band" in said
     assert f"relative error {rel(top.name):.3g}" in said
+
+
+def test_int16_wide_tensors_are_not_told_to_try_int16(one_u8_case: sigmastar_case.Case) -> None:
+    """A tensor wider than 20 that the target already holds in INT16 gets no "try INT16 for it" (the
+    §3.2.6 advice is for 8-bit tensors): every such row of the fixed.sim checked."""
+    from dumpscope.core.diagnosis.checks import WIDE_RANGE, check_row
+    from dumpscope.core.diagnosis.engine import _prepare
+
+    case = one_u8_case
+    bench = read_independently(case.float_sim)
+    wide16 = [
+        n for n, t in case.types.items() if t == "SGS_S16" and n in bench and np.ptp(bench[n]) > WIDE_RANGE
+    ]
+    assert wide16  # the recipe has them: the check below is not vacuous
+    cmp = compare(case.float_sim, case.fixed_sim)
+    ctx = _prepare(cmp, None, {}).ctx
+    names = cmp.frame["name"].to_list()
+    for name in wide16:
+        causes = {f.cause for f in check_row(ctx, names.index(name))}
+        assert "quantisation-wide" not in causes, name
+    wide8 = names.index(case.layer.wide_input)  # type: ignore[union-attr]
+    assert "quantisation-wide" in {f.cause for f in check_row(ctx, wide8)}

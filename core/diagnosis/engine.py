@@ -68,6 +68,8 @@ from dumpscope.core.vendor.fusion import fused_ops
 from dumpscope.core.vendor.opdebug import OverflowRecord
 from dumpscope.core.vocabulary import FINDING_CLASS
 
+#: Healths of a run that fails (a healthy run has root causes only where a row leaves its own band).
+UNHEALTHY_HEALTHS = ("fail", "error")
 #: Candidates whose tensors the checks read (the strongest by the frame's numbers).
 MAX_CHECKED = 12
 MAX_CAUSES = 10
@@ -373,9 +375,12 @@ def _candidate_rows(cmp: Comparison, classes: pl.DataFrame, opdebug: dict[str, l
     empty = np.flatnonzero(
         (cmp.frame["size"] == 0).fill_null(False).to_numpy()
     ).tolist()  # not a Python object per row
-    return ((pl.col("origin") == "introduced") | pl.col("row").is_in(sorted(rows))) & ~pl.col("row").is_in(
-        empty
-    )
+    introduced = pl.col("origin") == "introduced"
+    if not cmp.frame["health"].is_in(list(UNHEALTHY_HEALTHS)).any():
+        # A row within its own band introduces an error only as judged on its inputs' stricter scale
+        # (classify): it is a root cause of the failures that error brings, never of a run with none.
+        introduced = introduced & (pl.col("level") > 0)
+    return (introduced | pl.col("row").is_in(sorted(rows))) & ~pl.col("row").is_in(empty)
 
 
 def _opdebug_rows(cmp: Comparison, classes: pl.DataFrame, opdebug: dict[str, list[object]]) -> set[int]:

@@ -157,9 +157,10 @@ def _used(steps: float) -> str:
 def _wide_range(
     node: str, q: tuple[float, int, str], bounds: tuple[float, float] | None, op_type: str
 ) -> list[Finding]:
-    """A range too wide for 8 bits (try INT16), else a note for a quantised convolution."""
+    """A range too wide for 8 bits (try INT16: only for an 8-bit grid), else a note for a quantised
+    convolution."""
     width = bounds[1] - bounds[0] if bounds else None
-    if width is not None and width > WIDE_RANGE:
+    if width is not None and width > WIDE_RANGE and q[2] in ("uint8", "int8"):
         return [_too_wide(node, q, bounds, width)]  # type: ignore[arg-type]
     if op_type in ("Conv", "ConvTranspose"):
         return [
