@@ -393,9 +393,11 @@ def _opdebug_rows(cmp: Comparison, classes: pl.DataFrame, opdebug: dict[str, lis
 
 
 def _preliminary(c: dict[str, object], first: int | None, nan_row: int | None) -> float:
-    """A candidate's score from its numbers: its level, how much it grew its input's error, and a
-    bonus for the first divergent row and for the first NaN/Inf."""
-    score = _level_score(c["level"]) + _growth_bonus(c["growth"])  # type: ignore[arg-type]
+    """A candidate's score from its numbers: its level (on its inputs' scale), how much it grew its input's
+    error, and a bonus for the first divergent row and for the first NaN/Inf."""
+    # judged with its inputs on a stricter band's scale (classify), a row's level is the one there
+    level = max(c["level"] or 0, c.get("judged_level") or 0)  # type: ignore[type-var]
+    score = _level_score(level) + _growth_bonus(c["growth"])  # type: ignore[arg-type]
     if c["row"] == first:
         score += 0.1
     if c["row"] == nan_row:
