@@ -168,7 +168,7 @@ def _one_scale(
     its own: that ``judged_band`` and the row's ``judged_level`` in it (see the module doc).  Only the rows
     concerned are judged again (none in a run of one band)."""
     none = pl.DataFrame(schema={"row": pl.Int64, "judged_band": pl.String, "judged_level": pl.Int64})
-    if thresholds is None or "band" not in frame.columns or not e.height:
+    if thresholds is None or not e.height or not _judgeable(frame, thresholds):
         return e, none
     rank = frame["band"].replace_strict(
         {b: k for k, b in enumerate(PRECISION_ORDER)}, default=None, return_dtype=pl.Int64
@@ -224,6 +224,13 @@ def _one_scale(
         .drop("_band", "_again")
     )
     return e, judged
+
+
+def _judgeable(frame: pl.DataFrame, thresholds: Thresholds) -> bool:
+    """The frame holds what judging its rows again reads (a frame imported from elsewhere may not)."""
+    metrics = {m for band in PRECISION_ORDER for m in thresholds.bands.get(band, {})}
+    needed = {"band", "status", "message", "hard_fail", "hard_warn", "notes", "max_absolute_error", *metrics}
+    return needed <= set(frame.columns)
 
 
 def _frame_levels(frame: pl.DataFrame) -> pl.DataFrame:
