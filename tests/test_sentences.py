@@ -725,6 +725,27 @@ def test_the_saturation_sentence_prints_independent_counts() -> None:
     ) in said
 
 
+@renders("checks/saturation:_input_finding")
+def test_the_quantised_input_saturation_sentence_prints_independent_counts() -> None:
+    from dumpscope.core.diagnosis.checks.saturation import _input_finding
+
+    golden = np.array([0.5, 4.0, -1.0, 9.0, 3.2])
+    scale = 3.0 / 127
+    ints = np.clip(np.round(golden / scale), -128, 127).astype(np.int8)
+    rail = Rail("int8", 127, 127 * scale, True, scale / 2)
+    s = _held(golden, ints, rail)
+    assert s is not None
+    said = _input_finding("relu", "y", "y_q", s, golden.size).text
+    past = golden > 127 * scale + scale / 2
+    held = int(np.count_nonzero(past & (ints == 127)))
+    assert said == (
+        f"saturation at the input 'y' of 'relu': {int(np.count_nonzero(ints == 127))} of 5 values of the "
+        f"target's int8 copy 'y_q' sit exactly at 127 (= {127 * scale:.6g}) where the golden goes beyond it "
+        f"(golden reaches {golden[past].max():.6g}; {int(past.sum())} golden values past the grid, {held} of "
+        "them held at it): the node reads values clipped at the quantisation range"
+    )
+
+
 # ----------------------------------------------------------------- advice
 
 

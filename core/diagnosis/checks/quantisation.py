@@ -396,18 +396,36 @@ def output_step(ctx: CheckContext, row: int) -> tuple[float, str] | None:
     """(scale, integer dtype) of the grid the target holds ``row``'s tensor on, when it is one per-tensor
     scale: recorded on the tensor (a SigmaStar or RKNN record), else the quantised copy and scale tensor the
     target dump holds beside it (QDQ, DynamicQuantizeLinear); None otherwise."""
-    q = quant_params(ctx.cmp, row)
-    if q is not None:
-        return q[0], q[2]
-    found = quantised_target(ctx)
-    grid = found.grid(str(ctx.cmp.frame["name"][row])) if found is not None else None
+    q = quant_params(ctx.cmp, row) or dumped_grid(ctx, str(ctx.cmp.frame["name"][row]))
+    return (q[0], q[2]) if q is not None else None
+
+
+def dumped_grid(ctx: CheckContext, name: str) -> tuple[float, int, str] | None:
+    """(scale, zero point, integer dtype) of the per-tensor grid the target dump holds float tensor ``name``
+    on: its quantised copy beside a one-value scale tensor (QDQ, DynamicQuantizeLinear); None otherwise."""
+    grid = quantised_grid(ctx, name)
     if grid is None or grid.scale is None:
         return None
     refs = ctx.cmp.target.tensors  # type: ignore[union-attr]
     scale = _small(refs.get(grid.scale))
     if scale is None or scale.size != 1 or not np.isfinite(scale).all() or float(scale.reshape(-1)[0]) <= 0:
         return None
-    return float(scale.reshape(-1)[0]), refs[grid.quantised].info.dtype or "integer"
+    zp = _small(refs.get(grid.zero_point) if grid.zero_point else None)
+    dtype = refs[grid.quantised].info.dtype or (str(zp.dtype) if zp is not None else None)
+    if dtype not in _INT_BITS:
+        return None
+    return float(scale.reshape(-1)[0]), int(zp.reshape(-1)[0]) if zp is not None and zp.size else 0, dtype
+
+
+def quantised_grid(ctx: CheckContext, name: str) -> Grid | None:
+    """The quantised copy the target dump holds of float tensor ``name`` (None when it holds none)."""
+    found = quantised_target(ctx)
+    return found.grid(name) if found is not None else None
+
+
+def read_names(ctx: CheckContext, row: int) -> list[str]:
+    """The golden names of the tensors the node producing ``row`` reads (flowing inputs, then constants)."""
+    return [name for role, name, _ in _read(ctx, row) if role != "output"]
 
 
 def _ops_clause(found: QuantisedTarget) -> str:

@@ -23,6 +23,7 @@ from dumpscope.core.diagnosis.checks.base import (
     RowCase,
     read_tensor,
 )
+from dumpscope.core.diagnosis.checks.quantisation import dumped_grid, quantised_grid, read_names
 from dumpscope.core.inspect.overflow import quant_params, row_ref
 from dumpscope.core.inspect.ranges import dtype_range
 from dumpscope.core.names import display
@@ -79,19 +80,53 @@ def saturation(ctx: CheckContext, case: RowCase) -> list[Finding]:
         return []
     golden, target = pair
     node = str(case.values["node_name"] or case.values["name"])
-    found = held_at(ctx.cmp, case.row, golden, target)
-    return [_finding(node, found, golden.size)] if found is not None else []
+    found = held_all(ctx.cmp, case.row, golden, target)
+    if found:
+        return [_finding(node, found[0], golden.size)]
+    return _quantised_inputs(ctx, case, node)[:1] if case.values["kind"] == "activation" else []
 
 
-def held_at(cmp: Comparison, row: int, reference: np.ndarray, target: np.ndarray) -> Saturated | None:
-    """The first rail of ``row``'s target where the target is held while ``reference`` (the golden, or a
-    replay on the target's inputs; float64, flat like ``target``) goes beyond it, else None."""
-    found = held_all(cmp, row, reference, target)
-    return found[0] if found else None
+def _quantised_inputs(ctx: CheckContext, case: RowCase, node: str) -> list[Finding]:
+    """The node's inputs whose quantised copy in the target dump (a QDQ graph's QuantizeLinear output) sits
+    at its integer type's end where the golden input goes beyond the grid: the node reads saturated values
+    (the float rows of a QDQ dump are the values before quantisation, so the clipping shows only there)."""
+    target = ctx.cmp.target.tensors if ctx.cmp.target is not None else {}
+    golden = ctx.cmp.golden.tensors if ctx.cmp.golden is not None else {}
+    out = []
+    for name in read_names(ctx, case.row):
+        q, grid = dumped_grid(ctx, name), quantised_grid(ctx, name)
+        if q is None or grid is None:
+            continue
+        ints, gold = read_tensor(target.get(grid.quantised)), ctx.golden_of(golden.get(name))
+        if ints is None or gold is None or ints.dtype.kind not in "iu" or gold.dtype.kind != "f":
+            continue
+        if ints.size != gold.size or not ints.size:
+            continue
+        scale, zp, _ = q
+        low, high, _ = dtype_range(ints.dtype.name)
+        rails = [Rail(ints.dtype.name, qv, (qv - zp) * scale, qv == high, scale / 2) for qv in (high, low)]
+        flat, ref = ints.reshape(-1), np.asarray(gold, dtype=np.float64).reshape(-1)
+        found = next((s for rail in rails if (s := _held(ref, flat, rail)) is not None), None)
+        if found is not None:
+            out.append(_input_finding(node, name, grid.quantised, found, ref.size))
+    return out
+
+
+def _input_finding(node: str, name: str, quantised: str, s: Saturated, size: int) -> Finding:
+    """The saturation of a quantised input: its integer copy at the rail where the golden goes beyond."""
+    rail = s.rail
+    text = (
+        f"saturation at the input {display(name)!r} of {display(node)!r}: {s.at_rail} of {size} values of the "
+        f"target's {rail.dtype} copy {display(quantised)!r} sit exactly at {rail.stored:g} (= {rail.value:.6g}) "
+        f"where the golden goes beyond it (golden reaches {s.golden_max:.6g}; {s.beyond} golden values past "
+        f"the grid, {s.held} of them held at it): the node reads values clipped at the quantisation range"
+    )
+    return Finding("saturation", text, weight=0.4)
 
 
 def held_all(cmp: Comparison, row: int, reference: np.ndarray, target: np.ndarray) -> list[Saturated]:
-    """Every rail of ``row``'s target where it is held while ``reference`` goes beyond (see :func:`held_at`)."""
+    """Every rail of ``row``'s target where the target is held while ``reference`` (the golden, or a replay
+    on the target's inputs; float64, flat like ``target``) goes beyond it."""
     return [s for rail in _rails(cmp, row, target) if (s := _held(reference, target, rail)) is not None]
 
 
