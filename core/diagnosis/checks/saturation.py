@@ -23,7 +23,7 @@ from dumpscope.core.diagnosis.checks.base import (
     RowCase,
     read_tensor,
 )
-from dumpscope.core.diagnosis.checks.quantisation import dumped_grid, quantised_grid, read_names
+from dumpscope.core.diagnosis.checks.quantisation import Grid, dumped_grid, quantised_grid, read_names
 from dumpscope.core.inspect.overflow import quant_params, row_ref
 from dumpscope.core.inspect.ranges import dtype_range
 from dumpscope.core.names import display
@@ -95,7 +95,7 @@ def _quantised_inputs(ctx: CheckContext, case: RowCase, node: str) -> list[Findi
     out = []
     for name in read_names(ctx, case.row):
         q, grid = dumped_grid(ctx, name), quantised_grid(ctx, name)
-        if q is None or grid is None:
+        if q is None or grid is None or not _static(grid):
             continue
         ints, gold = read_tensor(target.get(grid.quantised)), ctx.golden_of(golden.get(name))
         if ints is None or gold is None or ints.dtype.kind not in "iu" or gold.dtype.kind != "f":
@@ -110,6 +110,14 @@ def _quantised_inputs(ctx: CheckContext, case: RowCase, node: str) -> list[Findi
         if found is not None:
             out.append(_input_finding(node, name, grid.quantised, found, ref.size))
     return out
+
+
+def _static(grid: Grid) -> bool:
+    """A grid with a fixed (calibrated) range: a QuantizeLinear's.  DynamicQuantizeLinear fits its grid to
+    the target's own values each run, so a golden beyond it is an error inherited, not a saturation."""
+    return grid.op == "QuantizeLinear" or (
+        grid.op is None and grid.quantised.endswith("QuantizeLinear_Output")
+    )
 
 
 def _input_finding(node: str, name: str, quantised: str, s: Saturated, size: int) -> Finding:
