@@ -1009,6 +1009,93 @@ SATURATION_CASES: tuple[Case, ...] = (
     ),
 )
 
+#: Issue 20, robustness: the fault kinds above at other positions and on other models than the cases that
+#: drove the fixes (a weight deep in the graph, saturation mid-graph on a third model, quantize_dynamic
+#: on a convolutional detector, the INT16 + one UINT8 recipe on PP-OCRv4 det).
+UNSEEN_CASES: tuple[Case, ...] = (
+    Case(
+        "yolo-head-conv-weight-x1.5",
+        "yolov8n",
+        "weights",
+        "culprit",
+        _weights("model.22.cv3.2.1.conv.weight", _scaled(1.5)),
+        "YOLOv8n: a Conv weight of the detection head's last class branch x1.5 (deep in the graph)",
+        truth=("/model.22/cv3.2/cv3.2.1/conv/Conv_output_0", "/model.22/cv3.2/cv3.2.1/conv/Conv"),
+        must=WEIGHTS_ADVICE,
+        must_not=FP32_TARGET,
+    ),
+    Case(
+        "det-head-conv-signflip",
+        "ppocr-det",
+        "weights",
+        "culprit",
+        _weights("conv2d_159.w_0", _flipped(12)),
+        "PP-OCRv4 det: 12 of 24 output channels of a 3x3 Conv weight in the DB head sign-flipped (node 662 "
+        "of 672)",
+        truth=("conv2d_497.tmp_0", "p2o.Conv.61"),
+        must=WEIGHTS_ADVICE,
+        must_not=FP32_TARGET,
+    ),
+    Case(
+        "det-quantize-dynamic",
+        "ppocr-det",
+        "quantisation",
+        "culprit",
+        _DYNAMIC,
+        "PP-OCRv4 det through onnxruntime's quantize_dynamic (ConvInteger)",
+        truth=("(every rewritten output)",),
+        truth_of=_quantised_truth,
+        must=QUANT_ADVICE,
+        must_not=FP32_TARGET,
+    ),
+    Case(
+        "vad-quantize-dynamic",
+        "silero-vad",
+        "quantisation",
+        "culprit",
+        _DYNAMIC,
+        "Silero VAD v6 through onnxruntime's quantize_dynamic (an LSTM, Convs, MatMuls)",
+        truth=("(every rewritten output)",),
+        truth_of=_quantised_truth,
+        must=QUANT_ADVICE,
+        must_not=FP32_TARGET,
+    ),
+    Case(
+        "det-quantize-static-qdq",
+        "ppocr-det",
+        "quantisation",
+        "culprit",
+        _QDQ,
+        "PP-OCRv4 det through onnxruntime's quantize_static, QDQ format, calibrated on the golden input",
+        truth=("(every rewritten output)",),
+        truth_of=_quantised_truth,
+        must=QUANT_ADVICE,
+        must_not=FP32_TARGET,
+    ),
+    Case(
+        "yolo-saturate-fp16",
+        "yolov8n",
+        "overflow",
+        "culprit",
+        _saturated("/model.2/cv1/conv/Conv_output_0", ("images", 1000.0)),
+        "YOLOv8n fed its image x1000; the target clips a mid-graph Conv output at +-65504 where the golden "
+        "goes beyond",
+        truth=("/model.2/cv1/conv/Conv_output_0", "/model.2/cv1/conv/Conv"),
+        must=(SATURATION,),
+        must_not=FP32_TARGET,
+    ),
+    Case(
+        "det-sgs-one-u8",
+        "ppocr-det",
+        "quantisation",
+        "culprit",
+        _sigmastar((64, 64), "SGS_S16"),
+        "PP-OCRv4 det, SigmaStar-style fixed.sim INT16 but one convolution whose input range is > 20 kept "
+        "UINT8 (bench/sigmastar_case.py's proof case as a corpus case)",
+        **_SGS,
+    ),  # type: ignore[arg-type]
+)
+
 CASES: tuple[Case, ...] = (
     *FAULT_CASES,
     *PLAIN_CASES,
@@ -1021,6 +1108,7 @@ CASES: tuple[Case, ...] = (
     *QUANTISED_CASES,
     *WIDE_QUANT_CASES,
     *SATURATION_CASES,
+    *UNSEEN_CASES,
 )
 BY_NAME: dict[str, Case] = {c.name: c for c in CASES}
 QUICK: tuple[Case, ...] = tuple(c for c in CASES if c.quick)

@@ -119,7 +119,7 @@ ABS_FLOOR: dict[str, float] = {"fp32": 2 * 2.0**-23, "fp16": 2 * 2.0**-10, "bf16
 _ABSOLUTE_METRICS = frozenset({"max_absolute_error", "mean_absolute_error", "root_mean_square_error"})
 
 #: Bands from the most to the least precise.
-_PRECISION_ORDER = ("fp32", "fp16", "int16", "bf16", "int8")
+PRECISION_ORDER = ("fp32", "fp16", "int16", "bf16", "int8")
 
 
 def precision_band(dtypes: Iterable[str | None], quantised: bool = False, quant_band: str = "int8") -> str:
@@ -211,7 +211,7 @@ class Thresholds:
         if "all" in self.bands:
             return "all"
         own = precision_band((dtype, target_dtype), quantised, quant_band)
-        return max(own, run_band or "fp32", key=_PRECISION_ORDER.index)
+        return max(own, run_band or "fp32", key=PRECISION_ORDER.index)
 
     def describe(self, metric: str, band: str | None = None) -> str:
         """Human text of the limits a metric is judged by (``not judged`` when none)."""

@@ -13,6 +13,16 @@ Every row gets an ``origin``:
 
 The worst input is the input row with the highest health level, then the largest error.
 Constants are judged apart: a node whose only bad input is a constant introduces its error.
+
+**One scale per node.**  Healthy and unhealthy only compare where a row and its inputs are
+judged in the same tolerance band.  Where the bands differ (a SigmaStar fixed.sim that keeps one
+layer UINT8 among INT16 ones: the ``int8`` band tolerates a relative error of 0.1, ``int16``
+only 0.01), the row and its flowing inputs are judged again in the strictest (most precise)
+band among them (``judged_band``; ``judged_level`` is the row's level there): an 8-bit layer
+that turns an error its INT16 input holds within 0.01 into 0.02 introduces it, although 0.02 is
+within its own 8-bit band; and the INT16 layer after it, fed an error already past the INT16
+band, inherits it instead of introducing it.  Rows of one band (every float16 run, every
+all-8-bit run: the run's band covers them all) are judged as they are.
 """
 
 from __future__ import annotations
@@ -25,6 +35,7 @@ from typing import TypedDict, cast
 import numpy as np
 import polars as pl
 
+from dumpscope.core.comparison.judge import PRECISION_ORDER, Thresholds, judge
 from dumpscope.core.diagnosis.edges import Edges
 from dumpscope.core.names import display
 from dumpscope.core.vocabulary import Health
@@ -36,6 +47,8 @@ AMPLIFY = 10.0
 #: Error growth needed for a row one band worse than its (unhealthy) worst input to count as introduced.
 CROSSING = 2.0
 LEVEL = {"ok": 0, "warn": 1, "fail": 2, "error": 2}
+#: The health word of a level a row is judged to in another band.
+LEVEL_WORD = {0: "ok", 1: "warn", 2: "fail"}
 #: The comparison's worst channel-slice relative distance, when it measures one.
 SLICE_ERROR = "slice_relative_distance"
 ORIGINS = ("introduced", "inherited", "clean", "unknown")
@@ -54,6 +67,8 @@ CLASSIFY_SCHEMA: dict[str, pl.DataType] = {
     "bad_constant": pl.String(),
     "growth": pl.Float64(),
     "origin": pl.String(),
+    "judged_band": pl.String(),
+    "judged_level": pl.Int64(),
 }
 
 
@@ -73,6 +88,9 @@ class ClassRow(TypedDict):
     bad_constant: str | None
     growth: float | None
     origin: str | None
+    judged_band: str | None
+    """The strictest band among the row's and its inputs' when they differ (the row was judged again there)."""
+    judged_level: int | None
 
 
 def class_rows(frame: pl.DataFrame) -> list[ClassRow]:
@@ -110,17 +128,25 @@ def _level(health: pl.Expr) -> pl.Expr:
     return level
 
 
-def classify_frame(frame: pl.DataFrame, edges: Edges, outputs: frozenset[str] = frozenset()) -> pl.DataFrame:
+def classify_frame(
+    frame: pl.DataFrame,
+    edges: Edges,
+    outputs: frozenset[str] = frozenset(),
+    thresholds: Thresholds | None = None,
+) -> pl.DataFrame:
     """One row per frame row (same order) with the origin and the worst input; see the module doc.
-    ``outputs``: the model's graph outputs (judged on their worst channel slice too)."""
+    ``outputs``: the model's graph outputs (judged on their worst channel slice too); ``thresholds``:
+    the bands the comparison was judged with (a row and its inputs in different bands are judged
+    again in the strictest of them; without ``thresholds``, each row in its own band only)."""
     base = row_errors(frame, outputs).with_columns(
         frame["name"].alias("_name"), frame["kind"].alias("_kind"), frame["health"].alias("_health")
     )
     e = _aggregated(lambda edge_rows: _input_facts(edge_rows, base), edges.frame)
+    e, judged = _one_scale(frame, e, thresholds)
     worst = _aggregated(_worst_inputs, e)
     bad_const = _aggregated(_bad_constants, e)
-    out = base.hstack(_per_row(base["row"], worst, bad_const).get_columns())
-    level, in_level = pl.col("level"), pl.col("_in_level")
+    out = base.hstack(_per_row(base["row"], worst, bad_const, judged).get_columns())
+    level, in_level = pl.coalesce(pl.col("judged_level"), pl.col("level")), pl.col("_in_level")
     in_err = pl.col("worst_input_error")
     growth = (
         pl.when(in_err.is_infinite() & pl.col("error").is_infinite())
@@ -132,7 +158,7 @@ def classify_frame(frame: pl.DataFrame, edges: Edges, outputs: frozenset[str] = 
     source_kind = pl.col("_kind").is_in(["input", "constant"])
     has_inputs = pl.col("inputs").fill_null(0) > 0
     origin = (
-        pl.when(level.is_null() | (pl.col("_health") == Health.ERROR))
+        pl.when(pl.col("level").is_null() | (pl.col("_health") == Health.ERROR))
         .then(pl.lit("unknown"))
         .when(level == 0)
         .then(pl.lit("clean"))
@@ -160,6 +186,86 @@ def classify_frame(frame: pl.DataFrame, edges: Edges, outputs: frozenset[str] = 
         growth.alias("growth"),
         origin.alias("origin"),
     ).select(list(CLASSIFY_SCHEMA))
+
+
+def _one_scale(
+    frame: pl.DataFrame, e: pl.DataFrame, thresholds: Thresholds | None
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The edges with each compared input's level judged in its consumer's common band (the strictest
+    band of the consumer and its flowing, compared inputs), and per row whose inputs span other bands than
+    its own: that ``judged_band`` and the row's ``judged_level`` in it (see the module doc).  Only the rows
+    concerned are judged again (none in a run of one band)."""
+    none = pl.DataFrame(schema={"row": pl.Int64, "judged_band": pl.String, "judged_level": pl.Int64})
+    if thresholds is None or not e.height or not _judgeable(frame, thresholds):
+        return e, none
+    rank = frame["band"].replace_strict(
+        {b: k for k, b in enumerate(PRECISION_ORDER)}, default=None, return_dtype=pl.Int64
+    )
+    ranks = pl.DataFrame({"_r": pl.int_range(frame.height, dtype=pl.Int64, eager=True), "_rank": rank})
+    flowing = (
+        e.filter(~pl.col("constant") & pl.col("in_level").is_not_null())
+        .select("row", "input_row")
+        .join(ranks.rename({"_r": "input_row", "_rank": "in_rank"}), on="input_row", how="left")
+        .join(ranks.rename({"_r": "row", "_rank": "own_rank"}), on="row", how="left")
+        .filter(pl.col("in_rank").is_not_null() & pl.col("own_rank").is_not_null())
+    )
+    mixed = flowing.group_by("row").agg(
+        pl.min_horizontal(pl.col("in_rank").min(), pl.col("own_rank").first()).alias("_common"),
+        (pl.col("in_rank") != pl.col("own_rank")).any().alias("_mixed"),
+    )
+    mixed = mixed.filter(pl.col("_mixed")).drop("_mixed")
+    if not mixed.height:
+        return e, none
+    band_of = pl.col("_common").replace_strict(dict(enumerate(PRECISION_ORDER)), return_dtype=pl.String)
+    # Who is judged again in which band: each mixed row, and each of its flowing inputs.
+    asks = pl.concat(
+        [
+            mixed.select(pl.col("row").alias("_r"), band_of.alias("_band")),
+            flowing.join(mixed, on="row").select(pl.col("input_row").alias("_r"), band_of.alias("_band")),
+        ]
+    ).unique(maintain_order=True)
+    again = judge(frame[asks["_r"]].with_columns(asks["_band"].alias("band")), thresholds)
+    levels = asks.with_columns(_level(pl.lit(again["health"])).alias("_again"))
+    judged = mixed.select("row", band_of.alias("judged_band")).join(
+        levels.rename({"_r": "row", "_band": "judged_band"}), on=["row", "judged_band"], how="left"
+    )
+    judged = judged.join(_frame_levels(frame), on="row", how="left").select(
+        "row", "judged_band", pl.max_horizontal("_again", "_own").alias("judged_level")
+    )
+    e = (
+        e.join(mixed.select("row", band_of.alias("_band")), on="row", how="left", maintain_order="left")
+        .join(
+            levels.rename({"_r": "input_row"}), on=["input_row", "_band"], how="left", maintain_order="left"
+        )
+        .with_columns(
+            pl.when(pl.col("_again").is_not_null() & pl.col("in_level").is_not_null())
+            .then(pl.max_horizontal("in_level", "_again"))
+            .otherwise(pl.col("in_level"))
+            .alias("in_level")
+        )
+        .with_columns(
+            pl.when(pl.col("_again").is_not_null() & pl.col("in_level").is_not_null())
+            .then(pl.col("in_level").replace_strict(LEVEL_WORD, return_dtype=pl.String))
+            .otherwise(pl.col("in_health"))
+            .alias("in_health")
+        )
+        .drop("_band", "_again")
+    )
+    return e, judged
+
+
+def _judgeable(frame: pl.DataFrame, thresholds: Thresholds) -> bool:
+    """The frame holds what judging its rows again reads (a frame imported from elsewhere may not)."""
+    metrics = {m for band in PRECISION_ORDER for m in thresholds.bands.get(band, {})}
+    needed = {"band", "status", "message", "hard_fail", "hard_warn", "notes", "max_absolute_error", *metrics}
+    return needed <= set(frame.columns)
+
+
+def _frame_levels(frame: pl.DataFrame) -> pl.DataFrame:
+    """``row`` and ``_own``: each row's level in its own band."""
+    return pl.DataFrame({"row": pl.int_range(frame.height, dtype=pl.Int64, eager=True)}).with_columns(
+        frame.select(_level(pl.col("health")).alias("_own")).to_series()
+    )
 
 
 def _input_facts(edge_rows: FrameLike, base: pl.DataFrame) -> FrameLike:

@@ -46,7 +46,16 @@ from dumpscope.core.diagnosis.checks import (
 )
 from dumpscope.core.diagnosis.checks import advice as check_advice
 from dumpscope.core.diagnosis.checks.base import clamp_max_abs
-from dumpscope.core.diagnosis.classify import ClassRow, Trend, class_rows, classify_frame, nan_origin, trend
+from dumpscope.core.diagnosis.checks.quantisation import output_step
+from dumpscope.core.diagnosis.classify import (
+    LEVEL_WORD,
+    ClassRow,
+    Trend,
+    class_rows,
+    classify_frame,
+    nan_origin,
+    trend,
+)
 from dumpscope.core.diagnosis.edges import Edges, GraphSource, build_edges
 from dumpscope.core.diagnosis.effects import cause_share, constant_row_share, measured
 from dumpscope.core.diagnosis.layout import row_layout
@@ -71,6 +80,8 @@ from dumpscope.core.vocabulary import FINDING_CLASS, Health, divergent_rows, is_
 if TYPE_CHECKING:
     from dumpscope.core.onnx.runner import OnProgress
 
+#: Healths of a run that fails (a healthy run has root causes only where a row leaves its own band).
+UNHEALTHY_HEALTHS = ("fail", "error")
 #: Candidates whose tensors the checks read (the strongest by the frame's numbers).
 MAX_CHECKED = 12
 MAX_CAUSES = 10
@@ -138,7 +149,7 @@ def classify(cmp: Comparison, graph: GraphFacts | str | Path | None = None) -> p
     """Per frame row (same order): ``origin`` (introduced/inherited/clean/unknown), the worst
     input (row, name, health, error), the error ``growth`` over it and ``bad_constant``."""
     sources, _ = _graph_sources(cmp, graph)
-    return classify_frame(cmp.frame, build_edges(cmp, sources), _graph_outputs(cmp))
+    return classify_frame(cmp.frame, build_edges(cmp, sources), _graph_outputs(cmp), cmp.thresholds)
 
 
 # ----------------------------------------------------------------- vendor facts
@@ -319,11 +330,25 @@ def _origin_sentence(r: Row, c: ClassRow, has_graph: bool = False) -> str:
     if c["worst_input"] is None:
         return _no_input_sentence(c, here, has_graph)
     there = _error_words(c["worst_input_error"], "NaN/Inf", "n/a")
+    scale, health, own = _scale_words(r, c)
     return (
-        f"{_origin_words(c)}: worst input {display(str(c['worst_input']))!r} is {c['worst_input_health']} "
-        f"({there}); "
-        f"this output is {r['health']} ({here}{_grown(c['growth'])})"
+        f"{_origin_words(c)}{scale}: worst input {display(str(c['worst_input']))!r} is "
+        f"{c['worst_input_health']} ({there}); "
+        f"this output is {health} ({here}{_grown(c['growth'])}){own}"
     )
+
+
+def _scale_words(r: Row, c: ClassRow) -> tuple[str, str, str]:
+    """A row judged with its inputs in a stricter band than its own (classify's one scale per node): that
+    band in words, the row's health there, and its own band's verdict when it differs; else ('', its
+    health, '')."""
+    band, level = c.get("judged_band"), c.get("judged_level")
+    if not band or level is None:
+        return "", str(r["health"]), ""
+    health = LEVEL_WORD.get(level, str(r["health"]))
+    scale = f" (judged in the {band} band, the strictest of this row's and its inputs')"
+    own = f", {r['health']} in its own {r.get('band')} band" if health != r["health"] else ""
+    return scale, health, own
 
 
 def _origin_words(c: ClassRow) -> str:
@@ -369,9 +394,12 @@ def _candidate_rows(
     empty = np.flatnonzero(
         (cmp.frame["size"] == 0).fill_null(False).to_numpy()
     ).tolist()  # not a Python object per row
-    return ((pl.col("origin") == "introduced") | pl.col("row").is_in(sorted(rows))) & ~pl.col("row").is_in(
-        empty
-    )
+    introduced = pl.col("origin") == "introduced"
+    if not cmp.frame["health"].is_in(list(UNHEALTHY_HEALTHS)).any():
+        # A row within its own band introduces an error only as judged on its inputs' stricter scale
+        # (classify): it is a root cause of the failures that error brings, never of a run with none.
+        introduced = introduced & (pl.col("level") > 0)
+    return (introduced | pl.col("row").is_in(sorted(rows))) & ~pl.col("row").is_in(empty)
 
 
 def _opdebug_rows(
@@ -386,9 +414,11 @@ def _opdebug_rows(
 
 
 def _preliminary(c: ClassRow, first: int | None, nan_row: int | None) -> float:
-    """A candidate's score from its numbers: its level, how much it grew its input's error, and a
-    bonus for the first divergent row and for the first NaN/Inf."""
-    score = _level_score(c["level"]) + _growth_bonus(c["growth"])
+    """A candidate's score from its numbers: its level (on its inputs' scale), how much it grew its input's
+    error, and a bonus for the first divergent row and for the first NaN/Inf."""
+    # judged with its inputs on a stricter band's scale (classify), a row's level is the one there
+    level = max(c["level"] or 0, c.get("judged_level") or 0)
+    score = _level_score(level) + _growth_bonus(c["growth"])
     if c["row"] == first:
         score += 0.1
     if c["row"] == nan_row:
@@ -568,7 +598,7 @@ def _prepare(
     """Edges, origins, trend, check context and replayer of one diagnosis."""
     sources, atc = _graph_sources(cmp, graph)
     edges = build_edges(cmp, sources)
-    classes = classify_frame(cmp.frame, edges, _graph_outputs(cmp))
+    classes = classify_frame(cmp.frame, edges, _graph_outputs(cmp), cmp.thresholds)
     ctx = _check_context(cmp, edges, opdebug, atc)
     src = model_source(cmp)
     model = _model_path(cmp)
@@ -699,7 +729,7 @@ def _root_cause(run: _DiagnosisRun, k: int, score: float, c: ClassRow) -> tuple[
         kind=r["kind"],
         cause=cause,
         score=round(min(1.0, total), 3),
-        evidence=tuple(_evidence(run, row, r, c, findings)),
+        evidence=tuple(_evidence(run, row, r, c, findings, cause)),
         advice=_advice(run, cause, _detail(findings), commands, replay, r["node_name"]),
         commands=tuple(commands),
         replay=replay,
@@ -755,14 +785,16 @@ def _constant_row_effect(run: _DiagnosisRun, row: int, r: Row) -> float | None:
     return constant_row_share(run.replayer, str(r["name"]), str(r["target_dtype"] or ""), consumers)
 
 
-def _evidence(run: _DiagnosisRun, row: int, r: Row, c: ClassRow, findings: list[Finding]) -> list[str]:
+def _evidence(
+    run: _DiagnosisRun, row: int, r: Row, c: ClassRow, findings: list[Finding], cause: str
+) -> list[str]:
     """The sentences that support a root cause, strongest first."""
     has_graph = run.cmp.model_facts is not None or run.model is not None
     evidence = [
         f"{r['health']}: {r['message']}" if r["message"] else str(r["health"]),
         _origin_sentence(r, c, has_graph),
     ]
-    evidence += _how_sentences(run, row, r)
+    evidence += _how_sentences(run, row, r, cause)
     evidence += [f.text for f in findings]
     unresolved = run.edges.unresolved.get(row)
     if unresolved:
@@ -770,15 +802,17 @@ def _evidence(run: _DiagnosisRun, row: int, r: Row, c: ClassRow, findings: list[
     return evidence
 
 
-def _how_sentences(run: _DiagnosisRun, row: int, r: Row) -> list[str]:
-    """What the row is and how it broke: a graph input, its replay, the first NaN/Inf, the trend."""
+def _how_sentences(run: _DiagnosisRun, row: int, r: Row, cause: str | None = None) -> list[str]:
+    """What the row is and how it broke: a graph input, its replay (in the terms of its ``cause``), the
+    first NaN/Inf, the trend."""
     evidence = []
     if _is_graph_input(run.cmp, r) and r["health"] != Health.ERROR:
         evidence.append(_input_sentence(run, row))
     elif (layout := run.layouts.get(row)) is not None:
         evidence.append(_layout_sentence(layout))
     if row in run.replays:
-        evidence.append(run.replays[row].sentence())
+        step = output_step(run.ctx, row) if cause == v.QUANTISATION and run.cmp.has_tensors else None
+        evidence.append(run.replays[row].sentence(cause, step))
     if row == run.nan_row:
         evidence += _nan_sentences(run, row, r)
     if run.shape.marks(row, "drift", "jump"):

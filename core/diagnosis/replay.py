@@ -37,8 +37,10 @@ import numpy as np
 
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.comparison.shapes import align, declared_layouts
+from dumpscope.core.diagnosis.checks.saturation import Saturated, held_all, past
 from dumpscope.core.dumps import TensorReadError, TensorRef
 from dumpscope.core.onnx.lazy import helper, numpy_helper, onnx
+from dumpscope.core.vocabulary import FUSION, NAN_ORIGIN, OPERATOR, OVERFLOW, PRECISION, QUANTISATION, WEIGHTS
 
 if TYPE_CHECKING:
     from dumpscope.core.onnx.runner import OnProgress
@@ -58,6 +60,9 @@ _CASTABLE = _FLOAT - {"bfloat16"}
 #: Differences at most this large (absolute, by the target's dtype: two units in the last place
 #: next to 1.0) are rounding, however small the values (a saturated Sigmoid's outputs near 1e-6).
 ABS_FLOOR: dict[str, float] = {"float32": 2 * 2.0**-23, "float16": 2 * 2.0**-10, "bfloat16": 2 * 2.0**-7}
+
+#: Root-cause classes whose differing replay reads as a kernel computing differently (None: no class yet).
+KERNEL_CLASSES = frozenset({None, OPERATOR, FUSION, PRECISION, NAN_ORIGIN, WEIGHTS})
 
 
 @dataclass(frozen=True)
@@ -82,6 +87,13 @@ class Replay:
     """Constants the node reads whose target version differs from the golden one."""
     vs_target_constants: float | None = None
     """Relative error of the target against the replay fed the target's own ``constants``."""
+    max_diff: float | None = None
+    """The largest ``|target - replay|`` (a differing replay; in the golden's units)."""
+    held: tuple[Saturated, ...] = ()
+    """A differing replay: the rails of its dtype (a float16 limit, a quantisation rail) the target is held
+    at while the replay of its own inputs goes beyond them."""
+    held_rest: float | None = None
+    """The target against the replay at every other position (relative error), with ``held``."""
 
     @property
     def faithful(self) -> bool:
@@ -91,8 +103,9 @@ class Replay:
     def differs(self) -> bool:
         return self.verdict == "differs"
 
-    def sentence(self) -> str:
-        """One line of evidence (also what the tensor pane shows)."""
+    def sentence(self, cause: str | None = None, step: tuple[float, str] | None = None) -> str:
+        """One line of evidence (also what the tensor pane shows); ``cause``: the class of the root cause the
+        replay supports, ``step``: the (scale, dtype) of the target's output grid, when known."""
         if self.verdict == "not replayed":
             return (
                 f"replay of {self._what()}: not replayed ({self.note})"
@@ -106,10 +119,56 @@ class Replay:
                 f"replay ({self.precision}, target inputs, golden weights) of {what} matches the target "
                 f"({numbers}): the node computed faithfully what it was fed, its error is inherited"
             )
-        kernel = "" if self.constants_explain else "the target's implementation differs, "
         return (
             f"replay ({self.precision}, target inputs, golden weights) of {what} does not match the target "
-            f"({numbers}): {kernel}the error is introduced here" + self._constants_clause()
+            f"({numbers}): {self._why(cause, step)}" + self._constants_clause()
+        )
+
+    def _why(self, cause: str | None, step: tuple[float, str] | None) -> str:
+        """What the differing replay measured, in the terms of the root cause's class (``cause``): the
+        target held at a rail the replay goes beyond (overflow), its distance from the replay in steps of
+        its grid (quantisation), else a kernel that differs -- a class with no such measure claims only
+        that the error enters here."""
+        if self.constants_explain:
+            return "the error is introduced here"
+        if cause == OVERFLOW and self.held:
+            return self._held_words()
+        if cause == QUANTISATION:
+            if step is not None and self.max_diff is not None and step[0] > 0:
+                return self._step_words(*step)
+            return (
+                "the target's quantised computation departs from the float one, the error is introduced here"
+            )
+        if cause in KERNEL_CLASSES:
+            return "the target's implementation differs, the error is introduced here"
+        return "the error is introduced here"
+
+    def _held_words(self) -> str:
+        """The saturation the replay measured: target values held at each rail where the replay goes beyond."""
+        rails = " and ".join(
+            f"at the {s.rail.dtype} limit {_rail(s)} at {s.held} of the {s.beyond} positions where the replay "
+            f"goes beyond it (the replay reaches {s.golden_max:.6g})"
+            for s in self.held
+        )
+        said = f"the target is held {rails}"
+        rest = self.held_rest
+        if rest is None:
+            return said + ", the saturation is introduced here"
+        if _differs(rest, self.target_error or 0.0):
+            return said + f"; elsewhere it still differs ({_num(rest)}): more than the saturation enters here"
+        return (
+            said
+            + f"; elsewhere the target matches the replay ({_num(rest)}): the saturation is introduced here"
+        )
+
+    def _step_words(self, scale: float, dtype: str) -> str:
+        """The target's distance from the replay in steps of its output grid."""
+        steps = (self.max_diff or 0.0) / scale
+        said = f"the target departs from it by at most {steps:.3g} steps of its {dtype} grid (one step {scale:.4g})"
+        if steps <= 1.0:
+            return said + ": the error is of the size of that quantisation step, introduced here"
+        return (
+            said + ": more than one step, so rounding to that grid alone does not explain it; introduced here"
         )
 
     @property
@@ -149,8 +208,16 @@ class Replay:
             "target_vs_golden": self.target_error,
             "differing_constants": list(self.constants),
             "target_vs_replay_with_target_constants": self.vs_target_constants,
+            "target_vs_replay_max_abs": self.max_diff,
+            "held_at_limit": sum(s.held for s in self.held),
             "note": self.note,
         }
+
+
+def _rail(s: Saturated) -> str:
+    """A rail as the target stores it (and in the golden's units when they differ)."""
+    rail = s.rail
+    return f"{rail.stored:g}" if rail.stored == rail.value else f"{rail.stored:g} (= {rail.value:.6g})"
 
 
 def _num(v: float | None) -> str:
@@ -600,6 +667,7 @@ class Replayer:
             if changed
             else None
         )
+        held, rest = self._held(row, replayed, target)
         return Replay(
             row,
             names,
@@ -610,7 +678,28 @@ class Replayer:
             time.perf_counter() - start,
             constants=tuple(changed),
             vs_target_constants=again,
+            max_diff=max_abs_diff(replayed, target),
+            held=held,
+            held_rest=rest,
         )
+
+    def _held(
+        self, row: int, replayed: np.ndarray, target: np.ndarray
+    ) -> tuple[tuple[Saturated, ...], float | None]:
+        """The rails the target is held at while the replay goes beyond them (the saturation check's rails
+        and rule, the replay in the golden's place), and the target against the replay at every other
+        position."""
+        ref = np.asarray(replayed, dtype=np.float64).reshape(-1)
+        flat = np.asarray(target).reshape(-1)
+        if ref.size != flat.size or not flat.size or not np.isfinite(ref).all():
+            return (), None
+        found = held_all(self.cmp, row, ref, flat)
+        if not found:
+            return (), None
+        keep = np.ones(flat.size, dtype=bool)
+        for s in found:
+            keep &= ~((flat == s.rail.stored) & past(ref, s.rail))
+        return tuple(found), rel_error(ref[keep], flat[keep]) if keep.any() else None
 
     def _inputs(self, row: int, found: Found) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray] | str:
         """The target's feeds and the row's target and golden outputs, or what is missing."""

@@ -157,9 +157,11 @@ def _used(steps: float) -> str:
 def _wide_range(
     node: str, q: tuple[float, int, str], bounds: tuple[float, float] | None, op_type: str
 ) -> list[Finding]:
-    """A range too wide for 8 bits (try INT16), else a note for a quantised convolution."""
-    if bounds and bounds[1] - bounds[0] > WIDE_RANGE:
-        return [_too_wide(node, q, bounds, bounds[1] - bounds[0])]
+    """A range too wide for 8 bits (try INT16: only for an 8-bit grid), else a note for a quantised
+    convolution."""
+    width = bounds[1] - bounds[0] if bounds else None
+    if width is not None and width > WIDE_RANGE and q[2] in ("uint8", "int8"):
+        return [_too_wide(node, q, bounds, width)]  # type: ignore[arg-type]
     if op_type in ("Conv", "ConvTranspose"):
         return [
             Finding("quantisation", f"convolution {node!r} is {q[2]}-quantised ({_step(q)})", weight=0.05)
@@ -391,6 +393,42 @@ def _range_clause(scale: float, zp: int, dtype: str, bounds: tuple[float, float]
     if hi > top * (1 + 1e-6) + scale or lo < bottom * (1 + 1e-6) - scale:
         said += f"; the grid holds only [{bottom:.4g}, {top:.4g}]: values beyond are clipped"
     return said
+
+
+def output_step(ctx: CheckContext, row: int) -> tuple[float, str] | None:
+    """(scale, integer dtype) of the grid the target holds ``row``'s tensor on, when it is one per-tensor
+    scale: recorded on the tensor (a SigmaStar or RKNN record), else the quantised copy and scale tensor the
+    target dump holds beside it (QDQ, DynamicQuantizeLinear); None otherwise."""
+    q = quant_params(ctx.cmp, row) or dumped_grid(ctx, str(ctx.cmp.frame["name"][row]))
+    return (q[0], q[2]) if q is not None else None
+
+
+def dumped_grid(ctx: CheckContext, name: str) -> tuple[float, int, str] | None:
+    """(scale, zero point, integer dtype) of the per-tensor grid the target dump holds float tensor ``name``
+    on: its quantised copy beside a one-value scale tensor (QDQ, DynamicQuantizeLinear); None otherwise."""
+    grid = quantised_grid(ctx, name)
+    if grid is None or grid.scale is None:
+        return None
+    refs = ctx.cmp.target.tensors  # type: ignore[union-attr]
+    scale = _small(refs.get(grid.scale))
+    if scale is None or scale.size != 1 or not np.isfinite(scale).all() or float(scale.reshape(-1)[0]) <= 0:
+        return None
+    zp = _small(refs.get(grid.zero_point) if grid.zero_point else None)
+    dtype = refs[grid.quantised].info.dtype or (str(zp.dtype) if zp is not None else None)
+    if dtype not in _INT_BITS:
+        return None
+    return float(scale.reshape(-1)[0]), int(zp.reshape(-1)[0]) if zp is not None and zp.size else 0, dtype
+
+
+def quantised_grid(ctx: CheckContext, name: str) -> Grid | None:
+    """The quantised copy the target dump holds of float tensor ``name`` (None when it holds none)."""
+    found = quantised_target(ctx)
+    return found.grid(name) if found is not None else None
+
+
+def read_names(ctx: CheckContext, row: int) -> list[str]:
+    """The golden names of the tensors the node producing ``row`` reads (flowing inputs, then constants)."""
+    return [name for role, name, _ in _read(ctx, row) if role != "output"]
 
 
 def _ops_clause(found: QuantisedTarget) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.diagnosis.checks.base import (
     Check,
     CheckContext,
@@ -22,6 +23,7 @@ from dumpscope.core.diagnosis.checks.base import (
     RowCase,
     read_tensor,
 )
+from dumpscope.core.diagnosis.checks.quantisation import Grid, dumped_grid, quantised_grid, read_names
 from dumpscope.core.inspect.overflow import quant_params, row_ref
 from dumpscope.core.inspect.ranges import dtype_range
 from dumpscope.core.names import display
@@ -68,7 +70,7 @@ class Saturated:
     held: int
     """Golden values past the rail whose target value is exactly the rail."""
     golden_max: float
-    """The golden's largest value past the rail (its largest |x| on the rail's side)."""
+    """The golden's (or the replay's) largest value past the rail (its largest |x| on the rail's side)."""
 
 
 def saturation(ctx: CheckContext, case: RowCase) -> list[Finding]:
@@ -78,8 +80,67 @@ def saturation(ctx: CheckContext, case: RowCase) -> list[Finding]:
         return []
     golden, target = pair
     node = str(case.values["node_name"] or case.values["name"])
-    found = [s for rail in _rails(ctx, case.row, target) if (s := _held(golden, target, rail)) is not None]
-    return [_finding(node, s, golden.size) for s in found[:1]]
+    found = held_all(ctx.cmp, case.row, golden, target)
+    if found:
+        return [_finding(node, found[0], golden.size)]
+    return _quantised_inputs(ctx, case, node)[:1] if case.values["kind"] == "activation" else []
+
+
+def _quantised_inputs(ctx: CheckContext, case: RowCase, node: str) -> list[Finding]:
+    """The node's inputs whose quantised copy in the target dump (a QDQ graph's QuantizeLinear output) sits
+    at its integer type's end where the golden input goes beyond the grid: the node reads saturated values
+    (the float rows of a QDQ dump are the values before quantisation, so the clipping shows only there)."""
+    target = ctx.cmp.target.tensors if ctx.cmp.target is not None else {}
+    golden = ctx.cmp.golden.tensors if ctx.cmp.golden is not None else {}
+    out = []
+    for name in read_names(ctx, case.row):
+        q, grid = dumped_grid(ctx, name), quantised_grid(ctx, name)
+        if q is None or grid is None or not _static(grid):
+            continue
+        ints, gold = read_tensor(target.get(grid.quantised)), ctx.golden_of(golden.get(name))
+        if ints is None or gold is None or ints.dtype.kind not in "iu" or gold.dtype.kind != "f":
+            continue
+        if ints.size != gold.size or not ints.size:
+            continue
+        scale, zp, _ = q
+        low, high, _ = dtype_range(ints.dtype.name)
+        rails = [Rail(ints.dtype.name, qv, (qv - zp) * scale, qv == high, scale / 2) for qv in (high, low)]
+        flat, ref = ints.reshape(-1), np.asarray(gold, dtype=np.float64).reshape(-1)
+        found = next((s for rail in rails if (s := _held(ref, flat, rail)) is not None), None)
+        if found is not None:
+            out.append(_input_finding(node, name, grid.quantised, found, ref.size))
+    return out
+
+
+def _static(grid: Grid) -> bool:
+    """A grid with a fixed (calibrated) range: a QuantizeLinear's.  DynamicQuantizeLinear fits its grid to
+    the target's own values each run, so a golden beyond it is an error inherited, not a saturation."""
+    return grid.op == "QuantizeLinear" or (
+        grid.op is None and grid.quantised.endswith("QuantizeLinear_Output")
+    )
+
+
+def _input_finding(node: str, name: str, quantised: str, s: Saturated, size: int) -> Finding:
+    """The saturation of a quantised input: its integer copy at the rail where the golden goes beyond."""
+    rail = s.rail
+    text = (
+        f"saturation at the input {display(name)!r} of {display(node)!r}: {s.at_rail} of {size} values of the "
+        f"target's {rail.dtype} copy {display(quantised)!r} sit exactly at {rail.stored:g} (= {rail.value:.6g}) "
+        f"where the golden goes beyond it (golden reaches {s.golden_max:.6g}; {s.beyond} golden values past "
+        f"the grid, {s.held} of them held at it): the node reads values clipped at the quantisation range"
+    )
+    return Finding("saturation", text, weight=0.4)
+
+
+def held_all(cmp: Comparison, row: int, reference: np.ndarray, target: np.ndarray) -> list[Saturated]:
+    """Every rail of ``row``'s target where the target is held while ``reference`` (the golden, or a replay
+    on the target's inputs; float64, flat like ``target``) goes beyond it."""
+    return [s for rail in _rails(cmp, row, target) if (s := _held(reference, target, rail)) is not None]
+
+
+def past(values: np.ndarray, rail: Rail) -> np.ndarray:
+    """Where ``values`` (in the golden's units) go past ``rail`` (by more than its rounding slack)."""
+    return values > rail.value + rail.slack if rail.up else values < rail.value - rail.slack
 
 
 def _pair(ctx: CheckContext, row: int) -> tuple[np.ndarray, np.ndarray] | None:
@@ -96,10 +157,10 @@ def _pair(ctx: CheckContext, row: int) -> tuple[np.ndarray, np.ndarray] | None:
     return np.asarray(golden, dtype=np.float64).reshape(-1), target
 
 
-def _rails(ctx: CheckContext, row: int, target: np.ndarray) -> list[Rail]:
+def _rails(cmp: Comparison, row: int, target: np.ndarray) -> list[Rail]:
     """The limits the target's values may stop at: float16/bfloat16's largest value for a float
     tensor; the integer type's ends after scale and zero point for a quantised one."""
-    quant = quant_params(ctx.cmp, row)
+    quant = quant_params(cmp, row)
     if target.dtype.kind in "iu":
         if quant is None:
             return []
@@ -112,16 +173,15 @@ def _rails(ctx: CheckContext, row: int, target: np.ndarray) -> list[Rail]:
 
 def _held(golden: np.ndarray, target: np.ndarray, rail: Rail) -> Saturated | None:
     """The golden values past ``rail`` and the target values held exactly at it, when most are."""
-    up = rail.up
-    past = golden > rail.value + rail.slack if up else golden < rail.value - rail.slack
-    beyond = int(np.count_nonzero(past))
+    beyond_at = past(golden, rail)
+    beyond = int(np.count_nonzero(beyond_at))
     if not beyond:
         return None
     at = target == rail.stored
-    held = int(np.count_nonzero(at & past))
+    held = int(np.count_nonzero(at & beyond_at))
     if held < max(1, math.ceil(HELD_SHARE * beyond)):
         return None
-    extreme = float(np.max(golden[past])) if up else float(np.min(golden[past]))
+    extreme = float(np.max(golden[beyond_at])) if rail.up else float(np.min(golden[beyond_at]))
     return Saturated(rail, int(np.count_nonzero(at)), beyond, held, extreme)
 
 

@@ -18,6 +18,7 @@ import math
 import re
 import sys
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -230,7 +231,9 @@ def _check_cause_facts(cmp: Any, diag: Any, golden_dir: Path, target_dir: Path) 
         assert c.evidence[0] == (f"{r['health']}: {r['message']}" if r["message"] else str(r["health"]))
         origin = c.evidence[1]
         if origin.startswith("introduced here"):
-            assert f"this output is {r['health']} (relative error {g3(classes['error'][c.row])}" in origin
+            judged = classes["judged_level"][c.row]
+            health = r["health"] if judged is None else ("ok", "warn", "fail")[judged]
+            assert f"this output is {health} (relative error {g3(classes['error'][c.row])}" in origin
             worst = classes["worst_input_row"][c.row]
             assert f"relative error {g3(classes['error'][int(worst)])})" in origin
         for sentence in (*c.evidence, c.advice):
@@ -368,6 +371,91 @@ def _raise(*args: object, **kwargs: object) -> None:
     raise RuntimeError("no kernel")
 
 
+def _saturating_model(clip: bool) -> onnx.ModelProto:
+    """x[1,4,16] -> Mul(3e4) -> MatMul(w) -> [Clip(+-65504): the target] -> Relu -> y."""
+    rng = np.random.default_rng(7)
+    inits = [
+        onnx.numpy_helper.from_array(np.array(3e4, np.float32), "k"),
+        onnx.numpy_helper.from_array(rng.standard_normal((16, 8)).astype(np.float32), "w"),
+        onnx.numpy_helper.from_array(np.array(-65504.0, np.float32), "lo"),
+        onnx.numpy_helper.from_array(np.array(65504.0, np.float32), "hi"),
+    ]
+    nodes = [
+        helper.make_node("Mul", ["x", "k"], ["s"], name="scale"),
+        helper.make_node("MatMul", ["s", "w"], ["mm_raw" if clip else "mm"], name="matmul"),
+        *([helper.make_node("Clip", ["mm_raw", "lo", "hi"], ["mm"], name="clip")] if clip else []),
+        helper.make_node("Relu", ["mm"], ["y"], name="relu"),
+    ]
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 16])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    graph = helper.make_graph(nodes, "sat", [x], [y], initializer=inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+
+
+@renders(
+    "replay:sentence",
+    "replay:_why",
+    "replay:_held_words",
+    "replay:_rail",
+)
+def test_a_saturating_target_s_replay_says_where_it_is_held(tmp_path: Path) -> None:
+    """Item 5 (issue 20): the replay of a node whose target is clipped at +-65504 names the rails the target
+    is held at where the replay goes beyond, and that it matches the replay elsewhere -- not "the target's
+    implementation differs"; every count recomputed in float64 from the dumps."""
+    onnx.save_model(_saturating_model(False), str(tmp_path / "golden.onnx"))
+    onnx.save_model(_saturating_model(True), str(tmp_path / "target.onnx"))
+    x = np.random.default_rng(3).standard_normal((1, 4, 16)).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    dump_model(tmp_path / "golden.onnx", tmp_path / "g", inputs={"x": tmp_path / "x.npy"})
+    dump_model(tmp_path / "target.onnx", tmp_path / "t", inputs={"x": tmp_path / "x.npy"})
+    cmp = compare(tmp_path / "g", tmp_path / "t", model=tmp_path / "golden.onnx")
+    diag = diagnose(cmp)
+    top = diag.root_causes[0]
+    assert top.name == "mm" and top.cause == v.OVERFLOW and top.replay is not None and top.replay.differs
+    _check_cause_facts(cmp, diag, tmp_path / "g", tmp_path / "t")
+    said = next(e for e in top.evidence if e.startswith("replay ("))
+    assert "implementation differs" not in said
+    ref = _load(tmp_path / "g", "s") @ onnx.numpy_helper.to_array(
+        _saturating_model(False).graph.initializer[1]
+    )
+    target = _load(tmp_path / "t", "mm")
+    keep = np.ones(target.shape, dtype=bool)
+    for limit in (65504.0, -65504.0):
+        beyond = ref > limit if limit > 0 else ref < limit
+        held = int(np.count_nonzero(beyond & (target == limit)))
+        assert held and int(beyond.sum()) == held
+        extreme = float(ref[beyond].max() if limit > 0 else ref[beyond].min())
+        assert (
+            f"at the float16 limit {limit:g} at {held} of the {held} positions where the replay goes beyond it "
+            f"(the replay reaches {extreme:.6g})"
+        ) in said
+        keep &= ~(beyond & (target == limit))
+    rest = float(np.linalg.norm(target[keep] - ref[keep]) / np.linalg.norm(ref[keep]))
+    assert f"elsewhere the target matches the replay ({g3(rest)}): the saturation is introduced here" in said
+    # the same replay read as another class claims only what it measured
+    rep = top.replay
+    assert "implementation differs" in rep.sentence(v.OPERATOR)
+    assert rep.sentence(v.LAYOUT).endswith(": the error is introduced here")
+    still = replace(rep, held_rest=0.9 * (rep.target_error or 0))
+    assert "elsewhere it still differs" in still.sentence(v.OVERFLOW)
+    assert replace(rep, held_rest=None).sentence(v.OVERFLOW).endswith(", the saturation is introduced here")
+
+
+@renders("replay:sentence", "replay:_why", "replay:_step_words")
+def test_a_quantised_replay_is_measured_in_steps_of_the_output_grid() -> None:
+    """A quantisation cause: the target's largest distance from the replay in steps of its output grid, and
+    whether one step explains it; without a known grid no kernel claim either."""
+    for max_diff, scale in ((0.02, 0.04127), (0.0656, 0.04127)):
+        rep = Replay(4, ("conv",), "differs", "float32", 0.0135, 0.0135, max_diff=max_diff)
+        said = rep.sentence(v.QUANTISATION, (scale, "int8"))
+        steps = max_diff / scale
+        assert f"at most {g3(steps)} steps of its int8 grid (one step {scale:.4g})" in said
+        assert ("the size of that quantisation step" in said) == (steps <= 1)
+        assert "implementation differs" not in said
+    bare = Replay(4, ("conv",), "differs", "float32", 0.0135, 0.0135, max_diff=0.02).sentence(v.QUANTISATION)
+    assert "quantised computation departs from the float one" in bare and "implementation" not in bare
+
+
 # ----------------------------------------------------------------- engine sentences from their facts
 
 
@@ -377,6 +465,7 @@ def _raise(*args: object, **kwargs: object) -> None:
     "engine:_error_words",
     "engine:_grown",
     "engine:_origin_words",
+    "engine:_scale_words",
 )
 def test_origin_sentences_print_their_facts() -> None:
     r = {"kind": "activation", "health": "fail"}
@@ -412,6 +501,17 @@ def test_origin_sentences_print_their_facts() -> None:
     inherited = engine._origin_sentence(r, {**c, "origin": "inherited"})
     assert inherited.startswith("inherited, the error grows here:") and "introduced" not in inherited
     assert engine._origin_sentence(r, {**c, "origin": "inherited", "growth": 0.5}).startswith("inherited:")
+    # judged on one scale with its inputs (classify): the band, the level there, its own band's verdict
+    ok8 = {"kind": "activation", "health": "ok", "band": "int8"}
+    said = engine._origin_sentence(ok8, {**c, "growth": 2.5, "judged_band": "int16", "judged_level": 1})
+    assert said == (
+        "introduced here (judged in the int16 band, the strictest of this row's and its inputs'): worst "
+        f"input 'a' is ok (relative error 1.5e-07); this output is warn (relative error {g3(c['error'])}, "
+        "2.5x its worst input's), ok in its own int8 band"
+    )
+    same = engine._origin_sentence(r, {**c, "judged_band": "int16", "judged_level": 2})
+    assert "judged in the int16 band" in same and "in its own" not in same
+    assert "judged" not in engine._origin_sentence(r, {**c, "judged_band": None, "judged_level": None})
 
 
 @renders("engine:_nan_sentences", "engine:_upstream_sentence")
@@ -623,6 +723,27 @@ def test_the_saturation_sentence_prints_independent_counts() -> None:
         f"(golden reaches {golden[past].max():.6g}; {int(past.sum())} golden values past the limit, "
         f"{held} of them held at it)"
     ) in said
+
+
+@renders("checks/saturation:_input_finding")
+def test_the_quantised_input_saturation_sentence_prints_independent_counts() -> None:
+    from dumpscope.core.diagnosis.checks.saturation import _input_finding
+
+    golden = np.array([0.5, 4.0, -1.0, 9.0, 3.2])
+    scale = 3.0 / 127
+    ints = np.clip(np.round(golden / scale), -128, 127).astype(np.int8)
+    rail = Rail("int8", 127, 127 * scale, True, scale / 2)
+    s = _held(golden, ints, rail)
+    assert s is not None
+    said = _input_finding("relu", "y", "y_q", s, golden.size).text
+    past = golden > 127 * scale + scale / 2
+    held = int(np.count_nonzero(past & (ints == 127)))
+    assert said == (
+        f"saturation at the input 'y' of 'relu': {int(np.count_nonzero(ints == 127))} of 5 values of the "
+        f"target's int8 copy 'y_q' sit exactly at 127 (= {127 * scale:.6g}) where the golden goes beyond it "
+        f"(golden reaches {golden[past].max():.6g}; {int(past.sum())} golden values past the grid, {held} of "
+        "them held at it): the node reads values clipped at the quantisation range"
+    )
 
 
 # ----------------------------------------------------------------- advice
