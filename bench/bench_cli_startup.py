@@ -94,7 +94,8 @@ def _report(times: dict[str, list[tuple[float, float]]], runs: int) -> None:
     """Best and median wall time, and best CPU time, each with its difference to ``python -c pass``."""
     base = _figures(times["python -c pass"])
     print(
-        f"{'':44s} {'wall best':>10s} {'+pass':>7s}  {'median':>8s} {'+pass':>7s}  {'CPU best':>9s} {'+pass':>7s}"
+        f"{'':44s} {'wall best':>10s} {'+pass':>7s}  {'median':>8s} {'+pass':>7s}  {'CPU best':>9s} "
+        f"{'+pass':>7s}"
     )
     for label, values in times.items():
         fig = _figures(values)

@@ -7,7 +7,8 @@ them): a chain of conv/relu-like layers with a residual Add every third layer, e
 activation 1 x 16 x 128 x 128 float32 on the golden side (1 MiB) and float16 on the
 target side, about 1 GB in total for 700 layers.  The target carries fp16-sized noise,
 a slow drift, one-layer breaks every 50 layers and a lasting break at 70 % depth, so the
-diagnosis has a dozen candidates to check (it reads their tensors).  Prints compare time, diagnose time and their ratio;
+diagnosis has a dozen candidates to check (it reads their tensors).  Prints compare time, diagnose time and
+their ratio;
 both run in this process on a warm page cache (the files were just written).
 """
 

@@ -29,7 +29,10 @@ KNOWLEDGE_FIRST_LOOKUP = (
     "heavy = [m for m in ('numpy', 'polars', 'onnx', 'textual', 'rich') if m in sys.modules]\n"
     "assert not heavy, heavy\n"
 )
-CLI = f"import sys\nfrom dumpscope.tui.cli.main import main\nsys.argv = ['dumpscope', 'explain', {STARTUP_MESSAGE!r}]\nmain()\n"
+CLI = (
+    "import sys\nfrom dumpscope.tui.cli.main import main\nsys.argv = ['dumpscope', 'explain', "
+    f"{STARTUP_MESSAGE!r}]\nmain()\n"
+)
 
 
 def _fresh_ms(code: str, runs: int) -> float:
@@ -49,10 +52,12 @@ def startup(runs: int = 15) -> None:
     cli = _fresh_ms(CLI, runs)
     print(f"baseline `python -c pass`: {base:.0f} ms (best of {runs})")
     print(
-        f"knowledge import + load_kb + first lookup: {knowledge:.0f} ms = +{knowledge - base:.0f} ms over the baseline"
+        f"knowledge import + load_kb + first lookup: {knowledge:.0f} ms = +{knowledge - base:.0f} ms over "
+        "the baseline"
     )
     print(
-        f"`dumpscope explain MSG` end to end: {cli:.0f} ms = +{cli - base:.0f} ms over the baseline (goal < 60 ms)"
+        f"`dumpscope explain MSG` end to end: {cli:.0f} ms = +{cli - base:.0f} ms over the baseline (goal < "
+        "60 ms)"
     )
 
 
@@ -81,7 +86,8 @@ def make_log(path: Path, megabytes: int, examples: list[str], seed: int = 5) -> 
                     lines.append(
                         rng.choice(NOISE).format(
                             pid=rng.randint(1000, 99999),
-                            ts=f"2025-03-{rng.randint(1, 28):02d}-10:{rng.randint(0, 59):02d}:{rng.randint(0, 59):02d}.123.456",
+                            ts=f"2025-03-{rng.randint(1, 28):02d}-10:{rng.randint(0, 59):02d}:"
+                            f"{rng.randint(0, 59):02d}.123.456",
                             n=rng.randint(0, 999),
                             m=rng.randint(0, 99999),
                             f=rng.random(),

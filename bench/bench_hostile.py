@@ -26,7 +26,8 @@ def _child(argv: list[str]) -> tuple[int, float]:
     """(peak RSS bytes, CPU seconds) of ``python -m dumpscope argv`` (a fresh interpreter)."""
     code = (
         "import resource, subprocess, sys\n"
-        "subprocess.call([sys.executable, '-m', 'dumpscope', *sys.argv[1:]], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+        "subprocess.call([sys.executable, '-m', 'dumpscope', *sys.argv[1:]], stdout=subprocess.DEVNULL, "
+        "stderr=subprocess.DEVNULL)\n"
         "u = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
         "print(u.ru_maxrss * 1024, u.ru_utime + u.ru_stime)\n"
     )

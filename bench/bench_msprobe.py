@@ -125,8 +125,10 @@ def _triage(root: Path) -> None:
     plain, stats, region, whole, n_region, total, entry = out.split()
     print(
         f"triage first (step1/rank1, {total} records, 1 worker): statistics + first divergence {entry} in "
-        f"{float(stats):.2f} s ({float(stats) / float(plain):.3g}x a plain tensor compare of {float(plain):.2f} s), "
-        f"its region's {n_region} records' tensors by {float(region):.2f} s ({float(region) / float(plain):.3g}x), "
+        f"{float(stats):.2f} s ({float(stats) / float(plain):.3g}x a plain tensor compare of "
+        f"{float(plain):.2f} s), "
+        f"its region's {n_region} records' tensors by {float(region):.2f} s "
+        f"({float(region) / float(plain):.3g}x), "
         f"every tensor by {float(whole):.2f} s ({float(whole) / float(plain):.3g}x)"
     )
 

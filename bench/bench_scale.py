@@ -142,17 +142,20 @@ def tiny_table(root: Path, count: int, repeat: int) -> None:
     )
     print(f"\n{count} tiny tensors per side (16-256 float32 elements)\n")
     print(
-        "| contender | wall s | tensors/s | x naive loop | CPU s (all processes) | x naive CPU | peak RSS MB |\n"
+        "| contender | wall s | tensors/s | x naive loop | CPU s (all processes) | x naive CPU | peak RSS "
+        "MB |\n"
         "|---|---|---|---|---|---|---|"
     )
     print(
-        f"| naive numpy loop (baseline) | {naive_s:.2f} | {count / naive_s:,.0f} | 1.00 | {naive_cpu:.2f} | 1.00 | {naive_mb:.0f} |"
+        f"| naive numpy loop (baseline) | {naive_s:.2f} | {count / naive_s:,.0f} | 1.00 | {naive_cpu:.2f} | "
+        f"1.00 | {naive_mb:.0f} |"
     )
     cases = (("npy folder", "g", "t"), ("npy folder + manifest", "gm", "tm"), (".npz", "g.npz", "t.npz"))
     for label, g, t in cases:
         wall, mb, cpu = best(compare_cmd(root / g, root / t, root / "out.csv"), repeat)
         print(
-            f"| dumpscope compare, {label} | {wall:.2f} | {count / wall:,.0f} | {wall / naive_s:.2f} | {cpu:.2f} | "
+            f"| dumpscope compare, {label} | {wall:.2f} | {count / wall:,.0f} | {wall / naive_s:.2f} | "
+            f"{cpu:.2f} | "
             f"{cpu / naive_cpu:.2f} | {mb:.0f} |"
         )
 
@@ -198,11 +201,13 @@ def reopen_table(root: Path, count: int) -> None:
     cold, cold_mb, cold_cpu = timed(compare_cmd(g, t, root / "r.csv", "--cache"))
     warm, warm_mb, warm_cpu = best(compare_cmd(g, t, root / "r.csv", "--cache"), 2)
     print(
-        f"\n{count} tiny tensors per side, `compare --cache` (naive loop {naive_s:.2f} s, {naive_cpu:.2f} CPU s)\n"
+        f"\n{count} tiny tensors per side, `compare --cache` (naive loop {naive_s:.2f} s, {naive_cpu:.2f} "
+        "CPU s)\n"
     )
     print("| run | wall s | x naive loop | CPU s | x naive CPU | peak RSS MB |\n|---|---|---|---|---|---|")
     print(
-        f"| cold (no index) | {cold:.2f} | {cold / naive_s:.2f} | {cold_cpu:.2f} | {cold_cpu / naive_cpu:.2f} | {cold_mb:.0f} |"
+        f"| cold (no index) | {cold:.2f} | {cold / naive_s:.2f} | {cold_cpu:.2f} | "
+        f"{cold_cpu / naive_cpu:.2f} | {cold_mb:.0f} |"
     )
     print(
         f"| warm reopen (index, no file changed) | {warm:.2f} | {warm / naive_s:.2f} | {warm_cpu:.2f} | "
@@ -210,10 +215,12 @@ def reopen_table(root: Path, count: int) -> None:
     )
     snap, rows, cached = first_snapshot(g, t)
     print(
-        f"\nwarm reopen, first streamed frame (process start to frame): {snap:.2f} s, {rows} rows, from the cache: {cached}"
+        f"\nwarm reopen, first streamed frame (process start to frame): {snap:.2f} s, {rows} rows, from the "
+        f"cache: {cached}"
     )
     print(
-        f"warm reopen, `dumpscope GOLDEN TARGET --cache` first judged row on screen: {first_paint(g, t):.2f} s"
+        "warm reopen, `dumpscope GOLDEN TARGET --cache` first judged row on screen: "
+        f"{first_paint(g, t):.2f} s"
     )
 
 

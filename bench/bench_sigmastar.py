@@ -18,7 +18,9 @@ from pathlib import Path
 
 NAIVE = r"""
 import re, sys, numpy as np
-HEAD = re.compile(rb"^//(in|out) \d+ s: \S+ z: \S+ type: \S+ name: (.*?) bConstant:\d shape:\[([^\]]*)\]", re.M)
+HEAD = re.compile(
+    rb"^//(in|out) \d+ s: \S+ z: \S+ type: \S+ name: (.*?) bConstant:\d shape:\[([^\]]*)\]", re.M
+)
 def read(path):
     data = open(path, "rb").read()
     out = {}
@@ -26,13 +28,15 @@ def read(path):
         at = data.index(b"//buffer data size: ", m.end()); nl = data.index(b"\n", at)
         shape = [int(d) for d in m.group(3).split(b",") if d.strip()]
         if m.group(1) == b"out":
-            out[m.group(2).decode()] = np.frombuffer(data, "<f4", int(np.prod(shape)), nl + 1).astype(np.float64)
+            values = np.frombuffer(data, "<f4", int(np.prod(shape)), nl + 1)
+            out[m.group(2).decode()] = values.astype(np.float64)
     return out
 s, b = read(sys.argv[1]), read(sys.argv[2])
 for i, name in enumerate(n for n in s if n in b):
     x, y = s[name], b[name]; d = x - y
     cos = float(x @ y / np.sqrt((x @ x) * (y @ y)))
-    print(f"{i}) {name} MSE: {float(d @ d) / d.size:.6f} COS: {cos:.6f} RMSE: {float(np.abs(d).sum() / np.abs(y).sum()):.6f}")
+    rmse = float(np.abs(d).sum() / np.abs(y).sum())
+    print(f"{i}) {name} MSE: {float(d @ d) / d.size:.6f} COS: {cos:.6f} RMSE: {rmse:.6f}")
 """
 
 
@@ -64,7 +68,8 @@ def main(argv: list[str]) -> int:
     zero = sum("nan" in b for b in ref_lines)
     print(f"{len(ours_lines)} tensors, {fixed.stat().st_size / 1e6:.1f} MB per side")
     print(
-        f"dumpscope --format sigmastar: {ours:.2f} s; naive float64 loop: {naive:.2f} s; ratio {ours / naive:.2f} "
+        f"dumpscope --format sigmastar: {ours:.2f} s; naive float64 loop: {naive:.2f} s; ratio "
+        f"{ours / naive:.2f} "
         "(both as subprocesses: dumpscope's start-up included)"
     )
     print(f"lines that differ: {len(differ)} (plus {zero} all-zero tensors the naive loop prints as nan)")

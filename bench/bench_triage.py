@@ -70,8 +70,10 @@ def main() -> None:
             timed(triage.compare_triaged, root, region, args.workers),
         )
         print(
-            f"{args.workers} worker(s): region computed after {tri[0]:.2f} s triaged vs {plain[0]:.2f} s plain "
-            f"({tri[0] / plain[0]:.2f}x); whole comparison {tri[1]:.2f} s vs {plain[1]:.2f} s ({tri[1] / plain[1]:.2f}x)"
+            f"{args.workers} worker(s): region computed after {tri[0]:.2f} s triaged vs {plain[0]:.2f} s "
+            "plain "
+            f"({tri[0] / plain[0]:.2f}x); whole comparison {tri[1]:.2f} s vs {plain[1]:.2f} s "
+            f"({tri[1] / plain[1]:.2f}x)"
         )
     if not args.keep:
         shutil.rmtree(root, ignore_errors=True)

@@ -3,7 +3,8 @@
     python bench/bench_tui.py            # everything, each measurement in a fresh process
     python bench/bench_tui.py --quick    # skip the slow DataTable baseline
     python bench/bench_tui.py --fill     # only the fill: the TUI vs `dumpscope compare` at 3k and 10k tensors
-    python bench/bench_tui.py --breakdown  # where the fill's time goes in the TUI process (CPU per thread, GC, layout)
+    python bench/bench_tui.py --breakdown  # where the fill's time goes in the TUI process (CPU per
+    thread, GC, layout)
 
 Measured (targets from research/tui.md §5.4, 160x50, the 2-core CI box):
   * headless first paint at 10k and 100k rows (target <= 0.1 s at 100k);
@@ -260,7 +261,8 @@ from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
 import dumpscope.tui.app.app as explorer
 import textual.screen
 
-out = {"import_cpu_s": time.thread_time() - start_cpu, "gc_full_passes": 0, "gc_full_s": 0.0, "gc_young_s": 0.0,
+out = {"import_cpu_s": time.thread_time() - start_cpu, "gc_full_passes": 0, "gc_full_s": 0.0,
+       "gc_young_s": 0.0,
        "layout_passes": 0, "layout_cpu_s": 0.0}
 started = [0.0]
 
@@ -300,7 +302,8 @@ class Timed(DumpscopeApp):
 """
     + RUN_UNTIL_EXIT
     + r"""
-out["other_threads_cpu_s"] = time.process_time() - time.thread_time()  # the comparison's, the tensor pane's reads
+# the comparison's, the tensor pane's reads
+out["other_threads_cpu_s"] = time.process_time() - time.thread_time()
 out["ui_cpu_s"] -= out["mount_cpu_s"]
 print(json.dumps(out))
 """
@@ -365,7 +368,8 @@ def _breakdown(layers: int) -> None:
         f"CLI main thread until the table is printed: {cli['cpu_s']:.3f}"
     )
     print(
-        f"  collector: TUI {tui['gc_full_passes']} full passes {tui['gc_full_s']:.3f} s + young {tui['gc_young_s']:.3f} s; "
+        f"  collector: TUI {tui['gc_full_passes']} full passes {tui['gc_full_s']:.3f} s + young "
+        f"{tui['gc_young_s']:.3f} s; "
         f"CLI {cli['gc_full_passes']} full passes {cli['gc_full_s']:.3f} s + young {cli['gc_young_s']:.3f} s"
     )
 
@@ -472,28 +476,34 @@ def main() -> int:
     cold = _spawn("cold", 10_000)
     print(f"{'measure':<38}{'10k':>10}{'100k':>10}   target")
     print(
-        f"{'first paint, headless (s)':<38}{small['first_paint_s']:>10.3f}{big['first_paint_s']:>10.3f}   <= 0.1 @100k"
+        f"{'first paint, headless (s)':<38}{small['first_paint_s']:>10.3f}{big['first_paint_s']:>10.3f}   "
+        "<= 0.1 @100k"
     )
     print(f"{'CPU per j (ms, minus unbound key)':<38}{small['j_ms']:>10.1f}{big['j_ms']:>10.1f}   <= 10")
     print(f"{'tensor pane refresh, when it rests (ms)':<38}{small['pane_ms']:>10.1f}{big['pane_ms']:>10.1f}")
     print(f"{'CPU per page (ms)':<38}{small['page_ms']:>10.1f}{big['page_ms']:>10.1f}   <= 30")
     print(
-        f"{'sort by cosine + repaint (CPU ms)':<38}{small['sort_cos_ms']:>10.1f}{big['sort_cos_ms']:>10.1f}   <= 50"
+        f"{'sort by cosine + repaint (CPU ms)':<38}{small['sort_cos_ms']:>10.1f}{big['sort_cos_ms']:>10.1f} "
+        "  <= 50"
     )
     print(
-        f"{'sort, next keys, mean (CPU ms)':<38}{small['sort_name_ms']:>10.1f}{big['sort_name_ms']:>10.1f}   <= 50"
+        f"{'sort, next keys, mean (CPU ms)':<38}{small['sort_name_ms']:>10.1f}{big['sort_name_ms']:>10.1f}  "
+        " <= 50"
     )
     print(
-        f"{'filter op:+health:+word (CPU ms)':<38}{small['filter_ms']:>10.1f}{big['filter_ms']:>10.1f}   <= 50"
+        f"{'filter op:+health:+word (CPU ms)':<38}{small['filter_ms']:>10.1f}{big['filter_ms']:>10.1f}   <= "
+        "50"
     )
     print(
-        f"{'filter, name word (CPU ms)':<38}{small['filter_word_ms']:>10.1f}{big['filter_word_ms']:>10.1f}   <= 50"
+        f"{'filter, name word (CPU ms)':<38}{small['filter_word_ms']:>10.1f}{big['filter_word_ms']:>10.1f}  "
+        " <= 50"
     )
     print(
         f"{'RSS added by the UI (MB)':<38}{small['rss_ui_mb']:>10.1f}{big['rss_ui_mb']:>10.1f}   <= 50 @100k"
     )
     print(
-        f"{'Pilot cost of an unbound key (ms)':<38}{small['key_baseline_ms']:>10.1f}{big['key_baseline_ms']:>10.1f}"
+        f"{'Pilot cost of an unbound key (ms)':<38}"
+        f"{small['key_baseline_ms']:>10.1f}{big['key_baseline_ms']:>10.1f}"
     )
     print(
         f"cold start to first frame, pty 160x50, `dumpscope open` 10k: {cold['cold_start_s']:.2f} s "
@@ -503,7 +513,8 @@ def main() -> int:
         base = _spawn("datatable", 10_000)
         print(
             f"baseline DataTable @10k: first paint {base['first_paint_s']:.2f} s, down {base['j_ms']:.1f} ms"
-            f"  ->  line-API list is {base['first_paint_s'] / small['first_paint_s']:.0f}x faster to first paint, "
+            f"  ->  line-API list is {base['first_paint_s'] / small['first_paint_s']:.0f}x faster to first "
+            "paint, "
             f"{base['j_ms'] / max(small['j_ms'] + small['key_baseline_ms'], 1e-3):.1f}x cheaper per key "
             "(both including Pilot's own cost)"
         )

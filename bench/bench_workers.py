@@ -167,7 +167,8 @@ def report(best: dict[int, Run], lean: dict[int, Run], size: int) -> dict[str, o
         f"load average {os.getloadavg()[0]:.1f}"
     )
     print(
-        f"serial share (1 worker, CPU): {share:.1%} = {first.serial:.3f} s of {first.serial + first.work:.3f} s"
+        f"serial share (1 worker, CPU): {share:.1%} = {first.serial:.3f} s of "
+        f"{first.serial + first.work:.3f} s"
     )
     print(
         f"{'workers':>7} {'wall s':>7} {'GB/s':>6} {'wall x':>7} {'CPU x':>6} {'Amdahl':>6} {'got':>5} "

@@ -97,7 +97,8 @@ def report(table: dict[tuple[str, str], list[int]]) -> None:
                 bucket[i] += v
         for name, row in totals.items():
             print(
-                f"   {'ALL ' + name:24s} {_pct(row[1], row[0])}   {_pct(row[3], row[2])}   {_pct(row[4], row[2])}"
+                f"   {'ALL ' + name:24s} {_pct(row[1], row[0])}   {_pct(row[3], row[2])}   "
+                f"{_pct(row[4], row[2])}"
             )
 
 

@@ -239,7 +239,8 @@ def _records(
     types: dict[str, str] | None = None,
     params: dict[str, tuple[float, int]] | None = None,
 ) -> list[SgsTensor]:
-    """Each op's ``//in`` records (its activation inputs) then its ``//out`` record, as the simulator dumps them."""
+    """Each op's ``//in`` records (its activation inputs) then its ``//out`` record, as the simulator dumps
+    them."""
     out = []
     for k, name in enumerate(order):
         for j, src in enumerate(inputs.get(name, [])):
@@ -433,7 +434,8 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args[0] if args else "sigmastar_case")
     case = build(out, model_path(MODEL_KEY))
     print(
-        f"root cause {case.root_cause!r} range {case.root_range}; square tensor {case.square!r}; dumps under {out}"
+        f"root cause {case.root_cause!r} range {case.root_range}; square tensor {case.square!r}; dumps "
+        f"under {out}"
     )
     if shots:  # screenshots/sigmastar.svg, made by the app on this pair
         import asyncio

@@ -30,9 +30,21 @@ if TYPE_CHECKING:
     from dumpscope.core.vendor.opdebug import OverflowReport
 
 __all__ = [
-    "Comparison", "Diagnosis", "Thresholds", "ThreeWay", "compare", "compare_frame", "compare_stream", "compare_three",
-    "diagnose", "dump", "explain", "fusion", "open_dump", "overflow",
-]  # fmt: skip
+    "Comparison",
+    "Diagnosis",
+    "Thresholds",
+    "ThreeWay",
+    "compare",
+    "compare_frame",
+    "compare_stream",
+    "compare_three",
+    "diagnose",
+    "dump",
+    "explain",
+    "fusion",
+    "open_dump",
+    "overflow",
+]
 
 _HOME = {
     "compare": "dumpscope.core.comparison.pipeline",

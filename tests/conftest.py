@@ -20,7 +20,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--all",
         action="store_true",
-        help="also run the tests marked slow (real-model corpus, end-to-end runs); CI and the README run them",
+        help="also run the tests marked slow (real-model corpus, end-to-end runs); CI and the README run "
+        "them",
     )
 
 

@@ -391,7 +391,8 @@ def test_planted_cycle_is_caught_through_a_function_level_import() -> None:
 def test_typing_only_imports_are_not_cycles_and_relative_imports_resolve() -> None:
     tree = _planted(
         {
-            "dumpscope.core.a": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from dumpscope.core import b\n",
+            "dumpscope.core.a": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from "
+            "dumpscope.core import b\n",
             "dumpscope.core.b": "from . import a\n",
         }
     )
@@ -404,7 +405,8 @@ def test_planted_eager_textual_in_the_cli_is_caught() -> None:
         {
             "dumpscope.tui.cli.commands.view": "from textual.app import App\n",
             "dumpscope.tui.cli.commands.open": "def run():\n    from textual.app import App\n",
-            "dumpscope.tui.cli.render": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import textual\n",
+            "dumpscope.tui.cli.render": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import "
+            "textual\n",
         }
     )
     assert eager_textual(tree) == ["dumpscope.tui.cli.commands.view:1 -> textual.app"]
@@ -416,7 +418,10 @@ def test_a_missing_package_is_caught(tmp_path: Path) -> None:
         (tmp_path / folder / "__init__.py").write_text("")
     (tmp_path / "core" / "__init__.py").write_text("")
     (tmp_path / "tui" / "__init__.py").write_text("")
-    listed = '[tool.setuptools]\npackages = ["dumpscope.core", "dumpscope.core.comparison", "dumpscope.tui", "dumpscope.tui.cli"]\n'
+    listed = (
+        '[tool.setuptools]\npackages = ["dumpscope.core", "dumpscope.core.comparison", '
+        '"dumpscope.tui", "dumpscope.tui.cli"]\n'
+    )
     assert unlisted_packages(package_folders(tmp_path), listed) == {"dumpscope.core.new_home"}
 
 
@@ -445,10 +450,13 @@ def test_complexity_counts_each_decision_and_catches_a_planted_decider() -> None
 def test_public_api_is_importable_lazily() -> None:
     code = (
         "import sys, dumpscope.core as c; assert 'polars' not in sys.modules; "
-        "from dumpscope.core import Comparison, Diagnosis, Thresholds, compare, compare_frame, compare_stream, diagnose, open_dump; "
+        "from dumpscope.core import Comparison, Diagnosis, Thresholds, compare, compare_frame, "
+        "compare_stream, diagnose, open_dump; "
         "from dumpscope.core import ThreeWay, compare_three, dump, explain, fusion, overflow; "
-        "assert sorted(c.__all__) == sorted(['Comparison', 'Diagnosis', 'Thresholds', 'compare', 'compare_frame', "
-        "'compare_stream', 'diagnose', 'open_dump', 'ThreeWay', 'compare_three', 'dump', 'explain', 'fusion', "
+        "assert sorted(c.__all__) == sorted(['Comparison', 'Diagnosis', 'Thresholds', 'compare', "
+        "'compare_frame', "
+        "'compare_stream', 'diagnose', 'open_dump', 'ThreeWay', 'compare_three', 'dump', 'explain', "
+        "'fusion', "
         "'overflow']); print('ok')"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

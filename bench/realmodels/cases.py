@@ -167,7 +167,8 @@ def _nhwc_of(inner: Build) -> Build:
 
 
 def _build_fusion(b: Builder, case: Case) -> tuple[Path, Path]:
-    """Target = onnxruntime's optimised det graph with one fused HardSigmoid alpha 0.2 (Paddle's slope) for 1/6.
+    """Target = onnxruntime's optimised det graph with one fused HardSigmoid alpha 0.2 (Paddle's slope)
+    for 1/6.
 
     Its tensors are dumped by running the modified optimised graph; its manifest is the
     real ``--target optimized`` manifest of the unmodified model (same graph, same names),
@@ -400,7 +401,8 @@ FAULT_CASES: tuple[Case, ...] = (
         "overflow",
         "culprit",
         _model_pair(lambda s, d: faults.scale_constant(s, d, "p2o.helper.constant.169", 3e4), "fp16"),
-        "PP-OCRv4 rec whose first attention scale is x3e4 (both runs), fp16 target: q.k^T MatMul exceeds 65504 "
+        "PP-OCRv4 rec whose first attention scale is x3e4 (both runs), fp16 target: q.k^T MatMul exceeds "
+        "65504 "
         "(its inputs stay below)",
         truth=("p2o.MatMul.3", "p2o.MatMul.2"),
         must=(r"(?i)clip|fp32|scale|65504|overflow",),
@@ -570,7 +572,8 @@ LAYOUT_CASES: tuple[Case, ...] = (
             "layout",
             "culprit",
             _modified_input(faults.hwc_as_nchw, name),
-            f"{key} fed its image as an HWC buffer declared NCHW (same shape, same values, another axis order)",
+            f"{key} fed its image as an HWC buffer declared NCHW (same shape, same values, another axis "
+            "order)",
             truth=(name,),
             must=(LAYOUT,),
             must_not=FP32_TARGET,
@@ -608,7 +611,8 @@ OPTIMISED_CASES: tuple[Case, ...] = (
             "none",
             "healthy",
             _ort_optimised(level),
-            f"{key}: onnxruntime's own {level.upper()}-optimised graph (SessionOptions.optimized_model_filepath) "
+            f"{key}: onnxruntime's own {level.upper()}-optimised graph "
+            "(SessionOptions.optimized_model_filepath) "
             "dumped as a model, golden inputs",
             quick=(key, level) == ("ppocr-cls", "all"),
         )
@@ -622,7 +626,8 @@ OPTIMISED_CASES: tuple[Case, ...] = (
             "none",
             "healthy",
             _plain(_ort_optimised("all"), _ascend_spelling),
-            f"{key}-ort-all stored as plain folders with Ascend-style file names ('.' and '/' -> '_', no manifest), "
+            f"{key}-ort-all stored as plain folders with Ascend-style file names ('.' and '/' -> '_', no "
+            "manifest), "
             "with --model (the original model)",
         )
         for key in ("ppocr-det", "ppocr-cls")

@@ -34,7 +34,8 @@ def _set_attr(node: onnx.NodeProto, name: str, value: object) -> None:
 
 
 def set_attribute(src: Path, dst: Path, node: str, attrs: dict[str, object]) -> Path:
-    """A copy of the model at ``src`` where ``node`` has different attributes (an op implemented differently)."""
+    """A copy of the model at ``src`` where ``node`` has different attributes (an op implemented
+    differently)."""
     model = onnx.load(str(src))
     target = _node(model, node)
     for key, value in attrs.items():
@@ -167,7 +168,8 @@ def save_input(arr: np.ndarray, path: Path) -> Path:
 
 
 def nhwc_copy(golden: Path, out: Path) -> int:
-    """Copy a golden dump, storing every 4-D float activation NHWC as an NHWC vendor would; return how many."""
+    """Copy a golden dump, storing every 4-D float activation NHWC as an NHWC vendor would; return how
+    many."""
     if out.exists():
         shutil.rmtree(out)
     shutil.copytree(golden, out)

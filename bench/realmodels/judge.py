@@ -411,7 +411,8 @@ def band_violations(rows: list[dict[str, Any]], target: Path) -> int:
 
 
 def stats_hidden(case: Case, rows: list[dict[str, Any]]) -> list[str]:
-    """Item 10: the truth row's golden min/max must describe the whole golden tensor (float64 from the file)."""
+    """Item 10: the truth row's golden min/max must describe the whole golden tensor (float64 from the
+    file)."""
     reasons = []
     for row in rows:
         if row.get("name") not in case.truth or not row.get("golden_file") or row.get("max_golden") is None:
@@ -422,7 +423,8 @@ def stats_hidden(case: Case, rows: list[dict[str, Any]]) -> list[str]:
         finite = g[np.isfinite(g)]
         if finite.size and not np.isclose(float(row["max_golden"]), float(finite.max()), rtol=1e-6):
             reasons.append(
-                f"row {row['name']!r} max_golden {row['max_golden']:.6g}, the file's max is {finite.max():.6g}"
+                f"row {row['name']!r} max_golden {row['max_golden']:.6g}, the file's max is "
+                f"{finite.max():.6g}"
             )
     return reasons
 

@@ -37,12 +37,16 @@ def _short(text: str | None, width: int) -> str:
 
 def table(outcomes: Sequence[Outcome]) -> str:
     """The corpus table, one line per case."""
-    head = f"{'case':26} {'class':13} {'truth':30} {'rank 1 (dumpscope)':30} {'its cause':14} {'replay':10} {'ok':4} {'cmp':>3} {'dia':>3} {'t_cmp':>6} {'t_dia':>6}"
+    head = (
+        f"{'case':26} {'class':13} {'truth':30} {'rank 1 (dumpscope)':30} {'its cause':14} {'replay':10} "
+        f"{'ok':4} {'cmp':>3} {'dia':>3} {'t_cmp':>6} {'t_dia':>6}"
+    )
     lines = [head, "-" * len(head)]
     for o in outcomes:
         truth = o.truth[0] if o.truth else ("none" if o.expect != "drift" else "drift")
         lines.append(
-            f"{o.case:26} {o.cls:13} {_short(truth, 30):30} {_short(o.rank1, 30):30} {_short(o.rank1_cause, 14):14} {_replay(o):10} "
+            f"{o.case:26} {o.cls:13} {_short(truth, 30):30} {_short(o.rank1, 30):30} "
+            f"{_short(o.rank1_cause, 14):14} {_replay(o):10} "
             f"{'PASS' if o.passed else 'FAIL':4} {_code(o.compare_code):>3} {_code(o.diagnose_code):>3} "
             f"{o.compare_s:6.2f} {o.diagnose_s:6.2f}"
         )
@@ -68,7 +72,8 @@ def _truth_text(o: Outcome) -> str:
 def markdown(outcomes: Sequence[Outcome]) -> str:
     """The corpus table in Markdown, with the runner's reasons for each failing case."""
     lines = [
-        "| case | class | truth (rank 1 must be one of) | dumpscope rank 1 | its cause | replay of rank 1 | ok "
+        "| case | class | truth (rank 1 must be one of) | dumpscope rank 1 | its cause | replay of rank 1 | "
+        "ok "
         "| exit cmp/diag | s cmp / diag |",
         "|---|---|---|---|---|---|---|---|---|",
     ]

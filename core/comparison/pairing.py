@@ -131,7 +131,10 @@ class _GoldenIndex:
         return found
 
 
-_NO_NAME_FALLBACK = "fused op output whose original tensor the graph does not name (not compared with an intermediate of the group)"
+_NO_NAME_FALLBACK = (
+    "fused op output whose original tensor the graph does not name (not compared with an "
+    "intermediate of the group)"
+)
 #: Why a golden tensor has no target partner, by its kind.
 _GOLDEN_ONLY = {
     "constant": "constant: the target dump does not record it",

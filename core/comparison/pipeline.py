@@ -166,7 +166,8 @@ def compare(
 
 
 def compare_frame(golden: str | Path | Dump, target: str | Path | Dump, **kwargs: Any) -> pl.DataFrame:
-    """The Python API's one-call form: the comparison frame (public columns only; ``kwargs``: :func:`compare`'s)."""
+    """The Python API's one-call form: the comparison frame (public columns only; ``kwargs``:
+    :func:`compare`'s)."""
     return compare(golden, target, **kwargs).public_frame()
 
 

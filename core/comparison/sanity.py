@@ -8,7 +8,8 @@ So a comparison whose pairing covers too small a share is an input error, as is 
 The share rule (:data:`MIN_PAIRED_SHARE`): of the *smaller* side's activations and
 graph inputs (constants and operator inputs are recorded by one side only by design),
 at least 10% must have a partner: a paired tensor of the same element count (two
-Paddle exports share names such as ``conv2d_1.tmp_0`` with other shapes).  A target that dumps only a few layers pairs all of
+Paddle exports share names such as ``conv2d_1.tmp_0`` with other shapes).  A target that dumps only a few
+layers pairs all of
 them (100% of the smaller side); two unrelated models pair a graph input or two
 (0.1-1%).  Nothing to pair on either side is an empty dump, not this error.
 """

@@ -240,7 +240,8 @@ def _flat(golden: np.ndarray, target: np.ndarray, shapes: str) -> Aligned:
         golden.reshape(-1),
         target.reshape(-1),
         note=f"{shapes}: same size, compared as flat arrays",
-        warn=f"shapes differ ({shapes}) and no layout transpose explains it; numbers are valid only for a pure reshape",
+        warn=f"shapes differ ({shapes}) and no layout transpose explains it; numbers are valid only for a "
+        "pure reshape",
     )
 
 

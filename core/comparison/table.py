@@ -251,7 +251,8 @@ _BandFacts = tuple[str | None, str | None, bool, str | None]
 
 
 def _band(th: Thresholds, facts: _BandFacts, run_band: str) -> str:
-    """The band of a row with these ``facts`` (golden dtype, target dtype, quantised, its own quantised band)."""
+    """The band of a row with these ``facts`` (golden dtype, target dtype, quantised, its own quantised
+    band)."""
     gd, td, quantised, qband = facts
     return th.band_for(gd, td, quantised, qband or run_band, qband or "int8")
 

@@ -55,16 +55,40 @@ from dumpscope.core.dumps import Dump
 from dumpscope.core.vocabulary import DIVERGENT, Health
 
 __all__ = [
-    "MAGNITUDE_FACTOR", "PRESENCE", "SIDE_COLUMNS", "WORSE_RULES", "WORSE_VALUES", "FusionBlame", "ThreeWay", "compare_three",
-    "distance_ratio", "fused_culprit", "join_sides", "presence", "presence_label", "swapped", "union_a", "worse_mask",
+    "MAGNITUDE_FACTOR",
+    "PRESENCE",
+    "SIDE_COLUMNS",
+    "WORSE_RULES",
+    "WORSE_VALUES",
+    "FusionBlame",
+    "ThreeWay",
+    "compare_three",
+    "distance_ratio",
+    "fused_culprit",
+    "join_sides",
+    "presence",
+    "presence_label",
+    "swapped",
+    "union_a",
+    "worse_mask",
     "worse_side",
-]  # fmt: skip
+]
 
 #: Per-side columns carried into the three-way frame (prefixed ``a_`` / ``b_``).
 SIDE_COLUMNS: tuple[str, ...] = (
-    "target_name", "health", "cosine_similarity", "max_absolute_error", "relative_euclidean_distance",
-    "nan_golden", "inf_golden", "nan_target", "inf_target", "message", "pairing", "side",
-)  # fmt: skip
+    "target_name",
+    "health",
+    "cosine_similarity",
+    "max_absolute_error",
+    "relative_euclidean_distance",
+    "nan_golden",
+    "inf_golden",
+    "nan_target",
+    "inf_target",
+    "message",
+    "pairing",
+    "side",
+)
 #: ``presence`` per (in golden, in A, in B).
 PRESENCE: dict[tuple[bool, bool, bool], str] = {
     (True, True, True): "all",
@@ -176,7 +200,8 @@ class _FusionLookup:
         return cls(fused, producer)
 
     def op(self, target_name: str | None) -> str | None:
-        """The op a target tensor belongs to (``op:1`` / ``op.output.0`` names reduced; a manifest's producer)."""
+        """The op a target tensor belongs to (``op:1`` / ``op.output.0`` names reduced; a manifest's
+        producer)."""
         if not target_name:
             return None
         if target_name in self.producer:

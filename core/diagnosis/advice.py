@@ -48,7 +48,8 @@ def target_kind(cmp: Comparison) -> TargetKind:
 
 
 _FUSION_ASCEND = (
-    'Disable this fusion pattern and compare again (Ascend\'s fusion exception detection): set the pass to "off" in fusion_switch.cfg '
+    "Disable this fusion pattern and compare again (Ascend's fusion exception detection): set the pass to "
+    '"off" in fusion_switch.cfg '
     "(GraphFusion / UBFusion), rebuild, dump, and compare the fusion-on and fusion-off dumps "
     "(msaccucmp compare -f ON.json -cf OFF.json); if accuracy recovers, keep the pass off and report it."
 )
@@ -61,7 +62,8 @@ _FUSION_OTHER = (
 _OWN: dict[str, str] = {
     v.PREPROCESSING: (
         "The graph inputs already differ: align pre-processing with the golden run before reading any layer "
-        "(same input files, normalisation mean/std and its on/off flag, channel order RGB/BGR, dtype, resize) "
+        "(same input files, normalisation mean/std and its on/off flag, channel order RGB/BGR, dtype, "
+        "resize) "
         "(Ascend's accuracy-issue guide)."
     ),
     v.LAYOUT: (
@@ -90,7 +92,8 @@ _OWN: dict[str, str] = {
 _REPLAYED: dict[tuple[str, str], str] = {
     (v.OPERATOR, "differs"): (
         "At equal precision the target computes this node differently from the golden (the replay on the "
-        "target's own inputs does not match): compare the op's attributes and version on both sides (a Resize "
+        "target's own inputs does not match): compare the op's attributes and version on both sides (a "
+        "Resize "
         "coordinate/nearest mode, a Pad mode, a Pow kernel) and align the target's implementation or "
         "conversion options."
     ),
@@ -103,7 +106,8 @@ _REPLAYED: dict[tuple[str, str], str] = {
 }
 _NAN_FP32 = (
     "This is where NaN/Inf first appear with finite inputs: check the op's inputs and the constants it reads "
-    "(an epsilon, a divisor, the argument of a Sqrt/Log) against the golden model; a negative under a Sqrt or "
+    "(an epsilon, a divisor, the argument of a Sqrt/Log) against the golden model; a negative under a Sqrt "
+    "or "
     "a division by zero starts here or one node earlier."
 )
 _NAN_REDUCED = (

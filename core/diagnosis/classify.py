@@ -89,7 +89,8 @@ class ClassRow(TypedDict):
     growth: float | None
     origin: str | None
     judged_band: str | None
-    """The strictest band among the row's and its inputs' when they differ (the row was judged again there)."""
+    """The strictest band among the row's and its inputs' when they differ (the row was judged again
+    there)."""
     judged_level: int | None
 
 
@@ -427,12 +428,14 @@ def _measured_activations(frame: pl.DataFrame, classes: pl.DataFrame) -> pl.Data
 
 
 def _sudden(first: ClassRow, before: float, after: float) -> bool:
-    """The first bad row breaks at once: NaN/Inf, nothing before it, or :data:`AMPLIFY` times the error before."""
+    """The first bad row breaks at once: NaN/Inf, nothing before it, or :data:`AMPLIFY` times the error
+    before."""
     return math.isinf(after) or (first["nonfinite"] or 0) > 0 or before <= 0 or after / before >= AMPLIFY
 
 
 def _error_before(first: ClassRow, errs: np.ndarray, pos: int) -> float:
-    """The error just before the first bad row: its worst input's, else the largest of the previous layers'."""
+    """The error just before the first bad row: its worst input's, else the largest of the previous
+    layers'."""
     worst = first["worst_input_error"]
     if worst is not None and not math.isnan(worst):
         return float(worst)

@@ -821,7 +821,8 @@ def _how_sentences(run: _DiagnosisRun, row: int, r: Row, cause: str | None = Non
 
 
 def _nan_sentences(run: _DiagnosisRun, row: int, r: Row) -> list[str]:
-    """The first NaN/Inf: the counts on both sides, and where the fault entered when the replay reproduces it."""
+    """The first NaN/Inf: the counts on both sides, and where the fault entered when the replay reproduces
+    it."""
     n = {k: r[k] or 0 for k in ("nan_target", "inf_target", "nan_golden", "inf_golden")}
     return [
         f"first NaN/Inf: the target has {n['nan_target']} NaN and {n['inf_target']} Inf here "
@@ -837,7 +838,8 @@ def _upstream_sentence(run: _DiagnosisRun, row: int) -> list[str]:
     if replayed is None or not replayed.faithful or worst is None:
         return []
     return [
-        f"the replay reproduces the NaN/Inf from the target's own inputs: the values fed are outside the op's "
+        "the replay reproduces the NaN/Inf from the target's own inputs: the values fed are outside the "
+        "op's "
         f"domain (a negative under a Sqrt or Log, a zero divisor); the fault entered upstream, at its worst "
         f"input {display(str(worst))!r} (and the constants that node reads)"
     ]
@@ -876,7 +878,8 @@ def _commands(run: _DiagnosisRun, cause: str, r: Row, findings: list[Finding]) -
 
 
 def _keeps_fp32(cause: str, r: Row) -> bool:
-    """A precision loss or NaN origin in a reduced float band, at a named node: keeping it in fp32 may fix it."""
+    """A precision loss or NaN origin in a reduced float band, at a named node: keeping it in fp32 may fix
+    it."""
     return cause in (v.PRECISION, v.NAN_ORIGIN) and r["band"] in ("fp16", "bf16") and bool(r["node_name"])
 
 
@@ -994,7 +997,8 @@ def _quantisation_loss(
 
 
 def _int16_advised(unhealthy: bool, r: Row) -> bool:
-    """Bad metrics *and* a golden range wider than :data:`WIDE_RANGE` still in 8 bits: the layer needs INT16."""
+    """Bad metrics *and* a golden range wider than :data:`WIDE_RANGE` still in 8 bits: the layer needs
+    INT16."""
     lo, hi = r["min_golden"], r["max_golden"]
     return bool(unhealthy and lo is not None and hi is not None and hi - lo > WIDE_RANGE)
 
@@ -1005,7 +1009,8 @@ def _top_sentence(top: RootCause) -> str:
         replayed = top.replay is not None and top.replay.faithful
         faithful = ", which computes faithfully what it is fed (replayed)" if replayed else ""
         return (
-            f"Most likely: {top.label} - no single culprit; the error accumulates and first leaves the band at "
+            f"Most likely: {top.label} - no single culprit; the error accumulates and first leaves the band "
+            "at "
             f"{display(top.name)!r} ({top.op_type or '?'}){faithful}."
         )
     return f"Most likely root cause: {display(top.name)!r} ({top.op_type or '?'}), {top.label}."
@@ -1033,7 +1038,8 @@ def _summary(
     parts.append(_health_sentence(cmp, healthy, counts))
     if first is not None:
         parts.append(
-            f"First divergent: #{first['index']} {first['name']!r} ({first['op_type'] or '?'}), {first['origin']}."
+            f"First divergent: #{first['index']} {first['name']!r} ({first['op_type'] or '?'}), "
+            f"{first['origin']}."
         )
     if causes:
         top = causes[0]

@@ -147,4 +147,7 @@ def _summary(cmp: Comparison, found: list[Divergence], healthy: bool) -> str:
         return f"{where}first divergence {found[0].describe()}"
     if healthy:
         return f"{where}every paired output within {BAD_NORM_PERCENT:g} % NormRelativeErr of the bench"
-    return f"{where}rows fail msprobe's rules, but no forward API output leaves {BAD_NORM_PERCENT:g} % NormRelativeErr"
+    return (
+        f"{where}rows fail msprobe's rules, but no forward API output leaves {BAD_NORM_PERCENT:g} % "
+        "NormRelativeErr"
+    )

@@ -144,9 +144,11 @@ class Replay:
         return "the error is introduced here"
 
     def _held_words(self) -> str:
-        """The saturation the replay measured: target values held at each rail where the replay goes beyond."""
+        """The saturation the replay measured: target values held at each rail where the replay goes
+        beyond."""
         rails = " and ".join(
-            f"at the {s.rail.dtype} limit {_rail(s)} at {s.held} of the {s.beyond} positions where the replay "
+            f"at the {s.rail.dtype} limit {_rail(s)} at {s.held} of the {s.beyond} positions where the "
+            "replay "
             f"goes beyond it (the replay reaches {s.golden_max:.6g})"
             for s in self.held
         )
@@ -164,7 +166,10 @@ class Replay:
     def _step_words(self, scale: float, dtype: str) -> str:
         """The target's distance from the replay in steps of its output grid."""
         steps = (self.max_diff or 0.0) / scale
-        said = f"the target departs from it by at most {steps:.3g} steps of its {dtype} grid (one step {scale:.4g})"
+        said = (
+            f"the target departs from it by at most {steps:.3g} steps of its {dtype} grid (one step "
+            f"{scale:.4g})"
+        )
         if steps <= 1.0:
             return said + ": the error is of the size of that quantisation step, introduced here"
         return (
@@ -193,9 +198,13 @@ class Replay:
             return ""
         names = ", ".join(repr(n) for n in self.constants[:3])
         if not self.constants_explain:
-            return f"; with the target's own constants ({names}) it still differs ({_num(self.vs_target_constants)})"
+            return (
+                f"; with the target's own constants ({names}) it still differs "
+                f"({_num(self.vs_target_constants)})"
+            )
         return (
-            f"; fed the target's own constants ({names}) the replay matches ({_num(self.vs_target_constants)}): "
+            f"; fed the target's own constants ({names}) the replay matches "
+            f"({_num(self.vs_target_constants)}): "
             "the constants differ, not the kernel"
         )
 
@@ -714,12 +723,14 @@ class Replayer:
     def _faithful(
         self, row: int, replayed: np.ndarray, target: np.ndarray, vs_target: float, error: float
     ) -> bool:
-        """The target matches the replay: within a fair share of its error, or within rounding of its dtype."""
+        """The target matches the replay: within a fair share of its error, or within rounding of its
+        dtype."""
         floor = ABS_FLOOR.get(str(self.cmp.frame["target_dtype"][row]), ABS_FLOOR["float32"])
         return not _differs(vs_target, error) or max_abs_diff(replayed, target) <= floor
 
     def target_constants(self, nodes: Sequence[onnx.NodeProto], prefix: str = "") -> dict[str, np.ndarray]:
-        """The constants ``nodes`` read whose target dump (of the run ``prefix``) differs from the golden value."""
+        """The constants ``nodes`` read whose target dump (of the run ``prefix``) differs from the golden
+        value."""
         return {
             name: changed
             for name in _subgraph_inputs(nodes)

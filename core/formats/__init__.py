@@ -32,7 +32,8 @@ FORMAT_MODULES: tuple[str, ...] = (
     "ascend_dump",
     "sigmastar",
     "polygraphy",
-    "sgs_output",  # SigmaStar simulator log/output folders (fixed.sim vs offline/board, SigmaStar IPU guide §4)
+    # SigmaStar simulator log/output folders (fixed.sim vs offline/board, SigmaStar IPU guide §4)
+    "sgs_output",
     "rknn_snapshot",  # RKNN-Toolkit2 accuracy_analysis golden/ and simulator/ folders
     "msprobe",  # step*/rank*/dump.json trees (one rank per open; see comparison.msprobe.driver)
 )

@@ -44,7 +44,10 @@ from dumpscope.core.formats.safe_fs import SNIFF_ENTRIES, read_csv_rows, regular
 
 NAME = "ascend-dump"
 #: One line for ``dumpscope formats``: how :func:`sniff` recognises this format.
-SNIFF = "a file, or a folder of files, whose header parses as an Ascend dump (8-byte length + DumpData protobuf; named Op.name.task.stream.timestamp)"
+SNIFF = (
+    "a file, or a folder of files, whose header parses as an Ascend dump (8-byte length + DumpData "
+    "protobuf; named Op.name.task.stream.timestamp)"
+)
 
 OPDEBUG_PREFIX = "Opdebug.Node_OpDebug."
 _NOT_DUMP_SUFFIXES = (
@@ -670,7 +673,8 @@ def _read_files(path: Path, builder: _Builder) -> list[_OpFile]:
 
 
 def _warn_several_runs(builder: _Builder, files: list[Path]) -> None:
-    """Say so when the files span several steps/devices: they are merged (``--step``/``--device`` pick one)."""
+    """Say so when the files span several steps/devices: they are merged (``--step``/``--device`` pick
+    one)."""
     note = several_runs_note(files)
     if note is not None:
         builder.problems.append(DumpProblem(str(builder.root), note))

@@ -152,7 +152,8 @@ def _rearrange(
     if math.prod(original_shape) == device.size:
         return device.reshape(original_shape)
     raise LayoutError(
-        f"{name} tensor of shape {list(device.shape)} does not match its original shape {list(original_shape)}"
+        f"{name} tensor of shape {list(device.shape)} does not match its original shape "
+        f"{list(original_shape)}"
     )
 
 

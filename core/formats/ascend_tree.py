@@ -2,7 +2,8 @@
 
 CANN writes one folder per (device, model, step).  Opening the whole tree as one dump
 would give every op executed in step 1, 2... the names ``op``, ``op#2``... so a later
-step becomes unmatched rows.  :func:`~dumpscope.core.formats.ascend_dump.discover_runs` lists the folders that hold dump
+step becomes unmatched rows.  :func:`~dumpscope.core.formats.ascend_dump.discover_runs` lists the folders that
+hold dump
 files with the step and device their path encodes, so the caller can select one
 (``--step`` / ``--device``) or compare each separately; :func:`select_runs` applies a
 selection.  Only file *names* are looked at (no header is parsed).  The walk itself is

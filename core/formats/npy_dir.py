@@ -49,7 +49,10 @@ from dumpscope.core.names import from_filename
 
 NAME = "npy-dir"
 #: One line for ``dumpscope formats``: how :func:`sniff` recognises this format.
-SNIFF = "a folder holding manifest.json, or .npy files within a few folder levels (mapping.csv or encoded file names give the tensor names)"
+SNIFF = (
+    "a folder holding manifest.json, or .npy files within a few folder levels (mapping.csv or encoded "
+    "file names give the tensor names)"
+)
 MANIFEST = "manifest.json"
 _MAX_DEPTH = 8
 

@@ -22,7 +22,8 @@ from dumpscope.core.dumps import TensorReadError
 _BF16_NAMES = {"bfloat16"}
 #: The header numpy itself writes for a simple dtype; anything else goes to numpy's parser.
 _SIMPLE_HEADER = re.compile(
-    r"\{'descr': '([<>|=][a-zA-Z]\d{0,2})', 'fortran_order': (True|False), 'shape': \(((?:\d+, ?)*\d*)\), \}\s*"
+    r"\{'descr': '([<>|=][a-zA-Z]\d{0,2})', 'fortran_order': (True|False), "
+    r"'shape': \(((?:\d+, ?)*\d*)\), \}\s*"
 )
 #: Data smaller than this is read into memory; a memory map costs more to set up.
 MMAP_MIN_BYTES = 1 << 16

@@ -13,7 +13,8 @@ and may hold the npy bytes as latin-1 text instead of base64.  Arrays are decode
 with ``np.load(..., allow_pickle=False)`` only, and only when a tensor is loaded;
 shapes and dtypes come from the npy header alone.  The file is streamed, never read whole:
 each long string (an encoded array) is stepped over and remembered as its place in the file,
-read back when its header or data is needed, so memory follows one array, not the file.  A ``--save-inputs`` file (a list
+read back when its header or data is needed, so memory follows one array, not the file.  A ``--save-inputs``
+file (a list
 of ``{name: ndarray}`` feeds) opens as a dump of graph inputs.
 
 A file may hold several runners (``--onnxrt --trt``) and iterations: :func:`open`
@@ -50,7 +51,10 @@ from dumpscope.core.formats.safe_fs import JsonStream, JsonTooDeep, StringSpan
 
 NAME = "polygraphy"
 #: One line for ``dumpscope formats``: how :func:`sniff` recognises this format.
-SNIFF = 'a .json file opening as Polygraphy RunResults ("lst" first, or a "RunResults" marker), or a --save-inputs feed list'
+SNIFF = (
+    'a .json file opening as Polygraphy RunResults ("lst" first, or a "RunResults" marker), or a '
+    "--save-inputs feed list"
+)
 
 TYPE_MARKER = "polygraphy_class"
 LEGACY_MARKER = "polygraphy_serialized_json_type"

@@ -76,8 +76,11 @@ def _resolves_inside(root: Path, path: Path, real_dirs: dict[str, str] | None) -
 
 #: Special file types and what a note calls them (anything else not regular: "not a regular file").
 _SPECIAL_KINDS = (
-    (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
-)  # fmt: skip
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+)
 
 
 def _kind(mode: int) -> str:

@@ -33,7 +33,10 @@ from dumpscope.core.formats.safe_fs import list_folder
 
 NAME = "sgs-output"
 #: One line for ``dumpscope formats``: how :func:`sniff` recognises this format.
-SNIFF = "a SigmaStar simulator/board output folder (log/output) of unknown_<model>_<image>.txt files holding '<name> Tensor:' blocks"
+SNIFF = (
+    "a SigmaStar simulator/board output folder (log/output) of unknown_<model>_<image>.txt files "
+    "holding '<name> Tensor:' blocks"
+)
 
 _BLOCK = re.compile(
     r"^(?P<name>.+?) Tensor:\s*\n\{\s*\ntensor dim:\s*(?P<dim>\d+),\s*Original shape:\[(?P<shape>[^\]]*)\]"

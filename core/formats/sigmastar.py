@@ -39,7 +39,10 @@ from dumpscope.core.formats.safe_fs import regular_file_problem
 
 NAME = "sigmastar"
 #: One line for ``dumpscope formats``: how :func:`sniff` recognises this format.
-SNIFF = "sigma_outtensor_dump.bin/.txt (or onnx_/caffe_NHWC_outtensor_dump) starting with the SigmaStar dump magic"
+SNIFF = (
+    "sigma_outtensor_dump.bin/.txt (or onnx_/caffe_NHWC_outtensor_dump) starting with the SigmaStar "
+    "dump magic"
+)
 
 DUMP_NAMES = (
     "sigma_outtensor_dump.bin",

@@ -198,7 +198,8 @@ def _best_rows(rows: pl.DataFrame, shown: list[str], side: str) -> dict[str, dic
 
 
 def _row_keys(r: dict[str, Any], side: str) -> set[object]:
-    """The op names a row shows on ``side``: a compared row's target op on the target side, else its node and name."""
+    """The op names a row shows on ``side``: a compared row's target op on the target side, else its node
+    and name."""
     return {r["target_name"]} if side == "target" and r["side"] == "both" else {r["node_name"], r["name"]}
 
 

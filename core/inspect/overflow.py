@@ -203,7 +203,8 @@ def _golden_fact(cmp: Comparison, row: int, golden: TensorRef, target_dtype: str
 
 
 def _opdebug(cmp: Comparison, op: str | None) -> tuple[tuple[OverflowRecord, ...], str | None]:
-    """The Opdebug records naming ``op``, or what the Opdebug side says instead (None: the format has none)."""
+    """The Opdebug records naming ``op``, or what the Opdebug side says instead (None: the format has
+    none)."""
     index = _scan(cmp.target)
     if not isinstance(index, OpdebugIndex):
         return (), index

@@ -82,7 +82,10 @@ class Answer(namedtuple("Answer", "matches confidence basis uncovered closest"))
         if self.uncovered is not None:
             return f"This message comes from {self.uncovered[1]}; that tool is not covered by dumpscope."
         if self.closest:
-            return f"No confident match (wording only, under the floor); closest tools: {', '.join(self.closest)}."
+            return (
+                "No confident match (wording only, under the floor); closest tools: "
+                f"{', '.join(self.closest)}."
+            )
         if not self.matches:
             return "No known cause for this message."
         return f"confidence: {self.confidence} (matched by {self.basis})"
@@ -99,7 +102,8 @@ class Answer(namedtuple("Answer", "matches confidence basis uncovered closest"))
 
 
 def answer(kb: KnowledgeBase, message: str, top: int = 5) -> Answer:
-    """The answer to ``message``: ranked matches with their confidence, "not covered" or "no confident match"."""
+    """The answer to ``message``: ranked matches with their confidence, "not covered" or "no confident
+    match"."""
     text = message[:MAX_TEXT]
     lowered = text.lower()
     matches = kb.lookup(text, top=max(top, 3))

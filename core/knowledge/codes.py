@@ -7,7 +7,8 @@ match is a set intersection.
 Schemes: ``ascend`` (CANN ``E10001``/``EZ9999``/``W11001``), ``acl`` (AscendCL numbers such
 as ``507015``), ``ts`` (task-scheduler ``retCode=0x26``), ``ort`` (ONNX Runtime status
 numbers), ``rknn`` (``RKNN_ERR_*`` and their negative numbers), ``trt`` (onnx-tensorrt
-``ErrorCode`` names), ``trtb`` (TensorRT builder/runtime ``Error Code N`` and the logger's ``Error[N]:``), ``onnx``
+``ErrorCode`` names), ``trtb`` (TensorRT builder/runtime ``Error Code N`` and the logger's ``Error[N]:``),
+``onnx``
 (``ValidationError``), ``qnn`` (Qualcomm QNN numbers after ``error``/``failed`` on a QNN line),
 ``cuda`` (CUDA/cuDNN/cuBLAS status names, ``CUDNN failure 5000``), ``torch_npu`` (``ERR00100``),
 ``ge`` (GE ``ErrorNo: N`` / ``errNo[0x..]``), ``mindie`` (MindIE ``[MIE04E02011C]``), ``snpe`` (SNPE
@@ -81,7 +82,8 @@ _EXTRACTORS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?i:qnn)[^\n]{0,120}?\b(3110|0xc26)\b"), "qnn"),
     (
         re.compile(
-            r"(?i:qnn|<e>)[^\n]{0,160}?\b(?i:err(?:or)?(?: code)?|failed)[\s:=]{0,3}(\d{3,5}|0x[0-9a-fA-F]{1,6})\b"
+            r"(?i:qnn|<e>)[^\n]{0,160}?\b(?i:err(?:or)?(?: "
+            r"code)?|failed)[\s:=]{0,3}(\d{3,5}|0x[0-9a-fA-F]{1,6})\b"
         ),
         "qnn",
     ),

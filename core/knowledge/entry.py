@@ -277,7 +277,8 @@ def _check_field_types(pattern: object, code: object, keys: object) -> None:
 def _derived(
     raw: dict[str, Any], pattern: str, code: str, keys: list[str], trusted: bool
 ) -> tuple[tuple[str, ...], tuple[str, ...], frozenset[str]]:
-    """``(anchors, complete keys, words)``: stored in the built-in file (a test checks them), else computed."""
+    """``(anchors, complete keys, words)``: stored in the built-in file (a test checks them), else
+    computed."""
     stored = raw.get("anchors")
     if trusted and isinstance(stored, list):
         return tuple(str(a) for a in stored), tuple(keys), frozenset(raw.get("words", ()))
@@ -310,7 +311,8 @@ def _check_user_pattern(pattern: str) -> None:
     if _grows_exponentially(rx, pattern):
         raise EntryError(
             "pattern can backtrack catastrophically (its matching time doubles with each extra "
-            "character, e.g. overlapping alternatives under a repeat like (a|a)*); make the alternatives distinct"
+            "character, e.g. overlapping alternatives under a repeat like (a|a)*); make the alternatives "
+            "distinct"
         )
 
 

@@ -42,7 +42,8 @@ def family_evidence(text: str, lowered: str | None = None) -> dict[str, int]:
 def _evidence(
     text: str, lowered: str | None, table: dict[str, Markers] = MARKERS
 ) -> dict[str, tuple[int, int, int]]:
-    """``family -> (strongest marker weight, summed weight, -first position)`` for the families with evidence."""
+    """``family -> (strongest marker weight, summed weight, -first position)`` for the families with
+    evidence."""
     low = text.lower() if lowered is None else lowered
     found = {family: _found(markers, low) for family, markers in table.items()}
     return {family: _summary(hits, low) for family, hits in found.items() if hits}

@@ -297,7 +297,8 @@ class KnowledgeBase:
         )
 
     def _code_hits(self, codes: list[str], families: list[str]) -> tuple[dict[int, list[str]], set[int]]:
-        """Entries named by a code (or its range, or a detected family), and entries named only by a shared code."""
+        """Entries named by a code (or its range, or a detected family), and entries named only by a shared
+        code."""
         hits: dict[int, list[str]] = defaultdict(list)
         shared: set[int] = set()
         for key in codes:
@@ -309,7 +310,8 @@ class KnowledgeBase:
         return hits, shared - set(hits)
 
     def _post_code(self, key: str, k: str, hits: dict[int, list[str]], shared: set[int]) -> None:
-        """Entries that the key ``k`` (``key`` itself or one of its ranges) names: a hit, or shared-code evidence."""
+        """Entries that the key ``k`` (``key`` itself or one of its ranges) names: a hit, or shared-code
+        evidence."""
         for i in self._by_key.get(k, ()):
             if _shared(k, self._specific[k]) and not self.entries[i].generic:
                 shared.add(i)
@@ -460,7 +462,8 @@ def _evidence_score(code: bool, pattern: bool, shared: bool) -> float:
 
 
 def _penalised(e: Entry, score: float) -> float:
-    """A generic entry is lowered and capped below any specific code/pattern match; an uncertain one lowered."""
+    """A generic entry is lowered and capped below any specific code/pattern match; an uncertain one
+    lowered."""
     if e.generic:
         score = min(score - GENERIC_PENALTY, GENERIC_CAP)
     if e.uncertain:

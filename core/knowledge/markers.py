@@ -215,13 +215,16 @@ _SIGMASTAR: Markers = (
 # - tools: benchmark_app, ovc; tools/mo (Model Optimizer): "Exception occurred during running replacer
 #   \"REPLACEMENT_ID\" (<class 'extensions.middle.PartialInfer.PartialInfer'>)", "Stopped shape/value
 #   propagation at", mo.utils.error.Error, "Model_Optimizer_FAQ";
-# - src/frontends/pytorch|onnx: "Model wasn't fully converted.", "-- No conversion rule found for operations:";
+# - src/frontends/pytorch|onnx: "Model wasn't fully converted.", "-- No conversion rule found for
+# operations:";
 #   src/frontends/tensorflow: "[TensorFlow Frontend] Internal error, no translator found for operation(s)";
 # - src/plugins/intel_cpu/src/node.cpp: "Supported primitive descriptors list is empty for node:" (the
 #   CPU plugin was MKLDNNPlugin before 2022); src/core/src/descriptor/tensor.cpp: "get_shape was called on a
 #   descriptor::Tensor with dynamic shape"; ov::PartialShape; NNCF, OpenVINO's compression framework;
-# - src/inference/src/model_reader.cpp: "Unable to read the model: <path> Please check that model format: <ext>
-#   is supported and the model is correct. Available frontends: <names>" (the names list other tools' formats).
+# - src/inference/src/model_reader.cpp: "Unable to read the model: <path> Please check that model format:
+# <ext>
+# is supported and the model is correct. Available frontends: <names>" (the names list other tools'
+# formats).
 _OPENVINO: Markers = (
     ("openvino", STRONG),
     ("ov::", STRONG),
@@ -347,16 +350,19 @@ _TFLITE: Markers = (
 # - source/geometry/GeometryComputerUtils.cpp "Compute Shape Error for %s"; source/core/Schedule.cpp
 #   "Can't Find type=%d backend, use %d instead"; source/shape/ShapeConvolution.cpp "Error for compute
 #   convolution shape"; source/core/Pipeline.cpp "Resize error for type = %s, name = %s", "Pipeline Resize
-#   error"; source/core/Interpreter.cpp "Can't run session because not resized", "Invalid net, for null oplist";
+# error"; source/core/Interpreter.cpp "Can't run session because not resized", "Invalid net, for null
+# oplist";
 # - tools/converter/source/common/cli.cpp: "Start to Convert Other Model Format To MNN Model...",
 #   "Converted Failed!", "[ERROR] Convert error, please check your file format.", flags --modelFile,
 #   --MNNModel, --bizCode, "modelFile Not set Invalid", "Model File Does Not Exist! ==> ";
 # - tools/converter/include/logkit.h: CHECK prints "Check failed: <cond> ==> <message>" (so the converter's
 #   "Check failed: creator ==> NOT_SUPPORTED_OP");
 # - source/core/Interpreter.cpp, Session.cpp, Pipeline.cpp, express/Executor.cpp, express/module:
-#   "Create interpreter failed", "Buffer is null for create interpreter", "Invalide Session!!", "Error to compute
+# "Create interpreter failed", "Buffer is null for create interpreter", "Invalide Session!!", "Error to
+# compute
 #   shape for %s", "Create execution error : %d", "Pipeline: _allocTensor failed", "Executor Error:",
-#   "PipelineModule::", "Model has no oplist", "Empty net for schedule", "Don't support type [%s]" (CPUBackend);
+# "PipelineModule::", "Model has no oplist", "Empty net for schedule", "Don't support type [%s]"
+# (CPUBackend);
 #   the session API getSessionInput / resizeSession / runSession; transformers/llm/export/llmexport.py.
 _MNN: Markers = (
     ("mnn", STRONG),
@@ -410,10 +416,12 @@ _MNN: Markers = (
 # ncnn / pnnx, from Tencent/ncnn:
 # - src/platform.h.in NCNN_LOGE (stderr; Android log tag "ncnn"); src/net.cpp: "layer %s not exists or
 #   registered", "find_blob_index_by_name %s failed", "find_layer_index_by_name %s failed", "param is too old,
-#   please regenerate", "network graph not ready", "load_model error at layer %d, parameter file has inconsistent
+# please regenerate", "network graph not ready", "load_model error at layer %d, parameter file has
+# inconsistent
 #   content.", "layer load_param|load_model|create_pipeline %d failed", "invalid layer_count or blob_count",
 #   "ParamDict load_param %d %s failed"; src/modelbin.cpp "ModelBin read weight_data failed";
-# - tools/onnx/onnx2ncnn.cpp: "%s not supported yet!", "Unsupported slice step !", "Unsupported unsqueeze axes !";
+# - tools/onnx/onnx2ncnn.cpp: "%s not supported yet!", "Unsupported slice step !", "Unsupported unsqueeze
+# axes !";
 # - tools/pnnx/src/main.cpp: "############# pass_level2 ... pass_ncnn", the inputshape= argument.
 _NCNN: Markers = (
     ("ncnn", STRONG),
@@ -509,7 +517,8 @@ _TORCH_ONNX: Markers = (
 # Apache TVM, from apache/tvm:
 # - python/tvm/error.py: TVMError, InternalError, OpNotImplemented, OpAttributeUnImplemented,
 #   OpAttributeRequired, OpAttributeInvalid;
-# - include/tvm/runtime/logging.h ICHECK: "Check failed: (<cond>) is false: ..."; TVM_BACKTRACE, TVM_LOG_DEBUG;
+# - include/tvm/runtime/logging.h ICHECK: "Check failed: (<cond>) is false: ..."; TVM_BACKTRACE,
+# TVM_LOG_DEBUG;
 # - src/tir/analysis/verify_memory.cc: "Did you forget to bind?", "is directly accessed by host memory";
 # - python/tvm/autotvm/task/dispatcher.py: "Cannot find config for target=..."; src/relay/transforms/
 #   type_infer.cc: "The type inference pass was unable to infer a type for this expression";
@@ -552,7 +561,8 @@ _TVM: Markers = (
 #   frontend/tensorflow: "TF var %s not found in context"; mil/passes: "Running MIL %s pipeline";
 # - models/model.py: MLModel, ComputeUnit, minimum_deployment_target, mlprogram;
 # - the Core ML runtime (Apple), as quoted in coremltools tests and user logs: "Error computing NN outputs",
-#   "Unable to compute the prediction using a neural network model", E5RT, MILCompilerForANE, ANECompilerService.
+# "Unable to compute the prediction using a neural network model", E5RT, MILCompilerForANE,
+# ANECompilerService.
 _COREML: Markers = (
     ("coremltools", STRONG),
     ("coreml", STRONG),

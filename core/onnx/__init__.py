@@ -1,1 +1,2 @@
-"""ONNX: graph facts, the onnxruntime dump runner, target recipes (fp16/int8/optimized), patching, the demo model."""
+"""ONNX: graph facts, the onnxruntime dump runner, target recipes (fp16/int8/optimized), patching, the demo
+model."""

@@ -114,7 +114,8 @@ def score_scale(w: dict[str, np.ndarray], frames: int, overflow_frame: int) -> f
     upper = lo
     if upper <= lower:
         raise DumpError(
-            f"the demo cannot place the first fp16 overflow at frame {overflow_frame + 1}; choose an earlier one"
+            f"the demo cannot place the first fp16 overflow at frame {overflow_frame + 1}; choose an "
+            "earlier one"
         )
     scale = math.sqrt(lower * upper)
     safe = [scale * float(s.max()) <= _FP32_EXP_SAFE for s in scores]
@@ -127,7 +128,8 @@ def score_scale(w: dict[str, np.ndarray], frames: int, overflow_frame: int) -> f
 
 
 def build_model(frames: int, overflow_frame: int) -> onnx.ModelProto:
-    """The streaming attention block: inputs ``x`` and ``cached_key``, outputs ``out`` and ``new_cached_key``."""
+    """The streaming attention block: inputs ``x`` and ``cached_key``, outputs ``out`` and
+    ``new_cached_key``."""
     w = _weights()
     scale = np.array(score_scale(w, frames, overflow_frame), dtype=np.float32)
     n = helper.make_node
@@ -268,7 +270,8 @@ def dump_frames(paths: DemoPaths, frames: int, demo_info: dict[str, Any]) -> Non
                     "nodes": body["nodes"],
                     "clamped": prepared.clamped,
                     "notes": [
-                        f"streaming demo: {frames} frames of {model_path}; tensor names are prefixed frame{{k}}/ "
+                        f"streaming demo: {frames} frames of {model_path}; tensor names are prefixed "
+                        f"frame{{k}}/ "
                         "and each frame's cached_key is that run's new_cached_key of the frame before"
                     ],
                     "demo": demo_info,

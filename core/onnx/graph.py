@@ -243,7 +243,8 @@ def _waits_for(
     dangling: dict[str, str],
     problems: list[str],
 ) -> set[int]:
-    """The nodes node ``idx`` waits for; its dangling inputs go to ``dangling``, a self-read to ``problems``."""
+    """The nodes node ``idx`` waits for; its dangling inputs go to ``dangling``, a self-read to
+    ``problems``."""
     mine: set[int] = set()
     for t in _unavailable(n, available):
         p = produced.get(t)

@@ -104,7 +104,8 @@ def _node_index(model: onnx.ModelProto) -> dict[str, int]:
 
 
 def _elem_type(model: onnx.ModelProto, tensor: str) -> int | None:
-    """The element type of ``tensor``: declared in the graph, else from shape inference (None when unknown)."""
+    """The element type of ``tensor``: declared in the graph, else from shape inference (None when
+    unknown)."""
     declared = _declared_elem_type((*model.graph.value_info, *model.graph.output, *model.graph.input), tensor)
     if declared is not None:
         return declared

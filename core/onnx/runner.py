@@ -755,7 +755,8 @@ def check_out_dir(out_dir: Path) -> bool:
         foreign = _foreign_in_earlier_dump(out_dir)
     if foreign is not None:
         raise DumpError(
-            f"{out_dir}: holds {foreign!r}, which dumpscope did not write; refusing to replace it (choose a new -o directory)"
+            f"{out_dir}: holds {foreign!r}, which dumpscope did not write; refusing to replace it (choose a "
+            "new -o directory)"
         )
     return True
 

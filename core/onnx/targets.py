@@ -499,7 +499,8 @@ def _topo_sorted(fetch: dict[str, str], facts: GraphFacts) -> dict[str, str]:
 def _round_constant_node(
     node: onnx.NodeProto, node_name: str, prepared: Prepared, half: int = TensorProto.FLOAT16
 ) -> None:
-    """Round a float ``Constant``'s value to fp16 storage in place (clamps recorded, value kept as a constant)."""
+    """Round a float ``Constant``'s value to fp16 storage in place (clamps recorded, value kept as a
+    constant)."""
     out = node.output[0] if node.output else ""
     for attr in node.attribute:
         rounded = _round_constant_attr(attr, out, node_name, half)
@@ -513,7 +514,8 @@ def _round_constant_node(
 def _round_constant_attr(
     attr: onnx.AttributeProto, out: str, node_name: str, half: int = TensorProto.FLOAT16
 ) -> tuple[np.ndarray, list[dict[str, object]]] | None:
-    """The fp16-stored value and clamp records of a float ``value``/``value_float(s)`` attribute, else None."""
+    """The fp16-stored value and clamp records of a float ``value``/``value_float(s)`` attribute, else
+    None."""
     if attr.name == "value" and attr.t.data_type in _FLOAT_TYPES:
         arr = numpy_helper.to_array(attr.t)
         stored, records = to_fp16_storage(out, arr, node_name, half)
@@ -568,7 +570,8 @@ def _quant_info(dq: onnx.NodeProto, inits: Mapping[str, onnx.TensorProto]) -> di
 def _zero_point(
     dq: onnx.NodeProto, zp_t: onnx.TensorProto | None, inits: Mapping[str, onnx.TensorProto]
 ) -> tuple[float | int | list[float | int], str]:
-    """The zero point and the integer dtype: from the zero-point tensor, else 0 and the quantised input's type."""
+    """The zero point and the integer dtype: from the zero-point tensor, else 0 and the quantised input's
+    type."""
     if zp_t is not None:
         return _scalar_or_list(numpy_helper.to_array(zp_t)), str(
             helper.tensor_dtype_to_np_dtype(zp_t.data_type)
@@ -734,13 +737,17 @@ class _Int8Fetch:
 
 def _folded_note(folded: list[str], facts: GraphFacts) -> str:
     """The run's note naming (the first five of) the tensors the quantizer folded away, and the op types
-    of the golden nodes that produced them (``BatchNormalization x3, Relu x2``): what was folded, not a guess."""
+    of the golden nodes that produced them (``BatchNormalization x3, Relu x2``): what was folded, not a
+    guess."""
     shown = ", ".join(map(repr, folded[:5])) + (f" and {len(folded) - 5} more" if len(folded) > 5 else "")
     kinds = Counter(
         node.op_type if (node := facts.producer.get(name)) is not None else "?" for name in folded
     )
     ops = ", ".join(f"{op} x{n}" if n > 1 else op for op, n in kinds.most_common())
-    return f"{len(folded)} tensor(s) folded away by the quantizer (outputs of {ops}), not in the int8 dump: {shown}"
+    return (
+        f"{len(folded)} tensor(s) folded away by the quantizer (outputs of {ops}), not in the int8 dump: "
+        f"{shown}"
+    )
 
 
 # ----------------------------------------------------------------- optimized

@@ -75,7 +75,8 @@ def thresholds() -> list[dict[str, Any]]:
 
 
 def _keys(tensor: str, node: str | None) -> list[str]:
-    """The node keys of one tensor: its name, then its node (the ``[value]`` node of a tensor no op produces)."""
+    """The node keys of one tensor: its name, then its node (the ``[value]`` node of a tensor no op
+    produces)."""
     producer = display(node) if node else f"{VALUE_NODE_PREFIX}{display(tensor)}"
     return [display(tensor), producer] if producer != display(tensor) else [producer]
 

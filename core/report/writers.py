@@ -85,7 +85,8 @@ def _shape(v: Iterable[object] | None) -> str:
 
 
 def _std_cell(*vals: float | None) -> str:
-    """msaccucmp's ``(mean;std),(mean;std)`` cell from mean/std of the target ("my output"), then the golden."""
+    """msaccucmp's ``(mean;std),(mean;std)`` cell from mean/std of the target ("my output"), then the
+    golden."""
     if any(v is None for v in vals):
         return "NaN"
     mt, st, mg, sg = (f"{v:.3f}" for v in vals)
@@ -410,7 +411,8 @@ def _md_worst(cmp: Comparison, worst: int) -> list[str]:
     for r in bad.iter_rows(named=True):
         lines.append(
             f"| {r['index']} | `{_md_escape(r['name'])}` | {r['op_type'] or ''} | {r['health']} | "
-            f"{_num(r['cosine_similarity'])} | {_num(r['max_absolute_error'])} | {_num(r['relative_euclidean_distance'])} | "
+            f"{_num(r['cosine_similarity'])} | {_num(r['max_absolute_error'])} | "
+            f"{_num(r['relative_euclidean_distance'])} | "
             f"{(r['nan_target'] or 0)}/{(r['inf_target'] or 0)} | {_md_escape(r['message'] or '')} |"
         )
     return lines

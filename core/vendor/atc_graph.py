@@ -36,7 +36,8 @@ INPUT_TYPES = frozenset({"Data", "AippData", "RefData"})
 #: ``dumpscope formats``: this side file's name and how it is recognised.
 SIDE_FILE = (
     "ascend-graph-json",
-    'a JSON object with a "graph" list of {"name", "op": [...]} (atc --mode=1/5 output); for compare --graph and fusion',
+    'a JSON object with a "graph" list of {"name", "op": [...]} (atc --mode=1/5 output); for compare '
+    "--graph and fusion",
 )
 
 

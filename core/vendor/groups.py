@@ -14,8 +14,12 @@ from dataclasses import dataclass
 from dumpscope.core.names import display
 
 ONE_TO_ONE, MANY_TO_ONE, ONE_TO_MANY, MANY_TO_MANY, TARGET_ONLY = (
-    "one-to-one", "many-to-one", "one-to-many", "many-to-many", "target-only",
-)  # fmt: skip
+    "one-to-one",
+    "many-to-one",
+    "one-to-many",
+    "many-to-many",
+    "target-only",
+)
 
 
 @dataclass(frozen=True)
@@ -108,8 +112,11 @@ def _fusion_map(es: list[FusionEntry]) -> FusionMap:
 
 #: (one target op?, one original op?) -> the relation.
 _RELATIONS = {
-    (True, True): ONE_TO_ONE, (True, False): MANY_TO_ONE, (False, True): ONE_TO_MANY, (False, False): MANY_TO_MANY,
-}  # fmt: skip
+    (True, True): ONE_TO_ONE,
+    (True, False): MANY_TO_ONE,
+    (False, True): ONE_TO_MANY,
+    (False, False): MANY_TO_MANY,
+}
 
 
 def _relation(n_fused: int, n_originals: int) -> str:

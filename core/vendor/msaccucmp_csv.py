@@ -68,7 +68,8 @@ _MISSING = {"", "NaN", "N/A", "None"}
 #: ``dumpscope formats``: this side file's name and how it is recognised.
 SIDE_FILE = (
     "msaccucmp-result-csv",
-    "a CSV whose header holds msaccucmp/msit result_*.csv columns (NPUDump, GroundTruth, TensorIndex, CosineSimilarity...); for open",
+    "a CSV whose header holds msaccucmp/msit result_*.csv columns (NPUDump, GroundTruth, TensorIndex, "
+    "CosineSimilarity...); for open",
 )
 
 

@@ -69,20 +69,41 @@ _ACC_TYPES = {0: "AIC", 1: "AIV", 2: "AICPU", 3: "SDMA"}
 _HEX_FIELDS = {"pc_start", "para_base", "kernel_code", "src_addr", "dst_addr"}
 _INFO_FIELDS = ("model_id", "stream_id", "task_id", "task_type", "pc_start", "para_base")
 _NEW_FIELDS = {
-    "AIC": ("model_id", "stream_id", "task_id", "task_type", "context_id", "thread_id", "pc_start",
-            "para_base", "core_id", "block_id", "status"),
-    "SDMA": ("model_id", "stream_id", "task_id", "task_type", "context_id", "thread_id", "src_addr",
-             "dst_addr", "channel_id", "status"),
-    "AICPU": ("model_id", "stream_id", "task_id", "task_type", "context_id", "cpu_id", "thread_id",
-              "status"),
-}  # fmt: skip
+    "AIC": (
+        "model_id",
+        "stream_id",
+        "task_id",
+        "task_type",
+        "context_id",
+        "thread_id",
+        "pc_start",
+        "para_base",
+        "core_id",
+        "block_id",
+        "status",
+    ),
+    "SDMA": (
+        "model_id",
+        "stream_id",
+        "task_id",
+        "task_type",
+        "context_id",
+        "thread_id",
+        "src_addr",
+        "dst_addr",
+        "channel_id",
+        "status",
+    ),
+    "AICPU": ("model_id", "stream_id", "task_id", "task_type", "context_id", "cpu_id", "thread_id", "status"),
+}
 _NEW_FIELDS["AIV"] = _NEW_FIELDS["AIC"]
 _LEGACY_UNITS = (("DHA Atomic Add", 0, 512), ("L2 Atomic Add", 128, 768))
 
 #: ``dumpscope formats``: this side file's name and how it is recognised.
 SIDE_FILE = (
     "opdebug",
-    "Opdebug.Node_OpDebug.* files (raw protobuf dumps or their .json conversion) holding AI Core/DHA/L2 overflow status words; for overflow",
+    "Opdebug.Node_OpDebug.* files (raw protobuf dumps or their .json conversion) holding AI Core/DHA/L2 "
+    "overflow status words; for overflow",
 )
 
 
@@ -258,8 +279,12 @@ def _undocumented_status(unit: str, status: int) -> tuple[StatusBit, ...]:
 
 #: unit -> how its status value decodes (any other unit: one undocumented cause).
 _STATUS_DECODERS = {
-    "AI Core": _aicore_status, "AIC": _aicore_status, "AIV": _aicore_status, "DHA": _dha_status, "L2": _l2_status,
-}  # fmt: skip
+    "AI Core": _aicore_status,
+    "AIC": _aicore_status,
+    "AIV": _aicore_status,
+    "DHA": _dha_status,
+    "L2": _l2_status,
+}
 
 
 def _fmt(name: str, value: int) -> int | str:
@@ -330,7 +355,8 @@ def _check_data_len(buf: bytes, acc_type: str, data_len: int, need: int) -> None
     """Raise unless the header's ``data_len`` and the bytes present both cover ``need``."""
     if 24 + min(data_len, need) > len(buf) or data_len < need:
         raise OpdebugError(
-            f"{acc_type} record needs {need} data bytes; data_len is {data_len} and {len(buf) - 24} are present"
+            f"{acc_type} record needs {need} data bytes; data_len is {data_len} and {len(buf) - 24} are "
+            "present"
         )
 
 
@@ -391,7 +417,8 @@ def _status_values(raw: object) -> list[object]:
 
 
 def _status_word(value: object) -> int:
-    """A status word as an int: JSON numbers, or text such as ``"0x20"``; anything else is the file's error."""
+    """A status word as an int: JSON numbers, or text such as ``"0x20"``; anything else is the file's
+    error."""
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     if isinstance(value, str):
@@ -512,7 +539,8 @@ def _link(rec: OverflowRecord, ops: list[_OpFile]) -> tuple[_OpFile | None, str 
 
 
 def _not_after(cands: list[_OpFile], timestamp: int | None) -> list[_OpFile]:
-    """The candidates executed no later than ``timestamp`` (all of them when none was, or no time is known)."""
+    """The candidates executed no later than ``timestamp`` (all of them when none was, or no time is
+    known)."""
     if timestamp is None:
         return cands
     return [o for o in cands if o.name.timestamp <= timestamp] or cands

@@ -62,7 +62,8 @@ def test_explain_overflow_and_dump(tmp_path: Path) -> None:
 
 
 def test_the_api_speaks_the_index_every_output_prints(demo) -> None:  # type: ignore[no-untyped-def]
-    """``first_divergent()`` is a frame position; ``first_divergent_index()`` is the ``#`` of the CLI and UI."""
+    """``first_divergent()`` is a frame position; ``first_divergent_index()`` is the ``#`` of the CLI and
+    UI."""
     from dumpscope.core.comparison.pipeline import compare
     from dumpscope.core.comparison.threeway import compare_three
 

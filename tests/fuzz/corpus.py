@@ -109,10 +109,15 @@ def _bitflips(folder: Path) -> tuple[Path, Path]:
 
 def _odd_dtypes(folder: Path) -> tuple[Path, Path]:
     arrays = {
-        "empty": np.zeros((0, 3), np.float32), "scalar": np.array(2.5, np.float64), "f16": np.ones(4, np.float16),
-        "bool": np.array([True, False]), "i8": np.arange(5, dtype=np.int8), "c64": np.ones(3, np.complex64),
-        "u64": np.arange(3, dtype=np.uint64), "fortran": np.asfortranarray(np.ones((3, 2), np.float32)),
-    }  # fmt: skip
+        "empty": np.zeros((0, 3), np.float32),
+        "scalar": np.array(2.5, np.float64),
+        "f16": np.ones(4, np.float16),
+        "bool": np.array([True, False]),
+        "i8": np.arange(5, dtype=np.int8),
+        "c64": np.ones(3, np.complex64),
+        "u64": np.arange(3, dtype=np.uint64),
+        "fortran": np.asfortranarray(np.ones((3, 2), np.float32)),
+    }
     for side in ("golden", "target"):
         d = npy_dir(folder / side)
         for n, a in arrays.items():
@@ -189,9 +194,16 @@ def _manifest_bad_fields(folder: Path) -> tuple[Path, Path]:
 def _manifest_junk_fields(folder: Path) -> tuple[Path, Path]:
     def spoil(t: Path) -> None:
         junk = {
-            "inputs": 7, "nodes": 5, "clamped": "x", "notes": {"a": 1}, "model": ["x"], "target": {"a": 1},
-            "seed": "s", "version": True, "demo": [1],
-        }  # fmt: skip
+            "inputs": 7,
+            "nodes": 5,
+            "clamped": "x",
+            "notes": {"a": 1},
+            "model": ["x"],
+            "target": {"a": 1},
+            "seed": "s",
+            "version": True,
+            "demo": [1],
+        }
         _manifest(
             t,
             [*_good_entries(), {"name": "x", "file": "a.npy", "node_name": ["n"], "node_inputs": [1]}],
@@ -579,9 +591,9 @@ def ms_rank(
         name = f"Functional.relu.{i}.forward"
         arr = good_array(name)
         rec = {}
-        for io in ("input", "output"):
-            np.save(tensors / f"{name}.{io}.0.npy", arr)
-            rec[io] = _ms_record(arr, f"{name}.{io}.0.npy" if task == "tensor" else None)
+        for side in ("input", "output"):
+            np.save(tensors / f"{name}.{side}.0.npy", arr)
+            rec[side] = _ms_record(arr, f"{name}.{side}.0.npy" if task == "tensor" else None)
         data[name] = {"input_args": [rec["input"]], "input_kwargs": {}, "output": [rec["output"]]}
     for k, (api, data_name) in enumerate((bad or {}).items()):
         arr = good_array(api)
@@ -928,7 +940,8 @@ def cases() -> list[Case]:
             "sigmastar-40-digit-dim",
             "sigmastar",
             _sg_case(
-                b"//out 0 s: 1 z: 0 type: float name: huge bConstant:0 shape:[1234567890123456789012345678901234567890] dims:1\n"
+                b"//out 0 s: 1 z: 0 type: float name: huge bConstant:0 "
+                b"shape:[1234567890123456789012345678901234567890] dims:1\n"
                 b"op_out[9] h = {\n//buffer data size: 4\n\0\0\0\0\n};\n"
             ),
         ),
@@ -948,7 +961,8 @@ def cases() -> list[Case]:
             "sigmastar-truncated",
             "sigmastar",
             _sg_case(
-                b"//out 0 s: 1 z: 0 type: float name: cut bConstant:0 shape:[1000] dims:1\nop_out[9] c = {\n//buffer data size: 4000\n\0\0"
+                b"//out 0 s: 1 z: 0 type: float name: cut bConstant:0 shape:[1000] dims:1\nop_out[9] c = "
+                b"{\n//buffer data size: 4000\n\0\0"
             ),
         ),
         Case("sigmastar-40mb-text", "sigmastar", _sg_big_text, good=(*GOOD, "big"), fast=False),

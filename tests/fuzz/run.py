@@ -423,8 +423,8 @@ _CSV_HEAD = "Index,OpType,NPUDump,DataType,Address,GroundTruth,DataType,TensorIn
 
 def _open_inf_index(folder: Path) -> list[str]:
     (folder / "result.csv").write_text(
-        _CSV_HEAD
-        + "inf,Add,a,float32,NaN,a,float32,a:output:0,[2],1.0\n1,Add,b,float32,NaN,b,float32,b:output:0,[2],0.5\n"
+        _CSV_HEAD + "inf,Add,a,float32,NaN,a,float32,a:output:0,[2],1.0\n"
+        "1,Add,b,float32,NaN,b,float32,b:output:0,[2],0.5\n"
     )
     return ["open", str(folder / "result.csv"), "--format", "json"]
 
@@ -777,7 +777,8 @@ def main(argv: list[str] | None = None) -> int:
     _details(mine)
     if other:
         print(
-            f"\nSide files and other commands (vendor, open, fusion, patch, demo, explain, formats): {len(other)} runs"
+            "\nSide files and other commands (vendor, open, fusion, patch, demo, explain, formats): "
+            f"{len(other)} runs"
         )
         print(table(other))
         _details(other, owners={n: o for n, (o, _b) in ELSEWHERE.items()})

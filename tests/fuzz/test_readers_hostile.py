@@ -176,7 +176,8 @@ def test_any_npy_header_bytes_are_a_row_error_or_a_valid_header(header: bytes) -
 @given(shape=st.lists(st.integers(min_value=-(2**70), max_value=2**70), max_size=6))
 @_FAST
 def test_any_npy_shape_is_checked(shape: list[int]) -> None:
-    text = f"{{'descr': '<f4', 'fortran_order': False, 'shape': ({', '.join(map(str, shape))}{',' if len(shape) == 1 else ''}), }}"
+    dims = ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "")
+    text = f"{{'descr': '<f4', 'fortran_order': False, 'shape': ({dims}), }}"
     try:
         got, _f, _d = read_header(io.BytesIO(npy_with_header(text.encode())))
     except TensorReadError:

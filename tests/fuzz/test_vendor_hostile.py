@@ -78,7 +78,10 @@ def test_a_20k_op_fusion_group_is_one_group_and_resolves_linearly(tmp_path: Path
     assert atc_graph.unresolved_outputs(p) == {f"f{i}" for i in range(n)}
 
 
-_CSV_HEAD = "Index,OpType,NPUDump,DataType,Address,GroundTruth,DataType,TensorIndex,Shape,OpSequence,CosineSimilarity\n"
+_CSV_HEAD = (
+    "Index,OpType,NPUDump,DataType,Address,GroundTruth,DataType,TensorIndex,Shape,OpSequence,"
+    "CosineSimilarity\n"
+)
 
 
 @pytest.mark.parametrize("index", ["inf", "-inf", "nan", "1e400"])

@@ -1,6 +1,7 @@
 """Small, seeded ONNX models built with onnx.helper, shared by test modules (the fixtures are in conftest.py).
 
-``build_model(nodes, inputs, outputs, initializers)`` returns a model; ``make_chain_model`` saves a small model
+``build_model(nodes, inputs, outputs, initializers)`` returns a model; ``make_chain_model`` saves a small
+model
 with awkward tensor names.
 """
 

@@ -1,4 +1,5 @@
-"""Driving the real app with Pilot: the terminal size the tests use, the screen as text, waiting for workers."""
+"""Driving the real app with Pilot: the terminal size the tests use, the screen as text, waiting for
+workers."""
 
 from __future__ import annotations
 

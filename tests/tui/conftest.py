@@ -12,7 +12,8 @@ from dumpscope.tui.app.screenshots import generated_frame
 
 @pytest.fixture(autouse=True)
 def _isolated_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """No user keymap leaks into the tests (an empty folder of its own: a test's tmp_path stays the test's)."""
+    """No user keymap leaks into the tests (an empty folder of its own: a test's tmp_path stays the
+    test's)."""
     config = tmp_path_factory.mktemp("config")
     monkeypatch.setenv("DUMPSCOPE_CONFIG_DIR", str(config))
     return config

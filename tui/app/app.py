@@ -86,7 +86,8 @@ class CompareRequest:
     graph_b: Path | None = None
     """Side B's ATC graph (fusion on vs off: each run has its own)."""
     stage: str | None = None
-    """SigmaStar: which of the SigmaStar IPU guide's three comparisons this is (``--stage``; None: told from the dumps)."""
+    """SigmaStar: which of the SigmaStar IPU guide's three comparisons this is (``--stage``; None: told
+    from the dumps)."""
     cache: bool | Path = False
     """``--cache`` (or ``--cache-dir``: the folder): reuse the signed row index; a reopen paints the
     last run's rows at once (marked)."""
@@ -205,7 +206,8 @@ class DumpscopeApp(App[int]):
         self._list_height: int | None = None
         self._judged: tuple[int, int] | None = None
         """``(done, total)`` of a cancelled comparison not diagnosed yet (`d` diagnoses what was judged)."""
-        """The list's height when it is held to its rows (narrow terminals, short views); None: its CSS share."""
+        """The list's height when it is held to its rows (narrow terminals, short views); None: its CSS
+        share."""
         self._filter_before: str = ""
         self._known_ops: OpIndex | None = None
         self._landed = False
@@ -233,7 +235,8 @@ class DumpscopeApp(App[int]):
                 yield first.make(first.id)  # the other panes mount on first use (`p`)
         yield Static(id="cursor-name", markup=False)
         yield Input(
-            placeholder="filter: words  op:Conv  health:fail  cosine<0.999  rel>0.01  #10-20  (enter keeps, esc restores)",
+            placeholder="filter: words  op:Conv  health:fail  cosine<0.999  rel>0.01  #10-20  (enter keeps, "
+            "esc restores)",
             id="filter",
             suggester=FilterSuggester(),
         )
@@ -974,7 +977,8 @@ def _view_notes(view: ViewState, rows: LayerRows, shown: int) -> list[Content]:
     if view.sort_key.id != "order" or view.descending:
         notes.append(
             styled(
-                f"sorted by {view.sort_key.label} {'▼' if view.descending else '▲'}{_nonfinite_place(view, rows)}"
+                f"sorted by {view.sort_key.label} "
+                f"{'▼' if view.descending else '▲'}{_nonfinite_place(view, rows)}"
             )
         )
     return notes

@@ -88,7 +88,8 @@ _WORSE = {"a": "A", "b": "B", "=": "=", "same": "=", "none": "="}
 
 
 def _worse_value(token: str, values: Values) -> Values:
-    """``worse:A``, ``worse:B``, ``worse:=`` (the meaning :func:`core.comparison.threeway.worse_mask` documents)."""
+    """``worse:A``, ``worse:B``, ``worse:=`` (the meaning :func:`core.comparison.threeway.worse_mask`
+    documents)."""
     unknown = [v for v in values if v not in _WORSE]
     if unknown:
         raise QueryError(f"{token!r}: use worse:A, worse:B or worse:= (three-way compare)")

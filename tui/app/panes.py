@@ -122,7 +122,8 @@ register_pane(
     "tensor",
     "tensor",
     lambda pane_id: TensorPane(id=pane_id),
-    help="the selected row: shape, dtype, statistics of both sides, every metric and its band, histogram, worst elements",
+    help="the selected row: shape, dtype, statistics of both sides, every metric and its band, histogram, "
+    "worst elements",
 )
 register_pane(
     "neighbourhood",

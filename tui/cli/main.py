@@ -187,7 +187,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     code = _run(args)
     if argv is None:  # the real command line (not a test calling main): end with the command
         leave_promptly(code)
-        gc.freeze()  # the interpreter's last passes at exit skip the heap (~0.09 s at 10k rows; the app does the same)
+        # the interpreter's last passes at exit skip the heap (~0.09 s at 10k rows; the app does the
+        # same)
+        gc.freeze()
     return code
 
 

@@ -61,11 +61,15 @@ def nan_inf_text(r: dict[str, Any]) -> str:
     """NaN/Inf counts of both sides, ``golden target`` (a golden-only NaN must show)."""
     if r["side"] != "both":
         return ""
-    return f"{_count(r['nan_golden'])}/{_count(r['inf_golden'])} {_count(r['nan_target'])}/{_count(r['inf_target'])}"
+    return (
+        f"{_count(r['nan_golden'])}/{_count(r['inf_golden'])} "
+        f"{_count(r['nan_target'])}/{_count(r['inf_target'])}"
+    )
 
 
 def shown_rows(cmp: Comparison, limit: int | None) -> list[dict[str, Any]]:
-    """The rows a table shows: activations first, constants after (:mod:`~dumpscope.core.comparison.order`)."""
+    """The rows a table shows: activations first, constants after
+    (:mod:`~dumpscope.core.comparison.order`)."""
     order = display_order(cmp.frame)
     if limit is not None:
         order = order[:limit]
@@ -112,7 +116,8 @@ def _cells(r: dict[str, Any], wide: bool, esc: Callable[[object], str] = markup)
 
 
 def metric_text(r: dict[str, Any], column: str, digits: int = 6) -> str:
-    """A metric cell: an imported value as its tool printed it (``1.000000``, that precision), else :func:`fmt_metric`."""
+    """A metric cell: an imported value as its tool printed it (``1.000000``, that precision), else
+    :func:`fmt_metric`."""
     printed = (r.get("printed") or {}).get(column)
     return str(printed) if printed else fmt_metric(r[column], digits)
 
@@ -157,7 +162,8 @@ def _append_first_divergent(text: Text, cmp: Comparison) -> None:
         return
     r = cmp.frame.row(first, named=True)
     text.append(
-        f"— first divergent: #{r['index']} {plain(r['name'])} ({plain(r['op_type'] or '?')}): {plain(r['message'] or '')}"
+        f"— first divergent: #{r['index']} {plain(r['name'])} ({plain(r['op_type'] or '?')}): "
+        f"{plain(r['message'] or '')}"
     )
 
 
@@ -283,7 +289,8 @@ def render_threeway(tw: Any, console: Console, limit: int | None = 1000) -> None
 
 
 def _threeway_table(labels: tuple[str, str], wide: bool) -> Table:
-    """The three-way table's columns: per side health, cosine (and rel. distance when wide), then ``worse``."""
+    """The three-way table's columns: per side health, cosine (and rel. distance when wide), then
+    ``worse``."""
     table = Table(box=box.SIMPLE_HEAD, header_style="bold", pad_edge=False, padding=(0, 1))
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("name", overflow="fold", min_width=16)
@@ -301,7 +308,8 @@ def _threeway_table(labels: tuple[str, str], wide: bool) -> Table:
 
 
 def _threeway_row(r: dict[str, Any], labels: tuple[str, str], wide: bool) -> list[str | Text]:
-    """One three-way row as Rich cells (the health styled, the worse side bold, the presence under the name)."""
+    """One three-way row as Rich cells (the health styled, the worse side bold, the presence under the
+    name)."""
     cells = _threeway_cells(r, labels)
     row: list[str | Text] = [cells[0], _name_and_presence(r["name"], cells[-2])]
     for k, p in ((2, "a"), (5, "b")):
@@ -315,7 +323,8 @@ def _threeway_row(r: dict[str, Any], labels: tuple[str, str], wide: bool) -> lis
 
 
 def _name_and_presence(name: str, present: str) -> str:
-    """The name cell of the Rich three-way table, with ``(only in B)`` under it when a dump lacks the tensor."""
+    """The name cell of the Rich three-way table, with ``(only in B)`` under it when a dump lacks the
+    tensor."""
     return markup(name) + (f"\n[dim]({markup(present)})[/dim]" if present else "")
 
 

@@ -226,7 +226,8 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-#: Step/rank pairs whose statistics are ruled in one Polars pass (bounded: each rank's records stay in memory).
+# : Step/rank pairs whose statistics are ruled in one Polars pass (bounded: each rank's records stay in
+# memory).
 BATCH = 16
 
 
@@ -288,7 +289,10 @@ def _nothing_paired(pairing: Pairing, npu: MsprobeRank, bench: MsprobeRank) -> s
         if len(frameworks) > 1
         else "different models or runs? (a --mapping pairs calls named otherwise)"
     )
-    return f"nothing paired: none of the {len(npu.entries)} NPU and {len(bench.entries)} bench calls share a name - {hint}"
+    return (
+        f"nothing paired: none of the {len(npu.entries)} NPU and {len(bench.entries)} bench calls share "
+        f"a name - {hint}"
+    )
 
 
 def _one_side_only(label: str, npu: Path | None) -> str:

@@ -501,7 +501,10 @@ class Divergence:
                 f"data or weights; {what}{note}"
             )
         local = f"; its own inputs differ: {local}" if local else ""
-        return f"{where}: {self.kind} {self.shape}, {what}, upstream inputs {msprobe_text(self.input_deviation)}{note}{local}"
+        return (
+            f"{where}: {self.kind} {self.shape}, {what}, upstream inputs "
+            f"{msprobe_text(self.input_deviation)}{note}{local}"
+        )
 
 
 @dataclass
@@ -612,7 +615,8 @@ def bad_entries(
     A call is ``introduced`` when every input is good (its own weights/constants may
     differ a little: they are named in ``local_inputs``), ``inherited`` when the inputs an
     earlier call produced were bad already, ``given`` when only its own inputs (model
-    inputs, weights) were bad: the two runs were not fed the same data.  Module and backward entries are skipped (a module is as bad
+    inputs, weights) were bad: the two runs were not fed the same data.  Module and backward entries are
+    skipped (a module is as bad
     as its worst call, see :func:`module_health`); backward calls come after every
     forward call, so a forward divergence is always named first."""
     out = []

@@ -13,7 +13,8 @@ from dumpscope.core.names import display
 #: Cause -> what to do about it.
 ADVICE: dict[str, str] = {
     "fusion": (
-        'Disable this fusion pattern and compare again (Ascend\'s fusion exception detection): set the pass to "off" in fusion_switch.cfg '
+        "Disable this fusion pattern and compare again (Ascend's fusion exception detection): set the pass "
+        'to "off" in fusion_switch.cfg '
         "(GraphFusion / UBFusion), rebuild, dump, and compare the fusion-on and fusion-off dumps "
         "(msaccucmp compare -f ON.json -cf OFF.json); if accuracy recovers, keep the pass off and report it."
     )
@@ -31,7 +32,8 @@ def fusion(ctx: CheckContext, case: RowCase) -> list[Finding]:
     return [
         Finding(
             "fusion",
-            f"target op {display(op)!r} fuses {len(originals)} original ops ({_shown(originals)}){by}; its inputs are healthy, "
+            f"target op {display(op)!r} fuses {len(originals)} original ops ({_shown(originals)}){by}; its "
+            "inputs are healthy, "
             "its output is not",
             weight=0.25,
         )

@@ -2,7 +2,8 @@
 of very different ranges: the parts that get only a few steps of the shared scale are destroyed.
 
 The grid is the target's quantisation scale when it records one, else it is read from the
-target's own values (at most 256 distinct levels, every gap a multiple of the smallest).  The parts are the inputs
+target's own values (at most 256 distinct levels, every gap a multiple of the smallest).  The parts are the
+inputs
 of a Concat (each against its own golden range), else the slices along axis 1.  A YOLO head
 concatenating box coordinates (0-316) and class scores (0-1) under one int8 scale gives the
 scores less than one step: whole-tensor metrics hide it, this check names it.
@@ -53,7 +54,8 @@ def _starved(node: str, step: float, label: str, top: float) -> Finding:
     return Finding(
         "quantisation",
         f"the target values of {node!r} lie on one grid (step {step:.4g}, at most {MAX_LEVELS} levels): "
-        f"{label} reaches only |x| {top:.4g}, {top / step:.2g} steps of the shared scale - its values are lost",
+        f"{label} reaches only |x| {top:.4g}, {top / step:.2g} steps of the shared scale - its values are "
+        "lost",
         weight=0.3,
     )
 

@@ -13,7 +13,8 @@ from dumpscope.core.vendor.opdebug import OverflowRecord
 
 #: Cause -> what to do about it.
 ADVICE: dict[str, str] = {
-    "opdebug": "The hardware flagged this op: keep it in fp32 or clip its input, and read the decoded status bits."
+    "opdebug": "The hardware flagged this op: keep it in fp32 or clip its input, and read the decoded "
+    "status bits."
 }
 
 

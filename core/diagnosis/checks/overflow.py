@@ -29,7 +29,8 @@ from dumpscope.core.names import display
 #: Cause -> what to do about it.
 ADVICE: dict[str, str] = {
     "overflow": (
-        "Clip the values before the overflowing op, or keep the op in fp32 (Ascend's Zipformer overflow case: a Clip before the exp). "
+        "Clip the values before the overflowing op, or keep the op in fp32 (Ascend's Zipformer overflow "
+        "case: a Clip before the exp). "
         "For a hand-written softmax, subtracting the row maximum before Exp removes the overflow without "
         "changing the result."
     )
@@ -111,7 +112,8 @@ def _exp_clip(o: _Row) -> tuple[int, float]:
 
 
 def _exp_fixes(o: _Row, j: int, hi: float) -> tuple[PatchAction, ...]:
-    """Clip the Exp input's producer at ``hi`` (when it has one), or keep the Exp and its normalisers in fp32."""
+    """Clip the Exp input's producer at ``hi`` (when it has one), or keep the Exp and its normalisers in
+    fp32."""
     producer = o.ctx.cmp.frame["node_name"][j]
     keep = [PatchAction(n, keep_fp32=True) for n in (o.node, *_normalisers(o.ctx, o.row))]
     clip = [PatchAction(str(producer), clip=(-math.inf, hi))] if producer else []
@@ -122,7 +124,8 @@ def _exp_sentence(o: _Row, j: int, flat: np.ndarray, over: int, width: int, hi: 
     summed = f" (and {width} of them are summed downstream, so clip at {hi:.7g})" if width > 1 else ""
     return (
         f"Exp input {display(str(o.ctx.cmp.frame['name'][j]))!r}: {over} of {flat.size} golden values exceed "
-        f"ln({o.top:g}) = {math.log(o.top):.4g} (max {float(np.nanmax(flat)):.4g}), so exp passes the {o.target} "
+        f"ln({o.top:g}) = {math.log(o.top):.4g} (max {float(np.nanmax(flat)):.4g}), so exp passes the "
+        f"{o.target} "
         f"maximum {o.top:g} and becomes inf{summed}"
     )
 
@@ -152,7 +155,8 @@ def _softmax_input(o: _Row) -> list[Finding]:
     return [
         Finding(
             "overflow",
-            f"softmax {display(o.node)!r}: {over} golden input values exceed ln({o.top:g}) = {limit:.4g}: a {o.target} "
+            f"softmax {display(o.node)!r}: {over} golden input values exceed ln({o.top:g}) = {limit:.4g}: a "
+            f"{o.target} "
             "kernel that does not subtract the row maximum overflows to inf",
             (PatchAction(o.node, keep_fp32=True),),
             weight=0.15,
@@ -172,7 +176,8 @@ def _partial_sums(o: _Row) -> list[Finding]:
     return [
         Finding(
             "overflow",
-            f"partial sums of {display(o.node)!r} can reach |x| {bound:.6g} (|A| @ |B|), beyond the {o.target} maximum "
+            f"partial sums of {display(o.node)!r} can reach |x| {bound:.6g} (|A| @ |B|), beyond the "
+            f"{o.target} maximum "
             f"{o.top:g}, although the output may fit",
             (PatchAction(o.node, keep_fp32=True),),
             weight=0.2,

@@ -37,7 +37,8 @@ _WIDE_ADVICE = (
 ADVICE: dict[str, str] = {
     "quantisation": (
         "This layer loses too much to quantisation: recalibrate on more representative data, use per-channel "
-        "scales, and give each input of a Concat its own scale (a tensor mixing ranges such as box coordinates "
+        "scales, and give each input of a Concat its own scale (a tensor mixing ranges such as box "
+        "coordinates "
         "and [0, 1] scores must not share one 8-bit scale), or keep the layer in a higher precision."
     ),
     "quantisation-wide": _WIDE_ADVICE,
@@ -81,7 +82,8 @@ def _jump(
     return [
         Finding(
             "quantisation-jump",
-            f"the error jumps here {after / before:.3g}x over its worst input's ({before:.3g} -> {after:.3g}) "
+            f"the error jumps here {after / before:.3g}x over its worst input's ({before:.3g} -> "
+            f"{after:.3g}) "
             f"where its {q[2]} grid is too wide for its values: golden range [{bounds[0]:.4g}, "
             f"{bounds[1]:.4g}] ({why}) on steps of {q[0]:.4g}, {used:.0f} of its {levels} steps used",
             weight=0.3,
@@ -122,7 +124,8 @@ def _off_grid(ctx: CheckContext, row: int, node: str, q: tuple[float, int, str])
 
 
 def _grid_check(y: np.ndarray | None, q: tuple[float, int, str]) -> RangeFinding | None:
-    """A float golden tensor checked against the integer grid ``q``; None for no float tensor or a bad grid."""
+    """A float golden tensor checked against the integer grid ``q``; None for no float tensor or a bad
+    grid."""
     if y is None or y.dtype.kind != "f":
         return None
     try:

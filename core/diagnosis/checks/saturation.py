@@ -31,9 +31,11 @@ from dumpscope.core.names import display
 #: Cause -> what to do about it.
 ADVICE: dict[str, str] = {
     "saturation": (
-        "The target holds values exactly at its dtype's limit where the golden goes beyond: they saturate (are "
+        "The target holds values exactly at its dtype's limit where the golden goes beyond: they saturate "
+        "(are "
         "clipped) there. Bring the values into range before this node: rescale (normalise the input, fold a "
-        "factor into a neighbouring op), run the node in a wider type, or, for a quantised tensor, calibrate a "
+        "factor into a neighbouring op), run the node in a wider type, or, for a quantised tensor, "
+        "calibrate a "
         "range (scale) that covers the golden's values."
     )
 }
@@ -124,8 +126,10 @@ def _input_finding(node: str, name: str, quantised: str, s: Saturated, size: int
     """The saturation of a quantised input: its integer copy at the rail where the golden goes beyond."""
     rail = s.rail
     text = (
-        f"saturation at the input {display(name)!r} of {display(node)!r}: {s.at_rail} of {size} values of the "
-        f"target's {rail.dtype} copy {display(quantised)!r} sit exactly at {rail.stored:g} (= {rail.value:.6g}) "
+        f"saturation at the input {display(name)!r} of {display(node)!r}: {s.at_rail} of {size} values of "
+        "the "
+        f"target's {rail.dtype} copy {display(quantised)!r} sit exactly at {rail.stored:g} (= "
+        f"{rail.value:.6g}) "
         f"where the golden goes beyond it (golden reaches {s.golden_max:.6g}; {s.beyond} golden values past "
         f"the grid, {s.held} of them held at it): the node reads values clipped at the quantisation range"
     )

@@ -46,7 +46,8 @@ SEED_COS, SEED_RMSE = 0.99, 0.1
 CONV_SEARCH_DEPTH = 4
 WHOLE_MODEL_INI = "[CONV_CONFIG]\ninput_format=ALL_INT16;"
 TRAINING_TOOL = (
-    "use SigmaStar's training-quantisation tool (SGS_IPU_Toolchain/Scripts/calibrator/torch_calibrator.py) at "
+    "use SigmaStar's training-quantisation tool (SGS_IPU_Toolchain/Scripts/calibrator/torch_calibrator.py) "
+    "at "
     "its Q2 level (better precision; a GPU is recommended, training is slow without one), then compare again"
 )
 
@@ -56,7 +57,8 @@ ADVICE: dict[str, str] = {}
 
 def per_layer_ini(tensors: list[str]) -> str:
     """The per-layer form: the convolutions' input tensors listed in ``tensor_arrays``, one format each."""
-    return f"[CONV_CONFIG]\ntensor_arrays={','.join(tensors)};\ninput_format={','.join('INT16' for _ in tensors)};"
+    formats = ",".join("INT16" for _ in tensors)
+    return f"[CONV_CONFIG]\ntensor_arrays={','.join(tensors)};\ninput_format={formats};"
 
 
 def ini_text(tensors: list[str]) -> str:
@@ -179,7 +181,8 @@ def conv_with_wide_input(ctx: CheckContext, case: RowCase) -> list[Finding]:
         if bounds is not None:
             text = (
                 f"convolution {_op(ctx, case.row)!r} reads {_name(ctx, j)!r}, range {_span(bounds)}, still "
-                f"{_eight_bit(ctx, j)} (SigmaStar IPU guide §3.2.6): INT16 for this convolution; {ini_text([_name(ctx, j)])}"
+                f"{_eight_bit(ctx, j)} (SigmaStar IPU guide §3.2.6): INT16 for this convolution; "
+                f"{ini_text([_name(ctx, j)])}"
             )
             out.append(Finding("quantisation", text, weight=0.3))
     return out
@@ -201,7 +204,8 @@ def first_tensor(ctx: CheckContext, case: RowCase) -> list[Finding]:
             Finding(
                 "quantisation",
                 (
-                    f"first tensor {name!r} differs by at most {err:.4g}, within half a step ({q[0]:.4g}/2) of the "
+                    f"first tensor {name!r} differs by at most {err:.4g}, within half a step ({q[0]:.4g}/2) "
+                    "of the "
                     f"fixed.sim's {q[2]} input grid: this is its quantised input, not a pre-processing error"
                 ),
                 weight=0.05,
@@ -211,9 +215,12 @@ def first_tensor(ctx: CheckContext, case: RowCase) -> list[Finding]:
         Finding(
             "input-mismatch",
             (
-                f"the first tensor {name!r} already differs (SigmaStar IPU guide §3.2.1): check the pre-processing -- "
-                "image_preprocess(path, norm) must normalise only when norm=True (float.sim gets the normalised image; "
-                "fixed.sim and offline models take the uint8 image unnormalised), and the mean/std in the pre-processing "
+                f"the first tensor {name!r} already differs (SigmaStar IPU guide §3.2.1): check the "
+                "pre-processing -- "
+                "image_preprocess(path, norm) must normalise only when norm=True (float.sim gets the "
+                "normalised image; "
+                "fixed.sim and offline models take the uint8 image unnormalised), and the mean/std in the "
+                "pre-processing "
                 "file must equal those in input_config.ini"
             ),
             weight=0.3,
@@ -260,7 +267,8 @@ def reading(frame: pl.DataFrame) -> Reading:
             "oscillation",
             int(rows[first]),
             (
-                "the metrics oscillate around the thresholds (COS within 0.98-0.99, RMSE within 0.01-0.1) with no "
+                "the metrics oscillate around the thresholds (COS within 0.98-0.99, RMSE within 0.01-0.1) "
+                "with no "
                 f"single layer to blame (SigmaStar IPU guide §3.2.5): {TRAINING_TOOL}"
             ),
         )
@@ -269,7 +277,8 @@ def reading(frame: pl.DataFrame) -> Reading:
         "decline",
         int(rows[first]),
         (
-            f"no sudden change: the metrics decline slowly (SigmaStar IPU guide §3.2.5); the first layer past COS < 0.99 or "
+            "no sudden change: the metrics decline slowly (SigmaStar IPU guide §3.2.5); the first layer "
+            "past COS < 0.99 or "
             f"RMSE > 0.1 is {name!r} (COS {cos[first]:.6f}, RMSE {rmse[first]:.6f}): look there first"
         ),
     )
@@ -293,7 +302,8 @@ def _jump_text(
 ) -> str:
     name = display(str(frame["name"][int(rows[i])]))
     return (
-        f"MSE, COS and RMSE all change suddenly at {name!r} (SigmaStar IPU guide §3.2.5: the problem starts at this "
+        f"MSE, COS and RMSE all change suddenly at {name!r} (SigmaStar IPU guide §3.2.5: the problem starts "
+        "at this "
         f"layer): MSE {mse[i - 1]:.6f} -> {mse[i]:.6f}, COS {cos[i - 1]:.6f} -> {cos[i]:.6f}, "
         f"RMSE {rmse[i - 1]:.6f} -> {rmse[i]:.6f}"
     )

@@ -52,7 +52,8 @@ ADVICE: dict[str, str] = {
     ),
     "weights-sign": (
         "Some output channels of this weight have their sign flipped in the target: a per-channel factor "
-        "(a folded BatchNorm gamma, a negative scale) lost its sign in the conversion. Fix the weights first: "
+        "(a folded BatchNorm gamma, a negative scale) lost its sign in the conversion. Fix the weights "
+        "first: "
         "whether the kernel also differs shows once they agree." + _ADVICE_TAIL
     ),
     "weights-transposed": (

@@ -75,7 +75,8 @@ def test_both_address_columns_inputs_fused_and_zero_golden(tmp_path: Path) -> No
         "1,4,Add,add.x,float16,0x30,Add_3,float32,0x40,add.x:input:1,[4],NO,"
         '1.000000,0,0,0,0,"(0.000;0.000),(0.000;0.000)",0,0,0,0,',
         "2,5,Mul,mul,float16,0x50,Mul_4,float32,0x60,mul:output:0,[4],NO,"
-        'NaN,100.000000,0.000000,0.000000,0.000000,"(100.000;0.000),(0.000;0.000)",100,100,0,0,"All the data is zero"',
+        'NaN,100.000000,0.000000,0.000000,0.000000,"(100.000;0.000),(0.000;0.000)",100,100,0,0,"All the '
+        'data is zero"',
         "3,6,TransData,trans_TransData_5,float16,0x70,*,NaN,NaN,trans_TransData_5:output:0,[4],NaN,"
         "NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN,",
     ]

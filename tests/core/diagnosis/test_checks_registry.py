@@ -71,7 +71,8 @@ def _no_edges():  # type: ignore[no-untyped-def]
 
 
 def test_a_constant_is_reported_by_its_own_clamp_finding_only() -> None:
-    """A clamp on constant 'w' mentions "largest |x|": that must not hide the range check of a constant named 'x'."""
+    """A clamp on constant 'w' mentions "largest |x|": that must not hide the range check of a constant
+    named 'x'."""
     from dumpscope.core.diagnosis.checks.constants import _clamped, _reported
 
     clamp_w = _clamped("w", {"action": "clamp", "count": 3, "max_abs": 1e6}, "conv")

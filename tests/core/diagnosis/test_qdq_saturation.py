@@ -71,7 +71,8 @@ def test_a_too_narrow_qdq_grid_is_saturation_at_its_rail(tmp_path: Path) -> None
     assert held and held == int(past.sum())
     assert (
         f"saturation at the input 'y' of 'relu': {at} of {golden_y.size} values of the target's int8 copy "
-        f"'y_QuantizeLinear_Output' sit exactly at 127 (= {rail:.6g}) where the golden goes beyond it (golden "
+        f"'y_QuantizeLinear_Output' sit exactly at 127 (= {rail:.6g}) where the golden goes beyond it "
+        "(golden "
         f"reaches {golden_y[past].max():.6g}; {int(past.sum())} golden values past the grid, {held} of them "
         "held at it)"
     ) in said

@@ -455,7 +455,8 @@ def test_a_fused_target_op_is_replayed_as_its_original_subgraph(tmp_path: Path) 
     assert rep.faithful and rep.vs_target is not None and rep.vs_target < 1e-6
 
 
-# ------------------------------------------------------------------ item 5 (diagnosis side): a shared int8 grid
+# ------------------------------------------------------------------ item 5 (diagnosis side): a shared int8
+# grid
 
 
 def _head_model(qdq: bool) -> onnx.ModelProto:

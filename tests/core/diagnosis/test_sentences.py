@@ -426,7 +426,8 @@ def test_a_saturating_target_s_replay_says_where_it_is_held(tmp_path: Path) -> N
         assert held and int(beyond.sum()) == held
         extreme = float(ref[beyond].max() if limit > 0 else ref[beyond].min())
         assert (
-            f"at the float16 limit {limit:g} at {held} of the {held} positions where the replay goes beyond it "
+            f"at the float16 limit {limit:g} at {held} of the {held} positions where the replay goes beyond "
+            "it "
             f"(the replay reaches {extreme:.6g})"
         ) in said
         keep &= ~(beyond & (target == limit))

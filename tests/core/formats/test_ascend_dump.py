@@ -66,7 +66,10 @@ def ncdhw_to_ndc1hwc0(x: np.ndarray, c0: int = 16) -> np.ndarray:
 rng = np.random.default_rng(20261122)
 
 
-def _values(shape: tuple[int, ...], dtype: np.dtype = np.dtype(np.float16)) -> np.ndarray:
+F16 = np.dtype(np.float16)
+
+
+def _values(shape: tuple[int, ...], dtype: np.dtype = F16) -> np.ndarray:
     return rng.standard_normal(shape).astype(dtype)
 
 

@@ -78,8 +78,10 @@ def test_records_of_every_kind(tmp_path) -> None:
 def test_nan_and_infinity_literals(tmp_path) -> None:
     raw = (
         '{"task": "statistics", "level": "L1", "data": {"Torch.sum.0.forward": {"input_args": '
-        '[{"type": "torch.Tensor", "dtype": "torch.float16", "shape": [4], "Max": Infinity, "Min": -Infinity, '
-        '"Mean": NaN, "Norm": NaN}], "output": [{"type": "torch.Tensor", "dtype": "torch.bfloat16", "shape": [], '
+        '[{"type": "torch.Tensor", "dtype": "torch.float16", "shape": [4], "Max": Infinity, '
+        '"Min": -Infinity, '
+        '"Mean": NaN, "Norm": NaN}], "output": [{"type": "torch.Tensor", "dtype": "torch.bfloat16", '
+        '"shape": [], '
         '"Max": false, "Min": false, "Mean": null, "Norm": null}]}}}'
     )
     rank = read_rank(write_rank(tmp_path / "rank0", {}, raw=raw))

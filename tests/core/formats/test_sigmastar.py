@@ -147,7 +147,8 @@ def test_short_record_and_duplicate_names_are_reported(tmp_path: Path) -> None:
 def test_text_record_with_too_few_values(tmp_path: Path) -> None:
     p = tmp_path / "sigma_outtensor_dump.txt"
     p.write_text(
-        "isFloat: 1\n//out 0 s: 1 z: 0 type: float name: t bConstant:0 shape:[3] dims:1\nop_out[0] a = {\n\n1.0, 2.0, \n}\n"
+        "isFloat: 1\n//out 0 s: 1 z: 0 type: float name: t bConstant:0 shape:[3] dims:1\nop_out[0] a = "
+        "{\n\n1.0, 2.0, \n}\n"
     )
     with pytest.raises(TensorReadError, match="holds 2 values"):
         sg.open(p).tensors["t"].load()
@@ -181,7 +182,10 @@ def test_data_is_read_at_load_time(tmp_path: Path) -> None:
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(tail=st.binary(max_size=400), text=st.booleans())
 def test_arbitrary_records_never_crash(tmp_path: Path, tail: bytes, text: bool) -> None:
-    head = b"isFloat: 0\n//out 0 s: 0.5 z: 1 type: SGS_S8 name: t bConstant:0 shape:[2, 3] dims:2\nop_out[0] a = {\n"
+    head = (
+        b"isFloat: 0\n//out 0 s: 0.5 z: 1 type: SGS_S8 name: t bConstant:0 shape:[2, 3] "
+        b"dims:2\nop_out[0] a = {\n"
+    )
     p = tmp_path / f"sigma_outtensor_dump.{'txt' if text else 'bin'}"
     p.write_bytes(head + tail)
     try:

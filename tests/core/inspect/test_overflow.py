@@ -116,7 +116,8 @@ def test_scan_equals_msaccucmp_overflow_summary() -> None:
             "op_type": r.op_type, "op_name": r.op_name, "unit": r.unit, "task_id": r.task_id,
             "stream_id": r.stream_id, "status": r.status,
             "tensors": [
-                (t.name, t.format, t.shape, t.dtype, *(_as_printed(v, t.dtype) for v in (t.max, t.min, t.mean)))
+                (t.name, t.format, t.shape, t.dtype,
+                 *(_as_printed(v, t.dtype) for v in (t.max, t.min, t.mean)))
                 for t in r.tensors
             ],
         }

@@ -209,8 +209,9 @@ class _RecordingPattern:
 def test_matching_a_1mb_adversarial_line_is_bounded_work(
     kb: KnowledgeBase, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """On a 1 MB line each entry's pattern runs on at most MAX_WINDOWS windows of WINDOW characters: the work is
-    bounded by what test_no_pattern_backtracks_catastrophically times on 16 KB, whatever the line's length."""
+    """On a 1 MB line each entry's pattern runs on at most MAX_WINDOWS windows of WINDOW characters: the
+    work is bounded by what test_no_pattern_backtracks_catastrophically times on 16 KB, whatever the
+    line's length."""
     checked = 0
     for entry in kb.entries:
         rx = entry.regex
@@ -271,15 +272,18 @@ def test_normalise_blanks_variable_parts() -> None:
 REALISTIC = [
     # Ascend ATC / GE
     (
-        "E10001: [PID: 98211] 2025-03-14-08:15:02.441.218 Value [NWCH] for parameter [--input_format] is invalid. "
+        "E10001: [PID: 98211] 2025-03-14-08:15:02.441.218 Value [NWCH] for parameter [--input_format] is "
+        "invalid. "
         "Reason: The value must be one of NCHW, NHWC, ND.",
         "ascend-E10001",
         {"value": "NWCH", "option": "--input_format"},
     ),
     (
         "ATC run failed, Please check the detail log, Try 'atc --help' for more information\n"
-        "E10016: [PID: 512] Op name [encoder/layer_3/Add] specified in [--out_nodes] is not found in the model. "
-        "Confirm whether this node name exists, or whether the node is not split with the specified delimiter ';'.",
+        "E10016: [PID: 512] Op name [encoder/layer_3/Add] specified in [--out_nodes] is not found in the "
+        "model. "
+        "Confirm whether this node name exists, or whether the node is not split with the specified "
+        "delimiter ';'.",
         "ascend-E10016",
         {"op": "encoder/layer_3/Add"},
     ),
@@ -292,16 +296,19 @@ REALISTIC = [
     # Ascend runtime: the multi-line AI Core exception chain
     (
         "EZ9999: Inner Error!\n"
-        "EZ9999: [PID: 31337] 2025-01-02-03:04:05.678.901 The error from device(chipId:1, dieId:0), serial number is 17, "
+        "EZ9999: [PID: 31337] 2025-01-02-03:04:05.678.901 The error from device(chipId:1, dieId:0), serial "
+        "number is 17, "
         "there is an aicore error exception, core id is 12, error code = 0x800000\n"
-        "        Kernel task happen error, retCode=0x26, [aicore exception].[FUNC:GetError][FILE:stream.cc][LINE:1082]\n"
+        "        Kernel task happen error, retCode=0x26, [aicore "
+        "exception].[FUNC:GetError][FILE:stream.cc][LINE:1082]\n"
         "        TraceBack (most recent call last):\n"
         "        rtStreamSynchronize execute failed, reason=[aicore exception][FUNC:FuncErrorReason]",
         "ascend-507015-retCode-0x26",
         {},
     ),
     (
-        "[ERROR] RUNTIME(4312,python3):2025-02-11-17:30:01.114.352 [device_error_proc.cc:1189]4312 ProcessCoreErrorInfo:"
+        "[ERROR] RUNTIME(4312,python3):2025-02-11-17:30:01.114.352 [device_error_proc.cc:1189]4312 "
+        "ProcessCoreErrorInfo:"
         "Aicore kernel execute failed, device_id=0, stream_id=3, report_stream_id=3, task_id=88, flip_num=0, "
         "fault kernel_name=MatMulV2_5f1c2a_high_performance_10001, program id=7, hash=1234",
         "ascend-fault-kernel-name",
@@ -311,7 +318,8 @@ REALISTIC = [
     # SigmaStar (seed 004 wording)
     ("Exception: ONNX RNN not support clip", "sigmastar-onnx-lstm-not-support-direction", {"op": "RNN"}),
     (
-        'Traceback (most recent call last):\n  File "ConvertTool.py", line 88\nException: not support onnx op type '
+        'Traceback (most recent call last):\n  File "ConvertTool.py", line 88\nException: not support onnx '
+        "op type "
         "NonMaxSuppression yet",
         "sigmastar-not-support-onnx-op-type",
         {"op": "NonMaxSuppression"},
@@ -324,48 +332,57 @@ REALISTIC = [
     # Rockchip RKNN
     ("E RKNN: [10:22:31.912] rknn_init fail! ret=-6", None, {}),
     (
-        "E build: Try match layer: /model.22/dfl/Softmax failed! The OP of this layer may not yet support, please check "
+        "E build: Try match layer: /model.22/dfl/Softmax failed! The OP of this layer may not yet support, "
+        "please check "
         "document <RKNN_OP_Support.md>!",
         "rknn-try-match-layer-conv-failed",
         {},
     ),
     # TensorRT ONNX parser, multi-line
     (
-        '[03/14/2025-10:11:12] [TRT] [E] ModelImporter.cpp:949: While parsing node number 211 [Resize -> "/up/Resize_output_0"]:\n'
-        "[03/14/2025-10:11:12] [TRT] [E] ModelImporter.cpp:953: In node 211 (importResize): UNSUPPORTED_NODE: "
+        "[03/14/2025-10:11:12] [TRT] [E] ModelImporter.cpp:949: While parsing node number 211 [Resize -> "
+        '"/up/Resize_output_0"]:\n'
+        "[03/14/2025-10:11:12] [TRT] [E] ModelImporter.cpp:953: In node 211 (importResize): "
+        "UNSUPPORTED_NODE: "
         'Assertion failed: scales.is_weights() && "Resize scales must be an initializer!"',
         None,
         {},
     ),
     # TensorRT builder
     (
-        "[03/01/2025-11:22:33] [TRT] [E] 10: [optimizer.cpp::computeCosts::3869] Error Code 10: Internal Error "
+        "[03/01/2025-11:22:33] [TRT] [E] 10: [optimizer.cpp::computeCosts::3869] Error Code 10: Internal "
+        "Error "
         "(Could not find any implementation for node /head/cls/Conv_2.)",
         "tensorrt-no-implementation-for-node",
         {"op": "/head/cls/Conv_2"},
     ),
     # ONNX Runtime
     (
-        "onnxruntime.capi.onnxruntime_pybind11_state.NotImplemented: [ONNXRuntimeError] : 9 : NOT_IMPLEMENTED : "
+        "onnxruntime.capi.onnxruntime_pybind11_state.NotImplemented: [ONNXRuntimeError] : 9 : "
+        "NOT_IMPLEMENTED : "
         "Could not find an implementation for ConvInteger(10) node with name '/blocks.4/conv/ConvInteger'",
         "onnxruntime-NOT-IMPLEMENTED",
         {"op": "/blocks.4/conv/ConvInteger"},
     ),
     (
-        "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Got invalid dimensions for input: pixel_values for the following "
+        "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Got invalid dimensions for input: pixel_values for the "
+        "following "
         "indices\n index: 3 Got: 518 Expected: 224\n Please fix either the inputs or the model.",
         "onnxruntime-INVALID-ARGUMENT",
         {"input": "pixel_values"},
     ),
     # onnx.checker, onnx-simplifier, float16, Qualcomm
     (
-        "onnx.onnx_cpp2py_export.checker.ValidationError: Nodes in a graph must be topologically sorted, however input "
-        "'/neck/Concat_3_output_0' of node: name: /neck/Conv_9 OpType: Conv is not output of any previous nodes.",
+        "onnx.onnx_cpp2py_export.checker.ValidationError: Nodes in a graph must be topologically sorted, "
+        "however input "
+        "'/neck/Concat_3_output_0' of node: name: /neck/Conv_9 OpType: Conv is not output of any previous "
+        "nodes.",
         "onnx-ValidationError",
         {},
     ),
     (
-        'WARNING: The shape of input "audio_features" has dynamic size, please set an input shape manually with '
+        'WARNING: The shape of input "audio_features" has dynamic size, please set an input shape manually '
+        "with "
         "--test-input-shape",
         "onnxsim-the-shape-of-input-images",
         {"input": "audio_features"},
@@ -568,9 +585,11 @@ def test_scan_groups_repeats_in_order_of_first_appearance(kb: KnowledgeBase) -> 
 
 ASCEND_BLOCK = (
     "EZ9999: Inner Error!\n"
-    "EZ9999: [PID: {pid}] 2025-01-02-03:04:05.678.901 The error from device(chipId:0, dieId:0), serial number is 3, "
+    "EZ9999: [PID: {pid}] 2025-01-02-03:04:05.678.901 The error from device(chipId:0, dieId:0), serial "
+    "number is 3, "
     "there is an aicore error exception, core id is 7, error code = 0x800000\n"
-    "        Kernel task happen error, retCode=0x26, [aicore exception].[FUNC:GetError][FILE:stream.cc][LINE:1082]\n"
+    "        Kernel task happen error, retCode=0x26, [aicore "
+    "exception].[FUNC:GetError][FILE:stream.cc][LINE:1082]\n"
     "        TraceBack (most recent call last):\n"
     "        rtStreamSynchronize execute failed, reason=[aicore exception][FUNC:FuncErrorReason]\n"
 )

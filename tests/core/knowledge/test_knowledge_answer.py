@@ -93,7 +93,8 @@ def test_generic_runtime_text_without_a_tool_is_answered_as_such(kb: KnowledgeBa
 
 def test_generic_runtime_text_inside_a_tool_message_ranks_under_the_tool(kb: KnowledgeBase) -> None:
     message = (
-        "[E:onnxruntime:, sequential_executor.cc:516 ExecuteKernel] Non-zero status code returned while running "
+        "[E:onnxruntime:, sequential_executor.cc:516 ExecuteKernel] Non-zero status code returned while "
+        "running "
         "Gemm node. Name:'fc' Status Message: CUDA error cudaErrorNoKernelImageForDevice:no kernel image is "
         "available for execution on the device"
     )

@@ -142,7 +142,10 @@ def test_unknown_code_is_family_evidence(kb: KnowledgeBase) -> None:
 
 
 def test_every_match_shows_the_codes_found(kb: KnowledgeBase) -> None:
-    text = "[E] Error[10]: [optimizer.cpp::computeCosts] Error Code 10: Internal Error (Could not find any implementation for node conv1.)"
+    text = (
+        "[E] Error[10]: [optimizer.cpp::computeCosts] Error Code 10: Internal Error (Could not find any "
+        "implementation for node conv1.)"
+    )
     top = kb.lookup(text, top=1)[0]
     assert top.entry.family == "tensorrt"
     assert "trtb:10" in top.codes
@@ -167,8 +170,10 @@ def test_a_shared_code_alone_pins_no_specific_entry(kb: KnowledgeBase) -> None:
 
 def test_nested_envelope_reports_both_layers(kb: KnowledgeBase) -> None:
     text = (
-        "onnxruntime.capi.onnxruntime_pybind11_state.Fail: [ONNXRuntimeError] : 1 : FAIL : Non-zero status code "
-        "returned while running Split node. Name:'/Split_3' Status Message: Cannot split using values in 'split' "
+        "onnxruntime.capi.onnxruntime_pybind11_state.Fail: [ONNXRuntimeError] : 1 : FAIL : Non-zero status "
+        "code "
+        "returned while running Split node. Name:'/Split_3' Status Message: Cannot split using values in "
+        "'split' "
         "attribute. Axis=0 Input shape={240,7} NumOutputs=1"
     )
     assert any(s.startswith("Cannot split") for s in segments(text))
@@ -207,7 +212,10 @@ def test_json_record_fields_are_looked_up(kb: KnowledgeBase) -> None:
 
 
 def test_key_value_record_fields_are_looked_up(kb: KnowledgeBase) -> None:
-    text = "stage=build; status=failed; detail=Inferred shape and existing shape differ in dimension 2: (640) vs (320)"
+    text = (
+        "stage=build; status=failed; detail=Inferred shape and existing shape differ in dimension 2: "
+        "(640) vs (320)"
+    )
     assert kb.lookup(text, top=1)[0].entry.id == "onnx-inferred-shape-and-existing-shape"
 
 
@@ -258,7 +266,8 @@ def test_op_type_is_not_captured_as_dtype(kb: KnowledgeBase) -> None:
     ("text", "family"),
     [
         (
-            "torch.onnx.errors.UnsupportedOperatorError: Exporting the operator 'aten::foo' to ONNX opset version 17 is not supported.",
+            "torch.onnx.errors.UnsupportedOperatorError: Exporting the operator 'aten::foo' to ONNX opset "
+            "version 17 is not supported.",
             "torch_onnx",
         ),
         ("RuntimeError: PyTorch convert function for op 'foo_bar' not implemented.", "coreml"),
@@ -271,7 +280,8 @@ def test_op_type_is_not_captured_as_dtype(kb: KnowledgeBase) -> None:
         ("[Paddle2ONNX] Oops, there are some operators not supported yet, including foo_op,", "paddle2onnx"),
         ("These Op Not Support: ONNX::FooOp", "mnn"),
         (
-            "openvino._pyopenvino.GeneralFailure: Check 'x' failed at src/frontends/onnx/frontend/src/core/graph.cpp:1",
+            "openvino._pyopenvino.GeneralFailure: Check 'x' failed at "
+            "src/frontends/onnx/frontend/src/core/graph.cpp:1",
             "openvino",
         ),
         ("QnnDsp <E> QnnBackend_validateOpConfig failed 3110", "qualcomm"),
@@ -375,7 +385,8 @@ def test_log_scan_ignores_tool_lines_without_an_error(kb: KnowledgeBase) -> None
 
     log = [
         "[I] [TRT] Local timing cache in use. Profiling results in this builder pass will not be stored.",
-        "[E] [TRT] IBuilder::buildSerializedNetwork: Error Code 10: Internal Error (Could not find any implementation for node conv1.)",
+        "[E] [TRT] IBuilder::buildSerializedNetwork: Error Code 10: Internal Error (Could not find any "
+        "implementation for node conv1.)",
     ]
     problems = scan_log(log, kb)
     assert [p.first_line_no for p in problems] == [2]
@@ -383,12 +394,16 @@ def test_log_scan_ignores_tool_lines_without_an_error(kb: KnowledgeBase) -> None
 
 def test_a_category_code_does_not_drag_one_entry_to_the_top(kb: KnowledgeBase) -> None:
     """TensorRT 'Error Code 4' covers many problems: new wording must not get the one entry keyed by it."""
-    text = "[E] [TRT] 4: [graphShapeAnalyzer.cpp::analyzeShapes::1285] Error Code 4: Internal Error (a wording no entry has.)"
+    text = (
+        "[E] [TRT] 4: [graphShapeAnalyzer.cpp::analyzeShapes::1285] Error Code 4: Internal Error (a "
+        "wording no entry has.)"
+    )
     matches = kb.lookup(text, top=3)
     assert matches[0].entry.family == "tensorrt"
     assert matches[0].entry.id != "tensorrt-no-optimization-profile"
     own = kb.lookup(
-        "Error Code 4: Internal Error (Network has dynamic or shape inputs, but no optimization profile has been defined.)",
+        "Error Code 4: Internal Error (Network has dynamic or shape inputs, but no optimization profile has "
+        "been defined.)",
         top=1,
     )
     assert own[0].entry.id == "tensorrt-no-optimization-profile"
@@ -403,7 +418,8 @@ def test_the_knowledge_side_imports_nothing_heavy() -> None:
         "import sys\n"
         "from dumpscope.core.knowledge import load_kb\n"
         "load_kb().lookup('E RKNN: rknn_init fail! ret=-1')\n"
-        "print(sorted(m for m in ('numpy', 'polars', 'onnx', 'onnxruntime', 'textual', 'rich') if m in sys.modules))\n"
+        "print(sorted(m for m in ('numpy', 'polars', 'onnx', 'onnxruntime', 'textual', 'rich') if m in "
+        "sys.modules))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True

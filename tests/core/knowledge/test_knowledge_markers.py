@@ -35,19 +35,24 @@ SOURCE_FORMATS: list[tuple[str, str]] = [
     # src/frontends/*/unconverted ops report, src/plugins/intel_cpu/src/node.cpp
     (
         "openvino",
-        "[ GENERAL_ERROR ] Check 'false' failed at src\\plugins\\intel_gpu\\src\\plugin\\program_builder.cpp:176:\n[GPU] Operation: Foo_3 of type FooOp(opset1) is not supported",
+        "[ GENERAL_ERROR ] Check 'false' failed at "
+        "src\\plugins\\intel_gpu\\src\\plugin\\program_builder.cpp:176:\n[GPU] Operation: Foo_3 of type "
+        "FooOp(opset1) is not supported",
     ),
     (
         "openvino",
-        "Exception from src\\inference\\src\\cpp\\core.cpp:121:\nShape inference of Reshape node with name r1 failed",
+        "Exception from src\\inference\\src\\cpp\\core.cpp:121:\nShape inference of Reshape node with name "
+        "r1 failed",
     ),
     (
         "openvino",
-        '[ ERROR ]  Cannot infer shapes or values for node "Resize_5".\n[ ERROR ]  It can happen due to bug in custom shape infer function',
+        '[ ERROR ]  Cannot infer shapes or values for node "Resize_5".\n[ ERROR ]  It can happen due to bug '
+        "in custom shape infer function",
     ),
     (
         "openvino",
-        "While validating node 'v1::Reshape r (x[0]:f32[1,8], c[0]:i64[4]) -> (f32[?,?,?,?])' with friendly_name 'r':\nRequested output shape [1,2,3,4] is incompatible",
+        "While validating node 'v1::Reshape r (x[0]:f32[1,8], c[0]:i64[4]) -> (f32[?,?,?,?])' with "
+        "friendly_name 'r':\nRequested output shape [1,2,3,4] is incompatible",
     ),
     ("openvino", "RuntimeError: Check 'my_rank == 4' failed at core/src/op/my_op.cpp:12"),
     ("openvino", "[ NOT_IMPLEMENTED ] Cannot create Interpolate layer: unsupported mode"),
@@ -56,11 +61,13 @@ SOURCE_FORMATS: list[tuple[str, str]] = [
         "Model wasn't fully converted.\nSummary:\n-- No conversion rule found for operations: aten::foo_bar",
     ),
     ("openvino", "Supported primitive descriptors list is empty for node: conv_17 type: Convolution"),
-    # TFLite: core/subgraph.cc, core/interpreter_builder.cc, kernels/kernel_util.h, python interpreter wrapper,
+    # TFLite: core/subgraph.cc, core/interpreter_builder.cc, kernels/kernel_util.h, python interpreter
+    # wrapper,
     # delegates/gpu, compiler/mlir/lite
     (
         "tflite",
-        "tensorflow/lite/kernels/reshape.cc:85 num_input_elements != num_output_elements (1200 != 4800)\nNode number 3 (RESHAPE) failed to prepare.",
+        "tensorflow/lite/kernels/reshape.cc:85 num_input_elements != num_output_elements (1200 != "
+        "4800)\nNode number 3 (RESHAPE) failed to prepare.",
     ),
     ("tflite", "Didn't find op for builtin opcode 'FOO_BAR' version '9'\nRegistration failed."),
     ("tflite", "ValueError: Cannot set tensor: Dimension mismatch. Got 3 but expected 4 for input 0."),
@@ -71,9 +78,11 @@ SOURCE_FORMATS: list[tuple[str, str]] = [
     ),
     (
         "tflite",
-        "Following operations are not supported by GPU delegate:\nSTRIDED_SLICE: Slice does not support shrink mask.",
+        "Following operations are not supported by GPU delegate:\nSTRIDED_SLICE: Slice does not support "
+        "shrink mask.",
     ),
-    # MNN: source/geometry/GeometryComputerUtils.cpp, source/core/Schedule.cpp, source/shape/ShapeConvolution.cpp,
+    # MNN: source/geometry/GeometryComputerUtils.cpp, source/core/Schedule.cpp,
+    # source/shape/ShapeConvolution.cpp,
     # source/core/Interpreter.cpp, source/core/Pipeline.cpp, tools/converter/source/common/cli.cpp
     ("mnn", "Compute Shape Error for /model/Reshape_1\ncode=3"),
     ("mnn", "Can't Find type=3 backend, use 0 instead"),
@@ -83,7 +92,8 @@ SOURCE_FORMATS: list[tuple[str, str]] = [
     ("mnn", "[ERROR] Convert error, please check your file format.\nConverted Failed!"),
     (
         "mnn",
-        "[12:00:00] /src/x/tools/converter/source/tflite/FooTflite.cpp:40: Check failed: creator ==> NOT_SUPPORTED_OP: [ FOO ]",
+        "[12:00:00] /src/x/tools/converter/source/tflite/FooTflite.cpp:40: Check failed: creator ==> "
+        "NOT_SUPPORTED_OP: [ FOO ]",
     ),
     # ncnn: src/net.cpp, tools/onnx/onnx2ncnn.cpp, tools/pnnx/src/main.cpp
     ("ncnn", 'find_blob_index_by_name data failed\nTry\nex.input("in0", in0);'),
@@ -100,22 +110,27 @@ SOURCE_FORMATS: list[tuple[str, str]] = [
     ),
     (
         "paddle2onnx",
-        "While ShapeTensorList as input, requires opset_version>=9 for op fill_constant.\nDue to the unsupported operators, the conversion is aborted.",
+        "While ShapeTensorList as input, requires opset_version>=9 for op fill_constant.\nDue to the "
+        "unsupported operators, the conversion is aborted.",
     ),
     # torch.onnx: torch/onnx/utils.py, errors.py, symbolic_helper.py, _internal/exporter
     ("torch_onnx", "RuntimeError: ONNX export failed: Couldn't export operator aten::foo_bar"),
     (
         "torch_onnx",
-        "torch.onnx.OnnxExporterError: Failed to export the model with torch.export. This is step 1/3 of exporting the model to ONNX.",
+        "torch.onnx.OnnxExporterError: Failed to export the model with torch.export. This is step 1/3 of "
+        "exporting the model to ONNX.",
     ),
     (
         "torch_onnx",
-        "UserWarning: Exporting aten::index operator of advanced indexing in opset 14 is achieved by combination of multiple ONNX operators, including Reshape, Transpose, Concat, and Gather.",
+        "UserWarning: Exporting aten::index operator of advanced indexing in opset 14 is achieved by "
+        "combination of multiple ONNX operators, including Reshape, Transpose, Concat, and Gather.",
     ),
-    # TVM: python/tvm/autotvm/task/dispatcher.py, src/tir/analysis/verify_memory.cc, python/tvm/error.py, logging.h
+    # TVM: python/tvm/autotvm/task/dispatcher.py, src/tir/analysis/verify_memory.cc,
+    # python/tvm/error.py, logging.h
     (
         "tvm",
-        "Cannot find config for target=cuda -keys=cuda,gpu -arch=sm_86, workload=('conv2d_nchw.cuda', 1). A fallback configuration is used",
+        "Cannot find config for target=cuda -keys=cuda,gpu -arch=sm_86, workload=('conv2d_nchw.cuda', 1). A "
+        "fallback configuration is used",
     ),
     ("tvm", "Did you forget to bind?\nVariable `T_relu` is directly accessed by host memory"),
     ("tvm", "OpAttributeUnImplemented: Attribute foo_mode is not supported in operator Resize."),
@@ -132,7 +147,8 @@ SOURCE_FORMATS: list[tuple[str, str]] = [
     ("qualcomm", "E/QnnDsp: Failed to load skel, error: 4000\nE/QnnDsp: Transport layer setup failed: 14001"),
     (
         "qualcomm",
-        "Failed to find available PD for contextId 3 on deviceId 0 coreId 0 with context size estimate 123456789",
+        "Failed to find available PD for contextId 3 on deviceId 0 coreId 0 with context size estimate "
+        "123456789",
     ),
     ("qualcomm", "remote_handle64_open failed for libFooSkel.so, error 0x80000406"),
 ]

@@ -32,11 +32,13 @@ FILLED = [
     # OpenVINO (src/inference, src/core, frontends, plugins)
     (
         "openvino-unable-to-read-model",
-        "Unable to read the model: C:\\models\\det.onnx Please check that model format: onnx is supported and the model is correct. Available frontends: ir paddle",
+        "Unable to read the model: C:\\models\\det.onnx Please check that model format: onnx is supported "
+        "and the model is correct. Available frontends: ir paddle",
     ),
     (
         "openvino-device-not-registered",
-        'RuntimeError: Exception from src/inference/src/cpp/core.cpp:99:\nDevice with "NPU" name is not registered in the OpenVINO Runtime',
+        'RuntimeError: Exception from src/inference/src/cpp/core.cpp:99:\nDevice with "NPU" name is not '
+        "registered in the OpenVINO Runtime",
     ),
     (
         "openvino-incorrect-weights-bin",
@@ -44,7 +46,8 @@ FILLED = [
     ),
     (
         "openvino-tensor-shape-incompatible",
-        "Can't set the input tensor with name: pixel_values, because the model input (shape=[1,3,384,384]) and the tensor (shape=(2.3.384.384)) are incompatible",
+        "Can't set the input tensor with name: pixel_values, because the model input (shape=[1,3,384,384]) "
+        "and the tensor (shape=(2.3.384.384)) are incompatible",
     ),
     ("openvino-legacy-precision-unspecified", "cannot estimate element if precision is MIXED"),
     # TFLite / LiteRT (kernels, interpreter, python wrapper, delegates, converter)
@@ -62,16 +65,19 @@ FILLED = [
     ),
     (
         "tflite-select-tf-ops-not-supported",
-        "E/tflite: Select TensorFlow op(s), included in the given model, is(are) not supported by this interpreter.",
+        "E/tflite: Select TensorFlow op(s), included in the given model, is(are) not supported by this "
+        "interpreter.",
     ),
     (
         "tflite-didnt-find-builtin-op",
-        "Didn't find op for builtin opcode 'GELU' version '2'. An older version of this builtin might be supported.",
+        "Didn't find op for builtin opcode 'GELU' version '2'. An older version of this builtin might be "
+        "supported.",
     ),
     # Qualcomm SNPE / QNN
     (
         "snpe-1002",
-        "error_code=1002; error_message=Layer parameter value is invalid. Layer conv_9: kernel 9x9; error_component=Model Validation; line_no=811; thread_id=4242",
+        "error_code=1002; error_message=Layer parameter value is invalid. Layer conv_9: kernel 9x9; "
+        "error_component=Model Validation; line_no=811; thread_id=4242",
     ),
     ("snpe-904", "Snpe_SNPEBuilder_Build failed: SNPE_ERRORCODE_DSP_STUB_NOT_PRESENT"),
     ("qualcomm-failed-to-load-skel", "0.4ms [ ERROR ] QnnDsp <E> Failed to load skel, error: 1002"),
@@ -91,12 +97,14 @@ FILLED = [
     ("paddle2onnx-cannot-find-attribute", "Cannot found attribute axis in op: flatten_contiguous_range"),
     (
         "paddle2onnx-legacy-mapping-node-error",
-        "Exception: Error happened when mapping node ['pool2d_9'] to onnx, which op_type is 'pool2d' with inputs: {} and outputs: {}, specific error: ceil_mode",
+        "Exception: Error happened when mapping node ['pool2d_9'] to onnx, which op_type is 'pool2d' with "
+        "inputs: {} and outputs: {}, specific error: ceil_mode",
     ),
     # torch.onnx
     (
         "torch-onnx-symbolic-wrong-output-count",
-        "RuntimeError: symbolic for aten::topk produced an incorrect number of outputs (expected 3, but got 2)",
+        "RuntimeError: symbolic for aten::topk produced an incorrect number of outputs (expected 3, but got "
+        "2)",
     ),
     (
         "torch-onnx-unrecognized-namespace",
@@ -104,12 +112,14 @@ FILLED = [
     ),
     (
         "torch-onnx-unsupported-in-opset",
-        "torch.onnx.errors.SymbolicValueError: Unsupported: ONNX export of Resize in opset 9. Please try opset version 11.",
+        "torch.onnx.errors.SymbolicValueError: Unsupported: ONNX export of Resize in opset 9. Please try "
+        "opset version 11.",
     ),
     # TVM
     (
         "tvm-reshape-not-compatible",
-        "Check failed: oshape_sum == data_shape_sum (768 vs. 1536) : Input tensor shape and reshaped shape are not compatible",
+        "Check failed: oshape_sum == data_shape_sum (768 vs. 1536) : Input tensor shape and reshaped shape "
+        "are not compatible",
     ),
     (
         "tvm-incompatible-broadcast",
@@ -120,7 +130,8 @@ FILLED = [
     ("coreml-torch-var-not-found", "ValueError: Torch var hidden_states.1 not found in context forward"),
     (
         "coreml-op-input-not-const",
-        'ValueError: Op "slice_by_index_3" (op_type: slice_by_index) Input begin must be const at compile time',
+        'ValueError: Op "slice_by_index_3" (op_type: slice_by_index) Input begin must be const at compile '
+        "time",
     ),
     (
         "coreml-unable-to-load-framework",

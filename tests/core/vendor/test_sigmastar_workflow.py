@@ -259,7 +259,8 @@ def _raw_record(
     name: str, sgs_type: str, is_float_header: int, payload: bytes, shape: tuple[int, ...], scale: float
 ) -> bytes:
     head = (
-        f"//out 0 s: {scale} z: 0 type: {sgs_type} name: {name} bConstant:0 shape:[{', '.join(map(str, shape))}] "
+        f"//out 0 s: {scale} z: 0 type: {sgs_type} name: {name} bConstant:0 "
+        f"shape:[{', '.join(map(str, shape))}] "
         f"dims:{len(shape)}\nop_out[0] op_{name} = {{\n//buffer data size: {len(payload)}\n"
     ).encode()
     return head + payload + b"\n};\n"
@@ -306,7 +307,8 @@ SEEDS = SHARED_DIR / "seeds"  # shared/ sits beside the repo
 
 @pytest.mark.skipif(not list(SEEDS.glob("004_*.txt")), reason="shared seeds not present")
 def test_seed_004_listing_reads_as_oscillation() -> None:
-    """Seed 004's own listing: metrics hover around COS 0.99 / RMSE 0.1 from layer to layer -> the training tool."""
+    """Seed 004's own listing: metrics hover around COS 0.99 / RMSE 0.1 from layer to layer -> the training
+    tool."""
     import re
 
     import polars as pl

@@ -279,7 +279,8 @@ async def test_progress_ticks_do_not_recount_the_table(
 
 
 async def test_a_streamed_table_repaints_only_rows_on_screen(generated: Comparison) -> None:
-    """During a fill, rows computed off screen cost no repaint; once scrolled to, they show their new health."""
+    """During a fill, rows computed off screen cost no repaint; once scrolled to, they show their new
+    health."""
     pending = generated.frame.with_columns(health=pl.lit("pending"))
     app = DumpscopeApp(Comparison.from_frame(pending, meta=generated.meta))
     async with app.run_test(size=SIZE) as pilot:

@@ -157,13 +157,15 @@ async def test_the_explorer_footer_is_built_once_at_start(monkeypatch: pytest.Mo
 
 
 def test_the_heap_is_frozen_at_exit_once() -> None:
-    """At exit the heap is frozen before the interpreter's last passes (atexit runs first, last registered first)."""
+    """At exit the heap is frozen before the interpreter's last passes (atexit runs first, last registered
+    first)."""
     import subprocess
     import sys
 
     script = (
         "import atexit, gc\n"
-        "atexit.register(lambda: print('frozen at exit:', gc.get_freeze_count() > 0))\n"  # runs after the freeze
+        # runs after the freeze
+        "atexit.register(lambda: print('frozen at exit:', gc.get_freeze_count() > 0))\n"
         "from dumpscope.tui.app.collector import freeze_at_exit\n"
         "before = atexit._ncallbacks()\n"
         "freeze_at_exit(); freeze_at_exit()\n"
@@ -177,7 +179,8 @@ def test_the_heap_is_frozen_at_exit_once() -> None:
 
 
 def test_what_the_first_frame_does_not_show_is_not_imported() -> None:
-    """Help, the palette, the lookup screen and the side panes other than the tensor pane load on first use."""
+    """Help, the palette, the lookup screen and the side panes other than the tensor pane load on first
+    use."""
     import subprocess
     import sys
 

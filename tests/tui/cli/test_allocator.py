@@ -1,4 +1,5 @@
-"""Batch commands let Polars' allocator return freed pages at once; the app and a user's own setting are left alone."""
+"""Batch commands let Polars' allocator return freed pages at once; the app and a user's own setting are
+left alone."""
 
 from __future__ import annotations
 

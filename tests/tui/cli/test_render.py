@@ -52,8 +52,8 @@ def test_three_way_table_says_which_side_is_worse(
     relu1 = next(line for line in out.splitlines() if " relu1 " in line)
     assert relu1.rstrip().endswith("A") and "FAIL" in relu1
     assert (
-        f"{fusion.bad_op} (fused from {', '.join(fusion.bad_originals)}; passes OnnxRuntimeFusion) diverges only in fusion on"
-        in out
+        f"{fusion.bad_op} (fused from {', '.join(fusion.bad_originals)}; passes OnnxRuntimeFusion) diverges "
+        "only in fusion on" in out
     )
     assert "worse rows: fusion on: 1, fusion off: 0" in out
 
@@ -92,7 +92,8 @@ def test_three_way_csv_has_both_sides_and_the_worse_column(
 def test_msaccucmp_fusion_command_line(
     fusion: FusionData, capsys: pytest.CaptureFixture[str], tmp_path: Path, swap: bool
 ) -> None:
-    """Seed 003's command, verbatim flags: -m/-g either way round, -f fused graph, -cf unfused graph, -out DIR."""
+    """Seed 003's command, verbatim flags: -m/-g either way round, -f fused graph, -cf unfused graph, -out
+    DIR."""
     m, g = (fusion.on, fusion.off) if swap else (fusion.off, fusion.on)
     code, out, err = _run(
         [
@@ -338,7 +339,8 @@ def test_fp16_dump_prints_one_summary_line_and_the_detail_with_verbose(
     err = [line for line in capsys.readouterr().err.splitlines() if "fp16:" in line]
     assert err == [
         "dumpscope: fp16: 1 value(s) in 1 constant(s) clamped to +-65504; --verbose lists them",
-        "dumpscope: fp16: 10 value(s) in 5 constant(s) flushed to 0 (below the fp16 subnormal range); --verbose lists them",
+        "dumpscope: fp16: 10 value(s) in 5 constant(s) flushed to 0 (below the fp16 subnormal range); "
+        "--verbose lists them",
     ]
     assert (
         main(["dump", str(tmp_path / "m.onnx"), "-o", str(tmp_path / "t"), "--target", "fp16", "--verbose"])

@@ -184,7 +184,8 @@ class LookupScreen(Screen[None]):
         )
         yield MessageInput(
             value=self._initial.replace("\n", NEWLINE_MARK),
-            placeholder="e.g. E10001 ... or [ONNXRuntimeError] : 10 : INVALID_GRAPH  (multi-line pastes are kept whole)",
+            placeholder="e.g. E10001 ... or [ONNXRuntimeError] : 10 : INVALID_GRAPH  (multi-line pastes are "
+            "kept whole)",
             id="lookup-input",
         )
         yield Static("", id="lookup-status")

@@ -164,7 +164,8 @@ class LayerRows:
         self.worse: np.ndarray | None = None
         self.b_side: np.ndarray | None = None
         self.presence: np.ndarray | None = None
-        """Three-way only: per row ``A``, ``B``, ``=`` or ``""`` (:func:`~dumpscope.core.comparison.threeway.worse_side`)."""
+        """Three-way only: per row ``A``, ``B``, ``=`` or ``""``
+        (:func:`~dumpscope.core.comparison.threeway.worse_side`)."""
 
     def attach_b(self, frame: pl.DataFrame, labels: tuple[str, str] = ("A", "B")) -> None:
         """Side B of a three-way compare: ``frame`` is :attr:`ThreeWay.frame`; this table is side A.
@@ -399,7 +400,8 @@ class LayerRows:
 
     # -- cells -----------------------------------------------------------------------------
     def number(self, column: str, pos: int, width: int) -> str:
-        """The value of ``column`` (``cos``, ``max_abs``, ``rmse``, ``rel``) in ``width`` cells: the app's one formatter."""
+        """The value of ``column`` (``cos``, ``max_abs``, ``rmse``, ``rel``) in ``width`` cells: the app's
+        one formatter."""
         name = _NUMBER_COLUMNS[column]
         missing = self.missing.get(name)
         if missing is None or missing[pos]:  # not computed, or a column this table does not have

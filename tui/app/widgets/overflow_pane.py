@@ -129,7 +129,8 @@ def _flagged_parts(finding: RangeFinding, target: bool) -> list[str]:
     if finding.out_of_range:
         verb = "saturated at" if target else "reach or pass"
         parts.append(
-            f"{finding.out_of_range} of {finding.size} {verb} ±{num(finding.high)} (max |x| {num(finding.max_abs)})"
+            f"{finding.out_of_range} of {finding.size} {verb} ±{num(finding.high)} (max |x| "
+            f"{num(finding.max_abs)})"
         )
     if finding.nan or finding.inf:
         parts.append(f"{finding.nan} NaN, {finding.inf} Inf")

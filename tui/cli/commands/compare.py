@@ -76,12 +76,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--export-values",
         metavar="DIR",
-        help="sigmastar: also write each listed tensor's values under DIR/Undefined_<benchmark>_DumpDebug_out/<n>/",
+        help="sigmastar: also write each listed tensor's values under "
+        "DIR/Undefined_<benchmark>_DumpDebug_out/<n>/",
     )
     p.add_argument(
         "--one-row",
         action="store_true",
-        help="sigmastar export: one value per line (SigmaStar's SAVE_ONE_ROW=1; the variable is honoured too)",
+        help="sigmastar export: one value per line (SigmaStar's SAVE_ONE_ROW=1; the variable is honoured "
+        "too)",
     )
 
 
@@ -128,7 +130,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _two_way(args: argparse.Namespace) -> Comparison:
-    """The pair's comparison, restricted by ``-r``/``-s``; SigmaStar's order and notes for ``--format sigmastar``."""
+    """The pair's comparison, restricted by ``-r``/``-s``; SigmaStar's order and notes for ``--format
+    sigmastar``."""
     sigmastar = args.format == "sigmastar"
     if sigmastar:  # auto_dump_debug.sh's order: SAMPLE (under test) first, then BENCHMARK
         args.golden, args.target = args.target, args.golden
@@ -139,7 +142,8 @@ def _two_way(args: argparse.Namespace) -> Comparison:
 
 
 def _after_output(cmp: Comparison, args: argparse.Namespace) -> None:
-    """What follows the output: warnings on stderr (the table prints its own), ``-out DIR``, the fused culprit."""
+    """What follows the output: warnings on stderr (the table prints its own), ``-out DIR``, the fused
+    culprit."""
     if args.format != "table" or args.output:
         print_warnings(cmp.warnings)
     say_cache(cmp.meta)  # where the --cache index is (or why it is not): always said
@@ -318,7 +322,8 @@ def _three_unhealthy(tw: ThreeWay) -> bool:
 
 
 def _write_three_dir(tw: ThreeWay, directory: str) -> None:
-    """``-out DIR`` for a three-way compare: ``DIR/threeway_<YYYYmmddHHMMSS>.csv`` (the side-by-side frame)."""
+    """``-out DIR`` for a three-way compare: ``DIR/threeway_<YYYYmmddHHMMSS>.csv`` (the side-by-side
+    frame)."""
     import time
     from pathlib import Path
 

@@ -62,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
 
     _check(args)
     interactive = _interactive(args)
-    # The overflow comes at frame 5 (Ascend's Zipformer overflow case: "the first x frames are normal"), earlier for short runs.
+    # The overflow comes at frame 5 (Ascend's Zipformer overflow case: "the first x frames are normal"),
+    # earlier for short runs.
     overflow_frame = min(4, max(args.frames - 2, 0))
     out = _out_dir(args)
     paths = _make(args, out, overflow_frame)

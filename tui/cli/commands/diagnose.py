@@ -253,6 +253,7 @@ def _quantisation_line(q: dict[str, Any]) -> str:
     """One row's SQNR lost against its worst input, and INT16 advice when it applies."""
     int16 = "  -> try INT16" if q["int16_advised"] else ""
     return (
-        f"   - #{q['row']} {markup(q['name'])} ({markup(q['op_type'] or '?')}): {q['sqnr_lost_db']:.3g} dB lost, "
+        f"   - #{q['row']} {markup(q['name'])} ({markup(q['op_type'] or '?')}): {q['sqnr_lost_db']:.3g} dB "
+        "lost, "
         f"SQNR {q['sqnr_db']:.3g} dB{int16}"
     )

@@ -91,7 +91,8 @@ _CLAMP_MEANING = {"clamp": "clamped to +-65504", "flush": "flushed to 0 (below t
 
 
 def clamp_lines(clamped: list[dict[str, object]], verbose: bool) -> list[str]:
-    """What the fp16 recipe did to constants: one summary line per action, or every record with ``verbose``."""
+    """What the fp16 recipe did to constants: one summary line per action, or every record with
+    ``verbose``."""
     from dumpscope.core.names import display
 
     if verbose:
@@ -175,7 +176,8 @@ def _summary(manifest: dict[str, Any], args: argparse.Namespace) -> str:
     what = manifest["target"] or "golden"
     generated = sum(1 for i in manifest["inputs"] if i["generated"])
     return (
-        f"{what} dump of {args.model}: {kinds.count('activation')} activations, {kinds.count('input')} inputs "
+        f"{what} dump of {args.model}: {kinds.count('activation')} activations, {kinds.count('input')} "
+        "inputs "
         f"({generated} generated, seed {manifest['seed']}), {kinds.count('constant')} constants "
         f"in {manifest['ort_runs']} onnxruntime run(s) -> {args.out}"
     )

@@ -19,7 +19,8 @@ HELP = "explain a converter/runtime error message, or scan a whole log for known
 DESCRIPTION = (
     "Look an error message up in the knowledge base (Ascend ATC/GE/runtime/ACL/HCCL/torch_npu, SigmaStar, "
     "RKNN, TensorRT, ONNX Runtime, onnx, onnx-simplifier, fp16 converters, Qualcomm QNN/SNPE; at family "
-    "level also OpenVINO, TFLite/LiteRT, MNN, ncnn/pnnx, Paddle2ONNX, torch.onnx, TVM, Core ML) and print the ranked "
+    "level also OpenVINO, TFLite/LiteRT, MNN, ncnn/pnnx, Paddle2ONNX, torch.onnx, TVM, Core ML) and print "
+    "the ranked "
     "causes and fixes with the variable parts captured from the message.  MESSAGE may be several "
     "lines (quote it) or - for stdin.  --log scans a whole log (- = stdin) and lists its distinct "
     "problems in order of first appearance.  Without MESSAGE or --log, opens the interactive lookup "
