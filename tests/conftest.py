@@ -25,8 +25,55 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+#: Folders whose every test is slow: the hostile-input corpus and the real-model corpus.
+SLOW_FOLDERS = ("fuzz", "bench")
+
+
+#: Single tests that take more than ~5 s on the 2-core development box (measured with --durations): the
+#: full run (--all, CI) keeps them; the quick run leaves them out.
+SLOW_TESTS = frozenset(
+    {
+        "tests/core/comparison/msprobe/test_msprobe_columnar.py::test_columnar_equals_the_per_record_reference",
+        "tests/core/comparison/test_cache.py::test_a_folder_you_cannot_write_in_is_refused_before_any_file_is_read",
+        "tests/core/comparison/test_cache.py::test_the_cli_says_where_the_index_is_and_marks_cached_rows",
+        "tests/core/comparison/test_cache.py::test_the_ui_with_fifos_at_the_index_paths_fills_marks_and_quits",
+        "tests/core/comparison/test_compare_edge_cases.py::test_the_floor_rule",
+        "tests/core/comparison/test_failing_rule.py::test_rules_and_states_agree_with_the_judge",
+        "tests/core/comparison/test_segments.py::test_segmented_kernel_equals_the_per_pair_path_bit_for_bit",
+        "tests/core/comparison/test_threeway.py::test_worse_by_magnitude_tells_two_passing_recipes_apart",
+        "tests/core/comparison/test_threeway.py::test_worse_column_matches_the_scalar_rule",
+        "tests/core/comparison/test_triage.py::test_the_suspect_region_is_computed_first_and_the_final_frame_is_compares",
+        "tests/core/diagnosis/test_one_scale.py::test_each_row_is_judged_with_its_input_in_the_stricter_band",
+        "tests/core/diagnosis/test_sigmastar_case.py::test_export_like_dumpdebug_out",
+        "tests/core/knowledge/test_knowledge.py::test_matching_a_1mb_adversarial_line_is_bounded_work",
+        "tests/core/knowledge/test_knowledge.py::test_ten_megabyte_single_line",
+        "tests/core/onnx/test_dump_memory.py::test_a_grouped_dump_of_a_light_model_matches_its_one_run_dump",
+        "tests/core/onnx/test_runner.py::test_end_to_end_compare_light_model",
+        "tests/core/onnx/test_runner.py::test_int8_note_names_the_ops_whose_outputs_were_folded",
+        "tests/core/test_atomic_writes.py::test_no_file_is_written_outside_core_atomic",
+        "tests/test_architecture.py::test_complexity_is_within_the_team_target",
+        "tests/tui/app/test_app.py::test_filter_escape_restores_and_errors_are_shown",
+        "tests/tui/app/test_app.py::test_filter_search_and_clear",
+        "tests/tui/app/test_app.py::test_first_divergent_and_unhealthy_steps",
+        "tests/tui/app/test_app.py::test_list_renders_only_visible_rows",
+        "tests/tui/app/test_diagnosis_panes.py::test_verdict_origin_column_and_evidence",
+        "tests/tui/app/test_fill_costs.py::test_full_passes_wait_while_the_comparison_fills",
+        "tests/tui/app/test_fill_costs.py::test_the_landed_row_is_read_when_the_fill_completes",
+        "tests/tui/app/test_fix_screen.py::test_f_runs_the_fix_search_and_shows_the_proof",
+        "tests/tui/app/test_layout.py::test_help_names_the_panes_and_scrolls_with_j_and_k",
+        "tests/tui/app/test_lookup_links.py::test_go_to_layer_jumps_to_the_named_row",
+        "tests/tui/app/test_neighbourhood.py::test_neighbourhood_lists_producers_and_consumers_and_enter_moves_the_list",
+    }
+)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Without ``--all`` the tests marked slow are deselected (reported as such, never silently skipped)."""
+    tests = Path(__file__).parent
+    for item in items:
+        parts = item.path.relative_to(tests).parts if item.path.is_relative_to(tests) else ()
+        if (parts and parts[0] in SLOW_FOLDERS) or item.nodeid.split("[")[0] in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)
     if config.getoption("--all"):
         return
     slow = [item for item in items if item.get_closest_marker("slow")]
