@@ -41,7 +41,7 @@ sides are judged the same; :func:`worse_mask` implements it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -114,7 +114,7 @@ class ThreeWay:
     b: Comparison
     frame: pl.DataFrame
     labels: tuple[str, str] = ("A", "B")
-    meta: dict[str, object] = field(default_factory=dict)
+    meta: Mapping[str, object] = field(default_factory=dict)
 
     def worse_counts(self) -> dict[str, int]:
         """How many rows each side is worse on (keys of :data:`WORSE_VALUES`)."""
@@ -388,7 +388,7 @@ def compare_three(
         worse_by, factor: ``"health"`` (default) or ``"magnitude"``: how rows of the same health are
             told apart (``magnitude``: a distance ``factor`` times the other's makes that side worse).
         options: passed to both :func:`compare` calls (``workers``, ``cache``, ``scheduler``,
-            ``scheduler_timeout``); each side's ``meta["cache"]`` says where its index is.
+            ``scheduler_timeout``); each side's ``meta.cache`` says where its index is.
 
     Returns a :class:`ThreeWay`: ``.frame`` (Polars) has ``a_*`` and ``b_*`` metric columns and
     a ``worse`` column (``A``, ``B``, ``=``, or empty when not comparable);
@@ -404,9 +404,9 @@ def compare_three(
     cb = compare(golden, b, model=model, graph=gb, thresholds=th, **options)
     frame = join_sides(ca.frame, cb.frame, by=worse_by, factor=factor)
     meta = {
-        "golden": ca.meta.get("golden"),
-        "a": ca.meta.get("target"),
-        "b": cb.meta.get("target"),
+        "golden": ca.meta.golden,
+        "a": ca.meta.target,
+        "b": cb.meta.target,
         "graphs": [str(g) if g else None for g in (ga, gb)],
         "labels": list(labels)[:2],
         "worse_by": worse_by,

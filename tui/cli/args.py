@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,7 +16,7 @@ from dumpscope.core.vocabulary import is_divergent
 from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
 
 if TYPE_CHECKING:
-    from dumpscope.core.comparison.result import Comparison
+    from dumpscope.core.comparison.result import Comparison, ComparisonMeta
     from dumpscope.tui.app.app import DumpscopeApp
 
 
@@ -330,15 +331,13 @@ def cache_option(args: argparse.Namespace) -> bool | str:
     return getattr(args, "cache_dir", None) or bool(getattr(args, "cache", False))
 
 
-def say_cache(meta: dict[str, object], label: str = "") -> None:
+def say_cache(meta: ComparisonMeta, label: str = "") -> None:
     """Where the ``--cache`` index was read and written (or why it was not): one line on stderr,
     always said when there is a cache."""
-    if meta.get("cache"):
+    if meta.cache:
         from dumpscope.tui.cli.safe import plain
 
-        print(
-            f"dumpscope: cache{f' ({label})' if label else ''}: {plain(str(meta['cache']))}", file=sys.stderr
-        )
+        print(f"dumpscope: cache{f' ({label})' if label else ''}: {plain(meta.cache)}", file=sys.stderr)
 
 
 def refuse_options(args: argparse.Namespace, options: tuple[str, ...], why: str) -> None:
@@ -353,7 +352,7 @@ def load_comparison(args: argparse.Namespace) -> Comparison:
     """Run the comparison described by the shared arguments (a ``--stage`` named in its meta)."""
     cmp = _run_comparison(args)
     if getattr(args, "stage", None):
-        cmp.meta["stage"] = args.stage
+        return replace(cmp, meta=replace(cmp.meta, stage=args.stage))
     return cmp
 
 

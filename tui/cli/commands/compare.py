@@ -89,7 +89,7 @@ def _sigmastar_notes(cmp, args: argparse.Namespace) -> None:  # type: ignore[no-
     """Which comparison this is (stderr: the listing itself stays SigmaStar's), and the export."""
     from dumpscope.core.vendor.sigmastar import stage_line
 
-    line = stage_line(cmp.meta.get("stage"))
+    line = stage_line(cmp.meta.stage)
     if line:
         print(f"dumpscope: {line}", file=sys.stderr)
     if args.export_values:

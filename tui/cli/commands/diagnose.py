@@ -119,9 +119,7 @@ def _print_report(cmp: Comparison, diag: Diagnosis, console: Console) -> None:
     """Which of SigmaStar's three comparisons this is (when known), then :func:`render`."""
     from dumpscope.core.vendor.sigmastar import stage_line
 
-    stage = stage_line(
-        cmp.meta.get("stage")
-    )  # SigmaStar: which of the SigmaStar IPU guide's three comparisons
+    stage = stage_line(cmp.meta.stage)  # SigmaStar: which of the SigmaStar IPU guide's three comparisons
     if stage:
         console.print(stage, highlight=False)
     render(diag, console)
