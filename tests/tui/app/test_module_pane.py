@@ -3,7 +3,6 @@ the first bad API) and the per-rank summary, driven by Pilot; plus one snapshot.
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +14,7 @@ from dumpscope.core.comparison.msprobe.view import as_comparison, module_tree
 from dumpscope.tui.app.app import DumpscopeApp
 from dumpscope.tui.app.screenshots import SIZE, THEME
 from dumpscope.tui.app.widgets.module_tree_pane import ModuleTreePane
+from dumpscope.tui.cli.args import ComparisonOptions
 from dumpscope.tui.cli.runs import msprobe_comparison
 from tests.support.msprobe import entry, tensor, write_rank
 
@@ -66,10 +66,7 @@ def test_module_tree_takes_the_worst_child_and_names_the_first_bad_call(dumps) -
 
 def test_view_command_builds_the_msprobe_comparison(dumps) -> None:
     bench, npu = dumps
-    args = argparse.Namespace(
-        golden=str(bench), target=str(npu), step=[0], rank=None, mapping=None, _resolved=True
-    )
-    cmp = msprobe_comparison(args)
+    cmp = msprobe_comparison(ComparisonOptions(str(bench), str(npu), step=(0,)))
     assert cmp is not None and cmp.meta.msprobe["label"] == "step0/rank0"
     assert set(cmp.frame["health"].unique()) == {"ok"}
 

@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 from dumpscope.core.atomic import write_text
 from dumpscope.core.heap import trim_free_heap
-from dumpscope.tui.cli.args import add_comparison_arguments, exit_code_for, load_comparison, say_cache
+from dumpscope.tui.cli.args import (
+    ComparisonOptions,
+    OutputOptions,
+    add_comparison_arguments,
+    exit_code_for,
+    load_comparison,
+    say_cache,
+)
 from dumpscope.tui.cli.errors import UsageError
 from dumpscope.tui.cli.safe import markup, plain
 
@@ -62,10 +69,11 @@ def run(args: argparse.Namespace) -> int:
 
     if args.limit < 1:
         raise UsageError("--limit must be at least 1")
-    routed = route(args, "diagnose")  # msprobe trees, Ascend trees with several steps/devices
-    if routed is not None:
+    opts = ComparisonOptions.from_args(args)
+    routed = route(opts, OutputOptions.from_args(args), "diagnose")  # msprobe, several-run Ascend trees
+    if isinstance(routed, int):
         return routed
-    cmp = load_comparison(args)
+    cmp = load_comparison(routed)
     say_cache(cmp.meta)  # where the --cache index is (or why it is not): always said
     trim_free_heap()  # the comparison's temporaries: the diagnosis would not reuse their pages
     diag = _diagnose(cmp, args)
