@@ -1,7 +1,8 @@
 """Dumps that hold several runs: msprobe ``step*/rank*`` trees and Ascend trees with several steps/devices.
 
-``compare`` / ``diagnose`` call :func:`route` first.  It returns None for an ordinary
-pair of dumps (the usual path goes on), or runs the comparison itself:
+``compare`` / ``diagnose`` call :func:`route` first.  It returns the options to run for an
+ordinary pair of dumps (the usual path goes on), or runs the comparison itself and returns
+its exit code:
 
 * **msprobe** (sniffed on either side): :func:`compare_msprobe`, ``--mapping`` first,
   then the two call lists aligned (``--pairing exact``: equal names only, as msprobe),
@@ -10,8 +11,9 @@ pair of dumps (the usual path goes on), or runs the comparison itself:
   NPU dump, as for every other format.
 * **Ascend raw dump trees** (``{time}/{device}/{model}/{model_id}/{step}/``) with several
   steps or devices: each selected run is compared separately against the golden (or
-  against the golden's run of the same step/device when the golden is such a tree too).
-  When the selection leaves exactly one run, its folder simply replaces the path.
+  against the golden's run of the same step/device when the golden is such a tree too), by
+  :mod:`dumpscope.core.comparison.runs` (the Python API: ``compare_runs``).  When the
+  selection leaves exactly one run, its folder simply replaces the path.
 
 Either way the summary says which run diverges first; JSON output carries one object per
 run.  Exit codes as compare: 0 healthy, 1 some run diverges or could not be compared.
@@ -23,7 +25,7 @@ import json
 import math
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,6 +34,7 @@ from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
 if TYPE_CHECKING:
     from dumpscope.core.comparison.msprobe.driver import MsprobeReport, RankResult
     from dumpscope.core.comparison.result import Comparison
+    from dumpscope.core.comparison.runs import RunResult
     from dumpscope.core.formats.ascend_tree import AscendRun
     from dumpscope.tui.cli.args import ComparisonOptions, OutputOptions
 
@@ -304,51 +307,15 @@ def _render_bad_entries(report: MsprobeReport, console: object, limit: int) -> N
 # ---------------------------------------------------------------- Ascend trees
 
 
-@dataclass
-class RunResult:
-    """One Ascend step/device compared against the golden."""
-
-    run: AscendRun
-    comparison: Comparison | None = None
-    error: str | None = None
-    first_row: int | None = field(default=None)
-
-    @property
-    def label(self) -> str:
-        return self.run.label
-
-
 def _ascend_runs(path: str | Path, opts: ComparisonOptions) -> list[AscendRun] | None:
-    """The selected runs of an Ascend tree; None when ``path`` is not one with several."""
-    from dumpscope.core.formats.ascend_dump import discover_runs
-    from dumpscope.core.formats.ascend_tree import select_runs
+    """The selected runs of an Ascend tree (:func:`~dumpscope.core.comparison.runs.ascend_runs`);
+    a selection that leaves none is a usage error."""
+    from dumpscope.core.comparison.runs import NoRunSelected, ascend_runs
 
-    p = Path(path)
-    if not _is_ascend_tree(p):
-        return None
-    runs = discover_runs(p)
-    if len(runs) < 2 and not (opts.step or opts.device):
-        return None
-    chosen = select_runs(runs, opts.step, opts.device)
-    if not chosen:
-        raise _no_match(p, runs, opts)
-    return chosen
-
-
-def _no_match(p: Path, runs: list[AscendRun], opts: ComparisonOptions) -> UsageError:
-    """The usage error for a ``--step``/``--device`` selection that leaves no run, naming those present."""
-    present = ", ".join(r.label for r in runs) or "none"
-    return UsageError(
-        f"{p}: no step/device matches --step {list(opts.step or [])} --device {list(opts.device or [])} "
-        f"(present: {present})"
-    )
-
-
-def _is_ascend_tree(p: Path) -> bool:
-    """A folder the Ascend raw-dump reader recognises."""
-    from dumpscope.core.formats import ascend_dump
-
-    return p.is_dir() and ascend_dump.sniff(p) > 0
+    try:
+        return ascend_runs(path, opts.step, opts.device)
+    except NoRunSelected as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _route_ascend(opts: ComparisonOptions, out: OutputOptions, render: str) -> int | ComparisonOptions:
@@ -383,65 +350,33 @@ def narrow_for_app(opts: ComparisonOptions) -> ComparisonOptions:
     return _narrowed(opts, runs[0], _ascend_runs(opts.golden, opts) or [])
 
 
-def _golden_for(run: AscendRun, golden_runs: list[AscendRun], default: str) -> str | None:
-    if not golden_runs:
-        return default
-    same = [g for g in golden_runs if (g.step, g.device) == (run.step, run.device)]
-    return str(same[0].path) if same else None
-
-
 def _compare_run(opts: ComparisonOptions, run: AscendRun, golden_runs: list[AscendRun]) -> RunResult:
-    from dumpscope.core.comparison.cache import CacheError
-    from dumpscope.core.comparison.execution import SchedulerError
-    from dumpscope.core.comparison.pipeline import compare
-    from dumpscope.core.dumps import DumpError
+    """One run compared (:func:`~dumpscope.core.comparison.runs.compare_run`), where its
+    ``--cache`` index is said at once."""
+    from dumpscope.core.comparison.runs import compare_run
     from dumpscope.tui.cli.args import say_cache
 
-    golden = _golden_for(run, golden_runs, opts.golden)
-    if golden is None:
-        return RunResult(run, error=f"{run.label}: present on the target side only")
-    try:
-        cmp = compare(
-            golden,
-            run.path,
-            model=opts.model,
-            graph=opts.graphs[0],
-            thresholds=opts.thresholds(),
-            workers=opts.workers,
-            cache=opts.cache,
-            scheduler=opts.scheduler,
-            scheduler_timeout=opts.scheduler_timeout,
-        )
-    except (CacheError, SchedulerError):
-        raise  # the option itself cannot be honoured: one line for the whole command, not a row per run
-    except (DumpError, ValueError, OSError) as exc:
-        return RunResult(run, error=str(exc))
-    say_cache(cmp.meta, run.label)
-    return RunResult(run, cmp, first_row=cmp.first_divergent())
-
-
-def first_run(results: list[RunResult]) -> RunResult | None:
-    """The run diverging first: earliest step, then device, then its first divergent row."""
-    bad = [r for r in results if r.first_row is not None]
-    return min(
-        bad,
-        key=lambda r: (
-            r.run.step if r.run.step is not None else -1,
-            r.run.device if r.run.device is not None else -1,
-            r.first_row,
-        ),
-        default=None,
+    result = compare_run(
+        opts.golden,
+        run,
+        golden_runs,
+        model=opts.model,
+        graph=opts.graphs[0],
+        thresholds=opts.thresholds(),
+        workers=opts.workers,
+        cache=opts.cache,
+        scheduler=opts.scheduler,
+        scheduler_timeout=opts.scheduler_timeout,
     )
-
-
-def _run_row_name(r: RunResult) -> str | None:
-    if r.comparison is None or r.first_row is None:
-        return None
-    return str(r.comparison.frame["name"][r.first_row])
+    if result.comparison is not None:
+        say_cache(result.comparison.meta, run.label)
+    return result
 
 
 def runs_json(results: list[RunResult], rows: bool = True) -> dict[str, object]:
     """One object per step/device and the label of the one diverging first."""
+    from dumpscope.core.comparison.runs import first_run
+
     first = first_run(results)
     return {
         "format": "ascend-tree",
@@ -460,7 +395,7 @@ def _run_json(r: RunResult, rows: bool) -> dict[str, object]:
         "label": r.label,
         "path": str(r.run.path),
         "error": r.error,
-        "first_divergence": _run_row_name(r),
+        "first_divergence": r.first_name,
         "health": r.comparison.health_counts() if r.comparison else None,
     }
     if rows and r.comparison is not None:
@@ -508,7 +443,7 @@ def _render_runs(results: list[RunResult], console: object) -> None:
         table.add_column(col)
     for r in results:
         table.add_row(
-            r.label, markup(str(r.run.path)), _health_counts(r), markup(r.error or _run_row_name(r) or "none")
+            r.label, markup(str(r.run.path)), _health_counts(r), markup(r.error or r.first_name or "none")
         )
     console.print(table)  # type: ignore[attr-defined]
     console.print(f"[bold]first divergence:[/] {_first_run_text(results)}")  # type: ignore[attr-defined]
@@ -516,10 +451,11 @@ def _render_runs(results: list[RunResult], console: object) -> None:
 
 def _first_run_text(results: list[RunResult]) -> str:
     """The step/device that diverges first and its first divergent row (markup escaped), or ``none``."""
+    from dumpscope.core.comparison.runs import first_run
     from dumpscope.tui.cli.safe import markup
 
     first = first_run(results)
-    return markup(f"{first.label}: {_run_row_name(first)}") if first else "none"
+    return markup(f"{first.label}: {first.first_name}") if first else "none"
 
 
 def _health_counts(r: RunResult) -> str:
