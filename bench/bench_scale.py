@@ -166,7 +166,7 @@ start = float(sys.argv[3])
 from dumpscope.core.comparison.pipeline import compare_stream
 stream = compare_stream(sys.argv[1], sys.argv[2], cache=True)
 first = next(stream)
-print(time.time() - start, first.comparison.frame.height, bool(first.comparison.meta.get("from_cache")))
+print(time.time() - start, first.comparison.frame.height, bool(first.comparison.meta.from_cache))
 stream.close()
 """
 

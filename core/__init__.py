@@ -8,8 +8,9 @@ Python API (every function returns typed objects or Polars frames)::
     diag = ds.diagnose(cmp)                                       # ranked root causes
     print(diag.root_causes[0].cause if diag.root_causes else "healthy")
 
-Public functions: :func:`compare`, :func:`compare_three`, :func:`diagnose`, :func:`explain`,
-:func:`overflow`, :func:`fusion`, :func:`dump`; classes :class:`Comparison`,
+Public functions: :func:`compare`, :func:`compare_three`, :func:`compare_runs` (each run of an
+Ascend tree with several steps/devices), :func:`diagnose`, :func:`explain`,
+:func:`overflow`, :func:`fusion`, :func:`dump`; classes :class:`Comparison`, :class:`ComparisonMeta`,
 :class:`Diagnosis`, :class:`Thresholds`, :class:`ThreeWay`.  Heavy modules (numpy, polars,
 onnx) are imported on first call, so ``import dumpscope.core`` stays cheap.
 """
@@ -31,11 +32,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Comparison",
+    "ComparisonMeta",
     "Diagnosis",
     "Thresholds",
     "ThreeWay",
     "compare",
     "compare_frame",
+    "compare_runs",
     "compare_stream",
     "compare_three",
     "diagnose",
@@ -50,6 +53,8 @@ _HOME = {
     "compare": "dumpscope.core.comparison.pipeline",
     "compare_three": "dumpscope.core.comparison.threeway",
     "Comparison": "dumpscope.core.comparison.result",
+    "ComparisonMeta": "dumpscope.core.comparison.result",
+    "compare_runs": "dumpscope.core.comparison.runs",
     "compare_frame": "dumpscope.core.comparison.pipeline",
     "compare_stream": "dumpscope.core.comparison.pipeline",
     "Thresholds": "dumpscope.core.comparison.judge",

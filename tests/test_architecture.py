@@ -453,11 +453,12 @@ def test_public_api_is_importable_lazily() -> None:
         "from dumpscope.core import Comparison, Diagnosis, Thresholds, compare, compare_frame, "
         "compare_stream, diagnose, open_dump; "
         "from dumpscope.core import ThreeWay, compare_three, dump, explain, fusion, overflow; "
+        "from dumpscope.core import ComparisonMeta, compare_runs; "
         "assert sorted(c.__all__) == sorted(['Comparison', 'Diagnosis', 'Thresholds', 'compare', "
         "'compare_frame', "
         "'compare_stream', 'diagnose', 'open_dump', 'ThreeWay', 'compare_three', 'dump', 'explain', "
         "'fusion', "
-        "'overflow']); print('ok')"
+        "'overflow', 'ComparisonMeta', 'compare_runs']); print('ok')"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "ok"

@@ -11,7 +11,7 @@ from pathlib import Path
 import polars as pl
 
 from dumpscope.core.comparison.judge import Thresholds, judge
-from dumpscope.core.comparison.result import Comparison
+from dumpscope.core.comparison.result import Comparison, ComparisonMeta
 from dumpscope.core.vendor.msaccucmp_csv import METRIC_COLUMNS, read_result_csv
 
 
@@ -47,13 +47,13 @@ def open_result(path: str | Path, thresholds: Thresholds | None = None) -> Compa
     )
     cmp = Comparison.from_frame(
         frame,
-        meta={
-            "golden": str(path),
-            "target": str(path),
-            "imported": "msaccucmp/msit CSV",
-            "preset": th.preset,
-            "order": "the CSV's Index",
-        },
+        meta=ComparisonMeta(
+            golden=str(path),
+            target=str(path),
+            imported="msaccucmp/msit CSV",
+            preset=th.preset,
+            order="the CSV's Index",
+        ),
         thresholds=th,
     )
     cmp.frame = judge(cmp.frame, th)
@@ -106,14 +106,14 @@ def open_rknn_report(path: str | Path, thresholds: Thresholds | None = None) -> 
             "rknn_origin": pl.String(),
         },
     )
-    meta: dict[str, object] = {
-        "golden": str(path),
-        "target": str(path),
-        "imported": "RKNN-Toolkit2 error_analysis.txt",
-        "preset": th.preset,
-        "order": "the report's (the simulator's) order",
-        "warnings": list(report.problems),
-    }
+    meta = ComparisonMeta(
+        golden=str(path),
+        target=str(path),
+        imported="RKNN-Toolkit2 error_analysis.txt",
+        preset=th.preset,
+        order="the report's (the simulator's) order",
+        warnings=tuple(report.problems),
+    )
     cmp = Comparison.from_frame(frame, meta=meta, thresholds=th)
     cmp.frame = judge(cmp.frame, th)
     return cmp

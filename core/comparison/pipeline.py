@@ -43,7 +43,7 @@ from dumpscope.core.comparison.metrics import (
     segmentable,
 )
 from dumpscope.core.comparison.pairing import Pair, Pairing, pair_dumps
-from dumpscope.core.comparison.result import INTERNAL_COLUMNS, SCHEMA, Comparison
+from dumpscope.core.comparison.result import INTERNAL_COLUMNS, SCHEMA, Comparison, ComparisonMeta
 from dumpscope.core.comparison.sanity import check_model, check_pairing
 from dumpscope.core.comparison.shape_specs import ShapeSpec, resolve, shape_specs
 from dumpscope.core.comparison.shapes import Aligned, align, declared_layouts
@@ -132,7 +132,7 @@ def compare(
             dump (``True``) or in the folder given, keyed by the files' content (see
             :mod:`.cache`): rows of unchanged files are not computed again and are marked in a
             ``cached`` column; where the index is (or why it is not) is said in
-            ``meta["cache"]``.  A folder this user cannot write in: a
+            ``meta.cache``.  A folder this user cannot write in: a
             :class:`~.cache.CacheError` (one line) before any file is read.
         scheduler: a Dask distributed scheduler address: the rows are computed on its
             workers (``pip install 'dumpscope[dask]'``).  Dask missing, a bad address, nothing
@@ -240,11 +240,9 @@ def _last_run(
     frame = last_frame(golden, target, tag, folder) if wanted else None
     if frame is None:
         return []
-    meta: dict[str, object] = {
-        "golden": str(golden),
-        "target": str(target),
-        "from_cache": "the last run's rows, being checked",
-    }
+    meta = ComparisonMeta(
+        golden=str(golden), target=str(target), from_cache="the last run's rows, being checked"
+    )
     return [Progress(0, frame.height, Comparison(frame, th, meta))]
 
 
@@ -291,7 +289,9 @@ class _Run:
             unkept = save_last_frame(*sides, final.comparison.frame, folder)
             if self.row_cache is not None:
                 unkept = f"; last frame not kept: {unkept}" if unkept else ""
-                final.comparison.meta["cache"] = self.row_cache.note + unkept
+                note = self.row_cache.note + unkept
+                cmp = final.comparison
+                final = replace(final, comparison=replace(cmp, meta=replace(cmp.meta, cache=note)))
         return final
 
     def cache(self, folder: Path | None) -> RowCache | None:
@@ -378,7 +378,7 @@ def _prepare(
     pairing = pair_dumps(g, t, tensor_order=tensor_order, node_order=node_order, **links)
     check_pairing(pairing, g, t)
     meta = _meta(g, t, model, th, pairing, model_warnings)
-    meta["graph"] = str(graph) if graph is not None else None
+    meta = replace(meta, graph=str(graph) if graph is not None else None)
     return Comparison(pl.DataFrame(), th, meta, g, t, pairing, facts, atc)
 
 
@@ -622,27 +622,27 @@ def _vendor_graph(atc: AtcGraph, target: Dump) -> tuple[Dump, _Links, dict[str, 
 
 def _meta(
     g: Dump, t: Dump, model: str | Path | None, th: Thresholds, pairing: Pairing, model_warnings: list[str]
-) -> dict[str, object]:
+) -> ComparisonMeta:
     warnings = [*model_warnings] + [
         display(f"{side}: {p.path}: {p.message}")
         for side, d in (("golden", g), ("target", t))
         for p in d.problems
     ]
     warnings += _input_mismatch(g, t)
-    return {
-        "golden": str(g.path),
-        "target": str(t.path),
-        "golden_format": g.format,
-        "target_format": t.format,
-        "model": str(model) if model else None,
-        "stage": detect_stage(g, t),
-        "preset": th.preset,
-        "order": pairing.order_source,
-        "version": __version__,
-        "warnings": warnings,
-        "unmatched_golden": len(pairing.unmatched_golden),
-        "unmatched_target": len(pairing.unmatched_target),
-    }
+    return ComparisonMeta(
+        golden=str(g.path),
+        target=str(t.path),
+        golden_format=g.format,
+        target_format=t.format,
+        model=str(model) if model else None,
+        stage=detect_stage(g, t),
+        preset=th.preset,
+        order=pairing.order_source,
+        version=__version__,
+        warnings=tuple(warnings),
+        unmatched_golden=len(pairing.unmatched_golden),
+        unmatched_target=len(pairing.unmatched_target),
+    )
 
 
 def _input_mismatch(g: Dump, t: Dump) -> list[str]:

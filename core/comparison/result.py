@@ -10,7 +10,8 @@ every later step (diagnosis, row facts, fusion) reuses them instead of parsing a
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict, cast
 
@@ -124,20 +125,102 @@ def row_at(frame: pl.DataFrame, row: int) -> Row:
     return cast(Row, frame.row(row, named=True))
 
 
+@dataclass(frozen=True)
+class ComparisonMeta:
+    """What a comparison was built from and how, as saved inside its Parquet file.
+
+    Fields are written in this order, the unset (None) ones left out -- except that a computed
+    comparison (one with a ``version``) always names its model, stage and graph (null when none).
+    Keys an older or foreign file carries that are not fields here are kept, as read, in
+    :attr:`extra`, and written back after the fields.
+    """
+
+    golden: str | None = None
+    """The golden dump's path (an imported report's path for both sides)."""
+    target: str | None = None
+    imported: str | None = None
+    """The tool whose report this comparison was imported from (msaccucmp CSV, RKNN analysis)."""
+    golden_format: str | None = None
+    target_format: str | None = None
+    model: str | None = None
+    """The ONNX model given (``--model``), else None."""
+    stage: str | None = None
+    """The SigmaStar stage compared (detected, or ``--stage``), else None."""
+    preset: str | None = None
+    order: str | None = None
+    """Where the topological order came from, in words."""
+    version: str | None = None
+    """The dumpscope version that computed the comparison (None: imported or reopened without one)."""
+    warnings: tuple[str, ...] | None = None
+    """The comparison's own warnings (pairing, shapes, dtypes, inputs)."""
+    unmatched_golden: int | None = None
+    unmatched_target: int | None = None
+    graph: str | None = None
+    """The vendor (ATC) graph given, else None."""
+    cache: str | None = None
+    """Where the ``--cache`` index was read and written, or why it was not."""
+    from_cache: str | None = None
+    """Set on the first snapshot of a ``--cache`` run: the last run's rows, being checked."""
+    format: str | None = None
+    """``msprobe`` for a comparison read from an msprobe dump, else None."""
+    msprobe: Mapping[str, object] | None = None
+    """The msprobe step/rank shown, its module tree and the ranks' summary (plain JSON data)."""
+    reopened: str | None = None
+    """The saved file this comparison was reopened from."""
+    extra: Mapping[str, object] = field(default_factory=dict)
+    """Keys of a saved file that are not fields here, kept as read."""
+
+    def to_dict(self) -> dict[str, object]:
+        """The meta as saved (JSON-ready): see the class for which fields are written."""
+        always = {"model", "stage", "graph"} if self.version is not None else set()
+        out: dict[str, object] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "extra" or (value is None and f.name not in always):
+                continue
+            out[f.name] = list(value) if f.name == "warnings" else value
+        return {**out, **{k: v for k, v in self.extra.items() if k not in out}}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> ComparisonMeta:
+        """The meta of a saved file or a caller's dict; values of the wrong type are dropped,
+        keys that are not fields kept in :attr:`extra`."""
+        known = {f.name: f for f in fields(cls) if f.name != "extra"}
+        values: dict[str, object] = {}
+        for key, value in data.items():
+            if key in known:
+                values[key] = _meta_value(key, value)
+        extra = {k: v for k, v in data.items() if k not in known}
+        return cls(**values, extra=extra)  # type: ignore[arg-type]  # each value checked by _meta_value
+
+
+def _meta_value(key: str, value: object) -> object:
+    """``value`` as field ``key`` of :class:`ComparisonMeta` holds it (None when it cannot be)."""
+    if value is None:
+        return None
+    if key == "warnings":
+        return tuple(str(w) for w in value) if isinstance(value, (list, tuple)) else None
+    if key in ("unmatched_golden", "unmatched_target"):
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+    if key == "msprobe":
+        return value if isinstance(value, Mapping) else None
+    return str(value)
+
+
 @dataclass
 class Comparison:
     """One golden/target comparison: the frame plus lazy access to its tensors."""
 
     frame: pl.DataFrame
     thresholds: Thresholds = field(default_factory=Thresholds)
-    meta: dict[str, object] = field(default_factory=dict)
+    meta: ComparisonMeta = field(default_factory=ComparisonMeta)
     golden: Dump | None = None
     target: Dump | None = None
     pairing: Pairing | None = None
     model_facts: GraphFacts | None = field(default=None, repr=False)
-    """The parsed ONNX model the comparison was built with (``meta["model"]``)."""
+    """The parsed ONNX model the comparison was built with (``meta.model``)."""
     atc: AtcGraph | None = field(default=None, repr=False)
-    """The parsed vendor (ATC) graph the comparison was built with (``meta["graph"]``)."""
+    """The parsed vendor (ATC) graph the comparison was built with (``meta.graph``)."""
 
     @property
     def has_tensors(self) -> bool:
@@ -145,9 +228,8 @@ class Comparison:
 
     @property
     def warnings(self) -> list[str]:
-        """The comparison's own warnings (pairing, shapes, dtypes), from ``meta["warnings"]``."""
-        found = self.meta.get("warnings")
-        return [str(w) for w in found] if isinstance(found, (list, tuple)) else []
+        """The comparison's own warnings (pairing, shapes, dtypes), from ``meta.warnings``."""
+        return list(self.meta.warnings or ())
 
     def load_pair(self, row: int) -> tuple[np.ndarray | None, np.ndarray | None]:
         """The tensors behind frame row ``row`` (None for a missing side).
@@ -210,7 +292,7 @@ class Comparison:
 
         meta = {
             "dumpscope": json.dumps(
-                {"meta": self.meta, "thresholds": _thresholds_json(self.thresholds)}, default=str
+                {"meta": self.meta.to_dict(), "thresholds": _thresholds_json(self.thresholds)}, default=str
             )
         }
         with atomic_path(path) as tmp:
@@ -225,16 +307,21 @@ class Comparison:
         meta = info.get("meta")
         th = _thresholds_from_json(info.get("thresholds"))
         frame = _conform(frame)
-        return cls(
-            frame=frame, thresholds=th, meta=dict(meta if isinstance(meta, dict) else {}, reopened=str(path))
-        )
+        saved = ComparisonMeta.from_dict(meta if isinstance(meta, dict) else {})
+        return cls(frame=frame, thresholds=th, meta=replace(saved, reopened=str(path)))
 
     @classmethod
     def from_frame(
-        cls, frame: pl.DataFrame, meta: dict[str, object] | None = None, thresholds: Thresholds | None = None
+        cls,
+        frame: pl.DataFrame,
+        meta: ComparisonMeta | Mapping[str, object] | None = None,
+        thresholds: Thresholds | None = None,
     ) -> Comparison:
-        """Wrap a frame (missing columns are added as nulls); for tests and imports."""
-        return cls(frame=_conform(frame), thresholds=thresholds or Thresholds(), meta=dict(meta or {}))
+        """Wrap a frame (missing columns are added as nulls); for tests and imports (``meta`` may
+        be a plain mapping, read once by :meth:`ComparisonMeta.from_dict`)."""
+        if not isinstance(meta, ComparisonMeta):
+            meta = ComparisonMeta.from_dict(meta or {})
+        return cls(frame=_conform(frame), thresholds=thresholds or Thresholds(), meta=meta)
 
 
 def _conform(frame: pl.DataFrame) -> pl.DataFrame:

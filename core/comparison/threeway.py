@@ -130,6 +130,25 @@ class FusionBlame:
         return f"{op}{fused if self.originals else ''} diverges only in {label}: {self.name}: {self.message}"
 
 
+#: How ``worse`` tells two rows of the same health apart (see the module doc).
+WORSE_RULES: tuple[str, ...] = ("health", "magnitude")
+MAGNITUDE_FACTOR = 2.0
+"""``by="magnitude"``: one distance must be at least this many times the other to make a side worse."""
+
+
+@dataclass(frozen=True)
+class ThreeWayMeta:
+    """What a three-way comparison was built from, and the rule that says which side is worse."""
+
+    golden: str | None = None
+    a: str | None = None
+    b: str | None = None
+    graphs: tuple[str | None, str | None] = (None, None)
+    labels: tuple[str, str] = ("A", "B")
+    worse_by: str = "health"
+    factor: float = MAGNITUDE_FACTOR
+
+
 @dataclass
 class ThreeWay:
     """Two comparisons against one golden, and their side-by-side frame."""
@@ -138,7 +157,7 @@ class ThreeWay:
     b: Comparison
     frame: pl.DataFrame
     labels: tuple[str, str] = ("A", "B")
-    meta: dict[str, object] = field(default_factory=dict)
+    meta: ThreeWayMeta = field(default_factory=ThreeWayMeta)
 
     def worse_counts(self) -> dict[str, int]:
         """How many rows each side is worse on (keys of :data:`WORSE_VALUES`)."""
@@ -213,12 +232,6 @@ class _FusionLookup:
         op = self.op(target_name)
         originals, passes = self.fused.get(op or "", ((), ()))
         return FusionBlame(name, side, op, tuple(originals), tuple(passes), message or "")
-
-
-#: How ``worse`` tells two rows of the same health apart (see the module doc).
-WORSE_RULES: tuple[str, ...] = ("health", "magnitude")
-MAGNITUDE_FACTOR = 2.0
-"""``by="magnitude"``: one distance must be at least this many times the other to make a side worse."""
 
 
 def worse_side(
@@ -340,10 +353,8 @@ def presence_label(value: str | None, labels: Sequence[str] = ("A", "B")) -> str
 def swapped(tw: ThreeWay) -> ThreeWay:
     """The same three-way with its sides exchanged: B's comparison first (the TUI's side switch), the
     ``worse`` rule and labels kept (``worse == "A"`` then names the side shown first, B)."""
-    by, factor = str(tw.meta.get("worse_by", "health")), tw.meta.get("factor", MAGNITUDE_FACTOR)
-    factor = float(factor) if isinstance(factor, (int, float)) else MAGNITUDE_FACTOR
-    frame = join_sides(tw.b.frame, tw.a.frame, by=by, factor=factor)
-    meta = {**tw.meta, "a": tw.meta.get("b"), "b": tw.meta.get("a"), "labels": [tw.labels[1], tw.labels[0]]}
+    frame = join_sides(tw.b.frame, tw.a.frame, by=tw.meta.worse_by, factor=tw.meta.factor)
+    meta = replace(tw.meta, a=tw.meta.b, b=tw.meta.a, labels=(tw.labels[1], tw.labels[0]))
     return ThreeWay(tw.b, tw.a, frame, (tw.labels[1], tw.labels[0]), meta)
 
 
@@ -413,7 +424,7 @@ def compare_three(
         worse_by, factor: ``"health"`` (default) or ``"magnitude"``: how rows of the same health are
             told apart (``magnitude``: a distance ``factor`` times the other's makes that side worse).
         options: passed to both :func:`compare` calls (``workers``, ``cache``, ``scheduler``,
-            ``scheduler_timeout``); each side's ``meta["cache"]`` says where its index is.
+            ``scheduler_timeout``); each side's ``meta.cache`` says where its index is.
 
     Returns a :class:`ThreeWay`: ``.frame`` (Polars) has ``a_*`` and ``b_*`` metric columns and
     a ``worse`` column (``A``, ``B``, ``=``, or empty when not comparable);
@@ -428,13 +439,13 @@ def compare_three(
     ca = compare(golden, a, model=model, graph=ga, thresholds=th, **options)
     cb = compare(golden, b, model=model, graph=gb, thresholds=th, **options)
     frame = join_sides(ca.frame, cb.frame, by=worse_by, factor=factor)
-    meta = {
-        "golden": ca.meta.get("golden"),
-        "a": ca.meta.get("target"),
-        "b": cb.meta.get("target"),
-        "graphs": [str(g) if g else None for g in (ga, gb)],
-        "labels": list(labels)[:2],
-        "worse_by": worse_by,
-        "factor": factor,
-    }
+    meta = ThreeWayMeta(
+        golden=ca.meta.golden,
+        a=ca.meta.target,
+        b=cb.meta.target,
+        graphs=(str(ga) if ga else None, str(gb) if gb else None),
+        labels=(str(labels[0]), str(labels[1])),
+        worse_by=worse_by,
+        factor=factor,
+    )
     return ThreeWay(ca, cb, frame, (str(labels[0]), str(labels[1])), meta)

@@ -119,8 +119,8 @@ def _graph_sources(
 
 def _recorded_sources(cmp: Comparison) -> tuple[list[GraphSource], AtcGraph | None]:
     """The model and ATC graph the comparison was built with (parsed facts, else reread by path)."""
-    model = cmp.model_facts or _reload(cmp.meta.get("model"))
-    atc = cmp.atc or _reload(cmp.meta.get("graph"))
+    model = cmp.model_facts or _reload(cmp.meta.model)
+    atc = cmp.atc or _reload(cmp.meta.graph)
     recorded: list[GraphSource] = [g for g in (model, atc) if g is not None]
     return recorded, atc if isinstance(atc, AtcGraph) else None
 
@@ -188,13 +188,13 @@ def _opdebug_line(rec: OverflowRecord) -> str:
 
 
 def _model_path(cmp: Comparison) -> str | None:
-    path = cmp.meta.get("model") or _manifest(cmp.golden).get("model")
+    path = cmp.meta.model or _manifest(cmp.golden).get("model")
     return str(path) if path else None
 
 
 def _model_node_names(cmp: Comparison, path: str | None) -> frozenset[str] | None:
     """Node names of the model (the comparison's parsed facts when it is that model)."""
-    if cmp.model_facts is not None and path == cmp.meta.get("model"):
+    if cmp.model_facts is not None and path == cmp.meta.model:
         return frozenset(n.name for n in cmp.model_facts.nodes)
     return _read_node_names(path)
 
@@ -896,7 +896,7 @@ def _advice(
     text = f"{text} {remedy}" if remedy else text
     if not commands:
         return text
-    golden = shlex.quote(str(run.cmp.meta.get("golden") or "GOLDEN"))
+    golden = shlex.quote(run.cmp.meta.golden or "GOLDEN")
     return (
         text
         + " Patch and verify: "

@@ -55,7 +55,7 @@ _ADVICE = {
 
 def is_msprobe(cmp: Comparison) -> bool:
     """An msprobe step/rank comparison with its msprobe columns (see :mod:`..comparison.msprobe.view`)."""
-    return cmp.meta.get("format") == "msprobe" and all(c in cmp.frame.columns for c in NEEDED)
+    return cmp.meta.format == "msprobe" and all(c in cmp.frame.columns for c in NEEDED)
 
 
 def diagnose_msprobe(cmp: Comparison) -> Diagnosis:
@@ -81,14 +81,13 @@ def diagnose_msprobe(cmp: Comparison) -> Diagnosis:
 
 
 def _label(cmp: Comparison) -> str:
-    info = cmp.meta.get("msprobe")
-    return str(info.get("label", "")) if isinstance(info, dict) else ""
+    info = cmp.meta.msprobe or {}
+    return str(info.get("label", ""))
 
 
 def _module_path(cmp: Comparison, entry: str) -> tuple[str, ...]:
     """The modules enclosing ``entry``, outermost first, from the module tree kept in ``meta``."""
-    info = cmp.meta.get("msprobe")
-    tree = info.get("tree") if isinstance(info, dict) else None
+    tree = (cmp.meta.msprobe or {}).get("tree")
     parents = tree.get("parents") if isinstance(tree, dict) else None
     return tuple(reversed(lineage(entry, parents)[1:])) if isinstance(parents, dict) else ()
 

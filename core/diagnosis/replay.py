@@ -370,7 +370,7 @@ class ModelSource:
 
 def model_source(cmp: Comparison) -> ModelSource | None:
     """The golden model of a comparison (``--model``), when it is a readable file."""
-    path = cmp.meta.get("model")
+    path = cmp.meta.model
     if not path or not Path(str(path)).is_file() or not cmp.has_tensors:
         return None
     return ModelSource(Path(str(path)), getattr(cmp.model_facts, "proto", None))

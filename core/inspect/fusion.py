@@ -124,7 +124,7 @@ def _graph_source(cmp: Comparison) -> list[_Groups]:
     """The ATC graph the comparison was built with (parsed), else the one its metadata names."""
     if cmp.atc is not None:
         return [_parsed_groups(cmp.atc)]
-    graph = cmp.meta.get("graph")
+    graph = cmp.meta.graph
     return [_graph_groups(str(graph))] if graph else []
 
 
@@ -233,7 +233,7 @@ def _op_fact(name: str, op_type: str | None, hit: dict[str, Any] | None, side: s
 def fusion_facts(cmp: Comparison, row: int) -> FusionFacts:
     """The fusion group the row's op belongs to, with a row (health, cosine) for each op.
 
-    From the ATC graph the comparison was made with (``meta["graph"]``), else the target
+    From the ATC graph the comparison was made with (``meta.graph``), else the target
     manifest's ``fused_from``.  Always returns facts; ``note`` says why when there is no group.
     """
     if not 0 <= row < cmp.frame.height:

@@ -124,7 +124,9 @@ def export_values(cmp: Comparison, out_dir: str | Path, one_row: bool = False) -
     Returns the folder and the problems met (a tensor that cannot be read costs its own
     folder's files, not the export).
     """
-    root = Path(out_dir) / export_folder_name(str(cmp.meta.get("golden", "benchmark.bin")))
+    root = Path(out_dir) / export_folder_name(
+        cmp.meta.golden if cmp.meta.golden is not None else "benchmark.bin"
+    )
     problems: list[str] = []
     for item in listing_rows(cmp):
         folder = root / str(item.number)

@@ -358,12 +358,12 @@ def _md_inputs(cmp: Comparison, base: Path | None) -> list[str]:
         "",
         f"Paths are relative to {where}.",
         "",
-        f"- golden: `{relative_path(meta.get('golden'), base)}` ({meta.get('golden_format')})",
-        f"- target: `{relative_path(meta.get('target'), base)}` ({meta.get('target_format')})",
+        f"- golden: `{relative_path(meta.golden, base)}` ({meta.golden_format})",
+        f"- target: `{relative_path(meta.target, base)}` ({meta.target_format})",
     ]
-    if meta.get("model"):
-        lines.append(f"- model: `{relative_path(meta['model'], base)}`")
-    return lines + [f"- preset: `{meta.get('preset')}`; order from {meta.get('order')}", ""]
+    if meta.model:
+        lines.append(f"- model: `{relative_path(meta.model, base)}`")
+    return lines + [f"- preset: `{meta.preset}`; order from {meta.order}", ""]
 
 
 def _md_counts(cmp: Comparison) -> list[str]:
@@ -419,7 +419,7 @@ def _md_worst(cmp: Comparison, worst: int) -> list[str]:
 
 
 def _md_unmatched(cmp: Comparison) -> list[str]:
-    ug, ut = cmp.meta.get("unmatched_golden", 0), cmp.meta.get("unmatched_target", 0)
+    ug, ut = cmp.meta.unmatched_golden or 0, cmp.meta.unmatched_target or 0
     if not (ug or ut):
         return []
     return [

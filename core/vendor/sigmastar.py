@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Protocol
 
 STAGES: dict[str, str] = {
     "framework-float": "framework vs float.sim (SigmaStar IPU guide §2)",
@@ -66,9 +67,18 @@ def stage_line(stage: str | None) -> str | None:
     return f"comparison: {STAGES[stage]} -- {STAGE_NOTES[stage]}"
 
 
-def both_sigmastar(meta: dict[str, object]) -> bool:
+class _Formats(Protocol):
+    """The two formats a comparison's meta names (a vendor module imports no comparison)."""
+
+    @property
+    def golden_format(self) -> str | None: ...
+    @property
+    def target_format(self) -> str | None: ...
+
+
+def both_sigmastar(meta: _Formats) -> bool:
     """Both sides of a comparison are SigmaStar dumps (its listing's MSE/COS/RMSE are the columns to show)."""
-    return {meta.get("golden_format"), meta.get("target_format")} <= {"sigmastar", "sgs-output"}
+    return {meta.golden_format, meta.target_format} <= {"sigmastar", "sgs-output"}
 
 
 def quant_facts(info: object | None) -> tuple[str, str, str] | None:

@@ -122,5 +122,5 @@ def test_odd_parquet_metadata_opens_with_defaults(tmp_path: Path, meta: str) -> 
     p = tmp_path / "r.parquet"
     pl.DataFrame({"name": ["a"], "health": ["ok"]}).write_parquet(p, metadata={"dumpscope": meta})
     cmp = Comparison.open(p)
-    assert cmp.frame["name"].to_list() == ["a"] and cmp.meta["reopened"] == str(p)
+    assert cmp.frame["name"].to_list() == ["a"] and cmp.meta.reopened == str(p)
     assert cmp.thresholds.rtol == Thresholds().rtol

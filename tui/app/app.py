@@ -10,7 +10,7 @@ Numbers come from :mod:`dumpscope.core`; this module only decides what to show.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from time import monotonic
@@ -374,10 +374,8 @@ class DumpscopeApp(App[int]):
         self._show_three_way(message.threeway)
         tw = message.threeway
         for side, label in zip((tw.a, tw.b), tw.labels, strict=True):  # where each --cache index is
-            if side.meta.get("cache"):
-                self.notify(
-                    f"cache ({label}): {side.meta['cache']}", title="--cache", timeout=6, markup=False
-                )
+            if side.meta.cache:
+                self.notify(f"cache ({label}): {side.meta.cache}", title="--cache", timeout=6, markup=False)
 
     # -- data ----------------------------------------------------------------------------
     def _show_comparison(self, comparison: Comparison) -> None:
@@ -471,7 +469,7 @@ class DumpscopeApp(App[int]):
             status += _view_notes(self.view, self.rows, self.layer_list.view.size)
         if self.threeway is not None:
             status.append(_worse_note(self.threeway))
-        stage = STAGES.get(str(self.comparison.meta.get("stage"))) if self.comparison is not None else None
+        stage = STAGES.get(str(self.comparison.meta.stage)) if self.comparison is not None else None
         if stage:  # SigmaStar: which of the SigmaStar IPU guide's three comparisons this is
             status.append(styled("[b]$stage[/b]", stage=stage))
         warnings = self._warnings()
@@ -520,9 +518,10 @@ class DumpscopeApp(App[int]):
                 for progress in stream:
                     if worker.is_cancelled:
                         return
+                    cmp = progress.comparison
                     if request.stage:
-                        progress.comparison.meta["stage"] = request.stage
-                    self.post_message(self.Progressed(progress.comparison, progress.done, progress.total))
+                        cmp = replace(cmp, meta=replace(cmp.meta, stage=request.stage))
+                    self.post_message(self.Progressed(cmp, progress.done, progress.total))
             finally:
                 close = getattr(stream, "close", None)  # a generator holds the thread pool: release it now
                 if close is not None:
@@ -545,7 +544,7 @@ class DumpscopeApp(App[int]):
             self._show_comparison(message.comparison)
         except NoMatches:  # the list screen's widgets are already gone: the app is closing
             return
-        cache = message.comparison.meta.get("cache")
+        cache = message.comparison.meta.cache
         if cache and message.done >= message.total:  # where the --cache index is, or why it is not
             self.notify(f"cache: {cache} (↺: served from it)", title="--cache", timeout=6, markup=False)
 
@@ -762,9 +761,7 @@ class DumpscopeApp(App[int]):
             self.layer_list.focus()
 
     def _warnings(self) -> list[str]:
-        meta = self.comparison.meta if self.comparison is not None else {}
-        found = meta.get("warnings") if isinstance(meta, dict) else None
-        return [str(w) for w in found] if isinstance(found, list) else []
+        return self.comparison.warnings if self.comparison is not None else []
 
     def action_warnings(self) -> None:
         from dumpscope.tui.app.screens.notes import NotesScreen

@@ -103,7 +103,7 @@ def _has_fusion(cmp: Comparison | None) -> bool:
 
 
 def _has_overflow(cmp: Comparison | None) -> bool:
-    """NaN/Inf in a target, a reduced-precision target (its range checks), or Ascend overflow records."""
+    """NaN/Inf in a target, or a reduced-precision target (its range checks)."""
     if cmp is None:
         return False
     frame = cmp.frame
@@ -111,11 +111,11 @@ def _has_overflow(cmp: Comparison | None) -> bool:
         c in frame.columns and (frame[c].fill_null(0) > 0).any() for c in ("nan_target", "inf_target")
     )
     narrow = "target_dtype" in frame.columns and frame["target_dtype"].is_in(["float16", "bfloat16"]).any()
-    return bool(nonfinite or narrow or cmp.meta.get("overflow"))
+    return bool(nonfinite or narrow)
 
 
 def _is_msprobe(cmp: Comparison | None) -> bool:
-    return cmp is not None and cmp.meta.get("format") == "msprobe"
+    return cmp is not None and cmp.meta.format == "msprobe"
 
 
 register_pane(

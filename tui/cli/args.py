@@ -7,16 +7,22 @@ functions that need them, and only for the sub-command being parsed.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from dumpscope.core.vocabulary import is_divergent
 from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
 
 if TYPE_CHECKING:
-    from dumpscope.core.comparison.result import Comparison
+    from dumpscope.core.comparison.judge import Thresholds
+    from dumpscope.core.comparison.result import Comparison, ComparisonMeta
     from dumpscope.tui.app.app import DumpscopeApp
+
+T = TypeVar("T")
 
 
 def add_comparison_arguments(p: argparse.ArgumentParser, three_way: bool = False) -> None:
@@ -24,8 +30,8 @@ def add_comparison_arguments(p: argparse.ArgumentParser, three_way: bool = False
 
     ``-g``/``-m`` name the golden and the target ("my") dump as msaccucmp does, ``-f`` the
     fused graph (the vendor meaning, so ``--format`` is long-only) and ``-cf`` the graph
-    of the fusion-off run; :func:`resolve_sides` turns either spelling into
-    ``args.golden``, ``args.target``, ``args.b`` and ``args.graphs``.
+    of the fusion-off run; :meth:`ComparisonOptions.from_args` turns either spelling into
+    its ``golden``, ``target``, ``b`` and ``graphs``.
     """
     from dumpscope.core.comparison.judge import PRESETS
 
@@ -202,74 +208,177 @@ def check_theme(theme: str | None) -> None:
         raise UsageError(f"unknown theme {theme!r}; choose from {', '.join(sorted(BUILTIN_THEMES))}")
 
 
-def check_paths(args: argparse.Namespace) -> None:
-    """Refuse missing golden/target/model/graph paths before the terminal is taken over."""
-    resolve_sides(args)
-    named = [("golden", args.golden), ("target", args.target), ("B", args.b), ("model", args.model)]
-    for label, path in [*named, *(("graph", g) for g in args.graphs)]:
-        if path is not None and not Path(path).exists():
-            raise UsageError(f"{label} {path}: no such file or directory")
+@dataclass(frozen=True)
+class ComparisonOptions:
+    """The shared comparison arguments, read once from the parsed command line (:meth:`from_args`):
+    the settled sides and what every comparison path (one pair, three-way, several runs, msprobe,
+    the app) is given.  Never changed in place: a narrowed or swapped pair is a new value
+    (:func:`dataclasses.replace`)."""
 
+    golden: str
+    target: str
+    b: str | None = None
+    graphs: tuple[str | None, str | None] = (None, None)
+    """One graph or None per target side (A, B)."""
+    fusion: bool = False
+    """``-f`` and ``-cf`` both given: msaccucmp's fusion on vs off."""
+    model: str | None = None
+    preset: str = "auto"
+    threshold: tuple[str, ...] = ()
+    stage: str | None = None
+    workers: int | None = None
+    cache_flag: bool = False
+    """``--cache`` given."""
+    cache_dir: str | None = None
+    scheduler: str | None = None
+    scheduler_timeout: float = 5.0
+    step: tuple[int, ...] | None = None
+    device: tuple[int, ...] | None = None
+    rank: tuple[str, ...] | None = None
+    mapping: str | None = None
+    pairing: str | None = None
 
-def resolve_sides(args: argparse.Namespace) -> None:
-    """Settle ``golden``, ``target``, ``b`` and ``graphs`` (one graph or None per target side).
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> ComparisonOptions:
+        """Settle ``golden``, ``target``, ``b`` and ``graphs`` and read the other options.
 
-    Positionals and ``-g``/``-m`` may not name the same side twice.  With ``-f`` and ``-cf``
-    and two dumps (msaccucmp's fusion on vs off), the fusion-off dump is the reference and
-    the fused dump the target, whichever of ``-g``/``-m`` names them: the graph whose op
-    names the dump's files carry decides (:func:`~dumpscope.core.vendor.sides.graph_owner`).
-    """
-    if getattr(args, "_resolved", False):
-        return
-    _settle_dumps(args)
-    graphs = _settle_graphs(args)
-    if len(graphs) > (2 if args.b else 1):
-        raise UsageError(
-            "too many graphs: one per target side (--graph A.json [--graph B.json], or -f / -cf)"
+        Positionals and ``-g``/``-m`` may not name the same side twice.  With ``-f`` and ``-cf``
+        and two dumps (msaccucmp's fusion on vs off), the fusion-off dump is the reference and
+        the fused dump the target, whichever of ``-g``/``-m`` names them: the graph whose op
+        names the dump's files carry decides (:func:`~dumpscope.core.vendor.sides.graph_owner`).
+        """
+        golden, target, b = _settle_dumps(args)
+        fused, unfused = getattr(args, "fused_graph", None), getattr(args, "unfused_graph", None)
+        graphs, golden, target = _settle_graphs(
+            _graph_list(getattr(args, "graph", None)), fused, unfused, b, golden, target
         )
-    args.graphs = (graphs + [None, None])[:2]
-    args._resolved = True
+        if len(graphs) > (2 if b else 1):
+            raise UsageError(
+                "too many graphs: one per target side (--graph A.json [--graph B.json], or -f / -cf)"
+            )
+        return cls(
+            golden=golden,
+            target=target,
+            b=b,
+            graphs=_two(graphs),
+            fusion=bool(fused and unfused),
+            model=getattr(args, "model", None),
+            preset=getattr(args, "preset", "auto"),
+            threshold=tuple(getattr(args, "threshold", None) or ()),
+            stage=getattr(args, "stage", None),
+            workers=getattr(args, "workers", None),
+            cache_flag=bool(getattr(args, "cache", False)),
+            cache_dir=getattr(args, "cache_dir", None),
+            scheduler=getattr(args, "scheduler", None),
+            scheduler_timeout=getattr(args, "scheduler_timeout", 5.0),
+            step=_tuple(getattr(args, "step", None)),
+            device=_tuple(getattr(args, "device", None)),
+            rank=_tuple(getattr(args, "rank", None)),
+            mapping=getattr(args, "mapping", None),
+            pairing=getattr(args, "pairing", None),
+        )
+
+    @property
+    def cache(self) -> bool | str:
+        """``cache=`` for :func:`compare`: ``--cache-dir DIR``, else whether ``--cache`` was given."""
+        return self.cache_dir or self.cache_flag
+
+    def refuse(self, why: str) -> None:
+        """A :class:`UsageError` naming ``--cache``, ``--cache-dir`` and ``--scheduler`` where given,
+        which do not apply to ``why``: an option is honoured or refused, never silently ignored."""
+        named = {"--cache": self.cache_flag, "--cache-dir": self.cache_dir, "--scheduler": self.scheduler}
+        given = [o for o, value in named.items() if value not in (None, False)]
+        if given:
+            raise UsageError(
+                f"{' and '.join(given)} {'does' if len(given) == 1 else 'do'} not apply to {why}"
+            )
+
+    def thresholds(self) -> Thresholds:
+        """The :class:`Thresholds` the options ask for (a bad one is a usage error)."""
+        from dumpscope.core.comparison.judge import Thresholds
+
+        try:
+            return Thresholds.from_preset(self.preset, list(self.threshold))
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+
+    def check_paths(self) -> None:
+        """Refuse missing golden/target/model/graph paths before the terminal is taken over."""
+        named = [("golden", self.golden), ("target", self.target), ("B", self.b), ("model", self.model)]
+        for label, path in [*named, *(("graph", g) for g in self.graphs)]:
+            if path is not None and not Path(path).exists():
+                raise UsageError(f"{label} {path}: no such file or directory")
 
 
-def _settle_dumps(args: argparse.Namespace) -> None:
+def _two(graphs: list[str]) -> tuple[str | None, str | None]:
+    padded: list[str | None] = [*graphs, None, None]
+    return padded[0], padded[1]
+
+
+def _tuple(values: list[T] | None) -> tuple[T, ...] | None:
+    return tuple(values) if values is not None else None
+
+
+@dataclass(frozen=True)
+class OutputOptions:
+    """Where and how a several-run (msprobe, Ascend tree) result is written, read once from
+    ``compare``'s or ``diagnose``'s arguments."""
+
+    format: str = "table"
+    """``json``, ``csv``, ``parquet`` or ``table`` (``diagnose --markdown`` writes the table)."""
+    output: str | None = None
+    limit: int = 0
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> OutputOptions:
+        if getattr(args, "json", False):
+            fmt = "json"
+        elif getattr(args, "markdown", False):
+            fmt = "table"
+        else:
+            fmt = str(getattr(args, "format", "table"))
+        return cls(fmt, getattr(args, "output", None), getattr(args, "limit", 0))
+
+
+def _settle_dumps(args: argparse.Namespace) -> tuple[str, str, str | None]:
     """``golden``/``target``/``b`` from positionals or ``-g``/``-m`` (a side named twice is an error)."""
-    args.golden = _one("golden", getattr(args, "golden_flag", None), args.golden)
-    args.target = _one("target", getattr(args, "target_flag", None), args.target)
-    args.b = getattr(args, "b", None)
-    _snapshot_sides(args)
-    missing = [label for label in ("golden", "target") if getattr(args, label) is None]
-    if missing:
+    golden = _one("golden", getattr(args, "golden_flag", None), getattr(args, "golden", None))
+    target = _one("target", getattr(args, "target_flag", None), getattr(args, "target", None))
+    b = getattr(args, "b", None)
+    golden, target = _snapshot_sides(golden, target, b)
+    missing = [label for label, side in (("golden", golden), ("target", target)) if side is None]
+    if golden is None or target is None:
         raise UsageError(
             f"dumpscope {getattr(args, 'command', None) or 'compare'}: the following arguments are required: "
             f"{', '.join(missing)} (GOLDEN TARGET, or -g GOLDEN -m TARGET)"
         )
+    return golden, target, b
 
 
-def _snapshot_sides(args: argparse.Namespace) -> None:
+def _snapshot_sides(golden: str | None, target: str | None, b: str | None) -> tuple[str | None, str | None]:
     """One vendor folder that holds both runs (an RKNN accuracy_analysis snapshot: golden/ and
     simulator/) stands for the pair: ``dumpscope SNAPSHOT`` compares its golden with its simulator."""
-    if args.golden is None or args.target is not None or args.b is not None:
-        return
+    if golden is None or target is not None or b is not None:
+        return golden, target
     from dumpscope.core.formats.rknn_snapshot import snapshot_sides
 
-    sides = snapshot_sides(args.golden)
+    sides = snapshot_sides(golden)
     if sides is not None:
-        args.golden, args.target = (str(p) for p in sides)
+        return str(sides[0]), str(sides[1])
+    return golden, target
 
 
-def _settle_graphs(args: argparse.Namespace) -> list[str]:
-    """Every graph named, in side order; for fusion on vs off, the fused dump becomes the target."""
-    args.fused_graph, args.unfused_graph = (
-        getattr(args, "fused_graph", None),
-        getattr(args, "unfused_graph", None),
-    )
-    args.graph = _graph_list(getattr(args, "graph", None))
-    if args.unfused_graph and not args.fused_graph:
+def _settle_graphs(
+    graph: list[str], fused: str | None, unfused: str | None, b: str | None, golden: str, target: str
+) -> tuple[list[str], str, str]:
+    """Every graph named, in side order, and the sides; for fusion on vs off, the fused dump
+    becomes the target."""
+    if unfused and not fused:
         raise UsageError("-cf (the fusion-off graph) goes with -f (the fused graph)")
-    if args.b is None and args.fused_graph and args.unfused_graph:
-        _fusion_sides(args)
-        return [*args.graph, args.fused_graph]
-    return [*args.graph, *(g for g in (args.fused_graph, args.unfused_graph) if g)]
+    if b is None and fused and unfused:
+        golden, target = _fusion_sides(fused, golden, target)
+        return [*graph, fused], golden, target
+    return [*graph, *(g for g in (fused, unfused) if g)], golden, target
 
 
 def _graph_list(graph: str | list[str] | None) -> list[str]:
@@ -307,75 +416,63 @@ def _one(label: str, flag: str | None, positional: str | None) -> str | None:
     return flag or positional
 
 
-def _fusion_sides(args: argparse.Namespace) -> None:
+def _fusion_sides(fused: str, golden: str, target: str) -> tuple[str, str]:
     """Fusion on vs off, two NPU dumps: the unfused run is the reference, the fused run the target."""
     from dumpscope.core.vendor.sides import graph_owner
 
-    if graph_owner(args.fused_graph, (args.golden, args.target)) == 0:
-        args.golden, args.target = args.target, args.golden
+    if graph_owner(fused, (golden, target)) == 0:
+        return target, golden
+    return golden, target
 
 
-def thresholds(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    """The :class:`Thresholds` the shared arguments ask for (a bad one is a usage error)."""
-    from dumpscope.core.comparison.judge import Thresholds
-
-    try:
-        return Thresholds.from_preset(args.preset, args.threshold)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+def named_outputs(args: argparse.Namespace, options: Sequence[str]) -> list[str | os.PathLike[str]]:
+    """The paths the command's ``options`` (those of them it has) name as outputs."""
+    values = [getattr(args, option, None) for option in options]
+    return [v for v in values if isinstance(v, (str, os.PathLike))]
 
 
-def cache_option(args: argparse.Namespace) -> bool | str:
-    """``cache=`` for :func:`compare`: ``--cache-dir DIR``, else whether ``--cache`` was given."""
-    return getattr(args, "cache_dir", None) or bool(getattr(args, "cache", False))
+def debug_requested(args: argparse.Namespace) -> bool:
+    """``--debug``: a traceback instead of the one-line error (only parsers that were built have it)."""
+    return bool(getattr(args, "debug", False))
 
 
-def say_cache(meta: dict[str, object], label: str = "") -> None:
+def say_cache(meta: ComparisonMeta, label: str = "") -> None:
     """Where the ``--cache`` index was read and written (or why it was not): one line on stderr,
     always said when there is a cache."""
-    if meta.get("cache"):
+    if meta.cache:
         from dumpscope.tui.cli.safe import plain
 
-        print(
-            f"dumpscope: cache{f' ({label})' if label else ''}: {plain(str(meta['cache']))}", file=sys.stderr
-        )
+        print(f"dumpscope: cache{f' ({label})' if label else ''}: {plain(meta.cache)}", file=sys.stderr)
 
 
-def refuse_options(args: argparse.Namespace, options: tuple[str, ...], why: str) -> None:
-    """A :class:`UsageError` naming the ``options`` given that do not apply here (``why``):
-    an option is honoured or refused, never silently ignored."""
-    given = [o for o in options if getattr(args, o.lstrip("-").replace("-", "_"), None) not in (None, False)]
-    if given:
-        raise UsageError(f"{' and '.join(given)} {'does' if len(given) == 1 else 'do'} not apply to {why}")
-
-
-def load_comparison(args: argparse.Namespace) -> Comparison:
-    """Run the comparison described by the shared arguments (a ``--stage`` named in its meta)."""
-    cmp = _run_comparison(args)
-    if getattr(args, "stage", None):
-        cmp.meta["stage"] = args.stage
+def load_comparison(opts: ComparisonOptions) -> Comparison:
+    """Run the comparison the options describe (a ``--stage`` named in its meta)."""
+    cmp = _run_comparison(opts)
+    if opts.stage:
+        return replace(cmp, meta=replace(cmp.meta, stage=opts.stage))
     return cmp
 
 
-def _run_comparison(args: argparse.Namespace) -> Comparison:
-    """Run the comparison described by the shared arguments, with progress on a terminal."""
+def _run_comparison(opts: ComparisonOptions) -> Comparison:
+    """Run the comparison the options describe, with progress on a terminal."""
     from dumpscope.core.comparison.pipeline import compare
 
-    resolve_sides(args)
-    th = thresholds(args)
-    graph = args.graphs[0]
-    if not sys.stderr.isatty():
+    def run(**progress: object) -> Comparison:
         return compare(
-            args.golden,
-            args.target,
-            model=args.model,
-            graph=graph,
-            thresholds=th,
-            workers=getattr(args, "workers", None),
-            cache=cache_option(args),
-            scheduler=getattr(args, "scheduler", None),
-            scheduler_timeout=getattr(args, "scheduler_timeout", 5.0),
+            opts.golden,
+            opts.target,
+            model=opts.model,
+            graph=opts.graphs[0],
+            thresholds=opts.thresholds(),
+            workers=opts.workers,
+            cache=opts.cache,
+            scheduler=opts.scheduler,
+            scheduler_timeout=opts.scheduler_timeout,
+            **progress,  # type: ignore[arg-type]
         )
+
+    if not sys.stderr.isatty():
+        return run()
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
 
     bar = Progress(
@@ -395,19 +492,7 @@ def _run_comparison(args: argparse.Namespace) -> Comparison:
         bar.update(task, completed=done, total=total)
 
     try:
-        return compare(
-            args.golden,
-            args.target,
-            model=args.model,
-            graph=graph,
-            thresholds=th,
-            progress=progress,
-            progress_bytes=progress_bytes,
-            workers=getattr(args, "workers", None),
-            cache=cache_option(args),
-            scheduler=getattr(args, "scheduler", None),
-            scheduler_timeout=getattr(args, "scheduler_timeout", 5.0),
-        )
+        return run(progress=progress, progress_bytes=progress_bytes)
     finally:
         bar.stop()
 

@@ -139,12 +139,13 @@ OUTPUT_OPTIONS = ("output", "output_dir", "out", "csv", "export_values")
 
 
 def _run(args: argparse.Namespace) -> int:
-    try:
-        from dumpscope.core.atomic import check_output
+    from dumpscope.core.atomic import check_output
+    from dumpscope.tui.cli.args import debug_requested, named_outputs
 
-        for option in OUTPUT_OPTIONS:  # a FIFO given as an output is refused before the work, never opened
-            if isinstance(getattr(args, option, None), (str, os.PathLike)):
-                check_output(getattr(args, option))
+    try:
+        # a FIFO given as an output is refused before the work, never opened
+        for path in named_outputs(args, OUTPUT_OPTIONS):
+            check_output(path)
         return int(args._run(args))
     except KeyboardInterrupt:
         print("dumpscope: interrupted", file=sys.stderr)
@@ -152,15 +153,13 @@ def _run(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         return _pipe_closed()
     except Exception as exc:  # noqa: BLE001 - the one place that turns errors into exit codes
-        if getattr(args, "debug", False):
+        if debug_requested(args):
             raise
         return _report(exc)
 
 
 def _pipe_closed() -> int:
     """The reader of a pipe went away (``| head``, ``less`` quit): stop quietly, as ``cat`` does."""
-    import os
-
     try:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit's flush
     except (OSError, ValueError):  # stdout is not a real file (a test's capture)
@@ -200,8 +199,6 @@ def one_blas_thread() -> None:
     in every forked worker at the first dot product, and that extra thread spins on the cores
     the workers need (~0.05 CPU s per worker per comparison, measured); nothing in dumpscope
     gains from a threaded BLAS (onnxruntime has its own threads)."""
-    import os
-
     if "numpy" not in sys.modules and not os.environ.get("OPENBLAS_NUM_THREADS"):
         os.environ["OPENBLAS_NUM_THREADS"] = "1"
 
@@ -219,8 +216,6 @@ def release_freed_pages() -> None:
     counts recently freed intermediate frames in its peak memory (measured: ``diagnose`` on a
     100k-entry manifest, 17-20 MB more).  Measured cost on the normal path: none in CPU time on
     5,000 tiny tensors; ~0.04 s more system time on 300 x 400 KB (madvise)."""
-    import os
-
     if "polars" not in sys.modules:
         os.environ.setdefault(ALLOCATOR_CONF, "dirty_decay_ms:0,muzzy_decay_ms:0")
 
@@ -230,7 +225,6 @@ def leave_promptly(code: int, grace: float = 1.0) -> None:
     or blocked file when the UI quits, Ctrl-C during a compare): the interpreter would
     otherwise wait for it at exit.  Threads get ``grace`` seconds to finish first; output is
     flushed; outputs are already complete (written to a temporary name, then renamed)."""
-    import os
     import threading
     import time
 

@@ -176,7 +176,7 @@ def _notes(cmp: Comparison, limit: int | None) -> list[tuple[str, str]]:
         notes.append(
             (f"… {cmp.frame.height - limit} more rows (use --format csv/json/parquet for all)", "dim")
         )
-    stage = stage_line(cmp.meta.get("stage"))  # type: ignore[arg-type]
+    stage = stage_line(cmp.meta.stage)
     if stage:
         notes.append((stage, "bold"))
     n = int(is_constant(cmp.frame).sum())

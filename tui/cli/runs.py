@@ -1,7 +1,8 @@
 """Dumps that hold several runs: msprobe ``step*/rank*`` trees and Ascend trees with several steps/devices.
 
-``compare`` / ``diagnose`` call :func:`route` first.  It returns None for an ordinary
-pair of dumps (the usual path goes on), or runs the comparison itself:
+``compare`` / ``diagnose`` call :func:`route` first.  It returns the options to run for an
+ordinary pair of dumps (the usual path goes on), or runs the comparison itself and returns
+its exit code:
 
 * **msprobe** (sniffed on either side): :func:`compare_msprobe`, ``--mapping`` first,
   then the two call lists aligned (``--pairing exact``: equal names only, as msprobe),
@@ -10,8 +11,9 @@ pair of dumps (the usual path goes on), or runs the comparison itself:
   NPU dump, as for every other format.
 * **Ascend raw dump trees** (``{time}/{device}/{model}/{model_id}/{step}/``) with several
   steps or devices: each selected run is compared separately against the golden (or
-  against the golden's run of the same step/device when the golden is such a tree too).
-  When the selection leaves exactly one run, its folder simply replaces the path.
+  against the golden's run of the same step/device when the golden is such a tree too), by
+  :mod:`dumpscope.core.comparison.runs` (the Python API: ``compare_runs``).  When the
+  selection leaves exactly one run, its folder simply replaces the path.
 
 Either way the summary says which run diverges first; JSON output carries one object per
 run.  Exit codes as compare: 0 healthy, 1 some run diverges or could not be compared.
@@ -19,12 +21,11 @@ run.  Exit codes as compare: 0 healthy, 1 some run diverges or could not be comp
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,7 +34,9 @@ from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
 if TYPE_CHECKING:
     from dumpscope.core.comparison.msprobe.driver import MsprobeReport, RankResult
     from dumpscope.core.comparison.result import Comparison
+    from dumpscope.core.comparison.runs import RunResult
     from dumpscope.core.formats.ascend_tree import AscendRun
+    from dumpscope.tui.cli.args import ComparisonOptions, OutputOptions
 
 
 def is_msprobe(path: str | Path) -> bool:
@@ -43,8 +46,8 @@ def is_msprobe(path: str | Path) -> bool:
     return msprobe.sniff(Path(path)) > 0
 
 
-def _ranks(args: argparse.Namespace) -> list[int | str] | None:
-    values = getattr(args, "rank", None)
+def _ranks(opts: ComparisonOptions) -> list[int | str] | None:
+    values = opts.rank
     if not values:
         return None
     return [int(v) if v.isdigit() else v for v in values]
@@ -54,60 +57,50 @@ def _error_code(failed: bool) -> int:
     return EXIT_UNHEALTHY if failed else EXIT_OK
 
 
-def route(args: argparse.Namespace, render: str) -> int | None:
+def route(opts: ComparisonOptions, out: OutputOptions, render: str) -> int | ComparisonOptions:
     """Run an msprobe or several-run Ascend comparison (``render``: ``compare`` or
-    ``diagnose``), or return None to let the ordinary path run."""
-    from dumpscope.tui.cli.args import resolve_sides
-
-    resolve_sides(args)  # GOLDEN TARGET or -g/-m
-    if is_msprobe(args.target) or is_msprobe(args.golden):
-        return _run_msprobe(args, render)
-    return _route_ascend(args, render)
+    ``diagnose``) and return its exit code, or return the options the ordinary path runs
+    with (an Ascend tree narrowed to one run: that run's folder)."""
+    if is_msprobe(opts.target) or is_msprobe(opts.golden):
+        return _run_msprobe(opts, out, render)
+    return _route_ascend(opts, out, render)
 
 
 # ---------------------------------------------------------------- msprobe
 
 
-def msprobe_report(args: argparse.Namespace) -> MsprobeReport:
+def msprobe_report(opts: ComparisonOptions) -> MsprobeReport:
     """The msprobe comparison the arguments ask for (bad input: a usage error)."""
     from dumpscope.core.comparison.msprobe.driver import compare_msprobe
     from dumpscope.core.dumps import DumpError
-    from dumpscope.tui.cli.args import refuse_options
 
-    for side in ("golden", "target"):
-        if not is_msprobe(getattr(args, side)):
-            raise UsageError(f"{side} {getattr(args, side)}: not an msprobe dump, but the other side is one")
-    refuse_options(
-        args,
-        ("--cache", "--cache-dir", "--scheduler"),
-        "msprobe dumps (their own reader compares them on this machine and keeps no index)",
-    )
+    for side, path in (("golden", opts.golden), ("target", opts.target)):
+        if not is_msprobe(path):
+            raise UsageError(f"{side} {path}: not an msprobe dump, but the other side is one")
+    opts.refuse("msprobe dumps (their own reader compares them on this machine and keeps no index)")
     try:
         return compare_msprobe(
-            args.target,
-            args.golden,
-            steps=args.step,
-            ranks=_ranks(args),
-            mapping_path=args.mapping,
-            pairing=getattr(args, "pairing", None) or "aligned",
-            workers=getattr(args, "workers", None) or 1,
+            opts.target,
+            opts.golden,
+            steps=list(opts.step) if opts.step is not None else None,
+            ranks=_ranks(opts),
+            mapping_path=opts.mapping,
+            pairing=opts.pairing or "aligned",
+            workers=opts.workers or 1,
         )
     except (DumpError, ValueError, OSError) as exc:
         raise UsageError(str(exc)) from None
 
 
-def msprobe_comparison(args: argparse.Namespace) -> Comparison | None:
+def msprobe_comparison(opts: ComparisonOptions) -> Comparison | None:
     """For the app: the msprobe step/rank that diverges first (or the only/first one) as a
     Comparison with its module tree and per-rank summary; None when not msprobe."""
-    from dumpscope.tui.cli.args import resolve_sides
-
-    resolve_sides(args)
-    if not (is_msprobe(args.target) or is_msprobe(args.golden)):
+    if not (is_msprobe(opts.target) or is_msprobe(opts.golden)):
         return None
     from dumpscope.core.comparison.msprobe.view import as_comparison
 
     try:
-        return as_comparison(msprobe_report(args))
+        return as_comparison(msprobe_report(opts))
     except ValueError as exc:
         raise UsageError(str(exc)) from None
 
@@ -146,27 +139,19 @@ def _warn_swapped(report: MsprobeReport) -> None:
         )
 
 
-def _run_msprobe(args: argparse.Namespace, render: str) -> int:
-    report = msprobe_report(args)
+def _run_msprobe(opts: ComparisonOptions, out: OutputOptions, render: str) -> int:
+    report = msprobe_report(opts)
     _warn_swapped(report)
-    fmt = _format(args)
+    fmt = out.format
     if fmt == "json":
-        _write_chunks(args, msprobe_json_text(report, rows=render == "compare"))
+        _write_chunks(out, msprobe_json_text(report, rows=render == "compare"))
     elif fmt in ("csv", "parquet"):
         _write_frames(
-            args, fmt, {r.label.replace("/", "_"): r.frame for r in report.results if r.frame is not None}
+            out, fmt, {r.label.replace("/", "_"): r.frame for r in report.results if r.frame is not None}
         )
     else:
-        _print(args, lambda console: _render_msprobe(report, console, args.limit, render))
+        _print(out, lambda console: _render_msprobe(report, console, out.limit, render))
     return _error_code(_msprobe_failed(report))
-
-
-def _format(args: argparse.Namespace) -> str:
-    if getattr(args, "json", False):
-        return "json"
-    if getattr(args, "markdown", False):
-        return "table"
-    return getattr(args, "format", "table")
 
 
 def _jsonable(value: object) -> object:
@@ -322,152 +307,76 @@ def _render_bad_entries(report: MsprobeReport, console: object, limit: int) -> N
 # ---------------------------------------------------------------- Ascend trees
 
 
-@dataclass
-class RunResult:
-    """One Ascend step/device compared against the golden."""
+def _ascend_runs(path: str | Path, opts: ComparisonOptions) -> list[AscendRun] | None:
+    """The selected runs of an Ascend tree (:func:`~dumpscope.core.comparison.runs.ascend_runs`);
+    a selection that leaves none is a usage error."""
+    from dumpscope.core.comparison.runs import NoRunSelected, ascend_runs
 
-    run: AscendRun
-    comparison: Comparison | None = None
-    error: str | None = None
-    first_row: int | None = field(default=None)
-
-    @property
-    def label(self) -> str:
-        return self.run.label
+    try:
+        return ascend_runs(path, opts.step, opts.device)
+    except NoRunSelected as exc:
+        raise UsageError(str(exc)) from None
 
 
-def _ascend_runs(path: str | Path, args: argparse.Namespace) -> list[AscendRun] | None:
-    """The selected runs of an Ascend tree; None when ``path`` is not one with several."""
-    from dumpscope.core.formats.ascend_dump import discover_runs
-    from dumpscope.core.formats.ascend_tree import select_runs
-
-    p = Path(path)
-    if not _is_ascend_tree(p):
-        return None
-    runs = discover_runs(p)
-    if len(runs) < 2 and not (args.step or args.device):
-        return None
-    chosen = select_runs(runs, args.step, args.device)
-    if not chosen:
-        raise _no_match(p, runs, args)
-    return chosen
-
-
-def _no_match(p: Path, runs: list[AscendRun], args: argparse.Namespace) -> UsageError:
-    """The usage error for a ``--step``/``--device`` selection that leaves no run, naming those present."""
-    present = ", ".join(r.label for r in runs) or "none"
-    return UsageError(
-        f"{p}: no step/device matches --step {args.step or []} --device {args.device or []} "
-        f"(present: {present})"
-    )
-
-
-def _is_ascend_tree(p: Path) -> bool:
-    """A folder the Ascend raw-dump reader recognises."""
-    from dumpscope.core.formats import ascend_dump
-
-    return p.is_dir() and ascend_dump.sniff(p) > 0
-
-
-def _route_ascend(args: argparse.Namespace, render: str) -> int | None:
-    runs = _ascend_runs(args.target, args)
+def _route_ascend(opts: ComparisonOptions, out: OutputOptions, render: str) -> int | ComparisonOptions:
+    runs = _ascend_runs(opts.target, opts)
     if runs is None:
-        return None
-    golden_runs = _ascend_runs(args.golden, args) or []
+        return opts
+    golden_runs = _ascend_runs(opts.golden, opts) or []
     if len(runs) == 1:
-        args.target = str(runs[0].path)
-        if len(golden_runs) == 1:
-            args.golden = str(golden_runs[0].path)
-        return None
-    results = [_compare_run(args, run, golden_runs) for run in runs]
-    return _report_runs(args, results, render)
+        return _narrowed(opts, runs[0], golden_runs)
+    results = [_compare_run(opts, run, golden_runs) for run in runs]
+    return _report_runs(out, results, render)
 
 
-def narrow_for_app(args: argparse.Namespace) -> None:
+def _narrowed(opts: ComparisonOptions, run: AscendRun, golden_runs: list[AscendRun]) -> ComparisonOptions:
+    """The options with the one run left as the target (and a golden tree's one run as the golden)."""
+    golden = str(golden_runs[0].path) if len(golden_runs) == 1 else opts.golden
+    return replace(opts, golden=golden, target=str(run.path))
+
+
+def narrow_for_app(opts: ComparisonOptions) -> ComparisonOptions:
     """The app shows one comparison: an Ascend tree narrowed by ``--step``/``--device`` to
     one run opens that folder; several runs left is a usage error naming them (never merged)."""
-    from dumpscope.tui.cli.args import resolve_sides
-
-    resolve_sides(args)
-    runs = _ascend_runs(args.target, args)
+    runs = _ascend_runs(opts.target, opts)
     if runs is None:
-        return
+        return opts
     if len(runs) > 1:
         listed = ", ".join(r.label for r in runs[:8]) + (" ..." if len(runs) > 8 else "")
         raise UsageError(
-            f"{args.target}: {len(runs)} steps/devices ({listed}); the app shows one: add --step/--device, "
+            f"{opts.target}: {len(runs)} steps/devices ({listed}); the app shows one: add --step/--device, "
             "or run `dumpscope compare` to compare each and see which diverges first"
         )
-    args.target = str(runs[0].path)
-    _narrow_golden(args)
+    return _narrowed(opts, runs[0], _ascend_runs(opts.golden, opts) or [])
 
 
-def _narrow_golden(args: argparse.Namespace) -> None:
-    """A golden Ascend tree narrowed to one run opens that run's folder."""
-    golden_runs = _ascend_runs(args.golden, args) or []
-    if len(golden_runs) == 1:
-        args.golden = str(golden_runs[0].path)
+def _compare_run(opts: ComparisonOptions, run: AscendRun, golden_runs: list[AscendRun]) -> RunResult:
+    """One run compared (:func:`~dumpscope.core.comparison.runs.compare_run`), where its
+    ``--cache`` index is said at once."""
+    from dumpscope.core.comparison.runs import compare_run
+    from dumpscope.tui.cli.args import say_cache
 
-
-def _golden_for(run: AscendRun, golden_runs: list[AscendRun], default: str) -> str | None:
-    if not golden_runs:
-        return default
-    same = [g for g in golden_runs if (g.step, g.device) == (run.step, run.device)]
-    return str(same[0].path) if same else None
-
-
-def _compare_run(args: argparse.Namespace, run: AscendRun, golden_runs: list[AscendRun]) -> RunResult:
-    from dumpscope.core.comparison.cache import CacheError
-    from dumpscope.core.comparison.execution import SchedulerError
-    from dumpscope.core.comparison.pipeline import compare
-    from dumpscope.core.dumps import DumpError
-    from dumpscope.tui.cli.args import cache_option, say_cache, thresholds
-
-    golden = _golden_for(run, golden_runs, args.golden)
-    if golden is None:
-        return RunResult(run, error=f"{run.label}: present on the target side only")
-    try:
-        cmp = compare(
-            golden,
-            run.path,
-            model=args.model,
-            graph=args.graphs[0],
-            thresholds=thresholds(args),
-            workers=getattr(args, "workers", None),
-            cache=cache_option(args),
-            scheduler=getattr(args, "scheduler", None),
-            scheduler_timeout=getattr(args, "scheduler_timeout", 5.0),
-        )
-    except (CacheError, SchedulerError):
-        raise  # the option itself cannot be honoured: one line for the whole command, not a row per run
-    except (DumpError, ValueError, OSError) as exc:
-        return RunResult(run, error=str(exc))
-    say_cache(cmp.meta, run.label)
-    return RunResult(run, cmp, first_row=cmp.first_divergent())
-
-
-def first_run(results: list[RunResult]) -> RunResult | None:
-    """The run diverging first: earliest step, then device, then its first divergent row."""
-    bad = [r for r in results if r.first_row is not None]
-    return min(
-        bad,
-        key=lambda r: (
-            r.run.step if r.run.step is not None else -1,
-            r.run.device if r.run.device is not None else -1,
-            r.first_row,
-        ),
-        default=None,
+    result = compare_run(
+        opts.golden,
+        run,
+        golden_runs,
+        model=opts.model,
+        graph=opts.graphs[0],
+        thresholds=opts.thresholds(),
+        workers=opts.workers,
+        cache=opts.cache,
+        scheduler=opts.scheduler,
+        scheduler_timeout=opts.scheduler_timeout,
     )
-
-
-def _run_row_name(r: RunResult) -> str | None:
-    if r.comparison is None or r.first_row is None:
-        return None
-    return str(r.comparison.frame["name"][r.first_row])
+    if result.comparison is not None:
+        say_cache(result.comparison.meta, run.label)
+    return result
 
 
 def runs_json(results: list[RunResult], rows: bool = True) -> dict[str, object]:
     """One object per step/device and the label of the one diverging first."""
+    from dumpscope.core.comparison.runs import first_run
+
     first = first_run(results)
     return {
         "format": "ascend-tree",
@@ -486,7 +395,7 @@ def _run_json(r: RunResult, rows: bool) -> dict[str, object]:
         "label": r.label,
         "path": str(r.run.path),
         "error": r.error,
-        "first_divergence": _run_row_name(r),
+        "first_divergence": r.first_name,
         "health": r.comparison.health_counts() if r.comparison else None,
     }
     if rows and r.comparison is not None:
@@ -503,15 +412,15 @@ def _runs_failed(results: list[RunResult]) -> bool:
     )
 
 
-def _report_runs(args: argparse.Namespace, results: list[RunResult], render: str) -> int:
-    fmt = _format(args)
+def _report_runs(out: OutputOptions, results: list[RunResult], render: str) -> int:
+    fmt = out.format
     if fmt == "json":
         _write(
-            args, json.dumps(runs_json(results, rows=render == "compare"), indent=1, allow_nan=False) + "\n"
+            out, json.dumps(runs_json(results, rows=render == "compare"), indent=1, allow_nan=False) + "\n"
         )
     elif fmt in ("csv", "parquet"):
         _write_frames(
-            args,
+            out,
             fmt,
             {
                 r.label.replace("/", "_"): r.comparison.public_frame()
@@ -520,7 +429,7 @@ def _report_runs(args: argparse.Namespace, results: list[RunResult], render: str
             },
         )
     else:
-        _print(args, lambda console: _render_runs(results, console))
+        _print(out, lambda console: _render_runs(results, console))
     return _error_code(_runs_failed(results))
 
 
@@ -534,7 +443,7 @@ def _render_runs(results: list[RunResult], console: object) -> None:
         table.add_column(col)
     for r in results:
         table.add_row(
-            r.label, markup(str(r.run.path)), _health_counts(r), markup(r.error or _run_row_name(r) or "none")
+            r.label, markup(str(r.run.path)), _health_counts(r), markup(r.error or r.first_name or "none")
         )
     console.print(table)  # type: ignore[attr-defined]
     console.print(f"[bold]first divergence:[/] {_first_run_text(results)}")  # type: ignore[attr-defined]
@@ -542,10 +451,11 @@ def _render_runs(results: list[RunResult], console: object) -> None:
 
 def _first_run_text(results: list[RunResult]) -> str:
     """The step/device that diverges first and its first divergent row (markup escaped), or ``none``."""
+    from dumpscope.core.comparison.runs import first_run
     from dumpscope.tui.cli.safe import markup
 
     first = first_run(results)
-    return markup(f"{first.label}: {_run_row_name(first)}") if first else "none"
+    return markup(f"{first.label}: {first.first_name}") if first else "none"
 
 
 def _health_counts(r: RunResult) -> str:
@@ -558,43 +468,43 @@ def _health_counts(r: RunResult) -> str:
 # ---------------------------------------------------------------- output
 
 
-def _write_chunks(args: argparse.Namespace, chunks: Iterable[str]) -> None:
+def _write_chunks(out: OutputOptions, chunks: Iterable[str]) -> None:
     """Text in pieces to ``-o`` (atomically: :func:`dumpscope.core.atomic.atomic_text`) or to stdout."""
     from dumpscope.core.atomic import atomic_text
 
-    if not args.output:
+    if not out.output:
         sys.stdout.writelines(chunks)
         return
-    with atomic_text(args.output) as fh:
+    with atomic_text(out.output) as fh:
         fh.writelines(chunks)
 
 
-def _write(args: argparse.Namespace, text: str) -> None:
+def _write(out: OutputOptions, text: str) -> None:
     from dumpscope.core.atomic import write_text
 
-    write_text(text, args.output)
+    write_text(text, out.output)
 
 
-def _write_frames(args: argparse.Namespace, fmt: str, frames: dict[str, object]) -> None:
+def _write_frames(out: OutputOptions, fmt: str, frames: dict[str, object]) -> None:
     """CSV/Parquet: one file per run in the folder ``-o`` (one run: to stdout or -o FILE)."""
-    if _one_file(args, fmt, frames):
+    if _one_file(out, fmt, frames):
         frame = next(iter(frames.values()))
-        _write_one(frame, fmt, args.output)
+        _write_one(frame, fmt, out.output)
         return
-    if not args.output:
+    if not out.output:
         raise UsageError(
             f"{len(frames)} step/rank comparisons: --format {fmt} needs -o FOLDER (one file each)"
         )
-    folder = Path(args.output)
+    folder = Path(out.output)
     folder.mkdir(parents=True, exist_ok=True)
     for label, frame in frames.items():
         _write_one(frame, fmt, folder / f"{label}.{fmt}")
 
 
-def _one_file(args: argparse.Namespace, fmt: str, frames: dict[str, object]) -> bool:
+def _one_file(out: OutputOptions, fmt: str, frames: dict[str, object]) -> bool:
     """One run's frame goes to stdout (CSV) or to ``-o FILE`` (not an existing folder)."""
-    to_file_or_stdout = fmt == "csv" or args.output
-    return len(frames) == 1 and bool(to_file_or_stdout) and not (args.output and Path(args.output).is_dir())
+    to_file_or_stdout = fmt == "csv" or out.output
+    return len(frames) == 1 and bool(to_file_or_stdout) and not (out.output and Path(out.output).is_dir())
 
 
 def _write_one(frame: object, fmt: str, out: str | Path | None) -> None:
@@ -604,13 +514,13 @@ def _write_one(frame: object, fmt: str, out: str | Path | None) -> None:
     write_frame(frame, fmt, out)  # type: ignore[arg-type]
 
 
-def _print(args: argparse.Namespace, draw: object) -> None:
+def _print(out: OutputOptions, draw: object) -> None:
     from rich.console import Console
 
-    if args.output:
+    if out.output:
         from dumpscope.core.atomic import atomic_text
 
-        with atomic_text(args.output) as f:
+        with atomic_text(out.output) as f:
             draw(Console(file=f, width=160))  # type: ignore[operator]
     else:
         draw(Console())  # type: ignore[operator]

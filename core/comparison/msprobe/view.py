@@ -3,7 +3,7 @@
 :func:`as_comparison` maps one :class:`RankResult` frame onto the comparison schema (one
 row per NPU record: ``name`` the record, ``node_name`` its API/module entry, health
 ``ok``/``warn``/``fail``/``unmatched`` from msprobe's Result; msprobe's own columns are
-kept after the schema's).  ``meta["msprobe"]`` holds plain JSON data, so a saved
+kept after the schema's).  ``meta.msprobe`` holds plain JSON data, so a saved
 comparison reopens with it:
 
 * ``tree``: the module tree of construct.json (:func:`module_tree`): every entry's parent,
@@ -20,7 +20,7 @@ from dumpscope.core.comparison.msprobe.driver import MsprobeReport, RankResult
 from dumpscope.core.comparison.msprobe.statistics import BAD_NORM_PERCENT, failing_rows
 from dumpscope.core.comparison.msprobe.statistics import beyond_bound as _diverges
 from dumpscope.core.comparison.msprobe.statistics import health as _health
-from dumpscope.core.comparison.result import Comparison
+from dumpscope.core.comparison.result import Comparison, ComparisonMeta
 from dumpscope.core.formats.msprobe import split_name
 
 _SEVERITY = {"ok": 0, "unmatched": 1, "warn": 2, "fail": 3}
@@ -174,8 +174,8 @@ def as_comparison(report: MsprobeReport, result: RankResult | None = None) -> Co
     chosen = result or report.first or next((r for r in report.results if r.frame is not None), None)
     if chosen is None or chosen.frame is None:
         raise ValueError("no step/rank of this msprobe dump could be compared")
-    meta: dict[str, object] = {
-        "format": "msprobe",
-        "msprobe": {"label": chosen.label, "tree": module_tree(chosen.frame), "ranks": rank_summary(report)},
-    }
+    meta = ComparisonMeta(
+        format="msprobe",
+        msprobe={"label": chosen.label, "tree": module_tree(chosen.frame), "ranks": rank_summary(report)},
+    )
     return Comparison.from_frame(_rows(chosen.frame), meta=meta)

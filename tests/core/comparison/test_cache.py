@@ -109,12 +109,12 @@ def _assert_true_verdict(pair: tuple[Path, Path], failing: str | None = None) ->
 def test_a_reopen_reuses_every_computed_row_and_marks_them(pair: tuple[Path, Path]) -> None:
     first = compare(*pair, cache=True)
     assert not first.frame["cached"].any()
-    assert str(_index(pair[1])) in str(first.meta["cache"])
+    assert str(_index(pair[1])) in str(first.meta.cache)
     again = compare(*pair, cache=True)
     assert_frame_equal(_plain(again.frame), _plain(first.frame))
     computed = again.frame["status"] == "computed"
     assert computed.sum() == 5 and (again.frame["cached"] == computed).all()  # the unreadable row: read again
-    assert "5 of 6 rows reused, 1 computed" in str(again.meta["cache"])
+    assert "5 of 6 rows reused, 1 computed" in str(again.meta.cache)
 
 
 def test_a_reopen_reads_no_tensor_it_reuses(pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -214,7 +214,7 @@ def test_an_edited_index_is_a_miss_never_another_verdict(
     _failing_and_stored(pair)
     _forge(_index(pair[1]), edit, forgery)
     cached = compare(*pair, cache=True)
-    assert "not signed by you" in str(cached.meta["cache"])
+    assert "not signed by you" in str(cached.meta.cache)
     assert not cached.frame["cached"].any()  # the whole index is a miss
     assert_frame_equal(_plain(cached.frame), compare(*pair).frame)
     assert _row(cached.frame, FAILING)["health"] == "fail"
@@ -235,7 +235,7 @@ def test_the_rows_of_an_index_without_its_signature_are_a_miss(pair: tuple[Path,
     _head, rows, _digests = _parts(index.read_bytes())
     index.write_bytes(rows)
     cached = compare(*pair, cache=True)
-    assert "another format" in str(cached.meta["cache"]) and not cached.frame["cached"].any()
+    assert "another format" in str(cached.meta.cache) and not cached.frame["cached"].any()
 
 
 def test_an_index_signed_for_another_pair_is_a_miss(pair: tuple[Path, Path], tmp_path: Path) -> None:
@@ -250,28 +250,28 @@ def test_an_index_signed_for_another_pair_is_a_miss(pair: tuple[Path, Path], tmp
     moved = cache._index_path(pair[0], other)
     shutil.copy(index, moved)
     cached = compare(pair[0], other, cache=True)
-    assert "not signed" in str(cached.meta["cache"]) and not cached.frame["cached"].any()
+    assert "not signed" in str(cached.meta.cache) and not cached.frame["cached"].any()
 
 
 def test_an_edited_last_frame_is_not_painted(pair: tuple[Path, Path]) -> None:
     """The UI paints the last frame before any file is read: an edited one is never shown."""
     compare(*pair, cache=True)
-    assert next(iter(compare_stream(*pair, cache=True))).comparison.meta.get("from_cache")
+    assert next(iter(compare_stream(*pair, cache=True))).comparison.meta.from_cache
     (frame_file,) = pair[1].glob(".dumpscope-frame-*.parquet")
     data = bytearray(frame_file.read_bytes())
     data[-40] ^= 0xFF
     frame_file.write_bytes(bytes(data))
-    assert not next(iter(compare_stream(*pair, cache=True))).comparison.meta.get("from_cache")
+    assert not next(iter(compare_stream(*pair, cache=True))).comparison.meta.from_cache
 
 
 def test_a_painted_last_frame_is_marked_cached_then_checked(pair: tuple[Path, Path]) -> None:
     first = compare(*pair, cache=True).frame
     stream = compare_stream(*pair, cache=True)
     early = next(stream)
-    assert early.comparison.meta["from_cache"] and early.comparison.frame["cached"].all()
+    assert early.comparison.meta.from_cache and early.comparison.frame["cached"].all()
     assert_frame_equal(_plain(early.comparison.frame), _plain(first))
     last = list(stream)[-1]
-    assert "from_cache" not in last.comparison.meta and last.done == last.total
+    assert last.comparison.meta.from_cache is None and last.done == last.total
 
 
 # ------------------------------------------------------------------ misses
@@ -312,7 +312,7 @@ def test_an_earlier_format_index_is_a_miss_not_an_error(pair: tuple[Path, Path])
     golden = np.load(pair[0] / f"{FAILING}.npy")
     np.save(pair[1] / f"{FAILING}.npy", (-golden).astype(np.float16))
     cached = compare(*pair, cache=True)
-    assert "another format" in str(cached.meta["cache"])
+    assert "another format" in str(cached.meta.cache)
     assert _row(cached.frame, FAILING)["health"] == "fail"
     assert index.read_bytes().startswith(cache.MAGIC)  # replaced by a signed one
 
@@ -322,7 +322,7 @@ def test_a_truncated_index_is_a_miss(pair: tuple[Path, Path]) -> None:
     index = _index(pair[1])
     index.write_bytes(index.read_bytes()[:100])
     cached = compare(*pair, cache=True)
-    assert "truncated" in str(cached.meta["cache"]) and not cached.frame["cached"].any()
+    assert "truncated" in str(cached.meta.cache) and not cached.frame["cached"].any()
 
 
 def test_a_key_others_can_read_is_not_used(pair: tuple[Path, Path], private_config: Path) -> None:
@@ -331,7 +331,7 @@ def test_a_key_others_can_read_is_not_used(pair: tuple[Path, Path], private_conf
     assert stat.S_IMODE(key.stat().st_mode) == 0o600
     key.chmod(0o644)
     cached = compare(*pair, cache=True)
-    assert "not used" in str(cached.meta["cache"]) and not cached.frame["cached"].any()
+    assert "not used" in str(cached.meta.cache) and not cached.frame["cached"].any()
     assert_frame_equal(_plain(cached.frame), compare(*pair).frame)
 
 
@@ -354,7 +354,7 @@ def test_a_write_that_fails_after_the_check_is_said_and_nothing_goes_elsewhere(
 
     monkeypatch.setattr(cache, "atomic_binary", refusing)
     cmp = compare(*pair, cache=True)
-    assert "not written" in str(cmp.meta["cache"]) and str(pair[1]) in str(cmp.meta["cache"])
+    assert "not written" in str(cmp.meta.cache) and str(pair[1]) in str(cmp.meta.cache)
     assert not list(pair[1].glob(".dumpscope-*")) and not home.exists()
     assert_frame_equal(_plain(cmp.frame), compare(*pair).frame)
 
@@ -389,7 +389,7 @@ def _cached_compare(golden: Path, target: Path, where: bool | str) -> dict[str, 
         cmp = compare(golden, target, cache=where)
     except cache.CacheError as exc:
         return {"refused": str(exc)}
-    return {"health": cmp.frame["health"].to_list(), "cache": cmp.meta["cache"]}
+    return {"health": cmp.frame["health"].to_list(), "cache": cmp.meta.cache}
 
 
 def test_a_folder_you_cannot_write_in_is_refused_before_any_file_is_read(
@@ -496,7 +496,7 @@ def test_a_link_at_the_index_path_is_not_followed(pair: tuple[Path, Path], tmp_p
     index.unlink()
     index.symlink_to(elsewhere)
     cmp = compare(*pair, cache=True)
-    assert "link" in str(cmp.meta["cache"]) and elsewhere.read_bytes() == b"keep" and index.is_symlink()
+    assert "link" in str(cmp.meta.cache) and elsewhere.read_bytes() == b"keep" and index.is_symlink()
 
 
 def test_the_cli_says_where_the_index_is_and_marks_cached_rows(pair: tuple[Path, Path]) -> None:
@@ -538,7 +538,7 @@ async def test_the_ui_with_fifos_at_the_index_paths_fills_marks_and_quits(pair: 
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert app.comparison is not None and "pending" not in app.comparison.frame["health"].to_list()
-        assert "FIFO" in str(app.comparison.meta["cache"])
+        assert "FIFO" in str(app.comparison.meta.cache)
         await pilot.press("q")
         await pilot.pause()
     assert app.return_code is not None
@@ -557,4 +557,4 @@ def test_a_run_that_writes_no_index_leaves_nothing_in_the_home_folder(
 
     monkeypatch.setattr(cache, "atomic_binary", refusing)
     cmp = compare(*pair, cache=True)
-    assert "not written" in str(cmp.meta["cache"]) and not private_config.exists()
+    assert "not written" in str(cmp.meta.cache) and not private_config.exists()

@@ -258,7 +258,7 @@ def test_saved_comparison_reopens_without_tensors(pair_dirs: tuple[Path, Path], 
     back = Comparison.open(tmp_path / "r.parquet")
     assert not back.has_tensors
     assert back.frame.equals(cmp.frame)
-    assert back.thresholds.preset == "auto" and back.meta["golden"] == str(pair_dirs[0])
+    assert back.thresholds.preset == "auto" and back.meta.golden == str(pair_dirs[0])
     with pytest.raises(Exception, match="reopened"):
         back.load_pair(0)
     g, t = cmp.load_pair(0)
@@ -385,7 +385,7 @@ def test_a_model_that_does_not_name_the_tensors_does_not_scramble_the_order(
     onnx.save(helper.make_model(graph), tmp_path / "other.onnx")
     cmp = compare(*pair_dirs, model=tmp_path / "other.onnx")
     assert cmp.frame["name"].to_list() == ["conv0", "conv1", "conv2", "conv3"]
-    assert "names only 0 of 4" in str(cmp.meta["order"])
+    assert "names only 0 of 4" in str(cmp.meta.order)
 
 
 @pytest.mark.parametrize(

@@ -105,7 +105,7 @@ def test_the_same_graph_with_other_weights_is_a_warning(tmp_path: Path) -> None:
     model = _relu_model(tmp_path / "patched.onnx", "a")
     manifest(tmp_path / "g", [{"name": "a", "file": "a.npy"}], model_sha256="cd" * 32)
     cmp = compare(tmp_path / "g", tmp_path / "t", model=model)
-    assert any("cdcdcdcdcdcd" in w and "same tensors" in w for w in cmp.meta["warnings"])  # type: ignore[union-attr]
+    assert any("cdcdcdcdcdcd" in w and "same tensors" in w for w in cmp.warnings)
 
 
 # --- item 9: empty tensors -----------------------------------------------------------------------
@@ -453,7 +453,7 @@ def test_plain_folder_file_names_are_matched_to_the_model(tmp_path: Path) -> Non
     assert rows["x"]["kind"] == "input"
     # 'a/b_c' and 'a_b/c' are both spelled a_b_c: ambiguous, left as is and said
     assert "a_b_c" in rows and "a/b_c" not in rows
-    assert any("a_b_c" in w and "could be any of" in w for w in cmp.meta["warnings"])  # type: ignore[union-attr]
+    assert any("a_b_c" in w and "could be any of" in w for w in cmp.warnings)
 
 
 def test_report_worst_rows_put_nan_rows_first(tmp_path: Path) -> None:

@@ -114,7 +114,7 @@ def test_compare_finds_the_exp_at_the_overflow_frame(demo) -> None:  # type: ign
     assert first is not None
     row = cmp.frame.row(first, named=True)
     assert row["name"] == "frame5/attn/exp:0" and row["op_type"] == "Exp"
-    assert cmp.meta["warnings"] == []  # no false "different inputs" warning for fed-forward caches
+    assert cmp.warnings == []  # no false "different inputs" warning for fed-forward caches
     early = cmp.frame.filter(cmp.frame["name"].str.starts_with("frame4/"))
     assert set(early["health"].to_list()) == {"ok"}
 

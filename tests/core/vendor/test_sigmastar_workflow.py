@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from dumpscope.core.comparison.pipeline import compare
+from dumpscope.core.comparison.result import ComparisonMeta
 from dumpscope.core.diagnosis.checks.sigmastar import per_layer_ini, reading
 from dumpscope.core.diagnosis.engine import diagnose
 from dumpscope.core.formats import open_dump
@@ -119,7 +120,7 @@ def test_bands_and_stage_from_record_types(tmp_path: Path) -> None:
         "int16",
         "int8",
     ]  # a float record in an 8-bit run: the run's band
-    assert cmp.meta["stage"] == "float-fixed"
+    assert cmp.meta.stage == "float-fixed"
     fw = _dump(tmp_path / "dumpData" / "onnx_NHWC_outtensor_dump.bin", vals)
     assert detect_stage(open_dump(fw), open_dump(f)) == "framework-float"
     assert detect_stage(open_dump(f), open_dump(tmp_path / "fixed")) == "float-fixed"
@@ -135,9 +136,7 @@ def test_log_output_folders_fixed_vs_offline(tmp_path: Path, capsys: pytest.Capt
         write_output(tmp_path / "log_offline" / "output", "net_fixed.sim_sgsimg.img", image, outs)
     assert image_of(tmp_path / "x" / "unknown_net_fixed.sim_sgsimg.img_b.jpg.txt") == "b.jpg"
     cmp = compare(tmp_path / "log_fixed", tmp_path / "log_offline")
-    assert (
-        cmp.frame.height == 4 and set(cmp.frame["health"]) == {"ok"} and cmp.meta["stage"] == "fixed-offline"
-    )
+    assert cmp.frame.height == 4 and set(cmp.frame["health"]) == {"ok"} and cmp.meta.stage == "fixed-offline"
     assert main(["compare", str(tmp_path / "log_fixed"), str(tmp_path / "log_offline")]) == 0
     assert "fixed.sim vs offline/board outputs" in capsys.readouterr().out
 
@@ -296,7 +295,7 @@ def test_tui_columns_and_pane_facts(tmp_path: Path) -> None:
     q = _dump(tmp_path / "q.bin", vals, ["SGS_U8", "SGS_S16"], [(0.05, 128), (0.001, 0)])
     cmp = compare(f, q)
     assert both_sigmastar(cmp.meta) and not both_sigmastar(
-        {"golden_format": "npz", "target_format": "sigmastar"}
+        ComparisonMeta(golden_format="npz", target_format="sigmastar")
     )
     assert quant_facts(cmp.pairing.pairs[0].target.info) == ("SGS_U8", "0.05", "128.0")
     assert quant_facts(cmp.pairing.pairs[0].golden.info)[0] == "float"

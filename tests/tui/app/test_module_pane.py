@@ -3,7 +3,6 @@ the first bad API) and the per-rank summary, driven by Pilot; plus one snapshot.
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +14,7 @@ from dumpscope.core.comparison.msprobe.view import as_comparison, module_tree
 from dumpscope.tui.app.app import DumpscopeApp
 from dumpscope.tui.app.screenshots import SIZE, THEME
 from dumpscope.tui.app.widgets.module_tree_pane import ModuleTreePane
+from dumpscope.tui.cli.args import ComparisonOptions
 from dumpscope.tui.cli.runs import msprobe_comparison
 from tests.support.msprobe import entry, tensor, write_rank
 
@@ -52,7 +52,7 @@ def test_module_tree_takes_the_worst_child_and_names_the_first_bad_call(dumps) -
     bench, npu = dumps
     report = compare_msprobe(npu, bench)
     cmp = as_comparison(report)
-    info = cmp.meta["msprobe"]
+    info = cmp.meta.msprobe
     assert info["label"] == "step1/rank0" and info["ranks"]["first"] == "step1/rank0"
     tree = info["tree"]
     assert tree["parents"]["Module.net.Net.forward.0"] is None
@@ -66,11 +66,8 @@ def test_module_tree_takes_the_worst_child_and_names_the_first_bad_call(dumps) -
 
 def test_view_command_builds_the_msprobe_comparison(dumps) -> None:
     bench, npu = dumps
-    args = argparse.Namespace(
-        golden=str(bench), target=str(npu), step=[0], rank=None, mapping=None, _resolved=True
-    )
-    cmp = msprobe_comparison(args)
-    assert cmp is not None and cmp.meta["msprobe"]["label"] == "step0/rank0"
+    cmp = msprobe_comparison(ComparisonOptions(str(bench), str(npu), step=(0,)))
+    assert cmp is not None and cmp.meta.msprobe["label"] == "step0/rank0"
     assert set(cmp.frame["health"].unique()) == {"ok"}
 
 
@@ -181,7 +178,7 @@ def test_the_ui_says_which_calls_were_re_aligned(tmp_path) -> None:
         },
     )
     cmp = as_comparison(compare_msprobe(tmp_path / "npu", tmp_path / "bench"))
-    info = cmp.meta["msprobe"]["ranks"]
+    info = cmp.meta.msprobe["ranks"]
     assert info["results"][0]["pairing"]["aligned"] == 1
     assert "(1 re-aligned)" in _summary(info).plain
     row = cmp.frame.filter(cmp.frame["name"] == "Functional.relu.1.forward.output.0").row(0, named=True)

@@ -16,7 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, RadioButton, RadioSet, Static
 
 if TYPE_CHECKING:
-    from dumpscope.core.comparison.result import Comparison
+    from dumpscope.core.comparison.result import Comparison, ComparisonMeta
 
 FORMATS: tuple[tuple[str, str, str], ...] = (
     ("csv", "CSV table", ".csv"),
@@ -26,10 +26,9 @@ FORMATS: tuple[tuple[str, str, str], ...] = (
 )
 
 
-def default_stem(meta: dict[str, object] | None) -> str:
+def default_stem(meta: ComparisonMeta | None) -> str:
     """``<golden>_vs_<target>`` from the comparison's inputs, safe as a file name."""
-    meta = meta or {}
-    golden, target = meta.get("golden"), meta.get("target")
+    golden, target = (meta.golden, meta.target) if meta is not None else (None, None)
     if not golden or not target:
         return "dumpscope_result"
     stem = f"{Path(str(golden)).name}_vs_{Path(str(target)).name}"

@@ -1,6 +1,6 @@
 """The module pane: msprobe's construct.json tree as a collapsible hierarchy, and the per-rank summary.
 
-Each module shows its worst child's health (``meta["msprobe"]["tree"]``, built by
+Each module shows its worst child's health (``meta.msprobe["tree"]``, built by
 :func:`dumpscope.core.comparison.msprobe.view.module_tree`).  Highlighting a node moves
 the layer list to the first bad API call under it (the app's op jump), so a user walks
 down from the model to the call that broke.  Above the tree, one line per step/rank
@@ -70,7 +70,7 @@ class ModuleTreePane(Vertical):
     def refresh_tree(self) -> None:
         """(Re)build the tree from the app's comparison."""
         comparison = getattr(self.app, "comparison", None)
-        info = (comparison.meta.get("msprobe") if comparison is not None else None) or {}
+        info = (comparison.meta.msprobe if comparison is not None else None) or {}
         tree: Tree[str] = self.query_one(Tree)
         tree.clear()
         if not info:

@@ -12,16 +12,17 @@ import argparse
 import shlex
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from dumpscope.core.atomic import write_text
 from dumpscope.core.vocabulary import is_divergent
 from dumpscope.tui.cli.args import (
+    ComparisonOptions,
+    OutputOptions,
     add_comparison_arguments,
-    cache_option,
     exit_code,
     load_comparison,
-    resolve_sides,
     say_cache,
 )
 from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
@@ -91,7 +92,7 @@ def _sigmastar_notes(cmp, args: argparse.Namespace) -> None:  # type: ignore[no-
     """Which comparison this is (stderr: the listing itself stays SigmaStar's), and the export."""
     from dumpscope.core.vendor.sigmastar import stage_line
 
-    line = stage_line(cmp.meta.get("stage"))
+    line = stage_line(cmp.meta.stage)
     if line:
         print(f"dumpscope: {line}", file=sys.stderr)
     if args.export_values:
@@ -115,33 +116,33 @@ def run(args: argparse.Namespace) -> int:
     """Resolve the inputs, compare (three-way, per run, or one pair), write the output, exit code."""
     if args.format == "parquet" and not args.output:
         raise UsageError("--format parquet needs -o FILE")
-    resolve_sides(args)
-    if args.b is not None:
-        return _run_three(args)
+    opts = ComparisonOptions.from_args(args)
+    if opts.b is not None:
+        return _run_three(opts, args)
     from dumpscope.tui.cli.runs import route
 
-    routed = route(args, "compare")  # msprobe trees, Ascend trees with several steps/devices
-    if routed is not None:
+    routed = route(opts, OutputOptions.from_args(args), "compare")  # msprobe trees, several-run Ascend trees
+    if isinstance(routed, int):
         return routed
-    cmp = _two_way(args)
+    cmp = _two_way(routed, args)
     _write(cmp, args)
-    _after_output(cmp, args)
+    _after_output(cmp, routed, args)
     return exit_code(cmp)
 
 
-def _two_way(args: argparse.Namespace) -> Comparison:
+def _two_way(opts: ComparisonOptions, args: argparse.Namespace) -> Comparison:
     """The pair's comparison, restricted by ``-r``/``-s``; SigmaStar's order and notes for ``--format
     sigmastar``."""
     sigmastar = args.format == "sigmastar"
     if sigmastar:  # auto_dump_debug.sh's order: SAMPLE (under test) first, then BENCHMARK
-        args.golden, args.target = args.target, args.golden
-    cmp = _selected(load_comparison(args), args)
+        opts = replace(opts, golden=opts.target, target=opts.golden)
+    cmp = _selected(load_comparison(opts), args)
     if sigmastar:
         _sigmastar_notes(cmp, args)
     return cmp
 
 
-def _after_output(cmp: Comparison, args: argparse.Namespace) -> None:
+def _after_output(cmp: Comparison, opts: ComparisonOptions, args: argparse.Namespace) -> None:
     """What follows the output: warnings on stderr (the table prints its own), ``-out DIR``, the fused
     culprit."""
     if args.format != "table" or args.output:
@@ -149,7 +150,7 @@ def _after_output(cmp: Comparison, args: argparse.Namespace) -> None:
     say_cache(cmp.meta)  # where the --cache index is (or why it is not): always said
     if args.output_dir:
         _write_result_dir(cmp, args.output_dir)
-    if args.fused_graph and args.unfused_graph:
+    if opts.fusion:
         _print_fusion_culprit(cmp)
 
 
@@ -174,8 +175,6 @@ def _selected(cmp: Comparison, args: argparse.Namespace) -> Comparison:
     """``cmp`` restricted by ``-r``/``-s`` (the frame only; rows keep their indexes)."""
     if not args.rows and not args.select:
         return cmp
-    from dataclasses import replace
-
     from dumpscope.core.comparison.order import select_rows
 
     frame = select_rows(cmp.frame, _row_range(args), args.select)
@@ -277,31 +276,33 @@ def _print_fusion_culprit(cmp: Comparison) -> None:
     print(plain(f"fusion: {text}"))
 
 
-def _run_three(args: argparse.Namespace) -> int:
+def _run_three(opts: ComparisonOptions, args: argparse.Namespace) -> int:
     """A and B each against GOLDEN, side by side; exit 1 when either side has a failing row."""
     from dumpscope.core.comparison.threeway import compare_three
-    from dumpscope.tui.cli.args import thresholds
+
+    b = opts.b
+    assert b is not None, "run() goes three-way only with B"
 
     if args.format not in THREE_WAY_FORMATS:
         raise UsageError(
             f"--format {args.format} is for two-way comparisons; three-way writes table, csv, json or parquet"
         )
-    labels = ("fusion on", "fusion off") if args.fused_graph and args.unfused_graph else ("A", "B")
+    labels = ("fusion on", "fusion off") if opts.fusion else ("A", "B")
     by, factor = args.worse if isinstance(args.worse, tuple) else (args.worse, 2.0)
     tw = compare_three(
-        args.golden,
-        args.target,
-        args.b,
-        model=args.model,
-        graphs=args.graphs,
+        opts.golden,
+        opts.target,
+        b,
+        model=opts.model,
+        graphs=opts.graphs,
         labels=labels,
-        thresholds=thresholds(args),
+        thresholds=opts.thresholds(),
         worse_by=by,
         factor=factor,
-        workers=args.workers,
-        cache=cache_option(args),
-        scheduler=args.scheduler,
-        scheduler_timeout=args.scheduler_timeout,
+        workers=opts.workers,
+        cache=opts.cache,
+        scheduler=opts.scheduler,
+        scheduler_timeout=opts.scheduler_timeout,
     )
     for side, label in zip((tw.a, tw.b), tw.labels, strict=True):
         say_cache(side.meta, label)

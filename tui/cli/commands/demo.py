@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dumpscope.tui.cli.args import (
+    ComparisonOptions,
     add_ui_arguments,
     check_theme,
     exit_code,
@@ -145,15 +146,7 @@ def print_comparison(paths) -> int:  # type: ignore[no-untyped-def]
     """What ``dumpscope compare GOLDEN TARGET`` prints for the demo pair (no model, default preset)."""
     from dumpscope.tui.cli.render import print_table
 
-    request = argparse.Namespace(
-        golden=str(paths.golden),
-        target=str(paths.target),
-        model=None,
-        graph=None,
-        preset="auto",
-        threshold=[],
-    )
-    cmp = load_comparison(request)
+    cmp = load_comparison(ComparisonOptions(str(paths.golden), str(paths.target)))
     print_table(cmp, None, limit=1000)
     return exit_code(cmp)
 

@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 from dumpscope.core.atomic import write_text
 from dumpscope.core.heap import trim_free_heap
-from dumpscope.tui.cli.args import add_comparison_arguments, exit_code_for, load_comparison, say_cache
+from dumpscope.tui.cli.args import (
+    ComparisonOptions,
+    OutputOptions,
+    add_comparison_arguments,
+    exit_code_for,
+    load_comparison,
+    say_cache,
+)
 from dumpscope.tui.cli.errors import UsageError
 from dumpscope.tui.cli.safe import markup, plain
 
@@ -74,10 +81,11 @@ def run(args: argparse.Namespace) -> int:
 
     if args.limit < 1:
         raise UsageError("--limit must be at least 1")
-    routed = route(args, "diagnose")  # msprobe trees, Ascend trees with several steps/devices
-    if routed is not None:
+    opts = ComparisonOptions.from_args(args)
+    routed = route(opts, OutputOptions.from_args(args), "diagnose")  # msprobe, several-run Ascend trees
+    if isinstance(routed, int):
         return routed
-    cmp = load_comparison(args)
+    cmp = load_comparison(routed)
     say_cache(cmp.meta)  # where the --cache index is (or why it is not): always said
     trim_free_heap()  # the comparison's temporaries: the diagnosis would not reuse their pages
     diag = _diagnose(cmp, args)
@@ -164,9 +172,7 @@ def _print_report(cmp: Comparison, diag: Diagnosis, console: Console, fix: FixRe
     """Which of SigmaStar's three comparisons this is (when known), then :func:`render`."""
     from dumpscope.core.vendor.sigmastar import stage_line
 
-    stage = stage_line(
-        cmp.meta.get("stage")
-    )  # SigmaStar: which of the SigmaStar IPU guide's three comparisons
+    stage = stage_line(cmp.meta.stage)  # SigmaStar: which of the SigmaStar IPU guide's three comparisons
     if stage:
         console.print(stage, highlight=False)
     render(diag, console)
