@@ -75,13 +75,12 @@ from dumpscope.core.onnx.graph import GraphFacts, load_graph
 from dumpscope.core.vendor.atc_graph import AtcGraph
 from dumpscope.core.vendor.fusion import fused_ops
 from dumpscope.core.vendor.opdebug import OverflowRecord
-from dumpscope.core.vocabulary import FINDING_CLASS, Health, divergent_rows, is_divergent
+from dumpscope.core.vocabulary import DIVERGENT, FINDING_CLASS, Health, divergent_rows, is_divergent
 
 if TYPE_CHECKING:
     from dumpscope.core.onnx.runner import OnProgress
 
 #: Healths of a run that fails (a healthy run has root causes only where a row leaves its own band).
-UNHEALTHY_HEALTHS = ("fail", "error")
 #: Candidates whose tensors the checks read (the strongest by the frame's numbers).
 MAX_CHECKED = 12
 MAX_CAUSES = 10
@@ -395,7 +394,7 @@ def _candidate_rows(
         (cmp.frame["size"] == 0).fill_null(False).to_numpy()
     ).tolist()  # not a Python object per row
     introduced = pl.col("origin") == "introduced"
-    if not cmp.frame["health"].is_in(list(UNHEALTHY_HEALTHS)).any():
+    if not cmp.frame["health"].is_in(sorted(DIVERGENT)).any():
         # A row within its own band introduces an error only as judged on its inputs' stricter scale
         # (classify): it is a root cause of the failures that error brings, never of a run with none.
         introduced = introduced & (pl.col("level") > 0)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from dumpscope.core import vocabulary
 from dumpscope.core.names import printable  # noqa: F401 - the one escape, re-exported for the panes
 from dumpscope.core.vocabulary import HEALTH_LABEL, HEALTHS, UNMATCHED_LABEL, Health, format_number
 
@@ -28,7 +29,7 @@ ABSENT_LABEL = "– none"
 CACHED_MARK = "↺"
 """``--cache``: between a health's glyph and word (``✓↺OK``) when the row was served from the index."""
 HEALTH_CODE: dict[str, int] = {h: i for i, h in enumerate(HEALTHS)}
-UNHEALTHY: frozenset[int] = frozenset({HEALTH_CODE["warn"], HEALTH_CODE["fail"], HEALTH_CODE["error"]})
+UNHEALTHY: frozenset[int] = frozenset(HEALTH_CODE[h] for h in vocabulary.UNHEALTHY)
 """What `]`/`[` and `f` stop at (the engine's definition of divergent)."""
 SEVERITY = np.array([0, 3, 5, 4, 2, 1], dtype=np.int8)
 """Sort rank by health code: fail > error > warn > unmatched > pending > ok."""
@@ -48,8 +49,8 @@ ORIGIN_ALIASES: dict[str, tuple[str, ...]] = {
 HEALTH_ALIASES: dict[str, tuple[str, ...]] = {
     **{h: (h,) for h in HEALTHS},
     "err": ("error",),
-    "bad": ("warn", "fail", "error"),
-    "unhealthy": ("warn", "fail", "error"),
+    "bad": tuple(h for h in HEALTHS if h in vocabulary.UNHEALTHY),
+    "unhealthy": tuple(h for h in HEALTHS if h in vocabulary.UNHEALTHY),
     "only": ("unmatched",),
     "wait": ("pending",),
 }
