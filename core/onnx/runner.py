@@ -609,9 +609,10 @@ def _drop_unread_constants(
 ) -> None:
     """Remove the initializers no kept node reads, and their graph inputs.
 
-    A pruned node leaves its initializers behind (an int8 model's zero points, say);
-    onnxruntime refuses an IR-3 model whose initializer is not a graph input, and one
-    that is an input but read by nothing breaks the graph's feeds, so both go.
+    A pruned node leaves its initializers behind (an int8 model's zero points, say), and
+    onnxruntime refuses an IR-3 model holding an initializer no node reads ("Graph ctor
+    should have created NodeArg for initializer"); in IR 3 each initializer is also a
+    graph input, which goes with it.
     """
     read = {*group}
     for node in kept:
