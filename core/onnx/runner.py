@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
 MANIFEST_FORMAT = "dumpscope-manifest"
 MANIFEST_VERSION = 1
-DEFAULT_MAX_MEMORY_MB = 512
+DEFAULT_MAX_MEMORY_MB = 128
 _UNKNOWN_SIZE = 1 << 20  # bytes assumed for a tensor shape inference could not size
 
 OnProgress = Callable[[int, int], None]
