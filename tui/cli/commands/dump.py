@@ -80,9 +80,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-memory",
         type=_megabytes,
-        default=512,
+        default=128,  # = core.onnx.runner.DEFAULT_MAX_MEMORY_MB (not imported: the CLI starts without onnx)
         metavar="MB",
-        help="fetch tensors in groups of at most this many MB per onnxruntime run (default 512)",
+        help="fetch tensors in groups of at most this many MB per onnxruntime run (default 128)",
     )
 
 

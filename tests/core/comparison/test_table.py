@@ -1,0 +1,60 @@
+"""The row table's columns: a number column first set by a scatter is built over zeroed pages,
+and holds exactly what a scatter into an all-null column holds."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dumpscope.core.comparison import table
+from dumpscope.core.comparison.table import RowTable
+
+FLOATS = st.one_of(st.none(), st.floats(allow_nan=True, allow_infinity=True, width=64))
+INTS = st.one_of(st.none(), st.integers(-(2**63), 2**63 - 1))
+
+
+def _bits(s: pl.Series) -> list[object]:
+    """Each value's exact bits (NaN payloads and -0.0 included), None for a null."""
+    if s.dtype == pl.Float64:
+        raw = s.fill_null(0.0).to_numpy().view(np.int64)
+    else:
+        raw = s.fill_null(0).to_numpy()
+    return [None if null else int(v) for v, null in zip(raw, s.is_null().to_numpy(), strict=True)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    column=st.sampled_from(["cosine_similarity", "mean_absolute_error", "nan_golden", "worst_slice", "size"]),
+    height=st.integers(1, 5000),
+    data=st.data(),
+)
+def test_a_first_scatter_into_a_number_column_equals_a_scatter_into_nulls(
+    column: str, height: int, data: st.DataObject
+) -> None:
+    values = FLOATS if table.FILL_TYPES[column] == pl.Float64 else INTS
+    rows = data.draw(st.lists(st.integers(0, height - 1), unique=True, min_size=1, max_size=min(height, 40)))
+    given_values = data.draw(st.lists(values, min_size=len(rows), max_size=len(rows)))
+    series = pl.Series(column, given_values, dtype=table.FILL_TYPES[column])
+    built = table._numeric_column(column, rows, series, height)
+    expected = table._nulls(column, height).scatter(rows, series)
+    assert built.dtype == expected.dtype and len(built) == height
+    assert _bits(built) == _bits(expected)
+    # and the column takes later scatters (the next chunk of rows) like any other
+    again = built.scatter([0], pl.Series([None], dtype=table.FILL_TYPES[column]))
+    assert again.null_count() == expected.scatter([0], pl.Series([None], dtype=expected.dtype)).null_count()
+
+
+def test_the_row_table_uses_it_for_number_columns_only(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    calls: list[str] = []
+    real = table._numeric_column
+    monkeypatch.setattr(table, "_numeric_column", lambda c, *a: calls.append(c) or real(c, *a))
+    t = RowTable([], table.Thresholds.from_preset("auto", ()), "fp32")
+    t.height = 4
+    t.scatter("mse", [1], pl.Series([0.5]))
+    t.scatter("notes", [2], pl.Series(["x"]))
+    t.scatter("mse", [3], pl.Series([1.5]))  # the column exists now: a plain scatter
+    assert calls == ["mse"]
+    assert t.series["mse"].to_list() == [None, 0.5, None, 1.5]  # type: ignore[union-attr]
+    assert t.series["notes"].to_list() == [None, None, "x", None]  # type: ignore[union-attr]
