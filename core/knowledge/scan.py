@@ -210,8 +210,9 @@ _ANSI_TAIL = re.compile(rb"\x1b\[[0-9;]{0,8}m\Z")
 _ANSI = re.compile(r"\x1b\[[0-9;]{0,8}[A-Za-z]")
 
 
-def _lines_of_interest(stream: _Reader, prefilter: Prefilter) -> Iterator[tuple[int, bytes]]:
-    """``(line number, line)`` of every line the prefilter selects, streaming.
+def _lines_of_interest(stream: _Reader, prefilter: Prefilter) -> Iterator[tuple[int, int, bytes]]:
+    """``(line number, last line number, line)`` of every line the prefilter selects, streaming (the last
+    number differs for a line a terminal wrapped over several).
 
     A line longer than ``4 * MAX_LINE`` bytes is judged by its head; the rest is skipped.
     """
@@ -232,7 +233,7 @@ class _ChunkLines:
         self.skipping = False
         """In the tail of a monster line whose head was already judged."""
 
-    def feed(self, block: bytes) -> Iterator[tuple[int, bytes]]:
+    def feed(self, block: bytes) -> Iterator[tuple[int, int, bytes]]:
         """The selected lines completed by the next chunk."""
         if self.skipping:
             block = self._past_skipped_line(block)
@@ -253,7 +254,7 @@ class _ChunkLines:
         self.skipping, self.line_base = False, self.line_base + 1
         return block[nl + 1 :]
 
-    def _without_newline(self, buf: bytes) -> Iterator[tuple[int, bytes]]:
+    def _without_newline(self, buf: bytes) -> Iterator[tuple[int, int, bytes]]:
         """A chunk that ends no line: keep it, or judge a monster line by its head and skip the rest."""
         if len(buf) > 4 * MAX_LINE:
             yield from _select(buf[:MAX_LINE], self.prefilter, self.line_base)
@@ -261,19 +262,74 @@ class _ChunkLines:
         else:
             self.carry = buf
 
-    def finish(self) -> Iterator[tuple[int, bytes]]:
+    def finish(self) -> Iterator[tuple[int, int, bytes]]:
         """The last line when the stream does not end with a newline."""
         if self.carry and not self.skipping:
             yield from _select(self.carry, self.prefilter, self.line_base)
 
 
-def _select(buf: bytes, prefilter: Prefilter, line_base: int) -> Iterator[tuple[int, bytes]]:
-    counted_to, line_no = 0, line_base
+def _select(buf: bytes, prefilter: Prefilter, line_base: int) -> Iterator[tuple[int, int, bytes]]:
+    """``(line number, number of its last wrapped piece, line)`` of each selected line of ``buf``.
+
+    A line cut by a terminal's hard wrap (its pieces exactly :data:`WRAP_WIDTHS` characters long) is
+    joined back: the pieces before the selected one and after it, so a message whose cue word fell on
+    another piece than its tool's name is still looked up whole.  The line number is the selected
+    piece's (a wrapped noise line before it never takes the report's number)."""
+    counted_to, line_no, done = 0, line_base, 0
     for start in prefilter.line_starts(buf):
+        if start < done:
+            continue  # a piece of a wrapped line already yielded
         line_no += buf.count(b"\n", counted_to, start)
         counted_to = start
-        end = buf.find(b"\n", start)
-        yield line_no, buf[start : end if end >= 0 else len(buf)]
+        first, end, after = _unwrapped(buf, start, done)
+        line = buf[first:end]
+        pieces = line.count(b"\n")
+        yield (
+            line_no,
+            line_no + pieces - buf.count(b"\n", first, start),
+            _join_pieces(line) if pieces else line,
+        )
+        done = after
+
+
+WRAP_WIDTHS = frozenset({80, 100, 120, 132, 160, 200})
+"""Terminal widths whose hard wraps are undone: a line of exactly this many characters continues on
+the next line."""
+MAX_WRAPPED = 8
+"""Most pieces of one wrapped line joined back."""
+
+
+def _unwrapped(buf: bytes, start: int, floor: int) -> tuple[int, int, int]:
+    """``(first, end, after)`` of the wrapped line around the line at ``start``: the start of its first
+    piece (not before ``floor``), the end of its last piece and where the next line starts."""
+    first = start
+    for _ in range(MAX_WRAPPED):
+        if first <= floor or first == 0:
+            break
+        prev = buf.rfind(b"\n", 0, first - 1) + 1
+        if prev < floor or not _wrap_width(buf[prev : first - 1]):
+            break
+        first = prev
+    end = buf.find(b"\n", start)
+    for _ in range(MAX_WRAPPED):
+        if end < 0 or not _wrap_width(buf[buf.rfind(b"\n", 0, end) + 1 : end]):
+            break
+        nxt = buf.find(b"\n", end + 1)
+        if end + 1 >= len(buf):
+            break
+        end = nxt
+    end = len(buf) if end < 0 else end
+    return first, end, end + 1
+
+
+def _wrap_width(piece: bytes) -> bool:
+    """A piece exactly as wide as a terminal (a hard wrap, its line going on below)."""
+    return len(piece) >= 80 and len(piece.rstrip(b"\r").decode("utf-8", errors="replace")) in WRAP_WIDTHS
+
+
+def _join_pieces(line: bytes) -> bytes:
+    """The pieces of a wrapped line joined back into one line."""
+    return b"".join(piece.rstrip(b"\r") for piece in line.split(b"\n"))
 
 
 def scan_log(source: IO[bytes] | IO[str] | Iterable[str], kb: KnowledgeBase | None = None) -> list[Problem]:
@@ -286,7 +342,8 @@ def scan_log(source: IO[bytes] | IO[str] | Iterable[str], kb: KnowledgeBase | No
     looked up together as one block.
     """
     scan = _Scan(kb if kb is not None else _default_kb())
-    for line_no, block in _blocks(_lines_of_interest(_as_binary(source), Prefilter(scan.kb))):
+    prefilter = Prefilter(scan.kb)
+    for line_no, block in _blocks(_lines_of_interest(_as_binary(source), prefilter), prefilter.cues):
         scan.take(line_no, block)
     return list(scan.problems.values())
 
@@ -410,13 +467,58 @@ def _trt_pair(last: str, line: str) -> bool:
     return _TRT_CONTINUES[0] in last and any(t in line for t in _TRT_CONTINUES[1:])
 
 
-def _blocks(lines: Iterator[tuple[int, bytes]]) -> Iterator[tuple[int, list[str]]]:
+def _blocks(
+    lines: Iterator[tuple[int, int, bytes]], cues: tuple[bytes, ...]
+) -> Iterator[tuple[int, list[str]]]:
     """Group consecutive candidate lines of one report: ``(first line number, lines)``."""
     grouper = _BlockGrouper()
-    for line_no, raw in lines:
-        text = raw[:MAX_LINE].decode("utf-8", errors="replace").rstrip("\r\n")
-        yield from grouper.add(line_no, _ANSI.sub("", text) if "\x1b" in text else text)
+    for line_no, last_no, raw in lines:
+        text = _readable(raw, cues).decode("utf-8", errors="replace").rstrip("\r\n")
+        yield from grouper.add(line_no, _ANSI.sub("", text) if "\x1b" in text else text, last_no)
     yield from grouper.flush()
+
+
+LONG_LINE = 8 * 1024
+"""A line longer than this is looked up only around its cue words (a window of this size at each)."""
+WINDOW_LEAD = 256
+"""How far before a cue word a window starts (the tool's prefix or name before the error word)."""
+MAX_WINDOWS = 4
+
+
+def _readable(raw: bytes, cues: tuple[bytes, ...]) -> bytes:
+    """What of one log line is looked up: the pieces of a line redrawn with carriage returns (a progress
+    bar piped to a file) that carry a cue word, and of a long line the windows around its cue words,
+    so a message written after kilobytes of data on its line is still read (at most :data:`MAX_LINE`)."""
+    line = raw.rstrip(b"\r\n")
+    if b"\r" in line:
+        pieces = [p for p in line.split(b"\r") if _has_cue(p.lower(), cues)]
+        line = b"\n".join(pieces) if pieces else line
+    if len(line) <= LONG_LINE:
+        return line
+    return b"\n".join(_windows(line, line.lower(), cues))[:MAX_LINE]
+
+
+def _has_cue(low: bytes, cues: tuple[bytes, ...]) -> bool:
+    return any(cue in low for cue in cues)
+
+
+def _windows(line: bytes, low: bytes, cues: tuple[bytes, ...]) -> list[bytes]:
+    """Up to :data:`MAX_WINDOWS` windows of a long line, each starting a little before a cue word or an
+    Ascend code not yet inside an earlier window (the head of the line when it has neither)."""
+    found: list[bytes] = []
+    covered = 0
+    while len(found) < MAX_WINDOWS:
+        hits = [p for p in (low.find(cue, covered) for cue in cues) if p >= 0]
+        code = next(
+            (m.start() for m in ASCEND_CODE.finditer(line, covered) if _word_starts_at(line, m.start())), -1
+        )
+        hits += [code] if code >= 0 else []
+        if not hits:
+            break
+        start = max(covered, min(hits) - WINDOW_LEAD)
+        found.append(line[start : start + LONG_LINE])
+        covered = start + LONG_LINE
+    return found or [line[:LONG_LINE]]
 
 
 class _BlockGrouper:
@@ -426,14 +528,15 @@ class _BlockGrouper:
         self.start, self.last = 0, -2
         self.block: list[str] = []
 
-    def add(self, line_no: int, text: str) -> Iterator[tuple[int, list[str]]]:
-        """Extend the report with the next candidate line, or close it and start a new one."""
+    def add(self, line_no: int, text: str, last_no: int | None = None) -> Iterator[tuple[int, list[str]]]:
+        """Extend the report with the next candidate line, or close it and start a new one (``last_no``:
+        the number of the line's last wrapped piece)."""
         if self.block and self._next(line_no) and _continues(self.block, text):
             self.block.append(text)
         else:
             yield from self.flush()
             self.start, self.block = line_no, [text]
-        self.last = line_no
+        self.last = line_no if last_no is None else last_no
 
     def _next(self, line_no: int) -> bool:
         """Whether ``line_no`` follows the report: the next line, or inside a Python traceback the line
