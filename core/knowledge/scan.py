@@ -81,6 +81,8 @@ Each is found with ``bytes.find`` (memchr speed); one regex alternation of many 
 runs at a tenth of that speed in ``re``, which is why the list is short."""
 ASCEND_CODE = re.compile(rb"[EW][0-9A-Z]\d{4}\b")
 WEAK_REASONS = ("words", "family")
+SPECIFIC = ("code", "pattern")
+"""Match reasons that name a specific entry (what a retried join of two reports must reach)."""
 """Matches that alone do not make a log line a problem unless it carries an error word."""
 ERROR_WORDS = (
     "error",
@@ -343,8 +345,8 @@ def scan_log(source: IO[bytes] | IO[str] | Iterable[str], kb: KnowledgeBase | No
     """
     scan = _Scan(kb if kb is not None else _default_kb())
     prefilter = Prefilter(scan.kb)
-    for line_no, block in _blocks(_lines_of_interest(_as_binary(source), prefilter), prefilter.cues):
-        scan.take(line_no, block)
+    for line_no, last_no, block in _blocks(_lines_of_interest(_as_binary(source), prefilter), prefilter.cues):
+        scan.take(line_no, block, last_no)
     return list(scan.problems.values())
 
 
@@ -361,20 +363,47 @@ class _Scan:
         self.kb = kb
         self.problems: dict[str, Problem] = {}
         self.unmatched: set[str] = set()
+        self.previous: tuple[int, int, list[str]] | None = None
+        """The last report when it matched nothing: ``(first line, last line, lines)``."""
 
-    def take(self, line_no: int, block: list[str]) -> None:
+    def take(self, line_no: int, block: list[str], last_no: int | None = None) -> None:
         """Count a repeat of a known problem, or look a new report up.
 
         The key covers every line of the report: two tracebacks (or two ``EZ9999: Inner Error!``
-        reports) that share their first line but not their detail are different reports."""
-        key = group_key("\n".join(block))
-        if self._repeat(key, line_no) or key in self.unmatched:
+        reports) that share their first line but not their detail are different reports.  A report
+        that matches nothing, right after another that matched nothing, is looked up once more joined
+        to it (a message whose lines the grouping rules kept apart, such as an unindented detail line
+        after a header without a colon); only a specific match (code or pattern) counts then."""
+        last_no = line_no if last_no is None else last_no
+        before, self.previous = self.previous, None
+        if self._known(line_no, block):
             return
+        if before is not None and before[1] + 1 == line_no and len(before[2]) + len(block) <= MAX_BLOCK:
+            if self._known(before[0], before[2] + block, specific=True):
+                return
+        self.previous = (line_no, last_no, block)
+
+    def _known(self, line_no: int, block: list[str], specific: bool = False) -> bool:
+        """Whether the report is a problem (a repeat is counted, a new one kept); False when it matches
+        nothing (or, with ``specific``, nothing by code or pattern)."""
+        key = group_key("\n".join(block))
+        if self._repeat(key, line_no):
+            return True
+        if key in self.unmatched:
+            return False
         problem = _problem(self.kb, key, line_no, block)
+        if (
+            problem is not None
+            and specific
+            and not any(m.reason.split("+", 1)[0] in SPECIFIC for m in problem.matches)
+        ):
+            problem = None
         if problem is not None:
             self.problems[key] = problem
-        elif len(self.unmatched) < MAX_UNMATCHED:
+            return True
+        if len(self.unmatched) < MAX_UNMATCHED:
             self.unmatched.add(key)
+        return False
 
     def _repeat(self, key: str, line_no: int) -> bool:
         """Whether ``key`` is a known problem (then this occurrence is counted)."""
@@ -469,8 +498,8 @@ def _trt_pair(last: str, line: str) -> bool:
 
 def _blocks(
     lines: Iterator[tuple[int, int, bytes]], cues: tuple[bytes, ...]
-) -> Iterator[tuple[int, list[str]]]:
-    """Group consecutive candidate lines of one report: ``(first line number, lines)``."""
+) -> Iterator[tuple[int, int, list[str]]]:
+    """Group consecutive candidate lines of one report: ``(first line number, last line number, lines)``."""
     grouper = _BlockGrouper()
     for line_no, last_no, raw in lines:
         text = _readable(raw, cues).decode("utf-8", errors="replace").rstrip("\r\n")
@@ -528,7 +557,9 @@ class _BlockGrouper:
         self.start, self.last = 0, -2
         self.block: list[str] = []
 
-    def add(self, line_no: int, text: str, last_no: int | None = None) -> Iterator[tuple[int, list[str]]]:
+    def add(
+        self, line_no: int, text: str, last_no: int | None = None
+    ) -> Iterator[tuple[int, int, list[str]]]:
         """Extend the report with the next candidate line, or close it and start a new one (``last_no``:
         the number of the line's last wrapped piece)."""
         if self.block and self._next(line_no) and _continues(self.block, text):
@@ -543,9 +574,9 @@ class _BlockGrouper:
         after a frame's source line (which carries no cue and so never reaches the grouper)."""
         return line_no == self.last + 1 or (line_no == self.last + 2 and _is_traceback(self.block))
 
-    def flush(self) -> Iterator[tuple[int, list[str]]]:
+    def flush(self) -> Iterator[tuple[int, int, list[str]]]:
         if self.block:
-            yield self.start, self.block
+            yield self.start, self.last, self.block
         self.block = []
 
 

@@ -9,6 +9,7 @@ evaluation set.
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -84,3 +85,28 @@ def test_wrapping_anywhere_finds_the_same_tool(kb: KnowledgeBase, width: int, cu
     problems = scan_log(io.BytesIO(("\n".join(NOISE + wrap(message, width)) + "\n").encode()), kb)
     whole = scan_log(io.BytesIO(("\n".join(NOISE + [message]) + "\n").encode()), kb)
     assert [p.matches[0].entry.family for p in problems] == [p.matches[0].entry.family for p in whole]
+
+
+def test_two_unmatched_reports_in_a_row_are_retried_as_one(tmp_path: Path) -> None:
+    """A header without a colon and its unindented detail line: apart they match nothing specific,
+    joined they match the entry's pattern, reported at the header's line."""
+    entry = {
+        "id": "two-lines",
+        "family": "acme",
+        "tool": "ACME NPU compiler",
+        "stage": "convert",
+        "code": "",
+        "keys": [],
+        "pattern": r"(?P<a>\d+) aborted (?P<b>\d+) in (?P<c>\d+)\s{1,4}"
+        r"(?P<d>\d+) zorbix (?P<e>\d+) quellen (?P<f>\d+) not ready",
+        "cause": "The tile allocator ran out of SRAM on the named core during scheduling.",
+        "fix": "Lower the batch size or split the graph.",
+        "source": "our wiki",
+    }
+    path = tmp_path / "two.jsonl"
+    path.write_text(json.dumps(entry) + "\n", encoding="utf-8")
+    kb = load_kb(extra=[path], user_dir=tmp_path / "none")
+    log = "\n".join([*NOISE[:5], "job 4 aborted 2 in 9", "1 zorbix 2 quellen 3 not ready", *NOISE[:5]])
+    problems = scan_log(io.BytesIO((log + "\n").encode()), kb)
+    assert [(p.first_line_no, p.matches[0].entry.id) for p in problems] == [(6, "two-lines")]
+    assert problems[0].block == ("job 4 aborted 2 in 9", "1 zorbix 2 quellen 3 not ready")
