@@ -148,6 +148,25 @@ _ONNXRUNTIME: Markers = (
     ("onnx runtime error ", STRONG),
     ("[v:onnxruntime:", STRONG),
     ("[i:onnxruntime:", STRONG),
+    # the status format of include/onnxruntime/core/common/status.h (" : <code> : <NAME> : ") when pasted
+    # without its "[ONNXRuntimeError]" head, ORT's source files in its log lines, its inserted copy nodes
+    (": invalid_graph :", STRONG),
+    (": invalid_argument :", STRONG),
+    (": runtime_exception :", STRONG),
+    (": not_implemented :", STRONG),
+    (": invalid_protobuf :", STRONG),
+    (": no_suchfile :", STRONG),
+    (": ep_fail :", STRONG),
+    (": engine_error :", STRONG),
+    (": model_loaded :", STRONG),
+    ("inference_session.cc", STRONG),
+    ("session_state.cc", STRONG),
+    ("execution_frame.cc", STRONG),
+    ("kernel_registry.cc", STRONG),
+    ("graph_partitioner.cc", STRONG),
+    ("memcpytohost", STRONG),
+    ("memcpyfromhost", STRONG),
+    ("falling back to ['cpuexecutionprovider']", STRONG),
 )
 
 _ONNX: Markers = (

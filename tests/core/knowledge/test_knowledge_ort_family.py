@@ -37,6 +37,11 @@ ORT_OWN_TEXT = [
     # providers/tensorrt/tensorrt_execution_provider.cc: the EP's own sentences
     "Status Message: TensorRT EP failed to create engine from network.",
     "TensorRT EP could not deserialize engine from cache: /tmp/x.engine",
+    # include/onnxruntime/core/common/status.h: the status format without its "[ONNXRuntimeError]" head
+    "RuntimeError: 10 : INVALID_GRAPH : Load model from m.onnx failed: bad graph",
+    # core/framework/execution_frame.cc in a log line; the copy nodes ORT inserts between devices
+    "execution_frame.cc:857 VerifyOutputSizes Expected shape from model of {} does not match actual shape",
+    "Non-zero status code returned while running MemcpyToHost node. Name:'Memcpy_token_1'",
     # Triton onnxruntime_backend src/onnxruntime_utils.cc: "onnx runtime error <code>: <message>"
     "[StatusCode.INTERNAL] onnx runtime error 2: not enough space: expected 10, got 8",
 ]
