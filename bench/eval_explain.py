@@ -163,34 +163,97 @@ NOISE = (
 )
 
 
-def log_scan_recall(kb: Any, records: list[dict[str, Any]], noise_per_message: int = 60) -> None:
+def _wrapped(message: str, width: int = 80) -> str:
+    """A terminal's hard wrap: every line cut into pieces of ``width`` characters."""
+    return "\n".join(
+        line[i : i + width]
+        for line in message.splitlines() or [""]
+        for i in range(0, max(len(line), 1), width)
+    )
+
+
+def _progress_bar(message: str) -> str:
+    """A progress bar redrawn with carriage returns on the line the message starts (tqdm piped to a file)."""
+    return "".join(f"{p:3d}%|{'#' * (p // 10):10s}| {p}/100 [00:01<00:02]\r" for p in (3, 50, 97)) + message
+
+
+def _long_line(message: str) -> str:
+    """The message's first line behind 70 000 characters of data on the same line (a dumped array)."""
+    return "[" + "0.1234, " * 8750 + "] " + message
+
+
+def _rank_prefix(message: str) -> str:
+    """Every line prefixed by the launcher (torchrun's ``[rank0]:``), which removes the indentation."""
+    return "\n".join(f"[rank0]: {line}" for line in message.splitlines() or [""])
+
+
+def _windows(message: str) -> str:
+    """CRLF line ends."""
+    return message.replace("\n", "\r\n")
+
+
+VARIANTS = {
+    "as pasted": lambda m: m,
+    "wrapped at 80 columns": _wrapped,
+    "behind a progress bar (CR)": _progress_bar,
+    "after 70 000 chars on its line": _long_line,
+    "[rank0]: on every line": _rank_prefix,
+    "CRLF line ends": _windows,
+}
+"""How a message looks once buried in a real log (each applied to every message of a split)."""
+
+
+def log_scan_recall(
+    kb: Any,
+    records: list[dict[str, Any]],
+    noise_per_message: int = 60,
+    variants: tuple[str, ...] = ("as pasted",),
+) -> None:
     """Bury each split's messages in realistic noise lines (deterministic), scan the log, and count the
-    messages found (a problem starts on one of the message's lines) and the noise lines reported."""
+    messages found (a problem starts on one of the message's lines) and the noise lines reported.
+
+    Each variant rewrites the messages as a real log may hold them (wrapped, behind a progress bar...)."""
+    for variant in variants:
+        if len(variants) > 1:
+            print(f"   -- {variant}")
+        for split in ("dev", "heldout"):
+            _scan_split(kb, [r for r in records if r["split"] == split], split, noise_per_message, variant)
+
+
+def _scan_split(
+    kb: Any, records: list[dict[str, Any]], split: str, noise_per_message: int, variant: str
+) -> None:
     import io
 
     from dumpscope.core.knowledge import scan_log
 
-    for split in ("dev", "heldout"):
-        lines: list[str] = []
-        spans: list[range] = []
-        for k, r in enumerate(r for r in records if r["split"] == split):
-            for j in range(noise_per_message):
-                i = (k * 31 + j * 7) % 97
-                lines.append(
-                    NOISE[(k + j) % len(NOISE)].format(i=i, d=1 + j % 9, s=j % 60, bar="#" * (i // 10))
-                )
-            start = len(lines) + 1
-            lines.extend(r["message"].splitlines() or [""])
-            spans.append(range(start, len(lines) + 1))
-        problems = scan_log(io.BytesIO("\n".join(lines).encode()), kb)
-        starts = {n for p in problems for n in p.line_numbers}
-        found = sum(1 for span in spans if starts.intersection(span))
-        message_lines = {n for span in spans for n in span}
-        noise = sorted(n for n in starts if n not in message_lines)
-        print(
-            f"   {split:8s} {len(spans)} messages in {len(lines)} lines: found {_pct(found, len(spans))};"
-            f" noise lines reported: {len(noise)}"
-        )
+    rewrite = VARIANTS[variant]
+    lines: list[str] = []
+    spans: list[range] = []
+    for k, r in enumerate(records):
+        for j in range(noise_per_message):
+            i = (k * 31 + j * 7) % 97
+            lines.append(NOISE[(k + j) % len(NOISE)].format(i=i, d=1 + j % 9, s=j % 60, bar="#" * (i // 10)))
+        start = len(lines) + 1
+        lines.extend(rewrite(r["message"]).split("\n") or [""])
+        spans.append(range(start, len(lines) + 1))
+    problems = scan_log(io.BytesIO("\n".join(lines).encode()), kb)
+    starts = {n for p in problems for n in p.line_numbers}
+    found = [bool(starts.intersection(span)) for span in spans]
+    message_lines = {n for span in spans for n in span}
+    noise = sorted(n for n in starts if n not in message_lines)
+    print(
+        f"   {split:8s} {len(spans)} messages in {len(lines)} lines: found {_pct(sum(found), len(spans))};"
+        f" noise lines reported: {len(noise)}"
+    )
+    if split == "dev" and SHOW_SCAN_MISSES:
+        for r, ok in zip(records, found, strict=True):
+            if not ok:
+                print(f"      MISS [dev] {r['family']}: {r['message'][:120]!r}")
+
+
+SHOW_SCAN_MISSES = False
+"""Set by ``--misses``: list the dev messages the scan did not find (never held-out ones)."""
 
 
 def main() -> None:
@@ -205,7 +268,14 @@ def main() -> None:
         default=None,
         help="uncovered-tool / generic messages to score (default: unknown.jsonl with the default data)",
     )
+    parser.add_argument(
+        "--variants",
+        action="store_true",
+        help="also scan the messages wrapped, behind progress bars, prefixed...",
+    )
     args = parser.parse_args()
+    global SHOW_SCAN_MISSES
+    SHOW_SCAN_MISSES = args.misses
     from dumpscope.core.knowledge import load_kb
 
     records = load(args.data)
@@ -218,7 +288,7 @@ def main() -> None:
     print("\n== confidence floor (claimed and new families) ==")
     floor_effect(kb, records)
     print("\n== log scan: messages buried in noise ==")
-    log_scan_recall(kb, records)
+    log_scan_recall(kb, records, variants=tuple(VARIANTS) if args.variants else ("as pasted",))
     unknown = args.unknown or (UNKNOWN if args.data == DATA else None)
     if unknown is not None and unknown.exists():
         print(f"\n== {unknown.name}: tools not covered, generic runtime text ==")

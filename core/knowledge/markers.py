@@ -120,6 +120,53 @@ _ONNXRUNTIME: Markers = (
     ("[errorcode:", STRONG),
     ("inferencesession", WEAK),
     ("status message:", WEAK),
+    # Issue 23: onnxruntime's own vocabulary, read in onnxruntime's sources (include/onnxruntime/core/session/
+    # onnxruntime_cxx_api.h: the C++ API's exception class; csharp/src/Microsoft.ML.OnnxRuntime: the C#
+    # exception; core/framework/execution_frame.cc and session/inference_session.cc: the input checks'
+    # sentences; core/graph/model.cc, graph.cc: load errors; core/framework/bfc_arena.cc,
+    # sequential_executor.cc; providers/tensorrt/tensorrt_execution_provider.cc: the TensorRT EP's own
+    # "TensorRT EP ..." texts and its fused node names) and Triton's onnxruntime backend
+    # ("onnx runtime error N:", src/onnxruntime_utils.cc).
+    ("ort::exception", STRONG),
+    ("microsoft.ml.onnxruntime", STRONG),
+    ("onnxruntimeexception", STRONG),
+    ("please fix either the inputs", STRONG),
+    ("got invalid dimensions for input", STRONG),
+    ("invalid rank for input", STRONG),
+    ("unexpected input data type", STRONG),
+    ("could not find an implementation for", STRONG),
+    ("max supported ir version", STRONG),
+    ("this is an invalid model. error in node", STRONG),
+    ("this is an invalid model. in node", STRONG),
+    ("sequential_executor.cc", STRONG),
+    ("bfc_arena.cc", STRONG),
+    ("bfcarena", STRONG),
+    ("provider_bridge_ort", STRONG),
+    ("onnxruntime_pybind_state", STRONG),
+    ("tensorrt ep ", STRONG),
+    ("trtkernel_graph", STRONG),
+    ("onnx runtime error ", STRONG),
+    ("[v:onnxruntime:", STRONG),
+    ("[i:onnxruntime:", STRONG),
+    # the status format of include/onnxruntime/core/common/status.h (" : <code> : <NAME> : ") when pasted
+    # without its "[ONNXRuntimeError]" head, ORT's source files in its log lines, its inserted copy nodes
+    (": invalid_graph :", STRONG),
+    (": invalid_argument :", STRONG),
+    (": runtime_exception :", STRONG),
+    (": not_implemented :", STRONG),
+    (": invalid_protobuf :", STRONG),
+    (": no_suchfile :", STRONG),
+    (": ep_fail :", STRONG),
+    (": engine_error :", STRONG),
+    (": model_loaded :", STRONG),
+    ("inference_session.cc", STRONG),
+    ("session_state.cc", STRONG),
+    ("execution_frame.cc", STRONG),
+    ("kernel_registry.cc", STRONG),
+    ("graph_partitioner.cc", STRONG),
+    ("memcpytohost", STRONG),
+    ("memcpyfromhost", STRONG),
+    ("falling back to ['cpuexecutionprovider']", STRONG),
 )
 
 _ONNX: Markers = (

@@ -17,7 +17,7 @@ import io
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import IO, Protocol
+from typing import IO, NamedTuple, Protocol
 
 from dumpscope.core.knowledge.kb import KnowledgeBase, Match
 from dumpscope.core.knowledge.words import group_key
@@ -81,6 +81,8 @@ Each is found with ``bytes.find`` (memchr speed); one regex alternation of many 
 runs at a tenth of that speed in ``re``, which is why the list is short."""
 ASCEND_CODE = re.compile(rb"[EW][0-9A-Z]\d{4}\b")
 WEAK_REASONS = ("words", "family")
+SPECIFIC = ("code", "pattern")
+"""Match reasons that name a specific entry (what a retried join of two reports must reach)."""
 """Matches that alone do not make a log line a problem unless it carries an error word."""
 ERROR_WORDS = (
     "error",
@@ -210,8 +212,8 @@ _ANSI_TAIL = re.compile(rb"\x1b\[[0-9;]{0,8}m\Z")
 _ANSI = re.compile(r"\x1b\[[0-9;]{0,8}[A-Za-z]")
 
 
-def _lines_of_interest(stream: _Reader, prefilter: Prefilter) -> Iterator[tuple[int, bytes]]:
-    """``(line number, line)`` of every line the prefilter selects, streaming.
+def _lines_of_interest(stream: _Reader, prefilter: Prefilter) -> Iterator[Selected]:
+    """``(line number, line, wrapped)`` of every line the prefilter selects, streaming (see :func:`_select`).
 
     A line longer than ``4 * MAX_LINE`` bytes is judged by its head; the rest is skipped.
     """
@@ -232,7 +234,7 @@ class _ChunkLines:
         self.skipping = False
         """In the tail of a monster line whose head was already judged."""
 
-    def feed(self, block: bytes) -> Iterator[tuple[int, bytes]]:
+    def feed(self, block: bytes) -> Iterator[Selected]:
         """The selected lines completed by the next chunk."""
         if self.skipping:
             block = self._past_skipped_line(block)
@@ -253,7 +255,7 @@ class _ChunkLines:
         self.skipping, self.line_base = False, self.line_base + 1
         return block[nl + 1 :]
 
-    def _without_newline(self, buf: bytes) -> Iterator[tuple[int, bytes]]:
+    def _without_newline(self, buf: bytes) -> Iterator[Selected]:
         """A chunk that ends no line: keep it, or judge a monster line by its head and skip the rest."""
         if len(buf) > 4 * MAX_LINE:
             yield from _select(buf[:MAX_LINE], self.prefilter, self.line_base)
@@ -261,19 +263,71 @@ class _ChunkLines:
         else:
             self.carry = buf
 
-    def finish(self) -> Iterator[tuple[int, bytes]]:
+    def finish(self) -> Iterator[Selected]:
         """The last line when the stream does not end with a newline."""
         if self.carry and not self.skipping:
             yield from _select(self.carry, self.prefilter, self.line_base)
 
 
-def _select(buf: bytes, prefilter: Prefilter, line_base: int) -> Iterator[tuple[int, bytes]]:
+Selected = tuple[int, bytes, "tuple[int, bytes] | None"]
+"""A selected line: its number, its bytes, and when a terminal wrapped it, ``(number of its last piece,
+the pieces joined back)``."""
+
+
+def _select(buf: bytes, prefilter: Prefilter, line_base: int) -> Iterator[Selected]:
+    """``(line number, line, wrapped)`` of each selected line of ``buf``.
+
+    When the line is a piece of a line cut by a terminal's hard wrap (pieces exactly :data:`WRAP_WIDTHS`
+    characters long), ``wrapped`` holds the pieces before and after it joined back: the scan looks the
+    line up alone first and the joined line only when the line alone matches nothing, so a line that is
+    merely as long as a terminal is never glued to the next one."""
     counted_to, line_no = 0, line_base
     for start in prefilter.line_starts(buf):
         line_no += buf.count(b"\n", counted_to, start)
         counted_to = start
-        end = buf.find(b"\n", start)
-        yield line_no, buf[start : end if end >= 0 else len(buf)]
+        first, end = _unwrapped(buf, start)
+        own_end = buf.find(b"\n", start)
+        own = buf[start : own_end if own_end >= 0 else len(buf)]
+        line = buf[first:end]
+        pieces = line.count(b"\n")
+        wrapped = (line_no + pieces - buf.count(b"\n", first, start), _join_pieces(line)) if pieces else None
+        yield line_no, own, wrapped
+
+
+WRAP_WIDTHS = frozenset({80, 100, 120, 132, 160, 200})
+"""Terminal widths whose hard wraps are undone: a line of exactly this many characters continues on
+the next line."""
+MAX_WRAPPED = 8
+"""Most pieces of one wrapped line joined back."""
+
+
+def _unwrapped(buf: bytes, start: int) -> tuple[int, int]:
+    """``(first, end)`` of the wrapped line around the line at ``start``: the start of its first piece and
+    the end of its last piece (the line itself when it is no piece of a wrapped line)."""
+    first = start
+    for _ in range(MAX_WRAPPED):
+        if first == 0:
+            break
+        prev = buf.rfind(b"\n", 0, first - 1) + 1
+        if not _wrap_width(buf[prev : first - 1]):
+            break
+        first = prev
+    end = buf.find(b"\n", start)
+    for _ in range(MAX_WRAPPED):
+        if end < 0 or end + 1 >= len(buf) or not _wrap_width(buf[buf.rfind(b"\n", 0, end) + 1 : end]):
+            break
+        end = buf.find(b"\n", end + 1)
+    return first, len(buf) if end < 0 else end
+
+
+def _wrap_width(piece: bytes) -> bool:
+    """A piece exactly as wide as a terminal (a hard wrap, its line going on below)."""
+    return len(piece) >= 80 and len(piece.rstrip(b"\r").decode("utf-8", errors="replace")) in WRAP_WIDTHS
+
+
+def _join_pieces(line: bytes) -> bytes:
+    """The pieces of a wrapped line joined back into one line."""
+    return b"".join(piece.rstrip(b"\r") for piece in line.split(b"\n"))
 
 
 def scan_log(source: IO[bytes] | IO[str] | Iterable[str], kb: KnowledgeBase | None = None) -> list[Problem]:
@@ -286,8 +340,9 @@ def scan_log(source: IO[bytes] | IO[str] | Iterable[str], kb: KnowledgeBase | No
     looked up together as one block.
     """
     scan = _Scan(kb if kb is not None else _default_kb())
-    for line_no, block in _blocks(_lines_of_interest(_as_binary(source), Prefilter(scan.kb))):
-        scan.take(line_no, block)
+    prefilter = Prefilter(scan.kb)
+    for report in _blocks(_lines_of_interest(_as_binary(source), prefilter), prefilter.cues):
+        scan.take(report)
     return list(scan.problems.values())
 
 
@@ -304,20 +359,78 @@ class _Scan:
         self.kb = kb
         self.problems: dict[str, Problem] = {}
         self.unmatched: set[str] = set()
+        self.previous: Report | None = None
+        """The last report when it matched nothing."""
+        self.unwrapped_to = 0
+        """The last line of a wrapped line read whole: its pieces are not read again."""
+        self.unwrapped_entries: frozenset[str] = frozenset()
+        """The entries the last wrapped line was found as (its later pieces do not repeat them)."""
+        self.unspecific: set[str] = set()
+        """Reports known to match, but nothing specific (their key; bounded like ``unmatched``)."""
 
-    def take(self, line_no: int, block: list[str]) -> None:
+    def take(self, report: Report) -> None:
         """Count a repeat of a known problem, or look a new report up.
 
         The key covers every line of the report: two tracebacks (or two ``EZ9999: Inner Error!``
-        reports) that share their first line but not their detail are different reports."""
-        key = group_key("\n".join(block))
-        if self._repeat(key, line_no) or key in self.unmatched:
+        reports) that share their first line but not their detail are different reports.  A report
+        that matches nothing, right after another that matched nothing, is looked up once more joined
+        to it (a message whose lines the grouping rules kept apart, such as an unindented detail line
+        after a header without a colon); only a specific match (code or pattern) counts then.  A report
+        with a line a terminal wrapped is looked up with that line joined back when it matches nothing
+        as it is; the later pieces of that line then count only with a specific match of their own."""
+        line_no, block = report.start, report.lines
+        if line_no <= self.unwrapped_to:  # a later piece of a wrapped line already read
+            self._known(line_no, block, specific=True, besides=self.unwrapped_entries)
             return
+        before, self.previous = self.previous, None
+        if report.unwrapped is not None:
+            self.unwrapped_to = report.unwrapped[0]
+            found = self._unwrapped_known(line_no, block, report.unwrapped[1])
+            self.unwrapped_entries = frozenset(m.entry.id for m in found.matches) if found else frozenset()
+            if found:
+                return
+        elif self._known(line_no, block):
+            return
+        if before is not None and before.last + 1 == line_no and len(before.lines) + len(block) <= MAX_BLOCK:
+            if self._known(before.start, before.lines + block, specific=True):
+                return
+        self.previous = report
+
+    def _unwrapped_known(self, line_no: int, block: list[str], joined: list[str]) -> Problem | None:
+        """A report with a wrapped line: as it is when that names a specific entry, else joined back when
+        that does, else as it is, else joined back."""
+        return (
+            self._known(line_no, block, specific=True)
+            or self._known(line_no, joined, specific=True)
+            or self._known(line_no, block)
+            or self._known(line_no, joined)
+        )
+
+    def _known(
+        self, line_no: int, block: list[str], specific: bool = False, besides: frozenset[str] = frozenset()
+    ) -> Problem | None:
+        """The problem the report is (a repeat is counted, a new one kept); None when it matches nothing
+        (or, with ``specific``, nothing by code or pattern; or its best entry is one of ``besides``)."""
+        key = group_key("\n".join(block))
+        known = self.problems.get(key)
+        if known is not None and known.matches[0].entry.id not in besides:
+            self._repeat(key, line_no)
+            return known
+        if known is not None or key in self.unmatched or (specific and key in self.unspecific):
+            return None
         problem = _problem(self.kb, key, line_no, block)
+        if problem is not None and besides and problem.matches[0].entry.id in besides:
+            return None
+        if problem is not None and specific and not _specific(problem):
+            if len(self.unspecific) < MAX_UNMATCHED:
+                self.unspecific.add(key)
+            return None
         if problem is not None:
             self.problems[key] = problem
-        elif len(self.unmatched) < MAX_UNMATCHED:
+            return problem
+        if len(self.unmatched) < MAX_UNMATCHED:
             self.unmatched.add(key)
+        return None
 
     def _repeat(self, key: str, line_no: int) -> bool:
         """Whether ``key`` is a known problem (then this occurrence is counted)."""
@@ -344,6 +457,11 @@ def _problem(kb: KnowledgeBase, key: str, line_no: int, block: list[str]) -> Pro
         key=key,
         block=tuple(line.strip() for line in block),
     )
+
+
+def _specific(problem: Problem) -> bool:
+    """A problem found by a code or a pattern (not only by wording, the tool's markers or a partial)."""
+    return any(m.reason.split("+", 1)[0] in SPECIFIC for m in problem.matches)
 
 
 def _weak_noise(matches: list[Match], text: str) -> bool:
@@ -410,13 +528,75 @@ def _trt_pair(last: str, line: str) -> bool:
     return _TRT_CONTINUES[0] in last and any(t in line for t in _TRT_CONTINUES[1:])
 
 
-def _blocks(lines: Iterator[tuple[int, bytes]]) -> Iterator[tuple[int, list[str]]]:
-    """Group consecutive candidate lines of one report: ``(first line number, lines)``."""
+class Report(NamedTuple):
+    """Consecutive candidate lines of one report."""
+
+    start: int
+    last: int
+    lines: list[str]
+    unwrapped: tuple[int, list[str]] | None = None
+    """When a line of the report is a piece of a line a terminal wrapped: the number of the last piece
+    and the report's lines with that line joined back."""
+
+
+def _blocks(lines: Iterator[Selected], cues: tuple[bytes, ...]) -> Iterator[Report]:
+    """Group consecutive candidate lines into reports."""
     grouper = _BlockGrouper()
-    for line_no, raw in lines:
-        text = raw[:MAX_LINE].decode("utf-8", errors="replace").rstrip("\r\n")
-        yield from grouper.add(line_no, _ANSI.sub("", text) if "\x1b" in text else text)
+    for line_no, raw, wrapped in lines:
+        text = _text(raw, cues)
+        yield from grouper.add(
+            line_no, text, None if wrapped is None else (wrapped[0], _text(wrapped[1], cues))
+        )
     yield from grouper.flush()
+
+
+def _text(raw: bytes, cues: tuple[bytes, ...]) -> str:
+    """A selected line as text: what of it is read (:func:`_readable`), decoded, colour codes removed."""
+    text = _readable(raw, cues).decode("utf-8", errors="replace").rstrip("\r\n")
+    return _ANSI.sub("", text) if "\x1b" in text else text
+
+
+LONG_LINE = 8 * 1024
+"""A line longer than this is looked up only around its cue words (a window of this size at each)."""
+WINDOW_LEAD = 256
+"""How far before a cue word a window starts (the tool's prefix or name before the error word)."""
+MAX_WINDOWS = 4
+
+
+def _readable(raw: bytes, cues: tuple[bytes, ...]) -> bytes:
+    """What of one log line is looked up: the pieces of a line redrawn with carriage returns (a progress
+    bar piped to a file) that carry a cue word, and of a long line the windows around its cue words,
+    so a message written after kilobytes of data on its line is still read (at most :data:`MAX_LINE`)."""
+    line = raw.rstrip(b"\r\n")
+    if b"\r" in line:
+        pieces = [p for p in line.split(b"\r") if _has_cue(p.lower(), cues)]
+        line = b"\n".join(pieces) if pieces else line
+    if len(line) <= LONG_LINE:
+        return line
+    return b"\n".join(_windows(line, line.lower(), cues))[:MAX_LINE]
+
+
+def _has_cue(low: bytes, cues: tuple[bytes, ...]) -> bool:
+    return any(cue in low for cue in cues)
+
+
+def _windows(line: bytes, low: bytes, cues: tuple[bytes, ...]) -> list[bytes]:
+    """Up to :data:`MAX_WINDOWS` windows of a long line, each starting a little before a cue word or an
+    Ascend code not yet inside an earlier window (the head of the line when it has neither)."""
+    found: list[bytes] = []
+    covered = 0
+    while len(found) < MAX_WINDOWS:
+        hits = [p for p in (low.find(cue, covered) for cue in cues) if p >= 0]
+        code = next(
+            (m.start() for m in ASCEND_CODE.finditer(line, covered) if _word_starts_at(line, m.start())), -1
+        )
+        hits += [code] if code >= 0 else []
+        if not hits:
+            break
+        start = max(covered, min(hits) - WINDOW_LEAD)
+        found.append(line[start : start + LONG_LINE])
+        covered = start + LONG_LINE
+    return found or [line[:LONG_LINE]]
 
 
 class _BlockGrouper:
@@ -425,14 +605,20 @@ class _BlockGrouper:
     def __init__(self) -> None:
         self.start, self.last = 0, -2
         self.block: list[str] = []
+        self.whole: list[str | None] = []
+        """Per line, the wrapped line it is a piece of, joined back (None when it is no piece)."""
+        self.whole_last = 0
 
-    def add(self, line_no: int, text: str) -> Iterator[tuple[int, list[str]]]:
-        """Extend the report with the next candidate line, or close it and start a new one."""
-        if self.block and self._next(line_no) and _continues(self.block, text):
-            self.block.append(text)
-        else:
+    def add(self, line_no: int, text: str, wrapped: tuple[int, str] | None = None) -> Iterator[Report]:
+        """Extend the report with the next candidate line, or close it and start a new one (``wrapped``:
+        the number of the last piece and the joined line, when the line is a piece of a wrapped line)."""
+        if not (self.block and self._next(line_no) and _continues(self.block, text)):
             yield from self.flush()
-            self.start, self.block = line_no, [text]
+            self.start = line_no
+        self.block.append(text)
+        self.whole.append(None if wrapped is None else wrapped[1])
+        if wrapped is not None:
+            self.whole_last = max(self.whole_last, wrapped[0])
         self.last = line_no
 
     def _next(self, line_no: int) -> bool:
@@ -440,10 +626,14 @@ class _BlockGrouper:
         after a frame's source line (which carries no cue and so never reaches the grouper)."""
         return line_no == self.last + 1 or (line_no == self.last + 2 and _is_traceback(self.block))
 
-    def flush(self) -> Iterator[tuple[int, list[str]]]:
+    def flush(self) -> Iterator[Report]:
         if self.block:
-            yield self.start, self.block
-        self.block = []
+            unwrapped = None
+            if any(w is not None for w in self.whole):
+                joined = [t if w is None else w for t, w in zip(self.block, self.whole, strict=True)]
+                unwrapped = (self.whole_last, joined)
+            yield Report(self.start, self.last, self.block, unwrapped)
+        self.block, self.whole, self.whole_last = [], [], 0
 
 
 def _is_noise(text: str) -> bool:
