@@ -82,7 +82,9 @@ def _count_parts(summary: Summary) -> list[Content]:
                 f"– only golden {summary.unmatched_golden} / only target {summary.unmatched_target}",
             )
         )
-    if summary.progress is not None:
+    if summary.progress == (0, 0):  # rows of a preview (see pipeline._head): the dumps are still opening
+        parts.append(styled("[$accent]the first rows; opening the whole dumps… (esc cancels)[/]"))
+    elif summary.progress is not None:
         done, total = summary.progress
         listed = total - summary.counts.get(Health.PENDING, 0)  # the table the list shows lags the counter
         behind = f"; the list shows {listed} so far" if summary.counts and 0 <= listed < done else ""
