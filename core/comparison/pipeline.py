@@ -251,6 +251,9 @@ def _last_run(
 
 HEAD_ROWS = 256
 """Tensors a side read for :func:`_head`'s early frame (their pairs computed in this thread)."""
+HEAD_FROM = 2000
+"""Tensors a side from which :func:`_head` gives an early frame (fewer open whole in well under a
+second, and a dump of few big tensors is better served by its triage, see :mod:`.triage`)."""
 
 
 def _head(
@@ -262,7 +265,8 @@ def _head(
 ) -> list[Progress]:
     """A first frame of judged rows before the whole dumps are opened (listing, reading every
     header and pairing 100k files takes seconds): the first :data:`HEAD_ROWS` tensors of each
-    side (:func:`~dumpscope.core.formats.npy_dir.open_head`), paired and computed as usual.
+    side (:func:`~dumpscope.core.formats.npy_dir.open_head`), paired and computed as usual, when
+    each side holds at least :data:`HEAD_FROM`.
 
     Only for two flat ``.npy`` folders without a model or a vendor graph (their order and names
     come with the whole dump); none otherwise.  The frame is a preview, marked so in its meta
@@ -274,8 +278,8 @@ def _head(
         return []
     from dumpscope.core.formats.npy_dir import open_head
 
-    g = open_head(Path(golden), HEAD_ROWS)
-    t = open_head(Path(target), HEAD_ROWS) if g is not None else None
+    g = open_head(Path(golden), HEAD_ROWS, HEAD_FROM)
+    t = open_head(Path(target), HEAD_ROWS, HEAD_FROM) if g is not None else None
     if g is None or t is None:
         return []
     pairing = pair_dumps(g, t)

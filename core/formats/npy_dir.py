@@ -621,20 +621,21 @@ def _open_scan(root: Path, decode_names: bool = False) -> Dump:
     return Dump(path=root, format=NAME, tensors=tensors, problems=problems, meta=meta)
 
 
-def open_head(path: Path, count: int) -> Dump | None:
+def open_head(path: Path, count: int, least: int = 0) -> Dump | None:
     """The first ``count`` tensors of a flat ``.npy`` folder as a dump of their own, read
     without opening the rest: the manifest's first entries, or the first ``.npy`` files by
     name.  What a UI judges and shows while the whole folder is opened (the whole folder's
     rows come from :func:`open`; these are never a comparison's result).
 
     None where there is no such cheap head: not a folder whose every entry is an ``.npy``
-    file (or the manifest, or ``mapping.csv``), a manifest :func:`open` would not use.
+    file (or the manifest, or ``mapping.csv``), a manifest :func:`open` would not use, fewer than
+    ``least`` files or manifest entries (opening the whole folder is then quick).
     """
     with shared_listings():  # listed once for the check and the walk
-        return _head(path, count)
+        return _head(path, count, least)
 
 
-def _head(path: Path, count: int) -> Dump | None:
+def _head(path: Path, count: int, least: int) -> Dump | None:
     try:
         names, kinds = list_folder(path)
     except OSError:
@@ -645,10 +646,15 @@ def _head(path: Path, count: int) -> Dump | None:
         k in not_files or not (n.endswith(".npy") or n in own) for n, k in zip(names, kinds, strict=True)
     ):
         return None
+    files = [n for n in names if n.endswith(".npy")]
+    if len(files) < least:
+        return None
     if MANIFEST in names:
         manifest, _reason = _load_manifest(path, path / MANIFEST)
-        return None if manifest is None else _manifest_head(path, manifest, count)
-    head = set([n for n in names if n.endswith(".npy")][:count])
+        if manifest is None or len(manifest.get("tensors", [])) < least:
+            return None
+        return _manifest_head(path, manifest, count)
+    head = set(files[:count])
     walk = walk_files(path, head.__contains__, 0)
     problems: list[DumpProblem] = []
     parsed = _scan_names(path, walk.files, problems, False)

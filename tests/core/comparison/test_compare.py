@@ -265,13 +265,9 @@ def test_saved_comparison_reopens_without_tensors(pair_dirs: tuple[Path, Path], 
     assert g is not None and t is not None and t.dtype == np.float16
 
 
-def test_stream_yields_pending_then_final(
-    pair_dirs: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from dumpscope.core.comparison import pipeline
+def test_stream_yields_pending_then_final(pair_dirs: tuple[Path, Path]) -> None:
     from dumpscope.core.comparison.pipeline import compare_stream
 
-    monkeypatch.setattr(pipeline, "HEAD_ROWS", 0)  # no preview of the first rows (test_stream_head.py)
     steps = list(compare_stream(*pair_dirs, interval=0.0, batch=1))
     assert steps[0].done == 0 and set(steps[0].comparison.frame["health"]) == {"pending"}
     assert steps[-1].done == steps[-1].total == 4
@@ -303,7 +299,6 @@ def test_streamed_tables_wait_ten_times_what_the_last_one_cost(
         clock.now += 0.5
 
     monkeypatch.setattr(pipeline.RowTable, "frame", costly_build)
-    monkeypatch.setattr(pipeline, "HEAD_ROWS", 0)  # the whole comparison's tables only
     steps = pipeline.compare_stream(*pair_dirs, interval=0.25, batch=1, workers=1, progress=batch_done)
     assert [s.done for s in steps] == expected
 

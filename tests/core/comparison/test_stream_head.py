@@ -43,6 +43,7 @@ def _sides(root: Path, manifest: bool) -> tuple[Path, Path]:
 @pytest.fixture(autouse=True)
 def small_head(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pipeline, "HEAD_ROWS", HEAD)
+    monkeypatch.setattr(pipeline, "HEAD_FROM", HEAD)  # (a preview needs thousands of tensors by default)
 
 
 def _judged(frame: pl.DataFrame) -> int:
@@ -87,3 +88,11 @@ def test_a_final_only_stream_has_no_preview(tmp_path: Path) -> None:
     g, t = _sides(tmp_path, manifest=True)
     steps = list(compare_stream(g, t, final_only=True, workers=1))
     assert len(steps) == 1 and not steps[0].comparison.meta.get("preview")
+
+
+def test_no_preview_of_few_tensors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dump of fewer than ``HEAD_FROM`` tensors opens whole at once (and its big tensors go to triage)."""
+    g, t = _sides(tmp_path, manifest=True)
+    monkeypatch.setattr(pipeline, "HEAD_FROM", TENSORS + 1)
+    first = next(iter(compare_stream(g, t, workers=1)))
+    assert not first.comparison.meta.get("preview") and set(first.comparison.frame["health"]) == {"pending"}
