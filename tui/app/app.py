@@ -895,6 +895,7 @@ class TableCounts:
 
     def fill(self, summary: Summary) -> None:
         summary.counts, summary.first_divergent = self.counts, self.first_divergent
+        summary.preview = bool(self.comparison.meta.get("preview"))
         summary.unmatched_golden, summary.unmatched_target = self.unmatched
 
 

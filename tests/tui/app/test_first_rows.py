@@ -61,7 +61,7 @@ async def test_first_rows_appear_before_the_comparison_ends(
         await pilot.pause(0.1)
         text = screen_text(app)
         assert "layer000" in text and "opening the whole dumps" in text
-        assert "first divergent: not yet found" in text  # nothing final is read from a preview
+        assert "first divergent: not known" in text  # nothing final is read from a preview
         opening_gate.set()
         for _ in range(400):
             if app.progress is None:
@@ -71,3 +71,25 @@ async def test_first_rows_appear_before_the_comparison_ends(
         assert app.progress is None and app.comparison is not None
         assert app.comparison.frame.equals(compare(g, t, workers=1).frame)
         assert "opening the whole dumps" not in screen_text(app)
+
+
+async def test_a_cancel_while_the_dumps_open_claims_nothing(
+    tmp_path: Path, opening_gate: threading.Event
+) -> None:
+    """esc during the opening leaves the preview's rows, and says neither that no layer diverges nor
+    offers to diagnose them."""
+    g, t = _sides(tmp_path)
+    app = DumpscopeApp(CompareRequest(g, t, workers=1))
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(400):
+            if app.rows is not None:
+                break
+            await pilot.pause(0.05)
+        assert app.rows is not None and app.progress == (0, 0)
+        await pilot.press("escape")
+        opening_gate.set()
+        await settle(pilot)
+        text = screen_text(app)
+        assert app.progress is None and app.rows.n == HEAD
+        assert "first divergent: not known" in text and "no divergent layer" not in text
+        assert "d diagnoses" not in text and app._judged is None

@@ -49,6 +49,8 @@ class Summary:
     unmatched_golden: int = 0
     unmatched_target: int = 0
     progress: tuple[int, int] | None = None
+    preview: bool = False
+    """The table is a preview of the first rows (see ``pipeline._head``): no first divergent is known."""
     status: list[Content] = field(default_factory=list)
     """Filter/sort state and transient notes."""
 
@@ -94,6 +96,8 @@ def _count_parts(summary: Summary) -> list[Content]:
 
 def _first_divergent(summary: Summary) -> Content:
     """The first divergent layer (``f`` jumps there), or that there is none (yet)."""
+    if summary.preview:  # (a cancel while the dumps opened leaves only these rows: nothing is known)
+        return styled("first divergent: not known (only the first rows are judged)")
     if summary.first_divergent:
         return styled("first divergent: [b]$name[/b] (f)", name=summary.first_divergent)
     return styled("no divergent layer" if summary.progress is None else "first divergent: not yet found")
