@@ -198,7 +198,9 @@ def compare_stream(
     """Yield the comparison as it fills in.
 
     Every yielded frame has all rows in their final order; rows not computed yet have
-    health ``pending``.  A new frame is yielded at most every ``interval`` seconds (or every
+    health ``pending``.  Two flat ``.npy`` folders of thousands of tensors first yield a
+    preview (``meta["preview"]``, ``Progress(0, 0)``): their first tensors judged while the whole
+    dumps are opened (see :func:`_head`; never with ``final_only``).  A new frame is yielded at most every ``interval`` seconds (or every
     :data:`SNAPSHOT_SHARE` times the last frame's build time, when longer; ``interval=0``: after
     every batch) and always at the end (only at the end with ``final_only``);
     ``progress(done, total)`` is called after every batch.  Stop iterating to cancel.
