@@ -261,6 +261,9 @@ from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
 import dumpscope.tui.app.app as explorer
 
 started, out = float(sys.argv[3]), {}
+if sys.argv[4:] == ["no-preview"]:  # as before the preview: the first rows wait for the whole dumps
+    from dumpscope.core.comparison import pipeline
+    pipeline.HEAD_FROM = 1 << 62
 
 class Timed(DumpscopeApp):
     CSS_PATH = str(Path(explorer.__file__).with_name("app.tcss"))
@@ -472,13 +475,21 @@ def _first_row(tensors: int) -> None:
             child = [sys.executable, "-c", FIRST_ROW_CHILD, golden, target, repr(time.time())]
             ran = subprocess.run(child, capture_output=True, text=True, check=True)
             headless = json.loads(ran.stdout.strip().splitlines()[-1])
+            child[-1] = repr(time.time())
+            unpreviewed = json.loads(
+                subprocess.run([*child, "no-preview"], capture_output=True, text=True, check=True)
+                .stdout.strip()
+                .splitlines()[-1]
+            )
             argv = [sys.executable, "-m", "dumpscope", golden, target]
             on_screen, _seen = first_row_in_pty(argv, env, SIZE, 300)
             print(
                 f"{tensors} tensors, {label:<13}: first judged row {headless['first_row_s']:.2f} s headless "
                 f"({headless['first_rows']} rows{', a preview' if headless['preview'] else ''}), "
                 f"{on_screen if on_screen is not None else float('nan'):.2f} s on screen (pty); "
-                f"complete {headless['complete_s']:.2f} s; `dumpscope compare` {cli:.2f} s   target <= 2 s"
+                f"complete {headless['complete_s']:.2f} s; `dumpscope compare` {cli:.2f} s   target <= 2 s; "
+                f"without the preview: first row {unpreviewed['first_row_s']:.2f} s, "
+                f"complete {unpreviewed['complete_s']:.2f} s"
             )
     print(f"load after: {_load()}")
 
