@@ -640,14 +640,10 @@ def _head(path: Path, count: int, least: int) -> Dump | None:
         names, kinds = list_folder(path)
     except OSError:
         return None
-    own = {MANIFEST, "mapping.csv"}
-    not_files = (FOLDER, FOLDER_LINK, OTHER)
-    if not names or any(
-        k in not_files or not (n.endswith(".npy") or n in own) for n, k in zip(names, kinds, strict=True)
-    ):
-        return None
     files = [n for n in names if n.endswith(".npy")]
-    if len(files) < least:
+    if FOLDER in kinds or FOLDER_LINK in kinds or OTHER in kinds or len(files) < max(least, 1):
+        return None
+    if not {n for n in names if not n.endswith(".npy")} <= {MANIFEST, "mapping.csv"}:
         return None
     if MANIFEST in names:
         manifest, _reason = _load_manifest(path, path / MANIFEST)
