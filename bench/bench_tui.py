@@ -3,6 +3,7 @@
     python bench/bench_tui.py            # everything, each measurement in a fresh process
     python bench/bench_tui.py --quick    # skip the slow DataTable baseline
     python bench/bench_tui.py --fill     # only the fill: the TUI vs `dumpscope compare` at 3k and 10k tensors
+    python bench/bench_tui.py --first-row  # time to the first judged row, 100k tiny tensors, no cache
     python bench/bench_tui.py --breakdown  # where the fill's time goes in the TUI process (CPU per
     thread, GC, layout)
 
@@ -242,7 +243,41 @@ class Timed(DumpscopeApp):
     # the handler of every class in the MRO, so DumpscopeApp's own runs after this one: calling
     # super() here would take every streamed table in twice (it did, until issue 14's last round).
     def on_dumpscope_app_progressed(self, message):
-        if message.done >= message.total:
+        if message.done >= message.total and not message.comparison.meta.preview:
+            self.call_after_refresh(self.exit, 0)
+
+"""
+    + RUN_UNTIL_EXIT
+)
+
+#: The TUI filling the pair headless: seconds from the child's start (argv[3], epoch) to the first table
+#: with a judged row and to the complete table, as JSON.
+FIRST_ROW_CHILD = (
+    r"""
+import asyncio, json, sys, time
+from pathlib import Path
+from dumpscope.tui.cli.main import one_blas_thread
+one_blas_thread()
+from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+import dumpscope.tui.app.app as explorer
+
+started, out = float(sys.argv[3]), {}
+if sys.argv[4:] == ["no-preview"]:  # as before the preview: the first rows wait for the whole dumps
+    from dumpscope.core.comparison import pipeline
+    pipeline.HEAD_FROM = 1 << 62
+
+class Timed(DumpscopeApp):
+    CSS_PATH = str(Path(explorer.__file__).with_name("app.tcss"))
+
+    def on_dumpscope_app_progressed(self, message):
+        frame = message.comparison.frame
+        if "first_row_s" not in out and frame.height and (frame["health"] != "pending").any():
+            out["first_row_s"] = time.time() - started
+            out["first_rows"] = int((frame["health"] != "pending").sum())
+            out["preview"] = bool(message.comparison.meta.preview)
+        if message.done >= message.total and not message.comparison.meta.preview:
+            out["complete_s"], out["rows"] = time.time() - started, frame.height
+            print(json.dumps(out), flush=True)
             self.call_after_refresh(self.exit, 0)
 
 """
@@ -295,7 +330,7 @@ class Timed(DumpscopeApp):
         out["mount_cpu_s"] = time.thread_time()
 
     def on_dumpscope_app_progressed(self, message):
-        if message.done >= message.total:
+        if message.done >= message.total and not message.comparison.meta.preview:
             out["ui_cpu_s"] = time.thread_time()
             self.call_after_refresh(self.exit, 0)
 
@@ -422,6 +457,53 @@ def _print_fill(fill: dict[str, float]) -> None:
     )
 
 
+def _first_row(tensors: int) -> None:
+    """Time to the first judged row of the TUI on ``tensors`` tiny tensors a side, no cache (npy folders
+    with and without a manifest, as bench_scale.py makes them): headless (first table with a judged row,
+    complete table) and in a pty (first OK/FAIL on screen), with `dumpscope compare`'s time in the same
+    run and the load (`uptime`) before and after."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from bench_scale import make_side, with_manifest
+
+    print(f"load before: {_load()}")
+    with tempfile.TemporaryDirectory(prefix="bench-tui-first-") as tmp:
+        root = Path(tmp)
+        make_side(root / "g", tensors, 2, 0.0)
+        make_side(root / "t", tensors, 2, 1e-3)
+        with_manifest(root / "g", root / "gm")
+        with_manifest(root / "t", root / "tm")
+        env = {**os.environ, "TERM": "xterm-256color", "DUMPSCOPE_CONFIG_DIR": tmp}
+        for label, g, t in (("npy", "g", "t"), ("npy+manifest", "gm", "tm")):
+            golden, target = str(root / g), str(root / t)
+            cli, _cpu = _timed([sys.executable, "-m", "dumpscope", "compare", golden, target])
+            child = [sys.executable, "-c", FIRST_ROW_CHILD, golden, target, repr(time.time())]
+            ran = subprocess.run(child, capture_output=True, text=True, check=True)
+            headless = json.loads(ran.stdout.strip().splitlines()[-1])
+            child[-1] = repr(time.time())
+            unpreviewed = json.loads(
+                subprocess.run([*child, "no-preview"], capture_output=True, text=True, check=True)
+                .stdout.strip()
+                .splitlines()[-1]
+            )
+            argv = [sys.executable, "-m", "dumpscope", golden, target]
+            on_screen, _seen = first_row_in_pty(argv, env, SIZE, 300)
+            print(
+                f"{tensors} tensors, {label:<13}: first judged row {headless['first_row_s']:.2f} s headless "
+                f"({headless['first_rows']} rows{', a preview' if headless['preview'] else ''}), "
+                f"{on_screen if on_screen is not None else float('nan'):.2f} s on screen (pty); "
+                f"complete {headless['complete_s']:.2f} s; `dumpscope compare` {cli:.2f} s   target <= 2 s; "
+                f"without the preview: first row {unpreviewed['first_row_s']:.2f} s, "
+                f"complete {unpreviewed['complete_s']:.2f} s"
+            )
+    print(f"load after: {_load()}")
+
+
+def _load() -> str:
+    """The load averages (`uptime`'s)."""
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
 def _one(kind: str, rows: int) -> None:
     if kind == "app":
         result = asyncio.run(_measure_app(rows))
@@ -458,11 +540,22 @@ def main() -> int:
         action="store_true",
         help="only where the TUI's fill time goes: UI and comparison thread CPU, collector and layout passes",
     )
+    parser.add_argument(
+        "--first-row",
+        type=int,
+        metavar="TENSORS",
+        nargs="?",
+        const=100_000,
+        help="only the time to the first judged row on TENSORS (100k) tiny tensors a side, no cache",
+    )
     parser.add_argument("--one", choices=("app", "datatable", "cold"), help=argparse.SUPPRESS)
     parser.add_argument("--rows", type=int, default=10_000, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         _one(args.one, args.rows)
+        return 0
+    if args.first_row:
+        _first_row(args.first_row)
         return 0
     if args.breakdown:
         for layers in (3_000, args.rows):

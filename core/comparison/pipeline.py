@@ -200,7 +200,10 @@ def compare_stream(
     """Yield the comparison as it fills in.
 
     Every yielded frame has all rows in their final order; rows not computed yet have
-    health ``pending``.  A new frame is yielded at most every ``interval`` seconds (or every
+    health ``pending``.  Two flat ``.npy`` folders of thousands of tensors first yield a
+    preview (``meta.preview``, ``Progress(0, 0)``): their first tensors judged while the whole
+    dumps are opened (see :func:`_head`; never with ``final_only``).  A new frame is yielded at most
+    every ``interval`` seconds (or every
     :data:`SNAPSHOT_SHARE` times the last frame's build time, when longer; ``interval=0``: after
     every batch) and always at the end (only at the end with ``final_only``);
     ``progress(done, total)`` is called after every batch.  Stop iterating to cancel.
@@ -213,9 +216,11 @@ def compare_stream(
     folder = index_folder(sides[1], cache) if cache not in (False, None) else None  # before a file opens
     shown = _last_run(*sides, th, folder, wanted=folder is not None and not final_only)
     yield from shown  # a reopen paints the last run's rows before any file is read
+    head = [] if final_only or shown or remote is not None else _head(golden, target, model, graph, th)
+    yield from head  # the first rows judged while the whole dumps are opened
     run = _Run(_prepare(golden, target, model, graph, th), th)
     ticks = _Ticks(interval, progress, progress_bytes)
-    if not final_only and not shown:  # (after the last run's rows, not a frame of pending ones)
+    if not final_only and not shown and not head:  # (not a frame of pending ones after rows were shown)
         yield run.snapshot(0)
         ticks.spaced(run.cost)
     where = (workers, remote)
@@ -245,6 +250,50 @@ def _last_run(
         golden=str(golden), target=str(target), from_cache="the last run's rows, being checked"
     )
     return [Progress(0, frame.height, Comparison(frame, th, meta))]
+
+
+HEAD_ROWS = 256
+"""Tensors a side read for :func:`_head`'s early frame (their pairs computed in this thread)."""
+HEAD_FROM = 2000
+"""Tensors a side from which :func:`_head` gives an early frame (fewer open whole in well under a
+second, and a dump of few big tensors is better served by its triage, see :mod:`.triage`)."""
+
+
+def _head(
+    golden: str | Path | Dump,
+    target: str | Path | Dump,
+    model: str | Path | None,
+    graph: str | Path | None,
+    th: Thresholds,
+) -> list[Progress]:
+    """A first frame of judged rows before the whole dumps are opened (listing, reading every
+    header and pairing 100k files takes seconds): the first :data:`HEAD_ROWS` tensors of each
+    side (:func:`~dumpscope.core.formats.npy_dir.open_head`), paired and computed as usual, when
+    each side holds at least :data:`HEAD_FROM`.
+
+    Only for two flat ``.npy`` folders without a model or a vendor graph (their order and names
+    come with the whole dump); none otherwise.  The frame is a preview, marked so in its meta
+    (``preview``) and yielded as ``Progress(0, 0)``: the whole dumps may order, pair or band
+    these rows otherwise, so nothing final (the first divergent layer, a verdict) is read from
+    it; the stream's later frames are the whole comparison, as without it.
+    """
+    if model is not None or graph is not None or isinstance(golden, Dump) or isinstance(target, Dump):
+        return []
+    from dumpscope.core.formats.npy_dir import open_head
+
+    g = open_head(Path(golden), HEAD_ROWS, HEAD_FROM)
+    t = open_head(Path(target), HEAD_ROWS, HEAD_FROM) if g is not None else None
+    if g is None or t is None:
+        return []
+    pairing = pair_dumps(g, t)
+    if not any(p.golden is not None and p.target is not None for p in pairing.pairs):
+        return []
+    covers = f"the first {len(pairing.pairs)} tensors, judged while the whole dumps are opened"
+    meta = replace(_meta(g, t, None, th, pairing, []), preview=covers)
+    run = _Run(Comparison(pl.DataFrame(), th, meta, g, t, pairing), th)
+    for _done in _fill(run.pairs, th, run.table, (1, None), HEAD_ROWS, context=run.context()):
+        pass
+    return [Progress(0, 0, run.snapshot(run.total).comparison)]
 
 
 def _thresholds(thresholds: Thresholds | Sequence[str] | None, preset: str) -> Thresholds:

@@ -167,6 +167,9 @@ class ComparisonMeta:
     """The msprobe step/rank shown, its module tree and the ranks' summary (plain JSON data)."""
     reopened: str | None = None
     """The saved file this comparison was reopened from."""
+    preview: str | None = None
+    """Set on the stream's first frame when it judges only the dumps' first tensors (what it covers):
+    nothing final, such as the first divergent layer, is read from it."""
     extra: Mapping[str, object] = field(default_factory=dict)
     """Keys of a saved file that are not fields here, kept as read."""
 

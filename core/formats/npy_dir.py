@@ -36,6 +36,8 @@ from dumpscope.core.dumps import (
 from dumpscope.core.formats.npyfile import SmallFiles, check_shape, facts_loader, npy_facts
 from dumpscope.core.formats.safe_fs import (
     FOLDER,
+    FOLDER_LINK,
+    OTHER,
     SNIFF_ENTRIES,
     Walk,
     list_folder,
@@ -43,6 +45,7 @@ from dumpscope.core.formats.safe_fs import (
     member_path,
     read_csv_rows,
     regular_file_problem,
+    shared_listings,
     walk_files,
 )
 from dumpscope.core.names import from_filename
@@ -618,4 +621,56 @@ def _open_scan(root: Path, decode_names: bool = False) -> Dump:
     for ref in _scan_refs(parsed, walk, timed):
         _put(tensors, problems, ref)
     meta: dict[str, object] = {"order_source": "file names" if timed else "file modification times"}
+    return Dump(path=root, format=NAME, tensors=tensors, problems=problems, meta=meta)
+
+
+def open_head(path: Path, count: int, least: int = 0) -> Dump | None:
+    """The first ``count`` tensors of a flat ``.npy`` folder as a dump of their own, read
+    without opening the rest: the manifest's first entries, or the first ``.npy`` files by
+    name.  What a UI judges and shows while the whole folder is opened (the whole folder's
+    rows come from :func:`open`; these are never a comparison's result).
+
+    None where there is no such cheap head: not a folder whose every entry is an ``.npy``
+    file (or the manifest, or ``mapping.csv``), a manifest :func:`open` would not use, fewer than
+    ``least`` files or manifest entries (opening the whole folder is then quick).
+    """
+    with shared_listings():  # listed once for the check and the walk
+        return _head(path, count, least)
+
+
+def _head(path: Path, count: int, least: int) -> Dump | None:
+    try:
+        names, kinds = list_folder(path)
+    except OSError:
+        return None
+    files = [n for n in names if n.endswith(".npy")]
+    if FOLDER in kinds or FOLDER_LINK in kinds or OTHER in kinds or len(files) < max(least, 1):
+        return None
+    if not {n for n in names if not n.endswith(".npy")} <= {MANIFEST, "mapping.csv"}:
+        return None
+    if MANIFEST in names:
+        manifest, _reason = _load_manifest(path, path / MANIFEST)
+        if manifest is None or len(manifest.get("tensors", [])) < least:
+            return None
+        return _manifest_head(path, manifest, count)
+    head = set(files[:count])
+    walk = walk_files(path, head.__contains__, 0)
+    problems: list[DumpProblem] = []
+    parsed = _scan_names(path, walk.files, problems, False)
+    timed = all(p.order is not None for _f, p in parsed)
+    tensors: dict[str, TensorRef] = {}
+    for ref in _scan_refs(parsed, walk, timed):
+        _put(tensors, problems, ref)
+    meta: dict[str, object] = {"order_source": "file names" if timed else "file modification times"}
+    return Dump(path=path, format=NAME, tensors=tensors, problems=problems, meta=meta)
+
+
+def _manifest_head(root: Path, manifest: dict, count: int) -> Dump:
+    """The first ``count`` entries of a usable manifest as a dump (see :func:`open_head`)."""
+    tensors: dict[str, TensorRef] = {}
+    problems: list[DumpProblem] = []
+    listed, keep = _Listing(), SmallFiles()
+    for position, entry in enumerate(manifest.get("tensors", [])[:count]):
+        _put(tensors, problems, _manifest_ref(root, entry, position, listed, keep))
+    meta: dict[str, object] = {"manifest": _checked_manifest(manifest, [], str(root / MANIFEST))}
     return Dump(path=root, format=NAME, tensors=tensors, problems=problems, meta=meta)

@@ -540,7 +540,10 @@ class DumpscopeApp(App[int]):
         from textual.css.query import NoMatches
 
         try:
-            self.progress = None if message.done >= message.total else (message.done, message.total)
+            if message.comparison.meta.preview:  # the first rows: the whole dumps are still opening
+                self.progress = (0, 0)
+            else:
+                self.progress = None if message.done >= message.total else (message.done, message.total)
             self._show_comparison(message.comparison)
         except NoMatches:  # the list screen's widgets are already gone: the app is closing
             return
@@ -558,7 +561,7 @@ class DumpscopeApp(App[int]):
         if event.worker.group == "compare" and event.state in (WorkerState.CANCELLED, WorkerState.SUCCESS):
             if event.state == WorkerState.CANCELLED:
                 self._cancelled = True
-                if self.progress is not None and self.comparison is not None:
+                if self.progress not in (None, (0, 0)) and self.comparison is not None:  # (0, 0): a preview
                     self._judged = self.progress
                     self.main_screen.query_one(VerdictBar).offer(*self.progress)
                     self.refresh_bindings()
@@ -889,7 +892,7 @@ class TableCounts:
 
     @classmethod
     def of(cls, rows: LayerRows, cmp: Comparison) -> TableCounts:
-        first = cmp.first_divergent()
+        first = None if cmp.meta.preview else cmp.first_divergent()  # a preview's order is not final
         named = None if first is None else f"#{int(rows.index[first])} {rows.name(first)}"
         sides = dict(cmp.frame.filter(cmp.frame["health"] == "unmatched")["side"].value_counts().iter_rows())
         return cls(
@@ -902,6 +905,7 @@ class TableCounts:
 
     def fill(self, summary: Summary) -> None:
         summary.counts, summary.first_divergent = self.counts, self.first_divergent
+        summary.preview = bool(self.comparison.meta.preview)
         summary.unmatched_golden, summary.unmatched_target = self.unmatched
 
 

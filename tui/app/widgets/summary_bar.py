@@ -49,6 +49,8 @@ class Summary:
     unmatched_golden: int = 0
     unmatched_target: int = 0
     progress: tuple[int, int] | None = None
+    preview: bool = False
+    """The table is a preview of the first rows (see ``pipeline._head``): no first divergent is known."""
     status: list[Content] = field(default_factory=list)
     """Filter/sort state and transient notes."""
 
@@ -82,7 +84,9 @@ def _count_parts(summary: Summary) -> list[Content]:
                 f"– only golden {summary.unmatched_golden} / only target {summary.unmatched_target}",
             )
         )
-    if summary.progress is not None:
+    if summary.progress == (0, 0):  # rows of a preview (see pipeline._head): the dumps are still opening
+        parts.append(styled("[$accent]the first rows; opening the whole dumps… (esc cancels)[/]"))
+    elif summary.progress is not None:
         done, total = summary.progress
         listed = total - summary.counts.get(Health.PENDING, 0)  # the table the list shows lags the counter
         behind = f"; the list shows {listed} so far" if summary.counts and 0 <= listed < done else ""
@@ -92,6 +96,8 @@ def _count_parts(summary: Summary) -> list[Content]:
 
 def _first_divergent(summary: Summary) -> Content:
     """The first divergent layer (``f`` jumps there), or that there is none (yet)."""
+    if summary.preview:  # (a cancel while the dumps opened leaves only these rows: nothing is known)
+        return styled("first divergent: not known (only the first rows are judged)")
     if summary.first_divergent:
         return styled("first divergent: [b]$name[/b] (f)", name=summary.first_divergent)
     return styled("no divergent layer" if summary.progress is None else "first divergent: not yet found")
