@@ -126,7 +126,7 @@ def fix_from_comparison(
             f"the target dump was made for {kind or 'no target'!s}; the fix search works for "
             f"{', '.join(FIX_TARGETS)} (dumpscope dump --target ...)"
         )
-    model = getattr(cmp, "meta", {}).get("model") or gm.get("model")
+    model = getattr(getattr(cmp, "meta", None), "model", None) or gm.get("model")
     if not model or not Path(str(model)).is_file():
         raise DumpError(f"the model {model or '(none named)'} is not there: give it with --model")
     causes = list(getattr(diagnosis, "root_causes", []) or [])
