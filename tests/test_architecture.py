@@ -303,7 +303,10 @@ def tree() -> dict[str, list[Import]]:
 def test_the_tree_is_read(tree: dict[str, list[Import]]) -> None:
     assert "dumpscope.core.comparison.pipeline" in tree and "dumpscope.tui.cli.main" in tree
     assert any(
-        i.target == "dumpscope.core.comparison.metrics" for i in tree["dumpscope.core.comparison.pipeline"]
+        i.target == "dumpscope.core.comparison.rows" for i in tree["dumpscope.core.comparison.pipeline"]
+    )
+    assert any(
+        i.target == "dumpscope.core.comparison.metrics" for i in tree["dumpscope.core.comparison.rows"]
     )
 
 

@@ -63,7 +63,7 @@ __all__ = [
     "save_last_frame",
 ]
 
-#: The columns a computed row fills (what :func:`pipeline.compute_row` returns).
+#: The columns a computed row fills (what :func:`rows.compute_row` returns).
 ROW_COLUMNS: tuple[str, ...] = tuple(
     c
     for c in SCHEMA

@@ -16,7 +16,7 @@ but the plain metrics can come out of them take this lane instead:
   arrays and metrics and is finished as a row by the caller; an unreadable side is its
   row's error, exactly as when read alone.
 
-Every value is bit for bit what :func:`~.pipeline.compute_row` gives for the pair alone.
+Every value is bit for bit what :func:`~.rows.compute_row` gives for the pair alone.
 """
 
 from __future__ import annotations
@@ -191,7 +191,7 @@ def _finish_group(
 def _clean_part(
     group: _Group, picked: list[int], sums: np.ndarray, kls: list[float | None]
 ) -> dict[str, list[object]]:
-    """Every column of the clean pairs ``picked`` (what :func:`~.pipeline.compute_row` sets)."""
+    """Every column of the clean pairs ``picked`` (what :func:`~.rows.compute_row` sets)."""
     shapes = [group.shapes[k] for k in picked]
     name = dtype_name(group.golden.dtype)
     out = clean_columns(sums, kls)

@@ -118,13 +118,13 @@ def test_a_reopen_reuses_every_computed_row_and_marks_them(pair: tuple[Path, Pat
 
 
 def test_a_reopen_reads_no_tensor_it_reuses(pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
-    from dumpscope.core.comparison import pipeline
+    from dumpscope.core.comparison import rows
 
     compare(*pair, cache=True)
     read: list[str] = []
-    real = pipeline._load_pair
-    monkeypatch.setattr(pipeline, "_load_pair", lambda p: read.append(p.name) or real(p))
-    monkeypatch.setattr(pipeline, "_read_plain", lambda p: read.append(p.name) or real(p))
+    real = rows.load_pair
+    monkeypatch.setattr(rows, "load_pair", lambda p: read.append(p.name) or real(p))
+    monkeypatch.setattr(rows, "read_plain", lambda p: read.append(p.name) or real(p))
     compare(*pair, cache=True, workers=1)
     assert read == ["layer_05"]  # only the row that is an error (errors are never stored)
 

@@ -19,11 +19,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from dumpscope.core.comparison import metrics, pipeline
+from dumpscope.core.comparison import metrics, rows
 from dumpscope.core.comparison.judge import Thresholds
 from dumpscope.core.comparison.metrics import compare_arrays, compare_segments, segmentable
 from dumpscope.core.comparison.pairing import pair_dumps
-from dumpscope.core.comparison.pipeline import _RowContext, compare, compute_row
+from dumpscope.core.comparison.pipeline import compare
+from dumpscope.core.comparison.rows import RowContext, compute_row
 from dumpscope.core.formats import open_dump
 
 needs_kernel = pytest.mark.skipif(metrics._kernel is None, reason="the compiled kernel is not built here")
@@ -174,7 +175,7 @@ def test_a_whole_task_gives_the_rows_of_one_pair_at_a_time(chunk_of_500: tuple[P
     part = list(range(len(whole)))
     assert len(part) == 500
     one_by_one = [compute_row(each[i], th, None, "fp32") for i in part]
-    result = _RowContext().compute(whole, th, ["fp32"] * len(whole)).batch(part)
+    result = RowContext().compute(whole, th, ["fp32"] * len(whole)).batch(part)
     assert sorted(result.rows) == part
     by_row = dict(result)
     batched = [by_row[i] for i in part]
@@ -318,13 +319,13 @@ def test_the_batch_path_changes_no_value_of_the_frame(
     varied: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     laned: list[int] = []
-    add = pipeline.SmallLane.add
+    add = rows.SmallLane.add
     monkeypatch.setattr(
-        pipeline.SmallLane, "add", lambda lane, pos, loaded: laned.append(pos) or add(lane, pos, loaded)
+        rows.SmallLane, "add", lambda lane, pos, loaded: laned.append(pos) or add(lane, pos, loaded)
     )
     batched = compare(*varied, workers=1).frame
     assert len(laned) >= 4  # plain, f64, nan, zero (the last two leave the lane with a finding)
-    monkeypatch.delattr(pipeline._Rows, "batch")  # the workers then compute one row at a time
+    monkeypatch.delattr(rows.Rows, "batch")  # the workers then compute one row at a time
     one_by_one = compare(*varied, workers=1).frame
     assert batched.equals(one_by_one, null_equal=True)
     assert batched.height == 12 and batched.filter(batched["status"] == "computed").height >= 10
