@@ -29,10 +29,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 SLOW_FOLDERS = ("fuzz", "bench")
 
 
-#: Single tests that take more than ~5 s on the 2-core development box (measured with --durations): the
+#: Single tests that take more than ~2.5 s on the 2-core development box (measured with --durations): the
 #: full run (--all, CI) keeps them; the quick run leaves them out.
 SLOW_TESTS = frozenset(
     {
+        "tests/core/comparison/test_cache.py::test_cache_dir_keeps_the_index_there_when_the_dumps_are_not_yours",
+        "tests/tui/app/test_threeway_view.py::test_golden_a_b_shows_both_sides_a_worse_column_and_filters_by_it",
+        "tests/tui/app/test_screens.py::test_palette_sorts_and_filters",
+        "tests/tui/cli/test_output_destinations.py::test_a_read_only_folder_is_one_line_as_a_normal_user",
+        "tests/tui/cli/test_commands.py::test_screenshots_script_writes_svgs",
+        "tests/core/onnx/test_dump_memory.py::test_a_small_budget_dumps_every_recipe_like_one_run",
+        "tests/core/diagnosis/test_sigmastar_case.py::test_an_8bit_layer_among_int16_ones_introduces_the_error_its_int16_consumers_fail_on",
+        "tests/core/diagnosis/test_sigmastar_case.py::test_the_jump_at_a_too_wide_uint8_layer_ranks_first_over_the_drift",
+        "tests/core/knowledge/test_knowledge.py::test_no_pattern_backtracks_catastrophically",
+        "tests/core/diagnosis/test_one_scale.py::test_a_run_of_one_band_is_judged_as_before",
+        "tests/core/onnx/test_fixcheck.py::test_demo_fix_says_how_far_the_patched_target_is_from_the_original_golden",
+        "tests/tui/app/test_threeway_view.py::test_screenshots_include_three_way_and_no_color",
+        "tests/core/onnx/test_demo.py::test_demo_fix_runs_the_whole_loop_from_the_command_line",
         "tests/core/comparison/msprobe/test_msprobe_columnar.py::test_columnar_equals_the_per_record_reference",
         "tests/core/comparison/test_cache.py::test_a_folder_you_cannot_write_in_is_refused_before_any_file_is_read",
         "tests/core/comparison/test_cache.py::test_the_cli_says_where_the_index_is_and_marks_cached_rows",
