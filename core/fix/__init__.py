@@ -91,9 +91,9 @@ def diagnosis_seeds(model: str | Path, ev: Evaluator) -> tuple[list[Change], lis
 def causes_seeds(causes: Sequence[object]) -> tuple[list[str], list[str]]:
     """The ``dumpscope patch`` commands of a diagnosis' ranked causes, in rank order, and one note for each of
     the first three causes."""
-    commands = [c for cause in causes for c in cause.commands]  # type: ignore[attr-defined]
+    commands = [c for cause in causes for c in cause.commands]  # type: ignore[attr-defined]  # RootCause
     why = [
-        f"diagnosis rank {k}: {cause.cause} at {cause.node_name or cause.name!r}"  # type: ignore[attr-defined]
+        f"diagnosis rank {k}: {cause.cause} at {cause.node_name or cause.name!r}"  # type: ignore[attr-defined]  # RootCause
         for k, cause in enumerate(causes[:3], 1)
     ]
     return commands, why
@@ -132,7 +132,7 @@ def fix_from_comparison(
     causes = list(getattr(diagnosis, "root_causes", []) or [])
     frame = re.match(r"frame\d+/", str(causes[0].name)) if causes else None
     inputs = _frame_inputs(
-        Path(str(golden.path)),  # type: ignore[union-attr]
+        Path(str(golden.path)),  # type: ignore[union-attr]  # the manifest check above needs a golden
         gm.get("inputs", []),
         frame.group(0) if frame else None,
     )

@@ -543,7 +543,7 @@ class JsonStream:
         i, limit = self._pos + 1, min(len(self._buf), self._pos + inline + 2)
         while (m := _STRING_END.search(self._buf, i, limit)) is not None:
             if m.group() == '"':
-                return self.value()  # type: ignore[return-value]
+                return self.value()  # type: ignore[return-value]  # a string token's value is a str
             i = m.end() + 1
         return self._span()
 

@@ -371,7 +371,7 @@ def _dump_ncnn(
     onnxruntime run of the same inputs, and written under the ONNX names with how each was paired."""
     import tempfile
 
-    import ncnn as ncnn_rt  # type: ignore[import-not-found]
+    import ncnn as ncnn_rt  # type: ignore[import-not-found]  # optional extra, no stubs
 
     from dumpscope.core.formats import open_dump
     from dumpscope.core.onnx.runner import dump_model, manifest_header, tensor_entry, write_manifest

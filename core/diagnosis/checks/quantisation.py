@@ -164,7 +164,7 @@ def _wide_range(
     convolution."""
     width = bounds[1] - bounds[0] if bounds else None
     if width is not None and width > WIDE_RANGE and q[2] in ("uint8", "int8"):
-        return [_too_wide(node, q, bounds, width)]  # type: ignore[arg-type]
+        return [_too_wide(node, q, bounds, width)]  # type: ignore[arg-type]  # width set: bounds too
     if op_type in ("Conv", "ConvTranspose"):
         return [
             Finding("quantisation", f"convolution {node!r} is {q[2]}-quantised ({_step(q)})", weight=0.05)
@@ -412,7 +412,7 @@ def dumped_grid(ctx: CheckContext, name: str) -> tuple[float, int, str] | None:
     grid = quantised_grid(ctx, name)
     if grid is None or grid.scale is None:
         return None
-    refs = ctx.cmp.target.tensors  # type: ignore[union-attr]
+    refs = ctx.cmp.target.tensors  # type: ignore[union-attr]  # a grid was read: there is a target
     scale = _small(refs.get(grid.scale))
     if scale is None or scale.size != 1 or not np.isfinite(scale).all() or float(scale.reshape(-1)[0]) <= 0:
         return None
