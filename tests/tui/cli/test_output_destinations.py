@@ -185,7 +185,7 @@ def test_dev_null_is_written_in_place() -> None:
 
     write_text("x\n", "/dev/null")
     with atomic_path("/dev/null") as tmp:
-        tmp.write_bytes(b"parquet bytes")  # noqa: a test's own fixture
+        tmp.write_bytes(b"parquet bytes")  # a test's own fixture
     after = os.lstat("/dev/null")
     assert stat.S_ISCHR(after.st_mode) and (after.st_ino, after.st_rdev) == (before.st_ino, before.st_rdev)
 
