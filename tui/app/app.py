@@ -927,12 +927,12 @@ def findings_by_row(diagnosis: Diagnosis, messages: list[str | None]) -> dict[in
 
 def _replay_line(replay: object, evidence: Sequence[str] = ()) -> tuple[str, ...]:
     """``replay: <its sentence>`` for a :class:`~dumpscope.core.diagnosis.replay.Replay` (none when not
-    replayed, or when the evidence already carries the sentence)."""
-    if replay is None:
+    replayed, or when the evidence already states the replay: the engine words it in its cause's terms,
+    so the pane's plain wording would say it twice)."""
+    if replay is None or any(e.startswith("replay") for e in evidence):
         return ()
     sentence = getattr(replay, "sentence", None)
-    text = sentence() if callable(sentence) else str(replay)
-    return () if text in evidence else (f"replay: {text}",)
+    return (f"replay: {sentence() if callable(sentence) else replay}",)
 
 
 def _cursor_line(rows: LayerRows, position: int) -> str:
