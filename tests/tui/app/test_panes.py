@@ -295,3 +295,22 @@ def test_snapshot_fusion_no_color(
     app = _together(cmp, row_of(cmp, "Relu_2"), "textual-dark")
     assert app.no_color
     assert snap_compare(app, run_before=settle, terminal_size=(120, 40))
+
+
+def test_a_replay_the_evidence_states_is_not_repeated_in_the_pane() -> None:
+    """The engine words a replay in its cause's terms; the pane adds its own line only when none states it."""
+    from dumpscope.tui.app.app import _replay_line
+
+    class _Replay:
+        def sentence(self) -> str:
+            return "replay (float64) of 'exp' does not match the target"
+
+    worded = [
+        "introduced here",
+        "replay (float64) of 'exp' does not match the target: the error is introduced here",
+    ]
+    assert _replay_line(_Replay(), worded) == ()
+    assert _replay_line(_Replay(), ["introduced here"]) == (
+        "replay: replay (float64) of 'exp' does not match the target",
+    )
+    assert _replay_line(None, []) == ()
