@@ -7,10 +7,9 @@ import ast
 from pathlib import Path
 
 from tests.support.paths import REPO as REPO_DIR
+from tests.support.paths import product_sources
 
 PACKAGE = REPO_DIR
-#: Folders that are not the product (tests, benchmarks, the virtual environment).
-NOT_PRODUCT = {"tests", "bench", ".venv", "build", "screenshots", "dumpscope.egg-info"}
 ATOMIC = PACKAGE / "core" / "atomic.py"
 
 #: Methods and functions that write a file when given a destination.
@@ -56,7 +55,7 @@ _WRITE_FLAGS = {"O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND"}
 
 
 def product_files() -> list[Path]:
-    return sorted(p for p in PACKAGE.rglob("*.py") if not NOT_PRODUCT & set(p.relative_to(PACKAGE).parts))
+    return product_sources()
 
 
 def _atomic_targets(tree: ast.AST) -> dict[ast.AST, set[str]]:

@@ -10,7 +10,7 @@ import pytest
 from dumpscope.core.comparison.cache import key_path
 from dumpscope.core.knowledge import user_kb_dir
 from dumpscope.core.paths import config_dir
-from tests.support.paths import REPO
+from tests.support.paths import REPO, product_sources
 
 
 @pytest.fixture()
@@ -60,11 +60,9 @@ def test_the_key_map_is_read_from_that_folder(env: pytest.MonkeyPatch, tmp_path:
 
 def test_no_other_module_reads_the_variables() -> None:
     """The lookup is written once: no other module of dumpscope names the variables."""
-    top = REPO
     named = sorted(
-        str(p.relative_to(top))
-        for p in top.rglob("*.py")
-        if not {"tests", ".venv", "bench"} & set(p.relative_to(top).parts)
-        and any(v in p.read_text(encoding="utf-8") for v in ('"DUMPSCOPE_CONFIG_DIR"', '"XDG_CONFIG_HOME"'))
+        str(p.relative_to(REPO))
+        for p in product_sources()
+        if any(v in p.read_text(encoding="utf-8") for v in ('"DUMPSCOPE_CONFIG_DIR"', '"XDG_CONFIG_HOME"'))
     )
     assert named == ["core/paths.py"]
