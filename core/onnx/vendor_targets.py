@@ -408,13 +408,12 @@ def _dump_ncnn(
             }
             for e in saved
         ]
-        counts = {"paired": 0, "values": 0, "split": 0, "unpaired": 0}
+        counts = dict.fromkeys(pairing.KINDS, 0)
         entries += _ncnn_entries(out, paired, blobs, shapes, facts, counts)
+    summary = _ncnn_summary(counts)
     notes = [
-        f"ncnn {_version('ncnn')} (pnnx {pnnx_version}): {len(paired)} blobs; {counts['paired']} paired with "
-        f"ONNX tensors by the graph's structure ({counts['values']} of them chosen among candidates by "
-        f"values), {counts['split']} copies (Split, or a reshape: no row of their own), "
-        f"{counts['unpaired']} unpaired (each row says why); run once on one thread with {opt}",
+        f"ncnn {_version('ncnn')} (pnnx {pnnx_version}): {len(paired)} blobs: {summary}; run once on one "
+        f"thread with {opt}",
         *bad,
     ]
     manifest = {
@@ -429,7 +428,30 @@ def _dump_ncnn(
         "ort_runs": 0,
     }
     write_manifest(out, manifest)
-    return {"toolkit": f"ncnn {_version('ncnn')}, pnnx {pnnx_version}", "notes": notes, **counts}
+    paired_rows = sum(counts[k] for k in ("structure", "values", "name"))
+    explained = sum(counts[k] for k in ("pnnx-made", "constant", "unpaired"))
+    return {
+        "toolkit": f"ncnn {_version('ncnn')}, pnnx {pnnx_version}",
+        "notes": notes,
+        "paired": paired_rows,
+        "explained": explained,
+        "kinds": counts,
+    }
+
+
+def _ncnn_summary(counts: dict[str, int]) -> str:
+    """The blobs counted by how they were paired or why not, in words."""
+    words = {
+        "structure": "paired by the graph's structure",
+        "values": "paired by structure with the values choosing among candidates",
+        "name": "paired by name (constants pnnx folded)",
+        "split": "Split copies (no row of their own)",
+        "reshape": "value-for-value reshapes (no row of their own)",
+        "pnnx-made": "steps pnnx inserted (a scalar on a paired tensor, checked by values)",
+        "constant": "constants pnnx folded that no ONNX tensor holds",
+        "unpaired": "unpaired (each row says why)",
+    }
+    return ", ".join(f"{counts[k]} {w}" for k, w in words.items() if counts.get(k))
 
 
 def _ncnn_entries(
@@ -446,19 +468,17 @@ def _ncnn_entries(
 
     entries: list[dict[str, Any]] = []
     for bp in paired:
-        if bp.copy_of is not None:
-            counts["split"] += 1
-            continue
-        if bp.layer.type == "Input":
-            continue  # the input is written from the saved file
+        counts[bp.kind] = counts.get(bp.kind, 0) + 1
+        if bp.copy_of is not None or bp.layer.type == "Input":
+            continue  # a copy has no row of its own; the input is written from the saved file
         arr = blobs.get(bp.blob)
         vendor = {
             "pairing": bp.how,
+            "pairing_kind": bp.kind,
             "ncnn_blob": bp.blob,
             "ncnn_layer": f"{bp.layer.type} {bp.layer.name}",
         }
         if bp.tensor is None:
-            counts["unpaired"] += 1
             name = f"ncnn:{bp.blob}"
             entry = {
                 "name": name,
@@ -474,8 +494,6 @@ def _ncnn_entries(
             }
             vendor["unmatched_note"] = f"ncnn {bp.layer.type} blob {bp.blob}: {bp.how}"
         else:
-            counts["paired"] += 1
-            counts["values"] += "values chose it" in bp.how
             name = bp.tensor
             entry = tensor_entry(facts, name, "activation")
             shape = shapes.get(name)

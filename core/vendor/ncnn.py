@@ -43,7 +43,7 @@ OPS: Mapping[str, frozenset[str]] = {
     "ConvolutionDepthWise": frozenset({"Conv", "BatchNormalization", "Add"}),
     "Deconvolution": frozenset({"ConvTranspose", "BatchNormalization", "Add"}),
     "DeconvolutionDepthWise": frozenset({"ConvTranspose", "BatchNormalization", "Add"}),
-    "InnerProduct": frozenset({"Gemm", "MatMul", "Add"}),
+    "InnerProduct": frozenset({"Gemm", "MatMul", "Add", "Conv"}),  # a 1x1 Conv over a 1x1 map
     "Gemm": frozenset({"Gemm", "MatMul", "Add"}),
     "MatMul": frozenset({"MatMul"}),
     "Pooling": frozenset({"GlobalAveragePool", "GlobalMaxPool", "AveragePool", "MaxPool", "ReduceMean"}),
@@ -86,6 +86,34 @@ FUSED_ACTIVATION: Mapping[str, frozenset[str]] = {
 _FUSES = frozenset(
     {"Convolution", "ConvolutionDepthWise", "Deconvolution", "DeconvolutionDepthWise", "InnerProduct", "Gemm"}
 )
+#: ncnn BinaryOp's operation (param 0) -> the ONNX op it is (r-forms swap the operands).
+BINARY_OP: Mapping[str, str] = {
+    "0": "Add", "1": "Sub", "2": "Mul", "3": "Div", "4": "Max", "5": "Min",
+    "6": "Pow", "7": "Sub", "8": "Div", "9": "Pow",
+}  # fmt: skip
+_SCALAR_OP: Mapping[str, Callable[[np.ndarray, float], np.ndarray]] = {
+    "0": lambda x, k: x + k,
+    "1": lambda x, k: x - k,
+    "2": lambda x, k: x * k,
+    "3": lambda x, k: x / k,
+    "7": lambda x, k: k - x,
+    "8": lambda x, k: k / x,
+}
+_SCALAR_WORDS = {
+    "0": "{x} + {k}",
+    "1": "{x} - {k}",
+    "2": "{x} * {k}",
+    "3": "{x} / {k}",
+    "7": "{k} - {x}",
+    "8": "{k} / {x}",
+}
+#: The ONNX op a bias-free layer (param 5=0, no fused activation) can only be: nothing was fused into it.
+_BARE = {
+    "Convolution": "Conv",
+    "ConvolutionDepthWise": "Conv",
+    "Deconvolution": "ConvTranspose",
+    "DeconvolutionDepthWise": "ConvTranspose",
+}
 
 
 @dataclass(frozen=True)
@@ -102,6 +130,31 @@ class Layer:
         if self.type in _FUSES and self.params.get("9", "0") not in ("", "0"):
             return FUSED_ACTIVATION.get(self.params["9"], frozenset())
         return OPS.get(self.type, frozenset())
+
+    def exact_ops(self) -> frozenset[str] | None:
+        """The ONNX ops the layer's own params say it is, narrower than :meth:`ops` (None: they do not
+        say): a BinaryOp's operation (param 0); a convolution with no bias and no activation is the
+        bare Conv (a BatchNormalization or bias Add would have been fused into its bias)."""
+        if self.type == "BinaryOp" and self.params.get("0", "0") in BINARY_OP:
+            return frozenset({BINARY_OP[self.params.get("0", "0")]})
+        if self.type in _BARE and self.params.get("5", "0") == "0" and self.params.get("9", "0") in ("", "0"):
+            return frozenset({_BARE[self.type]})
+        return None
+
+    def has_bias(self) -> bool:
+        """Whether a convolution or InnerProduct has a bias (param 5; InnerProduct's param 1), where
+        pnnx folds a BatchNormalization or a bias Add."""
+        key = "1" if self.type == "InnerProduct" else "5"
+        return self.type in _FUSES and self.params.get(key) == "1"
+
+    def scalar(self) -> float | None:
+        """The constant a BinaryOp applies to its one input blob (params 1=1, 2=k), else None."""
+        if self.type != "BinaryOp" or self.params.get("1") != "1" or len(self.inputs) != 1:
+            return None
+        try:
+            return float(self.params.get("2", "0"))
+        except ValueError:
+            return None
 
     def label(self) -> str:
         act = self.params.get("9", "0") if self.type in _FUSES else "0"
@@ -147,6 +200,22 @@ class BlobPairing:
     how: str
     copy_of: str | None = None
     """For a Split output: the blob it copies (same values, no row of its own)."""
+    kind: str = "unpaired"
+    """How: one of :data:`KINDS`."""
+
+
+#: BlobPairing.kind -> what it means (the counts a report gives per model).
+KINDS: Mapping[str, str] = {
+    "input": "an ncnn input, paired with the ONNX input of the same position",
+    "structure": "paired by the graph's structure (one candidate left by position, element count and op)",
+    "values": "paired by structure, the values choosing among several candidates",
+    "name": "paired by name: a constant pnnx computed ahead, named after its ONNX tensor",
+    "split": "an ncnn Split output: a copy of its input blob, no row of its own",
+    "reshape": "a shape-only layer copying its input's values, no row of its own",
+    "pnnx-made": "a step pnnx inserted (a scalar applied to a paired tensor), no ONNX tensor holds it",
+    "constant": "constants pnnx computed ahead that no ONNX tensor holds",
+    "unpaired": "no ONNX tensor could be confirmed: the row says why",
+}
 
 
 @dataclass(frozen=True)
@@ -222,7 +291,7 @@ def pair_blobs(
     tensor_values: Callable[[str], np.ndarray | None],
 ) -> list[BlobPairing]:
     """Every output blob of ``layers`` paired with an ONNX tensor or explained (see the module doc)."""
-    walk = _Walk(graph, (blob_size, tensor_size, blob_values, tensor_values))
+    walk = _Walk(layers, graph, (blob_size, tensor_size, blob_values, tensor_values))
     for layer in layers:
         walk.layer(layer)
     return walk.out
@@ -231,7 +300,9 @@ def pair_blobs(
 class _Walk:
     """The walk down both graphs, one ncnn layer at a time (in the .param's order: topological)."""
 
-    def __init__(self, graph: Graph, readers: tuple[Callable[[str], Any], ...]) -> None:
+    def __init__(
+        self, layers: Sequence[Layer], graph: Graph, readers: tuple[Callable[[str], Any], ...]
+    ) -> None:
         self.graph, self.readers = graph, readers
         self.onnx_of: dict[str, str] = {}
         self.claimed: set[str] = set()
@@ -239,6 +310,10 @@ class _Walk:
         """Unpaired blob -> the ONNX tensors it was computed from (where its consumers look from)."""
         self.out: list[BlobPairing] = []
         self.inputs_seen = 0
+        self.consumers: dict[str, list[Layer]] = {}
+        for layer in layers:
+            for b in layer.inputs:
+                self.consumers.setdefault(b, []).append(layer)
 
     def layer(self, layer: Layer) -> None:
         if layer.type == "Input":
@@ -246,16 +321,36 @@ class _Walk:
         elif layer.type == "Split":
             src = layer.inputs[0] if layer.inputs else ""
             how = f"ncnn Split: a copy of blob {src} for one of its consumers (no row of its own)"
-            self._alias(layer, src, how)
+            self._alias(layer, src, how, "split")
         elif not layer.inputs:  # MemoryData: constants pnnx computed ahead (anchors, grids)
             for blob in layer.outputs:
-                self.anchor[blob] = []
-                how = (
-                    f"ncnn {layer.type} with no input blob: constants pnnx computed ahead, no ONNX activation"
-                )
-                self.out.append(BlobPairing(blob, layer, None, how))
+                self.out.append(self._constant(layer, blob))
         else:
             self._computed(layer)
+
+    def _constant(self, layer: Layer, blob: str) -> BlobPairing:
+        """A blob with no input: pnnx names a constant it folded after the ONNX tensor that holds it."""
+        name = layer.name
+        size = self.readers[0](blob)
+        if (
+            len(layer.outputs) == 1
+            and name in self.graph.constant
+            and name not in self.claimed
+            and size is not None
+            and self.readers[1](name) == size
+        ):
+            best = _closest([(name, 0)], self.readers[2](blob), self.readers[3])
+            check = "" if best is None else f"; values: relative distance {_fmt(best[0])}"
+            how = (
+                f"name: ncnn {layer.type} {name!r} holds constants pnnx computed ahead, named after the "
+                f"ONNX tensor {name!r}, which depends on no input value{check}"
+            )
+            self.onnx_of[blob] = name
+            self.claimed.add(name)
+            return BlobPairing(blob, layer, name, how, kind="name")
+        self.anchor[blob] = []
+        how = f"ncnn {layer.type} with no input blob: constants pnnx computed ahead, no ONNX activation"
+        return BlobPairing(blob, layer, None, how, kind="constant")
 
     def _input(self, layer: Layer) -> None:
         for blob in layer.outputs:
@@ -269,16 +364,16 @@ class _Walk:
             self.onnx_of[blob] = self.graph.inputs[k]
             self.claimed.add(self.graph.inputs[k])
             how = f"structure: ncnn input {k} = ONNX input {k}"
-            self.out.append(BlobPairing(blob, layer, self.graph.inputs[k], how))
+            self.out.append(BlobPairing(blob, layer, self.graph.inputs[k], how, kind="input"))
 
-    def _alias(self, layer: Layer, src: str, how: str) -> None:
+    def _alias(self, layer: Layer, src: str, how: str, kind: str) -> None:
         """Outputs that hold ``src``'s values: no rows of their own, paired (or anchored) as it is."""
         for blob in layer.outputs:
             if src in self.onnx_of:
                 self.onnx_of[blob] = self.onnx_of[src]
             elif src in self.anchor:
                 self.anchor[blob] = self.anchor[src]
-            self.out.append(BlobPairing(blob, layer, None, how, copy_of=src))
+            self.out.append(BlobPairing(blob, layer, None, how, copy_of=src, kind=kind))
 
     def _computed(self, layer: Layer) -> None:
         missing = [b for b in layer.inputs if b not in self.onnx_of and b not in self.anchor]
@@ -294,7 +389,7 @@ class _Walk:
                 f"ncnn {layer.type}: the very values of blob {same}{where} in another shape, no ONNX op "
                 "of its own (no row of its own)"
             )
-            self._alias(layer, same, how)
+            self._alias(layer, same, how, "reshape")
             return
         # an unpaired input (an intermediate pnnx made, e.g. HardSigmoid(x) as mul(x, k) then
         # HardSigmoid) is looked past: from the ONNX tensors it was computed from
@@ -306,12 +401,79 @@ class _Walk:
         found = _downstream(self.graph, start)
         for j, blob in enumerate(layer.outputs):
             bp = _pair_one(layer, j, blob, start, found, self.graph, self.claimed, *self.readers)
+            if bp.tensor is None:
+                bp = self._pnnx_made(layer, blob) or bp
             self.out.append(bp)
             if bp.tensor is not None:
                 self.onnx_of[blob] = bp.tensor
                 self.claimed.add(bp.tensor)
             else:
                 self.anchor[blob] = start
+
+    def _pnnx_made(self, layer: Layer, blob: str) -> BlobPairing | None:
+        """A scalar BinaryOp pnnx inserted on a paired tensor (HardSigmoid(alpha) rewritten as
+        HardSigmoid(1/6) of x * 6 alpha): explained when the blob holds that tensor's values with the
+        scalar applied; None otherwise."""
+        k, src = layer.scalar(), layer.inputs[0] if layer.inputs else ""
+        op = layer.params.get("0", "0")
+        if k is None or op not in _SCALAR_OP or src not in self.onnx_of:
+            return None
+        tensor = self.onnx_of[src]
+        g, b = self.readers[3](tensor), self.readers[2](blob)
+        if g is None or b is None or g.size != b.size:
+            return None
+        with np.errstate(all="ignore"):
+            expected = _SCALAR_OP[op](g.astype(np.float64), k)
+        dist = _distance(expected, b)
+        if not dist <= VALUES_AGREE:
+            return None
+        formula = _SCALAR_WORDS[op].format(x=repr(tensor), k=f"{k:g}")
+        then = ""
+        users = self.consumers.get(blob, [])
+        if len(users) == 1 and users[0].type == "HardSigmoid":
+            alpha = _float(users[0].params.get("0", "0.2"))
+            onnx_hs = [
+                t for t in self.graph.consumers.get(tensor, ()) if self.graph.producer[t][1] == "HardSigmoid"
+            ]
+            if alpha is not None and op == "2":
+                then = (
+                    f"; it feeds ncnn HardSigmoid {users[0].name} (alpha {alpha:g}; {k:g} * {alpha:g} = "
+                    f"{k * alpha:g})"
+                    + (
+                        f", where the ONNX graph applies HardSigmoid {onnx_hs[0]!r} to {tensor!r} itself"
+                        if onnx_hs
+                        else ""
+                    )
+                )
+        how = (
+            f"pnnx-made: ncnn {layer.type} {layer.name} computes {formula}, a step pnnx inserted that no "
+            f"ONNX tensor holds (values: relative distance {_fmt(dist)} from {formula} in float64){then}"
+        )
+        return BlobPairing(blob, layer, None, how, kind="pnnx-made")
+
+
+def _float(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def _fused_heads(pool: Sequence[tuple[str, int]], graph: Graph) -> list[tuple[str, int]]:
+    """The candidates no bias or BatchNormalization extends: for a layer with a bias and no fused
+    activation, a candidate whose only consumer is another candidate, a BatchNormalization or an
+    Add computed from it and constants alone (Conv -> BatchNormalization, MatMul -> bias Add), lies
+    inside the group pnnx fused into the layer's bias, whose output is the group's last."""
+    names = {t for t, _d in pool}
+    inner = set()
+    for t, _d in pool:
+        _node, op, ins, _outs = graph.producer[t]
+        if op not in ("BatchNormalization", "Add"):
+            continue
+        valued = [i for i in ins if i not in graph.constant]
+        if len(valued) == 1 and valued[0] in names and list(graph.consumers.get(valued[0], ())) == [t]:
+            inner.add(valued[0])
+    return [(t, d) for t, d in pool if t not in inner]
 
 
 def _pair_one(
@@ -339,11 +501,16 @@ def _pair_one(
             "alone, holds "
             f"its {size} values (an intermediate pnnx made, or a layout of ncnn's own)",
         )
-    ops = layer.ops()
+    ops, exact = layer.ops(), layer.exact_ops()
     typed = [(t, d) for t, d in cands if graph.producer[t][1] in ops]
-    pool, why = (typed, "op type") if typed else (cands, "no op of its type: by element count")
+    narrow = [(t, d) for t, d in cands if exact is not None and graph.producer[t][1] in exact]
+    if narrow:
+        pool, why = narrow, f"op type {'/'.join(sorted(exact or ()))} by its params"
+    else:
+        pool, why = (typed, "op type") if typed else (cands, "no op of its type: by element count")
     arity = "" if len(layer.outputs) == 1 else f" output {k}"
-    best_d = _closest(pool, blob_values(blob), tensor_values)
+    values = blob_values(blob)
+    best_d = _closest(pool, values, tensor_values)
     if not typed and (best_d is None or best_d[0] > VALUES_AGREE):  # by element count only when values agree
         near = "" if best_d is None else f"; the closest, {best_d[2]!r}, is {_fmt(best_d[0])} away (relative)"
         return BlobPairing(
@@ -354,6 +521,19 @@ def _pair_one(
             f"{layer.type} stands for holds its {size} values, and no other tensor there matches its "
             f"values{near}: an intermediate of pnnx's own",
         )
+    head = f"structure: {layer.label()}{arity} after {after!r}"
+    biased = layer.has_bias() and layer.params.get("9", "0") in ("", "0")
+    heads = _fused_heads(pool, graph) if typed and biased else pool
+    if len(heads) == 1 and len(pool) > 1:  # the graph decides: the fused group's last node
+        best, _depth = heads[0]
+        own = _closest(heads, values, tensor_values)
+        if own is None or own[0] <= VALUES_AGREE or best_d is None or best_d[0] > VALUES_AGREE:
+            check = "" if own is None else f"; values: relative distance {_fmt(own[0])}"
+            how = (
+                f"{head} -> {graph.producer[best][1]} {best!r} ({why}, {len(pool)} candidates in one "
+                f"fused chain: the chain's last{check})"
+            )
+            return BlobPairing(blob, layer, best, how, kind="structure")
     if best_d is not None and len(pool) > 1 and best_d[0] > VALUES_AGREE:
         return BlobPairing(
             blob,
@@ -363,19 +543,18 @@ def _pair_one(
             f"and none is within {VALUES_AGREE:g} (relative) of its values; the closest, {best_d[2]!r}, is "
             f"{_fmt(best_d[0])} away",
         )
-    head = f"structure: {layer.label()}{arity} after {after!r}"
     if best_d is not None and len(pool) > 1:
         dist, _depth, best = best_d
         how = (
             f"{head} -> {graph.producer[best][1]} {best!r} ({why}, {len(pool)} candidates; values chose "
             f"it: relative distance {_fmt(dist)})"
         )
-        return BlobPairing(blob, layer, best, how)
+        return BlobPairing(blob, layer, best, how, kind="values")
     best, _d = pool[0]
     which = "the only candidate" if len(pool) == 1 else f"the nearest of {len(pool)} candidates, no values"
     check = "" if best_d is None else f"; values: relative distance {_fmt(best_d[0])}"
     how = f"{head} -> {graph.producer[best][1]} {best!r} ({why}, {which}{check})"
-    return BlobPairing(blob, layer, best, how)
+    return BlobPairing(blob, layer, best, how, kind="structure")
 
 
 def _fmt(x: float) -> str:
