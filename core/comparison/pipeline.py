@@ -40,7 +40,7 @@ from dumpscope.core.comparison.rows import RowContext, single_threaded_blas
 from dumpscope.core.comparison.sanity import check_model, check_pairing
 from dumpscope.core.comparison.shape_specs import shape_specs
 from dumpscope.core.comparison.table import RowTable
-from dumpscope.core.dumps import Dump, TensorInfo
+from dumpscope.core.dumps import Dump, DumpError, TensorInfo
 from dumpscope.core.formats import check_dump, open_dump
 from dumpscope.core.formats.safe_fs import shared_listings
 from dumpscope.core.heap import trim_free_heap
@@ -403,6 +403,7 @@ def _prepare(
         g = golden if isinstance(golden, Dump) else open_dump(golden)
         t = target if isinstance(target, Dump) else open_dump(target)
     facts = _load_model(model)
+    t, graph = _ncnn_blobs(g, t, facts, graph)
     model_warnings = check_model(model, g, t, facts)
     if facts is not None:  # plain .npy folders: real names and graph facts from the model
         from dumpscope.core.comparison.graph_names import internal_layouts, with_graph_names  # (imports onnx)
@@ -410,7 +411,7 @@ def _prepare(
         g, t = with_graph_names(g, facts), with_graph_names(t, facts)
     tensor_order, node_order = _graph_order(facts)
     links: _Links = {"internal_layouts": internal_layouts(facts)} if facts is not None else {}
-    atc = _load_atc(graph)
+    atc = _load_atc(graph) if t.meta.get("ncnn_pairing") is None else None
     if atc is not None:
         t, vendor_links, atc_order = _vendor_graph(atc, t)
         links.update(vendor_links)
@@ -539,6 +540,25 @@ def _load_model(model: str | Path | None) -> GraphFacts | None:
     from dumpscope.core.onnx.graph import load_graph
 
     return load_graph(model)
+
+
+def _ncnn_blobs(
+    g: Dump, t: Dump, facts: GraphFacts | None, graph: str | Path | None
+) -> tuple[Dump, str | Path | None]:
+    """An ncnn blob folder (its own ``.param``, or ``--graph model.ncnn.param``) paired with the
+    golden by the ONNX graph (:func:`~dumpscope.core.vendor.ncnn.paired_dump`); others as they are."""
+    from dumpscope.core.vendor import ncnn
+
+    given = graph is not None and ncnn.is_param(graph)
+    param = graph if given else t.meta.get("ncnn_param")
+    if not isinstance(param, str | Path):
+        return t, graph
+    if facts is None:
+        raise DumpError(
+            f"{t.path}: ncnn blobs are numbered by pnnx; pairing them with the golden needs the ONNX "
+            "model they were converted from: pass --model MODEL.onnx"
+        )
+    return ncnn.paired_dump(t, g, facts, param), graph
 
 
 def _load_atc(graph: str | Path | None) -> AtcGraph | None:

@@ -35,6 +35,7 @@ FORMAT_MODULES: tuple[str, ...] = (
     # SigmaStar simulator log/output folders (fixed.sim vs offline/board, SigmaStar IPU guide §4)
     "sgs_output",
     "rknn_snapshot",  # RKNN-Toolkit2 accuracy_analysis golden/ and simulator/ folders
+    "ncnn_blobs",  # a folder of BLOB.npy an ncnn user extracted, beside the model.ncnn.param
     "msprobe",  # step*/rank*/dump.json trees (one rank per open; see comparison.msprobe.driver)
 )
 

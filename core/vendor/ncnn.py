@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from dumpscope.core.dumps import DumpError
+from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorKind, TensorReadError, TensorRef
 
 MAGIC = "7767517"
 #: How many ONNX nodes downstream of a layer's paired inputs its output is looked for.
@@ -159,6 +159,16 @@ class Layer:
     def label(self) -> str:
         act = self.params.get("9", "0") if self.type in _FUSES else "0"
         return f"{self.type}" + (f" (+activation {act})" if act not in ("", "0") else "")
+
+
+def is_param(path: str | Path) -> bool:
+    """Whether ``path`` is a file starting with the ncnn ``.param`` magic line (reads 16 bytes)."""
+    try:
+        with Path(path).open("rb") as fh:
+            head = fh.read(16)
+    except OSError:
+        return False
+    return head.split(b"\n", 1)[0].strip() == MAGIC.encode()
 
 
 def read_param(path: str | Path) -> tuple[list[Layer], list[str]]:
@@ -589,3 +599,95 @@ def _same_values(layer: Layer, blob_values: Callable[[str], np.ndarray | None]) 
 
 #: Layers that may only re-shape their input.
 _SHAPE_ONLY = frozenset({"Reshape", "Flatten", "Squeeze", "ExpandDims", "Noop"})
+
+
+# ------------------------------------------------------------------ a blob folder as a paired dump
+
+
+class _Reshaped:
+    """A loader giving its blob in the golden tensor's shape (ncnn drops the batch dimension of 1)."""
+
+    def __init__(self, loader: Callable[[], np.ndarray], shape: tuple[int, ...]) -> None:
+        self.loader, self.shape = loader, shape
+
+    def __call__(self) -> np.ndarray:
+        return self.loader().reshape(self.shape)
+
+
+def _values(dump: Dump) -> Callable[[str], np.ndarray | None]:
+    def load(name: str) -> np.ndarray | None:
+        ref = dump.tensors.get(name)
+        if ref is None:
+            return None
+        try:
+            return ref.load()
+        except TensorReadError:
+            return None
+
+    return load
+
+
+def _size(dump: Dump) -> Callable[[str], int | None]:
+    def size(name: str) -> int | None:
+        ref = dump.tensors.get(name)
+        return None if ref is None or ref.info.shape is None else math.prod(ref.info.shape)
+
+    return size
+
+
+def paired_dump(target: Dump, golden: Dump, facts: Any, param: str | Path) -> Dump:
+    """``target``'s blobs (named as in ``param``) under the golden's ONNX tensor names, paired by
+    :func:`pair_blobs` against ``golden``'s values; an unpaired blob is ``ncnn:BLOB`` with why, a
+    copy (Split, a reshape) has no row of its own, and a file naming no blob of the ``.param`` is
+    kept as ``ncnn:NAME`` saying so.  Each tensor carries how it was paired (``vendor_pairing``)."""
+    layers, bad = read_param(param)
+    pname = Path(param).name
+    paired = pair_blobs(
+        layers, graph_of(facts), _size(target), _size(golden), _values(target), _values(golden)
+    )
+    tensors: dict[str, TensorRef] = {}
+    problems = [*target.problems, *(DumpProblem(str(param), b) for b in bad)]
+    counts = dict.fromkeys(KINDS, 0)
+    for bp in paired:
+        counts[bp.kind] += 1
+        ref = target.tensors.get(bp.blob)
+        if bp.copy_of is not None:
+            continue
+        if ref is None:
+            problems.append(
+                DumpProblem(str(target.path / f"{bp.blob}.npy"), f"blob {bp.blob} of {pname} has no file")
+            )
+            continue
+        extra = (
+            *ref.info.extra,
+            ("vendor_pairing", bp.how),
+            ("vendor_pairing_kind", bp.kind),
+            ("vendor_ncnn_blob", bp.blob),
+            ("vendor_ncnn_layer", f"{bp.layer.type} {bp.layer.name}"),
+        )
+        if bp.tensor is None:
+            note = f"ncnn {bp.layer.type} blob {bp.blob}: {bp.how}"
+            info = replace(
+                ref.info,
+                name=f"ncnn:{bp.blob}",
+                op_type=bp.layer.type,
+                extra=(*extra, ("unmatched_note", note)),
+            )
+            tensors[info.name] = replace(ref, info=info)
+            continue
+        gref = golden.tensors.get(bp.tensor)
+        shape, loader = ref.info.shape, ref.loader
+        if gref is not None and gref.info.shape is not None and shape is not None and loader is not None:
+            if math.prod(gref.info.shape) == math.prod(shape) and gref.info.shape != shape:
+                shape, loader = gref.info.shape, _Reshaped(loader, gref.info.shape)
+        kind: TensorKind = "input" if bp.kind == "input" else "activation"
+        info = replace(ref.info, name=bp.tensor, shape=shape, kind=kind, extra=extra)
+        tensors[bp.tensor] = TensorRef(info, loader, ref.error)
+    blobs = {b for layer in layers for b in layer.outputs}
+    for name, ref in target.tensors.items():
+        if name not in blobs:
+            note = f"{name}: not a blob of {pname} (its blobs are named in0, 1, 2 ... out0 by pnnx)"
+            info = replace(ref.info, name=f"ncnn:{name}", extra=(*ref.info.extra, ("unmatched_note", note)))
+            tensors[info.name] = replace(ref, info=info)
+    meta = {**target.meta, "ncnn_param": str(param), "ncnn_pairing": counts}
+    return replace(target, tensors=tensors, problems=problems, meta=meta)
