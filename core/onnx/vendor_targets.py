@@ -17,6 +17,10 @@ command says so in one line with the pip command (:func:`missing_toolkit`).
   inference-precision hint; tensors whose OpenVINO names include an ONNX tensor name are
   written under that name as a dumpscope manifest dump, with the FakeQuantize parameters
   (scale, zero point from ``input_low``/``input_high``/``levels``) on the tensors they quantise.
+* ``openvino-fp16``: the same float model run with an f16 inference-precision hint.  OpenVINO
+  ignores that hint without a word on a CPU without FP16 instructions and runs f32, which would
+  compare f32 with f32: the dump is refused unless the CPU reports FP16 in its
+  ``OPTIMIZATION_CAPABILITIES`` and the compiled model reports f16 back (:func:`precision_refusal`).
 """
 
 from __future__ import annotations
@@ -32,12 +36,13 @@ import numpy as np
 from dumpscope.core.atomic import write_text
 from dumpscope.core.dumps import DumpError
 
-VENDOR_TARGETS: tuple[str, ...] = ("rknn-int8", "rknn-fp16", "openvino-int8", "ncnn")
+VENDOR_TARGETS: tuple[str, ...] = ("rknn-int8", "rknn-fp16", "openvino-int8", "openvino-fp16", "ncnn")
 #: Target -> (modules that must import, what to install).
 _NEEDS: dict[str, tuple[tuple[str, ...], str]] = {
     "rknn-int8": (("rknn",), "pip install 'dumpscope[rknn]' (RKNN-Toolkit2 2.x; it pulls torch, ~5.6 GB)"),
     "rknn-fp16": (("rknn",), "pip install 'dumpscope[rknn]' (RKNN-Toolkit2 2.x; it pulls torch, ~5.6 GB)"),
     "openvino-int8": (("openvino", "nncf"), "pip install 'dumpscope[openvino]' (OpenVINO + NNCF, ~560 MB)"),
+    "openvino-fp16": (("openvino",), "pip install 'dumpscope[openvino]' (OpenVINO + NNCF, ~560 MB)"),
     "ncnn": (("ncnn", "pnnx"), "pip install 'dumpscope[ncnn]' (ncnn + the pnnx converter, ~60 MB; no torch)"),
 }
 #: Python module -> the package a user knows it by.
@@ -103,7 +108,9 @@ def dump_vendor(
         elif target == "ncnn":
             record = _dump_ncnn(Path(model_path), out, model_inputs, saved, facts, model_sha, seed)
         else:
-            record = _dump_openvino(Path(model_path), out, model_inputs, saved, facts, model_sha, seed)
+            record = _dump_openvino(
+                Path(model_path), out, model_inputs, saved, facts, model_sha, seed, target
+            )
         record.update(target=target, model=model_path, model_sha256=model_sha, seed=seed, inputs=saved)
         if target.startswith("rknn-"):
             write_text(json.dumps(record, indent=1, default=str), out / RKNN_RECORD)
@@ -177,20 +184,39 @@ def _dump_openvino(
     facts: Any,
     model_sha: str,
     seed: int,
+    target: str = "openvino-int8",
 ) -> dict[str, Any]:
-    import nncf
     import openvino as ov
 
     from dumpscope.core.onnx.runner import manifest_header, tensor_entry, write_manifest
 
     core = ov.Core()
+    half = target == "openvino-fp16"
+    caps = _cpu_capabilities(core)
+    if half:
+        refused = precision_refusal(_cpu_caps(core), "f16")
+        if refused is not None:
+            raise DumpError(refused)
     ov_model = core.read_model(str(model))
     feeds = {i.name: np.asarray(i.array) for i in model_inputs}
     ov_model.reshape({name: list(arr.shape) for name, arr in feeds.items()})
-    quantised = nncf.quantize(ov_model, nncf.Dataset([feeds]), subset_size=1)
-    fq = _fake_quantize_params(quantised)
-    _expose_all(quantised)
-    compiled = core.compile_model(quantised, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+    if half:
+        runnable, fq, nncf_version = ov_model, {}, None
+    else:
+        import nncf
+
+        runnable = nncf.quantize(ov_model, nncf.Dataset([feeds]), subset_size=1)
+        fq, nncf_version = _fake_quantize_params(runnable), nncf.__version__
+    _expose_all(runnable)
+    hint = "f16" if half else "f32"
+    compiled = core.compile_model(runnable, "CPU", {"INFERENCE_PRECISION_HINT": hint})
+    effective = compiled.get_property("INFERENCE_PRECISION_HINT")  # an ov.Type: f16, f32...
+    ran = effective.to_string() if hasattr(effective, "to_string") else str(effective)
+    if half and "16" not in ran:
+        raise DumpError(
+            f"--target openvino-fp16: OpenVINO compiled the model with inference precision {ran} although "
+            "f16 was asked: the dump would compare f32 with f32, so it is not written"
+        )
     result = compiled.infer_new_request(feeds)
     onnx_names = set(facts.producer) | set(facts.graph_inputs)
     entries = [
@@ -219,17 +245,24 @@ def _dump_openvino(
             entry["quant"] = fq[name]
         entries.append(entry)
         written.add(name)
-    caps = _cpu_capabilities(core)
+    what = (
+        "the float model"
+        if half
+        else f"int8 (nncf.quantize, {len(fq)} FakeQuantize on activations, calibrated on this dump's own "
+        "input: one sample)"
+    )
+    toolkit = f"openvino {ov.__version__}" + (f", nncf {nncf_version}" if nncf_version else "")
     notes = [
-        f"OpenVINO {ov.__version__} + NNCF {nncf.__version__}: int8 (nncf.quantize, {len(fq)} "
-        "FakeQuantize on activations, calibrated on this dump's own input: one sample); every op's "
-        f"output exposed with add_outputs; run on the CPU with INFERENCE_PRECISION_HINT f32 ({caps})",
+        f"OpenVINO {ov.__version__}" + (f" + NNCF {nncf_version}" if nncf_version else "") + f": {what}; "
+        "every op's output exposed with add_outputs; run on the CPU with INFERENCE_PRECISION_HINT "
+        f"{hint}, the compiled model reports {ran} ({caps})",
         f"{unnamed} exposed outputs carry no ONNX tensor name (FakeQuantize and other OpenVINO-made "
         "ops): not written",
     ]
     manifest = {
-        **manifest_header(str(model), model_sha, "openvino-int8", seed),
-        "producer": f"openvino {ov.__version__}, nncf {nncf.__version__}",
+        **manifest_header(str(model), model_sha, target, seed),
+        "producer": toolkit,
+        **({"computed_dtype": "float16"} if half else {}),
         "inputs": saved,
         "tensors": entries,
         "nodes": [],
@@ -238,11 +271,7 @@ def _dump_openvino(
         "ort_runs": 0,
     }
     write_manifest(out, manifest)
-    return {
-        "toolkit": f"openvino {ov.__version__}, nncf {nncf.__version__}",
-        "notes": notes,
-        "tensors": len(entries),
-    }
+    return {"toolkit": toolkit, "notes": notes, "tensors": len(entries), "inference_precision": ran}
 
 
 def _save(out: Path, name: str, arr: np.ndarray) -> str:
@@ -297,6 +326,28 @@ def _constant(output: Any) -> np.ndarray | None:
     if node.get_type_name() != "Constant":
         return None
     return np.asarray(node.get_data())
+
+
+def _cpu_caps(core: Any) -> list[str] | None:
+    """The CPU's OPTIMIZATION_CAPABILITIES as OpenVINO reports them (None: not reported)."""
+    try:
+        return [str(c) for c in core.get_property("CPU", "OPTIMIZATION_CAPABILITIES")]
+    except Exception:  # noqa: BLE001 - a missing property is a refusal's reason, never a crash
+        return None
+
+
+def precision_refusal(caps: Sequence[str] | None, hint: str) -> str | None:
+    """Why an ``hint`` (f16/bf16) run cannot be trusted on a CPU with ``caps``, or None when it can:
+    without the instructions OpenVINO ignores the hint silently and runs f32."""
+    need = {"f16": "FP16", "bf16": "BF16"}[hint]
+    if caps is not None and need in caps:
+        return None
+    has = "reports no capabilities" if caps is None else f"reports {', '.join(caps) or 'none'}"
+    return (
+        f"--target openvino-fp16: this CPU has no {need} instructions in OpenVINO's eyes ({has}): OpenVINO "
+        f"would ignore the {hint} inference hint without a word and run f32, so the dump would compare f32 "
+        "with f32; it is not written (dumpscope's own --target fp16 simulates float16 storage anywhere)"
+    )
 
 
 def _cpu_capabilities(core: Any) -> str:

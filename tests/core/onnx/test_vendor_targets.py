@@ -58,6 +58,7 @@ def _conv_model(tmp_path: Path) -> Path:
         ("rknn-int8", ("RKNN-Toolkit2", "pip install 'dumpscope[rknn]'")),
         ("rknn-fp16", ("RKNN-Toolkit2", "pip install 'dumpscope[rknn]'")),
         ("openvino-int8", ("OpenVINO and NNCF", "pip install 'dumpscope[openvino]'")),
+        ("openvino-fp16", ("OpenVINO", "pip install 'dumpscope[openvino]'")),
         ("ncnn", ("ncnn and pnnx", "pip install 'dumpscope[ncnn]'")),
     ],
 )
@@ -191,3 +192,54 @@ def test_openvino_int8_dump_pairs_by_onnx_names_with_fake_quantize_scales(tmp_pa
     assert "ignored_scope=nncf.IgnoredScope(names=['conv2'])" in remedy
     assert vendor_remedy(kind, v.LAYOUT, "conv2") is None
     assert target_kind(compare(tmp_path / "golden", tmp_path / "golden", workers=1)).toolkit is None
+
+
+def test_an_f16_hint_on_a_cpu_without_fp16_is_refused_not_run_as_f32() -> None:
+    refused = vendor_targets.precision_refusal(["FP32", "INT8", "BIN"], "f16")
+    assert refused is not None and "no FP16 instructions" in refused and "f32 with f32" in refused
+    assert "reports FP32, INT8, BIN" in refused and "not written" in refused
+    assert vendor_targets.precision_refusal(None, "f16") is not None  # unknown: not trusted either
+    assert vendor_targets.precision_refusal(["FP32", "BF16"], "f16") is not None  # BF16 is not FP16
+    assert vendor_targets.precision_refusal(["FP32", "FP16"], "f16") is None
+
+
+needs_openvino_runtime = pytest.mark.skipif(
+    vendor_targets.missing_toolkit("openvino-fp16") is not None,
+    reason="openvino not installed (pip install 'dumpscope[openvino]')",
+)
+
+
+@needs_openvino_runtime
+def test_openvino_fp16_writes_nothing_on_a_cpu_without_fp16(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(vendor_targets, "_cpu_caps", lambda core: ["FP32", "INT8"])
+    out = tmp_path / "ov16"
+    code = main(["dump", str(_conv_model(tmp_path)), "-o", str(out), "--target", "openvino-fp16"])
+    err = capsys.readouterr().err
+    assert code == 2 and "f32 with f32" in err and not out.exists()
+
+
+@needs_openvino_runtime
+def test_openvino_fp16_runs_in_f16_where_the_cpu_has_it(tmp_path: Path) -> None:
+    import openvino as ov
+
+    caps = list(ov.Core().get_property("CPU", "OPTIMIZATION_CAPABILITIES"))
+    if "FP16" not in caps:
+        pytest.skip(f"this CPU reports no FP16 ({caps}): the refusal is tested above")
+    model = _conv_model(tmp_path)
+    dump_model(model, tmp_path / "golden")
+    x = [f"x={tmp_path / 'golden' / 'inputs' / 'x.npy'}"]
+    record = vendor_targets.dump_vendor(model, tmp_path / "ov", target="openvino-fp16", inputs=x)
+    assert record["inference_precision"] == "f16" and "reports f16" in record["notes"][0]
+    f = compare(tmp_path / "golden", tmp_path / "ov", model=model, workers=1).frame
+    both = f.filter((pl.col("side") == "both") & (pl.col("kind") == "activation"))
+    assert (
+        set(both["name"]) == {"conv1.out", "relu1.out", "conv2.out", "y"} and (both["band"] == "fp16").all()
+    )
+    golden, target = open_dump(tmp_path / "golden"), open_dump(tmp_path / "ov")
+    for name in ("conv1.out", "conv2.out"):  # f16 arithmetic, not f32: independent float64 distance
+        g = golden.tensors[name].load().astype(np.float64)
+        t = target.tensors[name].load().astype(np.float64)
+        rel = float(np.linalg.norm(g - t) / np.linalg.norm(g))
+        assert 1e-5 < rel < 1e-2, (name, rel)

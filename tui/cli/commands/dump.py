@@ -71,9 +71,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--target",
-        choices=("fp16", "int8", "optimized", "rknn-int8", "rknn-fp16", "openvino-int8", "ncnn"),
+        choices=(
+            "fp16",
+            "int8",
+            "optimized",
+            "rknn-int8",
+            "rknn-fp16",
+            "openvino-int8",
+            "openvino-fp16",
+            "ncnn",
+        ),
         help="make a hardware-free target dump; rknn-int8/rknn-fp16 (RKNN-Toolkit2's rk3588 "
-        "simulator), openvino-int8 (OpenVINO + NNCF) and ncnn (pnnx + ncnn, blobs paired by the "
+        "simulator), openvino-int8 (OpenVINO + NNCF), openvino-fp16 (refused on a CPU without FP16, "
+        "where OpenVINO would silently run f32) and ncnn (pnnx + ncnn, blobs paired by the "
         "graph's structure) drive the vendor's own toolkit, an optional extra (pip install "
         "'dumpscope[rknn]' / 'dumpscope[openvino]' / 'dumpscope[ncnn]')",
     )
