@@ -17,7 +17,11 @@ Judged per case (exit 1 when one fails):
   ``error_analysis.txt`` prints (counted; a disagreement is reported, not hidden), and for int8 builds
   ``diagnose``'s rank 1 is the layer RKNN's "single" column shows worst, class quantisation, with the
   hybrid-quantisation remedy naming it;
-* OpenVINO / ncnn: counts of paired rows and what diagnose ranks first (reported).
+* OpenVINO / ncnn: counts of paired rows and what diagnose ranks first (reported); openvino-fp16
+  must have run in f16 (its dump's notes), never f32 compared with f32;
+* ncnn: the blobs counted by how each was paired or why not (``ncnn_kinds``: structure, values,
+  name, split, reshape, pnnx-made, constant, unpaired), from the dump's manifest; a blob left
+  unpaired fails the case.
 """
 
 from __future__ import annotations
@@ -48,6 +52,8 @@ CASES = (
     ("rknn-fp16", "yolov8n"),
     ("openvino-int8", "ppocr-det"),
     ("openvino-int8", "yolov8n"),
+    ("openvino-fp16", "ppocr-det"),
+    ("openvino-fp16", "yolov8n"),
     ("ncnn", "ppocr-cls"),
     ("ncnn", "ppocr-det"),
     ("ncnn", "yolov8n"),
@@ -128,6 +134,26 @@ def _rknn(target: str, snap: Path, facts: dict[str, Any], reasons: list[str]) ->
         reasons.append(f"only {agree.height} of {printed.height} printed rows agree")
 
 
+def _manifest_facts(target: str, out: Path, facts: dict[str, Any], reasons: list[str]) -> None:
+    """What the target dump's own manifest records: ncnn's pairing kinds, OpenVINO's precision."""
+    manifest = json.loads((out / "manifest.json").read_text())
+    notes = manifest.get("notes") or []
+    if target == "ncnn":
+        kinds: dict[str, int] = {}
+        for entry in manifest.get("tensors", []):
+            kind = (entry.get("vendor") or {}).get("pairing_kind")
+            if kind:
+                kinds[kind] = kinds.get(kind, 0) + 1
+        facts["ncnn_kinds"] = dict(sorted(kinds.items()))
+        facts["ncnn_note"] = notes[0] if notes else None
+        if kinds.get("unpaired"):
+            reasons.append(f"{kinds['unpaired']} ncnn blobs left unpaired")
+    elif target == "openvino-fp16":
+        facts["precision_note"] = next((n for n in notes if "INFERENCE_PRECISION_HINT" in n), None)
+        if not facts["precision_note"] or "reports f16" not in facts["precision_note"]:
+            reasons.append("the OpenVINO fp16 dump does not say it ran in f16")
+
+
 def judge(target: str, key: str) -> Outcome:
     name = f"{target}:{key}"
     if not (venv_of(target) / "bin" / "dumpscope").is_file():
@@ -154,6 +180,7 @@ def judge(target: str, key: str) -> Outcome:
         top = diagnose(cmp, replay=False).root_causes
         facts["diagnose_rank1"] = [top[0].name, top[0].cause] if top else None
         facts["health"] = {r["health"]: r["count"] for r in cmp.frame["health"].value_counts().to_dicts()}
+        _manifest_facts(target, out, facts, reasons)
     return Outcome(name, "fail" if reasons else "pass", facts, reasons)
 
 
