@@ -555,6 +555,17 @@ def _pair_one(
         )
     if best_d is not None and len(pool) > 1:
         dist, _depth, best = best_d
+        tied = _tied(pool, values, tensor_values, dist)
+        if len(tied) > 1:  # values cannot tell them apart: the graph's nearest is the next ONNX node
+            near, depth = min(tied, key=lambda td: (td[1], [t for t, _d in pool].index(td[0])))
+            near_d = _closest([(near, depth)], values, tensor_values)
+            how = (
+                f"{head} -> {graph.producer[near][1]} {near!r} ({why}, {len(pool)} candidates; the values "
+                f"cannot tell {len(tied)} of them apart (within {TIED:g}x of the closest), so the graph "
+                f"chose the nearest, {depth} node(s) on; values: relative distance "
+                f"{_fmt(near_d[0] if near_d else math.nan)})"
+            )
+            return BlobPairing(blob, layer, near, how, kind="structure")
         how = (
             f"{head} -> {graph.producer[best][1]} {best!r} ({why}, {len(pool)} candidates; values chose "
             f"it: relative distance {_fmt(dist)})"
@@ -565,6 +576,29 @@ def _pair_one(
     check = "" if best_d is None else f"; values: relative distance {_fmt(best_d[0])}"
     how = f"{head} -> {graph.producer[best][1]} {best!r} ({why}, {which}{check})"
     return BlobPairing(blob, layer, best, how, kind="structure")
+
+
+#: Candidates whose distances from the blob are within this factor of the closest one's (and within
+#: :data:`VALUES_AGREE`) are not told apart by the values (YOLOv8n's SPPF: MaxPool of a MaxPool).
+TIED = 2.0
+
+
+def _tied(
+    pool: Sequence[tuple[str, int]],
+    values: np.ndarray | None,
+    tensor_values: Callable[[str], np.ndarray | None],
+    best: float,
+) -> list[tuple[str, int]]:
+    """The candidates the values cannot tell from the closest one (itself included)."""
+    if values is None or best > VALUES_AGREE:
+        return []
+    limit = min(VALUES_AGREE, max(best * TIED, 1e-12))
+    out = []
+    for t, d in pool:
+        g = tensor_values(t)
+        if g is not None and g.size == values.size and _distance(g, values) <= limit:
+            out.append((t, d))
+    return out
 
 
 def _fmt(x: float) -> str:

@@ -280,6 +280,33 @@ def test_memorydata_named_after_an_onnx_constant_pairs_by_name(tmp_path: Path) -
     assert got["out0"].tensor == "y"
 
 
+def test_candidates_the_values_cannot_tell_apart_are_decided_by_the_graph(tmp_path: Path) -> None:
+    """YOLOv8n's SPPF (a MaxPool of a MaxPool...) leaves equal values two nodes apart: the next node wins."""
+    nodes = [helper.make_node("Relu", [a], [b], name=b) for a, b in (("x", "r1"), ("r1", "r2"), ("r2", "r3"))]
+    model = build_model(
+        nodes,
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 4, 4])],
+        [helper.make_tensor_value_info("r3", TensorProto.FLOAT, [1, 2, 4, 4])],
+    )
+    path = tmp_path / "relus.onnx"
+    onnx.save_model(model, str(path))
+    x = np.random.default_rng(8).standard_normal((1, 2, 4, 4)).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    dump_model(path, tmp_path / "g", inputs=[f"x={tmp_path / 'x.npy'}"])
+    golden = open_dump(tmp_path / "g")
+    r = golden.tensors["r1"].load()[0]
+    assert np.array_equal(r, golden.tensors["r3"].load()[0])  # r1 = r2 = r3: the values cannot choose
+    param = tmp_path / "relus.ncnn.param"
+    param.write_text(
+        "7767517\n4 4\nInput in0 0 1 in0\n"
+        "ReLU relu_0 1 1 in0 1\nReLU relu_1 1 1 1 2\nReLU relu_2 1 1 2 out0\n"
+    )
+    got = {p.blob: p for p in _pair(path, tmp_path / "g", {"in0": x[0], "1": r, "2": r, "out0": r}, param)}
+    assert [got[b].tensor for b in ("1", "2", "out0")] == ["r1", "r2", "r3"]
+    assert got["1"].kind == "structure" and "cannot tell 3 of them apart" in got["1"].how
+    assert "the graph chose the nearest, 1 node(s) on" in got["1"].how and "values chose" not in got["1"].how
+
+
 # --- real pnnx + ncnn output ---------------------------------------------------------------------
 
 
