@@ -11,9 +11,16 @@ Blobs are numbered (``in0``, ``1``, ``2`` ... ``out0``): no ONNX name survives, 
 by the graph's structure (:func:`pair_blobs`): walking both graphs from the inputs, each layer's
 output is looked for among the ONNX tensors a few nodes downstream of the tensors its input blobs
 were paired with, computed from those alone; a candidate must hold the blob's element count, and
-an ONNX op the ncnn layer type can stand for is preferred; where several remain, the values decide
-(the candidate closest to the blob).  Every row says how it was paired, and every blob left
-unpaired says why.
+an ONNX op the ncnn layer type can stand for is preferred (narrowed by the layer's own params: a
+BinaryOp's operation, a bias-free convolution's bare Conv).  The graph decides before the values: a
+layer with a bias is the last node of the Conv->BatchNormalization / MatMul->Add chain pnnx folded
+into it.  Where several candidates remain the values decide (the candidate closest to the blob),
+unless they cannot tell them apart (:data:`TIED`): then the nearest node in the graph.  A scalar
+BinaryOp pnnx inserted (``x * 1.2`` before a HardSigmoid) is explained when the blob holds the
+paired tensor with that scalar applied; a MemoryData named after an ONNX constant pairs by name.
+Every row says how it was paired (:attr:`BlobPairing.kind`, :data:`KINDS`), and every blob left
+unpaired says why.  :func:`paired_dump` turns a folder of blobs a user extracted into a dump
+under the ONNX names.
 """
 
 from __future__ import annotations
