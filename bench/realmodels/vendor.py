@@ -57,6 +57,7 @@ CASES = (
     ("ncnn", "ppocr-cls"),
     ("ncnn", "ppocr-det"),
     ("ncnn", "yolov8n"),
+    ("ncnn", "ppocr-rec"),  # SVTR neck: LayerNorm, MultiHeadAttention, Gemm fused by pnnx
 )
 BUILD_TIMEOUT = 1800
 

@@ -38,6 +38,9 @@ from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorKind, Tenso
 MAGIC = "7767517"
 #: How many ONNX nodes downstream of a layer's paired inputs its output is looked for.
 MAX_DEPTH = 8
+#: Layers that stand for a longer chain of ONNX nodes (a LayerNormalization decomposed into ~10 nodes,
+#: an attention block into dozens): how far downstream their output is looked for.
+DEPTH: Mapping[str, int] = {"LayerNorm": 16, "GroupNorm": 16, "InstanceNorm": 16, "MultiHeadAttention": 64}
 #: Largest .param file read (a real one is a few kB per 100 layers).
 MAX_PARAM_BYTES = 16 << 20
 #: A candidate within this relative distance of the blob (||g - b|| / ||g||) is confirmed by values
@@ -90,8 +93,9 @@ FUSED_ACTIVATION: Mapping[str, frozenset[str]] = {
     "5": frozenset({"Mul"}),  # mish
     "6": frozenset({"HardSwish", "Mul", "Div"}),
 }
+#: Layers with a fused activation in param 9 (ncnn's Gemm uses 9 for K: it fuses none).
 _FUSES = frozenset(
-    {"Convolution", "ConvolutionDepthWise", "Deconvolution", "DeconvolutionDepthWise", "InnerProduct", "Gemm"}
+    {"Convolution", "ConvolutionDepthWise", "Deconvolution", "DeconvolutionDepthWise", "InnerProduct"}
 )
 #: ncnn BinaryOp's operation (param 0) -> the ONNX op it is (r-forms swap the operands).
 BINARY_OP: Mapping[str, str] = {
@@ -134,8 +138,8 @@ class Layer:
 
     def ops(self) -> frozenset[str]:
         """The ONNX ops this layer's output can be (a fused activation: that activation's)."""
-        if self.type in _FUSES and self.params.get("9", "0") not in ("", "0"):
-            return FUSED_ACTIVATION.get(self.params["9"], frozenset())
+        if self.activation() != "0":
+            return FUSED_ACTIVATION.get(self.activation(), frozenset())
         return OPS.get(self.type, frozenset())
 
     def exact_ops(self) -> frozenset[str] | None:
@@ -144,15 +148,21 @@ class Layer:
         bare Conv (a BatchNormalization or bias Add would have been fused into its bias)."""
         if self.type == "BinaryOp" and self.params.get("0", "0") in BINARY_OP:
             return frozenset({BINARY_OP[self.params.get("0", "0")]})
-        if self.type in _BARE and self.params.get("5", "0") == "0" and self.params.get("9", "0") in ("", "0"):
+        if self.type in _BARE and self.params.get("5", "0") == "0" and self.activation() == "0":
             return frozenset({_BARE[self.type]})
         return None
 
     def has_bias(self) -> bool:
-        """Whether a convolution or InnerProduct has a bias (param 5; InnerProduct's param 1), where
-        pnnx folds a BatchNormalization or a bias Add."""
+        """Whether a convolution or InnerProduct has a bias (param 5; InnerProduct's param 1), or a
+        Gemm a constant C (6=1, broadcast 10 set), where pnnx folds a BatchNormalization or a bias Add."""
+        if self.type == "Gemm":
+            return self.params.get("6") == "1" and self.params.get("10", "-1") != "-1"
         key = "1" if self.type == "InnerProduct" else "5"
         return self.type in _FUSES and self.params.get(key) == "1"
+
+    def activation(self) -> str:
+        """The fused activation type (param 9 of a convolution or InnerProduct; "0": none)."""
+        return (self.params.get("9", "0") or "0") if self.type in _FUSES else "0"
 
     def scalar(self) -> float | None:
         """The constant a BinaryOp applies to its one input blob (params 1=1, 2=k), else None."""
@@ -164,8 +174,8 @@ class Layer:
             return None
 
     def label(self) -> str:
-        act = self.params.get("9", "0") if self.type in _FUSES else "0"
-        return f"{self.type}" + (f" (+activation {act})" if act not in ("", "0") else "")
+        act = self.activation()
+        return f"{self.type}" + (f" (+activation {act})" if act != "0" else "")
 
 
 def is_param(path: str | Path) -> bool:
@@ -274,9 +284,9 @@ def _distance(g: np.ndarray, b: np.ndarray) -> float:
     return diff / ng if ng > 0 else (0.0 if diff == 0 else math.inf)
 
 
-def _downstream(graph: Graph, start: Sequence[str]) -> list[tuple[str, int]]:
-    """ONNX tensors computed from ``start`` alone (and constants), at most :data:`MAX_DEPTH` nodes on,
-    in the order reached: (tensor, depth)."""
+def _downstream(graph: Graph, start: Sequence[str], limit: int = MAX_DEPTH) -> list[tuple[str, int]]:
+    """ONNX tensors computed from ``start`` alone (and constants), at most ``limit`` nodes on, in the
+    order reached: (tensor, depth)."""
     reached = dict.fromkeys(start, 0)
     out: list[tuple[str, int]] = []
     frontier = list(start)
@@ -290,7 +300,7 @@ def _downstream(graph: Graph, start: Sequence[str]) -> list[tuple[str, int]]:
                 if not all(i in reached or i in graph.constant for i in ins):
                     continue
                 depth = max(reached.get(i, 0) for i in ins) + 1
-                if depth > MAX_DEPTH:
+                if depth > limit:
                     continue
                 reached[o] = depth
                 out.append((o, depth))
@@ -415,7 +425,7 @@ class _Walk:
                 t for b in layer.inputs for t in ([self.onnx_of[b]] if b in self.onnx_of else self.anchor[b])
             )
         )
-        found = _downstream(self.graph, start)
+        found = _downstream(self.graph, start, DEPTH.get(layer.type, MAX_DEPTH))
         for j, blob in enumerate(layer.outputs):
             bp = _pair_one(layer, j, blob, start, found, self.graph, self.claimed, *self.readers)
             if bp.tensor is None:
@@ -514,8 +524,8 @@ def _pair_one(
             blob,
             layer,
             None,
-            f"not paired: no ONNX tensor within {MAX_DEPTH} nodes downstream of {after!r}, computed from it "
-            "alone, holds "
+            f"not paired: no ONNX tensor within {DEPTH.get(layer.type, MAX_DEPTH)} nodes downstream of "
+            f"{after!r}, computed from it alone, holds "
             f"its {size} values (an intermediate pnnx made, or a layout of ncnn's own)",
         )
     ops, exact = layer.ops(), layer.exact_ops()
@@ -534,12 +544,12 @@ def _pair_one(
             blob,
             layer,
             None,
-            f"not paired: within {MAX_DEPTH} nodes downstream of {after!r} no output of an op a "
-            f"{layer.type} stands for holds its {size} values, and no other tensor there matches its "
-            f"values{near}: an intermediate of pnnx's own",
+            f"not paired: within {DEPTH.get(layer.type, MAX_DEPTH)} nodes downstream of {after!r} no output "
+            f"of an op a {layer.type} stands for holds its {size} values, and no other tensor there matches "
+            f"its values{near}: an intermediate of pnnx's own",
         )
     head = f"structure: {layer.label()}{arity} after {after!r}"
-    biased = layer.has_bias() and layer.params.get("9", "0") in ("", "0")
+    biased = layer.has_bias() and layer.activation() == "0"
     heads = _fused_heads(pool, graph) if typed and biased else pool
     if len(heads) == 1 and len(pool) > 1:  # the graph decides: the fused group's last node
         best, _depth = heads[0]

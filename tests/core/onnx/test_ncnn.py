@@ -307,6 +307,60 @@ def test_candidates_the_values_cannot_tell_apart_are_decided_by_the_graph(tmp_pa
     assert "the graph chose the nearest, 1 node(s) on" in got["1"].how and "values chose" not in got["1"].how
 
 
+def test_a_layernorm_reaches_past_eight_nodes_and_a_gemm_folds_its_bias(tmp_path: Path) -> None:
+    """PP-OCR rec's SVTR neck: pnnx fuses a LayerNormalization decomposed into 9 ONNX nodes, and an
+    ncnn Gemm (whose param 9 is K, not an activation) folds MatMul -> bias Add."""
+    rng = np.random.default_rng(9)
+    inits = {
+        "two": np.array(2.0, np.float32),
+        "eps": np.array(1e-5, np.float32),
+        "gamma": rng.uniform(0.5, 1.5, 6).astype(np.float32),
+        "beta": rng.standard_normal(6).astype(np.float32),
+        "w": rng.standard_normal((6, 5)).astype(np.float32),
+        "b": (rng.standard_normal(5) * 1e-3).astype(
+            np.float32
+        ),  # tiny: the values cannot tell MatMul from Add
+    }
+    ln = [
+        ("ReduceMean", ["x"], "mu", {"axes": [-1]}),
+        ("Sub", ["x", "mu"], "d", {}),
+        ("Pow", ["d", "two"], "d2", {}),
+        ("ReduceMean", ["d2"], "var", {"axes": [-1]}),
+        ("Add", ["var", "eps"], "ve", {}),
+        ("Sqrt", ["ve"], "sd", {}),
+        ("Div", ["d", "sd"], "nrm", {}),
+        ("Mul", ["nrm", "gamma"], "sc", {}),
+        ("Add", ["sc", "beta"], "ln", {}),
+        ("MatMul", ["ln", "w"], "mm", {}),
+        ("Add", ["mm", "b"], "y", {}),
+    ]
+    nodes = [helper.make_node(op, ins, [out], name=out, **kw) for op, ins, out, kw in ln]
+    model = build_model(
+        nodes,
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 6])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4, 5])],
+        inits,
+        opset=17,
+    )
+    path = tmp_path / "ln.onnx"
+    onnx.save_model(model, str(path))
+    x = rng.standard_normal((1, 4, 6)).astype(np.float32)
+    np.save(tmp_path / "x.npy", x)
+    dump_model(path, tmp_path / "g", inputs=[f"x={tmp_path / 'x.npy'}"])
+    golden = open_dump(tmp_path / "g")
+    param = tmp_path / "ln.ncnn.param"
+    param.write_text(
+        "7767517\n3 3\nInput in0 0 1 in0\nLayerNorm ln_0 1 1 in0 1 0=6 1=1.0e-5 2=1\n"
+        "Gemm gemm_0 1 1 1 out0 10=4 2=0 3=1 4=0 5=1 6=1 7=4 8=5 9=6\n"
+    )
+    ln_out, y = golden.tensors["ln"].load()[0], golden.tensors["y"].load()[0]
+    got = {p.blob: p for p in _pair(path, tmp_path / "g", {"in0": x[0], "1": ln_out, "out0": y}, param)}
+    assert got["1"].tensor == "ln" and "LayerNorm after 'x' -> Add 'ln'" in got["1"].how  # 9 nodes on
+    assert _rel(golden.tensors["mm"].load(), y) < 0.05  # the MatMul alone is as close: values cannot decide
+    gemm = got["out0"]
+    assert gemm.tensor == "y" and "fused chain: the chain's last" in gemm.how and "activation" not in gemm.how
+
+
 # --- real pnnx + ncnn output ---------------------------------------------------------------------
 
 
