@@ -28,8 +28,8 @@ import onnx
 
 from dumpscope.core.dumps import DumpError
 from dumpscope.core.onnx.graph import GraphFacts, graph_facts
+from dumpscope.core.onnx.inputs import ModelInput
 from dumpscope.core.onnx.patch import patch_model
-from dumpscope.core.onnx.runner import ModelInput
 
 #: The targets a fix can be searched for.
 FIX_TARGETS = ("fp16", "bf16", "int8")
@@ -111,11 +111,11 @@ class Evaluator:
     def _fetch(
         self, session: object, fetch: Mapping[str, str], feed_names: Mapping[str, str]
     ) -> dict[str, np.ndarray]:
-        from dumpscope.core.onnx.runner import _run
+        from dumpscope.core.onnx.fetch_groups import run_group
 
         feeds = {feed_names.get(i.name, i.name): i.array for i in self.inputs}
         names = list(fetch.values())
-        values = _run(session, names, feeds)
+        values = run_group(session, names, feeds)
         by_fetch = dict(zip(names, values, strict=False))
         return {true: np.asarray(by_fetch[f]) for true, f in fetch.items()}
 

@@ -165,7 +165,8 @@ def open_session(
 
     ``data_dir``: where the model's external data lives when that is not next to ``path``.
     ``arena``: False frees each activation back to the allocator (bounded dumps; see
-    :class:`runner.GroupSessions`) instead of keeping the arena's high-water mark.
+    :class:`~dumpscope.core.onnx.fetch_groups.GroupSessions`) instead of keeping the arena's
+    high-water mark.
     """
     import onnxruntime as ort
 

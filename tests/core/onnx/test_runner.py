@@ -13,7 +13,9 @@ from onnx import TensorProto, helper
 
 from dumpscope.core.dumps import DumpError
 from dumpscope.core.names import from_filename
-from dumpscope.core.onnx.runner import dump_model, generate_input, parse_input_shapes, read_manifest
+from dumpscope.core.onnx.inputs import generate_input, parse_input_shapes
+from dumpscope.core.onnx.manifest import read_manifest
+from dumpscope.core.onnx.runner import dump_model
 from dumpscope.core.onnx.targets import to_fp16_storage
 from dumpscope.tui.cli.main import main
 from tests.support.models import ModelBuilder, build_model
@@ -616,17 +618,17 @@ def test_each_fetch_group_runs_a_session_exposing_only_that_group(
 ) -> None:
     """onnxruntime keeps every graph output alive for a whole run: a group's session must
     expose only its own tensors, or fetching in groups bounds nothing."""
-    from dumpscope.core.onnx import runner
+    from dumpscope.core.onnx import fetch_groups
 
     seen: list[tuple[list[str], list[str]]] = []
-    real = runner.GroupSessions.__call__
+    real = fetch_groups.GroupSessions.__call__
 
-    def spy(self: runner.GroupSessions, group: list[str]):  # type: ignore[no-untyped-def]
+    def spy(self: fetch_groups.GroupSessions, group: list[str]):  # type: ignore[no-untyped-def]
         session = real(self, group)
         seen.append((list(group), [o.name for o in session.get_outputs()]))
         return session
 
-    monkeypatch.setattr(runner.GroupSessions, "__call__", spy)
+    monkeypatch.setattr(fetch_groups.GroupSessions, "__call__", spy)
     small = dump_model(chain_model, tmp_path / "d", max_memory_mb=64 / 2**20, target="fp16")
     assert len(seen) == small["ort_runs"] >= 2
     assert all(group == outputs for group, outputs in seen)
