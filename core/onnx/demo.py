@@ -9,7 +9,7 @@ on fp16 storage it becomes inf, ``inf / inf`` gives NaN and the error spreads.
 The score scale is chosen when the model is built (:func:`score_scale`) so that
 frames ``0 .. overflow_frame`` stay below the fp16 limit and frame
 ``overflow_frame + 1`` goes over it, while fp32 stays finite.  Golden (fp32) and target
-(fp16 emulation from :mod:`dumpscope.core.onnx.targets`) each feed their own new cache
+(fp16 emulation from :mod:`dumpscope.core.onnx.fp16_target`) each feed their own new cache
 forward.  Every frame goes into one golden and one target directory, with tensor
 names prefixed ``frame{k}/`` and ``topo_index = k * n_nodes + node index``.
 """

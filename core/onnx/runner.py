@@ -296,7 +296,7 @@ def prepare_target(
     inputs: Sequence[ModelInput],
 ) -> Prepared:
     """The :class:`Prepared` run for ``target`` (None = golden)."""
-    from dumpscope.core.onnx import targets
+    from dumpscope.core.onnx import fp16_target, int8_target, optimized_target
 
     if target is None:
         return prepare_golden(proto, facts, work, source_dir)
@@ -307,7 +307,7 @@ def prepare_target(
             i.name: i.type for i in session.get_inputs()
         }
         del session
-        return targets.prepare_fp16(proto, facts, work, source_dir, types)
+        return fp16_target.prepare_fp16(proto, facts, work, source_dir, types)
     if target == "int8":
-        return targets.prepare_int8(proto, facts, work, source_dir, [{i.name: i.array for i in inputs}])
-    return targets.prepare_optimized(proto, facts, work, source_dir)
+        return int8_target.prepare_int8(proto, facts, work, source_dir, [{i.name: i.array for i in inputs}])
+    return optimized_target.prepare_optimized(proto, facts, work, source_dir)

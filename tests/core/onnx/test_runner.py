@@ -13,10 +13,10 @@ from onnx import TensorProto, helper
 
 from dumpscope.core.dumps import DumpError
 from dumpscope.core.names import from_filename
+from dumpscope.core.onnx.fp16_target import to_fp16_storage
 from dumpscope.core.onnx.inputs import generate_input, parse_input_shapes
 from dumpscope.core.onnx.manifest import read_manifest
 from dumpscope.core.onnx.runner import dump_model
-from dumpscope.core.onnx.targets import to_fp16_storage
 from dumpscope.tui.cli.main import main
 from tests.support.models import ModelBuilder, build_model
 
