@@ -65,9 +65,9 @@ from dumpscope.core.diagnosis.replay import (
     MAX_REPLAYS,
     Replay,
     Replayer,
-    model_source,
     replay_rows,
 )
+from dumpscope.core.diagnosis.subgraph import model_source
 from dumpscope.core.diagnosis.vendor_facts import listed_field, manifest_of, opdebug_records
 from dumpscope.core.diagnosis.verdict import Diagnosis, RootCause, row_info
 from dumpscope.core.names import display

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.diagnosis.checks import PatchAction
-from dumpscope.core.diagnosis.replay import model_tail
+from dumpscope.core.diagnosis.subgraph import model_tail
 from dumpscope.core.diagnosis.vendor_facts import manifest_of
 from dumpscope.core.dumps import DumpError
 from dumpscope.core.onnx.graph import load_graph

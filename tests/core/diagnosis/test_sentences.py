@@ -42,7 +42,8 @@ from dumpscope.core.diagnosis.checks import constants as constants_check
 from dumpscope.core.diagnosis.checks import overflow as overflow_check
 from dumpscope.core.diagnosis.checks.saturation import Rail, _finding, _held
 from dumpscope.core.diagnosis.engine import diagnose
-from dumpscope.core.diagnosis.replay import Replay, Replayer, model_source
+from dumpscope.core.diagnosis.replay import Replay, Replayer
+from dumpscope.core.diagnosis.subgraph import model_source
 from dumpscope.core.onnx.runner import dump_model
 
 ROOT = Path(diagnosis_package.__file__).parent
