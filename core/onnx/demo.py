@@ -28,19 +28,12 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 from dumpscope.core.dumps import DumpError
+from dumpscope.core.onnx.fetch_groups import estimate_sizes
 from dumpscope.core.onnx.graph import GraphFacts, graph_facts
+from dumpscope.core.onnx.inputs import ModelInput, save_inputs
+from dumpscope.core.onnx.manifest import manifest_header, node_entries, write_manifest
 from dumpscope.core.onnx.model_io import write_model
-from dumpscope.core.onnx.runner import (
-    ModelInput,
-    dump_prepared,
-    estimate_sizes,
-    load_model,
-    manifest_header,
-    node_entries,
-    prepare_target,
-    save_inputs,
-    write_manifest,
-)
+from dumpscope.core.onnx.runner import dump_prepared, load_model, prepare_target
 from dumpscope.core.onnx.targets import Prepared, open_session
 
 ROWS, DIM = 4, 16
