@@ -115,7 +115,7 @@ CASES = (
 def _inputs(case: FixCase, model: Path, work: Path) -> list[str]:
     """The case's inputs as NAME=FILE.npy: generated (seed 0) at the corpus shapes, one maybe scaled."""
     from dumpscope.core.onnx.graph import graph_facts
-    from dumpscope.core.onnx.runner import parse_input_shapes, resolve_inputs
+    from dumpscope.core.onnx.inputs import parse_input_shapes, resolve_inputs
 
     proto = onnx.load(str(model), load_external_data=False)
     shapes = parse_input_shapes(MODELS[case.model].shapes or None)

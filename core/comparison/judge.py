@@ -51,7 +51,8 @@ class Limit:
 
     def describe(self, metric: str) -> str:
         op = "<" if metric in HIGHER_IS_BETTER else ">"
-        parts = [f"{k} {op} {v:g}" for k, v in (("warn", self.warn), ("fail", self.fail)) if v is not None]
+        bounds = ((Health.WARN, self.warn), (Health.FAIL, self.fail))
+        parts = [f"{k} {op} {v:g}" for k, v in bounds if v is not None]
         return ", ".join(parts) or "not judged"
 
 
@@ -178,7 +179,7 @@ class Thresholds:
     def _override_target(self, item: str, key: str) -> tuple[list[str], str, str]:
         """(bands, metric, ``warn``/``fail``) an override key names."""
         parts = key.split(".")
-        which = parts.pop() if parts[-1] in ("warn", "fail") else "fail"
+        which = parts.pop() if parts[-1] in (Health.WARN, Health.FAIL) else Health.FAIL.value
         bands = [b for b in self.bands if b != "exact"]
         if len(parts) == 2:
             if parts[0] not in self.bands:
@@ -334,7 +335,11 @@ def _verdict(fail_reasons: list[pl.Expr], warn_reasons: list[pl.Expr]) -> list[p
     fail = _joined("hard_fail", fail_reasons)
     warn = _joined("hard_warn", warn_reasons)
     health = (
-        pl.when(fail != "").then(pl.lit("fail")).when(warn != "").then(pl.lit("warn")).otherwise(pl.lit("ok"))
+        pl.when(fail != "")
+        .then(pl.lit(Health.FAIL.value))
+        .when(warn != "")
+        .then(pl.lit(Health.WARN.value))
+        .otherwise(pl.lit(Health.OK.value))
     )
     reason = pl.when(fail != "").then(fail).otherwise(warn)
     notes = pl.col("notes").fill_null("")
@@ -440,7 +445,7 @@ def failing_rules(frame: pl.DataFrame, thresholds: Thresholds) -> pl.Series:
         conditions += _bound_conditions(thresholds, frame.columns)
     unhealthy = pl.col("health").is_in([Health.FAIL, Health.WARN])
     words = [pl.when(unhealthy & cond).then(pl.lit(word)) for cond, word in conditions]
-    words.append(pl.when(pl.col("health") == Health.ERROR).then(pl.lit("error")))
+    words.append(pl.when(pl.col("health") == Health.ERROR).then(pl.lit(Health.ERROR.value)))
     return frame.select(pl.coalesce(*words, pl.lit("")).alias("rule")).to_series()
 
 
@@ -497,7 +502,7 @@ def metric_states(row: Mapping[str, object], thresholds: Thresholds) -> dict[str
     states: dict[str, str] = {}
     for metric in metrics:
         fail, warn = _past(thresholds, band, metric, limits[metric])
-        for level, cond in (("fail", fail), ("warn", warn)):
+        for level, cond in ((Health.FAIL.value, fail), (Health.WARN.value, warn)):
             if cond is not None and metric not in states and frame.select(cond).item():
                 states[metric] = level
     return states

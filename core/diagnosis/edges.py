@@ -16,19 +16,23 @@ An input name resolves to a row by tensor name (golden or target side), then by
 ``Constant`` outputs, rows of kind ``constant``) are kept apart: a node whose only bad
 input is a constant *introduces* its error (the constant is the evidence), it does not
 inherit it.
+
+The graphs themselves (:func:`graph_sources`): the one given to ``diagnose``, else those the
+comparison was built with.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import polars as pl
 
 from dumpscope.core.comparison.pairing import Pair
 from dumpscope.core.comparison.result import Comparison
-from dumpscope.core.dumps import Dump, TensorRef
-from dumpscope.core.onnx.graph import GraphFacts
+from dumpscope.core.dumps import Dump, DumpError, TensorRef
+from dumpscope.core.onnx.graph import GraphFacts, load_graph
 from dumpscope.core.vendor.atc_graph import AtcGraph
 
 #: A parsed graph that knows each node's inputs.
@@ -251,3 +255,49 @@ def _dump_constants(dump: Dump | None) -> set[str]:
     if dump is None:
         return set()
     return {n for n, ref in dump.tensors.items() if ref.info.kind == "constant"}
+
+
+def graph_sources(
+    cmp: Comparison, graph: GraphFacts | str | Path | None
+) -> tuple[list[GraphSource], AtcGraph | None]:
+    """The graphs to take edges from, and the ATC graph (for fusion facts) if any.
+
+    An explicit ``graph`` that cannot be read is an error.  By default the graph facts
+    the comparison was built with are reused (parsed once per command); a reopened
+    comparison has none, and no tensors, so no edges either.
+    """
+    if isinstance(graph, GraphFacts):
+        return [graph], None
+    if graph is not None:
+        return _explicit_source(graph)
+    if cmp.pairing is None:
+        return [], None
+    return _recorded_sources(cmp)
+
+
+def _recorded_sources(cmp: Comparison) -> tuple[list[GraphSource], AtcGraph | None]:
+    """The model and ATC graph the comparison was built with (parsed facts, else reread by path)."""
+    model = cmp.model_facts or _reload(cmp.meta.model)
+    atc = cmp.atc or _reload(cmp.meta.graph)
+    recorded: list[GraphSource] = [g for g in (model, atc) if g is not None]
+    return recorded, atc if isinstance(atc, AtcGraph) else None
+
+
+def _reload(path: object) -> GraphSource | None:
+    """A graph recorded by path only (a comparison built by hand); None when unreadable."""
+    if not path:
+        return None
+    try:
+        return _explicit_source(str(path))[0][0]
+    except DumpError:
+        return None
+
+
+def _explicit_source(path: str | Path) -> tuple[list[GraphSource], AtcGraph | None]:
+    """A graph given to ``diagnose`` itself: an ATC graph JSON or an ONNX model."""
+    if str(path).lower().endswith(".json"):
+        from dumpscope.core.vendor.atc_graph import load_graph as load_atc
+
+        atc = load_atc(path)
+        return [atc], atc
+    return [load_graph(path)], None

@@ -9,18 +9,18 @@
    NaN/Inf; jump vs drift along the topological order.
 3. **Evidence** (:mod:`~dumpscope.core.diagnosis.checks`) for the strongest candidates
    only: range and overflow checks on their golden inputs, outputs and constants, the
-   fp16 conversion's clamp records, decoded Opdebug records, fused ops, quantisation.
+   fp16 conversion's clamp records, decoded Opdebug records
+   (:mod:`~dumpscope.core.diagnosis.vendor_facts`), fused ops, quantisation.
 4. **Ranking and advice** from known porting fixes: clip before an overflowing exp or
    keep it in fp32, disable the fusion pattern, INT16 for a badly quantised layer, align
    pre-processing when the inputs already differ, with
-   the ``dumpscope patch`` command when one applies.
+   the ``dumpscope patch`` command when one applies (:mod:`~dumpscope.core.diagnosis.patch_commands`).
 """
 
 from __future__ import annotations
 
 import math
 import shlex
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -56,22 +56,22 @@ from dumpscope.core.diagnosis.classify import (
     nan_origin,
     trend,
 )
-from dumpscope.core.diagnosis.edges import Edges, GraphSource, build_edges
+from dumpscope.core.diagnosis.edges import Edges, build_edges, graph_sources
 from dumpscope.core.diagnosis.effects import cause_share, constant_row_share, measured
 from dumpscope.core.diagnosis.layout import row_layout
 from dumpscope.core.diagnosis.msprobe import diagnose_msprobe, is_msprobe
+from dumpscope.core.diagnosis.patch_commands import model_node_names, model_path, patch_commands
 from dumpscope.core.diagnosis.replay import (
     MAX_REPLAYS,
     Replay,
     Replayer,
-    model_source,
-    model_tail,
     replay_rows,
 )
+from dumpscope.core.diagnosis.subgraph import model_source
+from dumpscope.core.diagnosis.vendor_facts import listed_field, manifest_of, opdebug_records
 from dumpscope.core.diagnosis.verdict import Diagnosis, RootCause, row_info
-from dumpscope.core.dumps import DumpError
 from dumpscope.core.names import display
-from dumpscope.core.onnx.graph import GraphFacts, load_graph
+from dumpscope.core.onnx.graph import GraphFacts
 from dumpscope.core.vendor.atc_graph import AtcGraph
 from dumpscope.core.vendor.fusion import fused_ops
 from dumpscope.core.vendor.opdebug import OverflowRecord
@@ -95,156 +95,11 @@ MIN_LOSS_DB = 1.0
 ADVICE: dict[str, str] = check_advice()
 
 
-# ----------------------------------------------------------------- graph sources
-
-
-def _graph_sources(
-    cmp: Comparison, graph: GraphFacts | str | Path | None
-) -> tuple[list[GraphSource], AtcGraph | None]:
-    """The graphs to take edges from, and the ATC graph (for fusion facts) if any.
-
-    An explicit ``graph`` that cannot be read is an error.  By default the graph facts
-    the comparison was built with are reused (parsed once per command); a reopened
-    comparison has none, and no tensors, so no edges either.
-    """
-    if isinstance(graph, GraphFacts):
-        return [graph], None
-    if graph is not None:
-        return _explicit_source(graph)
-    if cmp.pairing is None:
-        return [], None
-    return _recorded_sources(cmp)
-
-
-def _recorded_sources(cmp: Comparison) -> tuple[list[GraphSource], AtcGraph | None]:
-    """The model and ATC graph the comparison was built with (parsed facts, else reread by path)."""
-    model = cmp.model_facts or _reload(cmp.meta.model)
-    atc = cmp.atc or _reload(cmp.meta.graph)
-    recorded: list[GraphSource] = [g for g in (model, atc) if g is not None]
-    return recorded, atc if isinstance(atc, AtcGraph) else None
-
-
-def _reload(path: object) -> GraphSource | None:
-    """A graph recorded by path only (a comparison built by hand); None when unreadable."""
-    if not path:
-        return None
-    try:
-        return _explicit_source(str(path))[0][0]
-    except DumpError:
-        return None
-
-
-def _explicit_source(path: str | Path) -> tuple[list[GraphSource], AtcGraph | None]:
-    """A graph given to ``diagnose`` itself: an ATC graph JSON or an ONNX model."""
-    if str(path).lower().endswith(".json"):
-        from dumpscope.core.vendor.atc_graph import load_graph as load_atc
-
-        atc = load_atc(path)
-        return [atc], atc
-    return [load_graph(path)], None
-
-
 def classify(cmp: Comparison, graph: GraphFacts | str | Path | None = None) -> pl.DataFrame:
     """Per frame row (same order): ``origin`` (introduced/inherited/clean/unknown), the worst
     input (row, name, health, error), the error ``growth`` over it and ``bad_constant``."""
-    sources, _ = _graph_sources(cmp, graph)
+    sources, _ = graph_sources(cmp, graph)
     return classify_frame(cmp.frame, build_edges(cmp, sources), _graph_outputs(cmp), cmp.thresholds)
-
-
-# ----------------------------------------------------------------- vendor facts
-
-
-def _listed(value: object) -> list[object]:
-    """A manifest field that should be a list (anything else: empty)."""
-    return value if isinstance(value, list) else []
-
-
-def _manifest(dump: object) -> dict[str, object]:
-    meta = getattr(dump, "meta", None)
-    m = meta.get("manifest") if isinstance(meta, dict) else None
-    return m if isinstance(m, dict) else {}
-
-
-def _opdebug_records(cmp: Comparison) -> tuple[dict[str, list[OverflowRecord]], list[str]]:
-    """Opdebug records of the target dump, by linked op name, plus one line each."""
-    from dumpscope.core.vendor.opdebug import opdebug_index
-
-    index = opdebug_index(cmp.target)
-    if index is None:
-        return {}, []
-    if index.error is not None:  # an index is only made for a target dump
-        return {}, [f"Opdebug scan of {cmp.target.path if cmp.target else '?'} failed: {index.error}"]
-    return {op: list(recs) for op, recs in index.by_op.items()}, [_opdebug_line(rec) for rec in index.records]
-
-
-def _opdebug_line(rec: OverflowRecord) -> str:
-    bits = ", ".join(b.meaning for b in rec.bits) or f"status 0x{rec.status:x}"
-    op = display(rec.op_name) if rec.op_name else "an op not found in the dump"
-    return f"Opdebug: {rec.unit} task {rec.task_id} stream {rec.stream_id} ({op}): {bits}"
-
-
-# ----------------------------------------------------------------- patch commands
-
-
-def _model_path(cmp: Comparison) -> str | None:
-    path = cmp.meta.model or _manifest(cmp.golden).get("model")
-    return str(path) if path else None
-
-
-def _model_node_names(cmp: Comparison, path: str | None) -> frozenset[str] | None:
-    """Node names of the model (the comparison's parsed facts when it is that model)."""
-    if cmp.model_facts is not None and path == cmp.meta.model:
-        return frozenset(n.name for n in cmp.model_facts.nodes)
-    return _read_node_names(path)
-
-
-def _read_node_names(path: str | None) -> frozenset[str] | None:
-    """Node names of the model file at ``path``; None when there is none or it cannot be read."""
-    if path is None or not Path(path).is_file():
-        return None
-    try:
-        return frozenset(n.name for n in load_graph(path).nodes)
-    except DumpError:
-        return None
-
-
-def model_node(name: str, nodes: frozenset[str] | None) -> str:
-    """The model's name for a dumped node: exact, else the longest model name the dump name
-    ends with after a ``/`` (dumps of several runs prefix node names, e.g. ``frame5/``)."""
-    return name if nodes is None else model_tail(name, nodes)
-
-
-def _bound(v: float) -> str:
-    return "-inf" if v == -math.inf else "inf" if v == math.inf else f"{v:.7g}"
-
-
-def patch_commands(
-    fixes: Sequence[PatchAction], model: str | None, nodes: frozenset[str] | None
-) -> list[str]:
-    """One ``dumpscope patch`` command per kind of fix (clip first, then keep-fp32)."""
-    src = model or "MODEL.onnx"
-    out = str(Path(src).with_suffix("")) + ".patched.onnx"
-    head = f"dumpscope patch {shlex.quote(src)} -o {shlex.quote(out)}"
-    options = (_clip_options(fixes, nodes), _keep_options(fixes, nodes))
-    return [f"{head} {' '.join(dict.fromkeys(opts))}" for opts in options if opts]
-
-
-def _clip_options(fixes: Sequence[PatchAction], nodes: frozenset[str] | None) -> list[str]:
-    """One ``--clip NODE=LO,HI`` per clipping fix."""
-    return [
-        f"--clip {shlex.quote(model_node(f.node, nodes) + '=' + _bound(f.clip[0]) + ',' + _bound(f.clip[1]))}"
-        for f in fixes
-        if f.clip is not None
-    ]
-
-
-def _keep_options(fixes: Sequence[PatchAction], nodes: frozenset[str] | None) -> list[str]:
-    """One ``--keep-fp32`` naming every node to keep (each once), or none."""
-    kept = list(dict.fromkeys(shlex.quote(model_node(f.node, nodes)) for f in fixes if f.keep_fp32))
-    return [f"--keep-fp32 {' '.join(kept)}"] if kept else []
-
-
-# ----------------------------------------------------------------- ranking
 
 
 def _is_graph_input(cmp: Comparison, r: Row) -> bool:
@@ -487,7 +342,7 @@ def diagnose(
     counts = cmp.health_counts()
     healthy = not is_divergent(counts)
     warnings = _warnings(cmp)
-    opdebug, overflow_lines = _opdebug_records(cmp)
+    opdebug, overflow_lines = opdebug_records(cmp)
     run = _prepare(cmp, graph, opdebug)
     ranked = _ranked_candidates(run, opdebug)
     run = replace(run, replays=_replays(run, ranked, progress) if replay else {})
@@ -595,12 +450,12 @@ def _prepare(
     cmp: Comparison, graph: GraphFacts | str | Path | None, opdebug: dict[str, list[OverflowRecord]]
 ) -> _DiagnosisRun:
     """Edges, origins, trend, check context and replayer of one diagnosis."""
-    sources, atc = _graph_sources(cmp, graph)
+    sources, atc = graph_sources(cmp, graph)
     edges = build_edges(cmp, sources)
     classes = classify_frame(cmp.frame, edges, _graph_outputs(cmp), cmp.thresholds)
     ctx = _check_context(cmp, edges, opdebug, atc)
     src = model_source(cmp)
-    model = _model_path(cmp)
+    model = model_path(cmp)
     return _DiagnosisRun(
         cmp,
         edges,
@@ -609,7 +464,7 @@ def _prepare(
         nan_origin(cmp.frame, classes),
         ctx,
         model,
-        _model_node_names(cmp, model),
+        model_node_names(cmp, model),
         target_kind(cmp),
         Replayer(cmp, src, ctx.fused) if src is not None else None,
     )
@@ -635,11 +490,11 @@ def _check_context(
     cmp: Comparison, edges: Edges, opdebug: dict[str, list[OverflowRecord]], atc: AtcGraph | None
 ) -> CheckContext:
     """The vendor facts the checks read: clamp records, Opdebug records, fused ops."""
-    manifest = _manifest(cmp.target)
+    manifest = manifest_of(cmp.target)
     return CheckContext(
         cmp,
         edges,
-        clamped=clamp_records(_listed(manifest.get("clamped"))),
+        clamped=clamp_records(listed_field(manifest.get("clamped"))),
         opdebug=opdebug,
         fused=fused_ops(atc, manifest),
     )

@@ -46,12 +46,13 @@ def open_evaluator(
 ) -> Evaluator:
     """The golden run of ``model`` on its inputs (files, else generated from ``seed``), ready for trials."""
     from dumpscope.core.onnx.graph import graph_facts
-    from dumpscope.core.onnx.runner import _given_files, _given_shapes, load_model, resolve_inputs
+    from dumpscope.core.onnx.inputs import given_files, given_shapes, resolve_inputs
+    from dumpscope.core.onnx.runner import load_model
 
     proto, source_dir, _path, _sha = load_model(model)
     facts = graph_facts(proto.graph)
     model_inputs = resolve_inputs(
-        proto.graph, facts, _given_files(inputs, facts.graph_inputs), _given_shapes(input_shapes), seed
+        proto.graph, facts, given_files(inputs, facts.graph_inputs), given_shapes(input_shapes), seed
     )
     return Evaluator(proto, target, model_inputs, source_dir)
 

@@ -3,7 +3,7 @@
 The golden (the model as it is, float32, onnxruntime's CPU provider) is run once and every node
 output kept in memory.  A trial patches a copy of the model (:func:`dumpscope.core.onnx.patch.patch_model`:
 nodes marked to stay in float32, Clips inserted), turns it into the target with the product's own
-recipe (:mod:`dumpscope.core.onnx.targets`: fp16 rounds every intermediate to float16 storage as fp16
+recipe (:mod:`dumpscope.core.onnx.fp16_target`: fp16 rounds every intermediate to float16 storage as fp16
 hardware stores it - onnxruntime's CPU provider would otherwise run many float16 operators in float32
 and hide an overflow; bf16 the same with bfloat16 storage (8 significant bits, float32's range); int8
 is static QDQ quantisation with the marked nodes left in float), runs it and measures every float tensor
@@ -28,8 +28,8 @@ import onnx
 
 from dumpscope.core.dumps import DumpError
 from dumpscope.core.onnx.graph import GraphFacts, graph_facts
+from dumpscope.core.onnx.inputs import ModelInput
 from dumpscope.core.onnx.patch import patch_model
-from dumpscope.core.onnx.runner import ModelInput
 
 #: The targets a fix can be searched for.
 FIX_TARGETS = ("fp16", "bf16", "int8")
@@ -111,11 +111,11 @@ class Evaluator:
     def _fetch(
         self, session: object, fetch: Mapping[str, str], feed_names: Mapping[str, str]
     ) -> dict[str, np.ndarray]:
-        from dumpscope.core.onnx.runner import _run
+        from dumpscope.core.onnx.fetch_groups import run_group
 
         feeds = {feed_names.get(i.name, i.name): i.array for i in self.inputs}
         names = list(fetch.values())
-        values = _run(session, names, feeds)
+        values = run_group(session, names, feeds)
         by_fetch = dict(zip(names, values, strict=False))
         return {true: np.asarray(by_fetch[f]) for true, f in fetch.items()}
 
@@ -140,15 +140,15 @@ class Evaluator:
         )
 
     def _run_target(self, patched: onnx.ModelProto, work: Path) -> dict[str, np.ndarray]:
-        from dumpscope.core.onnx import targets
+        from dumpscope.core.onnx import fp16_target, int8_target, targets
 
         facts = graph_facts(patched.graph)
         if self.target in ("fp16", "bf16"):
             types = _clip_types(patched, self._types)
             half = onnx.TensorProto.FLOAT16 if self.target == "fp16" else onnx.TensorProto.BFLOAT16
-            prepared = targets.prepare_fp16(patched, facts, work, self.source_dir, types, half)
+            prepared = fp16_target.prepare_fp16(patched, facts, work, self.source_dir, types, half)
         else:
-            prepared = targets.prepare_int8(
+            prepared = int8_target.prepare_int8(
                 patched, facts, work, self.source_dir, [{i.name: i.array for i in self.inputs}]
             )
         session = targets.open_session(prepared.path, patched, data_dir=prepared.data_dir)

@@ -17,6 +17,8 @@ The true op name comes from the protobuf ``op_name`` field (file names are lossy
 Ascend replaces ``. / \\`` and spaces by ``_`` and hashes names over 255 bytes, with
 the real file name in ``mapping.csv``).  An op executed more than once (loops, several
 steps) keeps its first execution under the plain name; later ones get ``#2``, ``#3``...
+
+Synthetic dumps in this layout are written by :mod:`~dumpscope.core.formats.ascend_writer`.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import math
 import mmap
 import os
 import struct
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -35,7 +37,6 @@ from typing import BinaryIO, NamedTuple
 
 import numpy as np
 
-from dumpscope.core.atomic import atomic_binary
 from dumpscope.core.dumps import Dump, DumpError, DumpProblem, TensorInfo, TensorKind, TensorRef
 from dumpscope.core.formats import ascend_layout as layout
 from dumpscope.core.formats import protobuf as pb
@@ -213,7 +214,7 @@ class _Fields:
 
 
 #: role -> the field numbers of its message (OpOutput, OpInput, OpBuffer, Workspace).
-_ROLE_FIELDS = {
+ROLE_FIELDS = {
     "output": _Fields(
         data=5, size=6, dtype=1, dtype_default=0, format=2, shape=3, original_shape=7, original_op=4
     ),
@@ -228,7 +229,7 @@ def _tensor_desc(
 ) -> tuple[TensorDesc, int]:
     """Decode one OpOutput/OpInput/OpBuffer/Workspace; return it and its byte size."""
     sub = pb.message(buf, f)
-    nums = _ROLE_FIELDS[role]
+    nums = ROLE_FIELDS[role]
     size, offset = _placement(sub, nums, base, inline)
     origin_name, origin_index, origin_fmt = _origin_op(buf, sub, nums.original_op)
     desc = TensorDesc(
@@ -718,70 +719,3 @@ def _with_origin_format(ref: TensorRef, fmt: str) -> TensorRef:
     assert isinstance(ref.loader, partial)  # see _loads_device_layout
     header, desc = ref.loader.args
     return TensorRef(info, partial(load_tensor, header, desc, fmt), ref.error)
-
-
-# --- writing (synthetic dumps for tests, demos and benchmarks; same layout as the device) ---
-
-
-@dataclass(frozen=True)
-class RawTensor:
-    """A tensor to write: ``data`` is already in the device format and dtype."""
-
-    data: np.ndarray
-    dtype_code: int
-    format_code: int = 2
-    original_shape: tuple[int, ...] = ()
-    origin_name: str | None = None
-    origin_output_index: int = 0
-    origin_format_code: int | None = None
-
-
-def _encode_tensor(t: RawTensor, role: str, inline: bool) -> bytes:
-    """One OpOutput/OpInput message, with the field numbers the reader decodes (:data:`_ROLE_FIELDS`)."""
-    nums = _ROLE_FIELDS[role]
-    raw = np.ascontiguousarray(t.data).tobytes()
-    msg = pb.encode_int(1, t.dtype_code) + pb.encode_int(2, t.format_code)
-    msg += pb.encode_bytes(3, pb.encode_packed(1, t.data.shape))
-    if nums.original_op is not None and t.origin_name is not None:
-        msg += pb.encode_bytes(nums.original_op, _encode_origin(t.origin_name, t))
-    msg += (pb.encode_bytes(nums.data, raw) if inline else b"") + pb.encode_int(nums.size, len(raw))
-    if t.original_shape and nums.original_shape is not None:
-        msg += pb.encode_bytes(nums.original_shape, pb.encode_packed(1, t.original_shape))
-    return msg
-
-
-def _encode_origin(name: str, t: RawTensor) -> bytes:
-    """The OriginalOp message of an output: framework op name (``name``), output index, format."""
-    op = pb.encode_bytes(1, name) + pb.encode_int(2, t.origin_output_index)
-    if t.origin_format_code is not None:
-        op += pb.encode_int(4, t.origin_format_code)
-    return op
-
-
-def write_dump(
-    path: Path,
-    op_name: str,
-    outputs: list[RawTensor],
-    inputs: Sequence[RawTensor] = (),
-    dump_time: int = 0,
-    layout_version: int = 2,
-) -> Path:
-    """Write one op's dump file in layout v2 (header + raw chunks) or v1 (inline data).
-
-    Public API: the inverse of :func:`open`, for building synthetic Ascend dumps (test
-    fixtures, minimal reproductions of a reader bug) without CANN.
-    """
-    inline = layout_version == 1
-    header = pb.encode_bytes(1, "2.0") + pb.encode_int(2, dump_time)
-    header += b"".join(pb.encode_bytes(3, _encode_tensor(t, "output", inline)) for t in outputs)
-    header += b"".join(pb.encode_bytes(4, _encode_tensor(t, "input", inline)) for t in inputs)
-    header += pb.encode_bytes(6, op_name)
-    with atomic_binary(path) as fh:
-        if inline:
-            fh.write(header)
-        else:
-            fh.write(struct.pack("<Q", len(header)))
-            fh.write(header)
-            for t in [*inputs, *outputs]:
-                fh.write(np.ascontiguousarray(t.data).tobytes())
-    return path

@@ -42,10 +42,9 @@ _EDGES: PerObject[Edges] = PerObject()
 
 
 def _build(cmp: Comparison) -> Edges:
-    from dumpscope.core.diagnosis.edges import build_edges
-    from dumpscope.core.diagnosis.engine import _graph_sources
+    from dumpscope.core.diagnosis.edges import build_edges, graph_sources
 
-    return build_edges(cmp, _graph_sources(cmp, None)[0])
+    return build_edges(cmp, graph_sources(cmp, None)[0])
 
 
 def _edges(cmp: Comparison) -> Edges:

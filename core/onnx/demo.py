@@ -9,7 +9,7 @@ on fp16 storage it becomes inf, ``inf / inf`` gives NaN and the error spreads.
 The score scale is chosen when the model is built (:func:`score_scale`) so that
 frames ``0 .. overflow_frame`` stay below the fp16 limit and frame
 ``overflow_frame + 1`` goes over it, while fp32 stays finite.  Golden (fp32) and target
-(fp16 emulation from :mod:`dumpscope.core.onnx.targets`) each feed their own new cache
+(fp16 emulation from :mod:`dumpscope.core.onnx.fp16_target`) each feed their own new cache
 forward.  Every frame goes into one golden and one target directory, with tensor
 names prefixed ``frame{k}/`` and ``topo_index = k * n_nodes + node index``.
 """
@@ -28,19 +28,12 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 from dumpscope.core.dumps import DumpError
+from dumpscope.core.onnx.fetch_groups import estimate_sizes
 from dumpscope.core.onnx.graph import GraphFacts, graph_facts
+from dumpscope.core.onnx.inputs import ModelInput, save_inputs
+from dumpscope.core.onnx.manifest import manifest_header, node_entries, write_manifest
 from dumpscope.core.onnx.model_io import write_model
-from dumpscope.core.onnx.runner import (
-    ModelInput,
-    dump_prepared,
-    estimate_sizes,
-    load_model,
-    manifest_header,
-    node_entries,
-    prepare_target,
-    save_inputs,
-    write_manifest,
-)
+from dumpscope.core.onnx.runner import dump_prepared, load_model, prepare_target
 from dumpscope.core.onnx.targets import Prepared, open_session
 
 ROWS, DIM = 4, 16

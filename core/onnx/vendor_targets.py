@@ -85,20 +85,15 @@ def dump_vendor(
     if missing is not None:
         raise DumpError(missing)
     from dumpscope.core.onnx.graph import graph_facts
-    from dumpscope.core.onnx.runner import (
-        _given_files,
-        _given_shapes,
-        load_model,
-        resolve_inputs,
-        save_inputs,
-        staged_out_dir,
-    )
+    from dumpscope.core.onnx.inputs import given_files, given_shapes, resolve_inputs, save_inputs
+    from dumpscope.core.onnx.out_dir import staged_out_dir
+    from dumpscope.core.onnx.runner import load_model
 
     proto, _source_dir, model_path, model_sha = load_model(str(model))
     assert model_path is not None and model_sha is not None, "a model read from a file has both"
     facts = graph_facts(proto.graph)
     model_inputs = resolve_inputs(
-        proto.graph, facts, _given_files(inputs, facts.graph_inputs), _given_shapes(input_shapes), seed
+        proto.graph, facts, given_files(inputs, facts.graph_inputs), given_shapes(input_shapes), seed
     )
     with staged_out_dir(Path(out_dir)) as out:
         saved = save_inputs(out, model_inputs)
@@ -188,7 +183,7 @@ def _dump_openvino(
 ) -> dict[str, Any]:
     import openvino as ov
 
-    from dumpscope.core.onnx.runner import manifest_header, tensor_entry, write_manifest
+    from dumpscope.core.onnx.manifest import manifest_header, tensor_entry, write_manifest
 
     core = ov.Core()
     half = target == "openvino-fp16"
@@ -425,7 +420,8 @@ def _dump_ncnn(
     import ncnn as ncnn_rt  # type: ignore[import-not-found]  # optional extra, no stubs
 
     from dumpscope.core.formats import open_dump
-    from dumpscope.core.onnx.runner import dump_model, manifest_header, tensor_entry, write_manifest
+    from dumpscope.core.onnx.manifest import manifest_header, tensor_entry, write_manifest
+    from dumpscope.core.onnx.runner import dump_model
     from dumpscope.core.vendor import ncnn as pairing
 
     with tempfile.TemporaryDirectory(prefix="dumpscope-ncnn-") as tmp:
@@ -515,7 +511,7 @@ def _ncnn_entries(
 ) -> list[dict[str, Any]]:
     """Manifest entries of the blobs (saved under their ONNX names, or ``ncnn:BLOB`` when unpaired,
     each with how it was paired or why not); ``counts`` tallied."""
-    from dumpscope.core.onnx.runner import tensor_entry
+    from dumpscope.core.onnx.manifest import tensor_entry
 
     entries: list[dict[str, Any]] = []
     for bp in paired:

@@ -11,7 +11,7 @@ Sources:
   ``output_desc`` carries ``_datadump_origin_name``/``_datadump_origin_output_index``
   - the original tensor the output reproduces;
 * a dumpscope manifest of an onnxruntime-optimised target, whose nodes carry
-  ``fused_from`` (written by :mod:`dumpscope.core.onnx.runner`).
+  ``fused_from`` (written by :mod:`dumpscope.core.onnx.manifest`).
 
 A fused op's output is compared with the golden output of the original op that
 produces the *same* tensor (origin name and index), never with an intermediate of the

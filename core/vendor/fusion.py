@@ -5,7 +5,7 @@ described by
 
 * an Ascend ATC graph JSON (:mod:`~dumpscope.core.vendor.atc_graph`), or
 * the manifest of an onnxruntime-optimised target: its nodes carry ``fused_from``
-  (written by :mod:`dumpscope.core.onnx.runner`).
+  (written by :mod:`dumpscope.core.onnx.manifest`).
 
 :func:`load_source` opens either file for the ``fusion`` command; :func:`fused_ops`
 gives the diagnosis the multi-original ops of both; the grouping itself is

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from dumpscope.core.formats import ascend_dump as ad
+from dumpscope.core.formats import ascend_writer as aw
 from dumpscope.core.formats import sigmastar as sg
 from dumpscope.core.names import to_filename
 
@@ -461,8 +461,8 @@ def _sg_big_text(folder: Path) -> tuple[Path, Path]:
 def _ascend_dir(folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     for i, n in enumerate(GOOD):
-        raw = ad.RawTensor(good_array(n), 1, 2, (2, 3))
-        ad.write_dump(folder / f"Add.{n}.{i}.1.{1700000000000000 + i}", n, [raw])
+        raw = aw.RawTensor(good_array(n), 1, 2, (2, 3))
+        aw.write_dump(folder / f"Add.{n}.{i}.1.{1700000000000000 + i}", n, [raw])
     return folder
 
 
@@ -477,8 +477,8 @@ def _ascend_case(spoil: Callable[[Path], None]) -> Callable[[Path], tuple[Path, 
 
 def _ascend_nhwc_short(t: Path) -> None:
     data = np.zeros((1, 1, 2, 2, 16), np.float16)
-    raw = ad.RawTensor(data, 2, 3, (1, 4), origin_format_code=1)
-    ad.write_dump(t / "Conv2D.conv.7.1.1700000000000099", "conv", [raw])
+    raw = aw.RawTensor(data, 2, 3, (1, 4), origin_format_code=1)
+    aw.write_dump(t / "Conv2D.conv.7.1.1700000000000099", "conv", [raw])
 
 
 def _ascend_garbage(t: Path) -> None:

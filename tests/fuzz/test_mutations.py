@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dumpscope.core.dumps import DumpError, TensorReadError
-from dumpscope.core.formats import ascend_dump as ad
+from dumpscope.core.formats import ascend_writer as aw
 from dumpscope.core.formats import open_dump
 from dumpscope.core.formats import sigmastar as sg
 
@@ -46,14 +46,14 @@ def _npz(folder: Path) -> tuple[Path, Path]:
 
 
 def _ascend(folder: Path) -> tuple[Path, Path]:
-    raw = ad.RawTensor(np.zeros((1, 1, 2, 2, 16), np.float16), 2, 3, (1, 4, 2, 2))
-    path = ad.write_dump(
+    raw = aw.RawTensor(np.zeros((1, 1, 2, 2, 16), np.float16), 2, 3, (1, 4, 2, 2))
+    path = aw.write_dump(
         folder / "Conv2D.conv.1.1.1700000000000000",
         "conv",
         [raw],
-        [ad.RawTensor(good_array("a"), 1, 2, (2, 3))],
+        [aw.RawTensor(good_array("a"), 1, 2, (2, 3))],
     )
-    ad.write_dump(folder / "Add.b.2.1.1700000000000001", "b", [ad.RawTensor(good_array("b"), 1, 2, (2, 3))])
+    aw.write_dump(folder / "Add.b.2.1.1700000000000001", "b", [aw.RawTensor(good_array("b"), 1, 2, (2, 3))])
     return folder, path
 
 

@@ -20,7 +20,7 @@ import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
 
 from dumpscope.core.onnx.graph import graph_facts
-from dumpscope.core.onnx.targets import fused_from
+from dumpscope.core.onnx.optimized_target import fused_from
 from dumpscope.core.vendor.atc_writer import GraphOp, write_graph
 
 

@@ -9,13 +9,13 @@ import pytest
 
 import dumpscope.core as ds
 from dumpscope.core.comparison.runs import NoRunSelected, first_run
-from dumpscope.core.formats import ascend_dump as ad
+from dumpscope.core.formats import ascend_writer as aw
 
 
 def _op(folder: Path, op: str, values: np.ndarray, ts: int) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    out = ad.RawTensor(values.astype(np.float16), 2, 2, values.shape)
-    ad.write_dump(folder / f"Conv2D.{op}.1.2.{ts}", op, [out], dump_time=ts)
+    out = aw.RawTensor(values.astype(np.float16), 2, 2, values.shape)
+    aw.write_dump(folder / f"Conv2D.{op}.1.2.{ts}", op, [out], dump_time=ts)
 
 
 @pytest.fixture()

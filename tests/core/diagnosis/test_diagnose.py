@@ -17,9 +17,11 @@ from onnx import TensorProto, helper
 from dumpscope.core import vocabulary as v
 from dumpscope.core.comparison.pipeline import compare
 from dumpscope.core.comparison.result import Comparison
-from dumpscope.core.diagnosis.engine import Diagnosis, classify, diagnose, model_node
+from dumpscope.core.diagnosis.engine import Diagnosis, classify, diagnose
 from dumpscope.core.diagnosis.markdown import markdown
-from dumpscope.core.diagnosis.replay import Replayer, model_source
+from dumpscope.core.diagnosis.patch_commands import model_node
+from dumpscope.core.diagnosis.replay import Replayer
+from dumpscope.core.diagnosis.subgraph import model_source
 from dumpscope.core.names import display, to_filename
 from dumpscope.core.onnx.runner import dump_model
 from dumpscope.tui.cli.main import main

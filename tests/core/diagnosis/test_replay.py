@@ -35,10 +35,10 @@ from dumpscope.core.diagnosis.replay import (
     Replayer,
     as_target_dtype,
     clamp_and_flush,
-    model_source,
     rel_error,
     replay_rows,
 )
+from dumpscope.core.diagnosis.subgraph import model_source
 from dumpscope.core.onnx.runner import dump_model
 
 OPSET, IR = 17, 8

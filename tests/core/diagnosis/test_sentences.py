@@ -33,7 +33,7 @@ import dumpscope.core.diagnosis as diagnosis_package
 from dumpscope.core import vocabulary as v
 from dumpscope.core.comparison.pipeline import compare
 from dumpscope.core.diagnosis import advice as advice_module
-from dumpscope.core.diagnosis import effects, engine
+from dumpscope.core.diagnosis import effects, engine, patch_commands, vendor_facts
 from dumpscope.core.diagnosis import replay as replay_module
 from dumpscope.core.diagnosis.advice import TargetKind, advice_for
 from dumpscope.core.diagnosis.checks import Finding, PatchAction
@@ -42,13 +42,16 @@ from dumpscope.core.diagnosis.checks import constants as constants_check
 from dumpscope.core.diagnosis.checks import overflow as overflow_check
 from dumpscope.core.diagnosis.checks.saturation import Rail, _finding, _held
 from dumpscope.core.diagnosis.engine import diagnose
-from dumpscope.core.diagnosis.replay import Replay, Replayer, model_source
+from dumpscope.core.diagnosis.replay import Replay, Replayer
+from dumpscope.core.diagnosis.subgraph import model_source
 from dumpscope.core.onnx.runner import dump_model
 
 ROOT = Path(diagnosis_package.__file__).parent
 #: The diagnosis modules whose sentences are checked here (evidence, advice, verdict).
 TEMPLATE_MODULES = (
     "engine",
+    "vendor_facts",
+    "patch_commands",
     "replay",
     "effects",
     "classify",
@@ -553,7 +556,7 @@ def test_the_input_sentence_names_a_layout_only_with_a_permutation() -> None:
     )
 
 
-@renders("engine:_opdebug_records", "engine:_opdebug_line")
+@renders("vendor_facts:opdebug_records", "vendor_facts:_opdebug_line")
 def test_opdebug_lines_print_the_records(monkeypatch: pytest.MonkeyPatch) -> None:
     from dumpscope.core.vendor import opdebug
 
@@ -570,24 +573,29 @@ def test_opdebug_lines_print_the_records(monkeypatch: pytest.MonkeyPatch) -> Non
         "opdebug_index",
         lambda target: SimpleNamespace(error=None, records=[rec], by_op={"Conv_7": [rec]}),
     )
-    _, lines = engine._opdebug_records(SimpleNamespace(target=None))  # type: ignore[arg-type]
+    _, lines = vendor_facts.opdebug_records(SimpleNamespace(target=None))  # type: ignore[arg-type]
     assert lines == ["Opdebug: AI Core task 12 stream 3 (Conv_7): float overflow"]
     monkeypatch.setattr(opdebug, "opdebug_index", lambda target: SimpleNamespace(error="bad magic"))
-    _, lines = engine._opdebug_records(SimpleNamespace(target=SimpleNamespace(path="/dumps/t")))
+    _, lines = vendor_facts.opdebug_records(SimpleNamespace(target=SimpleNamespace(path="/dumps/t")))
     assert lines == ["Opdebug scan of /dumps/t failed: bad magic"]
     bare = SimpleNamespace(bits=(), status=0x40, op_name=None, unit="AIV", task_id=1, stream_id=0)
-    said = engine._opdebug_line(bare)
+    said = vendor_facts._opdebug_line(bare)
     assert said == "Opdebug: AIV task 1 stream 0 (an op not found in the dump): status 0x40"
 
 
-@renders("engine:patch_commands", "engine:_clip_options", "engine:_keep_options", "engine:_bound")
+@renders(
+    "patch_commands:patch_commands",
+    "patch_commands:_clip_options",
+    "patch_commands:_keep_options",
+    "patch_commands:_bound",
+)
 def test_patch_commands_print_the_fixes() -> None:
     fixes = [
         PatchAction("exp_in", clip=(-math.inf, 11.08984375)),
         PatchAction("exp", keep_fp32=True),
         PatchAction("exp", keep_fp32=True),
     ]
-    clip, keep = engine.patch_commands(fixes, "m.onnx", frozenset({"exp_in", "exp"}))
+    clip, keep = patch_commands.patch_commands(fixes, "m.onnx", frozenset({"exp_in", "exp"}))
     assert clip == "dumpscope patch m.onnx -o m.patched.onnx --clip exp_in=-inf,11.08984"
     assert keep == "dumpscope patch m.onnx -o m.patched.onnx --keep-fp32 exp"
 

@@ -293,9 +293,10 @@ def _nncf_matches(model: onnx.ModelProto, names: list[str]) -> None:
 
 
 def test_kept_nodes_are_left_out_of_int8_and_keep_their_fp32_weights(tmp_path: Path) -> None:
+    from dumpscope.core.onnx.fp16_target import prepare_fp16
     from dumpscope.core.onnx.graph import graph_facts
+    from dumpscope.core.onnx.int8_target import prepare_int8
     from dumpscope.core.onnx.patch import patch_model
-    from dumpscope.core.onnx.targets import prepare_fp16, prepare_int8
 
     model = onnx.load(_overflow_model(tmp_path / "m.onnx"))
     patched = patch_model(model, keep_fp32=["scale_mul"]).model

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from dumpscope.core.dumps import DumpError, TensorReadError
 from dumpscope.core.formats import ascend_dump as ad
 from dumpscope.core.formats import ascend_layout as lay
+from dumpscope.core.formats import ascend_writer as aw
 from dumpscope.core.formats import protobuf as pb
 from tests.support.paths import SHARED as SHARED_DIR
 
@@ -73,8 +74,8 @@ def _values(shape: tuple[int, ...], dtype: np.dtype = F16) -> np.ndarray:
     return rng.standard_normal(shape).astype(dtype)
 
 
-def _write(path: Path, op: str, out: ad.RawTensor, **kw: object) -> Path:
-    return ad.write_dump(path, op, [out], **kw)  # type: ignore[arg-type]
+def _write(path: Path, op: str, out: aw.RawTensor, **kw: object) -> Path:
+    return aw.write_dump(path, op, [out], **kw)  # type: ignore[arg-type]
 
 
 # --- real samples ---
@@ -129,8 +130,8 @@ def test_every_supported_dtype_round_trips(tmp_path: Path, version: int, code: i
     data = (rng.standard_normal((3, 5)) * 4).astype(dtype)
     src = rng.integers(-9, 9, size=7).astype(np.int32)
     _write(
-        tmp_path / "Op.my_op.3.1.1700000000000001", "my/op.v2", ad.RawTensor(data, code),
-        inputs=[ad.RawTensor(src, 7)], layout_version=version,
+        tmp_path / "Op.my_op.3.1.1700000000000001", "my/op.v2", aw.RawTensor(data, code),
+        inputs=[aw.RawTensor(src, 7)], layout_version=version,
     )  # fmt: skip
     dump = ad.open(tmp_path)
     out = dump.tensors["my/op.v2"]
@@ -142,9 +143,9 @@ def test_every_supported_dtype_round_trips(tmp_path: Path, version: int, code: i
 
 def test_unsupported_dtype_is_a_message_on_that_tensor_only(tmp_path: Path) -> None:
     packed = np.zeros(8, np.uint8)  # INT4: two values per byte
-    ad.write_dump(
+    aw.write_dump(
         tmp_path / "Quant.q.1.1.1700000000000001", "q",
-        [ad.RawTensor(packed, 28), ad.RawTensor(np.ones(4, np.float16), FLOAT16)],
+        [aw.RawTensor(packed, 28), aw.RawTensor(np.ones(4, np.float16), FLOAT16)],
     )  # fmt: skip
     dump = ad.open(tmp_path)
     bad, good = dump.tensors["q"], dump.tensors["q:1"]
@@ -155,9 +156,9 @@ def test_unsupported_dtype_is_a_message_on_that_tensor_only(tmp_path: Path) -> N
 
 
 def test_truncated_file_flags_the_missing_tensor_and_keeps_the_rest(tmp_path: Path) -> None:
-    p = ad.write_dump(
+    p = aw.write_dump(
         tmp_path / "Conv2D.c.1.1.1700000000000001", "c",
-        [ad.RawTensor(_values((64,)), FLOAT16)], inputs=[ad.RawTensor(_values((8,)), FLOAT16)],
+        [aw.RawTensor(_values((64,)), FLOAT16)], inputs=[aw.RawTensor(_values((8,)), FLOAT16)],
     )  # fmt: skip
     with open(p, "r+b") as fh:
         fh.truncate(p.stat().st_size - 10)
@@ -212,7 +213,7 @@ def _negative_dim_header() -> bytes:
 )
 def test_corrupt_files_with_dump_names_become_problems(tmp_path: Path, content: bytes) -> None:
     (tmp_path / "Add.bad.1.1.1700000000000001").write_bytes(content)
-    _write(tmp_path / "Add.ok.2.1.1700000000000002", "ok", ad.RawTensor(_values((4,)), FLOAT16))
+    _write(tmp_path / "Add.ok.2.1.1700000000000002", "ok", aw.RawTensor(_values((4,)), FLOAT16))
     (tmp_path / "notes").write_bytes(b"\xff\xfe not a dump")  # not dump-named: ignored quietly
     dump = ad.open(tmp_path)
     assert list(dump.tensors) == ["ok"]
@@ -228,7 +229,7 @@ def test_directory_without_dumps_is_a_dump_error(tmp_path: Path) -> None:
 
 def test_data_is_read_lazily_at_load_time(tmp_path: Path) -> None:
     data = np.arange(6, dtype=np.float32)
-    p = _write(tmp_path / "Add.a.1.1.1700000000000001", "a", ad.RawTensor(data, FLOAT))
+    p = _write(tmp_path / "Add.a.1.1.1700000000000001", "a", aw.RawTensor(data, FLOAT))
     ref = ad.open(tmp_path).tensors["a"]
     raw = bytearray(p.read_bytes())
     raw[-4:] = np.float32(42).tobytes()
@@ -278,7 +279,7 @@ def test_true_op_name_comes_from_the_header_not_the_lossy_file_name(tmp_path: Pa
     _write(
         tmp_path / "Conv2D.backbone_layer1_0_conv_1:0.1.1.1700000000000001",
         true,
-        ad.RawTensor(_values((2,)), FLOAT16),
+        aw.RawTensor(_values((2,)), FLOAT16),
     )
     ref = ad.open(tmp_path).tensors[true]
     assert ref.info.node_name == true and ref.info.op_type == "Conv2D"
@@ -286,7 +287,7 @@ def test_true_op_name_comes_from_the_header_not_the_lossy_file_name(tmp_path: Pa
 
 def test_hashed_long_names_resolve_through_mapping_csv(tmp_path: Path) -> None:
     long_name = "Conv2D." + "x" * 300 + ".4.1.1700000000000001"
-    _write(tmp_path / "8817263541", "", ad.RawTensor(_values((2,)), FLOAT16))
+    _write(tmp_path / "8817263541", "", aw.RawTensor(_values((2,)), FLOAT16))
     (tmp_path / "mapping.csv").write_text(f"8817263541,{long_name}\n")
     ref = ad.open(tmp_path).tensors["x" * 300]
     assert ref.info.op_type == "Conv2D" and dict(ref.info.extra)["task_id"] == "4"
@@ -294,8 +295,8 @@ def test_hashed_long_names_resolve_through_mapping_csv(tmp_path: Path) -> None:
 
 def test_a_mapped_name_with_a_huge_number_is_one_problem_not_a_crash(tmp_path: Path) -> None:
     """int() refuses more than 4300 digits: that name costs its own file, the rest is read."""
-    _write(tmp_path / "8817263541", "", ad.RawTensor(_values((2,)), FLOAT16))
-    _write(tmp_path / "Relu.relu1.1.1.1700000000000005", "relu1", ad.RawTensor(_values((3,)), FLOAT16))
+    _write(tmp_path / "8817263541", "", aw.RawTensor(_values((2,)), FLOAT16))
+    _write(tmp_path / "Relu.relu1.1.1.1700000000000005", "relu1", aw.RawTensor(_values((3,)), FLOAT16))
     (tmp_path / "mapping.csv").write_text("8817263541,Conv2D.conv.4.1." + "9" * 5000 + "\n")
     dump = ad.open(tmp_path)
     assert "relu1" in dump.tensors
@@ -307,7 +308,7 @@ def test_nested_device_layout_and_repeated_executions(tmp_path: Path) -> None:
     for step, ts in ((0, 1700000000000005), (1, 1700000000000002)):
         d = leaf / str(step)
         d.mkdir(parents=True)
-        _write(d / f"Relu.relu1.1.1.{ts}", "relu1", ad.RawTensor(np.full(3, step, np.float16), FLOAT16))
+        _write(d / f"Relu.relu1.1.1.{ts}", "relu1", aw.RawTensor(np.full(3, step, np.float16), FLOAT16))
     dump = ad.open(tmp_path)
     assert ad.sniff(tmp_path) > 0.5
     # The earlier execution (step 1, smaller timestamp) keeps the plain name.
@@ -333,7 +334,7 @@ def test_sniff_prefers_raw_dumps_over_other_files(tmp_path: Path) -> None:
 def _roundtrip(
     tmp_path: Path, device: np.ndarray, fmt: int, orig: tuple[int, ...], origin_fmt: int | None = None
 ) -> np.ndarray:
-    t = ad.RawTensor(device, FLOAT16, fmt, orig, "src", 0, origin_fmt)
+    t = aw.RawTensor(device, FLOAT16, fmt, orig, "src", 0, origin_fmt)
     _write(tmp_path / "Op.t.1.1.1700000000000001", "t", t)
     ref = ad.open(tmp_path).tensors["t"]
     assert ref.info.shape == orig
@@ -364,10 +365,10 @@ def test_graph_origin_formats_settle_ambiguous_layouts(tmp_path: Path) -> None:
     _write(
         tmp_path / "Op.t.1.1.1700000000000001",
         "t",
-        ad.RawTensor(nchw_to_nc1hwc0(square), FLOAT16, NC1HWC0, nhwc.shape),
+        aw.RawTensor(nchw_to_nc1hwc0(square), FLOAT16, NC1HWC0, nhwc.shape),
     )
     _write(
-        tmp_path / "Op.u.2.1.1700000000000002", "u", ad.RawTensor(nhwc.copy(), FLOAT16, NHWC, square.shape)
+        tmp_path / "Op.u.2.1.1700000000000002", "u", aw.RawTensor(nhwc.copy(), FLOAT16, NHWC, square.shape)
     )
     dump = ad.open(tmp_path)
     np.testing.assert_array_equal(dump.tensors["t"].load(), square)  # without a hint, NCHW is assumed
@@ -404,9 +405,9 @@ def test_plain_layout_permutation_follows_the_origin_format() -> None:
 
 
 def test_unknown_format_is_a_message_on_the_tensor(tmp_path: Path) -> None:
-    t = ad.RawTensor(_values((1, 1, 2, 2, 16)), FLOAT16, 17, (1, 4, 2, 2))  # NC1KHKWHWC0
+    t = aw.RawTensor(_values((1, 1, 2, 2, 16)), FLOAT16, 17, (1, 4, 2, 2))  # NC1KHKWHWC0
     _write(tmp_path / "Op.t.1.1.1700000000000001", "t", t)
-    _write(tmp_path / "Op.u.2.1.1700000000000002", "u", ad.RawTensor(_values((3,)), FLOAT16, 200))
+    _write(tmp_path / "Op.u.2.1.1700000000000002", "u", aw.RawTensor(_values((3,)), FLOAT16, 200))
     dump = ad.open(tmp_path)
     assert "NC1KHKWHWC0 is not converted" in (dump.tensors["t"].error or "")
     assert "code 200 is not converted" in (dump.tensors["u"].error or "")

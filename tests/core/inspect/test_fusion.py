@@ -10,6 +10,7 @@ import pytest
 
 from dumpscope.core.dumps import DumpError
 from dumpscope.core.formats import ascend_dump as ad
+from dumpscope.core.formats import ascend_writer as aw
 from dumpscope.core.vendor import atc_graph as atc
 from dumpscope.core.vendor import fusion
 from dumpscope.tui.cli.main import main
@@ -171,8 +172,8 @@ def test_fused_outputs_pair_with_the_original_that_produces_them(graph: Path) ->
 def test_origin_names_match_the_dump_reader_names(graph: Path, tmp_path: Path) -> None:
     dumps = tmp_path / "dumps"
     dumps.mkdir()
-    two = [ad.RawTensor(np.zeros(3, np.float16), 2), ad.RawTensor(np.ones(3, np.float16), 2)]
-    ad.write_dump(dumps / "TopKV2.topk.6.1.1700000000000001", "topk", two)
+    two = [aw.RawTensor(np.zeros(3, np.float16), 2), aw.RawTensor(np.ones(3, np.float16), 2)]
+    aw.write_dump(dumps / "TopKV2.topk.6.1.1700000000000001", "topk", two)
     names = set(ad.open(dumps).tensors)
     assert {"topk", "topk:1"} == names
     assert names <= set(atc.target_origins(graph))

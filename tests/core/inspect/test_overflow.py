@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dumpscope.core.formats import ascend_dump as ad
+from dumpscope.core.formats import ascend_writer as aw
 from dumpscope.core.inspect import ranges
 from dumpscope.core.names import display
 from dumpscope.core.vendor import opdebug as ov
@@ -54,12 +54,12 @@ def new_payload(
 
 def wrap(path: Path, payload: bytes) -> Path:
     """An Opdebug file as the device writes it: a dump whose output[0] is the record."""
-    return ad.write_dump(path, "", [ad.RawTensor(np.frombuffer(payload, np.uint8), UINT8)])
+    return aw.write_dump(path, "", [aw.RawTensor(np.frombuffer(payload, np.uint8), UINT8)])
 
 
 def op_dump(path: Path, op: str, value: float = 1.0) -> Path:
     x = np.full(4, value, np.float16)
-    return ad.write_dump(path, op, [ad.RawTensor(x * 2, FLOAT16)], inputs=[ad.RawTensor(x, FLOAT16)])
+    return aw.write_dump(path, op, [aw.RawTensor(x * 2, FLOAT16)], inputs=[aw.RawTensor(x, FLOAT16)])
 
 
 # --- equality with msaccucmp on the shared samples ---

@@ -10,7 +10,7 @@ import pytest
 
 from dumpscope.core.dumps import DumpError
 from dumpscope.core.onnx.demo import make_demo
-from dumpscope.core.onnx.runner import read_manifest
+from dumpscope.core.onnx.manifest import read_manifest
 from dumpscope.tui.cli.main import main
 
 

@@ -16,7 +16,7 @@ import pytest
 from onnx import TensorProto, helper
 
 from dumpscope.core import heap
-from dumpscope.core.onnx import runner
+from dumpscope.core.onnx import fetch_groups
 from dumpscope.core.onnx.runner import dump_model
 from tests.support.models import ModelBuilder, build_model
 
@@ -45,10 +45,10 @@ def _names(nodes: list[onnx.NodeProto]) -> list[str]:
 
 def test_ancestors_are_what_the_wanted_tensors_read_in_file_order() -> None:
     graph = _graph(_branches())
-    assert _names(runner._ancestors(graph, ["e"])) == ["relu", "exp"]
-    assert _names(runner._ancestors(graph, ["n", "r"])) == ["relu", "neg"]
-    assert _names(runner._ancestors(graph, ["y"])) == ["relu", "exp", "neg", "abs", "add"]
-    assert runner._ancestors(graph, ["x"]) == []  # a graph input needs no node
+    assert _names(fetch_groups._ancestors(graph, ["e"])) == ["relu", "exp"]
+    assert _names(fetch_groups._ancestors(graph, ["n", "r"])) == ["relu", "neg"]
+    assert _names(fetch_groups._ancestors(graph, ["y"])) == ["relu", "exp", "neg", "abs", "add"]
+    assert fetch_groups._ancestors(graph, ["x"]) == []  # a graph input needs no node
 
 
 def test_ancestors_follow_what_an_if_body_reads_from_the_outer_scope() -> None:
@@ -58,7 +58,7 @@ def test_ancestors_follow_what_an_if_body_reads_from_the_outer_scope() -> None:
     )
     branch = helper.make_node("If", ["c"], ["i"], then_branch=body, else_branch=body, name="if")
     graph = _graph([*_branches(), cond, branch])
-    assert _names(runner._ancestors(graph, ["i"])) == ["neg", "abs", "cond", "if"]
+    assert _names(fetch_groups._ancestors(graph, ["i"])) == ["neg", "abs", "cond", "if"]
 
 
 def test_each_group_model_holds_only_the_nodes_its_tensors_depend_on(
@@ -66,14 +66,14 @@ def test_each_group_model_holds_only_the_nodes_its_tensors_depend_on(
 ) -> None:
     model = model_builder(_branches(), [vi("x", F, [4])], [vi("y", F, [4])])
     seen: dict[tuple[str, ...], list[str]] = {}
-    real = runner.GroupSessions._write
+    real = fetch_groups.GroupSessions._write
 
-    def spy(self: runner.GroupSessions, group: list[str]) -> Path:
+    def spy(self: fetch_groups.GroupSessions, group: list[str]) -> Path:
         path = real(self, group)
         seen[tuple(group)] = _names(list(onnx.load_model(str(path)).graph.node))
         return path
 
-    monkeypatch.setattr(runner.GroupSessions, "_write", spy)
+    monkeypatch.setattr(fetch_groups.GroupSessions, "_write", spy)
     dump_model(model, tmp_path / "d", max_memory_mb=1 / 2**20)  # one tensor per run
     assert seen[("n",)] == ["neg"]
     assert seen[("a",)] == ["neg", "abs"]

@@ -13,7 +13,7 @@ from dumpscope.core.comparison.fixcheck import COMPLETE, INCOMPLETE, PARTIAL, ch
 from dumpscope.core.comparison.pipeline import compare
 from dumpscope.core.diagnosis.engine import diagnose
 from dumpscope.core.onnx.demo import verify_patched
-from dumpscope.core.onnx.runner import read_manifest
+from dumpscope.core.onnx.manifest import read_manifest
 from dumpscope.tui.cli.main import main
 
 

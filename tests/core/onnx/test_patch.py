@@ -168,7 +168,7 @@ def test_keep_fp32_is_honoured_by_the_fp16_target(tmp_path: Path) -> None:
     manifest = dump_model(src, tmp_path / "t", target="fp16")
     dtypes = {t["name"]: t["dtype"] for t in manifest["tensors"]}
     if dtypes["e"] == "float16":
-        pytest.skip("core/targets.prepare_fp16 does not read the dumpscope.keep_fp32 mark yet")
+        pytest.skip("core/onnx/fp16_target.prepare_fp16 does not read the dumpscope.keep_fp32 mark yet")
     assert dtypes["e"] == "float32" and dtypes["y"] == "float16"
     e = np.load(tmp_path / "t" / "e.npy")
     assert np.isfinite(e).all()  # exp(40) overflows fp16 but not fp32

@@ -13,9 +13,11 @@ from onnx import TensorProto, helper
 
 from dumpscope.core.dumps import DumpError
 from dumpscope.core.names import from_filename
-from dumpscope.core.onnx.runner import dump_model, generate_input, parse_input_shapes, read_manifest
-from dumpscope.core.onnx.targets import to_fp16_storage
+from dumpscope.core.onnx.fp16_target import to_fp16_storage
+from dumpscope.core.onnx.manifest import read_manifest
+from dumpscope.core.onnx.runner import dump_model
 from dumpscope.tui.cli.main import main
+from tests.core.onnx.test_out_dir import _no_temp_left
 from tests.support.models import ModelBuilder, build_model
 
 F = TensorProto.FLOAT
@@ -81,102 +83,6 @@ def test_manifest_round_trip_and_bad_manifests(chain_model: Path, tmp_path: Path
         read_manifest(tmp_path / "bad")
 
 
-def test_out_dir_rules(chain_model: Path, tmp_path: Path) -> None:
-    other = tmp_path / "other"
-    other.mkdir()
-    (other / "keep.txt").write_text("mine")
-    with pytest.raises(DumpError, match="not empty"):
-        dump_model(chain_model, other)
-    out = tmp_path / "d"
-    dump_model(chain_model, out)
-    stale = out / "enc%2Fmm%3A0.npy"
-    assert stale.exists()
-    dump_model(chain_model, out, target="optimized")  # a previous dump is replaced, stale files go
-    assert not stale.exists()
-    assert read_manifest(out)["target"] == "optimized"
-
-
-def _no_temp_left(parent: Path) -> None:
-    assert not [p.name for p in parent.iterdir() if ".dumpscope-" in p.name]
-
-
-def test_out_dir_planted_symlinks_are_refused_and_nothing_outside_changes(
-    chain_model: Path, tmp_path: Path
-) -> None:
-    outside = tmp_path / "outside"
-    outside.mkdir()
-    secret = outside / "secret.npy"
-    secret.write_bytes(b"precious")
-    out = tmp_path / "d"
-    dump_model(chain_model, out)
-    tensor_file = next(t["file"] for t in read_manifest(out)["tensors"] if t["kind"] == "activation")
-    for plant in (tensor_file, "manifest.json.tmp", "inputs"):
-        victim = out / plant
-        if victim.is_dir():
-            import shutil
-
-            shutil.rmtree(victim)
-        else:
-            victim.unlink(missing_ok=True)
-        victim.symlink_to(outside if plant == "inputs" else secret)
-        with pytest.raises(DumpError, match="did not write"):
-            dump_model(chain_model, out)
-        assert secret.read_bytes() == b"precious"
-        assert sorted(p.name for p in outside.iterdir()) == ["secret.npy"]
-        victim.unlink()
-        dump_model(chain_model, tmp_path / "fresh")  # unrelated: still works
-    _no_temp_left(tmp_path)
-
-
-def test_out_dir_old_manifest_naming_a_symlinked_folder_deletes_nothing_outside(
-    chain_model: Path, tmp_path: Path
-) -> None:
-    outside = tmp_path / "outside"
-    outside.mkdir()
-    (outside / "x.npy").write_bytes(b"precious")
-    out = tmp_path / "d"
-    dump_model(chain_model, out)
-    (out / "sub").symlink_to(outside)
-    manifest = read_manifest(out)
-    manifest["tensors"].append({"name": "evil", "file": "sub/x.npy"})
-    (out / "manifest.json").write_text(json.dumps(manifest))
-    with pytest.raises(DumpError, match="did not write"):
-        dump_model(chain_model, out)
-    assert (outside / "x.npy").read_bytes() == b"precious"
-
-
-def test_out_dir_symlink_itself_is_refused(chain_model: Path, tmp_path: Path) -> None:
-    real = tmp_path / "real"
-    real.mkdir()
-    (tmp_path / "link").symlink_to(real)
-    with pytest.raises(DumpError, match="symbolic link"):
-        dump_model(chain_model, tmp_path / "link")
-    assert not any(real.iterdir())
-
-
-def test_failed_or_interrupted_dump_leaves_no_temp_folder_and_keeps_the_old_dump(
-    chain_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from dumpscope.core.onnx import runner
-
-    out = tmp_path / "d"
-    dump_model(chain_model, out)
-    before = sorted(p.name for p in out.rglob("*"))
-
-    def interrupted(*_a: object, **_k: object) -> None:
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(runner, "write_manifest", interrupted)
-    with pytest.raises(KeyboardInterrupt):
-        dump_model(chain_model, out, target="optimized")
-    with pytest.raises(KeyboardInterrupt):
-        dump_model(chain_model, tmp_path / "new")
-    assert sorted(p.name for p in out.rglob("*")) == before
-    assert read_manifest(out)["target"] is None
-    assert not (tmp_path / "new").exists()
-    _no_temp_left(tmp_path)
-
-
 @pytest.mark.parametrize(
     "args", [["--max-memory", "nan"], ["--max-memory", "inf"], ["--max-memory", "0"], ["--seed", "-1"]]
 )
@@ -197,36 +103,6 @@ def test_bad_dump_options_are_usage_errors_and_write_nothing(
             seed=int(args[1]) if args[0] == "--seed" else 0,
         )
     assert not out.exists()
-
-
-def test_empty_out_dir_is_kept_and_filled(
-    chain_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    out = tmp_path / "empty"
-    out.mkdir()
-    inode = out.stat().st_ino
-    monkeypatch.chdir(out)
-    assert main(["dump", str(chain_model), "-o", "."]) == 0
-    assert out.stat().st_ino == inode and read_manifest(out)["target"] is None
-    _no_temp_left(tmp_path)
-
-
-def test_input_file_that_is_a_fifo_or_a_bomb_header_is_a_usage_error(
-    chain_model: Path, tmp_path: Path
-) -> None:
-    import os
-    import struct
-
-    fifo = tmp_path / "x.npy"
-    os.mkfifo(fifo)
-    with pytest.raises(DumpError, match="not a regular file"):
-        dump_model(chain_model, tmp_path / "d", inputs=[str(fifo)])
-    bomb = tmp_path / "bomb.npy"
-    header = b"{'descr': '<f4', 'fortran_order': False, 'shape': (100000000000,), }".ljust(117) + b"\n"
-    bomb.write_bytes(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header)
-    with pytest.raises(DumpError, match="not a readable .npy"):
-        dump_model(chain_model, tmp_path / "d", inputs=[str(bomb)])
-    assert not (tmp_path / "d").exists()
 
 
 def _mixed_model(builder: ModelBuilder) -> Path:
@@ -308,28 +184,6 @@ def test_input_files_fix_dynamic_dims_and_are_checked(model_builder: ModelBuilde
         )
     with pytest.raises(DumpError, match="no graph input named 'nope'"):
         dump_model(model, tmp_path / "h", input_shapes="nope:1")
-
-
-def test_parse_input_shapes() -> None:
-    assert parse_input_shapes("x:1,3,224,224; a:b/c:0:2,5;s:") == {
-        "x": (1, 3, 224, 224),
-        "a:b/c:0": (2, 5),
-        "s": (),
-    }
-    for bad in ("x", "x:1,a", "x:-1"):
-        with pytest.raises(DumpError, match="--input-shape"):
-            parse_input_shapes(bad)
-
-
-def test_generated_inputs_are_deterministic(chain_model: Path, tmp_path: Path) -> None:
-    a = dump_model(chain_model, tmp_path / "a", seed=3)
-    b = dump_model(chain_model, tmp_path / "b", seed=3, target="fp16")
-    c = dump_model(chain_model, tmp_path / "c", seed=4)
-    assert a["inputs"][0]["sha256"] == b["inputs"][0]["sha256"] != c["inputs"][0]["sha256"]
-    x = generate_input("x", np.dtype(np.float32), (2, 2), 3)
-    np.testing.assert_array_equal(x, generate_input("x", np.dtype(np.float32), (2, 2), 3))
-    assert not np.array_equal(x, generate_input("y", np.dtype(np.float32), (2, 2), 3))
-    assert generate_input("m", np.dtype(bool), (64,), 0).dtype == np.bool_
 
 
 def test_if_node_is_noted(
@@ -616,17 +470,17 @@ def test_each_fetch_group_runs_a_session_exposing_only_that_group(
 ) -> None:
     """onnxruntime keeps every graph output alive for a whole run: a group's session must
     expose only its own tensors, or fetching in groups bounds nothing."""
-    from dumpscope.core.onnx import runner
+    from dumpscope.core.onnx import fetch_groups
 
     seen: list[tuple[list[str], list[str]]] = []
-    real = runner.GroupSessions.__call__
+    real = fetch_groups.GroupSessions.__call__
 
-    def spy(self: runner.GroupSessions, group: list[str]):  # type: ignore[no-untyped-def]
+    def spy(self: fetch_groups.GroupSessions, group: list[str]):  # type: ignore[no-untyped-def]
         session = real(self, group)
         seen.append((list(group), [o.name for o in session.get_outputs()]))
         return session
 
-    monkeypatch.setattr(runner.GroupSessions, "__call__", spy)
+    monkeypatch.setattr(fetch_groups.GroupSessions, "__call__", spy)
     small = dump_model(chain_model, tmp_path / "d", max_memory_mb=64 / 2**20, target="fp16")
     assert len(seen) == small["ort_runs"] >= 2
     assert all(group == outputs for group, outputs in seen)

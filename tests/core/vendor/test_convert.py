@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dumpscope.core.formats import ascend_dump as ad
+from dumpscope.core.formats import ascend_writer as aw
 from dumpscope.core.vendor.convert import convert_dump, output_name
 from dumpscope.tui.cli.main import main
 
@@ -20,14 +20,14 @@ def _dumps(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     x = rng.standard_normal((2, 3)).astype(np.float16)
     y = rng.standard_normal((4,)).astype(np.float32)
     idx = np.arange(5, dtype=np.int32)
-    ad.write_dump(
+    aw.write_dump(
         folder / "Pooling.pool1.1147.1589195081588018",
         "pool1",
-        [ad.RawTensor(x, FLOAT16)],
-        inputs=[ad.RawTensor(idx, INT32)],
+        [aw.RawTensor(x, FLOAT16)],
+        inputs=[aw.RawTensor(idx, INT32)],
     )
-    ad.write_dump(
-        folder / "Relu.relu1.1148.1589195081588019", "relu1", [ad.RawTensor(y, FLOAT32)], layout_version=1
+    aw.write_dump(
+        folder / "Relu.relu1.1148.1589195081588019", "relu1", [aw.RawTensor(y, FLOAT32)], layout_version=1
     )
     (folder / "notes.bin").write_bytes(b"not a dump at all, but long enough to be looked at")
     return x, y, idx

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from dumpscope.core.formats import ascend_dump as ad
+from dumpscope.core.formats import ascend_writer as aw
 from dumpscope.core.formats.ascend_dump import discover_runs
 from dumpscope.core.formats.ascend_tree import run_of, select_runs
 from dumpscope.tui.cli.main import main
@@ -163,8 +164,8 @@ def test_msprobe_on_one_side_only_is_a_usage_error(trees, tmp_path, capsys) -> N
 
 def _op(folder: Path, op: str, values: np.ndarray, ts: int) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    out = ad.RawTensor(values.astype(np.float16), 2, 2, values.shape)
-    ad.write_dump(folder / f"Conv2D.{op}.1.2.{ts}", op, [out], dump_time=ts)
+    out = aw.RawTensor(values.astype(np.float16), 2, 2, values.shape)
+    aw.write_dump(folder / f"Conv2D.{op}.1.2.{ts}", op, [out], dump_time=ts)
 
 
 @pytest.fixture()

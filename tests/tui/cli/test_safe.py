@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dumpscope.core.formats import ascend_dump as ad
+from dumpscope.core.formats import ascend_writer as aw
 from dumpscope.tui.cli.main import main
 from dumpscope.tui.cli.safe import markup, plain
 
@@ -148,20 +148,20 @@ def test_overflow_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     import struct
 
     x = np.full(4, 1.0, np.float16)
-    ad.write_dump(
+    aw.write_dump(
         tmp_path / "Mul.m.7.1.1700000000000050",
         f"{TITLE}title[/b]",
-        [ad.RawTensor(x * 2, 2)],
-        inputs=[ad.RawTensor(x, 2)],
+        [aw.RawTensor(x * 2, 2)],
+        inputs=[aw.RawTensor(x, 2)],
     )
     buf = bytearray(2048)
     for off in (0, 128, 256):
         struct.pack_into("<6Q", buf, off, 0, 1, 7, 0, 0x1000, 0x2000)
     struct.pack_into("<3Q", buf, 1024, 0xABC, 3, 0x20)
-    ad.write_dump(
+    aw.write_dump(
         tmp_path / "Opdebug.Node_OpDebug.1.1.1700000000000100",
         "",
-        [ad.RawTensor(np.frombuffer(bytes(buf), np.uint8), 4)],
+        [aw.RawTensor(np.frombuffer(bytes(buf), np.uint8), 4)],
     )
     assert main(["overflow", str(tmp_path)]) == 1
     out = capsys.readouterr().out

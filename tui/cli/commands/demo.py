@@ -228,7 +228,7 @@ def _fix_argv(
 
     from dumpscope.core.fix import find_fix
     from dumpscope.core.fix.report import report_lines
-    from dumpscope.core.onnx.runner import read_manifest
+    from dumpscope.core.onnx.manifest import read_manifest
 
     m = re.match(r"(frame\d+)/", top.name)  # the demo's dumps prefix every tensor with its frame
     frame = m.group(1) if m else ""
