@@ -232,7 +232,8 @@ import asyncio, sys
 from pathlib import Path
 from dumpscope.tui.cli.main import one_blas_thread
 one_blas_thread()  # as `dumpscope GOLDEN TARGET` does before anything loads numpy
-from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
+from dumpscope.tui.app.feed import CompareRequest
 
 import dumpscope.tui.app.app as explorer
 
@@ -258,7 +259,8 @@ import asyncio, json, sys, time
 from pathlib import Path
 from dumpscope.tui.cli.main import one_blas_thread
 one_blas_thread()
-from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
+from dumpscope.tui.app.feed import CompareRequest
 import dumpscope.tui.app.app as explorer
 
 started, out = float(sys.argv[3]), {}
@@ -292,7 +294,8 @@ from pathlib import Path
 from dumpscope.tui.cli.main import one_blas_thread
 one_blas_thread()
 start_cpu = time.thread_time()
-from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
+from dumpscope.tui.app.feed import CompareRequest
 import dumpscope.tui.app.app as explorer
 import textual.screen
 

@@ -199,7 +199,8 @@ def _filter(text: str, *then: str) -> Step:
 async def demo_screenshots(out: Path) -> list[Path]:
     """The demo (fp16 Exp overflow in a streaming attention block), compared for real."""
     from dumpscope.core.onnx.demo import make_demo
-    from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+    from dumpscope.tui.app.app import DumpscopeApp
+    from dumpscope.tui.app.feed import CompareRequest
 
     with tempfile.TemporaryDirectory(prefix="dumpscope-shots-") as tmp:
         paths = make_demo(Path(tmp) / "demo")
@@ -277,7 +278,8 @@ async def no_color_screenshots(out: Path) -> list[Path]:
 async def sigmastar_screenshots(out: Path, benchmark: Path, sample: Path) -> list[Path]:
     """A SigmaStar pair (float.sim vs fixed.sim): SigmaStar's MSE / RMSE columns, the first
     divergent layer and its records' type, scale and zero point in the tensor pane."""
-    from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+    from dumpscope.tui.app.app import DumpscopeApp
+    from dumpscope.tui.app.feed import CompareRequest
 
     app = DumpscopeApp(CompareRequest(benchmark, sample, None), theme=THEME)
     return await _shoot(app, [("sigmastar", _keys("f"))], out)

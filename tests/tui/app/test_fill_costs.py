@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
 from dumpscope.tui.app.collector import PAUSED, FullPassPause
+from dumpscope.tui.app.feed import CompareRequest
 from tests.support.tui import SIZE, settle
 
 

@@ -12,7 +12,8 @@ import polars as pl
 import pytest
 
 from dumpscope.core.comparison.result import Comparison
-from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
+from dumpscope.tui.app.feed import CompareRequest
 from tests.support.tui import screen_text, settle
 
 SIZES = [(80, 24), (120, 40)]

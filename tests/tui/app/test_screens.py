@@ -10,7 +10,8 @@ import pytest
 
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.onnx.runner import dump_model
-from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
+from dumpscope.tui.app.feed import CompareRequest
 from dumpscope.tui.app.screens.export import ExportScreen
 from dumpscope.tui.app.screens.help import HelpScreen
 from dumpscope.tui.app.screens.message import MessageScreen

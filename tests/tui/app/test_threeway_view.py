@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
+from dumpscope.tui.app.feed import CompareRequest
 from dumpscope.tui.app.widgets.layer_list import LayerList
 from tests.support.fusion_onoff import make_fusion_data  # noqa: E402
 

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from dumpscope.core.comparison.result import Comparison
-from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
+from dumpscope.tui.app.feed import CompareRequest
 from dumpscope.tui.app.screenshots import generated_frame, generated_screenshots
 from dumpscope.tui.cli import main as cli
 

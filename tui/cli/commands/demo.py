@@ -75,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
     )
     shown = fix_and_verify(paths, out) if args.fix else paths
     if interactive:
-        from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+        from dumpscope.tui.app.app import DumpscopeApp
+        from dumpscope.tui.app.feed import CompareRequest
 
         run_app(DumpscopeApp(CompareRequest(shown.golden, shown.target, shown.model), theme=args.theme), args)
     elif not args.fix:

@@ -15,7 +15,7 @@ from dumpscope.tui.cli.args import (
 )
 
 if TYPE_CHECKING:
-    from dumpscope.tui.app.app import CompareRequest
+    from dumpscope.tui.app.feed import CompareRequest
 
 HELP = "open the terminal UI on a golden and a target dump (the default command)"
 DESCRIPTION = (
@@ -67,7 +67,7 @@ def _optional_path(value: str | None) -> Path | None:
 
 def _request(opts: ComparisonOptions) -> CompareRequest:
     """What the app compares: the dumps, model, graphs (one per target side), preset, thresholds, stage."""
-    from dumpscope.tui.app.app import CompareRequest
+    from dumpscope.tui.app.feed import CompareRequest
 
     return CompareRequest(
         Path(opts.golden),
