@@ -36,6 +36,8 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # the repository root: screenshots.make
+
 SIZE = (160, 50)
 
 
@@ -46,7 +48,7 @@ def _rss_mb() -> float:
 
 def _comparison(rows: int):  # type: ignore[no-untyped-def]
     from dumpscope.core.comparison.result import Comparison
-    from dumpscope.tui.app.screenshots import generated_frame
+    from screenshots.make import generated_frame
 
     return Comparison.from_frame(generated_frame(rows), meta={"golden": "g", "target": "t"})
 

@@ -10,10 +10,10 @@ from textual.widgets import Input
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.tui.app.app import DumpscopeApp
 from dumpscope.tui.app.screens.tensor import TensorScreen
-from dumpscope.tui.app.screenshots import generated_frame
 from dumpscope.tui.app.widgets.layer_list import LayerList
 from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS
 from dumpscope.tui.app.widgets.tensor_pane import TensorPane
+from screenshots.make import generated_frame
 from tests.support.tui import SIZE, filter_by, pane_text, screen_text, settle, type_text
 
 

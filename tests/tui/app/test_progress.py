@@ -24,7 +24,7 @@ def gated_compare(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
     """compare_stream that holds before its first table until the returned event is set (the opening
     phase), then fills a generated 200-row frame in 20 steps of 50 ms."""
     from dumpscope.core.comparison import pipeline as session
-    from dumpscope.tui.app.screenshots import generated_frame
+    from screenshots.make import generated_frame
 
     frame = generated_frame(200)
     opened = threading.Event()

@@ -177,7 +177,7 @@ def slow_compare(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     import polars as pl
 
     from dumpscope.core.comparison import pipeline as session
-    from dumpscope.tui.app.screenshots import generated_frame
+    from screenshots.make import generated_frame
 
     frame = generated_frame(200)
     steps: list[int] = []
