@@ -1,7 +1,7 @@
 """The dumpscope terminal UI: a keyboard-driven explorer of a golden/target layer comparison.
 
 The app holds one :class:`~dumpscope.core.comparison.pipeline.Comparison` (or computes it in a worker
-thread from two dumps, showing rows as they are compared), a :class:`LayerList` over it,
+thread from two dumps, showing rows as they are compared: :mod:`.feed`), a :class:`LayerList` over it,
 a tensor pane for the selected row and a summary line.  Every key is a binding with an
 id, so ``keymap.toml`` can remap it and the help screen and the command palette list it.
 Numbers come from :mod:`dumpscope.core`; this module only decides what to show.
