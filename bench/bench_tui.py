@@ -36,6 +36,8 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # the repository root: screenshots.make
+
 SIZE = (160, 50)
 
 
@@ -46,7 +48,7 @@ def _rss_mb() -> float:
 
 def _comparison(rows: int):  # type: ignore[no-untyped-def]
     from dumpscope.core.comparison.result import Comparison
-    from dumpscope.tui.app.screenshots import generated_frame
+    from screenshots.make import generated_frame
 
     return Comparison.from_frame(generated_frame(rows), meta={"golden": "g", "target": "t"})
 
@@ -232,7 +234,8 @@ import asyncio, sys
 from pathlib import Path
 from dumpscope.tui.cli.main import one_blas_thread
 one_blas_thread()  # as `dumpscope GOLDEN TARGET` does before anything loads numpy
-from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
+from dumpscope.tui.app.feed import CompareRequest
 
 import dumpscope.tui.app.app as explorer
 
@@ -258,7 +261,8 @@ import asyncio, json, sys, time
 from pathlib import Path
 from dumpscope.tui.cli.main import one_blas_thread
 one_blas_thread()
-from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
+from dumpscope.tui.app.feed import CompareRequest
 import dumpscope.tui.app.app as explorer
 
 started, out = float(sys.argv[3]), {}
@@ -292,7 +296,8 @@ from pathlib import Path
 from dumpscope.tui.cli.main import one_blas_thread
 one_blas_thread()
 start_cpu = time.thread_time()
-from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
+from dumpscope.tui.app.feed import CompareRequest
 import dumpscope.tui.app.app as explorer
 import textual.screen
 

@@ -440,7 +440,7 @@ def main(argv: list[str] | None = None) -> int:
     if shots:  # screenshots/sigmastar.svg, made by the app on this pair
         import asyncio
 
-        from dumpscope.tui.app.screenshots import sigmastar_screenshots
+        from screenshots.make import sigmastar_screenshots
 
         for path in asyncio.run(sigmastar_screenshots(Path("screenshots"), case.float_sim, case.fixed_sim)):
             print(path)

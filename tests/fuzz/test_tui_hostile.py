@@ -9,7 +9,7 @@ import pytest
 
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.tui.app.app import DumpscopeApp
-from dumpscope.tui.app.screenshots import generated_frame
+from screenshots.make import generated_frame
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from dumpscope.core.comparison.result import Comparison
-from dumpscope.tui.app.screenshots import generated_frame
+from screenshots.make import generated_frame
 
 
 @pytest.fixture(autouse=True)

@@ -1,7 +1,7 @@
 """The dumpscope terminal UI: a keyboard-driven explorer of a golden/target layer comparison.
 
 The app holds one :class:`~dumpscope.core.comparison.pipeline.Comparison` (or computes it in a worker
-thread from two dumps, showing rows as they are compared), a :class:`LayerList` over it,
+thread from two dumps, showing rows as they are compared: :mod:`.feed`), a :class:`LayerList` over it,
 a tensor pane for the selected row and a summary line.  Every key is a binding with an
 id, so ``keymap.toml`` can remap it and the help screen and the command palette list it.
 Numbers come from :mod:`dumpscope.core`; this module only decides what to show.
@@ -9,11 +9,7 @@ Numbers come from :mod:`dumpscope.core`; this module only decides what to show.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
 from functools import partial
-from pathlib import Path
-from time import monotonic
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -22,23 +18,33 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.content import Content
-from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Input, Static
-from textual.worker import Worker, WorkerState, get_current_worker
+from textual.worker import Worker, WorkerState
 
 from dumpscope.core.vendor.sigmastar import STAGES, both_sigmastar
 from dumpscope.tui.app.collector import FullPassPause, freeze_at_exit
+from dumpscope.tui.app.feed import (
+    CompareRequest,
+    Counted,
+    LoadFailed,
+    Progressed,
+    ThreeWayReady,
+    compare_three_way,
+    stream_comparison,
+)
 from dumpscope.tui.app.filters import Query, QueryError
+from dumpscope.tui.app.findings import findings_by_row
 from dumpscope.tui.app.keymap import binding_ids, load_keymap
 from dumpscope.tui.app.op_index import OpIndex
 from dumpscope.tui.app.panes import SIDE_PANES, next_pane
+from dumpscope.tui.app.status import TableCounts, cursor_line, view_notes, worse_note
 from dumpscope.tui.app.view_state import ViewState
 from dumpscope.tui.app.widgets.filter_suggester import FilterSuggester
 from dumpscope.tui.app.widgets.footer import KeysFooter
 from dumpscope.tui.app.widgets.layer_list import LayerList
-from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS, LayerRows, printable
+from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS, LayerRows
 from dumpscope.tui.app.widgets.row_facts_pane import RowFactsPane
 from dumpscope.tui.app.widgets.summary_bar import Summary, SummaryBar, styled
 from dumpscope.tui.app.widgets.tensor_pane import TensorPane
@@ -50,62 +56,6 @@ if TYPE_CHECKING:
     from dumpscope.core.diagnosis.engine import Diagnosis
     from dumpscope.tui.app.screens.help import KeyHelp
     from dumpscope.tui.app.widgets.neighbourhood_pane import NeighbourhoodPane
-
-TABLE_INTERVAL_S = 1.0
-"""How often the streamed table is rebuilt and shown while a comparison fills."""
-COUNT_INTERVAL_S = 0.2
-"""How often the summary's ``comparing N/M`` count moves."""
-
-
-class _Throttle:
-    """Call ``call(done, total)`` at most every ``interval`` seconds (a progress callback)."""
-
-    def __init__(self, interval: float, call: Any) -> None:
-        self.interval, self.call, self.last = interval, call, 0.0
-
-    def __call__(self, done: int, total: int) -> None:
-        now = monotonic()
-        if now - self.last >= self.interval:
-            self.last = now
-            self.call(done, total)
-
-
-@dataclass(frozen=True)
-class CompareRequest:
-    """Two dumps to compare in the background (what ``dumpscope GOLDEN TARGET`` passes)."""
-
-    golden: Path
-    target: Path
-    model: Path | None = None
-    preset: str = "auto"
-    graph: Path | None = None
-    thresholds: tuple[str, ...] = ()
-    """``KEY=VALUE`` overrides, as ``--threshold`` takes them."""
-    b: Path | None = None
-    """A second target: a three-way compare (``target`` is side A, this side B)."""
-    graph_b: Path | None = None
-    """Side B's ATC graph (fusion on vs off: each run has its own)."""
-    stage: str | None = None
-    """SigmaStar: which of the SigmaStar IPU guide's three comparisons this is (``--stage``; None: told
-    from the dumps)."""
-    cache: bool | Path = False
-    """``--cache`` (or ``--cache-dir``: the folder): reuse the signed row index; a reopen paints the
-    last run's rows at once (marked)."""
-    workers: int | None = None
-    """``--workers``: processes computing the rows (None: every available core)."""
-    scheduler: str | None = None
-    """``--scheduler``: a Dask scheduler whose workers compute the rows."""
-    scheduler_timeout: float = 5.0
-    """``--scheduler-timeout``: seconds to reach it."""
-
-    def options(self) -> dict[str, Any]:
-        """How the rows are computed and kept, as :func:`compare` takes them."""
-        return {
-            "cache": self.cache,
-            "workers": self.workers,
-            "scheduler": self.scheduler,
-            "scheduler_timeout": self.scheduler_timeout,
-        }
 
 
 def _actions_provider() -> type[Any]:
@@ -157,38 +107,6 @@ class DumpscopeApp(App[int]):
     """The list's filter and sort: assigning one re-applies the view (:meth:`watch_view`)."""
     progress: reactive[tuple[int, int] | None] = reactive(None, always_update=True, init=False, repaint=False)
     """``(done, total)`` while the comparison streams in, else None (the summary follows it)."""
-
-    class Progressed(Message):
-        """A newer state of the comparison arrived from the worker."""
-
-        def __init__(self, comparison: Comparison, done: int, total: int) -> None:
-            super().__init__()
-            self.comparison, self.done, self.total = comparison, done, total
-
-        def can_replace(self, message: Message) -> bool:
-            return isinstance(message, DumpscopeApp.Progressed)
-
-    class Counted(Message):
-        """``done`` of ``total`` rows compared (cheap; the table arrives with :class:`Progressed`)."""
-
-        def __init__(self, done: int, total: int) -> None:
-            super().__init__()
-            self.done, self.total = done, total
-
-        def can_replace(self, message: Message) -> bool:
-            return isinstance(message, DumpscopeApp.Counted)
-
-    class ThreeWayReady(Message):
-        """Both sides of a three-way compare are in (the worker compared A, then B)."""
-
-        def __init__(self, threeway: ThreeWay) -> None:
-            super().__init__()
-            self.threeway = threeway
-
-    class LoadFailed(Message):
-        def __init__(self, text: str) -> None:
-            super().__init__()
-            self.text = text
 
     def __init__(
         self,
@@ -352,23 +270,7 @@ class DumpscopeApp(App[int]):
     @work(thread=True, exclusive=True, group="compare", exit_on_error=False)
     def _compare_three(self, request: CompareRequest) -> None:
         """Both comparisons of a three-way compare, off the UI thread (shown when both are in)."""
-        try:
-            from dumpscope.core.comparison.threeway import compare_three
-
-            threeway = compare_three(
-                request.golden,
-                request.target,
-                request.b,
-                model=request.model,
-                graphs=(request.graph, request.graph_b),
-                preset=request.preset,
-                thresholds=list(request.thresholds),
-                **request.options(),
-            )
-            if not get_current_worker().is_cancelled:
-                self.post_message(self.ThreeWayReady(threeway))
-        except Exception as exc:  # noqa: BLE001 - every failure becomes a message screen, never a traceback
-            self.post_message(self.LoadFailed(_describe_error(exc)))
+        compare_three_way(self.post_message, request)
 
     def on_dumpscope_app_three_way_ready(self, message: ThreeWayReady) -> None:
         self._show_three_way(message.threeway)
@@ -466,9 +368,9 @@ class DumpscopeApp(App[int]):
         if self._cancelled and self.progress is None:
             status.append(styled("[$warning]comparison cancelled: rows left pending[/]"))
         if self.rows is not None:
-            status += _view_notes(self.view, self.rows, self.layer_list.view.size)
+            status += view_notes(self.view, self.rows, self.layer_list.view.size)
         if self.threeway is not None:
-            status.append(_worse_note(self.threeway))
+            status.append(worse_note(self.threeway))
         stage = STAGES.get(str(self.comparison.meta.stage)) if self.comparison is not None else None
         if stage:  # SigmaStar: which of the SigmaStar IPU guide's three comparisons this is
             status.append(styled("[b]$stage[/b]", stage=stage))
@@ -489,45 +391,8 @@ class DumpscopeApp(App[int]):
 
     @work(thread=True, exclusive=True, group="compare", exit_on_error=False)
     def _compare(self, request: CompareRequest) -> None:
-        """Run the comparison off the UI thread.
-
-        The growing table comes every :data:`TABLE_INTERVAL_S` (each one is a frame build in
-        this thread and a column refresh on the UI thread: at 10k rows, four a second made the
-        fill 2-9x slower than ``dumpscope compare``); the count of compared rows, which costs
-        nothing, every :data:`COUNT_INTERVAL_S`.
-        """
-        worker = get_current_worker()
-        try:
-            from dumpscope.core.comparison.triage import compare_triaged  # the suspect region fills first
-
-            counted = _Throttle(
-                COUNT_INTERVAL_S, lambda done, total: self.post_message(self.Counted(done, total))
-            )
-            stream = compare_triaged(
-                request.golden,
-                request.target,
-                model=request.model,
-                graph=request.graph,
-                preset=request.preset,
-                thresholds=list(request.thresholds),
-                interval=TABLE_INTERVAL_S,
-                progress=counted,
-                **request.options(),
-            )
-            try:
-                for progress in stream:
-                    if worker.is_cancelled:
-                        return
-                    cmp = progress.comparison
-                    if request.stage:
-                        cmp = replace(cmp, meta=replace(cmp.meta, stage=request.stage))
-                    self.post_message(self.Progressed(cmp, progress.done, progress.total))
-            finally:
-                close = getattr(stream, "close", None)  # a generator holds the thread pool: release it now
-                if close is not None:
-                    close()
-        except Exception as exc:  # noqa: BLE001 - every failure becomes a message screen, never a traceback
-            self.post_message(self.LoadFailed(_describe_error(exc)))
+        """Run the comparison off the UI thread, the growing table posted as it fills."""
+        stream_comparison(self.post_message, request)
 
     def on_dumpscope_app_counted(self, message: Counted) -> None:
         """More rows compared (the table itself follows less often): the summary's count moves."""
@@ -588,7 +453,7 @@ class DumpscopeApp(App[int]):
 
     def _show_cursor_name(self, position: int | None) -> None:
         """The full name of the cursor row (the list may have elided it), the target's too when it differs."""
-        text = _cursor_line(self.rows, position) if self.rows is not None and position is not None else ""
+        text = cursor_line(self.rows, position) if self.rows is not None and position is not None else ""
         self.main_screen.query_one("#cursor-name", Static).update(
             text, layout=False
         )  # one line, fixed height
@@ -878,124 +743,6 @@ _LIST_ACTIONS = frozenset(
 )
 
 
-@dataclass(frozen=True)
-class TableCounts:
-    """What the summary reads from one table: health counts, the first divergent row and the
-    unmatched tensors per side.  Computed once per streamed table (O(rows)), not on every
-    progress tick, so a fill costs the UI O(rows) per table it shows and O(1) per count."""
-
-    rows: LayerRows
-    comparison: Comparison
-    counts: dict[str, int]
-    first_divergent: str | None
-    unmatched: tuple[int, int]
-
-    @classmethod
-    def of(cls, rows: LayerRows, cmp: Comparison) -> TableCounts:
-        first = None if cmp.meta.preview else cmp.first_divergent()  # a preview's order is not final
-        named = None if first is None else f"#{int(rows.index[first])} {rows.name(first)}"
-        sides = dict(cmp.frame.filter(cmp.frame["health"] == "unmatched")["side"].value_counts().iter_rows())
-        return cls(
-            rows, cmp, rows.health_counts(), named, (int(sides.get("golden", 0)), int(sides.get("target", 0)))
-        )
-
-    def is_for(self, rows: LayerRows, cmp: Comparison) -> bool:
-        """Counted from this very table (a newer streamed table is a new Comparison object)."""
-        return self.rows is rows and self.comparison is cmp
-
-    def fill(self, summary: Summary) -> None:
-        summary.counts, summary.first_divergent = self.counts, self.first_divergent
-        summary.preview = bool(self.comparison.meta.preview)
-        summary.unmatched_golden, summary.unmatched_target = self.unmatched
-
-
-def findings_by_row(diagnosis: Diagnosis, messages: list[str | None]) -> dict[int, tuple[str, ...]]:
-    """What the tensor pane shows under a root-cause row: the cause, its evidence (minus what the
-    row's message already says), a replay's verdict when the diagnosis ran one, the advice, commands."""
-    findings: dict[int, tuple[str, ...]] = {}
-    for rank, c in enumerate(diagnosis.root_causes, 1):
-        said = messages[c.row] if 0 <= c.row < len(messages) else None
-        findings[c.row] = (
-            f"root cause #{rank}: {c.cause}",
-            *(e for e in c.evidence if not (said and said in e)),
-            *_replay_line(getattr(c, "replay", None), c.evidence),
-            f"advice: {c.advice}",
-            *c.commands,
-        )
-    return findings
-
-
-def _replay_line(replay: object, evidence: Sequence[str] = ()) -> tuple[str, ...]:
-    """``replay: <its sentence>`` for a :class:`~dumpscope.core.diagnosis.replay.Replay` (none when not
-    replayed, or when the evidence already states the replay: the engine words it in its cause's terms,
-    so the pane's plain wording would say it twice)."""
-    if replay is None or any(e.startswith("replay") for e in evidence):
-        return ()
-    sentence = getattr(replay, "sentence", None)
-    return (f"replay: {sentence() if callable(sentence) else replay}",)
-
-
-def _cursor_line(rows: LayerRows, position: int) -> str:
-    """``▶ name   target: its name there   only in B``: the full name(s) of a row and, in a
-    three-way compare, which dumps lack its tensor."""
-    frame = rows.frame
-    name, target = frame["name"][position], frame["target_name"][position]
-    parts = (
-        f"▶ {printable(str(name or target or ''))}",
-        _renamed(name, target),
-        rows.presence_text(position),
-    )
-    return "   ".join(part for part in parts if part)
-
-
-def _renamed(name: str | None, target: str | None) -> str:
-    """``target: NAME`` when the target dump calls the tensor otherwise, else ""."""
-    return f"target: {printable(str(target))}" if target and name and target != name else ""
-
-
 def _is_three_way(source: object) -> bool:
     """A :class:`~dumpscope.core.comparison.threeway.ThreeWay` (two comparisons side by side)."""
     return hasattr(source, "worse_counts") and hasattr(source, "b")
-
-
-def _worse_note(threeway: ThreeWay) -> Content:
-    """``showing A (b: B) · A worse on 3 · B worse on 12`` (filter with worse:A / worse:B)."""
-    counts, (a, b) = threeway.worse_counts(), threeway.labels
-    return styled(
-        f"showing [b]$a[/b] (b: $b) · [b]$a[/b] worse on {counts['A']} · [b]$b[/b] worse on {counts['B']}"
-        " (worse:A, worse:B)",
-        a=a,
-        b=b,
-    )
-
-
-def _view_notes(view: ViewState, rows: LayerRows, shown: int) -> list[Content]:
-    """What the filter keeps (``shown`` of all rows) and the sort, for the status line."""
-    if view.query:
-        notes = [styled(f"filter [b]$query[/b]: {shown} of {rows.n}", query=view.query.text)]
-    else:
-        notes = [styled(f"{rows.n} tensors")]
-    if view.sort_key.id != "order" or view.descending:
-        notes.append(
-            styled(
-                f"sorted by {view.sort_key.label} "
-                f"{'▼' if view.descending else '▲'}{_nonfinite_place(view, rows)}"
-            )
-        )
-    return notes
-
-
-def _nonfinite_place(view: ViewState, rows: LayerRows) -> str:
-    """Where a metric sort puts the rows with NaN/Inf in the target (they read as the worst value)."""
-    if view.sort_key.id not in ("cos", "max_abs", "rmse", "rel") or not rows.nonfinite.any():
-        return ""
-    return f", NaN/Inf rows {'first' if view.descending == view.sort_key.descending else 'last'}"
-
-
-def _describe_error(exc: BaseException) -> str:
-    """One readable paragraph for a failure to load or compare (no traceback)."""
-    from dumpscope.core.dumps import DumpError
-
-    if isinstance(exc, (DumpError, FileNotFoundError, PermissionError, NotADirectoryError)):
-        return str(exc)
-    return f"{type(exc).__name__}: {exc}"

@@ -1,7 +1,12 @@
-"""Argument groups shared by several commands (so no command imports another's set-up).
+"""The argument layer: argument groups shared by several commands, and the one reading of the parsed
+command line into each command's typed options.
 
-Each function adds options to a parser; heavy modules are imported only inside the
-functions that need them, and only for the sub-command being parsed.
+Each ``add_*`` function adds options to a parser; heavy modules are imported only inside the
+functions that need them, and only for the sub-command being parsed.  A command module names the
+option groups its ``run`` takes in ``OPTIONS`` (its own ``Options`` dataclass, and shared ones such as
+:class:`ComparisonOptions` or :class:`UiOptions`); :func:`run_command` reads them once, in that order,
+with :func:`read_options`, so command modules read typed fields, never the parsed namespace (as
+Polygraphy's argument groups do).
 """
 
 from __future__ import annotations
@@ -10,9 +15,9 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from dumpscope.core.vocabulary import is_divergent
 from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
@@ -196,6 +201,14 @@ def add_ui_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="T",
         help="colour theme: textual-dark (default), ansi-dark (the terminal's 16 colours), nord...",
     )
+
+
+@dataclass(frozen=True)
+class UiOptions:
+    """:func:`add_ui_arguments`' options, for every command that opens the app."""
+
+    no_mouse: bool
+    theme: str | None
 
 
 def check_theme(theme: str | None) -> None:
@@ -425,6 +438,22 @@ def _fusion_sides(fused: str, golden: str, target: str) -> tuple[str, str]:
     return golden, target
 
 
+def read_options(group: type[T], args: argparse.Namespace) -> T:
+    """One option group from the parsed command line: its own ``from_args`` when it has one (a group
+    that settles or refuses a combination), else each dataclass field from the argument of that name."""
+    from_args = getattr(group, "from_args", None)
+    if from_args is not None:
+        built: T = from_args(args)
+        return built
+    return group(**{f.name: getattr(args, f.name) for f in fields(group)})  # type: ignore[arg-type]  # a dataclass
+
+
+def run_command(args: argparse.Namespace) -> Any:
+    """Run the parsed command: its option groups (``OPTIONS``) read once, in order (a group's
+    ``__post_init__`` or ``from_args`` refuses before the next is read), then ``run(*groups)``."""
+    return args._run(*[read_options(group, args) for group in args._options])
+
+
 def named_outputs(args: argparse.Namespace, options: Sequence[str]) -> list[str | os.PathLike[str]]:
     """The paths the command's ``options`` (those of them it has) name as outputs."""
     values = [getattr(args, option, None) for option in options]
@@ -507,9 +536,9 @@ def exit_code_for(counts: dict[str, int]) -> int:
     return EXIT_UNHEALTHY if is_divergent(counts) else EXIT_OK
 
 
-def run_app(app: DumpscopeApp, args: argparse.Namespace) -> int:
+def run_app(app: DumpscopeApp, ui: UiOptions) -> int:
     """Run ``app`` honouring ``--no-mouse``; the app's return code is the exit code."""
-    result = app.run(mouse=not args.no_mouse)
+    result = app.run(mouse=not ui.no_mouse)
     return int(result or 0)
 
 

@@ -1,7 +1,8 @@
 """The ``dumpscope`` command.
 
 Sub-commands live one per module in :mod:`dumpscope.tui.cli.commands`; each module
-defines ``HELP`` (one line), ``add_arguments(parser)`` and ``run(args) -> int``.
+defines ``HELP`` (one line), ``add_arguments(parser)``, ``OPTIONS`` (the typed option groups
+``run`` takes, read once by :func:`~dumpscope.tui.cli.args.run_command`) and ``run(*groups) -> int``.
 Modules import heavy packages (numpy, polars, onnx, textual) inside ``run`` only, and
 :func:`main` builds the arguments of the chosen sub-command only, so ``--help``,
 ``--version`` and quick commands such as ``explain`` stay fast.
@@ -102,7 +103,7 @@ def build_parser(chosen: str | None = None) -> tuple[argparse.ArgumentParser, di
         if chosen != "":
             p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
             mod.add_arguments(p)
-            p.set_defaults(_run=mod.run)
+            p.set_defaults(_run=mod.run, _options=mod.OPTIONS)
     return parser, mods
 
 
@@ -140,13 +141,13 @@ OUTPUT_OPTIONS = ("output", "output_dir", "out", "csv", "export_values")
 
 def _run(args: argparse.Namespace) -> int:
     from dumpscope.core.atomic import check_output
-    from dumpscope.tui.cli.args import debug_requested, named_outputs
+    from dumpscope.tui.cli.args import debug_requested, named_outputs, run_command
 
     try:
         # a FIFO given as an output is refused before the work, never opened
         for path in named_outputs(args, OUTPUT_OPTIONS):
             check_output(path)
-        return int(args._run(args))
+        return int(run_command(args))
     except KeyboardInterrupt:
         print("dumpscope: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

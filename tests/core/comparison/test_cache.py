@@ -516,7 +516,8 @@ def test_the_cli_says_where_the_index_is_and_marks_cached_rows(pair: tuple[Path,
 
 
 async def test_the_ui_with_fifos_at_the_index_paths_fills_marks_and_quits(pair: tuple[Path, Path]) -> None:
-    from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+    from dumpscope.tui.app.app import DumpscopeApp
+    from dumpscope.tui.app.feed import CompareRequest
     from tests.support.tui import SIZE, settle
 
     compare(*pair, cache=True)

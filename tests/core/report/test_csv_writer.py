@@ -22,7 +22,7 @@ from dumpscope.core.report.writers import (
     _num,
     write_csv,
 )
-from dumpscope.tui.app.screenshots import generated_frame
+from screenshots.make import generated_frame
 
 values = st.one_of(
     st.none(), st.floats(allow_nan=True, allow_infinity=True), st.just(math.nan), st.just(-math.inf)

@@ -10,10 +10,10 @@ from textual.widgets import Input
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.tui.app.app import DumpscopeApp
 from dumpscope.tui.app.screens.tensor import TensorScreen
-from dumpscope.tui.app.screenshots import generated_frame
 from dumpscope.tui.app.widgets.layer_list import LayerList
 from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS
 from dumpscope.tui.app.widgets.tensor_pane import TensorPane
+from screenshots.make import generated_frame
 from tests.support.tui import SIZE, filter_by, pane_text, screen_text, settle, type_text
 
 
@@ -249,16 +249,16 @@ async def test_progress_ticks_do_not_recount_the_table(
 ) -> None:
     """A fill moves the count several times a second; the summary's health counts are taken once
     per streamed table (O(rows)), and a tick costs O(1)."""
-    from dumpscope.tui.app import app as app_module
+    from dumpscope.tui.app import status
 
     counted: list[int] = []
-    real = app_module.TableCounts.of.__func__  # type: ignore[attr-defined]
+    real = status.TableCounts.of.__func__  # type: ignore[attr-defined]
 
     def counting(cls, rows, cmp):  # type: ignore[no-untyped-def]
         counted.append(rows.n)
         return real(cls, rows, cmp)
 
-    monkeypatch.setattr(app_module.TableCounts, "of", classmethod(counting))
+    monkeypatch.setattr(status.TableCounts, "of", classmethod(counting))
     app = DumpscopeApp(generated)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause(0.2)

@@ -207,7 +207,7 @@ async def test_help_lists_focus_palette_and_the_filter_grammar_and_q_quits_from_
 def test_root_cause_findings_carry_replay_evidence_when_the_diagnosis_has_it() -> None:
     from types import SimpleNamespace
 
-    from dumpscope.tui.app.app import findings_by_row
+    from dumpscope.tui.app.findings import findings_by_row
 
     cause = SimpleNamespace(
         row=1,

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
 from dumpscope.tui.app.collector import PAUSED, FullPassPause
+from dumpscope.tui.app.feed import CompareRequest
 from tests.support.tui import SIZE, settle
 
 
@@ -73,7 +74,7 @@ async def test_cancel_and_quit_mid_fill_restore_the_thresholds(
 
 async def test_a_loaded_comparison_does_not_touch_the_collector(thresholds: tuple[int, int, int]) -> None:
     from dumpscope.core.comparison.result import Comparison
-    from dumpscope.tui.app.screenshots import generated_frame
+    from screenshots.make import generated_frame
 
     app = DumpscopeApp(Comparison.from_frame(generated_frame(50)))
     async with app.run_test(size=SIZE) as pilot:
@@ -146,7 +147,7 @@ async def test_footer_rebuilds_only_when_its_keys_change(monkeypatch: pytest.Mon
 
 async def test_the_explorer_footer_is_built_once_at_start(monkeypatch: pytest.MonkeyPatch) -> None:
     from dumpscope.core.comparison.result import Comparison
-    from dumpscope.tui.app.screenshots import generated_frame
+    from screenshots.make import generated_frame
 
     rebuilds = _rebuilds(monkeypatch)
     app = DumpscopeApp(Comparison.from_frame(generated_frame(50)))
@@ -202,7 +203,7 @@ async def test_lazily_loaded_pane_help_and_palette_work(thresholds: tuple[int, i
     from dumpscope.core.comparison.result import Comparison
     from dumpscope.tui.app.panes import SIDE_PANES
     from dumpscope.tui.app.screens.help import HelpScreen
-    from dumpscope.tui.app.screenshots import generated_frame
+    from screenshots.make import generated_frame
 
     app = DumpscopeApp(Comparison.from_frame(generated_frame(50)))
     async with app.run_test(size=SIZE) as pilot:
@@ -234,7 +235,7 @@ def slower_compare(monkeypatch: pytest.MonkeyPatch) -> None:
 
     from dumpscope.core.comparison import pipeline as session
     from dumpscope.core.comparison.result import Comparison
-    from dumpscope.tui.app.screenshots import generated_frame
+    from screenshots.make import generated_frame
 
     frame = generated_frame(200)
 

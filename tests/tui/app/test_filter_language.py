@@ -10,7 +10,7 @@ from textual.widgets import Input
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.tui.app.app import DumpscopeApp
 from dumpscope.tui.app.filters import NUMERIC_KEYS, Query, QueryError, completion
-from dumpscope.tui.app.screenshots import generated_frame
+from screenshots.make import generated_frame
 from tests.support.tui import filter_by, screen_text, type_text
 
 SIZES = [(80, 24), (120, 40)]

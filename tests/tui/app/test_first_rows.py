@@ -12,7 +12,8 @@ import pytest
 
 from dumpscope.core import compare
 from dumpscope.core.comparison import pipeline
-from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
+from dumpscope.tui.app.feed import CompareRequest
 from tests.support.tui import SIZE, screen_text, settle
 
 TENSORS, HEAD = 40, 8

@@ -11,7 +11,7 @@ from dumpscope.core.comparison.result import Comparison
 from dumpscope.tui.app.app import DumpscopeApp
 from dumpscope.tui.app.panes import SIDE_PANES, next_pane
 from dumpscope.tui.app.screens.help import HelpScreen
-from dumpscope.tui.app.screenshots import generated_frame
+from screenshots.make import generated_frame
 from tests.support.tui import filter_by, screen_text, settle
 
 SIZES = [(80, 24), (120, 40)]

@@ -12,10 +12,10 @@ from textual.widgets import Input, Tree
 from dumpscope.core.comparison.msprobe.driver import compare_msprobe
 from dumpscope.core.comparison.msprobe.view import as_comparison, module_tree
 from dumpscope.tui.app.app import DumpscopeApp
-from dumpscope.tui.app.screenshots import SIZE, THEME
 from dumpscope.tui.app.widgets.module_tree_pane import ModuleTreePane
 from dumpscope.tui.cli.args import ComparisonOptions
 from dumpscope.tui.cli.runs import msprobe_comparison
+from screenshots.make import SIZE, THEME
 from tests.support.msprobe import entry, tensor, write_rank
 
 CONSTRUCT = {

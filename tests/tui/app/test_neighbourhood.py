@@ -6,7 +6,8 @@ import pytest
 from textual.content import Content
 from textual.widgets import Static
 
-from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
+from dumpscope.tui.app.feed import CompareRequest
 from dumpscope.tui.app.widgets.neighbourhood_pane import NeighbourhoodPane
 
 

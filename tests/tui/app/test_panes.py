@@ -299,7 +299,7 @@ def test_snapshot_fusion_no_color(
 
 def test_a_replay_the_evidence_states_is_not_repeated_in_the_pane() -> None:
     """The engine words a replay in its cause's terms; the pane adds its own line only when none states it."""
-    from dumpscope.tui.app.app import _replay_line
+    from dumpscope.tui.app.findings import _replay_line
 
     class _Replay:
         def sentence(self) -> str:

@@ -12,7 +12,8 @@ import polars as pl
 import pytest
 
 from dumpscope.core.comparison.result import Comparison
-from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
+from dumpscope.tui.app.feed import CompareRequest
 from tests.support.tui import screen_text, settle
 
 SIZES = [(80, 24), (120, 40)]
@@ -23,7 +24,7 @@ def gated_compare(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
     """compare_stream that holds before its first table until the returned event is set (the opening
     phase), then fills a generated 200-row frame in 20 steps of 50 ms."""
     from dumpscope.core.comparison import pipeline as session
-    from dumpscope.tui.app.screenshots import generated_frame
+    from screenshots.make import generated_frame
 
     frame = generated_frame(200)
     opened = threading.Event()

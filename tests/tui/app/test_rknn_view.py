@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
+from dumpscope.tui.app.feed import CompareRequest
 from tests.support.paths import DATA as DATA_DIR
 from tests.support.tui import SIZE, screen_text, settle
 

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.tui.app.filters import Query, QueryError
-from dumpscope.tui.app.screenshots import generated_frame
 from dumpscope.tui.app.widgets.histogram import bars, resample
 from dumpscope.tui.app.widgets.layer_list import layout_columns
 from dumpscope.tui.app.widgets.layer_names import common_prefix, elide
@@ -22,6 +21,7 @@ from dumpscope.tui.app.widgets.layer_rows import (
     count_text,
     short_dtype,
 )
+from screenshots.make import generated_frame
 
 
 @pytest.fixture(scope="module")

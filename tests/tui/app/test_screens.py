@@ -10,7 +10,8 @@ import pytest
 
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.onnx.runner import dump_model
-from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
+from dumpscope.tui.app.feed import CompareRequest
 from dumpscope.tui.app.screens.export import ExportScreen
 from dumpscope.tui.app.screens.help import HelpScreen
 from dumpscope.tui.app.screens.message import MessageScreen
@@ -176,7 +177,7 @@ def slow_compare(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     import polars as pl
 
     from dumpscope.core.comparison import pipeline as session
-    from dumpscope.tui.app.screenshots import generated_frame
+    from screenshots.make import generated_frame
 
     frame = generated_frame(200)
     steps: list[int] = []

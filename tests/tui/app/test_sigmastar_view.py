@@ -43,7 +43,7 @@ async def test_sigmastar_pair_on_screen(tmp_path: Path) -> None:
 
 
 async def test_stage_chosen_on_the_command_line_is_shown(tmp_path: Path) -> None:
-    from dumpscope.tui.app.app import CompareRequest
+    from dumpscope.tui.app.feed import CompareRequest
 
     f, q = _pair(tmp_path)
     app = DumpscopeApp(CompareRequest(f, q, stage="fixed-offline"))

@@ -15,7 +15,7 @@ from textual.widgets import Input
 
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.tui.app.app import DumpscopeApp
-from dumpscope.tui.app.screenshots import SIZE, THEME, generated_frame
+from screenshots.make import SIZE, THEME, generated_frame
 
 SnapCompare = Callable[..., bool]
 

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+from dumpscope.tui.app.app import DumpscopeApp
+from dumpscope.tui.app.feed import CompareRequest
 from dumpscope.tui.app.widgets.layer_list import LayerList
 from tests.support.fusion_onoff import make_fusion_data  # noqa: E402
 
@@ -77,7 +78,7 @@ async def test_the_list_shows_every_tensor_of_the_union_and_says_which_dumps_lac
 
 
 async def test_screenshots_include_three_way_and_no_color(tmp_path: Path) -> None:
-    from dumpscope.tui.app.screenshots import no_color_screenshots, three_way_screenshots
+    from screenshots.make import no_color_screenshots, three_way_screenshots
 
     written = await three_way_screenshots(tmp_path) + await no_color_screenshots(tmp_path)
     names = {p.name for p in written}

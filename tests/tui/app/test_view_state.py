@@ -5,10 +5,10 @@ from __future__ import annotations
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.tui.app.app import DumpscopeApp
 from dumpscope.tui.app.filters import Query
-from dumpscope.tui.app.screenshots import generated_frame
 from dumpscope.tui.app.view_state import ViewState
 from dumpscope.tui.app.widgets.layer_rows import SORT_KEYS
 from dumpscope.tui.app.widgets.summary_bar import SummaryBar
+from screenshots.make import generated_frame
 
 
 def test_view_state_steps() -> None:

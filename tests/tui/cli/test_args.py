@@ -57,3 +57,67 @@ def test_output_options_follow_each_commands_spelling() -> None:
         _parse("compare", "G", "T", "--format", "csv", "-o", "x.csv", "--limit", "3")
     )
     assert (out.format, out.output, out.limit) == ("csv", "x.csv", 3)
+
+
+#: A command line each command parses (its required arguments; nothing is opened while reading them).
+_COMMAND_LINES = {
+    "view": ("G", "T"),
+    "compare": ("G", "T"),
+    "diagnose": ("G", "T"),
+    "dump": ("m.onnx", "-o", "out"),
+    "explain": ("message",),
+    "overflow": ("path",),
+    "fusion": ("graph.json",),
+    "convert": ("dump", "-o", "out"),
+    "patch": ("m.onnx", "-o", "out.onnx"),
+    "fix": ("m.onnx", "--target", "fp16"),
+    "open": ("result.parquet",),
+    "demo": (),
+    "formats": (),
+}
+
+
+#: Arguments a command accepts and nothing reads: known gaps, each one a finding to close, never to grow.
+#: ``view GOLDEN A B --worse ...``: the app's three-way compare always tells "worse" by health.
+_NOT_READ = {"view": {"worse"}}
+
+
+class _Recording(argparse.Namespace):
+    """A parsed command line that notes which of its arguments are read."""
+
+    def __getattribute__(self, name: str) -> object:
+        if not name.startswith("__"):
+            object.__getattribute__(self, "__dict__").setdefault("__read__", set()).add(name)
+        return object.__getattribute__(self, name)
+
+
+@pytest.mark.parametrize("command", sorted(_COMMAND_LINES))
+def test_each_command_reads_every_argument_once_into_its_typed_option_groups(command: str) -> None:
+    from dumpscope.tui.cli.args import read_options
+    from dumpscope.tui.cli.main import COMMANDS
+
+    assert set(_COMMAND_LINES) == set(COMMANDS)  # every command is checked
+    parser, mods = build_parser(command)
+    args = parser.parse_args([command, *_COMMAND_LINES[command]], namespace=_Recording())
+    vars(args).pop("__read__", None)  # what parsing itself looked at
+    given = set(vars(args)) - {"_run", "_options", "command", "debug"}  # main reads --debug
+    groups = [read_options(group, args) for group in mods[command].OPTIONS]
+    assert [type(g) for g in groups] == list(mods[command].OPTIONS)
+    read = vars(args).get("__read__", set())
+    assert given - read == _NOT_READ.get(command, set()), f"{command}: arguments no option group reads"
+    own = [g for g in groups if type(g).__module__ == mods[command].__name__]
+    for group in own:  # a command's own options are its arguments, by name and value
+        assert all(getattr(group, name) == getattr(args, name) for name in vars(group))
+
+
+def test_command_modules_never_read_the_parsed_command_line() -> None:
+    """Only the argument layer (tui/cli/args.py) reads the argparse namespace; commands get typed options."""
+    from tests.support.paths import REPO, product_sources
+
+    readers = sorted(
+        str(path.relative_to(REPO))
+        for path in product_sources()
+        if "getattr(args" in path.read_text(encoding="utf-8")
+        or (path.parent.name == "commands" and "Namespace" in path.read_text(encoding="utf-8"))
+    )
+    assert readers == ["tui/cli/args.py"]

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from dumpscope.core.comparison.result import Comparison
-from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
-from dumpscope.tui.app.screenshots import generated_frame, generated_screenshots
+from dumpscope.tui.app.app import DumpscopeApp
+from dumpscope.tui.app.feed import CompareRequest
 from dumpscope.tui.cli import main as cli
+from screenshots.make import generated_frame, generated_screenshots
 
 
 @pytest.fixture
@@ -92,6 +93,32 @@ async def test_screenshots_script_writes_svgs(tmp_path: Path) -> None:
     for path in written:
         text = path.read_text(encoding="utf-8")
         assert text.startswith("<svg") and "FAIL" in text
+
+
+def test_the_screenshots_script_runs_from_the_repository_and_is_not_installed() -> None:
+    """``python -m screenshots.make`` (the README's line) runs from the checkout; no package pyproject
+    installs lives in ``screenshots/`` (a developer tool, not part of dumpscope)."""
+    import subprocess
+
+    import tomllib
+
+    from tests.support.paths import REPO
+
+    setuptools = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    roots = setuptools["package-dir"]
+
+    def folder(package: str) -> Path:
+        parts = package.split(".")
+        cut = max(n for n in range(1, len(parts) + 1) if ".".join(parts[:n]) in roots)
+        return (REPO / roots[".".join(parts[:cut])]).joinpath(*parts[cut:]).resolve()
+
+    installed = {folder(p) for p in setuptools["packages"]}
+    assert (REPO / "tui" / "app").resolve() in installed  # the mapping is read right
+    assert (REPO / "screenshots").resolve() not in installed
+    done = subprocess.run(
+        [sys.executable, "-m", "screenshots.make", "--help"], cwd=REPO, capture_output=True, text=True
+    )
+    assert done.returncode == 0 and "usage: python -m screenshots.make" in done.stdout
 
 
 class _Terminal(io.StringIO):

@@ -225,7 +225,8 @@ def test_the_ui_passes_every_option_on(
 async def test_the_ui_keeps_the_index_in_the_cache_dir(
     dumps: tuple[Path, Path, Path], tmp_path: Path
 ) -> None:
-    from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+    from dumpscope.tui.app.app import DumpscopeApp
+    from dumpscope.tui.app.feed import CompareRequest
 
     golden, a, b = dumps
     where = tmp_path / "indexes"
@@ -244,7 +245,8 @@ async def test_the_ui_keeps_the_index_in_the_cache_dir(
 async def test_the_ui_says_when_the_scheduler_cannot_be_used(dumps: tuple[Path, Path, Path]) -> None:
     from textual.widgets import Static
 
-    from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+    from dumpscope.tui.app.app import DumpscopeApp
+    from dumpscope.tui.app.feed import CompareRequest
     from dumpscope.tui.app.screens.message import MessageScreen
 
     app = DumpscopeApp(CompareRequest(dumps[0], dumps[1], scheduler=UNREACHABLE, scheduler_timeout=1.0))

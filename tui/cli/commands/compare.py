@@ -12,7 +12,7 @@ import argparse
 import shlex
 import sys
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from dumpscope.core.atomic import write_text
@@ -42,6 +42,33 @@ DESCRIPTION = (
     "Exit code 0 = all healthy, 1 = some row fails or could not be compared, 2 = usage or input error."
 )
 FORMATS = ("table", "csv", "json", "parquet", "markdown", "model-explorer", "sigmastar")
+
+
+@dataclass(frozen=True)
+class Options:
+    """compare's own options (the dumps and how they are compared: :class:`ComparisonOptions`)."""
+
+    format: str
+    output: str | None
+    output_dir: str | None
+    """msaccucmp's ``-out DIR``."""
+    rows: str | None
+    """``-r START,END[,STEP]``."""
+    select: str | None
+    """``-s I,J|NAME``."""
+    limit: int
+    export_values: str | None
+    one_row: bool
+    worse: tuple[str, float] | str
+    """Three-way: ``(rule, factor)`` (``--worse``)."""
+
+    def __post_init__(self) -> None:
+        if self.format == "parquet" and not self.output:  # before the dumps are looked at
+            raise UsageError("--format parquet needs -o FILE")
+
+
+#: What :func:`run` takes, read in this order from the command line.
+OPTIONS = (Options, ComparisonOptions, OutputOptions)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -88,68 +115,65 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _sigmastar_notes(cmp, args: argparse.Namespace) -> None:  # type: ignore[no-untyped-def]
+def _sigmastar_notes(cmp, cmd: Options) -> None:  # type: ignore[no-untyped-def]
     """Which comparison this is (stderr: the listing itself stays SigmaStar's), and the export."""
     from dumpscope.core.vendor.sigmastar import stage_line
 
     line = stage_line(cmp.meta.stage)
     if line:
         print(f"dumpscope: {line}", file=sys.stderr)
-    if args.export_values:
-        _export_values(cmp, args)
+    if cmd.export_values:
+        _export_values(cmp, cmd)
 
 
-def _export_values(cmp, args: argparse.Namespace) -> None:  # type: ignore[no-untyped-def]
+def _export_values(cmp, cmd: Options) -> None:  # type: ignore[no-untyped-def]
     """The DumpDebug_out folders of per-layer values; problems go to stderr, one line each."""
     import os
 
     from dumpscope.core.report.sigmastar import export_values
 
-    one_row = args.one_row or os.environ.get("SAVE_ONE_ROW") == "1"
-    root, problems = export_values(cmp, args.export_values, one_row)
+    one_row = cmd.one_row or os.environ.get("SAVE_ONE_ROW") == "1"
+    root, problems = export_values(cmp, cmd.export_values, one_row)
     for problem in problems:
         print(f"dumpscope: export: {problem}", file=sys.stderr)
     print(f"dumpscope: values written under {root}", file=sys.stderr)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(cmd: Options, opts: ComparisonOptions, output: OutputOptions) -> int:
     """Resolve the inputs, compare (three-way, per run, or one pair), write the output, exit code."""
-    if args.format == "parquet" and not args.output:
-        raise UsageError("--format parquet needs -o FILE")
-    opts = ComparisonOptions.from_args(args)
     if opts.b is not None:
-        return _run_three(opts, args)
+        return _run_three(opts, cmd)
     from dumpscope.tui.cli.runs import route
 
-    routed = route(opts, OutputOptions.from_args(args), "compare")  # msprobe trees, several-run Ascend trees
+    routed = route(opts, output, "compare")  # msprobe trees, several-run Ascend trees
     if isinstance(routed, int):
         return routed
-    cmp = _two_way(routed, args)
-    _write(cmp, args)
-    _after_output(cmp, routed, args)
+    cmp = _two_way(routed, cmd)
+    _write(cmp, cmd)
+    _after_output(cmp, routed, cmd)
     return exit_code(cmp)
 
 
-def _two_way(opts: ComparisonOptions, args: argparse.Namespace) -> Comparison:
+def _two_way(opts: ComparisonOptions, cmd: Options) -> Comparison:
     """The pair's comparison, restricted by ``-r``/``-s``; SigmaStar's order and notes for ``--format
     sigmastar``."""
-    sigmastar = args.format == "sigmastar"
+    sigmastar = cmd.format == "sigmastar"
     if sigmastar:  # auto_dump_debug.sh's order: SAMPLE (under test) first, then BENCHMARK
         opts = replace(opts, golden=opts.target, target=opts.golden)
-    cmp = _selected(load_comparison(opts), args)
+    cmp = _selected(load_comparison(opts), cmd)
     if sigmastar:
-        _sigmastar_notes(cmp, args)
+        _sigmastar_notes(cmp, cmd)
     return cmp
 
 
-def _after_output(cmp: Comparison, opts: ComparisonOptions, args: argparse.Namespace) -> None:
+def _after_output(cmp: Comparison, opts: ComparisonOptions, cmd: Options) -> None:
     """What follows the output: warnings on stderr (the table prints its own), ``-out DIR``, the fused
     culprit."""
-    if args.format != "table" or args.output:
+    if cmd.format != "table" or cmd.output:
         print_warnings(cmp.warnings)
     say_cache(cmp.meta)  # where the --cache index is (or why it is not): always said
-    if args.output_dir:
-        _write_result_dir(cmp, args.output_dir)
+    if cmd.output_dir:
+        _write_result_dir(cmp, cmd.output_dir)
     if opts.fusion:
         _print_fusion_culprit(cmp)
 
@@ -171,22 +195,22 @@ def print_warnings(warnings: list[str]) -> None:
         )
 
 
-def _selected(cmp: Comparison, args: argparse.Namespace) -> Comparison:
+def _selected(cmp: Comparison, cmd: Options) -> Comparison:
     """``cmp`` restricted by ``-r``/``-s`` (the frame only; rows keep their indexes)."""
-    if not args.rows and not args.select:
+    if not cmd.rows and not cmd.select:
         return cmp
     from dumpscope.core.comparison.order import select_rows
 
-    frame = select_rows(cmp.frame, _row_range(args), args.select)
+    frame = select_rows(cmp.frame, _row_range(cmd), cmd.select)
     return replace(cmp, frame=frame, pairing=None, golden=None, target=None)
 
 
-def _row_range(args: argparse.Namespace) -> range | None:
+def _row_range(cmd: Options) -> range | None:
     """``-r START,END[,STEP]`` as rows (None without ``-r``; a malformed one is a usage error)."""
     from dumpscope.core.comparison.order import parse_range
 
     try:
-        return parse_range(args.rows) if args.rows else None
+        return parse_range(cmd.rows) if cmd.rows else None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
 
@@ -197,54 +221,54 @@ def _command() -> str | None:
     )
 
 
-def _write(cmp: Comparison, args: argparse.Namespace) -> None:
+def _write(cmp: Comparison, cmd: Options) -> None:
     """The comparison in ``--format``, to ``-o FILE`` or stdout."""
-    _FORMAT_WRITERS.get(args.format, _write_rows)(cmp, args)
+    _FORMAT_WRITERS.get(cmd.format, _write_rows)(cmp, cmd)
 
 
-def _write_rows(cmp: Comparison, args: argparse.Namespace) -> None:
+def _write_rows(cmp: Comparison, cmd: Options) -> None:
     """csv, json and sigmastar: streamed to stdout (no second copy of the rows as text) or to ``-o``."""
     from dumpscope.core.report import writers as report
 
-    report.WRITERS[args.format](cmp, args.output or sys.stdout)
+    report.WRITERS[cmd.format](cmp, cmd.output or sys.stdout)
 
 
-def _write_parquet(cmp: Comparison, args: argparse.Namespace) -> None:
+def _write_parquet(cmp: Comparison, cmd: Options) -> None:
     """The rows as Parquet into ``-o FILE`` (checked present by :func:`run`)."""
     from dumpscope.core.report import writers as report
 
-    report.write_parquet(cmp, args.output)
+    report.write_parquet(cmp, cmd.output)
 
 
-def _write_markdown(cmp: Comparison, args: argparse.Namespace) -> None:
+def _write_markdown(cmp: Comparison, cmd: Options) -> None:
     """The shareable Markdown report, with the command that made it."""
     from dumpscope.core.report import writers as report
 
-    if args.output:
-        report.write_markdown(cmp, args.output, _command())
+    if cmd.output:
+        report.write_markdown(cmp, cmd.output, _command())
     else:
         sys.stdout.write(report.markdown_report(cmp, _command()))
 
 
-def _write_table(cmp: Comparison, args: argparse.Namespace) -> None:
+def _write_table(cmp: Comparison, cmd: Options) -> None:
     """Rich on a terminal; the plain full-width layout when piped or written to a file."""
     from dumpscope.core.atomic import atomic_text
     from dumpscope.tui.cli.render import print_table
 
-    limit = args.limit or None
-    if args.output:
-        with atomic_text(args.output) as out:  # a run cut short leaves no half-written file
+    limit = cmd.limit or None
+    if cmd.output:
+        with atomic_text(cmd.output) as out:  # a run cut short leaves no half-written file
             print_table(cmp, out, limit)
     else:
         print_table(cmp, None, limit)
 
 
-def _write_model_explorer(cmp: Comparison, args: argparse.Namespace) -> None:
+def _write_model_explorer(cmp: Comparison, cmd: Options) -> None:
     import json
 
     from dumpscope.core.report.model_explorer import node_data
 
-    write_text(json.dumps(node_data(cmp), indent=1, allow_nan=False) + "\n", args.output)
+    write_text(json.dumps(node_data(cmp), indent=1, allow_nan=False) + "\n", cmd.output)
 
 
 def _write_result_dir(cmp: Comparison, directory: str) -> None:
@@ -276,19 +300,19 @@ def _print_fusion_culprit(cmp: Comparison) -> None:
     print(plain(f"fusion: {text}"))
 
 
-def _run_three(opts: ComparisonOptions, args: argparse.Namespace) -> int:
+def _run_three(opts: ComparisonOptions, cmd: Options) -> int:
     """A and B each against GOLDEN, side by side; exit 1 when either side has a failing row."""
     from dumpscope.core.comparison.threeway import compare_three
 
     b = opts.b
     assert b is not None, "run() goes three-way only with B"
 
-    if args.format not in THREE_WAY_FORMATS:
+    if cmd.format not in THREE_WAY_FORMATS:
         raise UsageError(
-            f"--format {args.format} is for two-way comparisons; three-way writes table, csv, json or parquet"
+            f"--format {cmd.format} is for two-way comparisons; three-way writes table, csv, json or parquet"
         )
     labels = ("fusion on", "fusion off") if opts.fusion else ("A", "B")
-    by, factor = args.worse if isinstance(args.worse, tuple) else (args.worse, 2.0)
+    by, factor = cmd.worse if isinstance(cmd.worse, tuple) else (cmd.worse, 2.0)
     tw = compare_three(
         opts.golden,
         opts.target,
@@ -306,10 +330,10 @@ def _run_three(opts: ComparisonOptions, args: argparse.Namespace) -> int:
     )
     for side, label in zip((tw.a, tw.b), tw.labels, strict=True):
         say_cache(side.meta, label)
-    tw.frame = _selected_frame(tw.frame, args)
-    _write_three(tw, args)
-    if args.output_dir:
-        _write_three_dir(tw, args.output_dir)
+    tw.frame = _selected_frame(tw.frame, cmd)
+    _write_three(tw, cmd)
+    if cmd.output_dir:
+        _write_three_dir(tw, cmd.output_dir)
     return EXIT_UNHEALTHY if _three_unhealthy(tw) else EXIT_OK
 
 
@@ -337,39 +361,39 @@ def _write_three_dir(tw: ThreeWay, directory: str) -> None:
     print(f"wrote {path}", file=sys.stderr)
 
 
-def _selected_frame(frame, args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    if not args.rows and not args.select:
+def _selected_frame(frame, cmd: Options):  # type: ignore[no-untyped-def]
+    if not cmd.rows and not cmd.select:
         return frame
     import polars as pl
 
     from dumpscope.core.comparison.order import select_rows
 
-    rows = _row_range(args)
+    rows = _row_range(cmd)
     tmp = frame.with_columns(target_name=pl.col("a_target_name"), node_name=pl.lit(None, pl.String))
-    return select_rows(tmp, rows, args.select).drop("target_name", "node_name")
+    return select_rows(tmp, rows, cmd.select).drop("target_name", "node_name")
 
 
-def _write_three(tw: ThreeWay, args: argparse.Namespace) -> None:
+def _write_three(tw: ThreeWay, cmd: Options) -> None:
     """Parquet to ``-o``; Rich on a terminal; else the plain table, CSV or JSON text."""
     from dumpscope.core.report.writers import write_frame
 
-    if args.format in ("parquet", "csv", "json"):
-        write_frame(tw.frame, args.format, args.output)
+    if cmd.format in ("parquet", "csv", "json"):
+        write_frame(tw.frame, cmd.format, cmd.output)
         return
-    if args.format == "table" and not args.output and sys.stdout.isatty():
+    if cmd.format == "table" and not cmd.output and sys.stdout.isatty():
         from rich.console import Console
 
         from dumpscope.tui.cli.render import render_threeway
 
-        render_threeway(tw, Console(), args.limit or None)
+        render_threeway(tw, Console(), cmd.limit or None)
         return
     from dumpscope.tui.cli.render import threeway_lines
 
-    write_text("\n".join(threeway_lines(tw, args.limit or None)) + "\n", args.output)
+    write_text("\n".join(threeway_lines(tw, cmd.limit or None)) + "\n", cmd.output)
 
 
 #: ``--format`` -> writer of a two-way comparison (csv, json and sigmastar: :func:`_write_rows`).
-_FORMAT_WRITERS: dict[str, Callable[[Comparison, argparse.Namespace], None]] = {
+_FORMAT_WRITERS: dict[str, Callable[[Comparison, Options], None]] = {
     "table": _write_table,
     "parquet": _write_parquet,
     "markdown": _write_markdown,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 
 from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY
 
@@ -30,14 +31,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def run(args: argparse.Namespace) -> int:
+@dataclass(frozen=True)
+class Options:
+    dump: str
+    out: str
+    kind: str
+    """``npy`` or ``txt``."""
+
+
+#: What :func:`run` takes, read from the command line.
+OPTIONS = (Options,)
+
+
+def run(cmd: Options) -> int:
     import sys
 
     from dumpscope.core.vendor.convert import convert_dump
     from dumpscope.tui.cli.safe import plain
 
-    result = convert_dump(args.dump, args.out, args.kind)
+    result = convert_dump(cmd.dump, cmd.out, cmd.kind)
     for problem in result.problems:
         print(f"dumpscope: {plain(problem)}", file=sys.stderr)
-    print(f"wrote {len(result.written)} .{args.kind} file(s) to {plain(args.out)}")
+    print(f"wrote {len(result.written)} .{cmd.kind} file(s) to {plain(cmd.out)}")
     return EXIT_UNHEALTHY if result.problems else EXIT_OK

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from dumpscope.tui.cli.args import (
     ComparisonOptions,
+    UiOptions,
     add_ui_arguments,
     check_theme,
     exit_code,
@@ -57,71 +59,84 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_ui_arguments(parser)
 
 
-def run(args: argparse.Namespace) -> int:
+@dataclass(frozen=True)
+class Options:
+    out: str | None
+    headless: bool
+    frames: int
+    fix: bool
+
+
+#: What :func:`run` takes, read in this order from the command line.
+OPTIONS = (Options, UiOptions)
+
+
+def run(cmd: Options, ui: UiOptions) -> int:
     """Check the options, make the demo, then fix it (``--fix``), open the UI or print the comparison."""
     import sys
 
-    _check(args)
-    interactive = _interactive(args)
+    _check(cmd, ui)
+    interactive = _interactive(cmd)
     # The overflow comes at frame 5 (Ascend's Zipformer overflow case: "the first x frames are normal"),
     # earlier for short runs.
-    overflow_frame = min(4, max(args.frames - 2, 0))
-    out = _out_dir(args)
-    paths = _make(args, out, overflow_frame)
+    overflow_frame = min(4, max(cmd.frames - 2, 0))
+    out = _out_dir(cmd)
+    paths = _make(cmd, out, overflow_frame)
     print(
-        f"demo: {args.frames} frame(s) of a streaming attention block, fp32 golden vs fp16 target; "
-        f"{_expectation(args.frames, overflow_frame)}.\n",
+        f"demo: {cmd.frames} frame(s) of a streaming attention block, fp32 golden vs fp16 target; "
+        f"{_expectation(cmd.frames, overflow_frame)}.\n",
         file=sys.stderr,
     )
-    shown = fix_and_verify(paths, out) if args.fix else paths
+    shown = fix_and_verify(paths, out) if cmd.fix else paths
     if interactive:
-        from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+        from dumpscope.tui.app.app import DumpscopeApp
+        from dumpscope.tui.app.feed import CompareRequest
 
-        run_app(DumpscopeApp(CompareRequest(shown.golden, shown.target, shown.model), theme=args.theme), args)
-    elif not args.fix:
+        run_app(DumpscopeApp(CompareRequest(shown.golden, shown.target, shown.model), theme=ui.theme), ui)
+    elif not cmd.fix:
         print_comparison(paths)
         print("\n(run `dumpscope demo --fix` to diagnose, patch and verify the fix)")
     _print_reproduce(paths)
     return EXIT_OK
 
 
-def _check(args: argparse.Namespace) -> None:
+def _check(cmd: Options, ui: UiOptions) -> None:
     """``--frames`` in range, a known ``--theme``, and ``--out`` not a file (usage errors)."""
     from dumpscope.core.onnx.demo import MAX_FRAMES
 
-    if not 1 <= args.frames <= MAX_FRAMES:
+    if not 1 <= cmd.frames <= MAX_FRAMES:
         raise UsageError(f"--frames must be between 1 and {MAX_FRAMES}")
-    check_theme(args.theme)
-    if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
+    check_theme(ui.theme)
+    if cmd.out and Path(cmd.out).exists() and not Path(cmd.out).is_dir():
         raise UsageError(
-            f"--out {args.out}: is a file, not a folder; give a folder (it is created if missing)"
+            f"--out {cmd.out}: is a file, not a folder; give a folder (it is created if missing)"
         )
 
 
-def _interactive(args: argparse.Namespace) -> bool:
+def _interactive(cmd: Options) -> bool:
     """The UI needs a terminal; piped or scripted runs (and ``--headless``) print the comparison instead."""
     import sys
 
-    return not args.headless and sys.stdin.isatty() and sys.stdout.isatty()
+    return not cmd.headless and sys.stdin.isatty() and sys.stdout.isatty()
 
 
-def _out_dir(args: argparse.Namespace) -> Path:
+def _out_dir(cmd: Options) -> Path:
     """``--out``, or a new temporary folder."""
     import tempfile
 
-    return Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="dumpscope-demo-"))
+    return Path(cmd.out) if cmd.out else Path(tempfile.mkdtemp(prefix="dumpscope-demo-"))
 
 
-def _make(args: argparse.Namespace, out: Path, overflow_frame: int):  # type: ignore[no-untyped-def]
+def _make(cmd: Options, out: Path, overflow_frame: int):  # type: ignore[no-untyped-def]
     """The demo's model and dumps under ``out`` (a temporary ``out`` is removed when that fails)."""
     import shutil
 
     from dumpscope.core.onnx.demo import make_demo
 
     try:
-        return make_demo(out, frames=args.frames, overflow_frame=overflow_frame)
+        return make_demo(out, frames=cmd.frames, overflow_frame=overflow_frame)
     except BaseException:
-        if not args.out:
+        if not cmd.out:
             shutil.rmtree(out, ignore_errors=True)
         raise
 

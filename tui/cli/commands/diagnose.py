@@ -6,6 +6,7 @@ import argparse
 import json
 import shlex
 import sys
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dumpscope.core.atomic import write_text
@@ -67,6 +68,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
+@dataclass(frozen=True)
+class Options:
+    """diagnose's own options (the dumps and how they are compared: :class:`ComparisonOptions`)."""
+
+    json: bool
+    markdown: bool
+    output: str | None
+    limit: int
+    no_replay: bool
+    fix: bool
+    fix_budget: int | None
+
+    def __post_init__(self) -> None:
+        if self.limit < 1:  # before the dumps are looked at
+            raise UsageError("--limit must be at least 1")
+
+
+#: What :func:`run` takes, read in this order from the command line.
+OPTIONS = (Options, ComparisonOptions, OutputOptions)
+
+
 def _replay_progress(done: int, total: int) -> None:
     """One self-overwriting stderr line while suspect nodes are replayed (a terminal only)."""
     width = 20
@@ -75,34 +97,31 @@ def _replay_progress(done: int, total: int) -> None:
     sys.stderr.flush()
 
 
-def run(args: argparse.Namespace) -> int:
+def run(cmd: Options, opts: ComparisonOptions, output: OutputOptions) -> int:
     """Resolve the inputs, compare, diagnose, then write JSON/Markdown or the readable report."""
     from dumpscope.tui.cli.runs import route
 
-    if args.limit < 1:
-        raise UsageError("--limit must be at least 1")
-    opts = ComparisonOptions.from_args(args)
-    routed = route(opts, OutputOptions.from_args(args), "diagnose")  # msprobe, several-run Ascend trees
+    routed = route(opts, output, "diagnose")  # msprobe, several-run Ascend trees
     if isinstance(routed, int):
         return routed
     cmp = load_comparison(routed)
     say_cache(cmp.meta)  # where the --cache index is (or why it is not): always said
     trim_free_heap()  # the comparison's temporaries: the diagnosis would not reuse their pages
-    diag = _diagnose(cmp, args)
-    fix = _fix(cmp, diag, args) if args.fix else None
-    if args.json or args.markdown:
-        write_text(_report_text(cmp, diag, args, fix), args.output)
+    diag = _diagnose(cmp, cmd)
+    fix = _fix(cmp, diag, cmd) if cmd.fix else None
+    if cmd.json or cmd.markdown:
+        write_text(_report_text(cmp, diag, cmd, fix), cmd.output)
     else:
-        _write_readable(cmp, diag, args.output, fix)
+        _write_readable(cmp, diag, cmd.output, fix)
     return exit_code_for(diag.counts)  # the diagnosis counted them: no second pass over the rows
 
 
-def _fix(cmp: Comparison, diag: Diagnosis, args: argparse.Namespace) -> FixResult:
+def _fix(cmp: Comparison, diag: Diagnosis, cmd: Options) -> FixResult:
     """``--fix``: the fix search seeded by ``diag``, its trials on stderr."""
     from dumpscope.core.dumps import DumpError
     from dumpscope.core.fix import DEFAULT_BUDGET, fix_from_comparison
 
-    budget = DEFAULT_BUDGET if args.fix_budget is None else args.fix_budget
+    budget = DEFAULT_BUDGET if cmd.fix_budget is None else cmd.fix_budget
     if budget < 1:
         raise UsageError("--fix-budget must be at least 1")
 
@@ -117,24 +136,22 @@ def _fix(cmp: Comparison, diag: Diagnosis, args: argparse.Namespace) -> FixResul
         ) from None  # the diagnosis counted them: no second pass over the rows
 
 
-def _diagnose(cmp: Comparison, args: argparse.Namespace) -> Diagnosis:
+def _diagnose(cmp: Comparison, cmd: Options) -> Diagnosis:
     """The diagnosis, with a replay progress line on a terminal (cleared when done)."""
     from dumpscope.core.diagnosis.engine import diagnose
 
     tty = sys.stderr.isatty()
     diag = diagnose(
-        cmp, limit=args.limit, progress=_replay_progress if tty else None, replay=not args.no_replay
+        cmp, limit=cmd.limit, progress=_replay_progress if tty else None, replay=not cmd.no_replay
     )
     if tty:
         sys.stderr.write("\r\033[K")
     return diag
 
 
-def _report_text(
-    cmp: Comparison, diag: Diagnosis, args: argparse.Namespace, fix: FixResult | None = None
-) -> str:
+def _report_text(cmp: Comparison, diag: Diagnosis, cmd: Options, fix: FixResult | None = None) -> str:
     """``--json`` or ``--markdown`` (images and links relative to the ``-o`` file's folder)."""
-    if args.json:
+    if cmd.json:
         data = diag.to_json() | ({"fix": fix.to_json()} if fix is not None else {})
         return json.dumps(data, indent=1, allow_nan=False, default=str) + "\n"
     from pathlib import Path
@@ -144,7 +161,7 @@ def _report_text(
     command = (
         "dumpscope diagnose " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else None
     )
-    text = markdown(cmp, diag, command, base=Path(args.output).resolve().parent if args.output else None)
+    text = markdown(cmp, diag, command, base=Path(cmd.output).resolve().parent if cmd.output else None)
     return text + (_fix_markdown(fix) if fix is not None else "")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 from typing import Any
 
 from dumpscope.tui.cli.errors import EXIT_OK
@@ -121,54 +122,73 @@ def _clamp_summary(recs: list[dict[str, object]], meaning: str) -> str:
     return f"dumpscope: fp16: {values} value(s) in {len(recs)} constant(s) {meaning}; --verbose lists them"
 
 
-def run(args: argparse.Namespace) -> int:
+@dataclass(frozen=True)
+class Options:
+    model: str
+    out: str
+    input: list[str]
+    """``NAME=FILE.npy`` per given input."""
+    input_shape: str | None
+    seed: int
+    verbose: bool
+    target: str | None
+    """None: the golden dump."""
+    max_memory: float
+    """MB."""
+
+
+#: What :func:`run` takes, read from the command line.
+OPTIONS = (Options,)
+
+
+def run(cmd: Options) -> int:
     """Dump the model (progress on a terminal), then print its notes, clamps and a summary line."""
     import sys
 
     from dumpscope.core.onnx.vendor_targets import VENDOR_TARGETS
 
-    if args.target in VENDOR_TARGETS:
-        return _vendor(args)
+    if cmd.target in VENDOR_TARGETS:
+        return _vendor(cmd)
     from dumpscope.core.onnx.runner import dump_model
 
     manifest = dump_model(
-        args.model,
-        args.out,
-        inputs=args.input,
-        input_shapes=args.input_shape,
-        seed=args.seed,
-        target=args.target,
-        max_memory_mb=args.max_memory,
+        cmd.model,
+        cmd.out,
+        inputs=cmd.input,
+        input_shapes=cmd.input_shape,
+        seed=cmd.seed,
+        target=cmd.target,
+        max_memory_mb=cmd.max_memory,
         progress=_progress if sys.stderr.isatty() else None,
     )
     for note in manifest["notes"]:
         print(f"dumpscope: note: {plain(note)}", file=sys.stderr)
-    for line in clamp_lines(manifest["clamped"], args.verbose):
+    for line in clamp_lines(manifest["clamped"], cmd.verbose):
         print(line, file=sys.stderr)
-    print(_summary(manifest, args))
+    print(_summary(manifest, cmd))
     return EXIT_OK
 
 
-def _vendor(args: argparse.Namespace) -> int:
+def _vendor(cmd: Options) -> int:
     """A target made by the vendor's own toolkit (its notes on stderr, one summary line)."""
     import sys
 
     from dumpscope.core.onnx.vendor_targets import dump_vendor
 
     record = dump_vendor(
-        args.model,
-        args.out,
-        target=args.target,
-        inputs=args.input,
-        input_shapes=args.input_shape,
-        seed=args.seed,
+        cmd.model,
+        cmd.out,
+        target=cmd.target,
+        inputs=cmd.input,
+        input_shapes=cmd.input_shape,
+        seed=cmd.seed,
     )
     for note in record.get("notes", []):
         print(f"dumpscope: note: {plain(str(note))}", file=sys.stderr)
-    how = f"compare it with `dumpscope GOLDEN_DUMP {args.out}`"
-    if args.target.startswith("rknn-"):
-        how += f", or with the toolkit's own golden: `dumpscope {args.out}`"
-    print(f"{args.target} dump of {args.model} by {record.get('toolkit')} -> {args.out}; {how}")
+    how = f"compare it with `dumpscope GOLDEN_DUMP {cmd.out}`"
+    if cmd.target.startswith("rknn-"):
+        how += f", or with the toolkit's own golden: `dumpscope {cmd.out}`"
+    print(f"{cmd.target} dump of {cmd.model} by {record.get('toolkit')} -> {cmd.out}; {how}")
     return EXIT_OK
 
 
@@ -180,14 +200,14 @@ def _progress(done: int, total: int) -> None:
     print(f"\rdumpscope: onnxruntime run {done}/{total}", end=end, file=sys.stderr, flush=True)
 
 
-def _summary(manifest: dict[str, Any], args: argparse.Namespace) -> str:
+def _summary(manifest: dict[str, Any], cmd: Options) -> str:
     """``fp16 dump of M: N activations, N inputs (N generated, seed S), N constants in N run(s) -> DIR``."""
     kinds = [t["kind"] for t in manifest["tensors"]]
     what = manifest["target"] or "golden"
     generated = sum(1 for i in manifest["inputs"] if i["generated"])
     return (
-        f"{what} dump of {args.model}: {kinds.count('activation')} activations, {kinds.count('input')} "
+        f"{what} dump of {cmd.model}: {kinds.count('activation')} activations, {kinds.count('input')} "
         "inputs "
         f"({generated} generated, seed {manifest['seed']}), {kinds.count('constant')} constants "
-        f"in {manifest['ort_runs']} onnxruntime run(s) -> {args.out}"
+        f"in {manifest['ort_runs']} onnxruntime run(s) -> {cmd.out}"
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 
 from dumpscope.core.names import json_safe
 from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
@@ -44,25 +45,38 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run(args: argparse.Namespace) -> int:
-    _check_usage(args)
-    kb = _load_kb(args.kb)
-    if args.log is not None:
-        return _explain_log(args.log, kb, args)
-    if args.message is None:
+@dataclass(frozen=True)
+class Options:
+    message: str | None
+    log: str | None
+    json: bool
+    top: int
+    kb: list[str]
+
+
+#: What :func:`run` takes, read from the command line.
+OPTIONS = (Options,)
+
+
+def run(cmd: Options) -> int:
+    _check_usage(cmd)
+    kb = _load_kb(cmd.kb)
+    if cmd.log is not None:
+        return _explain_log(cmd.log, kb, cmd)
+    if cmd.message is None:
         return _interactive(kb)
-    found = kb.answer(_message_text(args.message), top=args.top)
-    _print_answer(found, args.json)
+    found = kb.answer(_message_text(cmd.message), top=cmd.top)
+    _print_answer(found, cmd.json)
     return EXIT_OK if found.confident else EXIT_UNHEALTHY
 
 
-def _check_usage(args: argparse.Namespace) -> None:
+def _check_usage(cmd: Options) -> None:
     """Refuse a bad combination of arguments (raises :class:`UsageError`)."""
-    if args.top < 1:
-        raise UsageError(f"--top must be at least 1, got {args.top}")
-    if args.message is not None and args.log is not None:
+    if cmd.top < 1:
+        raise UsageError(f"--top must be at least 1, got {cmd.top}")
+    if cmd.message is not None and cmd.log is not None:
         raise UsageError("give either MESSAGE or --log FILE, not both")
-    for file in args.kb:
+    for file in cmd.kb:
         _check_kb_file(file)
 
 
@@ -89,9 +103,9 @@ def _load_kb(extra: list[str]) -> KnowledgeBase:
     return kb
 
 
-def _explain_log(log: str, kb: KnowledgeBase, args: argparse.Namespace) -> int:
+def _explain_log(log: str, kb: KnowledgeBase, cmd: Options) -> int:
     problems = _scan(log, kb)
-    _print_problems(problems, args.json, args.top)
+    _print_problems(problems, cmd.json, cmd.top)
     return _exit_code(problems)
 
 

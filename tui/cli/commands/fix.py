@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
@@ -67,11 +68,31 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
-def _tolerance(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+@dataclass(frozen=True)
+class Options:
+    model: str
+    target: str
+    input: list[str]
+    input_shape: str | None
+    seed: int
+    tolerance: list[str]
+    """``output=REL`` / ``layer=REL`` as given (parsed by :func:`_tolerance`)."""
+    layer: list[str]
+    budget: int
+    no_diagnosis: bool
+    emit: str | None
+    json: bool
+
+
+#: What :func:`run` takes, read from the command line.
+OPTIONS = (Options,)
+
+
+def _tolerance(cmd: Options):  # type: ignore[no-untyped-def]
     from dumpscope.core.fix import DEFAULT_TOLERANCE, Tolerance
 
     given: dict[str, float] = {}
-    for item in args.tolerance:
+    for item in cmd.tolerance:
         key, sep, value = item.partition("=")
         try:
             number = float(value)
@@ -80,13 +101,13 @@ def _tolerance(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         if not sep or key not in ("output", "layer") or not number >= 0:
             raise UsageError(f"--tolerance {item!r}: expected output=REL or layer=REL (a number >= 0)")
         given[key] = number
-    if args.layer and "layer" not in given:
-        given["layer"] = given.get("output", DEFAULT_TOLERANCE[args.target])
-    output = given.get("output", DEFAULT_TOLERANCE[args.target])
-    return Tolerance(output, given.get("layer"), tuple(args.layer))
+    if cmd.layer and "layer" not in given:
+        given["layer"] = given.get("output", DEFAULT_TOLERANCE[cmd.target])
+    output = given.get("output", DEFAULT_TOLERANCE[cmd.target])
+    return Tolerance(output, given.get("layer"), tuple(cmd.layer))
 
 
-def run(args: argparse.Namespace) -> int:
+def run(cmd: Options) -> int:
     import json
     import sys
     import time
@@ -94,33 +115,33 @@ def run(args: argparse.Namespace) -> int:
 
     from dumpscope.core.fix import find_fix
 
-    if args.budget < 1:
+    if cmd.budget < 1:
         raise UsageError("--budget must be at least 1")
-    if args.emit and Path(args.emit).exists() and not Path(args.emit).is_dir():
-        raise UsageError(f"--emit {args.emit}: is a file; give a folder")
-    tol = _tolerance(args)
+    if cmd.emit and Path(cmd.emit).exists() and not Path(cmd.emit).is_dir():
+        raise UsageError(f"--emit {cmd.emit}: is a file; give a folder")
+    tol = _tolerance(cmd)
 
     def progress(i: int, budget: int, what: str) -> None:
         print(f"fix: trial {i}/{budget} {what}", file=sys.stderr, flush=True)
 
     started = time.perf_counter()
     result = find_fix(
-        args.model,
-        args.target,
-        inputs=args.input,
-        input_shapes=args.input_shape,
-        seed=args.seed,
+        cmd.model,
+        cmd.target,
+        inputs=cmd.input,
+        input_shapes=cmd.input_shape,
+        seed=cmd.seed,
         tolerance=tol,
-        budget=args.budget,
+        budget=cmd.budget,
         progress=progress,
-        use_diagnosis=not args.no_diagnosis,
+        use_diagnosis=not cmd.no_diagnosis,
     )
     # The time goes to stderr with the progress: stdout (text or JSON) stays the same from run to run.
     print(f"fix: {len(result.trials)} trial(s) in {time.perf_counter() - started:.1f} s", file=sys.stderr)
-    written = _emit(args, result) if args.emit and result.found else []
-    if args.emit and not result.found:
-        print(f"fix: nothing written to {args.emit}: no fix was found", file=sys.stderr)
-    if args.json:
+    written = _emit(cmd, result) if cmd.emit and result.found else []
+    if cmd.emit and not result.found:
+        print(f"fix: nothing written to {cmd.emit}: no fix was found", file=sys.stderr)
+    if cmd.json:
         data = result.to_json() | {"emitted": [str(p) for p in written]}
         print(json.dumps(data, indent=1, allow_nan=False))
     else:
@@ -132,10 +153,10 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK if result.found else EXIT_UNHEALTHY
 
 
-def _emit(args: argparse.Namespace, result: FixResult) -> list:  # type: ignore[type-arg]
+def _emit(cmd: Options, result: FixResult) -> list:  # type: ignore[type-arg]
     from pathlib import Path
 
     from dumpscope.core.fix.emit import emit
     from dumpscope.core.onnx.patch import _read_model
 
-    return emit(_read_model(Path(args.model)), result.changes, Path(args.emit), result.target)
+    return emit(_read_model(Path(cmd.model)), result.changes, Path(cmd.emit), result.target)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+from dataclasses import dataclass
 
 HELP = "list the dump formats and side files dumpscope reads, with how each is recognised"
 DESCRIPTION = (
@@ -34,9 +35,18 @@ def listing() -> dict[str, list[tuple[str, str]]]:
     return {"dumps": describe(), "side files": [*side, *_OWN_FILES]}
 
 
-def run(args: argparse.Namespace) -> int:
+@dataclass(frozen=True)
+class Options:
+    json: bool
+
+
+#: What :func:`run` takes, read from the command line.
+OPTIONS = (Options,)
+
+
+def run(cmd: Options) -> int:
     groups = listing()
-    if args.json:
+    if cmd.json:
         import json
 
         print(json.dumps({k: [{"name": n, "sniff": r} for n, r in v] for k, v in groups.items()}, indent=1))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from dumpscope.core.names import json_safe
@@ -38,18 +39,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run(args: argparse.Namespace) -> int:
+@dataclass(frozen=True)
+class Options:
+    graph: str
+    json: bool
+    outputs: bool
+    all: bool
+
+
+#: What :func:`run` takes, read from the command line.
+OPTIONS = (Options,)
+
+
+def run(cmd: Options) -> int:
     """Read the graph or manifest, report its problems, print JSON or the tables."""
     from dumpscope.core.vendor.fusion import load_source
 
-    source = load_source(str(args.graph))
+    source = load_source(str(cmd.graph))
     for message in source.problems:
-        print(f"dumpscope: {args.graph}: {plain(message)}", file=sys.stderr)
-    shown = source.maps if args.all else _touched(source.maps)
-    if args.json:
-        _print_json(args, source, shown)
+        print(f"dumpscope: {cmd.graph}: {plain(message)}", file=sys.stderr)
+    shown = source.maps if cmd.all else _touched(source.maps)
+    if cmd.json:
+        _print_json(cmd, source, shown)
     else:
-        _print(source.maps, shown, source.origins if args.outputs else None, source.kind)
+        _print(source.maps, shown, source.origins if cmd.outputs else None, source.kind)
     return EXIT_OK
 
 
@@ -60,7 +73,7 @@ def _touched(maps: list[FusionMap]) -> list[FusionMap]:
     return [m for m in maps if m.relation != ONE_TO_ONE or m.passes]
 
 
-def _print_json(args: argparse.Namespace, source: FusionSource, shown: list[FusionMap]) -> None:
+def _print_json(cmd: Options, source: FusionSource, shown: list[FusionMap]) -> None:
     """``--json``: the relation counts, the shown groups, the target-only ops (and ``--outputs``)."""
     import json
 
@@ -69,13 +82,13 @@ def _print_json(args: argparse.Namespace, source: FusionSource, shown: list[Fusi
 
     maps = source.maps
     doc: dict[str, object] = {
-        "graph": str(args.graph),
+        "graph": str(cmd.graph),
         "source": source.kind,
         "relations": fusion.relation_counts(maps),
         "maps": [m.to_json() for m in shown],
         "target_only": sorted(display(n) for m in maps if m.relation == fusion.TARGET_ONLY for n in m.fused),
     }
-    if args.outputs:
+    if cmd.outputs:
         doc["outputs"] = {
             display(k): {"golden": display(v[0]), "output_index": v[1]} for k, v in source.origins.items()
         }

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 from pathlib import Path
 
-from dumpscope.tui.cli.args import add_ui_arguments, check_theme, exit_code, run_app
+from dumpscope.tui.cli.args import UiOptions, add_ui_arguments, check_theme, exit_code, run_app
 from dumpscope.tui.cli.errors import UsageError
 
 HELP = (
@@ -37,36 +38,47 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_ui_arguments(parser)
 
 
-def run(args: argparse.Namespace) -> int:
-    if not args.result.is_file():
-        raise UsageError(f"{args.result}: no such file")
-    check_theme(args.theme)
+@dataclass(frozen=True)
+class Options:
+    result: Path
+    format: str | None
+    """Print the result in this format instead of opening the UI."""
+
+
+#: What :func:`run` takes, read in this order from the command line.
+OPTIONS = (Options, UiOptions)
+
+
+def run(cmd: Options, ui: UiOptions) -> int:
+    if not cmd.result.is_file():
+        raise UsageError(f"{cmd.result}: no such file")
+    check_theme(ui.theme)
     import polars as pl
 
     from dumpscope.core.comparison.result import Comparison
     from dumpscope.core.dumps import DumpError
 
     try:
-        if _is_rknn_report(args.result):
+        if _is_rknn_report(cmd.result):
             from dumpscope.core.comparison.imported import open_rknn_report
 
-            comparison = open_rknn_report(args.result)
-        elif args.result.suffix.lower() == ".csv":
+            comparison = open_rknn_report(cmd.result)
+        elif cmd.result.suffix.lower() == ".csv":
             from dumpscope.core.comparison.imported import open_result
 
-            comparison = open_result(args.result)
+            comparison = open_result(cmd.result)
         else:
-            _refuse_three_way(args.result)
-            comparison = Comparison.open(args.result)
+            _refuse_three_way(cmd.result)
+            comparison = Comparison.open(cmd.result)
     except DumpError as exc:
         raise UsageError(str(exc)) from exc
     except (OSError, ValueError, pl.exceptions.PolarsError) as exc:
-        raise UsageError(f"{args.result}: not a dumpscope result ({exc})") from exc
-    if args.format:
-        return _print(comparison, args.format)
+        raise UsageError(f"{cmd.result}: not a dumpscope result ({exc})") from exc
+    if cmd.format:
+        return _print(comparison, cmd.format)
     from dumpscope.tui.app.app import DumpscopeApp
 
-    return run_app(DumpscopeApp(comparison, theme=args.theme), args)
+    return run_app(DumpscopeApp(comparison, theme=ui.theme), ui)
 
 
 def _is_rknn_report(path: Path) -> bool:

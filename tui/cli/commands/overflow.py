@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,30 +37,42 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run(args: argparse.Namespace) -> int:
+@dataclass(frozen=True)
+class Options:
+    path: str
+    json: bool
+    no_stats: bool
+    top: int | None
+
+
+#: What :func:`run` takes, read from the command line.
+OPTIONS = (Options,)
+
+
+def run(cmd: Options) -> int:
     """Check the arguments, scan the records, report problems, print JSON or the readable list."""
     from dumpscope.core.vendor import opdebug as overflow
 
-    path = _checked(args)
-    report = overflow.scan(path, with_stats=not args.no_stats)
+    path = _checked(cmd)
+    report = overflow.scan(path, with_stats=not cmd.no_stats)
     total = len(report.records)
-    if args.top is not None:
-        report.records = report.records[: args.top]
+    if cmd.top is not None:
+        report.records = report.records[: cmd.top]
     _report_problems(report, path)
-    if args.json:
+    if cmd.json:
         _print_json(report)
     else:
         _print_report(report, total)
     return EXIT_UNHEALTHY if report.records else EXIT_OK
 
 
-def _checked(args: argparse.Namespace) -> Path:
+def _checked(cmd: Options) -> Path:
     """PATH, once it exists and ``--top`` is at least 1 (else a usage error)."""
-    path = Path(args.path)
+    path = Path(cmd.path)
     if not path.exists():
         raise UsageError(f"{path}: no such file or directory")
-    if args.top is not None and args.top < 1:
-        raise UsageError(f"--top must be at least 1, got {args.top}")
+    if cmd.top is not None and cmd.top < 1:
+        raise UsageError(f"--top must be at least 1, got {cmd.top}")
     return path
 
 

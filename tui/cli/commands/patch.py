@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from dumpscope.tui.cli.args import read_options
 from dumpscope.tui.cli.errors import EXIT_OK, UsageError
 
 if TYPE_CHECKING:
@@ -45,6 +47,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
+@dataclass(frozen=True)
+class Options:
+    model: str
+    output: str
+    keep_fp32: list[str]
+    """Nodes kept in float32."""
+    clip: list[str]
+    """``NODE=LO,HI`` as given (parsed by :func:`_checked_clips`)."""
+
+
+#: What :func:`run` takes, read from the command line.
+OPTIONS = (Options,)
+
+
 class _PatchParser(argparse.ArgumentParser):
     """A bad patch command line is a :class:`UsageError`, as everywhere else."""
 
@@ -52,35 +68,35 @@ class _PatchParser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def parse(argv: Sequence[str]) -> argparse.Namespace:
-    """The arguments of ``dumpscope patch ARGV`` (for callers holding a patch command line)."""
+def parse(argv: Sequence[str]) -> Options:
+    """The options of ``dumpscope patch ARGV`` (for callers holding a patch command line)."""
     parser = _PatchParser(prog="dumpscope patch", add_help=False)
     add_arguments(parser)
-    return parser.parse_args(list(argv))
+    return read_options(Options, parser.parse_args(list(argv)))
 
 
-def run(args: argparse.Namespace) -> int:
+def run(cmd: Options) -> int:
     """Check the command line, write the patched model, then say what changed and how to verify it."""
     from dumpscope.core.onnx.patch import patch_file
 
-    clips = _checked_clips(args)
-    result = patch_file(args.model, args.output, keep_fp32=args.keep_fp32, clip=clips)
-    _print_result(result, args.output)
+    clips = _checked_clips(cmd)
+    result = patch_file(cmd.model, cmd.output, keep_fp32=cmd.keep_fp32, clip=clips)
+    _print_result(result, cmd.output)
     return EXIT_OK
 
 
-def _checked_clips(args: argparse.Namespace) -> list[tuple[str, float, float]]:
+def _checked_clips(cmd: Options) -> list[tuple[str, float, float]]:
     """The parsed ``--clip`` values, once there is something to do and ``-o`` is no folder (usage errors)."""
     import os
 
     from dumpscope.core.onnx.patch import parse_clip
 
-    if not args.keep_fp32 and not args.clip:
+    if not cmd.keep_fp32 and not cmd.clip:
         raise UsageError("nothing to do: give --clip NODE=LO,HI and/or --keep-fp32 NODE")
-    if os.path.isdir(args.output):
-        raise UsageError(f"-o {args.output}: is a folder; give the file to write (e.g. -o patched.onnx)")
+    if os.path.isdir(cmd.output):
+        raise UsageError(f"-o {cmd.output}: is a folder; give the file to write (e.g. -o patched.onnx)")
     try:
-        return [parse_clip(c) for c in args.clip]
+        return [parse_clip(c) for c in cmd.clip]
     except ValueError as exc:
         raise UsageError(str(exc)) from None
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from dumpscope.tui.cli.args import (
     ComparisonOptions,
+    UiOptions,
     add_comparison_arguments,
     add_ui_arguments,
     check_theme,
@@ -15,7 +16,7 @@ from dumpscope.tui.cli.args import (
 )
 
 if TYPE_CHECKING:
-    from dumpscope.tui.app.app import CompareRequest
+    from dumpscope.tui.app.feed import CompareRequest
 
 HELP = "open the terminal UI on a golden and a target dump (the default command)"
 DESCRIPTION = (
@@ -30,20 +31,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_ui_arguments(parser)
 
 
-def run(args: argparse.Namespace) -> int:
-    opts = ComparisonOptions.from_args(args)
+#: What :func:`run` takes, read in this order from the command line.
+OPTIONS = (ComparisonOptions, UiOptions)
+
+
+def run(opts: ComparisonOptions, ui: UiOptions) -> int:
     opts.check_paths()
-    check_theme(args.theme)
+    check_theme(ui.theme)
     opts.thresholds()  # refuse a bad preset or threshold before the terminal is taken over
     from dumpscope.tui.app.app import DumpscopeApp
     from dumpscope.tui.cli.runs import msprobe_comparison, narrow_for_app
 
     msprobe = msprobe_comparison(opts)  # msprobe trees: the step/rank diverging first, module pane `p`
     if msprobe is not None:
-        return run_app(DumpscopeApp(msprobe, theme=args.theme), args)
+        return run_app(DumpscopeApp(msprobe, theme=ui.theme), ui)
     opts = narrow_for_app(opts)  # Ascend trees with several steps/devices: one run, never merged
     _check_options(opts)
-    return run_app(DumpscopeApp(_request(opts), theme=args.theme), args)
+    return run_app(DumpscopeApp(_request(opts), theme=ui.theme), ui)
 
 
 def _check_options(opts: ComparisonOptions) -> None:
@@ -67,7 +71,7 @@ def _optional_path(value: str | None) -> Path | None:
 
 def _request(opts: ComparisonOptions) -> CompareRequest:
     """What the app compares: the dumps, model, graphs (one per target side), preset, thresholds, stage."""
-    from dumpscope.tui.app.app import CompareRequest
+    from dumpscope.tui.app.feed import CompareRequest
 
     return CompareRequest(
         Path(opts.golden),

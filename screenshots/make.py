@@ -1,6 +1,8 @@
 """README screenshots made by the app itself, plus the generated comparison they (and the bench) use.
 
-``python -m dumpscope.tui.app.screenshots [--out DIR]`` writes ``screenshots/*.svg``: the demo
+A developer tool beside the images it makes, not part of the installed package:
+``python -m screenshots.make [--out DIR]`` from the repository root (or ``python screenshots/make.py``)
+writes ``screenshots/*.svg``: the demo
 (when :mod:`dumpscope.core.onnx.demo` and the comparison engine are installed) and a larger
 generated case of a ResNet-like network whose fp16 port drifts and then breaks.  The
 generated case is a synthetic comparison *frame* with exactly the engine's columns, so the
@@ -25,6 +27,8 @@ if TYPE_CHECKING:
 
     from dumpscope.tui.app.app import DumpscopeApp
 
+HERE = Path(__file__).resolve().parent
+"""``screenshots/``: where the images go."""
 SIZE = (120, 40)
 THEME = "textual-dark"
 GENERATED_ROWS = 5000
@@ -199,7 +203,8 @@ def _filter(text: str, *then: str) -> Step:
 async def demo_screenshots(out: Path) -> list[Path]:
     """The demo (fp16 Exp overflow in a streaming attention block), compared for real."""
     from dumpscope.core.onnx.demo import make_demo
-    from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+    from dumpscope.tui.app.app import DumpscopeApp
+    from dumpscope.tui.app.feed import CompareRequest
 
     with tempfile.TemporaryDirectory(prefix="dumpscope-shots-") as tmp:
         paths = make_demo(Path(tmp) / "demo")
@@ -277,16 +282,17 @@ async def no_color_screenshots(out: Path) -> list[Path]:
 async def sigmastar_screenshots(out: Path, benchmark: Path, sample: Path) -> list[Path]:
     """A SigmaStar pair (float.sim vs fixed.sim): SigmaStar's MSE / RMSE columns, the first
     divergent layer and its records' type, scale and zero point in the tensor pane."""
-    from dumpscope.tui.app.app import CompareRequest, DumpscopeApp
+    from dumpscope.tui.app.app import DumpscopeApp
+    from dumpscope.tui.app.feed import CompareRequest
 
     app = DumpscopeApp(CompareRequest(benchmark, sample, None), theme=THEME)
     return await _shoot(app, [("sigmastar", _keys("f"))], out)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m dumpscope.tui.app.screenshots", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m screenshots.make", description=__doc__)
     parser.add_argument(
-        "--out", type=Path, default=Path("screenshots"), help="output directory (default: screenshots)"
+        "--out", type=Path, default=HERE, help="output directory (default: this folder, screenshots/)"
     )
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
