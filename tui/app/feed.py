@@ -68,6 +68,8 @@ class CompareRequest:
     """``--scheduler``: a Dask scheduler whose workers compute the rows."""
     scheduler_timeout: float = 5.0
     """``--scheduler-timeout``: seconds to reach it."""
+    worse: tuple[str, float] | str = "health"
+    """Three-way: how "worse" tells rows of the same health apart (``--worse``: ``(rule, factor)``)."""
 
     def options(self) -> dict[str, Any]:
         """How the rows are computed and kept, as :func:`compare` takes them."""
@@ -77,6 +79,12 @@ class CompareRequest:
             "scheduler": self.scheduler,
             "scheduler_timeout": self.scheduler_timeout,
         }
+
+    def worse_rule(self) -> dict[str, Any]:
+        """``--worse`` as :func:`compare_three` takes it (``health``, or ``magnitude`` and its factor)."""
+        if isinstance(self.worse, tuple):
+            return {"worse_by": self.worse[0], "factor": self.worse[1]}
+        return {"worse_by": self.worse}
 
 
 class Progressed(Message, namespace="dumpscope_app"):
@@ -132,6 +140,7 @@ def compare_three_way(post: Post, request: CompareRequest) -> None:
             graphs=(request.graph, request.graph_b),
             preset=request.preset,
             thresholds=list(request.thresholds),
+            **request.worse_rule(),
             **request.options(),
         )
         if not get_current_worker().is_cancelled:

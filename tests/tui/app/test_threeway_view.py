@@ -52,6 +52,32 @@ async def test_golden_a_b_shows_both_sides_a_worse_column_and_filters_by_it(fusi
         assert "worse on 1" in summary and "worse on 0" in summary
 
 
+async def test_the_app_tells_worse_by_the_rule_given_on_the_command_line(fusion) -> None:  # type: ignore[no-untyped-def]
+    """``dumpscope GOLDEN A B --worse magnitude:3`` reaches the app's three-way compare: its ``worse``
+    column is the one ``compare_three`` gives with that rule, computed apart."""
+    from dumpscope.core.comparison.threeway import compare_three
+    from dumpscope.tui.cli.args import read_options
+    from dumpscope.tui.cli.commands import view
+    from dumpscope.tui.cli.main import build_parser
+
+    parser, _commands = build_parser("view")
+    args = parser.parse_args(
+        ["view", str(fusion.golden), str(fusion.on), str(fusion.off), "--worse", "magnitude:3"]
+    )
+    opts, _ui, cmd = (read_options(group, args) for group in view.OPTIONS)
+    request = view._request(opts, cmd)
+    app = DumpscopeApp(request)
+    async with app.run_test(size=(140, 30)) as pilot:
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if app.threeway is not None:
+                break
+        assert app.threeway is not None
+        assert (app.threeway.meta.worse_by, app.threeway.meta.factor) == ("magnitude", 3.0)
+        apart = compare_three(fusion.golden, fusion.on, fusion.off, worse_by="magnitude", factor=3.0)
+        assert app.threeway.frame["worse"].to_list() == apart.frame["worse"].to_list()
+
+
 async def test_the_list_shows_every_tensor_of_the_union_and_says_which_dumps_lack_it(tmp_path: Path) -> None:
     from tests.core.comparison.test_threeway import UNION, union_dumps
 

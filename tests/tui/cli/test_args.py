@@ -78,8 +78,7 @@ _COMMAND_LINES = {
 
 
 #: Arguments a command accepts and nothing reads: known gaps, each one a finding to close, never to grow.
-#: ``view GOLDEN A B --worse ...``: the app's three-way compare always tells "worse" by health.
-_NOT_READ = {"view": {"worse"}}
+_NOT_READ: dict[str, set[str]] = {}
 
 
 class _Recording(argparse.Namespace):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,11 +32,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_ui_arguments(parser)
 
 
+@dataclass(frozen=True)
+class Options:
+    """The view's own options (the dumps: :class:`ComparisonOptions`; the terminal: :class:`UiOptions`)."""
+
+    worse: tuple[str, float] | str
+    """Three-way: ``(rule, factor)`` (``--worse``), as ``dumpscope compare GOLDEN A B`` takes it."""
+
+
 #: What :func:`run` takes, read in this order from the command line.
-OPTIONS = (ComparisonOptions, UiOptions)
+OPTIONS = (ComparisonOptions, UiOptions, Options)
 
 
-def run(opts: ComparisonOptions, ui: UiOptions) -> int:
+def run(opts: ComparisonOptions, ui: UiOptions, cmd: Options) -> int:
     opts.check_paths()
     check_theme(ui.theme)
     opts.thresholds()  # refuse a bad preset or threshold before the terminal is taken over
@@ -47,7 +56,7 @@ def run(opts: ComparisonOptions, ui: UiOptions) -> int:
         return run_app(DumpscopeApp(msprobe, theme=ui.theme), ui)
     opts = narrow_for_app(opts)  # Ascend trees with several steps/devices: one run, never merged
     _check_options(opts)
-    return run_app(DumpscopeApp(_request(opts), theme=ui.theme), ui)
+    return run_app(DumpscopeApp(_request(opts, cmd), theme=ui.theme), ui)
 
 
 def _check_options(opts: ComparisonOptions) -> None:
@@ -69,7 +78,7 @@ def _optional_path(value: str | None) -> Path | None:
     return value and Path(value)  # type: ignore[return-value]
 
 
-def _request(opts: ComparisonOptions) -> CompareRequest:
+def _request(opts: ComparisonOptions, cmd: Options) -> CompareRequest:
     """What the app compares: the dumps, model, graphs (one per target side), preset, thresholds, stage."""
     from dumpscope.tui.app.feed import CompareRequest
 
@@ -87,4 +96,5 @@ def _request(opts: ComparisonOptions) -> CompareRequest:
         workers=opts.workers,
         scheduler=opts.scheduler,
         scheduler_timeout=opts.scheduler_timeout,
+        worse=cmd.worse,
     )
