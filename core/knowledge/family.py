@@ -14,9 +14,9 @@ big family's common words (three weak Ascend words do not outrank one OpenVINO c
 format), and a CUDA error quoted inside an onnxruntime envelope still names onnxruntime first.
 Between equals, the tool named first in the text comes first.
 
-onnxruntime's TensorRT execution provider is onnxruntime's: its own sentences ("TensorRT EP failed to
-create engine", ``TensorrtExecutionProvider``, ``TRTKernel_graph``) are onnxruntime markers and the
-word TensorRT in them is weak, so they name onnxruntime.  When the EP forwards TensorRT's builder text
+onnxruntime's TensorRT execution provider is onnxruntime's: its provider name
+(``TensorrtExecutionProvider``) is an onnxruntime marker and the word TensorRT in its sentences is weak,
+so they name onnxruntime.  When the EP forwards TensorRT's builder text
 (``[TRT]``, ``Error Code N``, ``ForeignNode``...), TensorRT's own markers outweigh the envelope and
 TensorRT is named first, onnxruntime second (both layers are right answers in the eval set).
 """
