@@ -6,7 +6,9 @@ named beside each case) or Triton's onnxruntime backend, not copied from an eval
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -80,3 +82,79 @@ def test_tensorrt_builder_text_forwarded_by_the_ep_names_tensorrt_first_then_onn
         "from network."
     )
     assert detect_families(text) == ["tensorrt", "onnxruntime"]
+
+
+# --- onnxruntime's own wording, read out of its binaries (bench/build_ort_source_grams.py) -----------
+
+_BUILD = Path(__file__).resolve().parents[3] / "bench" / "build_ort_source_grams.py"
+
+
+def _build_module() -> Any:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("build_ort_source_grams", _BUILD)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def ort_pieces() -> list[str]:
+    """Long error pieces of onnxruntime's binaries, less onnx's (skipped without both wheels)."""
+    pytest.importorskip("onnxruntime", reason="onnxruntime's binaries are the source of the 4-grams")
+    pytest.importorskip("onnx", reason="onnx's binary is subtracted from onnxruntime's")
+    import onnx
+    import onnxruntime
+
+    build = _build_module()
+    ort = set().union(
+        *(build.literals(p) for p in (Path(onnxruntime.__file__).parent / "capi").glob("*.so*"))
+    )
+    onnx_strings = set().union(*(build.literals(p) for p in Path(onnx.__file__).parent.glob("*.so")))
+    return [p for p in build.error_pieces(ort - onnx_strings) if len(p.split()) >= 8]
+
+
+def test_the_shipped_grams_are_what_the_build_makes() -> None:
+    """ort_source_grams.json is reproducible from the installed wheels and the KB (not hand-edited)."""
+    pytest.importorskip("onnxruntime", reason="onnxruntime's binaries are the source of the 4-grams")
+    pytest.importorskip("onnx", reason="onnx's binary is subtracted from onnxruntime's")
+    from importlib import resources
+
+    shipped = json.loads(
+        resources.files("dumpscope.core.knowledge").joinpath("ort_source_grams.json").read_text("utf-8")
+    )
+    assert _build_module().build() == shipped
+
+
+def test_onnxruntime_error_texts_without_markers_are_evidence_of_onnxruntime(ort_pieces: list[str]) -> None:
+    """Sentences of onnxruntime's binaries, pasted bare (no log prefix, no path, no class name), still give
+    onnxruntime evidence: nearly all long ones reach the MEDIUM count of distinct 4-grams."""
+    from dumpscope.core.knowledge.family import _source_text
+
+    assert len(ort_pieces) > 200
+    with_evidence = [p for p in ort_pieces if _source_text(p.lower())]
+    assert len(with_evidence) >= 0.9 * len(ort_pieces)
+
+
+def test_other_tools_texts_give_no_onnxruntime_source_evidence(kb: KnowledgeBase) -> None:
+    """No other tool's entry example (the subtraction's other side) nor onnx's checker text counts as
+    onnxruntime's wording; an English sentence of a few common words does not either."""
+    from dumpscope.core.knowledge.family import _source_text
+
+    others = [e.example for e in kb.entries if e.family != "onnxruntime" and e.example]
+    assert len(others) > 500
+    assert [x for x in others if _source_text(x.lower())] == []
+    assert (
+        _source_text("the input is not valid and the model failed to load because it is not supported") == []
+    )
+
+
+def test_source_grams_rank_by_where_the_text_starts() -> None:
+    """The wording's hit carries where its first 4-gram starts, the position the ranking compares between
+    families of equal weight (the one named first comes first), like any marker's."""
+    from dumpscope.core.knowledge.family import _source_text
+
+    text = "Must specify a valid array of 1 or more supported nodes"
+    hits = _source_text(("x" * 40 + " " + text).lower())
+    assert hits and hits[0][1] == 41
