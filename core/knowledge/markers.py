@@ -100,6 +100,16 @@ _TENSORRT: Markers = (
     ("deserializeonnxmodel", STRONG),
     ("[e] error[", STRONG),
     ("tensorrt engine", STRONG),
+    # Issue 23: the Python API's logger of TensorRT 7/8 ("[TensorRT] ERROR: ...", NVIDIA's samples/python
+    # common.py TRT_LOGGER output), the Python package of TensorRT 8.6+ ("tensorrt_bindings.tensorrt"),
+    # TensorRT-LLM's loggers (cpp/tensorrt_llm/common: "[TensorRT-LLM][ERROR] ...", tensorrt_llm/logger.py:
+    # "[TRT-LLM]"), and TensorRT's internal error location "[<file>.cpp::<function>::<line>]" (only its
+    # "::" after the file name; other tools print "<file>.cpp:<line>").
+    ("[tensorrt]", STRONG),
+    ("tensorrt_bindings", STRONG),
+    ("[tensorrt-llm]", STRONG),
+    ("[trt-llm]", STRONG),
+    (".cpp::", MEDIUM),
 )
 
 _ONNXRUNTIME: Markers = (

@@ -158,3 +158,31 @@ def test_source_grams_rank_by_where_the_text_starts() -> None:
     text = "Must specify a valid array of 1 or more supported nodes"
     hits = _source_text(("x" * 40 + " " + text).lower())
     assert hits and hits[0][1] == 41
+
+
+TENSORRT_OWN_FORMATS = [
+    # TensorRT 7/8 Python logger (samples/python common.py TRT_LOGGER): "[TensorRT] ERROR: ..."
+    "[TensorRT] ERROR: Network must have at least one output",
+    # TensorRT 8.6+ Python package name in an AttributeError of the bindings
+    "AttributeError: 'tensorrt_bindings.tensorrt.IBuilderConfig' object has no attribute 'max_workspace'",
+    # TensorRT-LLM cpp/tensorrt_llm/common/cudaUtils.h and tensorrt_llm/logger.py
+    "[TensorRT-LLM][ERROR] CUDA runtime error in cudaMalloc(&ptr, size): out of memory",
+    "[TRT-LLM] [E] Engine building failed, please check the error log.",
+]
+
+
+@pytest.mark.parametrize("text", TENSORRT_OWN_FORMATS)
+def test_tensorrt_python_and_llm_loggers_name_tensorrt(text: str) -> None:
+    assert detect_families(text)[:1] == ["tensorrt"]
+
+
+def test_tensorrt_error_location_is_medium_evidence_and_other_tools_locations_are_none() -> None:
+    """TensorRT's "[file.cpp::function::line]" with its "Error Code N" names TensorRT; the one-colon
+    "file.cpp:line" of OpenVINO or MNN is no TensorRT evidence."""
+    from dumpscope.core.knowledge.family import family_evidence
+
+    assert detect_families("2: [pluginV2Runner.cpp::execute::115] Error Code 2: Internal Error") == [
+        "tensorrt"
+    ]
+    assert "tensorrt" not in family_evidence("Check 'false' failed at src/inference/src/core.cpp:114:")
+    assert "tensorrt" not in family_evidence("/home/MNN/tools/converter/source/common/writeFb.cpp:687: x")
