@@ -46,14 +46,20 @@ EXPLAIN_MESSAGES = (
 Ascend E19010 line and an E10001 line, the two the issue measured)."""
 
 
-def _fresh_ms(argv: list[str], runs: int) -> list[float]:
-    """Wall times (ms) of ``argv`` run ``runs`` times, each a fresh process."""
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        subprocess.run(argv, check=False, capture_output=True)
-        times.append((time.perf_counter() - t0) * 1000)
-    return times
+def _fresh_ms(argv: list[str]) -> tuple[float, float]:
+    """Wall time and CPU time (user + system, ms) of one fresh process running ``argv``.
+
+    The CPU time is what the wall time would be on an idle machine (one thread): on a loaded one the
+    wall time also counts the waits for a core."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(argv, check=False, capture_output=True)
+    wall = (time.perf_counter() - t0) * 1000
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+    return wall, cpu
 
 
 def _command() -> list[str]:
@@ -72,15 +78,21 @@ def startup(runs: int = 20) -> None:
     commands["knowledge import + load_kb + first lookup"] = [sys.executable, "-c", KNOWLEDGE_FIRST_LOOKUP]
     for message in EXPLAIN_MESSAGES:
         commands[f"`dumpscope explain {message[:28]}...`"] = [*_command(), "explain", message]
-    times: dict[str, list[float]] = {name: [] for name in commands}
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
     for _ in range(runs):
         for name, argv in commands.items():
-            times[name] += _fresh_ms(argv, 1)
-    base = statistics.median(times["baseline `python -c pass`"])
+            times[name].append(_fresh_ms(argv))
+    base = statistics.median(w for w, _ in times["baseline `python -c pass`"])
+    base_cpu = statistics.median(c for _, c in times["baseline `python -c pass`"])
     for name, ts in times.items():
-        med = statistics.median(ts)
+        med = statistics.median(w for w, _ in ts)
+        cpu = statistics.median(c for _, c in ts)
         extra = "" if name.startswith("baseline") else f" = +{med - base:.0f} ms over the baseline"
-        print(f"{name}: median {med:.0f} ms, min {min(ts):.0f} ms over {runs} runs{extra}")
+        extra_cpu = "" if name.startswith("baseline") else f" (+{cpu - base_cpu:.0f} ms)"
+        print(
+            f"{name}: wall median {med:.0f} ms, min {min(w for w, _ in ts):.0f} ms over {runs} runs{extra}; "
+            f"CPU median {cpu:.0f} ms{extra_cpu}"
+        )
     load_after = os.getloadavg()
     print(
         f"load average (1/5/15 min) before {load_before[0]:.1f}/{load_before[1]:.1f}/{load_before[2]:.1f}, "

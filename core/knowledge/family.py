@@ -29,6 +29,7 @@ TensorRT is named first, onnxruntime second (both layers are right answers in th
 
 from __future__ import annotations
 
+import bisect
 import functools
 import json
 import re
@@ -86,31 +87,39 @@ ORT_SOURCE_MEDIUM = 2
 ORT_SOURCE_STRONG = 4
 """... and as a :data:`STRONG` one (thresholds set on the dev messages: no other tool's dev message has
 two; :mod:`bench.build_ort_source_grams` says how the 4-grams were read out of onnxruntime's binaries)."""
+ORT_SOURCE_WINDOW = 32 * 1024
+"""Only the first 32 KiB of a text are searched for onnxruntime's wording (a word-by-word walk, unlike
+the markers' ``in`` tests; an error message is far shorter, a whole pasted log is scanned line by line)."""
 _WORD = re.compile(r"[a-z]+")
 
 
 @functools.cache
-def _ort_grams() -> frozenset[int]:
-    """The CRC-32s of the word 4-grams only onnxruntime's own error texts contain (read once)."""
-    from importlib import resources
+def _ort_grams() -> array[int]:
+    """The CRC-32s of the word 4-grams only onnxruntime's own error texts contain, sorted (read once;
+    searched by bisection: building a set of them would cost more than a message's few look-ups)."""
+    from dumpscope.core.knowledge.loader import _package_bytes  # loader imports this module
 
-    raw = resources.files("dumpscope.core.knowledge").joinpath("ort_source_grams.json").read_text("utf-8")
-    packed = array("I", bytes.fromhex(json.loads(raw)["crc32_le_hex"]))
+    packed = array("I", bytes.fromhex(json.loads(_package_bytes("ort_source_grams.json"))["crc32_le_hex"]))
     if sys.byteorder != "little":
         packed.byteswap()
-    return frozenset(packed)
+    return packed
+
+
+def _is_ort_gram(key: int, known: array[int]) -> bool:
+    i = bisect.bisect_left(known, key)
+    return i < len(known) and known[i] == key
 
 
 def _source_text(low: str) -> list[tuple[int, int]]:
     """onnxruntime's own wording (a message that quotes its error texts without naming it): one
     ``(weight, position)`` hit when enough distinct 4-grams of its binaries' error texts occur."""
     known = _ort_grams()
-    words = list(_WORD.finditer(low[:MAX_TEXT]))
+    words = list(_WORD.finditer(low[:ORT_SOURCE_WINDOW]))
     found: set[int] = set()
     first = -1
     for i in range(len(words) - 3):
         key = zlib.crc32(" ".join(m.group() for m in words[i : i + 4]).encode())
-        if key in known and key not in found:
+        if key not in found and _is_ort_gram(key, known):
             found.add(key)
             first = words[i].start() if first < 0 else first
     if len(found) >= ORT_SOURCE_STRONG:
