@@ -38,6 +38,7 @@ import zlib
 from array import array
 
 from dumpscope.core.knowledge.markers import MARKERS, MEDIUM, STRONG, UNCOVERED, WEAK, WHOLE_WORDS, Markers
+from dumpscope.core.knowledge.package_data import package_bytes
 
 __all__ = [
     "MARKERS",
@@ -97,9 +98,7 @@ _WORD = re.compile(r"[a-z]+")
 def _ort_grams() -> array[int]:
     """The CRC-32s of the word 4-grams only onnxruntime's own error texts contain, sorted (read once;
     searched by bisection: building a set of them would cost more than a message's few look-ups)."""
-    from dumpscope.core.knowledge.loader import _package_bytes  # loader imports this module
-
-    packed = array("I", bytes.fromhex(json.loads(_package_bytes("ort_source_grams.json"))["crc32_le_hex"]))
+    packed = array("I", bytes.fromhex(json.loads(package_bytes("ort_source_grams.json"))["crc32_le_hex"]))
     if sys.byteorder != "little":
         packed.byteswap()
     return packed

@@ -7,9 +7,7 @@ functions that need them, and only for the sub-command being parsed.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -423,17 +421,6 @@ def _fusion_sides(fused: str, golden: str, target: str) -> tuple[str, str]:
     if graph_owner(fused, (golden, target)) == 0:
         return target, golden
     return golden, target
-
-
-def named_outputs(args: argparse.Namespace, options: Sequence[str]) -> list[str | os.PathLike[str]]:
-    """The paths the command's ``options`` (those of them it has) name as outputs."""
-    values = [getattr(args, option, None) for option in options]
-    return [v for v in values if isinstance(v, (str, os.PathLike))]
-
-
-def debug_requested(args: argparse.Namespace) -> bool:
-    """``--debug``: a traceback instead of the one-line error (only parsers that were built have it)."""
-    return bool(getattr(args, "debug", False))
 
 
 def say_cache(meta: ComparisonMeta, label: str = "") -> None:

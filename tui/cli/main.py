@@ -138,13 +138,24 @@ def _report(exc: Exception) -> int:
 OUTPUT_OPTIONS = ("output", "output_dir", "out", "csv", "export_values")
 
 
-def _run(args: argparse.Namespace) -> int:
-    from dumpscope.core.atomic import check_output
-    from dumpscope.tui.cli.args import debug_requested, named_outputs
+def _named_outputs(args: argparse.Namespace, options: Sequence[str]) -> list[str | os.PathLike[str]]:
+    """The paths the command's ``options`` (those of them it has) name as outputs."""
+    values = [getattr(args, option, None) for option in options]
+    return [v for v in values if isinstance(v, (str, os.PathLike))]
 
+
+def _debug_requested(args: argparse.Namespace) -> bool:
+    """``--debug``: a traceback instead of the one-line error (only parsers that were built have it)."""
+    return bool(getattr(args, "debug", False))
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
-        # a FIFO given as an output is refused before the work, never opened
-        for path in named_outputs(args, OUTPUT_OPTIONS):
+        # a FIFO given as an output is refused before the work, never opened (the writer is imported only
+        # then: ``explain`` and other quick commands that name no output start without it)
+        for path in _named_outputs(args, OUTPUT_OPTIONS):
+            from dumpscope.core.atomic import check_output
+
             check_output(path)
         return int(args._run(args))
     except KeyboardInterrupt:
@@ -153,7 +164,7 @@ def _run(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         return _pipe_closed()
     except Exception as exc:  # noqa: BLE001 - the one place that turns errors into exit codes
-        if debug_requested(args):
+        if _debug_requested(args):
             raise
         return _report(exc)
 
