@@ -69,8 +69,9 @@ def grams(text: str, n: int = 4) -> set[str]:
     return {" ".join(words[i : i + n]) for i in range(len(words) - n + 1)}
 
 
-def build() -> dict[str, object]:
-    """The grams document, from the installed onnxruntime and onnx wheels and the knowledge base."""
+def ort_only_grams() -> tuple[set[str], set[str], str]:
+    """onnxruntime's error-piece 4-grams less those of onnx's binary, onnx's binary's 4-grams, and the
+    versions read (from the installed onnxruntime and onnx wheels)."""
     import onnx
     import onnxruntime
 
@@ -83,16 +84,26 @@ def build() -> dict[str, object]:
     shared: set[str] = set()
     for s in onnx_strings:
         shared |= grams(s)
+    return (
+        kept - shared,
+        shared,
+        f"onnxruntime {onnxruntime.__version__} wheel binaries minus onnx {onnx.__version__}'s",
+    )
+
+
+def build() -> dict[str, object]:
+    """The grams document, from the installed onnxruntime and onnx wheels and the knowledge base."""
+    kept, _, versions = ort_only_grams()
+    other_tools: set[str] = set()
     with (ROOT / "core" / "knowledge" / "kb.jsonl").open(encoding="utf-8") as f:
         for line in f:
             entry = json.loads(line)
             if entry["family"] != "onnxruntime":
                 fields = ("example", "cause", "fix", "tool", "pattern")
-                shared |= grams(" ".join(str(entry.get(k) or "") for k in fields))
-    hashes = array("I", sorted({zlib.crc32(g.encode()) for g in kept - shared}))
+                other_tools |= grams(" ".join(str(entry.get(k) or "") for k in fields))
+    hashes = array("I", sorted({zlib.crc32(g.encode()) for g in kept - other_tools}))
     return {
-        "source": f"onnxruntime {onnxruntime.__version__} wheel binaries minus onnx {onnx.__version__}'s "
-        "(bench/build_ort_source_grams.py)",
+        "source": f"{versions} (bench/build_ort_source_grams.py)",
         "grams": len(hashes),
         "crc32_le_hex": hashes.tobytes().hex() if sys.byteorder == "little" else _little(hashes),
     }
