@@ -8,22 +8,37 @@ the tool's source tree (``onnxruntime/core/``, ``paddle2onnx``).  Paths are exac
 the raw text.  Detection is a handful of ``in`` tests per family: no regular expression.
 The markers, their weights and where each was read are in :mod:`.markers`.
 
+onnxruntime is also recognised by its own wording when a message quotes one of its error texts
+without any marker: the word 4-grams of the error texts compiled into its binaries, less those
+onnx's binary or another tool's entries also hold (``ort_source_grams.json``, built by
+``bench/build_ort_source_grams.py``), count as one marker (:data:`ORT_SOURCE_MEDIUM` /
+:data:`ORT_SOURCE_STRONG` distinct 4-grams).
+
 The result ranks families by evidence: first by the strongest single marker found, then by
 the sum of the weights, so a tool named by a marker only it prints is not out-voted by a
 big family's common words (three weak Ascend words do not outrank one OpenVINO check
 format), and a CUDA error quoted inside an onnxruntime envelope still names onnxruntime first.
 Between equals, the tool named first in the text comes first.
 
-onnxruntime's TensorRT execution provider is onnxruntime's: its own sentences ("TensorRT EP failed to
-create engine", ``TensorrtExecutionProvider``, ``TRTKernel_graph``) are onnxruntime markers and the
-word TensorRT in them is weak, so they name onnxruntime.  When the EP forwards TensorRT's builder text
+onnxruntime's TensorRT execution provider is onnxruntime's: its provider name
+(``TensorrtExecutionProvider``) is an onnxruntime marker and the word TensorRT in its sentences is weak,
+so they name onnxruntime.  When the EP forwards TensorRT's builder text
 (``[TRT]``, ``Error Code N``, ``ForeignNode``...), TensorRT's own markers outweigh the envelope and
 TensorRT is named first, onnxruntime second (both layers are right answers in the eval set).
 """
 
 from __future__ import annotations
 
+import bisect
+import functools
+import json
+import re
+import sys
+import zlib
+from array import array
+
 from dumpscope.core.knowledge.markers import MARKERS, MEDIUM, STRONG, UNCOVERED, WEAK, WHOLE_WORDS, Markers
+from dumpscope.core.knowledge.package_data import package_bytes
 
 __all__ = [
     "MARKERS",
@@ -52,18 +67,63 @@ def _evidence(
     evidence."""
     low = text.lower() if lowered is None else lowered
     found = {family: _found(markers, low) for family, markers in table.items()}
-    return {family: _summary(hits, low) for family, hits in found.items() if hits}
+    if table is MARKERS:
+        found["onnxruntime"] += _source_text(low)
+    return {family: _summary(hits) for family, hits in found.items() if hits}
 
 
-def _found(markers: Markers, low: str) -> list[tuple[str, int]]:
-    """The markers present in the lower-cased text, with their weights."""
-    return [(marker, w) for marker, w in markers if marker in low and _counts(marker, low)]
+def _found(markers: Markers, low: str) -> list[tuple[int, int]]:
+    """``(weight, position)`` of the markers present in the lower-cased text."""
+    return [(w, low.find(marker)) for marker, w in markers if marker in low and _counts(marker, low)]
 
 
-def _summary(hits: list[tuple[str, int]], low: str) -> tuple[int, int, int]:
+def _summary(hits: list[tuple[int, int]]) -> tuple[int, int, int]:
     """Strongest weight, summed weight, and minus where the first marker starts (earlier ranks higher)."""
-    weights = [w for _, w in hits]
-    return max(weights), sum(weights), -min(low.find(marker) for marker, _ in hits)
+    weights = [w for w, _ in hits]
+    return max(weights), sum(weights), -min(pos for _, pos in hits)
+
+
+ORT_SOURCE_MEDIUM = 2
+"""Distinct onnxruntime-only word 4-grams that count as a :data:`MEDIUM` marker of onnxruntime."""
+ORT_SOURCE_STRONG = 4
+"""... and as a :data:`STRONG` one (thresholds set on the dev messages: no other tool's dev message has
+two; :mod:`bench.build_ort_source_grams` says how the 4-grams were read out of onnxruntime's binaries)."""
+ORT_SOURCE_WINDOW = 32 * 1024
+"""Only the first 32 KiB of a text are searched for onnxruntime's wording (a word-by-word walk, unlike
+the markers' ``in`` tests; an error message is far shorter, a whole pasted log is scanned line by line)."""
+_WORD = re.compile(r"[a-z]+")
+
+
+@functools.cache
+def _ort_grams() -> array[int]:
+    """The CRC-32s of the word 4-grams only onnxruntime's own error texts contain, sorted (read once;
+    searched by bisection: building a set of them would cost more than a message's few look-ups)."""
+    packed = array("I", bytes.fromhex(json.loads(package_bytes("ort_source_grams.json"))["crc32_le_hex"]))
+    if sys.byteorder != "little":
+        packed.byteswap()
+    return packed
+
+
+def _is_ort_gram(key: int, known: array[int]) -> bool:
+    i = bisect.bisect_left(known, key)
+    return i < len(known) and known[i] == key
+
+
+def _source_text(low: str) -> list[tuple[int, int]]:
+    """onnxruntime's own wording (a message that quotes its error texts without naming it): one
+    ``(weight, position)`` hit when enough distinct 4-grams of its binaries' error texts occur."""
+    known = _ort_grams()
+    words = list(_WORD.finditer(low[:ORT_SOURCE_WINDOW]))
+    found: set[int] = set()
+    first = -1
+    for i in range(len(words) - 3):
+        key = zlib.crc32(" ".join(m.group() for m in words[i : i + 4]).encode())
+        if key not in found and _is_ort_gram(key, known):
+            found.add(key)
+            first = words[i].start() if first < 0 else first
+    if len(found) >= ORT_SOURCE_STRONG:
+        return [(STRONG, first)]
+    return [(MEDIUM, first)] if len(found) >= ORT_SOURCE_MEDIUM else []
 
 
 def _counts(marker: str, low: str) -> bool:

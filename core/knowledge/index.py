@@ -19,7 +19,6 @@ import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from dumpscope.core.atomic import write_text
 from dumpscope.core.knowledge.entry import Entry, entry_from_dict
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
@@ -202,5 +201,7 @@ def write_index(folder: Path) -> Path:
     """Rebuild ``kb_index.json`` beside ``kb.jsonl`` in ``folder``; returns its path."""
     text = (folder / "kb.jsonl").read_bytes().decode("utf-8")
     target = folder / INDEX_FILE
+    from dumpscope.core.atomic import write_text  # only here: looking things up writes nothing
+
     write_text(json.dumps(build_index(text), separators=(",", ":")) + "\n", target)
     return target

@@ -20,6 +20,7 @@ from pathlib import Path
 from dumpscope.core.knowledge.entry import Entry, EntryError, entry_from_dict
 from dumpscope.core.knowledge.index import INDEX_FILE, CompiledIndex, read_index
 from dumpscope.core.knowledge.kb import KnowledgeBase
+from dumpscope.core.knowledge.package_data import package_bytes as _package_bytes
 from dumpscope.core.paths import config_dir
 
 BUILTIN_FILE = "kb.jsonl"
@@ -29,17 +30,6 @@ def user_kb_dir() -> Path:
     """Where per-user KB files live: ``kb`` in :func:`~dumpscope.core.paths.config_dir` (the
     directory need not exist)."""
     return config_dir() / "kb"
-
-
-def _package_bytes(name: str) -> bytes:
-    """A package-data file of this package (a plain file beside this module when installed
-    as files, else through :mod:`importlib.resources`, e.g. from a zip)."""
-    path = Path(__file__).with_name(name)
-    if path.is_file():
-        return path.read_bytes()
-    from importlib import resources
-
-    return resources.files("dumpscope.core.knowledge").joinpath(name).read_bytes()
 
 
 @lru_cache(maxsize=1)

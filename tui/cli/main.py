@@ -140,12 +140,14 @@ OUTPUT_OPTIONS = ("output", "output_dir", "out", "csv", "export_values")
 
 
 def _run(args: argparse.Namespace) -> int:
-    from dumpscope.core.atomic import check_output
     from dumpscope.tui.cli.args import debug_requested, named_outputs, run_command
 
     try:
-        # a FIFO given as an output is refused before the work, never opened
+        # a FIFO given as an output is refused before the work, never opened (the writer is imported only
+        # then: ``explain`` and other quick commands that name no output start without it)
         for path in named_outputs(args, OUTPUT_OPTIONS):
+            from dumpscope.core.atomic import check_output
+
             check_output(path)
         return int(run_command(args))
     except KeyboardInterrupt:

@@ -6,7 +6,9 @@ named beside each case) or Triton's onnxruntime backend, not copied from an eval
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,9 +36,6 @@ ORT_OWN_TEXT = [
     "Unsupported model IR version: 11, max supported IR version: 10",
     # core/framework/bfc_arena.cc
     "bfc_arena.cc:376 onnxruntime::BFCArena::AllocateRawInternal Failed to allocate memory for requested",
-    # providers/tensorrt/tensorrt_execution_provider.cc: the EP's own sentences
-    "Status Message: TensorRT EP failed to create engine from network.",
-    "TensorRT EP could not deserialize engine from cache: /tmp/x.engine",
     # include/onnxruntime/core/common/status.h: the status format without its "[ONNXRuntimeError]" head
     "RuntimeError: 10 : INVALID_GRAPH : Load model from m.onnx failed: bad graph",
     # core/framework/execution_frame.cc in a log line; the copy nodes ORT inserts between devices
@@ -63,7 +62,8 @@ def test_cuda_text_inside_an_ort_envelope_stays_onnxruntime(kb: KnowledgeBase) -
 
 
 def test_tensorrt_ep_sentence_is_onnxruntime_not_tensorrt() -> None:
-    """The word TensorRT inside the TensorRT EP's own sentence is weak; the EP's markers name onnxruntime."""
+    """The word TensorRT inside the TensorRT EP's own sentence is weak; the EP's provider name (the
+    ``ExecutionProvider`` marker) names onnxruntime."""
     text = (
         "Non-zero status code returned while running TRTKernel_graph_main_1 node. "
         "Name:'TensorrtExecutionProvider_TRTKernel_graph_main_1_0' Status Message: "
@@ -78,6 +78,120 @@ def test_tensorrt_builder_text_forwarded_by_the_ep_names_tensorrt_first_then_onn
     text = (
         "[TRT] [E] 4: [network.cpp::validate::2965] Error Code 4: Internal Error (Network has dynamic "
         "inputs, but no optimization profile has been defined.)\n"
-        "TensorRT EP failed to create engine from network."
+        "[E:onnxruntime:Default, tensorrt_execution_provider.h:88 log] TensorRT EP failed to create engine "
+        "from network."
     )
     assert detect_families(text) == ["tensorrt", "onnxruntime"]
+
+
+# --- onnxruntime's own wording, read out of its binaries (bench/build_ort_source_grams.py) -----------
+
+_BUILD = Path(__file__).resolve().parents[3] / "bench" / "build_ort_source_grams.py"
+
+
+def _build_module() -> Any:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("build_ort_source_grams", _BUILD)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def ort_pieces() -> list[str]:
+    """Long error pieces of onnxruntime's binaries, less onnx's (skipped without both wheels)."""
+    pytest.importorskip("onnxruntime", reason="onnxruntime's binaries are the source of the 4-grams")
+    pytest.importorskip("onnx", reason="onnx's binary is subtracted from onnxruntime's")
+    import onnx
+    import onnxruntime
+
+    build = _build_module()
+    ort = set().union(
+        *(build.literals(p) for p in (Path(onnxruntime.__file__).parent / "capi").glob("*.so*"))
+    )
+    onnx_strings = set().union(*(build.literals(p) for p in Path(onnx.__file__).parent.glob("*.so")))
+    return [p for p in build.error_pieces(ort - onnx_strings) if len(p.split()) >= 8]
+
+
+def test_the_shipped_grams_are_onnxruntime_s_own() -> None:
+    """Every 4-gram in ort_source_grams.json is one of onnxruntime's error pieces and none of onnx's (none
+    was added by hand).  The file is also less the other tools' entries of the KB it was built with:
+    after the KB changes, ``bench/build_ort_source_grams.py`` rebuilds it."""
+    pytest.importorskip("onnxruntime", reason="onnxruntime's binaries are the source of the 4-grams")
+    pytest.importorskip("onnx", reason="onnx's binary is subtracted from onnxruntime's")
+    import zlib
+    from array import array
+
+    from dumpscope.core.knowledge.family import _ort_grams
+
+    kept, _, versions = _build_module().ort_only_grams()
+    shipped = set(_ort_grams())
+    assert isinstance(_ort_grams(), array)
+    assert len(shipped) > 10_000
+    assert shipped <= {zlib.crc32(g.encode()) for g in kept}
+    from dumpscope.core.knowledge.package_data import package_bytes
+
+    assert versions in json.loads(package_bytes("ort_source_grams.json"))["source"]
+
+
+def test_onnxruntime_error_texts_without_markers_are_evidence_of_onnxruntime(ort_pieces: list[str]) -> None:
+    """Sentences of onnxruntime's binaries, pasted bare (no log prefix, no path, no class name), still give
+    onnxruntime evidence: nearly all long ones reach the MEDIUM count of distinct 4-grams."""
+    from dumpscope.core.knowledge.family import _source_text
+
+    assert len(ort_pieces) > 200
+    with_evidence = [p for p in ort_pieces if _source_text(p.lower())]
+    assert len(with_evidence) >= 0.9 * len(ort_pieces)
+
+
+def test_other_tools_texts_give_no_onnxruntime_source_evidence(kb: KnowledgeBase) -> None:
+    """No other tool's entry example (the subtraction's other side) nor onnx's checker text counts as
+    onnxruntime's wording; an English sentence of a few common words does not either."""
+    from dumpscope.core.knowledge.family import _source_text
+
+    others = [e.example for e in kb.entries if e.family != "onnxruntime" and e.example]
+    assert len(others) > 500
+    assert [x for x in others if _source_text(x.lower())] == []
+    assert (
+        _source_text("the input is not valid and the model failed to load because it is not supported") == []
+    )
+
+
+def test_source_grams_rank_by_where_the_text_starts() -> None:
+    """The wording's hit carries where its first 4-gram starts, the position the ranking compares between
+    families of equal weight (the one named first comes first), like any marker's."""
+    from dumpscope.core.knowledge.family import _source_text
+
+    text = "Must specify a valid array of 1 or more supported nodes"
+    hits = _source_text(("x" * 40 + " " + text).lower())
+    assert hits and hits[0][1] == 41
+
+
+TENSORRT_OWN_FORMATS = [
+    # TensorRT 7/8 Python logger (samples/python common.py TRT_LOGGER): "[TensorRT] ERROR: ..."
+    "[TensorRT] ERROR: Network must have at least one output",
+    # TensorRT 8.6+ Python package name in an AttributeError of the bindings
+    "AttributeError: 'tensorrt_bindings.tensorrt.IBuilderConfig' object has no attribute 'max_workspace'",
+    # TensorRT-LLM cpp/tensorrt_llm/common/cudaUtils.h and tensorrt_llm/logger.py
+    "[TensorRT-LLM][ERROR] CUDA runtime error in cudaMalloc(&ptr, size): out of memory",
+    "[TRT-LLM] [E] Engine building failed, please check the error log.",
+]
+
+
+@pytest.mark.parametrize("text", TENSORRT_OWN_FORMATS)
+def test_tensorrt_python_and_llm_loggers_name_tensorrt(text: str) -> None:
+    assert detect_families(text)[:1] == ["tensorrt"]
+
+
+def test_tensorrt_error_location_is_medium_evidence_and_other_tools_locations_are_none() -> None:
+    """TensorRT's "[file.cpp::function::line]" with its "Error Code N" names TensorRT; the one-colon
+    "file.cpp:line" of OpenVINO or MNN is no TensorRT evidence."""
+    from dumpscope.core.knowledge.family import family_evidence
+
+    assert detect_families("2: [pluginV2Runner.cpp::execute::115] Error Code 2: Internal Error") == [
+        "tensorrt"
+    ]
+    assert "tensorrt" not in family_evidence("Check 'false' failed at src/inference/src/core.cpp:114:")
+    assert "tensorrt" not in family_evidence("/home/MNN/tools/converter/source/common/writeFb.cpp:687: x")
