@@ -96,5 +96,5 @@ def _request(opts: ComparisonOptions, cmd: Options) -> CompareRequest:
         workers=opts.workers,
         scheduler=opts.scheduler,
         scheduler_timeout=opts.scheduler_timeout,
-        worse=cmd.worse,
+        **({"worse": cmd.worse} if opts.b is not None else {}),  # a three-way rule: two dumps have no "worse"
     )
