@@ -58,7 +58,7 @@ def _cases(other: str | None) -> dict[str, tuple[list[str], dict[str, str] | Non
     return cases
 
 
-def _compile(extra: str | None) -> None:
+def compile_bytecode(extra: str | None = None) -> None:
     """Write the bytecode of this dumpscope (and of the ``--compare-with`` tree)."""
     for folder, depth in [*_package_folders(), *([(extra, 10)] if extra else [])]:
         compileall.compile_dir(folder, maxlevels=depth, quiet=1)
@@ -81,7 +81,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--compare-with", metavar="DIR", help="another dumpscope tree (first on PYTHONPATH)")
     args = parser.parse_args()
-    _compile(args.compare_with)
+    compile_bytecode(args.compare_with)
     cases = _cases(args.compare_with)
     times: dict[str, list[tuple[float, float]]] = {label: [] for label in cases}
     for _ in range(args.runs):

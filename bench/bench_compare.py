@@ -9,6 +9,7 @@ Cases (generated in the same run, page cache warm for both contenders):
       (golden and an fp16 target);
   (d) a real OCR detector (PP-OCRv4 det from rapidocr-onnxruntime, as cached by
       `python -m bench.realmodels`; skipped when not cached) at 640x640, golden vs fp16.
+dumpscope's bytecode is compiled first, as an installed copy has it (see bench_cli_startup).
 Both contenders run as subprocesses, so wall time, CPU time and peak RSS are measured the
 same way (RUSAGE_CHILDREN).  One run prints, per case and measured in that run:
 
@@ -17,6 +18,9 @@ same way (RUSAGE_CHILDREN).  One run prints, per case and measured in that run:
 * ``read GB/s``: the rate at which this machine reads the same files (page cache warm) into
   one reused buffer, as ``dd`` would: ``os.preadv`` of every file, best of three; ``% read``:
   compare's input rate (both sides' bytes over its wall time) as a share of it;
+* ``CPU %rd``: the read loop's CPU seconds over compare's (every process): the share of
+  compare's CPU that reading the bytes alone costs, a figure the load hardly moves (at 100 %
+  compare would cost no more than reading);
 * ``ns/pair``: compare's CPU time (every process) per element pair;
 * ``1 w s``, ``2 w s``, ``2w x``: ``--workers 1`` and ``--workers 2``, and the speed-up;
 * the 1-minute load average before and after each case: the box may be shared, and then
@@ -39,6 +43,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 
@@ -95,16 +100,17 @@ def child(cmd: list[str], blas_threads: int | None = None) -> tuple[float, float
         return wall, usage.ru_maxrss / 1024, out.read(), cpu
 
 
-def read_rate(root: Path, repeat: int = 3) -> float:
+def read_rate(root: Path, repeat: int = 3) -> tuple[float, float]:
     """GB/s at which this machine reads every ``.npy`` under ``root`` (page cache warm) into
     one reused, pre-touched buffer: what ``dd if=FILE of=/dev/null bs=16M`` measures, file by
-    file, best of ``repeat``."""
+    file, best of ``repeat``; and the CPU seconds of the cheapest pass (a figure the load
+    inflates far less than the wall clock)."""
     files = sorted(root.rglob("*.npy"))
     sizes = [f.stat().st_size for f in files]
     buf = memoryview(bytearray(max(sizes, default=1)))
-    best = math.inf
+    best = cpu = math.inf
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         for f, size in zip(files, sizes, strict=True):
             fd = os.open(f, os.O_RDONLY)
             try:
@@ -116,8 +122,8 @@ def read_rate(root: Path, repeat: int = 3) -> float:
                     got += n
             finally:
                 os.close(fd)
-        best = min(best, time.perf_counter() - start)
-    return sum(sizes) / best / 1e9
+        best, cpu = min(best, time.perf_counter() - start), min(cpu, time.process_time() - start_cpu)
+    return sum(sizes) / best / 1e9, cpu
 
 
 def pairs_of(golden: Path) -> int:
@@ -202,20 +208,25 @@ def kernel_ns(repeat: int = 20) -> dict[str, float]:
     return out
 
 
+def sibling(name: str) -> ModuleType:
+    """Another script of this folder, as a module (``bench`` is not a package)."""
+    import importlib.util
+
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
 def parent_share(d: Path) -> tuple[float, float, float]:
     """The parent's CPU outside tasks, its share of all CPU, and the tasks' CPU seconds (reading,
     kernel, the Python per row), compare with 2 workers in this process (best of three, by
     share): see bench_workers.timed."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(
-        "bench_workers", Path(__file__).with_name("bench_workers.py")
-    )
-    assert spec is not None and spec.loader is not None
-    workers = importlib.util.module_from_spec(spec)
-    sys.modules["bench_workers"] = workers  # its dataclasses look their module up
-    spec.loader.exec_module(workers)
-    timed = workers.timed
+    timed = sibling("bench_workers").timed
     runs = [timed(d / "golden", d / "target", 2) for _ in range(3)]
     run = min(runs, key=lambda r: r.serial / (r.parent_cpu + r.children_cpu))
     return run.serial, run.serial / (run.parent_cpu + run.children_cpu), run.work
@@ -234,7 +245,8 @@ def load() -> float:
 
 HEADER = (
     f"{'case':38} {'MB':>6} {'rows':>5} {'naive s':>7} {'ours s':>6} {'x naive':>7} {'read GB/s':>9} "
-    f"{'% read':>6} {'ns/pair':>7} {'1 w s':>6} {'2 w s':>6} {'2w x':>5} {'RSS MB':>6} {'load':>9}"
+    f"{'% read':>6} {'CPU %rd':>7} {'ns/pair':>7} "
+    f"{'1 w s':>6} {'2 w s':>6} {'2w x':>5} {'RSS MB':>6} {'load':>9}"
 )
 
 
@@ -245,6 +257,7 @@ def row_line(r: dict) -> str:
     return (
         f"{r['case']:38} {mb:6.0f} {r['rows']:5d} {r['naive_s']:7.2f} {r['dumpscope_s']:6.2f} "
         f"{r['dumpscope_s'] / r['naive_s']:6.2f}x {r['read_gb_s']:9.2f} {rate / r['read_gb_s']:6.0%} "
+        f"{r['read_cpu_s'] / r['dumpscope_cpu_s']:7.0%} "
         f"{r['dumpscope_cpu_s'] / r['pairs'] * 1e9:7.2f} {r['workers_1_s']:6.2f} {r['workers_2_s']:6.2f} "
         f"{r['workers_1_s'] / r['workers_2_s']:4.2f}x {r['dumpscope_rss_mb']:6.0f} "
         f"{r['load'][0]:4.1f}-{r['load'][1]:<4.1f}"
@@ -265,6 +278,7 @@ def main() -> None:
         "(c) onnx light model, fp16 target": make_light_model,
         "(d) PP-OCRv4 det 640x640, fp16 target": make_ocr_det,
     }
+    sibling("bench_cli_startup").compile_bytecode()  # as installed: see the module's docstring
     print(f"cores available: {len(os.sched_getaffinity(0))}; load average at start {load():.2f}")
     results = []
     print(HEADER, flush=True)
@@ -285,7 +299,7 @@ def main() -> None:
         if model_file.exists():
             extra = ["--model", model_file.read_text()]
         load_before = load()
-        rate = read_rate(d)  # also warms the page cache for both contenders
+        rate, rate_cpu = read_rate(d)  # also warms the page cache for both contenders
         naive = child([sys.executable, "-c", NAIVE, str(d / "golden"), str(d / "target")], blas_threads=1)
         every = ours(d, extra)
         one, two = ours(d, extra, 1), ours(d, extra, 2)
@@ -297,6 +311,7 @@ def main() -> None:
                 "pairs": pairs_of(d / "golden"),
                 "rows": rows,
                 "read_gb_s": rate,
+                "read_cpu_s": rate_cpu,
                 "naive_s": naive[0],
                 "naive_rss_mb": naive[1],
                 "dumpscope_s": every[0],

@@ -8,7 +8,9 @@ without pickling them), fed through its own pipe by the caller's thread (no help
 threads in the parent): it reads its own tensors (``TensorRef.load_transient`` into its
 own scratch buffers) and sends back one compact :class:`TaskResult` per task: the rows
 packed by column, with the CPU seconds and page faults the task cost.  The parent merges
-a task with one slice assignment per column.  A row is computed by the same function
+a task with one slice assignment per column; up to :data:`PARENT_WORKS_UP_TO` workers it is
+one of them (``workers=2``: the parent and one forked process), computing tasks between
+collecting the others' results.  A row is computed by the same function
 whatever the worker count, so the frame is identical for 1, 2 or 192 workers.
 
 Where ``fork`` is not available (Windows, or ``DUMPSCOPE_WORKERS=threads``) the rows are
@@ -106,6 +108,12 @@ TASK_BYTES = 32 << 20
 MIN_PARALLEL_ROWS = 16
 #: The smallest task at the end of a guided run (see :func:`tasks`): ~2 ms of one core.
 MIN_TASK_BYTES = 2 << 20
+#: Up to this many workers the calling process is one of them: it computes tasks between
+#: collecting the forked workers' results, so ``workers=2`` forks one process, not two (a fork,
+#: a worker's start-up and exit, and half the results through pipes saved: ~30 % of the serial
+#: part on bench_workers' 1 GB pair).  With more workers the results it merges would wait
+#: behind its own tasks and the workers' queues run dry, so from there it only coordinates.
+PARENT_WORKS_UP_TO = 4
 
 _job: RowFn | None = None
 _START = threading.Lock()
@@ -314,9 +322,10 @@ def _pooled(compute: RowFn, parts: list[list[int]], count: int) -> Generator[Tas
         with ThreadPoolExecutor(count) as pool:
             yield from _drain(pool, compute, parts, count)
         return
-    workers = _Forked(compute, count)
+    helping = count <= PARENT_WORKS_UP_TO  # the parent computes tasks too: one process fewer to fork
+    workers = _Forked(compute, count - 1 if helping else count)
     try:
-        yield from workers.run(parts)
+        yield from workers.run(parts, compute if helping else None)
     finally:
         workers.close()
 
@@ -378,15 +387,24 @@ class _Forked:
         theirs.close()
         return ours, worker
 
-    def run(self, parts: list[list[int]]) -> Iterator[TaskResult]:
-        """Every task's result, as the workers finish them."""
+    def run(self, parts: list[list[int]], helper: RowFn | None = None) -> Iterator[TaskResult]:
+        """Every task's result, as the workers finish them; with a ``helper`` row function the
+        calling process computes tasks too, between collecting the workers' results (each
+        worker keeps two tasks queued while it does)."""
         queue = iter(parts)
         queued = {conn: _send(conn, queue, 2) for conn, _worker in self.links}
-        while any(queued.values()):
-            ready = connection_wait([c for c, n in queued.items() if n])
+        while True:
+            busy = [c for c, n in queued.items() if n]
+            own = next(queue, None) if helper is not None else None
+            if own is None and not busy:
+                break
+            ready = connection_wait(busy, timeout=0 if own is not None else None) if busy else []
             for conn in [c for c in queued if c in ready]:  # ours, in the links' order
                 yield _receive(conn)
                 queued[conn] += _send(conn, queue, 1) - 1
+            if own is not None:
+                assert helper is not None, "a task is taken only with a helper"
+                yield _run_part(helper, own)
         self.finished = True
 
     def close(self) -> None:

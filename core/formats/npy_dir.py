@@ -646,7 +646,10 @@ def _head(path: Path, count: int, least: int) -> Dump | None:
     files = [n for n in names if n.endswith(".npy")]
     if FOLDER in kinds or FOLDER_LINK in kinds or OTHER in kinds or len(files) < max(least, 1):
         return None
-    if not {n for n in names if not n.endswith(".npy")} <= {MANIFEST, "mapping.csv"}:
+    others = len(names) - len(files)  # names are unique: more than 2 cannot all be the two allowed
+    if others > 2 or (
+        others and not {n for n in names if not n.endswith(".npy")} <= {MANIFEST, "mapping.csv"}
+    ):
         return None
     if MANIFEST in names:
         manifest, _reason = _load_manifest(path, path / MANIFEST)

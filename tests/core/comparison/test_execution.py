@@ -156,13 +156,18 @@ def test_accounting_counts_every_row_and_the_cpu_of_each_worker(
 
     with execution.accounting() as serial:
         compare(*pair, workers=1)
-    with execution.accounting() as forked:  # 12 tasks of 5 rows: both workers get some
+    with execution.accounting() as forked:  # 12 tasks of 5 rows: this process and one forked worker
         list(compare_stream(*pair, workers=2, batch=5, final_only=True))
-    assert serial.rows == forked.rows == 60  # every readable pair, once (the unmatched one is not read)
+    with execution.accounting() as many:  # past PARENT_WORKS_UP_TO: forked workers only
+        list(compare_stream(*pair, workers=execution.PARENT_WORKS_UP_TO + 1, batch=5, final_only=True))
+    assert (
+        serial.rows == forked.rows == many.rows == 60
+    )  # every readable pair, once (the unmatched one is not read)
     assert list(serial.cpu) == [os.getpid()]
-    assert 1 <= len(forked.cpu) <= 2 and os.getpid() not in forked.cpu  # worker processes did the work
-    assert forked.tasks == 12
-    assert all(seconds > 0 for seconds in forked.cpu.values())
+    assert os.getpid() in forked.cpu and len(forked.cpu) == 2  # the parent computed a task before waiting
+    assert os.getpid() not in many.cpu and 1 <= len(many.cpu) <= execution.PARENT_WORKS_UP_TO + 1
+    assert forked.tasks == many.tasks == 12
+    assert all(seconds > 0 for seconds in [*forked.cpu.values(), *many.cpu.values()])
 
 
 def test_a_cancelled_parallel_run_stops_its_workers(

@@ -46,6 +46,29 @@ def test_a_first_scatter_into_a_number_column_equals_a_scatter_into_nulls(
     assert again.null_count() == expected.scatter([0], pl.Series([None], dtype=expected.dtype)).null_count()
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    column=st.sampled_from(["cosine_similarity", "max_relative_error", "nan_golden", "size"]),
+    data=st.data(),
+)
+def test_a_number_column_whose_every_row_is_set_at_once_equals_a_scatter_into_nulls(
+    column: str, data: st.DataObject
+) -> None:
+    """The usual case (a task set every row, in any order): built without a mask, same bits."""
+    values = FLOATS if table.FILL_TYPES[column] == pl.Float64 else INTS
+    height = data.draw(st.integers(1, 60))
+    rows = data.draw(st.permutations(range(height)))
+    given_values = data.draw(st.lists(values, min_size=height, max_size=height))
+    series = pl.Series(column, given_values, dtype=table.FILL_TYPES[column])
+    built = table._numeric_column(column, rows, series, height)
+    expected = table._nulls(column, height).scatter(rows, series)
+    assert built.dtype == expected.dtype and len(built) == height
+    assert _bits(built) == _bits(expected)
+    assert built.scatter(
+        [0], pl.Series([None], dtype=built.dtype)
+    ).null_count() == 1 + expected.null_count() - (expected[0] is None)
+
+
 def test_the_row_table_uses_it_for_number_columns_only(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     calls: list[str] = []
     real = table._numeric_column
