@@ -10,7 +10,8 @@ A deterministic search, bounded by a number of trials (never by the clock):
    points at: the node that *introduces* the most error (its output's distance from the golden over the
    largest distance of its inputs; an overflow to inf from finite inputs comes first), earliest first on a
    tie; when that stops helping (the error is spread), a range of the failing outputs' ancestors that
-   meets the tolerance (see :meth:`FixSearch._ranges`), left to the minimisation to cut down;
+   meets the tolerance (see :meth:`FixSearch._ranges`); a long range is first cut to its shortest
+   passing run (:meth:`FixSearch._window`), the rest left to the minimisation;
 4. **minimise** - delta debugging to a 1-minimal set: the changes a range added are removed in chunks
    first (ddmin: halves, quarters, ...); then each change is removed in turn and the set without it is
    tried; when that still meets the tolerance the change goes, otherwise the trial is the proof that it
