@@ -29,6 +29,7 @@ import contextlib
 import io
 import json
 import math
+import os
 import re
 import sys
 import tempfile
@@ -89,6 +90,13 @@ CASES = (
         hot_pixel=1000.0,
     ),
     FixCase(
+        "rec-int8-hot-pixel",
+        "ppocr-rec",
+        "int8",
+        "PP-OCRv4 rec int8 (QDQ, MinMax calibrated on its input) with one input pixel at 1000",
+        hot_pixel=1000.0,
+    ),
+    FixCase(
         "yolo-int8-hot-pixel",
         "yolov8n",
         "int8",
@@ -139,13 +147,18 @@ def _fix(model: Path, case: FixCase, inputs: list[str], budget: int) -> dict[str
 
     t0 = time.perf_counter()
     r = find_fix(model, case.target, inputs=inputs, budget=budget)
+    baseline = sum(t.step == "baseline" for t in r.trials)
     return {
         "set": len(r.changes),
         "trials": len(r.trials),
+        # runs of a modified model (the bisection's count); the unmodified target is run once more by
+        # the diagnosis (its target dump) and once as trial 1 (the proof's "before")
+        "modified_trials": len(r.trials) - baseline,
+        "unmodified_runs": baseline + 1,
         "seconds": time.perf_counter() - t0,
         "found": r.found,
         "minimal": r.minimal,
-        "changes": [c.node for c in r.changes],
+        "changes": [c.text(case.target) for c in r.changes],
         "before": r.before.worst_output[1] if r.before and r.before.worst_output else None,
         "after": r.after.worst_output[1] if r.after and r.after.worst_output else None,
     }
@@ -202,9 +215,15 @@ class _Budget(Exception):
     pass
 
 
-def _acmp(model: Path, case: FixCase, inputs: list[str], budget: int) -> dict[str, object]:
-    """onnxconverter-common's auto_convert_mixed_precision at the same tolerance, then its block list judged
-    on the product's fp16 recipe."""
+def _acmp(model: Path, case: FixCase, inputs: list[str], budget: int, *, faithful: bool) -> dict[str, object]:
+    """onnxconverter-common's auto_convert_mixed_precision at the same tolerance.
+
+    ``faithful=False``: its own validation (onnxruntime's CPU provider on its fp16 model, which runs many
+    float16 ops in float32 and so hides overflows); its final block list is then judged on the product's
+    faithful fp16 recipe.  ``faithful=True``: its search, each attempt's block list judged on the product's
+    faithful fp16 recipe instead (its validation function ignores its own fp16 results): the same numerics
+    as ours, so the set sizes compare.  Trials: its fp16 conversions, each run once (the final
+    re-validation included); its float32 reference runs are not counted."""
     try:
         from onnxconverter_common import auto_mixed_precision as amp
     except ImportError:
@@ -212,12 +231,11 @@ def _acmp(model: Path, case: FixCase, inputs: list[str], budget: int) -> dict[st
     from dumpscope.core.fix import DEFAULT_TOLERANCE, Tolerance, open_evaluator
     from dumpscope.core.fix.search import Change, FixSearch
     from dumpscope.core.fix.trial import relative_distance
+    from dumpscope.core.onnx.graph import graph_facts
     from dumpscope.core.onnx.patch import patch_model
 
     tol = DEFAULT_TOLERANCE[case.target]
     proto = onnx.load(str(model))
-    from dumpscope.core.onnx.graph import graph_facts
-
     # every node named as the product names it (an unnamed node cannot be put in a block list)
     named = patch_model(proto, keep_fp32=[n.name for n in graph_facts(proto.graph).nodes]).model
     del named.metadata_props[:]
@@ -235,40 +253,48 @@ def _acmp(model: Path, case: FixCase, inputs: list[str], budget: int) -> dict[st
     def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
         if len(calls) >= budget:
             raise _Budget(f"stopped at the trial budget ({budget}) without a result")
-        calls.append(list(kwargs.get("node_block_list") or []))
+        calls.append([n for n in kwargs.get("node_block_list") or [] if n])
         return convert(*args, **kwargs)
 
-    def validate(res0, res1) -> bool:  # type: ignore[no-untyped-def]
-        return all(
-            relative_distance(np.asarray(a), np.asarray(b)) <= tol for a, b in zip(res0, res1, strict=False)
-        )
-
-    t0 = time.perf_counter()
-    amp.float16.convert_float_to_float16 = counting
-    try:
-        with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # float16.py warns for every truncated weight
-            amp.auto_convert_mixed_precision(named, feeds, validate, keep_io_types=True)
-    except _Budget as exc:
-        return {"crashed": str(exc), "trials": len(calls), "seconds": time.perf_counter() - t0}
-    except Exception as exc:  # noqa: BLE001 - report whatever the converter raises
-        why = re.sub(r"^(\[ONNXRuntimeError\] : \d+ : \w+ : )?(\S+:\d+ .*?\) )?", "", str(exc).strip())
-        return {
-            "crashed": f"{type(exc).__name__}: {why.splitlines()[0][:200]}",
-            "trials": len(calls),
-            "seconds": time.perf_counter() - t0,
-        }
-    finally:
-        amp.float16.convert_float_to_float16 = convert
-    seconds = time.perf_counter() - t0
-    block = [n for n in calls[-1] if n] if calls else []
     with open_evaluator(model, case.target, inputs=inputs) as ev:
-        faithful = FixSearch(ev, Tolerance(tol), 1).trial([Change("keep", n) for n in block], "acmp")
+        judge = FixSearch(ev, Tolerance(tol), budget + 1)
+
+        def on_faithful(block: list[str]) -> bool:
+            return judge.trial([Change("keep", n) for n in block], "acmp").passed
+
+        def validate(res0, res1) -> bool:  # type: ignore[no-untyped-def]
+            if faithful:  # (before any conversion: its check that the float32 model meets itself)
+                return on_faithful(calls[-1]) if calls else True
+            return all(
+                relative_distance(np.asarray(a), np.asarray(b)) <= tol
+                for a, b in zip(res0, res1, strict=False)
+            )
+
+        t0 = time.perf_counter()
+        amp.float16.convert_float_to_float16 = counting
+        try:
+            with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # float16.py warns for every truncated weight
+                amp.auto_convert_mixed_precision(named, feeds, validate, keep_io_types=True)
+        except _Budget as exc:
+            return {"crashed": str(exc), "trials": len(calls), "seconds": time.perf_counter() - t0}
+        except Exception as exc:  # noqa: BLE001 - report whatever the converter raises
+            why = re.sub(r"^(\[ONNXRuntimeError\] : \d+ : \w+ : )?(\S+:\d+ .*?\) )?", "", str(exc).strip())
+            return {
+                "crashed": f"{type(exc).__name__}: {why.splitlines()[0][:200]}",
+                "trials": len(calls),
+                "seconds": time.perf_counter() - t0,
+            }
+        finally:
+            amp.float16.convert_float_to_float16 = convert
+        seconds = time.perf_counter() - t0
+        block = calls[-1] if calls else []
+        meets = on_faithful(block)
     return {
         "set": len(block),
         "trials": len(calls),
         "seconds": seconds,
-        "meets_on_faithful_fp16": faithful.passed,
+        "meets_on_faithful_fp16": meets,
         "initializer_inputs_dropped": len(dropped),
     }
 
@@ -281,10 +307,41 @@ def run_case(case: FixCase, budget: int) -> dict[str, object]:
             model = case.make_model(model, work / "model.onnx")
         inputs = _inputs(case, model, work)
         row: dict[str, object] = {"case": case.name, "target": case.target, "what": case.what}
+        row["load_before"] = os.getloadavg()[0]
         row["fix"] = _fix(model, case, inputs, budget)
         row["bisect"] = _bisect(model, case, inputs, budget)
-        row["acmp"] = _acmp(model, case, inputs, budget) if case.target == "fp16" else None
+        fp16 = case.target == "fp16"
+        row["acmp"] = _acmp(model, case, inputs, budget, faithful=False) if fp16 else None
+        row["acmp_faithful"] = _acmp(model, case, inputs, budget, faithful=True) if fp16 else None
+        row["load_after"] = os.getloadavg()[0]
+    row["verdict"] = verdict(row)
     return row
+
+
+def verdict(row: dict[str, object]) -> dict[str, object]:
+    """The issue's done-when for one case, each part a comparison of measured figures:
+    ``found`` and ``minimal`` (ours meets the tolerance, proven 1-minimal); ``fewer_trials`` (our runs of
+    a modified model against the bisection's: neither counts the unmodified target's run); ``set_vs_acmp``
+    (ours no larger than auto_convert_mixed_precision's set where both meet the tolerance on faithful fp16:
+    its own-numerics set when that meets it, else its faithful-judged search's; None when neither
+    finished, or int8)."""
+    fix, bis = row["fix"], row["bisect"]
+    assert isinstance(fix, dict) and isinstance(bis, dict)
+    fewer = bool(fix["found"]) and (not bis.get("found") or fix["modified_trials"] < bis["trials"])
+    # (a bisection that finds no fix counts as more trials: it spent them and has nothing)
+    sets = [
+        a["set"]
+        for a in (row.get("acmp"), row.get("acmp_faithful"))
+        if isinstance(a, dict) and "crashed" not in a and a.get("meets_on_faithful_fp16")
+    ]
+    no_larger = None if not sets or not fix["found"] else fix["set"] <= min(sets)
+    return {
+        "found": fix["found"],
+        "minimal": fix["minimal"],
+        "fewer_trials": fewer,
+        "set_vs_acmp": no_larger,
+        "met": bool(fix["found"] and fix["minimal"] and fewer and no_larger is not False),
+    }
 
 
 def _cell(d: dict[str, object] | None, *, of: bool = False) -> str:
@@ -295,8 +352,10 @@ def _cell(d: dict[str, object] | None, *, of: bool = False) -> str:
     if not d.get("found", True):
         return f"no fix in {d['trials']} trials"
     size = f"{d['set']}" + (f"/{d['of']}" if of and "of" in d else "")
+    trials = f"{d['trials']} trials"
     extra = ""
     if "minimal" in d:
+        trials = f"{d['modified_trials']} trials (+{d['unmodified_runs']} unmodified)"
         extra = ", 1-minimal" if d["minimal"] else ", not proven minimal"
     if "direction" in d:
         extra = f" ({d['direction']}; trials forward {d['trials_both']['forward']}, " + (
@@ -304,7 +363,15 @@ def _cell(d: dict[str, object] | None, *, of: bool = False) -> str:
         )
     if "meets_on_faithful_fp16" in d:
         extra = ", meets on faithful fp16" if d["meets_on_faithful_fp16"] else ", FAILS on faithful fp16"
-    return f"{size} kept, {d['trials']} trials, {d['seconds']:.1f}s{extra}"
+    return f"{size} kept, {trials}, {d['seconds']:.1f}s{extra}"
+
+
+def _verdict_cell(v: dict[str, object]) -> str:
+    parts = [
+        "fewer trials" if v["fewer_trials"] else "NOT fewer trials",
+        {True: "set <= acmp", False: "set > acmp", None: "no acmp set to compare"}[v["set_vs_acmp"]],  # type: ignore[index]
+    ]
+    return ("MET: " if v["met"] else "not met: ") + ", ".join(parts)
 
 
 def _finite(v: object) -> object:
@@ -333,18 +400,29 @@ def main(argv: list[str] | None = None) -> int:
         r = rows[-1]
         print(
             f"{case.name:16} fix: {_cell(r['fix'])} | bisect: {_cell(r['bisect'], of=True)} | "
-            f"acmp: {_cell(r['acmp'])}",
+            f"acmp: {_cell(r['acmp'])} | acmp judged faithfully: {_cell(r['acmp_faithful'])} | "
+            f"{_verdict_cell(r['verdict'])} | load {r['load_before']:.1f}-{r['load_after']:.1f}",
             flush=True,
         )
         if args.json:  # after every case: a long run cut short keeps what it measured
             Path(args.json).write_text(json.dumps(_finite(rows), indent=1))
-    print("\n| case | target | fix (ours) | layer-range bisection | onnxconverter-common acmp |")
-    print("|---|---|---|---|---|")
+    print(
+        f"\nbudget {args.budget} trials; {os.cpu_count()} cores; trials: runs of a modified model (ours: "
+        "+ unmodified runs, the diagnosis' target dump and the proof's baseline)"
+    )
+    print(
+        "| case | target | fix (ours) | layer-range bisection | acmp, own numerics | "
+        "acmp's search judged on faithful fp16 | done-when | load |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(
             f"| {r['case']} | {r['target']} | {_cell(r['fix'])} | {_cell(r['bisect'], of=True)} | "
-            f"{_cell(r['acmp'])} |"
+            f"{_cell(r['acmp'])} | {_cell(r['acmp_faithful'])} | {_verdict_cell(r['verdict'])} | "
+            f"{r['load_before']:.1f}-{r['load_after']:.1f} |"
         )
+    met = [r["case"] for r in rows if r["verdict"]["met"]]
+    print(f"\ndone-when met on {len(met)} of {len(rows)} cases: {', '.join(met) or 'none'}")
     return 0
 
 

@@ -172,6 +172,22 @@ def test_a_range_is_cut_down_in_chunks_and_every_change_is_still_proven(needed: 
         assert sum(t.step == "minimise" for t in result.trials) < 15
 
 
+def test_a_long_range_is_first_cut_to_its_shortest_passing_run() -> None:
+    """Trouble that travels (a stretched calibration near the input): a contiguous run of 6 among 100 nodes.
+    The prefix and suffix halvings find the run in 2 x 7 trials; each of its 6 changes is then proven."""
+    needed = {f"n{i}" for i in range(20, 26)}
+    ev = _ChainStub(100, needed)
+    result = FixSearch(ev, Tolerance(0.01), budget=80).run()  # type: ignore[arg-type]
+    assert result.found and result.minimal
+    assert {c.node for c in result.changes} == needed
+    for n in result.needed:
+        proof = result.trials[n.trial - 1]
+        assert set(proof.changes) == set(result.changes) - {n.change} and not proof.passed
+    assert len(ev.runs) == len(set(ev.runs)) == len(result.trials)
+    # baseline, one grow, the whole range, 2 x ceil(log2(99)) halvings, then at most 2 trials a change
+    assert len(result.trials) <= 3 + 2 * 7 + 2 * len(needed)
+
+
 def test_budget_bounds_the_trials_and_says_so() -> None:
     ev = _StubEvaluator({"b", "d"})
     seeds = [Change("keep", n) for n in "abcd"]
