@@ -9,8 +9,9 @@ Numbers come from :mod:`dumpscope.core`; this module only decides what to show.
 
 from __future__ import annotations
 
-from functools import partial
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Callable
+from functools import partial, wraps
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import numpy as np
 from textual import events, on, work
@@ -56,6 +57,21 @@ if TYPE_CHECKING:
     from dumpscope.core.diagnosis.engine import Diagnosis
     from dumpscope.tui.app.screens.help import KeyHelp
     from dumpscope.tui.app.widgets.neighbourhood_pane import NeighbourhoodPane
+
+
+_Handler = TypeVar("_Handler", bound=Callable[..., None])
+
+
+def _while_shown(handler: _Handler) -> _Handler:
+    """A message handler that does nothing once the app has no screen: a worker's table, a cursor move or
+    a timer's result may still be queued while the app shuts down, and the widgets it updates are gone."""
+
+    @wraps(handler)
+    def shown_only(self: DumpscopeApp, *args: Any, **kwargs: Any) -> None:
+        if self.screen_stack:
+            handler(self, *args, **kwargs)
+
+    return shown_only  # type: ignore[return-value]  # the same signature, by wraps
 
 
 def _actions_provider() -> type[Any]:
@@ -272,6 +288,7 @@ class DumpscopeApp(App[int]):
         """Both comparisons of a three-way compare, off the UI thread (shown when both are in)."""
         compare_three_way(self.post_message, request)
 
+    @_while_shown
     def on_dumpscope_app_three_way_ready(self, message: ThreeWayReady) -> None:
         self._show_three_way(message.threeway)
         tw = message.threeway
@@ -399,9 +416,8 @@ class DumpscopeApp(App[int]):
         if self.progress is not None and message.done < message.total:
             self.progress = (message.done, message.total)
 
+    @_while_shown
     def on_dumpscope_app_progressed(self, message: Progressed) -> None:
-        if not self.screen_stack:  # a table that arrives while the app shuts down
-            return
         from textual.css.query import NoMatches
 
         try:
@@ -416,12 +432,14 @@ class DumpscopeApp(App[int]):
         if cache and message.done >= message.total:  # where the --cache index is, or why it is not
             self.notify(f"cache: {cache} (↺: served from it)", title="--cache", timeout=6, markup=False)
 
+    @_while_shown
     def on_dumpscope_app_load_failed(self, message: LoadFailed) -> None:
         from dumpscope.tui.app.screens.message import MessageScreen
 
         self.progress = None
         self.push_screen(MessageScreen("Cannot compare these dumps", message.text))
 
+    @_while_shown
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group == "compare" and event.state in (WorkerState.CANCELLED, WorkerState.SUCCESS):
             if event.state == WorkerState.CANCELLED:
@@ -442,6 +460,7 @@ class DumpscopeApp(App[int]):
 
     # -- selection -----------------------------------------------------------------------
     @on(LayerList.CursorMoved)
+    @_while_shown
     def _cursor_moved(self, message: LayerList.CursorMoved) -> None:
         if self.comparison is not None:  # the newest streamed state, for the row it will show
             self.tensor_pane.set_comparison(self.comparison, render=False)
@@ -493,6 +512,7 @@ class DumpscopeApp(App[int]):
         self._show_side_pane()
 
     @on(VerdictBar.Diagnosed)
+    @_while_shown
     def _diagnosed_now(self, message: VerdictBar.Diagnosed) -> None:
         """Mark where errors start in the list and put the evidence in the tensor pane."""
         diagnosis = message.diagnosis
@@ -503,12 +523,14 @@ class DumpscopeApp(App[int]):
         self.layer_list.data_changed()
         self.tensor_pane.set_findings(findings_by_row(diagnosis, self.comparison.frame["message"].to_list()))
 
+    @_while_shown
     def on_neighbourhood_pane_go_to(self, message: NeighbourhoodPane.GoTo) -> None:
         """Enter on a tensor of the neighbourhood pane: the list moves there (the pane follows)."""
         self._jump_to(message.row, "tensor")
         self.side.query_one("#neighbourhood").focus()
 
     @on(VerdictBar.JumpTo)
+    @_while_shown
     def _verdict_jump(self, message: VerdictBar.JumpTo) -> None:
         self._jump_to(message.row, "root cause")
 
@@ -516,6 +538,7 @@ class DumpscopeApp(App[int]):
         self.main_screen.query_one(VerdictBar).action_jump()
 
     @on(LayerList.Activated)
+    @_while_shown
     def _activated(self, message: LayerList.Activated) -> None:
         from dumpscope.tui.app.screens.tensor import TensorScreen
 
@@ -543,10 +566,12 @@ class DumpscopeApp(App[int]):
         box.focus()
 
     @on(Input.Changed, "#filter")
+    @_while_shown
     def _filter_typed(self, event: Input.Changed) -> None:
         self._set_query(event.value)
 
     @on(Input.Submitted, "#filter")
+    @_while_shown
     def _filter_done(self, event: Input.Submitted) -> None:
         if self._set_query(event.value):
             event.input.remove_class("-active")
@@ -693,6 +718,7 @@ class DumpscopeApp(App[int]):
             self._known_ops = OpIndex(self.comparison.frame)
         return self._known_ops.position(name)
 
+    @_while_shown
     def on_lookup_screen_jump_to_op(self, message: Any) -> None:
         """The lookup screen names an op: leave it and select that op's row."""
         op_name = str(getattr(message, "op_name", ""))
