@@ -236,7 +236,11 @@ async def test_the_ui_keeps_the_index_in_the_cache_dir(
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
             assert app.comparison is not None and "pending" not in app.comparison.frame["health"].to_list()
-            said = [n.message for n in app._notifications if n.title == "--cache"]
+            for _ in range(100):  # the note comes with the last table, which may still be queued under load
+                said = [n.message for n in app._notifications if n.title == "--cache"]
+                if said:
+                    break
+                await pilot.pause(0.05)
             assert said and all(f"index {where}/" in m for m in said), said
     assert len(list(where.glob(".dumpscope-index-*.parquet"))) == 2  # a-vs-golden (both runs) and b
     assert not list(a.glob(".dumpscope-*")) and not list(b.glob(".dumpscope-*"))
