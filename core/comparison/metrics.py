@@ -399,7 +399,19 @@ def side_stats(a: np.ndarray, chunk: int = CHUNK) -> Stats:
     if n == 0:
         return None, None, None, None
     mean = s1 / n
-    return lo, hi, mean, math.sqrt(max(s2 / n - mean * mean, 0.0))
+    return lo, hi, mean, spread(mean, s2 / n, lo, hi)
+
+
+def spread(mean: float, mean_square: float, lo: float, hi: float) -> float:
+    """The standard deviation from a side's moments (``E[x²] − E[x]²``), within what its range allows.
+
+    The moments cancel: a tensor of one value leaves ~1e-9 where the deviation is 0.  So a tensor
+    whose smallest and largest values are equal has deviation 0, and none exceeds half its range
+    (Popoviciu's inequality, σ ≤ (max − min) / 2).
+    """
+    if lo == hi:
+        return 0.0
+    return min(math.sqrt(max(mean_square - mean * mean, 0.0)), (hi - lo) / 2.0)
 
 
 def _compare_native(
@@ -592,8 +604,8 @@ def clean_columns(sums: np.ndarray, kls: list[float | None]) -> dict[str, list[o
     }
     cols = {k: v.tolist() for k, v in out.items()}
     cols.update(
-        _side_columns(c["sy"] / n, c["syy"] / n, "golden"),
-        **_side_columns(c["sx"] / n, c["sxx"] / n, "target"),
+        _side_columns(c["sy"] / n, c["syy"] / n, c["miny"], c["maxy"], "golden"),
+        **_side_columns(c["sx"] / n, c["sxx"] / n, c["minx"], c["maxx"], "target"),
     )
     cols["sqnr_db"] = [
         _sqnr(syy, sdd) for syy, sdd in zip(c["syy"].tolist(), c["sdd"].tolist(), strict=False)
@@ -606,13 +618,13 @@ def clean_columns(sums: np.ndarray, kls: list[float | None]) -> dict[str, list[o
     return cols
 
 
-def _side_columns(mean: np.ndarray, square: np.ndarray, side: str) -> dict[str, list[object]]:
-    """A side's mean and standard deviation columns (``**`` per value, as :func:`_moments`)."""
+def _side_columns(
+    mean: np.ndarray, square: np.ndarray, lo: np.ndarray, hi: np.ndarray, side: str
+) -> dict[str, list[object]]:
+    """A side's mean and standard deviation columns (per value by :func:`spread`, as :func:`_moments`)."""
     means = mean.tolist()
-    return {
-        f"mean_{side}": means,
-        f"std_{side}": [math.sqrt(max(q - m**2, 0.0)) for m, q in zip(means, square.tolist(), strict=False)],
-    }
+    rows = zip(means, square.tolist(), lo.tolist(), hi.tolist(), strict=True)
+    return {f"mean_{side}": means, f"std_{side}": [spread(m, q, a, b) for m, q, a, b in rows]}
 
 
 def _sqnr(syy: float, sdd: float) -> float:
@@ -807,8 +819,8 @@ def _moments(m: PairMetrics, acc: _Sums) -> None:
     m.mean_relative_error = acc.srel / n
     m.min_golden, m.max_golden, m.min_target, m.max_target = acc.miny, acc.maxy, acc.minx, acc.maxx
     m.mean_golden, m.mean_target = acc.sy / n, acc.sx / n
-    m.std_golden = math.sqrt(max(acc.syy / n - m.mean_golden**2, 0.0))
-    m.std_target = math.sqrt(max(acc.sxx / n - m.mean_target**2, 0.0))
+    m.std_golden = spread(m.mean_golden, acc.syy / n, acc.miny, acc.maxy)
+    m.std_target = spread(m.mean_target, acc.sxx / n, acc.minx, acc.maxx)
 
 
 def _relative_l1(sad: float, say: float) -> float:
