@@ -33,6 +33,16 @@ SLOW_FOLDERS = ("fuzz", "bench")
 #: full run (--all, CI) keeps them; the quick run leaves them out.
 SLOW_TESTS = frozenset(
     {
+        "tests/tui/cli/test_output_destinations.py::test_a_result_written_by_one_user_is_readable_by_another",
+        "tests/tui/app/test_fill_costs.py::test_lazily_loaded_pane_help_and_palette_work",
+        "tests/tui/app/test_explorer_truth.py::test_help_lists_focus_palette_and_the_filter_grammar_and_q_quits_from_the_detail_screen",
+        "tests/tui/app/test_screens.py::test_command_palette_runs_actions",
+        "tests/tui/app/test_app.py::test_navigation_keys",
+        "tests/tui/app/test_screens.py::test_no_landing_once_the_user_has_moved",
+        "tests/tui/app/test_screens.py::test_export_of_a_filtered_view",
+        "tests/tui/app/test_lookup_links.py::test_an_op_type_is_not_offered_as_a_layer",
+        "tests/tui/app/test_progress.py::test_at_80x24_a_filling_list_keeps_its_share",
+        "tests/tui/app/test_app.py::test_a_streamed_table_repaints_only_rows_on_screen",
         "tests/core/comparison/test_cache.py::test_cache_dir_keeps_the_index_there_when_the_dumps_are_not_yours",
         "tests/tui/app/test_threeway_view.py::test_golden_a_b_shows_both_sides_a_worse_column_and_filters_by_it",
         "tests/tui/app/test_screens.py::test_palette_sorts_and_filters",
