@@ -516,6 +516,8 @@ def _pair_one(
     blob_values: Callable[[str], np.ndarray | None],
     tensor_values: Callable[[str], np.ndarray | None],
 ) -> BlobPairing:
+    """One output blob of ``layer`` paired with an ONNX tensor among ``found`` (or why not): the
+    candidates of its size, narrowed by op type, then decided by the fused chain, the values or the order."""
     size = blob_size(blob)
     after = ", ".join(start)
     cands = [(t, d) for t, d in found if t not in claimed and (size is None or tensor_size(t) == size)]
@@ -528,17 +530,9 @@ def _pair_one(
             f"{after!r}, computed from it alone, holds "
             f"its {size} values (an intermediate pnnx made, or a layout of ncnn's own)",
         )
-    ops, exact = layer.ops(), layer.exact_ops()
-    typed = [(t, d) for t, d in cands if graph.producer[t][1] in ops]
-    narrow = [(t, d) for t, d in cands if exact is not None and graph.producer[t][1] in exact]
-    if narrow:
-        pool, why = narrow, f"op type {'/'.join(sorted(exact or ()))} by its params"
-    else:
-        pool, why = (typed, "op type") if typed else (cands, "no op of its type: by element count")
-    arity = "" if len(layer.outputs) == 1 else f" output {k}"
-    values = blob_values(blob)
-    best_d = _closest(pool, values, tensor_values)
-    if not typed and (best_d is None or best_d[0] > VALUES_AGREE):  # by element count only when values agree
+    ask = _Ask.of(layer, k, blob, after, cands, graph, blob_values(blob), tensor_values)
+    best_d = ask.closest(ask.pool)
+    if not ask.typed and (best_d is None or best_d[0] > VALUES_AGREE):  # by count only when values agree
         near = "" if best_d is None else f"; the closest, {best_d[2]!r}, is {_fmt(best_d[0])} away (relative)"
         return BlobPairing(
             blob,
@@ -548,51 +542,105 @@ def _pair_one(
             f"of an op a {layer.type} stands for holds its {size} values, and no other tensor there matches "
             f"its values{near}: an intermediate of pnnx's own",
         )
-    head = f"structure: {layer.label()}{arity} after {after!r}"
-    biased = layer.has_bias() and layer.activation() == "0"
-    heads = _fused_heads(pool, graph) if typed and biased else pool
-    if len(heads) == 1 and len(pool) > 1:  # the graph decides: the fused group's last node
-        best, _depth = heads[0]
-        own = _closest(heads, values, tensor_values)
-        if own is None or own[0] <= VALUES_AGREE or best_d is None or best_d[0] > VALUES_AGREE:
-            check = "" if own is None else f"; values: relative distance {_fmt(own[0])}"
-            how = (
-                f"{head} -> {graph.producer[best][1]} {best!r} ({why}, {len(pool)} candidates in one "
-                f"fused chain: the chain's last{check})"
-            )
-            return BlobPairing(blob, layer, best, how, kind="structure")
-    if best_d is not None and len(pool) > 1 and best_d[0] > VALUES_AGREE:
-        return BlobPairing(
-            blob,
-            layer,
-            None,
-            f"not paired: {len(pool)} outputs of ops a {layer.type} stands for lie downstream of {after!r} "
-            f"and none is within {VALUES_AGREE:g} (relative) of its values; the closest, {best_d[2]!r}, is "
-            f"{_fmt(best_d[0])} away",
-        )
-    if best_d is not None and len(pool) > 1:
+    return ask.by_fused_chain(best_d) or ask.by_values(best_d) or ask.by_order(best_d)
+
+
+@dataclass(frozen=True)
+class _Ask:
+    """One blob's candidates after the op-type filter, and how each decision is worded."""
+
+    layer: Layer
+    blob: str
+    after: str
+    head: str
+    """``structure: LAYER [output k] after 'INPUTS'``: how every pairing's sentence starts."""
+    pool: list[tuple[str, int]]
+    why: str
+    """How the pool was chosen (op type by its params, op type, or element count only)."""
+    typed: bool
+    graph: Graph
+    values: np.ndarray | None
+    tensor_values: Callable[[str], np.ndarray | None]
+
+    @classmethod
+    def of(
+        cls,
+        layer: Layer,
+        k: int,
+        blob: str,
+        after: str,
+        cands: list[tuple[str, int]],
+        graph: Graph,
+        values: np.ndarray | None,
+        tensor_values: Callable[[str], np.ndarray | None],
+    ) -> _Ask:
+        ops, exact = layer.ops(), layer.exact_ops()
+        typed = [(t, d) for t, d in cands if graph.producer[t][1] in ops]
+        narrow = [(t, d) for t, d in cands if exact is not None and graph.producer[t][1] in exact]
+        if narrow:
+            pool, why = narrow, f"op type {'/'.join(sorted(exact or ()))} by its params"
+        else:
+            pool, why = (typed, "op type") if typed else (cands, "no op of its type: by element count")
+        arity = "" if len(layer.outputs) == 1 else f" output {k}"
+        head = f"structure: {layer.label()}{arity} after {after!r}"
+        return cls(layer, blob, after, head, pool, why, bool(typed), graph, values, tensor_values)
+
+    def closest(self, pool: Sequence[tuple[str, int]]) -> tuple[float, int, str] | None:
+        return _closest(pool, self.values, self.tensor_values)
+
+    def paired(self, tensor: str, detail: str, kind: str) -> BlobPairing:
+        how = f"{self.head} -> {self.graph.producer[tensor][1]} {tensor!r} ({self.why}, {detail})"
+        return BlobPairing(self.blob, self.layer, tensor, how, kind=kind)
+
+    def by_fused_chain(self, best_d: tuple[float, int, str] | None) -> BlobPairing | None:
+        """Several candidates in one chain pnnx fused into a layer with a bias: the graph decides, the
+        chain's last node (unless the values clearly agree with another candidate and not with it)."""
+        biased = self.layer.has_bias() and self.layer.activation() == "0"
+        heads = _fused_heads(self.pool, self.graph) if self.typed and biased else self.pool
+        if not (len(heads) == 1 and len(self.pool) > 1):
+            return None
+        own = self.closest(heads)
+        if own is not None and own[0] > VALUES_AGREE and best_d is not None and best_d[0] <= VALUES_AGREE:
+            return None
+        check = "" if own is None else f"; values: relative distance {_fmt(own[0])}"
+        detail = f"{len(self.pool)} candidates in one fused chain: the chain's last{check}"
+        return self.paired(heads[0][0], detail, "structure")
+
+    def by_values(self, best_d: tuple[float, int, str] | None) -> BlobPairing | None:
+        """Several candidates and the blob's values: none close enough (unpaired), several the values
+        cannot tell apart (the graph's nearest), or the closest."""
+        if best_d is None or len(self.pool) < 2:
+            return None
         dist, _depth, best = best_d
-        tied = _tied(pool, values, tensor_values, dist)
-        if len(tied) > 1:  # values cannot tell them apart: the graph's nearest is the next ONNX node
-            near, depth = min(tied, key=lambda td: (td[1], [t for t, _d in pool].index(td[0])))
-            near_d = _closest([(near, depth)], values, tensor_values)
-            how = (
-                f"{head} -> {graph.producer[near][1]} {near!r} ({why}, {len(pool)} candidates; the values "
-                f"cannot tell {len(tied)} of them apart (within {TIED:g}x of the closest), so the graph "
-                f"chose the nearest, {depth} node(s) on; values: relative distance "
-                f"{_fmt(near_d[0] if near_d else math.nan)})"
+        if dist > VALUES_AGREE:
+            return BlobPairing(
+                self.blob,
+                self.layer,
+                None,
+                f"not paired: {len(self.pool)} outputs of ops a {self.layer.type} stands for lie downstream "
+                f"of {self.after!r} and none is within {VALUES_AGREE:g} (relative) of its values; the "
+                f"closest, {best!r}, is {_fmt(dist)} away",
             )
-            return BlobPairing(blob, layer, near, how, kind="structure")
-        how = (
-            f"{head} -> {graph.producer[best][1]} {best!r} ({why}, {len(pool)} candidates; values chose "
-            f"it: relative distance {_fmt(dist)})"
-        )
-        return BlobPairing(blob, layer, best, how, kind="values")
-    best, _d = pool[0]
-    which = "the only candidate" if len(pool) == 1 else f"the nearest of {len(pool)} candidates, no values"
-    check = "" if best_d is None else f"; values: relative distance {_fmt(best_d[0])}"
-    how = f"{head} -> {graph.producer[best][1]} {best!r} ({why}, {which}{check})"
-    return BlobPairing(blob, layer, best, how, kind="structure")
+        tied = _tied(self.pool, self.values, self.tensor_values, dist)
+        if len(tied) > 1:  # values cannot tell them apart: the graph's nearest is the next ONNX node
+            order = [t for t, _d in self.pool]
+            near, depth = min(tied, key=lambda td: (td[1], order.index(td[0])))
+            near_d = self.closest([(near, depth)])
+            detail = (
+                f"{len(self.pool)} candidates; the values cannot tell {len(tied)} of them apart (within "
+                f"{TIED:g}x of the closest), so the graph chose the nearest, {depth} node(s) on; values: "
+                f"relative distance {_fmt(near_d[0] if near_d else math.nan)}"
+            )
+            return self.paired(near, detail, "structure")
+        detail = f"{len(self.pool)} candidates; values chose it: relative distance {_fmt(dist)}"
+        return self.paired(best, detail, "values")
+
+    def by_order(self, best_d: tuple[float, int, str] | None) -> BlobPairing:
+        """The only candidate, or the nearest when there are no values to decide."""
+        n = len(self.pool)
+        which = "the only candidate" if n == 1 else f"the nearest of {n} candidates, no values"
+        check = "" if best_d is None else f"; values: relative distance {_fmt(best_d[0])}"
+        return self.paired(self.pool[0][0], f"{which}{check}", "structure")
 
 
 #: Candidates whose distances from the blob are within this factor of the closest one's (and within
