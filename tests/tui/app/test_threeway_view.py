@@ -17,6 +17,14 @@ def fusion(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped
     return make_fusion_data(tmp_path_factory.mktemp("fusion_tui"))
 
 
+async def _both_sides_in(pilot, app: DumpscopeApp) -> None:  # type: ignore[no-untyped-def]
+    """Wait (up to 10 s) until the app holds both comparisons of the three-way compare."""
+    for _ in range(200):
+        await pilot.pause(0.05)
+        if app.threeway is not None:
+            return
+
+
 def _lines(lst: LayerList) -> list[str]:
     height = min(lst.scrollable_content_region.height, int(lst.view.size) + 1)
     return ["".join(seg.text for seg in lst.render_line(y)) for y in range(height)]
@@ -28,10 +36,7 @@ async def test_golden_a_b_shows_both_sides_a_worse_column_and_filters_by_it(fusi
     )
     app = DumpscopeApp(request)
     async with app.run_test(size=(140, 30)) as pilot:
-        for _ in range(200):
-            await pilot.pause(0.05)
-            if app.threeway is not None:
-                break
+        await _both_sides_in(pilot, app)
         assert app.threeway is not None and app.rows is not None and app.rows.three_way
         await pilot.pause(0.2)
         lst = app.query_one(LayerList)
@@ -68,10 +73,7 @@ async def test_the_app_tells_worse_by_the_rule_given_on_the_command_line(fusion)
     request = view._request(opts, cmd)
     app = DumpscopeApp(request)
     async with app.run_test(size=(140, 30)) as pilot:
-        for _ in range(200):
-            await pilot.pause(0.05)
-            if app.threeway is not None:
-                break
+        await _both_sides_in(pilot, app)
         assert app.threeway is not None
         assert (app.threeway.meta.worse_by, app.threeway.meta.factor) == ("magnitude", 3.0)
         apart = compare_three(fusion.golden, fusion.on, fusion.off, worse_by="magnitude", factor=3.0)
@@ -84,10 +86,7 @@ async def test_the_list_shows_every_tensor_of_the_union_and_says_which_dumps_lac
     g, a, b = union_dumps(tmp_path)
     app = DumpscopeApp(CompareRequest(g, a, b=b))
     async with app.run_test(size=(150, 30)) as pilot:
-        for _ in range(200):
-            await pilot.pause(0.05)
-            if app.threeway is not None:
-                break
+        await _both_sides_in(pilot, app)
         await pilot.pause(0.2)
         lst = app.query_one(LayerList)
         lines = {line.lstrip("▶ ").split()[1]: line for line in _lines(lst)[1:]}  # (cursor), #, name
