@@ -4,20 +4,18 @@ command line into each command's typed options.
 Each ``add_*`` function adds options to a parser; heavy modules are imported only inside the
 functions that need them, and only for the sub-command being parsed.  A command module names the
 option groups its ``run`` takes in ``OPTIONS`` (its own ``Options`` dataclass, and shared ones such as
-:class:`ComparisonOptions` or :class:`UiOptions`); :func:`run_command` reads them once, in that order,
-with :func:`read_options`, so command modules read typed fields, never the parsed namespace (as
+:class:`ComparisonOptions` or :class:`UiOptions`); :func:`dumpscope.tui.cli.dispatch.run_command` reads
+them once, in that order, so command modules read typed fields, never the parsed namespace (as
 Polygraphy's argument groups do).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from collections.abc import Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from dumpscope.core.vocabulary import is_divergent
 from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
@@ -436,33 +434,6 @@ def _fusion_sides(fused: str, golden: str, target: str) -> tuple[str, str]:
     if graph_owner(fused, (golden, target)) == 0:
         return target, golden
     return golden, target
-
-
-def read_options(group: type[T], args: argparse.Namespace) -> T:
-    """One option group from the parsed command line: its own ``from_args`` when it has one (a group
-    that settles or refuses a combination), else each dataclass field from the argument of that name."""
-    from_args = getattr(group, "from_args", None)
-    if from_args is not None:
-        built: T = from_args(args)
-        return built
-    return group(**{f.name: getattr(args, f.name) for f in fields(group)})  # type: ignore[arg-type]  # a dataclass
-
-
-def run_command(args: argparse.Namespace) -> Any:
-    """Run the parsed command: its option groups (``OPTIONS``) read once, in order (a group's
-    ``__post_init__`` or ``from_args`` refuses before the next is read), then ``run(*groups)``."""
-    return args._run(*[read_options(group, args) for group in args._options])
-
-
-def named_outputs(args: argparse.Namespace, options: Sequence[str]) -> list[str | os.PathLike[str]]:
-    """The paths the command's ``options`` (those of them it has) name as outputs."""
-    values = [getattr(args, option, None) for option in options]
-    return [v for v in values if isinstance(v, (str, os.PathLike))]
-
-
-def debug_requested(args: argparse.Namespace) -> bool:
-    """``--debug``: a traceback instead of the one-line error (only parsers that were built have it)."""
-    return bool(getattr(args, "debug", False))
 
 
 def say_cache(meta: ComparisonMeta, label: str = "") -> None:

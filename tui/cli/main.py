@@ -2,7 +2,7 @@
 
 Sub-commands live one per module in :mod:`dumpscope.tui.cli.commands`; each module
 defines ``HELP`` (one line), ``add_arguments(parser)``, ``OPTIONS`` (the typed option groups
-``run`` takes, read once by :func:`~dumpscope.tui.cli.args.run_command`) and ``run(*groups) -> int``.
+``run`` takes, read once by :func:`~dumpscope.tui.cli.dispatch.run_command`) and ``run(*groups) -> int``.
 Modules import heavy packages (numpy, polars, onnx, textual) inside ``run`` only, and
 :func:`main` builds the arguments of the chosen sub-command only, so ``--help``,
 ``--version`` and quick commands such as ``explain`` stay fast.
@@ -140,7 +140,7 @@ OUTPUT_OPTIONS = ("output", "output_dir", "out", "csv", "export_values")
 
 
 def _run(args: argparse.Namespace) -> int:
-    from dumpscope.tui.cli.args import debug_requested, named_outputs, run_command
+    from dumpscope.tui.cli.dispatch import debug_requested, named_outputs, run_command
 
     try:
         # a FIFO given as an output is refused before the work, never opened (the writer is imported only

@@ -61,8 +61,8 @@ async def test_the_app_tells_worse_by_the_rule_given_on_the_command_line(fusion)
     """``dumpscope GOLDEN A B --worse magnitude:3`` reaches the app's three-way compare: its ``worse``
     column is the one ``compare_three`` gives with that rule, computed apart."""
     from dumpscope.core.comparison.threeway import compare_three
-    from dumpscope.tui.cli.args import read_options
     from dumpscope.tui.cli.commands import view
+    from dumpscope.tui.cli.dispatch import read_options
     from dumpscope.tui.cli.main import build_parser
 
     parser, _commands = build_parser("view")

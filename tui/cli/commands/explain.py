@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
 
 from dumpscope.core.names import json_safe
 from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
@@ -45,13 +44,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-@dataclass(frozen=True)
 class Options:
-    message: str | None
-    log: str | None
-    json: bool
-    top: int
-    kb: list[str]
+    """explain's options.  A plain class, not a dataclass as other commands' options are: importing
+    ``dataclasses`` (and ``inspect`` behind it) would be ~10 ms of every explain start."""
+
+    FIELDS = ("message", "log", "json", "top", "kb")
+    """The arguments it is read from (:func:`dumpscope.tui.cli.dispatch.read_options`)."""
+
+    def __init__(self, message: str | None, log: str | None, json: bool, top: int, kb: list[str]) -> None:
+        self.message, self.log, self.json, self.top, self.kb = message, log, json, top, kb
 
 
 #: What :func:`run` takes, read from the command line.

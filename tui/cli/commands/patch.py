@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from dumpscope.tui.cli.args import read_options
+from dumpscope.tui.cli.dispatch import read_options
 from dumpscope.tui.cli.errors import EXIT_OK, UsageError
 
 if TYPE_CHECKING:
