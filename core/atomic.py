@@ -267,6 +267,14 @@ def write_text(text: str, output: str | Path | None) -> None:
         f.write(text)
 
 
+def save_npy(path: str | Path, arr: np.ndarray) -> None:
+    """One tensor as ``.npy`` at ``path`` (never pickled): the one way the product writes a tensor file."""
+    import numpy as np
+
+    with atomic_binary(path) as fh:
+        np.save(fh, arr, allow_pickle=False)
+
+
 def write_bytes(data: bytes | memoryview | np.ndarray, output: str | Path, *, replace: bool = True) -> None:
     """``data`` (any C-contiguous buffer) to ``output`` (see :func:`atomic_binary`)."""
     with atomic_binary(output, replace=replace) as f:

@@ -16,7 +16,6 @@ them (100% of the smaller side); two unrelated models pair a graph input or two
 
 from __future__ import annotations
 
-import hashlib
 import math
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -85,14 +84,6 @@ def _recorded(dump: Dump) -> str | None:
     return sha if isinstance(sha, str) and sha else None
 
 
-def file_sha256(path: str | Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def check_model(model: str | Path | None, golden: Dump, target: Dump, facts: GraphFacts | None) -> list[str]:
     """Raise :class:`DumpMismatch` when ``model`` is not the model the manifests record.
 
@@ -104,7 +95,9 @@ def check_model(model: str | Path | None, golden: Dump, target: Dump, facts: Gra
     recorded = {s for s in (_recorded(golden), _recorded(target)) if s}
     if model is None or not recorded:
         return []
-    actual = file_sha256(model)
+    from dumpscope.core.onnx.manifest import sha256_of
+
+    actual = sha256_of(Path(model))
     if actual in recorded:
         return []
     return _other_file(Path(model), actual, recorded, facts, golden)

@@ -9,8 +9,6 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-import numpy as np
-
 from dumpscope.core.fix.search import (
     DEFAULT_BUDGET,
     DEFAULT_TOLERANCE,
@@ -60,7 +58,7 @@ def open_evaluator(
 def diagnosis_seeds(model: str | Path, ev: Evaluator) -> tuple[list[Change], list[str]]:
     """The changes ``dumpscope diagnose`` advises for the model's target (its ranked causes' ``patch``
     commands, in rank order), and notes; made from a golden and a target dump of the same inputs."""
-    from dumpscope.core.atomic import atomic_binary
+    from dumpscope.core.atomic import save_npy
     from dumpscope.core.comparison.pipeline import compare
     from dumpscope.core.diagnosis.engine import diagnose
     from dumpscope.core.dumps import DumpError
@@ -74,10 +72,7 @@ def diagnosis_seeds(model: str | Path, ev: Evaluator) -> tuple[list[Change], lis
         files: dict[str, Path] = {}
         for i in ev.inputs:
             files[i.name] = work / f"input{len(files)}.npy"
-            with atomic_binary(
-                files[i.name]
-            ) as fh:  # (a private temporary folder: the one writer all the same)
-                np.save(fh, i.array, allow_pickle=False)
+            save_npy(files[i.name], i.array)  # (a private temporary folder: the one writer all the same)
         try:
             dump_model(model, work / "golden", inputs=files)
             dump_model(model, work / "target", inputs=files, target=ev.target)

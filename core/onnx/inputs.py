@@ -17,11 +17,12 @@ import numpy as np
 import onnx
 from onnx import helper
 
+from dumpscope.core.atomic import save_npy
 from dumpscope.core.dumps import DumpError, TensorReadError
 from dumpscope.core.formats.npyfile import open_npy
 from dumpscope.core.names import to_filename
 from dumpscope.core.onnx.graph import GraphFacts
-from dumpscope.core.onnx.manifest import save_npy, sha256_of
+from dumpscope.core.onnx.manifest import sha256_of
 
 
 def parse_input_shapes(text: str | None) -> dict[str, tuple[int, ...]]:

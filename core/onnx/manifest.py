@@ -12,9 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from dumpscope.core.atomic import atomic_binary, write_text
+from dumpscope.core.atomic import write_text
 from dumpscope.core.dumps import DumpError
 from dumpscope.core.onnx.graph import GraphFacts, NodeFacts
 
@@ -122,12 +120,6 @@ def write_manifest(out_dir: Path, manifest: Mapping[str, Any]) -> Path:
     path = out_dir / "manifest.json"
     write_text(json.dumps(manifest, indent=1, ensure_ascii=True, allow_nan=True), path)
     return path
-
-
-def save_npy(path: Path, arr: np.ndarray) -> None:
-    """One tensor as ``.npy`` (through :mod:`dumpscope.core.atomic`; never pickled)."""
-    with atomic_binary(path) as fh:
-        np.save(fh, arr, allow_pickle=False)
 
 
 def read_manifest(path: str | Path) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import onnx
 
+from dumpscope.core.atomic import save_npy
 from dumpscope.core.dumps import DumpError
 from dumpscope.core.names import display, to_filename
 from dumpscope.core.onnx.fetch_groups import (
@@ -38,7 +39,6 @@ from dumpscope.core.onnx.inputs import ModelInput, given_files, given_shapes, re
 from dumpscope.core.onnx.manifest import (
     manifest_header,
     node_entries,
-    save_npy,
     sha256_of,
     tensor_entry,
     write_manifest,

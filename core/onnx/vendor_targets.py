@@ -270,12 +270,11 @@ def _dump_openvino(
 
 
 def _save(out: Path, name: str, arr: np.ndarray) -> str:
-    from dumpscope.core.atomic import atomic_binary
+    from dumpscope.core.atomic import save_npy
     from dumpscope.core.names import to_filename
 
     rel = to_filename(name)
-    with atomic_binary(out / rel) as fh:
-        np.save(fh, arr, allow_pickle=False)
+    save_npy(out / rel, arr)
     return rel
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from dumpscope.core.atomic import atomic_binary
+from dumpscope.core.atomic import atomic_binary, save_npy
 from dumpscope.core.formats import ascend_dump
 from dumpscope.core.formats.ascend_dump import OPDEBUG_PREFIX, DumpFileError, DumpHeader, TensorDesc
 
@@ -40,12 +40,7 @@ def output_name(dump_file: str, role: str, index: int, kind: str) -> str:
     return f"{dump_file}.{role}.{index}.{kind}"
 
 
-def _save_npy(arr: np.ndarray, path: Path) -> None:
-    with atomic_binary(path) as fh:
-        np.save(fh, arr, allow_pickle=False)
-
-
-def _save_txt(arr: np.ndarray, path: Path) -> None:
+def _save_txt(path: Path, arr: np.ndarray) -> None:
     """``np.savetxt`` of the flattened values (half floats widened, as the seed's script does)."""
     flat = arr.reshape(-1)
     with atomic_binary(path) as fh:
@@ -53,7 +48,7 @@ def _save_txt(arr: np.ndarray, path: Path) -> None:
 
 
 #: ``--type`` -> how one tensor is written.
-_SAVERS = {"npy": _save_npy, "txt": _save_txt}
+_SAVERS = {"npy": save_npy, "txt": _save_txt}
 
 
 def _tensor(header: DumpHeader, desc: TensorDesc) -> np.ndarray:
@@ -85,7 +80,7 @@ def _convert_tensor(
     name = header.path.name
     target = out / output_name(name, desc.role, desc.index, kind)
     try:
-        _SAVERS[kind](_tensor(header, desc), target)
+        _SAVERS[kind](target, _tensor(header, desc))
     except (ValueError, TypeError, OSError) as exc:  # ascend_layout.LayoutError is a ValueError
         result.problems.append(f"{name}: {desc.role} {desc.index}: {exc}")
         return
