@@ -23,8 +23,9 @@ REL = ("MaxRelativeErr", "MinRelativeErr", "MeanRelativeErr", "NormRelativeErr")
 _NPU = [f"NPU {s.lower()}" for s in STATS]
 _BENCH = [f"Bench {s.lower()}" for s in STATS]
 
-#: Raw per-record fields gathered in the one Python pass (name -> dtype).
-_RAW: dict[str, pl.DataType] = {
+#: What names a row of the statistics frame and its pair (name -> dtype): the first columns of both
+#: the raw fields below and the finished frame (:mod:`dumpscope.core.comparison.msprobe.statistics`).
+IDENTITY: dict[str, pl.DataType] = {
     "NPU Name": pl.Utf8(),
     "Bench Name": pl.Utf8(),
     "Entry": pl.Utf8(),
@@ -37,6 +38,11 @@ _RAW: dict[str, pl.DataType] = {
     "Bench Dtype": pl.Utf8(),
     "NPU Tensor Shape": pl.Utf8(),
     "Bench Tensor Shape": pl.Utf8(),
+}
+
+#: Raw per-record fields gathered in the one Python pass (name -> dtype).
+_RAW: dict[str, pl.DataType] = {
+    **IDENTITY,
     "NPU MD5": pl.Utf8(),
     "Bench MD5": pl.Utf8(),
     **{c: pl.Float64() for c in _NPU + _BENCH},

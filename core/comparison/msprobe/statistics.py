@@ -324,18 +324,7 @@ def _unmatched_row(item, tensors: bool) -> dict[str, object]:
 
 
 _SCHEMA: dict[str, pl.DataType] = {
-    "NPU Name": pl.Utf8(),
-    "Bench Name": pl.Utf8(),
-    "Entry": pl.Utf8(),
-    "Bench Entry": pl.Utf8(),
-    "Order": pl.Int64(),
-    "Role": pl.Utf8(),
-    "Pairing": pl.Utf8(),
-    "Parent": pl.Utf8(),
-    "NPU Dtype": pl.Utf8(),
-    "Bench Dtype": pl.Utf8(),
-    "NPU Tensor Shape": pl.Utf8(),
-    "Bench Tensor Shape": pl.Utf8(),
+    **stat_columns.IDENTITY,
     **{f"{s} diff": pl.Float64() for s in STATS},
     **{r: pl.Float64() for r in REL},
     **{f"NPU {s.lower()}": pl.Float64() for s in STATS},
