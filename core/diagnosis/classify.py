@@ -3,11 +3,13 @@
 Every row gets an ``origin``:
 
 ``clean``       the row is healthy;
-``introduced``  the row is unhealthy and its inputs are healthy, or one band better and
-                the error at least doubles here: this node made the error (also: a graph
-                input or constant that already differs, a row that turns finite inputs into
-                NaN/Inf, or multiplies its worst input's error by 10 or more);
-``inherited``   the row is no worse than its worst input: the error came from upstream;
+``introduced``  the row is unhealthy, its worst input is in a better band (healthy, or one
+                band better) and the error at least doubles here: this node made most of the
+                error (also: a graph input or constant that already differs, a row that turns
+                finite inputs into NaN/Inf, or multiplies its worst input's error by 10 or more);
+``inherited``   the row's error is less than twice its worst input's: most of it came from
+                upstream (a row that only crosses into a worse band this way, as a drift or a
+                Split of the part of its input where the error is densest does, inherits);
 ``unknown``     not compared (unmatched, unreadable), or unhealthy with no known input or
                 with an input that could not be compared.
 
@@ -44,7 +46,7 @@ FrameLike = pl.DataFrame | pl.LazyFrame
 
 #: Error growth (output error / worst input error) that counts as a new error at equal health.
 AMPLIFY = 10.0
-#: Error growth needed for a row one band worse than its (unhealthy) worst input to count as introduced.
+#: Error growth needed for a row in a worse band than its worst input (healthy or not) to count as introduced.
 CROSSING = 2.0
 LEVEL = {"ok": 0, "warn": 1, "fail": 2, "error": 2}
 #: The health word of a level a row is judged to in another band.
@@ -171,9 +173,8 @@ def classify_frame(
         .then(pl.lit("unknown"))
         .when(in_level.is_null())
         .then(pl.lit("unknown"))
-        .when(in_level == 0)
-        .then(pl.lit("introduced"))
-        # Crossing from warn to fail with little growth is a drift crossing a band, not a new error.
+        # Crossing a band (ok to warn, warn to fail) with little growth is an inherited error reaching
+        # the band's edge (a drift, or a slice of its input where the error is denser), not a new error.
         .when((in_level < level) & (growth.fill_null(math.inf) >= CROSSING))
         .then(pl.lit("introduced"))
         .when(new_nonfinite)

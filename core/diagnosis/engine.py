@@ -235,12 +235,15 @@ def _no_input_sentence(c: ClassRow, here: str, has_graph: bool) -> str:
 
 
 def _candidate_rows(
-    cmp: Comparison, classes: pl.DataFrame, opdebug: dict[str, list[OverflowRecord]]
+    cmp: Comparison, classes: pl.DataFrame, opdebug: dict[str, list[OverflowRecord]], shape: Trend
 ) -> pl.Expr:
     """Rows that may be root causes: introduced ones; the first divergent row when its inputs
     are unknown (a dump without graph facts still gets an answer); unhealthy rows whose target
-    op has an Opdebug record."""
+    op has an Opdebug record; the row where a drift first leaves the band (it inherits its error,
+    so names the drift, never a culprit)."""
     rows = _opdebug_rows(cmp, classes, opdebug)
+    if shape.kind == "drift" and shape.row is not None:
+        rows.add(shape.row)
     first = cmp.first_divergent()
     if first is not None and classes["origin"][first] == "unknown":
         rows.add(first)
@@ -533,7 +536,9 @@ def _ranked_candidates(
     no candidate of its own: it is evidence at that node (the ``weights`` and ``constants`` checks)."""
     permuted = _permuted_inputs(run)
     rows = (
-        _candidate_rows(run.cmp, run.classes, opdebug) | pl.col("row").is_in(permuted) | _quantised_jumps(run)
+        _candidate_rows(run.cmp, run.classes, opdebug, run.shape)
+        | pl.col("row").is_in(permuted)
+        | _quantised_jumps(run)
     )
     candidates = run.classes.filter(rows & ~pl.col("row").is_in(_consumed_constants(run.edges)))
     first_introduced = int(candidates["row"][0]) if candidates.height else None
@@ -857,8 +862,12 @@ def _int16_advised(unhealthy: bool, r: Row) -> bool:
     return bool(unhealthy and lo is not None and hi is not None and hi - lo > WIDE_RANGE)
 
 
-def _top_sentence(top: RootCause) -> str:
-    """The summary's sentence on the rank-1 cause (drift names no culprit)."""
+def _top_sentence(top: RootCause, healthy: bool = False) -> str:
+    """The summary's sentence on the rank-1 cause (drift names no culprit).  A run with no failing row
+    has no root cause of a failure: its rank 1 is the top-ranked warning.  An operator's
+    implementation is named as differing only where a replay measured it; otherwise the sentence says
+    that nothing explains the error there."""
+    lead = "Top-ranked warning:" if healthy else "Most likely root cause:"
     if top.cause == v.DRIFT:
         replayed = top.replay is not None and top.replay.faithful
         faithful = ", which computes faithfully what it is fed (replayed)" if replayed else ""
@@ -867,7 +876,10 @@ def _top_sentence(top: RootCause) -> str:
             "at "
             f"{display(top.name)!r} ({top.op_type or '?'}){faithful}."
         )
-    return f"Most likely root cause: {display(top.name)!r} ({top.op_type or '?'}), {top.label}."
+    where = f"{lead} {display(top.name)!r} ({top.op_type or '?'})"
+    if top.cause == v.OPERATOR and (top.replay is None or top.replay.verdict != "differs"):
+        return f"{where}: no check explains the error there (its kernel was not measured by a replay)."
+    return f"{where}, {top.label}."
 
 
 def _health_sentence(cmp: Comparison, healthy: bool, counts: dict[str, int]) -> str:
@@ -897,7 +909,7 @@ def _summary(
         )
     if causes:
         top = causes[0]
-        parts.append(_top_sentence(top))
+        parts.append(_top_sentence(top, healthy))
     if shape.kind != "none":
         text = shape.sentence(cmp.frame)
         parts.append(text[0].upper() + text[1:] + ".")

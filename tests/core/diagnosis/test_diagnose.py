@@ -24,6 +24,7 @@ from dumpscope.core.diagnosis.replay import Replayer
 from dumpscope.core.diagnosis.subgraph import model_source
 from dumpscope.core.names import display, to_filename
 from dumpscope.core.onnx.runner import dump_model
+from dumpscope.tui.app.widgets.verdict_bar import verdict_text
 from dumpscope.tui.cli.main import main
 from tests.support.paths import SHARED as SHARED_DIR
 
@@ -190,6 +191,47 @@ def test_drift_reports_first_layer_out_of_band_and_slope(tmp_path: Path) -> None
     assert diag.trend.slope == pytest.approx(math.log10(1.15), rel=0.15)
     assert diag.root_causes[0].name == f"l{first_bad}" and diag.root_causes[0].cause == v.DRIFT
     assert "gradual decline" in diag.summary
+
+
+def test_a_band_crossed_with_little_growth_is_inherited_not_introduced(tmp_path: Path) -> None:
+    """A row whose error is under twice its input's only carries an inherited error over the band's edge
+    (a drift, a Split of the part of its input where the error is densest): it introduces nothing, and a
+    drift's first row out of the band names the drift, not a culprit."""
+    layers: list[dict[str, object]] = [{"name": "l0", "red": 1e-3}]
+    for k in range(1, 30):
+        layers.append({"name": f"l{k}", "inputs": [f"l{k - 1}"], "red": 1e-3 * 1.15**k})
+    cmp = pair_dirs(tmp_path, layers)
+    diag = diagnose(cmp)
+    first_bad = cmp.frame["name"][diag.trend.row]
+    errors = dict(zip(cmp.frame["name"], cmp.frame["relative_euclidean_distance"], strict=True))
+    k = int(str(first_bad)[1:])
+    assert errors[f"l{k}"] / errors[f"l{k - 1}"] < 2  # the independent check: it grew by under 2x here
+    assert _origins(diag, cmp)[str(first_bad)] == "inherited"
+    assert diag.root_causes[0].cause == v.DRIFT
+    assert "Most likely root cause" not in diag.summary and "introduced here" not in str(diag.root_causes[0])
+
+
+def test_a_healthy_run_names_no_root_cause_and_no_unmeasured_kernel(tmp_path: Path) -> None:
+    """Every row within its band (one warns, its error 100x its input's, no model to replay it): the
+    summary says which warning ranks first and that nothing explains it, never that an operator's
+    implementation differs (no replay measured that) nor a root cause of a failure there is not."""
+    reds = {"a": 1e-6, "b": 2e-3, "c": 2e-3}  # float32 on both sides: the band warns above 1e-3
+    layers: list[dict[str, object]] = [
+        {"name": n, "inputs": [p] if p else [], "target": _with_error(_golden((64,), k), reds[n], k)}
+        for k, (n, p) in enumerate((("a", None), ("b", "a"), ("c", "b")))
+    ]
+    for k, spec in enumerate(layers):
+        spec["data"] = _golden((64,), k)
+    cmp = pair_dirs(tmp_path, layers)
+    diag = diagnose(cmp)
+    health = dict(zip(cmp.frame["name"], cmp.frame["health"], strict=True))
+    assert health == {"a": "ok", "b": "warn", "c": "warn"}
+    assert diag.root_causes[0].name == "b" and diag.root_causes[0].cause == v.OPERATOR
+    assert diag.root_causes[0].replay is None
+    assert "Top-ranked warning: 'b' (Relu): no check explains the error there" in diag.summary
+    assert "Most likely root cause" not in diag.summary
+    assert "implementation differs" not in diag.summary
+    assert verdict_text(diag).plain.startswith("! top warning: #1 b (Relu)")  # the UI's one line says so too
 
 
 def test_jump_is_told_apart_from_drift(tmp_path: Path) -> None:

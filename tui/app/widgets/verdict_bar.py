@@ -76,7 +76,7 @@ def verdict_text(diagnosis: Diagnosis) -> Content:
             [health_text("fail", "✗"), styled("$text", text=printable(diagnosis.summary))]
         )  # "Unhealthy: ..."
     top = diagnosis.root_causes[0]
-    head = "✗ root cause:" if not diagnosis.healthy else "! likely cause:"
+    head = "✗ root cause:" if not diagnosis.healthy else "! top warning:"
     return Content(" ").join(
         [
             health_text("fail" if not diagnosis.healthy else "warn", head),
