@@ -176,6 +176,18 @@ _ONNXRUNTIME: Markers = (
     ("memcpytohost", STRONG),
     ("memcpyfromhost", STRONG),
     ("falling back to ['cpuexecutionprovider']", STRONG),
+    # Issue 23, round 8: onnxruntime-web (js/web/lib/wasm/wasm-core-impl.ts and wasm-utils.ts, read at
+    # microsoft/onnxruntime 029c0c4): its calls into the WebAssembly build (`_OrtRun`, `_OrtCreateSession`...)
+    # fail with "failed to call OrtRun(). error code = N." (older releases) or checkLastError's
+    # "<sentence> ERROR_CODE: N, ERROR_MESSAGE: ..."; its own sentences and its session handler's names.
+    ("failed to call ort", STRONG),
+    ("wasm-core-impl", STRONG),
+    ("onnxruntimewebassembly", STRONG),
+    (", error_message:", MEDIUM),
+    ("can't access output tensor data", STRONG),
+    ("can't create a session", STRONG),
+    ("can't get session input/output", STRONG),
+    ("can't initialize onnxruntime", STRONG),
 )
 
 _ONNX: Markers = (
@@ -192,6 +204,19 @@ _ONNX: Markers = (
     ("onnx.helper", STRONG),
     ("ir_version", WEAK),
     ("opset", WEAK),
+    # Issue 23, round 8: literals of onnx's own binary (onnx 1.23.2, onnx_cpp2py_export: `strings -n 8`):
+    # fail_type_inference's prefix, the version converter's adapter_lookup assertion and its module, the
+    # checker's sentences (`Unrecognized attribute: `, `' is expected to have field '`, SSA form).
+    ("typeinferenceerror", STRONG),
+    ("adapter_lookup", STRONG),
+    ("no adapter for ", STRONG),
+    ("no adapter from version", STRONG),
+    ("no adapter to version", STRONG),
+    ("version_converter", STRONG),
+    ("convert_version", WEAK),
+    ("unrecognized attribute: ", STRONG),
+    ("is expected to have field", STRONG),
+    ("single static assignment (ssa) form", STRONG),
 )
 
 _ONNXSIM: Markers = (

@@ -163,6 +163,39 @@ def test_source_format_names_its_tool_and_its_entry_answers(
     assert matches[0].entry.family == family
 
 
+ROUND8_SOURCE_FORMATS: list[tuple[str, str]] = [
+    # onnxruntime-web: js/web/lib/wasm/wasm-core-impl.ts and wasm-utils.ts (checkLastError's format)
+    ("onnxruntime", "Error: failed to call OrtCreateSession(). error code = 7."),
+    (
+        "onnxruntime",
+        "Uncaught Error: Can't access output tensor data on index 0. ERROR_CODE: 1, ERROR_MESSAGE: x",
+    ),
+    ("onnxruntime", "Error: Can't create a session. ERROR_CODE: 7, ERROR_MESSAGE: Failed to load model"),
+    ("onnxruntime", "    at OnnxruntimeWebAssemblySessionHandler.run (session-handler-inference.ts:9:1)"),
+    # onnx: onnx/defs/shape_inference.h (fail_type_inference), onnx/version_converter/BaseConverter.h,
+    # onnx/checker.cc
+    ("onnx", "[TypeInferenceError] Invalid attribute perm {1, 0, 2}, input shape = {3, 4}"),
+    (
+        "onnx",
+        "BaseConverter.h:66: adapter_lookup: Assertion `false` failed: No Adapter To Version $9 for Upsample",
+    ),
+    ("onnx", "RuntimeError: No Adapter For Resize"),
+    ("onnx", "Unrecognized attribute: foo for operator Relu\n\n==> Context: Bad node spec for node. Name: r"),
+    (
+        "onnx",
+        "Graph must be in single static assignment (SSA) form, however 'x' has been used as output names",
+    ),
+]
+
+
+@pytest.mark.parametrize(("family", "text"), ROUND8_SOURCE_FORMATS)
+def test_round8_source_formats_name_their_tool(kb: KnowledgeBase, family: str, text: str) -> None:
+    """Issue 23, round 8: the wording of onnxruntime-web and of onnx's type inference, version converter and
+    checker, written from those tools' format strings, names the tool without any other marker."""
+    assert detect_families(text)[0] == family
+    assert kb.lookup(text, top=3)[0].entry.family == family
+
+
 def test_every_widened_family_has_a_source_format_case() -> None:
     assert {f for f, _ in SOURCE_FORMATS} == set(NEW_FAMILIES)
 
