@@ -110,8 +110,34 @@ _TENSORRT: Markers = (
     ("[tensorrt-llm]", STRONG),
     ("[trt-llm]", STRONG),
     (".cpp::", MEDIUM),
+    # Issue 23, round 8: TensorRT's own tools around the builder: trtexec (samples/trtexec/trtexec.cpp:
+    # "Engine set up failed", samples/common/sampleEngines.cpp: "Failed to create engine from model or
+    # file."), Polygraphy (tools/Polygraphy/polygraphy/backend/trt/loader.py, runner.py: "[!] Invalid Engine.
+    # Please ensure the engine was built correctly", its PolygraphyException), the plugin registry's
+    # "getPluginCreator could not find plugin" and the Myelin compiler TensorRT builds fused graphs with.
+    ("engine set up failed", STRONG),
+    ("failed to create engine from model", STRONG),
+    ("building engine failed", MEDIUM),
+    ("invalid engine. please ensure the engine was built", STRONG),
+    ("polygraphyexception", STRONG),
+    ("polygraphy", MEDIUM),
+    ("getplugincreator could not find plugin", STRONG),
+    ("myelin", STRONG),
 )
 
+_ORT_ERROR_CODES = (
+    "ort_fail",
+    "ort_invalid_argument",
+    "ort_no_suchfile",
+    "ort_no_model",
+    "ort_engine_error",
+    "ort_runtime_exception",
+    "ort_invalid_protobuf",
+    "ort_model_loaded",
+    "ort_not_implemented",
+    "ort_invalid_graph",
+    "ort_ep_fail",
+)
 _ONNXRUNTIME: Markers = (
     ("[onnxruntimeerror]", STRONG),
     ("[e:onnxruntime:", STRONG),
@@ -188,6 +214,15 @@ _ONNXRUNTIME: Markers = (
     ("can't create a session", STRONG),
     ("can't get session input/output", STRONG),
     ("can't initialize onnxruntime", STRONG),
+    # its other language bindings: Java (java/src/main/java/ai/onnxruntime/OrtException.java: "Error code -
+    # <OrtErrorCode> - message: ..."), Objective-C (objectivec/error_utils.mm: NSError domain "onnxruntime"),
+    # and the C API's OrtErrorCode names (include/onnxruntime/core/session/onnxruntime_c_api.h), which the
+    # Java, C and Rust bindings print (whole words: "sort_failed" is no ORT_FAIL)
+    ("ai.onnxruntime", STRONG),
+    ("ortexception", STRONG),
+    ("error code - ort_", STRONG),
+    ("domain=onnxruntime", STRONG),
+    *((name, STRONG) for name in _ORT_ERROR_CODES),
 )
 
 _ONNX: Markers = (
@@ -857,6 +892,7 @@ UNCOVERED: dict[str, tuple[str, Markers]] = {
 #: as a whole word ("cannot", "stopped", "heartbeat", "manipulate", "relayed", "RunGraphAsync").
 WHOLE_WORDS: frozenset[str] = frozenset(
     {
+        *_ORT_ERROR_CODES,
         "cann",
         "opp",
         "tbe",

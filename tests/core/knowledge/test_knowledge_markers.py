@@ -172,6 +172,19 @@ ROUND8_SOURCE_FORMATS: list[tuple[str, str]] = [
     ),
     ("onnxruntime", "Error: Can't create a session. ERROR_CODE: 7, ERROR_MESSAGE: Failed to load model"),
     ("onnxruntime", "    at OnnxruntimeWebAssemblySessionHandler.run (session-handler-inference.ts:9:1)"),
+    # Java's OrtException, Objective-C's NSError domain, the C API's OrtErrorCode names
+    (
+        "onnxruntime",
+        "ai.onnxruntime.OrtException: Error code - ORT_NO_SUCHFILE - message: Load model from a failed",
+    ),
+    ("onnxruntime", "Error Domain=onnxruntime Code=2 \"input 'x' not found\""),
+    ("onnxruntime", "session creation returned ORT_INVALID_GRAPH"),
+    # TensorRT's tools: trtexec.cpp, sampleEngines.cpp, Polygraphy's TensorRT loader and runner
+    ("tensorrt", "[03/01/2024-10:00:00] [E] Engine set up failed"),
+    ("tensorrt", "[E] Failed to create engine from model or file."),
+    ("tensorrt", "[!] Invalid Engine. Please ensure the engine was built correctly"),
+    ("tensorrt", "polygraphy.exception.exception.PolygraphyException: Could not deserialize engine."),
+    ("tensorrt", "getPluginCreator could not find plugin: Foo version: 1"),
     # onnx: onnx/defs/shape_inference.h (fail_type_inference), onnx/version_converter/BaseConverter.h,
     # onnx/checker.cc
     ("onnx", "[TypeInferenceError] Invalid attribute perm {1, 0, 2}, input shape = {3, 4}"),
@@ -190,10 +203,14 @@ ROUND8_SOURCE_FORMATS: list[tuple[str, str]] = [
 
 @pytest.mark.parametrize(("family", "text"), ROUND8_SOURCE_FORMATS)
 def test_round8_source_formats_name_their_tool(kb: KnowledgeBase, family: str, text: str) -> None:
-    """Issue 23, round 8: the wording of onnxruntime-web and of onnx's type inference, version converter and
-    checker, written from those tools' format strings, names the tool without any other marker."""
+    """Issue 23, round 8: the wording of onnxruntime's bindings, of onnx's type inference, version converter
+    and checker and of TensorRT's tools, written from their format strings, names the tool alone."""
     assert detect_families(text)[0] == family
     assert kb.lookup(text, top=3)[0].entry.family == family
+
+
+def test_an_ort_error_code_name_counts_only_as_a_whole_word() -> None:
+    assert "onnxruntime" not in family_evidence("resort_failed: retrying")
 
 
 def test_every_widened_family_has_a_source_format_case() -> None:
