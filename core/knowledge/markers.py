@@ -272,6 +272,16 @@ _FLOAT16: Markers = (
     ("fp16", WEAK),
     ("float16.py", STRONG),
     ("auto_mixed_precision", STRONG),
+    # Issue 23, round 8: the converter's own sentences (onnxconverter-common 1.16.0, float16.py and
+    # auto_mixed_precision*.py; onnxruntime.transformers.float16 prints the same): its truncation warning,
+    # its refusal to convert twice, its Cast-pair rewiring check and the mixed-precision validation.
+    ("the float32 number", STRONG),
+    ("is already converted to float16", STRONG),
+    ("check_fp16_ready", STRONG),
+    ("downstream node of the second cast node", STRONG),
+    ("validation failed for final fp16 model", STRONG),
+    ("validation failed for original fp32 model", STRONG),
+    ("validation failed for fp32 model", STRONG),
 )
 
 # Qualcomm QNN / SNPE / QAIRT.  The SDK is not public: markers are the log prefixes and texts its

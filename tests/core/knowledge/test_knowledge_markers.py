@@ -179,6 +179,13 @@ ROUND8_SOURCE_FORMATS: list[tuple[str, str]] = [
     ),
     ("onnxruntime", "Error Domain=onnxruntime Code=2 \"input 'x' not found\""),
     ("onnxruntime", "session creation returned ORT_INVALID_GRAPH"),
+    # the float16 converter: onnxconverter_common/float16.py, auto_mixed_precision.py
+    ("float16", "UserWarning: the float32 number 1e+20 will be truncated to 10000.0"),
+    (
+        "float16",
+        "ValueError: The model is already converted to float16, if convert again, the model might be wrong.",
+    ),
+    ("float16", "ValueError: validation failed for final fp16 model"),
     # TensorRT's tools: trtexec.cpp, sampleEngines.cpp, Polygraphy's TensorRT loader and runner
     ("tensorrt", "[03/01/2024-10:00:00] [E] Engine set up failed"),
     ("tensorrt", "[E] Failed to create engine from model or file."),
