@@ -222,6 +222,15 @@ _ONNXRUNTIME: Markers = (
     ("ortexception", STRONG),
     ("error code - ort_", STRONG),
     ("domain=onnxruntime", STRONG),
+    # onnxruntime-common, the JS API every web/node binding shares (js/common/lib/tensor-impl.ts,
+    # backend-impl.ts, inference-session-impl.ts), and the CUDA EP's call check (core/providers/cuda/
+    # cuda_call.cc: "<lib> failure N: <status> ; GPU=N ; hostname=h ; file=f ; line=N ; expr=e; ...")
+    ("does not match data length(", STRONG),
+    ("no available backend found. err:", STRONG),
+    ("is missing in 'feeds'", STRONG),
+    (" ; hostname=", MEDIUM),
+    (" ; file=", MEDIUM),
+    (" ; expr=", MEDIUM),
     *((name, STRONG) for name in _ORT_ERROR_CODES),
 )
 
@@ -252,6 +261,8 @@ _ONNX: Markers = (
     ("unrecognized attribute: ", STRONG),
     ("is expected to have field", STRONG),
     ("single static assignment (ssa) form", STRONG),
+    # onnx.load's protobuf parse of a file that is no ONNX model (the message type's full name)
+    ("with type 'onnx.modelproto'", STRONG),
 )
 
 _ONNXSIM: Markers = (

@@ -179,6 +179,16 @@ ROUND8_SOURCE_FORMATS: list[tuple[str, str]] = [
     ),
     ("onnxruntime", "Error Domain=onnxruntime Code=2 \"input 'x' not found\""),
     ("onnxruntime", "session creation returned ORT_INVALID_GRAPH"),
+    # onnxruntime-common's JS checks, the CUDA EP's call check
+    ("onnxruntime", "Error: Tensor's size(12) does not match data length(8)."),
+    ("onnxruntime", "Error: no available backend found. ERR: [wasm] TypeError: x is not a function"),
+    ("onnxruntime", "Error: input 'input_ids' is missing in 'feeds'."),
+    (
+        "onnxruntime",
+        "CUDNN failure 4: CUDNN_STATUS_INTERNAL_ERROR ; GPU=0 ; hostname=h ; file=f.cc ; line=1 ; expr=e; ",
+    ),
+    # onnx.load of a file that is not a model
+    ("onnx", "google.protobuf.message.DecodeError: Error parsing message with type 'onnx.ModelProto'"),
     # the float16 converter: onnxconverter_common/float16.py, auto_mixed_precision.py
     ("float16", "UserWarning: the float32 number 1e+20 will be truncated to 10000.0"),
     (
