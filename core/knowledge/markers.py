@@ -110,8 +110,34 @@ _TENSORRT: Markers = (
     ("[tensorrt-llm]", STRONG),
     ("[trt-llm]", STRONG),
     (".cpp::", MEDIUM),
+    # Issue 23, round 8: TensorRT's own tools around the builder: trtexec (samples/trtexec/trtexec.cpp:
+    # "Engine set up failed", samples/common/sampleEngines.cpp: "Failed to create engine from model or
+    # file."), Polygraphy (tools/Polygraphy/polygraphy/backend/trt/loader.py, runner.py: "[!] Invalid Engine.
+    # Please ensure the engine was built correctly", its PolygraphyException), the plugin registry's
+    # "getPluginCreator could not find plugin" and the Myelin compiler TensorRT builds fused graphs with.
+    ("engine set up failed", STRONG),
+    ("failed to create engine from model", STRONG),
+    ("building engine failed", MEDIUM),
+    ("invalid engine. please ensure the engine was built", STRONG),
+    ("polygraphyexception", STRONG),
+    ("polygraphy", MEDIUM),
+    ("getplugincreator could not find plugin", STRONG),
+    ("myelin", STRONG),
 )
 
+_ORT_ERROR_CODES = (
+    "ort_fail",
+    "ort_invalid_argument",
+    "ort_no_suchfile",
+    "ort_no_model",
+    "ort_engine_error",
+    "ort_runtime_exception",
+    "ort_invalid_protobuf",
+    "ort_model_loaded",
+    "ort_not_implemented",
+    "ort_invalid_graph",
+    "ort_ep_fail",
+)
 _ONNXRUNTIME: Markers = (
     ("[onnxruntimeerror]", STRONG),
     ("[e:onnxruntime:", STRONG),
@@ -176,6 +202,36 @@ _ONNXRUNTIME: Markers = (
     ("memcpytohost", STRONG),
     ("memcpyfromhost", STRONG),
     ("falling back to ['cpuexecutionprovider']", STRONG),
+    # Issue 23, round 8: onnxruntime-web (js/web/lib/wasm/wasm-core-impl.ts and wasm-utils.ts, read at
+    # microsoft/onnxruntime 029c0c4): its calls into the WebAssembly build (`_OrtRun`, `_OrtCreateSession`...)
+    # fail with "failed to call OrtRun(). error code = N." (older releases) or checkLastError's
+    # "<sentence> ERROR_CODE: N, ERROR_MESSAGE: ..."; its own sentences and its session handler's names.
+    ("failed to call ort", STRONG),
+    ("wasm-core-impl", STRONG),
+    ("onnxruntimewebassembly", STRONG),
+    (", error_message:", MEDIUM),
+    ("can't access output tensor data", STRONG),
+    ("can't create a session", STRONG),
+    ("can't get session input/output", STRONG),
+    ("can't initialize onnxruntime", STRONG),
+    # its other language bindings: Java (java/src/main/java/ai/onnxruntime/OrtException.java: "Error code -
+    # <OrtErrorCode> - message: ..."), Objective-C (objectivec/error_utils.mm: NSError domain "onnxruntime"),
+    # and the C API's OrtErrorCode names (include/onnxruntime/core/session/onnxruntime_c_api.h), which the
+    # Java, C and Rust bindings print (whole words: "sort_failed" is no ORT_FAIL)
+    ("ai.onnxruntime", STRONG),
+    ("ortexception", STRONG),
+    ("error code - ort_", STRONG),
+    ("domain=onnxruntime", STRONG),
+    # onnxruntime-common, the JS API every web/node binding shares (js/common/lib/tensor-impl.ts,
+    # backend-impl.ts, inference-session-impl.ts), and the CUDA EP's call check (core/providers/cuda/
+    # cuda_call.cc: "<lib> failure N: <status> ; GPU=N ; hostname=h ; file=f ; line=N ; expr=e; ...")
+    ("does not match data length(", STRONG),
+    ("no available backend found. err:", STRONG),
+    ("is missing in 'feeds'", STRONG),
+    (" ; hostname=", MEDIUM),
+    (" ; file=", MEDIUM),
+    (" ; expr=", MEDIUM),
+    *((name, STRONG) for name in _ORT_ERROR_CODES),
 )
 
 _ONNX: Markers = (
@@ -192,6 +248,21 @@ _ONNX: Markers = (
     ("onnx.helper", STRONG),
     ("ir_version", WEAK),
     ("opset", WEAK),
+    # Issue 23, round 8: literals of onnx's own binary (onnx 1.23.2, onnx_cpp2py_export: `strings -n 8`):
+    # fail_type_inference's prefix, the version converter's adapter_lookup assertion and its module, the
+    # checker's sentences (`Unrecognized attribute: `, `' is expected to have field '`, SSA form).
+    ("typeinferenceerror", STRONG),
+    ("adapter_lookup", STRONG),
+    ("no adapter for ", STRONG),
+    ("no adapter from version", STRONG),
+    ("no adapter to version", STRONG),
+    ("version_converter", STRONG),
+    ("convert_version", WEAK),
+    ("unrecognized attribute: ", STRONG),
+    ("is expected to have field", STRONG),
+    ("single static assignment (ssa) form", STRONG),
+    # onnx.load's protobuf parse of a file that is no ONNX model (the message type's full name)
+    ("with type 'onnx.modelproto'", STRONG),
 )
 
 _ONNXSIM: Markers = (
@@ -212,6 +283,16 @@ _FLOAT16: Markers = (
     ("fp16", WEAK),
     ("float16.py", STRONG),
     ("auto_mixed_precision", STRONG),
+    # Issue 23, round 8: the converter's own sentences (onnxconverter-common 1.16.0, float16.py and
+    # auto_mixed_precision*.py; onnxruntime.transformers.float16 prints the same): its truncation warning,
+    # its refusal to convert twice, its Cast-pair rewiring check and the mixed-precision validation.
+    ("the float32 number", STRONG),
+    ("is already converted to float16", STRONG),
+    ("check_fp16_ready", STRONG),
+    ("downstream node of the second cast node", STRONG),
+    ("validation failed for final fp16 model", STRONG),
+    ("validation failed for original fp32 model", STRONG),
+    ("validation failed for fp32 model", STRONG),
 )
 
 # Qualcomm QNN / SNPE / QAIRT.  The SDK is not public: markers are the log prefixes and texts its
@@ -832,6 +913,7 @@ UNCOVERED: dict[str, tuple[str, Markers]] = {
 #: as a whole word ("cannot", "stopped", "heartbeat", "manipulate", "relayed", "RunGraphAsync").
 WHOLE_WORDS: frozenset[str] = frozenset(
     {
+        *_ORT_ERROR_CODES,
         "cann",
         "opp",
         "tbe",

@@ -124,6 +124,8 @@ ERROR_WORDS = (
     "out of range",
     "exceed",
     "not found",
+    "not available",
+    "not in available",
     "does not",
     "doesn't",
     "timed out",

@@ -8,6 +8,7 @@ structured records, partial pastes, buried lines, capture labels, catastrophic u
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -360,9 +361,9 @@ def test_evaluation_set_is_sound() -> None:
 
 
 def test_no_entry_cites_a_heldout_thread() -> None:
-    """No entry cites a held-out thread of messages.jsonl, of heldout2.jsonl's frozen half or of round 7."""
+    """No entry cites a held-out thread of messages.jsonl, heldout2.jsonl's frozen half or rounds 7-8."""
     held = set()
-    for name in ("messages.jsonl", "heldout2.jsonl", "round7.jsonl"):
+    for name in ("messages.jsonl", "heldout2.jsonl", "round7.jsonl", "round8.jsonl"):
         path = DATA.with_name(name)
         rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
         held |= {r["source"] for r in rows if r["split"] == "heldout"}
@@ -373,6 +374,40 @@ def test_no_entry_cites_a_heldout_thread() -> None:
     for line in text.splitlines():
         source = json.loads(line)["source"]
         assert not any(url in source for url in held)
+
+
+def _rows(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _normalised(text: str) -> str:
+    return " ".join(re.sub(r"[^a-z0-9 ]", " ", text.lower()).split())
+
+
+def test_round8_follows_the_set_rules() -> None:
+    """Round 8: the URL split rule, labels from the set's families, and nothing already in the other files:
+    no thread (URL) twice, no text with a normalised similarity above 0.8 to any other record."""
+    import difflib
+    import hashlib
+
+    rows = _rows(DATA.with_name("round8.jsonl"))
+    assert len(rows) >= 40
+    others = [r for p in sorted(DATA.parent.glob("*.jsonl")) if p.name != "round8.jsonl" for r in _rows(p)]
+    families = {r.get("family") for r in others}
+    taken = {str(r["source"]) for r in others}
+    seen: list[str] = []
+    for r in rows:
+        source = str(r["source"])
+        assert source.startswith("https://") and source not in taken, source
+        expect = "heldout" if int(hashlib.sha1(source.encode()).hexdigest(), 16) % 5 < 2 else "dev"
+        assert r["split"] == expect
+        assert r["family"] in families and set(r.get("also", ())) <= families
+        taken.add(source)
+        text = _normalised(str(r["message"]))
+        for other in [*(_normalised(str(o["message"])) for o in others), *seen]:
+            matcher = difflib.SequenceMatcher(None, text, other, autojunk=False)
+            assert matcher.real_quick_ratio() <= 0.8 or matcher.quick_ratio() <= 0.8 or matcher.ratio() <= 0.8
+        seen.append(text)
 
 
 def test_partial_paste_of_the_core_phrase_matches_at_reduced_score(kb: KnowledgeBase) -> None:

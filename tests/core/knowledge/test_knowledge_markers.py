@@ -163,6 +163,73 @@ def test_source_format_names_its_tool_and_its_entry_answers(
     assert matches[0].entry.family == family
 
 
+ROUND8_SOURCE_FORMATS: list[tuple[str, str]] = [
+    # onnxruntime-web: js/web/lib/wasm/wasm-core-impl.ts and wasm-utils.ts (checkLastError's format)
+    ("onnxruntime", "Error: failed to call OrtCreateSession(). error code = 7."),
+    (
+        "onnxruntime",
+        "Uncaught Error: Can't access output tensor data on index 0. ERROR_CODE: 1, ERROR_MESSAGE: x",
+    ),
+    ("onnxruntime", "Error: Can't create a session. ERROR_CODE: 7, ERROR_MESSAGE: Failed to load model"),
+    ("onnxruntime", "    at OnnxruntimeWebAssemblySessionHandler.run (session-handler-inference.ts:9:1)"),
+    # Java's OrtException, Objective-C's NSError domain, the C API's OrtErrorCode names
+    (
+        "onnxruntime",
+        "ai.onnxruntime.OrtException: Error code - ORT_NO_SUCHFILE - message: Load model from a failed",
+    ),
+    ("onnxruntime", "Error Domain=onnxruntime Code=2 \"input 'x' not found\""),
+    ("onnxruntime", "session creation returned ORT_INVALID_GRAPH"),
+    # onnxruntime-common's JS checks, the CUDA EP's call check
+    ("onnxruntime", "Error: Tensor's size(12) does not match data length(8)."),
+    ("onnxruntime", "Error: no available backend found. ERR: [wasm] TypeError: x is not a function"),
+    ("onnxruntime", "Error: input 'input_ids' is missing in 'feeds'."),
+    (
+        "onnxruntime",
+        "CUDNN failure 4: CUDNN_STATUS_INTERNAL_ERROR ; GPU=0 ; hostname=h ; file=f.cc ; line=1 ; expr=e; ",
+    ),
+    # onnx.load of a file that is not a model
+    ("onnx", "google.protobuf.message.DecodeError: Error parsing message with type 'onnx.ModelProto'"),
+    # the float16 converter: onnxconverter_common/float16.py, auto_mixed_precision.py
+    ("float16", "UserWarning: the float32 number 1e+20 will be truncated to 10000.0"),
+    (
+        "float16",
+        "ValueError: The model is already converted to float16, if convert again, the model might be wrong.",
+    ),
+    ("float16", "ValueError: validation failed for final fp16 model"),
+    # TensorRT's tools: trtexec.cpp, sampleEngines.cpp, Polygraphy's TensorRT loader and runner
+    ("tensorrt", "[03/01/2024-10:00:00] [E] Engine set up failed"),
+    ("tensorrt", "[E] Failed to create engine from model or file."),
+    ("tensorrt", "[!] Invalid Engine. Please ensure the engine was built correctly"),
+    ("tensorrt", "polygraphy.exception.exception.PolygraphyException: Could not deserialize engine."),
+    ("tensorrt", "getPluginCreator could not find plugin: Foo version: 1"),
+    # onnx: onnx/defs/shape_inference.h (fail_type_inference), onnx/version_converter/BaseConverter.h,
+    # onnx/checker.cc
+    ("onnx", "[TypeInferenceError] Invalid attribute perm {1, 0, 2}, input shape = {3, 4}"),
+    (
+        "onnx",
+        "BaseConverter.h:66: adapter_lookup: Assertion `false` failed: No Adapter To Version $9 for Upsample",
+    ),
+    ("onnx", "RuntimeError: No Adapter For Resize"),
+    ("onnx", "Unrecognized attribute: foo for operator Relu\n\n==> Context: Bad node spec for node. Name: r"),
+    (
+        "onnx",
+        "Graph must be in single static assignment (SSA) form, however 'x' has been used as output names",
+    ),
+]
+
+
+@pytest.mark.parametrize(("family", "text"), ROUND8_SOURCE_FORMATS)
+def test_round8_source_formats_name_their_tool(kb: KnowledgeBase, family: str, text: str) -> None:
+    """Issue 23, round 8: the wording of onnxruntime's bindings, of onnx's type inference, version converter
+    and checker and of TensorRT's tools, written from their format strings, names the tool alone."""
+    assert detect_families(text)[0] == family
+    assert kb.lookup(text, top=3)[0].entry.family == family
+
+
+def test_an_ort_error_code_name_counts_only_as_a_whole_word() -> None:
+    assert "onnxruntime" not in family_evidence("resort_failed: retrying")
+
+
 def test_every_widened_family_has_a_source_format_case() -> None:
     assert {f for f, _ in SOURCE_FORMATS} == set(NEW_FAMILIES)
 

@@ -110,3 +110,13 @@ def test_two_unmatched_reports_in_a_row_are_retried_as_one(tmp_path: Path) -> No
     problems = scan_log(io.BytesIO((log + "\n").encode()), kb)
     assert [(p.first_line_no, p.matches[0].entry.id) for p in problems] == [(6, "two-lines")]
     assert problems[0].block == ("job 4 aborted 2 in 9", "1 zorbix 2 quellen 3 not ready")
+
+
+def test_a_warning_that_a_requested_provider_is_not_available_is_a_problem(kb: KnowledgeBase) -> None:
+    """Round 8: onnxruntime's Python warning (onnxruntime_inference_collection.py) when the requested
+    execution provider is missing is found in a log: it carries no error word but "not in available"."""
+    warning = (
+        "UserWarning: Specified provider 'FooExecutionProvider' is not in available provider names."
+        "Available providers: 'CPUExecutionProvider'"
+    )
+    assert scan(kb, [*NOISE, warning, *NOISE]) == [len(NOISE) + 1]
