@@ -87,7 +87,7 @@ def evaluate(kb: Any, records: list[dict[str, Any]], misses: bool) -> dict[tuple
 
 LOGGING_ONLY = re.compile(
     r"verbose|log.?level|plog|slog|ascend_global_log|ascend_slog|debug log|more detail|--debug|set_log"
-    r"|logger|logging|full log|the log|traceback|stack trace|trace",
+    r"|logger|logging|full log|the log|traceback|stack trace",
     re.IGNORECASE,
 )
 """A fix sentence that only says how to get more output (verbose logs, plog, a log level, a trace)."""
