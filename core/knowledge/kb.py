@@ -613,7 +613,8 @@ _NAME_END_PUNCTUATION = ".,;:"
 def name_value(text: str, start: int, end: int) -> str:
     """The name a capture ``text[start:end]`` starts, as the message has it: a bracket group opened in it
     is kept whole, spaces included (``{ForeignNode[(Unnamed Layer* 12) [Shuffle]...]}``), and so are
-    TensorRT's fused names (``Conv_14 + PWN(Relu_15)``, ``(Unnamed Layer* 3) [Shuffle]``); trailing words
+    TensorRT's fused names (``Conv_14 + PWN(Relu_15)``, ``(Unnamed Layer* 3) [Shuffle]``) and a list of
+    one-word names inside the capture (``Resize, MaxUnpool``); trailing words
     (``Concat_3 due to ...``) and punctuation are dropped, quotes and one enclosing ``[...]`` removed.
     A group that does not close on the line (within :data:`MAX_NAME` characters) is cut where the capture
     ends."""
@@ -635,6 +636,9 @@ def _name_end(text: str, start: int, end: int, limit: int) -> int | None:
         ch = text[i]
         if not depth and (ch in ")]}" or (i >= end and not reading and not _joined(text, i))):
             break
+        if ch == " " and not depth and i < end and _listed(text, i, end):
+            i += 1  # ", " inside the capture before another one-word item: a list of names
+            continue
         if ch in "\r\n" or (ch.isspace() and not depth and not _joined(text, i)):
             break
         if ch.isspace() and not depth:
@@ -647,6 +651,15 @@ def _name_end(text: str, start: int, end: int, limit: int) -> int | None:
             depth.pop()
         i += 1
     return None if depth else i
+
+
+def _listed(text: str, i: int, end: int) -> bool:
+    """The space at ``text[i]`` follows a comma and comes before another one-word item of the capture: a
+    list of names (``Resize, MaxUnpool``), not a name followed by words (``Unfold, input size ...``)."""
+    if i == 0 or text[i - 1] != ",":
+        return False
+    item = text[i + 1 : end].split(",", 1)[0].strip()
+    return bool(item) and not any(c.isspace() for c in item)
 
 
 def _joined(text: str, i: int) -> bool:

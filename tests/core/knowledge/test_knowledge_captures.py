@@ -106,3 +106,24 @@ def test_a_group_that_never_closes_is_cut_where_the_capture_ends() -> None:
     assert name_value(text, 5, 17) == "{ForeignNode"
     assert name_value("layer [Conv_0] failed", 6, 12) == "Conv_0"
     assert name_value("'Conv_0' failed", 0, 8) == "Conv_0"
+
+
+@settings(max_examples=100, deadline=None)
+@given(items=st.lists(_TOKEN, min_size=1, max_size=5), tail=st.sampled_from(["", ".", ";", ":"]))
+def test_a_captured_list_of_names_is_kept_whole(items: list[str], tail: str) -> None:
+    """``A, B, C`` captured to the end of the line is a list of names (TVM's and Paddle2ONNX's unsupported
+    operators) when the line ends with it, unlike ``A, some words``."""
+    listed = ", ".join(items)
+    text = f"not supported for frontend ONNX: {listed}{tail}"
+    start = text.index(listed)
+    assert name_value(text, start, len(text)) == listed.rstrip(".:")
+
+
+def test_a_name_followed_by_a_clause_is_not_a_list() -> None:
+    text = "Unsupported: ONNX export of operator Unfold, input size not accessible."
+    assert name_value(text, text.index("Unfold"), len(text)) == "Unfold"
+    message = (
+        "tvm.error.OpNotImplemented: The following operators are not supported for frontend ONNX: Resize, Mod"
+    )
+    top = _KB.lookup(message, top=1)[0]
+    assert dict(top.captures)["op_type"] == "Resize, Mod"
