@@ -658,7 +658,7 @@ def _listed(text: str, i: int, end: int) -> bool:
     list of names (``Resize, MaxUnpool``), not a name followed by words (``Unfold, input size ...``)."""
     if i == 0 or text[i - 1] != ",":
         return False
-    item = text[i + 1 : end].split(",", 1)[0].strip()
+    item = text[i + 1 : min(end, i + 1 + MAX_NAME)].split(",", 1)[0].strip()
     return bool(item) and not any(c.isspace() for c in item)
 
 
