@@ -78,10 +78,11 @@ class Postings:
 
 
 class EntryTable(Sequence[Entry]):
-    """The entries of a knowledge base, parsed from their ``kb.jsonl`` line on first access."""
+    """The entries of a knowledge base, parsed from their ``kb.jsonl`` line (bytes, at byte offsets: the
+    whole file is never decoded) on first access."""
 
     def __init__(
-        self, text: str, offsets: list[int], ids: list[str], requires: list[list[str]] | None = None
+        self, text: bytes, offsets: list[int], ids: list[str], requires: list[list[str]] | None = None
     ) -> None:
         self._text = text
         self._offsets = offsets
@@ -128,9 +129,9 @@ class EntryTable(Sequence[Entry]):
 
 
 class CompiledIndex:
-    """A validated ``kb_index.json`` together with the ``kb.jsonl`` text it indexes."""
+    """A validated ``kb_index.json`` together with the ``kb.jsonl`` bytes it indexes."""
 
-    def __init__(self, text: str, data: dict[str, Any]) -> None:
+    def __init__(self, text: bytes, data: dict[str, Any]) -> None:
         self.text = text
         self.data = data
 
@@ -171,7 +172,7 @@ def build_index(text: str) -> dict[str, Any]:
             offsets.append(pos)
             ids.append(entry.id)
             requires.append(list(pattern_requires(entry.pattern)) if entry.pattern else [])
-        pos += len(line)
+        pos += len(line.encode("utf-8"))  # byte offsets: an entry is read without decoding the file
     offsets.append(pos)  # only the next entry's start is used, so a trailing comment is harmless
     return {
         "format": FORMAT,
@@ -192,7 +193,7 @@ def read_index(source: bytes, raw: bytes) -> CompiledIndex | None:
         return None
     if not _well_formed(data) or data["source"] != fingerprint(source):
         return None
-    return CompiledIndex(source.decode("utf-8"), data)
+    return CompiledIndex(source, data)
 
 
 def _well_formed(data: object) -> bool:
