@@ -115,8 +115,8 @@ def startup(runs: int = 20, worst: int = 0) -> None:
     for message in EXPLAIN_MESSAGES:
         commands[f"`dumpscope explain {message[:28]}...`"] = [*_command(), "explain", message]
     worst_names = []
-    for cost, message in worst_dev_messages(worst):
-        name = f"worst dev ({cost} entries parsed+compiled) `{message[:40]!r}...`"
+    for rank, (cost, message) in enumerate(worst_dev_messages(worst), 1):
+        name = f"worst dev #{rank} ({cost} entries parsed+compiled) `{message[:40]!r}...`"
         commands[name] = [*_command(), "explain", message]
         worst_names.append(name)
     with tempfile.TemporaryDirectory() as cache:
