@@ -16,7 +16,12 @@ land on the same side).  Entries may be written from ``dev`` messages only.
 * code@3: for messages that carry a code, one of the expected codes is among the codes
   shown by the three best matches (``Match.codes``: the codes of the message that concern
   the entry's tool);
-* strict: one of the three best entries is itself keyed by an expected code or its range.
+* strict: one of the three best entries is itself keyed by an expected code or its range;
+* specific (``--specific``, dev only): of the answers whose top entry is the right tool's, the share
+  whose advice is specific to the message (:func:`specific`): a specific entry (not the tool's family
+  card, not a code-range/scheme entry) found by the message's own code or pattern (not by wording),
+  whose fix says something beyond getting more logs, and which uses the captured op/shape/value in its
+  text when the message has one.
 
 Claimed families (the KB covered them before issue 12) are reported apart from the new ones.
 """
@@ -26,6 +31,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -77,6 +83,62 @@ def evaluate(kb: Any, records: list[dict[str, Any]], misses: bool) -> dict[tuple
         if misses and r["split"] == "dev" and (not fam_ok or (code_ok is not None and not code_ok[0])):
             print(f"MISS [dev] want {r['family']} {r.get('codes')} got {top}: {r['message'][:140]!r}")
     return table
+
+
+LOGGING_ONLY = re.compile(
+    r"verbose|log.?level|plog|slog|ascend_global_log|ascend_slog|debug log|more detail|--debug|set_log"
+    r"|logger|logging|full log|the log|traceback|stack trace",
+    re.IGNORECASE,
+)
+"""A fix sentence that only says how to get more output (verbose logs, plog, a log level, a trace)."""
+VALUE_CAPTURES = frozenset(
+    {"op", "op_type", "optype", "shape", "value", "dtype", "input", "tensor", "option"}
+)
+"""Captures a specific answer uses in its text when the message has one."""
+
+
+def specific(m: Any) -> tuple[bool, str]:
+    """Whether a match's advice is specific to the message, and why not ("" when it is)."""
+    e = m.entry
+    if e.level == "family":
+        return False, "family card"
+    if e.generic:
+        return False, "generic code-range/scheme entry"
+    if "code" not in m.reason and "pattern" not in m.reason:
+        return False, f"found by {m.reason} only"
+    if not any(len(c.split()) >= 2 and not LOGGING_ONLY.search(c) for c in _clauses(m.fix)):
+        return False, "the fix only says how to get more logs"
+    values = [v for k, v in m.captures if k.rstrip("0123456789") in VALUE_CAPTURES and len(v) > 1]
+    text = f"{m.cause} {m.fix}"
+    if values and not any(v in text for v in values):
+        return False, "captured op/shape/value not used"
+    return True, ""
+
+
+def _clauses(text: str) -> list[str]:
+    """The clauses of a fix: its sentences cut at ``;``, commas and ``, or`` (an option in parentheses
+    stays with its clause)."""
+    text = re.sub(r"\([^()]*\)", lambda p: p.group(0).replace(",", " ").replace(";", " "), text)
+    return [c.strip() for c in re.split(r"[.;,]\s+|\s+or\s+", text) if c.strip()]
+
+
+def specific_share(kb: Any, records: list[dict[str, Any]], misses: bool) -> None:
+    """Dev right-tool answers whose advice is specific, per family (held-out texts are never judged here)."""
+    per_family: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for r in (r for r in records if r["split"] == "dev"):
+        matches = kb.lookup(r["message"], top=1)
+        if not matches or matches[0].entry.family not in (r["family"], *r.get("also", ())):
+            continue
+        ok, why = specific(matches[0])
+        row = per_family[r["family"]]
+        row[0] += 1
+        row[1] += ok
+        if misses and not ok:
+            print(f"   GENERIC [dev] {r['family']} {matches[0].entry.id} ({why}): {r['message'][:100]!r}")
+    total = [sum(v[0] for v in per_family.values()), sum(v[1] for v in per_family.values())]
+    for family, (n, ok) in sorted(per_family.items()):
+        print(f"   {family:24s} {_pct(ok, n)}")
+    print(f"   {'ALL dev right-tool':24s} {_pct(total[1], total[0])}")
 
 
 def _pct(hit: int, n: int) -> str:
@@ -269,6 +331,11 @@ def main() -> None:
         help="uncovered-tool / generic messages to score (default: unknown.jsonl with the default data)",
     )
     parser.add_argument(
+        "--specific",
+        action="store_true",
+        help="the share of dev right-tool answers whose advice is specific to the message",
+    )
+    parser.add_argument(
         "--variants",
         action="store_true",
         help="also scan the messages wrapped, behind progress bars, prefixed...",
@@ -285,6 +352,9 @@ def main() -> None:
     kb = load_kb(user_dir=Path("/nonexistent"))
     print(f"{len(records)} messages, KB of {len(kb)} entries")
     report(evaluate(kb, records, args.misses))
+    if args.specific:
+        print("\n== specific advice (dev right-tool answers) ==")
+        specific_share(kb, records, args.misses)
     print("\n== confidence floor (claimed and new families) ==")
     floor_effect(kb, records)
     print("\n== log scan: messages buried in noise ==")

@@ -60,8 +60,11 @@ DEFAULTS: dict[str, object] = {
     "origin": "builtin",
     "anchors": (),
     "words": frozenset(),
+    "requires": (),
 }
 FIELDS = ("id", "tool", "stage", "cause", "fix", "source", *DEFAULTS)
+DERIVED = frozenset({"words", "requires"})
+"""Fields computed from the others for speed: not part of an entry's equality."""
 
 
 class Entry:
@@ -81,7 +84,11 @@ class Entry:
       always try (stored in the built-in data file, where a test checks them; computed for
       user entries);
     * ``words``: tokens of the pattern and code wording for ranking (stored likewise); not
-      part of equality.
+      part of equality;
+    * ``requires``: lower-cased literals that every match contains, all of them
+      (:func:`pattern_requires`): when one is missing the pattern is not compiled.  Stored in
+      ``kb_index.json`` for the built-in entries, computed for user entries, () = no precheck; derived,
+      so not part of equality.
     """
 
     __slots__ = (*FIELDS, "_regex")
@@ -103,6 +110,7 @@ class Entry:
     origin: str
     anchors: tuple[str, ...]
     words: frozenset[str]
+    requires: tuple[str, ...]
     _regex: re.Pattern[str] | None
 
     def __init__(
@@ -120,7 +128,7 @@ class Entry:
         raise AttributeError(f"an Entry is immutable (cannot set {name!r})")
 
     def _compared(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in FIELDS if name != "words")
+        return tuple(getattr(self, name) for name in FIELDS if name not in DERIVED)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Entry) and self._compared() == other._compared()
@@ -148,6 +156,8 @@ class Entry:
         low = text.lower() if lowered is None else lowered
         if self.anchors and not any(a in low for a in self.anchors):
             return None  # decided without compiling the pattern
+        if self.requires and not _may_contain_all(low, self.requires):
+            return None  # likewise: a literal every match holds is missing
         return self._search_windows(text, low)
 
     def _search_windows(self, text: str, low: str) -> re.Match[str] | None:
@@ -186,6 +196,20 @@ class Entry:
         return out
 
 
+CASE_FOLDS_ONTO_ASCII = "\u0131\u017f"
+"""The characters that an ignore-case pattern's ASCII letter matches but that ``str.lower`` leaves
+without that letter (dotless i, long s): a lower-cased text holding one may match a pattern without
+holding its literals, so a text with one is never ruled out by :attr:`Entry.requires` (a test derives
+this set from ``re`` over every code point)."""
+
+
+def _may_contain_all(low: str, required: tuple[str, ...]) -> bool:
+    """Whether a lower-cased text may match a pattern whose matches all hold ``required``."""
+    if all(r in low for r in required):
+        return True
+    return not low.isascii() and any(c in low for c in CASE_FOLDS_ONTO_ASCII)
+
+
 def _first_in_windows(rx: re.Pattern[str], text: str, starts: list[int]) -> re.Match[str] | None:
     """The first match in a :data:`WINDOW`-wide window centred on one of ``starts``."""
     for start in starts:
@@ -216,6 +240,7 @@ def entry_from_dict(raw: Any, origin: str = "builtin", trusted: bool = False) ->
     if pattern and not trusted:
         _check_user_pattern(pattern)
     anchors, all_keys, words = _derived(raw, pattern, code, keys, trusted)
+    requires = _required(raw, pattern, trusted)
     entry_id = raw.get("id") or _default_id(raw["tool"], code, pattern)
     return Entry(
         id=str(entry_id),
@@ -237,6 +262,7 @@ def entry_from_dict(raw: Any, origin: str = "builtin", trusted: bool = False) ->
         origin=origin,
         words=words,
         anchors=anchors,
+        requires=requires,
     )
 
 
@@ -284,6 +310,14 @@ def _derived(
         return tuple(str(a) for a in stored), tuple(keys), frozenset(raw.get("words", ()))
     anchors = pattern_anchors(pattern) if pattern else ()
     return anchors, tuple(sorted(set(keys) | set(keys_for_code(code)))), entry_words(pattern, code)
+
+
+def _required(raw: dict[str, Any], pattern: str, trusted: bool) -> tuple[str, ...]:
+    """The literals every match holds: stored for a trusted entry (by the compiled index; () when the
+    index gave none: no precheck, same answers), computed for any other."""
+    if trusted:
+        return tuple(str(r) for r in raw.get("requires", ()))
+    return pattern_requires(pattern) if pattern else ()
 
 
 def entry_words(pattern: str, code: str) -> frozenset[str]:
@@ -478,6 +512,44 @@ def _branch_anchors(branches: Any) -> list[str] | None:
     if alts and all(alts):
         return [a for alt in alts if alt for a in alt]
     return None
+
+
+def pattern_requires(pattern: str) -> tuple[str, ...]:
+    """Lower-cased ASCII literals (of :data:`MIN_ANCHOR` characters or more) that every match of
+    ``pattern`` contains, all of them: the literal runs of its mandatory items, branches left out.
+
+    Where :func:`pattern_anchors` says "one of these", this says "each of these"; a text that lacks
+    one cannot match, which a lookup decides before compiling the pattern.  () when none is known.
+    """
+    try:
+        parsed = _sre_parse.parse(pattern)
+    except re.error:
+        return ()
+    runs = set(_required_runs(parsed.data))
+    return tuple(sorted(r for r in runs if not any(r != other and r in other for other in runs)))
+
+
+def _required_runs(seq: list[tuple[Any, Any]]) -> Iterator[str]:
+    """The literal runs of a sequence and of the groups and repeats every match goes through."""
+    run: list[str] = []
+    for op, av in seq:
+        if op is _LIT:
+            run.append(chr(av))
+            continue
+        yield from _usable_run(run)
+        run = []
+        body = _mandatory_body(op, av)
+        if body is not None:
+            yield from _required_runs(body)
+    yield from _usable_run(run)
+
+
+def _usable_run(run: list[str]) -> Iterator[str]:
+    """A literal run, lower-cased, if it is ASCII (case folding of other scripts is left alone) and long
+    enough to rule anything out."""
+    text = "".join(run).lower()
+    if len(text) >= MIN_ANCHOR and text.isascii():
+        yield text
 
 
 def _anchor_rank(c: list[str]) -> int:

@@ -3,8 +3,10 @@
 ``kb.jsonl`` stays the one source of truth (one JSON object per line, reviewed by hand).
 ``kb_index.json`` (package data, plain JSON, never pickle) is built from it by
 ``python -m dumpscope.core.knowledge.index`` and holds what a lookup needs before it
-knows which entries matter: where each line starts, and the postings of codes, words and
-anchors.  An entry is parsed only when a lookup reaches it (:class:`EntryTable`).
+knows which entries matter: where each line starts, the postings of codes, words and
+anchors, and per entry the literals every match of its pattern holds (``requires``: a pattern is
+compiled only when they are all in the text).  An entry is parsed only when a lookup reaches it
+(:class:`EntryTable`).
 
 The index records the length and CRC-32 of the ``kb.jsonl`` it was built from; when the
 file on disk differs (an edit without a rebuild), :func:`read_index` returns None and the
@@ -19,14 +21,14 @@ import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from dumpscope.core.knowledge.entry import Entry, entry_from_dict
+from dumpscope.core.knowledge.entry import Entry, entry_from_dict, pattern_requires
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
 if TYPE_CHECKING:
     from typing import Any
 
 INDEX_FILE = "kb_index.json"
-FORMAT = 1
+FORMAT = 2
 
 
 class Postings:
@@ -76,11 +78,15 @@ class Postings:
 
 
 class EntryTable(Sequence[Entry]):
-    """The entries of a knowledge base, parsed from their ``kb.jsonl`` line on first access."""
+    """The entries of a knowledge base, parsed from their ``kb.jsonl`` line (bytes, at byte offsets: the
+    whole file is never decoded) on first access."""
 
-    def __init__(self, text: str, offsets: list[int], ids: list[str]) -> None:
+    def __init__(
+        self, text: bytes, offsets: list[int], ids: list[str], requires: list[list[str]] | None = None
+    ) -> None:
         self._text = text
         self._offsets = offsets
+        self._requires = requires
         self._entries: list[Entry | None] = [None] * len(ids)
         self.ids = list(ids)
         """Entry ids by position (known without parsing)."""
@@ -100,7 +106,10 @@ class EntryTable(Sequence[Entry]):
 
     def _parse(self, i: int) -> Entry:
         line = self._text[self._offsets[i] : self._offsets[i + 1]]
-        entry = entry_from_dict(json.loads(line), trusted=True)
+        raw = json.loads(line)
+        if self._requires is not None and isinstance(raw, dict):
+            raw["requires"] = self._requires[i]
+        entry = entry_from_dict(raw, trusted=True)
         self._entries[i] = entry
         return entry
 
@@ -120,14 +129,14 @@ class EntryTable(Sequence[Entry]):
 
 
 class CompiledIndex:
-    """A validated ``kb_index.json`` together with the ``kb.jsonl`` text it indexes."""
+    """A validated ``kb_index.json`` together with the ``kb.jsonl`` bytes it indexes."""
 
-    def __init__(self, text: str, data: dict[str, Any]) -> None:
+    def __init__(self, text: bytes, data: dict[str, Any]) -> None:
         self.text = text
         self.data = data
 
     def table(self) -> EntryTable:
-        return EntryTable(self.text, self.data["offsets"], self.data["ids"])
+        return EntryTable(self.text, self.data["offsets"], self.data["ids"], self.data["requires"])
 
     def postings(self, for_change: bool = True) -> Postings:
         """The postings; copies of the lists when a user entry is about to change them."""
@@ -153,6 +162,7 @@ def build_index(text: str) -> dict[str, Any]:
     """The index of a ``kb.jsonl`` text (its lines must all be valid entries)."""
     offsets: list[int] = []
     ids: list[str] = []
+    requires: list[list[str]] = []
     postings = Postings()
     pos = 0
     for line in text.splitlines(keepends=True):
@@ -161,13 +171,15 @@ def build_index(text: str) -> dict[str, Any]:
             postings.add(len(ids), entry)
             offsets.append(pos)
             ids.append(entry.id)
-        pos += len(line)
+            requires.append(list(pattern_requires(entry.pattern)) if entry.pattern else [])
+        pos += len(line.encode("utf-8"))  # byte offsets: an entry is read without decoding the file
     offsets.append(pos)  # only the next entry's start is used, so a trailing comment is harmless
     return {
         "format": FORMAT,
         "source": fingerprint(text.encode("utf-8")),
         "ids": ids,
         "offsets": offsets,
+        "requires": requires,
         "postings": postings.to_json(),
     }
 
@@ -181,7 +193,7 @@ def read_index(source: bytes, raw: bytes) -> CompiledIndex | None:
         return None
     if not _well_formed(data) or data["source"] != fingerprint(source):
         return None
-    return CompiledIndex(source.decode("utf-8"), data)
+    return CompiledIndex(source, data)
 
 
 def _well_formed(data: object) -> bool:
@@ -189,10 +201,13 @@ def _well_formed(data: object) -> bool:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         return False
     ids, offsets, postings = data.get("ids"), data.get("offsets"), data.get("postings")
+    requires = data.get("requires")
     return (
         isinstance(ids, list)
         and isinstance(offsets, list)
         and len(offsets) == len(ids) + 1
+        and isinstance(requires, list)
+        and len(requires) == len(ids)
         and isinstance(postings, dict)
     )
 

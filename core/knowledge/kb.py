@@ -591,6 +591,92 @@ def _captures(m: Any) -> tuple[tuple[str, str], ...]:
     out: list[tuple[str, str]] = []
     for name, _idx in sorted(named.items(), key=lambda kv: kv[1]):
         value = m.group(name)
-        if value is not None and value.strip():
-            out.append((name, value.strip().strip("[]'\"").strip()))
+        if value is None or not value.strip():
+            continue
+        if name.rstrip("0123456789") in NAME_CAPTURES:
+            value = name_value(m.string, *m.span(name))
+        else:
+            value = value.strip().strip("[]'\"").strip()
+        if value:
+            out.append((name, value))
     return tuple(out)
+
+
+NAME_CAPTURES = frozenset({"op", "op_type", "optype", "node", "layer", "tensor", "input", "output", "dtype"})
+"""Captures that hold one name (an operator, node, tensor, type): shown as :func:`name_value` reads them."""
+_CLOSING = {"(": ")", "[": "]", "{": "}"}
+MAX_NAME = 400
+"""Longest name a capture is extended to (a bracket group that never closes is not followed further)."""
+_NAME_END_PUNCTUATION = ".,;:"
+
+
+def name_value(text: str, start: int, end: int) -> str:
+    """The name a capture ``text[start:end]`` starts, as the message has it: a bracket group opened in it
+    is kept whole, spaces included (``{ForeignNode[(Unnamed Layer* 12) [Shuffle]...]}``), and so are
+    TensorRT's fused names (``Conv_14 + PWN(Relu_15)``, ``(Unnamed Layer* 3) [Shuffle]``) and a list of
+    one-word names inside the capture (``Resize, MaxUnpool``); trailing words
+    (``Concat_3 due to ...``) and punctuation are dropped, quotes and one enclosing ``[...]`` removed.
+    A group that does not close on the line (within :data:`MAX_NAME` characters) is cut where the capture
+    ends."""
+    while start < end and text[start].isspace():
+        start += 1
+    stop = _name_end(text, start, end, min(len(text), start + MAX_NAME))
+    if stop is None:
+        stop = _name_end(text, start, end, end) or end
+    return _unwrapped(text[start:stop].rstrip(_NAME_END_PUNCTUATION + " \t"))
+
+
+def _name_end(text: str, start: int, end: int, limit: int) -> int | None:
+    """Where the name starting at ``start`` ends, reading up to ``limit``; None when a bracket group it
+    opened is still open there."""
+    depth: list[str] = []
+    reading = False  # past the capture's end: inside a group it opened, or a fused name after " + "
+    i = start
+    while i < limit:
+        ch = text[i]
+        if not depth and (ch in ")]}" or (i >= end and not reading and not _joined(text, i))):
+            break
+        if ch == " " and not depth and i < end and _listed(text, i, end):
+            i += 1  # ", " inside the capture before another one-word item: a list of names
+            continue
+        if ch in "\r\n" or (ch.isspace() and not depth and not _joined(text, i)):
+            break
+        if ch.isspace() and not depth:
+            i, reading = i + (3 if text.startswith(" + ", i) else 1), True
+            continue
+        reading = reading or (i >= end and bool(depth))
+        if ch in _CLOSING:
+            depth.append(_CLOSING[ch])
+        elif depth and ch == depth[-1]:
+            depth.pop()
+        i += 1
+    return None if depth else i
+
+
+def _listed(text: str, i: int, end: int) -> bool:
+    """The space at ``text[i]`` follows a comma and comes before another one-word item of the capture: a
+    list of names (``Resize, MaxUnpool``), not a name followed by words (``Unfold, input size ...``)."""
+    if i == 0 or text[i - 1] != ",":
+        return False
+    item = text[i + 1 : min(end, i + 1 + MAX_NAME)].split(",", 1)[0].strip()
+    return bool(item) and not any(c.isspace() for c in item)
+
+
+def _joined(text: str, i: int) -> bool:
+    """The space at ``text[i]`` joins two parts of one TensorRT name: `` + `` before a fused layer's name,
+    or the `` [Type]`` after ``(Unnamed Layer* 12)``."""
+    if text.startswith(" + ", i):
+        return i + 3 < len(text) and not text[i + 3].isspace()
+    return text.startswith(" [", i) and i > 0 and text[i - 1] == ")"
+
+
+def _unwrapped(value: str) -> str:
+    """``value`` without surrounding quotes and one enclosing ``[...]`` pair."""
+    value = value.strip("'\"` ")
+    if (
+        value.startswith("[")
+        and value.endswith("]")
+        and _name_end(value, 1, len(value) - 1, len(value)) == (len(value) - 1)
+    ):
+        value = value[1:-1].strip("'\" ")
+    return value

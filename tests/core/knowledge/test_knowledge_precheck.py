@@ -1,0 +1,169 @@
+"""The literal precheck (``Entry.requires``): a pattern is compiled only when every literal that all of
+its matches hold is in the text.  It must never change an answer, only skip work."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dumpscope.core.knowledge import KnowledgeBase, builtin_entries, load_kb
+from dumpscope.core.knowledge.entry import CASE_FOLDS_ONTO_ASCII, Entry, entry_from_dict, pattern_requires
+from dumpscope.core.knowledge.index import CompiledIndex
+from dumpscope.core.knowledge.loader import builtin_index
+from tests.support.paths import DATA
+
+NO_USER_DIR = Path("/nonexistent-dumpscope-test")
+
+
+def _all_messages() -> list[str]:
+    """Every message of every evaluation file (dev and held-out: compared by result equality only, never
+    printed)."""
+    out: list[str] = []
+    for path in sorted((DATA / "explain").glob("*.jsonl")):
+        with path.open(encoding="utf-8") as f:
+            out.extend(json.loads(line)["message"] for line in f if line.strip())
+    return out
+
+
+def _without_precheck() -> KnowledgeBase:
+    """The built-in KB from its index, with every entry's ``requires`` left empty."""
+    index = builtin_index()
+    assert index is not None
+    data = {**index.data, "requires": [[] for _ in index.data["ids"]]}
+    return KnowledgeBase.from_index(CompiledIndex(index.text, data))
+
+
+def _result(kb: KnowledgeBase, message: str) -> tuple[object, ...]:
+    answer = kb.answer(message, top=10)
+    matches = tuple(
+        (m.entry.id, m.score, m.reason, m.captures, m.codes, m.via) for m in kb.lookup(message, top=10)
+    )
+    return matches, answer.confident, answer.to_dict()
+
+
+def test_the_precheck_changes_no_answer_on_any_evaluation_message() -> None:
+    messages = _all_messages()
+    assert len(messages) > 400
+    fast, slow = load_kb(user_dir=NO_USER_DIR), _without_precheck()
+    assert any(e.requires for e in fast.entries[:200])
+    assert not any(e.requires for e in slow.entries[:200])
+    differ = [i for i, message in enumerate(messages) if _result(fast, message) != _result(slow, message)]
+    assert differ == [], f"{len(differ)} messages answered differently (by position: {differ[:10]})"
+
+
+def test_the_precheck_spares_most_compilations_of_an_ascend_parameter_line() -> None:
+    """The issue's slow case: an E10001 line reaches dozens of Ascend entries by its code."""
+    message = (
+        "E10001: Value [1,3,224] for parameter [--input_shape] is invalid. Reason: the shape is not 4-D."
+    )
+    fast, slow = load_kb(user_dir=NO_USER_DIR), _without_precheck()
+    assert _result(fast, message) == _result(slow, message)
+    compiled = [
+        sum(e is not None and e._regex is not None for e in kb.entries._entries) for kb in (fast, slow)
+    ]
+    assert compiled[0] * 3 < compiled[1], compiled
+
+
+def test_every_example_holds_its_entrys_required_literals() -> None:
+    index = builtin_index()
+    assert index is not None
+    checked = 0
+    for entry, required in zip(builtin_entries(), index.data["requires"], strict=True):
+        assert list(pattern_requires(entry.pattern)) == required if entry.pattern else required == []
+        if entry.example and entry.search(entry.example):
+            checked += 1
+            assert all(r in entry.example.lower() for r in required), entry.id
+    assert checked > 500
+
+
+def test_user_entries_get_their_required_literals_computed() -> None:
+    raw = {"tool": "t", "stage": "run", "cause": "c", "fix": "f", "source": "s"}
+    entry = entry_from_dict({**raw, "pattern": r"Failed to (?:load|open) model (?P<m>\S+) \(code 42\)"})
+    assert entry.requires == (" (code 42)", " model ", "failed to ")
+    assert entry.search("failed to open model a.onnx (code 42)") is None  # case-sensitive pattern
+    assert entry.search("Failed to open model a.onnx (code 42)") is not None
+    assert entry.search("Failed to open model a.onnx (code 41)") is None
+
+
+def test_the_case_folds_onto_ascii_are_all_known() -> None:
+    """Every non-ASCII character that an ignore-case ASCII letter matches either lowers to a text holding
+    that letter or is in CASE_FOLDS_ONTO_ASCII (derived from ``re`` itself, over every code point)."""
+    letters = re.compile("(?i)[a-z]")
+    unknown = []
+    for cp in range(0x80, 0x110000):
+        ch = chr(cp)
+        if letters.fullmatch(ch) and ch not in CASE_FOLDS_ONTO_ASCII:
+            if not any(
+                re.fullmatch(f"(?i){a}", ch) and a in ch.lower() for a in "abcdefghijklmnopqrstuvwxyz"
+            ):
+                unknown.append(hex(cp))
+    assert unknown == []
+
+
+def test_a_text_with_a_case_fold_is_never_ruled_out_by_the_precheck() -> None:
+    pattern = r"(?i)missing input shape"
+    assert pattern_requires(pattern) == ("missing input shape",)
+    entry = Entry("t", "t", "run", "c", "f", "s", pattern=pattern, requires=pattern_requires(pattern))
+    text = "MI\u017f\u017fING INPUT SHAPE"  # long s: matches (?i)s, lowers to itself
+    assert re.search(pattern, text)
+    assert entry.search(text) is not None
+    assert entry.search("MISING INPUT SHAPE") is None
+
+
+# --- soundness on generated patterns -------------------------------------------------------------
+
+_WORD = st.text(alphabet="abcXYZ _-:[](){}.019", min_size=1, max_size=6)
+
+
+def _lit(s: str) -> str:
+    return re.escape(s)
+
+
+_ATOM = st.one_of(
+    _WORD.map(_lit),
+    st.sampled_from([r"\d+", r"\w*", r"[A-Z]", r".{0,3}", r"\s", r"\b"]),
+)
+
+
+@st.composite
+def _patterns(draw: st.DrawFn, depth: int = 2) -> str:
+    parts = []
+    for _ in range(draw(st.integers(1, 4))):
+        kind = draw(
+            st.sampled_from(["atom", "atom", "group", "optional", "branch", "plus"] if depth else ["atom"])
+        )
+        if kind == "atom":
+            parts.append(draw(_ATOM))
+            continue
+        inner = draw(_patterns(depth - 1))
+        if kind == "group":
+            parts.append(f"({inner})")
+        elif kind == "optional":
+            parts.append(f"(?:{inner})?")
+        elif kind == "plus":
+            parts.append(f"(?:{inner}){{1,2}}")
+        else:
+            parts.append(f"(?:{inner}|{draw(_patterns(depth - 1))})")
+    return "".join(parts)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_every_match_of_a_generated_pattern_holds_its_required_literals(data: st.DataObject) -> None:
+    pattern = data.draw(st.sampled_from(["", "(?i)"])) + data.draw(_patterns())
+    required = pattern_requires(pattern)
+    text = data.draw(st.from_regex(pattern, fullmatch=True))
+    assert re.fullmatch(pattern, text)
+    lowered = text.lower()
+    folded = any(c in lowered for c in CASE_FOLDS_ONTO_ASCII)
+    assert folded or all(r in lowered for r in required), (pattern, text, required)
+
+
+@pytest.mark.parametrize("pattern", [r"a(?!bcd)", r"(?<=xyz)ab", r"x(?=hello)", r"(a)?(?(1)bcd|efg)"])
+def test_assertions_and_conditionals_add_no_requirement(pattern: str) -> None:
+    assert pattern_requires(pattern) == ()
