@@ -8,7 +8,9 @@ Cases (generated in the same run, page cache warm for both contenders):
   (c) a real topology from the onnx package's light models, dumped with `dumpscope dump`
       (golden and an fp16 target);
   (d) a real OCR detector (PP-OCRv4 det from rapidocr-onnxruntime, as cached by
-      `python -m bench.realmodels`; skipped when not cached) at 640x640, golden vs fp16.
+      `python -m bench.realmodels`; skipped when not cached) at 640x640, golden vs fp16;
+  (e) a 2 GiB pair (512 x 700k, float32 vs float16): the input rate against the read rate on a
+      pair twice (b)'s size (not in the default run: ``--cases abcde``).
 dumpscope's bytecode is compiled first, as an installed copy has it (see bench_cli_startup).
 Both contenders run as subprocesses, so wall time, CPU time and peak RSS are measured the
 same way (RUSAGE_CHILDREN).  One run prints, per case and measured in that run:
@@ -277,6 +279,7 @@ def main() -> None:
         "(b) ~1 GB float32 vs float16": lambda d: make_layers(d, 240 // scale, 700_000, np.float16, 2),
         "(c) onnx light model, fp16 target": make_light_model,
         "(d) PP-OCRv4 det 640x640, fp16 target": make_ocr_det,
+        "(e) 2 GiB float32 vs float16": lambda d: make_layers(d, 512 // scale, 700_000, np.float16, 3),
     }
     sibling("bench_cli_startup").compile_bytecode()  # as installed: see the module's docstring
     print(f"cores available: {len(os.sched_getaffinity(0))}; load average at start {load():.2f}")

@@ -159,11 +159,18 @@ async def _measure_datatable(rows: int) -> dict[str, float]:
 
 
 def first_row_in_pty(
-    argv: list[str], env: dict[str, str], size: tuple[int, int], timeout: float, drain: bool = False
+    argv: list[str],
+    env: dict[str, str],
+    size: tuple[int, int],
+    timeout: float,
+    drain: bool = False,
+    cpu: list[float] | None = None,
 ) -> tuple[float | None, int]:
     """Run ``argv`` in a pseudo-terminal of ``size`` (columns, rows): seconds until the first judged
     row (``✓ OK`` / ``✗ FAIL``) is on screen (None: not within ``timeout``) and the bytes it wrote
-    (with ``drain``, the rest of its start-up output too); then ``q`` quits it."""
+    (with ``drain``, the rest of its start-up output too); then ``q`` quits it.  ``cpu`` receives the
+    CPU seconds the process (every thread) had used when that row was seen: a figure the load
+    hardly moves, where the wall clock at load 18 is mostly other processes' time."""
     import fcntl
     import termios
 
@@ -180,6 +187,8 @@ def first_row_in_pty(
                 break
             if "✓ OK".encode() in seen or "✗ FAIL".encode() in seen:
                 first = time.perf_counter() - start
+                if cpu is not None:
+                    cpu.append(_cpu_seconds(proc.pid))
     while drain and select.select([master], [], [], 0.3)[0]:
         seen, alive = _read_more(master, seen)
         if not alive:
@@ -191,6 +200,17 @@ def first_row_in_pty(
         proc.kill()
     os.close(master)
     return first, len(seen)
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` so far, every thread (``/proc/PID/stat``); NaN
+    where it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime (fields 14, 15)
 
 
 def _read_more(master: int, seen: bytes) -> tuple[bytes, bool]:
@@ -491,11 +511,13 @@ def _first_row(tensors: int) -> None:
                 .splitlines()[-1]
             )
             argv = [sys.executable, "-m", "dumpscope", golden, target]
-            on_screen, _seen = first_row_in_pty(argv, env, SIZE, 300)
+            cpu: list[float] = []
+            on_screen, _seen = first_row_in_pty(argv, env, SIZE, 300, cpu=cpu)
             print(
                 f"{tensors} tensors, {label:<13}: first judged row {headless['first_row_s']:.2f} s headless "
                 f"({headless['first_rows']} rows{', a preview' if headless['preview'] else ''}), "
-                f"{on_screen if on_screen is not None else float('nan'):.2f} s on screen (pty); "
+                f"{on_screen if on_screen is not None else float('nan'):.2f} s on screen (pty, "
+                f"{cpu[0] if cpu else float('nan'):.2f} CPU s by then); "
                 f"complete {headless['complete_s']:.2f} s; `dumpscope compare` {cli:.2f} s   target <= 2 s; "
                 f"without the preview: first row {unpreviewed['first_row_s']:.2f} s, "
                 f"complete {unpreviewed['complete_s']:.2f} s"

@@ -2,8 +2,10 @@
 
     python bench/bench_workers.py [--quick] [--workers 1,2] [--repeat 3] [--keep DIR]
                                   [--layers N --elems M]   (e.g. 5000 x 2000: many small tensors)
+                                  [--target-dtype float32]  (the all-float32 set: 500 x 100k)
 
-Generates a ~1 GB float32-vs-float16 pair (240 layers x 700k elements; ``--quick``: 64)
+Generates a ~1 GB float32-vs-float16 pair (240 layers x 700k elements; ``--quick``: 64;
+``--target-dtype float32 --layers 500 --elems 100000``: bench_compare's set (a), 0.4 GB)
 and times ``compare(..., workers=n)`` in this process (imports and page cache warm),
 alternating the worker counts and keeping each one's best of ``--repeat`` runs.
 
@@ -48,8 +50,8 @@ if (
 import numpy as np  # noqa: E402 - after the BLAS setting
 
 
-def make_pair(root: Path, layers: int, elems: int) -> int:
-    """A float32 golden and a float16 target of ``layers`` tensors; total bytes."""
+def make_pair(root: Path, layers: int, elems: int, target_dtype: str = "float16") -> int:
+    """A float32 golden and a ``target_dtype`` target of ``layers`` tensors; total bytes."""
     rng = np.random.default_rng(2)
     g, t = root / "golden", root / "target"
     g.mkdir(parents=True, exist_ok=True)
@@ -57,7 +59,7 @@ def make_pair(root: Path, layers: int, elems: int) -> int:
     total = 0
     for i in range(layers):
         a = rng.standard_normal(elems, dtype=np.float32)
-        b = (a + rng.standard_normal(elems, dtype=np.float32) * 1e-3).astype(np.float16)
+        b = (a + rng.standard_normal(elems, dtype=np.float32) * 1e-3).astype(target_dtype)
         np.save(g / f"layer_{i:04d}.npy", a)
         np.save(t / f"layer_{i:04d}.npy", b)
         total += a.nbytes + b.nbytes
@@ -170,6 +172,9 @@ def report(best: dict[int, Run], lean: dict[int, Run], size: int) -> dict[str, o
         f"serial share (1 worker, CPU): {share:.1%} = {first.serial:.3f} s of "
         f"{first.serial + first.work:.3f} s"
     )
+    for n, run in sorted(lean.items()):
+        whole = run.parent_cpu + run.children_cpu
+        print(f"parent outside tasks, {n} worker(s): {run.serial:.3f} s, {run.serial / whole:.1%} of all CPU")
     print(
         f"{'workers':>7} {'wall s':>7} {'GB/s':>6} {'wall x':>7} {'CPU x':>6} {'Amdahl':>6} {'got':>5} "
         f"{'code x':>6} {'serial s':>8} {'overhead':>8} {'work x':>6} {'faults/GB':>9}  task CPU per worker"
@@ -199,11 +204,12 @@ def main() -> None:
     ap.add_argument("--keep", metavar="DIR")
     ap.add_argument("--layers", type=int, help="tensors per side (default 240, --quick 64)")
     ap.add_argument("--elems", type=int, default=700_000, help="elements per tensor")
+    ap.add_argument("--target-dtype", default="float16", choices=("float16", "float32"))
     args = ap.parse_args()
     base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="dumpscope-workers-"))
     layers = args.layers or (64 if args.quick else 240)
     size = (
-        make_pair(base, layers, args.elems)
+        make_pair(base, layers, args.elems, args.target_dtype)
         if not (base / "golden").exists()
         else sum(f.stat().st_size for f in base.rglob("*.npy"))
     )

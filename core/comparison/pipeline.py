@@ -397,11 +397,10 @@ def _prepare(
 ) -> Comparison:
     """Open, parse (model and vendor graph, once) and pair: a Comparison without a frame yet."""
     with shared_listings():  # each folder listed once for the checks, every sniffer and the reader
-        for side in (golden, target):  # both recognised before either is read
-            if not isinstance(side, Dump):
-                check_dump(side)
-        g = golden if isinstance(golden, Dump) else open_dump(golden)
-        t = target if isinstance(target, Dump) else open_dump(target)
+        # both recognised before either is read, each sniffed once
+        formats = [None if isinstance(side, Dump) else check_dump(side) for side in (golden, target)]
+        g = golden if isinstance(golden, Dump) else open_dump(golden, formats[0])
+        t = target if isinstance(target, Dump) else open_dump(target, formats[1])
     facts = _load_model(model)
     t, graph = _ncnn_blobs(g, t, facts, graph)
     model_warnings = check_model(model, g, t, facts)

@@ -87,12 +87,14 @@ def open_dump(path: str | Path, format: str | None = None) -> Dump:
         return _open_with(_best(p, mods), p)
 
 
-def check_dump(path: str | Path) -> None:
+def check_dump(path: str | Path) -> str:
     """Raise the DumpError :func:`open_dump` would for a path no format claims, without reading it
     (sniffing is bounded): a comparison checks both sides first, so ``compare / /proc/self``
-    fails at once instead of reading ``/`` before it looks at ``/proc/self``."""
+    fails at once instead of reading ``/`` before it looks at ``/proc/self``.  Returns the format
+    :func:`open_dump` would pick, to pass it as ``format`` (each of nine sniffers looks at a folder
+    once, not twice: 0.09 CPU s a side on a folder of 100k files)."""
     with shared_listings():
-        _best(Path(path), _modules())
+        return str(_best(Path(path), _modules()).NAME)
 
 
 def _best(p: Path, mods: list[ModuleType]) -> ModuleType:

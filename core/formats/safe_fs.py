@@ -252,8 +252,9 @@ class _Walker:
             return []
         names, kinds = listing
         base, wanted, hidden = os.path.join(folder, ""), self.wanted, self.skip_hidden
+        child = _child_maker(folder)
         self.walk.files.extend(
-            Path(base + n)
+            child(n)
             for n, k in zip(names, kinds, strict=True)
             if k == _FILE and wanted(n) and not (hidden and n[:1] == ".")
         )
@@ -289,6 +290,22 @@ class _Walker:
         self.walk.entries += len(names)
         self.walk.folders += 1
         return names, kinds
+
+
+_CHILD_OF = getattr(Path, "_make_child_relpath", None)
+"""pathlib's own way to name an entry of a listed folder (what ``Path.iterdir`` uses): the parent's
+parsed parts plus the name, where ``Path(text)`` parses the whole path again: walking a folder of
+100k ``.npy`` files took 0.55 CPU s, now 0.23-0.25 (the parent's serial time, twice per compare).
+Private to pathlib, so looked up once, and the plain constructor is used where a Python lacks it."""
+
+
+def _child_maker(folder: Path) -> Callable[[str], Path]:
+    """A function naming an entry ``name`` of ``folder`` (a name from its listing: one part, no
+    separator) as ``Path(os.path.join(folder, name))`` would, only cheaper (see :data:`_CHILD_OF`)."""
+    if _CHILD_OF is not None and type(folder) is type(Path()):
+        return functools.partial(_CHILD_OF, folder)
+    base = os.path.join(folder, "")
+    return lambda name: Path(base + name)
 
 
 #: Entry kinds of a listing (:func:`list_folder`): a folder, a symbolic link to a folder, a regular

@@ -111,13 +111,24 @@ def test_grouped_dumps_fix_the_mmap_threshold_one_run_dumps_do_not(
 
 
 def test_memory_steps_are_no_ops_without_glibc(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ctypes
     import ctypes.util
 
     assert heap.libc_function("no_such_function_in_any_libc") is None
+
+    class NoGlibc:  # the process's symbols without glibc's memory functions (musl, macOS)
+        def __init__(self, _name: object) -> None:
+            pass
+
+    monkeypatch.setattr(ctypes, "CDLL", NoGlibc)
     monkeypatch.setattr(ctypes.util, "find_library", lambda _name: None)
-    assert heap.libc_function("mallopt") is None
-    heap.map_large_blocks()
-    heap.trim_free_heap()
+    heap.libc_function.cache_clear()  # (looked up once per name: forget the real ones)
+    try:
+        assert heap.libc_function("mallopt") is None
+        heap.map_large_blocks()
+        heap.trim_free_heap()
+    finally:
+        heap.libc_function.cache_clear()  # the tests after this one look the real functions up
 
 
 def test_a_grouped_dump_of_a_light_model_matches_its_one_run_dump(
