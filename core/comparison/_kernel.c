@@ -31,25 +31,25 @@
 #endif
 
 typedef struct {
-    double sxx, syy, sdd, sad, say, mad, sx, sy, srel, mrel, minx, maxx, miny, maxy;
+    double sxx, syy, sdd, sad, say, mad, sx, sy, srel, mrel, minx, maxx, miny, maxy, sxy;
     long long n, within, nan_x, nan_y, inf_x, inf_y, mismatch, matched;
 } Moments;
 
 #define MOMENTS_FAST(T)                                                                  \
     TARGETS static long long moments_fast_##T(const T *x, const T *y, Py_ssize_t n, double rtol,   \
                                       double atol, Moments *m) {                         \
-        double sxx = 0, syy = 0, sdd = 0, sad = 0, say = 0, sx = 0, sy = 0, srel = 0;      \
+        double sxx = 0, syy = 0, sdd = 0, sad = 0, say = 0, sx = 0, sy = 0, srel = 0, sxy = 0; \
         double mad = 0, mrel = 0, minx = INFINITY, maxx = -INFINITY;                       \
         double miny = INFINITY, maxy = -INFINITY;                                          \
         long long within = 0, bad = 0;                                                     \
-        _Pragma("omp simd reduction(+:sxx,syy,sdd,sad,say,sx,sy,srel,within,bad) reduction(max:mad,mrel,maxx,maxy) reduction(min:minx,miny)") \
+        _Pragma("omp simd reduction(+:sxx,syy,sdd,sad,say,sx,sy,srel,sxy,within,bad) reduction(max:mad,mrel,maxx,maxy) reduction(min:minx,miny)") \
         for (Py_ssize_t i = 0; i < n; i++) {                                               \
             double xi = (double)x[i], yi = (double)y[i];                                   \
             double d = xi - yi;                                                            \
             double ad = fabs(d), ay = fabs(yi);                                            \
             bad += !((xi - xi == 0.0) & (yi - yi == 0.0));                                 \
             sxx += xi * xi; syy += yi * yi; sdd += d * d; sad += ad; say += ay;            \
-            sx += xi; sy += yi;                                                            \
+            sx += xi; sy += yi; sxy += xi * yi;                                            \
             mad = ad > mad ? ad : mad;                                                     \
             minx = xi < minx ? xi : minx; maxx = xi > maxx ? xi : maxx;                    \
             miny = yi < miny ? yi : miny; maxy = yi > maxy ? yi : maxy;                    \
@@ -59,7 +59,7 @@ typedef struct {
         }                                                                                  \
         if (bad) return bad;                                                               \
         m->n += n; m->sxx += sxx; m->syy += syy; m->sdd += sdd; m->sad += sad; m->say += say; \
-        m->sx += sx; m->sy += sy; m->srel += srel; m->within += within;                    \
+        m->sx += sx; m->sy += sy; m->srel += srel; m->sxy += sxy; m->within += within;     \
         if (mad > m->mad) m->mad = mad;                                                    \
         if (mrel > m->mrel) m->mrel = mrel;                                                \
         if (minx < m->minx) m->minx = minx;                                                \
@@ -84,6 +84,7 @@ typedef struct {
             }                                                                              \
             double d = xi - yi, ad = fabs(d), ay = fabs(yi);                               \
             m->n++; m->sxx += xi * xi; m->syy += yi * yi; m->sdd += d * d; m->sad += ad; m->say += ay; \
+            m->sxy += xi * yi;                                                             \
             m->sx += xi; m->sy += yi;                                                      \
             if (ad > m->mad) m->mad = ad;                                                  \
             if (xi < m->minx) m->minx = xi;                                                \
@@ -327,10 +328,10 @@ static PyObject *moments(PyObject *Py_UNUSED(self), PyObject *args) {
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&bx);
     PyBuffer_Release(&by);
-    return Py_BuildValue("{s:L,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:L,s:L,s:L,s:L,s:L,s:L,s:L}",
+    return Py_BuildValue("{s:L,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:L,s:L,s:L,s:L,s:L,s:L,s:L}",
                          "n", m.n, "sxx", m.sxx, "syy", m.syy, "sdd", m.sdd, "sad", m.sad, "say", m.say, "mad", m.mad,
                          "sx", m.sx, "sy", m.sy, "srel", m.srel, "mrel", m.mrel, "minx", m.minx,
-                         "maxx", m.maxx, "miny", m.miny, "maxy", m.maxy, "within", m.within,
+                         "maxx", m.maxx, "miny", m.miny, "maxy", m.maxy, "sxy", m.sxy, "within", m.within,
                          "nan_x", m.nan_x, "nan_y", m.nan_y, "inf_x", m.inf_x, "inf_y", m.inf_y,
                          "mismatch", m.mismatch, "matched_nonfinite", m.matched);
 }
@@ -345,7 +346,8 @@ static void moments_init(Moments *m) {
  * merged is fixed (first to last), so the sums never depend on who computed them. */
 static void moments_merge(Moments *m, const Moments *p) {
     m->n += p->n; m->sxx += p->sxx; m->syy += p->syy; m->sdd += p->sdd; m->sad += p->sad;
-    m->say += p->say; m->sx += p->sx; m->sy += p->sy; m->srel += p->srel; m->within += p->within;
+    m->say += p->say; m->sx += p->sx; m->sy += p->sy; m->srel += p->srel; m->sxy += p->sxy;
+    m->within += p->within;
     m->nan_x += p->nan_x; m->nan_y += p->nan_y; m->inf_x += p->inf_x; m->inf_y += p->inf_y;
     m->mismatch += p->mismatch; m->matched += p->matched;
     if (p->mad > m->mad) m->mad = p->mad;
@@ -470,11 +472,11 @@ static PyObject *pair(PyObject *Py_UNUSED(self), PyObject *args) {
         }
     }
     Py_END_ALLOW_THREADS
-    res = Py_BuildValue("{s:L,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:L,s:L,s:L,s:L,s:L,s:L,s:L,"
+    res = Py_BuildValue("{s:L,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:d,s:L,s:L,s:L,s:L,s:L,s:L,s:L,"
                         "s:d,s:d,s:d,s:d}",
                         "n", m.n, "sxx", m.sxx, "syy", m.syy, "sdd", m.sdd, "sad", m.sad, "say", m.say, "mad", m.mad,
                         "sx", m.sx, "sy", m.sy, "srel", m.srel, "mrel", m.mrel, "minx", m.minx,
-                        "maxx", m.maxx, "miny", m.miny, "maxy", m.maxy, "within", m.within,
+                        "maxx", m.maxx, "miny", m.miny, "maxy", m.maxy, "sxy", m.sxy, "within", m.within,
                         "nan_x", m.nan_x, "nan_y", m.nan_y, "inf_x", m.inf_x, "inf_y", m.inf_y,
                         "mismatch", m.mismatch, "matched_nonfinite", m.matched,
                         "kl_a", kl[0], "kl_b", kl[1], "kl_d", kl[2], "kl_t", kl[3]);
@@ -489,13 +491,13 @@ done:
  * loops above (a zeroed Moments each), so every sum is bit for bit what `moments` gives
  * for that tensor alone; only the Python call per tensor is saved.  Results are written
  * as rows of SEG_FIELDS doubles (counts are exact in a double below 2**53). */
-#define SEG_FIELDS 22
+#define SEG_FIELDS 23
 
 static void moments_row(const Moments *m, double *row) {
     const double v[SEG_FIELDS] = {(double)m->n, m->sxx, m->syy, m->sdd, m->sad, m->say, m->mad, m->sx, m->sy,
                                   m->srel, m->mrel, m->minx, m->maxx, m->miny, m->maxy, (double)m->within,
                                   (double)m->nan_x, (double)m->nan_y, (double)m->inf_x, (double)m->inf_y,
-                                  (double)m->mismatch, (double)m->matched};
+                                  (double)m->mismatch, (double)m->matched, m->sxy};
     memcpy(row, v, sizeof v);
 }
 

@@ -520,9 +520,15 @@ def _row_key(run: str, sides: Sequence[str], context: str) -> str:
     return h.hexdigest()
 
 
+#: Bumped whenever a metric's value changes for the same files (2: cosines from x.y summed directly), so
+#: rows an earlier build stored are a miss, never shown as this build's numbers.
+METRICS_REVISION = 2
+
+
 def run_tag(thresholds: object) -> str:
-    """What a stored row depends on beyond its files and context: this dumpscope and every threshold."""
-    return f"{__version__}|{thresholds!r}"
+    """What a stored row depends on beyond its files and context: this dumpscope, its metrics' revision and
+    every threshold."""
+    return f"{__version__}|m{METRICS_REVISION}|{thresholds!r}"
 
 
 # ------------------------------------------------------------------ the last frame

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -146,6 +146,7 @@ _ADDED = (
     "sx",
     "sy",
     "srel",
+    "sxy",
     "within",
     "nan_x",
     "nan_y",
@@ -186,11 +187,12 @@ class _Sums:
     inf_y: int
     mismatch: int
     matched_nonfinite: int
+    sxy: float
 
     def __init__(self) -> None:
         self.n = self.within = self.mismatch = self.matched_nonfinite = 0
         self.nan_x = self.nan_y = self.inf_x = self.inf_y = 0
-        self.sxx = self.syy = self.sdd = self.sad = self.say = self.sx = self.sy = 0.0
+        self.sxx = self.syy = self.sdd = self.sad = self.say = self.sx = self.sy = self.sxy = 0.0
         self.mad = self.srel = self.mrel = 0.0
         self.minx = self.miny = math.inf
         self.maxx = self.maxy = -math.inf
@@ -232,9 +234,6 @@ class _Acc(_Sums):
         self.x64, self.y64, self.w64 = _buffer("x64", chunk), _buffer("y64", chunk), _buffer("w64", chunk)
         self.a, self.b, self.c = (_buffer(n, chunk, work) for n in ("a", "b", "c"))
         self.mask = _buffer("mask", chunk, bool)
-        self.sxy = 0.0
-        """x.y accumulated directly: the identity used by the kernel path cancels badly
-        when x and y are nearly orthogonal."""
 
     def total(self, v: np.ndarray) -> float:
         """float64 sum of ``v`` (a BLAS dot with ones: 3x faster than ``v.sum()``)."""
@@ -368,11 +367,20 @@ def _compare(g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chunk: int)
         acc, kl = _compare_native(g, t, rtol, atol, chunk, work)
     else:
         acc, kl = _compare_numpy(g, t, rtol, atol, chunk, work)
+    return _finished(acc, kl, g, t, chunk)
+
+
+def _finished(acc: _Sums, kl: float | None, g: np.ndarray, t: np.ndarray, chunk: int = CHUNK) -> PairMetrics:
+    """The metrics from a pair's sums; a side's statistics are measured again from its values where
+    the sums cannot give them: some NaN/Inf (each side over its own finite values), or a side so flat
+    around a large mean that its variance cancels in the sums (:func:`flat`)."""
     m = _finish(acc, g.size)
     if kl is not None:
         m.kullback_leibler_divergence = 0.0 if abs(kl) < REL_EPS else kl
-    if m.compared < g.size:  # some NaN/Inf: each side's stats over its own finite values
+    nonfinite = m.compared < g.size
+    if nonfinite or (acc.n and flat(acc.sy / acc.n, acc.syy / acc.n)):
         m.min_golden, m.max_golden, m.mean_golden, m.std_golden = side_stats(g, chunk)
+    if nonfinite or (acc.n and flat(acc.sx / acc.n, acc.sxx / acc.n)):
         m.min_target, m.max_target, m.mean_target, m.std_target = side_stats(t, chunk)
     return m
 
@@ -387,19 +395,41 @@ def side_stats(a: np.ndarray, chunk: int = CHUNK) -> Stats:
     both sides (a golden's 199,558 must not read 48,591 because the target overflowed
     there).  All None when the side has no finite value.
     """
-    n, s1, s2, lo, hi = 0, 0.0, 0.0, math.inf, -math.inf
+    n, s1, lo, hi = 0, 0.0, math.inf, -math.inf
+    for part in _finite_values(a, chunk):
+        n += part.size
+        s1 += float(part.sum())
+        lo, hi = min(lo, float(part.min())), max(hi, float(part.max()))
+    if n == 0:
+        return None, None, None, None
+    mean = s1 / n
+    if lo == hi:
+        return lo, hi, mean, 0.0
+    # two passes: the squares about the mean, which never cancel as E[x²] − E[x]² can
+    c2 = 0.0
+    for part in _finite_values(a, chunk):
+        part -= mean
+        c2 += float(part @ part)
+    return lo, hi, mean, min(math.sqrt(c2 / n), (hi - lo) / 2.0)
+
+
+def _finite_values(a: np.ndarray, chunk: int) -> Iterator[np.ndarray]:
+    """The finite values of ``a``, chunk by chunk, as float64 copies."""
     for start in range(0, a.size, chunk):
         part = np.asarray(a[start : start + chunk], dtype=np.float64)
         part = part[np.isfinite(part)]
         if part.size:
-            n += part.size
-            s1 += float(part.sum())
-            s2 += float(part @ part)
-            lo, hi = min(lo, float(part.min())), max(hi, float(part.max()))
-    if n == 0:
-        return None, None, None, None
-    mean = s1 / n
-    return lo, hi, mean, spread(mean, s2 / n, lo, hi)
+            yield part
+
+
+#: The variance, relative to the mean square, below which E[x²] − E[x]² has lost more than about a
+#: millionth of its value to rounding (2.2e-16 / 2.2e-10): a side that flat around a large mean.
+FLAT = 2.2e-10
+
+
+def flat(mean: float, mean_square: float) -> bool:
+    """Whether a side's moments cannot give its deviation (see :data:`FLAT`)."""
+    return mean_square - mean * mean < FLAT * mean_square
 
 
 def spread(mean: float, mean_square: float, lo: float, hi: float) -> float:
@@ -491,6 +521,7 @@ SEGMENT_FIELDS: tuple[str, ...] = (
     "inf_y",
     "mismatch",
     "matched_nonfinite",
+    "sxy",
 )
 _SEGMENT_COUNTS = frozenset(
     ("n", "within", "nan_x", "nan_y", "inf_x", "inf_y", "mismatch", "matched_nonfinite")
@@ -565,7 +596,7 @@ _NONFINITE = [_F[k] for k in ("nan_x", "nan_y", "inf_x", "inf_y", "mismatch", "m
 
 def clean_segments(sums: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     """Which segments :func:`clean_columns` finishes: every position finite on both sides,
-    at least two elements, neither side all zero (no :class:`PairFlag` at all)."""
+    at least two elements, neither side all zero (no :class:`PairFlag` at all) nor :func:`flat`."""
     n = sums[:, _F["n"]]
     return (
         (~sums[:, _NONFINITE].any(axis=1))
@@ -573,7 +604,16 @@ def clean_segments(sums: np.ndarray, sizes: np.ndarray) -> np.ndarray:
         & (sizes >= 2)
         & (sums[:, _F["sxx"]] > 0)
         & (sums[:, _F["syy"]] > 0)
+        & _spread_known(sums[:, _F["sx"]], sums[:, _F["sxx"]], n)
+        & _spread_known(sums[:, _F["sy"]], sums[:, _F["syy"]], n)
     )
+
+
+def _spread_known(s1: np.ndarray, s2: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """Per segment, whether a side's moments give its deviation (not :func:`flat`)."""
+    with np.errstate(all="ignore"):
+        mean, mean_square = s1 / n, s2 / n
+        return mean_square - mean * mean >= FLAT * mean_square
 
 
 def clean_columns(sums: np.ndarray, kls: list[float | None]) -> dict[str, list[object]]:
@@ -598,9 +638,7 @@ def clean_columns(sums: np.ndarray, kls: list[float | None]) -> dict[str, list[o
         "max_target": c["maxx"],
         "within_tolerance": c["within"] / n,
         "relative_euclidean_distance": np.sqrt(c["sdd"] / c["syy"]),
-        "cosine_similarity": np.clip(
-            (c["sxx"] + c["syy"] - c["sdd"]) / 2.0 / (np.sqrt(c["sxx"]) * np.sqrt(c["syy"])), -1.0, 1.0
-        ),
+        "cosine_similarity": np.clip(c["sxy"] / (np.sqrt(c["sxx"]) * np.sqrt(c["syy"])), -1.0, 1.0),
     }
     cols = {k: v.tolist() for k, v in out.items()}
     cols.update(
@@ -682,13 +720,7 @@ def segment_metrics(
 
 def _segment_metrics(acc: _Sums, kl: float | None, g: np.ndarray, t: np.ndarray) -> PairMetrics:
     """One segment's metrics, finished exactly as :func:`_compare` finishes a pair."""
-    m = _finish(acc, g.size)
-    if kl is not None:
-        m.kullback_leibler_divergence = 0.0 if abs(kl) < REL_EPS else kl
-    if m.compared < g.size:
-        m.min_golden, m.max_golden, m.mean_golden, m.std_golden = side_stats(g)
-        m.min_target, m.max_target, m.mean_target, m.std_target = side_stats(t)
-    return m
+    return _finished(acc, kl, g, t)
 
 
 def _inverse_span(lo: float, hi: float) -> float:
@@ -857,14 +889,9 @@ def _cosine(m: PairMetrics, acc: _Sums, size: int) -> None:
 
 
 def _cosine_value(acc: _Sums) -> float:
-    """The cosine of two sides with non-zero norms, clipped to [-1, 1].
-
-    x.y = (|x|^2 + |y|^2 - |x-y|^2) / 2 saves a dot product in the compiled kernel;
-    its error is eps64 * (|x|^2 + |y|^2), which matters only for a cosine near 0.
-    The numpy path accumulates x.y directly.
-    """
-    sxy = getattr(acc, "sxy", None)
-    if sxy is None:
-        sxy = (acc.sxx + acc.syy - acc.sdd) / 2.0
-    cos = sxy / (math.sqrt(acc.sxx) * math.sqrt(acc.syy))
+    """The cosine of two sides with non-zero norms, clipped to [-1, 1], from x.y accumulated
+    directly by both paths.  (x.y = (|x|^2 + |y|^2 - |x-y|^2) / 2, which the kernel once used to
+    save a product, errs by eps64 * (|x|^2 + |y|^2) / (|x| |y|): a cosine of 1 read as 0 where
+    one side's norm is 1e30 times the other's.)"""
+    cos = acc.sxy / (math.sqrt(acc.sxx) * math.sqrt(acc.syy))
     return max(-1.0, min(1.0, cos))

@@ -83,8 +83,8 @@ def slice_metrics(
     sgg = _energies(g3)
     if error_energy is not None and not (sgg[sgg > 0] <= error_energy / DESTROYED**2).any():
         return None
-    stt, sdd = _energies(t3), _error_energies(g3, t3)
-    return _worst(sgg, stt, sdd, (np.sqrt(sdd / g3[0, 0].size / n) > floor) & (sgg > 0))
+    stt, (sdd, sgt) = _energies(t3), _error_energies(g3, t3)
+    return _worst(sgg, stt, sdd, sgt, (np.sqrt(sdd / g3[0, 0].size / n) > floor) & (sgg > 0))
 
 
 def _work(a: np.ndarray) -> type[np.floating]:
@@ -113,22 +113,29 @@ def _energies(a3: np.ndarray) -> np.ndarray:
     return out
 
 
-def _error_energies(g3: np.ndarray, t3: np.ndarray) -> np.ndarray:
-    """Per-slice sum of (t - g)^2 over the positions finite on both sides."""
+def _error_energies(g3: np.ndarray, t3: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-slice sums of (t - g)^2 (where the difference is finite) and of t * g (where both
+    sides are finite), over each block while it is in cache."""
     work = np.promote_types(_work(g3), _work(t3))
-    out = np.zeros(g3.shape[1])
+    out, dots = np.zeros(g3.shape[1]), np.zeros(g3.shape[1])
     for sl, i in _blocks(g3):
+        g, t = np.asarray(g3[i, sl], dtype=work), np.asarray(t3[i, sl], dtype=work)
         with np.errstate(invalid="ignore", over="ignore"):
-            d = np.asarray(t3[i, sl], dtype=work) - np.asarray(g3[i, sl], dtype=work)
-            part = np.einsum("ij,ij->i", d, d)
-        if not np.isfinite(part).all():
+            d = t - g
+            part, dot = np.einsum("ij,ij->i", d, d), np.einsum("ij,ij->i", g, t)
+        if not (np.isfinite(part).all() and np.isfinite(dot).all()):
             d[~np.isfinite(d)] = 0
+            both = np.isfinite(g) & np.isfinite(t)
             part = np.einsum("ij,ij->i", d, d, dtype=np.float64)
+            dot = np.einsum("ij,ij->i", np.where(both, g, 0), np.where(both, t, 0), dtype=np.float64)
         out[sl] += part
-    return out
+        dots[sl] += dot
+    return out, dots
 
 
-def _worst(sgg: np.ndarray, stt: np.ndarray, sdd: np.ndarray, above: np.ndarray) -> SliceMetrics | None:
+def _worst(
+    sgg: np.ndarray, stt: np.ndarray, sdd: np.ndarray, sgt: np.ndarray, above: np.ndarray
+) -> SliceMetrics | None:
     """Worst cosine and relative distance over the slices ``above`` the floor.
 
     A slice whose target is all zero while its golden is not has cosine 0 (as a whole
@@ -139,7 +146,8 @@ def _worst(sgg: np.ndarray, stt: np.ndarray, sdd: np.ndarray, above: np.ndarray)
     with np.errstate(divide="ignore", invalid="ignore"):
         red = np.where(sgg > 0, np.sqrt(sdd / sgg), np.where(sdd > 0, np.inf, 0.0))
         norm = np.sqrt(sgg) * np.sqrt(stt)
-        cos = np.where(norm > 0, (sgg + stt - sdd) / 2.0 / norm, np.where(sgg > 0, 0.0, np.nan))
+        # from the dot product itself: (sgg + stt - sdd) / 2 cancels where one side's norm dwarfs the other's
+        cos = np.where(norm > 0, sgt / norm, np.where(sgg > 0, 0.0, np.nan))
     red = np.where(above, red, -1.0)
     cos = np.where(above, cos, np.nan)
     defined = cos[~np.isnan(cos)]

@@ -117,6 +117,17 @@ def test_a_reopen_reuses_every_computed_row_and_marks_them(pair: tuple[Path, Pat
     assert "5 of 6 rows reused, 1 computed" in str(again.meta.cache)
 
 
+def test_rows_an_earlier_metrics_revision_stored_are_a_miss(
+    pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build whose metrics changed (cache.METRICS_REVISION) never shows rows an earlier one stored."""
+    compare(*pair, cache=True)
+    monkeypatch.setattr(cache, "METRICS_REVISION", cache.METRICS_REVISION + 1)
+    again = compare(*pair, cache=True)
+    assert not again.frame["cached"].any()
+    assert_frame_equal(_plain(again.frame), compare(*pair).frame)
+
+
 def test_a_reopen_reads_no_tensor_it_reuses(pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
     from dumpscope.core.comparison import rows
 
