@@ -283,9 +283,9 @@ class FixSearch:
         self._minimise(result)
 
     def _grow(self, base: Trial, seeds: Sequence[Change]) -> Trial | None:
-        """Seeds first, then the node introducing the most error while that helps, then (the error is spread
-        over many nodes) a backward range; the first passing trial (None when none passes)."""
-        current = base
+        """Seeds (the diagnosis' advice, the fp16 overflow's nodes and the baseline's top introducers) in one
+        trial, then blocks of the latest trial's ranked introducers, doubling, while each block helps; then
+        (the error is spread over many nodes) a backward range; the first passing trial (None when none)."""
         seeds = list(seeds)
         overflowed = self.measured.get(frozenset(base.changes))
         if self.ev.target == "fp16" and overflowed and any(map(math.isinf, overflowed.distances.values())):
@@ -294,17 +294,22 @@ class FixSearch:
                 for n in self.ev.facts.nodes
                 if n.op_type not in _NO_FLOAT_WORK and self._beyond_fp16(n.outputs)
             ]
-        if seeds:
-            current = self.trial(dict.fromkeys(seeds), "seed")
+        seeded = {c.node for c in seeds if c.kind == "keep"}
+        top = [Change("keep", n) for n in self._ranked(base, seeded)[:_SEED_TOP]]
+        self.bulk |= set(top)
+        current = self.trial(dict.fromkeys([*seeds, *top]), "seed") if seeds or top else base
+        block = _SEED_TOP
         while not current.passed:
-            nxt = self._next_changes(current)
+            nxt = self._next_changes(current, block)
             if not nxt:
                 break
             before = current
             current = self.trial((*current.changes, *nxt), "grow")
+            self.bulk |= set(nxt)
             if not _better(current, before):
-                current = before  # a change that did not help is not carried into the range
+                current = before  # a block that did not help is not carried into the range
                 break
+            block *= 2
         return current if current.passed else self._ranges(current)
 
     def _ranges(self, current: Trial) -> Trial | None:
@@ -356,44 +361,58 @@ class FixSearch:
             lo, hi = (lo, mid) if self.trial(held | set(prefix[-mid:]), "grow").passed else (mid, hi)
         return prefix[len(prefix) - hi :]
 
-    def _next_changes(self, trial: Trial) -> list[Change]:
-        """Keep in float32 the node introducing the most error in ``trial`` (see the module docstring).
+    def _next_changes(self, trial: Trial, block: int = 1) -> list[Change]:
+        """Keep in float32 the ``block`` nodes introducing the most error in ``trial`` (:meth:`_ranked`).
 
-        A node counts when its output is farther than the tolerance from the golden and farther than its
-        measured inputs (graph inputs and weights count as exact); nodes that compute from no float input
-        (``Constant``, ``ConstantOfShape``, ``Shape``) never do.  When
-        the top node overflows (inf from finite inputs) on an fp16 target, every node whose golden output
-        is beyond the float16 range (65504) is added at once: each would overflow in turn."""
+        When the top node overflows (inf from finite inputs) on an fp16 target, every node whose golden
+        output is beyond the float16 range (65504) is added at once: each would overflow in turn."""
+        kept = {c.node for c in trial.changes if c.kind == "keep"}
+        ranked = self._ranked(trial, kept)
+        if not ranked:
+            return []
+        m = self.measured[frozenset(trial.changes)]
+        first = next(n for n in self.ev.facts.nodes if n.name == ranked[0])
+        if self.ev.target == "fp16" and any(math.isinf(m.distances.get(o, 0.0)) for o in first.outputs):
+            beyond = [
+                n.name for n in self.ev.facts.nodes if n.name not in kept and self._beyond_fp16(n.outputs)
+            ]
+            if ranked[0] in beyond:
+                return [Change("keep", n) for n in beyond]
+        return [Change("keep", n) for n in ranked[:block]]
+
+    def _ranked(self, trial: Trial, kept: set[str]) -> list[str]:
+        """The nodes of ``trial`` by the error they introduce, the most first: an overflow (inf from finite
+        inputs) first, then by how much farther from the golden a node's output is than its farthest input
+        (graph inputs and weights count as exact), then by the output's distance; earliest first on a tie.
+
+        Only nodes whose output is farther than a tenth of the tolerance count (smaller errors are
+        rounding no fix needs), none downstream of an infinite distance (an overflow's aftermath measures
+        nothing of the node), none computing from no float input (``Constant``, ``ConstantOfShape``,
+        ``Shape``) and none already kept."""
         m = self.measured.get(frozenset(trial.changes))
         if m is None or not m.distances:
             return []
-        kept = {c.node for c in trial.changes if c.kind == "keep"}
-        facts = self.ev.facts
-        best = self._top_introducer(m, kept)
-        if best is None:
-            return []
-        if math.isinf(best[0]) and self.ev.target == "fp16":
-            beyond = [n.name for n in facts.nodes if n.name not in kept and self._beyond_fp16(n.outputs)]
-            if best[2] in beyond:
-                return [Change("keep", n) for n in beyond]
-        return [Change("keep", best[2])]
-
-    def _top_introducer(self, m: Measured, kept: set[str]) -> tuple[float, int, str] | None:
-        """``(-score, topological index, node)`` of the node introducing the most error (None when none)."""
         facts = self.ev.facts
         order = facts.tensor_order()
         floor = min(self.tol.output, self.tol.layer if self.tol.layer is not None else math.inf)
-        best: tuple[float, int, str] | None = None
-        for name, dist in m.distances.items():
+        tainted: set[str] = set()
+        scored: dict[str, tuple[float, float, int]] = {}
+        for name in sorted(m.distances, key=lambda n: order.get(n, -1)):
+            dist = m.distances[name]
             node = facts.producer.get(name)
-            if node is None or node.name in kept or node.op_type in _NO_FLOAT_WORK or not dist > floor:
+            if node is None:
                 continue
-            # Inputs not measured (graph inputs, weights) count as exact: a first layer introduces its error.
-            score = _introduced(dist, max((m.distances.get(i, 0.0) for i in node.inputs), default=0.0))
-            key = (-score, order.get(name, -1), node.name)
-            if score > 1.0 and (best is None or key < best):
-                best = key
-        return best
+            upstream = [m.distances.get(i, 0.0) for i in node.inputs]
+            after_inf = any(i in tainted for i in node.inputs) or any(map(math.isinf, upstream))
+            if after_inf or math.isinf(dist):
+                tainted.add(name)
+            if after_inf or node.name in kept or node.op_type in _NO_FLOAT_WORK or not dist > floor / 10:
+                continue
+            score = _introduced(dist, max(upstream, default=0.0))
+            key = (-score, -dist if math.isfinite(dist) else -math.inf, order.get(name, -1))
+            if score > 1.0 and (node.name not in scored or key < scored[node.name]):
+                scored[node.name] = key
+        return sorted(scored, key=lambda n: (scored[n], n))
 
     def _beyond_fp16(self, outputs: Sequence[str]) -> bool:
         from dumpscope.core.onnx.targets import FP16_MAX
@@ -476,6 +495,11 @@ class FixSearch:
 #: spend the budget when k is a long run of nodes (YOLOv8n int8: 226 ancestors, budget out); a short range
 #: goes to QuickXplain whole (Silero VAD fp16: 23 ancestors, 15 trials whole, 19 with the window).
 _LONG_RANGE = 32
+
+#: How many of the baseline's top introducers (:meth:`FixSearch._ranked`) join the seeds, and the first block
+#: of the growth (then 4, 8, ...): one more costs at most a trial to remove; a block of 2 finds a single
+#: needed node among its two in 2 trials (QuickXplain) where growing one node a trial may take more.
+_SEED_TOP = 2
 
 #: Nodes that compute from no float input: keeping them in float32 changes nothing the search can use.
 _NO_FLOAT_WORK = frozenset({"Constant", "ConstantOfShape", "Shape", "Size"})

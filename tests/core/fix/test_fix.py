@@ -107,7 +107,7 @@ def test_growth_adds_the_node_that_introduces_the_error() -> None:
     result = FixSearch(ev, Tolerance(0.01), budget=10).run()  # type: ignore[arg-type]
     assert [c.node for c in result.changes] == ["b"] and result.minimal
     # the empty set is the baseline: no 3rd trial to prove the one change
-    assert [t.step for t in result.trials] == ["baseline", "grow"]
+    assert [t.step for t in result.trials] == ["baseline", "seed"]
 
 
 class _LayerStub(_StubEvaluator):
