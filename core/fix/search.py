@@ -198,6 +198,8 @@ class FixSearch:
         self.added: list[Change] = []
         """Every change tried, in the order the search first tried it."""
         self.bulk: set[Change] = set()
+        self.rank: dict[Change, int] = {}
+        """Changes the growth took from a ranked list, by rank (the seeds first): minimised best first."""
         """Changes a range added all at once (:meth:`_ranges`): minimised in chunks first."""
 
     # ------------------------------------------------------------ trials
@@ -297,7 +299,11 @@ class FixSearch:
         seeded = {c.node for c in seeds if c.kind == "keep"}
         top = [Change("keep", n) for n in self._ranked(base, seeded)[:_SEED_TOP]]
         self.bulk |= set(top)
+        for c in (*seeds, *top):
+            self.rank.setdefault(c, len(self.rank))
         current = self.trial(dict.fromkeys([*seeds, *top]), "seed") if seeds or top else base
+        if top and not _better(current, base):  # the top introducers did not help: not carried on
+            current = self.trial(dict.fromkeys(seeds), "seed") if seeds else base
         block = _SEED_TOP
         while not current.passed:
             nxt = self._next_changes(current, block)
@@ -309,6 +315,8 @@ class FixSearch:
             if not _better(current, before):
                 current = before  # a block that did not help is not carried into the range
                 break
+            for c in nxt:
+                self.rank.setdefault(c, len(self.rank))
             block *= 2
         return current if current.passed else self._ranges(current)
 
@@ -397,12 +405,17 @@ class FixSearch:
         floor = min(self.tol.output, self.tol.layer if self.tol.layer is not None else math.inf)
         tainted: set[str] = set()
         scored: dict[str, tuple[float, float, int]] = {}
+        seen = dict(m.distances)  # a tensor the target does not compute passes on its inputs' distance
         for name in sorted(m.distances, key=lambda n: order.get(n, -1)):
-            dist = m.distances[name]
             node = facts.producer.get(name)
             if node is None:
                 continue
-            upstream = [m.distances.get(i, 0.0) for i in node.inputs]
+            upstream = [seen.get(i, 0.0) for i in node.inputs]
+            if name in m.missing:
+                seen[name] = max(upstream, default=0.0)
+                tainted |= {name} if any(i in tainted for i in node.inputs) else set()
+                continue
+            dist = m.distances[name]
             after_inf = any(i in tainted for i in node.inputs) or any(map(math.isinf, upstream))
             if after_inf or math.isinf(dist):
                 tainted.add(name)
@@ -437,7 +450,11 @@ class FixSearch:
            other is tried again."""
         current = set(result.changes)
         order = {n.name: i for i, n in enumerate(self.ev.facts.nodes)}
-        bulk = sorted((c for c in current if c in self.bulk), key=lambda c: order.get(c.node, -1))
+        # the best ranked first (QuickXplain tries the first half alone first), a range in topological order
+        bulk = sorted(
+            (c for c in current if c in self.bulk),
+            key=lambda c: (self.rank.get(c, len(self.rank)), order.get(c.node, -1)),
+        )
         if len(bulk) > 2:
             cut = self._ddmin(current, bulk)
             # QuickXplain assumes that keeping more never hurts; its union is kept only once it passes itself
