@@ -264,9 +264,27 @@ class FixSearch:
             self._search(result, seeds)
         except _OutOfBudget:
             result.notes.append(f"the trial budget ({self.budget}) ran out")
+            result.notes += self._spread_note(result)
         if result.after is None:
             result.after = min(self.trials, key=_badness) if self.trials else None
         return result
+
+    def _spread_note(self, result: FixResult) -> list[str]:
+        """Why no small proven fix came within the budget: how many nodes of the unmodified target each add
+        error (:meth:`_ranked`: farther from the golden than their inputs and than a tenth of the
+        tolerance), and the passing set found, if any, unproven."""
+        if result.before is None:
+            return []
+        spread = len(self._ranked(result.before, set()))
+        found = (
+            f"; a set of {len(result.changes)} change(s) meets it, not proven 1-minimal"
+            if result.found
+            else ""
+        )
+        return [
+            f"no small fix within the budget: the error is spread over {spread} node(s) of the unmodified "
+            f"target (each farther from the golden than its inputs){found}"
+        ]
 
     def _search(self, result: FixResult, seeds: Sequence[Change]) -> None:
         base = self.trial((), "baseline")
@@ -461,6 +479,7 @@ class FixSearch:
             # (a trial made on the way, as a rule: then this costs nothing).
             if self.trial(cut, "minimise").passed:
                 current = cut
+                self._smaller(result, current)  # (the budget may run out before the proofs)
         proofs: dict[Change, Trial] = {}
         stale = True
         while stale:
@@ -471,6 +490,7 @@ class FixSearch:
                 t = self.trial(current - {c}, "minimise")
                 if t.passed:
                     current.discard(c)
+                    self._smaller(result, current)
                     stale = True
                 else:
                     proofs[c] = t
@@ -480,6 +500,11 @@ class FixSearch:
             Needed(c, proofs[c].number, proofs[c].failing, proofs[c].error) for c in result.changes
         )
         result.minimal = True
+
+    def _smaller(self, result: FixResult, current: set[Change]) -> None:
+        """A smaller set passed: it is the result, proven or not."""
+        result.changes = tuple(sorted(current))
+        result.after = self.cache[frozenset(current)]
 
     def _by_age(self, changes: Iterable[Change]) -> list[Change]:
         """The latest added first (the growth's last resort is the likeliest to go)."""

@@ -271,6 +271,20 @@ def test_growth_takes_doubling_blocks_of_the_ranked_list() -> None:
     assert len(result.trials) - 1 - len(growth) >= len(needed)
 
 
+def test_an_error_spread_over_many_nodes_is_said_so_when_the_budget_runs_out() -> None:
+    needed = {f"n{i}" for i in range(1, 17, 2)}
+    ev = _ErrorChain(20, needed, dict.fromkeys(needed, 0.05))
+    result = FixSearch(ev, Tolerance(0.01), budget=4).run()  # type: ignore[arg-type]
+    assert not result.minimal and len(result.trials) == 4
+    # an independent count on the unmodified target: nodes farther than a tenth of the tolerance and than
+    # the node before them
+    d = ev.run().distances
+    names = list(d)
+    adding = [n for i, n in enumerate(names) if d[n] > 0.001 and d[n] > (d[names[i - 1]] if i else 0.0)]
+    assert len(adding) == 9  # the 8 needed nodes and the output's
+    assert any(f"the error is spread over {len(adding)} node(s)" in n for n in result.notes)
+
+
 def test_changes_from_patch_commands() -> None:
     cmds = ["dumpscope patch m.onnx -o p.onnx --clip attn/scale=-inf,9.5 --keep-fp32 attn/exp ghost"]
     assert changes_from_commands(cmds, {"attn/scale", "attn/exp"}) == [
