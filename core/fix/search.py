@@ -4,22 +4,27 @@ A deterministic search, bounded by a number of trials (never by the clock):
 
 1. **baseline** - the target of the model as it is, against the original golden (trial 1);
 2. **seed** - the fixes the diagnosis advises for its ranked causes (``--clip``/``--keep-fp32`` of
-   its ``dumpscope patch`` commands) and, when an fp16 tensor overflows, every node whose golden output
-   is beyond the float16 range (65504: stored as inf on fp16 hardware), all at once (one trial);
-3. **grow** - while the tolerance is not met and each step helps, add the change that the last trial
-   points at: the node that *introduces* the most error (its output's distance from the golden over the
-   largest distance of its inputs; an overflow to inf from finite inputs comes first), earliest first on a
-   tie; when that stops helping (the error is spread), a range of the failing outputs' ancestors that
-   meets the tolerance (see :meth:`FixSearch._ranges`); a long range is first cut to its shortest
-   passing run (:meth:`FixSearch._window`), the rest left to the minimisation;
-4. **minimise** - delta debugging to a 1-minimal set: the changes a range added are removed in chunks
-   first (ddmin: halves, quarters, ...); then each change is removed in turn and the set without it is
-   tried; when that still meets the tolerance the change goes, otherwise the trial is the proof that it
-   is needed (what breaks without it).  Passes repeat until no removal succeeds, so every change's proof
-   is a trial of the final set minus that change (see :meth:`FixSearch._minimise`).
+   its ``dumpscope patch`` commands), when an fp16 tensor overflows every node whose golden output is
+   beyond the float16 range (65504: stored as inf on fp16 hardware), and the baseline's top two
+   introducers (:meth:`FixSearch._ranked`: the nodes that add the most error in that one trial, an
+   overflow to inf from finite inputs first), all at once (one trial);
+3. **grow** - while the tolerance is not met and each step helps, add a block of the latest trial's
+   ranked introducers, 2, then 4, 8, ... (doubling: n changes in about log2(n) trials); when that stops
+   helping (the error is spread), a range of the failing outputs' ancestors that meets the tolerance
+   (see :meth:`FixSearch._ranges`); a long range is first cut to its shortest passing run
+   (:meth:`FixSearch._window`), the rest left to the minimisation;
+4. **minimise** - delta debugging to a 1-minimal set: the changes a ranking or a range added are
+   removed in chunks first (QuickXplain: the best ranked half alone first, then halves, quarters,
+   ...); then each change is removed in turn and the set without it is tried; when that still meets the
+   tolerance the change goes, otherwise the trial is the proof that it is needed (what breaks without
+   it).  Passes repeat until no removal succeeds, so every change's proof is a trial of the final set
+   minus that change (see :meth:`FixSearch._minimise`).
 
-Each set of changes is tried at most once (trials are cached by set).  The tolerance is met when
-every model output is within ``output`` and every marked layer within ``layer`` (relative distance,
+Each set of changes is tried at most once (trials are cached by set): a failing trial of exactly the final
+set minus one change, made on the way (the baseline for a fix of one change), is that change's proof at no
+further cost.  When the budget runs out, the result says how many nodes of the unmodified target each add
+error (the error is spread) and keeps the smallest passing set found, marked unproven.  The tolerance is met
+when every model output is within ``output`` and every marked layer within ``layer`` (relative distance,
 see :mod:`dumpscope.core.fix.trial`).
 """
 
