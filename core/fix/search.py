@@ -275,20 +275,25 @@ class FixSearch:
         return result
 
     def _spread_note(self, result: FixResult) -> list[str]:
-        """Why no small proven fix came within the budget: how many nodes of the unmodified target each add
-        error (:meth:`_ranked`: farther from the golden than their inputs and than a tenth of the
-        tolerance), and the passing set found, if any, unproven."""
-        if result.before is None:
+        """Why no proven fix came within the budget: in the failing trial closest to the tolerance, how
+        many nodes not kept still add error (:meth:`_ranked`: farther from the golden than their inputs and
+        than a tenth of the tolerance; none after an infinite distance), and the passing set found, if
+        any, unproven."""
+        failing = [t for t in self.trials if not t.passed and t.error is None]
+        if not failing:
             return []
-        spread = len(self._ranked(result.before, set()))
+        closest = min(failing, key=_badness)
+        kept = {c.node for c in closest.changes if c.kind == "keep"}
+        spread = len(self._ranked(closest, kept))
         found = (
             f"; a set of {len(result.changes)} change(s) meets it, not proven 1-minimal"
             if result.found
             else ""
         )
         return [
-            f"no small fix within the budget: the error is spread over {spread} node(s) of the unmodified "
-            f"target (each farther from the golden than its inputs){found}"
+            f"no small fix within the budget: in the failing trial closest to the tolerance (trial "
+            f"{closest.number}, {len(closest.changes)} change(s)) the error is spread over {spread} more "
+            f"node(s), each farther from the golden than its inputs{found}"
         ]
 
     def _search(self, result: FixResult, seeds: Sequence[Change]) -> None:

@@ -272,17 +272,27 @@ def test_growth_takes_doubling_blocks_of_the_ranked_list() -> None:
 
 
 def test_an_error_spread_over_many_nodes_is_said_so_when_the_budget_runs_out() -> None:
-    needed = {f"n{i}" for i in range(1, 17, 2)}
-    ev = _ErrorChain(20, needed, dict.fromkeys(needed, 0.05))
+    needed = {f"n{i}" for i in range(1, 25, 2)}
+    ev = _ErrorChain(28, needed, dict.fromkeys(needed, 0.05))
     result = FixSearch(ev, Tolerance(0.01), budget=4).run()  # type: ignore[arg-type]
     assert not result.minimal and len(result.trials) == 4
-    # an independent count on the unmodified target: nodes farther than a tenth of the tolerance and than
-    # the node before them
-    d = ev.run().distances
+    # an independent count on the failing trial closest to the tolerance (the smallest output distance):
+    # nodes not kept, farther than a tenth of the tolerance and than the node before them
+    closest = min((t for t in result.trials if not t.passed), key=lambda t: t.failing[0][1])
+    kept = {c.node for c in closest.changes}
+    d = ev.run(keep=kept).distances
     names = list(d)
-    adding = [n for i, n in enumerate(names) if d[n] > 0.001 and d[n] > (d[names[i - 1]] if i else 0.0)]
-    assert len(adding) == 9  # the 8 needed nodes and the output's
-    assert any(f"the error is spread over {len(adding)} node(s)" in n for n in result.notes)
+    adding = [
+        n
+        for i, n in enumerate(names)
+        if n[1:] not in kept and d[n] > 0.001 and d[n] > (d[names[i - 1]] if i else 0.0)
+    ]
+    assert set(adding) == {f"t{n}" for n in needed - kept} and adding  # by construction: the needed left
+    assert any(
+        f"(trial {closest.number}, {len(kept)} change(s)) the error is spread over {len(adding)} more node(s)"
+        in n
+        for n in result.notes
+    )
 
 
 def test_changes_from_patch_commands() -> None:
