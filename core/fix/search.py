@@ -210,13 +210,17 @@ class FixSearch:
     # ------------------------------------------------------------ trials
 
     def trial(self, changes: Iterable[Change], step: str) -> Trial:
+        if not isinstance(changes, (set, frozenset)):
+            changes = tuple(changes)  # (read twice below)
         key = frozenset(changes)
         if key in self.cache:
             return self.cache[key]
         if len(self.trials) >= self.budget:
             raise _OutOfBudget
         ordered = tuple(sorted(key))
-        self.added += [c for c in ordered if c not in self.added]
+        # first tried in the order given (a set: sorted), so the growth's later additions go first
+        given = ordered if isinstance(changes, (set, frozenset)) else tuple(dict.fromkeys(changes))
+        self.added += [c for c in given if c not in self.added]
         if self.progress is not None:
             self.progress(len(self.trials) + 1, self.budget, f"{step}: {self._delta(key)}")
         m = self.ev.run(
@@ -483,7 +487,7 @@ class FixSearch:
             (c for c in current if c in self.bulk),
             key=lambda c: (self.rank.get(c, len(self.rank)), order.get(c.node, -1)),
         )
-        if len(bulk) > 2:
+        if bulk:  # (the ranked extras beside the seeds: all dropped in one trial when the seeds pass alone)
             cut = self._ddmin(current, bulk)
             # QuickXplain assumes that keeping more never hurts; its union is kept only once it passes itself
             # (a trial made on the way, as a rule: then this costs nothing).
