@@ -76,6 +76,13 @@ CASES = (
         scale_input=("input", 10.0),
     ),
     FixCase(
+        "vad-x100-fp16",
+        "silero-vad",
+        "fp16",
+        "Silero VAD fed audio x100 (unnormalised): the STFT power and the first conv exceed 65504",
+        scale_input=("input", 100.0),
+    ),
+    FixCase(
         "det-bn-fp16",
         "ppocr-det",
         "fp16",
