@@ -119,6 +119,13 @@ CASES = (
         hot_pixel=1000.0,
     ),
     FixCase(
+        "yolo-x255-fp16",
+        "yolov8n",
+        "fp16",
+        "YOLOv8n fed 0-255 pixels where it expects 0-1 (a missing /255): its second conv exceeds 65504",
+        scale_input=("images", 255.0),
+    ),
+    FixCase(
         "vad-int8-click",
         "silero-vad",
         "int8",
