@@ -290,15 +290,19 @@ class FixSearch:
         kept = {c.node for c in closest.changes if c.kind == "keep"}
         spread = len(self._ranked(closest, kept))
         found = (
-            f"; a set of {len(result.changes)} change(s) meets it, not proven 1-minimal"
+            f"the smallest set found that meets the tolerance keeps {len(result.changes)} change(s), not "
+            "proven 1-minimal"
             if result.found
+            else "no set tried meets the tolerance"
+        )
+        where = (
+            f"; the error is spread: in the failing trial closest to the tolerance (trial {closest.number}, "
+            f"{len(closest.changes)} change(s)) {spread} more node(s) each add error (farther from the "
+            "golden than their inputs)"
+            if spread
             else ""
         )
-        return [
-            f"no small fix within the budget: in the failing trial closest to the tolerance (trial "
-            f"{closest.number}, {len(closest.changes)} change(s)) the error is spread over {spread} more "
-            f"node(s), each farther from the golden than its inputs{found}"
-        ]
+        return [f"no small proven fix within the budget: {found}{where}"]
 
     def _search(self, result: FixResult, seeds: Sequence[Change]) -> None:
         base = self.trial((), "baseline")
