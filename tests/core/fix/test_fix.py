@@ -570,6 +570,43 @@ def _conv_model(path: Path) -> Path:
     return path
 
 
+def test_a_batchnorm_the_int8_recipe_folds_is_missing_not_an_overflow() -> None:
+    """The int8 recipe folds a BatchNormalization into its Conv: its output is not in the target (infinite
+    distance, named in ``missing``); the ranking reads the Relu after it against the Conv's distance."""
+    from dumpscope.core.fix.trial import Evaluator
+    from dumpscope.core.onnx.inputs import ModelInput
+
+    rng = np.random.default_rng(0)
+    params = {"s": (0.5, 2.0), "b": (-1.0, 1.0), "m": (-1.0, 1.0), "v": (0.5, 2.0)}
+    inits = [numpy_helper.from_array(rng.standard_normal((4, 3, 3, 3)).astype(np.float32), "w")]
+    inits += [numpy_helper.from_array(rng.uniform(*r, 4).astype(np.float32), n) for n, r in params.items()]
+    nodes = [
+        helper.make_node("Conv", ["x", "w"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+        helper.make_node("BatchNormalization", ["c", "s", "b", "m", "v"], ["bn"], name="bn"),
+        helper.make_node("Relu", ["bn"], ["out"], name="act"),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+        [helper.make_tensor_value_info("out", TensorProto.FLOAT, [1, 4, 8, 8])],
+        inits,
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    x = rng.standard_normal((1, 3, 8, 8)).astype(np.float32)
+    with Evaluator(model, "int8", [ModelInput("x", x, False)]) as ev:
+        search = FixSearch(ev, Tolerance(0.001), budget=2)
+        base = search.trial((), "baseline")
+        m = search.measured[frozenset()]
+        assert m.missing == {"bn"} and m.distances["bn"] == math.inf
+        assert 0 < m.distances["c"] < 1 and 0 < m.distances["out"] < 1  # both measured, quantisation error
+        ranked = search._ranked(base, set())
+    # the Conv adds error to exact inputs; the Relu is judged against the Conv's distance (the BN passes it
+    # on), not taken for an overflow's aftermath; the BN itself is not ranked
+    ratio = m.distances["out"] / m.distances["c"]
+    assert ranked == (["conv", "act"] if ratio > 1 else ["conv"])
+
+
 def test_emitted_vendor_files_follow_their_documented_formats(tmp_path: Path) -> None:
     """Each file checked against its public format description (core/fix/emit.py names the sources):
     ATC --keep_dtype (hiascend atlasatcparam_16_0074: one operator name per line), --modify_mixlist
