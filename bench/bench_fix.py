@@ -76,6 +76,13 @@ CASES = (
         scale_input=("input", 10.0),
     ),
     FixCase(
+        "vad-x100-fp16",
+        "silero-vad",
+        "fp16",
+        "Silero VAD fed audio x100 (unnormalised): the STFT power and the first conv exceed 65504",
+        scale_input=("input", 100.0),
+    ),
+    FixCase(
         "det-bn-fp16",
         "ppocr-det",
         "fp16",
@@ -102,6 +109,21 @@ CASES = (
         "int8",
         "YOLOv8n int8 (QDQ, MinMax calibrated on its input) with one input pixel at 1000",
         hot_pixel=1000.0,
+    ),
+    FixCase(
+        "vad5-decoder-int8-hot",
+        "silero-vad5-decoder",
+        "int8",
+        "Silero VAD v5 decoder (an LSTM cell written out) int8 (QDQ, MinMax calibrated on its input) with "
+        "one input feature at 1000",
+        hot_pixel=1000.0,
+    ),
+    FixCase(
+        "yolo-x255-fp16",
+        "yolov8n",
+        "fp16",
+        "YOLOv8n fed 0-255 pixels where it expects 0-1 (a missing /255): its second conv exceeds 65504",
+        scale_input=("images", 255.0),
     ),
     FixCase(
         "vad-int8-click",
@@ -161,6 +183,9 @@ def _fix(model: Path, case: FixCase, inputs: list[str], budget: int) -> dict[str
         "changes": [c.text(case.target) for c in r.changes],
         "before": r.before.worst_output[1] if r.before and r.before.worst_output else None,
         "after": r.after.worst_output[1] if r.after and r.after.worst_output else None,
+        # where the trials go: each one's step, the size of its set and whether it met the tolerance
+        "log": [f"{t.step} {len(t.changes)} {'pass' if t.passed else 'fail'}" for t in r.trials],
+        "notes": list(r.notes),
     }
 
 
@@ -390,6 +415,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--case", action="append", choices=[c.name for c in CASES])
     p.add_argument("--budget", type=int, default=80)
     p.add_argument("--json", metavar="FILE")
+    p.add_argument("--log", action="store_true", help="print our search's trials (step, set size, verdict)")
     args = p.parse_args(argv)
     rows = []
     for case in CASES:
@@ -404,6 +430,10 @@ def main(argv: list[str] | None = None) -> int:
             f"{_verdict_cell(r['verdict'])} | load {r['load_before']:.1f}-{r['load_after']:.1f}",
             flush=True,
         )
+        if args.log:
+            print("    trials: " + ", ".join(r["fix"]["log"]), flush=True)
+            for note in r["fix"]["notes"]:
+                print(f"    note: {note}", flush=True)
         if args.json:  # after every case: a long run cut short keeps what it measured
             Path(args.json).write_text(json.dumps(_finite(rows), indent=1))
     print(

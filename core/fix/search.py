@@ -4,22 +4,27 @@ A deterministic search, bounded by a number of trials (never by the clock):
 
 1. **baseline** - the target of the model as it is, against the original golden (trial 1);
 2. **seed** - the fixes the diagnosis advises for its ranked causes (``--clip``/``--keep-fp32`` of
-   its ``dumpscope patch`` commands) and, when an fp16 tensor overflows, every node whose golden output
-   is beyond the float16 range (65504: stored as inf on fp16 hardware), all at once (one trial);
-3. **grow** - while the tolerance is not met and each step helps, add the change that the last trial
-   points at: the node that *introduces* the most error (its output's distance from the golden over the
-   largest distance of its inputs; an overflow to inf from finite inputs comes first), earliest first on a
-   tie; when that stops helping (the error is spread), a range of the failing outputs' ancestors that
-   meets the tolerance (see :meth:`FixSearch._ranges`); a long range is first cut to its shortest
-   passing run (:meth:`FixSearch._window`), the rest left to the minimisation;
-4. **minimise** - delta debugging to a 1-minimal set: the changes a range added are removed in chunks
-   first (ddmin: halves, quarters, ...); then each change is removed in turn and the set without it is
-   tried; when that still meets the tolerance the change goes, otherwise the trial is the proof that it
-   is needed (what breaks without it).  Passes repeat until no removal succeeds, so every change's proof
-   is a trial of the final set minus that change (see :meth:`FixSearch._minimise`).
+   its ``dumpscope patch`` commands), when an fp16 tensor overflows every node whose golden output is
+   beyond the float16 range (65504: stored as inf on fp16 hardware), and the baseline's top two
+   introducers (:meth:`FixSearch._ranked`: the nodes that add the most error in that one trial, an
+   overflow to inf from finite inputs first), all at once (one trial);
+3. **grow** - while the tolerance is not met and each step helps, add a block of the latest trial's
+   ranked introducers, 2, then 4, 8, ... (doubling: n changes in about log2(n) trials); when that stops
+   helping (the error is spread), a range of the failing outputs' ancestors that meets the tolerance
+   (see :meth:`FixSearch._ranges`); a long range is first cut to its shortest passing run
+   (:meth:`FixSearch._window`), the rest left to the minimisation;
+4. **minimise** - delta debugging to a 1-minimal set: the changes a ranking or a range added are
+   removed in chunks first (QuickXplain: the best ranked half alone first, then halves, quarters,
+   ...); then each change is removed in turn and the set without it is tried; when that still meets the
+   tolerance the change goes, otherwise the trial is the proof that it is needed (what breaks without
+   it).  Passes repeat until no removal succeeds, so every change's proof is a trial of the final set
+   minus that change (see :meth:`FixSearch._minimise`).
 
-Each set of changes is tried at most once (trials are cached by set).  The tolerance is met when
-every model output is within ``output`` and every marked layer within ``layer`` (relative distance,
+Each set of changes is tried at most once (trials are cached by set): a failing trial of exactly the final
+set minus one change, made on the way (the baseline for a fix of one change), is that change's proof at no
+further cost.  When the budget runs out, the result says how many nodes of the unmodified target each add
+error (the error is spread) and keeps the smallest passing set found, marked unproven.  The tolerance is met
+when every model output is within ``output`` and every marked layer within ``layer`` (relative distance,
 see :mod:`dumpscope.core.fix.trial`).
 """
 
@@ -198,18 +203,24 @@ class FixSearch:
         self.added: list[Change] = []
         """Every change tried, in the order the search first tried it."""
         self.bulk: set[Change] = set()
+        self.rank: dict[Change, int] = {}
+        """Changes the growth took from a ranked list, by rank (the seeds first): minimised best first."""
         """Changes a range added all at once (:meth:`_ranges`): minimised in chunks first."""
 
     # ------------------------------------------------------------ trials
 
     def trial(self, changes: Iterable[Change], step: str) -> Trial:
+        if not isinstance(changes, (set, frozenset)):
+            changes = tuple(changes)  # (read twice below)
         key = frozenset(changes)
         if key in self.cache:
             return self.cache[key]
         if len(self.trials) >= self.budget:
             raise _OutOfBudget
         ordered = tuple(sorted(key))
-        self.added += [c for c in ordered if c not in self.added]
+        # first tried in the order given (a set: sorted), so the growth's later additions go first
+        given = ordered if isinstance(changes, (set, frozenset)) else tuple(dict.fromkeys(changes))
+        self.added += [c for c in given if c not in self.added]
         if self.progress is not None:
             self.progress(len(self.trials) + 1, self.budget, f"{step}: {self._delta(key)}")
         m = self.ev.run(
@@ -262,9 +273,36 @@ class FixSearch:
             self._search(result, seeds)
         except _OutOfBudget:
             result.notes.append(f"the trial budget ({self.budget}) ran out")
+            result.notes += self._spread_note(result)
         if result.after is None:
             result.after = min(self.trials, key=_badness) if self.trials else None
         return result
+
+    def _spread_note(self, result: FixResult) -> list[str]:
+        """Why no proven fix came within the budget: in the failing trial closest to the tolerance, how
+        many nodes not kept still add error (:meth:`_ranked`: farther from the golden than their inputs and
+        than a tenth of the tolerance; none after an infinite distance), and the passing set found, if
+        any, unproven."""
+        failing = [t for t in self.trials if not t.passed and t.error is None]
+        if not failing:
+            return []
+        closest = min(failing, key=_badness)
+        kept = {c.node for c in closest.changes if c.kind == "keep"}
+        spread = len(self._ranked(closest, kept))
+        found = (
+            f"the smallest set found that meets the tolerance keeps {len(result.changes)} change(s), not "
+            "proven 1-minimal"
+            if result.found
+            else "no set tried meets the tolerance"
+        )
+        where = (
+            f"; the error is spread: in the failing trial closest to the tolerance (trial {closest.number}, "
+            f"{len(closest.changes)} change(s)) {spread} more node(s) each add error (farther from the "
+            "golden than their inputs)"
+            if spread
+            else ""
+        )
+        return [f"no small proven fix within the budget: {found}{where}"]
 
     def _search(self, result: FixResult, seeds: Sequence[Change]) -> None:
         base = self.trial((), "baseline")
@@ -283,9 +321,9 @@ class FixSearch:
         self._minimise(result)
 
     def _grow(self, base: Trial, seeds: Sequence[Change]) -> Trial | None:
-        """Seeds first, then the node introducing the most error while that helps, then (the error is spread
-        over many nodes) a backward range; the first passing trial (None when none passes)."""
-        current = base
+        """Seeds (the diagnosis' advice, the fp16 overflow's nodes and the baseline's top introducers) in one
+        trial, then blocks of the latest trial's ranked introducers, doubling, while each block helps; then
+        (the error is spread over many nodes) a backward range; the first passing trial (None when none)."""
         seeds = list(seeds)
         overflowed = self.measured.get(frozenset(base.changes))
         if self.ev.target == "fp16" and overflowed and any(map(math.isinf, overflowed.distances.values())):
@@ -294,17 +332,28 @@ class FixSearch:
                 for n in self.ev.facts.nodes
                 if n.op_type not in _NO_FLOAT_WORK and self._beyond_fp16(n.outputs)
             ]
-        if seeds:
-            current = self.trial(dict.fromkeys(seeds), "seed")
+        seeded = {c.node for c in seeds if c.kind == "keep"}
+        top = [Change("keep", n) for n in self._ranked(base, seeded)[:_SEED_TOP]]
+        self.bulk |= set(top)
+        for c in (*seeds, *top):
+            self.rank.setdefault(c, len(self.rank))
+        current = self.trial(dict.fromkeys([*seeds, *top]), "seed") if seeds or top else base
+        if top and not _better(current, base):  # the top introducers did not help: not carried on
+            current = self.trial(dict.fromkeys(seeds), "seed") if seeds else base
+        block = _SEED_TOP
         while not current.passed:
-            nxt = self._next_changes(current)
+            nxt = self._next_changes(current, block)
             if not nxt:
                 break
             before = current
             current = self.trial((*current.changes, *nxt), "grow")
+            self.bulk |= set(nxt)
             if not _better(current, before):
-                current = before  # a change that did not help is not carried into the range
+                current = before  # a block that did not help is not carried into the range
                 break
+            for c in nxt:
+                self.rank.setdefault(c, len(self.rank))
+            block *= 2
         return current if current.passed else self._ranges(current)
 
     def _ranges(self, current: Trial) -> Trial | None:
@@ -356,44 +405,63 @@ class FixSearch:
             lo, hi = (lo, mid) if self.trial(held | set(prefix[-mid:]), "grow").passed else (mid, hi)
         return prefix[len(prefix) - hi :]
 
-    def _next_changes(self, trial: Trial) -> list[Change]:
-        """Keep in float32 the node introducing the most error in ``trial`` (see the module docstring).
+    def _next_changes(self, trial: Trial, block: int = 1) -> list[Change]:
+        """Keep in float32 the ``block`` nodes introducing the most error in ``trial`` (:meth:`_ranked`).
 
-        A node counts when its output is farther than the tolerance from the golden and farther than its
-        measured inputs (graph inputs and weights count as exact); nodes that compute from no float input
-        (``Constant``, ``ConstantOfShape``, ``Shape``) never do.  When
-        the top node overflows (inf from finite inputs) on an fp16 target, every node whose golden output
-        is beyond the float16 range (65504) is added at once: each would overflow in turn."""
+        When the top node overflows (inf from finite inputs) on an fp16 target, every node whose golden
+        output is beyond the float16 range (65504) is added at once: each would overflow in turn."""
+        kept = {c.node for c in trial.changes if c.kind == "keep"}
+        ranked = self._ranked(trial, kept)
+        if not ranked:
+            return []
+        m = self.measured[frozenset(trial.changes)]
+        first = next(n for n in self.ev.facts.nodes if n.name == ranked[0])
+        if self.ev.target == "fp16" and any(math.isinf(m.distances.get(o, 0.0)) for o in first.outputs):
+            beyond = [
+                n.name for n in self.ev.facts.nodes if n.name not in kept and self._beyond_fp16(n.outputs)
+            ]
+            if ranked[0] in beyond:
+                return [Change("keep", n) for n in beyond]
+        return [Change("keep", n) for n in ranked[:block]]
+
+    def _ranked(self, trial: Trial, kept: set[str]) -> list[str]:
+        """The nodes of ``trial`` by the error they introduce, the most first: an overflow (inf from finite
+        inputs) first, then by how much farther from the golden a node's output is than its farthest input
+        (graph inputs and weights count as exact), then by the output's distance; earliest first on a tie.
+
+        Only nodes whose output is farther than a tenth of the tolerance count (smaller errors are
+        rounding no fix needs), none downstream of an infinite distance (an overflow's aftermath measures
+        nothing of the node), none computing from no float input (``Constant``, ``ConstantOfShape``,
+        ``Shape``) and none already kept."""
         m = self.measured.get(frozenset(trial.changes))
         if m is None or not m.distances:
             return []
-        kept = {c.node for c in trial.changes if c.kind == "keep"}
-        facts = self.ev.facts
-        best = self._top_introducer(m, kept)
-        if best is None:
-            return []
-        if math.isinf(best[0]) and self.ev.target == "fp16":
-            beyond = [n.name for n in facts.nodes if n.name not in kept and self._beyond_fp16(n.outputs)]
-            if best[2] in beyond:
-                return [Change("keep", n) for n in beyond]
-        return [Change("keep", best[2])]
-
-    def _top_introducer(self, m: Measured, kept: set[str]) -> tuple[float, int, str] | None:
-        """``(-score, topological index, node)`` of the node introducing the most error (None when none)."""
         facts = self.ev.facts
         order = facts.tensor_order()
         floor = min(self.tol.output, self.tol.layer if self.tol.layer is not None else math.inf)
-        best: tuple[float, int, str] | None = None
-        for name, dist in m.distances.items():
+        tainted: set[str] = set()
+        scored: dict[str, tuple[float, float, int]] = {}
+        seen = dict(m.distances)  # a tensor the target does not compute passes on its inputs' distance
+        for name in sorted(m.distances, key=lambda n: order.get(n, -1)):
             node = facts.producer.get(name)
-            if node is None or node.name in kept or node.op_type in _NO_FLOAT_WORK or not dist > floor:
+            if node is None:
                 continue
-            # Inputs not measured (graph inputs, weights) count as exact: a first layer introduces its error.
-            score = _introduced(dist, max((m.distances.get(i, 0.0) for i in node.inputs), default=0.0))
-            key = (-score, order.get(name, -1), node.name)
-            if score > 1.0 and (best is None or key < best):
-                best = key
-        return best
+            upstream = [seen.get(i, 0.0) for i in node.inputs]
+            if name in m.missing:
+                seen[name] = max(upstream, default=0.0)
+                tainted |= {name} if any(i in tainted for i in node.inputs) else set()
+                continue
+            dist = m.distances[name]
+            after_inf = any(i in tainted for i in node.inputs) or any(map(math.isinf, upstream))
+            if after_inf or math.isinf(dist):
+                tainted.add(name)
+            if after_inf or node.name in kept or node.op_type in _NO_FLOAT_WORK or not dist > floor / 10:
+                continue
+            score = _introduced(dist, max(upstream, default=0.0))
+            key = (-score, -dist if math.isfinite(dist) else -math.inf, order.get(name, -1))
+            if score > 1.0 and (node.name not in scored or key < scored[node.name]):
+                scored[node.name] = key
+        return sorted(scored, key=lambda n: (scored[n], n))
 
     def _beyond_fp16(self, outputs: Sequence[str]) -> bool:
         from dumpscope.core.onnx.targets import FP16_MAX
@@ -418,13 +486,18 @@ class FixSearch:
            other is tried again."""
         current = set(result.changes)
         order = {n.name: i for i, n in enumerate(self.ev.facts.nodes)}
-        bulk = sorted((c for c in current if c in self.bulk), key=lambda c: order.get(c.node, -1))
-        if len(bulk) > 2:
+        # the best ranked first (QuickXplain tries the first half alone first), a range in topological order
+        bulk = sorted(
+            (c for c in current if c in self.bulk),
+            key=lambda c: (self.rank.get(c, len(self.rank)), order.get(c.node, -1)),
+        )
+        if bulk:  # (the ranked extras beside the seeds: all dropped in one trial when the seeds pass alone)
             cut = self._ddmin(current, bulk)
             # QuickXplain assumes that keeping more never hurts; its union is kept only once it passes itself
             # (a trial made on the way, as a rule: then this costs nothing).
             if self.trial(cut, "minimise").passed:
                 current = cut
+                self._smaller(result, current)  # (the budget may run out before the proofs)
         proofs: dict[Change, Trial] = {}
         stale = True
         while stale:
@@ -435,6 +508,7 @@ class FixSearch:
                 t = self.trial(current - {c}, "minimise")
                 if t.passed:
                     current.discard(c)
+                    self._smaller(result, current)
                     stale = True
                 else:
                     proofs[c] = t
@@ -444,6 +518,11 @@ class FixSearch:
             Needed(c, proofs[c].number, proofs[c].failing, proofs[c].error) for c in result.changes
         )
         result.minimal = True
+
+    def _smaller(self, result: FixResult, current: set[Change]) -> None:
+        """A smaller set passed: it is the result, proven or not."""
+        result.changes = tuple(sorted(current))
+        result.after = self.cache[frozenset(current)]
 
     def _by_age(self, changes: Iterable[Change]) -> list[Change]:
         """The latest added first (the growth's last resort is the likeliest to go)."""
@@ -476,6 +555,11 @@ class FixSearch:
 #: spend the budget when k is a long run of nodes (YOLOv8n int8: 226 ancestors, budget out); a short range
 #: goes to QuickXplain whole (Silero VAD fp16: 23 ancestors, 15 trials whole, 19 with the window).
 _LONG_RANGE = 32
+
+#: How many of the baseline's top introducers (:meth:`FixSearch._ranked`) join the seeds, and the first block
+#: of the growth (then 4, 8, ...): one more costs at most a trial to remove; a block of 2 finds a single
+#: needed node among its two in 2 trials (QuickXplain) where growing one node a trial may take more.
+_SEED_TOP = 2
 
 #: Nodes that compute from no float input: keeping them in float32 changes nothing the search can use.
 _NO_FLOAT_WORK = frozenset({"Constant", "ConstantOfShape", "Shape", "Size"})

@@ -59,6 +59,9 @@ class Measured:
     distances: Mapping[str, float]
     error: str | None = None
     """Why the trial could not run (the target could not be made or run); distances are then empty."""
+    missing: frozenset[str] = frozenset()
+    """Tensors the target does not compute (a BatchNormalization folded into its Conv by the int8
+    recipe): their distance is infinite, but nothing was measured there."""
 
 
 class Evaluator:
@@ -136,7 +139,8 @@ class Evaluator:
             {
                 n: relative_distance(self.golden[n], values[n]) if n in values else math.inf
                 for n in self.layers
-            }
+            },
+            missing=frozenset(n for n in self.layers if n not in values),
         )
 
     def _run_target(self, patched: onnx.ModelProto, work: Path) -> dict[str, np.ndarray]:

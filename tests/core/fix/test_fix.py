@@ -107,7 +107,7 @@ def test_growth_adds_the_node_that_introduces_the_error() -> None:
     result = FixSearch(ev, Tolerance(0.01), budget=10).run()  # type: ignore[arg-type]
     assert [c.node for c in result.changes] == ["b"] and result.minimal
     # the empty set is the baseline: no 3rd trial to prove the one change
-    assert [t.step for t in result.trials] == ["baseline", "grow"]
+    assert [t.step for t in result.trials] == ["baseline", "seed"]
 
 
 class _LayerStub(_StubEvaluator):
@@ -194,6 +194,104 @@ def test_budget_bounds_the_trials_and_says_so() -> None:
     result = FixSearch(ev, Tolerance(0.01), budget=2).run(seeds)  # type: ignore[arg-type]
     assert len(ev.runs) == 2 and result.found and not result.minimal
     assert any("budget (2) ran out" in n for n in result.notes)
+
+
+class _ErrorChain(_ChainStub):
+    """A chain n0 -> ... whose nodes each add ``adds[node]`` to the distance of everything after them unless
+    kept; the output (the last node) is 0.2 farther for each of ``needed`` left unkept, within tolerance
+    only when all are kept.  ``missing`` tensors are not computed by the target
+    (infinite distance, in ``Measured.missing``): a BatchNormalization folded into its Conv."""
+
+    def __init__(self, n: int, needed: set[str], adds: dict[str, float], missing: set[str] = frozenset()):  # type: ignore[assignment]
+        super().__init__(n, needed)
+        self.adds, self.missing = adds, {f"t{m}" for m in missing}
+
+    def run(self, keep=(), clip=()):  # type: ignore[no-untyped-def]
+        self.runs.append(frozenset(keep))
+        d, total = {}, 0.0
+        for t in self.layers[:-1]:
+            total += 0.0 if t[1:] in keep else self.adds.get(t[1:], 0.0)
+            d[t] = math.inf if t in self.missing else total
+        left = self.needed - set(keep)
+        d[self.layers[-1]] = 0.001 + 0.2 * len(left)
+        return Measured(d, missing=frozenset(self.missing))
+
+
+def _proofs_are_the_final_set_minus_one(result) -> None:  # type: ignore[no-untyped-def]
+    assert result.found and result.minimal
+    for n in result.needed:
+        proof = result.trials[n.trial - 1]
+        assert set(proof.changes) == set(result.changes) - {n.change} and not proof.passed
+
+
+def test_a_needed_node_under_the_tolerance_is_seeded_from_the_baseline() -> None:
+    """The node that matters adds 0.02 (under the 0.1 tolerance, over a tenth of it): the baseline's ranking
+    seeds it with the output's node; QuickXplain tries the best ranked alone (passes), and the baseline is
+    its proof: 2 trials after the baseline, where growing only nodes beyond the tolerance took a range."""
+    ev = _ErrorChain(6, {"n2"}, {"n2": 0.02})
+    result = FixSearch(ev, Tolerance(0.1), budget=20).run()  # type: ignore[arg-type]
+    _proofs_are_the_final_set_minus_one(result)
+    assert [c.node for c in result.changes] == ["n2"]
+    assert [(t.step, len(t.changes), t.passed) for t in result.trials] == [
+        ("baseline", 0, False),
+        ("seed", 2, True),  # n2 (error from exact inputs) and n5 (the output: 0.201 over 0.02)
+        ("minimise", 1, True),
+    ]
+    assert result.needed[0].trial == 1  # the baseline is the final set minus its one change
+
+
+def test_a_tensor_the_target_does_not_compute_is_no_overflow() -> None:
+    """t1 is missing from the target (infinite distance): n1 is not ranked as an overflow, nor is everything
+    after it taken for an overflow's aftermath; n3's error is found behind it."""
+    ev = _ErrorChain(6, {"n3"}, {"n3": 0.3}, missing={"n1"})
+    result = FixSearch(ev, Tolerance(0.1), budget=20).run()  # type: ignore[arg-type]
+    _proofs_are_the_final_set_minus_one(result)
+    assert [c.node for c in result.changes] == ["n3"]
+    # the output (0.201) adds nothing over n3's 0.3: n3 is the only one ranked, and the baseline its proof
+    assert [(t.step, len(t.changes), t.passed) for t in result.trials] == [
+        ("baseline", 0, False),
+        ("seed", 1, True),
+    ]
+    assert Change("keep", "n1") not in {c for t in result.trials for c in t.changes}
+
+
+def test_growth_takes_doubling_blocks_of_the_ranked_list() -> None:
+    """Four needed nodes, each adding 0.05: the seed takes the top two (n1 from exact inputs, the output's
+    n9), then blocks of 2 and 4 of the re-ranked list: 3 growth trials for 5 changes where one node a trial
+    takes 5; the output's node then goes and each of the 4 is proven on the final set."""
+    needed = {"n1", "n3", "n5", "n7"}
+    ev = _ErrorChain(10, needed, dict.fromkeys(needed, 0.05))
+    result = FixSearch(ev, Tolerance(0.01), budget=40).run()  # type: ignore[arg-type]
+    _proofs_are_the_final_set_minus_one(result)
+    assert {c.node for c in result.changes} == needed
+    growth = [(t.step, len(t.changes), t.passed) for t in result.trials if t.step in ("seed", "grow")]
+    assert growth == [("seed", 2, False), ("grow", 4, False), ("grow", 5, True)]
+    assert len(ev.runs) == len(set(ev.runs)) == len(result.trials)
+    # 4 proofs (1-minimality of k changes costs k trials) and the output's node removed
+    assert len(result.trials) - 1 - len(growth) >= len(needed)
+
+
+def test_an_error_spread_over_many_nodes_is_said_so_when_the_budget_runs_out() -> None:
+    needed = {f"n{i}" for i in range(1, 25, 2)}
+    ev = _ErrorChain(28, needed, dict.fromkeys(needed, 0.05))
+    result = FixSearch(ev, Tolerance(0.01), budget=4).run()  # type: ignore[arg-type]
+    assert not result.minimal and len(result.trials) == 4
+    # an independent count on the failing trial closest to the tolerance (the smallest output distance):
+    # nodes not kept, farther than a tenth of the tolerance and than the node before them
+    closest = min((t for t in result.trials if not t.passed), key=lambda t: t.failing[0][1])
+    kept = {c.node for c in closest.changes}
+    d = ev.run(keep=kept).distances
+    names = list(d)
+    adding = [
+        n
+        for i, n in enumerate(names)
+        if n[1:] not in kept and d[n] > 0.001 and d[n] > (d[names[i - 1]] if i else 0.0)
+    ]
+    assert set(adding) == {f"t{n}" for n in needed - kept} and adding  # by construction: the needed left
+    assert any(
+        f"(trial {closest.number}, {len(kept)} change(s)) {len(adding)} more node(s) each add error" in n
+        for n in result.notes
+    )
 
 
 def test_changes_from_patch_commands() -> None:
@@ -470,6 +568,43 @@ def _conv_model(path: Path) -> Path:
     )
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
     return path
+
+
+def test_a_batchnorm_the_int8_recipe_folds_is_missing_not_an_overflow() -> None:
+    """The int8 recipe folds a BatchNormalization into its Conv: its output is not in the target (infinite
+    distance, named in ``missing``); the ranking reads the Relu after it against the Conv's distance."""
+    from dumpscope.core.fix.trial import Evaluator
+    from dumpscope.core.onnx.inputs import ModelInput
+
+    rng = np.random.default_rng(0)
+    params = {"s": (0.5, 2.0), "b": (-1.0, 1.0), "m": (-1.0, 1.0), "v": (0.5, 2.0)}
+    inits = [numpy_helper.from_array(rng.standard_normal((4, 3, 3, 3)).astype(np.float32), "w")]
+    inits += [numpy_helper.from_array(rng.uniform(*r, 4).astype(np.float32), n) for n, r in params.items()]
+    nodes = [
+        helper.make_node("Conv", ["x", "w"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+        helper.make_node("BatchNormalization", ["c", "s", "b", "m", "v"], ["bn"], name="bn"),
+        helper.make_node("Relu", ["bn"], ["out"], name="act"),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+        [helper.make_tensor_value_info("out", TensorProto.FLOAT, [1, 4, 8, 8])],
+        inits,
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    x = rng.standard_normal((1, 3, 8, 8)).astype(np.float32)
+    with Evaluator(model, "int8", [ModelInput("x", x, False)]) as ev:
+        search = FixSearch(ev, Tolerance(0.001), budget=2)
+        base = search.trial((), "baseline")
+        m = search.measured[frozenset()]
+        assert m.missing == {"bn"} and m.distances["bn"] == math.inf
+        assert 0 < m.distances["c"] < 1 and 0 < m.distances["out"] < 1  # both measured, quantisation error
+        ranked = search._ranked(base, set())
+    # the Conv adds error to exact inputs; the Relu is judged against the Conv's distance (the BN passes it
+    # on), not taken for an overflow's aftermath; the BN itself is not ranked
+    ratio = m.distances["out"] / m.distances["c"]
+    assert ranked == (["conv", "act"] if ratio > 1 else ["conv"])
 
 
 def test_emitted_vendor_files_follow_their_documented_formats(tmp_path: Path) -> None:
