@@ -47,10 +47,26 @@ DEFAULT_BUDGET = 40
 FixProgress = Callable[[int, int, str], None]
 
 
+#: The kinds of :class:`Change`, and the targets each applies to.
+KINDS = {
+    "keep": ("fp16", "bf16", "int8"),
+    "clip": ("fp16", "bf16", "int8"),
+    "keep_input": ("fp16", "bf16"),
+    "clip_input": ("fp16", "bf16", "int8"),
+    "per_channel": ("int8",),
+    "calibrate": ("int8",),
+}
+_RANGED = ("clip", "clip_input", "calibrate")
+
+
 @dataclass(frozen=True, order=True)
 class Change:
-    """One change to the model: ``keep`` a node in float32 (left out of int8 quantisation), or ``clip``
-    a node's output to ``[low, high]``."""
+    """One change to the model (``kind``, see :data:`KINDS`): ``keep`` a node in float32 (left out of int8
+    quantisation); ``clip`` a node's output to ``[low, high]``; ``keep_input``: a graph input not rounded
+    to float16/bfloat16 (its consumers read it in float32); ``clip_input``: a Clip of a graph input to
+    ``[low, high]``; ``per_channel``: an int8 node's weight quantised per output channel; ``calibrate``:
+    an int8 tensor's calibration range set to ``[low, high]`` (a percentile range of the calibration data
+    instead of its min/max).  ``node`` names the node, graph input or tensor."""
 
     kind: str
     node: str
@@ -58,13 +74,22 @@ class Change:
     high: float = math.inf
 
     def text(self, target: str = "fp16") -> str:
+        bounds = f"[{self.low:.7g}, {self.high:.7g}]"
         if self.kind == "clip":
-            return f"clip {self.node!r} to [{self.low:.7g}, {self.high:.7g}]"
+            return f"clip {self.node!r} to {bounds}"
+        if self.kind == "keep_input":
+            return f"keep input {self.node!r} in float32"
+        if self.kind == "clip_input":
+            return f"clip input {self.node!r} to {bounds}"
+        if self.kind == "per_channel":
+            return f"quantise the weight of {self.node!r} per channel"
+        if self.kind == "calibrate":
+            return f"calibrate {self.node!r} to {bounds} (int8 range)"
         return f"keep {self.node!r} in float32" if target != "int8" else f"leave {self.node!r} out of int8"
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {"kind": self.kind, "node": self.node}
-        if self.kind == "clip":
+        if self.kind in _RANGED:
             out |= {"low": _json_float(self.low), "high": _json_float(self.high)}
         return out
 
@@ -139,6 +164,9 @@ class FixResult:
     trials: list[Trial] = field(default_factory=list)
     seeds: tuple[Change, ...] = ()
     notes: list[str] = field(default_factory=list)
+    reasons: dict[Change, str] = field(default_factory=dict)
+    """Why the search proposed a change other than a kept node or an advised clip (the fact that points at
+    it, :mod:`dumpscope.core.fix.candidates`)."""
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -162,6 +190,7 @@ class FixResult:
                     "trial": n.trial,
                     "breaks": [_pair_json(b) for b in n.breaks],
                     "error": n.error,
+                    "reason": self.reasons.get(n.change),
                 }
                 for n in self.needed
             ],
@@ -199,6 +228,8 @@ class FixSearch:
         """Every change tried, in the order the search first tried it."""
         self.bulk: set[Change] = set()
         """Changes a range added all at once (:meth:`_ranges`): minimised in chunks first."""
+        self.reasons: dict[Change, str] = {}
+        """Why each change of another kind than ``keep`` was proposed (:mod:`.candidates`)."""
 
     # ------------------------------------------------------------ trials
 
@@ -215,6 +246,7 @@ class FixSearch:
         m = self.ev.run(
             keep=[c.node for c in ordered if c.kind == "keep"],
             clip=[(c.node, c.low, c.high) for c in ordered if c.kind == "clip"],
+            more=[c for c in ordered if c.kind not in ("keep", "clip")],
         )
         t = self._judge(len(self.trials) + 1, ordered, step, m)
         self.trials.append(t)
@@ -254,7 +286,14 @@ class FixSearch:
     # ------------------------------------------------------------ the search
 
     def run(self, seeds: Sequence[Change] = ()) -> FixResult:
-        result = FixResult(self.ev.target, self.tol, self.budget, seeds=tuple(seeds), trials=self.trials)
+        result = FixResult(
+            self.ev.target,
+            self.tol,
+            self.budget,
+            seeds=tuple(seeds),
+            trials=self.trials,
+            reasons=self.reasons,
+        )
         if not self.outputs:
             result.notes.append("the model has no float output to judge")
             return result
@@ -294,17 +333,21 @@ class FixSearch:
                 for n in self.ev.facts.nodes
                 if n.op_type not in _NO_FLOAT_WORK and self._beyond_fp16(n.outputs)
             ]
+            from dumpscope.core.fix.candidates import input_overflow  # (it imports Change from here)
+
+            seeds += self._propose(input_overflow(self.ev))
         if seeds:
             current = self.trial(dict.fromkeys(seeds), "seed")
         while not current.passed:
             nxt = self._next_changes(current)
-            if not nxt:
-                break
+            if not nxt or frozenset((*current.changes, *nxt)) in self.cache:
+                break  # nothing new to try (another kind of change to the node was tried and failed too)
             before = current
             current = self.trial((*current.changes, *nxt), "grow")
             if not _better(current, before):
                 current = before  # a change that did not help is not carried into the range
-                break
+                # the node's other kinds of change (:mod:`.candidates`) come next, when there are any
+                continue
         return current if current.passed else self._ranges(current)
 
     def _ranges(self, current: Trial) -> Trial | None:
@@ -376,7 +419,21 @@ class FixSearch:
             beyond = [n.name for n in facts.nodes if n.name not in kept and self._beyond_fp16(n.outputs)]
             if best[2] in beyond:
                 return [Change("keep", n) for n in beyond]
-        return [Change("keep", best[2])]
+        from dumpscope.core.fix.candidates import alternatives  # (it imports Change from here)
+
+        # int8: per-channel or a calibration range first, where the node's facts point at one (the node stays
+        # quantised); fp16/bf16: a kept input once keeping the node did not help (it read a rounded input).
+        keep = Change("keep", best[2])
+        if self.ev.target != "int8" and keep not in self.added:
+            return [keep]
+        node = next(n for n in facts.nodes if n.name == best[2])
+        return self._propose(alternatives(self.ev, node, self.added)) or [keep]
+
+    def _propose(self, proposals: Sequence[tuple[Change, str]]) -> list[Change]:
+        """The changes of ``proposals`` (:mod:`.candidates`), their reasons recorded."""
+        for change, why in proposals:
+            self.reasons.setdefault(change, why)
+        return [c for c, _ in proposals]
 
     def _top_introducer(self, m: Measured, kept: set[str]) -> tuple[float, int, str] | None:
         """``(-score, topological index, node)`` of the node introducing the most error (None when none)."""
@@ -531,12 +588,16 @@ def _badness(t: Trial) -> tuple[int, float]:
 # ------------------------------------------------------------ seeds from the diagnosis
 
 
-def changes_from_commands(commands: Iterable[str], known: Iterable[str]) -> list[Change]:
+def changes_from_commands(
+    commands: Iterable[str], known: Iterable[str], inputs: Iterable[str] = ()
+) -> list[Change]:
     """The ``--keep-fp32``/``--clip`` changes of ``dumpscope patch`` command lines (a diagnosis'
-    advice), for nodes or tensors in ``known``; anything else in the lines is ignored."""
+    advice), for nodes or tensors in ``known``; a ``--clip`` of one of the graph ``inputs`` is a
+    ``clip_input``; anything else in the lines is ignored."""
     from dumpscope.core.onnx.patch import parse_clip
 
     names = set(known)
+    graph_inputs = set(inputs) - names
     out: list[Change] = []
     for command in commands:
         try:
@@ -557,4 +618,6 @@ def changes_from_commands(commands: Iterable[str], known: Iterable[str]) -> list
                     continue
                 if node in names:
                     out.append(Change("clip", node, lo, hi))
+                elif node in graph_inputs:
+                    out.append(Change("clip_input", node, lo, hi))
     return list(dict.fromkeys(out))
