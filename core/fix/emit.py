@@ -110,6 +110,28 @@ def kept_names(changes: Sequence[Change]) -> list[str]:
     return sorted({c.node for c in changes if c.kind == "keep"})
 
 
+def patch_arguments(changes: Sequence[Change]) -> list[str]:
+    """``changes`` as ``dumpscope patch`` options (every kind has one; the inverse of
+    :func:`~dumpscope.core.fix.search.changes_from_commands` for keep and clip)."""
+    options = {
+        "keep": "--keep-fp32",
+        "keep_input": "--keep-fp32-input",
+        "per_channel": "--int8-per-channel",
+        "clip": "--clip",
+        "clip_input": "--clip",
+        "calibrate": "--int8-range",
+    }
+    argv: list[str] = []
+    for kind, option in options.items():
+        chosen = [c for c in changes if c.kind == kind]
+        if not chosen:
+            continue
+        ranged = kind in ("clip", "clip_input", "calibrate")
+        values = [f"{c.node}={c.low!r},{c.high!r}" if ranged else c.node for c in chosen]
+        argv += [option, *values]
+    return argv
+
+
 def input_readers(changes: Sequence[Change], facts: GraphFacts) -> dict[str, list[str]]:
     """Kept graph input -> the nodes reading it (kept in float32 too, in a converter's terms)."""
     return {

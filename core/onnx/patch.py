@@ -60,6 +60,14 @@ class PatchResult:
     """(node, tensor, low, high) per inserted Clip."""
     kept: tuple[str, ...]
     """Every node marked to stay in fp32 (earlier marks included)."""
+    kept_inputs: tuple[str, ...] = ()
+    """Every graph input marked to stay in fp32 (earlier marks included)."""
+    per_channel: tuple[str, ...] = ()
+    """Every node marked for per-channel int8 weights (earlier marks included)."""
+    ranges: tuple[tuple[str, float, float], ...] = ()
+    """Every tensor given an int8 calibration range (earlier marks included)."""
+    clipped_inputs: tuple[str, ...] = ()
+    """The graph inputs among ``clipped``."""
 
 
 def parse_clip(text: str) -> tuple[str, float, float]:
@@ -204,7 +212,16 @@ def patch_model(
         old_channel, old_ranges = int8_overrides(out)
         all_ranges = {t: list(r) for t, r in sorted((old_ranges | ranged).items())}
         _set_mark(out, INT8_KEY, {"per_channel": sorted(old_channel | set(channel)), "ranges": all_ranges})
-    return PatchResult(out, tuple(done), tuple(kept))
+    final_channel, final_ranges = int8_overrides(out)
+    return PatchResult(
+        out,
+        tuple(done),
+        tuple(kept),
+        tuple(sorted(kept_fp32_inputs(out))),
+        tuple(sorted(final_channel)),
+        tuple((t, lo, hi) for t, (lo, hi) in sorted(final_ranges.items())),
+        tuple(t for _, t, _, _ in done if t in patcher.inputs),
+    )
 
 
 class _Patcher:
@@ -360,13 +377,24 @@ def patch_file(
     *,
     keep_fp32: Iterable[str] = (),
     clip: Iterable[tuple[str, float, float]] = (),
+    keep_inputs: Iterable[str] = (),
+    per_channel: Iterable[str] = (),
+    ranges: Iterable[tuple[str, float, float]] = (),
 ) -> PatchResult:
-    """Read ``src``, patch it, write ``dst`` (external data is carried over next to ``dst``)."""
+    """Read ``src``, patch it (:func:`patch_model`), write ``dst`` (external data is carried over next to
+    ``dst``)."""
     from dumpscope.core.onnx.model_io import write_model
 
     src, dst = Path(src), Path(dst)
     _check_paths(src, dst)
-    result = patch_model(_read_model(src), keep_fp32=keep_fp32, clip=list(clip))
+    result = patch_model(
+        _read_model(src),
+        keep_fp32=keep_fp32,
+        clip=list(clip),
+        keep_inputs=keep_inputs,
+        per_channel=per_channel,
+        ranges=ranges,
+    )
     _validate(result.model)
     dst.parent.mkdir(parents=True, exist_ok=True)
     write_model(result.model, dst)

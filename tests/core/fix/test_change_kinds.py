@@ -329,3 +329,37 @@ def test_int8_changes_are_onnxruntime_quantizer_options_that_meet_the_tolerance(
         "see onnxruntime_quantization.json"
     ]
     assert "# int8: ATC does not quantise" in (out / "atc_command.txt").read_text()
+
+
+def test_every_kind_is_a_patch_option_and_the_patched_model_holds_it(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A fix as ``dumpscope patch`` options (what ``demo --fix`` runs): the command writes a model whose
+    marks and Clips are the changes, and says each."""
+    from dumpscope.core.fix.emit import patch_arguments
+    from dumpscope.core.onnx.patch import int8_overrides, kept_fp32_inputs, kept_fp32_nodes
+    from dumpscope.tui.cli.main import main
+
+    path, _ = make_fix_case(tmp_path, "input-slightly-beyond")
+    changes = [
+        Change("keep", "scale"),
+        Change("keep_input", "x"),
+        Change("per_channel", "scale"),
+        Change("clip_input", "x", -math.inf, 65504.0),
+        Change("calibrate", "r", -1.5, 2.5),
+    ]
+    argv = patch_arguments(changes)
+    assert argv == [
+        "--keep-fp32", "scale", "--keep-fp32-input", "x", "--int8-per-channel", "scale",
+        "--clip", "x=-inf,65504.0", "--int8-range", "r=-1.5,2.5",
+    ]  # fmt: skip
+    assert main(["patch", str(path), "-o", str(tmp_path / "p.onnx"), *argv]) == 0
+    printed = capsys.readouterr().out
+    assert (
+        "clip: 'x' (graph input) to [-inf, 65504]" in printed
+        and "int8 range: 'r' calibrated to [-1.5, 2.5]" in printed
+    )
+    patched = onnx.load(tmp_path / "p.onnx")
+    assert kept_fp32_nodes(patched) == {"scale"} and kept_fp32_inputs(patched) == {"x"}
+    assert int8_overrides(patched) == (frozenset({"scale"}), {"r": (-1.5, 2.5)})
+    assert patched.graph.node[0].op_type == "Clip" and patched.graph.node[0].input[0] == "x"
+    assert main(["patch", str(path), "-o", str(tmp_path / "q.onnx"), "--int8-range", "r=-inf,2"]) == 2
+    assert "--int8-range 'r=-inf,2': both bounds must be finite" in capsys.readouterr().err
