@@ -25,7 +25,7 @@ itself is kept next.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 
 import numpy as np
 
@@ -83,14 +83,22 @@ def alternatives(ev: Evaluator, node: NodeFacts, tried: Collection[Change]) -> l
 def _rounded_inputs(ev: Evaluator, node: NodeFacts) -> list[Proposal]:
     """``keep_input`` for the float graph inputs ``node`` reads that storage rounding changes (the search
     asks once keeping ``node`` did not help: its error comes with what it reads)."""
+    return rounded_inputs(ev, node.inputs, f"keeping {node.name!r}, which reads it, in float32 did not help")
+
+
+def rounded_inputs(ev: Evaluator, names: Iterable[str], because: str) -> list[Proposal]:
+    """``keep_input`` for the float graph inputs among ``names`` that float16/bfloat16 storage changes,
+    each with ``because`` and how far the storage moves it (fp16/bf16 targets; empty otherwise)."""
     from onnx import TensorProto
 
     from dumpscope.core.onnx.fp16_target import to_fp16_storage
 
+    if ev.target not in ("fp16", "bf16"):
+        return []
     half = TensorProto.FLOAT16 if ev.target == "fp16" else TensorProto.BFLOAT16
     given = {i.name: np.asarray(i.array) for i in ev.inputs}
     out: list[Proposal] = []
-    for name in dict.fromkeys(node.inputs):
+    for name in dict.fromkeys(names):
         a = given.get(name)
         if a is None or a.dtype.kind != "f":
             continue
@@ -98,8 +106,7 @@ def _rounded_inputs(ev: Evaluator, node: NodeFacts) -> list[Proposal]:
         if d > 0:
             storage = "float16" if ev.target == "fp16" else "bfloat16"
             why = (
-                f"keeping {node.name!r}, which reads input {name!r}, in float32 did not help, and {storage} "
-                f"storage moves that input by a relative distance of {d:.4g}"
+                f"input {name!r}: {because}, and {storage} storage moves it by a relative distance of {d:.4g}"
             )
             out.append((Change("keep_input", name), why))
     return out

@@ -354,8 +354,10 @@ class FixSearch:
         """The error is spread over many nodes: keep a range of the failing outputs' ancestors, in one trial.
         First the nodes now beyond the tolerance (trouble that starts near the input and travels, as a
         calibration range stretched by one input value); then every ancestor (rounding accumulated along
-        the way).  The range's changes are marked ``bulk``: minimising removes them in chunks (ddmin),
-        which finds the few that matter in about log2(range) trials; None when neither range meets it."""
+        the way); on fp16/bf16, then the graph inputs they read that storage rounding changes, kept in
+        float32 (the input's own rounding is the trouble), first alone, then with every ancestor.  The
+        range's changes are marked ``bulk``: minimising removes them in chunks (ddmin), which finds the few
+        that matter in about log2(range) trials; None when no range meets it."""
         facts = self.ev.facts
         kept = {c.node for c in current.changes if c.kind == "keep"}
         wanted = _ancestors([name for name, _ in current.failing], facts)
@@ -368,12 +370,24 @@ class FixSearch:
         floor = min(self.tol.output, self.tol.layer if self.tol.layer is not None else math.inf)
         d = m.distances if m is not None else {}
         beyond = [n.name for n in usable if any(d.get(o, 0.0) > floor for o in n.outputs)]
-        tried: list[str] = []
-        for order in (beyond, [n.name for n in usable]):
-            if not order or order == tried:
+        everything = [n.name for n in usable]
+        # fp16/bf16: when every ancestor kept still fails, the rounded graph inputs they read, kept too
+        from dumpscope.core.fix.candidates import rounded_inputs  # (it imports Change from here)
+
+        read = [i for n in facts.nodes if n.name in wanted for i in n.inputs]  # graph inputs among them
+        inputs = [
+            c
+            for c in self._propose(
+                rounded_inputs(self.ev, read, "every node depending on it kept still failed")
+            )
+            if c not in current.changes
+        ]
+        tried: tuple[list[str], list[Change]] | None = None
+        for order, first in ((beyond, []), (everything, []), ([], inputs), (everything, inputs)):
+            if not (order or first) or (order, first) == tried:
                 continue
-            tried = order
-            added = [Change("keep", n) for n in order]
+            tried = (order, first)
+            added = [*first, *(Change("keep", n) for n in order)]
             t = self.trial((*current.changes, *added), "grow")
             if t.passed:
                 held = frozenset(current.changes)

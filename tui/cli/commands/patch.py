@@ -130,7 +130,6 @@ def _checked_clips(cmd: Options) -> list[tuple[str, float, float]]:
     """The parsed ``--clip`` values, once there is something to do and ``-o`` is no folder (usage errors)."""
     import os
 
-
     if not (cmd.keep_fp32 or cmd.clip or cmd.keep_fp32_input or cmd.int8_per_channel or cmd.int8_range):
         raise UsageError(
             "nothing to do: give --clip NODE=LO,HI, --keep-fp32 NODE, --keep-fp32-input INPUT, "
