@@ -13,6 +13,9 @@ from pathlib import Path
 import numpy as np
 import onnx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
 from dumpscope.core.dumps import DumpError
 from dumpscope.core.fix import find_fix
@@ -363,3 +366,70 @@ def test_every_kind_is_a_patch_option_and_the_patched_model_holds_it(tmp_path: P
     assert patched.graph.node[0].op_type == "Clip" and patched.graph.node[0].input[0] == "x"
     assert main(["patch", str(path), "-o", str(tmp_path / "q.onnx"), "--int8-range", "r=-inf,2"]) == 2
     assert "--int8-range 'r=-inf,2': both bounds must be finite" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------ the facts behind a proposal, in float64
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    arrays(np.float32, st.integers(2, 400), elements=st.floats(-10, 10, width=32)),
+    st.floats(50, 1e4),
+)
+def test_an_outlier_range_is_the_order_statistics_and_leaves_the_outlier_out(
+    a: np.ndarray, spike: float
+) -> None:
+    from types import SimpleNamespace as NS
+
+    from dumpscope.core.fix.candidates import PERCENTILE, SPREAD, _outliers
+
+    a = a.copy()
+    a[0] = spike
+    ev = NS(golden={"t": a}, inputs=[], facts=NS(initializers=frozenset()))
+    got = _outliers(ev, NS(name="n", inputs=("t",)))  # type: ignore[arg-type]
+    v = np.sort(a.astype(np.float64))
+    mags = np.sort(np.abs(v))
+    typical = mags[math.floor(PERCENTILE / 100 * (v.size - 1))]
+    if not (typical > 0 and mags[-1] >= SPREAD * typical):
+        assert got == []
+        return
+    ((change, why),) = got
+    lo, hi = (
+        v[math.ceil((1 - PERCENTILE / 100) * (v.size - 1))],
+        v[math.floor(PERCENTILE / 100 * (v.size - 1))],
+    )
+    assert (change.kind, change.node, change.low, change.high) == ("calibrate", "t", lo, hi)
+    assert hi < spike and f"{mags[-1] / typical:.3g} x" in why
+
+
+@settings(max_examples=40, deadline=None)
+@given(arrays(np.float32, (6, 3, 2, 2), elements=st.floats(-5, 5, width=32)), st.floats(1, 100))
+def test_a_channel_spread_is_the_largest_channel_over_the_median_channel(w: np.ndarray, big: float) -> None:
+    from types import SimpleNamespace as NS
+
+    from onnx import helper, numpy_helper
+
+    from dumpscope.core.fix.candidates import SPREAD, _channel_spread
+
+    w = w.copy()
+    w[0, 0, 0, 0] = big
+    proto = helper.make_model(helper.make_graph([], "g", [], [], [numpy_helper.from_array(w, "w")]))
+    ev = NS(proto=proto, source_dir=None, facts=NS(initializers=frozenset({"w"})))
+    got = _channel_spread(ev, NS(name="conv", op_type="Conv", inputs=("x", "w"), outputs=("y",)))  # type: ignore[arg-type]
+    per = [max(abs(float(v)) for v in w[c].reshape(-1)) for c in range(6)]
+    median = sorted(per)[2] / 2 + sorted(per)[3] / 2
+    if not (median > 0 and max(per) >= SPREAD * median):
+        assert got is None
+        return
+    change, why = got
+    assert change == Change("per_channel", "conv")
+    assert f"{max(per) / median:.3g} x the median channel" in why
+
+
+def test_same_input_same_fix_with_the_new_kinds(tmp_path: Path) -> None:
+    runs = [
+        json.dumps(_fix(tmp_path / str(i), "int8-hot-pixel", "int8")[2].to_json(), sort_keys=True)
+        for i in range(2)
+        if (tmp_path / str(i)).mkdir() is None
+    ]
+    assert runs[0] == runs[1] and '"kind": "calibrate"' in runs[0] and '"reason": "' in runs[0]
