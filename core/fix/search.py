@@ -1,15 +1,20 @@
-"""The smallest verified fix: which nodes to keep in float32, which outputs to clip.
+"""The smallest verified fix: which nodes to keep in float32, which outputs to clip, and the other change
+kinds of :class:`Change` (an input kept in float32 or clipped, int8 per-channel weights or a calibration
+range), each proposed where a computed fact points at it (:mod:`dumpscope.core.fix.candidates`).
 
 A deterministic search, bounded by a number of trials (never by the clock):
 
 1. **baseline** - the target of the model as it is, against the original golden (trial 1);
 2. **seed** - the fixes the diagnosis advises for its ranked causes (``--clip``/``--keep-fp32`` of
    its ``dumpscope patch`` commands) and, when an fp16 tensor overflows, every node whose golden output
-   is beyond the float16 range (65504: stored as inf on fp16 hardware), all at once (one trial);
+   is beyond the float16 range (65504: stored as inf on fp16 hardware), and each graph input beyond it
+   kept in float32 or clipped to it, all at once (one trial);
 3. **grow** - while the tolerance is not met and each step helps, add the change that the last trial
    points at: the node that *introduces* the most error (its output's distance from the golden over the
    largest distance of its inputs; an overflow to inf from finite inputs comes first), earliest first on a
-   tie; when that stops helping (the error is spread), a range of the failing outputs' ancestors that
+   tie (int8: its weight per channel or its input's calibration range first, where their spread points
+   at one; fp16/bf16: the rounded graph input it reads kept, once keeping it did not help); when that
+   stops helping (the error is spread), a range of the failing outputs' ancestors that
    meets the tolerance (see :meth:`FixSearch._ranges`); a long range is first cut to its shortest
    passing run (:meth:`FixSearch._window`), the rest left to the minimisation;
 4. **minimise** - delta debugging to a 1-minimal set: the changes a range added are removed in chunks
