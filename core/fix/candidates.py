@@ -20,7 +20,9 @@ at it (the report prints it as the change's reason; the trials decide whether it
     rest keep their levels.
 
 Each is proposed at most once per node (the search knows what it tried); when it does not help, the node
-itself is kept next.
+itself is kept next.  When the error is spread (the search's ranges), every outlier-stretched activation
+of the failing outputs' ancestors gets its percentile range at once (int8), before any range of kept
+nodes, and the kept range on fp16/bf16 is tried with its rounded graph inputs kept too.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from dumpscope.core.onnx.graph import NodeFacts
 #: How far the largest value (channel) may be from the typical one before its range is called spread.
 SPREAD = 4.0
 #: The percentile of ``|x|`` that stands for an activation's typical range, and of the range set.
-PERCENTILE = 99.99
+PERCENTILE = 99.9
 _WEIGHTED = {"Conv": 0, "ConvTranspose": 1, "MatMul": -1, "Gemm": 1}
 
 Proposal = tuple[Change, str]
@@ -78,6 +80,19 @@ def alternatives(ev: Evaluator, node: NodeFacts, tried: Collection[Change]) -> l
     if channel is not None and channel[0] not in tried:
         return [channel]
     return [p for p in _outliers(ev, node) if p[0] not in tried]
+
+
+def outlier_ranges(ev: Evaluator, nodes: Iterable[NodeFacts]) -> list[Proposal]:
+    """``calibrate`` for every activation ``nodes`` read whose calibration data has outliers, once each
+    (int8 only): one value stretching the calibration (a hot pixel) travels through the float model the
+    calibration runs, so every activation it reaches has its range stretched."""
+    if ev.target != "int8":
+        return []
+    found: dict[Change, str] = {}
+    for node in nodes:
+        for change, why in _outliers(ev, node):
+            found.setdefault(change, why)
+    return list(found.items())
 
 
 def _rounded_inputs(ev: Evaluator, node: NodeFacts) -> list[Proposal]:

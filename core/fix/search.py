@@ -362,7 +362,9 @@ class FixSearch:
         the way); on fp16/bf16, then the graph inputs they read that storage rounding changes, kept in
         float32 (the input's own rounding is the trouble), first alone, then with every ancestor.  The
         range's changes are marked ``bulk``: minimising removes them in chunks (ddmin), which finds the few
-        that matter in about log2(range) trials; None when no range meets it."""
+        that matter in about log2(range) trials; None when no range meets it.  On int8, before any of
+        these, every outlier-stretched activation they read calibrated to its percentile range
+        (:func:`~dumpscope.core.fix.candidates.outlier_ranges`)."""
         facts = self.ev.facts
         kept = {c.node for c in current.changes if c.kind == "keep"}
         wanted = _ancestors([name for name, _ in current.failing], facts)
@@ -376,8 +378,12 @@ class FixSearch:
         d = m.distances if m is not None else {}
         beyond = [n.name for n in usable if any(d.get(o, 0.0) > floor for o in n.outputs)]
         everything = [n.name for n in usable]
-        # fp16/bf16: when every ancestor kept still fails, the rounded graph inputs they read, kept too
-        from dumpscope.core.fix.candidates import rounded_inputs  # (it imports Change from here)
+        # int8: first every outlier-stretched activation they read, calibrated to its percentile range (the
+        # nodes stay quantised); fp16/bf16: when every ancestor kept still fails, the rounded graph inputs
+        # they read, kept too
+        from dumpscope.core.fix.candidates import outlier_ranges, rounded_inputs  # (they import Change)
+
+        ranged = [c for c in self._propose(outlier_ranges(self.ev, usable)) if c not in current.changes]
 
         read = [i for n in facts.nodes if n.name in wanted for i in n.inputs]  # graph inputs among them
         inputs = [
@@ -388,7 +394,14 @@ class FixSearch:
             if c not in current.changes
         ]
         tried: tuple[list[str], list[Change]] | None = None
-        for order, first in ((beyond, []), (everything, []), ([], inputs), (everything, inputs)):
+        attempts: list[tuple[list[str], list[Change]]] = [
+            ([], ranged),
+            (beyond, []),
+            (everything, []),
+            ([], inputs),
+            (everything, inputs),
+        ]
+        for order, first in attempts:
             if not (order or first) or (order, first) == tried:
                 continue
             tried = (order, first)

@@ -82,7 +82,10 @@ def make_fix_case(tmp_path: Path, case: str) -> tuple[Path, Path]:
     levels (fix: that Conv per channel).
     ``int8-hot-pixel``: a dead pixel at -200 among [0, 1) values, Conv 1x1 (positive weights), Relu, Conv
     3x3: the input's min/max calibration is stretched by the pixel, which the Relu zeroes anyway (fix:
-    the input's calibration range)."""
+    the input's calibration range).
+    ``int8-hot-pixel-travels``: a hot pixel at 300 in a corner, two 1x1 Convs, then the corner cropped
+    away: the calibration (of the float model) stretches every activation's range on the way (fix: the
+    three ranges, or two nodes left out of int8)."""
     rng = np.random.default_rng(0)
     vi = helper.make_tensor_value_info
     if case == "input-beyond-fp16":
@@ -123,9 +126,26 @@ def make_fix_case(tmp_path: Path, case: str) -> tuple[Path, Path]:
             "w1": rng.uniform(0.5, 1, (4, 1, 1, 1)).astype(np.float32),
             "w2": rng.normal(size=(4, 4, 3, 3)).astype(np.float32),
         }
+    elif case == "int8-hot-pixel-travels":
+        x = rng.uniform(0, 1, (1, 1, 32, 32)).astype(np.float32)
+        x[0, 0, 0, 0] = 300
+        nodes = [
+            helper.make_node("Conv", ["x", "w1"], ["y1"], name="conv1"),
+            helper.make_node("Conv", ["y1", "w2"], ["y2"], name="conv2"),
+            helper.make_node("Slice", ["y2", "st", "en", "ax"], ["crop"], name="crop"),
+            helper.make_node("Relu", ["crop"], ["out"], name="act"),
+        ]
+        inits = {
+            "w1": rng.uniform(0.5, 1, (4, 1, 1, 1)).astype(np.float32),
+            "w2": rng.normal(size=(4, 4, 1, 1)).astype(np.float32),
+            "st": np.array([1, 1], np.int64),
+            "en": np.array([32, 32], np.int64),
+            "ax": np.array([2, 3], np.int64),
+        }
     else:
         raise ValueError(case)
-    shape = {"int8-channel-spread": [1, 16, 8, 8], "int8-hot-pixel": [1, 4, 30, 30]}.get(case, list(x.shape))
+    shapes = {"int8-channel-spread": [1, 16, 8, 8], "int8-hot-pixel": [1, 4, 30, 30]}
+    shape = (shapes | {"int8-hot-pixel-travels": [1, 4, 31, 31]}).get(case, list(x.shape))
     out = [vi("out", TensorProto.FLOAT, shape)]
     model = build_model(nodes, [vi("x", TensorProto.FLOAT, list(x.shape))], out, inits)
     path = tmp_path / f"{case}.onnx"

@@ -151,9 +151,12 @@ def test_int8_input_with_an_outlier_gets_a_percentile_range(tmp_path: Path) -> N
     model, x, result = _fix(tmp_path, "int8-hot-pixel", "int8")
     _proofs_hold(result)
     (change,) = result.changes
-    # Independently: the 0.01th and 99.99th percentiles as order statistics of the sorted input
+    from dumpscope.core.fix.candidates import PERCENTILE
+
+    # Independently: the low and high percentiles as order statistics of the sorted input
     v = np.sort(x.reshape(-1).astype(np.float64))
-    lo, hi = v[math.ceil(0.0001 * (v.size - 1))], v[math.floor(0.9999 * (v.size - 1))]
+    q = PERCENTILE / 100
+    lo, hi = v[math.ceil((1 - q) * (v.size - 1))], v[math.floor(q * (v.size - 1))]
     assert (change.kind, change.node) == ("calibrate", "x") and (change.low, change.high) == (lo, hi)
     assert lo >= 0 and hi < 1  # the dead pixel is outside it
     golden = _golden(model, x)
@@ -162,6 +165,21 @@ def test_int8_input_with_an_outlier_gets_a_percentile_range(tmp_path: Path) -> N
     minmax = _dist(golden, _quantised_run(model, x, tmp_path))
     assert ranged <= 0.1 < minmax
     assert result.after.worst_output[1] == pytest.approx(ranged, rel=1e-6)
+
+
+def test_a_hot_pixel_that_travels_gets_every_stretched_range_at_once(tmp_path: Path) -> None:
+    """The pixel's range travels through the float model the calibration runs: no one change helps, every
+    outlier-stretched activation calibrated at once does (the nodes stay quantised), each range proven
+    needed; onnxruntime's quantizer, given those ranges directly, makes the same int8 model."""
+    model, x, result = _fix(tmp_path, "int8-hot-pixel-travels", "int8", budget=16)
+    _proofs_hold(result)
+    assert [(c.kind, c.node) for c in result.changes] == [("calibrate", t) for t in ("x", "y1", "y2")]
+    golden = _golden(model, x)
+    ranges = {c.node: [{"rmin": np.float32(c.low), "rmax": np.float32(c.high)}] for c in result.changes}
+    ranged = _dist(golden, _quantised_run(model, x, tmp_path, extra_options={"TensorQuantOverrides": ranges}))
+    assert ranged <= 0.1 < _dist(golden, _quantised_run(model, x, tmp_path))
+    assert result.after.worst_output[1] == pytest.approx(ranged, rel=1e-6)
+    assert all(c.high < 300 for c in result.changes)  # the pixel (and what it makes) is outside each range
 
 
 # ------------------------------------------------------------ the patch, and the diagnosis' advice
