@@ -31,7 +31,7 @@ from collections.abc import Collection, Iterable
 
 import numpy as np
 
-from dumpscope.core.fix.search import Change
+from dumpscope.core.fix.change import Change
 from dumpscope.core.fix.trial import Evaluator, relative_distance
 from dumpscope.core.onnx.graph import NodeFacts
 

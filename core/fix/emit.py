@@ -88,7 +88,7 @@ from pathlib import Path
 import onnx
 
 from dumpscope.core.atomic import write_text
-from dumpscope.core.fix.search import Change
+from dumpscope.core.fix.change import Change
 from dumpscope.core.onnx.graph import GraphFacts, NodeFacts, graph_facts
 from dumpscope.core.onnx.patch import patch_model
 

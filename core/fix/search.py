@@ -38,6 +38,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from dumpscope.core.fix.candidates import alternatives, input_overflow, outlier_ranges, rounded_inputs
+from dumpscope.core.fix.change import Change, _json_float
 from dumpscope.core.fix.trial import Evaluator, Measured
 
 if TYPE_CHECKING:
@@ -50,57 +52,6 @@ DEFAULT_BUDGET = 40
 
 #: ``progress(trial number, budget, what the trial tries)``
 FixProgress = Callable[[int, int, str], None]
-
-
-#: The kinds of :class:`Change`, and the targets each applies to.
-KINDS = {
-    "keep": ("fp16", "bf16", "int8"),
-    "clip": ("fp16", "bf16", "int8"),
-    "keep_input": ("fp16", "bf16"),
-    "clip_input": ("fp16", "bf16", "int8"),
-    "per_channel": ("int8",),
-    "calibrate": ("int8",),
-}
-_RANGED = ("clip", "clip_input", "calibrate")
-
-
-@dataclass(frozen=True, order=True)
-class Change:
-    """One change to the model (``kind``, see :data:`KINDS`): ``keep`` a node in float32 (left out of int8
-    quantisation); ``clip`` a node's output to ``[low, high]``; ``keep_input``: a graph input not rounded
-    to float16/bfloat16 (its consumers read it in float32); ``clip_input``: a Clip of a graph input to
-    ``[low, high]``; ``per_channel``: an int8 node's weight quantised per output channel; ``calibrate``:
-    an int8 tensor's calibration range set to ``[low, high]`` (a percentile range of the calibration data
-    instead of its min/max).  ``node`` names the node, graph input or tensor."""
-
-    kind: str
-    node: str
-    low: float = -math.inf
-    high: float = math.inf
-
-    def text(self, target: str = "fp16") -> str:
-        bounds = f"[{self.low:.7g}, {self.high:.7g}]"
-        if self.kind == "clip":
-            return f"clip {self.node!r} to {bounds}"
-        if self.kind == "keep_input":
-            return f"keep input {self.node!r} in float32"
-        if self.kind == "clip_input":
-            return f"clip input {self.node!r} to {bounds}"
-        if self.kind == "per_channel":
-            return f"quantise the weight of {self.node!r} per channel"
-        if self.kind == "calibrate":
-            return f"calibrate {self.node!r} to {bounds} (int8 range)"
-        return f"keep {self.node!r} in float32" if target != "int8" else f"leave {self.node!r} out of int8"
-
-    def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = {"kind": self.kind, "node": self.node}
-        if self.kind in _RANGED:
-            out |= {"low": _json_float(self.low), "high": _json_float(self.high)}
-        return out
-
-
-def _json_float(v: float) -> float | str:
-    return v if math.isfinite(v) else ("inf" if v > 0 else "-inf")
 
 
 @dataclass(frozen=True)
@@ -338,8 +289,6 @@ class FixSearch:
                 for n in self.ev.facts.nodes
                 if n.op_type not in _NO_FLOAT_WORK and self._beyond_fp16(n.outputs)
             ]
-            from dumpscope.core.fix.candidates import input_overflow  # (it imports Change from here)
-
             seeds += self._propose(input_overflow(self.ev))
         if seeds:
             current = self.trial(dict.fromkeys(seeds), "seed")
@@ -381,8 +330,6 @@ class FixSearch:
         # int8: first every outlier-stretched activation they read, calibrated to its percentile range (the
         # nodes stay quantised); fp16/bf16: when every ancestor kept still fails, the rounded graph inputs
         # they read, kept too
-        from dumpscope.core.fix.candidates import outlier_ranges, rounded_inputs  # (they import Change)
-
         ranged = [c for c in self._propose(outlier_ranges(self.ev, usable)) if c not in current.changes]
 
         read = [i for n in facts.nodes if n.name in wanted for i in n.inputs]  # graph inputs among them
@@ -451,8 +398,6 @@ class FixSearch:
             beyond = [n.name for n in facts.nodes if n.name not in kept and self._beyond_fp16(n.outputs)]
             if best[2] in beyond:
                 return [Change("keep", n) for n in beyond]
-        from dumpscope.core.fix.candidates import alternatives  # (it imports Change from here)
-
         # int8: per-channel or a calibration range first, where the node's facts point at one (the node stays
         # quantised); fp16/bf16: a kept input once keeping the node did not help (it read a rounded input).
         keep = Change("keep", best[2])

@@ -33,7 +33,7 @@ from dumpscope.core.onnx.inputs import ModelInput
 from dumpscope.core.onnx.patch import patch_model
 
 if TYPE_CHECKING:
-    from dumpscope.core.fix.search import Change
+    from dumpscope.core.fix.change import Change
 
 #: The targets a fix can be searched for.
 FIX_TARGETS = ("fp16", "bf16", "int8")

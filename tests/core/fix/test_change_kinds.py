@@ -451,3 +451,8 @@ def test_same_input_same_fix_with_the_new_kinds(tmp_path: Path) -> None:
         if (tmp_path / str(i)).mkdir() is None
     ]
     assert runs[0] == runs[1] and '"kind": "calibrate"' in runs[0] and '"reason": "' in runs[0]
+
+
+def test_an_unknown_change_kind_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown change kind 'unfuse'"):
+        Change("unfuse", "conv")
