@@ -81,7 +81,7 @@ def diagnosis_seeds(model: str | Path, ev: Evaluator) -> tuple[list[Change], lis
             return [], [f"no diagnosis to seed the search: {exc}"]
     known = {n.name for n in ev.facts.nodes} | set(ev.facts.producer)
     commands, why = causes_seeds(causes)
-    return changes_from_commands(commands, known), why
+    return changes_from_commands(commands, known, ev.facts.graph_inputs), why
 
 
 def causes_seeds(causes: Sequence[object]) -> tuple[list[str], list[str]]:
@@ -175,7 +175,7 @@ def find_fix(
     with open_evaluator(model, target, inputs=inputs, input_shapes=input_shapes, seed=seed) as ev:
         if seeds is not None:
             known = {n.name for n in ev.facts.nodes} | set(ev.facts.producer)
-            changes, notes = changes_from_commands(seeds[0], known), list(seeds[1])
+            changes, notes = changes_from_commands(seeds[0], known, ev.facts.graph_inputs), list(seeds[1])
         else:
             changes, notes = diagnosis_seeds(model, ev) if use_diagnosis else ([], [])
         result = FixSearch(ev, tol, budget, progress).run(changes)

@@ -3,19 +3,36 @@
 Every file goes through :mod:`dumpscope.core.atomic`.  Where each format rule comes from (tests/test_fix.py
 checks each file against the same sources, field by field, or parses it back with the tool where it installs):
 
+The change kinds (:class:`~dumpscope.core.fix.search.Change`) in each toolchain's terms: a kept node is
+named in every list; a graph input kept in float32 (``keep_input``) is, in a converter's terms, the input
+left float32 and the nodes reading it computed in float32 (those nodes are listed with the kept ones, and
+the file says why); a Clip of an input (``clip_input``) is in ``model.fixed.onnx`` only (convert that
+file); per-channel weights and calibration ranges (int8) are onnxruntime quantizer options
+(``onnxruntime_quantization.json``).  Where a toolchain has no way to say a change, its file says so in a
+comment (a ``"_comment"`` list in JSON; the ATC files take no comment, so ``atc_command.txt`` carries
+them), never dropping it silently.
+
 ``model.fixed.onnx``
     The model patched by :func:`dumpscope.core.onnx.patch.patch_model` (Clips inserted, the kept nodes
     marked in ``metadata_props``); onnx's checker validates it.
 ``onnxconverter_common.json``
     ``{"node_block_list": [...]}``: the keyword of ``onnxconverter_common.float16.convert_float_to_float16``
-    (its signature: ``node_block_list=None``, a list of node names left in float32).  Unnamed nodes are
-    named in ``model.fixed.onnx`` (the converter matches ``node.name``), so convert that file.
+    (its signature: ``node_block_list=None``, a list of node names left in float32; ``keep_io_types``, a
+    bool, true when an input is kept: the converter then leaves every float graph input float32).  Unnamed
+    nodes are named in ``model.fixed.onnx`` (the converter matches ``node.name``), so convert that file.
+    Pass every key but ``_comment`` as keyword arguments.
 ``atc_keep_dtype.cfg``
     ATC ``--keep_dtype=FILE``: one operator name per line, the operators keep their original precision;
     used with ``--precision_mode_v2`` (hiascend.com CANN ATC parameter reference, "--keep_dtype",
     atlasatcparam_16_0074: "lists operator names or operator types ... each operator in a separate
     line"; ``OpType::TYPE`` lines name a type, not used here; no comment syntax is documented, so none
     is written).
+``atc_command.txt``
+    The ``atc`` command line that reads the two files below (``--framework=5`` is ONNX,
+    ``--precision_mode_v2``, ``--keep_dtype``, ``--modify_mixlist``: hiascend.com ATC parameter reference),
+    and, as ``#`` lines, what ATC cannot say (an input clip: in the model; int8 changes: ATC does not
+    quantise) and how an input stays float32 (ATC's ``--input_fp16_nodes`` names the inputs fed as float16;
+    leaving the input out of it keeps it float32).
 ``atc_modify_mixlist.json``
     ATC ``--modify_mixlist=FILE`` with ``--precision_mode_v2=mixed_float16`` (``mixed_bfloat16`` for
     bf16): ``{"black-list": {"to-add": [TYPES]}}`` moves those operator *types* to the blocklist, whose
@@ -42,6 +59,14 @@ checks each file against the same sources, field by field, or parses it back wit
 ``nncf_ignored_scope.json``
     ``nncf.IgnoredScope(names=[...])`` (NNCF API: ``names`` are node names of the model); tests/test_fix.py
     has NNCF match them strictly against the fixed model's NNCF graph where NNCF is installed.
+``onnxruntime_quantization.json``
+    ``{"nodes_to_exclude": [...], "per_channel": false, "extra_options": {"TensorQuantOverrides":
+    {tensor: [{"axis": A}] | [{"rmin": LO, "rmax": HI}]}}}``: the keywords of
+    ``onnxruntime.quantization.quantize_static``
+    (its docstring: ``TensorQuantOverrides``' ``axis`` makes one weight per channel, ``rmin``/``rmax``
+    override the calibration range; onnxruntime wants them as ``numpy.float32``), as the int8 recipe
+    passes them (:func:`dumpscope.core.onnx.int8_target.tensor_quant_overrides`); tests/core/fix quantise with
+    them and run the result.
 ``tensorrt_layer_precisions.txt``
     Polygraphy ``--layer-precisions NAME:float32 ...`` with ``--precision-constraints obey`` (Polygraphy's
     ``tools/args/backend/trt/loader.py``: ``<layer_name>:<layer_precision>``, precisions are TensorRT type
@@ -63,7 +88,7 @@ from pathlib import Path
 import onnx
 
 from dumpscope.core.atomic import write_text
-from dumpscope.core.fix.search import Change
+from dumpscope.core.fix.change import Change
 from dumpscope.core.onnx.graph import GraphFacts, NodeFacts, graph_facts
 from dumpscope.core.onnx.patch import patch_model
 
@@ -72,15 +97,70 @@ FILES = (
     "onnxconverter_common.json",
     "atc_keep_dtype.cfg",
     "atc_modify_mixlist.json",
+    "atc_command.txt",
     "sigmastar_input_config.ini",
     "rknn_hybrid_quantization.cfg",
     "nncf_ignored_scope.json",
+    "onnxruntime_quantization.json",
     "tensorrt_layer_precisions.txt",
 )
 
 
 def kept_names(changes: Sequence[Change]) -> list[str]:
     return sorted({c.node for c in changes if c.kind == "keep"})
+
+
+def patch_arguments(changes: Sequence[Change]) -> list[str]:
+    """``changes`` as ``dumpscope patch`` options (every kind has one; the inverse of
+    :func:`~dumpscope.core.fix.search.changes_from_commands` for keep and clip)."""
+    options = {
+        "keep": "--keep-fp32",
+        "keep_input": "--keep-fp32-input",
+        "per_channel": "--int8-per-channel",
+        "clip": "--clip",
+        "clip_input": "--clip",
+        "calibrate": "--int8-range",
+    }
+    argv: list[str] = []
+    for kind, option in options.items():
+        chosen = [c for c in changes if c.kind == kind]
+        if not chosen:
+            continue
+        ranged = kind in ("clip", "clip_input", "calibrate")
+        values = [f"{c.node}={c.low!r},{c.high!r}" if ranged else c.node for c in chosen]
+        argv += [option, *values]
+    return argv
+
+
+def input_readers(changes: Sequence[Change], facts: GraphFacts) -> dict[str, list[str]]:
+    """Kept graph input -> the nodes reading it (kept in float32 too, in a converter's terms)."""
+    return {
+        c.node: [n.name for n in facts.consumers.get(c.node, ())] for c in changes if c.kind == "keep_input"
+    }
+
+
+def _unsaid(changes: Sequence[Change], readers: dict[str, list[str]], tool: str) -> list[str]:
+    """One sentence for each change ``tool`` (a toolchain's list of nodes kept in float32) does not say as
+    it is: how an input kept in float32 is said instead, a Clip of an input, the int8 quantizer options."""
+    out = []
+    for c in changes:
+        if c.kind == "keep_input":
+            out.append(
+                f"input {c.node!r} kept in float32: its readers ({', '.join(readers[c.node]) or 'none'}) "
+                f"are listed as kept, so they compute from it in float32"
+            )
+        elif c.kind == "clip_input":
+            out.append(
+                f"input {c.node!r} clipped to [{c.low:.7g}, {c.high:.7g}]: {tool} has no setting for it; "
+                "the Clip is in model.fixed.onnx: convert that file"
+            )
+        elif c.kind in ("per_channel", "calibrate"):
+            out.append(
+                f"{c.text('int8')}: {tool} has no per-node setting for it; see onnxruntime_quantization.json"
+            )
+        elif c.kind == "clip":
+            out.append(f"{c.text()}: the Clip is in model.fixed.onnx: convert that file")
+    return out
 
 
 def emit(proto: onnx.ModelProto, changes: Sequence[Change], out: Path, target: str = "fp16") -> list[Path]:
@@ -92,22 +172,33 @@ def emit(proto: onnx.ModelProto, changes: Sequence[Change], out: Path, target: s
     patched = patch_model(
         proto,
         keep_fp32=kept_names(changes),
-        clip=[(c.node, c.low, c.high) for c in changes if c.kind == "clip"],
+        clip=[(c.node, c.low, c.high) for c in changes if c.kind in ("clip", "clip_input")],
+        keep_inputs=[c.node for c in changes if c.kind == "keep_input"],
+        per_channel=[c.node for c in changes if c.kind == "per_channel"],
+        ranges=[(c.node, c.low, c.high) for c in changes if c.kind == "calibrate"],
     ).model
     _validate(patched)
-    keep = kept_names(changes)
     facts = graph_facts(patched.graph)
+    readers = input_readers(changes, facts)
+    keep = sorted({*kept_names(changes), *(n for names in readers.values() for n in names)})
     by_name = {n.name: n for n in facts.nodes}
     types = sorted({by_name[n].op_type for n in keep if n in by_name})
     written = [write_model(patched, out / "model.fixed.onnx")]
+    converter: dict[str, object] = {"node_block_list": keep}
+    if readers:
+        converter["keep_io_types"] = True
     texts = {
-        "onnxconverter_common.json": json.dumps({"node_block_list": keep}, indent=2) + "\n",
+        "onnxconverter_common.json": _json(converter, _unsaid(changes, readers, "onnxconverter-common")),
         "atc_keep_dtype.cfg": "".join(f"{n}\n" for n in keep),
         "atc_modify_mixlist.json": json.dumps({"black-list": {"to-add": types}}, indent=2) + "\n",
-        "sigmastar_input_config.ini": _sigmastar(keep, facts),
-        "rknn_hybrid_quantization.cfg": _rknn(keep, by_name),
-        "nncf_ignored_scope.json": json.dumps({"ignored_scope": {"names": keep}}, indent=2) + "\n",
-        "tensorrt_layer_precisions.txt": _tensorrt(keep, target),
+        "atc_command.txt": _atc(changes, readers, target),
+        "sigmastar_input_config.ini": _sigmastar(keep, facts, _unsaid(changes, readers, "input_config.ini")),
+        "rknn_hybrid_quantization.cfg": _rknn(keep, by_name, _rknn_unsaid(changes, readers)),
+        "nncf_ignored_scope.json": _json(
+            {"ignored_scope": {"names": keep}}, _unsaid(changes, readers, "NNCF's ignored_scope")
+        ),
+        "onnxruntime_quantization.json": _onnxruntime(patched, changes),
+        "tensorrt_layer_precisions.txt": _tensorrt(keep, target, _trt_unsaid(changes, readers)),
     }
     for name, text in texts.items():
         write_text(text, out / name)
@@ -115,11 +206,95 @@ def emit(proto: onnx.ModelProto, changes: Sequence[Change], out: Path, target: s
     return written
 
 
-def _sigmastar(keep: list[str], facts: GraphFacts) -> str:
+def _json(data: dict[str, object], notes: list[str]) -> str:
+    """``data`` as indented JSON, with ``"_comment"``: ``notes`` when there are any."""
+    return json.dumps(data | ({"_comment": notes} if notes else {}), indent=2) + "\n"
+
+
+def _atc(changes: Sequence[Change], readers: dict[str, list[str]], target: str) -> str:
+    """The atc command line reading the keep_dtype and modify_mixlist files, then what ATC cannot say."""
+    mode = "mixed_bfloat16" if target == "bf16" else "mixed_float16"
+    lines = [
+        "atc --model=model.fixed.onnx --framework=5 --output=model --soc_version=SOC "
+        f"--precision_mode_v2={mode} --keep_dtype=atc_keep_dtype.cfg --modify_mixlist=atc_modify_mixlist.json"
+    ]
+    if target == "int8":
+        lines.append(
+            "# int8: ATC does not quantise (Ascend's AMCT does); the kept nodes are for its skip list"
+        )
+    for c in changes:
+        if c.kind == "keep_input":
+            lines.append(
+                f"# input {c.node!r} kept in float32: do not name it in --input_fp16_nodes (ATC then reads "
+                f"it as the model declares it, float32); its readers "
+                f"({', '.join(readers[c.node]) or 'none'}) are in atc_keep_dtype.cfg"
+            )
+    lines += [f"# {n}" for n in _unsaid([c for c in changes if c.kind != "keep_input"], readers, "ATC")]
+    return "\n".join(lines) + "\n"
+
+
+def _rknn_unsaid(changes: Sequence[Change], readers: dict[str, list[str]]) -> list[str]:
+    """What RKNN-Toolkit2's custom_quantize_layers cannot say, and the rknn.config option that comes
+    closest (``quantized_method``, ``quantized_algorithm``: one setting for every layer)."""
+    out = []
+    for c in changes:
+        if c.kind == "per_channel":
+            out.append(
+                f"{c.text('int8')}: no per-layer setting here; rknn.config(quantized_method='channel') "
+                "quantises every layer's weights per channel"
+            )
+        elif c.kind == "calibrate":
+            out.append(
+                f"{c.text('int8')}: no per-tensor range here; rknn.config(quantized_algorithm='mmse' or "
+                "'kl_divergence') changes the calibration of every layer"
+            )
+        else:
+            out += _unsaid([c], readers, "RKNN's custom_quantize_layers")
+    return out
+
+
+def _trt_unsaid(changes: Sequence[Change], readers: dict[str, list[str]]) -> list[str]:
+    """What TensorRT's layer precisions cannot say (an input stays float32 as the ONNX model declares it
+    unless ``--inputIOFormats`` says otherwise)."""
+    out = []
+    for c in changes:
+        if c.kind == "calibrate":
+            out.append(
+                f"{c.text('int8')}: no layer-precision flag for it; TensorRT's network API sets one "
+                "tensor's int8 range with ITensor.set_dynamic_range"
+            )
+        elif c.kind == "per_channel":
+            out.append(f"{c.text('int8')}: no layer-precision flag for it")
+        else:
+            out += _unsaid([c], readers, "TensorRT")
+    return out
+
+
+def _onnxruntime(patched: onnx.ModelProto, changes: Sequence[Change]) -> str:
+    """``quantize_static``'s keywords for the int8 changes (see the module docstring)."""
+    from dumpscope.core.onnx.int8_target import tensor_quant_overrides
+
+    overrides = {
+        t: [{k: float(v) if k in ("rmin", "rmax") else v for k, v in o.items()} for o in entries]  # type: ignore[arg-type]
+        for t, entries in tensor_quant_overrides(patched).items()
+    }
+    data: dict[str, object] = {"nodes_to_exclude": kept_names(changes), "per_channel": False}
+    if overrides:
+        data["extra_options"] = {"TensorQuantOverrides": overrides}
+    notes = ["rmin/rmax: pass each as numpy.float32"] if any(c.kind == "calibrate" for c in changes) else []
+    notes += [
+        f"{c.text()}: not a quantizer option; the change is in model.fixed.onnx: quantise that file"
+        for c in changes
+        if c.kind in ("clip", "clip_input", "keep_input")
+    ]
+    return _json(data, notes)
+
+
+def _sigmastar(keep: list[str], facts: GraphFacts, unsaid: Sequence[str] = ()) -> str:
     """``[CONV_CONFIG]`` with the first input tensor of each kept convolution, or of the convolutions that
-    read or feed a kept non-convolution node."""
+    read or feed a kept non-convolution node; ``unsaid`` as comments."""
     tensors: list[str] = []
-    notes: list[str] = []
+    notes: list[str] = [f"# {n}" for n in unsaid]
     by_name = {n.name: n for n in facts.nodes}
     for name in keep:
         node = by_name.get(name)
@@ -148,10 +323,11 @@ def _sigmastar(keep: list[str], facts: GraphFacts) -> str:
     return "\n".join(["[CONV_CONFIG]", *notes, *body, every]) + "\n"
 
 
-def _rknn(keep: list[str], by_name: dict[str, NodeFacts]) -> str:
+def _rknn(keep: list[str], by_name: dict[str, NodeFacts], unsaid: Sequence[str] = ()) -> str:
     lines = [
         "# paste into the custom_quantize_layers section of the *.quantization.cfg written by",
         "# rknn.hybrid_quantization_step1, then run hybrid_quantization_step2",
+        *(f"# {n}" for n in unsaid),
         "custom_quantize_layers:",
     ]
     for name in keep:
@@ -161,9 +337,10 @@ def _rknn(keep: list[str], by_name: dict[str, NodeFacts]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _tensorrt(keep: list[str], target: str = "fp16") -> str:
+def _tensorrt(keep: list[str], target: str = "fp16", unsaid: Sequence[str] = ()) -> str:
+    notes = [f"# {n}" for n in unsaid]
     if not keep:
-        return "# nothing to keep in float32\n"
+        return "\n".join(["# nothing to keep in float32", *notes]) + "\n"
     import shlex
 
     flag = {"fp16": "--fp16", "bf16": "--bf16", "int8": "--int8"}.get(target, "--fp16")
@@ -178,4 +355,4 @@ def _tensorrt(keep: list[str], target: str = "fp16") -> str:
     else:
         trt = shlex.quote("--layerPrecisions=" + ",".join(f"{n}:fp32" for n in keep))
         lines.append(f"trtexec --onnx=MODEL.onnx {flag} --precisionConstraints=obey {trt}")
-    return "\n".join(lines) + "\n"
+    return "\n".join([*lines, *notes]) + "\n"

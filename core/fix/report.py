@@ -40,6 +40,8 @@ def report_lines(result: FixResult) -> list[str]:
     needed = {n.change: n for n in result.needed}
     for c in result.changes:
         lines.append(f"  - {c.text(target)}")
+        if c in result.reasons:
+            lines.append(f"      why it was tried: {result.reasons[c]}")
         n = needed.get(c)
         if n is not None:
             why = n.error or "; ".join(f"{display(name)!r} at {d:.4g}" for name, d in n.breaks[:3])

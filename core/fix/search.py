@@ -1,18 +1,23 @@
-"""The smallest verified fix: which nodes to keep in float32, which outputs to clip.
+"""The smallest verified fix: which nodes to keep in float32, which outputs to clip, and the other change
+kinds of :class:`Change` (an input kept in float32 or clipped, int8 per-channel weights or a calibration
+range), each proposed where a computed fact points at it (:mod:`dumpscope.core.fix.candidates`).
 
 A deterministic search, bounded by a number of trials (never by the clock):
 
 1. **baseline** - the target of the model as it is, against the original golden (trial 1);
 2. **seed** - the fixes the diagnosis advises for its ranked causes (``--clip``/``--keep-fp32`` of
    its ``dumpscope patch`` commands), when an fp16 tensor overflows every node whose golden output is
-   beyond the float16 range (65504: stored as inf on fp16 hardware), and the baseline's top two
-   introducers (:meth:`FixSearch._ranked`: the nodes that add the most error in that one trial, an
-   overflow to inf from finite inputs first), all at once (one trial);
+   beyond the float16 range (65504: stored as inf on fp16 hardware) and each graph input beyond it kept
+   in float32 or clipped to it, and the baseline's top two introducers (:meth:`FixSearch._ranked`: the
+   nodes that add the most error in that one trial, an overflow to inf from finite inputs first), all at
+   once (one trial);
 3. **grow** - while the tolerance is not met and each step helps, add a block of the latest trial's
-   ranked introducers, 2, then 4, 8, ... (doubling: n changes in about log2(n) trials); when that stops
-   helping (the error is spread), a range of the failing outputs' ancestors that meets the tolerance
-   (see :meth:`FixSearch._ranges`); a long range is first cut to its shortest passing run
-   (:meth:`FixSearch._window`), the rest left to the minimisation;
+   ranked introducers, 2, then 4, 8, ... (doubling: n changes in about log2(n) trials), where the top
+   node has another kind of change its facts point at, that first (:mod:`.candidates`; int8: its weight
+   per channel or its input's calibration range; fp16/bf16: the rounded graph input it reads kept, once
+   keeping it did not help); when that stops helping (the error is spread), a range of the failing
+   outputs' ancestors that meets the tolerance (see :meth:`FixSearch._ranges`); a long range is first
+   cut to its shortest passing run (:meth:`FixSearch._window`), the rest left to the minimisation;
 4. **minimise** - delta debugging to a 1-minimal set: the changes a ranking or a range added are
    removed in chunks first (QuickXplain: the best ranked half alone first, then halves, quarters,
    ...); then each change is removed in turn and the set without it is tried; when that still meets the
@@ -38,6 +43,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from dumpscope.core.fix.candidates import alternatives, input_overflow, outlier_ranges, rounded_inputs
+from dumpscope.core.fix.change import Change, _json_float
 from dumpscope.core.fix.trial import Evaluator, Measured
 
 if TYPE_CHECKING:
@@ -50,32 +57,6 @@ DEFAULT_BUDGET = 40
 
 #: ``progress(trial number, budget, what the trial tries)``
 FixProgress = Callable[[int, int, str], None]
-
-
-@dataclass(frozen=True, order=True)
-class Change:
-    """One change to the model: ``keep`` a node in float32 (left out of int8 quantisation), or ``clip``
-    a node's output to ``[low, high]``."""
-
-    kind: str
-    node: str
-    low: float = -math.inf
-    high: float = math.inf
-
-    def text(self, target: str = "fp16") -> str:
-        if self.kind == "clip":
-            return f"clip {self.node!r} to [{self.low:.7g}, {self.high:.7g}]"
-        return f"keep {self.node!r} in float32" if target != "int8" else f"leave {self.node!r} out of int8"
-
-    def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = {"kind": self.kind, "node": self.node}
-        if self.kind == "clip":
-            out |= {"low": _json_float(self.low), "high": _json_float(self.high)}
-        return out
-
-
-def _json_float(v: float) -> float | str:
-    return v if math.isfinite(v) else ("inf" if v > 0 else "-inf")
 
 
 @dataclass(frozen=True)
@@ -144,6 +125,9 @@ class FixResult:
     trials: list[Trial] = field(default_factory=list)
     seeds: tuple[Change, ...] = ()
     notes: list[str] = field(default_factory=list)
+    reasons: dict[Change, str] = field(default_factory=dict)
+    """Why the search proposed a change other than a kept node or an advised clip (the fact that points at
+    it, :mod:`dumpscope.core.fix.candidates`)."""
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -167,6 +151,7 @@ class FixResult:
                     "trial": n.trial,
                     "breaks": [_pair_json(b) for b in n.breaks],
                     "error": n.error,
+                    "reason": self.reasons.get(n.change),
                 }
                 for n in self.needed
             ],
@@ -206,6 +191,8 @@ class FixSearch:
         self.rank: dict[Change, int] = {}
         """Changes the growth took from a ranked list, by rank (the seeds first): minimised best first."""
         """Changes a range added all at once (:meth:`_ranges`): minimised in chunks first."""
+        self.reasons: dict[Change, str] = {}
+        """Why each change of another kind than ``keep`` was proposed (:mod:`.candidates`)."""
 
     # ------------------------------------------------------------ trials
 
@@ -226,6 +213,7 @@ class FixSearch:
         m = self.ev.run(
             keep=[c.node for c in ordered if c.kind == "keep"],
             clip=[(c.node, c.low, c.high) for c in ordered if c.kind == "clip"],
+            more=[c for c in ordered if c.kind not in ("keep", "clip")],
         )
         t = self._judge(len(self.trials) + 1, ordered, step, m)
         self.trials.append(t)
@@ -265,7 +253,14 @@ class FixSearch:
     # ------------------------------------------------------------ the search
 
     def run(self, seeds: Sequence[Change] = ()) -> FixResult:
-        result = FixResult(self.ev.target, self.tol, self.budget, seeds=tuple(seeds), trials=self.trials)
+        result = FixResult(
+            self.ev.target,
+            self.tol,
+            self.budget,
+            seeds=tuple(seeds),
+            trials=self.trials,
+            reasons=self.reasons,
+        )
         if not self.outputs:
             result.notes.append("the model has no float output to judge")
             return result
@@ -332,8 +327,9 @@ class FixSearch:
                 for n in self.ev.facts.nodes
                 if n.op_type not in _NO_FLOAT_WORK and self._beyond_fp16(n.outputs)
             ]
+            seeds += self._propose(input_overflow(self.ev))
         seeded = {c.node for c in seeds if c.kind == "keep"}
-        top = [Change("keep", n) for n in self._ranked(base, seeded)[:_SEED_TOP]]
+        top = [c for n in self._ranked(base, seeded)[:_SEED_TOP] for c in self._changes_for(n)]
         self.bulk |= set(top)
         for c in (*seeds, *top):
             self.rank.setdefault(c, len(self.rank))
@@ -343,14 +339,14 @@ class FixSearch:
         block = _SEED_TOP
         while not current.passed:
             nxt = self._next_changes(current, block)
-            if not nxt:
-                break
+            if not nxt or frozenset((*current.changes, *nxt)) in self.cache:
+                break  # nothing new to try (another kind of change to the node was tried and failed too)
             before = current
             current = self.trial((*current.changes, *nxt), "grow")
             self.bulk |= set(nxt)
             if not _better(current, before):
-                current = before  # a block that did not help is not carried into the range
-                break
+                current = before  # a block that did not help is not carried into the range; the top
+                continue  # node's other kinds of change (:mod:`.candidates`) come next, when there are any
             for c in nxt:
                 self.rank.setdefault(c, len(self.rank))
             block *= 2
@@ -360,8 +356,12 @@ class FixSearch:
         """The error is spread over many nodes: keep a range of the failing outputs' ancestors, in one trial.
         First the nodes now beyond the tolerance (trouble that starts near the input and travels, as a
         calibration range stretched by one input value); then every ancestor (rounding accumulated along
-        the way).  The range's changes are marked ``bulk``: minimising removes them in chunks (ddmin),
-        which finds the few that matter in about log2(range) trials; None when neither range meets it."""
+        the way); on fp16/bf16, then the graph inputs they read that storage rounding changes, kept in
+        float32 (the input's own rounding is the trouble), first alone, then with every ancestor.  The
+        range's changes are marked ``bulk``: minimising removes them in chunks (ddmin), which finds the few
+        that matter in about log2(range) trials; None when no range meets it.  On int8, before any of
+        these, every outlier-stretched activation they read calibrated to its percentile range
+        (:func:`~dumpscope.core.fix.candidates.outlier_ranges`)."""
         facts = self.ev.facts
         kept = {c.node for c in current.changes if c.kind == "keep"}
         wanted = _ancestors([name for name, _ in current.failing], facts)
@@ -374,12 +374,33 @@ class FixSearch:
         floor = min(self.tol.output, self.tol.layer if self.tol.layer is not None else math.inf)
         d = m.distances if m is not None else {}
         beyond = [n.name for n in usable if any(d.get(o, 0.0) > floor for o in n.outputs)]
-        tried: list[str] = []
-        for order in (beyond, [n.name for n in usable]):
-            if not order or order == tried:
+        everything = [n.name for n in usable]
+        # int8: first every outlier-stretched activation they read, calibrated to its percentile range (the
+        # nodes stay quantised); fp16/bf16: when every ancestor kept still fails, the rounded graph inputs
+        # they read, kept too
+        ranged = [c for c in self._propose(outlier_ranges(self.ev, usable)) if c not in current.changes]
+
+        read = [i for n in facts.nodes if n.name in wanted for i in n.inputs]  # graph inputs among them
+        inputs = [
+            c
+            for c in self._propose(
+                rounded_inputs(self.ev, read, "every node depending on it kept still failed")
+            )
+            if c not in current.changes
+        ]
+        tried: tuple[list[str], list[Change]] | None = None
+        attempts: list[tuple[list[str], list[Change]]] = [
+            ([], ranged),
+            (beyond, []),
+            (everything, []),
+            ([], inputs),
+            (everything, inputs),
+        ]
+        for order, first in attempts:
+            if not (order or first) or (order, first) == tried:
                 continue
-            tried = order
-            added = [Change("keep", n) for n in order]
+            tried = (order, first)
+            added = [*first, *(Change("keep", n) for n in order)]
             t = self.trial((*current.changes, *added), "grow")
             if t.passed:
                 held = frozenset(current.changes)
@@ -422,7 +443,31 @@ class FixSearch:
             ]
             if ranked[0] in beyond:
                 return [Change("keep", n) for n in beyond]
+        # int8: the top node's per-channel weights or its input's calibration range first, where its facts
+        # point at one (the node stays quantised); fp16/bf16: a kept input once keeping the node did not help
+        # (it read a rounded input)
+        keep = Change("keep", first.name)
+        if self.ev.target == "int8" or keep in self.added:
+            other = self._propose(alternatives(self.ev, first, self.added))
+            if other:
+                return other
         return [Change("keep", n) for n in ranked[:block]]
+
+    def _changes_for(self, name: str) -> list[Change]:
+        """The first change to try at a node introducing error: on int8, the per-channel weights or input
+        calibration range its facts point at (the node stays quantised), else keeping it."""
+        if self.ev.target == "int8":
+            node = next(n for n in self.ev.facts.nodes if n.name == name)
+            other = self._propose(alternatives(self.ev, node, self.added))
+            if other:
+                return other
+        return [Change("keep", name)]
+
+    def _propose(self, proposals: Sequence[tuple[Change, str]]) -> list[Change]:
+        """The changes of ``proposals`` (:mod:`.candidates`), their reasons recorded."""
+        for change, why in proposals:
+            self.reasons.setdefault(change, why)
+        return [c for c, _ in proposals]
 
     def _ranked(self, trial: Trial, kept: set[str]) -> list[str]:
         """The nodes of ``trial`` by the error they introduce, the most first: an overflow (inf from finite
@@ -615,12 +660,16 @@ def _badness(t: Trial) -> tuple[int, float]:
 # ------------------------------------------------------------ seeds from the diagnosis
 
 
-def changes_from_commands(commands: Iterable[str], known: Iterable[str]) -> list[Change]:
+def changes_from_commands(
+    commands: Iterable[str], known: Iterable[str], inputs: Iterable[str] = ()
+) -> list[Change]:
     """The ``--keep-fp32``/``--clip`` changes of ``dumpscope patch`` command lines (a diagnosis'
-    advice), for nodes or tensors in ``known``; anything else in the lines is ignored."""
+    advice), for nodes or tensors in ``known``; a ``--clip`` of one of the graph ``inputs`` is a
+    ``clip_input``; anything else in the lines is ignored."""
     from dumpscope.core.onnx.patch import parse_clip
 
     names = set(known)
+    graph_inputs = set(inputs) - names
     out: list[Change] = []
     for command in commands:
         try:
@@ -641,4 +690,6 @@ def changes_from_commands(commands: Iterable[str], known: Iterable[str]) -> list
                     continue
                 if node in names:
                     out.append(Change("clip", node, lo, hi))
+                elif node in graph_inputs:
+                    out.append(Change("clip_input", node, lo, hi))
     return list(dict.fromkeys(out))

@@ -22,6 +22,7 @@ import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import onnx
@@ -30,6 +31,9 @@ from dumpscope.core.dumps import DumpError
 from dumpscope.core.onnx.graph import GraphFacts, graph_facts
 from dumpscope.core.onnx.inputs import ModelInput
 from dumpscope.core.onnx.patch import patch_model
+
+if TYPE_CHECKING:
+    from dumpscope.core.fix.change import Change
 
 #: The targets a fix can be searched for.
 FIX_TARGETS = ("fp16", "bf16", "int8")
@@ -122,14 +126,28 @@ class Evaluator:
         by_fetch = dict(zip(names, values, strict=False))
         return {true: np.asarray(by_fetch[f]) for true, f in fetch.items()}
 
-    def run(self, keep: Iterable[str] = (), clip: Iterable[tuple[str, float, float]] = ()) -> Measured:
-        """The target of the model patched with ``keep`` (nodes in float32 / left out of int8) and ``clip``,
-        measured against the original golden."""
+    def run(
+        self,
+        keep: Iterable[str] = (),
+        clip: Iterable[tuple[str, float, float]] = (),
+        more: Iterable[Change] = (),
+    ) -> Measured:
+        """The target of the model patched with ``keep`` (nodes in float32 / left out of int8), ``clip``
+        and ``more`` (the other :class:`~dumpscope.core.fix.search.Change` kinds: ``keep_input``,
+        ``clip_input``, ``per_channel``, ``calibrate``), measured against the original golden."""
         self._trials += 1
         work = self._work / f"trial{self._trials}"
         work.mkdir()
+        more = list(more)
         try:
-            patched = patch_model(self.proto, keep_fp32=list(keep), clip=list(clip)).model
+            patched = patch_model(
+                self.proto,
+                keep_fp32=list(keep),
+                clip=[*clip, *((c.node, c.low, c.high) for c in more if c.kind == "clip_input")],
+                keep_inputs=[c.node for c in more if c.kind == "keep_input"],
+                per_channel=[c.node for c in more if c.kind == "per_channel"],
+                ranges=[(c.node, c.low, c.high) for c in more if c.kind == "calibrate"],
+            ).model
             values = self._run_target(patched, work)
         except DumpError as exc:
             return Measured({}, str(exc))
@@ -165,9 +183,11 @@ def _is_float(v: np.ndarray) -> bool:
 
 def _clip_types(patched: onnx.ModelProto, types: Mapping[str, str]) -> dict[str, str]:
     """The golden's onnxruntime types, plus the renamed output each inserted Clip reads (its output's
-    type)."""
+    type), and the new output of a Clip of a graph input (the input's type)."""
     out = dict(types)
     for node in patched.graph.node:
         if node.op_type == "Clip" and node.output and node.output[0] in types and node.input[0] not in out:
             out[node.input[0]] = types[node.output[0]]
+        elif node.op_type == "Clip" and node.output and node.input[0] in types and node.output[0] not in out:
+            out[node.output[0]] = types[node.input[0]]
     return out

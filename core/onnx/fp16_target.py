@@ -18,7 +18,7 @@ from onnx import TensorProto, helper, numpy_helper
 from dumpscope.core.atomic import write_bytes
 from dumpscope.core.onnx.graph import GraphFacts, fresh_name, used_names
 from dumpscope.core.onnx.model_io import iter_tensors, write_model
-from dumpscope.core.onnx.patch import kept_fp32_nodes
+from dumpscope.core.onnx.patch import kept_fp32_inputs, kept_fp32_nodes
 from dumpscope.core.onnx.targets import (
     FP16_MAX,
     Prepared,
@@ -105,7 +105,7 @@ def prepare_fp16(
     for name, load in golden_constants(proto, facts, source_dir).items():
         prepared.constants.setdefault(name, load)
     casts = _Casts(used_names(g), half)
-    _round_graph_inputs(g, facts, prepared, casts)
+    _round_graph_inputs(g, facts, prepared, casts, kept_fp32_inputs(proto))
     _round_node_outputs(g, facts, prepared, casts, types, keep)
     del g.node[:]
     g.node.extend(casts.nodes)
@@ -176,11 +176,19 @@ class _Casts:
         return half if self.half == TensorProto.FLOAT16 else dst
 
 
-def _round_graph_inputs(g: onnx.GraphProto, facts: GraphFacts, prepared: Prepared, casts: _Casts) -> None:
-    """Float graph inputs are fed under a new name and rounded to fp16 before any node reads them."""
+def _round_graph_inputs(
+    g: onnx.GraphProto,
+    facts: GraphFacts,
+    prepared: Prepared,
+    casts: _Casts,
+    keep: frozenset[str] = frozenset(),
+) -> None:
+    """Float graph inputs are fed under a new name and rounded to fp16 before any node reads them, except
+    those kept in float32 (``keep``: their consumers read them as fed; not fetched, as no input is
+    that the recipe leaves alone)."""
     for inp in g.input:
         elem = inp.type.tensor_type.elem_type
-        if inp.name in facts.graph_inputs and elem in _FLOAT_TYPES:
+        if inp.name in facts.graph_inputs and elem in _FLOAT_TYPES and inp.name not in keep:
             raw = fresh_name(f"{inp.name}__dumpscope_in", casts.taken)
             prepared.feed_names[inp.name] = raw
             prepared.fetch[inp.name] = casts.pair(raw, inp.name, elem)

@@ -19,7 +19,7 @@ from dumpscope.core.dumps import DumpError
 from dumpscope.core.onnx.graph import GraphFacts
 from dumpscope.core.onnx.model_io import PROTO_LIMIT as _PROTO_LIMIT
 from dumpscope.core.onnx.model_io import iter_tensors, write_model
-from dumpscope.core.onnx.patch import kept_fp32_nodes
+from dumpscope.core.onnx.patch import int8_overrides, kept_fp32_nodes
 from dumpscope.core.onnx.targets import (
     Prepared,
     activation_names,
@@ -125,7 +125,8 @@ def prepare_int8(
 ) -> Prepared:
     """Static QDQ int8 quantisation calibrated on ``feeds`` (see the module docstring)."""
     q_path = work / "int8.onnx"
-    _quantize(proto, source_dir, q_path, feeds, sorted(kept_fp32_nodes(proto)))
+    overrides = tensor_quant_overrides(proto)
+    _quantize(proto, source_dir, q_path, feeds, sorted(kept_fp32_nodes(proto)), overrides)
     q = onnx.load_model(str(q_path), load_external_data=False)
     prepared = Prepared(path=work / "int8_run.onnx", facts=facts, fetch={}, notes=control_flow_notes(facts))
     folded = _Int8Fetch(q, facts, golden_constants(proto, facts, source_dir)).fill(prepared)
@@ -137,16 +138,45 @@ def prepare_int8(
     return prepared
 
 
+#: The weight input and its per-channel axis (the output channels) of the operators a per-channel change
+#: can name: Conv ``W`` is (M, C/group, k...), ConvTranspose (C, M/group, k...), MatMul ``B`` (..., K, N),
+#: Gemm ``B`` (K, N), or (N, K) when ``transB``.
+_WEIGHT_AXIS = {"Conv": 0, "ConvTranspose": 1, "MatMul": -1, "Gemm": 1}
+
+
+def tensor_quant_overrides(proto: onnx.ModelProto) -> dict[str, list[dict[str, object]]]:
+    """onnxruntime's ``TensorQuantOverrides`` for the int8 marks of a patch (:func:`int8_overrides`): a
+    per-channel node's weight gets ``{"axis": output channels}``, a ranged tensor ``{"rmin", "rmax"}``
+    (its calibration range, instead of the calibration data's min/max; float32 scalars, as the quantizer
+    computes with them).  A per-channel node without a
+    weight initializer of a known operator is left as it is (the trial shows it changed nothing)."""
+    per_channel, ranges = int8_overrides(proto)
+    inits = {t.name for t in proto.graph.initializer}
+    out: dict[str, list[dict[str, object]]] = {
+        t: [{"rmin": np.float32(lo), "rmax": np.float32(hi)}] for t, (lo, hi) in sorted(ranges.items())
+    }
+    for node in proto.graph.node:
+        axis = _WEIGHT_AXIS.get(node.op_type)
+        if node.name not in per_channel or axis is None or len(node.input) < 2 or node.input[1] not in inits:
+            continue
+        if node.op_type == "Gemm" and any(a.name == "transB" and a.i for a in node.attribute):
+            axis = 0
+        out[node.input[1]] = [{"axis": axis}]
+    return out
+
+
 def _quantize(
     proto: onnx.ModelProto,
     source_dir: Path | None,
     q_path: Path,
     feeds: list[dict[str, np.ndarray]],
     exclude: list[str] | None = None,
+    overrides: dict[str, list[dict[str, object]]] | None = None,
 ) -> None:
     """Write the QDQ int8 model to ``q_path`` (a quantizer failure is a one-line DumpError).
 
-    ``exclude``: nodes left in float (``nodes_to_exclude``): those a ``--keep-fp32`` patch marked."""
+    ``exclude``: nodes left in float (``nodes_to_exclude``): those a ``--keep-fp32`` patch marked;
+    ``overrides``: ``TensorQuantOverrides`` (:func:`tensor_quant_overrides`)."""
     import logging
 
     from onnxruntime.quantization import (
@@ -175,6 +205,7 @@ def _quantize(
             weight_type=QuantType.QInt8,
             calibrate_method=CalibrationMethod.MinMax,
             nodes_to_exclude=exclude or None,
+            extra_options={"TensorQuantOverrides": overrides} if overrides else None,
             use_external_data_format=_has_external_data(proto) or proto.ByteSize() > _PROTO_LIMIT,
         )
     except DumpError:

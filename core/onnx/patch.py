@@ -1,12 +1,14 @@
 """Patch an ONNX model with the fixes ``dumpscope diagnose`` advises, then verify by re-dumping.
 
-Two edits:
+The edits:
 
 ``clip``
     A ``Clip`` inserted after a node: the node's output is renamed
     ``{name}__dumpscope_preclip`` and the Clip writes the original name, so consumers
     and dumps keep pairing by name.  Opset aware: ``min``/``max`` are attributes before
     opset 11 and (optional) inputs from opset 11 on; an infinite bound is left out.
+    A graph input is clipped too: the Clip, first in the graph, reads the input (fed under
+    its own name) and writes ``{name}__dumpscope_clipped``, which its consumers now read.
 ``keep_fp32``
     Marks nodes to stay in float32 when a float16 target is made.  The mark lives in the
     model itself (``metadata_props`` key :data:`KEEP_FP32_KEY`, a JSON list of node
@@ -14,6 +16,15 @@ Two edits:
     :func:`kept_fp32_nodes` reads it back: the fp16 target recipe leaves those nodes'
     outputs in float32.  Real converters take the same list under their own name
     (ATC ``--keep_dtype``, onnxconverter-common's ``node_block_list``).
+``keep_inputs``
+    Graph inputs the fp16/bf16 target recipe does not round (their consumers read them in
+    float32): metadata key :data:`KEEP_INPUTS_KEY`, read by :func:`kept_fp32_inputs`.
+``per_channel`` / ``ranges`` (int8)
+    Nodes whose weight is quantised per channel, and tensors whose calibration range is
+    given (``[low, high]`` instead of the calibration data's min/max): metadata key
+    :data:`INT8_KEY` (``{"per_channel": [...], "ranges": {tensor: [low, high]}}``), read by
+    :func:`int8_overrides`; the int8 recipe hands them to onnxruntime's quantizer as
+    ``TensorQuantOverrides``.
 
 Nodes are named as :func:`dumpscope.core.onnx.graph.load_graph` names them (unnamed nodes get
 ``{op_type}_{topological index}``); a node's output tensor name is accepted too.  An
@@ -36,6 +47,8 @@ from dumpscope.core.dumps import DumpError
 from dumpscope.core.onnx.graph import fresh_name, graph_facts, used_names
 
 KEEP_FP32_KEY = "dumpscope.keep_fp32"
+KEEP_INPUTS_KEY = "dumpscope.keep_fp32_inputs"
+INT8_KEY = "dumpscope.int8"
 _CHECK_LIMIT = 1 << 31
 _CLIP_TYPES = {TensorProto.FLOAT, TensorProto.FLOAT16, TensorProto.DOUBLE, TensorProto.BFLOAT16}
 
@@ -47,6 +60,14 @@ class PatchResult:
     """(node, tensor, low, high) per inserted Clip."""
     kept: tuple[str, ...]
     """Every node marked to stay in fp32 (earlier marks included)."""
+    kept_inputs: tuple[str, ...] = ()
+    """Every graph input marked to stay in fp32 (earlier marks included)."""
+    per_channel: tuple[str, ...] = ()
+    """Every node marked for per-channel int8 weights (earlier marks included)."""
+    ranges: tuple[tuple[str, float, float], ...] = ()
+    """Every tensor given an int8 calibration range (earlier marks included)."""
+    clipped_inputs: tuple[str, ...] = ()
+    """The graph inputs among ``clipped``."""
 
 
 def parse_clip(text: str) -> tuple[str, float, float]:
@@ -71,8 +92,41 @@ def _bound(text: str, open_side: float) -> float:
 
 def kept_fp32_nodes(model: onnx.ModelProto) -> frozenset[str]:
     """Node names a ``--keep-fp32`` patch marked (empty when none, or when the mark is malformed)."""
-    value = next((prop.value for prop in model.metadata_props if prop.key == KEEP_FP32_KEY), None)
+    value = _mark(model, KEEP_FP32_KEY)
     return frozenset() if value is None else _names_in(value)
+
+
+def kept_fp32_inputs(model: onnx.ModelProto) -> frozenset[str]:
+    """Graph inputs a ``keep_inputs`` patch marked to stay in float32 (empty when none or malformed)."""
+    value = _mark(model, KEEP_INPUTS_KEY)
+    return frozenset() if value is None else _names_in(value)
+
+
+def int8_overrides(model: onnx.ModelProto) -> tuple[frozenset[str], dict[str, tuple[float, float]]]:
+    """``(nodes quantised per channel, tensor -> calibration range)`` an int8 patch marked (empty when
+    none; a malformed entry is left out)."""
+    value = _mark(model, INT8_KEY)
+    try:
+        data = json.loads(value) if value is not None else {}
+    except ValueError:
+        data = {}
+    data = data if isinstance(data, dict) else {}
+    nodes = data.get("per_channel")
+    per_channel = (
+        frozenset(n for n in nodes if isinstance(n, str)) if isinstance(nodes, list) else frozenset()
+    )
+    ranges: dict[str, tuple[float, float]] = {}
+    given = data.get("ranges")
+    for tensor, bounds in given.items() if isinstance(given, dict) else ():
+        if isinstance(bounds, list) and len(bounds) == 2 and all(isinstance(b, int | float) for b in bounds):
+            lo, hi = float(bounds[0]), float(bounds[1])
+            if math.isfinite(lo) and math.isfinite(hi) and lo <= hi:
+                ranges[tensor] = (lo, hi)
+    return per_channel, ranges
+
+
+def _mark(model: onnx.ModelProto, key: str) -> str | None:
+    return next((prop.value for prop in model.metadata_props if prop.key == key), None)
 
 
 def _names_in(value: str) -> frozenset[str]:
@@ -133,19 +187,41 @@ def patch_model(
     *,
     keep_fp32: Iterable[str] = (),
     clip: Mapping[str, tuple[float, float]] | Iterable[tuple[str, float, float]] = (),
+    keep_inputs: Iterable[str] = (),
+    per_channel: Iterable[str] = (),
+    ranges: Iterable[tuple[str, float, float]] = (),
 ) -> PatchResult:
-    """A patched copy of ``model`` (the input is not modified); raises DumpError for an unknown node."""
+    """A patched copy of ``model`` (the input is not modified); raises DumpError for an unknown node,
+    tensor or graph input (see the module docstring for each edit)."""
     out = onnx.ModelProto()
     out.CopyFrom(model)
     clips = [(n, lo, hi) for n, (lo, hi) in clip.items()] if isinstance(clip, Mapping) else list(clip)
     patcher = _Patcher(out)
     keep = [patcher.node_name(patcher.resolve(n)) for n in keep_fp32]
+    channel = [patcher.node_name(patcher.resolve(n)) for n in per_channel]
+    inputs = [patcher.graph_input(n) for n in keep_inputs]
+    ranged = {patcher.tensor(t): (lo, hi) for t, lo, hi in ranges}
     done = [patcher.clip(name, lo, hi) for name, lo, hi in clips]
     patcher.insert_clips()
     kept = sorted(kept_fp32_nodes(out) | set(keep))
     if keep:
-        _mark_kept(out, kept)
-    return PatchResult(out, tuple(done), tuple(kept))
+        _set_mark(out, KEEP_FP32_KEY, kept)
+    if inputs:
+        _set_mark(out, KEEP_INPUTS_KEY, sorted(kept_fp32_inputs(out) | set(inputs)))
+    if channel or ranged:
+        old_channel, old_ranges = int8_overrides(out)
+        all_ranges = {t: list(r) for t, r in sorted((old_ranges | ranged).items())}
+        _set_mark(out, INT8_KEY, {"per_channel": sorted(old_channel | set(channel)), "ranges": all_ranges})
+    final_channel, final_ranges = int8_overrides(out)
+    return PatchResult(
+        out,
+        tuple(done),
+        tuple(kept),
+        tuple(sorted(kept_fp32_inputs(out))),
+        tuple(sorted(final_channel)),
+        tuple((t, lo, hi) for t, (lo, hi) in sorted(final_ranges.items())),
+        tuple(t for _, t, _, _ in done if t in patcher.inputs),
+    )
 
 
 class _Patcher:
@@ -160,6 +236,9 @@ class _Patcher:
         )
         self.opset = _opset(out)
         self.inserted: dict[int, list[onnx.NodeProto]] = {}
+        """Clips queued after the node of that file index (-1: before every node, a graph input's)."""
+        init = {t.name for t in out.graph.initializer}
+        self.inputs = [i.name for i in out.graph.input if i.name not in init]
 
     def resolve(self, name: str) -> int:
         """The file index of the node named ``name`` (or writing the tensor ``name``)."""
@@ -168,6 +247,19 @@ class _Patcher:
             more = ", ..." if len(self.facts_names) > 8 else ""
             raise DumpError(f"no node or tensor named {name!r} in the model (nodes: {known}{more})")
         return self.index[name]
+
+    def graph_input(self, name: str) -> str:
+        """``name`` when it is a graph input (not an initializer), else a DumpError."""
+        if name not in self.inputs:
+            raise DumpError(f"no graph input named {name!r} (inputs: {', '.join(self.inputs) or 'none'})")
+        return name
+
+    def tensor(self, name: str) -> str:
+        """``name`` when a node writes it or it is a graph input, else a DumpError."""
+        if name in self.inputs:
+            return name
+        outputs = [o for o in self.out.graph.node[self.resolve(name)].output if o]
+        return name if name in outputs else outputs[0]  # a node's name: its first output
 
     def node_name(self, i: int) -> str:
         """Node ``i``'s name; an unnamed node is given the name :func:`graph_facts` calls it by."""
@@ -178,8 +270,11 @@ class _Patcher:
         return node.name
 
     def clip(self, name: str, lo: float, hi: float) -> tuple[str, str, float, float]:
-        """Rename the output and queue a Clip that writes the original name; ``(node, tensor, lo, hi)``."""
+        """Rename the output and queue a Clip that writes the original name; ``(node, tensor, lo, hi)``.
+        A graph input (not a node's name or output) is clipped before every node (:meth:`clip_input`)."""
         taken = self._taken()
+        if name not in self.index and name in self.inputs:
+            return self.clip_input(name, lo, hi)
         i = self.resolve(name)
         owner = self.node_name(i)
         node = self.out.graph.node[i]
@@ -194,6 +289,23 @@ class _Patcher:
         self.inserted.setdefault(i, []).append(clip_node)
         return owner, tensor, lo, hi
 
+    def clip_input(self, name: str, lo: float, hi: float) -> tuple[str, str, float, float]:
+        """Queue a Clip of the graph input ``name`` first in the graph, writing a new tensor that every node
+        reading the input now reads; ``(clip node, input, lo, hi)``."""
+        taken = self._taken()
+        elem = _declared_elem_type(self.out.graph.input, name) or TensorProto.FLOAT
+        if elem not in _CLIP_TYPES:
+            raise DumpError(f"--clip {name!r}: input {name!r} is not a float tensor")
+        clipped = fresh_name(f"{name}__dumpscope_clipped", taken)
+        for node in self.out.graph.node:
+            for k, i in enumerate(node.input):
+                if i == name:
+                    node.input[k] = clipped
+        clip_name = fresh_name(f"{name}/dumpscope_clip", taken)
+        clip_node = _clip_node(self.out, clip_name, name, clipped, lo, hi, elem, self.opset, taken)
+        self.inserted.setdefault(-1, []).append(clip_node)
+        return clip_name, name, lo, hi
+
     def _taken(self) -> set[str]:
         """Every name the model uses, read once (fresh names are added as they are made)."""
         if self.taken is None:
@@ -206,17 +318,18 @@ class _Patcher:
             return
         nodes = list(self.out.graph.node)
         del self.out.graph.node[:]
+        self.out.graph.node.extend(self.inserted.get(-1, []))
         for i, n in enumerate(nodes):
             self.out.graph.node.append(n)
             self.out.graph.node.extend(self.inserted.get(i, []))
 
 
-def _mark_kept(out: onnx.ModelProto, kept: list[str]) -> None:
-    """Replace the :data:`KEEP_FP32_KEY` mark of ``out`` by the JSON list ``kept``."""
-    props = [p for p in out.metadata_props if p.key != KEEP_FP32_KEY]
+def _set_mark(out: onnx.ModelProto, key: str, value: object) -> None:
+    """Replace the ``key`` mark of ``out`` by ``value`` in JSON."""
+    props = [p for p in out.metadata_props if p.key != key]
     del out.metadata_props[:]
     out.metadata_props.extend(props)
-    out.metadata_props.add(key=KEEP_FP32_KEY, value=json.dumps(kept))
+    out.metadata_props.add(key=key, value=json.dumps(value))
 
 
 def _clip_node(
@@ -264,13 +377,24 @@ def patch_file(
     *,
     keep_fp32: Iterable[str] = (),
     clip: Iterable[tuple[str, float, float]] = (),
+    keep_inputs: Iterable[str] = (),
+    per_channel: Iterable[str] = (),
+    ranges: Iterable[tuple[str, float, float]] = (),
 ) -> PatchResult:
-    """Read ``src``, patch it, write ``dst`` (external data is carried over next to ``dst``)."""
+    """Read ``src``, patch it (:func:`patch_model`), write ``dst`` (external data is carried over next to
+    ``dst``)."""
     from dumpscope.core.onnx.model_io import write_model
 
     src, dst = Path(src), Path(dst)
     _check_paths(src, dst)
-    result = patch_model(_read_model(src), keep_fp32=keep_fp32, clip=list(clip))
+    result = patch_model(
+        _read_model(src),
+        keep_fp32=keep_fp32,
+        clip=list(clip),
+        keep_inputs=keep_inputs,
+        per_channel=per_channel,
+        ranges=ranges,
+    )
     _validate(result.model)
     dst.parent.mkdir(parents=True, exist_ok=True)
     write_model(result.model, dst)

@@ -70,6 +70,7 @@ class _StubEvaluator:
     """The output is within tolerance exactly when ``needed`` are all kept; node b introduces error."""
 
     target = "fp16"
+    inputs = ()  # no graph input to keep: only nodes
 
     def __init__(self, needed: set[str]) -> None:
         self.facts = _Facts()
@@ -78,7 +79,7 @@ class _StubEvaluator:
         self.needed = needed
         self.runs: list[frozenset[str]] = []
 
-    def run(self, keep=(), clip=()):  # type: ignore[no-untyped-def]
+    def run(self, keep=(), clip=(), more=()):  # type: ignore[no-untyped-def]
         kept = frozenset(keep)
         self.runs.append(kept)
         missing = self.needed - kept
@@ -113,7 +114,7 @@ def test_growth_adds_the_node_that_introduces_the_error() -> None:
 class _LayerStub(_StubEvaluator):
     """The output needs ``d`` kept; layer ``tb`` is off unless ``b`` is kept too."""
 
-    def run(self, keep=(), clip=()):  # type: ignore[no-untyped-def]
+    def run(self, keep=(), clip=(), more=()):  # type: ignore[no-untyped-def]
         m = super().run(keep, clip)
         return Measured({**m.distances, "tb": 0.001 if "b" in keep else 0.5})
 
@@ -133,6 +134,7 @@ class _ChainStub:
     (every layer but the output is exact): the search must keep a range and minimise it."""
 
     target = "fp16"
+    inputs = ()
 
     def __init__(self, n: int, needed: set[str]) -> None:
         from types import SimpleNamespace as NS
@@ -152,7 +154,7 @@ class _ChainStub:
         self.needed = needed
         self.runs: list[frozenset[str]] = []
 
-    def run(self, keep=(), clip=()):  # type: ignore[no-untyped-def]
+    def run(self, keep=(), clip=(), more=()):  # type: ignore[no-untyped-def]
         self.runs.append(frozenset(keep))
         out = 0.5 if self.needed - set(keep) else 0.001
         return Measured({**dict.fromkeys(self.layers, 0.0), self.layers[-1]: out})
@@ -206,7 +208,7 @@ class _ErrorChain(_ChainStub):
         super().__init__(n, needed)
         self.adds, self.missing = adds, {f"t{m}" for m in missing}
 
-    def run(self, keep=(), clip=()):  # type: ignore[no-untyped-def]
+    def run(self, keep=(), clip=(), more=()):  # type: ignore[no-untyped-def]
         self.runs.append(frozenset(keep))
         d, total = {}, 0.0
         for t in self.layers[:-1]:
@@ -434,6 +436,7 @@ def test_kept_nodes_are_left_out_of_int8_and_keep_their_fp32_weights(tmp_path: P
 
 
 def test_fix_command_json_and_usage_errors(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from dumpscope.core.fix.emit import FILES
     from dumpscope.tui.cli.main import main
 
     model = _overflow_model(tmp_path / "m.onnx")
@@ -459,7 +462,7 @@ def test_fix_command_json_and_usage_errors(tmp_path: Path, capsys) -> None:  # t
     assert code == 0 and data["found"] and data["minimal"]
     assert [c["node"] for c in data["changes"]] == ["Mul_1", "sumsq"]
     assert data["before"]["worst_output"]["relative_distance"] == "inf"
-    assert "fix: trial 1/" in out.err and len(data["emitted"]) == 8
+    assert "fix: trial 1/" in out.err and len(data["emitted"]) == len(FILES)
 
 
 def test_same_input_same_fix(tmp_path: Path) -> None:

@@ -269,10 +269,9 @@ def _fix_argv(
         console.print(f"   {line}", markup=False)
     if not result.found or not result.changes:
         return _patch_argv(top, fixed_model)
-    argv = ["patch", str(paths.model), "-o", str(fixed_model)]
-    keep = [c.node for c in result.changes if c.kind == "keep"]
-    clips = [f"{c.node}={c.low!r},{c.high!r}" for c in result.changes if c.kind == "clip"]
-    return argv + (["--keep-fp32", *keep] if keep else []) + (["--clip", *clips] if clips else [])
+    from dumpscope.core.fix.emit import patch_arguments
+
+    return ["patch", str(paths.model), "-o", str(fixed_model), *patch_arguments(result.changes)]
 
 
 def _patch_argv(top: RootCause, fixed_model: Path) -> list[str]:

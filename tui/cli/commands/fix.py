@@ -12,17 +12,21 @@ from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
 if TYPE_CHECKING:
     from dumpscope.core.fix import FixResult
 
-HELP = "find the smallest set of changes (keep nodes in fp32, clip) that brings a target within tolerance"
+HELP = "find the smallest set of changes (keep nodes/inputs in fp32, clip, int8 options) within tolerance"
 DESCRIPTION = (
     "Search, trial by trial, for the smallest set of changes to MODEL that brings its fp16, bf16 or int8 "
     "target within tolerance of the ORIGINAL golden (the model as it is, float32) at the outputs and at "
     "every layer marked with --layer: seeded by the diagnosis' advice, grown greedily, then minimised "
-    "until removing any one change breaks it (each proven by a trial).  fp16 trials round every "
+    "until removing any one change breaks it (each proven by a trial).  Changes: a node kept in float32 "
+    "(left out of int8), a Clip after a node, a graph input kept in float32 or clipped, an int8 node's "
+    "weight per channel, an int8 tensor's calibration range (each proposed where a computed fact points "
+    "at it, the fact printed).  fp16 trials round every "
     "intermediate to float16 as fp16 hardware stores it (bf16: to bfloat16); int8 trials quantise (QDQ) "
     "with the kept nodes left in float.  Bounded by --budget trials, never by the clock; progress on "
     "stderr.  --emit DIR writes the fix for each toolchain: the patched ONNX, onnxconverter-common "
-    "node_block_list, ATC --keep_dtype and --modify_mixlist, SigmaStar input_config.ini, RKNN hybrid "
-    "quantisation, NNCF ignored_scope, Polygraphy/trtexec layer precisions."
+    "node_block_list, ATC --keep_dtype and --modify_mixlist (and the atc command), SigmaStar "
+    "input_config.ini, RKNN hybrid quantisation, NNCF ignored_scope, onnxruntime quantize_static options, "
+    "Polygraphy/trtexec layer precisions; what a toolchain cannot express is said in a comment."
 )
 
 
