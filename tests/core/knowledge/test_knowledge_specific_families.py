@@ -1,0 +1,185 @@
+"""Issue 23: specific entries where only a family card (or a code-range entry) answered.
+
+Each message below is written from the wording in the tool's own source (the format string or check that
+raises it), with values of our own, not copied from an evaluation message.  Each must be answered first by
+its specific entry, found by its pattern, and the answer must carry what the message names (the op, the
+shape, the pass, the sizes) in its cause or fix.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from dumpscope.core.knowledge import KnowledgeBase, load_kb
+
+
+@pytest.fixture(scope="module")
+def kb() -> KnowledgeBase:
+    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
+
+
+# (entry id, message from the source's wording, values the answer must show)
+CASES = [
+    (
+        "openvino-reshape-minus-one-dim",
+        "Exception from src/core/shape_inference/include/reshape_shape_inference.hpp:210:\n"
+        "Check '!dim::is_empty(minus_one_dim)' failed at src/core/shape_inference/include/"
+        "reshape_shape_inference.hpp:210:\nWhile validating node 'opset1::Reshape Reshape_87'",
+        (),
+    ),
+    (
+        "openvino-onnx-batchnorm-training-mode",
+        "[ GENERAL_ERROR ] While validating ONNX node '<Node(BatchNormalization): bn_3>':\n"
+        "Training mode of BatchNormalization is not supported.",
+        (),
+    ),
+    (
+        "openvino-onnx-frontend-convert-failed",
+        "RuntimeError: Check 'false' failed at "
+        "C:\\ov\\src\\frontends\\onnx\\frontend\\src\\frontend.cpp:151:\n"
+        "FrontEnd API failed with GeneralFailure",
+        (),
+    ),
+    (
+        "openvino-ov-not-implemented-exception",
+        "First-chance exception at 0x00007FFA1B2C3D4E in infer.exe: Microsoft C++ exception: "
+        "ov::NotImplemented at memory location 0x00000055AA66BB70.",
+        (),
+    ),
+    (
+        "openvino-mo-emitting-attributes",
+        "[ ERROR ]  Error while emitting attributes for layer Resize_212 (id = 87). It usually means that "
+        "there is unsupported pattern around this node or unsupported combination of attributes.",
+        ("Resize_212",),
+    ),
+    (
+        "openvino-pool-window-larger-than-input",
+        "Check 'window_dilated_dim <= data_padded_dilated_dim' failed at src/core/shape_inference/include/"
+        "pooling_shape_inference_util.hpp:160:\nWhile validating node 'opset8::MaxPool pool5':\n"
+        "Window after dilation has dimension (dim: 7) larger than the data shape after padding (dim: 4) "
+        "at axis 1.",
+        ("7", "4"),
+    ),
+    (
+        "openvino-onnx-node-validation",
+        "[ ERROR ]  While validating ONNX node '<Node(GridSample): /decoder/GridSample_4>':\n"
+        "Unsupported mode",
+        ("GridSample", "/decoder/GridSample_4"),
+    ),
+    (
+        "openvino-gather-indices-not-integral",
+        "RuntimeError: Check 'indices_et.is_dynamic() || indices_et.is_integral()' failed at "
+        "src/core/src/op/one_hot.cpp:58:\nWhile validating node 'v1::OneHot OneHot_5':\n"
+        "Indices must be integral element type.",
+        (),
+    ),
+    (
+        "openvino-mo-cannot-infer-shapes",
+        '[ ERROR ]  Cannot infer shapes or values for node "head/strided_slice_4".\n'
+        "[ ERROR ]  It can happen due to bug in custom shape infer function",
+        ("head/strided_slice_4",),
+    ),
+    (
+        "openvino-gpu-program-build-failed",
+        "Exception from src/inference/src/dev/plugin.cpp:58:\n[GPU] ProgramBuilder build failed!\n"
+        "Program build failed(0_part_3): error: undeclared identifier",
+        (),
+    ),
+    (
+        "onnxsim-optimizer-pass-assertion",
+        "RuntimeError: /src/third_party/onnx-optimizer/onnxoptimizer/passes/eliminate_shape_gather.h:51: "
+        "runTransform: Assertion `indices_val < dims.size()` failed.",
+        ("eliminate_shape_gather",),
+    ),
+    (
+        "onnxsim-parse-tensor-data-size",
+        "/opt/onnxsim/third_party/onnx-optimizer/onnxoptimizer/passes/tensor_util.cc:60: ParseTensorData: "
+        "Assertion `elem_cnt == (raw_data_size / sizeof(double))` failed.",
+        ("double",),
+    ),
+    (
+        "onnxsim-erase-output-still-used",
+        "RuntimeError: /build/onnx/onnx/common/ir.h:1380: eraseOutput: "
+        "Assertion `outputs_[i]->uses().empty()` failed.",
+        (),
+    ),
+    (
+        "tvm-symbolic-shape-memory-plan",
+        "tvm.error.InternalError: Check failed: (pval != nullptr) is false: Cannot allocate memory symbolic "
+        "tensor shape [T.Any(), 80, T.Any()]",
+        ("T.Any(), 80, T.Any()",),
+    ),
+    (
+        "tvm-layout-rank-mismatch",
+        "[10:11:12] /tvm/src/tir/ir/data_layout.cc:290: Check failed: src_shape.size() == src_axis.size() "
+        "(2 vs. 4) :",
+        ("2", "4"),
+    ),
+    (
+        "tvm-expect-expr-got-irmodule",
+        "tvm._ffi.base.TVMError: Check failed: ObjectTypeChecker<RelayExpr>::Check(ptr): Expect relay.Expr "
+        "but get IRModule",
+        (),
+    ),
+    (
+        "paddle2onnx-adaptive-pool-not-divisible",
+        "Exception: Cannot convert adaptive pool with input_size: (1, 128, 25, 25), "
+        "output_size: (1, 128, 7, 7)",
+        ("(1, 128, 25, 25)", "(1, 128, 7, 7)"),
+    ),
+    (
+        "mnn-converter-not-supported-op",
+        "[12:00:01] /MNN/tools/converter/source/tflite/ReductionTflite.cpp:64: MNN Converter Not "
+        "Supported!!! Reduction Op: ",
+        ("Reduction",),
+    ),
+    (
+        "torch-onnx-attribute-not-constant",
+        'File "torch/onnx/symbolic.py", line 90, in _parse_arg\nRuntimeError: Failed to export an ONNX '
+        "attribute, since it's not constant, please try to make things (e.g., kernel size) static "
+        "if possible",
+        (),
+    ),
+]
+
+
+@pytest.mark.parametrize(("entry_id", "message", "shown"), CASES, ids=[c[0] for c in CASES])
+def test_the_specific_entry_answers_first_with_the_message_values(
+    kb: KnowledgeBase, entry_id: str, message: str, shown: tuple[str, ...]
+) -> None:
+    top = kb.lookup(message, top=3)[0]
+    assert top.entry.id == entry_id
+    assert top.entry.level != "family" and not top.entry.generic
+    assert "pattern" in top.reason or "code" in top.reason
+    text = f"{top.cause} {top.fix}"
+    for value in shown:
+        assert value in text
+    placeholders = re.findall(r"\{(\w+)\}", f"{top.entry.cause} {top.entry.fix}")
+    assert not [name for name in placeholders if f"<{name}>" in text]  # every placeholder was filled
+
+
+def test_each_case_is_an_entry_of_the_knowledge_base(kb: KnowledgeBase) -> None:
+    ids = {e.id for e in kb.entries}
+    assert {c[0] for c in CASES} <= ids
+
+
+def test_onnxsim_pass_name_is_the_one_to_skip(kb: KnowledgeBase) -> None:
+    """The pass the assertion names is the one the fix tells onnxsim to skip, whichever pass it is."""
+    for name in ("fuse_bn_into_conv", "eliminate_nop_pad", "fuse_consecutive_transposes"):
+        message = f"/x/onnxoptimizer/passes/{name}.h:12: runTransform: Assertion `x` failed."
+        top = kb.lookup(message, top=1)[0]
+        assert top.entry.id == "onnxsim-optimizer-pass-assertion"
+        assert f"--skip-optimizer {name}" in top.fix
+
+
+def test_read_model_fix_names_the_format(kb: KnowledgeBase) -> None:
+    top = kb.lookup(
+        "Unable to read the model: net.pdmodel Please check that model format: pdmodel is supported and the "
+        "model is correct. Available frontends: ir onnx",
+        top=1,
+    )[0]
+    assert top.entry.id == "openvino-unable-to-read-model"
+    assert "'pdmodel' format" in top.fix
