@@ -143,6 +143,70 @@ CASES = [
         "if possible",
         (),
     ),
+    (
+        "onnxruntime-model-file-does-not-exist",
+        "NoSuchFile: [ONNXRuntimeError] : 3 : NO_SUCHFILE : Load model from ./models/det.onnx failed:"
+        "Load model ./models/det.onnx failed. File doesn't exist",
+        ("./models/det.onnx",),
+    ),
+    (
+        "onnxruntime-modelproto-no-graph",
+        "Fail: [ONNXRuntimeError] : 1 : FAIL : Load model from m.onnx failed:/onnxruntime/core/graph/"
+        "model.cc:146 onnxruntime::Model::Model(onnx::ModelProto&&, ...) ModelProto does not have a graph.",
+        (),
+    ),
+    (
+        "onnxruntime-ort-format-verification-failed",
+        "OrtException: Error code - ORT_FAIL - message: inference_session.cc:1520 "
+        "onnxruntime::InferenceSession::LoadOrtModelWithLoader ORT model verification failed.",
+        (),
+    ),
+    (
+        "onnxruntime-unknown-model-file-format-version",
+        "InvalidArgument: [ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Failed to load model with error: "
+        "Unknown model file format version.",
+        (),
+    ),
+    (
+        "onnxruntime-provider-not-available",
+        "UserWarning: Specified provider 'DmlExecutionProvider' is not in available provider names."
+        "Available providers: 'CPUExecutionProvider'",
+        ("DmlExecutionProvider",),
+    ),
+    (
+        "onnxruntime-trt-ep-decryption-library",
+        "[ONNXRuntimeError] : 11 : EP_FAIL : TensorRT EP could not open shared library from ",
+        (),
+    ),
+    (
+        "onnxruntime-trt-ep-could-not-build-engine",
+        "[ONNXRuntimeError] : 11 : EP_FAIL : TensorRT EP could not build engine for fused node: "
+        "TensorrtExecutionProvider_TRTKernel_graph_main_graph_8712_3_0",
+        ("TensorrtExecutionProvider_TRTKernel_graph_main_graph_8712_3_0",),
+    ),
+    (
+        "onnxruntime-required-attribute-missing",
+        "[ONNXRuntimeError] : 10 : INVALID_GRAPH : This is an invalid model. Error in Node:up_4 : "
+        "Required attribute 'mode' is missing.",
+        ("up_4", "mode"),
+    ),
+    (
+        "onnx-version-converter-no-adapter",
+        "RuntimeError: onnx/version_converter/BaseConverter.h:60: adapter_lookup: Assertion `false` failed: "
+        "No Adapter From Version $11 for Resize",
+        ("Resize",),
+    ),
+    (
+        "onnx-invalid-axis-for-rank",
+        "onnx.onnx_cpp2py_export.shape_inference.InferenceError: [ShapeInferenceError] (op_type:Concat, "
+        "node name: cat_2): [TypeInferenceError] Invalid value of attribute 'axis'. Rank=1 Value=-3",
+        ("axis", "-3"),
+    ),
+    (
+        "onnx-mismatched-attribute-type",
+        "onnx.onnx_cpp2py_export.checker.ValidationError: Mismatched attribute type in 'Constant_12 : value'",
+        ("value",),
+    ),
 ]
 
 
