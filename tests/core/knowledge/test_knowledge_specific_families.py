@@ -207,6 +207,18 @@ CASES = [
         "onnx.onnx_cpp2py_export.checker.ValidationError: Mismatched attribute type in 'Constant_12 : value'",
         ("value",),
     ),
+    (
+        "float16-initializer-type-expected-float",
+        "[ONNXRuntimeError] : 1 : FAIL : Type Error: Data in initializer 'layer1.0.bn1.running_var' has "
+        "element type tensor(float16) but usage of initializer in graph expects tensor(float)",
+        ("layer1.0.bn1.running_var", "tensor(float16)", "tensor(float)"),
+    ),
+    (
+        "qualcomm-converter-dynamic-inputs-missing-shape",
+        "RuntimeError: Missing command line inputs for dynamic inputs ['input_ids', 'attention_mask'] in the "
+        "model.",
+        ("--source_model_input_shape",),
+    ),
 ]
 
 
