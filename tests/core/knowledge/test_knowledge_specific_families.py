@@ -219,6 +219,23 @@ CASES = [
         "model.",
         ("--source_model_input_shape",),
     ),
+    # existing entries whose pattern missed the tool's own punctuation (quotes, spacing, end of line)
+    (
+        "onnx-ValidationError-8",
+        "onnx.onnx_cpp2py_export.checker.ValidationError: Field 'elem_type' of 'tensor_type' is required "
+        "but missing.",
+        ("elem_type", "tensor_type"),
+    ),
+    (
+        "coreml-torch-var-not-found",
+        "ValueError: Torch var input.7 not found in context",
+        ("input.7",),
+    ),
+    (
+        "torch-onnx-symbolic-wrong-output-count",
+        "RuntimeError: symbolic for topk produced an incorrect number of outputs(expected 2,but got 1)",
+        ("topk",),
+    ),
 ]
 
 
