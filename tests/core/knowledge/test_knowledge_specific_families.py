@@ -219,6 +219,24 @@ CASES = [
         "model.",
         ("--source_model_input_shape",),
     ),
+    (
+        "tensorrt-python-api-attribute-removed",
+        "AttributeError: 'tensorrt_bindings.tensorrt.ICudaEngine' object has no attribute "
+        "'get_binding_shape'",
+        ("ICudaEngine", "get_binding_shape"),
+    ),
+    (
+        "tensorrt-no-supported-formats",
+        "[E] [TRT] 2: [optimizer.cpp::getFormatRequirements::4120] Error Code 2: Internal Error (Assertion "
+        "!n->candidateRequirements.empty() failed. no supported formats)",
+        (),
+    ),
+    (
+        "tensorrt-invalid-binding-index",
+        "[TRT] [E] 3: [engine.cpp::getUserRegion::1299] Error Code 3: API Usage Error (Parameter check "
+        "failed at: call of getBindingDataType with invalid bindingIndex -1)",
+        ("getBindingDataType", "-1"),
+    ),
     # existing entries whose pattern missed the tool's own punctuation (quotes, spacing, end of line)
     (
         "onnx-ValidationError-8",
@@ -235,6 +253,11 @@ CASES = [
         "torch-onnx-symbolic-wrong-output-count",
         "RuntimeError: symbolic for topk produced an incorrect number of outputs(expected 2,but got 1)",
         ("topk",),
+    ),
+    (
+        "tensorrt-python-engine-is-none",
+        "AttributeError: 'NoneType' object has no attribute 'serialize'",
+        ("serialize",),
     ),
 ]
 
