@@ -259,6 +259,28 @@ CASES = [
         "AttributeError: 'NoneType' object has no attribute 'serialize'",
         ("serialize",),
     ),
+    (
+        "onnxruntime-INVALID-ARGUMENT-2",
+        "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Unexpected input data type. Actual: (tensor(double)) , "
+        "expected: (tensor(float))",
+        ("tensor(double)", "tensor(float)"),
+    ),
+    (
+        "onnxruntime-invalid-feed-input-name-images",
+        "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Invalid Feed Input Name:input_image",
+        ("input_image",),
+    ),
+    (
+        "onnxruntime-nhwc-node-not-taken-by-ep",
+        "Node 'conv_7' OpType:Conv with domain:com.ms.internal.nhwc was inserted using the NHWC format as "
+        "requested by XnnpackExecutionProvider, but was not selected by that EP.",
+        ("conv_7", "XnnpackExecutionProvider"),
+    ),
+    (
+        "qualcomm-transport-layer-setup-failed",
+        "QnnDsp <E> Transport layer setup failed: 14001",
+        ("14001",),
+    ),
 ]
 
 
