@@ -46,6 +46,33 @@ def split_of(url: str) -> str:
     return "heldout" if int(hashlib.sha1(url.encode()).hexdigest(), 16) % 5 < 2 else "dev"
 
 
+_THREAD = re.compile(r"https?://github\.com/([^/\s]+)/([^/\s]+)/(?:issues|pull|discussions)/(\d+)", re.I)
+
+
+def cites(source: str, url: str) -> bool:
+    """Whether an entry's ``source`` cites the thread ``url``: the URL itself, or a GitHub thread written
+    short (``owner/repo#N``) or without its scheme (``owner/repo/issues/N``)."""
+    if url in source:
+        return True
+    m = _THREAD.match(url)
+    if m is None:
+        return False
+    repo, number = re.escape(f"{m.group(1)}/{m.group(2)}"), m.group(3)
+    short = re.compile(rf"(?<![\w.-]){repo}(?:#|/(?:issues|pull|discussions)/){number}(?!\d)", re.I)
+    return short.search(source) is not None
+
+
+def set_cited_aside(records: list[dict[str, Any]], sources: list[str]) -> list[str]:
+    """Held-out records whose thread an entry cites are not held-out: their split becomes ``cited``
+    (scored in neither part); returns those threads."""
+    held = {r["source"] for r in records if r["split"] == "heldout"}
+    cited = sorted(u for u in held if any(cites(s, u) for s in sources))
+    for r in records:
+        if r["source"] in cited:
+            r["split"] = "cited"
+    return cited
+
+
 def load(path: Path) -> list[dict[str, Any]]:
     """The evaluation records (one JSON object per line)."""
     with path.open(encoding="utf-8") as f:
@@ -351,6 +378,12 @@ def main() -> None:
         raise SystemExit(f"split does not follow the URL rule for {bad[:3]}")
     kb = load_kb(user_dir=Path("/nonexistent"))
     print(f"{len(records)} messages, KB of {len(kb)} entries")
+    cited = set_cited_aside(records, [e.source for e in kb.entries])
+    if cited:
+        n = sum(r["split"] == "cited" for r in records)
+        print(
+            f"{n} held-out message(s) of {len(cited)} thread(s) an entry cites: set aside, scored in no part"
+        )
     report(evaluate(kb, records, args.misses))
     if args.specific:
         print("\n== specific advice (dev right-tool answers) ==")

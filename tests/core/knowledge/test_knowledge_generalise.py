@@ -360,20 +360,49 @@ def test_evaluation_set_is_sound() -> None:
     }
 
 
+#: Held-out threads of messages.jsonl that entries written before issue 23's third pass cite in short form
+#: (``owner/repo#N``), which the URL-only check missed: their messages are set aside by
+#: ``bench/eval_explain.py`` (scored in no part).  No other held-out thread may be cited.
+CITED_HELDOUT = frozenset(
+    {
+        "rockchip-linux/rknn-toolkit2#316",
+        "SangbumChoi/MobileHumanPose#20",
+        "microsoft/onnxruntime#1760",
+        "ultralytics/ultralytics#18470",
+        "microsoft/onnxruntime#4405",
+        "microsoft/onnxruntime#22821",
+        "pytorch/executorch#1183",
+    }
+)
+
+
 def test_no_entry_cites_a_heldout_thread() -> None:
-    """No entry cites a held-out thread of messages.jsonl, heldout2.jsonl's frozen half or rounds 7-8."""
-    held = set()
+    """No entry cites a held-out thread of messages.jsonl, heldout2.jsonl's frozen half or rounds 7-8, by
+    URL or written short, except the seven known ones the evaluation sets aside."""
+    from bench.eval_explain import cites, set_cited_aside
+
+    records = []
     for name in ("messages.jsonl", "heldout2.jsonl", "round7.jsonl", "round8.jsonl"):
-        path = DATA.with_name(name)
-        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-        held |= {r["source"] for r in rows if r["split"] == "heldout"}
-    assert len(held) > 130
+        records += _rows(DATA.with_name(name))
+    assert sum(r["split"] == "heldout" for r in records) > 130
     from importlib import resources
 
     text = resources.files("dumpscope.core.knowledge").joinpath("kb.jsonl").read_text(encoding="utf-8")
-    for line in text.splitlines():
-        source = json.loads(line)["source"]
-        assert not any(url in source for url in held)
+    sources = [json.loads(line)["source"] for line in text.splitlines()]
+    cited = set_cited_aside(records, sources)
+    short = {
+        re.sub(r"https://github\.com/([^/]+)/([^/]+)/(?:issues|pull)/(\d+)", r"\1/\2#\3", u) for u in cited
+    }
+    assert short == CITED_HELDOUT
+    assert {r["source"] for r in records if r["split"] == "cited"} == set(cited)
+    assert cites(
+        "see microsoft/onnxruntime#4405 and docs", "https://github.com/microsoft/onnxruntime/issues/4405"
+    )
+    assert cites(
+        "github.com/pytorch/executorch/issues/1183", "https://github.com/pytorch/executorch/issues/1183"
+    )
+    assert not cites("microsoft/onnxruntime#44050", "https://github.com/microsoft/onnxruntime/issues/4405")
+    assert not cites("xmicrosoft/onnxruntime#4405", "https://github.com/microsoft/onnxruntime/issues/4405")
 
 
 def _rows(path: Path) -> list[dict[str, object]]:
