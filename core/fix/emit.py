@@ -55,7 +55,9 @@ them), never dropping it silently.
     ``hybrid_quantization_step1`` writes, for step 2: YAML, one ``<output tensor name>: float16`` per
     layer, data types ``int8``, ``int16``, ``float16`` (rockchip-linux/rknn-toolkit2
     ``rknn-toolkit2/examples/functions/hybrid_quant/step1.py``, its printed instructions).  Keys are
-    the kept nodes' output tensor names, JSON-quoted (valid YAML whatever the name holds).
+    the kept nodes' output tensor names, JSON-quoted (valid YAML whatever the name holds); a Conv read
+    only by a BatchNormalization is named by the BN's output (RKNN folds the two; step 2 refuses a name
+    its step-1 cfg does not list).  ``bench/rknn_hybrid_check.py`` has RKNN-Toolkit2 build the pasted file.
 ``nncf_ignored_scope.json``
     ``nncf.IgnoredScope(names=[...])`` (NNCF API: ``names`` are node names of the model); tests/test_fix.py
     has NNCF match them strictly against the fixed model's NNCF graph where NNCF is installed.
@@ -89,7 +91,7 @@ import onnx
 
 from dumpscope.core.atomic import write_text
 from dumpscope.core.fix.change import Change
-from dumpscope.core.onnx.graph import GraphFacts, NodeFacts, graph_facts
+from dumpscope.core.onnx.graph import GraphFacts, graph_facts
 from dumpscope.core.onnx.patch import patch_model
 
 FILES = (
@@ -193,7 +195,7 @@ def emit(proto: onnx.ModelProto, changes: Sequence[Change], out: Path, target: s
         "atc_modify_mixlist.json": json.dumps({"black-list": {"to-add": types}}, indent=2) + "\n",
         "atc_command.txt": _atc(changes, readers, target),
         "sigmastar_input_config.ini": _sigmastar(keep, facts, _unsaid(changes, readers, "input_config.ini")),
-        "rknn_hybrid_quantization.cfg": _rknn(keep, by_name, _rknn_unsaid(changes, readers)),
+        "rknn_hybrid_quantization.cfg": _rknn(keep, facts, _rknn_unsaid(changes, readers)),
         "nncf_ignored_scope.json": _json(
             {"ignored_scope": {"names": keep}}, _unsaid(changes, readers, "NNCF's ignored_scope")
         ),
@@ -323,17 +325,35 @@ def _sigmastar(keep: list[str], facts: GraphFacts, unsaid: Sequence[str] = ()) -
     return "\n".join(["[CONV_CONFIG]", *notes, *body, every]) + "\n"
 
 
-def _rknn(keep: list[str], by_name: dict[str, NodeFacts], unsaid: Sequence[str] = ()) -> str:
+def _rknn(keep: list[str], facts: GraphFacts, unsaid: Sequence[str] = ()) -> str:
+    """Step 2 refuses a tensor its graph lacks (``Invalid operands name``): RKNN folds a BatchNormalization
+    into the Conv before it, so a Conv whose output only a BatchNormalization reads is named by the BN's
+    output, the tensor the step-1 cfg lists for that layer (measured, RKNN-Toolkit2 2.5.0)."""
+    by_name = {n.name: n for n in facts.nodes}
     lines = [
         "# paste into the custom_quantize_layers section of the *.quantization.cfg written by",
-        "# rknn.hybrid_quantization_step1, then run hybrid_quantization_step2",
+        "# rknn.hybrid_quantization_step1, then run hybrid_quantization_step2; step 2 refuses a name",
+        "# not listed under quantize_parameters there (a layer RKNN fused: name its fused layer's tensor)",
         *(f"# {n}" for n in unsaid),
         "custom_quantize_layers:",
     ]
+    named: list[str] = []
     for name in keep:
         node = by_name.get(name)
         for out in node.outputs if node is not None else (name,):
-            lines.append(f"    {json.dumps(out)}: float16")
+            readers = facts.consumers.get(out, ())
+            if (
+                node is not None
+                and node.op_type == "Conv"
+                and [r.op_type for r in readers] == ["BatchNormalization"]
+            ):
+                lines.insert(
+                    -1, f"# {name}: its output {out!r} is folded with {readers[0].name!r} into one layer"
+                )
+                out = readers[0].outputs[0]
+            if out not in named:
+                named.append(out)
+    lines += [f"    {json.dumps(out)}: float16" for out in named]
     return "\n".join(lines) + "\n"
 
 

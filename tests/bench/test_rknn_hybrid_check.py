@@ -31,12 +31,13 @@ def test_rknn_accepts_every_layer_the_emitted_cfg_names_and_builds_them_in_float
     verdict = json.loads(done.stdout)
     assert done.returncode == 0, verdict["reasons"]
     facts = verdict["facts"]
-    # the kept Conv and Relu: their two output tensors named, both echoed by RKNN as float16
-    assert facts["layers_named"] == ["c2", "r2"]
-    assert facts["layers_accepted"] == 2 and {"c2", "r2"} <= set(facts["echoed_float16"])
+    # the kept Conv (its output folded with the BatchNormalization after it: the BN's named) and Relu,
+    # both echoed by RKNN as float16
+    assert facts["layers_named"] == ["b2", "r2"]
+    assert facts["layers_accepted"] == 2 and {"b2", "r2"} <= set(facts["echoed_float16"])
     # one fused ConvRelu layer computes both, in FLOAT16; the two other convolutions stay INT8
     assert facts["float16_layers_in_build"] == ["Conv:conv2 (ConvRelu, FLOAT16)"]
     assert facts["other_layers_int8"] == "2/2"
     sim = facts["simulator"]
-    assert sim["c2"]["float16_exact"] and sim["r2"]["float16_exact"]
+    assert sim["b2"]["float16_exact"] and sim["r2"]["float16_exact"]
     assert not sim["r1"]["float16_exact"] and sim["r1"]["distinct"] <= 256
