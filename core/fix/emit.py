@@ -55,9 +55,11 @@ them), never dropping it silently.
     ``hybrid_quantization_step1`` writes, for step 2: YAML, one ``<output tensor name>: float16`` per
     layer, data types ``int8``, ``int16``, ``float16`` (rockchip-linux/rknn-toolkit2
     ``rknn-toolkit2/examples/functions/hybrid_quant/step1.py``, its printed instructions).  Keys are
-    the kept nodes' output tensor names, JSON-quoted (valid YAML whatever the name holds); a Conv read
-    only by a BatchNormalization is named by the BN's output (RKNN folds the two; step 2 refuses a name
-    its step-1 cfg does not list).  ``bench/rknn_hybrid_check.py`` has RKNN-Toolkit2 build the pasted file.
+    the kept nodes' output tensor names, JSON-quoted (valid YAML whatever the name holds).  Step 2 refuses a
+    name its step-1 cfg does not list, and RKNN fuses much (Conv with BatchNormalization, a bias Add, SiLU,
+    HardSwish; shape arithmetic folded): given that cfg (``fix --rknn-cfg``), each name is the layer it
+    lists; else a Conv read only by a BatchNormalization is named by the BN's output and the file says to
+    check.  ``bench/rknn_hybrid_check.py`` has RKNN-Toolkit2 build the pasted file.
 ``nncf_ignored_scope.json``
     ``nncf.IgnoredScope(names=[...])`` (NNCF API: ``names`` are node names of the model); tests/test_fix.py
     has NNCF match them strictly against the fixed model's NNCF graph where NNCF is installed.
@@ -165,8 +167,15 @@ def _unsaid(changes: Sequence[Change], readers: dict[str, list[str]], tool: str)
     return out
 
 
-def emit(proto: onnx.ModelProto, changes: Sequence[Change], out: Path, target: str = "fp16") -> list[Path]:
-    """Write every file of :data:`FILES` for ``changes`` (a fix for ``target``) into ``out``; the paths."""
+def emit(
+    proto: onnx.ModelProto,
+    changes: Sequence[Change],
+    out: Path,
+    target: str = "fp16",
+    rknn_tensors: Sequence[str] | None = None,
+) -> list[Path]:
+    """Write every file of :data:`FILES` for ``changes`` (a fix for ``target``) into ``out``; the paths.
+    ``rknn_tensors``: those of RKNN's step-1 cfg (:func:`rknn_step1_tensors`), to name its layers."""
     from dumpscope.core.onnx.model_io import write_model
     from dumpscope.core.onnx.patch import _validate
 
@@ -195,7 +204,7 @@ def emit(proto: onnx.ModelProto, changes: Sequence[Change], out: Path, target: s
         "atc_modify_mixlist.json": json.dumps({"black-list": {"to-add": types}}, indent=2) + "\n",
         "atc_command.txt": _atc(changes, readers, target),
         "sigmastar_input_config.ini": _sigmastar(keep, facts, _unsaid(changes, readers, "input_config.ini")),
-        "rknn_hybrid_quantization.cfg": _rknn(keep, facts, _rknn_unsaid(changes, readers)),
+        "rknn_hybrid_quantization.cfg": _rknn(keep, facts, _rknn_unsaid(changes, readers), rknn_tensors),
         "nncf_ignored_scope.json": _json(
             {"ignored_scope": {"names": keep}}, _unsaid(changes, readers, "NNCF's ignored_scope")
         ),
@@ -325,35 +334,82 @@ def _sigmastar(keep: list[str], facts: GraphFacts, unsaid: Sequence[str] = ()) -
     return "\n".join(["[CONV_CONFIG]", *notes, *body, every]) + "\n"
 
 
-def _rknn(keep: list[str], facts: GraphFacts, unsaid: Sequence[str] = ()) -> str:
-    """Step 2 refuses a tensor its graph lacks (``Invalid operands name``): RKNN folds a BatchNormalization
-    into the Conv before it, so a Conv whose output only a BatchNormalization reads is named by the BN's
-    output, the tensor the step-1 cfg lists for that layer (measured, RKNN-Toolkit2 2.5.0)."""
+def rknn_step1_tensors(path: Path) -> list[str]:
+    """The tensors the ``*.quantization.cfg`` written by ``rknn.hybrid_quantization_step1`` lists under
+    ``quantize_parameters``: the only names its step 2 takes (``Invalid operands name`` otherwise)."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8", errors="replace"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise ValueError(f"{path}: cannot read it as the step-1 cfg: {exc}") from exc
+    params = data.get("quantize_parameters") if isinstance(data, dict) else None
+    if not isinstance(params, dict):
+        raise ValueError(f"{path}: no quantize_parameters mapping: not a cfg hybrid_quantization_step1 wrote")
+    return [str(k) for k in params]
+
+
+def _rknn_layer(tensor: str, facts: GraphFacts, listed: set[str]) -> str | None:
+    """The tensor RKNN lists for the layer computing ``tensor``: itself, else the first listed one down its
+    chain of sole readers (RKNN fuses a Conv with the BatchNormalization, bias Add or activation after it
+    and lists the group's last tensor); None where the chain forks or ends first."""
+    seen = set()
+    while tensor not in listed and tensor not in seen:
+        seen.add(tensor)
+        readers = facts.consumers.get(tensor, ())
+        if len(readers) != 1 or len(readers[0].outputs) != 1:
+            return None
+        tensor = readers[0].outputs[0]
+    return tensor if tensor in listed else None
+
+
+def _rknn(
+    keep: list[str], facts: GraphFacts, unsaid: Sequence[str] = (), listed: Sequence[str] | None = None
+) -> str:
+    """Step 2 refuses a tensor its graph lacks (``Invalid operands name``).  With the step-1 cfg's tensors
+    (``listed``), each kept node's output is named by the layer RKNN lists for it (:func:`_rknn_layer`), or
+    left out with a comment; without them, a Conv whose output only a BatchNormalization reads is named by
+    the BN's output (RKNN folds the two; measured, RKNN-Toolkit2 2.5.0) and the file says to check."""
     by_name = {n.name: n for n in facts.nodes}
     lines = [
         "# paste into the custom_quantize_layers section of the *.quantization.cfg written by",
         "# rknn.hybrid_quantization_step1, then run hybrid_quantization_step2; step 2 refuses a name",
-        "# not listed under quantize_parameters there (a layer RKNN fused: name its fused layer's tensor)",
+        "# not listed under quantize_parameters there"
+        + (
+            " (each name below is)"
+            if listed is not None
+            else "; given that cfg, dumpscope fix --rknn-cfg FILE names the layers it lists"
+        ),
         *(f"# {n}" for n in unsaid),
-        "custom_quantize_layers:",
     ]
+    known = set(listed) if listed is not None else None
     named: list[str] = []
     for name in keep:
         node = by_name.get(name)
         for out in node.outputs if node is not None else (name,):
             readers = facts.consumers.get(out, ())
-            if (
+            layer: str | None = out
+            if known is not None:
+                layer = _rknn_layer(out, facts, known)
+                if layer is None:
+                    lines.append(
+                        f"# {name}: RKNN's step-1 cfg lists no layer for {out!r} (folded, or fused where the "
+                        "graph forks): not named, step 2 would refuse it"
+                    )
+                elif layer != out:
+                    lines.append(f"# {name}: {out!r} is fused into the layer RKNN lists as {layer!r}")
+            elif (
                 node is not None
                 and node.op_type == "Conv"
                 and [r.op_type for r in readers] == ["BatchNormalization"]
             ):
-                lines.insert(
-                    -1, f"# {name}: its output {out!r} is folded with {readers[0].name!r} into one layer"
+                layer = readers[0].outputs[0]
+                lines.append(
+                    f"# {name}: its output {out!r} is folded with {readers[0].name!r} into one layer"
                 )
-                out = readers[0].outputs[0]
-            if out not in named:
-                named.append(out)
-    lines += [f"    {json.dumps(out)}: float16" for out in named]
+            if layer is not None and layer not in named:
+                named.append(layer)
+    lines += ["custom_quantize_layers:", *(f"    {json.dumps(t)}: float16" for t in named)]
     return "\n".join(lines) + "\n"
 
 

@@ -74,3 +74,56 @@ def test_the_emitted_names_are_tensors_the_step1_cfg_lists_and_paste_into_it(
     merged = yaml.safe_load(step1.replace("custom_quantize_layers: {}\n", emitted, 1))
     assert merged["custom_quantize_layers"] == named
     assert set(merged["quantize_parameters"]) == _listed(step1)
+
+
+@pytest.mark.parametrize(
+    ("keep", "named"),
+    [
+        (["conv1"], ["bn1"]),  # c1 is not listed: the layer down its chain that is
+        (["conv1", "bn1", "relu1"], ["bn1", "r1"]),
+        (["conv2"], ["y"]),
+    ],
+)
+def test_given_the_step1_cfg_each_name_is_a_layer_it_lists(
+    tmp_path: Path, keep: list[str], named: list[str]
+) -> None:
+    yaml = pytest.importorskip("yaml")
+    from dumpscope.core.fix.emit import rknn_step1_tensors
+
+    if not STEP1.is_file():
+        pytest.skip(f"fixture {STEP1} absent")
+    listed = rknn_step1_tensors(STEP1)
+    assert listed == ["x", "bn1", "r1", "y", "x_int8", "y_int8"]  # the tool's own list, in its order
+    emit(_conv_bn_relu(), [Change("keep", n) for n in keep], tmp_path, target="int8", rknn_tensors=listed)
+    text = (tmp_path / "rknn_hybrid_quantization.cfg").read_text()
+    assert list(yaml.safe_load(text)["custom_quantize_layers"]) == named
+    assert ("'c1' is fused into the layer RKNN lists as 'bn1'" in text) == ("conv1" in keep)
+
+
+def test_a_tensor_whose_chain_reaches_no_listed_layer_is_not_named_and_the_file_says_why(
+    tmp_path: Path,
+) -> None:
+    yaml = pytest.importorskip("yaml")
+    # each tensor after c1 has one reader, so conv1's chain reaches y; a list without y leaves it nowhere
+    emit(_conv_bn_relu(), [Change("keep", "conv1")], tmp_path, target="int8", rknn_tensors=["x", "y"])
+    text = (tmp_path / "rknn_hybrid_quantization.cfg").read_text()
+    assert yaml.safe_load(text)["custom_quantize_layers"] == {"y": "float16"}
+    emit(_conv_bn_relu(), [Change("keep", "conv1")], tmp_path, target="int8", rknn_tensors=["x"])
+    text = (tmp_path / "rknn_hybrid_quantization.cfg").read_text()
+    assert yaml.safe_load(text)["custom_quantize_layers"] is None
+    assert "RKNN's step-1 cfg lists no layer for 'c1'" in text
+
+
+def test_a_file_that_is_not_a_step1_cfg_is_one_clear_line(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from dumpscope.tui.cli.main import main
+
+    bad = tmp_path / "bad.cfg"
+    bad.write_text("custom_quantize_layers: {}\n")
+    model = tmp_path / "m.onnx"
+    onnx.save(_conv_bn_relu(), model)
+    args = ["fix", str(model), "--target", "int8", "--rknn-cfg", str(bad)]
+    assert main([*args, "--emit", str(tmp_path / "e")]) == 2
+    assert "no quantize_parameters mapping" in capsys.readouterr().err
+    assert main(args) == 2  # read for --emit only
+    assert "give --emit DIR too" in capsys.readouterr().err
+    assert not (tmp_path / "e").exists()
