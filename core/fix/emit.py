@@ -86,7 +86,7 @@ them), never dropping it silently.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import onnx
@@ -172,7 +172,7 @@ def emit(
     changes: Sequence[Change],
     out: Path,
     target: str = "fp16",
-    rknn_tensors: Sequence[str] | None = None,
+    rknn_tensors: Mapping[str, str] | None = None,
 ) -> list[Path]:
     """Write every file of :data:`FILES` for ``changes`` (a fix for ``target``) into ``out``; the paths.
     ``rknn_tensors``: those of RKNN's step-1 cfg (:func:`rknn_step1_tensors`), to name its layers."""
@@ -334,9 +334,9 @@ def _sigmastar(keep: list[str], facts: GraphFacts, unsaid: Sequence[str] = ()) -
     return "\n".join(["[CONV_CONFIG]", *notes, *body, every]) + "\n"
 
 
-def rknn_step1_tensors(path: Path) -> list[str]:
-    """The tensors the ``*.quantization.cfg`` written by ``rknn.hybrid_quantization_step1`` lists under
-    ``quantize_parameters``: the only names its step 2 takes (``Invalid operands name`` otherwise)."""
+def rknn_step1_tensors(path: Path) -> dict[str, str]:
+    """Tensor -> its data type in the ``*.quantization.cfg`` written by ``rknn.hybrid_quantization_step1``
+    (``quantize_parameters``): step 2 takes no other name (``Invalid operands name``)."""
     import yaml
 
     try:
@@ -346,25 +346,39 @@ def rknn_step1_tensors(path: Path) -> list[str]:
     params = data.get("quantize_parameters") if isinstance(data, dict) else None
     if not isinstance(params, dict):
         raise ValueError(f"{path}: no quantize_parameters mapping: not a cfg hybrid_quantization_step1 wrote")
-    return [str(k) for k in params]
+    return {str(k): str(v.get("dtype")) if isinstance(v, dict) else "?" for k, v in params.items()}
 
 
-def _rknn_layer(tensor: str, facts: GraphFacts, listed: set[str]) -> str | None:
+def _rknn_layer(tensor: str, facts: GraphFacts, listed: Mapping[str, str]) -> str | None:
     """The tensor RKNN lists for the layer computing ``tensor``: itself, else the first listed one down its
     chain of sole readers (RKNN fuses a Conv with the BatchNormalization, bias Add or activation after it
-    and lists the group's last tensor); None where the chain forks or ends first."""
+    and lists the group's last tensor); None where the chain forks or ends first, or where the tensor is a
+    shape another node reads (shape arithmetic RKNN folds at the fixed input size, no layer of its own)."""
     seen = set()
     while tensor not in listed and tensor not in seen:
         seen.add(tensor)
         readers = facts.consumers.get(tensor, ())
         if len(readers) != 1 or len(readers[0].outputs) != 1:
             return None
+        if readers[0].op_type in _SHAPE_READERS and readers[0].inputs[:1] != (tensor,):
+            return None
         tensor = readers[0].outputs[0]
     return tensor if tensor in listed else None
 
 
+#: Ops whose inputs after the first are shapes, sizes or indices.
+_SHAPE_READERS = frozenset({"Reshape", "Expand", "Tile", "Slice", "Resize", "Upsample", "Pad", "Range"})
+
+
+def _rknn_refuses(tensor: str, dtype: str, facts: GraphFacts) -> bool:
+    """Step 2 refuses (``Invalid operands name``) a listed tensor step 1 left int16 or int32, and a graph
+    input; it took int8 ones, a float32 graph output (YOLOv8n) and a float16 one (PP-OCR cls; measured,
+    RKNN-Toolkit2 2.5.0)."""
+    return dtype in ("int16", "int32") or tensor in facts.graph_inputs
+
+
 def _rknn(
-    keep: list[str], facts: GraphFacts, unsaid: Sequence[str] = (), listed: Sequence[str] | None = None
+    keep: list[str], facts: GraphFacts, unsaid: Sequence[str] = (), listed: Mapping[str, str] | None = None
 ) -> str:
     """Step 2 refuses a tensor its graph lacks (``Invalid operands name``).  With the step-1 cfg's tensors
     (``listed``), each kept node's output is named by the layer RKNN lists for it (:func:`_rknn_layer`), or
@@ -382,16 +396,21 @@ def _rknn(
         ),
         *(f"# {n}" for n in unsaid),
     ]
-    known = set(listed) if listed is not None else None
     named: list[str] = []
     for name in keep:
         node = by_name.get(name)
         for out in node.outputs if node is not None else (name,):
             readers = facts.consumers.get(out, ())
             layer: str | None = out
-            if known is not None:
-                layer = _rknn_layer(out, facts, known)
-                if layer is None:
+            if listed is not None:
+                layer = _rknn_layer(out, facts, listed)
+                if layer is not None and _rknn_refuses(layer, listed[layer], facts):
+                    lines.append(
+                        f"# {name}: RKNN's step-1 cfg has {layer!r} as {listed[layer]}, which step 2 refuses "
+                        "to name: not named"
+                    )
+                    layer = None
+                elif layer is None:
                     lines.append(
                         f"# {name}: RKNN's step-1 cfg lists no layer for {out!r} (folded, or fused where the "
                         "graph forks): not named, step 2 would refuse it"

@@ -93,7 +93,8 @@ def test_given_the_step1_cfg_each_name_is_a_layer_it_lists(
     if not STEP1.is_file():
         pytest.skip(f"fixture {STEP1} absent")
     listed = rknn_step1_tensors(STEP1)
-    assert listed == ["x", "bn1", "r1", "y", "x_int8", "y_int8"]  # the tool's own list, in its order
+    assert list(listed) == ["x", "bn1", "r1", "y", "x_int8", "y_int8"]  # the tool's own list, in its order
+    assert listed["bn1"] == "int8" and listed["x"] == listed["y"] == "float32"
     emit(_conv_bn_relu(), [Change("keep", n) for n in keep], tmp_path, target="int8", rknn_tensors=listed)
     text = (tmp_path / "rknn_hybrid_quantization.cfg").read_text()
     assert list(yaml.safe_load(text)["custom_quantize_layers"]) == named
@@ -105,13 +106,33 @@ def test_a_tensor_whose_chain_reaches_no_listed_layer_is_not_named_and_the_file_
 ) -> None:
     yaml = pytest.importorskip("yaml")
     # each tensor after c1 has one reader, so conv1's chain reaches y; a list without y leaves it nowhere
-    emit(_conv_bn_relu(), [Change("keep", "conv1")], tmp_path, target="int8", rknn_tensors=["x", "y"])
+    emit(
+        _conv_bn_relu(),
+        [Change("keep", "conv1")],
+        tmp_path,
+        target="int8",
+        rknn_tensors={"x": "float32", "y": "float32"},
+    )
     text = (tmp_path / "rknn_hybrid_quantization.cfg").read_text()
     assert yaml.safe_load(text)["custom_quantize_layers"] == {"y": "float16"}
-    emit(_conv_bn_relu(), [Change("keep", "conv1")], tmp_path, target="int8", rknn_tensors=["x"])
+    emit(_conv_bn_relu(), [Change("keep", "conv1")], tmp_path, target="int8", rknn_tensors={"x": "float32"})
     text = (tmp_path / "rknn_hybrid_quantization.cfg").read_text()
     assert yaml.safe_load(text)["custom_quantize_layers"] is None
     assert "RKNN's step-1 cfg lists no layer for 'c1'" in text
+
+
+@pytest.mark.parametrize("dtype", ["int16", "int32"])
+def test_a_layer_step1_left_int16_or_int32_is_not_named(tmp_path: Path, dtype: str) -> None:
+    """Measured on YOLOv8n (RKNN-Toolkit2 2.5.0): step 2 refused '/model.22/Transpose_1_output_0' (int16 in
+    its step-1 cfg) and '/model.22/Unsqueeze_12_output_0' (int32), and the graph input; it took int8 ones
+    and the float32 graph output."""
+    yaml = pytest.importorskip("yaml")
+    listed = {"x": "float32", "bn1": "int8", "r1": dtype, "y": "float32"}
+    keep = [Change("keep", n) for n in ("conv1", "relu1", "conv2")]
+    emit(_conv_bn_relu(), keep, tmp_path, target="int8", rknn_tensors=listed)
+    text = (tmp_path / "rknn_hybrid_quantization.cfg").read_text()
+    assert yaml.safe_load(text)["custom_quantize_layers"] == {"bn1": "float16", "y": "float16"}
+    assert f"RKNN's step-1 cfg has 'r1' as {dtype}, which step 2 refuses to name" in text
 
 
 def test_a_file_that_is_not_a_step1_cfg_is_one_clear_line(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -165,7 +165,7 @@ def run(cmd: Options) -> int:
     return EXIT_OK if result.found else EXIT_UNHEALTHY
 
 
-def _rknn_tensors(cmd: Options) -> list[str] | None:
+def _rknn_tensors(cmd: Options) -> dict[str, str] | None:
     """The tensors of ``--rknn-cfg`` (read before the search: a bad file is said at once)."""
     if cmd.rknn_cfg is None:
         return None
@@ -181,7 +181,7 @@ def _rknn_tensors(cmd: Options) -> list[str] | None:
         raise UsageError(f"--rknn-cfg {exc}") from exc
 
 
-def _emit(cmd: Options, result: FixResult, rknn_tensors: list[str] | None = None) -> list:  # type: ignore[type-arg]
+def _emit(cmd: Options, result: FixResult, rknn_tensors: dict[str, str] | None = None) -> list:  # type: ignore[type-arg]
     from pathlib import Path
 
     from dumpscope.core.fix.emit import emit
