@@ -203,7 +203,7 @@ def check(work: Path, key: str | None = None, with_cfg: bool = True) -> dict[str
         emitted = (work / "emit" / "rknn_hybrid_quantization.cfg").read_text()
         named = [json.loads(k) for k in re.findall(r'^\s+("(?:[^"\\]|\\.)*"): float16$', emitted, re.M)]
         facts["layers_named"] = named if key is None else len(named)
-        facts["outputs_named_by_their_fused_layer"] = emitted.count(" is fused into the layer RKNN lists as ")
+        facts["outputs_named_by_their_fused_layer"] = emitted.count(" is not listed (fused); named by ")
         facts["outputs_left_unnamed"] = {
             "no_layer_listed": emitted.count("lists no layer for"),
             "step2_refuses_its_dtype": emitted.count("which step 2 refuses to name"),

@@ -416,7 +416,10 @@ def _rknn(
                         "graph forks): not named, step 2 would refuse it"
                     )
                 elif layer != out:
-                    lines.append(f"# {name}: {out!r} is fused into the layer RKNN lists as {layer!r}")
+                    lines.append(
+                        f"# {name}: {out!r} is not listed (fused); named by the first one down its chain: "
+                        f"{layer!r}"
+                    )
             elif (
                 node is not None
                 and node.op_type == "Conv"

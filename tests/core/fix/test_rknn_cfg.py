@@ -98,7 +98,9 @@ def test_given_the_step1_cfg_each_name_is_a_layer_it_lists(
     emit(_conv_bn_relu(), [Change("keep", n) for n in keep], tmp_path, target="int8", rknn_tensors=listed)
     text = (tmp_path / "rknn_hybrid_quantization.cfg").read_text()
     assert list(yaml.safe_load(text)["custom_quantize_layers"]) == named
-    assert ("'c1' is fused into the layer RKNN lists as 'bn1'" in text) == ("conv1" in keep)
+    assert ("'c1' is not listed (fused); named by the first one down its chain: 'bn1'" in text) == (
+        "conv1" in keep
+    )
 
 
 def test_a_tensor_whose_chain_reaches_no_listed_layer_is_not_named_and_the_file_says_why(
