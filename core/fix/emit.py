@@ -55,7 +55,11 @@ them), never dropping it silently.
     ``hybrid_quantization_step1`` writes, for step 2: YAML, one ``<output tensor name>: float16`` per
     layer, data types ``int8``, ``int16``, ``float16`` (rockchip-linux/rknn-toolkit2
     ``rknn-toolkit2/examples/functions/hybrid_quant/step1.py``, its printed instructions).  Keys are
-    the kept nodes' output tensor names, JSON-quoted (valid YAML whatever the name holds).
+    the kept nodes' output tensor names, JSON-quoted (valid YAML whatever the name holds).  Step 2 refuses a
+    name its step-1 cfg does not list, and RKNN fuses much (Conv with BatchNormalization, a bias Add, SiLU,
+    HardSwish; shape arithmetic folded): given that cfg (``fix --rknn-cfg``), each name is the layer it
+    lists; else a Conv read only by a BatchNormalization is named by the BN's output and the file says to
+    check.  ``bench/rknn_hybrid_check.py`` has RKNN-Toolkit2 build the pasted file.
 ``nncf_ignored_scope.json``
     ``nncf.IgnoredScope(names=[...])`` (NNCF API: ``names`` are node names of the model); tests/test_fix.py
     has NNCF match them strictly against the fixed model's NNCF graph where NNCF is installed.
@@ -82,14 +86,14 @@ them), never dropping it silently.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import onnx
 
 from dumpscope.core.atomic import write_text
 from dumpscope.core.fix.change import Change
-from dumpscope.core.onnx.graph import GraphFacts, NodeFacts, graph_facts
+from dumpscope.core.onnx.graph import GraphFacts, graph_facts
 from dumpscope.core.onnx.patch import patch_model
 
 FILES = (
@@ -163,8 +167,15 @@ def _unsaid(changes: Sequence[Change], readers: dict[str, list[str]], tool: str)
     return out
 
 
-def emit(proto: onnx.ModelProto, changes: Sequence[Change], out: Path, target: str = "fp16") -> list[Path]:
-    """Write every file of :data:`FILES` for ``changes`` (a fix for ``target``) into ``out``; the paths."""
+def emit(
+    proto: onnx.ModelProto,
+    changes: Sequence[Change],
+    out: Path,
+    target: str = "fp16",
+    rknn_tensors: Mapping[str, str] | None = None,
+) -> list[Path]:
+    """Write every file of :data:`FILES` for ``changes`` (a fix for ``target``) into ``out``; the paths.
+    ``rknn_tensors``: those of RKNN's step-1 cfg (:func:`rknn_step1_tensors`), to name its layers."""
     from dumpscope.core.onnx.model_io import write_model
     from dumpscope.core.onnx.patch import _validate
 
@@ -193,7 +204,7 @@ def emit(proto: onnx.ModelProto, changes: Sequence[Change], out: Path, target: s
         "atc_modify_mixlist.json": json.dumps({"black-list": {"to-add": types}}, indent=2) + "\n",
         "atc_command.txt": _atc(changes, readers, target),
         "sigmastar_input_config.ini": _sigmastar(keep, facts, _unsaid(changes, readers, "input_config.ini")),
-        "rknn_hybrid_quantization.cfg": _rknn(keep, by_name, _rknn_unsaid(changes, readers)),
+        "rknn_hybrid_quantization.cfg": _rknn(keep, facts, _rknn_unsaid(changes, readers), rknn_tensors),
         "nncf_ignored_scope.json": _json(
             {"ignored_scope": {"names": keep}}, _unsaid(changes, readers, "NNCF's ignored_scope")
         ),
@@ -323,17 +334,104 @@ def _sigmastar(keep: list[str], facts: GraphFacts, unsaid: Sequence[str] = ()) -
     return "\n".join(["[CONV_CONFIG]", *notes, *body, every]) + "\n"
 
 
-def _rknn(keep: list[str], by_name: dict[str, NodeFacts], unsaid: Sequence[str] = ()) -> str:
+def rknn_step1_tensors(path: Path) -> dict[str, str]:
+    """Tensor -> its data type in the ``*.quantization.cfg`` written by ``rknn.hybrid_quantization_step1``
+    (``quantize_parameters``): step 2 takes no other name (``Invalid operands name``)."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8", errors="replace"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise ValueError(f"{path}: cannot read it as the step-1 cfg: {exc}") from exc
+    params = data.get("quantize_parameters") if isinstance(data, dict) else None
+    if not isinstance(params, dict):
+        raise ValueError(f"{path}: no quantize_parameters mapping: not a cfg hybrid_quantization_step1 wrote")
+    return {str(k): str(v.get("dtype")) if isinstance(v, dict) else "?" for k, v in params.items()}
+
+
+def _rknn_layer(tensor: str, facts: GraphFacts, listed: Mapping[str, str]) -> str | None:
+    """The tensor RKNN lists for the layer computing ``tensor``: itself, else the first listed one down its
+    chain of sole readers (RKNN fuses a Conv with the BatchNormalization, bias Add or activation after it
+    and lists the group's last tensor); None where the chain forks or ends first, or where the tensor is a
+    shape another node reads (shape arithmetic RKNN folds at the fixed input size, no layer of its own)."""
+    seen = set()
+    while tensor not in listed and tensor not in seen:
+        seen.add(tensor)
+        readers = facts.consumers.get(tensor, ())
+        if len(readers) != 1 or len(readers[0].outputs) != 1:
+            return None
+        if readers[0].op_type in _SHAPE_READERS and readers[0].inputs[:1] != (tensor,):
+            return None
+        tensor = readers[0].outputs[0]
+    return tensor if tensor in listed else None
+
+
+#: Ops whose inputs after the first are shapes, sizes or indices.
+_SHAPE_READERS = frozenset({"Reshape", "Expand", "Tile", "Slice", "Resize", "Upsample", "Pad", "Range"})
+
+
+def _rknn_refuses(tensor: str, dtype: str, facts: GraphFacts) -> bool:
+    """Step 2 refuses (``Invalid operands name``) a listed tensor step 1 left int16 or int32, and a graph
+    input; it took int8 ones, a float32 graph output (YOLOv8n) and a float16 one (PP-OCR cls; measured,
+    RKNN-Toolkit2 2.5.0)."""
+    return dtype in ("int16", "int32") or tensor in facts.graph_inputs
+
+
+def _rknn(
+    keep: list[str], facts: GraphFacts, unsaid: Sequence[str] = (), listed: Mapping[str, str] | None = None
+) -> str:
+    """Step 2 refuses a tensor its graph lacks (``Invalid operands name``).  With the step-1 cfg's tensors
+    (``listed``), each kept node's output is named by the layer RKNN lists for it (:func:`_rknn_layer`), or
+    left out with a comment; without them, a Conv whose output only a BatchNormalization reads is named by
+    the BN's output (RKNN folds the two; measured, RKNN-Toolkit2 2.5.0) and the file says to check."""
+    by_name = {n.name: n for n in facts.nodes}
     lines = [
         "# paste into the custom_quantize_layers section of the *.quantization.cfg written by",
-        "# rknn.hybrid_quantization_step1, then run hybrid_quantization_step2",
+        "# rknn.hybrid_quantization_step1, then run hybrid_quantization_step2; step 2 refuses a name",
+        "# not listed under quantize_parameters there"
+        + (
+            " (each name below is)"
+            if listed is not None
+            else "; given that cfg, dumpscope fix --rknn-cfg FILE names the layers it lists"
+        ),
         *(f"# {n}" for n in unsaid),
-        "custom_quantize_layers:",
     ]
+    named: list[str] = []
     for name in keep:
         node = by_name.get(name)
         for out in node.outputs if node is not None else (name,):
-            lines.append(f"    {json.dumps(out)}: float16")
+            readers = facts.consumers.get(out, ())
+            layer: str | None = out
+            if listed is not None:
+                layer = _rknn_layer(out, facts, listed)
+                if layer is not None and _rknn_refuses(layer, listed[layer], facts):
+                    lines.append(
+                        f"# {name}: RKNN's step-1 cfg has {layer!r} as {listed[layer]}, which step 2 refuses "
+                        "to name: not named"
+                    )
+                    layer = None
+                elif layer is None:
+                    lines.append(
+                        f"# {name}: RKNN's step-1 cfg lists no layer for {out!r} (folded, or fused where the "
+                        "graph forks): not named, step 2 would refuse it"
+                    )
+                elif layer != out:
+                    lines.append(
+                        f"# {name}: {out!r} is not listed (fused); named by the first one down its chain: "
+                        f"{layer!r}"
+                    )
+            elif (
+                node is not None
+                and node.op_type == "Conv"
+                and [r.op_type for r in readers] == ["BatchNormalization"]
+            ):
+                layer = readers[0].outputs[0]
+                lines.append(
+                    f"# {name}: its output {out!r} is folded with {readers[0].name!r} into one layer"
+                )
+            if layer is not None and layer not in named:
+                named.append(layer)
+    lines += ["custom_quantize_layers:", *(f"    {json.dumps(t)}: float16" for t in named)]
     return "\n".join(lines) + "\n"
 
 

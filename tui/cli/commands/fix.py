@@ -69,6 +69,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--no-diagnosis", action="store_true", help="do not seed the search with the diagnosis")
     p.add_argument("--emit", metavar="DIR", help="write the fix in each toolchain's terms into DIR")
+    p.add_argument(
+        "--rknn-cfg",
+        metavar="FILE",
+        help="the *.quantization.cfg rknn.hybrid_quantization_step1 wrote for MODEL: --emit names the "
+        "layers it lists (RKNN fuses and folds nodes; step 2 refuses other names)",
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
 
 
@@ -86,6 +92,7 @@ class Options:
     no_diagnosis: bool
     emit: str | None
     json: bool
+    rknn_cfg: str | None = None
 
 
 #: What :func:`run` takes, read from the command line.
@@ -124,6 +131,7 @@ def run(cmd: Options) -> int:
     if cmd.emit and Path(cmd.emit).exists() and not Path(cmd.emit).is_dir():
         raise UsageError(f"--emit {cmd.emit}: is a file; give a folder")
     tol = _tolerance(cmd)
+    rknn_tensors = _rknn_tensors(cmd)
 
     def progress(i: int, budget: int, what: str) -> None:
         print(f"fix: trial {i}/{budget} {what}", file=sys.stderr, flush=True)
@@ -142,7 +150,7 @@ def run(cmd: Options) -> int:
     )
     # The time goes to stderr with the progress: stdout (text or JSON) stays the same from run to run.
     print(f"fix: {len(result.trials)} trial(s) in {time.perf_counter() - started:.1f} s", file=sys.stderr)
-    written = _emit(cmd, result) if cmd.emit and result.found else []
+    written = _emit(cmd, result, rknn_tensors) if cmd.emit and result.found else []
     if cmd.emit and not result.found:
         print(f"fix: nothing written to {cmd.emit}: no fix was found", file=sys.stderr)
     if cmd.json:
@@ -157,10 +165,26 @@ def run(cmd: Options) -> int:
     return EXIT_OK if result.found else EXIT_UNHEALTHY
 
 
-def _emit(cmd: Options, result: FixResult) -> list:  # type: ignore[type-arg]
+def _rknn_tensors(cmd: Options) -> dict[str, str] | None:
+    """The tensors of ``--rknn-cfg`` (read before the search: a bad file is said at once)."""
+    if cmd.rknn_cfg is None:
+        return None
+    from pathlib import Path
+
+    from dumpscope.core.fix.emit import rknn_step1_tensors
+
+    if not cmd.emit:
+        raise UsageError("--rknn-cfg is read for --emit: give --emit DIR too")
+    try:
+        return rknn_step1_tensors(Path(cmd.rknn_cfg))
+    except ValueError as exc:
+        raise UsageError(f"--rknn-cfg {exc}") from exc
+
+
+def _emit(cmd: Options, result: FixResult, rknn_tensors: dict[str, str] | None = None) -> list:  # type: ignore[type-arg]
     from pathlib import Path
 
     from dumpscope.core.fix.emit import emit
     from dumpscope.core.onnx.patch import _read_model
 
-    return emit(_read_model(Path(cmd.model)), result.changes, Path(cmd.emit), result.target)
+    return emit(_read_model(Path(cmd.model)), result.changes, Path(cmd.emit), result.target, rknn_tensors)
