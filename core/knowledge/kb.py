@@ -633,24 +633,34 @@ def _name_end(text: str, start: int, end: int, limit: int) -> int | None:
     reading = False  # past the capture's end: inside a group it opened, or a fused name after " + "
     i = start
     while i < limit:
-        ch = text[i]
-        if not depth and (ch in ")]}" or (i >= end and not reading and not _joined(text, i))):
+        step = _name_step(text, i, end, depth, reading)
+        if step is None:
             break
-        if ch == " " and not depth and i < end and _listed(text, i, end):
-            i += 1  # ", " inside the capture before another one-word item: a list of names
-            continue
-        if ch in "\r\n" or (ch.isspace() and not depth and not _joined(text, i)):
-            break
-        if ch.isspace() and not depth:
-            i, reading = i + (3 if text.startswith(" + ", i) else 1), True
-            continue
-        reading = reading or (i >= end and bool(depth))
-        if ch in _CLOSING:
-            depth.append(_CLOSING[ch])
-        elif depth and ch == depth[-1]:
-            depth.pop()
-        i += 1
+        i, reading = step
     return None if depth else i
+
+
+def _name_step(text: str, i: int, end: int, depth: list[str], reading: bool) -> tuple[int, bool] | None:
+    """One step of :func:`_name_end` at ``text[i]``: the next position and whether it now reads past the
+    capture's end, or None where the name ends (``depth``, the open bracket groups, is updated in place)."""
+    ch = text[i]
+    if not depth:
+        if ch in ")]}" or (i >= end and not reading and not _joined(text, i)):
+            return None
+        if ch == " " and i < end and _listed(text, i, end):
+            return i + 1, reading  # ", " inside the capture before another one-word item: a list of names
+        if ch.isspace():
+            if ch in "\r\n" or not _joined(text, i):
+                return None
+            return i + (3 if text.startswith(" + ", i) else 1), True
+    elif ch in "\r\n":
+        return None
+    reading = reading or (i >= end and bool(depth))
+    if ch in _CLOSING:
+        depth.append(_CLOSING[ch])
+    elif depth and ch == depth[-1]:
+        depth.pop()
+    return i + 1, reading
 
 
 def _listed(text: str, i: int, end: int) -> bool:
