@@ -334,14 +334,27 @@ def _sigmastar(keep: list[str], facts: GraphFacts, unsaid: Sequence[str] = ()) -
     return "\n".join(["[CONV_CONFIG]", *notes, *body, every]) + "\n"
 
 
+#: The largest step-1 cfg read (one short YAML block per tensor: a few hundred KB for a large model).
+_RKNN_CFG_MAX = 64 << 20
+
+
 def rknn_step1_tensors(path: Path) -> dict[str, str]:
     """Tensor -> its data type in the ``*.quantization.cfg`` written by ``rknn.hybrid_quantization_step1``
     (``quantize_parameters``): step 2 takes no other name (``Invalid operands name``)."""
+    import stat
+
     import yaml
 
     try:
+        st = Path(path).stat()
+        if not stat.S_ISREG(st.st_mode):  # a FIFO or device would block or never end: never opened
+            raise ValueError(f"{path}: not a regular file; not opened")
+        if st.st_size > _RKNN_CFG_MAX:
+            raise ValueError(
+                f"{path}: {st.st_size} bytes, more than a step-1 cfg ({_RKNN_CFG_MAX >> 20} MiB)"
+            )
         data = yaml.safe_load(Path(path).read_text(encoding="utf-8", errors="replace"))
-    except (OSError, yaml.YAMLError) as exc:
+    except (OSError, yaml.YAMLError, RecursionError) as exc:
         raise ValueError(f"{path}: cannot read it as the step-1 cfg: {exc}") from exc
     params = data.get("quantize_parameters") if isinstance(data, dict) else None
     if not isinstance(params, dict):

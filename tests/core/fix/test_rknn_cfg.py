@@ -150,3 +150,18 @@ def test_a_file_that_is_not_a_step1_cfg_is_one_clear_line(tmp_path: Path, capsys
     assert main(args) == 2  # read for --emit only
     assert "give --emit DIR too" in capsys.readouterr().err
     assert not (tmp_path / "e").exists()
+
+
+def test_a_fifo_given_as_the_step1_cfg_is_never_opened(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Opening a FIFO for reading blocks until a writer comes: the cfg must be a regular file."""
+    import os
+
+    from dumpscope.tui.cli.main import main
+
+    fifo = tmp_path / "step1.cfg"
+    os.mkfifo(fifo)
+    model = tmp_path / "m.onnx"
+    onnx.save(_conv_bn_relu(), model)
+    args = ["fix", str(model), "--target", "int8", "--rknn-cfg", str(fifo), "--emit", str(tmp_path / "e")]
+    assert main(args) == 2
+    assert "not a regular file; not opened" in capsys.readouterr().err
