@@ -378,9 +378,9 @@ def _finished(acc: _Sums, kl: float | None, g: np.ndarray, t: np.ndarray, chunk:
     if kl is not None:
         m.kullback_leibler_divergence = 0.0 if abs(kl) < REL_EPS else kl
     nonfinite = m.compared < g.size
-    if nonfinite or (acc.n and flat(acc.sy / acc.n, acc.syy / acc.n)):
+    if nonfinite or (acc.n and flat(acc.sy, acc.syy, acc.n)):
         m.min_golden, m.max_golden, m.mean_golden, m.std_golden = side_stats(g, chunk)
-    if nonfinite or (acc.n and flat(acc.sx / acc.n, acc.sxx / acc.n)):
+    if nonfinite or (acc.n and flat(acc.sx, acc.sxx, acc.n)):
         m.min_target, m.max_target, m.mean_target, m.std_target = side_stats(t, chunk)
     return m
 
@@ -427,9 +427,12 @@ def _finite_values(a: np.ndarray, chunk: int) -> Iterator[np.ndarray]:
 FLAT = 2.2e-10
 
 
-def flat(mean: float, mean_square: float) -> bool:
-    """Whether a side's moments cannot give its deviation (see :data:`FLAT`)."""
-    return mean_square - mean * mean < FLAT * mean_square
+def flat(s1: float | np.ndarray, s2: float | np.ndarray, n: float | np.ndarray) -> np.bool_ | np.ndarray:
+    """Whether a side's moments (its sum ``s1``, sum of squares ``s2``, count ``n``: floats, or arrays of
+    them, one per segment) cannot give its deviation (see :data:`FLAT`; so also where they are not finite)."""
+    with np.errstate(all="ignore"):
+        mean, mean_square = np.divide(s1, n), np.divide(s2, n)
+        return np.logical_not(mean_square - mean * mean >= FLAT * mean_square)
 
 
 def spread(mean: float, mean_square: float, lo: float, hi: float) -> float:
@@ -604,16 +607,9 @@ def clean_segments(sums: np.ndarray, sizes: np.ndarray) -> np.ndarray:
         & (sizes >= 2)
         & (sums[:, _F["sxx"]] > 0)
         & (sums[:, _F["syy"]] > 0)
-        & _spread_known(sums[:, _F["sx"]], sums[:, _F["sxx"]], n)
-        & _spread_known(sums[:, _F["sy"]], sums[:, _F["syy"]], n)
+        & ~flat(sums[:, _F["sx"]], sums[:, _F["sxx"]], n)
+        & ~flat(sums[:, _F["sy"]], sums[:, _F["syy"]], n)
     )
-
-
-def _spread_known(s1: np.ndarray, s2: np.ndarray, n: np.ndarray) -> np.ndarray:
-    """Per segment, whether a side's moments give its deviation (not :func:`flat`)."""
-    with np.errstate(all="ignore"):
-        mean, mean_square = s1 / n, s2 / n
-        return mean_square - mean * mean >= FLAT * mean_square
 
 
 def clean_columns(sums: np.ndarray, kls: list[float | None]) -> dict[str, list[object]]:

@@ -1,7 +1,8 @@
 """A fix written in each toolchain's own terms (``dumpscope fix --emit DIR``).
 
-Every file goes through :mod:`dumpscope.core.atomic`.  Where each format rule comes from (tests/test_fix.py
-checks each file against the same sources, field by field, or parses it back with the tool where it installs):
+Every file goes through :mod:`dumpscope.core.atomic`.  Where each format rule comes from
+(tests/core/fix/test_fix.py checks each file against the same sources, field by field, or parses it back with
+the tool where it installs):
 
 The change kinds (:class:`~dumpscope.core.fix.search.Change`) in each toolchain's terms: a kept node is
 named in every list; a graph input kept in float32 (``keep_input``) is, in a converter's terms, the input
