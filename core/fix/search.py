@@ -48,7 +48,7 @@ from dumpscope.core.fix.change import Change, _json_float
 from dumpscope.core.fix.trial import Evaluator, Measured
 
 if TYPE_CHECKING:
-    from dumpscope.core.onnx.graph import GraphFacts
+    from dumpscope.core.onnx.graph import GraphFacts, NodeFacts
 
 #: Default tolerances per target: the ``warn`` relative-distance limit of ``compare``'s band for that
 #: precision (``core/comparison/judge.py``), i.e. what ``compare`` calls OK.
@@ -443,25 +443,22 @@ class FixSearch:
             ]
             if ranked[0] in beyond:
                 return [Change("keep", n) for n in beyond]
-        # int8: the top node's per-channel weights or its input's calibration range first, where its facts
-        # point at one (the node stays quantised); fp16/bf16: a kept input once keeping the node did not help
-        # (it read a rounded input)
-        keep = Change("keep", first.name)
-        if self.ev.target == "int8" or keep in self.added:
-            other = self._propose(alternatives(self.ev, first, self.added))
-            if other:
-                return other
-        return [Change("keep", n) for n in ranked[:block]]
+        other = self._other_kinds(first)
+        return other or [Change("keep", n) for n in ranked[:block]]
 
     def _changes_for(self, name: str) -> list[Change]:
-        """The first change to try at a node introducing error: on int8, the per-channel weights or input
-        calibration range its facts point at (the node stays quantised), else keeping it."""
-        if self.ev.target == "int8":
-            node = next(n for n in self.ev.facts.nodes if n.name == name)
-            other = self._propose(alternatives(self.ev, node, self.added))
-            if other:
-                return other
-        return [Change("keep", name)]
+        """The first changes to try at a node introducing error: its other kinds (:meth:`_other_kinds`),
+        else keeping it."""
+        node = next(n for n in self.ev.facts.nodes if n.name == name)
+        return self._other_kinds(node) or [Change("keep", name)]
+
+    def _other_kinds(self, node: NodeFacts) -> list[Change]:
+        """The changes other than keeping ``node`` that its facts point at, not tried yet: on int8 its
+        per-channel weights or its input's calibration range (the node stays quantised); on fp16/bf16 the
+        rounded input it reads kept, once keeping the node was tried and did not help."""
+        if self.ev.target != "int8" and Change("keep", node.name) not in self.added:
+            return []
+        return self._propose(alternatives(self.ev, node, self.added))
 
     def _propose(self, proposals: Sequence[tuple[Change, str]]) -> list[Change]:
         """The changes of ``proposals`` (:mod:`.candidates`), their reasons recorded."""
