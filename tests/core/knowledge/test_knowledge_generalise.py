@@ -377,12 +377,12 @@ CITED_HELDOUT = frozenset(
 
 
 def test_no_entry_cites_a_heldout_thread() -> None:
-    """No entry cites a held-out thread of messages.jsonl, heldout2.jsonl's frozen half or rounds 7-8, by
+    """No entry cites a held-out thread of messages.jsonl, heldout2.jsonl's frozen half or rounds 7-9, by
     URL or written short, except the seven known ones the evaluation sets aside."""
     from bench.eval_explain import cites, set_cited_aside
 
     records = []
-    for name in ("messages.jsonl", "heldout2.jsonl", "round7.jsonl", "round8.jsonl"):
+    for name in ("messages.jsonl", "heldout2.jsonl", "round7.jsonl", "round8.jsonl", "round9.jsonl"):
         records += _rows(DATA.with_name(name))
     assert sum(r["split"] == "heldout" for r in records) > 130
     from importlib import resources
@@ -413,15 +413,16 @@ def _normalised(text: str) -> str:
     return " ".join(re.sub(r"[^a-z0-9 ]", " ", text.lower()).split())
 
 
-def test_round8_follows_the_set_rules() -> None:
-    """Round 8: the URL split rule, labels from the set's families, and nothing already in the other files:
-    no thread (URL) twice, no text with a normalised similarity above 0.8 to any other record."""
+@pytest.mark.parametrize(("name", "size"), [("round8.jsonl", 40), ("round9.jsonl", 50)])
+def test_round_follows_the_set_rules(name: str, size: int) -> None:
+    """Rounds 8 and 9: the URL split rule, labels from the set's families, and nothing already in the other
+    files: no thread (URL) twice, no text with a normalised similarity above 0.8 to any other record."""
     import difflib
     import hashlib
 
-    rows = _rows(DATA.with_name("round8.jsonl"))
-    assert len(rows) >= 40
-    others = [r for p in sorted(DATA.parent.glob("*.jsonl")) if p.name != "round8.jsonl" for r in _rows(p)]
+    rows = _rows(DATA.with_name(name))
+    assert len(rows) >= size
+    others = [r for p in sorted(DATA.parent.glob("*.jsonl")) if p.name != name for r in _rows(p)]
     families = {r.get("family") for r in others}
     taken = {str(r["source"]) for r in others}
     seen: list[str] = []
