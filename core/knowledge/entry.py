@@ -445,6 +445,21 @@ _REPEATS = tuple(
 _POSSESSIVE = getattr(_sre_c, "POSSESSIVE_REPEAT", None)
 
 
+def literal_only(pattern: str) -> str | None:
+    """The pattern's text (lower-cased) when it is nothing but a literal, matched case-sensitively; else None.
+
+    Such a pattern cannot fail on text that holds its literal except by letter case, so the case is what
+    it means (CANN's ``TraceBack (most recent call last):`` is not Python's ``Traceback``)."""
+    try:
+        parsed = _sre_parse.parse(pattern)
+    except re.error:
+        return None
+    items: list[tuple[Any, Any]] = list(parsed.data)
+    if parsed.state.flags & re.IGNORECASE or not all(op is _LIT for op, _ in items):
+        return None
+    return "".join(chr(av) for _, av in items).lower().strip()
+
+
 def pattern_anchors(pattern: str) -> tuple[str, ...]:
     """Literal strings (lower-cased) of which any match of ``pattern`` contains one.
 

@@ -65,11 +65,40 @@ def _evidence(
 ) -> dict[str, tuple[int, int, int]]:
     """``family -> (strongest marker weight, summed weight, -first position)`` for the families with
     evidence."""
-    low = text.lower() if lowered is None else lowered
-    found = {family: _found(markers, low) for family, markers in table.items()}
-    if table is MARKERS:
+    low = _unescaped(text.lower() if lowered is None else lowered)
+    if table is not MARKERS:
+        found = {family: _found(markers, low) for family, markers in table.items()}
+    else:
+        named_ep = "provider" in low or "-ep]" in low or "_ep::" in low
+        others = _EP_NAME.sub(_blank_backend, low) if named_ep else low
+        found = {
+            family: _found(markers, low if family == "onnxruntime" else others)
+            for family, markers in table.items()
+        }
         found["onnxruntime"] += _source_text(low)
     return {family: _summary(hits) for family, hits in found.items() if hits}
+
+
+def _unescaped(low: str) -> str:
+    """A path printed through an escaping layer (a Go or Rust debug print, a JSON string, a C# verbatim
+    log) doubles its backslashes (``onnxruntime\\\\core\\\\``): markers are read as the tool wrote them."""
+    return low.replace("\\\\", "\\") if "\\\\" in low else low
+
+
+#: onnxruntime's names for its execution providers (onnxruntime/core/providers/<ep>/: the registered provider
+#: name ``<Backend>ExecutionProvider``, its sources ``<backend>_execution_provider.cc``, the OpenVINO EP's
+#: log prefix ``[OpenVINO-EP]`` and namespace ``openvino_ep::``, the EP shared libraries
+#: ``onnxruntime_providers_<backend>``).  The backend named inside them is onnxruntime's provider, not that
+#: backend's own tool speaking: for the other families' markers it is blanked (same length, so positions
+#: stay), while the backend's own wording elsewhere in the text still counts.
+_EP_NAME = re.compile(
+    r"[a-z0-9]+(?=executionprovider|_execution_provider|-ep\]|_ep::)"
+    r"|(?<=onnxruntime_providers_)[a-z0-9]+"
+)
+
+
+def _blank_backend(m: re.Match[str]) -> str:
+    return " " * len(m.group())
 
 
 def _found(markers: Markers, low: str) -> list[tuple[int, int]]:
@@ -132,11 +161,15 @@ def _counts(marker: str, low: str) -> bool:
 
 
 def _whole_word(word: str, low: str) -> bool:
-    """``word`` occurs in ``low`` with no letter or digit right before or after it."""
+    """``word`` occurs in ``low`` with no letter or digit right before or after it (a side where the word
+    itself ends in punctuation, as ``q::`` does, needs no boundary)."""
+    check_left, check_right = word[:1].isalnum(), word[-1:].isalnum()
     pos = low.find(word)
     while pos >= 0:
         end = pos + len(word)
-        if not (low[pos - 1 : pos].isalnum() or low[end : end + 1].isalnum()):
+        left = check_left and low[pos - 1 : pos].isalnum()
+        right = check_right and low[end : end + 1].isalnum()
+        if not (left or right):
             return True
         pos = low.find(word, pos + 1)
     return False

@@ -20,7 +20,7 @@ from collections import defaultdict, namedtuple
 from collections.abc import Iterable, Iterator, Sequence
 
 from dumpscope.core.knowledge.codes import FoundCode, extract_codes, range_keys, scheme_family
-from dumpscope.core.knowledge.entry import Entry
+from dumpscope.core.knowledge.entry import Entry, literal_only
 from dumpscope.core.knowledge.family import MAX_TEXT, detect_families
 from dumpscope.core.knowledge.index import CompiledIndex, EntryTable, Postings
 from dumpscope.core.knowledge.words import tokens
@@ -473,8 +473,10 @@ def _penalised(e: Entry, score: float) -> float:
 
 def _core_phrase_present(e: Entry, lowered: str) -> bool:
     """The entry's stable core phrase (a long anchor) is in the text although the pattern failed:
-    the wording drifted around it, or the paste is partial."""
-    return any(len(a) >= PARTIAL_ANCHOR and " " in a and a in lowered for a in e.anchors)
+    the wording drifted around it, or the paste is partial.  A pattern that is its literal alone failed
+    only by letter case, which such a pattern means: that is no partial match."""
+    found = any(len(a) >= PARTIAL_ANCHOR and " " in a and a in lowered for a in e.anchors)
+    return found and literal_only(e.pattern) is None
 
 
 def _partial_score(e: Entry, sim: float, families: list[str]) -> float:

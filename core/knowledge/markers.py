@@ -53,6 +53,13 @@ _ASCEND: Markers = (
     ("npu-smi", STRONG),
     ("opp", WEAK),
     ("tbe", WEAK),
+    # Issue 23, round 9: AscendCL's aclGetRecentErrMsg (acl/acl_base.h) as torch_npu and the samples print it
+    # ("[ERROR] RecentErrMsg: ..."), torch_npu's check macros (torch_npu/csrc/core/npu/NPUException.h:
+    # "NPU error, error code is N", NPU_CHECK_WARN's "NPU warning, error code is N") and its stream class.
+    ("recenterrmsg", STRONG),
+    ("npu error, error code is", STRONG),
+    ("npu warning, error code is", STRONG),
+    ("npustream", STRONG),
 )
 
 _RKNN: Markers = (
@@ -76,6 +83,11 @@ _RKNN: Markers = (
     ("w load_onnx:", STRONG),
     ("need <= 12", WEAK),
     ("failed to config layer: '", STRONG),
+    # Issue 23, round 9: rknn-toolkit(2)'s API wrapper (rknn/api/rknn_base.py: "Catch exception when building
+    # RKNN model!", "... when init runtime!", "... when loading onnx model: <path>!") and load_onnx's opset
+    # check ("Unsupport onnx opset N, need <= 12!").
+    ("catch exception when ", STRONG),
+    ("unsupport onnx opset", STRONG),
 )
 
 _TENSORRT: Markers = (
@@ -123,6 +135,22 @@ _TENSORRT: Markers = (
     ("polygraphy", MEDIUM),
     ("getplugincreator could not find plugin", STRONG),
     ("myelin", STRONG),
+    # Issue 23, round 9: onnx-tensorrt's ErrorCode names as its parser prints them ("In node N (importInputs):
+    # UNSUPPORTED_NODE: Assertion failed: ...", onnx-tensorrt/ImporterContext.hpp, Status.hpp), its
+    # importer's functions and asserts (ModelImporter.cpp: importInputs, convertOnnxWeights,
+    # "tensors.count(input_name)"), TensorRT's internal location in a header ("[cgraph.h::func::line]", like
+    # ".cpp::") and the builder's sentences (network validation, "no optimization profile has been defined").
+    ("unsupported_node", STRONG),
+    ("unsupported_graph", STRONG),
+    ("model_deserialize_failed", STRONG),
+    ("importinputs", STRONG),
+    ("convertonnxweights", STRONG),
+    ("convert_onnx_weights", STRONG),
+    ("tensors.count(input_name)", STRONG),
+    ("tensors().count(", STRONG),
+    (".h::", MEDIUM),
+    ("no optimization profile has been defined", STRONG),
+    ("network validation failed", MEDIUM),
 )
 
 _ORT_ERROR_CODES = (
@@ -231,6 +259,32 @@ _ONNXRUNTIME: Markers = (
     (" ; hostname=", MEDIUM),
     (" ; file=", MEDIUM),
     (" ; expr=", MEDIUM),
+    # Issue 23, round 9: the execution providers the CPU wheel does not hold, read in onnxruntime's tree
+    # (onnxruntime/core/providers/<ep>/): its libraries' names (onnxruntime.dll / libonnxruntime.so, the EP
+    # libraries onnxruntime_providers_<ep>), the EP source files "<ep>_execution_provider.cc/.h" its log lines
+    # name (medium: next to the log head they name, they must not outweigh the text the EP forwards), the
+    # DirectML EP's factory and operator-author sources
+    # (dml/dml_provider_factory.cc, dml/DmlExecutionProvider/src/MLOperatorAuthorImpl.cpp, AbiCustomRegistry
+    # .cpp, DmlGraphFusionHelper.cpp, FusedGraphKernel.cpp) and the CUDA EP's cuDNN frontend call check
+    # (cuda/cudnn_fe_call.cc: "CUDNN_FE failure N: ..."), the OpenVINO EP's log prefix and namespace
+    # (openvino/*.cc: "[OpenVINO-EP]", onnxruntime::openvino_ep::).
+    ("onnxruntime.dll", STRONG),
+    ("[openvino-ep]", STRONG),
+    ("openvino_ep::", STRONG),
+    ("libonnxruntime", STRONG),
+    ("onnxruntime_providers_", STRONG),
+    ("_execution_provider.", MEDIUM),
+    ("dml_provider_factory", STRONG),
+    ("mloperatorauthor", STRONG),
+    ("abicustomregistry", STRONG),
+    ("dmlgraphfusionhelper", STRONG),
+    ("fusedgraphkernel", STRONG),
+    ("cudnn_fe_call", STRONG),
+    ("cudnn_fe failure", STRONG),
+    # session/inference_session.cc's catch-alls around a call ("Encountered unknown exception in Run()",
+    # "... in LoadWithLoader()", "Exception during initialization: ...")
+    ("encountered unknown exception in ", STRONG),
+    ("exception during initialization", STRONG),
     *((name, STRONG) for name in _ORT_ERROR_CODES),
 )
 
@@ -326,6 +380,30 @@ _QUALCOMM: Markers = (
     ("dlsystem", STRONG),
     ("qai_hub", STRONG),
     (" - error - encountered error:", STRONG),
+    # Issue 23, round 9: Genie, the QAIRT SDK's LLM runtime (its public C API, GenieDialog.h / GenieCommon.h
+    # in Qualcomm's Genie docs and the ai-hub-apps ChatApp sample: GenieDialog_create,
+    # GenieDialogConfig_createFromJson, GENIE_STATUS_ERROR_*, libGenie.so, the genie-t2t-run tool).
+    ("geniedialog", STRONG),
+    ("genie_status_", STRONG),
+    ("libgenie", STRONG),
+    ("genie-t2t-run", STRONG),
+    # the HTP backend's own log lines, as its users quote them (Qualcomm's HTP docs name VTCM and the graph
+    # prepare/finalize steps): its source files ("graph_prepare.cc:204:ERROR:...", initial_sequencer_dp.cc),
+    # its op namespace q:: ("q::flat_from_vtcm"), "could not create op", QnnGraph_finalize's failure
+    # ("Failed to finalize graph (id: N) with err N"; the sample app's "Finalize Graph for Idx = N failed");
+    # Genie's dialog in the ChatApp sample ("Genie Dialog", its GenieWrapper) and the QNN sample
+    # loader's "Unable to find a valid interface."
+    ("graph_prepare.cc", STRONG),
+    ("initial_sequencer_dp", STRONG),
+    ("vtcm", STRONG),
+    ("q::", MEDIUM),
+    ("could not create op", MEDIUM),
+    ("failed to finalize graph", STRONG),
+    ("finalize graph for idx", STRONG),
+    ("finalize graph", MEDIUM),
+    ("genie dialog", STRONG),
+    ("geniewrapper", STRONG),
+    ("unable to find a valid interface", MEDIUM),
 )
 
 _SIGMASTAR: Markers = (
@@ -437,6 +515,14 @@ _OPENVINO: Markers = (
     ("nncf", MEDIUM),
     ("please check that model format:", STRONG),
     ("available frontends:", STRONG),
+    # Issue 23, round 9: the GPU plugin (src/plugins/intel_gpu: ProgramBuilder, "[GPU] ..." exceptions, its
+    # program build failure, OpenCL event waits) and InferenceEngine's Precision ("cannot estimate element
+    # if precision is UNSPECIFIED", ie_precision.hpp).
+    ("programbuilder", STRONG),
+    ("gpu program build failed", STRONG),
+    ("[gpu] ", MEDIUM),
+    ("clwaitforevents", MEDIUM),
+    ("cannot estimate element if precision is", STRONG),
 )
 
 # TensorFlow Lite / LiteRT, from tensorflow/tensorflow tensorflow/lite:
@@ -480,6 +566,10 @@ _TFLITE: Markers = (
     ("convertererror", MEDIUM),
     ("modifygraphwithdelegate", STRONG),
     ("xnnpack", WEAK),
+    # Issue 23, round 9: interpreter_builder.cc's "Registration failed." after an unresolved op, the benchmark
+    # tool's "Failed to initialize the interpreter" (tools/benchmark/benchmark_tflite_model.cc).
+    ("registration failed.", MEDIUM),
+    ("failed to initialize the interpreter", STRONG),
 )
 
 # MNN, from alibaba/MNN:
@@ -613,6 +703,10 @@ _PADDLE2ONNX: Markers = (
     ("--enable_onnx_checker", STRONG),
     ("shapetensorlist", MEDIUM),
     ("paddlepaddle", MEDIUM),
+    # Issue 23, round 9: the legacy Python mapper (paddle2onnx/legacy/op_mapper: "Error happened when mapping
+    # node [...] to onnx", "Cannot convert adaptive pool with input_size").
+    ("error happened when mapping node", STRONG),
+    ("cannot convert adaptive pool", STRONG),
 )
 
 # torch.onnx, from pytorch/pytorch:
@@ -649,6 +743,8 @@ _TORCH_ONNX: Markers = (
     ("register_custom_op_symbolic", STRONG),
     ("exporting the operator", MEDIUM),
     ("onnx::", WEAK),
+    # Issue 23, round 9: symbolic_helper.py's "Failed to export an ONNX attribute, since it's not constant".
+    ("failed to export an onnx attribute", STRONG),
 )
 
 # Apache TVM, from apache/tvm:
@@ -689,6 +785,9 @@ _TVM: Markers = (
     ("auto_scheduler", STRONG),
     ("topi", MEDIUM),
     (") is false", WEAK),
+    # Issue 23, round 9: relay's reshape check (src/relay/op/tensor/transform.cc: "Input tensor shape and
+    # reshaped shape are not compatible").
+    ("input tensor shape and reshaped shape are not compatible", STRONG),
 )
 
 # Core ML, from apple/coremltools:
@@ -733,6 +832,12 @@ _COREML: Markers = (
     ("register_torch_op", STRONG),
     ("_torch_ops_registry", STRONG),
     ("neuralnetwork", WEAK),
+    # Issue 23, round 9: models/model.py's warning when the compiled model cannot load ("You will not be able
+    # to run predict() on this Core ML model. Underlying exception message was: ..."), the product name with
+    # its space, and the ONNX converter's unsupported-op check (converters/onnx: _check_unsupported_ops).
+    ("you will not be able to run predict() on this core ml model", STRONG),
+    ("core ml", MEDIUM),
+    ("_check_unsupported_ops", STRONG),
 )
 
 #: family -> ((marker, weight), ...); markers are lower-case literals.
@@ -931,5 +1036,6 @@ WHOLE_WORDS: frozenset[str] = frozenset(
         "armnn",
         "hailo",
         "vpux",
+        "q::",
     }
 )

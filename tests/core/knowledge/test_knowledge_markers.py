@@ -226,6 +226,104 @@ def test_round8_source_formats_name_their_tool(kb: KnowledgeBase, family: str, t
     assert kb.lookup(text, top=3)[0].entry.family == family
 
 
+#: Issue 23, round 9: lines written from the vendors' own formats (synthetic: names and values invented).
+ROUND9_SOURCE_FORMATS = [
+    # onnxruntime's libraries and EP libraries, its EP source files, its log head without the bracket
+    ("onnxruntime", "Exception thrown at 0x00007FF8 (onnxruntime.dll): invalid argument"),
+    (
+        "onnxruntime",
+        "OSError: libonnxruntime.so.1: cannot open shared object file: No such file or directory",
+    ),
+    ("onnxruntime", "failed to load onnxruntime_providers_cuda.dll, error 126"),
+    ("onnxruntime", "W:onnxruntime:Default, cuda_execution_provider.cc:120 Foo] something odd"),
+    # the DirectML EP (dml/dml_provider_factory.cc, DmlExecutionProvider/src/*.cpp) and the cuDNN frontend
+    ("onnxruntime", "C:\\w\\dml_provider_factory.cc(520)\\x.dll!0000: Exception(1) tid(1) 887A0004"),
+    ("onnxruntime", "src\\MLOperatorAuthorImpl.cpp(1736): Exception(1) 80070057 The parameter is incorrect."),
+    ("onnxruntime", "CUDNN_FE failure 11: CUDNN_BACKEND_API_FAILED ; GPU=0"),
+    # Genie, the QAIRT SDK's LLM runtime (GenieDialog.h, GenieCommon.h)
+    ("qualcomm", "GenieDialog_create returned: -1"),
+    ("qualcomm", "status GENIE_STATUS_ERROR_GENERAL"),
+    ("qualcomm", "dlopen failed: library libGenie.so not found"),
+    # AscendCL's recent-error text and torch_npu's check macros (acl_base.h, NPUException.h)
+    ("ascend", "[ERROR] RecentErrMsg: [PID: 1] 2026-01-01-00:00:00.000.000 Failed to allocate memory."),
+    ("ascend", "[W NPUStream.cpp:9] Warning: NPU warning, error code is 107020[Error]: ."),
+    ("ascend", "RuntimeError: NPU error, error code is 507035"),
+    # rknn-toolkit's API wrapper and its load_onnx opset check (rknn/api/rknn_base.py)
+    ("rknn", "E Catch exception when building RKNN model!"),
+    ("rknn", "Unsupport onnx opset 17, need <= 12!"),
+    # onnx-tensorrt's error names and importer asserts; TensorRT's header location and builder sentences
+    ("tensorrt", "In node 3 (importInputs): UNSUPPORTED_NODE: Assertion failed: x"),
+    ("tensorrt", "[8] Assertion failed: convertOnnxWeights(initializer, &weights, ctx)"),
+    ("tensorrt", "[5] Assertion failed: tensors.count(input_name)"),
+    ("tensorrt", "Network has dynamic or shape inputs, but no optimization profile has been defined."),
+    ("tensorrt", "[E] 2: [cgraph.h::assertIsValidSubscript::161] Error Code 2: Internal Error (x)"),
+    # onnxruntime's session catch-alls (inference_session.cc)
+    ("onnxruntime", "Encountered unknown exception in Run()"),
+    ("onnxruntime", "RuntimeError: Exception during initialization: bad alloc"),
+    # the HTP backend's log lines and Genie's ChatApp sample
+    ("qualcomm", "[trace] graph_prepare.cc:204:ERROR:could not create op: q::flat_from_vtcm"),
+    ("qualcomm", "<E> Failed to finalize graph (id: 1) with err 1002"),
+    ("qualcomm", "Finalize Graph for Idx = 0 failed with error = 1002"),
+    ("qualcomm", "initial_sequencer_dp.cc:149:ERROR:A single op requires 0x2400000 bytes of TCM"),
+    ("qualcomm", "Exception in GenieWrapper constructor: Failed to create the Genie Dialog."),
+    # OpenVINO's GPU plugin and InferenceEngine's Precision
+    ("openvino", "[GPU] ProgramBuilder build failed!"),
+    ("openvino", "GPU program build failed!"),
+    ("openvino", "RuntimeError: cannot estimate element if precision is UNSPECIFIED"),
+    # TFLite's interpreter builder and benchmark tool, the legacy Paddle2ONNX mapper, torch.onnx, TVM, Core ML
+    ("tflite", "ERROR: Registration failed.\nFailed to initialize the interpreter"),
+    ("paddle2onnx", "Exception: Error happened when mapping node ['x_0'] to onnx, which op_type is 'x'"),
+    ("torch_onnx", "RuntimeError: Failed to export an ONNX attribute, since it's not constant"),
+    ("tvm", "Check failed: a == b (1 vs. 2) : Input tensor shape and reshaped shape are not compatible"),
+    ("coreml", "RuntimeWarning: You will not be able to run predict() on this Core ML model."),
+]
+
+
+def test_the_htp_op_namespace_counts_only_as_a_whole_word() -> None:
+    assert "qualcomm" not in family_evidence("std::seq::iterator failed")
+    assert family_evidence("op q::ForceFormat failed")["qualcomm"] == 2
+
+
+@pytest.mark.parametrize(("family", "text"), ROUND9_SOURCE_FORMATS)
+def test_round9_source_formats_name_their_tool(kb: KnowledgeBase, family: str, text: str) -> None:
+    """Issue 23, round 9: onnxruntime's EP libraries and sources and Genie's API name their tool alone."""
+    assert detect_families(text)[0] == family
+    assert kb.lookup(text, top=3)[0].entry.family == family
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ValueError: ['OpenVINOExecutionProvider'] does not contain a subset of available providers",
+        "[W:onnxruntime:Default, openvino_execution_provider.cc:1 GetCapability] [OpenVINO-EP] rejected",
+        "Failed to load library libonnxruntime_providers_openvino.so with error: undefined symbol",
+        "providers=['CoreMLExecutionProvider'] failed",
+        "QNNExecutionProvider: session failed",
+    ],
+)
+def test_an_execution_provider_name_is_onnxruntime_not_its_backend(text: str) -> None:
+    """onnxruntime's names for its EPs (``<Backend>ExecutionProvider``, ``<backend>_execution_provider.cc``,
+    ``[OpenVINO-EP]``, ``onnxruntime_providers_<backend>``) are onnxruntime's: the backend they name is not
+    speaking, so they do not count as that backend's markers."""
+    families = detect_families(text)
+    assert families[0] == "onnxruntime"
+    assert not {"openvino", "coreml", "qualcomm"} & set(family_evidence(text))
+
+
+def test_the_backend_own_wording_still_counts_next_to_its_ep_name() -> None:
+    """An OpenVINO check forwarded by the OpenVINO EP still names OpenVINO (the nested-layer label)."""
+    text = "[OpenVINO-EP] Exception: Check 'x' failed at src/core/src/node.cpp:1: bad rank"
+    assert family_evidence(text)["openvino"] >= 3
+    assert "onnxruntime" in detect_families(text)
+
+
+def test_doubled_backslashes_of_an_escaped_path_are_read_as_written() -> None:
+    """A Go/Rust/JSON debug print doubles a Windows path's backslashes: the source marker still counts."""
+    text = "D:\\\\a\\\\_work\\\\onnxruntime\\\\core\\\\session\\\\x.cc(1): failed"
+    assert "\\\\" in text
+    assert detect_families(text)[0] == "onnxruntime"
+
+
 def test_an_ort_error_code_name_counts_only_as_a_whole_word() -> None:
     assert "onnxruntime" not in family_evidence("resort_failed: retrying")
 
@@ -364,3 +462,18 @@ def test_a_strong_marker_anywhere_names_its_family(pair: tuple[str, str], before
     text = f"{before} {marker.upper()} {after}"
     assert family in detect_families(text)
     assert family_evidence(text)[family] >= STRONG
+
+
+def test_a_literal_pattern_means_its_letter_case() -> None:
+    """CANN's ``TraceBack (most recent call last):`` (its own call chain) is not Python's ``Traceback``: an
+    entry whose whole pattern is that literal is no partial match for Python's header."""
+    from dumpscope.core.knowledge.entry import literal_only
+
+    kb = load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
+    cann = kb.lookup("TraceBack (most recent call last):", top=1)[0]
+    assert (cann.entry.id, cann.reason) == ("ascend-TRACEBACK", "pattern")
+    python = kb.lookup("Traceback (most recent call last):", top=3)
+    assert all(m.reason != "partial" for m in python)
+    assert literal_only(r"TraceBack \(most recent call last\):") == "traceback (most recent call last):"
+    assert literal_only(r"(?i)TraceBack") is None
+    assert literal_only(r"failed (\d+)") is None
