@@ -317,6 +317,18 @@ _ONNX: Markers = (
     ("single static assignment (ssa) form", STRONG),
     # onnx.load's protobuf parse of a file that is no ONNX model (the message type's full name)
     ("with type 'onnx.modelproto'", STRONG),
+    # Issue 23, round 9: the onnx package's own Python modules in a traceback frame (onnx/checker.py,
+    # shape_inference.py, helper.py, version_converter.py; installed or in an egg), either path separator
+    ("site-packages/onnx/", STRONG),
+    ("site-packages\\onnx\\", STRONG),
+    ("onnx/checker.py", STRONG),
+    ("onnx\\checker.py", STRONG),
+    ("onnx/shape_inference.py", STRONG),
+    ("onnx\\shape_inference.py", STRONG),
+    ("onnx/helper.py", STRONG),
+    ("onnx\\helper.py", STRONG),
+    ("onnx/version_converter.py", STRONG),
+    ("onnx\\version_converter.py", STRONG),
 )
 
 _ONNXSIM: Markers = (

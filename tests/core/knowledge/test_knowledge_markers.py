@@ -276,6 +276,10 @@ ROUND9_SOURCE_FORMATS = [
     ("torch_onnx", "RuntimeError: Failed to export an ONNX attribute, since it's not constant"),
     ("tvm", "Check failed: a == b (1 vs. 2) : Input tensor shape and reshaped shape are not compatible"),
     ("coreml", "RuntimeWarning: You will not be able to run predict() on this Core ML model."),
+    # the onnx package's Python modules in a traceback frame, installed, in an egg, on Windows
+    ("onnx", '  File "/usr/lib/python3/site-packages/onnx/checker.py", line 32, in checker'),
+    ("onnx", '  File "/e/onnx-1.7.0-py3.6.egg/onnx/shape_inference.py", line 35, in infer_shapes'),
+    ("onnx", '  File "C:\\Python\\Lib\\site-packages\\onnx\\helper.py", line 9, in make_node'),
 ]
 
 
