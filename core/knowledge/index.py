@@ -42,6 +42,8 @@ class Postings:
         self.always: list[int] = data.get("always", [])
         self.specific: dict[str, int] = data.get("specific", {})
         """How many specific (non-generic) entries name each code key."""
+        self.families: dict[str, int] = data.get("families", {})
+        """How many entries each family has (an index without it: none known, each family counts small)."""
 
     def add(self, i: int, e: Entry) -> None:
         """Post entry ``e`` at position ``i``."""
@@ -54,6 +56,7 @@ class Postings:
             self.by_anchor.setdefault(a, []).append(i)
         if e.pattern and not e.anchors:
             self.always.append(i)
+        self.families[e.family] = self.families.get(e.family, 0) + 1
 
     def remove(self, i: int, e: Entry) -> None:
         """Take entry ``e`` (posted at ``i``) out again: a user entry replaces it."""
@@ -66,6 +69,7 @@ class Postings:
             self.by_anchor[a].remove(i)
         if i in self.always:
             self.always.remove(i)
+        self.families[e.family] = self.families.get(e.family, 1) - 1
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -74,6 +78,7 @@ class Postings:
             "anchors": self.by_anchor,
             "always": self.always,
             "specific": self.specific,
+            "families": self.families,
         }
 
 
@@ -145,7 +150,12 @@ class CompiledIndex:
             return Postings(raw)
         copied = {name: _copied(raw.get(name, {})) for name in ("keys", "words", "anchors")}
         return Postings(
-            {**copied, "always": list(raw.get("always", [])), "specific": dict(raw.get("specific", {}))}
+            {
+                **copied,
+                "always": list(raw.get("always", [])),
+                "specific": dict(raw.get("specific", {})),
+                "families": dict(raw.get("families", {})),
+            }
         )
 
 

@@ -481,3 +481,40 @@ def test_a_literal_pattern_means_its_letter_case() -> None:
     assert literal_only(r"TraceBack \(most recent call last\):") == "traceback (most recent call last):"
     assert literal_only(r"(?i)TraceBack") is None
     assert literal_only(r"failed (\d+)") is None
+
+
+def test_one_content_word_is_no_core_phrase(kb: KnowledgeBase) -> None:
+    """ "not supported" / "not implemented" are any tool's English: an entry whose anchor is only that is no
+    partial match (a longer core phrase still is: see test_partial_paste_of_the_core_phrase...)."""
+    for text in ("feature X is not supported on this device", "method foo is not implemented"):
+        assert all(m.reason != "partial" for m in kb.lookup(text, top=5)), text
+
+
+def test_a_big_family_s_wording_only_matches_are_scaled_by_its_size(tmp_path: Path) -> None:
+    """The best wording match among 656 entries beats the best among 25 by number alone: a family over
+    WORDS_SIZE_REF entries has its wording-only scores scaled by (REF / size) ** EXP; the sizes come with
+    the index and follow user entries."""
+    import json
+
+    from dumpscope.core.knowledge.kb import WORDS_SIZE_EXP, WORDS_SIZE_REF, _words_factors
+
+    factors = _words_factors({"ascend": 4 * WORDS_SIZE_REF, "tvm": WORDS_SIZE_REF // 2, "none": 0})
+    assert factors["ascend"] == pytest.approx(0.25**WORDS_SIZE_EXP) and factors["tvm"] == 1.0
+    assert "none" not in factors
+    builtin = load_kb(user_dir=tmp_path / "none")
+    sizes = builtin._words_factor  # from the shipped index's family sizes
+    assert sizes["ascend"] < 1.0 and sizes["tvm"] == 1.0
+    raw = {
+        "tool": "mine",
+        "stage": "run",
+        "cause": "c",
+        "fix": "f",
+        "source": "me",
+        "pattern": "acme-7 broke",
+    }
+    path = tmp_path / "p.jsonl"
+    path.write_text(json.dumps(raw) + "\n", encoding="utf-8")
+    with_user = load_kb(extra=[path], user_dir=tmp_path / "none")
+    added = set(with_user._words_factor) - set(sizes)
+    assert len(added) == 1 and with_user._words_factor[added.pop()] == 1.0  # the user entry's family
+    assert with_user._words_factor["ascend"] == sizes["ascend"]
