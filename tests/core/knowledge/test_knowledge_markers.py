@@ -243,7 +243,6 @@ ROUND9_SOURCE_FORMATS = [
     # Genie, the QAIRT SDK's LLM runtime (GenieDialog.h, GenieCommon.h)
     ("qualcomm", "GenieDialog_create returned: -1"),
     ("qualcomm", "status GENIE_STATUS_ERROR_GENERAL"),
-    ("qualcomm", "dlopen failed: library libGenie.so not found"),
     # AscendCL's recent-error text and torch_npu's check macros (acl_base.h, NPUException.h)
     ("ascend", "[ERROR] RecentErrMsg: [PID: 1] 2026-01-01-00:00:00.000.000 Failed to allocate memory."),
     ("ascend", "[W NPUStream.cpp:9] Warning: NPU warning, error code is 107020[Error]: ."),
