@@ -164,7 +164,7 @@ def specific(m: Any) -> tuple[bool, str]:
         return False, "code-table text only (restates the code's name)"
     if not any(len(c.split()) >= 2 and not GENERIC_STEP.search(c) for c in _clauses(m.fix)):
         return False, "the fix is the tool's generic checklist (logs, versions, drivers, environment)"
-    if any(k == "reason" and v for k, v in m.captures) and not e.keys and "{reason}" not in e.cause + e.fix:
+    if any(k == "reason" and v for k, v in m.captures) and not e.keys:
         return False, "an envelope: the message's own reason is captured, the advice does not follow it"
     names = [v for k, v in m.captures if k.rstrip("0123456789") in NAME_CAPTURES and len(v) > 1]
     if names and not any(v in text for v in names):
