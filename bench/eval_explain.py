@@ -132,7 +132,7 @@ LOGGING_ONLY = re.compile(
     re.IGNORECASE,
 )
 """A fix sentence that only says how to get more output (verbose logs, plog, a log level, a trace)."""
-NAME_CAPTURES = frozenset({"op", "op_type", "optype", "input", "tensor", "node", "layer", "arg"})
+NAME_CAPTURES = frozenset({"op", "ops", "op_type", "optype", "input", "tensor", "node", "layer", "arg"})
 """Captures that name the failing thing (a node, an operator type, a tensor): a specific answer names one."""
 VALUE_CAPTURES = frozenset({"shape", "value", "dtype", "option"})
 """Captures of a value: a specific answer uses one when the message has one and no name was captured."""
@@ -153,7 +153,7 @@ UNCAPTURED_REFERENCE = re.compile(r"\bthe (?:listed|named|reported|printed) \w+"
 def specific(m: Any) -> tuple[bool, str]:
     """Whether a match's advice is specific to the message, and why not ("" when it is).
 
-    Agreed with the hand verdicts of ``tests/data/explain/specific_dev_judged.jsonl`` (``--agreement``);
+    Agreed with the hand verdicts of ``bench/specific_dev_judged.jsonl`` (``--agreement``);
     :func:`specific_loose` is the judge before those verdicts, kept to report the older figures."""
     ok, why = specific_loose(m)
     if not ok:
@@ -529,7 +529,7 @@ def main() -> None:
         report_unknown(kb, unknown, args.misses)
 
 
-JUDGED = DATA.with_name("specific_dev_judged.jsonl")
+JUDGED = ROOT / "bench" / "specific_dev_judged.jsonl"
 """Hand verdicts on dev right-tool answers (``--draw 4023 --draw-split dev --n 40``): is the advice specific
 to the message?  Each row keeps the entry and a hash of the advice it judged."""
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.eval_explain import JUDGED, ROOT, draw, load, right_tool_answers, specific, specific_loose
+from bench.eval_explain import DATA, JUDGED, ROOT, draw, load, right_tool_answers, specific, specific_loose
 from dumpscope.core.knowledge import Entry, KnowledgeBase, load_kb
 from dumpscope.core.knowledge.kb import Match
 
@@ -111,7 +111,7 @@ def test_hand_verdicts_are_dev_answers_and_say_why(kb: KnowledgeBase) -> None:
     ids = {r["id"]: r for r in rows}
     entries = {e.id for e in kb.entries}
     for name in {i.split(":")[0] for i in ids}:
-        path = JUDGED.with_name(name)
+        path = DATA.with_name(name)
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             row = ids.get(f"{name}:{n}")
             if row is not None:
@@ -122,9 +122,7 @@ def test_hand_verdicts_are_dev_answers_and_say_why(kb: KnowledgeBase) -> None:
 def test_draw_on_dev_prints_each_answer_with_its_advice(
     kb: KnowledgeBase, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    records = [
-        {**r, "id": f"messages.jsonl:{i}"} for i, r in enumerate(load(JUDGED.with_name("messages.jsonl")), 1)
-    ]
+    records = [{**r, "id": f"messages.jsonl:{i}"} for i, r in enumerate(load(DATA), 1)]
     pool = right_tool_answers(kb, records, "dev")
     draw(kb, records, 5, 3, "dev")
     out = capsys.readouterr().out
