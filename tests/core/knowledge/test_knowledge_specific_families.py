@@ -281,6 +281,23 @@ CASES = [
         "QnnDsp <E> Transport layer setup failed: 14001",
         ("14001",),
     ),
+    # issue 23, advice specific to the message: MNN's unsupported-op lists named in the advice
+    (
+        "mnn-not-supported-op",
+        "Check failed: opConverter ==> MNN Converter NOT_SUPPORTED_OP: [ GridSample ]",
+        ("GridSample",),
+    ),
+    (
+        "mnn-not-supported-op",
+        "MNN NOT_SUPPORTED_OP: ======>[ IteratorGetNext, QueueDequeueV2,  ]<======",
+        ("IteratorGetNext, QueueDequeueV2",),
+    ),
+    (
+        "mnn-these-op-not-support",
+        "/src/MNN/tools/converter/source/common/writeFb.cpp:230: These Op Not Support: ONNX::FusedMatMul | "
+        "ONNX::BiasGelu\nConverted Failed!",
+        ("ONNX::FusedMatMul | ONNX::BiasGelu",),
+    ),
 ]
 
 
