@@ -298,6 +298,54 @@ CASES = [
         "ONNX::BiasGelu\nConverted Failed!",
         ("ONNX::FusedMatMul | ONNX::BiasGelu",),
     ),
+    # issue 23: the inner message of onnxruntime's 'Non-zero status code' envelope answered by its own entry
+    (
+        "onnxruntime-dml-hresult",
+        "Non-zero status code returned while running Trilu node. Name:'tril_12' Status Message: "
+        "C:\\b\\onnxruntime\\core\\providers\\dml\\DmlExecutionProvider\\src\\MLOperatorAuthorImpl.cpp(2340)"
+        "\\onnxruntime.dll!00007FF800000000: (caller: 00007FF800000001) Exception(2) tid(3c) 80070057 "
+        "The parameter is incorrect.",
+        ("tril_12", "Trilu", "80070057"),
+    ),
+    (
+        "onnxruntime-cuda-no-kernel-image",
+        "Non-zero status code returned while running LayerNormalization node. Name:'ln_f' Status Message: "
+        "CUDA error cudaErrorNoKernelImageForDevice:no kernel image is available for execution on the device",
+        ("ln_f", "LayerNormalization"),
+    ),
+    (
+        "onnxruntime-cudnn-failure",
+        "Non-zero status code returned while running Conv node. Name:'stem/conv'Status Message: \n"
+        "CUDNN failure 3000: CUDNN_STATUS_NOT_SUPPORTED ; GPU=1 ; hostname=box ; file=conv.cc ; line=10 ; "
+        "expr=cudnnConvolutionForward(...);",
+        ("stem/conv", "CUDNN_STATUS_NOT_SUPPORTED"),
+    ),
+    (
+        "onnxruntime-cublas-failure",
+        "Non-zero status code returned while running Gemm node. Name:'head/fc' Status Message: "
+        "CUBLAS failure 3: CUBLAS_STATUS_ALLOC_FAILED ; GPU=0 ; hostname=box ; file=gemm.cc ; line=9 ; "
+        "expr=cublasGemmHelper()",
+        ("head/fc", "CUBLAS_STATUS_ALLOC_FAILED"),
+    ),
+    (
+        "onnxruntime-qnn-graph-execute-error",
+        "Non-zero status code returned while running QNN_99_1 node. Name:'QNNExecutionProvider_QNN_99_1_0' "
+        "Status Message: QNN graph execute error. Error code: 6001",
+        ("QNNExecutionProvider_QNN_99_1_0", "6001"),
+    ),
+    (
+        "onnxruntime-safeint-overflow",
+        "Non-zero status code returned while running Expand node. Name:'expand_3' Status Message: "
+        "/ort/onnxruntime/core/common/safeint.h:17 static void SafeIntExceptionHandler<onnxruntime::"
+        "OnnxRuntimeException>::SafeIntOnOverflow() Integer overflow",
+        ("expand_3", "Expand"),
+    ),
+    (
+        "onnxruntime-scatternd-invalid-index",
+        "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running GatherND "
+        "node. Name:'gnd_1' Status Message: invalid indice found, indice = 12",
+        ("gnd_1", "GatherND", "12"),
+    ),
 ]
 
 
