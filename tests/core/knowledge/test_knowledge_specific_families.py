@@ -346,6 +346,24 @@ CASES = [
         "node. Name:'gnd_1' Status Message: invalid indice found, indice = 12",
         ("gnd_1", "GatherND", "12"),
     ),
+    # issue 23: TensorRT's ONNX-parser assertions answered by what the check needs
+    (
+        "tensorrt-assertion-convert-onnx-weights",
+        "ERROR: ModelImporter.cpp:101 In function parseGraph:\n"
+        "[8] Assertion failed: convertOnnxWeights(initializer, &weights, ctx)",
+        ("convertOnnxWeights(initializer, &weights, ctx)",),
+    ),
+    (
+        "tensorrt-assertion-tensor-not-found",
+        "While parsing node number 17 [Gather]:\nERROR: ModelImporter.cpp:130 In function parseGraph:\n"
+        "[5] Assertion failed: ctx->tensors().count(inputName)",
+        ("Gather", "17"),
+    ),
+    (
+        "tensorrt-network-must-have-at-least",
+        "[TensorRT] ERROR: Network must have at least one output",
+        ("EXPLICIT_BATCH",),
+    ),
 ]
 
 
