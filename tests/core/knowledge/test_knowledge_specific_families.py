@@ -364,6 +364,26 @@ CASES = [
         "[TensorRT] ERROR: Network must have at least one output",
         ("EXPLICIT_BATCH",),
     ),
+    # issue 23: fp16 conversion type clashes name the node to keep in float
+    (
+        "float16-io-type-mismatch",
+        "Load model from m16.onnx failed:Type Error: Type (tensor(float16)) of output arg "
+        "(/gen/RandomUniformLike_output_0) of node (/gen/RandomUniformLike) does not match expected type "
+        "(tensor(float)).",
+        ("/gen/RandomUniformLike", "node_block_list=['/gen/RandomUniformLike']"),
+    ),
+    (
+        "float16-type-param-bound",
+        "Type Error: Type parameter (T) of Optype (Mul) bound to different types (tensor(float) and "
+        "tensor(float16) in node (mul_4).",
+        ("Mul", "op_block_list=['Mul']"),
+    ),
+    (
+        "float16-type-param-bound-no-optype",
+        "Load model from m.onnx failed:Type Error: Type parameter (T) bound to different types "
+        "(tensor(float16) and tensor(float) in node (Concat_7).",
+        ("parameter T",),
+    ),
 ]
 
 
