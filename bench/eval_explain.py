@@ -137,12 +137,13 @@ NAME_CAPTURES = frozenset({"op", "ops", "op_type", "optype", "input", "tensor", 
 VALUE_CAPTURES = frozenset({"shape", "value", "dtype", "option"})
 """Captures of a value: a specific answer uses one when the message has one and no name was captured."""
 GENERIC_STEP = re.compile(
-    LOGGING_ONLY.pattern + r"|version|upgrade|update|reinstall|driver|firmware|npu-smi|set_env|environment"
+    LOGGING_ONLY.pattern + r"|upgrade|update|reinstall|driver|firmware|npu-smi|set_env|environment"
     r"|launch_blocking|visible|contact|support team|report (?:it|the|an) (?:issue|bug)",
     re.IGNORECASE,
 )
-"""A fix clause of the checklist that fits any failure of a tool: more logs, versions, drivers, reinstalling,
-the environment, the device's visibility, reporting the bug."""
+"""A fix clause of the checklist that fits any failure of a tool: more logs, updating, drivers, reinstalling,
+the environment, the device's visibility, reporting the bug.  Naming a version is not on it: for a version
+mismatch (an opset, a runtime older than the model) the version is the specific fix."""
 THIN_WORDS = 20
 """Cause and fix together shorter than this only restate the code's name ("Invalid parameter. Check API
 arguments.")."""
