@@ -384,6 +384,33 @@ CASES = [
         "(tensor(float16) and tensor(float) in node (Concat_7).",
         ("parameter T",),
     ),
+    # issue 23: RKNN runtime codes and toolkit errors with their usual cause and fix
+    (
+        "rknn-RKNN-ERR-FAIL-1",
+        "E RKNN: failed to open rknpu module, need to insmod rknpu dirver!\n"
+        "Exception: RKNN init failed. error code: RKNN_ERR_FAIL",
+        ("rknpu",),
+    ),
+    (
+        "rknn-RKNN-ERR-PARAM-INVALID-5",
+        "E RKNN: rknn_query, info_len(100) < sizeof(rknn_input_output_num)(108)!\nrknn_query fail! ret=-5",
+        ("rknn_api.h",),
+    ),
+    (
+        "rknn-unsupport-onnx-opset-need",
+        "E load_onnx: ValueError: Unsupport onnx opset 17, need <= 12!",
+        ("opset_version=12", "17"),
+    ),
+    (
+        "rknn-no-such-file-or-directory",
+        "E FileNotFoundError: [Errno 2] No such file or directory: 'calib/dataset_coco.txt'",
+        ("calib/dataset_coco.txt",),
+    ),
+    (
+        "rknn-RKNN-ERR-MODEL-INVALID-6",
+        "E RKNN: [10:01:02.003] Invalid RKNN model version 7\nE RKNN: rknn_init, load model failed!",
+        ("version 7", "librknnrt.so"),
+    ),
 ]
 
 
