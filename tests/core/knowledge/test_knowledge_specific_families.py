@@ -411,6 +411,27 @@ CASES = [
         "E RKNN: [10:01:02.003] Invalid RKNN model version 7\nE RKNN: rknn_init, load model failed!",
         ("version 7", "librknnrt.so"),
     ),
+    # issue 23: Ascend runtime codes with their usual cause (capture mode, vector-core indices, HBM held,
+    # device nodes) and TBE's Python import failure
+    (
+        "ascend-EC0010",
+        "EC0010: 2026-01-02-03:04:05.006.007 Failed to import Python module [ModuleNotFoundError: No module "
+        "named 'sympy'].",
+        ("No module named 'sympy",),
+    ),
+    (
+        "ascend-507011",
+        "RuntimeError: synchronize:torch_npu/csrc/core/npu/NPUStream.cpp:10 NPU function error: "
+        "c10_npu::acl::AclrtSynchronizeStreamWithTimeout(stream()), error code is 507011",
+        ("enforce_eager",),
+    ),
+    (
+        "torch-npu-507035",
+        "NPU function error: c10_npu::acl::AclrtSynchronizeStreamWithTimeout(stream()), "
+        "error code is 507035\n"
+        "[Error]: The vector core execution is abnormal.",
+        ("ASCEND_LAUNCH_BLOCKING=1", "Embedding"),
+    ),
 ]
 
 
