@@ -432,6 +432,25 @@ CASES = [
         "[Error]: The vector core execution is abnormal.",
         ("ASCEND_LAUNCH_BLOCKING=1", "Embedding"),
     ),
+    # issue 23: onnxruntime load/run type and rank checks, onnx's unset IR version
+    (
+        "onnxruntime-type-of-input-parameter-invalid",
+        "[ONNXRuntimeError] : 10 : INVALID_GRAPH : Type Error: Type 'tensor(int32)' of input parameter "
+        "(expand_shape) of operator (Expand) in node (expand_7) is invalid.",
+        ("expand_shape", "Expand", "expand_7", "tensor(int32)"),
+    ),
+    (
+        "onnxruntime-batchnorm-scale-rank",
+        "INVALID_ARGUMENT : Non-zero status code returned while running BatchNormalization node.\n"
+        "Status Message: Invalid input scale: NumDimensions() != 2",
+        ("spatial", "(2)"),
+    ),
+    (
+        "onnx-ValidationError-6",
+        "onnx.onnx_cpp2py_export.checker.ValidationError: "
+        "The model does not have an ir_version set properly.",
+        ("make_model",),
+    ),
 ]
 
 
