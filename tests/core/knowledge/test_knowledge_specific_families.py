@@ -451,6 +451,13 @@ CASES = [
         "The model does not have an ir_version set properly.",
         ("make_model",),
     ),
+    (
+        "onnxruntime-trt-ep-no-optimization-profile",
+        "2021-01-02 03:04:05.6 [W:onnxruntime:Default, tensorrt_execution_provider.h:36 log] "
+        "[2021-01-02 03:04:05   ERROR] Network has dynamic or shape inputs, "
+        "but no optimization profile has been defined.",
+        ("trt_profile_min_shapes",),
+    ),
 ]
 
 
