@@ -458,6 +458,12 @@ CASES = [
         "but no optimization profile has been defined.",
         ("trt_profile_min_shapes",),
     ),
+    (
+        "qualcomm-aihub-operators-not-implemented",
+        "2026-01-01 10:00:00,000 - 12 - ERROR - Encountered Error: "
+        "The following operators are not implemented: ['aten::_upsample_bicubic2d_aa', 'aten::rms_norm']",
+        ("aten::_upsample_bicubic2d_aa', 'aten::rms_norm",),
+    ),
 ]
 
 
