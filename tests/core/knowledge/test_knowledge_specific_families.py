@@ -464,6 +464,24 @@ CASES = [
         "The following operators are not implemented: ['aten::_upsample_bicubic2d_aa', 'aten::rms_norm']",
         ("aten::_upsample_bicubic2d_aa', 'aten::rms_norm",),
     ),
+    (
+        "ascend-507015",
+        "RuntimeError: synchronize:torch_npu/csrc/core/npu/NPUStream.cpp:20 NPU function error: "
+        "AclrtSynchronizeStreamWithTimeout(stream()), error code is 507015",
+        ("ASCEND_LAUNCH_BLOCKING=1",),
+    ),
+    (
+        "ascend-107020",
+        "[W NPUStream.cpp:10] Warning: NPU warning, error code is 107020[Error]: .\nEE9999: Inner Error!\n"
+        "EE9999  fftsplus task execute failed, dev_id=3, stream_id=2, task_id=10, context_id=1, thread_id=0, "
+        "err_type=13[hccl fftsplus timeout]",
+        ("HCCL_EXEC_TIMEOUT",),
+    ),
+    (
+        "ascend-507046",
+        "NPU function error: aclrtSynchronizeStreamWithTimeout(stream, timeout), error code is 507046",
+        ("HCCL_EXEC_TIMEOUT",),
+    ),
 ]
 
 
