@@ -482,6 +482,12 @@ CASES = [
         "NPU function error: aclrtSynchronizeStreamWithTimeout(stream, timeout), error code is 507046",
         ("HCCL_EXEC_TIMEOUT",),
     ),
+    (
+        "qualcomm-graph-finalize-failed",
+        '[trace]  <E> "ScatterND" generated: could not create op\n'
+        "[trace]  <E> Failed to finalize graph (id: 2) with err 1002",
+        ("enable_htp_fp16_precision",),
+    ),
 ]
 
 
