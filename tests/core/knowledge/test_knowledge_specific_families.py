@@ -488,6 +488,18 @@ CASES = [
         "[trace]  <E> Failed to finalize graph (id: 2) with err 1002",
         ("enable_htp_fp16_precision",),
     ),
+    (
+        "ascend-acl-507048",
+        "RuntimeError: operator():torch_npu/csrc/core/npu/NPUStream.cpp:5 NPU function error: "
+        "c10_npu::acl::AclrtSynchronizeStreamWithTimeout(copy_stream), error code is 507048",
+        ("HCCL_EXEC_TIMEOUT",),
+    ),
+    (
+        "ascend-507899",
+        "enable_peer_access:torch_npu/csrc/core/npu/NPUPeerToPeerAccess.cpp:39 NPU function error: "
+        "aclrtDeviceEnablePeerAccess(dest_dev, enable_flag_value), error code is 507899",
+        ("halDeviceEnableP2P", "device_map"),
+    ),
 ]
 
 
