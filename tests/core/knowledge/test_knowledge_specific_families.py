@@ -500,6 +500,25 @@ CASES = [
         "aclrtDeviceEnablePeerAccess(dest_dev, enable_flag_value), error code is 507899",
         ("halDeviceEnableP2P", "device_map"),
     ),
+    # issue 23: Core ML converter messages (rank limit, native blob writer, unknown TF input shape)
+    (
+        "coreml-rank-above-5",
+        'ValueError: Core ML only supports tensors with rank <= 5. Layer "attn_split_heads", with type '
+        '"reshape", outputs a rank 6 tensor.',
+        ("attn_split_heads", "rank-6"),
+    ),
+    (
+        "coreml-blobwriter-not-loaded",
+        'File "coremltools/converters/mil/backend/mil/load.py", line 1, in load\n'
+        "RuntimeError: BlobWriter not loaded",
+        ("convert_to='neuralnetwork'",),
+    ),
+    (
+        "coreml-tf-input-shape-unknown",
+        "ValueError: Unable to determine the shape of input: image_tensor. Please provide its shape during "
+        "conversion, using",
+        ("name='image_tensor'",),
+    ),
 ]
 
 
