@@ -519,6 +519,12 @@ CASES = [
         "conversion, using",
         ("name='image_tensor'",),
     ),
+    (
+        "tvm-pytorch-operators-not-implemented",
+        "NotImplementedError: The following operators are not implemented: "
+        "['aten::bucketize', 'aten::unflatten']",
+        ("custom_convert_map", "aten::bucketize', 'aten::unflatten"),
+    ),
 ]
 
 
