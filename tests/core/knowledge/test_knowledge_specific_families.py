@@ -525,6 +525,11 @@ CASES = [
         "['aten::bucketize', 'aten::unflatten']",
         ("custom_convert_map", "aten::bucketize', 'aten::unflatten"),
     ),
+    (
+        "tensorrt-found-unsupported-datatype-when-importing",
+        "Found unsupported datatype (11) when importing initializer: head.scale",
+        ("head.scale", "11 = DOUBLE"),
+    ),
 ]
 
 
