@@ -530,6 +530,19 @@ CASES = [
         "Found unsupported datatype (11) when importing initializer: head.scale",
         ("head.scale", "11 = DOUBLE"),
     ),
+    (
+        "onnx-ValidationError-2",
+        "onnx.onnx_cpp2py_export.checker.ValidationError: "
+        "Graph must be in single static assignment (SSA) form, however 'feat_out' has been used as "
+        "output names multiple times.",
+        ("'feat_out'", "add_prefix"),
+    ),
+    (
+        "onnxsim-the-shape-of-input-images",
+        'The shape of input "pixel_values" has dynamic size, please set an input shape manually with '
+        "--test-input-shape",
+        ("--test-input-shape pixel_values:1,3,640,640",),
+    ),
 ]
 
 
