@@ -1,12 +1,13 @@
 """Append hand-written entries to the built-in knowledge base, with their derived fields.
 
-    .venv/bin/python -m bench.kb_add NEW.jsonl        # then: python -m dumpscope.core.knowledge
+    .venv/bin/python -m bench.kb_add [--replace] NEW.jsonl   # then: python -m dumpscope.core.knowledge
 
 Each line of NEW.jsonl holds the fields a curator writes (``id, family, tool, stage, code, keys,
 pattern, cause, fix, source`` and optionally ``example, uncertain, generic, level, group``); this
 fills ``anchors``, ``words`` and the complete ``keys`` exactly as the tests recompute them, checks
 the entry loads (pattern compiled and checked for catastrophic backtracking, example matched) and
-refuses an id that is already there.
+refuses an id that is already there; with ``--replace`` an entry whose id is there is rewritten in
+its place instead (a rewritten cause, fix or pattern), the others appended.
 """
 
 from __future__ import annotations
@@ -59,22 +60,30 @@ def completed(raw: dict[str, object]) -> dict[str, object]:
 
 
 def main(argv: list[str]) -> int:
-    known = {json.loads(line)["id"] for line in KB.read_text(encoding="utf-8").splitlines() if line.strip()}
-    lines = []
-    for n, line in enumerate(Path(argv[0]).read_text(encoding="utf-8").splitlines(), 1):
+    replace = argv[:1] == ["--replace"]
+    path = Path(argv[-1])
+    current = [json.loads(line) for line in KB.read_text(encoding="utf-8").splitlines() if line.strip()]
+    position = {str(e["id"]): i for i, e in enumerate(current)}
+    appended = replaced = 0
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
         raw = completed(json.loads(line))
-        if raw["id"] in known:
-            raise SystemExit(f"{argv[0]}:{n}: id {raw['id']} is already in the knowledge base")
+        if raw["id"] in position and not replace:
+            raise SystemExit(f"{path}:{n}: id {raw['id']} is already in the knowledge base")
         entry = entry_from_dict(raw)
         if entry.example and entry.pattern and not entry.search(entry.example):
-            raise SystemExit(f"{argv[0]}:{n}: {raw['id']}: the pattern does not match its example")
-        known.add(str(raw["id"]))
-        lines.append(json.dumps(raw, ensure_ascii=False))
-    with KB.open("a", encoding="utf-8") as f:  # a curator's tool, not the product: no atomic writer needed
-        f.write("".join(line + "\n" for line in lines))
-    print(f"{len(lines)} entries appended to {KB}")
+            raise SystemExit(f"{path}:{n}: {raw['id']}: the pattern does not match its example")
+        if raw["id"] in position:
+            current[position[str(raw["id"])]] = raw
+            replaced += 1
+        else:
+            position[str(raw["id"])] = len(current)
+            current.append(raw)
+            appended += 1
+    text = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in current)
+    KB.write_text(text, encoding="utf-8")  # a curator's tool, not the product: no atomic writer needed
+    print(f"{appended} entries appended to {KB}, {replaced} rewritten in place")
     return 0
 
 

@@ -242,7 +242,7 @@ class KnowledgeBase:
         for segment in segments(text):
             for i, match in self._lookup_segment(segment, families, named, all_codes):
                 _keep_best(best, i, match)
-        ranked = sorted(best.values(), key=lambda r: (-r.score, r.entry.generic))
+        ranked = sorted(inner_first(list(best.values())), key=lambda r: (-r.score, r.entry.generic))
         return limit_generic(ranked, top)
 
     def _lookup_segment(
@@ -402,9 +402,15 @@ def _with_code_families(named: list[str], codes: list[str]) -> list[str]:
 
 
 def _keep_best(best: dict[int, Match], i: int, match: Match) -> None:
-    """An entry found in several segments keeps its best match."""
-    if i not in best or match.score > best[i].score:
+    """An entry found in several segments keeps its best match, with the parts only another segment's match
+    captured added after its own (the whole text names the node, the inner message alone does not)."""
+    if i not in best:
         best[i] = match
+        return
+    kept, other = (match, best[i]) if match.score > best[i].score else (best[i], match)
+    names = {name for name, _ in kept.captures}
+    extra = tuple(c for c in other.captures if c[0] not in names)
+    best[i] = kept._replace(captures=kept.captures + extra) if extra else kept
 
 
 def _via(e: Entry, m: re.Match[str] | None, families: list[str]) -> tuple[str, ...]:
@@ -585,6 +591,29 @@ def _json_strings(value: Any) -> Iterator[str]:
 def _json_children(value: Any) -> Any:
     """The values of an object or the items of an array (nothing for numbers, booleans, null)."""
     return value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+
+
+def inner_first(matches: list[Match]) -> list[Match]:
+    """``matches`` with each envelope match scored just under the best specific match of its tool whose
+    pattern matched too: that entry answers the inner message (``Status Message: ...``), the envelope only
+    says which node or call carried it.  An envelope is an entry without a code of its own whose pattern
+    captured the inner message as ``reason``."""
+    inner: dict[str, float] = {}
+    for m in matches:
+        if "pattern" in m.reason and not _is_generic(m) and not _is_envelope(m):
+            inner[m.entry.family] = max(inner.get(m.entry.family, 0.0), m.score)
+    if not inner:
+        return matches
+    return [
+        m._replace(score=min(m.score, inner[m.entry.family] - 1.0))
+        if _is_envelope(m) and m.entry.family in inner
+        else m
+        for m in matches
+    ]
+
+
+def _is_envelope(m: Match) -> bool:
+    return not m.entry.keys and any(name == "reason" for name, _ in m.captures)
 
 
 def limit_generic(ranked: list[Match], top: int, slots: int = 3) -> list[Match]:

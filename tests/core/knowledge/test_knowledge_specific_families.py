@@ -281,6 +281,268 @@ CASES = [
         "QnnDsp <E> Transport layer setup failed: 14001",
         ("14001",),
     ),
+    # issue 23, advice specific to the message: MNN's unsupported-op lists named in the advice
+    (
+        "mnn-not-supported-op",
+        "Check failed: opConverter ==> MNN Converter NOT_SUPPORTED_OP: [ GridSample ]",
+        ("GridSample",),
+    ),
+    (
+        "mnn-not-supported-op",
+        "MNN NOT_SUPPORTED_OP: ======>[ IteratorGetNext, QueueDequeueV2,  ]<======",
+        ("IteratorGetNext, QueueDequeueV2",),
+    ),
+    (
+        "mnn-these-op-not-support",
+        "/src/MNN/tools/converter/source/common/writeFb.cpp:230: These Op Not Support: ONNX::FusedMatMul | "
+        "ONNX::BiasGelu\nConverted Failed!",
+        ("ONNX::FusedMatMul | ONNX::BiasGelu",),
+    ),
+    # issue 23: the inner message of onnxruntime's 'Non-zero status code' envelope answered by its own entry
+    (
+        "onnxruntime-dml-hresult",
+        "Non-zero status code returned while running Trilu node. Name:'tril_12' Status Message: "
+        "C:\\b\\onnxruntime\\core\\providers\\dml\\DmlExecutionProvider\\src\\MLOperatorAuthorImpl.cpp(2340)"
+        "\\onnxruntime.dll!00007FF800000000: (caller: 00007FF800000001) Exception(2) tid(3c) 80070057 "
+        "The parameter is incorrect.",
+        ("tril_12", "Trilu", "80070057"),
+    ),
+    (
+        "onnxruntime-cuda-no-kernel-image",
+        "Non-zero status code returned while running LayerNormalization node. Name:'ln_f' Status Message: "
+        "CUDA error cudaErrorNoKernelImageForDevice:no kernel image is available for execution on the device",
+        ("ln_f", "LayerNormalization"),
+    ),
+    (
+        "onnxruntime-cudnn-failure",
+        "Non-zero status code returned while running Conv node. Name:'stem/conv'Status Message: \n"
+        "CUDNN failure 3000: CUDNN_STATUS_NOT_SUPPORTED ; GPU=1 ; hostname=box ; file=conv.cc ; line=10 ; "
+        "expr=cudnnConvolutionForward(...);",
+        ("stem/conv", "CUDNN_STATUS_NOT_SUPPORTED"),
+    ),
+    (
+        "onnxruntime-cublas-failure",
+        "Non-zero status code returned while running Gemm node. Name:'head/fc' Status Message: "
+        "CUBLAS failure 3: CUBLAS_STATUS_ALLOC_FAILED ; GPU=0 ; hostname=box ; file=gemm.cc ; line=9 ; "
+        "expr=cublasGemmHelper()",
+        ("head/fc", "CUBLAS_STATUS_ALLOC_FAILED"),
+    ),
+    (
+        "onnxruntime-qnn-graph-execute-error",
+        "Non-zero status code returned while running QNN_99_1 node. Name:'QNNExecutionProvider_QNN_99_1_0' "
+        "Status Message: QNN graph execute error. Error code: 6001",
+        ("QNNExecutionProvider_QNN_99_1_0", "6001"),
+    ),
+    (
+        "onnxruntime-safeint-overflow",
+        "Non-zero status code returned while running Expand node. Name:'expand_3' Status Message: "
+        "/ort/onnxruntime/core/common/safeint.h:17 static void SafeIntExceptionHandler<onnxruntime::"
+        "OnnxRuntimeException>::SafeIntOnOverflow() Integer overflow",
+        ("expand_3", "Expand"),
+    ),
+    (
+        "onnxruntime-scatternd-invalid-index",
+        "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running GatherND "
+        "node. Name:'gnd_1' Status Message: invalid indice found, indice = 12",
+        ("gnd_1", "GatherND", "12"),
+    ),
+    # issue 23: TensorRT's ONNX-parser assertions answered by what the check needs
+    (
+        "tensorrt-assertion-convert-onnx-weights",
+        "ERROR: ModelImporter.cpp:101 In function parseGraph:\n"
+        "[8] Assertion failed: convertOnnxWeights(initializer, &weights, ctx)",
+        ("convertOnnxWeights(initializer, &weights, ctx)",),
+    ),
+    (
+        "tensorrt-assertion-tensor-not-found",
+        "While parsing node number 17 [Gather]:\nERROR: ModelImporter.cpp:130 In function parseGraph:\n"
+        "[5] Assertion failed: ctx->tensors().count(inputName)",
+        ("Gather", "17"),
+    ),
+    (
+        "tensorrt-network-must-have-at-least",
+        "[TensorRT] ERROR: Network must have at least one output",
+        ("EXPLICIT_BATCH",),
+    ),
+    # issue 23: fp16 conversion type clashes name the node to keep in float
+    (
+        "float16-io-type-mismatch",
+        "Load model from m16.onnx failed:Type Error: Type (tensor(float16)) of output arg "
+        "(/gen/RandomUniformLike_output_0) of node (/gen/RandomUniformLike) does not match expected type "
+        "(tensor(float)).",
+        ("/gen/RandomUniformLike", "node_block_list=['/gen/RandomUniformLike']"),
+    ),
+    (
+        "float16-type-param-bound",
+        "Type Error: Type parameter (T) of Optype (Mul) bound to different types (tensor(float) and "
+        "tensor(float16) in node (mul_4).",
+        ("Mul", "op_block_list=['Mul']"),
+    ),
+    (
+        "float16-type-param-bound-no-optype",
+        "Load model from m.onnx failed:Type Error: Type parameter (T) bound to different types "
+        "(tensor(float16) and tensor(float) in node (Concat_7).",
+        ("parameter T",),
+    ),
+    # issue 23: RKNN runtime codes and toolkit errors with their usual cause and fix
+    (
+        "rknn-RKNN-ERR-FAIL-1",
+        "E RKNN: failed to open rknpu module, need to insmod rknpu dirver!\n"
+        "Exception: RKNN init failed. error code: RKNN_ERR_FAIL",
+        ("rknpu",),
+    ),
+    (
+        "rknn-RKNN-ERR-PARAM-INVALID-5",
+        "E RKNN: rknn_query, info_len(100) < sizeof(rknn_input_output_num)(108)!\nrknn_query fail! ret=-5",
+        ("rknn_api.h",),
+    ),
+    (
+        "rknn-unsupport-onnx-opset-need",
+        "E load_onnx: ValueError: Unsupport onnx opset 17, need <= 12!",
+        ("opset_version=12", "17"),
+    ),
+    (
+        "rknn-no-such-file-or-directory",
+        "E FileNotFoundError: [Errno 2] No such file or directory: 'calib/dataset_coco.txt'",
+        ("calib/dataset_coco.txt",),
+    ),
+    (
+        "rknn-RKNN-ERR-MODEL-INVALID-6",
+        "E RKNN: [10:01:02.003] Invalid RKNN model version 7\nE RKNN: rknn_init, load model failed!",
+        ("version 7", "librknnrt.so"),
+    ),
+    # issue 23: Ascend runtime codes with their usual cause (capture mode, vector-core indices, HBM held,
+    # device nodes) and TBE's Python import failure
+    (
+        "ascend-EC0010",
+        "EC0010: 2026-01-02-03:04:05.006.007 Failed to import Python module [ModuleNotFoundError: No module "
+        "named 'sympy'].",
+        ("No module named 'sympy",),
+    ),
+    (
+        "ascend-507011",
+        "RuntimeError: synchronize:torch_npu/csrc/core/npu/NPUStream.cpp:10 NPU function error: "
+        "c10_npu::acl::AclrtSynchronizeStreamWithTimeout(stream()), error code is 507011",
+        ("enforce_eager",),
+    ),
+    (
+        "torch-npu-507035",
+        "NPU function error: c10_npu::acl::AclrtSynchronizeStreamWithTimeout(stream()), "
+        "error code is 507035\n"
+        "[Error]: The vector core execution is abnormal.",
+        ("ASCEND_LAUNCH_BLOCKING=1", "Embedding"),
+    ),
+    # issue 23: onnxruntime load/run type and rank checks, onnx's unset IR version
+    (
+        "onnxruntime-type-of-input-parameter-invalid",
+        "[ONNXRuntimeError] : 10 : INVALID_GRAPH : Type Error: Type 'tensor(int32)' of input parameter "
+        "(expand_shape) of operator (Expand) in node (expand_7) is invalid.",
+        ("expand_shape", "Expand", "expand_7", "tensor(int32)"),
+    ),
+    (
+        "onnxruntime-batchnorm-scale-rank",
+        "INVALID_ARGUMENT : Non-zero status code returned while running BatchNormalization node.\n"
+        "Status Message: Invalid input scale: NumDimensions() != 2",
+        ("spatial", "(2)"),
+    ),
+    (
+        "onnx-ValidationError-6",
+        "onnx.onnx_cpp2py_export.checker.ValidationError: "
+        "The model does not have an ir_version set properly.",
+        ("make_model",),
+    ),
+    (
+        "onnxruntime-trt-ep-no-optimization-profile",
+        "2021-01-02 03:04:05.6 [W:onnxruntime:Default, tensorrt_execution_provider.h:36 log] "
+        "[2021-01-02 03:04:05   ERROR] Network has dynamic or shape inputs, "
+        "but no optimization profile has been defined.",
+        ("trt_profile_min_shapes",),
+    ),
+    (
+        "qualcomm-aihub-operators-not-implemented",
+        "2026-01-01 10:00:00,000 - 12 - ERROR - Encountered Error: "
+        "The following operators are not implemented: ['aten::_upsample_bicubic2d_aa', 'aten::rms_norm']",
+        ("aten::_upsample_bicubic2d_aa', 'aten::rms_norm",),
+    ),
+    (
+        "ascend-507015",
+        "RuntimeError: synchronize:torch_npu/csrc/core/npu/NPUStream.cpp:20 NPU function error: "
+        "AclrtSynchronizeStreamWithTimeout(stream()), error code is 507015",
+        ("ASCEND_LAUNCH_BLOCKING=1",),
+    ),
+    (
+        "ascend-107020",
+        "[W NPUStream.cpp:10] Warning: NPU warning, error code is 107020[Error]: .\nEE9999: Inner Error!\n"
+        "EE9999  fftsplus task execute failed, dev_id=3, stream_id=2, task_id=10, context_id=1, thread_id=0, "
+        "err_type=13[hccl fftsplus timeout]",
+        ("HCCL_EXEC_TIMEOUT",),
+    ),
+    (
+        "ascend-507046",
+        "NPU function error: aclrtSynchronizeStreamWithTimeout(stream, timeout), error code is 507046",
+        ("HCCL_EXEC_TIMEOUT",),
+    ),
+    (
+        "qualcomm-graph-finalize-failed",
+        '[trace]  <E> "ScatterND" generated: could not create op\n'
+        "[trace]  <E> Failed to finalize graph (id: 2) with err 1002",
+        ("enable_htp_fp16_precision",),
+    ),
+    (
+        "ascend-acl-507048",
+        "RuntimeError: operator():torch_npu/csrc/core/npu/NPUStream.cpp:5 NPU function error: "
+        "c10_npu::acl::AclrtSynchronizeStreamWithTimeout(copy_stream), error code is 507048",
+        ("HCCL_EXEC_TIMEOUT",),
+    ),
+    (
+        "ascend-507899",
+        "enable_peer_access:torch_npu/csrc/core/npu/NPUPeerToPeerAccess.cpp:39 NPU function error: "
+        "aclrtDeviceEnablePeerAccess(dest_dev, enable_flag_value), error code is 507899",
+        ("halDeviceEnableP2P", "device_map"),
+    ),
+    # issue 23: Core ML converter messages (rank limit, native blob writer, unknown TF input shape)
+    (
+        "coreml-rank-above-5",
+        'ValueError: Core ML only supports tensors with rank <= 5. Layer "attn_split_heads", with type '
+        '"reshape", outputs a rank 6 tensor.',
+        ("attn_split_heads", "rank-6"),
+    ),
+    (
+        "coreml-blobwriter-not-loaded",
+        'File "coremltools/converters/mil/backend/mil/load.py", line 1, in load\n'
+        "RuntimeError: BlobWriter not loaded",
+        ("convert_to='neuralnetwork'",),
+    ),
+    (
+        "coreml-tf-input-shape-unknown",
+        "ValueError: Unable to determine the shape of input: image_tensor. Please provide its shape during "
+        "conversion, using",
+        ("name='image_tensor'",),
+    ),
+    (
+        "tvm-pytorch-operators-not-implemented",
+        "NotImplementedError: The following operators are not implemented: "
+        "['aten::bucketize', 'aten::unflatten']",
+        ("custom_convert_map", "aten::bucketize', 'aten::unflatten"),
+    ),
+    (
+        "tensorrt-found-unsupported-datatype-when-importing",
+        "Found unsupported datatype (11) when importing initializer: head.scale",
+        ("head.scale", "11 = DOUBLE"),
+    ),
+    (
+        "onnx-ValidationError-2",
+        "onnx.onnx_cpp2py_export.checker.ValidationError: "
+        "Graph must be in single static assignment (SSA) form, however 'feat_out' has been used as "
+        "output names multiple times.",
+        ("'feat_out'", "add_prefix"),
+    ),
+    (
+        "onnxsim-the-shape-of-input-images",
+        'The shape of input "pixel_values" has dynamic size, please set an input shape manually with '
+        "--test-input-shape",
+        ("--test-input-shape pixel_values:1,3,640,640",),
+    ),
 ]
 
 

@@ -1,0 +1,157 @@
+"""bench/eval_explain.py: the hand-checked specificity judge and the ``--draw`` of answers to judge by hand.
+
+No held-out text is read or printed here: the draw is run on dev records and on a synthetic file."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench.eval_explain import DATA, JUDGED, ROOT, draw, load, right_tool_answers, specific, specific_loose
+from dumpscope.core.knowledge import Entry, KnowledgeBase, load_kb
+from dumpscope.core.knowledge.kb import Match
+
+SCRIPT = ROOT / "bench" / "eval_explain.py"
+
+
+@pytest.fixture(scope="module")
+def kb() -> KnowledgeBase:
+    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *args], capture_output=True, text=True, cwd=ROOT, check=False
+    )
+
+
+def test_draw_refuses_to_run_without_a_seed() -> None:
+    done = _run("--draw")
+    assert done.returncode == 2
+    assert "--draw: expected one argument" in done.stderr
+    done = _run("--n", "5")
+    assert done.returncode == 2
+    assert "--n and --draw-split go with --draw SEED" in done.stderr
+
+
+def _entry(**fields: object) -> Entry:
+    base: dict[str, object] = {
+        "id": "t-1",
+        "tool": "T",
+        "stage": "run",
+        "cause": "c",
+        "fix": "f",
+        "source": "s",
+        "family": "onnxruntime",
+        "pattern": "x",
+    }
+    base.update(fields)
+    return Entry(**base)  # type: ignore[arg-type]
+
+
+LONG_CAUSE = (
+    "Node {op} reads a tensor whose shape the kernel cannot take after the exporter fixed its batch size."
+)
+LONG_FIX = (
+    "Re-export {op} with dynamic_axes for the batch dimension, or feed the exported batch size instead."
+)
+
+
+@pytest.mark.parametrize(
+    ("fields", "captures", "why"),
+    [
+        ({"cause": "Invalid parameter.", "fix": "Check API arguments."}, (), "code-table text only"),
+        (
+            {"cause": LONG_CAUSE, "fix": "Read the plog; check npu-smi info; match the driver version."},
+            (("op", "Conv_1"),),
+            "generic checklist",
+        ),
+        (
+            {"cause": LONG_CAUSE.replace("{op}", "the node"), "fix": LONG_FIX},
+            (("op", "Conv_1"), ("reason", "CUBLAS failure 7")),
+            "an envelope",
+        ),
+        (
+            {"cause": LONG_CAUSE.replace("{op}", "a float16 node"), "fix": LONG_FIX.replace("{op}", "it")},
+            (("op", "Conv_1"), ("dtype", "float16")),
+            "not named in the advice",
+        ),
+        (
+            {"cause": LONG_CAUSE.replace("{op}", "the listed ops"), "fix": LONG_FIX.replace("{op}", "it")},
+            (),
+            "without capturing it",
+        ),
+    ],
+)
+def test_tightened_judge_rejects_what_the_loose_one_let_through(
+    fields: dict[str, object], captures: tuple[tuple[str, str], ...], why: str
+) -> None:
+    m = Match(_entry(**fields), 50.0, "pattern", captures)
+    assert specific_loose(m)[0]
+    ok, reason = specific(m)
+    assert not ok
+    assert why in reason
+
+
+def test_tightened_judge_keeps_a_specific_answer() -> None:
+    m = Match(_entry(cause=LONG_CAUSE, fix=LONG_FIX), 50.0, "pattern", (("op", "Conv_1"),))
+    assert "Conv_1" in m.cause and "Conv_1" in m.fix
+    assert specific(m) == (True, "")
+
+
+def test_hand_verdicts_are_dev_answers_and_say_why(kb: KnowledgeBase) -> None:
+    """Every hand verdict names a dev record, its answer's entry and a reason; both roles are present."""
+    rows = load(JUDGED)
+    assert {r["role"] for r in rows} == {"tuning", "validation"}
+    assert len({r["id"] for r in rows}) == len(rows) >= 60
+    ids = {r["id"]: r for r in rows}
+    entries = {e.id for e in kb.entries}
+    for name in {i.split(":")[0] for i in ids}:
+        path = DATA.with_name(name)
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            row = ids.get(f"{name}:{n}")
+            if row is not None:
+                assert json.loads(line)["split"] == "dev"
+                assert row["why"] and isinstance(row["specific"], bool) and row["entry"] in entries
+
+
+def test_draw_on_dev_prints_each_answer_with_its_advice(
+    kb: KnowledgeBase, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = [{**r, "id": f"messages.jsonl:{i}"} for i, r in enumerate(load(DATA), 1)]
+    pool = right_tool_answers(kb, records, "dev")
+    draw(kb, records, 5, 3, "dev")
+    out = capsys.readouterr().out
+    assert out.count("\n--- #") == 3
+    assert f"3 of {len(pool)} dev right-tool answers" in out
+    assert "WARNING" not in out
+    draw(kb, records, 5, 3, "dev")
+    assert capsys.readouterr().out == out  # the same seed draws the same answers
+
+
+def test_draw_on_held_out_records_warns_they_are_then_seen(tmp_path: Path) -> None:
+    """A synthetic file (no real held-out text): the warning comes before and after the answers."""
+    url = next(f"https://example.org/t/{i}" for i in range(100) if _split(f"https://example.org/t/{i}"))
+    record = {
+        "message": "Load model from m.onnx failed:Protobuf parsing failed.",
+        "family": "onnxruntime",
+        "codes": [],
+        "source": url,
+        "split": "heldout",
+    }
+    data = tmp_path / "h.jsonl"
+    data.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    done = _run("--draw", "1", "--data", str(data))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("WARNING: the 1 drawn heldout messages below are now seen") == 2
+    assert "entry: onnxruntime-protobuf-parsing-failed" in done.stdout
+
+
+def _split(url: str) -> bool:
+    from bench.eval_explain import split_of
+
+    return split_of(url) == "heldout"

@@ -1,0 +1,69 @@
+"""An envelope's inner message is answered by its own entry, with what the envelope named.
+
+onnxruntime's ``Non-zero status code returned while running <Op> node. Name:'<node>' Status Message: <inner>``
+carries the real failure in ``<inner>``; the envelope entry only says which node failed.  When an entry of
+the same tool matches the inner message, it comes first, and it keeps the node the whole text named."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dumpscope.core.knowledge import Entry, KnowledgeBase, load_kb
+from dumpscope.core.knowledge.kb import Match, inner_first
+
+ENVELOPE = "Non-zero status code returned while running {op} node. Name:'{node}' Status Message: {inner}"
+
+
+@pytest.fixture(scope="module")
+def kb() -> KnowledgeBase:
+    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
+
+
+def test_inner_entry_first_and_envelope_second(kb: KnowledgeBase) -> None:
+    text = ENVELOPE.format(
+        op="Split", node="head/split_2", inner="Cannot split using values in 'split' attribute. Axis=1"
+    )
+    ranked = kb.lookup(text, top=3)
+    assert [m.entry.id for m in ranked[:2]] == [
+        "onnxruntime-split-sizes-mismatch",
+        "onnxruntime-non-zero-status-code-returned",
+    ]
+    assert ranked[0].score > ranked[1].score
+    assert ("op", "head/split_2") in ranked[1].captures
+
+
+def test_envelope_alone_still_answers(kb: KnowledgeBase) -> None:
+    """An inner message no entry knows leaves the envelope first (it still names the node)."""
+    text = ENVELOPE.format(op="Mul", node="mul_9", inner="an inner text no entry knows zq7")
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "onnxruntime-non-zero-status-code-returned"
+    assert ("op", "mul_9") in top.captures
+
+
+def test_inner_match_keeps_the_node_the_whole_text_named(kb: KnowledgeBase) -> None:
+    text = ENVELOPE.format(
+        op="Resize", node="up_1", inner="no kernel image is available for execution on the device"
+    )
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "onnxruntime-cuda-no-kernel-image"
+    assert dict(top.captures)["op"] == "up_1" and "up_1" in top.cause
+
+
+def _match(
+    entry_id: str, family: str, score: float, reason: str, captures: tuple[tuple[str, str], ...]
+) -> Match:
+    entry = Entry(entry_id, "T", "run", "c", "f", "s", family=family, pattern="x")
+    return Match(entry, score, reason, captures)
+
+
+def test_only_an_envelope_of_the_same_tool_moves_below_a_pattern_match() -> None:
+    envelope = _match("env", "onnxruntime", 52.0, "pattern", (("op", "n"), ("reason", "inner")))
+    inner = _match("inner", "onnxruntime", 48.0, "pattern", ())
+    other_tool = _match("other", "tensorrt", 60.0, "pattern", ())
+    by_words = _match("words", "onnxruntime", 55.0, "words", ())
+    scores = {m.entry.id: m.score for m in inner_first([envelope, inner, other_tool, by_words])}
+    assert scores == {"env": 47.0, "inner": 48.0, "other": 60.0, "words": 55.0}
+    alone = inner_first([envelope, other_tool])
+    assert [m.score for m in alone] == [52.0, 60.0]  # no inner match of its tool: unchanged
