@@ -14,8 +14,10 @@ Usage::
 
 The data file ``kb.jsonl`` (package data) holds one JSON object per line with ``id, family,
 tool, stage, code, keys, pattern, cause, fix, source, uncertain, generic`` (+ ``group``,
-``example``, ``anchors``, ``words``, ``level``).  ``level: "family"`` marks the one entry per
-tool that answers when the tool is recognised (:mod:`~dumpscope.core.knowledge.family`) but
+``example``, ``anchors``, ``words``, ``level``, ``named_only``).  ``named_only: true`` marks an entry whose
+pattern is text any tool prints (a bare Python ``KeyError``): the pattern counts only when the message
+names the entry's tool; otherwise the entry is found by wording alone.  ``level: "family"`` marks the one
+entry per tool that answers when the tool is recognised (:mod:`~dumpscope.core.knowledge.family`) but
 nothing specific matches; code-range entries (``acl:5070xx``, ``ascend:EIxxxx``) answer codes
 without an entry of their own.  ``anchors``, ``words`` and the complete ``keys`` are stored so
 loading compiles and tokenises nothing (tests check they equal the computed ones).

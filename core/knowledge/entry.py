@@ -55,6 +55,7 @@ DEFAULTS: dict[str, object] = {
     "group": "",
     "uncertain": False,
     "generic": False,
+    "named_only": False,
     "example": "",
     "level": "",
     "origin": "builtin",
@@ -105,6 +106,7 @@ class Entry:
     group: str
     uncertain: bool
     generic: bool
+    named_only: bool
     example: str
     level: str
     origin: str
@@ -193,6 +195,8 @@ class Entry:
             out["example"] = self.example
         if self.level:
             out["level"] = self.level
+        if self.named_only:
+            out["named_only"] = True
         return out
 
 
@@ -257,6 +261,7 @@ def entry_from_dict(raw: Any, origin: str = "builtin", trusted: bool = False) ->
         uncertain=bool(raw.get("uncertain", False))
         or "UNCERTAIN" in f"{raw['cause']} {raw['fix']} {raw['source']}",
         generic=bool(raw.get("generic", False)),
+        named_only=bool(raw.get("named_only", False)),
         example=str(raw.get("example", "")),
         level=str(raw.get("level", "")),
         origin=origin,

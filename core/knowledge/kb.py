@@ -461,6 +461,8 @@ def _score(
     """Score (0-100) and reason of one entry for one segment."""
     if e.level == "family":
         return _family_score(e, families), "family"
+    if e.named_only and e.family not in families:
+        pattern = False  # the pattern is any tool's text (a bare Python KeyError): its tool must be named
     reasons = _reasons(code, pattern, shared)
     score = _evidence_score(code, pattern, shared) + WORDS_SCORE * sim if reasons else WORDS_ONLY_SCORE * sim
     reasons = reasons or ["words"]
@@ -522,8 +524,10 @@ def _foreign_adjusted(e: Entry, score: float, reasons: list[str], families: list
 
 
 def _is_foreign(e: Entry, reasons: list[str], families: list[str]) -> bool:
-    if not families or e.family in families or e.family in LIBRARY_FAMILIES:
+    if e.family in families or e.family in LIBRARY_FAMILIES:
         return False
+    if not families:
+        return e.named_only  # text any tool prints is this tool's only where the message names it
     return "code" not in reasons or e.family in RUNTIME_FAMILIES
 
 

@@ -33,6 +33,21 @@ def test_text_that_names_nothing_is_not_answered_confidently(kb: KnowledgeBase, 
     assert found.headline().startswith(("No confident match", "No known cause"))
 
 
+def test_any_tool_text_is_a_tool_answer_only_where_the_message_names_that_tool(kb: KnowledgeBase) -> None:
+    """SigmaStar's convert tool prints a bare Python KeyError for an ini name missing from the model; so
+    does every Python program.  Alone, that text names no tool; beside SigmaStar's converter path it is that
+    cause."""
+    named_only = [e for e in kb.entries if e.named_only]
+    assert named_only, "the KB marks the entries whose pattern is any tool's text"
+    bare = kb.answer("KeyError: 'x'")
+    assert not bare.confident and bare.matches == []
+    in_context = kb.answer(
+        "KeyError: 'output1'\n  File \"/opt/SGS_IPU_SDK/Scripts/ConvertTool/ConvertTool.py\", line 120"
+    )
+    assert in_context.confident and in_context.matches[0].entry.id == "sigmastar-keyerror-output"
+    assert in_context.basis == "pattern"
+
+
 def test_a_withheld_answer_names_the_closest_tools(kb: KnowledgeBase) -> None:
     found = kb.answer("test")
     best = kb.lookup("test", top=1)[0]
