@@ -4,8 +4,9 @@
 ``kb_index.json`` (package data, plain JSON, never pickle) is built from it by
 ``python -m dumpscope.core.knowledge.index`` and holds what a lookup needs before it
 knows which entries matter: where each line starts, the postings of codes, words and
-anchors, and per entry the literals every match of its pattern holds (``requires``: a pattern is
-compiled only when they are all in the text).  An entry is parsed only when a lookup reaches it
+anchors, and per entry the literals every match of its pattern holds (``requires``, with a list of
+alternatives for a branch, one of which every match holds: a pattern is compiled only when the text
+holds them all).  An entry is parsed only when a lookup reaches it
 (:class:`EntryTable`).
 
 The index records the length and CRC-32 of the ``kb.jsonl`` it was built from; when the
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 INDEX_FILE = "kb_index.json"
-FORMAT = 2
+FORMAT = 3
 
 
 class Postings:
@@ -82,7 +83,11 @@ class EntryTable(Sequence[Entry]):
     whole file is never decoded) on first access."""
 
     def __init__(
-        self, text: bytes, offsets: list[int], ids: list[str], requires: list[list[str]] | None = None
+        self,
+        text: bytes,
+        offsets: list[int],
+        ids: list[str],
+        requires: list[list[str | list[str]]] | None = None,
     ) -> None:
         self._text = text
         self._offsets = offsets
@@ -162,7 +167,7 @@ def build_index(text: str) -> dict[str, Any]:
     """The index of a ``kb.jsonl`` text (its lines must all be valid entries)."""
     offsets: list[int] = []
     ids: list[str] = []
-    requires: list[list[str]] = []
+    requires: list[list[str | list[str]]] = []
     postings = Postings()
     pos = 0
     for line in text.splitlines(keepends=True):
@@ -171,7 +176,7 @@ def build_index(text: str) -> dict[str, Any]:
             postings.add(len(ids), entry)
             offsets.append(pos)
             ids.append(entry.id)
-            requires.append(list(pattern_requires(entry.pattern)) if entry.pattern else [])
+            requires.append(_json_requires(entry.pattern))
         pos += len(line.encode("utf-8"))  # byte offsets: an entry is read without decoding the file
     offsets.append(pos)  # only the next entry's start is used, so a trailing comment is harmless
     return {
@@ -182,6 +187,11 @@ def build_index(text: str) -> dict[str, Any]:
         "requires": requires,
         "postings": postings.to_json(),
     }
+
+
+def _json_requires(pattern: str) -> list[str | list[str]]:
+    """:func:`pattern_requires` as JSON holds it (a branch's alternatives as a list)."""
+    return [r if isinstance(r, str) else list(r) for r in pattern_requires(pattern)] if pattern else []
 
 
 def read_index(source: bytes, raw: bytes) -> CompiledIndex | None:
