@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from dumpscope.core.knowledge.codes import keys_for_code
 from dumpscope.core.knowledge.words import pattern_words, tokens
@@ -158,7 +158,7 @@ class Entry:
         low = text.lower() if lowered is None else lowered
         if self.anchors and not any(a in low for a in self.anchors):
             return None  # decided without compiling the pattern
-        if self.requires and not _may_contain_all(low, self.requires):
+        if self.requires and not may_contain_all(low, self.requires):
             return None  # likewise: a literal every match holds is missing
         return self._search_windows(text, low)
 
@@ -205,8 +205,9 @@ holding its literals, so a text with one is never ruled out by :attr:`Entry.requ
 this set from ``re`` over every code point)."""
 
 
-def _may_contain_all(low: str, required: tuple[Required, ...]) -> bool:
-    """Whether a lower-cased text may match a pattern whose matches all hold ``required``."""
+def may_contain_all(low: str, required: Sequence[Required | list[str]]) -> bool:
+    """Whether a lower-cased text may match a pattern whose matches all hold ``required`` (an entry's
+    :attr:`~Entry.requires`, or the index's JSON form of it: a branch's alternatives as a list)."""
     if all(r in low if isinstance(r, str) else any(a in low for a in r) for r in required):
         return True
     return not low.isascii() and any(c in low for c in CASE_FOLDS_ONTO_ASCII)
