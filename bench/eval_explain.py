@@ -259,6 +259,9 @@ NOISE = (
     "\x1b[32m[INFO]\x1b[0m layer {i} fused with layer {d}; no errors",
     "retry_on_failure=False assert_finite=True error_threshold=1e-{d}",
     "[W] [TRT] Tensor {i} is not used by any layer; ignored",
+    "Requirement already satisfied: onnx>=1.14 in ./venv/lib/python3.10/site-packages (1.1{d}.0)",
+    "[INFO] {i} out of 100 layers fused; expected speed-up 1.{d}x",
+    "Note: inputs should be normalised to [0, 1]; the required mean/std come from config_{i}.yaml",
 )
 
 

@@ -48,7 +48,7 @@ CUES: tuple[bytes, ...] = (
     b"cannot",
     b"unable",
     b"status code",
-    b"expects",
+    b"expect",
     b"mismatch",
     b"abort",
     b"fault",
@@ -56,26 +56,31 @@ CUES: tuple[bytes, ...] = (
     b"<e>",
     b"[e]",
     b"e rknn",
-    b"can't",
+    b"n't",
     b"no such",
     b"denied",
     b"illegal",
     b"killed",
-    b"out of memory",
+    b"out of",
+    b"exceed",
     b"undefined symbol",
     b"unrecognized",
-    b"unexpected",
     b"incompatible",
     b"incorrect",
-    b"doesn't",
     b"timed out",
+    b"must",
+    b"should",
+    b"required",
+    b"terminate called",
     "不支持".encode(),
     "异常".encode(),
     "错误".encode(),
     "失败".encode(),
     b'", line ',
 )
-"""Lower-case words of which an error line carries at least one (besides a vendor code).
+"""Lower-case words of which an error line carries at least one (besides a vendor code): each error word
+(:data:`ERROR_WORDS`) holds one, and so do the constraint words of messages without an error word
+(``... must be topologically sorted``, ``should be one of``, ``is required``, ``out of bounds``).
 
 Each is found with ``bytes.find`` (memchr speed); one regex alternation of many words
 runs at a tenth of that speed in ``re``, which is why the list is short."""

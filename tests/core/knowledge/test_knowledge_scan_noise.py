@@ -21,6 +21,9 @@ BENIGN = [
     "W1128 12:00:05.123456  4242 cache.cc:17] cache miss for key 17, recomputing",
     "\x1b[32m[INFO]\x1b[0m layer 17 fused with layer 3; no errors",
     "Epoch 3: loss=0.012 acc=0.93 errors_corrected=0 no failures",
+    "Requirement already satisfied: onnx>=1.14 in ./venv/lib/python3.10/site-packages (1.16.0)",
+    "[INFO] 17 out of 100 layers fused; expected speed-up 1.3x",
+    "Note: inputs should be normalised to [0, 1]; the required mean/std come from config_17.yaml",
 ]
 
 
@@ -71,3 +74,31 @@ def test_a_line_glued_to_a_message_as_wide_as_a_terminal_is_reported_where_the_m
     assert len(line) == 120
     found = starts(kb, ["[INFO] start", line, BENIGN[2], "[INFO] done"])
     assert found == [2]
+
+
+def test_every_error_word_holds_a_cue() -> None:
+    """A line is looked up only when it holds a cue: an error word that held none could never be read."""
+    from dumpscope.core.knowledge.scan import CUES, ERROR_WORDS
+
+    assert [w for w in ERROR_WORDS if not any(c.decode() in w + " " for c in CUES)] == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Resize scales must be an initializer!",
+        "Network must have at least one output",
+        "Required inputs (images) are missing from input feed (images).",
+        "terminate called after throwing an instance of 'std::bad_alloc'\n  what():  std::bad_alloc",
+        "The address for VEC to read/write UB is out of bounds",
+    ],
+)
+def test_a_message_without_an_error_word_is_found_by_its_constraint_words(
+    kb: KnowledgeBase, message: str
+) -> None:
+    """Messages that state a broken rule (must, should, required, out of ...) rather than an error; found by
+    their own pattern (a wording-only match on such a line still needs an error word)."""
+    lines = message.split("\n")
+    problems = scan_log(io.BytesIO(("\n".join([*BENIGN, *lines, *BENIGN]) + "\n").encode()), kb)
+    assert [p.first_line_no for p in problems] == [len(BENIGN) + 1]
+    assert any("pattern" in m.reason or "code" in m.reason for m in problems[0].matches)
