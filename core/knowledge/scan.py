@@ -70,7 +70,13 @@ CUES: tuple[bytes, ...] = (
     b"timed out",
     b"must",
     b"should",
-    b"required",
+    b"requir",
+    b"please",
+    b"differ",
+    b"wrong",
+    b"insufficient",
+    b"rknn_err_",
+    b"_status_",
     b"terminate called",
     "不支持".encode(),
     "异常".encode(),
@@ -80,7 +86,8 @@ CUES: tuple[bytes, ...] = (
 )
 """Lower-case words of which an error line carries at least one (besides a vendor code): each error word
 (:data:`ERROR_WORDS`) holds one, and so do the constraint words of messages without an error word
-(``... must be topologically sorted``, ``should be one of``, ``is required``, ``out of bounds``).
+(``... must be topologically sorted``, ``should be one of``, ``is required``, ``out of bounds``, ``please
+set``, ``differ in rank``), and vendor codes without one (``RKNN_ERR_TIMEOUT``, ``CUDNN_STATUS_BAD_PARAM``).
 
 Each is found with ``bytes.find`` (memchr speed); one regex alternation of many words
 runs at a tenth of that speed in ``re``, which is why the list is short."""

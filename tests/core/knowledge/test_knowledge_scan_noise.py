@@ -102,3 +102,18 @@ def test_a_message_without_an_error_word_is_found_by_its_constraint_words(
     problems = scan_log(io.BytesIO(("\n".join([*BENIGN, *lines, *BENIGN]) + "\n").encode()), kb)
     assert [p.first_line_no for p in problems] == [len(BENIGN) + 1]
     assert any("pattern" in m.reason or "code" in m.reason for m in problems[0].matches)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        'The shape of input "images" has dynamic size, please set an input shape manually with --input-shape',
+        "Inferred shape and existing shape differ in rank: (2) vs (3)",
+        "CUDA driver version is insufficient for CUDA runtime version",
+        "RKNN_ERR_TIMEOUT",
+        "relay.concatenate requires all tensors have the same dtype",
+    ],
+)
+def test_advice_differences_and_bare_vendor_codes_are_looked_up(kb: KnowledgeBase, message: str) -> None:
+    problems = scan_log(io.BytesIO(("\n".join([*BENIGN, message, *BENIGN]) + "\n").encode()), kb)
+    assert [p.first_line_no for p in problems] == [len(BENIGN) + 1]
