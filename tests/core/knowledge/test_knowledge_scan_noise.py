@@ -107,7 +107,8 @@ def test_a_message_without_an_error_word_is_found_by_its_constraint_words(
 @pytest.mark.parametrize(
     "message",
     [
-        'The shape of input "images" has dynamic size, please set an input shape manually with --input-shape',
+        'The shape of input "images" has dynamic size, please set an input shape manually with '
+        "--test-input-shape",
         "Inferred shape and existing shape differ in rank: (2) vs (3)",
         "CUDA driver version is insufficient for CUDA runtime version",
         "RKNN_ERR_TIMEOUT",
