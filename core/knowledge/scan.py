@@ -392,7 +392,9 @@ class _Scan:
         to it (a message whose lines the grouping rules kept apart, such as an unindented detail line
         after a header without a colon); only a specific match (code or pattern) counts then.  A report
         with a line a terminal wrapped is looked up with that line joined back when it matches nothing
-        as it is; the later pieces of that line then count only with a specific match of their own."""
+        as it is; the later pieces of that line then count only with a specific match of their own.  A
+        report that matches nothing is looked up once more without the headers generic loggers write before
+        each line (timestamps, glog's, Python logging's), whose words can drown a short message's."""
         line_no, block = report.start, report.lines
         if line_no <= self.unwrapped_to:  # a later piece of a wrapped line already read
             self._known(line_no, block, specific=True, besides=self.unwrapped_entries)
@@ -404,12 +406,18 @@ class _Scan:
             self.unwrapped_entries = frozenset(m.entry.id for m in found.matches) if found else frozenset()
             if found:
                 return
-        elif self._known(line_no, block):
+        elif self._known(line_no, block) or self._without_log_headers(line_no, block):
             return
         if before is not None and before.last + 1 == line_no and len(before.lines) + len(block) <= MAX_BLOCK:
             if self._known(before.start, before.lines + block, specific=True):
                 return
         self.previous = report
+
+    def _without_log_headers(self, line_no: int, block: list[str]) -> Problem | None:
+        """The report looked up with its lines' logger headers removed (None when it has none, or when it
+        matches nothing without them either)."""
+        bare = [_LOG_HEADER.sub("", line, count=1) for line in block]
+        return self._known(line_no, bare) if bare != block else None
 
     def _unwrapped_known(
         self, line_no: int, block: list[str], joined: list[str], joined_start: int
@@ -512,6 +520,17 @@ def _informational(text: str) -> bool:
     return _INFORMATIONAL.search(head) is not None and _SEVERE.search(head) is None
 
 
+_LOG_HEADER = re.compile(
+    r"^\s{0,8}(?:"
+    r"[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{1,6}\s{1,8}\d{1,8}\s{1,4}[\w./-]{1,120}:\d{1,6}\]\s?"  # glog
+    r"|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} - [\w.]{1,80} - [A-Z]{4,8} - "  # Python logging's asctime
+    r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]{1,80}:"  # Python logging's default format
+    r"|\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]?\s{1,4}"  # ISO time
+    r"|\[rank\d{1,6}\]:\s?"  # torchrun
+    r"){1,4}"
+)
+"""The headers generic loggers write before each line: they name no tool (a tool's own prefix, such as
+``E RKNN:`` or ``[E:onnxruntime:...]``, is kept)."""
 _CODE_PREFIX = re.compile(r"\s{0,4}([EW][0-9A-Z]\d{4}):")
 _TRT_CONTINUES = ("While parsing node number", "In node", "In function")
 

@@ -118,3 +118,35 @@ def test_a_message_without_an_error_word_is_found_by_its_constraint_words(
 def test_advice_differences_and_bare_vendor_codes_are_looked_up(kb: KnowledgeBase, message: str) -> None:
     problems = scan_log(io.BytesIO(("\n".join([*BENIGN, message, *BENIGN]) + "\n").encode()), kb)
     assert [p.first_line_no for p in problems] == [len(BENIGN) + 1]
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "E1128 12:00:00.123456  1234 session.cc:112] ",
+        "2025-01-01 12:00:00,123 - converter - ERROR - ",
+        "ERROR:converter:",
+        "[2025-01-01T12:00:00.123Z] ",
+        "[rank3]: 2025-01-01 12:00:00.123456 ",
+    ],
+)
+def test_a_short_message_behind_a_generic_logger_header_is_found_as_without_it(
+    kb: KnowledgeBase, header: str
+) -> None:
+    """MSVC's assertion dialog title is found by its wording; a logger's header words (file names, the
+    logger's name) would drown it, so a report that matches nothing is read again without them."""
+    message = "Debug Assertion Failed!"
+    assert starts(kb, [*BENIGN, message, *BENIGN]) == [len(BENIGN) + 1]
+    assert starts(kb, [*BENIGN, header + message, *BENIGN]) == [len(BENIGN) + 1]
+
+
+def test_a_tool_prefix_is_not_a_generic_header() -> None:
+    from dumpscope.core.knowledge.scan import _LOG_HEADER
+
+    for line in (
+        "E RKNN: failed",
+        "[E:onnxruntime:Default, x.cc:1 f] bad",
+        "[TRT] [E] 3: x",
+        "E19010: No parser",
+    ):
+        assert _LOG_HEADER.sub("", line, count=1) == line
