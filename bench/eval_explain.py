@@ -349,6 +349,19 @@ NOISE = (
     "[NOTE] calibration batch {i} of 100 done ({d}.2 s), 0 failures so far",
     "warnings.warn(  # the export keeps the old opset for op {i}",
     "Saving result to /tmp/out/result_{i}.npy",
+    "INFO:root:eval step {i}: error_rate=0.0 mAP=0.4{d} (0 errors, 0 warnings)",
+    "I1128 12:00:{s:02d}.123456  4242 session.cc:{i}] Validation finished: 0 errors, {d} samples skipped",
+    "Running: converter --error-limit {d} --fail-fast=false --input model_{i}.onnx",
+    "[I] [TRT] Tactic {i} time 0.0{d} ms; skipping tactics that failed before: none",
+    "WARNING: Logging before flag parsing goes to stderr.",
+    "W1128 12:00:{s:02d}.123456  4242 cache.cc:{i}] cache miss for key {i}, recomputing",
+    "2025-01-0{d} 12:00:{s:02d},123 - WARNING - calibration table not found, building it ({i} images)",
+    "\x1b[32m[INFO]\x1b[0m layer {i} fused with layer {d}; no errors",
+    "retry_on_failure=False assert_finite=True error_threshold=1e-{d}",
+    "[W] [TRT] Tensor {i} is not used by any layer; ignored",
+    "Requirement already satisfied: onnx>=1.14 in ./venv/lib/python3.10/site-packages (1.1{d}.0)",
+    "[INFO] {i} out of 100 layers fused; expected speed-up 1.{d}x",
+    "Note: inputs should be normalised to [0, 1]; the required mean/std come from config_{i}.yaml",
 )
 
 
@@ -381,6 +394,47 @@ def _windows(message: str) -> str:
     return message.replace("\n", "\r\n")
 
 
+def _every_line(prefix: str) -> Any:
+    """A rewrite that puts ``prefix`` before every line (a logger that stamps each line it writes)."""
+    return lambda message: "\n".join(prefix + line for line in message.splitlines() or [""])
+
+
+def _first_line(prefix: str) -> Any:
+    """A rewrite that puts ``prefix`` before the first line only (Python's logging, a tool's own prefix: the
+    lines after it are the message's own)."""
+    return lambda message: prefix + message
+
+
+def _ansi(message: str) -> str:
+    """Every line coloured (bold red) by a terminal logger, the colour reset at its end."""
+    return "\n".join(f"\x1b[1;31m{line}\x1b[0m" for line in message.splitlines() or [""])
+
+
+def _tabs(message: str) -> str:
+    """Indentation written with tabs."""
+    return "\n".join(
+        "\t" * ((len(line) - len(line.lstrip(" ")) + 3) // 4) + line.lstrip(" ")
+        for line in message.splitlines()
+    )
+
+
+def _neutral_header(message: str) -> str:
+    """A line without any error word before the message (the command or step the message belongs to)."""
+    return "Running step 3/5: convert model.onnx\n" + message
+
+
+def _traceback(message: str) -> str:
+    """The message as the exception that ends a Python traceback."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/work/convert.py", line 42, in <module>\n'
+        "    main()\n"
+        '  File "/work/convert.py", line 37, in main\n'
+        "    session = load(path)\n"
+        "RuntimeError: " + message
+    )
+
+
 VARIANTS = {
     "as pasted": lambda m: m,
     "wrapped at 80 columns": _wrapped,
@@ -388,6 +442,23 @@ VARIANTS = {
     "after 70 000 chars on its line": _long_line,
     "[rank0]: on every line": _rank_prefix,
     "CRLF line ends": _windows,
+    "wrapped at 120 columns": lambda m: _wrapped(m, 120),
+    "glog prefix on every line": _every_line("E1128 12:00:00.123456  1234 session.cc:112] "),
+    "timestamp on every line": _every_line("[2025-01-01T12:00:00.123Z] "),
+    "Python logging prefix": _first_line("2025-01-01 12:00:00,123 - converter - ERROR - "),
+    "onnxruntime logger prefix": _first_line(
+        "2025-01-01 12:00:00.123 python[1234:5678] [E:onnxruntime:Default, inference_session.cc:1935 Init] "
+    ),
+    "Ascend plog prefix on every line": _every_line(
+        "[ERROR] GE(1234,atc):2025-01-01-12:00:00.123.456 [graph_builder.cc:12]1234 "
+    ),
+    "QNN prefix": _first_line("     12.3ms [ ERROR ] QnnDsp <E> "),
+    "RKNN prefix": _first_line("E RKNN: [12:00:00.123] "),
+    "TensorRT logger prefix": _first_line("[01/01/2025-12:00:00] [TRT] [E] "),
+    "ANSI colours": _ansi,
+    "tab indentation": _tabs,
+    "after a line without an error word": _neutral_header,
+    "as the exception ending a traceback": _traceback,
 }
 """How a message looks once buried in a real log (each applied to every message of a split)."""
 

@@ -62,47 +62,74 @@ class FoundCode(namedtuple("FoundCode", "key text start")):
     start: int
 
 
-_EXTRACTORS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"(?<![\w-])([EW][0-9A-Z]\d{4})\b"), "ascend"),
-    (re.compile(r"retCode\s{0,2}[=:]\s{0,2}(0x[0-9a-fA-F]{1,8})\b"), "ts"),
-    (
-        re.compile(
-            r"(?i:error[ _]?code|errno|ret(?:urn)?(?:[ _]?code)?|result|failed|error)"
-            r"[^\n\d]{0,16}?\b([1-5]\d{5})\b"
-        ),
+class _Extractor(namedtuple("_Extractor", "pattern scheme literals folded")):
+    """One code shape: its pattern (compiled on first use), its scheme, and the literals one of which
+    every match holds (``()``: always searched); ``folded``: those literals are matched
+    ignoring case (they sit in a ``(?i:...)`` group), so they are looked for in the lower-cased text."""
+
+    __slots__ = ()
+    pattern: str
+    scheme: str
+    literals: tuple[str, ...]
+    folded: bool
+
+
+_EXTRACTORS: tuple[_Extractor, ...] = (
+    _Extractor(r"(?<![\w-])([EW][0-9A-Z]\d{4})\b", "ascend", ("E", "W"), False),
+    _Extractor(r"retCode\s{0,2}[=:]\s{0,2}(0x[0-9a-fA-F]{1,8})\b", "ts", ("retCode",), False),
+    _Extractor(
+        r"(?i:error[ _]?code|errno|ret(?:urn)?(?:[ _]?code)?|result|failed|error)"
+        r"[^\n\d]{0,16}?\b([1-5]\d{5})\b",
         "acl",
+        ("err", "ret", "result", "failed"),
+        True,
     ),
-    (re.compile(r"\[ONNXRuntimeError\]\s{0,4}:\s{0,4}(\d{1,3})\s{0,4}:\s{0,4}([A-Z_]{1,40})"), "ort"),
-    (re.compile(r"\b(RKNN_ERR_[A-Z_]{1,60})\b"), "rknn"),
-    (re.compile(r"(?i:rknn)[^\n]{0,80}?\b(?:ret|error)\s{0,2}=\s{0,2}(-\d{1,3})\b"), "rknn"),
-    (re.compile(rf"(?:ErrorCode::k|\):\s{{0,2}})({_TRT_NAMES})\b"), "trt"),
-    (re.compile(r"In function \w{1,120}:\s{0,8}\[(\d{1,2})\]"), "trt"),
-    (re.compile(r"\bError Code (\d{1,2}): "), "trtb"),
-    (re.compile(r"\b(ValidationError)\b"), "onnx"),
-    (re.compile(r"(?i:qnn)[^\n]{0,120}?\b(3110|0xc26)\b"), "qnn"),
-    (
-        re.compile(
-            r"(?i:qnn|<e>)[^\n]{0,160}?\b(?i:err(?:or)?(?: "
-            r"code)?|failed)[\s:=]{0,3}(\d{3,5}|0x[0-9a-fA-F]{1,6})\b"
-        ),
+    _Extractor(
+        r"\[ONNXRuntimeError\]\s{0,4}:\s{0,4}(\d{1,3})\s{0,4}:\s{0,4}([A-Z_]{1,40})",
+        "ort",
+        ("[ONNXRuntimeError]",),
+        False,
+    ),
+    _Extractor(r"\b(RKNN_ERR_[A-Z_]{1,60})\b", "rknn", ("RKNN_ERR_",), False),
+    _Extractor(r"(?i:rknn)[^\n]{0,80}?\b(?:ret|error)\s{0,2}=\s{0,2}(-\d{1,3})\b", "rknn", ("rknn",), True),
+    _Extractor(rf"(?:ErrorCode::k|\):\s{{0,2}})({_TRT_NAMES})\b", "trt", ("ErrorCode::k", "):"), False),
+    _Extractor(r"In function \w{1,120}:\s{0,8}\[(\d{1,2})\]", "trt", ("In function ",), False),
+    _Extractor(r"\bError Code (\d{1,2}): ", "trtb", ("Error Code ",), False),
+    _Extractor(r"\b(ValidationError)\b", "onnx", ("ValidationError",), False),
+    _Extractor(r"(?i:qnn)[^\n]{0,120}?\b(3110|0xc26)\b", "qnn", ("qnn",), True),
+    _Extractor(
+        r"(?i:qnn|<e>)[^\n]{0,160}?\b(?i:err(?:or)?(?: "
+        r"code)?|failed)[\s:=]{0,3}(\d{3,5}|0x[0-9a-fA-F]{1,6})\b",
         "qnn",
+        ("qnn", "<e>"),
+        True,
     ),
-    (re.compile(r"\bError\[(\d{1,2})\]:"), "trtb"),
-    (re.compile(r"\[TRT\](?: \[[EWIV]\])?\s{1,3}(\d{1,2}):\s"), "trtb"),
-    (
-        re.compile(
-            r"\b(CUDNN_STATUS_[A-Z_]{2,40}|CUBLAS_STATUS_[A-Z_]{2,40}|CUDA_ERROR_[A-Z_]{2,40}|cudaError[A-Z]\w{2,40})\b"
-        ),
+    _Extractor(r"\bError\[(\d{1,2})\]:", "trtb", ("Error[",), False),
+    _Extractor(r"\[TRT\](?: \[[EWIV]\])?\s{1,3}(\d{1,2}):\s", "trtb", ("[TRT]",), False),
+    _Extractor(
+        r"\b(CUDNN_STATUS_[A-Z_]{2,40}|CUBLAS_STATUS_[A-Z_]{2,40}|CUDA_ERROR_[A-Z_]{2,40}|cudaError[A-Z]\w{2,40})\b",
         "cuda",
+        ("CUDNN_STATUS_", "CUBLAS_STATUS_", "CUDA_ERROR_", "cudaError"),
+        False,
     ),
-    (re.compile(r"\b(CUDA|CUBLAS|CUDNN|CUFFT|CURAND|CUSPARSE|NCCL) failure (\d{1,5})\b"), "cudafail"),
-    (re.compile(r"(?<![A-Za-z])(ERR\d{5})\b"), "torch_npu"),
-    (re.compile(r"ErrorNo:\s{0,2}(\d{1,12})\b"), "ge"),
-    (re.compile(r"\b(MIE\d{2}[EWIC][0-9A-F]{5,7})\b"), "mindie"),
-    (re.compile(r"errNo\[(0x[0-9a-fA-F]{1,16})\]"), "ge"),
-    (re.compile(r"\berror_code=(\d{1,4});\s{0,2}error_message="), "snpe"),
-    (re.compile(r"\b(SNPE_(?:ERRORCODE_)?[A-Z][A-Z_]{2,70})\b"), "snpe"),
+    _Extractor(
+        r"\b(CUDA|CUBLAS|CUDNN|CUFFT|CURAND|CUSPARSE|NCCL) failure (\d{1,5})\b",
+        "cudafail",
+        (" failure ",),
+        False,
+    ),
+    _Extractor(r"(?<![A-Za-z])(ERR\d{5})\b", "torch_npu", ("ERR",), False),
+    _Extractor(r"ErrorNo:\s{0,2}(\d{1,12})\b", "ge", ("ErrorNo:",), False),
+    _Extractor(r"\b(MIE\d{2}[EWIC][0-9A-F]{5,7})\b", "mindie", ("MIE",), False),
+    _Extractor(r"errNo\[(0x[0-9a-fA-F]{1,16})\]", "ge", ("errNo[",), False),
+    _Extractor(r"\berror_code=(\d{1,4});\s{0,2}error_message=", "snpe", ("error_code=",), False),
+    _Extractor(r"\b(SNPE_(?:ERRORCODE_)?[A-Z][A-Z_]{2,70})\b", "snpe", ("SNPE_",), False),
 )
+"""The code shapes, in the order their codes are kept when two name the same key.  Each pattern is
+compiled the first time a text holds one of its literals (compiling all of them was ~2 ms of every
+``dumpscope explain``); a test checks that no pattern can match a text without one of its literals."""
+_COMPILED: list[re.Pattern[str] | None] = [None] * len(_EXTRACTORS)
+
 
 #: The tool family a code scheme belongs to (``cuda`` is printed by several: none).
 SCHEME_FAMILY: dict[str, str] = {
@@ -160,12 +187,37 @@ _RANGES: dict[str, Callable[[str], list[str]]] = {
 def extract_codes(text: str) -> list[FoundCode]:
     """Every code in ``text`` in order of appearance, each key once."""
     found: dict[str, FoundCode] = {}
-    for rx, scheme in _EXTRACTORS:
-        for m in rx.finditer(text):
+    lowered = ""
+    for i, (_, scheme, literals, folded) in enumerate(_EXTRACTORS):
+        if folded:
+            lowered = lowered or text.lower()
+        if not may_match(literals, folded, text, lowered):
+            continue
+        for m in _compiled(i).finditer(text):
             key = _key(scheme, m)
             if key and key not in found:
                 found[key] = FoundCode(key, m.group(0), m.start())
     return sorted(found.values(), key=lambda c: c.start)
+
+
+def may_match(literals: tuple[str, ...], folded: bool, text: str, lowered: str = "") -> bool:
+    """Whether ``text`` may match an extractor whose matches hold one of ``literals`` (all texts when
+    there are none); ``folded``: they are matched ignoring case, and looked for in ``lowered``
+    (``text.lower()``).  A text that is not ASCII always may then: ``re`` matches some non-ASCII letters
+    (dotless i, long s) to an ASCII letter that ``str.lower`` does not turn them into."""
+    if not literals:
+        return True
+    if folded:
+        return any(lit in lowered for lit in literals) or not text.isascii()
+    return any(lit in text for lit in literals)
+
+
+def _compiled(i: int) -> re.Pattern[str]:
+    """The compiled pattern of extractor ``i`` (compiled once, on first use)."""
+    rx = _COMPILED[i]
+    if rx is None:
+        rx = _COMPILED[i] = re.compile(_EXTRACTORS[i].pattern)
+    return rx
 
 
 def _key(scheme: str, m: re.Match[str]) -> str | None:

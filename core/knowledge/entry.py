@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from dumpscope.core.knowledge.codes import keys_for_code
 from dumpscope.core.knowledge.words import pattern_words, tokens
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, TypeAlias
+
+    Required: TypeAlias = "str | tuple[str, ...]"  # an item of Entry.requires: a literal, or alternatives
 
 if sys.version_info >= (3, 11):
     import re._constants as _sre_c
@@ -86,10 +88,10 @@ class Entry:
       user entries);
     * ``words``: tokens of the pattern and code wording for ranking (stored likewise); not
       part of equality;
-    * ``requires``: lower-cased literals that every match contains, all of them
-      (:func:`pattern_requires`): when one is missing the pattern is not compiled.  Stored in
-      ``kb_index.json`` for the built-in entries, computed for user entries, () = no precheck; derived,
-      so not part of equality.
+    * ``requires``: what every match contains, all of it (:func:`pattern_requires`): each item a
+      lower-cased literal, or a tuple of literals of which every match holds one (the alternatives of a
+      branch); when one is missing the pattern is not compiled.  Stored in ``kb_index.json`` for the
+      built-in entries, computed for user entries, () = no precheck; derived, so not part of equality.
     """
 
     __slots__ = (*FIELDS, "_regex")
@@ -112,7 +114,7 @@ class Entry:
     origin: str
     anchors: tuple[str, ...]
     words: frozenset[str]
-    requires: tuple[str, ...]
+    requires: tuple[Required, ...]
     _regex: re.Pattern[str] | None
 
     def __init__(
@@ -158,7 +160,7 @@ class Entry:
         low = text.lower() if lowered is None else lowered
         if self.anchors and not any(a in low for a in self.anchors):
             return None  # decided without compiling the pattern
-        if self.requires and not _may_contain_all(low, self.requires):
+        if self.requires and not may_contain_all(low, self.requires):
             return None  # likewise: a literal every match holds is missing
         return self._search_windows(text, low)
 
@@ -207,9 +209,10 @@ holding its literals, so a text with one is never ruled out by :attr:`Entry.requ
 this set from ``re`` over every code point)."""
 
 
-def _may_contain_all(low: str, required: tuple[str, ...]) -> bool:
-    """Whether a lower-cased text may match a pattern whose matches all hold ``required``."""
-    if all(r in low for r in required):
+def may_contain_all(low: str, required: Sequence[Required | list[str]]) -> bool:
+    """Whether a lower-cased text may match a pattern whose matches all hold ``required`` (an entry's
+    :attr:`~Entry.requires`, or the index's JSON form of it: a branch's alternatives as a list)."""
+    if all(r in low if isinstance(r, str) else any(a in low for a in r) for r in required):
         return True
     return not low.isascii() and any(c in low for c in CASE_FOLDS_ONTO_ASCII)
 
@@ -317,11 +320,12 @@ def _derived(
     return anchors, tuple(sorted(set(keys) | set(keys_for_code(code)))), entry_words(pattern, code)
 
 
-def _required(raw: dict[str, Any], pattern: str, trusted: bool) -> tuple[str, ...]:
-    """The literals every match holds: stored for a trusted entry (by the compiled index; () when the
-    index gave none: no precheck, same answers), computed for any other."""
+def _required(raw: dict[str, Any], pattern: str, trusted: bool) -> tuple[Required, ...]:
+    """What every match holds: stored for a trusted entry (by the compiled index, a list of literals and
+    lists of alternatives; () when the index gave none: no precheck, same answers), computed for any
+    other."""
     if trusted:
-        return tuple(str(r) for r in raw.get("requires", ()))
+        return tuple(r if isinstance(r, str) else tuple(r) for r in raw.get("requires", ()))
     return pattern_requires(pattern) if pattern else ()
 
 
@@ -534,9 +538,11 @@ def _branch_anchors(branches: Any) -> list[str] | None:
     return None
 
 
-def pattern_requires(pattern: str) -> tuple[str, ...]:
-    """Lower-cased ASCII literals (of :data:`MIN_ANCHOR` characters or more) that every match of
-    ``pattern`` contains, all of them: the literal runs of its mandatory items, branches left out.
+def pattern_requires(pattern: str) -> tuple[Required, ...]:
+    """What every match of ``pattern`` contains, all of it: lower-cased ASCII literals (of
+    :data:`MIN_ANCHOR` characters or more), the literal runs of its mandatory items, then a tuple per
+    mandatory branch whose every alternative holds such a literal (one literal per alternative: a match
+    holds one of them).
 
     Where :func:`pattern_anchors` says "one of these", this says "each of these"; a text that lacks
     one cannot match, which a lookup decides before compiling the pattern.  () when none is known.
@@ -545,12 +551,16 @@ def pattern_requires(pattern: str) -> tuple[str, ...]:
         parsed = _sre_parse.parse(pattern)
     except re.error:
         return ()
-    runs = set(_required_runs(parsed.data))
-    return tuple(sorted(r for r in runs if not any(r != other and r in other for other in runs)))
+    found = list(_required_items(parsed.data))
+    runs = {r for r in found if isinstance(r, str)}
+    literals = sorted(r for r in runs if not any(r != other and r in other for other in runs))
+    branches = [r for r in dict.fromkeys(found) if not isinstance(r, str)]
+    return (*literals, *branches)
 
 
-def _required_runs(seq: list[tuple[Any, Any]]) -> Iterator[str]:
-    """The literal runs of a sequence and of the groups and repeats every match goes through."""
+def _required_items(seq: list[tuple[Any, Any]]) -> Iterator[Required]:
+    """The literal runs of a sequence and of the groups and repeats every match goes through, and the
+    alternatives of its mandatory branches."""
     run: list[str] = []
     for op, av in seq:
         if op is _LIT:
@@ -558,10 +568,32 @@ def _required_runs(seq: list[tuple[Any, Any]]) -> Iterator[str]:
             continue
         yield from _usable_run(run)
         run = []
+        if op is _BRANCH:
+            yield from _branch_requirement(av[1])
+            continue
         body = _mandatory_body(op, av)
         if body is not None:
-            yield from _required_runs(body)
+            yield from _required_items(body)
     yield from _usable_run(run)
+
+
+def _branch_requirement(branches: Any) -> Iterator[Required]:
+    """The longest required literal of each alternative of a branch (or the alternatives of a branch
+    nested in it), when every alternative has one: a literal alone when one alternative's is in all the
+    others', else the tuple of them."""
+    chosen: set[str] = set()
+    for branch in branches:
+        items = list(_required_items(list(branch)))
+        literals = [r for r in items if isinstance(r, str)]
+        if literals:
+            chosen.add(max(literals, key=lambda r: (len(r), r)))
+        elif items:  # only a nested branch: one of its alternatives
+            chosen.update(items[0])
+        else:
+            return
+    kept = tuple(sorted(a for a in chosen if not any(a != b and b in a for b in chosen)))
+    if kept:
+        yield kept[0] if len(kept) == 1 else kept
 
 
 def _usable_run(run: list[str]) -> Iterator[str]:

@@ -4,8 +4,9 @@
 ``kb_index.json`` (package data, plain JSON, never pickle) is built from it by
 ``python -m dumpscope.core.knowledge.index`` and holds what a lookup needs before it
 knows which entries matter: where each line starts, the postings of codes, words and
-anchors, and per entry the literals every match of its pattern holds (``requires``: a pattern is
-compiled only when they are all in the text).  An entry is parsed only when a lookup reaches it
+anchors, and per entry the literals every match of its pattern holds (``requires``, with a list of
+alternatives for a branch, one of which every match holds: a pattern is compiled only when the text
+holds them all).  An entry is parsed only when a lookup reaches it
 (:class:`EntryTable`).
 
 The index records the length and CRC-32 of the ``kb.jsonl`` it was built from; when the
@@ -17,18 +18,52 @@ equal to a fresh build.
 from __future__ import annotations
 
 import json
+import math
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
-from dumpscope.core.knowledge.entry import Entry, entry_from_dict, pattern_requires
+from dumpscope.core.knowledge.entry import Entry, entry_from_dict, may_contain_all, pattern_requires
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
 if TYPE_CHECKING:
     from typing import Any
 
 INDEX_FILE = "kb_index.json"
-FORMAT = 2
+FORMAT = 3
+
+
+class PackedLists(Mapping[str, list[int]]):
+    """A JSON object whose values are lists of positions written as one string (``"3 17 204"``): a list
+    is decoded when first read.  Parsing the index then builds a few thousand strings instead of tens of
+    thousands of numbers and lists, and a lookup decodes only the lists of the words and anchors its
+    message holds."""
+
+    __slots__ = ("_decoded", "_raw")
+
+    def __init__(self, raw: dict[str, str]) -> None:
+        self._raw = raw
+        self._decoded: dict[str, list[int]] = {}
+
+    def __getitem__(self, key: str) -> list[int]:
+        ids = self._decoded.get(key)
+        if ids is None:
+            packed = self._raw[key]
+            ids = self._decoded[key] = [int(i) for i in packed.split()]
+        return ids
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._raw
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+
+def _packed(table: dict[str, list[int]]) -> dict[str, str]:
+    return {k: " ".join(map(str, ids)) for k, ids in table.items()}
 
 
 class Postings:
@@ -36,50 +71,101 @@ class Postings:
 
     def __init__(self, data: dict[str, Any] | None = None) -> None:
         data = data or {}
-        self.by_key: dict[str, list[int]] = data.get("keys", {})
-        self.by_word: dict[str, list[int]] = data.get("words", {})
-        self.by_anchor: dict[str, list[int]] = data.get("anchors", {})
+        self.by_key: Mapping[str, list[int]] = data.get("keys", {})
+        self.by_word: Mapping[str, list[int]] = data.get("words", {})
+        self.by_anchor: Mapping[str, list[int]] = data.get("anchors", {})
         self.always: list[int] = data.get("always", [])
         self.specific: dict[str, int] = data.get("specific", {})
         """How many specific (non-generic) entries name each code key."""
         self.families: dict[str, int] = data.get("families", {})
         """How many entries each family has (an index without it: none known, each family counts small)."""
+        self.norms: list[float] | None = data.get("norms")
+        """Each entry's wording norm as :func:`word_norms` computes it, when the index holds it (None:
+        computed by the knowledge base)."""
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any], for_change: bool) -> Postings:
+        """The postings of an index; the lists decoded (and copies) when a user entry is about to change
+        them, else decoded when first read, with the index's norms (valid while nothing changes)."""
+        tables = {name: raw.get(name, {}) for name in ("keys", "words", "anchors")}
+        common = {
+            "always": list(raw.get("always", [])),
+            "specific": dict(raw.get("specific", {})),
+            "families": dict(raw.get("families", {})),
+        }
+        if for_change:
+            decoded = {
+                name: {k: [int(i) for i in v.split()] for k, v in t.items()} for name, t in tables.items()
+            }
+            return cls({**decoded, **common})
+        return cls(
+            {**{name: PackedLists(t) for name, t in tables.items()}, **common, "norms": raw.get("norms")}
+        )
+
+    def _lists(self, name: str) -> dict[str, list[int]]:
+        """A table about to change (only those of :meth:`from_json` with ``for_change`` and of a build)."""
+        table = getattr(self, name)
+        assert isinstance(table, dict), "packed postings are read-only"
+        self.norms = None
+        return table
 
     def add(self, i: int, e: Entry) -> None:
         """Post entry ``e`` at position ``i``."""
+        by_key, by_word, by_anchor = self._lists("by_key"), self._lists("by_word"), self._lists("by_anchor")
         for k in e.keys:
-            self.by_key.setdefault(k, []).append(i)
+            by_key.setdefault(k, []).append(i)
             self.specific[k] = self.specific.get(k, 0) + (not e.generic)
         for w in e.words:
-            self.by_word.setdefault(w, []).append(i)
+            by_word.setdefault(w, []).append(i)
         for a in e.anchors:
-            self.by_anchor.setdefault(a, []).append(i)
+            by_anchor.setdefault(a, []).append(i)
         if e.pattern and not e.anchors:
             self.always.append(i)
         self.families[e.family] = self.families.get(e.family, 0) + 1
 
     def remove(self, i: int, e: Entry) -> None:
         """Take entry ``e`` (posted at ``i``) out again: a user entry replaces it."""
+        by_key, by_word, by_anchor = self._lists("by_key"), self._lists("by_word"), self._lists("by_anchor")
         for k in e.keys:
-            self.by_key[k].remove(i)
+            by_key[k].remove(i)
             self.specific[k] -= not e.generic
         for w in e.words:
-            self.by_word[w].remove(i)
+            by_word[w].remove(i)
         for a in e.anchors:
-            self.by_anchor[a].remove(i)
+            by_anchor[a].remove(i)
         if i in self.always:
             self.always.remove(i)
         self.families[e.family] = self.families.get(e.family, 1) - 1
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, entries: int) -> dict[str, Any]:
+        """The index's form: lists packed into strings, words sorted, and the norms of ``entries``
+        entries (computed over the sorted words, as a knowledge base would compute them)."""
+        words = {w: ids for w, ids in sorted(self._lists("by_word").items())}
         return {
-            "keys": self.by_key,
-            "words": {w: ids for w, ids in sorted(self.by_word.items())},
-            "anchors": self.by_anchor,
+            "keys": _packed(self._lists("by_key")),
+            "words": _packed(words),
+            "anchors": _packed(self._lists("by_anchor")),
             "always": self.always,
             "specific": self.specific,
             "families": self.families,
+            "norms": word_norms(words, word_idf(words, entries), entries),
         }
+
+
+def word_idf(by_word: Mapping[str, list[int]], entries: int) -> dict[str, float]:
+    """The IDF weight of every word some entry holds, among ``entries`` entries."""
+    n = max(1, entries)
+    return {w: math.log(1 + n / len(ids)) for w, ids in by_word.items() if ids}
+
+
+def word_norms(by_word: Mapping[str, list[int]], idf: dict[str, float], entries: int) -> list[float]:
+    """Each entry's IDF norm (its length as a word vector; 1 for an entry without words)."""
+    squares = [0.0] * entries
+    for w, ids in by_word.items():
+        weight = idf.get(w, 0.0) ** 2
+        for i in ids:
+            squares[i] += weight
+    return [math.sqrt(s) or 1.0 for s in squares]
 
 
 class EntryTable(Sequence[Entry]):
@@ -87,7 +173,11 @@ class EntryTable(Sequence[Entry]):
     whole file is never decoded) on first access."""
 
     def __init__(
-        self, text: bytes, offsets: list[int], ids: list[str], requires: list[list[str]] | None = None
+        self,
+        text: bytes,
+        offsets: list[int],
+        ids: list[str],
+        requires: list[list[str | list[str]]] | None = None,
     ) -> None:
         self._text = text
         self._offsets = offsets
@@ -118,6 +208,14 @@ class EntryTable(Sequence[Entry]):
         self._entries[i] = entry
         return entry
 
+    def may_match(self, i: int, lowered: str) -> bool:
+        """Whether entry ``i``'s pattern may match a text (lower-cased) that holds one of its anchors,
+        decided from its required literals without parsing the entry."""
+        entry = self._entries[i]
+        if entry is not None:
+            return may_contain_all(lowered, entry.requires)
+        return self._requires is None or may_contain_all(lowered, self._requires[i])
+
     def extra(self) -> list[Entry]:
         """The entries set with :meth:`put` (not from the indexed file), in position order."""
         return [self[i] for i in sorted(set(self._put))]
@@ -144,23 +242,8 @@ class CompiledIndex:
         return EntryTable(self.text, self.data["offsets"], self.data["ids"], self.data["requires"])
 
     def postings(self, for_change: bool = True) -> Postings:
-        """The postings; copies of the lists when a user entry is about to change them."""
-        raw = self.data["postings"]
-        if not for_change:
-            return Postings(raw)
-        copied = {name: _copied(raw.get(name, {})) for name in ("keys", "words", "anchors")}
-        return Postings(
-            {
-                **copied,
-                "always": list(raw.get("always", [])),
-                "specific": dict(raw.get("specific", {})),
-                "families": dict(raw.get("families", {})),
-            }
-        )
-
-
-def _copied(table: dict[str, list[int]]) -> dict[str, list[int]]:
-    return {k: list(v) for k, v in table.items()}
+        """The postings; decoded copies of the lists when a user entry is about to change them."""
+        return Postings.from_json(self.data["postings"], for_change)
 
 
 def fingerprint(source: bytes) -> dict[str, int]:
@@ -172,7 +255,7 @@ def build_index(text: str) -> dict[str, Any]:
     """The index of a ``kb.jsonl`` text (its lines must all be valid entries)."""
     offsets: list[int] = []
     ids: list[str] = []
-    requires: list[list[str]] = []
+    requires: list[list[str | list[str]]] = []
     postings = Postings()
     pos = 0
     for line in text.splitlines(keepends=True):
@@ -181,7 +264,7 @@ def build_index(text: str) -> dict[str, Any]:
             postings.add(len(ids), entry)
             offsets.append(pos)
             ids.append(entry.id)
-            requires.append(list(pattern_requires(entry.pattern)) if entry.pattern else [])
+            requires.append(_json_requires(entry.pattern))
         pos += len(line.encode("utf-8"))  # byte offsets: an entry is read without decoding the file
     offsets.append(pos)  # only the next entry's start is used, so a trailing comment is harmless
     return {
@@ -190,8 +273,13 @@ def build_index(text: str) -> dict[str, Any]:
         "ids": ids,
         "offsets": offsets,
         "requires": requires,
-        "postings": postings.to_json(),
+        "postings": postings.to_json(len(ids)),
     }
+
+
+def _json_requires(pattern: str) -> list[str | list[str]]:
+    """:func:`pattern_requires` as JSON holds it (a branch's alternatives as a list)."""
+    return [r if isinstance(r, str) else list(r) for r in pattern_requires(pattern)] if pattern else []
 
 
 def read_index(source: bytes, raw: bytes) -> CompiledIndex | None:

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dumpscope.core.knowledge.codes import FoundCode, extract_codes, range_keys, scheme_family
 from dumpscope.core.knowledge.entry import Entry, literal_only
 from dumpscope.core.knowledge.family import MAX_TEXT, detect_families
-from dumpscope.core.knowledge.index import CompiledIndex, EntryTable, Postings
+from dumpscope.core.knowledge.index import CompiledIndex, EntryTable, Postings, word_idf, word_norms
 from dumpscope.core.knowledge.words import tokens
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
@@ -203,9 +203,14 @@ class KnowledgeBase:
         self._by_anchor = postings.by_anchor
         self._always = postings.always
         self._specific = postings.specific
-        n = max(1, len(self.entries))
-        self._idf = {w: math.log(1 + n / len(ids)) for w, ids in self._by_word.items() if ids}
-        self._norm = _norms(self._by_word, self._idf, len(self.entries))
+        self._idf: dict[str, float] = {}
+        """The IDF weight of each word looked up so far (computed on first use: a message has few words)."""
+        if postings.norms is None:
+            self._norm = word_norms(
+                self._by_word, word_idf(self._by_word, len(self.entries)), len(self.entries)
+            )
+        else:
+            self._norm = postings.norms
         self._words_factor = _words_factors(postings.families)
 
     @property
@@ -270,12 +275,25 @@ class KnowledgeBase:
     def _candidates(self, seg: _Segment) -> set[int]:
         """Entries worth a look: an anchor is in the text, a code names them, or their wording is close.
 
-        One ``in`` test per distinct anchor replaces a Python-level visit of every entry.
+        One ``in`` test per distinct anchor replaces a Python-level visit of every entry.  An entry found
+        by an anchor alone, whose pattern cannot match (a required literal is missing) and whose core
+        phrase is not in the text either, could only be found by evidence it does not have: it is left
+        out before it is parsed.
         """
-        found = {i for a, ids in self._by_anchor.items() if a in seg.lowered for i in ids}
+        by_anchor: set[int] = set()
+        found: set[int] = set()
+        for a in self._by_anchor:
+            if a in seg.lowered:
+                (found if _is_core_phrase(a) else by_anchor).update(self._by_anchor[a])
         found.update(seg.code_hits, seg.shared_hits, self._always)
         found.update(i for i, sim in seg.word_sim.items() if sim >= MIN_WORDS)
+        found.update(i for i in by_anchor - found if self._may_match(i, seg.lowered))
         return found
+
+    def _may_match(self, i: int, lowered: str) -> bool:
+        """Whether entry ``i``'s pattern may match (an unparsed entry of the index answers from its
+        required literals; any other entry is searched)."""
+        return not isinstance(self.entries, EntryTable) or self.entries.may_match(i, lowered)
 
     def _match(self, i: int, seg: _Segment) -> Match | None:
         """The match of entry ``i`` in one segment, or None."""
@@ -323,11 +341,19 @@ class KnowledgeBase:
 
     def _word_similarity(self, words: frozenset[str]) -> dict[int, float]:
         """IDF-weighted cosine between the message's words and each entry's wording."""
-        known = [w for w in words if w in self._idf]
+        known = [w for w in words if self._weight(w)]
         if not known:
             return {}
         msg_norm = math.sqrt(sum(self._idf[w] ** 2 for w in known))
         return {i: s / (msg_norm * self._norm[i]) for i, s in self._shared_weights(known).items()}
+
+    def _weight(self, w: str) -> float:
+        """The IDF weight of word ``w`` (0.0 for a word no entry holds)."""
+        idf = self._idf.get(w)
+        if idf is None:
+            ids = self._by_word.get(w)
+            idf = self._idf[w] = math.log(1 + max(1, len(self.entries)) / len(ids)) if ids else 0.0
+        return idf
 
     def _shared_weights(self, known: list[str]) -> dict[int, float]:
         """Per entry, the summed squared IDF of the words it shares with the message."""
@@ -433,16 +459,6 @@ def _words_factors(sizes: dict[str, int]) -> dict[str, float]:
     return {f: min(1.0, (WORDS_SIZE_REF / n) ** WORDS_SIZE_EXP) for f, n in sizes.items() if n > 0}
 
 
-def _norms(by_word: dict[str, list[int]], idf: dict[str, float], n: int) -> list[float]:
-    """Each entry's IDF norm (its length as a word vector; 1 for an entry without words)."""
-    squares = [0.0] * n
-    for w, ids in by_word.items():
-        weight = idf.get(w, 0.0) ** 2
-        for i in ids:
-            squares[i] += weight
-    return [math.sqrt(s) or 1.0 for s in squares]
-
-
 def _shared(key: str, specific_entries: int) -> bool:
     """Whether a code only tells the family/scheme: a category code, or one many entries share."""
     return key.split(":", 1)[0] in CATEGORY_SCHEMES or specific_entries > SHARED_CODE_LIMIT
@@ -497,13 +513,15 @@ def _penalised(e: Entry, score: float) -> float:
 
 def _core_phrase_present(e: Entry, lowered: str) -> bool:
     """The entry's stable core phrase (a long anchor) is in the text although the pattern failed:
-    the wording drifted around it, or the paste is partial.  A phrase of one content word ("not supported",
-    "not implemented") is any tool's English, no core phrase.  A pattern that is its literal alone failed
+    the wording drifted around it, or the paste is partial.  A pattern that is its literal alone failed
     only by letter case, which such a pattern means: that is no partial match."""
-    found = any(
-        len(a) >= PARTIAL_ANCHOR and " " in a and a in lowered and len(tokens(a)) >= 2 for a in e.anchors
-    )
-    return found and literal_only(e.pattern) is None
+    return any(_is_core_phrase(a) and a in lowered for a in e.anchors) and literal_only(e.pattern) is None
+
+
+def _is_core_phrase(anchor: str) -> bool:
+    """An anchor long enough, and of several words, to count as an entry's core phrase.  A phrase of one
+    content word ("not supported", "not implemented") is any tool's English, no core phrase."""
+    return len(anchor) >= PARTIAL_ANCHOR and " " in anchor and len(tokens(anchor)) >= 2
 
 
 def _partial_score(e: Entry, sim: float, families: list[str]) -> float:

@@ -48,7 +48,7 @@ CUES: tuple[bytes, ...] = (
     b"cannot",
     b"unable",
     b"status code",
-    b"expects",
+    b"expect",
     b"mismatch",
     b"abort",
     b"fault",
@@ -56,26 +56,38 @@ CUES: tuple[bytes, ...] = (
     b"<e>",
     b"[e]",
     b"e rknn",
-    b"can't",
+    b"n't",
     b"no such",
     b"denied",
     b"illegal",
     b"killed",
-    b"out of memory",
+    b"out of",
+    b"exceed",
     b"undefined symbol",
     b"unrecognized",
-    b"unexpected",
     b"incompatible",
     b"incorrect",
-    b"doesn't",
     b"timed out",
+    b"must",
+    b"should",
+    b"requir",
+    b"please",
+    b"differ",
+    b"wrong",
+    b"insufficient",
+    b"rknn_err_",
+    b"_status_",
+    b"terminate called",
     "不支持".encode(),
     "异常".encode(),
     "错误".encode(),
     "失败".encode(),
     b'", line ',
 )
-"""Lower-case words of which an error line carries at least one (besides a vendor code).
+"""Lower-case words of which an error line carries at least one (besides a vendor code): each error word
+(:data:`ERROR_WORDS`) holds one, and so do the constraint words of messages without an error word
+(``... must be topologically sorted``, ``should be one of``, ``is required``, ``out of bounds``, ``please
+set``, ``differ in rank``), and vendor codes without one (``RKNN_ERR_TIMEOUT``, ``CUDNN_STATUS_BAD_PARAM``).
 
 Each is found with ``bytes.find`` (memchr speed); one regex alternation of many words
 runs at a tenth of that speed in ``re``, which is why the list is short."""
@@ -271,9 +283,9 @@ class _ChunkLines:
             yield from _select(self.carry, self.prefilter, self.line_base)
 
 
-Selected = tuple[int, bytes, "tuple[int, bytes] | None"]
+Selected = tuple[int, bytes, "tuple[int, bytes, int] | None"]
 """A selected line: its number, its bytes, and when a terminal wrapped it, ``(number of its last piece,
-the pieces joined back)``."""
+the pieces joined back, number of its first piece)``."""
 
 
 def _select(buf: bytes, prefilter: Prefilter, line_base: int) -> Iterator[Selected]:
@@ -292,7 +304,8 @@ def _select(buf: bytes, prefilter: Prefilter, line_base: int) -> Iterator[Select
         own = buf[start : own_end if own_end >= 0 else len(buf)]
         line = buf[first:end]
         pieces = line.count(b"\n")
-        wrapped = (line_no + pieces - buf.count(b"\n", first, start), _join_pieces(line)) if pieces else None
+        before = buf.count(b"\n", first, start)
+        wrapped = (line_no + pieces - before, _join_pieces(line), line_no - before) if pieces else None
         yield line_no, own, wrapped
 
 
@@ -379,33 +392,44 @@ class _Scan:
         to it (a message whose lines the grouping rules kept apart, such as an unindented detail line
         after a header without a colon); only a specific match (code or pattern) counts then.  A report
         with a line a terminal wrapped is looked up with that line joined back when it matches nothing
-        as it is; the later pieces of that line then count only with a specific match of their own."""
+        as it is; the later pieces of that line then count only with a specific match of their own.  A
+        report that matches nothing is looked up once more without the headers generic loggers write before
+        each line (timestamps, glog's, Python logging's), whose words can drown a short message's."""
         line_no, block = report.start, report.lines
         if line_no <= self.unwrapped_to:  # a later piece of a wrapped line already read
             self._known(line_no, block, specific=True, besides=self.unwrapped_entries)
             return
         before, self.previous = self.previous, None
         if report.unwrapped is not None:
-            self.unwrapped_to = report.unwrapped[0]
-            found = self._unwrapped_known(line_no, block, report.unwrapped[1])
+            self.unwrapped_to, joined, joined_start = report.unwrapped
+            found = self._unwrapped_known(line_no, block, joined, joined_start)
             self.unwrapped_entries = frozenset(m.entry.id for m in found.matches) if found else frozenset()
             if found:
                 return
-        elif self._known(line_no, block):
+        elif self._known(line_no, block) or self._without_log_headers(line_no, block):
             return
         if before is not None and before.last + 1 == line_no and len(before.lines) + len(block) <= MAX_BLOCK:
             if self._known(before.start, before.lines + block, specific=True):
                 return
         self.previous = report
 
-    def _unwrapped_known(self, line_no: int, block: list[str], joined: list[str]) -> Problem | None:
+    def _without_log_headers(self, line_no: int, block: list[str]) -> Problem | None:
+        """The report looked up with its lines' logger headers removed (None when it has none, or when it
+        matches nothing without them either)."""
+        bare = [_LOG_HEADER.sub("", line, count=1) for line in block]
+        return self._known(line_no, bare) if bare != block else None
+
+    def _unwrapped_known(
+        self, line_no: int, block: list[str], joined: list[str], joined_start: int
+    ) -> Problem | None:
         """A report with a wrapped line: as it is when that names a specific entry, else joined back when
-        that does, else as it is, else joined back."""
+        that does, else as it is, else joined back.  Joined back, it starts where its first piece does
+        (``joined_start``: the wrapped line's start, when the report starts at a later piece)."""
         return (
             self._known(line_no, block, specific=True)
-            or self._known(line_no, joined, specific=True)
+            or self._known(joined_start, joined, specific=True)
             or self._known(line_no, block)
-            or self._known(line_no, joined)
+            or self._known(joined_start, joined)
         )
 
     def _known(
@@ -467,10 +491,46 @@ def _specific(problem: Problem) -> bool:
 
 
 def _weak_noise(matches: list[Match], text: str) -> bool:
-    """Only weak matches (wording, the tool's family) on a line without an error word."""
-    return all(m.reason in WEAK_REASONS for m in matches) and _is_noise(text)
+    """Only weak matches (wording, the tool's family) on a line without an error word, or whose error words
+    are only names and counts (``retry_on_failure``, ``--error-limit``, ``0 errors``), or that its tool
+    logged at an informational level (``[I]``, ``INFO``, glog's ``I1128``)."""
+    if not all(m.reason in WEAK_REASONS for m in matches):
+        return False
+    return _is_noise(_BENIGN_ERROR_WORDS.sub(" ", text)) or _informational(text)
 
 
+_BENIGN_ERROR_WORDS = re.compile(
+    r"(?<![\w-])(?:--?[a-z][a-z0-9]*(?:-[a-z0-9]+)+|--[a-z]+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w-])"
+    r"|(?i:\b(?:0|no|zero)\s(?:errors?|failures?|fails|exceptions?)\b)"
+)
+"""Error words that say nothing failed: inside a lower-case name (a ``snake_case`` key, a ``--flag``) or
+counted as none (``0 errors``).  Upper-case names (``RKNN_ERR_FAIL``) are codes and stay."""
+_INFORMATIONAL = re.compile(
+    r"\[(?:I|V|D|INFO|DEBUG|VERBOSE|TRACE)\]|\b(?:INFO|DEBUG|VERBOSE|TRACE)\b|^[IVD]\d{4} \d\d:\d\d:\d\d"
+    r"|\[[IV]:onnxruntime:"
+)
+_SEVERE = re.compile(r"\[(?:E|F|W|ERROR|FATAL|WARN|WARNING)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^[EFW]\d{4} \d\d:")
+INFO_PREFIX = 80
+"""How far into a line its log level is looked for."""
+
+
+def _informational(text: str) -> bool:
+    """A line (the first of a report) its tool logged at an informational level, and no severe one."""
+    head = text.lstrip()[:INFO_PREFIX]
+    return _INFORMATIONAL.search(head) is not None and _SEVERE.search(head) is None
+
+
+_LOG_HEADER = re.compile(
+    r"^\s{0,8}(?:"
+    r"[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{1,6}\s{1,8}\d{1,8}\s{1,4}[\w./-]{1,120}:\d{1,6}\]\s?"  # glog
+    r"|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} - [\w.]{1,80} - [A-Z]{4,8} - "  # Python logging's asctime
+    r"|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]{1,80}:"  # Python logging's default format
+    r"|\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]?\s{1,4}"  # ISO time
+    r"|\[rank\d{1,6}\]:\s?"  # torchrun
+    r"){1,4}"
+)
+"""The headers generic loggers write before each line: they name no tool (a tool's own prefix, such as
+``E RKNN:`` or ``[E:onnxruntime:...]``, is kept)."""
 _CODE_PREFIX = re.compile(r"\s{0,4}([EW][0-9A-Z]\d{4}):")
 _TRT_CONTINUES = ("While parsing node number", "In node", "In function")
 
@@ -490,7 +550,16 @@ def _continues(block: list[str], line: str) -> bool:
         return True
     if _is_traceback(block) and _EXCEPTION_LINE.match(line.lstrip()):
         return True  # the exception that ends a traceback belongs to it
-    return _indented(line) and (len(block) > 1 or _opens(block[0]) or _is_noise(line))
+    return _indented(line) and (
+        len(block) > 1 or _opens(block[0]) or (_is_noise(line) and not _has_code(line))
+    )
+
+
+def _has_code(line: str) -> bool:
+    """The line carries an Ascend code at the start of a word (a message of its own even without an error
+    word: ``E19010: No parser is registered...``)."""
+    data = line.encode("utf-8", errors="surrogateescape")
+    return any(_word_starts_at(data, m.start()) for m in ASCEND_CODE.finditer(data))
 
 
 _EXCEPTION_LINE = re.compile(r"(?:E\s+)?[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)\b")
@@ -536,9 +605,10 @@ class Report(NamedTuple):
     start: int
     last: int
     lines: list[str]
-    unwrapped: tuple[int, list[str]] | None = None
-    """When a line of the report is a piece of a line a terminal wrapped: the number of the last piece
-    and the report's lines with that line joined back."""
+    unwrapped: tuple[int, list[str], int] | None = None
+    """When a line of the report is a piece of a line a terminal wrapped: the number of the last piece,
+    the report's lines with that line joined back, and the number of the line they start on (the first
+    piece of the report's first line)."""
 
 
 def _blocks(lines: Iterator[Selected], cues: tuple[bytes, ...]) -> Iterator[Report]:
@@ -547,7 +617,7 @@ def _blocks(lines: Iterator[Selected], cues: tuple[bytes, ...]) -> Iterator[Repo
     for line_no, raw, wrapped in lines:
         text = _text(raw, cues)
         yield from grouper.add(
-            line_no, text, None if wrapped is None else (wrapped[0], _text(wrapped[1], cues))
+            line_no, text, None if wrapped is None else (wrapped[0], _text(wrapped[1], cues), wrapped[2])
         )
     yield from grouper.flush()
 
@@ -571,7 +641,7 @@ def _readable(raw: bytes, cues: tuple[bytes, ...]) -> bytes:
     so a message written after kilobytes of data on its line is still read (at most :data:`MAX_LINE`)."""
     line = raw.rstrip(b"\r\n")
     if b"\r" in line:
-        pieces = [p for p in line.split(b"\r") if _has_cue(p.lower(), cues)]
+        pieces = [p for p in line.split(b"\r") if _has_cue(p.lower(), cues) or _code_line_starts(p)]
         line = b"\n".join(pieces) if pieces else line
     if len(line) <= LONG_LINE:
         return line
@@ -610,13 +680,18 @@ class _BlockGrouper:
         self.whole: list[str | None] = []
         """Per line, the wrapped line it is a piece of, joined back (None when it is no piece)."""
         self.whole_last = 0
+        self.whole_start = 0
+        """Where the report starts with its wrapped lines joined back (before ``start`` when its first line
+        is a later piece of a wrapped line)."""
 
-    def add(self, line_no: int, text: str, wrapped: tuple[int, str] | None = None) -> Iterator[Report]:
+    def add(self, line_no: int, text: str, wrapped: tuple[int, str, int] | None = None) -> Iterator[Report]:
         """Extend the report with the next candidate line, or close it and start a new one (``wrapped``:
-        the number of the last piece and the joined line, when the line is a piece of a wrapped line)."""
+        the number of the last piece, the joined line and the number of the first piece, when the line is
+        a piece of a wrapped line)."""
         if not (self.block and self._next(line_no) and _continues(self.block, text)):
             yield from self.flush()
             self.start = line_no
+            self.whole_start = line_no if wrapped is None else wrapped[2]
         self.block.append(text)
         self.whole.append(None if wrapped is None else wrapped[1])
         if wrapped is not None:
@@ -633,7 +708,7 @@ class _BlockGrouper:
             unwrapped = None
             if any(w is not None for w in self.whole):
                 joined = [t if w is None else w for t, w in zip(self.block, self.whole, strict=True)]
-                unwrapped = (self.whole_last, joined)
+                unwrapped = (self.whole_last, joined, self.whole_start)
             yield Report(self.start, self.last, self.block, unwrapped)
         self.block, self.whole, self.whole_last = [], [], 0
 

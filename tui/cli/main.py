@@ -61,6 +61,27 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message} (see --help)")
 
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        """argparse's formatter with the width it would choose, read without importing :mod:`shutil`:
+        argparse builds a formatter for every argument added, and shutil (with bz2 and lzma behind it) was
+        ~3 ms of every quick command, which never lays out help."""
+        return self.formatter_class(prog=self.prog, width=help_width())
+
+
+def help_width() -> int:
+    """The width argparse lays help out in: the terminal's columns less 2, read as
+    ``shutil.get_terminal_size`` reads them (``$COLUMNS``, else standard output's terminal, else 80)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):  # no stdout, not a terminal
+            columns = 0
+    return (columns or 80) - 2
+
 
 def _command_modules(names: Sequence[str] = COMMANDS) -> dict[str, ModuleType]:
     """The command modules (light: each imports its heavy packages inside ``run``)."""
@@ -228,7 +249,9 @@ def leave_promptly(code: int, grace: float = 1.0) -> None:
     or blocked file when the UI quits, Ctrl-C during a compare): the interpreter would
     otherwise wait for it at exit.  Threads get ``grace`` seconds to finish first; output is
     flushed; outputs are already complete (written to a temporary name, then renamed)."""
-    import threading
+    threading = sys.modules.get("threading")
+    if threading is None:  # never imported: no thread was started through it (and importing it costs ~1 ms)
+        return
     import time
 
     deadline = time.monotonic() + grace

@@ -9,7 +9,15 @@ from pathlib import Path
 import pytest
 
 from dumpscope.core.knowledge import KnowledgeBase, builtin_entries, entry_from_dict, load_kb
-from dumpscope.core.knowledge.index import INDEX_FILE, EntryTable, build_index, read_index
+from dumpscope.core.knowledge.index import (
+    INDEX_FILE,
+    EntryTable,
+    PackedLists,
+    build_index,
+    read_index,
+    word_idf,
+    word_norms,
+)
 from dumpscope.core.knowledge.loader import _package_bytes, builtin_index
 
 NO_USER_DIR = Path("/nonexistent-dumpscope-test")
@@ -124,3 +132,55 @@ def test_user_entries_over_the_index_match_a_full_build() -> None:
 
 def _nonempty(table: dict) -> dict:  # type: ignore[type-arg]
     return {k: sorted(v) if isinstance(v, list) else v for k, v in table.items() if v}
+
+
+def test_packed_postings_read_as_the_lists_and_norms_of_a_full_build() -> None:
+    """The index stores each posting list as one string, decoded when read, and the entries' norms: the
+    same numbers, exactly, as a knowledge base built from every parsed entry computes."""
+    fast = load_kb(user_dir=NO_USER_DIR)
+    slow = KnowledgeBase(builtin_entries())
+    for name in ("_by_key", "_by_word", "_by_anchor"):
+        packed, built = getattr(fast, name), getattr(slow, name)
+        assert isinstance(packed, PackedLists), name
+        assert set(packed) == set(built) and len(packed) == len(built), name
+        assert all(packed[k] == built[k] for k in built), name
+        assert "no such key" not in packed and packed.get("no such key") is None
+    assert fast._norm == pytest.approx(slow._norm)
+    # exactly what a knowledge base computes over the index's words (sorted): the same sums in the same order
+    words = dict(sorted(slow._by_word.items()))
+    assert fast._norm == word_norms(words, word_idf(words, len(slow)), len(slow))
+    assert fast._specific == slow._specific and fast._always == slow._always
+
+
+def test_a_lookup_decodes_only_the_postings_its_message_reaches() -> None:
+    kb = load_kb(user_dir=NO_USER_DIR)
+    kb.lookup(MESSAGES[0])
+    decoded = sum(len(getattr(kb, name)._decoded) for name in ("_by_key", "_by_word", "_by_anchor"))
+    assert 0 < decoded < 100
+
+
+def test_an_entry_found_by_an_anchor_alone_without_its_literals_is_never_parsed() -> None:
+    """ "Error Code 1: |Error[1]: " patterns hold the anchor "error": a message with the word but neither
+    alternative reaches none of them, and they are left out before being parsed."""
+    kb = load_kb(user_dir=NO_USER_DIR)
+    message = "Load model from m.onnx failed: some error happened"
+    kb.lookup(message)
+    table = kb.entries
+    assert isinstance(table, EntryTable)
+    builder = [i for i, entry_id in enumerate(table.ids) if entry_id.startswith("tensorrt-ErrorCode-")]
+    assert builder and all(table._entries[i] is None for i in builder)
+    slow = KnowledgeBase(builtin_entries())
+    assert _answers(kb, message) == _answers(slow, message)
+
+
+def test_a_user_entry_replacing_a_built_in_one_is_judged_by_its_own_literals() -> None:
+    index = builtin_index()
+    assert index is not None
+    first = builtin_entries()[0]
+    raw = {**first.to_dict(), "pattern": r"dumpscope (?:alpha|beta) replaced (?P<op>\w+)", "cause": "mine"}
+    for name in ("anchors", "keys", "origin"):
+        raw.pop(name)
+    kb = KnowledgeBase.from_index(index, [entry_from_dict(raw, origin="user:test")])
+    found = kb.lookup("dumpscope beta replaced Conv_1")
+    assert found and found[0].entry.cause == "mine" and dict(found[0].captures)["op"] == "Conv_1"
+    assert not [m for m in kb.lookup("dumpscope gamma replaced Conv_1") if "pattern" in m.reason]

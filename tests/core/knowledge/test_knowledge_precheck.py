@@ -69,25 +69,54 @@ def test_the_precheck_spares_most_compilations_of_an_ascend_parameter_line() -> 
     assert compiled[0] * 3 < compiled[1], compiled
 
 
+def _holds(lowered: str, required: object) -> bool:
+    """A literal is in the text; of a branch's alternatives (a list or tuple), one is."""
+    return required in lowered if isinstance(required, str) else any(a in lowered for a in required)
+
+
 def test_every_example_holds_its_entrys_required_literals() -> None:
     index = builtin_index()
     assert index is not None
-    checked = 0
+    checked = branches = 0
     for entry, required in zip(builtin_entries(), index.data["requires"], strict=True):
-        assert list(pattern_requires(entry.pattern)) == required if entry.pattern else required == []
+        computed = [r if isinstance(r, str) else list(r) for r in pattern_requires(entry.pattern)]
+        assert computed == required if entry.pattern else required == []
         if entry.example and entry.search(entry.example):
             checked += 1
-            assert all(r in entry.example.lower() for r in required), entry.id
+            branches += any(isinstance(r, list) for r in required)
+            assert all(_holds(entry.example.lower(), r) for r in required), entry.id
     assert checked > 500
+    assert branches > 50  # a branch's alternatives rule out what a common word alone cannot
 
 
 def test_user_entries_get_their_required_literals_computed() -> None:
     raw = {"tool": "t", "stage": "run", "cause": "c", "fix": "f", "source": "s"}
     entry = entry_from_dict({**raw, "pattern": r"Failed to (?:load|open) model (?P<m>\S+) \(code 42\)"})
-    assert entry.requires == (" (code 42)", " model ", "failed to ")
+    assert entry.requires == (" (code 42)", " model ", "failed to ", ("load", "open"))
     assert entry.search("failed to open model a.onnx (code 42)") is None  # case-sensitive pattern
     assert entry.search("Failed to open model a.onnx (code 42)") is not None
     assert entry.search("Failed to open model a.onnx (code 41)") is None
+    fresh = entry_from_dict({**raw, "pattern": entry.pattern})
+    assert fresh.search("Failed to read model a.onnx (code 42)") is None
+    assert fresh._regex is None  # decided by the literals alone: never compiled
+
+
+@pytest.mark.parametrize(
+    ("pattern", "required"),
+    [
+        (r"(?:Error Code 1: |Error\[1\]: )(?P<r>.{0,9})", ("error", (" code 1: ", "[1]: "))),
+        (r"Invalid (?:Feed Input Name:|input name: )\S+", ("invalid ", ("feed input name:", "input name: "))),
+        (r"x(?:abcd|zabcz|abc)y", ("abc",)),  # every alternative holds "abc": that literal alone
+        (r"(?:foo|ba)bar", ("bar",)),  # "ba" is too short to rule anything out: no branch requirement
+        (r"(?:foo|\d+)bar", ("bar",)),  # an alternative without a literal: none
+        (r"pre(?:fix)?(?:abc|def)", ("pre", ("abc", "def"))),
+        (r"(?:(?:one|two)|three)", (("one", "three", "two"),)),
+    ],
+)
+def test_a_mandatory_branch_requires_one_of_its_alternatives(
+    pattern: str, required: tuple[object, ...]
+) -> None:
+    assert pattern_requires(pattern) == required
 
 
 def test_the_case_folds_onto_ascii_are_all_known() -> None:
@@ -161,7 +190,7 @@ def test_every_match_of_a_generated_pattern_holds_its_required_literals(data: st
     assert re.fullmatch(pattern, text)
     lowered = text.lower()
     folded = any(c in lowered for c in CASE_FOLDS_ONTO_ASCII)
-    assert folded or all(r in lowered for r in required), (pattern, text, required)
+    assert folded or all(_holds(lowered, r) for r in required), (pattern, text, required)
 
 
 @pytest.mark.parametrize("pattern", [r"a(?!bcd)", r"(?<=xyz)ab", r"x(?=hello)", r"(a)?(?(1)bcd|efg)"])

@@ -196,3 +196,32 @@ def test_text_output_shows_codes_and_layers(capsys: pytest.CaptureFixture[str]) 
     assert "also seen via: rknn" in out
     _, out, _ = run(["acl set device 0 failed, errorCode = 507033"], capsys)
     assert "codes: acl:507033" in out
+
+
+def test_one_message_is_answered_with_the_collector_paused_and_resumed_after(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    from dumpscope.core.knowledge import KnowledgeBase
+
+    seen: list[bool] = []
+    answer = KnowledgeBase.answer
+
+    def spy(self: KnowledgeBase, message: str, top: int = 5) -> object:
+        seen.append(gc.isenabled())
+        return answer(self, message, top)
+
+    monkeypatch.setattr(KnowledgeBase, "answer", spy)
+    assert gc.isenabled()
+    assert run([MESSAGE], capsys)[0] == 0
+    assert seen == [False] and gc.isenabled()
+    set_stdin(monkeypatch, b"   ")
+    assert run(["-"], capsys)[0] == 2  # an empty message: a usage error raised while paused
+    assert gc.isenabled()
+    gc.disable()  # a caller that had it off finds it off
+    try:
+        run([MESSAGE], capsys)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

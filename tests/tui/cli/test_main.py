@@ -70,6 +70,48 @@ def test_explain_builds_and_imports_its_own_command_only() -> None:
     assert commands == {"explain"}
     assert not [m for m in loaded if m.split(".")[0] in ("textual", "numpy", "polars", "onnx")]
     assert "dumpscope.core.comparison.judge" not in loaded
+    assert "shutil" not in loaded  # argparse's formatters read the width without it (a cost of every start)
+
+
+def test_the_command_line_path_ends_without_importing_threading() -> None:
+    """``main()`` as the console script runs it (``argv`` None: it ends through :func:`leave_promptly`)."""
+    loaded = _fresh(
+        "import sys, io, contextlib\n"
+        "from dumpscope.tui.cli.main import main\n"
+        "sys.argv = ['dumpscope', 'explain', 'Segmentation fault']\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main()\n"
+        "print(' '.join(sorted(sys.modules)))"
+    ).split()
+    assert "dumpscope.tui.cli.commands.explain" in loaded  # it did run
+    assert "threading" not in loaded
+
+
+@pytest.mark.parametrize("columns", [None, "", "x", "0", "-3", "20", "133"])
+def test_the_help_width_is_the_one_argparse_would_choose(
+    monkeypatch: pytest.MonkeyPatch, columns: str | None
+) -> None:
+    import shutil
+
+    from dumpscope.tui.cli.main import help_width
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert help_width() == shutil.get_terminal_size().columns - 2
+
+
+def test_help_is_laid_out_to_the_terminal_width(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for columns in (50, 120):
+        monkeypatch.setenv("COLUMNS", str(columns))
+        with pytest.raises(SystemExit):
+            main(["explain", "--help"])
+        lines = capsys.readouterr().out.splitlines()
+        assert max(len(line) for line in lines) <= columns - 2
+        assert max(len(line) for line in lines) > columns - 20  # the width is used, not a fixed one
 
 
 def test_top_level_help_lists_every_command_without_building_them(capsys: pytest.CaptureFixture[str]) -> None:
