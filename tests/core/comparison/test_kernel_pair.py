@@ -256,3 +256,71 @@ def test_a_side_flat_around_a_large_mean_has_its_true_deviation(values: list[flo
     if metrics._kernel is not None:  # the lane that finishes many small pairs from their sums at once
         sums, _ = metrics.segment_sums(golden.astype(np.float64), side, np.array([0, side.size]))
         assert metrics.clean_segments(sums, np.array([side.size]))[0] == (not flat)  # flat: per-pair path
+
+
+@needs_kernel
+@settings(max_examples=60, deadline=None)
+@given(
+    size=st.integers(1, 2000),
+    where=st.floats(0, 1),
+    bad=st.sampled_from([math.nan, math.inf, -math.inf, None]),
+    side=st.sampled_from(["golden", "target"]),
+    extreme=st.sampled_from([3.4028235e38, -3.4028235e38, 1e-45, 0.0]),
+    chunk=st.sampled_from([7, 512, metrics.CHUNK]),
+    seed=st.integers(0, 2**16),
+)
+def test_one_nan_or_inf_anywhere_in_float32_is_counted_and_extremes_are_not(
+    size: int, where: float, bad: float | None, side: str, extreme: float, chunk: int, seed: int
+) -> None:
+    """The float32 vectorised pass finds a chunk's NaN/Inf from its sums of squares (no per-element
+    test): one bad value at any position of any chunk is counted and left out, exactly as the numpy
+    fallback does; the largest and the smallest finite float32 are finite (their squares cannot
+    overflow a double), so they are compared, not counted."""
+    rng = np.random.default_rng(seed)
+    golden = rng.standard_normal(size).astype(np.float32)
+    target = (golden * (1 + 1e-3 * rng.standard_normal(size))).astype(np.float32)
+    golden[int(where * (size - 1))] = target[int(where * (size - 1))] = extreme
+    if bad is not None:
+        (golden if side == "golden" else target)[int((1 - where) * (size - 1))] = bad
+    native = compare_arrays(golden, target, chunk=chunk).as_dict()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(metrics, "_kernel", None)
+        fallback = compare_arrays(golden, target, chunk=chunk).as_dict()
+    for key in (*FLOAT_COLUMNS, *COUNT_COLUMNS, "compared", "flags"):
+        assert _close(native[key], fallback[key]), (key, native[key], fallback[key])
+    assert native["compared"] == size - (bad is not None)
+
+
+@needs_kernel
+@settings(max_examples=40, deadline=None)
+@given(
+    golden=hnp.arrays(np.float32, st.integers(3, 2000), elements=st.floats(-100, 100, width=32)),
+    noise=st.sampled_from([1e-4, 1e-3, 0.3]),
+    bad=st.sampled_from([math.nan, math.inf]),
+    seed=st.integers(0, 2**16),
+)
+def test_kl_with_a_nan_or_inf_is_the_kl_of_the_finite_positions(
+    golden: np.ndarray, noise: float, bad: float, seed: int
+) -> None:
+    """The KL pass has two loops: one for a pair finite everywhere (no masks), one that leaves out
+    the positions where either side is NaN/Inf.  Both within 1e-9 of the exact KL of the positions
+    finite on both sides; the segmented pass takes the same loop as the per-pair pass (bit for bit)."""
+    rng = np.random.default_rng(seed)
+    target = (golden * (1 + noise * rng.standard_normal(golden.size))).astype(np.float16)
+    for masked in (False, True):
+        t = target.copy()
+        if masked:
+            t[rng.integers(t.size)] = bad
+        got = compare_arrays(golden, t).kullback_leibler_divergence
+        finite = int(np.isfinite(t.astype(np.float32)).sum())
+        if finite < 2:
+            continue
+        want = _exact_kl(golden, t)
+        assert got is not None
+        if abs(want) < 2 * metrics.REL_EPS:
+            assert abs(got - want) <= 2 * metrics.REL_EPS, (masked, got, want)
+        else:
+            assert abs(got - want) <= 1e-9 * abs(want) + 1e-18, (masked, got, want)
+        g64, t64 = golden.astype(np.float64), t.astype(np.float64)
+        [segment] = metrics.compare_segments(g64, t64, np.array([0, golden.size], np.int64))
+        assert segment.kullback_leibler_divergence == compare_arrays(g64, t64).kullback_leibler_divergence
