@@ -496,7 +496,8 @@ static PyObject *pair(PyObject *Py_UNUSED(self), PyObject *args) {
         if (n <= chunk) {
             kl_chunk(px, py, n, dbl, prm, floor_, finite, kl);
         } else {
-            for (Py_ssize_t s = 0; s < n; s += chunk) {
+            /* last chunk first: the moments pass just read the tensor's end, still in cache */
+            for (Py_ssize_t s = (n - 1) / chunk * chunk; s >= 0; s -= chunk) {
                 Py_ssize_t len = n - s < chunk ? n - s : chunk;
                 kl_chunk(side_chunk(&sx, dbl, s, len), side_chunk(&sy, dbl, s, len), len, dbl, prm, floor_, finite,
                          kl);
