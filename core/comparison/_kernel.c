@@ -439,32 +439,75 @@ static int convertible(int code, int dbl) {
            code == C_BF16;
 }
 
+/* The golden's energy per channel: sum y^2 over its finite values, for the worst channel slice's
+ * first test (see slices.slice_metrics), taken from each chunk while the moments pass has it in
+ * cache instead of in a pass of its own.  Position p is in channel (p / inner) % channels (the
+ * layout of an (N, C, inner) array); squares of float32 values are exact in double. */
+#define SUMSQ(T)                                                                         \
+    TARGETS static double sumsq_##T(const T *y, Py_ssize_t n) {                          \
+        double s = 0;                                                                      \
+        _Pragma("omp simd reduction(+:s)")                                                 \
+        for (Py_ssize_t i = 0; i < n; i++) {                                               \
+            double v = (double)y[i];                                                       \
+            s += v - v == 0.0 ? v * v : 0.0;                                               \
+        }                                                                                  \
+        return s;                                                                          \
+    }
+SUMSQ(float)
+SUMSQ(double)
+
+static int get_out(PyObject *oo, Py_buffer *bo, Py_ssize_t need);
+
+static void channel_energy(const void *y, Py_ssize_t start, Py_ssize_t len, int dbl, Py_ssize_t channels,
+                           Py_ssize_t inner, double *out) {
+    for (Py_ssize_t p = start, end = start + len; p < end;) {
+        Py_ssize_t run = (p / inner + 1) * inner, ch = (p / inner) % channels;
+        if (run > end) run = end;
+        out[ch] += dbl ? sumsq_double((const double *)y + (p - start), run - p)
+                       : sumsq_float((const float *)y + (p - start), run - p);
+        p = run;
+    }
+}
+
 /* pair(x, y, x_code, y_code, dbl, n, rtol, atol, floor, chunk): every sum of one pair in one
  * call.  x/y: the raw bytes of n items of their type codes (any numeric type, converted on
  * the fly chunk by chunk); dbl: work in float64 (else float32).  The moments pass runs
  * chunk by chunk exactly as `moments` on each chunk, merged in order; then the fused KL
- * pass, over the converted chunk still in cache when the tensor is one chunk. */
+ * pass, over the converted chunk still in cache when the tensor is one chunk.  Optional: channels,
+ * inner and a float64 buffer of `channels` values that receives the golden's energy per channel
+ * (see channel_energy; channels 0: none). */
 static PyObject *pair(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *ox, *oy;
     int cx, cy, dbl;
-    Py_ssize_t n, chunk;
+    Py_ssize_t n, chunk, channels = 0, inner = 1;
     double rtol, atol, floor_;
-    if (!PyArg_ParseTuple(args, "OOiipnddn" "d", &ox, &oy, &cx, &cy, &dbl, &n, &rtol, &atol, &chunk, &floor_))
+    PyObject *oe = NULL;
+    if (!PyArg_ParseTuple(args, "OOiipnddn" "d|nnO", &ox, &oy, &cx, &cy, &dbl, &n, &rtol, &atol, &chunk, &floor_,
+                          &channels, &inner, &oe))
         return NULL;
     if (cx < 0 || cx >= NCODES || cy < 0 || cy >= NCODES || n < 0 || chunk < 1) {
         PyErr_SetString(PyExc_ValueError, "bad type code, count or chunk");
         return NULL;
     }
+    if (channels < 0 || inner < 1 || channels > n || inner > n ||
+        (channels && (oe == NULL || n % (channels * inner) != 0))) {
+        PyErr_SetString(PyExc_ValueError, "channels must divide the count in runs of inner, with an output buffer");
+        return NULL;
+    }
+    Py_buffer be = {0};
+    if (channels && get_out(oe, &be, channels * 8) < 0) return NULL;
+    double *energy = channels ? be.buf : NULL;
+    for (Py_ssize_t c = 0; c < channels; c++) energy[c] = 0.0;
     int w = dbl ? C_F64 : C_F32;
     if ((cx != w && !convertible(cx, dbl)) || (cy != w && !convertible(cy, dbl))) {
         PyErr_SetString(PyExc_TypeError, "a side's type does not convert exactly to the working type");
         return NULL;
     }
     Py_buffer bx, by;
-    if (PyObject_GetBuffer(ox, &bx, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (PyObject_GetBuffer(ox, &bx, PyBUF_C_CONTIGUOUS) < 0) goto no_pair;
     if (PyObject_GetBuffer(oy, &by, PyBUF_C_CONTIGUOUS) < 0) {
         PyBuffer_Release(&bx);
-        return NULL;
+        goto no_pair;
     }
     PyObject *res = NULL;
     if (bx.len != n * ITEM[cx] || by.len != n * ITEM[cy]) {
@@ -489,6 +532,7 @@ static PyObject *pair(PyObject *Py_UNUSED(self), PyObject *args) {
         py = side_chunk(&sy, dbl, s, len);
         moments_chunk(px, py, len, dbl, rtol, atol, &part);
         moments_merge(&m, &part);
+        if (channels) channel_energy(py, s, len, dbl, channels, inner, energy);
     }
     if (m.n) {
         const int finite = m.n == n; /* no position left out: the KL pass needs no masks */
@@ -516,7 +560,11 @@ static PyObject *pair(PyObject *Py_UNUSED(self), PyObject *args) {
 done:
     PyBuffer_Release(&bx);
     PyBuffer_Release(&by);
+    if (channels) PyBuffer_Release(&be);
     return res;
+no_pair:
+    if (channels) PyBuffer_Release(&be);
+    return NULL;
 }
 
 /* The segmented variants: many small tensors concatenated into one buffer per side, with
@@ -666,7 +714,8 @@ static PyMethodDef methods[] = {
     {"moments", moments, METH_VARARGS,
      "moments(x, y, rtol, atol) -> dict of float64 sums over positions finite on both sides"},
     {"pair", pair, METH_VARARGS,
-     "pair(x, y, x_code, y_code, dbl, n, rtol, atol, chunk, floor) -> dict: moments' sums and kl_a, kl_b, kl_d, kl_t"},
+     "pair(x, y, x_code, y_code, dbl, n, rtol, atol, chunk, floor[, channels, inner, energy]) -> dict: moments' sums "
+     "and kl_a, kl_b, kl_d, kl_t; the golden's energy per channel into energy"},
     {"moments_segments", moments_segments, METH_VARARGS,
      "moments_segments(x, y, offsets, rtol, atol, out): per segment, moments' sums as 22 float64 in out"},
     {"kl_segments", kl_segments, METH_VARARGS,

@@ -324,3 +324,79 @@ def test_kl_with_a_nan_or_inf_is_the_kl_of_the_finite_positions(
         g64, t64 = golden.astype(np.float64), t.astype(np.float64)
         [segment] = metrics.compare_segments(g64, t64, np.array([0, golden.size], np.int64))
         assert segment.kullback_leibler_divergence == compare_arrays(g64, t64).kullback_leibler_divergence
+
+
+@needs_kernel
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.integers(1, 3),
+    channels=st.integers(2, 9),
+    inner=st.integers(64, 700),
+    golden_type=st.sampled_from([np.float32, np.float16, np.float64, np.int8]),
+    target_type=st.sampled_from([np.float32, np.float16]),
+    chunk=st.sampled_from([7, 100, 512, metrics.CHUNK]),
+    bad=st.sampled_from([None, math.nan, math.inf]),
+    seed=st.integers(0, 2**16),
+)
+def test_the_golden_energy_per_slice_is_the_float64_sum_of_its_finite_squares(
+    n: int,
+    channels: int,
+    inner: int,
+    golden_type: type,
+    target_type: type,
+    chunk: int,
+    bad: float | None,
+    seed: int,
+) -> None:
+    """The kernel sums the golden's squares per channel (axis 1 of (N, C, inner)) while it reads
+    the pair, chunk by chunk (runs crossing chunks): each within 1e-12 of math.fsum over that
+    channel's finite values, NaN/Inf left out; every other metric as without it, bit for bit."""
+    rng = np.random.default_rng(seed)
+    scale = 20 if golden_type is np.int8 else 1
+    golden = (rng.standard_normal((n, channels, inner)) * scale).astype(golden_type)
+    if bad is not None and golden.dtype.kind == "f":
+        golden[rng.integers(n), rng.integers(channels), rng.integers(inner)] = bad
+    target = (golden.astype(np.float64) * (1 + 1e-3 * rng.standard_normal(golden.shape))).astype(target_type)
+    with np.errstate(all="ignore"):
+        m = compare_arrays(golden, target, chunk=chunk, slices=(channels, inner))
+        plain = compare_arrays(golden, target, chunk=chunk)
+    assert m.golden_energy is not None and m.golden_energy.shape == (channels,)
+    values = golden.astype(np.float64)
+    for c in range(channels):
+        finite = values[:, c][np.isfinite(values[:, c])]
+        want = math.fsum(float(v) * float(v) for v in finite.ravel())
+        assert m.golden_energy[c] == pytest.approx(want, rel=1e-12, abs=1e-300), (c, m.golden_energy[c], want)
+    for key in (*FLOAT_COLUMNS, *COUNT_COLUMNS, "compared", "flags"):
+        assert _same(m.as_dict()[key], plain.as_dict()[key]), key
+
+
+@needs_kernel
+@settings(max_examples=60, deadline=None)
+@given(
+    channels=st.integers(2, 12),
+    inner=st.integers(64, 400),
+    dead=st.sampled_from([None, 0, 1]),
+    destroyed=st.sampled_from([None, 0, 1]),
+    noise=st.sampled_from([1e-4, 1e-2, 0.3]),
+    seed=st.integers(0, 2**16),
+)
+def test_the_worst_slice_is_the_same_with_the_kernels_golden_energy(
+    channels: int, inner: int, dead: int | None, destroyed: int | None, noise: float, seed: int
+) -> None:
+    """slice_metrics' first test may take the golden's energy per slice from the kernel (float64)
+    instead of its own float32 pass: the worst slice it finds is the same (a channel destroyed,
+    a dead one, or none at all), measured the same way."""
+    rng = np.random.default_rng(seed)
+    golden = rng.standard_normal((1, channels, inner)).astype(np.float32)
+    golden[0, 0] *= 1e-3  # a small channel: a candidate when the error is large enough
+    target = (golden * (1 + noise * rng.standard_normal(golden.shape))).astype(np.float32)
+    if dead is not None:
+        golden[0, dead] = 0.0
+    if destroyed is not None:
+        target[0, destroyed] = rng.standard_normal(inner)
+    m = compare_arrays(golden, target, slices=(channels, inner))
+    assert m.root_mean_square_error is not None
+    energy = m.root_mean_square_error**2 * m.compared
+    with_kernel = slice_metrics(golden, target, 0.0, energy, m.golden_energy)
+    alone = slice_metrics(golden, target, 0.0, energy)
+    assert with_kernel == alone
