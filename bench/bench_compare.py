@@ -10,7 +10,9 @@ Cases (generated in the same run, page cache warm for both contenders):
   (d) a real OCR detector (PP-OCRv4 det from rapidocr-onnxruntime, as cached by
       `python -m bench.realmodels`; skipped when not cached) at 640x640, golden vs fp16;
   (e) a 2 GiB pair (512 x 700k, float32 vs float16): the input rate against the read rate on a
-      pair twice (b)'s size (not in the default run: ``--cases abcde``).
+      pair twice (b)'s size (not in the default run: ``--cases abcde``);
+  (f) 40 x 4M float32 vs float16 (0.96 GB, tensors of 16 MiB a side): the read loop reuses one
+      16 MiB buffer, as issue 24's figure; tensors larger than the caches (``--cases f``).
 dumpscope's bytecode is compiled first, as an installed copy has it (see bench_cli_startup).
 Both contenders run as subprocesses, so wall time, CPU time and peak RSS are measured the
 same way (RUSAGE_CHILDREN).  One run prints, per case and measured in that run:
@@ -280,6 +282,7 @@ def main() -> None:
         "(c) onnx light model, fp16 target": make_light_model,
         "(d) PP-OCRv4 det 640x640, fp16 target": make_ocr_det,
         "(e) 2 GiB float32 vs float16": lambda d: make_layers(d, 512 // scale, 700_000, np.float16, 3),
+        "(f) 40 x 4M float32 vs float16": lambda d: make_layers(d, 40 // scale, 4_000_000, np.float16, 4),
     }
     sibling("bench_cli_startup").compile_bytecode()  # as installed: see the module's docstring
     print(f"cores available: {len(os.sched_getaffinity(0))}; load average at start {load():.2f}")

@@ -15,6 +15,9 @@ def pair(
     atol: float,
     chunk: int,
     floor: float,
+    channels: int = 0,
+    inner: int = 1,
+    energy: np.ndarray | None = None,
     /,
 ) -> dict[str, float]: ...
 def moments_segments(

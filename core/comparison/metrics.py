@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 
@@ -106,6 +106,10 @@ class PairMetrics:
     """Elements of the pair (each side)."""
     flags: PairFlag = PairFlag.NONE
     """What the kernel found beyond the numbers (all-zero golden, one element...)."""
+    golden_energy: np.ndarray | None = field(default=None, repr=False, compare=False)
+    """The golden's sum of squares per channel slice (its finite values, float64), when
+    :func:`compare_arrays` was asked for it (``slices``) and the kernel is built: the worst slice's
+    first test (:func:`~.slices.slice_metrics`) without a pass of its own.  Not a column."""
 
     @property
     def notes(self) -> tuple[str, ...]:
@@ -342,6 +346,7 @@ def compare_arrays(
     rtol: float = 1e-3,
     atol: float = 1e-5,
     chunk: int = CHUNK,
+    slices: tuple[int, int] | None = None,
 ) -> PairMetrics:
     """Every metric of a golden/target pair of equal size (any shapes; flattened).
 
@@ -349,6 +354,8 @@ def compare_arrays(
     (positions that are non-finite on both sides with the same value count as within).
     For best speed call it with BLAS limited to one thread (``pipeline`` does): OpenBLAS
     threads every dot product over 10k elements, which is slower here, not faster.
+    ``slices=(channels, inner)``: the pair is laid out as ``(N, channels, inner)``; the golden's
+    energy per channel comes back in :attr:`PairMetrics.golden_energy` (kernel only).
     """
     g = np.asarray(golden).reshape(-1)
     t = np.asarray(target).reshape(-1)
@@ -358,16 +365,22 @@ def compare_arrays(
     if size == 0:
         return PairMetrics(flags=PairFlag.EMPTY | PairFlag.NOTHING_COMPARED)
     with np.errstate(all="ignore"):  # NaN/Inf are counted explicitly, never warned about
-        return _compare(g, t, rtol, atol, chunk)
+        return _compare(g, t, rtol, atol, chunk, slices)
 
 
-def _compare(g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chunk: int) -> PairMetrics:
+def _compare(
+    g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chunk: int, slices: tuple[int, int] | None = None
+) -> PairMetrics:
     work = np.promote_types(_work_type(g), _work_type(t))
+    energy = None
     if _kernel is not None:
-        acc, kl = _compare_native(g, t, rtol, atol, chunk, work)
+        energy = np.empty(slices[0]) if slices is not None else None
+        acc, kl = _compare_native(g, t, rtol, atol, chunk, work, slices, energy)
     else:
         acc, kl = _compare_numpy(g, t, rtol, atol, chunk, work)
-    return _finished(acc, kl, g, t, chunk)
+    m = _finished(acc, kl, g, t, chunk)
+    m.golden_energy = energy
+    return m
 
 
 def _finished(acc: _Sums, kl: float | None, g: np.ndarray, t: np.ndarray, chunk: int = CHUNK) -> PairMetrics:
@@ -448,14 +461,23 @@ def spread(mean: float, mean_square: float, lo: float, hi: float) -> float:
 
 
 def _compare_native(
-    g: np.ndarray, t: np.ndarray, rtol: float, atol: float, chunk: int, work: np.dtype
+    g: np.ndarray,
+    t: np.ndarray,
+    rtol: float,
+    atol: float,
+    chunk: int,
+    work: np.dtype,
+    slices: tuple[int, int] | None = None,
+    energy: np.ndarray | None = None,
 ) -> tuple[_Sums, float | None]:
     """The compiled kernel: one call, each side read in place and converted chunk by chunk
-    in C (no numpy copy), one vectorised pass for the moments and one fused pass for KL."""
+    in C (no numpy copy), one vectorised pass for the moments and one fused pass for KL (and,
+    with ``slices``, the golden's energy per channel into ``energy``)."""
     assert _kernel is not None
     x, cx = _raw(t, work)
     y, cy = _raw(g, work)
-    part = _kernel.pair(x, y, cx, cy, work == np.float64, g.size, rtol, atol, chunk, KL_FLOOR)
+    layout = (*slices, energy) if slices is not None else ()
+    part = _kernel.pair(x, y, cx, cy, work == np.float64, g.size, rtol, atol, chunk, KL_FLOOR, *layout)
     kl = (part.pop("kl_t"), part.pop("kl_a"), part.pop("kl_b"), part.pop("kl_d"))
     acc = _Sums()
     acc.__dict__.update(part)

@@ -36,7 +36,7 @@ from dumpscope.core.comparison.metrics import (
 from dumpscope.core.comparison.pairing import Pair
 from dumpscope.core.comparison.shape_specs import ShapeSpec, resolve
 from dumpscope.core.comparison.shapes import Aligned, align, declared_layouts
-from dumpscope.core.comparison.slices import AXIS, slice_metrics
+from dumpscope.core.comparison.slices import AXIS, slice_layout, slice_metrics
 from dumpscope.core.comparison.small import Leftover, SmallLane, lane_values, small_dtype
 from dumpscope.core.comparison.verdict import render_hard_fail
 from dumpscope.core.dumps import TensorReadError, dtype_name
@@ -142,11 +142,7 @@ def compute_row(
     ready = _ready(p, spec)
     if isinstance(ready, dict):
         return ready
-    try:
-        m = compare_arrays(ready.aligned.golden, ready.aligned.target, rtol=th.rtol, atol=th.atol)
-    except (ValueError, TypeError, OSError, MemoryError) as exc:
-        return {**ready.shapes, **error_row(f"comparison failed: {exc}")}
-    return ready.row(p, th, band, m)
+    return _measured(p, th, band, ready)
 
 
 def compute_rows(rows: Rows, part: Sequence[int]) -> list[dict[str, object]]:
@@ -177,11 +173,19 @@ def compute_rows(rows: Rows, part: Sequence[int]) -> list[dict[str, object]]:
 
 def _finished(rows: Rows, i: int, ready: _Ready) -> dict[str, object]:
     """Row ``i``'s columns from its lined-up pair, computed on its own."""
+    return _measured(rows.pairs[i], rows.th, rows.bands[i], ready)
+
+
+def _measured(p: Pair, th: Thresholds, band: object, ready: _Ready) -> dict[str, object]:
+    """The row of a lined-up pair, measured by one kernel call (which also sums the golden's
+    energy per channel slice of an activation, for :func:`_worst_slice`'s first test)."""
+    g, t = ready.aligned.golden, ready.aligned.target
+    sliced = p.golden is not None and p.golden.info.kind == "activation" and g.shape == t.shape
     try:
-        m = compare_arrays(ready.aligned.golden, ready.aligned.target, rtol=rows.th.rtol, atol=rows.th.atol)
+        m = compare_arrays(g, t, rtol=th.rtol, atol=th.atol, slices=slice_layout(g.shape) if sliced else None)
     except (ValueError, TypeError, OSError, MemoryError) as exc:
         return {**ready.shapes, **error_row(f"comparison failed: {exc}")}
-    return ready.row(rows.pairs[i], rows.th, rows.bands[i], m)
+    return ready.row(p, th, band, m)
 
 
 def _segmented(
@@ -294,7 +298,7 @@ def _worst_slice(aligned: Aligned, m: PairMetrics, notes: list[str], floor: floa
     if not m.max_absolute_error:
         return None
     energy = m.root_mean_square_error**2 * m.compared if m.root_mean_square_error is not None else None
-    s = slice_metrics(aligned.golden, aligned.target, floor, energy)
+    s = slice_metrics(aligned.golden, aligned.target, floor, energy, m.golden_energy)
     if s is None:
         return None
     m.slice_cosine, m.slice_relative_distance = s.cosine, s.relative_distance

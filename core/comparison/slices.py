@@ -60,8 +60,26 @@ def sliceable(shape: tuple[int, ...]) -> bool:
     return math.prod(shape) // max(1, shape[AXIS]) >= 2
 
 
+#: Elements per channel run below which the kernel does not sum the golden's energy per slice
+#: (a call per run: cheaper in one numpy pass then).
+MIN_RUN = 64
+
+
+def slice_layout(shape: tuple[int, ...]) -> tuple[int, int] | None:
+    """``(channels, inner)`` of a shape :func:`slice_metrics` slices, for the metric kernel to sum
+    the golden's energy per slice while it reads the pair (None: not sliceable, or runs too short)."""
+    if not sliceable(shape):
+        return None
+    inner = math.prod(shape[AXIS + 1 :])
+    return (shape[AXIS], inner) if inner >= MIN_RUN else None
+
+
 def slice_metrics(
-    golden: np.ndarray, target: np.ndarray, floor: float = 0.0, error_energy: float | None = None
+    golden: np.ndarray,
+    target: np.ndarray,
+    floor: float = 0.0,
+    error_energy: float | None = None,
+    golden_energy: np.ndarray | None = None,
 ) -> SliceMetrics | None:
     """The worst slice of two equal-shape tensors along :data:`AXIS`.
 
@@ -74,15 +92,20 @@ def slice_metrics(
     ``error_energy`` (the pair's whole sum of squared differences, known from the kernel)
     makes it a candidate test first: a slice can only reach :data:`DESTROYED` if its golden
     energy is at most ``error_energy / DESTROYED**2``; when no slice is that small, one
-    cheap pass over the golden decides and None is returned.
+    cheap pass over the golden decides and None is returned.  ``golden_energy``: the golden's
+    energy per slice already summed (in float64, by the metric kernel while it read the pair:
+    :func:`slice_layout`), so that this test reads nothing; the slices that compete are
+    then measured here as without it.
     """
     if golden.shape != target.shape or not sliceable(golden.shape):
         return None
     n, c = golden.shape[0], golden.shape[AXIS]
     g3, t3 = golden.reshape(n, c, -1), target.reshape(n, c, -1)
-    sgg = _energies(g3)
-    if error_energy is not None and not (sgg[sgg > 0] <= error_energy / DESTROYED**2).any():
+    known = golden_energy is not None and golden_energy.shape == (c,)
+    first = golden_energy if golden_energy is not None and known else _energies(g3)
+    if error_energy is not None and not (first[first > 0] <= error_energy / DESTROYED**2).any():
         return None
+    sgg = _energies(g3) if known else first
     stt, (sdd, sgt) = _energies(t3), _error_energies(g3, t3)
     return _worst(sgg, stt, sdd, sgt, (np.sqrt(sdd / g3[0, 0].size / n) > floor) & (sgg > 0))
 

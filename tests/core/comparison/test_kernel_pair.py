@@ -256,3 +256,147 @@ def test_a_side_flat_around_a_large_mean_has_its_true_deviation(values: list[flo
     if metrics._kernel is not None:  # the lane that finishes many small pairs from their sums at once
         sums, _ = metrics.segment_sums(golden.astype(np.float64), side, np.array([0, side.size]))
         assert metrics.clean_segments(sums, np.array([side.size]))[0] == (not flat)  # flat: per-pair path
+
+
+@needs_kernel
+@settings(max_examples=60, deadline=None)
+@given(
+    size=st.integers(1, 2000),
+    where=st.floats(0, 1),
+    bad=st.sampled_from([math.nan, math.inf, -math.inf, None]),
+    side=st.sampled_from(["golden", "target"]),
+    extreme=st.sampled_from([3.4028235e38, -3.4028235e38, 1e-45, 0.0]),
+    chunk=st.sampled_from([7, 512, metrics.CHUNK]),
+    seed=st.integers(0, 2**16),
+)
+def test_one_nan_or_inf_anywhere_in_float32_is_counted_and_extremes_are_not(
+    size: int, where: float, bad: float | None, side: str, extreme: float, chunk: int, seed: int
+) -> None:
+    """The float32 vectorised pass finds a chunk's NaN/Inf from its sums of squares (no per-element
+    test): one bad value at any position of any chunk is counted and left out, exactly as the numpy
+    fallback does; the largest and the smallest finite float32 are finite (their squares cannot
+    overflow a double), so they are compared, not counted."""
+    rng = np.random.default_rng(seed)
+    golden = rng.standard_normal(size).astype(np.float32)
+    target = (golden * (1 + 1e-3 * rng.standard_normal(size))).astype(np.float32)
+    golden[int(where * (size - 1))] = target[int(where * (size - 1))] = extreme
+    if bad is not None:
+        (golden if side == "golden" else target)[int((1 - where) * (size - 1))] = bad
+    native = compare_arrays(golden, target, chunk=chunk).as_dict()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(metrics, "_kernel", None)
+        fallback = compare_arrays(golden, target, chunk=chunk).as_dict()
+    for key in (*FLOAT_COLUMNS, *COUNT_COLUMNS, "compared", "flags"):
+        assert _close(native[key], fallback[key]), (key, native[key], fallback[key])
+    assert native["compared"] == size - (bad is not None)
+
+
+@needs_kernel
+@settings(max_examples=40, deadline=None)
+@given(
+    golden=hnp.arrays(np.float32, st.integers(3, 2000), elements=st.floats(-100, 100, width=32)),
+    noise=st.sampled_from([1e-4, 1e-3, 0.3]),
+    bad=st.sampled_from([math.nan, math.inf]),
+    seed=st.integers(0, 2**16),
+)
+def test_kl_with_a_nan_or_inf_is_the_kl_of_the_finite_positions(
+    golden: np.ndarray, noise: float, bad: float, seed: int
+) -> None:
+    """The KL pass has two loops: one for a pair finite everywhere (no masks), one that leaves out
+    the positions where either side is NaN/Inf.  Both within 1e-9 of the exact KL of the positions
+    finite on both sides; the segmented pass takes the same loop as the per-pair pass (bit for bit)."""
+    rng = np.random.default_rng(seed)
+    target = (golden * (1 + noise * rng.standard_normal(golden.size))).astype(np.float16)
+    for masked in (False, True):
+        t = target.copy()
+        if masked:
+            t[rng.integers(t.size)] = bad
+        got = compare_arrays(golden, t).kullback_leibler_divergence
+        finite = int(np.isfinite(t.astype(np.float32)).sum())
+        if finite < 2:
+            continue
+        want = _exact_kl(golden, t)
+        assert got is not None
+        if abs(want) < 2 * metrics.REL_EPS:
+            assert abs(got - want) <= 2 * metrics.REL_EPS, (masked, got, want)
+        else:
+            assert abs(got - want) <= 1e-9 * abs(want) + 1e-18, (masked, got, want)
+        g64, t64 = golden.astype(np.float64), t.astype(np.float64)
+        [segment] = metrics.compare_segments(g64, t64, np.array([0, golden.size], np.int64))
+        assert segment.kullback_leibler_divergence == compare_arrays(g64, t64).kullback_leibler_divergence
+
+
+@needs_kernel
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.integers(1, 3),
+    channels=st.integers(2, 9),
+    inner=st.integers(64, 700),
+    golden_type=st.sampled_from([np.float32, np.float16, np.float64, np.int8]),
+    target_type=st.sampled_from([np.float32, np.float16]),
+    chunk=st.sampled_from([7, 100, 512, metrics.CHUNK]),
+    bad=st.sampled_from([None, math.nan, math.inf]),
+    seed=st.integers(0, 2**16),
+)
+def test_the_golden_energy_per_slice_is_the_float64_sum_of_its_finite_squares(
+    n: int,
+    channels: int,
+    inner: int,
+    golden_type: type,
+    target_type: type,
+    chunk: int,
+    bad: float | None,
+    seed: int,
+) -> None:
+    """The kernel sums the golden's squares per channel (axis 1 of (N, C, inner)) while it reads
+    the pair, chunk by chunk (runs crossing chunks): each within 1e-12 of math.fsum over that
+    channel's finite values, NaN/Inf left out; every other metric as without it, bit for bit."""
+    rng = np.random.default_rng(seed)
+    scale = 20 if golden_type is np.int8 else 1
+    golden = (rng.standard_normal((n, channels, inner)) * scale).astype(golden_type)
+    if bad is not None and golden.dtype.kind == "f":
+        golden[rng.integers(n), rng.integers(channels), rng.integers(inner)] = bad
+    target = (golden.astype(np.float64) * (1 + 1e-3 * rng.standard_normal(golden.shape))).astype(target_type)
+    with np.errstate(all="ignore"):
+        m = compare_arrays(golden, target, chunk=chunk, slices=(channels, inner))
+        plain = compare_arrays(golden, target, chunk=chunk)
+    assert m.golden_energy is not None and m.golden_energy.shape == (channels,)
+    values = golden.astype(np.float64)
+    for c in range(channels):
+        finite = values[:, c][np.isfinite(values[:, c])]
+        want = math.fsum(float(v) * float(v) for v in finite.ravel())
+        assert m.golden_energy[c] == pytest.approx(want, rel=1e-12, abs=1e-300), (c, m.golden_energy[c], want)
+    for key in (*FLOAT_COLUMNS, *COUNT_COLUMNS, "compared", "flags"):
+        assert _same(m.as_dict()[key], plain.as_dict()[key]), key
+
+
+@needs_kernel
+@settings(max_examples=60, deadline=None)
+@given(
+    channels=st.integers(2, 12),
+    inner=st.integers(64, 400),
+    dead=st.sampled_from([None, 0, 1]),
+    destroyed=st.sampled_from([None, 0, 1]),
+    noise=st.sampled_from([1e-4, 1e-2, 0.3]),
+    seed=st.integers(0, 2**16),
+)
+def test_the_worst_slice_is_the_same_with_the_kernels_golden_energy(
+    channels: int, inner: int, dead: int | None, destroyed: int | None, noise: float, seed: int
+) -> None:
+    """slice_metrics' first test may take the golden's energy per slice from the kernel (float64)
+    instead of its own float32 pass: the worst slice it finds is the same (a channel destroyed,
+    a dead one, or none at all), measured the same way."""
+    rng = np.random.default_rng(seed)
+    golden = rng.standard_normal((1, channels, inner)).astype(np.float32)
+    golden[0, 0] *= 1e-3  # a small channel: a candidate when the error is large enough
+    target = (golden * (1 + noise * rng.standard_normal(golden.shape))).astype(np.float32)
+    if dead is not None:
+        golden[0, dead] = 0.0
+    if destroyed is not None:
+        target[0, destroyed] = rng.standard_normal(inner)
+    m = compare_arrays(golden, target, slices=(channels, inner))
+    assert m.root_mean_square_error is not None
+    energy = m.root_mean_square_error**2 * m.compared
+    with_kernel = slice_metrics(golden, target, 0.0, energy, m.golden_energy)
+    alone = slice_metrics(golden, target, 0.0, energy)
+    assert with_kernel == alone
