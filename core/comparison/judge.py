@@ -249,16 +249,23 @@ def judge(frame: pl.DataFrame, thresholds: Thresholds) -> pl.DataFrame:
     message = frame["message"]
     if message.null_count():
         frame = frame.with_columns(message.fill_null(""))
-    at = frame.select(pl.arg_where(pl.col("status") == "computed")).to_series()
-    if not len(at):
+    computed = frame["status"] == "computed"
+    count = computed.sum()
+    if not count:
         return frame
-    present = frame["band"].gather(at).unique().to_list() if "band" in frame.columns else None
+    whole = count == frame.height  # (every row computed, the usual final frame: no gather, no scatter)
+    rows = frame if whole else frame.filter(computed)
+    present = rows["band"].unique().to_list() if "band" in frame.columns else None
     fail_reasons, warn_reasons = _reasons(thresholds, present)
     reasons = [
         _joined("hard_fail", fail_reasons).alias("_fail"),
         _joined("hard_warn", warn_reasons).alias("_warn"),
     ]
-    judged = frame[at].select(*reasons, "notes").select(*_verdict(pl.col("_fail"), pl.col("_warn")))
+    verdict = _verdict(pl.col("_fail"), pl.col("_warn"))
+    judged = rows.lazy().select(*reasons, "notes").select(*verdict).collect()  # one query, not two
+    if whole:
+        return frame.with_columns(judged["health"], judged["message"])
+    at = computed.arg_true()
     return frame.with_columns(
         frame["health"].scatter(at, judged["health"]), frame["message"].scatter(at, judged["message"])
     )

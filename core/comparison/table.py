@@ -47,9 +47,9 @@ def shape_text(shape: Sequence[int] | None) -> str | None:
     return None if shape is None else ",".join(map(str, shape))
 
 
-def _shape_lists(text: pl.Series) -> pl.Series:
+def _shape_lists(column: str) -> pl.Expr:
     """A ``List(Int64)`` column from its text form (null stays null, ``""`` is ``[]``)."""
-    parts = text.str.split(",").list.eval(pl.element().filter(pl.element() != "").cast(pl.Int64))
+    parts = pl.col(column).str.split(",").list.eval(pl.element().filter(pl.element() != "").cast(pl.Int64))
     return parts.cast(pl.List(pl.Int64))
 
 
@@ -69,7 +69,18 @@ def _shared_text(name: str, values: Sequence[object]) -> pl.Series:
     held 6 MB; gathered from the distinct values, 1.6 MB (a 100k-row frame)."""
     codes: dict[object, int] = {}
     at = [codes.setdefault(v, len(codes)) for v in values]
+    if all(_inline(v) for v in codes):  # nothing to share: built straight (a gather is a Polars query)
+        return pl.Series(name, values, dtype=FILL_TYPES[name])
     return pl.Series(name, list(codes), dtype=FILL_TYPES[name]).gather(pl.Series(at, dtype=pl.UInt32))
+
+
+#: Bytes of a string Polars holds inside its view: no buffer of its own, nothing to share.
+_INLINE_BYTES = 12
+
+
+def _inline(value: object) -> bool:
+    """Whether Polars holds ``value`` (a text column's: str or None) inside its view."""
+    return not isinstance(value, str) or len(value.encode("utf-8", "surrogatepass")) <= _INLINE_BYTES
 
 
 def _nulls(name: str, height: int) -> pl.Series:
@@ -110,10 +121,19 @@ class RowTable:
             self.flush()
 
     def flush(self) -> None:
-        """Scatter every pending row into the series (only the columns each row sets)."""
+        """Scatter every pending row into the series (only the columns each row sets).  A number
+        column met for the first time goes from the Python values to its buffer through numpy
+        (:func:`_numbers`): no Polars series built and queried for it, ~0.2-1 ms a column of serial
+        work in the parent (each Series query runs the lazy engine)."""
         pending, self._pending, self._count = self._pending, {}, 0
         for column, (at, values) in pending.items():
-            self.scatter(column, at, _series(column, _as_filled(column, values)))
+            numbers = _numbers(column, values) if self.series[column] is None else None
+            if numbers is not None:
+                self.series[column] = _numeric_buffer(
+                    column, np.asarray(at, dtype=np.int64), *numbers, self.height
+                )
+            else:
+                self.scatter(column, at, _series(column, _as_filled(column, values)))
 
     def scatter(self, column: str, at: Sequence[int] | pl.Series, values: pl.Series) -> None:
         """Set rows ``at`` of ``column`` to ``values`` (already in the column's fill type)."""
@@ -140,13 +160,19 @@ class RowTable:
             self.scatter(column, at, values.cast(FILL_TYPES[column]))
 
     def frame(self) -> pl.DataFrame:
-        """The frame as it stands (every :data:`SCHEMA` column, in order, shapes as lists)."""
+        """The frame as it stands (every :data:`SCHEMA` column, in order, shapes as lists): one
+        Polars query over the stored series (each query costs the parent ~0.3-1 ms however few
+        the rows; the shapes, the all-null columns and the order were five)."""
         self.flush()
-        stored = pl.DataFrame(
-            [_shape_lists(s) if c in SHAPE_COLUMNS else s for c, s in self.series.items() if s is not None]
+        stored = pl.DataFrame([s for s in self.series.values() if s is not None])
+        return stored.select(
+            pl.lit(None, dtype=SCHEMA[c]).alias(c)
+            if s is None
+            else _shape_lists(c)
+            if c in SHAPE_COLUMNS
+            else c
+            for c, s in self.series.items()
         )
-        nulls = [pl.lit(None, dtype=SCHEMA[c]).alias(c) for c, s in self.series.items() if s is None]
-        return stored.with_columns(nulls).select(list(SCHEMA))
 
 
 #: Number columns first set by a scatter are built over a zeroed numpy buffer (see :func:`_numeric_column`).
@@ -166,8 +192,34 @@ def _numeric_column(column: str, at: Sequence[int] | pl.Series, values: pl.Serie
     rows = at.to_numpy() if isinstance(at, pl.Series) else np.asarray(at, dtype=np.int64)
     if values.null_count():  # (each of these Series methods runs a Polars query: ~50 us)
         rows, values = rows[values.is_not_null().to_numpy()], values.drop_nulls()
+    return _numeric_buffer(column, rows, None, values.to_numpy(), height)
+
+
+def _numbers(column: str, values: list[object]) -> tuple[np.ndarray | None, np.ndarray] | None:
+    """A number column's Python values as numpy: (positions set, None for all; the values set),
+    or None where they are not what the column's type takes exactly (a number column's values
+    are Python or numpy numbers and None; anything else goes through Polars, which says so)."""
+    kind = _NUMPY_TYPES.get(column)
+    if kind is None:
+        return None
+    present = None
+    if None in values:  # (rows that did not compute this number: a slice metric of a 1-D tensor)
+        keep = [v is not None for v in values]
+        present, values = np.array(keep, dtype=bool), [v for v in values if v is not None]
+    array = np.array(values) if values else np.zeros(0, dtype=kind)
+    if array.ndim != 1 or array.dtype.kind not in ("iu" if kind is np.int64 else "iuf"):
+        return None
+    return present, array.astype(kind, copy=False)
+
+
+def _numeric_buffer(
+    column: str, rows: np.ndarray, present: np.ndarray | None, values: np.ndarray, height: int
+) -> pl.Series:
+    """See :func:`_numeric_column`: ``values`` at ``rows`` (those where ``present``, when given)."""
+    if present is not None:
+        rows = rows[present]
     data = np.zeros(height, dtype=_NUMPY_TYPES[column])
-    data[rows] = values.to_numpy()
+    data[rows] = values
     absent = np.ones(height, dtype=bool)
     absent[rows] = False
     if not absent.any():  # every row set (the usual case): no mask to build or read

@@ -96,3 +96,29 @@ def test_no_preview_of_few_tensors(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(pipeline, "HEAD_FROM", TENSORS + 1)
     first = next(iter(compare_stream(g, t, workers=1)))
     assert not first.comparison.meta.preview and set(first.comparison.frame["health"]) == {"pending"}
+
+
+def test_the_manifest_head_is_read_as_far_as_its_first_entries(tmp_path: Path) -> None:
+    """The preview reads the manifest's fields and first entries as a stream (never the whole list);
+    a manifest that names its format only after the tensors is not previewed (the whole dump decides)."""
+    from dumpscope.core.formats.npy_dir import open_head
+
+    g, _t = _sides(tmp_path, manifest=True)
+    head = open_head(g, HEAD, HEAD)
+    assert head is not None and list(head.tensors) == [f"x{TENSORS - i:03d}" for i in range(HEAD)]
+    assert "tensor_entries" not in head.meta["manifest"]  # (how many there are is not read)
+    entries = json.loads((g / "manifest.json").read_text())["tensors"]
+    (g / "manifest.json").write_text(json.dumps({"tensors": entries, "format": "dumpscope-manifest"}))
+    assert open_head(g, HEAD, HEAD) is None
+    (g / "manifest.json").write_text(json.dumps({"format": "other", "tensors": entries}))
+    assert open_head(g, HEAD, HEAD) is None
+    (g / "manifest.json").write_text(json.dumps({"format": "dumpscope-manifest", "tensors": entries[:3]}))
+    assert open_head(g, HEAD, HEAD) is None  # fewer entries than asked for: no preview
+
+
+def test_no_preview_of_a_folder_with_other_files(tmp_path: Path) -> None:
+    g, t = _sides(tmp_path, manifest=False)
+    (g / "mapping.csv").write_text("")  # an allowed companion
+    assert next(iter(compare_stream(g, t, workers=1))).comparison.meta.preview
+    (g / "notes.txt").write_text("x")  # anything else: the whole dump decides how it is read
+    assert not next(iter(compare_stream(g, t, workers=1))).comparison.meta.preview

@@ -81,3 +81,52 @@ def test_the_row_table_uses_it_for_number_columns_only(monkeypatch) -> None:  # 
     assert calls == ["mse"]
     assert t.series["mse"].to_list() == [None, 0.5, None, 1.5]  # type: ignore[union-attr]
     assert t.series["notes"].to_list() == [None, None, "x", None]  # type: ignore[union-attr]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    column=st.sampled_from(["cosine_similarity", "sqnr_db", "nan_golden", "worst_slice", "size"]),
+    data=st.data(),
+)
+def test_a_flush_of_python_values_equals_the_polars_built_column(column: str, data: st.DataObject) -> None:
+    """The flush takes a number column's Python values (and numpy scalars, as rows carry them)
+    straight into its buffer: the same bits and nulls as a Polars series scattered into nulls."""
+    is_float = table.FILL_TYPES[column] == pl.Float64
+    scalar = FLOATS if is_float else INTS
+    height = data.draw(st.integers(1, 80))
+    rows = data.draw(st.lists(st.integers(0, height - 1), unique=True, min_size=1, max_size=height))
+    given_values = data.draw(st.lists(scalar, min_size=len(rows), max_size=len(rows)))
+    if data.draw(st.booleans()):  # as a kernel hands them over: numpy scalars
+        kind = np.float64 if is_float else np.int64
+        given_values = [None if v is None else kind(v) for v in given_values]
+    t = RowTable([], table.Thresholds.from_preset("auto", ()), "fp32")
+    t.height = height
+    t.put(table.TaskResult(rows, {column: list(given_values)}))
+    t.flush()
+    expected = table._nulls(column, height).scatter(
+        rows,
+        pl.Series(
+            column,
+            [None if v is None else v.item() if isinstance(v, np.generic) else v for v in given_values],
+            dtype=table.FILL_TYPES[column],
+        ),
+    )
+    built = t.series[column]
+    assert built is not None and built.dtype == expected.dtype and built.name == column
+    assert _bits(built) == _bits(expected)
+
+
+def test_values_numpy_would_convert_inexactly_go_through_polars() -> None:
+    """An integer column handed floats or booleans is not converted by numpy (Polars decides)."""
+    assert table._numbers("worst_slice", [1.5, 2.0]) is None
+    assert table._numbers("worst_slice", [True, False]) is None
+    assert table._numbers("worst_slice", [None, None]) is not None  # nothing set: an all-null column
+    assert table._numbers("notes", ["x"]) is None  # not a number column
+
+
+@given(st.lists(st.one_of(st.none(), st.sampled_from(["", "name", "é" * 6, "x" * 13, "exact name match"]))))
+def test_a_shared_text_column_holds_its_values(values: list[str | None]) -> None:
+    """Built straight (every distinct value short enough to sit in the view) or gathered from the
+    distinct values: the same column."""
+    built = table._shared_text("pairing", values)
+    assert built.dtype == pl.String and built.name == "pairing" and built.to_list() == values
