@@ -334,13 +334,20 @@ def _lines_above(buf: bytes, start: int, first_above: bytes | None) -> bytes | N
     return own
 
 
-def _frames_below(buf: bytes, start: int) -> Iterator[tuple[int, bytes]]:
-    """``(start, line)`` of the stack-frame lines from ``start`` on (at most :data:`MAX_BLOCK`)."""
+def _frames_below(buf: bytes, start: int, head: bytes = b"") -> Iterator[tuple[int, bytes]]:
+    """``(start, line)`` of the stack-frame lines from ``start`` on (at most :data:`MAX_BLOCK`), also behind
+    the logger header or colour code that ``head`` (the report's line above them) starts with."""
     for _ in range(MAX_BLOCK):
-        if start >= len(buf) or not _FRAME_BYTES.match(buf, start):
+        if start >= len(buf):
             return
         end = buf.find(b"\n", start)
-        yield start, buf[start : end if end >= 0 else len(buf)]
+        line = buf[start : end if end >= 0 else len(buf)]
+        if not (
+            _FRAME_BYTES.match(line)
+            or (line[:1] == head[:1] and _is_frame_of(_decoded(head), _decoded(line)))
+        ):
+            return
+        yield start, line
         if end < 0:
             return
         start = end + 1
@@ -348,6 +355,16 @@ def _frames_below(buf: bytes, start: int) -> Iterator[tuple[int, bytes]]:
 
 def _is_frame(line: str) -> bool:
     return _FRAME.match(line) is not None
+
+
+def _is_frame_of(first: str, line: str) -> bool:
+    """``line`` is a stack frame, bare or behind the logger header that ``first`` (its report's first line)
+    starts with too (their common beginning up to a ``": "`` or ``"] "``: ``[rank0]: ``, a time stamp)."""
+    if _FRAME.match(line) is not None:
+        return True
+    common = os.path.commonprefix([first, line])
+    cut = max(common.rfind(": "), common.rfind("] ")) + 2
+    return cut >= 4 and _FRAME.match(line, cut) is not None
 
 
 def _select(
@@ -389,7 +406,7 @@ def _select(
         above = _lines_above(buf, start, first_above)
         yield line_no, own, wrapped, above
         last = start
-        for frame_start, frame in _frames_below(buf, own_end + 1 if own_end >= 0 else len(buf)):
+        for frame_start, frame in _frames_below(buf, own_end + 1 if own_end >= 0 else len(buf), own):
             line_no += 1
             counted_to = last = frame_start
             yield line_no, frame, None, None
@@ -608,7 +625,9 @@ def _weak_noise(matches: list[Match], text: str, block: list[str]) -> bool:
     pkg.ErrorHandler.run(``) lend the report no error word, and a warning's frames no tool."""
     if not all(m.reason in WEAK_REASONS for m in matches):
         return False
-    own = [line for line in block if not _is_frame(line)]
+    own = [
+        line for k, line in enumerate(block) if not (_is_frame_of(block[0], line) if k else _is_frame(line))
+    ]
     if len(own) < len(block):
         if _WARNING.search(text.lstrip()[:INFO_PREFIX]) is not None:
             return True
@@ -665,7 +684,7 @@ def _continues(block: list[str], line: str) -> bool:
     being hidden under that line."""
     if len(block) >= MAX_BLOCK or not line.strip():
         return False
-    if _same_code(block[0], line) or _trt_pair(block[-1], line) or _is_frame(line):
+    if _same_code(block[0], line) or _trt_pair(block[-1], line) or _is_frame_of(block[0], line):
         return True
     if _is_traceback(block) and _EXCEPTION_LINE.match(line.lstrip()):
         return True  # the exception that ends a traceback belongs to it

@@ -153,3 +153,34 @@ def test_the_problems_do_not_depend_on_where_the_chunks_are_cut(
     assert len(whole) == 4
     monkeypatch.setattr(scan_module, "CHUNK", chunk)
     assert [(p.first_line_no, p.block) for p in problems(kb, lines)] == whole
+
+
+@pytest.mark.parametrize(
+    "prefix",
+    [
+        "[rank0]: ",
+        "E1128 12:00:00.123456  1234 session.cc:112] ",
+        "[2025-01-01T12:00:00.123Z] ",
+        "\x1b[1;31m",
+    ],
+    ids=["torchrun", "glog", "timestamp", "ansi"],
+)
+@pytest.mark.parametrize(
+    ("report", "family"), [(DML, "onnxruntime"), (JAVA, "onnxruntime")], ids=["wil", "java"]
+)
+def test_frames_behind_the_header_of_every_line_still_join_their_report(
+    kb: KnowledgeBase, prefix: str, report: list[str], family: str
+) -> None:
+    found = problems(kb, [prefix + line for line in report])
+    assert [p.first_line_no for p in found] == [len(NOISE) + 1]
+    assert len(found[0].block) == len(report)
+    assert family in families(found[0])
+
+
+def test_a_frame_behind_another_header_than_its_report_line_is_not_joined(kb: KnowledgeBase) -> None:
+    """Only the header the report's own line carries is read past: a frame-shaped line of another logger
+    after it stays out (and names no tool for it)."""
+    lines = [JAVA[0], "[2025-01-01T12:00:00.123Z] " + JAVA[1]]
+    found = problems(kb, lines)
+    assert all(len(p.block) == 1 for p in found)
+    assert all("onnxruntime" not in families(p) for p in found)
