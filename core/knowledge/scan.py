@@ -14,7 +14,6 @@ blanked) and listed in order of first appearance with their line numbers.
 from __future__ import annotations
 
 import io
-import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -314,6 +313,8 @@ pkg.Class.method(``, gdb's ``#N 0x... in``): it belongs to the report above it, 
 (``onnxruntime.dll``) count for that report, its words not as error words.  Python's ``  File "..."``
 frames are left to the traceback rules (after an unrelated line such a frame starts its own report)."""
 _FRAME_BYTES = re.compile(_FRAME_PATTERN.encode())
+_FRAME_HINT = re.compile(rb"from: |[ \t]at |#\d|\.(?:dll|exe|sys|so)/")
+"""What a frame behind a header holds (the header is looked for only then)."""
 
 
 LEAD = 3
@@ -344,7 +345,7 @@ def _frames_below(buf: bytes, start: int, head: bytes = b"") -> Iterator[tuple[i
         line = buf[start : end if end >= 0 else len(buf)]
         if not (
             _FRAME_BYTES.match(line)
-            or (line[:1] == head[:1] and _is_frame_of(_decoded(head), _decoded(line)))
+            or (_FRAME_HINT.search(line) and _is_frame_of(_decoded(head), _decoded(line)))
         ):
             return
         yield start, line
@@ -357,12 +358,24 @@ def _is_frame(line: str) -> bool:
     return _FRAME.match(line) is not None
 
 
+def _common_length(a: str, b: str) -> int:
+    """The length of the common beginning of ``a`` and ``b`` (a bisection of C-speed comparisons)."""
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
 def _is_frame_of(first: str, line: str) -> bool:
     """``line`` is a stack frame, bare or behind the logger header that ``first`` (its report's first line)
     starts with too (their common beginning up to a ``": "`` or ``"] "``: ``[rank0]: ``, a time stamp)."""
     if _FRAME.match(line) is not None:
         return True
-    common = os.path.commonprefix([first, line])
+    common = first[: _common_length(first, line)]
     cut = max(common.rfind(": "), common.rfind("] ")) + 2
     return cut >= 4 and _FRAME.match(line, cut) is not None
 
@@ -514,7 +527,7 @@ class _Scan:
         if before is not None and before.last + 1 == line_no and len(before.lines) + len(block) <= MAX_BLOCK:
             if self._known(before.start, before.lines + block, specific=True):
                 return
-        if report.lead and self._with_lead(report):
+        if report.lead[1] > 0 and self._with_lead(report):
             return
         self.previous = report
 
@@ -528,7 +541,10 @@ class _Scan:
             return None
         if _is_noise(_BENIGN_ERROR_WORDS.sub(" ", _SEVERE.sub(" ", head))):
             return None  # the level is its only error word (``[E] summary: 0 errors``)
-        lead = [line for line in report.lead if line.strip()]
+        above, count = report.lead
+        if above is None:
+            return None
+        lead = [text for text in map(_decoded, above.split(b"\n")[-min(count, LEAD) :]) if text.strip()]
         return self._known(report.start, [*lead, *report.lines], lead=len(lead)) if lead else None
 
     def _without_log_headers(self, line_no: int, block: list[str]) -> Problem | None:
@@ -747,8 +763,9 @@ class Report(NamedTuple):
     """When a line of the report is a piece of a line a terminal wrapped: the number of the last piece,
     the report's lines with that line joined back, and the number of the line they start on (the first
     piece of the report's first line)."""
-    lead: tuple[str, ...] = ()
-    """The lines right above the report that no report holds (at most :data:`LEAD`, nearest last)."""
+    lead: tuple[bytes | None, int] = (None, 0)
+    """The lines right above the report as read (at most :data:`LEAD`), and how many lines above it no
+    report holds (see :meth:`_Scan._with_lead`)."""
 
 
 def _blocks(lines: Iterator[Selected], cues: tuple[bytes, ...]) -> Iterator[Report]:
@@ -842,7 +859,7 @@ class _BlockGrouper:
         grouped as they would be without it; a line of another stream between two of them (the same
         logger's ``converter std:`` line inside a traceback) then goes into the report too."""
         if not (self.block and self._next(line_no, self.block) and _continues(self.block, text)):
-            header = _shared_header(self.block, text) if self.block else ""
+            header = _shared_header(self.block, text) if self.block and line_no <= self.last + 2 else ""
             bare = [line[len(header) :] if line.startswith(header) else line for line in self.block]
             if not (header and self._next(line_no, bare) and _continues(bare, text[len(header) :])):
                 yield from self.flush()
@@ -870,15 +887,8 @@ class _BlockGrouper:
             if any(w is not None for w in self.whole):
                 joined = [t if w is None else w for t, w in zip(self.block, self.whole, strict=True)]
                 unwrapped = (self.whole_last, joined, self.whole_start)
-            yield Report(self.start, self.last, self.block, unwrapped, self._lead())
+            yield Report(self.start, self.last, self.block, unwrapped, (self.above, self.above_count))
         self.block, self.whole, self.whole_last = [], [], 0
-
-    def _lead(self) -> tuple[str, ...]:
-        """The lines above the report that belong to no report (the previous one ends above them)."""
-        if self.above is None or self.above_count <= 0:
-            return ()
-        lines = self.above.split(b"\n")[-min(self.above_count, LEAD) :]
-        return tuple(_decoded(line) for line in lines)
 
 
 def _decoded(raw: bytes) -> str:
@@ -895,7 +905,10 @@ def _shared_header(block: list[str], line: str) -> str:
     """The logger header that the report's first line and ``line`` start with (the report's lines that
     have it are read without it): their common beginning up to its last ``": "`` or ``"] "``, when that
     is at least :data:`HEADER_MIN` characters and holds a digit (a time stamp, a pid); else ``""``."""
-    common = os.path.commonprefix([block[0], line])
+    first = block[0]
+    if first[:HEADER_MIN] != line[:HEADER_MIN]:
+        return ""
+    common = first[: _common_length(first, line)]
     cut = max(common.rfind(": "), common.rfind("] ")) + 2
     header = common[:cut] if cut >= HEADER_MIN else ""
     return header if any(c.isdigit() for c in header) else ""
