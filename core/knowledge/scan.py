@@ -247,6 +247,10 @@ class _ChunkLines:
         self.carry = b""
         self.skipping = False
         """In the tail of a monster line whose head was already judged."""
+        self.above: bytes | None = None
+        """The last lines (:data:`LEAD`) of the lines already cut: those above the next chunk's first."""
+        self.frames_next = False
+        """The last line already cut was selected (or a frame): stack frames that follow are its."""
 
     def feed(self, block: bytes) -> Iterator[Selected]:
         """The selected lines completed by the next chunk."""
@@ -258,15 +262,24 @@ class _ChunkLines:
             yield from self._without_newline(buf)
             return
         whole, self.carry = buf[: cut + 1], buf[cut + 1 :]
-        yield from _select(whole, self.prefilter, self.line_base)
-        self.line_base += whole.count(b"\n")
+        lines = whole.count(b"\n")
+        last = 0
+        for selected in _select(whole, self.prefilter, self.line_base, self.above, self.frames_next):
+            last = selected[0]
+            yield selected
+        self.frames_next = last == self.line_base + lines - 1
+        self.line_base += lines
+        tail = [line[:LONG_LINE] for line in whole[:-1].rsplit(b"\n", LEAD)[-LEAD:]]
+        if len(tail) < LEAD and self.above is not None:
+            tail = self.above.split(b"\n")[len(tail) - LEAD :] + tail
+        self.above = b"\n".join(tail)
 
     def _past_skipped_line(self, block: bytes) -> bytes:
         """What follows the end of the skipped line in ``block`` (nothing if it goes on)."""
         nl = block.find(b"\n")
         if nl < 0:
             return b""
-        self.skipping, self.line_base = False, self.line_base + 1
+        self.skipping, self.line_base, self.above, self.frames_next = False, self.line_base + 1, None, False
         return block[nl + 1 :]
 
     def _without_newline(self, buf: bytes) -> Iterator[Selected]:
@@ -280,23 +293,120 @@ class _ChunkLines:
     def finish(self) -> Iterator[Selected]:
         """The last line when the stream does not end with a newline."""
         if self.carry and not self.skipping:
-            yield from _select(self.carry, self.prefilter, self.line_base)
+            yield from _select(self.carry, self.prefilter, self.line_base, self.above, self.frames_next)
 
 
-Selected = tuple[int, bytes, "tuple[int, bytes, int] | None"]
-"""A selected line: its number, its bytes, and when a terminal wrapped it, ``(number of its last piece,
-the pieces joined back, number of its first piece)``."""
+Selected = tuple[int, bytes, "tuple[int, bytes, int] | None", "bytes | None"]
+"""A selected line: its number, its bytes, when a terminal wrapped it ``(number of its last piece,
+the pieces joined back, number of its first piece)``, and the lines above it (:data:`LEAD` at most, None
+at the start)."""
+
+_FRAME_PATTERN = (
+    r"[ \t]*(?:from: )?[\w.-]{1,120}\.(?:dll|exe|sys|so)/[\w./\\-]{1,300}\(\d{1,6}\)[ \t\r]*(?=\n|\Z)"
+    r"|[ \t]*from: [^\s()]{1,300}\(\d{1,6}\)[ \t\r]*(?=\n|\Z)"  # WIL (DirectML): from: file.cpp(N)
+    r"|[ \t]+at [\w$<>\[\]`]{1,200}(?:[./][\w$<>\[\]`]{1,200}){1,30} ?\("  # Java, C#, JavaScript
+    r"|[ \t]*#\d{1,4} +0x[0-9a-fA-F]{1,16} in "  # gdb, sanitizers
+)
+_FRAME = re.compile(_FRAME_PATTERN)
+"""A stack-frame line (Windows ``module.dll/file.cpp(N)`` and WIL's ``from: ...(N)``, an indented ``at
+pkg.Class.method(``, gdb's ``#N 0x... in``): it belongs to the report above it, and its tool markers
+(``onnxruntime.dll``) count for that report, its words not as error words.  Python's ``  File "..."``
+frames are left to the traceback rules (after an unrelated line such a frame starts its own report)."""
+_FRAME_BYTES = re.compile(_FRAME_PATTERN.encode())
+_FRAME_HINT = re.compile(rb"from: |[ \t]at |#\d|\.(?:dll|exe|sys|so)/")
+"""What a frame behind a header holds (the header is looked for only then)."""
 
 
-def _select(buf: bytes, prefilter: Prefilter, line_base: int) -> Iterator[Selected]:
-    """``(line number, line, wrapped)`` of each selected line of ``buf``.
+LEAD = 3
+"""Most lines above a report (not selected themselves) read with it when it matches nothing alone."""
+
+
+def _lines_above(buf: bytes, start: int, first_above: bytes | None) -> bytes | None:
+    """Up to :data:`LEAD` lines right above the line at ``start``, the last of ``first_above`` (the lines
+    above ``buf``) among them when there are fewer in ``buf``; None when there is none."""
+    top, found = start, 0
+    while found < LEAD and top > 0:
+        top = buf.rfind(b"\n", 0, top - 1) + 1
+        found += 1
+    own = buf[top : start - 1][-LEAD * LONG_LINE :] if found else None
+    if found < LEAD and first_above is not None:
+        more = b"\n".join(first_above.split(b"\n")[found - LEAD :])
+        return more if own is None else more + b"\n" + own
+    return own
+
+
+def _frames_below(buf: bytes, start: int, head: bytes = b"") -> Iterator[tuple[int, bytes]]:
+    """``(start, line)`` of the stack-frame lines from ``start`` on (at most :data:`MAX_BLOCK`), also behind
+    the logger header or colour code that ``head`` (the report's line above them) starts with."""
+    for _ in range(MAX_BLOCK):
+        if start >= len(buf):
+            return
+        end = buf.find(b"\n", start)
+        line = buf[start : end if end >= 0 else len(buf)]
+        if not (
+            _FRAME_BYTES.match(line)
+            or (_FRAME_HINT.search(line) and _is_frame_of(_decoded(head), _decoded(line)))
+        ):
+            return
+        yield start, line
+        if end < 0:
+            return
+        start = end + 1
+
+
+def _is_frame(line: str) -> bool:
+    return _FRAME.match(line) is not None
+
+
+def _common_length(a: str, b: str) -> int:
+    """The length of the common beginning of ``a`` and ``b`` (a bisection of C-speed comparisons)."""
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _is_frame_of(first: str, line: str) -> bool:
+    """``line`` is a stack frame, bare or behind the logger header that ``first`` (its report's first line)
+    starts with too (their common beginning up to a ``": "`` or ``"] "``: ``[rank0]: ``, a time stamp)."""
+    if _FRAME.match(line) is not None:
+        return True
+    common = first[: _common_length(first, line)]
+    cut = max(common.rfind(": "), common.rfind("] ")) + 2
+    return cut >= 4 and _FRAME.match(line, cut) is not None
+
+
+def _select(
+    buf: bytes,
+    prefilter: Prefilter,
+    line_base: int,
+    first_above: bytes | None = None,
+    frames_first: bool = False,
+) -> Iterator[Selected]:
+    """``(line number, line, wrapped, above)`` of each selected line of ``buf``, and of the stack-frame lines
+    right below one (:data:`_FRAME`: they carry no cue word, but belong to the report above them; with
+    ``frames_first``, the line above ``buf`` was selected and frames at its start are its).
+    ``above`` is the lines just above a selected line (``first_above``: the last lines above ``buf``): the
+    context a report is read with when it matches nothing alone (:meth:`_Scan._with_lead`), and a line of
+    another stream interleaved into a report (see :func:`_shared_header`).
 
     When the line is a piece of a line cut by a terminal's hard wrap (pieces exactly :data:`WRAP_WIDTHS`
     characters long), ``wrapped`` holds the pieces before and after it joined back: the scan looks the
     line up alone first and the joined line only when the line alone matches nothing, so a line that is
     merely as long as a terminal is never glued to the next one."""
-    counted_to, line_no = 0, line_base
+    counted_to, line_no, last = 0, line_base, -1
+    if frames_first:
+        for frame_start, frame in _frames_below(buf, 0):
+            line_no += 1 if last >= 0 else 0
+            counted_to = last = frame_start
+            yield line_no, frame, None, None
     for start in prefilter.line_starts(buf):
+        if start <= last:  # a frame line already yielded
+            continue
         line_no += buf.count(b"\n", counted_to, start)
         counted_to = start
         first, end = _unwrapped(buf, start)
@@ -306,7 +416,13 @@ def _select(buf: bytes, prefilter: Prefilter, line_base: int) -> Iterator[Select
         pieces = line.count(b"\n")
         before = buf.count(b"\n", first, start)
         wrapped = (line_no + pieces - before, _join_pieces(line), line_no - before) if pieces else None
-        yield line_no, own, wrapped
+        above = _lines_above(buf, start, first_above)
+        yield line_no, own, wrapped, above
+        last = start
+        for frame_start, frame in _frames_below(buf, own_end + 1 if own_end >= 0 else len(buf), own):
+            line_no += 1
+            counted_to = last = frame_start
+            yield line_no, frame, None, None
 
 
 WRAP_WIDTHS = frozenset({80, 100, 120, 132, 160, 200})
@@ -411,7 +527,25 @@ class _Scan:
         if before is not None and before.last + 1 == line_no and len(before.lines) + len(block) <= MAX_BLOCK:
             if self._known(before.start, before.lines + block, specific=True):
                 return
+        if report.lead[1] > 0 and self._with_lead(report):
+            return
         self.previous = report
+
+    def _with_lead(self, report: Report) -> Problem | None:
+        """A report at an error level (``ERROR``, ``[E]``, glog's ``E1128``) that matches nothing, looked up
+        with the lines right above it that no report holds (``Using libX.so version N`` ... then ``ERROR at
+        line N: Failed to create ...``): the tool those lines name counts for it, wording alone does not.
+        The problem still starts at the report's own first line."""
+        head = report.lines[0]
+        if _SEVERE.search(head.lstrip()[:INFO_PREFIX]) is None:
+            return None
+        if _is_noise(_BENIGN_ERROR_WORDS.sub(" ", _SEVERE.sub(" ", head))):
+            return None  # the level is its only error word (``[E] summary: 0 errors``)
+        above, count = report.lead
+        if above is None:
+            return None
+        lead = [text for text in map(_decoded, above.split(b"\n")[-min(count, LEAD) :]) if text.strip()]
+        return self._known(report.start, [*lead, *report.lines], lead=len(lead)) if lead else None
 
     def _without_log_headers(self, line_no: int, block: list[str]) -> Problem | None:
         """The report looked up with its lines' logger headers removed (None when it has none, or when it
@@ -433,10 +567,16 @@ class _Scan:
         )
 
     def _known(
-        self, line_no: int, block: list[str], specific: bool = False, besides: frozenset[str] = frozenset()
+        self,
+        line_no: int,
+        block: list[str],
+        specific: bool = False,
+        besides: frozenset[str] = frozenset(),
+        lead: int = 0,
     ) -> Problem | None:
         """The problem the report is (a repeat is counted, a new one kept); None when it matches nothing
-        (or, with ``specific``, nothing by code or pattern; or its best entry is one of ``besides``)."""
+        (or, with ``specific``, nothing by code or pattern; or its best entry is one of ``besides``).
+        ``lead``: how many of ``block``'s lines are context above the report (see :func:`_problem`)."""
         key = group_key("\n".join(block))
         known = self.problems.get(key)
         if known is not None and known.matches[0].entry.id not in besides:
@@ -444,7 +584,7 @@ class _Scan:
             return known
         if known is not None or key in self.unmatched or (specific and key in self.unspecific):
             return None
-        problem = _problem(self.kb, key, line_no, block)
+        problem = _problem(self.kb, key, line_no, block, lead)
         if problem is not None and besides and problem.matches[0].entry.id in besides:
             return None
         if problem is not None and specific and not _specific(problem):
@@ -469,14 +609,18 @@ class _Scan:
         return True
 
 
-def _problem(kb: KnowledgeBase, key: str, line_no: int, block: list[str]) -> Problem | None:
-    """The problem a report (one line or a block) is, or None when nothing strong enough matches."""
+def _problem(kb: KnowledgeBase, key: str, line_no: int, block: list[str], lead: int = 0) -> Problem | None:
+    """The problem a report (one line or a block) is, or None when nothing strong enough matches.  With
+    ``lead`` context lines first, a match by wording alone does not count and the error words must be the
+    report's own."""
     text = "\n".join(block)
     matches = [m for m in kb.lookup(text, top=3) if m.reason != "words" or m.score >= LOG_WORDS_MIN]
-    if not matches or _weak_noise(matches, text):
+    if lead:
+        matches = [m for m in matches if m.reason != "words"]
+    if not matches or _weak_noise(matches, "\n".join(block[lead:]), block[lead:]):
         return None
     return Problem(
-        text=block[0].strip(),
+        text=block[lead].strip(),
         first_line_no=line_no,
         matches=matches,
         line_numbers=[line_no],
@@ -490,12 +634,20 @@ def _specific(problem: Problem) -> bool:
     return any(m.reason.split("+", 1)[0] in SPECIFIC for m in problem.matches)
 
 
-def _weak_noise(matches: list[Match], text: str) -> bool:
+def _weak_noise(matches: list[Match], text: str, block: list[str]) -> bool:
     """Only weak matches (wording, the tool's family) on a line without an error word, or whose error words
     are only names and counts (``retry_on_failure``, ``--error-limit``, ``0 errors``), or that its tool
-    logged at an informational level (``[I]``, ``INFO``, glog's ``I1128``)."""
+    logged at an informational level (``[I]``, ``INFO``, glog's ``I1128``).  Stack frames (``at
+    pkg.ErrorHandler.run(``) lend the report no error word, and a warning's frames no tool."""
     if not all(m.reason in WEAK_REASONS for m in matches):
         return False
+    own = [
+        line for k, line in enumerate(block) if not (_is_frame_of(block[0], line) if k else _is_frame(line))
+    ]
+    if len(own) < len(block):
+        if _WARNING.search(text.lstrip()[:INFO_PREFIX]) is not None:
+            return True
+        text = "\n".join(own)
     return _is_noise(_BENIGN_ERROR_WORDS.sub(" ", text)) or _informational(text)
 
 
@@ -510,6 +662,8 @@ _INFORMATIONAL = re.compile(
     r"|\[[IV]:onnxruntime:"
 )
 _SEVERE = re.compile(r"\[(?:E|F|W|ERROR|FATAL|WARN|WARNING)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^[EFW]\d{4} \d\d:")
+_WARNING = re.compile(r"\[(?:W|WARN|WARNING)\]|\bWARN(?:ING)?\b|^W\d{4} \d\d:|(?i:warning:)|Warning\b")
+"""A report's head at a warning level (its frames are a warning's, not a failure's)."""
 INFO_PREFIX = 80
 """How far into a line its log level is looked for."""
 
@@ -546,7 +700,7 @@ def _continues(block: list[str], line: str) -> bool:
     being hidden under that line."""
     if len(block) >= MAX_BLOCK or not line.strip():
         return False
-    if _same_code(block[0], line) or _trt_pair(block[-1], line):
+    if _same_code(block[0], line) or _trt_pair(block[-1], line) or _is_frame_of(block[0], line):
         return True
     if _is_traceback(block) and _EXCEPTION_LINE.match(line.lstrip()):
         return True  # the exception that ends a traceback belongs to it
@@ -609,15 +763,21 @@ class Report(NamedTuple):
     """When a line of the report is a piece of a line a terminal wrapped: the number of the last piece,
     the report's lines with that line joined back, and the number of the line they start on (the first
     piece of the report's first line)."""
+    lead: tuple[bytes | None, int] = (None, 0)
+    """The lines right above the report as read (at most :data:`LEAD`), and how many lines above it no
+    report holds (see :meth:`_Scan._with_lead`)."""
 
 
 def _blocks(lines: Iterator[Selected], cues: tuple[bytes, ...]) -> Iterator[Report]:
     """Group consecutive candidate lines into reports."""
     grouper = _BlockGrouper()
-    for line_no, raw, wrapped in lines:
+    for line_no, raw, wrapped, above in lines:
         text = _text(raw, cues)
         yield from grouper.add(
-            line_no, text, None if wrapped is None else (wrapped[0], _text(wrapped[1], cues), wrapped[2])
+            line_no,
+            text,
+            None if wrapped is None else (wrapped[0], _text(wrapped[1], cues), wrapped[2]),
+            above,
         )
     yield from grouper.flush()
 
@@ -680,28 +840,46 @@ class _BlockGrouper:
         self.whole: list[str | None] = []
         """Per line, the wrapped line it is a piece of, joined back (None when it is no piece)."""
         self.whole_last = 0
+        self.above: bytes | None = None
+        """The lines above the report's first line (see :data:`Report.lead`), as read."""
+        self.above_count = 0
+        """How many lines lie between the report and the one before it."""
         self.whole_start = 0
         """Where the report starts with its wrapped lines joined back (before ``start`` when its first line
         is a later piece of a wrapped line)."""
 
-    def add(self, line_no: int, text: str, wrapped: tuple[int, str, int] | None = None) -> Iterator[Report]:
+    def add(
+        self, line_no: int, text: str, wrapped: tuple[int, str, int] | None = None, above: bytes | None = None
+    ) -> Iterator[Report]:
         """Extend the report with the next candidate line, or close it and start a new one (``wrapped``:
         the number of the last piece, the joined line and the number of the first piece, when the line is
-        a piece of a wrapped line)."""
-        if not (self.block and self._next(line_no) and _continues(self.block, text)):
-            yield from self.flush()
-            self.start = line_no
-            self.whole_start = line_no if wrapped is None else wrapped[2]
+        a piece of a wrapped line; ``above``: the lines above it).
+
+        Lines that all start with one logger header (``[2019-12-18 13:44:04Z]: converter err: ``) are
+        grouped as they would be without it; a line of another stream between two of them (the same
+        logger's ``converter std:`` line inside a traceback) then goes into the report too."""
+        if not (self.block and self._next(line_no, self.block) and _continues(self.block, text)):
+            header = _shared_header(self.block, text) if self.block and line_no <= self.last + 2 else ""
+            bare = [line[len(header) :] if line.startswith(header) else line for line in self.block]
+            if not (header and self._next(line_no, bare) and _continues(bare, text[len(header) :])):
+                yield from self.flush()
+                self.start = line_no
+                self.whole_start = line_no if wrapped is None else wrapped[2]
+                self.above, self.above_count = above, line_no - self.last - 1
+            elif line_no == self.last + 2 and above is not None:
+                self.block.append(_decoded(above.rsplit(b"\n", 1)[-1]))
+                self.whole.append(None)
         self.block.append(text)
         self.whole.append(None if wrapped is None else wrapped[1])
         if wrapped is not None:
             self.whole_last = max(self.whole_last, wrapped[0])
         self.last = line_no
 
-    def _next(self, line_no: int) -> bool:
-        """Whether ``line_no`` follows the report: the next line, or inside a Python traceback the line
-        after a frame's source line (which carries no cue and so never reaches the grouper)."""
-        return line_no == self.last + 1 or (line_no == self.last + 2 and _is_traceback(self.block))
+    def _next(self, line_no: int, block: list[str]) -> bool:
+        """Whether ``line_no`` follows the report (whose lines are ``block``): the next line, or inside a
+        Python traceback the line after a frame's source line (which carries no cue and so never reaches
+        the grouper)."""
+        return line_no == self.last + 1 or (line_no == self.last + 2 and _is_traceback(block))
 
     def flush(self) -> Iterator[Report]:
         if self.block:
@@ -709,8 +887,31 @@ class _BlockGrouper:
             if any(w is not None for w in self.whole):
                 joined = [t if w is None else w for t, w in zip(self.block, self.whole, strict=True)]
                 unwrapped = (self.whole_last, joined, self.whole_start)
-            yield Report(self.start, self.last, self.block, unwrapped)
+            yield Report(self.start, self.last, self.block, unwrapped, (self.above, self.above_count))
         self.block, self.whole, self.whole_last = [], [], 0
+
+
+def _decoded(raw: bytes) -> str:
+    """A line that is not selected, as text (decoded, colour codes removed)."""
+    text = raw[:LONG_LINE].decode("utf-8", errors="replace").rstrip("\r")
+    return _ANSI.sub("", text) if "\x1b" in text else text
+
+
+HEADER_MIN = 12
+"""Shortest logger header (:func:`_shared_header`) stripped when grouping."""
+
+
+def _shared_header(block: list[str], line: str) -> str:
+    """The logger header that the report's first line and ``line`` start with (the report's lines that
+    have it are read without it): their common beginning up to its last ``": "`` or ``"] "``, when that
+    is at least :data:`HEADER_MIN` characters and holds a digit (a time stamp, a pid); else ``""``."""
+    first = block[0]
+    if first[:HEADER_MIN] != line[:HEADER_MIN]:
+        return ""
+    common = first[: _common_length(first, line)]
+    cut = max(common.rfind(": "), common.rfind("] ")) + 2
+    header = common[:cut] if cut >= HEADER_MIN else ""
+    return header if any(c.isdigit() for c in header) else ""
 
 
 def _is_noise(text: str) -> bool:
