@@ -9,6 +9,7 @@ Numbers come from :mod:`dumpscope.core`; this module only decides what to show.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from functools import partial, wraps
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
@@ -137,6 +138,8 @@ class DumpscopeApp(App[int]):
         self.rows: LayerRows | None = None
         self.search: Query = Query()
         self._cancelled = False
+        self._preview_painted = threading.Event()
+        """Set once a comparison's preview is on screen: the worker opens the whole dumps after it."""
         self._list_height: int | None = None
         self._judged: tuple[int, int] | None = None
         """``(done, total)`` of a cancelled comparison not diagnosed yet (`d` diagnoses what was judged)."""
@@ -409,7 +412,8 @@ class DumpscopeApp(App[int]):
     @work(thread=True, exclusive=True, group="compare", exit_on_error=False)
     def _compare(self, request: CompareRequest) -> None:
         """Run the comparison off the UI thread, the growing table posted as it fills."""
-        stream_comparison(self.post_message, request)
+        self._preview_painted.clear()
+        stream_comparison(self.post_message, request, self._preview_painted)
 
     def on_dumpscope_app_counted(self, message: Counted) -> None:
         """More rows compared (the table itself follows less often): the summary's count moves."""
@@ -423,6 +427,7 @@ class DumpscopeApp(App[int]):
         try:
             if message.comparison.meta.preview:  # the first rows: the whole dumps are still opening
                 self.progress = (0, 0)
+                self.call_after_refresh(self._preview_painted.set)
             else:
                 self.progress = None if message.done >= message.total else (message.done, message.total)
             self._show_comparison(message.comparison)

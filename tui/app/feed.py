@@ -9,6 +9,7 @@ namespace, so their handlers stay ``on_dumpscope_app_progressed`` and so on.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -26,6 +27,10 @@ TABLE_INTERVAL_S = 1.0
 """How often the streamed table is rebuilt and shown while a comparison fills."""
 COUNT_INTERVAL_S = 0.2
 """How often the summary's ``comparing N/M`` count moves."""
+PREVIEW_PAINT_WAIT_S = 1.0
+"""After posting the preview, the longest the comparison waits for the app to paint it before it opens
+the whole dumps: opening them starts with reading a manifest of 100k entries whole, ~0.2-0.3 s that hold
+the GIL and would hold back the preview's paint."""
 
 
 class Throttle:
@@ -149,8 +154,11 @@ def compare_three_way(post: Post, request: CompareRequest) -> None:
         post(LoadFailed(describe_error(exc)))
 
 
-def stream_comparison(post: Post, request: CompareRequest) -> None:
+def stream_comparison(post: Post, request: CompareRequest, painted: threading.Event | None = None) -> None:
     """In a thread worker: run the comparison, posting the growing table as it fills.
+
+    ``painted``: set by the app once a posted preview is on screen; the whole dumps are opened after it
+    (or after :data:`PREVIEW_PAINT_WAIT_S`).
 
     The growing table comes every :data:`TABLE_INTERVAL_S` (each one is a frame build in
     this thread and a column refresh on the UI thread: at 10k rows, four a second made the
@@ -181,6 +189,8 @@ def stream_comparison(post: Post, request: CompareRequest) -> None:
                 if request.stage:
                     cmp = replace(cmp, meta=replace(cmp.meta, stage=request.stage))
                 post(Progressed(cmp, progress.done, progress.total))
+                if painted is not None and cmp.meta.preview:
+                    painted.wait(PREVIEW_PAINT_WAIT_S)
         finally:
             close = getattr(stream, "close", None)  # a generator holds the thread pool: release it now
             if close is not None:

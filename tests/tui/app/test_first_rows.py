@@ -94,3 +94,30 @@ async def test_a_cancel_while_the_dumps_open_claims_nothing(
         assert app.progress is None and app.rows.n == HEAD
         assert "first divergent: not known" in text and "no divergent layer" not in text
         assert "d diagnoses" not in text and app._judged is None
+
+
+async def test_the_whole_dumps_open_after_the_preview_is_painted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Opening the whole dumps starts by reading a manifest whole (~0.2-0.3 s holding the GIL on 100k
+    entries): the worker waits until the app has painted the preview, so that read cannot hold it back."""
+    g, t = _sides(tmp_path)
+    app = DumpscopeApp(CompareRequest(g, t, workers=1))
+    painted_when_opened: list[bool] = []
+    real = pipeline._prepare
+
+    def recording(*args, **kwargs):  # type: ignore[no-untyped-def]
+        painted_when_opened.append(app._preview_painted.is_set())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "_prepare", recording)
+    monkeypatch.setattr(pipeline, "HEAD_ROWS", HEAD)
+    monkeypatch.setattr(pipeline, "HEAD_FROM", HEAD)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(400):
+            if app.comparison is not None and app.progress is None and app.rows and app.rows.n == TENSORS:
+                break
+            await pilot.pause(0.05)
+        await settle(pilot)
+        assert app.rows is not None and app.rows.n == TENSORS
+    assert painted_when_opened and all(painted_when_opened)
