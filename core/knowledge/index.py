@@ -137,7 +137,7 @@ class Postings:
             self.always.remove(i)
         self.families[e.family] = self.families.get(e.family, 1) - 1
 
-    def to_json(self, entries: int) -> dict[str, Any]:
+    def as_json(self, entries: int) -> dict[str, Any]:
         """The index's form: lists packed into strings, words sorted, and the norms of ``entries``
         entries (computed over the sorted words, as a knowledge base would compute them)."""
         words = {w: ids for w, ids in sorted(self._lists("by_word").items())}
@@ -273,7 +273,7 @@ def build_index(text: str) -> dict[str, Any]:
         "ids": ids,
         "offsets": offsets,
         "requires": requires,
-        "postings": postings.to_json(len(ids)),
+        "postings": postings.as_json(len(ids)),
     }
 
 
