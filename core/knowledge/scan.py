@@ -537,9 +537,9 @@ class _Scan:
         line N: Failed to create ...``): the tool those lines name counts for it, wording alone does not.
         The problem still starts at the report's own first line."""
         head = report.lines[0]
-        if _SEVERE.search(head.lstrip()[:INFO_PREFIX]) is None:
+        if _ERROR_LEVEL.search(head.lstrip()[:INFO_PREFIX]) is None:  # (a warning's context stays apart)
             return None
-        if _is_noise(_BENIGN_ERROR_WORDS.sub(" ", _SEVERE.sub(" ", head))):
+        if _is_noise(_BENIGN_ERROR_WORDS.sub(" ", _ERROR_LEVEL.sub(" ", head))):
             return None  # the level is its only error word (``[E] summary: 0 errors``)
         above, count = report.lead
         if above is None:
@@ -661,7 +661,11 @@ _INFORMATIONAL = re.compile(
     r"\[(?:I|V|D|INFO|DEBUG|VERBOSE|TRACE)\]|\b(?:INFO|DEBUG|VERBOSE|TRACE)\b|^[IVD]\d{4} \d\d:\d\d:\d\d"
     r"|\[[IV]:onnxruntime:"
 )
-_SEVERE = re.compile(r"\[(?:E|F|W|ERROR|FATAL|WARN|WARNING)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^[EFW]\d{4} \d\d:")
+_ERROR_LEVEL_PATTERN = r"\[(?:E|F|ERROR|FATAL)\]|\b(?:ERROR|FATAL|CRITICAL)\b|^[EF]\d{4} \d\d:"
+_ERROR_LEVEL = re.compile(_ERROR_LEVEL_PATTERN)
+"""A line logged at an error level (``ERROR``, ``[E]``, glog's ``E1128``)."""
+_SEVERE = re.compile(rf"{_ERROR_LEVEL_PATTERN}|\[(?:W|WARN|WARNING)\]|^W\d{{4}} \d\d:")
+"""A line logged at an error or warning level."""
 _WARNING = re.compile(r"\[(?:W|WARN|WARNING)\]|\bWARN(?:ING)?\b|^W\d{4} \d\d:|(?i:warning:)|Warning\b")
 """A report's head at a warning level (its frames are a warning's, not a failure's)."""
 INFO_PREFIX = 80

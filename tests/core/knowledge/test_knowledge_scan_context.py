@@ -138,6 +138,7 @@ def test_an_error_line_is_read_with_the_lines_above_it_when_it_matches_nothing_a
     [
         ["Using libQnnHtp.so version 2.20", "[E] summary: 0 errors, 0 failures"],  # no error at all
         ["Using libQnnHtp.so version 2.20", "Note: a failed download is retried"],  # not at an error level
+        ["Using libQnnHtp.so version 2.20", "[W] could not open the cache file, rebuilding it"],  # a warning
     ],
 )
 def test_lines_above_do_not_make_a_benign_line_a_problem(kb: KnowledgeBase, lines: list[str]) -> None:
