@@ -8,11 +8,11 @@ the tool's source tree (``onnxruntime/core/``, ``paddle2onnx``).  Paths are exac
 the raw text.  Detection is a handful of ``in`` tests per family: no regular expression.
 The markers, their weights and where each was read are in :mod:`.markers`.
 
-onnxruntime is also recognised by its own wording when a message quotes one of its error texts
-without any marker: the word 4-grams of the error texts compiled into its binaries, less those
-onnx's binary or another tool's entries also hold (``ort_source_grams.json``, built by
-``bench/build_ort_source_grams.py``), count as one marker (:data:`ORT_SOURCE_MEDIUM` /
-:data:`ORT_SOURCE_STRONG` distinct 4-grams).
+A tool is also recognised by its own wording when a message quotes one of its error texts without
+any marker: the word 4-grams of the error texts compiled into the binaries it ships, less those
+another family's binaries or entries also hold (``source_grams.json``, built by
+``bench/build_source_grams.py`` from onnxruntime's, onnx's, QNN's, OpenVINO's and TensorRT's wheels),
+count as one marker of that family (:data:`SOURCE_COUNTS` distinct 4-grams: MEDIUM, then STRONG).
 
 The result ranks families by evidence: first by the strongest single marker found, then by
 the sum of the weights, so a tool named by a marker only it prints is not out-voted by a
@@ -75,7 +75,8 @@ def _evidence(
             family: _found(markers, low if family == "onnxruntime" else others)
             for family, markers in table.items()
         }
-        found["onnxruntime"] += _source_text(low)
+        for family, hits in _source_text(low).items():
+            found.setdefault(family, []).extend(hits)
     return {family: _summary(hits) for family, hits in found.items() if hits}
 
 
@@ -112,47 +113,74 @@ def _summary(hits: list[tuple[int, int]]) -> tuple[int, int, int]:
     return max(weights), sum(weights), -min(pos for _, pos in hits)
 
 
-ORT_SOURCE_MEDIUM = 2
-"""Distinct onnxruntime-only word 4-grams that count as a :data:`MEDIUM` marker of onnxruntime."""
-ORT_SOURCE_STRONG = 4
-"""... and as a :data:`STRONG` one (thresholds set on the dev messages: no other tool's dev message has
-two; :mod:`bench.build_ort_source_grams` says how the 4-grams were read out of onnxruntime's binaries)."""
-ORT_SOURCE_WINDOW = 32 * 1024
-"""Only the first 32 KiB of a text are searched for onnxruntime's wording (a word-by-word walk, unlike
-the markers' ``in`` tests; an error message is far shorter, a whole pasted log is scanned line by line)."""
+SOURCE_COUNTS: dict[str, tuple[int, int]] = {
+    "onnxruntime": (2, 4),
+    "onnx": (2, 4),
+    "qualcomm": (2, 4),
+    "openvino": (2, 4),
+    "tensorrt": (2, 4),
+}
+"""family -> the distinct 4-grams of its own binaries' error texts (``source_grams.json``) that count as a
+:data:`MEDIUM` marker of that family, and as a :data:`STRONG` one.  Set on the dev messages only: two is
+the lowest count that no other tool's dev message reaches for onnx, QNN, OpenVINO and TensorRT (several
+reach one); onnxruntime's two (set before the other families were read) is reached by one QNN Genie dev
+message, which QNN's own markers name first.  Four, the STRONG count, is reached by no other tool's dev
+message.  A family absent here is not recognised by its wording (its 4-grams stay in the table, so they
+count for no other family)."""
+SOURCE_WINDOW = 32 * 1024
+"""Only the first 32 KiB of a text are searched for a tool's wording (a word-by-word walk, unlike the
+markers' ``in`` tests; an error message is far shorter, a whole pasted log is scanned line by line)."""
 _WORD = re.compile(r"[a-z]+")
 
 
 @functools.cache
-def _ort_grams() -> array[int]:
-    """The CRC-32s of the word 4-grams only onnxruntime's own error texts contain, sorted (read once;
-    searched by bisection: building a set of them would cost more than a message's few look-ups)."""
-    packed = array("I", bytes.fromhex(json.loads(package_bytes("ort_source_grams.json"))["crc32_le_hex"]))
+def _source_grams() -> tuple[tuple[str, ...], array[int], bytes]:
+    """The families of ``source_grams.json``, the CRC-32s of every family's own word 4-grams (sorted; the
+    table ``source_grams.bin``) and each one's family index (read once, as stored; searched by bisection:
+    building a set of them would cost more than a message's few look-ups)."""
+    doc = json.loads(package_bytes("source_grams.json"))
+    table = package_bytes(doc["table"])
+    n = len(table) // 5
+    keys = array("I", table[: 4 * n])
     if sys.byteorder != "little":
-        packed.byteswap()
-    return packed
+        keys.byteswap()
+    return tuple(r["family"] for r in doc["families"]), keys, table[4 * n :]
 
 
-def _is_ort_gram(key: int, known: array[int]) -> bool:
-    i = bisect.bisect_left(known, key)
-    return i < len(known) and known[i] == key
-
-
-def _source_text(low: str) -> list[tuple[int, int]]:
-    """onnxruntime's own wording (a message that quotes its error texts without naming it): one
-    ``(weight, position)`` hit when enough distinct 4-grams of its binaries' error texts occur."""
-    known = _ort_grams()
-    words = list(_WORD.finditer(low[:ORT_SOURCE_WINDOW]))
-    found: set[int] = set()
-    first = -1
+def source_gram_counts(low: str) -> dict[str, tuple[int, int]]:
+    """family -> (distinct 4-grams of its own binaries' error texts found in the lower-cased text, where
+    the first starts), for the families with any."""
+    families, keys, owners = _source_grams()
+    words = list(_WORD.finditer(low[:SOURCE_WINDOW]))
+    seen: set[int] = set()
+    counts: dict[str, tuple[int, int]] = {}
     for i in range(len(words) - 3):
         key = zlib.crc32(" ".join(m.group() for m in words[i : i + 4]).encode())
-        if key not in found and _is_ort_gram(key, known):
-            found.add(key)
-            first = words[i].start() if first < 0 else first
-    if len(found) >= ORT_SOURCE_STRONG:
-        return [(STRONG, first)]
-    return [(MEDIUM, first)] if len(found) >= ORT_SOURCE_MEDIUM else []
+        if key in seen:
+            continue
+        seen.add(key)
+        j = bisect.bisect_left(keys, key)
+        if j < len(keys) and keys[j] == key:
+            family = families[owners[j]]
+            n, first = counts.get(family, (0, words[i].start()))
+            counts[family] = (n + 1, first)
+    return counts
+
+
+def _source_text(low: str) -> dict[str, list[tuple[int, int]]]:
+    """A tool's own wording (a message that quotes its error texts without naming it): per family, one
+    ``(weight, position)`` hit when enough distinct 4-grams of its binaries' error texts occur
+    (:data:`SOURCE_COUNTS`)."""
+    hits: dict[str, list[tuple[int, int]]] = {}
+    for family, (n, first) in source_gram_counts(low).items():
+        if family not in SOURCE_COUNTS:
+            continue
+        medium, strong = SOURCE_COUNTS[family]
+        if n >= strong:
+            hits[family] = [(STRONG, first)]
+        elif n >= medium:
+            hits[family] = [(MEDIUM, first)]
+    return hits
 
 
 def _counts(marker: str, low: str) -> bool:
