@@ -27,6 +27,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,7 +70,11 @@ for path in sys.argv[1:]:
 
 
 def run(args: list[str], env: dict[str, str] | None = None) -> str:
-    done = subprocess.run(args, capture_output=True, text=True, timeout=600, env=env, check=False)
+    """What the command printed (run in a scratch folder: shape inference leaves a temporary model behind)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        done = subprocess.run(
+            args, capture_output=True, text=True, timeout=600, env=env, cwd=tmp, check=False
+        )
     return done.stdout + done.stderr
 
 
