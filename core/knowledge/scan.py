@@ -466,12 +466,13 @@ def _wraps(piece: bytes, buf: bytes, below: int) -> bool:
     """``piece`` is a hard-wrapped piece whose line goes on at ``below`` in ``buf``: it is exactly as wide
     as a terminal, it does not end in a rule (``=====``, ``-----``: a banner as wide as the terminal), and
     the line below does not start a record of its own (a level marker, a time stamp, a logger's header,
-    an exception: a terminal's cut falls anywhere in a line's text, never at a fresh log record)."""
-    return (
-        _wrap_width(piece)
-        and _RULE_END.search(piece) is None
-        and _RECORD_START.match(_decoded(buf[below : below + 80])) is None
-    )
+    an exception: a terminal's cut falls anywhere in a line's text, never at a fresh log record) nor is
+    redrawn with carriage returns (a progress bar: a fresh write)."""
+    if not _wrap_width(piece) or _RULE_END.search(piece) is not None:
+        return False
+    end = buf.find(b"\n", below)
+    line = buf[below : end if end >= 0 else len(buf)][:LONG_LINE].rstrip(b"\r")
+    return b"\r" not in line and _RECORD_START.match(_decoded(line[:80])) is None
 
 
 _RULE_END = re.compile(rb"([^\w\s])\1{3}[\r]?\Z")
@@ -486,7 +487,7 @@ _RECORD_START = re.compile(
     r"|[EWIDF] [A-Z][A-Za-z]{1,20}:"  # E RKNN:
     r"|\[rank\d{1,6}\]:"
     r"|Traceback \(most recent call last\)"
-    r"|[A-Za-z_][\w.]{0,80}(?:Error|Exception|Warning): "
+    r"|(?:[A-Za-z_][\w.]{0,80})?(?:Error|Exception|Warning): "
     r")"
 )
 """The start of a log record (what the line after a terminal's hard wrap never starts with)."""
@@ -571,7 +572,7 @@ class _Scan:
             if _RECORD_START.match(block[0]) is None:  # one line split at a space (see :meth:`_split`)
                 joined = [*before.lines[:-1], f"{before.lines[-1].rstrip()} {block[0].strip()}", *block[1:]]
                 if _reads_as_error(joined) and self._known(
-                    before.start, joined, no_words=True, needs=_joined_needs(before.lines[0])
+                    before.start, joined, no_words=True, joined=True, needs=_joined_needs(before.lines[0])
                 ):
                     return
         if report.lead[1] > 0 and self._with_lead(report):
@@ -610,7 +611,7 @@ class _Scan:
             lines = [*report.lines[:-1], f"{report.lines[-1].rstrip()} {below}"]
             needs = _joined_needs(report.lines[0])
             found = (
-                self._known(report.start, lines, no_words=True, needs=needs)
+                self._known(report.start, lines, no_words=True, joined=True, needs=needs)
                 if _reads_as_error(lines)
                 else None
             )
@@ -628,7 +629,7 @@ class _Scan:
         joined = [f"{line} {first.lstrip()}", *report.lines[1:]]
         if not _reads_as_error(joined):
             return None
-        return self._known(report.start - 1, joined, no_words=True, needs=_joined_needs(line))
+        return self._known(report.start - 1, joined, no_words=True, joined=True, needs=_joined_needs(line))
 
     def _without_log_headers(self, line_no: int, block: list[str]) -> Problem | None:
         """The report looked up with its lines' logger headers removed (None when it has none, or when it
@@ -658,13 +659,16 @@ class _Scan:
         lead: int = 0,
         no_words: bool = False,
         needs: tuple[str, ...] = (),
+        joined: bool = False,
     ) -> Problem | None:
         """The problem the report is (a repeat is counted, a new one kept); None when it matches nothing
         (or, with ``specific``, nothing by code or pattern; or its best entry is one of ``besides``).
         ``lead``: how many of ``block``'s lines are context above the report (see :func:`_problem`);
         ``no_words``: a match by wording alone does not count; ``needs``: the reasons one of which a match
-        must have (``pattern``, ``partial``, ``family``...) to count."""
-        key = group_key("\n".join(block))
+        must have (``pattern``, ``partial``, ``family``...) to count; ``joined``: the block is lines joined
+        into one at a space (kept apart in the caches from the same lines read as lines: the group key does
+        not tell them apart)."""
+        key = group_key("\n".join(block)) + (SPLIT_KEY if joined else "")
         known = self.problems.get(key)
         if known is not None and known.matches[0].entry.id not in besides:
             self._repeat(key, line_no)
@@ -725,6 +729,8 @@ def _has_reason(problem: Problem, reasons: tuple[str, ...]) -> bool:
     return any(m.reason.split("+", 1)[0] in reasons for m in problem.matches)
 
 
+SPLIT_KEY = "\n\x00joined"
+"""What ends the group key of a report read with a line joined to its neighbour (see :meth:`_Scan._split`)."""
 JOINED = ("code", "pattern", "partial")
 """What a line joined to its neighbour (a message split at a space) must be found by; and by its tool's
 markers (``family``) too when its first piece is an error record of its own (see :func:`_error_record`)."""
@@ -747,7 +753,7 @@ def _error_record(line: str) -> bool:
     return _ERROR_LEVEL.search(text[:INFO_PREFIX]) is not None or _EXCEPTION_HEAD.match(text) is not None
 
 
-_EXCEPTION_HEAD = re.compile(r"[A-Za-z_][\w.]{0,80}(?:Error|Exception)\s?:")
+_EXCEPTION_HEAD = re.compile(r"(?:[A-Za-z_][\w.]{0,80})?(?:Error|Exception)\s?:")
 
 
 def _specific(problem: Problem) -> bool:

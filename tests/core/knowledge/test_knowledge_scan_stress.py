@@ -91,6 +91,18 @@ def test_a_line_as_wide_as_a_terminal_does_not_swallow_the_record_below(kb: Know
     assert starts(kb, [*INFO, info, error, *INFO]) == [len(INFO) + 2]
 
 
+def test_a_progress_bar_redrawn_below_a_line_as_wide_as_a_terminal_is_no_wrapped_piece(
+    kb: KnowledgeBase,
+) -> None:
+    """tqdm's redraws (carriage returns) then a message on the line below a 120-column info line: the
+    redrawn line is a fresh write, not the info line's second piece."""
+    info = "[I] calibration: reading images from /data/calib, batch size 8, shuffling with seed 1234".ljust(
+        120
+    )
+    bar = "".join(f"{p:3d}%|{'#' * (p // 10):10s}| {p}/100 [00:01<00:02]\r" for p in (3, 50, 97))
+    assert starts(kb, [*INFO, info, bar + RKNN, *INFO]) == [len(INFO) + 2]
+
+
 def test_a_traceback_tail_after_a_paragraph_ending_in_a_colon_is_its_own_report(kb: KnowledgeBase) -> None:
     """onnxruntime's mobile checker ends an info paragraph with ``:``; a pasted traceback tail right below
     (its ``File`` frames, then the exception) is no continuation of it: the message is found on its lines."""
@@ -111,7 +123,13 @@ def _split(message: str) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    "message", [NCNN, RKNN, "RUNTIME_EXCEPTION : Non-zero status code returned while running Foo node."]
+    "message",
+    [
+        NCNN,
+        RKNN,
+        "RUNTIME_EXCEPTION : Non-zero status code returned while running Foo node.",
+        "Error: Can't access output tensor data. error code = 1",
+    ],
 )
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])
 def test_a_message_a_logger_split_at_a_space_is_found_once_where_it_starts(
