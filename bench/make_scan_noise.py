@@ -11,6 +11,10 @@ Each file of ``tests/data/explain/scan_noise/`` is what a tool printed here, run
   (whole paragraphs of "Unsupported ops", "should be constant", "is not recommended" at INFO level);
 * ``ort_shape_infer.log``: onnxruntime's symbolic shape inference at ``--verbose 3`` (needs sympy; it is
   installed, cached, into ``~/.cache/dumpscope/scan_noise/site`` with pip when absent);
+* ``ort_quantize.log``: onnxruntime's dynamic quantization with Python logging at DEBUG (``WARNING:root:``
+  advice, one ``INFO:root: ... not specified`` line per tensor);
+* ``fp16_convert.log``: onnxconverter-common's float16 conversion with every Python warning shown (values
+  truncated to float16's range);
 * ``onnx_tools.log``: the onnx package's checker and shape inference, run by a script that prints what they
   return, with Python's ``warnings`` at their default format;
 * ``banners.log`` is not generated: TensorRT/trtexec, Polygraphy and Ascend ATC/plog lines at VERBOSE, INFO
@@ -69,6 +73,24 @@ for path in sys.argv[1:]:
 """
 
 
+QUANTIZE = r"""
+import logging, sys, warnings
+logging.basicConfig(level=logging.DEBUG)
+warnings.simplefilter("always")
+from onnxruntime.quantization import QuantType, quantize_dynamic
+quantize_dynamic(sys.argv[1], "quantized.onnx", weight_type=QuantType.QInt8)
+"""
+
+FP16 = r"""
+import sys, warnings
+warnings.simplefilter("always")
+import onnx
+from onnxconverter_common import float16
+model = float16.convert_float_to_float16(onnx.load(sys.argv[1]), keep_io_types=True)
+print(f"converted: {len(model.graph.node)} nodes, keep_io_types=True")
+"""
+
+
 def run(args: list[str], env: dict[str, str] | None = None) -> str:
     """What the command printed (run in a scratch folder: shape inference leaves a temporary model behind)."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -124,6 +146,11 @@ def main() -> None:
     model = str(MODELS / "ppocr-det.onnx")
     text = run([*shape, "--auto_merge", "--input", model, "--output", os.devnull], ensure_sympy())
     (OUT / "ort_shape_infer.log").write_text(keep(text))
+    quantize = run([sys.executable, "-c", QUANTIZE, str(MODELS / "ppocr-cls.onnx")])
+    (OUT / "ort_quantize.log").write_text(keep(quantize))
+    (OUT / "fp16_convert.log").write_text(
+        keep(run([sys.executable, "-c", FP16, str(MODELS / "ppocr-det.onnx")]))
+    )
     paths = [str(MODELS / "ppocr-cls.onnx"), str(CORPUS / "cls-quantize-static-qdq" / "model.onnx")]
     (OUT / "onnx_tools.log").write_text(keep(run([sys.executable, "-c", ONNX_TOOLS, *paths])))
     for f in sorted(OUT.glob("*.log")):

@@ -1,6 +1,6 @@
 """Issue 23: the log scan in real tools' verbose logs (tests/data/explain/scan_noise/, written by
-bench/make_scan_noise.py from onnxruntime, its mobile checker and shape inference, the onnx package, and the
-TensorRT/Polygraphy/Ascend formats).
+bench/make_scan_noise.py from onnxruntime, its mobile checker, shape inference and quantizer, the float16
+converter, the onnx package, and the TensorRT/Polygraphy/Ascend formats).
 
 Real noise holds error words at info level, lines exactly as wide as a terminal, banners and paragraphs
 ending in ``:``; messages are split over lines by loggers.  The messages below were written for these tests
@@ -63,7 +63,7 @@ def test_real_verbose_logs_alone_report_only_warnings_an_entry_is_written_for(
     """Info and verbose lines full of error words (``Unsupported ops``, ``should be constant``, ``error
     code 0``, ``Error Metrics``) are never problems; the only lines reported are warnings that an entry
     describes by its own pattern (TensorRT's INT64 weights cast, a missing shared library, torch.onnx's
-    dynamic axes and advanced indexing)."""
+    dynamic axes and advanced indexing, float16 conversion's truncated values)."""
     text = "\n".join(real_noise())
     if rewrite == "ANSI":
         text = "\n".join(f"\x1b[32m{line}\x1b[0m" for line in text.split("\n"))
