@@ -523,6 +523,9 @@ STRESS_DATA = tuple(
 """The files whose dev records the stress test buries (held-out records are never read by it)."""
 STRESS_NOISE_LINES = 40
 """Real noise lines before each buried message (a run of consecutive lines of one tool's log)."""
+STRESS_SHIFTS = (0, 13, 27)
+"""Each placement is scanned once per shift of the noise, so that each message meets three different runs of
+noise right above it (what the scan does with a message depends on the line above it)."""
 
 
 WARNING_LINE = re.compile(r"\[W\]|\bW\d{4} |\] W |\bW tensorflow|Warning: |\bWARNING\b")
@@ -599,19 +602,27 @@ STRESS_PLACEMENTS = {
 def scan_stress(kb: Any, misses: bool = False) -> None:
     """``--scan-stress``: the dev records of :data:`STRESS_DATA` buried in real noise (:func:`real_noise`)
     with every placement of :data:`STRESS_PLACEMENTS`: found and noise lines per placement; then the real
-    noise alone, as it is, coloured and with CRLF ends (every problem reported there is a noise line)."""
+    noise alone, as it is, coloured and with CRLF ends (every problem reported there is a noise line).
+    Each placement is scanned once per shift of :data:`STRESS_SHIFTS`: found and reported are their sums."""
     records = [r for path in STRESS_DATA for r in load(path) if r["split"] == "dev"]
     noise = real_noise()
-    print(f"{len(records)} dev messages, {len(noise)} real noise lines ({SCAN_NOISE.name}/)")
+    print(
+        f"{len(records)} dev messages, {len(noise)} real noise lines ({SCAN_NOISE.name}/),"
+        f" {len(STRESS_SHIFTS)} shifts of the noise per placement"
+    )
+    messages = [r["message"] for r in records]
     for name, place in STRESS_PLACEMENTS.items():
-        found, reported, missed = buried_scan(kb, [r["message"] for r in records], noise, place)
+        found, reported, missed = [], [], []
+        for shift in STRESS_SHIFTS:
+            f, r, m = buried_scan(kb, messages, noise[shift:] + noise[:shift], place)
+            found, reported, missed = found + f, reported + r, missed + m
         warned = sum(WARNING_LINE.search(text) is not None for text in missed)
         print(
             f"   {name:32s} found {_pct(sum(found), len(found))}; noise lines reported: {len(reported)}"
             f" ({warned} of them warnings)"
         )
         if misses:
-            for r, ok in zip(records, found, strict=True):
+            for r, ok in zip(records * len(STRESS_SHIFTS), found, strict=True):
                 if not ok:
                     print(f"      MISS [dev] {r['family']}: {r['message'][:110]!r}")
             for text in missed[:10]:
