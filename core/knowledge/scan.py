@@ -737,6 +737,7 @@ markers (``family``) too when its first piece is an error record of its own (see
 
 
 def _joined_needs(first: str) -> tuple[str, ...]:
+    """What a report joined to its neighbour must be found by (``first``: the joined line's first piece)."""
     return (*JOINED, "family") if _error_record(first) else JOINED
 
 
