@@ -515,6 +515,157 @@ def _scan_split(
 SHOW_SCAN_MISSES = False
 """Set by ``--misses``: list the dev messages the scan did not find (never held-out ones)."""
 
+SCAN_NOISE = DATA.with_name("scan_noise")
+"""Real noise: tools' own verbose logs (bench/make_scan_noise.py wrote them; see its docstring)."""
+STRESS_DATA = tuple(
+    DATA.with_name(n) for n in ("messages.jsonl", "heldout2.jsonl", *(f"round{k}.jsonl" for k in (7, 8, 9)))
+)
+"""The files whose dev records the stress test buries (held-out records are never read by it)."""
+STRESS_NOISE_LINES = 40
+"""Real noise lines before each buried message (a run of consecutive lines of one tool's log)."""
+STRESS_SHIFTS = (0, 13, 27)
+"""Each placement is scanned once per shift of the noise, so that each message meets three different runs of
+noise right above it (what the scan does with a message depends on the line above it)."""
+
+
+WARNING_LINE = re.compile(r"\[W\]|\bW\d{4} |\] W |\bW tensorflow|Warning: |\bWARNING\b")
+"""A line its tool logged at a warning level (the stress report counts those noise lines apart: the KB has
+entries written for some warnings, which the scan reports by their own pattern)."""
+
+
+def real_noise() -> list[str]:
+    """Every line of the real noise logs, file after file (sorted by name)."""
+    return [
+        line for f in sorted(SCAN_NOISE.glob("*.log")) for line in f.read_text(encoding="utf-8").splitlines()
+    ]
+
+
+def _split_line(message: str) -> str:
+    """The first line broken in two at the space nearest its middle (a logger's own wrap, at no terminal
+    width): the level word or the tool's name on one line, the rest on the next."""
+    first, *rest = message.split("\n")
+    cuts = [i for i, c in enumerate(first) if c == " "]
+    if not cuts:
+        return message
+    cut = min(cuts, key=lambda i: abs(i - len(first) // 2))
+    return "\n".join([first[:cut], first[cut + 1 :], *rest])
+
+
+def _after_progress_bar(message: str) -> str:
+    """tqdm's last redraw on the line above, then the message."""
+    return (
+        "100%|\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588\u2588| 50/50 [00:02<00:00, 20.14it/s]\n"
+        + message
+    )
+
+
+def _inside_traceback(message: str) -> str:
+    """A traceback whose exception is a tool's wrapper, the message (every line of it) as its text, then the
+    next line of the program's own output."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/app/run.py", line 88, in <module>\n'
+        "    sess = ort.InferenceSession(path, providers=providers)\n"
+        '  File "/opt/app/lib/wrapper.py", line 12, in load\n'
+        "    raise ConversionError(str(e)) from e\n"
+        "wrapper.ConversionError: " + message + "\n"
+        "Saving the partial results to /tmp/out"
+    )
+
+
+def _combined(message: str) -> str:
+    """A time stamp and ``[E]`` before the first line, every line coloured, CRLF line ends."""
+    return _windows(_ansi("[2026-11-28 12:00:00.123][E] " + message))
+
+
+STRESS_PLACEMENTS = {
+    "as pasted": lambda m: m,
+    "first line split in two": _split_line,
+    "after a progress bar": _after_progress_bar,
+    "behind a progress bar (CR)": _progress_bar,
+    "the exception of a traceback": _inside_traceback,
+    "ANSI colours": _ansi,
+    "CRLF line ends": _windows,
+    "[time][E] before it": _first_line("[2026-11-28 12:00:00.123][E] "),
+    "absl E0000 on every line": _every_line("E0000 00:00:1764331214.323456   24101 session.cc:112] "),
+    "glog F1128 before it": _first_line("F1128 12:00:00.123456  1234 check.cc:57] "),
+    "[ERROR] before it": _first_line("[ERROR] "),
+    "ERROR:root: before it": _first_line("ERROR:root:"),
+    "Ascend plog on every line": _every_line(
+        "[ERROR] ASCENDCL(24101,python3):2026-11-28-12:00:00.123.456 [tensor_data_transfer.cpp:812]24101 "
+    ),
+    "time stamp, [E], ANSI, CRLF": _combined,
+}
+"""How the stress test places each dev message inside real noise."""
+
+
+def scan_stress(kb: Any, misses: bool = False) -> None:
+    """``--scan-stress``: the dev records of :data:`STRESS_DATA` buried in real noise (:func:`real_noise`)
+    with every placement of :data:`STRESS_PLACEMENTS`: found and noise lines per placement; then the real
+    noise alone, as it is, coloured and with CRLF ends (every problem reported there is a noise line).
+    Each placement is scanned once per shift of :data:`STRESS_SHIFTS`: found and reported are their sums."""
+    records = [r for path in STRESS_DATA for r in load(path) if r["split"] == "dev"]
+    noise = real_noise()
+    print(
+        f"{len(records)} dev messages, {len(noise)} real noise lines ({SCAN_NOISE.name}/),"
+        f" {len(STRESS_SHIFTS)} shifts of the noise per placement"
+    )
+    messages = [r["message"] for r in records]
+    for name, place in STRESS_PLACEMENTS.items():
+        found, reported, missed = [], [], []
+        for shift in STRESS_SHIFTS:
+            f, r, m = buried_scan(kb, messages, noise[shift:] + noise[:shift], place)
+            found, reported, missed = found + f, reported + r, missed + m
+        warned = sum(WARNING_LINE.search(text) is not None for text in missed)
+        print(
+            f"   {name:32s} found {_pct(sum(found), len(found))}; noise lines reported: {len(reported)}"
+            f" ({warned} of them warnings)"
+        )
+        if misses:
+            for r, ok in zip(records * len(STRESS_SHIFTS), found, strict=True):
+                if not ok:
+                    print(f"      MISS [dev] {r['family']}: {r['message'][:110]!r}")
+            for text in missed[:10]:
+                print(f"      NOISE {text[:120]!r}")
+    for name, rewrite in (("as it is", lambda m: m), ("ANSI colours", _ansi), ("CRLF", _windows)):
+        problems = _scan_text(kb, rewrite("\n".join(noise)))
+        reported = sum(len(p.line_numbers) for p in problems)
+        warned = sum(len(p.line_numbers) for p in problems if WARNING_LINE.search(p.text) is not None)
+        print(f"   real noise alone, {name:14s} noise lines reported: {reported} ({warned} of them warnings)")
+        if misses:
+            for p in problems[:10]:
+                print(f"      NOISE {p.text[:120]!r}")
+
+
+def buried_scan(
+    kb: Any, messages: list[str], noise: list[str], place: Any, per_message: int = STRESS_NOISE_LINES
+) -> tuple[list[bool], list[int], list[str]]:
+    """Each message placed (``place``) after a run of ``per_message`` consecutive noise lines (message k takes
+    the run starting at line ``k * per_message`` of ``noise``, cyclically): whether each was found (a problem
+    starts on one of its lines), the noise line numbers reported, and each one's problem text."""
+    lines: list[str] = []
+    spans: list[range] = []
+    for k, message in enumerate(messages):
+        base = k * per_message
+        lines.extend(noise[(base + j) % len(noise)] for j in range(per_message))
+        start = len(lines) + 1
+        lines.extend(place(message).split("\n"))
+        spans.append(range(start, len(lines) + 1))
+    problems = _scan_text(kb, "\n".join(lines))
+    starts = {n for p in problems for n in p.line_numbers}
+    inside = {n for span in spans for n in span}
+    reported = sorted(n for n in starts if n not in inside)
+    texts = [p.text for p in problems for n in p.line_numbers if n not in inside]
+    return [bool(starts.intersection(span)) for span in spans], reported, texts
+
+
+def _scan_text(kb: Any, text: str) -> list[Any]:
+    import io
+
+    from dumpscope.core.knowledge import scan_log
+
+    return scan_log(io.BytesIO(text.encode("utf-8", errors="surrogateescape")), kb)
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -539,6 +690,12 @@ def main() -> None:
         "--variants",
         action="store_true",
         help="also scan the messages wrapped, behind progress bars, prefixed...",
+    )
+    parser.add_argument(
+        "--scan-stress",
+        action="store_true",
+        help="only the log scan's stress test: dev messages buried in real tools' verbose logs, placed in "
+        "many ways, and the real noise alone (dev only; with --misses, its misses and noise lines)",
     )
     parser.add_argument(
         "--draw",
@@ -567,6 +724,11 @@ def main() -> None:
         return
     if args.draw is not None:
         run_draw(args)
+        return
+    if args.scan_stress:
+        from dumpscope.core.knowledge import load_kb
+
+        scan_stress(load_kb(user_dir=Path("/nonexistent")), args.misses)
         return
     if args.n != 10 or args.draw_split != "heldout":
         parser.error("--n and --draw-split go with --draw SEED")

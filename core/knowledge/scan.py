@@ -43,6 +43,8 @@ CUES: tuple[bytes, ...] = (
     b"invalid",
     b"support",
     b"not ",
+    b"not\n",
+    b"not\r",
     b"retcode",
     b"traceback",
     b"cannot",
@@ -296,10 +298,10 @@ class _ChunkLines:
             yield from _select(self.carry, self.prefilter, self.line_base, self.above, self.frames_next)
 
 
-Selected = tuple[int, bytes, "tuple[int, bytes, int] | None", "bytes | None"]
+Selected = tuple[int, bytes, "tuple[int, bytes, int] | None", "bytes | None", "bytes | None"]
 """A selected line: its number, its bytes, when a terminal wrapped it ``(number of its last piece,
-the pieces joined back, number of its first piece)``, and the lines above it (:data:`LEAD` at most, None
-at the start)."""
+the pieces joined back, number of its first piece)``, the lines above it (:data:`LEAD` at most, None
+at the start), and the line below it (None at the end of the chunk)."""
 
 _FRAME_PATTERN = (
     r"[ \t]*(?:from: )?[\w.-]{1,120}\.(?:dll|exe|sys|so)/[\w./\\-]{1,300}\(\d{1,6}\)[ \t\r]*(?=\n|\Z)"
@@ -387,12 +389,13 @@ def _select(
     first_above: bytes | None = None,
     frames_first: bool = False,
 ) -> Iterator[Selected]:
-    """``(line number, line, wrapped, above)`` of each selected line of ``buf``, and of the stack-frame lines
-    right below one (:data:`_FRAME`: they carry no cue word, but belong to the report above them; with
-    ``frames_first``, the line above ``buf`` was selected and frames at its start are its).
+    """``(line number, line, wrapped, above, below)`` of each selected line of ``buf``, and of the
+    stack-frame lines right below one (:data:`_FRAME`: they carry no cue word, but belong to the report above
+    them; with ``frames_first``, the line above ``buf`` was selected and frames at its start are its).
     ``above`` is the lines just above a selected line (``first_above``: the last lines above ``buf``): the
     context a report is read with when it matches nothing alone (:meth:`_Scan._with_lead`), and a line of
-    another stream interleaved into a report (see :func:`_shared_header`).
+    another stream interleaved into a report (see :func:`_shared_header`); ``below`` is the line right below
+    it (a message a logger split at a space, see :meth:`_Scan._split`).
 
     When the line is a piece of a line cut by a terminal's hard wrap (pieces exactly :data:`WRAP_WIDTHS`
     characters long), ``wrapped`` holds the pieces before and after it joined back: the scan looks the
@@ -403,7 +406,7 @@ def _select(
         for frame_start, frame in _frames_below(buf, 0):
             line_no += 1 if last >= 0 else 0
             counted_to = last = frame_start
-            yield line_no, frame, None, None
+            yield line_no, frame, None, None, None
     for start in prefilter.line_starts(buf):
         if start <= last:  # a frame line already yielded
             continue
@@ -417,12 +420,16 @@ def _select(
         before = buf.count(b"\n", first, start)
         wrapped = (line_no + pieces - before, _join_pieces(line), line_no - before) if pieces else None
         above = _lines_above(buf, start, first_above)
-        yield line_no, own, wrapped, above
+        below_end = buf.find(b"\n", own_end + 1) if own_end >= 0 else -1
+        below = (
+            buf[own_end + 1 : below_end if below_end >= 0 else len(buf)][:LONG_LINE] if own_end >= 0 else None
+        )
+        yield line_no, own, wrapped, above, below
         last = start
         for frame_start, frame in _frames_below(buf, own_end + 1 if own_end >= 0 else len(buf), own):
             line_no += 1
             counted_to = last = frame_start
-            yield line_no, frame, None, None
+            yield line_no, frame, None, None, None
 
 
 WRAP_WIDTHS = frozenset({80, 100, 120, 132, 160, 200})
@@ -440,15 +447,50 @@ def _unwrapped(buf: bytes, start: int) -> tuple[int, int]:
         if first == 0:
             break
         prev = buf.rfind(b"\n", 0, first - 1) + 1
-        if not _wrap_width(buf[prev : first - 1]):
+        if not _wraps(buf[prev : first - 1], buf, first):
             break
         first = prev
     end = buf.find(b"\n", start)
     for _ in range(MAX_WRAPPED):
-        if end < 0 or end + 1 >= len(buf) or not _wrap_width(buf[buf.rfind(b"\n", 0, end) + 1 : end]):
+        if (
+            end < 0
+            or end + 1 >= len(buf)
+            or not _wraps(buf[buf.rfind(b"\n", 0, end) + 1 : end], buf, end + 1)
+        ):
             break
         end = buf.find(b"\n", end + 1)
     return first, len(buf) if end < 0 else end
+
+
+def _wraps(piece: bytes, buf: bytes, below: int) -> bool:
+    """``piece`` is a hard-wrapped piece whose line goes on at ``below`` in ``buf``: it is exactly as wide
+    as a terminal, it does not end in a rule (``=====``, ``-----``: a banner as wide as the terminal), and
+    the line below does not start a record of its own (a level marker, a time stamp, a logger's header,
+    an exception: a terminal's cut falls anywhere in a line's text, never at a fresh log record) nor is
+    redrawn with carriage returns (a progress bar: a fresh write)."""
+    if not _wrap_width(piece) or _RULE_END.search(piece) is not None:
+        return False
+    end = buf.find(b"\n", below)
+    line = buf[below : end if end >= 0 else len(buf)][:LONG_LINE].rstrip(b"\r")
+    return b"\r" not in line and _RECORD_START.match(_decoded(line[:80])) is None
+
+
+_RULE_END = re.compile(rb"([^\w\s])\1{3}[\r]?\Z")
+"""A line ending in a run of one punctuation character (a banner's rule)."""
+_RECORD_START = re.compile(
+    r"\s{0,8}(?:"
+    r"\[(?:[A-Z]{1,8}|[IWEFVD]:\w{1,40})[\]:,]"  # [E] [INFO] [W:onnxruntime:...
+    r"|[IWEF]\d{4} \d\d:\d\d:\d\d"  # glog, absl
+    r"|\[?\d{4}-\d\d-\d\d[ T-]\d\d:\d\d"  # ISO time
+    r"|\[\d\d/\d\d/\d{4}-\d\d:\d\d:\d\d\]"  # TensorRT's logger
+    r"|(?:DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL|FATAL)\b"
+    r"|[EWIDF] [A-Z][A-Za-z]{1,20}:"  # E RKNN:
+    r"|\[rank\d{1,6}\]:"
+    r"|Traceback \(most recent call last\)"
+    r"|(?:[A-Za-z_][\w.]{0,80})?(?:Error|Exception|Warning): "
+    r")"
+)
+"""The start of a log record (what the line after a terminal's hard wrap never starts with)."""
 
 
 def _wrap_width(piece: bytes) -> bool:
@@ -527,7 +569,15 @@ class _Scan:
         if before is not None and before.last + 1 == line_no and len(before.lines) + len(block) <= MAX_BLOCK:
             if self._known(before.start, before.lines + block, specific=True):
                 return
+            if _RECORD_START.match(block[0]) is None:  # one line split at a space (see :meth:`_split`)
+                joined = [*before.lines[:-1], f"{before.lines[-1].rstrip()} {block[0].strip()}", *block[1:]]
+                if _reads_as_error(joined) and self._known(
+                    before.start, joined, no_words=True, joined=True, needs=_joined_needs(before.lines[0])
+                ):
+                    return
         if report.lead[1] > 0 and self._with_lead(report):
+            return
+        if self._split(report):
             return
         self.previous = report
 
@@ -546,6 +596,40 @@ class _Scan:
             return None
         lead = [text for text in map(_decoded, above.split(b"\n")[-min(count, LEAD) :]) if text.strip()]
         return self._known(report.start, [*lead, *report.lines], lead=len(lead)) if lead else None
+
+    def _split(self, report: Report) -> Problem | None:
+        """A report that matches nothing, looked up with its last line joined to the line below it, then with
+        its first line joined to the line above it that no report holds, as one line (a logger wrapped the
+        message at a space: ``layer Foo not`` / ``exists or registered``).  Only a match by code, pattern or
+        a partial pattern counts (by the tool's markers too when the first piece is an error record itself),
+        the line that would continue another never starts a record of its own (a level marker, a time stamp,
+        an exception), and the joined report reads as an error (:func:`_reads_as_error`).  A report below
+        that the joined line took in then counts only with a specific match of another entry (as a wrapped
+        line's later pieces do)."""
+        below = _decoded(report.below).strip() if report.below is not None else ""
+        if below and _RECORD_START.match(below) is None:
+            lines = [*report.lines[:-1], f"{report.lines[-1].rstrip()} {below}"]
+            needs = _joined_needs(report.lines[0])
+            found = (
+                self._known(report.start, lines, no_words=True, joined=True, needs=needs)
+                if _reads_as_error(lines)
+                else None
+            )
+            if found is not None:
+                self.unwrapped_to = report.last + 1
+                self.unwrapped_entries = frozenset(m.entry.id for m in found.matches)
+                return found
+        above, count = report.lead
+        first = report.lines[0]
+        if above is None or count < 1 or _RECORD_START.match(first) is not None:
+            return None
+        line = _decoded(above.rsplit(b"\n", 1)[-1]).strip()
+        if not line or _RULE_END.search(line.encode()) is not None:  # nor a banner's title
+            return None
+        joined = [f"{line} {first.lstrip()}", *report.lines[1:]]
+        if not _reads_as_error(joined):
+            return None
+        return self._known(report.start - 1, joined, no_words=True, joined=True, needs=_joined_needs(line))
 
     def _without_log_headers(self, line_no: int, block: list[str]) -> Problem | None:
         """The report looked up with its lines' logger headers removed (None when it has none, or when it
@@ -573,21 +657,30 @@ class _Scan:
         specific: bool = False,
         besides: frozenset[str] = frozenset(),
         lead: int = 0,
+        no_words: bool = False,
+        needs: tuple[str, ...] = (),
+        joined: bool = False,
     ) -> Problem | None:
         """The problem the report is (a repeat is counted, a new one kept); None when it matches nothing
         (or, with ``specific``, nothing by code or pattern; or its best entry is one of ``besides``).
-        ``lead``: how many of ``block``'s lines are context above the report (see :func:`_problem`)."""
-        key = group_key("\n".join(block))
+        ``lead``: how many of ``block``'s lines are context above the report (see :func:`_problem`);
+        ``no_words``: a match by wording alone does not count; ``needs``: the reasons one of which a match
+        must have (``pattern``, ``partial``, ``family``...) to count; ``joined``: the block is lines joined
+        into one at a space (kept apart in the caches from the same lines read as lines: the group key does
+        not tell them apart)."""
+        key = group_key("\n".join(block)) + (SPLIT_KEY if joined else "")
         known = self.problems.get(key)
         if known is not None and known.matches[0].entry.id not in besides:
             self._repeat(key, line_no)
             return known
         if known is not None or key in self.unmatched or (specific and key in self.unspecific):
             return None
-        problem = _problem(self.kb, key, line_no, block, lead)
+        problem = _problem(self.kb, key, line_no, block, lead, no_words)
         if problem is not None and besides and problem.matches[0].entry.id in besides:
             return None
-        if problem is not None and specific and not _specific(problem):
+        if problem is not None and (
+            (specific and not _specific(problem)) or (needs and not _has_reason(problem, needs))
+        ):
             if len(self.unspecific) < MAX_UNMATCHED:
                 self.unspecific.add(key)
             return None
@@ -609,13 +702,15 @@ class _Scan:
         return True
 
 
-def _problem(kb: KnowledgeBase, key: str, line_no: int, block: list[str], lead: int = 0) -> Problem | None:
+def _problem(
+    kb: KnowledgeBase, key: str, line_no: int, block: list[str], lead: int = 0, no_words: bool = False
+) -> Problem | None:
     """The problem a report (one line or a block) is, or None when nothing strong enough matches.  With
     ``lead`` context lines first, a match by wording alone does not count and the error words must be the
-    report's own."""
+    report's own; with ``no_words``, a match by wording alone does not count either."""
     text = "\n".join(block)
     matches = [m for m in kb.lookup(text, top=3) if m.reason != "words" or m.score >= LOG_WORDS_MIN]
-    if lead:
+    if lead or no_words:
         matches = [m for m in matches if m.reason != "words"]
     if not matches or _weak_noise(matches, "\n".join(block[lead:]), block[lead:]):
         return None
@@ -627,6 +722,39 @@ def _problem(kb: KnowledgeBase, key: str, line_no: int, block: list[str], lead: 
         key=key,
         block=tuple(line.strip() for line in block),
     )
+
+
+def _has_reason(problem: Problem, reasons: tuple[str, ...]) -> bool:
+    """A match of the problem is found by one of ``reasons`` (its strongest reason)."""
+    return any(m.reason.split("+", 1)[0] in reasons for m in problem.matches)
+
+
+SPLIT_KEY = "\n\x00joined"
+"""What ends the group key of a report read with a line joined to its neighbour (see :meth:`_Scan._split`)."""
+JOINED = ("code", "pattern", "partial")
+"""What a line joined to its neighbour (a message split at a space) must be found by; and by its tool's
+markers (``family``) too when its first piece is an error record of its own (see :func:`_error_record`)."""
+
+
+def _joined_needs(first: str) -> tuple[str, ...]:
+    """What a report joined to its neighbour must be found by (``first``: the joined line's first piece)."""
+    return (*JOINED, "family") if _error_record(first) else JOINED
+
+
+def _reads_as_error(lines: list[str]) -> bool:
+    """The lines carry an error word that is not a name or a count (``0 failures``), at no informational
+    level: a report that may be a piece of an error message split over lines, not a benign line."""
+    text = "\n".join(lines)
+    return not (_is_noise(_BENIGN_ERROR_WORDS.sub(" ", text)) or _informational(text))
+
+
+def _error_record(line: str) -> bool:
+    """A line logged at an error level, or an exception's line (``InternalError: ...``, ``Error: ...``)."""
+    text = line.lstrip()
+    return _ERROR_LEVEL.search(text[:INFO_PREFIX]) is not None or _EXCEPTION_HEAD.match(text) is not None
+
+
+_EXCEPTION_HEAD = re.compile(r"(?:[A-Za-z_][\w.]{0,80})?(?:Error|Exception)\s?:")
 
 
 def _specific(problem: Problem) -> bool:
@@ -654,9 +782,11 @@ def _weak_noise(matches: list[Match], text: str, block: list[str]) -> bool:
 _BENIGN_ERROR_WORDS = re.compile(
     r"(?<![\w-])(?:--?[a-z][a-z0-9]*(?:-[a-z0-9]+)+|--[a-z]+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w-])"
     r"|(?i:\b(?:0|no|zero)\s(?:errors?|failures?|fails|exceptions?)\b)"
+    r"|\b[A-Za-z_]\w*\.(?:ERROR|FATAL|CRITICAL)\b"
 )
-"""Error words that say nothing failed: inside a lower-case name (a ``snake_case`` key, a ``--flag``) or
-counted as none (``0 errors``).  Upper-case names (``RKNN_ERR_FAIL``) are codes and stay."""
+"""Error words that say nothing failed: inside a lower-case name (a ``snake_case`` key, a ``--flag``),
+counted as none (``0 errors``), or a log level's constant (``Level.ERROR``, ``logging.ERROR``).  Upper-case
+names (``RKNN_ERR_FAIL``) are codes and stay."""
 _INFORMATIONAL = re.compile(
     r"\[(?:I|V|D|INFO|DEBUG|VERBOSE|TRACE)\]|\b(?:INFO|DEBUG|VERBOSE|TRACE)\b|^[IVD]\d{4} \d\d:\d\d:\d\d"
     r"|\[[IV]:onnxruntime:"
@@ -708,6 +838,8 @@ def _continues(block: list[str], line: str) -> bool:
         return True
     if _is_traceback(block) and _EXCEPTION_LINE.match(line.lstrip()):
         return True  # the exception that ends a traceback belongs to it
+    if _PY_FRAME.match(line) and not _in_python_frames(block):
+        return False  # a traceback's frame after a line of another report starts its own report
     return _indented(line) and (
         len(block) > 1 or _opens(block[0]) or (_is_noise(line) and not _has_code(line))
     )
@@ -718,6 +850,15 @@ def _has_code(line: str) -> bool:
     word: ``E19010: No parser is registered...``)."""
     data = line.encode("utf-8", errors="surrogateescape")
     return any(_word_starts_at(data, m.start()) for m in ASCEND_CODE.finditer(data))
+
+
+_PY_FRAME = re.compile(r'\s{1,8}File "[^"\n]{1,400}", line \d{1,7}')
+"""A Python traceback's frame line (``  File "x.py", line 12, in f``)."""
+
+
+def _in_python_frames(block: list[str]) -> bool:
+    """The report is a Python traceback or its frames (a frame or a frame's source line continues it)."""
+    return any(_PY_FRAME.match(line) or "traceback" in line.lower() for line in block)
 
 
 _EXCEPTION_LINE = re.compile(r"(?:E\s+)?[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)\b")
@@ -770,18 +911,21 @@ class Report(NamedTuple):
     lead: tuple[bytes | None, int] = (None, 0)
     """The lines right above the report as read (at most :data:`LEAD`), and how many lines above it no
     report holds (see :meth:`_Scan._with_lead`)."""
+    below: bytes | None = None
+    """The line right below the report as read (None at the end of a chunk; see :meth:`_Scan._split`)."""
 
 
 def _blocks(lines: Iterator[Selected], cues: tuple[bytes, ...]) -> Iterator[Report]:
     """Group consecutive candidate lines into reports."""
     grouper = _BlockGrouper()
-    for line_no, raw, wrapped, above in lines:
+    for line_no, raw, wrapped, above, below in lines:
         text = _text(raw, cues)
         yield from grouper.add(
             line_no,
             text,
             None if wrapped is None else (wrapped[0], _text(wrapped[1], cues), wrapped[2]),
             above,
+            below,
         )
     yield from grouper.flush()
 
@@ -848,16 +992,23 @@ class _BlockGrouper:
         """The lines above the report's first line (see :data:`Report.lead`), as read."""
         self.above_count = 0
         """How many lines lie between the report and the one before it."""
+        self.below: bytes | None = None
+        """The line below the report's last line (see :data:`Report.below`)."""
         self.whole_start = 0
         """Where the report starts with its wrapped lines joined back (before ``start`` when its first line
         is a later piece of a wrapped line)."""
 
     def add(
-        self, line_no: int, text: str, wrapped: tuple[int, str, int] | None = None, above: bytes | None = None
+        self,
+        line_no: int,
+        text: str,
+        wrapped: tuple[int, str, int] | None = None,
+        above: bytes | None = None,
+        below: bytes | None = None,
     ) -> Iterator[Report]:
         """Extend the report with the next candidate line, or close it and start a new one (``wrapped``:
         the number of the last piece, the joined line and the number of the first piece, when the line is
-        a piece of a wrapped line; ``above``: the lines above it).
+        a piece of a wrapped line; ``above``: the lines above it; ``below``: the line below it).
 
         Lines that all start with one logger header (``[2019-12-18 13:44:04Z]: converter err: ``) are
         grouped as they would be without it; a line of another stream between two of them (the same
@@ -866,6 +1017,8 @@ class _BlockGrouper:
             header = _shared_header(self.block, text) if self.block and line_no <= self.last + 2 else ""
             bare = [line[len(header) :] if line.startswith(header) else line for line in self.block]
             if not (header and self._next(line_no, bare) and _continues(bare, text[len(header) :])):
+                if line_no == self.last + 1:
+                    self.below = None  # the line below is a report's own
                 yield from self.flush()
                 self.start = line_no
                 self.whole_start = line_no if wrapped is None else wrapped[2]
@@ -874,6 +1027,7 @@ class _BlockGrouper:
                 self.block.append(_decoded(above.rsplit(b"\n", 1)[-1]))
                 self.whole.append(None)
         self.block.append(text)
+        self.below = below
         self.whole.append(None if wrapped is None else wrapped[1])
         if wrapped is not None:
             self.whole_last = max(self.whole_last, wrapped[0])
@@ -891,7 +1045,9 @@ class _BlockGrouper:
             if any(w is not None for w in self.whole):
                 joined = [t if w is None else w for t, w in zip(self.block, self.whole, strict=True)]
                 unwrapped = (self.whole_last, joined, self.whole_start)
-            yield Report(self.start, self.last, self.block, unwrapped, (self.above, self.above_count))
+            yield Report(
+                self.start, self.last, self.block, unwrapped, (self.above, self.above_count), self.below
+            )
         self.block, self.whole, self.whole_last = [], [], 0
 
 
