@@ -33,7 +33,8 @@ above are its texts, split at their format fields):
 * no family: CUDA's runtime (``libcudart``, nvidia-cuda-runtime-cu12), which TensorRT links statically:
   its error texts ("operation not permitted when stream is capturing") are CUDA's, not TensorRT's; cuDNN's
   and cuBLAS's API libraries (nvidia-cudnn-cu12, nvidia-cublas-cu12; not their kernel libraries); and
-  DirectML (``DirectML.dll``, which onnxruntime-directml ships).
+  DirectML (``DirectML.dll``, which onnxruntime-directml ships); numpy's C API (its core extension and
+  headers, whose import-failure texts every extension built against numpy carries).
 
 Which family a 4-gram counts for:
 
@@ -288,6 +289,20 @@ SOURCES: tuple[Source, ...] = (
                 "12.9.3.13",
                 "manylinux_2_27_x86_64",
                 ("nvidia/cublas/lib/libcublas.so*", "nvidia/cublas/lib/libnvblas.so*"),
+            ),
+        ),
+        generic=True,
+    ),
+    # numpy's C API texts, which every Python extension built against numpy's headers carries
+    # ("numpy.core.multiarray failed to import" in onnxruntime's bindings): no family
+    Source(
+        "numpy",
+        (
+            Wheel(
+                "numpy",
+                "2.4.6",
+                "manylinux_2_28_x86_64",
+                ("numpy/_core/_multiarray_umath*.so", "numpy/_core/include/numpy/*.h", "numpy/linalg/*.so"),
             ),
         ),
         generic=True,
