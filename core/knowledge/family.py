@@ -11,7 +11,8 @@ The markers, their weights and where each was read are in :mod:`.markers`.
 A tool is also recognised by its own wording when a message quotes one of its error texts without
 any marker: the word 4-grams of the error texts compiled into the binaries it ships, less those
 another family's binaries or entries also hold (``source_grams.json``, built by
-``bench/build_source_grams.py`` from onnxruntime's, onnx's, QNN's, OpenVINO's and TensorRT's wheels),
+``bench/build_source_grams.py`` from onnxruntime's (with its execution providers'), onnx's, QNN's (and
+Qualcomm's Python packages'), OpenVINO's and TensorRT's (and Polygraphy's) wheels),
 count as one marker of that family (:data:`SOURCE_COUNTS` distinct 4-grams: MEDIUM, then STRONG).
 
 The result ranks families by evidence: first by the strongest single marker found, then by
@@ -118,13 +119,15 @@ SOURCE_COUNTS: dict[str, tuple[int, int]] = {
     "onnx": (2, 4),
     "qualcomm": (2, 4),
     "openvino": (2, 4),
-    "tensorrt": (2, 4),
+    "tensorrt": (3, 4),
 }
 """family -> the distinct 4-grams of its own binaries' error texts (``source_grams.json``) that count as a
-:data:`MEDIUM` marker of that family, and as a :data:`STRONG` one.  Set on the dev messages only: two is
-the lowest count that no other tool's dev message reaches for onnx, QNN, OpenVINO and TensorRT (several
-reach one); onnxruntime's two (set before the other families were read) is reached by one QNN Genie dev
-message, which QNN's own markers name first.  Four, the STRONG count, is reached by no other tool's dev
+:data:`MEDIUM` marker of that family, and as a :data:`STRONG` one.  Set on the dev messages only
+(``bench/build_source_grams.py --dev``): two is the lowest count that no other tool's dev message reaches for
+onnx, QNN and OpenVINO (several reach one); onnxruntime's two (set before the other families were read) is
+reached by one QNN Genie dev message, which QNN's own markers name first.  TensorRT's is three since its
+builder bindings and Polygraphy were read: two Core ML dev messages reach two of its 4-grams ("will not be
+able to run", plain English), none reaches three.  Four, the STRONG count, is reached by no other tool's dev
 message.  A family absent here is not recognised by its wording (its 4-grams stay in the table, so they
 count for no other family)."""
 SOURCE_WINDOW = 32 * 1024

@@ -122,8 +122,9 @@ def ort_pieces() -> list[str]:
 
 def test_the_shipped_grams_are_onnxruntime_s_own(ort_pieces: list[str]) -> None:
     """onnxruntime's 4-grams in source_grams.bin come from its binaries (none was added by hand): most of
-    them are 4-grams of the installed wheel's error pieces (the rest, of its QNN execution provider's
-    library, read from onnxruntime-qnn), none is a 4-gram of onnx's binary, and the file names the
+    them are 4-grams of the installed wheel's error pieces (the rest, of its execution providers'
+    libraries: QNN's from onnxruntime-qnn, CUDA's and TensorRT's from onnxruntime-gpu, DirectML's and
+    OpenVINO's from their packages), none is a 4-gram of onnx's binary, and the file names the
     installed version.  The file is also less the other tools' entries of the KB it was built with:
     after the KB changes, ``bench/build_source_grams.py`` rebuilds it."""
     import onnx
@@ -142,7 +143,7 @@ def test_the_shipped_grams_are_onnxruntime_s_own(ort_pieces: list[str]) -> None:
         *(build.literals(p.read_bytes()) for p in Path(onnx.__file__).parent.glob("*.so"))
     )
     installed = build.hashed(build.error_pieces(ort_strings - onnx_strings))
-    assert len(ort & installed) >= 0.8 * len(ort)
+    assert len(ort & installed) >= 0.6 * len(ort)
     assert not ort & build.hashed(onnx_strings)
     from dumpscope.core.knowledge.package_data import package_bytes
 

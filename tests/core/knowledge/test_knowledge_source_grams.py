@@ -1,10 +1,13 @@
 """Issue 23: each tool recognised by the wording of its own binaries (``bench/build_source_grams.py``).
 
 The build is checked on tiny synthetic binaries (same input, same bytes; the three rules that decide which
-family a 4-gram counts for), the shipped table on its own consistency, and the routing on sentences read
-out of the vendors' binaries (the onnxruntime-qnn 2.7.0, openvino 2026.4.1, tensorrt-lean-cu12-libs
-11.4.0.106 and onnx 1.23.2 wheels, copied here as their literals are), none of which carries a marker of
-its tool, and on generic runtime text (C++ exceptions, signals, CUDA errors) that must name no tool.
+family a 4-gram counts for; Python sources read with ``ast``, never run), the shipped table on its own
+consistency and on the knowledge base it was built with, and the routing on sentences read out of the
+vendors' files (the onnxruntime-qnn 2.7.0, onnxruntime-gpu 1.31.1, onnxruntime-directml 1.24.4,
+onnxruntime-openvino 1.24.1, openvino 2026.4.1, tensorrt-lean/-dispatch-cu12-libs and tensorrt-cu12-bindings
+11.4.0.106, polygraphy 0.53.6, qai-hub 0.56.0, qai-hub-models 0.65.0, executorch 1.5.1 and onnx 1.23.2
+wheels, copied here as their literals are), none of which carries a marker of its tool, and on generic
+runtime text (C++ exceptions, signals, CUDA/cuDNN/cuBLAS errors, Python errors) that must name no tool.
 """
 
 from __future__ import annotations
@@ -114,6 +117,104 @@ def test_the_table_gives_a_colliding_key_to_no_family(build: Any) -> None:
     assert [r["grams"] for r in doc["families"]] == [2, 1]
 
 
+_PYTHON_SOURCE = b'''"""A module docstring: the widget failed to parse the frobnicator, no error text."""
+import logging
+
+raise SystemExit("never run: the build must not execute a source")
+
+
+def load(path, n):
+    """Load the model: raises when the file cannot be read by the frobnicator."""
+    if n > 3:
+        raise ValueError(f"Model {path} must have at most three gadget inputs but got {n}")
+    assert n >= 0, "the gadget count must not be negative at all"
+    logging.getLogger(__name__).error("Failed to compile the gadget graph %s for the %s device", path, n)
+    log.warning("Unsupported gadget layout {} was requested by the caller".format(n))
+    log.info("loading the model is not finished yet, please wait for it")
+    ok = "a constant that no error message uses is not read at all"
+    return ok
+'''
+
+
+def test_a_python_source_gives_its_raised_asserted_and_logged_messages(build: Any) -> None:
+    """Parsed, never run (the module raises SystemExit at import); the messages are split at their format
+    fields; docstrings, info logs and other constants are no texts of the file."""
+    texts, errors = build.member_texts("pkg/gadget.py", _PYTHON_SOURCE)
+    assert texts == errors
+    assert errors == {
+        "never run: the build must not execute a source",
+        "Model ",
+        " must have at most three gadget inputs but got ",
+        "the gadget count must not be negative at all",
+        "Failed to compile the gadget graph ",
+        " for the ",
+        " device",
+        "Unsupported gadget layout ",
+        " was requested by the caller",
+    }
+    grams = build.hashed(build.error_pieces(errors))
+    assert _crc("must have at most") in grams
+    assert _crc("gadget layout was requested") not in grams  # no gram spans a format field
+    assert build.member_texts("pkg/broken.py", b"def (:\n") == (set(), set())
+
+
+def test_a_python_source_s_message_routes_like_a_binary_literal(build: Any) -> None:
+    """A Python source's raised message is a family's own text as a binary literal is (rule 2 on both)."""
+    texts, errors = build.member_texts("pkg/gadget.py", _PYTHON_SOURCE)
+    grams = build.family_grams(
+        {"py": texts, "bin": build.literals(b"\x00the gadget count must not be negative\x00")},
+        {},
+        {},
+        errors={"py": errors, "bin": build.literals(b"\x00the gadget count must not be negative\x00")},
+    )
+    assert _crc("have at most three") in grams["py"]
+    assert _crc("gadget count must not") not in grams["py"] | grams["bin"]  # in both: neither
+
+
+def test_a_linked_library_of_another_version_stays_its_owner_s(build: Any) -> None:
+    """Rule 1 on the 4-grams: an older copy of the owner's text inside another family's binary (one word
+    differs, so the literals differ) leaves the owner's 4-grams the owner's, and gives the linking family
+    none of them."""
+    owner = b"\x00Nodes in a graph must be topologically sorted, however input\x00"
+    older = b"\x00Nodes in a graph must be topologically sorted however input was\x00"
+    grams = build.family_grams(
+        {"owner": build.literals(owner), "linker": build.literals(older)}, {"linker": ("owner",)}, {}
+    )
+    assert _crc("must be topologically sorted") in grams["owner"]
+    assert _crc("sorted however input was") in grams["linker"]
+    assert not grams["linker"] & build.hashed(build.literals(owner))
+
+
+def test_a_part_s_linked_family_is_removed_from_that_part_only(
+    build: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An execution provider's library quoting its backend's text: the backend keeps it; the provider's
+    family keeps the same text read from another of its own parts (then rule 2 makes it neither's)."""
+
+    class Part:
+        def __init__(self, data: bytes, embeds: tuple[str, ...] = ()) -> None:
+            self.data, self.embeds = data, embeds
+
+        def binaries(self, cache: Path) -> Any:
+            yield "lib.so", self.data
+
+        def describe(self, cache: Path) -> str:
+            return "synthetic"
+
+    quoted = b"\x00the backend could not compile the given network\x00"
+    own = b"\x00the provider failed to register its kernels\x00"
+    sources = (
+        build.Source("provider", (Part(quoted + own, embeds=("backend",)),)),
+        build.Source("backend", (Part(quoted),)),
+        build.Source("other", (Part(quoted), Part(quoted, embeds=("backend",)))),
+    )
+    monkeypatch.setattr(build, "SOURCES", sources)
+    strings, errors, described = build.read_sources(Path("/nonexistent"))
+    assert strings["provider"] == errors["provider"] == build.literals(own)
+    assert strings["other"] == build.literals(quoted)
+    assert described == {"provider": "synthetic", "backend": "synthetic", "other": "synthetic"}
+
+
 # --- the shipped table and its loader --------------------------------------------------------------------
 
 
@@ -133,6 +234,26 @@ def test_the_shipped_table_is_consistent_with_its_document() -> None:
     assert "onnxruntime_qnn-2.7.0" in sources["qualcomm"]
     assert "openvino-2026.4.1" in sources["openvino"]
     assert "tensorrt_lean_cu12_libs-11.4.0.106" in sources["tensorrt"]
+    for wheel in ("onnxruntime_gpu-1.31.1", "onnxruntime_directml-1.24.4", "onnxruntime_openvino-1.24.1"):
+        assert wheel in sources["onnxruntime"]
+    for wheel in ("qai_hub-0.56.0", "qai_hub_models-0.65.0", "executorch-1.5.1"):
+        assert wheel in sources["qualcomm"]
+    for wheel in (
+        "tensorrt_cu12_bindings-11.4.0.106",
+        "tensorrt_dispatch_cu12_libs-11.4.0.106",
+        "polygraphy",
+    ):
+        assert wheel in sources["tensorrt"]
+    assert not {"cuda", "numpy", "directml"} & set(sources)  # runtimes no family owns
+
+
+def test_the_table_was_built_from_the_current_entries(build: Any) -> None:
+    """Rule 3 reads the knowledge base's entries: after they change, the table is rebuilt (one command,
+    ``.venv/bin/python bench/build_source_grams.py``, from the cached wheels)."""
+    doc = json.loads(package_bytes("source_grams.json"))
+    assert doc["kb_sha256"] == build.kb_digest(build.kb_texts()), (
+        "kb.jsonl changed since source_grams.bin was built: run .venv/bin/python bench/build_source_grams.py"
+    )
 
 
 # --- routing by the vendors' own wording --------------------------------------------------------------
@@ -143,6 +264,11 @@ VENDOR_TEXT = {
         "Failed to get graph sizes after shared weights processing",
         "ElementWiseBinary operation 'OR' does not support BFLOAT_16 datatype for output tensor 0",
         "Calling setup on already setup const tracking mechanism is unsupported",
+        # qai-hub-models 0.65.0 (utils), qai-hub 0.56.0 (zipped_model.py), executorch 1.5.1's QNN backend
+        "Model must be compiled with AI Hub Workbench to extract tool versions.",
+        "Incorrect archived model. Expecting only one model asset at base path model.onnx",
+        "col2im can only be converted when padding equals to (0, 0)",
+        "DecomposePDist requires static shapes but got symbolic dimension N=s0",
     ],
     # openvino 2026.4.1's libopenvino*.so
     "openvino": [
@@ -155,6 +281,18 @@ VENDOR_TEXT = {
         "Called with invalid parameter to collect stride value (nullptr).",
         "input_1 is neither input nor output, cannot set address for this tensor.",
         "Failed to allocate weight streaming device scratch memory of size 1048576",
+        # tensorrt-cu12-bindings 11.4.0.106's tensorrt.so, polygraphy 0.53.6's backend/onnx/loader.py
+        "[ERROR] User aborted the operation, the read function in streamReaderV2 returned 0 bytes.",
+        "Constant folding pass failed. Skipping subsequent passes.",
+        "size_threshold is set, but external data path has not been set. No external data will be written.",
+    ],
+    # the execution providers' libraries: CUDA's (onnxruntime-gpu 1.31.1), DirectML's (onnxruntime-directml
+    # 1.24.4's onnxruntime.dll), OpenVINO's (onnxruntime-openvino 1.24.1), TensorRT's (onnxruntime-gpu)
+    "onnxruntime": [
+        "Unified SDPA node doesn't yet support inputs other than Q, K, V, Attn_scale",
+        "GroupNorm in CUDA does not support the input: n=3",
+        "Expected at least one main context node when embedded EP context nodes are present.",
+        "TensorRT EP could not set INT8 dynamic range for fused node: conv1",
     ],
     # onnx 1.23.2's onnx_cpp2py_export
     "onnx": [
@@ -194,6 +332,35 @@ GENERIC_TEXT = [
     "OSError: libcudart.so.11.0: cannot open shared object file: No such file or directory",
     "ValueError: not enough values to unpack (expected 2, got 1)",
     "the input is not valid and the model failed to load because it is not supported",
+    # cuDNN's and cuBLAS's texts (their API libraries count for no family), numpy's C API, Python's errors
+    "RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED",
+    "CUDNN_STATUS_BAD_PARAM: the requested functionality is not supported",
+    "Could not load library libcudnn_cnn_infer.so.8. Error: libcudnn_cnn_infer.so.8: cannot open shared "
+    "object file: No such file or directory",
+    "RuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasSgemm( handle, opa, opb, "
+    "m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc)`",
+    "RuntimeError: CUDA error: device-side assert triggered\nCompile with `TORCH_USE_CUDA_DSA` to enable "
+    "device-side assertions.",
+    "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 "
+    "and cpu!",
+    "RuntimeError: The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1",
+    "ImportError: numpy.core.multiarray failed to import",
+    "ValueError: 'images' is not in list",
+    "FileNotFoundError: [Errno 2] No such file or directory: 'model.onnx'",
+    "ModuleNotFoundError: No module named 'torch'",
+    "TypeError: forward() missing 1 required positional argument: 'x'",
+    "AssertionError: Torch not compiled with CUDA enabled",
+    "AttributeError: 'NoneType' object has no attribute 'shape'",
+    "IndexError: list index out of range",
+    "OSError: [Errno 28] No space left on device",
+    "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
+    "ValueError: only one element tensors can be converted to Python scalars",
+    "Illegal instruction (core dumped)",
+    "double free or corruption (out)\nAborted (core dumped)",
+    "requests.exceptions.ConnectionError: HTTPSConnectionPool(host='huggingface.co', port=443): Max retries "
+    "exceeded with url",
+    "PermissionError: [Errno 13] Permission denied: '/usr/local/lib/python3.10/site-packages'",
+    "ERROR: Could not find a version that satisfies the requirement torch==1.8.0 (from versions: none)",
 ]
 
 
