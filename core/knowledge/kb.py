@@ -188,8 +188,8 @@ def fill(text: str, captures: tuple[tuple[str, str], ...]) -> str:
 
     A part the message did not carry (the entry was found by its code or its wording, or the pattern's
     group is optional) is said in words: the entry's own ``{name|words}`` when it has them, else the
-    :data:`MISSING` words of that name ("the node"), with the quotes or parentheses around the
-    placeholder dropped (``node '{op}'`` -> ``node the node`` is avoided by writing ``{op|...}``); an empty
+    :data:`MISSING` words of that name ("the node"), with the quotes around the placeholder dropped (and
+    its parentheses, for those words); an empty
     ``{name|}`` drops the placeholder with its quotes or parentheses and the space before them."""
     if "{" not in text:
         return text
@@ -200,22 +200,30 @@ def fill(text: str, captures: tuple[tuple[str, str], ...]) -> str:
         value = found.get(name)
         if value:
             return f"{space}{before}{value}{after}"
+        if before and _CLOSES[before] == after and (not words or before != "("):
+            before = after = ""  # 'Conv_3' reads as a name; "the node" does not take quotes
         if words is None:
             words = _default_words(name, text[: m.start()])
-        if before and _CLOSES[before] == after:
-            before = after = ""  # 'Conv_3' reads as a name; "the node" does not take quotes
         return f"{space}{before}{words}{after}" if words or before or after else ""
 
     return _PLACEHOLDER.sub(one, text)
 
 
+_KIND_WORDS = frozenset(
+    "node layer op operator input output tensor parameter option item argument file path type version opset"
+    " attribute field variable initializer blob value".split()
+)
+"""Words that already say what kind of part follows (``parameter {option}``): the part's own words would
+repeat them."""
+
+
 def _default_words(name: str, before: str) -> str:
-    """:data:`MISSING`'s words for ``name`` where the text before it (``before``) does not already say them:
-    ``node {op}`` -> ``node`` (not "node the node"), ``the {op_type}`` -> ``the operator type``."""
+    """:data:`MISSING`'s words for ``name`` where the text before it (``before``) does not already say what
+    it is: ``node {op}`` -> ``node`` (not "node the node"), ``the {op_type}`` -> ``the operator type``."""
     words = MISSING.get(name.rstrip("0123456789"), "the part the message names")
     last = before.rstrip(" '\"(").rsplit(None, 1)[-1:] or [""]
     previous = last[0].lower()
-    if previous == words.rsplit(None, 1)[-1]:
+    if previous == words.rsplit(None, 1)[-1] or previous in _KIND_WORDS:
         return ""
     if previous in ("the", "a", "an") and words.startswith("the "):
         return words[4:]

@@ -87,3 +87,9 @@ def test_every_default_is_words_a_sentence_can_hold() -> None:
     assert all(
         words.startswith("the ") and "<" not in words and "{" not in words for words in MISSING.values()
     )
+
+
+def test_an_entry_s_own_words_keep_their_parentheses() -> None:
+    assert fill("model ({id|its id is printed}) failed", ()) == "model (its id is printed) failed"
+    assert fill("model ({id}) failed", (("id", "3"),)) == "model (3) failed"
+    assert fill("node '{op|the node named}' failed", ()) == "node the node named failed"
