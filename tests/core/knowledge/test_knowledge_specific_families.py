@@ -642,3 +642,29 @@ def test_read_model_fix_names_the_format(kb: KnowledgeBase) -> None:
     )[0]
     assert top.entry.id == "openvino-unable-to-read-model"
     assert "'pdmodel' format" in top.fix
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "[TRT] [E] 2: [virtualMemoryBuffer.cpp::resizePhysical::99] Error Code 2: OutOfMemory (no further "
+        "information)",
+        "[E] [TRT] safeRuntime.cpp (25) - Cuda Error in nvinfer1::internal::DefaultAllocator::allocate: "
+        "2 (out of memory)",
+    ],
+)
+def test_a_builder_out_of_memory_is_answered_before_error_code_2s_card(
+    kb: KnowledgeBase, message: str
+) -> None:
+    """TensorRT's GPU memory failures at build time get the workspace advice, not the generic Error Code 2."""
+    top = kb.lookup(message, top=2)[0]
+    assert top.entry.id == "tensorrt-builder-gpu-out-of-memory"
+    assert "--memPoolSize=workspace" in top.fix
+
+
+def test_an_internal_assertion_of_error_code_2_is_not_called_out_of_memory(kb: KnowledgeBase) -> None:
+    message = (
+        "[TRT] 2: [builder.cpp::buildSerializedNetwork::619] "
+        "Error Code 2: Internal Error (Assertion x failed. )"
+    )
+    assert kb.lookup(message, top=1)[0].entry.id != "tensorrt-builder-gpu-out-of-memory"
