@@ -598,6 +598,12 @@ CASES = [
     ),
     ("ascend-100000", "[ERROR] aclmdlExecute failed, errorCode is 100000", ("ACL_ERROR_INVALID_PARAM",)),
     (
+        "onnxruntime-providers-not-subset",
+        "ValueError: ['OpenVINOExecutionProvider'] does not contain a subset of available providers "
+        "['AzureExecutionProvider', 'CPUExecutionProvider']",
+        ("OpenVINOExecutionProvider", "onnxruntime-openvino"),
+    ),
+    (
         "rknn-RKNN-ERR-TARGET-PLATFORM-UNMATCH-13",
         "E RKNN: rknn_init fail! ret=RKNN_ERR_TARGET_PLATFORM_UNMATCH",
         ("target_platform",),
