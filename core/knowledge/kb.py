@@ -204,7 +204,7 @@ def fill(text: str, captures: tuple[tuple[str, str], ...]) -> str:
             before = after = ""  # 'Conv_3' reads as a name; "the node" does not take quotes
         if words is None:
             words = _default_words(name, text[: m.start()])
-        return f"{space}{before}{words}{after}" if words or before or after else ""
+        return f"{space}{before}{words}{after}" if words else f"{before}{after}"
 
     return _PLACEHOLDER.sub(one, text)
 
@@ -225,7 +225,9 @@ def _default_words(name: str, before: str) -> str:
     previous = last[0].lower()
     if previous == words.rsplit(None, 1)[-1] or previous in _KIND_WORDS:
         return ""
-    if previous in ("the", "a", "an") and words.startswith("the "):
+    if previous in ("a", "an"):
+        return ""  # "a {op_type} node" -> "a node"
+    if previous == "the" and words.startswith("the "):
         return words[4:]
     return words
 

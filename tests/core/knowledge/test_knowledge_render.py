@@ -79,7 +79,7 @@ def test_the_words_do_not_repeat_what_the_sentence_says() -> None:
 def test_an_entry_may_say_what_to_write_without_the_part() -> None:
     text = "No kernel for {op_type|this operator} (opset {arg|})"
     assert fill(text, (("op_type", "EyeLike"), ("arg", "9"))) == "No kernel for EyeLike (opset 9)"
-    assert fill(text, ()) == "No kernel for this operator (opset )"
+    assert fill(text, ()) == "No kernel for this operator (opset)"
     assert fill("No kernel for {op_type|this operator}{arg|}.", ()) == "No kernel for this operator."
     assert fill("Run node {op|} ({arg|}) on the CPU", ()) == "Run node on the CPU"
 
@@ -94,3 +94,9 @@ def test_an_entry_s_own_words_keep_their_parentheses() -> None:
     assert fill("model ({id|its id is printed}) failed", ()) == "model (its id is printed) failed"
     assert fill("model ({id}) failed", (("id", "3"),)) == "model (3) failed"
     assert fill("node '{op|the node named}' failed", ()) == "node the node named failed"
+
+
+def test_an_article_or_a_kind_word_before_a_missing_part_keeps_the_sentence_whole() -> None:
+    assert fill("The inputs of a {op_type} node differ", ()) == "The inputs of a node differ"
+    assert fill("x shape {shape}, filter shape {shape2}).", ()) == "x shape, filter shape)."
+    assert fill("Value {value} for parameter {option} is invalid", ()) == "Value for parameter is invalid"
