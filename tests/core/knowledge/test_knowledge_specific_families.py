@@ -604,6 +604,15 @@ CASES = [
         ("OpenVINOExecutionProvider", "onnxruntime-openvino"),
     ),
     (
+        "tensorrt-internal-assertion",
+        "[E] [TRT] 2: [myelinBuilderUtils.cpp::getMyelinSupportType::1270] Error Code 2: Internal Error "
+        "(Assertion ss.size() == 1 failed. )",
+        (
+            "'Assertion ss.size() == 1' at myelinBuilderUtils.cpp::getMyelinSupportType::1270",
+            "--fold-constants",
+        ),
+    ),
+    (
         "rknn-RKNN-ERR-TARGET-PLATFORM-UNMATCH-13",
         "E RKNN: rknn_init fail! ret=RKNN_ERR_TARGET_PLATFORM_UNMATCH",
         ("target_platform",),
