@@ -613,6 +613,12 @@ CASES = [
         ),
     ),
     (
+        "onnxruntime-dml-factory-hresult",
+        "C:\\a\\_work\\1\\s\\onnxruntime\\core\\providers\\dml\\dml_provider_factory.cc(487)\\onnxruntime.dll!"
+        "00007FFA00001111: (caller: 00007FFA00002222) Exception(1) tid(5c) 887A0004",
+        ("HRESULT 887A0004", "device_id"),
+    ),
+    (
         "rknn-RKNN-ERR-TARGET-PLATFORM-UNMATCH-13",
         "E RKNN: rknn_init fail! ret=RKNN_ERR_TARGET_PLATFORM_UNMATCH",
         ("target_platform",),
