@@ -152,16 +152,84 @@ class Match(namedtuple("Match", "entry score reason captures codes via", default
         }
 
 
-_PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]{0,20})\}")
+_PLACEHOLDER = re.compile(r"( ?)(['\"(]?)\{([a-z][a-z0-9_]{0,20})(?:\|([^{}|]{0,200}))?\}(['\")]?)")
+"""``{name}`` or ``{name|what to say without it}``, with the quote or parenthesis around it, if any."""
+MISSING: dict[str, str] = {
+    "op": "the node",
+    "op_name": "the node",
+    "node": "the node",
+    "layer": "the layer",
+    "op_type": "the operator type",
+    "optype": "the operator type",
+    "type": "the type",
+    "ops": "the operators",
+    "input": "the input",
+    "output": "the output",
+    "tensor": "the tensor",
+    "arg": "the argument",
+    "value": "the value",
+    "option": "the option",
+    "dtype": "the data type",
+    "shape": "the shape",
+    "version": "the version",
+    "path": "the file",
+    "opset": "the opset",
+    "domain": "the domain",
+    "axis": "the axis",
+    "index": "the index",
+}
+"""What a ``{name}`` placeholder says when the message did not carry that part and the entry gives no
+``{name|...}`` text of its own (numbered names, ``op2``, read as their base name)."""
+_CLOSES = {"'": "'", '"': '"', "(": ")"}
 
 
 def fill(text: str, captures: tuple[tuple[str, str], ...]) -> str:
-    """``text`` with each ``{name}`` replaced by the part of that name captured from the message
-    (``<name>`` when the message did not carry it: the sentence stays readable and says what is missing)."""
+    """``text`` with each ``{name}`` replaced by the part of that name captured from the message.
+
+    A part the message did not carry (the entry was found by its code or its wording, or the pattern's
+    group is optional) is said in words: the entry's own ``{name|words}`` when it has them, else the
+    :data:`MISSING` words of that name ("the node"), with the quotes around the placeholder dropped (and
+    its parentheses, for those words); an empty
+    ``{name|}`` drops the placeholder with its quotes or parentheses and the space before them."""
     if "{" not in text:
         return text
     found = dict(captures)
-    return _PLACEHOLDER.sub(lambda m: found.get(m.group(1)) or f"<{m.group(1)}>", text)
+
+    def one(m: re.Match[str]) -> str:
+        space, before, name, words, after = m.groups()
+        value = found.get(name)
+        if value:
+            return f"{space}{before}{value}{after}"
+        if before and _CLOSES[before] == after and (not words or before != "("):
+            before = after = ""  # 'Conv_3' reads as a name; "the node" does not take quotes
+        if words is None:
+            words = _default_words(name, text[: m.start()])
+        return f"{space}{before}{words}{after}" if words else f"{before}{after}"
+
+    return _PLACEHOLDER.sub(one, text)
+
+
+_KIND_WORDS = frozenset(
+    "node layer op operator input output tensor parameter option item argument file path type version opset"
+    " attribute field variable initializer blob value".split()
+)
+"""Words that already say what kind of part follows (``parameter {option}``): the part's own words would
+repeat them."""
+
+
+def _default_words(name: str, before: str) -> str:
+    """:data:`MISSING`'s words for ``name`` where the text before it (``before``) does not already say what
+    it is: ``node {op}`` -> ``node`` (not "node the node"), ``the {op_type}`` -> ``the operator type``."""
+    words = MISSING.get(name.rstrip("0123456789"), "the part the message names")
+    last = before.rstrip(" '\"(").rsplit(None, 1)[-1:] or [""]
+    previous = last[0].lower()
+    if previous == words.rsplit(None, 1)[-1] or previous in _KIND_WORDS:
+        return ""
+    if previous in ("a", "an"):
+        return ""  # "a {op_type} node" -> "a node"
+    if previous == "the" and words.startswith("the "):
+        return words[4:]
+    return words
 
 
 class KnowledgeBase:

@@ -125,8 +125,8 @@ def test_range_check_fills_the_captured_numbers_into_the_cause(kb: KnowledgeBase
     assert best.to_dict()["cause"] == best.cause
 
 
-def test_fill_leaves_a_readable_mark_for_what_the_message_did_not_carry() -> None:
-    assert fill("op {op} at {value}", (("op", "Conv_1"),)) == "op Conv_1 at <value>"
+def test_fill_says_in_words_what_the_message_did_not_carry() -> None:
+    assert fill("op {op} at {value}", (("op", "Conv_1"),)) == "op Conv_1 at the value"
     assert fill("no placeholders {", ()) == "no placeholders {"
 
 

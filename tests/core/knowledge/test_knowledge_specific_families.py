@@ -543,6 +543,86 @@ CASES = [
         "--test-input-shape",
         ("--test-input-shape pixel_values:1,3,640,640",),
     ),
+    # issue 23, fourth pass: OpenVINO and Core ML failures a family card answered; code tables that only
+    # restated their code, now with the message's API, parameter, value, node and path in the advice
+    (
+        "openvino-tf-no-translator",
+        "[TensorFlow Frontend] Internal error, no translator found for operation(s): StringLower, "
+        "LookupTableImportV2\n",
+        ("StringLower, LookupTableImportV2", "openvino-tokenizers"),
+    ),
+    (
+        "openvino-failed-to-create-plugin",
+        "Failed to create plugin /opt/ov/libopenvino_intel_npu_plugin.so for device NPU",
+        ("NPU plugin library", "ldd /opt/ov/libopenvino_intel_npu_plugin.so"),
+    ),
+    ("openvino-cldnn-clgetplatformids", "[CLDNN ERROR]. clGetPlatformIDs error -1001", ("-1001", "clinfo")),
+    (
+        "coreml-predict-unavailable-warning",
+        "model.py:120: RuntimeWarning: You will not be able to run predict() on this Core ML model. "
+        "Underlying exception message was: Error compiling model: layer 'conv_9' is not supported.",
+        ("layer 'conv_9' is not supported", "coremlcompiler"),
+    ),
+    (
+        "ascend-EE1011",
+        "EE1011: [PID: 12] aclrtMemcpy failed. Value 0 for parameter count is invalid. Reason: count must be "
+        "greater than 0.",
+        ("aclrtMemcpy failed because value 0 for parameter count", "Give count a value"),
+    ),
+    (
+        "ascend-EZ0007",
+        "EZ0007: OP[GatherV2_12] indices has incorrect dtype: [DT_UINT8], it should be [DT_INT32, DT_INT64].",
+        ("Cast input indices of GatherV2_12 to one of DT_INT32, DT_INT64", "DT_UINT8"),
+    ),
+    (
+        "ascend-E10005",
+        "E10005: Value yes for parameter --enable_small_channel is invalid. The value must be either true or "
+        "false.",
+        ("enable_small_channel", "instead of yes"),
+    ),
+    (
+        "ascend-E11017",
+        "E11017: Failed to find node Conv_77 specified by --out_nodes.",
+        ("instead of Conv_77",),
+    ),
+    (
+        "ascend-EH0003",
+        "EH0003: Path /data/models/resnet.om is invalid. Reason: No such file or directory.",
+        ("Check that /data/models/resnet.om exists",),
+    ),
+    (
+        "ascend-E70011",
+        "E70011: In op[ReduceSum_4], the num of dimensions of input[x] should be in the range of [1, 8], but "
+        "actually is [9].",
+        ("Reshape input x of ReduceSum_4",),
+    ),
+    ("ascend-100000", "[ERROR] aclmdlExecute failed, errorCode is 100000", ("ACL_ERROR_INVALID_PARAM",)),
+    (
+        "onnxruntime-providers-not-subset",
+        "ValueError: ['OpenVINOExecutionProvider'] does not contain a subset of available providers "
+        "['AzureExecutionProvider', 'CPUExecutionProvider']",
+        ("OpenVINOExecutionProvider", "onnxruntime-openvino"),
+    ),
+    (
+        "tensorrt-internal-assertion",
+        "[E] [TRT] 2: [myelinBuilderUtils.cpp::getMyelinSupportType::1270] Error Code 2: Internal Error "
+        "(Assertion ss.size() == 1 failed. )",
+        (
+            "'Assertion ss.size() == 1' at myelinBuilderUtils.cpp::getMyelinSupportType::1270",
+            "--fold-constants",
+        ),
+    ),
+    (
+        "onnxruntime-dml-factory-hresult",
+        "C:\\a\\_work\\1\\s\\onnxruntime\\core\\providers\\dml\\dml_provider_factory.cc(487)\\onnxruntime.dll!"
+        "00007FFA00001111: (caller: 00007FFA00002222) Exception(1) tid(5c) 887A0004",
+        ("HRESULT 887A0004", "device_id"),
+    ),
+    (
+        "rknn-RKNN-ERR-TARGET-PLATFORM-UNMATCH-13",
+        "E RKNN: rknn_init fail! ret=RKNN_ERR_TARGET_PLATFORM_UNMATCH",
+        ("target_platform",),
+    ),
 ]
 
 
@@ -583,3 +663,29 @@ def test_read_model_fix_names_the_format(kb: KnowledgeBase) -> None:
     )[0]
     assert top.entry.id == "openvino-unable-to-read-model"
     assert "'pdmodel' format" in top.fix
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "[TRT] [E] 2: [virtualMemoryBuffer.cpp::resizePhysical::99] Error Code 2: OutOfMemory (no further "
+        "information)",
+        "[E] [TRT] safeRuntime.cpp (25) - Cuda Error in nvinfer1::internal::DefaultAllocator::allocate: "
+        "2 (out of memory)",
+    ],
+)
+def test_a_builder_out_of_memory_is_answered_before_error_code_2s_card(
+    kb: KnowledgeBase, message: str
+) -> None:
+    """TensorRT's GPU memory failures at build time get the workspace advice, not the generic Error Code 2."""
+    top = kb.lookup(message, top=2)[0]
+    assert top.entry.id == "tensorrt-builder-gpu-out-of-memory"
+    assert "--memPoolSize=workspace" in top.fix
+
+
+def test_an_internal_assertion_of_error_code_2_is_not_called_out_of_memory(kb: KnowledgeBase) -> None:
+    message = (
+        "[TRT] 2: [builder.cpp::buildSerializedNetwork::619] "
+        "Error Code 2: Internal Error (Assertion x failed. )"
+    )
+    assert kb.lookup(message, top=1)[0].entry.id != "tensorrt-builder-gpu-out-of-memory"
