@@ -21,9 +21,12 @@ import os
 import re
 import stat
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dumpscope.core.dumps import (
     Dump,
@@ -35,7 +38,14 @@ from dumpscope.core.dumps import (
     TensorRef,
     dtype_name,
 )
-from dumpscope.core.formats.npyfile import SmallFiles, check_shape, facts_loader, npy_facts
+from dumpscope.core.formats.npyfile import (
+    NpyLoader,
+    Scratch,
+    SmallFiles,
+    check_shape,
+    facts_loader,
+    npy_facts,
+)
 from dumpscope.core.formats.safe_fs import (
     FOLDER,
     FOLDER_LINK,
@@ -53,6 +63,9 @@ from dumpscope.core.formats.safe_fs import (
     walk_files,
 )
 from dumpscope.core.names import from_filename
+
+if TYPE_CHECKING:
+    import numpy as np
 
 NAME = "npy-dir"
 #: One line for ``dumpscope formats``: how :func:`sniff` recognises this format.
@@ -580,7 +593,7 @@ def _mtime(file: Path) -> float | None:
         return None
 
 
-def _scan_info(file: Path, p: _Parsed, order: float | None) -> TensorInfo:
+def _scan_info(file: Path | str, p: _Parsed, order: float | None) -> TensorInfo:
     return TensorInfo(
         name=p.name,
         node_name=p.node,
@@ -605,10 +618,96 @@ def _scan_refs(parsed: list[tuple[Path, _Parsed]], walk: Walk, timed: bool) -> I
     nodes = {p.node for _f, p in parsed if p.node}
     keep = SmallFiles()
     refused = walk.refused or {}  # (a Path's hash costs microseconds: not looked up when none was refused)
+    deferred = _DEFERRED.get()
     for file, p in parsed:
         p = _msit_input(p, nodes)
+        why = refused.get(file) if refused else None
+        later = _deferred_ref(file, p, timed) if deferred and why is None else None
+        if later is not None:
+            yield later
+            continue
         info = _scan_info(file, p, p.order if timed else None)
-        yield _ref(info, file, refused.get(file) if refused else None, keep, by_mtime=not timed)
+        yield _ref(info, file, why, keep, by_mtime=not timed)
+
+
+_DEFERRED: ContextVar[bool] = ContextVar("dumpscope_deferred_headers", default=False)
+#: The :attr:`~dumpscope.core.dumps.Dump.meta` key of a dump opened with :func:`deferred_headers`
+#: whose files' headers are not read yet.
+DEFERRED_META = "headers_deferred"
+
+
+@contextmanager
+def deferred_headers() -> Iterator[None]:
+    """Within it (in this thread), a folder of ``.npy`` files read by their names (no manifest)
+    is opened without reading its files' headers: one ``stat`` a file (its modification time,
+    the order when the names give none, and its size) instead of an ``open``, a read and a
+    ``close``.  Such a tensor's info has no dtype or shape until :func:`read_header` reads it,
+    which a comparison's worker does for the rows it computes (the parent then reads no
+    header of a matched pair, see :mod:`dumpscope.core.comparison.late`); its loader
+    (:class:`DeferredNpy`) reads the header whenever the data is loaded."""
+    token = _DEFERRED.set(True)
+    try:
+        yield
+    finally:
+        _DEFERRED.reset(token)
+
+
+class DeferredNpy:
+    """The loader of an ``.npy`` file whose header is read only when its data is: the same
+    data and the same messages as the loader :func:`open` makes after reading the header."""
+
+    __slots__ = ("file_bytes", "path")
+
+    def __init__(self, path: str, file_bytes: int) -> None:
+        self.path = path
+        self.file_bytes = file_bytes
+        """The file's size when it was listed (a task's share of the work, before any header)."""
+
+    def _loader(self) -> NpyLoader:
+        try:
+            facts = npy_facts(self.path)
+        except TensorReadError as exc:  # the message of the row :func:`_unread` makes
+            raise TensorReadError(f"{os.path.basename(self.path)}: {exc}") from None
+        return facts_loader(self.path, facts)
+
+    def __call__(self) -> np.ndarray:
+        return self._loader()()
+
+    def read_into(self, scratch: Scratch) -> np.ndarray:
+        return self._loader().read_into(scratch)
+
+
+def _deferred_ref(file: Path, p: _Parsed, timed: bool) -> TensorRef | None:
+    """The row of a file whose header is read later (:func:`deferred_headers`): its info from
+    the name and one ``stat``; None when the file cannot be stat'ed or is not a regular file
+    (read now: the usual read says why)."""
+    path = str(file)
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    info = _scan_info(path, p, p.order if timed else float(st.st_mtime_ns))
+    return TensorRef(info, DeferredNpy(path, st.st_size))
+
+
+def read_header(ref: TensorRef, keep: SmallFiles | None = None) -> TensorRef:
+    """``ref`` as :func:`open` makes it without :func:`deferred_headers`, when its header was
+    deferred: the header read (a small file kept whole within ``keep``), ``ref.info`` completed
+    in place (dtype, shape; unchanged when the file cannot be read, the ref then says why);
+    any other ref as it is."""
+    loader = ref.loader
+    if not isinstance(loader, DeferredNpy):
+        return ref
+    return _ref(ref.info, Path(loader.path), keep=keep)
+
+
+def complete_header(info: TensorInfo, dtype: str | None, shape: tuple[int, ...] | None) -> None:
+    """Fill in the header facts :func:`read_header` read for ``info`` in another process (a
+    worker): the same info as if it had been read here.  Nothing when it could not be read."""
+    if dtype is not None and shape is not None:
+        _complete_info(info, dtype, shape, info.order)
 
 
 def _open_scan(root: Path, decode_names: bool = False) -> Dump:
@@ -625,6 +724,8 @@ def _open_scan(root: Path, decode_names: bool = False) -> Dump:
     for ref in _scan_refs(parsed, walk, timed):
         _put(tensors, problems, ref)
     meta: dict[str, object] = {"order_source": "file names" if timed else "file modification times"}
+    if _DEFERRED.get():
+        meta[DEFERRED_META] = True
     return Dump(path=root, format=NAME, tensors=tensors, problems=problems, meta=meta)
 
 
