@@ -26,7 +26,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from dumpscope.core.dumps import (
     Dump,
@@ -83,14 +83,24 @@ _MSACCUCMP = re.compile(
 _MSIT = re.compile(r"^(?P<name>.+)\.(?P<idx>\d{1,4})\.(?P<ts>\d{10,})$")
 
 
-class _Parsed(NamedTuple):  # (a tuple: a frozen dataclass cost ~1 us a file to make)
-    name: str
-    node: str | None = None
-    op_type: str | None = None
-    output: int = 0
-    kind: TensorKind = "activation"
-    order: float | None = None
-    extra: tuple[tuple[str, str], ...] = ()
+class _Parsed:
+    """What a file name says about its tensor (a plain slotted class: a frozen dataclass cost
+    ~1 us a file to make)."""
+
+    __slots__ = ("extra", "index", "kind", "name", "node", "op_type", "order")
+
+    def __init__(
+        self,
+        name: str,
+        node: str | None = None,
+        op_type: str | None = None,
+        index: int = 0,
+        kind: TensorKind = "activation",
+        order: float | None = None,
+        extra: tuple[tuple[str, str], ...] = (),
+    ) -> None:
+        self.name, self.node, self.op_type, self.index = name, node, op_type, index
+        self.kind, self.order, self.extra = kind, order, extra
 
 
 def _walk_npy(root: Path) -> Walk:
@@ -581,7 +591,7 @@ def _msit_input(p: _Parsed, nodes: set[str]) -> _Parsed:
         and p.kind == "activation"
         and p.op_type is None
     ):
-        return _Parsed(f"{p.node[6:]}:input:{p.output}", p.node[6:], None, p.output, "op_input", p.order)
+        return _Parsed(f"{p.node[6:]}:input:{p.index}", p.node[6:], None, p.index, "op_input", p.order)
     return p
 
 
@@ -598,7 +608,7 @@ def _scan_info(file: Path | str, p: _Parsed, order: float | None) -> TensorInfo:
         name=p.name,
         node_name=p.node,
         op_type=p.op_type,
-        output_index=p.output,
+        output_index=p.index,
         kind=p.kind,
         source=str(file),
         order=order,
