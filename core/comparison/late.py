@@ -25,7 +25,9 @@ What needed the headers before the first row now follows the rows (:class:`Colle
 Only where nothing else needs a header before the rows: a run that yields no frame before
 the end (``compare``, not the UI's stream), of two folders read by name, no model or
 vendor graph, no row cache, no Dask scheduler, and every pair made by an exact name (a
-looser link is chosen by the shapes: such a run opens again with every header read).
+looser link is chosen by the shapes: such a run opens again with every header read); and
+only for files of :data:`~dumpscope.core.formats.npy_dir.DEFER_MIN_BYTES` or more (a smaller
+file's header is read at once, as without deferral: it is much of the file's whole cost).
 The frame is byte-identical to the one read with every header first (tested).
 """
 
@@ -44,7 +46,15 @@ from dumpscope.core.dumps import Dump
 from dumpscope.core.formats.npy_dir import DEFERRED_META, complete_header, read_header
 from dumpscope.core.formats.npyfile import SmallFiles
 
-__all__ = ["HEADERS", "Collected", "LateContext", "LateRows", "deferred", "exact_names", "read_one_sided"]
+__all__ = [
+    "HEADERS",
+    "Collected",
+    "LateContext",
+    "LateRows",
+    "deferred",
+    "exact_names",
+    "read_one_sided",
+]
 
 #: The internal column of a row computed by :class:`LateRows`: the header facts its worker read,
 #: ``(golden dtype, golden shape, target dtype, target shape)`` (None where a file could not be read).
@@ -87,7 +97,7 @@ class _Picked(Sequence[Pair]):
 def _read(p: Pair, keep: SmallFiles) -> Pair:
     """The pair with both sides' headers read (as an eager open reads them)."""
     assert p.golden is not None and p.target is not None, "a computed row has both sides"
-    return replace(p, golden=read_header(p.golden, keep), target=read_header(p.target, keep))
+    return Pair(read_header(p.golden, keep), read_header(p.target, keep), p.how, p.topo, p.order)
 
 
 def _facts(p: Pair) -> tuple[object, ...]:

@@ -35,7 +35,13 @@ from dumpscope.core.comparison.cache import (
 )
 from dumpscope.core.comparison.execution import SCHEDULER_TIMEOUT_S, Scheduler, run_rows
 from dumpscope.core.comparison.judge import Thresholds
-from dumpscope.core.comparison.late import Collected, LateContext, deferred, exact_names, read_one_sided
+from dumpscope.core.comparison.late import (
+    Collected,
+    LateContext,
+    deferred,
+    exact_names,
+    read_one_sided,
+)
 from dumpscope.core.comparison.pairing import Pair, Pairing, pair_dumps
 from dumpscope.core.comparison.result import INTERNAL_COLUMNS, SCHEMA, Comparison, ComparisonMeta
 from dumpscope.core.comparison.rows import RowContext, single_threaded_blas

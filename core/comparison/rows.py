@@ -315,15 +315,17 @@ def _late_worst(
     """The worst slice at the lowest floor, into ``m`` and ``notes`` as :func:`_worst_of`;
     with the :data:`LateSlice` of every floor when there is one (None otherwise: then none
     at any floor, as a higher floor only leaves fewer slices to compete)."""
-    before, said = copy(m), list(notes)
+    cosine, distance, said = m.slice_cosine, m.slice_relative_distance, len(notes)  # (as they were)
     worst = _worst_of(p, band.floors[0], aligned, m, notes)
-    if worst is None:
+    if worst is None:  # (nothing was set: the usual case, no copy made)
         return None, None
+    before = copy(m)
+    before.slice_cosine, before.slice_relative_distance = cosine, distance
     late: dict[float, LateSlice] = {
         band.floors[0]: (worst, m.slice_cosine, m.slice_relative_distance, display("; ".join(notes)))
     }
     for floor in band.floors[1:]:
-        mf, nf = copy(before), list(said)
+        mf, nf = copy(before), notes[:said]
         w = _worst_of(p, floor, aligned, mf, nf)
         late[floor] = (w, mf.slice_cosine, mf.slice_relative_distance, display("; ".join(nf)))
     return worst, late

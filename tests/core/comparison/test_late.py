@@ -15,8 +15,15 @@ from dumpscope.core.comparison import execution
 from dumpscope.core.comparison.late import deferred
 from dumpscope.core.comparison.pipeline import compare
 from dumpscope.core.comparison.sanity import DumpMismatch
-from dumpscope.core.formats import open_dump
+from dumpscope.core.formats import npy_dir, open_dump
 from dumpscope.core.formats.npy_dir import DEFERRED_META
+
+
+@pytest.fixture()
+def workers_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workers read the headers of these small test files too (see :data:`npy_dir.DEFER_MIN_BYTES`)."""
+    monkeypatch.setattr(npy_dir, "DEFER_MIN_BYTES", 0)
+
 
 #: The channel-sliced activation whose worst slice depends on the band's floor (see :func:`_sliced`).
 SLICED = "layer_010"
@@ -69,6 +76,7 @@ def _eager(g: Path, t: Path, workers: int) -> pl.DataFrame:
 
 
 @pytest.mark.parametrize("late_fp16", [False, True])
+@pytest.mark.usefixtures("workers_read")
 def test_the_frame_is_the_eager_one_for_any_worker_count(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, late_fp16: bool
 ) -> None:
@@ -89,32 +97,39 @@ def test_the_frame_is_the_eager_one_for_any_worker_count(
     assert (expected["side"] != "both").sum() == 2
 
 
+@pytest.mark.usefixtures("workers_read")
 def test_the_infos_are_completed_as_an_eager_open_gives_them(tmp_path: Path) -> None:
     g, t = _write(tmp_path, late_fp16=True)
     result = compare(g, t, workers=2)
-    for late, eager in ((result.golden, open_dump(g)), (result.target, open_dump(t))):
-        assert late is not None and late.meta[DEFERRED_META] is True
-        assert [r.info for r in late.tensors.values()] == [r.info for r in eager.tensors.values()]
+    for opened, eager in ((result.golden, open_dump(g)), (result.target, open_dump(t))):
+        assert opened is not None and opened.meta[DEFERRED_META] is True
+        assert [r.info for r in opened.tensors.values()] == [r.info for r in eager.tensors.values()]
         readable = [n for n, r in eager.tensors.items() if r.error is None]
         for name in readable[:3]:  # the deferred loaders still read the data afterwards
-            np.testing.assert_array_equal(late.tensors[name].load(), eager.tensors[name].load())
+            np.testing.assert_array_equal(opened.tensors[name].load(), eager.tensors[name].load())
 
 
-def test_a_size_mismatch_is_still_refused(tmp_path: Path) -> None:
-    """Two dumps whose names pair but whose sizes all differ: the same error as with every header first."""
+@pytest.mark.parametrize("threshold", [0, npy_dir.DEFER_MIN_BYTES])
+def test_a_size_mismatch_is_still_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, threshold: int
+) -> None:
+    """Two dumps whose names pair but whose sizes all differ: the same error as with every header
+    first, whether the workers or the parent read the headers."""
+    monkeypatch.setattr(npy_dir, "DEFER_MIN_BYTES", threshold)
     g, t = tmp_path / "golden", tmp_path / "target"
     g.mkdir()
     t.mkdir()
     for i in range(12):
         np.save(g / f"t{i}.npy", np.zeros(10 + i, np.float32))
         np.save(t / f"t{i}.npy", np.zeros(20 + i, np.float32))
-    with pytest.raises(DumpMismatch) as eager:
+    with pytest.raises(DumpMismatch) as first:
         _eager(g, t, 1)
-    with pytest.raises(DumpMismatch) as late:
+    with pytest.raises(DumpMismatch) as after:
         compare(g, t, workers=2)
-    assert str(late.value) == str(eager.value)
+    assert str(after.value) == str(first.value)
 
 
+@pytest.mark.usefixtures("workers_read")
 def test_a_pair_by_a_looser_link_reads_every_header_first(tmp_path: Path) -> None:
     """A sanitised-name link is chosen by the shapes: that run opens again with its headers."""
     g, t = tmp_path / "golden", tmp_path / "target"
@@ -129,3 +144,33 @@ def test_a_pair_by_a_looser_link_reads_every_header_first(tmp_path: Path) -> Non
     assert not deferred(result.golden, result.target)
     assert_frame_equal(result.frame, _eager(g, t, 2))
     assert "sanitised name" in result.frame["pairing"].to_list()
+
+
+def test_small_files_have_their_headers_read_by_the_parent(tmp_path: Path) -> None:
+    """Under :data:`npy_dir.DEFER_MIN_BYTES` a file's header is read at once, in the parent: the
+    refs and the frame are the eager open's."""
+    g, t = _write(tmp_path, late_fp16=True)
+    result = compare(g, t, workers=2)
+    assert not deferred(result.golden, result.target)
+    assert_frame_equal(result.frame, _eager(g, t, 2))
+    eager = open_dump(t)
+    assert result.target is not None
+    assert [(r.info, r.error) for r in result.target.tensors.values()] == [
+        (r.info, r.error) for r in eager.tensors.values()
+    ]
+    assert result.pairing is not None
+    assert all(p.ref is result.golden.tensors.get(p.name, p.ref) for p in result.pairing.pairs if p.golden)
+
+
+def test_large_files_have_their_headers_read_by_the_workers(tmp_path: Path) -> None:
+    g, t = tmp_path / "golden", tmp_path / "target"
+    g.mkdir()
+    t.mkdir()
+    for i in range(20):
+        a = np.full(40_000, i, np.float32)  # 160 KB a file
+        np.save(g / f"x{i}.npy", a)
+        np.save(t / f"x{i}.npy", a.astype(np.float16))
+    result = compare(g, t, workers=2)
+    assert deferred(result.golden, result.target)
+    assert_frame_equal(result.frame, _eager(g, t, 2))
+    assert set(result.frame["band"]) == {"fp16"}
