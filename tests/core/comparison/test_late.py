@@ -88,6 +88,8 @@ def test_the_frame_is_the_eager_one_for_any_worker_count(
         result = compare(g, t, workers=workers)
         assert deferred(result.golden, result.target), "the headers were left to the workers"
         assert_frame_equal(result.frame, expected)
+    monkeypatch.setenv("DUMPSCOPE_WORKERS", "threads")  # where there is no fork: threads read them
+    assert_frame_equal(compare(g, t, workers=2).frame, expected)
     row = expected.filter(pl.col("name") == SLICED).row(0, named=True)
     assert row["band"] == ("fp16" if late_fp16 else "fp32")
     assert set(expected["band"]) == {row["band"]}  # every row moved by the last file
