@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -34,14 +35,22 @@ from dumpscope.core.comparison.cache import (
 )
 from dumpscope.core.comparison.execution import SCHEDULER_TIMEOUT_S, Scheduler, run_rows
 from dumpscope.core.comparison.judge import Thresholds
+from dumpscope.core.comparison.late import (
+    Collected,
+    LateContext,
+    deferred,
+    exact_names,
+    read_one_sided,
+)
 from dumpscope.core.comparison.pairing import Pair, Pairing, pair_dumps
 from dumpscope.core.comparison.result import INTERNAL_COLUMNS, SCHEMA, Comparison, ComparisonMeta
 from dumpscope.core.comparison.rows import RowContext, single_threaded_blas
 from dumpscope.core.comparison.sanity import check_model, check_pairing
 from dumpscope.core.comparison.shape_specs import shape_specs
 from dumpscope.core.comparison.table import RowTable
-from dumpscope.core.dumps import Dump, DumpError, TensorInfo
+from dumpscope.core.dumps import Dump, DumpError, TensorRef
 from dumpscope.core.formats import check_dump, open_dump
+from dumpscope.core.formats.npy_dir import deferred_headers
 from dumpscope.core.formats.safe_fs import shared_listings
 from dumpscope.core.heap import trim_free_heap
 from dumpscope.core.names import display
@@ -206,7 +215,8 @@ def compare_stream(
     yield from shown  # a reopen paints the last run's rows before any file is read
     head = [] if final_only or shown or remote is not None else _head(golden, target, model, graph, th)
     yield from head  # the first rows judged while the whole dumps are opened
-    run = _Run(_prepare(golden, target, model, graph, th), th)
+    late = final_only and remote is None and folder is None and model is None and graph is None
+    run = _run_of(golden, target, model, graph, th, late)
     ticks = _Ticks(interval, progress, progress_bytes)
     if not final_only and not shown and not head:  # (not a frame of pending ones after rows were shown)
         yield run.snapshot(0)
@@ -219,6 +229,25 @@ def compare_stream(
             yield run.snapshot(done)
             ticks.spaced(run.cost)
     yield run.finish(sides if folder is not None else None, folder)
+
+
+def _run_of(
+    golden: str | Path | Dump,
+    target: str | Path | Dump,
+    model: str | Path | None,
+    graph: str | Path | None,
+    th: Thresholds,
+    late: bool,
+) -> _Run:
+    """The run, prepared: with the headers read by the workers where ``late`` allows it and the
+    dumps are folders read by name paired by exact names (see :mod:`.late`), else every header
+    read first."""
+    base = _prepare(golden, target, model, graph, th, late=late)
+    if not late or not deferred(base.golden, base.target):
+        return _Run(base, th)
+    if base.pairing is not None and exact_names(base.pairing):
+        return _LateRun(base, th)
+    return _Run(_prepare(golden, target, model, graph, th), th)  # a looser link: chosen by the shapes
 
 
 def _path_of(dump: str | Path | Dump) -> Path:
@@ -359,6 +388,36 @@ def _with_vendor_report(frame: pl.DataFrame, base: Comparison) -> pl.DataFrame:
     return join_report(frame, report, own_golden=own)
 
 
+class _LateRun(_Run):
+    """A run whose workers read the headers (:mod:`.late`): the bands, the table and the
+    pairing's size check once the rows are in."""
+
+    def __init__(self, base: Comparison, th: Thresholds) -> None:
+        assert base.pairing is not None and base.golden is not None and base.target is not None, "prepared"
+        self.base, self.th = base, th
+        self.golden, self.target = base.golden, base.target
+        self.pairs = base.pairing.pairs
+        read_one_sided(self.pairs)
+        self.rows = Collected(self.pairs, th)
+        self.table = self.rows  # type: ignore[assignment]  # put/flush/bands until finish() builds the table
+        self.total = len(self.pairs)
+        self.meter = Throughput()
+        self.cost = 0.0
+        self.row_cache = None
+
+    def finish(self, sides: tuple[Path, Path, str] | None, folder: Path | None = None) -> Progress:
+        assert self.base.pairing is not None, "prepared"
+        check_pairing(self.base.pairing, self.golden, self.target)  # the sizes are known now
+        trim_free_heap()  # as _Run does around its table
+        self.table = RowTable(self.pairs, self.th, _run_band(self.target))
+        trim_free_heap()
+        self.rows.into(self.table)
+        return super().finish(sides, folder)
+
+    def context(self) -> RowContext:
+        return LateContext(super().context().specs)
+
+
 @dataclass
 class _Ticks:
     """The callbacks after every batch, and when the next snapshot is due (every ``interval``,
@@ -394,9 +453,11 @@ def _prepare(
     model: str | Path | None,
     graph: str | Path | None,
     th: Thresholds,
+    late: bool = False,
 ) -> Comparison:
-    """Open, parse (model and vendor graph, once) and pair: a Comparison without a frame yet."""
-    with shared_listings():  # each folder listed once for the checks, every sniffer and the reader
+    """Open, parse (model and vendor graph, once) and pair: a Comparison without a frame yet
+    (``late``: a folder read by name is opened without its headers, see :mod:`.late`)."""
+    with shared_listings(), deferred_headers() if late else nullcontext():  # each folder listed once
         # both recognised before either is read, each sniffed once
         formats = [None if isinstance(side, Dump) else check_dump(side) for side in (golden, target)]
         g = golden if isinstance(golden, Dump) else open_dump(golden, formats[0])
@@ -507,12 +568,14 @@ def _from_cache(cache: RowCache, keys: list[str | None], todo: list[int], table:
 
 def _pair_bytes(p: Pair) -> int:
     """Bytes of both sides of a pair, from the metadata (1 MB a side when unknown)."""
-    return sum(_tensor_bytes(ref.info) for ref in (p.golden, p.target) if ref is not None)
+    return sum(_tensor_bytes(ref) for ref in (p.golden, p.target) if ref is not None)
 
 
-def _tensor_bytes(info: TensorInfo) -> int:
+def _tensor_bytes(ref: TensorRef) -> int:
+    info = ref.info
     if info.shape is None or info.dtype is None:
-        return 1 << 20
+        listed = getattr(ref.loader, "file_bytes", None)  # a header not read yet: the file's size
+        return listed if isinstance(listed, int) else 1 << 20
     return math.prod(info.shape) * _itemsize(info.dtype)
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from copy import copy
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -69,9 +70,10 @@ class Rows:
     (:func:`compute_row`); ``rows.batch(part)`` computes a whole task at once, the same
     columns, with every small float pair's metrics in one kernel call (see :func:`compute_rows`)."""
 
-    pairs: list[Pair]
+    pairs: Sequence[Pair]
     th: Thresholds
-    bands: list[str]
+    bands: Sequence[object]
+    """Each row's band (a :class:`LateBand` while the bands are not known yet)."""
     context: RowContext
 
     def __call__(self, i: int) -> dict[str, object]:
@@ -225,11 +227,16 @@ class _Ready:
         return self
 
     def row(self, p: Pair, th: Thresholds, band: object, m: PairMetrics) -> dict[str, object]:
-        """The row's columns once its metrics ``m`` are known."""
+        """The row's columns once its metrics ``m`` are known (with ``band`` a :class:`LateBand`,
+        the worst slice of each floor it may have, see :func:`_late_worst`)."""
         notes = _row_notes(p, self.aligned, m)
-        worst = _worst_of(p, th, band, self.aligned, m, notes)
+        late: dict[float, LateSlice] | None = None
+        if isinstance(band, LateBand):
+            worst, late = _late_worst(p, band, self.aligned, m, notes)
+        else:
+            worst = _worst_of(p, band_floor(th, band), self.aligned, m, notes)
         hard = render_hard_fail(m) if m.flags else ""  # no flag: no hard failure (and no enum arithmetic)
-        return {
+        row = {
             **self.shapes,
             **{c: getattr(m, c) for c in _METRIC_COLUMNS},
             "size": self.size,
@@ -239,6 +246,9 @@ class _Ready:
             "hard_warn": self.aligned.warn,
             "worst_slice": worst,
         }
+        if late is not None:
+            row[LATE_SLICES] = late
+        return row
 
 
 def _ready(p: Pair, spec: ShapeSpec | None) -> _Ready | dict[str, object]:
@@ -266,13 +276,59 @@ def _row_notes(p: Pair, aligned: Aligned, m: PairMetrics) -> list[str]:
     return [*reader_notes(p), *([aligned.note] if aligned.note else []), *(m.notes if m.flags else ())]
 
 
-def _worst_of(
-    p: Pair, th: Thresholds, band: object, aligned: Aligned, m: PairMetrics, notes: list[str]
-) -> int | None:
+def band_floor(th: Thresholds, band: object) -> float:
+    """The absolute floor of a row's band (0 for a band without one)."""
+    return th.floors.get(band, 0.0) if isinstance(band, str) else 0.0
+
+
+def _worst_of(p: Pair, floor: float, aligned: Aligned, m: PairMetrics, notes: list[str]) -> int | None:
     """The worst channel slice of an activation (see :func:`_worst_slice`); None otherwise."""
     if p.golden is None or p.golden.info.kind != "activation":
         return None
-    return _worst_slice(aligned, m, notes, th.floors.get(band, 0.0) if isinstance(band, str) else 0.0)
+    return _worst_slice(aligned, m, notes, floor)
+
+
+#: What the worst slice sets in a row: ``(worst_slice, slice_cosine, slice_relative_distance, notes)``.
+LateSlice = tuple[int | None, float | None, float | None, str]
+#: The internal column of a row computed before its band was known (:class:`LateBand`): the
+#: :data:`LateSlice` of each floor, where they differ; the parent keeps its band's.
+LATE_SLICES = "_late_slices"
+
+
+@dataclass(frozen=True)
+class LateBand:
+    """A row's band decided after the rows (its run's band needs every target header, which
+    the workers read: see :mod:`.late`).  Only the worst slice depends on it (through the
+    band's floor), so the row is computed once and its worst slice for each of ``floors``
+    (ascending, every floor the row's band may have)."""
+
+    floors: tuple[float, ...]
+
+    @classmethod
+    def of(cls, th: Thresholds) -> LateBand:
+        return cls(tuple(sorted({0.0, *th.floors.values()})))
+
+
+def _late_worst(
+    p: Pair, band: LateBand, aligned: Aligned, m: PairMetrics, notes: list[str]
+) -> tuple[int | None, dict[float, LateSlice] | None]:
+    """The worst slice at the lowest floor, into ``m`` and ``notes`` as :func:`_worst_of`;
+    with the :data:`LateSlice` of every floor when there is one (None otherwise: then none
+    at any floor, as a higher floor only leaves fewer slices to compete)."""
+    cosine, distance, said = m.slice_cosine, m.slice_relative_distance, len(notes)  # (as they were)
+    worst = _worst_of(p, band.floors[0], aligned, m, notes)
+    if worst is None:  # (nothing was set: the usual case, no copy made)
+        return None, None
+    before = copy(m)
+    before.slice_cosine, before.slice_relative_distance = cosine, distance
+    late: dict[float, LateSlice] = {
+        band.floors[0]: (worst, m.slice_cosine, m.slice_relative_distance, display("; ".join(notes)))
+    }
+    for floor in band.floors[1:]:
+        mf, nf = copy(before), notes[:said]
+        w = _worst_of(p, floor, aligned, mf, nf)
+        late[floor] = (w, mf.slice_cosine, mf.slice_relative_distance, display("; ".join(nf)))
+    return worst, late
 
 
 _METRIC_COLUMNS = (*FLOAT_COLUMNS, *COUNT_COLUMNS)

@@ -11,6 +11,7 @@ import mmap
 import os
 import re
 import struct
+import weakref
 from pathlib import Path
 from typing import BinaryIO
 
@@ -383,15 +384,57 @@ def _read_at(fd: int, buf: memoryview, offset: int) -> int:  # pragma: no cover 
 
 
 class Scratch:
-    """A growable byte buffer that one thread reuses for tensor after tensor."""
+    """A growable byte buffer that one thread reuses for tensor after tensor.
+
+    A forked process does not inherit it (``MADV_DONTFORK``, from :data:`UNSHARED_MIN_BYTES`,
+    where the system has it): while a forked worker lived, every page of it that the parent
+    wrote again was copied first (copy-on-write; ~1,000 faults on bench_workers' (a) at two
+    workers, in the parent's own tasks), and the worker got no use of the copy, as its own
+    reads write it too.  In the child, every scratch starts empty (:func:`_forget_after_fork`)
+    and takes a buffer of its own at its first read."""
 
     def __init__(self) -> None:
-        self._buf = bytearray()
+        self._buf: bytearray | mmap.mmap = bytearray()
+        _SCRATCHES.add(self)
 
     def take(self, nbytes: int) -> memoryview:
         if len(self._buf) < nbytes:
-            self._buf = bytearray(max(nbytes, 2 * len(self._buf)))
+            self._buf = _unshared(max(nbytes, 2 * len(self._buf)))
         return memoryview(self._buf)[:nbytes]
+
+    def forget(self) -> None:
+        """Drop the buffer (a forked child's: its memory was not inherited)."""
+        self._buf = bytearray()
+
+
+#: Scratch buffers from this size up are private anonymous memory that a fork does not inherit.
+UNSHARED_MIN_BYTES = 1 << 16
+_DONTFORK = getattr(mmap, "MADV_DONTFORK", None)
+_SCRATCHES: weakref.WeakSet[Scratch] = weakref.WeakSet()
+
+
+def _unshared(size: int) -> bytearray | mmap.mmap:
+    """``size`` writable bytes; from :data:`UNSHARED_MIN_BYTES`, memory a fork does not inherit."""
+    if _DONTFORK is None or size < UNSHARED_MIN_BYTES:
+        return bytearray(size)
+    buf = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    try:
+        buf.madvise(_DONTFORK)
+    except OSError:  # pragma: no cover - refused: a plain buffer, copied on write after a fork as before
+        buf.close()
+        return bytearray(size)
+    return buf
+
+
+def _forget_after_fork() -> None:
+    """In a forked child: every scratch's memory is unmapped there (``MADV_DONTFORK``), so none is
+    used again; each takes a new buffer at its next read."""
+    for scratch in list(_SCRATCHES):
+        scratch.forget()
+
+
+if _DONTFORK is not None:
+    os.register_at_fork(after_in_child=_forget_after_fork)
 
 
 def npy_loader(

@@ -136,3 +136,31 @@ def test_a_listing_is_shared_only_within_one_open(tmp_path: Path) -> None:
     assert list(open_dump(tmp_path).tensors) == ["a"]
     np.save(tmp_path / "b.npy", np.ones(2, np.float32))
     assert list(open_dump(tmp_path).tensors) == ["a", "b"]
+
+
+def test_a_forked_child_reads_into_an_inherited_scratch_safely(tmp_path: Path) -> None:
+    """A scratch's big buffer is not inherited by a fork (no copy-on-write of it in the parent): the
+    child's scratch starts empty and reads the same data, and the parent's buffer is untouched."""
+    import multiprocessing
+
+    a = np.arange(200_000, dtype=np.float32)  # 800 KB: over UNSHARED_MIN_BYTES
+    np.save(tmp_path / "a.npy", a)
+    loader = facts_loader(str(tmp_path / "a.npy"), npy_facts(tmp_path / "a.npy"))
+    scratch = Scratch()
+    first = loader.read_into(scratch)
+    np.testing.assert_array_equal(first, a)
+    context = multiprocessing.get_context("fork")
+    ours, theirs = context.Pipe()
+    child = context.Process(target=_read_in_child, args=(theirs, loader, scratch))
+    child.start()
+    theirs.close()  # a child that dies closes the pipe: recv() fails rather than waits
+    assert ours.recv() == (0, float(a.sum()))  # an empty buffer after the fork, then the data
+    child.join(timeout=30)
+    assert child.exitcode == 0
+    np.testing.assert_array_equal(first, a)  # the parent's buffer as it was
+
+
+def _read_in_child(conn: object, loader: object, scratch: Scratch) -> None:
+    held = len(scratch._buf)  # noqa: SLF001 - what the fork left it
+    data = loader.read_into(scratch)  # type: ignore[attr-defined]
+    conn.send((held, float(data.sum())))  # type: ignore[attr-defined]
