@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from dumpscope.core.vocabulary import is_divergent
+from dumpscope.core.vocabulary import MAGNITUDE_FACTOR, WORSE_RULES, is_divergent
 from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
 
 if TYPE_CHECKING:
@@ -515,8 +515,6 @@ def run_app(app: DumpscopeApp, ui: UiOptions) -> int:
 
 def _worse_rule(text: str) -> tuple[str, float]:
     """``--worse health`` / ``magnitude`` / ``magnitude:FACTOR`` -> ``(rule, factor)``."""
-    from dumpscope.core.comparison.threeway import MAGNITUDE_FACTOR, WORSE_RULES
-
     rule, _, factor = text.partition(":")
     if rule not in WORSE_RULES or (factor and rule != "magnitude"):
         raise argparse.ArgumentTypeError(f"{text!r}: use health, magnitude or magnitude:FACTOR")
