@@ -74,15 +74,17 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass, field
 from itertools import islice
 from multiprocessing.connection import Connection
 from multiprocessing.connection import wait as connection_wait
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from dumpscope.core.dumps import DumpError
+
+if TYPE_CHECKING:  # (the thread pool is the fallback where fork is not: loaded only there)
+    from concurrent.futures import Executor, Future
 
 try:
     import resource
@@ -356,6 +358,8 @@ def _pooled(
         os.environ.get("DUMPSCOPE_WORKERS") == "threads"
         or "fork" not in multiprocessing.get_all_start_methods()
     ):
+        from concurrent.futures import ThreadPoolExecutor
+
         with ThreadPoolExecutor(count) as pool:
             yield from _drain(pool, compute, parts, count, aside)
         return
@@ -371,6 +375,8 @@ def _drain(
     pool: Executor, compute: RowFn, parts: list[list[int]], count: int, aside: Aside
 ) -> Iterator[TaskResult]:
     """Keep about two tasks per thread in flight (a cancelled run stops soon); yield as they finish."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+
     queue = iter(parts)
     running: set[Future[TaskResult]] = set()
 

@@ -571,11 +571,12 @@ def _compute(
 
 
 class _TableOnTheSide:
-    """A run's row table built on a thread of this process while its first tasks are computed, when
-    it is not built yet (a fresh ``dumpscope compare``: Polars' import, ~0.1-0.3 CPU s, and the
-    identity columns): the :class:`~.execution.Aside` of :func:`~.execution.run_rows`, which
-    calls :meth:`start` once the workers are forked (never with this thread running: it is started
-    after every fork).  Results that arrive before the table is ready wait here, in their order."""
+    """A run's row table (and its comparison's meta) built on a thread of this process while its
+    first tasks are computed, when it is not built yet (a fresh ``dumpscope compare``: Polars'
+    import, ~0.1-0.3 CPU s, and the identity columns): the :class:`~.execution.Aside` of
+    :func:`~.execution.run_rows`, which calls :meth:`start` once the workers are forked (never with
+    this thread running: it is started after every fork).  Results that arrive before the table is
+    ready wait here, in their order."""
 
     def __init__(self, run: _Run) -> None:
         self.run = run
@@ -596,7 +597,8 @@ class _TableOnTheSide:
 
     def _build(self) -> None:
         try:
-            self.run.table  # noqa: B018 - built and kept by the cached property
+            self.run.table  # noqa: B018 - built and kept by the cached properties
+            self.run.base  # noqa: B018 - (its meta: what the last snapshot needs besides the rows)
         except BaseException as exc:  # noqa: BLE001 - raised again in the caller's thread (finish)
             self.error = exc
 

@@ -21,6 +21,10 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import cast
 
 import numpy as np
+
+# Polars builds every series made from numpy through numpy.ma (getmask; 8-25 ms to load): loaded with this
+# module, which a fresh compare builds aside while the rows are computed (pipeline), not at the last flush.
+import numpy.ma  # noqa: F401
 import polars as pl
 
 from dumpscope.core.comparison.execution import TaskResult
