@@ -7,7 +7,7 @@ Runs ``dumpscope compare GOLDEN TARGET ... --format csv -o TMP`` as a child proc
 command line does (``python -m dumpscope``), with a hook installed first that records, in every
 process (the parent and each forked worker), when each phase starts and ends: wall seconds since
 the child was started (the interpreter's own start-up included) and that process's CPU seconds.
-Phases: the imports of numpy, Polars and Rich (outermost only), argument parsing, opening and
+Phases: the imports of numpy, Polars and Rich (CPU: the importing thread's), argument parsing, opening and
 pairing the dumps, the row table, forking, each task (rows, in which process), the frame and
 judging, writing the CSV, and the exit.  Functions a build does not have are left out, so the same
 script times main and a branch.  Nothing is changed in what is computed.
@@ -45,8 +45,6 @@ SPANS = {
         ("_Forked.__init__", "fork"), ("_run_part", "task"), ("_serve", "worker's life")],
     "dumpscope.core.report.writers": [("write_csv", "write csv")],
 }
-import threading
-nesting = threading.local()
 def wrap(fn, label):
     def timed(*a, **k):
         w0, c0 = time.time(), time.process_time()
@@ -82,14 +80,12 @@ class Finder(importlib.abc.MetaPathFinder):
             return spec
         loader, run = spec.loader, spec.loader.exec_module
         def exec_module(module):
-            w0, c0 = time.time(), time.process_time()
-            nesting.depth = getattr(nesting, "depth", 0) + 1
+            w0, c0 = time.time(), time.thread_time()
             try:
                 run(module)
             finally:
-                nesting.depth -= 1
-                if name in IMPORTS and nesting.depth == 0:
-                    note("import " + name, w0, c0, time.time(), time.process_time())
+                if name in IMPORTS:  # (CPU: this thread's; a module is executed once)
+                    note("import " + name, w0, c0, time.time(), time.thread_time())
             patch(module)
         loader.exec_module = exec_module
         return spec
@@ -146,8 +142,9 @@ def run_once(python: str, args: list[str]) -> tuple[float, list[dict[str, object
     return wall, events
 
 
-def show(wall: float, events: list[dict[str, object]]) -> None:
-    """The events as a table, tasks of one process folded into one line per process."""
+def show(wall: float, events: list[dict[str, object]], each_task: bool = False) -> None:
+    """The events as a table, tasks of one process folded into one line per process (``each_task``:
+    a line per task as well)."""
     parent = min(events, key=lambda e: e["w0"])["pid"]  # type: ignore[type-var]
     names = {parent: "parent"}
     for e in sorted(events, key=lambda e: e["w0"]):  # type: ignore[arg-type,return-value]
@@ -158,6 +155,8 @@ def show(wall: float, events: list[dict[str, object]]) -> None:
     for e in events:
         if e["name"] == "task":
             tasks.setdefault(e["pid"], []).append(e)  # type: ignore[arg-type]
+            if each_task:
+                lines.append(e)
         else:
             lines.append(e)
     for pid, ts in tasks.items():
@@ -185,11 +184,12 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=1, help="runs; the fastest is shown")
     ap.add_argument("--python", default=sys.executable, help="the interpreter whose dumpscope is timed")
     ap.add_argument("--json", action="store_true", help="also print the events as JSON")
+    ap.add_argument("--tasks", action="store_true", help="a line per task too")
     args, rest = ap.parse_known_args()
     runs = [run_once(args.python, rest) for _ in range(args.repeat)]
     wall, events = min(runs, key=lambda r: r[0])
     print(f"load average {os.getloadavg()[0]:.2f}; walls: {', '.join(f'{w:.3f}' for w, _e in runs)}")
-    show(wall, events)
+    show(wall, events, args.tasks)
     if args.json:
         print(json.dumps(events))
 

@@ -16,7 +16,7 @@ import pytest
 from dumpscope.core.comparison.execution import MIN_PARALLEL_ROWS
 from dumpscope.tui.cli.main import main
 
-#: Runs ``dumpscope ARGS...`` (argv[2:]) and appends ``PID WHEN polars=BOOL`` lines to argv[1].
+#: Runs ``dumpscope ARGS...`` (argv[2:]) and appends ``PID WHEN polars=BOOL rich=BOOL`` lines to argv[1].
 PROBE = r"""
 import os, sys
 from dumpscope.core.comparison import execution
@@ -25,7 +25,7 @@ log = sys.argv[1]
 
 def note(when):
     with open(log, "a") as f:
-        f.write(f"{os.getpid()} {when} polars={'polars' in sys.modules}\n")
+        f.write(f"{os.getpid()} {when} polars={'polars' in sys.modules} rich={'rich' in sys.modules}\n")
 
 real_part, real_fork = execution._run_part, execution._Forked.__init__
 
@@ -62,13 +62,22 @@ def pair(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def _probe(args: list[str], log: Path, prelude: str = "") -> tuple[int, list[tuple[int, str, bool]]]:
-    """Run the command under :data:`PROBE` (``prelude``: code run first); its exit code and events."""
+    """Run the command under :data:`PROBE` (``prelude``: code run first); its exit code and events
+    (pid, when, Polars loaded)."""
+    code, events = _probe_all(args, log, prelude)
+    return code, [(pid, when, polars) for pid, when, polars, _rich in events]
+
+
+def _probe_all(
+    args: list[str], log: Path, prelude: str = ""
+) -> tuple[int, list[tuple[int, str, bool, bool]]]:
+    """:func:`_probe`, the events with whether Rich was loaded too."""
     out = subprocess.run(
         [sys.executable, "-c", prelude + PROBE, str(log), *args], capture_output=True, text=True, check=False
     )
     assert out.returncode in (0, 1), out.stderr
     lines = [line.split() for line in log.read_text().splitlines()]
-    return out.returncode, [(int(pid), when, flag == "polars=True") for pid, when, flag in lines]
+    return out.returncode, [(int(p), when, pl == "polars=True", r == "rich=True") for p, when, pl, r in lines]
 
 
 def _worker_tasks(events: list[tuple[int, str, bool]]) -> list[bool]:
@@ -105,3 +114,33 @@ def test_the_probe_sees_polars_in_a_worker_forked_after_it_loaded(
     assert [polars for _pid, when, polars in events if when == "fork"] == [True]
     worker = _worker_tasks(events)
     assert worker and all(worker)
+
+
+#: Code run before the probe: standard error is a terminal (compare then shows a progress bar).
+ON_A_TERMINAL = """
+import io, sys
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+sys.stderr = _Terminal()
+"""
+
+
+def test_on_a_terminal_the_progress_bar_loads_rich_only_once_the_workers_run(
+    pair: tuple[Path, Path], tmp_path: Path
+) -> None:
+    args = ["compare", *map(str, pair), "--workers", "2", "--format", "csv", "-o", str(tmp_path / "x.csv")]
+    code, events = _probe_all(args, tmp_path / "log", prelude=ON_A_TERMINAL)
+    assert code == 1
+    assert [(polars, rich) for _pid, when, polars, rich in events if when == "fork"] == [(False, False)]
+    assert [rich for _pid, when, _polars, rich in events if when == "end"] == [True]  # the bar was shown
+
+
+def test_the_progress_bar_loads_rich_at_its_first_tick() -> None:
+    code = (
+        "import sys; from dumpscope.tui.cli.args import ProgressBar; bar = ProgressBar(); bar.stop(); "
+        "print('rich' in sys.modules); bar.rows(1, 2); bar.bytes(10, 20); "
+        "print('rich' in sys.modules); bar.stop()"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True"]
