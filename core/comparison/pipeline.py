@@ -689,6 +689,8 @@ def _ncnn_blobs(
 ) -> tuple[Dump, str | Path | None]:
     """An ncnn blob folder (its own ``.param``, or ``--graph model.ncnn.param``) paired with the
     golden by the ONNX graph (:func:`~dumpscope.core.vendor.ncnn.paired_dump`); others as they are."""
+    if graph is None and t.meta.get("ncnn_param") is None:  # (nothing of ncnn's: its module is not loaded)
+        return t, graph
     from dumpscope.core.vendor import ncnn
 
     given = graph is not None and ncnn.is_param(graph)
