@@ -554,17 +554,11 @@ def _compute(
     side = _TableOnTheSide(run)
     try:
         with single_threaded_blas():
-            for part in run_rows(compute, rest, sizes, where[0], batch, where[1], aside=side):
-                for ready in side.arrived(part):
-                    run.table.put(ready)
-                    meter.done += sum(size_of[i] for i in ready.rows)
-                    done += len(ready)
-                    yield done
-        for ready in side.finish():
-            run.table.put(ready)
-            meter.done += sum(size_of[i] for i in ready.rows)
-            done += len(ready)
-            yield done
+            for part in side.in_order(run_rows(compute, rest, sizes, where[0], batch, where[1], aside=side)):
+                run.table.put(part)
+                meter.done += sum(size_of[i] for i in part.rows)
+                done += len(part)
+                yield done
     finally:
         side.close()
     run.table.flush()
@@ -585,9 +579,8 @@ class _TableOnTheSide:
         self.waiting: list[TaskResult] = []
 
     def start(self) -> None:
-        if (
-            "table" in self.run.__dict__ or self.thread is not None
-        ):  # built (a snapshot, a cache), or building
+        built = "table" in self.run.__dict__  # (a first snapshot, or a cache, needed it earlier)
+        if built or self.thread is not None:
             return
         self.thread = threading.Thread(target=self._build, name="dumpscope-row-table", daemon=True)
         self.thread.start()
@@ -601,6 +594,12 @@ class _TableOnTheSide:
             self.run.base  # noqa: B018 - (its meta: what the last snapshot needs besides the rows)
         except BaseException as exc:  # noqa: BLE001 - raised again in the caller's thread (finish)
             self.error = exc
+
+    def in_order(self, results: Iterator[TaskResult]) -> Iterator[TaskResult]:
+        """``results`` as they can go into the table: held while it is being built."""
+        for part in results:
+            yield from self.arrived(part)
+        yield from self.finish()
 
     def arrived(self, part: TaskResult) -> list[TaskResult]:
         """The results ready to go into the table: none while it is being built, then every one
