@@ -71,6 +71,12 @@ HEALTH_LABEL: dict[str, str] = {
 UNMATCHED_LABEL: dict[str, str] = {"golden": "– GOLD", "target": "– TRGT"}
 """An unmatched row says which side has the tensor (``– GOLD``: only in the golden dump)."""
 
+#: How a three-way comparison's ``worse`` tells two rows of the same health apart (see
+#: :mod:`~dumpscope.core.comparison.threeway`); here so that ``--worse`` is parsed without Polars.
+WORSE_RULES: tuple[str, ...] = ("health", "magnitude")
+MAGNITUDE_FACTOR = 2.0
+"""``by="magnitude"``: one distance must be at least this many times the other to make a side worse."""
+
 
 @dataclass(frozen=True)
 class Metric:

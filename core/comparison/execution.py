@@ -74,14 +74,17 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass, field
 from itertools import islice
 from multiprocessing.connection import Connection
 from multiprocessing.connection import wait as connection_wait
+from typing import TYPE_CHECKING, Protocol
 
 from dumpscope.core.dumps import DumpError
+
+if TYPE_CHECKING:  # (the thread pool is the fallback where fork is not: loaded only there)
+    from concurrent.futures import Executor, Future
 
 try:
     import resource
@@ -89,6 +92,7 @@ except ImportError:  # pragma: no cover - not on POSIX
     resource = None  # type: ignore[assignment]  # no resource module (Windows): page faults read as 0
 
 __all__ = [
+    "Aside",
     "Ledger",
     "RowFn",
     "Scheduler",
@@ -278,6 +282,7 @@ def run_rows(
     workers: int | None,
     batch: int = 64,
     scheduler: str | Scheduler | None = None,
+    aside: Aside | None = None,
 ) -> Iterator[TaskResult]:
     """Compute every row of ``todo``; yield each finished task's :class:`TaskResult`.
 
@@ -285,59 +290,106 @@ def run_rows(
     (None = every available core); ``batch``: rows per task at most.  ``scheduler``: the
     address of a Dask distributed scheduler to run the tasks on instead (the optional
     ``dask`` extra).  Tasks are started in the order of ``todo`` and finish in any order;
-    each row is computed once.
+    each row is computed once.  ``aside``: the caller's own work, to overlap the rows (see
+    :class:`Aside`).
     """
     count = min(workers or available_cores(), max(1, len(todo) // MIN_PARALLEL_ROWS))
     parts = tasks(todo, sizes, max(1, batch), count if scheduler is None else 1)
-    with closing(_results(compute, parts, count, scheduler)) as results:
+    with closing(_results(compute, parts, count, scheduler, aside or _NO_ASIDE)) as results:
         for result in results:  # a caller that stops iterating closes the pool at once
             for ledger in _ledgers:
                 ledger.add(result)
             yield result
 
 
+class Aside(Protocol):
+    """Work of the caller's that can overlap the rows' computation (e.g. importing Polars and building
+    the frame's table in a fresh process: the workers need neither).  :func:`run_rows` calls
+    :meth:`start` once, in this process, when the rows are being computed (the workers forked and their
+    first tasks sent, before any task runs in this process): a thread started then is never forked.
+    While :meth:`running` says so, this process takes no task of its own when workers compute them."""
+
+    def start(self) -> None: ...
+
+    def running(self) -> bool: ...
+
+
+class _NoAside:
+    def start(self) -> None:
+        pass
+
+    def running(self) -> bool:
+        return False
+
+
+_NO_ASIDE = _NoAside()
+#: Seconds between looks at whether the caller's work aside (:class:`Aside`) is done, while this
+#: process only hands out tasks.
+ASIDE_POLL_S = 0.005
+
+
 def _results(
-    compute: RowFn, parts: list[list[int]], count: int, scheduler: str | Scheduler | None
+    compute: RowFn,
+    parts: list[list[int]],
+    count: int,
+    scheduler: str | Scheduler | None,
+    aside: Aside,
 ) -> Generator[TaskResult, None, None]:
     """The tasks' results from where they run: Dask, this process, or ``count`` workers."""
     if scheduler is not None:
         where = scheduler if isinstance(scheduler, Scheduler) else Scheduler.of(scheduler)
-        return _dask_rows(compute, parts, where)
+        return _dask_rows(compute, parts, where, aside)
     if count <= 1:
-        return _in_process(compute, parts)
-    return _pooled(compute, parts, count)
+        return _in_process(compute, parts, aside)
+    return _pooled(compute, parts, count, aside)
 
 
-def _in_process(compute: RowFn, parts: list[list[int]]) -> Generator[TaskResult, None, None]:
+def _in_process(compute: RowFn, parts: list[list[int]], aside: Aside) -> Generator[TaskResult, None, None]:
+    aside.start()  # (this process computes the tasks meanwhile: no worker would wait for it)
     for part in parts:
         yield _run_part(compute, part)
 
 
-def _pooled(compute: RowFn, parts: list[list[int]], count: int) -> Generator[TaskResult, None, None]:
+def _pooled(
+    compute: RowFn, parts: list[list[int]], count: int, aside: Aside
+) -> Generator[TaskResult, None, None]:
     """The tasks on ``count`` forked workers (a thread pool where fork is unavailable)."""
     if (
         os.environ.get("DUMPSCOPE_WORKERS") == "threads"
         or "fork" not in multiprocessing.get_all_start_methods()
     ):
+        from concurrent.futures import ThreadPoolExecutor
+
         with ThreadPoolExecutor(count) as pool:
-            yield from _drain(pool, compute, parts, count)
+            yield from _drain(pool, compute, parts, count, aside)
         return
     helping = count <= PARENT_WORKS_UP_TO  # the parent computes tasks too: one process fewer to fork
     workers = _Forked(compute, count - 1 if helping else count)
     try:
-        yield from workers.run(parts, compute if helping else None)
+        yield from workers.run(parts, compute if helping else None, aside)
     finally:
         workers.close()
 
 
-def _drain(pool: Executor, compute: RowFn, parts: list[list[int]], count: int) -> Iterator[TaskResult]:
+def _drain(
+    pool: Executor, compute: RowFn, parts: list[list[int]], count: int, aside: Aside
+) -> Iterator[TaskResult]:
     """Keep about two tasks per thread in flight (a cancelled run stops soon); yield as they finish."""
+    from concurrent.futures import FIRST_COMPLETED, wait
+
     queue = iter(parts)
     running: set[Future[TaskResult]] = set()
+
+    def submit(part: list[int]) -> Future[TaskResult]:
+        return pool.submit(_run_part, compute, part)
+
     try:
-        while _top_up(running, queue, lambda part: pool.submit(_run_part, compute, part), 2 * count):
+        busy = _top_up(running, queue, submit, 2 * count)
+        aside.start()
+        while busy:
             done, running = wait(running, return_when=FIRST_COMPLETED)
             yield from (future.result() for future in done)
+            busy = _top_up(running, queue, submit, 2 * count)
     finally:
         for future in running:
             future.cancel()
@@ -387,18 +439,26 @@ class _Forked:
         theirs.close()
         return ours, worker
 
-    def run(self, parts: list[list[int]], helper: RowFn | None = None) -> Iterator[TaskResult]:
+    def run(
+        self, parts: list[list[int]], helper: RowFn | None = None, aside: Aside | None = None
+    ) -> Iterator[TaskResult]:
         """Every task's result, as the workers finish them; with a ``helper`` row function the
         calling process computes tasks too, between collecting the workers' results (each
-        worker keeps two tasks queued while it does)."""
+        worker keeps two tasks queued while it does), except while ``aside`` runs (see
+        :func:`run_rows`): its work and this process's tasks would share a core and the GIL, and
+        the workers' queues, topped up only between this process's tasks, would run dry."""
         queue = iter(parts)
         queued = {conn: _send(conn, queue, 2) for conn, _worker in self.links}
+        if aside is not None:
+            aside.start()
         while True:
             busy = [c for c, n in queued.items() if n]
-            own = next(queue, None) if helper is not None else None
+            waiting = aside is not None and aside.running() and bool(busy)  # for it, not for the workers
+            own = next(queue, None) if helper is not None and not waiting else None
             if own is None and not busy:
                 break
-            ready = connection_wait(busy, timeout=0 if own is not None else None) if busy else []
+            timeout = 0 if own is not None else ASIDE_POLL_S if waiting else None
+            ready = connection_wait(busy, timeout=timeout) if busy else []
             for conn in [c for c in queued if c in ready]:  # ours, in the links' order
                 yield _receive(conn)
                 queued[conn] += _send(conn, queue, 1) - 1
@@ -558,7 +618,7 @@ def _checked_address(address: object) -> str:
 
 
 def _dask_rows(
-    compute: RowFn, parts: list[list[int]], scheduler: Scheduler
+    compute: RowFn, parts: list[list[int]], scheduler: Scheduler, aside: Aside = _NO_ASIDE
 ) -> Generator[TaskResult, None, None]:
     """The same tasks on Dask workers: the row function (the pairing and the readers, not
     the data) is sent once; each worker reads its own tensors, so the dump's paths must be
@@ -580,6 +640,7 @@ def _dask_rows(
         try:
             [shared] = client.scatter([compute], broadcast=True, hash=False)
             futures = client.map(_run_part, [shared] * len(parts), parts, pure=False)
+            aside.start()
             for future in as_completed(futures):
                 yield future.result()
         except (GeneratorExit, KeyboardInterrupt):

@@ -35,16 +35,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import overload
+from typing import TYPE_CHECKING, overload
 
 from dumpscope.core.comparison.execution import TaskResult
 from dumpscope.core.comparison.judge import Thresholds
 from dumpscope.core.comparison.pairing import Pair, Pairing
 from dumpscope.core.comparison.rows import LATE_SLICES, LateBand, LateSlice, RowContext, Rows, band_floor
-from dumpscope.core.comparison.table import RowTable
 from dumpscope.core.dumps import Dump
 from dumpscope.core.formats.npy_dir import DEFERRED_META, complete_header, read_header
 from dumpscope.core.formats.npyfile import SmallFiles
+
+if TYPE_CHECKING:
+    from dumpscope.core.comparison.table import RowTable
 
 __all__ = [
     "HEADERS",

@@ -7,33 +7,32 @@ are in :mod:`.rows`) and **judge** each row's health (:mod:`.judge`).  The resul
 one Polars frame with a row per tensor in topological order, plus lazy access to the tensors behind each
 row.  ``compare_stream`` yields the same comparison while it fills in, for a UI that shows rows as they are
 computed.
+
+Polars (the frame, the judging, the ``--cache`` index) is imported only once the rows are being
+computed: the workers are forked from a process without it (they never need it), and the parent
+imports it and builds the row table on a thread of its own while the first tasks run
+(:class:`_TableOnTheSide`).  In a fresh ``dumpscope compare`` that import is ~0.1-0.3 CPU s, which
+came before any row was read.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
-import polars as pl
 
 from dumpscope import __version__
 from dumpscope.core.comparison import judge
-from dumpscope.core.comparison.cache import (
-    CACHED_COLUMN,
-    ROW_COLUMNS,
-    RowCache,
-    index_folder,
-    last_frame,
-    run_tag,
-    save_last_frame,
-)
-from dumpscope.core.comparison.execution import SCHEDULER_TIMEOUT_S, Scheduler, run_rows
+from dumpscope.core.comparison.bands import row_bands, run_band
+from dumpscope.core.comparison.execution import SCHEDULER_TIMEOUT_S, Scheduler, TaskResult, run_rows
 from dumpscope.core.comparison.judge import Thresholds
 from dumpscope.core.comparison.late import (
     Collected,
@@ -43,11 +42,9 @@ from dumpscope.core.comparison.late import (
     read_one_sided,
 )
 from dumpscope.core.comparison.pairing import Pair, Pairing, pair_dumps
-from dumpscope.core.comparison.result import INTERNAL_COLUMNS, SCHEMA, Comparison, ComparisonMeta
 from dumpscope.core.comparison.rows import RowContext, single_threaded_blas
 from dumpscope.core.comparison.sanity import check_model, check_pairing
 from dumpscope.core.comparison.shape_specs import shape_specs
-from dumpscope.core.comparison.table import RowTable
 from dumpscope.core.dumps import Dump, DumpError, TensorRef
 from dumpscope.core.formats import check_dump, open_dump
 from dumpscope.core.formats.npy_dir import deferred_headers
@@ -58,6 +55,11 @@ from dumpscope.core.vendor.sigmastar import detect_stage
 from dumpscope.core.vendor.traits import traits_of
 
 if TYPE_CHECKING:
+    import polars as pl
+
+    from dumpscope.core.comparison.cache import RowCache
+    from dumpscope.core.comparison.result import INTERNAL_COLUMNS, SCHEMA, Comparison, ComparisonMeta
+    from dumpscope.core.comparison.table import RowTable
     from dumpscope.core.onnx.graph import GraphFacts
     from dumpscope.core.vendor.atc_graph import AtcGraph
 
@@ -72,6 +74,17 @@ __all__ = [
 ]
 
 ProgressCallback = Callable[[int, int], None]
+
+#: What this module re-exports from :mod:`.result`, loaded (with Polars) when first asked for.
+_FROM_RESULT = ("INTERNAL_COLUMNS", "SCHEMA", "Comparison")
+
+
+def __getattr__(name: str) -> object:
+    if name in _FROM_RESULT:
+        from dumpscope.core.comparison import result
+
+        return getattr(result, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass
@@ -191,7 +204,7 @@ def compare_stream(
     cache: bool | str | Path = False,
     scheduler: str | None = None,
     progress_bytes: ProgressCallback | None = None,
-    first: Callable[[Comparison], Sequence[int] | None] = lambda _base: None,
+    first: Callable[[Comparison], Sequence[int] | None] | None = None,
     scheduler_timeout: float = SCHEDULER_TIMEOUT_S,
 ) -> Iterator[Progress]:
     """Yield the comparison as it fills in.
@@ -209,9 +222,9 @@ def compare_stream(
     """
     th = _thresholds(thresholds, preset)
     remote = None if scheduler is None else Scheduler.of(scheduler, scheduler_timeout)  # before a file opens
-    sides = (_path_of(golden), _path_of(target), run_tag(th))
-    folder = index_folder(sides[1], cache) if cache not in (False, None) else None  # before a file opens
-    shown = _last_run(*sides, th, folder, wanted=folder is not None and not final_only)
+    folder = _index_folder(target, cache)  # before a file opens (None without a cache)
+    sides = None if folder is None else _cache_sides(golden, target, th)
+    shown = [] if sides is None else _last_run(*sides, th, folder, wanted=not final_only)
     yield from shown  # a reopen paints the last run's rows before any file is read
     head = [] if final_only or shown or remote is not None else _head(golden, target, model, graph, th)
     yield from head  # the first rows judged while the whole dumps are opened
@@ -222,13 +235,12 @@ def compare_stream(
         yield run.snapshot(0)
         ticks.spaced(run.cost)
     where = (workers, remote)
-    for done in _fill(
-        run.pairs, th, run.table, where, batch, run.cache(folder), run.meter, run.context(), first(run.base)
-    ):
+    order = first(run.base) if first is not None else None
+    for done in _fill(run, where, batch, run.cache(folder), order):
         if ticks.report(done, run.total, run.meter) and not final_only and done < run.total:
             yield run.snapshot(done)
             ticks.spaced(run.cost)
-    yield run.finish(sides if folder is not None else None, folder)
+    yield run.finish(sides, folder)
 
 
 def _run_of(
@@ -245,7 +257,7 @@ def _run_of(
     base = _prepare(golden, target, model, graph, th, late=late)
     if not late or not deferred(base.golden, base.target):
         return _Run(base, th)
-    if base.pairing is not None and exact_names(base.pairing):
+    if exact_names(base.pairing):
         return _LateRun(base, th)
     return _Run(_prepare(golden, target, model, graph, th), th)  # a looser link: chosen by the shapes
 
@@ -254,12 +266,34 @@ def _path_of(dump: str | Path | Dump) -> Path:
     return dump.path if isinstance(dump, Dump) else Path(dump)
 
 
+def _index_folder(target: str | Path | Dump, cache: bool | str | Path) -> Path | None:
+    """Where the ``--cache`` index of ``target`` is kept (see :func:`~.cache.index_folder`); None
+    without a cache (and then nothing of the cache's, nor Polars, is loaded)."""
+    if cache in (False, None):
+        return None
+    from dumpscope.core.comparison.cache import index_folder
+
+    return index_folder(_path_of(target), cache)
+
+
+def _cache_sides(
+    golden: str | Path | Dump, target: str | Path | Dump, th: Thresholds
+) -> tuple[Path, Path, str]:
+    """What a ``--cache`` run's last frame is kept under: golden, target, the run's tag."""
+    from dumpscope.core.comparison.cache import run_tag
+
+    return _path_of(golden), _path_of(target), run_tag(th)
+
+
 def _last_run(
     golden: Path, target: Path, tag: str, th: Thresholds, folder: Path | None, wanted: bool
 ) -> list[Progress]:
     """The frame the last ``--cache`` run of this pair kept (none when there is none or it
     is not ``wanted``), as a first snapshot with no row counted done: the rows are then
     checked against their files."""
+    from dumpscope.core.comparison.cache import last_frame
+    from dumpscope.core.comparison.result import Comparison, ComparisonMeta
+
     frame = last_frame(golden, target, tag, folder) if wanted else None
     if frame is None:
         return []
@@ -306,9 +340,8 @@ def _head(
     if not any(p.golden is not None and p.target is not None for p in pairing.pairs):
         return []
     covers = f"the first {len(pairing.pairs)} tensors, judged while the whole dumps are opened"
-    meta = replace(_meta(g, t, None, th, pairing, []), preview=covers)
-    run = _Run(Comparison(pl.DataFrame(), th, meta, g, t, pairing), th)
-    for _done in _fill(run.pairs, th, run.table, (1, None), HEAD_ROWS, context=run.context()):
+    run = _Run(_Prepared(g, t, pairing, preview=covers), th)
+    for _done in _fill(run, (1, None), HEAD_ROWS):
         pass
     return [Progress(0, 0, run.snapshot(run.total).comparison)]
 
@@ -320,22 +353,77 @@ def _thresholds(thresholds: Thresholds | Sequence[str] | None, preset: str) -> T
     return Thresholds.from_preset(preset, thresholds or ())
 
 
-class _Run:
-    """One comparison being filled in: its prepared base, its rows' table and byte meter."""
+@dataclass(frozen=True)
+class _Prepared:
+    """Both dumps opened, parsed (model and vendor graph) and paired: what the rows are computed
+    from, before any frame (nothing here needs Polars)."""
 
-    def __init__(self, base: Comparison, th: Thresholds) -> None:
-        assert base.pairing is not None and base.golden is not None and base.target is not None, "prepared"
-        self.base, self.th = base, th
-        self.golden, self.target = base.golden, base.target
-        self.pairs = base.pairing.pairs
+    golden: Dump
+    target: Dump
+    pairing: Pairing
+    facts: GraphFacts | None = None
+    atc: AtcGraph | None = None
+    model: str | Path | None = None
+    graph: str | Path | None = None
+    model_warnings: tuple[str, ...] = ()
+    preview: str | None = None
+    """What a preview frame covers (:func:`_head`); None for the whole comparison."""
+
+    def comparison(self, th: Thresholds) -> Comparison:
+        """The comparison with an empty frame (its meta, dumps, pairing and parsed graphs)."""
+        import polars as pl
+
+        from dumpscope.core.comparison.result import Comparison
+
+        meta = _meta(self.golden, self.target, self.model, th, self.pairing, list(self.model_warnings))
+        graph = str(self.graph) if self.graph is not None else None
+        meta = replace(meta, graph=graph, preview=self.preview)
+        return Comparison(
+            pl.DataFrame(), th, meta, self.golden, self.target, self.pairing, self.facts, self.atc
+        )
+
+
+class _Run:
+    """One comparison being filled in: what it was prepared from, its rows' bands, table and byte
+    meter.  The table and the comparison (Polars) are built when first needed: the workers are
+    started before (see :class:`_TableOnTheSide`)."""
+
+    def __init__(self, prepared: _Prepared, th: Thresholds) -> None:
+        self.prepared, self.th = prepared, th
+        self.golden, self.target = prepared.golden, prepared.target
+        self.pairs = prepared.pairing.pairs
         trim_free_heap()  # the decoded listings and manifests: the Polars columns would not reuse them
-        self.table = RowTable(self.pairs, th, _run_band(base.target))
-        trim_free_heap()  # the Python lists the identity columns were built from
+        self.bands = row_bands(self.pairs, th, run_band(self.target))
         self.total = len(self.pairs)
         self.meter = Throughput()
         self.cost = 0.0
         """Seconds the last snapshot took to build."""
         self.row_cache: RowCache | None = None
+
+    def wants_aside(self) -> bool:
+        """Whether :meth:`aside` has work (the table not built yet: a first snapshot or a cache
+        may have needed it earlier)."""
+        return "table" not in self.__dict__
+
+    def aside(self) -> None:
+        """What is built on a thread beside the first tasks (:class:`_TableOnTheSide`): the
+        table and the comparison's meta (Polars)."""
+        self.table  # noqa: B018 - built and kept by the cached properties
+        self.base  # noqa: B018 - (its meta: what the last snapshot needs besides the rows)
+
+    @cached_property
+    def base(self) -> Comparison:
+        """The comparison as prepared, with an empty frame."""
+        return self.prepared.comparison(self.th)
+
+    @cached_property
+    def table(self) -> RowTable:
+        """The rows' typed columns, the identity ones filled."""
+        from dumpscope.core.comparison.table import RowTable
+
+        table = RowTable(self.pairs, self.bands)
+        trim_free_heap()  # the Python lists the identity columns were built from
+        return table
 
     def snapshot(self, done: int) -> Progress:
         """The comparison as it stands, judged (with a ``cached`` column in a ``--cache`` run:
@@ -343,6 +431,10 @@ class _Run:
         start = time.monotonic()
         frame = judge.judge(_with_vendor_report(self.table.frame(), self.base), self.th)
         if self.row_cache is not None:
+            import polars as pl
+
+            from dumpscope.core.comparison.cache import CACHED_COLUMN
+
             served = np.zeros(frame.height, dtype=bool)
             served[self.row_cache.hits] = True  # (frame rows are the pairs, in order)
             frame = frame.with_columns(pl.Series(CACHED_COLUMN, served))
@@ -355,6 +447,8 @@ class _Run:
         (``cache``)."""
         final = self.snapshot(self.total)
         if sides is not None:
+            from dumpscope.core.comparison.cache import save_last_frame
+
             unkept = save_last_frame(*sides, final.comparison.frame, folder)
             if self.row_cache is not None:
                 unkept = f"; last frame not kept: {unkept}" if unkept else ""
@@ -366,12 +460,14 @@ class _Run:
     def cache(self, folder: Path | None) -> RowCache | None:
         """The row cache of this pair of dumps, kept in ``folder`` (none without one)."""
         if folder is not None:
+            from dumpscope.core.comparison.cache import RowCache, run_tag
+
             self.row_cache = RowCache.open(self.golden, self.target, run_tag(self.th), folder=folder)
         return self.row_cache
 
     def context(self) -> RowContext:
         """What every row's computation needs beyond its pair."""
-        specs = shape_specs(self.golden, self.target, self.base.model_facts)
+        specs = shape_specs(self.golden, self.target, self.prepared.facts)
         return RowContext(specs)
 
 
@@ -390,26 +486,37 @@ def _with_vendor_report(frame: pl.DataFrame, base: Comparison) -> pl.DataFrame:
 
 class _LateRun(_Run):
     """A run whose workers read the headers (:mod:`.late`): the bands, the table and the
-    pairing's size check once the rows are in."""
+    pairing's size check once the rows are in.  Beside the first tasks only the table's modules
+    (Polars) are loaded: the table needs every header."""
 
-    def __init__(self, base: Comparison, th: Thresholds) -> None:
-        assert base.pairing is not None and base.golden is not None and base.target is not None, "prepared"
-        self.base, self.th = base, th
-        self.golden, self.target = base.golden, base.target
-        self.pairs = base.pairing.pairs
+    def __init__(self, prepared: _Prepared, th: Thresholds) -> None:
+        self.prepared, self.th = prepared, th
+        self.golden, self.target = prepared.golden, prepared.target
+        self.pairs = prepared.pairing.pairs
         read_one_sided(self.pairs)
         self.rows = Collected(self.pairs, th)
-        self.table = self.rows  # type: ignore[assignment]  # put/flush/bands until finish() builds the table
+        # not known yet: placeholders that make each row send its worst slice for every floor
+        self.bands = self.rows.bands  # type: ignore[assignment]
+        self.table = self.rows  # type: ignore[assignment]  # put/flush until finish() builds the table
         self.total = len(self.pairs)
         self.meter = Throughput()
         self.cost = 0.0
         self.row_cache = None
 
+    def wants_aside(self) -> bool:
+        return True
+
+    def aside(self) -> None:
+        import dumpscope.core.comparison.result  # noqa: F401 - Polars, loaded beside the first tasks
+        import dumpscope.core.comparison.table  # noqa: F401
+
     def finish(self, sides: tuple[Path, Path, str] | None, folder: Path | None = None) -> Progress:
-        assert self.base.pairing is not None, "prepared"
-        check_pairing(self.base.pairing, self.golden, self.target)  # the sizes are known now
+        from dumpscope.core.comparison.table import RowTable
+
+        check_pairing(self.prepared.pairing, self.golden, self.target)  # the sizes are known now
         trim_free_heap()  # as _Run does around its table
-        self.table = RowTable(self.pairs, self.th, _run_band(self.target))
+        self.bands = row_bands(self.pairs, self.th, run_band(self.target))
+        self.table = RowTable(self.pairs, self.bands)
         trim_free_heap()
         self.rows.into(self.table)
         return super().finish(sides, folder)
@@ -454,8 +561,8 @@ def _prepare(
     graph: str | Path | None,
     th: Thresholds,
     late: bool = False,
-) -> Comparison:
-    """Open, parse (model and vendor graph, once) and pair: a Comparison without a frame yet
+) -> _Prepared:
+    """Open, parse (model and vendor graph, once) and pair: what a comparison is computed from
     (``late``: a folder read by name is opened without its headers, see :mod:`.late`)."""
     with shared_listings(), deferred_headers() if late else nullcontext():  # each folder listed once
         # both recognised before either is read, each sniffed once
@@ -478,39 +585,31 @@ def _prepare(
         node_order = node_order or atc_order
     pairing = pair_dumps(g, t, tensor_order=tensor_order, node_order=node_order, **links)
     check_pairing(pairing, g, t)
-    meta = _meta(g, t, model, th, pairing, model_warnings)
-    meta = replace(meta, graph=str(graph) if graph is not None else None)
-    return Comparison(pl.DataFrame(), th, meta, g, t, pairing, facts, atc)
+    return _Prepared(g, t, pairing, facts, atc, model, graph, tuple(model_warnings))
 
 
 def _fill(
-    pairs: list[Pair],
-    th: Thresholds,
-    table: RowTable,
+    run: _Run,
     where: tuple[int | None, Scheduler | None],
     batch: int,
     cache: RowCache | None = None,
-    meter: Throughput | None = None,
-    context: RowContext | None = None,
     first: Sequence[int] | None = None,
 ) -> Iterator[int]:
-    """Compute every matched pair into ``table`` (each worker owns whole tensors, see
+    """Compute every matched pair into ``run``'s table (each worker owns whole tensors, see
     :mod:`.execution`); yield the rows done after each finished task.  Rows found in
     ``cache`` (same files, same run, same context) are filled from it first and not read
-    at all.  ``where``: (worker processes, Dask scheduler address or None); ``meter``
-    counts the bytes; ``first``: rows to start first (triage: the order of work, not of the frame)."""
-    context = context or RowContext()
+    at all.  ``where``: (worker processes, Dask scheduler address or None); ``first``: rows
+    to start first (triage: the order of work, not of the frame)."""
+    pairs, context = run.pairs, run.context()
     todo = [i for i, p in enumerate(pairs) if p.golden is not None and p.target is not None]
-    keys, hits = _cached(cache, pairs, table, context, todo)
+    keys, hits = _cached(cache, run, context, todo)
     done = len(pairs) - len(todo) + len(hits)
     if hits:
         yield done
     rest = _first_in_order([i for i in todo if i not in hits], first)
-    yield from _compute(
-        context.compute(pairs, th, table.bands), rest, pairs, table, where, batch, meter or Throughput(), done
-    )
+    yield from _compute(context.compute(pairs, run.th, run.bands), rest, run, where, batch, done)
     if cache is not None:
-        cache.save(keys, table, todo)
+        cache.save(keys, run.table, todo)
 
 
 def _first_in_order(rows: list[int], first: Sequence[int] | None) -> list[int]:
@@ -524,43 +623,106 @@ def _first_in_order(rows: list[int], first: Sequence[int] | None) -> list[int]:
 def _compute(
     compute: Callable[[int], dict[str, object]],
     rest: list[int],
-    pairs: list[Pair],
-    table: RowTable,
+    run: _Run,
     where: tuple[int | None, Scheduler | None],
     batch: int,
-    meter: Throughput,
     done: int,
 ) -> Iterator[int]:
-    """Compute the rows ``rest`` into ``table``; the rows done after each finished task."""
-    sizes = [_pair_bytes(pairs[i]) for i in rest]
+    """Compute the rows ``rest`` into ``run``'s table (built meanwhile when it is not yet: see
+    :class:`_TableOnTheSide`); the rows done after each finished task."""
+    meter = run.meter
+    sizes = [_pair_bytes(run.pairs[i]) for i in rest]
     meter.total, meter.started = sum(sizes), time.monotonic()
     size_of = dict(zip(rest, sizes, strict=False))
-    with single_threaded_blas():
-        for part in run_rows(compute, rest, sizes, where[0], batch, where[1]):
-            table.put(part)
-            meter.done += sum(size_of[i] for i in part.rows)
-            done += len(part)
-            yield done
-    table.flush()
+    side = _TableOnTheSide(run)
+    try:
+        with single_threaded_blas():
+            for part in side.in_order(run_rows(compute, rest, sizes, where[0], batch, where[1], aside=side)):
+                run.table.put(part)
+                meter.done += sum(size_of[i] for i in part.rows)
+                done += len(part)
+                yield done
+    finally:
+        side.close()
+    run.table.flush()
+
+
+class _TableOnTheSide:
+    """A run's row table (and its comparison's meta) built on a thread of this process while its
+    first tasks are computed, when it is not built yet (a fresh ``dumpscope compare``: Polars'
+    import, ~0.1-0.3 CPU s, and the identity columns): the :class:`~.execution.Aside` of
+    :func:`~.execution.run_rows`, which calls :meth:`start` once the workers are forked (never with
+    this thread running: it is started after every fork).  Results that arrive before the table is
+    ready wait here, in their order."""
+
+    def __init__(self, run: _Run) -> None:
+        self.run = run
+        self.thread: threading.Thread | None = None
+        self.error: BaseException | None = None
+        self.waiting: list[TaskResult] = []
+
+    def start(self) -> None:
+        if self.thread is not None or not self.run.wants_aside():
+            return
+        self.thread = threading.Thread(target=self._build, name="dumpscope-row-table", daemon=True)
+        self.thread.start()
+
+    def running(self) -> bool:
+        return self.thread is not None and self.thread.is_alive()
+
+    def _build(self) -> None:
+        try:
+            self.run.aside()
+        except BaseException as exc:  # noqa: BLE001 - raised again in the caller's thread (finish)
+            self.error = exc
+
+    def in_order(self, results: Iterator[TaskResult]) -> Iterator[TaskResult]:
+        """``results`` as they can go into the table: held while it is being built."""
+        for part in results:
+            yield from self.arrived(part)
+        yield from self.finish()
+
+    def arrived(self, part: TaskResult) -> list[TaskResult]:
+        """The results ready to go into the table: none while it is being built, then every one
+        that waited, in order."""
+        self.waiting.append(part)
+        if self.running():
+            return []
+        return self.finish()
+
+    def finish(self) -> list[TaskResult]:
+        """Wait for the table (raising what building it raised); the results that waited."""
+        self.close()
+        if self.error is not None:
+            raise self.error
+        ready, self.waiting = self.waiting, []
+        return ready
+
+    def close(self) -> None:
+        if self.thread is not None:
+            self.thread.join()
 
 
 def _cached(
-    cache: RowCache | None, pairs: list[Pair], table: RowTable, context: RowContext, todo: list[int]
+    cache: RowCache | None, run: _Run, context: RowContext, todo: list[int]
 ) -> tuple[list[str | None], set[int]]:
     """The cache keys of the rows ``todo`` (from their files' content and their context) and
     the rows filled from ``cache`` (none without one)."""
     if cache is None:
         return [], set()
+    pairs = run.pairs
     keys = cache.keys(
         [(pairs[i].golden, pairs[i].target) for i in todo],  # type: ignore[misc]  # rows to compute have both sides
-        [context.key(pairs, table.bands, i) for i in todo],
+        [context.key(pairs, run.bands, i) for i in todo],
     )
-    return keys, _from_cache(cache, keys, todo, table)
+    return keys, _from_cache(cache, keys, todo, run.table)
 
 
 def _from_cache(cache: RowCache, keys: list[str | None], todo: list[int], table: RowTable) -> set[int]:
     """Fill the rows ``cache`` holds (column by column, no Python object per value); the
     row indices filled."""
+    from dumpscope.core.comparison.cache import ROW_COLUMNS
+
     found = cache.lookup(keys, todo)
     table.fill(found, ROW_COLUMNS)
     return set(found["_row"].to_list())
@@ -609,6 +771,8 @@ def _ncnn_blobs(
 ) -> tuple[Dump, str | Path | None]:
     """An ncnn blob folder (its own ``.param``, or ``--graph model.ncnn.param``) paired with the
     golden by the ONNX graph (:func:`~dumpscope.core.vendor.ncnn.paired_dump`); others as they are."""
+    if graph is None and t.meta.get("ncnn_param") is None:  # (nothing of ncnn's: its module is not loaded)
+        return t, graph
     from dumpscope.core.vendor import ncnn
 
     given = graph is not None and ncnn.is_param(graph)
@@ -666,6 +830,8 @@ def _vendor_graph(atc: AtcGraph, target: Dump) -> tuple[Dump, _Links, dict[str, 
 def _meta(
     g: Dump, t: Dump, model: str | Path | None, th: Thresholds, pairing: Pairing, model_warnings: list[str]
 ) -> ComparisonMeta:
+    from dumpscope.core.comparison.result import ComparisonMeta
+
     warnings = [*model_warnings] + [
         display(f"{side}: {p.path}: {p.message}")
         for side, d in (("golden", g), ("target", t))
@@ -701,34 +867,3 @@ def _input_mismatch(g: Dump, t: Dump) -> list[str]:
         for name in sorted(set(gi) & set(ti), key=str)
         if gi[name] and ti[name] and gi[name] != ti[name]
     ]
-
-
-def _run_band(target: Dump) -> str:
-    """The precision of the target run: its least precise *float* activations, or int8
-    when the run is quantised (a manifest that says so, or quantisation parameters).
-
-    Integer activations do not count: one int8 tensor (an index, a mask, one quantised
-    head) must not move every float row of an fp32 run to the int8 band.
-    """
-    manifest = target.meta.get("manifest")
-    quantised = isinstance(manifest, dict) and manifest.get("target") == "int8"
-    quantised = quantised or target.meta.get("quantised") is True  # a vendor run that says so (RKNN int8)
-    quantised = quantised or any(
-        k.startswith("quant_") for ref in target.tensors.values() for k, _v in ref.info.extra
-    )
-    floats = [
-        d
-        for ref in target.tensors.values()
-        if ref.info.kind == "activation" and _is_float(d := ref.info.dtype)
-    ]
-    # a vendor run that computed in float16 but wrote float32 files (RKNN's fp16 simulator)
-    computed = target.meta.get("computed_dtype")
-    if computed is None and isinstance(manifest, dict):
-        computed = manifest.get("computed_dtype")
-    if isinstance(computed, str) and _is_float(computed):
-        floats.append(computed)
-    return judge.precision_band(floats, quantised)
-
-
-def _is_float(dtype: str | None) -> bool:
-    return dtype is not None and (dtype.startswith("float") or dtype == "bfloat16")

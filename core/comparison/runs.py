@@ -13,10 +13,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.formats.ascend_tree import AscendRun
+
+if TYPE_CHECKING:  # (a type only: routing a plain pair of folders here must not load Polars)
+    from dumpscope.core.comparison.result import Comparison
 
 
 class NoRunSelected(ValueError):

@@ -21,16 +21,19 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import cast
 
 import numpy as np
+
+# Polars builds every series made from numpy through numpy.ma (getmask; 8-25 ms to load): loaded with this
+# module, which a fresh compare builds aside while the rows are computed (pipeline), not at the last flush.
+import numpy.ma  # noqa: F401
 import polars as pl
 
 from dumpscope.core.comparison.execution import TaskResult
-from dumpscope.core.comparison.judge import Thresholds
 from dumpscope.core.comparison.pairing import Pair
 from dumpscope.core.comparison.result import SCHEMA
 from dumpscope.core.dumps import TensorInfo
 from dumpscope.core.names import display as _display
 
-__all__ = ["RowTable", "identity_series", "record_band"]
+__all__ = ["RowTable", "identity_series"]
 
 #: List-typed columns, held as comma-joined text while the rows fill in.
 SHAPE_COLUMNS: tuple[str, ...] = tuple(c for c, t in SCHEMA.items() if isinstance(t, pl.List))
@@ -92,13 +95,12 @@ def _nulls(name: str, height: int) -> pl.Series:
 class RowTable:
     """Every column of a comparison, typed, with rows filled in as they are computed."""
 
-    def __init__(self, pairs: Sequence[Pair], th: Thresholds, run_band: str) -> None:
+    def __init__(self, pairs: Sequence[Pair], bands: Sequence[str]) -> None:
+        """``bands``: each pair's band (:func:`~.bands.row_bands`: decided before the workers start)."""
         self.height = len(pairs)
-        self.bands: list[str] = []
+        self.bands: Sequence[str] = bands
         known = {
-            s.name: s
-            for s in identity_series(pairs, th, run_band, self.bands)
-            if s.name == "index" or s.null_count() < len(s)
+            s.name: s for s in identity_series(pairs, bands) if s.name == "index" or s.null_count() < len(s)
         }
         self.series: dict[str, pl.Series | None] = {c: known.get(c) for c in SCHEMA}
         """Each column; None while every value is null (nothing stored: a 100k-row dump of
@@ -258,11 +260,9 @@ def _either(golden: TensorInfo | None, target: TensorInfo | None) -> TensorInfo:
     return info
 
 
-def identity_series(
-    pairs: Sequence[Pair], th: Thresholds, run_band: str, bands: list[str]
-) -> Iterator[pl.Series]:
+def identity_series(pairs: Sequence[Pair], bands: Sequence[str]) -> Iterator[pl.Series]:
     """The columns known before any data is read, one series at a time (each Python list
-    lives only until its series is built).  ``bands`` receives every row's band."""
+    lives only until its series is built); ``bands``: every row's band."""
     golden = [p.golden.info if p.golden is not None else None for p in pairs]
     target = [p.target.info if p.target is not None else None for p in pairs]
     first = [_either(g, t) for g, t in zip(golden, target, strict=False)]
@@ -279,7 +279,6 @@ def identity_series(
     yield _series("pairing", [display(p.how) for p in pairs])
     yield _series("size", [None if info.shape is None else math.prod(info.shape) for info in first])
     yield from _status_series(pairs)
-    bands.extend(_bands(golden, target, th, run_band))
     yield _series("band", bands)
 
 
@@ -313,40 +312,6 @@ def _row_side(p: Pair) -> str:
     if p.golden is not None and p.target is not None:
         return "both"
     return "golden" if p.golden is not None else "target"
-
-
-def _bands(
-    golden: list[TensorInfo | None], target: list[TensorInfo | None], th: Thresholds, run_band: str
-) -> Iterator[str]:
-    """Each row's band: its dtypes, the run's precision, its own quantised type."""
-    known: dict[_BandFacts, str] = {}  # rows of the same kind share their band: asked once per kind
-    for g, t in zip(golden, target, strict=False):
-        quantised = bool(t and t.extra and any(k.startswith("quant_") for k, _v in t.extra))
-        facts = (g.dtype if g else None, t.dtype if t else None, quantised, record_band(t))
-        band = known.get(facts)
-        if band is None:
-            band = known[facts] = _band(th, facts, run_band)
-        yield band
-
-
-#: What decides a row's band: golden dtype, target dtype, quantised, its own quantised band.
-_BandFacts = tuple[str | None, str | None, bool, str | None]
-
-
-def _band(th: Thresholds, facts: _BandFacts, run_band: str) -> str:
-    """The band of a row with these ``facts`` (golden dtype, target dtype, quantised, its own quantised
-    band)."""
-    gd, td, quantised, qband = facts
-    return th.band_for(gd, td, quantised, qband or run_band, qband or "int8")
-
-
-def record_band(info: TensorInfo | None) -> str | None:
-    """The band a record's own quantised type asks for (SigmaStar: SGS_U8/S8 -> int8,
-    SGS_S16 -> int16), or None when the record does not say."""
-    qdtype = dict(info.extra).get("quant_dtype") if info is not None and info.extra else None
-    if qdtype is None:
-        return None
-    return "int16" if qdtype in ("int16", "uint16") else "int8" if qdtype in ("int8", "uint8") else None
 
 
 def _op_type(gi: TensorInfo | None, ti: TensorInfo | None) -> str | None:

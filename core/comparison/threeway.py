@@ -52,7 +52,7 @@ import polars as pl
 from dumpscope.core.comparison.judge import Thresholds
 from dumpscope.core.comparison.result import Comparison
 from dumpscope.core.dumps import Dump
-from dumpscope.core.vocabulary import DIVERGENT, Health
+from dumpscope.core.vocabulary import DIVERGENT, MAGNITUDE_FACTOR, WORSE_RULES, Health
 
 __all__ = [
     "MAGNITUDE_FACTOR",
@@ -128,12 +128,6 @@ class FusionBlame:
             f"; passes {', '.join(self.passes)})" if self.passes else ")"
         )
         return f"{op}{fused if self.originals else ''} diverges only in {label}: {self.name}: {self.message}"
-
-
-#: How ``worse`` tells two rows of the same health apart (see the module doc).
-WORSE_RULES: tuple[str, ...] = ("health", "magnitude")
-MAGNITUDE_FACTOR = 2.0
-"""``by="magnitude"``: one distance must be at least this many times the other to make a side worse."""
 
 
 @dataclass(frozen=True)

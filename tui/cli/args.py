@@ -15,9 +15,9 @@ import argparse
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from dumpscope.core.vocabulary import is_divergent
+from dumpscope.core.vocabulary import MAGNITUDE_FACTOR, WORSE_RULES, is_divergent
 from dumpscope.tui.cli.errors import EXIT_OK, EXIT_UNHEALTHY, UsageError
 
 if TYPE_CHECKING:
@@ -473,28 +473,52 @@ def _run_comparison(opts: ComparisonOptions) -> Comparison:
 
     if not sys.stderr.isatty():
         return run()
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn, TransferSpeedColumn
-
-    bar = Progress(
-        TextColumn("comparing {task.fields[rows]}"),
-        BarColumn(),
-        TransferSpeedColumn(),
-        TimeRemainingColumn(),
-        transient=True,
-    )
-    task = bar.add_task("comparing", total=None, rows="")
-    bar.start()
-
-    def progress(done: int, total: int) -> None:
-        bar.update(task, rows=f"{done}/{total} rows")
-
-    def progress_bytes(done: int, total: int) -> None:  # the bar runs on bytes: its speed is GB/s
-        bar.update(task, completed=done, total=total)
-
+    bar = ProgressBar()
     try:
-        return run(progress=progress, progress_bytes=progress_bytes)
+        return run(progress=bar.rows, progress_bytes=bar.bytes)
     finally:
         bar.stop()
+
+
+class ProgressBar:
+    """The comparison's progress on a terminal (rows done, GB/s, time left), shown from the first
+    finished task: Rich is loaded then, once the rows are being computed (the workers are forked
+    before anything for the output is loaded)."""
+
+    def __init__(self) -> None:
+        self.bar: Any = None
+        self.task: Any = None
+
+    def _shown(self) -> Any:
+        if self.bar is None:
+            from rich.progress import (
+                BarColumn,
+                Progress,
+                TextColumn,
+                TimeRemainingColumn,
+                TransferSpeedColumn,
+            )
+
+            self.bar = Progress(
+                TextColumn("comparing {task.fields[rows]}"),
+                BarColumn(),
+                TransferSpeedColumn(),
+                TimeRemainingColumn(),
+                transient=True,
+            )
+            self.task = self.bar.add_task("comparing", total=None, rows="")
+            self.bar.start()
+        return self.bar
+
+    def rows(self, done: int, total: int) -> None:
+        self._shown().update(self.task, rows=f"{done}/{total} rows")
+
+    def bytes(self, done: int, total: int) -> None:  # the bar runs on bytes: its speed is GB/s
+        self._shown().update(self.task, completed=done, total=total)
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
 
 
 def exit_code(cmp: Comparison) -> int:
@@ -515,8 +539,6 @@ def run_app(app: DumpscopeApp, ui: UiOptions) -> int:
 
 def _worse_rule(text: str) -> tuple[str, float]:
     """``--worse health`` / ``magnitude`` / ``magnitude:FACTOR`` -> ``(rule, factor)``."""
-    from dumpscope.core.comparison.threeway import MAGNITUDE_FACTOR, WORSE_RULES
-
     rule, _, factor = text.partition(":")
     if rule not in WORSE_RULES or (factor and rule != "magnitude"):
         raise argparse.ArgumentTypeError(f"{text!r}: use health, magnitude or magnitude:FACTOR")

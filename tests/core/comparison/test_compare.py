@@ -285,11 +285,11 @@ def test_streamed_tables_wait_ten_times_what_the_last_one_cost(
     next table 10 s away (none in between); a cheap one leaves the 0.25 s interval in charge."""
     from types import SimpleNamespace
 
-    from dumpscope.core.comparison import pipeline
+    from dumpscope.core.comparison import pipeline, table
 
     clock = SimpleNamespace(now=0.0)
     monkeypatch.setattr(pipeline, "time", SimpleNamespace(monotonic=lambda: clock.now))
-    real_build = pipeline.RowTable.frame
+    real_build = table.RowTable.frame
 
     def costly_build(*args, **kwargs):  # type: ignore[no-untyped-def]
         clock.now += build_cost
@@ -298,7 +298,7 @@ def test_streamed_tables_wait_ten_times_what_the_last_one_cost(
     def batch_done(done: int, total: int) -> None:
         clock.now += 0.5
 
-    monkeypatch.setattr(pipeline.RowTable, "frame", costly_build)
+    monkeypatch.setattr(table.RowTable, "frame", costly_build)
     steps = pipeline.compare_stream(*pair_dirs, interval=0.25, batch=1, workers=1, progress=batch_done)
     assert [s.done for s in steps] == expected
 
@@ -458,7 +458,7 @@ def test_compare_hands_the_c_heap_back_around_the_row_table(
     """The opened dumps' and the identity lists' freed pages go back to the system before the
     Polars columns grow (measured: 5 MB of a 100k-entry manifest's peak); the rows are unchanged."""
     from dumpscope.core import heap
-    from dumpscope.core.comparison import pipeline, table
+    from dumpscope.core.comparison import table
 
     plain = compare(*pair_dirs).frame
     events: list[str] = []
@@ -469,7 +469,7 @@ def test_compare_hands_the_c_heap_back_around_the_row_table(
         events.append("table")
         real(self, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(pipeline.RowTable, "__init__", spy)
+    monkeypatch.setattr(table.RowTable, "__init__", spy)
     trimmed = compare(*pair_dirs).frame
     assert events == ["malloc_trim", "table", "malloc_trim"]
     assert trimmed.equals(plain)

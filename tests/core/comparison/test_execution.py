@@ -182,3 +182,93 @@ def test_a_cancelled_parallel_run_stops_its_workers(
     assert len(first) == 1
     results.close()
     assert not multiprocessing.active_children()
+
+
+class _Aside:
+    """An :class:`~execution.Aside` that records when it was started, and runs until told."""
+
+    def __init__(self, until: int | None = None) -> None:
+        self.events: list[str] = []
+        self.children = -1
+        self.until = until
+        """Keep running until this many results were taken (None: for ever)."""
+        self.taken = 0
+
+    def start(self) -> None:
+        import multiprocessing
+
+        self.events.append("start")
+        self.children = len(multiprocessing.active_children())
+
+    def running(self) -> bool:
+        return self.until is None or self.taken < self.until
+
+
+def test_the_work_aside_starts_once_the_workers_run_and_the_parent_leaves_them_the_tasks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two workers (the parent one of them): the caller's work aside starts after the fork, and while
+    it runs the parent computes no task (it hands them out); every row still comes back once."""
+    import os
+
+    monkeypatch.setattr(execution, "MIN_PARALLEL_ROWS", 1)
+    aside = _Aside()
+    results = list(execution.run_rows(lambda i: {"i": i}, list(range(40)), [1] * 40, 2, batch=1, aside=aside))
+    assert aside.events == ["start"] and aside.children == 1
+    assert sorted(i for r in results for i in r.rows) == list(range(40))
+    assert {r.pid for r in results} and os.getpid() not in {r.pid for r in results}
+
+
+def test_once_the_work_aside_is_done_the_parent_computes_tasks_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    monkeypatch.setattr(execution, "MIN_PARALLEL_ROWS", 1)
+    aside = _Aside(until=2)
+    pids = []
+    for result in execution.run_rows(lambda i: {"i": i}, list(range(60)), [1] * 60, 2, batch=1, aside=aside):
+        aside.taken += 1
+        pids.append(result.pid)
+    assert len(pids) == 60 and os.getpid() not in pids[:2] and os.getpid() in pids[2:]
+
+
+def test_in_process_the_work_aside_starts_before_the_first_task() -> None:
+    aside = _Aside()
+    rows = execution.run_rows(
+        lambda i: aside.events.append(f"row {i}") or {"i": i}, [0, 1], [1, 1], 1, aside=aside
+    )
+    assert [r.rows for r in rows] == [[0, 1]]
+    assert aside.events == ["start", "row 0", "row 1"]
+
+
+def test_rows_that_arrive_while_the_table_is_built_go_in_once_it_is(
+    pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The row table is built aside (a fresh CLI process imports Polars then): results that arrive
+    meanwhile wait, then go in, in order; the frame is the one of a single worker."""
+    import threading
+
+    from dumpscope.core.comparison import pipeline, table
+
+    plain = compare(*pair, workers=1).frame
+    monkeypatch.setattr(execution, "MIN_PARALLEL_ROWS", 1)
+    arrived, waited = threading.Event(), []
+    real_arrived, real_init = pipeline._TableOnTheSide.arrived, table.RowTable.__init__
+
+    def arrived_spy(self, part):  # type: ignore[no-untyped-def]
+        ready = real_arrived(self, part)
+        waited.append(len(ready) == 0)
+        arrived.set()
+        return ready
+
+    def slow_init(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        arrived.wait(20)  # built only once a result has had to wait for it
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline._TableOnTheSide, "arrived", arrived_spy)
+    monkeypatch.setattr(table.RowTable, "__init__", slow_init)
+    # every header read first: the table is then built aside (with the headers read by the workers
+    # only the table's modules are loaded aside, the table once every header is in: test_late.py)
+    monkeypatch.setattr(pipeline, "deferred", lambda *sides: False)
+    frame = list(pipeline.compare_stream(*pair, workers=2, batch=3, final_only=True))[-1].comparison.frame
+    assert waited[0]  # (the first result waited for the table)
+    assert_frame_equal(frame, plain)

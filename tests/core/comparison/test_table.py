@@ -73,7 +73,7 @@ def test_the_row_table_uses_it_for_number_columns_only(monkeypatch) -> None:  # 
     calls: list[str] = []
     real = table._numeric_column
     monkeypatch.setattr(table, "_numeric_column", lambda c, *a: calls.append(c) or real(c, *a))
-    t = RowTable([], table.Thresholds.from_preset("auto", ()), "fp32")
+    t = RowTable([], [])
     t.height = 4
     t.scatter("mse", [1], pl.Series([0.5]))
     t.scatter("notes", [2], pl.Series(["x"]))
@@ -99,7 +99,7 @@ def test_a_flush_of_python_values_equals_the_polars_built_column(column: str, da
     if data.draw(st.booleans()):  # as a kernel hands them over: numpy scalars
         kind = np.float64 if is_float else np.int64
         given_values = [None if v is None else kind(v) for v in given_values]
-    t = RowTable([], table.Thresholds.from_preset("auto", ()), "fp32")
+    t = RowTable([], [])
     t.height = height
     t.put(table.TaskResult(rows, {column: list(given_values)}))
     t.flush()
