@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 TESTS = Path(__file__).resolve().parents[1]
 #: Committed fixtures (tests/data).
@@ -20,3 +21,19 @@ def product_sources() -> list[Path]:
     """
     top = sorted(REPO.glob("*.py"))
     return top + sorted(p for folder in ("core", "tui") for p in (REPO / folder).rglob("*.py"))
+
+
+def bench_script(name: str) -> Any:
+    """The module of the bench script ``bench/NAME.py``, loaded once (a script, not an installed
+    package: CI installs the product without ``bench/``)."""
+    import importlib.util
+    import sys
+
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, REPO / "bench" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module

@@ -7,7 +7,6 @@ named beside each case) or Triton's onnxruntime backend, not copied from an eval
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ import pytest
 
 from dumpscope.core.knowledge import KnowledgeBase, load_kb
 from dumpscope.core.knowledge.family import detect_families
+from tests.support.paths import bench_script
 
 
 @pytest.fixture(scope="module")
@@ -87,19 +87,9 @@ def test_tensorrt_builder_text_forwarded_by_the_ep_names_tensorrt_first_then_onn
 
 # --- onnxruntime's own wording, read out of its binaries (bench/build_source_grams.py) ---------------
 
-_BUILD = Path(__file__).resolve().parents[3] / "bench" / "build_source_grams.py"
-
 
 def _build_module() -> Any:
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("build_source_grams", _BUILD)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(spec.name, module)  # its dataclasses look their module up there
-    spec.loader.exec_module(sys.modules[spec.name])
-    module = sys.modules[spec.name]
-    return module
+    return bench_script("build_source_grams")
 
 
 @pytest.fixture(scope="module")

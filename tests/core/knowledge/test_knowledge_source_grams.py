@@ -13,9 +13,7 @@ runtime text (C++ exceptions, signals, CUDA/cuDNN/cuBLAS errors, Python errors) 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
-import sys
 import zlib
 from pathlib import Path
 from typing import Any
@@ -25,19 +23,12 @@ import pytest
 from dumpscope.core.knowledge import family as family_module
 from dumpscope.core.knowledge.family import SOURCE_COUNTS, detect_families, source_gram_counts
 from dumpscope.core.knowledge.package_data import package_bytes
-
-_BUILD = Path(__file__).resolve().parents[3] / "bench" / "build_source_grams.py"
+from tests.support.paths import bench_script
 
 
 @pytest.fixture(scope="module")
 def build() -> Any:
-    spec = importlib.util.spec_from_file_location("build_source_grams", _BUILD)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(spec.name, module)  # its dataclasses look their module up there
-    spec.loader.exec_module(sys.modules[spec.name])
-    module = sys.modules[spec.name]
-    return module
+    return bench_script("build_source_grams")
 
 
 def _crc(gram: str) -> int:
