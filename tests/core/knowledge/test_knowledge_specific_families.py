@@ -623,6 +623,28 @@ CASES = [
         "E RKNN: rknn_init fail! ret=RKNN_ERR_TARGET_PLATFORM_UNMATCH",
         ("target_platform",),
     ),
+    (
+        "onnx-input-must-be-set-to-consumed",
+        "onnx.onnx_cpp2py_export.checker.ValidationError: Input index 4 must be set to consumed for "
+        "operator SpatialBN",
+        ("SpatialBN", "input 4", "opset 7"),
+    ),
+    (
+        "qualcomm-genie-config-missing-field",
+        "Using libGenie.so version 2.3.0\n\nMissing sampler field: top-k\nERROR at line 12: Failed to "
+        "create the dialog config.",
+        ("'top-k'", '"sampler"'),
+    ),
+    (
+        "qualcomm-qnn-no-valid-interface",
+        '[ERROR] "Qnn getQnnInterface FAILED!"\nFailure to initialize model',
+        ("QnnInterface_getProviders", "same QAIRT SDK release"),
+    ),
+    (
+        "coreml-coremlc-protobuf-spec-unreadable",
+        "coremlc: Error: Error reading protobuf spec. validator error: unable to deserialize object",
+        ("specificationVersion", "git lfs pull"),
+    ),
 ]
 
 
@@ -689,3 +711,21 @@ def test_an_internal_assertion_of_error_code_2_is_not_called_out_of_memory(kb: K
         "Error Code 2: Internal Error (Assertion x failed. )"
     )
     assert kb.lookup(message, top=1)[0].entry.id != "tensorrt-builder-gpu-out-of-memory"
+
+
+@pytest.mark.parametrize(
+    ("message", "shown"),
+    [
+        ("Nodes in a graph must be topologically sorted, however input 'feat_7' of node:", "'feat_7'"),
+        ("onnx.checker.ValidationError: Nodes in a graph must be topologically sorted:", "input (onnx"),
+    ],
+)
+def test_the_topological_sort_check_is_answered_with_or_without_the_input(
+    kb: KnowledgeBase, message: str, shown: str
+) -> None:
+    """onnx's checker names the input on the same line or (in newer releases and in pastes cut there) after
+    the colon: both are the sort check, and the advice reads whole without a name."""
+    top = kb.lookup(message, top=1)[0]
+    assert top.entry.id == "onnx-ValidationError" and "pattern" in top.reason
+    assert shown in top.fix
+    assert "''" not in f"{top.cause} {top.fix}"
