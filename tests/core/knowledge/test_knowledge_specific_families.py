@@ -645,6 +645,24 @@ CASES = [
         "coremlc: Error: Error reading protobuf spec. validator error: unable to deserialize object",
         ("specificationVersion", "git lfs pull"),
     ),
+    (
+        "tensorrt-torch-tensorrt-engine-build-failed",
+        "RuntimeError: [Error thrown at core/conversion/conversionctx/ConversionCtx.cpp:162] Building "
+        "TensorRT engine failed",
+        ("workspace_size", "torch_executed_ops", "min_shape"),
+    ),
+    (
+        "openvino-gpu-program-build-failed",
+        "Check 'false' failed at src/plugins/intel_gpu/src/plugin/program.cpp:370:\nGPU program build "
+        "failed!\n[GPU] clEnqueueNDRangeKernel, error code: -5",
+        ("CL_OUT_OF_RESOURCES", "compile_model(model, 'CPU')"),
+    ),
+    (
+        "openvino-ie-exception-unhandled",
+        "Unhandled exception at 0x00007FF812345678 (in app.exe): Microsoft C++ Exception: InferenceEngine: : "
+        "the details: : InferenceEngineException",
+        ("plugins.xml",),
+    ),
 ]
 
 
