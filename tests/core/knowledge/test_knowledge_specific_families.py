@@ -663,6 +663,12 @@ CASES = [
         "the details: : InferenceEngineException",
         ("plugins.xml",),
     ),
+    (
+        "qualcomm-fastrpc-farf-config-absent",
+        "E/org.demo.seg: vendor/qcom/proprietary/commonsys-intf/adsprpc/src/log_config.c:262:Error 2: fopen "
+        "failed for /data/local/tmp/dsp/org.demo.seg.farf. (No such file or directory)",
+        ("/data/local/tmp/dsp/org.demo.seg.farf", "not why SNPE/QNN failed", "ADSP_LIBRARY_PATH"),
+    ),
 ]
 
 
