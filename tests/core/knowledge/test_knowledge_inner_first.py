@@ -67,3 +67,23 @@ def test_only_an_envelope_of_the_same_tool_moves_below_a_pattern_match() -> None
     assert scores == {"env": 47.0, "inner": 48.0, "other": 60.0, "words": 55.0}
     alone = inner_first([envelope, other_tool])
     assert [m.score for m in alone] == [52.0, 60.0]  # no inner match of its tool: unchanged
+
+
+@pytest.mark.parametrize(
+    ("prefix", "op"),
+    [("[ONNXRuntimeError] : 1 : FAIL : ", "LayerNormalization"), ("RUNTIME_EXCEPTION : ", "Loop")],
+)
+def test_an_envelope_cut_before_its_node_name_still_names_the_op(
+    kb: KnowledgeBase, prefix: str, op: str
+) -> None:
+    """Without ``Name:'...' Status Message:`` the envelope is no envelope: its entry answers by its pattern
+    before the code card, with the op type in the advice and the code card's code still shown."""
+    text = f"{prefix}Non-zero status code returned while running {op} node."
+    ranked = kb.lookup(text, top=3)
+    top = ranked[0]
+    assert top.entry.id == "onnxruntime-non-zero-status-code-returned"
+    assert "pattern" in top.reason and ("arg", op) in top.captures
+    assert op in top.cause and op in top.fix
+    assert not any(name == "reason" for name, _ in top.captures)
+    if "FAIL" in prefix:
+        assert "ort:1" in {c for m in ranked for c in m.codes}

@@ -623,6 +623,52 @@ CASES = [
         "E RKNN: rknn_init fail! ret=RKNN_ERR_TARGET_PLATFORM_UNMATCH",
         ("target_platform",),
     ),
+    (
+        "onnx-input-must-be-set-to-consumed",
+        "onnx.onnx_cpp2py_export.checker.ValidationError: Input index 4 must be set to consumed for "
+        "operator SpatialBN",
+        ("SpatialBN", "input 4", "opset 7"),
+    ),
+    (
+        "qualcomm-genie-config-missing-field",
+        "Using libGenie.so version 2.3.0\n\nMissing sampler field: top-k\nERROR at line 12: Failed to "
+        "create the dialog config.",
+        ("'top-k'", '"sampler"'),
+    ),
+    (
+        "qualcomm-qnn-no-valid-interface",
+        '[ERROR] "Qnn getQnnInterface FAILED!"\nFailure to initialize model',
+        ("QnnInterface_getProviders", "same QAIRT SDK release"),
+    ),
+    (
+        "coreml-coremlc-protobuf-spec-unreadable",
+        "coremlc: Error: Error reading protobuf spec. validator error: unable to deserialize object",
+        ("specificationVersion", "git lfs pull"),
+    ),
+    (
+        "tensorrt-torch-tensorrt-engine-build-failed",
+        "RuntimeError: [Error thrown at core/conversion/conversionctx/ConversionCtx.cpp:162] Building "
+        "TensorRT engine failed",
+        ("workspace_size", "torch_executed_ops", "min_shape"),
+    ),
+    (
+        "openvino-gpu-program-build-failed",
+        "Check 'false' failed at src/plugins/intel_gpu/src/plugin/program.cpp:370:\nGPU program build "
+        "failed!\n[GPU] clEnqueueNDRangeKernel, error code: -5",
+        ("CL_OUT_OF_RESOURCES", "compile_model(model, 'CPU')"),
+    ),
+    (
+        "openvino-ie-exception-unhandled",
+        "Unhandled exception at 0x00007FF812345678 (in app.exe): Microsoft C++ Exception: InferenceEngine: : "
+        "the details: : InferenceEngineException",
+        ("plugins.xml",),
+    ),
+    (
+        "qualcomm-fastrpc-farf-config-absent",
+        "E/org.demo.seg: vendor/qcom/proprietary/commonsys-intf/adsprpc/src/log_config.c:262:Error 2: fopen "
+        "failed for /data/local/tmp/dsp/org.demo.seg.farf. (No such file or directory)",
+        ("/data/local/tmp/dsp/org.demo.seg.farf", "not why SNPE/QNN failed", "ADSP_LIBRARY_PATH"),
+    ),
 ]
 
 
@@ -689,3 +735,21 @@ def test_an_internal_assertion_of_error_code_2_is_not_called_out_of_memory(kb: K
         "Error Code 2: Internal Error (Assertion x failed. )"
     )
     assert kb.lookup(message, top=1)[0].entry.id != "tensorrt-builder-gpu-out-of-memory"
+
+
+@pytest.mark.parametrize(
+    ("message", "shown"),
+    [
+        ("Nodes in a graph must be topologically sorted, however input 'feat_7' of node:", "'feat_7'"),
+        ("onnx.checker.ValidationError: Nodes in a graph must be topologically sorted:", "input (onnx"),
+    ],
+)
+def test_the_topological_sort_check_is_answered_with_or_without_the_input(
+    kb: KnowledgeBase, message: str, shown: str
+) -> None:
+    """onnx's checker names the input on the same line or (in newer releases and in pastes cut there) after
+    the colon: both are the sort check, and the advice reads whole without a name."""
+    top = kb.lookup(message, top=1)[0]
+    assert top.entry.id == "onnx-ValidationError" and "pattern" in top.reason
+    assert shown in top.fix
+    assert "''" not in f"{top.cause} {top.fix}"
