@@ -26,6 +26,8 @@ _SIMPLE_HEADER = re.compile(
     r"\{'descr': '([<>|=][a-zA-Z]\d{0,2})', 'fortran_order': (True|False), "
     r"'shape': \(((?:\d+, ?)*\d*)\), \}\s*"
 )
+#: " at 0x..>" in an object's repr: an address, different in every process.
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
 #: Data smaller than this is read into memory; a memory map costs more to set up.
 MMAP_MIN_BYTES = 1 << 16
 
@@ -56,7 +58,10 @@ def read_header(f: BinaryIO) -> tuple[tuple[int, ...], bool, np.dtype]:
     except TensorReadError:
         raise
     except Exception as exc:  # noqa: BLE001 - numpy's parser raises tokenizer and AST errors too
-        raise TensorReadError(f"corrupt .npy header ({type(exc).__name__}: {str(exc)[:200]})") from None
+        # (the parser's text may quote an object's address, ``<ast.Name object at 0x7f..>``: never the same
+        # twice, so it is dropped: the same file gives the same message)
+        said = _ADDRESS.sub(">", str(exc))[:200]
+        raise TensorReadError(f"corrupt .npy header ({type(exc).__name__}: {said})") from None
     if dtype.hasobject:
         raise TensorReadError("holds a pickled object array; refused (dumpscope never unpickles)")
     return check_shape(shape), bool(fortran), dtype

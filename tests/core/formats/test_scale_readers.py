@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dumpscope.core.dumps import TensorReadError
 from dumpscope.core.formats import npyfile
 from dumpscope.core.formats.npyfile import Scratch, SmallFiles, facts_loader, npy_facts, read_header
 
@@ -164,3 +165,15 @@ def _read_in_child(conn: object, loader: object, scratch: Scratch) -> None:
     held = len(scratch._buf)  # noqa: SLF001 - what the fork left it
     data = loader.read_into(scratch)  # type: ignore[attr-defined]
     conn.send((held, float(data.sum())))  # type: ignore[attr-defined]
+
+
+def test_a_corrupt_header_is_said_the_same_way_every_time(tmp_path: Path) -> None:
+    """numpy's parser may quote an object's address (``<ast.Name object at 0x7f..>``); the message
+    keeps the parser's words but never the address, so the same file gives the same row."""
+    bad = tmp_path / "bad.npy"
+    bad.write_bytes(b"\x93NUMPY\x01\x00\x10\x00{'descr': x}   \n")
+    with bad.open("rb") as f, pytest.raises(TensorReadError) as caught:
+        read_header(f)
+    said = str(caught.value)
+    assert said.startswith("corrupt .npy header (ValueError: malformed node or string")
+    assert " at 0x" not in said and "<ast.Name object>" in said
