@@ -388,12 +388,13 @@ class _Run:
     meter.  The table and the comparison (Polars) are built when first needed: the workers are
     started before (see :class:`_TableOnTheSide`)."""
 
-    def __init__(self, prepared: _Prepared, th: Thresholds) -> None:
+    def __init__(self, prepared: _Prepared, th: Thresholds, bands: list[str] | None = None) -> None:
+        """``bands``: the rows' bands when known otherwise than from the headers (:class:`_LateRun`)."""
         self.prepared, self.th = prepared, th
         self.golden, self.target = prepared.golden, prepared.target
         self.pairs = prepared.pairing.pairs
         trim_free_heap()  # the decoded listings and manifests: the Polars columns would not reuse them
-        self.bands = row_bands(self.pairs, th, run_band(self.target))
+        self.bands = row_bands(self.pairs, th, run_band(self.target)) if bands is None else bands
         self.total = len(self.pairs)
         self.meter = Throughput()
         self.cost = 0.0
@@ -490,18 +491,11 @@ class _LateRun(_Run):
     (Polars) are loaded: the table needs every header."""
 
     def __init__(self, prepared: _Prepared, th: Thresholds) -> None:
-        self.prepared, self.th = prepared, th
-        self.golden, self.target = prepared.golden, prepared.target
-        self.pairs = prepared.pairing.pairs
-        read_one_sided(self.pairs)
-        self.rows = Collected(self.pairs, th)
-        # not known yet: placeholders that make each row send its worst slice for every floor
-        self.bands = self.rows.bands  # type: ignore[assignment]
+        read_one_sided(prepared.pairing.pairs)
+        self.rows = Collected(prepared.pairing.pairs, th)
+        # the bands are not known yet: placeholders that make each row send its worst slice for every floor
+        super().__init__(prepared, th, self.rows.bands)  # type: ignore[arg-type]
         self.table = self.rows  # type: ignore[assignment]  # put/flush until finish() builds the table
-        self.total = len(self.pairs)
-        self.meter = Throughput()
-        self.cost = 0.0
-        self.row_cache = None
 
     def wants_aside(self) -> bool:
         return True
