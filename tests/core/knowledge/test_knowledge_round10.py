@@ -95,6 +95,18 @@ CASES = [
         ("--skip-fuse-bn", "--skip-optimization"),
     ),
     (
+        "tensorrt-cuda-runtime-error",
+        "[TRT] [E] 1: [executionContext.cpp::enqueueInternal::842] Error Code 1: Cuda Runtime (an illegal "
+        "memory access was encountered)",
+        ("executionContext.cpp::enqueueInternal::842", "'an illegal memory access was encountered'"),
+    ),
+    (
+        "qualcomm-converter-frontend-op-not-supported",
+        "2025-03-04 05:06:07,890 - 230 - ERROR - Encountered Error: The following operators are not "
+        "supported in frontend TFLite: 'BROADCAST_ARGS'",
+        ("TFLite frontend", "BROADCAST_ARGS"),
+    ),
+    (
         "onnx-ValidationError-5",
         "onnx.onnx_cpp2py_export.checker.ValidationError: Your model ir_version 12 is higher than the "
         "checker's (11).",
@@ -122,6 +134,13 @@ def test_the_entry_answers_first_with_the_message_values(
         assert value in text
     placeholders = re.findall(r"\{(\w+)\}", f"{top.entry.cause} {top.entry.fix}")
     assert not [name for name in placeholders if f"<{name}>" in text]
+
+
+def test_tvms_own_frontend_line_is_not_answered_as_qualcomm(kb: KnowledgeBase) -> None:
+    """The converters' entry needs their log wrapper ('ERROR - Encountered Error:'): TVM's own line stays
+    TVM's."""
+    text = "tvm.error.OpNotImplemented: The following operators are not supported in frontend TFLite: CUSTOM"
+    assert kb.lookup(text, top=1)[0].entry.family == "tvm"
 
 
 def test_the_ir_version_check_is_answered_without_the_numbers(kb: KnowledgeBase) -> None:
