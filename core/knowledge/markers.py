@@ -167,7 +167,8 @@ _ORT_ERROR_CODES = (
     "ort_ep_fail",
 )
 _ONNXRUNTIME: Markers = (
-    ("[onnxruntimeerror]", STRONG),
+    # its exception head "[ONNXRuntimeError]", also pasted without the brackets ("ONNXRuntimeError FAIL :")
+    ("onnxruntimeerror", STRONG),
     ("[e:onnxruntime:", STRONG),
     ("[w:onnxruntime:", STRONG),
     ("onnxruntime/core/", STRONG),

@@ -362,7 +362,7 @@ def test_evaluation_set_is_sound() -> None:
 
 #: Held-out threads of messages.jsonl that entries written before issue 23's third pass cite in short form
 #: (``owner/repo#N``), which the URL-only check missed: their messages are set aside by
-#: ``bench/eval_explain.py`` (scored in no part).  No other held-out thread may be cited.
+#: ``bench/eval_explain.py`` (scored in no part); round 10 added one of its own.  No other may be cited.
 CITED_HELDOUT = frozenset(
     {
         "rockchip-linux/rknn-toolkit2#316",
@@ -372,17 +372,25 @@ CITED_HELDOUT = frozenset(
         "microsoft/onnxruntime#4405",
         "microsoft/onnxruntime#22821",
         "pytorch/executorch#1183",
+        "ankandrew/fast-plate-ocr#58",  # round 10: an older SNPE-warning entry cites it
     }
 )
 
 
 def test_no_entry_cites_a_heldout_thread() -> None:
-    """No entry cites a held-out thread of messages.jsonl, heldout2.jsonl's frozen half or rounds 7-9, by
-    URL or written short, except the seven known ones the evaluation sets aside."""
+    """No entry cites a held-out thread of messages.jsonl, heldout2.jsonl's frozen half or rounds 7-10, by
+    URL or written short, except the known ones the evaluation sets aside."""
     from bench.eval_explain import cites, set_cited_aside
 
     records = []
-    for name in ("messages.jsonl", "heldout2.jsonl", "round7.jsonl", "round8.jsonl", "round9.jsonl"):
+    for name in (
+        "messages.jsonl",
+        "heldout2.jsonl",
+        "round7.jsonl",
+        "round8.jsonl",
+        "round9.jsonl",
+        "round10.jsonl",
+    ):
         records += _rows(DATA.with_name(name))
     assert sum(r["split"] == "heldout" for r in records) > 130
     from importlib import resources
@@ -413,9 +421,11 @@ def _normalised(text: str) -> str:
     return " ".join(re.sub(r"[^a-z0-9 ]", " ", text.lower()).split())
 
 
-@pytest.mark.parametrize(("name", "size"), [("round8.jsonl", 40), ("round9.jsonl", 50)])
+@pytest.mark.parametrize(
+    ("name", "size"), [("round8.jsonl", 40), ("round9.jsonl", 50), ("round10.jsonl", 50)]
+)
 def test_round_follows_the_set_rules(name: str, size: int) -> None:
-    """Rounds 8 and 9: the URL split rule, labels from the set's families, and nothing already in the other
+    """Rounds 8 to 10: the URL split rule, labels from the set's families, and nothing already in the other
     files: no thread (URL) twice, no text with a normalised similarity above 0.8 to any other record."""
     import difflib
     import hashlib
