@@ -109,11 +109,17 @@ def judge(kb: Any, record: dict[str, Any]) -> tuple[bool, tuple[bool, bool] | No
     return fam_ok, (bool(expected & shown), keyed), top
 
 
-def evaluate(kb: Any, records: list[dict[str, Any]], misses: bool) -> dict[tuple[str, str], list[int]]:
-    """Counts per (split, family): [n, family hits, code cases, code hits, strict code hits]."""
+def evaluate(
+    kb: Any, records: list[dict[str, Any]], misses: bool, hidden: dict[str, frozenset[int]] | None = None
+) -> dict[tuple[str, str], list[int]]:
+    """Counts per (split, family): [n, family hits, code cases, code hits, strict code hits].
+
+    ``hidden`` (the leave-source-out mode, :func:`source_masks`): per thread, the entries a record of that
+    thread is ranked without."""
     table: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
     for r in records:
-        fam_ok, code_ok, top = judge(kb, r)
+        masked = hidden.get(r["source"], frozenset()) if hidden is not None else frozenset()
+        fam_ok, code_ok, top = judge(kb.without(masked) if masked else kb, r)
         row = table[(r["split"], r["family"])]
         row[0] += 1
         row[1] += fam_ok
@@ -122,8 +128,73 @@ def evaluate(kb: Any, records: list[dict[str, Any]], misses: bool) -> dict[tuple
             row[3] += code_ok[0]
             row[4] += code_ok[1]
         if misses and r["split"] == "dev" and (not fam_ok or (code_ok is not None and not code_ok[0])):
-            print(f"MISS [dev] want {r['family']} {r.get('codes')} got {top}: {r['message'][:140]!r}")
+            without = f" ({len(masked)} entries of its thread hidden)" if hidden is not None else ""
+            print(
+                f"MISS [dev] want {r['family']} {r.get('codes')} got {top}{without}: {r['message'][:140]!r}"
+            )
     return table
+
+
+_REF = re.compile(
+    r"(?<![\w.-])(?:([\w.-]+)/)?([A-Za-z][\w.-]*)"
+    r"(?:#|\s+(?:issue|pr|pull)\s*#?\s*|/(?:issues|pull|discussions)/)(\d+)((?:(?:\s*,\s*|\s+and\s+)#\d+)*)",
+    re.I,
+)
+"""A thread as entries' sources name it: ``owner/repo#N``, ``repo#N`` (``onnxruntime#775``), ``owner/repo
+issue N``, ``.../issues/N``, with more numbers of the same repository after it (``#2170, #3953``)."""
+
+
+def thread_refs(source: str) -> set[tuple[str, str, str]]:
+    """The threads an entry's ``source`` names: ``(owner or "", repository, number)``, lower-cased."""
+    refs = set()
+    for m in _REF.finditer(source):
+        owner, repo = (m.group(1) or "").lower(), m.group(2).lower()
+        for number in (m.group(3), *re.findall(r"#(\d+)", m.group(4))):
+            refs.add((owner, repo, number))
+    return refs
+
+
+def written_from(refs: set[tuple[str, str, str]], url: str) -> bool:
+    """Whether a source naming the threads ``refs`` (:func:`thread_refs`) names the thread ``url``: the same
+    repository and number (the owner too, where the source names one).  Looser than :func:`cites`, which
+    decides the held-out rule: a repository named without its owner counts here, as does a number listed
+    after another of the same repository."""
+    m = _THREAD.match(url)
+    if m is None:
+        return False
+    owner, repo, number = m.group(1).lower(), m.group(2).lower(), m.group(3)
+    return (owner, repo, number) in refs or ("", repo, number) in refs
+
+
+def source_masks(kb: Any, records: list[dict[str, Any]]) -> dict[str, frozenset[int]]:
+    """Per thread of a ``dev`` record, the positions of the KB's entries whose ``source`` names it
+    (:func:`cites`, :func:`written_from`): what the leave-source-out mode hides when it ranks that
+    thread's messages.  Markers and the source-grams record no thread they came from, so they stay (the
+    mode is still optimistic where a marker or an entry was written from a dev message without naming
+    it)."""
+    threads = sorted({r["source"] for r in records if r["split"] == "dev"})
+    sources = [e.source for e in kb.entries]
+    refs = [thread_refs(s) for s in sources]
+    return {
+        url: frozenset(i for i, s in enumerate(sources) if written_from(refs[i], url) or cites(s, url))
+        for url in threads
+    }
+
+
+def leave_source_out(
+    kb: Any, records: list[dict[str, Any]], misses: bool
+) -> dict[tuple[str, str], list[int]]:
+    """``--leave-source-out``: each dev record ranked without the entries written from its own thread
+    (:func:`source_masks`), as a message the KB was not written from would be.  Held-out records are not
+    scored here: no entry cites their threads, so their normal figures are already this mode's."""
+    dev = [r for r in records if r["split"] == "dev"]
+    hidden = source_masks(kb, dev)
+    n = sum(bool(hidden[r["source"]]) for r in dev)
+    print(
+        f"leave-source-out: {n} of {len(dev)} dev messages have entries citing their thread"
+        f" ({len(set().union(*hidden.values()))} entries hidden in all, each only for its own thread)"
+    )
+    return evaluate(kb, dev, misses, hidden)
 
 
 LOGGING_ONLY = re.compile(
@@ -272,9 +343,9 @@ def _pct(hit: int, n: int) -> str:
     return f"{hit:3d}/{n:<3d} {100 * hit / n:5.1f}%" if n else "      -      "
 
 
-def report(table: dict[tuple[str, str], list[int]]) -> None:
+def report(table: dict[tuple[str, str], list[int]], splits: tuple[str, ...] = ("dev", "heldout")) -> None:
     """Print the per-family table and the claimed/new totals for each split."""
-    for split in ("dev", "heldout"):
+    for split in splits:
         print(f"\n== {split} ==   {'family':12s} family@1          code@3          strict")
         totals = {"claimed": [0, 0, 0, 0, 0], "new": [0, 0, 0, 0, 0]}
         for (s, fam), row in sorted(table.items()):
@@ -698,6 +769,12 @@ def main() -> None:
         "many ways, and the real noise alone (dev only; with --misses, its misses and noise lines)",
     )
     parser.add_argument(
+        "--leave-source-out",
+        action="store_true",
+        help="only family@1/code@3 of the dev records, each ranked without the entries whose source cites "
+        "its thread (default: every part of LSO_DATA; with --data, that file)",
+    )
+    parser.add_argument(
         "--draw",
         type=int,
         metavar="SEED",
@@ -732,6 +809,9 @@ def main() -> None:
         return
     if args.n != 10 or args.draw_split != "heldout":
         parser.error("--n and --draw-split go with --draw SEED")
+    if args.leave_source_out:
+        run_leave_source_out(args.data, args.misses)
+        return
     global SHOW_SCAN_MISSES
     SHOW_SCAN_MISSES = args.misses
     from dumpscope.core.knowledge import load_kb
@@ -761,6 +841,33 @@ def main() -> None:
     if unknown is not None and unknown.exists():
         print(f"\n== {unknown.name}: tools not covered, generic runtime text ==")
         report_unknown(kb, unknown, args.misses)
+
+
+LSO_DATA = (
+    DATA,
+    *(DATA.with_name(n) for n in ("heldout2.jsonl", "round7.jsonl", "round8.jsonl")),
+    *(DATA.with_name(n) for n in ("round9.jsonl", "tuning_ort.jsonl")),
+)
+"""The parts ``--leave-source-out`` scores by default (their dev records)."""
+
+
+def run_leave_source_out(data: Path | None, misses: bool) -> None:
+    """``--leave-source-out``: per part (``data``, or each file of :data:`LSO_DATA`), then all parts
+    together, the dev records' family@1/code@3 ranked without their own threads' entries."""
+    from dumpscope.core.knowledge import load_kb
+
+    kb = load_kb(user_dir=Path("/nonexistent"))
+    print(f"KB of {len(kb)} entries")
+    total: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
+    for path in (data,) if data is not None else LSO_DATA:
+        print(f"\n### {path.name}")
+        table = leave_source_out(kb, load(path), misses)
+        report(table, ("dev",))
+        for key, row in table.items():
+            total[key] = [a + b for a, b in zip(total[key], row, strict=True)]
+    if data is None:
+        print("\n### all parts")
+        report(total, ("dev",))
 
 
 JUDGED = ROOT / "bench" / "specific_dev_judged.jsonl"

@@ -280,6 +280,7 @@ class KnowledgeBase:
         else:
             self._norm = postings.norms
         self._words_factor = _words_factors(postings.families)
+        self._hidden: frozenset[int] = frozenset()
 
     @property
     def user_entries(self) -> list[Entry]:
@@ -290,6 +291,15 @@ class KnowledgeBase:
 
     def __len__(self) -> int:
         return len(self.entries)
+
+    def without(self, hidden: Iterable[int]) -> KnowledgeBase:
+        """A view of this KB that never answers with the entries at the positions ``hidden`` (the
+        leave-source-out evaluation: a message ranked as if the entries written from its thread were not
+        there).  The indexes are shared, not rebuilt: the other entries' word weights stay as they are."""
+        view = object.__new__(type(self))
+        view.__dict__.update(self.__dict__)
+        view._hidden = frozenset(hidden)
+        return view
 
     def answer(self, message: str, top: int = 5) -> Answer:
         """The answer to a message: ranked matches with how they were found and how sure they are,
@@ -356,7 +366,7 @@ class KnowledgeBase:
         found.update(seg.code_hits, seg.shared_hits, self._always)
         found.update(i for i, sim in seg.word_sim.items() if sim >= MIN_WORDS)
         found.update(i for i in by_anchor - found if self._may_match(i, seg.lowered))
-        return found
+        return found - self._hidden if self._hidden else found
 
     def _may_match(self, i: int, lowered: str) -> bool:
         """Whether entry ``i``'s pattern may match (an unparsed entry of the index answers from its
