@@ -620,7 +620,10 @@ def _foreign_adjusted(e: Entry, score: float, reasons: list[str], families: list
 
 
 def _is_foreign(e: Entry, reasons: list[str], families: list[str]) -> bool:
-    if e.family in families or e.family in LIBRARY_FAMILIES:
+    """Whether an entry is of another tool than the one(s) the message names.  A library's entry (an onnx
+    checker text inside onnxsim's or onnxruntime's message) is never foreign by its pattern or code; found
+    by wording alone inside a message that names another tool, it is as foreign as any other tool's."""
+    if e.family in families or (e.family in LIBRARY_FAMILIES and (reasons != ["words"] or not families)):
         return False
     if not families:
         return e.named_only  # text any tool prints is this tool's only where the message names it

@@ -192,6 +192,27 @@ def test_library_message_is_filed_under_the_library(kb: KnowledgeBase) -> None:
     assert "rknn" in top.via
 
 
+def test_a_library_entry_found_by_wording_alone_yields_to_the_named_tool() -> None:
+    """A library's entry (onnx) is never foreign by its pattern; found by wording alone in a message that
+    names another tool (onnxsim), it weighs as any other tool's wording would, below the named tool's."""
+    from dumpscope.core.knowledge.entry import entry_from_dict
+
+    def entry(family: str, pattern: str) -> dict[str, str]:
+        fields = {"id": f"{family}-t", "family": family, "tool": family, "stage": "convert", "cause": "c"}
+        return {**fields, "fix": "f", "source": "s", "pattern": pattern}
+
+    kb = KnowledgeBase(
+        [
+            entry_from_dict(entry("onnx", r"gizmo pass frobnicate overflow assertion quux"), origin="user"),
+            entry_from_dict(entry("onnxsim", r"gizmo pass frobnicate zzyzx"), origin="user"),
+        ]
+    )
+    named = "onnxsim: gizmo pass frobnicate overflow assertion"
+    assert [m.reason for m in kb.lookup(named)] == ["words", "words"]
+    assert top_family(kb, named) == "onnxsim"
+    assert top_family(kb, "gizmo pass frobnicate overflow assertion") == "onnx"  # no tool named
+
+
 def test_split_attribute_at_opset_13_ranks_its_cause_first(kb: KnowledgeBase) -> None:
     text = (
         "[ONNXRuntimeError] : 1 : FAIL : Load model from m.onnx failed:This is an invalid model. "
