@@ -12,12 +12,16 @@ from bench.eval_explain import (
     ROOT,
     evaluate,
     leave_source_out,
+    markers_hidden,
+    single_thread_markers,
     source_masks,
     split_of,
     thread_refs,
     written_from,
 )
 from dumpscope.core.knowledge import Entry, KnowledgeBase
+from dumpscope.core.knowledge.family import detect_families
+from dumpscope.core.knowledge.markers import MARKERS
 
 SCRIPT = ROOT / "bench" / "eval_explain.py"
 THREAD = "https://github.com/microsoft/onnxruntime/issues/101"
@@ -100,4 +104,32 @@ def test_the_command_line_mode_on_a_file(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "leave-source-out: 0 of 1 dev messages have entries citing their thread" in done.stdout
+    assert "and markers no other dev thread holds:" in done.stdout
     assert "ALL claimed                1/1" in done.stdout
+
+
+def test_markers_of_one_dev_thread_only_are_hidden_for_that_thread() -> None:
+    records = [
+        {"message": "E RKNN: failed", "family": "rknn", "source": THREAD, "split": "dev"},
+        {"message": "E RKNN: also failed", "family": "rknn", "source": OTHER, "split": "dev"},
+        {"message": "rknn_init failed", "family": "rknn", "source": OTHER, "split": "dev"},
+        {"message": "rknn_query failed", "family": "rknn", "source": "https://x/held", "split": "heldout"},
+    ]
+    markers = single_thread_markers(records)
+    assert ("rknn", "e rknn:") not in markers.get(THREAD, set())  # two dev threads hold it
+    assert ("rknn", "rknn_") in markers[OTHER]  # only OTHER's messages hold it (held-out ones are not read)
+    assert set(markers) == {OTHER}
+
+
+def test_markers_hidden_puts_the_table_back() -> None:
+    before = dict(MARKERS)
+    assert detect_families("rknn_init failed") == ["rknn"]
+    with markers_hidden(frozenset({("rknn", "rknn_"), ("rknn", "rknn")})):
+        assert detect_families("rknn_init failed") == []
+    assert MARKERS == before
+    try:
+        with markers_hidden(frozenset({("rknn", "rknn_")})):
+            raise KeyError("boom")
+    except KeyError:
+        pass
+    assert MARKERS == before
