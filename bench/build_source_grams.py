@@ -6,7 +6,8 @@
 The tools print their errors from string literals compiled into the binaries they ship.  This script
 reads those literals (runs of at least 12 printable bytes, as ``strings -n 12`` does) out of each
 family's own binaries, keeps the error-like sentence pieces (four words or more, a word such as
-"failed", "invalid", "expected", "not"; no mangled C++ names; no pieces of the TLS/HTTP/compression
+"failed", "invalid", "expected", "not", "differ", "unrecognized", or a piece that starts with "No ", as
+onnx's "No schema registered for" does; no mangled C++ names; no pieces of the TLS/HTTP/compression
 libraries linked in) and stores their word 4-grams per family.  :mod:`dumpscope.core.knowledge.family`
 counts a message's 4-grams found in a family's set as evidence of that family.  No message of the
 evaluation sets is read.
@@ -82,7 +83,9 @@ TABLE = OUT.with_suffix(".bin")
 CACHE = Path.home() / ".cache" / "dumpscope" / "source_grams" / "wheels"
 ERRISH = re.compile(
     r"\b(fail|failed|failure|invalid|error|not|cannot|can't|unsupported|mismatch|expected|must|should|unable"
-    r"|missing|exceed|exceeds|doesn't|couldn't|got|only|unknown|unexpected|requires|required)\b",
+    r"|missing|exceed|exceeds|doesn't|couldn't|got|only|unknown|unexpected|requires|required|differ|differs"
+    r"|unrecognized|unrecognised|incompatible|illegal|duplicate|duplicated|inconsistent|conflicting)\b"
+    r"|^No ",
     re.IGNORECASE,
 )
 LIBRARIES = re.compile(
@@ -413,13 +416,17 @@ def family_grams(
     kb_texts: dict[str, list[str]],
     generic: Iterable[str] = (),
     errors: dict[str, set[str]] | None = None,
+    quotes: dict[str, set[str]] | None = None,
 ) -> dict[str, set[int]]:
     """Each family's own error-piece 4-grams (hashed) from its binaries' literals, by the three rules of
     the module's docstring.  ``strings``: family -> its binaries' literals; ``embeds``: family -> the
     families whose libraries it links; ``kb_texts``: family -> its knowledge-base entries' texts;
     ``generic``: the runtimes in ``strings`` that are no family (their texts only take part in rule 2);
     ``errors``: family -> the texts its error pieces are chosen from, when not all of ``strings`` (a
-    Python source's raised and logged messages, not its docstrings)."""
+    Python source's raised and logged messages, not its docstrings); ``quotes``: family -> the families
+    whose libraries some of its binaries link (:func:`linked_families`): rule 3 does not take a 4-gram from
+    its owner for an entry of such a family, whose messages quote the owner's text (onnxruntime's load
+    error carrying onnx's checker text, its TensorRT EP forwarding TensorRT's builder text)."""
 
     def linked(f: str) -> list[set[str]]:
         return [strings[e] for e in embeds.get(f, ()) if e in strings]
@@ -436,7 +443,8 @@ def family_grams(
         for g in sorted(set(everything) | set(kb)):
             if g != f:
                 kept -= everything.get(g, set())
-                kept -= kb.get(g, set())
+                if f not in (quotes or {}).get(g, ()):
+                    kept -= kb.get(g, set())
         out[f] = kept
     return out
 
@@ -518,6 +526,12 @@ def read_sources(cache: Path) -> Texts:
     return strings, errors_by_family, described
 
 
+def linked_families() -> dict[str, set[str]]:
+    """family -> the families whose libraries its binaries link, the whole family's (:attr:`Source.embeds`)
+    or one part's (:attr:`Wheel.embeds`)."""
+    return {s.family: {*s.embeds, *(e for part in s.parts for e in part.embeds)} for s in SOURCES}
+
+
 def kb_digest(texts: dict[str, list[str]]) -> str:
     """The SHA-256 of the knowledge-base texts a build excluded (rule 3): the shipped table is stale when
     the entries' texts change (``test_the_table_was_built_from_the_current_entries``)."""
@@ -529,7 +543,7 @@ def build(cache: Path = CACHE) -> tuple[dict[str, object], bytes]:
     embeds = {s.family: s.embeds for s in SOURCES}
     generic = [s.family for s in SOURCES if s.generic]
     kb = kb_texts()
-    doc, table = document(family_grams(strings, embeds, kb, generic, errors), described)
+    doc, table = document(family_grams(strings, embeds, kb, generic, errors, linked_families()), described)
     doc["kb_sha256"] = kb_digest(kb)
     return doc, table
 

@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/eval_explain.py [--data tests/data/explain/messages.jsonl] [--misses]
     .venv/bin/python bench/eval_explain.py --draw SEED [--n 10] [--draw-split heldout|dev]
+    .venv/bin/python bench/eval_explain.py --leave-source-out [--keep-markers] [--data FILE] [--misses]
 
 ``--misses`` lists the dev misses only: held-out messages are scored, never shown, so nobody
 tunes on them by accident.
@@ -26,6 +27,14 @@ land on the same side).  Entries may be written from ``dev`` messages only.
 
 Claimed families (the KB covered them before issue 12) are reported apart from the new ones.
 
+``--leave-source-out`` scores the dev records as messages the KB was not written from: each is ranked
+without the entries whose ``source`` names its thread (:func:`source_masks`: a URL, ``owner/repo#N``,
+``repo#N``, a number listed after another of the same repository) and, unless ``--keep-markers``, without
+the family markers that no other dev thread of the data sets holds (:func:`single_thread_markers`: markers
+record no source, so one seen in a single thread may have been written from it).  Entries are hidden from a
+view of the KB at query time (:meth:`KnowledgeBase.without`), markers for the duration of one record's
+ranking; nothing is rebuilt.  Held-out records are not scored in that mode (no entry cites their threads).
+
 ``--draw SEED`` is the hand check of specificity: it draws ``--n`` right-tool answers with
 ``random.Random(SEED)`` from the held-out records of :data:`DRAW_DATA` (``cited`` ones set aside) and
 prints each message with its top entry and the advice as rendered, for a person to judge.  The drawn
@@ -36,10 +45,12 @@ dev records instead (for tuning the automatic judge).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import re
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +98,11 @@ def load(path: Path) -> list[dict[str, Any]]:
         return [json.loads(line) for line in f if line.strip()]
 
 
+def dev_records(path: Path) -> list[dict[str, Any]]:
+    """The ``dev`` records of a file (held-out ones are dropped before anything else is done with them)."""
+    return [r for r in load(path) if r.get("split") == "dev"]
+
+
 def load_with_ids(path: Path) -> list[dict[str, Any]]:
     """The records, each with ``id`` = ``<file name>:<line number>`` (the line in the file, from 1)."""
     with path.open(encoding="utf-8") as f:
@@ -109,11 +125,24 @@ def judge(kb: Any, record: dict[str, Any]) -> tuple[bool, tuple[bool, bool] | No
     return fam_ok, (bool(expected & shown), keyed), top
 
 
-def evaluate(kb: Any, records: list[dict[str, Any]], misses: bool) -> dict[tuple[str, str], list[int]]:
-    """Counts per (split, family): [n, family hits, code cases, code hits, strict code hits]."""
+def evaluate(
+    kb: Any,
+    records: list[dict[str, Any]],
+    misses: bool,
+    hidden: dict[str, frozenset[int]] | None = None,
+    markers: dict[str, frozenset[tuple[str, str]]] | None = None,
+) -> dict[tuple[str, str], list[int]]:
+    """Counts per (split, family): [n, family hits, code cases, code hits, strict code hits].
+
+    The leave-source-out mode: ``hidden`` (:func:`source_masks`), per thread, the entries a record of that
+    thread is ranked without; ``markers`` (:func:`single_thread_markers`), the family markers it is ranked
+    without."""
     table: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
     for r in records:
-        fam_ok, code_ok, top = judge(kb, r)
+        masked = hidden.get(r["source"], frozenset()) if hidden is not None else frozenset()
+        unmarked = markers.get(r["source"], frozenset()) if markers is not None else frozenset()
+        with markers_hidden(unmarked):
+            fam_ok, code_ok, top = judge(kb.without(masked) if masked else kb, r)
         row = table[(r["split"], r["family"])]
         row[0] += 1
         row[1] += fam_ok
@@ -122,8 +151,123 @@ def evaluate(kb: Any, records: list[dict[str, Any]], misses: bool) -> dict[tuple
             row[3] += code_ok[0]
             row[4] += code_ok[1]
         if misses and r["split"] == "dev" and (not fam_ok or (code_ok is not None and not code_ok[0])):
-            print(f"MISS [dev] want {r['family']} {r.get('codes')} got {top}: {r['message'][:140]!r}")
+            without = (
+                f" ({len(masked)} entries, {len(unmarked)} markers hidden)" if hidden is not None else ""
+            )
+            print(
+                f"MISS [dev] want {r['family']} {r.get('codes')} got {top}{without}: {r['message'][:140]!r}"
+            )
     return table
+
+
+_REF = re.compile(
+    r"(?<![\w.-])(?:([\w.-]+)/)?([A-Za-z][\w.-]*)"
+    r"(?:#|\s+(?:issue|pr|pull)\s*#?\s*|/(?:issues|pull|discussions)/)(\d+)((?:(?:\s*,\s*|\s+and\s+)#\d+)*)",
+    re.I,
+)
+"""A thread as entries' sources name it: ``owner/repo#N``, ``repo#N`` (``onnxruntime#775``), ``owner/repo
+issue N``, ``.../issues/N``, with more numbers of the same repository after it (``#2170, #3953``)."""
+
+
+def thread_refs(source: str) -> set[tuple[str, str, str]]:
+    """The threads an entry's ``source`` names: ``(owner or "", repository, number)``, lower-cased."""
+    refs = set()
+    for m in _REF.finditer(source):
+        owner, repo = (m.group(1) or "").lower(), m.group(2).lower()
+        for number in (m.group(3), *re.findall(r"#(\d+)", m.group(4))):
+            refs.add((owner, repo, number))
+    return refs
+
+
+def written_from(refs: set[tuple[str, str, str]], url: str) -> bool:
+    """Whether a source naming the threads ``refs`` (:func:`thread_refs`) names the thread ``url``: the same
+    repository and number (the owner too, where the source names one).  Looser than :func:`cites`, which
+    decides the held-out rule: a repository named without its owner counts here, as does a number listed
+    after another of the same repository."""
+    m = _THREAD.match(url)
+    if m is None:
+        return False
+    owner, repo, number = m.group(1).lower(), m.group(2).lower(), m.group(3)
+    return (owner, repo, number) in refs or ("", repo, number) in refs
+
+
+def source_masks(kb: Any, records: list[dict[str, Any]]) -> dict[str, frozenset[int]]:
+    """Per thread of a ``dev`` record, the positions of the KB's entries whose ``source`` names it
+    (:func:`cites`, :func:`written_from`): what the leave-source-out mode hides when it ranks that
+    thread's messages.  Markers and the source-grams record no thread they came from, so they stay (the
+    mode is still optimistic where a marker or an entry was written from a dev message without naming
+    it)."""
+    threads = sorted({r["source"] for r in records if r["split"] == "dev"})
+    sources = [e.source for e in kb.entries]
+    refs = [thread_refs(s) for s in sources]
+    return {
+        url: frozenset(i for i, s in enumerate(sources) if written_from(refs[i], url) or cites(s, url))
+        for url in threads
+    }
+
+
+def leave_source_out(
+    kb: Any, records: list[dict[str, Any]], misses: bool, all_dev: list[dict[str, Any]] | None = None
+) -> dict[tuple[str, str], list[int]]:
+    """``--leave-source-out``: each dev record ranked without the entries written from its own thread
+    (:func:`source_masks`), as a message the KB was not written from would be; with ``all_dev`` (every dev
+    record of the data sets), also without the family markers no other dev thread holds
+    (:func:`single_thread_markers`).  Held-out records are not scored here: no entry cites their threads,
+    so their normal figures are already this mode's."""
+    dev = [r for r in records if r["split"] == "dev"]
+    hidden = source_masks(kb, dev)
+    markers = single_thread_markers([*dev, *(all_dev or ())]) if all_dev is not None else None
+    n = sum(bool(hidden[r["source"]]) for r in dev)
+    print(
+        f"leave-source-out: {n} of {len(dev)} dev messages have entries citing their thread"
+        f" ({len(set().union(*hidden.values()))} entries hidden in all, each only for its own thread)"
+    )
+    if markers is not None:
+        held = {r["source"] for r in dev if markers.get(r["source"])}
+        print(
+            f"   and markers no other dev thread holds: {len(set().union(*markers.values()))} markers hidden"
+            f" for {len(held)} of its {len({r['source'] for r in dev})} threads"
+        )
+    return evaluate(kb, dev, misses, hidden, markers)
+
+
+def single_thread_markers(records: list[dict[str, Any]]) -> dict[str, frozenset[tuple[str, str]]]:
+    """Per thread of the ``dev`` records, the family markers (``(family, literal)``) found in that thread's
+    messages and in no other dev thread's: a marker may have been written from that one thread (markers
+    record no source), so the leave-source-out mode ranks the thread's messages without it.  Pessimistic: a
+    marker read from a vendor's source that one dev thread happens to hold is hidden too."""
+    from dumpscope.core.knowledge.markers import MARKERS
+
+    seen: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for r in (r for r in records if r["split"] == "dev"):
+        low = r["message"].lower()
+        for family, markers in MARKERS.items():
+            for literal, _ in markers:
+                if literal in low:
+                    seen[(family, literal)].add(r["source"])
+    out: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    for marker, threads in seen.items():
+        if len(threads) == 1:
+            out[next(iter(threads))].add(marker)
+    return {url: frozenset(m) for url, m in out.items()}
+
+
+@contextlib.contextmanager
+def markers_hidden(hidden: frozenset[tuple[str, str]]) -> Iterator[None]:
+    """The family markers ``hidden`` (``(family, literal)``) taken out of the product's marker table for the
+    duration (the table is put back as it was, whatever happens)."""
+    from dumpscope.core.knowledge.markers import MARKERS
+
+    if not hidden:
+        yield
+        return
+    kept = dict(MARKERS)
+    try:
+        for family, markers in kept.items():
+            MARKERS[family] = tuple(m for m in markers if (family, m[0]) not in hidden)
+        yield
+    finally:
+        MARKERS.update(kept)
 
 
 LOGGING_ONLY = re.compile(
@@ -272,9 +416,9 @@ def _pct(hit: int, n: int) -> str:
     return f"{hit:3d}/{n:<3d} {100 * hit / n:5.1f}%" if n else "      -      "
 
 
-def report(table: dict[tuple[str, str], list[int]]) -> None:
+def report(table: dict[tuple[str, str], list[int]], splits: tuple[str, ...] = ("dev", "heldout")) -> None:
     """Print the per-family table and the claimed/new totals for each split."""
-    for split in ("dev", "heldout"):
+    for split in splits:
         print(f"\n== {split} ==   {'family':12s} family@1          code@3          strict")
         totals = {"claimed": [0, 0, 0, 0, 0], "new": [0, 0, 0, 0, 0]}
         for (s, fam), row in sorted(table.items()):
@@ -698,6 +842,18 @@ def main() -> None:
         "many ways, and the real noise alone (dev only; with --misses, its misses and noise lines)",
     )
     parser.add_argument(
+        "--leave-source-out",
+        action="store_true",
+        help="only family@1/code@3 of the dev records, each ranked without the entries whose source cites "
+        "its thread and the markers no other dev thread holds (default: every part of LSO_DATA; with "
+        "--data, that file)",
+    )
+    parser.add_argument(
+        "--keep-markers",
+        action="store_true",
+        help="with --leave-source-out: hide the entries only, keep every marker",
+    )
+    parser.add_argument(
         "--draw",
         type=int,
         metavar="SEED",
@@ -732,6 +888,11 @@ def main() -> None:
         return
     if args.n != 10 or args.draw_split != "heldout":
         parser.error("--n and --draw-split go with --draw SEED")
+    if args.leave_source_out:
+        run_leave_source_out(args.data, args.misses, args.keep_markers)
+        return
+    if args.keep_markers:
+        parser.error("--keep-markers goes with --leave-source-out")
     global SHOW_SCAN_MISSES
     SHOW_SCAN_MISSES = args.misses
     from dumpscope.core.knowledge import load_kb
@@ -761,6 +922,37 @@ def main() -> None:
     if unknown is not None and unknown.exists():
         print(f"\n== {unknown.name}: tools not covered, generic runtime text ==")
         report_unknown(kb, unknown, args.misses)
+
+
+LSO_DATA = (
+    DATA,
+    *(DATA.with_name(n) for n in ("heldout2.jsonl", "round7.jsonl", "round8.jsonl")),
+    *(DATA.with_name(n) for n in ("round9.jsonl", "tuning_ort.jsonl")),
+)
+"""The parts ``--leave-source-out`` scores by default (their dev records)."""
+
+
+def run_leave_source_out(data: Path | None, misses: bool, keep_markers: bool = False) -> None:
+    """``--leave-source-out``: per part (``data``, or each file of :data:`LSO_DATA`), then all parts
+    together, the dev records' family@1/code@3 ranked without their own threads' entries and (unless
+    ``keep_markers``) the markers no other dev thread of the data sets holds."""
+    from dumpscope.core.knowledge import load_kb
+
+    kb = load_kb(user_dir=Path("/nonexistent"))
+    print(f"KB of {len(kb)} entries")
+    all_dev = (
+        None if keep_markers else [r for p in sorted(DATA.parent.glob("*.jsonl")) for r in dev_records(p)]
+    )
+    total: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
+    for path in (data,) if data is not None else LSO_DATA:
+        print(f"\n### {path.name}")
+        table = leave_source_out(kb, load(path), misses, all_dev)
+        report(table, ("dev",))
+        for key, row in table.items():
+            total[key] = [a + b for a, b in zip(total[key], row, strict=True)]
+    if data is None:
+        print("\n### all parts")
+        report(total, ("dev",))
 
 
 JUDGED = ROOT / "bench" / "specific_dev_judged.jsonl"

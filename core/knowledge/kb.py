@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from dumpscope.core.knowledge.codes import FoundCode, extract_codes, range_keys, scheme_family
 from dumpscope.core.knowledge.entry import Entry, literal_only
-from dumpscope.core.knowledge.family import MAX_TEXT, detect_families
+from dumpscope.core.knowledge.family import MAX_TEXT, MEDIUM, detect_families, family_evidence
 from dumpscope.core.knowledge.index import CompiledIndex, EntryTable, Postings, word_idf, word_norms
 from dumpscope.core.knowledge.words import tokens
 
@@ -59,6 +59,10 @@ LIBRARY_FAMILIES = frozenset({"onnx"})
 """Libraries whose messages appear inside other tools' logs: never foreign."""
 FOREIGN_WORDS_FACTOR = 0.4
 """Wording alone found an entry of another tool than the one the message names."""
+LEANING_SCORE = 15.0
+"""The card of the family a message only leans to (:func:`leaning_family`): found as wording is, under the
+answer's floor and the log scan's least wording score (a cue, not a marker: "no confident match", closest
+tool that one), above any other tool's wording-only match lowered for it (at most 30 x 0.4)."""
 RUNTIME_FAMILIES = frozenset({"runtime"})
 """Text any tool prints (C++ exceptions, signals, the OOM killer, CUDA errors): these entries answer first
 only when the message names no tool; inside a named tool's message they rank below that tool's entries,
@@ -280,6 +284,7 @@ class KnowledgeBase:
         else:
             self._norm = postings.norms
         self._words_factor = _words_factors(postings.families)
+        self._hidden: frozenset[int] = frozenset()
 
     @property
     def user_entries(self) -> list[Entry]:
@@ -290,6 +295,15 @@ class KnowledgeBase:
 
     def __len__(self) -> int:
         return len(self.entries)
+
+    def without(self, hidden: Iterable[int]) -> KnowledgeBase:
+        """A view of this KB that never answers with the entries at the positions ``hidden`` (the
+        leave-source-out evaluation: a message ranked as if the entries written from its thread were not
+        there).  The indexes are shared, not rebuilt: the other entries' word weights stay as they are."""
+        view = object.__new__(type(self))
+        view.__dict__.update(self.__dict__)
+        view._hidden = frozenset(hidden)
+        return view
 
     def answer(self, message: str, top: int = 5) -> Answer:
         """The answer to a message: ranked matches with how they were found and how sure they are,
@@ -311,21 +325,28 @@ class KnowledgeBase:
         named = detect_families(text)
         all_codes = credible_codes(extract_codes(text), named)
         families = _with_code_families(named, all_codes)
+        leaning = () if families else leaning_family(text)
         best: dict[int, Match] = {}
         for segment in segments(text):
-            for i, match in self._lookup_segment(segment, families, named, all_codes):
+            for i, match in self._lookup_segment(segment, families, named, all_codes, leaning):
                 _keep_best(best, i, match)
         ranked = sorted(inner_first(list(best.values())), key=lambda r: (-r.score, r.entry.generic))
         return limit_generic(ranked, top)
 
     def _lookup_segment(
-        self, text: str, families: list[str], named: list[str], all_codes: list[str]
+        self,
+        text: str,
+        families: list[str],
+        named: list[str],
+        all_codes: list[str],
+        leaning: tuple[str, ...] = (),
     ) -> Iterator[tuple[int, Match]]:
         """``(entry index, match)`` for every entry found in one segment (codes shown: the whole message's).
 
-        ``named``: the families the markers name; ``families``: those plus the families of the codes found."""
+        ``named``: the families the markers name; ``families``: those plus the families of the codes found;
+        ``leaning``: where none is, the family the message leans to (:func:`leaning_family`)."""
         codes = credible_codes(extract_codes(text), named)
-        code_hits, shared_hits = self._code_hits(codes, families)
+        code_hits, shared_hits = self._code_hits(codes, [*families, *leaning])
         seg = _Segment(
             text,
             text.lower(),
@@ -334,6 +355,7 @@ class KnowledgeBase:
             self._word_similarity(tokens(text)),
             families,
             all_codes,
+            leaning,
         )
         for i in sorted(self._candidates(seg)):
             match = self._match(i, seg)
@@ -356,7 +378,7 @@ class KnowledgeBase:
         found.update(seg.code_hits, seg.shared_hits, self._always)
         found.update(i for i, sim in seg.word_sim.items() if sim >= MIN_WORDS)
         found.update(i for i in by_anchor - found if self._may_match(i, seg.lowered))
-        return found
+        return found - self._hidden if self._hidden else found
 
     def _may_match(self, i: int, lowered: str) -> bool:
         """Whether entry ``i``'s pattern may match (an unparsed entry of the index answers from its
@@ -371,8 +393,12 @@ class KnowledgeBase:
         if not evidence.found():
             return None
         score, reason = _ranked(e, evidence, seg.families)
-        if reason == "words":
+        if e.level == "family" and e.family in seg.leaning:
+            score, reason = LEANING_SCORE, "words"  # a cue of the tool, no marker: as sure as wording
+        elif reason == "words":
             score = round(score * self._words_factor.get(e.family, 1.0), 1)
+            if seg.leaning and e.family not in seg.leaning:
+                score = round(score * FOREIGN_WORDS_FACTOR, 1)  # the message leans to another tool
         if score <= 0 and reason == "words":
             return None
         codes = tuple(dict.fromkeys([*evidence.hit, *_related_codes(e, seg.all_codes)]))
@@ -433,7 +459,9 @@ class KnowledgeBase:
         return shared
 
 
-class _Segment(namedtuple("_Segment", "text lowered code_hits shared_hits word_sim families all_codes")):
+class _Segment(
+    namedtuple("_Segment", "text lowered code_hits shared_hits word_sim families all_codes leaning")
+):
     """One segment being looked up, with what the lookup learnt about it before visiting entries."""
 
     __slots__ = ()
@@ -444,6 +472,7 @@ class _Segment(namedtuple("_Segment", "text lowered code_hits shared_hits word_s
     word_sim: dict[int, float]
     families: list[str]
     all_codes: list[str]
+    leaning: tuple[str, ...]
 
 
 class _Evidence(namedtuple("_Evidence", "pattern hit shared sim partial")):
@@ -483,6 +512,18 @@ def _credible(key: str, named: list[str]) -> bool:
     if not named or key.split(":", 1)[0] not in BARE_NUMBER_SCHEMES:
         return True
     return scheme_family(key) in named
+
+
+def leaning_family(text: str) -> tuple[str, ...]:
+    """The one family a message leans to where neither a marker nor a code names one: the single
+    best-evidenced family whose evidence reaches :data:`MEDIUM` (a marker almost only it prints, or two of
+    its own 4-grams), () when none does or two tie.  A weaker cue than a named tool's: it brings that
+    family's card and lowers the other tools' wording-only matches as a named tool does
+    (:data:`FOREIGN_WORDS_FACTOR`), but no other tool's pattern or code match is lowered for it."""
+    evidence = sorted(family_evidence(text).items(), key=lambda kv: kv[1], reverse=True)
+    if not evidence or evidence[0][1] < MEDIUM or (len(evidence) > 1 and evidence[1][1] == evidence[0][1]):
+        return ()
+    return (evidence[0][0],)
 
 
 def _with_code_families(named: list[str], codes: list[str]) -> list[str]:
@@ -610,7 +651,10 @@ def _foreign_adjusted(e: Entry, score: float, reasons: list[str], families: list
 
 
 def _is_foreign(e: Entry, reasons: list[str], families: list[str]) -> bool:
-    if e.family in families or e.family in LIBRARY_FAMILIES:
+    """Whether an entry is of another tool than the one(s) the message names.  A library's entry (an onnx
+    checker text inside onnxsim's or onnxruntime's message) is never foreign by its pattern or code; found
+    by wording alone inside a message that names another tool, it is as foreign as any other tool's."""
+    if e.family in families or (e.family in LIBRARY_FAMILIES and (reasons != ["words"] or not families)):
         return False
     if not families:
         return e.named_only  # text any tool prints is this tool's only where the message names it

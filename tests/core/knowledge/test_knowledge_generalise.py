@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from dumpscope.core.knowledge import KnowledgeBase, extract_codes, load_kb
+from dumpscope.core.knowledge import Entry, KnowledgeBase, extract_codes, load_kb
 from dumpscope.core.knowledge.codes import range_keys, scheme_family
 from dumpscope.core.knowledge.family import MARKERS, detect_families, family_evidence
 from dumpscope.core.knowledge.kb import limit_generic, record_fields, segments
@@ -190,6 +190,65 @@ def test_library_message_is_filed_under_the_library(kb: KnowledgeBase) -> None:
     top = kb.lookup(text, top=1)[0]
     assert top.entry.family == "onnx"
     assert "rknn" in top.via
+
+
+def test_a_library_entry_found_by_wording_alone_yields_to_the_named_tool() -> None:
+    """A library's entry (onnx) is never foreign by its pattern; found by wording alone in a message that
+    names another tool (onnxsim), it weighs as any other tool's wording would, below the named tool's."""
+    from dumpscope.core.knowledge.entry import entry_from_dict
+
+    def entry(family: str, pattern: str) -> dict[str, str]:
+        fields = {"id": f"{family}-t", "family": family, "tool": family, "stage": "convert", "cause": "c"}
+        return {**fields, "fix": "f", "source": "s", "pattern": pattern}
+
+    kb = KnowledgeBase(
+        [
+            entry_from_dict(entry("onnx", r"gizmo pass frobnicate overflow assertion quux"), origin="user"),
+            entry_from_dict(entry("onnxsim", r"gizmo pass frobnicate zzyzx"), origin="user"),
+        ]
+    )
+    named = "onnxsim: gizmo pass frobnicate overflow assertion"
+    assert [m.reason for m in kb.lookup(named)] == ["words", "words"]
+    assert top_family(kb, named) == "onnxsim"
+    assert top_family(kb, "gizmo pass frobnicate overflow assertion") == "onnx"  # no tool named
+
+
+def test_a_message_leaning_to_one_tool_lowers_other_tools_wording_only() -> None:
+    """No marker names a tool, but one almost-only-MNN marker (`` ==> ``, MEDIUM) is there: the message
+    leans to MNN, whose wording-only match then outranks another tool's that shares more words; another
+    tool's pattern match is not lowered for it, and a message with no such cue is ranked by wording."""
+    from dumpscope.core.knowledge.entry import entry_from_dict
+    from dumpscope.core.knowledge.kb import LEANING_SCORE, leaning_family
+
+    def entry(family: str, pattern: str) -> Entry:
+        fields = {"id": f"{family}-t", "family": family, "tool": family, "stage": "convert", "cause": "c"}
+        return entry_from_dict({**fields, "fix": "f", "source": "s", "pattern": pattern}, origin="user")
+
+    kb = KnowledgeBase(
+        [entry("tensorrt", r"gizmo widget frobnicate zork"), entry("mnn", r"gizmo widget blarg")]
+    )
+    leaning = "gizmo widget frobnicate ==> quux"
+    assert detect_families(leaning) == []
+    assert leaning_family(leaning) == ("mnn",)
+    assert [m.entry.family for m in kb.lookup(leaning)] == ["mnn", "tensorrt"]
+    assert top_family(kb, "gizmo widget frobnicate quux") == "tensorrt"
+    assert leaning_family("gizmo widget frobnicate quux") == ()
+    assert top_family(kb, "gizmo widget frobnicate zork ==> quux") == "tensorrt"  # its pattern matched
+    fields = {
+        "id": "family-mnn",
+        "family": "mnn",
+        "tool": "MNN",
+        "stage": "convert",
+        "cause": "c",
+        "fix": "f",
+    }
+    card = entry_from_dict(
+        {**fields, "source": "s", "keys": ["family:mnn"], "level": "family"}, origin="user"
+    )
+    with_card = KnowledgeBase([*kb.entries, card])
+    first = with_card.lookup("gizmo frobnicate ==> quux")[0]
+    assert (first.entry.id, first.reason, first.score) == ("family-mnn", "words", LEANING_SCORE)
+    assert not with_card.answer("gizmo frobnicate ==> quux").confident  # a cue: under the floor
 
 
 def test_split_attribute_at_opset_13_ranks_its_cause_first(kb: KnowledgeBase) -> None:

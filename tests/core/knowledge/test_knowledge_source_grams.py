@@ -97,6 +97,31 @@ def test_the_build_keeps_each_family_s_own_error_grams_by_the_three_rules(build:
     assert set(grams) == {"alpha", "beta", "lib"}
 
 
+def test_rule_3_spares_the_owner_s_text_quoted_by_an_entry_of_a_family_that_links_it(build: Any) -> None:
+    """An entry of a family whose binaries link the owner's library (onnxruntime's load error carrying onnx's
+    checker text) quotes the owner's text: the owner keeps those 4-grams; any other family's entry still
+    takes them."""
+    strings = {"owner": build.literals(b"\x00the gizmo schema must be registered first\x00")}
+    entries = {"linker": ["linker envelope: the gizmo schema must be registered first"]}
+    spared = build.family_grams(strings, {}, entries, quotes={"linker": {"owner"}})
+    assert _crc("gizmo schema must be") in spared["owner"]
+    assert _crc("gizmo schema must be") not in build.family_grams(strings, {}, entries)["owner"]
+    assert build.linked_families()["onnxruntime"] >= {"onnx", "tensorrt", "openvino"}
+
+
+def test_error_pieces_keep_a_tool_s_no_and_differ_sentences(build: Any) -> None:
+    """Sentences an error is made of without the usual words ("failed", "invalid"): onnx's "No schema
+    registered for", "Inferred shape and existing shape differ in rank" (onnx 1.23.2's literals)."""
+    kept = build.error_pieces(
+        [
+            "No schema registered for op '",
+            "Inferred shape and existing shape differ in rank: (",
+            "Shape of the",
+        ]
+    )
+    assert kept == ["Inferred shape and existing shape differ in rank: (", "No schema registered for op '"]
+
+
 def test_the_table_gives_a_colliding_key_to_no_family(build: Any) -> None:
     """Two families' different 4-grams with one CRC-32 (a collision) count for neither; the table is sorted
     and each key's family byte follows the keys."""
@@ -260,6 +285,7 @@ VENDOR_TEXT = {
         "Incorrect archived model. Expecting only one model asset at base path model.onnx",
         "col2im can only be converted when padding equals to (0, 0)",
         "DecomposePDist requires static shapes but got symbolic dimension N=s0",
+        "Attempting to create context binary from a de-serialized context is illegal.",
     ],
     # openvino 2026.4.1's libopenvino*.so
     "openvino": [
@@ -276,6 +302,7 @@ VENDOR_TEXT = {
         "[ERROR] User aborted the operation, the read function in streamReaderV2 returned 0 bytes.",
         "Constant folding pass failed. Skipping subsequent passes.",
         "size_threshold is set, but external data path has not been set. No external data will be written.",
+        "It is illegal to remove a tensor that is the input or output of a layer.",
     ],
     # the execution providers' libraries: CUDA's (onnxruntime-gpu 1.31.1), DirectML's (onnxruntime-directml
     # 1.24.4's onnxruntime.dll), OpenVINO's (onnxruntime-openvino 1.24.1), TensorRT's (onnxruntime-gpu)
@@ -289,6 +316,9 @@ VENDOR_TEXT = {
     "onnx": [
         "Only one of the attributes 'class_weights', 'class_weights_as_tensor' should be specified.",
         "In case axis is not provided, input is flattened before elements are selected.",
+        # kept since a piece with "differ(s)", "unrecognized", "incompatible", "illegal"... or starting with
+        # "No " counts as an error piece
+        "Inferred elem type differs from existing elem type: (1) vs (10)",
     ],
 }
 
