@@ -82,10 +82,16 @@ def cites(source: str, url: str) -> bool:
 
 
 def set_cited_aside(records: list[dict[str, Any]], sources: list[str]) -> list[str]:
-    """Held-out records whose thread an entry cites are not held-out: their split becomes ``cited``
-    (scored in neither part); returns those threads."""
+    """Held-out records whose thread an entry names are not held-out: their split becomes ``cited``
+    (scored in neither part); returns those threads.  An entry names a thread as :func:`cites` reads it
+    or in any looser form :func:`thread_refs` reads (``repo#N`` without its owner, ``owner/repo issue N``,
+    a number listed after another of the same repository): where an entry may have been written from a
+    thread, its messages measure nothing."""
     held = {r["source"] for r in records if r["split"] == "heldout"}
-    cited = sorted(u for u in held if any(cites(s, u) for s in sources))
+    refs = [thread_refs(s) for s in sources]
+    cited = sorted(
+        u for u in held if any(cites(s, u) or written_from(r, u) for s, r in zip(sources, refs, strict=True))
+    )
     for r in records:
         if r["source"] in cited:
             r["split"] = "cited"
