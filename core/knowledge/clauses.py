@@ -50,7 +50,10 @@ _ACLNN_HEAD = (
     "The aclnn API's parameter check rejected the call before any kernel ran (in GetWorkspaceSize): "
 )
 _ONNX_TRT = "onnx/onnx-tensorrt: builtin_op_importers.cpp (ASSERT conditions of each op importer)"
-_TRT_IMPORT = r"(?:\(|In function )import(?P<op_type>[A-Z]\w{0,60})"
+_TRT_IMPORT = (
+    r"(?:with name: (?P<op>[^\s]{1,200}) and operator: \w{1,60} )?"
+    r"(?:\(|In function )import(?P<op_type>[A-Z]\w{0,60})"
+)
 
 _VECTOR_CAUSE = (
     "A bounds check of the C++ standard library stopped the tool: it indexed past the end of a std::vector"
@@ -213,6 +216,21 @@ CLAUSES: tuple[Clause, ...] = (
         "",
     ),
     Clause(
+        "aclnn-out-shape",
+        ("ascend",),
+        "but current is",
+        r"Shape of (?P<tensor>[\w.()\[\]*>-]{1,60}) should be (?P<shape>\[[^\]\n]{0,80}\]), but current is "
+        r"(?P<shape2>\[[^\]\n]{0,80}\])",
+        _ACLNN_HEAD
+        + "the inputs broadcast to {shape}, so the output tensor '{tensor}' must have that shape, "
+        "and the one given is {shape2}.",
+        "Allocate '{tensor}' with the broadcast shape {shape} (torch: leave out= empty, or create it with "
+        "that shape), or reshape the inputs so they broadcast to {shape2} if that is the shape meant.",
+        "CANN ops sources: aclnn CheckShape of the element-wise and broadcasting ops ('Shape of out should "
+        "be %s, but current is %s.')",
+        "",
+    ),
+    Clause(
         "aclnn-tensorlist-size",
         ("ascend",),
         "tensorlist must have the same number of tensors",
@@ -279,6 +297,21 @@ CLAUSES: tuple[Clause, ...] = (
         _TRT_IMPORT,
     ),
     Clause(
+        "onnx-trt-static-shape",
+        ("tensorrt",),
+        "dynamic",
+        r"(?P<value>!isDynamic\([\w.()]{1,60}\)|does not support dynamic axes[^\n\"]{0,40}|Dynamic shape for "
+        r"[\w ]{1,40} is not supported|does not work for dynamically shaped tensors)",
+        "The ONNX parser's importer for {op_type|this op} needs a static shape at this point ({value}) and "
+        "the model has a dynamic dimension there (an input exported with dynamic axes, or a size computed "
+        "from one).",
+        "Make the shape static before parsing: export with fixed input sizes, or fix the dynamic inputs with "
+        "polygraphy surgeon sanitize model.onnx --override-input-shapes name:[1,3,640,640] --fold-constants, "
+        "so the {op_type|failing} node {op|} sees fixed sizes and the computed ones fold to constants.",
+        _ONNX_TRT,
+        _TRT_IMPORT,
+    ),
+    Clause(
         "onnx-trt-stated-requirement",
         ("tensorrt",),
         '&& "',
@@ -307,6 +340,22 @@ CLAUSES: tuple[Clause, ...] = (
     ),
     # --- onnxruntime's DirectML execution provider ------------------------------------------------------
     Clause(
+        "ort-kernel-not-found",
+        ("onnxruntime",),
+        "failed to find kernel for",
+        r"Failed to find kernel for (?P<op_type>\w{1,80})\((?P<value>\d{1,3})\)(?:[^\n]{0,20}?node:?\s?'?"
+        r"(?P<op>[^'\n]{1,120})'?)?(?:[^\n]{0,20}?ep:?\s?'?(?P<option>\w{1,60}))?",
+        "onnxruntime has no kernel for {op_type} at opset version {value} in the execution provider the "
+        "node was assigned to ({option|see the ep named in the message}); every node needs a kernel of its "
+        "provider for its op, opset version and input types.",
+        "Give the {op_type} node {op|} a provider that implements {op_type}({value}) (the CPU provider "
+        "registers the most; add it after the accelerator provider), convert the model to an opset the "
+        "provider implements (onnx.version_converter.convert_version), or feed {op_type} a data type its "
+        "kernel takes.",
+        "onnxruntime: core/framework/kernel_registry.cc ('Failed to find kernel for ... Kernel not found')",
+        "",
+    ),
+    Clause(
         "directml-invalid-argument",
         ("onnxruntime",),
         "the parameter is incorrect",
@@ -322,6 +371,22 @@ CLAUSES: tuple[Clause, ...] = (
         "onnxruntime DirectML EP: DmlOperator*.cpp (the operator that failed is the DmlOperator<Op>.cpp "
         "frame); Win32 E_INVALIDARG text",
         r"DmlOperator(?P<op_type>[A-Z][A-Za-z]{1,60})\.cpp",
+    ),
+    # --- OpenVINO -------------------------------------------------------------------------------------
+    Clause(
+        "openvino-empty-any",
+        ("openvino",),
+        "any was not initialized",
+        r"Any was not initialized",
+        "OpenVINO read a value out of an empty ov::Any ('Any was not initialized'): a property, config entry "
+        "or rt_info value that was asked for holds nothing: it was never set, or None was passed as its "
+        "value.",
+        "Check the properties passed to compile_model / set_property (every key with a value, no None) and "
+        "the ones read with get_property / get_rt_info (read only keys the device lists in "
+        "ov::supported_properties, or test with has_rt_info first).",
+        "openvinotoolkit/openvino: src/core/src/any.cpp (OPENVINO_ASSERT(_impl != nullptr, 'Any was not "
+        "initialized.'))",
+        "",
     ),
     # --- any tool: the C++ runtime, CUDA, the dynamic loader (their own wording) ------------------------
     Clause(

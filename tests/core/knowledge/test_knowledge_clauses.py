@@ -17,7 +17,7 @@ import pytest
 from dumpscope.core.knowledge import Entry, KnowledgeBase, load_kb
 from dumpscope.core.knowledge.answer import shown_code
 from dumpscope.core.knowledge.clauses import ANY, CLAUSES, card_text, refine
-from dumpscope.core.knowledge.entry import pattern_requires
+from dumpscope.core.knowledge.entry import _check_user_pattern, pattern_requires
 from dumpscope.core.knowledge.kb import Match, inner_first
 
 _ACLNN = (
@@ -141,6 +141,56 @@ CASES = [
         "trt-gpu-memory",
         "trtb:1",
         ("2147483648 bytes",),
+    ),
+    (
+        _ACLNN.format(op="Maximum") + "Shape of out should be [4,1,6], but current is [4,6].",
+        "ascend-EZ1001",
+        "aclnn-out-shape",
+        "ascend:EZ1001",
+        ("'out'", "[4,1,6]", "[4,6]"),
+    ),
+    (
+        "In node 9 with name: /up/Resize_1 and operator: Resize (importResize): UNSUPPORTED_NODE: Assertion "
+        "failed: !isDynamic(scalesDims): Dynamic shape for scales tensor is not supported.",
+        None,
+        "onnx-trt-static-shape",
+        "trt:UNSUPPORTED_NODE",
+        ("Resize", "/up/Resize_1", "!isDynamic(scalesDims)"),
+    ),
+    (
+        "[ONNXRuntimeError] : 9 : NOT_IMPLEMENTED : Failed to find kernel for Col2Im(18) (node:'c2i_4' "
+        "ep:'DmlExecutionProvider'). Kernel not found",
+        "onnxruntime-9-NOT-IMPLEMENTED",
+        "ort-kernel-not-found",
+        "ort:9",
+        ("Col2Im", "c2i_4", "DmlExecutionProvider", "Col2Im(18)"),
+    ),
+    (
+        "RuntimeError: Exception from src/inference/src/cpp/core.cpp:77:\nCheck '_impl != nullptr' failed at "
+        "src/core/src/any.cpp:96:\nAny was not initialized.",
+        "family-openvino",
+        "openvino-empty-any",
+        "family:openvino",
+        ("get_property",),
+    ),
+    (
+        "2026-01-01 10:00:00.1 [E:onnxruntime:, sequential_executor.cc:516 ExecuteKernel] CUDA failure 2: "
+        "out of memory ; GPU=0 ; hostname=h ; file=cuda_allocator.cc ; line=47 ; "
+        "expr=cudaMalloc((void**)&p, size);",
+        None,
+        "cuda-out-of-memory",
+        "family:onnxruntime",
+        ("nvidia-smi",),
+    ),
+    (
+        "/usr/include/c++/13/bits/stl_vector.h:1125: std::vector<_Tp, _Alloc>::reference std::vector<_Tp, "
+        "_Alloc>::operator[](size_type) [with _Tp = long int; _Alloc = std::allocator<long int>; "
+        "reference = long int&; size_type = long unsigned int]: Assertion '__n < this->size()' failed.\n"
+        "[E:onnxruntime:Default] session load aborted",
+        None,
+        "libstdcxx-vector-subscript",
+        "family:onnxruntime",
+        ("std::vector of long int",),
     ),
     (
         "[ONNXRuntimeError] : 1 : FAIL : Load model from net.onnx failed: libnvinfer.so.11: cannot open "
@@ -288,12 +338,17 @@ def test_refine_leaves_matches_alone_when_no_clause_is_in_the_text() -> None:
 
 @pytest.mark.parametrize("clause", CLAUSES, ids=[c.id for c in CLAUSES])
 def test_a_clause_is_sound(kb: KnowledgeBase, clause) -> None:  # type: ignore[no-untyped-def]
-    """Its literal is in every match (so the prefilter never hides a match), its placeholders are its own
-    groups or say what to write without them, its tools exist, and it names its source."""
+    """Its patterns pass the checks of a user's pattern, its literal is in every match (so the prefilter never
+    hides a match), its placeholders are its own groups or say what to write without them, its tools exist,
+    and it names its source."""
     rx = re.compile(clause.pattern)
-    required = [r for r in pattern_requires(clause.pattern) if isinstance(r, str)]
+    for pattern in filter(None, (clause.pattern, clause.context)):
+        _check_user_pattern(pattern)  # the checks a user's pattern passes: no catastrophic backtracking
+    required = pattern_requires(clause.pattern)
     assert clause.literal == clause.literal.lower()
-    assert any(clause.literal in r for r in required), (clause.literal, required)
+    assert any(
+        clause.literal in r if isinstance(r, str) else all(clause.literal in a for a in r) for r in required
+    ), (clause.literal, required)
     groups = set(rx.groupindex) | (set(re.compile(clause.context).groupindex) if clause.context else set())
     for name, words in re.findall(r"\{([a-z][a-z0-9_]*)(\|[^{}]*)?\}", clause.cause + clause.fix):
         assert name in groups or words, (clause.id, name)
