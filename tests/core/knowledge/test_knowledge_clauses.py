@@ -356,3 +356,21 @@ def test_a_clause_is_sound(kb: KnowledgeBase, clause) -> None:  # type: ignore[n
     assert all(f == ANY or f in families for f in clause.families)
     assert clause.source.strip()
     assert len(set(clause.id for clause in CLAUSES)) == len(CLAUSES)
+
+
+def test_every_onnxruntime_status_card_captures_and_quotes_its_reason(kb: KnowledgeBase) -> None:
+    """``[ONNXRuntimeError] : N : NAME : <reason>``: each status card reads the reason and quotes it, so a
+    reason no entry knows is still shown with what the status means in general."""
+    cards = [e for e in kb.entries if e.generic and any(k.startswith("ort:") for k in e.keys)]
+    assert len(cards) >= 11
+    for e in cards:
+        assert "{reason" in e.cause, e.id
+        assert e.regex is not None and "reason" in e.regex.groupindex, e.id
+
+
+def test_a_status_reason_no_entry_knows_is_quoted_by_the_card(kb: KnowledgeBase) -> None:
+    reason = "the zq7 feature is not in this build"
+    top = kb.lookup(f"[ONNXRuntimeError] : 9 : NOT_IMPLEMENTED : {reason}", top=1)[0]
+    assert top.entry.id == "onnxruntime-9-NOT-IMPLEMENTED"
+    assert reason in top.cause
+    assert "ort:9" in top.codes
