@@ -466,18 +466,33 @@ def _regex(pattern: str) -> re.Pattern[str]:
 
 
 def refine(matches: list[Match], text: str) -> list[Match]:
-    """``matches`` with the best-ranked card of each tool answered by the first clause of that tool found in
-    the card's own part of ``text`` (:func:`card_text`); every other match as it was."""
+    """``matches`` (ranked) with, for each tool, the best-ranked card whose own part of ``text``
+    (:func:`card_text`) holds a clause of that tool answered by that clause; when a card of the same tool
+    ranks above it, the answered card takes that card's place and score (it says what the other only
+    names: a ``161002`` card above the ``EZ1001`` line that states the constraint); a family card, which
+    reads the whole text, is answered only where no other card of its tool ranks above it.  Every other
+    match is as it was."""
     lowered = text.lower()
     if not any(c.literal in lowered for c in CLAUSES):
         return matches
-    out: list[Match] = []
-    seen: set[str] = set()
-    for m in matches:
-        if _is_card(m) and m.entry.family not in seen:
-            seen.add(m.entry.family)
-            m = _refined(m, text) or m
-        out.append(m)
+    out = list(matches)
+    done: set[str] = set()
+    for i, m in enumerate(matches):
+        family = m.entry.family
+        if family in done or not _is_card(m):
+            continue
+        first = next(j for j, o in enumerate(out) if o.entry.family == family and _is_card(o))
+        if first != i and m.entry.level == "family":
+            continue  # a family card reads the whole text: it never passes a card of a code
+        answered = _refined(m, text)
+        if answered is None:
+            continue
+        done.add(family)
+        if first == i:
+            out[i] = answered
+        else:
+            del out[i]
+            out.insert(first, answered._replace(score=max(answered.score, out[first].score)))
     return out
 
 

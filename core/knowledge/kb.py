@@ -320,7 +320,7 @@ class KnowledgeBase:
         ranked = sorted(inner_first(list(best.values())), key=lambda r: (-r.score, r.entry.generic))
         from dumpscope.core.knowledge.clauses import refine
 
-        return refine(limit_generic(ranked, top), text)
+        return refine(limit_generic(ranked, len(ranked)), text)[: max(0, top)]
 
     def _lookup_segment(
         self, text: str, families: list[str], named: list[str], all_codes: list[str]

@@ -374,3 +374,41 @@ def test_a_status_reason_no_entry_knows_is_quoted_by_the_card(kb: KnowledgeBase)
     assert top.entry.id == "onnxruntime-9-NOT-IMPLEMENTED"
     assert reason in top.cause
     assert "ort:9" in top.codes
+
+
+def test_an_answered_card_takes_the_place_of_a_card_of_its_tool_above_it() -> None:
+    """The card that ranks first holds no clause in its own lines; a lower card of the same tool does: the
+    answered card takes the first card's place and score, the other follows."""
+    text = "aclrtSetDevice failed: 507033\nEZ1001: The x tensor cannot be larger than 8 dimensions."
+    codes = ("acl:507033", "ascend:EZ1001")
+    first = Match(
+        Entry("c507033", "T", "run", "c", "f", "s", family="ascend", code="507033", keys=("acl:507033",)),
+        50.0,
+        "code",
+        (),
+        codes,
+    )
+    lower = Match(
+        Entry(
+            "cEZ1001",
+            "T",
+            "run",
+            "c",
+            "f",
+            "s",
+            family="ascend",
+            code="EZ1001",
+            keys=("ascend:EZ1001",),
+            pattern=r"\bEZ1001\b",
+        ),
+        40.0,
+        "code",
+        (),
+        codes,
+    )
+    other_tool = Match(
+        Entry("o", "T", "run", "c", "f", "s", family="tensorrt", pattern="x y"), 45.0, "pattern"
+    )
+    ranked = refine([first, other_tool, lower], text)
+    assert [m.entry.id for m in ranked] == ["cEZ1001+aclnn-max-dim", "c507033", "o"]
+    assert ranked[0].score == 50.0 and ranked[0].codes == codes
