@@ -412,3 +412,18 @@ def test_an_answered_card_takes_the_place_of_a_card_of_its_tool_above_it() -> No
     ranked = refine([first, other_tool, lower], text)
     assert [m.entry.id for m in ranked] == ["cEZ1001+aclnn-max-dim", "c507033", "o"]
     assert ranked[0].score == 50.0 and ranked[0].codes == codes
+
+
+_CAPTURE_CODES = (107021, 107022, 107023, 107024, 107025, 107026, 107027, 107028, 107029, 107030, 107031)
+_CAPTURE_CODES += (107032, 107033, 107034, 107036, 107037, 107038)
+
+
+@pytest.mark.parametrize("code", _CAPTURE_CODES)
+def test_each_runtime_code_of_the_acl_error_table_has_its_entry(kb: KnowledgeBase, code: int) -> None:
+    """The RUNTIME codes of CANN's aclError table (stream capture, task groups, aborts): a message that
+    prints one is answered by that code's entry, not by the 1070xx range card."""
+    top = kb.lookup(
+        f"RuntimeError: c10_npu::acl::AclrtSynchronizeStreamWithTimeout(stream), error code is {code}"
+    )[0]
+    assert top.entry.id == f"ascend-{code}"
+    assert f"{code}" in top.cause and not top.entry.generic
