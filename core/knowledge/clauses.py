@@ -356,6 +356,39 @@ CLAUSES: tuple[Clause, ...] = (
         "",
     ),
     Clause(
+        "ort-reshape-size",
+        ("onnxruntime",),
+        "cannot be reshaped to the requested shape",
+        r"The input tensor cannot be reshaped to the requested shape\. Input shape:\s{0,2}"
+        r"(?P<shape>\{[^}\n]{0,120}\}),?\s{0,2}requested shape:\s{0,2}(?P<shape2>\{[^}\n]{0,120}\})",
+        "onnxruntime's Reshape node {op|} received an input of shape {shape}, whose element count differs "
+        "from that of the requested shape {shape2}: the shape input of the Reshape was computed for another "
+        "input size (a model exported with fixed sizes fed another size, or a constant shape baked in at "
+        "export).",
+        "Feed the model the input size it was exported with, or re-export with that axis dynamic "
+        "(dynamic_axes) so the Reshape's target ({shape2}) is computed from the input; where the target is a "
+        "constant, use -1 for the dimension that varies.",
+        "onnxruntime: core/providers/cpu/tensor/reshape_helper.h ('The input tensor cannot be reshaped to "
+        "the requested shape. Input shape:..., requested shape:...')",
+        "",
+    ),
+    Clause(
+        "ort-trt-ep-engine-build",
+        ("onnxruntime",),
+        "failed to create engine from network",
+        r"TensorRT EP failed to create engine from network",
+        "The TensorRT execution provider handed its part of the graph ({op|one partition}) to the TensorRT "
+        "builder and the build "
+        "returned no engine: TensorRT's own reason is the [E] line it logged before this one (a layer it "
+        "cannot build, too little workspace, an unsupported precision on this GPU).",
+        "Run the same model through trtexec --onnx=model.onnx to see the builder's error; keep the failing "
+        "op types on the CUDA provider (trt_op_types_to_exclude), raise trt_max_workspace_size, or turn off "
+        "trt_fp16_enable / trt_int8_enable if the precision is the problem.",
+        "onnxruntime: core/providers/tensorrt/tensorrt_execution_provider.cc ('TensorRT EP failed to create "
+        "engine from network')",
+        "",
+    ),
+    Clause(
         "directml-invalid-argument",
         ("onnxruntime",),
         "the parameter is incorrect",
@@ -561,22 +594,27 @@ MAX_CARD_LINES = 3
 
 
 def card_text(m: Match, text: str) -> str:
-    """The part of ``text`` that a card answers: the reason it captured; else, from where its pattern or its
-    code is, at most :data:`MAX_CARD_LINES` lines, ending before a line that holds another code of the
-    message (an ``aclrtSetDevice ... 507033`` line is not answered by the ``EE1001 ... Reason:`` line after
-    it); a family card answers the whole text."""
+    """The part of ``text`` that a card answers: from the reason it captured (read on past the pattern's
+    bound), else from where its pattern or its code is, at most :data:`MAX_CARD_LINES` lines, ending before
+    a line that holds another code of the message (an ``aclrtSetDevice ... 507033`` line is not answered by
+    the ``EE1001 ... Reason:`` line after it); a family card answers the whole text."""
+    e = m.entry
     reason = dict(m.captures).get("reason")
     if reason:
-        return reason
-    e = m.entry
-    if e.level == "family":
+        start = text.find(reason)
+        if start < 0:
+            return reason
+        first = text[start:].split("\n", 1)[0]
+    elif e.level == "family":
         return text
-    start = _card_start(e, text)
-    if start < 0:
-        return text
+    else:
+        start = _card_start(e, text)
+        if start < 0:
+            return text
+        first = text[start:].split("\n", 1)[0]
     lines = text[start:].split("\n")[:MAX_CARD_LINES]
     others = [k.split(":", 1)[1] for k in m.codes if ":" in k and not k.startswith("family:")]
-    others = [c for c in others if c and c not in lines[0] and c != e.code]
+    others = [c for c in others if c and c not in first and c != e.code]
     kept = [lines[0]]
     for line in lines[1:]:
         if any(c in line for c in others):

@@ -193,6 +193,27 @@ CASES = [
         ("std::vector of long int",),
     ),
     (
+        "Non-zero status code returned while running Reshape node. Name:'head/Reshape_7' Status Message: "
+        "/onnxruntime_src/onnxruntime/core/providers/cpu/tensor/reshape_helper.h:30 "
+        "onnxruntime::ReshapeHelper::ReshapeHelper(const onnxruntime::TensorShape&, "
+        "onnxruntime::TensorShapeVector&, bool) size != 0 && (input_shape_size % size) == 0 was false. The "
+        "input tensor cannot be reshaped to the requested shape. Input shape:{2,96,7,7}, requested "
+        "shape:{1,-1,4704}",
+        "onnxruntime-non-zero-status-code-returned",
+        "ort-reshape-size",
+        None,
+        ("head/Reshape_7", "{2,96,7,7}", "{1,-1,4704}"),
+    ),
+    (
+        "[ONNXRuntimeError] : 11 : EP_FAIL : Non-zero status code returned while running TRTKernel_graph_x_9 "
+        "node. Name:'TensorrtExecutionProvider_TRTKernel_graph_x_9_0' Status Message: TensorRT EP failed to "
+        "create engine from network.",
+        "onnxruntime-non-zero-status-code-returned",
+        "ort-trt-ep-engine-build",
+        "ort:11",
+        ("TensorrtExecutionProvider_TRTKernel_graph_x_9_0", "trtexec"),
+    ),
+    (
         "[ONNXRuntimeError] : 1 : FAIL : Load model from net.onnx failed: libnvinfer.so.11: cannot open "
         "shared object file: No such file or directory",
         "onnxruntime-1-FAIL",
@@ -205,7 +226,7 @@ CASES = [
 
 @pytest.mark.parametrize(("message", "card", "clause", "code", "values"), CASES, ids=[c[2] for c in CASES])
 def test_a_card_is_answered_by_the_clause_of_its_message(
-    kb: KnowledgeBase, message: str, card: str | None, clause: str, code: str, values: tuple[str, ...]
+    kb: KnowledgeBase, message: str, card: str | None, clause: str, code: str | None, values: tuple[str, ...]
 ) -> None:
     top = kb.lookup(message, top=3)[0]
     assert top.entry.id.endswith(f"+{clause}")
@@ -213,11 +234,12 @@ def test_a_card_is_answered_by_the_clause_of_its_message(
         assert top.entry.id == f"{card}+{clause}"
     assert "pattern" in top.reason.split("+")
     assert not top.entry.generic and top.entry.level == ""
-    assert code in top.codes  # the code the message printed stays with the answer
+    if code is not None:
+        assert code in top.codes  # the code the message printed stays with the answer
     advice = f"{top.cause} {top.fix}"
     for value in values:
         assert value in advice, value
-    assert "{" not in advice
+    assert re.search(r"\{[a-z][a-z0-9_]*(?:\|[^{}]*)?\}", advice) is None  # no placeholder left
     assert kb.answer(message).confidence == "high"
 
 
