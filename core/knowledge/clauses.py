@@ -19,7 +19,6 @@ import re
 from collections import namedtuple
 
 from dumpscope.core.knowledge.entry import Entry
-from dumpscope.core.knowledge.kb import is_code_card, is_envelope
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
 if TYPE_CHECKING:
@@ -527,6 +526,23 @@ def refine(matches: list[Match], text: str) -> list[Match]:
             del out[i]
             out.insert(first, answered._replace(score=max(answered.score, out[first].score)))
     return out
+
+
+def is_envelope(m: Match) -> bool:
+    """An entry that captured the inner message as ``reason``: without a code of its own, or with a code
+    whose only part is that reason (``EE1001 ... Reason: ...``; an ``E10001`` that names the option and the
+    value is no envelope).  A generic entry is capped below any specific match already."""
+    names = [name for name, _ in m.captures]
+    if m.entry.generic or "reason" not in names:
+        return False
+    return not m.entry.keys or names == ["reason"]
+
+
+def is_code_card(m: Match) -> bool:
+    """A specific entry of one code whose pattern, if any, says nothing beyond the code (``\\bEZ1001\\b``):
+    what it says is true of any message with that code, not of this message's reason."""
+    e = m.entry
+    return bool(e.keys) and not e.generic and e.level != "family" and (not e.pattern or not e.words)
 
 
 def _is_card(m: Match) -> bool:

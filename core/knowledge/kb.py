@@ -19,6 +19,7 @@ import re
 from collections import defaultdict, namedtuple
 from collections.abc import Iterable, Iterator, Sequence
 
+from dumpscope.core.knowledge.clauses import is_code_card, is_envelope, refine
 from dumpscope.core.knowledge.codes import FoundCode, extract_codes, range_keys, scheme_family
 from dumpscope.core.knowledge.entry import Entry, literal_only
 from dumpscope.core.knowledge.family import MAX_TEXT, detect_families
@@ -318,8 +319,6 @@ class KnowledgeBase:
             for i, match in self._lookup_segment(segment, families, named, all_codes):
                 _keep_best(best, i, match)
         ranked = sorted(inner_first(list(best.values())), key=lambda r: (-r.score, r.entry.generic))
-        from dumpscope.core.knowledge.clauses import refine
-
         return refine(limit_generic(ranked, len(ranked)), text)[: max(0, top)]
 
     def _lookup_segment(
@@ -691,10 +690,10 @@ def inner_first(matches: list[Match]) -> list[Match]:
     """``matches`` with each match that only carries a message another entry explains scored just under that
     entry (the best specific match of the same tool that explains more):
 
-    * a code card (:func:`is_code_card`: its advice is about its code in general) under the best match of
+    * a code card (:func:`.clauses.is_code_card`: its advice is about its code in general) under the best match of
       its tool whose pattern matched: that entry answers the message's own reason, the card's code stays in
       the answer (every match of the tool keeps the message's codes);
-    * an envelope (:func:`is_envelope`: it captured the inner message as ``reason``, as onnxruntime's
+    * an envelope (:func:`.clauses.is_envelope`: it captured the inner message as ``reason``, as onnxruntime's
       ``Status Message: ...`` or Ascend's ``EE1001 ... Reason: ...``) under the best match of its tool whose
       pattern matched or that an exact code of the message names (an ``aclrtSetDevice ... 507033`` card
       before the ``EE1001`` line that carried its reason)."""
@@ -729,23 +728,6 @@ def _best_specific(matches: list[Match], reasons: tuple[str, ...], cards: bool =
 
 def _under(m: Match, score: float) -> Match:
     return m._replace(score=min(m.score, score - 1.0))
-
-
-def is_envelope(m: Match) -> bool:
-    """An entry that captured the inner message as ``reason``: without a code of its own, or with a code
-    whose only part is that reason (``EE1001 ... Reason: ...``; an ``E10001`` that names the option and the
-    value is no envelope).  A generic entry is capped below any specific match already."""
-    names = [name for name, _ in m.captures]
-    if m.entry.generic or "reason" not in names:
-        return False
-    return not m.entry.keys or names == ["reason"]
-
-
-def is_code_card(m: Match) -> bool:
-    """A specific entry of one code whose pattern, if any, says nothing beyond the code (``\\bEZ1001\\b``):
-    what it says is true of any message with that code, not of this message's reason."""
-    e = m.entry
-    return bool(e.keys) and not e.generic and e.level != "family" and (not e.pattern or not e.words)
 
 
 def limit_generic(ranked: list[Match], top: int, slots: int = 3) -> list[Match]:
