@@ -690,13 +690,13 @@ def inner_first(matches: list[Match]) -> list[Match]:
     """``matches`` with each match that only carries a message another entry explains scored just under that
     entry (the best specific match of the same tool that explains more):
 
-    * a code card (:func:`.clauses.is_code_card`: its advice is about its code in general) under the best match of
-      its tool whose pattern matched: that entry answers the message's own reason, the card's code stays in
-      the answer (every match of the tool keeps the message's codes);
-    * an envelope (:func:`.clauses.is_envelope`: it captured the inner message as ``reason``, as onnxruntime's
-      ``Status Message: ...`` or Ascend's ``EE1001 ... Reason: ...``) under the best match of its tool whose
-      pattern matched or that an exact code of the message names (an ``aclrtSetDevice ... 507033`` card
-      before the ``EE1001`` line that carried its reason)."""
+    * a code card (:func:`.clauses.is_code_card`: its advice is about its code in general) under the best
+      match of its tool whose pattern matched: that entry answers the message's own reason, the card's code
+      stays in the answer (every match of the tool keeps the message's codes);
+    * an envelope (:func:`.clauses.is_envelope`: it captured the inner message as ``reason``, as
+      onnxruntime's ``Status Message: ...`` or Ascend's ``EE1001 ... Reason: ...``) under the best match of
+      its tool whose pattern matched or that an exact code of the message names (an ``aclrtSetDevice ...
+      507033`` card before the ``EE1001`` line that carried its reason)."""
     inner = _best_specific(matches, ("pattern",))
     if inner:
         matches = [
