@@ -324,6 +324,24 @@ CLAUSES: tuple[Clause, ...] = (
         _TRT_IMPORT,
     ),
     Clause(
+        "trt-runtime-broadcast",
+        ("tensorrt",),
+        "broadcast has incompatible dimensions",
+        r"(?:(?P<op>[^\s():]{1,200}): )?Broadcast has incompatible dimensions: (?P<value>-?\d{1,12}) != "
+        r"(?P<value2>-?\d{1,12})",
+        "At run time TensorRT computed the shapes of layer {op|of the engine} for the input shapes "
+        "set, and two of its inputs do not broadcast: a dimension of size {value} meets one of size "
+        "{value2} (they must be equal, or one of them 1). The input shapes set now give two branches of "
+        "the network different sizes on an axis the model ties together.",
+        "Set input shapes that agree with each other (set_input_shape for every dynamic input, the same "
+        "size on the axes the model ties together), or rebuild with an export (dynamic_axes) and "
+        "optimisation profile under which those branches keep one size; polygraphy run model.onnx --trt "
+        "--onnxrt with the same inputs shows the shapes that reach {op|the layer}.",
+        "NVIDIA TensorRT runtime (libnvinfer): shape checks of an engine at enqueue ('Broadcast has "
+        "incompatible dimensions: ...')",
+        "",
+    ),
+    Clause(
         "trt-gpu-memory",
         ("tensorrt",),
         "requested amount of gpu memory",

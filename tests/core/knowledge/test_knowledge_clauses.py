@@ -214,6 +214,14 @@ CASES = [
         ("TensorrtExecutionProvider_TRTKernel_graph_x_9_0", "trtexec"),
     ),
     (
+        "[TRT] [E] IExecutionContext::enqueueV3: Error Code 7: Internal Error (/blocks.3/Add_1: Broadcast "
+        "has incompatible dimensions: 96 != 48 && 96 != 1 && 48 != 1. Instruction: CHECK_BROADCAST 96 48.)",
+        "tensorrt-ErrorCode-FAILED-EXECUTION-builder-7",
+        "trt-runtime-broadcast",
+        "trtb:7",
+        ("/blocks.3/Add_1", "96", "48"),
+    ),
+    (
         "[ONNXRuntimeError] : 1 : FAIL : Load model from net.onnx failed: libnvinfer.so.11: cannot open "
         "shared object file: No such file or directory",
         "onnxruntime-1-FAIL",
