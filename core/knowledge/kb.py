@@ -19,6 +19,7 @@ import re
 from collections import defaultdict, namedtuple
 from collections.abc import Iterable, Iterator, Sequence
 
+from dumpscope.core.knowledge.clauses import is_code_card, is_envelope, refine
 from dumpscope.core.knowledge.codes import FoundCode, extract_codes, range_keys, scheme_family
 from dumpscope.core.knowledge.entry import Entry, literal_only
 from dumpscope.core.knowledge.family import MAX_TEXT, MEDIUM, detect_families, family_evidence
@@ -317,7 +318,9 @@ class KnowledgeBase:
 
         The tool is detected first, on the raw text.  The whole text, the inner message of
         an envelope and each line of a block are looked up; an entry keeps its best score.
-        Generic entries (scheme, range, family level) take at most one of the first three places.
+        Generic entries (scheme, range, family level) take at most one of the first three places; the best
+        card of each tool (a code's or a tool's general advice) is answered by the vendor's own wording of
+        the constraint the message states, when it has one (:mod:`.clauses`).
         """
         text = message[:MAX_TEXT]
         if not text.strip():
@@ -331,7 +334,7 @@ class KnowledgeBase:
             for i, match in self._lookup_segment(segment, families, named, all_codes, leaning):
                 _keep_best(best, i, match)
         ranked = sorted(inner_first(list(best.values())), key=lambda r: (-r.score, r.entry.generic))
-        return limit_generic(ranked, top)
+        return refine(limit_generic(ranked, len(ranked)), text)[: max(0, top)]
 
     def _lookup_segment(
         self,
@@ -728,26 +731,47 @@ def _json_children(value: Any) -> Any:
 
 
 def inner_first(matches: list[Match]) -> list[Match]:
-    """``matches`` with each envelope match scored just under the best specific match of its tool whose
-    pattern matched too: that entry answers the inner message (``Status Message: ...``), the envelope only
-    says which node or call carried it.  An envelope is an entry without a code of its own whose pattern
-    captured the inner message as ``reason``."""
-    inner: dict[str, float] = {}
-    for m in matches:
-        if "pattern" in m.reason and not _is_generic(m) and not _is_envelope(m):
-            inner[m.entry.family] = max(inner.get(m.entry.family, 0.0), m.score)
-    if not inner:
+    """``matches`` with each match that only carries a message another entry explains scored just under that
+    entry (the best specific match of the same tool that explains more):
+
+    * a code card (:func:`.clauses.is_code_card`: its advice is about its code in general) under the best
+      match of its tool whose pattern matched: that entry answers the message's own reason, the card's code
+      stays in the answer (every match of the tool keeps the message's codes);
+    * an envelope (:func:`.clauses.is_envelope`: it captured the inner message as ``reason``, as
+      onnxruntime's ``Status Message: ...`` or Ascend's ``EE1001 ... Reason: ...``) under the best match of
+      its tool whose pattern matched or that an exact code of the message names (an ``aclrtSetDevice ...
+      507033`` card before the ``EE1001`` line that carried its reason)."""
+    inner = _best_specific(matches, ("pattern",))
+    if inner:
+        matches = [
+            _under(m, inner[m.entry.family]) if is_code_card(m) and m.entry.family in inner else m
+            for m in matches
+        ]
+    carried = _best_specific(matches, ("pattern", "code"), cards=True)
+    if not carried:
         return matches
     return [
-        m._replace(score=min(m.score, inner[m.entry.family] - 1.0))
-        if _is_envelope(m) and m.entry.family in inner
-        else m
+        _under(m, carried[m.entry.family]) if is_envelope(m) and m.entry.family in carried else m
         for m in matches
     ]
 
 
-def _is_envelope(m: Match) -> bool:
-    return not m.entry.keys and any(name == "reason" for name, _ in m.captures)
+def _best_specific(matches: list[Match], reasons: tuple[str, ...], cards: bool = False) -> dict[str, float]:
+    """Per family, the best score of a specific match (no generic entry or envelope; a code card only with
+    ``cards``) found by one of ``reasons`` (``code``: an exact code of the message, not a code many entries
+    share)."""
+    best: dict[str, float] = {}
+    for m in matches:
+        found = set(m.reason.split("+"))
+        if not found.intersection(reasons) or _is_generic(m) or is_envelope(m):
+            continue
+        if cards or not is_code_card(m):
+            best[m.entry.family] = max(best.get(m.entry.family, 0.0), m.score)
+    return best
+
+
+def _under(m: Match, score: float) -> Match:
+    return m._replace(score=min(m.score, score - 1.0))
 
 
 def limit_generic(ranked: list[Match], top: int, slots: int = 3) -> list[Match]:

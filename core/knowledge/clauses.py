@@ -1,0 +1,669 @@
+"""Reason clauses: a vendor's own constraint wording, read out of a message that a card answers.
+
+A card says what a code or a tool's error means in general: Ascend's ``EZ1001`` (an aclnn parameter check
+failed), TensorRT's ``Error Code 3``, onnxruntime's status codes, an envelope that captured the message's
+``Reason:``, the ONNX parser's importer assertion, a tool's family card.  The message usually says more: the
+constraint the call broke, in the wording of the check that printed it (``The self tensor cannot be larger
+than 8 dimensions.`` is CANN's ``OP_CHECK_MAX_DIM``).  A clause is one such wording with what it means and
+what to do, its values filled in.  The best-ranked card of a tool whose own part of the message holds a
+clause of that tool answers with the clause's cause and fix (:func:`refine`); it keeps its tool, code and
+keys, so the code the message printed is still shown; its source names both.
+
+A clause speaks only where its wording is present: a card without one keeps its own text.
+Clauses are compiled on first use, only when their literal is in the text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import namedtuple
+
+from dumpscope.core.knowledge.entry import Entry
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
+if TYPE_CHECKING:
+    from dumpscope.core.knowledge.kb import Match
+
+ANY = "*"
+"""A clause of text any tool prints (the dynamic loader, a missing file): it refines any tool's card."""
+
+
+class Clause(namedtuple("Clause", "id families literal pattern cause fix source context")):
+    """One vendor wording: ``literal`` (lower-cased) must be in the text before ``pattern`` is compiled;
+    ``context``, when set, is searched in the whole message for parts the card's own text does not hold
+    (the ONNX parser's ``importConv`` names the op type of an assertion)."""
+
+    __slots__ = ()
+    id: str
+    families: tuple[str, ...]
+    literal: str
+    pattern: str
+    cause: str
+    fix: str
+    source: str
+    context: str
+
+
+_OP_ERROR_CHECK = "CANN ops sources: opdev op_error_check.h (OP_CHECK_* parameter checks of every aclnn API)"
+_ACLNN_HEAD = (
+    "The aclnn API's parameter check rejected the call before any kernel ran (in GetWorkspaceSize): "
+)
+_ONNX_TRT = "onnx/onnx-tensorrt: builtin_op_importers.cpp (ASSERT conditions of each op importer)"
+_TRT_IMPORT = (
+    r"(?:with name: (?P<op>[^\s]{1,200}) and operator: \w{1,60} )?"
+    r"(?:\(|In function )import(?P<op_type>[A-Z]\w{0,60})"
+)
+
+_VECTOR_CAUSE = (
+    "A bounds check of the C++ standard library stopped the tool: it indexed past the end of a std::vector"
+    " of {value|elements} (libstdc++'s assertions or MSVC's debug check; without the check the read would "
+    "have gone out of bounds). In a model loader or a graph pass this is nearly always a node with fewer "
+    "inputs or outputs, or a shape of lower rank, than the code reading it expects."
+)
+_VECTOR_FIX = (
+    "Find that node: validate the model with onnx.checker.check_model(model, full_check=True) and "
+    "onnx.shape_inference.infer_shapes(model, strict_mode=True), and compare the input and output count of "
+    "the nodes the tool handles last with their operator's schema at the model's opset (an optional input "
+    "left out in the middle, a missing output); re-export or repair that node."
+)
+_VECTOR_OF = r"\[with _Tp = (?P<value>[^;\]\n]{1,80})"
+
+CLAUSES: tuple[Clause, ...] = (
+    # --- Ascend aclnn parameter checks (CANN's OP_CHECK_* macros, their own wording) -----------------
+    Clause(
+        "aclnn-max-dim",
+        ("ascend",),
+        "tensor cannot be larger than",
+        r"The (?P<tensor>[\w.()\[\]*>-]{1,60}) tensor cannot be larger than (?P<value>\d{1,3}) dimensions",
+        _ACLNN_HEAD + "its '{tensor}' tensor may have at most {value} dimensions and this call passed one of "
+        "more (OP_CHECK_MAX_DIM).",
+        "Bring '{tensor}' down to {value} dimensions or fewer before this op: merge leading dimensions "
+        "with a reshape/view (for example flatten the batch dimensions into one) and restore them on the "
+        "result, or split the call along a leading dimension.",
+        _OP_ERROR_CHECK,
+        "",
+    ),
+    Clause(
+        "aclnn-min-dim",
+        ("ascend",),
+        "tensor must have at least",
+        r"The (?P<tensor>[\w.()\[\]*>-]{1,60}) tensor must have at least (?P<value>\d{1,3}) dimensions",
+        _ACLNN_HEAD + "its '{tensor}' tensor needs at least {value} dimensions and this call passed fewer "
+        "(OP_CHECK_MIN_DIM).",
+        "Give '{tensor}' {value} dimensions or more before this op: unsqueeze the missing leading dimensions "
+        "(a batch of one) and squeeze them off the result.",
+        _OP_ERROR_CHECK,
+        "",
+    ),
+    Clause(
+        "aclnn-promoted-dtype-not-supported",
+        ("ascend",),
+        "should be in dtype support list",
+        r"(?:promote dtype|after promote is) (?P<dtype>DT_\w{1,24}),? (?:which )?should be in dtype support "
+        r"list\s{0,4}(?P<value>\[[^\]\n]{0,300}\]?)",
+        _ACLNN_HEAD + "the inputs' data types promote to {dtype}, which this operator has no kernel for on "
+        "this device; it takes {value}.",
+        "Cast the inputs to one type of {value} before the op so that they promote to it (mixed float16 and "
+        "float32 inputs promote to float32; integer and float inputs to the float type).",
+        _OP_ERROR_CHECK,
+        "",
+    ),
+    Clause(
+        "aclnn-dtype-not-supported",
+        ("ascend",),
+        "should be in dtype support list",
+        r"(?:Tensor )?(?P<tensor>[\w.()\[\]*>-]{1,60}) (?:not implemented for|dtype) (?P<dtype>DT_\w{1,24})"
+        r"(?:,\s{0,8}|\s{1,8})should be in dtype support list\s{0,4}(?P<value>\[[^\]\n]{0,300}\]?)",
+        _ACLNN_HEAD + "its '{tensor}' tensor is {dtype}, a data type this operator has no kernel for on this "
+        "device; it takes {value}.",
+        "Cast '{tensor}' to one of {value} before the op (torch: tensor.to(torch.float16) or .float(); in "
+        "a graph, a Cast node) and cast the result back if the model needs {dtype}; if no listed type can "
+        "hold the values, run this op on the CPU.",
+        _OP_ERROR_CHECK,
+        "",
+    ),
+    Clause(
+        "aclnn-dtype-expected",
+        ("ascend",),
+        "expected dtype is",
+        r"Tensor (?P<tensor>[\w.()\[\]*>-]{1,60}) expected dtype is (?P<dtype>DT_\w{1,24}) but found "
+        r"(?P<value>DT_\w{1,24})",
+        _ACLNN_HEAD
+        + "its '{tensor}' tensor must be {dtype} and this call passed {value} (OP_CHECK_DTYPE_NOT_"
+        "MATCH).",
+        "Cast '{tensor}' to {dtype} before the op (in a graph, a Cast node before it); for an output tensor, "
+        "allocate it as {dtype}.",
+        _OP_ERROR_CHECK,
+        "",
+    ),
+    Clause(
+        "aclnn-dtype-not-same",
+        ("ascend",),
+        "to have same dtype",
+        r"Expected both tensors to have same dtype, but found (?P<tensor>[\w.()\[\]*>-]{1,60}) "
+        r"(?P<dtype>DT_\w{1,24}) and (?P<tensor2>[\w.()\[\]*>-]{1,60}) (?P<value>DT_\w{1,24})",
+        _ACLNN_HEAD + "'{tensor}' ({dtype}) and '{tensor2}' ({value}) must have one data type "
+        "(OP_CHECK_DTYPE_NOT_SAME).",
+        "Cast '{tensor2}' to {dtype} (or '{tensor}' to {value}) before the op, so both inputs have one type.",
+        _OP_ERROR_CHECK,
+        "",
+    ),
+    Clause(
+        "aclnn-result-cast",
+        ("ascend",),
+        "can't be cast to the desired output type",
+        r"Result type (?P<dtype>DT_\w{1,24}) can't be cast to the desired output type (?P<value>DT_\w{1,24})",
+        _ACLNN_HEAD + "the op computes {dtype} and the output tensor given for it is {value}, a type "
+        "{dtype} cannot be cast to (OP_CHECK_RESULT_DTYPE_CAST_FAILED).",
+        "Give the op an output tensor of {dtype} (or a type {dtype} casts to) and convert it to {value} "
+        "after the call; with torch's out= argument, allocate out as {dtype}.",
+        _OP_ERROR_CHECK,
+        "",
+    ),
+    Clause(
+        "aclnn-broadcast",
+        ("ascend",),
+        "must match the size of tensor",
+        r"The size of tensor (?P<tensor>[\w.()\[\]*>-]{1,60}) (?P<shape>\[[^\]\n]{0,80}\]) must match the "
+        r"size of tensor (?P<tensor2>[\w.()\[\]*>-]{1,60}) (?P<shape2>\[[^\]\n]{0,80}\])",
+        _ACLNN_HEAD + "'{tensor}' {shape} and '{tensor2}' {shape2} do not broadcast to one shape: each "
+        "dimension must be equal or 1 (OP_CHECK_BROADCAST).",
+        "Make {shape} and {shape2} broadcastable (equal sizes or 1 in every dimension, aligned from the "
+        "last): reshape or expand '{tensor2}' to match '{tensor}', or fix the earlier op whose output has "
+        "the wrong size.",
+        _OP_ERROR_CHECK,
+        "",
+    ),
+    Clause(
+        "aclnn-shape-not-equal",
+        ("ascend",),
+        "to have same size as tensor for",
+        r"Expected tensor for (?P<tensor>[\w.()\[\]*>-]{1,60}) to have same size as tensor for "
+        r"(?P<tensor2>[\w.()\[\]*>-]{1,60}), but (?P<shape>\[[^\]\n]{0,80}\]) does not equal "
+        r"(?P<shape2>\[[^\]\n]{0,80}\])",
+        _ACLNN_HEAD + "'{tensor}' and '{tensor2}' must have the same shape, and they are {shape} and "
+        "{shape2} (OP_CHECK_SHAPE_NOT_EQUAL).",
+        "Give '{tensor}' and '{tensor2}' one shape: reshape the one that is wrong ({shape} vs {shape2}) or, "
+        "for an output tensor, allocate it with the input's shape.",
+        _OP_ERROR_CHECK,
+        "",
+    ),
+    Clause(
+        "aclnn-wrong-dimension",
+        ("ascend",),
+        "dimension input, but got",
+        r"Expected (?P<value>\d{1,3}) dimension input, but got (?P<tensor>[\w.()\[\]*>-]{1,60}) with sizes "
+        r"(?P<shape>\[[^\]\n]{0,80}\])",
+        _ACLNN_HEAD + "its '{tensor}' tensor must have exactly {value} dimensions and it has shape {shape} "
+        "(OP_CHECK_WRONG_DIMENSION).",
+        "Reshape '{tensor}' (shape {shape}) to {value} dimensions before the op (unsqueeze or flatten "
+        "dimensions) and restore the shape on the result.",
+        _OP_ERROR_CHECK,
+        "",
+    ),
+    Clause(
+        "aclnn-null-argument",
+        ("ascend",),
+        "but got null for argument",
+        r"Expected a proper (?P<type>Tensor(?:List)?) but got null for argument "
+        r"(?P<arg>[\w.()\[\]*>-]{1,60})",
+        _ACLNN_HEAD + "its argument '{arg}' must be a {type} and it was a null pointer (OP_CHECK_NULL): the "
+        "caller passed nothing for a required input or output.",
+        "Pass a created {type} for '{arg}' (aclCreateTensor for a direct call; in torch_npu, an optional "
+        "argument this op does not accept as None, so give it a tensor).",
+        _OP_ERROR_CHECK,
+        "",
+    ),
+    Clause(
+        "aclnn-out-shape",
+        ("ascend",),
+        "but current is",
+        r"Shape of (?P<tensor>[\w.()\[\]*>-]{1,60}) should be (?P<shape>\[[^\]\n]{0,80}\]), but current is "
+        r"(?P<shape2>\[[^\]\n]{0,80}\])",
+        _ACLNN_HEAD
+        + "the inputs broadcast to {shape}, so the output tensor '{tensor}' must have that shape, "
+        "and the one given is {shape2}.",
+        "Allocate '{tensor}' with the broadcast shape {shape} (torch: leave out= empty, or create it with "
+        "that shape), or reshape the inputs so they broadcast to {shape2} if that is the shape meant.",
+        "CANN ops sources: aclnn CheckShape of the element-wise and broadcasting ops ('Shape of out should "
+        "be %s, but current is %s.')",
+        "",
+    ),
+    Clause(
+        "aclnn-tensorlist-size",
+        ("ascend",),
+        "tensorlist must have the same number of tensors",
+        r"The (?P<tensor>[\w.()\[\]*>-]{1,60}) tensorlist and (?P<tensor2>[\w.()\[\]*>-]{1,60}) tensorlist "
+        r"must have the same number of tensors, but got (?P<value>\d{1,9}) and (?P<value2>\d{1,9})",
+        _ACLNN_HEAD + "the tensor lists '{tensor}' ({value} tensors) and '{tensor2}' ({value2}) must be of "
+        "one length (OP_CHECK_TENSORLIST_SIZE_EQUAL).",
+        "Pass '{tensor}' and '{tensor2}' with the same number of tensors ({value} and {value2} now): one per "
+        "group or parameter, in the same order.",
+        _OP_ERROR_CHECK,
+        "",
+    ),
+    Clause(
+        "aclnn-shape-larger-than-int32",
+        ("ascend",),
+        "shape cannot be larger than",
+        r"The tensor's shape cannot be larger than (?P<value>\d{1,20})",
+        _ACLNN_HEAD + "one dimension of a tensor is larger than {value}, the most this API indexes.",
+        "Split the tensor along its largest dimension so each part stays at or under {value} elements in "
+        "that dimension, run the op per part and concatenate the results.",
+        _OP_ERROR_CHECK,
+        "",
+    ),
+    # --- TensorRT's ONNX parser: conditions of the importer's ASSERTs -----------------------------------
+    Clause(
+        "onnx-trt-input-must-be-weights",
+        ("tensorrt",),
+        "is_weights()",
+        r"(?P<input>(?:inputs\.at\(\d{1,2}\)|inputs\[\d{1,2}\]|\w{1,40}))\.is_weights\(\)",
+        "The ONNX parser's importer for {op_type|this op} needs {input} as a constant initializer (weights "
+        "known when the engine is built) and in this graph it is computed by other nodes (a "
+        "Shape/Gather/Concat chain of a dynamic export, or a Cast/DequantizeLinear on the weights).",
+        "Fold the computation into a constant before parsing: polygraphy surgeon sanitize model.onnx "
+        "--fold-constants -o folded.onnx (or onnxsim with fixed input shapes); when it depends on the input "
+        "shape, export with static shapes or do_constant_folding=True.",
+        _ONNX_TRT,
+        _TRT_IMPORT,
+    ),
+    Clause(
+        "onnx-trt-rank",
+        ("tensorrt",),
+        "nbdims",
+        r"(?P<value>(?:[\w.()>-]{0,60}\.)?nbDims\s{0,4}(?:[<>]=?|[=!]=)\s{0,4}\d{1,2}"
+        r"(?:\s{0,4}&&\s{0,4}(?:[\w.()>-]{0,60}\.)?nbDims\s{0,4}(?:[<>]=?|[=!]=)\s{0,4}\d{1,2})?)",
+        "The ONNX parser's importer for {op_type|this op} only takes an input whose rank satisfies {value}; "
+        "the tensor reaching it in this graph has another rank.",
+        "Give the {op_type|failing} node an input of a rank that satisfies {value}: reshape or unsqueeze the "
+        "input before it and squeeze the result after it in the ONNX graph (polygraphy inspect model "
+        "--show layers shows the rank that reaches it), or export the layer in a form of that rank.",
+        _ONNX_TRT,
+        _TRT_IMPORT,
+    ),
+    Clause(
+        "onnx-trt-data-type",
+        ("tensorrt",),
+        "datatype::k",
+        r"(?P<value>[\w.()>-]{0,60}(?:getType\(\)|type\(\)|dtype)\s{0,4}[=!]=\s{0,4}(?:nvinfer1::)?"
+        r"DataType::k(?P<dtype>[A-Z0-9]{2,12}))",
+        "The ONNX parser's importer for {op_type|this op} checks the data type of a tensor ({value}) and "
+        "the tensor of this graph fails that check: its type is not what the importer takes.",
+        "Insert a Cast in the ONNX graph so the tensor meets {value} (to or from {dtype}) before the "
+        "{op_type|failing} node, and cast the result back after it if later nodes need the old type.",
+        _ONNX_TRT,
+        _TRT_IMPORT,
+    ),
+    Clause(
+        "onnx-trt-static-shape",
+        ("tensorrt",),
+        "dynamic",
+        r"(?P<value>!isDynamic\([\w.()]{1,60}\)|does not support dynamic axes[^\n\"]{0,40}|Dynamic shape for "
+        r"[\w ]{1,40} is not supported|does not work for dynamically shaped tensors)",
+        "The ONNX parser's importer for {op_type|this op} needs a static shape at this point ({value}) and "
+        "the model has a dynamic dimension there (an input exported with dynamic axes, or a size computed "
+        "from one).",
+        "Make the shape static before parsing: export with fixed input sizes, or fix the dynamic inputs with "
+        "polygraphy surgeon sanitize model.onnx --override-input-shapes name:[1,3,640,640] --fold-constants, "
+        "so the {op_type|failing} node {op|} sees fixed sizes and the computed ones fold to constants.",
+        _ONNX_TRT,
+        _TRT_IMPORT,
+    ),
+    Clause(
+        "onnx-trt-stated-requirement",
+        ("tensorrt",),
+        '&& "',
+        r'&& "(?P<value>[^"\n]{4,200})"',
+        "The ONNX parser's importer for {op_type|this op} states what it requires in its own words: "
+        '"{value}"; this graph does not meet it.',
+        'Change the {op_type|failing} node to meet "{value}" (its attributes, the ranks or types of its '
+        "inputs, or an input made constant by folding), or replace it with ops TensorRT imports; a newer "
+        "TensorRT release may lift the restriction (the importer's release notes say so).",
+        _ONNX_TRT,
+        _TRT_IMPORT,
+    ),
+    Clause(
+        "trt-runtime-broadcast",
+        ("tensorrt",),
+        "broadcast has incompatible dimensions",
+        r"(?:(?P<op>[^\s():]{1,200}): )?Broadcast has incompatible dimensions: (?P<value>-?\d{1,12}) != "
+        r"(?P<value2>-?\d{1,12})",
+        "At run time TensorRT computed the shapes of layer {op|of the engine} for the input shapes "
+        "set, and two of its inputs do not broadcast: a dimension of size {value} meets one of size "
+        "{value2} (they must be equal, or one of them 1). The input shapes set now give two branches of "
+        "the network different sizes on an axis the model ties together.",
+        "Set input shapes that agree with each other (set_input_shape for every dynamic input, the same "
+        "size on the axes the model ties together), or rebuild with an export (dynamic_axes) and "
+        "optimisation profile under which those branches keep one size; polygraphy run model.onnx --trt "
+        "--onnxrt with the same inputs shows the shapes that reach {op|the layer}.",
+        "NVIDIA TensorRT runtime (libnvinfer): shape checks of an engine at enqueue ('Broadcast has "
+        "incompatible dimensions: ...')",
+        "",
+    ),
+    Clause(
+        "trt-gpu-memory",
+        ("tensorrt",),
+        "requested amount of gpu memory",
+        r"Requested amount of GPU memory \((?P<value>\d{1,20}) bytes\) could not be allocated",
+        "TensorRT asked the GPU for {value} bytes and the allocation failed: the device has less free "
+        "memory than the build or the engine needs (other processes, a large workspace, several engines or "
+        "execution contexts at once).",
+        "Free the device (nvidia-smi shows who holds it) or lower the need: a smaller workspace "
+        "(--memPoolSize=workspace:N / config.set_memory_pool_limit), a smaller max shape of the optimisation "
+        "profile or batch, one execution context per engine; {value} bytes is what this allocation needed.",
+        "NVIDIA TensorRT: IGpuAllocator / builder memory pool (its 'Requested amount of GPU memory' message)",
+        "",
+    ),
+    # --- onnxruntime's DirectML execution provider ------------------------------------------------------
+    Clause(
+        "ort-kernel-not-found",
+        ("onnxruntime",),
+        "failed to find kernel for",
+        r"Failed to find kernel for (?P<op_type>\w{1,80})\((?P<value>\d{1,3})\)(?:[^\n]{0,20}?node:?\s?'?"
+        r"(?P<op>[^'\n]{1,120})'?)?(?:[^\n]{0,20}?ep:?\s?'?(?P<option>\w{1,60}))?",
+        "onnxruntime has no kernel for {op_type} at opset version {value} in the execution provider the "
+        "node was assigned to ({option|see the ep named in the message}); every node needs a kernel of its "
+        "provider for its op, opset version and input types.",
+        "Give the {op_type} node {op|} a provider that implements {op_type}({value}) (the CPU provider "
+        "registers the most; add it after the accelerator provider), convert the model to an opset the "
+        "provider implements (onnx.version_converter.convert_version), or feed {op_type} a data type its "
+        "kernel takes.",
+        "onnxruntime: core/framework/kernel_registry.cc ('Failed to find kernel for ... Kernel not found')",
+        "",
+    ),
+    Clause(
+        "ort-reshape-size",
+        ("onnxruntime",),
+        "cannot be reshaped to the requested shape",
+        r"The input tensor cannot be reshaped to the requested shape\. Input shape:\s{0,2}"
+        r"(?P<shape>\{[^}\n]{0,120}\}),?\s{0,2}requested shape:\s{0,2}(?P<shape2>\{[^}\n]{0,120}\})",
+        "onnxruntime's Reshape node {op|} received an input of shape {shape}, whose element count differs "
+        "from that of the requested shape {shape2}: the shape input of the Reshape was computed for another "
+        "input size (a model exported with fixed sizes fed another size, or a constant shape baked in at "
+        "export).",
+        "Feed the model the input size it was exported with, or re-export with that axis dynamic "
+        "(dynamic_axes) so the Reshape's target ({shape2}) is computed from the input; where the target is a "
+        "constant, use -1 for the dimension that varies.",
+        "onnxruntime: core/providers/cpu/tensor/reshape_helper.h ('The input tensor cannot be reshaped to "
+        "the requested shape. Input shape:..., requested shape:...')",
+        "",
+    ),
+    Clause(
+        "ort-trt-ep-engine-build",
+        ("onnxruntime",),
+        "failed to create engine from network",
+        r"TensorRT EP failed to create engine from network",
+        "The TensorRT execution provider handed its part of the graph ({op|one partition}) to the TensorRT "
+        "builder and the build "
+        "returned no engine: TensorRT's own reason is the [E] line it logged before this one (a layer it "
+        "cannot build, too little workspace, an unsupported precision on this GPU).",
+        "Run the same model through trtexec --onnx=model.onnx to see the builder's error; keep the failing "
+        "op types on the CUDA provider (trt_op_types_to_exclude), raise trt_max_workspace_size, or turn off "
+        "trt_fp16_enable / trt_int8_enable if the precision is the problem.",
+        "onnxruntime: core/providers/tensorrt/tensorrt_execution_provider.cc ('TensorRT EP failed to create "
+        "engine from network')",
+        "",
+    ),
+    Clause(
+        "directml-invalid-argument",
+        ("onnxruntime",),
+        "the parameter is incorrect",
+        r"The parameter is incorrect",
+        "DirectML rejected the description of the {op_type|} operator onnxruntime asked it to create "
+        "(E_INVALIDARG, 'The parameter is incorrect.'): a rank, data type or attribute value that DirectML's "
+        "operator does not take (most DirectML operators take at most 4 or 5 dimensions; some data types "
+        "only on newer feature levels).",
+        "Check the {op_type|failing} nodes' inputs (rank, data type) and attributes against DirectML's "
+        "operator: run the model on the CPU execution provider to confirm the model itself is valid, then "
+        "reshape the inputs to 4 dimensions around the op, or run that part of the model in a CPU session; "
+        "a newer DirectML redistributable with onnxruntime-directml may take it.",
+        "onnxruntime DirectML EP: DmlOperator*.cpp (the operator that failed is the DmlOperator<Op>.cpp "
+        "frame); Win32 E_INVALIDARG text",
+        r"DmlOperator(?P<op_type>[A-Z][A-Za-z]{1,60})\.cpp",
+    ),
+    # --- OpenVINO -------------------------------------------------------------------------------------
+    Clause(
+        "openvino-empty-any",
+        ("openvino",),
+        "any was not initialized",
+        r"Any was not initialized",
+        "OpenVINO read a value out of an empty ov::Any ('Any was not initialized'): a property, config entry "
+        "or rt_info value that was asked for holds nothing: it was never set, or None was passed as its "
+        "value.",
+        "Check the properties passed to compile_model / set_property (every key with a value, no None) and "
+        "the ones read with get_property / get_rt_info (read only keys the device lists in "
+        "ov::supported_properties, or test with has_rt_info first).",
+        "openvinotoolkit/openvino: src/core/src/any.cpp (OPENVINO_ASSERT(_impl != nullptr, 'Any was not "
+        "initialized.'))",
+        "",
+    ),
+    # --- any tool: the C++ runtime, CUDA, the dynamic loader (their own wording) ------------------------
+    Clause(
+        "libstdcxx-vector-subscript",
+        (ANY,),
+        "__n < this->size()",
+        r"Assertion '__n < this->size\(\)' failed",
+        _VECTOR_CAUSE,
+        _VECTOR_FIX,
+        "libstdc++ stl_vector.h operator[] (__glibcxx_requires_subscript under _GLIBCXX_ASSERTIONS)",
+        _VECTOR_OF,
+    ),
+    Clause(
+        "msvc-vector-subscript",
+        (ANY,),
+        "vector subscript out of range",
+        r"vector subscript out of range",
+        _VECTOR_CAUSE,
+        _VECTOR_FIX,
+        "Microsoft STL <vector> operator[] debug check ('vector subscript out of range')",
+        "",
+    ),
+    Clause(
+        "cuda-out-of-memory",
+        (ANY,),
+        "out of memory",
+        r"(?:(?:Cuda|CUDA) (?:Error in (?P<value>\w{1,60})|error|failure)[: ]{1,3}2\b[: ]{0,3}\(?"
+        r"|cudaErrorMemoryAllocation\s{0,2}:?\s{0,2})out of memory",
+        "The CUDA runtime could not allocate device memory (cudaErrorMemoryAllocation, 2: 'out of memory') "
+        "in {value|an allocation}: the GPU has less free memory than this step needs (other processes on the "
+        "GPU, a large batch or input, a large TensorRT workspace, several sessions or engines at once).",
+        "See what holds the GPU (nvidia-smi) and free it, or lower the need: a smaller batch or input size, "
+        "one session per GPU, a smaller TensorRT workspace (trt_max_workspace_size) or onnxruntime's "
+        "gpu_mem_limit / arena_extend_strategy=kSameAsRequested for the CUDA arena.",
+        "CUDA runtime API: cudaErrorMemoryAllocation = 2 ('out of memory')",
+        "",
+    ),
+    # --- any tool: the dynamic loader ---------------------------------------------------------------------
+    Clause(
+        "shared-library-missing",
+        (ANY,),
+        "cannot open shared object file",
+        r"(?P<path>[\w.+-]{1,120}\.so(?:\.\d{1,6}){0,4}): cannot open shared object file: No such file",
+        "The dynamic loader could not find the library {path}: it is not installed, or its folder is not on "
+        "the loader's search path (LD_LIBRARY_PATH, ldconfig), or it is of another version than the one "
+        "this binary was linked against.",
+        "Find it with ldconfig -p | grep {path} (or find / -name '{path}*'); install the package that ships "
+        "it in the version this build expects, or add its folder to LD_LIBRARY_PATH (for a toolkit, source "
+        "the toolkit's environment script first).",
+        "glibc ld.so: 'cannot open shared object file' (dlopen/ld.so error wording)",
+        "",
+    ),
+    Clause(
+        "windows-library-missing",
+        (ANY,),
+        "loadlibrary failed with error 126",
+        r'LoadLibrary failed with error 126[^\n]{0,40}?when trying to load "(?P<path>[^"\n]{1,300})"',
+        "Windows could not load {path} or a DLL it depends on (error 126, ERROR_MOD_NOT_FOUND): usually a "
+        "dependency of it (the CUDA, cuDNN or TensorRT DLLs, the MSVC runtime) is not on PATH.",
+        "Put the folders of its dependencies on PATH (CUDA's bin, cuDNN's bin, TensorRT's lib) in versions "
+        "this build expects, install the Visual C++ redistributable, and list what {path} still misses with "
+        "a dependency walker (Dependencies.exe).",
+        "Microsoft Win32 error codes: ERROR_MOD_NOT_FOUND (126)",
+        "",
+    ),
+)
+"""The clauses, tried in this order: a tool's own before any tool's."""
+
+_compiled: dict[str, re.Pattern[str]] = {}
+
+
+def _regex(pattern: str) -> re.Pattern[str]:
+    rx = _compiled.get(pattern)
+    if rx is None:
+        rx = _compiled[pattern] = re.compile(pattern)
+    return rx
+
+
+def refine(matches: list[Match], text: str) -> list[Match]:
+    """``matches`` (ranked) with, for each tool, the best-ranked card whose own part of ``text``
+    (:func:`card_text`) holds a clause of that tool answered by that clause; when a card of the same tool
+    ranks above it, the answered card takes that card's place and score (it says what the other only
+    names: a ``161002`` card above the ``EZ1001`` line that states the constraint); a family card, which
+    reads the whole text, is answered only where no other card of its tool ranks above it.  Every other
+    match is as it was."""
+    lowered = text.lower()
+    if not any(c.literal in lowered for c in CLAUSES):
+        return matches
+    out = list(matches)
+    done: set[str] = set()
+    for i, m in enumerate(matches):
+        family = m.entry.family
+        if family in done or not _is_card(m):
+            continue
+        first = next(j for j, o in enumerate(out) if o.entry.family == family and _is_card(o))
+        if first != i and m.entry.level == "family":
+            continue  # a family card reads the whole text: it never passes a card of a code
+        answered = _refined(m, text)
+        if answered is None:
+            continue
+        done.add(family)
+        if first == i:
+            out[i] = answered
+        else:
+            del out[i]
+            out.insert(first, answered._replace(score=max(answered.score, out[first].score)))
+    return out
+
+
+def is_envelope(m: Match) -> bool:
+    """An entry that captured the inner message as ``reason``: without a code of its own, or with a code
+    whose only part is that reason (``EE1001 ... Reason: ...``; an ``E10001`` that names the option and the
+    value is no envelope).  A generic entry is capped below any specific match already."""
+    names = [name for name, _ in m.captures]
+    if m.entry.generic or "reason" not in names:
+        return False
+    return not m.entry.keys or names == ["reason"]
+
+
+def is_code_card(m: Match) -> bool:
+    """A specific entry of one code whose pattern, if any, says nothing beyond the code (``\\bEZ1001\\b``):
+    what it says is true of any message with that code, not of this message's reason."""
+    e = m.entry
+    return bool(e.keys) and not e.generic and e.level != "family" and (not e.pattern or not e.words)
+
+
+def _is_card(m: Match) -> bool:
+    """A match whose advice is about a code or a tool in general: a family card, a code-range or scheme
+    entry, a code card (its pattern, if any, says nothing beyond its code) or an envelope (it captured the
+    message's own reason)."""
+    return m.entry.level == "family" or m.entry.generic or is_code_card(m) or is_envelope(m)
+
+
+def _refined(m: Match, text: str) -> Match | None:
+    own = card_text(m, text)
+    low = own.lower()
+    for clause in CLAUSES:
+        if m.entry.family not in clause.families and ANY not in clause.families:
+            continue
+        if clause.literal not in low:
+            continue
+        found = _regex(clause.pattern).search(own)
+        if found is not None:
+            return _answered_by(m, clause, _parts(found, clause, text))
+    return None
+
+
+def _parts(found: re.Match[str], clause: Clause, text: str) -> tuple[tuple[str, str], ...]:
+    parts = [(k, v.strip()) for k, v in found.groupdict().items() if v and v.strip()]
+    if clause.context:
+        around = _regex(clause.context).search(text)
+        if around is not None:
+            parts += [(k, v) for k, v in around.groupdict().items() if v and k not in dict(parts)]
+    return tuple(parts)
+
+
+def _answered_by(m: Match, clause: Clause, parts: tuple[tuple[str, str], ...]) -> Match:
+    """The card ``m`` answered by ``clause``: the card's tool, code and keys, the clause's cause and fix; the
+    reason the card captured is replaced by the parts the clause read out of it."""
+    e = m.entry
+    entry = Entry(
+        f"{e.id}+{clause.id}",
+        e.tool,
+        e.stage,
+        clause.cause,
+        clause.fix,
+        f"{clause.source}; {e.source}",
+        pattern=e.pattern,
+        code=e.code,
+        keys=e.keys,
+        family=e.family,
+        group=e.group,
+        uncertain=e.uncertain,
+        named_only=e.named_only,
+        example=e.example,
+        origin=e.origin,
+        anchors=e.anchors,
+        words=e.words,
+        requires=e.requires,
+    )
+    names = {k for k, _ in parts}
+    kept = tuple(c for c in m.captures if c[0] != "reason" and c[0] not in names)
+    reasons = [r for r in m.reason.split("+") if r in ("code", "shared code")]
+    return m._replace(entry=entry, captures=parts + kept, reason="+".join([*reasons, "pattern"]))
+
+
+MAX_CARD_LINES = 3
+"""A code card's own part of a message: the line with its code and at most this many lines in all."""
+
+
+def card_text(m: Match, text: str) -> str:
+    """The part of ``text`` that a card answers: from the reason it captured (read on past the pattern's
+    bound), else from where its pattern or its code is, at most :data:`MAX_CARD_LINES` lines, ending before
+    a line that holds another code of the message (an ``aclrtSetDevice ... 507033`` line is not answered by
+    the ``EE1001 ... Reason:`` line after it); a family card answers the whole text."""
+    e = m.entry
+    reason = dict(m.captures).get("reason")
+    if reason:
+        start = text.find(reason)
+        if start < 0:
+            return reason
+        first = text[start:].split("\n", 1)[0]
+    elif e.level == "family":
+        return text
+    else:
+        start = _card_start(e, text)
+        if start < 0:
+            return text
+        first = text[start:].split("\n", 1)[0]
+    lines = text[start:].split("\n")[:MAX_CARD_LINES]
+    others = [k.split(":", 1)[1] for k in m.codes if ":" in k and not k.startswith("family:")]
+    others = [c for c in others if c and c not in first and c != e.code]
+    kept = [lines[0]]
+    for line in lines[1:]:
+        if any(c in line for c in others):
+            break
+        kept.append(line)
+    return "\n".join(kept)
+
+
+def _card_start(e: Entry, text: str) -> int:
+    """Where the card's pattern matches, else where its code is printed; -1 when neither is found."""
+    found = e.search(text) if e.pattern else None
+    if found is not None:
+        return text.rfind("\n", 0, found.start()) + 1
+    for word in e.code.split()[:1]:
+        pos = text.find(word)
+        if pos >= 0:
+            return text.rfind("\n", 0, pos) + 1
+    return -1
