@@ -81,6 +81,8 @@ from multiprocessing.connection import Connection
 from multiprocessing.connection import wait as connection_wait
 from typing import TYPE_CHECKING, Protocol
 
+import numpy as np
+
 from dumpscope.core.dumps import DumpError
 
 if TYPE_CHECKING:  # (the thread pool is the fallback where fork is not: loaded only there)
@@ -165,6 +167,20 @@ class TaskResult:
         for p, i in enumerate(self.rows):
             yield i, {key: vals[p] for key, vals in self.values.items() if p not in self.absent.get(key, ())}
 
+    def with_number_arrays(self) -> TaskResult:
+        """This result with each column whose values are all Python floats, or all Python ints,
+        held as one numpy array (float64, int64): one buffer through a worker's pipe and into the
+        row table (:meth:`~.table.RowTable.put`) instead of a boxed object per value, which the
+        parent unpickled and then turned into an array itself, serially.  The values are exactly
+        the same (a float64 or an int64 holds a Python float or an int64-sized int whole); any
+        other column stays a list.  For a consumer that takes arrays (a row table): ``__iter__``,
+        :meth:`joined` and :meth:`merge_into` are for lists."""
+        for key, vals in self.values.items():
+            array = _number_array(vals)
+            if array is not None:
+                self.values[key] = array  # type: ignore[assignment]  # a row table takes either
+        return self
+
     def merge_into(self, columns: dict[str, list[object]]) -> None:
         """Write every row's values into ``columns`` (lists indexed by row)."""
         start = self.rows[0] if self.rows else 0
@@ -174,6 +190,21 @@ class TaskResult:
                 columns[key][start : start + len(vals)] = vals
             else:
                 _scatter(columns[key], self.rows, vals, set(self.absent.get(key, ())))
+
+
+def _number_array(values: Sequence[object]) -> np.ndarray | None:
+    """``values`` as a float64 or int64 array when every one is a Python float, or every one a
+    Python int that int64 holds (not a bool, not a numpy scalar: those keep their own types);
+    None otherwise."""
+    if not isinstance(values, list) or not values:
+        return None
+    kind = type(values[0])
+    if (kind is not float and kind is not int) or any(type(v) is not kind for v in values):
+        return None
+    try:
+        return np.array(values, dtype=np.float64 if kind is float else np.int64)
+    except OverflowError:  # an int beyond int64: kept as it is
+        return None
 
 
 def _column(result: TaskResult, key: str) -> list[object]:
@@ -676,6 +707,8 @@ def _run_part(compute: RowFn, part: list[int]) -> TaskResult:
     cpu, faults = _usage()
     batch = getattr(compute, "batch", None)  # a row function that computes a whole task at once
     result = batch(part) if batch is not None else TaskResult.pack(part, [compute(i) for i in part])
+    if getattr(compute, "numbers_as_arrays", False):  # its results go into a row table: packed here
+        result.with_number_arrays()
     cpu_after, faults_after = _usage()
     result.cpu, result.faults, result.pid = cpu_after - cpu, faults_after - faults, os.getpid()
     return result

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, ClassVar, overload
 
 from dumpscope.core.comparison.execution import TaskResult
 from dumpscope.core.comparison.judge import Thresholds
@@ -115,6 +115,7 @@ class LateRows:
     :class:`~.rows.LateBand`) and sends the headers back in :data:`HEADERS`."""
 
     rows: Rows
+    numbers_as_arrays: ClassVar[bool] = True  # (as :class:`~.rows.Rows`: its tasks go into a row table)
 
     def __call__(self, i: int) -> dict[str, object]:
         result = self.batch([i])
@@ -178,7 +179,10 @@ class Collected:
     @staticmethod
     def _chosen(part: TaskResult, pos: int, chosen: LateSlice) -> None:
         for column, value in zip(_SLICE_COLUMNS, chosen, strict=True):
-            part.values[column][pos] = value
+            values = part.values[column]
+            if not isinstance(values, list):  # a number column sent as an array: the band's value may be None
+                values = part.values[column] = list(values.tolist())
+            values[pos] = value
 
 
 def read_one_sided(pairs: Sequence[Pair]) -> None:

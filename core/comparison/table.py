@@ -106,8 +106,9 @@ class RowTable:
         """Each column; None while every value is null (nothing stored: a 100k-row dump of
         unmatched tensors has ~30 such columns).  ``index`` is always stored: it gives the
         frame its height."""
-        self._pending: dict[str, tuple[list[int], list[object]]] = {}
-        """Per column, the rows computed since the last flush that set it, and their values."""
+        self._pending: dict[str, tuple[list[Sequence[int]], list[Sequence[object]]]] = {}
+        """Per column, the rows computed since the last flush that set it, and their values, a chunk
+        per task (a number column's chunk may be a numpy array: :meth:`TaskResult.with_number_arrays`)."""
         self._count = 0
 
     def put(self, part: TaskResult | Sequence[tuple[int, Row]]) -> None:
@@ -128,14 +129,25 @@ class RowTable:
         (:func:`_numbers`): no Polars series built and queried for it, ~0.2-1 ms a column of serial
         work in the parent (each Series query runs the lazy engine)."""
         pending, self._pending, self._count = self._pending, {}, 0
-        for column, (at, values) in pending.items():
-            numbers = _numbers(column, values) if self.series[column] is None else None
+        positions: dict[tuple[int, ...], np.ndarray] = {}  # (the columns of a task share its rows)
+        for column, (spans, chunks) in pending.items():
+            unset = self.series[column] is None
+            arrays = _arrays(column, chunks) if unset else None
+            values = [] if arrays is not None else _listed(chunks)
+            if unset and arrays is None and all(v is None for v in values):
+                continue  # every value null, as the column already is (nothing stored)
+            numbers = (None, arrays) if arrays is not None else _numbers(column, values) if unset else None
             if numbers is not None:
-                self.series[column] = _numeric_buffer(
-                    column, np.asarray(at, dtype=np.int64), *numbers, self.height
-                )
+                key = tuple(map(id, spans))
+                at = positions.get(key)
+                if at is None:
+                    at = positions[key] = np.fromiter(
+                        (i for span in spans for i in span), dtype=np.int64, count=sum(map(len, spans))
+                    )
+                self.series[column] = _numeric_buffer(column, at, *numbers, self.height)
             else:
-                self.scatter(column, at, _series(column, _as_filled(column, values)))
+                at_list = [i for span in spans for i in span]
+                self.scatter(column, at_list, _series(column, _as_filled(column, values)))
 
     def scatter(self, column: str, at: Sequence[int] | pl.Series, values: pl.Series) -> None:
         """Set rows ``at`` of ``column`` to ``values`` (already in the column's fill type)."""
@@ -230,16 +242,44 @@ def _numeric_buffer(
 
 
 def _gather(
-    at: list[int], pending: list[object], rows: list[int], values: list[object], gaps: list[int] | None
+    at: list[Sequence[int]],
+    pending: list[Sequence[object]],
+    rows: list[int],
+    values: Sequence[object],
+    gaps: list[int] | None,
 ) -> None:
-    """Append a task's values of one column (``gaps``: positions whose row did not set it)."""
+    """Append a task's values of one column as a chunk (``gaps``: positions whose row did not set it)."""
     if not gaps:
-        at.extend(rows)
-        pending.extend(values)
+        at.append(rows)
+        pending.append(values)
         return
     skip = set(gaps)
-    at.extend(i for p, i in enumerate(rows) if p not in skip)
-    pending.extend(v for p, v in enumerate(values) if p not in skip)
+    at.append([i for p, i in enumerate(rows) if p not in skip])
+    if isinstance(values, np.ndarray):
+        pending.append(np.delete(values, gaps))
+    else:
+        pending.append([v for p, v in enumerate(values) if p not in skip])
+
+
+def _arrays(column: str, chunks: list[Sequence[object]]) -> np.ndarray | None:
+    """A number column's chunks joined into its type, when every chunk is a numpy array whose
+    values it takes exactly (what :func:`_numbers` makes of the same values as Python numbers);
+    None otherwise (the values then go through :func:`_listed`)."""
+    kind = _NUMPY_TYPES.get(column)
+    if kind is None or not chunks or not all(isinstance(c, np.ndarray) for c in chunks):
+        return None
+    arrays = cast("list[np.ndarray]", chunks)
+    if any(a.dtype.kind not in ("iu" if kind is np.int64 else "iuf") for a in arrays):
+        return None
+    return np.concatenate(arrays).astype(kind, copy=False)
+
+
+def _listed(chunks: list[Sequence[object]]) -> list[object]:
+    """Every chunk's values in one list (an array's as the Python numbers it was made from)."""
+    out: list[object] = []
+    for chunk in chunks:
+        out.extend(chunk.tolist() if isinstance(chunk, np.ndarray) else chunk)
+    return out
 
 
 def _as_filled(column: str, values: list[object]) -> list[object]:
