@@ -311,7 +311,12 @@ def _child_maker(folder: Path) -> Callable[[str], Path]:
 #: Entry kinds of a listing (:func:`list_folder`): a folder, a symbolic link to a folder, a regular
 #: file (known from the listing: no system call) and anything else (a file link, a FIFO...).
 _DIR, _DIR_LINK, _FILE, _OTHER = range(4)
-FOLDER, FOLDER_LINK, OTHER = _DIR, _DIR_LINK, _OTHER  # (what callers of list_folder compare kinds with)
+FOLDER, FOLDER_LINK, FILE, OTHER = (
+    _DIR,
+    _DIR_LINK,
+    _FILE,
+    _OTHER,
+)  # (what callers of list_folder compare with)
 _LISTINGS: ContextVar[dict[str, tuple[list[str], bytes]] | None] = ContextVar("listings", default=None)
 
 
