@@ -17,7 +17,7 @@ become ``List(Int64)`` in :meth:`RowTable.frame`.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import cast
 
 import numpy as np
@@ -48,6 +48,23 @@ Row = dict[str, object]
 def shape_text(shape: Sequence[int] | None) -> str | None:
     """A shape as the text a shape column holds while filling (None stays None)."""
     return None if shape is None else ",".join(map(str, shape))
+
+
+def shape_texts(shapes: Iterable[Sequence[int] | None]) -> list[str | None]:
+    """:func:`shape_text` of each shape, each distinct shape joined once (a dump's tensors
+    share a few shapes: a join per row was most of building a shape column)."""
+    texts: dict[tuple[int, ...], str] = {}
+    out: list[str | None] = []
+    for shape in shapes:
+        if shape is None:
+            out.append(None)
+            continue
+        key = shape if type(shape) is tuple else tuple(shape)
+        text = texts.get(key)
+        if text is None:
+            text = texts[key] = ",".join(map(str, key))
+        out.append(text)
+    return out
 
 
 def _shape_lists(column: str) -> pl.Expr:
@@ -287,7 +304,7 @@ def _as_filled(column: str, values: list[object]) -> list[object]:
     if column not in SHAPE_COLUMNS:
         return values
     shapes = cast("list[Sequence[int] | None]", values)  # a shape column's values are shapes
-    return [shape_text(v) for v in shapes]
+    return cast("list[object]", shape_texts(shapes))
 
 
 # ------------------------------------------------------------------ identity
@@ -324,7 +341,7 @@ def identity_series(pairs: Sequence[Pair], bands: Sequence[str]) -> Iterator[pl.
 
 def _side_series(infos: list[TensorInfo | None], shape: str, dtype: str, file: str) -> Iterator[pl.Series]:
     """One side's shape, dtype and file columns (null for a missing side)."""
-    yield _series(shape, [shape_text(i.shape) if i else None for i in infos])
+    yield _series(shape, shape_texts(i.shape if i else None for i in infos))
     yield _series(dtype, [i.dtype if i else None for i in infos])
     yield _series(file, [_text(i.source) if i else None for i in infos])
 
