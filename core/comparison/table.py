@@ -146,7 +146,9 @@ class RowTable:
         (:func:`_numbers`): no Polars series built and queried for it, ~0.2-1 ms a column of serial
         work in the parent (each Series query runs the lazy engine)."""
         pending, self._pending, self._count = self._pending, {}, 0
-        positions: dict[tuple[int, ...], np.ndarray] = {}  # (the columns of a task share its rows)
+        positions: dict[
+            tuple[int, ...], tuple[np.ndarray, np.ndarray | None]
+        ] = {}  # (a task's columns share its rows)
         for column, (spans, chunks) in pending.items():
             unset = self.series[column] is None
             arrays = _arrays(column, chunks) if unset else None
@@ -156,12 +158,10 @@ class RowTable:
             numbers = (None, arrays) if arrays is not None else _numbers(column, values) if unset else None
             if numbers is not None:
                 key = tuple(map(id, spans))
-                at = positions.get(key)
-                if at is None:
-                    at = positions[key] = np.fromiter(
-                        (i for span in spans for i in span), dtype=np.int64, count=sum(map(len, spans))
-                    )
-                self.series[column] = _numeric_buffer(column, at, *numbers, self.height)
+                placed = positions.get(key)
+                if placed is None:
+                    placed = positions[key] = _positions(spans, self.height)
+                self.series[column] = _numeric_buffer(column, placed[0], *numbers, self.height, placed[1])
             else:
                 at_list = [i for span in spans for i in span]
                 self.scatter(column, at_list, _series(column, _as_filled(column, values)))
@@ -244,18 +244,37 @@ def _numbers(column: str, values: list[object]) -> tuple[np.ndarray | None, np.n
 
 
 def _numeric_buffer(
-    column: str, rows: np.ndarray, present: np.ndarray | None, values: np.ndarray, height: int
+    column: str,
+    rows: np.ndarray,
+    present: np.ndarray | None,
+    values: np.ndarray,
+    height: int,
+    absent: np.ndarray | None = None,
 ) -> pl.Series:
-    """See :func:`_numeric_column`: ``values`` at ``rows`` (those where ``present``, when given)."""
+    """See :func:`_numeric_column`: ``values`` at ``rows`` (those where ``present``, when given);
+    ``absent``: the rows ``rows`` leaves unset, when known (:func:`_positions`; an empty array: none)."""
     if present is not None:
-        rows = rows[present]
+        rows, absent = rows[present], None
     data = np.zeros(height, dtype=_NUMPY_TYPES[column])
     data[rows] = values
-    absent = np.ones(height, dtype=bool)
-    absent[rows] = False
-    if not absent.any():  # every row set (the usual case): no mask to build or read
+    if absent is None:
+        absent = _unset(rows, height)
+    if not len(absent):  # every row set (the usual case): no mask to build or read
         return pl.Series(column, data, dtype=FILL_TYPES[column])
     return pl.Series(column, np.ma.masked_array(data, absent), dtype=FILL_TYPES[column])
+
+
+def _unset(rows: np.ndarray, height: int) -> np.ndarray:
+    """The mask of the rows ``rows`` leaves unset; an empty array when it sets every row."""
+    absent = np.ones(height, dtype=bool)
+    absent[rows] = False
+    return absent if absent.any() else np.zeros(0, dtype=bool)
+
+
+def _positions(spans: list[Sequence[int]], height: int) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of ``spans`` as one array, and :func:`_unset` of them."""
+    rows = np.fromiter((i for span in spans for i in span), dtype=np.int64, count=sum(map(len, spans)))
+    return rows, _unset(rows, height)
 
 
 def _gather(
@@ -280,15 +299,20 @@ def _gather(
 
 def _arrays(column: str, chunks: list[Sequence[object]]) -> np.ndarray | None:
     """A number column's chunks joined into its type, when every chunk is a numpy array whose
-    values it takes exactly (what :func:`_numbers` makes of the same values as Python numbers);
-    None otherwise (the values then go through :func:`_listed`)."""
+    values it takes exactly (what :func:`_numbers` makes of the same values as Python numbers:
+    int chunks join a float one as floats, which an int column does not take); None otherwise
+    (the values then go through :func:`_listed`)."""
     kind = _NUMPY_TYPES.get(column)
-    if kind is None or not chunks or not all(isinstance(c, np.ndarray) for c in chunks):
+    if kind is None or not chunks:
         return None
+    for chunk in chunks:
+        if not isinstance(chunk, np.ndarray):
+            return None
     arrays = cast("list[np.ndarray]", chunks)
-    if any(a.dtype.kind not in ("iu" if kind is np.int64 else "iuf") for a in arrays):
+    joined = np.concatenate(arrays) if len(arrays) > 1 else arrays[0]
+    if joined.dtype.kind not in ("iu" if kind is np.int64 else "iuf"):
         return None
-    return np.concatenate(arrays).astype(kind, copy=False)
+    return joined.astype(kind, copy=False)
 
 
 def _listed(chunks: list[Sequence[object]]) -> list[object]:
