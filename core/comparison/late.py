@@ -154,11 +154,13 @@ class Collected:
         """A finished task: its headers completed into the pairs' infos, its rows kept."""
         heads = part.values.pop(HEADERS, None)
         part.absent.pop(HEADERS, None)
+        pairs = self.pairs
         for i, facts in zip(part.rows, heads or (), strict=False):
-            p = self.pairs[i]
+            p = pairs[i]
             assert p.golden is not None and p.target is not None and isinstance(facts, tuple)
-            complete_header(p.golden.info, *facts[:2])
-            complete_header(p.target.info, *facts[2:])
+            g_dtype, g_shape, t_dtype, t_shape = facts
+            complete_header(p.golden.info, g_dtype, g_shape)
+            complete_header(p.target.info, t_dtype, t_shape)
         self.parts.append(part)
 
     def flush(self) -> None:
