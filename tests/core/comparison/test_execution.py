@@ -52,6 +52,25 @@ def test_frame_is_identical_whatever_the_worker_count(
         assert_frame_equal(frames[0], other)
 
 
+@pytest.mark.parametrize("streamed", [False, True], ids=["final", "streamed"])
+def test_tasks_sending_number_arrays_give_the_frame_of_tasks_sending_lists(
+    pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, streamed: bool
+) -> None:
+    """Forked tasks that send their number columns as arrays (every task, ARRAY_ROWS=1) and tasks
+    that send lists (none) give the same frame, whole (the late run) or streamed (partial flushes)."""
+    monkeypatch.setattr(execution, "MIN_PARALLEL_ROWS", 1)
+    from dumpscope.core.comparison.pipeline import compare_stream
+
+    def final(array_rows: int) -> pl.DataFrame:
+        monkeypatch.setattr(execution, "ARRAY_ROWS", array_rows)
+        run = compare_stream(*pair, workers=2, batch=9, final_only=not streamed, interval=0)
+        return list(run)[-1].comparison.frame
+
+    arrays, lists = final(1), final(10**9)
+    assert arrays.height == 61 and (arrays["health"] == "error").sum() == 1
+    assert_frame_equal(arrays, lists)
+
+
 def test_thread_fallback_gives_the_same_frame(
     pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
