@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, ClassVar, overload
 
 from dumpscope.core.comparison.execution import TaskResult
 from dumpscope.core.comparison.judge import Thresholds
@@ -115,6 +115,7 @@ class LateRows:
     :class:`~.rows.LateBand`) and sends the headers back in :data:`HEADERS`."""
 
     rows: Rows
+    numbers_as_arrays: ClassVar[bool] = True  # (as :class:`~.rows.Rows`: its tasks go into a row table)
 
     def __call__(self, i: int) -> dict[str, object]:
         result = self.batch([i])
@@ -153,11 +154,13 @@ class Collected:
         """A finished task: its headers completed into the pairs' infos, its rows kept."""
         heads = part.values.pop(HEADERS, None)
         part.absent.pop(HEADERS, None)
+        pairs = self.pairs
         for i, facts in zip(part.rows, heads or (), strict=False):
-            p = self.pairs[i]
+            p = pairs[i]
             assert p.golden is not None and p.target is not None and isinstance(facts, tuple)
-            complete_header(p.golden.info, *facts[:2])
-            complete_header(p.target.info, *facts[2:])
+            g_dtype, g_shape, t_dtype, t_shape = facts
+            complete_header(p.golden.info, g_dtype, g_shape)
+            complete_header(p.target.info, t_dtype, t_shape)
         self.parts.append(part)
 
     def flush(self) -> None:
@@ -178,7 +181,10 @@ class Collected:
     @staticmethod
     def _chosen(part: TaskResult, pos: int, chosen: LateSlice) -> None:
         for column, value in zip(_SLICE_COLUMNS, chosen, strict=True):
-            part.values[column][pos] = value
+            values = part.values[column]
+            if not isinstance(values, list):  # a number column sent as an array: the band's value may be None
+                values = part.values[column] = list(values.tolist())
+            values[pos] = value
 
 
 def read_one_sided(pairs: Sequence[Pair]) -> None:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -85,19 +86,40 @@ def _side(kind: str) -> str:
 
 
 class _GoldenIndex:
-    """The golden tensors by name and by (node, output index), exact and sanitised."""
+    """The golden tensors by name and by (node, output index), exact and sanitised.  Only the
+    names are indexed at once: the other three maps serve loose links and vendor origins, and
+    are built when first asked for (two dumps paired by exact names never need them: a
+    sanitised spelling per tensor was a third of pairing them)."""
 
     def __init__(self, golden: Dump) -> None:
+        self.refs = list(golden.tensors.values())
         self.by_name: dict[str, TensorRef] = {}
-        self.by_sanitised: dict[str, list[TensorRef]] = {}
-        self.by_node: dict[NodeKey, TensorRef] = {}
-        self.by_node_sanitised: dict[NodeKey, TensorRef] = {}
-        for ref in golden.tensors.values():
+        for ref in self.refs:
+            self.by_name.setdefault(ref.info.name, ref)
+
+    @cached_property
+    def by_sanitised(self) -> dict[str, list[TensorRef]]:
+        self._index()
+        return self.by_sanitised
+
+    @cached_property
+    def by_node(self) -> dict[NodeKey, TensorRef]:
+        self._index()
+        return self.by_node
+
+    @cached_property
+    def by_node_sanitised(self) -> dict[NodeKey, TensorRef]:
+        self._index()
+        return self.by_node_sanitised
+
+    def _index(self) -> None:
+        """The sanitised and node maps, in the dump's order (the first tensor of a key wins)."""
+        self.__dict__.update(by_sanitised={}, by_node={}, by_node_sanitised={})
+        for ref in self.refs:
             self._add(ref)
 
     def _add(self, ref: TensorRef) -> None:
         info = ref.info
-        self.by_name.setdefault(info.name, ref)
         self.by_sanitised.setdefault(ascend_sanitise(info.name), []).append(ref)
         if info.node_name:
             side = _side(info.kind)
@@ -248,7 +270,8 @@ class _Matcher:
             self._leave(position, ref, _NO_NAME_FALLBACK)
             return True
         if name in self.index.by_name:
-            declared = next((v for k, v in ref.info.extra if k == "vendor_pairing"), None)
+            extra = ref.info.extra
+            declared = next((v for k, v in extra if k == "vendor_pairing"), None) if extra else None
             self._take(position, self.index.by_name[name], ref, f"name, {declared}" if declared else "name")
             return True
         return False
@@ -413,25 +436,15 @@ class _OrderKeys:
 
     @staticmethod
     def manifest_index(p: Pair) -> int | None:
-        return next(
-            (
-                ref.info.topo_index
-                for ref in (p.golden, p.target)
-                if ref is not None and ref.info.topo_index is not None
-            ),
-            None,
-        )
+        """The golden side's manifest index, else the target's."""
+        found = p.golden.info.topo_index if p.golden is not None else None
+        return p.target.info.topo_index if found is None and p.target is not None else found
 
     @staticmethod
     def dump_order(p: Pair) -> float | None:
-        return next(
-            (
-                ref.info.order
-                for ref in (p.golden, p.target)
-                if ref is not None and ref.info.order is not None
-            ),
-            None,
-        )
+        """The golden side's dump order, else the target's."""
+        found = p.golden.info.order if p.golden is not None else None
+        return p.target.info.order if found is None and p.target is not None else found
 
     @staticmethod
     def none(p: Pair) -> int | None:

@@ -724,7 +724,8 @@ def _from_cache(cache: RowCache, keys: list[str | None], todo: list[int], table:
 
 def _pair_bytes(p: Pair) -> int:
     """Bytes of both sides of a pair, from the metadata (1 MB a side when unknown)."""
-    return sum(_tensor_bytes(ref) for ref in (p.golden, p.target) if ref is not None)
+    g, t = p.golden, p.target  # (no generator: one pair a row, before any task starts)
+    return (0 if g is None else _tensor_bytes(g)) + (0 if t is None else _tensor_bytes(t))
 
 
 def _tensor_bytes(ref: TensorRef) -> int:

@@ -20,7 +20,7 @@ import threading
 from collections.abc import Sequence
 from copy import copy
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
@@ -75,6 +75,9 @@ class Rows:
     bands: Sequence[object]
     """Each row's band (a :class:`LateBand` while the bands are not known yet)."""
     context: RowContext
+    numbers_as_arrays: ClassVar[bool] = True
+    """Its tasks' number columns come back as arrays (:meth:`~.execution.TaskResult.with_number_arrays`):
+    they go into a row table."""
 
     def __call__(self, i: int) -> dict[str, object]:
         return compute_row(self.pairs[i], self.th, self.context.specs.get(self.pairs[i].name), self.bands[i])

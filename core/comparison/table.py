@@ -17,7 +17,7 @@ become ``List(Int64)`` in :meth:`RowTable.frame`.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import cast
 
 import numpy as np
@@ -48,6 +48,23 @@ Row = dict[str, object]
 def shape_text(shape: Sequence[int] | None) -> str | None:
     """A shape as the text a shape column holds while filling (None stays None)."""
     return None if shape is None else ",".join(map(str, shape))
+
+
+def shape_texts(shapes: Iterable[Sequence[int] | None]) -> list[str | None]:
+    """:func:`shape_text` of each shape, each distinct shape joined once (a dump's tensors
+    share a few shapes: a join per row was most of building a shape column)."""
+    texts: dict[tuple[int, ...], str] = {}
+    out: list[str | None] = []
+    for shape in shapes:
+        if shape is None:
+            out.append(None)
+            continue
+        key = shape if type(shape) is tuple else tuple(shape)
+        text = texts.get(key)
+        if text is None:
+            text = texts[key] = ",".join(map(str, key))
+        out.append(text)
+    return out
 
 
 def _shape_lists(column: str) -> pl.Expr:
@@ -106,8 +123,9 @@ class RowTable:
         """Each column; None while every value is null (nothing stored: a 100k-row dump of
         unmatched tensors has ~30 such columns).  ``index`` is always stored: it gives the
         frame its height."""
-        self._pending: dict[str, tuple[list[int], list[object]]] = {}
-        """Per column, the rows computed since the last flush that set it, and their values."""
+        self._pending: dict[str, tuple[list[Sequence[int]], list[Sequence[object]]]] = {}
+        """Per column, the rows computed since the last flush that set it, and their values, a chunk
+        per task (a number column's chunk may be a numpy array: :meth:`TaskResult.with_number_arrays`)."""
         self._count = 0
 
     def put(self, part: TaskResult | Sequence[tuple[int, Row]]) -> None:
@@ -128,14 +146,25 @@ class RowTable:
         (:func:`_numbers`): no Polars series built and queried for it, ~0.2-1 ms a column of serial
         work in the parent (each Series query runs the lazy engine)."""
         pending, self._pending, self._count = self._pending, {}, 0
-        for column, (at, values) in pending.items():
-            numbers = _numbers(column, values) if self.series[column] is None else None
+        positions: dict[
+            tuple[int, ...], tuple[np.ndarray, np.ndarray | None]
+        ] = {}  # (a task's columns share its rows)
+        for column, (spans, chunks) in pending.items():
+            unset = self.series[column] is None
+            arrays = _arrays(column, chunks) if unset else None
+            values = [] if arrays is not None else _listed(chunks)
+            if unset and arrays is None and all(v is None for v in values):
+                continue  # every value null, as the column already is (nothing stored)
+            numbers = (None, arrays) if arrays is not None else _numbers(column, values) if unset else None
             if numbers is not None:
-                self.series[column] = _numeric_buffer(
-                    column, np.asarray(at, dtype=np.int64), *numbers, self.height
-                )
+                key = tuple(map(id, spans))
+                placed = positions.get(key)
+                if placed is None:
+                    placed = positions[key] = _positions(spans, self.height)
+                self.series[column] = _numeric_buffer(column, placed[0], *numbers, self.height, placed[1])
             else:
-                self.scatter(column, at, _series(column, _as_filled(column, values)))
+                at_list = [i for span in spans for i in span]
+                self.scatter(column, at_list, _series(column, _as_filled(column, values)))
 
     def scatter(self, column: str, at: Sequence[int] | pl.Series, values: pl.Series) -> None:
         """Set rows ``at`` of ``column`` to ``values`` (already in the column's fill type)."""
@@ -215,31 +244,83 @@ def _numbers(column: str, values: list[object]) -> tuple[np.ndarray | None, np.n
 
 
 def _numeric_buffer(
-    column: str, rows: np.ndarray, present: np.ndarray | None, values: np.ndarray, height: int
+    column: str,
+    rows: np.ndarray,
+    present: np.ndarray | None,
+    values: np.ndarray,
+    height: int,
+    absent: np.ndarray | None = None,
 ) -> pl.Series:
-    """See :func:`_numeric_column`: ``values`` at ``rows`` (those where ``present``, when given)."""
+    """See :func:`_numeric_column`: ``values`` at ``rows`` (those where ``present``, when given);
+    ``absent``: the rows ``rows`` leaves unset, when known (:func:`_positions`; an empty array: none)."""
     if present is not None:
-        rows = rows[present]
+        rows, absent = rows[present], None
     data = np.zeros(height, dtype=_NUMPY_TYPES[column])
     data[rows] = values
-    absent = np.ones(height, dtype=bool)
-    absent[rows] = False
-    if not absent.any():  # every row set (the usual case): no mask to build or read
+    if absent is None:
+        absent = _unset(rows, height)
+    if not len(absent):  # every row set (the usual case): no mask to build or read
         return pl.Series(column, data, dtype=FILL_TYPES[column])
     return pl.Series(column, np.ma.masked_array(data, absent), dtype=FILL_TYPES[column])
 
 
+def _unset(rows: np.ndarray, height: int) -> np.ndarray:
+    """The mask of the rows ``rows`` leaves unset; an empty array when it sets every row."""
+    absent = np.ones(height, dtype=bool)
+    absent[rows] = False
+    return absent if absent.any() else np.zeros(0, dtype=bool)
+
+
+def _positions(spans: list[Sequence[int]], height: int) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of ``spans`` as one array, and :func:`_unset` of them."""
+    rows = np.fromiter((i for span in spans for i in span), dtype=np.int64, count=sum(map(len, spans)))
+    return rows, _unset(rows, height)
+
+
 def _gather(
-    at: list[int], pending: list[object], rows: list[int], values: list[object], gaps: list[int] | None
+    at: list[Sequence[int]],
+    pending: list[Sequence[object]],
+    rows: list[int],
+    values: Sequence[object],
+    gaps: list[int] | None,
 ) -> None:
-    """Append a task's values of one column (``gaps``: positions whose row did not set it)."""
+    """Append a task's values of one column as a chunk (``gaps``: positions whose row did not set it)."""
     if not gaps:
-        at.extend(rows)
-        pending.extend(values)
+        at.append(rows)
+        pending.append(values)
         return
     skip = set(gaps)
-    at.extend(i for p, i in enumerate(rows) if p not in skip)
-    pending.extend(v for p, v in enumerate(values) if p not in skip)
+    at.append([i for p, i in enumerate(rows) if p not in skip])
+    if isinstance(values, np.ndarray):
+        pending.append(np.delete(values, gaps))
+    else:
+        pending.append([v for p, v in enumerate(values) if p not in skip])
+
+
+def _arrays(column: str, chunks: list[Sequence[object]]) -> np.ndarray | None:
+    """A number column's chunks joined into its type, when every chunk is a numpy array whose
+    values it takes exactly (what :func:`_numbers` makes of the same values as Python numbers:
+    int chunks join a float one as floats, which an int column does not take); None otherwise
+    (the values then go through :func:`_listed`)."""
+    kind = _NUMPY_TYPES.get(column)
+    if kind is None or not chunks:
+        return None
+    for chunk in chunks:
+        if not isinstance(chunk, np.ndarray):
+            return None
+    arrays = cast("list[np.ndarray]", chunks)
+    joined = np.concatenate(arrays) if len(arrays) > 1 else arrays[0]
+    if joined.dtype.kind not in ("iu" if kind is np.int64 else "iuf"):
+        return None
+    return joined.astype(kind, copy=False)
+
+
+def _listed(chunks: list[Sequence[object]]) -> list[object]:
+    """Every chunk's values in one list (an array's as the Python numbers it was made from)."""
+    out: list[object] = []
+    for chunk in chunks:
+        out.extend(chunk.tolist() if isinstance(chunk, np.ndarray) else chunk)
+    return out
 
 
 def _as_filled(column: str, values: list[object]) -> list[object]:
@@ -247,7 +328,7 @@ def _as_filled(column: str, values: list[object]) -> list[object]:
     if column not in SHAPE_COLUMNS:
         return values
     shapes = cast("list[Sequence[int] | None]", values)  # a shape column's values are shapes
-    return [shape_text(v) for v in shapes]
+    return cast("list[object]", shape_texts(shapes))
 
 
 # ------------------------------------------------------------------ identity
@@ -284,7 +365,7 @@ def identity_series(pairs: Sequence[Pair], bands: Sequence[str]) -> Iterator[pl.
 
 def _side_series(infos: list[TensorInfo | None], shape: str, dtype: str, file: str) -> Iterator[pl.Series]:
     """One side's shape, dtype and file columns (null for a missing side)."""
-    yield _series(shape, [shape_text(i.shape) if i else None for i in infos])
+    yield _series(shape, shape_texts(i.shape if i else None for i in infos))
     yield _series(dtype, [i.dtype if i else None for i in infos])
     yield _series(file, [_text(i.source) if i else None for i in infos])
 

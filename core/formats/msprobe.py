@@ -54,6 +54,7 @@ from dumpscope.core.dumps import (
 )
 from dumpscope.core.formats.npyfile import open_npy
 from dumpscope.core.formats.safe_fs import (
+    FILE,
     FOLDER,
     FOLDER_LINK,
     OTHER,
@@ -563,7 +564,9 @@ def _children(p: Path, pattern: re.Pattern[str], skipped: list[DumpProblem]) -> 
         if not isinstance(exc, (FileNotFoundError, NotADirectoryError)):
             skipped.append(DumpProblem(str(p), f"cannot list the folder: {exc.strerror or exc}"))
         return []
-    matching = [(p / n, k) for n, k in zip(names, kinds, strict=True) if pattern.match(n)]
+    if kinds.count(FILE) == len(kinds):  # only regular files (a folder of tensors): no sub-directory
+        return []
+    matching = [(p / n, k) for n, k in zip(names, kinds, strict=True) if k != FILE and pattern.match(n)]
     return [path for path, kind in matching if _is_folder(path, kind, skipped)]
 
 

@@ -54,6 +54,7 @@ from dumpscope.core.formats.safe_fs import (
     SNIFF_ENTRIES,
     JsonStream,
     Walk,
+    child_text_maker,
     list_folder,
     load_json,
     member_path,
@@ -103,9 +104,18 @@ class _Parsed:
         self.kind, self.order, self.extra = kind, order, extra
 
 
-def _walk_npy(root: Path) -> Walk:
+def _walk_npy(root: Path) -> Walk[Path]:
     """Every ``.npy`` below ``root`` (sorted, depth-limited, see :mod:`safe_fs`), and what was skipped."""
-    return walk_files(root, lambda name: name.endswith(".npy"), _MAX_DEPTH).whole(root)
+    return walk_files(root, _is_npy, _MAX_DEPTH).whole(root)
+
+
+def _walk_npy_text(root: Path) -> Walk[str]:
+    """:func:`_walk_npy` with each file as the text of its path (no Path object per file)."""
+    return walk_files(root, _is_npy, _MAX_DEPTH, text=True).whole(root)
+
+
+def _is_npy(name: str) -> bool:
+    return name.endswith(".npy")
 
 
 def sniff(path: Path) -> float:
@@ -540,21 +550,21 @@ def parse_name(stem: str) -> _Parsed:
 
 
 def _scan_names(
-    root: Path, files: list[Path], problems: list[DumpProblem], decode: bool
-) -> list[tuple[Path, _Parsed]]:
+    root: Path, files: list[str], problems: list[DumpProblem], decode: bool
+) -> list[tuple[str, _Parsed]]:
     """The facts each file name gives (through ``mapping.csv`` where there is one).
 
     Directories are keyed by their text: a ``Path`` per file as a dict key (hash, parts,
     ``relative_to``) cost more than parsing the names at 20,000 files.
     """
-    split = [str(f).rpartition(os.sep) for f in files]  # (parent, sep, name): os.path.dirname costs 4x
+    split = [f.rpartition(os.sep) for f in files]  # (parent, sep, name): os.path.dirname costs 4x
     by_dir: dict[str, set[str]] = {}
     for parent, _sep, name in split:
         by_dir.setdefault(parent, set()).add(name[:-4])
     mappings = {d: _read_mapping(Path(d), stems, problems) for d, stems in by_dir.items()}
     rel_dirs = {d: Path(d).relative_to(root) for d in by_dir}
     nested = {d: bool(rel.parts) for d, rel in rel_dirs.items()}
-    parsed: list[tuple[Path, _Parsed]] = []
+    parsed: list[tuple[str, _Parsed]] = []
     for (parent, _sep, name), file in zip(split, files, strict=False):
         stem = name[: -len(".npy")]
         mapping = mappings[parent]
@@ -606,26 +616,43 @@ def _mtime(file: Path) -> float | None:
         return None
 
 
+#: A setter of each of TensorInfo's slots, in the fields' order (see :func:`_scan_info`).
+_INFO_SETTERS = tuple(slot.__set__ for _name, slot in _INFO_SLOTS)
+if tuple(name for name, _slot in _INFO_SLOTS) != (
+    *("name", "dtype", "shape", "node_name", "op_type", "topo_index", "node_inputs", "output_index"),
+    *("kind", "source", "order", "extra"),
+):  # pragma: no cover - TensorInfo changed: _scan_info must set its new fields too
+    raise ImportError(f"npy_dir._scan_info does not set every field of TensorInfo: {TensorInfo.__slots__}")
+
+
 def _scan_info(file: Path | str, p: _Parsed, order: float | None) -> TensorInfo:
-    return TensorInfo(
-        name=p.name,
-        node_name=p.node,
-        op_type=p.op_type,
-        output_index=p.index,
-        kind=p.kind,
-        source=str(file),
-        order=order,
-        extra=p.extra,
-    )
+    """The info of a scanned file, its header not read: its twelve slots written one by one (a
+    frozen dataclass's ``__init__`` sets each through ``object.__setattr__``: twice the cost, at one
+    info a file; equal to ``TensorInfo(...)``, tested)."""
+    info = object.__new__(TensorInfo)
+    name, dtype, shape, node, op_type, topo, inputs, index, kind, source, when, extra = _INFO_SETTERS
+    name(info, p.name)
+    dtype(info, None)
+    shape(info, None)
+    node(info, p.node)
+    op_type(info, p.op_type)
+    topo(info, None)
+    inputs(info, ())
+    index(info, p.index)
+    kind(info, p.kind)
+    source(info, str(file))
+    when(info, order)
+    extra(info, p.extra)
+    return info
 
 
-def _without_repeated_inputs(parsed: list[tuple[Path, _Parsed]]) -> list[tuple[Path, _Parsed]]:
+def _without_repeated_inputs(parsed: list[tuple[str, _Parsed]]) -> list[tuple[str, _Parsed]]:
     """An input of our own dump also dumped as a tensor appears once."""
     names = {p.name for _f, p in parsed if p.kind != "input"}
     return [(f, p) for f, p in parsed if p.kind != "input" or p.name not in names]
 
 
-def _scan_refs(parsed: list[tuple[Path, _Parsed]], walk: Walk, timed: bool) -> Iterator[TensorRef]:
+def _scan_refs(parsed: list[tuple[str, _Parsed]], walk: Walk[str], timed: bool) -> Iterator[TensorRef]:
     """The row of every file found, its header read (ordered by file time when the names
     give no order)."""
     nodes = {p.node for _f, p in parsed if p.node}
@@ -698,11 +725,11 @@ class DeferredNpy:
 DEFER_MIN_BYTES = 64 << 10
 
 
-def _deferred_ref(file: Path, p: _Parsed, timed: bool) -> TensorRef | None:
+def _deferred_ref(file: str, p: _Parsed, timed: bool) -> TensorRef | None:
     """The row of a file whose header is read later (:func:`deferred_headers`): its info from
     the name and one ``stat``; None when the file cannot be stat'ed, is not a regular file
     (read now: the usual read says why) or is smaller than :data:`DEFER_MIN_BYTES`."""
-    path = str(file)
+    path = file
     try:
         st = os.stat(path)
     except OSError:
@@ -732,7 +759,7 @@ def complete_header(info: TensorInfo, dtype: str | None, shape: tuple[int, ...] 
 
 
 def _open_scan(root: Path, decode_names: bool = False) -> Dump:
-    walk = _walk_npy(root)
+    walk = _walk_npy_text(root)
     if not walk.files:
         detail = f"; {walk.skipped[0].path}: {walk.skipped[0].message}" if walk.skipped else ""
         raise DumpError(f"{root}: no .npy files found (is this a dump directory?){detail}")
@@ -781,7 +808,8 @@ def _head(path: Path, count: int, least: int) -> Dump | None:
             return None
         return _manifest_head(path, manifest, count)
     # every entry is a regular file (checked above): the walk's answer without a pass over 100k names
-    walk = Walk(files=[path / name for name in files[:count]])
+    child = child_text_maker(path)
+    walk = Walk(files=[child(name) for name in files[:count]])
     problems: list[DumpProblem] = []
     parsed = _scan_names(path, walk.files, problems, False)
     timed = all(p.order is not None for _f, p in parsed)

@@ -52,6 +52,25 @@ def test_frame_is_identical_whatever_the_worker_count(
         assert_frame_equal(frames[0], other)
 
 
+@pytest.mark.parametrize("streamed", [False, True], ids=["final", "streamed"])
+def test_tasks_sending_number_arrays_give_the_frame_of_tasks_sending_lists(
+    pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, streamed: bool
+) -> None:
+    """Forked tasks that send their number columns as arrays (every task, ARRAY_ROWS=1) and tasks
+    that send lists (none) give the same frame, whole (the late run) or streamed (partial flushes)."""
+    monkeypatch.setattr(execution, "MIN_PARALLEL_ROWS", 1)
+    from dumpscope.core.comparison.pipeline import compare_stream
+
+    def final(array_rows: int) -> pl.DataFrame:
+        monkeypatch.setattr(execution, "ARRAY_ROWS", array_rows)
+        run = compare_stream(*pair, workers=2, batch=9, final_only=not streamed, interval=0)
+        return list(run)[-1].comparison.frame
+
+    arrays, lists = final(1), final(10**9)
+    assert arrays.height == 61 and (arrays["health"] == "error").sum() == 1
+    assert_frame_equal(arrays, lists)
+
+
 def test_thread_fallback_gives_the_same_frame(
     pair: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -144,6 +163,44 @@ def test_a_task_comes_back_packed_by_column_and_merges_like_one_dict_per_row() -
         merged: dict[str, list[object]] = {k: ["old"] * 10 for k in ("a", "b", "status")}
         packed.merge_into(merged)
         assert merged == expected
+
+
+def test_number_columns_go_as_arrays_with_the_same_values_and_the_rest_as_they_are() -> None:
+    """A task's all-float and all-int columns become float64/int64 arrays holding exactly the
+    Python values; columns with a None, a bool, a numpy scalar, text or an int past int64 stay
+    lists; through a pipe (pickle) the columns keep their order, types and bits."""
+    big = 2**63
+    values: dict[str, list[object]] = {
+        "f": [0.1, float("nan"), -0.0, float("inf"), 1e308],
+        "i": [0, -1, 2**63 - 1, -(2**63), 7],
+        "with_none": [1.0, None, 2.0, 3.0, 4.0],
+        "bools": [True, False, True, True, False],
+        "np_scalars": [np.float64(1.5)] * 5,
+        "mixed": [1, 2.0, 3, 4, 5],
+        "text": ["a", "", "b", "c", "d"],
+        "huge": [big, 1, 2, 3, 4],
+        "g": [2.5, 3.5, 4.5, 5.5, 6.5],
+    }
+    result = execution.TaskResult([3, 1, 4, 0, 2], {k: list(v) for k, v in values.items()}, {"text": [1]})
+    result.with_number_arrays()
+    arrays = {k for k, v in result.values.items() if isinstance(v, np.ndarray)}
+    assert arrays == {"f", "i", "g"}
+    assert result.values["f"].dtype == np.float64 and result.values["i"].dtype == np.int64  # type: ignore[attr-defined]
+    for key in arrays:
+        assert result.values[key].tolist() == values[key] or key == "f"  # type: ignore[attr-defined]  # (f: NaN, by bits below)
+    expected_bits = np.array(values["f"], dtype=np.float64).view(np.int64)
+    assert (np.asarray(result.values["f"]).view(np.int64) == expected_bits).all()
+    import pickle
+
+    back = pickle.loads(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
+    assert list(back.values) == list(values) and back.rows == result.rows and back.absent == {"text": [1]}
+    for key, vals in back.values.items():
+        sent = result.values[key]
+        assert type(vals) is type(sent)
+        if isinstance(sent, np.ndarray):
+            assert vals.dtype == sent.dtype and (vals.view(np.int64) == sent.view(np.int64)).all()  # type: ignore[attr-defined]
+        else:
+            assert vals == sent  # (these lists hold no NaN)
 
 
 def test_accounting_counts_every_row_and_the_cpu_of_each_worker(

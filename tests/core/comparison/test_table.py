@@ -112,8 +112,46 @@ def test_a_flush_of_python_values_equals_the_polars_built_column(column: str, da
         ),
     )
     built = t.series[column]
+    if all(v is None for v in given_values):  # nothing to store: the column stays all null, as it was
+        assert built is None  # (a column stored as None is all null in the frame: RowTable.frame)
+        return
     assert built is not None and built.dtype == expected.dtype and built.name == column
     assert _bits(built) == _bits(expected)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    column=st.sampled_from(["cosine_similarity", "sqnr_db", "nan_golden", "worst_slice", "size", "notes"]),
+    data=st.data(),
+)
+def test_tasks_sent_with_number_arrays_fill_the_same_column_as_python_values(
+    column: str, data: st.DataObject
+) -> None:
+    """A worker sends a number column whose values are all Python floats (or ints) as one array
+    (:meth:`TaskResult.with_number_arrays`); tasks of arrays, of lists (a None among them), with
+    rows that did not set the column, in any order, fill the same bits and nulls as the Python
+    values put row by row."""
+    scalar = st.just("x") if column == "notes" else FLOATS if table.FILL_TYPES[column] == pl.Float64 else INTS
+    height = data.draw(st.integers(1, 60))
+    order = data.draw(st.permutations(range(height)))
+    cuts = sorted(data.draw(st.lists(st.integers(0, height), max_size=4)))
+    tasks = [order[a:b] for a, b in zip([0, *cuts], [*cuts, height], strict=True) if b > a]
+    plain, sent = RowTable([], []), RowTable([], [])
+    plain.height = sent.height = height
+    for t in (plain, sent):  # (the index column gives the frame its height)
+        t.series["index"] = pl.Series("index", range(height), dtype=pl.Int64)
+    for rows in tasks:
+        values = data.draw(st.lists(scalar, min_size=len(rows), max_size=len(rows)))
+        gaps = sorted(data.draw(st.sets(st.integers(0, len(rows) - 1))))
+        plain.put(table.TaskResult(list(rows), {column: list(values)}, {column: gaps} if gaps else {}))
+        packed = table.TaskResult(list(rows), {column: list(values)}, {column: gaps} if gaps else {})
+        packed.with_number_arrays()
+        if None not in values and column != "notes" and len(values):
+            assert isinstance(packed.values[column], np.ndarray)
+        sent.put(packed)
+    a, b = plain.frame()[column], sent.frame()[column]
+    assert a.dtype == b.dtype
+    assert (a.to_list() == b.to_list()) if column == "notes" else (_bits(a) == _bits(b))
 
 
 def test_values_numpy_would_convert_inexactly_go_through_polars() -> None:

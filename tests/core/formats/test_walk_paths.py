@@ -44,3 +44,34 @@ def test_walked_paths_equal_joined_paths(
     assert sorted(files) == sorted(expected)
     assert {hash(f) for f in files} == {hash(f) for f in expected}
     assert all(f.is_file() and f.name in NAMES for f in files)
+
+
+@pytest.mark.parametrize("where", ["absolute", "relative", "dot", "trailing-slash"])
+def test_a_walk_by_text_gives_each_path_s_text_and_the_same_refusals(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """``walk_files(..., text=True)`` (no Path per file) lists ``str(path)`` of every file the Path
+    walk lists, in the same order, with the same refused links and skipped entries."""
+    _tree(tmp_path / "dump")
+    outside = tmp_path / "outside.npy"
+    outside.write_bytes(b"")
+    (tmp_path / "dump" / "out.npy").symlink_to(outside)  # leads out: listed, refused
+    (tmp_path / "dump" / "sub" / "in.npy").symlink_to(tmp_path / "dump" / "a.npy")  # stays in: listed
+    (tmp_path / "dump" / "gone.npy").symlink_to(tmp_path / "dump" / "nowhere.npy")  # dangling: refused
+    (tmp_path / "dump" / "dirlink").symlink_to(tmp_path / "dump" / "sub")  # a folder link: skipped
+    os.mkfifo(tmp_path / "dump" / "pipe.npy")  # never opened: skipped
+    roots = {
+        "absolute": tmp_path / "dump",
+        "relative": Path("dump"),
+        "dot": Path("."),
+        "trailing-slash": None,
+    }
+    root = roots[where] or Path(str(tmp_path / "dump") + os.sep)
+    monkeypatch.chdir(tmp_path if where != "dot" else tmp_path / "dump")
+    wanted = lambda name: name.endswith(".npy")  # noqa: E731
+    paths = walk_files(root, wanted, 4)
+    texts = walk_files(root, wanted, 4, text=True)
+    assert texts.files == [str(p) for p in paths.files] and all(type(f) is str for f in texts.files)
+    assert texts.refused == {str(p): why for p, why in paths.refused.items()} and len(texts.refused) == 2
+    assert texts.skipped == paths.skipped and len(texts.skipped) == 2
+    assert (texts.entries, texts.folders, texts.cut_short) == (paths.entries, paths.folders, paths.cut_short)
