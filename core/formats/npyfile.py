@@ -12,6 +12,7 @@ import os
 import re
 import struct
 import weakref
+from contextlib import suppress
 from pathlib import Path
 from typing import BinaryIO
 
@@ -415,6 +416,11 @@ class Scratch:
 #: Scratch buffers from this size up are private anonymous memory that a fork does not inherit.
 UNSHARED_MIN_BYTES = 1 << 16
 _DONTFORK = getattr(mmap, "MADV_DONTFORK", None)
+#: Scratch buffers from this size up ask for transparent huge pages (``MADV_HUGEPAGE``; the default
+#: where the system's setting is ``madvise``): a 16 MiB tensor read into a fresh buffer takes ~10
+#: page faults instead of ~4,100, and reading it and the kernel's passes over it miss the TLB less.
+HUGE_MIN_BYTES = 2 << 20
+_HUGEPAGE = getattr(mmap, "MADV_HUGEPAGE", None)
 _SCRATCHES: weakref.WeakSet[Scratch] = weakref.WeakSet()
 
 
@@ -428,6 +434,9 @@ def _unshared(size: int) -> bytearray | mmap.mmap:
     except OSError:  # pragma: no cover - refused: a plain buffer, copied on write after a fork as before
         buf.close()
         return bytearray(size)
+    if _HUGEPAGE is not None and size >= HUGE_MIN_BYTES:
+        with suppress(OSError):  # (speed only: transparent huge pages off, or not for this mapping)
+            buf.madvise(_HUGEPAGE)
     return buf
 
 

@@ -177,3 +177,28 @@ def test_a_corrupt_header_is_said_the_same_way_every_time(tmp_path: Path) -> Non
     said = str(caught.value)
     assert said.startswith("corrupt .npy header (ValueError: malformed node or string")
     assert " at 0x" not in said and "<ast.Name object>" in said
+
+
+def test_a_large_scratch_asks_for_huge_pages_and_reads_the_same(tmp_path: Path, monkeypatch) -> None:
+    """A scratch buffer of 2 MiB or more asks for transparent huge pages (fewer page faults and TLB
+    misses reading a big tensor); a small one does not; either reads the data exactly."""
+    import mmap
+
+    if npyfile._HUGEPAGE is None or npyfile._DONTFORK is None:
+        pytest.skip("no MADV_HUGEPAGE / MADV_DONTFORK on this system")
+    asked: list[int] = []
+
+    class Recording(mmap.mmap):
+        def madvise(self, option: int, *args: int) -> None:
+            asked.append(option)
+            super().madvise(option, *args)
+
+    monkeypatch.setattr(npyfile.mmap, "mmap", Recording)
+    for n, huge in ((200_000, False), (1_000_000, True)):  # 0.8 MB, 4 MB
+        asked.clear()
+        a = np.arange(n, dtype=np.float32)
+        np.save(tmp_path / f"{n}.npy", a)
+        loader = facts_loader(str(tmp_path / f"{n}.npy"), npy_facts(tmp_path / f"{n}.npy"))
+        np.testing.assert_array_equal(loader.read_into(Scratch()), a)
+        assert (mmap.MADV_HUGEPAGE in asked) == huge
+        assert mmap.MADV_DONTFORK in asked
