@@ -9,10 +9,11 @@ einsum call, the rows added in order), written here independently of :mod:`slice
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dumpscope.core.comparison import slices
+from dumpscope.core.comparison import metrics, slices
 from dumpscope.core.comparison.metrics import CHUNK, compare_arrays, constant_stats, side_stats
 
 
@@ -126,16 +127,22 @@ def test_constant_stats_are_the_read_ones(value: float, n: int, dtype: str, chun
     assert [np.float64(v).tobytes() for v in got] == [np.float64(v).tobytes() for v in want]  # type: ignore[arg-type]
 
 
-def test_a_constant_side_gets_the_statistics_read_from_its_values() -> None:
-    """Through compare_arrays (the kernel, or numpy without it): a constant side's statistics (one
+@pytest.mark.parametrize("kernel", [True, False], ids=["kernel", "numpy-fallback"])
+def test_a_constant_side_gets_the_statistics_read_from_its_values(
+    kernel: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Through compare_arrays (the kernel, and numpy without it): a constant side's statistics (one
     value; zero too, which side_stats still reads) equal side_stats' bit for bit, and so do those of
     a side too flat for its moments (read from its values, as before)."""
+    if not kernel:
+        monkeypatch.setattr(metrics, "_kernel", None)
     rng = np.random.default_rng(1)
     flat = np.full(CHUNK, 1e6, np.float64) + rng.standard_normal(CHUNK) * 1e-7
     for golden in (
         np.full(3 * CHUNK + 11, 0.02, np.float32),
         np.full(100, -7.5, np.float64),
         np.zeros(5000, np.float32),
+        np.full(777, 3, np.int16),
         flat,
     ):
         target = golden.astype(np.float16) if golden.dtype == np.float32 else golden + 0.0
