@@ -392,10 +392,39 @@ def _finished(acc: _Sums, kl: float | None, g: np.ndarray, t: np.ndarray, chunk:
         m.kullback_leibler_divergence = 0.0 if abs(kl) < REL_EPS else kl
     nonfinite = m.compared < g.size
     if nonfinite or (acc.n and flat(acc.sy, acc.syy, acc.n)):
-        m.min_golden, m.max_golden, m.mean_golden, m.std_golden = side_stats(g, chunk)
+        m.min_golden, m.max_golden, m.mean_golden, m.std_golden = _side(
+            g, chunk, nonfinite, acc.miny, acc.maxy
+        )
     if nonfinite or (acc.n and flat(acc.sx, acc.sxx, acc.n)):
-        m.min_target, m.max_target, m.mean_target, m.std_target = side_stats(t, chunk)
+        m.min_target, m.max_target, m.mean_target, m.std_target = _side(
+            t, chunk, nonfinite, acc.minx, acc.maxx
+        )
     return m
+
+
+def _side(a: np.ndarray, chunk: int, nonfinite: bool, lo: float, hi: float) -> Stats:
+    """:func:`side_stats` of a side whose extremes over every position are ``lo`` and ``hi`` when
+    no position was left out (``nonfinite`` false): for a side of one non-zero value (a constant
+    weight: most of an untrained model's), from that value alone, bit for bit what reading it
+    again gives (:func:`constant_stats`)."""
+    if not nonfinite and lo == hi and lo != 0.0 and math.isfinite(lo):
+        return constant_stats(lo, a.size, chunk)
+    return side_stats(a, chunk)
+
+
+def constant_stats(value: float, n: int, chunk: int = CHUNK) -> Stats:
+    """:func:`side_stats` of ``n`` copies of ``value``, without reading them: the same chunk sums
+    (numpy's pairwise sum of a chunk depends only on its values; every whole chunk is the same),
+    added in the same order.  (Zero is left to :func:`side_stats`: -0.0 and 0.0 compare equal
+    but sum to different signs.)"""
+    whole, rest = divmod(n, chunk)
+    each = float(np.full(chunk, value, dtype=np.float64).sum()) if whole else 0.0
+    s1 = 0.0
+    for _ in range(whole):
+        s1 += each
+    if rest:
+        s1 += float(np.full(rest, value, dtype=np.float64).sum())
+    return value, value, s1 / n, 0.0
 
 
 Stats = tuple[float | None, float | None, float | None, float | None]

@@ -17,7 +17,7 @@ Every path returns the same columns and never raises: a bad pair costs its own r
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from copy import copy
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, ClassVar
@@ -41,11 +41,11 @@ from dumpscope.core.comparison.slices import AXIS, slice_layout, slice_metrics
 from dumpscope.core.comparison.small import Leftover, SmallLane, lane_values, small_dtype
 from dumpscope.core.comparison.verdict import render_hard_fail
 from dumpscope.core.dumps import TensorReadError, dtype_name
-from dumpscope.core.formats.npyfile import NpyLoader, Scratch
+from dumpscope.core.formats.npyfile import NpyLoader, Scratch, read_ahead
 from dumpscope.core.names import display
 
 if TYPE_CHECKING:
-    pass
+    from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,8 @@ class Rows:
                 other.append((pos, None))
         for dtype in {d for _pos, d in small}:
             lane.reserve(dtype, sum(lane_values(self.pairs[part[pos]]) for pos, d in small if d == dtype))
-        return self._lane_rows(part, lane, [pos for pos, _d in small], [pos for pos, _d in other])
+        with read_ahead(_files(self.pairs[part[pos]] for pos, _none in other)):  # (if not cached: see there)
+            return self._lane_rows(part, lane, [pos for pos, _d in small], [pos for pos, _d in other])
 
     def _lane_rows(
         self, part: Sequence[int], lane: SmallLane, small: list[int], other: list[int]
@@ -382,6 +383,17 @@ def _resolved_specs(g: np.ndarray, t: np.ndarray, spec: ShapeSpec | None) -> Ali
         f"target {t.tolist()} -> {rt.tolist()})"
     )
     return Aligned(rg, rt, note=note) if rg.shape == rt.shape else None
+
+
+def _files(pairs: Iterable[Pair]) -> list[str | Path]:
+    """The ``.npy`` files a task reads whole (not those kept in memory), both sides of each pair."""
+    out: list[str | Path] = []
+    for p in pairs:
+        for ref in (p.golden, p.target):
+            loader = ref.loader if ref is not None else None
+            if isinstance(loader, NpyLoader) and loader.data is None:
+                out.append(loader.path)
+    return out
 
 
 def load_pair(p: Pair) -> tuple[np.ndarray, np.ndarray] | str:

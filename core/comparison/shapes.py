@@ -438,6 +438,8 @@ def _sample(a: np.ndarray) -> np.ndarray:
     Indexed through the (possibly transposed) view, so no candidate layout is copied whole.
     """
     step = max(1, a.size // SAMPLE)
+    if a.flags.c_contiguous:  # the same positions, taken by a slice of the flat view (no index arrays)
+        return np.asarray(a.reshape(-1)[::step][:SAMPLE], dtype=np.float64)
     positions = np.arange(0, a.size, step)[:SAMPLE]
     return np.asarray(a[np.unravel_index(positions, a.shape)], dtype=np.float64)
 

@@ -114,26 +114,74 @@ def _work(a: np.ndarray) -> type[np.floating]:
     return np.float32 if a.dtype.kind == "f" and a.dtype.itemsize <= 4 else np.float64
 
 
-def _blocks(a3: np.ndarray):
-    """(channel slice, block of a3[i, lo:hi]) pieces of at most about :data:`BLOCK` elements."""
+def _blocks(a3: np.ndarray, whole_rows: bool = True):
+    """(channel slice, index of axis 0, rows of axis 0) pieces of at most about :data:`BLOCK`
+    elements: one row and a run of channels, or, where a whole row is smaller than that (a weight's
+    ``(out, in, 1, 1)``: a row of a few hundred values, thousands of rows) and ``whole_rows`` allows
+    (C-contiguous tensors), several whole rows at once (see :func:`_rowwise`)."""
+    n = a3.shape[0]
+    rows = BLOCK // max(1, a3.shape[1] * a3.shape[2]) if whole_rows else 0
+    if rows > 1 and n > 1:
+        for i in range(0, n, rows):
+            yield slice(None), i, min(rows, n - i)
+        return
     step = max(1, BLOCK // a3.shape[2])
-    for i in range(a3.shape[0]):
+    for i in range(n):
         for lo in range(0, a3.shape[1], step):
-            yield slice(lo, lo + step), i
+            yield slice(lo, lo + step), i, 1
+
+
+def _block(a3: np.ndarray, i: int, rows: int, sl: slice, work: type | np.dtype) -> np.ndarray:
+    """The block of ``rows`` rows of axis 0 from ``i`` (channels ``sl``) in ``work``, 2-D (see
+    :func:`_rowwise`)."""
+    return _rowwise(np.asarray(a3[i, sl] if rows == 1 else a3[i : i + rows, sl], dtype=work))
+
+
+def _rowwise(a: np.ndarray) -> np.ndarray:
+    """A block as the 2-D ``(slices, inner)`` array whose rows einsum reduces: a block of one row of
+    axis 0 as it is (as always), a block of several whole rows (C-contiguous) as one
+    ``(rows * slices, inner)`` array, each of whose rows einsum reduces exactly as in a block of its
+    own (the same contiguous inner loop; ``tests/core/comparison/test_slices.py`` checks it bit for
+    bit against a block per row)."""
+    return a if a.ndim == 2 else a.reshape(-1, a.shape[2])
+
+
+def _add_rows(out: np.ndarray, sl: slice, part: np.ndarray, rows: int) -> None:
+    """``out[sl] +=`` each row's part, in the order of axis 0: a channel's sum adds the rows in the
+    same order, one at a time, whatever the blocks."""
+    if rows == 1:
+        out[sl] += part
+        return
+    for p in part.reshape(rows, -1):
+        out[sl] += p
 
 
 def _energies(a3: np.ndarray) -> np.ndarray:
     """Per-slice sum of squares of the finite values (einsum: no temporary array)."""
     out = np.zeros(a3.shape[1])
-    for sl, i in _blocks(a3):
-        block = np.asarray(a3[i, sl], dtype=_work(a3))
-        with np.errstate(invalid="ignore", over="ignore"):
-            part = np.einsum("ij,ij->i", block, block)
-        if not np.isfinite(part).all():
-            block = np.where(np.isfinite(block), block, 0)
-            part = np.einsum("ij,ij->i", block, block, dtype=np.float64)
-        out[sl] += part
+    for sl, i, rows in _blocks(a3, a3.flags.c_contiguous):
+        part = _energy(_block(a3, i, rows, sl, _work(a3)), rows > 1)
+        if part is not None:
+            _add_rows(out, sl, part, rows)
+            continue
+        for k in range(i, i + rows):  # several rows, a NaN/Inf among them: each row on its own, as always
+            one = _energy(_block(a3, k, 1, sl, _work(a3)))
+            assert one is not None, "a single row is always summed"
+            _add_rows(out, sl, one, 1)
     return out
+
+
+def _energy(block: np.ndarray, fast_only: bool = False) -> np.ndarray | None:
+    """Each row's sum of squares of its finite values (None, with ``fast_only``, when a row has a
+    NaN/Inf: the caller redoes the rows one by one)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        part = np.einsum("ij,ij->i", block, block)
+    if not np.isfinite(part).all():
+        if fast_only:
+            return None
+        block = np.where(np.isfinite(block), block, 0)
+        part = np.einsum("ij,ij->i", block, block, dtype=np.float64)
+    return part
 
 
 def _error_energies(g3: np.ndarray, t3: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -141,19 +189,36 @@ def _error_energies(g3: np.ndarray, t3: np.ndarray) -> tuple[np.ndarray, np.ndar
     sides are finite), over each block while it is in cache."""
     work = np.promote_types(_work(g3), _work(t3))
     out, dots = np.zeros(g3.shape[1]), np.zeros(g3.shape[1])
-    for sl, i in _blocks(g3):
-        g, t = np.asarray(g3[i, sl], dtype=work), np.asarray(t3[i, sl], dtype=work)
-        with np.errstate(invalid="ignore", over="ignore"):
-            d = t - g
-            part, dot = np.einsum("ij,ij->i", d, d), np.einsum("ij,ij->i", g, t)
-        if not (np.isfinite(part).all() and np.isfinite(dot).all()):
-            d[~np.isfinite(d)] = 0
-            both = np.isfinite(g) & np.isfinite(t)
-            part = np.einsum("ij,ij->i", d, d, dtype=np.float64)
-            dot = np.einsum("ij,ij->i", np.where(both, g, 0), np.where(both, t, 0), dtype=np.float64)
-        out[sl] += part
-        dots[sl] += dot
+    for sl, i, rows in _blocks(g3, g3.flags.c_contiguous and t3.flags.c_contiguous):
+        both = _error_energy(_block(g3, i, rows, sl, work), _block(t3, i, rows, sl, work), rows > 1)
+        if both is None:  # several rows, a NaN/Inf among them: each row on its own, as always
+            for k in range(i, i + rows):
+                one = _error_energy(_block(g3, k, 1, sl, work), _block(t3, k, 1, sl, work))
+                assert one is not None, "a single row is always summed"
+                _add_rows(out, sl, one[0], 1)
+                _add_rows(dots, sl, one[1], 1)
+            continue
+        _add_rows(out, sl, both[0], rows)
+        _add_rows(dots, sl, both[1], rows)
     return out, dots
+
+
+def _error_energy(
+    g: np.ndarray, t: np.ndarray, fast_only: bool = False
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """Each row's sum of (t - g)^2 and of t * g over its finite positions (None, with ``fast_only``,
+    when a row has a NaN/Inf: the caller redoes the rows one by one)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        d = t - g
+        part, dot = np.einsum("ij,ij->i", d, d), np.einsum("ij,ij->i", g, t)
+    if not (np.isfinite(part).all() and np.isfinite(dot).all()):
+        if fast_only:
+            return None
+        d[~np.isfinite(d)] = 0
+        both = np.isfinite(g) & np.isfinite(t)
+        part = np.einsum("ij,ij->i", d, d, dtype=np.float64)
+        dot = np.einsum("ij,ij->i", np.where(both, g, 0), np.where(both, t, 0), dtype=np.float64)
+    return part, dot
 
 
 def _worst(

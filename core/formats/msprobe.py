@@ -66,7 +66,6 @@ from dumpscope.core.formats.safe_fs import (
     name_problem,
     regular_file_problem,
 )
-from dumpscope.core.formats.torch_pt import load_pt
 
 NAME = "msprobe"
 #: One line for ``dumpscope formats``: how :func:`sniff` recognises this format.
@@ -676,6 +675,8 @@ def load_tensor(record: Record) -> np.ndarray:
         raise TensorReadError(f"{path.name}: neither .npy nor .pt; not read")
     try:
         if path.suffix == ".pt":
+            from dumpscope.core.formats.torch_pt import load_pt  # (~6 ms: imported by the first .pt read)
+
             return load_pt(path)
         _shape, _dt, loader = open_npy(path, record.dtype)
         return loader()

@@ -32,12 +32,14 @@ SNIFF = (
 
 def param_file(path: Path) -> Path | None:
     """The one ncnn ``.param`` directly in the folder ``path`` (None: none, or several)."""
-    from dumpscope.core.vendor.ncnn import is_param
-
     try:
         names, kinds = list_folder(path)
     except OSError:
         return None
+    if not any(n.endswith(".param") for n in names):  # (the usual answer, without loading ncnn's reader)
+        return None
+    from dumpscope.core.vendor.ncnn import is_param
+
     params = [
         path / n
         for n, k in zip(names, kinds, strict=True)

@@ -218,3 +218,23 @@ def test_orders_that_only_move_size_one_axes_are_one_candidate() -> None:
     assert len(_candidates(g.shape, t.shape)) == 1
     a = align(g, t)
     assert np.array_equal(a.target, g) and not a.warn
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    shape=st.lists(st.integers(1, 40), min_size=1, max_size=4),
+    transposed=st.booleans(),
+    seed=st.integers(0, 2**16),
+)
+def test_the_layout_sample_takes_the_c_order_positions_of_any_view(
+    shape: list[int], transposed: bool, seed: int
+) -> None:
+    """The sample that scores a layout is the elements at every ``size // SAMPLE``-th position in C
+    order, whether read through a slice of a contiguous array or by index from a transposed view."""
+    from dumpscope.core.comparison import shapes
+
+    a = np.random.default_rng(seed).standard_normal(shape).astype(np.float16)
+    view = a.T if transposed else a
+    step = max(1, view.size // shapes.SAMPLE)
+    want = [float(v) for v in np.asarray(view).ravel(order="C")[::step][: shapes.SAMPLE]]
+    assert shapes._sample(view).tolist() == want

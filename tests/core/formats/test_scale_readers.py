@@ -177,3 +177,61 @@ def test_a_corrupt_header_is_said_the_same_way_every_time(tmp_path: Path) -> Non
     said = str(caught.value)
     assert said.startswith("corrupt .npy header (ValueError: malformed node or string")
     assert " at 0x" not in said and "<ast.Name object>" in said
+
+
+def test_a_large_scratch_asks_for_huge_pages_and_reads_the_same(tmp_path: Path, monkeypatch) -> None:
+    """A scratch buffer of 2 MiB or more asks for transparent huge pages (fewer page faults and TLB
+    misses reading a big tensor); a small one does not; either reads the data exactly."""
+    import mmap
+
+    if npyfile._HUGEPAGE is None or npyfile._DONTFORK is None:
+        pytest.skip("no MADV_HUGEPAGE / MADV_DONTFORK on this system")
+    asked: list[int] = []
+
+    class Recording(mmap.mmap):
+        def madvise(self, option: int, *args: int) -> None:
+            asked.append(option)
+            super().madvise(option, *args)
+
+    monkeypatch.setattr(npyfile.mmap, "mmap", Recording)
+    for n, huge in ((200_000, False), (1_000_000, True)):  # 0.8 MB, 4 MB
+        asked.clear()
+        a = np.arange(n, dtype=np.float32)
+        np.save(tmp_path / f"{n}.npy", a)
+        loader = facts_loader(str(tmp_path / f"{n}.npy"), npy_facts(tmp_path / f"{n}.npy"))
+        np.testing.assert_array_equal(loader.read_into(Scratch()), a)
+        assert (mmap.MADV_HUGEPAGE in asked) == huge
+        assert mmap.MADV_DONTFORK in asked
+
+
+@pytest.mark.skipif(not npyfile._NOWAIT, reason="no preadv RWF_NOWAIT on this system")
+@pytest.mark.parametrize("cached", [True, False], ids=["cached", "not-cached"])
+def test_a_read_that_misses_the_page_cache_asks_for_the_tasks_files_ahead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cached: bool
+) -> None:
+    """Inside read_ahead(files), the first read whose data the page cache does not hold asks the
+    kernel for every file once (WILLNEED) and then reads the data; a cached read asks nothing."""
+    import os
+
+    arrays = [np.arange(300_000, dtype=np.float32) * k for k in range(3)]
+    paths = []
+    for k, a in enumerate(arrays):
+        np.save(tmp_path / f"{k}.npy", a)
+        paths.append(str(tmp_path / f"{k}.npy"))
+    real_preadv, asked = os.preadv, []
+
+    def preadv(fd: int, buffers: list, offset: int, flags: int = 0) -> int:
+        if flags and not cached:  # not in the page cache: nothing without waiting
+            raise BlockingIOError(11, "Resource temporarily unavailable")
+        return real_preadv(fd, buffers, offset, flags)
+
+    monkeypatch.setattr(os, "preadv", preadv)
+    monkeypatch.setattr(os, "posix_fadvise", lambda fd, off, n, advice: asked.append((off, n, advice)))
+    loaders = [facts_loader(p, npy_facts(p)) for p in paths]
+    with npyfile.read_ahead(paths):
+        for loader, a in zip(loaders, arrays, strict=True):
+            np.testing.assert_array_equal(loader.read_into(Scratch()), a)
+    assert asked == ([] if cached else [(0, 0, os.POSIX_FADV_WILLNEED)] * 3)
+    asked.clear()
+    np.testing.assert_array_equal(loaders[0].read_into(Scratch()), arrays[0])  # outside: no files to ask for
+    assert asked == []
