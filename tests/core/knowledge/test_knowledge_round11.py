@@ -100,3 +100,22 @@ def test_a_line_a_logger_wrapped_is_still_read_joined(kb: KnowledgeBase) -> None
     log = "\n".join(["[E] [TRT] 4: layer MyPlugin_3 not", "exists or registered"])
     problems = scan_log(io.BytesIO(log.encode()), kb)
     assert [p.line_numbers[0] for p in problems][:1] == [1]
+
+
+@pytest.mark.parametrize(
+    ("text", "index"),
+    [
+        ("Error: Can't access output tensor data on index 2. ERROR_CODE: 9, ERROR_MESSAGE: x", "2"),
+        ("Error: Can't access output tensor data. error code = 9", None),
+    ],
+)
+def test_onnxruntime_webs_output_read_failure_says_the_output_is_no_tensor(
+    kb: KnowledgeBase, text: str, index: str | None
+) -> None:
+    """onnxruntime-web's wording, the newer form with the output's index and the older one with a code."""
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "onnxruntime-web-cant-access-output-tensor"
+    assert "pattern" in top.reason.split("+")
+    assert "not a tensor" in top.cause and "zipmap" in top.fix.lower()
+    if index is not None:
+        assert f"output {index}" in top.cause
