@@ -490,6 +490,23 @@ CLAUSES: tuple[Clause, ...] = (
         "",
     ),
     Clause(
+        "shared-library-symbol-version",
+        (ANY,),
+        "with link time reference",
+        r"symbol (?P<value>[\w$@.]{1,200}),? version (?P<version>[\w.@-]{1,80}) not defined in file "
+        r"(?P<path>[\w.+-]{1,120}) with link time reference",
+        "The library loaded as {path} is not the version the library that needs it was linked against: it "
+        "lacks the versioned symbol {value} ({version}). Two releases of one library are mixed, usually an "
+        "older copy found first on the loader's search path (LD_LIBRARY_PATH, a conda or system folder) "
+        "next to one from another release (cuBLAS with cuBLASLt, cuDNN's parts, a wheel's bundled copy).",
+        "See which file is loaded (LD_DEBUG=libs, or ldd on the library that failed) and make both come from "
+        "one release: remove or reorder the older folder on LD_LIBRARY_PATH, or install the versions this "
+        "build expects (the tool's CUDA/cuDNN requirements).",
+        "glibc ld.so (elf/dl-lookup.c): 'symbol %s, version %s not defined in file %s with link time "
+        "reference'",
+        "",
+    ),
+    Clause(
         "windows-library-missing",
         (ANY,),
         "loadlibrary failed with error 126",

@@ -175,6 +175,11 @@ _ONNXRUNTIME: Markers = (
     ("onnxruntime\\core\\", STRONG),
     ("onnxruntime_pybind11_state", STRONG),
     ("onnxruntime::", STRONG),
+    # Issue 23, round 11: its Python package's own module folder (setup.py's package "onnxruntime.capi":
+    # _pybind_state.py, _ld_preload.py, onnxruntime_inference_collection.py), which every traceback through
+    # the Python API names, as a path with either separator
+    ("onnxruntime/capi/", STRONG),
+    ("onnxruntime\\capi\\", STRONG),
     ("executionprovider", STRONG),
     ("com.ms.internal", STRONG),
     ("protobuf parsing failed", STRONG),

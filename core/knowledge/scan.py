@@ -607,7 +607,7 @@ class _Scan:
         that the joined line took in then counts only with a specific match of another entry (as a wrapped
         line's later pieces do)."""
         below = _decoded(report.below).strip() if report.below is not None else ""
-        if below and _RECORD_START.match(below) is None:
+        if below and _RECORD_START.match(below) is None and not self._a_message_alone(below):
             lines = [*report.lines[:-1], f"{report.lines[-1].rstrip()} {below}"]
             needs = _joined_needs(report.lines[0])
             found = (
@@ -630,6 +630,13 @@ class _Scan:
         if not _reads_as_error(joined):
             return None
         return self._known(report.start - 1, joined, no_words=True, joined=True, needs=_joined_needs(line))
+
+    def _a_message_alone(self, line: str) -> bool:
+        """The line below a report is a message of its own, not the tail of a line a logger wrapped: an
+        entry's pattern matches it alone (TensorRT's ``While parsing node number N [Op]:`` under an
+        unrelated warning), so joining the report to it would only lend the report the line's match."""
+        found = self.kb.lookup(line, top=1)
+        return bool(found) and "pattern" in found[0].reason.split("+")
 
     def _without_log_headers(self, line_no: int, block: list[str]) -> Problem | None:
         """The report looked up with its lines' logger headers removed (None when it has none, or when it

@@ -454,7 +454,7 @@ CITED_HELDOUT = frozenset(
 
 
 def test_no_entry_cites_a_heldout_thread() -> None:
-    """No entry cites a held-out thread of messages.jsonl, heldout2.jsonl's frozen half or rounds 7-10, by
+    """No entry cites a held-out thread of messages.jsonl, heldout2.jsonl's frozen half or rounds 7-11, by
     URL or written short, except the known ones the evaluation sets aside."""
     from bench.eval_explain import cites, set_cited_aside
 
@@ -466,6 +466,7 @@ def test_no_entry_cites_a_heldout_thread() -> None:
         "round8.jsonl",
         "round9.jsonl",
         "round10.jsonl",
+        "round11.jsonl",
     ):
         records += _rows(DATA.with_name(name))
     assert sum(r["split"] == "heldout" for r in records) > 130
@@ -501,10 +502,11 @@ def _normalised(text: str) -> str:
 
 
 @pytest.mark.parametrize(
-    ("name", "size"), [("round8.jsonl", 40), ("round9.jsonl", 50), ("round10.jsonl", 50)]
+    ("name", "size"),
+    [("round8.jsonl", 40), ("round9.jsonl", 50), ("round10.jsonl", 50), ("round11.jsonl", 35)],
 )
 def test_round_follows_the_set_rules(name: str, size: int) -> None:
-    """Rounds 8 to 10: the URL split rule, labels from the set's families, and nothing already in the other
+    """Rounds 8 to 11: the URL split rule, labels from the set's families, and nothing already in the other
     files: no thread (URL) twice, no text with a normalised similarity above 0.8 to any other record."""
     import difflib
     import hashlib
