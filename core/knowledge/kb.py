@@ -630,7 +630,25 @@ def _core_phrase_present(e: Entry, lowered: str) -> bool:
     """The entry's stable core phrase (a long anchor) is in the text although the pattern failed:
     the wording drifted around it, or the paste is partial.  A pattern that is its literal alone failed
     only by letter case, which such a pattern means: that is no partial match."""
-    return any(_is_core_phrase(a) and a in lowered for a in e.anchors) and literal_only(e.pattern) is None
+    return (
+        any(_is_core_phrase(a) and _whole_words_in(a, lowered) for a in e.anchors)
+        and literal_only(e.pattern) is None
+    )
+
+
+def _whole_words_in(anchor: str, lowered: str) -> bool:
+    """Whether ``anchor`` is in the text with no word cut at either end: ``error: unsupport`` (RKNN's own
+    wording) is no core phrase of ``NotImplementedError: Unsupported Ops``, where both end words are
+    parts of longer words."""
+    start = lowered.find(anchor)
+    while start >= 0:
+        end = start + len(anchor)
+        cut_before = anchor[0].isalnum() and start > 0 and lowered[start - 1].isalnum()
+        cut_after = anchor[-1].isalnum() and end < len(lowered) and lowered[end].isalnum()
+        if not cut_before and not cut_after:
+            return True
+        start = lowered.find(anchor, start + 1)
+    return False
 
 
 def _is_core_phrase(anchor: str) -> bool:
