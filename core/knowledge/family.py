@@ -66,7 +66,7 @@ def _evidence(
 ) -> dict[str, tuple[int, int, int]]:
     """``family -> (strongest marker weight, summed weight, -first position)`` for the families with
     evidence."""
-    low = _unescaped(text.lower() if lowered is None else lowered)
+    low = _unlisted(_unescaped(text.lower() if lowered is None else lowered))
     if table is not MARKERS:
         found = {family: _found(markers, low) for family, markers in table.items()}
     else:
@@ -85,6 +85,20 @@ def _unescaped(low: str) -> str:
     """A path printed through an escaping layer (a Go or Rust debug print, a JSON string, a C# verbatim
     log) doubles its backslashes (``onnxruntime\\\\core\\\\``): markers are read as the tool wrote them."""
     return low.replace("\\\\", "\\") if "\\\\" in low else low
+
+
+_NAME_LIST = re.compile(r"((?:available|supported) frontends:)([^\n]*)")
+"""A tool's list of the formats it reads, as OpenVINO's ``read_model`` prints it on failure ("Available
+frontends: tf onnx ir tflite paddle pytorch", frontend/src/manager.cpp): the names listed are what the tool
+could read, not tools that speak in the message."""
+
+
+def _unlisted(low: str) -> str:
+    """The lower-cased text with the names of a :data:`_NAME_LIST` list blanked (same length, so positions
+    stay); the words that announce the list stay, a marker of the tool that printed it."""
+    if "frontends:" not in low:
+        return low
+    return _NAME_LIST.sub(lambda m: m.group(1) + " " * len(m.group(2)), low)
 
 
 #: onnxruntime's names for its execution providers (onnxruntime/core/providers/<ep>/: the registered provider

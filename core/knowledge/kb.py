@@ -333,7 +333,10 @@ class KnowledgeBase:
         for segment in segments(text):
             for i, match in self._lookup_segment(segment, families, named, all_codes, leaning):
                 _keep_best(best, i, match)
-        ranked = sorted(inner_first(list(best.values())), key=lambda r: (-r.score, r.entry.generic))
+        ranked = sorted(
+            float16_clash_first(inner_first(list(best.values())), text),
+            key=lambda r: (-r.score, r.entry.generic),
+        )
         return refine(limit_generic(ranked, len(ranked)), text)[: max(0, top)]
 
     def _lookup_segment(
@@ -627,7 +630,25 @@ def _core_phrase_present(e: Entry, lowered: str) -> bool:
     """The entry's stable core phrase (a long anchor) is in the text although the pattern failed:
     the wording drifted around it, or the paste is partial.  A pattern that is its literal alone failed
     only by letter case, which such a pattern means: that is no partial match."""
-    return any(_is_core_phrase(a) and a in lowered for a in e.anchors) and literal_only(e.pattern) is None
+    return (
+        any(_is_core_phrase(a) and _whole_words_in(a, lowered) for a in e.anchors)
+        and literal_only(e.pattern) is None
+    )
+
+
+def _whole_words_in(anchor: str, lowered: str) -> bool:
+    """Whether ``anchor`` is in the text with no word cut at either end: ``error: unsupport`` (RKNN's own
+    wording) is no core phrase of ``NotImplementedError: Unsupported Ops``, where both end words are
+    parts of longer words."""
+    start = lowered.find(anchor)
+    while start >= 0:
+        end = start + len(anchor)
+        cut_before = anchor[0].isalnum() and start > 0 and lowered[start - 1].isalnum()
+        cut_after = anchor[-1].isalnum() and end < len(lowered) and lowered[end].isalnum()
+        if not cut_before and not cut_after:
+            return True
+        start = lowered.find(anchor, start + 1)
+    return False
 
 
 def _is_core_phrase(anchor: str) -> bool:
@@ -754,6 +775,46 @@ def inner_first(matches: list[Match]) -> list[Match]:
         _under(m, carried[m.entry.family]) if is_envelope(m) and m.entry.family in carried else m
         for m in matches
     ]
+
+
+FLOAT16 = "float16"
+FLOAT16_CLASH = re.compile(
+    r"bound to different types \(tensor\((?P<a>float16|float)\) and tensor\((?P<b>float16|float)\)"
+    r"|Type \(tensor\((?P<c>float16|float)\)\) of (?:output|input) arg \([^\n]{0,400}?\)"
+    r" does not match expected type \(tensor\((?P<d>float16|float)\)\)"
+)
+"""onnxruntime's two type-clash wordings at model load (graph.cc: a type parameter bound to two types, a
+declared output type that the operator does not produce) with float16 on one side and float on the other."""
+
+
+def float16_clash_first(matches: list[Match], text: str) -> list[Match]:
+    """``matches`` with the float16 family's best match first when the message is a float16/float type
+    clash (:data:`FLOAT16_CLASH`) in whatever envelope it is printed: such a clash at load is left by an
+    fp32-to-fp16 conversion (a Cast, an initializer or an op attribute the converter did not retype), so
+    the conversion's entry, or its family card, answers before the runtime's wording of the check and its
+    envelope, which are scored just under it.  The first float16 match shows the codes the message printed
+    that those matches showed (the envelope's status code stays in the answer, as a code seen via the tool
+    that printed it).  Without a float16 match nothing moves."""
+    if "tensor(float16)" not in text or not any(_is_float16_clash(m) for m in FLOAT16_CLASH.finditer(text)):
+        return matches
+    own = [m for m in matches if m.entry.family == FLOAT16]
+    if not own:
+        return matches
+    first = max(own, key=lambda m: m.score)
+    passed = [m for m in matches if m.entry.family != FLOAT16 and m.score >= first.score]
+    codes = tuple(dict.fromkeys([*first.codes, *(c for m in passed for c in m.codes)]))
+    return [
+        (m._replace(codes=codes) if m is first else m)
+        if m.entry.family == FLOAT16 or m.score < first.score
+        else _under(m, first.score)
+        for m in matches
+    ]
+
+
+def _is_float16_clash(m: re.Match[str]) -> bool:
+    """Whether the two types of a :data:`FLOAT16_CLASH` match differ (one float16, one float)."""
+    pair = (m.group("a"), m.group("b")) if m.group("a") else (m.group("c"), m.group("d"))
+    return pair[0] != pair[1]
 
 
 def _best_specific(matches: list[Match], reasons: tuple[str, ...], cards: bool = False) -> dict[str, float]:

@@ -517,3 +517,25 @@ def test_a_big_family_s_wording_only_matches_are_scaled_by_its_size(tmp_path: Pa
     added = set(with_user._words_factor) - set(sizes)
     assert len(added) == 1 and with_user._words_factor[added.pop()] == 1.0  # the user entry's family
     assert with_user._words_factor["ascend"] == sizes["ascend"]
+
+
+# Issue 23: OpenVINO's read_model failure lists the frontends it has (frontend/src/manager.cpp, "Available
+# frontends: " and the names); the listed names are formats it could read, not tools that speak.
+OV_UNREADABLE = (
+    "Unable to read the model: /models/det.xml Please check that model format: xml is supported and the "
+    "model is correct. Available frontends: {names}"
+)
+
+
+@pytest.mark.parametrize("names", ["tf onnx ir tflite paddle pytorch", "tflite", "paddle tflite onnx jax"])
+def test_a_frontend_list_names_no_tool(names: str, kb: KnowledgeBase) -> None:
+    text = OV_UNREADABLE.format(names=names)
+    assert detect_families(text) == ["openvino"]
+    # the listed names count for nothing, wherever they are: the same text without them has the same cue
+    assert family_evidence(text) == family_evidence(OV_UNREADABLE.format(names=""))
+    assert kb.lookup(text, top=1)[0].entry.family == "openvino"
+
+
+def test_a_tool_named_outside_the_list_still_counts() -> None:
+    text = "tflite: Didn't find op for builtin opcode 'X'\nAvailable frontends: onnx ir"
+    assert "tflite" in detect_families(text)
