@@ -489,6 +489,21 @@ CLAUSES: tuple[Clause, ...] = (
         _VECTOR_OF,
     ),
     Clause(
+        "libstdcxx-vector-range-check",
+        (ANY,),
+        "vector::_m_range_check",
+        r"vector::_M_range_check: __n \(which is (?P<index>\d{1,20})\) >= this->size\(\) "
+        r"\(which is (?P<size>\d{1,20})\)",
+        "A bounds check of the C++ standard library stopped the tool: it read item {index} of a std::vector "
+        "that holds {size} (vector::at(), whose _M_range_check threw std::out_of_range). In a model loader "
+        "or a graph pass this is nearly always a node with fewer inputs or outputs, or a shape of lower "
+        "rank, than the code reading it expects.",
+        _VECTOR_FIX,
+        "libstdc++ stl_vector.h vector::_M_range_check ('vector::_M_range_check: __n (which is %zu) >= "
+        "this->size() (which is %zu)', thrown as std::out_of_range by at())",
+        "",
+    ),
+    Clause(
         "msvc-vector-subscript",
         (ANY,),
         "vector subscript out of range",

@@ -237,6 +237,14 @@ CASES = [
         "ort:2",
         ("N11onnxruntime17PrimitiveDataTypeIlEE", "<l> int64"),
     ),
+    (
+        "[ONNXRuntimeError] : 1 : FAIL : Load model from seg.onnx failed:vector::_M_range_check: __n (which "
+        "is 5) >= this->size() (which is 2)",
+        "onnxruntime-1-FAIL",
+        "libstdcxx-vector-range-check",
+        "ort:1",
+        ("item 5", "holds 2", "check_model"),
+    ),
     (  # cut short before the node's name
         "[ONNXRuntimeError] : 10 : INVALID_GRAPH : Load model from det.onnx failed:This is an invalid model. "
         "Type Error: Type 'tensor(int32)' of input parameter (max_boxes) of operator (NonMaxSuppression",
