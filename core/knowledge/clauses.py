@@ -389,6 +389,45 @@ CLAUSES: tuple[Clause, ...] = (
         "the requested shape. Input shape:..., requested shape:...')",
         "",
     ),
+    # The whole message (both types in their parentheses) is onnxruntime-INVALID-ARGUMENT-2's: this clause
+    # reads the wording a status card quotes when the message is cut short inside the expected type.
+    Clause(
+        "ort-unexpected-input-type",
+        ("onnxruntime",),
+        "unexpected input data type.",
+        r"Unexpected input data type\.\s?Actual: \((?P<dtype>[^\n]{1,120}?)\) , expected: "
+        r"\((?P<dtype2>(?:tensor\()?[^()\n]{1,120})(?=\n|\Z)",
+        "The array fed for a model input has element type {dtype} where the model's input is {dtype2}: "
+        "onnxruntime checks each feed's type against the graph's input before it runs and does not convert "
+        "it (older releases print the C++ type: PrimitiveDataType<MLFloat16> is float16, <f> float32, <d> "
+        "float64, <l> int64, <i> int32).  Typical: float64 numpy arrays fed to a float32 model, or float32 "
+        "fed to a model converted to float16.",
+        "Cast the array to the input's type before run (numpy: .astype(np.float32) for tensor(float), "
+        ".astype(np.float16) for tensor(float16)); session.get_inputs() lists each input's type.  A model "
+        "converted to float16 with keep_io_types=True keeps float32 inputs and outputs.",
+        "onnxruntime: core/session/inference_session.cc (ValidateInputsOutputs: 'Unexpected input data "
+        "type. Actual: (...) , expected: (...)')",
+        "",
+    ),
+    # The whole message (with "in node (...) is invalid") is onnxruntime-type-of-input-parameter-invalid's:
+    # this clause reads the wording a status card quotes when the message is cut short before the node.
+    Clause(
+        "ort-type-of-input-parameter",
+        ("onnxruntime",),
+        "' of input parameter (",
+        r"Type Error: Type '(?P<dtype>[^'\n]{1,60})' of input parameter \((?P<input>[^)\n]{1,200})\) of "
+        r"operator \((?P<op_type>\w{1,80})(?!\w|\) in node \()",
+        "Input {input} of a {op_type} node is {dtype}, a type the ONNX schema of {op_type} does not "
+        "allow for that input at the model's opset, so onnxruntime's graph type check rejects the model "
+        "when it loads it.",
+        "Give {input} a type the schema lists for that input of {op_type} "
+        "(onnx.defs.get_schema('{op_type}') prints each input's allowed types): insert a Cast before the "
+        "node or export the value with that type; shape, index and count inputs are usually tensor(int64), "
+        "and a float16 model may need a Cast to float32 where {op_type} has no float16 form at that opset.",
+        "onnxruntime: core/graph/graph.cc (InferAndVerifyTypeMatch: 'Type Error: Type '...' of input "
+        "parameter (...) of operator (...) in node (...) is invalid.')",
+        "",
+    ),
     Clause(
         "ort-trt-ep-engine-build",
         ("onnxruntime",),
@@ -448,6 +487,21 @@ CLAUSES: tuple[Clause, ...] = (
         _VECTOR_FIX,
         "libstdc++ stl_vector.h operator[] (__glibcxx_requires_subscript under _GLIBCXX_ASSERTIONS)",
         _VECTOR_OF,
+    ),
+    Clause(
+        "libstdcxx-vector-range-check",
+        (ANY,),
+        "vector::_m_range_check",
+        r"vector::_M_range_check: __n \(which is (?P<index>\d{1,20})\) >= this->size\(\) "
+        r"\(which is (?P<size>\d{1,20})\)",
+        "A bounds check of the C++ standard library stopped the tool: it read item {index} of a std::vector "
+        "that holds {size} (vector::at(), whose _M_range_check threw std::out_of_range). In a model loader "
+        "or a graph pass this is nearly always a node with fewer inputs or outputs, or a shape of lower "
+        "rank, than the code reading it expects.",
+        _VECTOR_FIX,
+        "libstdc++ stl_vector.h vector::_M_range_check ('vector::_M_range_check: __n (which is %zu) >= "
+        "this->size() (which is %zu)', thrown as std::out_of_range by at())",
+        "",
     ),
     Clause(
         "msvc-vector-subscript",

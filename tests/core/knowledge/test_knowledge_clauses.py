@@ -229,6 +229,30 @@ CASES = [
         "ort:1",
         ("libnvinfer.so.11",),
     ),
+    (  # older releases print the C++ type; a message pasted from a title is cut short
+        "InvalidArgument: [ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Unexpected input data type. Actual: "
+        "(N11onnxruntime17PrimitiveDataTypeIlEE) , expected: (N11onnxruntime17PrimitiveDataTypeI",
+        "onnxruntime-2-INVALID-ARGUMENT",
+        "ort-unexpected-input-type",
+        "ort:2",
+        ("N11onnxruntime17PrimitiveDataTypeIlEE", "<l> int64"),
+    ),
+    (
+        "[ONNXRuntimeError] : 1 : FAIL : Load model from seg.onnx failed:vector::_M_range_check: __n (which "
+        "is 5) >= this->size() (which is 2)",
+        "onnxruntime-1-FAIL",
+        "libstdcxx-vector-range-check",
+        "ort:1",
+        ("item 5", "holds 2", "check_model"),
+    ),
+    (  # cut short before the node's name
+        "[ONNXRuntimeError] : 10 : INVALID_GRAPH : Load model from det.onnx failed:This is an invalid model. "
+        "Type Error: Type 'tensor(int32)' of input parameter (max_boxes) of operator (NonMaxSuppression",
+        "onnxruntime-10-INVALID-GRAPH",
+        "ort-type-of-input-parameter",
+        "ort:10",
+        ("max_boxes", "NonMaxSuppression", "tensor(int32)", "get_schema('NonMaxSuppression')"),
+    ),
 ]
 
 
@@ -249,6 +273,30 @@ def test_a_card_is_answered_by_the_clause_of_its_message(
         assert value in advice, value
     assert re.search(r"\{[a-z][a-z0-9_]*(?:\|[^{}]*)?\}", advice) is None  # no placeholder left
     assert kb.answer(message).confidence == "high"
+
+
+def test_a_whole_unexpected_type_message_keeps_its_specific_entry(kb: KnowledgeBase) -> None:
+    """The clause reads what the status card quotes when the message is cut short; the whole message is
+    the specific entry's, which the clause never rewrites."""
+    message = (
+        "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Unexpected input data type. Actual: (tensor(double)) , "
+        "expected: (tensor(float16))"
+    )
+    matches = kb.lookup(message, top=5)
+    assert matches[0].entry.id == "onnxruntime-INVALID-ARGUMENT-2"
+    assert "tensor(double)" in matches[0].cause and "tensor(float16)" in matches[0].cause
+    assert not any(m.entry.id.endswith("+ort-unexpected-input-type") for m in matches)  # said once
+
+
+def test_a_whole_type_error_keeps_its_specific_entry_and_is_said_once(kb: KnowledgeBase) -> None:
+    message = (
+        "[ONNXRuntimeError] : 10 : INVALID_GRAPH : This is an invalid model. Type Error: Type "
+        "'tensor(int32)' of input parameter (max_boxes) of operator (NonMaxSuppression) in node (nms_3) is "
+        "invalid."
+    )
+    matches = kb.lookup(message, top=5)
+    assert not matches[0].entry.generic and "+" not in matches[0].entry.id
+    assert not any(m.entry.id.endswith("+ort-type-of-input-parameter") for m in matches)
 
 
 def test_the_code_the_message_printed_is_shown(kb: KnowledgeBase) -> None:
