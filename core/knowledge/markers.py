@@ -894,7 +894,7 @@ MARKERS: dict[str, Markers] = {
 # - Horizon Robotics toolchain (hb_mapper, hb_mapper makertbin, horizon_nn, hbdk, hb_dnn, hrt_model_exec);
 # - MediaTek NeuroPilot (ncc-tflite, neuron_adapter / NeuronAdapter, neuropilot);
 # - Intel NPU plugin of OpenVINO / the NPU driver (intel_npu_acceleration_library, "[npu_compiler]",
-#   vpux, ze_result_error: Level Zero) -- OpenVINO itself is covered, so only NPU-specific markers;
+#   vpux, ze_result_error: Level Zero, the compiler's MLIR locations) -- OpenVINO itself is covered, so only NPU-specific markers;
 # - TI TIDL (tidl_model_import, tidlrt), Arm NN (armnn::), NXP eIQ Neutron (neutron-converter).
 _HAILO: Markers = (
     ("hailo_sdk_client", STRONG),
@@ -1009,6 +1009,9 @@ _INTEL_NPU: Markers = (
     ("zero_compiler_in_driver", STRONG),
     ("l0 pfncreate", STRONG),
     ("l0 creategraph", STRONG),
+    # The NPU compiler's MLIR locations: an OpenVINO node's friendly name and type in a fused location
+    # (npu_compiler lit tests and its diagnostics: loc(fused<{name = "conv", type = "Convolution"}>["conv"])).
+    ('loc(fused<{name = "', STRONG),
 )
 _OTHER_EDGE: Markers = (
     ("tidl_model_import", STRONG),
