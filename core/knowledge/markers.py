@@ -422,6 +422,13 @@ _QUALCOMM: Markers = (
     ("genie dialog", STRONG),
     ("geniewrapper", STRONG),
     ("unable to find a valid interface", MEDIUM),
+    # Issue 23, round 12: the SNPE/QAIRT converters' message keys, printed before the text they name
+    # ("Conversion failed: ERROR_TF_NODE_NOT_FOUND_IN_GRAPH: Node not found in graph. ..."): the error
+    # tables of qti/aisw/converters/common/utils/code_to_message.py, one per frontend (ERROR_TF_*,
+    # ERROR_CAFFE_*, ERROR_CAFFE2_*).  A converter's error line seldom repeats the tool's name.
+    ("error_tf_", STRONG),
+    ("error_caffe_", STRONG),
+    ("error_caffe2_", STRONG),
 )
 
 _SIGMASTAR: Markers = (

@@ -455,8 +455,8 @@ CITED_HELDOUT = frozenset(
 
 
 def test_no_entry_cites_a_heldout_thread() -> None:
-    """No entry cites a held-out thread of messages.jsonl, heldout2.jsonl's frozen half or rounds 7-11 and 13,
-    by URL or written short, except the known ones the evaluation sets aside."""
+    """No entry cites a held-out thread of messages.jsonl, heldout2.jsonl's frozen half or rounds 7-13, by
+    URL or written short, except the known ones the evaluation sets aside."""
     from bench.eval_explain import cites, set_cited_aside
 
     records = []
@@ -468,6 +468,7 @@ def test_no_entry_cites_a_heldout_thread() -> None:
         "round9.jsonl",
         "round10.jsonl",
         "round11.jsonl",
+        "round12.jsonl",
         "round13.jsonl",
     ):
         records += _rows(DATA.with_name(name))
@@ -510,12 +511,13 @@ def _normalised(text: str) -> str:
         ("round9.jsonl", 50),
         ("round10.jsonl", 50),
         ("round11.jsonl", 35),
+        ("round12.jsonl", 35),
         ("round13.jsonl", 45),
     ],
 )
 def test_round_follows_the_set_rules(name: str, size: int) -> None:
-    """Rounds 8 to 11 and 13: the URL split rule, labels from the set's families, and nothing already in the
-    other files: no thread (URL) twice, no text with a normalised similarity above 0.8 to any other record."""
+    """Rounds 8 to 13: the URL split rule, labels from the set's families, and nothing already in the other
+    files: no thread (URL) twice, no text with a normalised similarity above 0.8 to any other record."""
     import difflib
     import hashlib
 
