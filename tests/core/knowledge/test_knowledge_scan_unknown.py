@@ -94,6 +94,7 @@ def test_error_words_that_report_no_failure_are_no_error(line: str) -> None:
 def test_the_noise_files_hold_no_error_form() -> None:
     """The real verbose logs and the look-alike lines of scan_noise/ hold error words, never an error."""
     lines = [line for f in sorted(SCAN_NOISE.glob("*.log")) for line in f.read_text("utf-8").splitlines()]
+    assert (SCAN_NOISE / "lookalikes.log").exists()
     assert scan(EMPTY, lines) == []
 
 
