@@ -498,6 +498,7 @@ _RECORD_START = re.compile(
     r"|\[[A-Za-z][\w.-]{1,40}\] ?(?:\[[A-Z]{1,8}\]|(?:DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL|FATAL)\b)"
     r"|Traceback \(most recent call last\)"
     r"|(?:[A-Za-z_][\w.]{0,80})?(?:Error|Exception|Warning): "
+    r"|\[[A-Za-z]{0,60}(?:Error|Exception)\]"  # [ShapeInferenceError], [ONNXRuntimeError]
     r")"
 )
 """The start of a log record (what the line after a terminal's hard wrap never starts with)."""
@@ -583,7 +584,7 @@ class _Scan:
                 return
         elif self._known(line_no, block) or self._without_log_headers(line_no, block):
             return
-        if before is not None and before.last + 1 == line_no and len(before.lines) + len(block) <= MAX_BLOCK:
+        if before is not None and _may_join(before, report):
             if self._known(before.start, before.lines + block, specific=True):
                 self._take_back(unknown)
                 return
@@ -794,6 +795,17 @@ UNKNOWN_KEY = "\n\x00unknown"
 JOINED = ("code", "pattern", "partial")
 """What a line joined to its neighbour (a message split at a space) must be found by; and by its tool's
 markers (``family``) too when its first piece is an error record of its own (see :func:`_error_record`)."""
+
+
+def _may_join(before: Report, report: Report) -> bool:
+    """Two reports that matched nothing may be one message the grouping kept apart: they are adjacent, not too
+    long, and not an informational record followed by an error record (an onnxruntime verbose line above
+    an ``[ERROR]`` line is no part of it)."""
+    return (
+        before.last + 1 == report.start
+        and len(before.lines) + len(report.lines) <= MAX_BLOCK
+        and not (_informational(before.lines[0]) and _error_record(report.lines[0]))
+    )
 
 
 def _joined_needs(first: str) -> tuple[str, ...]:

@@ -123,3 +123,34 @@ def test_an_unknown_error_found_joined_to_the_next_report_is_not_listed_twice() 
     found = scan(kb, [*NOISE, "ERROR: frob stopped", "Widget loader failed", *NOISE])
     assert [(p.first_line_no, p.confident) for p in found] == [(len(NOISE) + 1, True)]
     assert found[0].matches[0].entry.id == "frob-two-lines"
+
+
+INFO_80 = 'INFO:root:Quantization parameters for tensor:"frob_weights_000000" not specified'
+VERBOSE = (
+    "2026-11-28 20:59:58.939626098 [V:onnxruntime:, graph_transformer_mgr.cc:49 ApplyTransformers] Skipping "
+    "graph transformer FrobOptimizer on step 2 because it should only apply once"
+)
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        "[ShapeInferenceError] Inferred shape and existing shape differ in dimension 0: (1024) vs (1000)",
+        "[TensorRT] ERROR: 2: [frobRunner.cpp::execute::115] Error Code 2: Internal Error (Assertion failed)",
+        "[TensorRT-LLM][ERROR] 3: [frobContext.cpp::setInputShape::2309] Error Code 3: API Usage Error",
+    ],
+)
+def test_an_error_record_below_a_line_as_wide_as_a_terminal_is_no_piece_of_it(
+    kb: KnowledgeBase, error: str
+) -> None:
+    """An 80-column INFO line whose next line starts an error record (a tool's tag then its level, a
+    bracketed error name) was read as a wrapped line: the error was reported on the INFO line."""
+    assert len(INFO_80) == 80
+    found = scan(kb, [*NOISE, INFO_80, error, *NOISE])
+    assert [p.first_line_no for p in found] == [len(NOISE) + 2]
+
+
+def test_a_verbose_record_is_not_joined_to_the_error_record_below_it(kb: KnowledgeBase) -> None:
+    error = "[ERROR] ASCENDCL(1,python3):2026-11-28-12:00:00.123.456 [frob.cpp:1]1 ValueError: frob stopped"
+    found = scan(EMPTY, [*NOISE, VERBOSE, error, *NOISE])
+    assert [(p.first_line_no, p.confident) for p in found] == [(len(NOISE) + 2, False)]
