@@ -676,8 +676,8 @@ class _Scan:
         if above is None or count < 1 or _RECORD_START.match(first) is not None:
             return None
         line = _decoded(above.rsplit(b"\n", 1)[-1]).strip()
-        if not line or _RULE_END.search(line.encode()) is not None:  # nor a banner's title
-            return None
+        if not line or _RULE_END.search(line.encode()) is not None or _informational(line):
+            return None  # nor a banner's title, nor an informational record (``[INFO] 16 layers fused``)
         joined = [f"{line} {first.lstrip()}", *report.lines[1:]]
         if not _reads_as_error(joined):
             return None
@@ -799,12 +799,12 @@ markers (``family``) too when its first piece is an error record of its own (see
 
 def _may_join(before: Report, report: Report) -> bool:
     """Two reports that matched nothing may be one message the grouping kept apart: they are adjacent, not too
-    long, and not an informational record followed by an error record (an onnxruntime verbose line above
-    an ``[ERROR]`` line is no part of it)."""
+    long, and the first is no informational record (an onnxruntime verbose line above an ``[ERROR]`` line, an
+    ``[INFO] 16 out of 100 layers fused`` above a message is no part of it)."""
     return (
         before.last + 1 == report.start
         and len(before.lines) + len(report.lines) <= MAX_BLOCK
-        and not (_informational(before.lines[0]) and _error_record(report.lines[0]))
+        and not _informational(before.lines[0])
     )
 
 
@@ -1104,7 +1104,8 @@ def _windows(line: bytes, low: bytes, cues: tuple[bytes, ...]) -> list[bytes]:
         if not hits:
             break
         start = max(covered, min(hits) - WINDOW_LEAD)
-        found.append(line[start : start + LONG_LINE])
+        window = line[start : start + LONG_LINE]
+        found.append(window.lstrip() if start else window)  # a cut inside a line is no indentation
         covered = start + LONG_LINE
     return found or [line[:LONG_LINE]]
 

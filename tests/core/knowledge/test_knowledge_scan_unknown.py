@@ -154,3 +154,12 @@ def test_a_verbose_record_is_not_joined_to_the_error_record_below_it(kb: Knowled
     error = "[ERROR] ASCENDCL(1,python3):2026-11-28-12:00:00.123.456 [frob.cpp:1]1 ValueError: frob stopped"
     found = scan(EMPTY, [*NOISE, VERBOSE, error, *NOISE])
     assert [(p.first_line_no, p.confident) for p in found] == [(len(NOISE) + 2, False)]
+
+
+def test_a_message_after_data_on_its_line_is_not_lent_to_the_info_line_above(kb: KnowledgeBase) -> None:
+    """A long line is read around its cue words; the window cut inside it starts with a space, which is no
+    indentation: the line is no continuation of the ``[INFO]`` record above it."""
+    message = '"The downstream node of the second cast node should be graph output" (float16.py:557)'
+    data = "[" + "0.1234, " * 9000 + "] " + message
+    found = scan(kb, [*NOISE, "[INFO] 16 out of 100 layers fused; expected speed-up 1.6x", data, *NOISE])
+    assert [p.first_line_no for p in found] == [len(NOISE) + 2]
