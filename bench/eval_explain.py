@@ -3,6 +3,7 @@
     .venv/bin/python bench/eval_explain.py [--data tests/data/explain/messages.jsonl] [--misses]
     .venv/bin/python bench/eval_explain.py --draw SEED [--n 10] [--draw-split heldout|dev]
     .venv/bin/python bench/eval_explain.py --leave-source-out [--keep-markers] [--data FILE] [--misses]
+    .venv/bin/python bench/eval_explain.py --leave-source-out --scan [--keep-markers] [--data FILE] [--misses]
 
 ``--misses`` lists the dev misses only: held-out messages are scored, never shown, so nobody
 tunes on them by accident.
@@ -34,6 +35,9 @@ the family markers that no other dev thread of the data sets holds (:func:`singl
 record no source, so one seen in a single thread may have been written from it).  Entries are hidden from a
 view of the KB at query time (:meth:`KnowledgeBase.without`), markers for the duration of one record's
 ranking; nothing is rebuilt.  Held-out records are not scored in that mode (no entry cites their threads).
+With ``--scan`` it scores the log scan the same way (:func:`leave_source_out_scan`): each dev message buried
+alone after a run of the real noise, scanned with its own thread's entries and markers hidden: what the scan
+does with a message no entry was written from.
 
 ``--draw SEED`` is the hand check of specificity: it draws ``--n`` right-tool answers with
 ``random.Random(SEED)`` from the held-out records of :data:`DRAW_DATA` (``cited`` ones set aside) and
@@ -235,6 +239,40 @@ def leave_source_out(
             f" for {len(held)} of its {len({r['source'] for r in dev})} threads"
         )
     return evaluate(kb, dev, misses, hidden, markers)
+
+
+def leave_source_out_scan(
+    kb: Any, records: list[dict[str, Any]], misses: bool, all_dev: list[dict[str, Any]] | None = None
+) -> tuple[int, int, int, int]:
+    """``--leave-source-out --scan``: each dev record buried alone after :data:`STRESS_NOISE_LINES` lines of
+    the real noise (:func:`real_noise`, a different run for each record) and scanned (:func:`buried_scan`)
+    with the entries and markers hidden that :func:`leave_source_out` hides when it ranks it.  Returns
+    ``(found, messages, noise lines reported, of them warnings)``; with ``misses``, the misses and the noise
+    lines."""
+    dev = [r for r in records if r["split"] == "dev"]
+    hidden = source_masks(kb, dev)
+    markers = single_thread_markers([*dev, *(all_dev or ())]) if all_dev is not None else {}
+    noise = real_noise()
+    found = reported = warned = 0
+    for k, r in enumerate(dev):
+        masked, unmarked = hidden[r["source"]], markers.get(r["source"], frozenset())
+        shift = (k * STRESS_NOISE_LINES) % len(noise)
+        with markers_hidden(unmarked):
+            ok, noisy, texts = buried_scan(
+                kb.without(masked) if masked else kb, [r["message"]], noise[shift:] + noise[:shift], _as_is
+            )
+        found += ok[0]
+        reported += len(noisy)
+        warned += sum(WARNING_LINE.search(text) is not None for text in texts)
+        if misses and not ok[0]:
+            print(f"      MISS [dev] {r['family']}: {r['message'][:110]!r}")
+        for text in texts if misses else ():
+            print(f"      NOISE {text[:120]!r}")
+    return found, len(dev), reported, warned
+
+
+def _as_is(message: str) -> str:
+    return message
 
 
 def single_thread_markers(records: list[dict[str, Any]]) -> dict[str, frozenset[tuple[str, str]]]:
@@ -860,6 +898,12 @@ def main() -> None:
         help="with --leave-source-out: hide the entries only, keep every marker",
     )
     parser.add_argument(
+        "--scan",
+        action="store_true",
+        help="with --leave-source-out: score the log scan instead (each dev message buried alone in the real "
+        "noise, scanned without its thread's entries and markers; every file of SCAN_LSO_DATA by default)",
+    )
+    parser.add_argument(
         "--draw",
         type=int,
         metavar="SEED",
@@ -895,10 +939,10 @@ def main() -> None:
     if args.n != 10 or args.draw_split != "heldout":
         parser.error("--n and --draw-split go with --draw SEED")
     if args.leave_source_out:
-        run_leave_source_out(args.data, args.misses, args.keep_markers)
+        run_leave_source_out(args.data, args.misses, args.keep_markers, args.scan)
         return
-    if args.keep_markers:
-        parser.error("--keep-markers goes with --leave-source-out")
+    if args.keep_markers or args.scan:
+        parser.error("--keep-markers and --scan go with --leave-source-out")
     global SHOW_SCAN_MISSES
     SHOW_SCAN_MISSES = args.misses
     from dumpscope.core.knowledge import load_kb
@@ -936,12 +980,17 @@ LSO_DATA = (
     *(DATA.with_name(n) for n in ("round9.jsonl", "tuning_ort.jsonl")),
 )
 """The parts ``--leave-source-out`` scores by default (their dev records)."""
+SCAN_LSO_DATA = (*LSO_DATA, *(DATA.with_name(f"round{k}.jsonl") for k in (10, 11, 13)))
+"""The parts ``--leave-source-out --scan`` scores by default (their dev records)."""
 
 
-def run_leave_source_out(data: Path | None, misses: bool, keep_markers: bool = False) -> None:
+def run_leave_source_out(
+    data: Path | None, misses: bool, keep_markers: bool = False, scan: bool = False
+) -> None:
     """``--leave-source-out``: per part (``data``, or each file of :data:`LSO_DATA`), then all parts
     together, the dev records' family@1/code@3 ranked without their own threads' entries and (unless
-    ``keep_markers``) the markers no other dev thread of the data sets holds."""
+    ``keep_markers``) the markers no other dev thread of the data sets holds; with ``scan``, the log scan's
+    found and noise figures instead (:func:`leave_source_out_scan`, each file of :data:`SCAN_LSO_DATA`)."""
     from dumpscope.core.knowledge import load_kb
 
     kb = load_kb(user_dir=Path("/nonexistent"))
@@ -949,6 +998,15 @@ def run_leave_source_out(data: Path | None, misses: bool, keep_markers: bool = F
     all_dev = (
         None if keep_markers else [r for p in sorted(DATA.parent.glob("*.jsonl")) for r in dev_records(p)]
     )
+    if scan:
+        sums = [0, 0, 0, 0]
+        for path in (data,) if data is not None else SCAN_LSO_DATA:
+            part = leave_source_out_scan(kb, load(path), misses, all_dev)
+            sums = [a + b for a, b in zip(sums, part, strict=True)]
+            _print_scan_part(path.name, *part)
+        if data is None:
+            _print_scan_part("all parts", *sums)
+        return
     total: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
     for path in (data,) if data is not None else LSO_DATA:
         print(f"\n### {path.name}")
@@ -959,6 +1017,13 @@ def run_leave_source_out(data: Path | None, misses: bool, keep_markers: bool = F
     if data is None:
         print("\n### all parts")
         report(total, ("dev",))
+
+
+def _print_scan_part(name: str, found: int, n: int, noise: int, warned: int) -> None:
+    print(
+        f"   {name:18s} log scan found {_pct(found, n)};"
+        f" noise lines reported: {noise} ({warned} of them warnings)"
+    )
 
 
 JUDGED = ROOT / "bench" / "specific_dev_judged.jsonl"

@@ -20,6 +20,13 @@ Each file of ``tests/data/explain/scan_noise/`` is what a tool printed here, run
 * ``banners.log`` is not generated: TensorRT/trtexec, Polygraphy and Ascend ATC/plog lines at VERBOSE, INFO
   and WARNING level, written from the formats those tools document (``[MM/DD/YYYY-HH:MM:SS] [V] [TRT] ...``,
   Polygraphy's ``[I] ... | PASSED``, plog's ``[INFO] GE(pid,atc.bin):date [file.cc:N]tid ...``).
+* ``lookalikes.log`` is not generated either: lines whose error words report no failure, in the forms tools
+  and scripts print them (Polygraphy's comparison report with its ``Error Metrics``, msbuild's ``0 Error(s)``
+  summary, a Keras progress line with ``mean_absolute_error``, numpy's and torch.onnx's warnings with their
+  source lines, TensorRT's FP16 weight warnings, TensorFlow's ``W`` line naming ``CUDA_ERROR_NO_DEVICE``,
+  metrics such as ``error rate 23.87%`` and ``Error: 0.000211``, a table with an ``errors`` column, a config
+  dict with ``on_error``, an ``except RuntimeError:`` source line): the log scan must report none of them
+  as an error (the warnings an entry is written for are counted apart, as in the other files).
 
 Error-level lines (``[E:onnxruntime:...]``, a run's exception) are left out: a real error in the noise is
 not noise.  The files are committed; the tests read them and never run this script.

@@ -9,8 +9,9 @@ Usage::
         print(m.score, m.reason, m.tool, m.code, m.cause, m.fix, dict(m.captures))
 
     with open("atc.log", "rb") as f:
-        for problem in scan_log(f, kb):
-            print(problem.first_line_no, problem.count, problem.text, problem.matches[0].cause)
+        for problem in scan_log(f, kb):  # problem.confident is False for an error no entry fits
+            cause = problem.matches[0].cause if problem.confident else "no confident match"
+            print(problem.first_line_no, problem.count, problem.text, cause)
 
 The data file ``kb.jsonl`` (package data) holds one JSON object per line with ``id, family,
 tool, stage, code, keys, pattern, cause, fix, source, uncertain, generic`` (+ ``group``,

@@ -165,6 +165,13 @@ class Problem:
     block: tuple[str, ...] = ()
     """Every line of the first occurrence's report (one line, or a multi-line block)."""
 
+    @property
+    def confident(self) -> bool:
+        """An entry answers the problem; when none does (``matches`` is empty) it is an error in a tool's
+        own error form (:func:`error_shaped`) that no entry fits: "no confident match", never a guessed
+        tool."""
+        return bool(self.matches)
+
     def to_dict(self) -> dict[str, object]:
         return {
             "text": self.text,
@@ -172,6 +179,7 @@ class Problem:
             "count": self.count,
             "line_numbers": self.line_numbers,
             "block": list(self.block),
+            "confident": self.confident,
             "matches": [m.to_dict() for m in self.matches],
         }
 
@@ -486,8 +494,11 @@ _RECORD_START = re.compile(
     r"|(?:DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL|FATAL)\b"
     r"|[EWIDF] [A-Z][A-Za-z]{1,20}:"  # E RKNN:
     r"|\[rank\d{1,6}\]:"
+    # a tool's tag, then its level: [TensorRT] ERROR:, [TensorRT-LLM][ERROR]
+    r"|\[[A-Za-z][\w.-]{1,40}\] ?(?:\[[A-Z]{1,8}\]|(?:DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL|FATAL)\b)"
     r"|Traceback \(most recent call last\)"
     r"|(?:[A-Za-z_][\w.]{0,80})?(?:Error|Exception|Warning): "
+    r"|\[[A-Za-z]{0,60}(?:Error|Exception)\]"  # [ShapeInferenceError], [ONNXRuntimeError]
     r")"
 )
 """The start of a log record (what the line after a terminal's hard wrap never starts with)."""
@@ -504,10 +515,13 @@ def _join_pieces(line: bytes) -> bytes:
 
 
 def scan_log(source: IO[bytes] | IO[str] | Iterable[str], kb: KnowledgeBase | None = None) -> list[Problem]:
-    """Distinct known problems of a log in order of first appearance.
+    """Distinct problems of a log in order of first appearance.
 
     ``source`` is a binary stream (best: files, stdin.buffer), a text stream or any
-    iterable of lines.  Only lines with at least one match become problems.  Consecutive
+    iterable of lines.  Lines with at least one match become problems, and so do reports that no entry
+    fits but that carry a tool's own error form (:func:`error_shaped`: ``[E]``, ``ERROR:``, glog's
+    ``E1129``, a Python exception's line, ``terminate called after throwing``...): those are problems
+    without matches ("no confident match", :attr:`Problem.confident`).  Consecutive
     lines of one report (an Ascend code repeated at the start of each line, indented
     TraceBack lines, a TensorRT parser's "While parsing node" + "In node" pair) are
     looked up together as one block.
@@ -540,6 +554,9 @@ class _Scan:
         """The entries the last wrapped line was found as (its later pieces do not repeat them)."""
         self.unspecific: set[str] = set()
         """Reports known to match, but nothing specific (their key; bounded like ``unmatched``)."""
+        self.unknown: tuple[str, bool, int] | None = None
+        """The last report's problem when it is an error no entry fits (:meth:`_unknown`): its key, whether
+        it was new and its line (it is taken back when that report is then found joined to the next one)."""
 
     def take(self, report: Report) -> None:
         """Count a repeat of a known problem, or look a new report up.
@@ -558,6 +575,7 @@ class _Scan:
             self._known(line_no, block, specific=True, besides=self.unwrapped_entries)
             return
         before, self.previous = self.previous, None
+        unknown, self.unknown = self.unknown, None
         if report.unwrapped is not None:
             self.unwrapped_to, joined, joined_start = report.unwrapped
             found = self._unwrapped_known(line_no, block, joined, joined_start)
@@ -566,20 +584,54 @@ class _Scan:
                 return
         elif self._known(line_no, block) or self._without_log_headers(line_no, block):
             return
-        if before is not None and before.last + 1 == line_no and len(before.lines) + len(block) <= MAX_BLOCK:
+        if before is not None and _may_join(before, report):
             if self._known(before.start, before.lines + block, specific=True):
+                self._take_back(unknown)
                 return
             if _RECORD_START.match(block[0]) is None:  # one line split at a space (see :meth:`_split`)
                 joined = [*before.lines[:-1], f"{before.lines[-1].rstrip()} {block[0].strip()}", *block[1:]]
                 if _reads_as_error(joined) and self._known(
                     before.start, joined, no_words=True, joined=True, needs=_joined_needs(before.lines[0])
                 ):
+                    self._take_back(unknown)
                     return
         if report.lead[1] > 0 and self._with_lead(report):
             return
         if self._split(report):
             return
         self.previous = report
+        self.unknown = self._unknown(report)
+
+    def _unknown(self, report: Report) -> tuple[str, bool, int] | None:
+        """A report that no entry fits, kept as a problem without matches when it carries a tool's own error
+        form (:func:`error_shaped`): its key, whether it is new, its line (None when it is no error)."""
+        if not error_shaped(report.lines):
+            return None
+        key = group_key("\n".join(report.lines)) + UNKNOWN_KEY
+        if self._repeat(key, report.start):
+            return key, False, report.start
+        self.problems[key] = Problem(
+            text=report.lines[0].strip(),
+            first_line_no=report.start,
+            matches=[],
+            line_numbers=[report.start],
+            key=key,
+            block=tuple(line.strip() for line in report.lines),
+        )
+        return key, True, report.start
+
+    def _take_back(self, unknown: tuple[str, bool, int] | None) -> None:
+        """The last report was found joined to this one: it is no longer a problem of its own."""
+        if unknown is None:
+            return
+        key, new, line_no = unknown
+        if new:
+            del self.problems[key]
+            return
+        known = self.problems[key]
+        known.count -= 1
+        if known.line_numbers[-1:] == [line_no]:
+            known.line_numbers.pop()
 
     def _with_lead(self, report: Report) -> Problem | None:
         """A report at an error level (``ERROR``, ``[E]``, glog's ``E1128``) that matches nothing, looked up
@@ -624,8 +676,8 @@ class _Scan:
         if above is None or count < 1 or _RECORD_START.match(first) is not None:
             return None
         line = _decoded(above.rsplit(b"\n", 1)[-1]).strip()
-        if not line or _RULE_END.search(line.encode()) is not None:  # nor a banner's title
-            return None
+        if not line or _RULE_END.search(line.encode()) is not None or _informational(line):
+            return None  # nor a banner's title, nor an informational record (``[INFO] 16 layers fused``)
         joined = [f"{line} {first.lstrip()}", *report.lines[1:]]
         if not _reads_as_error(joined):
             return None
@@ -738,9 +790,22 @@ def _has_reason(problem: Problem, reasons: tuple[str, ...]) -> bool:
 
 SPLIT_KEY = "\n\x00joined"
 """What ends the group key of a report read with a line joined to its neighbour (see :meth:`_Scan._split`)."""
+UNKNOWN_KEY = "\n\x00unknown"
+"""What ends the group key of a report no entry fits (see :meth:`_Scan._unknown`)."""
 JOINED = ("code", "pattern", "partial")
 """What a line joined to its neighbour (a message split at a space) must be found by; and by its tool's
 markers (``family``) too when its first piece is an error record of its own (see :func:`_error_record`)."""
+
+
+def _may_join(before: Report, report: Report) -> bool:
+    """Two reports that matched nothing may be one message the grouping kept apart: they are adjacent, not too
+    long, and the first is no informational record (an onnxruntime verbose line above an ``[ERROR]`` line, an
+    ``[INFO] 16 out of 100 layers fused`` above a message is no part of it)."""
+    return (
+        before.last + 1 == report.start
+        and len(before.lines) + len(report.lines) <= MAX_BLOCK
+        and not _informational(before.lines[0])
+    )
 
 
 def _joined_needs(first: str) -> tuple[str, ...]:
@@ -762,6 +827,64 @@ def _error_record(line: str) -> bool:
 
 
 _EXCEPTION_HEAD = re.compile(r"(?:[A-Za-z_][\w.]{0,80})?(?:Error|Exception)\s?:")
+
+
+def error_shaped(lines: list[str]) -> bool:
+    """A report that no entry fits is still an error when one of its lines carries a tool's own error form
+    (:data:`_ERROR_FORM`: a severity prefix at the line's head, a Python exception's line or traceback, a C++
+    runtime's ``terminate called after throwing`` / ``what():``, OpenVINO's ``Exception from src/`` and
+    ``Check '...' failed at``, an assertion) and its first line is no informational or warning record; a
+    form inside a name or a count (``error_rate``, ``0 Error(s)``) or one followed by a number (``Error:
+    0.0002``, a metric) is none."""
+    if _informational(lines[0]) or _warning_only(lines[0]):
+        return False
+    return any(_error_form(line) for line in lines)
+
+
+def _error_form(line: str) -> bool:
+    """The line carries an error form (:data:`_ERROR_FORM`) that is not a metric, a count or a name."""
+    if _informational(line) or _warning_only(line):
+        return False
+    text = _BENIGN_ERROR_WORDS.sub(" ", _LOG_HEADER.sub("", line, count=1)).lstrip()
+    if _ERROR_FORM.search(text) is not None:
+        return True
+    if _LEVEL_FORM.search(_BENIGN_ERROR_WORDS.sub(" ", line).lstrip()[:INFO_PREFIX]) is None:
+        return False
+    rest = _LEVEL_FORM.sub(" ", line)  # the level is the error, unless its error words are all counts
+    return _is_noise(rest) or not _is_noise(_BENIGN_ERROR_WORDS.sub(" ", rest))  # (``[E] 0 errors``)
+
+
+def _warning_only(line: str) -> bool:
+    """A line logged at a warning level (its head names a warning level before any error level)."""
+    head = line.lstrip()[:INFO_PREFIX]
+    warning = _WARNING.search(head)
+    if warning is None:
+        return False
+    error = _ERROR_LEVEL.search(head)
+    return error is None or warning.start() < error.start()
+
+
+_LEVEL_FORM = re.compile(
+    r"\[(?:E|F|ERROR|FATAL)\]"  # [E] (TensorRT, Polygraphy), [ERROR] (CANN's plog, many loggers)
+    r"|\[[EF]:[\w-]{1,40}:"  # onnxruntime's [E:onnxruntime:...]
+    r"|<[EF]>"  # QNN's <E>
+    r"|\[ {0,2}(?:ERROR|FATAL) {0,2}\]"  # QNN's [ ERROR ]
+    r"|^[EF] [A-Za-z][\w-]{1,20}:"  # E RKNN:
+    r"|^[EF]\d{4} \d\d:\d\d:\d\d"  # glog, absl
+    r"|(?<![\w.=-])(?:ERROR|FATAL|CRITICAL)(?=:| -|\]| \S)"  # ERROR:, ERROR:root:, - ERROR -
+)
+"""A severity at the head of a line (looked for in its first :data:`INFO_PREFIX` characters)."""
+_ERROR_FORM = re.compile(
+    r"^(?:[A-Za-z_][\w.]{0,80})?(?:Error|Exception)(?::[ \t]*(?![\d.+-])\S|[ \t]*$)"  # ValueError: x
+    r"|\[[A-Za-z]{0,60}(?:Error|Exception)\]"  # [ONNXRuntimeError], [ShapeInferenceError]
+    r"|^Traceback \(most recent call last\)"
+    r"|terminate called after throwing|^what\(\): |\bwhat\(\): [A-Za-z]"
+    r"|Exception from src/|\bCheck '[^'\n]{1,300}' failed at"
+    r"|\bAssertion [`'\"][^\n]{1,300}[`'\"] failed"
+    r"|\b(?:Unhandled|Uncaught) (?:[A-Za-z+]{1,40} )?(?:[A-Za-z]{0,40}Error|exception|Exception)\b"
+    r"|\b(?i:fatal error)\b|\bLLVM ERROR: |Segmentation fault|\(core dumped\)"
+)
+"""What an error line of the tools looks like whatever it says (the message's own form, not its words)."""
 
 
 def _specific(problem: Problem) -> bool:
@@ -981,7 +1104,8 @@ def _windows(line: bytes, low: bytes, cues: tuple[bytes, ...]) -> list[bytes]:
         if not hits:
             break
         start = max(covered, min(hits) - WINDOW_LEAD)
-        found.append(line[start : start + LONG_LINE])
+        window = line[start : start + LONG_LINE]
+        found.append(window.lstrip() if start else window)  # a cut inside a line is no indentation
         covered = start + LONG_LINE
     return found or [line[:LONG_LINE]]
 

@@ -12,6 +12,7 @@ from bench.eval_explain import (
     ROOT,
     evaluate,
     leave_source_out,
+    leave_source_out_scan,
     markers_hidden,
     single_thread_markers,
     source_masks,
@@ -90,6 +91,25 @@ def test_source_masks_and_the_mode_rank_a_message_without_its_own_threads_entrie
     assert not any(split == "heldout" for split, _ in out)
 
 
+def test_the_scan_mode_buries_each_message_without_its_own_threads_entries() -> None:
+    kb = KnowledgeBase(
+        [_entry("ort-widget", "onnxruntime", r"Widget \w+ failed", "dev message microsoft/onnxruntime#101")]
+    )
+    records = [
+        {"message": "Widget Conv_3 failed", "family": "onnxruntime", "source": THREAD, "split": "dev"},
+        {"message": "Widget Relu_1 failed", "family": "onnxruntime", "source": OTHER, "split": "dev"},
+        {"message": "Widget Add failed", "family": "onnxruntime", "source": THREAD, "split": "heldout"},
+    ]
+    assert leave_source_out_scan(kb, [r for r in records if r["source"] == OTHER], misses=False) == (
+        1,
+        1,
+        0,
+        0,
+    )
+    # the first thread's message is scanned without the entry written from it; the held-out one is not scanned
+    assert leave_source_out_scan(kb, records, misses=False) == (1, 2, 0, 0)
+
+
 def test_the_command_line_mode_on_a_file(tmp_path: Path) -> None:
     url = next(u for n in range(100) if split_of(u := f"https://github.com/x/y/issues/{n}") == "dev")
     data = tmp_path / "part.jsonl"
@@ -106,6 +126,16 @@ def test_the_command_line_mode_on_a_file(tmp_path: Path) -> None:
     assert "leave-source-out: 0 of 1 dev messages have entries citing their thread" in done.stdout
     assert "and markers no other dev thread holds:" in done.stdout
     assert "ALL claimed                1/1" in done.stdout
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--leave-source-out", "--scan", "--data", str(data)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "part.jsonl         log scan found   1/1" in done.stdout
+    assert "noise lines reported: " in done.stdout
 
 
 def test_markers_of_one_dev_thread_only_are_hidden_for_that_thread() -> None:

@@ -130,7 +130,8 @@ def test_an_error_line_is_read_with_the_lines_above_it_when_it_matches_nothing_a
     assert [p.first_line_no for p in found] == [len(NOISE) + len(LEAD)]  # where the error line is
     assert found[0].text == LEAD[-1]
     assert "qualcomm" in families(found[0])
-    assert problems(kb, LEAD[-1:]) == []
+    alone = problems(kb, LEAD[-1:])  # alone it names no tool: an error no entry fits, no tool guessed
+    assert [(p.text, p.confident, p.matches) for p in alone] == [(LEAD[-1], False, [])]
 
 
 @pytest.mark.parametrize(

@@ -142,6 +142,20 @@ def test_clean_log_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert code == 1 and "No known problem" in out
 
 
+def test_an_error_no_entry_fits_is_shown_as_no_confident_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "run.log"
+    log.write_bytes(b"[INFO] start\nRuntimeError: the widget frobnicator exploded on step 3\n[INFO] done\n")
+    code, out, _ = run(["--log", str(log), "--json"], capsys)
+    assert code == 1  # nothing matched: the error is listed, no tool is guessed
+    assert [(p["first_line"], p["confident"], p["matches"]) for p in json.loads(out)] == [(2, False, [])]
+    code, text, _ = run(["--log", str(log)], capsys)
+    assert code == 1
+    assert text.startswith("line 2 (lines 2): RuntimeError: the widget frobnicator exploded")
+    assert "no confident match" in text and "matched by" not in text
+
+
 def test_user_kb_file_and_warnings(
     tmp_path: Path, _isolated_config: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

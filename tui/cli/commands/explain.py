@@ -123,7 +123,7 @@ def _load_kb(extra: list[str]) -> KnowledgeBase:
 def _explain_log(log: str, kb: KnowledgeBase, cmd: Options) -> int:
     problems = _scan(log, kb)
     _print_problems(problems, cmd.json, cmd.top)
-    return _exit_code(problems)
+    return _exit_code([p for p in problems if p.confident])  # an error no entry fits matched nothing
 
 
 def _exit_code(found: list[Match] | list[Problem]) -> int:
@@ -244,7 +244,12 @@ def _print_problem(p: Problem, top: int) -> None:
     print(f"line {p.first_line_no}{_times(p.count)} (lines {_where(p)}): {plain(p.text[:300])}{_more(p)}")
     for rank, m in enumerate(p.matches[: min(top, 2)], 1):
         print(plain(format_match(m, rank, indent="    ")))
+    if not p.confident:
+        print(f"    {NO_ENTRY_FITS}")
     print()
+
+
+NO_ENTRY_FITS = "no confident match: an error in a tool's own error form that no entry fits (no tool guessed)"
 
 
 def _print_problems_json(problems: list[Problem], top: int) -> None:
