@@ -901,7 +901,8 @@ MARKERS: dict[str, Markers] = {
 # - Horizon Robotics toolchain (hb_mapper, hb_mapper makertbin, horizon_nn, hbdk, hb_dnn, hrt_model_exec);
 # - MediaTek NeuroPilot (ncc-tflite, neuron_adapter / NeuronAdapter, neuropilot);
 # - Intel NPU plugin of OpenVINO / the NPU driver (intel_npu_acceleration_library, "[npu_compiler]",
-#   vpux, ze_result_error: Level Zero, the compiler's MLIR locations) -- OpenVINO itself is covered, so only NPU-specific markers;
+#   vpux, ze_result_error: Level Zero, the compiler's MLIR locations) -- OpenVINO itself is covered, so
+#   only NPU-specific markers;
 # - TI TIDL (tidl_model_import, tidlrt), Arm NN (armnn::), NXP eIQ Neutron (neutron-converter).
 _HAILO: Markers = (
     ("hailo_sdk_client", STRONG),
