@@ -481,6 +481,8 @@ class _Forked:
         context = multiprocessing.get_context("fork")
         self.links: list[tuple[Connection, multiprocessing.process.BaseProcess]] = []
         self.finished = False
+        self.stopped: set[Connection] = set()
+        """The workers told to stop (see :meth:`_stop`)."""
         with _START:  # two comparisons started at once: each forks with its own row function
             _job = compute
             gc.freeze()  # the children inherit a frozen heap: their collector leaves the shared pages alone
@@ -507,8 +509,9 @@ class _Forked:
         calling process computes tasks too, between collecting the workers' results (each
         worker keeps two tasks queued while it does), except while ``aside`` runs (see
         :func:`run_rows`): its work and this process's tasks would share a core and the GIL, and
-        the workers' queues, topped up only between this process's tasks, would run dry."""
-        queue = iter(parts)
+        the workers' queues, topped up only between this process's tasks, would run dry.  Once
+        every task is handed out, each worker is told to stop behind its last one (:meth:`_stop`)."""
+        queue = _Queue(parts)
         queued = {conn: _send(conn, queue, 2) for conn, _worker in self.links}
         if aside is not None:
             aside.start()
@@ -523,16 +526,28 @@ class _Forked:
             for conn in [c for c in queued if c in ready]:  # ours, in the links' order
                 yield _receive(conn)
                 queued[conn] += _send(conn, queue, 1) - 1
+            if queue.drained:
+                self._stop()
             if own is not None:
                 assert helper is not None, "a task is taken only with a helper"
                 yield _run_part(helper, own)
         self.finished = True
 
+    def _stop(self) -> None:
+        """Tell every worker not told yet to stop after the tasks it has queued: it exits while this
+        process computes or merges its last tasks, not after (its exit took ~2.5 ms of the end's
+        wall time on the 2-core box), and this process's writes to the pages it shared with the
+        worker stop being copies sooner."""
+        for conn, _worker in self.links:
+            if conn not in self.stopped:
+                self.stopped.add(conn)
+                with suppress(OSError):
+                    conn.send_bytes(_STOP)
+
     def close(self) -> None:
         """Stop every worker: at once if the run was cancelled (its tasks are not wanted)."""
+        self._stop()
         for conn, worker in self.links:
-            with suppress(OSError):
-                conn.send_bytes(_STOP)
             conn.close()
             worker.join(timeout=5 if self.finished else 0)
             if worker.is_alive():
@@ -542,6 +557,23 @@ class _Forked:
 
 #: What tells a worker to stop: no rows (a task always has some).
 _STOP = b""
+
+
+class _Queue(Iterator[list[int]]):
+    """The tasks still to hand out, in order; whether every one has been."""
+
+    def __init__(self, parts: list[list[int]]) -> None:
+        self.parts, self.at = parts, 0
+
+    def __next__(self) -> list[int]:
+        if self.at >= len(self.parts):
+            raise StopIteration
+        self.at += 1
+        return self.parts[self.at - 1]
+
+    @property
+    def drained(self) -> bool:
+        return self.at >= len(self.parts)
 
 
 def _send(conn: Connection, queue: Iterator[list[int]], most: int) -> int:

@@ -241,6 +241,21 @@ def test_a_cancelled_parallel_run_stops_its_workers(
     assert not multiprocessing.active_children()
 
 
+def test_workers_are_told_to_stop_once_every_task_is_handed_out() -> None:
+    """A worker exits after its last task, before the pool is closed (its exit overlaps the parent's
+    last tasks and merging); every row still comes back once, and closing afterwards is harmless."""
+    workers = execution._Forked(lambda i: {"i": i}, 2)
+    try:
+        results = list(workers.run([[i] for i in range(12)], helper=lambda i: {"i": i}))
+        for _conn, worker in workers.links:
+            worker.join(timeout=30)  # (a bound for a broken build, not a timing: it has no reason to wait)
+            assert worker.exitcode == 0
+    finally:
+        workers.close()
+    assert sorted(i for r in results for i in r.rows) == list(range(12))
+    assert len(workers.stopped) == 2
+
+
 class _Aside:
     """An :class:`~execution.Aside` that records when it was started, and runs until told."""
 

@@ -12,6 +12,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from dumpscope.core.comparison import execution
+from dumpscope.core.comparison.execution import TaskResult
 from dumpscope.core.comparison.late import deferred
 from dumpscope.core.comparison.pipeline import compare
 from dumpscope.core.comparison.sanity import DumpMismatch
@@ -176,3 +177,40 @@ def test_large_files_have_their_headers_read_by_the_workers(tmp_path: Path) -> N
     assert deferred(result.golden, result.target)
     assert_frame_equal(result.frame, _eager(g, t, 2))
     assert set(result.frame["band"]) == {"fp16"}
+
+
+def test_a_task_leaves_out_the_shapes_dtypes_and_size_its_headers_already_give() -> None:
+    """The parent builds those identity columns from the header facts a task sends: values equal to
+    them are left out, a column with any other value is sent whole (as are the other columns)."""
+    from dumpscope.core.comparison.late import Facts, _without_header_facts
+
+    facts: list[Facts] = [("float32", (2, 3), "float16", (2, 3)), ("float32", (4,), "float32", (4,))]
+
+    def task(**changed: list[object]) -> TaskResult:
+        values: dict[str, list[object]] = {
+            "shape": [[2, 3], [4]],
+            "target_shape": [[2, 3], [4]],
+            "dtype": ["float32", "float32"],
+            "target_dtype": ["float16", "float32"],
+            "size": [6, 4],
+            "cosine_similarity": [1.0, 0.5],
+        }
+        return TaskResult([7, 9], {**values, **changed})
+
+    same = task()
+    _without_header_facts(same, facts)
+    assert list(same.values) == ["cosine_similarity"]
+    other = task(target_shape=[[3, 2], [4]], dtype=["float32", "float64"])
+    _without_header_facts(other, facts)
+    assert set(other.values) == {"dtype", "target_shape", "cosine_similarity"}
+    assert other.values["target_shape"] == [[3, 2], [4]]
+    unread = task()
+    _without_header_facts(unread, [facts[0], (None, None, None, None)])
+    assert "shape" in unread.values and "size" in unread.values and "target_dtype" in unread.values
+    resized = task(size=[6, 5])  # (no reader does this; the column is then the row's)
+    _without_header_facts(resized, facts)
+    assert set(resized.values) == {"size", "cosine_similarity"}
+    gap = task(shape=[[2, 3], None])
+    gap.absent = {"shape": [1]}  # the second row did not set it: only the first is compared
+    _without_header_facts(gap, facts)
+    assert "shape" not in gap.values and "shape" not in gap.absent
