@@ -39,7 +39,10 @@ ranking; nothing is rebuilt.  Held-out records are not scored in that mode (no e
 ``random.Random(SEED)`` from the held-out records of :data:`DRAW_DATA` (``cited`` ones set aside) and
 prints each message with its top entry and the advice as rendered, for a person to judge.  The drawn
 held-out messages are then seen: they may not be used for tuning.  ``--draw-split dev`` draws from the
-dev records instead (for tuning the automatic judge).
+dev records instead (for tuning the automatic judge).  A held-out draw never shows a message an earlier
+held-out draw showed: :data:`DRAWN` lists each earlier draw's seed and the records it showed (their ids and a
+hash of their text, recomputed at the commit each was run on; no text), those records are set aside before
+the pool is drawn from, a seed listed there is refused, and each new held-out draw appends its own row.
 """
 
 from __future__ import annotations
@@ -392,17 +395,47 @@ def right_tool_answers(
     return out
 
 
-def draw(kb: Any, records: list[dict[str, Any]], seed: int, n: int, split: str) -> None:
+DRAWN = ROOT / "bench" / "drawn_heldout.jsonl"
+"""Every held-out draw run so far, one row each: ``seed``, ``commit`` (the tree it was run on), ``hand`` (the
+hand verdict) and ``drawn``: the records it showed, each as ``id`` (``<file>:<line>``) and ``message_sha1``
+(:func:`message_hash`).  Issue 23's five draws before this list existed (seeds 23, 2811, 20261128, 28112026,
+29112026) were recomputed at the commit each was run on (the same records, KB and sample)."""
+
+
+def message_hash(record: dict[str, Any]) -> str:
+    """What :data:`DRAWN` keeps of a shown message: the SHA-1 of its text (the same text in another file or
+    line is the same seen message)."""
+    return hashlib.sha1(record["message"].encode()).hexdigest()
+
+
+def drawn_before(path: Path = DRAWN) -> list[dict[str, Any]]:
+    """The rows of :data:`DRAWN` (none when the file is absent)."""
+    return load(path) if path.exists() else []
+
+
+def draw(
+    kb: Any,
+    records: list[dict[str, Any]],
+    seed: int,
+    n: int,
+    split: str,
+    seen: frozenset[str] = frozenset(),
+) -> list[dict[str, Any]]:
     """Print ``n`` right-tool answers of ``split`` drawn with ``random.Random(seed)``, for a person to judge:
     the message, the top entry's id and title and the advice as rendered (cause and fix with the captures
-    filled in).  Each answer carries the automatic verdict last, so the hand verdict can be compared."""
+    filled in).  Each answer carries the automatic verdict last, so the hand verdict can be compared.
+    Records whose text hash is in ``seen`` (shown by an earlier draw) are not drawn; returns the drawn
+    records."""
     import random
 
-    pool = right_tool_answers(kb, records, split)
+    fresh = [r for r in records if message_hash(r) not in seen]
+    pool = right_tool_answers(kb, fresh, split)
     picked = random.Random(seed).sample(range(len(pool)), min(n, len(pool)))
     warning = DRAW_WARNING.format(n=len(picked), split=split) if split == "heldout" else DEV_NOTE
     print(warning)
-    print(f"seed {seed}: {len(picked)} of {len(pool)} {split} right-tool answers\n")
+    aside = len(records) - len(fresh)
+    earlier = f" ({aside} record(s) shown by an earlier draw set aside)" if aside else ""
+    print(f"seed {seed}: {len(picked)} of {len(pool)} {split} right-tool answers{earlier}\n")
     for k, i in enumerate(picked, 1):
         r, m = pool[i]
         e = m.entry
@@ -416,6 +449,7 @@ def draw(kb: Any, records: list[dict[str, Any]], seed: int, n: int, split: str) 
         print(f"cause: {m.cause}\nfix: {m.fix}\nsource: {e.source}")
         print(f"automatic judge: {'specific' if ok else 'not specific (' + why + ')'}\n")
     print(warning)
+    return [pool[i][0] for i in picked]
 
 
 def _pct(hit: int, n: int) -> str:
@@ -868,6 +902,13 @@ def main() -> None:
     )
     parser.add_argument("--n", type=int, default=10, help="how many answers --draw prints (default 10)")
     parser.add_argument(
+        "--drawn",
+        type=Path,
+        default=DRAWN,
+        help="the list of earlier held-out draws: their messages are never drawn again, a new draw is added "
+        "(default bench/drawn_heldout.jsonl)",
+    )
+    parser.add_argument(
         "--draw-split",
         choices=("heldout", "dev"),
         default="heldout",
@@ -892,8 +933,8 @@ def main() -> None:
 
         scan_stress(load_kb(user_dir=Path("/nonexistent")), args.misses)
         return
-    if args.n != 10 or args.draw_split != "heldout":
-        parser.error("--n and --draw-split go with --draw SEED")
+    if args.n != 10 or args.draw_split != "heldout" or args.drawn != DRAWN:
+        parser.error("--n, --draw-split and --drawn go with --draw SEED")
     if args.leave_source_out:
         run_leave_source_out(args.data, args.misses, args.keep_markers)
         return
@@ -1005,12 +1046,37 @@ def run_draw(args: argparse.Namespace) -> None:
 
     if args.n < 1:
         raise SystemExit("--n must be at least 1")
+    held_out = args.draw_split == "heldout"
+    earlier = drawn_before(args.drawn) if held_out else []
+    if any(row["seed"] == args.draw for row in earlier):
+        raise SystemExit(
+            f"seed {args.draw} was drawn already ({args.drawn.name}): its answers are seen; pick another"
+        )
     paths = (args.data,) if args.data is not None else DRAW_DATA
     records = [r for path in paths for r in load_with_ids(path)]
     kb = load_kb(user_dir=Path("/nonexistent"))
     set_cited_aside(records, [e.source for e in kb.entries])
     print(f"records of {', '.join(p.name for p in paths)}; KB of {len(kb)} entries")
-    draw(kb, records, args.draw, args.n, args.draw_split)
+    seen = frozenset(d["message_sha1"] for row in earlier for d in row["drawn"])
+    shown = draw(kb, records, args.draw, args.n, args.draw_split, seen)
+    if held_out and shown:
+        record_draw(args.drawn, earlier, args.draw, shown)
+
+
+def record_draw(path: Path, earlier: list[dict[str, Any]], seed: int, shown: list[dict[str, Any]]) -> None:
+    """Append a held-out draw's row to ``path`` (:data:`DRAWN`), its hand verdict left for the person to fill
+    in, so that no later draw shows these messages again."""
+    import subprocess
+
+    from dumpscope.core.atomic import write_text
+
+    head = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    drawn = [{"id": r["id"], "message_sha1": message_hash(r)} for r in shown]
+    row = {"seed": seed, "commit": head or "-", "hand": "?", "drawn": drawn}
+    write_text("".join(json.dumps(r) + "\n" for r in [*earlier, row]), path)
+    print(f"\n{len(drawn)} drawn message(s) added to {path}: commit it, and write the hand verdict in 'hand'")
 
 
 if __name__ == "__main__":
