@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/eval_explain.py [--data tests/data/explain/messages.jsonl] [--misses]
     .venv/bin/python bench/eval_explain.py --draw SEED [--n 10] [--draw-split heldout|dev]
-    .venv/bin/python bench/eval_explain.py --leave-source-out [--keep-markers] [--data FILE] [--misses]
+    .venv/bin/python bench/eval_explain.py --leave-source-out [--keep-markers] [--specific] [--data FILE]
+        [--misses]
 
 ``--misses`` lists the dev misses only: held-out messages are scored, never shown, so nobody
 tunes on them by accident.
@@ -238,6 +239,34 @@ def leave_source_out(
             f" for {len(held)} of its {len({r['source'] for r in dev})} threads"
         )
     return evaluate(kb, dev, misses, hidden, markers)
+
+
+def leave_source_out_specific(
+    kb: Any, records: list[dict[str, Any]], misses: bool, all_dev: list[dict[str, Any]] | None = None
+) -> tuple[int, int]:
+    """``--leave-source-out --specific``: of the dev records whose top answer is still their tool's when
+    ranked as :func:`leave_source_out` ranks them (their own threads' entries and, with ``all_dev``, their
+    single-thread markers hidden), how many get specific advice (:func:`specific`): the advice a message the
+    KB was not written from would get.  Returns ``(right-tool answers, specific)``."""
+    dev = [r for r in records if r["split"] == "dev"]
+    hidden = source_masks(kb, dev)
+    markers = single_thread_markers([*dev, *(all_dev or ())]) if all_dev is not None else {}
+    n = ok = 0
+    for r in dev:
+        masked = hidden.get(r["source"], frozenset())
+        with markers_hidden(markers.get(r["source"], frozenset())):
+            matches = (kb.without(masked) if masked else kb).lookup(r["message"], top=1)
+        if not matches or matches[0].entry.family not in (r["family"], *r.get("also", ())):
+            continue
+        good, why = specific(matches[0])
+        n += 1
+        ok += good
+        if misses and not good:
+            print(
+                f"   GENERIC [dev, lso] {r['family']} {matches[0].entry.id} ({why}): {r['message'][:100]!r}"
+            )
+    print(f"   specific advice, leave-source-out, dev right-tool answers: {_pct(ok, n)}")
+    return n, ok
 
 
 def single_thread_markers(records: list[dict[str, Any]]) -> dict[str, frozenset[tuple[str, str]]]:
@@ -936,7 +965,7 @@ def main() -> None:
     if args.n != 10 or args.draw_split != "heldout" or args.drawn != DRAWN:
         parser.error("--n, --draw-split and --drawn go with --draw SEED")
     if args.leave_source_out:
-        run_leave_source_out(args.data, args.misses, args.keep_markers)
+        run_leave_source_out(args.data, args.misses, args.keep_markers, args.specific)
         return
     if args.keep_markers:
         parser.error("--keep-markers goes with --leave-source-out")
@@ -979,7 +1008,9 @@ LSO_DATA = (
 """The parts ``--leave-source-out`` scores by default (their dev records)."""
 
 
-def run_leave_source_out(data: Path | None, misses: bool, keep_markers: bool = False) -> None:
+def run_leave_source_out(
+    data: Path | None, misses: bool, keep_markers: bool = False, specific_too: bool = False
+) -> None:
     """``--leave-source-out``: per part (``data``, or each file of :data:`LSO_DATA`), then all parts
     together, the dev records' family@1/code@3 ranked without their own threads' entries and (unless
     ``keep_markers``) the markers no other dev thread of the data sets holds."""
@@ -991,15 +1022,24 @@ def run_leave_source_out(data: Path | None, misses: bool, keep_markers: bool = F
         None if keep_markers else [r for p in sorted(DATA.parent.glob("*.jsonl")) for r in dev_records(p)]
     )
     total: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
+    specific_total = [0, 0]
     for path in (data,) if data is not None else LSO_DATA:
         print(f"\n### {path.name}")
         table = leave_source_out(kb, load(path), misses, all_dev)
         report(table, ("dev",))
         for key, row in table.items():
             total[key] = [a + b for a, b in zip(total[key], row, strict=True)]
+        if specific_too:
+            n, ok = leave_source_out_specific(kb, load(path), misses, all_dev)
+            specific_total = [specific_total[0] + n, specific_total[1] + ok]
     if data is None:
         print("\n### all parts")
         report(total, ("dev",))
+        if specific_too:
+            print(
+                "   specific advice, leave-source-out, all parts: "
+                + _pct(specific_total[1], specific_total[0])
+            )
 
 
 JUDGED = ROOT / "bench" / "specific_dev_judged.jsonl"

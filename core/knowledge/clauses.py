@@ -28,10 +28,15 @@ ANY = "*"
 """A clause of text any tool prints (the dynamic loader, a missing file): it refines any tool's card."""
 
 
-class Clause(namedtuple("Clause", "id families literal pattern cause fix source context")):
+class Clause(
+    namedtuple("Clause", "id families literal pattern cause fix source context scope", defaults=("",))
+):
     """One vendor wording: ``literal`` (lower-cased) must be in the text before ``pattern`` is compiled;
     ``context``, when set, is searched in the whole message for parts the card's own text does not hold
-    (the ONNX parser's ``importConv`` names the op type of an assertion)."""
+    (the ONNX parser's ``importConv`` names the op type of an assertion).  ``scope`` :data:`REASON`: a
+    reason clause, one tool-neutral wording of why something failed (an operator or a data type not
+    supported, an inferred shape that differs...), which answers only a card that says nothing of the
+    message (a family card, a code-range or scheme entry, an envelope), never a code card."""
 
     __slots__ = ()
     id: str
@@ -42,6 +47,11 @@ class Clause(namedtuple("Clause", "id families literal pattern cause fix source 
     fix: str
     source: str
     context: str
+    scope: str
+
+
+REASON = "reason"
+"""The :attr:`Clause.scope` of a reason clause."""
 
 
 _OP_ERROR_CHECK = "CANN ops sources: opdev op_error_check.h (OP_CHECK_* parameter checks of every aclnn API)"
@@ -67,6 +77,29 @@ _VECTOR_FIX = (
     "left out in the middle, a missing output); re-export or repair that node."
 )
 _VECTOR_OF = r"\[with _Tp = (?P<value>[^;\]\n]{1,80})"
+
+_NOT_SUPPORTED_CAUSE = (
+    "{op} is an operation this tool cannot convert or run as installed: it has no converter or kernel for "
+    "it, or none for these attributes, input types or this opset."
+)
+_NOT_SUPPORTED_FIX = (
+    "Keep {op} out of what the tool sees: check the tool's list of supported operators for the version you "
+    "run (another opset or a later release may list {op}); otherwise express {op} with operators the list "
+    "has (rewrite that layer in the source model, or register a custom converter, symbolic or plugin for "
+    "it), or, when {op} is only in pre- or post-processing, cut the model before it and run that part "
+    "outside."
+)
+_DTYPE_CAUSE = (
+    "The tool has no kernel or conversion for data type {dtype} where the message says: the types it "
+    "takes there do not include {dtype} (int64, float64 and bool tensors are the ones accelerator "
+    "toolchains most often lack)."
+)
+_DTYPE_FIX = (
+    "Change {dtype} before the tool sees it: cast that input or constant to a type the tool lists (float32 "
+    "or float16 for values, int32 for indices and shapes) in the source model or with a Cast at export, keep "
+    "float64 out of the exported graph (model.float() in PyTorch, astype(np.float32) on inputs), and feed "
+    "inputs in the type the model declares."
+)
 
 CLAUSES: tuple[Clause, ...] = (
     # --- Ascend aclnn parameter checks (CANN's OP_CHECK_* macros, their own wording) -----------------
@@ -573,6 +606,225 @@ CLAUSES: tuple[Clause, ...] = (
         "Microsoft Win32 error codes: ERROR_MOD_NOT_FOUND (126)",
         "",
     ),
+    # --- reason clauses: why something failed, in the wording tools share; they answer only a card that
+    # says nothing of the message (a family card, a code-range or scheme entry, an envelope) -------------
+    Clause(
+        "openvino-node-validation",
+        ("openvino",),
+        "while validating node '",
+        r"While validating node '(?:\w{1,20}::)?(?P<op_type>\w{1,60}) (?P<node>[^\s'(]{1,200})"
+        r"(?: \((?P<shape>[^)\n]{0,300})\))?[^\n]{0,400}?':\s{0,4}(?P<detail>[^\n]{3,300})",
+        "OpenVINO validated node {node} (a {op_type}) while it read or reshaped the model, and the inputs "
+        "that reach it break a rule of {op_type}: {detail} (its inputs: {shape|not printed}).",
+        "Change the shapes that flow into {node}: if you set the model's input shape (model.reshape(), "
+        "--input_shape, a smaller image or another layout) use one the network was built for, large enough "
+        "that every pooling, stride and kernel before {node} still has data; if the model's own shapes "
+        "disagree, re-export it with static shapes and check them with onnx.shape_inference first.",
+        "openvinotoolkit/openvino: NODE_VALIDATION_CHECK (src/core/include/openvino/core/node.hpp, "
+        "'While validating node ... with friendly_name ...')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "openvino-mo-cannot-infer-shapes",
+        ("openvino",),
+        "cannot infer shapes or values for node",
+        r'Cannot infer shapes or values for node "(?P<node>[^"\n]{1,200})"\.?[^\n]{0,40}\n?'
+        r"(?:\[ ERROR \]\s{0,4})?(?P<detail>[^\n\[]{3,300})?",
+        "Model Optimizer could not compute the output shape or value of node {node} while it converted the "
+        "model{detail|}: {detail|its next lines say why}.",
+        "Most often {node} gets an input whose shape is unknown or whose type it does not take: give Model "
+        "Optimizer every input's shape (--input_shape, or --input name[shape]) so that the shapes up to "
+        "{node} are static, cast float64 (double) tensors that feed it to float32 in the source model, and "
+        "if {node} is an operation Model Optimizer has no shape function for, cut the model before it "
+        "(--output) and run the rest outside OpenVINO.",
+        "openvinotoolkit/openvino: Model Optimizer's partial_infer "
+        "('Cannot infer shapes or values for node')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "openvino-mo-extracting-attributes",
+        ("openvino",),
+        "during extracting attributes for node",
+        r"during extracting attributes for node (?P<node>[^\s]{0,299}[^\s.])\.?"
+        r"(?:\s{0,4}\n[^\n]{0,12}?Original exception message:\s{0,4}(?P<detail>[^\n]{1,300}))?",
+        "Model Optimizer's front end failed while reading the attributes of node {node}, before converting "
+        "anything ({detail|its own exception follows}): the node's attributes or constant inputs are in a "
+        "form the extractor of that operation does not expect.",
+        "Give Model Optimizer the model in the form its documentation lists for the framework (for "
+        "TensorFlow a frozen graph or SavedModel from a supported TF release, without training-only parts), "
+        "or convert with the newer converter (openvino.convert_model / ovc); if {node} is only in pre- or "
+        "post-processing, cut the model before it with --output and do that part outside.",
+        "openvinotoolkit/openvino: Model Optimizer's extractor ('Unexpected exception happened during "
+        "extracting attributes for node')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "openvino-onnx-node",
+        ("openvino",),
+        "while validating onnx node '<node(",
+        r"While validating ONNX node '<Node\((?P<op_type>\w{1,60})\): (?P<node>[^>'\n]{1,200})>'"
+        r"\s{0,4}:?\s{0,4}(?P<detail>[^\n]{3,300})?",
+        "OpenVINO's ONNX front end failed while it converted node {node} ({op_type}) into OpenVINO "
+        "operations{detail|}: {detail|the next line says why}.",
+        "Simplify the model first (python -m onnxsim) so that {node}'s shape and parameter inputs are "
+        "constants rather than subgraphs, and export it at an ONNX opset this OpenVINO release supports for "
+        "{op_type}; if {op_type} is a newer or custom-domain operator, export its older form or register an "
+        "OpenVINO front-end extension for it.",
+        "openvinotoolkit/openvino: the ONNX front end's node validation ('While validating ONNX node')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "openvino-ie-unsupported-layer",
+        ("openvino",),
+        "unsupported primitive of type",
+        r"Unsupported primitive of type:\s{0,4}(?P<op_type>\w{1,60})\s{1,4}name:\s{0,4}"
+        r"(?P<layer>[^\s]{1,200})",
+        "The Inference Engine's device plugin cannot create layer {layer}: it has no implementation of "
+        "{op_type} (an operation of a newer IR or an extension this runtime does not hold).",
+        "Generate the IR with the Model Optimizer of the same OpenVINO release as the runtime that loads it; "
+        "if {op_type} is a custom or extension operation, load its extension library before reading the "
+        "model; if this device lacks {op_type}, run with HETERO:<device>,CPU so that {layer} falls back to "
+        "the CPU.",
+        "openvinotoolkit/openvino (Inference Engine CPU plugin): "
+        "'Unsupported primitive of type: ... name: ...'",
+        "",
+        REASON,
+    ),
+    Clause(
+        "openvino-ie-cannot-create-layer",
+        ("openvino",),
+        "cannot create",
+        r"Cannot create (?P<op_type>\w{1,60}) layer (?P<layer>[^\s]{1,200}) id:\s{0,2}\d{1,8}",
+        "The Inference Engine's IR reader cannot create layer {layer}: this runtime has no {op_type} in the "
+        "opset the IR names (an IR made by another OpenVINO release, or an extension operation).",
+        "Generate the IR with the Model Optimizer of the same OpenVINO release as the runtime that loads it; "
+        "if {op_type} is a custom or extension operation, load its extension library (core.add_extension) "
+        "before reading the model.",
+        "openvinotoolkit/openvino (Inference Engine IR reader): 'Cannot create <type> layer <name> id:<n>'",
+        "",
+        REASON,
+    ),
+    Clause(
+        "onnx-inferred-shape-differs",
+        (ANY,),
+        "inferred shape and existing shape differ in",
+        r"(?:\(op_type:(?P<op_type>\w{1,60}), node name: (?P<node>[^)\n]{1,200})\):\s{0,4}"
+        r"(?:\[ShapeInferenceError\]\s{0,4})?)?Inferred shape and existing shape differ in "
+        r"(?P<what>rank|dimension \d{1,3}): \((?P<value>[^)\n]{0,40})\) vs \((?P<value2>[^)\n]{0,40})\)",
+        "onnx shape inference, which the tool runs on the model, computes a {what} of ({value}) for the "
+        "output of {node|a node} ({op_type|}) where the model records ({value2}): a shape stored in the "
+        "model (its value_info or an output's type) disagrees with what the node produces.",
+        "Drop the stored intermediate shapes and infer them again (del model.graph.value_info[:], then "
+        "onnx.shape_inference.infer_shapes(model)), or re-export so they are written fresh: an edit that "
+        "changed {node|the node} without updating the recorded shapes (graph surgery, a fixed batch size) "
+        "is the usual source; if the clash is on a graph output, correct that output's declared shape.",
+        "onnx/onnx: shape inference's mergeInShapeInfo ('Inferred shape and existing shape differ in ...')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "onnx-version-converter-no-adapter",
+        (ANY,),
+        "no adapter",
+        r"No Adapter (?:From Version \$?(?P<version>\d{1,3}) )?[Ff]or (?P<op_type>\w{1,60})",
+        "onnx's version converter cannot carry {op_type} to the target opset: it has no adapter for that "
+        "operator at the opset step it needs (from opset {version|the model's}).",
+        "Export the model at the target opset from its framework instead of converting it "
+        "(torch.onnx.export(..., opset_version=N), tf2onnx --opset N), or convert only as far as the "
+        "adapters go and rewrite {op_type} by hand to its form at the target opset (the ONNX operator "
+        "changelog lists it).",
+        "onnx/onnx: version_converter BaseConverter.h adapter_lookup ('No Adapter For ...')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "onnx-attribute-out-of-rank",
+        (ANY,),
+        "invalid value of attribute",
+        r"Invalid value of attribute '(?P<arg>\w{1,60})'\.?\s{0,4}Rank=(?P<rank>\d{1,3})\s{0,4}"
+        r"Value=(?P<value>-?\d{1,6})",
+        "onnx's shape inference rejected attribute '{arg}' = {value}: for an input of rank {rank} an axis "
+        "must lie in [-{rank}, {rank} - 1], so the input that reaches the node has fewer dimensions than "
+        "the exporter assumed (rank 0 is a scalar).",
+        "Find the node whose '{arg}' is {value} and the producer of its input: a Squeeze, Reshape or "
+        "reduction that dropped the dimensions, or a value traced as a scalar; re-export with the shape the "
+        "node expects (keepdims=True, an explicit reshape) or set '{arg}' to an axis the input has.",
+        "onnx/onnx: shape inference's axis checks ('Invalid value of attribute ... Rank= ... Value=')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "operator-not-supported-list",
+        (ANY,),
+        "not supported",
+        r"(?i:operators?|ops|operations|layers)\b[^\n:]{0,60}?\bnot supported[^\n:]{0,40}:\s{0,4}\[?"
+        r"(?P<op>'?[A-Za-z_][\w:./-]{0,100}'?(?:,\s{0,2}'?[A-Za-z_][\w:./-]{0,100}'?){0,20})",
+        "The tool has no converter or kernel, as installed, for {op}: it checked the model's operators "
+        "before converting and stopped at these (or at these attributes, input types or this opset).",
+        "Keep {op} out of what the tool sees: check the tool's list of supported operators for the version "
+        "you run (another opset or a later release may list them); otherwise express {op} with operators "
+        "the list has (rewrite those layers in the source model, or register a custom converter or plugin), "
+        "or, when they are only in pre- or post-processing, cut the model before them and run that part "
+        "outside.",
+        "the tools' own wording: QAIRT/SNPE converters ('The following operators are not supported in "
+        "frontend ...: ...'), RKNN and MNN converters",
+        "",
+        REASON,
+    ),
+    Clause(
+        "operator-is-not-supported",
+        (ANY,),
+        "not supported",
+        r"\b(?i:operator|op|operation|layer|node)\s{1,4}'?(?P<op>[A-Za-z_][\w:./-]{0,100})'?[^\n]{0,80}?"
+        r"\bis not supported",
+        _NOT_SUPPORTED_CAUSE,
+        _NOT_SUPPORTED_FIX,
+        "the tools' own wording: torch.onnx ('Exporting the operator ... to ONNX opset version N is not "
+        "supported'), OpenVINO, TVM and the NPU converters ('op ... is not supported')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "operator-unsupported",
+        (ANY,),
+        "nsupported",
+        r"[Uu]nsupported (?i:ops?|operators?|operations?|layers?|primitives?|nodes?)\b(?: of type| types?)?"
+        r"(?:\s{0,4}[:=]\s{0,4}|\s{1,4})\[?'?(?P<op>[A-Za-z_][\w:./-]{0,100})",
+        _NOT_SUPPORTED_CAUSE,
+        _NOT_SUPPORTED_FIX,
+        "the tools' own wording: tf-coreml ('Unsupported Ops of type: ...'), RKNN, OpenVINO and the NPU "
+        "converters ('Unsupported operator/op/layer: ...')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "data-type-unsupported",
+        (ANY,),
+        "nsupported",
+        r"[Uu]nsupported (?i:data ?type|dtype|element type|tensor type|input type)\b\s{0,4}[:=]?\s{0,4}'?"
+        r"(?P<dtype>[\w:()<>]{1,60})",
+        _DTYPE_CAUSE,
+        _DTYPE_FIX,
+        "the tools' own wording ('Unsupported data type: ...', 'unsupported dtype ...')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "data-type-not-supported",
+        (ANY,),
+        "not supported",
+        r"(?i:data ?type|dtype|element type)\s{0,4}[:=]?\s{0,4}'?(?P<dtype>[\w:()<>]{1,60})'?\s{1,4}"
+        r"(?:is\s{1,4})?not supported",
+        _DTYPE_CAUSE,
+        _DTYPE_FIX,
+        "the tools' own wording ('data type ... is not supported', 'dtype ... not supported')",
+        "",
+        REASON,
+    ),
 )
 """The clauses, tried in this order: a tool's own before any tool's."""
 
@@ -647,7 +899,7 @@ def _refined(m: Match, text: str) -> Match | None:
     for clause in CLAUSES:
         if m.entry.family not in clause.families and ANY not in clause.families:
             continue
-        if clause.literal not in low:
+        if clause.literal not in low or (clause.scope == REASON and is_code_card(m)):
             continue
         found = _regex(clause.pattern).search(own)
         if found is not None:

@@ -1,0 +1,118 @@
+"""Issue 23: a tool's family card answered by a reason clause (why something failed, in the wording the tools
+share) when the message names what failed and why, and RKNN-Toolkit v1's node-matching failure.
+
+Every message is written from the vendors' wording (OpenVINO's NODE_VALIDATION_CHECK, Model Optimizer's and
+the Inference Engine's messages, onnx shape inference and version converter, the converters' "not supported"
+lists) with names and values of our own; none is a message of the evaluation set."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from dumpscope.core.knowledge import Entry, KnowledgeBase, load_kb
+from dumpscope.core.knowledge.clauses import CLAUSES, REASON, refine
+from dumpscope.core.knowledge.kb import Match
+
+
+@pytest.fixture(scope="module")
+def kb() -> KnowledgeBase:
+    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
+
+
+# (message, answered id, what the advice must name)
+CASES = [
+    (
+        "openvino._pyopenvino.Exception: Exception from src/core/src/node.cpp:17:\n"
+        "While validating node 'opset8::Gather gather_idx_5 (x[0]:f32{1,3,4}, idx[0]:i64{7}, axis[0]:i64{}) "
+        "-> (f32?)' with friendly_name 'gather_idx_5':\nGather axis is out of the input's rank.",
+        "family-openvino+openvino-node-validation",
+        ("gather_idx_5", "Gather", "Gather axis is out of the input's rank.", "x[0]:f32{1,3,4}"),
+    ),
+    (
+        "[ ERROR ]  Unexpected exception happened during extracting attributes for node net/tile_2.\n"
+        "Original exception message: 'NoneType' object is not iterable",
+        "family-openvino+openvino-mo-extracting-attributes",
+        ("net/tile_2", "'NoneType' object is not iterable"),
+    ),
+    (
+        "Exception from src/plugins/intel_cpu/src/node.cpp:1: Unsupported primitive of type: Roll name: "
+        "/blocks.0/Roll_1",
+        "family-openvino+openvino-ie-unsupported-layer",
+        ("Roll", "/blocks.0/Roll_1", "HETERO"),
+    ),
+    (
+        "openvino: Cannot create ScatterUpdate layer /head/ScatterUpdate_3 id:118",
+        "family-openvino+openvino-ie-cannot-create-layer",
+        ("ScatterUpdate", "/head/ScatterUpdate_3", "same OpenVINO release"),
+    ),
+    (
+        "[openvino] Unsupported operator: aten::fft_rfftn",
+        "family-openvino+operator-unsupported",
+        ("aten::fft_rfftn",),
+    ),
+    (
+        "RKNN: E load_onnx: The following operators are not supported: ['ScatterElements', 'NonZero']",
+        "family-rknn+operator-not-supported-list",
+        ("'ScatterElements', 'NonZero'",),
+    ),
+    (
+        "E RKNN: Unsupported data type: int64 for op Gather_12",
+        "family-rknn+data-type-unsupported",
+        ("int64", "int32 for indices"),
+    ),
+    ("TVM: data type float64 is not supported", "family-tvm+data-type-not-supported", ("float64",)),
+]
+
+
+@pytest.mark.parametrize(("message", "answered", "named"), CASES, ids=[c[1] for c in CASES])
+def test_a_family_card_is_answered_by_the_reason_the_message_states(
+    kb: KnowledgeBase, message: str, answered: str, named: tuple[str, ...]
+) -> None:
+    top = kb.lookup(message, top=1)[0]
+    assert top.entry.id == answered
+    assert top.entry.level == "" and "pattern" in top.reason  # no longer the family card
+    advice = f"{top.cause} {top.fix}"
+    for part in named:
+        assert part in advice, (part, advice)
+    assert re.search(r"\{[a-z][a-z_0-9]*(?:\|[^{}]*)?\}", advice) is None  # every placeholder filled in
+
+
+def test_a_reason_clause_never_answers_a_code_card() -> None:
+    """A code card of a tool says what its code means; a tool-neutral reason clause does not replace it (the
+    tool's own clauses still may)."""
+    card = Match(
+        Entry(
+            "t-E1", "T", "run", "code E1 means x", "do y", "s", family="rknn", code="E1", keys=("rknn:E1",)
+        ),
+        45.0,
+        "code",
+    )
+    text = "E1: Unsupported data type: int64 for op Gather_12"
+    assert refine([card], text) == [card]
+    family = Match(Entry("fam", "T", "run", "c", "f", "s", family="rknn", level="family"), 29.0, "family")
+    assert refine([family], text)[0].entry.id == "fam+data-type-unsupported"
+
+
+def test_reason_clauses_come_after_every_tool_clause() -> None:
+    """A tool's own wording of a constraint is tried before the tool-neutral reasons."""
+    scopes = [c.scope for c in CLAUSES]
+    first = scopes.index(REASON)
+    assert all(s == REASON for s in scopes[first:])
+
+
+def test_rknn_v1_node_matching_failure_outranks_the_wrapper_lines_around_it(kb: KnowledgeBase) -> None:
+    """Toolkit v1 prints 'Try match <node>:out0 failed, catch exception!' and then the wrapper 'Catch
+    exception when loading ... model'; the answer is the node that no rule matched."""
+    message = (
+        "W Not match tensor GridSample_88:out0\n"
+        "E Try match GridSample_88:out0 failed, catch exception!\n"
+        "E Catch exception when loading onnx model: /data/model.onnx!\n"
+        "E Traceback (most recent call last):"
+    )
+    top = kb.lookup(message, top=1)[0]
+    assert top.entry.id == "rknn-v1-try-match-node-failed"
+    assert ("layer", "GridSample_88") in top.captures
+    assert "GridSample_88" in top.cause and "RKNN_OP_Support.md" in top.fix
