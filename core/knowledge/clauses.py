@@ -101,6 +101,21 @@ _DTYPE_FIX = (
     "inputs in the type the model declares."
 )
 
+_RANK_CAUSE = (
+    "{op|The operation} got a tensor of rank {value} (that many dimensions), more than the tool takes there "
+    "({limit|its limit is lower}): its kernels and layouts are written for a fixed, smaller number of "
+    "dimensions."
+)
+_RANK_FIX = (
+    "Reshape so that {op|the operation} sees at most {limit|the supported number of} dimensions: merge "
+    "adjacent dimensions it does not treat separately (batch and heads of an attention block, the leading "
+    "dimensions of a Transpose or Softmax) in a Reshape before it and split them back after it; a Transpose "
+    "of rank {value} can be done as two of lower rank."
+)
+_RANK_LIMIT = (
+    r"(?:max(?:imum)? (?:supported )?rank|rank (?:must be |should be )?(?:<=|at most|up to))\s{0,4}"
+    r"(?:is\s{1,4})?(?P<limit>\d{1,2})"
+)
 CLAUSES: tuple[Clause, ...] = (
     # --- Ascend aclnn parameter checks (CANN's OP_CHECK_* macros, their own wording) -----------------
     Clause(
@@ -758,6 +773,102 @@ CLAUSES: tuple[Clause, ...] = (
         REASON,
     ),
     Clause(
+        "ort-broadcast-axis",
+        ("onnxruntime",),
+        "attempting to broadcast an axis by a dimension other than 1",
+        r"Attempting to broadcast an axis by a dimension other than 1\.\s{0,4}(?P<value>\d{1,12}) by "
+        r"(?P<value2>\d{1,12})",
+        "The element-wise node {op|} ({arg|an Add, Mul, Sub or Where}) got inputs whose sizes on one axis "
+        "are {value} and {value2}: broadcasting needs them equal, or one of them 1, so the two branches that "
+        "meet at this node computed different shapes.",
+        "Find why the two inputs of {op|the node} differ: most often the model was exported for one input "
+        "size and is fed another (feed the export size, or re-export with dynamic_axes for that dimension "
+        "and no size computed at trace time), or a Reshape/Resize before it fixed a size; run "
+        "onnx.shape_inference with the real input shape to see which input has {value} and which {value2}.",
+        "microsoft/onnxruntime: core/providers/cpu/math/element_wise_ops.h (BroadcastIterator::Append)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-concat-dims",
+        ("onnxruntime",),
+        "non concat axis dimensions must match",
+        r"Non concat axis dimensions must match: Axis (?P<axis>\d{1,3}) has mismatched dimensions of "
+        r"(?P<value>\d{1,12}) and (?P<value2>\d{1,12})",
+        "The inputs of Concat node {op|} disagree on axis {axis} ({value} against {value2}); only the axis "
+        "they are joined on may differ.",
+        "Feed an input size that the network's strides divide exactly (with odd sizes a stride-2 branch "
+        "rounds and an upsampled branch doubles, so the two sides of a skip connection differ by one: use "
+        "multiples of the model's total stride, 32 for most detectors), or, if the model was exported at one "
+        "size, feed that size or re-export with dynamic_axes.",
+        "microsoft/onnxruntime: core/providers/cpu/tensor/concat.cc (ConcatBase::PrepareForCompute)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-gather-index-out-of-bounds",
+        ("onnxruntime",),
+        "indices element out of data bounds",
+        r"indices element out of data bounds, idx=(?P<value>-?\d{1,20}) must be within the inclusive range "
+        r"\[(?P<low>-?\d{1,20}),\s{0,2}(?P<high>-?\d{1,20})\]",
+        "Gather node {op|} was given index {value}, outside the range [{low}, {high}] of the axis it reads: "
+        "an id larger than the table (a token id past the vocabulary, a position past the "
+        "longest sequence the model was exported for).",
+        "Check the values fed to {op|that node}: use the tokenizer that belongs to the model (same "
+        "vocabulary size), keep sequences within the model's maximum length, and make sure padding or "
+        "special ids are inside [{low}, {high}]; if the table itself is too small, re-export the model with "
+        "the full embedding.",
+        "microsoft/onnxruntime: core/providers/cpu/tensor/gather.cc ('indices element out of data bounds')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-matmul-broadcast",
+        ("onnxruntime",),
+        "operand cannot broadcast on dim",
+        r"(?P<side>left|right) operand cannot broadcast on dim (?P<axis>\d{1,3})",
+        "MatMul node {op|} got operands whose batch dimensions (all but the last two) differ at dimension "
+        "{axis} of the {side} operand and neither is 1, so they cannot be broadcast together.",
+        "Check the two inputs of {op|that node}: the batch or head dimensions must be equal or 1; a model "
+        "exported with a fixed batch or sequence size fed another one is the usual cause (feed the export "
+        "size or re-export with dynamic_axes), as is a Transpose/Reshape before it that put the dimensions "
+        "in another order.",
+        "microsoft/onnxruntime: core/providers/cpu/math/matmul_helper.h (MatMulComputeHelper::Compute)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-conv-input-rank",
+        ("onnxruntime",),
+        "num_dims does not match w num_dims",
+        r"X num_dims does not match W num_dims\.\s{0,4}X: (?P<shape>\{[^}\n]{0,60}\}) W: "
+        r"(?P<shape2>\{[^}\n]{0,60}\})",
+        "Conv node {op|} got an input of shape {shape} whose rank differs from its weights' {shape2}: a "
+        "Conv takes (N, C, spatial...) with as many dimensions as its kernel, so the input lacks a dimension "
+        "(most often the batch) or has one too many.",
+        "Feed the input with the rank the weights {shape2} call for: add the batch dimension "
+        "(np.expand_dims(x, 0) or x.unsqueeze(0)) to a single image, or drop an extra one; if the rank was "
+        "changed by a Reshape or Squeeze before {op|the Conv}, fix that node in the export.",
+        "microsoft/onnxruntime: core/providers/cpu/nn/conv_attributes.h (ValidateInputShape)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-invalid-expand-shape",
+        ("onnxruntime",),
+        "nvalid expand shape",
+        r"[Ii]nvalid expand shape",
+        "Expand node {op|} was asked for a shape its input cannot be broadcast to: each dimension of the "
+        "target must equal the input's or be 1 there, and the shape it got (computed in the graph from the "
+        "input sizes) breaks that.",
+        "Look at the shape input of {op|the Expand node}: it is usually computed from a size traced as a "
+        "constant at export (a batch or sequence length); feed the size the model was exported with, or "
+        "re-export with dynamic_axes so that the size is read from the input rather than fixed.",
+        "microsoft/onnxruntime: core/providers/cpu/tensor/expand.cc ('invalid expand shape')",
+        "",
+        REASON,
+    ),
+    Clause(
         "operator-not-supported-list",
         (ANY,),
         "not supported",
@@ -799,6 +910,32 @@ CLAUSES: tuple[Clause, ...] = (
         "the tools' own wording: tf-coreml ('Unsupported Ops of type: ...'), RKNN, OpenVINO and the NPU "
         "converters ('Unsupported operator/op/layer: ...')",
         "",
+        REASON,
+    ),
+    Clause(
+        "rank-unsupported",
+        (ANY,),
+        "nsupported",
+        r"[Uu]nsupported (?:input |tensor |output )?rank:?\s{0,2}(?P<value>\d{1,2})\b"
+        r"(?: for (?:node|op|layer) '?(?P<op>[^\s',]{1,200}))?",
+        _RANK_CAUSE,
+        _RANK_FIX,
+        "the tools' own wording of a rank limit ('Unsupported input rank N', 'rank N is not supported, max "
+        "rank is M')",
+        _RANK_LIMIT,
+        REASON,
+    ),
+    Clause(
+        "rank-not-supported",
+        (ANY,),
+        "not supported",
+        r"(?:(?P<op>[A-Z]\w{1,60}) with )?(?:input |tensor |output )?rank:?\s{0,2}(?P<value>\d{1,2}),? "
+        r"(?:is )?not supported",
+        _RANK_CAUSE,
+        _RANK_FIX,
+        "the tools' own wording of a rank limit ('Unsupported input rank N', 'rank N is not supported, max "
+        "rank is M')",
+        _RANK_LIMIT,
         REASON,
     ),
     Clause(
@@ -943,6 +1080,8 @@ def _answered_by(m: Match, clause: Clause, parts: tuple[tuple[str, str], ...]) -
     names = {k for k, _ in parts}
     kept = tuple(c for c in m.captures if c[0] != "reason" and c[0] not in names)
     reasons = [r for r in m.reason.split("+") if r in ("code", "shared code")]
+    if clause.scope == REASON and e.level == "family":
+        reasons = ["family"]  # the tool is known by its markers only: a log line is no problem for this alone
     return m._replace(entry=entry, captures=parts + kept, reason="+".join([*reasons, "pattern"]))
 
 
