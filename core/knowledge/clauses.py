@@ -647,7 +647,7 @@ CLAUSES: tuple[Clause, ...] = (
         r'Cannot infer shapes or values for node "(?P<node>[^"\n]{1,200})"\.?[^\n]{0,40}\n?'
         r"(?:\[ ERROR \]\s{0,4})?(?P<detail>[^\n\[]{3,300})?",
         "Model Optimizer could not compute the output shape or value of node {node} while it converted the "
-        "model{detail|}: {detail|its next lines say why}.",
+        "model: {detail|its next lines say why}.",
         "Most often {node} gets an input whose shape is unknown or whose type it does not take: give Model "
         "Optimizer every input's shape (--input_shape, or --input name[shape]) so that the shapes up to "
         "{node} are static, cast float64 (double) tensors that feed it to float32 in the source model, and "
@@ -683,7 +683,7 @@ CLAUSES: tuple[Clause, ...] = (
         r"While validating ONNX node '<Node\((?P<op_type>\w{1,60})\): (?P<node>[^>'\n]{1,200})>'"
         r"\s{0,4}:?\s{0,4}(?P<detail>[^\n]{3,300})?",
         "OpenVINO's ONNX front end failed while it converted node {node} ({op_type}) into OpenVINO "
-        "operations{detail|}: {detail|the next line says why}.",
+        "operations: {detail|the next line says why}.",
         "Simplify the model first (python -m onnxsim) so that {node}'s shape and parameter inputs are "
         "constants rather than subgraphs, and export it at an ONNX opset this OpenVINO release supports for "
         "{op_type}; if {op_type} is a newer or custom-domain operator, export its older form or register an "
@@ -747,7 +747,7 @@ CLAUSES: tuple[Clause, ...] = (
         "no adapter",
         r"No Adapter (?:From Version \$?(?P<version>\d{1,3}) )?[Ff]or (?P<op_type>\w{1,60})",
         "onnx's version converter cannot carry {op_type} to the target opset: it has no adapter for that "
-        "operator at the opset step it needs (from opset {version|the model's}).",
+        "operator at one of the opset steps the conversion needs.",
         "Export the model at the target opset from its framework instead of converting it "
         "(torch.onnx.export(..., opset_version=N), tf2onnx --opset N), or convert only as far as the "
         "adapters go and rewrite {op_type} by hand to its form at the target opset (the ONNX operator "
@@ -762,9 +762,9 @@ CLAUSES: tuple[Clause, ...] = (
         "invalid value of attribute",
         r"Invalid value of attribute '(?P<arg>\w{1,60})'\.?\s{0,4}Rank=(?P<rank>\d{1,3})\s{0,4}"
         r"Value=(?P<value>-?\d{1,6})",
-        "onnx's shape inference rejected attribute '{arg}' = {value}: for an input of rank {rank} an axis "
-        "must lie in [-{rank}, {rank} - 1], so the input that reaches the node has fewer dimensions than "
-        "the exporter assumed (rank 0 is a scalar).",
+        "onnx's shape inference rejected attribute '{arg}' = {value}: the input that reaches the node has "
+        "rank {rank}, and an axis must be at least minus the rank and below the rank, so that input has "
+        "fewer dimensions than the exporter assumed (rank 0 is a scalar).",
         "Find the node whose '{arg}' is {value} and the producer of its input: a Squeeze, Reshape or "
         "reduction that dropped the dimensions, or a value traced as a scalar; re-export with the shape the "
         "node expects (keepdims=True, an explicit reshape) or set '{arg}' to an axis the input has.",
