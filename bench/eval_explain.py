@@ -35,6 +35,9 @@ the family markers that no other dev thread of the data sets holds (:func:`singl
 record no source, so one seen in a single thread may have been written from it).  Entries are hidden from a
 view of the KB at query time (:meth:`KnowledgeBase.without`), markers for the duration of one record's
 ranking; nothing is rebuilt.  Held-out records are not scored in that mode (no entry cites their threads).
+With ``--specific`` it also counts, of the dev answers still naming the right tool, those whose advice is
+specific (:func:`leave_source_out_specific`): the advice a message the KB was not written from gets, which
+a hand draw of held-out answers measures.
 
 ``--draw SEED`` is the hand check of specificity: it draws ``--n`` right-tool answers with
 ``random.Random(SEED)`` from the held-out records of :data:`DRAW_DATA` (``cited`` ones set aside) and
