@@ -761,7 +761,9 @@ def inner_first(matches: list[Match]) -> list[Match]:
     * an envelope (:func:`.clauses.is_envelope`: it captured the inner message as ``reason``, as
       onnxruntime's ``Status Message: ...`` or Ascend's ``EE1001 ... Reason: ...``) under the best match of
       its tool whose pattern matched or that an exact code of the message names (an ``aclrtSetDevice ...
-      507033`` card before the ``EE1001`` line that carried its reason)."""
+      507033`` card before the ``EE1001`` line that carried its reason);
+    * a pattern match that captured nothing (a summary or wrapper line) under the best pattern match of its
+      tool that captured the op, node or layer that failed (:func:`_names_nothing`)."""
     inner = _best_specific(matches, ("pattern",))
     if inner:
         matches = [
@@ -769,12 +771,37 @@ def inner_first(matches: list[Match]) -> list[Match]:
             for m in matches
         ]
     carried = _best_specific(matches, ("pattern", "code"), cards=True)
-    if not carried:
+    if carried:
+        matches = [
+            _under(m, carried[m.entry.family]) if is_envelope(m) and m.entry.family in carried else m
+            for m in matches
+        ]
+    naming = _best_naming(matches)
+    if not naming:
         return matches
     return [
-        _under(m, carried[m.entry.family]) if is_envelope(m) and m.entry.family in carried else m
+        _under(m, naming[m.entry.family]) if _names_nothing(m) and m.entry.family in naming else m
         for m in matches
     ]
+
+
+def _best_naming(matches: list[Match]) -> dict[str, float]:
+    """Per family, the best score of a specific match found by its pattern (no card, no code entry) that
+    captured what failed (an op, node, layer or tensor)."""
+    best: dict[str, float] = {}
+    for m in matches:
+        if m.reason != "pattern" or m.entry.keys or _is_generic(m) or is_envelope(m):
+            continue
+        if any(k.rstrip("0123456789") in NAME_CAPTURES for k, _ in m.captures):
+            best[m.entry.family] = max(best.get(m.entry.family, 0.0), m.score)
+    return best
+
+
+def _names_nothing(m: Match) -> bool:
+    """A specific match found by its pattern alone (no code) that captured nothing: a summary or wrapper line
+    (``Model wasn't fully converted.``, ``Catch exception when loading onnx model``) whose message another
+    match of its tool reads further, naming what failed."""
+    return m.reason == "pattern" and not m.entry.keys and not m.captures and not _is_generic(m)
 
 
 FLOAT16 = "float16"

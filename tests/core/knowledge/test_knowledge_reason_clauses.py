@@ -173,3 +173,37 @@ def test_rknn_v1_node_matching_failure_outranks_the_wrapper_lines_around_it(kb: 
     assert top.entry.id == "rknn-v1-try-match-node-failed"
     assert ("layer", "GridSample_88") in top.captures
     assert "GridSample_88" in top.cause and "RKNN_OP_Support.md" in top.fix
+
+
+def test_openvino_s_per_op_failure_outranks_the_summary_line_before_it(kb: KnowledgeBase) -> None:
+    """OpenVINO's unconverted-ops report: 'Model wasn't fully converted.' only announces the per-op lines
+    ('-- <op> with a message:' and the translator's reason); the answer names the op and the reason."""
+    message = (
+        "openvino._pyopenvino.OpConversionFailure: Check 'is_conversion_successful' failed at "
+        "src/frontends/pytorch/src/frontend.cpp:160:\nFrontEnd API failed with OpConversionFailure:\n"
+        "Model wasn't fully converted. Failed operations detailed log:\n-- aten::roll with a message:\n"
+        "Check 'shifts.size() == dims.size()' failed: Roll takes as many shifts as dims\nSummary:\n"
+        "-- Conversion is failed for: aten::roll"
+    )
+    ranked = kb.lookup(message, top=3)
+    assert [m.entry.id for m in ranked[:2]] == [
+        "openvino-conversion-failed-for-op",
+        "openvino-model-not-fully-converted",
+    ]
+    top = ranked[0]
+    assert "aten::roll" in top.cause and "Roll takes as many shifts as dims" in top.cause
+
+
+def test_a_match_that_captured_nothing_ranks_under_one_of_its_tool_that_names_the_node() -> None:
+    from dumpscope.core.knowledge.kb import inner_first
+
+    wrapper = Match(Entry("t-wrap", "T", "run", "c", "f", "s", family="rknn", pattern="x"), 50.0, "pattern")
+    naming = Match(
+        Entry("t-node", "T", "run", "c", "f", "s", family="rknn", pattern="y"),
+        45.0,
+        "pattern",
+        captures=(("layer", "Conv_3"),),
+    )
+    other = Match(Entry("o-wrap", "O", "run", "c", "f", "s", family="tvm", pattern="z"), 60.0, "pattern")
+    ranked = {m.entry.id: m.score for m in inner_first([wrapper, naming, other])}
+    assert ranked == {"t-wrap": 44.0, "t-node": 45.0, "o-wrap": 60.0}  # another tool's match is left alone
