@@ -194,7 +194,10 @@ def test_openvino_s_per_op_failure_outranks_the_summary_line_before_it(kb: Knowl
     assert "aten::roll" in top.cause and "Roll takes as many shifts as dims" in top.cause
 
 
-def test_a_match_that_captured_nothing_ranks_under_one_of_its_tool_that_names_the_node() -> None:
+def test_a_summary_that_captured_nothing_ranks_under_the_match_of_its_tool_that_names_the_node() -> None:
+    """Only a line before the naming match is a summary of it; a specific line after it keeps its score
+    (OpenVINO's 'Training mode of BatchNormalization is not supported.' after 'While validating ONNX
+    node')."""
     from dumpscope.core.knowledge.kb import inner_first
 
     wrapper = Match(Entry("t-wrap", "T", "run", "c", "f", "s", family="rknn", pattern="x"), 50.0, "pattern")
@@ -205,5 +208,7 @@ def test_a_match_that_captured_nothing_ranks_under_one_of_its_tool_that_names_th
         captures=(("layer", "Conv_3"),),
     )
     other = Match(Entry("o-wrap", "O", "run", "c", "f", "s", family="tvm", pattern="z"), 60.0, "pattern")
-    ranked = {m.entry.id: m.score for m in inner_first([wrapper, naming, other])}
+    ranked = {m.entry.id: m.score for m in inner_first([wrapper, naming, other], "x summary\ny Conv_3\nz")}
     assert ranked == {"t-wrap": 44.0, "t-node": 45.0, "o-wrap": 60.0}  # another tool's match is left alone
+    ranked = {m.entry.id: m.score for m in inner_first([wrapper, naming, other], "y Conv_3\nx detail\nz")}
+    assert ranked == {"t-wrap": 50.0, "t-node": 45.0, "o-wrap": 60.0}
