@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/eval_explain.py [--data tests/data/explain/messages.jsonl] [--misses]
     .venv/bin/python bench/eval_explain.py --draw SEED [--n 10] [--draw-split heldout|dev]
-    .venv/bin/python bench/eval_explain.py --leave-source-out [--keep-markers] [--data FILE] [--misses]
+    .venv/bin/python bench/eval_explain.py --leave-source-out [--keep-markers] [--specific] [--data FILE]
+        [--misses]
     .venv/bin/python bench/eval_explain.py --leave-source-out --scan [--keep-markers] [--data FILE] [--misses]
 
 ``--misses`` lists the dev misses only: held-out messages are scored, never shown, so nobody
@@ -38,12 +39,18 @@ ranking; nothing is rebuilt.  Held-out records are not scored in that mode (no e
 With ``--scan`` it scores the log scan the same way (:func:`leave_source_out_scan`): each dev message buried
 alone after a run of the real noise, scanned with its own thread's entries and markers hidden: what the scan
 does with a message no entry was written from.
+With ``--specific`` it also counts, of the dev answers still naming the right tool, those whose advice is
+specific (:func:`leave_source_out_specific`): the advice a message the KB was not written from gets, which
+a hand draw of held-out answers measures.
 
 ``--draw SEED`` is the hand check of specificity: it draws ``--n`` right-tool answers with
 ``random.Random(SEED)`` from the held-out records of :data:`DRAW_DATA` (``cited`` ones set aside) and
 prints each message with its top entry and the advice as rendered, for a person to judge.  The drawn
 held-out messages are then seen: they may not be used for tuning.  ``--draw-split dev`` draws from the
-dev records instead (for tuning the automatic judge).
+dev records instead (for tuning the automatic judge).  A held-out draw never shows a message an earlier
+held-out draw showed: :data:`DRAWN` lists each earlier draw's seed and the records it showed (their ids and a
+hash of their text, recomputed at the commit each was run on; no text), those records are set aside before
+the pool is drawn from, a seed listed there is refused, and each new held-out draw appends its own row.
 """
 
 from __future__ import annotations
@@ -275,6 +282,34 @@ def _as_is(message: str) -> str:
     return message
 
 
+def leave_source_out_specific(
+    kb: Any, records: list[dict[str, Any]], misses: bool, all_dev: list[dict[str, Any]] | None = None
+) -> tuple[int, int]:
+    """``--leave-source-out --specific``: of the dev records whose top answer is still their tool's when
+    ranked as :func:`leave_source_out` ranks them (their own threads' entries and, with ``all_dev``, their
+    single-thread markers hidden), how many get specific advice (:func:`specific`): the advice a message the
+    KB was not written from would get.  Returns ``(right-tool answers, specific)``."""
+    dev = [r for r in records if r["split"] == "dev"]
+    hidden = source_masks(kb, dev)
+    markers = single_thread_markers([*dev, *(all_dev or ())]) if all_dev is not None else {}
+    n = ok = 0
+    for r in dev:
+        masked = hidden.get(r["source"], frozenset())
+        with markers_hidden(markers.get(r["source"], frozenset())):
+            matches = (kb.without(masked) if masked else kb).lookup(r["message"], top=1)
+        if not matches or matches[0].entry.family not in (r["family"], *r.get("also", ())):
+            continue
+        good, why = specific(matches[0])
+        n += 1
+        ok += good
+        if misses and not good:
+            print(
+                f"   GENERIC [dev, lso] {r['family']} {matches[0].entry.id} ({why}): {r['message'][:100]!r}"
+            )
+    print(f"   specific advice, leave-source-out, dev right-tool answers: {_pct(ok, n)}")
+    return n, ok
+
+
 def single_thread_markers(records: list[dict[str, Any]]) -> dict[str, frozenset[tuple[str, str]]]:
     """Per thread of the ``dev`` records, the family markers (``(family, literal)``) found in that thread's
     messages and in no other dev thread's: a marker may have been written from that one thread (markers
@@ -430,17 +465,47 @@ def right_tool_answers(
     return out
 
 
-def draw(kb: Any, records: list[dict[str, Any]], seed: int, n: int, split: str) -> None:
+DRAWN = ROOT / "bench" / "drawn_heldout.jsonl"
+"""Every held-out draw run so far, one row each: ``seed``, ``commit`` (the tree it was run on), ``hand`` (the
+hand verdict) and ``drawn``: the records it showed, each as ``id`` (``<file>:<line>``) and ``message_sha1``
+(:func:`message_hash`).  Issue 23's five draws before this list existed (seeds 23, 2811, 20261128, 28112026,
+29112026) were recomputed at the commit each was run on (the same records, KB and sample)."""
+
+
+def message_hash(record: dict[str, Any]) -> str:
+    """What :data:`DRAWN` keeps of a shown message: the SHA-1 of its text (the same text in another file or
+    line is the same seen message)."""
+    return hashlib.sha1(record["message"].encode()).hexdigest()
+
+
+def drawn_before(path: Path = DRAWN) -> list[dict[str, Any]]:
+    """The rows of :data:`DRAWN` (none when the file is absent)."""
+    return load(path) if path.exists() else []
+
+
+def draw(
+    kb: Any,
+    records: list[dict[str, Any]],
+    seed: int,
+    n: int,
+    split: str,
+    seen: frozenset[str] = frozenset(),
+) -> list[dict[str, Any]]:
     """Print ``n`` right-tool answers of ``split`` drawn with ``random.Random(seed)``, for a person to judge:
     the message, the top entry's id and title and the advice as rendered (cause and fix with the captures
-    filled in).  Each answer carries the automatic verdict last, so the hand verdict can be compared."""
+    filled in).  Each answer carries the automatic verdict last, so the hand verdict can be compared.
+    Records whose text hash is in ``seen`` (shown by an earlier draw) are not drawn; returns the drawn
+    records."""
     import random
 
-    pool = right_tool_answers(kb, records, split)
+    fresh = [r for r in records if message_hash(r) not in seen]
+    pool = right_tool_answers(kb, fresh, split)
     picked = random.Random(seed).sample(range(len(pool)), min(n, len(pool)))
     warning = DRAW_WARNING.format(n=len(picked), split=split) if split == "heldout" else DEV_NOTE
     print(warning)
-    print(f"seed {seed}: {len(picked)} of {len(pool)} {split} right-tool answers\n")
+    aside = len(records) - len(fresh)
+    earlier = f" ({aside} record(s) shown by an earlier draw set aside)" if aside else ""
+    print(f"seed {seed}: {len(picked)} of {len(pool)} {split} right-tool answers{earlier}\n")
     for k, i in enumerate(picked, 1):
         r, m = pool[i]
         e = m.entry
@@ -454,6 +519,7 @@ def draw(kb: Any, records: list[dict[str, Any]], seed: int, n: int, split: str) 
         print(f"cause: {m.cause}\nfix: {m.fix}\nsource: {e.source}")
         print(f"automatic judge: {'specific' if ok else 'not specific (' + why + ')'}\n")
     print(warning)
+    return [pool[i][0] for i in picked]
 
 
 def _pct(hit: int, n: int) -> str:
@@ -912,6 +978,13 @@ def main() -> None:
     )
     parser.add_argument("--n", type=int, default=10, help="how many answers --draw prints (default 10)")
     parser.add_argument(
+        "--drawn",
+        type=Path,
+        default=DRAWN,
+        help="the list of earlier held-out draws: their messages are never drawn again, a new draw is added "
+        "(default bench/drawn_heldout.jsonl)",
+    )
+    parser.add_argument(
         "--draw-split",
         choices=("heldout", "dev"),
         default="heldout",
@@ -936,10 +1009,10 @@ def main() -> None:
 
         scan_stress(load_kb(user_dir=Path("/nonexistent")), args.misses)
         return
-    if args.n != 10 or args.draw_split != "heldout":
-        parser.error("--n and --draw-split go with --draw SEED")
+    if args.n != 10 or args.draw_split != "heldout" or args.drawn != DRAWN:
+        parser.error("--n, --draw-split and --drawn go with --draw SEED")
     if args.leave_source_out:
-        run_leave_source_out(args.data, args.misses, args.keep_markers, args.scan)
+        run_leave_source_out(args.data, args.misses, args.keep_markers, args.scan, args.specific)
         return
     if args.keep_markers or args.scan:
         parser.error("--keep-markers and --scan go with --leave-source-out")
@@ -985,7 +1058,11 @@ SCAN_LSO_DATA = (*LSO_DATA, *(DATA.with_name(f"round{k}.jsonl") for k in (10, 11
 
 
 def run_leave_source_out(
-    data: Path | None, misses: bool, keep_markers: bool = False, scan: bool = False
+    data: Path | None,
+    misses: bool,
+    keep_markers: bool = False,
+    scan: bool = False,
+    specific_too: bool = False,
 ) -> None:
     """``--leave-source-out``: per part (``data``, or each file of :data:`LSO_DATA`), then all parts
     together, the dev records' family@1/code@3 ranked without their own threads' entries and (unless
@@ -1008,15 +1085,24 @@ def run_leave_source_out(
             _print_scan_part("all parts", *sums)
         return
     total: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
+    specific_total = [0, 0]
     for path in (data,) if data is not None else LSO_DATA:
         print(f"\n### {path.name}")
         table = leave_source_out(kb, load(path), misses, all_dev)
         report(table, ("dev",))
         for key, row in table.items():
             total[key] = [a + b for a, b in zip(total[key], row, strict=True)]
+        if specific_too:
+            n, ok = leave_source_out_specific(kb, load(path), misses, all_dev)
+            specific_total = [specific_total[0] + n, specific_total[1] + ok]
     if data is None:
         print("\n### all parts")
         report(total, ("dev",))
+        if specific_too:
+            print(
+                "   specific advice, leave-source-out, all parts: "
+                + _pct(specific_total[1], specific_total[0])
+            )
 
 
 def _print_scan_part(name: str, found: int, n: int, noise: int, warned: int) -> None:
@@ -1070,12 +1156,37 @@ def run_draw(args: argparse.Namespace) -> None:
 
     if args.n < 1:
         raise SystemExit("--n must be at least 1")
+    held_out = args.draw_split == "heldout"
+    earlier = drawn_before(args.drawn) if held_out else []
+    if any(row["seed"] == args.draw for row in earlier):
+        raise SystemExit(
+            f"seed {args.draw} was drawn already ({args.drawn.name}): its answers are seen; pick another"
+        )
     paths = (args.data,) if args.data is not None else DRAW_DATA
     records = [r for path in paths for r in load_with_ids(path)]
     kb = load_kb(user_dir=Path("/nonexistent"))
     set_cited_aside(records, [e.source for e in kb.entries])
     print(f"records of {', '.join(p.name for p in paths)}; KB of {len(kb)} entries")
-    draw(kb, records, args.draw, args.n, args.draw_split)
+    seen = frozenset(d["message_sha1"] for row in earlier for d in row["drawn"])
+    shown = draw(kb, records, args.draw, args.n, args.draw_split, seen)
+    if held_out and shown:
+        record_draw(args.drawn, earlier, args.draw, shown)
+
+
+def record_draw(path: Path, earlier: list[dict[str, Any]], seed: int, shown: list[dict[str, Any]]) -> None:
+    """Append a held-out draw's row to ``path`` (:data:`DRAWN`), its hand verdict left for the person to fill
+    in, so that no later draw shows these messages again."""
+    import subprocess
+
+    from dumpscope.core.atomic import write_text
+
+    head = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    drawn = [{"id": r["id"], "message_sha1": message_hash(r)} for r in shown]
+    row = {"seed": seed, "commit": head or "-", "hand": "?", "drawn": drawn}
+    write_text("".join(json.dumps(r) + "\n" for r in [*earlier, row]), path)
+    print(f"\n{len(drawn)} drawn message(s) added to {path}: commit it, and write the hand verdict in 'hand'")
 
 
 if __name__ == "__main__":

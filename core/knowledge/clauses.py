@@ -28,10 +28,15 @@ ANY = "*"
 """A clause of text any tool prints (the dynamic loader, a missing file): it refines any tool's card."""
 
 
-class Clause(namedtuple("Clause", "id families literal pattern cause fix source context")):
+class Clause(
+    namedtuple("Clause", "id families literal pattern cause fix source context scope", defaults=("",))
+):
     """One vendor wording: ``literal`` (lower-cased) must be in the text before ``pattern`` is compiled;
     ``context``, when set, is searched in the whole message for parts the card's own text does not hold
-    (the ONNX parser's ``importConv`` names the op type of an assertion)."""
+    (the ONNX parser's ``importConv`` names the op type of an assertion).  ``scope`` :data:`REASON`: a
+    reason clause, one tool-neutral wording of why something failed (an operator or a data type not
+    supported, an inferred shape that differs...), which answers only a card that says nothing of the
+    message (a family card, a code-range or scheme entry, an envelope), never a code card."""
 
     __slots__ = ()
     id: str
@@ -42,6 +47,11 @@ class Clause(namedtuple("Clause", "id families literal pattern cause fix source 
     fix: str
     source: str
     context: str
+    scope: str
+
+
+REASON = "reason"
+"""The :attr:`Clause.scope` of a reason clause."""
 
 
 _OP_ERROR_CHECK = "CANN ops sources: opdev op_error_check.h (OP_CHECK_* parameter checks of every aclnn API)"
@@ -68,6 +78,44 @@ _VECTOR_FIX = (
 )
 _VECTOR_OF = r"\[with _Tp = (?P<value>[^;\]\n]{1,80})"
 
+_NOT_SUPPORTED_CAUSE = (
+    "{op} is an operation this tool cannot convert or run as installed: it has no converter or kernel for "
+    "it, or none for these attributes, input types or this opset."
+)
+_NOT_SUPPORTED_FIX = (
+    "Keep {op} out of what the tool sees: check the tool's list of supported operators for the version you "
+    "run (another opset or a later release may list {op}); otherwise express {op} with operators the list "
+    "has (rewrite that layer in the source model, or register a custom converter, symbolic or plugin for "
+    "it), or, when {op} is only in pre- or post-processing, cut the model before it and run that part "
+    "outside."
+)
+_DTYPE_CAUSE = (
+    "The tool has no kernel or conversion for data type {dtype} where the message says: the types it "
+    "takes there do not include {dtype} (int64, float64 and bool tensors are the ones accelerator "
+    "toolchains most often lack)."
+)
+_DTYPE_FIX = (
+    "Change {dtype} before the tool sees it: cast that input or constant to a type the tool lists (float32 "
+    "or float16 for values, int32 for indices and shapes) in the source model or with a Cast at export, keep "
+    "float64 out of the exported graph (model.float() in PyTorch, astype(np.float32) on inputs), and feed "
+    "inputs in the type the model declares."
+)
+
+_RANK_CAUSE = (
+    "{op|The operation} got a tensor of rank {value} (that many dimensions), more than the tool takes there "
+    "({limit|its limit is lower}): its kernels and layouts are written for a fixed, smaller number of "
+    "dimensions."
+)
+_RANK_FIX = (
+    "Reshape so that {op|the operation} sees at most {limit|the supported number of} dimensions: merge "
+    "adjacent dimensions it does not treat separately (batch and heads of an attention block, the leading "
+    "dimensions of a Transpose or Softmax) in a Reshape before it and split them back after it; a Transpose "
+    "of rank {value} can be done as two of lower rank."
+)
+_RANK_LIMIT = (
+    r"(?:max(?:imum)? (?:supported )?rank|rank (?:must be |should be )?(?:<=|at most|up to))\s{0,4}"
+    r"(?:is\s{1,4})?(?P<limit>\d{1,2})"
+)
 CLAUSES: tuple[Clause, ...] = (
     # --- Ascend aclnn parameter checks (CANN's OP_CHECK_* macros, their own wording) -----------------
     Clause(
@@ -573,6 +621,330 @@ CLAUSES: tuple[Clause, ...] = (
         "Microsoft Win32 error codes: ERROR_MOD_NOT_FOUND (126)",
         "",
     ),
+    # --- reason clauses: why something failed, in the wording tools share; they answer only a card that
+    # says nothing of the message (a family card, a code-range or scheme entry, an envelope) -------------
+    Clause(
+        "openvino-node-validation",
+        ("openvino",),
+        "while validating node '",
+        r"While validating node '(?:\w{1,20}::)?(?P<op_type>\w{1,60}) (?P<node>[^\s'(]{1,200})"
+        r"(?: \((?P<shape>[^)\n]{0,300})\))?[^\n]{0,400}?':\s{0,4}(?P<detail>[^\n]{3,300})",
+        "OpenVINO validated node {node} (a {op_type}) while it read or reshaped the model, and the inputs "
+        "that reach it break a rule of {op_type}: {detail} (its inputs: {shape|not printed}).",
+        "Change the shapes that flow into {node}: if you set the model's input shape (model.reshape(), "
+        "--input_shape, a smaller image or another layout) use one the network was built for, large enough "
+        "that every pooling, stride and kernel before {node} still has data; if the model's own shapes "
+        "disagree, re-export it with static shapes and check them with onnx.shape_inference first.",
+        "openvinotoolkit/openvino: NODE_VALIDATION_CHECK (src/core/include/openvino/core/node.hpp, "
+        "'While validating node ... with friendly_name ...')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "openvino-mo-cannot-infer-shapes",
+        ("openvino",),
+        "cannot infer shapes or values for node",
+        r'Cannot infer shapes or values for node "(?P<node>[^"\n]{1,200})"\.?[^\n]{0,40}\n?'
+        r"(?:\[ ERROR \]\s{0,4})?(?P<detail>[^\n\[]{3,300})?",
+        "Model Optimizer could not compute the output shape or value of node {node} while it converted the "
+        "model: {detail|its next lines say why}.",
+        "Most often {node} gets an input whose shape is unknown or whose type it does not take: give Model "
+        "Optimizer every input's shape (--input_shape, or --input name[shape]) so that the shapes up to "
+        "{node} are static, cast float64 (double) tensors that feed it to float32 in the source model, and "
+        "if {node} is an operation Model Optimizer has no shape function for, cut the model before it "
+        "(--output) and run the rest outside OpenVINO.",
+        "openvinotoolkit/openvino: Model Optimizer's partial_infer "
+        "('Cannot infer shapes or values for node')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "openvino-mo-extracting-attributes",
+        ("openvino",),
+        "during extracting attributes for node",
+        r"during extracting attributes for node (?P<node>[^\s]{0,299}[^\s.])\.?"
+        r"(?:\s{0,4}\n[^\n]{0,12}?Original exception message:\s{0,4}(?P<detail>[^\n]{1,300}))?",
+        "Model Optimizer's front end failed while reading the attributes of node {node}, before converting "
+        "anything ({detail|its own exception follows}): the node's attributes or constant inputs are in a "
+        "form the extractor of that operation does not expect.",
+        "Give Model Optimizer the model in the form its documentation lists for the framework (for "
+        "TensorFlow a frozen graph or SavedModel from a supported TF release, without training-only parts), "
+        "or convert with the newer converter (openvino.convert_model / ovc); if {node} is only in pre- or "
+        "post-processing, cut the model before it with --output and do that part outside.",
+        "openvinotoolkit/openvino: Model Optimizer's extractor ('Unexpected exception happened during "
+        "extracting attributes for node')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "openvino-onnx-node",
+        ("openvino",),
+        "while validating onnx node '<node(",
+        r"While validating ONNX node '<Node\((?P<op_type>\w{1,60})\): (?P<node>[^>'\n]{1,200})>'"
+        r"\s{0,4}:?\s{0,4}(?P<detail>[^\n]{3,300})?",
+        "OpenVINO's ONNX front end failed while it converted node {node} ({op_type}) into OpenVINO "
+        "operations: {detail|the next line says why}.",
+        "Simplify the model first (python -m onnxsim) so that {node}'s shape and parameter inputs are "
+        "constants rather than subgraphs, and export it at an ONNX opset this OpenVINO release supports for "
+        "{op_type}; if {op_type} is a newer or custom-domain operator, export its older form or register an "
+        "OpenVINO front-end extension for it.",
+        "openvinotoolkit/openvino: the ONNX front end's node validation ('While validating ONNX node')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "openvino-ie-cannot-create-layer",
+        ("openvino",),
+        "cannot create",
+        r"Cannot create (?P<op_type>\w{1,60}) layer (?P<layer>[^\s]{1,200}) id:\s{0,2}\d{1,8}",
+        "The Inference Engine's IR reader cannot create layer {layer}: this runtime has no {op_type} in the "
+        "opset the IR names (an IR made by another OpenVINO release, or an extension operation).",
+        "Generate the IR with the Model Optimizer of the same OpenVINO release as the runtime that loads it; "
+        "if {op_type} is a custom or extension operation, load its extension library (core.add_extension) "
+        "before reading the model.",
+        "openvinotoolkit/openvino (Inference Engine IR reader): 'Cannot create <type> layer <name> id:<n>'",
+        "",
+        REASON,
+    ),
+    Clause(
+        "onnx-inferred-shape-differs",
+        (ANY,),
+        "inferred shape and existing shape differ in",
+        r"(?:\(op_type:(?P<op_type>\w{1,60}), node name: (?P<node>[^)\n]{1,200})\):\s{0,4}"
+        r"(?:\[ShapeInferenceError\]\s{0,4})?)?Inferred shape and existing shape differ in "
+        r"(?P<what>rank|dimension \d{1,3}): \((?P<value>[^)\n]{0,40})\) vs \((?P<value2>[^)\n]{0,40})\)",
+        "onnx shape inference, which the tool runs on the model, computes a {what} of ({value}) for the "
+        "output of {node|a node} ({op_type|}) where the model records ({value2}): a shape stored in the "
+        "model (its value_info or an output's type) disagrees with what the node produces.",
+        "Drop the stored intermediate shapes and infer them again (del model.graph.value_info[:], then "
+        "onnx.shape_inference.infer_shapes(model)), or re-export so they are written fresh: an edit that "
+        "changed {node|the node} without updating the recorded shapes (graph surgery, a fixed batch size) "
+        "is the usual source; if the clash is on a graph output, correct that output's declared shape.",
+        "onnx/onnx: shape inference's mergeInShapeInfo ('Inferred shape and existing shape differ in ...')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "onnx-version-converter-no-adapter",
+        (ANY,),
+        "no adapter",
+        r"No Adapter (?:From Version \$?(?P<version>\d{1,3}) )?[Ff]or (?P<op_type>\w{1,60})",
+        "onnx's version converter cannot carry {op_type} to the target opset: it has no adapter for that "
+        "operator at one of the opset steps the conversion needs.",
+        "Export the model at the target opset from its framework instead of converting it "
+        "(torch.onnx.export(..., opset_version=N), tf2onnx --opset N), or convert only as far as the "
+        "adapters go and rewrite {op_type} by hand to its form at the target opset (the ONNX operator "
+        "changelog lists it).",
+        "onnx/onnx: version_converter BaseConverter.h adapter_lookup ('No Adapter For ...')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "onnx-attribute-out-of-rank",
+        (ANY,),
+        "invalid value of attribute",
+        r"Invalid value of attribute '(?P<arg>\w{1,60})'\.?\s{0,4}Rank=(?P<rank>\d{1,3})\s{0,4}"
+        r"Value=(?P<value>-?\d{1,6})",
+        "onnx's shape inference rejected attribute '{arg}' = {value}: the input that reaches the node has "
+        "rank {rank}, and an axis must be at least minus the rank and below the rank, so that input has "
+        "fewer dimensions than the exporter assumed (rank 0 is a scalar).",
+        "Find the node whose '{arg}' is {value} and the producer of its input: a Squeeze, Reshape or "
+        "reduction that dropped the dimensions, or a value traced as a scalar; re-export with the shape the "
+        "node expects (keepdims=True, an explicit reshape) or set '{arg}' to an axis the input has.",
+        "onnx/onnx: shape inference's axis checks ('Invalid value of attribute ... Rank= ... Value=')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-broadcast-axis",
+        ("onnxruntime",),
+        "attempting to broadcast an axis by a dimension other than 1",
+        r"Attempting to broadcast an axis by a dimension other than 1\.\s{0,4}(?P<value>\d{1,12}) by "
+        r"(?P<value2>\d{1,12})",
+        "The element-wise node {op|} ({arg|an Add, Mul, Sub or Where}) got inputs whose sizes on one axis "
+        "are {value} and {value2}: broadcasting needs them equal, or one of them 1, so the two branches that "
+        "meet at this node computed different shapes.",
+        "Find why the two inputs of {op|the node} differ: most often the model was exported for one input "
+        "size and is fed another (feed the export size, or re-export with dynamic_axes for that dimension "
+        "and no size computed at trace time), or a Reshape/Resize before it fixed a size; run "
+        "onnx.shape_inference with the real input shape to see which input has {value} and which {value2}.",
+        "microsoft/onnxruntime: core/providers/cpu/math/element_wise_ops.h (BroadcastIterator::Append)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-concat-dims",
+        ("onnxruntime",),
+        "non concat axis dimensions must match",
+        r"Non concat axis dimensions must match: Axis (?P<axis>\d{1,3}) has mismatched dimensions of "
+        r"(?P<value>\d{1,12}) and (?P<value2>\d{1,12})",
+        "The inputs of Concat node {op|} disagree on axis {axis} ({value} against {value2}); only the axis "
+        "they are joined on may differ.",
+        "Feed an input size that the network's strides divide exactly (with odd sizes a stride-2 branch "
+        "rounds and an upsampled branch doubles, so the two sides of a skip connection differ by one: use "
+        "multiples of the model's total stride, 32 for most detectors), or, if the model was exported at one "
+        "size, feed that size or re-export with dynamic_axes.",
+        "microsoft/onnxruntime: core/providers/cpu/tensor/concat.cc (ConcatBase::PrepareForCompute)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-gather-index-out-of-bounds",
+        ("onnxruntime",),
+        "indices element out of data bounds",
+        r"indices element out of data bounds, idx=(?P<value>-?\d{1,20}) must be within the inclusive range "
+        r"\[(?P<low>-?\d{1,20}),\s{0,2}(?P<high>-?\d{1,20})\]",
+        "Gather node {op|} was given index {value}, outside the range [{low}, {high}] of the axis it reads: "
+        "an id larger than the table (a token id past the vocabulary, a position past the "
+        "longest sequence the model was exported for).",
+        "Check the values fed to {op|that node}: use the tokenizer that belongs to the model (same "
+        "vocabulary size), keep sequences within the model's maximum length, and make sure padding or "
+        "special ids are inside [{low}, {high}]; if the table itself is too small, re-export the model with "
+        "the full embedding.",
+        "microsoft/onnxruntime: core/providers/cpu/tensor/gather.cc ('indices element out of data bounds')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-matmul-broadcast",
+        ("onnxruntime",),
+        "operand cannot broadcast on dim",
+        r"(?P<side>left|right) operand cannot broadcast on dim (?P<axis>\d{1,3})",
+        "MatMul node {op|} got operands whose batch dimensions (all but the last two) differ at dimension "
+        "{axis} of the {side} operand and neither is 1, so they cannot be broadcast together.",
+        "Check the two inputs of {op|that node}: the batch or head dimensions must be equal or 1; a model "
+        "exported with a fixed batch or sequence size fed another one is the usual cause (feed the export "
+        "size or re-export with dynamic_axes), as is a Transpose/Reshape before it that put the dimensions "
+        "in another order.",
+        "microsoft/onnxruntime: core/providers/cpu/math/matmul_helper.h (MatMulComputeHelper::Compute)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-conv-input-rank",
+        ("onnxruntime",),
+        "num_dims does not match w num_dims",
+        r"X num_dims does not match W num_dims\.\s{0,4}X: (?P<shape>\{[^}\n]{0,60}\}) W: "
+        r"(?P<shape2>\{[^}\n]{0,60}\})",
+        "Conv node {op|} got an input of shape {shape} whose rank differs from its weights' {shape2}: a "
+        "Conv takes (N, C, spatial...) with as many dimensions as its kernel, so the input lacks a dimension "
+        "(most often the batch) or has one too many.",
+        "Feed the input with the rank the weights {shape2} call for: add the batch dimension "
+        "(np.expand_dims(x, 0) or x.unsqueeze(0)) to a single image, or drop an extra one; if the rank was "
+        "changed by a Reshape or Squeeze before {op|the Conv}, fix that node in the export.",
+        "microsoft/onnxruntime: core/providers/cpu/nn/conv_attributes.h (ValidateInputShape)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-invalid-expand-shape",
+        ("onnxruntime",),
+        "nvalid expand shape",
+        r"[Ii]nvalid expand shape",
+        "Expand node {op|} was asked for a shape its input cannot be broadcast to: each dimension of the "
+        "target must equal the input's or be 1 there, and the shape it got (computed in the graph from the "
+        "input sizes) breaks that.",
+        "Look at the shape input of {op|the Expand node}: it is usually computed from a size traced as a "
+        "constant at export (a batch or sequence length); feed the size the model was exported with, or "
+        "re-export with dynamic_axes so that the size is read from the input rather than fixed.",
+        "microsoft/onnxruntime: core/providers/cpu/tensor/expand.cc ('invalid expand shape')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "operator-not-supported-list",
+        (ANY,),
+        "not supported",
+        r"(?i:operators?|ops|operations|layers)\b[^\n:]{0,60}?\bnot supported[^\n:]{0,40}:\s{0,4}\[?"
+        r"(?P<op>'?[A-Za-z_][\w:./-]{0,100}'?(?:,\s{0,2}'?[A-Za-z_][\w:./-]{0,100}'?){0,20})",
+        "The tool has no converter or kernel, as installed, for {op}: it checked the model's operators "
+        "before converting and stopped at these (or at these attributes, input types or this opset).",
+        "Keep {op} out of what the tool sees: check the tool's list of supported operators for the version "
+        "you run (another opset or a later release may list them); otherwise express {op} with operators "
+        "the list has (rewrite those layers in the source model, or register a custom converter or plugin), "
+        "or, when they are only in pre- or post-processing, cut the model before them and run that part "
+        "outside.",
+        "the tools' own wording: QAIRT/SNPE converters ('The following operators are not supported in "
+        "frontend ...: ...'), RKNN and MNN converters",
+        "",
+        REASON,
+    ),
+    Clause(
+        "operator-is-not-supported",
+        (ANY,),
+        "not supported",
+        r"\b(?i:operator|op|operation|layer|node)\s{1,4}'?(?P<op>[A-Za-z_][\w:./-]{0,100})'?[^\n]{0,80}?"
+        r"\bis not supported",
+        _NOT_SUPPORTED_CAUSE,
+        _NOT_SUPPORTED_FIX,
+        "the tools' own wording: torch.onnx ('Exporting the operator ... to ONNX opset version N is not "
+        "supported'), OpenVINO, TVM and the NPU converters ('op ... is not supported')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "operator-unsupported",
+        (ANY,),
+        "nsupported",
+        r"[Uu]nsupported (?i:ops?|operators?|operations?|layers?|primitives?|nodes?)\b(?: of type| types?)?"
+        r"(?:\s{0,4}[:=]\s{0,4}|\s{1,4})\[?'?(?P<op>[A-Za-z_][\w:./-]{0,100})",
+        _NOT_SUPPORTED_CAUSE,
+        _NOT_SUPPORTED_FIX,
+        "the tools' own wording: tf-coreml ('Unsupported Ops of type: ...'), RKNN, OpenVINO and the NPU "
+        "converters ('Unsupported operator/op/layer: ...')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "rank-unsupported",
+        (ANY,),
+        "nsupported",
+        r"[Uu]nsupported (?:input |tensor |output )?rank:?\s{0,2}(?P<value>\d{1,2})\b"
+        r"(?: for (?:node|op|layer) '?(?P<op>[^\s',]{1,200}))?",
+        _RANK_CAUSE,
+        _RANK_FIX,
+        "the tools' own wording of a rank limit ('Unsupported input rank N', 'rank N is not supported, max "
+        "rank is M')",
+        _RANK_LIMIT,
+        REASON,
+    ),
+    Clause(
+        "rank-not-supported",
+        (ANY,),
+        "not supported",
+        r"(?:(?P<op>[A-Z]\w{1,60}) with )?(?:input |tensor |output )?rank:?\s{0,2}(?P<value>\d{1,2}),? "
+        r"(?:is )?not supported",
+        _RANK_CAUSE,
+        _RANK_FIX,
+        "the tools' own wording of a rank limit ('Unsupported input rank N', 'rank N is not supported, max "
+        "rank is M')",
+        _RANK_LIMIT,
+        REASON,
+    ),
+    Clause(
+        "data-type-unsupported",
+        (ANY,),
+        "nsupported",
+        r"[Uu]nsupported (?i:data ?type|dtype|element type|tensor type|input type)\b\s{0,4}[:=]?\s{0,4}'?"
+        r"(?P<dtype>[\w:()<>]{1,60})",
+        _DTYPE_CAUSE,
+        _DTYPE_FIX,
+        "the tools' own wording ('Unsupported data type: ...', 'unsupported dtype ...')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "data-type-not-supported",
+        (ANY,),
+        "not supported",
+        r"(?i:data ?type|dtype|element type)\s{0,4}[:=]?\s{0,4}'?(?P<dtype>[\w:()<>]{1,60})'?\s{1,4}"
+        r"(?:is\s{1,4})?not supported",
+        _DTYPE_CAUSE,
+        _DTYPE_FIX,
+        "the tools' own wording ('data type ... is not supported', 'dtype ... not supported')",
+        "",
+        REASON,
+    ),
 )
 """The clauses, tried in this order: a tool's own before any tool's."""
 
@@ -647,7 +1019,7 @@ def _refined(m: Match, text: str) -> Match | None:
     for clause in CLAUSES:
         if m.entry.family not in clause.families and ANY not in clause.families:
             continue
-        if clause.literal not in low:
+        if clause.literal not in low or (clause.scope == REASON and is_code_card(m)):
             continue
         found = _regex(clause.pattern).search(own)
         if found is not None:
@@ -691,6 +1063,8 @@ def _answered_by(m: Match, clause: Clause, parts: tuple[tuple[str, str], ...]) -
     names = {k for k, _ in parts}
     kept = tuple(c for c in m.captures if c[0] != "reason" and c[0] not in names)
     reasons = [r for r in m.reason.split("+") if r in ("code", "shared code")]
+    if clause.scope == REASON and e.level == "family":
+        reasons = ["family"]  # the tool is known by its markers only: a log line is no problem for this alone
     return m._replace(entry=entry, captures=parts + kept, reason="+".join([*reasons, "pattern"]))
 
 

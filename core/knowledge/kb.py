@@ -334,7 +334,7 @@ class KnowledgeBase:
             for i, match in self._lookup_segment(segment, families, named, all_codes, leaning):
                 _keep_best(best, i, match)
         ranked = sorted(
-            float16_clash_first(inner_first(list(best.values())), text),
+            float16_clash_first(inner_first(list(best.values()), text), text),
             key=lambda r: (-r.score, r.entry.generic),
         )
         return refine(limit_generic(ranked, len(ranked)), text)[: max(0, top)]
@@ -751,7 +751,7 @@ def _json_children(value: Any) -> Any:
     return value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
 
 
-def inner_first(matches: list[Match]) -> list[Match]:
+def inner_first(matches: list[Match], text: str = "") -> list[Match]:
     """``matches`` with each match that only carries a message another entry explains scored just under that
     entry (the best specific match of the same tool that explains more):
 
@@ -761,7 +761,10 @@ def inner_first(matches: list[Match]) -> list[Match]:
     * an envelope (:func:`.clauses.is_envelope`: it captured the inner message as ``reason``, as
       onnxruntime's ``Status Message: ...`` or Ascend's ``EE1001 ... Reason: ...``) under the best match of
       its tool whose pattern matched or that an exact code of the message names (an ``aclrtSetDevice ...
-      507033`` card before the ``EE1001`` line that carried its reason)."""
+      507033`` card before the ``EE1001`` line that carried its reason);
+    * a pattern match that captured nothing, on a line of ``text`` before the best pattern match of its tool
+      that captured the op, node or layer that failed, under that match (:func:`_announces`: a summary that
+      announces the lines after it)."""
     inner = _best_specific(matches, ("pattern",))
     if inner:
         matches = [
@@ -769,12 +772,43 @@ def inner_first(matches: list[Match]) -> list[Match]:
             for m in matches
         ]
     carried = _best_specific(matches, ("pattern", "code"), cards=True)
-    if not carried:
+    if carried:
+        matches = [
+            _under(m, carried[m.entry.family]) if is_envelope(m) and m.entry.family in carried else m
+            for m in matches
+        ]
+    naming = _best_naming(matches, text)
+    if not naming:
         return matches
-    return [
-        _under(m, carried[m.entry.family]) if is_envelope(m) and m.entry.family in carried else m
-        for m in matches
-    ]
+    return [_under(m, naming[m.entry.family][0]) if _announces(m, naming, text) else m for m in matches]
+
+
+def _best_naming(matches: list[Match], text: str) -> dict[str, tuple[float, int]]:
+    """Per family, the best score of a specific match found by its pattern (no card, no code entry) that
+    captured what failed (an op, node, layer or tensor), and where in ``text`` its pattern matches."""
+    best: dict[str, tuple[float, int]] = {}
+    for m in matches:
+        if m.reason != "pattern" or m.entry.keys or _is_generic(m) or is_envelope(m):
+            continue
+        if any(k.rstrip("0123456789") in NAME_CAPTURES for k, _ in m.captures):
+            if m.score > best.get(m.entry.family, (0.0, 0))[0]:
+                best[m.entry.family] = (m.score, _start(m, text))
+    return best
+
+
+def _announces(m: Match, naming: dict[str, tuple[float, int]], text: str) -> bool:
+    """A specific match found by its pattern alone (no code) that captured nothing, on a line before the
+    match of its tool that names what failed: a summary that announces the lines after it (``Model wasn't
+    fully converted. Failed operations detailed log:`` before ``-- <op> with a message:``)."""
+    if m.entry.family not in naming or m.reason != "pattern" or m.entry.keys or m.captures:
+        return False
+    return not _is_generic(m) and _start(m, text) < naming[m.entry.family][1]
+
+
+def _start(m: Match, text: str) -> int:
+    """Where ``m``'s pattern first matches ``text`` (its length when it does not)."""
+    found = m.entry.search(text) if m.entry.pattern else None
+    return found.start() if found is not None else len(text)
 
 
 FLOAT16 = "float16"

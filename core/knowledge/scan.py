@@ -893,11 +893,12 @@ def _specific(problem: Problem) -> bool:
 
 
 def _weak_noise(matches: list[Match], text: str, block: list[str]) -> bool:
-    """Only weak matches (wording, the tool's family) on a line without an error word, or whose error words
-    are only names and counts (``retry_on_failure``, ``--error-limit``, ``0 errors``), or that its tool
-    logged at an informational level (``[I]``, ``INFO``, glog's ``I1128``).  Stack frames (``at
+    """Only weak matches (wording, the tool's family, also when a reason clause answers its family card) on a
+    line without an error word, or whose error words are only names and counts (``retry_on_failure``,
+    ``--error-limit``, ``0 errors``), or that its tool logged at an informational level (``[I]``, ``INFO``,
+    glog's ``I1128``).  Stack frames (``at
     pkg.ErrorHandler.run(``) lend the report no error word, and a warning's frames no tool."""
-    if not all(m.reason in WEAK_REASONS for m in matches):
+    if not all(m.reason.split("+", 1)[0] in WEAK_REASONS for m in matches):
         return False
     own = [
         line for k, line in enumerate(block) if not (_is_frame_of(block[0], line) if k else _is_frame(line))

@@ -163,3 +163,33 @@ def test_markers_hidden_puts_the_table_back() -> None:
     except KeyError:
         pass
     assert MARKERS == before
+
+
+def test_leave_source_out_specific_judges_the_answer_a_message_gets_without_its_own_threads_entries() -> None:
+    """The specific entry written from THREAD answers OTHER's message; THREAD's own message, ranked without
+    it, gets TensorRT's entry (the wrong tool: not counted)."""
+    from bench.eval_explain import leave_source_out_specific
+
+    long = "Widget {op} could not be placed because the widget pool has no slot of that size left for it."
+    fix = "Give widget {op} a smaller size or free a slot by dropping another widget before it runs again."
+    kb = KnowledgeBase(
+        [
+            Entry(
+                id="ort-widget",
+                tool="onnxruntime",
+                stage="run",
+                cause=long,
+                fix=fix,
+                source="dev message microsoft/onnxruntime#101",
+                family="onnxruntime",
+                pattern=r"Widget (?P<op>\w+) failed",
+            ),
+            _entry("trt-failed", "tensorrt", r"failed", "TensorRT developer guide"),
+        ]
+    )
+    records = [
+        {"message": "Widget Conv_3 failed", "family": "onnxruntime", "source": THREAD, "split": "dev"},
+        {"message": "Widget Relu_1 failed", "family": "onnxruntime", "source": OTHER, "split": "dev"},
+        {"message": "Widget Add failed", "family": "onnxruntime", "source": OTHER, "split": "heldout"},
+    ]
+    assert leave_source_out_specific(kb, records, misses=True) == (1, 1)

@@ -35,7 +35,7 @@ def test_draw_refuses_to_run_without_a_seed() -> None:
     assert "--draw: expected one argument" in done.stderr
     done = _run("--n", "5")
     assert done.returncode == 2
-    assert "--n and --draw-split go with --draw SEED" in done.stderr
+    assert "--n, --draw-split and --drawn go with --draw SEED" in done.stderr
 
 
 def _entry(**fields: object) -> Entry:
@@ -145,10 +145,87 @@ def test_draw_on_held_out_records_warns_they_are_then_seen(tmp_path: Path) -> No
     }
     data = tmp_path / "h.jsonl"
     data.write_text(json.dumps(record) + "\n", encoding="utf-8")
-    done = _run("--draw", "1", "--data", str(data))
+    done = _run("--draw", "1", "--data", str(data), "--drawn", str(tmp_path / "drawn.jsonl"))
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("WARNING: the 1 drawn heldout messages below are now seen") == 2
     assert "entry: onnxruntime-protobuf-parsing-failed" in done.stdout
+
+
+def _held_out_file(path: Path, n: int) -> None:
+    """``n`` synthetic held-out onnxruntime records (no real held-out text), each answered by its tool."""
+    urls = [f"https://example.org/t/{i}" for i in range(200) if _split(f"https://example.org/t/{i}")]
+    rows = [
+        {
+            "message": f"Load model from model_{i}.onnx failed:Protobuf parsing failed.",
+            "family": "onnxruntime",
+            "codes": [],
+            "source": urls[i],
+            "split": "heldout",
+        }
+        for i in range(n)
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+
+
+def test_a_held_out_draw_never_shows_a_message_an_earlier_draw_showed(tmp_path: Path) -> None:
+    """Each held-out draw is added to the list of draws; the next draw sets its messages aside before it
+    samples, and a seed already drawn is refused."""
+    data, drawn = tmp_path / "h.jsonl", tmp_path / "drawn.jsonl"
+    _held_out_file(data, 7)
+    done = _run("--draw", "3", "--n", "4", "--data", str(data), "--drawn", str(drawn))
+    assert done.returncode == 0, done.stderr
+    first = load(drawn)
+    assert [row["seed"] for row in first] == [3] and len(first[0]["drawn"]) == 4
+    done = _run("--draw", "4", "--data", str(data), "--drawn", str(drawn))
+    assert done.returncode == 0, done.stderr
+    assert "seed 4: 3 of 3 heldout right-tool answers (4 record(s) shown by an earlier draw set aside)" in (
+        done.stdout
+    )
+    second = load(drawn)
+    assert second[0] == first[0] and second[1]["seed"] == 4
+    ids = [[d["id"] for d in row["drawn"]] for row in second]
+    assert len(ids[1]) == 3 and not set(ids[0]) & set(ids[1])
+    assert sorted(ids[0] + ids[1]) == sorted(f"h.jsonl:{n}" for n in range(1, 8))
+    done = _run("--draw", "5", "--data", str(data), "--drawn", str(drawn))
+    assert "seed 5: 0 of 0 heldout right-tool answers" in done.stdout  # every message is seen
+    assert load(drawn) == second  # a draw that showed nothing adds no row
+    done = _run("--draw", "3", "--data", str(data), "--drawn", str(drawn))
+    assert done.returncode != 0 and "seed 3 was drawn already" in done.stderr
+
+
+def test_draw_sets_aside_the_messages_it_is_told_were_seen(
+    kb: KnowledgeBase, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In-process: the same text under another id is the same seen message."""
+    from bench.eval_explain import message_hash
+
+    _held_out_file(tmp_path / "h.jsonl", 6)
+    records = [{**r, "id": f"h.jsonl:{i}"} for i, r in enumerate(load(tmp_path / "h.jsonl"), 1)]
+    seen = frozenset(message_hash(r) for r in records[:4])
+    for seed in range(20):
+        shown = draw(kb, [*records, {**records[0], "id": "copy:1"}], seed, 10, "heldout", seen)
+        assert sorted(r["id"] for r in shown) == ["h.jsonl:5", "h.jsonl:6"]
+    capsys.readouterr()
+
+
+def test_the_earlier_held_out_draws_are_listed_with_the_records_they_showed() -> None:
+    """bench/drawn_heldout.jsonl holds issue 23's five draws, ten records each, every one a held-out record
+    whose text hash is the one kept (compared, never printed)."""
+    from bench.eval_explain import DRAWN, message_hash
+
+    rows = load(DRAWN)
+    assert {23, 2811, 20261128, 28112026, 29112026} <= {row["seed"] for row in rows}
+    assert len({row["seed"] for row in rows}) == len(rows)
+    files: dict[str, list[str]] = {}
+    for row in rows:
+        assert len(row["commit"]) == 40 and row["drawn"]
+        for d in row["drawn"]:
+            name, line = d["id"].split(":")
+            lines = files.setdefault(name, (DATA.parent / name).read_text(encoding="utf-8").splitlines())
+            record = json.loads(lines[int(line) - 1])
+            same = message_hash(record) == d["message_sha1"]
+            held_out = record["split"] == "heldout"
+            assert same and held_out, d["id"]
 
 
 def _split(url: str) -> bool:
