@@ -6,10 +6,13 @@
 Runs ``dumpscope compare GOLDEN TARGET ... --format csv -o TMP`` as a child process, as the
 command line does (``python -m dumpscope``), with a hook installed first that records, in every
 process (the parent and each forked worker), when each phase starts and ends: wall seconds since
-the child was started (the interpreter's own start-up included) and that process's CPU seconds.
+the child was started (the interpreter's own start-up included), that process's CPU seconds and its
+minor page faults (``getrusage``: every thread of the process; a task's column lists each task's, the
+first of each process holding its copy-on-write faults on the pages it shares with the other).
 Phases: the imports of numpy, Polars and Rich (CPU: the importing thread's), argument parsing, opening and
-pairing the dumps, the row table, forking, each task (rows, in which process), the frame and
-judging, writing the CSV, and the exit.  Functions a build does not have are left out, so the same
+pairing the dumps, the row table, forking, a worker's start-up, each task (rows, in which process),
+joining the workers, the finish (for a run whose workers read the headers), the frame and judging,
+writing the CSV, and the exit.  Functions a build does not have are left out, so the same
 script times main and a branch.  Nothing is changed in what is computed.
 
 The table lists the phases in the order they started; ``sys.modules`` of each process is read at
@@ -29,25 +32,28 @@ from pathlib import Path
 
 #: The hook the child runs before dumpscope's command line (``sitecustomize`` style, through ``-c``).
 HOOK = r"""
-import importlib.abc, importlib.machinery, os, sys, time
+import importlib.abc, importlib.machinery, os, resource, sys, time
 T0 = float(os.environ["DUMPSCOPE_TIMELINE_T0"])
 FD = os.open(os.environ["DUMPSCOPE_TIMELINE_OUT"], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-def note(name, w0, c0, w1, c1, extra=""):
-    line = f"{os.getpid()}\t{name}\t{w0 - T0:.6f}\t{w1 - T0:.6f}\t{c0:.6f}\t{c1:.6f}\t{extra}\n"
+def faults():  # the process's minor page faults (every thread's)
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+def note(name, w0, c0, w1, c1, extra="", f0=0, f1=0):
+    line = f"{os.getpid()}\t{name}\t{w0 - T0:.6f}\t{w1 - T0:.6f}\t{c0:.6f}\t{c1:.6f}\t{extra}\t{f0}\t{f1}\n"
     os.write(FD, line.encode())
 IMPORTS = {"numpy", "polars", "rich", "onnx", "threadpoolctl", "dumpscope.core.comparison.pipeline"}
 SPANS = {
     "dumpscope.tui.cli.main": [("build_parser", "parse args"), ("_run", None)],
     "dumpscope.core.comparison.pipeline": [("_prepare", "open + pair"), ("_Run.__init__", "run set-up"),
-        ("_Run.snapshot", "frame + judge"), ("_Run.context", "row context")],
+        ("_Run.snapshot", "frame + judge"), ("_Run.context", "row context"), ("_LateRun.finish", "finish")],
     "dumpscope.core.comparison.table": [("RowTable.__init__", "row table")],
     "dumpscope.core.comparison.execution": [
-        ("_Forked.__init__", "fork"), ("_run_part", "task"), ("_serve", "worker's life")],
+        ("_Forked.__init__", "fork"), ("_run_part", "task"), ("_serve", "worker's life"),
+        ("_worker_start", "worker start-up"), ("_Forked.close", "workers joined")],
     "dumpscope.core.report.writers": [("write_csv", "write csv")],
 }
 def wrap(fn, label):
     def timed(*a, **k):
-        w0, c0 = time.time(), time.process_time()
+        w0, c0, f0 = time.time(), time.process_time(), faults()
         try:
             return fn(*a, **k)
         finally:
@@ -56,7 +62,7 @@ def wrap(fn, label):
                 extra = f"{len(a[1])} rows"
             if label == "worker's life":
                 extra = loaded()
-            note(label, w0, c0, time.time(), time.process_time(), extra)
+            note(label, w0, c0, time.time(), time.process_time(), extra, f0, faults())
     timed.__wrapped__ = fn
     return timed
 def patch(mod):
@@ -80,12 +86,12 @@ class Finder(importlib.abc.MetaPathFinder):
             return spec
         loader, run = spec.loader, spec.loader.exec_module
         def exec_module(module):
-            w0, c0 = time.time(), time.thread_time()
+            w0, c0, f0 = time.time(), time.thread_time(), faults()
             try:
                 run(module)
             finally:
                 if name in IMPORTS:  # (CPU: this thread's; a module is executed once)
-                    note("import " + name, w0, c0, time.time(), time.thread_time())
+                    note("import " + name, w0, c0, time.time(), time.thread_time(), "", f0, faults())
             patch(module)
         loader.exec_module = exec_module
         return spec
@@ -98,9 +104,9 @@ def bye():
     if os.getpid() in said:
         return
     said.add(os.getpid())
-    note("exit", time.time(), time.process_time(), time.time(), time.process_time(), loaded())
+    note("exit", time.time(), time.process_time(), time.time(), time.process_time(), loaded(), 0, faults())
 atexit.register(bye)
-note("interpreter up", T0, 0.0, time.time(), time.process_time())
+note("interpreter up", T0, 0.0, time.time(), time.process_time(), "", 0, faults())
 sys.argv = ["dumpscope", *sys.argv[1:]]
 from dumpscope.tui.cli.main import main
 code = main()
@@ -127,7 +133,7 @@ def run_once(python: str, args: list[str]) -> tuple[float, list[dict[str, object
             raise SystemExit(f"compare failed ({proc.returncode}): {proc.stderr[-2000:]}")
         events = []
         for line in out.read_text().splitlines():
-            pid, name, w0, w1, c0, c1, extra = line.split("\t")
+            pid, name, w0, w1, c0, c1, extra, f0, f1 = line.split("\t")
             events.append(
                 {
                     "pid": int(pid),
@@ -137,6 +143,8 @@ def run_once(python: str, args: list[str]) -> tuple[float, list[dict[str, object
                     "c0": float(c0),
                     "c1": float(c1),
                     "extra": extra,
+                    "f0": int(f0),
+                    "f1": int(f1),
                 }
             )
     return wall, events
@@ -149,7 +157,8 @@ def show(wall: float, events: list[dict[str, object]], each_task: bool = False) 
     names = {parent: "parent"}
     for e in sorted(events, key=lambda e: e["w0"]):  # type: ignore[arg-type,return-value]
         names.setdefault(e["pid"], f"worker {len(names)}")  # type: ignore[arg-type]
-    print(f"{'process':9} {'phase':22} {'start s':>8} {'end s':>8} {'wall s':>7} {'CPU s':>7}  note")
+    head = f"{'start s':>8} {'end s':>8} {'wall s':>7} {'CPU s':>7} {'faults':>7}"
+    print(f"{'process':9} {'phase':22} {head}  note")
     tasks: dict[int, list[dict[str, object]]] = {}
     lines = []
     for e in events:
@@ -169,13 +178,17 @@ def show(wall: float, events: list[dict[str, object]], each_task: bool = False) 
                 "w1": max(t["w1"] for t in ts),
                 "c0": 0.0,  # type: ignore[type-var]
                 "c1": sum(float(t["c1"]) - float(t["c0"]) for t in ts),  # type: ignore[arg-type]
-                "extra": f"{rows} rows, busy {sum(float(t['w1']) - float(t['w0']) for t in ts):.3f} s wall",
+                "f0": 0,
+                "f1": sum(int(t["f1"]) - int(t["f0"]) for t in ts),  # type: ignore[call-overload]
+                "extra": f"{rows} rows, busy {sum(float(t['w1']) - float(t['w0']) for t in ts):.3f} s wall; "
+                f"faults per task {', '.join(str(int(t['f1']) - int(t['f0'])) for t in ts)}",  # type: ignore[call-overload]
             }  # type: ignore[arg-type]
         )
     for e in sorted(lines, key=lambda e: e["w0"]):  # type: ignore[arg-type,return-value]
         w0, w1, c0, c1 = (float(e[k]) for k in ("w0", "w1", "c0", "c1"))  # type: ignore[arg-type]
         who, name = names[e["pid"]], e["name"]  # type: ignore[index]
-        print(f"{who:9} {name:22} {w0:8.3f} {w1:8.3f} {w1 - w0:7.3f} {c1 - c0:7.3f}  {e['extra']}")
+        flt = int(e["f1"]) - int(e["f0"])  # type: ignore[call-overload]  # (exit, interpreter up: the total)
+        print(f"{who:9} {name:22} {w0:8.3f} {w1:8.3f} {w1 - w0:7.3f} {c1 - c0:7.3f} {flt:7d}  {e['extra']}")
     print(f"child wall (spawn to reap): {wall:.3f} s")
 
 
