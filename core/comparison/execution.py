@@ -103,6 +103,7 @@ __all__ = [
     "accounting",
     "available_cores",
     "run_rows",
+    "single_threaded_blas",
 ]
 
 #: ``compute(i) -> row``: the columns of row ``i`` (never raises).
@@ -759,8 +760,38 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[:200]}" if text else type(exc).__name__
 
 
+class single_threaded_blas:
+    """Limit BLAS to one thread for the run: OpenBLAS threads each dot product over
+    10k elements, which on a busy 2-core machine made the kernel 10-100x slower.  A worker
+    forked while it is in force inherits the limit (OpenBLAS keeps its thread count in its
+    own memory and re-creates its pool from it after a fork), so it does not set one again
+    (:func:`_worker_start`)."""
+
+    active = 0
+    """How many of these blocks are running in this process (a forked worker reads its parent's)."""
+
+    def __enter__(self) -> None:
+        try:
+            from threadpoolctl import threadpool_limits
+        except ImportError:  # optional: speed only
+            self._ctx = None
+            return
+        self._ctx = threadpool_limits(limits=1, user_api="blas")
+        single_threaded_blas.active += 1
+
+    def __exit__(self, *exc: object) -> None:
+        if self._ctx is not None:
+            single_threaded_blas.active -= 1
+            self._ctx.restore_original_limits()
+
+
 def _worker_start() -> None:
-    """Each worker owns one core: a threaded BLAS inside it would only contend."""
+    """Each worker owns one core: a threaded BLAS inside it would only contend.  Forked under
+    :class:`single_threaded_blas`, it has one BLAS thread already: threadpoolctl's look at
+    every loaded library is left out (~1.5 ms of the worker's CPU and ~150 pages it shared with
+    the parent copied on write, on the 2-core box)."""
+    if single_threaded_blas.active:
+        return
     try:
         from threadpoolctl import threadpool_limits
     except ImportError:  # pragma: no cover - optional, speed only

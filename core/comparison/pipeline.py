@@ -32,7 +32,13 @@ import numpy as np
 from dumpscope import __version__
 from dumpscope.core.comparison import judge
 from dumpscope.core.comparison.bands import row_bands, run_band
-from dumpscope.core.comparison.execution import SCHEDULER_TIMEOUT_S, Scheduler, TaskResult, run_rows
+from dumpscope.core.comparison.execution import (
+    SCHEDULER_TIMEOUT_S,
+    Scheduler,
+    TaskResult,
+    run_rows,
+    single_threaded_blas,
+)
 from dumpscope.core.comparison.judge import Thresholds
 from dumpscope.core.comparison.late import (
     Collected,
@@ -42,7 +48,7 @@ from dumpscope.core.comparison.late import (
     read_one_sided,
 )
 from dumpscope.core.comparison.pairing import Pair, Pairing, pair_dumps
-from dumpscope.core.comparison.rows import RowContext, single_threaded_blas
+from dumpscope.core.comparison.rows import RowContext
 from dumpscope.core.comparison.sanity import check_model, check_pairing
 from dumpscope.core.comparison.shape_specs import shape_specs
 from dumpscope.core.dumps import Dump, DumpError, TensorRef

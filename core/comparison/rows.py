@@ -449,20 +449,3 @@ def reader_notes(p: Pair) -> list[str]:
 
 def error_row(message: str) -> dict[str, object]:
     return {"health": "error", "status": "error", "message": display(message)}
-
-
-class single_threaded_blas:
-    """Limit BLAS to one thread for the run: OpenBLAS threads each dot product over
-    10k elements, which on a busy 2-core machine made the kernel 10-100x slower."""
-
-    def __enter__(self) -> None:
-        try:
-            from threadpoolctl import threadpool_limits
-        except ImportError:  # optional: speed only
-            self._ctx = None
-            return
-        self._ctx = threadpool_limits(limits=1, user_api="blas")
-
-    def __exit__(self, *exc: object) -> None:
-        if self._ctx is not None:
-            self._ctx.restore_original_limits()

@@ -344,3 +344,51 @@ def test_rows_that_arrive_while_the_table_is_built_go_in_once_it_is(
     frame = list(pipeline.compare_stream(*pair, workers=2, batch=3, final_only=True))[-1].comparison.frame
     assert waited[0]  # (the first result waited for the table)
     assert_frame_equal(frame, plain)
+
+
+def _blas_in_this_process(limited_in: list[int]) -> execution.RowFn:
+    """A row function reporting its process, the BLAS thread counts there, and whether threadpoolctl
+    set a limit in that process (``limited_in``: the pids where it did)."""
+    import os
+
+    from threadpoolctl import threadpool_info
+
+    def row(i: int) -> dict[str, object]:
+        threads = sorted({lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"})
+        return {"pid": os.getpid(), "threads": threads, "limited_here": os.getpid() in limited_in}
+
+    return row
+
+
+@pytest.mark.parametrize("under_the_block", [True, False])
+def test_a_forked_worker_runs_one_blas_thread_and_sets_no_limit_its_parent_set(
+    under_the_block: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Forked under ``single_threaded_blas`` a worker inherits its parent's limit and does not look at
+    every library again; forked outside one, it sets the limit itself.  Either way BLAS runs one thread
+    in every worker."""
+    import contextlib
+    import os
+
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    limited_in: list[int] = []
+    real = threadpoolctl.threadpool_limits
+
+    def recording(*args: object, **kwargs: object) -> object:
+        limited_in.append(os.getpid())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(threadpoolctl, "threadpool_limits", recording)
+    block = execution.single_threaded_blas() if under_the_block else contextlib.nullcontext()
+    with block:
+        workers = execution._Forked(_blas_in_this_process(limited_in), 2)  # no helper: forked rows only
+        try:
+            results = list(workers.run([[i] for i in range(6)]))
+        finally:
+            workers.close()
+    rows = [row for result in results for _i, row in result]
+    assert len(rows) == 6 and all(row["pid"] != os.getpid() for row in rows)
+    if threadpoolctl.threadpool_info():  # (a numpy without a BLAS threadpoolctl knows lists none)
+        assert all(row["threads"] in ([1], []) for row in rows)
+    assert all(row["limited_here"] is not under_the_block for row in rows)
+    assert execution.single_threaded_blas.active == 0
