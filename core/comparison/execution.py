@@ -771,18 +771,38 @@ class single_threaded_blas:
     """How many of these blocks are running in this process (a forked worker reads its parent's)."""
 
     def __enter__(self) -> None:
-        try:
-            from threadpoolctl import threadpool_limits
-        except ImportError:  # optional: speed only
-            self._ctx = None
-            return
-        self._ctx = threadpool_limits(limits=1, user_api="blas")
+        self._ctx = None
+        self._in_force = _openblas_told_one_thread()
+        if not self._in_force:
+            try:
+                from threadpoolctl import threadpool_limits
+            except ImportError:  # optional: speed only
+                return
+            self._ctx = threadpool_limits(limits=1, user_api="blas")
+            self._in_force = True
         single_threaded_blas.active += 1
 
     def __exit__(self, *exc: object) -> None:
-        if self._ctx is not None:
+        if self._in_force:
             single_threaded_blas.active -= 1
+        if self._ctx is not None:
             self._ctx.restore_original_limits()
+
+
+def _openblas_told_one_thread() -> bool:
+    """Whether numpy's BLAS is OpenBLAS and the environment tells it to run one thread (the command
+    sets ``OPENBLAS_NUM_THREADS=1`` before numpy loads: ``tui/cli/main.one_blas_thread``): then
+    threadpoolctl has nothing to limit, and its first look at every loaded library (~5 ms of the
+    parent's CPU before the fork on the 2-core box, its import included) is left out.  (A variable set
+    after numpy loaded is not read by OpenBLAS: a caller doing that gets a threaded BLAS, a slower run,
+    the same rows.)"""
+    if os.environ.get("OPENBLAS_NUM_THREADS") != "1":
+        return False
+    try:
+        blas = np.__config__.CONFIG["Build Dependencies"]["blas"]["name"]
+    except (AttributeError, KeyError, TypeError):  # another numpy's build record: ask threadpoolctl
+        return False
+    return "openblas" in str(blas).lower()
 
 
 def _worker_start() -> None:

@@ -392,3 +392,24 @@ def test_a_forked_worker_runs_one_blas_thread_and_sets_no_limit_its_parent_set(
         assert all(row["threads"] in ([1], []) for row in rows)
     assert all(row["limited_here"] is not under_the_block for row in rows)
     assert execution.single_threaded_blas.active == 0
+
+
+@pytest.mark.parametrize("told", ["1", "4", None])
+def test_the_blas_limit_asks_threadpoolctl_only_when_the_environment_has_not_said_one_thread(
+    told: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``OPENBLAS_NUM_THREADS=1`` (the command sets it before numpy loads) over numpy's OpenBLAS: the
+    limit is in force without threadpoolctl; any other value, or none, asks it."""
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    asked: list[object] = []
+    real = threadpoolctl.threadpool_limits
+    monkeypatch.setattr(threadpoolctl, "threadpool_limits", lambda *a, **k: asked.append(k) or real(*a, **k))
+    if told is None:
+        monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("OPENBLAS_NUM_THREADS", told)
+    openblas = "openblas" in str(np.__config__.CONFIG["Build Dependencies"]["blas"]["name"]).lower()
+    with execution.single_threaded_blas():
+        assert execution.single_threaded_blas.active == 1
+    assert execution.single_threaded_blas.active == 0
+    assert asked == ([] if told == "1" and openblas else [{"limits": 1, "user_api": "blas"}])
