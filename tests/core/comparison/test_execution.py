@@ -413,3 +413,23 @@ def test_the_blas_limit_asks_threadpoolctl_only_when_the_environment_has_not_sai
         assert execution.single_threaded_blas.active == 1
     assert execution.single_threaded_blas.active == 0
     assert asked == ([] if told == "1" and openblas else [{"limits": 1, "user_api": "blas"}])
+
+
+def test_a_finished_runs_workers_exit_by_themselves_and_are_joined_before_the_next_fork() -> None:
+    """Closing a finished run does not wait for its workers' exit; they leave by themselves (exit code
+    0, never terminated) and are joined, at the latest, before the next run forks its own."""
+    first = execution._Forked(lambda i: {"i": i}, 2)
+    try:
+        rows = sorted(i for r in first.run([[i] for i in range(8)]) for i in r.rows)
+    finally:
+        first.close()
+    assert rows == list(range(8))
+    second = execution._Forked(lambda i: {"i": -i}, 1)
+    try:
+        assert not execution._EXITING
+        assert [worker.exitcode for _conn, worker in first.links] == [0, 0]
+        assert sorted(i for r in second.run([[1], [2]]) for i in r.rows) == [1, 2]
+    finally:
+        second.close()
+    execution._reap()
+    assert [worker.exitcode for _conn, worker in second.links] == [0]
