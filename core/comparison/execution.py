@@ -571,9 +571,14 @@ _EXITING: list[multiprocessing.process.BaseProcess] = []
 
 def _reap() -> None:
     """Join the workers of finished runs (each was told to stop and has no task left: they are gone
-    or going), so that no run's workers outlive the next one's start."""
+    or going), so that no run's workers outlive the next one's start; one that has not left within
+    5 s (as :meth:`_Forked.close` waited before) is terminated."""
     while _EXITING:
-        _EXITING.pop().join()
+        worker = _EXITING.pop()
+        worker.join(timeout=5)
+        if worker.is_alive():
+            worker.terminate()
+            worker.join()
 
 
 class _Queue(Iterator[list[int]]):
