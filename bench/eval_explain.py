@@ -79,17 +79,33 @@ def split_of(url: str) -> str:
 _THREAD = re.compile(r"https?://github\.com/([^/\s]+)/([^/\s]+)/(?:issues|pull|discussions)/(\d+)", re.I)
 
 
+_PAGE = re.compile(r"https?://(?:www\.)?([^/\s?#]+)(/[^\s?#]*)?", re.I)
+"""A web page that is no GitHub thread (a blog post, a forum topic, a Q&A page): its host and path."""
+
+
 def cites(source: str, url: str) -> bool:
     """Whether an entry's ``source`` cites the thread ``url``: the URL itself, or a GitHub thread written
-    short (``owner/repo#N``) or without its scheme (``owner/repo/issues/N``)."""
+    short (``owner/repo#N``) or without its scheme (``owner/repo/issues/N``), or a page of another site
+    written without its scheme, its ``www.`` or its closing slash (``example.com/news/123``); another path
+    on the same site (``/news/1234``, ``/news/123/2``) is another page."""
     if url in source:
         return True
     m = _THREAD.match(url)
     if m is None:
-        return False
+        return _cites_page(source, url)
     repo, number = re.escape(f"{m.group(1)}/{m.group(2)}"), m.group(3)
     short = re.compile(rf"(?<![\w.-]){repo}(?:#|/(?:issues|pull|discussions)/){number}(?!\d)", re.I)
     return short.search(source) is not None
+
+
+def _cites_page(source: str, url: str) -> bool:
+    """:func:`cites` for a page that is no GitHub thread (GitHub URLs keep their own, stricter forms)."""
+    m = _PAGE.fullmatch(url.rstrip("/"))
+    if m is None or m.group(1).lower() == "github.com":
+        return False
+    where = re.escape(m.group(1)) + re.escape((m.group(2) or "").rstrip("/"))
+    page = re.compile(rf"(?<![\w.-])(?:https?://)?(?:www\.)?{where}/?(?![\w/%-]|\.\w)", re.I)
+    return page.search(source) is not None
 
 
 def set_cited_aside(records: list[dict[str, Any]], sources: list[str]) -> list[str]:
@@ -1053,7 +1069,7 @@ LSO_DATA = (
     *(DATA.with_name(n) for n in ("round9.jsonl", "tuning_ort.jsonl")),
 )
 """The parts ``--leave-source-out`` scores by default (their dev records)."""
-SCAN_LSO_DATA = (*LSO_DATA, *(DATA.with_name(f"round{k}.jsonl") for k in (10, 11, 13)))
+SCAN_LSO_DATA = (*LSO_DATA, *(DATA.with_name(f"round{k}.jsonl") for k in (10, 11, 13, 14)))
 """The parts ``--leave-source-out --scan`` scores by default (their dev records)."""
 
 

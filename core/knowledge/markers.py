@@ -60,6 +60,14 @@ _ASCEND: Markers = (
     ("npu error, error code is", STRONG),
     ("npu warning, error code is", STRONG),
     ("npustream", STRONG),
+    # Issue 23, round 14: torch_npu's message when an asynchronously launched task failed
+    # (torch_npu/csrc/core/npu/NPUQueue.cpp: "The Inner error is reported as above. The process exits for this
+    # inner error, and the current working operator name is <op>." then "Since the operator is called
+    # asynchronously, the stacktrace may be inaccurate. ... set the environment variable
+    # ASCEND_LAUNCH_BLOCKING=1."), often pasted without the EZ/EE code line above it.
+    ("the inner error is reported as above", STRONG),
+    ("the process exits for this inner error", STRONG),
+    ("ascend_launch_blocking", STRONG),
 )
 
 _RKNN: Markers = (
@@ -88,6 +96,14 @@ _RKNN: Markers = (
     # check ("Unsupport onnx opset N, need <= 12!").
     ("catch exception when ", STRONG),
     ("unsupport onnx opset", STRONG),
+    # Issue 23, round 14: the RKNN logger's other levels ("D RKNN: [hh:mm:ss.mmm] ...", "I RKNN: [...]",
+    # "W RKNN: [...]", the toolkit's build log and librknnrt alike) and the compiler's C++ namespace
+    # ("rknn::RKNNAllocateConvCachePass"): a build log that ends in a bare C++ exception names the tool
+    # only there.
+    ("d rknn: [", STRONG),
+    ("i rknn: [", STRONG),
+    ("w rknn: [", STRONG),
+    ("rknn::", STRONG),
 )
 
 _TENSORRT: Markers = (
