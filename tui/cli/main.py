@@ -18,12 +18,12 @@ shows the traceback).
 from __future__ import annotations
 
 import gc
-import importlib
 import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType, SimpleNamespace
 
+from dumpscope.tui.cli.commands import COMMANDS, command_modules
 from dumpscope.tui.cli.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_UNHEALTHY, EXIT_USAGE, UsageError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every quick command)
@@ -34,36 +34,8 @@ if TYPE_CHECKING:
 
 __all__ = ["COMMANDS", "EXIT_OK", "EXIT_UNHEALTHY", "EXIT_USAGE", "UsageError", "build_parser", "main"]
 
-#: Sub-commands in the order ``--help`` lists them; ``view`` is the default.
-COMMANDS: tuple[str, ...] = (
-    "view",
-    "compare",
-    "diagnose",
-    "dump",
-    "explain",
-    "overflow",
-    "fusion",
-    "convert",
-    "patch",
-    "fix",
-    "open",
-    "demo",
-    "formats",
-)
 DEFAULT_COMMAND = "view"
 _TOP_LEVEL_FLAGS = ("--debug",)
-
-
-def _command_modules(names: Sequence[str] = COMMANDS) -> dict[str, ModuleType]:
-    """The command modules (light: each imports its heavy packages inside ``run``)."""
-    mods: dict[str, ModuleType] = {}
-    for name in names:
-        try:
-            mods[name] = importlib.import_module(f"dumpscope.tui.cli.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"dumpscope.tui.cli.commands.{name}":
-                raise
-    return mods
 
 
 def _quick_arguments(chosen: str, args_list: list[str]) -> SimpleNamespace | None:
@@ -73,7 +45,7 @@ def _quick_arguments(chosen: str, args_list: list[str]) -> SimpleNamespace | Non
     namespace holds what argparse's would (tests/tui/cli/test_main.py compares them)."""
     if not chosen or args_list[:1] != [chosen]:  # a top-level flag first: argparse reads it
         return None
-    mod = _command_modules((chosen,)).get(chosen)
+    mod = command_modules((chosen,)).get(chosen)
     quick = getattr(mod, "quick_arguments", None)
     fields = quick(args_list[1:]) if quick is not None else None
     if fields is None:

@@ -12,8 +12,8 @@ import sys
 from types import ModuleType
 
 from dumpscope import __version__
+from dumpscope.tui.cli.commands import COMMANDS, command_modules
 from dumpscope.tui.cli.errors import UsageError
-from dumpscope.tui.cli.main import COMMANDS, _command_modules
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every quick command)
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ def build_parser(chosen: str | None = None) -> tuple[argparse.ArgumentParser, di
     only (what :func:`main` runs); ``""`` lists every command with its one-line HELP but
     builds none (top-level ``--help``, ``--version``).
     """
-    mods = _command_modules((chosen,) if chosen else COMMANDS)
+    mods = command_modules((chosen,) if chosen else COMMANDS)
     parser = _top_parser()
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, mod in mods.items():
