@@ -151,15 +151,16 @@ _WORD = re.compile(r"[a-z]+")
 
 
 @functools.cache
-def _source_grams() -> tuple[tuple[str, ...], array[int], bytes]:
+def _source_grams() -> tuple[tuple[str, ...], memoryview | array[int], bytes]:
     """The families of ``source_grams.json``, the CRC-32s of every family's own word 4-grams (sorted; the
     table ``source_grams.bin``) and each one's family index (read once, as stored; searched by bisection:
     building a set of them would cost more than a message's few look-ups)."""
     doc = json.loads(package_bytes("source_grams.json"))
     table = package_bytes(doc["table"])
     n = len(table) // 5
-    keys = array("I", table[: 4 * n])
+    keys: memoryview | array[int] = memoryview(table)[: 4 * n].cast("I")  # a view: ~540 KB never copied
     if sys.byteorder != "little":
+        keys = array("I", table[: 4 * n])
         keys.byteswap()
     return tuple(r["family"] for r in doc["families"]), keys, table[4 * n :]
 

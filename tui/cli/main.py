@@ -17,115 +17,40 @@ shows the traceback).
 
 from __future__ import annotations
 
-import argparse
 import gc
-import importlib
 import os
 import sys
 from collections.abc import Sequence
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 
-from dumpscope import __version__
+from dumpscope.tui.cli.commands import COMMANDS, command_modules
 from dumpscope.tui.cli.errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_UNHEALTHY, EXIT_USAGE, UsageError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every quick command)
 if TYPE_CHECKING:
-    from typing import NoReturn
+    import argparse
+
+    from dumpscope.tui.cli.parser import build_parser  # at run time through __getattr__ below
 
 __all__ = ["COMMANDS", "EXIT_OK", "EXIT_UNHEALTHY", "EXIT_USAGE", "UsageError", "build_parser", "main"]
 
-#: Sub-commands in the order ``--help`` lists them; ``view`` is the default.
-COMMANDS: tuple[str, ...] = (
-    "view",
-    "compare",
-    "diagnose",
-    "dump",
-    "explain",
-    "overflow",
-    "fusion",
-    "convert",
-    "patch",
-    "fix",
-    "open",
-    "demo",
-    "formats",
-)
 DEFAULT_COMMAND = "view"
 _TOP_LEVEL_FLAGS = ("--debug",)
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse, but a bad command line is one line on stderr (exit 2), like every other
-    usage error, instead of the usage block plus a line."""
-
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{self.prog}: {message} (see --help)")
-
-    def _get_formatter(self) -> argparse.HelpFormatter:
-        """argparse's formatter with the width it would choose, read without importing :mod:`shutil`:
-        argparse builds a formatter for every argument added, and shutil (with bz2 and lzma behind it) was
-        ~3 ms of every quick command, which never lays out help."""
-        return self.formatter_class(prog=self.prog, width=help_width())
-
-
-def help_width() -> int:
-    """The width argparse lays help out in: the terminal's columns less 2, read as
-    ``shutil.get_terminal_size`` reads them (``$COLUMNS``, else standard output's terminal, else 80)."""
-    try:
-        columns = int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
-        except (AttributeError, ValueError, OSError):  # no stdout, not a terminal
-            columns = 0
-    return (columns or 80) - 2
-
-
-def _command_modules(names: Sequence[str] = COMMANDS) -> dict[str, ModuleType]:
-    """The command modules (light: each imports its heavy packages inside ``run``)."""
-    mods: dict[str, ModuleType] = {}
-    for name in names:
-        try:
-            mods[name] = importlib.import_module(f"dumpscope.tui.cli.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"dumpscope.tui.cli.commands.{name}":
-                raise
-    return mods
-
-
-def _top_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="dumpscope",
-        description=(
-            "Compare golden and target layer dumps of a neural network, find the first "
-            "layer where they part, and why.  `dumpscope GOLDEN TARGET` opens the "
-            "terminal UI; the sub-commands below are scriptable."
-        ),
-    )
-    parser.add_argument("--version", action="version", version=f"dumpscope {__version__}")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
-    return parser
-
-
-def build_parser(chosen: str | None = None) -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
-    """The parser and the command modules it was built from.
-
-    ``chosen=None`` builds every command; a command name imports and builds that command
-    only (what :func:`main` runs); ``""`` lists every command with its one-line HELP but
-    builds none (top-level ``--help``, ``--version``).
-    """
-    mods = _command_modules((chosen,) if chosen else COMMANDS)
-    parser = _top_parser()
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, mod in mods.items():
-        p = sub.add_parser(name, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP))
-        if chosen != "":
-            p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-            mod.add_arguments(p)
-            p.set_defaults(_run=mod.run, _options=mod.OPTIONS)
-    return parser, mods
+def _quick_arguments(chosen: str, args_list: list[str]) -> SimpleNamespace | None:
+    """The parsed command line, read without argparse when the chosen command's module offers
+    ``quick_arguments`` and it reads this one (``explain MESSAGE``: importing argparse, the gettext look-ups
+    it makes for every parser and building the parsers were ~3 ms of an explain start), else None.  The
+    namespace holds what argparse's would (tests/tui/cli/test_main.py compares them)."""
+    if not chosen or args_list[:1] != [chosen]:  # a top-level flag first: argparse reads it
+        return None
+    mod = command_modules((chosen,)).get(chosen)
+    quick = getattr(mod, "quick_arguments", None)
+    fields = quick(args_list[1:]) if quick is not None else None
+    if fields is None:
+        return None
+    return SimpleNamespace(debug=False, command=chosen, **fields, _run=mod.run, _options=mod.OPTIONS)
 
 
 def _chosen_command(args_list: list[str]) -> str:
@@ -160,7 +85,7 @@ def _report(exc: Exception) -> int:
 OUTPUT_OPTIONS = ("output", "output_dir", "out", "csv", "export_values")
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace | SimpleNamespace) -> int:
     from dumpscope.tui.cli.dispatch import debug_requested, named_outputs, run_command
 
     try:
@@ -198,15 +123,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     chosen = _chosen_command(args_list)
     if chosen != DEFAULT_COMMAND:  # a batch command (the app is long-lived: it reuses what it freed)
         release_freed_pages()
-    parser, _ = build_parser(chosen)
-    try:
-        args = parser.parse_args(args_list)
-    except UsageError as exc:
-        print(exc, file=sys.stderr)  # "dumpscope compare: ...": the parser names itself
-        return EXIT_USAGE
-    if not hasattr(args, "_run"):
-        parser.print_help()
-        return EXIT_USAGE
+    args = _quick_arguments(chosen, args_list)
+    if args is None:
+        from dumpscope.tui.cli.parser import build_parser
+
+        parser, _ = build_parser(chosen)
+        try:
+            args = parser.parse_args(args_list)
+        except UsageError as exc:
+            print(exc, file=sys.stderr)  # "dumpscope compare: ...": the parser names itself
+            return EXIT_USAGE
+        if not hasattr(args, "_run"):
+            parser.print_help()
+            return EXIT_USAGE
     code = _run(args)
     if argv is None:  # the real command line (not a test calling main): end with the command
         leave_promptly(code)
@@ -267,3 +196,13 @@ def _lingering(threading: ModuleType) -> list:  # type: ignore[type-arg]
     """Live non-daemon threads other than the main one."""
     main_thread = threading.main_thread()
     return [t for t in threading.enumerate() if t is not main_thread and not t.daemon and t.is_alive()]
+
+
+def __getattr__(name: str) -> object:
+    """The parser's builders, imported on first use from :mod:`dumpscope.tui.cli.parser` (argparse behind
+    them is not a cost of a command line read without it)."""
+    if name in ("build_parser", "help_width"):
+        from dumpscope.tui.cli import parser
+
+        return getattr(parser, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -71,6 +71,51 @@ def test_explain_builds_and_imports_its_own_command_only() -> None:
     assert not [m for m in loaded if m.split(".")[0] in ("textual", "numpy", "polars", "onnx")]
     assert "dumpscope.core.comparison.judge" not in loaded
     assert "shutil" not in loaded  # argparse's formatters read the width without it (a cost of every start)
+    assert "argparse" not in loaded and "gettext" not in loaded  # ``explain MESSAGE`` is read without them
+
+
+QUICK_COMMAND_LINES = [
+    ["explain", "E10001: Value [1,3,224] for parameter [--input_shape] is invalid."],
+    ["explain", "--json", "Segmentation fault"],
+    ["explain", "Segmentation fault", "--json"],
+    ["explain", ""],
+    ["explain", "explain"],
+    ["explain", " -x leads with a space"],
+    ["explain", "line one\nline two --json"],
+]
+
+
+@pytest.mark.parametrize("argv", QUICK_COMMAND_LINES)
+def test_a_command_line_read_without_argparse_is_what_argparse_reads(argv: list[str]) -> None:
+    from dumpscope.tui.cli.main import _quick_arguments
+
+    quick = _quick_arguments(argv[0], list(argv))
+    parser, _ = build_parser(argv[0])
+    assert quick is not None
+    assert vars(quick) == vars(parser.parse_args(list(argv)))
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["explain"],
+        ["explain", "-"],
+        ["explain", "-1"],
+        ["explain", "--help"],
+        ["explain", "a", "b"],
+        ["explain", "--json", "--json", "a"],
+        ["explain", "--js", "a"],
+        ["explain", "--top", "2", "a"],
+        ["explain", "--log", "f"],
+        ["--debug", "explain", "a"],
+        ["formats"],
+    ],
+)
+def test_every_other_command_line_is_left_to_argparse(argv: list[str]) -> None:
+    from dumpscope.tui.cli.main import _chosen_command, _quick_arguments
+
+    args_list = list(argv)
+    assert _quick_arguments(_chosen_command(args_list), args_list) is None
 
 
 def test_the_command_line_path_ends_without_importing_threading() -> None:
