@@ -811,19 +811,35 @@ class single_threaded_blas:
 
 
 def _openblas_told_one_thread() -> bool:
-    """Whether numpy's BLAS is OpenBLAS and the environment tells it to run one thread (the command
-    sets ``OPENBLAS_NUM_THREADS=1`` before numpy loads: ``tui/cli/main.one_blas_thread``): then
-    threadpoolctl has nothing to limit, and its first look at every loaded library (~5 ms of the
-    parent's CPU before the fork on the 2-core box, its import included) is left out.  (A variable set
-    after numpy loaded is not read by OpenBLAS: a caller doing that gets a threaded BLAS, a slower run,
-    the same rows.)"""
+    """Whether numpy's OpenBLAS runs one thread now, asked of the library itself (the command sets
+    ``OPENBLAS_NUM_THREADS=1`` before numpy loads: ``tui/cli/main.one_blas_thread``): then threadpoolctl
+    has nothing to limit, and its first look at every loaded library (~5 ms of the parent's CPU before the
+    fork on the 2-core box, its import included) is left out.  The variable alone is not trusted: one set
+    after numpy loaded is never read by OpenBLAS, and a threaded BLAS would sum a long dot product in
+    per-thread parts, whose rounding would then follow the core count.  Any doubt (another BLAS, no
+    OpenBLAS mapped, no such symbol) answers False, and threadpoolctl sets the limit."""
     if os.environ.get("OPENBLAS_NUM_THREADS") != "1":
         return False
     try:
-        blas = np.__config__.CONFIG["Build Dependencies"]["blas"]["name"]
-    except (AttributeError, KeyError, TypeError):  # another numpy's build record: ask threadpoolctl
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
+            path = next((line.split()[-1] for line in maps if "openblas" in line.rsplit("/", 1)[-1]), None)
+        if path is None:
+            return False
+        import ctypes
+
+        lib = ctypes.CDLL(path, mode=getattr(os, "RTLD_NOLOAD", 0))
+        for name in (
+            "scipy_openblas_get_num_threads64_",
+            "openblas_get_num_threads64_",
+            "openblas_get_num_threads",
+        ):
+            get = getattr(lib, name, None)
+            if get is not None:
+                get.restype = ctypes.c_int
+                return bool(get() == 1)
+    except (OSError, ValueError, AttributeError):
         return False
-    return "openblas" in str(blas).lower()
+    return False
 
 
 def _worker_start() -> None:

@@ -395,11 +395,11 @@ def test_a_forked_worker_runs_one_blas_thread_and_sets_no_limit_its_parent_set(
 
 
 @pytest.mark.parametrize("told", ["1", "4", None])
-def test_the_blas_limit_asks_threadpoolctl_only_when_the_environment_has_not_said_one_thread(
+def test_the_blas_limit_asks_threadpoolctl_unless_openblas_itself_says_one_thread(
     told: str | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``OPENBLAS_NUM_THREADS=1`` (the command sets it before numpy loads) over numpy's OpenBLAS: the
-    limit is in force without threadpoolctl; any other value, or none, asks it."""
+    """The limit is in force without threadpoolctl only when ``OPENBLAS_NUM_THREADS=1`` is set and numpy's
+    OpenBLAS, asked, runs one thread; any other value, or none, asks threadpoolctl."""
     threadpoolctl = pytest.importorskip("threadpoolctl")
     asked: list[object] = []
     real = threadpoolctl.threadpool_limits
@@ -408,11 +408,37 @@ def test_the_blas_limit_asks_threadpoolctl_only_when_the_environment_has_not_sai
         monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
     else:
         monkeypatch.setenv("OPENBLAS_NUM_THREADS", told)
-    openblas = "openblas" in str(np.__config__.CONFIG["Build Dependencies"]["blas"]["name"]).lower()
+    own = execution._openblas_told_one_thread()
+    assert own is False or told == "1"
     with execution.single_threaded_blas():
         assert execution.single_threaded_blas.active == 1
     assert execution.single_threaded_blas.active == 0
-    assert asked == ([] if told == "1" and openblas else [{"limits": 1, "user_api": "blas"}])
+    assert asked == ([] if own else [{"limits": 1, "user_api": "blas"}])
+
+
+@pytest.mark.parametrize("before_numpy", [True, False])
+def test_openblas_is_asked_not_the_variable(before_numpy: bool) -> None:
+    """Set before numpy loads, ``OPENBLAS_NUM_THREADS=1`` is what OpenBLAS runs (the command's case); set
+    after, OpenBLAS never read it and runs its own count: the variable alone must not lift the limit, or a
+    threaded BLAS would make a long dot product's rounding follow the core count."""
+    import os
+    import subprocess
+    import sys
+
+    if "openblas" not in str(np.__config__.CONFIG["Build Dependencies"]["blas"]["name"]).lower():
+        pytest.skip("numpy is not built on OpenBLAS here")
+    set_it = "import os; os.environ['OPENBLAS_NUM_THREADS'] = '1'; "
+    code = (set_it + "import numpy; " if before_numpy else "import numpy; " + set_it) + (
+        "from dumpscope.core.comparison import execution; print(execution._openblas_told_one_thread()); "
+        "import threadpoolctl; print([i['num_threads'] for i in threadpoolctl.threadpool_info() "
+        "if i['internal_api'] == 'openblas'])"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    said, threads = out.stdout.split("\n")[:2]
+    assert said == str(threads == "[1]")  # what OpenBLAS runs, told by threadpoolctl independently
+    if before_numpy:
+        assert threads == "[1]"
 
 
 def test_a_finished_runs_workers_exit_by_themselves_and_are_joined_before_the_next_fork() -> None:
