@@ -12,15 +12,10 @@ from pathlib import Path
 import pytest
 
 from bench.eval_explain import DATA, JUDGED, ROOT, draw, load, right_tool_answers, specific, specific_loose
-from dumpscope.core.knowledge import Entry, KnowledgeBase, load_kb
+from dumpscope.core.knowledge import Entry, KnowledgeBase
 from dumpscope.core.knowledge.kb import Match
 
 SCRIPT = ROOT / "bench" / "eval_explain.py"
-
-
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -36,11 +36,6 @@ KB_TEXT = resources.files("dumpscope.core.knowledge").joinpath("kb.jsonl").read_
 RAW = [json.loads(line) for line in KB_TEXT.splitlines() if line.strip()]
 
 
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
-
-
 def top_ids(kb: KnowledgeBase, message: str, n: int = 3) -> list[str]:
     return [m.entry.id for m in kb.lookup(message, top=n)]
 

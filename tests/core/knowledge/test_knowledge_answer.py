@@ -7,11 +7,10 @@ evaluation set), so these tests check the rules, not a tuning on real messages.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from dumpscope.core.knowledge import KnowledgeBase, load_kb
+from dumpscope.core.knowledge import KnowledgeBase
 from dumpscope.core.knowledge.answer import WORDS_FLOOR, confidence_of, shown_code
 from dumpscope.core.knowledge.kb import fill
 from dumpscope.core.knowledge.markers import UNCOVERED
@@ -19,11 +18,6 @@ from dumpscope.tui.cli import main as cli
 from tests.support.paths import DATA as DATA_DIR
 
 DATA = DATA_DIR / "explain"
-
-
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=Path("/nonexistent"))
 
 
 @pytest.mark.parametrize("text", ["test", "error", "it does not work", "failed", "zzzz qqqq"])

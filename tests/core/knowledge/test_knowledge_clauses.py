@@ -10,11 +10,10 @@ the clause's, with the message's values filled in."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
-from dumpscope.core.knowledge import Entry, KnowledgeBase, load_kb
+from dumpscope.core.knowledge import Entry, KnowledgeBase
 from dumpscope.core.knowledge.answer import shown_code
 from dumpscope.core.knowledge.clauses import ANY, CLAUSES, card_text, refine
 from dumpscope.core.knowledge.entry import _check_user_pattern, pattern_requires
@@ -24,11 +23,6 @@ _ACLNN = (
     "RuntimeError: call aclnn{op}GetWorkspaceSize failed, detail:EZ1001: [PID: 4242] "
     "2026-01-02-03:04:05.678.901 "
 )
-
-
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
 
 
 # (message, card id, clause id, code the answer must keep, values the advice must show)

@@ -9,11 +9,9 @@ an evaluation set.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from dumpscope.core.knowledge import KnowledgeBase, load_kb
+from dumpscope.core.knowledge import KnowledgeBase
 from dumpscope.core.knowledge.kb import FLOAT16_CLASH, float16_clash_first
 
 ENVELOPE = "onnxruntime.capi.onnxruntime_pybind11_state.Fail: [ONNXRuntimeError] : 1 : FAIL : "
@@ -33,11 +31,6 @@ CLASHES = [
     "[ONNXRuntimeError] : 1 : FAIL : " + OUTPUT.format(a=F32, b=F16),
     "RuntimeError: [ONNXRuntimeError] : 1 : GENERAL ERROR : " + BOUND.format(a=F16, b=F32),
 ]
-
-
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
 
 
 @pytest.fixture(scope="module")

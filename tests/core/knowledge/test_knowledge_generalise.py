@@ -24,11 +24,6 @@ NEW_FAMILIES = ("openvino", "tflite", "qualcomm", "mnn", "ncnn", "paddle2onnx", 
 CLAIMED = ("ascend", "sigmastar", "rknn", "tensorrt", "onnxruntime", "onnx", "onnxsim", "float16", "qualcomm")
 
 
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
-
-
 def top_family(kb: KnowledgeBase, text: str) -> str:
     matches = kb.lookup(text, top=3)
     return matches[0].entry.family if matches else ""

@@ -6,19 +6,12 @@ the same tool matches the inner message, it comes first, and it keeps the node t
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from dumpscope.core.knowledge import Entry, KnowledgeBase, load_kb
+from dumpscope.core.knowledge import Entry, KnowledgeBase
 from dumpscope.core.knowledge.kb import Match, inner_first
 
 ENVELOPE = "Non-zero status code returned while running {op} node. Name:'{node}' Status Message: {inner}"
-
-
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
 
 
 def test_inner_entry_first_and_envelope_second(kb: KnowledgeBase) -> None:

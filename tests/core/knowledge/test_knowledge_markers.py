@@ -25,11 +25,6 @@ from tests.support.paths import REPO as REPO_DIR
 NEW_FAMILIES = ("openvino", "tflite", "qualcomm", "mnn", "ncnn", "paddle2onnx", "torch_onnx", "tvm", "coreml")
 
 
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
-
-
 SOURCE_FORMATS: list[tuple[str, str]] = [
     # OpenVINO: src/core/src/except.cpp, src/core/src/node.cpp, ie_common.h status names, tools/mo logger,
     # src/frontends/*/unconverted ops report, src/plugins/intel_cpu/src/node.cpp

@@ -12,15 +12,9 @@ from typing import Any
 
 import pytest
 
-from dumpscope.core.knowledge import KnowledgeBase, load_kb
+from dumpscope.core.knowledge import KnowledgeBase
 from dumpscope.core.knowledge.family import detect_families
 from tests.support.paths import bench_script
-
-
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
-
 
 ORT_OWN_TEXT = [
     # include/onnxruntime/core/session/onnxruntime_cxx_api.h: the C++ API throws Ort::Exception

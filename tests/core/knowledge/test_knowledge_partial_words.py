@@ -7,17 +7,10 @@ The messages are written for this test from format strings: tf-coreml's converte
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from dumpscope.core.knowledge import KnowledgeBase, load_kb
+from dumpscope.core.knowledge import KnowledgeBase
 from dumpscope.core.knowledge.kb import _whole_words_in
-
-
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
 
 
 @pytest.mark.parametrize(

@@ -6,18 +6,10 @@ A fix such as "See 'X' entry" or "Same as above." is shown alone (the other entr
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-import pytest
-
-from dumpscope.core.knowledge import KnowledgeBase, load_kb
+from dumpscope.core.knowledge import KnowledgeBase
 
 POINTER = re.compile(r"^\s*(?:see\b|same as\b|as above\b|refer to\b)", re.IGNORECASE)
-
-
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
 
 
 def test_the_pointer_pattern_finds_pointers() -> None:

@@ -9,18 +9,10 @@ judge.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from bench.eval_explain import specific
-from dumpscope.core.knowledge import KnowledgeBase, load_kb
-
-
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
-
+from dumpscope.core.knowledge import KnowledgeBase
 
 ORT = "[E:onnxruntime:, qnn_execution_provider.cc:611 GetCapability] QNN SetupBackend failed "
 

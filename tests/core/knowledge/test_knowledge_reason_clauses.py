@@ -8,19 +8,12 @@ lists) with names and values of our own; none is a message of the evaluation set
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
-from dumpscope.core.knowledge import Entry, KnowledgeBase, load_kb
+from dumpscope.core.knowledge import Entry, KnowledgeBase
 from dumpscope.core.knowledge.clauses import CLAUSES, REASON, refine
 from dumpscope.core.knowledge.kb import Match
-
-
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
-
 
 _ORT = "Non-zero status code returned while running {op} node. Name:'{name}' Status Message: "
 

@@ -14,13 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from dumpscope.core.knowledge import KnowledgeBase, load_kb
+from dumpscope.core.knowledge import KnowledgeBase
 from dumpscope.core.knowledge.family import detect_families
-
-
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
 
 
 @pytest.mark.parametrize(

@@ -12,17 +12,11 @@ failure), each written from the tool's own wording with values of our own (never
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pytest
 
-from dumpscope.core.knowledge import KnowledgeBase, load_kb, scan_log
+from dumpscope.core.knowledge import KnowledgeBase, scan_log
 from dumpscope.core.knowledge.family import detect_families
-
-
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
 
 
 @pytest.mark.parametrize(

@@ -14,16 +14,10 @@ values of our own (never an evaluation message).
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pytest
 
-from dumpscope.core.knowledge import KnowledgeBase, load_kb, scan_log
-
-
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
+from dumpscope.core.knowledge import KnowledgeBase, scan_log
 
 
 def test_the_ir_readers_future_version_is_openvinos_with_the_version(kb: KnowledgeBase) -> None:

@@ -13,16 +13,10 @@ tool's own wording with values of our own (never an evaluation message).
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pytest
 
-from dumpscope.core.knowledge import KnowledgeBase, load_kb, scan_log
-
-
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
+from dumpscope.core.knowledge import KnowledgeBase, scan_log
 
 
 @pytest.mark.parametrize("level", ["D", "I", "W"])

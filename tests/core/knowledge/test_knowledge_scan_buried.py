@@ -24,11 +24,6 @@ ASCEND = "E19010: No parser is registered for Op [Foo_1, optype [ai.onnx::11::Fo
 NOISE = [f"[INFO] {i}: loading weights from /models/net_{i}.bin" for i in range(40)]
 
 
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
-
-
 def scan(kb: KnowledgeBase, lines: list[str], newline: str = "\n") -> list[int]:
     text = newline.join(lines) + newline
     return sorted(n for p in scan_log(io.BytesIO(text.encode()), kb) for n in p.line_numbers)

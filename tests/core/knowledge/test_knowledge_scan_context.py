@@ -9,11 +9,10 @@ copied from the evaluation set.
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pytest
 
-from dumpscope.core.knowledge import KnowledgeBase, Problem, load_kb, scan_log
+from dumpscope.core.knowledge import KnowledgeBase, Problem, scan_log
 from dumpscope.core.knowledge import scan as scan_module
 
 NOISE = [f"[INFO] {i}: loading weights from /models/net_{i}.bin" for i in range(6)]
@@ -44,11 +43,6 @@ LEAD = [
     "Missing field: core_mask",
     "ERROR at line 12: Failed to create the context.",
 ]
-
-
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
 
 
 def problems(kb: KnowledgeBase, lines: list[str]) -> list[Problem]:

@@ -3,22 +3,16 @@
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pytest
 
-from dumpscope.core.knowledge import KnowledgeBase, load_kb, scan_log
+from dumpscope.core.knowledge import KnowledgeBase, scan_log
 
 QNN = (
     "     0.0ms [ ERROR ] QnnDsp <E> Failed to load skel, error: 4000\n"
     "     0.0ms [ ERROR ] QnnDsp <E> Transport layer setup failed: 14001\n"
 )
 NOISE = "Epoch 3: loss=0.012 acc=0.93 errors_corrected=0\n"
-
-
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
 
 
 def starts(kb: KnowledgeBase, text: str) -> list[int]:

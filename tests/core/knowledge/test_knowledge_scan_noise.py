@@ -5,11 +5,10 @@ logging, TensorRT's logger, tqdm), not copied from the evaluation set."""
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pytest
 
-from dumpscope.core.knowledge import KnowledgeBase, load_kb, scan_log
+from dumpscope.core.knowledge import KnowledgeBase, scan_log
 
 ASCEND = "E19010: No parser is registered for Op [Foo_1, optype [ai.onnx::11::FooBar]]."
 BENIGN = [
@@ -25,11 +24,6 @@ BENIGN = [
     "[INFO] 17 out of 100 layers fused; expected speed-up 1.3x",
     "Note: inputs should be normalised to [0, 1]; the required mean/std come from config_17.yaml",
 ]
-
-
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
 
 
 def starts(kb: KnowledgeBase, lines: list[str]) -> list[int]:

@@ -23,17 +23,12 @@ from bench.eval_explain import (
     load,
     real_noise,
 )
-from dumpscope.core.knowledge import KnowledgeBase, load_kb, scan_log
+from dumpscope.core.knowledge import KnowledgeBase, scan_log
 
 NOISE_DIR = Path(__file__).resolve().parents[2] / "data" / "explain" / "scan_noise"
 INFO = [f"[I] step {i}: loading weights from /models/net_{i}.bin" for i in range(5)]
 RKNN = "E load_onnx: ValueError: Unsupport onnx opset 19, need <= 12! Please check the model opset version."
 NCNN = "layer MyCustomOp not exists or registered"
-
-
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
 
 
 def problems(kb: KnowledgeBase, lines: list[str], newline: str = "\n") -> list[tuple[int, str]]:

@@ -9,22 +9,16 @@ the evaluation set."""
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pytest
 
 from bench.eval_explain import SCAN_NOISE
-from dumpscope.core.knowledge import Entry, KnowledgeBase, load_kb, scan_log
+from dumpscope.core.knowledge import Entry, KnowledgeBase, scan_log
 from dumpscope.core.knowledge.scan import Problem, error_shaped
 
 NOISE = [f"[I] step {i}: loading weights from /models/net_{i}.bin" for i in range(5)]
 EMPTY = KnowledgeBase([])
 """No entry at all: every error the scan reports is one no entry fits."""
-
-
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
 
 
 def scan(kb: KnowledgeBase, lines: list[str]) -> list[Problem]:

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from pathlib import Path
 
 import pytest
 
-from dumpscope.core.knowledge import KnowledgeBase, extract_codes, load_kb
+from dumpscope.core.knowledge import KnowledgeBase, extract_codes
 from dumpscope.core.knowledge.codes import range_keys, scheme_family
 from dumpscope.core.knowledge.family import detect_families
 
@@ -21,11 +20,6 @@ KB_TEXT = resources.files("dumpscope.core.knowledge").joinpath("kb.jsonl").read_
 RAW = [json.loads(line) for line in KB_TEXT.splitlines() if line.strip()]
 
 NEW_FAMILIES = ("openvino", "tflite", "qualcomm", "mnn", "ncnn", "paddle2onnx", "torch_onnx", "tvm", "coreml")
-
-
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
 
 
 FILLED = [

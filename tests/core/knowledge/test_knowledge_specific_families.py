@@ -9,17 +9,10 @@ shape, the pass, the sizes) in its cause or fix.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
-from dumpscope.core.knowledge import KnowledgeBase, load_kb
-
-
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
-
+from dumpscope.core.knowledge import KnowledgeBase
 
 # (entry id, message from the source's wording, values the answer must show)
 CASES = [

@@ -3,17 +3,10 @@ formats with values of our own (none is a copy of an evaluation message)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from dumpscope.core.knowledge import KnowledgeBase, load_kb
+from dumpscope.core.knowledge import KnowledgeBase
 from dumpscope.core.knowledge.answer import answer
-
-
-@pytest.fixture(scope="module")
-def kb() -> KnowledgeBase:
-    return load_kb(user_dir=Path("/nonexistent-dumpscope-test"))
 
 
 @pytest.mark.parametrize("code", ["161002", "561002", "561003", "561103", "561107", "561112"])
