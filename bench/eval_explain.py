@@ -1028,6 +1028,8 @@ def main() -> None:
     if args.n != 10 or args.draw_split != "heldout" or args.drawn != DRAWN:
         parser.error("--n, --draw-split and --drawn go with --draw SEED")
     if args.leave_source_out:
+        if args.scan and args.specific:
+            parser.error("--scan scores the log scan, --specific the advice: give one of them")
         run_leave_source_out(args.data, args.misses, args.keep_markers, args.scan, args.specific)
         return
     if args.keep_markers or args.scan:
