@@ -160,6 +160,30 @@ static inline double log1p_small(double t) {
  * need the scalar pass is told by the largest |t|, a max-reduction. */
 #define KL_BLOCK 512
 
+/* The scalar pass over one block, one position at a time (NaN/Inf positions left out) added to
+ * `sumt`: with `all`, every term (log1p where |t| is beyond the series' range, the series
+ * elsewhere: the block's whole sum again); without, only the terms beyond the series' range,
+ * which the vector loop left out. */
+#define KL_RESCAN(T)                                                                     \
+    static inline __attribute__((always_inline)) double kl_rescan_##T(                  \
+        const T *x, const T *y, Py_ssize_t n, double lo_x, double s_x,                     \
+        double lo_y, double s_y, double floor_, int all, double sumt) {                    \
+        for (Py_ssize_t i = 0; i < n; i++) {                                               \
+            double xi = (double)x[i], yi = (double)y[i];                                   \
+            if (!isfinite(xi) || !isfinite(yi)) continue;                                  \
+            double a = s_x != 0.0 ? (xi - lo_x) * s_x : xi;                                \
+            double b = s_y != 0.0 ? (yi - lo_y) * s_y : yi;                                \
+            a = a > floor_ ? a : floor_;                                                   \
+            b = b > floor_ ? b : floor_;                                                   \
+            double t = (a - b) / b;                                                        \
+            if (fabs(t) > KL_SMALL) sumt += a * log1p(t);                                  \
+            else if (all) sumt += a * log1p_small(t);                                      \
+        }                                                                                  \
+        return sumt;                                                                       \
+    }
+KL_RESCAN(float)
+KL_RESCAN(double)
+
 #define KL_FUSED(T, NAME, MASKED)                                                        \
     TARGETS static void kl_block_##NAME(const T *x, const T *y, Py_ssize_t n, double lo_x, double s_x, \
                              double lo_y, double s_y, double floor_, double *out) {      \
@@ -183,32 +207,12 @@ static inline double log1p_small(double t) {
         }                                                                                  \
         /* sum (b - a) is -sum (a - b) bit for bit: each term negated exactly, in the same order */ \
         double sumd = -sumn;                                                               \
-        if (!isfinite(sumt)) {                                                             \
+        if (!isfinite(sumt))                                                               \
             /* a position the series cannot take (t NaN: b = 0 or not finite): the whole   \
              * block again, one position at a time, each term as the loop above takes it */ \
-            sumt = 0;                                                                      \
-            for (Py_ssize_t i = 0; i < n; i++) {                                           \
-                double xi = (double)x[i], yi = (double)y[i];                               \
-                if (!isfinite(xi) || !isfinite(yi)) continue;                              \
-                double a = s_x != 0.0 ? (xi - lo_x) * s_x : xi;                            \
-                double b = s_y != 0.0 ? (yi - lo_y) * s_y : yi;                            \
-                a = a > floor_ ? a : floor_;                                               \
-                b = b > floor_ ? b : floor_;                                               \
-                double t = (a - b) / b;                                                    \
-                sumt += a * (fabs(t) > KL_SMALL ? log1p(t) : log1p_small(t));              \
-            }                                                                              \
-        } else if (tmax > KL_SMALL) {                                                      \
-            for (Py_ssize_t i = 0; i < n; i++) {                                           \
-                double xi = (double)x[i], yi = (double)y[i];                               \
-                if (!isfinite(xi) || !isfinite(yi)) continue;                              \
-                double a = s_x != 0.0 ? (xi - lo_x) * s_x : xi;                            \
-                double b = s_y != 0.0 ? (yi - lo_y) * s_y : yi;                            \
-                a = a > floor_ ? a : floor_;                                               \
-                b = b > floor_ ? b : floor_;                                               \
-                double t = (a - b) / b;                                                    \
-                if (fabs(t) > KL_SMALL) sumt += a * log1p(t);                              \
-            }                                                                              \
-        }                                                                                  \
+            sumt = kl_rescan_##T(x, y, n, lo_x, s_x, lo_y, s_y, floor_, 1, 0.0);           \
+        else if (tmax > KL_SMALL)                                                          \
+            sumt = kl_rescan_##T(x, y, n, lo_x, s_x, lo_y, s_y, floor_, 0, sumt);          \
         out[0] += suma; out[1] += sumb; out[2] += sumd; out[3] += sumt;                    \
     }
 
