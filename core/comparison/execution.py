@@ -153,6 +153,10 @@ class TaskResult:
     @classmethod
     def pack(cls, rows: list[int], dicts: list[dict[str, object]]) -> TaskResult:
         """The rows ``dicts`` (one per index of ``rows``) packed by column."""
+        keys = list(dicts[0]) if dicts else []
+        if keys and all(list(row) == keys for row in dicts):  # (a task's rows, nearly always: none absent)
+            transposed = zip(*(row.values() for row in dicts), strict=True)  # (a tuple of one value a row)
+            return cls(rows, dict(zip(keys, map(list, transposed), strict=True)))
         columns = dict.fromkeys(key for row in dicts for key in row)
         values = {key: [row.get(key) for row in dicts] for key in columns}
         absent = {key: [p for p, row in enumerate(dicts) if key not in row] for key in columns}

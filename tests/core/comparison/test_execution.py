@@ -7,6 +7,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 from dumpscope.core import compare
@@ -163,6 +165,32 @@ def test_a_task_comes_back_packed_by_column_and_merges_like_one_dict_per_row() -
         merged: dict[str, list[object]] = {k: ["old"] * 10 for k in ("a", "b", "status")}
         packed.merge_into(merged)
         assert merged == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.sampled_from("abcde"), unique=True).map(lambda keys: {k: object() for k in keys}),
+        max_size=6,
+    )
+)
+def test_packing_keeps_each_columns_values_order_and_gaps_whatever_keys_the_rows_set(
+    rows: list[dict[str, object]],
+) -> None:
+    """Rows with the same columns in the same order (a task's, nearly always) take a shorter path: the
+    columns, their order (first seen), each value (the same object) and the gaps are what one dict per
+    row gives, for rows with the same keys in another order, missing keys, or none."""
+    packed = execution.TaskResult.pack(list(range(len(rows))), rows)
+    order = list(dict.fromkeys(key for row in rows for key in row))
+    assert list(packed.values) == order
+    for key in order:
+        assert all(got is row.get(key) for got, row in zip(packed.values[key], rows, strict=True)), (
+            "the row's own value, or None where it is absent"
+        )
+        gaps = [p for p, row in enumerate(rows) if key not in row]
+        assert packed.absent.get(key, []) == gaps
+    assert set(packed.absent) <= set(order)
+    assert list(packed) == list(enumerate(rows))
 
 
 def test_number_columns_go_as_arrays_with_the_same_values_and_the_rest_as_they_are() -> None:

@@ -1,7 +1,7 @@
 """What ``dumpscope compare`` of two ``.npy`` folders has imported when it forks its workers: the
 readers of other formats that it only sniffs for (msprobe's ``.pt`` reader, ml_dtypes for Ascend's
-bfloat16/float8 codes, ncnn's ``.param`` reader) are not among them; they load at their first tensor
-(or ``.param`` file) of that kind."""
+bfloat16/float8 codes, ncnn's ``.param`` reader, ``zipfile`` for ``.npz`` archives) are not among them;
+they load at their first tensor (or ``.param`` file, or archive) of that kind."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ from dumpscope.tui.cli.main import main
 sys.exit(main(sys.argv[2:]))
 """
 
-LATER = ("ml_dtypes", "dumpscope.core.formats.torch_pt", "dumpscope.core.vendor.ncnn", "polars")
+LATER = ("ml_dtypes", "dumpscope.core.formats.torch_pt", "dumpscope.core.vendor.ncnn", "zipfile", "polars")
 
 
 def test_readers_of_other_formats_load_after_the_fork(tmp_path: Path) -> None:
