@@ -57,6 +57,7 @@ CUES: tuple[bytes, ...] = (
     b"overflow",
     b"<e>",
     b"[e]",
+    b"[e:",
     b"e rknn",
     b"n't",
     b"no such",
@@ -84,6 +85,9 @@ CUES: tuple[bytes, ...] = (
     "异常".encode(),
     "错误".encode(),
     "失败".encode(),
+    "无法".encode(),
+    "报错".encode(),
+    "出错".encode(),
     b'", line ',
 )
 """Lower-case words of which an error line carries at least one (besides a vendor code): each error word
@@ -147,6 +151,9 @@ ERROR_WORDS = (
     "异常",
     "错误",
     "失败",
+    "无法",
+    "报错",
+    "出错",
     '", line ',
 )
 
@@ -497,6 +504,7 @@ _RECORD_START = re.compile(
     # a tool's tag, then its level: [TensorRT] ERROR:, [TensorRT-LLM][ERROR]
     r"|\[[A-Za-z][\w.-]{1,40}\] ?(?:\[[A-Z]{1,8}\]|(?:DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL|FATAL)\b)"
     r"|Traceback \(most recent call last\)"
+    r"|what\(\): |terminate called after throwing"  # a C++ runtime's report of an uncaught exception
     r"|(?:[A-Za-z_][\w.]{0,80})?(?:Error|Exception|Warning): "
     r"|\[[A-Za-z]{0,60}(?:Error|Exception)\]"  # [ShapeInferenceError], [ONNXRuntimeError]
     r")"
@@ -866,16 +874,18 @@ def _warning_only(line: str) -> bool:
 
 _LEVEL_FORM = re.compile(
     r"\[(?:E|F|ERROR|FATAL)\]"  # [E] (TensorRT, Polygraphy), [ERROR] (CANN's plog, many loggers)
-    r"|\[[EF]:[\w-]{1,40}:"  # onnxruntime's [E:onnxruntime:...]
+    r"|\[[EF]:[\w-]{1,40}[:\]]"  # onnxruntime's [E:onnxruntime:...], [E:tool]
     r"|<[EF]>"  # QNN's <E>
     r"|\[ {0,2}(?:ERROR|FATAL) {0,2}\]"  # QNN's [ ERROR ]
     r"|^[EF] [A-Za-z][\w-]{1,20}:"  # E RKNN:
+    r"|^E {1,8}(?=[A-Za-z])"  # E Catch exception when... (rknn-toolkit), pytest's E   ValueError: ...
     r"|^[EF]\d{4} \d\d:\d\d:\d\d"  # glog, absl
     r"|(?<![\w.=-])(?:ERROR|FATAL|CRITICAL)(?=:| -|\]| \S)"  # ERROR:, ERROR:root:, - ERROR -
 )
 """A severity at the head of a line (looked for in its first :data:`INFO_PREFIX` characters)."""
 _ERROR_FORM = re.compile(
-    r"^(?:[A-Za-z_][\w.]{0,80})?(?:Error|Exception)(?::[ \t]*(?![\d.+-])\S|[ \t]*$)"  # ValueError: x
+    r"^[A-Za-z_][\w.]{0,80}[a-z](?:Error|Exception)(?::[ \t]*\S|[ \t]*$)"  # ValueError: x, ValueError: 3 is
+    r"|^(?:Error|Exception)(?::[ \t]*(?![\d.+-])\S|[ \t]*$)"  # Error: x (Error: 0.0002 is a metric)
     r"|\[[A-Za-z]{0,60}(?:Error|Exception)\]"  # [ONNXRuntimeError], [ShapeInferenceError]
     r"|^Traceback \(most recent call last\)"
     r"|terminate called after throwing|^what\(\): |\bwhat\(\): [A-Za-z]"
@@ -883,6 +893,13 @@ _ERROR_FORM = re.compile(
     r"|\bAssertion [`'\"][^\n]{1,300}[`'\"] failed"
     r"|\b(?:Unhandled|Uncaught) (?:[A-Za-z+]{1,40} )?(?:[A-Za-z]{0,40}Error|exception|Exception)\b"
     r"|\b(?i:fatal error)\b|\bLLVM ERROR: |Segmentation fault|\(core dumped\)"
+    r"|\b[A-Z][A-Z0-9_]{1,30} ?\([^\n]{1,300}\) failed\b|\bCheck failed: "  # DCHECK(x) failed, glog's CHECK
+    # a sentence that opens with a failure, behind its tool's tags (``[Frob] Unsupported op``)
+    r"|^(?:\[[A-Za-z][\w.+-]{0,40}\][ \t]{0,4}){0,3}(?i:not support(?:ed)?|unsupported|fail(?:ed)? to"
+    r"|cannot|can't|could not|couldn't|unable to|oops)\b"
+    # a Python exception whose class is not named ...Error (``tvm.error.OpNotImplemented: ...``)
+    r"|^[a-z_]\w{0,40}(?:\.\w{1,60}){1,8}\.[A-Z][A-Za-z0-9]{2,60}: (?![\d.+-])\S"
+    r"|失败|错误|异常|不支持|无法|报错|出错"  # Chinese: failed, error, exception, unsupported, unable
 )
 """What an error line of the tools looks like whatever it says (the message's own form, not its words)."""
 
@@ -913,6 +930,7 @@ def _weak_noise(matches: list[Match], text: str, block: list[str]) -> bool:
 _BENIGN_ERROR_WORDS = re.compile(
     r"(?<![\w-])(?:--?[a-z][a-z0-9]*(?:-[a-z0-9]+)+|--[a-z]+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w-])"
     r"|(?i:\b(?:0|no|zero)\s(?:errors?|failures?|fails|exceptions?)\b)"
+    r"|(?:\b0|零|没有|无)\s?个?(?:错误|异常|失败)"  # 0 个错误: no errors
     r"|\b[A-Za-z_]\w*\.(?:ERROR|FATAL|CRITICAL)\b"
 )
 """Error words that say nothing failed: inside a lower-case name (a ``snake_case`` key, a ``--flag``),

@@ -48,6 +48,21 @@ UNSEEN = [
         '  File "frob.py", line 3, in <module>',
         "FrobError: node 7 stopped",
     ],
+    ["DCHECK(frob_ && widget_) failed"],  # a C++ check macro
+    ["frob_node.cc:42 Check failed: rank == 4 (3 vs. 4)"],  # glog's CHECK without its F header
+    ["[Frobber] Oops, some widget ops are not converted yet: Frob, Widget"],  # a tool's tag, then a failure
+    ["Not Support FrobType [Widget7]"],
+    ["Unsupported frob type: widget"],
+    ["Failed to frob the widget on node 7"],
+    ["[Frob] [Widget] Could not frob node 7"],
+    ["Cannot frob node 7: the widget is missing"],
+    ["frob.error.WidgetNotImplemented: node 7 has no frob"],  # a Python exception not named ...Error
+    ["ValueError: 3 is not a valid frob"],  # a class's message may start with a number
+    ["E Please frob the widget again"],  # a tool's bare E level (rknn-toolkit's E without a colon)
+    ["E       assert frob(7) == widget"],  # pytest's failure lines
+    ["[E:frobber] widget stopped on node 7"],
+    ["模型转换失败：节点 7 的算子 Frob"],  # Chinese: "model conversion failed"
+    ["无法加载模型 frob.om"],  # "cannot load the model"
 ]
 
 
@@ -76,6 +91,14 @@ BENIGN = [
     "/opt/app/frob.py:7: UserWarning: frob failed to converge; FrobError may follow",
     "Exception handling: enabled (RuntimeError and ValueError are re-raised)",
     "    except RuntimeError:",
+    "[I] Failed to find a cached frob engine; building one",  # a failure phrase at an informational level
+    "INFO:  Unsupported ops: ai.onnx:Frob,ai.onnx:Widget",
+    "W0000 00:00:1764331214.323456   24101 frob.cc:12] Cannot dlopen some frob libraries.",
+    "Note: frob cannot run on the widget; it falls back to the CPU",  # the phrase is no sentence's head
+    "E.g. frob the widget first",
+    "[Conv] frob_failed_0.tmp_2                0.99999 | 0.23676",  # a layer table (rknn-toolkit)
+    "Error: 7.5e-05 (max abs)",
+    "编译完成，0 个错误，0 个警告",  # Chinese: "built, 0 errors, 0 warnings"
 ]
 
 
@@ -132,6 +155,7 @@ VERBOSE = (
         "[ShapeInferenceError] Inferred shape and existing shape differ in dimension 0: (1024) vs (1000)",
         "[TensorRT] ERROR: 2: [frobRunner.cpp::execute::115] Error Code 2: Internal Error (Assertion failed)",
         "[TensorRT-LLM][ERROR] 3: [frobContext.cpp::setInputShape::2309] Error Code 3: API Usage Error",
+        "what():  [12:00:00] /src/frob/WidgetOp.cpp:64: Frob Converter Not Supported!!! Widget Op:",
     ],
 )
 def test_an_error_record_below_a_line_as_wide_as_a_terminal_is_no_piece_of_it(
