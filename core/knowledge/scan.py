@@ -33,6 +33,22 @@ MAX_BLOCK = 40
 MAX_UNMATCHED = 100_000
 """Distinct unmatched candidate lines remembered (so repeats are not looked up again)."""
 """Line numbers kept per problem (the count goes on)."""
+OTHER_LANGUAGES = (
+    "錯誤",
+    "失敗",
+    "異常",
+    "不支援",
+    "エラー",
+    "오류",
+    "에러",
+    "실패",
+    "ошибк",
+    "Ошибк",
+    "ОШИБК",
+)
+"""Error words of other languages than English and simplified Chinese (traditional Chinese and Japanese:
+error, failure, exception, unsupported; Korean: error, failure; Russian: error's stem, in each case, since
+only ASCII is lower-cased)."""
 CUES: tuple[bytes, ...] = (
     b"error",
     b"fail",
@@ -88,6 +104,7 @@ CUES: tuple[bytes, ...] = (
     "无法".encode(),
     "报错".encode(),
     "出错".encode(),
+    *(word.encode() for word in OTHER_LANGUAGES),
     b'", line ',
 )
 """Lower-case words of which an error line carries at least one (besides a vendor code): each error word
@@ -154,6 +171,7 @@ ERROR_WORDS = (
     "无法",
     "报错",
     "出错",
+    *OTHER_LANGUAGES,
     '", line ',
 )
 
@@ -482,12 +500,15 @@ def _wraps(piece: bytes, buf: bytes, below: int) -> bool:
     as a terminal, it does not end in a rule (``=====``, ``-----``: a banner as wide as the terminal), and
     the line below does not start a record of its own (a level marker, a time stamp, a logger's header,
     an exception: a terminal's cut falls anywhere in a line's text, never at a fresh log record) nor is
-    redrawn with carriage returns (a progress bar: a fresh write)."""
+    redrawn with carriage returns (a progress bar: a fresh write); nor does a record logged at an
+    informational level go on into a line that reads as an error of its own (:func:`_reads_as_error`)."""
     if not _wrap_width(piece) or _RULE_END.search(piece) is not None:
         return False
     end = buf.find(b"\n", below)
     line = buf[below : end if end >= 0 else len(buf)][:LONG_LINE].rstrip(b"\r")
-    return b"\r" not in line and _RECORD_START.match(_decoded(line[:80])) is None
+    if b"\r" in line or _RECORD_START.match(_decoded(line[:RECORD_HEAD])) is not None:
+        return False
+    return not (_informational(_decoded(piece)) and _reads_as_error([_decoded(line)]))
 
 
 _RULE_END = re.compile(rb"([^\w\s])\1{3}[\r]?\Z")
@@ -505,11 +526,14 @@ _RECORD_START = re.compile(
     r"|\[[A-Za-z][\w.-]{1,40}\] ?(?:\[[A-Z]{1,8}\]|(?:DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL|FATAL)\b)"
     r"|Traceback \(most recent call last\)"
     r"|what\(\): |terminate called after throwing"  # a C++ runtime's report of an uncaught exception
+    r"|[^\s:]{1,300}\.py:\d{1,7}: [A-Z]\w{0,60}Warning: "  # Python's warnings: path.py:12: UserWarning: ...
     r"|(?:[A-Za-z_][\w.]{0,80})?(?:Error|Exception|Warning): "
     r"|\[[A-Za-z]{0,60}(?:Error|Exception)\]"  # [ShapeInferenceError], [ONNXRuntimeError]
     r")"
 )
 """The start of a log record (what the line after a terminal's hard wrap never starts with)."""
+RECORD_HEAD = 400
+"""How much of a line its record start is looked for in (a Python warning's path may be long)."""
 
 
 def _wrap_width(piece: bytes) -> bool:
@@ -856,6 +880,10 @@ def _error_form(line: str) -> bool:
     text = _BENIGN_ERROR_WORDS.sub(" ", _LOG_HEADER.sub("", line, count=1)).lstrip()
     if _ERROR_FORM.search(text) is not None:
         return True
+    if line[:1] not in (" ", "\t") and _FAILURE_PREDICATE.search(text) is not None:
+        return True  # (an indented line is some record's detail: a checker's list of what it cannot run)
+    if _PY_FRAME.match(line) is not None:
+        return True  # a Python traceback's frame (its header and its exception line may be cut off)
     if _LEVEL_FORM.search(_BENIGN_ERROR_WORDS.sub(" ", line).lstrip()[:INFO_PREFIX]) is None:
         return False
     rest = _LEVEL_FORM.sub(" ", line)  # the level is the error, unless its error words are all counts
@@ -900,8 +928,16 @@ _ERROR_FORM = re.compile(
     # a Python exception whose class is not named ...Error (``tvm.error.OpNotImplemented: ...``)
     r"|^[a-z_]\w{0,40}(?:\.\w{1,60}){1,8}\.[A-Z][A-Za-z0-9]{2,60}: (?![\d.+-])\S"
     r"|失败|错误|异常|不支持|无法|报错|出错"  # Chinese: failed, error, exception, unsupported, unable
+    rf"|{'|'.join(OTHER_LANGUAGES)}"
 )
 """What an error line of the tools looks like whatever it says (the message's own form, not its words)."""
+_FAILURE_PREDICATE = re.compile(
+    r"(?i:\b(?:is|are) not (?:supported|implemented|registered)\b|\bnot supported yet\b"
+    r"|\b(?:failed|fails) to\b|\b(?:does|do) not exist\b|\bnot exists?\b)"
+)
+"""A sentence whose predicate is a failure (``Op Frob is not supported``, ``node 7 failed to prepare``,
+``layer Frob not exists``): an error line of a tool that logs without a level, when it stands at a record's
+head (not indented)."""
 
 
 def _specific(problem: Problem) -> bool:
