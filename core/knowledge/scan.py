@@ -219,11 +219,14 @@ class Prefilter:
     def __init__(self, kb: KnowledgeBase) -> None:
         extra = {max(e.anchors, key=len).encode() for e in kb.user_entries if e.anchors}
         self.cues: tuple[bytes, ...] = tuple(sorted(set(CUES) | {a for a in extra if a.isascii()}))
+        self.ascii_cues = tuple(cue for cue in self.cues if cue.isascii())
+        """The cues an ASCII chunk can hold (other languages' words are looked for only when it is not)."""
 
     def line_starts(self, buf: bytes) -> list[int]:
         """Sorted offsets of the starts of the selected lines of ``buf``."""
         low = buf.lower()
-        hits = {start for cue in self.cues for start in _cue_line_starts(buf, low, cue)}
+        cues = self.ascii_cues if low.isascii() else self.cues
+        hits = {start for cue in cues for start in _cue_line_starts(buf, low, cue)}
         hits.update(_code_line_starts(buf))
         return sorted(hits)
 
