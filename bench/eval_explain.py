@@ -798,9 +798,12 @@ STRESS_SHIFTS = (0, 13, 27)
 noise right above it (what the scan does with a message depends on the line above it)."""
 
 
-WARNING_LINE = re.compile(r"\[W\]|\bW\d{4} |\] W |\bW tensorflow|Warning: |\bWARNING\b")
+WARNING_LINE = re.compile(
+    r"\[W\]|\bW\d{4} |\] W |\bW tensorflow|Warning: |\bWARNING\b|^W [A-Za-z_][\w-]{0,40}: "
+)
 """A line its tool logged at a warning level (the stress report counts those noise lines apart: the KB has
-entries written for some warnings, which the scan reports by their own pattern)."""
+entries written for some warnings, which the scan reports by their own pattern; RKNN-Toolkit2 writes its
+warnings as ``W load_onnx: ...``)."""
 
 
 def real_noise() -> list[str]:

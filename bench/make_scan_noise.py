@@ -17,6 +17,11 @@ Each file of ``tests/data/explain/scan_noise/`` is what a tool printed here, run
   truncated to float16's range);
 * ``onnx_tools.log``: the onnx package's checker and shape inference, run by a script that prints what they
   return, with Python's ``warnings`` at their default format;
+* ``rknn_toolkit2.log``: RKNN-Toolkit2 2.5.0's own log of a build and an accuracy analysis on the PP-OCR
+  classifier (copied from ``../shared/samples/rknn/run_log.txt``, made by its ``make_rknn.py``): pip's lines,
+  the toolkit's ``I``/``W`` records, its option dump and its per-layer error table (``[Conv] name  0.99 |
+  1.3``); its ``E RKNN:`` records and a ``W build:`` record that reports the onnx checker's failure are left
+  out (kept only when ../shared is there);
 * ``banners.log`` is not generated: TensorRT/trtexec, Polygraphy and Ascend ATC/plog lines at VERBOSE, INFO
   and WARNING level, written from the formats those tools document (``[MM/DD/YYYY-HH:MM:SS] [V] [TRT] ...``,
   Polygraphy's ``[I] ... | PASSED``, plog's ``[INFO] GE(pid,atc.bin):date [file.cc:N]tid ...``).
@@ -50,6 +55,9 @@ SITE = CACHE / "scan_noise" / "site"
 MAX_LINES = 400
 """Lines kept per file (its head: the session's start and the first run)."""
 ERROR_LINE = re.compile(r"\[E:onnxruntime|^RUNFAIL")
+RKNN_LOG = ROOT.parent / "shared" / "samples" / "rknn" / "run_log.txt"
+RKNN_ERROR = re.compile(r"^E |^W \w+: .*\bfail")
+"""An RKNN-Toolkit2 record that reports a failure: its error level, or a failure it logs as a warning."""
 
 ORT_RUN = r"""
 import sys, numpy as np, onnxruntime as ort
@@ -122,6 +130,21 @@ def keep(text: str) -> str:
     return "\n".join(lines[:MAX_LINES]) + "\n"
 
 
+def keep_rknn(text: str) -> str:
+    """RKNN-Toolkit2's log without the records that report a failure (:data:`RKNN_ERROR`) and their
+    continuation lines (the lines below them that start no record of the toolkit's: ``I ``, ``W ``...)."""
+    lines: list[str] = []
+    in_error = False
+    for line in text.splitlines():
+        if RKNN_ERROR.search(line):
+            in_error = True
+        elif in_error and re.match(r"[IWD] ", line):
+            in_error = False
+        if not in_error:
+            lines.append(line)
+    return "\n".join(lines[:MAX_LINES]) + "\n"
+
+
 def ensure_sympy() -> dict[str, str]:
     """An environment where sympy imports (installed once, cached, when the venv lacks it)."""
     env = dict(os.environ)
@@ -160,6 +183,8 @@ def main() -> None:
     )
     paths = [str(MODELS / "ppocr-cls.onnx"), str(CORPUS / "cls-quantize-static-qdq" / "model.onnx")]
     (OUT / "onnx_tools.log").write_text(keep(run([sys.executable, "-c", ONNX_TOOLS, *paths])))
+    if RKNN_LOG.exists():
+        (OUT / "rknn_toolkit2.log").write_text(keep_rknn(RKNN_LOG.read_text(encoding="utf-8")))
     for f in sorted(OUT.glob("*.log")):
         print(f"{f.name}: {f.read_text().count(chr(10))} lines")
 

@@ -33,6 +33,22 @@ MAX_BLOCK = 40
 MAX_UNMATCHED = 100_000
 """Distinct unmatched candidate lines remembered (so repeats are not looked up again)."""
 """Line numbers kept per problem (the count goes on)."""
+OTHER_LANGUAGES = (
+    "錯誤",
+    "失敗",
+    "異常",
+    "不支援",
+    "エラー",
+    "오류",
+    "에러",
+    "실패",
+    "ошибк",
+    "Ошибк",
+    "ОШИБК",
+)
+"""Error words of other languages than English and simplified Chinese (traditional Chinese and Japanese:
+error, failure, exception, unsupported; Korean: error, failure; Russian: error's stem, in each case, since
+only ASCII is lower-cased)."""
 CUES: tuple[bytes, ...] = (
     b"error",
     b"fail",
@@ -57,6 +73,7 @@ CUES: tuple[bytes, ...] = (
     b"overflow",
     b"<e>",
     b"[e]",
+    b"[e:",
     b"e rknn",
     b"n't",
     b"no such",
@@ -84,6 +101,10 @@ CUES: tuple[bytes, ...] = (
     "异常".encode(),
     "错误".encode(),
     "失败".encode(),
+    "无法".encode(),
+    "报错".encode(),
+    "出错".encode(),
+    *(word.encode() for word in OTHER_LANGUAGES),
     b'", line ',
 )
 """Lower-case words of which an error line carries at least one (besides a vendor code): each error word
@@ -147,6 +168,10 @@ ERROR_WORDS = (
     "异常",
     "错误",
     "失败",
+    "无法",
+    "报错",
+    "出错",
+    *OTHER_LANGUAGES,
     '", line ',
 )
 
@@ -194,11 +219,14 @@ class Prefilter:
     def __init__(self, kb: KnowledgeBase) -> None:
         extra = {max(e.anchors, key=len).encode() for e in kb.user_entries if e.anchors}
         self.cues: tuple[bytes, ...] = tuple(sorted(set(CUES) | {a for a in extra if a.isascii()}))
+        self.ascii_cues = tuple(cue for cue in self.cues if cue.isascii())
+        """The cues an ASCII chunk can hold (other languages' words are looked for only when it is not)."""
 
     def line_starts(self, buf: bytes) -> list[int]:
         """Sorted offsets of the starts of the selected lines of ``buf``."""
         low = buf.lower()
-        hits = {start for cue in self.cues for start in _cue_line_starts(buf, low, cue)}
+        cues = self.ascii_cues if low.isascii() else self.cues
+        hits = {start for cue in cues for start in _cue_line_starts(buf, low, cue)}
         hits.update(_code_line_starts(buf))
         return sorted(hits)
 
@@ -475,12 +503,15 @@ def _wraps(piece: bytes, buf: bytes, below: int) -> bool:
     as a terminal, it does not end in a rule (``=====``, ``-----``: a banner as wide as the terminal), and
     the line below does not start a record of its own (a level marker, a time stamp, a logger's header,
     an exception: a terminal's cut falls anywhere in a line's text, never at a fresh log record) nor is
-    redrawn with carriage returns (a progress bar: a fresh write)."""
+    redrawn with carriage returns (a progress bar: a fresh write); nor does a record logged at an
+    informational level go on into a line that reads as an error of its own (:func:`_reads_as_error`)."""
     if not _wrap_width(piece) or _RULE_END.search(piece) is not None:
         return False
     end = buf.find(b"\n", below)
     line = buf[below : end if end >= 0 else len(buf)][:LONG_LINE].rstrip(b"\r")
-    return b"\r" not in line and _RECORD_START.match(_decoded(line[:80])) is None
+    if b"\r" in line or _RECORD_START.match(_decoded(line[:RECORD_HEAD])) is not None:
+        return False
+    return not (_informational(_decoded(piece)) and _reads_as_error([_decoded(line)]))
 
 
 _RULE_END = re.compile(rb"([^\w\s])\1{3}[\r]?\Z")
@@ -497,11 +528,15 @@ _RECORD_START = re.compile(
     # a tool's tag, then its level: [TensorRT] ERROR:, [TensorRT-LLM][ERROR]
     r"|\[[A-Za-z][\w.-]{1,40}\] ?(?:\[[A-Z]{1,8}\]|(?:DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL|FATAL)\b)"
     r"|Traceback \(most recent call last\)"
+    r"|what\(\): |terminate called after throwing"  # a C++ runtime's report of an uncaught exception
+    r"|[^\s:]{1,300}\.py:\d{1,7}: [A-Z]\w{0,60}Warning: "  # Python's warnings: path.py:12: UserWarning: ...
     r"|(?:[A-Za-z_][\w.]{0,80})?(?:Error|Exception|Warning): "
     r"|\[[A-Za-z]{0,60}(?:Error|Exception)\]"  # [ShapeInferenceError], [ONNXRuntimeError]
     r")"
 )
 """The start of a log record (what the line after a terminal's hard wrap never starts with)."""
+RECORD_HEAD = 400
+"""How much of a line its record start is looked for in (a Python warning's path may be long)."""
 
 
 def _wrap_width(piece: bytes) -> bool:
@@ -848,6 +883,10 @@ def _error_form(line: str) -> bool:
     text = _BENIGN_ERROR_WORDS.sub(" ", _LOG_HEADER.sub("", line, count=1)).lstrip()
     if _ERROR_FORM.search(text) is not None:
         return True
+    if line[:1] not in (" ", "\t") and _FAILURE_PREDICATE.search(text) is not None:
+        return True  # (an indented line is some record's detail: a checker's list of what it cannot run)
+    if _PY_FRAME.match(line) is not None:
+        return True  # a Python traceback's frame (its header and its exception line may be cut off)
     if _LEVEL_FORM.search(_BENIGN_ERROR_WORDS.sub(" ", line).lstrip()[:INFO_PREFIX]) is None:
         return False
     rest = _LEVEL_FORM.sub(" ", line)  # the level is the error, unless its error words are all counts
@@ -866,16 +905,18 @@ def _warning_only(line: str) -> bool:
 
 _LEVEL_FORM = re.compile(
     r"\[(?:E|F|ERROR|FATAL)\]"  # [E] (TensorRT, Polygraphy), [ERROR] (CANN's plog, many loggers)
-    r"|\[[EF]:[\w-]{1,40}:"  # onnxruntime's [E:onnxruntime:...]
+    r"|\[[EF]:[\w-]{1,40}[:\]]"  # onnxruntime's [E:onnxruntime:...], [E:tool]
     r"|<[EF]>"  # QNN's <E>
     r"|\[ {0,2}(?:ERROR|FATAL) {0,2}\]"  # QNN's [ ERROR ]
     r"|^[EF] [A-Za-z][\w-]{1,20}:"  # E RKNN:
+    r"|^E {1,8}(?=[A-Za-z])"  # E Catch exception when... (rknn-toolkit), pytest's E   ValueError: ...
     r"|^[EF]\d{4} \d\d:\d\d:\d\d"  # glog, absl
     r"|(?<![\w.=-])(?:ERROR|FATAL|CRITICAL)(?=:| -|\]| \S)"  # ERROR:, ERROR:root:, - ERROR -
 )
 """A severity at the head of a line (looked for in its first :data:`INFO_PREFIX` characters)."""
 _ERROR_FORM = re.compile(
-    r"^(?:[A-Za-z_][\w.]{0,80})?(?:Error|Exception)(?::[ \t]*(?![\d.+-])\S|[ \t]*$)"  # ValueError: x
+    r"^[A-Za-z_][\w.]{0,80}[a-z](?:Error|Exception)(?::[ \t]*\S|[ \t]*$)"  # ValueError: x, ValueError: 3 is
+    r"|^(?:Error|Exception)(?::[ \t]*(?![\d.+-])\S|[ \t]*$)"  # Error: x (Error: 0.0002 is a metric)
     r"|\[[A-Za-z]{0,60}(?:Error|Exception)\]"  # [ONNXRuntimeError], [ShapeInferenceError]
     r"|^Traceback \(most recent call last\)"
     r"|terminate called after throwing|^what\(\): |\bwhat\(\): [A-Za-z]"
@@ -883,8 +924,23 @@ _ERROR_FORM = re.compile(
     r"|\bAssertion [`'\"][^\n]{1,300}[`'\"] failed"
     r"|\b(?:Unhandled|Uncaught) (?:[A-Za-z+]{1,40} )?(?:[A-Za-z]{0,40}Error|exception|Exception)\b"
     r"|\b(?i:fatal error)\b|\bLLVM ERROR: |Segmentation fault|\(core dumped\)"
+    r"|\b[A-Z][A-Z0-9_]{1,30} ?\([^\n]{1,300}\) failed\b|\bCheck failed: "  # DCHECK(x) failed, glog's CHECK
+    # a sentence that opens with a failure, behind its tool's tags (``[Frob] Unsupported op``)
+    r"|^(?:\[[A-Za-z][\w.+-]{0,40}\][ \t]{0,4}){0,3}(?i:not support(?:ed)?|unsupported|fail(?:ed)? to"
+    r"|cannot|can't|could not|couldn't|unable to|oops)\b"
+    # a Python exception whose class is not named ...Error (``tvm.error.OpNotImplemented: ...``)
+    r"|^[a-z_]\w{0,40}(?:\.\w{1,60}){1,8}\.[A-Z][A-Za-z0-9]{2,60}: (?![\d.+-])\S"
+    r"|失败|错误|异常|不支持|无法|报错|出错"  # Chinese: failed, error, exception, unsupported, unable
+    rf"|{'|'.join(OTHER_LANGUAGES)}"
 )
 """What an error line of the tools looks like whatever it says (the message's own form, not its words)."""
+_FAILURE_PREDICATE = re.compile(
+    r"(?i:\b(?:is|are) not (?:supported|implemented|registered)\b|\bnot supported yet\b"
+    r"|\b(?:failed|fails) to\b|\b(?:does|do) not exist\b|\bnot exists?\b)"
+)
+"""A sentence whose predicate is a failure (``Op Frob is not supported``, ``node 7 failed to prepare``,
+``layer Frob not exists``): an error line of a tool that logs without a level, when it stands at a record's
+head (not indented)."""
 
 
 def _specific(problem: Problem) -> bool:
@@ -913,6 +969,7 @@ def _weak_noise(matches: list[Match], text: str, block: list[str]) -> bool:
 _BENIGN_ERROR_WORDS = re.compile(
     r"(?<![\w-])(?:--?[a-z][a-z0-9]*(?:-[a-z0-9]+)+|--[a-z]+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w-])"
     r"|(?i:\b(?:0|no|zero)\s(?:errors?|failures?|fails|exceptions?)\b)"
+    r"|(?:\b0|零|没有|无)\s?个?(?:错误|异常|失败)"  # 0 个错误: no errors
     r"|\b[A-Za-z_]\w*\.(?:ERROR|FATAL|CRITICAL)\b"
 )
 """Error words that say nothing failed: inside a lower-case name (a ``snake_case`` key, a ``--flag``),

@@ -14,7 +14,7 @@ import pytest
 
 from bench.eval_explain import SCAN_NOISE
 from dumpscope.core.knowledge import Entry, KnowledgeBase, scan_log
-from dumpscope.core.knowledge.scan import Problem, error_shaped
+from dumpscope.core.knowledge.scan import Problem, _unwrapped, error_shaped
 
 NOISE = [f"[I] step {i}: loading weights from /models/net_{i}.bin" for i in range(5)]
 EMPTY = KnowledgeBase([])
@@ -48,6 +48,32 @@ UNSEEN = [
         '  File "frob.py", line 3, in <module>',
         "FrobError: node 7 stopped",
     ],
+    ["DCHECK(frob_ && widget_) failed"],  # a C++ check macro
+    ["frob_node.cc:42 Check failed: rank == 4 (3 vs. 4)"],  # glog's CHECK without its F header
+    ["[Frobber] Oops, some widget ops are not converted yet: Frob, Widget"],  # a tool's tag, then a failure
+    ["Not Support FrobType [Widget7]"],
+    ["Unsupported frob type: widget"],
+    ["Failed to frob the widget on node 7"],
+    ["[Frob] [Widget] Could not frob node 7"],
+    ["Cannot frob node 7: the widget is missing"],
+    ["frob.error.WidgetNotImplemented: node 7 has no frob"],  # a Python exception not named ...Error
+    ["ValueError: 3 is not a valid frob"],  # a class's message may start with a number
+    ["E Please frob the widget again"],  # a tool's bare E level (rknn-toolkit's E without a colon)
+    ["E       assert frob(7) == widget"],  # pytest's failure lines
+    ["[E:frobber] widget stopped on node 7"],
+    ["模型转换失败：节点 7 的算子 Frob"],  # Chinese: "model conversion failed"
+    ["无法加载模型 frob.om"],  # "cannot load the model"
+    ["モデル frob.om の読み込みでエラーが発生しました"],  # Japanese: "an error occurred loading the model"
+    ["모델 frob.om 로드 실패"],  # Korean: "loading the model failed"
+    ["Ошибка загрузки модели frob.om"],  # Russian: "error loading the model"
+    ["Frob Lite: widget node 7 (FROB_2D) failed to prepare."],  # a failure as the sentence's predicate
+    ["Op type Widget of node frob_7 is not supported"],
+    ["layer Widget not exists or registered"],
+    [  # a traceback pasted without its header, ending in an exception no form names
+        '  File "/opt/app/frob.py", line 3, in <module>',
+        "    frob(widget)",
+        "frob.FrobStop",
+    ],
 ]
 
 
@@ -76,6 +102,15 @@ BENIGN = [
     "/opt/app/frob.py:7: UserWarning: frob failed to converge; FrobError may follow",
     "Exception handling: enabled (RuntimeError and ValueError are re-raised)",
     "    except RuntimeError:",
+    "[I] Failed to find a cached frob engine; building one",  # a failure phrase at an informational level
+    "INFO:  Unsupported ops: ai.onnx:Frob,ai.onnx:Widget",
+    "W0000 00:00:1764331214.323456   24101 frob.cc:12] Cannot dlopen some frob libraries.",
+    "Note: frob cannot run on the widget; it falls back to the CPU",  # the phrase is no sentence's head
+    "E.g. frob the widget first",
+    "[Conv] frob_failed_0.tmp_2                0.99999 | 0.23676",  # a layer table (rknn-toolkit)
+    "Error: 7.5e-05 (max abs)",
+    "编译完成，0 个错误，0 个警告",  # Chinese: "built, 0 errors, 0 warnings"
+    "     ai.onnx:Frob:Input `widget` with scalar value is not supported.",  # an INFO record's detail
 ]
 
 
@@ -132,6 +167,7 @@ VERBOSE = (
         "[ShapeInferenceError] Inferred shape and existing shape differ in dimension 0: (1024) vs (1000)",
         "[TensorRT] ERROR: 2: [frobRunner.cpp::execute::115] Error Code 2: Internal Error (Assertion failed)",
         "[TensorRT-LLM][ERROR] 3: [frobContext.cpp::setInputShape::2309] Error Code 3: API Usage Error",
+        "what():  [12:00:00] /src/frob/WidgetOp.cpp:64: Frob Converter Not Supported!!! Widget Op:",
     ],
 )
 def test_an_error_record_below_a_line_as_wide_as_a_terminal_is_no_piece_of_it(
@@ -157,3 +193,39 @@ def test_a_message_after_data_on_its_line_is_not_lent_to_the_info_line_above(kb:
     data = "[" + "0.1234, " * 9000 + "] " + message
     found = scan(kb, [*NOISE, "[INFO] 16 out of 100 layers fused; expected speed-up 1.6x", data, *NOISE])
     assert [p.first_line_no for p in found] == [len(NOISE) + 2]
+
+
+def test_an_informational_line_as_wide_as_a_terminal_does_not_go_on_into_an_error_below_it() -> None:
+    """An 80-column INFO line above an error line that starts no record of its own (no level, no exception
+    name) was read as that error's first piece: the error was reported on the INFO line, found joined."""
+    kb = KnowledgeBase([_entry("frob-prepare", r"widget node \d+ \(\w+\) failed to prepare")])
+    error = "Frob Lite: widget node 7 (FROB_2D) failed to prepare."
+    found = scan(kb, [*NOISE, INFO_80, error, *NOISE])
+    assert [(p.first_line_no, p.matches[0].entry.id) for p in found] == [(len(NOISE) + 2, "frob-prepare")]
+
+
+def test_a_line_as_wide_as_a_terminal_still_goes_on_into_its_next_piece() -> None:
+    """A wrapped error line is still read whole: its first piece is no informational record."""
+    kb = KnowledgeBase([_entry("frob-prepare", r"widget node \d+ \(\w+\) failed to prepare")])
+    line = "Frob Lite: " + "x" * 50 + " while frobbing: widget node 7 (FROB_2D) failed to prepare."
+    pieces = [line[:80], line[80:]]
+    found = scan(kb, [*NOISE, *pieces, *NOISE])
+    assert [(p.first_line_no, p.matches[0].entry.id) for p in found] == [(len(NOISE) + 1, "frob-prepare")]
+
+
+@pytest.mark.parametrize(
+    "below",
+    [
+        "/home/user/envs/frob/lib/python3.11/site-packages/frobtools/models/widget_model.py:116: "
+        "RuntimeWarning: You will not be able to run predict() on this frob model",
+        "Frob Lite: widget node 7 (FROB_2D) failed to prepare.",
+    ],
+)
+def test_a_verbose_line_as_wide_as_a_terminal_is_no_first_piece_of_a_record_below(below: str) -> None:
+    """A line exactly 160 columns wide above a Python warning (its path is longer than 80 columns) or above a
+    line that reads as an error, below an informational record: each line is read as it is, not joined."""
+    above = (VERBOSE + " " * 160)[:160]
+    assert len(above) == 160
+    buf = f"{above}\n{below}\n".encode()
+    start = len(above) + 1
+    assert _unwrapped(buf, start) == (start, len(buf) - 1)
