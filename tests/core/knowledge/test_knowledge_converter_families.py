@@ -1,0 +1,258 @@
+"""Issue 23 (branch h23w): OpenVINO's, Core ML's and TFLite's own failure sentences, each written from
+the tool's source (the IR reader, PartialShape, the PyTorch frontend's tracing, Model Optimizer's checks;
+coremltools' models/model.py and utils.py, the Core ML framework's load failure; TFLite's Java API, op
+resolver, converter and quantizer), tested with values of our own (never an evaluation message), and the
+markers that name each tool only when the message itself carries that tool's wording.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from dumpscope.core.knowledge import KnowledgeBase, scan_log
+from dumpscope.core.knowledge.answer import answer
+
+
+def _top(kb: KnowledgeBase, text: str):  # type: ignore[no-untyped-def]
+    found = kb.lookup(text, top=1)
+    assert found, text
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "entry", "captured"),
+    [
+        (
+            "Cannot create GridSample layer grid_sample_7 id:311 from unsupported opset: opset9",
+            "openvino-ir-unsupported-opset",
+            ("opset", "opset9"),
+        ),
+        (
+            "Cannot create RegexSplit layer RegexSplit_88 id:5 from unsupported opset: extension",
+            "openvino-ir-unsupported-opset",
+            ("op_type", "RegexSplit"),
+        ),
+        (
+            "Opset opset13 doesn't contain the operation with type: FancyNorm",
+            "openvino-opset-does-not-contain-op",
+            ("op_type", "FancyNorm"),
+        ),
+        ("RuntimeError: to_shape was called on a dynamic shape.", "openvino-to-shape-dynamic", None),
+        (
+            "RuntimeError: Couldn't get TorchScript module by tracing. With exception:\nbad output",
+            "openvino-pytorch-tracing-failed",
+            None,
+        ),
+        (
+            '[ ERROR ]  Shape [ -1 320 320   3] is not fully defined for output 0 of "images". Use '
+            "--input_shape with positive integers to override model input shapes.",
+            "openvino-mo-shape-not-fully-defined",
+            ("node", "images"),
+        ),
+        (
+            "[ FRAMEWORK ERROR ]  Cannot load input model: Error parsing message with type "
+            "'tensorflow.GraphDef'",
+            "openvino-mo-cannot-load-input-model",
+            None,
+        ),
+        (
+            "Exception from src/inference/src/cpp/core.cpp:97: NotFound: Unsupported property MY_KEY by CPU "
+            "plugin.",
+            "openvino-unsupported-property",
+            ("name", "MY_KEY"),
+        ),
+    ],
+)
+def test_openvinos_own_sentences_have_entries(
+    kb: KnowledgeBase, text: str, entry: str, captured: tuple[str, str] | None
+) -> None:
+    top = _top(kb, text)
+    assert (top.entry.id, top.entry.family) == (entry, "openvino")
+    if captured:
+        assert captured in top.captures
+        assert captured[1] in top.cause + top.fix
+
+
+def test_the_ir_extension_opset_advice_names_the_tokenizers_import(kb: KnowledgeBase) -> None:
+    top = _top(kb, "Cannot create CharsToBytes layer c2b id:9 from unsupported opset: extension")
+    assert "import openvino_tokenizers" in top.fix
+
+
+@pytest.mark.parametrize(
+    ("text", "entry"),
+    [
+        (
+            "Exception: Model prediction is only supported on macOS version 10.13 or later.",
+            "coreml-predict-needs-macos",
+        ),
+        ("Exception: Unable to load libmodelpackage. Cannot save spec", "coreml-libmodelpackage-not-loaded"),
+        (
+            "Exception: Unable to load libmodelpackage. Cannot make save spec.",
+            "coreml-libmodelpackage-not-loaded",
+        ),
+        (
+            "Exception: MLModel of type mlProgram cannot be loaded just from the model spec object. It also "
+            "needs the path to the weights file.",
+            "coreml-mlprogram-needs-weights-dir",
+        ),
+        (
+            "Exception: For an ML Program, extension must be .mlpackage (not .bin). Please see the docs.",
+            "coreml-mlprogram-save-extension",
+        ),
+        (
+            "ValueError: coremltools.ComputeUnit.CPU_AND_NE is only available on macOS >= 13.0",
+            "coreml-compute-units-cpu-and-ne",
+        ),
+        (
+            'Error Domain=com.apple.CoreML Code=0 "Failed to build the model execution plan using a model '
+            "architecture file '/var/m.mlmodelc/model.mil' with error code: -14.\"",
+            "coreml-execution-plan-failed",
+        ),
+    ],
+)
+def test_coremls_own_sentences_have_entries(kb: KnowledgeBase, text: str, entry: str) -> None:
+    top = _top(kb, text)
+    assert (top.entry.id, top.entry.family) == (entry, "coreml")
+
+
+def test_the_execution_plan_code_is_shown(kb: KnowledgeBase) -> None:
+    top = _top(kb, "Failed to build the model execution plan using in-memory model with error code: -7.")
+    assert ("value", "-7") in top.captures
+    assert "-7" in top.cause
+
+
+@pytest.mark.parametrize(
+    ("text", "entry", "captured"),
+    [
+        (
+            "java.lang.IllegalArgumentException: Cannot copy to a TensorFlowLite tensor (input_img) with "
+            "1228800 bytes from a Java Buffer with 307200 bytes.",
+            "tflite-java-copy-to-tensor-bytes",
+            ("got", "307200"),
+        ),
+        (
+            "java.lang.IllegalArgumentException: Cannot copy from a TensorFlowLite tensor (StatefulCall:1) "
+            "with shape [1, 84, 8400] to a Java object with shape [1, 25200, 85].",
+            "tflite-java-copy-from-tensor-shape",
+            ("shape", "1, 84, 8400"),
+        ),
+        (
+            "java.lang.IllegalArgumentException: Cannot copy from a TensorFlowLite tensor (logits) with 40 "
+            "bytes to a Java Buffer with 20 bytes.",
+            "tflite-java-copy-from-tensor-shape",
+            ("tensor", "logits"),
+        ),
+        (
+            "Internal error: Cannot create interpreter: Op builtin_code out of range: 161. Are you using old "
+            "TFLite binary with newer model?",
+            "tflite-builtin-code-out-of-range",
+            ("value", "161"),
+        ),
+        (
+            "java.lang.IllegalArgumentException: ByteBuffer is not a valid flatbuffer model",
+            "tflite-not-a-valid-flatbuffer",
+            None,
+        ),
+        (
+            "ValueError: None is only supported in the 1st dimension. Tensor 'pixels' has invalid shape "
+            "'[1, None, None, 3]'.",
+            "tflite-converter-none-only-first-dim",
+            ("tensor", "pixels"),
+        ),
+        (
+            "RuntimeError: Quantization not yet supported for op: 'NON_MAX_SUPPRESSION_V5'.",
+            "tflite-quantization-not-supported-for-op",
+            ("op_type", "NON_MAX_SUPPRESSION_V5"),
+        ),
+        (
+            "ValueError: For full integer quantization, a `representative_dataset` must be specified.",
+            "tflite-representative-dataset-required",
+            None,
+        ),
+        (
+            'Can not open OpenCL library on this device - dlopen failed: library "libOpenCL.so" not found',
+            "tflite-gpu-opencl-library",
+            None,
+        ),
+        (
+            "error: 'tf.RaggedTensorToTensor' op is neither a custom op nor a flex op",
+            "tflite-neither-custom-nor-flex",
+            ("op_type", "tf.RaggedTensorToTensor"),
+        ),
+    ],
+)
+def test_tflites_own_sentences_have_entries(
+    kb: KnowledgeBase, text: str, entry: str, captured: tuple[str, str] | None
+) -> None:
+    top = _top(kb, text)
+    assert (top.entry.id, top.entry.family) == (entry, "tflite")
+    if captured:
+        assert captured in top.captures
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "java.lang.IllegalArgumentException: Internal error: Failed to run on the given Interpreter: "
+        "tensorflow/lite/kernels/gather.cc:158 indices has not enough dims",
+        "java.lang.IllegalStateException: Internal error: Unexpected failure when preparing tensor "
+        "allocations: Node number 12 (FlexErf) failed to prepare.",
+    ],
+)
+def test_the_java_envelope_ranks_under_the_inner_tflite_reason(kb: KnowledgeBase, text: str) -> None:
+    found = kb.lookup(text, top=3)
+    assert found[0].entry.family == "tflite"
+    ids = [m.entry.id for m in found]
+    assert any(i in ids for i in ("tflite-java-failed-to-run", "tflite-java-preparing-tensor-allocations"))
+
+
+def test_the_java_envelope_alone_names_its_reason(kb: KnowledgeBase) -> None:
+    top = _top(kb, "Internal error: Failed to run on the given Interpreter: something odd happened")
+    assert top.entry.id == "tflite-java-failed-to-run"
+    assert "something odd happened" in top.cause
+
+
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        # each tool's own wording around a reason no entry has
+        ('Error Domain=com.apple.CoreML Code=1 "weird thing went wrong"', "coreml"),
+        ("MLMultiArray shape mismatch for feature 'x', got something odd", "coreml"),
+        ("java.lang.IllegalArgumentException: Invalid input to TensorFlowLite tensor foo", "tflite"),
+        ("Exception from src/inference/src/cpp/infer_request.cpp:231: something odd", "openvino"),
+    ],
+)
+def test_a_tools_own_envelope_names_it(kb: KnowledgeBase, text: str, family: str) -> None:
+    assert _top(kb, text).entry.family == family
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Error Domain=NSCocoaErrorDomain Code=260 "The file could not be opened."',
+        "java.lang.IllegalArgumentException: Internal error: buffer is too small",
+        "RuntimeError: shape is dynamic, cannot get static shape",
+    ],
+)
+def test_the_same_envelopes_without_the_tool_are_not_lent_to_it(kb: KnowledgeBase, text: str) -> None:
+    """No marker or pattern of these tools fires: at most a wording-only guess, never above low confidence."""
+    found = answer(kb, text)
+    if found.matches and found.matches[0].entry.family in ("coreml", "tflite", "openvino"):
+        assert found.basis == "words" and found.confidence == "low"
+
+
+def test_the_log_scan_reports_the_new_single_lines(kb: KnowledgeBase) -> None:
+    log = (
+        "loading model\n"
+        "Op builtin_code out of range: 161. Are you using old TFLite binary with newer model?\n"
+        "step done\n"
+        "Cannot create GridSample layer gs id:3 from unsupported opset: opset9\n"
+        "all done\n"
+    )
+    problems = scan_log(io.BytesIO(log.encode()), kb)
+    assert [p.matches[0].entry.id for p in problems] == [
+        "tflite-builtin-code-out-of-range",
+        "openvino-ir-unsupported-opset",
+    ]
