@@ -576,6 +576,9 @@ _OPENVINO: Markers = (
     ("use --input_shape with positive integers", STRONG),
     ("is not fully defined for output", MEDIUM),
     ("by cpu plugin", MEDIUM),
+    # The GPU plugin's allocation checks (src/plugins/intel_gpu/src/runtime/ocl/ocl_engine.cpp).
+    ("exceeded max size of memory object allocation", STRONG),
+    ("dynamic shape without upper bound tries to allocate", STRONG),
 )
 
 # TensorFlow Lite / LiteRT, from tensorflow/tensorflow tensorflow/lite:
@@ -640,6 +643,13 @@ _TFLITE: Markers = (
     ("quantization not yet supported for op", STRONG),
     ("select_tf_ops", STRONG),
     ("can not open opencl library on this device", MEDIUM),
+    # model_builder's identifier check ("Model provided has model identifier 'xxxx', should be 'TFL3'") and
+    # the Python interpreter's load_delegate ("Failed to load delegate from <library>", interpreter.py), most
+    # often for the Coral Edge TPU's libedgetpu.
+    ("should be 'tfl3'", STRONG),
+    ("must have at least 7 bytes to hold identifier", STRONG),
+    ("failed to load delegate from", MEDIUM),
+    ("libedgetpu", MEDIUM),
 )
 
 # MNN, from alibaba/MNN:

@@ -256,3 +256,68 @@ def test_the_log_scan_reports_the_new_single_lines(kb: KnowledgeBase) -> None:
         "tflite-builtin-code-out-of-range",
         "openvino-ir-unsupported-opset",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "entry", "captured"),
+    [
+        (
+            "[GPU] Exceeded max size of memory object allocation: requested 5368709120 bytes, but max "
+            "alloc size supported by device is 4294959104 bytes.Please try to reduce batch size or use lower "
+            "precision.",
+            "openvino-gpu-exceeded-max-alloc",
+            ("limit", "4294959104"),
+        ),
+        (
+            "Exceeded max size of memory object allocation: Requested 700000000 bytes but max alloc size is "
+            "536870912 bytes",
+            "openvino-gpu-exceeded-max-alloc",
+            ("requested", "700000000"),
+        ),
+        (
+            "Check 'layout.has_upper_bound()' failed at "
+            "src/plugins/intel_gpu/src/runtime/ocl/ocl_engine.cpp:99:\n"
+            "[GPU] Dynamic shape without upper bound tries to allocate",
+            "openvino-gpu-dynamic-without-upper-bound",
+            None,
+        ),
+        (
+            "ERROR: Model provided has model identifier 'PK\x03\x04', should be 'TFL3'",
+            "tflite-model-identifier-not-tfl3",
+            None,
+        ),
+        (
+            "Model provided must have at least 7 bytes to hold identifier.",
+            "tflite-model-identifier-not-tfl3",
+            None,
+        ),
+        (
+            "ValueError: Failed to load delegate from edgetpu.dll",
+            "tflite-failed-to-load-delegate",
+            ("library", "edgetpu.dll"),
+        ),
+        (
+            "NotImplementedError: Unsupported fx node aten_grid_sampler_3d, kind grid_sampler_3d",
+            "coreml-unsupported-fx-node",
+            ("op_type", "grid_sampler_3d"),
+        ),
+        (
+            "ValueError: Torch op gelu already registered.",
+            "coreml-torch-op-already-registered",
+            ("op", "gelu"),
+        ),
+        (
+            "TypeError: int8 dtype for inputs is only supported for deployment target >= iOS26",
+            "coreml-io-dtype-needs-deployment-target",
+            ("dtype", "int8"),
+        ),
+    ],
+)
+def test_allocation_identifier_delegate_and_registry_checks(
+    kb: KnowledgeBase, text: str, entry: str, captured: tuple[str, str] | None
+) -> None:
+    top = _top(kb, text)
+    assert top.entry.id == entry
+    if captured:
+        assert captured in top.captures
+        assert captured[1] in top.cause + top.fix
