@@ -932,6 +932,11 @@ _COREML: Markers = (
     ("mlmultiarray", STRONG),
     ("mlcomputeunits", STRONG),
     ("failed to build the model execution plan", STRONG),
+    # The Core ML runtime's own log line and the Neural Engine compiler it reports ("E5RT encountered an STL
+    # exception. msg = MILCompilerForANE error: failed to compile ANE model using ANEF. Error=_ANECompiler :
+    # ANECCompile() FAILED."; "e5rt" and "milcompilerforane" are above).
+    ("e5rt encountered an stl exception", STRONG),
+    ("anecompile", STRONG),
 )
 
 #: family -> ((marker, weight), ...); markers are lower-case literals.

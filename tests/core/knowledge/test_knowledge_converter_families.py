@@ -321,3 +321,48 @@ def test_allocation_identifier_delegate_and_registry_checks(
     if captured:
         assert captured in top.captures
         assert captured[1] in top.cause + top.fix
+
+
+@pytest.mark.parametrize(
+    ("text", "entry", "captured"),
+    [
+        (
+            "E5RT encountered an STL exception. msg = MILCompilerForANE error: failed to compile ANE model "
+            "using ANEF. Error=_ANECompiler : ANECCompile() FAILED.",
+            "coreml-e5rt-ane-compile-failed",
+            None,
+        ),
+        (
+            "E5RT encountered an STL exception. msg = Input: audio_features has unbounded dimension which is "
+            "not supported.",
+            "coreml-e5rt-unbounded-dimension",
+            ("input", "audio_features"),
+        ),
+        (
+            "E5RT encountered an STL exception. msg = unordered_map::at: key not found.",
+            "coreml-e5rt-stl-exception",
+            ("reason", "unordered_map::at: key not found."),
+        ),
+    ],
+)
+def test_the_core_ml_runtimes_own_log_line(
+    kb: KnowledgeBase, text: str, entry: str, captured: tuple[str, str] | None
+) -> None:
+    top = _top(kb, text)
+    assert (top.entry.id, top.entry.family) == (entry, "coreml")
+    if captured:
+        assert captured in top.captures
+        assert captured[1] in top.cause + top.fix
+
+
+def test_the_ane_failure_is_said_to_be_a_fallback_when_the_model_runs(kb: KnowledgeBase) -> None:
+    top = _top(kb, "MILCompilerForANE error: failed to compile ANE model using ANEF")
+    assert top.entry.id == "coreml-e5rt-ane-compile-failed"
+    assert "fallback" in top.fix
+
+
+def test_a_node_that_failed_to_invoke_is_not_a_prepare_failure(kb: KnowledgeBase) -> None:
+    top = _top(kb, "Node number 12 (FlexStridedSlice) failed to invoke.")
+    assert top.entry.id == "tflite-node-failed-to-invoke"
+    assert ("op_type", "FlexStridedSlice") in top.captures
+    assert _top(kb, "Node number 12 (CONV_2D) failed to prepare.").entry.id == "tflite-node-failed-to-prepare"
