@@ -366,3 +366,39 @@ def test_a_node_that_failed_to_invoke_is_not_a_prepare_failure(kb: KnowledgeBase
     assert top.entry.id == "tflite-node-failed-to-invoke"
     assert ("op_type", "FlexStridedSlice") in top.captures
     assert _top(kb, "Node number 12 (CONV_2D) failed to prepare.").entry.id == "tflite-node-failed-to-prepare"
+
+
+@pytest.mark.parametrize(
+    ("text", "entry", "captured"),
+    [
+        (
+            "ValueError: Incompatible dim 1 in shapes (1, 77, 768) vs. (1, 64, 768)",
+            "coreml-mil-incompatible-broadcast-dim",
+            ("other", "(1, 64, 768)"),
+        ),
+        (
+            "ValueError: 'shape' must be provided in the 'inputs' argument for pytorch conversion",
+            "coreml-torch-input-shape-required",
+            None,
+        ),
+        (
+            "ValueError: Model should be an instance of either torch.jit.ScriptModule or ExportedProgram",
+            "coreml-torch-model-not-scriptmodule",
+            None,
+        ),
+        (
+            "ValueError: Input (image_in) provided is not found in given tensorflow graph. Placeholders in "
+            "graph are: ['serving_default_image']",
+            "coreml-tf-input-not-in-graph",
+            ("input", "image_in"),
+        ),
+    ],
+)
+def test_coremltools_frontend_and_mil_checks(
+    kb: KnowledgeBase, text: str, entry: str, captured: tuple[str, str] | None
+) -> None:
+    top = _top(kb, text)
+    assert (top.entry.id, top.entry.family) == (entry, "coreml")
+    if captured:
+        assert captured in top.captures
+        assert captured[1] in top.cause + top.fix
