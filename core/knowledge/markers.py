@@ -564,6 +564,21 @@ _OPENVINO: Markers = (
     ("[gpu] ", MEDIUM),
     ("clwaitforevents", MEDIUM),
     ("cannot estimate element if precision is", STRONG),
+    # Issue 23 (h23w), OpenVINO's own sentences: the IR reader (src/frontends/ir/src/ir_deserializer.cpp:
+    # "Cannot create T layer N id:I from unsupported opset: V", "Opset V doesn't contain the operation with
+    # type: T"), ov::PartialShape::to_shape (src/core/src/partial_shape.cpp), the PyTorch frontend's tracing
+    # (src/bindings/python/.../pytorch/ts_decoder.py), Model Optimizer's shape check (tools/mo .../infer.py)
+    # and the plugins' property check ("NotFound: Unsupported property K by CPU plugin.").
+    ("from unsupported opset:", STRONG),
+    ("doesn't contain the operation with type:", STRONG),
+    ("to_shape was called on a dynamic shape", STRONG),
+    ("couldn't get torchscript module by tracing", STRONG),
+    ("use --input_shape with positive integers", STRONG),
+    ("is not fully defined for output", MEDIUM),
+    ("by cpu plugin", MEDIUM),
+    # The GPU plugin's allocation checks (src/plugins/intel_gpu/src/runtime/ocl/ocl_engine.cpp).
+    ("exceeded max size of memory object allocation", STRONG),
+    ("dynamic shape without upper bound tries to allocate", STRONG),
 )
 
 # TensorFlow Lite / LiteRT, from tensorflow/tensorflow tensorflow/lite:
@@ -611,6 +626,30 @@ _TFLITE: Markers = (
     # tool's "Failed to initialize the interpreter" (tools/benchmark/benchmark_tflite_model.cc).
     ("registration failed.", MEDIUM),
     ("failed to initialize the interpreter", STRONG),
+    # Issue 23 (h23w): the Java API's class names and checks (lite/java: org.tensorflow.lite.*,
+    # TensorImpl.java "Cannot copy to/from a TensorFlowLite tensor", nativeinterpreterwrapper_jni.cc "Failed
+    # to run on the given Interpreter", "Unexpected failure when preparing tensor allocations", "ByteBuffer is
+    # not a valid flatbuffer model"; the iOS pods TensorFlowLiteSwift/TensorFlowLiteC), the op resolver's "Op
+    # builtin_code out of range", the converter's lite.py checks (representative_dataset, "is only supported
+    # in the 1st dimension") and the quantizer's (tools/optimize/quantize_model.cc), the GPU delegate's
+    # OpenCL loader.
+    ("tensorflowlite", STRONG),
+    ("failed to run on the given interpreter", STRONG),
+    ("unexpected failure when preparing tensor allocations", STRONG),
+    ("is not a valid flatbuffer model", STRONG),
+    ("op builtin_code out of range", STRONG),
+    ("representative_dataset", STRONG),
+    ("is only supported in the 1st dimension", STRONG),
+    ("quantization not yet supported for op", STRONG),
+    ("select_tf_ops", STRONG),
+    ("can not open opencl library on this device", MEDIUM),
+    # model_builder's identifier check ("Model provided has model identifier 'xxxx', should be 'TFL3'") and
+    # the Python interpreter's load_delegate ("Failed to load delegate from <library>", interpreter.py), most
+    # often for the Coral Edge TPU's libedgetpu.
+    ("should be 'tfl3'", STRONG),
+    ("must have at least 7 bytes to hold identifier", STRONG),
+    ("failed to load delegate from", MEDIUM),
+    ("libedgetpu", MEDIUM),
 )
 
 # MNN, from alibaba/MNN:
@@ -879,6 +918,25 @@ _COREML: Markers = (
     ("you will not be able to run predict() on this core ml model", STRONG),
     ("core ml", MEDIUM),
     ("_check_unsupported_ops", STRONG),
+    # Issue 23 (h23w): coremltools' models/model.py and utils.py ("Model prediction is only supported on macOS
+    # version 10.13 or later", "Unable to load libmodelpackage", its native libcoremlpython, "MLModel of type
+    # mlProgram cannot be loaded just from the model spec object", ComputeUnit.CPU_AND_NE) and the Core ML
+    # framework's own error domain, classes and load failure (com.apple.CoreML, MLMultiArray, MLComputeUnits,
+    # "Failed to build the model execution plan").
+    ("model prediction is only supported on macos", STRONG),
+    ("libmodelpackage", STRONG),
+    ("libcoremlpython", STRONG),
+    ("of type mlprogram cannot be loaded", STRONG),
+    ("cpu_and_ne", STRONG),
+    ("com.apple.coreml", STRONG),
+    ("mlmultiarray", STRONG),
+    ("mlcomputeunits", STRONG),
+    ("failed to build the model execution plan", STRONG),
+    # The Core ML runtime's own log line and the Neural Engine compiler it reports ("E5RT encountered an STL
+    # exception. msg = MILCompilerForANE error: failed to compile ANE model using ANEF. Error=_ANECompiler :
+    # ANECCompile() FAILED."; "e5rt" and "milcompilerforane" are above).
+    ("e5rt encountered an stl exception", STRONG),
+    ("anecompile", STRONG),
 )
 
 #: family -> ((marker, weight), ...); markers are lower-case literals.
