@@ -805,6 +805,29 @@ CLAUSES: tuple[Clause, ...] = (
         "",
         REASON,
     ),
+    # The CUDA EP's CUDA_CALL form; 2 (out of memory) is the tool-neutral cuda-out-of-memory clause's.
+    Clause(
+        "ort-cuda-call-failure",
+        ("onnxruntime",),
+        "cuda failure",
+        r"CUDA failure (?!2: )(?P<value>\d{1,6}): (?P<detail>[^;\n]{1,200}?) ; GPU=(?P<index>-?\d{1,3})"
+        r"[^\n]{0,400}?; expr=(?P<expr>[^;\n]{1,200})",
+        "A CUDA runtime call of onnxruntime's CUDA execution provider failed: {expr} on GPU {index} returned "
+        "cudaError {value} ({detail}).  The usual ones: 100 'no CUDA-capable device is detected' (no GPU "
+        "visible to the process), 35 'CUDA driver version is insufficient for CUDA runtime version' (a "
+        "driver older than the CUDA this onnxruntime-gpu was built with), 209 'no kernel image is available' "
+        "(no kernels for this GPU's architecture in this build), 700 'an illegal memory access' (an earlier "
+        "kernel failed; the error is sticky).",
+        "For 100 make the GPU visible (nvidia-smi, CUDA_VISIBLE_DEVICES, docker --gpus all) and check the "
+        "CUDA EP's device_id option; for 35 install a driver that supports the CUDA version of the CUDA EP "
+        "requirements table for your onnxruntime-gpu release; for 209 install an onnxruntime-gpu build whose "
+        "CUDA supports this GPU; for 700 rerun with CUDA_LAUNCH_BLOCKING=1 to find the node that fails.",
+        "microsoft/onnxruntime: core/providers/cuda/cuda_call.cc ('%s failure %d: %s ; GPU=%d ; "
+        "hostname=%s ; file=%s ; line=%d ; expr=%s'); onnxruntime.ai docs 'CUDA Execution Provider' "
+        "(requirements); CUDA runtime API cudaError_t",
+        "",
+        REASON,
+    ),
     Clause(
         "ort-matmul-broadcast",
         ("onnxruntime",),
