@@ -135,7 +135,7 @@ CASES = [
         "Name:'/tail/Reshape_7' Status Message: reshape_helper.h:39 i < "
         "input_shape.NumDimensions() was false. "
         "The dimension with value zero exceeds the dimension size of the input tensor.",
-        "onnxruntime-reshape-zero-exceeds-rank",
+        "onnxruntime-non-zero-status-code-returned+ort-reshape-zero-past-rank",
         {"op": "/tail/Reshape_7"},
     ),
     (
@@ -148,7 +148,7 @@ CASES = [
         "[ONNXRuntimeError] : 6 : RUNTIME_EXCEPTION : Non-zero status code returned while running Mul node. "
         "Name:'/att/Mul_4' Status Message: Shape mismatch attempting to re-use buffer. {4,77} != {4,93}. "
         "Validate usage of dim_value (values should be > 0) and dim_param",
-        "onnxruntime-buffer-reuse-shape-mismatch",
+        "onnxruntime-non-zero-status-code-returned+ort-buffer-reuse-shape-mismatch",
         {"op": "/att/Mul_4", "shape": "{4,77}"},
     ),
     (
@@ -184,7 +184,7 @@ CASES = [
         "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT : Non-zero status code returned while running "
         "MatMul node. "
         "Name:'/cls/fc2/MatMul' Status Message: matmul_helper.h:142 Compute MatMul dimension mismatch",
-        "onnxruntime-matmul-dimension-mismatch",
+        "onnxruntime-non-zero-status-code-returned+ort-matmul-dimension-mismatch",
         {"op": "/cls/fc2/MatMul"},
     ),
     (
@@ -232,6 +232,16 @@ def test_cuda_out_of_memory_stays_with_the_tool_neutral_clause(kb: KnowledgeBase
     other = kb.lookup(f"[E:onnxruntime:] CUDA failure 700: an illegal memory access was encountered {line}")
     assert other[0].entry.id.endswith("+ort-cuda-call-failure")
     assert "cudaMalloc((void**)&q, n) on GPU 0 returned cudaError 700" in other[0].cause
+
+
+def test_a_kernel_reason_pasted_without_its_envelope_still_gets_its_clause(kb: KnowledgeBase) -> None:
+    """The three onnxruntime kernel reasons are clauses (the envelope's node is filled in); pasted alone, the
+    line is onnxruntime's (its own wording) and the clause answers it without a node."""
+    m = kb.lookup(
+        "Shape mismatch attempting to re-use buffer. {8,12} != {8,15}. Validate usage of dim_value", top=1
+    )
+    assert m[0].entry.id.endswith("+ort-buffer-reuse-shape-mismatch")
+    assert "{8,12} against {8,15}" in m[0].cause and "a node" in m[0].cause
 
 
 def test_the_old_answers_stay_behind_the_specific_entry(kb: KnowledgeBase) -> None:
