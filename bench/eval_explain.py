@@ -308,7 +308,7 @@ def leave_source_out_specific(
     dev = [r for r in records if r["split"] == "dev"]
     hidden = source_masks(kb, dev)
     markers = single_thread_markers([*dev, *(all_dev or ())]) if all_dev is not None else {}
-    n = ok = 0
+    per_family: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for r in dev:
         masked = hidden.get(r["source"], frozenset())
         with markers_hidden(markers.get(r["source"], frozenset())):
@@ -316,13 +316,15 @@ def leave_source_out_specific(
         if not matches or matches[0].entry.family not in (r["family"], *r.get("also", ())):
             continue
         good, why = specific(matches[0])
-        n += 1
-        ok += good
+        per_family[r["family"]][0] += 1
+        per_family[r["family"]][1] += good
         if misses and not good:
             print(
                 f"   GENERIC [dev, lso] {r['family']} {matches[0].entry.id} ({why}): {r['message'][:100]!r}"
             )
+    n, ok = (sum(v[i] for v in per_family.values()) for i in (0, 1))
     print(f"   specific advice, leave-source-out, dev right-tool answers: {_pct(ok, n)}")
+    print("   per family: " + ", ".join(f"{f} {v[1]}/{v[0]}" for f, v in sorted(per_family.items())))
     return n, ok
 
 

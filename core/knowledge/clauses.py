@@ -806,6 +806,83 @@ CLAUSES: tuple[Clause, ...] = (
         REASON,
     ),
     Clause(
+        "ort-reshape-zero-past-rank",
+        ("onnxruntime",),
+        "the dimension with value zero exceeds",
+        r"The dimension with value zero exceeds the dimension size of the input tensor",
+        "The target shape of Reshape node {op|} holds a 0 at a position where the input has no dimension: in "
+        "ONNX Reshape a 0 means 'copy this dimension from the input' (allowzero=0), so a 0 past the input's "
+        "rank cannot be resolved.  The shape tensor was computed for an input of another rank, or a real "
+        "zero-length dimension was meant.",
+        "Look at the shape input of {op|the Reshape} (Netron, or onnxruntime with it added as an output): if "
+        "the 0 is meant as a zero-length dimension, export with allowzero=1 (opset 14 and later); otherwise "
+        "fix the shape computation for the input's rank (feed the rank the model was exported for; no "
+        "literal 0 in view()/reshape() targets).",
+        "microsoft/onnxruntime: core/providers/cpu/tensor/reshape_helper.h ('The dimension with value zero "
+        "exceeds the dimension size of the input tensor.'); onnx Operators.md Reshape (allowzero)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-buffer-reuse-shape-mismatch",
+        ("onnxruntime",),
+        "shape mismatch attempting to re-use buffer",
+        r"Shape mismatch attempting to re-use buffer\. (?P<shape>\{[^}\n]{0,120}\}) != "
+        r"(?P<shape2>\{[^}\n]{0,120}\})",
+        "onnxruntime's memory planner let the output of {op|a node} reuse a buffer it expected to have the "
+        "same shape, but at run time the shapes differ ({shape} against {shape2}).  The planner equates "
+        "dimensions by the model's shape annotations, so two axes given the same dim_param name (or a fixed "
+        "dim_value) that really differ, e.g. batch or sequence axes named alike in two places, mislead it.",
+        "Fix the model's shape annotations: different dim_param names for axes that can differ and no fixed "
+        "dim_value on axes that change (re-export with correct dynamic_axes, or clear the intermediate "
+        "value_info shapes); meanwhile feed the shapes the annotations say, or set SessionOptions."
+        "enable_mem_pattern = False (and graph_optimization_level = ORT_DISABLE_ALL) to confirm the planner "
+        "is the cause.",
+        "microsoft/onnxruntime: core/framework/execution_frame.cc (AllocateMLValueTensorPreAllocateBuffer: "
+        "'Shape mismatch attempting to re-use buffer. ... Validate usage of dim_value ... and dim_param')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-matmul-dimension-mismatch",
+        ("onnxruntime",),
+        "matmul dimension mismatch",
+        r"MatMul dimension mismatch",
+        "MatMul node {op|} got operands whose inner dimensions differ (the last dimension of A must equal "
+        "the second-to-last of B): the input fed is not the size the model was built for (another sequence "
+        "length or feature size, or an image size that changes a flattened size before a Linear layer).",
+        "Print the shapes reaching {op|the MatMul} (onnxruntime with its inputs added as outputs, or Netron) "
+        "and feed inputs of the size the model was exported for; if that size should vary, re-export so the "
+        "flattened dimension is computed, not fixed (e.g. adaptive pooling before the Linear layer).",
+        "microsoft/onnxruntime: core/providers/cpu/math/matmul_helper.h (MatMulComputeHelper: 'MatMul "
+        "dimension mismatch')",
+        "",
+        REASON,
+    ),
+    # The CUDA EP's CUDA_CALL form; 2 (out of memory) is the tool-neutral cuda-out-of-memory clause's.
+    Clause(
+        "ort-cuda-call-failure",
+        ("onnxruntime",),
+        "cuda failure",
+        r"CUDA failure (?!2: )(?P<value>\d{1,6}): (?P<detail>[^;\n]{1,200}?) ; GPU=(?P<index>-?\d{1,3})"
+        r"[^\n]{0,400}?; expr=(?P<expr>[^;\n]{1,200})",
+        "A CUDA runtime call of onnxruntime's CUDA execution provider failed: {expr} on GPU {index} returned "
+        "cudaError {value} ({detail}).  The usual ones: 100 'no CUDA-capable device is detected' (no GPU "
+        "visible to the process), 35 'CUDA driver version is insufficient for CUDA runtime version' (a "
+        "driver older than the CUDA this onnxruntime-gpu was built with), 209 'no kernel image is available' "
+        "(no kernels for this GPU's architecture in this build), 700 'an illegal memory access' (an earlier "
+        "kernel failed; the error is sticky).",
+        "For 100 make the GPU visible (nvidia-smi, CUDA_VISIBLE_DEVICES, docker --gpus all) and check the "
+        "CUDA EP's device_id option; for 35 install a driver that supports the CUDA version of the CUDA EP "
+        "requirements table for your onnxruntime-gpu release; for 209 install an onnxruntime-gpu build whose "
+        "CUDA supports this GPU; for 700 rerun with CUDA_LAUNCH_BLOCKING=1 to find the node that fails.",
+        "microsoft/onnxruntime: core/providers/cuda/cuda_call.cc ('%s failure %d: %s ; GPU=%d ; "
+        "hostname=%s ; file=%s ; line=%d ; expr=%s'); onnxruntime.ai docs 'CUDA Execution Provider' "
+        "(requirements); CUDA runtime API cudaError_t",
+        "",
+        REASON,
+    ),
+    Clause(
         "ort-matmul-broadcast",
         ("onnxruntime",),
         "operand cannot broadcast on dim",

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bench.eval_explain import (
     ROOT,
     evaluate,
@@ -193,3 +195,31 @@ def test_leave_source_out_specific_judges_the_answer_a_message_gets_without_its_
         {"message": "Widget Add failed", "family": "onnxruntime", "source": OTHER, "split": "heldout"},
     ]
     assert leave_source_out_specific(kb, records, misses=True) == (1, 1)
+
+
+def test_leave_source_out_specific_prints_each_familys_share(capsys: pytest.CaptureFixture[str]) -> None:
+    """The total is also given per family (right-tool answers judged specific / right-tool answers)."""
+    from bench.eval_explain import leave_source_out_specific
+
+    cause = "Gadget {op} ran out of the gadget queue's slots while the scheduler still had work queued."
+    kb = KnowledgeBase(
+        [
+            Entry(
+                id="ort-gadget",
+                tool="onnxruntime",
+                stage="run",
+                cause=cause,
+                fix="Shorten the queue in front of gadget {op} or raise its slot count before running again.",
+                source="onnxruntime docs",
+                family="onnxruntime",
+                pattern=r"Gadget (?P<op>\w+) stuck",
+            ),
+            _entry("trt-stuck", "tensorrt", r"Sprocket stuck", "TensorRT developer guide"),
+        ]
+    )
+    records = [
+        {"message": "Gadget Mul_2 stuck", "family": "onnxruntime", "source": OTHER, "split": "dev"},
+        {"message": "Sprocket stuck", "family": "tensorrt", "source": THREAD, "split": "dev"},
+    ]
+    assert leave_source_out_specific(kb, records, misses=False) == (2, 1)
+    assert "per family: onnxruntime 1/1, tensorrt 0/1" in capsys.readouterr().out
