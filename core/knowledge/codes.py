@@ -9,7 +9,8 @@ as ``507015``), ``ts`` (task-scheduler ``retCode=0x26``), ``ort`` (ONNX Runtime 
 numbers), ``rknn`` (``RKNN_ERR_*`` and their negative numbers), ``trt`` (onnx-tensorrt
 ``ErrorCode`` names), ``trtb`` (TensorRT builder/runtime ``Error Code N`` and the logger's ``Error[N]:``),
 ``onnx``
-(``ValidationError``), ``qnn`` (Qualcomm QNN numbers after ``error``/``failed`` on a QNN line),
+(``ValidationError``), ``qnn`` (Qualcomm QNN numbers after ``error``/``failed`` on a QNN line, and the SDK's
+enum names, ``QNN_GRAPH_ERROR_FINALIZE_FAILED`` -> ``qnn:6022``: :data:`~.qnn_codes.QNN_ERROR_NAMES`),
 ``cuda`` (CUDA/cuDNN/cuBLAS status names, ``CUDNN failure 5000``), ``torch_npu`` (``ERR00100``),
 ``ge`` (GE ``ErrorNo: N`` / ``errNo[0x..]``), ``mindie`` (MindIE ``[MIE04E02011C]``), ``snpe`` (SNPE
 ``error_code=N; error_message=...`` records and ``SNPE_ERRORCODE_*`` / ``ErrorCode::SNPE_*`` names).
@@ -20,6 +21,8 @@ from __future__ import annotations
 import re
 from collections import namedtuple
 from collections.abc import Callable
+
+from .qnn_codes import QNN_ERROR_NAMES
 
 ORT_STATUS: dict[str, int] = {
     "FAIL": 1,
@@ -104,6 +107,7 @@ _EXTRACTORS: tuple[_Extractor, ...] = (
         ("qnn", "<e>"),
         True,
     ),
+    _Extractor(r"\b(QNN_[A-Z0-9_]{4,80})\b", "qnn", ("QNN_",), False),
     _Extractor(r"\bError\[(\d{1,2})\]:", "trtb", ("Error[",), False),
     _Extractor(r"\[TRT\](?: \[[EWIV]\])?\s{1,3}(\d{1,2}):\s", "trtb", ("[TRT]",), False),
     _Extractor(
@@ -252,8 +256,14 @@ def _snpe_key(m: re.Match[str]) -> str | None:
     return f"snpe:{value.replace('SNPE_ERRORCODE_', 'SNPE_', 1)}"
 
 
-def _qnn_key(m: re.Match[str]) -> str:
-    return f"qnn:{m.group(1).lower()}"
+def _qnn_key(m: re.Match[str]) -> str | None:
+    """A QNN number as printed (``0xc26`` lower-cased), or an enum name turned into its number (a
+    ``QNN_...`` name that is not an error code of the SDK's headers: not a code)."""
+    value = m.group(1)
+    if value.startswith("QNN_"):
+        number = QNN_ERROR_NAMES.get(value)
+        return f"qnn:{number}" if number is not None else None
+    return f"qnn:{value.lower()}"
 
 
 def _cuda_key(m: re.Match[str]) -> str | None:

@@ -1,0 +1,115 @@
+"""Qualcomm QNN's error codes from its SDK headers: the enum names (``QNN_GRAPH_ERROR_FINALIZE_FAILED``) are
+codes too, keyed by their number, and every number of the headers' error enums has an entry with a fix beyond
+"get verbose logs".  The table is checked against the headers' own arithmetic (each component's codes are
+``QNN_MIN_ERROR_<COMPONENT> + n``); the messages are of our own, in QNN's log format, never an evaluation
+message.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bench.eval_explain import specific
+from dumpscope.core.knowledge import KnowledgeBase
+from dumpscope.core.knowledge.codes import extract_codes
+from dumpscope.core.knowledge.qnn_codes import QNN_ERROR_NAMES
+
+#: QnnCommon.h's code space: each API component's first code.
+COMPONENT_BASE = {
+    "COMMON": 1000,
+    "PROPERTY": 2000,
+    "OP_PACKAGE": 3000,
+    "BACKEND": 4000,
+    "SAVER": 4950,
+    "CONTEXT": 5000,
+    "GRAPH": 6000,
+    "TENSOR": 7000,
+    "MEM": 8000,
+    "SIGNAL": 9000,
+    "LOG": 11000,
+    "PROFILE": 12000,
+    "DEVICE": 14000,
+    "GLOBAL_CONFIG": 15000,
+}
+#: Codes an enum aliases to the common ones
+#: (QnnGraph.h: ``QNN_GRAPH_ERROR_MEM_ALLOC = QNN_COMMON_ERROR_MEM_ALLOC``).
+COMMON_ALIASES = {1000, 1002, 1004, 1006, 1100}
+
+
+@pytest.mark.parametrize(("name", "number"), sorted(QNN_ERROR_NAMES.items()))
+def test_each_name_lies_in_its_components_block(name: str, number: int) -> None:
+    """An enum's number is in its component's block of QnnCommon.h, or one of the common codes it aliases."""
+    if name.startswith("QNN_ERROR_"):  # QnnError.h's own API: QNN_MIN_ERROR_ERROR
+        assert 10000 <= number < 11000
+        return
+    component = re.match(r"QNN_(?:SYSTEM_\w+?|(?:HTP|DSP|HTA)_PERF_INFRASTRUCTURE|(\w+?))_ERROR_", name)
+    if number in COMMON_ALIASES or component is None or component.group(1) is None:
+        assert number in COMMON_ALIASES or 13000 <= number < 14000 or 30000 <= number < 50000
+        return
+    base = COMPONENT_BASE[component.group(1)]
+    assert base <= number < base + 1000 or number in COMMON_ALIASES
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "printed"),
+    [
+        (
+            "QnnDsp <E> graph finalize failed: QNN_GRAPH_ERROR_FINALIZE_FAILED",
+            "qnn:6022",
+            "QNN_GRAPH_ERROR_FINALIZE_FAILED",
+        ),
+        (
+            "Failed to create device. Error: QNN_DEVICE_ERROR_INVALID_CONFIG",
+            "qnn:14001",
+            "QNN_DEVICE_ERROR_INVALID_CONFIG",
+        ),
+        ("memRegister returned QNN_MEM_ERROR_MAPPING", "qnn:8003", "QNN_MEM_ERROR_MAPPING"),
+        ("QNN_CONTEXT_ERROR_MEM_ALLOC while loading", "qnn:1002", "QNN_CONTEXT_ERROR_MEM_ALLOC"),
+    ],
+)
+def test_an_enum_name_is_a_code_kept_as_printed(text: str, key: str, printed: str) -> None:
+    found = {c.key: c.text for c in extract_codes(text)}
+    assert found.get(key) == printed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "QNN_SUCCESS after QNN_BACKEND_ID_HTP",
+        "QNN_LOG_LEVEL_ERROR set; QNN_GRAPH_ERROR_UNDEFINED",
+        "QNN_BACKEND_CONFIG_OPTION_ERROR_REPORTING = 1",
+    ],
+)
+def test_names_that_are_not_error_codes_are_no_code(text: str) -> None:
+    assert not [c for c in extract_codes(text) if c.key.startswith("qnn:")]
+
+
+@pytest.mark.parametrize("number", sorted(set(QNN_ERROR_NAMES.values())))
+def test_every_code_of_the_headers_has_a_specific_entry(kb: KnowledgeBase, number: int) -> None:
+    """Each number is answered by its own entry (not a range card), with advice beyond verbose logs."""
+    name = min(n for n, v in QNN_ERROR_NAMES.items() if v == number)
+    top = kb.lookup(f"[ERROR] QnnDsp <E> call failed with error {number} ({name})", top=1)[0]
+    own = top.entry.code.split()[0] == str(number) if top.entry.code else False
+    # 6005 (QNN_GRAPH_ERROR_INVALID_OP_CONFIG) may be answered by the addNode card, which reads the name too
+    assert own or top.entry.id == "qualcomm-graph-addnode-invalid-op-config", (top.entry.id, top.reason)
+    assert "verbose" not in top.fix.split(";")[0].lower()
+    assert specific(top) == (True, ""), specific(top)
+
+
+@pytest.mark.parametrize(
+    ("message", "entry_id"),
+    [
+        (
+            "[ERROR] [Qnn ExecuTorch]: QnnDsp <E> graphFinalize failed: QNN_GRAPH_ERROR_FINALIZE_FAILED",
+            "qualcomm-qnn-6022",
+        ),
+        ("QnnDsp <E> deviceCreate failed: QNN_DEVICE_ERROR_HARDWARE_UNAVAILABLE", "qualcomm-qnn-14002"),
+        ("QnnHtp <E> memRegister failed with QNN_MEM_ERROR_UNSUPPORTED_MEMTYPE", "qualcomm-qnn-8005"),
+    ],
+)
+def test_a_name_alone_reaches_its_codes_entry(kb: KnowledgeBase, message: str, entry_id: str) -> None:
+    top = kb.lookup(message, top=1)[0]
+    assert top.entry.id == entry_id, (top.entry.id, top.reason)
+    assert top.entry.family == "qualcomm"
