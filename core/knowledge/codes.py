@@ -11,6 +11,8 @@ numbers), ``rknn`` (``RKNN_ERR_*`` and their negative numbers), ``trt`` (onnx-te
 ``onnx``
 (``ValidationError``), ``qnn`` (Qualcomm QNN numbers after ``error``/``failed`` on a QNN line, and the SDK's
 enum names, ``QNN_GRAPH_ERROR_FINALIZE_FAILED`` -> ``qnn:6022``: :data:`~.qnn_codes.QNN_ERROR_NAMES`),
+``fastrpc`` (the Hexagon FastRPC/DSP codes under QNN and SNPE, ``0x80000406`` or ``AEE_EUNABLETOLOAD``:
+:data:`~.qnn_codes.FASTRPC_ERROR_NAMES`),
 ``cuda`` (CUDA/cuDNN/cuBLAS status names, ``CUDNN failure 5000``), ``torch_npu`` (``ERR00100``),
 ``ge`` (GE ``ErrorNo: N`` / ``errNo[0x..]``), ``mindie`` (MindIE ``[MIE04E02011C]``), ``snpe`` (SNPE
 ``error_code=N; error_message=...`` records and ``SNPE_ERRORCODE_*`` / ``ErrorCode::SNPE_*`` names).
@@ -22,7 +24,7 @@ import re
 from collections import namedtuple
 from collections.abc import Callable
 
-from .qnn_codes import QNN_ERROR_NAMES
+from .qnn_codes import FASTRPC_ERROR_NAMES, QNN_ERROR_NAMES
 
 ORT_STATUS: dict[str, int] = {
     "FAIL": 1,
@@ -108,6 +110,7 @@ _EXTRACTORS: tuple[_Extractor, ...] = (
         True,
     ),
     _Extractor(r"\b(QNN_[A-Z0-9_]{4,80})\b", "qnn", ("QNN_",), False),
+    _Extractor(r"\b(0x8000[0-9a-fA-F]{4}|AEE_E[A-Z0-9_]{2,40})\b", "fastrpc", ("0x8000", "AEE_E"), False),
     _Extractor(r"\bError\[(\d{1,2})\]:", "trtb", ("Error[",), False),
     _Extractor(r"\[TRT\](?: \[[EWIV]\])?\s{1,3}(\d{1,2}):\s", "trtb", ("[TRT]",), False),
     _Extractor(
@@ -150,6 +153,7 @@ SCHEME_FAMILY: dict[str, str] = {
     "onnx": "onnx",
     "qnn": "qualcomm",
     "snpe": "qualcomm",
+    "fastrpc": "qualcomm",
 }
 
 
@@ -184,6 +188,7 @@ _RANGES: dict[str, Callable[[str], list[str]]] = {
     "torch_npu": lambda code: [f"torch_npu:{code[:5]}xxx"],
     "mindie": lambda code: [f"mindie:{code[:5]}xxx"],
     "qnn": _qnn_ranges,
+    "fastrpc": lambda code: ["fastrpc:0x8000xxxx"],
     "snpe": lambda code: [f"snpe:{int(code) // 100}xx"] if code.isdigit() and len(code) >= 3 else [],
 }
 
@@ -266,6 +271,17 @@ def _qnn_key(m: re.Match[str]) -> str | None:
     return f"qnn:{value.lower()}"
 
 
+_FASTRPC_CODES = frozenset(FASTRPC_ERROR_NAMES.values())
+
+
+def _fastrpc_key(m: re.Match[str]) -> str | None:
+    """A FastRPC code, printed as its number or its ``AEE_E*`` name, keyed by the number; a number or name
+    that AEEStdErr.h does not define is not one (``0x80004005`` is a Windows HRESULT)."""
+    value = m.group(1)
+    number = FASTRPC_ERROR_NAMES.get(value) if value.startswith("AEE_") else int(value, 16)
+    return f"fastrpc:{number:#x}" if number in _FASTRPC_CODES else None
+
+
 def _cuda_key(m: re.Match[str]) -> str | None:
     """A CUDA-library status name (``..._SUCCESS`` is not an error)."""
     value = m.group(1)
@@ -286,6 +302,7 @@ _KEY_RULES: dict[str, Callable[[re.Match[str]], str | None]] = {
     "trt": _trt_key,
     "ort": _ort_key,
     "qnn": _qnn_key,
+    "fastrpc": _fastrpc_key,
     "snpe": _snpe_key,
     "cuda": _cuda_key,
     "cudafail": _cudafail_key,

@@ -14,7 +14,8 @@ import pytest
 from bench.eval_explain import specific
 from dumpscope.core.knowledge import KnowledgeBase
 from dumpscope.core.knowledge.codes import extract_codes
-from dumpscope.core.knowledge.qnn_codes import QNN_ERROR_NAMES
+from dumpscope.core.knowledge.family import detect_families, family_evidence
+from dumpscope.core.knowledge.qnn_codes import FASTRPC_ERROR_NAMES, QNN_ERROR_NAMES
 
 #: QnnCommon.h's code space: each API component's first code.
 COMPONENT_BASE = {
@@ -113,3 +114,103 @@ def test_a_name_alone_reaches_its_codes_entry(kb: KnowledgeBase, message: str, e
     top = kb.lookup(message, top=1)[0]
     assert top.entry.id == entry_id, (top.entry.id, top.reason)
     assert top.entry.family == "qualcomm"
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "printed"),
+    [
+        (
+            "Error 0x80000406: remote_handle64_open failed for file:///libQnnHtpV73Skel.so",
+            "fastrpc:0x80000406",
+            "0x80000406",
+        ),
+        (
+            "DspTransport.openSession qnn_open failed, 0x8000042C, prio 100",
+            "fastrpc:0x8000042c",
+            "0x8000042C",
+        ),
+        ("fastrpc invoke returned AEE_ENOSUCHSYMBOL", "fastrpc:0x80000442", "AEE_ENOSUCHSYMBOL"),
+    ],
+)
+def test_a_fastrpc_code_is_kept_as_printed(text: str, key: str, printed: str) -> None:
+    """FastRPC's DSP codes (AEEStdErr.h: 0x80000400 + the AEE offset), as a number or a name."""
+    found = {c.key: c.text for c in extract_codes(text)}
+    assert found.get(key) == printed
+
+
+@pytest.mark.parametrize("text", ["HRESULT 0x80004005 (E_FAIL)", "addr 0x8000ffff", "AEE_EOFFSET is 0"])
+def test_other_0x8000_numbers_are_no_fastrpc_code(text: str) -> None:
+    """A Windows HRESULT or an address is not a FastRPC code: only the numbers AEEStdErr.h defines are."""
+    assert not [c for c in extract_codes(text) if c.key.startswith("fastrpc:")]
+
+
+def test_the_fastrpc_table_is_the_dsp_offset_plus_the_aee_offset() -> None:
+    assert FASTRPC_ERROR_NAMES["AEE_EFAILED"] == 0x80000401
+    assert FASTRPC_ERROR_NAMES["AEE_ERPC"] == 0x80000600
+    assert all(0x80000400 < v < 0x80000800 for v in FASTRPC_ERROR_NAMES.values())
+
+
+@pytest.mark.parametrize(
+    ("message", "entry_id", "says"),
+    [
+        (
+            "QnnDsp <E> DspTransport.openSession qnn_open failed, 0x80000406, prio 100",
+            "qualcomm-fastrpc-0x80000406",
+            "ADSP_LIBRARY_PATH",
+        ),
+        (
+            "apps_dev_init failed for domain 3, errno Success, ioErr 0x80000416",
+            "qualcomm-fastrpc-0x80000416",
+            "domain",
+        ),
+        (
+            "QnnDsp <E> DspTransport.openSession qnn_open failed, 0x80000481",
+            "qualcomm-fastrpc-0x80000481",
+            "unsigned PD",
+        ),
+        ("remote call failed: AEE_ENORPCMEMORY", "qualcomm-fastrpc-0x80000468", "shared"),
+    ],
+)
+def test_a_fastrpc_code_reaches_its_entry(kb: KnowledgeBase, message: str, entry_id: str, says: str) -> None:
+    top = kb.lookup(message, top=1)[0]
+    assert top.entry.id == entry_id, (top.entry.id, top.reason)
+    assert says in top.cause + top.fix
+    assert specific(top) == (True, ""), specific(top)
+
+
+def test_the_skel_open_card_keeps_its_place_above_the_codes_entry(kb: KnowledgeBase) -> None:
+    """FastRPC's remote_handle64_open wording names the skel library: its card (which says the library's
+    name) answers first, the code's own entry second."""
+    text = (
+        "E cdsprpc: fastrpc_apps_user.c:1521: Error 0x80000406: remote_handle64_open failed for "
+        "file:///libQnnHtpV75Skel.so?qnn_skel_handle_invoke&_modver=1.0&_dom=cdsp"
+    )
+    ids = [m.entry.id for m in kb.lookup(text, top=2)]
+    assert ids == ["qualcomm-fastrpc-skel-open-failed", "qualcomm-fastrpc-0x80000406"]
+
+
+def test_a_fastrpc_code_without_its_own_entry_gets_the_range_card(kb: KnowledgeBase) -> None:
+    """AEE_EBADELF (0x80000452) has no entry of its own: the range card answers, naming the table."""
+    matches = kb.lookup("fastrpc_apps_user.c: Error 0x80000452: remote_handle_open failed", top=3)
+    assert "qualcomm-fastrpc-range" in [m.entry.id for m in matches]
+    assert all(m.entry.family == "qualcomm" for m in matches[:1])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # FastRPC's DSP search path and the compute DSP's name (qualcomm/fastrpc sources), wording ours
+        "model load aborted: check that ADSP_LIBRARY_PATH lists the folder of the backend libraries",
+        "remote session on domain cdsp could not be opened: Permission denied",
+        # AIMET's packages (quic/aimet) in a traceback
+        'File "/usr/lib/python3/site-packages/aimet_torch/quantsim.py", line 412, in compute_encodings\n'
+        "RuntimeError: encodings could not be computed for a quantizer",
+    ],
+)
+def test_qualcomms_stack_names_route_to_qualcomm(message: str) -> None:
+    assert detect_families(message)[:1] == ["qualcomm"], family_evidence(message)
+
+
+def test_cdsp_counts_only_as_a_word() -> None:
+    """ "cdsp" inside another identifier (a hash, a longer name) does not make the text Qualcomm's."""
+    assert "qualcomm" not in family_evidence("checksum 9fcdsp2a of the upload did not match")
