@@ -12,7 +12,8 @@ numbers), ``rknn`` (``RKNN_ERR_*`` and their negative numbers), ``trt`` (onnx-te
 (``ValidationError``), ``qnn`` (Qualcomm QNN numbers after ``error``/``failed`` on a QNN line, and the SDK's
 enum names, ``QNN_GRAPH_ERROR_FINALIZE_FAILED`` -> ``qnn:6022``: :data:`~.qnn_codes.QNN_ERROR_NAMES`),
 ``fastrpc`` (the Hexagon FastRPC/DSP codes under QNN and SNPE, ``0x80000406`` or ``AEE_EUNABLETOLOAD``:
-:data:`~.qnn_codes.FASTRPC_ERROR_NAMES`),
+:data:`~.qnn_codes.FASTRPC_ERROR_NAMES`), ``genie`` (Qualcomm Genie's ``GENIE_STATUS_ERROR_*`` /
+``GENIE_STATUS_WARNING_*`` names),
 ``cuda`` (CUDA/cuDNN/cuBLAS status names, ``CUDNN failure 5000``), ``torch_npu`` (``ERR00100``),
 ``ge`` (GE ``ErrorNo: N`` / ``errNo[0x..]``), ``mindie`` (MindIE ``[MIE04E02011C]``), ``snpe`` (SNPE
 ``error_code=N; error_message=...`` records and ``SNPE_ERRORCODE_*`` / ``ErrorCode::SNPE_*`` names).
@@ -111,6 +112,7 @@ _EXTRACTORS: tuple[_Extractor, ...] = (
     ),
     _Extractor(r"\b(QNN_[A-Z0-9_]{4,80})\b", "qnn", ("QNN_",), False),
     _Extractor(r"\b(0x8000[0-9a-fA-F]{4}|AEE_E[A-Z0-9_]{2,40})\b", "fastrpc", ("0x8000", "AEE_E"), False),
+    _Extractor(r"\b(GENIE_STATUS_(?:ERROR|WARNING)_[A-Z_]{2,40})\b", "genie", ("GENIE_STATUS_",), False),
     _Extractor(r"\bError\[(\d{1,2})\]:", "trtb", ("Error[",), False),
     _Extractor(r"\[TRT\](?: \[[EWIV]\])?\s{1,3}(\d{1,2}):\s", "trtb", ("[TRT]",), False),
     _Extractor(
@@ -154,6 +156,7 @@ SCHEME_FAMILY: dict[str, str] = {
     "qnn": "qualcomm",
     "snpe": "qualcomm",
     "fastrpc": "qualcomm",
+    "genie": "qualcomm",
 }
 
 

@@ -214,3 +214,37 @@ def test_qualcomms_stack_names_route_to_qualcomm(message: str) -> None:
 def test_cdsp_counts_only_as_a_word() -> None:
     """ "cdsp" inside another identifier (a hash, a longer name) does not make the text Qualcomm's."""
     assert "qualcomm" not in family_evidence("checksum 9fcdsp2a of the upload did not match")
+
+
+#: GenieCommon.h's status codes (Genie API 1.13), which a message prints by name.
+GENIE_STATUSES = [
+    "GENIE_STATUS_ERROR_GENERAL",
+    "GENIE_STATUS_ERROR_INVALID_ARGUMENT",
+    "GENIE_STATUS_ERROR_MEM_ALLOC",
+    "GENIE_STATUS_ERROR_INVALID_CONFIG",
+    "GENIE_STATUS_ERROR_INVALID_HANDLE",
+    "GENIE_STATUS_ERROR_QUERY_FAILED",
+    "GENIE_STATUS_ERROR_JSON_FORMAT",
+    "GENIE_STATUS_ERROR_JSON_SCHEMA",
+    "GENIE_STATUS_ERROR_JSON_VALUE",
+    "GENIE_STATUS_ERROR_GENERATE_FAILED",
+    "GENIE_STATUS_ERROR_GET_HANDLE_FAILED",
+    "GENIE_STATUS_ERROR_APPLY_CONFIG_FAILED",
+    "GENIE_STATUS_ERROR_SET_PARAMS_FAILED",
+    "GENIE_STATUS_ERROR_BOUND_HANDLE",
+    "GENIE_STATUS_WARNING_ABORTED",
+    "GENIE_STATUS_WARNING_CONTEXT_EXCEEDED",
+]
+
+
+@pytest.mark.parametrize("status", GENIE_STATUSES)
+def test_each_genie_status_has_its_own_specific_entry(kb: KnowledgeBase, status: str) -> None:
+    text = f"GenieDialog call failed, status {status}"
+    assert [c.text for c in extract_codes(text) if c.key.startswith("genie:")] == [status]
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.keys == (f"genie:{status}",) or f"genie:{status}" in top.entry.keys
+    assert specific(top) == (True, ""), specific(top)
+
+
+def test_genie_success_is_no_code() -> None:
+    assert not extract_codes("GenieDialog_create returned GENIE_STATUS_SUCCESS")
