@@ -9,7 +9,11 @@ as ``507015``), ``ts`` (task-scheduler ``retCode=0x26``), ``ort`` (ONNX Runtime 
 numbers), ``rknn`` (``RKNN_ERR_*`` and their negative numbers), ``trt`` (onnx-tensorrt
 ``ErrorCode`` names), ``trtb`` (TensorRT builder/runtime ``Error Code N`` and the logger's ``Error[N]:``),
 ``onnx``
-(``ValidationError``), ``qnn`` (Qualcomm QNN numbers after ``error``/``failed`` on a QNN line),
+(``ValidationError``), ``qnn`` (Qualcomm QNN numbers after ``error``/``failed`` on a QNN line, and the SDK's
+enum names, ``QNN_GRAPH_ERROR_FINALIZE_FAILED`` -> ``qnn:6022``: :data:`~.qnn_codes.QNN_ERROR_NAMES`),
+``fastrpc`` (the Hexagon FastRPC/DSP codes under QNN and SNPE, ``0x80000406`` or ``AEE_EUNABLETOLOAD``:
+:data:`~.qnn_codes.FASTRPC_ERROR_NAMES`), ``genie`` (Qualcomm Genie's ``GENIE_STATUS_ERROR_*`` /
+``GENIE_STATUS_WARNING_*`` names),
 ``cuda`` (CUDA/cuDNN/cuBLAS status names, ``CUDNN failure 5000``), ``torch_npu`` (``ERR00100``),
 ``ge`` (GE ``ErrorNo: N`` / ``errNo[0x..]``), ``mindie`` (MindIE ``[MIE04E02011C]``), ``snpe`` (SNPE
 ``error_code=N; error_message=...`` records and ``SNPE_ERRORCODE_*`` / ``ErrorCode::SNPE_*`` names).
@@ -20,6 +24,8 @@ from __future__ import annotations
 import re
 from collections import namedtuple
 from collections.abc import Callable
+
+from .qnn_codes import FASTRPC_ERROR_NAMES, QNN_ERROR_NAMES
 
 ORT_STATUS: dict[str, int] = {
     "FAIL": 1,
@@ -104,6 +110,9 @@ _EXTRACTORS: tuple[_Extractor, ...] = (
         ("qnn", "<e>"),
         True,
     ),
+    _Extractor(r"\b(QNN_[A-Z0-9_]{4,80})\b", "qnn", ("QNN_",), False),
+    _Extractor(r"\b(0x8000[0-9a-fA-F]{4}|AEE_E[A-Z0-9_]{2,40})\b", "fastrpc", ("0x8000", "AEE_E"), False),
+    _Extractor(r"\b(GENIE_STATUS_(?:ERROR|WARNING)_[A-Z_]{2,40})\b", "genie", ("GENIE_STATUS_",), False),
     _Extractor(r"\bError\[(\d{1,2})\]:", "trtb", ("Error[",), False),
     _Extractor(r"\[TRT\](?: \[[EWIV]\])?\s{1,3}(\d{1,2}):\s", "trtb", ("[TRT]",), False),
     _Extractor(
@@ -146,6 +155,8 @@ SCHEME_FAMILY: dict[str, str] = {
     "onnx": "onnx",
     "qnn": "qualcomm",
     "snpe": "qualcomm",
+    "fastrpc": "qualcomm",
+    "genie": "qualcomm",
 }
 
 
@@ -180,6 +191,7 @@ _RANGES: dict[str, Callable[[str], list[str]]] = {
     "torch_npu": lambda code: [f"torch_npu:{code[:5]}xxx"],
     "mindie": lambda code: [f"mindie:{code[:5]}xxx"],
     "qnn": _qnn_ranges,
+    "fastrpc": lambda code: ["fastrpc:0x8000xxxx"],
     "snpe": lambda code: [f"snpe:{int(code) // 100}xx"] if code.isdigit() and len(code) >= 3 else [],
 }
 
@@ -252,8 +264,25 @@ def _snpe_key(m: re.Match[str]) -> str | None:
     return f"snpe:{value.replace('SNPE_ERRORCODE_', 'SNPE_', 1)}"
 
 
-def _qnn_key(m: re.Match[str]) -> str:
-    return f"qnn:{m.group(1).lower()}"
+def _qnn_key(m: re.Match[str]) -> str | None:
+    """A QNN number as printed (``0xc26`` lower-cased), or an enum name turned into its number (a
+    ``QNN_...`` name that is not an error code of the SDK's headers: not a code)."""
+    value = m.group(1)
+    if value.startswith("QNN_"):
+        number = QNN_ERROR_NAMES.get(value)
+        return f"qnn:{number}" if number is not None else None
+    return f"qnn:{value.lower()}"
+
+
+_FASTRPC_CODES = frozenset(FASTRPC_ERROR_NAMES.values())
+
+
+def _fastrpc_key(m: re.Match[str]) -> str | None:
+    """A FastRPC code, printed as its number or its ``AEE_E*`` name, keyed by the number; a number or name
+    that AEEStdErr.h does not define is not one (``0x80004005`` is a Windows HRESULT)."""
+    value = m.group(1)
+    number = FASTRPC_ERROR_NAMES.get(value) if value.startswith("AEE_") else int(value, 16)
+    return f"fastrpc:{number:#x}" if number in _FASTRPC_CODES else None
 
 
 def _cuda_key(m: re.Match[str]) -> str | None:
@@ -276,6 +305,7 @@ _KEY_RULES: dict[str, Callable[[re.Match[str]], str | None]] = {
     "trt": _trt_key,
     "ort": _ort_key,
     "qnn": _qnn_key,
+    "fastrpc": _fastrpc_key,
     "snpe": _snpe_key,
     "cuda": _cuda_key,
     "cudafail": _cudafail_key,

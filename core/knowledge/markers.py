@@ -445,6 +445,15 @@ _QUALCOMM: Markers = (
     ("error_tf_", STRONG),
     ("error_caffe_", STRONG),
     ("error_caffe2_", STRONG),
+    # Issue 23 (h23v): the Hexagon FastRPC layer's own names, read in github.com/qualcomm/fastrpc (inc/
+    # apps_std_internal.h: the DSP's library search path variables ADSP_LIBRARY_PATH / DSP_LIBRARY_PATH that
+    # QNN's HTP and SNPE's DSP runtime are set up with; src/fastrpc_apps_user.c SUBSYSTEM_NAME: the compute
+    # DSP's name "cdsp", as in the device node /dev/fastrpc-cdsp and skel URIs "...&_dom=cdsp"), and AIMET,
+    # Qualcomm's quantization toolkit (github.com/quic/aimet: its packages aimet_common, aimet_torch,
+    # aimet_onnx, aimet_tensorflow in every traceback through it).
+    ("dsp_library_path", STRONG),
+    ("cdsp", STRONG),
+    ("aimet", STRONG),
 )
 
 _SIGMASTAR: Markers = (
@@ -1140,5 +1149,6 @@ WHOLE_WORDS: frozenset[str] = frozenset(
         "hailo",
         "vpux",
         "q::",
+        "cdsp",
     }
 )
