@@ -1009,7 +1009,9 @@ MARKERS: dict[str, Markers] = {
 # - NXP eIQ (the Neutron converter and delegate, eIQ toolkit, the VX delegate over VeriSilicon TIM-VX);
 # - Ambarella CVflow (CNNGen, the cavalry driver, eazyai, nnctrl);
 # - Kneron (kneron_plus, the ktc toolchain, the KL520/KL630/KL720/KL730 chips, kdp2_ calls);
-# - Google Edge TPU compiler (edgetpu_compiler): libedgetpu's runtime lines (the delegate that fails to
+# - Google Edge TPU compiler (edgetpu_compiler, coral.ai/docs/edgetpu/compiler; a TFLite interpreter check
+#   it quotes while compiling a segment is inside its envelope, as an execution provider's text is inside
+#   onnxruntime's): libedgetpu's runtime lines (the delegate that fails to
 #   load) stay TensorFlow Lite's, whose entries answer them; the compiler has no entries, so it is
 #   uncovered.
 # Apple's ANE compiler is Core ML's (covered: its markers are _COREML's).
@@ -1250,7 +1252,14 @@ _KNERON: Markers = (
 )
 _EDGE_TPU_COMPILER: Markers = (
     ("edgetpu_compiler", STRONG),
+    ("edgetpu-compiler", STRONG),
     ("edge tpu compiler", STRONG),
+    # The compiler's own log around a segment it compiles in a child process under a timeout
+    # (--timeout_sec, default 180 s) and its operation log's status column (coral.ai/docs/edgetpu/compiler).
+    ("compilation child process", STRONG),
+    ("compilation timeout timer", STRONG),
+    ("searching for valid delegate with step", STRONG),
+    ("mapped to edge tpu", STRONG),
 )
 
 #: Tools that are recognised but not covered: family -> (display name, markers).

@@ -88,6 +88,16 @@ CASES = [
     # Google Edge TPU compiler.
     ("edge_tpu", "Edge TPU Compiler version 16.0\nModel not quantized"),
     ("edge_tpu", "edgetpu_compiler: Compilation failed!"),
+    (
+        "edge_tpu",
+        "Operator  Count  Status\nADD  3  Mapped to Edge TPU\nMUL  1  Operation version not supported",
+    ),
+    # A TFLite interpreter check the compiler quotes inside its own segment log stays the compiler's.
+    (
+        "edge_tpu",
+        "Started a compilation timeout timer of 60 seconds.\nERROR: Node number 7 (ADD) failed to prepare.\n"
+        "Compilation child process completed within timeout period.\nCompilation failed!",
+    ),
 ]
 
 
