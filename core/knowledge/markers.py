@@ -990,7 +990,8 @@ MARKERS: dict[str, Markers] = {
 #   "Successful Partition and Allocation", "Mapping Failed (allocation time: ...)" and the multi-context
 #   wording ("could not fit in single context", a network split into contexts by the compiler);
 # - Vitis AI: the nndct/vai_q_/vai_c_ prefixes as families of names (pytorch_nndct, nndct_shared, [NNDCT_*],
-#   vai_q_onnx, vai_c_xir...), UNILOG without brackets, xcompiler's XCOM_* codes, the DPUC* targets,
+#   vai_q_onnx, vai_c_xir...), UNILOG without brackets, xcompiler's XCOM_* codes (not the bare word
+#   xcompiler: nvcc's -Xcompiler flag is in every CUDA build log), the DPUC* targets,
 #   vaitrace, the DpuRunner (Xilinx/Vitis-AI src/vai_runtime, src/vai_library);
 # - Sophgo: tpu_mlir's mlir_shell "[!Error]" with the tpuc-opt passes (--convert-top-to-tpu), tpulang,
 #   cvimodel (CV18xx), bmruntime/libbmrt/bmlib, the nntoolchain/TPU1686 firmware paths, npz_tool;
@@ -998,14 +999,14 @@ MARKERS: dict[str, Markers] = {
 # - Horizon: hb_compile and hmct (the OpenExplorer J6 toolchain), hbir, horizon_plugin_pytorch,
 #   hb_model_verifier, hbrt / bpu_predict;
 # - MediaTek NeuroPilot: NeuronAdapter's result codes (NEURON_BAD_DATA, NEURON_OP_FAILED,
-#   NEURON_UNEXPECTED_NULL, NEURON_UNMAPPABLE...: neuron/api/NeuronAdapter.h), neuronrt, libneuron, MDLA,
+#   NEURON_UNEXPECTED_NULL, NEURON_UNMAPPABLE...: neuron/api/NeuronAdapter.h), neuronrt, MDLA,
 #   APUSYS;
-# - Intel NPU: the driver-compiler adapter and Level Zero graph extension (ze_graph, zeGraph,
+# - Intel NPU: the driver-compiler adapter and Level Zero graph extension (ze_graph, zeGraphCreate,
 #   driver_compiler_adapter: openvino src/plugins/intel_npu), the NPU wrapper NPUW's "[ NPUW:" prefix, the
 #   compiler's name without brackets (npu_compiler). An NPU plugin message routes to openvino only where
 #   OpenVINO's own markers outweigh these (answer.py);
 # - Axera Pulsar2 (AXera-Tech/pulsar2-docs: `pulsar2 build|run|version`, .axmodel, AX650/AX620/AX630 chips,
-#   the AXCL and ax_engine runtime);
+#   the AXCL (axclrt*, axcl_*) and ax_engine runtime);
 # - NXP eIQ (the Neutron converter and delegate, eIQ toolkit, the VX delegate over VeriSilicon TIM-VX);
 # - Ambarella CVflow (CNNGen, the cavalry driver, eazyai, nnctrl);
 # - Kneron (kneron_plus, the ktc toolchain, the KL520/KL630/KL720/KL730 chips, kdp2_ calls);
@@ -1077,7 +1078,6 @@ _VITIS_AI: Markers = (
     ("vai_c_", STRONG),
     ("unilog", STRONG),
     ("xcom_", STRONG),
-    ("xcompiler", STRONG),
     ("dpuc", STRONG),
     ("vaitrace", STRONG),
     ("dpurunner", STRONG),
@@ -1179,7 +1179,6 @@ _NEUROPILOT: Markers = (
     ("neuron_out_of_memory", STRONG),
     ("neuron_output_insufficient_size", STRONG),
     ("neuronrt", STRONG),
-    ("libneuron", STRONG),
     ("mdla", STRONG),
     ("apusys", STRONG),
 )
@@ -1201,7 +1200,7 @@ _INTEL_NPU: Markers = (
     ("npu_compiler", STRONG),
     ("driver_compiler_adapter", STRONG),
     ("ze_graph", STRONG),
-    ("zegraph", STRONG),
+    ("zegraphcreate", STRONG),
     ("[ npuw:", STRONG),
     ("npuw", MEDIUM),
 )
@@ -1219,7 +1218,8 @@ _AXERA: Markers = (
     ("ax650", STRONG),
     ("ax620", STRONG),
     ("ax630", STRONG),
-    ("axcl", STRONG),
+    ("axclrt", STRONG),
+    ("axcl_", STRONG),
     ("ax_engine", STRONG),
 )
 _NXP_EIQ: Markers = (
