@@ -986,7 +986,45 @@ MARKERS: dict[str, Markers] = {
 # - Intel NPU plugin of OpenVINO / the NPU driver (intel_npu_acceleration_library, "[npu_compiler]",
 #   vpux, ze_result_error: Level Zero, the compiler's MLIR locations) -- OpenVINO itself is covered, so
 #   only NPU-specific markers;
-# - TI TIDL (tidl_model_import, tidlrt), Arm NN (armnn::), NXP eIQ Neutron (neutron-converter).
+# - TI TIDL (tidl_model_import, tidlrt), Arm NN (armnn::); NXP eIQ Neutron (neutron-converter) below.
+# Widened from the tools' own sources (issue 23, branch h23b2), so that a line that quotes a tool's own
+# wording or status names without naming the tool is still its tool's:
+# - Hailo: hailo-ai/hailort hailort/libhailort/include/hailo/hailort.h (the HAILO_<NAME>(<n>) status names
+#   the CHECK macros print, hailort/common/utils.hpp "CHECK_SUCCESS failed with status=..."), the console
+#   logger's "[HailoRT] [level]" pattern (src/utils/hailort_logger.cpp), the device names (hailo8, hailo8l,
+#   hailo15h, hailo10h); hailo-ai/hailo_model_zoo cfg/alls/*.alls: the model-script commands
+#   (allocator_param, performance_param, resources_param, context_switch_param, compilation_param,
+#   model_optimization_flavor); the Dataflow Compiler's allocator log as Hailo's community forum
+#   (community.hailo.ai) quotes it: "Solving the allocation (Mapping)", "Trying parallel mapping",
+#   "Successful Partition and Allocation", "Mapping Failed (allocation time: ...)" and the multi-context
+#   wording ("could not fit in single context", a network split into contexts by the compiler);
+# - Vitis AI: the nndct/vai_q_/vai_c_ prefixes as families of names (pytorch_nndct, nndct_shared, [NNDCT_*],
+#   vai_q_onnx, vai_c_xir...), UNILOG without brackets, xcompiler's XCOM_* codes (not the bare word
+#   xcompiler: nvcc's -Xcompiler flag is in every CUDA build log), the DPUC* targets,
+#   vaitrace, the DpuRunner (Xilinx/Vitis-AI src/vai_runtime, src/vai_library);
+# - Sophgo: tpu_mlir's mlir_shell "[!Error]" with the tpuc-opt passes (--convert-top-to-tpu), tpulang,
+#   cvimodel (CV18xx), bmruntime/libbmrt/bmlib, the nntoolchain/TPU1686 firmware paths, npz_tool;
+# - Cambricon: the MLU driver and libraries (cndrv, cndev, cnmon, mlu-ops, bang C), more MLU boards;
+# - Horizon: hb_compile and hmct (the OpenExplorer J6 toolchain), hbir, horizon_plugin_pytorch,
+#   hb_model_verifier, hbrt / bpu_predict;
+# - MediaTek NeuroPilot: NeuronAdapter's result codes (NEURON_BAD_DATA, NEURON_OP_FAILED,
+#   NEURON_UNEXPECTED_NULL, NEURON_UNMAPPABLE...: neuron/api/NeuronAdapter.h), neuronrt, MDLA,
+#   APUSYS;
+# - Intel NPU: the driver-compiler adapter and Level Zero graph extension (ze_graph, zeGraphCreate,
+#   driver_compiler_adapter: openvino src/plugins/intel_npu), the NPU wrapper NPUW's "[ NPUW:" prefix, the
+#   compiler's name without brackets (npu_compiler). An NPU plugin message routes to openvino only where
+#   OpenVINO's own markers outweigh these (answer.py);
+# - Axera Pulsar2 (AXera-Tech/pulsar2-docs: `pulsar2 build|run|version`, .axmodel, AX650/AX620/AX630 chips,
+#   the AXCL (axclrt*, axcl_*) and ax_engine runtime);
+# - NXP eIQ (the Neutron converter and delegate, eIQ toolkit, the VX delegate over VeriSilicon TIM-VX);
+# - Ambarella CVflow (CNNGen, the cavalry driver, eazyai, nnctrl);
+# - Kneron (kneron_plus, the ktc toolchain, the KL520/KL630/KL720/KL730 chips, kdp2_ calls);
+# - Google Edge TPU compiler (edgetpu_compiler, coral.ai/docs/edgetpu/compiler; a TFLite interpreter check
+#   it quotes while compiling a segment is inside its envelope, as an execution provider's text is inside
+#   onnxruntime's): libedgetpu's runtime lines (the delegate that fails to
+#   load) stay TensorFlow Lite's, whose entries answer them; the compiler has no entries, so it is
+#   uncovered.
+# Apple's ANE compiler is Core ML's (covered: its markers are _COREML's).
 _HAILO: Markers = (
     ("hailo_sdk_client", STRONG),
     ("hailo_sdk_common", STRONG),
@@ -1002,6 +1040,24 @@ _HAILO: Markers = (
     (".hef", MEDIUM),
     (".har", WEAK),
     ("--hw-arch hailo", STRONG),
+    ("hailo_", STRONG),
+    ("hailo8", STRONG),
+    ("hailo-8", STRONG),
+    ("hailo15", STRONG),
+    ("hailo-15", STRONG),
+    ("hailo10", STRONG),
+    ("hailo-10", STRONG),
+    ("allocator_param", STRONG),
+    ("performance_param", STRONG),
+    ("resources_param", STRONG),
+    ("context_switch_param", STRONG),
+    ("compilation_param", STRONG),
+    ("model_optimization_flavor", STRONG),
+    ("could not fit in single context", STRONG),
+    ("mapping failed (allocation time", STRONG),
+    ("solving the allocation (mapping)", STRONG),
+    ("trying parallel mapping", STRONG),
+    ("successful partition and allocation", STRONG),
 )
 _VITIS_AI: Markers = (
     ("vai_q_pytorch", STRONG),
@@ -1026,6 +1082,15 @@ _VITIS_AI: Markers = (
     ("dpucvdx", STRONG),
     ("dpuczdx", STRONG),
     ("quantizer_torch_", STRONG),
+    ("nndct", STRONG),
+    ("vai_q_", STRONG),
+    ("vai_c_", STRONG),
+    ("unilog", STRONG),
+    ("xcom_", STRONG),
+    ("dpuc", STRONG),
+    ("vaitrace", STRONG),
+    ("dpurunner", STRONG),
+    ("dpu_runner", STRONG),
 )
 _SOPHGO: Markers = (
     ("tpu-mlir", STRONG),
@@ -1048,6 +1113,18 @@ _SOPHGO: Markers = (
     ("sophgo", STRONG),
     ("nodechip_", STRONG),
     ("bmcpu init", STRONG),
+    ("[!error]", MEDIUM),
+    ("convert-top-to-tpu", STRONG),
+    ("tpulang", STRONG),
+    ("cvimodel", STRONG),
+    ("bmruntime", STRONG),
+    ("libbmrt", STRONG),
+    ("bmlib", STRONG),
+    ("nntoolchain", STRONG),
+    ("tpu1686", STRONG),
+    ("npz_tool", STRONG),
+    ("bm1690", STRONG),
+    ("cv186", STRONG),
 )
 _CAMBRICON: Markers = (
     ("magicmind", STRONG),
@@ -1064,6 +1141,14 @@ _CAMBRICON: Markers = (
     ("neuware", STRONG),
     ("mlu370", STRONG),
     ("mlu270", STRONG),
+    ("cndrv", STRONG),
+    ("cndev", STRONG),
+    ("cnmon", STRONG),
+    ("mlu-ops", STRONG),
+    ("bangc", STRONG),
+    ("mlu590", STRONG),
+    ("mlu220", STRONG),
+    ("mlu290", STRONG),
 )
 _HORIZON: Markers = (
     ("hb_mapper", STRONG),
@@ -1076,6 +1161,13 @@ _HORIZON: Markers = (
     ("makertbin", STRONG),
     ("horizon robotics", STRONG),
     ("hbdnn", STRONG),
+    ("hb_compile", STRONG),
+    ("hmct", STRONG),
+    ("hbir", STRONG),
+    ("horizon_plugin_pytorch", STRONG),
+    ("hb_model_verifier", STRONG),
+    ("hbrt", STRONG),
+    ("bpu_predict", STRONG),
 )
 _NEUROPILOT: Markers = (
     ("neuropilot", STRONG),
@@ -1087,6 +1179,17 @@ _NEUROPILOT: Markers = (
     ("neuronexecution_", STRONG),
     ("mtk_neuron", STRONG),
     ("mediatek", MEDIUM),
+    ("neuron_bad_data", STRONG),
+    ("neuron_bad_state", STRONG),
+    ("neuron_bad_version", STRONG),
+    ("neuron_op_failed", STRONG),
+    ("neuron_unexpected_null", STRONG),
+    ("neuron_unmappable", STRONG),
+    ("neuron_out_of_memory", STRONG),
+    ("neuron_output_insufficient_size", STRONG),
+    ("neuronrt", STRONG),
+    ("mdla", STRONG),
+    ("apusys", STRONG),
 )
 _INTEL_NPU: Markers = (
     ("intel_npu_acceleration_library", STRONG),
@@ -1103,6 +1206,12 @@ _INTEL_NPU: Markers = (
     # The NPU compiler's MLIR locations: an OpenVINO node's friendly name and type in a fused location
     # (npu_compiler lit tests and its diagnostics: loc(fused<{name = "conv", type = "Convolution"}>["conv"])).
     ('loc(fused<{name = "', STRONG),
+    ("npu_compiler", STRONG),
+    ("driver_compiler_adapter", STRONG),
+    ("ze_graph", STRONG),
+    ("zegraphcreate", STRONG),
+    ("[ npuw:", STRONG),
+    ("npuw", MEDIUM),
 )
 _OTHER_EDGE: Markers = (
     ("tidl_model_import", STRONG),
@@ -1110,8 +1219,56 @@ _OTHER_EDGE: Markers = (
     ("tidl", MEDIUM),
     ("armnn::", STRONG),
     ("armnn", MEDIUM),
+)
+_AXERA: Markers = (
+    ("pulsar2", STRONG),
+    ("axmodel", STRONG),
+    ("axera", STRONG),
+    ("ax650", STRONG),
+    ("ax620", STRONG),
+    ("ax630", STRONG),
+    ("axclrt", STRONG),
+    ("axcl_", STRONG),
+    ("ax_engine", STRONG),
+)
+_NXP_EIQ: Markers = (
+    ("neutron_converter", STRONG),
     ("neutron-converter", STRONG),
-    ("eiq toolkit", STRONG),
+    ("neutron_delegate", STRONG),
+    ("libneutron", STRONG),
+    ("eiq", STRONG),
+    ("vx_delegate", STRONG),
+    ("vx delegate", STRONG),
+    ("tim-vx", STRONG),
+    ("timvx", STRONG),
+)
+_AMBARELLA: Markers = (
+    ("ambarella", STRONG),
+    ("cvflow", STRONG),
+    ("cnngen", STRONG),
+    ("eazyai", STRONG),
+    ("nnctrl", STRONG),
+    ("cavalry", MEDIUM),
+)
+_KNERON: Markers = (
+    ("kneron", STRONG),
+    ("ktc", STRONG),
+    ("kl520", STRONG),
+    ("kl630", STRONG),
+    ("kl720", STRONG),
+    ("kl730", STRONG),
+    ("kdp2_", STRONG),
+)
+_EDGE_TPU_COMPILER: Markers = (
+    ("edgetpu_compiler", STRONG),
+    ("edgetpu-compiler", STRONG),
+    ("edge tpu compiler", STRONG),
+    # The compiler's own log around a segment it compiles in a child process under a timeout
+    # (--timeout_sec, default 180 s) and its operation log's status column (coral.ai/docs/edgetpu/compiler).
+    ("compilation child process", STRONG),
+    ("compilation timeout timer", STRONG),
+    ("searching for valid delegate with step", STRONG),
+    ("mapped to edge tpu", STRONG),
 )
 
 #: Tools that are recognised but not covered: family -> (display name, markers).
@@ -1123,7 +1280,12 @@ UNCOVERED: dict[str, tuple[str, Markers]] = {
     "horizon": ("Horizon Robotics toolchain (hb_mapper, HBDK)", _HORIZON),
     "neuropilot": ("MediaTek NeuroPilot (ncc-tflite, Neuron adapter)", _NEUROPILOT),
     "intel_npu": ("Intel NPU (OpenVINO NPU plugin, Level Zero driver)", _INTEL_NPU),
-    "other_edge": ("TI TIDL, Arm NN or NXP eIQ", _OTHER_EDGE),
+    "other_edge": ("TI TIDL or Arm NN", _OTHER_EDGE),
+    "axera": ("Axera Pulsar2 (axmodel, AX650/AX620)", _AXERA),
+    "nxp_eiq": ("NXP eIQ (Neutron converter/delegate, VX delegate)", _NXP_EIQ),
+    "ambarella": ("Ambarella CVflow (CNNGen)", _AMBARELLA),
+    "kneron": ("Kneron toolchain (ktc, Kneron PLUS)", _KNERON),
+    "edge_tpu": ("Google Edge TPU compiler (edgetpu_compiler)", _EDGE_TPU_COMPILER),
 }
 
 #: Markers that are also pieces of ordinary words or of other tools' names: they count only
@@ -1150,5 +1312,18 @@ WHOLE_WORDS: frozenset[str] = frozenset(
         "vpux",
         "q::",
         "cdsp",
+        "hailo_",
+        "xcom_",
+        "hb_compile",
+        "hmct",
+        "hbir",
+        "mdla",
+        "npuw",
+        "eiq",
+        "ktc",
+        "cnngen",
+        "cavalry",
+        "unilog",
+        "nndct",
     }
 )

@@ -1,0 +1,162 @@
+"""Tools dumpscope does not cover are named from their own wording, status names and file names.
+
+Each message is written in our own words around a marker read in the tool's public sources (the list and
+where each was read are in ``core/knowledge/markers.py``), none copied from the evaluation set: these tests
+check that each marker group names its tool, that a covered tool's own markers still win, and that the
+look-alike words of other programs are not taken.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dumpscope.core.knowledge import KnowledgeBase
+from dumpscope.core.knowledge.family import detect_uncovered
+from dumpscope.core.knowledge.markers import UNCOVERED
+from dumpscope.tui.cli import main as cli
+
+CASES = [
+    # Hailo: the Dataflow Compiler's allocator log, with no Hailo name in it.
+    ("hailo", "[error] Mapping Failed (allocation time: 5s)\nthe model could not fit in single context."),
+    ("hailo", "[info] Solving the allocation (Mapping), time per context: 9m 59s"),
+    ("hailo", "Context:0/2 Iteration 1: Trying parallel mapping..."),
+    ("hailo", "[info] net Successful Partition and Allocation (duration: 1m 02s)"),
+    # Hailo: HailoRT's status names as the CHECK macros print them, and the device names.
+    ("hailo", "CHECK_SUCCESS failed with status=HAILO_TIMEOUT(4)"),
+    ("hailo", "configure failed: HAILO_OUT_OF_PHYSICAL_DEVICES(74)"),
+    ("hailo", "the HEF was compiled for hailo8l, the device is a hailo8"),
+    ("hailo", "device Hailo-10H reports a firmware error"),
+    # Hailo: the model-script commands of a .alls file quoted in an error.
+    ("hailo", "Failed to parse model script line: allocator_param(timeout=20m)"),
+    ("hailo", "unknown argument optimize_for_batch in performance_param"),
+    ("hailo", "context_switch_param(mode=disabled) conflicts with resources_param"),
+    ("hailo", "model_optimization_flavor(optimization_level=4) needs a GPU"),
+    # Vitis AI: the name families and xcompiler's codes.
+    ("vitis_ai", "UNILOG FATAL: XCOM_PM_FAIL: partition failed"),
+    ("vitis_ai", "[UNILOG][FATAL][XCOM_PM_FAIL] could not lower the graph for the target"),
+    ("vitis_ai", "target DPUCAHX8H_ISA2 does not support this op"),
+    ("vitis_ai", "ImportError: cannot import name 'Graph' from pytorch_nndct.parse"),
+    ("vitis_ai", "vai_q_onnx.quantize_static: calibration failed"),
+    ("vitis_ai", "vaitrace: cannot open the trace buffer"),
+    ("vitis_ai", "DpuRunner: the xmodel subgraph has no DPU device"),
+    # Sophgo TPU-MLIR.
+    ("sophgo", "RuntimeError: [!Error]: tpuc-opt net.mlir --convert-top-to-tpu -o net_tpu.mlir"),
+    ("sophgo", "tpulang: unsupported dtype for the chip"),
+    ("sophgo", "failed to write net.cvimodel"),
+    ("sophgo", "bmruntime: load bmodel failed"),
+    ("sophgo", "/workspace/nntoolchain/TPU1686/kernel/src/x.c:10: Assertion failed"),
+    # Cambricon.
+    ("cambricon", "cndrv: cnCtxCreate failed on card 0"),
+    ("cambricon", "cnmon reports MLU590 in error state"),
+    ("cambricon", "mlu-ops: mluOpConv kernel launch failed"),
+    # Horizon: the J6 toolchain's compiler and quantizer.
+    ("horizon", "hb_compile: ERROR: model check failed"),
+    ("horizon", "hmct quantization failed on node /Conv_12"),
+    ("horizon", "hbir: cannot legalize op"),
+    ("horizon", "RuntimeError from horizon_plugin_pytorch.quantization: prepare failed"),
+    ("horizon", "libhbrt_bayes_aarch64.so: model load failed"),
+    # MediaTek NeuroPilot: NeuronAdapter's result codes, runtime and accelerator names.
+    ("neuropilot", "NeuronCompilation_finish returned NEURON_BAD_DATA"),
+    ("neuropilot", "execution failed: NEURON_OP_FAILED"),
+    ("neuropilot", "neuronrt: cannot load the DLA file"),
+    ("neuropilot", "MDLA does not support this operand type"),
+    ("neuropilot", "apusys: power on failed"),
+    # Intel NPU: the driver compiler and the Level Zero graph extension.
+    ("intel_npu", "zeGraphCreate failed with ZE_RESULT_ERROR_INVALID_ARGUMENT"),
+    ("intel_npu", "driver_compiler_adapter.cpp:120: compile failed"),
+    ("intel_npu", "[ NPUW:ERR ] partitioning failed"),
+    ("intel_npu", "npu_compiler: error: unsupported layer"),
+    # Axera Pulsar2.
+    ("axera", "pulsar2 build: quantization failed, no axmodel written"),
+    ("axera", "op Where is not supported on AX650"),
+    ("axera", "axclrtMalloc failed: out of device memory"),
+    # NXP eIQ.
+    ("nxp_eiq", "neutron-converter: operator RESIZE not supported"),
+    ("nxp_eiq", "Vx delegate: allowed_builtin_code set is empty"),
+    ("nxp_eiq", "TIM-VX: graph verify failed"),
+    ("nxp_eiq", "eIQ Toolkit could not convert the model"),
+    # Ambarella CVflow.
+    ("ambarella", "CNNGen: layer Mish is not supported"),
+    ("ambarella", "cvflow compile failed for the vas output"),
+    ("ambarella", "eazyai: cavalry buffer allocation failed"),
+    # Kneron.
+    ("kneron", "ktc.ModelConfig: onnx optimisation failed"),
+    ("kneron", "model not supported on KL720"),
+    ("kneron", "kneron_plus: device connect failed"),
+    # Google Edge TPU compiler.
+    ("edge_tpu", "Edge TPU Compiler version 16.0\nModel not quantized"),
+    ("edge_tpu", "edgetpu_compiler: Compilation failed!"),
+    (
+        "edge_tpu",
+        "Operator  Count  Status\nADD  3  Mapped to Edge TPU\nMUL  1  Operation version not supported",
+    ),
+    # A TFLite interpreter check the compiler quotes inside its own segment log stays the compiler's.
+    (
+        "edge_tpu",
+        "Started a compilation timeout timer of 60 seconds.\nERROR: Node number 7 (ADD) failed to prepare.\n"
+        "Compilation child process completed within timeout period.\nCompilation failed!",
+    ),
+]
+
+
+@pytest.mark.parametrize(("family", "message"), CASES)
+def test_each_marker_group_names_its_uncovered_tool(kb: KnowledgeBase, family: str, message: str) -> None:
+    found = kb.answer(message)
+    assert found.uncovered == (family, UNCOVERED[family][0])
+    assert "not covered" in found.headline()
+    assert all(m.entry.family in {"runtime", "onnx"} for m in found.matches)  # never another tool's answer
+
+
+def test_every_uncovered_tool_has_a_marker_case() -> None:
+    assert {family for family, _ in CASES} >= set(UNCOVERED) - {"other_edge"}
+
+
+def test_json_says_which_uncovered_tool(capsys: pytest.CaptureFixture[str]) -> None:
+    message = "[error] Mapping Failed (allocation time: 3s)\nmodel could not fit in single context"
+    code = cli.main(["explain", message, "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["uncovered_tool"] == UNCOVERED["hailo"][0]
+    assert data["confident"] is False and data["matches"] == []
+    assert code in (0, 1)
+
+
+@pytest.mark.parametrize(
+    ("family", "message"),
+    [
+        # A claimed tool's envelope around a file named after a Hailo device stays that tool's.
+        (
+            "onnxruntime",
+            "[ONNXRuntimeError] : 10 : INVALID_GRAPH : Load model from yolov8n_hailo8.onnx failed:"
+            "This is an invalid model. Error: two nodes with same node name (Conv_0).",
+        ),
+        # libedgetpu's delegate that fails to load is TFLite's interpreter speaking (its entries answer it).
+        ("tflite", "ValueError: Failed to load delegate from libedgetpu.so.1"),
+        # Apple's ANE compiler is Core ML's.
+        ("coreml", "MILCompilerForANE error: failed to compile ANE model using ANEF."),
+    ],
+)
+def test_a_covered_tools_own_markers_still_win(kb: KnowledgeBase, family: str, message: str) -> None:
+    found = kb.answer(message)
+    assert found.uncovered is None
+    assert found.matches and found.matches[0].entry.family == family
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "set HB_COMPILER=mingw64 and run hbmk2",  # Harbour's compiler variable, not Horizon's hb_compile
+        "class CNNGenerator(nn.Module): forward failed",  # a PyTorch class, not Ambarella's CNNGen
+        "the cavalry charged at dawn",  # the English word alone is too weak
+        "error: bad cmdlargs",  # "mdla" inside a word
+        "mapping failed for the key",  # not the allocator's wording
+        "ktcp stream closed",  # "ktc" inside a word
+        "nvcc -Xcompiler -fPIC -c plugin.cu: error: identifier undefined",  # nvcc's flag, not Vitis AI
+        "ImportError: libneuronxla.so: cannot open shared object file",  # AWS Neuron, not MediaTek's
+        "optimizeGraph failed for the subgraph",  # "zegraph" inside a word
+        "taxclass lookup failed",  # "axcl" inside a word
+    ],
+)
+def test_look_alikes_name_no_uncovered_tool(text: str) -> None:
+    assert detect_uncovered(text) == []
