@@ -166,13 +166,22 @@ def _tools(matches: list[Match]) -> tuple[str, ...]:
 
 
 def shown_code(m: Match) -> str:
-    """The code to show for a match: the entry's, unless the message printed another code of the same
-    tool, which is then shown exactly as printed with the entry's code beside it (``E19010 (entry EZ9010)``;
-    a range entry ``E1xxxx`` shows the message's ``E19010``)."""
+    """The code to show for a match, as the message prints it.  The entry's own code when the message
+    printed it so; the printed form when the message names the entry's code another way, with the entry's
+    beside it unless only the case differs (``QNN_GRAPH_ERROR_FINALIZE_FAILED (6022)``, ``0x8000042C``);
+    another code of the same tool exactly as printed, with the entry's code beside it (``E19010 (entry
+    EZ9010)``; a range entry ``E1xxxx`` shows the message's ``E19010``)."""
     code = m.entry.code
-    printed = [k.split(":", 1)[1] for k in m.codes if ":" in k and not k.startswith("family:")]
-    if not code or not printed or set(m.entry.keys) & set(m.codes):
+    printed = dict(m.printed)
+    own = [k for k in m.codes if k in m.entry.keys]
+    if own:
+        token = printed.get(own[0], "")
+        if not code or not token or token in code:
+            return code
+        return token if token.lower() == code.lower() else f"{token} ({code})"
+    shown = [printed.get(k, k.split(":", 1)[1]) for k in m.codes if ":" in k and not k.startswith("family:")]
+    if not code or not shown:
         return code
     if m.entry.generic:
-        return printed[0]
-    return f"{printed[0]} (entry {code})"
+        return shown[0]
+    return f"{shown[0]} (entry {code})"

@@ -68,6 +68,18 @@ class FoundCode(namedtuple("FoundCode", "key text start")):
     start: int
 
 
+def printed_code(found: FoundCode, text: str) -> str:
+    """The code exactly as ``text`` prints it: the matched text when it is one token (``0x8000042C``,
+    ``QNN_GRAPH_ERROR_FINALIZE_FAILED``, ``E19010``), else the key's value where the message has it, in the
+    message's case (``ret=-6`` gives ``-6``; ``Error Code 1: `` gives ``1``)."""
+    token = found.text.strip().rstrip(":,;.")
+    if token and not any(ch.isspace() or ch == "=" for ch in token):
+        return token
+    value = found.key.split(":", 1)[-1]
+    at = text.lower().find(value.lower(), found.start)
+    return text[at : at + len(value)] if at >= 0 else value
+
+
 class _Extractor(namedtuple("_Extractor", "pattern scheme literals folded")):
     """One code shape: its pattern (compiled on first use), its scheme, and the literals one of which
     every match holds (``()``: always searched); ``folded``: those literals are matched

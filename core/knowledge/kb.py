@@ -20,7 +20,7 @@ from collections import defaultdict, namedtuple
 from collections.abc import Iterable, Iterator, Sequence
 
 from dumpscope.core.knowledge.clauses import is_code_card, is_envelope, refine
-from dumpscope.core.knowledge.codes import FoundCode, extract_codes, range_keys, scheme_family
+from dumpscope.core.knowledge.codes import FoundCode, extract_codes, printed_code, range_keys, scheme_family
 from dumpscope.core.knowledge.entry import Entry, literal_only
 from dumpscope.core.knowledge.family import MAX_TEXT, MEDIUM, detect_families, family_evidence
 from dumpscope.core.knowledge.index import CompiledIndex, EntryTable, Postings, word_idf, word_norms
@@ -70,13 +70,14 @@ only when the message names no tool; inside a named tool's message they rank bel
 even when a code (``cudaErrorNoKernelImageForDevice``) names them."""
 
 
-class Match(namedtuple("Match", "entry score reason captures codes via", defaults=((), (), ()))):
+class Match(namedtuple("Match", "entry score reason captures codes via printed", defaults=((), (), (), ()))):
     """One ranked answer: the entry, why it matched and the parts captured from the message.
 
     * ``reason``: ``code``, ``pattern``, ``words`` or a ``+`` combination, strongest first;
     * ``captures``: named variable parts from the message (``op``, ``shape``, ``value``...), in order;
     * ``codes``: keys of the message's codes that named this entry or concern its tool;
-    * ``via``: other tools the message names (a library error seen through a consumer: "also seen via").
+    * ``via``: other tools the message names (a library error seen through a consumer: "also seen via");
+    * ``printed``: ``(key, code as the message prints it)`` for those codes (``0x8000042C``, an enum name).
 
     A named tuple rather than a dataclass: importing :mod:`dataclasses` was a fixed part of
     every ``dumpscope explain`` start.
@@ -89,6 +90,7 @@ class Match(namedtuple("Match", "entry score reason captures codes via", default
     captures: tuple[tuple[str, str], ...]
     codes: tuple[str, ...]
     via: tuple[str, ...]
+    printed: tuple[tuple[str, str], ...]
 
     @property
     def tool(self) -> str:
@@ -326,7 +328,8 @@ class KnowledgeBase:
         if not text.strip():
             return []
         named = detect_families(text)
-        all_codes = credible_codes(extract_codes(text), named)
+        found = extract_codes(text)
+        all_codes = credible_codes(found, named)
         families = _with_code_families(named, all_codes)
         leaning = () if families else leaning_family(text)
         best: dict[int, Match] = {}
@@ -337,7 +340,11 @@ class KnowledgeBase:
             float16_clash_first(inner_first(list(best.values()), text), text),
             key=lambda r: (-r.score, r.entry.generic),
         )
-        return refine(limit_generic(ranked, len(ranked)), text)[: max(0, top)]
+        answers = refine(limit_generic(ranked, len(ranked)), text)[: max(0, top)]
+        printed: dict[str, str] = {}
+        for c in found:
+            printed.setdefault(c.key, printed_code(c, text))
+        return [m._replace(printed=tuple((k, printed[k]) for k in m.codes if k in printed)) for m in answers]
 
     def _lookup_segment(
         self,

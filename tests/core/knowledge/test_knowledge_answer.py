@@ -154,6 +154,43 @@ def test_the_code_is_shown_as_the_message_prints_it(kb: KnowledgeBase) -> None:
 
 
 @pytest.mark.parametrize(
+    ("message", "entry_code", "shown"),
+    [
+        # the same code in another case: shown as printed
+        ("remote_handle64_open failed with 0x8000042C", "0x8000042c", "0x8000042C"),
+        # the code by its enum name: the name as printed, the entry's number beside it
+        (
+            "graphFinalize returned QNN_GRAPH_ERROR_FINALIZE_FAILED",
+            "6022",
+            "QNN_GRAPH_ERROR_FINALIZE_FAILED (6022)",
+        ),
+        ("fastrpc open failed: AEE_EUNABLETOLOAD", "0x80000406", "AEE_EUNABLETOLOAD (0x80000406)"),
+        # printed as the entry has it (or inside the entry's code): the entry's code
+        ("rknn_init fail! ret=-6", "RKNN_ERR_MODEL_INVALID/-6", "RKNN_ERR_MODEL_INVALID/-6"),
+        ("EE1001: The argument is invalid", "EE1001", "EE1001"),
+    ],
+)
+def test_a_code_printed_another_way_is_shown_as_printed(
+    kb: KnowledgeBase, message: str, entry_code: str, shown: str
+) -> None:
+    m = next(m for m in kb.lookup(message, top=5) if m.entry.code == entry_code)
+    assert shown_code(m) == shown
+    assert m.to_dict()["shown_code"] == shown and m.to_dict()["code"] == entry_code
+
+
+def test_printed_code_takes_the_token_or_the_value_in_the_message_case() -> None:
+    from dumpscope.core.knowledge.codes import extract_codes, printed_code
+
+    for text, want in [
+        ("error 0x8000042C here", "0x8000042C"),
+        ("rknn_init fail! ret=-6", "-6"),
+        ("QNN_GRAPH_ERROR_FINALIZE_FAILED", "QNN_GRAPH_ERROR_FINALIZE_FAILED"),
+    ]:
+        found = extract_codes(text)
+        assert found and printed_code(found[0], text) == want, (text, found)
+
+
+@pytest.mark.parametrize(
     ("message", "code"),
     [
         ("QnnDsp <E> Failed to create context from binary with err 5005", "5005"),

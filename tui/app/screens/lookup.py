@@ -106,14 +106,17 @@ def _op_option(i: int, j: int, name: str) -> Option:
 
 
 def _match_head(m: Match) -> Content:
-    """Badge, score, tool, code and stage (and a user entry's origin) on one line."""
+    """Badge, score, tool, code (as the message prints it), stage (and a user entry's origin) on one line."""
+    from dumpscope.core.knowledge.answer import shown_code
+
     e = m.entry
+    code = shown_code(m)
     colour, word = _badge(m)
     return Content.assemble(
         Content.from_markup(f"[b {colour}]{word}[/]"),
         Content.styled(f" {m.score:3.0f}  ", "bold"),
         Content.styled(e.tool, "bold"),
-        f"  {e.code}  " if e.code else "  ",
+        f"  {code}  " if code else "  ",
         Content.styled(e.stage + ("" if e.origin == "builtin" else f"  [{e.origin}]"), "dim"),
     )
 
