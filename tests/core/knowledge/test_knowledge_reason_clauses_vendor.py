@@ -3,8 +3,8 @@
 
 Each message is written from the vendor's own wording (onnxruntime's concat.cc and CoreML provider's
 model.mm, OpenVINO's frontend check and GPU plugin's ``OCL_ERR_MSG_FMT``, TensorRT's parameter checks and
-its Myelin compiler's assertions) with names and values of our own; none is a message of the evaluation
-set."""
+its Myelin compiler's assertions) with names and values of our own; none is a message
+of the evaluation set."""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
 """Issue 23: message forms that had no entry of their tool, each from the vendor's own wording (OpenVINO's GPU
 plugin force exit, TensorRT's CASK runner failure, coremltools' numpy type mapping, the older ONNX parser's
-unsupported node) with names and values of our own; none is a message of the evaluation set."""
+unsupported node, MNN's missing module outputs), and entries that now name what they captured (onnx2ncnn's
+unsupported attribute, TensorRT's no-supported-formats assertion; its internal-assertion entry also
+without the source location); names and values are our own, none is a message of the evaluation set."""
 
 from __future__ import annotations
 
@@ -38,6 +40,27 @@ CASES = [
         "op: NonMaxSuppression",
         "tensorrt-no-importer-registered-unsupported-node",
         ("NonMaxSuppression", "kUNSUPPORTED_NODE"),
+    ),
+    (
+        "PipelineModule:: Can't find enough output from the model, finded is:\n[ boxes ] [ scores ] ",
+        "mnn-pipeline-missing-output",
+        ("boxes ] [ scores", "getInfo()->outputNames"),
+    ),
+    (
+        "Unsupported squeeze axes !\nUnsupported squeeze axes !",
+        "onnx2ncnn-unsupported-attribute",
+        ("squeeze axes", "pnnx"),
+    ),
+    (
+        "Error Code 2: Internal Error (Assertion !n->candidateRequirements.empty() failed. "
+        "No supported formats for /head/Resize_2)",
+        "tensorrt-no-supported-formats",
+        ("/head/Resize_2", "precisionConstraints"),
+    ),
+    (
+        "[E] Error Code 2: Internal Error (Assertion mNodes.size() <= kMaxNodes failed. )",
+        "tensorrt-internal-assertion",
+        ("Assertion mNodes.size() <= kMaxNodes", "polygraphy debug reduce"),
     ),
 ]
 
