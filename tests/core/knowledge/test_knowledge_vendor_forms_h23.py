@@ -89,3 +89,12 @@ def test_a_log_scan_reports_the_line_in_noise(kb: KnowledgeBase, message: str) -
     log = "INFO loading model\n" + message + "\nINFO done\n"
     problems = scan_log(io.StringIO(log), kb)
     assert [p.matches[0].entry.id for p in problems] == [CASES[[c[0] for c in CASES].index(message)][1]]
+
+
+def test_the_older_parser_s_unsupported_node_keeps_the_code_it_printed(kb: KnowledgeBase) -> None:
+    """``[8]`` is the parser's ErrorCode kUNSUPPORTED_NODE: the entry that explains the line is keyed by that
+    code, so the code stays among the answers (it does not push the code card out of the top three)."""
+    message = CASES[3][0]
+    top = kb.lookup(message, top=3)
+    assert top[0].entry.id == "tensorrt-no-importer-registered-unsupported-node"
+    assert "trt:UNSUPPORTED_NODE" in top[0].entry.keys
