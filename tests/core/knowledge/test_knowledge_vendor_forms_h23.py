@@ -1,8 +1,9 @@
 """Issue 23: message forms that had no entry of their tool, each from the vendor's own wording (OpenVINO's GPU
 plugin force exit, TensorRT's CASK runner failure, coremltools' numpy type mapping, the older ONNX parser's
-unsupported node, MNN's missing module outputs), and entries that now name what they captured (onnx2ncnn's
-unsupported attribute, TensorRT's no-supported-formats assertion; its internal-assertion entry also
-without the source location); names and values are our own, none is a message of the evaluation set."""
+unsupported node, MNN's missing module outputs, onnx's duplicate metadata keys, TFLite's arena size check),
+and entries that now name what they captured (onnx2ncnn's unsupported attribute, TensorRT's
+no-supported-formats assertion; its internal-assertion entry also without the source location); names and
+values are our own, none is a message of the evaluation set."""
 
 from __future__ import annotations
 
@@ -61,6 +62,17 @@ CASES = [
         "[E] Error Code 2: Internal Error (Assertion mNodes.size() <= kMaxNodes failed. )",
         "tensorrt-internal-assertion",
         ("Assertion mNodes.size() <= kMaxNodes", "polygraphy debug reduce"),
+    ),
+    (
+        "onnx.onnx_cpp2py_export.checker.ValidationError: Your model has duplicate keys in metadata_props.",
+        "onnx-checker-duplicate-metadata-keys",
+        ("set_model_props",),
+    ),
+    (
+        "tensorflow/lite/simple_memory_arena.cc:95 it->size != alloc.size (1536 != 512)\n"
+        "ERROR: Failed to allocate tensors.",
+        "tflite-arena-deallocate-size-mismatch",
+        ("1536 bytes", "(512)", "AllocateTensors() after every ResizeInputTensor"),
     ),
 ]
 
