@@ -1022,6 +1022,150 @@ CLAUSES: tuple[Clause, ...] = (
         "",
         REASON,
     ),
+    Clause(
+        "ort-concat-rank",
+        ("onnxruntime",),
+        "ranks of input data are different, cannot concatenate them",
+        r"Ranks of input data are different, cannot concatenate them[.,] expected rank: (?P<value>\d{1,2}) "
+        r"got: (?P<value2>\d{1,2})",
+        "The inputs of Concat node {op|} do not all have the same rank: the first has {value} dimensions "
+        "and another has {value2}; Concat joins tensors along one axis and needs every input to have the "
+        "same number of dimensions.",
+        "Look at the inputs of {op|the Concat node} (onnx.shape_inference.infer_shapes shows their "
+        "ranks): the one of rank {value2} usually comes from a size traced at export (x.item() or a shape "
+        "read as a Python number, a Squeeze or Unsqueeze that depends on the input) or from a model input "
+        "fed with another number of dimensions; feed the inputs with the ranks the model was exported "
+        "with, or reshape that tensor to rank {value} before the concatenation in the source model and "
+        "re-export.",
+        "microsoft/onnxruntime: core/providers/cpu/tensor/concat.cc (ConcatBase::PrepareForCompute: "
+        "'Ranks of input data are different, cannot concatenate them. expected rank: N got: M')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-coreml-ep-prediction",
+        ("onnxruntime",),
+        "error executing model:",
+        r"Error executing model: (?P<value>[^\n]{1,300}?)\s{0,2}(?:\(error code: (?P<status>-?\d{1,6})\))?\.?"
+        r"(?:\n|$)",
+        "The Core ML execution provider gave the partition {op|} to Core ML, and Core ML's prediction "
+        "failed: '{value}' is Core ML's own error (the NSError of MLModel predictionFromFeatures, code "
+        "{status|not printed}), which the provider passes on unchanged; onnxruntime itself found nothing "
+        "wrong with the node.",
+        "Run the same input with providers=['CPUExecutionProvider'] to confirm the model itself works; "
+        "then keep the Neural Engine out with the CoreML provider option MLComputeUnits set to CPUOnly or "
+        "CPUAndGPU, or switch its ModelFormat (MLProgram or NeuralNetwork), to find which Core ML path "
+        "fails; feed inputs with the shapes and dtypes the model was exported with "
+        "(RequireStaticInputShapes keeps dynamic-shape partitions on the CPU provider); if it persists "
+        "run without the CoreML provider.",
+        "microsoft/onnxruntime: onnxruntime/core/providers/coreml/model/model.mm (predict: 'Error "
+        "executing model: ' with the NSError's localizedDescription); onnxruntime.ai docs 'CoreML "
+        "Execution Provider' (provider options ModelFormat, MLComputeUnits, RequireStaticInputShapes)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "openvino-frontend-no-creator",
+        ("openvino",),
+        "no creator found for",
+        r"No creator found for (?P<op_type>[\w.:/-]{1,100}) node",
+        "OpenVINO's frontend has no converter (a 'creator') for the source framework's operator "
+        "{op_type}: the Paddle and TensorFlow frontends look each operator type up in their table of "
+        "converters and stop at the first one the table lacks (raised as OpConversionFailure).",
+        "Check {op_type} against the supported-operations list of that frontend for your OpenVINO release "
+        "(a later release may add it); otherwise replace {op_type} in the source model with operators the "
+        "list has (an activation by its formula), convert the model to ONNX first (paddle2onnx, tf2onnx) "
+        "and give OpenVINO the ONNX file, or register a ConversionExtension for {op_type}.",
+        "openvinotoolkit/openvino: src/frontends/paddle/src/frontend.cpp (make_ng_node: "
+        "FRONT_END_OP_CONVERSION_CHECK(creator_it != CREATORS_MAP.end(), 'No creator found for ', type, ' "
+        "node.')) and the TensorFlow frontend's check of the same wording",
+        "",
+        REASON,
+    ),
+    Clause(
+        "openvino-gpu-opencl-resources",
+        ("openvino",),
+        ", error code: ",
+        r"\[GPU\] (?P<call>cl\w{2,60})\b[^\n]{0,120}?, error code: (?P<value>-(?:4|5|6|61))\b",
+        "OpenVINO's GPU plugin got OpenCL error {value} from {call}; in Khronos' CL/cl.h -4 is "
+        "CL_MEM_OBJECT_ALLOCATION_FAILURE, -5 CL_OUT_OF_RESOURCES, -6 CL_OUT_OF_HOST_MEMORY and -61 "
+        "CL_INVALID_BUFFER_SIZE: the device, or its driver, had no memory or resources left for this "
+        "model's buffers and kernels.",
+        "Reduce what the GPU must hold at once, as the plugin's own CL_OUT_OF_RESOURCES message advises: "
+        "a smaller batch or input size, fewer streams (ov::num_streams 1), a lower precision "
+        "(ov::hint::inference_precision f16); close other programs that use the GPU; run the model on the "
+        "CPU device to confirm that it is a GPU resource limit; update the GPU driver.",
+        "openvinotoolkit/openvino: src/plugins/intel_gpu/src/runtime/ocl/ocl_common.hpp (OCL_ERR_MSG_FMT: "
+        "'[GPU] ' + the call + ', error code: ' + the code; force_exit on CL_OUT_OF_RESOURCES); "
+        "KhronosGroup/OpenCL-Headers: CL/cl.h (error codes)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "openvino-gpu-opencl-error",
+        ("openvino",),
+        ", error code: ",
+        r"\[GPU\] (?P<call>cl\w{2,60})\b[^\n]{0,120}?, error code: (?P<value>-\d{1,4})\b",
+        "OpenVINO's GPU plugin got OpenCL error {value} from {call} (Khronos' CL/cl.h: -54 "
+        "CL_INVALID_WORK_GROUP_SIZE, -55 CL_INVALID_WORK_ITEM_SIZE, -63 CL_INVALID_GLOBAL_WORK_SIZE and "
+        "-52 CL_INVALID_KERNEL_ARGS when a kernel is enqueued, -36 CL_INVALID_COMMAND_QUEUE and -59 "
+        "CL_INVALID_OPERATION after an earlier failure, -9999 a failure private to the driver): the "
+        "driver refused a kernel the plugin built for a layer of this model, with these work sizes or "
+        "arguments.",
+        "Run the model on the CPU device to confirm that the model itself works; on the GPU try a static "
+        "input shape (model.reshape to the size you feed) and another precision "
+        "(ov::hint::inference_precision f32), which change the kernels the plugin picks; then update the "
+        "GPU driver and OpenVINO, and report OpenCL error {value} from {call} with the model if it "
+        "persists.",
+        "openvinotoolkit/openvino: src/plugins/intel_gpu/src/runtime/ocl/ocl_common.hpp (OCL_ERR_MSG_FMT: "
+        "'[GPU] ' + the call + ', error code: ' + the code); KhronosGroup/OpenCL-Headers: CL/cl.h (error "
+        "codes)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "trt-parameter-check",
+        ("tensorrt",),
+        "parameter check failed at:",
+        r"Parameter check failed at: (?:[^\s:,]{1,200}::)?(?P<call>\w{1,100})(?:::\d{1,6})?, condition: "
+        r"(?P<value>[^\n]{1,200}?)\s{0,4}(?:\)|\n|$)",
+        "TensorRT's argument check in {call} rejected the call: its condition '{value}' was false, so the "
+        "call returned without running. This is an API usage error: the condition is written in terms of "
+        "the call's own arguments (tensor addresses or bindings, dimensions, the optimisation profile, "
+        "the stream), not a fault of the model or the engine.",
+        "Read '{value}' against what was passed to {call}: a null address (bindings[x], a tensor address) "
+        "means an input or output has no device buffer: allocate one for every I/O tensor and set it "
+        "(context.set_tensor_address for each engine.get_tensor_name(i)); a comparison of dimensions "
+        "means a shape outside the profile's kMIN..kMAX or not set yet (set_input_shape before enqueue); "
+        "a profile index means set_optimization_profile_async first.",
+        "NVIDIA TensorRT: the API's parameter checks ('Parameter check failed at: "
+        "<file>::<function>::<line>, condition: <expression>', reported as ErrorCode kINVALID_ARGUMENT); "
+        "TensorRT Python API IExecutionContext (set_tensor_address, set_input_shape, "
+        "set_optimization_profile_async)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "trt-myelin-assertion",
+        ("tensorrt",),
+        "assertion ",
+        r"myelin::(?:\w{1,60}::){0,4}(?P<call>\w{1,100})\b[^\n]{0,400}?"
+        r"Assertion [`'](?P<value>[^`'’\n]{1,120})"
+        r"|In function (?P<call2>\w{1,100}) -- [^\n]{0,300}?myelin[^\n]{0,300}?-- assertion failed",
+        "An internal assertion of Myelin failed in {call|}{call2|} (condition: {value|not printed}). "
+        "Myelin is the TensorRT compiler that builds fused kernels for whole subgraphs (attention and "
+        "transformer blocks, long pointwise chains: the ForeignNode layers of a verbose build log); the "
+        "check is TensorRT's own, so the message names no setting or node of the model.",
+        "Change what Myelin is given for {call|}{call2|}: build once with fixed shapes (an optimisation "
+        "profile with min = opt = max, or a model exported with static input shapes) to see whether the "
+        "dynamic dimensions are the cause; build without the FP16/INT8 flags; find the failing subgraph "
+        "with polygraphy debug reduce and rewrite it in the model; a newer TensorRT release changes "
+        "Myelin.",
+        "NVIDIA TensorRT: Myelin, its subgraph compiler (the ForeignNode layers of the verbose build log; "
+        "'myelin' symbols and assertions of libnvinfer); polygraphy debug reduce",
+        "",
+        REASON,
+    ),
 )
 """The clauses, tried in this order: a tool's own before any tool's."""
 
