@@ -13,7 +13,8 @@ numbers), ``rknn`` (``RKNN_ERR_*`` and their negative numbers), ``trt`` (onnx-te
 enum names, ``QNN_GRAPH_ERROR_FINALIZE_FAILED`` -> ``qnn:6022``: :data:`~.qnn_codes.QNN_ERROR_NAMES`),
 ``fastrpc`` (the Hexagon FastRPC/DSP codes under QNN and SNPE, ``0x80000406`` or ``AEE_EUNABLETOLOAD``:
 :data:`~.qnn_codes.FASTRPC_ERROR_NAMES`), ``genie`` (Qualcomm Genie's ``GENIE_STATUS_ERROR_*`` /
-``GENIE_STATUS_WARNING_*`` names),
+``GENIE_STATUS_WARNING_*`` names, and an error status number after a Genie call, ``GenieDialog_create
+returned: -1``: :data:`~.qnn_codes.GENIE_STATUS_NAMES`),
 ``cuda`` (CUDA/cuDNN/cuBLAS status names, ``CUDNN failure 5000``), ``torch_npu`` (``ERR00100``),
 ``ge`` (GE ``ErrorNo: N`` / ``errNo[0x..]``), ``mindie`` (MindIE ``[MIE04E02011C]``), ``snpe`` (SNPE
 ``error_code=N; error_message=...`` records and ``SNPE_ERRORCODE_*`` / ``ErrorCode::SNPE_*`` names).
@@ -25,7 +26,7 @@ import re
 from collections import namedtuple
 from collections.abc import Callable
 
-from .qnn_codes import FASTRPC_ERROR_NAMES, QNN_ERROR_NAMES
+from .qnn_codes import FASTRPC_ERROR_NAMES, GENIE_STATUS_NAMES, QNN_ERROR_NAMES
 
 ORT_STATUS: dict[str, int] = {
     "FAIL": 1,
@@ -125,6 +126,12 @@ _EXTRACTORS: tuple[_Extractor, ...] = (
     _Extractor(r"\b(QNN_[A-Z0-9_]{4,80})\b", "qnn", ("QNN_",), False),
     _Extractor(r"\b(0x8000[0-9a-fA-F]{4}|AEE_E[A-Z0-9_]{2,40})\b", "fastrpc", ("0x8000", "AEE_E"), False),
     _Extractor(r"\b(GENIE_STATUS_(?:ERROR|WARNING)_[A-Z_]{2,40})\b", "genie", ("GENIE_STATUS_",), False),
+    _Extractor(
+        r"\bGenie\w{0,40}[^\n]{0,60}?\b(?:returned|[Ss]tatus(?: code)?)[\s:=]{0,3}(-\d{1,2})\b",
+        "genie",
+        ("Genie",),
+        False,
+    ),
     _Extractor(r"\bError\[(\d{1,2})\]:", "trtb", ("Error[",), False),
     _Extractor(r"\[TRT\](?: \[[EWIV]\])?\s{1,3}(\d{1,2}):\s", "trtb", ("[TRT]",), False),
     _Extractor(
@@ -297,6 +304,16 @@ def _fastrpc_key(m: re.Match[str]) -> str | None:
     return f"fastrpc:{number:#x}" if number in _FASTRPC_CODES else None
 
 
+def _genie_key(m: re.Match[str]) -> str | None:
+    """A Genie status: its name as printed, or the number a Genie call returned turned into its name
+    (a number GenieCommon.h gives no error: not a code)."""
+    value = m.group(1)
+    if value.startswith("GENIE_"):
+        return f"genie:{value}"
+    name = GENIE_STATUS_NAMES.get(int(value))
+    return f"genie:{name}" if name else None
+
+
 def _cuda_key(m: re.Match[str]) -> str | None:
     """A CUDA-library status name (``..._SUCCESS`` is not an error)."""
     value = m.group(1)
@@ -318,6 +335,7 @@ _KEY_RULES: dict[str, Callable[[re.Match[str]], str | None]] = {
     "ort": _ort_key,
     "qnn": _qnn_key,
     "fastrpc": _fastrpc_key,
+    "genie": _genie_key,
     "snpe": _snpe_key,
     "cuda": _cuda_key,
     "cudafail": _cudafail_key,

@@ -373,3 +373,24 @@ FASTRPC_ERROR_NAMES: dict[str, int] = {
     "AEE_ERPC": 0x80000600,
     "AEE_EFILE": 0x80000601,
 }
+
+GENIE_STATUS_NAMES: dict[int, str] = {
+    -1: "GENIE_STATUS_ERROR_GENERAL",
+    -2: "GENIE_STATUS_ERROR_INVALID_ARGUMENT",
+    -3: "GENIE_STATUS_ERROR_MEM_ALLOC",
+    -4: "GENIE_STATUS_ERROR_INVALID_CONFIG",
+    -5: "GENIE_STATUS_ERROR_INVALID_HANDLE",
+    -6: "GENIE_STATUS_ERROR_QUERY_FAILED",
+    -7: "GENIE_STATUS_ERROR_JSON_FORMAT",
+    -8: "GENIE_STATUS_ERROR_JSON_SCHEMA",
+    -9: "GENIE_STATUS_ERROR_JSON_VALUE",
+    -10: "GENIE_STATUS_ERROR_GENERATE_FAILED",
+    -11: "GENIE_STATUS_ERROR_GET_HANDLE_FAILED",
+    -12: "GENIE_STATUS_ERROR_APPLY_CONFIG_FAILED",
+    -13: "GENIE_STATUS_ERROR_SET_PARAMS_FAILED",
+    -14: "GENIE_STATUS_ERROR_BOUND_HANDLE",
+}
+"""Qualcomm Genie's error statuses by number (``Genie_Status_t`` of include/Genie/GenieCommon.h, Genie API
+1.13, as vendored in github.com/kyungraekim/qnn@be158f5): a Genie call's status printed as a number
+(``GenieDialog_create returned: -1``) is keyed by its name, like the name printed.  The warnings (1, 4)
+are left out: a positive number after a Genie call is no failure to look up."""
