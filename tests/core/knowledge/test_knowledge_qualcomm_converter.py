@@ -104,3 +104,28 @@ def test_numbers_that_are_no_genie_error_are_no_code(text: str) -> None:
 def test_the_genie_table_is_genie_commons_error_block() -> None:
     assert sorted(GENIE_STATUS_NAMES) == list(range(-14, 0))
     assert all(name.startswith("GENIE_STATUS_ERROR_") for name in GENIE_STATUS_NAMES.values())
+
+
+@pytest.mark.parametrize(
+    ("message", "tensor"),
+    [
+        ("[WARNING] [Qnn ExecuTorch]: PreRegisterMem failed to get file descriptor.", ""),
+        (
+            "[WARNING] [Qnn ExecuTorch]: Tensor name input_0_tokens_0 failed to get file descriptor.",
+            "input_0_tokens_0",
+        ),
+        (
+            "[WARNING] [Qnn ExecuTorch]: Tensor name output_logits is failed to get file descriptor.",
+            "output_logits",
+        ),
+    ],
+)
+def test_executorchs_shared_buffer_without_a_file_descriptor(
+    kb: KnowledgeBase, message: str, tensor: str
+) -> None:
+    top = kb.lookup(message, top=1)[0]
+    assert top.entry.id == "qualcomm-executorch-custom-mem-no-file-descriptor"
+    assert "QnnExecuTorchAllocCustomMem" in top.fix
+    if tensor:
+        assert dict(top.captures)["tensor"] == tensor and tensor in top.cause and tensor in top.fix
+    assert specific(top) == (True, ""), specific(top)
