@@ -21,6 +21,23 @@ def _top(kb: KnowledgeBase, text: str):  # type: ignore[no-untyped-def]
     return found[0]
 
 
+def _answers_with(
+    kb: KnowledgeBase,
+    text: str,
+    entry: str,
+    family: str | None,
+    captured: tuple[str, str] | None,
+    named: bool = True,
+) -> None:
+    """The top answer to ``text`` is ``entry`` (of ``family`` when given), with ``captured`` among its
+    captures and, when ``named``, its value in the cause or the fix."""
+    top = _top(kb, text)
+    assert top.entry.id == entry and family in (None, top.entry.family), (top.entry.id, top.entry.family)
+    if captured:
+        assert captured in top.captures
+        assert not named or captured[1] in top.cause + top.fix
+
+
 @pytest.mark.parametrize(
     ("text", "entry", "captured"),
     [
@@ -68,11 +85,7 @@ def _top(kb: KnowledgeBase, text: str):  # type: ignore[no-untyped-def]
 def test_openvinos_own_sentences_have_entries(
     kb: KnowledgeBase, text: str, entry: str, captured: tuple[str, str] | None
 ) -> None:
-    top = _top(kb, text)
-    assert (top.entry.id, top.entry.family) == (entry, "openvino")
-    if captured:
-        assert captured in top.captures
-        assert captured[1] in top.cause + top.fix
+    _answers_with(kb, text, entry, "openvino", captured)
 
 
 def test_the_ir_extension_opset_advice_names_the_tokenizers_import(kb: KnowledgeBase) -> None:
@@ -186,10 +199,7 @@ def test_the_execution_plan_code_is_shown(kb: KnowledgeBase) -> None:
 def test_tflites_own_sentences_have_entries(
     kb: KnowledgeBase, text: str, entry: str, captured: tuple[str, str] | None
 ) -> None:
-    top = _top(kb, text)
-    assert (top.entry.id, top.entry.family) == (entry, "tflite")
-    if captured:
-        assert captured in top.captures
+    _answers_with(kb, text, entry, "tflite", captured, named=False)
 
 
 @pytest.mark.parametrize(
@@ -316,11 +326,7 @@ def test_the_log_scan_reports_the_new_single_lines(kb: KnowledgeBase) -> None:
 def test_allocation_identifier_delegate_and_registry_checks(
     kb: KnowledgeBase, text: str, entry: str, captured: tuple[str, str] | None
 ) -> None:
-    top = _top(kb, text)
-    assert top.entry.id == entry
-    if captured:
-        assert captured in top.captures
-        assert captured[1] in top.cause + top.fix
+    _answers_with(kb, text, entry, None, captured)
 
 
 @pytest.mark.parametrize(
@@ -348,11 +354,7 @@ def test_allocation_identifier_delegate_and_registry_checks(
 def test_the_core_ml_runtimes_own_log_line(
     kb: KnowledgeBase, text: str, entry: str, captured: tuple[str, str] | None
 ) -> None:
-    top = _top(kb, text)
-    assert (top.entry.id, top.entry.family) == (entry, "coreml")
-    if captured:
-        assert captured in top.captures
-        assert captured[1] in top.cause + top.fix
+    _answers_with(kb, text, entry, "coreml", captured)
 
 
 def test_the_ane_failure_is_said_to_be_a_fallback_when_the_model_runs(kb: KnowledgeBase) -> None:
@@ -397,8 +399,4 @@ def test_a_node_that_failed_to_invoke_is_not_a_prepare_failure(kb: KnowledgeBase
 def test_coremltools_frontend_and_mil_checks(
     kb: KnowledgeBase, text: str, entry: str, captured: tuple[str, str] | None
 ) -> None:
-    top = _top(kb, text)
-    assert (top.entry.id, top.entry.family) == (entry, "coreml")
-    if captured:
-        assert captured in top.captures
-        assert captured[1] in top.cause + top.fix
+    _answers_with(kb, text, entry, "coreml", captured)
