@@ -112,6 +112,10 @@ _RANK_FIX = (
     "dimensions of a Transpose or Softmax) in a Reshape before it and split them back after it; a Transpose "
     "of rank {value} can be done as two of lower rank."
 )
+_RANK_SOURCE = (
+    "the tools' own wording of a rank limit ('Unsupported input rank N', 'rank N is not supported, max "
+    "rank is M')"
+)
 _RANK_LIMIT = (
     r"(?:max(?:imum)? (?:supported )?rank|rank (?:must be |should be )?(?:<=|at most|up to))\s{0,4}"
     r"(?:is\s{1,4})?(?P<limit>\d{1,2})"
@@ -980,8 +984,7 @@ CLAUSES: tuple[Clause, ...] = (
         r"(?: for (?:node|op|layer) '?(?P<op>[^\s',]{1,200}))?",
         _RANK_CAUSE,
         _RANK_FIX,
-        "the tools' own wording of a rank limit ('Unsupported input rank N', 'rank N is not supported, max "
-        "rank is M')",
+        _RANK_SOURCE,
         _RANK_LIMIT,
         REASON,
     ),
@@ -993,8 +996,7 @@ CLAUSES: tuple[Clause, ...] = (
         r"(?:is )?not supported",
         _RANK_CAUSE,
         _RANK_FIX,
-        "the tools' own wording of a rank limit ('Unsupported input rank N', 'rank N is not supported, max "
-        "rank is M')",
+        _RANK_SOURCE,
         _RANK_LIMIT,
         REASON,
     ),
