@@ -66,6 +66,13 @@ def _packed(table: dict[str, list[int]]) -> dict[str, str]:
     return {k: " ".join(map(str, ids)) for k, ids in table.items()}
 
 
+RUNTIME_FAMILIES = frozenset({"runtime"})
+"""Text any tool prints (C++ exceptions, signals, the OOM killer, CUDA errors, Python's and glibc's errors):
+these entries answer first only when the message names no tool; inside a named tool's message they rank below
+that tool's entries, even when a code (``cudaErrorNoKernelImageForDevice``) names them; and a tool's core
+phrase found inside their text is no partial match of the tool."""
+
+
 class Postings:
     """Which entries (by position) each code key, word and anchor names, and the entries tried always."""
 
@@ -79,6 +86,8 @@ class Postings:
         """How many specific (non-generic) entries name each code key."""
         self.families: dict[str, int] = data.get("families", {})
         """How many entries each family has (an index without it: none known, each family counts small)."""
+        self.runtime_anchors: dict[str, int] = data.get("runtime_anchors", {})
+        """How many entries of :data:`RUNTIME_FAMILIES` hold each anchor."""
         self.norms: list[float] | None = data.get("norms")
         """Each entry's wording norm as :func:`word_norms` computes it, when the index holds it (None:
         computed by the knowledge base)."""
@@ -92,6 +101,7 @@ class Postings:
             "always": list(raw.get("always", [])),
             "specific": dict(raw.get("specific", {})),
             "families": dict(raw.get("families", {})),
+            "runtime_anchors": dict(raw.get("runtime_anchors", {})),
         }
         if for_change:
             decoded = {
@@ -122,6 +132,9 @@ class Postings:
         if e.pattern and not e.anchors:
             self.always.append(i)
         self.families[e.family] = self.families.get(e.family, 0) + 1
+        if e.family in RUNTIME_FAMILIES:
+            for a in e.anchors:
+                self.runtime_anchors[a] = self.runtime_anchors.get(a, 0) + 1
 
     def remove(self, i: int, e: Entry) -> None:
         """Take entry ``e`` (posted at ``i``) out again: a user entry replaces it."""
@@ -136,6 +149,11 @@ class Postings:
         if i in self.always:
             self.always.remove(i)
         self.families[e.family] = self.families.get(e.family, 1) - 1
+        if e.family in RUNTIME_FAMILIES:
+            for a in e.anchors:
+                self.runtime_anchors[a] -= 1
+                if not self.runtime_anchors[a]:
+                    del self.runtime_anchors[a]
 
     def as_json(self, entries: int) -> dict[str, Any]:
         """The index's form: lists packed into strings, words sorted, and the norms of ``entries``
@@ -148,6 +166,7 @@ class Postings:
             "always": self.always,
             "specific": self.specific,
             "families": self.families,
+            "runtime_anchors": self.runtime_anchors,
             "norms": word_norms(words, word_idf(words, entries), entries),
         }
 

@@ -23,7 +23,14 @@ from dumpscope.core.knowledge.clauses import is_code_card, is_envelope, refine
 from dumpscope.core.knowledge.codes import FoundCode, extract_codes, printed_code, range_keys, scheme_family
 from dumpscope.core.knowledge.entry import Entry, literal_only
 from dumpscope.core.knowledge.family import MAX_TEXT, MEDIUM, detect_families, family_evidence
-from dumpscope.core.knowledge.index import CompiledIndex, EntryTable, Postings, word_idf, word_norms
+from dumpscope.core.knowledge.index import (
+    RUNTIME_FAMILIES,
+    CompiledIndex,
+    EntryTable,
+    Postings,
+    word_idf,
+    word_norms,
+)
 from dumpscope.core.knowledge.words import tokens
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
@@ -64,10 +71,6 @@ LEANING_SCORE = 15.0
 """The card of the family a message only leans to (:func:`leaning_family`): found as wording is, under the
 answer's floor and the log scan's least wording score (a cue, not a marker: "no confident match", closest
 tool that one), above any other tool's wording-only match lowered for it (at most 30 x 0.4)."""
-RUNTIME_FAMILIES = frozenset({"runtime"})
-"""Text any tool prints (C++ exceptions, signals, the OOM killer, CUDA errors): these entries answer first
-only when the message names no tool; inside a named tool's message they rank below that tool's entries,
-even when a code (``cudaErrorNoKernelImageForDevice``) names them."""
 
 
 class Match(namedtuple("Match", "entry score reason captures codes via printed", defaults=((), (), (), ()))):
@@ -277,6 +280,7 @@ class KnowledgeBase:
         self._by_word = postings.by_word
         self._by_anchor = postings.by_anchor
         self._always = postings.always
+        self._runtime_anchors = postings.runtime_anchors
         self._specific = postings.specific
         self._idf: dict[str, float] = {}
         """The IDF weight of each word looked up so far (computed on first use: a message has few words)."""
@@ -370,13 +374,18 @@ class KnowledgeBase:
             all_codes,
             leaning,
         )
-        for i in sorted(self._candidates(seg)):
+        candidates, generic = self._candidates(seg)
+        if generic:
+            seg = seg._replace(generic=generic)
+        for i in sorted(candidates):
             match = self._match(i, seg)
             if match is not None:
                 yield i, match
 
-    def _candidates(self, seg: _Segment) -> set[int]:
-        """Entries worth a look: an anchor is in the text, a code names them, or their wording is close.
+    def _candidates(self, seg: _Segment) -> tuple[set[int], tuple[str, ...]]:
+        """Entries worth a look: an anchor is in the text, a code names them, or their wording is close;
+        and the anchors found that are text any tool prints (a runtime entry's: ``filenotfounderror: [errno
+        2] no such file or directory: '``), inside which a tool's core phrase is no partial match of it.
 
         One ``in`` test per distinct anchor replaces a Python-level visit of every entry.  An entry found
         by an anchor alone, whose pattern cannot match (a required literal is missing) and whose core
@@ -385,13 +394,16 @@ class KnowledgeBase:
         """
         by_anchor: set[int] = set()
         found: set[int] = set()
+        generic: list[str] = []
         for a in self._by_anchor:
             if a in seg.lowered:
                 (found if _is_core_phrase(a) else by_anchor).update(self._by_anchor[a])
+                if a in self._runtime_anchors:
+                    generic.append(a)
         found.update(seg.code_hits, seg.shared_hits, self._always)
         found.update(i for i, sim in seg.word_sim.items() if sim >= MIN_WORDS)
         found.update(i for i in by_anchor - found if self._may_match(i, seg.lowered))
-        return found - self._hidden if self._hidden else found
+        return (found - self._hidden if self._hidden else found), tuple(generic)
 
     def _may_match(self, i: int, lowered: str) -> bool:
         """Whether entry ``i``'s pattern may match (an unparsed entry of the index answers from its
@@ -473,7 +485,11 @@ class KnowledgeBase:
 
 
 class _Segment(
-    namedtuple("_Segment", "text lowered code_hits shared_hits word_sim families all_codes leaning")
+    namedtuple(
+        "_Segment",
+        "text lowered code_hits shared_hits word_sim families all_codes leaning generic",
+        defaults=((),),
+    )
 ):
     """One segment being looked up, with what the lookup learnt about it before visiting entries."""
 
@@ -486,6 +502,8 @@ class _Segment(
     families: list[str]
     all_codes: list[str]
     leaning: tuple[str, ...]
+    generic: tuple[str, ...]
+    """Anchors of text any tool prints (:data:`RUNTIME_FAMILIES`' entries) found in the segment."""
 
 
 class _Evidence(namedtuple("_Evidence", "pattern hit shared sim partial")):
@@ -504,7 +522,9 @@ class _Evidence(namedtuple("_Evidence", "pattern hit shared sim partial")):
 
 
 def _evidence(i: int, e: Entry, pattern: bool, seg: _Segment) -> _Evidence:
-    partial = not pattern and _core_phrase_present(e, seg.lowered)
+    partial = not pattern and _core_phrase_present(
+        e, seg.lowered, () if e.family in RUNTIME_FAMILIES else seg.generic
+    )
     return _Evidence(
         pattern, seg.code_hits.get(i, ()), i in seg.shared_hits, seg.word_sim.get(i, 0.0), partial
     )
@@ -633,12 +653,18 @@ def _penalised(e: Entry, score: float) -> float:
     return score
 
 
-def _core_phrase_present(e: Entry, lowered: str) -> bool:
+def _core_phrase_present(e: Entry, lowered: str, generic: tuple[str, ...] = ()) -> bool:
     """The entry's stable core phrase (a long anchor) is in the text although the pattern failed:
     the wording drifted around it, or the paste is partial.  A pattern that is its literal alone failed
-    only by letter case, which such a pattern means: that is no partial match."""
+    only by letter case, which such a pattern means: that is no partial match.  Nor is a phrase found
+    inside ``generic`` text any tool prints (Python's ``FileNotFoundError: [Errno 2] No such file or
+    directory: '`` holds RKNN's calibration-list phrase ``no such file or directory: '``): it is that
+    text's, no sign of the tool."""
     return (
-        any(_is_core_phrase(a) and _whole_words_in(a, lowered) for a in e.anchors)
+        any(
+            _is_core_phrase(a) and _whole_words_in(a, lowered) and not any(a in g for g in generic)
+            for a in e.anchors
+        )
         and literal_only(e.pattern) is None
     )
 
