@@ -1168,6 +1168,23 @@ CLAUSES: tuple[Clause, ...] = (
         "",
         REASON,
     ),
+    Clause(
+        "tvm-check-failed-reason",
+        ("tvm",),
+        ") is false: ",
+        r"Check failed: \((?P<cond>[^\n]{1,200}?)\) is false: (?P<reason>[^\n]{1,300})",
+        "A check in TVM's C++ code failed: ({cond}) is false, and the check's own message says why: "
+        "{reason}. These checks (CHECK, ICHECK, TVM_FFI_ICHECK) guard what an op, its type relation or a "
+        "pass accepts (the kind of an argument, a shape, a dtype); the message names what was rejected.",
+        "Change what the message names in the model or in the frontend call: give that argument in the form "
+        "it asks for (a constant or PrimValue, a static shape via from_onnx(shape=...), the dtype it "
+        "expects); if the model is valid, update TVM or report the check with its message "
+        "(TVM_BACKTRACE=1 shows the pass or op that ran it).",
+        "apache/tvm: include/tvm/runtime/logging.h and ffi/include/tvm/ffi/error.h (CHECK / ICHECK / "
+        "TVM_FFI_ICHECK: 'Check failed: (' #x ') is false: ' then the check's message)",
+        "",
+        REASON,
+    ),
 )
 """The clauses, tried in this order: a tool's own before any tool's."""
 

@@ -588,6 +588,18 @@ _OPENVINO: Markers = (
     # The GPU plugin's allocation checks (src/plugins/intel_gpu/src/runtime/ocl/ocl_engine.cpp).
     ("exceeded max size of memory object allocation", STRONG),
     ("dynamic shape without upper bound tries to allocate", STRONG),
+    # Issue 23, round 18: NNCF, OpenVINO's compression framework, in a traceback or its own log: its package's
+    # frames (site-packages/nncf/..., dist-packages/nncf/...), its logger (nncf/common/logging/logger.py:
+    # NNCF_LOGGER_NAME = "nncf", format "%(levelname)s:%(name)s:%(message)s") and its entry points
+    # (nncf.quantize, nncf.compress_weights; the torch backend's NNCFNetwork).
+    ("packages/nncf/", STRONG),
+    ("packages\\nncf\\", STRONG),
+    ("info:nncf:", STRONG),
+    ("warning:nncf:", STRONG),
+    ("error:nncf:", STRONG),
+    ("nncf.quantize", STRONG),
+    ("nncf.compress_weights", STRONG),
+    ("nncfnetwork", STRONG),
 )
 
 # TensorFlow Lite / LiteRT, from tensorflow/tensorflow tensorflow/lite:

@@ -930,6 +930,9 @@ _ERROR_FORM = re.compile(
     r"|cannot|can't|could not|couldn't|unable to|oops)\b"
     # a Python exception whose class is not named ...Error (``tvm.error.OpNotImplemented: ...``)
     r"|^[a-z_]\w{0,40}(?:\.\w{1,60}){1,8}\.[A-Z][A-Za-z0-9]{2,60}: (?![\d.+-])\S"
+    # oneDNN's verbose error record, a CSV line under the runtimes that use it (src/common/verbose_msg.hpp:
+    # the marker, an optional timestamp and format version, the API kind, then the log type ``error``)
+    r"|\b(?:onednn|dnnl)_verbose,(?:[^,\n]{1,40},){0,2}(?:primitive|graph|ukernel|common),error,"
     r"|失败|错误|异常|不支持|无法|报错|出错"  # Chinese: failed, error, exception, unsupported, unable
     rf"|{'|'.join(OTHER_LANGUAGES)}"
 )
