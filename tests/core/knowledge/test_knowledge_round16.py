@@ -7,6 +7,8 @@ source with values of our own (never an evaluation message).
 * MindSpore's Ascend runtime ("Ascend kernel runtime initialization failed. The details refer to 'Ascend
   Error Message'.") is Ascend's, with an entry that names the device and sends the reader to the block below;
 * RKLLM, Rockchip's LLM runtime (``rkllm_init``, ``librkllmrt.so``, ``I rkllm:``), names RKNN;
+* the QNN HTP backend's stub version check ("Stub lib id mismatch: expected (v...), detected (v...)") has an
+  entry naming both builds (the stub, skel and backend libraries must come from one QAIRT release);
 * a process id in CANN's and MindSpore's log prefix (``[ERROR] LITE(108805,...)``) is no AscendCL code.
 """
 
@@ -110,6 +112,21 @@ def test_the_ascend_error_message_block_alone_names_ascend(kb: KnowledgeBase) ->
 )
 def test_rkllm_names_rknn(kb: KnowledgeBase, text: str) -> None:
     assert kb.lookup(text, top=1)[0].entry.family == "rknn"
+
+
+@pytest.mark.parametrize("prefix", ["", "[ERROR] [Qnn ExecuTorch]:  <E> ", "E QnnDsp  :  <E> "])
+def test_the_htp_stub_version_check_names_both_builds(kb: KnowledgeBase, prefix: str) -> None:
+    text = (
+        f"{prefix}Stub lib id mismatch: expected (v2.33.0.250327124043_117917), "
+        "detected (v2.29.0.241129103708_105762)\nUnable to load Remote symbols 1008"
+    )
+    top = kb.lookup(text, top=1)[0]
+    assert top.entry.id == "qualcomm-htp-stub-lib-id-mismatch"
+    assert dict(top.captures) == {
+        "version": "v2.33.0.250327124043_117917",
+        "value": "v2.29.0.241129103708_105762",
+    }
+    assert "v2.33.0.250327124043_117917" in top.fix and "ADSP_LIBRARY_PATH" in top.fix
 
 
 @pytest.mark.parametrize(
