@@ -96,9 +96,12 @@ class _Extractor(namedtuple("_Extractor", "pattern scheme literals folded")):
 _EXTRACTORS: tuple[_Extractor, ...] = (
     _Extractor(r"(?<![\w-])([EW][0-9A-Z]\d{4})\b", "ascend", ("E", "W"), False),
     _Extractor(r"retCode\s{0,2}[=:]\s{0,2}(0x[0-9a-fA-F]{1,8})\b", "ts", ("retCode",), False),
+    # The process id that CANN's and MindSpore's log prefixes print first ("[ERROR] RUNTIME(185483,python)",
+    # "[ERROR] LITE(108805,fffc6fc67430,converter_lite)") is no AscendCL code: a number opening "(" and
+    # closed by "," is skipped.
     _Extractor(
         r"(?i:error[ _]?code|errno|ret(?:urn)?(?:[ _]?code)?|result|failed|error)"
-        r"[^\n\d]{0,16}?\b([1-5]\d{5})\b",
+        r"[^\n\d]{0,16}?\b(?!(?<=\()\d{6},)([1-5]\d{5})\b",
         "acl",
         ("err", "ret", "result", "failed"),
         True,

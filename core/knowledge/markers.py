@@ -68,6 +68,15 @@ _ASCEND: Markers = (
     ("the inner error is reported as above", STRONG),
     ("the process exits for this inner error", STRONG),
     ("ascend_launch_blocking", STRONG),
+    # Issue 23, round 16: torch_npu's caching allocator (torch_npu/csrc/core/npu/NPUCachingAllocator.cpp:
+    # "NPU out of memory. Tried to allocate <size> (NPU <n>; ...)", and the "more than 1EB memory" size check
+    # the device plugins copy from PyTorch's CUDACachingAllocator with their own device name), and MindSpore's
+    # Ascend runtime (AscendKernelRuntime::Init: "Ascend kernel runtime initialization failed. The details
+    # refer to 'Ascend Error Message'.", the section under which it prints CANN's own error).
+    ("npu out of memory. tried to allocate", STRONG),
+    ("ascend kernel runtime", STRONG),
+    ("'ascend error message'", STRONG),
+    ("- ascend error message:", STRONG),
 )
 
 _RKNN: Markers = (
@@ -104,6 +113,11 @@ _RKNN: Markers = (
     ("i rknn: [", STRONG),
     ("w rknn: [", STRONG),
     ("rknn::", STRONG),
+    # Issue 23, round 16: RKLLM, Rockchip's LLM runtime on the same NPU (airockchip/rknn-llm: the API of
+    # rkllm-runtime/Linux/librkllm_api/include/rkllm.h, rkllm_init / rkllm_run / rkllm_destroy /
+    # rkllm_createDefaultParam, its library librkllmrt.so, the runtime's "I rkllm: rkllm-runtime version"
+    # logger and the API demo's "rkllm init start" / "rkllm init failed" in examples/rkllm_api_demo).
+    ("rkllm", STRONG),
 )
 
 _TENSORRT: Markers = (
