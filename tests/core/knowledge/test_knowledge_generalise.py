@@ -452,9 +452,9 @@ CITED_HELDOUT = frozenset(
 
 
 def test_no_entry_cites_a_heldout_thread() -> None:
-    """No entry cites a held-out thread of messages.jsonl, heldout2.jsonl's frozen half or rounds 7-15, by
-    URL or written short, except the known ones the evaluation sets aside (a page that is no GitHub thread
-    keeps its URL in that list)."""
+    """No entry cites a held-out thread of messages.jsonl, heldout2.jsonl's frozen half or rounds 7-15 and
+    17, by URL or written short, except the known ones the evaluation sets aside (a page that is no GitHub
+    thread keeps its URL in that list)."""
     from bench.eval_explain import cites, set_cited_aside
 
     records = []
@@ -470,6 +470,7 @@ def test_no_entry_cites_a_heldout_thread() -> None:
         "round13.jsonl",
         "round14.jsonl",
         "round15.jsonl",
+        "round17.jsonl",
     ):
         records += _rows(DATA.with_name(name))
     assert sum(r["split"] == "heldout" for r in records) > 130
@@ -557,11 +558,12 @@ def _normalised(text: str) -> str:
         ("round13.jsonl", 45),
         ("round14.jsonl", 20),
         ("round15.jsonl", 45),
+        ("round17.jsonl", 45),
     ],
 )
 def test_round_follows_the_set_rules(name: str, size: int) -> None:
-    """Rounds 8 to 15: the URL split rule, labels from the set's families, and nothing already in the other
-    files: no thread (URL) twice, no text with a normalised similarity above 0.8 to any other record."""
+    """Rounds 8 to 15 and 17: the URL split rule, labels from the set's families, and nothing already in the
+    other files: no thread (URL) twice, no text with a normalised similarity above 0.8 to any other record."""
     import difflib
     import hashlib
 
