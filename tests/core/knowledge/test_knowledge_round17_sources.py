@@ -1,7 +1,8 @@
 """Issue 23, round 17 (branch h23f2): the forms round 17's dev misses and family cards showed, written from
-the tools' own sources (onnx's serialization.py, onnxruntime's provider_registration.cc and its WebAssembly
-external data loader) with names and values of our own, never an evaluation message.  Each is the top
-answer, carries what it captured into its advice and is judged specific by the evaluation's judge."""
+the tools' own sources (onnx's serialization.py and checker.cc, onnxruntime's provider_registration.cc and
+its WebAssembly external data loader) with names and values of our own, never an evaluation message.  Each
+is the top answer, carries what it captured into its advice and is judged specific by the evaluation's
+judge."""
 
 from __future__ import annotations
 
@@ -31,6 +32,12 @@ CASES = [
         "google.protobuf.message.DecodeError: Error parsing message with type 'onnx.ModelProto'",
         "onnx-load-protobuf-decode-error",
         {"value": "ModelProto"},
+    ),
+    (
+        "onnx.onnx_cpp2py_export.checker.ValidationError: Op registered for Scatter is deprecated in "
+        "domain_version of 13",
+        "onnx-op-deprecated-in-opset",
+        {"op": "Scatter", "version": "13"},
     ),
     (
         "XNNPACK execution provider is not supported in this build. ",
@@ -63,7 +70,7 @@ def test_each_form_gets_its_entry_with_the_captures_in_the_advice(
     for name, value in found.items():
         assert captures.get(name) == value
     advice = f"{top[0].cause} {top[0].fix}"
-    for name in ("value", "path"):
+    for name in ("value", "path", "op"):
         if name in found:
             assert found[name] in advice
     assert not re.search(r"\{[a-z][a-z0-9_]*(?:\|[^{}]*)?\}", advice)  # every placeholder filled
@@ -89,7 +96,7 @@ def test_a_protobuf_error_of_another_message_type_is_not_onnx_s(kb: KnowledgeBas
         assert "onnx-load-protobuf-decode-error" not in ids and "onnx-proto-exceeds-2gb" not in ids
 
 
-@pytest.mark.parametrize("index", [0, 3, 5])
+@pytest.mark.parametrize("index", [0, 3, 4, 6])
 def test_the_log_scan_reports_each_form_buried_in_a_log(kb: KnowledgeBase, index: int) -> None:
     message, entry_id, _ = CASES[index]
     log = "step 1 ok\nloading weights\n" + message + "\nshutting down\n"
