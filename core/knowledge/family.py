@@ -104,11 +104,13 @@ def _unlisted(low: str) -> str:
 #: onnxruntime's names for its execution providers (onnxruntime/core/providers/<ep>/: the registered provider
 #: name ``<Backend>ExecutionProvider``, its sources ``<backend>_execution_provider.cc``, the OpenVINO EP's
 #: log prefix ``[OpenVINO-EP]`` and namespace ``openvino_ep::``, the EP shared libraries
-#: ``onnxruntime_providers_<backend>``).  The backend named inside them is onnxruntime's provider, not that
-#: backend's own tool speaking: for the other families' markers it is blanked (same length, so positions
-#: stay), while the backend's own wording elsewhere in the text still counts.
+#: ``onnxruntime_providers_<backend>``, and the spaced ``<backend> execution provider`` of its registration
+#: errors, core/session/provider_registration.cc: "QNN execution provider is not supported in this build").
+#: The backend named inside them is onnxruntime's provider, not that backend's own tool speaking: for the
+#: other families' markers it is blanked (same length, so positions stay), while the backend's own wording
+#: elsewhere in the text still counts.
 _EP_NAME = re.compile(
-    r"[a-z0-9]+(?=executionprovider|_execution_provider|-ep\]|_ep::)"
+    r"[a-z0-9]+(?=executionprovider|_execution_provider| execution provider|-ep\]|_ep::)"
     r"|(?<=onnxruntime_providers_)[a-z0-9]+"
 )
 

@@ -286,6 +286,10 @@ _ONNXRUNTIME: Markers = (
     ("ortexception", STRONG),
     ("error code - ort_", STRONG),
     ("domain=onnxruntime", STRONG),
+    # Issue 23, round 17: the session options' provider registration (core/session/provider_registration.cc:
+    # "<name> execution provider is not supported in this build." / "... is not enabled in this build.")
+    ("execution provider is not supported in this build", STRONG),
+    ("execution provider is not enabled in this build", STRONG),
     # onnxruntime-common, the JS API every web/node binding shares (js/common/lib/tensor-impl.ts,
     # backend-impl.ts, inference-session-impl.ts), and the CUDA EP's call check (core/providers/cuda/
     # cuda_call.cc: "<lib> failure N: <status> ; GPU=N ; hostname=h ; file=f ; line=N ; expr=e; ...")

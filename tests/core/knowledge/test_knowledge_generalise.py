@@ -453,8 +453,8 @@ CITED_HELDOUT = frozenset(
 
 
 def test_no_entry_cites_a_heldout_thread() -> None:
-    """No entry cites a held-out thread of messages.jsonl, heldout2.jsonl's frozen half or rounds 7-16 and
-    18, by URL or written short, except the known ones the evaluation sets aside (a page that is no GitHub
+    """No entry cites a held-out thread of messages.jsonl, heldout2.jsonl's frozen half or rounds 7-18, by
+    URL or written short, except the known ones the evaluation sets aside (a page that is no GitHub
     thread keeps its URL in that list)."""
     from bench.eval_explain import cites, set_cited_aside
 
@@ -472,6 +472,7 @@ def test_no_entry_cites_a_heldout_thread() -> None:
         "round14.jsonl",
         "round15.jsonl",
         "round16.jsonl",
+        "round17.jsonl",
         "round18.jsonl",
     ):
         records += _rows(DATA.with_name(name))
@@ -561,11 +562,12 @@ def _normalised(text: str) -> str:
         ("round14.jsonl", 20),
         ("round15.jsonl", 45),
         ("round16.jsonl", 40),
+        ("round17.jsonl", 45),
         ("round18.jsonl", 55),
     ],
 )
 def test_round_follows_the_set_rules(name: str, size: int) -> None:
-    """Rounds 8 to 16 and 18: the URL split rule, labels from the set's families, and nothing already in the
+    """Rounds 8 to 18: the URL split rule, labels from the set's families, and nothing already in the
     other files: no thread (URL) twice, no text with a normalised similarity above 0.8 to any other record."""
     import difflib
     import hashlib
