@@ -1090,6 +1090,66 @@ CLAUSES: tuple[Clause, ...] = (
         REASON,
     ),
     Clause(
+        "ort-provider-not-available",
+        ("onnxruntime",),
+        "is not in available provider names",
+        r"Specified provider '(?P<option>\w{1,80})' is not in available provider names\.?\s{0,4}"
+        r"(?:Available providers: '(?P<value>[^'\n]{1,300})')?",
+        "The installed onnxruntime package was not built with {option}: it offers only {value|the providers "
+        "onnxruntime.get_available_providers() lists}, so the session runs on those (the request is "
+        "dropped with this warning). Each provider ships in its own package: onnxruntime is CPU-only, "
+        "onnxruntime-gpu carries CUDA and TensorRT, onnxruntime-directml, onnxruntime-openvino and "
+        "onnxruntime-qnn the others; with two of them installed, the one installed last shadows the other.",
+        "Install the package that carries {option}, alone: pip uninstall onnxruntime onnxruntime-gpu (and "
+        "any other onnxruntime-* package), then pip install the one for {option} (onnxruntime-gpu for "
+        "CUDAExecutionProvider) in a version built for your CUDA; then onnxruntime.get_available_providers()"
+        " must list {option}.",
+        "microsoft/onnxruntime: onnxruntime/python/onnxruntime_inference_collection.py ('Specified provider "
+        "'{}' is not in available provider names.Available providers: '{}''); onnxruntime.ai docs, Install "
+        "ONNX Runtime (one package per execution provider)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-ep-create-failed",
+        ("onnxruntime",),
+        "failed to create",
+        r"Failed to create (?P<option>\w{1,60}ExecutionProvider)\b",
+        "onnxruntime has {option} built in but could not start it: the provider's own library "
+        "(libonnxruntime_providers_*.so / onnxruntime_providers_*.dll) or a library it needs (for CUDA: the "
+        "CUDA runtime, cuBLAS and cuDNN of the major versions this onnxruntime-gpu release was built with) "
+        "failed to load, so the session falls back to the CPU provider.",
+        "Compare the CUDA and cuDNN major versions installed with the requirements table of {option} for "
+        "your onnxruntime release (a build for cuDNN 8 does not load cuDNN 9, nor the reverse) and install "
+        "the matching ones: recent onnxruntime-gpu releases take pip install onnxruntime-gpu[cuda,cudnn] "
+        "and onnxruntime.preload_dlls() (which can load an imported PyTorch's copies); the error line "
+        "logged just before this one names the library that failed to load (libcudnn.so.9, "
+        "libcublasLt.so.12...).",
+        "microsoft/onnxruntime: onnxruntime/python/onnxruntime_pybind_state.cc "
+        "(CreateExecutionProviderInstance: 'Failed to create CUDAExecutionProvider. Please reference "
+        ".../CUDA-ExecutionProvider.html#requirements to ensure all dependencies are met.'); onnxruntime.ai "
+        "docs, CUDA Execution Provider (requirements, preload DLLs)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-format-model-unverifiable",
+        ("onnxruntime",),
+        "ort model verification failed",
+        r"ORT model verification failed",
+        "The file was read as an ORT-format model (.ort) and failed the flatbuffer verification onnxruntime "
+        "runs before it reads one: it is not an ORT-format model (an .onnx file given the .ort suffix or "
+        "loaded as ORT format), or it is truncated or damaged.",
+        "Check that the file was written by onnxruntime's converter (python -m onnxruntime.tools."
+        "convert_onnx_models_to_ort model.onnx) and copied whole (compare sizes; on Android check the asset "
+        "is not compressed or cut); convert it again with the onnxruntime release that loads it, or load "
+        "the .onnx model instead.",
+        "microsoft/onnxruntime: onnxruntime/core/session/inference_session.cc (LoadOrtModelWithLoader: "
+        "flatbuffers::Verifier, 'ORT model verification failed.'); onnxruntime.ai docs, ORT model format",
+        "",
+        REASON,
+    ),
+    Clause(
         "model-ir-version-too-new",
         (ANY,),
         "unsupported model ir version",

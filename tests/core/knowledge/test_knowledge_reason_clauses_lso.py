@@ -79,6 +79,31 @@ CASES = [
         ("No file exists at assets/pose.onnx", "os.path.abspath('assets/pose.onnx')"),
     ),
     (
+        "/usr/lib/python3/site-packages/onnxruntime/capi/onnxruntime_inference_collection.py:121: "
+        "UserWarning: Specified provider 'ROCMExecutionProvider' is not in available provider names."
+        "Available providers: 'CPUExecutionProvider'",
+        "ort-provider-not-available",
+        (
+            "not built with ROCMExecutionProvider",
+            "offers only CPUExecutionProvider",
+            "get_available_providers",
+        ),
+    ),
+    (
+        "2026-01-05 10:11:12.131415 [W:onnxruntime:Default, onnxruntime_pybind_state.cc:1021 "
+        "CreateExecutionProviderInstance] Failed to create TensorrtExecutionProvider. Please reference "
+        "https://onnxruntime.ai/docs/execution-providers/TensorRT-ExecutionProvider.html#requirements to "
+        "ensure all dependencies are met.",
+        "ort-ep-create-failed",
+        ("has TensorrtExecutionProvider built in", "requirements table of TensorrtExecutionProvider"),
+    ),
+    (
+        "Ort::Exception: inference_session.cc:1502 onnxruntime::InferenceSession::LoadOrtModelWithLoader ORT "
+        "model verification failed.",
+        "ort-format-model-unverifiable",
+        ("ORT-format model", "convert_onnx_models_to_ort"),
+    ),
+    (
         _ORT.format(kind="Fail", code=1, name="FAIL")
         + "Load model from encoder.onnx failed:/onnxruntime_src/onnxruntime/core/graph/model.cc:181 "
         "onnxruntime::Model::Model(...) Unsupported model IR version: 11, max supported IR version: 10",
@@ -196,6 +221,9 @@ NEAR_MISSES = [
     "function",
     "E19010: No parser is registered for op [/blk/GridSample, optype [ai.onnx::16::GridSample]].",
     _ENV.format(op="Gemm", name="/fc/Gemm") + "CUDA error: no kernel image for this device",
+    "[W:onnxruntime:Default, onnxruntime_pybind_state.cc:900 CreateExecutionProviderInstance] Failed to "
+    "create the session options for the provider",
+    _ORT.format(kind="Fail", code=1, name="FAIL") + "ORT model verification passed, then the run failed",
     # a type clash without float16 on either side is no float16 conversion's
     _ORT.format(kind="Fail", code=1, name="FAIL")
     + "Load model from m.onnx failed:Type Error: Type parameter (T) of Optype (Add) bound to different types "
