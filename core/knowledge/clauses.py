@@ -121,15 +121,15 @@ _RANK_LIMIT = (
     r"(?:is\s{1,4})?(?P<limit>\d{1,2})"
 )
 _NOT_A_MODEL_CAUSE = (
-    "The file {path|given} is not a complete ONNX model: onnxruntime could not read an ONNX ModelProto with "
-    "a graph from it. Usual causes: a download that stopped early, a Git LFS pointer file in place of the "
+    "The file {path|given} is not a complete ONNX model: it could not be read as an ONNX ModelProto with "
+    "a graph. Usual causes: a download that stopped early, a Git LFS pointer file in place of the "
     "model, an HTML error page saved under the model's name, a file of another format (a PyTorch .pt, a "
     "TensorFlow .pb), or a model over 2 GB saved without its external data."
 )
 _NOT_A_MODEL_FIX = (
     "Check the file's size and first bytes (ls -l, head -c 200 {path|the file}) against the published "
     "model; fetch it again (git lfs pull, or download it anew and compare its checksum); onnx.load and "
-    "onnx.checker.check_model must pass before onnxruntime can load it; a model over 2 GB must be saved "
+    "onnx.checker.check_model must pass before the tool can load it; a model over 2 GB must be saved "
     "with save_as_external_data=True and loaded with its data file beside it."
 )
 _IR_CAUSE = (
@@ -1183,12 +1183,14 @@ CLAUSES: tuple[Clause, ...] = (
         "declares takes {low} to {high}: the node was written in the form of another opset (operators "
         "whose attributes became inputs in later opsets, such as Pad's pads, the axes of Squeeze, Unsqueeze "
         "and the reductions, Split's split, Resize's scales) than the model's opset_import says, or a custom "
-        "operator shares a standard operator's name.",
+        "operator shares a standard operator's name, or a node that one of the runtime's own graph "
+        "optimisations built (a fused node named after its provider).",
         "Make node {node|(no name)} and the model's opset agree: compare its {what}s with "
         "onnx.defs.get_schema(op_type, opset) for the opset in model.opset_import; re-export at the opset "
         "the node's form belongs to (opset_version=...), or convert the model with "
         "onnx.version_converter.convert_version; a node built by hand must use the form of the declared "
-        "opset.",
+        "opset; for a fused node, load the model with graph optimisations off "
+        "(SessionOptions.graph_optimization_level = ORT_DISABLE_ALL) to confirm it.",
         "onnx/onnx: onnx/defs/schema.cc (OpSchema::Verify: 'Node (<name>) has input size <n> not in range "
         "[min=<a>, max=<b>].'); onnx docs, Operators.md (each operator's versions)",
         "",
@@ -1249,6 +1251,46 @@ CLAUSES: tuple[Clause, ...] = (
         "tool from source for that architecture (CMAKE_CUDA_ARCHITECTURES).",
         "NVIDIA CUDA Runtime API reference, cudaError_t (cudaErrorNoKernelImageForDevice = 209: 'no kernel "
         "image is available for execution on the device')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "openvino-shape-inference-check",
+        ("openvino",),
+        "_shape_inference.hpp",
+        r"Check '(?P<value>[^'\n]{1,200})' failed at [^\n]{0,200}?shape_inference/include/"
+        r"(?P<op_type>[a-z]\w{0,60}?)_shape_inference\.hpp",
+        "OpenVINO's shape inference for {op_type} (its {op_type}_shape_inference.hpp) found the condition "
+        "'{value}' false: the shapes, or the constant values such as a target shape or axes, that reach a "
+        "{op_type} node of the model do not fit that operation. Most often the model now gets an input size "
+        "other than the one its constants were computed for at export, or model.reshape() fixed a dimension "
+        "to a value the graph does not fit.",
+        "Find the {op_type} nodes whose inputs depend on the input size: feed (or reshape the model to) the "
+        "input shape it was exported with; if the size must vary, re-export with that dimension dynamic so "
+        "that shapes are computed from the input instead of stored as constants; the source model's own "
+        "shape inference at the same input size (onnx.shape_inference.infer_shapes) shows the node whose "
+        "shapes disagree.",
+        "openvinotoolkit/openvino: src/core/shape_inference/include/<op>_shape_inference.hpp "
+        "(NODE_VALIDATION_CHECK / NODE_SHAPE_INFER_CHECK, printed as 'Check '<condition>' failed at "
+        "<file>:<line>')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "cuda-illegal-address",
+        (ANY,),
+        "an illegal memory access was encountered",
+        r"an illegal memory access was encountered",
+        "A GPU kernel read or wrote memory outside the buffers it was given (cudaErrorIllegalAddress, 700). "
+        "The error is sticky: the CUDA context is unusable afterwards and every later call reports it, so "
+        "the call named in the message ({op|the one reported here}) is often not the kernel that faulted: "
+        "kernels run asynchronously.",
+        "Find the faulting kernel: run once with CUDA_LAUNCH_BLOCKING=1 (the error is then reported at the "
+        "launch that faulted) or under compute-sanitizer; then check the sizes the failing step was given: "
+        "every input or output buffer must hold the shape the engine or model computes for it (a dynamic "
+        "shape set on the context, a calibration or inference batch of the declared size and type).",
+        "NVIDIA CUDA Runtime API reference, cudaError_t (cudaErrorIllegalAddress = 700: 'an illegal memory "
+        "access was encountered'; the context cannot be used afterwards); NVIDIA compute-sanitizer",
         "",
         REASON,
     ),

@@ -165,6 +165,19 @@ CASES = [
         ("Node /blocks.3/mlp/Mul_2 (Mul)", "one is float and another float16", "Cast"),
     ),
     (
+        "RuntimeError: Exception from src/inference/src/cpp/core.cpp:112:\nCheck 'axis_in_range' failed at "
+        "src/core/shape_inference/include/concat_shape_inference.hpp:41:\nWhile validating node "
+        "'opset1::Concat /neck/Concat_9':",
+        "openvino-shape-inference-check",
+        ("shape inference for concat", "'axis_in_range' false", "exported with"),
+    ),
+    (
+        "[TRT] [E] 1: [runner.cpp::execute::416] Error Code 1: Cuda Runtime (an illegal memory access was "
+        "encountered)",
+        "cuda-illegal-address",
+        ("cudaErrorIllegalAddress", "compute-sanitizer"),
+    ),
+    (
         "Data in initializer 'decoder.embed.weight' has element type tensor(float16) but usage of "
         "initializer in graph expects tensor(float)",
         "float16-initializer-type-clash",
@@ -221,6 +234,8 @@ NEAR_MISSES = [
     "function",
     "E19010: No parser is registered for op [/blk/GridSample, optype [ai.onnx::16::GridSample]].",
     _ENV.format(op="Gemm", name="/fc/Gemm") + "CUDA error: no kernel image for this device",
+    "RuntimeError: Check 'false' failed at src/frontends/onnx/frontend/src/frontend.cpp:144",
+    "[TRT] [E] 1: [runner.cpp::execute::416] Error Code 1: Cuda Runtime (an illegal instruction)",
     "[W:onnxruntime:Default, onnxruntime_pybind_state.cc:900 CreateExecutionProviderInstance] Failed to "
     "create the session options for the provider",
     _ORT.format(kind="Fail", code=1, name="FAIL") + "ORT model verification passed, then the run failed",
