@@ -156,6 +156,20 @@ _NO_SCHEMA_FIX = (
     "library that implements it (onnxruntime: SessionOptions.register_custom_ops_library); for a newer "
     "opset, upgrade the runtime or export at an older opset."
 )
+_CUDNN_CAUSE = (
+    "A cuDNN call of onnxruntime's CUDA provider ({call|the call is not in the message}) failed in "
+    "{op|a node} with {status|an error status}. cuDNN's own meanings: CUDNN_STATUS_EXECUTION_FAILED, the GPU "
+    "program failed to run; CUDNN_STATUS_NOT_SUPPORTED, this configuration (layout, data type, size) has no "
+    "implementation; CUDNN_STATUS_ALLOC_FAILED, memory ran out; CUDNN_STATUS_ARCH_MISMATCH, the GPU is too "
+    "old for the feature; CUDNN_STATUS_BAD_PARAM, an argument (a shape or descriptor) is invalid."
+)
+_CUDNN_FIX = (
+    "Check that the cuDNN installed is the major version this onnxruntime-gpu release was built with (its "
+    "CUDA provider requirements table) and that it supports this GPU; then narrow it down: run the same "
+    "input on the CPU provider to confirm the model itself works, set the CUDA provider option "
+    "cudnn_conv_algo_search to 'DEFAULT' (no algorithm search) or cudnn_conv_use_max_workspace to '0' for a "
+    "convolution, and lower the batch or input size for an allocation failure."
+)
 CLAUSES: tuple[Clause, ...] = (
     # --- Ascend aclnn parameter checks (CANN's OP_CHECK_* macros, their own wording) -----------------
     Clause(
@@ -1146,6 +1160,86 @@ CLAUSES: tuple[Clause, ...] = (
         "the .onnx model instead.",
         "microsoft/onnxruntime: onnxruntime/core/session/inference_session.cc (LoadOrtModelWithLoader: "
         "flatbuffers::Verifier, 'ORT model verification failed.'); onnxruntime.ai docs, ORT model format",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-cudnn-failure",
+        ("onnxruntime",),
+        "cudnn failure ",
+        r"CUDNN failure (?P<value>\d{1,6}): (?P<status>CUDNN_STATUS_\w{1,60})"
+        r"(?:[\s\S]{0,600}?expr=(?P<call>cudnn\w{1,80}))?",
+        _CUDNN_CAUSE,
+        _CUDNN_FIX,
+        "microsoft/onnxruntime: core/providers/cuda/cuda_call.cc ('CUDNN failure %d: %s ; GPU=... ; expr=');"
+        " NVIDIA cuDNN API reference, cudnnStatus_t; onnxruntime.ai docs, CUDA Execution Provider options",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-cudnn-error-executing",
+        ("onnxruntime",),
+        "cudnn error executing ",
+        r"CUDNN error executing (?P<call>cudnn\w{1,80})",
+        _CUDNN_CAUSE,
+        _CUDNN_FIX,
+        "microsoft/onnxruntime: core/providers/cuda/cudnn_common.h (CUDNN_RETURN_IF_ERROR: 'CUDNN error "
+        "executing <expr>'); NVIDIA cuDNN API reference, cudnnStatus_t; onnxruntime.ai docs, CUDA Execution "
+        "Provider options",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-node-input-not-produced",
+        ("onnxruntime",),
+        "is not a graph input, initializer, or output of a",
+        r"Node input '(?P<input>[^'\n]{1,200})' is not a graph input, initializer, or output of a previous "
+        r"node",
+        "Node input '{input}' has no source in the graph: no node produces it, and it is neither a graph "
+        "input nor an initializer (nor, inside a subgraph, a value of the enclosing graph). A node that "
+        "produced it was removed or renamed (graph surgery, an optimiser or converter pass, a model cut "
+        "out of a larger one), or an initializer was stored under another name.",
+        "Find the nodes that read '{input}' ([n.name for n in model.graph.node if '{input}' in n.input]) "
+        "and restore its producer, or add '{input}' as a graph input or initializer; "
+        "onnx.checker.check_model(model, full_check=True) shows the same break before onnxruntime loads "
+        "it; to cut a model, use onnx.utils.extract_model, which keeps every producer.",
+        "microsoft/onnxruntime: core/graph/graph.cc (Graph::BuildConnections: 'Invalid model. Node input "
+        "'<name>' is not a graph input, initializer, or output of a previous node.')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "openvino-onnx-batchnorm-training",
+        ("openvino",),
+        "training mode of batchnormalization is not supported",
+        r"Training mode of BatchNormalization is not supported",
+        "A BatchNormalization node of the ONNX model has more than one output: the running mean and "
+        "variance outputs of training mode, which the model keeps when it is exported in training mode. "
+        "OpenVINO's ONNX frontend converts BatchNormalization for inference only (one output).",
+        "Export the model in inference mode: call model.eval() before torch.onnx.export, or pass "
+        "training=torch.onnx.TrainingMode.EVAL; for an existing file, keep only the first output of each "
+        "BatchNormalization node (drop the running-statistics outputs and the graph outputs that use "
+        "them) with onnx and save it again.",
+        "openvinotoolkit/openvino: src/frontends/onnx/frontend/src/op/batch_norm.cpp (CHECK_VALID_NODE("
+        "node, node.get_outputs_size() == 1, 'Training mode of BatchNormalization is not supported.')); "
+        "onnx Operators.md BatchNormalization (training_mode outputs)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "onnx-input-must-be-consumed",
+        (ANY,),
+        "must be set to consumed for operator",
+        r"Input index (?P<index>\d{1,3}) must be set to consumed for operator (?P<op_type>\w{1,80})",
+        "The {op_type} node is checked against the schema of {op_type} at the opset the model declares, an "
+        "early version (before opset 6) whose input {index} is updated in place and must be listed in the "
+        "node's consumed_inputs attribute; the node, written in a later version's form, has none. The "
+        "model's opset_import says an older opset than the one its nodes were written for.",
+        "Set the model's ONNX opset to the one its exporter wrote the nodes for (model.opset_import, the "
+        "exporter's opset option), or convert the model with onnx.version_converter.convert_version to a "
+        "current opset; onnx.defs.get_schema('{op_type}', opset) shows each version's attributes.",
+        "onnx/onnx: onnx/defs/schema.cc (OpSchema::Verify, legacy consumed inputs: 'Input index <i> must be "
+        "set to consumed for operator <op>'); onnx Changelog.md (consumed_inputs removed in opset 6)",
         "",
         REASON,
     ),

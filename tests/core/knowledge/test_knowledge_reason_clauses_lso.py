@@ -178,6 +178,45 @@ CASES = [
         ("cudaErrorIllegalAddress", "compute-sanitizer"),
     ),
     (
+        _ENV.format(op="Conv", name="/enc/stage2/Conv_7")
+        + "CUDNN failure 4: CUDNN_STATUS_INTERNAL_ERROR ; GPU=1 ; hostname=box ; "
+        "file=/onnxruntime_src/onnxruntime/core/providers/cuda/nn/conv.cc ; line=455 ; "
+        "expr=cudnnConvolutionForward(s_.handle, &alpha, s_.x_tensor, s_.x_data);",
+        "ort-cudnn-failure",
+        (
+            "(cudnnConvolutionForward)",
+            "/enc/stage2/Conv_7",
+            "CUDNN_STATUS_INTERNAL_ERROR",
+            "cudnn_conv_algo_search",
+        ),
+    ),
+    (
+        _ENV.format(op="BatchNormalization", name="/bn_3")
+        + "CUDNN error executing cudnnBatchNormalizationForwardInference(handle, mode)",
+        "ort-cudnn-error-executing",
+        ("(cudnnBatchNormalizationForwardInference)", "/bn_3", "CPU provider"),
+    ),
+    (
+        _ORT.format(kind="InvalidArgument", code=2, name="INVALID_ARGUMENT")
+        + "Load model from cut.onnx failed:Invalid model. Node input '/head/Sigmoid_output_0' is not a graph "
+        "input, initializer, or output of a previous node.",
+        "ort-node-input-not-produced",
+        ("'/head/Sigmoid_output_0' has no source", "onnx.utils.extract_model"),
+    ),
+    (
+        "RuntimeError: Exception from src/inference/src/cpp/core.cpp:99:\nException from "
+        "src/frontends/onnx/frontend/src/core/graph.cpp:210:\nTraining mode of BatchNormalization is not "
+        "supported.",
+        "openvino-onnx-batchnorm-training",
+        ("training mode", "model.eval()"),
+    ),
+    (
+        "onnx.onnx_cpp2py_export.checker.ValidationError: Input index 4 must be set to consumed for operator "
+        "BatchNormalization",
+        "onnx-input-must-be-consumed",
+        ("input 4", "consumed_inputs", "get_schema('BatchNormalization', opset)"),
+    ),
+    (
         "Data in initializer 'decoder.embed.weight' has element type tensor(float16) but usage of "
         "initializer in graph expects tensor(float)",
         "float16-initializer-type-clash",
@@ -234,6 +273,10 @@ NEAR_MISSES = [
     "function",
     "E19010: No parser is registered for op [/blk/GridSample, optype [ai.onnx::16::GridSample]].",
     _ENV.format(op="Gemm", name="/fc/Gemm") + "CUDA error: no kernel image for this device",
+    _ENV.format(op="Conv", name="/c/Conv") + "CUDNN failure: see the log",
+    _ORT.format(kind="InvalidArgument", code=2, name="INVALID_ARGUMENT") + "Invalid model. Node input 'x' is "
+    "not a graph input",
+    "Input index 2 must be set for operator Clip",
     "RuntimeError: Check 'false' failed at src/frontends/onnx/frontend/src/frontend.cpp:144",
     "[TRT] [E] 1: [runner.cpp::execute::416] Error Code 1: Cuda Runtime (an illegal instruction)",
     "[W:onnxruntime:Default, onnxruntime_pybind_state.cc:900 CreateExecutionProviderInstance] Failed to "
