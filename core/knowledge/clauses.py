@@ -1707,12 +1707,15 @@ def refine(matches: list[Match], text: str) -> list[Match]:
     names: a ``161002`` card above the ``EZ1001`` line that states the constraint); a family card, which
     reads the whole text, is answered only where no other card of its tool ranks above it.  A card ranked
     under a specific entry of its tool found by its pattern is not answered (the entry already says what
-    the clause would: the advice is said once).  Every other match is as it was."""
+    the clause would: the advice is said once), nor by a clause of any tool's text under a specific entry of
+    another tool found by its pattern (onnx's own entry for a check that onnxruntime's status card quotes).
+    Every other match is as it was."""
     lowered = text.lower()
     if not any(c.literal in lowered for c in CLAUSES):
         return matches
     out = list(matches)
     done: set[str] = set()
+    answered_above = False  # a specific entry of some tool, found by its pattern, ranks above
     for i, m in enumerate(matches):
         family = m.entry.family
         if family in done:
@@ -1720,11 +1723,12 @@ def refine(matches: list[Match], text: str) -> list[Match]:
         if not _is_card(m):
             if "pattern" in m.reason.split("+"):
                 done.add(family)  # a specific entry of the tool already answers the message's own wording
+                answered_above = True
             continue
         first = next(j for j, o in enumerate(out) if o.entry.family == family and _is_card(o))
         if first != i and m.entry.level == "family":
             continue  # a family card reads the whole text: it never passes a card of a code
-        answered = _refined(m, text)
+        answered = _refined(m, text, any_tool=not answered_above)
         if answered is None:
             continue
         done.add(family)
@@ -1760,11 +1764,13 @@ def _is_card(m: Match) -> bool:
     return m.entry.level == "family" or m.entry.generic or is_code_card(m) or is_envelope(m)
 
 
-def _refined(m: Match, text: str) -> Match | None:
+def _refined(m: Match, text: str, any_tool: bool = True) -> Match | None:
+    """``m`` answered by the first clause of its tool (and, with ``any_tool``, of any tool) whose wording is
+    in its own part of ``text``; None when there is none."""
     own = card_text(m, text)
     low = own.lower()
     for clause in CLAUSES:
-        if m.entry.family not in clause.families and ANY not in clause.families:
+        if m.entry.family not in clause.families and (ANY not in clause.families or not any_tool):
             continue
         if clause.literal not in low or (clause.scope == REASON and is_code_card(m)):
             continue

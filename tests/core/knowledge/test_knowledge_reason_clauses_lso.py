@@ -317,3 +317,31 @@ def test_a_full_type_clash_of_a_feed_names_both_types_whole(kb: KnowledgeBase) -
     assert dict(whole.captures)["dtype2"] == "tensor(float16)"
     cut = as_unseen(kb, base + "Unexpected input data type. Actual: (tensor(double)) , expected: (tensor(flo")
     assert dict(cut.captures)["dtype2"] == "tensor(flo"
+
+
+@pytest.mark.parametrize(
+    ("message", "clause"),
+    [
+        (
+            _ORT.format(kind="InvalidArgument", code=2, name="INVALID_ARGUMENT")
+            + "Invalid rank for input: pixel_values Got: 3 Expected: 4 Please fix either the inputs or the "
+            "model.",
+            "ort-input-rank",
+        ),
+        (
+            _ORT.format(kind="InvalidGraph", code=10, name="INVALID_GRAPH")
+            + "This is an invalid model. Error in Node:/neck/Squeeze_4 : Node (/neck/Squeeze_4) has input "
+            "size 2 not in range [min=1, max=1].",
+            "onnx-schema-input-count",
+        ),
+    ],
+)
+def test_where_a_specific_entry_answers_first_the_clause_is_not_said_again(
+    kb: KnowledgeBase, message: str, clause: str
+) -> None:
+    """With the KB whole, the specific entry of the form answers first (onnxruntime's own, or onnx's for a
+    check onnxruntime's status card quotes); the card under it keeps its own text instead of repeating that
+    advice through the clause."""
+    ranked = kb.lookup(message, top=5)
+    assert "+" not in ranked[0].entry.id and not ranked[0].entry.generic
+    assert not any(m.entry.id.endswith(f"+{clause}") for m in ranked), [m.entry.id for m in ranked]
