@@ -120,6 +120,56 @@ _RANK_LIMIT = (
     r"(?:max(?:imum)? (?:supported )?rank|rank (?:must be |should be )?(?:<=|at most|up to))\s{0,4}"
     r"(?:is\s{1,4})?(?P<limit>\d{1,2})"
 )
+_NOT_A_MODEL_CAUSE = (
+    "The file {path|given} is not a complete ONNX model: it could not be read as an ONNX ModelProto with "
+    "a graph. Usual causes: a download that stopped early, a Git LFS pointer file in place of the "
+    "model, an HTML error page saved under the model's name, a file of another format (a PyTorch .pt, a "
+    "TensorFlow .pb), or a model over 2 GB saved without its external data."
+)
+_NOT_A_MODEL_FIX = (
+    "Check the file's size and first bytes (ls -l, head -c 200 {path|the file}) against the published "
+    "model; fetch it again (git lfs pull, or download it anew and compare its checksum); onnx.load and "
+    "onnx.checker.check_model must pass before the tool can load it; a model over 2 GB must be saved "
+    "with save_as_external_data=True and loaded with its data file beside it."
+)
+_IR_CAUSE = (
+    "The model file has IR version {value}, newer than the newest this release of the tool reads "
+    "({limit}): it was written by a newer onnx package (or exporter) than the one the tool was built with."
+)
+_IR_FIX = (
+    "Upgrade the tool to a release that reads IR version {value} (onnxruntime's compatibility table maps "
+    "each release to the IR versions and opsets it reads), or write the model with IR version {limit}: "
+    "export with an onnx package of that age, or set model.ir_version = {limit} and onnx.save it when its "
+    "opsets are ones IR version {limit} covers (onnx's Versioning doc lists them)."
+)
+_NO_SCHEMA_CAUSE = (
+    "The model uses operator {op_type} (domain version {value|as the model declares}), for which the "
+    "runtime's onnx has no schema: it is not a "
+    "standard ONNX operator (a framework-private operator such as PyTorch's ATen fallback, a custom or "
+    "contrib operator of another domain, a misspelt name), or the model declares an opset for its domain "
+    "that this onnx release does not know for it."
+)
+_NO_SCHEMA_FIX = (
+    "Check onnx.defs.has('{op_type}') and the model's opset_import: re-export with standard operators "
+    "only (torch.onnx.export with the default operator_export_type, not ONNX_ATEN_FALLBACK; rewrite the "
+    "layer that produced {op_type}); for a custom operator give its node its own domain and register the "
+    "library that implements it (onnxruntime: SessionOptions.register_custom_ops_library); for a newer "
+    "opset, upgrade the runtime or export at an older opset."
+)
+_CUDNN_CAUSE = (
+    "A cuDNN call of onnxruntime's CUDA provider ({call|the call is not in the message}) failed in "
+    "{op|a node} with {status|an error status}. cuDNN's own meanings: CUDNN_STATUS_EXECUTION_FAILED, the GPU "
+    "program failed to run; CUDNN_STATUS_NOT_SUPPORTED, this configuration (layout, data type, size) has no "
+    "implementation; CUDNN_STATUS_ALLOC_FAILED, memory ran out; CUDNN_STATUS_ARCH_MISMATCH, the GPU is too "
+    "old for the feature; CUDNN_STATUS_BAD_PARAM, an argument (a shape or descriptor) is invalid."
+)
+_CUDNN_FIX = (
+    "Check that the cuDNN installed is the major version this onnxruntime-gpu release was built with (its "
+    "CUDA provider requirements table) and that it supports this GPU; then narrow it down: run the same "
+    "input on the CPU provider to confirm the model itself works, set the CUDA provider option "
+    "cudnn_conv_algo_search to 'DEFAULT' (no algorithm search) or cudnn_conv_use_max_workspace to '0' for a "
+    "convolution, and lower the batch or input size for an allocation failure."
+)
 CLAUSES: tuple[Clause, ...] = (
     # --- Ascend aclnn parameter checks (CANN's OP_CHECK_* macros, their own wording) -----------------
     Clause(
@@ -441,19 +491,19 @@ CLAUSES: tuple[Clause, ...] = (
         "the requested shape. Input shape:..., requested shape:...')",
         "",
     ),
-    # The whole message (both types in their parentheses) is onnxruntime-INVALID-ARGUMENT-2's: this clause
-    # reads the wording a status card quotes when the message is cut short inside the expected type.
+    # The whole message (both types in their parentheses) is onnxruntime-INVALID-ARGUMENT-2's; this clause
+    # answers a card (a status card, the family card) that ranks first, in whole or cut short.
     Clause(
         "ort-unexpected-input-type",
         ("onnxruntime",),
         "unexpected input data type.",
         r"Unexpected input data type\.\s?Actual: \((?P<dtype>[^\n]{1,120}?)\) , expected: "
-        r"\((?P<dtype2>(?:tensor\()?[^()\n]{1,120})(?=\n|\Z)",
+        r"\((?P<dtype2>tensor\([^()\n]{1,60}\)|(?:tensor\()?[^()\n]{1,120})(?:\)|(?=\n|\Z))",
         "The array fed for a model input has element type {dtype} where the model's input is {dtype2}: "
         "onnxruntime checks each feed's type against the graph's input before it runs and does not convert "
-        "it (older releases print the C++ type: PrimitiveDataType<MLFloat16> is float16, <f> float32, <d> "
-        "float64, <l> int64, <i> int32).  Typical: float64 numpy arrays fed to a float32 model, or float32 "
-        "fed to a model converted to float16.",
+        "it (older releases print the C++ type: PrimitiveDataType<MLFloat16> is float16, <float> or <f> "
+        "float32, <double> or <d> float64, <int64_t> or <l> int64, <int> or <i> int32).  Typical: float64 "
+        "numpy arrays fed to a float32 model, or float32 fed to a model converted to float16.",
         "Cast the array to the input's type before run (numpy: .astype(np.float32) for tensor(float), "
         ".astype(np.float16) for tensor(float16)); session.get_inputs() lists each input's type.  A model "
         "converted to float16 with keep_io_types=True keeps float32 inputs and outputs.",
@@ -461,14 +511,14 @@ CLAUSES: tuple[Clause, ...] = (
         "type. Actual: (...) , expected: (...)')",
         "",
     ),
-    # The whole message (with "in node (...) is invalid") is onnxruntime-type-of-input-parameter-invalid's:
-    # this clause reads the wording a status card quotes when the message is cut short before the node.
+    # The whole message (with "in node (...) is invalid") is onnxruntime-type-of-input-parameter-invalid's;
+    # this clause answers a card (a status card) that ranks first, in whole or cut short before the node.
     Clause(
         "ort-type-of-input-parameter",
         ("onnxruntime",),
         "' of input parameter (",
         r"Type Error: Type '(?P<dtype>[^'\n]{1,60})' of input parameter \((?P<input>[^)\n]{1,200})\) of "
-        r"operator \((?P<op_type>\w{1,80})(?!\w|\) in node \()",
+        r"operator \((?P<op_type>\w{1,80})(?!\w)(?:\) in node \((?P<node>[^)\n]{1,200})\))?",
         "Input {input} of a {op_type} node is {dtype}, a type the ONNX schema of {op_type} does not "
         "allow for that input at the model's opset, so onnxruntime's graph type check rejects the model "
         "when it loads it.",
@@ -932,6 +982,475 @@ CLAUSES: tuple[Clause, ...] = (
         "",
         REASON,
     ),
+    # --- reason clauses of issue 23's leave-source-out pass: the failure classes the vendors' own sources
+    # name (no kernel, an input of another rank or type, a model of a newer IR version or of another
+    # opset's form, a file that is missing or is no model, memory, a GPU the build has no code for) -------
+    Clause(
+        "ort-no-kernel-for-node",
+        ("onnxruntime",),
+        "could not find an implementation for",
+        r"Could not find an implementation for (?:the node (?:[^\n(]{0,200}?:)?)?"
+        r"(?P<op_type>[A-Za-z_]\w{0,80})\((?P<value>\d{1,3})\)(?: node with name '(?P<op>[^'\n]{1,200})')?",
+        "onnxruntime found no kernel for {op_type} at opset version {value} in any execution provider of "
+        "the session (node {op|not named in the message}): each node needs a kernel registered for its "
+        "operator, its domain's opset version and its input types. {op_type} is either not an operator "
+        "these providers implement (a custom or framework-private operator such as ATen, a contrib "
+        "operator of another build), or they implement it only for other opset versions or data types "
+        "(an integer or float16 form the CPU provider lacks).",
+        "Look {op_type} up in onnxruntime's OperatorKernels.md (docs/OperatorKernels.md of your release, one "
+        "table per provider) for version {value} and the input types of node {op|named in the message}: "
+        "if another provider has it, add that provider to the session; if only other types are listed, "
+        "cast the inputs or re-quantize with a format the provider implements; if {op_type} is not listed "
+        "at all, re-export the model without it (standard ONNX operators only) or register the custom-op "
+        "library that implements it (SessionOptions.register_custom_ops_library).",
+        "microsoft/onnxruntime: core/framework/kernel_registry_manager.cc and session_state.cc ('Could not "
+        "find an implementation for <op>(<version>) node with name ...', earlier 'for the node ...'); "
+        "docs/OperatorKernels.md",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-input-rank",
+        ("onnxruntime",),
+        "invalid rank for input:",
+        r"Invalid rank for input: (?P<input>[^\s]{1,200}) Got: (?P<value>\d{1,2}) Expected: "
+        r"(?P<value2>\d{1,2})",
+        "The array fed as input '{input}' has {value} dimensions and the model declares {value2}: "
+        "onnxruntime compares every feed with the graph's input before it runs and never adds or drops "
+        "a dimension itself.",
+        "Feed '{input}' with {value2} dimensions: when it has fewer, add the missing leading ones (a batch "
+        "of one: x[np.newaxis] or np.expand_dims(x, 0)); when it has more, remove the extra ones "
+        "(np.squeeze) or feed the items one at a time; session.get_inputs() lists each input's declared "
+        "shape.",
+        "microsoft/onnxruntime: core/session/inference_session.cc (ValidateInputsOutputs: 'Invalid rank for "
+        "input: <name> Got: <n> Expected: <m> Please fix either the inputs or the model.')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-input-dimensions",
+        ("onnxruntime",),
+        "got invalid dimensions for input:",
+        r"Got invalid dimensions for input: (?P<input>[^\s]{1,200}) for the following indices\s{0,4}"
+        r"index: (?P<index>\d{1,2}) Got: (?P<value>\d{1,12}) Expected: (?P<value2>\d{1,12})",
+        "The array fed as input '{input}' has size {value} on dimension {index}, where the model fixes it at "
+        "{value2}: that dimension was exported as a constant, and onnxruntime checks every feed's fixed "
+        "dimensions before it runs.",
+        "Feed '{input}' with {value2} on dimension {index} (resize or pad the data, or transpose it if the "
+        "layout differs: NCHW against NHWC), or re-export the model with that dimension dynamic "
+        "(name dimension {index} of '{input}' in torch.onnx.export's dynamic_axes) if it should vary.",
+        "microsoft/onnxruntime: core/session/inference_session.cc (ValidateInputsOutputs: 'Got invalid "
+        "dimensions for input: <name> for the following indices index: <i> Got: <n> Expected: <m>')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-arena-out-of-memory",
+        ("onnxruntime",),
+        "failed to allocate memory for requested buffer of size",
+        r"Failed to allocate memory for requested buffer of size (?P<value>\d{1,20})",
+        "onnxruntime's memory arena (BFCArena, the pool of the CPU provider or of the CUDA provider's GPU) "
+        "asked its device for {value} more bytes for {op|a node's output} and got none: the device's free "
+        "memory is smaller than what this run needs at this input size, or other sessions and processes "
+        "hold it.",
+        "Lower what one run needs: a smaller batch or input size; for the CUDA provider set gpu_mem_limit "
+        "and arena_extend_strategy='kSameAsRequested' (the arena otherwise grows in powers of two) and "
+        "check nvidia-smi for other processes; for the CPU, SessionOptions.enable_cpu_mem_arena = False "
+        "returns freed memory; when input shapes vary, enable_mem_pattern = False.",
+        "microsoft/onnxruntime: core/framework/bfc_arena.cc (BFCArena::AllocateRawInternal: 'Failed to "
+        "allocate memory for requested buffer of size '); onnxruntime.ai docs, CUDA Execution Provider "
+        "options (gpu_mem_limit, arena_extend_strategy)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-protobuf-unparsable",
+        ("onnxruntime",),
+        "protobuf parsing failed",
+        r"(?:Load model from (?P<path>[^\n]{1,300}?) failed: ?)?Protobuf parsing failed",
+        _NOT_A_MODEL_CAUSE,
+        _NOT_A_MODEL_FIX,
+        "microsoft/onnxruntime: core/graph/model.cc (Model::Load: 'Protobuf parsing failed.', status "
+        "INVALID_PROTOBUF); onnx docs, External Data (models over 2 GB)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-modelproto-without-graph",
+        ("onnxruntime",),
+        "modelproto does not have a graph",
+        r"(?:Load model from (?P<path>[^\n]{1,300}?) failed: ?[^\n]{0,300}?)?"
+        r"ModelProto does not have a graph",
+        _NOT_A_MODEL_CAUSE,
+        _NOT_A_MODEL_FIX,
+        "microsoft/onnxruntime: core/graph/model.cc (Model::Model: 'ModelProto does not have a graph.')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-model-file-missing",
+        ("onnxruntime",),
+        "file doesn't exist",
+        r"Load model (?!from )(?P<path>(?:(?!Load model)[^\n]){1,300}?) failed\. ?File doesn't exist",
+        "No file exists at {path} as this process sees it: onnxruntime opens the path as given, and a "
+        "relative path is read from the process's current working directory, not from the script's folder.",
+        "Print os.path.abspath('{path}') and os.getcwd() to see where it was looked for; build the path "
+        "from the script's own folder (Path(__file__).parent / 'model.onnx') or pass an absolute path; if "
+        "the model is downloaded or exported by an earlier step (a cache, git lfs, a build artifact), check "
+        "that the step ran and finished.",
+        "microsoft/onnxruntime: core/graph/model.cc (Model::Load: 'Load model <path> failed. File doesn't "
+        "exist', status NO_SUCHFILE)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-provider-not-available",
+        ("onnxruntime",),
+        "is not in available provider names",
+        r"Specified provider '(?P<option>\w{1,80})' is not in available provider names\.?\s{0,4}"
+        r"(?:Available providers: '(?P<value>[^'\n]{1,300})')?",
+        "The installed onnxruntime package was not built with {option}: it offers only {value|the providers "
+        "onnxruntime.get_available_providers() lists}, so the session runs on those (the request is "
+        "dropped with this warning). Each provider ships in its own package: onnxruntime is CPU-only, "
+        "onnxruntime-gpu carries CUDA and TensorRT, onnxruntime-directml, onnxruntime-openvino and "
+        "onnxruntime-qnn the others; with two of them installed, the one installed last shadows the other.",
+        "Install the package that carries {option}, alone: pip uninstall onnxruntime onnxruntime-gpu (and "
+        "any other onnxruntime-* package), then pip install the one for {option} (onnxruntime-gpu for "
+        "CUDAExecutionProvider) in a version built for your CUDA; then onnxruntime.get_available_providers()"
+        " must list {option}.",
+        "microsoft/onnxruntime: onnxruntime/python/onnxruntime_inference_collection.py ('Specified provider "
+        "'{}' is not in available provider names.Available providers: '{}''); onnxruntime.ai docs, Install "
+        "ONNX Runtime (one package per execution provider)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-ep-create-failed",
+        ("onnxruntime",),
+        "failed to create",
+        r"Failed to create (?P<option>\w{1,60}ExecutionProvider)\b",
+        "onnxruntime has {option} built in but could not start it: the provider's own library "
+        "(libonnxruntime_providers_*.so / onnxruntime_providers_*.dll) or a library it needs (for CUDA: the "
+        "CUDA runtime, cuBLAS and cuDNN of the major versions this onnxruntime-gpu release was built with) "
+        "failed to load, so the session falls back to the CPU provider.",
+        "Compare the CUDA and cuDNN major versions installed with the requirements table of {option} for "
+        "your onnxruntime release (a build for cuDNN 8 does not load cuDNN 9, nor the reverse) and install "
+        "the matching ones: recent onnxruntime-gpu releases take pip install onnxruntime-gpu[cuda,cudnn] "
+        "and onnxruntime.preload_dlls() (which can load an imported PyTorch's copies); the error line "
+        "logged just before this one names the library that failed to load (libcudnn.so.9, "
+        "libcublasLt.so.12...).",
+        "microsoft/onnxruntime: onnxruntime/python/onnxruntime_pybind_state.cc "
+        "(CreateExecutionProviderInstance: 'Failed to create CUDAExecutionProvider. Please reference "
+        ".../CUDA-ExecutionProvider.html#requirements to ensure all dependencies are met.'); onnxruntime.ai "
+        "docs, CUDA Execution Provider (requirements, preload DLLs)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-format-model-unverifiable",
+        ("onnxruntime",),
+        "ort model verification failed",
+        r"ORT model verification failed",
+        "The file was read as an ORT-format model (.ort) and failed the flatbuffer verification onnxruntime "
+        "runs before it reads one: it is not an ORT-format model (an .onnx file given the .ort suffix or "
+        "loaded as ORT format), or it is truncated or damaged.",
+        "Check that the file was written by onnxruntime's converter (python -m onnxruntime.tools."
+        "convert_onnx_models_to_ort model.onnx) and copied whole (compare sizes; on Android check the asset "
+        "is not compressed or cut); convert it again with the onnxruntime release that loads it, or load "
+        "the .onnx model instead.",
+        "microsoft/onnxruntime: onnxruntime/core/session/inference_session.cc (LoadOrtModelWithLoader: "
+        "flatbuffers::Verifier, 'ORT model verification failed.'); onnxruntime.ai docs, ORT model format",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-cudnn-failure",
+        ("onnxruntime",),
+        "cudnn failure ",
+        r"CUDNN failure (?P<value>\d{1,6}): (?P<status>CUDNN_STATUS_\w{1,60})"
+        r"(?:[\s\S]{0,600}?expr=(?P<call>cudnn\w{1,80}))?",
+        _CUDNN_CAUSE,
+        _CUDNN_FIX,
+        "microsoft/onnxruntime: core/providers/cuda/cuda_call.cc ('CUDNN failure %d: %s ; GPU=... ; expr=');"
+        " NVIDIA cuDNN API reference, cudnnStatus_t; onnxruntime.ai docs, CUDA Execution Provider options",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-cudnn-error-executing",
+        ("onnxruntime",),
+        "cudnn error executing ",
+        r"CUDNN error executing (?P<call>cudnn\w{1,80})",
+        _CUDNN_CAUSE,
+        _CUDNN_FIX,
+        "microsoft/onnxruntime: core/providers/cuda/cudnn_common.h (CUDNN_RETURN_IF_ERROR: 'CUDNN error "
+        "executing <expr>'); NVIDIA cuDNN API reference, cudnnStatus_t; onnxruntime.ai docs, CUDA Execution "
+        "Provider options",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-node-input-not-produced",
+        ("onnxruntime",),
+        "is not a graph input, initializer, or output of a",
+        r"Node input '(?P<input>[^'\n]{1,200})' is not a graph input, initializer, or output of a previous "
+        r"node",
+        "Node input '{input}' has no source in the graph: no node produces it, and it is neither a graph "
+        "input nor an initializer (nor, inside a subgraph, a value of the enclosing graph). A node that "
+        "produced it was removed or renamed (graph surgery, an optimiser or converter pass, a model cut "
+        "out of a larger one), or an initializer was stored under another name.",
+        "Find the nodes that read '{input}' ([n.name for n in model.graph.node if '{input}' in n.input]) "
+        "and restore its producer, or add '{input}' as a graph input or initializer; "
+        "onnx.checker.check_model(model, full_check=True) shows the same break before onnxruntime loads "
+        "it; to cut a model, use onnx.utils.extract_model, which keeps every producer.",
+        "microsoft/onnxruntime: core/graph/graph.cc (Graph::BuildConnections: 'Invalid model. Node input "
+        "'<name>' is not a graph input, initializer, or output of a previous node.')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "openvino-onnx-batchnorm-training",
+        ("openvino",),
+        "training mode of batchnormalization is not supported",
+        r"Training mode of BatchNormalization is not supported",
+        "A BatchNormalization node of the ONNX model has more than one output: the running mean and "
+        "variance outputs of training mode, which the model keeps when it is exported in training mode. "
+        "OpenVINO's ONNX frontend converts BatchNormalization for inference only (one output).",
+        "Export the model in inference mode: call model.eval() before torch.onnx.export, or pass "
+        "training=torch.onnx.TrainingMode.EVAL; for an existing file, keep only the first output of each "
+        "BatchNormalization node (drop the running-statistics outputs and the graph outputs that use "
+        "them) with onnx and save it again.",
+        "openvinotoolkit/openvino: src/frontends/onnx/frontend/src/op/batch_norm.cpp (CHECK_VALID_NODE("
+        "node, node.get_outputs_size() == 1, 'Training mode of BatchNormalization is not supported.')); "
+        "onnx Operators.md BatchNormalization (training_mode outputs)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "onnx-input-must-be-consumed",
+        (ANY,),
+        "must be set to consumed for operator",
+        r"Input index (?P<index>\d{1,3}) must be set to consumed for operator (?P<op_type>\w{1,80})",
+        "The {op_type} node is checked against the schema of {op_type} at the opset the model declares, an "
+        "early version (before opset 6) whose input {index} is updated in place and must be listed in the "
+        "node's consumed_inputs attribute; the node, written in a later version's form, has none. The "
+        "model's opset_import says an older opset than the one its nodes were written for.",
+        "Set the model's ONNX opset to the one its exporter wrote the nodes for (model.opset_import, the "
+        "exporter's opset option), or convert the model with onnx.version_converter.convert_version to a "
+        "current opset; onnx.defs.get_schema('{op_type}', opset) shows each version's attributes.",
+        "onnx/onnx: onnx/defs/schema.cc (OpSchema::Verify, legacy consumed inputs: 'Input index <i> must be "
+        "set to consumed for operator <op>'); onnx Changelog.md (consumed_inputs removed in opset 6)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "model-ir-version-too-new",
+        (ANY,),
+        "unsupported model ir version",
+        r"Unsupported model IR version: (?P<value>\d{1,3}), max supported IR version: (?P<limit>\d{1,3})",
+        _IR_CAUSE,
+        _IR_FIX,
+        "microsoft/onnxruntime: core/graph/model.cc (Model::Model: 'Unsupported model IR version: N, max "
+        "supported IR version: M'); onnxruntime.ai docs, ONNX Runtime compatibility (IR version per release)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "onnx-checker-ir-version-too-new",
+        (ANY,),
+        "is higher than the checker's",
+        r"[Yy]our model ir_version (?P<value>\d{1,3}) is higher than the checker's \((?P<limit>\d{1,3})\)",
+        _IR_CAUSE,
+        _IR_FIX,
+        "onnx/onnx: onnx/checker.cc (check_model: 'Your model ir_version N is higher than the checker's "
+        "(M).'); onnx docs, Versioning (IR versions and onnx releases)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "onnx-schema-input-count",
+        (ANY,),
+        "not in range [min=",
+        r"Node \((?P<node>[^()\n]{0,200})\) has (?P<what>input|output) size (?P<value>\d{1,4}) not in range "
+        r"\[min=(?P<low>\d{1,4}), max=(?P<high>\d{1,10})\]",
+        "Node {node|(no name)} has {value} {what}s, where the schema of its operator at the opset the model "
+        "declares takes {low} to {high}: the node was written in the form of another opset (operators "
+        "whose attributes became inputs in later opsets, such as Pad's pads, the axes of Squeeze, Unsqueeze "
+        "and the reductions, Split's split, Resize's scales) than the model's opset_import says, or a custom "
+        "operator shares a standard operator's name, or a node that one of the runtime's own graph "
+        "optimisations built (a fused node named after its provider).",
+        "Make node {node|(no name)} and the model's opset agree: compare its {what}s with "
+        "onnx.defs.get_schema(op_type, opset) for the opset in model.opset_import; re-export at the opset "
+        "the node's form belongs to (opset_version=...), or convert the model with "
+        "onnx.version_converter.convert_version; a node built by hand must use the form of the declared "
+        "opset; for a fused node, load the model with graph optimisations off "
+        "(SessionOptions.graph_optimization_level = ORT_DISABLE_ALL) to confirm it.",
+        "onnx/onnx: onnx/defs/schema.cc (OpSchema::Verify: 'Node (<name>) has input size <n> not in range "
+        "[min=<a>, max=<b>].'); onnx docs, Operators.md (each operator's versions)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "onnx-schema-required-attribute",
+        (ANY,),
+        "required attribute '",
+        r"(?:Error in Node:(?P<node>[^\n:]{0,200}?) : )?Required attribute '(?P<arg>\w{1,80})' is missing",
+        "Node {node|(not named)} lacks attribute '{arg}', which the schema of its operator requires at "
+        "the opset the model declares: the node was written for another opset's form of the operator "
+        "than the model's opset_import says, or it was built by hand without it.",
+        "Compare node {node|(not named)} with onnx.defs.get_schema(op_type, opset) for the model's opset: "
+        "re-export at the opset the node's form belongs to, convert the model with "
+        "onnx.version_converter.convert_version, or set '{arg}' on the node (onnx.helper.make_attribute) "
+        "with the value its schema describes.",
+        "onnx/onnx: onnx/defs/schema.cc (OpSchema::Verify: 'Required attribute '<name>' is missing.')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "onnx-op-not-registered",
+        (ANY,),
+        "is not a registered function/op",
+        r"(?:Fatal error: )?(?P<op_type>[A-Za-z_][\w.]{0,100}) is not a registered function/op",
+        _NO_SCHEMA_CAUSE,
+        _NO_SCHEMA_FIX,
+        "microsoft/onnxruntime: core/graph/graph.cc and onnx/onnx: checker ('Fatal error: <op> is not a "
+        "registered function/op'); torch.onnx.export docs (operator_export_type, ONNX_ATEN_FALLBACK)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "onnx-no-schema-registered",
+        (ANY,),
+        " registered for ",
+        r"No (?:Op|schema|Op or Function) registered for '?(?P<op_type>[A-Za-z_][\w.]{0,100})'?"
+        r"(?: with domain_version of (?P<value>\d{1,3}))?",
+        _NO_SCHEMA_CAUSE,
+        _NO_SCHEMA_FIX,
+        "onnx/onnx: onnx/checker.cc ('No Op registered for <op> with domain_version of <n>') and the Python "
+        "defs (onnx.defs.get_schema: 'No schema registered for '<op>'!')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "cuda-no-kernel-image",
+        (ANY,),
+        "no kernel image is available for execution on the device",
+        r"no kernel image is available for execution on the device",
+        "The GPU code in this build of the tool was compiled for other GPU architectures than this GPU's "
+        "(cudaErrorNoKernelImageForDevice, 209), and it carries no PTX the driver could compile for it: "
+        "the kernel of {op|the failing node} cannot run on this GPU at all.",
+        "Check this GPU's compute capability (nvidia-smi --query-gpu=compute_cap --format=csv) against the "
+        "architectures the installed build lists in its release notes; install a build compiled for it "
+        "(newer GPUs need builds with a recent CUDA, old GPUs are dropped by newer builds), or build the "
+        "tool from source for that architecture (CMAKE_CUDA_ARCHITECTURES).",
+        "NVIDIA CUDA Runtime API reference, cudaError_t (cudaErrorNoKernelImageForDevice = 209: 'no kernel "
+        "image is available for execution on the device')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "openvino-shape-inference-check",
+        ("openvino",),
+        "_shape_inference.hpp",
+        r"Check '(?P<value>[^'\n]{1,200})' failed at [^\n]{0,200}?shape_inference/include/"
+        r"(?P<op_type>[a-z]\w{0,60}?)_shape_inference\.hpp",
+        "OpenVINO's shape inference for {op_type} (its {op_type}_shape_inference.hpp) found the condition "
+        "'{value}' false: the shapes, or the constant values such as a target shape or axes, that reach a "
+        "{op_type} node of the model do not fit that operation. Most often the model now gets an input size "
+        "other than the one its constants were computed for at export, or model.reshape() fixed a dimension "
+        "to a value the graph does not fit.",
+        "Find the {op_type} nodes whose inputs depend on the input size: feed (or reshape the model to) the "
+        "input shape it was exported with; if the size must vary, re-export with that dimension dynamic so "
+        "that shapes are computed from the input instead of stored as constants; the source model's own "
+        "shape inference at the same input size (onnx.shape_inference.infer_shapes) shows the node whose "
+        "shapes disagree.",
+        "openvinotoolkit/openvino: src/core/shape_inference/include/<op>_shape_inference.hpp "
+        "(NODE_VALIDATION_CHECK / NODE_SHAPE_INFER_CHECK, printed as 'Check '<condition>' failed at "
+        "<file>:<line>')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "cuda-illegal-address",
+        (ANY,),
+        "an illegal memory access was encountered",
+        r"an illegal memory access was encountered",
+        "A GPU kernel read or wrote memory outside the buffers it was given (cudaErrorIllegalAddress, 700). "
+        "The error is sticky: the CUDA context is unusable afterwards and every later call reports it, so "
+        "the call named in the message ({op|the one reported here}) is often not the kernel that faulted: "
+        "kernels run asynchronously.",
+        "Find the faulting kernel: run once with CUDA_LAUNCH_BLOCKING=1 (the error is then reported at the "
+        "launch that faulted) or under compute-sanitizer; then check the sizes the failing step was given: "
+        "every input or output buffer must hold the shape the engine or model computes for it (a dynamic "
+        "shape set on the context, a calibration or inference batch of the declared size and type).",
+        "NVIDIA CUDA Runtime API reference, cudaError_t (cudaErrorIllegalAddress = 700: 'an illegal memory "
+        "access was encountered'; the context cannot be used afterwards); NVIDIA compute-sanitizer",
+        "",
+        REASON,
+    ),
+    # --- float16: the clashes onnxruntime reports at load in a model an fp32-to-fp16 conversion left ------
+    Clause(
+        "float16-output-type-clash",
+        ("float16",),
+        "does not match expected type (tensor(",
+        r"Type \(tensor\((?P<dtype>float16|float)\)\) of output arg \((?P<tensor>[^\n]{1,200}?)\) of node "
+        r"\((?P<node>[^\n]{0,200}?)\) does not match expected type \(tensor\((?P<dtype2>float16|float)\)\)",
+        "Node {node|(no name)} produces {dtype} for {tensor}, while the model declares {tensor} as "
+        "{dtype2}: the float16 conversion changed the node's output type (or a Cast's 'to') without the "
+        "recorded type of that value, or the reverse; onnxruntime checks the two agree when it loads the "
+        "model.",
+        "Convert again from the float32 model with onnxconverter_common.float16.convert_float_to_float16("
+        "model, keep_io_types=True) and put {node|that node} in node_block_list (or its operator type in "
+        "op_block_list) so it stays float32 with Casts around it; or clear the stale type: remove "
+        "{tensor} from model.graph.value_info and run onnx.shape_inference.infer_shapes again.",
+        "microsoft/onnxruntime: core/graph/graph.cc (InferAndVerifyTypeMatch: 'Type Error: Type (...) of "
+        "output arg (...) of node (...) does not match expected type (...)'); microsoft/onnxconverter-common:"
+        " onnxconverter_common/float16.py (convert_float_to_float16: keep_io_types, op_block_list, "
+        "node_block_list)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "float16-type-parameter-clash",
+        ("float16",),
+        "bound to different types (tensor(",
+        r"Type parameter \((?P<arg>\w{1,20})\)(?: of Optype \((?P<op_type>\w{1,80})\))? bound to different "
+        r"types \(tensor\((?P<dtype>float16|float)\) and tensor\((?P<dtype2>float16|float)\) in node "
+        r"\((?P<node>[^)\n]{0,200})\)",
+        "Node {node|(no name)} ({op_type|its operator}) needs its inputs of type parameter {arg} to share "
+        "one type, and after the float16 conversion one is {dtype} and another {dtype2}: one input stayed "
+        "float32 (an initializer or a graph input kept by keep_io_types, the output of an operator in the "
+        "block list, a Cast the converter kept) while the other became float16.",
+        "Convert again from the float32 model with a current onnxconverter_common.float16."
+        "convert_float_to_float16, which inserts a Cast where a kept-float32 value meets a float16 one; "
+        "otherwise put {node|the node} in node_block_list so it runs in float32, or insert a Cast to one "
+        "type on the input of {node|the node} that differs.",
+        "microsoft/onnxruntime: core/graph/graph.cc (type parameter check: 'Type Error: Type parameter (T) "
+        "of Optype (...) bound to different types (...) in node (...)'); microsoft/onnxconverter-common: "
+        "onnxconverter_common/float16.py (convert_float_to_float16)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "float16-initializer-type-clash",
+        ("float16",),
+        "but usage of initializer in graph expects tensor(",
+        r"Data in initializer '(?P<tensor>[^'\n]{1,200})' has element type tensor\((?P<dtype>float16|float)\)"
+        r" but usage of initializer in graph expects tensor\((?P<dtype2>float16|float)\)",
+        "Initializer '{tensor}' is stored as {dtype} and the node that reads it expects {dtype2}: the "
+        "float16 conversion retyped the weight but not its consumer (or the reverse), typically a node "
+        "kept in float32 by the block list that shares the weight, or a weight shared by two nodes "
+        "converted differently.",
+        "Convert again from the float32 model with onnxconverter_common.float16.convert_float_to_float16 "
+        "and keep the consumers of '{tensor}' on one side (all in node_block_list, or none); or store "
+        "'{tensor}' as {dtype2} (numpy_helper.to_array, astype, numpy_helper.from_array) so it matches "
+        "the node that reads it.",
+        "microsoft/onnxruntime: core/graph/graph.cc ('Data in initializer ... has element type ... but usage "
+        "of initializer in graph expects ...'); microsoft/onnxconverter-common: onnxconverter_common/"
+        "float16.py (convert_float_to_float16)",
+        "",
+        REASON,
+    ),
     Clause(
         "operator-not-supported-list",
         (ANY,),
@@ -1203,21 +1722,30 @@ def refine(matches: list[Match], text: str) -> list[Match]:
     (:func:`card_text`) holds a clause of that tool answered by that clause; when a card of the same tool
     ranks above it, the answered card takes that card's place and score (it says what the other only
     names: a ``161002`` card above the ``EZ1001`` line that states the constraint); a family card, which
-    reads the whole text, is answered only where no other card of its tool ranks above it.  Every other
-    match is as it was."""
+    reads the whole text, is answered only where no other card of its tool ranks above it.  A card ranked
+    under a specific entry of its tool found by its pattern is not answered (the entry already says what
+    the clause would: the advice is said once), nor by a clause of any tool's text under a specific entry of
+    another tool found by its pattern (onnx's own entry for a check that onnxruntime's status card quotes).
+    Every other match is as it was."""
     lowered = text.lower()
     if not any(c.literal in lowered for c in CLAUSES):
         return matches
     out = list(matches)
     done: set[str] = set()
+    answered_above = False  # a specific entry of some tool, found by its pattern, ranks above
     for i, m in enumerate(matches):
         family = m.entry.family
-        if family in done or not _is_card(m):
+        if family in done:
+            continue
+        if not _is_card(m):
+            if "pattern" in m.reason.split("+"):
+                done.add(family)  # a specific entry of the tool already answers the message's own wording
+                answered_above = True
             continue
         first = next(j for j, o in enumerate(out) if o.entry.family == family and _is_card(o))
         if first != i and m.entry.level == "family":
             continue  # a family card reads the whole text: it never passes a card of a code
-        answered = _refined(m, text)
+        answered = _refined(m, text, any_tool=not answered_above)
         if answered is None:
             continue
         done.add(family)
@@ -1253,11 +1781,13 @@ def _is_card(m: Match) -> bool:
     return m.entry.level == "family" or m.entry.generic or is_code_card(m) or is_envelope(m)
 
 
-def _refined(m: Match, text: str) -> Match | None:
+def _refined(m: Match, text: str, any_tool: bool = True) -> Match | None:
+    """``m`` answered by the first clause of its tool (and, with ``any_tool``, of any tool) whose wording is
+    in its own part of ``text``; None when there is none."""
     own = card_text(m, text)
     low = own.lower()
     for clause in CLAUSES:
-        if m.entry.family not in clause.families and ANY not in clause.families:
+        if m.entry.family not in clause.families and (ANY not in clause.families or not any_tool):
             continue
         if clause.literal not in low or (clause.scope == REASON and is_code_card(m)):
             continue

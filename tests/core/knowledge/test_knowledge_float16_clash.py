@@ -51,7 +51,9 @@ def test_without_a_float16_entry_the_family_card_answers_before_the_runtime(
 ) -> None:
     ranked = kb_without_float16_entries.lookup(text, top=5)
     first = ranked[0]
-    assert first.entry.family == "float16" and first.entry.level == "family"
+    # the family card, as it is or answered by the float16 clause of the clash it states
+    assert first.entry.family == "float16"
+    assert first.entry.level == "family" or first.entry.id.startswith("family-float16+float16-")
     # the runtime's own wording of the check is still offered, scored under the conversion's card
     assert any(m.entry.family == "onnxruntime" and m.score < first.score for m in ranked[1:])
     # the status code the envelope printed is still shown with the first answer
