@@ -496,6 +496,12 @@ GENERIC_TEXT = [
     "exceeded with url",
     "PermissionError: [Errno 13] Permission denied: '/usr/local/lib/python3.10/site-packages'",
     "ERROR: Could not find a version that satisfies the requirement torch==1.8.0 (from versions: none)",
+    # torch's own checks, which torch_npu's library carries (torch 2.14.0's libraries): torch's, not Ascend's
+    "RuntimeError: pad should be smaller than or equal to half of kernel size, but got padW = 2, padH = 2, "
+    "kW = 3, kH = 3",
+    "RuntimeError: add(sparse, dense) is not supported. Use add(dense, sparse) instead.",
+    "RuntimeError: set_static_graph() should be called before training loop starts and after "
+    "DistributedDataParallel is constructed.",
     # texts every Cython extension (RKNN's compiled modules) or pybind11 extension (onnx-simplifier's, MNN's)
     # carries: theirs, not the tool's
     "ImportError: Module 'gadget' has already been imported. Re-initialisation is not supported.",
