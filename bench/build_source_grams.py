@@ -8,7 +8,8 @@ reads those literals (runs of at least 12 printable bytes, as ``strings -n 12`` 
 family's own binaries, keeps the error-like sentence pieces (four words or more, a word such as
 "failed", "invalid", "expected", "not", "differ", "unrecognized", or a piece that starts with "No ", as
 onnx's "No schema registered for" does; no mangled C++ names; no pieces of the TLS/HTTP/compression
-libraries linked in) and stores their word 4-grams per family.  :mod:`dumpscope.core.knowledge.family`
+libraries linked in) and stores their word 4-grams per family (an integer conversion such as ``%d`` is read
+as the digits a message prints there, no word: :data:`INT_FIELD`).  :mod:`dumpscope.core.knowledge.family`
 counts a message's 4-grams found in a family's set as evidence of that family.  No message of the
 evaluation sets is read.
 
@@ -634,11 +635,19 @@ def grams(text: str, n: int = 4) -> set[str]:
     return {" ".join(words[i : i + n]) for i in range(len(words) - n + 1)}
 
 
+INT_FIELD = re.compile(r"%[-+ #0]*\d*(?:hh|h|ll|l|z|j|t)?[diu](?![A-Za-z])")
+"""An integer conversion in a binary's literal (``%d``, ``%zu``, ``%lld``).  The message prints digits there,
+which are no words, so the words on either side of it meet: the literal ``dim[%d], 1 is expected, %d is
+got`` is read as the message ``dim[1], 1 is expected, 3 is got`` is (``%d`` read as the word "d" gave 4-grams
+no message holds).  Other conversions (``%s``) print words and stay where they are."""
+
+
 def hashed(texts: Iterable[str]) -> set[int]:
-    """The CRC-32s of the word 4-grams of the texts (the key the product looks up)."""
+    """The CRC-32s of the word 4-grams of the texts (the key the product looks up), integer conversions
+    read as the digits they print (:data:`INT_FIELD`)."""
     out: set[int] = set()
     for t in texts:
-        words = WORD.findall(t.lower())
+        words = WORD.findall(INT_FIELD.sub("", t).lower())
         if len(words) >= 4:
             out.update(zlib.crc32(" ".join(words[i : i + 4]).encode()) for i in range(len(words) - 3))
     return out

@@ -126,6 +126,18 @@ def test_error_pieces_keep_a_tool_s_no_and_differ_sentences(build: Any) -> None:
     assert kept == ["Inferred shape and existing shape differ in rank: (", "No schema registered for op '"]
 
 
+def test_an_integer_conversion_in_a_literal_reads_as_the_digits_it_prints(build: Any) -> None:
+    """A binary's ``%d`` / ``%zu`` is where the message prints digits, no words: the words on either side
+    meet, as they do in the message; ``%s`` prints a word and stays one."""
+    literal = build.literals(b"\x00Cannot squeeze the gadget dim %d because %zu is expected by %s here\x00")
+    grams = build.family_grams({"a": literal}, {}, {})["a"]
+    message = "Cannot squeeze the gadget dim 3 because 1 is expected by the frobnicator"
+    assert _crc("gadget dim because is") in grams
+    assert len(grams & build.hashed([message])) == 6  # all but the two around %s
+    assert _crc("gadget dim d because") not in grams
+    assert _crc("expected by s here") in grams
+
+
 def test_the_table_gives_a_colliding_key_to_no_family(build: Any) -> None:
     """Two families' different 4-grams with one CRC-32 (a collision) count for neither; the table is sorted
     and each key's family byte follows the keys."""
@@ -391,6 +403,7 @@ VENDOR_TEXT = {
         "Not support max/min Pool KernelH/W Larger than FeatureH/W && OutputH/W != 1",
         "SubGraphManager: has no SubGraphMap, Cannot init ComputeZoneMap!",
         "Cannot redirect dw ktile to ytile, switch to ktile(For multi core)",
+        "LSTM: Not support batch_size(3) unaligned to 4 for NPU, fallback to CPU.",
     ],
     # coremltools 9.0's converters (Python sources)
     "coreml": [
@@ -406,10 +419,13 @@ VENDOR_TEXT = {
     # mnn 3.6.1's engine and converter modules
     "mnn": [
         "parameter paddings must be 2-D w/ shape [M, 2]",
+        # the literal prints integers (%d): the words around them meet, as in the message
+        "Cannot Squeeze dim[1], 1 is expected, 3 is got. input shape:",
         "ReadQuanData_c return weightLength is 0, maybe the weight data is invalid",
     ],
     # ncnn 1.0.20261020's module (ncnn's own Vulkan code, not the glslang it links)
     "ncnn": [
+        "pipeline specialization count mismatch, expect 3 but got 2",
         "Gemm_vulkan int8 dynamic int8 A is not supported without input scale",
     ],
     # paddle2onnx 2.1.0's module
