@@ -8,7 +8,8 @@ reads those literals (runs of at least 12 printable bytes, as ``strings -n 12`` 
 family's own binaries, keeps the error-like sentence pieces (four words or more, a word such as
 "failed", "invalid", "expected", "not", "differ", "unrecognized", or a piece that starts with "No ", as
 onnx's "No schema registered for" does; no mangled C++ names; no pieces of the TLS/HTTP/compression
-libraries linked in) and stores their word 4-grams per family.  :mod:`dumpscope.core.knowledge.family`
+libraries linked in) and stores their word 4-grams per family (an integer conversion such as ``%d`` is read
+as the digits a message prints there, no word: :data:`INT_FIELD`).  :mod:`dumpscope.core.knowledge.family`
 counts a message's 4-grams found in a family's set as evidence of that family.  No message of the
 evaluation sets is read.
 
@@ -31,16 +32,46 @@ above are its texts, split at their format fields):
   Python bindings (``tensorrt_bindings/tensorrt.so``: the builder's, parser's and runtime's Python API) and
   Polygraphy's Python sources.  The full builder library's wheels (tensorrt-cu12-libs, tensorrt-cu13-libs)
   are no plain wheels on the registry: the builder's own C++ wording is not in;
+* rknn: RKNN-Toolkit2's wheel alone (its Cython-compiled Python: the API, graph rules, quantizer,
+  extended ops; and the RKNN compiler ``librknnc.so``), not the third-party converters it bundles (tf2onnx,
+  the Caffe and PyTorch converters) nor Android's adb; and RKNN-Toolkit-Lite2's runtime API (its aarch64
+  wheel: no wheel ships librknnrt, which the board's image provides);
+* coreml: coremltools' Python sources (the converters' frontends, the MIL passes, the model and optimize
+  APIs; not its tests) and its native modules;
+* tflite: LiteRT's wheel (ai-edge-litert, TensorFlow Lite's runtime under its new name: ``libLiteRt.so``,
+  the Python bindings' common library with the interpreter, converter and calibrator, and the Python API);
+  not its vendor plugins (they quote Qualcomm's, OpenVINO's, MediaTek's... backends), its WebGPU accelerator
+  (Dawn's text) or its tools.  Not tensorflow's wheel (hundreds of MB);
+* mnn: the MNN wheel's engine and converter/tools modules and Python package; ncnn: the ncnn wheel's module
+  (the glslang compiler it links for its Vulkan shaders counts as ncnn's: no other covered tool compiles
+  GLSL at run time) and Python package; paddle2onnx: its wheel's module and Python sources;
+* onnxsim: onnx-simplifier 0.4.36's module and Python sources (the release its users run; 0.8's wheel is
+  another, much larger package of quantizers).  What it owns after the rules is little (~90 4-grams): its
+  own messages, the build paths its checks print (``/project/third_party/onnx-optimizer``) and the joints of
+  an older onnx's texts it links (the 4-grams within them stay onnx's, rule 1);
+* tvm: Apache TVM's wheel (apache-tvm 0.27.0.post1, 100 MB): its runtime libraries and Python sources (the
+  Relax frontends, transforms, meta-schedule); not its compiler library (259 MB with LLVM linked in: LLVM's
+  texts are no TVM wording), its tests or its bundled CUTLASS;
+* float16: onnxconverter-common's Python sources (float16.py, auto_mixed_precision and its other helpers);
+* ascend: torch_npu's wheel (43.7 MB): ``libtorch_npu.so`` (the ACL/CANN calls' wording), the ATB plugin,
+  torchair's modules (GE graph mode) and its Python sources; not its fork of torch's Inductor, its headers
+  (torch's and CANN's) or its tests.  The torch texts it carries are torch's: removed by rule 2 (below);
 * no family: CUDA's runtime (``libcudart``, nvidia-cuda-runtime-cu12), which TensorRT links statically:
   its error texts ("operation not permitted when stream is capturing") are CUDA's, not TensorRT's; cuDNN's
   and cuBLAS's API libraries (nvidia-cudnn-cu12, nvidia-cublas-cu12; not their kernel libraries); and
   DirectML (``DirectML.dll``, which onnxruntime-directml ships); numpy's C API (its core extension and
-  headers, whose import-failure texts every extension built against numpy carries).
+  headers, whose import-failure texts every extension built against numpy carries) and its Cython modules;
+  Cython's own compiled modules (the texts every Cython extension, RKNN's among them, carries); pybind11's
+  headers (2.9.2's, 2.10.4's and 3.0.1's wording); protobuf's runtime (its upb module and Python
+  sources); PyTorch's libraries (torch 2.14.0's macOS wheel, 127 MB: the Linux ones are CUDA builds of
+  ~900 MB), whose c10/ATen/JIT checks torch_npu carries.  Not read: the TensorRT builder library (no plain
+  wheel), tensorflow (too big), tlcpack (apache-tvm is read instead).
 
 Which family a 4-gram counts for:
 
 1. a library linked into another family's binaries belongs to its owner: onnx's literals are removed
-   from onnxruntime's and OpenVINO's (both link onnx) before anything is compared (:attr:`Source.embeds`),
+   from onnxruntime's, OpenVINO's, RKNN's, MNN's, Paddle2ONNX's, onnx-simplifier's and torch's (each
+   links onnx or reads its models with onnx's sources) before anything is compared (:attr:`Source.embeds`),
    and so are OpenVINO's from onnxruntime's OpenVINO execution provider and TensorRT's from its TensorRT
    one (:attr:`Wheel.embeds`); the owner's 4-grams also count as the owner's when the linked copy is of
    another version (its texts differ by a word);
@@ -269,6 +300,160 @@ SOURCES: tuple[Source, ...] = (
         ),
     ),
     Source(
+        "rknn",
+        (
+            # RKNN-Toolkit2: its compiled Python (Cython modules: the API, the graph rules, the quantizer,
+            # the extended ops) and the RKNN compiler (librknnc).  Its converters' embedded third-party
+            # code (tf2onnx, the Caffe and PyTorch converters) and Android's adb are not Rockchip's wording
+            Wheel(
+                "rknn-toolkit2",
+                "2.5.0",
+                "manylinux2014_x86_64",
+                (
+                    "rknn/api/*.so",
+                    "rknn/api/*.py",
+                    "rknn/api/lib/linux-x86_64/librknnc.so",
+                    "rknn/base/extend_op/*.so",
+                    "rknn/base/from_compiler/*.so",
+                    "rknn/utils/*.so",
+                ),
+            ),
+            # RKNN-Toolkit-Lite2: the board-side runtime API (its wheels are built for aarch64 only; it
+            # ships no librknnrt, which the board's image provides)
+            Wheel("rknn-toolkit-lite2", "2.5.0", "manylinux2014_aarch64", ("rknnlite/*.so", "rknnlite/*.py")),
+        ),
+        embeds=("onnx",),
+    ),
+    Source(
+        "coreml",
+        (
+            # coremltools: its Python sources' raised and logged messages (the converters' frontends, the
+            # MIL passes, the model API, the optimizers) and its native modules; not its tests
+            Wheel(
+                "coremltools",
+                "9.0",
+                "manylinux1_x86_64",
+                ("coremltools/*.py", "coremltools/*.so"),
+                exclude=("coremltools/test/*", "*/test/*", "*/tests/*", "*/test_*.py"),
+            ),
+        ),
+    ),
+    Source(
+        "tflite",
+        (
+            # LiteRT (TensorFlow Lite's runtime under its new name): the runtime library, the Python
+            # bindings' common library (the interpreter, the converter, the calibrator) and the Python API.
+            # Not its vendor plugins (Qualcomm's, OpenVINO's, MediaTek's...: they quote their backends), its
+            # WebGPU accelerator (Dawn's text) or its command-line tools
+            Wheel(
+                "ai-edge-litert",
+                "2.3.0",
+                "manylinux_2_27_x86_64",
+                (
+                    "ai_edge_litert/libLiteRt.so",
+                    "ai_edge_litert/libpywrap_litert_common.so",
+                    "ai_edge_litert/*.py",
+                ),
+                exclude=(
+                    "ai_edge_litert/vendors/*",
+                    "ai_edge_litert/aot/vendors/*",
+                    "ai_edge_litert/tools/*",
+                    "*/test/*",
+                    "*/tests/*",
+                ),
+            ),
+        ),
+    ),
+    Source(
+        "mnn",
+        (
+            # MNN's engine and its converter/tools module (MNNConvert), and the Python package
+            Wheel(
+                "mnn",
+                "3.6.1",
+                "manylinux2014_x86_64",
+                ("_mnncengine*.so", "_tools*.so", "MNN/*.py"),
+            ),
+        ),
+        embeds=("onnx",),
+    ),
+    Source(
+        "ncnn",
+        (Wheel("ncnn", "1.0.20261020", "manylinux_2_28_x86_64", ("ncnn/*.so", "ncnn/*.py")),),
+    ),
+    Source(
+        "paddle2onnx",
+        (
+            Wheel(
+                "paddle2onnx",
+                "2.1.0",
+                "manylinux_2_28_x86_64",
+                ("paddle2onnx/*.so", "paddle2onnx/*.py"),
+            ),
+        ),
+        embeds=("onnx",),
+    ),
+    Source(
+        "onnxsim",
+        (
+            # onnx-simplifier 0.4.36, the release its users run (0.8's wheel is another, much larger
+            # package of quantizers under the same name); its module links onnx and onnx-optimizer
+            Wheel("onnxsim", "0.4.36", "manylinux2014_x86_64", ("onnxsim/*.so", "onnxsim/*.py")),
+        ),
+        embeds=("onnx",),
+    ),
+    Source(
+        "tvm",
+        (
+            # Apache TVM: its runtime libraries and its Python sources (the Relax frontends, the
+            # transforms, the meta-schedule); not its compiler library (259 MB, LLVM linked in: LLVM's
+            # texts are no TVM wording), its tests or its bundled CUTLASS
+            Wheel(
+                "apache-tvm",
+                "0.27.0.post1",
+                "manylinux_2_28_x86_64",
+                ("tvm/lib/libtvm_runtime*.so", "tvm/*.py"),
+                exclude=("tvm/3rdparty/*", "tvm/testing/*", "tvm/topi/testing/*", "*/test/*", "*/tests/*"),
+            ),
+        ),
+    ),
+    Source(
+        "float16",
+        (
+            # onnxconverter-common: float16.py, auto_mixed_precision and the other converter helpers
+            Wheel("onnxconverter-common", "1.16.0", "any", ("onnxconverter_common/*.py",)),
+        ),
+    ),
+    Source(
+        "ascend",
+        (
+            # torch_npu, Huawei's PyTorch backend for Ascend: its library (the ACL/CANN calls' wording)
+            # and Python sources (torchair's GE graph mode among them); torch's texts it carries are
+            # removed by rule 2 (the torch source below).  Not its fork of torch's Inductor, its headers
+            # (torch's and CANN's) or its tests
+            Wheel(
+                "torch-npu",
+                "2.14.0",
+                "manylinux_2_28_x86_64",
+                (
+                    "torch_npu/lib/libtorch_npu.so",
+                    "torch_npu/lib/libop_plugin_atb.so",
+                    "torch_npu/_C*.so",
+                    "torch_npu/dynamo/*.so",
+                    "torch_npu/*.py",
+                ),
+                exclude=(
+                    "torch_npu/_inductor/*",
+                    "torch_npu/include/*",
+                    "torch_npu/testing/*",
+                    "*/test/*",
+                    "*/tests/*",
+                    "*/test_*.py",
+                ),
+            ),
+        ),
+    ),
+    Source(
         "cuda",
         (
             Wheel(
@@ -297,7 +482,8 @@ SOURCES: tuple[Source, ...] = (
         generic=True,
     ),
     # numpy's C API texts, which every Python extension built against numpy's headers carries
-    # ("numpy.core.multiarray failed to import" in onnxruntime's bindings): no family
+    # ("numpy.core.multiarray failed to import" in onnxruntime's bindings), and Cython's (numpy.random's
+    # modules are Cython's output, as RKNN's compiled Python is: "Argument ... has incorrect type"): no family
     Source(
         "numpy",
         (
@@ -305,9 +491,58 @@ SOURCES: tuple[Source, ...] = (
                 "numpy",
                 "2.4.6",
                 "manylinux_2_28_x86_64",
-                ("numpy/_core/_multiarray_umath*.so", "numpy/_core/include/numpy/*.h", "numpy/linalg/*.so"),
+                (
+                    "numpy/_core/_multiarray_umath*.so",
+                    "numpy/_core/include/numpy/*.h",
+                    "numpy/linalg/*.so",
+                    "numpy/random/*.so",
+                ),
             ),
         ),
+        generic=True,
+    ),
+    # Cython's compiled modules: the texts every Cython extension carries (CPython's argument and import
+    # checks, "Module 'x' has already been imported. Re-initialisation is not supported."), which RKNN's
+    # compiled Python carries too: no family
+    Source(
+        "cython",
+        (Wheel("cython", "3.3.1", "manylinux2014_x86_64", ("Cython/*.so",)),),
+        generic=True,
+    ),
+    # pybind11's headers, whose texts every extension built with them carries ("Unable to cast Python
+    # instance to C++ type (compile in debug mode for details)"): an old release's wording (onnx-simplifier's
+    # and MNN's modules were built with one), a later one's and a current one's; no family
+    Source(
+        "pybind11",
+        tuple(
+            Wheel("pybind11", v, "any", ("pybind11/include/pybind11/*.h",))
+            for v in ("2.9.2", "2.10.4", "3.0.1")
+        ),
+        generic=True,
+    ),
+    # protobuf's runtime (its upb module and Python sources), whose texts the tools that read protobuf
+    # models may link in ("is not a singular message field"): no family.  pybind11_protobuf's caster, which
+    # LiteRT links ("Cannot construct a protocol buffer message type"), is on no registry: it stays LiteRT's
+    Source(
+        "protobuf",
+        (Wheel("protobuf", "7.36.2", "manylinux2014_x86_64", ("google/_upb/*.so", "google/protobuf/*.py")),),
+        generic=True,
+    ),
+    # PyTorch's own libraries (c10's and ATen's checks, the JIT's, the Python binding's): torch_npu links
+    # them and its library carries their texts ("Expected all tensors to be on the same device"), which are
+    # torch's, not Ascend's.  The macOS wheel of the version torch_npu is built for (the Linux ones are CUDA
+    # builds of ~900 MB): no family
+    Source(
+        "torch",
+        (
+            Wheel(
+                "torch",
+                "2.14.0",
+                "macosx_14_0_arm64",
+                ("torch/lib/libc10.dylib", "torch/lib/libtorch_cpu.dylib", "torch/lib/libtorch_python.dylib"),
+            ),
+        ),
+        embeds=("onnx",),
         generic=True,
     ),
     # DirectML (Microsoft's library the DirectML execution provider calls): no family
@@ -400,11 +635,19 @@ def grams(text: str, n: int = 4) -> set[str]:
     return {" ".join(words[i : i + n]) for i in range(len(words) - n + 1)}
 
 
+INT_FIELD = re.compile(r"%[-+ #0]*\d*(?:hh|h|ll|l|z|j|t)?[diu](?![A-Za-z])")
+"""An integer conversion in a binary's literal (``%d``, ``%zu``, ``%lld``).  The message prints digits there,
+which are no words, so the words on either side of it meet: the literal ``dim[%d], 1 is expected, %d is
+got`` is read as the message ``dim[1], 1 is expected, 3 is got`` is (``%d`` read as the word "d" gave 4-grams
+no message holds).  Other conversions (``%s``) print words and stay where they are."""
+
+
 def hashed(texts: Iterable[str]) -> set[int]:
-    """The CRC-32s of the word 4-grams of the texts (the key the product looks up)."""
+    """The CRC-32s of the word 4-grams of the texts (the key the product looks up), integer conversions
+    read as the digits they print (:data:`INT_FIELD`)."""
     out: set[int] = set()
     for t in texts:
-        words = WORD.findall(t.lower())
+        words = WORD.findall(INT_FIELD.sub("", t).lower())
         if len(words) >= 4:
             out.update(zlib.crc32(" ".join(words[i : i + 4]).encode()) for i in range(len(words) - 3))
     return out

@@ -12,7 +12,9 @@ A tool is also recognised by its own wording when a message quotes one of its er
 any marker: the word 4-grams of the error texts compiled into the binaries it ships, less those
 another family's binaries or entries also hold (``source_grams.json``, built by
 ``bench/build_source_grams.py`` from onnxruntime's (with its execution providers'), onnx's, QNN's (and
-Qualcomm's Python packages'), OpenVINO's and TensorRT's (and Polygraphy's) wheels),
+Qualcomm's Python packages'), OpenVINO's, TensorRT's (and Polygraphy's), RKNN-Toolkit2's and -Lite2's,
+coremltools', LiteRT's, MNN's, ncnn's, Paddle2ONNX's, onnx-simplifier's, TVM's, onnxconverter-common's and
+torch_npu's wheels; torch's, CUDA's, Cython's, pybind11's and numpy's texts count for no family),
 count as one marker of that family (:data:`SOURCE_COUNTS` distinct 4-grams: MEDIUM, then STRONG).
 
 The result ranks families by evidence: first by the strongest single marker found, then by
@@ -136,6 +138,16 @@ SOURCE_COUNTS: dict[str, tuple[int, int]] = {
     "qualcomm": (2, 4),
     "openvino": (2, 4),
     "tensorrt": (3, 4),
+    "rknn": (2, 4),
+    "coreml": (2, 4),
+    "tflite": (2, 4),
+    "mnn": (2, 4),
+    "ncnn": (2, 4),
+    "paddle2onnx": (3, 4),
+    "onnxsim": (2, 4),
+    "tvm": (2, 4),
+    "float16": (2, 4),
+    "ascend": (3, 4),
 }
 """family -> the distinct 4-grams of its own binaries' error texts (``source_grams.json``) that count as a
 :data:`MEDIUM` marker of that family, and as a :data:`STRONG` one.  Set on the dev messages only
@@ -143,9 +155,12 @@ SOURCE_COUNTS: dict[str, tuple[int, int]] = {
 onnx, QNN and OpenVINO (several reach one); onnxruntime's two (set before the other families were read) is
 reached by one QNN Genie dev message, which QNN's own markers name first.  TensorRT's is three since its
 builder bindings and Polygraphy were read: two Core ML dev messages reach two of its 4-grams ("will not be
-able to run", plain English), none reaches three.  Four, the STRONG count, is reached by no other tool's dev
-message.  A family absent here is not recognised by its wording (its 4-grams stay in the table, so they
-count for no other family)."""
+able to run", plain English), none reaches three.  The families read next (RKNN, Core ML, LiteRT, MNN, ncnn,
+onnx-simplifier, TVM, onnxconverter-common's float16, torch_npu's Ascend) take two as well, where no other
+tool's dev message reaches more than one of their 4-grams, and three for Ascend and Paddle2ONNX, whose
+4-grams one other tool's dev message reaches twice ("please try to update the", "failed to load onnx
+model").  Four, the STRONG count, is reached by no other tool's dev message.  A family absent here is not
+recognised by its wording (its 4-grams stay in the table, so they count for no other family)."""
 SOURCE_WINDOW = 32 * 1024
 """Only the first 32 KiB of a text are searched for a tool's wording (a word-by-word walk, unlike the
 markers' ``in`` tests; an error message is far shorter, a whole pasted log is scanned line by line)."""
