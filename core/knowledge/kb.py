@@ -340,9 +340,11 @@ class KnowledgeBase:
         for segment in segments(text):
             for i, match in self._lookup_segment(segment, families, named, all_codes, leaning):
                 _keep_best(best, i, match)
-        ranked = sorted(
-            float16_clash_first(inner_first(list(best.values()), text), text),
-            key=lambda r: (-r.score, r.entry.generic),
+        ranked = family_wording_order(
+            sorted(
+                float16_clash_first(inner_first(list(best.values()), text), text),
+                key=lambda r: (-r.score, r.entry.generic),
+            )
         )
         answers = refine(limit_generic(ranked, len(ranked)), text)[: max(0, top)]
         printed: dict[str, str] = {}
@@ -599,6 +601,44 @@ def _words_factors(sizes: dict[str, int]) -> dict[str, float]:
     messages with their tool markers blanked: 174 -> 190 of 309 named right by wording, none lost with
     the markers kept)."""
     return {f: min(1.0, (WORDS_SIZE_REF / n) ** WORDS_SIZE_EXP) for f, n in sizes.items() if n > 0}
+
+
+WORDS_FAMILY_TOP = 3
+WORDS_FAMILY_DECAY = 0.4
+"""A family's wording score (:func:`family_wording_order`) is the score of its best wording-only match plus
+DECAY times its second's plus DECAY squared times its third's (TOP of them).  Set on
+``bench/eval_explain.py --blank-markers`` (dev messages with every marker and code blanked, their own
+threads' entries hidden; 531 messages): first tool right 269 -> 292 (claimed 207 -> 224 of 380), answered
+confidently 250 -> 247 (wrong 58 -> 55).  Of the settings tried (TOP 2-4, DECAY 0.2-0.5, and the plain mean of
+the best three, which reached 308), the larger ones moved dev answers whose single best entry was far above
+another tool's several middling ones (an MNN "Not Support OpType" line under three Ascend entries); DECAY 0.4
+with TOP 3 is the largest that moved no dev answer (every dev part, leave-source-out)."""
+
+
+def family_wording_order(ranked: list[Match]) -> list[Match]:
+    """``ranked`` (best first) with its leading run of wording-only matches ordered by their family's wording
+    score (its best wording-only match's score plus the next ones' decayed by :data:`WORDS_FAMILY_DECAY`),
+    then the family's name; inside a family, by score.
+
+    One entry sharing a few rare words with a message is weak evidence of its tool: several entries of one
+    tool that each share some of the wording (its vocabulary) say more.  Only the order changes, never a
+    score, and only among matches found by wording alone that come first: a code, pattern, partial or
+    tool-marker match keeps its place above them.  The first match's score can only be lower than before, so
+    the answer's floor (:data:`.answer.WORDS_FLOOR`) withholds as often or more, never less."""
+    run = 0
+    while run < len(ranked) and ranked[run].reason == "words":
+        run += 1
+    if run < 2 or WORDS_FAMILY_TOP < 2:
+        return ranked
+    per: dict[str, list[float]] = defaultdict(list)
+    for m in ranked[:run]:
+        per[m.entry.family].append(m.score)
+    key = {
+        f: sum(s * WORDS_FAMILY_DECAY**n for n, s in enumerate(top[:WORDS_FAMILY_TOP]))
+        for f, top in per.items()
+    }
+    head = sorted(ranked[:run], key=lambda m: (-key[m.entry.family], m.entry.family, -m.score))
+    return head + ranked[run:]
 
 
 def _shared(key: str, specific_entries: int) -> bool:
