@@ -5,6 +5,7 @@
     .venv/bin/python bench/eval_explain.py --leave-source-out [--keep-markers] [--specific] [--data FILE]
         [--misses]
     .venv/bin/python bench/eval_explain.py --leave-source-out --scan [--keep-markers] [--data FILE] [--misses]
+    .venv/bin/python bench/eval_explain.py --blank-markers [--data FILE] [--misses]
 
 ``--misses`` lists the dev misses only: held-out messages are scored, never shown, so nobody
 tunes on them by accident.
@@ -42,6 +43,9 @@ does with a message no entry was written from.
 With ``--specific`` it also counts, of the dev answers still naming the right tool, those whose advice is
 specific (:func:`leave_source_out_specific`): the advice a message the KB was not written from gets, which
 a hand draw of held-out answers measures.
+
+``--blank-markers`` is the wording proxy (:func:`blank_marker_eval`): each dev record with every marker and
+code blanked, ranked without its thread's entries: the first tool shown or closest, and the confident answers.
 
 ``--draw SEED`` is the hand check of specificity: it draws ``--n`` right-tool answers with
 ``random.Random(SEED)`` from the held-out records of :data:`DRAW_DATA` (``cited`` ones set aside) and
