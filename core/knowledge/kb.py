@@ -22,7 +22,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from dumpscope.core.knowledge.clauses import is_code_card, is_envelope, refine
 from dumpscope.core.knowledge.codes import FoundCode, extract_codes, printed_code, range_keys, scheme_family
 from dumpscope.core.knowledge.entry import Entry, literal_only
-from dumpscope.core.knowledge.family import MAX_TEXT, MEDIUM, detect_families, family_evidence
+from dumpscope.core.knowledge.family import (
+    MAX_TEXT,
+    MEDIUM,
+    detect_families,
+    family_evidence,
+    source_gram_counts,
+)
 from dumpscope.core.knowledge.index import (
     RUNTIME_FAMILIES,
     CompiledIndex,
@@ -346,7 +352,8 @@ class KnowledgeBase:
             sorted(
                 float16_clash_first(inner_first(list(best.values()), text), text),
                 key=lambda r: (-r.score, r.entry.generic),
-            )
+            ),
+            text,
         )
         answers = refine(limit_generic(ranked, len(ranked)), text)[: max(0, top)]
         printed: dict[str, str] = {}
@@ -616,13 +623,22 @@ the best three, which reached 308), the larger ones moved dev answers whose sing
 another tool's several middling ones (an MNN "Not Support OpType" line under three Ascend entries); DECAY 0.4
 with TOP 3 is the largest that moved no dev answer (every dev part, leave-source-out).  The size factor
 (:data:`WORDS_SIZE_EXP`) was re-fitted with this order: 0.15-0.2 reached 300-302 but moved a dev answer."""
+WORDS_FAMILY_GRAM = 4.0
+"""Added to a family's wording score per distinct 4-gram of its own binaries' error texts in the message
+(:func:`.family.source_gram_counts`; at most :data:`WORDS_FAMILY_GRAMS` counted): below the count that makes
+them a marker (:data:`.family.SOURCE_COUNTS`), the vendor's own wording is still a cue, used only to order
+wording-only matches.  Set on the same proxy, after the order: 292 -> 297 of 531 (claimed 224 -> 229), 1, 2,
+3, 6, 8 and 12 points giving 292, 293, 294, 297, 297 and 298; no dev answer moved, confident answers the
+same (247)."""
+WORDS_FAMILY_GRAMS = 2
 
 
-def family_wording_order(ranked: list[Match]) -> list[Match]:
+def family_wording_order(ranked: list[Match], text: str = "") -> list[Match]:
     """``ranked`` (best first) with the first place of its leading run of wording-only matches given to the
     best match of the family with the highest wording score (its best wording-only match's score plus the
-    next ones' decayed by :data:`WORDS_FAMILY_DECAY`; between equals, the family named first in ``ranked``);
-    the other matches keep their order.
+    next ones' decayed by :data:`WORDS_FAMILY_DECAY`, plus :data:`WORDS_FAMILY_GRAM` per 4-gram of its own
+    error texts in ``text``; between equals, the family named first in ``ranked``); the other matches keep
+    their order.
 
     One entry sharing a few rare words with a message is weak evidence of its tool: several entries of one
     tool that each share some of the wording (its vocabulary) say more.  Only the order changes, never a
@@ -637,8 +653,10 @@ def family_wording_order(ranked: list[Match]) -> list[Match]:
     per: dict[str, list[float]] = {}
     for m in ranked[:run]:
         per.setdefault(m.entry.family, []).append(m.score)
+    grams = {f: n for f, (n, _) in source_gram_counts(text.lower()).items()} if text else {}
     key = {
         f: sum(s * WORDS_FAMILY_DECAY**n for n, s in enumerate(top[:WORDS_FAMILY_TOP]))
+        + WORDS_FAMILY_GRAM * min(grams.get(f, 0), WORDS_FAMILY_GRAMS)
         for f, top in per.items()
     }
     best = max(key, key=lambda f: key[f])  # the first family of the highest score (dicts keep their order)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from dumpscope.core.knowledge import Entry
+from dumpscope.core.knowledge import kb as kb_module
 from dumpscope.core.knowledge.kb import WORDS_FAMILY_DECAY, Match, family_wording_order
 
 
@@ -64,3 +67,13 @@ def test_only_the_leading_wording_only_run_moves() -> None:
         _match("ascend", 8.0),
     ]
     assert family_wording_order(tail) == tail
+
+
+def test_the_tools_own_error_wording_weighs_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 4-gram of a tool's own binaries (below a marker's count) adds to its family's score."""
+    ranked = [_match("ascend", 10.0), _match("onnxruntime", 9.0, n=1)]
+    assert family_wording_order(ranked, "some text") == ranked
+    monkeypatch.setattr(kb_module, "source_gram_counts", lambda low: {"onnxruntime": (1, 0)})
+    assert 9.0 + kb_module.WORDS_FAMILY_GRAM > 10.0
+    assert _families(family_wording_order(ranked, "some text")) == ["onnxruntime", "ascend"]
+    assert family_wording_order(ranked) == ranked  # no text, no grams
