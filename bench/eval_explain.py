@@ -5,6 +5,7 @@
     .venv/bin/python bench/eval_explain.py --leave-source-out [--keep-markers] [--specific] [--data FILE]
         [--misses]
     .venv/bin/python bench/eval_explain.py --leave-source-out --scan [--keep-markers] [--data FILE] [--misses]
+    .venv/bin/python bench/eval_explain.py --blank-markers [--data FILE] [--misses]
 
 ``--misses`` lists the dev misses only: held-out messages are scored, never shown, so nobody
 tunes on them by accident.
@@ -42,6 +43,9 @@ does with a message no entry was written from.
 With ``--specific`` it also counts, of the dev answers still naming the right tool, those whose advice is
 specific (:func:`leave_source_out_specific`): the advice a message the KB was not written from gets, which
 a hand draw of held-out answers measures.
+
+``--blank-markers`` is the wording proxy (:func:`blank_marker_eval`): each dev record with every marker and
+code blanked, ranked without its thread's entries: the first tool shown or closest, and the confident answers.
 
 ``--draw SEED`` is the hand check of specificity: it draws ``--n`` right-tool answers with
 ``random.Random(SEED)`` from the held-out records of :data:`DRAW_DATA` (``cited`` ones set aside) and
@@ -980,6 +984,13 @@ def main() -> None:
         "--data, that file)",
     )
     parser.add_argument(
+        "--blank-markers",
+        action="store_true",
+        help="only the wording proxy: dev records with every marker and code blanked, ranked without their "
+        "threads' entries; first tool (shown or closest) per family, and confident answers (default: every "
+        "file of the eval set; with --data, that file)",
+    )
+    parser.add_argument(
         "--keep-markers",
         action="store_true",
         help="with --leave-source-out: hide the entries only, keep every marker",
@@ -1032,6 +1043,9 @@ def main() -> None:
         return
     if args.n != 10 or args.draw_split != "heldout" or args.drawn != DRAWN:
         parser.error("--n, --draw-split and --drawn go with --draw SEED")
+    if args.blank_markers:
+        run_blank_markers(args.data, args.misses)
+        return
     if args.leave_source_out:
         if args.scan and args.specific:
             parser.error("--scan scores the log scan, --specific the advice: give one of them")
@@ -1133,6 +1147,111 @@ def _print_scan_part(name: str, found: int, n: int, noise: int, warned: int) -> 
         f"   {name:18s} log scan found {_pct(found, n)};"
         f" noise lines reported: {noise} ({warned} of them warnings)"
     )
+
+
+def blank_markers(text: str) -> str:
+    """``text`` with every family's marker literals (:data:`.markers.MARKERS` and the uncovered tools' of
+    :data:`.markers.UNCOVERED`; case-insensitive, every whole occurrence, longest first) and every code
+    :func:`.codes.extract_codes` finds replaced by spaces of the same length: what is left is the wording.
+    A code is blanked whole, not only its tool prefix: a code's form alone names its scheme's tool
+    (``E19010`` is Ascend's), which is what this proxy takes away.  Line ends are kept."""
+    from dumpscope.core.knowledge.codes import extract_codes
+    from dumpscope.core.knowledge.markers import MARKERS, UNCOVERED
+
+    literals = {lit for markers in MARKERS.values() for lit, _ in markers}
+    literals |= {lit for _, markers in UNCOVERED.values() for lit, _ in markers}
+    pattern = re.compile("|".join(re.escape(m) for m in sorted(literals, key=len, reverse=True)), re.I)
+    for _ in range(3):  # blanking one part may leave another whole one (bounded: each pass only blanks)
+        before = text
+        text = pattern.sub(lambda m: _spaces(m.group(0)), text)
+        for code in sorted(extract_codes(text), key=lambda c: c.start, reverse=True):
+            end = code.start + len(code.text)
+            text = text[: code.start] + _spaces(text[code.start : end]) + text[end:]
+        if text == before:
+            break
+    return text
+
+
+def _spaces(part: str) -> str:
+    """``part`` as spaces of the same length, its line ends kept."""
+    return re.sub(r"[^\r\n]", " ", part)
+
+
+BLANK_DATA_SKIP = "unknown"
+"""Files of the eval set whose records are not a covered tool's (``unknown.jsonl``, ``heldout2_unknown``):
+left out of ``--blank-markers``."""
+
+
+def blank_marker_eval(kb: Any, records: list[dict[str, Any]], misses: bool = False) -> dict[str, list[int]]:
+    """``--blank-markers``: each dev record's message with its markers and codes blanked
+    (:func:`blank_markers`), answered by the KB without the entries that cite its thread
+    (:func:`source_masks`, as ``--leave-source-out`` hides them): a message of a form no marker, code or
+    entry knows, ranked by its wording alone, the case of most held-out misses.  Per family: ``[n, first
+    tool right, answered confidently, of them wrong, not covered]``, the first tool being the first shown
+    or, when the answer is withheld, the closest."""
+    dev = [r for r in records if r["split"] == "dev"]
+    hidden = source_masks(kb, dev)
+    table: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
+    for r in dev:
+        masked = hidden.get(r["source"], frozenset())
+        view = kb.without(masked) if masked else kb
+        text = blank_markers(r["message"])
+        found = view.answer(text, top=3)
+        if found.uncovered is not None:
+            got = "uncovered:" + found.uncovered[0]
+        elif found.matches:
+            got = found.matches[0].entry.family
+        else:
+            first = view.lookup(text, top=1) if found.closest else []
+            got = first[0].entry.family if first else "-"
+        right = got in (r["family"], *r.get("also", ()))
+        row = table[r["family"]]
+        row[0] += 1
+        row[1] += right
+        row[2] += found.confident
+        row[3] += found.confident and not right
+        row[4] += found.uncovered is not None
+        if misses and not right:
+            how = "CONFIDENT " if found.confident else ""
+            print(f"MISS [dev, blanked] {how}want {r['family']} got {got}: {text[:140]!r}")
+    return table
+
+
+def report_blanked(table: dict[str, list[int]]) -> None:
+    """Print :func:`blank_marker_eval`'s table with the claimed/new totals."""
+    print(f"   {'family':24s} first tool right   confident (wrong)   not covered")
+    totals = {"claimed": [0] * 5, "new": [0] * 5}
+    for family, row in sorted(table.items()):
+        print(f"   {family:24s} {_pct(row[1], row[0])}   {row[2]:4d} ({row[3]:3d})         {row[4]:3d}")
+        name = "claimed" if family in CLAIMED else "new"
+        totals[name] = [a + b for a, b in zip(totals[name], row, strict=True)]
+    for name, row in totals.items():
+        print(
+            f"   {'ALL ' + name:24s} {_pct(row[1], row[0])}   {row[2]:4d} ({row[3]:3d})         {row[4]:3d}"
+        )
+
+
+def run_blank_markers(data: Path | None, misses: bool) -> None:
+    """``--blank-markers``: the dev records of ``data`` or of every file of the eval set (but
+    :data:`BLANK_DATA_SKIP`'s), each file's masks computed on its own records."""
+    from dumpscope.core.knowledge import load_kb
+
+    kb = load_kb(user_dir=Path("/nonexistent"))
+    paths = (
+        (data,)
+        if data is not None
+        else [p for p in sorted(DATA.parent.glob("*.jsonl")) if BLANK_DATA_SKIP not in p.name]
+    )
+    total: dict[str, list[int]] = defaultdict(lambda: [0] * 5)
+    for path in paths:
+        table = blank_marker_eval(kb, dev_records(path), misses)
+        n, ok = sum(v[0] for v in table.values()), sum(v[1] for v in table.values())
+        wrong = sum(v[3] for v in table.values())
+        print(f"   {path.name:18s} first tool right {_pct(ok, n)}; confident and wrong: {wrong}")
+        for family, row in table.items():
+            total[family] = [a + b for a, b in zip(total[family], row, strict=True)]
+    print(f"\n== markers and codes blanked, own threads' entries hidden (dev, KB of {len(kb)} entries) ==")
+    report_blanked(total)
 
 
 JUDGED = ROOT / "bench" / "specific_dev_judged.jsonl"

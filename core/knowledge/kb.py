@@ -22,7 +22,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from dumpscope.core.knowledge.clauses import is_code_card, is_envelope, refine
 from dumpscope.core.knowledge.codes import FoundCode, extract_codes, printed_code, range_keys, scheme_family
 from dumpscope.core.knowledge.entry import Entry, literal_only
-from dumpscope.core.knowledge.family import MAX_TEXT, MEDIUM, detect_families, family_evidence
+from dumpscope.core.knowledge.family import (
+    MAX_TEXT,
+    MEDIUM,
+    detect_families,
+    family_evidence,
+    source_gram_counts,
+)
 from dumpscope.core.knowledge.index import (
     RUNTIME_FAMILIES,
     CompiledIndex,
@@ -324,6 +330,8 @@ class KnowledgeBase:
 
         The tool is detected first, on the raw text.  The whole text, the inner message of
         an envelope and each line of a block are looked up; an entry keeps its best score.
+        Where wording alone found the best matches, the first place goes to the tool whose entries share the
+        most of it (:func:`family_wording_order`).
         Generic entries (scheme, range, family level) take at most one of the first three places; the best
         card of each tool (a code's or a tool's general advice) is answered by the vendor's own wording of
         the constraint the message states, when it has one (:mod:`.clauses`).
@@ -340,9 +348,12 @@ class KnowledgeBase:
         for segment in segments(text):
             for i, match in self._lookup_segment(segment, families, named, all_codes, leaning):
                 _keep_best(best, i, match)
-        ranked = sorted(
-            float16_clash_first(inner_first(list(best.values()), text), text),
-            key=lambda r: (-r.score, r.entry.generic),
+        ranked = family_wording_order(
+            sorted(
+                float16_clash_first(inner_first(list(best.values()), text), text),
+                key=lambda r: (-r.score, r.entry.generic),
+            ),
+            text,
         )
         answers = refine(limit_generic(ranked, len(ranked)), text)[: max(0, top)]
         printed: dict[str, str] = {}
@@ -599,6 +610,58 @@ def _words_factors(sizes: dict[str, int]) -> dict[str, float]:
     messages with their tool markers blanked: 174 -> 190 of 309 named right by wording, none lost with
     the markers kept)."""
     return {f: min(1.0, (WORDS_SIZE_REF / n) ** WORDS_SIZE_EXP) for f, n in sizes.items() if n > 0}
+
+
+WORDS_FAMILY_TOP = 3
+WORDS_FAMILY_DECAY = 0.4
+"""A family's wording score (:func:`family_wording_order`) is the score of its best wording-only match plus
+DECAY times its second's plus DECAY squared times its third's (TOP of them).  Set on
+``bench/eval_explain.py --blank-markers`` (dev messages with every marker and code blanked, their own
+threads' entries hidden; 531 messages): first tool right 269 -> 292 (claimed 207 -> 224 of 380), answered
+confidently 250 -> 247 (wrong 58 -> 55).  Of the settings tried (TOP 2-4, DECAY 0.2-0.5, and the plain mean of
+the best three, which reached 308), the larger ones moved dev answers whose single best entry was far above
+another tool's several middling ones (an MNN "Not Support OpType" line under three Ascend entries); DECAY 0.4
+with TOP 3 is the largest that moved no dev answer (every dev part, leave-source-out).  The size factor
+(:data:`WORDS_SIZE_EXP`) was re-fitted with this order: 0.15-0.2 reached 300-302 but moved a dev answer."""
+WORDS_FAMILY_GRAM = 4.0
+"""Added to a family's wording score per distinct 4-gram of its own binaries' error texts in the message
+(:func:`.family.source_gram_counts`; at most :data:`WORDS_FAMILY_GRAMS` counted): below the count that makes
+them a marker (:data:`.family.SOURCE_COUNTS`), the vendor's own wording is still a cue, used only to order
+wording-only matches.  Set on the same proxy, after the order: 292 -> 297 of 531 (claimed 224 -> 229), 1, 2,
+3, 6, 8 and 12 points giving 292, 293, 294, 297, 297 and 298; no dev answer moved, confident answers the
+same (247)."""
+WORDS_FAMILY_GRAMS = 2
+
+
+def family_wording_order(ranked: list[Match], text: str = "") -> list[Match]:
+    """``ranked`` (best first) with the first place of its leading run of wording-only matches given to the
+    best match of the family with the highest wording score (its best wording-only match's score plus the
+    next ones' decayed by :data:`WORDS_FAMILY_DECAY`, plus :data:`WORDS_FAMILY_GRAM` per 4-gram of its own
+    error texts in ``text``; between equals, the family named first in ``ranked``); the other matches keep
+    their order.
+
+    One entry sharing a few rare words with a message is weak evidence of its tool: several entries of one
+    tool that each share some of the wording (its vocabulary) say more.  Only the order changes, never a
+    score, and only among matches found by wording alone that come first: a code, pattern, partial or
+    tool-marker match keeps its place above them.  The first match's score can only be lower than before, so
+    the answer's floor (:data:`.answer.WORDS_FLOOR`) withholds as often or more, never less."""
+    run = 0
+    while run < len(ranked) and ranked[run].reason == "words":
+        run += 1
+    if run < 2 or WORDS_FAMILY_TOP < 2:
+        return ranked
+    per: dict[str, list[float]] = {}
+    for m in ranked[:run]:
+        per.setdefault(m.entry.family, []).append(m.score)
+    grams = {f: n for f, (n, _) in source_gram_counts(text.lower()).items()} if text else {}
+    key = {
+        f: sum(s * WORDS_FAMILY_DECAY**n for n, s in enumerate(top[:WORDS_FAMILY_TOP]))
+        + WORDS_FAMILY_GRAM * min(grams.get(f, 0), WORDS_FAMILY_GRAMS)
+        for f, top in per.items()
+    }
+    best = max(key, key=lambda f: key[f])  # the first family of the highest score (dicts keep their order)
+    first = next(i for i in range(run) if ranked[i].entry.family == best)
+    return [ranked[first], *ranked[:first], *ranked[first + 1 :]]
 
 
 def _shared(key: str, specific_entries: int) -> bool:
