@@ -474,6 +474,7 @@ def test_no_entry_cites_a_heldout_thread() -> None:
         "round16.jsonl",
         "round17.jsonl",
         "round18.jsonl",
+        "round19.jsonl",
     ):
         records += _rows(DATA.with_name(name))
     assert sum(r["split"] == "heldout" for r in records) > 130
@@ -564,10 +565,11 @@ def _normalised(text: str) -> str:
         ("round16.jsonl", 40),
         ("round17.jsonl", 45),
         ("round18.jsonl", 55),
+        ("round19.jsonl", 45),
     ],
 )
 def test_round_follows_the_set_rules(name: str, size: int) -> None:
-    """Rounds 8 to 18: the URL split rule, labels from the set's families, and nothing already in the
+    """Rounds 8 to 19: the URL split rule, labels from the set's families, and nothing already in the
     other files: no thread (URL) twice, no text with a normalised similarity above 0.8 to any other record."""
     import difflib
     import hashlib
