@@ -453,7 +453,7 @@ CITED_HELDOUT = frozenset(
 
 
 def test_no_entry_cites_a_heldout_thread() -> None:
-    """No entry cites a held-out thread of messages.jsonl, heldout2.jsonl's frozen half or rounds 7-18, by
+    """No entry cites a held-out thread of messages.jsonl, heldout2.jsonl's frozen half or rounds 7-19, by
     URL or written short, except the known ones the evaluation sets aside (a page that is no GitHub
     thread keeps its URL in that list)."""
     from bench.eval_explain import cites, set_cited_aside
