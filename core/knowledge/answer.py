@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+from dumpscope.core.knowledge.entry import generic_wording
 from dumpscope.core.knowledge.family import MAX_TEXT, detect_uncovered, strongest_covered
 from dumpscope.core.knowledge.markers import STRONG, UNCOVERED
 
@@ -121,9 +122,28 @@ def answer(kb: KnowledgeBase, message: str, top: int = 5) -> Answer:
         return Answer([], "none", "", None, ())
     best = matches[0]
     level, basis = confidence_of(best)
-    if level == "low" and best.score < WORDS_FLOOR:
+    if (level == "low" and best.score < WORDS_FLOOR) or _unnamed_generic_wording(best, text):
         return Answer([], "none", basis, None, _tools(matches))
     return Answer(matches[:top], level, basis, None, ())
+
+
+def _unnamed_generic_wording(m: Match, text: str) -> bool:
+    """Whether ``m`` is a tool's entry whose pattern is wording any tool prints
+    (:func:`.entry.generic_wording`), found by that wording (pattern, partial or words, not a code) in a
+    message that does not name its tool (:func:`.kb.named_families`): which tool said it is not known, so the
+    answer is withheld.  A tool's family card, generic runtime text and the embedded libraries (onnx) are
+    never such entries."""
+    e = m.entry
+    if e.level == "family" or e.family in EMBEDDED_FAMILIES or basis_of(m) not in _WORDING_BASES:
+        return False
+    if not generic_wording(e.pattern):
+        return False
+    from dumpscope.core.knowledge.kb import named_families
+
+    return e.family not in named_families(text)
+
+
+_WORDING_BASES = frozenset({"pattern", "partial", "words"})
 
 
 def confidence_of(m: Match) -> tuple[str, str]:
