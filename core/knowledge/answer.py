@@ -29,7 +29,7 @@ from collections import namedtuple
 
 from dumpscope.core.knowledge.entry import generic_wording
 from dumpscope.core.knowledge.family import MAX_TEXT, detect_uncovered, strongest_covered
-from dumpscope.core.knowledge.markers import STRONG, UNCOVERED
+from dumpscope.core.knowledge.markers import MARKERS, STRONG, UNCOVERED
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
 if TYPE_CHECKING:
@@ -137,12 +137,12 @@ def _unnamed_generic_wording(m: Match, text: str) -> bool:
     Wording only, not a pattern or partial match: on ``bench/eval_explain.py --blank-markers`` (dev messages
     with every marker and code blanked, so no tool is ever named) withholding wording-only answers removed 18
     confident wrong answers (another tool's "Cannot load input model", "... not implemented", "Type ... not
-    supported") for 10 right ones; withholding full pattern matches too would have removed 1 more wrong answer
+    supported") for 8 right ones; withholding full pattern matches too would have removed 1 more wrong answer
     for 49 right ones (the tool's own sentences: "Could not find any implementation for node")."""
     e = m.entry
     if e.level == "family" or e.family in EMBEDDED_FAMILIES or basis_of(m) != "words":
         return False
-    if not generic_wording(e.pattern):
+    if not generic_wording(e.pattern, (literal for literal, _ in MARKERS.get(e.family, ()))):
         return False
     from dumpscope.core.knowledge.kb import named_families
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from dumpscope.core.knowledge.codes import keys_for_code
 from dumpscope.core.knowledge.words import pattern_words, tokens
@@ -476,20 +476,30 @@ _EXCEPTION_NAME = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:Error|Exception|W
 """A Python exception's name (``KeyError``, ``RuntimeError``): any tool raises it, no tool's literal."""
 
 
-def generic_wording(pattern: str) -> bool:
+def generic_wording(pattern: str, markers: Iterable[str] = ()) -> bool:
     """Whether every literal of ``pattern`` (all its literal runs, in every branch, group and repeat) is
     plain English any tool prints: no digit, identifier, path, file name, ALL-CAPS name or code character
     (:data:`_TOOL_SPECIFIC`; Python exception names do not count, :data:`_EXCEPTION_NAME`).  ``Cannot load
     input model: (.+)``, ``The following operators are not implemented: \\[(.+)\\]`` and ``Type (.+)
     not supported.`` are; ``Assertion `s32InputCount <= ((10000))' failed`` is not.  Such a pattern
     matching, or its words shared, says what went wrong, not which tool said it (see
-    :func:`.answer.answer`).  False for an empty or invalid pattern."""
+    :func:`.answer.answer`).  Nor is a pattern whose literals hold one of ``markers`` (the entry's own
+    tool's marker literals, :data:`.markers.MARKERS`: the tool's distinctive phrases, ``these op not
+    support``), as a whole phrase.  False for an empty or invalid pattern."""
     try:
         parsed = _sre_parse.parse(pattern)
     except re.error:
         return False
     text = " ".join(r for r in _literal_runs(list(parsed.data)) if r.strip())
-    return bool(text) and not _TOOL_SPECIFIC.search(_EXCEPTION_NAME.sub(" ", text))
+    if not text or _TOOL_SPECIFIC.search(_EXCEPTION_NAME.sub(" ", text)):
+        return False
+    lowered = f" {text.lower()} "
+    return not any(_whole_phrase_in(m.lower(), lowered) for m in markers)
+
+
+def _whole_phrase_in(phrase: str, text: str) -> bool:
+    """Whether ``phrase`` is in ``text`` with no word cut at either end."""
+    return bool(phrase) and re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", text) is not None
 
 
 def _literal_runs(seq: list[tuple[Any, Any]]) -> Iterator[str]:
