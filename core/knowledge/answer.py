@@ -122,17 +122,17 @@ def answer(kb: KnowledgeBase, message: str, top: int = 5) -> Answer:
         return Answer([], "none", "", None, ())
     best = matches[0]
     level, basis = confidence_of(best)
-    if (level == "low" and best.score < WORDS_FLOOR) or _unnamed_generic_wording(best, text):
+    if (level == "low" and best.score < WORDS_FLOOR) or _unnamed_generic_wording(kb, best, text):
         return Answer([], "none", basis, None, _tools(matches))
     return Answer(matches[:top], level, basis, None, ())
 
 
-def _unnamed_generic_wording(m: Match, text: str) -> bool:
+def _unnamed_generic_wording(kb: KnowledgeBase, m: Match, text: str) -> bool:
     """Whether ``m`` is a tool's entry whose pattern is wording any tool prints
     (:func:`.entry.generic_wording`), found by wording alone in a message that does not name its tool
-    (:func:`.kb.named_families`): which tool said it is not known, so the answer is withheld whatever its
-    score.  A tool's family card, generic runtime text and the embedded libraries (onnx) are never such
-    entries.
+    (:meth:`.kb.KnowledgeBase.named_families`): which tool said it is not known, so the answer is withheld
+    whatever its score.  A tool's family card, generic runtime text and the embedded libraries (onnx) are
+    never such entries.
 
     Wording only, not a pattern or partial match: on ``bench/eval_explain.py --blank-markers`` (dev messages
     with every marker and code blanked, so no tool is ever named) withholding wording-only answers removed 18
@@ -144,9 +144,7 @@ def _unnamed_generic_wording(m: Match, text: str) -> bool:
         return False
     if not generic_wording(e.pattern, (literal for literal, _ in MARKERS.get(e.family, ()))):
         return False
-    from dumpscope.core.knowledge.kb import named_families
-
-    return e.family not in named_families(text)
+    return e.family not in kb.named_families(text)
 
 
 def confidence_of(m: Match) -> tuple[str, str]:

@@ -325,6 +325,11 @@ class KnowledgeBase:
 
         return answer(self, message, top)
 
+    @staticmethod
+    def named_families(message: str) -> list[str]:
+        """The families a message names (:func:`named_families`)."""
+        return named_families(message[:MAX_TEXT])
+
     def lookup(self, message: str, top: int = 5) -> list[Match]:
         """Ranked matches for a message (one line or a whole multi-line block).
 
