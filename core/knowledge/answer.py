@@ -27,8 +27,9 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+from dumpscope.core.knowledge.entry import generic_wording
 from dumpscope.core.knowledge.family import MAX_TEXT, detect_uncovered, strongest_covered
-from dumpscope.core.knowledge.markers import STRONG, UNCOVERED
+from dumpscope.core.knowledge.markers import MARKERS, STRONG, UNCOVERED
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
 if TYPE_CHECKING:
@@ -121,9 +122,29 @@ def answer(kb: KnowledgeBase, message: str, top: int = 5) -> Answer:
         return Answer([], "none", "", None, ())
     best = matches[0]
     level, basis = confidence_of(best)
-    if level == "low" and best.score < WORDS_FLOOR:
+    if (level == "low" and best.score < WORDS_FLOOR) or _unnamed_generic_wording(kb, best, text):
         return Answer([], "none", basis, None, _tools(matches))
     return Answer(matches[:top], level, basis, None, ())
+
+
+def _unnamed_generic_wording(kb: KnowledgeBase, m: Match, text: str) -> bool:
+    """Whether ``m`` is a tool's entry whose pattern is wording any tool prints
+    (:func:`.entry.generic_wording`), found by wording alone in a message that does not name its tool
+    (:meth:`.kb.KnowledgeBase.named_families`): which tool said it is not known, so the answer is withheld
+    whatever its score.  A tool's family card, generic runtime text and the embedded libraries (onnx) are
+    never such entries.
+
+    Wording only, not a pattern or partial match: on ``bench/eval_explain.py --blank-markers`` (dev messages
+    with every marker and code blanked, so no tool is ever named) withholding wording-only answers removed 18
+    confident wrong answers (another tool's "Cannot load input model", "... not implemented", "Type ... not
+    supported") for 8 right ones; withholding full pattern matches too would have removed 1 more wrong answer
+    for 49 right ones (the tool's own sentences: "Could not find any implementation for node")."""
+    e = m.entry
+    if e.level == "family" or e.family in EMBEDDED_FAMILIES or basis_of(m) != "words":
+        return False
+    if not generic_wording(e.pattern, (literal for literal, _ in MARKERS.get(e.family, ()))):
+        return False
+    return e.family not in kb.named_families(text)
 
 
 def confidence_of(m: Match) -> tuple[str, str]:

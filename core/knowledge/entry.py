@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from dumpscope.core.knowledge.codes import keys_for_code
 from dumpscope.core.knowledge.words import pattern_words, tokens
@@ -467,6 +467,60 @@ def literal_only(pattern: str) -> str | None:
     if parsed.state.flags & re.IGNORECASE or not all(op is _LIT for op, _ in items):
         return None
     return "".join(chr(av) for _, av in items).lower().strip()
+
+
+_TOOL_SPECIFIC = re.compile(r"\d|_|::|->|[/\\`<>=#@$|{}]|\.[A-Za-z]\w|[a-z][A-Z]|\b[A-Z]{2,}\b")
+"""What makes a pattern's literal text a tool's own: a digit, an identifier (``snake_case``, ``camelCase``, an
+ALL-CAPS name, ``ns::name``), a path or file name (``/``, ``\\``, ``.cc``), an operator or code character."""
+_EXCEPTION_NAME = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:Error|Exception|Warning)\b")
+"""A Python exception's name (``KeyError``, ``RuntimeError``): any tool raises it, no tool's literal."""
+
+
+def generic_wording(pattern: str, markers: Iterable[str] = ()) -> bool:
+    """Whether every literal of ``pattern`` (all its literal runs, in every branch, group and repeat) is
+    plain English any tool prints: no digit, identifier, path, file name, ALL-CAPS name or code character
+    (:data:`_TOOL_SPECIFIC`; Python exception names do not count, :data:`_EXCEPTION_NAME`).  ``Cannot load
+    input model: (.+)``, ``The following operators are not implemented: \\[(.+)\\]`` and ``Type (.+)
+    not supported.`` are; ``Assertion `s32InputCount <= ((10000))' failed`` is not.  Such a pattern
+    matching, or its words shared, says what went wrong, not which tool said it (see
+    :func:`.answer.answer`).  Nor is a pattern whose literals hold one of ``markers`` (the entry's own
+    tool's marker literals, :data:`.markers.MARKERS`: the tool's distinctive phrases, ``these op not
+    support``), as a whole phrase.  False for an empty or invalid pattern."""
+    try:
+        parsed = _sre_parse.parse(pattern)
+    except re.error:
+        return False
+    text = " ".join(r for r in _literal_runs(list(parsed.data)) if r.strip())
+    if not text or _TOOL_SPECIFIC.search(_EXCEPTION_NAME.sub(" ", text)):
+        return False
+    lowered = f" {text.lower()} "
+    return not any(_whole_phrase_in(m.lower(), lowered) for m in markers)
+
+
+def _whole_phrase_in(phrase: str, text: str) -> bool:
+    """Whether ``phrase`` is in ``text`` with no word cut at either end."""
+    return bool(phrase) and re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", text) is not None
+
+
+def _literal_runs(seq: list[tuple[Any, Any]]) -> Iterator[str]:
+    """Every run of literal characters of a parsed pattern, those of optional parts included."""
+    run: list[str] = []
+    for op, av in seq:
+        if op is _LIT:
+            run.append(chr(av))
+            continue
+        yield "".join(run)
+        run = []
+        if op is _BRANCH:
+            for branch in av[1]:
+                yield from _literal_runs(list(branch))
+        elif op is _SUB:
+            yield from _literal_runs(list(av[3]))
+        elif _ATOMIC is not None and op is _ATOMIC:
+            yield from _literal_runs(list(av))
+        elif op in _REPEATS:
+            yield from _literal_runs(list(av[2]))
+    yield "".join(run)
 
 
 def pattern_anchors(pattern: str) -> tuple[str, ...]:

@@ -325,6 +325,11 @@ class KnowledgeBase:
 
         return answer(self, message, top)
 
+    @staticmethod
+    def named_families(message: str) -> list[str]:
+        """The families a message names (:func:`named_families`)."""
+        return named_families(message[:MAX_TEXT])
+
     def lookup(self, message: str, top: int = 5) -> list[Match]:
         """Ranked matches for a message (one line or a whole multi-line block).
 
@@ -339,10 +344,7 @@ class KnowledgeBase:
         text = message[:MAX_TEXT]
         if not text.strip():
             return []
-        named = detect_families(text)
-        found = extract_codes(text)
-        all_codes = credible_codes(found, named)
-        families = _with_code_families(named, all_codes)
+        named, found, all_codes, families = _named(text)
         leaning = () if families else leaning_family(text)
         best: dict[int, Match] = {}
         for segment in segments(text):
@@ -568,6 +570,20 @@ def leaning_family(text: str) -> tuple[str, ...]:
     if not evidence or evidence[0][1] < MEDIUM or (len(evidence) > 1 and evidence[1][1] == evidence[0][1]):
         return ()
     return (evidence[0][0],)
+
+
+def named_families(text: str) -> list[str]:
+    """The families a message names: by their markers, then by the schemes of its credible codes."""
+    return _named(text)[3]
+
+
+def _named(text: str) -> tuple[list[str], list[FoundCode], list[str], list[str]]:
+    """The families the markers name, the codes found, the credible codes' keys, and the families named
+    (the markers' and the codes')."""
+    named = detect_families(text)
+    found = extract_codes(text)
+    all_codes = credible_codes(found, named)
+    return named, found, all_codes, _with_code_families(named, all_codes)
 
 
 def _with_code_families(named: list[str], codes: list[str]) -> list[str]:

@@ -1,0 +1,128 @@
+"""A tool's entry whose pattern is wording any tool prints answers by wording only where the message names
+that tool (:func:`dumpscope.core.knowledge.entry.generic_wording`, :func:`.answer._unnamed_generic_wording`).
+
+Messages here are written in our own words from the tools' public formats (not copied from the evaluation
+set), so these tests check the rule, not a tuning on real messages.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from dumpscope.core.knowledge import KnowledgeBase
+from dumpscope.core.knowledge.entry import generic_wording
+from dumpscope.core.knowledge.kb import named_families
+from dumpscope.core.knowledge.markers import MARKERS
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        r"Cannot load input model: (?P<detail>[^\n]{1,200})",
+        r"The following operators are not implemented: \[(?P<ops>[^\]\n]{1,400})\]",
+        r"Type (?>(?P<dtype>(?:(?!Type)[^\n]){0,200}?)\) not supported\.)",
+        r"KeyError: '(?P<output>[^'\n]{1,120})'",  # a Python exception's name is any tool's
+        r"(?:Runtime not valid|Can't create runtime) for (?:this|that) session",
+    ],
+)
+def test_plain_english_patterns_are_generic_wording(pattern: str) -> None:
+    assert generic_wording(pattern)
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        r"Assertion `s32InputCount <= \(\(10000\)\)' failed",  # an identifier and digits
+        r"QNN EP does not support (?P<op>\w+)",  # an ALL-CAPS name
+        r"Failed to load library (?P<path>\S+)\.so",  # a file name
+        r"std::out_of_range",  # a namespace
+        r"opset_version <= (?P<v>\d+)",  # snake_case
+        r"(?:Cannot load input model|failed at /src/\w+\.cc)",  # a path in one branch is enough
+        "",
+        "(",  # not a pattern at all
+    ],
+)
+def test_patterns_with_a_tool_literal_are_not_generic_wording(pattern: str) -> None:
+    assert not generic_wording(pattern)
+
+
+def test_a_phrase_of_the_tools_own_markers_is_no_generic_wording() -> None:
+    pattern = r"These Op Not Support: (?P<ops>[^\n]{1,200})"
+    assert generic_wording(pattern)
+    assert not generic_wording(pattern, ["these op not support"])
+    assert generic_wording(pattern, ["these op no"]), "a marker cut inside a word is no phrase of the pattern"
+
+
+def _own_markers(family: str) -> list[str]:
+    return [literal for literal, _ in MARKERS.get(family, ())]
+
+
+def test_the_entries_the_rule_marks(kb: KnowledgeBase) -> None:
+    """The shipped entries the rule marks, per family: tools' specific entries whose literals are plain
+    English (never a family card, generic runtime text, or onnx, which every tool embeds), among them the
+    ones another tool's messages were answered with on the wording proxy."""
+    marked = [
+        e
+        for e in kb.entries
+        if e.level != "family"
+        and e.family not in ("runtime", "onnx")
+        and generic_wording(e.pattern, _own_markers(e.family))
+    ]
+    ids = {e.id for e in marked}
+    assert {
+        "openvino-mo-cannot-load-input-model",
+        "tvm-opset-not-implemented",
+        "tvm-pytorch-operators-not-implemented",
+        "tflite-type-not-supported",
+        "tensorrt-in-node-conv-conv-conv",
+        "mnn-runtime-not-valid",
+        "mnn-cant-create-runtime",
+    } <= ids
+    assert not ids & {
+        "sigmastar-assertion-inputcount-failed",  # an identifier
+        "qualcomm-qnn-ep-does-not-support",  # an ALL-CAPS name
+        "mnn-these-op-not-support",  # MNN's own marker phrase
+    }
+    per_family = Counter(e.family for e in marked)
+    assert len(per_family) >= 10 and sum(per_family.values()) < len(kb.entries) // 3, per_family
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "RuntimeError: 'fancy_op' not implemented.",
+        "Load model from /tmp/m.onnx failed: cannot load input model",
+    ],
+)
+def test_generic_wording_is_not_a_confident_answer_without_its_tool_named(
+    kb: KnowledgeBase, text: str
+) -> None:
+    best = kb.lookup(text, top=1)[0]
+    assert best.reason == "words" and generic_wording(best.entry.pattern)
+    assert best.entry.family not in named_families(text)
+    found = kb.answer(text)
+    assert not found.confident and found.matches == []
+    assert best.entry.tool in found.closest, "the tool is still named as the closest"
+
+
+def test_generic_wording_still_answers_first_where_the_message_names_its_tool(kb: KnowledgeBase) -> None:
+    text = "Model Optimizer: Cannot load the input model from /tmp/m.onnx"
+    assert "openvino" in named_families(text)
+    found = kb.answer(text)
+    assert found.confident and found.basis == "words"
+    assert found.matches[0].entry.id == "openvino-mo-cannot-load-input-model"
+
+
+def test_a_tool_specific_pattern_is_untouched(kb: KnowledgeBase) -> None:
+    """A pattern of the tool's own sentence still answers confidently with no marker: only wording-only
+    matches of generic-wording entries are withheld."""
+    text = "Could not find any implementation for node /conv1/Conv."
+    assert named_families(text) == []
+    found = kb.answer(text)
+    assert found.confident and found.basis == "pattern"
+    assert found.matches[0].entry.family == "tensorrt"
+    specific = "Assertion `s32InputCount <= ((10000))' failed"
+    answered = kb.answer(specific)
+    assert answered.confident and answered.matches[0].entry.id == "sigmastar-assertion-inputcount-failed"
