@@ -126,3 +126,19 @@ def test_a_tool_specific_pattern_is_untouched(kb: KnowledgeBase) -> None:
     specific = "Assertion `s32InputCount <= ((10000))' failed"
     answered = kb.answer(specific)
     assert answered.confident and answered.matches[0].entry.id == "sigmastar-assertion-inputcount-failed"
+
+
+def test_the_answer_reads_the_tools_its_lookup_found_instead_of_scanning_the_text_again(
+    kb: KnowledgeBase,
+) -> None:
+    """The rule asks which tools the message names; the lookup has just found them (the markers' pass is
+    the costliest part on a long paste), so it is not run a second time."""
+    from dumpscope.core.knowledge.kb import _named
+
+    text = "RuntimeError: 'fancy_op' not implemented.\n" + "a line of an unrelated log\n" * 2000
+    _named.cache_clear()
+    found = kb.answer(text)
+    assert not found.confident  # the rule was reached and withheld the answer
+    info = _named.cache_info()
+    assert info.misses == 1 and info.hits >= 1
+    assert named_families(text) == [] and isinstance(named_families(text), list)
