@@ -46,6 +46,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from dumpscope.core.atomic import write_text
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "data" / "explain" / "scan_noise"
 CACHE = Path.home() / ".cache" / "dumpscope"
@@ -167,24 +169,24 @@ def main() -> None:
         "dyn_quant_det": CORPUS / "det-quantize-dynamic" / "model.onnx",
     }
     for name, path in ort_models.items():
-        (OUT / f"ort_verbose_{name}.log").write_text(keep(run([sys.executable, "-c", ORT_RUN, str(path)])))
+        write_text(keep(run([sys.executable, "-c", ORT_RUN, str(path)])), OUT / f"ort_verbose_{name}.log")
     for name in ("yolov8n", "ppocr-det"):
         mobile = [sys.executable, "-m", "onnxruntime.tools.check_onnx_model_mobile_usability"]
         text = run([*mobile, "--log_level", "debug", str(MODELS / f"{name}.onnx")])
-        (OUT / f"ort_mobile_{name.replace('-', '_')}.log").write_text(keep(text))
+        write_text(keep(text), OUT / f"ort_mobile_{name.replace('-', '_')}.log")
     shape = [sys.executable, "-m", "onnxruntime.tools.symbolic_shape_infer", "--verbose", "3"]
     model = str(MODELS / "ppocr-det.onnx")
     text = run([*shape, "--auto_merge", "--input", model, "--output", os.devnull], ensure_sympy())
-    (OUT / "ort_shape_infer.log").write_text(keep(text))
+    write_text(keep(text), OUT / "ort_shape_infer.log")
     quantize = run([sys.executable, "-c", QUANTIZE, str(MODELS / "ppocr-cls.onnx")])
-    (OUT / "ort_quantize.log").write_text(keep(quantize))
-    (OUT / "fp16_convert.log").write_text(
-        keep(run([sys.executable, "-c", FP16, str(MODELS / "ppocr-det.onnx")]))
+    write_text(keep(quantize), OUT / "ort_quantize.log")
+    write_text(
+        keep(run([sys.executable, "-c", FP16, str(MODELS / "ppocr-det.onnx")])), OUT / "fp16_convert.log"
     )
     paths = [str(MODELS / "ppocr-cls.onnx"), str(CORPUS / "cls-quantize-static-qdq" / "model.onnx")]
-    (OUT / "onnx_tools.log").write_text(keep(run([sys.executable, "-c", ONNX_TOOLS, *paths])))
+    write_text(keep(run([sys.executable, "-c", ONNX_TOOLS, *paths])), OUT / "onnx_tools.log")
     if RKNN_LOG.exists():
-        (OUT / "rknn_toolkit2.log").write_text(keep_rknn(RKNN_LOG.read_text(encoding="utf-8")))
+        write_text(keep_rknn(RKNN_LOG.read_text(encoding="utf-8")), OUT / "rknn_toolkit2.log")
     for f in sorted(OUT.glob("*.log")):
         print(f"{f.name}: {f.read_text().count(chr(10))} lines")
 
