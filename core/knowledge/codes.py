@@ -93,6 +93,15 @@ class _Extractor(namedtuple("_Extractor", "pattern scheme literals folded")):
     folded: bool
 
 
+#: The first three digits of every AscendCL-style return code the CANN headers define: acl_base.h (100xxx
+#: parameters, 148xxx dump/profiling configuration, 200xxx resources, 300xxx storage, 500xxx internal),
+#: rt_error_codes.h (107xxx, 207xxx, 507xxx runtime), ge_error_codes.h (145xxx, 245xxx, 545xxx GE) and
+#: aclnn's status codes (161xxx parameters, 361xxx runtime, 561xxx inner: infershape, tiling, kernel).  A
+#: six-digit number after "error" outside them (``Reshape error: 262144 elements``) is no AscendCL code.
+ACL_PREFIXES: tuple[str, ...] = (
+    "100", "107", "145", "148", "161", "200", "207", "245", "300", "361", "500", "507", "545", "561"
+)  # fmt: skip
+
 _EXTRACTORS: tuple[_Extractor, ...] = (
     _Extractor(r"(?<![\w-])([EW][0-9A-Z]\d{4})\b", "ascend", ("E", "W"), False),
     _Extractor(r"retCode\s{0,2}[=:]\s{0,2}(0x[0-9a-fA-F]{1,8})\b", "ts", ("retCode",), False),
@@ -101,7 +110,7 @@ _EXTRACTORS: tuple[_Extractor, ...] = (
     # closed by "," is skipped.
     _Extractor(
         r"(?i:error[ _]?code|errno|ret(?:urn)?(?:[ _]?code)?|result|failed|error)"
-        r"[^\n\d]{0,16}?\b(?!(?<=\()\d{6},)([1-5]\d{5})\b",
+        r"[^\n\d]{0,16}?\b(?!(?<=\()\d{6},)((?:" + "|".join(ACL_PREFIXES) + r")\d{3})\b",
         "acl",
         ("err", "ret", "result", "failed"),
         True,

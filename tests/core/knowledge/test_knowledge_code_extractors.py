@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from dumpscope.core.knowledge import codes
 from dumpscope.core.knowledge.codes import extract_codes, may_match
-from tests.support.paths import DATA
+from tests.support.paths import DATA, REPO
 
 EXTRACTORS = list(enumerate(codes._EXTRACTORS))
 
@@ -153,3 +153,29 @@ def test_a_pattern_is_compiled_only_when_a_text_holds_one_of_its_literals() -> N
     assert codes._COMPILED[i] is None
     assert _found("error_code=1002; error_message=x")[0][0] == "snpe:1002"
     assert codes._COMPILED[i] is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("aclrtMalloc failed, error code: 207001", "acl:207001"),
+        ("aclnnAdd failed, ret = 561103", "acl:561103"),
+        ("GE load model failed, result 545001", "acl:545001"),
+        ("Reshape error: 262144 elements cannot be reshaped into [1,3,224,225]", None),
+        ("read failed: 400000 bytes short", None),
+    ],
+)
+def test_an_acl_code_is_a_number_the_cann_headers_define(text: str, key: str | None) -> None:
+    """Six digits after "error"/"failed"/"ret" are an AscendCL code only under a prefix CANN defines: a byte
+    or element count after "error" must not make a message Ascend's."""
+    acl = [c.key for c in extract_codes(text) if c.key.startswith("acl:")]
+    assert acl == ([key] if key else [])
+
+
+def test_every_acl_code_the_kb_names_has_a_known_prefix() -> None:
+    """The extractor's prefixes cover every AscendCL code an entry is written for, so no entry's code
+    becomes unreachable."""
+    kb = [json.loads(line) for line in (REPO / "core/knowledge/kb.jsonl").open(encoding="utf-8")]
+    keys = {k for e in kb for k in codes.keys_for_code(e.get("code") or "") if k.startswith("acl:")}
+    assert keys
+    assert sorted(k for k in keys if k[4:7] not in codes.ACL_PREFIXES) == []
