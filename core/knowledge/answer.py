@@ -122,12 +122,12 @@ def answer(kb: KnowledgeBase, message: str, top: int = 5) -> Answer:
         return Answer([], "none", "", None, ())
     best = matches[0]
     level, basis = confidence_of(best)
-    if (level == "low" and best.score < WORDS_FLOOR) or _unnamed_generic_wording(kb, best, text):
+    if (level == "low" and best.score < WORDS_FLOOR) or unnamed_generic_wording(kb, best, text):
         return Answer([], "none", basis, None, _tools(matches))
     return Answer(matches[:top], level, basis, None, ())
 
 
-def _unnamed_generic_wording(kb: KnowledgeBase, m: Match, text: str) -> bool:
+def unnamed_generic_wording(kb: KnowledgeBase, m: Match, text: str) -> bool:
     """Whether ``m`` is a tool's entry whose pattern is wording any tool prints
     (:func:`.entry.generic_wording`), found by wording alone in a message that does not name its tool
     (:meth:`.kb.KnowledgeBase.named_families`): which tool said it is not known, so the answer is withheld

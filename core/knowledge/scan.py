@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, NamedTuple, Protocol
 
+from dumpscope.core.knowledge.answer import unnamed_generic_wording
 from dumpscope.core.knowledge.kb import KnowledgeBase, Match
 from dumpscope.core.knowledge.words import group_key
 
@@ -803,7 +804,11 @@ def _problem(
     ``lead`` context lines first, a match by wording alone does not count and the error words must be the
     report's own; with ``no_words``, a match by wording alone does not count either."""
     text = "\n".join(block)
-    matches = [m for m in kb.lookup(text, top=3) if m.reason != "words" or m.score >= LOG_WORDS_MIN]
+    matches = [
+        m
+        for m in kb.lookup(text, top=3)
+        if m.reason != "words" or (m.score >= LOG_WORDS_MIN and not unnamed_generic_wording(kb, m, text))
+    ]
     if lead or no_words:
         matches = [m for m in matches if m.reason != "words"]
     if not matches or _weak_noise(matches, "\n".join(block[lead:]), block[lead:]):

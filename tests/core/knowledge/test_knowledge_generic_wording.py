@@ -1,5 +1,5 @@
 """A tool's entry whose pattern is wording any tool prints answers by wording only where the message names
-that tool (:func:`dumpscope.core.knowledge.entry.generic_wording`, :func:`.answer._unnamed_generic_wording`).
+that tool (:func:`dumpscope.core.knowledge.entry.generic_wording`, :func:`.answer.unnamed_generic_wording`).
 
 Messages here are written in our own words from the tools' public formats (not copied from the evaluation
 set), so these tests check the rule, not a tuning on real messages.
@@ -142,3 +142,40 @@ def test_the_answer_reads_the_tools_its_lookup_found_instead_of_scanning_the_tex
     info = _named.cache_info()
     assert info.misses == 1 and info.hits >= 1
     assert named_families(text) == [] and isinstance(named_families(text), list)
+
+
+@pytest.mark.parametrize(
+    ("line", "withheld"),
+    [
+        (
+            "Load model from /tmp/m.onnx failed: cannot load input model",
+            "openvino-mo-cannot-load-input-model",
+        ),
+        ("RuntimeError: 'fancy_op' not implemented.", "tvm-opset-not-implemented"),
+    ],
+)
+def test_the_log_scan_withholds_generic_wording_as_the_answer_does(
+    kb: KnowledgeBase, line: str, withheld: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A log line and the same line given to ``explain`` get the same verdict: another tool's generic wording,
+    the tool unnamed, names no tool in the scan either (before, the scan reported it at the wording floor)."""
+    import dumpscope.core.knowledge.scan as scan
+
+    log = ["INFO: step started"] * 5 + [line] + ["INFO: step done"] * 5
+
+    def scanned() -> list[str]:
+        problems = scan.scan_log(iter(f"{x}\n" for x in log), kb)
+        return [m.entry.id for p in problems for m in p.matches]
+
+    assert not kb.answer(line).confident
+    assert withheld not in scanned()
+    monkeypatch.setattr(scan, "unnamed_generic_wording", lambda *_: False)
+    assert withheld in scanned(), "without the rule the scan names the tool: the test reaches the rule"
+
+
+def test_the_log_scan_keeps_a_tools_own_pattern(kb: KnowledgeBase) -> None:
+    import dumpscope.core.knowledge.scan as scan
+
+    line = "ERROR: Cannot load input model: file /data/m.onnx is truncated"
+    problems = scan.scan_log(iter(["INFO: a\n", f"{line}\n", "INFO: b\n"]), kb)
+    assert [m.entry.id for p in problems for m in p.matches][:1] == ["openvino-mo-cannot-load-input-model"]
