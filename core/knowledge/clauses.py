@@ -1700,18 +1700,19 @@ CLAUSES: tuple[Clause, ...] = (
     Clause(
         "trt-parameter-check",
         ("tensorrt",),
-        "parameter check failed at:",
-        r"Parameter check failed at: (?:[^\s:,]{1,200}::)?(?P<call>\w{1,100})(?:::\d{1,6})?, condition: "
+        "parameter check failed",
+        r"Parameter check failed(?: at: (?:[^\s,]{1,200}?::)?(?P<call>[A-Za-z_]\w{0,99})(?:::\d{1,6})?)?, "
+        r"condition: "
         r"(?P<value>[^\n]{1,200}?)\s{0,4}(?:\)|\n|$)",
-        "TensorRT's argument check in {call} rejected the call: its condition '{value}' was false, so the "
-        "call returned without running. This is an API usage error: the condition is written in terms of "
-        "the call's own arguments (tensor addresses or bindings, dimensions, the optimisation profile, "
-        "the stream), not a fault of the model or the engine.",
-        "Read '{value}' against what was passed to {call}: a null address (bindings[x], a tensor address) "
-        "means an input or output has no device buffer: allocate one for every I/O tensor and set it "
-        "(context.set_tensor_address for each engine.get_tensor_name(i)); a comparison of dimensions "
-        "means a shape outside the profile's kMIN..kMAX or not set yet (set_input_shape before enqueue); "
-        "a profile index means set_optimization_profile_async first.",
+        "TensorRT's argument check in {call|the call} rejected the call: its condition '{value}' was false, "
+        "so the call returned without running. This is an API usage error: the condition is written in "
+        "terms of the call's own arguments (tensor addresses or bindings, dimensions, the optimisation "
+        "profile, the stream), not a fault of the model or the engine.",
+        "Read '{value}' against what was passed to {call|the call}: a null address (bindings[x], a tensor "
+        "address) means an input or output has no device buffer: allocate one for every I/O tensor and set "
+        "it (context.set_tensor_address for each engine.get_tensor_name(i)); a comparison of dimensions "
+        "means a shape outside the profile's kMIN..kMAX or not set yet (set_input_shape before enqueue); a "
+        "profile index means set_optimization_profile_async first.",
         "NVIDIA TensorRT: the API's parameter checks ('Parameter check failed at: "
         "<file>::<function>::<line>, condition: <expression>', reported as ErrorCode kINVALID_ARGUMENT); "
         "TensorRT Python API IExecutionContext (set_tensor_address, set_input_shape, "

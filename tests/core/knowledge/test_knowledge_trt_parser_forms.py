@@ -158,3 +158,92 @@ def test_the_while_parsing_line_leaves_the_answer_to_the_error_it_introduces(kb:
     assert ids[0] == "tensorrt-getplugincreator-could-not-find-plugin", ids
     bare = '[E] [TRT] ModelImporter.cpp:949: While parsing node number 3 [MyOp -> "/m/MyOp_output_0"]:'
     assert kb.lookup(bare)[0].entry.id == "tensorrt-while-parsing-node-number-conv"
+
+
+@pytest.mark.parametrize(
+    ("message", "asked", "available"),
+    [
+        (
+            "[W] [TRT] Tactic Device request: 4364MB Available: 3072MB. Device memory is insufficient to use "
+            "tactic.",
+            "4364",
+            "3072",
+        ),
+        (
+            "Skipping tactic 0x0000000000000003 due to insufficient memory on requested size of 911 detected "
+            "for tactic 0x0000000000000004.",
+            "911",
+            "",
+        ),
+    ],
+)
+def test_a_skipped_tactic_says_how_much_it_asked_for_and_that_it_is_a_warning(
+    kb: KnowledgeBase, message: str, asked: str, available: str
+) -> None:
+    top = kb.lookup(message)[0]
+    assert top.entry.id == "tensorrt-h23n2-tactic-device-memory"
+    assert f"{asked} MB" in top.cause
+    assert (f"in MB: {available})" if available else "not printed on this line") in top.cause
+    assert "warning" in top.cause and "--memPoolSize=workspace:N" in top.fix
+
+
+def test_the_build_error_outranks_the_skipped_tactic_warnings_before_it(kb: KnowledgeBase) -> None:
+    message = (
+        "[W] [TRT] Tactic Device request: 4364MB Available: 3072MB. Device memory is insufficient to use "
+        "tactic.\n"
+        "[E] [TRT] 10: [optimizer.cpp::computeCosts::3728] Error Code 10: Internal Error (Could not find any "
+        "implementation for node /neck/Concat_3.)"
+    )
+    top = kb.lookup(message)[0]
+    assert top.entry.id == "tensorrt-no-implementation-for-node"
+    assert dict(top.captures)["op"] == "/neck/Concat_3"
+
+
+def test_tensorrt_8s_enqueue_parameter_check_is_read_like_the_api_checks(kb: KnowledgeBase) -> None:
+    message = (
+        "[executionContext.cpp::enqueueInternal::795] Error Code 3: Internal Error (Parameter check failed, "
+        "condition: bindings[x] || nullBindingOK)"
+    )
+    top = kb.lookup(message)[0]
+    assert top.entry.id.endswith("+trt-parameter-check"), top.entry.id
+    assert "'bindings[x] || nullBindingOK'" in top.cause
+    assert "set_tensor_address" in top.fix
+    near_miss = (
+        "[executionContext.cpp::enqueueInternal::795] Error Code 3: Internal Error (Parameter check failed)"
+    )
+    assert not kb.lookup(near_miss)[0].entry.id.endswith("+trt-parameter-check")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "IRuntime::deserializeCudaEngine returned a null engine",
+        "ICudaEngine::createExecutionContext: failed",
+        "IBuilderConfig::setMemoryPoolLimit: the pool size exceeds the device memory",
+        "[genericReformat.cuh::executeMemcpy::1334] Cuda Runtime (invalid argument) "
+        "and IExecutionContext::enqueueV3 returned false",
+    ],
+)
+def test_tensorrt_s_api_names_tell_its_family_without_a_prefix(message: str) -> None:
+    from dumpscope.core.knowledge.family import detect_families
+
+    assert detect_families(message)[:1] == ["tensorrt"]
+
+
+def test_an_api_name_alone_is_no_strong_evidence() -> None:
+    from dumpscope.core.knowledge.family import detect_families
+
+    assert detect_families("config.setMaxWorkspaceSize(1 << 30) fails") == []
+
+
+def test_a_parameter_check_in_a_namespaced_function_names_that_function(kb: KnowledgeBase) -> None:
+    message = (
+        "[E] [TRT] Parameter check failed at: engine.cpp::nvinfer1::rt::ExecutionContext::"
+        "setBindingDimensions"
+        "::1136, condition: profileMaxDims.d[i] >= dimensions.d[i]"
+    )
+    top = kb.lookup(message)[0]
+    assert top.entry.family == "tensorrt"
+    captures = dict(top.captures)
+    assert captures.get("call") == "setBindingDimensions", top.captures
+    assert captures.get("value") == "profileMaxDims.d[i] >= dimensions.d[i]"
