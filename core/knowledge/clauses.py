@@ -478,6 +478,24 @@ CLAUSES: tuple[Clause, ...] = (
         "",
         _TRT_NOT_A_NODE,
     ),
+    # onnx-tensorrt's ASSERT_NODE (Status.hpp) prints 'Assertion failed: <condition>: <message>', ASSERT the
+    # older '<condition> && "<message>"': the same requirement in its own words.
+    Clause(
+        "onnx-trt-stated-requirement-node",
+        ("tensorrt",),
+        "assertion failed: ",
+        r"Assertion failed: [^\n:]{1,200}(?:::[^\n:]{1,100}){0,4}: (?P<value>[A-Z][^\n]{3,200}?)"
+        r"\s{0,4}(?:\n|$)",
+        "The ONNX parser's importer for {op_type|this op} (node number {index|not shown}) states what it "
+        'requires in its own words: "{value}"; this graph does not meet it.',
+        'Change the {op_type|failing} node {op|} to meet "{value}" (its attributes, the ranks or types of '
+        "its inputs, or an input made constant by folding), or replace it with ops TensorRT imports; a "
+        "newer TensorRT release may lift the restriction (the importer's release notes say so).",
+        _ONNX_TRT,
+        _TRT_IMPORT,
+        "",
+        _TRT_NOT_A_NODE,
+    ),
     Clause(
         "trt-runtime-broadcast",
         ("tensorrt",),

@@ -166,7 +166,7 @@ def test_the_while_parsing_line_leaves_the_answer_to_the_error_it_introduces(kb:
         (
             "[W] [TRT] Tactic Device request: 4364MB Available: 3072MB. Device memory is insufficient to use "
             "tactic.",
-            "4364",
+            "4364MB",
             "3072",
         ),
         (
@@ -182,7 +182,7 @@ def test_a_skipped_tactic_says_how_much_it_asked_for_and_that_it_is_a_warning(
 ) -> None:
     top = kb.lookup(message)[0]
     assert top.entry.id == "tensorrt-h23n2-tactic-device-memory"
-    assert f"{asked} MB" in top.cause
+    assert f"asks for {asked} of device memory" in top.cause
     assert (f"in MB: {available})" if available else "not printed on this line") in top.cause
     assert "warning" in top.cause and "--memPoolSize=workspace:N" in top.fix
 
@@ -247,3 +247,17 @@ def test_a_parameter_check_in_a_namespaced_function_names_that_function(kb: Know
     captures = dict(top.captures)
     assert captures.get("call") == "setBindingDimensions", top.captures
     assert captures.get("value") == "profileMaxDims.d[i] >= dimensions.d[i]"
+
+
+def test_the_assert_node_form_states_its_requirement_with_the_node(kb: KnowledgeBase) -> None:
+    """onnx-tensorrt's ASSERT_NODE prints ``Assertion failed: <condition>: <message>``."""
+    message = (
+        "In node 9 with name: /m/Cast_2 and operator: Cast (importCast): UNSUPPORTED_NODE: Assertion failed: "
+        "false: Unsupported cast!"
+    )
+    top = kb.lookup(message)[0]
+    assert top.entry.id.endswith("+onnx-trt-stated-requirement-node"), top.entry.id
+    assert dict(top.captures)["value"] == "Unsupported cast!"
+    assert "node number 9" in top.cause and "/m/Cast_2" in top.fix
+    graph = "In node -1 (parseGraph): INVALID_GRAPH: Assertion failed: false: Failed to import initializer"
+    assert not any("onnx-trt-stated" in m.entry.id for m in kb.lookup(graph))
