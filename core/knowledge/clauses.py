@@ -406,7 +406,8 @@ CLAUSES: tuple[Clause, ...] = (
         "weights).",
         "Fold the computation into a constant before parsing: polygraphy surgeon sanitize model.onnx "
         "--fold-constants -o folded.onnx (or onnxsim with fixed input shapes); when it depends on the input "
-        "shape, export with static shapes or do_constant_folding=True.",
+        "shape, export with static shapes or do_constant_folding=True. "
+        "The check is the parser's own ({arg|in onnx-tensorrt's op importers}).",
         _ONNX_TRT,
         _TRT_IMPORT,
         "",
@@ -424,7 +425,8 @@ CLAUSES: tuple[Clause, ...] = (
         "Give the {op_type|failing} node {op|} an input of a rank that satisfies {value}: reshape or "
         "unsqueeze the input before it and squeeze the result after it in the ONNX graph (polygraphy "
         "inspect model --show layers shows the rank that reaches it), or export the layer in a form of that "
-        "rank.",
+        "rank. "
+        "The check is the parser's own ({arg|in onnx-tensorrt's op importers}).",
         _ONNX_TRT,
         _TRT_IMPORT,
         "",
@@ -440,7 +442,8 @@ CLAUSES: tuple[Clause, ...] = (
         "type of a tensor ({value}) and the tensor of this graph fails that check: its type is not what the "
         "importer takes.",
         "Insert a Cast in the ONNX graph so the tensor meets {value} (to or from {dtype}) before the "
-        "{op_type|failing} node, and cast the result back after it if later nodes need the old type.",
+        "{op_type|failing} node, and cast the result back after it if later nodes need the old type. "
+        "The check is the parser's own ({arg|in onnx-tensorrt's op importers}).",
         _ONNX_TRT,
         _TRT_IMPORT,
         "",
@@ -457,7 +460,8 @@ CLAUSES: tuple[Clause, ...] = (
         "dynamic axes, or a size computed from one).",
         "Make the shape static before parsing: export with fixed input sizes, or fix the dynamic inputs with "
         "polygraphy surgeon sanitize model.onnx --override-input-shapes name:[1,3,640,640] --fold-constants, "
-        "so the {op_type|failing} node {op|} sees fixed sizes and the computed ones fold to constants.",
+        "so the {op_type|failing} node {op|} sees fixed sizes and the computed ones fold to constants. "
+        "The check is the parser's own ({arg|in onnx-tensorrt's op importers}).",
         _ONNX_TRT,
         _TRT_IMPORT,
         "",
@@ -472,7 +476,8 @@ CLAUSES: tuple[Clause, ...] = (
         'requires in its own words: "{value}"; this graph does not meet it.',
         'Change the {op_type|failing} node {op|} to meet "{value}" (its attributes, the ranks or types of '
         "its inputs, or an input made constant by folding), or replace it with ops TensorRT imports; a "
-        "newer TensorRT release may lift the restriction (the importer's release notes say so).",
+        "newer TensorRT release may lift the restriction (the importer's release notes say so). "
+        "The check is the parser's own ({arg|in onnx-tensorrt's op importers}).",
         _ONNX_TRT,
         _TRT_IMPORT,
         "",
@@ -490,7 +495,8 @@ CLAUSES: tuple[Clause, ...] = (
         'requires in its own words: "{value}"; this graph does not meet it.',
         'Change the {op_type|failing} node {op|} to meet "{value}" (its attributes, the ranks or types of '
         "its inputs, or an input made constant by folding), or replace it with ops TensorRT imports; a "
-        "newer TensorRT release may lift the restriction (the importer's release notes say so).",
+        "newer TensorRT release may lift the restriction (the importer's release notes say so). "
+        "The check is the parser's own ({arg|in onnx-tensorrt's op importers}).",
         _ONNX_TRT,
         _TRT_IMPORT,
         "",
