@@ -185,8 +185,7 @@ _TENSORRT: Markers = (
     # prefix (NvInfer.h / NvInferRuntime.h: "IExecutionContext::enqueueV3: Error Code 1: ...",
     # "IBuilder::buildSerializedNetwork", "IRuntime::deserializeCudaEngine"; the TensorRT 8 API's
     # setMaxWorkspaceSize / buildEngineWithConfig / getBindingDimensions; NvOnnxParser.h's namespace), its
-    # internal location in a CUDA header ("[genericReformat.cuh::executeMemcpy::1334]", like ".cpp::") and
-    # the API's own argument check ("Parameter check failed at: file::func::line, condition: ...").
+    # internal location in a CUDA header ("[genericReformat.cuh::executeMemcpy::1334]", like ".cpp::").
     ("iexecutioncontext::", STRONG),
     ("icudaengine::", STRONG),
     ("ibuilderconfig::", STRONG),
@@ -200,7 +199,6 @@ _TENSORRT: Markers = (
     ("getbindingdimensions", MEDIUM),
     ("setbindingdimensions", MEDIUM),
     (".cuh::", MEDIUM),
-    ("parameter check failed at:", MEDIUM),
 )
 
 _ORT_ERROR_CODES = (
