@@ -29,14 +29,19 @@ ANY = "*"
 
 
 class Clause(
-    namedtuple("Clause", "id families literal pattern cause fix source context scope", defaults=("",))
+    namedtuple(
+        "Clause", "id families literal pattern cause fix source context scope unless", defaults=("", "", "")
+    )
 ):
     """One vendor wording: ``literal`` (lower-cased) must be in the text before ``pattern`` is compiled;
     ``context``, when set, is searched in the whole message for parts the card's own text does not hold
     (the ONNX parser's ``importConv`` names the op type of an assertion).  ``scope`` :data:`REASON`: a
     reason clause, one tool-neutral wording of why something failed (an operator or a data type not
     supported, an inferred shape that differs...), which answers only a card that says nothing of the
-    message (a family card, a code-range or scheme entry, an envelope), never a code card."""
+    message (a family card, a code-range or scheme entry, an envelope), never a code card.  ``unless``,
+    when set, is a wording of the message's own line that says the clause's reading is not this failure's:
+    the clause does not speak there (an ONNX parser assertion under a file or graph ErrorCode is no
+    requirement of a node)."""
 
     __slots__ = ()
     id: str
@@ -48,6 +53,7 @@ class Clause(
     source: str
     context: str
     scope: str
+    unless: str
 
 
 REASON = "reason"
@@ -60,9 +66,22 @@ _ACLNN_HEAD = (
 )
 _ONNX_TRT = "onnx/onnx-tensorrt: builtin_op_importers.cpp (ASSERT conditions of each op importer)"
 _TRT_IMPORT = (
+    r"(?:(?:In node |While parsing node number )(?P<index>\d{1,9})(?: \[[^\n]{0,300}\n)?[^\n]{0,300}?)?"
     r"(?:with name: (?P<op>[^\s]{1,200}) and operator: \w{1,60} )?"
-    r"(?:\(|In function )import(?P<op_type>[A-Z]\w{0,60})"
+    r"(?:(?:\(|In function )import(?P<op_type>[A-Z]\w{0,60})|In function \w{1,80}:)"
 )
+"""Where the ONNX parser's message names the node of an importer's assertion: its number (``In node 12``,
+``While parsing node number 12 [Op -> ...]`` the line before), its name and its importer
+(``importResize``)."""
+_TRT_NOT_A_NODE = (
+    r"\b(?:MODEL_DESERIALIZE_FAILED|INVALID_GRAPH|UNSUPPORTED_GRAPH|MEM_ALLOC_FAILED|REFIT_FAILED)\b"
+    r"|(?m:^[^\S\n]{0,8}\[(?:2|3|5|7|14)\] )|\((?:deserializeOnnxModel|parseFromFile|importModel)\)"
+)
+"""The ONNX parser's ErrorCodes of a failure of the file or of the whole graph (NvOnnxParser.h's
+``kMODEL_DESERIALIZE_FAILED`` 3, ``kINVALID_GRAPH`` 5, ``kUNSUPPORTED_GRAPH`` 7, ``kMEM_ALLOC_FAILED`` 2,
+``kREFIT_FAILED`` 14, by name or as ModelImporter's ``[N]``) and the functions that check the file before
+any node: its op importers assert with the node codes (``kINVALID_NODE``, ``kUNSUPPORTED_NODE*``), so an
+assertion under one of these is no requirement of a node."""
 
 _VECTOR_CAUSE = (
     "A bounds check of the C++ standard library stopped the tool: it indexed past the end of a std::vector"
@@ -357,32 +376,61 @@ CLAUSES: tuple[Clause, ...] = (
     ),
     # --- TensorRT's ONNX parser: conditions of the importer's ASSERTs -----------------------------------
     Clause(
+        "onnx-trt-model-deserialize",
+        ("tensorrt",),
+        "failed to parse the onnx model",
+        r"Failed to parse the ONNX model(?:; input is not a regular file)?[.!]",
+        "The ONNX parser could not read the bytes it was given as an ONNX model (protobuf's "
+        "ParseFromCodedStream in {arg|onnxProtoUtils.hpp} failed: ErrorCode MODEL_DESERIALIZE_FAILED) "
+        "before it looked at any node: what it read is not one whole ONNX ModelProto: a truncated file (a "
+        "download or copy cut short, a Git LFS pointer in place of the model), a file of another format (a "
+        "PyTorch .pt, a TensorRT engine, a text dump), one protobuf over its 2 GB limit, or a wrong path or "
+        "bytes read in text mode.",
+        "Check the file before TensorRT: its size against the original (git lfs pull when it is a small "
+        "text pointer), then python -c \"import onnx; onnx.checker.check_model('model.onnx', "
+        'full_check=True)" (by path, so a model over 2 GB is checked with its external data); save a model '
+        "over 2 GB with onnx.save(model, 'model.onnx', save_as_external_data=True) and keep the .data file "
+        "beside it; give the parser the path (trtexec --onnx=model.onnx, parser.parse_from_file) or the "
+        "bytes read with open(path, 'rb'); re-export when onnx.load fails too.",
+        "onnx/onnx-tensorrt: onnxProtoUtils.hpp (deserializeOnnxModel: ASSERT(model->ParseFromCodedStream"
+        '(...) && "Failed to parse the ONNX model.", kMODEL_DESERIALIZE_FAILED)), ModelRefitter.cpp',
+    ),
+    Clause(
         "onnx-trt-input-must-be-weights",
         ("tensorrt",),
         "is_weights()",
         r"(?P<input>(?:inputs\.at\(\d{1,2}\)|inputs\[\d{1,2}\]|\w{1,40}))\.is_weights\(\)",
-        "The ONNX parser's importer for {op_type|this op} needs {input} as a constant initializer (weights "
-        "known when the engine is built) and in this graph it is computed by other nodes (a "
-        "Shape/Gather/Concat chain of a dynamic export, or a Cast/DequantizeLinear on the weights).",
+        "The ONNX parser's importer for {op_type|this op} (node number {index|not shown}) needs {input} as "
+        "a constant initializer (weights known when the engine is built) and in this graph it is computed "
+        "by other nodes (a Shape/Gather/Concat chain of a dynamic export, or a Cast/DequantizeLinear on the "
+        "weights).",
         "Fold the computation into a constant before parsing: polygraphy surgeon sanitize model.onnx "
         "--fold-constants -o folded.onnx (or onnxsim with fixed input shapes); when it depends on the input "
-        "shape, export with static shapes or do_constant_folding=True.",
+        "shape, export with static shapes or do_constant_folding=True. "
+        "The check is the parser's own ({arg|in onnx-tensorrt's op importers}).",
         _ONNX_TRT,
         _TRT_IMPORT,
+        "",
+        _TRT_NOT_A_NODE,
     ),
     Clause(
         "onnx-trt-rank",
         ("tensorrt",),
         "nbdims",
-        r"(?P<value>(?:[\w.()>-]{0,60}\.)?nbDims\s{0,4}(?:[<>]=?|[=!]=)\s{0,4}\d{1,2}"
+        r"(?P<value>(?:[\w.()>-]{0,60}\.)?nbDims\s{0,4}(?:[<>]=?|[=!]=)\s{0,4}(?:\d{1,2}|[\w()>-]{1,60}"
+        r"(?:\.[\w()>-]{1,60}){0,3}\.nbDims)"
         r"(?:\s{0,4}&&\s{0,4}(?:[\w.()>-]{0,60}\.)?nbDims\s{0,4}(?:[<>]=?|[=!]=)\s{0,4}\d{1,2})?)",
-        "The ONNX parser's importer for {op_type|this op} only takes an input whose rank satisfies {value}; "
-        "the tensor reaching it in this graph has another rank.",
-        "Give the {op_type|failing} node an input of a rank that satisfies {value}: reshape or unsqueeze the "
-        "input before it and squeeze the result after it in the ONNX graph (polygraphy inspect model "
-        "--show layers shows the rank that reaches it), or export the layer in a form of that rank.",
+        "The ONNX parser's importer for {op_type|this op} (node number {index|not shown}) only takes an "
+        "input whose rank satisfies {value}; the tensor reaching it in this graph has another rank.",
+        "Give the {op_type|failing} node {op|} an input of a rank that satisfies {value}: reshape or "
+        "unsqueeze the input before it and squeeze the result after it in the ONNX graph (polygraphy "
+        "inspect model --show layers shows the rank that reaches it), or export the layer in a form of that "
+        "rank. "
+        "The check is the parser's own ({arg|in onnx-tensorrt's op importers}).",
         _ONNX_TRT,
         _TRT_IMPORT,
+        "",
+        _TRT_NOT_A_NODE,
     ),
     Clause(
         "onnx-trt-data-type",
@@ -390,12 +438,16 @@ CLAUSES: tuple[Clause, ...] = (
         "datatype::k",
         r"(?P<value>[\w.()>-]{0,60}(?:getType\(\)|type\(\)|dtype)\s{0,4}[=!]=\s{0,4}(?:nvinfer1::)?"
         r"DataType::k(?P<dtype>[A-Z0-9]{2,12}))",
-        "The ONNX parser's importer for {op_type|this op} checks the data type of a tensor ({value}) and "
-        "the tensor of this graph fails that check: its type is not what the importer takes.",
+        "The ONNX parser's importer for {op_type|this op} (node number {index|not shown}) checks the data "
+        "type of a tensor ({value}) and the tensor of this graph fails that check: its type is not what the "
+        "importer takes.",
         "Insert a Cast in the ONNX graph so the tensor meets {value} (to or from {dtype}) before the "
-        "{op_type|failing} node, and cast the result back after it if later nodes need the old type.",
+        "{op_type|failing} node, and cast the result back after it if later nodes need the old type. "
+        "The check is the parser's own ({arg|in onnx-tensorrt's op importers}).",
         _ONNX_TRT,
         _TRT_IMPORT,
+        "",
+        _TRT_NOT_A_NODE,
     ),
     Clause(
         "onnx-trt-static-shape",
@@ -403,27 +455,52 @@ CLAUSES: tuple[Clause, ...] = (
         "dynamic",
         r"(?P<value>!isDynamic\([\w.()]{1,60}\)|does not support dynamic axes[^\n\"]{0,40}|Dynamic shape for "
         r"[\w ]{1,40} is not supported|does not work for dynamically shaped tensors)",
-        "The ONNX parser's importer for {op_type|this op} needs a static shape at this point ({value}) and "
-        "the model has a dynamic dimension there (an input exported with dynamic axes, or a size computed "
-        "from one).",
+        "The ONNX parser's importer for {op_type|this op} (node number {index|not shown}) needs a static "
+        "shape at this point ({value}) and the model has a dynamic dimension there (an input exported with "
+        "dynamic axes, or a size computed from one).",
         "Make the shape static before parsing: export with fixed input sizes, or fix the dynamic inputs with "
         "polygraphy surgeon sanitize model.onnx --override-input-shapes name:[1,3,640,640] --fold-constants, "
-        "so the {op_type|failing} node {op|} sees fixed sizes and the computed ones fold to constants.",
+        "so the {op_type|failing} node {op|} sees fixed sizes and the computed ones fold to constants. "
+        "The check is the parser's own ({arg|in onnx-tensorrt's op importers}).",
         _ONNX_TRT,
         _TRT_IMPORT,
+        "",
+        _TRT_NOT_A_NODE,
     ),
     Clause(
         "onnx-trt-stated-requirement",
         ("tensorrt",),
         '&& "',
         r'&& "(?P<value>[^"\n]{4,200})"',
-        "The ONNX parser's importer for {op_type|this op} states what it requires in its own words: "
-        '"{value}"; this graph does not meet it.',
-        'Change the {op_type|failing} node to meet "{value}" (its attributes, the ranks or types of its '
-        "inputs, or an input made constant by folding), or replace it with ops TensorRT imports; a newer "
-        "TensorRT release may lift the restriction (the importer's release notes say so).",
+        "The ONNX parser's importer for {op_type|this op} (node number {index|not shown}) states what it "
+        'requires in its own words: "{value}"; this graph does not meet it.',
+        'Change the {op_type|failing} node {op|} to meet "{value}" (its attributes, the ranks or types of '
+        "its inputs, or an input made constant by folding), or replace it with ops TensorRT imports; a "
+        "newer TensorRT release may lift the restriction (the importer's release notes say so). "
+        "The check is the parser's own ({arg|in onnx-tensorrt's op importers}).",
         _ONNX_TRT,
         _TRT_IMPORT,
+        "",
+        _TRT_NOT_A_NODE,
+    ),
+    # onnx-tensorrt's ASSERT_NODE (Status.hpp) prints 'Assertion failed: <condition>: <message>', ASSERT the
+    # older '<condition> && "<message>"': the same requirement in its own words.
+    Clause(
+        "onnx-trt-stated-requirement-node",
+        ("tensorrt",),
+        "assertion failed: ",
+        r"Assertion failed: [^\n:]{1,200}(?:::[^\n:]{1,100}){0,4}: (?P<value>[A-Z][^\n]{3,200}?)"
+        r"\s{0,4}(?:\n|$)",
+        "The ONNX parser's importer for {op_type|this op} (node number {index|not shown}) states what it "
+        'requires in its own words: "{value}"; this graph does not meet it.',
+        'Change the {op_type|failing} node {op|} to meet "{value}" (its attributes, the ranks or types of '
+        "its inputs, or an input made constant by folding), or replace it with ops TensorRT imports; a "
+        "newer TensorRT release may lift the restriction (the importer's release notes say so). "
+        "The check is the parser's own ({arg|in onnx-tensorrt's op importers}).",
+        _ONNX_TRT,
+        _TRT_IMPORT,
+        "",
+        _TRT_NOT_A_NODE,
     ),
     Clause(
         "trt-runtime-broadcast",
@@ -1647,18 +1724,19 @@ CLAUSES: tuple[Clause, ...] = (
     Clause(
         "trt-parameter-check",
         ("tensorrt",),
-        "parameter check failed at:",
-        r"Parameter check failed at: (?:[^\s:,]{1,200}::)?(?P<call>\w{1,100})(?:::\d{1,6})?, condition: "
+        "parameter check failed",
+        r"Parameter check failed(?: at: (?:[^\s,]{1,200}?::)?(?P<call>[A-Za-z_]\w{0,99})(?:::\d{1,6})?)?, "
+        r"condition: "
         r"(?P<value>[^\n]{1,200}?)\s{0,4}(?:\)|\n|$)",
-        "TensorRT's argument check in {call} rejected the call: its condition '{value}' was false, so the "
-        "call returned without running. This is an API usage error: the condition is written in terms of "
-        "the call's own arguments (tensor addresses or bindings, dimensions, the optimisation profile, "
-        "the stream), not a fault of the model or the engine.",
-        "Read '{value}' against what was passed to {call}: a null address (bindings[x], a tensor address) "
-        "means an input or output has no device buffer: allocate one for every I/O tensor and set it "
-        "(context.set_tensor_address for each engine.get_tensor_name(i)); a comparison of dimensions "
-        "means a shape outside the profile's kMIN..kMAX or not set yet (set_input_shape before enqueue); "
-        "a profile index means set_optimization_profile_async first.",
+        "TensorRT's argument check in {call|the call} rejected the call: its condition '{value}' was false, "
+        "so the call returned without running. This is an API usage error: the condition is written in "
+        "terms of the call's own arguments (tensor addresses or bindings, dimensions, the optimisation "
+        "profile, the stream), not a fault of the model or the engine.",
+        "Read '{value}' against what was passed to {call|the call}: a null address (bindings[x], a tensor "
+        "address) means an input or output has no device buffer: allocate one for every I/O tensor and set "
+        "it (context.set_tensor_address for each engine.get_tensor_name(i)); a comparison of dimensions "
+        "means a shape outside the profile's kMIN..kMAX or not set yet (set_input_shape before enqueue); a "
+        "profile index means set_optimization_profile_async first.",
         "NVIDIA TensorRT: the API's parameter checks ('Parameter check failed at: "
         "<file>::<function>::<line>, condition: <expression>', reported as ErrorCode kINVALID_ARGUMENT); "
         "TensorRT Python API IExecutionContext (set_tensor_address, set_input_shape, "
@@ -1791,10 +1869,21 @@ def _refined(m: Match, text: str, any_tool: bool = True) -> Match | None:
             continue
         if clause.literal not in low or (clause.scope == REASON and is_code_card(m)):
             continue
+        if clause.unless and _regex(clause.unless).search(_own_lines(own, text)):
+            continue
         found = _regex(clause.pattern).search(own)
         if found is not None:
             return _answered_by(m, clause, _parts(found, clause, text))
     return None
+
+
+def _own_lines(own: str, text: str) -> str:
+    """``own`` (a card's part of ``text``) from the start of the line it begins on: the ErrorCode or the
+    function a tool prints before the reason it captured."""
+    start = text.find(own)
+    if start < 0:
+        return own
+    return text[text.rfind("\n", 0, start) + 1 : start + len(own)]
 
 
 def _parts(found: re.Match[str], clause: Clause, text: str) -> tuple[tuple[str, str], ...]:

@@ -181,6 +181,24 @@ _TENSORRT: Markers = (
     (".h::", MEDIUM),
     ("no optimization profile has been defined", STRONG),
     ("network validation failed", MEDIUM),
+    # Issue 23 (h23n2): TensorRT's C++ API as its errors name it without any "[TRT]" or "Error Code"
+    # prefix (NvInfer.h / NvInferRuntime.h: "IExecutionContext::enqueueV3: Error Code 1: ...",
+    # "IBuilder::buildSerializedNetwork", "IRuntime::deserializeCudaEngine"; the TensorRT 8 API's
+    # setMaxWorkspaceSize / buildEngineWithConfig / getBindingDimensions; NvOnnxParser.h's namespace), its
+    # internal location in a CUDA header ("[genericReformat.cuh::executeMemcpy::1334]", like ".cpp::").
+    ("iexecutioncontext::", STRONG),
+    ("icudaengine::", STRONG),
+    ("ibuilderconfig::", STRONG),
+    ("inetworkdefinition::", STRONG),
+    ("iruntime::", STRONG),
+    ("nvonnxparser::", STRONG),
+    ("deserializecudaengine", MEDIUM),
+    ("buildenginewithconfig", MEDIUM),
+    ("setmaxworkspacesize", MEDIUM),
+    ("setmemorypoollimit", MEDIUM),
+    ("getbindingdimensions", MEDIUM),
+    ("setbindingdimensions", MEDIUM),
+    (".cuh::", MEDIUM),
 )
 
 _ORT_ERROR_CODES = (
