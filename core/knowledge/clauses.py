@@ -1687,6 +1687,89 @@ CLAUSES: tuple[Clause, ...] = (
         "",
         REASON,
     ),
+    # --- OpenVINO: its check/exception form, read by the component its path names (last resort) ---------
+    Clause(
+        "openvino-frontend-check",
+        ("openvino",),
+        "frontends",
+        r"(?:Check '(?P<value>[^'\n]{1,200})' failed at|Exception from) (?P<path>[^\s'\n]{0,200}?"
+        r"src[/\\]frontends[/\\](?P<frontend>onnx|tensorflow_lite|tensorflow|pytorch|paddle|jax|ir)"
+        r"[/\\][^\s:'\n]{1,200})(?::\d{1,6})?:?[ \t]{0,4}\n?(?P<detail>[^\n]{0,200})",
+        "OpenVINO's {frontend} frontend stopped while it converted the source model into OpenVINO "
+        "operations: its check '{value|}' failed in {path} ({detail|}); a frontend's checks test the "
+        "source framework's operation, attribute or input form it is converting, and the lines after it "
+        "name the node.",
+        "Find the node the message names and give the frontend a form it takes: export the source model "
+        "with static shapes and a common opset (onnx: onnxsim to fold constants and shape subgraphs), "
+        "replace that operation in the source model, or convert through another frontend (torch to ONNX "
+        "first, ovc on the ONNX file); a later OpenVINO release may convert it.",
+        "openvinotoolkit/openvino: src/core/include/openvino/core/except.hpp and src/core/src/except.cpp "
+        "(\"Check '<condition>' failed at <file>:<line>:\"), src/frontends/*/src "
+        "(FRONT_END_GENERAL_CHECK, FRONT_END_OP_CONVERSION_CHECK)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "openvino-plugin-check",
+        ("openvino",),
+        "plugins",
+        r"(?:Check '(?P<value>[^'\n]{1,200})' failed at|Exception from) (?P<path>[^\s'\n]{0,200}?"
+        r"src[/\\]plugins[/\\](?:intel_)?(?P<device>cpu|gpu|npu|gna|auto|hetero|auto_batch)"
+        r"[/\\][^\s:'\n]{1,200})(?::\d{1,6})?:?[ \t]{0,4}\n?(?P<detail>[^\n]{0,200})",
+        "OpenVINO's {device} device plugin failed while it compiled or ran the model: its check '{value|}' "
+        "in {path} ({detail|}). A device plugin's checks test what that device supports (an operation, a "
+        "shape, a precision or a property): the model was read and validated, but this device cannot "
+        "take it as given.",
+        "Compile the same model on another device (CPU, GPU) to tell a limit of the {device} plugin from a "
+        "problem of the model; for the {device} device try static shapes (model.reshape to the sizes "
+        "you feed) and another precision (ov::hint::inference_precision f32), or keep the node it names "
+        "on another device with HETERO:{device},CPU.",
+        "openvinotoolkit/openvino: src/core/src/except.cpp (\"Check '<condition>' failed at "
+        '<file>:<line>:"; "Exception from <file>:<line>:"), src/plugins/<device> (OPENVINO_ASSERT / '
+        "OPENVINO_THROW of the device plugins)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "openvino-core-check",
+        ("openvino",),
+        "failed at",
+        r"Check '(?P<value>[^'\n]{1,200})' failed at (?P<path>[^\s'\n]{0,200}?"
+        r"(?:src[/\\]core|ngraph[/\\]core)[/\\][^\s:'\n]{1,200})(?::\d{1,6})?:?[ \t]{0,4}\n?"
+        r"(?P<detail>[^\n]{0,200})",
+        "OpenVINO's model validation found '{value}' false in {path} ({detail|}): while the model was read "
+        "or reshaped, a node's inputs (their shapes, ranks or element types) broke the rule its operation "
+        "checks, so the model is rejected before any device sees it.",
+        "Read the node the lines after it name ('While validating node ...'); give the model the input "
+        "shapes it expects (ovc --input name[1,3,224,224] or model.reshape before compile_model), check "
+        "that node's inputs in the source model (a dynamic or -1 dimension, a rank the op does not take), "
+        "and export the source model with static shapes if the dynamic ones are the cause.",
+        "openvinotoolkit/openvino: src/core/src/except.cpp (\"Check '<condition>' failed at "
+        '<file>:<line>:"), src/core/include/openvino/core/validation_util.hpp and '
+        "src/core/shape_inference (NODE_VALIDATION_CHECK, shape inference checks)",
+        "",
+        REASON,
+    ),
+    # --- MNN: the converter's CHECK lines (logkit.h), read by the file and the reason they print ------------
+    Clause(
+        "mnn-converter-check-failed",
+        ("mnn",),
+        "check failed: ",
+        r"(?:(?P<path>[\w.-]{1,80}\.(?:cpp|cc|hpp|h)):\d{1,6}: )?Check failed: (?P<value>[^\n]{1,200}?) ==> "
+        r"(?P<detail>[^\n]{1,200})",
+        "A check of MNNConvert failed in {path|its converter}: '{value}' was false, and the check's own "
+        "message says '{detail}'. These CHECK lines (tools/converter/include/logkit.h) guard what the front "
+        "end reads from the source model: an operator it has no converter for, or an attribute, input "
+        "count or constant it does not take in this form.",
+        "Act on '{detail}': list what this MNNConvert converts with 'MNNConvert -f ONNX --OP' (or -f TF / "
+        "TFLITE / CAFFE); simplify the source model first (onnxsim folds constants and shape subgraphs), "
+        "export it at another opset, or replace the operator it names in the source model; a newer MNN "
+        "may take it.",
+        "alibaba/MNN: tools/converter/include/logkit.h (CHECK(x): '[hh:mm:ss] file:line: Check failed: x ==> "
+        "' + message), tools/converter/source/*/ (the front ends' CHECK/DCHECK conditions)",
+        "",
+        REASON,
+    ),
     Clause(
         "tvm-check-failed-reason",
         ("tvm",),
