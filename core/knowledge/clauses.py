@@ -156,6 +156,28 @@ _NO_SCHEMA_FIX = (
     "library that implements it (onnxruntime: SessionOptions.register_custom_ops_library); for a newer "
     "opset, upgrade the runtime or export at an older opset."
 )
+_XBYAK_LINE = r"(?:^|\n|\]\s{{0,3}}|:\s{{0,3}})(?P<value>{})[ \t.]{{0,4}}(?:\r?\n|$)"
+"""An Xbyak error as the whole rest of its line (after a bracket or a colon): its what() is the bare text."""
+_XBYAK_CAUSE = (
+    "'{value}' is an error of Xbyak, the x86 JIT assembler with which OpenVINO's CPU plugin (and the "
+    "oneDNN inside it) writes its kernels while the model is compiled: Xbyak refused an instruction "
+    "the kernel generator asked for (bad combination: operands the instruction does not take; label is "
+    "too far: a jump longer than its short form reaches; code is too big: a kernel larger than its "
+    "buffer). The generator emitted code it should not have for this layer's sizes, precision or this "
+    "CPU's instruction set: a fault of the plugin, not of the model."
+)
+_XBYAK_FIX = (
+    "Make the CPU plugin choose other kernels: compile with ov::hint::inference_precision f32 (no bf16/"
+    "f16 kernels), with static input shapes (model.reshape), or run on another device (GPU); try the "
+    "previous and the next OpenVINO release, and report '{value}' with the model and the CPU's "
+    "instruction sets (lscpu flags: avx2, avx512, amx) to OpenVINO."
+)
+_XBYAK_SOURCE = (
+    "herumi/xbyak: xbyak/xbyak.h (enum Error and ConvertErrorToString: 'bad combination', 'label is too "
+    "far', 'code is too big'...), bundled by openvinotoolkit/openvino's CPU plugin and its oneDNN fork "
+    "(src/plugins/intel_cpu/thirdparty/onednn: cpu/x64/xbyak)"
+)
+
 _CUDNN_CAUSE = (
     "A cuDNN call of onnxruntime's CUDA provider ({call|the call is not in the message}) failed in "
     "{op|a node} with {status|an error status}. cuDNN's own meanings: CUDNN_STATUS_EXECUTION_FAILED, the GPU "
@@ -1684,6 +1706,32 @@ CLAUSES: tuple[Clause, ...] = (
         "Myelin.",
         "NVIDIA TensorRT: Myelin, its subgraph compiler (the ForeignNode layers of the verbose build log; "
         "'myelin' symbols and assertions of libnvinfer); polygraphy debug reduce",
+        "",
+        REASON,
+    ),
+    # --- OpenVINO's CPU plugin: an error of Xbyak, the JIT assembler its kernels are generated with ------
+    Clause(
+        "openvino-cpu-xbyak-bad",
+        ("openvino",),
+        "bad ",
+        _XBYAK_LINE.format(
+            r"bad combination|bad addressing|bad size of register|bad mem size|bad st combination"
+            r"|bad vsib addressing|bad pNum|bad tNum|bad scale"
+        ),
+        _XBYAK_CAUSE,
+        _XBYAK_FIX,
+        _XBYAK_SOURCE,
+        "",
+        REASON,
+    ),
+    Clause(
+        "openvino-cpu-xbyak-too",
+        ("openvino",),
+        " is too ",
+        _XBYAK_LINE.format(r"label is too far|code is too big|imm is too big|offset is too big"),
+        _XBYAK_CAUSE,
+        _XBYAK_FIX,
+        _XBYAK_SOURCE,
         "",
         REASON,
     ),

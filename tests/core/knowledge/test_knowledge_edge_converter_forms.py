@@ -197,6 +197,16 @@ CLAUSE_CASES = [
         ("'rank_a == 4'", "src/core/src/op/foo_op.cpp", "model.reshape"),
     ),
     (
+        _OV_WRAP + "Exception from src/plugins/intel_cpu/src/nodes/foo.cpp:12:\ncode is too big",
+        "openvino-cpu-xbyak-too",
+        ("'code is too big'", "Xbyak", "inference_precision f32"),
+    ),
+    (
+        "[ GENERAL_ERROR ] bad size of register",
+        "openvino-cpu-xbyak-bad",
+        ("'bad size of register'", "Xbyak"),
+    ),
+    (
         "[10:01:02] /src/MNN/tools/converter/source/onnx/FooOnnx.cpp:64: "
         "Check failed: (weightShape.size() == 4) ==> Foo weight must be 4 dims for now",
         "mnn-converter-check-failed",
@@ -223,6 +233,8 @@ def test_the_family_card_says_the_check_the_message_printed(
     [
         # the inference wrapper alone names no component that failed
         _OV_WRAP + "Exception from src/inference/src/dev/plugin.cpp:53:\nsomething odd",
+        # Xbyak's wording inside a sentence is not its error line
+        "[ GENERAL_ERROR ] something bad combination happened",
         # a CHECK line without MNN's ' ==> ' reason is not the converter's form
         "[10:01:02] Check failed: x == y",
     ],
