@@ -264,13 +264,24 @@ def test_the_check_clauses_need_their_component_s_form(kb: KnowledgeBase, messag
             ("get_gpu_count()", "vulkaninfo"),
         ),
         (
+            "TfLiteGpuDelegate Invoke: GpuDelegate must run on the same thread where it was initialized.",
+            "tflite-h23o2-gpu-delegate-thread",
+            ("same thread", "EGL context"),
+        ),
+        (
+            "TfLiteGpuDelegate Invoke: Odd buffer state 42Node number 9 (TfLiteGpuDelegateV2) failed to "
+            "invoke.",
+            "tflite-h23o2-gpu-delegate-invoke",
+            ("'Odd buffer state 42'", "resize_input_tensor"),
+        ),
+        (
             "[ERROR] Cannot find output: Boxes in operator: my_fused_nms",
             "paddle2onnx-h23o2-cannot-find-output",
             ("Boxes", "my_fused_nms"),
         ),
     ],
 )
-def test_ncnn_vulkan_and_paddle2onnx_slot_forms(
+def test_ncnn_vulkan_paddle2onnx_slot_and_tflite_gpu_delegate_forms(
     kb: KnowledgeBase, message: str, entry: str, named: tuple[str, ...]
 ) -> None:
     top = kb.lookup(message, top=1)[0]
