@@ -290,3 +290,15 @@ def test_ncnn_vulkan_paddle2onnx_slot_and_tflite_gpu_delegate_forms(
     for part in named:
         assert part in advice, (part, advice)
     assert specific(top) == (True, "")
+
+
+def test_a_log_scan_finds_mnnconvert_s_empty_input_notice(kb: KnowledgeBase) -> None:
+    """The notice carries no error word: its own wording is a cue of the scan's prefilter."""
+    log = (
+        "INFO step 1\nStart to Convert Other Model Format To MNN Model..., target version: 3\n"
+        "[10:00:01] /src/MNN/tools/converter/source/onnx/onnxConverter.cpp:46: ONNX Model ir version: 8\n"
+        "[10:00:01] /src/MNN/tools/converter/source/onnx/onnxConverter.cpp:146: Check it out ==> "
+        "/blk/Pad_output_0 has empty input, the index is 1\nINFO done\n"
+    )
+    problems = scan_log(io.StringIO(log), kb)
+    assert [p.matches[0].entry.id for p in problems] == ["mnn-h23o2-empty-input-notice"]
