@@ -1735,12 +1735,13 @@ CLAUSES: tuple[Clause, ...] = (
         "",
         REASON,
     ),
-    # --- OpenVINO: its check/exception form, read by the component its path names (last resort) ---------
+    # --- OpenVINO: its check/exception form, read by the component its path names (last resort); the
+    # last such line is the innermost failure (each wrapper prints its own 'Exception from' line above it)
     Clause(
         "openvino-frontend-check",
         ("openvino",),
         "frontends",
-        r"(?:Check '(?P<value>[^'\n]{1,200})' failed at|Exception from) (?P<path>[^\s'\n]{0,200}?"
+        r"(?s:.*)(?:Check '(?P<value>[^'\n]{1,200})' failed at|Exception from) (?P<path>[^\s'\n]{0,200}?"
         r"src[/\\]frontends[/\\](?P<frontend>onnx|tensorflow_lite|tensorflow|pytorch|paddle|jax|ir)"
         r"[/\\][^\s:'\n]{1,200})(?::\d{1,6})?:?[ \t]{0,4}\n?(?P<detail>[^\n]{0,200})",
         "OpenVINO's {frontend} frontend stopped while it converted the source model into OpenVINO "
@@ -1761,7 +1762,7 @@ CLAUSES: tuple[Clause, ...] = (
         "openvino-plugin-check",
         ("openvino",),
         "plugins",
-        r"(?:Check '(?P<value>[^'\n]{1,200})' failed at|Exception from) (?P<path>[^\s'\n]{0,200}?"
+        r"(?s:.*)(?:Check '(?P<value>[^'\n]{1,200})' failed at|Exception from) (?P<path>[^\s'\n]{0,200}?"
         r"src[/\\]plugins[/\\](?:intel_)?(?P<device>cpu|gpu|npu|gna|auto|hetero|auto_batch)"
         r"[/\\][^\s:'\n]{1,200})(?::\d{1,6})?:?[ \t]{0,4}\n?(?P<detail>[^\n]{0,200})",
         "OpenVINO's {device} device plugin failed while it compiled or ran the model: its check '{value|}' "
@@ -1782,7 +1783,7 @@ CLAUSES: tuple[Clause, ...] = (
         "openvino-core-check",
         ("openvino",),
         "failed at",
-        r"Check '(?P<value>[^'\n]{1,200})' failed at (?P<path>[^\s'\n]{0,200}?"
+        r"(?s:.*)Check '(?P<value>[^'\n]{1,200})' failed at (?P<path>[^\s'\n]{0,200}?"
         r"(?:src[/\\]core|ngraph[/\\]core)[/\\][^\s:'\n]{1,200})(?::\d{1,6})?:?[ \t]{0,4}\n?"
         r"(?P<detail>[^\n]{0,200})",
         "OpenVINO's model validation found '{value}' false in {path} ({detail|}): while the model was read "

@@ -302,3 +302,17 @@ def test_a_log_scan_finds_mnnconvert_s_empty_input_notice(kb: KnowledgeBase) -> 
     )
     problems = scan_log(io.StringIO(log), kb)
     assert [p.matches[0].entry.id for p in problems] == ["mnn-h23o2-empty-input-notice"]
+
+
+def test_the_innermost_component_line_is_the_one_said(kb: KnowledgeBase) -> None:
+    """Each wrapper prints its own 'Exception from' line above the failure: the last line is the failure."""
+    message = (
+        _OV_WRAP + "Exception from src/plugins/intel_gpu/src/plugin/plugin.cpp:200:\n"
+        "Exception from src/plugins/intel_gpu/src/plugin/compiled_model.cpp:61:\n"
+        "Check 'ok == 7' failed at src/plugins/intel_gpu/src/graph/foo_stage.cpp:99:\nfoo stage gave up"
+    )
+    top = kb.lookup(message, top=1)[0]
+    assert top.entry.id.endswith("+openvino-plugin-check")
+    parts = dict(top.captures)
+    assert parts["path"] == "src/plugins/intel_gpu/src/graph/foo_stage.cpp"
+    assert (parts["value"], parts["detail"]) == ("ok == 7", "foo stage gave up")
