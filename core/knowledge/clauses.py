@@ -1709,6 +1709,29 @@ CLAUSES: tuple[Clause, ...] = (
         "",
         REASON,
     ),
+    # --- OpenVINO: a debugger's first-chance exception notice of one of its exception types ----------------
+    Clause(
+        "openvino-first-chance-exception",
+        ("openvino",),
+        ": ov::",
+        r"(?:Microsoft C\+\+ (?:exception|异常)|C\+\+ (?:exception|Exception|异常)): "
+        r"(?P<value>ov::(?:\w{1,60}::){0,3}\w{1,60})",
+        "A debugger (Visual Studio's 'Exception thrown at ...') reported a C++ exception of type {value} "
+        "thrown inside OpenVINO when it was thrown, before any handler ran. OpenVINO throws and catches "
+        "such exceptions itself: plugins answer an API or property they do not implement with "
+        "ov::NotImplemented, and the AUTO plugin and the core probe device ids, names and capabilities "
+        "inside try/catch; so the line alone is no failure unless the program stops there.",
+        "If the program goes on and its results are right, ignore the notice (untick {value} under "
+        "Exception Settings); if it stops, the exception was not caught: wrap the OpenVINO calls in "
+        "try { ... } catch (const ov::Exception& e) and print e.what(), which names the check or the "
+        "property that failed, and act on that; link Release OpenVINO libraries to Release builds (the "
+        "*d.dll ones only to Debug builds).",
+        "openvinotoolkit/openvino: src/core/include/openvino/core/except.hpp (ov::Exception, "
+        "ov::AssertFailure, ov::NotImplemented), src/plugins/auto/src/plugin.cpp (try/catch of "
+        "ov::Exception around get_property, catch (ov::NotImplemented&) around get_context)",
+        "",
+        REASON,
+    ),
     # --- OpenVINO's CPU plugin: an error of Xbyak, the JIT assembler its kernels are generated with ------
     Clause(
         "openvino-cpu-xbyak-bad",

@@ -197,6 +197,12 @@ CLAUSE_CASES = [
         ("'rank_a == 4'", "src/core/src/op/foo_op.cpp", "model.reshape"),
     ),
     (
+        "Exception thrown at 0x00007FF712345678 in MyApp.exe: Microsoft C++ exception: ov::AssertFailure at "
+        "memory location 0x0000001234ABCD00.",
+        "openvino-first-chance-exception",
+        ("ov::AssertFailure", "catch (const ov::Exception& e)"),
+    ),
+    (
         _OV_WRAP + "Exception from src/plugins/intel_cpu/src/nodes/foo.cpp:12:\ncode is too big",
         "openvino-cpu-xbyak-too",
         ("'code is too big'", "Xbyak", "inference_precision f32"),
