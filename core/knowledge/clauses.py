@@ -1713,7 +1713,7 @@ CLAUSES: tuple[Clause, ...] = (
     Clause(
         "openvino-first-chance-exception",
         ("openvino",),
-        ": ov::",
+        "ov::",
         r"(?:Microsoft C\+\+ (?:exception|异常)|C\+\+ (?:exception|Exception|异常)): "
         r"(?P<value>ov::(?:\w{1,60}::){0,3}\w{1,60})",
         "A debugger (Visual Studio's 'Exception thrown at ...') reported a C++ exception of type {value} "
