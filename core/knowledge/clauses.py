@@ -175,6 +175,28 @@ _NO_SCHEMA_FIX = (
     "library that implements it (onnxruntime: SessionOptions.register_custom_ops_library); for a newer "
     "opset, upgrade the runtime or export at an older opset."
 )
+_XBYAK_LINE = r"(?:^|\n|\]\s{{0,3}}|:\s{{0,3}})(?P<value>{})[ \t.]{{0,4}}(?:\r?\n|$)"
+"""An Xbyak error as the whole rest of its line (after a bracket or a colon): its what() is the bare text."""
+_XBYAK_CAUSE = (
+    "'{value}' is an error of Xbyak, the x86 JIT assembler with which OpenVINO's CPU plugin (and the "
+    "oneDNN inside it) writes its kernels while the model is compiled: Xbyak refused an instruction "
+    "the kernel generator asked for (bad combination: operands the instruction does not take; label is "
+    "too far: a jump longer than its short form reaches; code is too big: a kernel larger than its "
+    "buffer). The generator emitted code it should not have for this layer's sizes, precision or this "
+    "CPU's instruction set: a fault of the plugin, not of the model."
+)
+_XBYAK_FIX = (
+    "Make the CPU plugin choose other kernels: compile with ov::hint::inference_precision f32 (no bf16/"
+    "f16 kernels), with static input shapes (model.reshape), or run on another device (GPU); try the "
+    "previous and the next OpenVINO release, and report '{value}' with the model and the CPU's "
+    "instruction sets (lscpu flags: avx2, avx512, amx) to OpenVINO."
+)
+_XBYAK_SOURCE = (
+    "herumi/xbyak: xbyak/xbyak.h (enum Error and ConvertErrorToString: 'bad combination', 'label is too "
+    "far', 'code is too big'...), bundled by openvinotoolkit/openvino's CPU plugin and its oneDNN fork "
+    "(src/plugins/intel_cpu/thirdparty/onednn: cpu/x64/xbyak)"
+)
+
 _CUDNN_CAUSE = (
     "A cuDNN call of onnxruntime's CUDA provider ({call|the call is not in the message}) failed in "
     "{op|a node} with {status|an error status}. cuDNN's own meanings: CUDNN_STATUS_EXECUTION_FAILED, the GPU "
@@ -1762,6 +1784,139 @@ CLAUSES: tuple[Clause, ...] = (
         "Myelin.",
         "NVIDIA TensorRT: Myelin, its subgraph compiler (the ForeignNode layers of the verbose build log; "
         "'myelin' symbols and assertions of libnvinfer); polygraphy debug reduce",
+        "",
+        REASON,
+    ),
+    # --- OpenVINO: a debugger's first-chance exception notice of one of its exception types ----------------
+    Clause(
+        "openvino-first-chance-exception",
+        ("openvino",),
+        "ov::",
+        r"(?:Microsoft C\+\+ (?:exception|异常)|C\+\+ (?:exception|Exception|异常)): "
+        r"(?P<value>ov::(?:\w{1,60}::){0,3}\w{1,60})",
+        "A debugger (Visual Studio's 'Exception thrown at ...') reported a C++ exception of type {value} "
+        "thrown inside OpenVINO when it was thrown, before any handler ran. OpenVINO throws and catches "
+        "such exceptions itself: plugins answer an API or property they do not implement with "
+        "ov::NotImplemented, and the AUTO plugin and the core probe device ids, names and capabilities "
+        "inside try/catch; so the line alone is no failure unless the program stops there.",
+        "If the program goes on and its results are right, ignore the notice (untick {value} under "
+        "Exception Settings); if it stops, the exception was not caught: wrap the OpenVINO calls in "
+        "try { ... } catch (const ov::Exception& e) and print e.what(), which names the check or the "
+        "property that failed, and act on that; link Release OpenVINO libraries to Release builds (the "
+        "*d.dll ones only to Debug builds).",
+        "openvinotoolkit/openvino: src/core/include/openvino/core/except.hpp (ov::Exception, "
+        "ov::AssertFailure, ov::NotImplemented), src/plugins/auto/src/plugin.cpp (try/catch of "
+        "ov::Exception around get_property, catch (ov::NotImplemented&) around get_context)",
+        "",
+        REASON,
+    ),
+    # --- OpenVINO's CPU plugin: an error of Xbyak, the JIT assembler its kernels are generated with ------
+    Clause(
+        "openvino-cpu-xbyak-bad",
+        ("openvino",),
+        "bad ",
+        _XBYAK_LINE.format(
+            r"bad combination|bad addressing|bad size of register|bad mem size|bad st combination"
+            r"|bad vsib addressing|bad pNum|bad tNum|bad scale"
+        ),
+        _XBYAK_CAUSE,
+        _XBYAK_FIX,
+        _XBYAK_SOURCE,
+        "",
+        REASON,
+    ),
+    Clause(
+        "openvino-cpu-xbyak-too",
+        ("openvino",),
+        " is too ",
+        _XBYAK_LINE.format(r"label is too far|code is too big|imm is too big|offset is too big"),
+        _XBYAK_CAUSE,
+        _XBYAK_FIX,
+        _XBYAK_SOURCE,
+        "",
+        REASON,
+    ),
+    # --- OpenVINO: its check/exception form, read by the component its path names (last resort); the
+    # last such line is the innermost failure (each wrapper prints its own 'Exception from' line above it)
+    Clause(
+        "openvino-frontend-check",
+        ("openvino",),
+        "frontends",
+        r"(?s:.*)(?:Check '(?P<value>[^'\n]{1,200})' failed at|Exception from) (?P<path>[^\s'\n]{0,200}?"
+        r"src[/\\]frontends[/\\](?P<frontend>onnx|tensorflow_lite|tensorflow|pytorch|paddle|jax|ir)"
+        r"[/\\][^\s:'\n]{1,200})(?::\d{1,6})?:?[ \t]{0,4}\n?(?P<detail>[^\n]{0,200})",
+        "OpenVINO's {frontend} frontend stopped while it converted the source model into OpenVINO "
+        "operations: its check '{value|}' failed in {path} ({detail|}); a frontend's checks test the "
+        "source framework's operation, attribute or input form it is converting, and the lines after it "
+        "name the node.",
+        "Find the node the message names and give the frontend a form it takes: export the source model "
+        "with static shapes and a common opset (onnx: onnxsim to fold constants and shape subgraphs), "
+        "replace that operation in the source model, or convert through another frontend (torch to ONNX "
+        "first, ovc on the ONNX file); a later OpenVINO release may convert it.",
+        "openvinotoolkit/openvino: src/core/include/openvino/core/except.hpp and src/core/src/except.cpp "
+        "(\"Check '<condition>' failed at <file>:<line>:\"), src/frontends/*/src "
+        "(FRONT_END_GENERAL_CHECK, FRONT_END_OP_CONVERSION_CHECK)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "openvino-plugin-check",
+        ("openvino",),
+        "plugins",
+        r"(?s:.*)(?:Check '(?P<value>[^'\n]{1,200})' failed at|Exception from) (?P<path>[^\s'\n]{0,200}?"
+        r"src[/\\]plugins[/\\](?:intel_)?(?P<device>cpu|gpu|npu|gna|auto|hetero|auto_batch)"
+        r"[/\\][^\s:'\n]{1,200})(?::\d{1,6})?:?[ \t]{0,4}\n?(?P<detail>[^\n]{0,200})",
+        "OpenVINO's {device} device plugin failed while it compiled or ran the model: its check '{value|}' "
+        "in {path} ({detail|}). A device plugin's checks test what that device supports (an operation, a "
+        "shape, a precision or a property): the model was read and validated, but this device cannot "
+        "take it as given.",
+        "Compile the same model on another device (CPU, GPU) to tell a limit of the {device} plugin from a "
+        "problem of the model; for the {device} device try static shapes (model.reshape to the sizes "
+        "you feed) and another precision (ov::hint::inference_precision f32), or keep the node it names "
+        "on another device with HETERO:{device},CPU.",
+        "openvinotoolkit/openvino: src/core/src/except.cpp (\"Check '<condition>' failed at "
+        '<file>:<line>:"; "Exception from <file>:<line>:"), src/plugins/<device> (OPENVINO_ASSERT / '
+        "OPENVINO_THROW of the device plugins)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "openvino-core-check",
+        ("openvino",),
+        "failed at",
+        r"(?s:.*)Check '(?P<value>[^'\n]{1,200})' failed at (?P<path>[^\s'\n]{0,200}?"
+        r"(?:src[/\\]core|ngraph[/\\]core)[/\\][^\s:'\n]{1,200})(?::\d{1,6})?:?[ \t]{0,4}\n?"
+        r"(?P<detail>[^\n]{0,200})",
+        "OpenVINO's model validation found '{value}' false in {path} ({detail|}): while the model was read "
+        "or reshaped, a node's inputs (their shapes, ranks or element types) broke the rule its operation "
+        "checks, so the model is rejected before any device sees it.",
+        "Read the node the lines after it name ('While validating node ...'); give the model the input "
+        "shapes it expects (ovc --input name[1,3,224,224] or model.reshape before compile_model), check "
+        "that node's inputs in the source model (a dynamic or -1 dimension, a rank the op does not take), "
+        "and export the source model with static shapes if the dynamic ones are the cause.",
+        "openvinotoolkit/openvino: src/core/src/except.cpp (\"Check '<condition>' failed at "
+        '<file>:<line>:"), src/core/include/openvino/core/validation_util.hpp and '
+        "src/core/shape_inference (NODE_VALIDATION_CHECK, shape inference checks)",
+        "",
+        REASON,
+    ),
+    # --- MNN: the converter's CHECK lines (logkit.h), read by the file and the reason they print ------------
+    Clause(
+        "mnn-converter-check-failed",
+        ("mnn",),
+        "check failed: ",
+        r"(?:(?P<path>[\w.-]{1,80}\.(?:cpp|cc|hpp|h)):\d{1,6}: )?Check failed: (?P<value>[^\n]{1,200}?) ==> "
+        r"(?P<detail>[^\n]{1,200})",
+        "A check of MNNConvert failed in {path|its converter}: '{value}' was false, and the check's own "
+        "message says '{detail}'. These CHECK lines (tools/converter/include/logkit.h) guard what the front "
+        "end reads from the source model: an operator it has no converter for, or an attribute, input "
+        "count or constant it does not take in this form.",
+        "Act on '{detail}': list what this MNNConvert converts with 'MNNConvert -f ONNX --OP' (or -f TF / "
+        "TFLITE / CAFFE); simplify the source model first (onnxsim folds constants and shape subgraphs), "
+        "export it at another opset, or replace the operator it names in the source model; a newer MNN "
+        "may take it.",
+        "alibaba/MNN: tools/converter/include/logkit.h (CHECK(x): '[hh:mm:ss] file:line: Check failed: x ==> "
+        "' + message), tools/converter/source/*/ (the front ends' CHECK/DCHECK conditions)",
         "",
         REASON,
     ),

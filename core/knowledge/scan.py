@@ -77,6 +77,7 @@ CUES: tuple[bytes, ...] = (
     b"[e:",
     b"e rknn",
     b"n't",
+    b"check it out",  # MNNConvert's notice of an empty node input (the line before a conversion stops)
     b"no such",
     b"denied",
     b"illegal",
