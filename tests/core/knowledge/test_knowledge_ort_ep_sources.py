@@ -78,6 +78,24 @@ CASES = [
         {},
     ),
     (
+        "Load model from m.onnx failed:Node (/dec/up3/Add) Op (Add) [ShapeInferenceError] Incompatible "
+        "dimensions",
+        "ortm2-node-inference-failed",
+        {"op": "/dec/up3/Add", "op_type": "Add", "detail": "Incompatible dimensions"},
+    ),
+    (
+        "[W:onnxruntime:, graph.cc:108 MergeShapeInfo] Error merging shape info for output. 'scores' "
+        "source:{1,80,8400} target:{1,84,8400}. Falling back to lenient merge.",
+        "ortm2-merge-shape-info-lenient",
+        {"output": "scores", "shape": "{1,80,8400}", "shape2": "{1,84,8400}"},
+    ),
+    (
+        "Did not find an arena based allocator registered for device-id  combination in the memory arena "
+        "shrink list: gpu:1",
+        "ortm2-arena-shrink-device",
+        {"value": "gpu:1"},
+    ),
+    (
         "onnx.onnx_cpp2py_export.shape_inference.InferenceError: [ShapeInferenceError] Inference error(s): "
         "(op_type:Conv, node name: /enc/stem/Conv): [ShapeInferenceError] Inferred shape and existing shape "
         "differ in dimension 3: (56) vs (112)",
@@ -105,7 +123,7 @@ def test_each_form_gets_its_entry_with_the_captures_in_the_advice(
     assert top[0].entry.id.endswith(entry_id) if entry_id.startswith("+") else top[0].entry.id == entry_id
     assert dict(top[0].captures).items() >= found.items()
     advice = f"{top[0].cause} {top[0].fix}"
-    for name in ("op", "input", "path", "option", "value", "value2"):
+    for name in ("op", "input", "output", "path", "option", "value", "value2", "shape", "detail"):
         if name in found:
             assert found[name] in advice
     assert not re.search(r"\{[a-z][a-z0-9_]*(?:\|[^{}]*)?\}", advice)  # every placeholder filled
