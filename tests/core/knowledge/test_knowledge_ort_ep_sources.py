@@ -96,6 +96,11 @@ CASES = [
         {"value": "gpu:1"},
     ),
     (
+        "Encountered unknown exception in Initialize()",
+        "ortm2-unknown-exception-in-load-init",
+        {"value": "Initialize"},
+    ),
+    (
         "onnx.onnx_cpp2py_export.shape_inference.InferenceError: [ShapeInferenceError] Inference error(s): "
         "(op_type:Conv, node name: /enc/stem/Conv): [ShapeInferenceError] Inferred shape and existing shape "
         "differ in dimension 3: (56) vs (112)",
