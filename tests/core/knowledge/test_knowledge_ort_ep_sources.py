@@ -108,6 +108,25 @@ CASES = [
         {"op": "/enc/stem/Conv", "op_type": "Conv", "index": "3", "value": "56", "value2": "112"},
     ),
     (
+        "[ShapeInferenceError] (op_type:Mul, node name: /ffn/Mul): [ShapeInferenceError] Can't merge shape "
+        "info. Both inferred and declared dimension have values but they differ. Inferred=96 Declared=64 "
+        "Dimension=2",
+        "onnx-cant-merge-declared-dimension",
+        {"op": "/ffn/Mul", "value": "96", "value2": "64", "index": "2"},
+    ),
+    (
+        "[ShapeInferenceError] Mismatch between number of inferred and declared dimensions. inferred=2 "
+        "declared=3",
+        "onnx-inferred-declared-rank-mismatch",
+        {"value": "2", "value2": "3"},
+    ),
+    (
+        "[TypeInferenceError] (op_type:Cast, node name: /c1): [TypeInferenceError] Inferred elem type "
+        "differs from existing elem type: (INT32) vs (INT64)",
+        "onnx-inferred-elem-type-differs",
+        {"op": "/c1", "dtype": "INT32", "dtype2": "INT64"},
+    ),
+    (
         "RuntimeError: Inferred shape and existing shape differ in rank: (3) vs (4)",
         "onnx-inferred-shape-and-existing-shape",
         {"value": "3", "value2": "4"},
@@ -128,7 +147,7 @@ def test_each_form_gets_its_entry_with_the_captures_in_the_advice(
     assert top[0].entry.id.endswith(entry_id) if entry_id.startswith("+") else top[0].entry.id == entry_id
     assert dict(top[0].captures).items() >= found.items()
     advice = f"{top[0].cause} {top[0].fix}"
-    for name in ("op", "input", "output", "path", "option", "value", "value2", "shape", "detail"):
+    for name in ("op", "input", "output", "path", "option", "value", "value2", "shape", "detail", "dtype"):
         if name in found:
             assert found[name] in advice
     assert not re.search(r"\{[a-z][a-z0-9_]*(?:\|[^{}]*)?\}", advice)  # every placeholder filled
