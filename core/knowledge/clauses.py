@@ -632,17 +632,22 @@ CLAUSES: tuple[Clause, ...] = (
     Clause(
         "ort-trt-ep-engine-build",
         ("onnxruntime",),
-        "failed to create engine from network",
-        r"TensorRT EP failed to create engine from network",
-        "The TensorRT execution provider handed its part of the graph ({op|one partition}) to the TensorRT "
-        "builder and the build "
-        "returned no engine: TensorRT's own reason is the [E] line it logged before this one (a layer it "
-        "cannot build, too little workspace, an unsupported precision on this GPU).",
-        "Run the same model through trtexec --onnx=model.onnx to see the builder's error; keep the failing "
-        "op types on the CUDA provider (trt_op_types_to_exclude), raise trt_max_workspace_size, or turn off "
-        "trt_fp16_enable / trt_int8_enable if the precision is the problem.",
+        "tensorrt ep ",
+        r"TensorRT EP (?:failed to create engine from network|Failed to Build Engine)"
+        r"(?: for fused node: (?P<op>[A-Za-z0-9_]{1,200}))?",
+        "The TensorRT execution provider handed its partition of the graph ({op|one fused node}) to the "
+        "TensorRT builder and the build returned no engine. onnxruntime adds nothing to why: TensorRT's own "
+        "reason is the [E] line the provider's TensorRT logger printed just before (a layer the builder "
+        "cannot implement, too little workspace or GPU memory for any tactic, a precision this GPU lacks, a "
+        "shape range no tactic covers).",
+        "Read the TensorRT error logged before this line (session log_severity_level=0 shows it); build the "
+        "same model with trtexec --onnx=model.onnx --verbose to see which layer fails; then keep those op "
+        "types on the CUDA provider (trt_op_types_to_exclude, with CUDAExecutionProvider listed after "
+        "TensorRT), raise trt_max_workspace_size, or turn off trt_fp16_enable / trt_int8_enable if the "
+        "precision is the problem.",
         "onnxruntime: core/providers/tensorrt/tensorrt_execution_provider.cc ('TensorRT EP failed to create "
-        "engine from network')",
+        "engine from network for fused node: ', 'TensorRT EP Failed to Build Engine.'); onnxruntime.ai docs "
+        "'TensorRT Execution Provider' (trt_max_workspace_size, trt_op_types_to_exclude)",
         "",
     ),
     Clause(

@@ -72,7 +72,7 @@ def _evidence(
     if table is not MARKERS:
         found = {family: _found(markers, low) for family, markers in table.items()}
     else:
-        named_ep = "provider" in low or "-ep]" in low or "_ep::" in low
+        named_ep = "provider" in low or "-ep]" in low or "_ep::" in low or "ep failed to call" in low
         others = _EP_NAME.sub(_blank_backend, low) if named_ep else low
         found = {
             family: _found(markers, low if family == "onnxruntime" else others)
@@ -107,13 +107,16 @@ def _unlisted(low: str) -> str:
 #: name ``<Backend>ExecutionProvider``, its sources ``<backend>_execution_provider.cc``, the OpenVINO EP's
 #: log prefix ``[OpenVINO-EP]`` and namespace ``openvino_ep::``, the EP shared libraries
 #: ``onnxruntime_providers_<backend>``, and the spaced ``<backend> execution provider`` of its registration
-#: errors, core/session/provider_registration.cc: "QNN execution provider is not supported in this build").
+#: errors, core/session/provider_registration.cc: "QNN execution provider is not supported in this build"),
+#: and TensorRT's API name quoted by the TensorRT EP's run-time shape call ("<Name> EP failed to call
+#: nvinfer1::IExecutionContext::setInputShape() ...", tensorrt_execution_provider.cc and nv_tensorrt_rtx).
 #: The backend named inside them is onnxruntime's provider, not that backend's own tool speaking: for the
 #: other families' markers it is blanked (same length, so positions stay), while the backend's own wording
 #: elsewhere in the text still counts.
 _EP_NAME = re.compile(
     r"[a-z0-9]+(?=executionprovider|_execution_provider| execution provider|-ep\]|_ep::)"
     r"|(?<=onnxruntime_providers_)[a-z0-9]+"
+    r"|(?<=ep failed to call )nvinfer1::"
 )
 
 

@@ -343,6 +343,13 @@ _ONNXRUNTIME: Markers = (
     # "... in LoadWithLoader()", "Exception during initialization: ...")
     ("encountered unknown exception in ", STRONG),
     ("exception during initialization", STRONG),
+    # Issue 23 (h23m2): the TensorRT EP's run-time shape call, whose sentence quotes TensorRT's API name
+    # (tensorrt_execution_provider.cc and nv_tensorrt_rtx: "<Name> EP failed to call
+    # nvinfer1::IExecutionContext::setInputShape() for input '...'"): the provider speaks, not TensorRT
+    ("ep failed to call nvinfer1::", STRONG),
+    # session/inference_session.cc's load envelope ("Load model from " path " failed:") around graph.cc's
+    # inference wrapper ("Node (" name ") Op (" type ") " + onnx's error): the two joined are onnxruntime's
+    ("failed:node (", STRONG),
     *((name, STRONG) for name in _ORT_ERROR_CODES),
 )
 

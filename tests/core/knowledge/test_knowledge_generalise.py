@@ -275,7 +275,7 @@ def test_key_value_record_fields_are_looked_up(kb: KnowledgeBase) -> None:
         "stage=build; status=failed; detail=Inferred shape and existing shape differ in dimension 2: "
         "(640) vs (320)"
     )
-    assert kb.lookup(text, top=1)[0].entry.id == "onnx-inferred-shape-and-existing-shape"
+    assert kb.lookup(text, top=1)[0].entry.id == "onnx-shape-differs-in-dimension"
 
 
 def test_partial_paste_still_finds_the_entry(kb: KnowledgeBase) -> None:
