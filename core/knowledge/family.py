@@ -116,7 +116,7 @@ def _unlisted(low: str) -> str:
 _EP_NAME = re.compile(
     r"[a-z0-9]+(?=executionprovider|_execution_provider| execution provider|-ep\]|_ep::)"
     r"|(?<=onnxruntime_providers_)[a-z0-9]+"
-    r"|(?<=ep failed to call )nvinfer1::"
+    r"|(?<=ep failed to call )nvinfer1::[a-z0-9_:]*"
 )
 
 
