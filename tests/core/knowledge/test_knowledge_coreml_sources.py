@@ -77,7 +77,7 @@ FORMS = [
         "coreml-ctsrc-rangedim-default-outside",
         {"value": "2048", "value2": "1024"},
     ),
-    ("Unknown opset 'CoreML7'", "coreml-ctsrc-unknown-opset-coremlN", {"value": "CoreML7"}),
+    ("Unknown opset 'CoreML7'", "coreml-ctsrc-unknown-opset-coremlN", {"value": "7"}),
 ]
 
 

@@ -167,3 +167,14 @@ def test_the_runtime_code_of_an_init_traceback_answers_before_the_step(kb: Knowl
     )
     ids = [m.entry.id for m in kb.lookup(text, top=3)]
     assert ids[0] == "rknn-RKNN-ERR-DEVICE-UNAVAILABLE-3" and "rknn-wrapper-init-runtime" in ids[1:]
+
+
+def test_the_init_exception_alone_acts_on_its_code(kb: KnowledgeBase) -> None:
+    """Without the code's own entry (a code this KB has no card for), the init exception's entry names the
+    code it captured and says what that code means, not only "look at the lines before"."""
+    without_cards = kb.without(frozenset(i for i, e in enumerate(kb.entries) if e.keys))
+    text = "E init_runtime: Exception: RKNN init failed. error code: RKNN_ERR_MODEL_INVALID"
+    top = without_cards.lookup(text, top=1)[0]
+    assert top.entry.id == "rknn-rknn-init-failed-error-code"
+    assert ("arg", "RKNN_ERR_MODEL_INVALID") in top.captures
+    assert "RKNN_ERR_MODEL_INVALID" in top.cause and "target_platform" in top.fix
