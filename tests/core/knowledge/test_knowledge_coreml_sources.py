@@ -73,6 +73,8 @@ FORMS = [
         {"value": "1"},
     ),
     (
+        # English any tool may print: answered where the message names coremltools (its frame)
+        'File "/venv/lib/coremltools/converters/mil/input_types.py", line 420, in __init__\n'
         "ValueError: Default value 2048 is greater than maximum value (1024) for range",
         "coreml-ctsrc-rangedim-default-outside",
         {"value": "2048", "value2": "1024"},
