@@ -1998,7 +1998,11 @@ def refine(matches: list[Match], text: str) -> list[Match]:
 def is_envelope(m: Match) -> bool:
     """An entry that captured the inner message as ``reason``: without a code of its own, or with a code
     whose only part is that reason (``EE1001 ... Reason: ...``; an ``E10001`` that names the option and the
-    value is no envelope).  A generic entry is capped below any specific match already."""
+    value is no envelope), or what surrounds a failure (``level`` ``context``: a Python wrapper's step that
+    caught the exception its traceback ends with, a warning printed before the failure).  A generic entry is
+    capped below any specific match already."""
+    if m.entry.level == "context":
+        return True
     names = [name for name, _ in m.captures]
     if m.entry.generic or "reason" not in names:
         return False

@@ -72,13 +72,18 @@ class FoundCode(namedtuple("FoundCode", "key text start")):
 def printed_code(found: FoundCode, text: str) -> str:
     """The code exactly as ``text`` prints it: the matched text when it is one token (``0x8000042C``,
     ``QNN_GRAPH_ERROR_FINALIZE_FAILED``, ``E19010``), else the key's value where the message has it, in the
-    message's case (``ret=-6`` gives ``-6``; ``Error Code 1: `` gives ``1``)."""
+    message's case (``ret=-6`` gives ``-6``; ``Error Code 1: `` gives ``1``), or the hexadecimal number
+    that ends the match when the key holds its value in decimal (``err 0x138d`` gives ``0x138d`` for
+    ``qnn:5005``)."""
     token = found.text.strip().rstrip(":,;.")
     if token and not any(ch.isspace() or ch == "=" for ch in token):
         return token
     value = found.key.split(":", 1)[-1]
     at = text.lower().find(value.lower(), found.start)
-    return text[at : at + len(value)] if at >= 0 else value
+    if at >= 0:
+        return text[at : at + len(value)]
+    last = found.text.split()[-1].strip(":,;.=") if found.text.split() else ""
+    return last if last.lower().startswith("0x") else value  # a hexadecimal form of the key's number
 
 
 class _Extractor(namedtuple("_Extractor", "pattern scheme literals folded")):
@@ -237,9 +242,9 @@ def extract_codes(text: str) -> list[FoundCode]:
         if not may_match(literals, folded, text, lowered):
             continue
         for m in _compiled(i).finditer(text):
-            key = _key(scheme, m)
-            if key and key not in found:
-                found[key] = FoundCode(key, m.group(0), m.start())
+            for key in keys_of(scheme, m):
+                if key not in found:
+                    found[key] = FoundCode(key, m.group(0), m.start())
     return sorted(found.values(), key=lambda c: c.start)
 
 
@@ -261,6 +266,16 @@ def _compiled(i: int) -> re.Pattern[str]:
     if rx is None:
         rx = _COMPILED[i] = re.compile(_EXTRACTORS[i].pattern)
     return rx
+
+
+def keys_of(scheme: str, m: re.Match[str]) -> list[str]:
+    """The keys of one code found by the extractor of ``scheme``: its key, and for a hexadecimal QNN code
+    the header's number too (:func:`_decimal_qnn_key`); [] when it is not a code after all."""
+    key = _key(scheme, m)
+    if not key:
+        return []
+    decimal = _decimal_qnn_key(key) if scheme == "qnn" else None
+    return [key, decimal] if decimal else [key]
 
 
 def _key(scheme: str, m: re.Match[str]) -> str | None:
@@ -303,6 +318,22 @@ def _qnn_key(m: re.Match[str]) -> str | None:
         number = QNN_ERROR_NAMES.get(value)
         return f"qnn:{number}" if number is not None else None
     return f"qnn:{value.lower()}"
+
+
+_QNN_CODES = frozenset(QNN_ERROR_NAMES.values())
+QNN_PRINTED_HEX = frozenset({"qnn:0xc26"})
+"""Hexadecimal QNN numbers known by their printed form only: the HTP op validation's ``error 0xc26`` (3110)
+has its own entry, keyed as printed."""
+
+
+def _decimal_qnn_key(key: str) -> str | None:
+    """The header's number of a hexadecimal QNN code (``qnn:0x138d`` -> ``qnn:5005``: the HTP backend prints
+    ``Failed to create context from binary with err 0x138d`` for QNN_CONTEXT_ERROR_CREATE_FROM_BINARY), when
+    its value is an error code of the SDK's headers; None otherwise."""
+    if not key.startswith("qnn:0x") or key in QNN_PRINTED_HEX:
+        return None
+    number = int(key[4:], 16)
+    return f"qnn:{number}" if number in _QNN_CODES else None
 
 
 _FASTRPC_CODES = frozenset(FASTRPC_ERROR_NAMES.values())

@@ -82,7 +82,10 @@ class Entry:
     * ``generic``: a scheme entry (a whole code range, an "inner error" code): a specific
       entry for the same code ranks above it;
     * ``level``: ``family`` for a family-level entry (what any error of that tool means, how
-      to get detail);
+      to get detail); ``context`` for what surrounds a failure without being it: a tool's step that
+      caught an exception and printed it (a Python wrapper's ``Catch exception when building RKNN
+      model``), a warning printed before the failure (coremltools' untested torch version): what it
+      says, ranked like an envelope under any specific match of its tool (:func:`.clauses.is_envelope`);
     * ``anchors``: lower-cased literals of which every match contains at least one; () =
       always try (stored in the built-in data file, where a test checks them; computed for
       user entries);

@@ -38,6 +38,7 @@ from dumpscope.core.knowledge.index import (
     word_idf,
     word_norms,
 )
+from dumpscope.core.knowledge.tracebacks import failures
 from dumpscope.core.knowledge.words import tokens
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
@@ -354,7 +355,7 @@ class KnowledgeBase:
                 _keep_best(best, i, match)
         ranked = family_wording_order(
             sorted(
-                float16_clash_first(inner_first(list(best.values()), text), text),
+                float16_clash_first(innermost_first(inner_first(list(best.values()), text), text), text),
                 key=lambda r: (-r.score, r.entry.generic),
             ),
             text,
@@ -897,6 +898,33 @@ def inner_first(matches: list[Match], text: str = "") -> list[Match]:
     if not naming:
         return matches
     return [_under(m, naming[m.entry.family][0]) if _announces(m, naming, text) else m for m in matches]
+
+
+def innermost_first(matches: list[Match], text: str) -> list[Match]:
+    """``matches`` with what explains a Python traceback's innermost failure (:func:`.tracebacks.failures`:
+    the exception line and the frame that raised it) ranked first: every match scored above the best of them
+    whose entry is not found in any failure is scored just under it.  A vendor wrapper's card (RKNN's
+    ``Catch exception when building RKNN model``, a step's ``E build: Traceback``), the tool's family card and
+    wording found in the frames say which step caught the exception, not why it was raised.
+
+    Only a specific match found by its pattern counts as explaining the failure (not a family card, a scheme
+    or range entry, or an envelope that only carried it); without one nothing moves."""
+    found = failures(text)
+    if not found:
+        return matches
+    inside = [m for m in matches if _explains(m, found)]
+    if not inside:
+        return matches
+    best = max(m.score for m in inside)
+    kept = {id(m) for m in inside}
+    return [m if id(m) in kept or m.score < best else _under(m, best) for m in matches]
+
+
+def _explains(m: Match, found: list[str]) -> bool:
+    """Whether ``m`` is a specific pattern match whose pattern is found in one of the failures ``found``."""
+    if "pattern" not in m.reason.split("+") or _is_generic(m) or is_envelope(m) or not m.entry.pattern:
+        return False
+    return any(m.entry.search(f) is not None for f in found)
 
 
 def _best_naming(matches: list[Match], text: str) -> dict[str, tuple[float, int]]:

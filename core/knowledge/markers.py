@@ -77,6 +77,11 @@ _ASCEND: Markers = (
     ("ascend kernel runtime", STRONG),
     ("'ascend error message'", STRONG),
     ("- ascend error message:", STRONG),
+    # MindSpore when its Ascend device plugin does not load (mindspore/core/utils/ms_context.cc,
+    # MsContext::SetDeviceTargetFromInner: "Unsupported device target Ascend. This process only supports one
+    # of the [...]"; the plugin library is libmindspore_ascend.so.N).
+    ("unsupported device target ascend", STRONG),
+    ("libmindspore_ascend", STRONG),
 )
 
 _RKNN: Markers = (

@@ -21,6 +21,7 @@ from typing import IO, NamedTuple, Protocol
 
 from dumpscope.core.knowledge.answer import unnamed_generic_wording
 from dumpscope.core.knowledge.kb import KnowledgeBase, Match
+from dumpscope.core.knowledge.tracebacks import EXCEPTION_LINE, PY_FRAME
 from dumpscope.core.knowledge.words import group_key
 
 CHUNK = 4 << 20
@@ -891,7 +892,7 @@ def _error_form(line: str) -> bool:
         return True
     if line[:1] not in (" ", "\t") and _FAILURE_PREDICATE.search(text) is not None:
         return True  # (an indented line is some record's detail: a checker's list of what it cannot run)
-    if _PY_FRAME.match(line) is not None:
+    if PY_FRAME.match(line) is not None:
         return True  # a Python traceback's frame (its header and its exception line may be cut off)
     if _LEVEL_FORM.search(_BENIGN_ERROR_WORDS.sub(" ", line).lstrip()[:INFO_PREFIX]) is None:
         return False
@@ -1033,9 +1034,9 @@ def _continues(block: list[str], line: str) -> bool:
         return False
     if _same_code(block[0], line) or _trt_pair(block[-1], line) or _is_frame_of(block[0], line):
         return True
-    if _is_traceback(block) and _EXCEPTION_LINE.match(line.lstrip()):
+    if _is_traceback(block) and EXCEPTION_LINE.match(line.lstrip()):
         return True  # the exception that ends a traceback belongs to it
-    if _PY_FRAME.match(line) and not _in_python_frames(block):
+    if PY_FRAME.match(line) and not _in_python_frames(block):
         return False  # a traceback's frame after a line of another report starts its own report
     return _indented(line) and (
         len(block) > 1 or _opens(block[0]) or (_is_noise(line) and not _has_code(line))
@@ -1049,21 +1050,14 @@ def _has_code(line: str) -> bool:
     return any(_word_starts_at(data, m.start()) for m in ASCEND_CODE.finditer(data))
 
 
-_PY_FRAME = re.compile(r'\s{1,8}File "[^"\n]{1,400}", line \d{1,7}')
-"""A Python traceback's frame line (``  File "x.py", line 12, in f``)."""
-
-
 def _in_python_frames(block: list[str]) -> bool:
     """The report is a Python traceback or its frames (a frame or a frame's source line continues it)."""
-    return any(_PY_FRAME.match(line) or "traceback" in line.lower() for line in block)
-
-
-_EXCEPTION_LINE = re.compile(r"(?:E\s+)?[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)\b")
+    return any(PY_FRAME.match(line) or "traceback" in line.lower() for line in block)
 
 
 def _is_traceback(block: list[str]) -> bool:
     """A Python traceback whose frames are still being read (not yet ended by its exception line)."""
-    return block[0].lstrip().startswith("Traceback (most recent call last)") and not _EXCEPTION_LINE.match(
+    return block[0].lstrip().startswith("Traceback (most recent call last)") and not EXCEPTION_LINE.match(
         block[-1].lstrip()
     )
 

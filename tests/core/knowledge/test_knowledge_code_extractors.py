@@ -22,9 +22,9 @@ def _eager(text: str) -> list[tuple[str, str, int]]:
     found: dict[str, tuple[str, str, int]] = {}
     for pattern, scheme, _, _ in codes._EXTRACTORS:
         for m in re.finditer(pattern, text):
-            key = codes._key(scheme, m)
-            if key and key not in found:
-                found[key] = (key, m.group(0), m.start())
+            for key in codes.keys_of(scheme, m):
+                if key not in found:
+                    found[key] = (key, m.group(0), m.start())
     return sorted(found.values(), key=lambda c: c[2])
 
 
