@@ -83,6 +83,16 @@ _TRT_NOT_A_NODE = (
 any node: its op importers assert with the node codes (``kINVALID_NODE``, ``kUNSUPPORTED_NODE*``), so an
 assertion under one of these is no requirement of a node."""
 
+_TRT_REQUIREMENT = (
+    "The ONNX parser's importer for {op_type|this op} (node number {index|not shown}) states what it "
+    'requires in its own words: "{value}"; this graph does not meet it.',
+    'Change the {op_type|failing} node {op|} to meet "{value}" (its attributes, the ranks or types of '
+    "its inputs, or an input made constant by folding), or replace it with ops TensorRT imports; a "
+    "newer TensorRT release may lift the restriction (the importer's release notes say so). "
+    "The check is the parser's own ({arg|in onnx-tensorrt's op importers}).",
+)
+"""Cause and fix of a requirement the ONNX parser states in its own words (both assertion layouts)."""
+
 _VECTOR_CAUSE = (
     "A bounds check of the C++ standard library stopped the tool: it indexed past the end of a std::vector"
     " of {value|elements} (libstdc++'s assertions or MSVC's debug check; without the check the read would "
@@ -494,12 +504,7 @@ CLAUSES: tuple[Clause, ...] = (
         ("tensorrt",),
         '&& "',
         r'&& "(?P<value>[^"\n]{4,200})"',
-        "The ONNX parser's importer for {op_type|this op} (node number {index|not shown}) states what it "
-        'requires in its own words: "{value}"; this graph does not meet it.',
-        'Change the {op_type|failing} node {op|} to meet "{value}" (its attributes, the ranks or types of '
-        "its inputs, or an input made constant by folding), or replace it with ops TensorRT imports; a "
-        "newer TensorRT release may lift the restriction (the importer's release notes say so). "
-        "The check is the parser's own ({arg|in onnx-tensorrt's op importers}).",
+        *_TRT_REQUIREMENT,
         _ONNX_TRT,
         _TRT_IMPORT,
         "",
@@ -513,12 +518,7 @@ CLAUSES: tuple[Clause, ...] = (
         "assertion failed: ",
         r"Assertion failed: [^\n:]{1,200}(?:::[^\n:]{1,100}){0,4}: (?P<value>[A-Z][^\n]{3,200}?)"
         r"\s{0,4}(?:\n|$)",
-        "The ONNX parser's importer for {op_type|this op} (node number {index|not shown}) states what it "
-        'requires in its own words: "{value}"; this graph does not meet it.',
-        'Change the {op_type|failing} node {op|} to meet "{value}" (its attributes, the ranks or types of '
-        "its inputs, or an input made constant by folding), or replace it with ops TensorRT imports; a "
-        "newer TensorRT release may lift the restriction (the importer's release notes say so). "
-        "The check is the parser's own ({arg|in onnx-tensorrt's op importers}).",
+        *_TRT_REQUIREMENT,
         _ONNX_TRT,
         _TRT_IMPORT,
         "",
