@@ -204,6 +204,11 @@ _TENSORRT: Markers = (
     ("getbindingdimensions", MEDIUM),
     ("setbindingdimensions", MEDIUM),
     (".cuh::", MEDIUM),
+    # Torch-TensorRT (NVIDIA's PyTorch compiler to TensorRT engines): its logger's prefixes
+    # ("[Torch-TensorRT] - ", "[Torch-TensorRT TorchScript Conversion Context] - ", "[Torch-TensorRT Plugins
+    # Context] - ": core/util/logging/TorchTRTLogger.cpp, core/conversion/conversionctx) and its package
+    ("[torch-tensorrt", STRONG),
+    ("torch_tensorrt", STRONG),
 )
 
 _ORT_ERROR_CODES = (

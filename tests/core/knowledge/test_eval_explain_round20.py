@@ -15,7 +15,7 @@ ROUND20 = DATA.with_name("round20.jsonl")
 
 #: (split, "claimed" | "new") -> (family@1 hits, messages); (split, "code") -> (code@3 hits, cases).
 FLOORS = {
-    ("dev", "claimed"): (33, 35),
+    ("dev", "claimed"): (34, 35),
     ("dev", "new"): (11, 12),
     ("dev", "code"): (18, 18),
     ("heldout", "claimed"): (19, 20),

@@ -261,3 +261,25 @@ def test_the_assert_node_form_states_its_requirement_with_the_node(kb: Knowledge
     assert "node number 9" in top.cause and "/m/Cast_2" in top.fix
     graph = "In node -1 (parseGraph): INVALID_GRAPH: Assertion failed: false: Failed to import initializer"
     assert not any("onnx-trt-stated" in m.entry.id for m in kb.lookup(graph))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "ERROR: [Torch-TensorRT] - Unsupported operator: aten::foo(Tensor self) -> (Tensor)",
+        "ERROR: [Torch-TensorRT TorchScript Conversion Context] - 4: [network.cpp::validate::2997] Error 4",
+        'File "/usr/lib/python3/site-packages/torch_tensorrt/dynamo/_compiler.py", line 10, in compile',
+    ],
+)
+def test_torch_tensorrt_speaks_for_tensorrt(kb: KnowledgeBase, message: str) -> None:
+    """Torch-TensorRT's logger prefixes (TorchTRTLogger: '[Torch-TensorRT] - ', '[Torch-TensorRT <context>]
+    - ') and its package name are TensorRT's markers: NVIDIA's compiler builds TensorRT engines."""
+    from dumpscope.core.knowledge.family import detect_families
+
+    assert detect_families(message)[:1] == ["tensorrt"]
+
+
+def test_an_unsupported_aten_op_under_torch_tensorrt_is_answered_with_the_op(kb: KnowledgeBase) -> None:
+    found = kb.answer("ERROR: [Torch-TensorRT] - Unsupported operator: aten::foo(Tensor self) -> (Tensor)")
+    assert found.confident and found.matches[0].entry.family == "tensorrt"
+    assert "aten::foo" in found.matches[0].cause
