@@ -188,8 +188,15 @@ def _source_grams() -> tuple[tuple[str, ...], memoryview | array[int], bytes]:
 def source_gram_counts(low: str) -> dict[str, tuple[int, int]]:
     """family -> (distinct 4-grams of its own binaries' error texts found in the lower-cased text, where
     the first starts), for the families with any."""
+    return dict(_gram_counts(low[:SOURCE_WINDOW]))
+
+
+@functools.lru_cache(maxsize=2)
+def _gram_counts(low: str) -> tuple[tuple[str, tuple[int, int]], ...]:
+    """:func:`source_gram_counts` of the examined window, kept for the last two texts: the family detection
+    and the wording order of one look-up (:func:`.kb.family_wording_order`) read the same message."""
     families, keys, owners = _source_grams()
-    words = list(_WORD.finditer(low[:SOURCE_WINDOW]))
+    words = list(_WORD.finditer(low))
     seen: set[int] = set()
     counts: dict[str, tuple[int, int]] = {}
     for i in range(len(words) - 3):
@@ -202,7 +209,7 @@ def source_gram_counts(low: str) -> dict[str, tuple[int, int]]:
             family = families[owners[j]]
             n, first = counts.get(family, (0, words[i].start()))
             counts[family] = (n + 1, first)
-    return counts
+    return tuple(counts.items())
 
 
 def _source_text(low: str) -> dict[str, list[tuple[int, int]]]:

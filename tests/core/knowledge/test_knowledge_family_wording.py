@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dumpscope.core.knowledge import Entry
+from dumpscope.core.knowledge import Entry, KnowledgeBase
 from dumpscope.core.knowledge import kb as kb_module
 from dumpscope.core.knowledge.kb import WORDS_FAMILY_DECAY, Match, family_wording_order
 
@@ -77,3 +77,20 @@ def test_the_tools_own_error_wording_weighs_in(monkeypatch: pytest.MonkeyPatch) 
     assert 9.0 + kb_module.WORDS_FAMILY_GRAM > 10.0
     assert _families(family_wording_order(ranked, "some text")) == ["onnxruntime", "ascend"]
     assert family_wording_order(ranked) == ranked  # no text, no grams
+
+
+def test_the_wording_order_reads_the_source_grams_the_family_detection_just_read(kb: KnowledgeBase) -> None:
+    """One look-up counts a message's 4-grams of the tools' own wording once (the markers' pass and the
+    wording order read the same window; ~10 ms on a 100 KB paste), with the same counts as a fresh pass."""
+    from dumpscope.core.knowledge import family
+
+    text = "RuntimeError: 'fancy_op' not implemented.\n" + "a line of an unrelated log\n" * 200
+    family._gram_counts.cache_clear()
+    ranked = kb.lookup(text, top=5)
+    assert [m.reason for m in ranked[:2]] == ["words", "words"]  # the wording order was reached
+    info = family._gram_counts.cache_info()
+    assert info.misses == 1 and info.hits >= 1
+    low = text.lower()
+    assert family.source_gram_counts(low) == dict(
+        family._gram_counts.__wrapped__(low[: family.SOURCE_WINDOW])
+    )
