@@ -209,6 +209,23 @@ _TENSORRT: Markers = (
     # Context] - ": core/util/logging/TorchTRTLogger.cpp, core/conversion/conversionctx) and its package
     ("[torch-tensorrt", STRONG),
     ("torch_tensorrt", STRONG),
+    # Issue 23 (h23s2): the ONNX parser's other source files and namespace, which its assertion and warning
+    # lines name ("onnx2trt_utils.cpp:374: Your ONNX model has been generated with INT64 weights...",
+    # "parsers/onnx/ShapedWeights.cpp:171: Weights ... has been transposed", onnx2trt:: frames; onnx/
+    # onnx-tensorrt: onnx2trt_utils.cpp, importerUtils.cpp, ShapedWeights.cpp, ShapeTensor.cpp,
+    # onnxOpImporters.cpp, onnxOpCheckers.cpp, builtin_op_static_checkers.cpp, ImporterContext.cpp,
+    # WeightsContext.cpp; its CLI onnx2trt), and the Myelin compiler's program check ("SSA validation FAIL:
+    # tensor ...'s uses list size does not match", NVIDIA/TensorRT#2009, labelled Topic: Myelin).
+    ("onnx2trt", STRONG),
+    ("importerutils", STRONG),
+    ("shapedweights", STRONG),
+    ("shapetensor.cpp", STRONG),
+    ("onnxopimporters", STRONG),
+    ("onnxopcheckers", STRONG),
+    ("builtin_op_static_checkers", STRONG),
+    ("importercontext", STRONG),
+    ("weightscontext", STRONG),
+    ("ssa validation fail", STRONG),
 )
 
 _ORT_ERROR_CODES = (
@@ -360,6 +377,19 @@ _ONNXRUNTIME: Markers = (
     # session/inference_session.cc's load envelope ("Load model from " path " failed:") around graph.cc's
     # inference wrapper ("Node (" name ") Op (" type ") " + onnx's error): the two joined are onnxruntime's
     ("failed:node (", STRONG),
+    # Issue 23 (h23s2), read in onnxruntime's sources: the TensorRT EP's own sentences and log prefix
+    # (providers/tensorrt/tensorrt_execution_provider.cc: "TensorRT EP failed to create engine from network
+    # for fused node: ", "TensorRT EP Failed to Build Engine.", "[TensorRT EP] ..."), the fused node names it
+    # gives its partitions ("TRTKernel_" graph_type "_" graph name "_" id), the TensorRT-RTX EP's log prefix
+    # (providers/nv_tensorrt_rtx: "[NvTensorRTRTX EP]"); and DirectML.dll, the library the DirectML EP
+    # loads (providers/dml/dml_provider_factory.cc), the only covered tool that runs on it.  "TensorRT EP " is
+    # weak: with the EP's own wording (its source 4-grams) it names onnxruntime, while TensorRT's own log
+    # lines that the EP forwards still name TensorRT first.
+    ("tensorrt ep ", WEAK),
+    ("[tensorrt ep]", STRONG),
+    ("trtkernel_", STRONG),
+    ("nvtensorrtrtx", STRONG),
+    ("directml.dll", STRONG),
     *((name, STRONG) for name in _ORT_ERROR_CODES),
 )
 
