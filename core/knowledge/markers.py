@@ -226,6 +226,16 @@ _TENSORRT: Markers = (
     ("importercontext", STRONG),
     ("weightscontext", STRONG),
     ("ssa validation fail", STRONG),
+    # the builder's DLA placement lines, often pasted without "[TRT]" ("Default DLA is enabled but layer X is
+    # not supported on DLA, falling back to GPU.", "X: ActivationLayer (with ActivationType = LEAKY_RELU) not
+    # supported for DLA.", NVIDIA/TensorRT#2318), and Torch-TensorRT's conversion context (core/conversion/
+    # conversionctx/ConversionCtx.cpp, named by its TORCHTRT_CHECK "[Error thrown at core/conversion/
+    # conversionctx/ConversionCtx.cpp:N]")
+    ("default dla is enabled but", STRONG),
+    ("not supported on dla", STRONG),
+    ("not supported for dla", STRONG),
+    ("(with activationtype =", STRONG),
+    ("conversionctx", STRONG),
 )
 
 _ORT_ERROR_CODES = (
@@ -390,6 +400,15 @@ _ONNXRUNTIME: Markers = (
     ("trtkernel_", STRONG),
     ("nvtensorrtrtx", STRONG),
     ("directml.dll", STRONG),
+    # onnxruntime-web's WebGPU and WebNN providers (js/web/lib/wasm/jsep/backend-webgpu.ts: '[WebGPU] Kernel
+    # "[<op type>] <node>" failed. <error>', 'GPU validation error for kernel "[...]"'; jsep/init.ts:
+    # "Failed to generate kernel's output[i] with dims [...]. If you are running with pre-allocated output,
+    # ..."; the WebNN backend's tensor check: "WebNN backend does not support data type: <type>"), which
+    # transformers.js and the browser apps built on it print with no onnxruntime name.
+    ('[webgpu] kernel "', STRONG),
+    ("gpu validation error for kernel", STRONG),
+    ("failed to generate kernel's output[", STRONG),
+    ("webnn backend does not support data type", STRONG),
     *((name, STRONG) for name in _ORT_ERROR_CODES),
 )
 

@@ -77,3 +77,45 @@ def test_lookalikes_are_not_claimed() -> None:
     assert "tensorrt" not in named_families(
         "Node (ShapeTensor_3) has input size 0 not in range [min=1, max=1]."
     )
+
+
+WEB = [
+    # js/web/lib/wasm/jsep/backend-webgpu.ts and jsep/init.ts, and the WebNN backend's tensor check
+    'Error: [WebGPU] Kernel "[GatherND] /head/GatherND_1" failed. Error: Unsupported data type: 7',
+    'GPU validation error for kernel "[MatMul] /proj/MatMul": Buffer size exceeds the max',
+    "Failed to generate kernel's output[0] with dims [1,16,4096,4096]. If you are running with pre-allocated "
+    "output, please make sure the output type/dims are correct. Error: 1234",
+    "WebNN backend does not support data type: int64",
+]
+
+
+@pytest.mark.parametrize("message", WEB)
+def test_onnxruntime_web_provider_lines_name_onnxruntime(kb: KnowledgeBase, message: str) -> None:
+    assert named_families(message)[:1] == ["onnxruntime"], named_families(message)
+    found = kb.answer(message, top=3)
+    assert found.confident and found.matches[0].entry.family == "onnxruntime"
+
+
+def test_a_webgpu_kernel_failure_names_the_op_the_node_and_the_way_out(kb: KnowledgeBase) -> None:
+    top = kb.answer(WEB[0], top=3).matches[0]
+    assert top.entry.id == "onnxruntime-web-webgpu-kernel-failed"
+    captures = dict(top.captures)
+    assert captures["op_type"] == "GatherND"
+    assert captures["op"] == "/head/GatherND_1"
+    assert captures["detail"] == "Unsupported data type: 7"
+    assert "GatherND" in top.cause and "/head/GatherND_1" in top.cause
+    assert "executionProviders: ['wasm']" in top.fix and "ort.env.debug" in top.fix
+    assert "backend-webgpu.ts" in top.source
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Default DLA is enabled but layer head/conv_3 is not supported on DLA, falling back to GPU.",
+        "act_4: ActivationLayer (with ActivationType = LEAKY_RELU) not supported for DLA.",
+        "RuntimeError: [Error thrown at core/conversion/conversionctx/ConversionCtx.cpp:169] Building "
+        "serialized network failed in TensorRT",
+    ],
+)
+def test_tensorrt_dla_and_torch_tensorrt_lines_name_tensorrt(message: str) -> None:
+    assert named_families(message)[:1] == ["tensorrt"], named_families(message)
