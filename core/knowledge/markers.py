@@ -209,6 +209,33 @@ _TENSORRT: Markers = (
     # Context] - ": core/util/logging/TorchTRTLogger.cpp, core/conversion/conversionctx) and its package
     ("[torch-tensorrt", STRONG),
     ("torch_tensorrt", STRONG),
+    # Issue 23 (h23s2): the ONNX parser's other source files and namespace, which its assertion and warning
+    # lines name ("onnx2trt_utils.cpp:374: Your ONNX model has been generated with INT64 weights...",
+    # "parsers/onnx/ShapedWeights.cpp:171: Weights ... has been transposed", onnx2trt:: frames; onnx/
+    # onnx-tensorrt: onnx2trt_utils.cpp, importerUtils.cpp, ShapedWeights.cpp, ShapeTensor.cpp,
+    # onnxOpImporters.cpp, onnxOpCheckers.cpp, builtin_op_static_checkers.cpp, ImporterContext.cpp,
+    # WeightsContext.cpp; its CLI onnx2trt), and the Myelin compiler's program check ("SSA validation FAIL:
+    # tensor ...'s uses list size does not match", NVIDIA/TensorRT#2009, labelled Topic: Myelin).
+    ("onnx2trt", STRONG),
+    ("importerutils", STRONG),
+    ("shapedweights", STRONG),
+    ("shapetensor.cpp", STRONG),
+    ("onnxopimporters", STRONG),
+    ("onnxopcheckers", STRONG),
+    ("builtin_op_static_checkers", STRONG),
+    ("importercontext", STRONG),
+    ("weightscontext", STRONG),
+    ("ssa validation fail", STRONG),
+    # the builder's DLA placement lines, often pasted without "[TRT]" ("Default DLA is enabled but layer X is
+    # not supported on DLA, falling back to GPU.", "X: ActivationLayer (with ActivationType = LEAKY_RELU) not
+    # supported for DLA.", NVIDIA/TensorRT#2318), and Torch-TensorRT's conversion context (core/conversion/
+    # conversionctx/ConversionCtx.cpp, named by its TORCHTRT_CHECK "[Error thrown at core/conversion/
+    # conversionctx/ConversionCtx.cpp:N]")
+    ("default dla is enabled but", STRONG),
+    ("not supported on dla", STRONG),
+    ("not supported for dla", STRONG),
+    ("(with activationtype =", STRONG),
+    ("conversionctx", STRONG),
 )
 
 _ORT_ERROR_CODES = (
@@ -360,6 +387,28 @@ _ONNXRUNTIME: Markers = (
     # session/inference_session.cc's load envelope ("Load model from " path " failed:") around graph.cc's
     # inference wrapper ("Node (" name ") Op (" type ") " + onnx's error): the two joined are onnxruntime's
     ("failed:node (", STRONG),
+    # Issue 23 (h23s2), read in onnxruntime's sources: the TensorRT EP's own sentences and log prefix
+    # (providers/tensorrt/tensorrt_execution_provider.cc: "TensorRT EP failed to create engine from network
+    # for fused node: ", "TensorRT EP Failed to Build Engine.", "[TensorRT EP] ..."), the fused node names it
+    # gives its partitions ("TRTKernel_" graph_type "_" graph name "_" id), the TensorRT-RTX EP's log prefix
+    # (providers/nv_tensorrt_rtx: "[NvTensorRTRTX EP]"); and DirectML.dll, the library the DirectML EP
+    # loads (providers/dml/dml_provider_factory.cc), the only covered tool that runs on it.  "TensorRT EP " is
+    # weak: with the EP's own wording (its source 4-grams) it names onnxruntime, while TensorRT's own log
+    # lines that the EP forwards still name TensorRT first.
+    ("tensorrt ep ", WEAK),
+    ("[tensorrt ep]", STRONG),
+    ("trtkernel_", STRONG),
+    ("nvtensorrtrtx", STRONG),
+    ("directml.dll", STRONG),
+    # onnxruntime-web's WebGPU and WebNN providers (js/web/lib/wasm/jsep/backend-webgpu.ts: '[WebGPU] Kernel
+    # "[<op type>] <node>" failed. <error>', 'GPU validation error for kernel "[...]"'; jsep/init.ts:
+    # "Failed to generate kernel's output[i] with dims [...]. If you are running with pre-allocated output,
+    # ..."; the WebNN backend's tensor check: "WebNN backend does not support data type: <type>"), which
+    # transformers.js and the browser apps built on it print with no onnxruntime name.
+    ('[webgpu] kernel "', STRONG),
+    ("gpu validation error for kernel", STRONG),
+    ("failed to generate kernel's output[", STRONG),
+    ("webnn backend does not support data type", STRONG),
     *((name, STRONG) for name in _ORT_ERROR_CODES),
 )
 

@@ -66,7 +66,11 @@ def test_stack_frames_belong_to_the_report_above_them_and_name_its_tool(
     assert [p.first_line_no for p in found] == [len(NOISE) + 1]  # no frame starts a problem of its own
     assert found[0].block == tuple(line.strip() for line in report)
     assert family in families(found[0])
-    assert all(family not in families(p) for p in problems(kb, report[:1]))  # the head alone names no tool
+    head = problems(kb, report[:1])
+    if report is DML:  # DirectML.dll is a marker of onnxruntime (its DirectML EP loads it): the head names it
+        assert any(family in families(p) for p in head)
+    else:
+        assert all(family not in families(p) for p in head)  # the head alone names no tool
 
 
 @pytest.mark.parametrize(
