@@ -129,6 +129,47 @@ CASES = [
         "coreml-conv-stride-interleave-factors",
         ("CPU_ONLY", "ct.target.iOS15"),
     ),
+    (
+        "ggml-hex: failed to query HTP version (err -1) defaulting to v73\n"
+        "ggml-hex: allocating new session: HTP0\nggml-hex: failed to open session 0 : error 0x72\n"
+        "ggml-hex: failed to create device/session 0",
+        "ggml-hexagon-open-session-failed",
+        ("0x72", "AEE_ECONNREFUSED", "TESTSIGNING"),
+    ),
+    (
+        "I rknn building ...\nE RKNN: [09:10:11.500] Unkown op target: 0\n"
+        "E RKNN: [09:10:11.501] Unkown op target: 0",
+        "rknn-unknown-op-target",
+        ("target 0", "accuracy_analysis"),
+    ),
+    (
+        "[ERROR] /src/mllm/backends/qnn/op/QNNLinearOp.cpp:135 Failed to cast to QNNLinearOp\n[ERROR] "
+        "/src/mllm/backends/qnn/passes/QNNGraphBuildPass.cpp:160 Failed to add node for op type: Linear "
+        "in graph 'decoder.3_2'",
+        "mllm-qnn-graph-build-add-node-failed",
+        ("Linear", "decoder.3_2", "AOT"),
+    ),
+    (
+        "BNNS Graph Compile: Function main has tensor cache_in as both an input and output. \n"
+        "Inputs and outputs must be distinct, please add an explicit identity op.",
+        "coreml-bnns-graph-input-is-output",
+        ("cache_in", "mb.identity", "cache_in_out"),
+    ),
+    (
+        "CoreML export failure: unexpected number of inputs for node input.7 (_convolution): 13",
+        "coreml-torch-node-input-count",
+        ("_convolution", "input.7", "13 inputs"),
+    ),
+    (
+        "ValueError: node out.1 (upsample_nearest2d) got 4 input(s), expected [3]",
+        "coreml-torch-node-input-count",
+        ("upsample_nearest2d", "out.1", "4 inputs"),
+    ),
+    (
+        "E RKNNAPI: rknn_server version is too old, please update rknn_server to at least 2.3.0",
+        "rknn-server-too-old",
+        ("2.3.0", "librknnrt.so"),
+    ),
 ]
 
 
@@ -149,6 +190,12 @@ def test_an_unnamed_gguf_magic_check_is_not_rkllm_s(kb: KnowledgeBase) -> None:
     the entry's pattern counts only where RKLLM is named."""
     shown = answer(kb, "gguf_init_from_file: invalid magic characters 'abcd'")
     assert not shown.matches or shown.matches[0].entry.id != "rkllm-invalid-model-magic"
+
+
+def test_tensorrt_s_parser_node_line_is_not_coremltools_input_count(kb: KnowledgeBase) -> None:
+    """coremltools' input-count check has two exact forms; another tool's "node N (name): M" is neither."""
+    shown = answer(kb, "In node 3 (importConv): 4 inputs given")
+    assert not shown.matches or shown.matches[0].entry.id != "coreml-torch-node-input-count"
 
 
 def test_the_mnn_entry_captures_the_op(kb: KnowledgeBase) -> None:
