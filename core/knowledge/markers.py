@@ -123,6 +123,11 @@ _RKNN: Markers = (
     # rkllm_createDefaultParam, its library librkllmrt.so, the runtime's "I rkllm: rkllm-runtime version"
     # logger and the API demo's "rkllm init start" / "rkllm init failed" in examples/rkllm_api_demo).
     ("rkllm", STRONG),
+    # Issue 23 (h23u2): the toolkit's board-transfer client (rknn-toolkit2 2.5.0's rknn/api/lib/linux-x86_64/
+    # librknn_api.so: "I NPUTransfer(%d): Starting NPU Transfer Client, Transfer version ...", "E
+    # NPUTransfer(%d): Alloc buffer failed!"), which every connected-board run (init_runtime(target=...))
+    # logs.
+    ("nputransfer", STRONG),
 )
 
 _TENSORRT: Markers = (
@@ -556,6 +561,21 @@ _QUALCOMM: Markers = (
     ("dsp_library_path", STRONG),
     ("cdsp", STRONG),
     ("aimet", STRONG),
+    # Issue 23 (h23u2): the FastRPC skel URI every Hexagon library is opened by ("file:///lib<iface>_skel.so?
+    # <iface>_skel_handle_invoke&_modver=1.0&_dom=cdsp", qualcomm/fastrpc inc/adsp_*.h), quoted by a failed
+    # open ("Unable to open ... device, err: ..., uri file:///..."); the HTP graph preparer's optimizer
+    # failure (QnnHtp.dll / QnnHtpPrepare.dll / libQnnHtpV*Skel.so of onnxruntime-qnn 2.7.0:
+    # "%s:2837::ERROR:Graph prepare failed during optimization with err: %d, Fatal Optimize"); the SDK's
+    # Python package as a path (lib/python/qti/aisw/converters/...: the same package as "qti.aisw");
+    # llama.cpp's Hexagon backend log prefix ("ggml-hex: ...", ggml/src/ggml-hexagon), which runs on the same
+    # HTP through FastRPC.
+    ("_skel_handle_invoke", STRONG),
+    ("&_modver=", STRONG),
+    ("graph prepare failed during optimization", STRONG),
+    ("fatal optimize", STRONG),
+    ("qti/aisw", STRONG),
+    ("qti\\aisw", STRONG),
+    ("ggml-hex:", STRONG),
 )
 
 _SIGMASTAR: Markers = (
@@ -773,6 +793,13 @@ _TFLITE: Markers = (
     ("must have at least 7 bytes to hold identifier", STRONG),
     ("failed to load delegate from", MEDIUM),
     ("libedgetpu", MEDIUM),
+    # Issue 23 (h23u2): the op resolver's and the Flex checks' own sentences (ai-edge-litert 2.3.0's
+    # libLiteRt.so: "Didn't find op for builtin opcode '%s' version '%d'. An older version of this builtin
+    # might be supported. Are you using an old TFLite binary with a newer model?", "Select TensorFlow op(s),
+    # included in the given model, is(are) not supported by this interpreter. Make sure you apply/link the
+    # Flex delegate before inference."), often quoted without their first words.
+    ("an older version of this builtin might be supported", STRONG),
+    ("is(are) not supported by this interpreter", STRONG),
 )
 
 # MNN, from alibaba/MNN:
@@ -841,6 +868,16 @@ _MNN: Markers = (
     ("modelfile not set invalid", STRONG),
     ("model file does not exist!", STRONG),
     ("llmexport", STRONG),
+    # Issue 23 (h23u2): MNNConvert's own checks, as its CHECK/LOG macros print them (tools/converter/source:
+    # common/writeFb.cpp's set of unconverted ops "notSupportOps", older releases' "Check failed:
+    # (notSupportOps.size()) == (0)"; tflite/ReductionTflite.cpp "Not Supported!!! Reduction Op: ";
+    # tensorflow/PoolingTf.cpp "Not Support This Pooling Type: "; tensorflow/tfOpConverter.cpp "Const Data
+    # Type Not Supported!!!==> "; common/cli.cpp "Framework Input ERROR or Not Support This Model Type Now!").
+    ("notsupportops", STRONG),
+    ("not supported!!! reduction op", STRONG),
+    ("not support this pooling type", STRONG),
+    ("const data type not supported!!!", STRONG),
+    ("framework input error or not support this model type", STRONG),
 )
 
 # ncnn / pnnx, from Tencent/ncnn:
@@ -877,6 +914,10 @@ _NCNN: Markers = (
     ("unsupported unsqueeze axes !", STRONG),
     ("pass_level", STRONG),
     ("inputshape=", STRONG),
+    # Issue 23 (h23u2): the hint Extractor prints after a blob name it does not know (src/net.cpp: "Try" then
+    # one line per candidate, NCNN_LOGE("    ex.input(\"%s\", in%d);") / ("    ex.extract(\"%s\", out%d);")).
+    ('ex.input("', STRONG),
+    ('ex.extract("', STRONG),
 )
 
 # Paddle2ONNX, from PaddlePaddle/Paddle2ONNX:
@@ -1060,6 +1101,12 @@ _COREML: Markers = (
     # ANECCompile() FAILED."; "e5rt" and "milcompilerforane" are above).
     ("e5rt encountered an stl exception", STRONG),
     ("anecompile", STRONG),
+    # Issue 23 (h23u2): the Core ML runtime's plan execution failure as its log prints it ("[coreml] Failure
+    # in -executePlan:error:."), and Apple's BNNS Graph, the CPU engine Core ML compiles a model into on macOS
+    # 15 / iOS 18 and later (Accelerate's BNNSGraphCompileFromFile takes an .mlmodelc), whose compile errors
+    # are logged as "BNNS Graph Compile: ...".
+    ("-executeplan:error:", STRONG),
+    ("bnns graph compile", STRONG),
 )
 
 #: family -> ((marker, weight), ...); markers are lower-case literals.
