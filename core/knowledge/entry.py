@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from dumpscope.core.knowledge.codes import keys_for_code
 from dumpscope.core.knowledge.words import pattern_words, tokens
+from dumpscope.core.lazyre import LazyPattern
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
 if TYPE_CHECKING:
@@ -472,10 +473,10 @@ def literal_only(pattern: str) -> str | None:
     return "".join(chr(av) for _, av in items).lower().strip()
 
 
-_TOOL_SPECIFIC = re.compile(r"\d|_|::|->|[/\\`<>=#@$|{}]|\.[A-Za-z]\w|[a-z][A-Z]|\b[A-Z]{2,}\b")
+_TOOL_SPECIFIC = LazyPattern(r"\d|_|::|->|[/\\`<>=#@$|{}]|\.[A-Za-z]\w|[a-z][A-Z]|\b[A-Z]{2,}\b")
 """What makes a pattern's literal text a tool's own: a digit, an identifier (``snake_case``, ``camelCase``, an
 ALL-CAPS name, ``ns::name``), a path or file name (``/``, ``\\``, ``.cc``), an operator or code character."""
-_EXCEPTION_NAME = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:Error|Exception|Warning)\b")
+_EXCEPTION_NAME = LazyPattern(r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:Error|Exception|Warning)\b")
 """A Python exception's name (``KeyError``, ``RuntimeError``): any tool raises it, no tool's literal."""
 
 

@@ -40,6 +40,7 @@ from dumpscope.core.knowledge.index import (
 )
 from dumpscope.core.knowledge.tracebacks import failures
 from dumpscope.core.knowledge.words import tokens
+from dumpscope.core.lazyre import LazyPattern
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
 if TYPE_CHECKING:
@@ -828,7 +829,7 @@ def _envelope_inners(text: str) -> Iterator[str]:
 
 
 MAX_RECORD = 64 * 1024
-_KEY_VALUE = re.compile(r"(?:^|[;,]\s{0,4})([A-Za-z_][\w.]{0,40})\s{0,2}=\s{0,2}([^;\n]{1,400})")
+_KEY_VALUE = LazyPattern(r"(?:^|[;,]\s{0,4})([A-Za-z_][\w.]{0,40})\s{0,2}=\s{0,2}([^;\n]{1,400})")
 
 
 def record_fields(text: str) -> list[str]:
@@ -956,7 +957,7 @@ def _start(m: Match, text: str) -> int:
 
 
 FLOAT16 = "float16"
-FLOAT16_CLASH = re.compile(
+FLOAT16_CLASH = LazyPattern(
     r"bound to different types \(tensor\((?P<a>float16|float)\) and tensor\((?P<b>float16|float)\)"
     r"|Type \(tensor\((?P<c>float16|float)\)\) of (?:output|input) arg \([^\n]{0,400}?\)"
     r" does not match expected type \(tensor\((?P<d>float16|float)\)\)"
