@@ -38,11 +38,14 @@ import json
 import re
 import sys
 import zlib
-from array import array
 
 from dumpscope.core.knowledge.markers import MARKERS, MEDIUM, STRONG, UNCOVERED, WEAK, WHOLE_WORDS, Markers
 from dumpscope.core.knowledge.package_data import package_buffer, package_bytes
 from dumpscope.core.lazyre import LazyPattern
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
+if TYPE_CHECKING:
+    from array import array
 
 __all__ = [
     "MARKERS",
@@ -181,6 +184,8 @@ def _source_grams() -> tuple[tuple[str, ...], memoryview | array[int], memoryvie
     n = len(table) // 5
     keys: memoryview | array[int] = memoryview(table)[: 4 * n].cast("I")  # a view: ~540 KB never copied
     if sys.byteorder != "little":
+        from array import array  # only here: a little-endian machine reads the table as it is stored
+
         keys = array("I", table[: 4 * n])
         keys.byteswap()
     return tuple(r["family"] for r in doc["families"]), keys, memoryview(table)[4 * n :]
