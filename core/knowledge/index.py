@@ -7,7 +7,9 @@ knows which entries matter: where each line starts, the postings of codes, words
 anchors, and per entry the literals every match of its pattern holds (``requires``, with a list of
 alternatives for a branch, one of which every match holds: a pattern is compiled only when the text
 holds them all).  An entry is parsed only when a lookup reaches it
-(:class:`EntryTable`).
+(:class:`EntryTable`).  The ids and the ``requires`` lists are each stored as one string, a line per
+entry (an entry's ``requires`` as compact JSON), decoded when first read: parsing them as JSON lists was
+~0.7 ms of every ``explain``, which reads the ``requires`` of a few dozen entries and no id.
 
 The index records the length and CRC-32 of the ``kb.jsonl`` it was built from; when the
 file on disk differs (an edit without a rebuild), :func:`read_index` returns None and the
@@ -30,7 +32,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 INDEX_FILE = "kb_index.json"
-FORMAT = 3
+FORMAT = 4
 
 
 class PackedLists(Mapping[str, list[int]]):
@@ -187,6 +189,34 @@ def word_norms(by_word: Mapping[str, list[int]], idf: dict[str, float], entries:
     return [math.sqrt(s) or 1.0 for s in squares]
 
 
+class PackedRequires(Sequence[list[str | list[str]]]):
+    """The index's ``requires``: one line of compact JSON per entry, an entry's line decoded when first
+    read (a lookup reads those of the few entries an anchor of its message reaches)."""
+
+    __slots__ = ("_decoded", "_lines", "_raw")
+
+    def __init__(self, raw: str) -> None:
+        self._raw = raw
+        self._lines: list[str] | None = None
+        self._decoded: dict[int, list[str | list[str]]] = {}
+
+    def __len__(self) -> int:
+        return _line_count(self._raw)
+
+    def __getitem__(self, i: Any) -> Any:  # int -> an entry's list; a slice is not needed
+        found = self._decoded.get(i)
+        if found is None:
+            if self._lines is None:
+                self._lines = self._raw.split("\n")
+            found = self._decoded[i] = json.loads(self._lines[i])
+        return found
+
+
+def _line_count(packed: str) -> int:
+    """How many lines a string of lines joined by newlines holds (0 for the empty string)."""
+    return packed.count("\n") + 1 if packed else 0
+
+
 class EntryTable(Sequence[Entry]):
     """The entries of a knowledge base, parsed from their ``kb.jsonl`` line (bytes, at byte offsets: the
     whole file is never decoded) on first access."""
@@ -195,16 +225,22 @@ class EntryTable(Sequence[Entry]):
         self,
         text: bytes,
         offsets: list[int],
-        ids: list[str],
-        requires: list[list[str | list[str]]] | None = None,
+        ids: list[str] | str,
+        requires: Sequence[list[str | list[str]]] | None = None,
     ) -> None:
         self._text = text
         self._offsets = offsets
         self._requires = requires
-        self._entries: list[Entry | None] = [None] * len(ids)
-        self.ids = list(ids)
-        """Entry ids by position (known without parsing)."""
+        self._entries: list[Entry | None] = [None] * (_line_count(ids) if isinstance(ids, str) else len(ids))
+        self._ids: list[str] | str = ids if isinstance(ids, str) else list(ids)
         self._put: list[int] = []
+
+    @property
+    def ids(self) -> list[str]:
+        """Entry ids by position (known without parsing; the index's packed ids split when first read)."""
+        if isinstance(self._ids, str):
+            self._ids = self._ids.split("\n") if self._ids else []
+        return self._ids
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -258,7 +294,12 @@ class CompiledIndex:
         self.data = data
 
     def table(self) -> EntryTable:
-        return EntryTable(self.text, self.data["offsets"], self.data["ids"], self.data["requires"])
+        return EntryTable(self.text, self.data["offsets"], self.data["ids"], self.requires())
+
+    def requires(self) -> Sequence[list[str | list[str]]]:
+        """Each entry's ``requires`` (a literal, or a branch's alternatives as a list), by position."""
+        requires = self.data["requires"]
+        return PackedRequires(requires) if isinstance(requires, str) else requires
 
     def postings(self, for_change: bool = True) -> Postings:
         """The postings; decoded copies of the lists when a user entry is about to change them."""
@@ -289,11 +330,18 @@ def build_index(text: str) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "source": fingerprint(text.encode("utf-8")),
-        "ids": ids,
+        "ids": _lines(ids, "an id"),
         "offsets": offsets,
-        "requires": requires,
+        "requires": _lines([json.dumps(r, separators=(",", ":"), ensure_ascii=False) for r in requires], ""),
         "postings": postings.as_json(len(ids)),
     }
+
+
+def _lines(items: list[str], what: str) -> str:
+    """``items`` joined one per line (compact JSON never holds a raw newline; an id must not either)."""
+    if any("\n" in item for item in items):
+        raise ValueError(f"{what or 'an item'} holds a newline: it cannot be one line of the index")
+    return "\n".join(items)
 
 
 def _json_requires(pattern: str) -> list[str | list[str]]:
@@ -320,11 +368,11 @@ def _well_formed(data: object) -> bool:
     ids, offsets, postings = data.get("ids"), data.get("offsets"), data.get("postings")
     requires = data.get("requires")
     return (
-        isinstance(ids, list)
+        isinstance(ids, str)
         and isinstance(offsets, list)
-        and len(offsets) == len(ids) + 1
-        and isinstance(requires, list)
-        and len(requires) == len(ids)
+        and len(offsets) == _line_count(ids) + 1
+        and isinstance(requires, str)
+        and _line_count(requires) == _line_count(ids)
         and isinstance(postings, dict)
     )
 

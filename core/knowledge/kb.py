@@ -279,7 +279,7 @@ class KnowledgeBase:
         kb.warnings = tuple(warnings)
         extra = list(extra)
         table, postings = index.table(), index.postings(for_change=bool(extra))
-        position = {entry_id: i for i, entry_id in enumerate(table.ids)}
+        position = {entry_id: i for i, entry_id in enumerate(table.ids)} if extra else {}
         for e in extra:
             i = position.setdefault(e.id, len(table))
             if i < len(table):

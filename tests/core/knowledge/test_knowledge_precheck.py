@@ -34,7 +34,7 @@ def _without_precheck() -> KnowledgeBase:
     """The built-in KB from its index, with every entry's ``requires`` left empty."""
     index = builtin_index()
     assert index is not None
-    data = {**index.data, "requires": [[] for _ in index.data["ids"]]}
+    data = {**index.data, "requires": [[] for _ in index.requires()]}
     return KnowledgeBase.from_index(CompiledIndex(index.text, data))
 
 
@@ -78,7 +78,7 @@ def test_every_example_holds_its_entrys_required_literals() -> None:
     index = builtin_index()
     assert index is not None
     checked = branches = 0
-    for entry, required in zip(builtin_entries(), index.data["requires"], strict=True):
+    for entry, required in zip(builtin_entries(), index.requires(), strict=True):
         computed = [r if isinstance(r, str) else list(r) for r in pattern_requires(entry.pattern)]
         assert computed == required if entry.pattern else required == []
         if entry.example and entry.search(entry.example):
