@@ -29,6 +29,7 @@ from dumpscope.core.knowledge.entry import Entry, entry_from_dict, may_contain_a
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
 if TYPE_CHECKING:
+    from mmap import mmap
     from typing import Any
 
 INDEX_FILE = "kb_index.json"
@@ -223,7 +224,7 @@ class EntryTable(Sequence[Entry]):
 
     def __init__(
         self,
-        text: bytes,
+        text: bytes | mmap,
         offsets: list[int],
         ids: list[str] | str,
         requires: Sequence[list[str | list[str]]] | None = None,
@@ -289,7 +290,7 @@ class EntryTable(Sequence[Entry]):
 class CompiledIndex:
     """A validated ``kb_index.json`` together with the ``kb.jsonl`` bytes it indexes."""
 
-    def __init__(self, text: bytes, data: dict[str, Any]) -> None:
+    def __init__(self, text: bytes | mmap, data: dict[str, Any]) -> None:
         self.text = text
         self.data = data
 
@@ -306,7 +307,7 @@ class CompiledIndex:
         return Postings.from_json(self.data["postings"], for_change)
 
 
-def fingerprint(source: bytes) -> dict[str, int]:
+def fingerprint(source: bytes | mmap) -> dict[str, int]:
     """Length and CRC-32 of the bytes of a ``kb.jsonl``: what ties an index to its source."""
     return {"bytes": len(source), "crc32": zlib.crc32(source)}
 
@@ -349,7 +350,7 @@ def _json_requires(pattern: str) -> list[str | list[str]]:
     return [r if isinstance(r, str) else list(r) for r in pattern_requires(pattern)] if pattern else []
 
 
-def read_index(source: bytes, raw: bytes) -> CompiledIndex | None:
+def read_index(source: bytes | mmap, raw: bytes) -> CompiledIndex | None:
     """The index in ``raw`` if it was built from exactly ``source`` (the bytes of ``kb.jsonl``)
     and has the expected shape, else None."""
     try:

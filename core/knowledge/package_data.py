@@ -28,8 +28,10 @@ def package_buffer(name: str) -> bytes | mmap.mmap:
     """A package-data file mapped read-only into memory (its pages read as a look-up touches them, never
     copied: reading the whole 906 KB of ``source_grams.bin`` for the few places a bisection visits cost
     ~0.5 ms of every ``explain``), else its bytes (:func:`package_bytes`: an empty file, a zip, a system
-    without ``mmap``).  Only for files that their writers replace (a new file renamed over the old one, as
-    :mod:`dumpscope.core.atomic` does) and never rewrite in place: a mapping keeps the file it was made of."""
+    without ``mmap``).  A mapping shows a file rewritten in place (a truncated one can even fault), so it is
+    only for a file its writer replaces (a new file renamed over the old one, as :mod:`dumpscope.core.atomic`
+    writes ``source_grams.bin``), or in a process that answers one message and ends (``explain MESSAGE``
+    maps ``kb.jsonl``, which a curator's tool rewrites in place)."""
     try:
         import mmap
 

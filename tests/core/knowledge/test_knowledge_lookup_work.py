@@ -150,3 +150,17 @@ def test_the_grams_table_is_mapped_with_the_file_s_bytes() -> None:
     families, keys, owners = _source_grams()
     assert isinstance(keys, memoryview) and isinstance(owners, memoryview)
     assert len(keys) == len(owners) == len(mapped) // 5
+
+
+def test_a_mapped_built_in_file_gives_the_entries_and_answers_of_its_bytes() -> None:
+    """``explain MESSAGE`` maps kb.jsonl (one answer, then the process ends); everything else reads it."""
+    from dumpscope.core.knowledge.loader import builtin_index
+
+    mapped, read = builtin_index(mapped=True), builtin_index()
+    assert mapped is not None and read is not None
+    assert isinstance(read.text, bytes) and not isinstance(mapped.text, bytes)
+    assert bytes(mapped.text) == read.text
+    fast, slow = load_kb(user_dir=NO_USER_DIR, mapped=True), load_kb(user_dir=NO_USER_DIR)
+    assert list(fast.entries) == list(slow.entries) == list(builtin_entries())
+    for block in _blocks()[:30]:
+        assert fast.lookup(block) == slow.lookup(block)
