@@ -12,6 +12,7 @@ every anchor into one prefilter for whole logs.
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
@@ -458,11 +459,14 @@ _REPEATS = tuple(
 _POSSESSIVE = getattr(_sre_c, "POSSESSIVE_REPEAT", None)
 
 
+@functools.cache
 def literal_only(pattern: str) -> str | None:
     """The pattern's text (lower-cased) when it is nothing but a literal, matched case-sensitively; else None.
 
     Such a pattern cannot fail on text that holds its literal except by letter case, so the case is what
-    it means (CANN's ``TraceBack (most recent call last):`` is not Python's ``Traceback``)."""
+    it means (CANN's ``TraceBack (most recent call last):`` is not Python's ``Traceback``).  Kept per pattern:
+    a lookup asks it of an entry in every segment that holds its core phrase, and parsing a pattern costs
+    up to 0.1 ms."""
     try:
         parsed = _sre_parse.parse(pattern)
     except re.error:

@@ -164,3 +164,14 @@ def test_a_mapped_built_in_file_gives_the_entries_and_answers_of_its_bytes() -> 
     assert list(fast.entries) == list(slow.entries) == list(builtin_entries())
     for block in _blocks()[:30]:
         assert fast.lookup(block) == slow.lookup(block)
+
+
+def test_whether_a_pattern_is_a_literal_alone_is_kept_per_pattern() -> None:
+    from dumpscope.core.knowledge.entry import literal_only
+
+    pattern = r"TraceBack \(most recent call last\):"
+    first = literal_only(pattern)
+    hits = literal_only.cache_info().hits
+    assert literal_only(pattern) == first == "traceback (most recent call last):"
+    assert literal_only.cache_info().hits == hits + 1
+    assert literal_only(r"(?i)TraceBack") is None and literal_only(r"Error \d+") is None
