@@ -345,9 +345,14 @@ def _lines(items: list[str], what: str) -> str:
     return "\n".join(items)
 
 
-def _json_requires(pattern: str) -> list[str | list[str]]:
+def _json_requires(pattern: str) -> list[Any]:
     """:func:`pattern_requires` as JSON holds it (a branch's alternatives as a list)."""
-    return [r if isinstance(r, str) else list(r) for r in pattern_requires(pattern)] if pattern else []
+    if not pattern:
+        return []
+    return [
+        r if isinstance(r, str) else [a if isinstance(a, str) else list(a) for a in r]
+        for r in pattern_requires(pattern)
+    ]
 
 
 def read_index(source: bytes | mmap, raw: bytes) -> CompiledIndex | None:
