@@ -17,6 +17,10 @@ checkout, each start would compile dumpscope's sources again (about 15 ms that n
 takes the longest in this process (the least of three tries each, so a burst of load rarely picks one; a
 count of entries parsed would miss a long paste, whose cost is its length), each then timed end to end
 like the three above, with their median and max.
+``--stages`` (issue 23, latency by stage): for the same messages, the CPU time of each stage of an explain in
+a fresh process (import of the CLI and knowledge modules, loading the KB as ``explain MESSAGE`` does, the
+answer, the printing), medians over ``--runs`` processes, interleaved; CPU, not wall, so that a busy machine
+does not move them much.
 """
 
 from __future__ import annotations
@@ -45,6 +49,32 @@ CLI = (
     f"{STARTUP_MESSAGE!r}]\nmain()\n"
 )
 
+
+STAGES = (
+    "import json, sys, time\n"
+    "clock = time.process_time\n"
+    "t0 = clock()\n"
+    "import gc\n"
+    "gc.disable()  # as explain MESSAGE runs\n"
+    "from dumpscope.tui.cli.commands import explain\n"
+    "import dumpscope.tui.cli.main\n"
+    "from dumpscope.core.knowledge import load_kb\n"
+    "from dumpscope.core.knowledge import answer\n"
+    "t1 = clock()\n"
+    "try:\n"
+    "    kb = load_kb(mapped=True)\n"
+    "except TypeError:  # a tree before the mapped load (an A/B run)\n"
+    "    kb = load_kb()\n"
+    "t2 = clock()\n"
+    "found = kb.answer(sys.argv[1], top=5)\n"
+    "t3 = clock()\n"
+    "import contextlib, io\n"
+    "with contextlib.redirect_stdout(io.StringIO()):\n"
+    "    explain._print_answer(found, False)\n"
+    "t4 = clock()\n"
+    "print(json.dumps([(b - a) * 1000 for a, b in ((t0, t1), (t1, t2), (t2, t3), (t3, t4), (t0, t4))]))\n"
+)
+"""One explain in stages, in a fresh process: CPU ms of the imports, the load, the answer, the print, all."""
 
 EXPLAIN_MESSAGES = (
     STARTUP_MESSAGE,
@@ -139,6 +169,32 @@ def startup(runs: int = 20, worst: int = 0) -> None:
     )
 
 
+def stages(runs: int = 20, worst: int = 0) -> None:
+    """Print the median CPU ms of each stage of an explain (:data:`STAGES`) for the three messages and the
+    ``worst`` costliest dev messages, ``runs`` fresh processes each, interleaved."""
+    messages = [(message[:28], message) for message in EXPLAIN_MESSAGES]
+    messages += [
+        (f"worst dev #{rank}", message) for rank, (_, message) in enumerate(worst_dev_messages(worst), 1)
+    ]
+    times: dict[str, list[list[float]]] = {name: [] for name, _ in messages}
+    with tempfile.TemporaryDirectory() as cache:
+        _CHILD_ENV["PYTHONPYCACHEPREFIX"] = cache
+        for _, message in messages:  # untimed: fills the bytecode cache
+            subprocess.run(
+                [sys.executable, "-c", STAGES, message], capture_output=True, env=_CHILD_ENV, check=True
+            )
+        for _ in range(runs):
+            for name, message in messages:
+                done = subprocess.run(
+                    [sys.executable, "-c", STAGES, message], capture_output=True, env=_CHILD_ENV, check=True
+                )
+                times[name].append(json.loads(done.stdout))
+    print(f"explain by stage, CPU ms, median of {runs} fresh processes: import / load / answer / print = all")
+    for name, rows in times.items():
+        medians = [statistics.median(column) for column in zip(*rows, strict=True)]
+        print(f"  {name:28s} " + " / ".join(f"{m:.1f}" for m in medians[:4]) + f" = {medians[4]:.1f}")
+
+
 def _interleaved(commands: dict[str, list[str]], runs: int) -> dict[str, list[tuple[float, float]]]:
     """``runs`` timings of every command, one of each in turn."""
     times: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
@@ -207,7 +263,11 @@ def main() -> None:
     parser.add_argument("--startup-only", action="store_true", help="only the start-up figures")
     parser.add_argument("--worst", type=int, default=5, help="how many of the costliest dev messages to time")
     parser.add_argument("--runs", type=int, default=20, help="fresh processes per command")
+    parser.add_argument("--stages", action="store_true", help="only the CPU time of each stage of an explain")
     args = parser.parse_args()
+    if args.stages:
+        stages(args.runs, args.worst)
+        return
     startup(args.runs, args.worst)
     if args.startup_only:
         return

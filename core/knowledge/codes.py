@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections import namedtuple
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from .qnn_codes import FASTRPC_ERROR_NAMES, GENIE_STATUS_NAMES, QNN_ERROR_NAMES
 
@@ -232,11 +232,13 @@ _RANGES: dict[str, Callable[[str], list[str]]] = {
 }
 
 
-def extract_codes(text: str) -> list[FoundCode]:
-    """Every code in ``text`` in order of appearance, each key once."""
+def extract_codes(text: str, extractors: Iterable[int] | None = None) -> list[FoundCode]:
+    """Every code in ``text`` in order of appearance, each key once.  ``extractors``: the only extractors
+    that may match (:func:`possible_extractors` of a text that holds this one), in their order; None: all."""
     found: dict[str, FoundCode] = {}
     lowered = ""
-    for i, (_, scheme, literals, folded) in enumerate(_EXTRACTORS):
+    for i in range(len(_EXTRACTORS)) if extractors is None else extractors:
+        _, scheme, literals, folded = _EXTRACTORS[i]
         if folded:
             lowered = lowered or text.lower()
         if not may_match(literals, folded, text, lowered):
@@ -246,6 +248,13 @@ def extract_codes(text: str) -> list[FoundCode]:
                 if key not in found:
                     found[key] = FoundCode(key, m.group(0), m.start())
     return sorted(found.values(), key=lambda c: c.start)
+
+
+def possible_extractors(text: str, lowered: str) -> list[int]:
+    """The extractors whose literals ``text`` holds (``lowered``: ``text.lower()``): in a text inside it (a
+    substring, whose lower-cased form is inside ``lowered``) no other one can match, so a pasted block's
+    lines are searched by these alone (:func:`extract_codes`), not by every extractor again."""
+    return [i for i, (_, _, lits, folded) in enumerate(_EXTRACTORS) if may_match(lits, folded, text, lowered)]
 
 
 def may_match(literals: tuple[str, ...], folded: bool, text: str, lowered: str = "") -> bool:

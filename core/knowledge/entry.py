@@ -12,18 +12,21 @@ every anchor into one prefilter for whole logs.
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 
 from dumpscope.core.knowledge.codes import keys_for_code
 from dumpscope.core.knowledge.words import pattern_words, tokens
+from dumpscope.core.lazyre import LazyPattern
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
 if TYPE_CHECKING:
     from typing import Any, TypeAlias
 
-    Required: TypeAlias = "str | tuple[str, ...]"  # an item of Entry.requires: a literal, or alternatives
+    # an item of Entry.requires: a literal, or a branch's alternatives (each a literal, or literals all held)
+    Required: TypeAlias = "str | tuple[str | tuple[str, ...], ...]"
 
 if sys.version_info >= (3, 11):
     import re._constants as _sre_c
@@ -212,12 +215,18 @@ holding its literals, so a text with one is never ruled out by :attr:`Entry.requ
 this set from ``re`` over every code point)."""
 
 
-def may_contain_all(low: str, required: Sequence[Required | list[str]]) -> bool:
+def may_contain_all(low: str, required: Sequence[Any]) -> bool:
     """Whether a lower-cased text may match a pattern whose matches all hold ``required`` (an entry's
-    :attr:`~Entry.requires`, or the index's JSON form of it: a branch's alternatives as a list)."""
-    if all(r in low if isinstance(r, str) else any(a in low for a in r) for r in required):
+    :attr:`~Entry.requires`, or the index's JSON form of it: a branch's alternatives as a list, an
+    alternative of several literals as a list inside it)."""
+    if all(r in low if isinstance(r, str) else any(_holds_all(a, low) for a in r) for r in required):
         return True
     return not low.isascii() and any(c in low for c in CASE_FOLDS_ONTO_ASCII)
+
+
+def _holds_all(alternative: str | Sequence[str], low: str) -> bool:
+    """A branch's alternative is in the text: its literal, or each of its literals."""
+    return alternative in low if isinstance(alternative, str) else all(a in low for a in alternative)
 
 
 def _first_in_windows(rx: re.Pattern[str], text: str, starts: list[int]) -> re.Match[str] | None:
@@ -328,8 +337,15 @@ def _required(raw: dict[str, Any], pattern: str, trusted: bool) -> tuple[Require
     lists of alternatives; () when the index gave none: no precheck, same answers), computed for any
     other."""
     if trusted:
-        return tuple(r if isinstance(r, str) else tuple(r) for r in raw.get("requires", ()))
+        return tuple(
+            r if isinstance(r, str) else tuple(map(_alternative, r)) for r in raw.get("requires", ())
+        )
     return pattern_requires(pattern) if pattern else ()
+
+
+def _alternative(a: str | list[str]) -> str | tuple[str, ...]:
+    """A branch's alternative as :attr:`Entry.requires` holds it (the JSON form's list made a tuple)."""
+    return a if isinstance(a, str) else tuple(a)
 
 
 def entry_words(pattern: str, code: str) -> frozenset[str]:
@@ -457,11 +473,14 @@ _REPEATS = tuple(
 _POSSESSIVE = getattr(_sre_c, "POSSESSIVE_REPEAT", None)
 
 
+@functools.cache
 def literal_only(pattern: str) -> str | None:
     """The pattern's text (lower-cased) when it is nothing but a literal, matched case-sensitively; else None.
 
     Such a pattern cannot fail on text that holds its literal except by letter case, so the case is what
-    it means (CANN's ``TraceBack (most recent call last):`` is not Python's ``Traceback``)."""
+    it means (CANN's ``TraceBack (most recent call last):`` is not Python's ``Traceback``).  Kept per pattern:
+    a lookup asks it of an entry in every segment that holds its core phrase, and parsing a pattern costs
+    up to 0.1 ms."""
     try:
         parsed = _sre_parse.parse(pattern)
     except re.error:
@@ -472,10 +491,10 @@ def literal_only(pattern: str) -> str | None:
     return "".join(chr(av) for _, av in items).lower().strip()
 
 
-_TOOL_SPECIFIC = re.compile(r"\d|_|::|->|[/\\`<>=#@$|{}]|\.[A-Za-z]\w|[a-z][A-Z]|\b[A-Z]{2,}\b")
+_TOOL_SPECIFIC = LazyPattern(r"\d|_|::|->|[/\\`<>=#@$|{}]|\.[A-Za-z]\w|[a-z][A-Z]|\b[A-Z]{2,}\b")
 """What makes a pattern's literal text a tool's own: a digit, an identifier (``snake_case``, ``camelCase``, an
 ALL-CAPS name, ``ns::name``), a path or file name (``/``, ``\\``, ``.cc``), an operator or code character."""
-_EXCEPTION_NAME = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:Error|Exception|Warning)\b")
+_EXCEPTION_NAME = LazyPattern(r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:Error|Exception|Warning)\b")
 """A Python exception's name (``KeyError``, ``RuntimeError``): any tool raises it, no tool's literal."""
 
 
@@ -635,22 +654,34 @@ def _required_items(seq: list[tuple[Any, Any]]) -> Iterator[Required]:
 
 
 def _branch_requirement(branches: Any) -> Iterator[Required]:
-    """The longest required literal of each alternative of a branch (or the alternatives of a branch
-    nested in it), when every alternative has one: a literal alone when one alternative's is in all the
-    others', else the tuple of them."""
-    chosen: set[str] = set()
+    """What every match through each alternative of a branch holds, when every alternative holds something:
+    all of its required literals (``rknn_`` and ``ret`` for ``rknn_\\w+ ... ret = -2``, not the longer one
+    alone), or the alternatives of a branch nested in it.  An alternative whose literals hold another
+    alternative's is left out (a text holding it holds the other: ``rknn_err_timeout`` beside ``rknn_``
+    alone).  The literals of the one alternative left, each required; else the tuple of the alternatives,
+    each a literal or a tuple of the literals it holds all of."""
+    alternatives: set[tuple[str, ...]] = set()
     for branch in branches:
         items = list(_required_items(list(branch)))
-        literals = [r for r in items if isinstance(r, str)]
+        literals = {r for r in items if isinstance(r, str)}
         if literals:
-            chosen.add(max(literals, key=lambda r: (len(r), r)))
+            alternatives.add(
+                tuple(sorted(r for r in literals if not any(r != o and r in o for o in literals)))
+            )
         elif items:  # only a nested branch: one of its alternatives
-            chosen.update(items[0])
+            alternatives.update((a,) if isinstance(a, str) else a for a in items[0])
         else:
             return
-    kept = tuple(sorted(a for a in chosen if not any(a != b and b in a for b in chosen)))
-    if kept:
-        yield kept[0] if len(kept) == 1 else kept
+    kept = sorted(a for a in alternatives if not any(b != a and _implies(a, b) for b in alternatives))
+    if len(kept) == 1:
+        yield from kept[0]
+    elif kept:
+        yield tuple(a[0] if len(a) == 1 else a for a in kept)
+
+
+def _implies(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """A text holding every literal of ``a`` holds every literal of ``b`` (each stands inside one of a's)."""
+    return all(any(x in y for y in a) for x in b)
 
 
 def _usable_run(run: list[str]) -> Iterator[str]:

@@ -38,10 +38,14 @@ import json
 import re
 import sys
 import zlib
-from array import array
 
 from dumpscope.core.knowledge.markers import MARKERS, MEDIUM, STRONG, UNCOVERED, WEAK, WHOLE_WORDS, Markers
-from dumpscope.core.knowledge.package_data import package_bytes
+from dumpscope.core.knowledge.package_data import package_buffer, package_bytes
+from dumpscope.core.lazyre import LazyPattern
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
+if TYPE_CHECKING:
+    from array import array
 
 __all__ = [
     "MARKERS",
@@ -89,7 +93,7 @@ def _unescaped(low: str) -> str:
     return low.replace("\\\\", "\\") if "\\\\" in low else low
 
 
-_NAME_LIST = re.compile(r"((?:available|supported) frontends:)([^\n]*)")
+_NAME_LIST = LazyPattern(r"((?:available|supported) frontends:)([^\n]*)")
 """A tool's list of the formats it reads, as OpenVINO's ``read_model`` prints it on failure ("Available
 frontends: tf onnx ir tflite paddle pytorch", frontend/src/manager.cpp): the names listed are what the tool
 could read, not tools that speak in the message."""
@@ -113,7 +117,7 @@ def _unlisted(low: str) -> str:
 #: The backend named inside them is onnxruntime's provider, not that backend's own tool speaking: for the
 #: other families' markers it is blanked (same length, so positions stay), while the backend's own wording
 #: elsewhere in the text still counts.
-_EP_NAME = re.compile(
+_EP_NAME = LazyPattern(
     r"[a-z0-9]+(?=executionprovider|_execution_provider| execution provider|-ep\]|_ep::)"
     r"|(?<=onnxruntime_providers_)[a-z0-9]+"
     r"|(?<=ep failed to call )nvinfer1::[a-z0-9_:]*"
@@ -171,18 +175,20 @@ _WORD = re.compile(r"[a-z]+")
 
 
 @functools.cache
-def _source_grams() -> tuple[tuple[str, ...], memoryview | array[int], bytes]:
+def _source_grams() -> tuple[tuple[str, ...], memoryview | array[int], memoryview]:
     """The families of ``source_grams.json``, the CRC-32s of every family's own word 4-grams (sorted; the
-    table ``source_grams.bin``) and each one's family index (read once, as stored; searched by bisection:
-    building a set of them would cost more than a message's few look-ups)."""
+    table ``source_grams.bin``) and each one's family index (mapped as stored, never read whole: a lookup's
+    bisections touch a few pages; building a set of them would cost more than a message's few look-ups)."""
     doc = json.loads(package_bytes("source_grams.json"))
-    table = package_bytes(doc["table"])
+    table = package_buffer(doc["table"])
     n = len(table) // 5
     keys: memoryview | array[int] = memoryview(table)[: 4 * n].cast("I")  # a view: ~540 KB never copied
     if sys.byteorder != "little":
+        from array import array  # only here: a little-endian machine reads the table as it is stored
+
         keys = array("I", table[: 4 * n])
         keys.byteswap()
-    return tuple(r["family"] for r in doc["families"]), keys, table[4 * n :]
+    return tuple(r["family"] for r in doc["families"]), keys, memoryview(table)[4 * n :]
 
 
 def source_gram_counts(low: str) -> dict[str, tuple[int, int]]:

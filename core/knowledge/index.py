@@ -7,7 +7,9 @@ knows which entries matter: where each line starts, the postings of codes, words
 anchors, and per entry the literals every match of its pattern holds (``requires``, with a list of
 alternatives for a branch, one of which every match holds: a pattern is compiled only when the text
 holds them all).  An entry is parsed only when a lookup reaches it
-(:class:`EntryTable`).
+(:class:`EntryTable`).  The ids and the ``requires`` lists are each stored as one string, a line per
+entry (an entry's ``requires`` as compact JSON), decoded when first read: parsing them as JSON lists was
+~0.7 ms of every ``explain``, which reads the ``requires`` of a few dozen entries and no id.
 
 The index records the length and CRC-32 of the ``kb.jsonl`` it was built from; when the
 file on disk differs (an edit without a rebuild), :func:`read_index` returns None and the
@@ -27,10 +29,11 @@ from dumpscope.core.knowledge.entry import Entry, entry_from_dict, may_contain_a
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
 if TYPE_CHECKING:
+    from mmap import mmap
     from typing import Any
 
 INDEX_FILE = "kb_index.json"
-FORMAT = 3
+FORMAT = 4
 
 
 class PackedLists(Mapping[str, list[int]]):
@@ -187,24 +190,58 @@ def word_norms(by_word: Mapping[str, list[int]], idf: dict[str, float], entries:
     return [math.sqrt(s) or 1.0 for s in squares]
 
 
+class PackedRequires(Sequence[list[str | list[str]]]):
+    """The index's ``requires``: one line of compact JSON per entry, an entry's line decoded when first
+    read (a lookup reads those of the few entries an anchor of its message reaches)."""
+
+    __slots__ = ("_decoded", "_lines", "_raw")
+
+    def __init__(self, raw: str) -> None:
+        self._raw = raw
+        self._lines: list[str] | None = None
+        self._decoded: dict[int, list[str | list[str]]] = {}
+
+    def __len__(self) -> int:
+        return _line_count(self._raw)
+
+    def __getitem__(self, i: Any) -> Any:  # int -> an entry's list; a slice is not needed
+        found = self._decoded.get(i)
+        if found is None:
+            if self._lines is None:
+                self._lines = self._raw.split("\n")
+            found = self._decoded[i] = json.loads(self._lines[i])
+        return found
+
+
+def _line_count(packed: str) -> int:
+    """How many lines a string of lines joined by newlines holds (0 for the empty string)."""
+    return packed.count("\n") + 1 if packed else 0
+
+
 class EntryTable(Sequence[Entry]):
     """The entries of a knowledge base, parsed from their ``kb.jsonl`` line (bytes, at byte offsets: the
     whole file is never decoded) on first access."""
 
     def __init__(
         self,
-        text: bytes,
+        text: bytes | mmap,
         offsets: list[int],
-        ids: list[str],
-        requires: list[list[str | list[str]]] | None = None,
+        ids: list[str] | str,
+        requires: Sequence[list[str | list[str]]] | None = None,
     ) -> None:
         self._text = text
         self._offsets = offsets
         self._requires = requires
-        self._entries: list[Entry | None] = [None] * len(ids)
-        self.ids = list(ids)
-        """Entry ids by position (known without parsing)."""
+        self._entries: list[Entry | None] = [None] * (_line_count(ids) if isinstance(ids, str) else len(ids))
+        self._ids: list[str] | str = ids if isinstance(ids, str) else list(ids)
         self._put: list[int] = []
+
+    @property
+    def ids(self) -> list[str]:
+        """Entry ids by position (known without parsing; the index's packed ids split when first read)."""
+        if isinstance(self._ids, str):
+            self._ids = self._ids.split("\n") if self._ids else []
+        return self._ids
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -253,19 +290,24 @@ class EntryTable(Sequence[Entry]):
 class CompiledIndex:
     """A validated ``kb_index.json`` together with the ``kb.jsonl`` bytes it indexes."""
 
-    def __init__(self, text: bytes, data: dict[str, Any]) -> None:
+    def __init__(self, text: bytes | mmap, data: dict[str, Any]) -> None:
         self.text = text
         self.data = data
 
     def table(self) -> EntryTable:
-        return EntryTable(self.text, self.data["offsets"], self.data["ids"], self.data["requires"])
+        return EntryTable(self.text, self.data["offsets"], self.data["ids"], self.requires())
+
+    def requires(self) -> Sequence[list[str | list[str]]]:
+        """Each entry's ``requires`` (a literal, or a branch's alternatives as a list), by position."""
+        requires = self.data["requires"]
+        return PackedRequires(requires) if isinstance(requires, str) else requires
 
     def postings(self, for_change: bool = True) -> Postings:
         """The postings; decoded copies of the lists when a user entry is about to change them."""
         return Postings.from_json(self.data["postings"], for_change)
 
 
-def fingerprint(source: bytes) -> dict[str, int]:
+def fingerprint(source: bytes | mmap) -> dict[str, int]:
     """Length and CRC-32 of the bytes of a ``kb.jsonl``: what ties an index to its source."""
     return {"bytes": len(source), "crc32": zlib.crc32(source)}
 
@@ -289,19 +331,31 @@ def build_index(text: str) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "source": fingerprint(text.encode("utf-8")),
-        "ids": ids,
+        "ids": _lines(ids, "an id"),
         "offsets": offsets,
-        "requires": requires,
+        "requires": _lines([json.dumps(r, separators=(",", ":"), ensure_ascii=False) for r in requires], ""),
         "postings": postings.as_json(len(ids)),
     }
 
 
-def _json_requires(pattern: str) -> list[str | list[str]]:
+def _lines(items: list[str], what: str) -> str:
+    """``items`` joined one per line (compact JSON never holds a raw newline; an id must not either)."""
+    if any("\n" in item for item in items):
+        raise ValueError(f"{what or 'an item'} holds a newline: it cannot be one line of the index")
+    return "\n".join(items)
+
+
+def _json_requires(pattern: str) -> list[Any]:
     """:func:`pattern_requires` as JSON holds it (a branch's alternatives as a list)."""
-    return [r if isinstance(r, str) else list(r) for r in pattern_requires(pattern)] if pattern else []
+    if not pattern:
+        return []
+    return [
+        r if isinstance(r, str) else [a if isinstance(a, str) else list(a) for a in r]
+        for r in pattern_requires(pattern)
+    ]
 
 
-def read_index(source: bytes, raw: bytes) -> CompiledIndex | None:
+def read_index(source: bytes | mmap, raw: bytes) -> CompiledIndex | None:
     """The index in ``raw`` if it was built from exactly ``source`` (the bytes of ``kb.jsonl``)
     and has the expected shape, else None."""
     try:
@@ -320,11 +374,11 @@ def _well_formed(data: object) -> bool:
     ids, offsets, postings = data.get("ids"), data.get("offsets"), data.get("postings")
     requires = data.get("requires")
     return (
-        isinstance(ids, list)
+        isinstance(ids, str)
         and isinstance(offsets, list)
-        and len(offsets) == len(ids) + 1
-        and isinstance(requires, list)
-        and len(requires) == len(ids)
+        and len(offsets) == _line_count(ids) + 1
+        and isinstance(requires, str)
+        and _line_count(requires) == _line_count(ids)
         and isinstance(postings, dict)
     )
 

@@ -21,7 +21,14 @@ from collections import defaultdict, namedtuple
 from collections.abc import Iterable, Iterator, Sequence
 
 from dumpscope.core.knowledge.clauses import is_code_card, is_envelope, refine
-from dumpscope.core.knowledge.codes import FoundCode, extract_codes, printed_code, range_keys, scheme_family
+from dumpscope.core.knowledge.codes import (
+    FoundCode,
+    extract_codes,
+    possible_extractors,
+    printed_code,
+    range_keys,
+    scheme_family,
+)
 from dumpscope.core.knowledge.entry import Entry, literal_only
 from dumpscope.core.knowledge.family import (
     MAX_TEXT,
@@ -40,6 +47,7 @@ from dumpscope.core.knowledge.index import (
 )
 from dumpscope.core.knowledge.tracebacks import failures
 from dumpscope.core.knowledge.words import tokens
+from dumpscope.core.lazyre import LazyPattern
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a cost of every explain start)
 if TYPE_CHECKING:
@@ -271,7 +279,7 @@ class KnowledgeBase:
         kb.warnings = tuple(warnings)
         extra = list(extra)
         table, postings = index.table(), index.postings(for_change=bool(extra))
-        position = {entry_id: i for i, entry_id in enumerate(table.ids)}
+        position = {entry_id: i for i, entry_id in enumerate(table.ids)} if extra else {}
         for e in extra:
             i = position.setdefault(e.id, len(table))
             if i < len(table):
@@ -349,9 +357,27 @@ class KnowledgeBase:
         named_found, found, codes_found, families_found = _named(text)
         named, all_codes, families = list(named_found), list(codes_found), list(families_found)
         leaning = () if families else leaning_family(text)
+        lowered = text.lower()
+        parts = segments(text)
+        # The whole text's codes are those _named found.  A segment inside the text (a line, an envelope's
+        # inner message) holds only the anchors and code literals the whole text holds: it is tested for
+        # those alone, not for every anchor and code extractor of the KB again.
+        anchors = [a for a in self._by_anchor if a in lowered]
+        extractors = possible_extractors(text, lowered) if len(parts) > 1 else None
         best: dict[int, Match] = {}
-        for segment in segments(text):
-            for i, match in self._lookup_segment(segment, families, named, all_codes, leaning):
+        for k, segment in enumerate(parts):
+            seg_lowered = lowered if k == 0 else segment.lower()
+            inside = k == 0 or (segment in text and seg_lowered in lowered)
+            for i, match in self._lookup_segment(
+                segment,
+                families,
+                named,
+                all_codes,
+                leaning,
+                found if k == 0 else extract_codes(segment, extractors if inside else None),
+                seg_lowered,
+                anchors if inside else None,
+            ):
                 _keep_best(best, i, match)
         ranked = family_wording_order(
             sorted(
@@ -373,16 +399,21 @@ class KnowledgeBase:
         named: list[str],
         all_codes: list[str],
         leaning: tuple[str, ...] = (),
+        found: Iterable[FoundCode] | None = None,
+        lowered: str | None = None,
+        anchors: Iterable[str] | None = None,
     ) -> Iterator[tuple[int, Match]]:
         """``(entry index, match)`` for every entry found in one segment (codes shown: the whole message's).
 
         ``named``: the families the markers name; ``families``: those plus the families of the codes found;
-        ``leaning``: where none is, the family the message leans to (:func:`leaning_family`)."""
-        codes = credible_codes(extract_codes(text), named)
+        ``leaning``: where none is, the family the message leans to (:func:`leaning_family`).  ``found``,
+        ``lowered``: the segment's codes and lower-cased text when the caller has them; ``anchors``: the
+        anchors it may hold (those a text around it holds), in the index's order (None: every anchor)."""
+        codes = credible_codes(extract_codes(text) if found is None else found, named)
         code_hits, shared_hits = self._code_hits(codes, [*families, *leaning])
         seg = _Segment(
             text,
-            text.lower(),
+            text.lower() if lowered is None else lowered,
             code_hits,
             shared_hits,
             self._word_similarity(tokens(text)),
@@ -390,7 +421,7 @@ class KnowledgeBase:
             all_codes,
             leaning,
         )
-        candidates, generic = self._candidates(seg)
+        candidates, generic = self._candidates(seg, self._by_anchor if anchors is None else anchors)
         if generic:
             seg = seg._replace(generic=generic)
         for i in sorted(candidates):
@@ -398,7 +429,7 @@ class KnowledgeBase:
             if match is not None:
                 yield i, match
 
-    def _candidates(self, seg: _Segment) -> tuple[set[int], tuple[str, ...]]:
+    def _candidates(self, seg: _Segment, anchors: Iterable[str]) -> tuple[set[int], tuple[str, ...]]:
         """Entries worth a look: an anchor is in the text, a code names them, or their wording is close;
         and the anchors found that are text any tool prints (a runtime entry's: ``filenotfounderror: [errno
         2] no such file or directory: '``), inside which a tool's core phrase is no partial match of it.
@@ -406,12 +437,13 @@ class KnowledgeBase:
         One ``in`` test per distinct anchor replaces a Python-level visit of every entry.  An entry found
         by an anchor alone, whose pattern cannot match (a required literal is missing) and whose core
         phrase is not in the text either, could only be found by evidence it does not have: it is left
-        out before it is parsed.
+        out before it is parsed.  ``anchors``: the KB's anchors, or those of them a text around the segment
+        holds (in the same order).
         """
         by_anchor: set[int] = set()
         found: set[int] = set()
         generic: list[str] = []
-        for a in self._by_anchor:
+        for a in anchors:
             if a in seg.lowered:
                 (found if _is_core_phrase(a) else by_anchor).update(self._by_anchor[a])
                 if a in self._runtime_anchors:
@@ -770,8 +802,20 @@ def _whole_words_in(anchor: str, lowered: str) -> bool:
 
 def _is_core_phrase(anchor: str) -> bool:
     """An anchor long enough, and of several words, to count as an entry's core phrase.  A phrase of one
-    content word ("not supported", "not implemented") is any tool's English, no core phrase."""
-    return len(anchor) >= PARTIAL_ANCHOR and " " in anchor and len(tokens(anchor)) >= 2
+    content word ("not supported", "not implemented") is any tool's English, no core phrase.
+
+    Kept per anchor (:data:`_CORE_PHRASES`): a pasted block asks it again for every segment and every entry
+    holding the anchor (264 times, ~1.2 ms of tokenising, on a 12-line RKNN paste)."""
+    known = _CORE_PHRASES.get(anchor)
+    if known is None:
+        known = _CORE_PHRASES[anchor] = (
+            len(anchor) >= PARTIAL_ANCHOR and " " in anchor and len(tokens(anchor)) >= 2
+        )
+    return known
+
+
+_CORE_PHRASES: dict[str, bool] = {}
+""":func:`_is_core_phrase` of each anchor asked so far (a pure function of the anchor's text)."""
 
 
 def _partial_score(e: Entry, sim: float, families: list[str]) -> float:
@@ -828,7 +872,7 @@ def _envelope_inners(text: str) -> Iterator[str]:
 
 
 MAX_RECORD = 64 * 1024
-_KEY_VALUE = re.compile(r"(?:^|[;,]\s{0,4})([A-Za-z_][\w.]{0,40})\s{0,2}=\s{0,2}([^;\n]{1,400})")
+_KEY_VALUE = LazyPattern(r"(?:^|[;,]\s{0,4})([A-Za-z_][\w.]{0,40})\s{0,2}=\s{0,2}([^;\n]{1,400})")
 
 
 def record_fields(text: str) -> list[str]:
@@ -956,7 +1000,7 @@ def _start(m: Match, text: str) -> int:
 
 
 FLOAT16 = "float16"
-FLOAT16_CLASH = re.compile(
+FLOAT16_CLASH = LazyPattern(
     r"bound to different types \(tensor\((?P<a>float16|float)\) and tensor\((?P<b>float16|float)\)"
     r"|Type \(tensor\((?P<c>float16|float)\)\) of (?:output|input) arg \([^\n]{0,400}?\)"
     r" does not match expected type \(tensor\((?P<d>float16|float)\)\)"

@@ -18,15 +18,15 @@ per traceback: the first is the innermost cause, each is kept.
 
 from __future__ import annotations
 
-import re
+from dumpscope.core.lazyre import LazyPattern
 
 HEADER = "Traceback (most recent call last):"
-PY_FRAME = re.compile(r'\s{1,8}File "[^"\n]{1,400}", line \d{1,7}')
+PY_FRAME = LazyPattern(r'\s{1,8}File "[^"\n]{1,400}", line \d{1,7}')
 """A Python traceback's frame line (``  File "x.py", line 12, in f``)."""
-EXCEPTION_LINE = re.compile(r"(?:E\s+)?[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)\b")
+EXCEPTION_LINE = LazyPattern(r"(?:E\s+)?[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)\b")
 """The first line of a raised exception (``KeyError: 'x'``, ``onnx.onnx_cpp2py_export.checker.ValidationError:
 ...``), also behind RKNN's ``E `` prefix."""
-_RAISED = re.compile(r"[A-Za-z_][\w.]{0,200}(?::\s|:?$)")
+_RAISED = LazyPattern(r"[A-Za-z_][\w.]{0,200}(?::\s|:?$)")
 """An exception line whose class is not named ``...Error`` (``torch._dynamo.exc.Unsupported: ...``)."""
 _CHAIN = ("During handling of the above exception", "The above exception was the direct cause")
 MAX_FRAMES_LINES = 400

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from dumpscope.core.lazyre import LazyPattern
+
 _VARIABLE = re.compile(
     r"""
       '[^'\n]{0,200}'                                  # quoted names
@@ -43,7 +45,7 @@ def normalise(text: str) -> str:
     return _SPACES.sub(" ", _VARIABLE.sub("#", text)).strip()
 
 
-_BRACKETED = re.compile(r"\[(?!(?:ERROR|WARN(?:ING)?|INFO|DEBUG|FATAL|TRT|[EWIV])\])[^\]\n]{1,200}\]")
+_BRACKETED = LazyPattern(r"\[(?!(?:ERROR|WARN(?:ING)?|INFO|DEBUG|FATAL|TRT|[EWIV])\])[^\]\n]{1,200}\]")
 
 
 def group_key(text: str) -> str:

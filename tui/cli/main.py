@@ -124,6 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if chosen != DEFAULT_COMMAND:  # a batch command (the app is long-lived: it reuses what it freed)
         release_freed_pages()
     args = _quick_arguments(chosen, args_list)
+    quick = args is not None
     if args is None:
         from dumpscope.tui.cli.parser import build_parser
 
@@ -139,6 +140,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     code = _run(args)
     if argv is None:  # the real command line (not a test calling main): end with the command
         leave_promptly(code)
+        if quick:
+            exit_now(code)
         # the interpreter's last passes at exit skip the heap (~0.09 s at 10k rows; the app does the
         # same)
         gc.freeze()
@@ -190,6 +193,24 @@ def leave_promptly(code: int, grace: float = 1.0) -> None:
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)
+
+
+def exit_now(code: int) -> None:
+    """End the process at once with ``code`` once its output is flushed, when nothing waits for the exit: a
+    quick command (``explain MESSAGE``) has written everything, and the interpreter's own end would only
+    free the objects it built one by one (the knowledge base's index: ~1.3 ms of an explain's CPU).  Not when
+    an ``atexit`` function is registered (a coverage run, a user's ``sitecustomize``) or a stream cannot be
+    flushed (a closed pipe): then the interpreter ends as usual, reporting what it always reported."""
+    import atexit
+
+    if atexit._ncallbacks():
+        return
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return
+    os._exit(code)
 
 
 def _lingering(threading: ModuleType) -> list:  # type: ignore[type-arg]

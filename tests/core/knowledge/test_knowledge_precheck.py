@@ -34,7 +34,7 @@ def _without_precheck() -> KnowledgeBase:
     """The built-in KB from its index, with every entry's ``requires`` left empty."""
     index = builtin_index()
     assert index is not None
-    data = {**index.data, "requires": [[] for _ in index.data["ids"]]}
+    data = {**index.data, "requires": [[] for _ in index.requires()]}
     return KnowledgeBase.from_index(CompiledIndex(index.text, data))
 
 
@@ -70,16 +70,24 @@ def test_the_precheck_spares_most_compilations_of_an_ascend_parameter_line() -> 
 
 
 def _holds(lowered: str, required: object) -> bool:
-    """A literal is in the text; of a branch's alternatives (a list or tuple), one is."""
-    return required in lowered if isinstance(required, str) else any(a in lowered for a in required)
+    """A literal is in the text; of a branch's alternatives (a list or tuple), one is: its literal, or
+    each of its literals (an alternative of several)."""
+    if isinstance(required, str):
+        return required in lowered
+    return any(a in lowered if isinstance(a, str) else all(x in lowered for x in a) for a in required)  # type: ignore[attr-defined]
+
+
+def _as_json(required: object) -> object:
+    """A ``requires`` item as the index stores it (tuples as lists)."""
+    return required if isinstance(required, str) else [_as_json(a) for a in required]  # type: ignore[attr-defined]
 
 
 def test_every_example_holds_its_entrys_required_literals() -> None:
     index = builtin_index()
     assert index is not None
     checked = branches = 0
-    for entry, required in zip(builtin_entries(), index.data["requires"], strict=True):
-        computed = [r if isinstance(r, str) else list(r) for r in pattern_requires(entry.pattern)]
+    for entry, required in zip(builtin_entries(), index.requires(), strict=True):
+        computed = [_as_json(r) for r in pattern_requires(entry.pattern)]
         assert computed == required if entry.pattern else required == []
         if entry.example and entry.search(entry.example):
             checked += 1
@@ -111,12 +119,34 @@ def test_user_entries_get_their_required_literals_computed() -> None:
         (r"(?:foo|\d+)bar", ("bar",)),  # an alternative without a literal: none
         (r"pre(?:fix)?(?:abc|def)", ("pre", ("abc", "def"))),
         (r"(?:(?:one|two)|three)", (("one", "three", "two"),)),
+        # an alternative of several literals needs them all: rknn_ alone no longer lets the pattern compile
+        (
+            r"(?:\bRKNN_ERR_TIMEOUT\b|rknn_\w{1,240}(?>[^\n]{0,120}?ret)\s{0,8}=\s{0,8}\-2\b)",
+            ((("ret", "rknn_"), "rknn_err_timeout"),),
+        ),
+        (r"x(?:alpha\d+beta|alpha\d+beta\d+gamma)", ("beta", "xalpha")),  # the weaker alternative's, each
+        (r"(?:E19999|Inner Error)\S* (?:unknown error occurred\.|xy)", (("e19999", "inner error"),)),
     ],
 )
 def test_a_mandatory_branch_requires_one_of_its_alternatives(
     pattern: str, required: tuple[object, ...]
 ) -> None:
     assert pattern_requires(pattern) == required
+
+
+def test_a_paste_without_an_alternative_s_every_literal_leaves_its_pattern_uncompiled() -> None:
+    """RKNN's return-code entries match ``RKNN_ERR_<NAME>`` or ``rknn_<call> ... ret = -N``: a paste that
+    names rknn_init but holds neither the code's name nor ``ret`` cannot match them, and they stay
+    uncompiled (12 compilations of a 12-line RKNN paste, ~1 ms), with the answer unchanged."""
+    message = (
+        "E RKNN: [02:59:59.949] Invalid RKNN model version 6\nE RKNN: [02:59:59.949] rknn_init, load model "
+        "failed!\nException: RKNN init failed. error code: RKNN_ERR_FAIL"
+    )
+    fast, slow = load_kb(user_dir=NO_USER_DIR), _without_precheck()
+    assert _result(fast, message) == _result(slow, message)
+    table = fast.entries
+    codes = [i for i, entry_id in enumerate(table.ids) if entry_id.startswith("rknn-RKNN-ERR-TIMEOUT")]
+    assert codes and all(table._entries[i] is None or table._entries[i]._regex is None for i in codes)
 
 
 def test_the_case_folds_onto_ascii_are_all_known() -> None:

@@ -119,9 +119,11 @@ def test_every_other_command_line_is_left_to_argparse(argv: list[str]) -> None:
 
 
 def test_the_command_line_path_ends_without_importing_threading() -> None:
-    """``main()`` as the console script runs it (``argv`` None: it ends through :func:`leave_promptly`)."""
+    """``main()`` as the console script runs it (``argv`` None: it ends through :func:`leave_promptly`; the
+    atexit function keeps :func:`exit_now` from ending the process before the modules are listed)."""
     loaded = _fresh(
-        "import sys, io, contextlib\n"
+        "import sys, io, contextlib, atexit\n"
+        "atexit.register(print)\n"
         "from dumpscope.tui.cli.main import main\n"
         "sys.argv = ['dumpscope', 'explain', 'Segmentation fault']\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
@@ -130,6 +132,37 @@ def test_the_command_line_path_ends_without_importing_threading() -> None:
     ).split()
     assert "dumpscope.tui.cli.commands.explain" in loaded  # it did run
     assert "threading" not in loaded
+
+
+@pytest.mark.parametrize(("message", "code"), [("Segmentation fault", 0), ("zzz qqq nothing known", 1)])
+def test_the_command_line_path_of_explain_ends_at_once_with_its_output_and_exit_code(
+    message: str, code: int
+) -> None:
+    """``explain MESSAGE`` from the console script ends through :func:`exit_now` (os._exit once flushed):
+    the same output and exit code as ``main`` returns in-process, and nothing after ``main()`` runs."""
+    import contextlib
+    import io
+
+    script = "import sys\nfrom dumpscope.tui.cli.main import main\n"
+    script += f"sys.argv = ['dumpscope', 'explain', {message!r}]\n"
+    done = subprocess.run(
+        [sys.executable, "-c", script + "main()\nprint('after main')"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["explain", message]) == code
+    assert (done.returncode, done.stdout, done.stderr) == (code, out.getvalue(), "")
+    # an atexit function registered (coverage, a sitecustomize): the interpreter ends as usual and runs it
+    done = subprocess.run(
+        [sys.executable, "-c", "import atexit\natexit.register(print, 'atexit ran')\n" + script + "main()"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.stdout == out.getvalue() + "atexit ran\n"
 
 
 @pytest.mark.parametrize("columns", [None, "", "x", "0", "-3", "20", "133"])

@@ -98,7 +98,7 @@ def _explain_message(message: str, cmd: Options) -> int:
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        kb = _load_kb(cmd.kb)
+        kb = _load_kb(cmd.kb, mapped=True)  # one message, then the process ends
         found = kb.answer(_message_text(message), top=cmd.top)
         _print_answer(found, cmd.json)
     finally:
@@ -128,13 +128,14 @@ def _check_kb_file(file: str) -> None:
         )
 
 
-def _load_kb(extra: list[str]) -> KnowledgeBase:
-    """The knowledge base with the user's files; each bad user line is one warning on stderr."""
+def _load_kb(extra: list[str], mapped: bool = False) -> KnowledgeBase:
+    """The knowledge base with the user's files; each bad user line is one warning on stderr.  ``mapped``:
+    the built-in file mapped, not copied (:func:`~dumpscope.core.knowledge.loader.builtin_index`)."""
     import sys
 
     from dumpscope.core.knowledge import load_kb
 
-    kb = load_kb(extra=extra)
+    kb = load_kb(extra=extra, mapped=mapped)
     for warning in kb.warnings:
         print(f"dumpscope: warning: {plain(warning)}", file=sys.stderr)
     return kb
