@@ -170,8 +170,9 @@ class Match(namedtuple("Match", "entry score reason captures codes via printed",
         }
 
 
-_PLACEHOLDER = re.compile(r"( ?)(['\"(]?)\{([a-z][a-z0-9_]{0,20})(?:\|([^{}|]{0,200}))?\}(['\")]?)")
-"""``{name}`` or ``{name|what to say without it}``, with the quote or parenthesis around it, if any."""
+_PLACEHOLDER = re.compile(r"( ?)(['\"(]?|--)\{([a-z][a-z0-9_]{0,20})(?:\|([^{}|]{0,200}))?\}(['\")]?)")
+"""``{name}`` or ``{name|what to say without it}``, with the quote or parenthesis around it, if any, or the
+``--`` of a command-line option (``--{option}``: ``--input_shape``, and the option's words without it)."""
 MISSING: dict[str, str] = {
     "op": "the node",
     "op_name": "the node",
@@ -218,7 +219,9 @@ def fill(text: str, captures: tuple[tuple[str, str], ...]) -> str:
         value = found.get(name)
         if value:
             return f"{space}{before}{value}{after}"
-        if before and _CLOSES[before] == after and (not words or before != "("):
+        if before == "--":
+            before = ""  # "--the option" is no option: its words stand alone
+        elif before and _CLOSES[before] == after and (not words or before != "("):
             before = after = ""  # 'Conv_3' reads as a name; "the node" does not take quotes
         if words is None:
             words = _default_words(name, text[: m.start()])
