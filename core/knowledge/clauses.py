@@ -2010,9 +2010,12 @@ def is_envelope(m: Match) -> bool:
 
 
 def is_code_card(m: Match) -> bool:
-    """A specific entry of one code whose pattern, if any, says nothing beyond the code (``\\bEZ1001\\b``):
+    """A specific entry of one code whose pattern, if any, says nothing beyond the code (``\\bEZ1001\\b``, or
+    ``level`` ``code``: the code in each form its tool prints, ``RKNN_ERR_FAIL`` or ``rknn_init ... ret=-1``):
     what it says is true of any message with that code, not of this message's reason."""
     e = m.entry
+    if e.level == "code":
+        return bool(e.keys) and not e.generic
     return bool(e.keys) and not e.generic and e.level != "family" and (not e.pattern or not e.words)
 
 
