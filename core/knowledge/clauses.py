@@ -452,11 +452,11 @@ CLAUSES: tuple[Clause, ...] = (
         r"(?P<value>axis >= 0 && axis < nbDims)",
         "The ONNX parser's importer for {op_type|this op} (node number {index|not shown}) turns the node's "
         "axis attribute into a TensorRT axis (convertAxis: a negative axis has the input's rank added) and "
-        "the result is outside [0, rank): the axis names a dimension the input does not have as TensorRT "
-        "sees it: the tensor reaching the node has a lower rank than the exporter assumed (a scalar or 1-D "
-        "tensor, a rank lost in a Squeeze/Reshape of a dynamic export), or, in the implicit-batch parsers "
-        "of TensorRT 6 and older, which strip the batch dimension (a positive axis has 1 taken off), the "
-        "node works on axis 0, the batch.",
+        "the result is outside [0, rank), so its check '{value}' failed: the axis names a dimension the "
+        "input does not have as TensorRT sees it: the tensor reaching the node has a lower rank than the "
+        "exporter assumed (a scalar or 1-D tensor, a rank lost in a Squeeze/Reshape of a dynamic export), "
+        "or, in the implicit-batch parsers of TensorRT 6 and older, which strip the batch dimension (a "
+        "positive axis has 1 taken off), the node works on axis 0, the batch.",
         "Compare the axis attribute of the {op_type|failing} node {op|} with the rank of its input "
         "(polygraphy inspect model model.onnx --show layers, or onnx.shape_inference.infer_shapes): fold "
         "the shape computations and fix the input shapes so the rank is known (polygraphy surgeon sanitize "
