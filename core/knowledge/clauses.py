@@ -446,6 +446,32 @@ CLAUSES: tuple[Clause, ...] = (
         _TRT_NOT_A_NODE,
     ),
     Clause(
+        "onnx-trt-axis-range",
+        ("tensorrt",),
+        "axis < nbdims",
+        r"(?P<value>axis >= 0 && axis < nbDims)",
+        "The ONNX parser's importer for {op_type|this op} (node number {index|not shown}) turns the node's "
+        "axis attribute into a TensorRT axis (convertAxis: a negative axis has the input's rank added) and "
+        "the result is outside [0, rank), so its check '{value}' failed: the axis names a dimension the "
+        "input does not have as TensorRT sees it: the tensor reaching the node has a lower rank than the "
+        "exporter assumed (a scalar or 1-D tensor, a rank lost in a Squeeze/Reshape of a dynamic export), "
+        "or, in the implicit-batch parsers of TensorRT 6 and older, which strip the batch dimension (a "
+        "positive axis has 1 taken off), the node works on axis 0, the batch.",
+        "Compare the axis attribute of the {op_type|failing} node {op|} with the rank of its input "
+        "(polygraphy inspect model model.onnx --show layers, or onnx.shape_inference.infer_shapes): fold "
+        "the shape computations and fix the input shapes so the rank is known (polygraphy surgeon sanitize "
+        "model.onnx --fold-constants --override-input-shapes name:[1,3,640,640]), or change the axis or "
+        "the op in the source model and export again; with an implicit-batch TensorRT, keep the op off the "
+        "batch axis or move to TensorRT 7+ with an explicit-batch network. "
+        "The check is the parser's own ({arg|in onnx-tensorrt's op importers}).",
+        "onnx/onnx-tensorrt: onnx2trt_utils.cpp (convertAxis / convert_axis: if (axis < 0) axis += nbDims; "
+        "ASSERT(axis >= 0 && axis < nbDims, ErrorCode::kUNSUPPORTED_NODE); the implicit-batch releases "
+        "subtract 1 from a positive axis)",
+        _TRT_IMPORT,
+        "",
+        _TRT_NOT_A_NODE,
+    ),
+    Clause(
         "onnx-trt-rank",
         ("tensorrt",),
         "nbdims",
@@ -1905,6 +1931,53 @@ CLAUSES: tuple[Clause, ...] = (
         "",
         REASON,
     ),
+    Clause(
+        "openvino-transformation-check",
+        ("openvino",),
+        "' failed at ",
+        r"(?s:.*)Check '(?P<value>[^'\n]{1,200})' failed at (?P<path>[^\s'\n]{0,200}?src[/\\]common[/\\]"
+        r"(?P<pass>transformations|low_precision_transformations|snippets|offline_transformations)"
+        r"[/\\][^\s:'\n]{1,200})(?::(?P<line>\d{1,6}))?:?[ \t]{0,4}\n?(?P<detail>[^\n]{0,200})",
+        "An internal check of one of OpenVINO's graph transformation passes failed: '{value}' was false "
+        "in {path} ({detail|}). The file names the pass ({pass}: the passes that run when a model is "
+        "converted or compiled for a device); it matched a part of the graph whose form it did not expect, "
+        "so the model itself was read and validated but could not be transformed.",
+        "Change what the pass sees: reshape the model to static input shapes before compile_model, convert "
+        "without weight compression (ovc --compress_to_fp16=False), for low_precision_transformations "
+        "quantize that node differently (or leave it out of NNCF's quantization with ignored_scope), and "
+        "compile with another inference precision hint (f32); another OpenVINO release may carry the pass "
+        "fixed.",
+        "openvinotoolkit/openvino: src/core/src/except.cpp (\"Check '<condition>' failed at "
+        '<file>:<line>:"), src/common/transformations and src/common/low_precision_transformations (the '
+        "passes ov::pass::Manager runs at conversion and compile_model)",
+        "",
+        REASON,
+    ),
+    # the check form of any other component (src/inference, src/bindings...): what the form is, and where to
+    # look by the component its path names
+    Clause(
+        "openvino-check-any-component",
+        ("openvino",),
+        "' failed at ",
+        r"(?s:.*)Check '(?P<value>[^'\n]{1,200})' failed at (?P<path>(?:[^\s'\n]{0,200}?[/\\])?src[/\\]"
+        r"[^\s:'\n]{1,200})(?::(?P<line>\d{1,6}))?:?[ \t]{0,4}\n?(?P<detail>[^\n]{0,200})",
+        "An internal assertion of OpenVINO (OPENVINO_ASSERT; NGRAPH_CHECK in older releases) failed: "
+        "'{value}' was false in {path} ({detail|}). The file's directory says which part of OpenVINO "
+        "stopped: src/frontends/<framework> imports the source model's operations, src/core and its "
+        "shape_inference validate node shapes and types, src/common/transformations holds the graph passes, "
+        "src/plugins/intel_<device> compiles for a device, src/inference runs compile_model and the infer "
+        "requests.",
+        "Act by the component in {path}: a frontend check means an operation of the source model in a form "
+        "it cannot import (export it with static shapes and a common opset, or replace that op); a core or "
+        "shape_inference check means a node's input shapes or types (reshape the model to the input sizes "
+        "you feed); a transformations check means a graph pass (compile with static shapes or another "
+        "precision hint); a plugin or inference check means the device or the call (compile on another "
+        "device, check the properties and the input tensors given to the infer request).",
+        "openvinotoolkit/openvino: src/core/include/openvino/core/except.hpp and src/core/src/except.cpp "
+        "(OPENVINO_ASSERT: \"Check '<condition>' failed at <file>:<line>:\" then the check's message)",
+        "",
+        REASON,
+    ),
     # --- MNN: the converter's CHECK lines (logkit.h), read by the file and the reason they print ------------
     Clause(
         "mnn-converter-check-failed",
@@ -2010,9 +2083,12 @@ def is_envelope(m: Match) -> bool:
 
 
 def is_code_card(m: Match) -> bool:
-    """A specific entry of one code whose pattern, if any, says nothing beyond the code (``\\bEZ1001\\b``):
+    """A specific entry of one code whose pattern, if any, says nothing beyond the code (``\\bEZ1001\\b``, or
+    ``level`` ``code``: the code in each form its tool prints, ``RKNN_ERR_FAIL`` or ``rknn_init ... ret=-1``):
     what it says is true of any message with that code, not of this message's reason."""
     e = m.entry
+    if e.level == "code":
+        return bool(e.keys) and not e.generic
     return bool(e.keys) and not e.generic and e.level != "family" and (not e.pattern or not e.words)
 
 

@@ -178,8 +178,9 @@ class Match(namedtuple("Match", "entry score reason captures codes via printed",
         }
 
 
-_PLACEHOLDER = re.compile(r"( ?)(['\"(]?)\{([a-z][a-z0-9_]{0,20})(?:\|([^{}|]{0,200}))?\}(['\")]?)")
-"""``{name}`` or ``{name|what to say without it}``, with the quote or parenthesis around it, if any."""
+_PLACEHOLDER = re.compile(r"( ?)(['\"(]?|--)\{([a-z][a-z0-9_]{0,20})(?:\|([^{}|]{0,200}))?\}(['\")]?)")
+"""``{name}`` or ``{name|what to say without it}``, with the quote or parenthesis around it, if any, or the
+``--`` of a command-line option (``--{option}``: ``--input_shape``, and the option's words without it)."""
 MISSING: dict[str, str] = {
     "op": "the node",
     "op_name": "the node",
@@ -226,7 +227,9 @@ def fill(text: str, captures: tuple[tuple[str, str], ...]) -> str:
         value = found.get(name)
         if value:
             return f"{space}{before}{value}{after}"
-        if before and _CLOSES[before] == after and (not words or before != "("):
+        if before == "--":
+            before = ""  # "--the option" is no option: its words stand alone
+        elif before and _CLOSES[before] == after and (not words or before != "("):
             before = after = ""  # 'Conv_3' reads as a name; "the node" does not take quotes
         if words is None:
             words = _default_words(name, text[: m.start()])
@@ -916,8 +919,9 @@ def inner_first(matches: list[Match], text: str = "") -> list[Match]:
     """``matches`` with each match that only carries a message another entry explains scored just under that
     entry (the best specific match of the same tool that explains more):
 
-    * a code card (:func:`.clauses.is_code_card`: its advice is about its code in general) under the best
-      match of its tool whose pattern matched: that entry answers the message's own reason, the card's code
+    * a code card (:func:`.clauses.is_code_card`: its advice is about its code in general), or an entry
+      found by its code whose pattern did not match (:func:`_carries_code`), under the best match of its
+      tool whose pattern matched: that entry answers the message's own reason, the card's code
       stays in the answer (every match of the tool keeps the message's codes);
     * an envelope (:func:`.clauses.is_envelope`: it captured the inner message as ``reason``, as
       onnxruntime's ``Status Message: ...`` or Ascend's ``EE1001 ... Reason: ...``) under the best match of
@@ -929,7 +933,7 @@ def inner_first(matches: list[Match], text: str = "") -> list[Match]:
     inner = _best_specific(matches, ("pattern",))
     if inner:
         matches = [
-            _under(m, inner[m.entry.family]) if is_code_card(m) and m.entry.family in inner else m
+            _under(m, inner[m.entry.family]) if _carries_code(m) and m.entry.family in inner else m
             for m in matches
         ]
     carried = _best_specific(matches, ("pattern", "code"), cards=True)
@@ -944,6 +948,16 @@ def inner_first(matches: list[Match], text: str = "") -> list[Match]:
     return [_under(m, naming[m.entry.family][0]) if _announces(m, naming, text) else m for m in matches]
 
 
+def _carries_code(m: Match) -> bool:
+    """A code card, or a specific entry found by the message's code while its own pattern did not match
+    (``Invalid RKNN model version N``'s entry for a ``RKNN_ERR_MODEL_INVALID`` that an operator check
+    caused): either says what the code means in general, not what this message reports."""
+    if is_code_card(m):
+        return True
+    reasons = m.reason.split("+")
+    return "code" in reasons and "pattern" not in reasons and bool(m.entry.pattern) and not _is_generic(m)
+
+
 def innermost_first(matches: list[Match], text: str) -> list[Match]:
     """``matches`` with what explains a Python traceback's innermost failure (:func:`.tracebacks.failures`:
     the exception line and the frame that raised it) ranked first: every match scored above the best of them
@@ -952,7 +966,7 @@ def innermost_first(matches: list[Match], text: str) -> list[Match]:
     wording found in the frames say which step caught the exception, not why it was raised.
 
     Only a specific match found by its pattern counts as explaining the failure (not a family card, a scheme
-    or range entry, or an envelope that only carried it); without one nothing moves."""
+    or range entry, a code card or an envelope that only carried it); without one nothing moves."""
     found = failures(text)
     if not found:
         return matches
@@ -968,6 +982,10 @@ def _explains(m: Match, found: list[str]) -> bool:
     """Whether ``m`` is a specific pattern match whose pattern is found in one of the failures ``found``."""
     if "pattern" not in m.reason.split("+") or _is_generic(m) or is_envelope(m) or not m.entry.pattern:
         return False
+    if is_code_card(m):
+        return (
+            False  # the exception's status code (RKNN_ERR_MODEL_INVALID): it names the failure, not its cause
+        )
     return any(m.entry.search(f) is not None for f in found)
 
 

@@ -85,8 +85,8 @@ def test_a_vulkan_device_error_is_not_qnns(kb: KnowledgeBase) -> None:
 
 
 def test_a_bare_invalid_op_config_still_says_which_error_it_is(kb: KnowledgeBase) -> None:
-    """Without the layer's name the card says "the one the message names" instead of a blank."""
+    """Without the layer's name the card reads as a sentence without it (no blank, no placeholder text)."""
     top = kb.lookup("QnnGraph_addNode failed: QNN_GRAPH_ERROR_INVALID_OP_CONFIG", top=1)[0]
     assert top.entry.id == "qualcomm-graph-addnode-invalid-op-config"
     assert "{layer" not in top.cause + top.fix
-    assert "the one the message names" in top.cause
+    assert "rejected a layer while the graph was built" in top.cause and "the message names" not in top.cause

@@ -14,6 +14,7 @@ import pytest
 
 from bench.eval_explain import SCAN_NOISE
 from dumpscope.core.knowledge import Entry, KnowledgeBase, scan_log
+from dumpscope.core.knowledge.answer import shown_code
 from dumpscope.core.knowledge.scan import Problem, _unwrapped, error_shaped
 
 NOISE = [f"[I] step {i}: loading weights from /models/net_{i}.bin" for i in range(5)]
@@ -136,7 +137,8 @@ def test_a_repeated_unknown_error_is_one_problem_with_its_lines() -> None:
 def test_a_known_message_is_still_answered_by_its_entry(kb: KnowledgeBase) -> None:
     message = "E19010: No parser is registered for Op [conv1, optype [Frob]]."
     found = scan(kb, [*NOISE, f"[ERROR] {message}", *NOISE])
-    assert len(found) == 1 and found[0].confident and found[0].matches[0].code.startswith("E19010")
+    assert len(found) == 1 and found[0].confident and shown_code(found[0].matches[0]).startswith("E19010")
+    assert dict(found[0].matches[0].captures)["op"] == "conv1"  # the entry whose wording names the node
 
 
 def _entry(id: str, pattern: str) -> Entry:

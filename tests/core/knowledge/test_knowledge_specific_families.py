@@ -379,13 +379,13 @@ CASES = [
     ),
     # issue 23: RKNN runtime codes and toolkit errors with their usual cause and fix
     (
-        "rknn-RKNN-ERR-FAIL-1",
+        "rknn-no-npu-driver",  # the runtime's own line; the RKNN_ERR_FAIL code card follows it
         "E RKNN: failed to open rknpu module, need to insmod rknpu dirver!\n"
         "Exception: RKNN init failed. error code: RKNN_ERR_FAIL",
         ("rknpu",),
     ),
     (
-        "rknn-RKNN-ERR-PARAM-INVALID-5",
+        "rknn-query-struct-size",  # the runtime's own line; the RKNN_ERR_PARAM_INVALID code card follows it
         "E RKNN: rknn_query, info_len(100) < sizeof(rknn_input_output_num)(108)!\nrknn_query fail! ret=-5",
         ("rknn_api.h",),
     ),
