@@ -123,6 +123,16 @@ _RKNN: Markers = (
     # rkllm_createDefaultParam, its library librkllmrt.so, the runtime's "I rkllm: rkllm-runtime version"
     # logger and the API demo's "rkllm init start" / "rkllm init failed" in examples/rkllm_api_demo).
     ("rkllm", STRONG),
+    # Issue 23, round 21 (h23v2): the runtime libraries the toolkit's init_runtime and the C API load.
+    # librknnrt.so is RKNPU2's runtime (airockchip/rknn-toolkit2:
+    # rknpu2/runtime/Linux/librknn_api/*/librknnrt.so, the library rknn-toolkit-lite2 loads) and only Rockchip
+    # ships it.  The RK1808/RV1109/RV1126 stack of
+    # rockchip-linux/rknpu (drivers/linux-aarch64/usr/lib: libOpenVX.so.1.2, libGAL.so, libVSC.so,
+    # libArchModelSw.so, libNNArchPerf.so, and the kernel module drivers/npu_ko/galcore.ko) is VeriSilicon's
+    # Vivante NPU driver, which Amlogic's and NXP's NPUs load too: weak, a word an RKNN log carries.
+    ("librknnrt", STRONG),
+    ("libopenvx", WEAK),
+    ("galcore", WEAK),
 )
 
 _TENSORRT: Markers = (
@@ -360,6 +370,16 @@ _ONNXRUNTIME: Markers = (
     # session/inference_session.cc's load envelope ("Load model from " path " failed:") around graph.cc's
     # inference wrapper ("Node (" name ") Op (" type ") " + onnx's error): the two joined are onnxruntime's
     ("failed:node (", STRONG),
+    # Issue 23, round 21 (h23v2): onnxruntime-genai, the generate() API over onnxruntime
+    # (microsoft/onnxruntime-genai: its Python module onnxruntime_genai and package name, the C API's Oga*
+    # objects of src/ort_genai_c.h, OgaCreateModel / OgaModel / OgaGenerator..., and the model folder's
+    # configuration file genai_config.json that src/config.cpp reads and that only its model builder writes).
+    ("onnxruntime_genai", STRONG),
+    ("onnxruntime-genai", STRONG),
+    ("genai_config.json", STRONG),
+    ("ogacreate", STRONG),
+    ("ogamodel", STRONG),
+    ("ogagenerator", STRONG),
     *((name, STRONG) for name in _ORT_ERROR_CODES),
 )
 
@@ -1265,6 +1285,12 @@ _INTEL_NPU: Markers = (
     ("intel(r) npu", STRONG),
     ("intel npu", STRONG),
     ("intel_npu/src", STRONG),
+    # the same source tree printed by a Windows build ("Exception from src\plugins\intel_npu\src\plugin\
+    # npuw\compiled_model.cpp:455"), and NPUW's own folder (src/plugins/intel_npu/src/plugin/npuw/: the NPU
+    # wrapper that partitions a model and compiles each part for the devices of NPUW_DEVICES)
+    ("intel_npu\\src", STRONG),
+    ("\\npuw\\", STRONG),
+    ("/npuw/", STRONG),
     ("zero_compiler_in_driver", STRONG),
     ("l0 pfncreate", STRONG),
     ("l0 creategraph", STRONG),
