@@ -108,3 +108,19 @@ def test_lfs_pointer_word_is_told_from_html_word(kb: KnowledgeBase) -> None:
     )
     text = found.matches[0].entry.cause
     assert "1936876918 is 'vers'" in text and "1329865020 is the text '<!DO'" in text
+
+
+@pytest.mark.parametrize(
+    ("message", "value"),
+    [
+        ("ERROR: The model is not a valid Flatbuffer buffer", "buffer"),
+        ("java.lang.IllegalArgumentException: The model is not a valid Flatbuffer file", "file"),
+    ],
+)
+def test_tflite_model_builder_verification(kb: KnowledgeBase, message: str, value: str) -> None:
+    found = kb.answer(message)
+    top = found.matches[0]
+    assert top.entry.id == "tflite-h23v2-model-not-valid-flatbuffer"
+    assert found.confidence == "high"
+    assert dict(top.captures)["value"] == value
+    assert "TFL3" in top.entry.fix
