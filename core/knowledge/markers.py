@@ -128,6 +128,16 @@ _RKNN: Markers = (
     # NPUTransfer(%d): Alloc buffer failed!"), which every connected-board run (init_runtime(target=...))
     # logs.
     ("nputransfer", STRONG),
+    # Issue 23, round 21 (h23v2): the runtime libraries the toolkit's init_runtime and the C API load.
+    # librknnrt.so is RKNPU2's runtime (airockchip/rknn-toolkit2:
+    # rknpu2/runtime/Linux/librknn_api/*/librknnrt.so, the library rknn-toolkit-lite2 loads) and only Rockchip
+    # ships it.  The RK1808/RV1109/RV1126 stack of
+    # rockchip-linux/rknpu (drivers/linux-aarch64/usr/lib: libOpenVX.so.1.2, libGAL.so, libVSC.so,
+    # libArchModelSw.so, libNNArchPerf.so, and the kernel module drivers/npu_ko/galcore.ko) is VeriSilicon's
+    # Vivante NPU driver, which Amlogic's and NXP's NPUs load too: weak, a word an RKNN log carries.
+    ("librknnrt", STRONG),
+    ("libopenvx", WEAK),
+    ("galcore", WEAK),
 )
 
 _TENSORRT: Markers = (
@@ -414,6 +424,16 @@ _ONNXRUNTIME: Markers = (
     ("gpu validation error for kernel", STRONG),
     ("failed to generate kernel's output[", STRONG),
     ("webnn backend does not support data type", STRONG),
+    # Issue 23, round 21 (h23v2): onnxruntime-genai, the generate() API over onnxruntime
+    # (microsoft/onnxruntime-genai: its Python module onnxruntime_genai and package name, the C API's Oga*
+    # objects of src/ort_genai_c.h, OgaCreateModel / OgaModel / OgaGenerator..., and the model folder's
+    # configuration file genai_config.json that src/config.cpp reads and that only its model builder writes).
+    ("onnxruntime_genai", STRONG),
+    ("onnxruntime-genai", STRONG),
+    ("genai_config.json", STRONG),
+    ("ogacreate", STRONG),
+    ("ogamodel", STRONG),
+    ("ogagenerator", STRONG),
     *((name, STRONG) for name in _ORT_ERROR_CODES),
 )
 
@@ -1361,6 +1381,12 @@ _INTEL_NPU: Markers = (
     ("intel(r) npu", STRONG),
     ("intel npu", STRONG),
     ("intel_npu/src", STRONG),
+    # the same source tree printed by a Windows build ("Exception from src\plugins\intel_npu\src\plugin\
+    # npuw\compiled_model.cpp:455"), and NPUW's own folder (src/plugins/intel_npu/src/plugin/npuw/: the NPU
+    # wrapper that partitions a model and compiles each part for the devices of NPUW_DEVICES)
+    ("intel_npu\\src", STRONG),
+    ("\\npuw\\", STRONG),
+    ("/npuw/", STRONG),
     ("zero_compiler_in_driver", STRONG),
     ("l0 pfncreate", STRONG),
     ("l0 creategraph", STRONG),
@@ -1431,6 +1457,133 @@ _EDGE_TPU_COMPILER: Markers = (
     ("searching for valid delegate with step", STRONG),
     ("mapped to edge tpu", STRONG),
 )
+# Issue 23, round 21 (h23v2): more accelerator toolchains, each from its own public repositories and docs (its
+# package, module, CLI and log-prefix names; none is a name a covered tool prints):
+# - AWS Neuron (aws-neuron/aws-neuron-sdk docs: the compilers neuronx-cc / neuron-cc and their Python packages
+#   neuronxcc / neuroncc, with the compiler's walrus backend ("neuronxcc/starfish/bin/walrus_driver") and its
+#   neuroncc_compile_workdir; the frameworks torch_neuronx / torch_neuron / neuronx_distributed /
+#   transformers_neuronx and optimum-neuron; the runtime libnrt's log lines "NRT:nrt_init", "NRT:nrt_load"...
+#   with the driver's NMGR:/TDRV: prefixes, the NRT_* status names, the .neff executable, NeuronCores);
+# - Intel Gaudi / Habana (HabanaAI: the PyTorch bridge habana_frameworks.torch, the SynapseAI C API's
+#   synStatus / synSuccess names, the hl-smi tool, the habanalabs driver, optimum-habana);
+# - Graphcore (graphcore/poptorch, popart, poplar and poplibs: their packages, C++ namespaces poplar:: and
+#   popart::, the PopEF format, gc-monitor);
+# - Tenstorrent (tenstorrent/tt-metal: ttnn, tt_metal, its TT_FATAL / TT_THROW asserts, tt-smi; pybuda /
+#   tt-buda, tt-forge);
+# - Cerebras (Cerebras/modelzoo: cerebras.pytorch imported as cstorch, cerebras.modelzoo);
+# - FuriosaAI (furiosa-sdk, furiosa-llm / furiosa_llm, the Warboy chip);
+# - Rebellions (rebellions-sw/optimum-rbln: optimum.rbln and its RBLNModel classes, vllm-rbln, the
+#   rebel-compiler package and its rebel.compile_from_torch);
+# - MemryX (memryx/MemryX_eXamples: the memryx package and its Neural Compiler mx_nc);
+# - Moore Threads MUSA (MooreThreads/torch_musa: torch_musa, musa error names musaError*, mthreads);
+# - Enflame (TopsRider, torch_gcu), Iluvatar CoreX (ixsmi, IxRT), Hygon DCU (hy-smi), Kunlunxin;
+# - SiMa.ai, Blaize: their company and SDK names only.
+_AWS_NEURON: Markers = (
+    ("neuronxcc", STRONG),
+    ("neuronx-cc", STRONG),
+    ("neuron-cc", STRONG),
+    ("neuroncc", STRONG),
+    ("torch_neuronx", STRONG),
+    ("torch-neuronx", STRONG),
+    ("torch_neuron", STRONG),
+    ("neuronx_distributed", STRONG),
+    ("transformers_neuronx", STRONG),
+    ("optimum-neuron", STRONG),
+    ("optimum.neuron", STRONG),
+    ("aws-neuron", STRONG),
+    ("libnrt", STRONG),
+    ("nrt:nrt_", STRONG),
+    ("nrt_", MEDIUM),
+    ("nmgr:", STRONG),
+    ("tdrv:", STRONG),
+    ("walrus_driver", STRONG),
+    ("neuroncore", STRONG),
+    ("libneuronxla", STRONG),
+    (".neff", MEDIUM),
+    ("neuron-top", STRONG),
+    ("neuron-ls", STRONG),
+)
+_HABANA: Markers = (
+    ("habana_frameworks", STRONG),
+    ("habanalabs", STRONG),
+    ("habana", MEDIUM),
+    ("synstatus", STRONG),
+    ("synsuccess", STRONG),
+    ("hl-smi", STRONG),
+    ("optimum-habana", STRONG),
+    ("optimum.habana", STRONG),
+    ("intel gaudi", STRONG),
+    ("gaudi", MEDIUM),
+)
+_GRAPHCORE: Markers = (
+    ("poptorch", STRONG),
+    ("popart", STRONG),
+    ("poplar::", STRONG),
+    ("poplar_", STRONG),
+    ("libpoplar", STRONG),
+    ("poplibs", STRONG),
+    ("popef", STRONG),
+    ("graphcore", STRONG),
+    ("gc-monitor", STRONG),
+    ("poplar", MEDIUM),
+)
+_TENSTORRENT: Markers = (
+    ("ttnn", STRONG),
+    ("tt_metal", STRONG),
+    ("tt-metal", STRONG),
+    ("tt_fatal", STRONG),
+    ("tt_throw", STRONG),
+    ("tt-smi", STRONG),
+    ("tenstorrent", STRONG),
+    ("pybuda", STRONG),
+    ("tt-buda", STRONG),
+    ("tt-forge", STRONG),
+)
+_CEREBRAS: Markers = (
+    ("cerebras", STRONG),
+    ("cstorch", STRONG),
+)
+_FURIOSA: Markers = (
+    ("furiosa", STRONG),
+    ("warboy", STRONG),
+)
+_REBELLIONS: Markers = (
+    ("optimum.rbln", STRONG),
+    ("optimum-rbln", STRONG),
+    ("vllm_rbln", STRONG),
+    ("vllm-rbln", STRONG),
+    ("rblnmodel", STRONG),
+    ("rebel-compiler", STRONG),
+    ("rebel.compile", STRONG),
+    ("rebellions", MEDIUM),
+)
+_MEMRYX: Markers = (
+    ("memryx", STRONG),
+    ("mx_nc", STRONG),
+)
+_MOORE_THREADS: Markers = (
+    ("torch_musa", STRONG),
+    ("musaerror", STRONG),
+    ("mthreads", STRONG),
+    ("moore threads", STRONG),
+    ("musa", MEDIUM),
+)
+_OTHER_CHINA: Markers = (
+    ("enflame", STRONG),
+    ("topsrider", STRONG),
+    ("torch_gcu", STRONG),
+    ("iluvatar", STRONG),
+    ("ixsmi", STRONG),
+    ("ixrt", STRONG),
+    ("hygon", STRONG),
+    ("hy-smi", STRONG),
+    ("kunlunxin", STRONG),
+)
+_OTHER_NPU: Markers = (
+    ("sima.ai", STRONG),
+    ("simaai", STRONG),
+    ("blaize", STRONG),
+)
 
 #: Tools that are recognised but not covered: family -> (display name, markers).
 UNCOVERED: dict[str, tuple[str, Markers]] = {
@@ -1447,6 +1600,17 @@ UNCOVERED: dict[str, tuple[str, Markers]] = {
     "ambarella": ("Ambarella CVflow (CNNGen)", _AMBARELLA),
     "kneron": ("Kneron toolchain (ktc, Kneron PLUS)", _KNERON),
     "edge_tpu": ("Google Edge TPU compiler (edgetpu_compiler)", _EDGE_TPU_COMPILER),
+    "aws_neuron": ("AWS Neuron SDK (neuronx-cc / neuron-cc, torch-neuronx, Neuron runtime)", _AWS_NEURON),
+    "habana": ("Intel Gaudi / Habana SynapseAI (habana_frameworks)", _HABANA),
+    "graphcore": ("Graphcore Poplar SDK (PopTorch, PopART)", _GRAPHCORE),
+    "tenstorrent": ("Tenstorrent TT-Metalium / TT-NN (tt-metal, ttnn)", _TENSTORRENT),
+    "cerebras": ("Cerebras software (cerebras.pytorch)", _CEREBRAS),
+    "furiosa": ("FuriosaAI SDK (furiosa-llm, Warboy/RNGD)", _FURIOSA),
+    "rebellions": ("Rebellions RBLN SDK (optimum-rbln, rebel-compiler)", _REBELLIONS),
+    "memryx": ("MemryX SDK (mx_nc neural compiler)", _MEMRYX),
+    "moore_threads": ("Moore Threads MUSA (torch_musa)", _MOORE_THREADS),
+    "other_china": ("Enflame TopsRider, Iluvatar CoreX, Hygon DCU or Kunlunxin XPU", _OTHER_CHINA),
+    "other_npu": ("SiMa.ai or Blaize SDK", _OTHER_NPU),
 }
 
 #: Markers that are also pieces of ordinary words or of other tools' names: they count only
@@ -1486,5 +1650,24 @@ WHOLE_WORDS: frozenset[str] = frozenset(
         "cavalry",
         "unilog",
         "nndct",
+        # issue 23, round 21 (h23v2): pieces of other words ("asynStatus", "StatisticsTorch", "sixsmith",
+        # "hy-smile", "lunchroom"..., a "musa" or "gaudi" inside a name, "mx_nc" after another prefix,
+        # "nrt_" inside a longer identifier)
+        "synstatus",
+        "synsuccess",
+        "cstorch",
+        "ixsmi",
+        "ixrt",
+        "hy-smi",
+        "musa",
+        "gaudi",
+        "habana",
+        "mx_nc",
+        "nrt_",
+        "popart",
+        "poplar",
+        "ttnn",
+        "warboy",
+        "blaize",
     }
 )

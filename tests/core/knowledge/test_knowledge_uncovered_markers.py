@@ -98,6 +98,37 @@ CASES = [
         "Started a compilation timeout timer of 60 seconds.\nERROR: Node number 7 (ADD) failed to prepare.\n"
         "Compilation child process completed within timeout period.\nCompilation failed!",
     ),
+    # Issue 23, round 21 (h23v2): AWS Neuron's compiler, frameworks and runtime log.
+    ("aws_neuron", "neuronx-cc compile: ERROR 70: the graph has an unsupported operator"),
+    ("aws_neuron", 'File "/opt/venv/lib/python3.10/site-packages/torch_neuronx/xla_impl/trace.py", line 7'),
+    ("aws_neuron", "2024-Mar-01 10:00:00 ERROR  NRT:nrt_load  could not load the model"),
+    ("aws_neuron", "ImportError: libneuronxla.so: cannot open shared object file"),
+    ("aws_neuron", "ERROR  TDRV:dmem_alloc  out of device memory for the .neff"),
+    # Intel Gaudi / Habana.
+    ("habana", "import habana_frameworks.torch.core failed: no HPU device"),
+    ("habana", "synDeviceAcquire returned synStatus 26"),
+    # Graphcore.
+    ("graphcore", "poptorch.Error: the IPU model could not be compiled"),
+    ("graphcore", "popart::error: tensor shapes do not match"),
+    # Tenstorrent.
+    ("tenstorrent", "TT_FATAL @ ttnn/cpp/ttnn/operations/matmul.cpp:42: shapes must be tile aligned"),
+    ("tenstorrent", "tt_metal device 0 did not open"),
+    # Cerebras.
+    ("cerebras", "import cerebras.pytorch as cstorch: compile failed for the CS-3"),
+    # FuriosaAI.
+    ("furiosa", "furiosa-llm serve: the artifact was built for another device"),
+    # Rebellions.
+    ("rebellions", "RBLNModel.from_pretrained(export=True) failed: rebel-compiler error"),
+    # MemryX.
+    ("memryx", "mx_nc: error: operator GridSample is not supported"),
+    # Moore Threads.
+    ("moore_threads", "RuntimeError: torch_musa: MUSA error: invalid device function"),
+    # Enflame / Iluvatar / Hygon / Kunlunxin.
+    ("other_china", "torch_gcu: device 0 not found, check the TopsRider driver"),
+    ("other_china", "ixsmi: no Iluvatar device found"),
+    ("other_china", "hy-smi reports the DCU as unavailable"),
+    # SiMa.ai / Blaize.
+    ("other_npu", "SiMa.ai Palette: the model could not be quantized"),
 ]
 
 
@@ -153,7 +184,12 @@ def test_a_covered_tools_own_markers_still_win(kb: KnowledgeBase, family: str, m
         "mapping failed for the key",  # not the allocator's wording
         "ktcp stream closed",  # "ktc" inside a word
         "nvcc -Xcompiler -fPIC -c plugin.cu: error: identifier undefined",  # nvcc's flag, not Vitis AI
-        "ImportError: libneuronxla.so: cannot open shared object file",  # AWS Neuron, not MediaTek's
+        "asynStatus status = writeInt32(pasynUser, value);",  # EPICS, not Habana's synStatus
+        "class RecordEpisodeStatisticsTorch(gym.Wrapper)",  # "cstorch" inside a word
+        "author: Josh Sixsmith; pixsmith",  # "ixsmi" inside a word
+        "hy-smile-under-response fixture",  # "hy-smi" inside a word
+        "ImportError: cannot import name 'MusaModel' from mymodule",  # "musa" inside a word, alone weak
+        "ValueError: popartist not found",  # "popart" inside a word
         "optimizeGraph failed for the subgraph",  # "zegraph" inside a word
         "taxclass lookup failed",  # "axcl" inside a word
     ],
