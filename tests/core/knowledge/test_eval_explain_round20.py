@@ -15,8 +15,8 @@ ROUND20 = DATA.with_name("round20.jsonl")
 
 #: (split, "claimed" | "new") -> (family@1 hits, messages); (split, "code") -> (code@3 hits, cases).
 FLOORS = {
-    ("dev", "claimed"): (34, 35),
-    ("dev", "new"): (11, 12),
+    ("dev", "claimed"): (35, 35),
+    ("dev", "new"): (12, 12),
     ("dev", "code"): (18, 18),
     ("heldout", "claimed"): (19, 20),
     ("heldout", "new"): (12, 12),
@@ -25,7 +25,7 @@ FLOORS = {
 #: split -> (messages found, messages) when each is buried in noise as pasted (no noise line may be reported).
 SCAN_FLOORS = {"dev": (46, 47), "heldout": (31, 32)}
 #: split -> (right-tool answers whose advice is specific by the tightened judge, right-tool answers).
-SPECIFIC_FLOORS = {"dev": (27, 44), "heldout": (19, 31)}
+SPECIFIC_FLOORS = {"dev": (33, 47), "heldout": (20, 31)}
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,6 @@
 """Round 21 of the explain eval set (tests/data/explain/round21.jsonl): floors at the figures measured on
-main 985c9c6 before this session's changes to the KB (the blind measure; the README's round 21 section).
+main 985c9c6 before this session's changes to the KB (the blind measure; the README's round 21 section),
+raised by the lead to the figures of the session's final tree where they rose (dev claimed, the log scan, specific advice).
 Counts only: no held-out text is read or shown here; a floor may be raised, never lowered without the lead."""
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ ROUND21 = DATA.with_name("round21.jsonl")
 
 #: (split, "claimed" | "new") -> (family@1 hits, messages); (split, "code") -> (code@3 hits, cases).
 FLOORS = {
-    ("dev", "claimed"): (29, 33),
+    ("dev", "claimed"): (33, 33),
     ("dev", "new"): (12, 12),
     ("dev", "code"): (10, 10),
     ("heldout", "claimed"): (14, 16),
@@ -23,9 +24,9 @@ FLOORS = {
     ("heldout", "code"): (5, 5),
 }
 #: split -> (messages found, messages) when each is buried in noise as pasted (no noise line may be reported).
-SCAN_FLOORS = {"dev": (42, 45), "heldout": (19, 21)}
+SCAN_FLOORS = {"dev": (45, 45), "heldout": (20, 21)}
 #: split -> (right-tool answers whose advice is specific by the tightened judge, right-tool answers).
-SPECIFIC_FLOORS = {"dev": (21, 41), "heldout": (15, 19)}
+SPECIFIC_FLOORS = {"dev": (36, 45), "heldout": (16, 19)}
 
 
 @pytest.fixture(scope="module")
