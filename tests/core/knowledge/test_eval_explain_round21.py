@@ -1,6 +1,7 @@
 """Round 21 of the explain eval set (tests/data/explain/round21.jsonl): floors at the figures measured on
 main 985c9c6 before this session's changes to the KB (the blind measure; the README's round 21 section),
-raised by the lead to the figures of the session's final tree where they rose (dev claimed, the log scan, specific advice).
+raised by the lead to the figures of the session's final tree where they rose (dev claimed, the log scan,
+specific advice).
 Counts only: no held-out text is read or shown here; a floor may be raised, never lowered without the lead."""
 
 from __future__ import annotations
