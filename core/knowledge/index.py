@@ -91,6 +91,11 @@ class Postings:
         """How many entries each family has (an index without it: none known, each family counts small)."""
         self.runtime_anchors: dict[str, int] = data.get("runtime_anchors", {})
         """How many entries of :data:`RUNTIME_FAMILIES` hold each anchor."""
+        self.generic_words: frozenset[str] = frozenset(data.get("generic_words", ()))
+        """Words of entries of :data:`GENERIC_FAMILIES` families or more (:func:`generic_words`)."""
+        self.plain: set[int] = set(data.get("plain", ()))
+        """Entries whose wording is too plain to find them by wording alone (:func:`plain_entries`)."""
+        self._word_families: dict[str, set[str]] = {}
         self.norms: list[float] | None = data.get("norms")
         """Each entry's wording norm as :func:`word_norms` computes it, when the index holds it (None:
         computed by the knowledge base)."""
@@ -105,6 +110,8 @@ class Postings:
             "specific": dict(raw.get("specific", {})),
             "families": dict(raw.get("families", {})),
             "runtime_anchors": dict(raw.get("runtime_anchors", {})),
+            "generic_words": raw.get("generic_words", ()),
+            "plain": raw.get("plain", ()),
         }
         if for_change:
             decoded = {
@@ -130,6 +137,9 @@ class Postings:
             self.specific[k] = self.specific.get(k, 0) + (not e.generic)
         for w in e.words:
             by_word.setdefault(w, []).append(i)
+            self._word_families.setdefault(w, set()).add(e.family)
+        if self.generic_words and _is_plain(e.words, self.generic_words):
+            self.plain.add(i)  # a user entry among the index's: judged by the index's generic words
         for a in e.anchors:
             by_anchor.setdefault(a, []).append(i)
         if e.pattern and not e.anchors:
@@ -151,6 +161,7 @@ class Postings:
             by_anchor[a].remove(i)
         if i in self.always:
             self.always.remove(i)
+        self.plain.discard(i)
         self.families[e.family] = self.families.get(e.family, 1) - 1
         if e.family in RUNTIME_FAMILIES:
             for a in e.anchors:
@@ -158,11 +169,21 @@ class Postings:
                 if not self.runtime_anchors[a]:
                     del self.runtime_anchors[a]
 
+    def plain_positions(self) -> set[int]:
+        """The entries too plain to be found by wording alone (:func:`plain_entries`): the index's (with
+        the user entries posted over it), or, for postings built here, computed from their words."""
+        if self.generic_words:
+            return self.plain
+        return set(plain_entries(self.by_word, generic_words(self._word_families)))
+
     def as_json(self, entries: int) -> dict[str, Any]:
         """The index's form: lists packed into strings, words sorted, and the norms of ``entries``
         entries (computed over the sorted words, as a knowledge base would compute them)."""
         words = {w: ids for w, ids in sorted(self._lists("by_word").items())}
+        generic = generic_words(self._word_families)
         return {
+            "generic_words": sorted(generic),
+            "plain": plain_entries(words, generic),
             "keys": _packed(self._lists("by_key")),
             "words": _packed(words),
             "anchors": _packed(self._lists("by_anchor")),
@@ -172,6 +193,48 @@ class Postings:
             "runtime_anchors": self.runtime_anchors,
             "norms": word_norms(words, word_idf(words, entries), entries),
         }
+
+
+GENERIC_FAMILIES = 10
+"""A word that entries of this many tools (families, of 18) hold is a word any tool prints: 33 words of the
+shipped KB (``failed``, ``error``, ``invalid``, ``supported``, ``input``, ``model``...), derived from the
+KB's document frequencies across families, not listed by hand."""
+PLAIN_WORDS = 2
+"""An entry with fewer than this many distinct words that are not generic (:data:`GENERIC_FAMILIES`) is
+never found by its wording alone (292 of 1723 shipped entries).  Both set on dev only,
+``bench/eval_explain.py --blank-markers`` (646 dev messages, markers and codes blanked, own threads' entries
+hidden): first tool right 398 -> 419, confident and wrong 49 -> 45, confident and right 253 -> 253; of the
+settings tried (4-15 families, 1-3 words), 4/1 gave 403 (45 wrong), 8/2 415 (43), 9/2 412 (45), 12/2 410
+(45), 8/3 389 (42); 10/2 is the highest first-tool count and lowers no family's confident-wrong count (one
+torch_onnx first tool lost, 6 -> 5 of 12).  With the markers kept, no dev answer moved (every part)."""
+
+
+def generic_words(word_families: Mapping[str, set[str]]) -> frozenset[str]:
+    """The words that entries of :data:`GENERIC_FAMILIES` families or more hold (none in a KB of fewer
+    tools: there, no wording is known to be every tool's)."""
+    return frozenset(w for w, fams in word_families.items() if len(fams) >= GENERIC_FAMILIES)
+
+
+def _is_plain(words: frozenset[str], generic: frozenset[str]) -> bool:
+    """Whether an entry of ``words`` has fewer than :data:`PLAIN_WORDS` words that are not ``generic``."""
+    return bool(words) and len(words - generic) < PLAIN_WORDS
+
+
+def plain_entries(by_word: Mapping[str, list[int]], generic: frozenset[str]) -> list[int]:
+    """The entries (by position) whose wording is too plain to find them by wording alone (fewer than
+    :data:`PLAIN_WORDS` distinct words that are not ``generic``): SigmaStar's ``Assertion `s32InputCount <=
+    ((10000))' failed`` ranks by ``assertion`` and ``failed`` only, words TensorRT, onnx and onnxsim
+    assertions print too.  Such an entry is still found by its pattern, code or core phrase."""
+    if not generic:
+        return []  # a KB of few tools (a test's, a user's alone): no wording is known to be plain
+    with_words: set[int] = set()
+    distinct: dict[int, int] = {}
+    for w, ids in by_word.items():
+        with_words.update(ids)
+        if w not in generic:
+            for i in ids:
+                distinct[i] = distinct.get(i, 0) + 1
+    return sorted(i for i in with_words if distinct.get(i, 0) < PLAIN_WORDS)
 
 
 def word_idf(by_word: Mapping[str, list[int]], entries: int) -> dict[str, float]:

@@ -310,6 +310,7 @@ class KnowledgeBase:
         else:
             self._norm = postings.norms
         self._words_factor = _words_factors(postings.families)
+        self._plain: frozenset[int] = frozenset(postings.plain_positions())
         self._hidden: frozenset[int] = frozenset()
 
     @property
@@ -472,6 +473,8 @@ class KnowledgeBase:
         if e.level == "family" and e.family in seg.leaning:
             score, reason = LEANING_SCORE, "words"  # a cue of the tool, no marker: as sure as wording
         elif reason == "words":
+            if i in self._plain:
+                return None  # its wording is words any tool prints: no evidence of this entry on its own
             score = round(score * self._words_factor.get(e.family, 1.0), 1)
             if seg.leaning and e.family not in seg.leaning:
                 score = round(score * FOREIGN_WORDS_FACTOR, 1)  # the message leans to another tool

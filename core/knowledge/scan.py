@@ -633,6 +633,10 @@ class _Scan:
                 ):
                     self._take_back(unknown)
                     return
+                if unknown is None and not error_shaped(block) and error_shaped(joined):
+                    # an error form split at a space (``Debug Assertion`` / ``Failed!``): no entry fits it
+                    self.unknown = self._unknown(before._replace(last=report.last, lines=joined))
+                    return
         if report.lead[1] > 0 and self._with_lead(report):
             return
         if self._split(report):
@@ -875,9 +879,9 @@ def error_shaped(lines: list[str]) -> bool:
     """A report that no entry fits is still an error when one of its lines carries a tool's own error form
     (:data:`_ERROR_FORM`: a severity prefix at the line's head, a Python exception's line or traceback, a C++
     runtime's ``terminate called after throwing`` / ``what():``, OpenVINO's ``Exception from src/`` and
-    ``Check '...' failed at``, an assertion) and its first line is no informational or warning record; a
-    form inside a name or a count (``error_rate``, ``0 Error(s)``) or one followed by a number (``Error:
-    0.0002``, a metric) is none."""
+    ``Check '...' failed at``, an assertion: glibc's, MSVC's ``Debug Assertion Failed!``) and its first line
+    is no informational or warning record; a form inside a name or a count (``error_rate``, ``0 Error(s)``)
+    or one followed by a number (``Error: 0.0002``, a metric) is none."""
     if _informational(lines[0]) or _warning_only(lines[0]):
         return False
     return any(_error_form(line) for line in lines)
@@ -929,6 +933,7 @@ _ERROR_FORM = re.compile(
     r"|terminate called after throwing|^what\(\): |\bwhat\(\): [A-Za-z]"
     r"|Exception from src/|\bCheck '[^'\n]{1,300}' failed at"
     r"|\bAssertion [`'\"][^\n]{1,300}[`'\"] failed"
+    r"|^(?:Debug )?Assertion [Ff]ailed(?:!|: )"  # MSVC's CRT dialog; its assert(): ``Assertion failed: x``
     r"|\b(?:Unhandled|Uncaught) (?:[A-Za-z+]{1,40} )?(?:[A-Za-z]{0,40}Error|exception|Exception)\b"
     r"|\b(?i:fatal error)\b|\bLLVM ERROR: |Segmentation fault|\(core dumped\)"
     r"|\b[A-Z][A-Z0-9_]{1,30} ?\([^\n]{1,300}\) failed\b|\bCheck failed: "  # DCHECK(x) failed, glog's CHECK

@@ -89,6 +89,12 @@ def test_the_entries_the_rule_marks(kb: KnowledgeBase) -> None:
     assert len(per_family) >= 10 and sum(per_family.values()) < len(kb.entries) // 3, per_family
 
 
+def _without_plain_wording(kb: KnowledgeBase, monkeypatch: pytest.MonkeyPatch) -> None:
+    """These examples' entries are also too plain to be found by wording at all (``.index.plain_entries``:
+    their words are every tool's); that rule is turned off here so that this one is the rule tested."""
+    monkeypatch.setattr(kb, "_plain", frozenset())
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -97,8 +103,9 @@ def test_the_entries_the_rule_marks(kb: KnowledgeBase) -> None:
     ],
 )
 def test_generic_wording_is_not_a_confident_answer_without_its_tool_named(
-    kb: KnowledgeBase, text: str
+    kb: KnowledgeBase, text: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    _without_plain_wording(kb, monkeypatch)
     best = kb.lookup(text, top=1)[0]
     assert best.reason == "words" and generic_wording(best.entry.pattern)
     assert best.entry.family not in named_families(text)
@@ -132,11 +139,13 @@ def test_a_tool_specific_pattern_is_untouched(kb: KnowledgeBase) -> None:
 
 
 def test_the_answer_reads_the_tools_its_lookup_found_instead_of_scanning_the_text_again(
-    kb: KnowledgeBase,
+    kb: KnowledgeBase, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The rule asks which tools the message names; the lookup has just found them (the markers' pass is
     the costliest part on a long paste), so it is not run a second time."""
     from dumpscope.core.knowledge.kb import _named
+
+    _without_plain_wording(kb, monkeypatch)
 
     text = "RuntimeError: 'fancy_op' not implemented.\n" + "a line of an unrelated log\n" * 2000
     _named.cache_clear()
@@ -164,6 +173,7 @@ def test_the_log_scan_withholds_generic_wording_as_the_answer_does(
     the tool unnamed, names no tool in the scan either (before, the scan reported it at the wording floor)."""
     import dumpscope.core.knowledge.scan as scan
 
+    _without_plain_wording(kb, monkeypatch)
     log = ["INFO: step started"] * 5 + [line] + ["INFO: step done"] * 5
 
     def scanned() -> list[str]:
