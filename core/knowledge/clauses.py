@@ -1320,6 +1320,98 @@ CLAUSES: tuple[Clause, ...] = (
         REASON,
     ),
     Clause(
+        "ort-cudnn-frontend-failure",
+        ("onnxruntime",),
+        "cudnn_fe failure ",
+        r"CUDNN_FE failure (?P<value>\d{1,6}): (?P<status>[A-Z][A-Z_]{2,60})"
+        r"(?:[\s\S]{0,600}?expr=(?P<call>[\w>.-]{1,80}))?",
+        "The cuDNN frontend graph (cudnn_frontend, which onnxruntime's CUDA provider builds for "
+        "{op|a node}'s convolution) failed with error {value} {status}. cudnn_frontend's error codes: "
+        "HEURISTIC_QUERY_FAILED and GRAPH_EXECUTION_PLAN_CREATION_FAILED, cuDNN found no engine for this "
+        "convolution (its size, data type or the workspace it may use); GRAPH_EXECUTION_FAILED, the plan "
+        "failed on the GPU; CUDNN_BACKEND_API_FAILED, a call into the cuDNN library itself failed, most "
+        "often a cuDNN whose engine sub-libraries (libcudnn_engines_*) are missing, of another release than "
+        "the rest, or without kernels for this GPU.",
+        "Load one whole cuDNN of the major version this onnxruntime-gpu release was built with (its CUDA "
+        "provider requirements table; a cuDNN bundled by another package, such as torch's, must not be "
+        "found first) with every libcudnn_engines_* library beside it, and one that supports this GPU; "
+        "then set the CUDA provider options cudnn_conv_algo_search to 'DEFAULT' and leave "
+        "cudnn_conv_use_max_workspace at '1' (cuDNN needs the workspace to find an engine); for "
+        "HEURISTIC_QUERY_FAILED or a memory failure lower the batch or input size.",
+        "microsoft/onnxruntime: core/providers/cuda/cuda_call.cc and nn/conv.cc ('CUDNN_FE failure %d: %s ; "
+        "GPU=... ; expr=' around cudnn_frontend graph calls); NVIDIA/cudnn-frontend: cudnn_frontend_utils.h "
+        "(error_code_t); onnxruntime.ai docs, CUDA Execution Provider options",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-subgraph-output-shape",
+        ("onnxruntime",),
+        "subgraph must have the shape set for all outputs",
+        r"Subgraph must have the shape set for all outputs but (?P<tensor>[^\s]{1,200}) did not",
+        "{arg|A control-flow} node {op|} runs a subgraph (an If branch, a Loop or Scan body) whose output "
+        "'{tensor}' has no shape in the model: onnxruntime allocates the node's outputs from the shapes its "
+        "subgraph declares (IfImpl/LoopImpl/ScanImpl AllocateOutputTensors) and fails when one has none, "
+        "which happens when the exporter or an optimiser left that value without a type/shape (no "
+        "value_info and nothing shape inference could infer).",
+        "Give the subgraph output '{tensor}' a shape: run onnx.shape_inference.infer_shapes (or onnxruntime."
+        "tools.symbolic_shape_infer for symbolic sizes) on the model and save the result, or set the "
+        "output's type and shape by hand (onnx.helper.make_tensor_value_info, dims may be symbolic names); "
+        "re-export with a newer opset and exporter, or simplify the model so that {arg|the control-flow "
+        "node} is folded away (onnxsim with fixed input shapes).",
+        "microsoft/onnxruntime: core/providers/cpu/controlflow/if.cc, loop.cc and scan_utils.cc "
+        "(AllocateOutputTensors: 'Subgraph must have the shape set for all outputs but <name> did not.')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "trtllm-assertion-failed",
+        ("tensorrt",),
+        "[tensorrt-llm][error] assertion failed: ",
+        r"\[TensorRT-LLM\]\[ERROR\] Assertion failed: (?P<value>[^\n]{1,200}?)"
+        r"(?: \((?:[^()\n]{0,300}/)?(?P<unit>[\w.-]{1,80}\.(?:cpp|cu|h|cuh)):(?P<line>\d{1,6})\))?"
+        r"[ \t]*(?:\n|$)",
+        "A TLLM_CHECK of TensorRT-LLM's C++ runtime failed: the condition '{value}' was false in "
+        "{unit|a source file the message does not name} (TLLM_CHECK throws TllmException 'Assertion "
+        "failed: <condition>' with the file and line). It is TensorRT-LLM's own invariant, not TensorRT's "
+        "ONNX parser: the engine, its build limits or the request did not meet what that part of the runtime "
+        "(the file: batch_manager/kvCacheManager.cpp, the paged KV cache's blocks; runtime/, the "
+        "session and engine loading; kernels/ and plugins/, a kernel's preconditions) expects, or it is a "
+        "bug of that release.",
+        "Make the engine and the runtime one TensorRT-LLM release (rebuild the engine with trtllm-build of "
+        "the installed tensorrt_llm, and the same TensorRT underneath); keep requests within the limits the "
+        "engine was built with (max_batch_size, max_input_len, max_seq_len, max_num_tokens) and the KV cache "
+        "settings consistent with them (tokens_per_block, max_tokens_in_paged_kv_cache, "
+        "kv_cache_free_gpu_mem_fraction); then search TensorRT-LLM's GitHub issues for '{value}', whose "
+        "fix is usually the release that changed {unit|that file}.",
+        "NVIDIA/TensorRT-LLM: cpp/include/tensorrt_llm/common/assert.h (TLLM_CHECK, throwRuntimeError: "
+        "'[TensorRT-LLM][ERROR] Assertion failed: %s') and common/tllmException.h (file and line); "
+        "TensorRT-LLM docs, trtllm-build and KV cache options",
+        "",
+        REASON,
+    ),
+    Clause(
+        "myelin-version-mismatch",
+        ("tensorrt",),
+        "myelinversionmismatch",
+        r"myelinVersionMismatch\s{0,3}:?\s{0,3}Compiled against (?P<lib>[\w-]{1,40}) "
+        r"(?P<value>\d[\d.]{0,20}\d) but running against [\w-]{1,40} (?P<found>\d[\d.]{0,20}\d)",
+        "TensorRT's Myelin (the graph compiler inside TensorRT that builds its fused regions) was compiled "
+        "against {lib} {value} and the process loaded {lib} {found}: Myelin checks the library version it "
+        "finds at run time and refuses a different one (myelinVersionMismatch), so the build or the "
+        "deserialisation stops.",
+        "Make the process load {lib} {value}, the version this TensorRT release was built with (the "
+        "TensorRT Support Matrix and release notes list it): install that {lib}, and put its directory first "
+        "in LD_LIBRARY_PATH (PATH on Windows) so that another copy ({found}, from another CUDA toolkit, a "
+        "conda package or a framework's bundled libraries) is not found before it; or use the TensorRT "
+        "release built against {lib} {found}.",
+        "TensorRT: the Myelin error's own wording ('myelinVersionMismatch : Compiled against <lib> <version> "
+        "but running against <lib> <version>', nvinfer1::MyelinError); NVIDIA TensorRT Support Matrix "
+        "(the CUDA and cuBLAS versions of each release)",
+        "",
+        REASON,
+    ),
+    Clause(
         "ort-node-input-not-produced",
         ("onnxruntime",),
         "is not a graph input, initializer, or output of a",
@@ -1452,7 +1544,7 @@ CLAUSES: tuple[Clause, ...] = (
         "onnx-no-schema-registered",
         (ANY,),
         " registered for ",
-        r"No (?:Op|schema|Op or Function) registered for '?(?P<op_type>[A-Za-z_][\w.]{0,100})'?"
+        r"No (?:Op|[Ss]chema|Op or Function) registered for '?(?P<op_type>[A-Za-z_][\w.]{0,100})'?"
         r"(?: with domain_version of (?P<value>\d{1,3}))?",
         _NO_SCHEMA_CAUSE,
         _NO_SCHEMA_FIX,
