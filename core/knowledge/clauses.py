@@ -1412,6 +1412,51 @@ CLAUSES: tuple[Clause, ...] = (
         REASON,
     ),
     Clause(
+        "trt-skipping-tactic",
+        ("tensorrt",),
+        "skipping tactic ",
+        r"Skipping tactic (?P<value>0x[0-9a-fA-F]{1,16}|\d{1,20}) due to (?:exception |Myelin error:? |)"
+        r"(?P<error>[^\n]{0,159}[^\n.])",
+        "TensorRT's builder was timing tactic {value} (one candidate kernel for a layer) when it failed with "
+        "'{error}', so the builder dropped that tactic and went on with the others: tactic selection "
+        "skips every candidate that fails or does not fit, and the build fails only when no tactic of a "
+        "layer is left ('Could not find any implementation for node ...'). A CUDA call failing while a "
+        "tactic is timed (cudaEventElapsedTime, an illegal address) means an earlier kernel broke the "
+        "CUDA context or the GPU ran out of memory.",
+        "If the build still ends with an engine these lines are not the failure: the skipped tactics are "
+        "just not used. If it fails, read the last error after them: give the builder more workspace "
+        "(config.set_memory_pool_limit(trt.MemoryPoolType.WORKSPACE, bytes); trtexec --memPoolSize="
+        "workspace:N) and stop other processes using the GPU; leave out a tactic library that fails "
+        "(IBuilderConfig.set_tactic_sources; trtexec --tacticSources=-CUBLAS,-CUBLAS_LT,-CUDNN); for a "
+        "CUDA error rebuild once with CUDA_LAUNCH_BLOCKING=1 to find the layer whose kernel failed first.",
+        "NVIDIA TensorRT Developer Guide (tactic selection, memory pools, tactic sources; trtexec "
+        "--memPoolSize, --tacticSources); NVIDIA TensorRT API: IBuilderConfig::setTacticSources, "
+        "setMemoryPoolLimit",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ov-cpu-reduce-no-jit-kernel",
+        ("openvino",),
+        "has not found jit_uni_reduce",
+        r"Reduce node with name '(?P<node>[^'\n]{1,200})' has not found (?P<value>jit_uni_reduce\w{0,40})",
+        "OpenVINO's CPU plugin could not create the JIT kernel {value} for Reduce node '{node}': it builds "
+        "that kernel only on an x86-64 CPU that reports AVX-512, AVX2 or SSE4.1 (mayiuse checks in the "
+        "Reduce node), and for this one none of them was available - the CPU, or the virtual CPU a VM or "
+        "an x86 emulator exposes, reports none of these instruction sets, or the plugin is not an x86-64 "
+        "build and the node has post-operations fused into it (an activation, eltwise or FakeQuantize "
+        "after the Reduce).",
+        "Check the CPU flags the process sees (lscpu or /proc/cpuinfo: sse4_1, avx2, avx512f): in a VM "
+        "expose the host CPU model (QEMU/KVM -cpu host, or a CPU type with SSE4.1 and AVX2); under x86 "
+        "emulation on an ARM machine install the native arm64 OpenVINO instead; otherwise compile the "
+        "model for another device (GPU) or keep node '{node}' apart from the operation fused after it.",
+        "openvinotoolkit/openvino: src/plugins/intel_cpu/src/nodes/reduce.cpp (prepareParams: "
+        "jit_uni_reduce_post_kernel_f32 built for avx512_core, avx2 or sse41 only; '<node> has not found "
+        "jit_uni_reduce_post_kernel_f32.')",
+        "",
+        REASON,
+    ),
+    Clause(
         "ort-node-input-not-produced",
         ("onnxruntime",),
         "is not a graph input, initializer, or output of a",

@@ -71,3 +71,32 @@ def test_a_tensorrt_llm_check_is_not_read_as_an_onnx_parser_assertion(kb: Knowle
     assert "'mEngine != nullptr'" in top.cause and "does not name" in top.cause
     parser = kb.lookup("[8] Assertion failed: inputs.at(1).is_weights()", top=1)[0]
     assert parser.entry.id.startswith("tensorrt-assertion-failed-abc")
+
+
+# TensorRT's builder (tactic selection): 'Skipping tactic <id> due to exception <what>'
+# OpenVINO intel_cpu nodes/reduce.cpp: '<prefix> has not found jit_uni_reduce_post_kernel_f32.'
+MORE = [
+    (
+        "[TRT] [E] 9: Skipping tactic 0x00000000000003ea due to exception out of memory.",
+        "trt-skipping-tactic",
+        ("tactic 0x00000000000003ea", "'out of memory'", "--memPoolSize", "--tacticSources"),
+    ),
+    (
+        "RuntimeError: Reduce node with name 'head/ReduceMean_2' has not found "
+        "jit_uni_reduce_post_kernel_f32.",
+        "ov-cpu-reduce-no-jit-kernel",
+        ("Reduce node 'head/ReduceMean_2'", "jit_uni_reduce_post_kernel_f32", "sse4_1", "-cpu host"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("message", "clause", "named"), MORE, ids=[c[1] for c in MORE])
+def test_the_card_is_answered_by_the_clause(
+    kb: KnowledgeBase, message: str, clause: str, named: tuple[str, ...]
+) -> None:
+    top = kb.lookup(message, top=1)[0]
+    assert top.entry.id.endswith("+" + clause)
+    advice = f"{top.cause} {top.fix}"
+    for part in named:
+        assert part in advice, (part, advice)
+    assert specific(top) == (True, "")
