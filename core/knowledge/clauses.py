@@ -1457,6 +1457,47 @@ CLAUSES: tuple[Clause, ...] = (
         REASON,
     ),
     Clause(
+        "aclnn-parse-dynamic-kernel-config",
+        ("ascend",),
+        "parse dynamic kernel config fail",
+        r"Parse dynamic kernel config fail",
+        "The aclnn kernel manager (AclOpKernelInit, ParseDynamicKernelConfig) found no usable description "
+        "of {op_type|the operator}'s kernel binaries for this chip: it looks for the operator's config json "
+        "in each custom opp path (ASCEND_CUSTOM_OPP_PATH, the vendors of opp/vendors/config.ini), then in "
+        "the built-in opp's kernel config folders for this SoC, then in the static library, and none had "
+        "it. The kernels (ops) package installed is for another chip (a 310P ops package on a 910B) or "
+        "missing or partial, it is older than the operator the framework calls, or a custom operator's "
+        "vendor path was not set when the process started.",
+        "Install the CANN kernels (ops) package of the same version as the toolkit and for this chip "
+        "(npu-smi info names it), then check that the opp's kernel config folder for this SoC holds "
+        "{op_type|the operator}'s json; for a custom or plugin operator set ASCEND_CUSTOM_OPP_PATH to its "
+        "vendor directory before the process starts (a path added after CANN read it is not seen); or call "
+        "an operator that package has (an older aclnn API of the same op).",
+        "CANN opbase: aclnn kernel manager (KernelMgr::AclOpKernelInit, ParseDynamicKernelConfig: custom "
+        "opp paths, built-in config folders, static library, then 'Parse dynamic kernel config fail.')",
+        r"\b(?P<op_type>[A-Z]\w{1,80})(?: does not has any binary| ADD_TO_LAUNCHER_LIST_AICORE failed)",
+        REASON,
+    ),
+    Clause(
+        "ggml-cann-assert",
+        ("ascend",),
+        "ggml_assert(",
+        r"(?P<unit>ggml-cann/[\w.-]{1,80}):(?P<line>\d{1,6}): GGML_ASSERT\((?P<value>[^\n]{1,200})\) failed",
+        "llama.cpp's CANN backend (ggml-cann) checked '{value}' on the tensors of an operation in {unit} "
+        "and it was false (GGML_ASSERT prints the condition, then aborts): this operation's tensors (their "
+        "shapes, data type or layout) are not what the CANN implementation of it handles - a model whose "
+        "form of that operation (a RoPE or attention variant, a quantisation type) ggml-cann does not "
+        "implement, or a bug of that llama.cpp revision.",
+        "Run the same model with no layers offloaded (-ngl 0) or a CPU build to confirm it is the CANN "
+        "backend; check the model's data type and architecture against what llama.cpp's "
+        "docs/backend/CANN.md lists; build a llama.cpp whose {unit} handles '{value}' (its git log shows the "
+        "changes), or use another quantisation of the model.",
+        "ggml-org/llama.cpp: ggml/include/ggml.h (GGML_ASSERT: ggml_abort(__FILE__, __LINE__, "
+        "'GGML_ASSERT(%s) failed')), ggml/src/ggml-cann (aclnn_ops.cpp), docs/backend/CANN.md",
+        "",
+        REASON,
+    ),
+    Clause(
         "ort-node-input-not-produced",
         ("onnxruntime",),
         "is not a graph input, initializer, or output of a",

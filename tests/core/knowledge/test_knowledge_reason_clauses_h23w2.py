@@ -100,3 +100,35 @@ def test_the_card_is_answered_by_the_clause(
     for part in named:
         assert part in advice, (part, advice)
     assert specific(top) == (True, "")
+
+
+# CANN opbase KernelMgr::ParseDynamicKernelConfig; llama.cpp ggml.h GGML_ASSERT in ggml/src/ggml-cann
+ASCEND = [
+    (
+        "EZ9999: Inner Error!\n"
+        "EZ9999: [PID: 11] 2026-01-02-03:04:05.678.901 Parse dynamic kernel config fail.\n"
+        "        TraceBack (most recent call last):\n        AclOpKernelInit failed opType\n"
+        "        GroupedMatmulSwigluQuant ADD_TO_LAUNCHER_LIST_AICORE failed.",
+        "aclnn-parse-dynamic-kernel-config",
+        ("GroupedMatmulSwigluQuant's kernel binaries", "kernels (ops) package", "ASCEND_CUSTOM_OPP_PATH"),
+    ),
+    (
+        "/src/llama.cpp/ggml/src/ggml-cann/aclnn_ops.cpp:1234: "
+        "GGML_ASSERT(src0->type == GGML_TYPE_F16) failed",
+        "ggml-cann-assert",
+        ("'src0->type == GGML_TYPE_F16'", "ggml-cann/aclnn_ops.cpp", "-ngl 0", "docs/backend/CANN.md"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("message", "clause", "named"), ASCEND, ids=[c[1] for c in ASCEND])
+def test_an_ascend_card_is_answered_by_the_clause(
+    kb: KnowledgeBase, message: str, clause: str, named: tuple[str, ...]
+) -> None:
+    top = kb.lookup(message, top=1)[0]
+    assert top.entry.family == "ascend"
+    assert top.entry.id.endswith("+" + clause)
+    advice = f"{top.cause} {top.fix}"
+    for part in named:
+        assert part in advice, (part, advice)
+    assert specific(top) == (True, "")
