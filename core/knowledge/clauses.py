@@ -1931,6 +1931,30 @@ CLAUSES: tuple[Clause, ...] = (
         REASON,
     ),
     Clause(
+        "onednn-ocl-program-build",
+        ("openvino",),
+        "error during the build of opencl program",
+        r"Error during the build of OpenCL program\.?"
+        r"(?:[\s\S]{0,2000}?errcode (?P<value>-\d{1,3}),(?P<status>CL_[A-Z_]{3,60}))?",
+        "oneDNN (the kernel library inside OpenVINO's GPU plugin) compiled one of its OpenCL kernels for "
+        "this GPU (clBuildProgram) and the GPU driver's OpenCL compiler failed with "
+        "{status|an error the line does not name}; the build log after the line is the compiler's own "
+        "output, empty when it could not run at all. In Khronos' "
+        "CL/cl.h -6 CL_OUT_OF_HOST_MEMORY is the compiler running out of host memory, -11 "
+        "CL_BUILD_PROGRAM_FAILURE a kernel the compiler rejected (a driver compiler too old or with a bug "
+        "for this kernel), -5 CL_OUT_OF_RESOURCES the device out of resources.",
+        "Install an Intel GPU compute runtime (intel-opencl-icd / NEO with its IGC compiler) of a release "
+        "this OpenVINO lists in its GPU configuration docs; for CL_OUT_OF_HOST_MEMORY free host memory or "
+        "compile with fewer threads (ov::compilation_num_threads) and cache compiled kernels (ov::cache_dir) "
+        "so later runs skip the build; run the model on the CPU device to confirm the model itself works.",
+        "oneapi-src/oneDNN: src/gpu/intel/ocl (program build: VERROR(common, ocl, 'Error during the build "
+        "of OpenCL program. Build log: ...'), ocl_gpu_engine.cpp errcode lines); "
+        "KhronosGroup/OpenCL-Headers: CL/cl.h (error codes); docs.openvino.ai GPU device configuration "
+        "and properties",
+        "",
+        REASON,
+    ),
+    Clause(
         "openvino-gpu-opencl-error",
         ("openvino",),
         ", error code: ",

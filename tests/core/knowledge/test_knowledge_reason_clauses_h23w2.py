@@ -132,3 +132,19 @@ def test_an_ascend_card_is_answered_by_the_clause(
     for part in named:
         assert part in advice, (part, advice)
     assert specific(top) == (True, "")
+
+
+def test_onednn_s_opencl_build_failure_under_openvino_names_its_code(kb: KnowledgeBase) -> None:
+    """oneDNN's VERROR lines (src/gpu/intel/ocl): the program build failure and the OpenCL code after it."""
+    message = (
+        "onednn_verbose,v1,common,error,ocl,Error during the build of OpenCL program. Build log:\n"
+        "error: backend compiler failed build.\n"
+        "onednn_verbose,v1,primitive,error,ocl,errcode -11,CL_BUILD_PROGRAM_FAILURE,src/gpu/intel/ocl/x.cpp:9"
+    )
+    top = kb.lookup(message, top=1)[0]
+    assert top.entry.family == "openvino"
+    assert top.entry.id.endswith("+onednn-ocl-program-build")
+    assert dict(top.captures)["value"] == "-11"
+    assert "failed with CL_BUILD_PROGRAM_FAILURE" in top.cause
+    assert "intel-opencl-icd" in top.fix
+    assert specific(top) == (True, "")
