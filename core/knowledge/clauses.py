@@ -1498,6 +1498,26 @@ CLAUSES: tuple[Clause, ...] = (
         REASON,
     ),
     Clause(
+        "coreml-protobuf-field-type",
+        ("coreml",),
+        ", but expected one of: ",
+        r"(?P<value>[^\s:]{1,80}) has type (?:<class ')?(?P<dtype>\w{1,40})(?:'>)?, but expected one of: "
+        r"(?P<expected>[\w, <>'()]{1,80}?)\s*(?:\n|$)",
+        "A field of the Core ML model's protobuf spec was given {value}, a Python {dtype}, where protobuf "
+        "accepts only {expected}: the spec's text fields and map keys (the model's user_defined_metadata, "
+        "its author, license and descriptions, string class labels) take strings only, and protobuf "
+        "refuses any other type instead of converting it.",
+        "Convert the value to str before it is set: for metadata write "
+        "model.user_defined_metadata[str(key)] = str(value) (a dict of class names keyed by int, "
+        "0 for 'person', needs str(key)), and give short_description, author and license as strings; "
+        "pass class labels all as str or all as int to ct.ClassifierConfig.",
+        "protocolbuffers/protobuf: python/google/protobuf/internal/type_checkers.py (TypeChecker and "
+        "UnicodeValueChecker: '<value> has type <type>, but expected one of: <types>'); apple/coremltools: "
+        "MLModel.user_defined_metadata, short_description, ClassifierConfig (coremltools API reference)",
+        "",
+        REASON,
+    ),
+    Clause(
         "ort-node-input-not-produced",
         ("onnxruntime",),
         "is not a graph input, initializer, or output of a",

@@ -148,3 +148,13 @@ def test_onednn_s_opencl_build_failure_under_openvino_names_its_code(kb: Knowled
     assert "failed with CL_BUILD_PROGRAM_FAILURE" in top.cause
     assert "intel-opencl-icd" in top.fix
     assert specific(top) == (True, "")
+
+
+def test_a_protobuf_type_error_of_a_core_ml_export_names_the_value(kb: KnowledgeBase) -> None:
+    """protobuf's type checker (type_checkers.py) when a Core ML spec field is set: the value and types."""
+    top = kb.lookup("CoreML: export failure: 3 has type int, but expected one of: bytes, str", top=1)[0]
+    assert top.entry.family == "coreml"
+    assert top.entry.id.endswith("+coreml-protobuf-field-type")
+    assert ("value", "3") in top.captures and ("dtype", "int") in top.captures
+    assert "given 3, a Python int" in top.cause and "user_defined_metadata[str(key)]" in top.fix
+    assert specific(top) == (True, "")
