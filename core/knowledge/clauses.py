@@ -1438,7 +1438,7 @@ CLAUSES: tuple[Clause, ...] = (
     Clause(
         "ov-cpu-reduce-no-jit-kernel",
         ("openvino",),
-        "has not found jit_uni_reduce",
+        "jit_uni_reduce",
         r"Reduce node with name '(?P<node>[^'\n]{1,200})' has not found (?P<value>jit_uni_reduce\w{0,40})",
         "OpenVINO's CPU plugin could not create the JIT kernel {value} for Reduce node '{node}': it builds "
         "that kernel only on an x86-64 CPU that reports AVX-512, AVX2 or SSE4.1 (mayiuse checks in the "
