@@ -1415,7 +1415,8 @@ CLAUSES: tuple[Clause, ...] = (
         "trt-skipping-tactic",
         ("tensorrt",),
         "skipping tactic ",
-        r"Skipping tactic (?P<value>0x[0-9a-fA-F]{1,16}|\d{1,20}) due to (?:exception |Myelin error:? |)"
+        r"Skipping tactic (?P<value>0x[0-9a-fA-F]{1,16}|\d{1,20}) due to (?!insufficient memory)"
+        r"(?:exception |Myelin error:? |)"
         r"(?P<error>[^\n]{0,159}[^\n.])",
         "TensorRT's builder was timing tactic {value} (one candidate kernel for a layer) when it failed with "
         "'{error}', so the builder dropped that tactic and went on with the others: tactic selection "
