@@ -1320,6 +1320,205 @@ CLAUSES: tuple[Clause, ...] = (
         REASON,
     ),
     Clause(
+        "ort-cudnn-frontend-failure",
+        ("onnxruntime",),
+        "cudnn_fe failure ",
+        r"CUDNN_FE failure (?P<value>\d{1,6}): (?P<status>[A-Z][A-Z_]{2,60})"
+        r"(?:[\s\S]{0,600}?expr=(?P<call>[\w>.-]{1,80}))?",
+        "The cuDNN frontend graph (cudnn_frontend, which onnxruntime's CUDA provider builds for "
+        "{op|a node}'s convolution) failed with error {value} {status}. cudnn_frontend's error codes: "
+        "HEURISTIC_QUERY_FAILED and GRAPH_EXECUTION_PLAN_CREATION_FAILED, cuDNN found no engine for this "
+        "convolution (its size, data type or the workspace it may use); GRAPH_EXECUTION_FAILED, the plan "
+        "failed on the GPU; CUDNN_BACKEND_API_FAILED, a call into the cuDNN library itself failed, most "
+        "often a cuDNN whose engine sub-libraries (libcudnn_engines_*) are missing, of another release than "
+        "the rest, or without kernels for this GPU.",
+        "Load one whole cuDNN of the major version this onnxruntime-gpu release was built with (its CUDA "
+        "provider requirements table; a cuDNN bundled by another package, such as torch's, must not be "
+        "found first) with every libcudnn_engines_* library beside it, and one that supports this GPU; "
+        "then set the CUDA provider options cudnn_conv_algo_search to 'DEFAULT' and leave "
+        "cudnn_conv_use_max_workspace at '1' (cuDNN needs the workspace to find an engine); for "
+        "HEURISTIC_QUERY_FAILED or a memory failure lower the batch or input size.",
+        "microsoft/onnxruntime: core/providers/cuda/cuda_call.cc and nn/conv.cc ('CUDNN_FE failure %d: %s ; "
+        "GPU=... ; expr=' around cudnn_frontend graph calls); NVIDIA/cudnn-frontend: cudnn_frontend_utils.h "
+        "(error_code_t); onnxruntime.ai docs, CUDA Execution Provider options",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-subgraph-output-shape",
+        ("onnxruntime",),
+        "subgraph must have the shape set for all outputs",
+        r"Subgraph must have the shape set for all outputs but (?P<tensor>[^\s]{1,200}) did not",
+        "{arg|A control-flow} node {op|} runs a subgraph (an If branch, a Loop or Scan body) whose output "
+        "'{tensor}' has no shape in the model: onnxruntime allocates the node's outputs from the shapes its "
+        "subgraph declares (IfImpl/LoopImpl/ScanImpl AllocateOutputTensors) and fails when one has none, "
+        "which happens when the exporter or an optimiser left that value without a type/shape (no "
+        "value_info and nothing shape inference could infer).",
+        "Give the subgraph output '{tensor}' a shape: run onnx.shape_inference.infer_shapes (or onnxruntime."
+        "tools.symbolic_shape_infer for symbolic sizes) on the model and save the result, or set the "
+        "output's type and shape by hand (onnx.helper.make_tensor_value_info, dims may be symbolic names); "
+        "re-export with a newer opset and exporter, or simplify the model so that {arg|the control-flow "
+        "node} is folded away (onnxsim with fixed input shapes).",
+        "microsoft/onnxruntime: core/providers/cpu/controlflow/if.cc, loop.cc and scan_utils.cc "
+        "(AllocateOutputTensors: 'Subgraph must have the shape set for all outputs but <name> did not.')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "trtllm-assertion-failed",
+        ("tensorrt",),
+        "[tensorrt-llm][error] assertion failed: ",
+        r"\[TensorRT-LLM\]\[ERROR\] Assertion failed: (?P<value>[^\n]{1,200}?)"
+        r"(?: \((?:[^()\n]{0,300}/)?(?P<unit>[\w.-]{1,80}\.(?:cpp|cu|h|cuh)):(?P<line>\d{1,6})\))?"
+        r"[ \t]*(?:\n|$)",
+        "A TLLM_CHECK of TensorRT-LLM's C++ runtime failed: the condition '{value}' was false in "
+        "{unit|a source file the message does not name} (TLLM_CHECK throws TllmException 'Assertion "
+        "failed: <condition>' with the file and line). It is TensorRT-LLM's own invariant, not TensorRT's "
+        "ONNX parser: the engine, its build limits or the request did not meet what that part of the runtime "
+        "(the file: batch_manager/kvCacheManager.cpp, the paged KV cache's blocks; runtime/, the "
+        "session and engine loading; kernels/ and plugins/, a kernel's preconditions) expects, or it is a "
+        "bug of that release.",
+        "Make the engine and the runtime one TensorRT-LLM release (rebuild the engine with trtllm-build of "
+        "the installed tensorrt_llm, and the same TensorRT underneath); keep requests within the limits the "
+        "engine was built with (max_batch_size, max_input_len, max_seq_len, max_num_tokens) and the KV cache "
+        "settings consistent with them (tokens_per_block, max_tokens_in_paged_kv_cache, "
+        "kv_cache_free_gpu_mem_fraction); then search TensorRT-LLM's GitHub issues for '{value}', whose "
+        "fix is usually the release that changed {unit|that file}.",
+        "NVIDIA/TensorRT-LLM: cpp/include/tensorrt_llm/common/assert.h (TLLM_CHECK, throwRuntimeError: "
+        "'[TensorRT-LLM][ERROR] Assertion failed: %s') and common/tllmException.h (file and line); "
+        "TensorRT-LLM docs, trtllm-build and KV cache options",
+        "",
+        REASON,
+    ),
+    Clause(
+        "myelin-version-mismatch",
+        ("tensorrt",),
+        "myelinversionmismatch",
+        r"myelinVersionMismatch\s{0,3}:?\s{0,3}Compiled against (?P<lib>[\w-]{1,40}) "
+        r"(?P<value>\d[\d.]{0,20}\d) but running against [\w-]{1,40} (?P<found>\d[\d.]{0,20}\d)",
+        "TensorRT's Myelin (the graph compiler inside TensorRT that builds its fused regions) was compiled "
+        "against {lib} {value} and the process loaded {lib} {found}: Myelin checks the library version it "
+        "finds at run time and refuses a different one (myelinVersionMismatch), so the build or the "
+        "deserialisation stops.",
+        "Make the process load {lib} {value}, the version this TensorRT release was built with (the "
+        "TensorRT Support Matrix and release notes list it): install that {lib}, and put its directory first "
+        "in LD_LIBRARY_PATH (PATH on Windows) so that another copy ({found}, from another CUDA toolkit, a "
+        "conda package or a framework's bundled libraries) is not found before it; or use the TensorRT "
+        "release built against {lib} {found}.",
+        "TensorRT: the Myelin error's own wording ('myelinVersionMismatch : Compiled against <lib> <version> "
+        "but running against <lib> <version>', nvinfer1::MyelinError); NVIDIA TensorRT Support Matrix "
+        "(the CUDA and cuBLAS versions of each release)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "trt-skipping-tactic",
+        ("tensorrt",),
+        "skipping tactic ",
+        r"Skipping tactic (?P<value>0x[0-9a-fA-F]{1,16}|\d{1,20}) due to (?!insufficient memory)"
+        r"(?:exception |Myelin error:? |)"
+        r"(?P<error>[^\n]{0,159}[^\n.])",
+        "TensorRT's builder was timing tactic {value} (one candidate kernel for a layer) when it failed with "
+        "'{error}', so the builder dropped that tactic and went on with the others: tactic selection "
+        "skips every candidate that fails or does not fit, and the build fails only when no tactic of a "
+        "layer is left ('Could not find any implementation for node ...'). A CUDA call failing while a "
+        "tactic is timed (cudaEventElapsedTime, an illegal address) means an earlier kernel broke the "
+        "CUDA context or the GPU ran out of memory.",
+        "If the build still ends with an engine these lines are not the failure: the skipped tactics are "
+        "just not used. If it fails, read the last error after them: give the builder more workspace "
+        "(config.set_memory_pool_limit(trt.MemoryPoolType.WORKSPACE, bytes); trtexec --memPoolSize="
+        "workspace:N) and stop other processes using the GPU; leave out a tactic library that fails "
+        "(IBuilderConfig.set_tactic_sources; trtexec --tacticSources=-CUBLAS,-CUBLAS_LT,-CUDNN); for a "
+        "CUDA error rebuild once with CUDA_LAUNCH_BLOCKING=1 to find the layer whose kernel failed first.",
+        "NVIDIA TensorRT Developer Guide (tactic selection, memory pools, tactic sources; trtexec "
+        "--memPoolSize, --tacticSources); NVIDIA TensorRT API: IBuilderConfig::setTacticSources, "
+        "setMemoryPoolLimit",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ov-cpu-reduce-no-jit-kernel",
+        ("openvino",),
+        "jit_uni_reduce",
+        r"Reduce node with name '(?P<node>[^'\n]{1,200})' has not found (?P<value>jit_uni_reduce\w{0,40})",
+        "OpenVINO's CPU plugin could not create the JIT kernel {value} for Reduce node '{node}': it builds "
+        "that kernel only on an x86-64 CPU that reports AVX-512, AVX2 or SSE4.1 (mayiuse checks in the "
+        "Reduce node), and for this one none of them was available - the CPU, or the virtual CPU a VM or "
+        "an x86 emulator exposes, reports none of these instruction sets, or the plugin is not an x86-64 "
+        "build and the node has post-operations fused into it (an activation, eltwise or FakeQuantize "
+        "after the Reduce).",
+        "Check the CPU flags the process sees (lscpu or /proc/cpuinfo: sse4_1, avx2, avx512f): in a VM "
+        "expose the host CPU model (QEMU/KVM -cpu host, or a CPU type with SSE4.1 and AVX2); under x86 "
+        "emulation on an ARM machine install the native arm64 OpenVINO instead; otherwise compile the "
+        "model for another device (GPU) or keep node '{node}' apart from the operation fused after it.",
+        "openvinotoolkit/openvino: src/plugins/intel_cpu/src/nodes/reduce.cpp (prepareParams: "
+        "jit_uni_reduce_post_kernel_f32 built for avx512_core, avx2 or sse41 only; '<node> has not found "
+        "jit_uni_reduce_post_kernel_f32.')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "aclnn-parse-dynamic-kernel-config",
+        ("ascend",),
+        "parse dynamic kernel config fail",
+        r"Parse dynamic kernel config fail",
+        "The aclnn kernel manager (AclOpKernelInit, ParseDynamicKernelConfig) found no usable description "
+        "of {op_type|the operator}'s kernel binaries for this chip: it looks for the operator's config json "
+        "in each custom opp path (ASCEND_CUSTOM_OPP_PATH, the vendors of opp/vendors/config.ini), then in "
+        "the built-in opp's kernel config folders for this SoC, then in the static library, and none had "
+        "it. The kernels (ops) package installed is for another chip (a 310P ops package on a 910B) or "
+        "missing or partial, it is older than the operator the framework calls, or a custom operator's "
+        "vendor path was not set when the process started.",
+        "Install the CANN kernels (ops) package of the same version as the toolkit and for this chip "
+        "(npu-smi info names it), then check that the opp's kernel config folder for this SoC holds "
+        "{op_type|the operator}'s json; for a custom or plugin operator set ASCEND_CUSTOM_OPP_PATH to its "
+        "vendor directory before the process starts (a path added after CANN read it is not seen); or call "
+        "an operator that package has (an older aclnn API of the same op).",
+        "CANN opbase: aclnn kernel manager (KernelMgr::AclOpKernelInit, ParseDynamicKernelConfig: custom "
+        "opp paths, built-in config folders, static library, then 'Parse dynamic kernel config fail.')",
+        r"\b(?P<op_type>[A-Z]\w{1,80})(?: does not has any binary| ADD_TO_LAUNCHER_LIST_AICORE failed)",
+        REASON,
+    ),
+    Clause(
+        "ggml-cann-assert",
+        ("ascend",),
+        "ggml_assert(",
+        r"(?P<unit>ggml-cann/[\w.-]{1,80}):(?P<line>\d{1,6}): GGML_ASSERT\((?P<value>[^\n]{1,200})\) failed",
+        "llama.cpp's CANN backend (ggml-cann) checked '{value}' on the tensors of an operation in {unit} "
+        "and it was false (GGML_ASSERT prints the condition, then aborts): this operation's tensors (their "
+        "shapes, data type or layout) are not what the CANN implementation of it handles - a model whose "
+        "form of that operation (a RoPE or attention variant, a quantisation type) ggml-cann does not "
+        "implement, or a bug of that llama.cpp revision.",
+        "Run the same model with no layers offloaded (-ngl 0) or a CPU build to confirm it is the CANN "
+        "backend; check the model's data type and architecture against what llama.cpp's "
+        "docs/backend/CANN.md lists; build a llama.cpp whose {unit} handles '{value}' (its git log shows the "
+        "changes), or use another quantisation of the model.",
+        "ggml-org/llama.cpp: ggml/include/ggml.h (GGML_ASSERT: ggml_abort(__FILE__, __LINE__, "
+        "'GGML_ASSERT(%s) failed')), ggml/src/ggml-cann (aclnn_ops.cpp), docs/backend/CANN.md",
+        "",
+        REASON,
+    ),
+    Clause(
+        "coreml-protobuf-field-type",
+        ("coreml",),
+        ", but expected one of: ",
+        r"(?P<value>[^\s:]{1,80}) has type (?:<class ')?(?P<dtype>\w{1,40})(?:'>)?, but expected one of: "
+        r"(?P<expected>[\w, <>'()]{1,80}?)\s*(?:\n|$)",
+        "A field of the Core ML model's protobuf spec was given {value}, a Python {dtype}, where protobuf "
+        "accepts only {expected}: the spec's text fields and map keys (the model's user_defined_metadata, "
+        "its author, license and descriptions, string class labels) take strings only, and protobuf "
+        "refuses any other type instead of converting it.",
+        "Convert the value to str before it is set: for metadata write "
+        "model.user_defined_metadata[str(key)] = str(value) (a dict of class names keyed by int, "
+        "0 for 'person', needs str(key)), and give short_description, author and license as strings; "
+        "pass class labels all as str or all as int to ct.ClassifierConfig.",
+        "protocolbuffers/protobuf: python/google/protobuf/internal/type_checkers.py (TypeChecker and "
+        "UnicodeValueChecker: '<value> has type <type>, but expected one of: <types>'); apple/coremltools: "
+        "MLModel.user_defined_metadata, short_description, ClassifierConfig (coremltools API reference)",
+        "",
+        REASON,
+    ),
+    Clause(
         "ort-node-input-not-produced",
         ("onnxruntime",),
         "is not a graph input, initializer, or output of a",
@@ -1452,7 +1651,7 @@ CLAUSES: tuple[Clause, ...] = (
         "onnx-no-schema-registered",
         (ANY,),
         " registered for ",
-        r"No (?:Op|schema|Op or Function) registered for '?(?P<op_type>[A-Za-z_][\w.]{0,100})'?"
+        r"No (?:Op|[Ss]chema|Op or Function) registered for '?(?P<op_type>[A-Za-z_][\w.]{0,100})'?"
         r"(?: with domain_version of (?P<value>\d{1,3}))?",
         _NO_SCHEMA_CAUSE,
         _NO_SCHEMA_FIX,
@@ -1749,6 +1948,30 @@ CLAUSES: tuple[Clause, ...] = (
         "openvinotoolkit/openvino: src/plugins/intel_gpu/src/runtime/ocl/ocl_common.hpp (OCL_ERR_MSG_FMT: "
         "'[GPU] ' + the call + ', error code: ' + the code; force_exit on CL_OUT_OF_RESOURCES); "
         "KhronosGroup/OpenCL-Headers: CL/cl.h (error codes)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "onednn-ocl-program-build",
+        ("openvino",),
+        "error during the build of opencl program",
+        r"Error during the build of OpenCL program\.?"
+        r"(?:[\s\S]{0,2000}?errcode (?P<value>-\d{1,3}),(?P<status>CL_[A-Z_]{3,60}))?",
+        "oneDNN (the kernel library inside OpenVINO's GPU plugin) compiled one of its OpenCL kernels for "
+        "this GPU (clBuildProgram) and the GPU driver's OpenCL compiler failed with "
+        "{status|an error the line does not name}; the build log after the line is the compiler's own "
+        "output, empty when it could not run at all. In Khronos' "
+        "CL/cl.h -6 CL_OUT_OF_HOST_MEMORY is the compiler running out of host memory, -11 "
+        "CL_BUILD_PROGRAM_FAILURE a kernel the compiler rejected (a driver compiler too old or with a bug "
+        "for this kernel), -5 CL_OUT_OF_RESOURCES the device out of resources.",
+        "Install an Intel GPU compute runtime (intel-opencl-icd / NEO with its IGC compiler) of a release "
+        "this OpenVINO lists in its GPU configuration docs; for CL_OUT_OF_HOST_MEMORY free host memory or "
+        "compile with fewer threads (ov::compilation_num_threads) and cache compiled kernels (ov::cache_dir) "
+        "so later runs skip the build; run the model on the CPU device to confirm the model itself works.",
+        "oneapi-src/oneDNN: src/gpu/intel/ocl (program build: VERROR(common, ocl, 'Error during the build "
+        "of OpenCL program. Build log: ...'), ocl_gpu_engine.cpp errcode lines); "
+        "KhronosGroup/OpenCL-Headers: CL/cl.h (error codes); docs.openvino.ai GPU device configuration "
+        "and properties",
         "",
         REASON,
     ),
