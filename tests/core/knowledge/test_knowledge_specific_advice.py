@@ -145,3 +145,20 @@ def test_convert_axis_assertion_says_the_axis_and_rank(kb: KnowledgeBase) -> Non
     assert top.entry.family == "tensorrt" and top.entry.id.endswith("+onnx-trt-axis-range")
     assert "convertAxis" in top.cause and "batch" in top.cause
     assert "--fold-constants" in top.fix
+
+
+GARBLED = re.compile(
+    r"\bthe the\b|\bnp\.the\b|\b(?:[Tt]he|TVM) (?:\w+ )?the (?:value|operator type|part the message names)\b"
+)
+
+
+def test_no_entry_reads_garbled_when_found_without_its_captures() -> None:
+    """An entry found by its code, a partial phrase or its wording has no captures: its default words must
+    still make a sentence ('The TVM frontend has no converter for the operators it lists', not 'The TVM the
+    value frontend ...'; 'could not get more bytes', not 'could not get the value more bytes')."""
+    from dumpscope.core.knowledge.kb import fill
+
+    for line in KB_FILE.read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        for field in ("cause", "fix"):
+            assert not GARBLED.search(fill(entry[field], ())), (entry["id"], field)
