@@ -10,12 +10,11 @@ the evaluation set."""
 from __future__ import annotations
 
 import io
-import re
 
 import pytest
 
-from bench.eval_explain import specific
 from dumpscope.core.knowledge import KnowledgeBase, scan_log
+from tests.support.advice import assert_answered
 
 _OV_WRAP = "RuntimeError: Exception from src/inference/src/cpp/core.cpp:109:\n"
 
@@ -127,13 +126,7 @@ CASES = [
 def test_the_form_is_answered_by_its_entry_with_what_it_captured(
     kb: KnowledgeBase, message: str, entry: str, named: tuple[str, ...]
 ) -> None:
-    top = kb.lookup(message, top=1)[0]
-    assert top.entry.id == entry
-    advice = f"{top.cause} {top.fix}"
-    for part in named:
-        assert part in advice, (part, advice)
-    assert re.search(r"\{[a-z][a-z_0-9]*(?:\|[^{}]*)?\}", advice) is None
-    assert specific(top) == (True, "")
+    assert_answered(kb, message, named, entry=entry)
 
 
 def test_an_inner_failure_of_a_device_wins_over_auto_s_wrapper(kb: KnowledgeBase) -> None:
@@ -225,13 +218,7 @@ CLAUSE_CASES = [
 def test_the_family_card_says_the_check_the_message_printed(
     kb: KnowledgeBase, message: str, clause: str, named: tuple[str, ...]
 ) -> None:
-    top = kb.lookup(message, top=1)[0]
-    assert top.entry.id.endswith("+" + clause), top.entry.id
-    advice = f"{top.cause} {top.fix}"
-    for part in named:
-        assert part in advice, (part, advice)
-    assert re.search(r"\{[a-z][a-z_0-9]*(?:\|[^{}]*)?\}", advice) is None
-    assert specific(top) == (True, "")
+    assert_answered(kb, message, named, clause=clause)
 
 
 @pytest.mark.parametrize(
@@ -290,12 +277,7 @@ def test_the_check_clauses_need_their_component_s_form(kb: KnowledgeBase, messag
 def test_ncnn_vulkan_paddle2onnx_slot_and_tflite_gpu_delegate_forms(
     kb: KnowledgeBase, message: str, entry: str, named: tuple[str, ...]
 ) -> None:
-    top = kb.lookup(message, top=1)[0]
-    assert top.entry.id == entry
-    advice = f"{top.cause} {top.fix}"
-    for part in named:
-        assert part in advice, (part, advice)
-    assert specific(top) == (True, "")
+    assert_answered(kb, message, named, entry=entry)
 
 
 def test_a_log_scan_finds_mnnconvert_s_empty_input_notice(kb: KnowledgeBase) -> None:

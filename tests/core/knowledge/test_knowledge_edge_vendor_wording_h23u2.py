@@ -9,10 +9,10 @@ import io
 
 import pytest
 
-from bench.eval_explain import specific
 from dumpscope.core.knowledge import KnowledgeBase, scan_log
 from dumpscope.core.knowledge.answer import answer
 from dumpscope.core.knowledge.family import detect_families
+from tests.support.advice import assert_answered
 
 # (the tool's own line, the family it names)
 MARKED = [
@@ -177,12 +177,7 @@ CASES = [
 def test_the_form_is_answered_by_its_entry(
     kb: KnowledgeBase, message: str, entry: str, named: tuple[str, ...]
 ) -> None:
-    top = kb.lookup(message, top=1)[0]
-    assert top.entry.id == entry
-    advice = f"{top.cause} {top.fix}"
-    for part in named:
-        assert part in advice, (part, advice)
-    assert specific(top) == (True, "")
+    assert_answered(kb, message, named, entry=entry)
 
 
 def test_an_unnamed_gguf_magic_check_is_not_rkllm_s(kb: KnowledgeBase) -> None:

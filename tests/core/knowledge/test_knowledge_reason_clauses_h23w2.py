@@ -10,6 +10,7 @@ import pytest
 
 from bench.eval_explain import specific
 from dumpscope.core.knowledge import KnowledgeBase
+from tests.support.advice import assert_answered
 
 CASES = [
     # microsoft/onnxruntime core/providers/cuda: CUDNN_FE failure %d: %s ; GPU=... ; expr=...
@@ -54,12 +55,7 @@ CASES = [
 def test_the_form_is_answered_by_its_clause(
     kb: KnowledgeBase, message: str, entry: str, named: tuple[str, ...]
 ) -> None:
-    top = kb.lookup(message, top=1)[0]
-    assert top.entry.id == entry
-    advice = f"{top.cause} {top.fix}"
-    for part in named:
-        assert part in advice, (part, advice)
-    assert specific(top) == (True, "")
+    assert_answered(kb, message, named, entry=entry)
 
 
 def test_a_tensorrt_llm_check_is_not_read_as_an_onnx_parser_assertion(kb: KnowledgeBase) -> None:
@@ -94,12 +90,7 @@ MORE = [
 def test_the_card_is_answered_by_the_clause(
     kb: KnowledgeBase, message: str, clause: str, named: tuple[str, ...]
 ) -> None:
-    top = kb.lookup(message, top=1)[0]
-    assert top.entry.id.endswith("+" + clause)
-    advice = f"{top.cause} {top.fix}"
-    for part in named:
-        assert part in advice, (part, advice)
-    assert specific(top) == (True, "")
+    assert_answered(kb, message, named, clause=clause)
 
 
 # CANN opbase KernelMgr::ParseDynamicKernelConfig; llama.cpp ggml.h GGML_ASSERT in ggml/src/ggml-cann
@@ -125,13 +116,8 @@ ASCEND = [
 def test_an_ascend_card_is_answered_by_the_clause(
     kb: KnowledgeBase, message: str, clause: str, named: tuple[str, ...]
 ) -> None:
-    top = kb.lookup(message, top=1)[0]
+    top = assert_answered(kb, message, named, clause=clause)
     assert top.entry.family == "ascend"
-    assert top.entry.id.endswith("+" + clause)
-    advice = f"{top.cause} {top.fix}"
-    for part in named:
-        assert part in advice, (part, advice)
-    assert specific(top) == (True, "")
 
 
 def test_onednn_s_opencl_build_failure_under_openvino_names_its_code(kb: KnowledgeBase) -> None:

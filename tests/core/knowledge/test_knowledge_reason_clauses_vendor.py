@@ -8,12 +8,10 @@ of the evaluation set."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
-from bench.eval_explain import specific
 from dumpscope.core.knowledge import KnowledgeBase
+from tests.support.advice import assert_answered
 
 _ORT = "Non-zero status code returned while running {op} node. Name:'{name}' Status Message: "
 
@@ -84,13 +82,7 @@ CASES = [
 def test_the_card_is_answered_by_the_reason_the_message_states(
     kb: KnowledgeBase, message: str, clause: str, named: tuple[str, ...]
 ) -> None:
-    top = kb.lookup(message, top=1)[0]
-    assert top.entry.id.endswith(f"+{clause}"), top.entry.id
-    advice = f"{top.cause} {top.fix}"
-    for part in named:
-        assert part in advice, (part, advice)
-    assert re.search(r"\{[a-z][a-z_0-9]*(?:\|[^{}]*)?\}", advice) is None  # every placeholder filled in
-    assert specific(top) == (True, "")
+    assert_answered(kb, message, named, clause=clause)
 
 
 def test_an_opencl_code_of_the_resource_group_is_not_read_as_a_kernel_refusal(kb: KnowledgeBase) -> None:

@@ -8,12 +8,11 @@ values are our own, none is a message of the evaluation set."""
 from __future__ import annotations
 
 import io
-import re
 
 import pytest
 
-from bench.eval_explain import specific
 from dumpscope.core.knowledge import KnowledgeBase, scan_log
+from tests.support.advice import assert_answered
 
 # (message, entry, what the advice must name)
 CASES = [
@@ -81,13 +80,7 @@ CASES = [
 def test_the_form_is_answered_by_its_entry_with_what_it_captured(
     kb: KnowledgeBase, message: str, entry: str, named: tuple[str, ...]
 ) -> None:
-    top = kb.lookup(message, top=1)[0]
-    assert top.entry.id == entry
-    advice = f"{top.cause} {top.fix}"
-    for part in named:
-        assert part in advice, (part, advice)
-    assert re.search(r"\{[a-z][a-z_0-9]*(?:\|[^{}]*)?\}", advice) is None
-    assert specific(top) == (True, "")
+    assert_answered(kb, message, named, entry=entry)
 
 
 def test_the_newer_parser_s_plugin_fallback_keeps_its_own_entry(kb: KnowledgeBase) -> None:
