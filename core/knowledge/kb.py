@@ -385,7 +385,9 @@ class KnowledgeBase:
                 _keep_best(best, i, match)
         ranked = family_wording_order(
             sorted(
-                float16_clash_first(innermost_first(inner_first(list(best.values()), text), text), text),
+                float16_clash_first(
+                    innermost_first(inner_first(endings_last(list(best.values())), text), text), text
+                ),
                 key=lambda r: (-r.score, r.entry.generic),
             ),
             text,
@@ -916,6 +918,44 @@ def _json_strings(value: Any) -> Iterator[str]:
 def _json_children(value: Any) -> Any:
     """The values of an object or the items of an array (nothing for numbers, booleans, null)."""
     return value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+
+
+PROCESS_ENDINGS = frozenset(
+    {
+        "runtime-segfault",
+        "runtime-illegal-instruction",
+        "runtime-fpe",
+        "runtime-abort",
+        "runtime-bus-error",
+        "runtime-terminate-called",
+        "runtime-access-violation",
+        "runtime-glibc-heap-corruption",
+        "runtime-oom-killed",
+    }
+)
+"""Entries of text that says how a process ended (a signal, ``terminate called``, a heap check, the OOM
+killer) and not what failed: their own causes say the message carries none."""
+
+
+def endings_last(matches: list[Match]) -> list[Match]:
+    """``matches`` with a process ending (:data:`PROCESS_ENDINGS`: ``Segmentation fault`` after the lines a
+    tool printed) scored just under the best specific match of a tool found by its pattern or an exact code
+    in the same text: that line says what failed before the process died (``vkCreateDevice failed -4``,
+    then ``Segmentation fault``).  Wording alone, a family card or an envelope moves nothing."""
+    best = max(
+        (
+            m.score
+            for m in matches
+            if m.entry.family not in RUNTIME_FAMILIES
+            and {"pattern", "code"}.intersection(m.reason.split("+"))
+            and not _is_generic(m)
+            and not is_envelope(m)
+        ),
+        default=None,
+    )
+    if best is None:
+        return matches
+    return [_under(m, best) if m.entry.id in PROCESS_ENDINGS else m for m in matches]
 
 
 def inner_first(matches: list[Match], text: str = "") -> list[Match]:

@@ -1,0 +1,88 @@
+"""Round 22's dev forms that got no entry, each given its cause and fix from the tool's own source, and the
+rule that a process ending (a signal after a tool's own error line) ranks under what failed (issue 23).
+
+Messages are written around the sentence each tool prints (its source is named in the entry) with made-up
+names and values, not copied from the evaluation set.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from dumpscope.core.knowledge import KnowledgeBase, load_kb
+from dumpscope.core.knowledge.kb import PROCESS_ENDINGS
+from tests.support.advice import assert_answered
+
+
+@cache
+def kb() -> KnowledgeBase:
+    return load_kb(user_dir=None)
+
+
+CASES = [
+    (
+        "NotImplementedError: Unsupported ONNX ops of type: NonZero,ScatterND",
+        "coreml-onnx-converter-unsupported-op-types",
+        ("NonZero,ScatterND", "ct.convert"),
+    ),
+    (
+        "Error: cannot resolve operator 'GatherND' with opsets: ai.onnx v13, com.microsoft v1",
+        "onnxruntime-web-webgl-cannot-resolve-operator",
+        ("GatherND", "ai.onnx v13, com.microsoft v1", "'wasm'"),
+    ),
+    (
+        "RuntimeError: Unknown model format! Cannot find reader for model format: onnx and read the model: "
+        "/models/net.onnx. Please check that reader library exists in your PATH.",
+        "openvino-unknown-model-format-no-reader",
+        ("onnx", "setupvars"),
+    ),
+    (
+        "CL ERROR CODE : -5, info:ConvExecution",
+        "mnn-opencl-cl-error-code",
+        ("-5", "ConvExecution", "CL_OUT_OF_RESOURCES", "MNN_FORWARD_CPU"),
+    ),
+    (
+        "RuntimeError: Can not find any available kernel info for: Default/MyOp-op7. "
+        "Maybe the operator is not supported on Ascend platform.",
+        "ascend-mindspore-no-available-kernel-info",
+        ("Default/MyOp-op7", "CheckSupport"),
+    ),
+    (
+        "TypeError: Can not select a valid kernel info for [Default/network/Gather-op12] in AI CORE or "
+        "AI CPU kernel info candidates list: Kernel Info Candidates List: ...",
+        "ascend-mindspore-no-valid-kernel-info",
+        ("Default/network/Gather-op12", "float32"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("message", "entry", "named"), CASES, ids=[c[1] for c in CASES])
+def test_round22_form_has_its_own_cause_and_fix(message: str, entry: str, named: tuple[str, ...]) -> None:
+    assert_answered(kb(), message, named, entry=entry)
+
+
+def test_a_signal_after_a_tools_own_line_ranks_under_it() -> None:
+    """ncnn printed why it failed, then the process died: the ncnn line answers, the signal comes after."""
+    text = "[0 Mali-G610] bugsbn1=0 bugbilz=0\nvkCreateDevice failed -3\nSegmentation fault (core dumped)"
+    ranked = kb().lookup(text, top=5)
+    assert ranked[0].entry.id == "ncnn-h23o2-vulkan-call-failed"
+    assert "runtime-segfault" in [m.entry.id for m in ranked]
+
+
+def test_a_signal_alone_is_still_answered_as_a_signal() -> None:
+    assert kb().lookup("Segmentation fault (core dumped)", top=1)[0].entry.id == "runtime-segfault"
+
+
+def test_a_signal_stays_first_when_only_wording_or_a_card_names_a_tool() -> None:
+    """Only a specific match found by pattern or code moves a process ending down: words prove nothing."""
+    text = "the converter stopped while converting layers\nSegmentation fault"
+    top = kb().lookup(text, top=1)[0]
+    assert top.entry.id == "runtime-segfault"
+
+
+def test_process_endings_are_runtime_entries() -> None:
+    ids = {e.id: e.family for e in kb().entries}
+    for name in PROCESS_ENDINGS:
+        assert ids[name] == "runtime", name
