@@ -2373,6 +2373,47 @@ CLAUSES: tuple[Clause, ...] = (
         REASON,
     ),
     Clause(
+        "trt-myelin-check-exception",
+        ("tensorrt",),
+        "myelincheckexception",
+        r"MyelinCheckException: (?P<arg>[\w.]{1,80}:\d{1,6}): CHECK\((?P<value>[^\n]{1,200}?)\) failed\.?"
+        r"(?: (?P<value2>[^\n]{1,200}))?",
+        "An internal check of Myelin (the TensorRT compiler that builds fused kernels for whole subgraphs: "
+        "attention, transformer blocks, long pointwise chains) failed in {arg}: CHECK({value}) was false "
+        "({value2|no message}). It is TensorRT's own invariant, met on a subgraph of this model it was not "
+        "written for; no setting of the model is named.",
+        "Change what Myelin is given: build once with fixed shapes (a profile with min = opt = max, or a "
+        "model exported with static input shapes) and once without FP16/INT8, to see which one the check "
+        "depends on; find the failing subgraph with polygraphy debug reduce and rewrite it in the model (an "
+        "attention written with other ops, an op moved out of the fused block); a later TensorRT release "
+        "changes the Myelin pass in {arg}.",
+        "tensorrt_lean_cu12_libs 11.4.0.106 wheel, libnvinfer_lean ('[MyelinCheckException::what()]', "
+        "'CHECK(err == myelinSuccess) failed. ': Myelin's CHECK(<condition>) failed. <message>); "
+        "polygraphy debug reduce",
+        "",
+        REASON,
+    ),
+    Clause(
+        "trt-reshape-two-wildcards",
+        ("tensorrt",),
+        "more than one -1 wildcard",
+        r"reshape dimension with more than one -1 wildcard\.(?: Reshaping (?P<shape>\[[^\n]{1,200}?\]) to "
+        r"(?P<value>\[[^\]\n]{1,120}\]))?",
+        "A Reshape (IShuffleLayer) of the network asks for {value|reshape dimensions} with more than one -1: "
+        "TensorRT infers at most one dimension from the input's volume, and here two are left to infer "
+        "(reshaping {shape|the input}), usually because the exporter wrote a dynamic size as -1 instead of "
+        "computing it from the input's shape.",
+        "Give that Reshape at most one -1: export the target shape computed from the input (x.reshape(b, c, "
+        "h, w) from x.shape, or flatten with -1 only once), keep a dimension that is unchanged as 0 (copy "
+        "from input), or fold the shape computation with onnxsim and fixed input shapes so the target "
+        "{value|shape} becomes concrete.",
+        "NVIDIA/TensorRT: include/NvInfer.h (IShuffleLayer::setReshapeDimensions: 'only a maximum of one "
+        "dimension is permitted to be specified as -1'); TensorRT's shape checks ('reshape dimension with "
+        "more than one -1 wildcard')",
+        "",
+        REASON,
+    ),
+    Clause(
         "trt-myelin-assertion",
         ("tensorrt",),
         "assertion ",
@@ -2570,6 +2611,92 @@ CLAUSES: tuple[Clause, ...] = (
         "may take it.",
         "alibaba/MNN: tools/converter/include/logkit.h (CHECK(x): '[hh:mm:ss] file:line: Check failed: x ==> "
         "' + message), tools/converter/source/*/ (the front ends' CHECK/DCHECK conditions)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "tvm-op-attribute-invalid",
+        ("tvm",),
+        "in attribute",
+        r"Value (?P<value>[^\s\"]{1,60}) in attribute \"(?P<option>\w{1,60})\" (?:of|is invalid for) "
+        r"operator "
+        r"(?P<op_type>\w{1,60})",
+        "tvm.error.OpAttributeInvalid: TVM's ONNX frontend does not accept {value} as the {option} attribute "
+        "of "
+        "{op_type}: the converter handles only the values it lists for that attribute (auto_pad SAME_UPPER, "
+        "SAME_LOWER, VALID or NOTSET; Pad's mode constant, edge or reflect).",
+        "Re-export or edit the model so the {op_type} node's {option} attribute holds a value TVM converts "
+        "instead of {value}: for auto_pad, export with explicit pads (auto_pad NOTSET: PyTorch's padding "
+        "given "
+        "as numbers); for Pad's mode, constant, edge or reflect (another mode as an explicit Concat of "
+        "slices "
+        "of the input).",
+        "apache/tvm: python/tvm/relax/frontend/onnx/onnx_frontend.py and python/tvm/relay/frontend/onnx.py "
+        '(raise tvm.error.OpAttributeInvalid(f\'Value {attr["auto_pad"]} in attribute "auto_pad" of '
+        "operator Conv is invalid.'), 'Value ' + pad_mode + ' in attribute \"mode\" is invalid for operator "
+        "Pad.'); python/tvm/error.py (OpAttributeInvalid)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "tvm-vm-shape-not-computed",
+        ("tvm",),
+        "computed",
+        r"Check failed: \(slot->value_computed\) is false|PrimExpr [^\n]{1,100}? (?:has not been|is not) "
+        r"computed",
+        "Relax's VM shape lowering (VMShapeLower) met the symbolic shape {value|variable} (function {op|not "
+        "named}) before any "
+        "input defined its value: every symbolic dimension a function uses must be bound by the shape of one "
+        "of its parameters (or by match_cast) before it is used, and this one is only introduced inside the "
+        "function (an output or intermediate shape that depends on data, a symbolic variable the frontend "
+        "created for a dimension no input carries).",
+        "Bind the dimension to an input: give the frontend static or named input shapes (from_onnx(model, "
+        "shape_dict={...}) so the dimension comes from an input), or make the data-dependent size explicit "
+        "with R.match_cast on the value that carries it; print the module before relax.build "
+        "(mod.show()) and look for {value|the symbolic variable} in the function's parameters' shapes.",
+        "apache/tvm: src/relax/backend/vm/vm_shape_lower.cc (MakeSymbolicShapeArg: "
+        "TVM_FFI_ICHECK(slot->value_computed) << 'PrimExpr ' << expr << ' in function ' << current_gvar_ "
+        "<< ' has not been computed')",
+        r"PrimExpr (?P<value>[^\n]{1,100}?)(?: in function (?P<op>[^\s]{1,100}))? (?:has not been|is not) "
+        r"computed",
+        REASON,
+    ),
+    Clause(
+        "tvm-check-binary-op",
+        ("tvm",),
+        " vs. ",
+        r"Check failed: (?P<cond>[^\n]{1,200}?) \((?P<value>[^()\n]{0,120}) vs\. "
+        r"(?P<value2>[^()\n]{0,120})\) ?:"
+        r"(?: (?P<reason>[^\n]{1,300}))?",
+        "A comparison check in TVM's C++ code failed: {cond} was false, with {value} on the left against "
+        "{value2} on the right ({reason|the check printed no message of its own}). These checks (ICHECK_EQ, "
+        "CHECK_LT...) compare what an op's type relation, a pass or a packed function was given with what it "
+        "needs: two shapes, ranks, counts or dtypes the model or the call makes differ.",
+        "Find where the model or the call gives {value} where {value2} is needed: the sides of {cond} name "
+        "it "
+        "(a shape's size or rank of an op's input, an argument count of a compiled function, a layout's "
+        "axes); fix that input (reshape or transpose it in the model, give from_onnx the input shapes it "
+        "has, call the compiled function with its parameters); TVM_BACKTRACE=1 prints the op or pass that "
+        "ran the check.",
+        "apache/tvm: include/tvm/runtime/logging.h (TVM_CHECK_BINARY_OP: 'Check failed: ' #x ' ' #op ' ' #y "
+        "' (' x ' vs. ' y ') : ' then the check's message)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "tvm-axis-out-of-range-for-rank",
+        ("tvm",),
+        "is out of range for rank",
+        r"(?P<op_type>[A-Z][A-Za-z]{1,40}) axis (?P<axis>-?\d{1,3}) is out of range for rank "
+        r"(?P<value>\d{1,3})",
+        "TVM's Relax ONNX frontend read axis {axis} on the {op_type} node, whose input has rank {value}: an "
+        "ONNX axis must lie in [-{value}, {value} - 1], so the converter cannot place the op (an axis "
+        "written for another layout or rank, or an input whose rank TVM inferred differently).",
+        "Check the {op_type} node's axis against its input's rank {value} (onnx.shape_inference.infer_shapes "
+        "on the model shows it): re-export with the axis of that rank, or give from_onnx the input shapes "
+        "(shape_dict) so the rank TVM infers is the model's.",
+        'apache/tvm: python/tvm/relax/frontend/onnx/onnx_frontend.py (raise ValueError(f"{op_name} axis '
+        '{axis} is out of range for rank {rank}."))',
         "",
         REASON,
     ),

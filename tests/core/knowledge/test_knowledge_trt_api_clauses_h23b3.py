@@ -215,3 +215,32 @@ def test_a_plain_parameter_check_line_without_its_code_is_answered_by_the_family
         ("dimensions.d[i] <= profileMaxDims.d[i]", "get_profile_shape"),
         entry="family-tensorrt+trt-api-binding-dims-outside-profile",
     )
+
+
+def test_a_myelin_check_names_its_condition_file_and_message(kb: KnowledgeBase) -> None:
+    """Myelin's CHECK(<condition>) failed. <message> (libnvinfer's MyelinCheckException) under a code card."""
+    assert_answered(
+        kb,
+        "[TRT] [E] 10: Internal Error: MyelinCheckException: fuse_softmax.cpp:412: "
+        "CHECK(node->outputs().size() "
+        "== 1) failed. Expected 1 output, got 2",
+        (
+            "fuse_softmax.cpp:412",
+            "CHECK(node->outputs().size() == 1)",
+            "Expected 1 output, got 2",
+            "polygraphy",
+        ),
+        clause="trt-myelin-check-exception",
+    )
+
+
+def test_a_reshape_with_two_wildcards_names_both_shapes(kb: KnowledgeBase) -> None:
+    """NvInfer.h's IShuffleLayer::setReshapeDimensions: at most one -1; the shapes the check printed."""
+    assert_answered(
+        kb,
+        "ERROR: [TRT] 4: [shapeContext.cpp::operator()::3602] Error Code 4: Shape Error (reshape dimension "
+        "with "
+        "more than one -1 wildcard. Reshaping [8,(# 1 (SHAPE x)),64] to [8,-1,-1].)",
+        ("asks for [8,-1,-1]", "reshaping [8,(# 1 (SHAPE x)),64]", "at most one -1"),
+        clause="trt-reshape-two-wildcards",
+    )
