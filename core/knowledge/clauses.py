@@ -758,6 +758,42 @@ CLAUSES: tuple[Clause, ...] = (
         + " ('Cannot deserialize engine with lean runtime since IRuntime::getEngineHostCodeAllowed() "
         "is false.'); " + _TRT_RUNTIME_H + " (IRuntime::setEngineHostCodeAllowed)",
     ),
+    Clause(
+        "trt-api-user-managed-memory-not-set",
+        ("tensorrt",),
+        "is created with executioncontextallocationstrategy::kuser_managed",
+        r"The engine requires (?P<value>[^\n]{1,40}?) device memory\. The IExecutionContext is created with "
+        r"ExecutionContextAllocationStrategy::kUSER_MANAGED",
+        "The execution context was created with user-managed device memory "
+        "(ExecutionContextAllocationStrategy.USER_MANAGED, or "
+        "create_execution_context_without_device_memory) "
+        "and enqueue/execute ran before any memory was given to it: the engine needs {value} device memory "
+        "for its activations.",
+        "Before the first enqueue_v3/execute_v2, allocate engine.device_memory_size_v2 bytes (or "
+        "get_device_memory_size_for_profile_v2(profile) for the profile in use, 256-byte aligned, e.g. with "
+        "cudaMalloc) and give them to the context with context.set_device_memory(ptr, size) "
+        "(setDeviceMemoryV2); or create the context with the default strategy (create_execution_context()) "
+        "and let TensorRT allocate them.",
+        _TRT_LEAN + " ('The engine requires ', ' device memory. The IExecutionContext is created with "
+        "ExecutionContextAllocationStrategy::kUSER_MANAGED. IExecutionContext::setDeviceMemoryV2 should be "
+        "called before enqueue/execute.'); " + _TRT_RUNTIME_H + " (ExecutionContextAllocationStrategy "
+        "kUSER_MANAGED, ICudaEngine::getDeviceMemorySizeV2)",
+    ),
+    Clause(
+        "trt-api-device-memory-too-small",
+        ("tensorrt",),
+        "the provided memory size is too small",
+        r"The provided memory size is too small\. Provided (?P<value>\d{1,15})(?: bytes)?, but expected at "
+        r"least (?P<value2>\d{1,15})",
+        "setDeviceMemoryV2 was given a buffer of {value} bytes for the context's activations, and the engine "
+        "needs at least {value2} for the optimization profile in use.",
+        "Allocate at least {value2} bytes: size the buffer with engine.device_memory_size_v2 (the largest "
+        "over all profiles) or get_device_memory_size_for_profile_v2(profile) for the profile the context "
+        "uses, and allocate it again after set_optimization_profile_async switches to a larger profile.",
+        _TRT_LEAN + " ('setDeviceMemoryV2: The provided memory size is too small. Provided ', ', but "
+        "expected at least '); " + _TRT_RUNTIME_H + " (ICudaEngine::getDeviceMemorySizeV2, "
+        "IExecutionContext::setDeviceMemoryV2)",
+    ),
     # --- TensorRT's ONNX parser: conditions of the importer's ASSERTs -----------------------------------
     Clause(
         "onnx-trt-model-deserialize",

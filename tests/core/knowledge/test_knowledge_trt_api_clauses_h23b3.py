@@ -138,6 +138,21 @@ CASES = [
         ("cannot set address for it", "instead of conv_mid", "mark_output"),
     ),
     (
+        "[TRT] [E] IExecutionContext::enqueueV3: Error Code 3: API Usage Error (Parameter check failed, "
+        "condition: !noDeviceMemory. The engine requires 73400320 bytes of device memory. The "
+        "IExecutionContext is created with ExecutionContextAllocationStrategy::kUSER_MANAGED. "
+        "IExecutionContext::setDeviceMemoryV2 should be called before enqueue/execute.)",
+        CODE3 + "+trt-api-user-managed-memory-not-set",
+        ("73400320 bytes of device memory", "set_device_memory(ptr, size)"),
+    ),
+    (
+        "[TRT] [E] IExecutionContext::setDeviceMemoryV2: Error Code 3: API Usage Error (Parameter check "
+        "failed, condition: size >= expectedSize. setDeviceMemoryV2: The provided memory size is too small. "
+        "Provided 2097152, but expected at least 6291456)",
+        CODE3 + "+trt-api-device-memory-too-small",
+        ("buffer of 2097152 bytes", "at least 6291456"),
+    ),
+    (
         "[TRT] [E] IRuntime::deserializeCudaEngine: Error Code 1: Serialization (Serialization assertion "
         "header.pad == expectedPlatformTag failed.Platform specific tag mismatch detected. TensorRT plan "
         "files "
