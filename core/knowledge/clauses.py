@@ -93,6 +93,19 @@ _TRT_REQUIREMENT = (
 )
 """Cause and fix of a requirement the ONNX parser states in its own words (both assertion layouts)."""
 
+_TRT_LEAN = "tensorrt_lean_cu12_libs 11.4.0.106 wheel, libnvinfer_lean"
+_TRT_RUNTIME_H = "NVIDIA/TensorRT: include/NvInferRuntime.h"
+_TRT_NULL_CAUSE = (
+    "TensorRT reads and writes every input and output of the engine through an address the application "
+    "gives it; a missing one stops the launch before any layer runs."
+)
+_TRT_NULL_FIX = (
+    "allocate a buffer for every I/O tensor of the engine (for i in range(engine.num_io_tensors): "
+    "engine.get_tensor_name(i)), outputs included, and keep the arrays that own them alive until the stream "
+    "is synchronised."
+)
+"""The TensorRT runtime's checks of the addresses of an engine's inputs and outputs (enqueueV3, executeV2)."""
+
 _VECTOR_CAUSE = (
     "A bounds check of the C++ standard library stopped the tool: it indexed past the end of a std::vector"
     " of {value|elements} (libstdc++'s assertions or MSVC's debug check; without the check the read would "
@@ -405,6 +418,381 @@ CLAUSES: tuple[Clause, ...] = (
         "that dimension, run the op per part and concatenate the results.",
         _OP_ERROR_CHECK,
         "",
+    ),
+    # --- TensorRT runtime API checks: one clause per check of IExecutionContext / IRuntime, read from the
+    # condition and the message the check prints (before the ONNX parser's clauses, whose literals such as
+    # 'nbdims' a runtime condition also holds, and the generic 'Parameter check failed' clause) -------
+    Clause(
+        "trt-api-shape-outside-profile",
+        ("tensorrt",),
+        "does not satisfy any optimization profile",
+        r"Set dimension (?P<shape>\[[-\d, ]{0,120}\]) for tensor (?P<tensor>[^\n]{1,200}?) does not satisfy "
+        r"any optimization profiles?\.(?: ?Valid range for profile (?P<index>\d{1,4}): "
+        r"(?P<value>\[[-\d, ]{0,120}\])\.\.(?P<value2>\[[-\d, ]{0,120}\]))?",
+        "setInputShape was given {shape} for input {tensor}, which lies outside every optimization profile "
+        "the "
+        "engine was built with (profile {index|0} accepts {value|its kMIN} .. {value2|its kMAX}): each "
+        "dynamic "
+        "dimension must lie between the profile's kMIN and kMAX, and every static one must equal the "
+        "engine's.",
+        "Feed {tensor} within {value|kMIN} .. {value2|kMAX} (resize, pad or split the batch before "
+        "inference), "
+        "or rebuild the engine with a profile whose min/opt/max cover {shape} (trtexec "
+        "--minShapes/--optShapes/"
+        "--maxShapes={tensor}:..., IOptimizationProfile.set_shape), with several profiles for sizes far "
+        "apart "
+        "(chosen per context with set_optimization_profile_async).",
+        _TRT_LEAN + " ('Set dimension ', ' does not satisfy any optimization profiles.', ' Valid range for "
+        "profile ', condition satisfyProfile); " + _TRT_RUNTIME_H + " (IExecutionContext::setInputShape: "
+        "'Each dimension must agree with the network dimension unless the latter was -1')",
+    ),
+    Clause(
+        "trt-api-binding-dims-outside-profile",
+        ("tensorrt",),
+        "dims.d[i]",
+        r"condition: (?P<arg>profileMinDims\.d\[i\] <= dimensions\.d\[i\]|dimensions\.d\[i\] <= "
+        r"profileMaxDims\.d\[i\])",
+        "The shape {shape|} set with setBindingDimensions (TensorRT 7 and 8's setInputShape) on "
+        "bindings[{index|i}] lies outside the range {value2|kMIN} .. {value3|kMAX} of the optimization "
+        "profile {value|in use} ({arg|a dimension below the profile's kMIN or above its kMAX}).",
+        "Read the profile's range (engine.get_profile_shape(profile, binding): min, opt, max) and feed "
+        "shapes "
+        "within it, or rebuild the engine with --minShapes/--optShapes/--maxShapes (IOptimizationProfile."
+        "set_shape) covering the shapes you run; select the profile that covers them with "
+        "set_optimization_profile_async before setting the shape.",
+        _TRT_LEAN + " ('Supplied binding dimensions ', ' exceed min..max range for profile '); TensorRT 7/8 "
+        "API IExecutionContext::setBindingDimensions (conditions profileMinDims.d[i] <= dimensions.d[i], "
+        "dimensions.d[i] <= profileMaxDims.d[i])",
+        r"Supplied binding dimensions (?P<shape>[\[(][-\d, ]{0,120}[\])]) for bindings\[(?P<index>\d{1,5})\] "
+        r"exceed min ?(?:\.\.|~) ?max range for profile (?P<value>\d{1,4})(?:, where min is "
+        r"(?P<value2>[\[(][-\d, ]{0,120}[\])]), opt is [\[(][-\d, ]{0,120}[\])], max is "
+        r"(?P<value3>[\[(][-\d, ]{0,120}[\])]))?",
+    ),
+    Clause(
+        "trt-api-binding-dims-exceed-range",
+        ("tensorrt",),
+        "max range for profile",
+        r"exceed min ?(?:\.\.|~) ?max range for profile",
+        "The shape {shape|} set with setBindingDimensions (TensorRT 7 and 8's setInputShape) on "
+        "bindings[{index|i}] lies outside the range {value2|kMIN} .. {value3|kMAX} of the optimization "
+        "profile {value|in use} ({arg|a dimension below the profile's kMIN or above its kMAX}).",
+        "Read the profile's range (engine.get_profile_shape(profile, binding): min, opt, max) and feed "
+        "shapes "
+        "within it, or rebuild the engine with --minShapes/--optShapes/--maxShapes (IOptimizationProfile."
+        "set_shape) covering the shapes you run; select the profile that covers them with "
+        "set_optimization_profile_async before setting the shape.",
+        _TRT_LEAN + " ('Supplied binding dimensions ', ' exceed min..max range for profile '); TensorRT 7/8 "
+        "API IExecutionContext::setBindingDimensions (conditions profileMinDims.d[i] <= dimensions.d[i], "
+        "dimensions.d[i] <= profileMaxDims.d[i])",
+        r"Supplied binding dimensions (?P<shape>[\[(][-\d, ]{0,120}[\])]) for bindings\[(?P<index>\d{1,5})\] "
+        r"exceed min ?(?:\.\.|~) ?max range for profile (?P<value>\d{1,4})(?:, where min is "
+        r"(?P<value2>[\[(][-\d, ]{0,120}[\])]), opt is [\[(][-\d, ]{0,120}[\])], max is "
+        r"(?P<value3>[\[(][-\d, ]{0,120}[\])]))?",
+    ),
+    Clause(
+        "trt-api-input-rank",
+        ("tensorrt",),
+        "nbdims == d",
+        r"condition: (?P<arg>(?:engineDims|profileMaxDims|profileMinDims)\.nbDims == (?:dims|dimensions)"
+        r"\.nbDims)",
+        "The shape passed to setInputShape (setBindingDimensions before TensorRT 8.5) has another number of "
+        "dimensions than the engine's input ({arg}): a shape without the batch dimension, or with an extra "
+        "one, is rejected before any dimension is compared.",
+        "Pass a shape of the input's full rank: print engine.get_tensor_shape(name) (get_binding_shape) and "
+        "give one value for each of its entries, the batch dimension included (a 3-D image as (1, 3, H, W) "
+        "for an NCHW input); a model exported with another rank needs its engine rebuilt.",
+        _TRT_LEAN + " (IExecutionContext::setInputShape: conditions engineDims.nbDims == dims.nbDims, "
+        "profileMaxDims.nbDims == dimensions.nbDims); " + _TRT_RUNTIME_H + " (setInputShape)",
+    ),
+    Clause(
+        "trt-api-input-address-not-set",
+        ("tensorrt",),
+        "address is not set for input tensor",
+        r"Address is not set for input tensor (?P<tensor>[^\n]{1,200}?)\. Call setInputTensorAddress",
+        "enqueueV3/executeV2 found no device address for input {tensor}: " + _TRT_NULL_CAUSE,
+        "Call context.set_tensor_address('{tensor}', ptr) (setInputTensorAddress) with a device buffer of "
+        "the input's size before every enqueue; " + _TRT_NULL_FIX,
+        _TRT_LEAN + " ('Address is not set for input tensor ', '. Call setInputTensorAddress or "
+        "setTensorAddress before enqueue/execute.'); " + _TRT_RUNTIME_H + " (setTensorAddress: 'each input "
+        "must have a non-null address')",
+    ),
+    Clause(
+        "trt-api-output-address-not-set",
+        ("tensorrt",),
+        "neither address or allocator is set for output tensor",
+        r"Neither address or allocator is set for output tensor (?P<tensor>[^\n]{1,200}?)\. Call "
+        r"setOutputTensorAddress",
+        "enqueueV3/executeV2 found neither a device address nor an IOutputAllocator for output {tensor}: "
+        + _TRT_NULL_CAUSE,
+        "Call context.set_tensor_address('{tensor}', ptr) with a device buffer of the output's size "
+        "(context.get_tensor_shape('{tensor}') after the input shapes are set), or set_output_allocator for "
+        "an output whose size is only known at run time; " + _TRT_NULL_FIX,
+        _TRT_LEAN + " ('Neither address or allocator is set for output tensor ', '. Call "
+        "setOutputTensorAddress, setTensorAddress or setOutputAllocator before enqueue/execute.'); "
+        + _TRT_RUNTIME_H
+        + " (setTensorAddress: 'each output must have a non-null address or an "
+        "IOutputAllocator')",
+    ),
+    Clause(
+        "trt-api-tensor-bound-to-nullptr",
+        ("tensorrt",),
+        "is bound to nullptr",
+        r"Tensor \"(?P<tensor>[^\"\n]{1,200})\" is bound to nullptr",
+        "Tensor {tensor} is bound to a null address at enqueueV3/executeV2 (in executeV2's bindings array, "
+        "or never given to setTensorAddress): null is allowed only for an empty input, a shape tensor or an "
+        "output that has an IOutputAllocator. " + _TRT_NULL_CAUSE,
+        "Give {tensor} a device buffer: in executeV2's bindings list put the buffer's address at the index "
+        "of '{tensor}' (engine.get_tensor_name(i) gives each index's name), or call "
+        "context.set_tensor_address('{tensor}', ptr) before enqueue_v3; " + _TRT_NULL_FIX,
+        _TRT_LEAN + " ('Tensor \"', '\" is bound to nullptr, which is allowed only for an empty input "
+        "tensor, shape tensor, or an output tensor associated with an IOuputAllocator.', condition "
+        "nullPtrAllowed); " + _TRT_RUNTIME_H + " (executeV2, setTensorAddress)",
+    ),
+    Clause(
+        "trt-api-null-binding",
+        ("tensorrt",),
+        "bindings[x]",
+        r"condition: (?P<arg>bindings\[x\] (?:\|\| nullBindingOK|!= nullptr))",
+        "enqueue/execute (enqueueV2, executeV2) found a null pointer in the bindings array ({arg}): an input "
+        "or output of the engine has no device buffer. " + _TRT_NULL_CAUSE,
+        "Build the bindings list with one device address per engine binding, in binding order (for i in "
+        "range(engine.num_bindings): engine.get_binding_name(i)), outputs included; " + _TRT_NULL_FIX,
+        "NVIDIA TensorRT 8 runtime: IExecutionContext::enqueueV2 / executeV2 parameter check (condition: "
+        "bindings[x] || nullBindingOK); " + _TRT_RUNTIME_H + " (executeV2: 'an array of pointers to input "
+        "and output buffers')",
+    ),
+    Clause(
+        "trt-api-input-dims-not-specified",
+        ("tensorrt",),
+        "are not specified: ",
+        r"Following input (?:tensors' dimensions|shape bindings) are not specified: "
+        r"(?P<tensor>[^\s,)]{0,119}[^\s,).](?:, [^\s,)]{0,119}[^\s,).]){0,20})",
+        "enqueueV3/executeV2 was called before the dimensions (for a shape tensor, the values) of these "
+        "inputs were set on the context: {tensor}. An input with a -1 dimension has no shape until "
+        "setInputShape gives it one.",
+        "Call context.set_input_shape(name, shape) for {tensor} (every input with a -1 in "
+        "engine.get_tensor_shape(name); set_input_shape / set_tensor_address for shape tensors) after "
+        "set_optimization_profile_async and before each enqueue_v3/execute_v2, again whenever a shape "
+        "changes.",
+        _TRT_LEAN + " (\" Following input tensors' dimensions are not specified: \", ' Following input shape "
+        "bindings are not specified: ', condition inputDimensionSpecified && inputShapesSpecified); "
+        + _TRT_RUNTIME_H
+        + " (setOptimizationProfileAsync: setInputShape 'must be called before "
+        "executeV2()/enqueueV3()')",
+    ),
+    Clause(
+        "trt-api-profile-index",
+        ("tensorrt",),
+        "getnboptimizationprofiles()",
+        r"condition: (?P<arg>\(0\) <= \(profileIndex\)[^\n]{0,60}?getNbOptimizationProfiles\(\)\)"
+        r"|profileIndex[^\n]{0,60}?getNbOptimizationProfiles\(\))",
+        "The optimization profile index given to set_optimization_profile_async (setOptimizationProfile) is "
+        "outside 0 .. engine.num_optimization_profiles - 1 ({arg}): the engine has fewer profiles than the "
+        "index assumes.",
+        "Print engine.num_optimization_profiles and pass an index below it (profiles count from 0; an engine "
+        "built with one profile has only profile 0); to run more profiles, add one IOptimizationProfile per "
+        "profile to the builder config (config.add_optimization_profile) and rebuild the engine.",
+        _TRT_LEAN + " (IExecutionContext::setOptimizationProfileAsync, setOptimizationProfileInternal: "
+        "condition (0) <= (profileIndex) && (profileIndex) < (mEngine.getNbOptimizationProfiles())); "
+        + _TRT_RUNTIME_H
+        + " (setOptimizationProfileAsync: 'The value must lie between 0 and "
+        "getEngine().getNbOptimizationProfiles() - 1')",
+    ),
+    Clause(
+        "trt-api-profile-taken",
+        ("tensorrt",),
+        "has been chosen by another iexecutioncontext",
+        r"Profile (?P<index>\d{1,4}) has been chosen by another IExecutionContext",
+        "Optimization profile {index} is already the profile of another execution context of this engine: "
+        "in TensorRT 8 each profile may be held by one IExecutionContext at a time, and a second context "
+        "created on the same engine cannot take it (it gets no profile, and its execute calls fail).",
+        "Give each concurrent context its own profile (build the engine with as many profiles as contexts, "
+        "config.add_optimization_profile, and call context.set_optimization_profile_async(i, stream) with a "
+        "different i) or destroy the other context before selecting profile {index}; create one context per "
+        "thread once, not one per inference.",
+        "NVIDIA TensorRT 8 runtime (setOptimizationProfileInternal: 'Profile N has been chosen by another "
+        "IExecutionContext. Use another profileIndex or destroy the IExecutionContext that use this "
+        "profile.'); " + _TRT_RUNTIME_H + " (getOptimizationProfile: 'implicitly to 0 if no other execution "
+        "context has been set to profile 0')",
+    ),
+    Clause(
+        "trt-api-address-alignment",
+        ("tensorrt",),
+        "must be aligned on ",
+        r"(?:(?P<call>\w{1,60}): )?(?:data|memory) must be aligned on (?P<value>\d{1,6})",
+        "The address passed to {call|setTensorAddress} is not a multiple of {value} bytes: TensorRT needs "
+        "every I/O buffer (and device memory it is given) to start on a {value}-byte boundary, which "
+        "cudaMalloc gives but an offset into a larger buffer, a sliced or non-contiguous tensor's data_ptr() "
+        "may not.",
+        "Pass a buffer that starts on a {value}-byte boundary: allocate each tensor separately "
+        "(cudaMalloc, torch.empty(...).cuda()), or round each offset inside a shared buffer up to a multiple "
+        "of {value}; copy a sliced tensor with .contiguous() / .clone() before taking its data_ptr().",
+        _TRT_LEAN + " ('setTensorAddress', ': data must be aligned on ', 'setDeviceMemory: memory must be "
+        "aligned on '); " + _TRT_RUNTIME_H + " (setTensorAddress: 'The pointer must have at least 256-byte "
+        "alignment')",
+    ),
+    Clause(
+        "trt-api-invalid-tensor-name",
+        ("tensorrt",),
+        "invalid tensor name: ",
+        r"Given invalid tensor name: (?P<tensor>[^\n]{1,200}?)\. Get valid tensor names with "
+        r"(?P<call>get\w{1,20}Name)",
+        "The name {tensor} given to a name-based call (get_tensor_shape, set_input_shape, "
+        "set_tensor_address...) is not an input or output tensor of this engine: a misspelt name, an "
+        "intermediate tensor's name, or a name from another export of the model.",
+        "List the engine's I/O names (for i in range(engine.num_io_tensors): engine.get_tensor_name(i), "
+        "{call}) and use exactly those, the ONNX graph's input and output names the engine was built from, "
+        "instead of {tensor}; an output that should exist must be marked as an output before the build.",
+        _TRT_LEAN + " ('Given invalid tensor name: ', '. Get valid tensor names with getIOTensorName()')",
+    ),
+    Clause(
+        "trt-api-neither-input-nor-output",
+        ("tensorrt",),
+        "is neither input nor output",
+        r"(?P<tensor>[^\s(:]{1,200}) is neither input nor output(?: tensor)?, cannot (?P<value>set "
+        r"address|get shape"
+        r"|[a-z]{1,12} [a-z]{1,12})",
+        "{tensor} is not an input or output tensor of this engine, so TensorRT cannot {value} for it: the "
+        "name is misspelt, an intermediate tensor's, or from another export of the model.",
+        "Use the engine's own I/O names (for i in range(engine.num_io_tensors): engine.get_tensor_name(i)) "
+        "instead of {tensor}; to read an intermediate tensor, mark it as a network output "
+        "(network.mark_output) and rebuild the engine.",
+        _TRT_LEAN + " (' is neither input nor output, cannot set address for this tensor.', ' is neither "
+        "input nor output tensor, cannot get shape for the tensor.')",
+    ),
+    Clause(
+        "trt-plan-platform-tag",
+        ("tensorrt",),
+        "platform specific tag mismatch",
+        r"Platform specific tag mismatch detected",
+        "The engine (plan) file was built on another platform (operating system or CPU architecture: a "
+        "Windows engine loaded on Linux, an x86_64 engine on a Jetson) than the runtime loading it: plan "
+        "files are only supported on the platform they were created on.",
+        "Build the engine on the platform that runs it (trtexec --onnx=model.onnx --saveEngine=model.engine "
+        "there, from the ONNX model) instead of copying the .engine/.plan file; ship the ONNX model and "
+        "build on first run or in the deployment image.",
+        _TRT_LEAN
+        + " ('Serialization assertion header.pad == expectedPlatformTag failed.', 'Platform specific "
+        "tag mismatch detected. TensorRT plan files are only supported on the target runtime platform they "
+        "were created on.')",
+    ),
+    Clause(
+        "trt-plan-serialization-version",
+        ("tensorrt",),
+        "incompatible serialization version",
+        r"Trying to load an engine created with incompatible serialization version(?: \((?P<value>[^)\n]"
+        r"{1,80})\))?",
+        "The engine file was serialized by another TensorRT version ({value|its version differs}) than the "
+        "runtime loading it, or by the safety runtime, on another OS, or it is no TensorRT engine at all: "
+        "an engine is tied to the TensorRT release (and GPU) that built it unless built version compatible.",
+        "Rebuild the engine with the TensorRT that loads it (check both with trtexec --getPlanVersionOnly "
+        "and tensorrt.__version__), or build it version compatible (trtexec --versionCompatible, "
+        "BuilderFlag.VERSION_COMPATIBLE) for TensorRT 8.6+ runtimes; make sure the file is the .engine and "
+        "not the ONNX model.",
+        _TRT_LEAN + " ('Trying to load an engine created with incompatible serialization version (', '). "
+        "Check that the engine was not created using safety runtime, same OS was used and version "
+        "compatibility parameters were set accordingly and that it is a TRT engine file.')",
+    ),
+    Clause(
+        "trt-plan-newer-than-runtime",
+        ("tensorrt",),
+        "plan",
+        r"(?P<arg>Failed due to an old deserialization call on a newer plan file|TensorRT plan major version "
+        r"does not match runtime major version)",
+        "The engine file and the TensorRT runtime loading it are of different releases ('{arg}'): a plan is "
+        "read only by the TensorRT release that built it, or by a later one when it was built version "
+        "compatible.",
+        "Rebuild the engine with the installed TensorRT (trtexec --onnx=model.onnx --saveEngine=...), or "
+        "install the TensorRT release that built it (trtexec --getPlanVersionOnly --loadEngine=... prints "
+        "it); "
+        "for engines meant to move between releases build with --versionCompatible (BuilderFlag."
+        "VERSION_COMPATIBLE) on TensorRT 8.6 or later.",
+        _TRT_LEAN
+        + " ('Failed due to an old deserialization call on a newer plan file. This might happen when "
+        "the plan file was built from an older TensorRT version.', 'TensorRT plan major version does not "
+        "match runtime major version.')",
+    ),
+    Clause(
+        "trt-plan-forward-compat",
+        ("tensorrt",),
+        "engine version forward compatibility",
+        r"Engine Version Forward Compatibility supported starting TensorRT "
+        r"(?P<version>\d{1,3}(?:\.\d{1,4}){0,3})"
+        r"\. This Engine was created with TensorRT (?P<value>\d{1,3}(?:\.\d{1,4}){0,3})",
+        "The engine was built with TensorRT {value}, and this runtime reads engines of other releases only "
+        "from TensorRT {version} on (engines built version compatible): an engine built by TensorRT {value} "
+        "is read only by that release.",
+        "Rebuild the engine from the ONNX model with the installed TensorRT, or run it with TensorRT "
+        "{value}; "
+        "to move engines between releases, build them with --versionCompatible (BuilderFlag."
+        "VERSION_COMPATIBLE) with TensorRT {version} or later.",
+        _TRT_LEAN
+        + " ('Engine Version Forward Compatibility supported starting TensorRT ', '. This Engine was "
+        "created with TensorRT ')",
+    ),
+    Clause(
+        "trt-plan-empty-blob",
+        ("tensorrt",),
+        "cannot deserialize",
+        r"Cannot deserialize (?:with an )?empty (?P<value>memory buffer|blob)",
+        "deserialize_cuda_engine was given an empty {value}: the engine file read as 0 bytes (a wrong path, "
+        "a file opened in text mode or not yet written, an engine build that failed and saved nothing).",
+        "Check the engine file before loading it (os.path.getsize(path) > 0; open(path, 'rb').read()), "
+        "build it again if the build step failed (its log says why), and pass the bytes, not the path, to "
+        "runtime.deserialize_cuda_engine.",
+        _TRT_LEAN + " (IRuntime::deserializeCudaEngine: 'Cannot deserialize with an empty memory buffer.', "
+        "'Cannot deserialize with an empty blob.', 'Cannot deserialize empty blob.')",
+    ),
+    Clause(
+        "trt-plan-lean-host-code",
+        ("tensorrt",),
+        "getenginehostcodeallowed",
+        r"Cannot deserialize engine with lean runtime since IRuntime::getEngineHostCodeAllowed\(\) is false",
+        "The engine is version compatible (built with --versionCompatible, so it carries its own lean "
+        "runtime as host code), and the runtime loading it does not allow an engine's host code to run "
+        "(IRuntime::getEngineHostCodeAllowed() is false, its default).",
+        "Allow it before deserializing when you trust the engine: runtime.engine_host_code_allowed = True "
+        "(IRuntime::setEngineHostCodeAllowed(true); trtexec does this for --versionCompatible engines); or "
+        "build the engine without --versionCompatible for the TensorRT that loads it.",
+        _TRT_LEAN
+        + " ('Cannot deserialize engine with lean runtime since IRuntime::getEngineHostCodeAllowed() "
+        "is false.'); " + _TRT_RUNTIME_H + " (IRuntime::setEngineHostCodeAllowed)",
+    ),
+    Clause(
+        "trt-api-user-managed-memory-not-set",
+        ("tensorrt",),
+        "is created with executioncontextallocationstrategy::kuser_managed",
+        r"The engine requires (?P<value>[^\n]{1,40}?) device memory\. The IExecutionContext is created with "
+        r"ExecutionContextAllocationStrategy::kUSER_MANAGED",
+        "The execution context was created with user-managed device memory "
+        "(ExecutionContextAllocationStrategy.USER_MANAGED, or "
+        "create_execution_context_without_device_memory) "
+        "and enqueue/execute ran before any memory was given to it: the engine needs {value} device memory "
+        "for its activations.",
+        "Before the first enqueue_v3/execute_v2, allocate engine.device_memory_size_v2 bytes (or "
+        "get_device_memory_size_for_profile_v2(profile) for the profile in use, 256-byte aligned, e.g. with "
+        "cudaMalloc) and give them to the context with context.set_device_memory(ptr, size) "
+        "(setDeviceMemoryV2); or create the context with the default strategy (create_execution_context()) "
+        "and let TensorRT allocate them.",
+        _TRT_LEAN + " ('The engine requires ', ' device memory. The IExecutionContext is created with "
+        "ExecutionContextAllocationStrategy::kUSER_MANAGED. IExecutionContext::setDeviceMemoryV2 should be "
+        "called before enqueue/execute.'); " + _TRT_RUNTIME_H + " (ExecutionContextAllocationStrategy "
+        "kUSER_MANAGED, ICudaEngine::getDeviceMemorySizeV2)",
+    ),
+    Clause(
+        "trt-api-device-memory-too-small",
+        ("tensorrt",),
+        "the provided memory size is too small",
+        r"The provided memory size is too small\. Provided (?P<value>\d{1,15})(?: bytes)?, but expected at "
+        r"least (?P<value2>\d{1,15})",
+        "setDeviceMemoryV2 was given a buffer of {value} bytes for the context's activations, and the engine "
+        "needs at least {value2} for the optimization profile in use.",
+        "Allocate at least {value2} bytes: size the buffer with engine.device_memory_size_v2 (the largest "
+        "over all profiles) or get_device_memory_size_for_profile_v2(profile) for the profile the context "
+        "uses, and allocate it again after set_optimization_profile_async switches to a larger profile.",
+        _TRT_LEAN + " ('setDeviceMemoryV2: The provided memory size is too small. Provided ', ', but "
+        "expected at least '); " + _TRT_RUNTIME_H + " (ICudaEngine::getDeviceMemorySizeV2, "
+        "IExecutionContext::setDeviceMemoryV2)",
     ),
     # --- TensorRT's ONNX parser: conditions of the importer's ASSERTs -----------------------------------
     Clause(
@@ -2021,6 +2409,47 @@ CLAUSES: tuple[Clause, ...] = (
         REASON,
     ),
     Clause(
+        "trt-myelin-check-exception",
+        ("tensorrt",),
+        "myelincheckexception",
+        r"MyelinCheckException: (?P<arg>[\w.]{1,80}:\d{1,6}): CHECK\((?P<value>[^\n]{1,200}?)\) failed\.?"
+        r"(?: (?P<value2>[^\n]{1,200}))?",
+        "An internal check of Myelin (the TensorRT compiler that builds fused kernels for whole subgraphs: "
+        "attention, transformer blocks, long pointwise chains) failed in {arg}: CHECK({value}) was false "
+        "({value2|no message}). It is TensorRT's own invariant, met on a subgraph of this model it was not "
+        "written for; no setting of the model is named.",
+        "Change what Myelin is given: build once with fixed shapes (a profile with min = opt = max, or a "
+        "model exported with static input shapes) and once without FP16/INT8, to see which one the check "
+        "depends on; find the failing subgraph with polygraphy debug reduce and rewrite it in the model (an "
+        "attention written with other ops, an op moved out of the fused block); a later TensorRT release "
+        "changes the Myelin pass in {arg}.",
+        "tensorrt_lean_cu12_libs 11.4.0.106 wheel, libnvinfer_lean ('[MyelinCheckException::what()]', "
+        "'CHECK(err == myelinSuccess) failed. ': Myelin's CHECK(<condition>) failed. <message>); "
+        "polygraphy debug reduce",
+        "",
+        REASON,
+    ),
+    Clause(
+        "trt-reshape-two-wildcards",
+        ("tensorrt",),
+        "more than one -1 wildcard",
+        r"reshape dimension with more than one -1 wildcard\.(?: Reshaping (?P<shape>\[[^\n]{1,200}?\]) to "
+        r"(?P<value>\[[^\]\n]{1,120}\]))?",
+        "A Reshape (IShuffleLayer) of the network asks for {value|reshape dimensions} with more than one -1: "
+        "TensorRT infers at most one dimension from the input's volume, and here two are left to infer "
+        "(reshaping {shape|the input}), usually because the exporter wrote a dynamic size as -1 instead of "
+        "computing it from the input's shape.",
+        "Give that Reshape at most one -1: export the target shape computed from the input (x.reshape(b, c, "
+        "h, w) from x.shape, or flatten with -1 only once), keep a dimension that is unchanged as 0 (copy "
+        "from input), or fold the shape computation with onnxsim and fixed input shapes so the target "
+        "{value|shape} becomes concrete.",
+        "NVIDIA/TensorRT: include/NvInfer.h (IShuffleLayer::setReshapeDimensions: 'only a maximum of one "
+        "dimension is permitted to be specified as -1'); TensorRT's shape checks ('reshape dimension with "
+        "more than one -1 wildcard')",
+        "",
+        REASON,
+    ),
+    Clause(
         "trt-myelin-assertion",
         ("tensorrt",),
         "assertion ",
@@ -2218,6 +2647,92 @@ CLAUSES: tuple[Clause, ...] = (
         "may take it.",
         "alibaba/MNN: tools/converter/include/logkit.h (CHECK(x): '[hh:mm:ss] file:line: Check failed: x ==> "
         "' + message), tools/converter/source/*/ (the front ends' CHECK/DCHECK conditions)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "tvm-op-attribute-invalid",
+        ("tvm",),
+        "in attribute",
+        r"Value (?P<value>[^\s\"]{1,60}) in attribute \"(?P<option>\w{1,60})\" (?:of|is invalid for) "
+        r"operator "
+        r"(?P<op_type>\w{1,60})",
+        "tvm.error.OpAttributeInvalid: TVM's ONNX frontend does not accept {value} as the {option} attribute "
+        "of "
+        "{op_type}: the converter handles only the values it lists for that attribute (auto_pad SAME_UPPER, "
+        "SAME_LOWER, VALID or NOTSET; Pad's mode constant, edge or reflect).",
+        "Re-export or edit the model so the {op_type} node's {option} attribute holds a value TVM converts "
+        "instead of {value}: for auto_pad, export with explicit pads (auto_pad NOTSET: PyTorch's padding "
+        "given "
+        "as numbers); for Pad's mode, constant, edge or reflect (another mode as an explicit Concat of "
+        "slices "
+        "of the input).",
+        "apache/tvm: python/tvm/relax/frontend/onnx/onnx_frontend.py and python/tvm/relay/frontend/onnx.py "
+        '(raise tvm.error.OpAttributeInvalid(f\'Value {attr["auto_pad"]} in attribute "auto_pad" of '
+        "operator Conv is invalid.'), 'Value ' + pad_mode + ' in attribute \"mode\" is invalid for operator "
+        "Pad.'); python/tvm/error.py (OpAttributeInvalid)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "tvm-vm-shape-not-computed",
+        ("tvm",),
+        "computed",
+        r"Check failed: \(slot->value_computed\) is false|PrimExpr [^\n]{1,100}? (?:has not been|is not) "
+        r"computed",
+        "Relax's VM shape lowering (VMShapeLower) met the symbolic shape {value|variable} (function {op|not "
+        "named}) before any "
+        "input defined its value: every symbolic dimension a function uses must be bound by the shape of one "
+        "of its parameters (or by match_cast) before it is used, and this one is only introduced inside the "
+        "function (an output or intermediate shape that depends on data, a symbolic variable the frontend "
+        "created for a dimension no input carries).",
+        "Bind the dimension to an input: give the frontend static or named input shapes (from_onnx(model, "
+        "shape_dict={...}) so the dimension comes from an input), or make the data-dependent size explicit "
+        "with R.match_cast on the value that carries it; print the module before relax.build "
+        "(mod.show()) and look for {value|the symbolic variable} in the function's parameters' shapes.",
+        "apache/tvm: src/relax/backend/vm/vm_shape_lower.cc (MakeSymbolicShapeArg: "
+        "TVM_FFI_ICHECK(slot->value_computed) << 'PrimExpr ' << expr << ' in function ' << current_gvar_ "
+        "<< ' has not been computed')",
+        r"PrimExpr (?P<value>[^\n]{1,100}?)(?: in function (?P<op>[^\s]{1,100}))? (?:has not been|is not) "
+        r"computed",
+        REASON,
+    ),
+    Clause(
+        "tvm-check-binary-op",
+        ("tvm",),
+        " vs. ",
+        r"Check failed: (?P<cond>[^\n]{1,200}?) \((?P<value>[^()\n]{0,120}) vs\. "
+        r"(?P<value2>[^()\n]{0,120})\) ?:"
+        r"(?: (?P<reason>[^\n]{1,300}))?",
+        "A comparison check in TVM's C++ code failed: {cond} was false, with {value} on the left against "
+        "{value2} on the right ({reason|the check printed no message of its own}). These checks (ICHECK_EQ, "
+        "CHECK_LT...) compare what an op's type relation, a pass or a packed function was given with what it "
+        "needs: two shapes, ranks, counts or dtypes the model or the call makes differ.",
+        "Find where the model or the call gives {value} where {value2} is needed: the sides of {cond} name "
+        "it "
+        "(a shape's size or rank of an op's input, an argument count of a compiled function, a layout's "
+        "axes); fix that input (reshape or transpose it in the model, give from_onnx the input shapes it "
+        "has, call the compiled function with its parameters); TVM_BACKTRACE=1 prints the op or pass that "
+        "ran the check.",
+        "apache/tvm: include/tvm/runtime/logging.h (TVM_CHECK_BINARY_OP: 'Check failed: ' #x ' ' #op ' ' #y "
+        "' (' x ' vs. ' y ') : ' then the check's message)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "tvm-axis-out-of-range-for-rank",
+        ("tvm",),
+        "is out of range for rank",
+        r"(?P<op_type>[A-Z][A-Za-z]{1,40}) axis (?P<axis>-?\d{1,3}) is out of range for rank "
+        r"(?P<value>\d{1,3})",
+        "TVM's Relax ONNX frontend read axis {axis} on the {op_type} node, whose input has rank {value}: an "
+        "ONNX axis must lie in [-{value}, {value} - 1], so the converter cannot place the op (an axis "
+        "written for another layout or rank, or an input whose rank TVM inferred differently).",
+        "Check the {op_type} node's axis against its input's rank {value} (onnx.shape_inference.infer_shapes "
+        "on the model shows it): re-export with the axis of that rank, or give from_onnx the input shapes "
+        "(shape_dict) so the rank TVM infers is the model's.",
+        'apache/tvm: python/tvm/relax/frontend/onnx/onnx_frontend.py (raise ValueError(f"{op_name} axis '
+        '{axis} is out of range for rank {rank}."))',
         "",
         REASON,
     ),
