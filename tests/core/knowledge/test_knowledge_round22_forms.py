@@ -55,6 +55,30 @@ CASES = [
         "ascend-mindspore-no-valid-kernel-info",
         ("Default/network/Gather-op12", "float32"),
     ),
+    (
+        "[01/02/2024-10:00:00] [TRT] [E] 3: getPluginCreator could not find plugin: MyRoiAlign_TRT "
+        "version: 2",
+        "tensorrt-plugin-registry-creator-not-found",
+        ("MyRoiAlign_TRT", "version 2", "init_libnvinfer_plugins"),
+    ),
+    (
+        "[ShapeInferenceError] Cannot infer type and shape for node name lin_0. "
+        "No opset import for domainai.onnx.ml optype LinearRegressor",
+        "onnx-shape-inference-no-opset-import-for-domain",
+        ("LinearRegressor", "'ai.onnx.ml'", "make_opsetid('ai.onnx.ml'"),
+    ),
+    (
+        "onnx.onnx_cpp2py_export.checker.ValidationError: No opset import for domain 'my.custom.ops'",
+        "onnx-ValidationError-4",
+        ("'my.custom.ops'", "make_opsetid('my.custom.ops'"),
+    ),
+    (
+        "terminate called after throwing an instance of 'tensorrt_llm::common::TllmException'\n"
+        "  what():  [TensorRT-LLM][ERROR] CUDA runtime error in cudaGetDeviceCount(&count): "
+        "initialization error (/build/cpp/tensorrt_llm/common/cudaUtils.h:123)",
+        "tensorrt-trtllm-cuda-runtime-error",
+        ("cudaGetDeviceCount", "'initialization error'", "cudaUtils.h:123", "nvidia-smi"),
+    ),
 ]
 
 
