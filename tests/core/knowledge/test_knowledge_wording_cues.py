@@ -100,3 +100,23 @@ def test_a_named_tool_takes_no_cue(kb) -> None:  # type: ignore[no-untyped-def]
     text = "Loading the context binary failed with QNN_CONTEXT_ERROR_BINARY_VERSION"
     assert "qualcomm" in kb.named_families(text)
     assert _scores(kb, text).get("family-qualcomm", (0.0, ""))[1] != "words"
+
+
+ORT_LOAD = (
+    "Error initializing model: Load model from /srv/models/frob.onnx failed: the widget could not be read"
+)
+"""onnxruntime's model-load envelope (InferenceSession::Load) around a made-up reason, its marker left out."""
+
+
+def test_onnxruntimes_load_envelope_cues_onnxruntime(kb, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    assert kb.named_families(ORT_LOAD) == []
+    assert "onnxruntime" not in source_gram_counts(ORT_LOAD.lower())  # the path breaks its 4-grams
+    assert wording_cue(ORT_LOAD.lower()) == ("onnxruntime",)
+    answer = kb.answer(ORT_LOAD)
+    assert not answer.confident
+    assert answer.closest[0].startswith("ONNX Runtime")
+    assert _scores(kb, ORT_LOAD)["family-onnxruntime"] == (CUE_SCORE, "words")
+    # a program logging that it starts loading a model, or another tool's "failed to load model from", is no
+    # sign of onnxruntime
+    assert wording_cue("info load model from /srv/models/frob.onnx") == ()
+    assert "onnxruntime" not in wording_cue("failed to load model from /srv/models/frob.onnx")
