@@ -493,7 +493,7 @@ class KnowledgeBase:
         elif reason == "words":
             if i in self._plain:
                 return None  # its wording is words any tool prints: no evidence of this entry on its own
-            if i in seg.lone:
+            if len(e.words & seg.rare) < PLAIN_WORDS:
                 score *= LONE_WORD_FACTOR  # one distinctive word shared: weaker than two
             score = round(score * self._words_factor.get(e.family, 1.0), 1)
             if seg.leaning and e.family not in seg.leaning:
@@ -532,17 +532,15 @@ class KnowledgeBase:
             else:
                 hits[i].append(key)
 
-    def _word_similarity(self, words: frozenset[str]) -> tuple[dict[int, float], frozenset[int]]:
-        """IDF-weighted cosine between the message's words and each entry's wording, and the entries that
-        share fewer than :data:`.index.PLAIN_WORDS` distinct words with it that are not generic
-        (:data:`LONE_WORD_FACTOR`)."""
+    def _word_similarity(self, words: frozenset[str]) -> tuple[dict[int, float], frozenset[str]]:
+        """IDF-weighted cosine between the message's words and each entry's wording, and the message's words
+        that some entry holds and that are not generic (:data:`LONE_WORD_FACTOR`)."""
         known = [w for w in words if self._weight(w)]
         if not known:
             return {}, frozenset()
         msg_norm = math.sqrt(sum(self._idf[w] ** 2 for w in known))
-        shared, distinct = self._shared_weights(known)
-        lone = frozenset(i for i in shared if distinct.get(i, 0) < PLAIN_WORDS)
-        return {i: s / (msg_norm * self._norm[i]) for i, s in shared.items()}, lone
+        rare = frozenset(w for w in known if w not in self._generic_words)
+        return {i: s / (msg_norm * self._norm[i]) for i, s in self._shared_weights(known).items()}, rare
 
     def _weight(self, w: str) -> float:
         """The IDF weight of word ``w`` (0.0 for a word no entry holds)."""
@@ -552,27 +550,20 @@ class KnowledgeBase:
             idf = self._idf[w] = math.log(1 + max(1, len(self.entries)) / len(ids)) if ids else 0.0
         return idf
 
-    def _shared_weights(self, known: list[str]) -> tuple[dict[int, float], dict[int, int]]:
-        """Per entry, the summed squared IDF of the words it shares with the message, and how many of those
-        words are not generic (:func:`.index.generic_words`)."""
+    def _shared_weights(self, known: list[str]) -> dict[int, float]:
+        """Per entry, the summed squared IDF of the words it shares with the message."""
         shared: dict[int, float] = defaultdict(float)
-        distinct: dict[int, int] = defaultdict(int)
-        generic = self._generic_words
         for w in known:
             weight = self._idf[w] ** 2
-            ids = self._by_word[w]
-            for i in ids:
+            for i in self._by_word[w]:
                 shared[i] += weight
-            if w not in generic:
-                for i in ids:
-                    distinct[i] += 1
-        return shared, distinct
+        return shared
 
 
 class _Segment(
     namedtuple(
         "_Segment",
-        "text lowered code_hits shared_hits word_sim lone families all_codes leaning generic cue",
+        "text lowered code_hits shared_hits word_sim rare families all_codes leaning generic cue",
         defaults=((), ()),
     )
 ):
@@ -584,8 +575,8 @@ class _Segment(
     code_hits: dict[int, list[str]]
     shared_hits: set[int]
     word_sim: dict[int, float]
-    lone: frozenset[int]
-    """Entries sharing fewer than :data:`.index.PLAIN_WORDS` non-generic words with the segment."""
+    rare: frozenset[str]
+    """The segment's words that some entry holds and that are not generic (:func:`.index.generic_words`)."""
     families: list[str]
     all_codes: list[str]
     leaning: tuple[str, ...]
