@@ -53,6 +53,9 @@ above are its texts, split at their format fields):
   Relax frontends, transforms, meta-schedule); not its compiler library (259 MB with LLVM linked in: LLVM's
   texts are no TVM wording), its tests or its bundled CUTLASS;
 * float16: onnxconverter-common's Python sources (float16.py, auto_mixed_precision and its other helpers);
+* torch_onnx: torch.onnx's Python sources in torch 2.14.0's macOS wheel (the one read for torch's libraries,
+  below): the TorchScript-based exporter's symbolic functions and utils and the dynamo-based exporter under
+  ``torch/onnx/_internal``; its C++ passes in ``libtorch_cpu`` are read as torch's (no family);
 * ascend: torch_npu's wheel (43.7 MB): ``libtorch_npu.so`` (the ACL/CANN calls' wording), the ATB plugin,
   torchair's modules (GE graph mode) and its Python sources; not its fork of torch's Inductor, its headers
   (torch's and CANN's) or its tests.  The torch texts it carries are torch's: removed by rule 2 (below);
@@ -527,6 +530,14 @@ SOURCES: tuple[Source, ...] = (
         "protobuf",
         (Wheel("protobuf", "7.36.2", "manylinux2014_x86_64", ("google/_upb/*.so", "google/protobuf/*.py")),),
         generic=True,
+    ),
+    # torch.onnx, PyTorch's ONNX exporter: its Python sources in the same torch wheel (the TorchScript-based
+    # exporter's symbolic functions and utils, the dynamo-based exporter under _internal); not its tests.
+    # Its C++ passes (libtorch_cpu's ONNX shape inference) are read with torch's libraries below: no family
+    Source(
+        "torch_onnx",
+        (Wheel("torch", "2.14.0", "macosx_14_0_arm64", ("torch/onnx/*.py",)),),
+        embeds=("onnx",),
     ),
     # PyTorch's own libraries (c10's and ATen's checks, the JIT's, the Python binding's): torch_npu links
     # them and its library carries their texts ("Expected all tensors to be on the same device"), which are

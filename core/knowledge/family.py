@@ -14,7 +14,8 @@ another family's binaries or entries also hold (``source_grams.json``, built by
 ``bench/build_source_grams.py`` from onnxruntime's (with its execution providers'), onnx's, QNN's (and
 Qualcomm's Python packages'), OpenVINO's, TensorRT's (and Polygraphy's), RKNN-Toolkit2's and -Lite2's,
 coremltools', LiteRT's, MNN's, ncnn's, Paddle2ONNX's, onnx-simplifier's, TVM's, onnxconverter-common's and
-torch_npu's wheels; torch's, CUDA's, Cython's, pybind11's and numpy's texts count for no family),
+torch_npu's wheels, and torch's torch.onnx Python sources; torch's libraries', CUDA's, Cython's, pybind11's
+and numpy's texts count for no family),
 count as one marker of that family (:data:`SOURCE_COUNTS` distinct 4-grams: MEDIUM, then STRONG).
 
 The result ranks families by evidence: first by the strongest single marker found, then by
@@ -155,6 +156,7 @@ SOURCE_COUNTS: dict[str, tuple[int, int]] = {
     "tvm": (2, 4),
     "float16": (2, 4),
     "ascend": (3, 4),
+    "torch_onnx": (2, 4),
 }
 """family -> the distinct 4-grams of its own binaries' error texts (``source_grams.json``) that count as a
 :data:`MEDIUM` marker of that family, and as a :data:`STRONG` one.  Set on the dev messages only
@@ -166,7 +168,9 @@ able to run", plain English), none reaches three.  The families read next (RKNN,
 onnx-simplifier, TVM, onnxconverter-common's float16, torch_npu's Ascend) take two as well, where no other
 tool's dev message reaches more than one of their 4-grams, and three for Ascend and Paddle2ONNX, whose
 4-grams one other tool's dev message reaches twice ("please try to update the", "failed to load onnx
-model").  Four, the STRONG count, is reached by no other tool's dev message.  A family absent here is not
+model").  torch.onnx (its Python sources in torch's wheel, read since issue h23c3) takes two: no other tool's
+dev message reaches more than one of its 4-grams.  Four, the STRONG count, is reached by no other tool's dev
+message.  A family absent here is not
 recognised by its wording (its 4-grams stay in the table, so they count for no other family)."""
 SOURCE_WINDOW = 32 * 1024
 """Only the first 32 KiB of a text are searched for a tool's wording (a word-by-word walk, unlike the

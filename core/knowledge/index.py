@@ -176,6 +176,10 @@ class Postings:
             return self.plain
         return set(plain_entries(self.by_word, generic_words(self._word_families)))
 
+    def generic(self) -> frozenset[str]:
+        """The words any tool prints (:func:`generic_words`): the index's, or computed from these postings."""
+        return self.generic_words or generic_words(self._word_families)
+
     def as_json(self, entries: int) -> dict[str, Any]:
         """The index's form: lists packed into strings, words sorted, and the norms of ``entries``
         entries (computed over the sorted words, as a knowledge base would compute them)."""

@@ -11,6 +11,7 @@ from collections import Counter
 
 import pytest
 
+import dumpscope.core.knowledge.kb as kb_module
 from dumpscope.core.knowledge import KnowledgeBase
 from dumpscope.core.knowledge.entry import generic_wording
 from dumpscope.core.knowledge.kb import named_families
@@ -91,8 +92,11 @@ def test_the_entries_the_rule_marks(kb: KnowledgeBase) -> None:
 
 def _without_plain_wording(kb: KnowledgeBase, monkeypatch: pytest.MonkeyPatch) -> None:
     """These examples' entries are also too plain to be found by wording at all (``.index.plain_entries``:
-    their words are every tool's); that rule is turned off here so that this one is the rule tested."""
+    their words are every tool's), and share one distinctive word with the message (``implemented``: lowered
+    under the answer's floor, ``.kb.LONE_WORD_FACTOR``); those rules are turned off here so that this one is
+    the rule tested."""
     monkeypatch.setattr(kb, "_plain", frozenset())
+    monkeypatch.setattr(kb_module, "LONE_WORD_FACTOR", 1.0)
 
 
 @pytest.mark.parametrize(

@@ -53,7 +53,7 @@ def test_a_line_of_a_block_is_tested_for_the_anchors_the_block_holds_with_the_sa
             low = segment.lower()
             if not (segment in block and low in lowered):
                 continue  # such a segment is tested for every anchor (lookup's ``inside``)
-            seg = _Segment(segment, low, {}, set(), {}, [], [], ())
+            seg = _Segment(segment, low, {}, set(), {}, frozenset(), [], [], ())
             assert kb._candidates(seg, present) == kb._candidates(seg, kb._by_anchor), segment
             checked += 1
     assert checked > 200

@@ -7,7 +7,8 @@ vendors' files (the onnxruntime-qnn 2.7.0, onnxruntime-gpu 1.31.1, onnxruntime-d
 onnxruntime-openvino 1.24.1, openvino 2026.4.1, tensorrt-lean/-dispatch-cu12-libs and tensorrt-cu12-bindings
 11.4.0.106, polygraphy 0.53.6, qai-hub 0.56.0, qai-hub-models 0.65.0, executorch 1.5.1, onnx 1.23.2,
 rknn-toolkit2 2.5.0, coremltools 9.0, ai-edge-litert 2.3.0, mnn 3.6.1, ncnn 1.0.20261020, paddle2onnx 2.1.0,
-onnxsim 0.4.36, apache-tvm 0.27.0.post1, onnxconverter-common 1.16.0 and torch-npu 2.14.0 wheels, copied
+onnxsim 0.4.36, apache-tvm 0.27.0.post1, onnxconverter-common 1.16.0 and torch-npu 2.14.0 wheels and torch
+2.14.0's torch.onnx sources, copied
 here as their literals are), none of which carries a marker of its tool, and on generic runtime text (C++
 exceptions, signals, CUDA/cuDNN/cuBLAS errors, Python errors, torch's, Cython's, pybind11's and protobuf's
 texts) that must name no tool.
@@ -292,6 +293,7 @@ def test_the_shipped_table_is_consistent_with_its_document() -> None:
         ("tvm", "apache_tvm-0.27.0.post1"),
         ("float16", "onnxconverter_common-1.16.0"),
         ("ascend", "torch_npu-2.14.0"),
+        ("torch_onnx", "torch-2.14.0"),
     ):
         assert wheel in sources[family]
     # runtimes and libraries no family owns
@@ -305,7 +307,7 @@ def test_every_covered_family_with_wheels_is_read_and_embedded_text_stays_its_ow
     and its CUTLASS); the families that link onnx have it removed (rule 1); torch's text is no family's."""
     sources = {s.family: s for s in build.SOURCES}
     covered = {"onnxruntime", "onnx", "qualcomm", "openvino", "tensorrt", "rknn", "coreml", "tflite", "mnn"}
-    covered |= {"ncnn", "paddle2onnx", "onnxsim", "tvm", "float16", "ascend"}
+    covered |= {"ncnn", "paddle2onnx", "onnxsim", "tvm", "float16", "ascend", "torch_onnx"}
     assert covered <= {f for f, s in sources.items() if not s.generic}
     assert {f for f, s in sources.items() if s.generic} >= {"torch", "cython", "pybind11", "protobuf"}
     for family in ("onnxruntime", "openvino", "rknn", "mnn", "paddle2onnx", "onnxsim", "torch"):
@@ -339,6 +341,14 @@ def test_every_covered_family_with_wheels_is_read_and_embedded_text_stays_its_ow
     assert not reads("tvm", "tvm/3rdparty/cutlass/python/cutlass/op/op.py")
     assert reads("coreml", "coremltools/converters/mil/frontend/torch/ops.py")
     assert not reads("coreml", "coremltools/test/api/test_api_examples.py")
+    # torch.onnx's Python sources are torch_onnx's; torch's libraries stay no family's
+    assert reads("torch_onnx", "torch/onnx/_internal/exporter/_core.py") and reads(
+        "torch_onnx", "torch/onnx/utils.py"
+    )
+    assert not reads("torch_onnx", "torch/lib/libtorch_cpu.dylib") and not reads(
+        "torch_onnx", "torch/nn/modules/conv.py"
+    )
+    assert "onnx" in sources["torch_onnx"].embeds
 
 
 def test_the_table_was_built_from_the_current_entries(build: Any) -> None:
@@ -449,6 +459,11 @@ VENDOR_TEXT = {
     "ascend": [
         "torch.ops.aten.sin.Scalar ge_converter is not implemented!",
         "Captured updatable ACLGraph operators but missing ACLGraph update plan: graph_0",
+    ],
+    # torch 2.14.0's torch.onnx Python sources (the dynamo-based exporter's _building.py and _core.py)
+    "torch_onnx": [
+        "ValueError: Could not determine the number of outputs for Split. num_outputs must be provided",
+        "The target should be an ATen operator now, but node target frob.default is not",
     ],
 }
 
