@@ -746,6 +746,24 @@ CLAUSES: tuple[Clause, ...] = (
         "",
     ),
     Clause(
+        "msvc-invalid-map-key",
+        (ANY,),
+        "<k, t> key",
+        r"invalid (?P<value>unordered_map|map)<K, T> key",
+        "Microsoft's C++ standard library (MSVC STL, so a Windows build of the tool) threw std::out_of_range "
+        "from {value}::at(): code looked up a key that is not in the {value}. The text names neither the key "
+        "nor the map; the step of the tool that printed the lines around it made the lookup (a Linux build "
+        "reads '_Map_base::at' or 'map::at' for the same failure).",
+        "Read the lines around it for the step that failed (OpenVINO's innermost 'Exception from src/...' "
+        "line, a converter's op or tensor name) and check the names that step looks up: property keys and "
+        "device names as the device lists them (SUPPORTED_PROPERTIES), input and output tensor names the "
+        "model really has, op types or attributes of the source model; reproducing on Linux or with a debug "
+        "build shows the key.",
+        'microsoft/STL: stl/inc/unordered_map and stl/inc/map (at(): _Xout_of_range("invalid '
+        'unordered_map<K, T> key"), _Xout_of_range("invalid map<K, T> key"))',
+        "",
+    ),
+    Clause(
         "cuda-out-of-memory",
         (ANY,),
         "out of memory",
