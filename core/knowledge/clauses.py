@@ -1126,13 +1126,16 @@ CLAUSES: tuple[Clause, ...] = (
         "should not be greater than specified axis dim",
         r"k argu?m?e?nt \[(?P<value>\d{1,12})\] should not be greater than specified axis dim(?: value)? "
         r"\[(?P<value2>\d{1,12})\]",
-        "TopK node {op|} asks for the k = {value} largest values along an axis that holds only {value2}: k was "
+        "TopK node {op|} asks for the k = {value} largest values along an axis that holds only {value2}: k "
+        "was "
         "fixed when the model was exported (a detector's top-k or maximum detections), and the input fed now "
         "gives fewer candidates (a smaller image gives fewer anchors, a shorter sequence fewer tokens).",
         "Feed an input at least as large as the one the model was exported for, or re-export with k computed "
-        "from the tensor (torch.topk(x, min(k, x.shape[dim])) exports a Min of k and the axis size), or lower "
+        "from the tensor (torch.topk(x, min(k, x.shape[dim])) exports a Min of k and the axis size), or "
+        "lower "
         "k to at most {value2} for the smallest input you feed.",
-        "microsoft/onnxruntime: core/providers/cpu/math/top_k.cc ('k argument [', k, '] should not be greater "
+        "microsoft/onnxruntime: core/providers/cpu/math/top_k.cc ('k argument [', k, '] should not be "
+        "greater "
         "than specified axis dim value [', dim, ']')",
         "",
         REASON,
@@ -1196,7 +1199,8 @@ CLAUSES: tuple[Clause, ...] = (
         "does not align with rank of input data",
         r"perm: \[(?P<value>[ \d-]{1,60})\] does not align with rank of input data: (?P<rank>\d{1,3})",
         "Transpose node {op|} has a permutation [{value}] written for an input of another rank than the rank "
-        "{rank} it got: the tensor reaching it has a dimension more or less than when the model was exported.",
+        "{rank} it got: the tensor reaching it has a dimension more or less than when the model was "
+        "exported.",
         "Feed the input with the rank the model declares (with its batch dimension), and follow the shapes "
         "to {op|the Transpose} to find where the rank changes; if the model was exported for another rank, "
         "re-export it for the one you feed.",
@@ -1246,7 +1250,8 @@ CLAUSES: tuple[Clause, ...] = (
         r"Pads tensor size should be equal to twice the (?P<detail>input dimension count|number of "
         r"explicitly provided axes)",
         "The pads input of Pad node {op|} does not hold two values, a begin and an end, per padded "
-        "dimension (the kernel needs 2 x the {detail}): the pads were computed at export for an input of another rank, or came from a "
+        "dimension (the kernel needs 2 x the {detail}): the pads were computed at export for an input of "
+        "another rank, or came from a "
         "framework's short form (PyTorch's F.pad lists only the last dimensions, last first).",
         "Feed the input with the rank the model was exported for; if the pads were written by hand or by a "
         "converter, give 2 x rank values in ONNX order (all begins, then all ends), or at opset 18 and later "
@@ -1275,7 +1280,8 @@ CLAUSES: tuple[Clause, ...] = (
         ("onnxruntime",),
         "input/output value's dimension mismatch",
         r"(?P<value>Upsample|Resize): input/output value's dimension mismatch",
-        "The {value} kernel of node {op|} ({arg|}) computed an output of another rank than its input: its scales or sizes input "
+        "The {value} kernel of node {op|} ({arg|}) computed an output of another rank than its input: its "
+        "scales or sizes input "
         "has one value per dimension of another rank (four values for an NCHW image given a rank-3 tensor, "
         "or only the spatial two where ONNX needs all of them).",
         "Give scales or sizes one value per input dimension (for NCHW: [1, 1, sh, sw]), or feed the input "
@@ -1348,7 +1354,8 @@ CLAUSES: tuple[Clause, ...] = (
         "pip CUDA/cuDNN wheels and import torch, or call onnxruntime.preload_dlls() in releases that have "
         "it, before the session is created; or install the onnxruntime-gpu release built for the CUDA you "
         "have.",
-        "microsoft/onnxruntime: onnxruntime/python/onnxruntime_pybind_state.cc (CreateExecutionProviderInstance:"
+        "microsoft/onnxruntime: onnxruntime/python/onnxruntime_pybind_state.cc "
+        "(CreateExecutionProviderInstance:"
         " 'CUDA_PATH is set but CUDA wasnt able to be loaded. Please install the correct version of CUDA "
         "andcuDNN as mentioned in the GPU requirements page'); onnxruntime.ai docs 'CUDA Execution Provider' "
         "(requirements)",
