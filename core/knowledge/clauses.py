@@ -803,6 +803,26 @@ CLAUSES: tuple[Clause, ...] = (
         "",
     ),
     Clause(
+        "stl-map-at-key-not-found",
+        (ANY,),
+        "key not found",
+        r"(?P<value>unordered_map|map)::at:\s{0,2}key not found",
+        "The C++ standard library's {value}::at() threw std::out_of_range: code looked up a key that is not "
+        "in the {value}. The wording 'key not found' is LLVM's libc++ (the C++ library of Android NDK and "
+        "macOS builds; libstdc++ says '_Map_base::at', MSVC 'invalid unordered_map<K, T> key'). The text "
+        "names neither the key nor the map; the step of the tool that printed the lines around it made the "
+        "lookup.",
+        "Read the lines around it for the step that failed (onnxruntime's 'Exception during initialization' "
+        "is the session's set-up of the model and its execution providers; an OpenVINO 'Exception from "
+        "src/...' line; a converter's op or tensor name) and check the names that step looks up: the "
+        "model's input, output and initializer names, the op types and domains of its nodes, provider "
+        "options and property keys; loading the same model on a desktop build, where the failing step is "
+        "logged in more detail, narrows it down.",
+        "llvm/llvm-project: libcxx/include/unordered_map and libcxx/include/map (at(): "
+        '__throw_out_of_range("unordered_map::at: key not found"), "map::at:  key not found")',
+        "",
+    ),
+    Clause(
         "cuda-out-of-memory",
         (ANY,),
         "out of memory",

@@ -150,6 +150,14 @@ ENTRIES = [
         ("aclrtSynchronizeStreamWithTimeout", "mindspore.runtime.launch_blocking()", "Sync run failed"),
     ),
     (
+        "[ERROR] DEVICE(5150,ffff0000,python):2025-01-01-00:00:00.000.000 [mindspore/ccsrc/runtime/device/"
+        "kernel_runtime_manager.cc:138] WaitTaskFinishOnDevice] SyncStream failed, exception:The "
+        "pointer[stream] "
+        "is null.",
+        "ascend-h23d3-ms-stream-null-card-occupied",
+        ("The pointer[stream] is null", "npu-smi info", "less than half"),
+    ),
+    (
         "RuntimeError: Launch kernel failed, name:Default/network/MatMul-op77",
         "ascend-h23d3-ms-launch-kernel-failed",
         ("Default/network/MatMul-op77",),
@@ -298,6 +306,14 @@ CLAUSES = [
         "Exception from src/inference/src/dev/plugin.cpp:53:\ninvalid unordered_map<K, T> key",
         "msvc-invalid-map-key",
         ("unordered_map::at()", "SUPPORTED_PROPERTIES"),
+    ),
+    # libc++'s map lookup under onnxruntime's session initialisation (an Android build): the card's own text
+    (
+        "E/onnxruntime: [E:onnxruntime:, inference_session.cc:1590 operator()] Exception during "
+        "initialization: "
+        "unordered_map::at: key not found",
+        "stl-map-at-key-not-found",
+        ("unordered_map::at()", "libc++", "Exception during initialization"),
     ),
     # Ascend CANN TBE error_manager_vector checks (MindSpore docs' CANN error cases)
     (
