@@ -1345,7 +1345,7 @@ CLAUSES: tuple[Clause, ...] = (
     Clause(
         "ort-cuda-kernel-error",
         ("onnxruntime",),
-        "cuda error cudaerror",
+        "cuda error ",
         r"CUDA error (?P<value>cudaError(?!IllegalAddress|MemoryAllocation)\w{1,60}):\s{0,2}"
         r"(?P<detail>[^\n;]{1,200})",
         "A CUDA kernel or call of onnxruntime's CUDA execution provider failed with {value} ('{detail}') "
