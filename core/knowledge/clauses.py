@@ -693,45 +693,6 @@ CLAUSES: tuple[Clause, ...] = (
         "frame); Win32 E_INVALIDARG text",
         r"DmlOperator(?P<op_type>[A-Z][A-Za-z]{1,60})\.cpp",
     ),
-    # --- Ascend: the TBE operators' parameter checks (tbe errormgr error_manager_vector: E80000, E80029),
-    # seen inside MindSpore's or ATC's single-op compile failure -------------------------------------------
-    Clause(
-        "ascend-tbe-parameter-value",
-        ("ascend",),
-        "], the parameter[",
-        r"In op\[(?P<op>[^\]\n]{1,120})\], the parameter\[(?P<arg>[^\n]{1,120}?)\] should be "
-        r"(?P<expected>[^,\n]{0,80}), but actually is \[(?P<value>[^\]\n]{0,120})\]",
-        "The TBE operator {op} rejected its parameter {arg} when it was compiled: it is {value}, which "
-        "the operator's implementation does not take ({expected|the check prints no expected value}); the "
-        "operator was selected for a node of the network whose attribute has that value.",
-        "Find the node of {op} in the network (the MindSpore trace or the IR graph names the script line; "
-        "for a gradient operator it is the forward op that produced it) and give it a value the operator "
-        "takes for {arg}: e.g. a slice step of 1 instead of {value}, done as a reshape or a gather; or keep "
-        "that part of the network off the AI Core (another formulation of the same computation).",
-        "Ascend CANN tbe/common/utils/errormgr/error_manager_vector.py (raise_err_input_value_invalid: "
-        "E80000 'In op[%s], the parameter[%s] should be %s, but actually is [%s].'); mindspore-ai/docs "
-        "'CANN Common Error Analysis' (E80000: StridedSliceGradD illegal input value)",
-        "",
-        REASON,
-    ),
-    Clause(
-        "ascend-tbe-inputs-shape-invalid",
-        ("ascend",),
-        "], the shape of inputs[",
-        r"In op\[(?P<op>[^\]\n]{1,120})\], the shape of inputs\[(?P<input>[^\]\n]{1,80})\]\[(?P<input2>"
-        r"[^\]\n]{1,80})\] are invalid, \[(?P<detail>[^\]\n]{1,200})\]",
-        "The TBE operator {op} found the shapes of its inputs {input} and {input2} inconsistent when it "
-        "was compiled: {detail}. The network feeds this operator tensors whose shapes its definition does "
-        "not allow together.",
-        "Find the node of {op} in the network (the MindSpore trace or the IR graph names the script line) "
-        "and make {input} and {input2} agree as '{detail}' asks (for Assign, the value must have the "
-        "parameter's shape: reshape or broadcast it first).",
-        "Ascend CANN tbe/common/utils/errormgr/error_manager_vector.py (two-input shape check: E80029 "
-        "'In op[%s], the shape of inputs[%s][%s] are invalid, [%s].'); mindspore-ai/docs 'CANN Common "
-        "Error Analysis' (E80029: Assign operator shape inconsistency)",
-        "",
-        REASON,
-    ),
     # --- OpenVINO -------------------------------------------------------------------------------------
     Clause(
         "openvino-empty-any",
@@ -801,6 +762,8 @@ CLAUSES: tuple[Clause, ...] = (
         'microsoft/STL: stl/inc/unordered_map and stl/inc/map (at(): _Xout_of_range("invalid '
         'unordered_map<K, T> key"), _Xout_of_range("invalid map<K, T> key"))',
         "",
+        "",
+        r"E5RT encountered an STL exception",
     ),
     Clause(
         "stl-map-at-key-not-found",
@@ -821,6 +784,8 @@ CLAUSES: tuple[Clause, ...] = (
         "llvm/llvm-project: libcxx/include/unordered_map and libcxx/include/map (at(): "
         '__throw_out_of_range("unordered_map::at: key not found"), "map::at:  key not found")',
         "",
+        "",
+        r"E5RT encountered an STL exception",
     ),
     Clause(
         "cuda-out-of-memory",
@@ -1346,7 +1311,7 @@ CLAUSES: tuple[Clause, ...] = (
         "ort-cuda-kernel-error",
         ("onnxruntime",),
         "cuda error ",
-        r"CUDA error (?P<value>cudaError(?!IllegalAddress|MemoryAllocation)\w{1,60}):\s{0,2}"
+        r"CUDA error (?P<value>cudaError(?!IllegalAddress|MemoryAllocation|NoKernelImage)\w{1,60}):\s{0,2}"
         r"(?P<detail>[^\n;]{1,200})",
         "A CUDA kernel or call of onnxruntime's CUDA execution provider failed with {value} ('{detail}') "
         "while node {op|} ran. Such an error is sticky and asynchronous: it may come from an earlier "
@@ -1379,6 +1344,45 @@ CLAUSES: tuple[Clause, ...] = (
         " 'CUDA_PATH is set but CUDA wasnt able to be loaded. Please install the correct version of CUDA "
         "andcuDNN as mentioned in the GPU requirements page'); onnxruntime.ai docs 'CUDA Execution Provider' "
         "(requirements)",
+        "",
+        REASON,
+    ),
+    # --- Ascend: the TBE operators' parameter checks (tbe errormgr error_manager_vector: E80000, E80029),
+    # seen inside MindSpore's or ATC's single-op compile failure -------------------------------------------
+    Clause(
+        "ascend-tbe-parameter-value",
+        ("ascend",),
+        "], the parameter[",
+        r"In op\[(?P<op>[^\]\n]{1,120})\], the parameter\[(?P<arg>[^\n]{1,120}?)\] should be "
+        r"(?P<expected>[^,\n]{0,80}), but actually is \[(?P<value>[^\]\n]{0,120})\]",
+        "The TBE operator {op} rejected its parameter {arg} when it was compiled: it is {value}, which "
+        "the operator's implementation does not take ({expected|the check prints no expected value}); the "
+        "operator was selected for a node of the network whose attribute has that value.",
+        "Find the node of {op} in the network (the MindSpore trace or the IR graph names the script line; "
+        "for a gradient operator it is the forward op that produced it) and give it a value the operator "
+        "takes for {arg}: e.g. a slice step of 1 instead of {value}, done as a reshape or a gather; or keep "
+        "that part of the network off the AI Core (another formulation of the same computation).",
+        "Ascend CANN tbe/common/utils/errormgr/error_manager_vector.py (raise_err_input_value_invalid: "
+        "E80000 'In op[%s], the parameter[%s] should be %s, but actually is [%s].'); mindspore-ai/docs "
+        "'CANN Common Error Analysis' (E80000: StridedSliceGradD illegal input value)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ascend-tbe-inputs-shape-invalid",
+        ("ascend",),
+        "], the shape of inputs[",
+        r"In op\[(?P<op>[^\]\n]{1,120})\], the shape of inputs\[(?P<input>[^\]\n]{1,80})\]\[(?P<input2>"
+        r"[^\]\n]{1,80})\] are invalid, \[(?P<detail>[^\]\n]{1,200})\]",
+        "The TBE operator {op} found the shapes of its inputs {input} and {input2} inconsistent when it "
+        "was compiled: {detail}. The network feeds this operator tensors whose shapes its definition does "
+        "not allow together.",
+        "Find the node of {op} in the network (the MindSpore trace or the IR graph names the script line) "
+        "and make {input} and {input2} agree as '{detail}' asks (for Assign, the value must have the "
+        "parameter's shape: reshape or broadcast it first).",
+        "Ascend CANN tbe/common/utils/errormgr/error_manager_vector.py (two-input shape check: E80029 "
+        "'In op[%s], the shape of inputs[%s][%s] are invalid, [%s].'); mindspore-ai/docs 'CANN Common "
+        "Error Analysis' (E80029: Assign operator shape inconsistency)",
         "",
         REASON,
     ),

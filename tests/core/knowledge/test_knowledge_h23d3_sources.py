@@ -81,7 +81,7 @@ ENTRIES = [
     (
         "ValueError: einsum equation 'nqd,nkd->nqk' expects 2 inputs, got 1",
         "coreml-h23d3-einsum-equation",
-        ("'nqd,nkd->nqk'", "expects 2 inputs, got 1", "torch.matmul"),
+        ("'nqd,nkd->nqk'", "(expects 2 inputs, got 1)", "torch.matmul"),
     ),
     (
         "RuntimeError: Unknown input 'epsilon_x' for op 'layer_norm'",
