@@ -1134,6 +1134,48 @@ CLAUSES: tuple[Clause, ...] = (
         "",
     ),
     Clause(
+        "msvc-invalid-map-key",
+        (ANY,),
+        "<k, t> key",
+        r"invalid (?P<value>unordered_map|map)<K, T> key",
+        "Microsoft's C++ standard library (MSVC STL, so a Windows build of the tool) threw std::out_of_range "
+        "from {value}::at(): code looked up a key that is not in the {value}. The text names neither the key "
+        "nor the map; the step of the tool that printed the lines around it made the lookup (a Linux build "
+        "reads '_Map_base::at' or 'map::at' for the same failure).",
+        "Read the lines around it for the step that failed (OpenVINO's innermost 'Exception from src/...' "
+        "line, a converter's op or tensor name) and check the names that step looks up: property keys and "
+        "device names as the device lists them (SUPPORTED_PROPERTIES), input and output tensor names the "
+        "model really has, op types or attributes of the source model; reproducing on Linux or with a debug "
+        "build shows the key.",
+        'microsoft/STL: stl/inc/unordered_map and stl/inc/map (at(): _Xout_of_range("invalid '
+        'unordered_map<K, T> key"), _Xout_of_range("invalid map<K, T> key"))',
+        "",
+        "",
+        r"E5RT encountered an STL exception",
+    ),
+    Clause(
+        "stl-map-at-key-not-found",
+        (ANY,),
+        "key not found",
+        r"(?P<value>unordered_map|map)::at:\s{0,2}key not found",
+        "The C++ standard library's {value}::at() threw std::out_of_range: code looked up a key that is not "
+        "in the {value}. The wording 'key not found' is LLVM's libc++ (the C++ library of Android NDK and "
+        "macOS builds; libstdc++ says '_Map_base::at', MSVC 'invalid unordered_map<K, T> key'). The text "
+        "names neither the key nor the map; the step of the tool that printed the lines around it made the "
+        "lookup.",
+        "Read the lines around it for the step that failed (onnxruntime's 'Exception during initialization' "
+        "is the session's set-up of the model and its execution providers; an OpenVINO 'Exception from "
+        "src/...' line; a converter's op or tensor name) and check the names that step looks up: the "
+        "model's input, output and initializer names, the op types and domains of its nodes, provider "
+        "options and property keys; loading the same model on a desktop build, where the failing step is "
+        "logged in more detail, narrows it down.",
+        "llvm/llvm-project: libcxx/include/unordered_map and libcxx/include/map (at(): "
+        '__throw_out_of_range("unordered_map::at: key not found"), "map::at:  key not found")',
+        "",
+        "",
+        r"E5RT encountered an STL exception",
+    ),
+    Clause(
         "cuda-out-of-memory",
         (ANY,),
         "out of memory",
@@ -1428,6 +1470,307 @@ CLAUSES: tuple[Clause, ...] = (
         "flattened dimension is computed, not fixed (e.g. adaptive pooling before the Linear layer).",
         "microsoft/onnxruntime: core/providers/cpu/math/matmul_helper.h (MatMulComputeHelper: 'MatMul "
         "dimension mismatch')",
+        "",
+        REASON,
+    ),
+    # --- onnxruntime: the CPU kernels' own shape checks (ORT_ENFORCE / ORT_MAKE_STATUS texts of
+    # core/providers/cpu and core/providers/common.h), read inside the kernel envelope -----------------
+    Clause(
+        "ort-axis-out-of-range",
+        ("onnxruntime",),
+        "is not in valid range [-",
+        r"axis (?P<axis>-?\d{1,6}) is not in valid range \[-(?P<rank>\d{1,3}),\s{0,2}(?P<high>-?\d{1,3})\]",
+        "Node {op|} ({arg|}) was given axis {axis}, but the tensor that reaches it has rank {rank} (valid "
+        "axes -{rank} to {high}): the tensor has fewer or more dimensions than when the model was exported "
+        "(a batch dimension dropped or added, an input fed with another rank, or a graph edit or conversion "
+        "that changed the rank without changing the axis).",
+        "Feed the input with the rank the model declares (keep the batch dimension: x[None] or "
+        "np.expand_dims), then follow the shapes to {op|the node} (onnx.shape_inference with the real input "
+        "shape, or Netron) to find where the rank changes; if the model was exported for another rank, "
+        "re-export it with the input rank you feed.",
+        "microsoft/onnxruntime: core/providers/common.h (HandleNegativeAxis: ORT_ENFORCE(IsAxisInRange(axis, "
+        "tensor_rank), 'axis ', axis, ' is not in valid range [-', tensor_rank, ',', tensor_rank - 1, ']'))",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-topk-k-too-large",
+        ("onnxruntime",),
+        "should not be greater than specified axis dim",
+        r"k argu?m?e?nt \[(?P<value>\d{1,12})\] should not be greater than specified axis dim(?: value)? "
+        r"\[(?P<value2>\d{1,12})\]",
+        "TopK node {op|} asks for the k = {value} largest values along an axis that holds only {value2}: k "
+        "was "
+        "fixed when the model was exported (a detector's top-k or maximum detections), and the input fed now "
+        "gives fewer candidates (a smaller image gives fewer anchors, a shorter sequence fewer tokens).",
+        "Feed an input at least as large as the one the model was exported for, or re-export with k computed "
+        "from the tensor (torch.topk(x, min(k, x.shape[dim])) exports a Min of k and the axis size), or "
+        "lower "
+        "k to at most {value2} for the smallest input you feed.",
+        "microsoft/onnxruntime: core/providers/cpu/math/top_k.cc ('k argument [', k, '] should not be "
+        "greater "
+        "than specified axis dim value [', dim, ']')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-gemm-dimension-mismatch",
+        ("onnxruntime",),
+        "gemm: dimension mismatch, w: ",
+        r"GEMM: Dimension mismatch, W: (?P<shape>\{[^}\n]{0,60}\}) K: (?P<value>\d{1,12}) N:\s?"
+        r"(?P<value2>\d{1,12})",
+        "Gemm node {op|} multiplies an input whose inner size K is {value} by a weight W of shape {shape}, "
+        "which needs another K (N = {value2} outputs): the tensor reaching this fully connected layer has "
+        "another size than at export, usually a flattened feature map of an input image of another size, or "
+        "a batch whose Flatten/Reshape folded the batch into the features.",
+        "Feed the input size the model was exported for (the layer's in_features fix the flattened size), "
+        "or re-export with adaptive pooling before the flatten so that the size no longer depends on the "
+        "image; with batches, flatten with axis=1 (torch.flatten(x, 1)) so the batch stays first.",
+        "microsoft/onnxruntime: core/providers/cpu/math/gemm_helper.h (GemmHelper: 'GEMM: Dimension "
+        "mismatch, W: ', right.ToString(), ' K: ', K, ' N:', N)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-gemm-bias-broadcast",
+        ("onnxruntime",),
+        "invalid bias shape for broadcast",
+        r"Gemm: Invalid bias shape for broadcast",
+        "The bias C of Gemm node {op|} does not broadcast to the output's shape (M, N): Gemm takes a C of "
+        "shape (N), (1, N), (M, 1) or (M, N), and this one has another shape, usually after graph surgery or "
+        "a fusion that folded another tensor into C, or an input batch M that a C of shape (M, N) fixed at "
+        "export does not match.",
+        "Check the shape of {op|the Gemm}'s third input in Netron: make it (N) or (1, N) (re-export the "
+        "Linear layer, or fix the edit that produced it); if it is (M, N) with M the export batch, feed that "
+        "batch or re-export with a dynamic batch.",
+        "microsoft/onnxruntime: core/providers/cpu/math/gemm_helper.h ('Gemm: Invalid bias shape for "
+        "broadcast'); onnx Operators.md Gemm (C unidirectionally broadcastable to (M, N))",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-conv-channels-group",
+        ("onnxruntime",),
+        "is not equal to kernel channels * group",
+        r"Input channels C is not equal to kernel channels \* group\. C: (?P<value>\d{1,9}) kernel "
+        r"channels: (?P<value2>\d{1,9})(?: group: (?P<group>\d{1,6}))?",
+        "Conv node {op|} gets an input with {value} channels, but its weight expects kernel channels x group "
+        "= {value2} x {group|the group count}: the input fed has another channel count or layout than the "
+        "model's (RGBA or grayscale for RGB, an NHWC image fed to an NCHW model so that axis 1 holds a "
+        "width), or a layer before it was changed.",
+        "Feed NCHW data with the channel count the model was exported for: transpose HWC images to CHW "
+        "(img.transpose(2, 0, 1)[None]), drop an alpha channel or repeat a gray one; if {op|the Conv} is "
+        "inside the network, check the layer that feeds it in the source model and re-export.",
+        "microsoft/onnxruntime: core/providers/cpu/nn/conv_attributes.h (ValidateInputShape: 'Input channels "
+        "C is not equal to kernel channels * group.')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-transpose-perm-rank",
+        ("onnxruntime",),
+        "does not align with rank of input data",
+        r"perm: \[(?P<value>[ \d-]{1,60})\] does not align with rank of input data: (?P<rank>\d{1,3})",
+        "Transpose node {op|} has a permutation [{value}] written for an input of another rank than the rank "
+        "{rank} it got: the tensor reaching it has a dimension more or less than when the model was "
+        "exported.",
+        "Feed the input with the rank the model declares (with its batch dimension), and follow the shapes "
+        "to {op|the Transpose} to find where the rank changes; if the model was exported for another rank, "
+        "re-export it for the one you feed.",
+        "microsoft/onnxruntime: core/providers/cpu/tensor/transpose.h (TransposeBase::ComputeOutputShape: "
+        "'perm: [ ... ] does not align with rank of input data: ')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-squeeze-dim-not-one",
+        ("onnxruntime",),
+        "must be 1 instead of",
+        r"Dimension of input (?P<axis>\d{1,3}) must be 1 instead of (?P<value>\d{1,12})",
+        "Squeeze node {op|} removes axis {axis}, which must have size 1, but it has {value} at run time: the "
+        "model was exported with that dimension equal to 1 (typically a batch of 1 traced as a constant "
+        "squeeze), and a larger size is fed now.",
+        "Feed size 1 on axis {axis} (one item per run), or re-export so the squeeze does not depend on that "
+        "size: export with a dynamic axis for it (dynamic_axes / dynamic_shapes) and squeeze only the "
+        "dimension that is always 1 (torch.squeeze(x, dim) rather than x.squeeze()).",
+        "microsoft/onnxruntime: core/providers/cpu/tensor/squeeze.h (ComputeOutputShape: 'Dimension of "
+        "input ', i, ' must be 1 instead of ', dim); onnx Operators.md Squeeze",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-layernorm-scale-size",
+        ("onnxruntime",),
+        "size of x.shape()[axis:] ==",
+        r"Size of X\.shape\(\)\[axis:\] == (?P<value>\d{1,12})\. Size of scale and bias \(if provided\) must "
+        r"match this[^\n]{0,60}?Got scale size of (?P<value2>\d{1,12})(?: and bias size of "
+        r"(?P<value3>\d{1,12}))?",
+        "LayerNormalization node {op|} normalises the input's dimensions from its axis on, {value} elements, "
+        "but its scale has {value2}: the hidden size of the tensor that reaches it differs from the model's "
+        "(an input of another feature size, or an axis attribute that a conversion or edit moved).",
+        "Feed inputs whose normalised dimensions hold {value2} elements (the model's hidden size); if they "
+        "do, check {op|the node}'s axis attribute (-1 normalises the last dimension only) in Netron and "
+        "re-export with the normalized_shape of the source LayerNorm.",
+        "microsoft/onnxruntime: core/providers/cpu/nn/layer_norm_impl.cc ('Size of X.shape()[axis:] == ', "
+        "norm_size, '. Size of scale and bias (if provided) must match this. Got scale size of ...')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-pad-size",
+        ("onnxruntime",),
+        "pads tensor size should be equal to twice",
+        r"Pads tensor size should be equal to twice the (?P<detail>input dimension count|number of "
+        r"explicitly provided axes)",
+        "The pads input of Pad node {op|} does not hold two values, a begin and an end, per padded "
+        "dimension (the kernel needs 2 x the {detail}): the pads were computed at export for an input of "
+        "another rank, or came from a "
+        "framework's short form (PyTorch's F.pad lists only the last dimensions, last first).",
+        "Feed the input with the rank the model was exported for; if the pads were written by hand or by a "
+        "converter, give 2 x rank values in ONNX order (all begins, then all ends), or at opset 18 and later "
+        "give the axes input with the dimensions they pad; onnxsim folds a computed pads into a constant.",
+        "microsoft/onnxruntime: core/providers/cpu/tensor/pad.cc ('Pads tensor size should be equal to "
+        "twice the input dimension count '); onnx Operators.md Pad",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-tile-repeats-length",
+        ("onnxruntime",),
+        "input tensor must have the same length as the 'input' tensor",
+        r"'repeat' input tensor must have the same length as the 'input' tensor",
+        "The repeats input of Tile node {op|} has another length than the rank of its data input: Tile needs "
+        "one repeat count per dimension, and the repeats were computed for an input of another rank.",
+        "Feed the data input with the rank the model was exported for; in the source model give repeat "
+        "counts for every dimension (x.repeat(1, 1, n) for a rank-3 tensor), then re-export.",
+        "microsoft/onnxruntime: core/providers/cpu/tensor/tile.cc (''repeat' input tensor must have the same "
+        "length as the 'input' tensor')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-resize-rank-mismatch",
+        ("onnxruntime",),
+        "input/output value's dimension mismatch",
+        r"(?P<value>Upsample|Resize): input/output value's dimension mismatch",
+        "The {value} kernel of node {op|} ({arg|}) computed an output of another rank than its input: its "
+        "scales or sizes input "
+        "has one value per dimension of another rank (four values for an NCHW image given a rank-3 tensor, "
+        "or only the spatial two where ONNX needs all of them).",
+        "Give scales or sizes one value per input dimension (for NCHW: [1, 1, sh, sw]), or feed the input "
+        "rank the model was exported for; re-export with a recent opset so the exporter writes full-rank "
+        "scales.",
+        "microsoft/onnxruntime: core/providers/cpu/tensor/upsample.cc ('Upsample: input/output value's "
+        "dimension mismatch', 'Resize: ...')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-pool-kernel-rank",
+        ("onnxruntime",),
+        "kernel_shape num_dims is not compatible with x num_dims",
+        r"kernel_shape num_dims is not compatible with X num_dims",
+        "The pooling node {op|} ({arg|}) has a kernel_shape with another number of spatial dimensions than "
+        "its input (a 2-D kernel needs an NCHW input of rank 4): the tensor reaching it has another rank "
+        "than at export.",
+        "Feed the input with the rank the model was exported for (keep the batch and channel dimensions), "
+        "or re-export with the pooling of the dimension count you feed (MaxPool1d for rank 3).",
+        "microsoft/onnxruntime: core/providers/cpu/nn/pool.cc ('kernel_shape num_dims is not compatible with "
+        "X num_dims.')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-range-delta-zero",
+        ("onnxruntime",),
+        "delta in range operator can not be zero",
+        r"delta in Range operator can not be zero",
+        "Range node {op|} got a step (delta) of 0 at run time: the step is computed in the model (from a "
+        "shape or a division that rounds to zero for this input), so it is 0 for the input fed now.",
+        "Find where {op|the Range}'s delta comes from (Netron, or onnxruntime with it added as an output) "
+        "and feed an input size for which it is not zero, or re-export with a constant step (arange with "
+        "a Python int step, not a tensor).",
+        "microsoft/onnxruntime: core/providers/cpu/generator/range.cc ('delta in Range operator can not be "
+        "zero!')",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-cuda-kernel-error",
+        ("onnxruntime",),
+        "cuda error ",
+        r"CUDA error (?P<value>cudaError(?!IllegalAddress|MemoryAllocation|NoKernelImage)\w{1,60}):\s{0,2}"
+        r"(?P<detail>[^\n;]{1,200})",
+        "A CUDA kernel or call of onnxruntime's CUDA execution provider failed with {value} ('{detail}') "
+        "while node {op|} ran. Such an error is sticky and asynchronous: it may come from an earlier "
+        "kernel, and the CUDA context cannot be used afterwards.",
+        "Rerun with CUDA_LAUNCH_BLOCKING=1 to see the node whose kernel fails, and run the model with "
+        "providers=['CPUExecutionProvider'] to tell a model problem from a GPU one; check that the driver "
+        "and CUDA/cuDNN versions are those of the CUDA EP's requirements table for this onnxruntime-gpu "
+        "release, and that the input shapes are those the model declares.",
+        "microsoft/onnxruntime: core/providers/cuda/cuda_call.cc and cuda_common.h (CUDA_RETURN_IF_ERROR: "
+        "'CUDA error ' + cudaGetErrorName + ':' + cudaGetErrorString); CUDA runtime API cudaError_t",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ort-cuda-path-not-loaded",
+        ("onnxruntime",),
+        "cuda_path is set but cuda wasn",
+        r"CUDA_PATH is set but CUDA wasn'?t able to be loaded",
+        "onnxruntime-gpu could not load its CUDA execution provider (onnxruntime_providers_cuda and the CUDA "
+        "and cuDNN libraries it links: cudart, cublas, cudnn of the major versions this release was built "
+        "for); CUDA_PATH being set only says that some CUDA toolkit is installed, not that it is the "
+        "required version or that cuDNN's libraries can be found.",
+        "Install the CUDA and cuDNN versions the CUDA Execution Provider requirements table lists for this "
+        "onnxruntime-gpu release and put their bin folders on PATH (cuDNN's own bin too), or install the "
+        "pip CUDA/cuDNN wheels and import torch, or call onnxruntime.preload_dlls() in releases that have "
+        "it, before the session is created; or install the onnxruntime-gpu release built for the CUDA you "
+        "have.",
+        "microsoft/onnxruntime: onnxruntime/python/onnxruntime_pybind_state.cc "
+        "(CreateExecutionProviderInstance:"
+        " 'CUDA_PATH is set but CUDA wasnt able to be loaded. Please install the correct version of CUDA "
+        "andcuDNN as mentioned in the GPU requirements page'); onnxruntime.ai docs 'CUDA Execution Provider' "
+        "(requirements)",
+        "",
+        REASON,
+    ),
+    # --- Ascend: the TBE operators' parameter checks (tbe errormgr error_manager_vector: E80000, E80029),
+    # seen inside MindSpore's or ATC's single-op compile failure -------------------------------------------
+    Clause(
+        "ascend-tbe-parameter-value",
+        ("ascend",),
+        "], the parameter[",
+        r"In op\[(?P<op>[^\]\n]{1,120})\], the parameter\[(?P<arg>[^\n]{1,120}?)\] should be "
+        r"(?P<expected>[^,\n]{0,80}), but actually is \[(?P<value>[^\]\n]{0,120})\]",
+        "The TBE operator {op} rejected its parameter {arg} when it was compiled: it is {value}, which "
+        "the operator's implementation does not take ({expected|the check prints no expected value}); the "
+        "operator was selected for a node of the network whose attribute has that value.",
+        "Find the node of {op} in the network (the MindSpore trace or the IR graph names the script line; "
+        "for a gradient operator it is the forward op that produced it) and give it a value the operator "
+        "takes for {arg}: e.g. a slice step of 1 instead of {value}, done as a reshape or a gather; or keep "
+        "that part of the network off the AI Core (another formulation of the same computation).",
+        "Ascend CANN tbe/common/utils/errormgr/error_manager_vector.py (raise_err_input_value_invalid: "
+        "E80000 'In op[%s], the parameter[%s] should be %s, but actually is [%s].'); mindspore-ai/docs "
+        "'CANN Common Error Analysis' (E80000: StridedSliceGradD illegal input value)",
+        "",
+        REASON,
+    ),
+    Clause(
+        "ascend-tbe-inputs-shape-invalid",
+        ("ascend",),
+        "], the shape of inputs[",
+        r"In op\[(?P<op>[^\]\n]{1,120})\], the shape of inputs\[(?P<input>[^\]\n]{1,80})\]\[(?P<input2>"
+        r"[^\]\n]{1,80})\] are invalid, \[(?P<detail>[^\]\n]{1,200})\]",
+        "The TBE operator {op} found the shapes of its inputs {input} and {input2} inconsistent when it "
+        "was compiled: {detail}. The network feeds this operator tensors whose shapes its definition does "
+        "not allow together.",
+        "Find the node of {op} in the network (the MindSpore trace or the IR graph names the script line) "
+        "and make {input} and {input2} agree as '{detail}' asks (for Assign, the value must have the "
+        "parameter's shape: reshape or broadcast it first).",
+        "Ascend CANN tbe/common/utils/errormgr/error_manager_vector.py (two-input shape check: E80029 "
+        "'In op[%s], the shape of inputs[%s][%s] are invalid, [%s].'); mindspore-ai/docs 'CANN Common "
+        "Error Analysis' (E80029: Assign operator shape inconsistency)",
         "",
         REASON,
     ),

@@ -82,6 +82,11 @@ _ASCEND: Markers = (
     # of the [...]"; the plugin library is libmindspore_ascend.so.N).
     ("unsupported device target ascend", STRONG),
     ("libmindspore_ascend", STRONG),
+    # Issue 23 (h23d3): MindSpore Lite's converter and runtime (converter_lite; the log paths
+    # mindspore/lite/tools/converter/... and mindspore/lite/src/...), whose lines name the source framework
+    # ("FMKTYPE: TFLITE, OP TYPE: ...") as well: the converter is the tool, not that framework.
+    ("converter_lite", STRONG),
+    ("mindspore/lite/", STRONG),
 )
 
 _RKNN: Markers = (
