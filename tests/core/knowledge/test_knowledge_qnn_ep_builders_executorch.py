@@ -163,6 +163,29 @@ EXECUTORCH_CASES = [
         "qualcomm-qnn-library-api-version-mismatch",
         ("QNN_HTP", "5.20.0", "5.28.0", "ADSP_LIBRARY_PATH"),
     ),
+    # export_utils.py QnnConfig / debugger/utils.py: the SDK and NDK roots
+    (
+        "OSError: Environment variable QNN_SDK_ROOT must be set.",
+        "qualcomm-executorch-sdk-root-unset",
+        ("QNN_SDK_ROOT is not set", "envsetup.sh", "LD_LIBRARY_PATH"),
+    ),
+    (
+        "EnvironmentError: ANDROID_NDK_ROOT was not found in environment variable",
+        "qualcomm-executorch-sdk-root-unset",
+        ("ANDROID_NDK_ROOT is not set", "export ANDROID_NDK_ROOT"),
+    ),
+    # partition/qnn_partitioner.py is_node_supported: an INFO line, the op stays on the CPU
+    (
+        "[QnnPartitioner] aten.zz_op.default | No node visitor, unsupported",
+        "qualcomm-executorch-partitioner-no-node-visitor",
+        ("aten.zz_op.default", "not an error", "CPU"),
+    ),
+    # export_utils.py build_executorch_binary
+    (
+        "RuntimeError: Currently GPU backend only supports online_prepare. Please add --online_prepare flag.",
+        "qualcomm-executorch-backend-prepare-mode",
+        ("GPU backend", "online_prepare", "--online_prepare"),
+    ),
     # runtime/backends/QnnBackendCache.cpp GetQnnGraphInfoFromBinary
     (
         "[ERROR] [Qnn ExecuTorch]: Failed to retrieve backend binary info from QNN context binary.",
@@ -184,3 +207,22 @@ def test_an_executorch_qualcomm_error_is_answered(
     kb: KnowledgeBase, message: str, entry: str, named: tuple[str, ...]
 ) -> None:
     assert_answered(kb, message, named, entry=entry)
+
+
+def test_an_epcontext_binary_file_that_is_not_there(kb: KnowledgeBase) -> None:
+    # qnn_backend_manager.cc GetFileSizeIfValid, as onnxruntime's status prints it
+    message = (
+        "qnn_backend_manager.cc:900 onnxruntime::qnn::QnnBackendManager::GetFileSizeIfValid Failed to "
+        "retrieve size of file: /data/zz/model_ctx.bin, error: No such file or directory"
+    )
+    assert_answered(
+        kb,
+        message,
+        (
+            "/data/zz/model_ctx.bin",
+            "No such file or directory",
+            "ep_cache_context",
+            "ep.context_embed_mode=1",
+        ),
+        entry="qualcomm-qnn-ep-context-binary-file-missing",
+    )
