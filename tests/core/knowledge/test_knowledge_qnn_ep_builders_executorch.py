@@ -226,3 +226,18 @@ def test_an_epcontext_binary_file_that_is_not_there(kb: KnowledgeBase) -> None:
         ),
         entry="qualcomm-qnn-ep-context-binary-file-missing",
     )
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # QnnHtp library strings (QnnHtp.dll of onnxruntime_qnn 2.7.0), as QNN's logger prints them
+        "QnnDsp <E> Failed to construct graph node as prepare lib is not loaded",
+        "QnnDsp <E> RouterX86 cannot call gpeSerializeGraphToMem, PrepreLib not loaded",
+        "QnnDsp <E> Failed to load prepare lib in contextCreateFromBinaryDeserialize: 7",
+    ],
+)
+def test_the_htp_prepare_library_not_loaded(kb: KnowledgeBase, message: str) -> None:
+    assert_answered(
+        kb, message, ("libQnnHtpPrepare.so", "context binary"), entry="qualcomm-htp-prepare-lib-not-loaded"
+    )
