@@ -212,11 +212,21 @@ _QNN_EP_IN_STATUS = r"\w{1,60}\.cc:\d{1,6} [\w:<>~`'-]{0,100}?qnn::[\w:<>~`'-]{1
 onnxruntime::qnn::<Builder>::<function> ``."""
 
 
+_QNN_EP_OWN = r"(?: EP[: ]| (?=[A-Z][A-Za-z0-9]{1,40}\b)| (?:doesn't|does not|requires|expects|only) )"
+"""How a QNN EP op builder's reason goes on after its ``QNN``/``Qnn`` word: ``QNN EP:``, ``QNN <OpName>``
+(``QNN BatchNorm``, ``Qnn Data Type``), ``QNN doesn't/requires/only ...``; not ``QNN runtime:`` or other
+lower-case words of a QNN log."""
+_QNN_EP_NOT_A_BUILDER = r"\(err \d{1,6}\)|QNN_ERROR|Qnn(?:Dsp|Htp|Gpu|Cpu|Saver)? <[EWIV]>|\[Qnn ExecuTorch\]"
+"""A line of the QNN runtime or its SDK tools, not of onnxruntime's QNN EP: a bare reason clause does not read
+it (an ``(err 1002)`` of QnnDevice_create is no op builder's refusal)."""
+
+
 def _qnn_ep(clause_id: str, wording: str, cause: str, fix: str, source: str) -> tuple[Clause, Clause]:
     """A QNN EP op builder's reason class (``wording``, a regex of the words the class's reasons hold) in
     both forms it is printed in: after the ``file.cc:NNN onnxruntime::qnn::...`` onnxruntime's status puts
     before it (``clause_id``), and on its own, from its ``QNN``/``Qnn`` word on (``clause_id-bare``: a
-    reason quoted without the status's location); the reason up to the line's end is ``value``."""
+    reason quoted without the status's location, on a line that is not the QNN runtime's own); the reason up
+    to the line's end is ``value``."""
     body = rf"[^\n]{{0,200}}?{wording}[^\n]{{0,160}}"
     return (
         Clause(
@@ -234,12 +244,13 @@ def _qnn_ep(clause_id: str, wording: str, cause: str, fix: str, source: str) -> 
             clause_id + "-bare",
             ("qualcomm", "onnxruntime"),
             "qnn",
-            rf"(?<![\w:.])(?P<value>(?i:qnn)[ :]{body})",
+            rf"(?<![\w:.])(?P<value>(?i:qnn){_QNN_EP_OWN}{body})",
             cause,
             fix,
             source,
             "",
             REASON,
+            _QNN_EP_NOT_A_BUILDER,
         ),
     )
 

@@ -241,3 +241,26 @@ def test_the_htp_prepare_library_not_loaded(kb: KnowledgeBase, message: str) -> 
     assert_answered(
         kb, message, ("libQnnHtpPrepare.so", "context binary"), entry="qualcomm-htp-prepare-lib-not-loaded"
     )
+
+
+def test_a_lone_quantize_partition_is_a_warning_not_a_failure(kb: KnowledgeBase) -> None:
+    # qnn_execution_provider.cc GetCapability: a partition of one QuantizeLinear/DequantizeLinear is dropped
+    top = assert_answered(
+        kb,
+        _WARN.replace("IsNodeSupported", "GetCapability")
+        + "QNN EP does not support a single Quantize/Dequantize node in a partition.",
+        ("CPU execution provider", "is not supported: <reason>", "get_qnn_qdq_config"),
+        entry="qualcomm-qnn-ep-does-not-support",
+    )
+    assert "still runs" in top.cause
+
+
+def test_unsupported_nodes_listed_when_cpu_fallback_is_disabled(kb: KnowledgeBase) -> None:
+    # qnn_execution_provider.cc GetCapability: the list goes to the ERROR log only without CPU fallback
+    assert_answered(
+        kb,
+        "[E:onnxruntime:, qnn_execution_provider.cc:700 GetCapability] Unsupported nodes in QNN EP: "
+        "ZzOp (zz_node_1)",
+        ("ZzOp (zz_node_1)", "session.disable_cpu_ep_fallback"),
+        entry="qualcomm-qnn-ep-unsupported-nodes-no-fallback",
+    )
