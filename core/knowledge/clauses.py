@@ -220,6 +220,61 @@ _XBYAK_SOURCE = (
     "(src/plugins/intel_cpu/thirdparty/onednn: cpu/x64/xbyak)"
 )
 
+_QNN_EP_IN_STATUS = r"\w{1,60}\.cc:\d{1,6} [\w:<>~`'-]{0,100}?qnn::[\w:<>~`'-]{1,200} "
+"""What onnxruntime's status puts before a QNN EP op builder's reason: ``file.cc:NNN
+onnxruntime::qnn::<Builder>::<function> ``."""
+
+
+_QNN_EP_OWN = r"(?: EP[: ]| (?=[A-Z][A-Za-z0-9]{1,40}\b)| (?:doesn't|does not|requires|expects|only) )"
+"""How a QNN EP op builder's reason goes on after its ``QNN``/``Qnn`` word: ``QNN EP:``, ``QNN <OpName>``
+(``QNN BatchNorm``, ``Qnn Data Type``), ``QNN doesn't/requires/only ...``; not ``QNN runtime:`` or other
+lower-case words of a QNN log."""
+_QNN_EP_NOT_A_BUILDER = r"\(err \d{1,6}\)|QNN_ERROR|Qnn(?:Dsp|Htp|Gpu|Cpu|Saver)? <[EWIV]>|\[Qnn ExecuTorch\]"
+"""A line of the QNN runtime or its SDK tools, not of onnxruntime's QNN EP: a bare reason clause does not read
+it (an ``(err 1002)`` of QnnDevice_create is no op builder's refusal)."""
+
+
+def _qnn_ep(clause_id: str, wording: str, cause: str, fix: str, source: str) -> tuple[Clause, Clause]:
+    """A QNN EP op builder's reason class (``wording``, a regex of the words the class's reasons hold) in
+    both forms it is printed in: after the ``file.cc:NNN onnxruntime::qnn::...`` onnxruntime's status puts
+    before it (``clause_id``), and on its own, from its ``QNN``/``Qnn`` word on (``clause_id-bare``: a
+    reason quoted without the status's location, on a line that is not the QNN runtime's own); the reason up
+    to the line's end is ``value``."""
+    body = rf"[^\n]{{0,200}}?{wording}[^\n]{{0,160}}"
+    return (
+        Clause(
+            clause_id,
+            ("qualcomm", "onnxruntime"),
+            "qnn::",
+            rf"{_QNN_EP_IN_STATUS}(?P<value>{body})",
+            cause,
+            fix,
+            source,
+            "",
+            REASON,
+        ),
+        Clause(
+            clause_id + "-bare",
+            ("qualcomm", "onnxruntime"),
+            "qnn",
+            rf"(?<![\w:.])(?P<value>(?i:qnn){_QNN_EP_OWN}{body})",
+            cause,
+            fix,
+            source,
+            "",
+            REASON,
+            _QNN_EP_NOT_A_BUILDER,
+        ),
+    )
+
+
+_QNN_EP_SOURCE = (
+    "microsoft/onnxruntime: onnxruntime/core/providers/qnn/builder/opbuilder/*_op_builder.cc, "
+    "qnn_model_wrapper.cc, qnn_utils.cc (IsOpSupported/ProcessInputs: ORT_RETURN_IF, ORT_RETURN_IF_NOT, "
+    "ORT_MAKE_STATUS reasons); qnn_execution_provider.cc (IsNodeSupported: '<OpType> node `<name>` is not "
+    "supported: <reason>'); the reasons as built in onnxruntime-qnn 2.7.0's onnxruntime_providers_qnn.dll"
+)
+
 _CUDNN_CAUSE = (
     "A cuDNN call of onnxruntime's CUDA provider ({call|the call is not in the message}) failed in "
     "{op|a node} with {status|an error status}. cuDNN's own meanings: CUDNN_STATUS_EXECUTION_FAILED, the GPU "
@@ -1234,6 +1289,111 @@ CLAUSES: tuple[Clause, ...] = (
         "a dependency walker (Dependencies.exe).",
         "Microsoft Win32 error codes: ERROR_MOD_NOT_FOUND (126)",
         "",
+    ),
+    # --- onnxruntime's QNN execution provider: why an op builder refused a node (its IsOpSupported /
+    # ProcessInputs reasons, ORT_RETURN_IF / ORT_RETURN_IF_NOT wording); they answer the envelope of QNN EP's
+    # "<OpType> node `<name>` is not supported: <reason>" warning and a family card that reads such a
+    # reason; the first class whose wording the reason holds speaks ---------------------------------------
+    *_qnn_ep(
+        "qnn-ep-backend-limit",
+        r"(?:on (?:the )?(?:NPU|HTP|QNN GPU backend|QNN CPU backend|GPU backend|CPU backend)"
+        r"|\bQNN (?:HTP|GPU) |(?:by|for) (?:the )?(?:HTP|CPU|GPU|NPU) backend|HTP backend"
+        r"|CPU backend only|GPU backend only)",
+        "onnxruntime's QNN execution provider left the {op_type|} node {op|} off the QNN backend it runs "
+        '("{value}"): the restriction is that backend\'s (the HTP, the NPU, computes in fixed point and '
+        "fp16 and has a subset of each operator's modes; the GPU and CPU backends have op sets of their "
+        "own), not the model's: the node is valid ONNX.",
+        "If the session still runs nothing is broken: the node runs on the CPU execution provider instead "
+        "(each partition boundary costs a copy). To keep it on the QNN backend change what the message "
+        "names for that backend (a float node on the HTP: quantise the model to QDQ, or keep float with the "
+        "provider option enable_htp_fp16_precision=1; a mode or attribute the NPU lacks: one it has), or "
+        "run the model on another QNN backend (provider option backend_path QnnCpu / QnnGpu library).",
+        _QNN_EP_SOURCE,
+    ),
+    *_qnn_ep(
+        "qnn-ep-static-input",
+        r"(?:(?:must|should) be (?:an? )?(?:constant |static )?initializers?|must be (?:a )?constant"
+        r"|is not a constant initializer|(?:doesn't|does not|not) support dynamic"
+        r"|[Dd]ynamic [\w /]{0,40}(?:is|are) not supported|requires static|dynamic shape|symbolic"
+        r"|as a param|must be known|compile-time constant)",
+        "onnxruntime's QNN execution provider builds the {op_type|} node {op|} into a QNN graph whose "
+        "shapes and parameters are fixed when the session is created, and the node takes one of them from "
+        'a tensor known only at run time ("{value}"): a scale, bias, mean or variance, axes, min/max, '
+        "shape or index computed by another node or fed as a graph input, or a symbolic dimension.",
+        "Make that input a constant initializer: fold the subgraph that computes it (onnxsim, or save "
+        "onnxruntime's basic-optimised model with SessionOptions.optimized_model_filepath), export it as a "
+        "constant rather than a computed tensor, and give symbolic dimensions fixed values (python -m "
+        "onnxruntime.tools.make_dynamic_shape_fixed --dim_param NAME --dim_value N, or --input_name with "
+        "--input_shape): QNN takes static shapes only. Left as it is, the node runs on the CPU execution "
+        "provider.",
+        _QNN_EP_SOURCE,
+    ),
+    *_qnn_ep(
+        "qnn-ep-quantization",
+        r"(?:[Qq]uantiz|[Qq]uant param|zero.point|[Pp]er-tensor|[Pp]er-channel|\bQDQ\b|16-bit|INT16|"
+        r"[Ss]cale (?:count|size)|null scale)",
+        "The {op_type|} node {op|}'s quantisation is not one QNN's fixed-point tensors take "
+        '("{value}"): QNN runs a quantised ONNX model as a QDQ graph (DequantizeLinear -> op -> '
+        "QuantizeLinear around each node) with the scale and zero-point layouts each QNN op accepts "
+        "(per-tensor activations; per-channel weights only on the axis the op expects; 16-bit activations "
+        "only with the weight types an op pairs them with).",
+        "Quantise the float model with onnxruntime's QNN recipe, which writes the QDQ layout the QNN "
+        "execution provider expects: onnxruntime.quantization.execution_providers.qnn's "
+        "qnn_preprocess_model, then quantize(model, output, get_qnn_qdq_config(model, calibration_reader, "
+        "activation_type=..., weight_type=...)); keep activations per-tensor and per-channel to weights. "
+        "Otherwise the node runs on the CPU execution provider.",
+        _QNN_EP_SOURCE + "; onnxruntime.quantization.execution_providers.qnn (get_qnn_qdq_config)",
+    ),
+    *_qnn_ep(
+        "qnn-ep-data-type",
+        r"(?:[Dd]ata ?[Tt]ype|datatype|\bdtypes?\b|Type not supported|only supports? (?:float|int)"
+        r"|float input|int64|uint64|FP64|\bdouble\b|fixedpoint|not supported yet"
+        r"|\b(?:U?INT_\d{1,2}|float(?:32|16)|bool8)\b)",
+        "QNN has no form of the {op_type|} op for the data type the node {op|} has ("
+        '"{value}"): the HTP (NPU) computes in fixed point (8/16-bit) and fp16, not in int64 or double; the '
+        "CPU backend takes float; and an older onnxruntime-qnn converts fewer ONNX types to QNN types (its "
+        "'Qnn Data Type ... not supported yet').",
+        "Give the node a type QNN takes: quantise the model to QDQ (uint8/uint16 activations) for the HTP, "
+        "run a float32 model on the HTP with the provider option enable_htp_fp16_precision=1, export index "
+        "and shape tensors as int32 instead of int64, or use a newer onnxruntime-qnn; otherwise the node "
+        "stays on the CPU execution provider.",
+        _QNN_EP_SOURCE,
+    ),
+    *_qnn_ep(
+        "qnn-ep-axis",
+        r"\b[Aa]x(?:is|es)\b",
+        "QNN's form of {op_type|the} op takes the axis it works on only where its op definition allows "
+        '("{value}"): a negative or out-of-range axis, or a normalisation or reduction over an axis other '
+        "than the last on the HTP.",
+        "Rewrite the {op_type|} node {op|} so that its axis meets that: export it with a non-negative "
+        "axis in [0, rank-1], or Transpose the axis to the last position before the node and back after "
+        "it; otherwise the node runs on the CPU execution provider.",
+        _QNN_EP_SOURCE,
+    ),
+    *_qnn_ep(
+        "qnn-ep-rank",
+        r"(?:\branks?\b|\brank-\d|\b\dD\b|-D\b|1D shape|dimensions? (?:must|of))",
+        "QNN's {op_type|} op takes inputs of the ranks or shapes its op definition lists, and the node "
+        '{op|} has another ("{value}"): QNN ops take at most 4 or 5 dimensions, many only 3 or 4, and '
+        "per-channel tensors (scale, bias, mean, var) must be 1-D [channel].",
+        "Reshape around the node to a rank QNN takes (merge leading dimensions into one with a Reshape "
+        "before the node and restore them after it; Unsqueeze a 2-D input to 4-D), export per-channel "
+        "tensors as 1-D [C], or leave the node on the CPU execution provider.",
+        _QNN_EP_SOURCE,
+    ),
+    *_qnn_ep(
+        "qnn-ep-unsupported-form",
+        r"(?:attribute|\bmode\b|[Oo]nly supports?\b|(?:doesn't|does not|do not|don't) support"
+        r"|not supported|[Uu]nsupported|must (?:be|have|match|equal)|requires? )",
+        "onnxruntime's QNN execution provider maps the {op_type|} node {op|} onto a QNN op only for the "
+        "attribute values, input counts and modes that op has in QNN, and this node uses another "
+        '("{value}"); the node is valid ONNX, QNN\'s op has no such form.',
+        "Either accept it (the node runs on the CPU execution provider; each partition boundary costs a "
+        "copy) or give the node a form QNN takes: the attribute value or mode the message names (default "
+        "dilations or activations, another resize mode or coordinate_transformation_mode), an equivalent "
+        "decomposition into ops QNN has, or a newer onnxruntime-qnn, whose op builders take more forms "
+        "(its release notes list them).",
+        _QNN_EP_SOURCE,
     ),
     # --- reason clauses: why something failed, in the wording tools share; they answer only a card that
     # says nothing of the message (a family card, a code-range or scheme entry, an envelope) -------------
