@@ -59,13 +59,14 @@ def test_web_wasm_linkerror_keeps_its_own_entry(kb: KnowledgeBase) -> None:
     _, m = _top(
         kb,
         "Error: no available backend found. ERR: [wasm] RuntimeError: Aborted(LinkError: "
-        "WebAssembly.instantiate(): Import #3 module=\"a\" function=\"c\" error: function import requires a callable)",
+        'WebAssembly.instantiate(): Import #3 module="a" function="c" '
+        "error: function import requires a callable)",
     )
     assert m.entry.id == "onnxruntime-h23v2-web-wasm-linkerror"
 
 
 def test_rknpu_probe_region_busy(kb: KnowledgeBase) -> None:
-    message = "[    4.201337] RKNPU fdab0000.npu: can't request region for resource [mem 0xfdab0000-0xfdabffff]"
+    message = "[ 4.201337] RKNPU fdab0000.npu: can't request region for resource [mem 0xfdab0000-0xfdabffff]"
     _, m = _top(kb, message)
     assert m.entry.id == "rknn-h23f3-rknpu-mem-region-busy"
     assert dict(m.captures)["value"] == "mem 0xfdab0000-0xfdabffff"
