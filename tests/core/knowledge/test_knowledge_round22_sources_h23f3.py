@@ -71,3 +71,24 @@ def test_rknpu_probe_region_busy(kb: KnowledgeBase) -> None:
     assert m.entry.id == "rknn-h23f3-rknpu-mem-region-busy"
     assert dict(m.captures)["value"] == "mem 0xfdab0000-0xfdabffff"
     assert "/proc/iomem" in m.entry.fix
+
+
+def test_ultralytics_coreml_nms_pipeline_class_count(kb: KnowledgeBase) -> None:
+    found, m = _top(kb, "CoreML: export failure ❌ 40.2s: 3 names found for nc=84")
+    assert m.entry.id == "coreml-h23f3-ultralytics-nms-pipeline-names"
+    assert found.confidence == "high"
+    caps = dict(m.captures)
+    assert (caps["value"], caps["arg"]) == ("3", "84")
+    assert "nms=False" in m.entry.fix
+
+
+def test_yolov5_training_names_check_is_not_the_export_pipeline(kb: KnowledgeBase) -> None:
+    # train.py's check of the data yaml (names vs nc) is another class: the export entry does not claim it
+    found = kb.answer("AssertionError: 3 names found for nc=4 dataset in data/custom.yaml")
+    assert all(m.entry.id != "coreml-h23f3-ultralytics-nms-pipeline-names" for m in found.matches)
+
+
+def test_other_web_backend_failures_are_not_the_webgpu_entry(kb: KnowledgeBase) -> None:
+    # a backend that is registered but failed to start (here webgl) is no missing registration
+    found = kb.answer("Error: no available backend found. ERR: [webgl] Error: Cannot create WebGL context")
+    assert all(m.entry.id != "onnxruntime-h23f3-web-webgpu-not-registered" for m in found.matches[:1])
