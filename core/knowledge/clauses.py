@@ -120,6 +120,13 @@ _VECTOR_FIX = (
 )
 _VECTOR_OF = r"\[with _Tp = (?P<value>[^;\]\n]{1,80})"
 
+_NOT_A_VERB = (
+    r"(?!(?:can|cannot|could|is|was|are|were|has|had|have|does|did|will|would|may|must|should|not|of|in|on|"
+    r"with|for|from|to|by|at|the|a|an|that|which|this|it|type|types)\b)"
+)
+"""What follows "node" or "op" in running English ("node can not be handled") is no op's name: a verb or a
+function word after the keyword is not captured as one."""
+
 _NOT_SUPPORTED_CAUSE = (
     "{op} is an operation this tool cannot convert or run as installed: it has no converter or kernel for "
     "it, or none for these attributes, input types or this opset."
@@ -2693,8 +2700,10 @@ CLAUSES: tuple[Clause, ...] = (
         "operator-is-not-supported",
         (ANY,),
         "not supported",
-        r"\b(?i:operator|op|operation|layer|node)\s{1,4}'?(?P<op>[A-Za-z_][\w:./-]{0,100})'?[^\n]{0,80}?"
-        r"\bis not supported",
+        r"\b(?i:operator|op|operation|layer|node)\s{1,4}'?"
+        + _NOT_A_VERB
+        + r"(?P<op>[A-Za-z_][\w:./-]{0,100})'?"
+        r"[^\n]{0,80}?\bis not supported",
         _NOT_SUPPORTED_CAUSE,
         _NOT_SUPPORTED_FIX,
         "the tools' own wording: torch.onnx ('Exporting the operator ... to ONNX opset version N is not "

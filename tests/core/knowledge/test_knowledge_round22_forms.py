@@ -110,3 +110,25 @@ def test_process_endings_are_runtime_entries() -> None:
     ids = {e.id: e.family for e in kb().entries}
     for name in PROCESS_ENDINGS:
         assert ids[name] == "runtime", name
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "[E] 2: [x.cpp::f::1] Error Code 2: Internal Error ([Widget 3] requires int8 I/O but node can not be "
+        "handled by Myelin. Operation is not supported.)",
+        "the layer was folded away, so this operation is not supported",
+    ],
+)
+def test_a_verb_after_node_or_op_is_never_captured_as_the_op(message: str) -> None:
+    """Running English after the keyword ("node can not be handled") names no op: no answer may say that "can"
+    or "was" is an operation the tool cannot convert."""
+    for m in kb().lookup(message, top=5):
+        assert not any(k == "op" and v.lower() in {"can", "was"} for k, v in m.captures), m.entry.id
+
+
+def test_an_op_named_after_the_keyword_is_still_captured() -> None:
+    text = "[E] 2: [x.cpp::f::1] Error Code 2: Internal Error (node Frobnicate_7 is not supported.)"
+    top = kb().lookup(text, top=1)[0]
+    assert top.entry.id.endswith("+operator-is-not-supported"), top.entry.id
+    assert ("op", "Frobnicate_7") in top.captures, top.captures
